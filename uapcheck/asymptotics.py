@@ -1,0 +1,392 @@
+"""Asymptotics of expressions in t as t → +∞, with coefficients in the kernel invariants.
+
+Two forms, both exact statements about f(t) for large t:
+
+* `Growth(C, p, E)`: f(t) = C · t^p · exp(E(t)) · (1 + o(1)), with C ≠ 0 independent of t and
+  E(t) = Σ_α E_α t^α a finite sum over rational α > 0. `ZERO` means f(t) = 0 for all large t.
+* `Additive(E, lam, const)`: f(t) = Σ_α E_α t^α + lam · log t + const + o(1).
+
+Whenever the answer depends on the sign of an invariant (a, u, v, e, f), the engine raises
+`NeedSign(atom)` so the caller can split into the two sign regions; anything it cannot decide
+raises `Undecided(reason)`, and a trigonometric function of a growing argument raises
+`Oscillates`. It never guesses: a sign is used only when SymPy's assumptions prove it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import sympy
+from sympy import Rational
+
+from .budget import time_limit
+from .lower import a, e, f, t, u, v
+
+SIGN_ATOMS = (a, u, v, e, f)
+
+
+class Undecided(Exception):
+    pass
+
+
+class Oscillates(Exception):
+    pass
+
+
+class NeedSign(Exception):
+    def __init__(self, atom: sympy.Symbol):
+        super().__init__(f"the sign of {atom} decides")
+        self.atom = atom
+
+
+Poly = tuple[tuple[Rational, sympy.Expr], ...]  # ((α, E_α), ...) with α > 0, descending
+
+
+def _poly(d: Mapping) -> Poly:
+    items = []
+    for k, val in d.items():
+        val = sympy.expand(val)
+        if val != 0:
+            items.append((Rational(k), val))
+    return tuple(sorted(items, key=lambda kv: -kv[0]))
+
+
+def _padd(p: Poly, q: Poly, sign=1) -> Poly:
+    d: dict = {}
+    for k, val in p:
+        d[k] = d.get(k, 0) + val
+    for k, val in q:
+        d[k] = d.get(k, 0) + sign * val
+    return _poly(d)
+
+
+def _pscale(p: Poly, s) -> Poly:
+    return _poly({k: val * s for k, val in p})
+
+
+@dataclass(frozen=True)
+class Growth:
+    C: sympy.Expr
+    p: sympy.Expr
+    E: Poly = ()
+
+    def __mul__(self, other: "Growth") -> "Growth":
+        return Growth(self.C * other.C, self.p + other.p, _padd(self.E, other.E))
+
+
+ZERO = Growth(sympy.Integer(0), sympy.Integer(0), ())
+
+
+@dataclass(frozen=True)
+class Additive:
+    E: Poly = ()
+    lam: sympy.Expr = sympy.Integer(0)
+    const: sympy.Expr = sympy.Integer(0)
+
+    def __add__(self, other: "Additive") -> "Additive":
+        return Additive(_padd(self.E, other.E), self.lam + other.lam, self.const + other.const)
+
+    def scale(self, s) -> "Additive":
+        return Additive(_pscale(self.E, s), self.lam * s, self.const * s)
+
+
+@dataclass
+class Context:
+    """Signs assumed for the invariant atoms in the region being analysed."""
+    signs: dict = field(default_factory=dict)
+
+    def positive_form(self, expr: sympy.Expr) -> sympy.Expr:
+        subs = {}
+        for atom, s in self.signs.items():
+            dummy = sympy.Symbol(f"{atom.name}_pos", positive=True)
+            subs[atom] = dummy if s > 0 else -dummy
+        return expr.xreplace(subs) if subs else expr
+
+
+def sign_of(expr: sympy.Expr, ctx: Context) -> int:
+    """+1, -1 or 0 when the assumptions prove it; NeedSign or Undecided otherwise."""
+    if not isinstance(expr, sympy.Basic):
+        expr = sympy.Integer(expr)
+    if expr == 0:
+        return 0
+    pos = ctx.positive_form(expr)
+    for candidate in (pos, sympy.factor_terms(pos)):
+        if candidate.is_positive:
+            return 1
+        if candidate.is_negative:
+            return -1
+        if candidate.is_zero:
+            return 0
+    # Find an undecided atom to split on: the first sign atom the expression depends on.
+    for atom in SIGN_ATOMS:
+        if atom in expr.free_symbols and atom not in ctx.signs:
+            raise NeedSign(atom)
+    with time_limit("deciding the sign of a coefficient", 2.0):
+        simplified = sympy.factor(pos)
+    if simplified.is_positive:
+        return 1
+    if simplified.is_negative:
+        return -1
+    if simplified.is_zero:
+        return 0
+    raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
+
+
+def _has_t(expr) -> bool:
+    return t in expr.free_symbols
+
+
+def _is_algebraic_in_t(expr) -> bool:
+    """No exp/log/trig/piecewise of anything that involves t."""
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Function) and _has_t(node):
+            return False
+        if isinstance(node, sympy.Pow) and _has_t(node.exp):
+            return False
+        if isinstance(node, (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs)) and _has_t(node):
+            return False
+    return True
+
+
+def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
+    """Exact expansion of an algebraic function of t down to o(1), via a series in s = 1/t."""
+    s = sympy.Symbol("s_", positive=True)
+    g = ctx.positive_form(expr).xreplace({t: 1 / s})
+    with time_limit("a Puiseux expansion at t = ∞", 3.0):
+        ser = sympy.series(g, s, 0, n=1)
+    ser = sympy.expand(ser.removeO())
+    terms: dict = {}
+    const = sympy.Integer(0)
+    for term in sympy.Add.make_args(ser):
+        coeff, power = term.as_coeff_exponent(s)
+        if s in coeff.free_symbols or not power.is_Rational:
+            raise Undecided(f"no Puiseux expansion of {sympy.sstr(expr)}")
+        if power < 0:
+            terms[-power] = terms.get(-power, 0) + coeff
+        elif power == 0:
+            const += coeff
+    back = _undo(ctx)
+    return Additive(_poly({k: val.xreplace(back) for k, val in terms.items()}), sympy.Integer(0),
+                    const.xreplace(back))
+
+
+def _undo(ctx: Context) -> dict:
+    back = {}
+    for atom, sgn in ctx.signs.items():
+        dummy = sympy.Symbol(f"{atom.name}_pos", positive=True)
+        back[dummy] = atom if sgn > 0 else -atom
+    return back
+
+
+def additive(expr: sympy.Expr, ctx: Context) -> Additive:
+    if not _has_t(expr):
+        return Additive(const=expr)
+    if expr == t:
+        return Additive(E=((Rational(1), sympy.Integer(1)),))
+    if isinstance(expr, sympy.Add):
+        total = Additive()
+        for arg in expr.args:
+            total = total + additive(arg, ctx)
+        return total
+    if isinstance(expr, sympy.Mul):
+        const, dep = expr.as_independent(t, as_Add=False)
+        if const != 1:
+            return additive(dep, ctx).scale(const)
+    if isinstance(expr, sympy.log):
+        g = growth(expr.args[0], ctx)
+        if g is ZERO or g.C == 0:
+            raise Undecided("the logarithm of a quantity that vanishes")
+        if sign_of(g.C, ctx) <= 0:
+            raise Undecided(f"the logarithm of a negative quantity {sympy.sstr(expr.args[0])}")
+        return Additive(g.E, g.p, sympy.log(g.C))
+    if isinstance(expr, sympy.exp):
+        inner = additive(expr.args[0], ctx)
+        if inner.E:
+            top = sign_of(inner.E[0][1], ctx)
+            if top < 0:
+                return Additive()  # exp(-∞) → 0
+            raise Undecided("exponential growth inside an additive expansion")
+        if inner.lam != 0:
+            raise Undecided("a power of t inside an additive expansion")
+        return Additive(const=sympy.exp(inner.const))
+    expanded = sympy.expand(expr)
+    if expanded.is_polynomial(t):
+        poly = sympy.Poly(expanded, t)
+        terms = {}
+        const = sympy.Integer(0)
+        for (k,), coeff in poly.terms():
+            if k == 0:
+                const += coeff
+            else:
+                terms[k] = coeff
+        return Additive(_poly(terms), sympy.Integer(0), const)
+    if _is_algebraic_in_t(expr):
+        return puiseux(expr, ctx)
+    g = growth(expr, ctx)
+    if g is ZERO:
+        return Additive()
+    if not g.E and g.p == 0:
+        return Additive(const=g.C)
+    if not g.E and sign_of(g.p, ctx) < 0:
+        return Additive()
+    raise Undecided(f"no additive expansion of {sympy.sstr(expr)}")
+
+
+def eventual_sign(expr: sympy.Expr, ctx: Context) -> int:
+    g = growth(expr, ctx)
+    if g is ZERO:
+        return 0
+    return sign_of(g.C, ctx)
+
+
+def _resolve_branch(expr: sympy.Expr, ctx: Context) -> sympy.Expr:
+    """Replace Max/Min/Abs/Piecewise by the branch that holds for all large t."""
+    if isinstance(expr, sympy.Abs):
+        s = eventual_sign(expr.args[0], ctx)
+        return expr.args[0] * (1 if s >= 0 else -1)
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        args = list(expr.args)
+        best = args[0]
+        for other in args[1:]:
+            s = eventual_sign(sympy.expand(other - best), ctx)
+            if s == 0:
+                raise Undecided(f"the branches of {sympy.sstr(expr)} agree asymptotically")
+            if (s > 0) == isinstance(expr, sympy.Max):
+                best = other
+        return best
+    if isinstance(expr, sympy.Piecewise):
+        for value, cond in expr.args:
+            if cond is sympy.true:
+                return value
+            if isinstance(cond, (sympy.StrictGreaterThan, sympy.GreaterThan)):
+                diff = cond.lhs - cond.rhs
+            elif isinstance(cond, (sympy.StrictLessThan, sympy.LessThan)):
+                diff = cond.rhs - cond.lhs
+            else:
+                raise Undecided(f"a piecewise condition {cond} the engine cannot follow")
+            s = eventual_sign(diff, ctx)
+            if s == 0:
+                raise Undecided(f"the condition {cond} sits on its boundary asymptotically")
+            if s > 0:
+                return value
+        raise Undecided("a piecewise expression with no branch for large t")
+    return expr
+
+
+def _resolve_all_branches(expr: sympy.Expr, ctx: Context) -> sympy.Expr:
+    """Resolve every branch node that involves t, innermost first, so that sums like
+    elu(t v) + 1 simplify (to exp(t v) on v < 0) before their leading terms are compared."""
+    branchy = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise)
+    while True:
+        nodes = [n for n in sympy.postorder_traversal(expr) if isinstance(n, branchy) and _has_t(n)]
+        if not nodes:
+            return expr
+        node = nodes[0]
+        expr = expr.xreplace({node: _resolve_branch(node, ctx)})
+
+
+def growth(expr: sympy.Expr, ctx: Context) -> Growth:
+    if _has_t(expr) and expr.has(sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise):
+        expr = _resolve_all_branches(expr, ctx)
+    if not _has_t(expr):
+        if expr == 0:
+            return ZERO
+        return Growth(expr, sympy.Integer(0), ())
+    if expr == t:
+        return Growth(sympy.Integer(1), sympy.Integer(1), ())
+    if isinstance(expr, (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise)):
+        return growth(_resolve_branch(expr, ctx), ctx)
+    if isinstance(expr, (sympy.tanh, sympy.sinh, sympy.cosh)):
+        return growth(expr.rewrite(sympy.exp), ctx)
+    if isinstance(expr, sympy.Mul):
+        out = Growth(sympy.Integer(1), sympy.Integer(0), ())
+        for arg in expr.args:
+            g = growth(arg, ctx)
+            if g is ZERO:
+                return ZERO
+            out = out * g
+        return out
+    if isinstance(expr, sympy.Pow):
+        base, ex = expr.args
+        if _has_t(ex):
+            return growth(sympy.exp(ex * sympy.log(base)), ctx)
+        g = growth(base, ctx)
+        if g is ZERO:
+            if sign_of(ex, ctx) > 0:
+                return ZERO
+            raise Undecided("a negative power of a quantity that vanishes")
+        if not (ex.is_integer or sign_of(g.C, ctx) > 0):
+            raise Undecided(f"a fractional power of a quantity of unknown sign in {sympy.sstr(expr)}")
+        return Growth(g.C ** ex, g.p * ex, _pscale(g.E, ex))
+    if isinstance(expr, sympy.exp):
+        inner = additive(expr.args[0], ctx)
+        return Growth(sympy.exp(inner.const), inner.lam, inner.E)
+    if isinstance(expr, sympy.log):
+        add = additive(expr, ctx)
+        if add.E:
+            alpha, coeff = add.E[0]
+            return Growth(coeff, alpha, ())
+        if add.lam != 0:
+            raise Undecided("logarithmic growth (log t) has no power-exponential form")
+        return growth(add.const, ctx) if add.const != 0 else _zero_or_undecided(expr)
+    if isinstance(expr, (sympy.sin, sympy.cos, sympy.tan)):
+        inner = additive(expr.args[0], ctx)
+        if inner.E or inner.lam != 0:
+            raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
+        limit = type(expr)(inner.const)
+        return Growth(limit, sympy.Integer(0), ()) if limit != 0 else _zero_or_undecided(expr)
+    if isinstance(expr, sympy.erf):
+        inner = additive(expr.args[0], ctx)
+        if inner.E:
+            return Growth(sympy.Integer(sign_of(inner.E[0][1], ctx)), sympy.Integer(0), ())
+        if inner.lam != 0:
+            return Growth(sympy.Integer(sign_of(inner.lam, ctx)), sympy.Integer(0), ())
+        return Growth(sympy.erf(inner.const), sympy.Integer(0), ())
+    if isinstance(expr, sympy.Add):
+        return _growth_of_sum(expr, ctx)
+    raise Undecided(f"no asymptotic rule for {type(expr).__name__} in {sympy.sstr(expr)}")
+
+
+def _zero_or_undecided(expr):
+    raise Undecided(f"{sympy.sstr(expr)} tends to 0 at an unknown rate")
+
+
+def compare(g1: Growth, g2: Growth, ctx: Context) -> int:
+    """Sign of (order of g1) − (order of g2): +1 when g1 dominates."""
+    diff = _padd(g1.E, g2.E, -1)
+    if diff:
+        return sign_of(diff[0][1], ctx)
+    return sign_of(sympy.expand(g1.p - g2.p), ctx)
+
+
+def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:
+    parts = [growth(arg, ctx) for arg in expr.args]
+    parts = [g for g in parts if g is not ZERO]
+    if not parts:
+        return ZERO
+    top = [parts[0]]
+    for g in parts[1:]:
+        s = compare(g, top[0], ctx)
+        if s > 0:
+            top = [g]
+        elif s == 0:
+            top.append(g)
+    total = sympy.expand(sum(g.C for g in top))
+    if total != 0:
+        try:
+            if sign_of(total, ctx) != 0:
+                return Growth(total, top[0].p, top[0].E)
+        except Undecided:
+            pass
+    if _is_algebraic_in_t(expr):
+        add = puiseux(expr, ctx)
+        if add.E:
+            return Growth(add.E[0][1], add.E[0][0], ())
+        if add.const != 0:
+            return Growth(add.const, sympy.Integer(0), ())
+    raise Undecided(f"the leading terms of {sympy.sstr(expr)} may cancel")
+
+
+def growing_part(g: Growth) -> tuple[Poly, sympy.Expr]:
+    """The part of log f(t) that grows: E(t) and the coefficient of log t."""
+    return g.E, g.p

@@ -1,0 +1,246 @@
+"""Run the rule engines on a Spec and assemble the derivation and its verdict."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import sympy
+
+from . import proof
+from . import spec as S
+from .asymptotics import Context, Undecided
+from .budget import BudgetExceeded
+from .lower import FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
+from .rules import analytic, ffn, limit, pattern, symmetry, verdict
+from .show import show_expr, show_head, show_pattern
+
+
+@dataclass(frozen=True)
+class Result:
+    spec: S.Spec
+    verdict: str
+    group: Optional[symmetry.GroupInfo]
+    layers: Union[int, sympy.Expr, None]
+    root: proof.Step
+    expect_holds: Optional[bool]
+    expect_reason: str = ""
+
+
+@proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", limit.CITE_LIM)
+def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKernel]]:
+    """k̃(x, y) = Σ_{a,b} k(x, z_a) (K_ZZ⁺)_{ab} k(z_b, y). For the Gaussian kernel (strictly positive
+    definite) K_ZZ is invertible and the coefficient κ_b(x) = Σ_a k(x, z_a)(K⁻¹)_{ab} is a non-trivial
+    combination of linearly independent Gaussians, so it is non-zero for generic x."""
+    plain = getattr(model, "plain", None)
+    if plain is None:
+        return proof.conclude("Nyström is supported for closed-form kernels", proof.UNDECIDED), None
+    log_plain = sympy.expand(sympy.expand_log(sympy.log(plain), force=True))
+    from .lower import a, c
+    poly = sympy.Poly(log_plain, a, b, c) if log_plain.is_polynomial(a, b, c) else None
+    gamma = None
+    if poly is not None and poly.total_degree() == 1:
+        cb, ca, cc = poly.coeff_monomial(b), poly.coeff_monomial(a), poly.coeff_monomial(c)
+        if sympy.simplify(ca + 2 * cb) == 0 and sympy.simplify(cb - cc) == 0 and (-cb).is_positive:
+            gamma = -cb
+    if gamma is None:
+        return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
+                              "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
+                              evidence={"kernel": plain}), None
+    zeta = sympy.Symbol("zeta", positive=True)
+    key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
+    kappa = sympy.Symbol("kappa", real=True, nonzero=True)
+    fk = FeatureKernel(kappa, key, kappa, e, "landmark",
+                       "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
+    step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
+                          "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
+                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "e": "z_b . z", "zeta": "|z_b|^2"})
+    return step, fk
+
+
+def _head_label(i: int, head: S.Head) -> str:
+    return f"head {head.label or i + 1}"
+
+
+def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
+    """(TD step, ill-posed?, notes) for one head."""
+    label = _head_label(i, head)
+    try:
+        model = lower_head(spec, head)
+    except Unsupported as exc:
+        return _unsupported(label, str(exc)), False
+    pos = analytic.positive_kernel(model)
+    if head.normalized and pos.status == proof.REFUTED:
+        return pos, True
+    if head.projection:
+        an = analytic.analytic_structural(model, pos, head.normalized)
+        return verdict.td_linformer(an, head.projection.fixed, head.projection.size, label), False
+    lim_model = model
+    extra = []
+    if head.nystrom:
+        nys, fk = nystrom_model(head, model)
+        extra.append(nys)
+        if fk is None:
+            return verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized), label), False
+        lim_model = fk
+    red = limit.reduce_step(lim_model, show_head(head))
+    try:
+        lim = limit.limit_premise(lim_model, head.affine, red)
+    except (Undecided, BudgetExceeded) as exc:
+        lim = limit._LIM_RULES["LIM-UNDECIDED"](lim_model, head.affine, red, [], {}, str(exc))
+    if extra:
+        lim = _attach(lim, extra)
+    region = None
+    if lim.proved and "region" in lim.evidence:
+        region = _region_signs(lim.evidence["region"], lim_model)
+    an = analytic.analytic_structural(model, pos, head.normalized, region)
+    td = verdict.td_kernel(lim, an, label)
+    if head.bias:
+        td = verdict.td_bias(td, head.bias, label)
+    return td, False
+
+
+def _attach(step: proof.Step, extra: list) -> proof.Step:
+    return step if not extra else _with_premises(step, extra)
+
+
+@proof.rule("LIM-NYSTROM-USE", "The Nyström limit rests on the landmark expansion", limit.CITE_LIM)
+def _with_premises(step: proof.Step, extra: list) -> proof.Step:
+    return proof.conclude(step.claim, step.status, [*extra, step], {})
+
+
+def _region_signs(name: str, model) -> Optional[dict]:
+    # "all v < 0" or "a < 0": the sign assumed on the atom in the region
+    parts = name.replace("all ", "").split()
+    if len(parts) != 3:
+        return None
+    from .lower import a, u, v, e as e_, f
+    atoms = {"a": a, "v": v, "e": e_, "u": u, "f": f}
+    atom = atoms.get(parts[0])
+    if atom is None:
+        return None
+    return {atom: 1 if parts[1] == ">" else -1, **({u: -1} if atom == v else {})}
+
+
+@proof.rule("LIM-UNSUPPORTED", "Outside the engines' scope", limit.CITE_LIM)
+def _unsupported(label: str, reason: str) -> proof.Step:
+    return proof.conclude(f"{label}: {reason}", proof.UNDECIDED, evidence={"reason": reason})
+
+
+def _layers_value(expect: S.Expectation, spec: S.Spec):
+    from .lower import param_symbol
+    syms = {p.name: param_symbol(p) for p in spec.params}
+    if isinstance(spec.tokens, str):
+        syms[spec.tokens] = sympy.Symbol(spec.tokens, integer=True, positive=True)
+
+    def go(node):
+        if isinstance(node, S.Num):
+            return node.value
+        if isinstance(node, S.Name):
+            return syms[node.id]
+        if isinstance(node, S.Neg):
+            return -go(node.operand)
+        if isinstance(node, S.BinOp):
+            l, r = go(node.left), go(node.right)
+            return {"+": l + r, "-": l - r, "*": l * r, "/": l / r}[node.op]
+        if isinstance(node, S.Call):
+            args = [go(x) for x in node.args]
+            return {"ceil": sympy.ceiling, "ceiling": sympy.ceiling, "floor": sympy.floor,
+                    "max": sympy.Max, "min": sympy.Min}[node.fn](*args)
+        raise ValueError(node)
+    return go(expect.layers)
+
+
+def _same_layers(derived, expected) -> bool:
+    if derived is None:
+        return False
+    if isinstance(derived, int):
+        return sympy.simplify(expected - derived) == 0
+    if sympy.simplify(derived - expected) == 0:
+        return True
+    # Compare on a grid of admissible values (the closed forms are stated for these ranges).
+    syms = sorted((derived.free_symbols | expected.free_symbols), key=str)
+    import itertools
+    for values in itertools.product(range(2, 30), repeat=len(syms)) if len(syms) <= 2 else []:
+        sub = dict(zip(syms, values))
+        if derived.xreplace(sub) != expected.xreplace(sub):
+            return False
+    return len(syms) <= 2
+
+
+def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
+    ex = spec.expect
+    if ex is None:
+        return None, ""
+    want = {"uap": "UAP", "not-uap": "NOT-UAP", "inconclusive": "INCONCLUSIVE", "ill-posed": "ILL-POSED"}[ex.verdict]
+    if want != verdict_name:
+        return False, f"expected {want}, derived {verdict_name}"
+    if ex.group:
+        name, arg = ex.group
+        if group is None:
+            return False, "no group derived"
+        if name == "order":
+            if group.order != arg:
+                return False, f"expected a group of order {arg}, derived order {group.order}"
+        elif name == "stabilizer":
+            if group.name != f"stabilizer {arg}":
+                return False, f"expected stabilizer {arg}, derived {group.name}"
+        elif group.name != name:
+            return False, f"expected group {name}, derived {group.name} (order {group.order})"
+    if ex.layers is not None:
+        expected = _layers_value(ex, spec)
+        if not _same_layers(layers, expected):
+            return False, f"expected {show_expr(ex.layers)} attention layers, derived {layers}"
+    return True, ""
+
+
+def check_spec(spec: S.Spec) -> Result:
+    sigma, z = ffn_activation(spec)
+    desc = spec.ffn.name if spec.ffn.kind == "named" else (
+        "none" if spec.ffn.kind == "none" else f"{spec.ffn.name}({spec.ffn.var}) = {show_expr(spec.ffn.expr)}")
+    ffn_step = ffn.ffn_definition2(sigma, z, desc)
+
+    tds, ill = [], []
+    for i, head in enumerate(spec.heads):
+        td, is_ill = _kernel_premises(spec, i, head)
+        tds.append(td)
+        if is_ill:
+            ill.append(td)
+
+    if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
+        group_step, group, structure, layers, obstruction = pattern.pattern_premises(spec)
+    else:
+        group_step, group = symmetry.dense_symmetry(spec)
+        structure, layers, obstruction = [], 1, None
+
+    if spec.positional == "absolute" and group is not None:
+        tds = [verdict.pe_lift(td) for td in tds]
+
+    budget_fail = None
+    if isinstance(spec.layers, int) and isinstance(layers, int) and spec.layers < layers and obstruction is None:
+        budget_fail = pattern.layer_budget(spec, layers)
+        structure = [*structure, budget_fail]
+
+    if obstruction is not None or budget_fail is not None:
+        verdict_name = "NOT-UAP"
+        why = (obstruction or budget_fail).claim
+        claim = f"NOT-UAP: {why}"
+    elif ill:
+        verdict_name = "ILL-POSED"
+        claim = "ILL-POSED: " + ill[0].claim
+    elif ffn_step.proved and all(td.proved for td in tds) and group is not None and layers is not None and all(
+            s.proved for s in structure):
+        verdict_name = "UAP"
+        lay = layers if isinstance(layers, int) else sympy.sstr(layers)
+        claim = (f"UAP · G = {group.name or f'a group of order {group.order}'} · {lay} attention layer"
+                 f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
+                 "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
+    else:
+        verdict_name = "INCONCLUSIVE"
+        failing = [s for s in [ffn_step, *tds, *structure] if not s.proved]
+        names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
+        claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
+    root = verdict.verdict_step(ffn_step, tds, structure, group_step, verdict_name, claim)
+    show_group = group if verdict_name == "UAP" else group
+    show_layers = layers if verdict_name == "UAP" else None
+    holds, reason = _check_expect(spec, verdict_name, show_group, show_layers)
+    return Result(spec, verdict_name, show_group, show_layers, root, holds, reason)

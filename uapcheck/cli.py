@@ -1,0 +1,106 @@
+"""Command line: `uapcheck FILE...` (a directory checks every .uap in it; `-` reads stdin).
+
+Exit codes: 0 checked and every `expect` holds; 1 an `expect` fails; 2 input error; 3 internal error.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from . import __version__
+
+EXIT_OK, EXIT_EXPECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _files(args: list[str]) -> list[str]:
+    out = []
+    for a in args:
+        p = Path(a)
+        if a != "-" and p.is_dir():
+            out.extend(str(f) for f in sorted(p.rglob("*.uap")))
+        else:
+            out.append(a)
+    return out
+
+
+def _make_console(color: str):
+    from rich.console import Console
+    if color == "never" or (color == "auto" and os.environ.get("NO_COLOR")):
+        return Console(no_color=True, color_system=None, highlight=False, soft_wrap=False)
+    if color == "always":
+        return Console(force_terminal=True, highlight=False)
+    return Console(highlight=False)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="uapcheck", description="Check the universal approximation property "
+                                 "of a transformer-type architecture described in a .uap file.")
+    ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
+    ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
+    try:
+        ns = ap.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_INPUT if exc.code else EXIT_OK
+    if ns.explain:
+        from .explain import explain
+        return explain(ns.explain, _make_console(ns.color))
+    if not ns.files:
+        ap.print_usage(sys.stderr)
+        print("uapcheck: error: give at least one .uap file, a directory, or -", file=sys.stderr)
+        return EXIT_INPUT
+    from .check import check_spec
+    from .errors import UapError, format_error
+    from .parse import decode, parse_source
+    from .render import jsonout, text
+    console = _make_console(ns.color)
+    worst = EXIT_OK
+    files = _files(ns.files)
+    if not files:
+        print("uapcheck: error: no .uap files found", file=sys.stderr)
+        return EXIT_INPUT
+    for path in files:
+        source = ""
+        try:
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            shown = "<stdin>" if path == "-" else path
+            source = decode(data)
+            result = check_spec(parse_source(source, shown))
+        except UapError as err:
+            if ns.format == "json":
+                print(jsonout.dumps(jsonout.error_json(path, err)))
+            else:
+                print(format_error(path, source, err), file=sys.stderr)
+            worst = max(worst, EXIT_INPUT)
+            continue
+        except OSError as exc:
+            msg = f"cannot read the file: {exc.strerror or exc}"
+            if ns.format == "json":
+                print(jsonout.dumps({"schema": jsonout.SCHEMA, "file": path,
+                                     "error": {"line": 0, "column": 0, "message": msg}}))
+            else:
+                print(f"{path}: error: {msg}", file=sys.stderr)
+            worst = max(worst, EXIT_INPUT)
+            continue
+        except RecursionError:
+            print(f"{path}:1:1: error: the input is nested too deeply", file=sys.stderr)
+            worst = max(worst, EXIT_INPUT)
+            continue
+        except Exception:  # an engine bug: report it as such, never as a verdict
+            print(f"{path}: internal error in uapcheck {__version__}; please report it with this file:",
+                  file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            worst = max(worst, EXIT_INTERNAL)
+            continue
+        if ns.format == "json":
+            print(jsonout.dumps(jsonout.result_json(result)))
+        else:
+            text.render(result, console)
+        if result.expect_holds is False:
+            worst = max(worst, EXIT_EXPECT)
+    return worst

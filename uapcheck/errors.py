@@ -1,0 +1,28 @@
+"""Input errors: located, printable as `path:line:col: error: message` with the line and a caret."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class UapError(Exception):
+    message: str
+    line: int = 1
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: error: {self.message}"
+
+
+def format_error(path: str, source: str, err: UapError) -> str:
+    lines = source.splitlines() or [""]
+    line_no = min(max(err.line, 1), len(lines))
+    text = lines[line_no - 1] if lines else ""
+    # Keep absurdly long lines readable: show a window around the column.
+    col = max(err.column, 1)
+    shown, offset = text, 0
+    if len(text) > 200:
+        offset = max(0, col - 100)
+        shown = text[offset:offset + 200]
+    caret = " " * (col - 1 - offset) + "^"
+    return f"{path}:{err.line}:{err.column}: error: {err.message}\n    {shown}\n    {caret}"

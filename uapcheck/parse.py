@@ -1,0 +1,703 @@
+"""Text → Spec: lark (LALR, positions) for syntax, then one pass of semantic checks.
+
+Every problem becomes a `UapError` with a line and column; nothing here lets a traceback escape
+for any input text. User text never reaches SymPy's string parsers: numbers are built with
+`sympy.Rational` from the token's digits, names stay names.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+import sympy
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import spec as S
+from .errors import UapError
+
+MAX_SOURCE_BYTES = 1_000_000
+MAX_NESTING = 200
+MAX_TREE_DEPTH = 400
+MAX_DECIMAL_EXPONENT = 300
+MAX_LITERAL_DIGITS = 300
+MAX_CONSTANT_EXPONENT = 1000
+MAX_TOKENS = 1_000_000
+MAX_INT = 10**9
+
+FUNCTIONS = {
+    "exp": 1, "log": 1, "sqrt": 1, "sin": 1, "cos": 1, "tan": 1, "sinh": 1, "cosh": 1,
+    "tanh": 1, "sigmoid": 1, "softplus": 1, "erf": 1, "relu": 1, "elu": 1, "gelu": 1,
+    "silu": 1, "abs": 1, "max": 2, "min": 2,
+}
+NAMED_ACTIVATIONS = ("relu", "leaky_relu", "gelu", "tanh", "sigmoid", "softplus", "elu", "silu",
+                     "sin", "identity")
+GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
+LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
+
+SCALAR, LINVEC, COORDVEC = "scalar", "vector", "coordinate-wise vector"
+
+
+def _grammar_text() -> str:
+    try:
+        return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        # A plain checkout that was never installed: the grammar sits at the repository top.
+        return (Path(__file__).resolve().parent.parent / "grammars" / "uap.lark").read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and pre-scanning
+
+def decode(data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = data[: exc.start]
+        line = prefix.count(b"\n") + 1
+        col = exc.start - (prefix.rfind(b"\n") + 1) + 1
+        raise UapError(f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, col)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _prescan(text: str) -> None:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes", 1, 1)
+    if not text.strip() or all(not l.split("#", 1)[0].strip() for l in text.splitlines()):
+        raise UapError("the file is empty: a .uap file needs at least one `attention { ... }` block", 1, 1)
+    depth, line, col = 0, 1, 0
+    bars_open: list[bool] = []
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if depth > MAX_NESTING:
+            raise UapError(f"expression nested more than {MAX_NESTING} levels deep", line, col)
+
+
+def _loc(meta_or_token) -> S.Loc:
+    line = getattr(meta_or_token, "line", None) or 1
+    col = getattr(meta_or_token, "column", None) or 1
+    end_line = getattr(meta_or_token, "end_line", None) or line
+    end_col = getattr(meta_or_token, "end_column", None) or col
+    return S.Loc(line, col, end_line, end_col)
+
+
+def _tree_loc(tree) -> S.Loc:
+    if isinstance(tree, Token):
+        return _loc(tree)
+    meta = tree.meta
+    if getattr(meta, "empty", True):
+        for child in tree.children:
+            if isinstance(child, (Tree, Token)):
+                return _tree_loc(child)
+        return S.Loc(1, 1)
+    return _loc(meta)
+
+
+TOKEN_WORDS = {
+    "_NL": "end of line", "SEMICOLON": "';'", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
+    "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "NAME": "a name", "NUMBER": "a number",
+    "INT": "an integer", "STRING": "a string", "VBAR": "'|'", "PLUS": "'+'", "MINUS": "'-'",
+    "STAR": "'*'", "SLASH": "'/'", "DOT": "'.'", "CIRCUMFLEX": "'^'", "$END": "end of file",
+}
+
+
+def _describe_expected(expected) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in TOKEN_WORDS:
+            words.append(TOKEN_WORDS[name])
+        elif name.isupper() and name.isalpha():
+            words.append(f"'{name.lower()}'")
+    words = sorted(set(words))
+    if not words:
+        return ""
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return "; expected " + ", ".join(words)
+
+
+def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
+    line, col = exc.line if exc.line and exc.line > 0 else 1, exc.column if exc.column and exc.column > 0 else 1
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+        return UapError(f"unexpected character {ch!r}", line, col)
+    if isinstance(exc, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        return UapError("unexpected end of file" + _describe_expected(exc.expected), len(lines),
+                        len(lines[-1]) + 1)
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            return UapError("unexpected end of file" + _describe_expected(exc.expected),
+                            len(lines), len(lines[-1]) + 1)
+        shown = "end of line" if tok.type == "_NL" else repr(str(tok))
+        return UapError(f"unexpected {shown}" + _describe_expected(exc.expected), line, col)
+    return UapError("syntax error", line, col)
+
+
+def _check_depth(tree: Tree) -> None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            loc = _tree_loc(node)
+            raise UapError(f"expression too large: more than {MAX_TREE_DEPTH} nested operations",
+                           loc.line, loc.column)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+
+
+def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
+    _prescan(text)
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text) from None
+    _check_depth(tree)
+    return _Builder(path).build(tree)
+
+
+# ---------------------------------------------------------------------------------------------
+# Semantic pass
+
+def _err(node, message: str) -> UapError:
+    loc = _tree_loc(node) if isinstance(node, (Tree, Token)) else node
+    return UapError(message, loc.line, loc.column)
+
+
+def _number(tok: Token) -> sympy.Rational:
+    s = str(tok)
+    m = re.fullmatch(r"(\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?", s)
+    if not m:
+        raise _err(tok, f"malformed number {s!r}")
+    whole, frac, exp = m.group(1) or "0", m.group(2) or "", m.group(3)
+    if len(whole) + len(frac) > MAX_LITERAL_DIGITS:
+        raise _err(tok, f"number literal with more than {MAX_LITERAL_DIGITS} digits")
+    e = int(exp) if exp else 0
+    if abs(e) > MAX_DECIMAL_EXPONENT:
+        raise _err(tok, f"number exponent {e} is out of range (at most {MAX_DECIMAL_EXPONENT} in absolute value)")
+    mant = sympy.Integer(int(whole + frac)) / sympy.Integer(10) ** len(frac)
+    return sympy.Rational(mant * sympy.Integer(10) ** e)
+
+
+class _Builder:
+    def __init__(self, path: str):
+        self.path = path
+
+    # -- top level -------------------------------------------------------------------------
+    def build(self, tree: Tree) -> S.Spec:
+        singles: dict[str, Tree] = {}
+        cites: list[str] = []
+        params: list[S.Param] = []
+        attention_trees: list[Tree] = []
+        for st in tree.children:
+            kind = st.data
+            if kind in ("ffn_named", "ffn_custom"):
+                kind = "ffn"
+            if kind == "cite":
+                cites.append(self._string(st.children[0]))
+            elif kind == "param":
+                params.append(self._param(st, params))
+            elif kind == "attention":
+                attention_trees.append(st)
+            else:
+                if kind in singles:
+                    first = _tree_loc(singles[kind])
+                    raise _err(st, f"`{kind}` is given twice (first at line {first.line})")
+                singles[kind] = st
+        self.params = {p.name: p for p in params}
+
+        architecture = Path(self.path).stem if self.path not in ("<stdin>", "-") else "<stdin>"
+        if "architecture" in singles:
+            architecture = self._string(singles["architecture"].children[0])
+        tokens: S.IntTerm = "n"
+        if "tokens" in singles:
+            tokens = self._size(singles["tokens"], "tokens", minimum=1)
+        self.tokens = tokens
+        dim: S.IntTerm = "d"
+        if "dim" in singles:
+            dim = self._size(singles["dim"], "dim", minimum=1)
+        if isinstance(tokens, str) and isinstance(dim, str) and tokens == dim:
+            raise _err(singles["dim"], "`dim` and `tokens` cannot be the same name")
+
+        if not attention_trees:
+            raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head", 1, 1)
+        heads = tuple(self._head(t) for t in attention_trees)
+
+        ffn = S.FFN("named", name="relu")
+        if "ffn" in singles:
+            ffn = self._ffn(singles["ffn"])
+        positional = "none"
+        if "positional" in singles:
+            tok = singles["positional"].children[0]
+            if str(tok) not in ("none", "absolute"):
+                raise _err(tok, f"unknown positional encoding `{tok}`; expected `absolute` or `none`")
+            positional = str(tok)
+        layers = None
+        if "layers" in singles:
+            layers = self._int_term(singles["layers"].children[0], "layers", minimum=1)
+        expect = None
+        if "expect" in singles:
+            expect = self._expect(singles["expect"])
+        return S.Spec(self.path, architecture, tuple(cites), tokens, dim, tuple(params), heads, ffn,
+                      positional, layers, expect)
+
+    def _string(self, tok: Token) -> str:
+        return str(tok)[1:-1].replace('\\"', '"')
+
+    def _size(self, st: Tree, what: str, minimum: int) -> S.IntTerm:
+        node = st.children[0].children[0] if st.children[0].data == "intterm" else st.children[0]
+        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in node.children)
+        val = node.children[-1]
+        if val.type == "NAME":
+            if neg:
+                raise _err(val, f"`{what}` must be a positive integer or a name")
+            if str(val) in getattr(self, "params", {}):
+                raise _err(val, f"`{what} {val}`: the symbolic size must not also be a `param`")
+            return str(val)
+        n = int(str(val)) * (-1 if neg else 1)
+        if n < minimum:
+            raise _err(val, f"`{what}` must be at least {minimum}, got {n}")
+        if n > MAX_INT:
+            raise _err(val, f"`{what}` {n} is too large (at most {MAX_INT})")
+        return n
+
+    def _param(self, st: Tree, earlier: list[S.Param]) -> S.Param:
+        name_tok, cons = st.children
+        name = str(name_tok)
+        for p in earlier:
+            if p.name == name:
+                raise _err(name_tok, f"param `{name}` is declared twice (first at line {p.loc.line})")
+        if name in FUNCTIONS or name in ("t",):
+            raise _err(name_tok, f"`{name}` is reserved and cannot be a param name")
+        kind = cons.data
+        if kind in ("c_gt", "c_ge", "c_ne"):
+            value = _number(cons.children[0].children[0])
+            if value != 0:
+                raise _err(cons, f"a param constraint compares with 0, got {value}")
+            constraint = {"c_gt": "> 0", "c_ge": ">= 0", "c_ne": "!= 0"}[kind]
+            return S.Param(name, constraint, loc=_loc(name_tok))
+        if kind == "c_real":
+            return S.Param(name, "real", loc=_loc(name_tok))
+        lower_node = cons.children[0]
+        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in lower_node.children)
+        val = lower_node.children[-1]
+        if val.type != "INT":
+            raise _err(val, "`integer >= K` needs an integer K")
+        k = int(str(val)) * (-1 if neg else 1)
+        if abs(k) > MAX_INT:
+            raise _err(val, "integer bound out of range")
+        return S.Param(name, "integer", lower=k, loc=_loc(name_tok))
+
+    # -- integer terms in patterns and sizes -------------------------------------------------
+    def _int_term(self, node: Tree, what: str, minimum: Optional[int] = None,
+                  allow_negative_name: bool = False) -> S.IntTerm:
+        if node.data == "intterm":
+            node = node.children[0]
+        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in node.children)
+        val = node.children[-1]
+        if val.type == "NAME":
+            name = str(val)
+            if isinstance(self.tokens, str) and name == self.tokens:
+                if neg or (minimum is not None and minimum > 1):
+                    raise _err(val, f"`{name}` (the sequence length) cannot be used here")
+                return name
+            p = self.params.get(name)
+            if p is None:
+                raise _err(val, f"unknown name `{name}` in {what}: declare it with `param {name} integer >= 1`")
+            if p.constraint != "integer":
+                raise _err(val, f"`{name}` is used in {what} but is not declared `integer >= K`")
+            if neg and not allow_negative_name:
+                raise _err(val, f"{what} must be positive")
+            if minimum is not None and (p.lower is None or p.lower < minimum) and not neg:
+                raise _err(val, f"{what} needs `{name}` >= {minimum}, but it is declared `integer >= {p.lower}`")
+            return ("-" + name) if neg else name
+        n = int(str(val)) * (-1 if neg else 1)
+        if abs(n) > MAX_INT:
+            raise _err(val, f"{what} {n} is out of range")
+        if minimum is not None and n < minimum:
+            raise _err(val, f"{what} must be at least {minimum}, got {n}")
+        if isinstance(self.tokens, int) and abs(n) > self.tokens and what not in ("layers",):
+            if what.startswith("offset"):
+                pass
+            elif what in ("random pattern count", "global pattern size"):
+                raise _err(val, f"{what} {n} exceeds `tokens {self.tokens}`")
+        return n
+
+    # -- attention heads ---------------------------------------------------------------------
+    def _head(self, tree: Tree) -> S.Head:
+        label = None
+        items = list(tree.children)
+        if items and isinstance(items[0], Token) and items[0].type == "NAME":
+            label = str(items.pop(0))
+        fields: dict = {}
+        seen: dict[str, Tree] = {}
+        main: Optional[Tree] = None
+        for it in items:
+            kind = it.data
+            if kind in ("kernel_item", "features_item", "score_item"):
+                if main is not None:
+                    first = _tree_loc(main)
+                    raise _err(it, f"a head has exactly one of `kernel`, `features`, `score`; "
+                                   f"this one already has `{main.data[:-5]}` at line {first.line}")
+                main = it
+                continue
+            key = "normalize" if kind in ("normalize_item", "unnormalized_item") else kind
+            if key in seen:
+                raise _err(it, f"`{kind[:-5]}` is given twice in one head (first at line {_tree_loc(seen[key]).line})")
+            seen[key] = it
+        if main is None:
+            raise _err(tree, "this attention head has no `kernel`, `features` or `score`")
+        kind = main.data[:-5]
+        ch = main.children
+        random_name = None
+        if kind == "features":
+            fn, params = str(ch[0]), (str(ch[1]),)
+            expr_tree = ch[2]
+            if len(ch) > 3:
+                random_name = str(ch[3].children[0])
+                if random_name == params[0]:
+                    raise _err(ch[3], "the random vector needs its own name")
+        else:
+            fn, params = str(ch[0]), (str(ch[1]), str(ch[2]))
+            expr_tree = ch[3]
+            if params[0] == params[1]:
+                raise _err(ch[2], f"the two arguments of `{fn}` need different names")
+        for p, tok in zip(params + ((random_name,) if random_name else ()), ch[1:]):
+            if p in self.params:
+                raise _err(tok, f"`{p}` is both a vector argument and a declared param")
+            if p in FUNCTIONS:
+                raise _err(tok, f"`{p}` is a function name and cannot be a vector argument")
+        vectors = set(params) | ({random_name} if random_name else set())
+        expr, typ = self._expr(expr_tree, vectors, random_name)
+        if kind in ("kernel", "score") and typ != SCALAR:
+            raise _err(expr_tree, f"a {kind} must be a scalar, but this expression is a {typ}"
+                                  " (use `.` for an inner product, `|v|` for a norm)")
+        if random_name is not None:
+            if typ != SCALAR:
+                raise _err(expr_tree, "a random feature must be a scalar expression of `w . x` and norms")
+            if not _mentions(expr, random_name):
+                raise _err(ch[3], f"the random vector `{random_name}` does not appear in the feature map")
+
+        for k, it in seen.items():
+            c = it.children
+            if k == "normalize":
+                fields["normalize"] = it.data == "normalize_item"
+            elif k == "nystrom_item":
+                m = self._int_term(c[0], "landmarks", minimum=1)
+                if not isinstance(m, int):
+                    raise _err(c[0], "the number of landmarks must be an integer")
+                fields["nystrom"] = m
+            elif k == "pattern_item":
+                fields["pattern"] = self._pattern(c[0])
+            elif k == "bias_item":
+                symmetric = len(c) == 2
+                base = str(c[-1])
+                if base not in ("free", "circulant", "toeplitz") or (symmetric and base == "free"):
+                    raise _err(c[-1], f"unknown bias kind `{'symmetric ' if symmetric else ''}{base}`; expected "
+                                      "free, circulant, symmetric circulant, toeplitz, symmetric toeplitz")
+                fields["bias"] = ("symmetric " if symmetric else "") + base
+            elif k == "project_item":
+                size = self._int_term(c[0], "projection size", minimum=1)
+                if not isinstance(size, int):
+                    raise _err(c[0], "the projection size must be an integer")
+                fields["projection"] = S.Projection(size, fixed=len(c) == 2)
+            elif k == "tie_item":
+                fields["tie"] = True
+            elif k == "affine_item":
+                fields["affine"] = True
+        if kind == "score" and fields.get("nystrom"):
+            raise _err(seen["nystrom_item"], "`nystrom` applies to `kernel` heads")
+        if fields.get("tie") and kind == "features":
+            raise _err(seen["tie_item"], "`tie query key` applies to `kernel` and `score` heads")
+        return S.Head(label, kind, fn, params, expr, random_name, loc=_tree_loc(tree), **fields)
+
+    # -- patterns ----------------------------------------------------------------------------
+    def _pattern(self, node: Tree) -> S.Pattern:
+        kind = node.data
+        c = node.children
+        symbolic = not isinstance(self.tokens, int)
+        if kind == "p_union":
+            left, right = self._pattern(c[0]), self._pattern(c[1])
+            parts = (left.parts if isinstance(left, S.PatternUnion) else (left,)) + (right,)
+            return S.PatternUnion(parts)
+        if kind == "p_full":
+            return S.Full()
+        if kind == "p_causal":
+            return S.Causal()
+        if kind == "p_star":
+            return S.Star()
+        cyclic = bool(c) and isinstance(c[-1], Token) and c[-1].type == "CYCLIC"
+        if kind == "p_window":
+            return S.Window(self._int_term(c[0], "window radius", minimum=1), cyclic)
+        if kind == "p_offsets":
+            offs = tuple(self._int_term(x, "offset", allow_negative_name=True)
+                         for x in c if isinstance(x, Tree))
+            return S.Offsets(offs, cyclic)
+        if kind == "p_dilated":
+            return S.Dilated(self._int_term(c[0], "dilated window radius", minimum=1),
+                             self._int_term(c[1], "dilation", minimum=1))
+        if kind == "p_strided":
+            return S.Strided(self._int_term(c[0], "stride", minimum=1))
+        if kind == "p_blocks":
+            return S.Blocks(self._int_term(c[0], "block size", minimum=1))
+        if kind == "p_global":
+            return S.Global(self._int_term(c[0], "global pattern size", minimum=1))
+        if kind == "p_random":
+            if symbolic:
+                raise _err(node, "`random(...)` needs an integer `tokens N`")
+            r = self._int_term(c[0], "random pattern count", minimum=1)
+            seed = self._int_term(c[1], "seed", minimum=0)
+            if not isinstance(r, int) or not isinstance(seed, int):
+                raise _err(node, "`random(r, seed=S)` needs integer literals")
+            return S.RandomPattern(r, seed)
+        if kind == "p_edges":
+            if symbolic:
+                raise _err(node, "`edges {...}` needs an integer `tokens N`")
+            edges = []
+            for e in c:
+                i = self._int_term(e.children[0], "edge position", minimum=1)
+                j = self._int_term(e.children[1], "edge position", minimum=1)
+                if not isinstance(i, int) or not isinstance(j, int):
+                    raise _err(e, "edge positions must be integers")
+                for v, sub in ((i, e.children[0]), (j, e.children[1])):
+                    if v > self.tokens:
+                        raise _err(sub, f"edge position {v} is beyond `tokens {self.tokens}`")
+                edges.append((i, j))
+            return S.Edges(tuple(edges))
+        raise _err(node, f"unknown pattern `{kind}`")
+
+    # -- FFN ---------------------------------------------------------------------------------
+    def _ffn(self, st: Tree) -> S.FFN:
+        if st.data == "ffn_named":
+            name = str(st.children[0])
+            if name == "none":
+                return S.FFN("none", loc=_tree_loc(st))
+            if name not in NAMED_ACTIVATIONS:
+                raise _err(st.children[0], f"unknown activation `{name}`; expected one of "
+                           + ", ".join(NAMED_ACTIVATIONS) + ", none, or `ffn sigma(u) = EXPR`")
+            return S.FFN("named", name=name, loc=_tree_loc(st))
+        _, var_tok, expr_tree = st.children
+        var = str(var_tok)
+        if var in self.params:
+            raise _err(var_tok, f"`{var}` is both the activation's argument and a declared param")
+        expr, typ = self._expr(expr_tree, set(), None, scalar_vars={var})
+        return S.FFN("custom", name=str(st.children[0]), var=var, expr=expr, loc=_tree_loc(st))
+
+    # -- expect ------------------------------------------------------------------------------
+    def _expect(self, st: Tree) -> S.Expectation:
+        verdict = str(st.children[0])
+        group = None
+        layers = None
+        for c in st.children[1:]:
+            if c.data == "expect_group":
+                name = str(c.children[0])
+                arg = None
+                if len(c.children) > 1:
+                    argnode = c.children[1]
+                    neg = any(isinstance(x, Token) and x.type == "MINUS" for x in argnode.children)
+                    val = argnode.children[-1]
+                    if val.type != "INT" or neg:
+                        raise _err(argnode, f"`{name}` takes a positive integer")
+                    arg = int(str(val))
+                if name not in GROUP_NAMES:
+                    raise _err(c.children[0], f"unknown group `{name}`; expected one of S_n, C_n, D_n, "
+                                              "reflection, trivial, order N, stabilizer K")
+                if name in ("order", "stabilizer") and arg is None:
+                    raise _err(c.children[0], f"`{name}` needs an integer, e.g. `{name} 2`")
+                if name not in ("order", "stabilizer") and arg is not None:
+                    raise _err(c.children[1], f"`{name}` takes no number")
+                if name == "order" and arg < 1 or name == "stabilizer" and (
+                        arg < 1 or isinstance(self.tokens, int) and arg > self.tokens):
+                    raise _err(c.children[1], f"`{name} {arg}` is out of range")
+                group = (name, arg)
+            else:
+                allowed = set(self.params) | ({self.tokens} if isinstance(self.tokens, str) else set())
+                layers = self._layer_expr(c.children[0], allowed)
+        if verdict != "uap" and (group or layers):
+            raise _err(st, "`group` and `layers` go with `expect uap`")
+        text_parts = [verdict]
+        if group:
+            text_parts.append("group " + group[0] + (f" {group[1]}" if group[1] is not None else ""))
+        if layers is not None:
+            text_parts.append("layers " + _show_layers(layers))
+        return S.Expectation(verdict, group, layers, " ".join(text_parts), loc=_tree_loc(st))
+
+    def _layer_expr(self, node, allowed: set) -> S.Expr:
+        kind = node.data if isinstance(node, Tree) else None
+        if kind == "number":
+            v = _number(node.children[0])
+            return S.Num(v, _tree_loc(node))
+        if kind == "name":
+            name = str(node.children[0])
+            if name not in allowed:
+                raise _err(node, f"unknown name `{name}` in `layers`; use integers, the symbolic "
+                                 "`tokens` name and declared params")
+            return S.Name(name, _tree_loc(node))
+        if kind == "call":
+            fn = str(node.children[0])
+            args = node.children[1:]
+            if fn not in LAYER_FUNCTIONS or len(args) != LAYER_FUNCTIONS[fn]:
+                raise _err(node, f"`{fn}` is not allowed in `layers`; use ceil, floor, max, min")
+            return S.Call(fn, tuple(self._layer_expr(a, allowed) for a in args), _tree_loc(node))
+        if kind in ("add", "sub", "mul", "div"):
+            op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[kind]
+            return S.BinOp(op, self._layer_expr(node.children[0], allowed),
+                           self._layer_expr(node.children[1], allowed), _tree_loc(node))
+        if kind == "neg":
+            return S.Neg(self._layer_expr(node.children[0], allowed), _tree_loc(node))
+        raise _err(node, "`layers` takes an integer or an expression with + - * / ceil floor max min")
+
+    # -- expressions with types --------------------------------------------------------------
+    def _expr(self, node, vectors: set, random_name: Optional[str],
+              scalar_vars: frozenset | set = frozenset()) -> tuple[S.Expr, str]:
+        kind = node.data
+        loc = _tree_loc(node)
+        c = node.children
+        if kind == "number":
+            return S.Num(_number(c[0]), loc), SCALAR
+        if kind == "name":
+            name = str(c[0])
+            if name in vectors:
+                return S.Name(name, loc), LINVEC
+            if name in scalar_vars:
+                return S.Name(name, loc), SCALAR
+            if name in self.params:
+                p = self.params[name]
+                return S.Name(name, loc), SCALAR
+            if name in FUNCTIONS:
+                raise _err(node, f"`{name}` is a function: write `{name}(...)`")
+            raise _err(node, f"unknown name `{name}`" + (
+                "; declare a constant with `param NAME > 0` (or `real`, `!= 0`, ...)" if not vectors or True else ""))
+        if kind == "call":
+            fn = str(c[0])
+            if fn not in FUNCTIONS:
+                raise _err(c[0], f"unknown function `{fn}`; known: " + ", ".join(sorted(FUNCTIONS)))
+            if len(c) - 1 != FUNCTIONS[fn]:
+                raise _err(node, f"`{fn}` takes {FUNCTIONS[fn]} argument{'s' if FUNCTIONS[fn] > 1 else ''}, got {len(c) - 1}")
+            args = [self._expr(a, vectors, random_name, scalar_vars) for a in c[1:]]
+            types = {t for _, t in args}
+            typ = SCALAR if types == {SCALAR} else COORDVEC
+            if random_name and any(_mentions(a, random_name) for a, t in args if t != SCALAR):
+                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
+            return S.Call(fn, tuple(a for a, _ in args), loc), typ
+        if kind == "neg":
+            e, t = self._expr(c[0], vectors, random_name, scalar_vars)
+            return S.Neg(e, loc), t
+        if kind == "norm":
+            e, t = self._expr(c[0], vectors, random_name, scalar_vars)
+            if random_name and _mentions(e, random_name) and t != SCALAR:
+                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
+            return S.Norm(e, loc), SCALAR
+        if kind == "dot":
+            l, lt = self._expr(c[0], vectors, random_name, scalar_vars)
+            r, rt = self._expr(c[1], vectors, random_name, scalar_vars)
+            if lt == SCALAR or rt == SCALAR:
+                bad = c[0] if lt == SCALAR else c[1]
+                raise _err(bad, "`.` is the inner product of two vectors; this operand is a scalar (use `*`)")
+            if random_name:
+                lw, rw = _mentions(l, random_name), _mentions(r, random_name)
+                if (lw or rw) and not ((isinstance(l, S.Name) and l.id == random_name and not rw) or
+                                       (isinstance(r, S.Name) and r.id == random_name and not lw)):
+                    raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
+            return S.Dot(l, r, loc), SCALAR
+        if kind in ("add", "sub", "mul", "div", "pow"):
+            l, lt = self._expr(c[0], vectors, random_name, scalar_vars)
+            r, rt = self._expr(c[1], vectors, random_name, scalar_vars)
+            op = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "^"}[kind]
+            if random_name and ((lt != SCALAR and _mentions(l, random_name)) or
+                                (rt != SCALAR and _mentions(r, random_name))):
+                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
+            if op == "^":
+                if rt != SCALAR:
+                    raise _err(c[1], "the exponent of `^` must be a scalar, not a vector")
+                self._check_exponent(r, c[1])
+                typ = SCALAR if lt == SCALAR else COORDVEC
+                return S.BinOp(op, l, r, loc), typ
+            if op == "/" and rt != SCALAR:
+                raise _err(c[1], "cannot divide by a vector")
+            if op in ("+", "-"):
+                if lt == rt:
+                    typ = lt
+                elif LINVEC in (lt, rt) and COORDVEC in (lt, rt):
+                    typ = COORDVEC
+                else:
+                    typ = COORDVEC  # scalar broadcast to every coordinate (e.g. elu(x) + 1)
+            elif op == "*":
+                if lt == SCALAR:
+                    typ = rt
+                elif rt == SCALAR:
+                    typ = lt
+                else:
+                    typ = COORDVEC  # elementwise product
+            else:
+                typ = lt
+            return S.BinOp(op, l, r, loc), typ
+        raise _err(node, f"unexpected expression `{kind}`")
+
+    def _check_exponent(self, expr: S.Expr, node) -> None:
+        value = _constant_value(expr)
+        if value is not None and abs(value) > MAX_CONSTANT_EXPONENT:
+            raise _err(node, f"exponent too large (at most {MAX_CONSTANT_EXPONENT} in absolute value)")
+
+
+def _constant_value(expr: S.Expr) -> Optional[sympy.Rational]:
+    """The value of a constant expression if it is small enough to compute safely, else None."""
+    if isinstance(expr, S.Num):
+        return expr.value
+    if isinstance(expr, S.Neg):
+        v = _constant_value(expr.operand)
+        return None if v is None else -v
+    if isinstance(expr, S.BinOp) and expr.op in "+-*/":
+        a, b = _constant_value(expr.left), _constant_value(expr.right)
+        if a is None or b is None:
+            return None
+        if expr.op == "+":
+            return a + b
+        if expr.op == "-":
+            return a - b
+        if expr.op == "*":
+            return a * b
+        return a / b if b != 0 else None
+    if isinstance(expr, S.BinOp) and expr.op == "^":
+        a, b = _constant_value(expr.left), _constant_value(expr.right)
+        if a is None or b is None or not b.is_integer or abs(b) > MAX_CONSTANT_EXPONENT:
+            return None
+        if a == 0 and b < 0:
+            return None
+        return sympy.Rational(a) ** int(b)
+    return None
+
+
+def _mentions(expr: S.Expr, name: str) -> bool:
+    if isinstance(expr, S.Name):
+        return expr.id == name
+    if isinstance(expr, S.Num):
+        return False
+    if isinstance(expr, S.Call):
+        return any(_mentions(a, name) for a in expr.args)
+    if isinstance(expr, (S.Neg, S.Norm)):
+        return _mentions(expr.operand, name)
+    return _mentions(expr.left, name) or _mentions(expr.right, name)
+
+
+def _show_layers(expr: S.Expr) -> str:
+    from .show import show_expr
+    return show_expr(expr)

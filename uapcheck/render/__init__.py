@@ -1,0 +1,1 @@
+"""Printers: each walks the derivation tree of a Result and nothing else."""

@@ -1,0 +1,45 @@
+"""The JSON contract (schema uapcheck/1): one object per checked file."""
+from __future__ import annotations
+
+import json
+
+import sympy
+
+from .. import proof
+
+SCHEMA = "uapcheck/1"
+
+
+def group_json(group):
+    if group is None:
+        return None
+    return {"name": group.name, "order": group.order, "generators": [list(g) if not isinstance(g, str) else g
+                                                                     for g in group.generators],
+            "condition": group.condition or None}
+
+
+def result_json(result) -> dict:
+    ids = proof.number_steps(result.root)
+    steps = []
+    for s in result.root.walk():
+        steps.append({"id": ids[id(s)], "rule": s.rule, "claim": s.claim, "status": s.status,
+                      "premises": [ids[id(p)] for p in s.premises], "evidence": s.evidence,
+                      "cite": s.cite, "notes": list(s.notes)})
+    layers = result.layers
+    if layers is not None and not isinstance(layers, int):
+        layers = sympy.sstr(layers)
+    spec = result.spec
+    expect = None
+    if spec.expect is not None:
+        expect = {"text": spec.expect.text, "holds": result.expect_holds, "reason": result.expect_reason or None}
+    return {"schema": SCHEMA, "file": spec.path, "architecture": spec.architecture, "verdict": result.verdict,
+            "group": group_json(result.group) if result.verdict == "UAP" else None, "layers": layers,
+            "expect": expect, "steps": steps}
+
+
+def error_json(path: str, err) -> dict:
+    return {"schema": SCHEMA, "file": path, "error": {"line": err.line, "column": err.column, "message": err.message}}
+
+
+def dumps(obj: dict) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,166 @@
+"""Well-posedness (the normaliser's sign) and analyticity in θ (the premise of Theorem 2)."""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import sympy
+
+from .. import proof
+from ..asymptotics import Context, NeedSign, Undecided, sign_of
+from ..budget import BudgetExceeded
+from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
+
+CITE_T2 = "Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); docs/theory.md §Analyticity"
+CITE_WP = "docs/theory.md §Well-posedness (normalised attention needs a normaliser of one sign)"
+
+NON_ANALYTIC = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise, sympy.sign, sympy.Heaviside)
+
+
+def _plain_term(model: KernelModel) -> sympy.Expr:
+    if isinstance(model, ClosedKernel):
+        return model.plain
+    return model.query * model.plain_key
+
+
+def _sign_regions(expr: sympy.Expr):
+    """(region, sign) over every sign region the decision needs; sign None when undecided."""
+    def go(ctx: Context, depth: int):
+        try:
+            yield ctx, sign_of(expr, ctx)
+        except NeedSign as need:
+            if depth > 4:
+                yield ctx, None
+                return
+            for s in (1, -1):
+                sub = Context(dict(ctx.signs))
+                sub.signs[need.atom] = s
+                yield from go(sub, depth + 1)
+        except (Undecided, BudgetExceeded):
+            yield ctx, None
+    yield from go(Context(), 0)
+
+
+def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:
+    if isinstance(model, ClosedKernel):
+        return model.plain.xreplace({a: sympy.Integer(x * y), b: sympy.Integer(y * y), c: sympy.Integer(x * x)})
+    return (model.query.xreplace({model.query_symbol: sympy.Integer(x), c: sympy.Integer(x * x)}) *
+            model.plain_key.xreplace({model.key_symbol: sympy.Integer(y), b: sympy.Integer(y * y)}))
+
+
+def _sign_witnesses(model: KernelModel):
+    pos = neg = zero = None
+    for x, y in itertools.product((1, -1, 2, -2, 3), (1, -1, 2, -2, 3, 0)):
+        val = _point_value(model, x, y)
+        try:
+            if val.is_negative and neg is None:
+                neg = (x, y, val)
+            elif val.is_positive and pos is None:
+                pos = (x, y, val)
+            elif val.is_zero and zero is None:
+                zero = (x, y, val)
+        except (TypeError, ValueError):
+            continue
+    return pos, neg, zero
+
+
+def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
+    """Random features A(|y|²)·P(w·y) with P 2π-periodic and negative somewhere: by Kronecker's
+    theorem (almost every draw of w_r has rationally independent projections on some direction)
+    the keys can put every w_r·y near a point where P < 0, so the normaliser changes sign."""
+    if model.index != "random":
+        return None
+    key = model.plain_key
+    amp, per = key.as_independent(model.key_symbol, as_Add=False)
+    two_pi = 2 * sympy.pi
+    if sympy.simplify(per.xreplace({model.key_symbol: model.key_symbol + two_pi}) - per) != 0:
+        return None
+    try:
+        if sign_of(amp, Context()) <= 0:
+            return None
+    except (Undecided, NeedSign):
+        return None
+    q0 = model.query.xreplace({model.query_symbol: 0, c: 0})
+    if not q0.is_positive:
+        return None
+    for e0 in (sympy.pi, 2, 3, sympy.pi / 2 + 1):
+        val = per.xreplace({model.key_symbol: e0})
+        if val.is_negative:
+            pos = per.xreplace({model.key_symbol: 0})
+            if pos.is_positive:
+                return {"periodic factor": per, "negative at w.y": e0, "value": val, "positive at w.y": 0}
+    return None
+
+
+@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP)
+def positive_kernel(model: KernelModel) -> proof.Step:
+    expr = _plain_term(model)
+    regions = list(_sign_regions(expr))
+    if all(s == 1 for _, s in regions):
+        ev = {"k(x, z)" if isinstance(model, ClosedKernel) else "φ(x)_r φ(z)_r": expr,
+              "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"} for ctx, _ in regions]}
+        return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
+                              proof.PROVED, evidence=ev)
+    pos, neg, zero = _sign_witnesses(model)
+    if isinstance(model, FeatureKernel):
+        periodic = _periodic_sign_change(model)
+        if periodic:
+            return proof.conclude("the random-feature kernel changes sign: the normaliser vanishes on a "
+                                  "hypersurface of inputs, where the layer has poles", proof.REFUTED,
+                                  evidence=periodic)
+        if neg is not None:
+            return proof.conclude("one feature product φ_r(x)φ_r(y) takes negative values, so the "
+                                  "normaliser is not shown positive", proof.UNDECIDED,
+                                  evidence={"negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
+    if neg is not None and pos is not None:
+        return proof.conclude("the kernel takes both signs: the normaliser Σ_j k(q_i, k_j) vanishes on "
+                              "a hypersurface of inputs, where the layer has poles", proof.REFUTED,
+                              evidence={"positive at": {"x": [pos[0]], "y": [pos[1]], "value": pos[2]},
+                                        "negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
+    if zero is not None:
+        return proof.conclude("the kernel is not shown positive: it vanishes at some inputs, so the "
+                              "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
+                              evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
+    return proof.conclude("the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
+
+
+def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
+    found = []
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, NON_ANALYTIC):
+            found.append(f"{type(node).__name__}: {sympy.sstr(node)}")
+        elif isinstance(node, sympy.Pow) and not node.exp.is_integer or (
+                isinstance(node, sympy.Pow) and node.exp.is_integer and node.exp.is_negative):
+            base = node.base
+            if base.is_positive is not True and not _provably_positive(base):
+                found.append(f"power {sympy.sstr(node)} of a base not shown positive")
+        elif isinstance(node, sympy.log):
+            if not _provably_positive(node.args[0]):
+                found.append(f"log of {sympy.sstr(node.args[0])}, not shown positive")
+        elif isinstance(node, sympy.tan):
+            found.append(f"tan has poles: {sympy.sstr(node)}")
+    return found
+
+
+def _provably_positive(expr) -> bool:
+    return all(s == 1 for _, s in _sign_regions(expr))
+
+
+@proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2)
+def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: bool,
+                        region: Optional[dict] = None) -> proof.Step:
+    expr = _plain_term(model)
+    if region:
+        ctx = Context({sym: s for sym, s in region.items()})
+        expr = ctx.positive_form(expr)
+    bad = _non_analytic_nodes(expr)
+    premises = [positivity] if normalized else []
+    if normalized and not positivity.proved:
+        bad.append("the normaliser is not shown non-zero")
+    where = f" on the region {', '.join(f'{k} {chr(62) if v > 0 else chr(60)} 0' for k, v in region.items())}" if region else ""
+    if not bad:
+        claim = (f"the attention layer is real-analytic in θ{where}: the kernel is built from analytic "
+                 "functions of the Gram invariants" + (" and divided by a positive normaliser" if normalized else ""))
+        return proof.conclude(claim, proof.PROVED, premises, {"kernel": expr})
+    return proof.conclude(f"analyticity in θ{where} is not established", proof.UNDECIDED, premises,
+                          {"non-analytic operations": bad})

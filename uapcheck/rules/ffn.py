@@ -1,0 +1,108 @@
+"""Definition 2 (nonlinear affine invariance) for the FFN family x ↦ W σ(Ax − b)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+from sympy.calculus.singularities import singularities
+
+from .. import proof
+from ..budget import BudgetExceeded, time_limit
+
+CITE_DEF2 = "Cheng et al. 2025, Definition 2 (nonlinear affine invariance); docs/theory.md §FFN"
+
+TRIPLES = [(-1, 0, 1), (0, 1, 2), (-2, -1, 0), (1, 2, 3), (-3, -2, -1), (-1, 1, 3)]
+
+
+def _second_difference(sigma, z) -> Optional[dict]:
+    for p, q, r in TRIPLES:
+        val = sigma.subs(z, p) - 2 * sigma.subs(z, q) + sigma.subs(z, r)
+        val = sympy.nsimplify(val) if val.is_Float else val
+        if val.is_zero is False:
+            return {"points": [p, q, r], "sigma(p) - 2 sigma(q) + sigma(r)": val}
+    return None
+
+
+def _pieces(sigma, z):
+    """(expression, interval) pieces of a piecewise-defined activation."""
+    pw = sigma.rewrite(sympy.Piecewise)
+    pw = sympy.piecewise_fold(pw)
+    if not isinstance(pw, sympy.Piecewise):
+        return [(sigma, sympy.Interval(-sympy.oo, sympy.oo))]
+    out, covered = [], sympy.EmptySet
+    for expr, cond in pw.args:
+        region = (cond.as_set() if cond is not sympy.true else sympy.Reals) - covered
+        covered = covered | region
+        if region is not sympy.EmptySet:
+            out.append((expr, region))
+    return out
+
+
+def _lipschitz(sigma, z) -> tuple[str, dict]:
+    """("proved" | "refuted" | "undecided", evidence). Each piece: derivative continuous on its
+    interval with finite limits at infinite ends ⇒ bounded; σ continuous ⇒ globally Lipschitz."""
+    evidence = {"pieces": []}
+    with time_limit("bounding the activation's derivative", 4.0):
+        pieces = _pieces(sigma, z)
+        for expr, region in pieces:
+            d = sympy.diff(expr, z)
+            item = {"piece": expr, "on": region, "derivative": d}
+            if d.free_symbols - {z}:
+                return "undecided", {"reason": "the derivative depends on declared params", **item}
+            sing = singularities(d, z, sympy.Reals)
+            if sing.intersect(region) is not sympy.EmptySet:
+                return "undecided", {"reason": "the derivative has singularities", **item}
+            for end in (sympy.oo, -sympy.oo):
+                if region.contains(end) is sympy.true or (end == sympy.oo and region.sup == sympy.oo) or (
+                        end == -sympy.oo and region.inf == -sympy.oo):
+                    lim = sympy.limit(d, z, end)
+                    item[f"limit at {end}"] = lim
+                    if lim in (sympy.oo, -sympy.oo, sympy.zoo):
+                        return "refuted", {"reason": f"σ'(z) → {lim} as z → {end}", **item}
+                    if not lim.is_finite:
+                        return "undecided", {"reason": f"the limit of σ' at {end} is {lim}", **item}
+            evidence["pieces"].append(item)
+        # Continuity at the breakpoints.
+        if len(pieces) > 1:
+            for expr, region in pieces:
+                for end in (region.inf, region.sup):
+                    if end.is_finite:
+                        left = sympy.limit(sigma, z, end, "-")
+                        right = sympy.limit(sigma, z, end, "+")
+                        if sympy.simplify(left - right) != 0:
+                            return "refuted", {"reason": f"σ jumps at {end}"}
+    return "proved", evidence
+
+
+@proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2)
+def ffn_definition2(sigma, z, description: str) -> proof.Step:
+    if sigma is None:
+        return proof.conclude("`ffn none`: no token-wise FFN, so Definition 2 fails (no non-affine member)",
+                              proof.REFUTED, evidence={"ffn": "none"},
+                              notes=["attention-only softmax networks are universal by Hu et al. 2025, "
+                                     "a result outside this framework; it is not used here"])
+    closure = ("x ↦ W' (W σ(A x − b)) (A' · − b') = (W'W) σ((AA') x − (Ab' + b)) has the same form, "
+               "so the family {W σ(A x − b)} of free width is closed under affine maps")
+    second = _second_difference(sigma, z)
+    if second is None:
+        with time_limit("checking whether σ is affine", 2.0):
+            dd = sympy.simplify(sympy.diff(sigma, z, 2))
+        if dd == 0:
+            return proof.conclude(f"σ(z) = {sympy.sstr(sigma)} is affine (σ'' ≡ 0): Definition 2 fails",
+                                  proof.REFUTED, evidence={"sigma''": dd, "ffn": description})
+        return proof.conclude("σ is not shown non-affine", proof.UNDECIDED, evidence={"ffn": description})
+    try:
+        status, lip = _lipschitz(sigma, z)
+    except (BudgetExceeded, NotImplementedError, ValueError, TypeError) as exc:
+        status, lip = "undecided", {"reason": str(exc)}
+    ev = {"ffn": description, "sigma(z)": sigma, "affine closure": closure, "non-affine": second,
+          "lipschitz": lip}
+    if status == "proved":
+        return proof.conclude(f"σ = {description} is Lipschitz (bounded derivative) and not affine "
+                              "(non-zero second difference): Definition 2 holds", proof.PROVED, evidence=ev)
+    if status == "refuted":
+        # Not REFUTED: other members Σ W_i σ(a_i x − b_i) might still be Lipschitz and non-affine.
+        return proof.conclude(f"σ = {description} is not globally Lipschitz ({lip.get('reason')}): "
+                              "Definition 2 is not established", proof.UNDECIDED, evidence=ev)
+    return proof.conclude(f"σ = {description}: Lipschitz bound not proved ({lip.get('reason')})",
+                          proof.UNDECIDED, evidence=ev)

@@ -1,0 +1,108 @@
+"""The exact symmetry group G of the attention family, for heads with the full pattern.
+
+Sparse patterns go through rules/pattern.py (graph automorphisms); here: dense kernel attention
+is S_n-equivariant, and a bias structure or an absolute positional encoding cuts G down to the
+group of the bias (free, toeplitz → trivial; circulant → C_n; symmetric circulant → D_n;
+symmetric toeplitz → reflection) or to the trivial group.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .. import proof
+from .. import spec as S
+
+CITE_SYM = "Cheng et al. 2025, G-UAP; the exact equivariance group (docs/theory.md §Symmetry)"
+
+# Group lattice for dense heads: the intersection of two named groups, when it is named.
+_ORDER = {"S_n": 5, "D_n": 3, "C_n": 2, "reflection": 2, "trivial": 0}
+
+
+@dataclass(frozen=True)
+class GroupInfo:
+    name: Optional[str]
+    order: Union[int, str, None]
+    generators: tuple
+    condition: str = ""
+
+
+def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
+    if isinstance(n, int):
+        return concrete_group(name, n)
+    gens = {
+        "S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
+        "reflection": ("i ↦ n + 1 − i",), "trivial": (),
+    }[name]
+    order = {"S_n": f"{n}!", "C_n": f"{n}", "D_n": f"2*{n}", "reflection": 2, "trivial": 1}[name]
+    cond = {"D_n": f"{n} ≥ 3", "C_n": f"{n} ≥ 3", "reflection": f"{n} ≥ 2"}.get(name, "")
+    return GroupInfo(name, order, gens, cond)
+
+
+def concrete_group(name: str, n: int) -> GroupInfo:
+    import math
+    ident = list(range(1, n + 1))
+    cycle = ident[1:] + ident[:1]
+    refl = ident[::-1]
+    if name == "S_n":
+        gens = (tuple([2, 1] + ident[2:]), tuple(cycle)) if n >= 2 else ()
+        return GroupInfo(name, math.factorial(n), gens)
+    if name == "C_n":
+        return GroupInfo(name, n, (tuple(cycle),) if n >= 2 else ())
+    if name == "D_n":
+        return GroupInfo(name, 2 * n if n >= 3 else math.factorial(n), (tuple(cycle), tuple(refl)))
+    if name == "reflection":
+        return GroupInfo(name, 2 if n >= 2 else 1, (tuple(refl),) if n >= 2 else ())
+    return GroupInfo("trivial", 1, ())
+
+
+def bias_group(kind: Optional[str]) -> str:
+    return {None: "S_n", "free": "trivial", "toeplitz": "trivial", "circulant": "C_n",
+            "symmetric circulant": "D_n", "symmetric toeplitz": "reflection"}[kind]
+
+
+def meet(g1: str, g2: str) -> Optional[str]:
+    """Intersection of two of the named groups acting on positions 1..n (n ≥ 3)."""
+    if g1 == g2:
+        return g1
+    if "S_n" in (g1, g2):
+        return g2 if g1 == "S_n" else g1
+    if "trivial" in (g1, g2):
+        return "trivial"
+    pair = {g1, g2}
+    if pair == {"C_n", "D_n"}:
+        return "C_n"
+    if pair == {"reflection", "D_n"}:
+        return "reflection"
+    if pair == {"reflection", "C_n"}:
+        return "trivial"  # i ↦ n+1−i is not a rotation for n ≥ 3
+    return None
+
+
+@proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM)
+def dense_symmetry(spec: S.Spec) -> tuple[proof.Step, GroupInfo]:
+    n = spec.tokens
+    name = "S_n"
+    reasons = ["kernel attention with the full pattern: g(σX) = σ g(X) for every permutation σ, since "
+               "Σ_j k(q_i, k_j) v_j / Σ_j k(q_i, k_j) does not depend on the order of j"]
+    for h in spec.heads:
+        if h.bias:
+            g = bias_group(h.bias)
+            reasons.append(f"bias `{h.bias}`: B_σ(i)σ(j) = B_ij for all trainable B exactly when σ ∈ {g}")
+            name = meet(name, g)
+        if h.projection:
+            reasons.append("trainable sequence projections E, F ∈ R^{K×n} mix positions: only the identity "
+                           "commutes with every E, F")
+            name = "trivial"
+    if spec.positional == "absolute":
+        reasons.append("an absolute positional encoding E: σ(X + E) = σX + E for all X only if σE = E, "
+                       "and a generic E has distinct columns")
+        name = "trivial"
+    if isinstance(n, int) and n <= 2 and name in ("C_n", "D_n", "reflection"):
+        name = "S_n" if n <= 2 and name != "trivial" else name
+    group = symbolic_group(name, n)
+    step = proof.conclude(f"the exact equivariance group of the attention family is G = {name}"
+                          + (f" ({group.condition})" if group.condition else ""),
+                          proof.PROVED, evidence={"group": name, "order": group.order,
+                                                  "generators": list(group.generators), "reasons": reasons})
+    return step, group

@@ -1,0 +1,59 @@
+"""Theorem 1 with the fixed-m corollary: combine the premises into the verdict."""
+from __future__ import annotations
+
+from .. import proof
+
+CITE_T1 = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
+CITE_TD = "Cheng et al. 2025, kernel corollary with Theorem 2; docs/theory.md §Token distinguishability"
+
+
+@proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD)
+def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
+    if lim.proved and analytic.proved:
+        return proof.conclude(f"{label}: one layer separates any two samples from different orbits "
+                              "(dominant-pair lemma under LIM), and analyticity in θ extends this to every "
+                              "finite data set (Theorem 2): 1-layer token distinguishing",
+                              proof.PROVED, [lim, analytic])
+    failing = [s.rule for s in (lim, analytic) if not s.proved]
+    return proof.conclude(f"{label}: token distinguishability is not established (premise {', '.join(failing)} "
+                          "not proved)", proof.UNDECIDED, [lim, analytic])
+
+
+@proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_TD)
+def td_linformer(analytic: proof.Step, fixed: bool, size: int, label: str) -> proof.Step:
+    if fixed:
+        return proof.conclude(f"{label}: with frozen E, F ∈ R^{{{size}×n}} and n > 2·{size}, ker E ∩ ker F ≠ 0, "
+                              "so two different inputs X ≠ X' can have identical contexts XEᵀ, XFᵀ; tokens "
+                              "where they agree then stay equal for every θ", proof.UNDECIDED, [analytic],
+                              {"reason": "contexts of different inputs can coincide"})
+    if not analytic.proved:
+        return proof.conclude(f"{label}: analyticity not established", proof.UNDECIDED, [analytic])
+    return proof.conclude(f"{label}: for X ≠ X' pick a row f of the trainable F with Xfᵀ ≠ X'fᵀ; with W_V = I "
+                          "a shared token's outputs differ, so one layer separates two samples, and "
+                          "Theorem 2 extends it to any finite data set", proof.PROVED, [analytic])
+
+
+@proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_TD)
+def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
+    if not td.proved:
+        return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
+    return proof.conclude(f"{label}: samples with different token sets are separated as without bias; "
+                          f"for X' = σX with σ outside the group of the `{kind}` bias, a bias β large at one "
+                          "shift concentrates row i on one position, so equal outputs for every β force "
+                          "X' into the same orbit (derived here; docs/theory.md §Bias)", proof.PROVED, [td])
+
+
+@proof.rule("PE-LIFT", "An absolute positional encoding lifts S_n-UAP to plain UAP", CITE_T1)
+def pe_lift(td: proof.Step) -> proof.Step:
+    if not td.proved:
+        return proof.conclude("the premises without positional encoding are not proved", proof.UNDECIDED, [td])
+    return proof.conclude("with a fixed encoding E of separated distinct columns, σ(K + E) ∩ (K + E) = ∅ for "
+                          "σ ≠ id, so any continuous target on K extends equivariantly and is approximated "
+                          "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td])
+
+
+@proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1)
+def verdict_step(ffn: proof.Step, td: list, structure: list, group_step: proof.Step,
+                 verdict: str, claim: str) -> proof.Step:
+    status = proof.PROVED if verdict in ("UAP", "NOT-UAP", "ILL-POSED") else proof.UNDECIDED
+    return proof.conclude(claim, status, [ffn, *td, *structure, group_step], {"verdict": verdict})

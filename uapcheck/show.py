@@ -1,0 +1,71 @@
+"""Print Spec expressions and patterns in the user's own notation (SymPy would rewrite them)."""
+from __future__ import annotations
+
+from . import spec as S
+
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, ".": 2, "^": 4}
+
+
+def show_expr(e: S.Expr, parent: int = 0) -> str:
+    if isinstance(e, S.Num):
+        v = e.value
+        return str(v.p) if v.q == 1 else f"{v.p}/{v.q}"
+    if isinstance(e, S.Name):
+        return e.id
+    if isinstance(e, S.Call):
+        return f"{e.fn}(" + ", ".join(show_expr(a) for a in e.args) + ")"
+    if isinstance(e, S.Norm):
+        return f"|{show_expr(e.operand)}|"
+    if isinstance(e, S.Neg):
+        s = "-" + show_expr(e.operand, 3)
+        return f"({s})" if parent > 3 else s
+    if isinstance(e, S.Dot):
+        s = f"{show_expr(e.left, 2)} . {show_expr(e.right, 3)}"
+        return f"({s})" if parent > 2 else s
+    if isinstance(e, S.BinOp):
+        p = _PREC[e.op]
+        if e.op == "^":
+            s = f"{show_expr(e.left, 5)}^{show_expr(e.right, 4)}"
+        else:
+            s = f"{show_expr(e.left, p)} {e.op} {show_expr(e.right, p + 1)}"
+        return f"({s})" if parent > p else s
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def show_int(v: S.IntTerm) -> str:
+    return str(v)
+
+
+def show_pattern(p: S.Pattern) -> str:
+    if isinstance(p, S.Full):
+        return "full"
+    if isinstance(p, S.Causal):
+        return "causal"
+    if isinstance(p, S.Star):
+        return "star"
+    if isinstance(p, S.Window):
+        return f"window({p.w})" + (" cyclic" if p.cyclic else "")
+    if isinstance(p, S.Offsets):
+        return "offsets {" + ", ".join(str(o) for o in p.offsets) + "}" + (" cyclic" if p.cyclic else "")
+    if isinstance(p, S.Dilated):
+        return f"dilated({p.w}, {p.r})"
+    if isinstance(p, S.Strided):
+        return f"strided({p.s})"
+    if isinstance(p, S.Blocks):
+        return f"blocks({p.b})"
+    if isinstance(p, S.Global):
+        return f"global({p.g})"
+    if isinstance(p, S.RandomPattern):
+        return f"random({p.r}, seed={p.seed})"
+    if isinstance(p, S.Edges):
+        return "edges {" + ", ".join(f"{i} -> {j}" for i, j in p.edges) + "}"
+    if isinstance(p, S.PatternUnion):
+        return " + ".join(show_pattern(q) for q in p.parts)
+    raise TypeError(f"not a pattern: {p!r}")
+
+
+def show_head(h: S.Head) -> str:
+    if h.kind == "features":
+        s = f"features {h.fn}({h.params[0]}) = {show_expr(h.expr)}"
+        return s + (f" random {h.random}" if h.random else "")
+    return f"{h.kind} {h.fn}({h.params[0]}, {h.params[1]}) = {show_expr(h.expr)}"

@@ -1,0 +1,229 @@
+"""The Spec IR: what a `.uap` file says, as frozen dataclasses.
+
+The parser is the only producer of these records; the rule engines only read them. Source
+locations ride along (excluded from equality) so that every later diagnostic can point at the
+text the user wrote.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import sympy
+
+
+@dataclass(frozen=True)
+class Loc:
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+
+NOLOC = Loc(0, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Expressions, as written (kept apart from SymPy so reports can quote the user's own form).
+
+@dataclass(frozen=True)
+class Num:
+    value: sympy.Rational
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Name:
+    id: str
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple["Expr", ...]
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # one of + - * / ^
+    left: "Expr"
+    right: "Expr"
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: "Expr"
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Dot:
+    left: "Expr"
+    right: "Expr"
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Norm:
+    operand: "Expr"
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+Expr = Union[Num, Name, Call, BinOp, Neg, Dot, Norm]
+
+
+# ---------------------------------------------------------------------------------------------
+# Integer-valued quantities in patterns and sizes: a literal or the name of an integer param.
+
+IntTerm = Union[int, str]
+
+
+@dataclass(frozen=True)
+class Full:
+    pass
+
+
+@dataclass(frozen=True)
+class Causal:
+    pass
+
+
+@dataclass(frozen=True)
+class Window:
+    w: IntTerm
+    cyclic: bool = False
+
+
+@dataclass(frozen=True)
+class Offsets:
+    offsets: tuple[IntTerm, ...]  # a name may carry a sign: "-a"
+    cyclic: bool = False
+
+
+@dataclass(frozen=True)
+class Dilated:
+    w: IntTerm
+    r: IntTerm
+
+
+@dataclass(frozen=True)
+class Strided:
+    s: IntTerm
+
+
+@dataclass(frozen=True)
+class Blocks:
+    b: IntTerm
+
+
+@dataclass(frozen=True)
+class Global:
+    g: IntTerm
+
+
+@dataclass(frozen=True)
+class Star:
+    pass
+
+
+@dataclass(frozen=True)
+class RandomPattern:
+    r: IntTerm
+    seed: int
+
+
+@dataclass(frozen=True)
+class Edges:
+    edges: tuple[tuple[int, int], ...]  # (i, j): i attends to j, 1-based
+
+
+@dataclass(frozen=True)
+class PatternUnion:
+    parts: tuple["Pattern", ...]
+
+
+Pattern = Union[Full, Causal, Window, Offsets, Dilated, Strided, Blocks, Global, Star,
+                RandomPattern, Edges, PatternUnion]
+
+
+BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
+
+
+@dataclass(frozen=True)
+class Projection:
+    size: int
+    fixed: bool
+
+
+@dataclass(frozen=True)
+class Head:
+    label: Optional[str]
+    kind: str  # "kernel" | "features" | "score"
+    fn: str  # the name the user gave the function (k, phi, s, ...)
+    params: tuple[str, ...]  # its vector arguments: (x, y) for kernel/score, (x,) for features
+    expr: Expr
+    random: Optional[str] = None  # the random vector's name for random features
+    normalize: Optional[bool] = None  # None: the default for the kind
+    nystrom: Optional[int] = None
+    pattern: Pattern = Full()
+    bias: Optional[str] = None
+    projection: Optional[Projection] = None
+    tie: bool = False
+    affine: bool = False
+    loc: Loc = field(default=NOLOC, compare=False)
+
+    @property
+    def normalized(self) -> bool:
+        if self.normalize is not None:
+            return self.normalize
+        return self.kind in ("kernel", "features")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    constraint: str  # "> 0", ">= 0", "!= 0", "real", "integer"
+    lower: Optional[int] = None  # for "integer >= K"
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class FFN:
+    kind: str  # "named" | "custom" | "none"
+    name: Optional[str] = None  # for named activations
+    var: Optional[str] = None  # for custom: the activation's argument
+    expr: Optional[Expr] = None
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Expectation:
+    verdict: str  # "uap" | "not-uap" | "inconclusive" | "ill-posed"
+    group: Optional[tuple[str, Optional[int]]] = None  # (name, arg) e.g. ("S_n", None), ("order", 48)
+    layers: Optional[Expr] = None
+    text: str = ""
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    architecture: str
+    cites: tuple[str, ...]
+    tokens: IntTerm  # int, or the name of the symbolic length
+    dim: IntTerm
+    params: tuple[Param, ...]
+    heads: tuple[Head, ...]
+    ffn: FFN
+    positional: str  # "none" | "absolute"
+    layers: Optional[IntTerm]  # the `layers M` budget
+    expect: Optional[Expectation]
+
+    def param(self, name: str) -> Optional[Param]:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
