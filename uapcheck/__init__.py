@@ -7,6 +7,6 @@ __version__ = "0.1.0"
 
 def check(text: str, path: str = "<string>"):
     """Parse `.uap` text and derive its verdict. Raises uapcheck.errors.UapError on bad input."""
-    from .check import check_spec
+    from .derive import check_spec
     from .parse import parse_source
     return check_spec(parse_source(text, path))

@@ -54,7 +54,7 @@ def main(argv=None) -> int:
         ap.print_usage(sys.stderr)
         print("uapcheck: error: give at least one .uap file, a directory, or -", file=sys.stderr)
         return EXIT_INPUT
-    from .check import check_spec
+    from .derive import check_spec
     from .errors import UapError, format_error
     from .parse import decode, parse_source
     from .render import jsonout, text

@@ -8,7 +8,7 @@ from rich.markdown import Markdown
 
 def explain(rule_id: str, console) -> int:
     import sys
-    from . import check  # noqa: F401  (registers every rule)
+    from . import derive  # noqa: F401  (registers every rule)
     from .proof import RULES
     rule_id = rule_id.upper()
     info = RULES.get(rule_id)

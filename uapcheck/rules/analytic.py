@@ -23,6 +23,24 @@ def _plain_term(model: KernelModel) -> sympy.Expr:
     return model.query * model.plain_key
 
 
+# The Gram invariants are not independent: x . z = (|x|^2 + |z|^2 - |x - z|^2)/2 = (|x + z|^2 - |x|^2 - |z|^2)/2.
+# Writing a through r = |x - z|^2 >= 0 (or s = |x + z|^2 >= 0) exposes positivity SymPy cannot see
+# in a, b, c alone (e.g. 1 + |x - y|^2 > 0). Both are identities, so conclusions carry over.
+r_minus = sympy.Symbol("r", nonnegative=True)  # |x - z|^2
+r_plus = sympy.Symbol("s", nonnegative=True)  # |x + z|^2
+REPARAMETRISATIONS = (
+    ("a, b, c", {}),
+    ("a = (|x|^2 + |z|^2 - |x - z|^2)/2", {a: (b + c - r_minus) / 2}),
+    ("a = (|x + z|^2 - |x|^2 - |z|^2)/2", {a: (r_plus - b - c) / 2}),
+)
+
+
+def _forms(model: KernelModel, expr: sympy.Expr):
+    if not isinstance(model, ClosedKernel):
+        return [("per-feature invariants", expr)]
+    return [(name, sympy.expand(expr.xreplace(sub)) if sub else expr) for name, sub in REPARAMETRISATIONS]
+
+
 def _sign_regions(expr: sympy.Expr):
     """(region, sign) over every sign region the decision needs; sign None when undecided."""
     def go(ctx: Context, depth: int):
@@ -95,12 +113,15 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP)
 def positive_kernel(model: KernelModel) -> proof.Step:
     expr = _plain_term(model)
-    regions = list(_sign_regions(expr))
-    if all(s == 1 for _, s in regions):
-        ev = {"k(x, z)" if isinstance(model, ClosedKernel) else "φ(x)_r φ(z)_r": expr,
-              "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"} for ctx, _ in regions]}
-        return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
-                              proof.PROVED, evidence=ev)
+    for form_name, form in _forms(model, expr):
+        regions = list(_sign_regions(form))
+        if all(s == 1 for _, s in regions):
+            ev = {"k(x, z)" if isinstance(model, ClosedKernel) else "φ(x)_r φ(z)_r": form,
+                  "written with": form_name,
+                  "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"}
+                                   for ctx, _ in regions]}
+            return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
+                                  proof.PROVED, evidence=ev)
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
         periodic = _periodic_sign_change(model)
@@ -146,6 +167,12 @@ def _provably_positive(expr) -> bool:
     return all(s == 1 for _, s in _sign_regions(expr))
 
 
+def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
+    """Let |z|^2 and |x|^2 be 0 too: the check then also covers zero keys and queries (d = 1)."""
+    b0, c0 = sympy.Symbol("b0", nonnegative=True), sympy.Symbol("c0", nonnegative=True)
+    return expr.xreplace({b: b0, c: c0})
+
+
 @proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2)
 def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: bool,
                         region: Optional[dict] = None) -> proof.Step:
@@ -153,14 +180,23 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
     if region:
         ctx = Context({sym: s for sym, s in region.items()})
         expr = ctx.positive_form(expr)
-    bad = _non_analytic_nodes(expr)
     premises = [positivity] if normalized else []
-    if normalized and not positivity.proved:
-        bad.append("the normaliser is not shown non-zero")
     where = f" on the region {', '.join(f'{k} {chr(62) if v > 0 else chr(60)} 0' for k, v in region.items())}" if region else ""
-    if not bad:
-        claim = (f"the attention layer is real-analytic in θ{where}: the kernel is built from analytic "
-                 "functions of the Gram invariants" + (" and divided by a positive normaliser" if normalized else ""))
-        return proof.conclude(claim, proof.PROVED, premises, {"kernel": expr})
+    best_bad = None
+    for form_name, form in _forms(model, expr):
+        bad = _non_analytic_nodes(form)
+        if normalized and not positivity.proved:
+            bad.append("the normaliser is not shown non-zero")
+        if not bad:
+            everywhere = not _non_analytic_nodes(_with_nonnegative_norms(form))
+            dims = "" if everywhere else (" away from the null set of parameters where a key or query "
+                                          "direction vanishes (its complement is connected for d ≥ 2)")
+            claim = (f"the attention layer is real-analytic in θ{where}{dims}: the kernel is built from "
+                     "analytic functions of the Gram invariants" +
+                     (" and divided by a positive normaliser" if normalized else ""))
+            ev = {"kernel": form, "written with": form_name, "dimensions": "d ≥ 1" if everywhere else "d ≥ 2"}
+            return proof.conclude(claim, proof.PROVED, premises, ev)
+        if best_bad is None or len(bad) < len(best_bad):
+            best_bad = bad
     return proof.conclude(f"analyticity in θ{where} is not established", proof.UNDECIDED, premises,
-                          {"non-analytic operations": bad})
+                          {"non-analytic operations": best_bad})

@@ -247,7 +247,13 @@ def key_regions_for_features(results: list[RegionResult], model: FeatureKernel):
                 s = compare(gp, gn, Context())
                 regions["mixed signs"] = pos if s > 0 else neg if s < 0 else None
             except (Undecided, NeedSign):
-                regions["mixed signs"] = None
+                # Which sign class dominates depends on the key; each open sub-region is ruled by
+                # one family, so the mixed region holds when both families hold.
+                both = pos.status in ("holds", "holds-d2") and neg.status in ("holds", "holds-d2")
+                regions["mixed signs"] = RegionResult(
+                    Region(()), None if not both else pos.growth, "holds" if both else "undecided",
+                    "either sign class may dominate; both make the growing part depend on the key"
+                    if both else "the dominant sign class is undecided", pos.witness if both else None)
     else:
         regions["mixed signs"] = None
     return regions
@@ -337,7 +343,10 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
     if holds_all:
         claim = (f"{label}: the growing part of log k(x,tz₁) − log k(x,tz₂) depends on the key, so "
                  f"k(x,tWy₁)/k(x,tWy₂) → 0 or ∞ for generic W, x and keys ({dims})")
-        return proof.conclude(claim, proof.PROVED, [reduce], dict(ev, dimensions=dims), notes)
+        notes.extend(adversarial_notes(model, results))
+        checked = [cross_check(model, r) for r in regions.values() if r is not None and r.witness]
+        return proof.conclude(claim, proof.PROVED, [reduce],
+                              dict(ev, dimensions=dims, **{"numeric cross-check": checked}), notes)
     # A region that every finite key set can reach at once, with affine query/key terms.
     reachable = []
     for name, r in regions.items():
@@ -346,18 +355,34 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
         if name.startswith("all ") or (isinstance(model, ClosedKernel) and name in ("a < 0", "a > 0")):
             reachable.append(name)
     if affine and reachable and (isinstance(model, ClosedKernel) or model.index == "coordinate"):
-        name = reachable[0]
-        claim = (f"{label} on the open parameter region where {name} for every key: there the ratio "
-                 f"tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
-                 f"any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
-        notes.append("outside this region (LIM) fails: " + "; ".join(
-            f"{n}: {s}" for n, s in statuses.items() if s not in ("holds", "holds-d2")))
-        return proof.conclude(claim, proof.PROVED, [reduce], dict(ev, region=name), notes)
+        return region_rule(model, reduce, regions, statuses, reachable[0], label)
+    return _not_established(model, affine, reduce, regions, statuses, reachable)
+
+
+@proof.rule("LIM-REGION", "An open parameter region that every finite key set reaches", CITE_LIM)
+def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
+    ev = _region_evidence(regions)
+    notes = []
+    claim = (f"{label} on the open parameter region where {name} for every key: there the ratio "
+             f"tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
+             f"any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
+    notes.append("outside this region (LIM) fails: " + "; ".join(
+        f"{n}: {s}" for n, s in statuses.items() if s not in ("holds", "holds-d2")))
+    ev["numeric cross-check"] = cross_check(model, regions[name])
+    return proof.conclude(claim, proof.PROVED, [reduce], dict(ev, region=name), notes)
+
+
+def _not_established(model, affine, reduce, regions, statuses, reachable) -> proof.Step:
+    ev = _region_evidence(regions)
+    notes = []
     failing = [n for n, s in statuses.items() if s not in ("holds", "holds-d2")]
     if reachable and not affine:
         notes.append(f"(LIM) holds on the region {reachable[0]}, but without `affine query key` no "
                      "parameter choice puts every key there (keys y and −y have opposite signs)")
     claim = f"(LIM) is not established: it fails or is undecided on {', '.join(failing)}"
+    checked = [cross_check(model, regions[n]) for n in failing if regions[n] is not None and regions[n].witness]
+    if checked:
+        ev["numeric cross-check"] = checked
     status = proof.REFUTED if all(statuses[n] in ("fails", "oscillates", "zero") for n in failing) else proof.UNDECIDED
     return proof.conclude(claim, status, [reduce], ev, notes)
 
@@ -387,3 +412,103 @@ _LIM_RULES = {
     "LIM-UNDECIDED": _make("LIM-UNDECIDED", "The engine could not decide the kernel limit",
                            "undecided"),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Adversarial key pairs and the numeric cross-check
+
+class CrossCheckFailed(AssertionError):
+    """The symbolic class and a high-precision evaluation disagree: an engine bug, not a verdict."""
+
+
+def _log_k(model: KernelModel, x: int, z: int, tval):
+    inv = _invariants(model, x, z)
+    expr = model.scaled if isinstance(model, ClosedKernel) else model.query * model.key
+    if isinstance(model, FeatureKernel) and model.index == "landmark":
+        expr = model.key  # the landmark coefficient cancels in the ratio
+        inv = dict(inv, **{})
+        inv[sympy.Symbol("zeta", positive=True)] = sympy.Integer(1)
+    val = expr.xreplace(inv).xreplace({t: tval})
+    return sympy.log(val).xreplace(_sample_params(val)).evalf(40)
+
+
+def _sample_params(expr) -> dict:
+    """One admissible value per declared param (the cross-check is numeric, the proof is not)."""
+    out = {}
+    for sym in expr.free_symbols:
+        if sym.is_integer:
+            out[sym] = sympy.Integer(3)
+        elif sym.is_positive or sym.is_nonnegative or sym.is_nonzero or sym.is_real:
+            out[sym] = sympy.Rational(3, 2)
+    return out
+
+
+def cross_check(model: KernelModel, result: RegionResult) -> dict:
+    """Evaluate log k(x,tz₁) − log k(x,tz₂) at large t with 40 digits and compare it with the
+    growing part the rules derived (or with the finite limit they derived)."""
+    wit = result.witness or {}
+    point = wit.get("first", wit)
+    if "x" not in point:
+        return {"skipped": "no witness point"}
+    x, z1, z2 = point["x"][0], point["z1"][0], point["z2"][0]
+    if isinstance(model, FeatureKernel) and model.index == "landmark":
+        return {"skipped": "landmark sums are checked through their key factor only"}
+    g = result.growth
+    out = {"x": x, "z1": z1, "z2": z2, "values": {}}
+    try:
+        for tval in (sympy.Integer(10) ** 3, sympy.Integer(10) ** 6):
+            actual = _log_k(model, x, z1, tval) - _log_k(model, x, z2, tval)
+            out["values"][f"t = {tval}"] = sympy.Float(actual, 12)
+        big = sympy.Integer(10) ** 6
+        actual = out["values"][f"t = {big}"]
+        if result.status in ("holds", "holds-d2"):
+            s1, s2 = _invariants(model, x, z1), _invariants(model, x, z2)
+            predicted = sum((co.xreplace(s1) - co.xreplace(s2)) * big ** al for al, co in g.E) + \
+                (g.p.xreplace(s1) - g.p.xreplace(s2)) * sympy.log(big)
+            predicted = sympy.Float(predicted.xreplace(_sample_params(predicted)).evalf(40), 12)
+            out["predicted growing part at t = 10^6"] = predicted
+            if predicted == 0 or abs(actual / predicted - 1) > sympy.Rational(1, 10):
+                raise CrossCheckFailed(f"at x={x}, z1={z1}, z2={z2}: log-ratio {actual} but the derived "
+                                       f"growing part is {predicted}")
+        elif result.status == "fails" and "limit of the ratio" in wit:
+            lim = wit["limit of the ratio"]
+            target = sympy.log(lim).xreplace(_sample_params(lim)).evalf(40) if lim != 0 else None
+            if target is not None and abs(actual - target) > sympy.Rational(1, 100):
+                raise CrossCheckFailed(f"at x={x}, z1={z1}, z2={z2}: log-ratio {actual} but the derived "
+                                       f"limit is log({lim}) = {target}")
+            out["derived limit of the log-ratio"] = target
+        out["agrees"] = True
+    except (TypeError, ValueError, ZeroDivisionError, BudgetExceeded) as exc:
+        return {"skipped": f"numeric evaluation failed: {exc}"}
+    return out
+
+
+def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[str]:
+    """Key-pair classes of measure zero on which (LIM) fails; notes on a generic verdict."""
+    if not isinstance(model, ClosedKernel) or len(results) != 1 or results[0].growth is None:
+        return []
+    g = results[0].growth
+    lam = sympy.Symbol("lambda", positive=True)
+    a2 = sympy.Symbol("a2", real=True)
+    b2 = sympy.Symbol("b2", positive=True)
+    classes = {
+        "antipodal keys (y, −y)": {a: -a, b: b},
+        "positively collinear keys (y, λy)": {a: lam * a, b: lam ** 2 * b},
+        "equal-norm keys": {a: a2, b: b},
+        "a zero key (y, 0)": {a: sympy.Integer(0), b: sympy.Integer(0)},
+    }
+    notes = []
+    for name, sub in classes.items():
+        zero = True
+        for _, co in g.E:
+            if sympy.simplify(co - co.xreplace(sub)) != 0:
+                zero = False
+        if sympy.simplify(g.p - g.p.xreplace(sub)) != 0:
+            zero = False
+        if zero:
+            notes.append(f"(LIM) fails on {name}: the growing parts coincide there (a null set of key pairs)")
+    query0 = {a: sympy.Integer(0), c: sympy.Integer(0)}
+    if all(co.xreplace(query0).free_symbols.isdisjoint({b}) for _, co in g.E) and \
+            g.p.xreplace(query0).free_symbols.isdisjoint({b}):
+        notes.append("(LIM) fails for the zero query x = 0 (a null set; a query bias removes it)")
+    return notes

@@ -1,0 +1,20 @@
+"""Attention-pattern graphs: arcs, strong connectivity, diameter, exact symmetry groups.
+
+Direction convention: the arc j -> i exists when query i attends to key j (information flows
+from key j to query i).  Positions are 1-based in every public value.
+"""
+from .build import (DEFAULT_MAX_ARCS, GraphTooLarge, PatternGraph, build_graph, resolve,
+                    union_graph)
+from .connectivity import (BFSProbe, Connectivity, LayerCheck, Separation, UpperBound,
+                           analyze_connectivity, check_layers, distance, verify_connectivity,
+                           verify_separation, verify_upper_bound)
+from .symmetry import (BIAS_KINDS, SymmetryGroup, automorphisms_of_graph, is_automorphism,
+                       reflection, rotation, symmetry_group, verify_group)
+
+__all__ = [
+    "DEFAULT_MAX_ARCS", "GraphTooLarge", "PatternGraph", "build_graph", "resolve", "union_graph",
+    "BFSProbe", "Connectivity", "LayerCheck", "Separation", "UpperBound", "analyze_connectivity",
+    "check_layers", "distance", "verify_connectivity", "verify_separation", "verify_upper_bound",
+    "BIAS_KINDS", "SymmetryGroup", "automorphisms_of_graph", "is_automorphism", "reflection",
+    "rotation", "symmetry_group", "verify_group",
+]

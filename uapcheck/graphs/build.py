@@ -1,0 +1,319 @@
+"""Concrete pattern graphs: the arc set of one attention pattern for an integer length n.
+
+Conventions (shared by every module of ``uapcheck.graphs``):
+
+* Positions are 1-based, ``1..n``, in every public value (witnesses, generators, certificates).
+* Graph direction follows the flow of information: when query ``i`` attends to key ``j`` the
+  graph has the arc ``j -> i``.  An arc is stored as the integer code ``(j-1)*n + (i-1)``.
+* Self-loops are never stored: every position sees itself through the residual stream, so a
+  self-loop changes neither reachability nor the automorphism group.
+* A pattern whose graph is complete (``full``, or a pattern that happens to cover every pair)
+  is flagged ``complete=True`` and its codes are not stored: ``full`` at n = 65,536 would be
+  4·10⁹ arcs, while every consumer can treat a complete graph in O(1).
+
+Arcs are generated arithmetically: one ``range`` of codes per offset, so a window of radius w
+costs 2w C-level ``set.update`` calls instead of a loop over the n² pairs.
+
+``random(r, seed=S)``: ``rng = random.Random(S)``; for i = 1..n in order, query i attends to the
+keys ``rng.sample(range(1, n + 1), r)``.  Nothing is excluded before sampling, so a draw may be i
+itself (that arc is a self-loop and is dropped): i then has fewer than r extra keys.
+"""
+from __future__ import annotations
+
+import gc
+import random
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Optional, Sequence
+
+from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern,
+                    PatternUnion, RandomPattern, Star, Strided, Window)
+
+#: Default cap on the number of arcs a single pattern may materialise (about 0.4 GB of codes).
+DEFAULT_MAX_ARCS = 6_000_000
+
+
+class GraphTooLarge(ValueError):
+    """The pattern would materialise more arcs than the caller allowed (a resource budget,
+    not a property of the pattern: use the closed forms of ``closed_forms`` instead)."""
+
+
+@dataclass(frozen=True)
+class PatternGraph:
+    """The arc set of one attention pattern (one head) on positions 1..n.
+
+    ``codes`` holds ``(j-1)*n + (i-1)`` for each arc j -> i (i attends to j, j != i).
+    When ``complete`` is true every ordered pair is an arc and ``codes`` is empty.
+    """
+    n: int
+    codes: frozenset[int]
+    complete: bool = False
+
+    def has_arc(self, j: int, i: int) -> bool:
+        """True when query i attends to key j (j != i), i.e. the arc j -> i exists."""
+        if j == i or not (1 <= i <= self.n and 1 <= j <= self.n):
+            return False
+        return self.complete or ((j - 1) * self.n + (i - 1)) in self.codes
+
+    def attends(self, i: int, j: int) -> bool:
+        """True when query i sees key j (always true for j == i)."""
+        return i == j or self.has_arc(j, i)
+
+    @property
+    def num_arcs(self) -> int:
+        return self.n * (self.n - 1) if self.complete else len(self.codes)
+
+    def arcs(self) -> Iterator[tuple[int, int]]:
+        """The arcs (j, i), 1-based, j -> i, in code order (materialises complete graphs)."""
+        n = self.n
+        if self.complete:
+            for j in range(1, n + 1):
+                for i in range(1, n + 1):
+                    if i != j:
+                        yield (j, i)
+            return
+        for c in sorted(self.codes):
+            j0, i0 = divmod(c, n)
+            yield (j0 + 1, i0 + 1)
+
+    def all_codes(self) -> frozenset[int]:
+        """The codes, materialised even for a complete graph (small n only)."""
+        if not self.complete:
+            return self.codes
+        n = self.n
+        return frozenset(c for c in range(n * n) if c % (n + 1) != 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameter resolution
+
+def resolve(term, params: Mapping[str, int]) -> int:
+    """An IntTerm as an integer: a literal, a parameter name, or "-name" (Offsets only)."""
+    if isinstance(term, bool):
+        raise TypeError(f"not an integer term: {term!r}")
+    if isinstance(term, int):
+        return term
+    if isinstance(term, str):
+        name, sign = (term[1:], -1) if term.startswith("-") else (term, 1)
+        if name not in params:
+            raise KeyError(f"no integer value given for parameter {name!r}")
+        value = params[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"parameter {name!r} must have an integer value, got {value!r}")
+        return sign * value
+    # sympy Integer and friends
+    try:
+        value = int(term)
+    except (TypeError, ValueError):
+        raise TypeError(f"not an integer term: {term!r}") from None
+    if value != term:
+        raise TypeError(f"not an integer term: {term!r}")
+    return value
+
+
+def _nonneg(value: int, what: str) -> int:
+    if value < 0:
+        raise ValueError(f"{what} must be >= 0, got {value}")
+    return value
+
+
+def _positive(value: int, what: str) -> int:
+    if value < 1:
+        raise ValueError(f"{what} must be >= 1, got {value}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Arc generation. Each helper adds codes (possibly including self-loops; they are removed once
+# at the end) to ``out``.
+
+def _add_offset(out: set, n: int, a: int) -> None:
+    """Arcs for 'i attends to i + a' (non-cyclic): j = i + a must lie in 1..n."""
+    if a == 0 or abs(a) >= n:
+        return
+    lo, hi = max(0, -a), min(n, n - a)  # 0-based i range [lo, hi)
+    out.update(range(lo * (n + 1) + a * n, hi * (n + 1) + a * n, n + 1))
+
+
+def _add_cyclic_offset(out: set, n: int, a: int) -> None:
+    """Arcs for 'i attends to i + a mod n'."""
+    a %= n
+    if a == 0:
+        return
+    # i0 in [0, n - a): j0 = i0 + a ; i0 in [n - a, n): j0 = i0 + a - n
+    out.update(range(a * n, (n - a) * (n + 1) + a * n, n + 1))
+    out.update(range((n - a) * (n + 1) + (a - n) * n, n * (n + 1) + (a - n) * n, n + 1))
+
+
+def _estimate(pattern: Pattern, n: int, params: Mapping[str, int]) -> int:
+    """An upper bound on the codes a pattern generates (before de-duplication)."""
+    if isinstance(pattern, Full):
+        return 0
+    if isinstance(pattern, Causal):
+        return n * (n + 1) // 2
+    if isinstance(pattern, Window):
+        return 2 * min(resolve(pattern.w, params), n) * n
+    if isinstance(pattern, Offsets):
+        return len(pattern.offsets) * n
+    if isinstance(pattern, Dilated):
+        return (2 * min(resolve(pattern.w, params), n) + 1) * n
+    if isinstance(pattern, Strided):
+        s = max(1, resolve(pattern.s, params))
+        return n * (n // s + 1)
+    if isinstance(pattern, Blocks):
+        return n * min(max(1, resolve(pattern.b, params)), n)
+    if isinstance(pattern, Global):
+        return 2 * min(max(0, resolve(pattern.g, params)), n) * n
+    if isinstance(pattern, Star):
+        return 2 * n
+    if isinstance(pattern, RandomPattern):
+        return max(0, resolve(pattern.r, params)) * n
+    if isinstance(pattern, Edges):
+        return len(pattern.edges)
+    if isinstance(pattern, PatternUnion):
+        return sum(_estimate(p, n, params) for p in pattern.parts)
+    raise TypeError(f"unknown pattern {pattern!r}")
+
+
+def _contains_full(pattern: Pattern) -> bool:
+    if isinstance(pattern, Full):
+        return True
+    if isinstance(pattern, PatternUnion):
+        return any(_contains_full(p) for p in pattern.parts)
+    return False
+
+
+def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
+    if isinstance(pattern, PatternUnion):
+        for part in pattern.parts:
+            _add(out, part, n, params)
+    elif isinstance(pattern, Causal):
+        for j0 in range(n):  # j <= i: row j0 of the code matrix, columns i0 >= j0
+            out.update(range(j0 * n + j0, j0 * n + n))
+    elif isinstance(pattern, Window):
+        w = _nonneg(resolve(pattern.w, params), "window radius")
+        for d in range(1, min(w, n - 1) + 1):
+            if pattern.cyclic:
+                _add_cyclic_offset(out, n, d)
+                _add_cyclic_offset(out, n, -d)
+            else:
+                _add_offset(out, n, d)
+                _add_offset(out, n, -d)
+    elif isinstance(pattern, Offsets):
+        for term in pattern.offsets:
+            a = resolve(term, params)
+            if pattern.cyclic:
+                _add_cyclic_offset(out, n, a)
+            else:
+                _add_offset(out, n, a)
+    elif isinstance(pattern, Dilated):
+        w = _nonneg(resolve(pattern.w, params), "dilated radius")
+        r = _positive(resolve(pattern.r, params), "dilation")
+        for k in range(1, w + 1):
+            if k * r >= n:
+                break
+            _add_offset(out, n, k * r)
+            _add_offset(out, n, -k * r)
+    elif isinstance(pattern, Strided):
+        s = _positive(resolve(pattern.s, params), "stride")
+        for a in range(s, n, s):
+            _add_offset(out, n, a)
+            _add_offset(out, n, -a)
+    elif isinstance(pattern, Blocks):
+        b = _positive(resolve(pattern.b, params), "block size")
+        for start in range(0, n, b):
+            end = min(n, start + b)
+            for j0 in range(start, end):
+                out.update(range(j0 * n + start, j0 * n + end))
+    elif isinstance(pattern, (Global, Star)):
+        g = 1 if isinstance(pattern, Star) else _nonneg(resolve(pattern.g, params), "global count")
+        # positions beyond n do not exist: global(g) with g >= n makes every position global
+        for t0 in range(min(g, n)):
+            out.update(range(t0, n * n, n))          # the global query t attends to every key
+            out.update(range(t0 * n, t0 * n + n))    # every query attends to the global key t
+    elif isinstance(pattern, RandomPattern):
+        r = _nonneg(resolve(pattern.r, params), "random count")
+        if r > n:
+            raise ValueError(f"random({r}) needs at least {r} tokens, got n = {n}")
+        rng = random.Random(pattern.seed)
+        population = range(1, n + 1)
+        sample = rng.sample
+        add = out.add
+        for i0 in range(n):  # queries in order i = 1..n, as documented
+            for j in sample(population, r):
+                add((j - 1) * n + i0)
+    elif isinstance(pattern, Edges):
+        for (i, j) in pattern.edges:  # (i, j): i attends to j
+            if not (1 <= i <= n and 1 <= j <= n):
+                raise ValueError(f"edge {i} -> {j} is outside positions 1..{n}")
+            out.add((j - 1) * n + (i - 1))
+    elif isinstance(pattern, Full):  # handled by the caller; kept for completeness
+        raise AssertionError("full is handled before arc generation")
+    else:
+        raise TypeError(f"unknown pattern {pattern!r}")
+
+
+@contextmanager
+def _no_gc():
+    """Building hundreds of thousands of ints/tuples triggers repeated full GC passes over the
+    growing containers; none of them can be garbage, so collection is paused meanwhile."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = None,
+                max_arcs: int = DEFAULT_MAX_ARCS) -> PatternGraph:
+    """The graph of one pattern at integer length n with integer parameter values ``params``.
+
+    Raises ``GraphTooLarge`` when more than ``max_arcs`` arcs would be materialised,
+    ``ValueError`` for out-of-range values and ``KeyError`` for a missing parameter.
+    """
+    params = dict(params or {})
+    if isinstance(n, bool) or not isinstance(n, int):
+        n = resolve(n, params)
+    if n < 1:
+        raise ValueError(f"the number of tokens must be >= 1, got {n}")
+    if _contains_full(pattern) or n == 1:
+        # n = 1: the only pair is (1, 1), a self-loop: the empty arc set is also complete.
+        return PatternGraph(n, frozenset(), complete=True)
+    estimate = _estimate(pattern, n, params)
+    if estimate > max_arcs:
+        raise GraphTooLarge(f"the pattern would materialise about {estimate} arcs "
+                            f"(limit {max_arcs}) at n = {n}")
+    with _no_gc():
+        out: set[int] = set()
+        _add(out, pattern, n, params)
+        out.difference_update(range(0, n * n, n + 1))  # drop self-loops i -> i
+        if len(out) == n * (n - 1):
+            return PatternGraph(n, frozenset(), complete=True)
+        return PatternGraph(n, frozenset(out))
+
+
+def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
+    """The union over heads (for connectivity only; never for symmetry)."""
+    if not graphs:
+        raise ValueError("at least one head is needed")
+    n = graphs[0].n
+    if any(g.n != n for g in graphs):
+        raise ValueError("all heads must have the same number of tokens")
+    if any(g.complete for g in graphs):
+        return PatternGraph(n, frozenset(), complete=True)
+    if len(graphs) == 1:
+        return graphs[0]
+    with _no_gc():
+        codes = frozenset().union(*(g.codes for g in graphs))
+    if len(codes) == n * (n - 1):
+        return PatternGraph(n, frozenset(), complete=True)
+    return PatternGraph(n, codes)
+
+
+def arc_pairs0(graph: PatternGraph) -> list[tuple[int, int]]:
+    """0-based (source, target) pairs for igraph, sorted by source (igraph indexes faster)."""
+    n = graph.n
+    with _no_gc():
+        return [divmod(c, n) for c in sorted(graph.all_codes())]

@@ -1,0 +1,460 @@
+"""Strong connectivity, directed diameter and the receptive-field check of the union over heads.
+
+Every conclusion carries evidence a third party can re-check without trusting this module:
+
+* not strongly connected: a pair (i, j) and the set R of every position with a path to i.  R is
+  closed under incoming arcs (no arc enters R from outside), contains i and not j, so no path
+  carries x_j to i (``verify_separation``);
+* diameter ``<= m``: BFS distance arrays from a few probe vertices (each array is checked locally:
+  it is the exact distance iff every arc satisfies d(b) <= d(a) + 1 and every vertex but the root
+  has an arc from a vertex one closer), and optionally automorphisms of the union graph.  Since
+  ecc_out(w) <= d(w, p) + ecc_out(p) and ecc_out is constant on automorphism orbits, every orbit
+  containing a w with min_p d(w, p) + ecc_out(p) <= m has eccentricity <= m
+  (``verify_upper_bound``);
+* diameter ``>= m``: a pair (j, i) with d(j -> i) = m read off a probe's BFS array.
+
+The diameter is computed exactly by the bounding scheme of Takes & Kosters (2011), in its directed
+form: a probe p, by one forward and one backward BFS, bounds every ecc_out(w) within
+[max(d(w, p), ecc_out(p) - d(p, w)), d(w, p) + ecc_out(p)].  Probes are chosen alternately with the
+largest upper and the smallest lower bound until the largest upper bound meets the largest known
+eccentricity.  Vertex-transitive graphs (cyclic windows) never close this way, so when the probes
+stall the orbits of Aut(union) are added (all vertices of an orbit share their eccentricity); small
+graphs fall back to computing every eccentricity exactly.  A budget that runs out gives proven
+lower and upper bounds and ``diameter=None``: an undecided result, never an estimate.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import igraph as ig
+
+from .build import PatternGraph, arc_pairs0, union_graph
+
+# Graphs up to this many vertices fall back to exact all-pairs eccentricities when the bounds stall.
+EXHAUSTIVE_MAX_N = 3000
+
+
+@dataclass(frozen=True)
+class Separation:
+    """Evidence that the union is not strongly connected: x_j never reaches position i.
+
+    ``reach_i`` is the set of positions with a directed path to i (i included); it is closed under
+    incoming arcs and does not contain j.
+    """
+    i: int
+    j: int
+    reach_i: frozenset[int] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class BFSProbe:
+    """Exact BFS distances around one vertex p (1-based lists: index k-1 is position k).
+
+    ``dist_out[k-1] = d(p -> k)`` (how many layers x_p needs to reach k) and
+    ``dist_in[k-1] = d(k -> p)``.
+    """
+    vertex: int
+    dist_out: tuple[int, ...] = field(repr=False)
+    dist_in: tuple[int, ...] = field(repr=False)
+
+    @property
+    def ecc_out(self) -> int:
+        return max(self.dist_out)
+
+    @property
+    def ecc_in(self) -> int:
+        return max(self.dist_in)
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    """Evidence that every pair (j, i) has d(j -> i) <= ``bound``.
+
+    ``method``: "complete" (the union is complete, bound 1; or n = 1, bound 0), "bounds" (probes
+    and automorphisms, see the module docstring) or "exhaustive" (``eccentricities[k-1]`` is
+    ecc_out(k) for every k, each re-checkable by one BFS).
+    """
+    bound: int
+    method: str
+    probes: tuple[BFSProbe, ...] = ()
+    automorphisms: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
+    eccentricities: Optional[tuple[int, ...]] = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Connectivity:
+    """Strong connectivity and directed diameter of the union over heads.
+
+    When strongly connected: ``lower_pair`` = (j, i) with d(j -> i) = ``lower`` and ``upper``
+    certified by ``upper_bound``; ``diameter`` is set exactly when ``lower == upper``.
+    When not: ``separation`` holds the witness and the diameter fields are None.
+    """
+    n: int
+    strongly_connected: bool
+    separation: Optional[Separation] = None
+    diameter: Optional[int] = None
+    lower: Optional[int] = None
+    lower_pair: Optional[tuple[int, int]] = None
+    upper: Optional[int] = None
+    upper_bound: Optional[UpperBound] = None
+    probes_used: int = 0
+
+    @property
+    def witness(self) -> Optional[tuple[int, int]]:
+        """(i, j): position i never receives x_j."""
+        return None if self.separation is None else (self.separation.i, self.separation.j)
+
+
+@dataclass(frozen=True)
+class LayerCheck:
+    """Whether ``budget`` attention layers reach every pair (the receptive-field condition).
+
+    ``sufficient`` is True (proved: diameter <= budget), False (``witness`` = (i, j) with
+    d(j -> i) = ``distance`` > budget, ``distance`` None meaning unreachable) or None (undecided).
+    """
+    budget: int
+    sufficient: Optional[bool]
+    witness: Optional[tuple[int, int]] = None
+    distance: Optional[int] = None
+    connectivity: Optional[Connectivity] = None
+
+
+# ---------------------------------------------------------------------------------------------
+# igraph helpers
+
+def to_igraph(graph: PatternGraph) -> ig.Graph:
+    """The directed igraph of a pattern graph (vertex k-1 is position k; arc j -> i)."""
+    return ig.Graph(n=graph.n, edges=arc_pairs0(graph), directed=True)
+
+
+def _bfs(g: ig.Graph, v0: int, mode: str) -> list[int]:
+    return g.distances(source=[v0], mode=mode)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Connectivity
+
+def _separation(g: ig.Graph, n: int) -> Optional[Separation]:
+    """None when strongly connected; else a witness, preferring (i, j) = (1, smallest j)."""
+    to_first = set(g.subcomponent(0, mode="in"))  # who reaches position 1
+    if len(to_first) < n:
+        j0 = min(v for v in range(n) if v not in to_first)
+        return Separation(1, j0 + 1, frozenset(v + 1 for v in to_first))
+    from_first = set(g.subcomponent(0, mode="out"))  # whom position 1 reaches
+    if len(from_first) < n:
+        i0 = min(v for v in range(n) if v not in from_first)
+        reach = g.subcomponent(i0, mode="in")
+        return Separation(i0 + 1, 1, frozenset(v + 1 for v in reach))
+    return None
+
+
+def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400,
+                         time_budget: float = 60.0, use_symmetry: bool = True) -> Connectivity:
+    """Strong connectivity and the exact directed diameter of the union over heads."""
+    union = union_graph(graphs)
+    n = union.n
+    if n == 1:
+        return Connectivity(1, True, diameter=0, lower=0, lower_pair=(1, 1), upper=0,
+                            upper_bound=UpperBound(0, "complete"))
+    if union.complete:
+        return Connectivity(n, True, diameter=1, lower=1, lower_pair=(2, 1), upper=1,
+                            upper_bound=UpperBound(1, "complete"))
+    g = to_igraph(union)
+    sep = _separation(g, n)
+    if sep is not None:
+        return Connectivity(n, False, separation=sep)
+    return _diameter(union, g, max_probes=max_probes, time_budget=time_budget,
+                     use_symmetry=use_symmetry)
+
+
+def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,
+              use_symmetry: bool) -> Connectivity:
+    n = union.n
+    start = time.monotonic()
+    INF = float("inf")
+    upper = [INF] * n          # upper bound on ecc_out(w)
+    lower = [0] * n            # lower bound on ecc_out(w)
+    best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
+    probes: list[BFSProbe] = []
+    probed: set[int] = set()
+    orbit_of: Optional[list[int]] = None   # orbit id per vertex once symmetry is used
+    automorphisms: tuple[tuple[int, ...], ...] = ()
+    cheap_tried = bliss_tried = not use_symmetry
+    degree = g.degree(mode="all")
+
+    def probe(v0: int) -> None:
+        nonlocal best, best_pair
+        d_out = _bfs(g, v0, "out")
+        d_in = _bfs(g, v0, "in")
+        e_out, e_in = max(d_out), max(d_in)
+        probes.append(BFSProbe(v0 + 1, tuple(d_out), tuple(d_in)))
+        probed.add(v0)
+        if e_out > best:
+            best, best_pair = e_out, (v0 + 1, d_out.index(e_out) + 1)
+        if e_in > best:
+            best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
+        upper[:] = [u if u <= a + e_out else a + e_out for u, a in zip(upper, d_in)]
+        lower[:] = [max(lo, a, e_out - b) for lo, a, b in zip(lower, d_in, d_out)]
+        upper[v0] = lower[v0] = e_out
+
+    def spread_over_orbits() -> None:
+        # all members of an orbit share ecc_out: share the tightest bounds too
+        up: dict[int, float] = {}
+        lo: dict[int, int] = {}
+        for w, o in enumerate(orbit_of):
+            if upper[w] < up.get(o, INF):
+                up[o] = upper[w]
+            if lower[w] > lo.get(o, -1):
+                lo[o] = lower[w]
+        for w, o in enumerate(orbit_of):
+            upper[w], lower[w] = up[o], lo[o]
+
+    probe(max(range(n), key=lambda v: degree[v]))  # a hub first: global tokens close at once
+    pick_high = True
+    while True:
+        if orbit_of is not None:
+            spread_over_orbits()
+        candidates = [w for w in range(n) if upper[w] > best]
+        if not candidates:
+            ub = UpperBound(best, "bounds", tuple(probes), automorphisms)
+            return Connectivity(n, True, diameter=best, lower=best, lower_pair=best_pair,
+                                upper=best, upper_bound=ub, probes_used=len(probes))
+        if not cheap_tried and len(probes) >= 8:
+            # stalled: vertex-transitive patterns (circulants) need symmetry; try the rotation
+            # and the reflection first, they cost one pass over the arcs each
+            cheap_tried = True
+            automorphisms = tuple(p for p in (_rotation(n), _reflection(n))
+                                  if _is_graph_automorphism(p, union))
+            if automorphisms:
+                orbit_of = _orbits(n, automorphisms)
+                continue
+        if len(probes) >= 16 and n <= EXHAUSTIVE_MAX_N:
+            return _exhaustive(union, g, probes)
+        if not bliss_tried and len(probes) >= 16:
+            bliss_tried = True
+            gens = _union_automorphisms(union)
+            if gens:
+                automorphisms = automorphisms + tuple(gens)
+                orbit_of = _orbits(n, automorphisms)
+                continue
+        if len(probes) >= max_probes or time.monotonic() - start > time_budget:
+            top = int(max(upper))
+            ub = UpperBound(top, "bounds", tuple(probes), automorphisms)
+            return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
+                                upper=top, upper_bound=ub, probes_used=len(probes))
+        fresh = [w for w in candidates if w not in probed] or candidates
+        if pick_high:
+            v = max(fresh, key=lambda w: (upper[w], degree[w]))
+        else:
+            v = min(fresh, key=lambda w: (lower[w], -degree[w]))
+        pick_high = not pick_high
+        probe(v)
+
+
+def _exhaustive(union: PatternGraph, g: ig.Graph, probes: list[BFSProbe]) -> Connectivity:
+    ecc = [int(e) for e in g.eccentricity(mode="out")]
+    d = max(ecc)
+    j0 = ecc.index(d)
+    dist = _bfs(g, j0, "out")
+    pair = (j0 + 1, dist.index(d) + 1)
+    ub = UpperBound(d, "exhaustive", eccentricities=tuple(ecc))
+    return Connectivity(union.n, True, diameter=d, lower=d, lower_pair=pair, upper=d,
+                        upper_bound=ub, probes_used=len(probes))
+
+
+def _rotation(n: int) -> tuple[int, ...]:
+    return tuple(list(range(2, n + 1)) + [1])
+
+
+def _reflection(n: int) -> tuple[int, ...]:
+    return tuple(range(n, 0, -1))
+
+
+def _union_automorphisms(union: PatternGraph) -> Optional[list[tuple[int, ...]]]:
+    from .symmetry import automorphisms_of_graph  # local import: symmetry imports build only
+    return automorphisms_of_graph(union)
+
+
+def _orbits(n: int, gens: Sequence[Sequence[int]]) -> list[int]:
+    """The orbit id (a representative) of each vertex under the group the generators generate."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for perm in gens:
+        for x in range(n):
+            a, b = find(x), find(perm[x] - 1)
+            if a != b:
+                parent[a] = b
+    return [find(x) for x in range(n)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The receptive-field check
+
+def check_layers(graphs: Sequence[PatternGraph], budget: int,
+                 connectivity: Optional[Connectivity] = None) -> LayerCheck:
+    """Do ``budget`` attention layers carry every x_j to every position i?"""
+    c = connectivity if connectivity is not None else analyze_connectivity(graphs)
+    if not c.strongly_connected:
+        return LayerCheck(budget, False, c.witness, None, c)
+    if c.upper is not None and c.upper <= budget:
+        return LayerCheck(budget, True, None, None, c)
+    if c.lower is not None and c.lower > budget:
+        j, i = c.lower_pair
+        return LayerCheck(budget, False, (i, j), c.lower, c)
+    return LayerCheck(budget, None, None, None, c)
+
+
+# ---------------------------------------------------------------------------------------------
+# Re-checking evidence (independent of igraph: plain Python over the arc codes)
+
+def _adjacency(union: PatternGraph) -> tuple[list[list[int]], list[list[int]]]:
+    n = union.n
+    outs: list[list[int]] = [[] for _ in range(n)]
+    ins: list[list[int]] = [[] for _ in range(n)]
+    for c in union.all_codes():
+        j0, i0 = divmod(c, n)
+        outs[j0].append(i0)
+        ins[i0].append(j0)
+    return outs, ins
+
+
+def verify_separation(graphs: Sequence[PatternGraph], sep: Separation) -> bool:
+    """Re-check that no directed path carries x_j to i."""
+    union = union_graph(graphs)
+    n = union.n
+    reach = sep.reach_i
+    if sep.i not in reach or sep.j in reach or not all(1 <= v <= n for v in reach):
+        return False
+    if union.complete:
+        return False
+    for c in union.codes:
+        j0, i0 = divmod(c, n)
+        if (i0 + 1) in reach and (j0 + 1) not in reach:
+            return False  # an arc enters the closed set: it is not closed
+    return True
+
+
+def _valid_bfs(root0: int, dist: Sequence[int], preds: list[list[int]], succs: list[list[int]]) -> bool:
+    """dist is the exact BFS distance from root0 along the arcs given by preds/succs."""
+    n = len(preds)
+    if len(dist) != n or dist[root0] != 0:
+        return False
+    for a in range(n):
+        da = dist[a]
+        if a != root0 and (da < 1 or not any(dist[p] == da - 1 for p in preds[a])):
+            return False
+        for b in succs[a]:
+            if dist[b] > da + 1:
+                return False
+    return True
+
+
+def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
+    """Re-check that every pair (j, i) of the union has d(j -> i) <= ub.bound."""
+    union = union_graph(graphs)
+    n = union.n
+    if ub.method == "complete":
+        return (n == 1 and ub.bound >= 0) or (union.complete and ub.bound >= 1)
+    outs, ins = _adjacency(union)
+    if ub.method == "exhaustive":
+        ecc = ub.eccentricities
+        if ecc is None or len(ecc) != n or max(ecc) > ub.bound:
+            return False
+        for v in range(n):  # one BFS per vertex
+            dist = [-1] * n
+            dist[v] = 0
+            frontier = [v]
+            while frontier:
+                nxt = []
+                for a in frontier:
+                    for b in outs[a]:
+                        if dist[b] < 0:
+                            dist[b] = dist[a] + 1
+                            nxt.append(b)
+                frontier = nxt
+            if min(dist) < 0 or max(dist) != ecc[v]:
+                return False
+        return True
+    if ub.method != "bounds" or not ub.probes:
+        return False
+    for p in ub.probes:
+        v0 = p.vertex - 1
+        if not (0 <= v0 < n):
+            return False
+        if not _valid_bfs(v0, p.dist_out, ins, outs) or not _valid_bfs(v0, p.dist_in, outs, ins):
+            return False
+    for perm in ub.automorphisms:
+        if not _is_graph_automorphism(perm, union):
+            return False
+    best = [min(p.dist_in[w] + p.ecc_out for p in ub.probes) for w in range(n)]
+    if ub.automorphisms:  # ecc_out is constant on orbits: the best bound in an orbit holds for all
+        orbit = _orbits(n, ub.automorphisms)
+        orbit_best: dict[int, int] = {}
+        for w in range(n):
+            orbit_best[orbit[w]] = min(orbit_best.get(orbit[w], best[w]), best[w])
+        best = [orbit_best[orbit[w]] for w in range(n)]
+    return max(best) <= ub.bound
+
+
+def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
+    n = union.n
+    if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
+        return False
+    if union.complete:
+        return True
+    codes = union.codes
+    for c in codes:
+        j0, i0 = divmod(c, n)
+        if (perm[j0] - 1) * n + (perm[i0] - 1) not in codes:
+            return False
+    return True
+
+
+def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:
+    """d(j -> i) in the union (None when unreachable), by a plain BFS."""
+    union = union_graph(graphs)
+    if j == i:
+        return 0
+    if union.complete:
+        return 1
+    outs, _ = _adjacency(union)
+    n = union.n
+    dist = [-1] * n
+    dist[j - 1] = 0
+    frontier = [j - 1]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            for b in outs[a]:
+                if dist[b] < 0:
+                    dist[b] = dist[a] + 1
+                    if b == i - 1:
+                        return dist[b]
+                    nxt.append(b)
+        frontier = nxt
+    return None
+
+
+def verify_connectivity(graphs: Sequence[PatternGraph], c: Connectivity) -> bool:
+    """Re-check a Connectivity result: its witness, or its diameter bounds and realising pair."""
+    if not c.strongly_connected:
+        return c.separation is not None and verify_separation(graphs, c.separation)
+    if c.upper is None or c.upper_bound is None or c.upper_bound.bound != c.upper:
+        return False
+    if not verify_upper_bound(graphs, c.upper_bound):
+        return False
+    if c.lower_pair is not None:
+        j, i = c.lower_pair
+        if distance(graphs, j, i) != c.lower:
+            return False
+    if c.diameter is not None and not (c.lower == c.upper == c.diameter):
+        return False
+    return True
