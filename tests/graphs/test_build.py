@@ -1,0 +1,103 @@
+"""Arc sets: the arithmetic generator against the pair-by-pair definition of LANGUAGE.md."""
+import random
+import time
+
+import pytest
+
+from uapcheck.graphs import GraphTooLarge, build_graph, resolve, union_graph
+from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
+                           RandomPattern, Star, Strided, Window)
+
+from .reference import attends
+
+PATTERNS = [
+    Full(), Causal(), Star(),
+    Window(0), Window(1), Window(2), Window(3), Window("w"),
+    Window(1, cyclic=True), Window(2, cyclic=True), Window(3, cyclic=True),
+    Offsets((0, 1, 2), cyclic=True), Offsets((1, -2)), Offsets((-1,)), Offsets((3, -3, 5)),
+    Offsets(("a", "-a")), Offsets((2, 7, -9), cyclic=True), Offsets((-3,), cyclic=True),
+    Dilated(1, 2), Dilated(2, 3), Dilated(2, 1), Dilated("w", "a"),
+    Strided(1), Strided(2), Strided(3),
+    Blocks(1), Blocks(2), Blocks(3),
+    Global(0), Global(1), Global(2), Global(20),
+    RandomPattern(2, seed=5), RandomPattern(3, seed=0),
+    Edges(((1, 2), (2, 3), (3, 1))),
+    PatternUnion((Window(1), Global(1))),
+    PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0))),
+    PatternUnion((Strided(3), Window(1))),
+    PatternUnion((Causal(), Window(2))),
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=repr)
+def test_arcs_match_definition(pattern):
+    params = {"w": 2, "a": 3}
+    for n in range(1, 13):
+        if isinstance(pattern, RandomPattern) and pattern.r > n:
+            continue
+        if isinstance(pattern, PatternUnion) and any(isinstance(p, RandomPattern) for p in pattern.parts) and n < 3:
+            continue
+        if isinstance(pattern, Edges) and n < 3:
+            continue
+        g = build_graph(pattern, n, params)
+        expected = attends(pattern, n, params)
+        got = {(i, j) for (j, i) in g.arcs()}
+        assert got == expected, (pattern, n)
+        assert g.complete == (len(expected) == n * (n - 1))
+        for (i, j) in list(expected)[:20]:
+            assert g.has_arc(j, i) and g.attends(i, j)
+
+
+def test_direction_is_key_to_query():
+    g = build_graph(Edges(((1, 2),)), 3)  # 1 attends to 2: information flows 2 -> 1
+    assert list(g.arcs()) == [(2, 1)]
+    assert g.has_arc(2, 1) and not g.has_arc(1, 2)
+    assert g.attends(1, 2) and not g.attends(2, 1) and g.attends(3, 3)
+
+
+def test_random_pattern_is_seeded_sample_per_query():
+    n, r, seed = 50, 3, 11
+    g = build_graph(RandomPattern(r, seed), n)
+    rng = random.Random(seed)
+    expected = set()
+    for i in range(1, n + 1):
+        for j in rng.sample(range(1, n + 1), r):
+            if j != i:
+                expected.add((j, i))
+    assert set(g.arcs()) == expected
+    assert build_graph(RandomPattern(r, seed), n) == g  # reproducible
+
+
+def test_full_is_not_materialised():
+    g = build_graph(Full(), 10 ** 6)
+    assert g.complete and g.codes == frozenset() and g.num_arcs == 10 ** 6 * (10 ** 6 - 1)
+    assert build_graph(PatternUnion((Window(1), Full())), 10 ** 6).complete
+
+
+def test_budget_and_errors():
+    with pytest.raises(GraphTooLarge):
+        build_graph(Causal(), 100_000)
+    with pytest.raises(ValueError):
+        build_graph(RandomPattern(5, 0), 4)
+    with pytest.raises(ValueError):
+        build_graph(Edges(((1, 9),)), 4)
+    with pytest.raises(KeyError):
+        build_graph(Window("w"), 5)
+    with pytest.raises(ValueError):
+        build_graph(Window(-1), 5)
+    assert resolve("-a", {"a": 4}) == -4 and resolve(7, {}) == 7
+
+
+def test_union_graph():
+    a, b = build_graph(Offsets((1,), True), 6), build_graph(Offsets((-1,), True), 6)
+    u = union_graph([a, b])
+    assert u == build_graph(Window(1, True), 6)
+    assert union_graph([a, build_graph(Full(), 6)]).complete
+
+
+def test_bigbird_65536_builds_fast():
+    t = time.perf_counter()
+    g = build_graph(PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0))), 65536)
+    elapsed = time.perf_counter() - t
+    assert 800_000 < g.num_arcs < 900_000
+    assert elapsed < 5.0  # about 0.5 s on the reference machine; generous for CI noise

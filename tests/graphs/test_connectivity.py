@@ -1,0 +1,155 @@
+"""Strong connectivity, directed diameter, witnesses and the layer budget, with known answers."""
+import math
+import time
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from uapcheck.graphs import (Separation, analyze_connectivity, build_graph, check_layers, distance,
+                             verify_connectivity, verify_separation)
+from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
+                           RandomPattern, Star, Strided, Window)
+
+from .reference import all_distances, attends
+
+BIGBIRD = PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0)))
+
+
+def conn(pattern, n, params=None):
+    return analyze_connectivity([build_graph(pattern, n, params)])
+
+
+# (pattern, n, strongly connected, diameter or witness (i, j))
+PINNED = [
+    (Full(), 9, True, 1),
+    (Full(), 1, True, 0),
+    (Window(1), 10, True, 9),
+    (Window(3), 100, True, 33),
+    (Window(3), 101, True, 34),
+    (Window(2, cyclic=True), 11, True, 3),
+    (Window(3, cyclic=True), 100, True, 17),
+    (Offsets((0, 1, 2), cyclic=True), 7, True, 3),
+    (Offsets((1,), cyclic=True), 9, True, 8),            # a directed cycle
+    (Edges(((1, 2), (2, 3), (3, 4), (4, 1))), 4, True, 3),
+    (Star(), 12, True, 2),
+    (Global(2), 3, True, 1),
+    (Global(2), 4, True, 2),
+    (BIGBIRD, 64, True, 2),
+    (PatternUnion((Window(3), Global(2))), 64, True, 2),
+    (PatternUnion((Strided(4), Window(1))), 30, True, None),
+    (PatternUnion((Dilated(2, 4), Window(1))), 30, True, None),
+    (PatternUnion((Blocks(4), Global(1))), 20, True, 2),
+    (PatternUnion((Causal(), Window(2))), 21, True, 10),
+    (Causal(), 8, False, (1, 2)),
+    (Blocks(4), 12, False, (1, 5)),
+    (Strided(3), 10, False, (1, 2)),
+    (Dilated(2, 3), 20, False, (1, 2)),
+    (Offsets((1, 2)), 8, False, (2, 1)),     # x_1 never reaches 2 ... 8: position 8 sees nothing
+    (Offsets((2, 4), cyclic=True), 8, False, (1, 2)),
+    (Edges(((1, 2), (2, 3))), 3, False, (2, 1)),  # 2 attends only to 3: x_1 never reaches 2
+]
+
+
+@pytest.mark.parametrize("pattern,n,sc,expected", PINNED, ids=lambda x: repr(x)[:40])
+def test_pinned(pattern, n, sc, expected):
+    g = build_graph(pattern, n)
+    c = analyze_connectivity([g])
+    assert c.strongly_connected == sc
+    assert verify_connectivity([g], c)
+    if sc:
+        if expected is not None:
+            assert c.diameter == expected
+        else:  # check against the reference all-pairs distances
+            dist = all_distances(attends(pattern, n), n)
+            assert c.diameter == max(max(d.values()) for d in dist.values())
+        j, i = c.lower_pair
+        assert distance([g], j, i) == c.diameter
+    else:
+        assert c.witness == expected
+        i, j = expected
+        assert distance([g], j, i) is None
+
+
+def test_causal_witness_semantics():
+    c = conn(Causal(), 5)
+    assert c.witness == (1, 2) and c.diameter is None
+    assert 2 not in c.separation.reach_i and c.separation.reach_i == frozenset({1})
+
+
+def test_bad_separation_is_rejected():
+    g = build_graph(Window(1), 5)
+    assert not verify_separation([g], Separation(1, 5, frozenset({1, 2})))
+
+
+def test_window_diameter_formula():
+    for w in (1, 2, 3, 5):
+        for n in range(1, 60):
+            c = conn(Window(w), n)
+            assert c.diameter == math.ceil((n - 1) / w)
+            c = conn(Window(w, cyclic=True), n)
+            assert c.diameter == math.ceil((n // 2) / w)
+
+
+def test_layers_budget():
+    g = build_graph(Window(3), 100)
+    ok = check_layers([g], 33)
+    assert ok.sufficient is True
+    bad = check_layers([g], 10)
+    assert bad.sufficient is False and bad.distance == 33
+    i, j = bad.witness
+    assert distance([g], j, i) == 33 > 10
+    causal = check_layers([build_graph(Causal(), 6)], 100)
+    assert causal.sufficient is False and causal.witness == (1, 2) and causal.distance is None
+
+
+def test_heads_union_for_connectivity():
+    # head 1 attends forward, head 2 backward: each alone is not strongly connected, the union is
+    fwd, bwd = build_graph(Offsets((1,)), 10), build_graph(Offsets((-1,)), 10)
+    assert not analyze_connectivity([fwd]).strongly_connected
+    assert not analyze_connectivity([bwd]).strongly_connected
+    c = analyze_connectivity([fwd, bwd])
+    assert c.strongly_connected and c.diameter == 9 and verify_connectivity([fwd, bwd], c)
+
+
+def test_vertex_transitive_needs_symmetry_and_is_certified():
+    # circulants never close the Takes-Kosters bounds: the rotation supplies the orbits
+    g = build_graph(Offsets((1, 5, -7), cyclic=True), 4001)
+    c = analyze_connectivity([g])
+    assert c.diameter is not None and c.upper_bound.method == "bounds"
+    assert c.upper_bound.automorphisms
+    assert verify_connectivity([g], c)
+    ig_ecc = nx.eccentricity(nx.DiGraph([(j, i) for (j, i) in g.arcs()]), v=1)
+    assert c.diameter == ig_ecc
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 14), st.lists(st.tuples(st.integers(1, 14), st.integers(1, 14)), max_size=60),
+       st.booleans())
+def test_random_digraphs_against_networkx(n, edges, ring):
+    edges = tuple((i, j) for (i, j) in edges if i <= n and j <= n)
+    if ring:  # make strong connectivity likely
+        edges += tuple((i, i % n + 1) for i in range(1, n + 1))
+    g = build_graph(Edges(edges), n)
+    c = analyze_connectivity([g])
+    D = nx.DiGraph()
+    D.add_nodes_from(range(1, n + 1))
+    D.add_edges_from(g.arcs())
+    assert c.strongly_connected == nx.is_strongly_connected(D)
+    assert verify_connectivity([g], c)
+    if c.strongly_connected:
+        assert c.diameter == nx.diameter(D)
+
+
+def test_large_patterns_fast():
+    t = time.perf_counter()
+    n = 65536
+    bb = build_graph(BIGBIRD, n)
+    c = analyze_connectivity([bb])
+    assert c.strongly_connected and c.diameter == 2
+    lf = build_graph(Window(3), n)
+    c = analyze_connectivity([lf])
+    assert c.diameter == 21845 == math.ceil((n - 1) / 3)
+    j, i = c.lower_pair
+    assert math.ceil(abs(i - j) / 3) == 21845  # d(j -> i) in a window of radius 3
+    assert time.perf_counter() - t < 20  # about 3 s on the reference machine
