@@ -172,3 +172,19 @@ def test_concrete_tokens_give_concrete_generators():
 def test_claimed_smaller_group_fails_the_expectation():
     result = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\nexpect uap group trivial\n")
     assert result.verdict == "UAP" and result.expect_holds is False
+
+
+def test_running_out_of_time_is_inconclusive_and_names_the_step():
+    from sympy.core.cache import clear_cache
+
+    from uapcheck import budget
+    budget.set_scale(1e-5)
+    clear_cache()
+    try:
+        result = uapcheck.check("param gamma > 0\nattention { kernel k(x, y) = exp(-gamma * |x - y|^2) }\n")
+    finally:
+        budget.set_scale(1.0)
+        clear_cache()
+    assert result.verdict == "INCONCLUSIVE"
+    text = " ".join(s.claim + str(s.evidence) for s in result.root.walk() if s.status != proof.PROVED)
+    assert "time budget" in text and "ran out in" in text

@@ -18,7 +18,7 @@ import sympy
 from .. import proof
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            growth, sign_of)
-from ..budget import BudgetExceeded
+from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, t
 
 CITE_LIM = "Cheng et al. 2025, kernel corollary (condition LIM); proof: docs/theory.md §Kernel limit"
@@ -59,7 +59,9 @@ class LimitAnalysis:
 def _explore(fn, ctx: Context, depth: int = 0):
     """Run fn(ctx) on every sign region it asks for; yield (ctx, result or exception)."""
     try:
-        yield ctx, fn(ctx)
+        with time_limit("the asymptotic expansion of log k(x, t z)", 10.0):
+            value = fn(ctx)
+        yield ctx, value
     except NeedSign as need:
         if depth >= MAX_SPLITS:
             yield ctx, Undecided("too many sign cases")
@@ -111,13 +113,15 @@ def _growing_difference(g: Growth, model: KernelModel, x: int, z1: int, z2: int)
     exps = sorted({alpha for alpha, _ in g.E}, reverse=True)
     coeffs = dict(g.E)
     for alpha in exps:
-        diff = sympy.simplify(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
+        with time_limit("simplifying a witness coefficient", 3.0):
+            diff = sympy.simplify(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
         try:
             if sign_of(diff, Context()) != 0:
                 return f"t^{alpha}", diff
         except (Undecided, NeedSign):
             continue
-    diff = sympy.simplify(g.p.xreplace(s1) - g.p.xreplace(s2))
+    with time_limit("simplifying a witness coefficient", 3.0):
+        diff = sympy.simplify(g.p.xreplace(s1) - g.p.xreplace(s2))
     try:
         if diff != 0 and sign_of(diff, Context()) != 0:
             return "log t", diff
@@ -184,7 +188,10 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
         wit = _finite_limit_witness(g, model, region)
         return RegionResult(region, g, "fails",
                             "the growing part of log k(x, t z) does not depend on the key", wit)
-    wits = _witness_for(g, model, region)
+    try:
+        wits = _witness_for(g, model, region)
+    except BudgetExceeded as exc:
+        return RegionResult(region, g, "undecided", str(exc))
     if not wits:
         return RegionResult(region, g, "undecided",
                             "no exact witness point shows that the growing part depends on the key")
