@@ -3,6 +3,8 @@
 Direction convention: the arc j -> i exists when query i attends to key j (information flows
 from key j to query i).  Positions are 1-based in every public value.
 """
+from .closed_forms import (ClosedForm, ConnectivityCase, GroupCase, closed_connectivity,
+                           closed_forms, closed_group)
 from .build import (DEFAULT_MAX_ARCS, GraphTooLarge, PatternGraph, build_graph, resolve,
                     union_graph)
 from .connectivity import (BFSProbe, Connectivity, LayerCheck, Separation, UpperBound,
@@ -17,4 +19,6 @@ __all__ = [
     "check_layers", "distance", "verify_connectivity", "verify_separation", "verify_upper_bound",
     "BIAS_KINDS", "SymmetryGroup", "automorphisms_of_graph", "is_automorphism", "reflection",
     "rotation", "symmetry_group", "verify_group",
+    "ClosedForm", "ConnectivityCase", "GroupCase", "closed_connectivity", "closed_forms",
+    "closed_group",
 ]

@@ -235,7 +235,8 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
         if not bliss_tried and len(probes) >= 16:
             bliss_tried = True
             gens = _union_automorphisms(union)
-            if gens:
+            # a wrong automorphism would make a wrong diameter: re-check each one on the arcs
+            if gens and all(_is_graph_automorphism(p, union) for p in gens):
                 automorphisms = automorphisms + tuple(gens)
                 orbit_of = _orbits(n, automorphisms)
                 continue
@@ -394,7 +395,8 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
-    best = [min(p.dist_in[w] + p.ecc_out for p in ub.probes) for w in range(n)]
+    ecc = [(p.dist_in, p.ecc_out) for p in ub.probes]
+    best = [min(d_in[w] + e for d_in, e in ecc) for w in range(n)]
     if ub.automorphisms:  # ecc_out is constant on orbits: the best bound in an orbit holds for all
         orbit = _orbits(n, ub.automorphisms)
         orbit_best: dict[int, int] = {}

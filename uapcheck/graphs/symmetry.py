@@ -116,6 +116,17 @@ class _Structure:
         self.num_labels = num_labels
         self.trivial = trivial
         self.reason = reason
+        self._arrays: Optional[tuple[list[int], list[int], list[int]]] = None
+
+    def arrays(self) -> tuple[list[int], list[int], list[int]]:
+        """Sources, targets (0-based) and labels of the arcs, in ``labels`` order (cached)."""
+        if self._arrays is None:
+            n = self.n
+            with _no_gc():
+                js = [c // n for c in self.labels]
+                is_ = [c % n for c in self.labels]
+            self._arrays = (js, is_, list(self.labels.values()))
+        return self._arrays
 
     def preserves(self, perm: Sequence[int]) -> bool:
         """perm: 1-based images.  True iff every labelled arc maps to an arc of the same label."""
@@ -124,13 +135,15 @@ class _Structure:
             return False
         if self.trivial:
             return all(perm[k] == k + 1 for k in range(n))
-        labels = self.labels
-        get = labels.get
-        for c, lab in labels.items():
-            j0, i0 = divmod(c, n)
-            if get((perm[j0] - 1) * n + perm[i0] - 1) != lab:
-                return False
-        return True
+        js, is_, labs = self.arrays()
+        row = [(p - 1) * n for p in perm]
+        col = [p - 1 for p in perm]
+        with _no_gc():
+            images = [row[j] + col[i] for j, i in zip(js, is_)]
+        if self.num_labels <= 1:  # σ is a bijection: arcs to arcs suffices
+            return self.labels.keys() >= set(images)
+        get = self.labels.get
+        return all(get(c) == lab for c, lab in zip(images, labs))
 
 
 def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],
@@ -190,22 +203,22 @@ def _neighbourhoods(st: _Structure) -> tuple[list[list[int]], list[list[int]], i
     big = max(1, st.num_labels)
     outs: list[list[int]] = [[] for _ in range(n)]
     ins: list[list[int]] = [[] for _ in range(n)]
+    js, is_, labs = st.arrays()
     with _no_gc():
         if big == 1:
-            for c in st.labels:
-                j0, i0 = divmod(c, n)
+            for j0, i0 in zip(js, is_):
                 outs[j0].append(i0)
                 ins[i0].append(j0)
         else:
-            for c, lab in st.labels.items():
-                j0, i0 = divmod(c, n)
+            for j0, i0, lab in zip(js, is_, labs):
                 outs[j0].append(i0 * big + lab)
                 ins[i0].append(j0 * big + lab)
     return outs, ins, big
 
 
-def _twin_classes(st: _Structure) -> list[list[int]]:
-    """Classes of positions u ~ v with (u v) ∈ G, each sorted, 0-based.
+def _twin_classes(st: _Structure):
+    """Classes of positions u ~ v with (u v) ∈ G, each sorted, 0-based (with the encoded
+    out-neighbourhoods and the label base, reused for the quotient).
 
     u, v are twins iff their labelled out- and in-neighbourhoods agree outside {u, v}: either both
     are non-adjacent with equal neighbourhoods ("F" keys), or u -> v and v -> u carry the same
@@ -256,7 +269,7 @@ def _twin_classes(st: _Structure) -> list[list[int]]:
     classes: dict[int, list[int]] = defaultdict(list)
     for u in range(n):
         classes[find(u)].append(u)
-    return sorted(classes.values())
+    return sorted(classes.values()), outs, big
 
 
 def _encode(num_vertices: int, vertex_colours: list[int], arcs: dict[tuple[int, int], int]):
@@ -286,33 +299,34 @@ def _encode(num_vertices: int, vertex_colours: list[int], arcs: dict[tuple[int, 
 def _solve(st: _Structure, want_generators: bool = True):
     """(order, generators or None, twin classes) of the structure's group."""
     n = st.n
-    classes = _twin_classes(st)
+    classes, outs, big = _twin_classes(st)
     q = len(classes)
-    if q == n:  # no twins: the quotient is the structure itself
-        colours = [0] * n
-        with _no_gc():
-            qarcs = {divmod(c, n): lab for c, lab in st.labels.items()}
-    else:
-        cls_of = [0] * n
-        for k, members in enumerate(classes):
-            for u in members:
-                cls_of[u] = k
-        # quotient: vertex k = class k, coloured by (size, internal label)
-        kinds: dict[tuple, int] = {}
-        colours = []
-        for members in classes:
-            internal = (st.labels.get(members[1] * n + members[0]) if len(members) > 1 else None)
-            colours.append(kinds.setdefault((len(members), internal), len(kinds)))
-        qarcs = {}
-        with _no_gc():
-            is_rep = [False] * n
-            for members in classes:
-                is_rep[members[0]] = True
-            for c, lab in st.labels.items():
-                j0, i0 = divmod(c, n)
-                if is_rep[j0] and cls_of[i0] != cls_of[j0]:
-                    qarcs[(cls_of[j0], cls_of[i0])] = lab
-    qgraph, qcolours = _encode(q, colours, qarcs)
+    cls_of = [0] * n
+    for k, members in enumerate(classes):
+        for u in members:
+            cls_of[u] = k
+    # quotient: vertex k = class k, coloured by (size, internal label); arcs from representatives
+    kinds: dict[tuple, int] = {}
+    colours = []
+    for members in classes:
+        internal = (st.labels.get(members[1] * n + members[0]) if len(members) > 1 else None)
+        colours.append(kinds.setdefault((len(members), internal), len(kinds)))
+    with _no_gc():
+        if big == 1:  # one label: plain arcs, no subdivision
+            if q == n:
+                edges = [(u, v) for u in range(n) for v in outs[u]]
+            else:
+                edges = list({(k, cls_of[v]) for k, members in enumerate(classes)
+                              for v in outs[members[0]] if cls_of[v] != k})
+            qgraph, qcolours = ig.Graph(n=q, edges=edges, directed=True), colours
+        else:
+            qarcs: dict[tuple[int, int], int] = {}
+            for k, members in enumerate(classes):
+                for e in outs[members[0]]:
+                    v, lab = divmod(e, big)
+                    if cls_of[v] != k:
+                        qarcs[(k, cls_of[v])] = lab
+            qgraph, qcolours = _encode(q, colours, qarcs)
     q_order = qgraph.count_automorphisms(sh=SPLITTING, color=qcolours)
     order = q_order
     for members in classes:
@@ -421,6 +435,13 @@ def symmetry_group(graphs: Sequence[PatternGraph],
         return SymmetryGroup(n, math.factorial(n), "S_n",
                              _symmetric_generators(list(range(1, n + 1)), n), "no constraint")
     order, gens, classes = _solve(st)
+    if gens is not None:
+        # self-check: a generator outside G would be a wrong equivariance claim
+        budget = MAX_GENERATOR_ENTRIES * 10
+        if len(gens) * max(1, len(st.labels)) <= budget:
+            bad = [p for p in gens if not st.preserves(p)]
+            if bad:
+                raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
     name, named_gens = _name(n, order, st, classes)
     if named_gens is not None:
         gens = named_gens
