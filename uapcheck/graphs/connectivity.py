@@ -32,8 +32,9 @@ import igraph as ig
 
 from .build import PatternGraph, arc_pairs0, union_graph
 
-# Graphs up to this many vertices fall back to exact all-pairs eccentricities when the bounds stall.
-EXHAUSTIVE_MAX_N = 3000
+# When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
+# (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
+EXHAUSTIVE_MAX_WORK = 300_000_000
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def _separation(g: ig.Graph, n: int) -> Optional[Separation]:
 
 
 def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400,
-                         time_budget: float = 60.0, use_symmetry: bool = True) -> Connectivity:
+                         time_budget: float = 20.0, use_symmetry: bool = True) -> Connectivity:
     """Strong connectivity and the exact directed diameter of the union over heads."""
     union = union_graph(graphs)
     n = union.n
@@ -230,7 +231,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             if automorphisms:
                 orbit_of = _orbits(n, automorphisms)
                 continue
-        if len(probes) >= 16 and n <= EXHAUSTIVE_MAX_N:
+        if len(probes) >= 16 and n * g.ecount() <= EXHAUSTIVE_MAX_WORK:
             return _exhaustive(union, g, probes)
         if not bliss_tried and len(probes) >= 16:
             bliss_tried = True
