@@ -215,9 +215,8 @@ def check_spec(spec: S.Spec) -> Result:
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]
 
-    budget_fail = None
-    if isinstance(spec.layers, int) and isinstance(layers, int) and spec.layers < layers and obstruction is None:
-        budget_fail = pattern.layer_budget(spec, layers)
+    budget_fail = pattern.budget_check(spec, layers) if obstruction is None else None
+    if budget_fail is not None:
         structure = [*structure, budget_fail]
 
     if obstruction is not None or budget_fail is not None:

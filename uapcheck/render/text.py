@@ -55,7 +55,7 @@ def render(result, console: Console) -> None:
         lay_text = lay if isinstance(lay, int) else str(lay)
         headline = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
         if g.condition:
-            headline += f" ({g.condition})"
+            headline += f" (for {g.condition})"
     body = [Text(headline, style=VERDICT_STYLE[result.verdict])]
     body.append(Text(result.root.claim))
     if spec.expect is not None:

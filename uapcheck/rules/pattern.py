@@ -2,31 +2,298 @@
 
 The graph work (arcs, strong connectivity, directed diameter, automorphisms, closed forms for
 symbolic n) lives in uapcheck/graphs; these rules turn its certificates into derivation steps.
+For symbolic n every result comes as cases with conditions on n and the pattern parameters; the
+verdict is stated for the case that holds for all large n, and the other cases are listed.
 """
 from __future__ import annotations
 
+from typing import Optional
+
+import sympy
+
 from .. import proof
 from .. import spec as S
+from ..budget import BudgetExceeded, time_limit
+from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
+                      closed_group, symmetry_group)
 from ..show import show_pattern
+from .symmetry import GroupInfo
 
 CITE_SPARSE = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
                "necessity by the receptive-field argument, docs/theory.md §Patterns")
+CITE_GROUP = "Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE (docs/theory.md §Symmetry)"
+MAX_GENERATORS_SHOWN = 256
 
 
-@proof.rule("PAT-UNDECIDED", "Pattern analysis not available", CITE_SPARSE)
-def _pattern_undecided(spec: S.Spec):
-    pats = "; ".join(show_pattern(h.pattern) for h in spec.heads)
-    return proof.conclude(f"the pattern analysis of {pats} is not decided by this version", proof.UNDECIDED,
-                          evidence={"patterns": pats})
+def _patterns(spec: S.Spec) -> list[S.Pattern]:
+    return [h.pattern for h in spec.heads]
+
+
+def _biases(spec: S.Spec) -> list[Optional[str]]:
+    return [h.bias for h in spec.heads]
+
+
+def _describe(spec: S.Spec) -> str:
+    return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
+
+
+def _symbols(spec: S.Spec) -> tuple[sympy.Symbol, dict]:
+    n = sympy.Symbol(spec.tokens if isinstance(spec.tokens, str) else "n", integer=True, positive=True)
+    params = {}
+    for p in spec.params:
+        if p.constraint == "integer":
+            params[p.name] = sympy.Symbol(p.name, integer=True, positive=p.lower is not None and p.lower >= 1)
+    return n, params
+
+
+def _lower_bounds(spec: S.Spec) -> dict:
+    return {p.name: max(p.lower or 1, 1) for p in spec.params if p.constraint == "integer"}
+
+
+def _primary(form, spec: S.Spec, n: sympy.Symbol):
+    """The case of a closed form that holds for every large n (checked at several parameter values)."""
+    if form is None:
+        return None
+    lows = _lower_bounds(spec)
+    chosen = None
+    for bump in (0, 1, 3, 7):
+        values = {name: v + bump for name, v in lows.items()}
+        values[n.name] = 10 ** 7
+        picks = []
+        for case in form.cases:
+            cond = case.condition
+            sub = {s: sympy.Integer(values[s.name]) for s in cond.free_symbols if s.name in values}
+            val = cond.xreplace(sub) if sub else cond
+            if val is sympy.true:
+                picks.append(case)
+        if len(picks) != 1 or (chosen is not None and picks[0] is not chosen):
+            return None
+        chosen = picks[0]
+    return chosen
+
+
+def _show_condition(cond) -> str:
+    return "for every n" if cond is sympy.true else f"for {sympy.sstr(cond)}"
+
+
+def _other_cases(form, primary) -> list[str]:
+    out = []
+    for case in form.cases:
+        if case is primary:
+            continue
+        if hasattr(case, "strongly_connected"):
+            what = (f"strongly connected, diameter {sympy.sstr(case.diameter)}" if case.strongly_connected
+                    else f"not strongly connected (x_{case.witness[1]} never reaches position {case.witness[0]})")
+        else:
+            what = f"|G| = {sympy.sstr(case.order)}" + (f" ({case.name})" if case.name else "")
+        out.append(f"{_show_condition(case.condition)}: {what}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Concrete n
+
+@proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_SPARSE)
+def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = True) -> proof.Step:
+    what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
+            f"with directed diameter {diameter}" if exact else
+            f"the union of the heads' pattern graphs is strongly connected with directed diameter at most "
+            f"{diameter}")
+    return proof.conclude(f"{what}: every x_j reaches every position within {diameter} attention layers",
+                          proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes)
+
+
+@proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE)
+def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
+    return proof.conclude(f"the pattern is not strongly connected: x_{j} never reaches position {i} in any "
+                          f"number of layers, so every model's output at {i} ignores x_{j} and the target "
+                          f"f_{i}(X) = x_{j} is not approximated (receptive-field argument)", proof.PROVED,
+                          evidence=dict(evidence, patterns=desc, witness={"i": i, "j": j,
+                                                                           "target": f"f_{i}(X) = x_{j}"}),
+                          notes=notes)
+
+
+@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE)
+def layer_budget(spec: S.Spec, layers, witness: Optional[tuple] = None, distance=None) -> proof.Step:
+    ev = {"budget": spec.layers, "needed": layers}
+    claim = f"`layers {spec.layers}` is below the {layers} attention layers the pattern needs"
+    if witness:
+        i, j = witness
+        ev["witness"] = {"i": i, "j": j, "distance from j to i": distance, "target": f"f_{i}(X) = x_{j}"}
+        claim += (f": x_{j} needs {distance} hops to reach position {i}, so with {spec.layers} layers the "
+                  f"output at {i} ignores x_{j} and f_{i}(X) = x_{j} is not approximated")
+    return proof.conclude(claim, proof.PROVED, evidence=ev)
+
+
+@proof.rule("PAT-UNDECIDED", "Pattern analysis undecided", CITE_SPARSE)
+def undecided_step(desc: str, reason: str) -> proof.Step:
+    return proof.conclude(f"the pattern analysis is undecided: {reason}", proof.UNDECIDED,
+                          evidence={"patterns": desc, "reason": reason})
+
+
+@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP)
+def group_step(desc: str, info: GroupInfo, evidence: dict, notes=()) -> proof.Step:
+    name = info.name or f"a group of order {info.order}"
+    cond = f" (for {info.condition})" if info.condition else ""
+    return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
+                          "each head's pattern and bias must be preserved separately (never Aut of the union)",
+                          proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
+                                                      name=info.name), notes=notes)
+
+
+@proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP)
+def group_undecided(desc: str, reason: str) -> proof.Step:
+    return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
+                          evidence={"patterns": desc, "reason": reason})
+
+
+def _concrete(spec: S.Spec):
+    n = spec.tokens
+    desc = _describe(spec)
+    params = {p.name: None for p in spec.params}
+    try:
+        with time_limit("building the pattern graphs", 30.0):
+            graphs = [build_graph(p, n, {}) for p in _patterns(spec)]
+    except GraphTooLarge as exc:
+        step = undecided_step(desc, f"the pattern graph is too large to build ({exc})")
+        return group_undecided(desc, "the pattern graph is too large"), None, [step], None, None
+    except (ValueError, KeyError, BudgetExceeded) as exc:
+        step = undecided_step(desc, str(exc))
+        return group_undecided(desc, str(exc)), None, [step], None, None
+    del params
+    conn = analyze_connectivity(graphs)
+    structure, layers, obstruction = [], None, None
+    if not conn.strongly_connected:
+        i, j = conn.witness
+        sep = conn.separation
+        obstruction = disconnected_step(desc, i, j, {"positions that reach i": len(sep.reach_i),
+                                                      "no arc enters that set from outside": True})
+        structure.append(obstruction)
+    elif conn.diameter is not None:
+        ev = {"diameter": conn.diameter, "realised by": {"from j": conn.lower_pair[0], "to i": conn.lower_pair[1]}
+              if conn.lower_pair else None,
+              "upper bound method": conn.upper_bound.method if conn.upper_bound else None}
+        layers = int(conn.diameter)
+        structure.append(connected_step(desc, layers, ev))
+    elif conn.upper is not None:
+        layers = int(conn.upper)
+        structure.append(connected_step(desc, layers, {"lower bound": conn.lower, "upper bound": conn.upper},
+                                        notes=("the exact diameter was not decided in the time budget; "
+                                               "m is a proven upper bound, so the verdict holds with m layers",),
+                                        exact=False))
+    else:
+        structure.append(undecided_step(desc, "the diameter is not decided"))
+    try:
+        with time_limit("computing the automorphism group", 60.0):
+            grp = symmetry_group(graphs, _biases(spec), spec.positional)
+    except BudgetExceeded as exc:
+        return group_undecided(desc, str(exc)), None, structure, layers, obstruction
+    gens = grp.generators or ()
+    shown = tuple(tuple(g) for g in gens) if n <= MAX_GENERATORS_SHOWN else ()
+    info = GroupInfo(grp.name, int(grp.order), shown)
+    ev = {"generators": [list(g) for g in shown] if shown else
+          f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
+          "method": grp.method}
+    return group_step(desc, info, ev), info, structure, layers, obstruction
+
+
+# ---------------------------------------------------------------------------------------------
+# Symbolic n
+
+def _symbolic(spec: S.Spec):
+    desc = _describe(spec)
+    n, params = _symbols(spec)
+    try:
+        with time_limit("the closed forms of the pattern", 20.0):
+            conn = closed_connectivity(_patterns(spec), n, params)
+            grp = closed_group(_patterns(spec), n, params, _biases(spec), spec.positional)
+    except (ValueError, BudgetExceeded) as exc:
+        step = undecided_step(desc, str(exc))
+        return group_undecided(desc, str(exc)), None, [step], None, None
+    structure, layers, obstruction = [], None, None
+    primary = _primary(conn, spec, n)
+    if primary is None:
+        structure.append(undecided_step(desc, "no closed form for this pattern with symbolic n (give "
+                                              "`tokens N` to compute it for one n)"))
+    else:
+        notes = tuple(_other_cases(conn, primary))
+        ev = {"range": _show_condition(primary.condition), "closed form": primary.rule}
+        if not primary.strongly_connected:
+            i, j = primary.witness
+            obstruction = disconnected_step(desc, i, j, ev, notes)
+            structure.append(obstruction)
+        elif primary.diameter is not None:
+            layers = sympy.simplify(primary.diameter)
+            structure.append(connected_step(desc, sympy.sstr(layers), ev, notes))
+        elif primary.diameter_bound is not None:
+            layers = sympy.simplify(primary.diameter_bound)
+            structure.append(connected_step(desc, sympy.sstr(layers), ev,
+                                            notes + ("m is a proven upper bound on the diameter",), exact=False))
+        else:
+            structure.append(undecided_step(desc, "the diameter has no closed form here"))
+    gprimary = _primary(grp, spec, n)
+    if gprimary is None:
+        return group_undecided(desc, "no closed form for the group with symbolic n"), None, structure, layers, obstruction
+    name = gprimary.name
+    if gprimary.fixed_point is not None:
+        name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
+    cond = "" if gprimary.condition is sympy.true else sympy.sstr(gprimary.condition)
+    gens = {"S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
+            "reflection": ("i ↦ n + 1 − i",), "trivial": ()}.get(name, ())
+    info = GroupInfo(name, sympy.sstr(gprimary.order), gens, cond)
+    step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
+                                   "generators": list(gens)}, tuple(_other_cases(grp, gprimary)))
+    return step, info, structure, layers, obstruction
 
 
 def pattern_premises(spec: S.Spec):
     """(group step, group, structure steps, layers, obstruction step or None)."""
-    step = _pattern_undecided(spec)
-    return step, None, [step], None, None
+    if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
+        return _concrete(spec)
+    return _symbolic(spec)
 
 
-@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter", CITE_SPARSE)
-def layer_budget(spec: S.Spec, layers: int):
-    return proof.conclude(f"`layers {spec.layers}` is below the {layers} attention layers the pattern needs",
-                          proof.PROVED, evidence={"budget": spec.layers, "needed": layers})
+def _concrete_params(p: S.Pattern) -> bool:
+    if isinstance(p, S.PatternUnion):
+        return all(_concrete_params(q) for q in p.parts)
+    for value in vars(p).values():
+        if isinstance(value, str):
+            return False
+        if isinstance(value, tuple) and any(isinstance(x, str) for x in value):
+            return False
+    return True
+
+
+def budget_check(spec: S.Spec, layers):
+    """A `layers M` budget below the needed number of layers: a NOT-UAP step, or None."""
+    if spec.layers is None or layers is None or not isinstance(spec.layers, int):
+        return None
+    if isinstance(layers, int):
+        if spec.layers >= layers:
+            return None
+        if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads) and any(
+                not isinstance(h.pattern, S.Full) for h in spec.heads):
+            graphs = [build_graph(h.pattern, spec.tokens, {}) for h in spec.heads]
+            chk = check_layers(graphs, spec.layers)
+            if chk.sufficient is False:
+                return layer_budget(spec, layers, chk.witness, chk.distance)
+        return layer_budget(spec, layers)
+    # Symbolic layers: the budget fails for all large n when the needed layers exceed it there.
+    n, params = _symbols(spec)
+    lows = _lower_bounds(spec)
+    for bump in (0, 1, 3):
+        sub = {n: sympy.Integer(10 ** 7)}
+        sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
+        value = layers.xreplace(sub)
+        if not value.is_Integer or value <= spec.layers:
+            return None
+    return symbolic_budget(spec, layers)
+
+
+@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE)
+def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
+    return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} attention layers the "
+                          f"pattern needs whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
+                          "large n: some x_j then never reaches some position i within the budget",
+                          proof.PROVED, evidence={"budget": spec.layers, "needed": layers,
+                                                  "fails when": f"{sympy.sstr(layers)} > {spec.layers}"})
