@@ -223,10 +223,10 @@ def _symbolic(spec: S.Spec):
             obstruction = disconnected_step(desc, i, j, ev, notes)
             structure.append(obstruction)
         elif primary.diameter is not None:
-            layers = sympy.simplify(primary.diameter)
+            layers = primary.diameter
             structure.append(connected_step(desc, sympy.sstr(layers), ev, notes))
         elif primary.diameter_bound is not None:
-            layers = sympy.simplify(primary.diameter_bound)
+            layers = primary.diameter_bound
             structure.append(connected_step(desc, sympy.sstr(layers), ev,
                                             notes + ("m is a proven upper bound on the diameter",), exact=False))
         else:

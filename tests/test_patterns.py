@@ -1,0 +1,131 @@
+"""Sparse patterns end to end: verdicts, layers, groups and NOT-UAP witnesses through uapcheck.check.
+
+The graph engine itself is tested in tests/graphs; here the point is that its certificates reach
+the verdict correctly (connectivity and layers from the union of heads, G from the heads separately).
+"""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+import uapcheck
+
+SOFTMAX = "kernel k(x, y) = exp(x . y)"
+
+
+def run(body: str, header: str = ""):
+    return uapcheck.check(header + body + "\n", "pattern.uap")
+
+
+def head(pattern: str, extra: str = "") -> str:
+    return "attention {\n " + SOFTMAX + "\n pattern " + pattern + extra + "\n}\n"
+
+
+def witness(result):
+    for step in result.root.walk():
+        if step.rule.startswith("PAT-") and "witness" in step.evidence:
+            return step.evidence["witness"]
+    return None
+
+
+def test_causal_is_not_uap_with_the_receptive_field_witness():
+    r = run(head("causal"))
+    assert r.verdict == "NOT-UAP"
+    assert witness(r) == {"i": 1, "j": 2, "target": "f_1(X) = x_2"}
+
+
+def test_causal_is_not_uap_whatever_the_kernel():
+    r = run("attention { features phi(x) = relu(x); pattern causal }\n")
+    assert r.verdict == "NOT-UAP"
+
+
+@pytest.mark.parametrize("pattern,i,j", [("blocks(4)", 1, 5), ("strided(3)", 1, 2), ("dilated(2, 3)", 1, 2)])
+def test_disconnected_patterns(pattern, i, j):
+    r = run(head(pattern))
+    assert r.verdict == "NOT-UAP"
+    w = witness(r)
+    assert (w["i"], w["j"]) == (i, j)
+
+
+def test_longformer_symbolic():
+    r = run(head("window(w)"), "param w integer >= 1\n")
+    assert r.verdict == "UAP"
+    n, w = sympy.Symbol("n", integer=True, positive=True), sympy.Symbol("w", integer=True, positive=True)
+    assert sympy.simplify(r.layers - sympy.ceiling((n - 1) / w)) == 0
+    assert r.group.name == "reflection" and "2*w + 1" in r.group.condition
+
+
+def test_cyclic_window_symbolic_is_dihedral_for_large_n():
+    r = run(head("window(2) cyclic"))
+    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n >= 7"
+
+
+def test_cyclic_window_n6_w2_is_the_octahedron():
+    r = run(head("window(2) cyclic"), "tokens 6\n")
+    assert r.verdict == "UAP" and r.group.order == 48 and r.layers == 2
+
+
+def test_one_sided_cyclic_offsets_give_the_cyclic_group():
+    r = run(head("offsets {1, 2} cyclic"), "tokens 7\n")
+    assert r.group.name == "C_n" and r.group.order == 7 and r.layers == 3
+
+
+def test_group_is_the_intersection_over_heads_not_aut_of_the_union():
+    r = run(head("offsets {1, -1} cyclic") + head("offsets {2, -2} cyclic"), "tokens 6\n")
+    assert r.verdict == "UAP" and r.group.order == 12  # the union is the octahedron, |Aut| = 48
+    assert r.layers == 2
+
+
+def test_star_fixes_the_centre():
+    r = run(head("star"))
+    assert r.verdict == "UAP" and r.group.name == "stabilizer 1" and r.layers == 2
+
+
+def test_window_plus_global_needs_two_layers():
+    r = run(head("window(3) + global(2)"))
+    assert r.verdict == "UAP" and r.layers == 2
+
+
+def test_directed_cycle_from_edges():
+    r = run(head("edges {1 -> 2, 2 -> 3, 3 -> 4, 4 -> 5, 5 -> 1}"), "tokens 5\n")
+    assert r.verdict == "UAP" and r.group.name == "C_n" and r.layers == 4
+
+
+def test_layer_budget_below_the_diameter_is_not_uap_with_witness():
+    r = run(head("window(1)"), "tokens 10\nlayers 2\n")
+    assert r.verdict == "NOT-UAP"
+    w = witness(r)
+    assert w["distance from j to i"] == 9 and {w["i"], w["j"]} == {1, 10}
+
+
+def test_layer_budget_against_a_diameter_growing_with_n():
+    r = run(head("window(w)"), "param w integer >= 1\nlayers 3\n")
+    assert r.verdict == "NOT-UAP"
+    assert any(s.rule == "PAT-BUDGET-N" for s in r.root.walk())
+
+
+def test_layer_budget_that_suffices():
+    r = run(head("window(3) + global(2)"), "layers 2\n")
+    assert r.verdict == "UAP"
+
+
+def test_circulant_bias_on_a_cyclic_window():
+    r = run(head("window(1) cyclic", "\n bias circulant"))
+    assert r.verdict == "UAP" and r.group.name == "C_n"
+
+
+def test_bigbird_tokens_64_group_swaps_the_global_tokens():
+    r = uapcheck.check(open("catalog/bigbird.uap").read(), "catalog/bigbird.uap")
+    assert r.verdict == "UAP" and r.layers == 2 and r.group.order == 2
+    assert [list(g) for g in r.group.generators] == [[2, 1] + list(range(3, 65))]
+
+
+def test_sparse_pattern_does_not_rescue_a_failing_kernel():
+    r = run("attention { features phi(x) = relu(x); pattern window(1) }\n")
+    assert r.verdict == "INCONCLUSIVE"
+
+
+def test_union_without_a_group_closed_form_is_inconclusive_not_guessed():
+    r = run(head("strided(4) + window(1)"))
+    assert r.verdict == "INCONCLUSIVE"
+    assert any(s.rule == "SYM-UNDECIDED" for s in r.root.walk())
