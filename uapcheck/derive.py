@@ -76,6 +76,8 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         return verdict.td_linformer(an, head.projection.fixed, head.projection.size, label), False
     lim_model = model
     extra = []
+    if head.nystrom and head.normalized:
+        pos = analytic.nystrom_sign()
     if head.nystrom:
         nys, fk = nystrom_model(head, model)
         extra.append(nys)
@@ -193,6 +195,23 @@ def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optio
     return True, ""
 
 
+def _needs_two_dimensions(tds) -> bool:
+    return any(step.evidence.get("dimensions") == "d ≥ 2" for td in tds for step in td.walk())
+
+
+def GroupInfo_with_condition(group, extra: str):
+    from dataclasses import replace
+    cond = f"{group.condition} and {extra}" if group.condition else extra
+    return replace(group, condition=cond)
+
+
+@proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", limit.CITE_LIM)
+def dimension_range(spec: S.Spec) -> proof.Step:
+    return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
+                          "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
+                          proof.UNDECIDED, evidence={"dim": spec.dim})
+
+
 def check_spec(spec: S.Spec) -> Result:
     sigma, z = ffn_activation(spec)
     desc = spec.ffn.name if spec.ffn.kind == "named" else (
@@ -219,6 +238,8 @@ def check_spec(spec: S.Spec) -> Result:
     if budget_fail is not None:
         structure = [*structure, budget_fail]
 
+    if budget_fail is not None and not budget_fail.proved:
+        budget_fail = None  # undecided: it stays in `structure` and makes the verdict INCONCLUSIVE
     if obstruction is not None or budget_fail is not None:
         verdict_name = "NOT-UAP"
         why = (obstruction or budget_fail).claim
@@ -238,6 +259,15 @@ def check_spec(spec: S.Spec) -> Result:
         failing = [s for s in [ffn_step, *tds, *structure] if not s.proved]
         names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
         claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
+    if verdict_name == "UAP" and _needs_two_dimensions(tds):
+        if spec.dim == 1:
+            dim_step = dimension_range(spec)
+            structure = [*structure, dim_step]
+            verdict_name = "INCONCLUSIVE"
+            claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
+        elif not isinstance(spec.dim, int):
+            claim += f" (for token dimension {spec.dim} ≥ 2)"
+            group = group and GroupInfo_with_condition(group, f"{spec.dim} ≥ 2")
     root = verdict.verdict_step(ffn_step, tds, structure, group_step, verdict_name, claim)
     show_group = group if verdict_name == "UAP" else group
     show_layers = layers if verdict_name == "UAP" else None

@@ -200,3 +200,11 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
             best_bad = bad
     return proof.conclude(f"analyticity in θ{where} is not established", proof.UNDECIDED, premises,
                           {"non-analytic operations": best_bad})
+
+
+@proof.rule("WP-NYSTROM", "A normalised Nyström head: the approximate kernel can be negative", CITE_WP)
+def nystrom_sign() -> proof.Step:
+    return proof.conclude("k̃(x, y) = k(x, Z) K_ZZ⁺ k(Z, y) is not shown positive (K_ZZ⁺ has entries of "
+                          "both signs), so the normaliser of a normalised Nyström head may vanish; write "
+                          "`unnormalized` (as SkyFormer does) to avoid it", proof.UNDECIDED,
+                          evidence={"reason": "the Nyström approximation is not a positive kernel"})

@@ -37,8 +37,12 @@ def _describe(spec: S.Spec) -> str:
     return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
 
 
-def _symbols(spec: S.Spec) -> tuple[sympy.Symbol, dict]:
-    n = sympy.Symbol(spec.tokens if isinstance(spec.tokens, str) else "n", integer=True, positive=True)
+def _symbols(spec: S.Spec) -> tuple[sympy.Expr, dict]:
+    """n (a positive integer Symbol, or the Integer itself) and the integer params as Symbols."""
+    if isinstance(spec.tokens, int):
+        n = sympy.Integer(spec.tokens)
+    else:
+        n = sympy.Symbol(spec.tokens, integer=True, positive=True)
     params = {}
     for p in spec.params:
         if p.constraint == "integer":
@@ -58,7 +62,8 @@ def _primary(form, spec: S.Spec, n: sympy.Symbol):
     chosen = None
     for bump in (0, 1, 3, 7):
         values = {name: v + bump for name, v in lows.items()}
-        values[n.name] = 10 ** 7
+        if isinstance(n, sympy.Symbol):
+            values[n.name] = 10 ** 7  # symbolic n: the case that holds for all large n
         picks = []
         for case in form.cases:
             cond = case.condition
@@ -281,19 +286,32 @@ def budget_check(spec: S.Spec, layers):
     # Symbolic layers: the budget fails for all large n when the needed layers exceed it there.
     n, params = _symbols(spec)
     lows = _lower_bounds(spec)
+    exceeded = []
     for bump in (0, 1, 3):
-        sub = {n: sympy.Integer(10 ** 7)}
+        sub = {n: sympy.Integer(10 ** 7)} if isinstance(n, sympy.Symbol) else {}
         sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
         value = layers.xreplace(sub)
-        if not value.is_Integer or value <= spec.layers:
-            return None
-    return symbolic_budget(spec, layers)
+        exceeded.append(value.is_Integer and value > spec.layers)
+    if not any(exceeded):
+        return None
+    if isinstance(n, sympy.Symbol) and all(exceeded):
+        return symbolic_budget(spec, layers)
+    # With a fixed n the answer depends on the parameter values: say so rather than guess.
+    return budget_depends(spec, layers)
+
+
+@proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE)
+def budget_depends(spec: S.Spec, layers) -> proof.Step:
+    return proof.conclude(f"`layers {spec.layers}` suffices exactly when {sympy.sstr(layers)} ≤ {spec.layers}: "
+                          "the verdict depends on the parameter values (NOT-UAP where it fails)",
+                          proof.UNDECIDED, evidence={"budget": spec.layers, "needed": layers})
 
 
 @proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE)
 def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
     return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} attention layers the "
                           f"pattern needs whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
-                          "large n: some x_j then never reaches some position i within the budget",
+                          "large n (for each admissible value of the parameters): some x_j then never reaches "
+                          "some position i within the budget",
                           proof.PROVED, evidence={"budget": spec.layers, "needed": layers,
                                                   "fails when": f"{sympy.sstr(layers)} > {spec.layers}"})
