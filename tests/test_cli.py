@@ -284,8 +284,6 @@ def test_color_never():
     assert HEADLINE in out(p) and not has_ansi(out(p))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `--color always` gives no colour when TERM=dumb (rich's colour "
-                   "system detection still applies; cli.py does not pass a color_system)")
 def test_color_always_on_a_dumb_terminal():
     p = run("--color", "always", "catalog/softmax.uap", environ=env(NO_COLOR=None, TERM="dumb"))
     assert p.returncode == 0

@@ -31,7 +31,7 @@ def witness(result):
 def test_causal_is_not_uap_with_the_receptive_field_witness():
     r = run(head("causal"))
     assert r.verdict == "NOT-UAP"
-    assert witness(r) == {"i": 1, "j": 2, "target": "f_1(X) = x_2"}
+    assert witness(r) == {"i": 1, "j": 2, "target": "F(X)_k = x_1 + ... + x_n at every position k"}
 
 
 def test_causal_is_not_uap_whatever_the_kernel():
@@ -81,9 +81,13 @@ def test_star_fixes_the_centre():
     assert r.verdict == "UAP" and r.group.name == "stabilizer 1" and r.layers == 2
 
 
-def test_window_plus_global_needs_two_layers():
+def test_window_plus_global_needs_three_layers():
+    """Diameter 2, but swapping two far-apart window positions is invisible at a position whose
+    depth-2 view only reaches them through the global tokens (which see every token alike)."""
     r = run(head("window(3) + global(2)"))
-    assert r.verdict == "UAP" and r.layers == 2
+    assert r.verdict == "UAP" and r.layers == 3
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert step.evidence["diameter"] == 2 and step.evidence["least"] is False
 
 
 def test_directed_cycle_from_edges():
@@ -105,8 +109,31 @@ def test_layer_budget_against_a_diameter_growing_with_n():
 
 
 def test_layer_budget_that_suffices():
-    r = run(head("window(3) + global(2)"), "layers 2\n")
+    r = run(head("window(3) + global(2)"), "layers 3\n")
     assert r.verdict == "UAP"
+
+
+def test_layer_budget_between_the_diameter_and_the_view_bound_is_undecided():
+    r = run(head("window(3) + global(2)"), "layers 2\n")
+    assert r.verdict == "INCONCLUSIVE"
+    assert any(s.rule == "PAT-BUDGET-VIEW" for s in r.root.walk())
+
+
+def test_view_witness_for_a_small_pattern():
+    """n = 4: positions 1, 2 see everyone, 3 sees 2, 4 sees 1 (diameter 2). After 2 layers the
+    output at 3 is the same for X and X with x_1, x_4 exchanged (checked numerically too)."""
+    r = run(head("edges {1 -> 2, 1 -> 3, 1 -> 4, 2 -> 1, 2 -> 3, 2 -> 4, 3 -> 2, 4 -> 1}"), "tokens 4\n")
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert r.layers == 3 and step.evidence["least"] is True
+    assert step.evidence["view witness"]["position"] == 3 and step.evidence["view witness"]["swap"] == [1, 4]
+
+
+@pytest.mark.parametrize("pattern,n", [("window(1)", 6), ("window(2)", 7), ("window(2)", 8), ("star", 6),
+                                       ("window(1) cyclic", 7), ("window(2) cyclic", 8)])
+def test_diameter_suffices_where_proved_or_exhaustive(pattern, n):
+    r = run(head(pattern), f"tokens {n}\n")
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert r.layers == step.evidence["diameter"] and step.evidence["least"] is True
 
 
 def test_circulant_bias_on_a_cyclic_window():
@@ -115,9 +142,13 @@ def test_circulant_bias_on_a_cyclic_window():
 
 
 def test_bigbird_tokens_64_group_swaps_the_global_tokens():
+    """Diameter 2, but 2 layers are not enough (a view witness); 3 are. LANGUAGE.md's example
+    expects 2: the catalog copy states 3 and says why."""
     r = uapcheck.check(open("catalog/bigbird.uap").read(), "catalog/bigbird.uap")
-    assert r.verdict == "UAP" and r.layers == 2 and r.group.order == 2
+    assert r.verdict == "UAP" and r.layers == 3 and r.group.order == 2
     assert [list(g) for g in r.group.generators] == [[2, 1] + list(range(3, 65))]
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert step.evidence["diameter"] == 2 and "view witness" in step.evidence
 
 
 def test_sparse_pattern_does_not_rescue_a_failing_kernel():

@@ -69,9 +69,13 @@ class Growth:
     C: sympy.Expr
     p: sympy.Expr
     E: Poly = ()
+    # True when f(t) also carries a factor that oscillates between two positive bounds: it does not
+    # change the growing part of log f, but then f(t)/(C t^p e^E) has no limit.
+    oscillating: bool = False
 
     def __mul__(self, other: "Growth") -> "Growth":
-        return Growth(self.C * other.C, self.p + other.p, _padd(self.E, other.E))
+        return Growth(self.C * other.C, self.p + other.p, _padd(self.E, other.E),
+                      self.oscillating or other.oscillating)
 
 
 ZERO = Growth(sympy.Integer(0), sympy.Integer(0), ())
@@ -301,7 +305,12 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:
     if isinstance(expr, sympy.Mul):
         out = Growth(sympy.Integer(1), sympy.Integer(0), ())
         for arg in expr.args:
-            g = growth(arg, ctx)
+            try:
+                g = growth(arg, ctx)
+            except Oscillates:
+                if not _positive_bounded_oscillation(arg, ctx):
+                    raise
+                g = Growth(sympy.Integer(1), sympy.Integer(0), (), True)
             if g is ZERO:
                 return ZERO
             out = out * g
@@ -359,9 +368,56 @@ def compare(g1: Growth, g2: Growth, ctx: Context) -> int:
     return sign_of(sympy.expand(g1.p - g2.p), ctx)
 
 
+def _trig_atoms(expr) -> list:
+    return [node for node in sympy.preorder_traversal(expr)
+            if isinstance(node, (sympy.sin, sympy.cos)) and _has_t(node)]
+
+
+def _replace_trig(expr):
+    atoms = _trig_atoms(expr)
+    symbols = [sympy.Symbol(f"s_{k}", real=True) for k in range(len(atoms))]
+    return expr.xreplace(dict(zip(atoms, symbols))), symbols
+
+
+def _positive_bounded_oscillation(expr, ctx: Context) -> bool:
+    """expr depends on t only through sin/cos of growing arguments and stays between two positive
+    constants: exp of a polynomial in those values, or A + Σ B_k s_k with A > Σ |B_k| (numbers)."""
+    g, symbols = _replace_trig(expr)
+    if not symbols or _has_t(g):
+        return False
+    if isinstance(g, sympy.exp) and g.args[0].is_polynomial(*symbols):
+        return True
+    if g.is_polynomial(*symbols) and sympy.Poly(g, *symbols).total_degree() == 1:
+        poly = sympy.Poly(g, *symbols)
+        const = poly.coeff_monomial(1)
+        coeffs = [poly.coeff_monomial(sym) for sym in symbols]
+        if const.is_number and all(co.is_number for co in coeffs):
+            return bool(const - sum(abs(co) for co in coeffs) > 0)
+    return False
+
+
+def _bounded(expr) -> bool:
+    """expr depends on t only through sin/cos values and is a polynomial in them."""
+    g, symbols = _replace_trig(expr)
+    return bool(symbols) and not _has_t(g) and g.is_polynomial(*symbols)
+
+
 def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:
-    parts = [growth(arg, ctx) for arg in expr.args]
+    parts, bounded = [], []
+    for arg in expr.args:
+        try:
+            parts.append(growth(arg, ctx))
+        except Oscillates:
+            if not _bounded(arg):
+                raise
+            bounded.append(arg)
     parts = [g for g in parts if g is not ZERO]
+    if bounded:
+        # Bounded oscillating terms vanish against a term that grows without bound.
+        grows = [g for g in parts if (g.E and sign_of(g.E[0][1], ctx) > 0) or
+                 (not g.E and g.p != 0 and sign_of(g.p, ctx) > 0)]
+        if not grows:
+            raise Oscillates(f"{sympy.sstr(expr)} has a bounded oscillating part that no term outgrows")
     if not parts:
         return ZERO
     top = [parts[0]]

@@ -31,7 +31,7 @@ def _make_console(color: str):
     if color == "never" or (color == "auto" and os.environ.get("NO_COLOR")):
         return Console(no_color=True, color_system=None, highlight=False, soft_wrap=False)
     if color == "always":
-        return Console(force_terminal=True, highlight=False)
+        return Console(force_terminal=True, color_system="standard", highlight=False)
     return Console(highlight=False)
 
 
@@ -66,16 +66,20 @@ def main(argv=None) -> int:
         return EXIT_INPUT
     for path in files:
         source = ""
+        shown = "<stdin>" if path == "-" else path
         try:
             data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-            shown = "<stdin>" if path == "-" else path
+            # for error display even when the bytes are not valid UTF-8
+            source = data.decode("utf-8", errors="replace")
             source = decode(data)
             result = check_spec(parse_source(source, shown))
-        except UapError as err:
+        except (UapError, RecursionError) as err:
+            if isinstance(err, RecursionError):
+                err = UapError("the input is nested too deeply", 1, 1)
             if ns.format == "json":
-                print(jsonout.dumps(jsonout.error_json(path, err)))
+                print(jsonout.dumps(jsonout.error_json(shown, err)))
             else:
-                print(format_error(path, source, err), file=sys.stderr)
+                print(format_error(shown, source, err), file=sys.stderr)
             worst = max(worst, EXIT_INPUT)
             continue
         except OSError as exc:
@@ -85,10 +89,6 @@ def main(argv=None) -> int:
                                      "error": {"line": 0, "column": 0, "message": msg}}))
             else:
                 print(f"{path}: error: {msg}", file=sys.stderr)
-            worst = max(worst, EXIT_INPUT)
-            continue
-        except RecursionError:
-            print(f"{path}:1:1: error: the input is nested too deeply", file=sys.stderr)
             worst = max(worst, EXIT_INPUT)
             continue
         except Exception:  # an engine bug: report it as such, never as a verdict

@@ -9,10 +9,13 @@ import sympy
 from . import proof
 from . import spec as S
 from .asymptotics import Context, Undecided
-from .budget import BudgetExceeded
+from .budget import BudgetExceeded, time_limit
 from .lower import FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
 from .rules import analytic, ffn, limit, pattern, symmetry, verdict
 from .show import show_expr, show_head, show_pattern
+
+
+HEAD_BUDGET_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         model = lower_head(spec, head)
     except Unsupported as exc:
         return _unsupported(label, str(exc)), False
+    _reject_undefined(model, head)
     pos = analytic.positive_kernel(model)
     if head.normalized and pos.status == proof.REFUTED:
         return pos, True
@@ -101,6 +105,16 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     return td, False
 
 
+def _reject_undefined(model, head: S.Head) -> None:
+    """A kernel that SymPy evaluates to ∞ or NaN (e.g. a division by 0 hidden in a product) is an
+    input error at the head, not something to reason about."""
+    from .errors import UapError
+    exprs = [model.scaled, model.plain] if hasattr(model, "scaled") else [model.query, model.key]
+    if any(e.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) for e in exprs):
+        raise UapError("the kernel is undefined: it evaluates to ∞ or NaN (a division by zero or the "
+                       "log of zero)", head.loc.line, head.loc.column)
+
+
 def _attach(step: proof.Step, extra: list) -> proof.Step:
     return step if not extra else _with_premises(step, extra)
 
@@ -120,7 +134,9 @@ def _region_signs(name: str, model) -> Optional[dict]:
     atom = atoms.get(parts[0])
     if atom is None:
         return None
-    return {atom: 1 if parts[1] == ">" else -1, **({u: -1} if atom == v else {})}
+    sign = 1 if parts[1] == ">" else -1
+    # Queries and keys go through the same feature map, and the same bias sign reaches both.
+    return {atom: sign, **({u: sign} if atom == v else {})}
 
 
 @proof.rule("LIM-UNSUPPORTED", "Outside the engines' scope", limit.CITE_LIM)
@@ -220,13 +236,20 @@ def check_spec(spec: S.Spec) -> Result:
 
     tds, ill = [], []
     for i, head in enumerate(spec.heads):
-        td, is_ill = _kernel_premises(spec, i, head)
+        try:
+            with time_limit(f"analysing head {head.label or i + 1}", HEAD_BUDGET_SECONDS):
+                td, is_ill = _kernel_premises(spec, i, head)
+        except BudgetExceeded as exc:
+            td, is_ill = _unsupported(_head_label(i, head), str(exc)), False
         tds.append(td)
         if is_ill:
             ill.append(td)
 
+    diameter = 1
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
-        group_step, group, structure, layers, obstruction = pattern.pattern_premises(spec)
+        outcome = pattern.pattern_premises(spec)
+        group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
+        structure, diameter = list(outcome.structure), outcome.diameter
     else:
         group_step, group = symmetry.dense_symmetry(spec)
         structure, layers, obstruction = [], 1, None
@@ -234,7 +257,7 @@ def check_spec(spec: S.Spec) -> Result:
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]
 
-    budget_fail = pattern.budget_check(spec, layers) if obstruction is None else None
+    budget_fail = pattern.budget_check(spec, layers, diameter) if obstruction is None else None
     if budget_fail is not None:
         structure = [*structure, budget_fail]
 

@@ -15,14 +15,16 @@ class UapError(Exception):
 
 
 def format_error(path: str, source: str, err: UapError) -> str:
-    lines = source.splitlines() or [""]
+    lines = source.split("\n") or [""]  # only \n ends a line in .uap files, as in the lexer
     line_no = min(max(err.line, 1), len(lines))
-    text = lines[line_no - 1] if lines else ""
+    text = lines[line_no - 1].rstrip("\r") if lines else ""
     # Keep absurdly long lines readable: show a window around the column.
     col = max(err.column, 1)
     shown, offset = text, 0
     if len(text) > 200:
         offset = max(0, col - 100)
         shown = text[offset:offset + 200]
-    caret = " " * (col - 1 - offset) + "^"
+    # Copy tabs so that the caret lines up under the same character in a terminal.
+    prefix = shown[: max(col - 1 - offset, 0)]
+    caret = "".join(ch if ch == "\t" else " " for ch in prefix) + "^"
     return f"{path}:{err.line}:{err.column}: error: {err.message}\n    {shown}\n    {caret}"

@@ -63,7 +63,8 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         prefix = data[: exc.start]
         line = prefix.count(b"\n") + 1
-        col = exc.start - (prefix.rfind(b"\n") + 1) + 1
+        line_start = prefix[prefix.rfind(b"\n") + 1:]
+        col = len(line_start.decode("utf-8", errors="replace")) + 1
         raise UapError(f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, col)
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -74,11 +75,28 @@ def _prescan(text: str) -> None:
     if not text.strip() or all(not l.split("#", 1)[0].strip() for l in text.splitlines()):
         raise UapError("the file is empty: a .uap file needs at least one `attention { ... }` block", 1, 1)
     depth, line, col = 0, 1, 0
-    bars_open: list[bool] = []
+    in_string = in_comment = escaped = False
     for ch in text:
         col += 1
         if ch == "\n":
             line, col = line + 1, 0
+            in_string = in_comment = False
+            continue
+        if in_comment:
+            continue
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == "#":
+            in_comment = True
+            continue
+        if ch == '"':
+            in_string = True
             continue
         if ch == "(":
             depth += 1
@@ -135,6 +153,8 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
     line, col = exc.line if exc.line and exc.line > 0 else 1, exc.column if exc.column and exc.column > 0 else 1
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+        if ch == '"':
+            return UapError("unterminated string: a string ends with `\"` on the same line", line, col)
         return UapError(f"unexpected character {ch!r}", line, col)
     if isinstance(exc, UnexpectedEOF):
         lines = text.splitlines() or [""]
@@ -165,6 +185,8 @@ def _check_depth(tree: Tree) -> None:
 
 
 def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
+    if text.startswith("\ufeff"):
+        text = text[1:]
     _prescan(text)
     try:
         tree = parser().parse(text)
@@ -272,11 +294,14 @@ class _Builder:
             if str(val) in getattr(self, "params", {}):
                 raise _err(val, f"`{what} {val}`: the symbolic size must not also be a `param`")
             return str(val)
+        where = node.children[0] if neg else val  # point at the minus sign of a negative number
+        if len(str(val)) > 12:
+            raise _err(where, f"`{what}` is too large (at most {MAX_INT})")
         n = int(str(val)) * (-1 if neg else 1)
         if n < minimum:
-            raise _err(val, f"`{what}` must be at least {minimum}, got {n}")
+            raise _err(where, f"`{what}` must be at least {minimum}, got {n}")
         if n > MAX_INT:
-            raise _err(val, f"`{what}` {n} is too large (at most {MAX_INT})")
+            raise _err(where, f"`{what}` {n} is too large (at most {MAX_INT})")
         return n
 
     def _param(self, st: Tree, earlier: list[S.Param]) -> S.Param:
@@ -301,6 +326,8 @@ class _Builder:
         val = lower_node.children[-1]
         if val.type != "INT":
             raise _err(val, "`integer >= K` needs an integer K")
+        if len(str(val)) > 12:
+            raise _err(val, "integer bound out of range")
         k = int(str(val)) * (-1 if neg else 1)
         if abs(k) > MAX_INT:
             raise _err(val, "integer bound out of range")
@@ -329,16 +356,17 @@ class _Builder:
             if minimum is not None and (p.lower is None or p.lower < minimum) and not neg:
                 raise _err(val, f"{what} needs `{name}` >= {minimum}, but it is declared `integer >= {p.lower}`")
             return ("-" + name) if neg else name
+        where = node.children[0] if neg else val  # point at the minus sign of a negative number
+        if len(str(val)) > 12:
+            raise _err(where, f"{what} is out of range")
         n = int(str(val)) * (-1 if neg else 1)
         if abs(n) > MAX_INT:
-            raise _err(val, f"{what} {n} is out of range")
+            raise _err(where, f"{what} {n} is out of range")
         if minimum is not None and n < minimum:
-            raise _err(val, f"{what} must be at least {minimum}, got {n}")
-        if isinstance(self.tokens, int) and abs(n) > self.tokens and what not in ("layers",):
-            if what.startswith("offset"):
-                pass
-            elif what in ("random pattern count", "global pattern size"):
-                raise _err(val, f"{what} {n} exceeds `tokens {self.tokens}`")
+            raise _err(where, f"{what} must be at least {minimum}, got {n}")
+        if isinstance(self.tokens, int) and abs(n) > self.tokens and what in (
+                "random pattern count", "global pattern size"):
+            raise _err(where, f"{what} {n} exceeds `tokens {self.tokens}`")
         return n
 
     # -- attention heads ---------------------------------------------------------------------
@@ -514,7 +542,7 @@ class _Builder:
                     argnode = c.children[1]
                     neg = any(isinstance(x, Token) and x.type == "MINUS" for x in argnode.children)
                     val = argnode.children[-1]
-                    if val.type != "INT" or neg:
+                    if val.type != "INT" or neg or len(str(val)) > 400:
                         raise _err(argnode, f"`{name}` takes a positive integer")
                     arg = int(str(val))
                 if name not in GROUP_NAMES:
@@ -559,8 +587,12 @@ class _Builder:
             return S.Call(fn, tuple(self._layer_expr(a, allowed) for a in args), _tree_loc(node))
         if kind in ("add", "sub", "mul", "div"):
             op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[kind]
-            return S.BinOp(op, self._layer_expr(node.children[0], allowed),
-                           self._layer_expr(node.children[1], allowed), _tree_loc(node))
+            out = S.BinOp(op, self._layer_expr(node.children[0], allowed),
+                          self._layer_expr(node.children[1], allowed), _tree_loc(node))
+            if op == "/" and self._checked_constant(out.right, node.children[1]) == 0:
+                raise _err(node.children[1], "division by zero")
+            self._checked_constant(out, node)
+            return out
         if kind == "neg":
             return S.Neg(self._layer_expr(node.children[0], allowed), _tree_loc(node))
         raise _err(node, "`layers` takes an integer or an expression with + - * / ceil floor max min")
@@ -603,6 +635,9 @@ class _Builder:
             return S.Neg(e, loc), t
         if kind == "norm":
             e, t = self._expr(c[0], vectors, random_name, scalar_vars)
+            if t == COORDVEC:
+                raise _err(node, "`|.|` of a coordinate-wise (elementwise) vector: use `abs(...)` for the "
+                                 "elementwise absolute value, or `|v|` of a linear vector for a norm")
             if random_name and _mentions(e, random_name) and t != SCALAR:
                 raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
             return S.Norm(e, loc), SCALAR
@@ -629,10 +664,16 @@ class _Builder:
                 if rt != SCALAR:
                     raise _err(c[1], "the exponent of `^` must be a scalar, not a vector")
                 self._check_exponent(r, c[1])
+                if lt == SCALAR:
+                    self._checked_constant(S.BinOp(op, l, r), node)
                 typ = SCALAR if lt == SCALAR else COORDVEC
                 return S.BinOp(op, l, r, loc), typ
             if op == "/" and rt != SCALAR:
                 raise _err(c[1], "cannot divide by a vector")
+            if op == "/" and self._checked_constant(r, c[1]) == 0:
+                raise _err(c[1], "division by zero")
+            if lt == SCALAR and rt == SCALAR:
+                self._checked_constant(S.BinOp(op, l, r), node)
             if op in ("+", "-"):
                 if lt == rt:
                     typ = lt
@@ -653,13 +694,40 @@ class _Builder:
         raise _err(node, f"unexpected expression `{kind}`")
 
     def _check_exponent(self, expr: S.Expr, node) -> None:
-        value = _constant_value(expr)
+        value = self._checked_constant(expr, node)
         if value is not None and abs(value) > MAX_CONSTANT_EXPONENT:
             raise _err(node, f"exponent too large (at most {MAX_CONSTANT_EXPONENT} in absolute value)")
 
+    def _checked_constant(self, expr: S.Expr, node):
+        try:
+            return _constant_value(expr)
+        except _TooLarge:
+            raise _err(node, f"constant too large (more than {MAX_CONSTANT_BITS} bits)") from None
+        except ZeroDivisionError:
+            raise _err(node, "division by zero") from None
+
+
+MAX_CONSTANT_BITS = 4000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _bits(v: sympy.Rational) -> int:
+    return max(abs(sympy.Rational(v).p).bit_length(), sympy.Rational(v).q.bit_length())
+
 
 def _constant_value(expr: S.Expr) -> Optional[sympy.Rational]:
-    """The value of a constant expression if it is small enough to compute safely, else None."""
+    """The value of a constant expression if it is small enough to compute safely, else None.
+    Raises _TooLarge when a constant would exceed MAX_CONSTANT_BITS (SymPy would carry it along)."""
+    value = _constant_value_unchecked(expr)
+    if value is not None and _bits(value) > MAX_CONSTANT_BITS:
+        raise _TooLarge()
+    return value
+
+
+def _constant_value_unchecked(expr: S.Expr) -> Optional[sympy.Rational]:
     if isinstance(expr, S.Num):
         return expr.value
     if isinstance(expr, S.Neg):
@@ -675,13 +743,17 @@ def _constant_value(expr: S.Expr) -> Optional[sympy.Rational]:
             return a - b
         if expr.op == "*":
             return a * b
-        return a / b if b != 0 else None
+        if b == 0:
+            raise ZeroDivisionError
+        return a / b
     if isinstance(expr, S.BinOp) and expr.op == "^":
         a, b = _constant_value(expr.left), _constant_value(expr.right)
         if a is None or b is None or not b.is_integer or abs(b) > MAX_CONSTANT_EXPONENT:
             return None
         if a == 0 and b < 0:
             return None
+        if _bits(a) * abs(int(b)) > MAX_CONSTANT_BITS:  # decide before computing a huge power
+            raise _TooLarge()
         return sympy.Rational(a) ** int(b)
     return None
 

@@ -51,7 +51,10 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, sympy.Integer):
         return int(value)
     if isinstance(value, sympy.Basic):
-        return sympy.sstr(value)
+        try:
+            return sympy.sstr(value)
+        except ValueError:  # an integer too long for Python's str conversion limit
+            return "(a value too large to print)"
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):

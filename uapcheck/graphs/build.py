@@ -24,7 +24,11 @@ import gc
 import random
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import repeat
+from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
+
+import igraph as ig
 
 from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern,
                     PatternUnion, RandomPattern, Star, Strided, Window)
@@ -238,10 +242,8 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
         rng = random.Random(pattern.seed)
         population = range(1, n + 1)
         sample = rng.sample
-        add = out.add
-        for i0 in range(n):  # queries in order i = 1..n, as documented
-            for j in sample(population, r):
-                add((j - 1) * n + i0)
+        # queries in order i = 1..n, as documented
+        out.update([(j - 1) * n + i0 for i0 in range(n) for j in sample(population, r)])
     elif isinstance(pattern, Edges):
         for (i, j) in pattern.edges:  # (i, j): i attends to j
             if not (1 <= i <= n and 1 <= j <= n):
@@ -313,7 +315,59 @@ def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
 
 
 def arc_pairs0(graph: PatternGraph) -> list[tuple[int, int]]:
-    """0-based (source, target) pairs for igraph, sorted by source (igraph indexes faster)."""
+    """0-based (source, target) pairs, sorted by source."""
     n = graph.n
     with _no_gc():
         return [divmod(c, n) for c in sorted(graph.all_codes())]
+
+
+# ---------------------------------------------------------------------------------------------
+# Derived forms, computed once per PatternGraph and cached on it.  A PatternGraph is immutable, so
+# the cache never goes stale; it lives in the instance __dict__ (not a dataclass field), so
+# equality, hashing and repr ignore it.  One graph is typically analysed twice (connectivity of the
+# union, which is the head itself for one head, then its symmetry group): decoding ~10⁶ codes and
+# building the igraph are then paid once.
+
+def _derived(graph: PatternGraph) -> dict:
+    cache = graph.__dict__.get("_derived")
+    if cache is None:
+        cache = {}
+        object.__setattr__(graph, "_derived", cache)  # frozen dataclass: bypass __setattr__
+    return cache
+
+
+def arc_codes(graph: PatternGraph) -> frozenset[int]:
+    """The codes in *edge order*: ``endpoints`` and ``to_igraph`` list the arcs in the iteration
+    order of this very set (``graph.codes``, or one materialisation of a complete graph)."""
+    cache = _derived(graph)
+    if "codes" not in cache:
+        cache["codes"] = graph.all_codes()
+    return cache["codes"]
+
+
+def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
+    """0-based parallel lists (sources, targets) of the arcs, in the order of ``arc_codes``.
+
+    Plain Python division of the codes (no igraph), so re-checks that use it stay independent of
+    igraph.  Cached; the lists must not be modified.
+    """
+    cache = _derived(graph)
+    if "endpoints" not in cache:
+        codes, n = arc_codes(graph), graph.n
+        with _no_gc():
+            cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),
+                                  list(map(mod, codes, repeat(n))))
+    return cache["endpoints"]
+
+
+def to_igraph(graph: PatternGraph) -> ig.Graph:
+    """The directed igraph (vertex k-1 is position k, edge e is the e-th arc of ``arc_codes``).
+
+    Cached and shared: callers must not modify it (``copy()`` first).
+    """
+    cache = _derived(graph)
+    if "igraph" not in cache:
+        js, is_ = endpoints(graph)
+        with _no_gc():
+            cache["igraph"] = ig.Graph(n=graph.n, edges=zip(js, is_), directed=True)
+    return cache["igraph"]

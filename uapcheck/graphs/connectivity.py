@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add, sub
 from typing import Optional, Sequence
 
 import igraph as ig
 
-from .build import PatternGraph, arc_pairs0, union_graph
+from . import build
+from .build import PatternGraph, endpoints, union_graph
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -126,8 +129,11 @@ class LayerCheck:
 # igraph helpers
 
 def to_igraph(graph: PatternGraph) -> ig.Graph:
-    """The directed igraph of a pattern graph (vertex k-1 is position k; arc j -> i)."""
-    return ig.Graph(n=graph.n, edges=arc_pairs0(graph), directed=True)
+    """The directed igraph of a pattern graph (vertex k-1 is position k; arc j -> i).
+
+    Built once per graph and shared with ``symmetry``: do not modify it (``copy()`` first).
+    """
+    return build.to_igraph(graph)
 
 
 def _bfs(g: ig.Graph, v0: int, mode: str) -> list[int]:
@@ -196,8 +202,9 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             best, best_pair = e_out, (v0 + 1, d_out.index(e_out) + 1)
         if e_in > best:
             best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
-        upper[:] = [u if u <= a + e_out else a + e_out for u, a in zip(upper, d_in)]
-        lower[:] = [max(lo, a, e_out - b) for lo, a, b in zip(lower, d_in, d_out)]
+        # upper[w] = min(upper[w], d_in[w] + e_out); lower[w] = max(lower[w], d_in[w], e_out - d_out[w])
+        upper[:] = map(min, upper, map(add, d_in, repeat(e_out)))
+        lower[:] = map(max, lower, d_in, map(sub, repeat(e_out), d_out))
         upper[v0] = lower[v0] = e_out
 
     def spread_over_orbits() -> None:
@@ -321,8 +328,7 @@ def _adjacency(union: PatternGraph) -> tuple[list[list[int]], list[list[int]]]:
     n = union.n
     outs: list[list[int]] = [[] for _ in range(n)]
     ins: list[list[int]] = [[] for _ in range(n)]
-    for c in union.all_codes():
-        j0, i0 = divmod(c, n)
+    for j0, i0 in zip(*endpoints(union)):
         outs[j0].append(i0)
         ins[i0].append(j0)
     return outs, ins
@@ -337,8 +343,7 @@ def verify_separation(graphs: Sequence[PatternGraph], sep: Separation) -> bool:
         return False
     if union.complete:
         return False
-    for c in union.codes:
-        j0, i0 = divmod(c, n)
+    for j0, i0 in zip(*endpoints(union)):
         if (i0 + 1) in reach and (j0 + 1) not in reach:
             return False  # an arc enters the closed set: it is not closed
     return True
@@ -413,12 +418,13 @@ def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
         return False
     if union.complete:
         return True
-    codes = union.codes
-    for c in codes:
-        j0, i0 = divmod(c, n)
-        if (perm[j0] - 1) * n + (perm[i0] - 1) not in codes:
-            return False
-    return True
+    # every arc j -> i maps to an arc (σ(j), σ(i)); σ is a bijection, so arcs map onto arcs.
+    # Endpoints come from dividing the codes in plain Python: no igraph in this re-check.
+    js, is_ = endpoints(union)
+    row = [(p - 1) * n for p in perm]
+    col = [p - 1 for p in perm]
+    images = map(add, map(row.__getitem__, js), map(col.__getitem__, is_))
+    return all(map(union.codes.__contains__, images))
 
 
 def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:

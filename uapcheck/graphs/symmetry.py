@@ -36,11 +36,14 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain, compress, repeat
+from operator import add, eq, mul, ne
 from typing import Optional, Sequence
 
 import igraph as ig
 
-from .build import PatternGraph, _no_gc
+from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
 
 BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
 POSITIONAL_KINDS = ("none", "absolute")
@@ -107,43 +110,82 @@ def _class_one_arcs(kind: str, n: int) -> frozenset[int]:
 
 
 class _Structure:
-    """Arc codes with joint labels (0 .. L-1); ``trivial`` when G = {id} is known upfront."""
+    """The arcs G must preserve, with their joint labels; ``trivial`` when G = {id} is known upfront.
 
-    def __init__(self, n: int, labels: dict[int, int], num_labels: int, trivial: bool,
-                 reason: str):
+    ``support`` is a PatternGraph holding every constrained arc (for one unbiased head, that head's
+    own graph, so its cached decoding and igraph are shared with the connectivity analysis).
+    ``labels`` maps each code to its label 0 .. L-1, or is None when all arcs carry one label.
+    """
+
+    def __init__(self, n: int, support: Optional[PatternGraph], labels: Optional[dict[int, int]],
+                 num_labels: int, trivial: bool, reason: str):
         self.n = n
+        self.support = support if support is not None else PatternGraph(n, frozenset())
+        self.codes: frozenset[int] = self.support.codes
         self.labels = labels
         self.num_labels = num_labels
         self.trivial = trivial
         self.reason = reason
-        self._arrays: Optional[tuple[list[int], list[int], list[int]]] = None
+        self._edge_labels: Optional[list[int]] = None
+        self._checked: dict[tuple, bool] = {}
 
-    def arrays(self) -> tuple[list[int], list[int], list[int]]:
-        """Sources, targets (0-based) and labels of the arcs, in ``labels`` order (cached)."""
-        if self._arrays is None:
-            n = self.n
-            with _no_gc():
-                js = [c // n for c in self.labels]
-                is_ = [c % n for c in self.labels]
-            self._arrays = (js, is_, list(self.labels.values()))
-        return self._arrays
+    def edge_labels(self) -> list[int]:
+        """The label of every arc, in the edge order of ``endpoints``/``to_igraph`` (cached)."""
+        if self._edge_labels is None:
+            if self.labels is None:
+                self._edge_labels = [0] * len(self.codes)
+            else:
+                self._edge_labels = list(map(self.labels.__getitem__, arc_codes(self.support)))
+        return self._edge_labels
 
     def preserves(self, perm: Sequence[int]) -> bool:
-        """perm: 1-based images.  True iff every labelled arc maps to an arc of the same label."""
+        """perm: 1-based images.  True iff every labelled arc maps to an arc of the same label.
+
+        Plain Python over the arc codes (independent of igraph and BLISS); one pass of C-level
+        ``map`` calls that stops at the first arc that is not preserved.  Results are memoised, so
+        a permutation checked while naming the group is not checked again.
+        """
+        key = tuple(perm)
+        known = self._checked.get(key)
+        if known is None:
+            known = self._checked[key] = self._preserves(key)
+        return known
+
+    def _preserves(self, perm: tuple) -> bool:
         n = self.n
         if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
             return False
         if self.trivial:
-            return all(perm[k] == k + 1 for k in range(n))
-        js, is_, labs = self.arrays()
+            return perm == tuple(range(1, n + 1))
+        moved = list(compress(range(n), map(ne, perm, range(1, n + 1))))
+        if not moved or not self.codes:
+            return True
+        codes, labels = self.codes, self.labels
         row = [(p - 1) * n for p in perm]
         col = [p - 1 for p in perm]
-        with _no_gc():
-            images = [row[j] + col[i] for j, i in zip(js, is_)]
-        if self.num_labels <= 1:  # σ is a bijection: arcs to arcs suffices
-            return self.labels.keys() >= set(images)
-        get = self.labels.get
-        return all(get(c) == lab for c, lab in zip(images, labs))
+        if len(moved) * n < 2 * len(codes):
+            # An arc between two fixed points maps to itself, so only the arcs at a moved point
+            # can fail; they are found by probing the 2n possible codes at each moved point
+            # (twin transpositions and cycles move few points).
+            for u in moved:
+                heads = list(compress(range(n), map(codes.__contains__, range(u * n, u * n + n))))
+                tails = list(compress(range(n), map(codes.__contains__, range(u, n * n, n))))
+                images = chain(map(add, repeat(row[u]), map(col.__getitem__, heads)),   # u -> v
+                               map(add, map(row.__getitem__, tails), repeat(col[u])))   # j -> u
+                if labels is None:
+                    ok = all(map(codes.__contains__, images))
+                else:
+                    own = chain(map(add, repeat(u * n), heads),
+                                map(add, map(mul, tails, repeat(n)), repeat(u)))
+                    ok = all(map(eq, map(labels.get, images), map(labels.__getitem__, own)))
+                if not ok:
+                    return False
+            return True
+        js, is_ = endpoints(self.support)
+        images = map(add, map(row.__getitem__, js), map(col.__getitem__, is_))
+        if labels is None:  # σ is a bijection: arcs into arcs suffices
+            return all(map(codes.__contains__, images))
+        return all(map(eq, map(labels.get, images), self.edge_labels()))
 
 
 def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],
@@ -163,98 +205,118 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
     if positional not in POSITIONAL_KINDS:
         raise ValueError(f"unknown positional encoding {positional!r}")
     if positional == "absolute":
-        return _Structure(n, {}, 0, True, "absolute positional encoding")
+        return _Structure(n, None, None, 0, True, "absolute positional encoding")
     if "free" in biases:
-        return _Structure(n, {}, 0, True, "free bias")
+        return _Structure(n, None, None, 0, True, "free bias")
     # one layer per distinct (head graph, bias); identical heads give identical constraints
-    layers: list[tuple[frozenset[int], Optional[str]]] = []
+    layers: list[tuple[frozenset[int], Optional[str], Optional[PatternGraph]]] = []
     seen: set = set()
     for g, b in zip(graphs, biases):
         if g.complete:
             if b is None:
                 continue  # a complete unbiased head is preserved by every permutation
-            codes, kind = _class_one_arcs(b, n), None
+            codes, kind, source = _class_one_arcs(b, n), None, None
         else:
-            codes, kind = g.codes, b
+            codes, kind, source = g.codes, b, g
         key = (codes, kind)
         if key not in seen:
             seen.add(key)
-            layers.append(key)
+            layers.append((codes, kind, source))
+    if not layers:
+        return _Structure(n, None, None, 0, False, "no constraint")
+    if len(layers) == 1 and layers[0][1] is None:
+        codes, _, source = layers[0]
+        support = source if source is not None else PatternGraph(n, codes)
+        return _Structure(n, support, None, 1 if codes else 0, False, "one head")
     with _no_gc():
-        if len(layers) == 1 and layers[0][1] is None:
-            labels = dict.fromkeys(layers[0][0], 0)
-            return _Structure(n, labels, 1 if labels else 0, False, "one head")
         joint: dict[int, tuple] = defaultdict(tuple)
-        for h, (codes, kind) in enumerate(layers):
-            for c in codes:
-                j0, i0 = divmod(c, n)
-                joint[c] += ((h, _bias_class(kind, n, j0, i0)),)
+        for h, (codes, kind, _) in enumerate(layers):
+            if kind is None:  # every arc of an unbiased layer has class 0
+                tag = ((h, 0),)
+                for c in codes:
+                    joint[c] += tag
+            else:
+                for c in codes:
+                    j0, i0 = divmod(c, n)
+                    joint[c] += ((h, _bias_class(kind, n, j0, i0)),)
         ids: dict[tuple, int] = {}
         labels = {c: ids.setdefault(lab, len(ids)) for c, lab in joint.items()}
-    return _Structure(n, labels, len(ids), False, f"{len(layers)} labelled layer(s)")
+        support = PatternGraph(n, frozenset(labels))
+    reason = f"{len(layers)} labelled layer(s)"
+    if len(ids) <= 1:
+        return _Structure(n, support, None, len(ids), False, reason)
+    return _Structure(n, support, labels, len(ids), False, reason)
 
 
 # ---------------------------------------------------------------------------------------------
 # Twin classes, quotient, BLISS
 
-def _neighbourhoods(st: _Structure) -> tuple[list[list[int]], list[list[int]], int]:
-    """Per position, its out- and in-neighbours encoded as v * L + label (L = number of labels)."""
-    n = st.n
-    big = max(1, st.num_labels)
-    outs: list[list[int]] = [[] for _ in range(n)]
-    ins: list[list[int]] = [[] for _ in range(n)]
-    js, is_, labs = st.arrays()
-    with _no_gc():
-        if big == 1:
-            for j0, i0 in zip(js, is_):
-                outs[j0].append(i0)
-                ins[i0].append(j0)
-        else:
-            for j0, i0, lab in zip(js, is_, labs):
-                outs[j0].append(i0 * big + lab)
-                ins[i0].append(j0 * big + lab)
-    return outs, ins, big
+def _exact_twins(st: _Structure, members: list[int], outs: list[list[int]],
+                 ins: list[list[int]], closed: bool) -> list[list[int]]:
+    """Split positions whose cheap keys collide into groups of pairwise twins (exact keys)."""
+    exact: dict[tuple, list[int]] = defaultdict(list)
+    if st.labels is None:
+        for u in members:
+            o, i = frozenset(outs[u]), frozenset(ins[u])
+            if closed:  # adjacent twins: equal once each is added to its own neighbourhood
+                o, i = o.union((u,)), i.union((u,))
+            exact[(o, i)].append(u)
+    else:
+        # labelled neighbours v * L + label; adjacent twins u, v need u -> v and v -> u with one
+        # label ℓ, and agree once u * L + ℓ (resp. v * L + ℓ) is added: one key per such ℓ
+        n, big, lab = st.n, st.num_labels, st.labels
+        for u in members:
+            o = frozenset([v * big + lab[u * n + v] for v in outs[u]])
+            i = frozenset([v * big + lab[v * n + u] for v in ins[u]])
+            if not closed:
+                exact[(o, i)].append(u)
+                continue
+            for ell in {e % big for e in o & i}:
+                t = u * big + ell
+                exact[(o.union((t,)), i.union((t,)))].append(u)
+    return [m for m in exact.values() if len(m) > 1]
 
 
-def _twin_classes(st: _Structure):
-    """Classes of positions u ~ v with (u v) ∈ G, each sorted, 0-based (with the encoded
-    out-neighbourhoods and the label base, reused for the quotient).
+def _twin_classes(st: _Structure) -> list[list[int]]:
+    """Classes of positions u ~ v with (u v) ∈ G, each sorted, 0-based, ordered by least member.
 
     u, v are twins iff their labelled out- and in-neighbourhoods agree outside {u, v}: either both
-    are non-adjacent with equal neighbourhoods ("F" keys), or u -> v and v -> u carry the same
-    label ℓ and the neighbourhoods agree once each vertex is added to its own ("T" keys, one per ℓ).
-    A cheap key (sizes and sums) is compared first; exact sorted keys only within its collisions.
+    are non-adjacent with equal neighbourhoods ("open" keys), or u -> v and v -> u carry the same
+    label ℓ and the neighbourhoods agree once each vertex is added to its own ("closed" keys).
+    Labelled twins are in particular twins of the unlabelled support, so candidates come from the
+    support's neighbour lists (igraph, in C): a cheap key (sizes and sums of the neighbour lists,
+    necessary for equal sets) is counted for every position, and exact keys, with labels, are
+    built only for positions whose cheap key collides.
     """
     n = st.n
-    outs, ins, big = _neighbourhoods(st)
-    cheap: dict[tuple, list[int]] = defaultdict(list)
-    with _no_gc():
-        for u in range(n):
-            o, i = outs[u], ins[u]
-            so, si = sum(o), sum(i)
-            cheap[("F", len(o), so, len(i), si)].append(u)
-            both = set(o).intersection(i)
-            if both:
-                self_code = u * big
-                for lab in {e % big for e in both}:
-                    t = self_code + lab
-                    cheap[("T", lab, len(o), so + t, len(i), si + t)].append(u)
-        groups: list[list[int]] = []
-        for key, members in cheap.items():
-            if len(members) < 2:
+    g = to_igraph(st.support)
+    groups: list[list[int]] = []
+    with _no_gc():  # 2n neighbour lists: no collection pass can free anything meanwhile
+        outs = g.neighborhood(None, order=1, mode="out", mindist=1)
+        ins = g.neighborhood(None, order=1, mode="in", mindist=1)
+        lo, li = list(map(len, outs)), list(map(len, ins))
+        so, si = list(map(sum, outs)), list(map(sum, ins))
+        for closed in (False, True):
+            if closed:
+                keys = list(zip(lo, map(add, so, range(n)), li, map(add, si, range(n))))
+            else:
+                keys = list(zip(lo, so, li, si))
+            counts = Counter(keys)
+            if len(counts) == n:
                 continue
-            exact: dict[tuple, list[int]] = defaultdict(list)
-            for u in members:
-                o, i = outs[u], ins[u]
-                if key[0] == "F":
-                    exact[(tuple(sorted(o)), tuple(sorted(i)))].append(u)
-                else:
-                    t = u * big + key[1]
-                    exact[(tuple(sorted(o + [t])), tuple(sorted(i + [t])))].append(u)
-            groups.extend(m for m in exact.values() if len(m) > 1)
-    parent = list(range(n))
+            buckets: dict[tuple, list[int]] = defaultdict(list)
+            for u, c in enumerate(map(counts.__getitem__, keys)):
+                if c > 1:
+                    buckets[keys[u]].append(u)
+            for members in buckets.values():
+                groups.extend(_exact_twins(st, members, outs, ins, closed))
+    if not groups:
+        with _no_gc():
+            return [[u] for u in range(n)]
+    parent: dict[int, int] = {}
 
     def find(x: int) -> int:
+        parent.setdefault(x, x)
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
@@ -266,26 +328,29 @@ def _twin_classes(st: _Structure):
             s = find(u)
             if s != r:
                 parent[s] = r
-    classes: dict[int, list[int]] = defaultdict(list)
-    for u in range(n):
-        classes[find(u)].append(u)
-    return sorted(classes.values()), outs, big
+    by_root: dict[int, list[int]] = defaultdict(list)
+    for u in sorted(parent):
+        by_root[find(u)].append(u)
+    first = {m[0]: m for m in by_root.values()}  # each m is sorted
+    with _no_gc():
+        return [first[u] if u in first else [u] for u in range(n) if u in first or u not in parent]
 
 
-def _encode(num_vertices: int, vertex_colours: list[int], arcs: dict[tuple[int, int], int]):
+def _encode(num_vertices: int, vertex_colours: list[int], sources: Sequence[int],
+            targets: Sequence[int], labels: Sequence[int]):
     """A coloured igraph: the most frequent arc label stays plain, the others are subdivided."""
-    counts = Counter(arcs.values())
-    plain = counts.most_common(1)[0][0] if counts else None
+    counts = Counter(labels)
     colours = list(vertex_colours)
     if len(counts) <= 1:
-        return ig.Graph(n=num_vertices, edges=list(arcs), directed=True), colours
+        return ig.Graph(n=num_vertices, edges=zip(sources, targets), directed=True), colours
+    plain = counts.most_common(1)[0][0]
     base = max(vertex_colours, default=-1) + 1
     other = sorted(lab for lab in counts if lab != plain)
     colour_of_label = {lab: base + k for k, lab in enumerate(other)}
     edges: list[tuple[int, int]] = []
     nxt = num_vertices
     with _no_gc():
-        for (a, b), lab in arcs.items():
+        for a, b, lab in zip(sources, targets, labels):
             if lab == plain:
                 edges.append((a, b))
             else:
@@ -296,69 +361,141 @@ def _encode(num_vertices: int, vertex_colours: list[int], arcs: dict[tuple[int, 
     return ig.Graph(n=nxt, edges=edges, directed=True), colours
 
 
-def _solve(st: _Structure, want_generators: bool = True):
-    """(order, generators or None, twin classes) of the structure's group."""
+def _quotient(st: _Structure, classes: list[list[int]]):
+    """The coloured quotient for BLISS: vertex k = class k, coloured by (size, internal label).
+
+    Twins agree on their arcs to every other class (with labels): between two classes either all
+    arcs are present, with one label, or none.  So the quotient is the subgraph induced by one
+    representative per class (the least member; classes are ordered by it, so igraph keeps the
+    class order).
+    """
     n = st.n
-    classes, outs, big = _twin_classes(st)
     q = len(classes)
-    cls_of = [0] * n
-    for k, members in enumerate(classes):
-        for u in members:
-            cls_of[u] = k
-    # quotient: vertex k = class k, coloured by (size, internal label); arcs from representatives
+    g = to_igraph(st.support)
+    if q == n:  # no twins: the support itself, one colour
+        colours = [0] * n
+        if st.labels is None:
+            return g, colours
+        js, is_ = endpoints(st.support)
+        return _encode(n, colours, js, is_, st.edge_labels())
     kinds: dict[tuple, int] = {}
     colours = []
     for members in classes:
-        internal = (st.labels.get(members[1] * n + members[0]) if len(members) > 1 else None)
-        colours.append(kinds.setdefault((len(members), internal), len(kinds)))
-    with _no_gc():
-        if big == 1:  # one label: plain arcs, no subdivision
-            if q == n:
-                edges = [(u, v) for u in range(n) for v in outs[u]]
-            else:
-                edges = list({(k, cls_of[v]) for k, members in enumerate(classes)
-                              for v in outs[members[0]] if cls_of[v] != k})
-            qgraph, qcolours = ig.Graph(n=q, edges=edges, directed=True), colours
-        else:
-            qarcs: dict[tuple[int, int], int] = {}
-            for k, members in enumerate(classes):
-                for e in outs[members[0]]:
-                    v, lab = divmod(e, big)
-                    if cls_of[v] != k:
-                        qarcs[(k, cls_of[v])] = lab
-            qgraph, qcolours = _encode(q, colours, qarcs)
-    q_order = qgraph.count_automorphisms(sh=SPLITTING, color=qcolours)
-    order = q_order
-    for members in classes:
+        internal = None
         if len(members) > 1:
-            order *= math.factorial(len(members))
-    if not want_generators:
-        return order, None, classes
-    # BLISS's generators each enlarge the group, so there are at most log2 |Aut(quotient)|
-    in_class = sum((1 if len(m) == 2 else 2) for m in classes if len(m) >= 2)
-    if (in_class + q_order.bit_length()) * n > MAX_GENERATOR_ENTRIES:
-        return order, None, classes
-    qgens = qgraph.automorphism_group(sh=SPLITTING, color=qcolours) if q_order > 1 else []
-    gens: list[tuple[int, ...]] = []
-    ident = list(range(1, n + 1))
-    for members in classes:
-        if len(members) >= 2:
-            p = ident[:]
-            p[members[0]], p[members[1]] = members[1] + 1, members[0] + 1
-            gens.append(tuple(p))
-            if len(members) >= 3:
+            c = members[1] * n + members[0]
+            internal = st.labels.get(c) if st.labels is not None else (0 if c in st.codes else None)
+        colours.append(kinds.setdefault((len(members), internal), len(kinds)))
+    reps = [m[0] for m in classes]
+    h = g.induced_subgraph(reps)
+    if st.labels is None:
+        return h, colours
+    pairs = h.get_edgelist()
+    sources, targets = [a for a, _ in pairs], [b for _, b in pairs]
+    labels = [st.labels[reps[a] * n + reps[b]] for a, b in pairs]
+    return _encode(q, colours, sources, targets, labels)
+
+
+#: Sources of the distance invariant (see ``_invariant_colours``): at most this many BFS runs.
+MAX_INVARIANT_SOURCES = 8
+
+
+def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
+    """A finer colouring that every colour-preserving automorphism of g preserves, so BLISS counts
+    the same group: (colour, out-degree, in-degree, d(S -> v), d(v -> S)), where S is the smallest
+    class of (colour, out-degree, in-degree) (the least such key on ties) and d(S -> v) the
+    distance from the nearest member of S.  σ fixes S setwise, so both distances are invariant.
+
+    BLISS refines the same degrees itself, but along a path-like pattern (a window) its refinement
+    needs about n/w rounds to tell positions apart from the two ends; the distances from the ends
+    give that partition in two BFS.
+    """
+    n = g.vcount()
+    key = list(zip(colours, g.outdegree(), g.indegree()))
+    counts = Counter(key)
+    size, first = min((c, k) for k, c in counts.items())
+    if size == n or len(counts) == n or size > MAX_INVARIANT_SOURCES:
+        ids: dict = {}
+        return [ids.setdefault(k, len(ids)) for k in key]
+    sources = [v for v, k in enumerate(key) if k == first]
+    d_from = g.distances(source=sources, mode="out")  # rows: d(s -> v)
+    d_to = g.distances(source=sources, mode="in")     # rows: d(v -> s)
+    if len(sources) > 1:
+        d_from, d_to = [list(map(min, *d_from))], [list(map(min, *d_to))]
+    ids = {}
+    return [ids.setdefault(k, len(ids)) for k in zip(key, d_from[0], d_to[0])]
+
+
+@lru_cache(maxsize=32)
+def _factorial(k: int) -> int:
+    return math.factorial(k)
+
+
+def _factorial_bits_floor(k: int) -> int:
+    """S with k! >= 2^S, exactly: S = Σ_{m=2..k} (bit_length(m) - 1), in O(log k)."""
+    total, b = 0, 1
+    while (1 << (b - 1)) <= k:
+        lo, hi = 1 << (b - 1), min((1 << b) - 1, k)
+        total += (hi - lo + 1) * (b - 1)
+        b += 1
+    return total
+
+
+def _is_factorial(order: int, k: int) -> bool:
+    """order == k!, without computing k! when the bit lengths already rule it out."""
+    if order.bit_length() <= _factorial_bits_floor(k):  # order < 2^S <= k!
+        return False
+    return order == _factorial(k)
+
+
+class _Solution:
+    """Twin classes, the coloured quotient and its BLISS order; |G| = ∏|C|! · |Aut(quotient)|."""
+
+    def __init__(self, st: _Structure):
+        self.st = st
+        self.classes = _twin_classes(st)
+        self.qgraph, colours = _quotient(st, self.classes)
+        with _no_gc():
+            self.qcolours = _invariant_colours(self.qgraph, colours)
+        self.q_order = self.qgraph.count_automorphisms(sh=SPLITTING, color=self.qcolours)
+        order = self.q_order
+        for size, count in Counter(len(m) for m in self.classes if len(m) > 1).items():
+            order *= _factorial(size) ** count
+        self.order = order
+
+    def generators(self) -> Optional[tuple[tuple[int, ...], ...]]:
+        """Generators of G (None beyond ``MAX_GENERATOR_ENTRIES``): Sym(C) for each twin class
+        (a transposition and a cycle) and BLISS's quotient generators lifted class by class."""
+        n, classes, q_order = self.st.n, self.classes, self.q_order
+        # BLISS's generators each enlarge the group, so there are at most log2 |Aut(quotient)|
+        in_class = sum((1 if len(m) == 2 else 2) for m in classes if len(m) >= 2)
+        if (in_class + q_order.bit_length()) * n > MAX_GENERATOR_ENTRIES:
+            return None
+        qgens = (self.qgraph.automorphism_group(sh=SPLITTING, color=self.qcolours)
+                 if q_order > 1 else [])
+        gens: list[tuple[int, ...]] = []
+        ident = list(range(1, n + 1))
+        for members in classes:
+            if len(members) >= 2:
                 p = ident[:]
-                for a, b in zip(members, members[1:] + members[:1]):
-                    p[a] = b + 1
+                p[members[0]], p[members[1]] = members[1] + 1, members[0] + 1
                 gens.append(tuple(p))
-    for qg in qgens:
-        p = [0] * n
-        for k, members in enumerate(classes):
-            for a, b in zip(members, classes[qg[k]]):
-                p[a] = b + 1
-        if p != ident:
-            gens.append(tuple(p))
-    return order, tuple(gens), classes
+                if len(members) >= 3:
+                    p = ident[:]
+                    for a, b in zip(members, members[1:] + members[:1]):
+                        p[a] = b + 1
+                    gens.append(tuple(p))
+        for qg in qgens:
+            if len(classes) == n:  # classes are [0], [1], ...: the generator itself
+                p = [k + 1 for k in qg[:n]]
+            else:
+                p = [0] * n
+                for k, members in enumerate(classes):
+                    for a, b in zip(members, classes[qg[k]]):
+                        p[a] = b + 1
+            if p != ident:
+                gens.append(tuple(p))
+        return tuple(gens)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,7 +531,7 @@ def _name(n: int, order: int, st: _Structure, classes: list[list[int]]):
 
     Priority when names coincide at small n: S_n, trivial, C_n, D_n, reflection, stabilizer K.
     """
-    if order == math.factorial(n):
+    if _is_factorial(order, n):
         return "S_n", _symmetric_generators(list(range(1, n + 1)), n)
     if order == 1:
         return "trivial", ()
@@ -410,11 +547,12 @@ def _name(n: int, order: int, st: _Structure, classes: list[list[int]]):
             return "D_n", (rotation(n), reflection(n))
     if order == 2 and st.preserves(reflection(n)):
         return "reflection", (reflection(n),)
-    if n >= 3 and order == math.factorial(n - 1):
+    if n >= 3 and _is_factorial(order, n - 1):
         # G ⊇ Sym(C) for a twin class C of size n - 1, and |G| = (n-1)! forces G = Stab(K)
         big = [m for m in classes if len(m) == n - 1]
         if big:
-            k = next(v for v in range(n) if v not in set(big[0])) + 1
+            members = set(big[0])
+            k = next(v for v in range(n) if v not in members) + 1
             return f"stabilizer {k}", _symmetric_generators([v + 1 for v in big[0]], n)
     return None, None
 
@@ -431,20 +569,23 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     if st.trivial:
         name = "S_n" if n == 1 else "trivial"
         return SymmetryGroup(n, 1, name, (), st.reason)
-    if not st.labels:  # no constraint at all: every head complete and unbiased
+    if not st.codes:  # no constraint at all: every head complete and unbiased
         return SymmetryGroup(n, math.factorial(n), "S_n",
                              _symmetric_generators(list(range(1, n + 1)), n), "no constraint")
-    order, gens, classes = _solve(st)
+    sol = _Solution(st)
+    order, classes = sol.order, sol.classes
+    # the name is decided by the exact order and exact membership checks of its generators; a
+    # named group keeps its standard generators and BLISS's second search is not needed
+    name, gens = _name(n, order, st, classes)
+    if gens is None:
+        gens = sol.generators()
     if gens is not None:
         # self-check: a generator outside G would be a wrong equivariance claim
         budget = MAX_GENERATOR_ENTRIES * 10
-        if len(gens) * max(1, len(st.labels)) <= budget:
+        if len(gens) * max(1, len(st.codes)) <= budget:
             bad = [p for p in gens if not st.preserves(p)]
             if bad:
                 raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
-    name, named_gens = _name(n, order, st, classes)
-    if named_gens is not None:
-        gens = named_gens
     method = f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})"
     return SymmetryGroup(n, order, name, gens, method)
 
@@ -469,7 +610,7 @@ def verify_group(group: SymmetryGroup, graphs: Sequence[PatternGraph],
 def automorphisms_of_graph(graph: PatternGraph) -> Optional[list[tuple[int, ...]]]:
     """Generators of Aut(graph) for a single unlabelled digraph (None if too many to list)."""
     st = _structure([graph], None, "none")
-    if not st.labels:
+    if not st.codes:
         return [tuple(p) for p in _symmetric_generators(list(range(1, graph.n + 1)), graph.n)]
-    _, gens, _ = _solve(st)
+    gens = _Solution(st).generators()
     return None if gens is None else list(gens)

@@ -110,9 +110,49 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     return None
 
 
+def _trig_positive(expr: sympy.Expr) -> bool:
+    """Each factor is positive: proved by the assumptions, or of the form exp(·), or an affine
+    function A + Σ B_k s_k of sines and cosines with numbers A > Σ |B_k|."""
+    for factor in sympy.Mul.make_args(expr):
+        if isinstance(factor, sympy.exp) and factor.args[0].is_real is not False:
+            if factor.args[0].is_extended_real or _real_by_structure(factor.args[0]):
+                continue
+        if factor.is_positive:
+            continue
+        atoms = [n for n in sympy.preorder_traversal(factor) if isinstance(n, (sympy.sin, sympy.cos))]
+        if not atoms:
+            return False
+        syms = [sympy.Symbol(f"s_{k}", real=True) for k in range(len(atoms))]
+        g = factor.xreplace(dict(zip(atoms, syms)))
+        if g.free_symbols - set(syms) or not g.is_polynomial(*syms):
+            return False
+        poly = sympy.Poly(g, *syms)
+        if poly.total_degree() != 1:
+            return False
+        const = poly.coeff_monomial(1)
+        coeffs = [poly.coeff_monomial(sym) for sym in syms]
+        if not (const.is_number and all(co.is_number for co in coeffs) and const - sum(abs(co) for co in coeffs) > 0):
+            return False
+    return True
+
+
+def _real_by_structure(expr) -> bool:
+    return all(sym.is_real for sym in expr.free_symbols) and not expr.has(sympy.sqrt, sympy.log, sympy.Pow)
+
+
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP)
 def positive_kernel(model: KernelModel) -> proof.Step:
     expr = _plain_term(model)
+    if _trig_positive(expr):
+        why = ("every factor is positive (exponentials of real quantities, positive quantities"
+               + (", and sines/cosines in an affine form A + Σ B_k s_k with A > Σ|B_k|)" if expr.has(sympy.sin, sympy.cos)
+                  else ")"))
+        if _trig_positive(_with_nonnegative_norms(expr)):
+            return proof.conclude(f"k(x, y) > 0 for all inputs and parameters: {why}", proof.PROVED,
+                                  evidence={"k": expr, "dimensions": "d ≥ 1"})
+        return proof.conclude("k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
+                              "only where every key or the query is 0", proof.PROVED,
+                              evidence={"k": expr, "dimensions": "d ≥ 2"})
     for form_name, form in _forms(model, expr):
         regions = list(_sign_regions(form))
         if all(s == 1 for _, s in regions):
@@ -120,8 +160,14 @@ def positive_kernel(model: KernelModel) -> proof.Step:
                   "written with": form_name,
                   "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"}
                                    for ctx, _ in regions]}
-            return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
-                                  proof.PROVED, evidence=ev)
+            if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
+                return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
+                                      proof.PROVED, evidence=dict(ev, dimensions="d ≥ 1"))
+            # Positive only for non-zero query and key directions: the normaliser then vanishes only
+            # where every key (or the query) is 0, a set whose complement is connected for d ≥ 2.
+            return proof.conclude("k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
+                                  "only where every key or the query is 0", proof.PROVED,
+                                  evidence=dict(ev, dimensions="d ≥ 2"))
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
         periodic = _periodic_sign_change(model)

@@ -52,6 +52,13 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:
             sing = singularities(d, z, sympy.Reals)
             if sing.intersect(region) is not sympy.EmptySet:
                 return "undecided", {"reason": "the derivative has singularities", **item}
+            for end in (region.inf, region.sup):
+                if end.is_finite:  # a derivative blowing up at a breakpoint is not bounded
+                    side = "+" if end == region.inf else "-"
+                    lim = sympy.limit(d, z, end, side)
+                    item[f"limit at {end}{side}"] = lim
+                    if not lim.is_finite:
+                        return "refuted", {"reason": f"σ'(z) → {lim} as z → {end}{side}", **item}
             for end in (sympy.oo, -sympy.oo):
                 if region.contains(end) is sympy.true or (end == sympy.oo and region.sup == sympy.oo) or (
                         end == -sympy.oo and region.inf == -sympy.oo):

@@ -14,15 +14,21 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
+from dataclasses import dataclass
+
 from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
-                      closed_group, symmetry_group)
+                      closed_group, is_automorphism, symmetry_group)
+from .views import LayerCount, layers_needed
 from ..show import show_pattern
 from .symmetry import GroupInfo
 
 CITE_SPARSE = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
                "necessity by the receptive-field argument, docs/theory.md §Patterns")
+CITE_VIEWS = ("derived here: the view argument (diameter + 1 layers suffice; D when no view witness "
+              "exists), docs/theory.md §11.2")
 CITE_GROUP = "Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE (docs/theory.md §Symmetry)"
 MAX_GENERATORS_SHOWN = 256
+SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
 
 def _patterns(spec: S.Spec) -> list[S.Pattern]:
@@ -111,22 +117,22 @@ def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE)
 def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
     return proof.conclude(f"the pattern is not strongly connected: x_{j} never reaches position {i} in any "
-                          f"number of layers, so every model's output at {i} ignores x_{j} and the target "
-                          f"f_{i}(X) = x_{j} is not approximated (receptive-field argument)", proof.PROVED,
-                          evidence=dict(evidence, patterns=desc, witness={"i": i, "j": j,
-                                                                           "target": f"f_{i}(X) = x_{j}"}),
+                          f"number of layers, so every model's output at {i} ignores x_{j}, while the "
+                          f"target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it: its L^p "
+                          "distance to the family stays positive (receptive-field argument)", proof.PROVED,
+                          evidence=dict(evidence, patterns=desc, witness={"i": i, "j": j, "target": SUM_TARGET}),
                           notes=notes)
 
 
 @proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE)
-def layer_budget(spec: S.Spec, layers, witness: Optional[tuple] = None, distance=None) -> proof.Step:
-    ev = {"budget": spec.layers, "needed": layers}
-    claim = f"`layers {spec.layers}` is below the {layers} attention layers the pattern needs"
+def layer_budget(spec: S.Spec, diameter, witness: Optional[tuple] = None, distance=None) -> proof.Step:
+    ev = {"budget": spec.layers, "diameter": diameter}
+    claim = f"`layers {spec.layers}` is below the directed diameter {diameter} of the pattern"
     if witness:
         i, j = witness
-        ev["witness"] = {"i": i, "j": j, "distance from j to i": distance, "target": f"f_{i}(X) = x_{j}"}
+        ev["witness"] = {"i": i, "j": j, "distance from j to i": distance, "target": SUM_TARGET}
         claim += (f": x_{j} needs {distance} hops to reach position {i}, so with {spec.layers} layers the "
-                  f"output at {i} ignores x_{j} and f_{i}(X) = x_{j} is not approximated")
+                  f"output at {i} ignores x_{j}, while the equivariant target {SUM_TARGET} depends on it")
     return proof.conclude(claim, proof.PROVED, evidence=ev)
 
 
@@ -152,22 +158,69 @@ def group_undecided(desc: str, reason: str) -> proof.Step:
                           evidence={"patterns": desc, "reason": reason})
 
 
-def _concrete(spec: S.Spec):
+@dataclass(frozen=True)
+class PatternOutcome:
+    group_step: proof.Step
+    group: Optional[GroupInfo]
+    structure: tuple  # the connectivity and layer steps
+    layers: object  # the number of attention layers the verdict uses (int or SymPy expression)
+    diameter: object  # the directed diameter D: fewer layers are never enough
+    obstruction: Optional[proof.Step]
+
+
+@proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS)
+def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
+                witness: Optional[dict] = None, notes=()) -> proof.Step:
+    if layers == diameter:
+        claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice: the depth-{layers} view of every "
+                 f"position determines the sample up to the group ({method})")
+    elif exact:
+        claim = (f"{sympy.sstr(layers)} attention layers are needed and suffice: with D = {sympy.sstr(diameter)} "
+                 f"layers some position cannot tell a sample from a rearrangement outside the group; with "
+                 f"D + 1 its view determines the whole sample ({method})")
+    else:
+        claim = (f"{sympy.sstr(layers)} = D + 1 attention layers suffice by the view argument; D = "
+                 f"{sympy.sstr(diameter)} layers are necessary, and whether they suffice is not decided ({method})")
+    ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
+    if witness:
+        ev["view witness"] = witness
+    return proof.conclude(claim, proof.PROVED, [connected], ev, notes)
+
+
+def _proven_family(spec: S.Spec) -> Optional[str]:
+    """Pattern families for which D layers are proved to suffice (docs/theory.md §11.2)."""
+    pats = _patterns(spec)
+    # A positional encoding keeps the base family's layer count (PE-LIFT); a bias adds labels
+    # that the proofs below do not cover.
+    if any(h.bias for h in spec.heads):
+        return None
+    if all(isinstance(p, S.Window) and not p.cyclic for p in pats) and len(set(pats)) == 1:
+        return "non-cyclic window: the unseen positions' adjacency is fixed by the seen part (§11.2)"
+    if all(isinstance(p, S.Star) for p in pats):
+        return "star: a permutation keeping the centre's and one leaf's neighbourhoods fixes the centre (§11.2)"
+    return None
+
+
+def _concrete(spec: S.Spec) -> PatternOutcome:
     n = spec.tokens
     desc = _describe(spec)
-    params = {p.name: None for p in spec.params}
     try:
         with time_limit("building the pattern graphs", 30.0):
             graphs = [build_graph(p, n, {}) for p in _patterns(spec)]
     except GraphTooLarge as exc:
         step = undecided_step(desc, f"the pattern graph is too large to build ({exc})")
-        return group_undecided(desc, "the pattern graph is too large"), None, [step], None, None
+        return PatternOutcome(group_undecided(desc, "the pattern graph is too large"), None, (step,), None, None, None)
     except (ValueError, KeyError, BudgetExceeded) as exc:
         step = undecided_step(desc, str(exc))
-        return group_undecided(desc, str(exc)), None, [step], None, None
-    del params
+        return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
     conn = analyze_connectivity(graphs)
-    structure, layers, obstruction = [], None, None
+    structure, layers, diameter, obstruction = [], None, None, None
+    try:
+        with time_limit("computing the automorphism group", 60.0):
+            grp = symmetry_group(graphs, _biases(spec), spec.positional)
+    except BudgetExceeded as exc:
+        grp = None
+        gstep, info = group_undecided(desc, str(exc)), None
     if not conn.strongly_connected:
         i, j = conn.witness
         sep = conn.separation
@@ -175,37 +228,48 @@ def _concrete(spec: S.Spec):
                                                       "no arc enters that set from outside": True})
         structure.append(obstruction)
     elif conn.diameter is not None:
-        ev = {"diameter": conn.diameter, "realised by": {"from j": conn.lower_pair[0], "to i": conn.lower_pair[1]}
+        diameter = int(conn.diameter)
+        ev = {"diameter": diameter, "realised by": {"from j": conn.lower_pair[0], "to i": conn.lower_pair[1]}
               if conn.lower_pair else None,
               "upper bound method": conn.upper_bound.method if conn.upper_bound else None}
-        layers = int(conn.diameter)
-        structure.append(connected_step(desc, layers, ev))
+        connected = connected_step(desc, diameter, ev)
+        structure.append(connected)
+        family = _proven_family(spec)
+        if family:
+            count = LayerCount(diameter, True, family)
+        elif grp is None:
+            count = LayerCount(diameter + 1, False, "view argument (group undecided)")
+        else:
+            def in_group(perm, graphs=graphs):
+                return is_automorphism(perm, graphs, _biases(spec), spec.positional)
+            with time_limit("searching for a view witness", 30.0):
+                count = layers_needed(graphs, diameter, in_group)
+        layers = count.layers
+        structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness))
     elif conn.upper is not None:
-        layers = int(conn.upper)
-        structure.append(connected_step(desc, layers, {"lower bound": conn.lower, "upper bound": conn.upper},
-                                        notes=("the exact diameter was not decided in the time budget; "
-                                               "m is a proven upper bound, so the verdict holds with m layers",),
-                                        exact=False))
+        connected = connected_step(desc, int(conn.upper), {"lower bound": conn.lower, "upper bound": conn.upper},
+                                   notes=("the exact diameter was not decided in the time budget",), exact=False)
+        structure.append(connected)
+        layers = int(conn.upper) + 1
+        structure.append(layers_step(connected, int(conn.upper), layers, False,
+                                     "view argument with an upper bound on the diameter"))
     else:
         structure.append(undecided_step(desc, "the diameter is not decided"))
-    try:
-        with time_limit("computing the automorphism group", 60.0):
-            grp = symmetry_group(graphs, _biases(spec), spec.positional)
-    except BudgetExceeded as exc:
-        return group_undecided(desc, str(exc)), None, structure, layers, obstruction
+    if grp is None:
+        return PatternOutcome(gstep, None, tuple(structure), layers, diameter, obstruction)
     gens = grp.generators or ()
     shown = tuple(tuple(g) for g in gens) if n <= MAX_GENERATORS_SHOWN else ()
     info = GroupInfo(grp.name, int(grp.order), shown)
     ev = {"generators": [list(g) for g in shown] if shown else
           f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
           "method": grp.method}
-    return group_step(desc, info, ev), info, structure, layers, obstruction
+    return PatternOutcome(group_step(desc, info, ev), info, tuple(structure), layers, diameter, obstruction)
 
 
 # ---------------------------------------------------------------------------------------------
 # Symbolic n
 
-def _symbolic(spec: S.Spec):
+def _symbolic(spec: S.Spec) -> PatternOutcome:
     desc = _describe(spec)
     n, params = _symbols(spec)
     try:
@@ -214,8 +278,8 @@ def _symbolic(spec: S.Spec):
             grp = closed_group(_patterns(spec), n, params, _biases(spec), spec.positional)
     except (ValueError, BudgetExceeded) as exc:
         step = undecided_step(desc, str(exc))
-        return group_undecided(desc, str(exc)), None, [step], None, None
-    structure, layers, obstruction = [], None, None
+        return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
+    structure, layers, diameter, obstruction = [], None, None, None
     primary = _primary(conn, spec, n)
     if primary is None:
         structure.append(undecided_step(desc, "no closed form for this pattern with symbolic n (give "
@@ -228,17 +292,31 @@ def _symbolic(spec: S.Spec):
             obstruction = disconnected_step(desc, i, j, ev, notes)
             structure.append(obstruction)
         elif primary.diameter is not None:
-            layers = primary.diameter
-            structure.append(connected_step(desc, sympy.sstr(layers), ev, notes))
+            diameter = primary.diameter
+            connected = connected_step(desc, sympy.sstr(diameter), ev, notes)
+            structure.append(connected)
+            family = _proven_family(spec)
+            if diameter == 1 or family:
+                layers = diameter
+                structure.append(layers_step(connected, diameter, layers, True, family or "diameter 1"))
+            else:
+                layers = diameter + 1
+                structure.append(layers_step(connected, diameter, layers, False,
+                                             "view argument; D layers are proved enough only for "
+                                             "non-cyclic windows, stars and complete patterns"))
         elif primary.diameter_bound is not None:
-            layers = primary.diameter_bound
-            structure.append(connected_step(desc, sympy.sstr(layers), ev,
-                                            notes + ("m is a proven upper bound on the diameter",), exact=False))
+            bound = primary.diameter_bound
+            connected = connected_step(desc, sympy.sstr(bound), ev, notes, exact=False)
+            structure.append(connected)
+            layers = bound + 1
+            structure.append(layers_step(connected, bound, layers, False,
+                                         "view argument with an upper bound on the diameter"))
         else:
             structure.append(undecided_step(desc, "the diameter has no closed form here"))
     gprimary = _primary(grp, spec, n)
     if gprimary is None:
-        return group_undecided(desc, "no closed form for the group with symbolic n"), None, structure, layers, obstruction
+        return PatternOutcome(group_undecided(desc, "no closed form for the group with symbolic n"), None,
+                              tuple(structure), layers, diameter, obstruction)
     name = gprimary.name
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
@@ -248,11 +326,10 @@ def _symbolic(spec: S.Spec):
     info = GroupInfo(name, sympy.sstr(gprimary.order), gens, cond)
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)}, tuple(_other_cases(grp, gprimary)))
-    return step, info, structure, layers, obstruction
+    return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
 
 
-def pattern_premises(spec: S.Spec):
-    """(group step, group, structure steps, layers, obstruction step or None)."""
+def pattern_premises(spec: S.Spec) -> PatternOutcome:
     if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
         return _concrete(spec)
     return _symbolic(spec)
@@ -269,48 +346,59 @@ def _concrete_params(p: S.Pattern) -> bool:
     return True
 
 
-def budget_check(spec: S.Spec, layers):
-    """A `layers M` budget below the needed number of layers: a NOT-UAP step, or None."""
+def _exceeds(spec: S.Spec, expr) -> list[bool]:
+    """Whether `expr` exceeds the budget at large n (or the given n) for a few parameter values."""
+    n, params = _symbols(spec)
+    lows = _lower_bounds(spec)
+    out = []
+    for bump in (0, 1, 3):
+        sub = {n: sympy.Integer(10 ** 7)} if isinstance(n, sympy.Symbol) else {}
+        sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
+        value = sympy.Integer(expr) if isinstance(expr, int) else expr.xreplace(sub)
+        out.append(bool(value.is_Integer and value > spec.layers))
+    return out
+
+
+def budget_check(spec: S.Spec, layers, diameter):
+    """A `layers M` budget: a NOT-UAP step below the diameter, an undecided step between the
+    diameter and the layers the view argument needs, or None when it suffices."""
     if spec.layers is None or layers is None or not isinstance(spec.layers, int):
         return None
     if isinstance(layers, int):
         if spec.layers >= layers:
             return None
-        if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads) and any(
-                not isinstance(h.pattern, S.Full) for h in spec.heads):
-            graphs = [build_graph(h.pattern, spec.tokens, {}) for h in spec.heads]
-            chk = check_layers(graphs, spec.layers)
-            if chk.sufficient is False:
-                return layer_budget(spec, layers, chk.witness, chk.distance)
-        return layer_budget(spec, layers)
-    # Symbolic layers: the budget fails for all large n when the needed layers exceed it there.
-    n, params = _symbols(spec)
-    lows = _lower_bounds(spec)
-    exceeded = []
-    for bump in (0, 1, 3):
-        sub = {n: sympy.Integer(10 ** 7)} if isinstance(n, sympy.Symbol) else {}
-        sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
-        value = layers.xreplace(sub)
-        exceeded.append(value.is_Integer and value > spec.layers)
-    if not any(exceeded):
-        return None
-    if isinstance(n, sympy.Symbol) and all(exceeded):
-        return symbolic_budget(spec, layers)
-    # With a fixed n the answer depends on the parameter values: say so rather than guess.
-    return budget_depends(spec, layers)
+        if isinstance(diameter, int) and spec.layers < diameter:
+            if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
+                graphs = [build_graph(h.pattern, spec.tokens, {}) for h in spec.heads]
+                chk = check_layers(graphs, spec.layers)
+                if chk.sufficient is False:
+                    return layer_budget(spec, diameter, chk.witness, chk.distance)
+            return layer_budget(spec, diameter)
+        return budget_between(spec, layers, diameter)
+    n, _ = _symbols(spec)
+    if diameter is not None:
+        below = _exceeds(spec, diameter)
+        if isinstance(n, sympy.Symbol) and all(below):
+            return symbolic_budget(spec, diameter)
+        if any(below):
+            return budget_depends(spec, diameter)
+    if any(_exceeds(spec, layers)):
+        return budget_between(spec, layers, diameter)
+    return None
 
 
-@proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE)
-def budget_depends(spec: S.Spec, layers) -> proof.Step:
-    return proof.conclude(f"`layers {spec.layers}` suffices exactly when {sympy.sstr(layers)} ≤ {spec.layers}: "
-                          "the verdict depends on the parameter values (NOT-UAP where it fails)",
-                          proof.UNDECIDED, evidence={"budget": spec.layers, "needed": layers})
+@proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS)
+def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
+    return proof.conclude(f"`layers {spec.layers}` lets every token reach every position (diameter "
+                          f"{sympy.sstr(diameter)}) but is below the {sympy.sstr(layers)} layers the view argument "
+                          "uses; whether the budget suffices is not decided", proof.UNDECIDED,
+                          evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 
 @proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE)
 def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
-    return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} attention layers the "
-                          f"pattern needs whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
+    return proof.conclude(f"`layers {spec.layers}` is below the directed diameter {sympy.sstr(layers)} of the "
+                          f"pattern whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
                           "large n (for each admissible value of the parameters): some x_j then never reaches "
                           "some position i within the budget",
                           proof.PROVED, evidence={"budget": spec.layers, "needed": layers,

@@ -39,8 +39,15 @@ def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
     return GroupInfo(name, order, gens, cond)
 
 
+MAX_CONCRETE = 256  # above this, orders and generators are given by formula, not materialised
+
+
 def concrete_group(name: str, n: int) -> GroupInfo:
     import math
+    if n > MAX_CONCRETE:
+        sym = symbolic_group(name, "n")
+        order = {"S_n": f"{n}!", "C_n": n, "D_n": 2 * n, "reflection": 2, "trivial": 1}[name]
+        return GroupInfo(name, order, sym.generators)
     ident = list(range(1, n + 1))
     cycle = ident[1:] + ident[:1]
     refl = ident[::-1]
@@ -92,7 +99,9 @@ def dense_symmetry(spec: S.Spec) -> tuple[proof.Step, GroupInfo]:
             name = meet(name, g)
         if h.projection:
             reasons.append("trainable sequence projections E, F ∈ R^{K×n} mix positions: only the identity "
-                           "commutes with every E, F")
+                           "commutes with every E, F" if not h.projection.fixed else
+                           "frozen sequence projections E, F: for generic frozen E, F only the identity "
+                           "preserves them (special frozen choices may keep more symmetry)")
             name = "trivial"
     if spec.positional == "absolute":
         reasons.append("an absolute positional encoding E: σ(X + E) = σX + E for all X only if σE = E, "

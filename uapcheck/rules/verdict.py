@@ -37,6 +37,13 @@ def td_linformer(analytic: proof.Step, fixed: bool, size: int, label: str) -> pr
 def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
+    if kind.startswith("symmetric"):
+        # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}, so X and X with
+        # those two tokens exchanged (not a symmetry for n large enough) agree at i.
+        return proof.conclude(f"{label}: with a `{kind}` bias, position i weighs i + s and i − s alike, so one "
+                              "layer does not separate X from X with x_(i+s) and x_(i−s) exchanged; more layers "
+                              "are not analysed here", proof.UNDECIDED, [td],
+                              {"reason": "one layer is not token distinguishing for symmetric bias kinds"})
     return proof.conclude(f"{label}: samples with different token sets are separated as without bias; "
                           f"for X' = σX with σ outside the group of the `{kind}` bias, a bias β large at one "
                           "shift concentrates row i on one position, so equal outputs for every β force "
@@ -47,7 +54,7 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
 def pe_lift(td: proof.Step) -> proof.Step:
     if not td.proved:
         return proof.conclude("the premises without positional encoding are not proved", proof.UNDECIDED, [td])
-    return proof.conclude("with a fixed encoding E of separated distinct columns, σ(K + E) ∩ (K + E) = ∅ for "
+    return proof.conclude("with a learned encoding E chosen with separated distinct columns, σ(K + E) ∩ (K + E) = ∅ for "
                           "σ ≠ id, so any continuous target on K extends equivariantly and is approximated "
                           "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td])
 
