@@ -382,7 +382,7 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
 def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
     ev = _region_evidence(regions)
     notes = []
-    claim = (f"{label} on the open parameter region where {name} for every key: there the ratio "
+    claim = (f"on the open parameter region where {name} for every key (and query) the ratio "
              f"tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
              f"any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
     notes.append("outside this region (LIM) fails: " + "; ".join(
