@@ -57,7 +57,9 @@ def render(result, console: Console) -> None:
         if g.condition:
             headline += f" (for {g.condition})"
     body = [Text(headline, style=VERDICT_STYLE[result.verdict])]
-    body.append(Text(result.root.claim))
+    # The root claim repeats the verdict before its first colon; show only the reason.
+    reason = result.root.claim.split(": ", 1)[1] if ": " in result.root.claim else result.root.claim
+    body.append(Text(reason))
     if spec.expect is not None:
         ok = result.expect_holds
         body.append(Text(f"expect {spec.expect.text}: " + ("holds" if ok else f"FAILS ({result.expect_reason})"),
