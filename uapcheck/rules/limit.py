@@ -357,8 +357,10 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
     if problem:
         return proof.conclude(f"(LIM) undecided: {problem}", proof.UNDECIDED, [reduce], ev)
     if holds_all:
+        draws = (" and almost every draw of the random vectors w_r"
+                 if isinstance(model, FeatureKernel) and model.index == "random" else "")
         claim = (f"{label}: the growing part of log k(x,tz₁) − log k(x,tz₂) depends on the key, so "
-                 f"k(x,tWy₁)/k(x,tWy₂) → 0 or ∞ for generic W, x and keys ({dims})")
+                 f"k(x,tWy₁)/k(x,tWy₂) → 0 or ∞ for generic W, x and keys{draws} ({dims})")
         notes.extend(adversarial_notes(model, results))
         checked = [cross_check(model, r) for r in regions.values() if r is not None and r.witness]
         return proof.conclude(claim, proof.PROVED, [reduce],
