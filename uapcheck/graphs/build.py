@@ -14,6 +14,9 @@ Conventions (shared by every module of ``uapcheck.graphs``):
 Arcs are generated arithmetically: one ``range`` of codes per offset, so a window of radius w
 costs 2w C-level ``set.update`` calls instead of a loop over the n² pairs.
 
+The decoded endpoints and the igraph of a PatternGraph are computed on first use and cached on it
+(``endpoints``, ``to_igraph``): connectivity and symmetry of the same head share them.
+
 ``random(r, seed=S)``: ``rng = random.Random(S)``; for i = 1..n in order, query i attends to the
 keys ``rng.sample(range(1, n + 1), r)``.  Nothing is excluded before sampling, so a draw may be i
 itself (that arc is a self-loop and is dropped): i then has fewer than r extra keys.

@@ -203,8 +203,10 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
         if e_in > best:
             best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
         # upper[w] = min(upper[w], d_in[w] + e_out); lower[w] = max(lower[w], d_in[w], e_out - d_out[w])
-        upper[:] = map(min, upper, map(add, d_in, repeat(e_out)))
-        lower[:] = map(max, lower, d_in, map(sub, repeat(e_out), d_out))
+        # (comprehensions with comparisons: several times faster than map(min/max) per element)
+        upper[:] = [u if u <= a else a for u, a in zip(upper, map(add, d_in, repeat(e_out)))]
+        lower[:] = [lo if lo >= a else a for lo, a in zip(lower, d_in)]
+        lower[:] = [lo if lo >= b else b for lo, b in zip(lower, map(sub, repeat(e_out), d_out))]
         upper[v0] = lower[v0] = e_out
 
     def spread_over_orbits() -> None:
@@ -420,6 +422,9 @@ def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
         return True
     # every arc j -> i maps to an arc (σ(j), σ(i)); σ is a bijection, so arcs map onto arcs.
     # Endpoints come from dividing the codes in plain Python: no igraph in this re-check.
+    codes = union.codes
+    if tuple(perm) == _reflection(n):  # code c -> n² - 1 - c
+        return all(map(codes.__contains__, map(sub, repeat(n * n - 1), codes)))
     js, is_ = endpoints(union)
     row = [(p - 1) * n for p in perm]
     col = [p - 1 for p in perm]

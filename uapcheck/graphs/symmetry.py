@@ -30,6 +30,17 @@ merged: twinship is an equivalence relation, G contains the product of the symme
 classes as a normal subgroup, and G/∏Sym(C) is the automorphism group of the quotient coloured by
 (class size, internal label).  Hence |G| = ∏|C|! · |Aut(quotient)|.  This keeps S_{n-1} (star) at
 n = 65,536 down to two generators instead of BLISS's n - 2.
+
+Speed at large n (BigBird or a window at n = 65,536: under a second).  Twins are found from the
+support's neighbour lists, computed by igraph in C (the igraph and the decoded endpoints are cached
+on the PatternGraph and shared with the connectivity analysis); a cheap key (sizes and sums of the
+lists) is counted for all positions and exact keys are built only where it collides.  The quotient
+is the subgraph induced by one representative per class.  BLISS gets a finer colouring that every
+automorphism preserves (distances from the smallest degree class), which spares it ~n/w refinement
+rounds along a window.  The name is decided before any generator is listed: a named group keeps its
+standard generators, so BLISS runs only once for it.  Membership checks stay plain Python over the
+codes (C-level ``map``/``filter``): the reflection by code arithmetic, permutations that move few
+points by probing the codes at those points only, others by one pass over the arcs.
 """
 from __future__ import annotations
 
@@ -38,7 +49,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
-from operator import add, eq, mul, ne
+from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
 import igraph as ig
@@ -141,9 +152,11 @@ class _Structure:
     def preserves(self, perm: Sequence[int]) -> bool:
         """perm: 1-based images.  True iff every labelled arc maps to an arc of the same label.
 
-        Plain Python over the arc codes (independent of igraph and BLISS); one pass of C-level
-        ``map`` calls that stops at the first arc that is not preserved.  Results are memoised, so
-        a permutation checked while naming the group is not checked again.
+        Plain Python over the arc codes, independent of igraph and BLISS: the reflection by code
+        arithmetic (c -> n² - 1 - c), a permutation moving k points with k·n < 2·|arcs| by probing
+        the 2n possible codes at each moved point (arcs between fixed points map to themselves),
+        any other by one pass over the decoded arcs.  Each stops at the first arc not preserved.
+        Results are memoised, so a permutation checked while naming the group is not re-checked.
         """
         key = tuple(perm)
         known = self._checked.get(key)
@@ -161,6 +174,12 @@ class _Structure:
         if not moved or not self.codes:
             return True
         codes, labels = self.codes, self.labels
+        if perm == reflection(n):
+            # (j, i) -> (n-1-j, n-1-i) in 0-based terms, i.e. code c -> n² - 1 - c: no decoding
+            top = n * n - 1
+            if labels is None:
+                return all(map(codes.__contains__, map(sub, repeat(top), codes)))
+            return all(map(eq, map(labels.get, map(sub, repeat(top), labels)), labels.values()))
         row = [(p - 1) * n for p in perm]
         col = [p - 1 for p in perm]
         if len(moved) * n < 2 * len(codes):
@@ -378,14 +397,13 @@ def _quotient(st: _Structure, classes: list[list[int]]):
             return g, colours
         js, is_ = endpoints(st.support)
         return _encode(n, colours, js, is_, st.edge_labels())
-    kinds: dict[tuple, int] = {}
-    colours = []
-    for members in classes:
-        internal = None
+    kinds: dict[tuple, int] = {(1, None): 0}
+    colours = [0] * q  # singletons
+    for k, members in enumerate(classes):
         if len(members) > 1:
             c = members[1] * n + members[0]
             internal = st.labels.get(c) if st.labels is not None else (0 if c in st.codes else None)
-        colours.append(kinds.setdefault((len(members), internal), len(kinds)))
+            colours[k] = kinds.setdefault((len(members), internal), len(kinds))
     reps = [m[0] for m in classes]
     h = g.induced_subgraph(reps)
     if st.labels is None:
@@ -415,14 +433,13 @@ def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
     counts = Counter(key)
     size, first = min((c, k) for k, c in counts.items())
     if size == n or len(counts) == n or size > MAX_INVARIANT_SOURCES:
-        ids: dict = {}
-        return [ids.setdefault(k, len(ids)) for k in key]
+        return colours  # BLISS refines by degrees itself
     sources = [v for v, k in enumerate(key) if k == first]
     d_from = g.distances(source=sources, mode="out")  # rows: d(s -> v)
     d_to = g.distances(source=sources, mode="in")     # rows: d(v -> s)
     if len(sources) > 1:
         d_from, d_to = [list(map(min, *d_from))], [list(map(min, *d_to))]
-    ids = {}
+    ids: dict = {}
     return [ids.setdefault(k, len(ids)) for k in zip(key, d_from[0], d_to[0])]
 
 
