@@ -4,17 +4,24 @@ Our engine (uapcheck.graphs: arithmetic arc generation, igraph BFS, directed Tak
 with certificates) against the plain networkx approach (nx.is_strongly_connected + nx.diameter on
 the DiGraph; networkx's ``usebounds`` only applies to undirected graphs, so a directed diameter is
 all-pairs BFS).  networkx runs in a subprocess with a time cap; it is also timed at a smaller n
-where it finishes, and the ratio is printed.
+where it finishes, and the ratio is printed.  "group" is our exact symmetry group of the same
+graph (``symmetry_group``: twin classes, BLISS, re-checked generators); networkx has no
+counterpart that scales (VF2 enumerates the automorphisms one by one).
 
     python bench/bench_patterns.py [--n 65536] [--small 2048] [--cap 60]
 
-Figures on the reference machine (2 cores, Python 3.11, igraph 1.0, networkx 3.6.1), n = 65,536:
+Figures on the reference machine (2 cores, Python 3.11, igraph 1.0, networkx 3.6.1, shared with
+other jobs at a load of about 1.5, so single figures vary by some 30 %):
 
-    pattern     n      ours: build  analyse  diameter | networkx: build  analyse       ratio
-    BigBird     65536        0.37     1.07         2 |            4.01  > 56 (cap)    > 42x
-    Longformer  65536        0.06     0.66     21845 |            1.59  > 58 (cap)    > 83x
-    BigBird      2048        0.01     0.03         2 |            0.10     0.99         32x
-    Longformer   2048        0.00     0.01       683 |            0.05     3.59        358x
+    pattern     n      ours: build  analyse  diameter  group | networkx: build  analyse       ratio
+    BigBird     65536        0.60     1.12         2   0.97 |            3.90  > 56 (cap)    > 35x
+    Longformer  65536        0.05     0.47     21845   0.60 |            1.54  > 59 (cap)    > 115x
+    BigBird      2048        0.01     0.01         2   0.02 |            0.13     1.29         69x
+    Longformer   2048        0.00     0.01       683   0.02 |            0.03     4.12        329x
+
+The previous engine (before the shared decoding and the twin/BLISS rework), timed by this script
+right after, under the same load: group 3.35 s (BigBird) and 3.45 s (Longformer) at n = 65,536;
+build and analyse within the noise of the figures above (0.40 / 1.17 and 0.03 / 0.43 s).
 
 ("analyse" = strong connectivity + exact diameter with its certificate; "ratio" compares
 build + analyse.  BigBird = window(3) + global(2) + random(3, seed=0); Longformer = window(3).)
@@ -31,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from uapcheck.graphs import analyze_connectivity, build_graph  # noqa: E402
+from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group  # noqa: E402
 from uapcheck.spec import Global, PatternUnion, RandomPattern, Window  # noqa: E402
 
 PATTERNS = {
@@ -66,7 +73,9 @@ def ours(pattern, n):
     t1 = time.perf_counter()
     c = analyze_connectivity([g])
     t2 = time.perf_counter()
-    return t1 - t0, t2 - t1, c
+    symmetry_group([g])
+    t3 = time.perf_counter()
+    return t1 - t0, t2 - t1, t3 - t2, c
 
 
 def networkx(pattern, n, cap):
@@ -96,11 +105,11 @@ def main() -> None:
     ap.add_argument("--small", type=int, default=2048)
     ap.add_argument("--cap", type=float, default=60.0, help="networkx time cap in seconds")
     args = ap.parse_args()
-    print(f"{'pattern':11s} {'n':>6s}  ours: {'build':>6s} {'analyse':>8s} {'diameter':>9s} | "
-          f"networkx: {'build':>6s} {'analyse':>12s} {'ratio':>10s}")
+    print(f"{'pattern':11s} {'n':>6s}  ours: {'build':>6s} {'analyse':>8s} {'diameter':>9s} "
+          f"{'group':>6s} | networkx: {'build':>6s} {'analyse':>12s} {'ratio':>10s}")
     for n in (args.n, args.small):
         for name, pattern in PATTERNS.items():
-            b, a, c = ours(pattern, n)
+            b, a, grp, c = ours(pattern, n)
             nb, na, nd, elapsed = networkx(pattern, n, args.cap)
             if na is not None:
                 assert nd == c.diameter, (name, n, nd, c.diameter)
@@ -111,7 +120,7 @@ def main() -> None:
                 nx_text = f"> {spent:5.0f} (cap)"
                 ratio = f"> {elapsed / (b + a):7.0f}x"
             nb_text = f"{nb:6.2f}" if nb is not None else "   n/a"
-            print(f"{name:11s} {n:6d}        {b:6.2f} {a:8.2f} {str(c.diameter):>9s} | "
+            print(f"{name:11s} {n:6d}        {b:6.2f} {a:8.2f} {str(c.diameter):>9s} {grp:6.2f} | "
                   f"          {nb_text} {nx_text} {ratio}", flush=True)
 
 
