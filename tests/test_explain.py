@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 THEORY = ROOT / "docs" / "theory.md"
 
 # Rules that never conclude anything but `undecided`: an engine boundary or a missing analysis.
-# (PAT-BUDGET-PARAM is not registered at present, so it has no page; it stays listed for when it is.)
 UNDECIDED_ONLY = {"LIM-UNSUPPORTED", "PAT-UNDECIDED", "SYM-UNDECIDED", "WP-NYSTROM", "DIM-RANGE", "PAT-BUDGET-PARAM",
                   "PAT-BUDGET-VIEW"}
 OPPOSITE = {PROVED: REFUTED, REFUTED: PROVED}

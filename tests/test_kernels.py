@@ -172,3 +172,28 @@ def test_region_rescue_needs_affine_terms():
     assert any("without `affine query key`" in n for n in plain.notes)
     rescued = _lim_step(_check("features phi(x) = elu(x) + 1\n affine query key"))
     assert rescued.evidence["region"].startswith("all v < 0")
+
+
+def test_bounded_oscillation_inside_an_exponent_and_products_of_trig_values():
+    for body in ("kernel k(x, y) = exp(x . y + cos(x . y))",
+                 "kernel k(x, y) = exp(x . y) * (3 + cos(x . y) * sin(x . y))"):
+        lim = _lim_step(_check(body))
+        assert lim.rule == "LIM-OSCPROD" and lim.status == "proved", body
+
+
+def test_positivity_on_the_boundary_of_a_sign_region():
+    """(x . y)^2 exp(x . y) vanishes where x ⟂ y: positive only off that hypersurface."""
+    result = _check("kernel k(x, y) = (x . y)^2 * exp(x . y)")
+    wp = next(s for s in result.root.walk() if s.rule == "WP-POSITIVE")
+    assert wp.evidence["dimensions"] == "d ≥ 2" and "off the hypersurfaces" in wp.claim
+    assert uapcheck.check("dim 1\nattention { kernel k(x, y) = (x . y)^2 * exp(x . y) }\n").verdict == "INCONCLUSIVE"
+
+
+def test_score_regions_are_not_used_for_analyticity():
+    """sigmoid is analytic everywhere; relu scores are not, and a score region is not shown connected."""
+    result = _check("score s(x, y) = relu(x . y) * exp(x . y)\n affine query key")
+    lim = _lim_step(result)
+    assert lim.rule == "LIM-REGION" and lim.status == "proved"  # (LIM) holds where every score is positive
+    an = next(s for s in result.root.walk() if s.rule == "AN-STRUCT")
+    assert an.status == "undecided" and "region" not in an.claim
+    assert result.verdict == "INCONCLUSIVE"

@@ -160,3 +160,31 @@ def test_union_without_a_group_closed_form_is_inconclusive_not_guessed():
     r = run(head("strided(4) + window(1)"))
     assert r.verdict == "INCONCLUSIVE"
     assert any(s.rule == "SYM-UNDECIDED" for s in r.root.walk())
+
+
+@pytest.mark.parametrize("pattern,verdict,layers", [("window(n)", "UAP", 1), ("global(n)", "UAP", 1),
+                                                    ("blocks(n)", "UAP", 1), ("strided(n)", "NOT-UAP", None)])
+def test_the_length_itself_as_a_pattern_size(pattern, verdict, layers):
+    r = run(head(pattern))
+    assert r.verdict == verdict
+    if layers is not None:
+        assert sympy.simplify(r.layers.subs(sympy.Symbol("n", integer=True, positive=True), 10)) == layers
+
+
+def test_budget_depending_on_the_parameters_is_undecided():
+    r = run(head("window(w)"), "tokens 20\nparam w integer >= 1\nlayers 3\n")
+    assert r.verdict == "INCONCLUSIVE"
+    assert any(s.rule == "PAT-BUDGET-PARAM" for s in r.root.walk())
+
+
+def test_upper_bound_on_the_diameter_is_not_called_the_diameter():
+    r = run(head("window(1) + strided(2)"), "layers 1\n")
+    assert r.verdict == "INCONCLUSIVE"
+    layers = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert "at most" in layers.claim
+
+
+def test_bias_labels_skip_the_witness_search():
+    r = run(head("window(1) + global(1)", "\n bias free"), "tokens 7\n")
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert step.evidence["least"] is False

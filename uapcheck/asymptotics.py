@@ -86,12 +86,14 @@ class Additive:
     E: Poly = ()
     lam: sympy.Expr = sympy.Integer(0)
     const: sympy.Expr = sympy.Integer(0)
+    oscillating: bool = False  # a bounded oscillating O(1) term: `const` is then not a limit
 
     def __add__(self, other: "Additive") -> "Additive":
-        return Additive(_padd(self.E, other.E), self.lam + other.lam, self.const + other.const)
+        return Additive(_padd(self.E, other.E), self.lam + other.lam, self.const + other.const,
+                        self.oscillating or other.oscillating)
 
     def scale(self, s) -> "Additive":
-        return Additive(_pscale(self.E, s), self.lam * s, self.const * s)
+        return Additive(_pscale(self.E, s), self.lam * s, self.const * s, self.oscillating)
 
 
 @dataclass
@@ -190,7 +192,12 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:
     if isinstance(expr, sympy.Add):
         total = Additive()
         for arg in expr.args:
-            total = total + additive(arg, ctx)
+            try:
+                total = total + additive(arg, ctx)
+            except Oscillates:
+                if not _bounded(arg):
+                    raise
+                total = total + Additive(oscillating=True)
         return total
     if isinstance(expr, sympy.Mul):
         const, dep = expr.as_independent(t, as_Add=False)
@@ -213,6 +220,10 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:
         if inner.lam != 0:
             raise Undecided("a power of t inside an additive expansion")
         return Additive(const=sympy.exp(inner.const))
+    if isinstance(expr, (sympy.sin, sympy.cos)):
+        inner = additive(expr.args[0], ctx)
+        if inner.E or inner.lam != 0:
+            raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
     expanded = sympy.expand(expr)
     if expanded.is_polynomial(t):
         poly = sympy.Poly(expanded, t)
@@ -329,7 +340,7 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:
         return Growth(g.C ** ex, g.p * ex, _pscale(g.E, ex))
     if isinstance(expr, sympy.exp):
         inner = additive(expr.args[0], ctx)
-        return Growth(sympy.exp(inner.const), inner.lam, inner.E)
+        return Growth(sympy.exp(inner.const), inner.lam, inner.E, inner.oscillating)
     if isinstance(expr, sympy.log):
         add = additive(expr, ctx)
         if add.E:
@@ -387,13 +398,20 @@ def _positive_bounded_oscillation(expr, ctx: Context) -> bool:
         return False
     if isinstance(g, sympy.exp) and g.args[0].is_polynomial(*symbols):
         return True
-    if g.is_polynomial(*symbols) and sympy.Poly(g, *symbols).total_degree() == 1:
-        poly = sympy.Poly(g, *symbols)
-        const = poly.coeff_monomial(1)
-        coeffs = [poly.coeff_monomial(sym) for sym in symbols]
-        if const.is_number and all(co.is_number for co in coeffs):
-            return bool(const - sum(abs(co) for co in coeffs) > 0)
-    return False
+    return trig_polynomial_positive(g, symbols)
+
+
+def trig_polynomial_positive(g, symbols) -> bool:
+    """g is a polynomial in values s_k ∈ [−1, 1] with numeric coefficients whose constant term
+    exceeds the sum of the other coefficients' absolute values (each monomial is at most 1 in size)."""
+    if not g.is_polynomial(*symbols):
+        return False
+    poly = sympy.Poly(g, *symbols)
+    if not all(co.is_number for co in poly.coeffs()):
+        return False
+    const = poly.coeff_monomial(1)
+    rest = sum(abs(co) for mon, co in poly.terms() if any(mon))
+    return bool(const - rest > 0)
 
 
 def _bounded(expr) -> bool:

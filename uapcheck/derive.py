@@ -96,7 +96,10 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     if extra:
         lim = _attach(lim, extra)
     region = None
-    if lim.proved and "region" in lim.evidence:
+    if lim.proved and "region" in lim.evidence and isinstance(lim_model, FeatureKernel):
+        # Coordinate regions {(W y + b)_r < 0 for every token} are convex in (W, b), hence connected,
+        # so Theorem 2 may be used on them; score regions (bilinear in the parameters) are not shown
+        # connected, so there the layer must be analytic everywhere.
         region = _region_signs(lim.evidence["region"], lim_model)
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)

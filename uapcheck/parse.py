@@ -154,7 +154,8 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
         if ch == '"':
-            return UapError("unterminated string: a string ends with `\"` on the same line", line, col)
+            return UapError("unterminated string: a string ends with `\"` on the same line, and `\\` may only "
+                            "escape a quote", line, col)
         return UapError(f"unexpected character {ch!r}", line, col)
     if isinstance(exc, UnexpectedEOF):
         lines = text.splitlines() or [""]

@@ -7,7 +7,7 @@ from typing import Optional
 import sympy
 
 from .. import proof
-from ..asymptotics import Context, NeedSign, Undecided, sign_of
+from ..asymptotics import Context, NeedSign, Undecided, sign_of, trig_polynomial_positive
 from ..budget import BudgetExceeded
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
 
@@ -110,6 +110,17 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     return None
 
 
+def _boundary_zeros(expr: sympy.Expr, regions) -> list[str]:
+    """The split atoms (a, u, v, ...) on whose zero set the kernel is not shown positive."""
+    atoms = {atom for ctx, _ in regions for atom in ctx.signs}
+    out = []
+    for atom in sorted(atoms, key=str):
+        on_boundary = expr.xreplace({atom: sympy.Integer(0)})
+        if not all(s == 1 for _, s in _sign_regions(on_boundary)):
+            out.append(f"{atom} = 0")
+    return out
+
+
 def _trig_positive(expr: sympy.Expr) -> bool:
     """Each factor is positive: proved by the assumptions, or of the form exp(·), or an affine
     function A + Σ B_k s_k of sines and cosines with numbers A > Σ |B_k|."""
@@ -126,12 +137,7 @@ def _trig_positive(expr: sympy.Expr) -> bool:
         g = factor.xreplace(dict(zip(atoms, syms)))
         if g.free_symbols - set(syms) or not g.is_polynomial(*syms):
             return False
-        poly = sympy.Poly(g, *syms)
-        if poly.total_degree() != 1:
-            return False
-        const = poly.coeff_monomial(1)
-        coeffs = [poly.coeff_monomial(sym) for sym in syms]
-        if not (const.is_number and all(co.is_number for co in coeffs) and const - sum(abs(co) for co in coeffs) > 0):
+        if not trig_polynomial_positive(g, syms):
             return False
     return True
 
@@ -160,6 +166,13 @@ def positive_kernel(model: KernelModel) -> proof.Step:
                   "written with": form_name,
                   "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"}
                                    for ctx, _ in regions]}
+            boundary = _boundary_zeros(form, regions)
+            if boundary:
+                # The sign regions are open: on a boundary hyperplane (e.g. x . z = 0) the kernel
+                # may vanish. A normaliser then vanishes only if every key lies there.
+                return proof.conclude("k(x, y) > 0 off the hypersurfaces " + ", ".join(boundary) +
+                                      ": a normaliser vanishes only where every key lies on them",
+                                      proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
             if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
                 return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 1"))

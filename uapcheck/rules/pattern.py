@@ -53,7 +53,15 @@ def _symbols(spec: S.Spec) -> tuple[sympy.Expr, dict]:
     for p in spec.params:
         if p.constraint == "integer":
             params[p.name] = sympy.Symbol(p.name, integer=True, positive=p.lower is not None and p.lower >= 1)
+    if isinstance(spec.tokens, str):
+        params[spec.tokens] = n  # `window(n)`: the length itself as a pattern size
     return n, params
+
+
+def _free_params(spec: S.Spec) -> dict:
+    """The declared integer params only (not the sequence length)."""
+    n, params = _symbols(spec)
+    return {k: v for k, v in params.items() if k != spec.tokens}
 
 
 def _lower_bounds(spec: S.Spec) -> dict:
@@ -171,7 +179,10 @@ class PatternOutcome:
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS)
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=()) -> proof.Step:
-    if layers == diameter:
+    if diameter is None:
+        claim = (f"{sympy.sstr(layers)} attention layers suffice by the view argument: the directed diameter "
+                 f"is at most {sympy.sstr(layers - 1)} ({method})")
+    elif layers == diameter:
         claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice: the depth-{layers} view of every "
                  f"position determines the sample up to the group ({method})")
     elif exact:
@@ -237,13 +248,24 @@ def _concrete(spec: S.Spec) -> PatternOutcome:
         family = _proven_family(spec)
         if family:
             count = LayerCount(diameter, True, family)
-        elif grp is None:
-            count = LayerCount(diameter + 1, False, "view argument (group undecided)")
+        elif any(_biases(spec)):
+            # Bias classes label the views; the search below ignores labels, so it could report a
+            # witness the bias sees through. D + 1 suffices with labels as without.
+            count = LayerCount(diameter + 1, False, "view argument with bias labels; no witness search")
         else:
+            # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
+            # pattern's own group.
             def in_group(perm, graphs=graphs):
-                return is_automorphism(perm, graphs, _biases(spec), spec.positional)
-            with time_limit("searching for a view witness", 30.0):
-                count = layers_needed(graphs, diameter, in_group)
+                return is_automorphism(perm, graphs)
+            try:
+                with time_limit("searching for a view witness", 30.0):
+                    count = layers_needed(graphs, diameter, in_group)
+            except BudgetExceeded:
+                count = LayerCount(diameter + 1, False, "view argument; the witness search ran out of time")
+            if spec.positional != "none" and count.layers > diameter:
+                # The count is the base family's; with the encoding fewer layers might do.
+                count = LayerCount(count.layers, False, count.method + " (for the family without the "
+                                   "positional encoding; with it the count is sufficient, not shown least)")
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness))
     elif conn.upper is not None:
@@ -251,7 +273,7 @@ def _concrete(spec: S.Spec) -> PatternOutcome:
                                    notes=("the exact diameter was not decided in the time budget",), exact=False)
         structure.append(connected)
         layers = int(conn.upper) + 1
-        structure.append(layers_step(connected, int(conn.upper), layers, False,
+        structure.append(layers_step(connected, None, layers, False,
                                      "view argument with an upper bound on the diameter"))
     else:
         structure.append(undecided_step(desc, "the diameter is not decided"))
@@ -309,7 +331,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             connected = connected_step(desc, sympy.sstr(bound), ev, notes, exact=False)
             structure.append(connected)
             layers = bound + 1
-            structure.append(layers_step(connected, bound, layers, False,
+            structure.append(layers_step(connected, None, layers, False,
                                          "view argument with an upper bound on the diameter"))
         else:
             structure.append(undecided_step(desc, "the diameter has no closed form here"))
@@ -349,6 +371,7 @@ def _concrete_params(p: S.Pattern) -> bool:
 def _exceeds(spec: S.Spec, expr) -> list[bool]:
     """Whether `expr` exceeds the budget at large n (or the given n) for a few parameter values."""
     n, params = _symbols(spec)
+    params = _free_params(spec)
     lows = _lower_bounds(spec)
     out = []
     for bump in (0, 1, 3):
@@ -377,18 +400,42 @@ def budget_check(spec: S.Spec, layers, diameter):
         return budget_between(spec, layers, diameter)
     n, _ = _symbols(spec)
     if diameter is not None:
-        below = _exceeds(spec, diameter)
-        if isinstance(n, sympy.Symbol) and all(below):
+        if isinstance(n, sympy.Symbol) and _grows_beyond(diameter, n, spec.layers):
             return symbolic_budget(spec, diameter)
-        if any(below):
+        if any(_exceeds(spec, diameter)):
             return budget_depends(spec, diameter)
     if any(_exceeds(spec, layers)):
         return budget_between(spec, layers, diameter)
     return None
 
 
+def _grows_beyond(expr, n: sympy.Symbol, budget: int) -> bool:
+    """Proved: for every admissible parameter value, expr > budget for all large n (its limit as
+    n → ∞ is +∞, or a number above the budget). SymPy's limit runs on an expression whose other
+    symbols are positive integers, under a time budget; anything else is 'not proved'."""
+    try:
+        with time_limit("the limit of the diameter as n grows", 5.0):
+            lim = sympy.limit(expr, n, sympy.oo)
+    except (BudgetExceeded, NotImplementedError, ValueError, TypeError):
+        return False
+    if lim is sympy.oo:
+        return True
+    return bool(lim.is_number and lim.is_finite and lim > budget)
+
+
+@proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE)
+def budget_depends(spec: S.Spec, diameter) -> proof.Step:
+    return proof.conclude(f"`layers {spec.layers}` reaches every position exactly when {sympy.sstr(diameter)} ≤ "
+                          f"{spec.layers}: the verdict depends on the parameter values (NOT-UAP where it fails)",
+                          proof.UNDECIDED, evidence={"budget": spec.layers, "diameter": diameter})
+
+
 @proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS)
 def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
+    if diameter is None:
+        return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} layers the view argument "
+                              "uses, and the diameter is only bounded: whether the budget suffices is not decided",
+                              proof.UNDECIDED, evidence={"budget": spec.layers, "layers": layers})
     return proof.conclude(f"`layers {spec.layers}` lets every token reach every position (diameter "
                           f"{sympy.sstr(diameter)}) but is below the {sympy.sstr(layers)} layers the view argument "
                           "uses; whether the budget suffices is not decided", proof.UNDECIDED,

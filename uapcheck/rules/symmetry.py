@@ -110,6 +110,12 @@ def dense_symmetry(spec: S.Spec) -> tuple[proof.Step, GroupInfo]:
     if isinstance(n, int) and n <= 2 and name in ("C_n", "D_n", "reflection"):
         name = "S_n" if n <= 2 and name != "trivial" else name
     group = symbolic_group(name, n)
+    if any(h.projection and h.projection.fixed for h in spec.heads):
+        step = proof.conclude(f"for generic frozen projections E, F the equivariance group is G = {name}"
+                              " (special frozen choices may keep more symmetry)", proof.PROVED,
+                              evidence={"group": name, "order": group.order,
+                                        "generators": list(group.generators), "reasons": reasons})
+        return step, group
     step = proof.conclude(f"the exact equivariance group of the attention family is G = {name}"
                           + (f" ({group.condition})" if group.condition else ""),
                           proof.PROVED, evidence={"group": name, "order": group.order,

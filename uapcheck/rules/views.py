@@ -116,9 +116,9 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group) -> La
                 continue
             return LayerCount(diameter + 1, True, "view witness: D layers are not enough, D + 1 suffice",
                               {"position": i, "swap": [a, b], "diameter": diameter,
-                               "why": f"every position whose neighbourhood the swap ({a} {b}) changes is at "
-                                      f"distance ≥ {diameter} from {i}, so after {diameter} layers the output "
-                                      f"at {i} is the same for X and X with x_{a}, x_{b} exchanged"})
+                               "why": f"every position whose neighbourhood the swap σ = ({a} {b}) changes is at "
+                                      f"distance ≥ {diameter} from {i}, so after {diameter} layers the output at "
+                                      f"{i} for X equals the output at σ({i}) for X with x_{a}, x_{b} exchanged"})
     if n <= EXHAUSTIVE_MAX_N:
         for images in itertools.permutations(range(1, n + 1)):
             perm = {k + 1: images[k] for k in range(n)}
