@@ -197,3 +197,11 @@ def test_score_regions_are_not_used_for_analyticity():
     an = next(s for s in result.root.walk() if s.rule == "AN-STRUCT")
     assert an.status == "undecided" and "region" not in an.claim
     assert result.verdict == "INCONCLUSIVE"
+
+
+def test_feature_sums_report_antipodal_failures():
+    """Hyperbolic FAVOR+ fails (LIM) on antipodal keys only (C10); plain FAVOR+ does not."""
+    hyp = _lim_step(_check("features phi(x) = exp(w . x - |x|^2 / 2) + exp(-(w . x) - |x|^2 / 2) random w"))
+    assert hyp.status == "proved" and any("antipodal" in n for n in hyp.notes)
+    plain = _lim_step(_check("features phi(x) = exp(w . x - |x|^2 / 2) random w"))
+    assert not any("antipodal" in n for n in plain.notes)

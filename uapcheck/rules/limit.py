@@ -515,9 +515,52 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
     return out
 
 
+def _same_growth(g1: Growth, g2: Growth) -> bool:
+    """The growing parts coincide identically (then (LIM) fails on that key-pair class)."""
+    d1, d2 = dict(g1.E), dict(g2.E)
+    for alpha in set(d1) | set(d2):
+        if sympy.simplify(d1.get(alpha, 0) - d2.get(alpha, 0)) != 0:
+            return False
+    return sympy.simplify(g1.p - g2.p) == 0
+
+
+def _subs_growth(g: Growth, sub: dict) -> Growth:
+    return Growth(g.C.xreplace(sub), g.p.xreplace(sub), tuple((al, co.xreplace(sub)) for al, co in g.E))
+
+
+def feature_adversarial_notes(model: FeatureKernel, results: list[RegionResult]) -> list[str]:
+    """The same classes for a feature sum, per feature: antipodal keys flip the sign of every key
+    feature (and swap the sign regions), positively collinear keys scale them by λ > 0."""
+    k = model.key_symbol
+    by_sign = {dict(r.region.signs).get(k.name): r.growth for r in results}
+    if any(g is None for g in by_sign.values()) or model.index == "landmark":
+        return []
+    lam = sympy.Symbol("lambda", positive=True)
+    notes = []
+    if None in by_sign:
+        g = by_sign[None]
+        flipped = {1: g, -1: g}
+    else:
+        flipped = {1: by_sign.get(-1), -1: by_sign.get(1)}
+        g = None
+    antipodal = all(
+        gs is not None and flipped[s] is not None and _same_growth(gs, _subs_growth(flipped[s], {k: -k}))
+        for s, gs in (by_sign.items() if g is None else [(1, g)]))
+    if antipodal:
+        notes.append("(LIM) fails on antipodal keys (y, −y): each feature's growing part is even in the "
+                     "key feature (a null set of key pairs)")
+    collinear = all(gs is not None and _same_growth(gs, _subs_growth(gs, {k: lam * k, b: lam ** 2 * b}))
+                    for gs in by_sign.values())
+    if collinear:
+        notes.append("(LIM) fails on positively collinear keys (y, λy) (a null set of key pairs)")
+    return notes
+
+
 def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[str]:
     """Key-pair classes of measure zero on which (LIM) fails; notes on a generic verdict."""
-    if not isinstance(model, ClosedKernel) or len(results) != 1 or results[0].growth is None:
+    if isinstance(model, FeatureKernel):
+        return feature_adversarial_notes(model, results)
+    if len(results) != 1 or results[0].growth is None:
         return []
     g = results[0].growth
     lam = sympy.Symbol("lambda", positive=True)
