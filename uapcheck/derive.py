@@ -218,7 +218,7 @@ def _needs_two_dimensions(tds) -> bool:
     return any(step.evidence.get("dimensions") == "d ≥ 2" for td in tds for step in td.walk())
 
 
-def GroupInfo_with_condition(group, extra: str):
+def _with_condition(group, extra: str):
     from dataclasses import replace
     cond = f"{group.condition} and {extra}" if group.condition else extra
     return replace(group, condition=cond)
@@ -263,9 +263,8 @@ def check_spec(spec: S.Spec) -> Result:
     budget_fail = pattern.budget_check(spec, layers, diameter) if obstruction is None else None
     if budget_fail is not None:
         structure = [*structure, budget_fail]
-
-    if budget_fail is not None and not budget_fail.proved:
-        budget_fail = None  # undecided: it stays in `structure` and makes the verdict INCONCLUSIVE
+        if not budget_fail.proved:
+            budget_fail = None  # undecided: it stays in `structure` and makes the verdict INCONCLUSIVE
     if obstruction is not None or budget_fail is not None:
         verdict_name = "NOT-UAP"
         why = (obstruction or budget_fail).claim
@@ -293,9 +292,9 @@ def check_spec(spec: S.Spec) -> Result:
             claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
         elif not isinstance(spec.dim, int):
             claim += f" (for token dimension {spec.dim} ≥ 2)"
-            group = group and GroupInfo_with_condition(group, f"{spec.dim} ≥ 2")
+            group = group and _with_condition(group, f"{spec.dim} ≥ 2")
     root = verdict.verdict_step(ffn_step, tds, structure, group_step, verdict_name, claim)
-    show_group = group if verdict_name == "UAP" else group
-    show_layers = layers if verdict_name == "UAP" else None
-    holds, reason = _check_expect(spec, verdict_name, show_group, show_layers)
-    return Result(spec, verdict_name, show_group, show_layers, root, holds, reason)
+    # The group is the family's whatever the verdict; a number of layers exists only for UAP.
+    shown_layers = layers if verdict_name == "UAP" else None
+    holds, reason = _check_expect(spec, verdict_name, group, shown_layers)
+    return Result(spec, verdict_name, group, shown_layers, root, holds, reason)
