@@ -171,7 +171,7 @@ def test_region_rescue_needs_affine_terms():
     plain = _lim_step(_check("features phi(x) = elu(x) + 1"))
     assert any("without `affine query key`" in n for n in plain.notes)
     rescued = _lim_step(_check("features phi(x) = elu(x) + 1\n affine query key"))
-    assert rescued.evidence["region"].startswith("all v < 0")
+    assert rescued.evidence["region"].startswith("all z[r] < 0")
 
 
 def test_bounded_oscillation_inside_an_exponent_and_products_of_trig_values():

@@ -10,6 +10,7 @@ from dataclasses import replace
 import sympy
 
 from uapcheck import spec as S
+from uapcheck.errors import UapError
 from uapcheck.parse import decode, parse_source
 
 REPO = Path(__file__).resolve().parents[1]
@@ -427,11 +428,21 @@ def test_bias_kinds(kind):
 def test_all_head_items_together():
     h = head("  kernel k(x, y) = exp(x . y)   # the kernel\n"
              "  unnormalized\n  nystrom landmarks 4\n  pattern window(2) cyclic\n"
-             "  bias symmetric toeplitz\n  project keys values to 8 fixed\n  tie query key\n  affine query key\n",
+             "  bias symmetric toeplitz\n  tie query key\n  affine query key\n",
              prelude="tokens 32\n")
     assert h == S.Head(None, "kernel", "k", ("x", "y"), EXP_XY, random=None, normalize=False, nystrom=4,
-                       pattern=S.Window(2, True), bias="symmetric toeplitz", projection=S.Projection(8, True),
+                       pattern=S.Window(2, True), bias="symmetric toeplitz", projection=None,
                        tie=True, affine=True)
+    h = head("  kernel k(x, y) = exp(x . y)\n  project keys values to 8 fixed\n  tie query key\n",
+             prelude="tokens 32\n")
+    assert h.projection == S.Projection(8, True) and h.tie
+
+
+@pytest.mark.parametrize("item", ["pattern window(2)", "bias free"])
+def test_projections_exclude_patterns_and_biases(item):
+    with pytest.raises(UapError) as info:
+        parse("attention {\n kernel k(x, y) = exp(x . y)\n project keys values to 4\n " + item + "\n}\n")
+    assert "mixes all positions" in info.value.message and info.value.line == 4
 
 
 # ---------------------------------------------------------------------------------------------

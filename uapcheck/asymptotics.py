@@ -156,7 +156,7 @@ def _is_algebraic_in_t(expr) -> bool:
 
 def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
     """Exact expansion of an algebraic function of t down to o(1), via a series in s = 1/t."""
-    s = sympy.Symbol("s_", positive=True)
+    s = sympy.Symbol("1/t", positive=True)
     g = ctx.positive_form(expr).xreplace({t: 1 / s})
     with time_limit("a Puiseux expansion at t = ∞", 3.0):
         ser = sympy.series(g, s, 0, n=1)
@@ -386,7 +386,7 @@ def _trig_atoms(expr) -> list:
 
 def _replace_trig(expr):
     atoms = _trig_atoms(expr)
-    symbols = [sympy.Symbol(f"s_{k}", real=True) for k in range(len(atoms))]
+    symbols = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
     return expr.xreplace(dict(zip(atoms, symbols))), symbols
 
 

@@ -10,7 +10,7 @@ from . import proof
 from . import spec as S
 from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
-from .lower import FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
+from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
 from .rules import analytic, ffn, limit, pattern, symmetry, verdict
 from .show import show_expr, show_head, show_pattern
 
@@ -49,14 +49,14 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
         return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
                               "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
                               evidence={"kernel": plain}), None
-    zeta = sympy.Symbol("zeta", positive=True)
+    zeta = ZETA
     key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
-    kappa = sympy.Symbol("kappa", real=True, nonzero=True)
+    kappa = KAPPA
     fk = FeatureKernel(kappa, key, kappa, e, "landmark",
                        "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
     step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
                           "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
-                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "e": "z_b . z", "zeta": "|z_b|^2"})
+                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"})
     return step, fk
 
 
@@ -77,7 +77,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         return pos, True
     if head.projection:
         an = analytic.analytic_structural(model, pos, head.normalized)
-        return verdict.td_linformer(an, head.projection.fixed, head.projection.size, label), False
+        return verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label), False
     lim_model = model
     extra = []
     if head.nystrom and head.normalized:
@@ -128,12 +128,12 @@ def _with_premises(step: proof.Step, extra: list) -> proof.Step:
 
 
 def _region_signs(name: str, model) -> Optional[dict]:
-    # "all v < 0" or "a < 0": the sign assumed on the atom in the region
+    # "all z[r] < 0" or "x·z < 0": the sign assumed on the atom in the region
     parts = name.replace("all ", "").split()
     if len(parts) != 3:
         return None
     from .lower import a, u, v, e as e_, f
-    atoms = {"a": a, "v": v, "e": e_, "u": u, "f": f}
+    atoms = {sym.name: sym for sym in (a, v, e_, u, f)}
     atom = atoms.get(parts[0])
     if atom is None:
         return None
@@ -188,6 +188,36 @@ def _same_layers(derived, expected) -> bool:
     return len(syms) <= 2
 
 
+def _same_concrete_group(spec: S.Spec, group, name: str, arg) -> bool:
+    """With an integer n, named groups can coincide (D_3 = S_3, C_2 = S_2, ...): compare the groups
+    themselves — equal orders and every expected generator inside the derived group."""
+    n = spec.tokens
+    if not isinstance(n, int) or n > symmetry.MAX_CONCRETE or not group.generators:
+        return False
+    if any(isinstance(g, str) for g in group.generators):
+        return False
+    from sympy.combinatorics import Permutation, PermutationGroup
+    derived = PermutationGroup([Permutation([x - 1 for x in g]) for g in group.generators])
+    if name == "stabilizer":
+        others = [k for k in range(1, n + 1) if k != arg]
+        gens = []
+        if len(others) >= 2:
+            swap = list(range(1, n + 1))
+            swap[others[0] - 1], swap[others[1] - 1] = others[1], others[0]
+            cyc = list(range(1, n + 1))
+            for idx, k in enumerate(others):
+                cyc[k - 1] = others[(idx + 1) % len(others)]
+            gens = [swap, cyc]
+        expected_order = __import__("math").factorial(n - 1)
+    else:
+        want = symmetry.concrete_group(name, n)
+        gens = [list(g) for g in want.generators]
+        expected_order = want.order
+    if derived.order() != expected_order:
+        return False
+    return all(derived.contains(Permutation([x - 1 for x in g])) for g in gens)
+
+
 def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
     ex = spec.expect
     if ex is None:
@@ -203,9 +233,9 @@ def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optio
             if group.order != arg:
                 return False, f"expected a group of order {arg}, derived order {group.order}"
         elif name == "stabilizer":
-            if group.name != f"stabilizer {arg}":
+            if group.name != f"stabilizer {arg}" and not _same_concrete_group(spec, group, name, arg):
                 return False, f"expected stabilizer {arg}, derived {group.name}"
-        elif group.name != name:
+        elif group.name != name and not _same_concrete_group(spec, group, name, arg):
             return False, f"expected group {name}, derived {group.name} (order {group.order})"
     if ex.layers is not None:
         expected = _layers_value(ex, spec)

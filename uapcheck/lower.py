@@ -21,23 +21,27 @@ from sympy import Abs, Max, Min, Piecewise, Rational, exp, log, sqrt
 
 from . import spec as S
 
+# Internal symbols carry names that no .uap identifier can have ([A-Za-z][A-Za-z0-9_]*), so a
+# declared param can never be mistaken for one of them (`t` itself is reserved by the parser).
 t = sympy.Symbol("t", positive=True)
-a = sympy.Symbol("a", real=True)
-b = sympy.Symbol("b", positive=True)
-c = sympy.Symbol("c", positive=True)
-f = sympy.Symbol("f", real=True)
-e = sympy.Symbol("e", real=True)
-u = sympy.Symbol("u", real=True)
-v = sympy.Symbol("v", real=True)
+a = sympy.Symbol("x·z", real=True)
+b = sympy.Symbol("|z|²", positive=True)
+c = sympy.Symbol("|x|²", positive=True)
+f = sympy.Symbol("w·x", real=True)
+e = sympy.Symbol("w·z", real=True)
+u = sympy.Symbol("x[r]", real=True)
+v = sympy.Symbol("z[r]", real=True)
+ZETA = sympy.Symbol("|z_b|²", positive=True)  # a Nyström landmark's squared norm
+KAPPA = sympy.Symbol("κ_b(x)", real=True, nonzero=True)  # a Nyström landmark coefficient
 
 INVARIANT_MEANING = {
-    "a": "x . z (query · key direction)",
-    "b": "|z|^2 (squared norm of the key direction)",
-    "c": "|x|^2 (squared norm of the query)",
-    "e": "w_r . z (random vector · key direction)",
-    "f": "w_r . x (random vector · query)",
-    "u": "x_r (a coordinate of the query)",
-    "v": "z_r (a coordinate of the key direction)",
+    a.name: "the query · the key direction",
+    b.name: "the squared norm of the key direction",
+    c.name: "the squared norm of the query",
+    e.name: "a random vector w_r · the key direction",
+    f.name: "a random vector w_r · the query",
+    u.name: "a coordinate of the query",
+    v.name: "a coordinate of the key direction",
 }
 
 
@@ -302,7 +306,7 @@ def lower_head(spec: S.Spec, head: S.Head) -> KernelModel:
 
 def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
     """σ as a SymPy expression in one real variable (None for `ffn none`)."""
-    z = sympy.Symbol("z", real=True)
+    z = sympy.Symbol("ξ", real=True)  # not a possible .uap name, so no param can collide with it
     ffn = spec.ffn
     if ffn.kind == "none":
         return None, z

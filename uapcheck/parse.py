@@ -452,6 +452,12 @@ class _Builder:
                 fields["tie"] = True
             elif k == "affine_item":
                 fields["affine"] = True
+        if fields.get("projection") and ("pattern_item" in seen or "bias_item" in seen):
+            # E, F mix every position into the keys and values, so a mask or a position bias has
+            # no meaning there (and a receptive-field argument would be false).
+            other = seen.get("pattern_item") or seen.get("bias_item")
+            raise _err(other, "`project keys values` mixes all positions into the keys and values: it cannot "
+                              "be combined with `pattern` or `bias` in the same head")
         if kind == "score" and fields.get("nystrom"):
             raise _err(seen["nystrom_item"], "`nystrom` applies to `kernel` heads")
         if fields.get("tie") and kind == "features":

@@ -26,8 +26,8 @@ def _plain_term(model: KernelModel) -> sympy.Expr:
 # The Gram invariants are not independent: x . z = (|x|^2 + |z|^2 - |x - z|^2)/2 = (|x + z|^2 - |x|^2 - |z|^2)/2.
 # Writing a through r = |x - z|^2 >= 0 (or s = |x + z|^2 >= 0) exposes positivity SymPy cannot see
 # in a, b, c alone (e.g. 1 + |x - y|^2 > 0). Both are identities, so conclusions carry over.
-r_minus = sympy.Symbol("r", nonnegative=True)  # |x - z|^2
-r_plus = sympy.Symbol("s", nonnegative=True)  # |x + z|^2
+r_minus = sympy.Symbol("|x−z|²", nonnegative=True)
+r_plus = sympy.Symbol("|x+z|²", nonnegative=True)
 REPARAMETRISATIONS = (
     ("a, b, c", {}),
     ("a = (|x|^2 + |z|^2 - |x - z|^2)/2", {a: (b + c - r_minus) / 2}),
@@ -133,7 +133,7 @@ def _trig_positive(expr: sympy.Expr) -> bool:
         atoms = [n for n in sympy.preorder_traversal(factor) if isinstance(n, (sympy.sin, sympy.cos))]
         if not atoms:
             return False
-        syms = [sympy.Symbol(f"s_{k}", real=True) for k in range(len(atoms))]
+        syms = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
         g = factor.xreplace(dict(zip(atoms, syms)))
         if g.free_symbols - set(syms) or not g.is_polynomial(*syms):
             return False
@@ -228,7 +228,7 @@ def _provably_positive(expr) -> bool:
 
 def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
     """Let |z|^2 and |x|^2 be 0 too: the check then also covers zero keys and queries (d = 1)."""
-    b0, c0 = sympy.Symbol("b0", nonnegative=True), sympy.Symbol("c0", nonnegative=True)
+    b0, c0 = sympy.Symbol("|z|²≥0", nonnegative=True), sympy.Symbol("|x|²≥0", nonnegative=True)
     return expr.xreplace({b: b0, c: c0})
 
 

@@ -19,7 +19,7 @@ from .. import proof
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
-from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, t
+from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
 
 CITE_LIM = "Cheng et al. 2025, kernel corollary (condition LIM); proof: docs/theory.md §Kernel limit"
 
@@ -91,7 +91,7 @@ def _candidate_points(region: Region, feature: bool):
             ok = True
             for name, s in signs.items():
                 for z in (k1, k2):
-                    val = {"a": x * z, "v": z, "e": z, "u": x, "f": x}[name]
+                    val = {a.name: x * z, v.name: z, e.name: z, u.name: x, f.name: x}[name]
                     if (val > 0) != (s > 0):
                         ok = False
             if ok:
@@ -202,6 +202,16 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
     if not wits:
         return RegionResult(region, g, "undecided",
                             "no exact witness point shows that the growing part depends on the key")
+    first = next(iter(wits.values()))
+    lead = g.C.xreplace(_invariants(model, first["x"][0], first["z1"][0]))
+    try:
+        lead_sign = sign_of(lead, Context())
+    except (Undecided, NeedSign, BudgetExceeded):
+        lead_sign = 0
+    if lead_sign == 0:
+        # e.g. (g − 1)·exp(x·z) with g > 0: at g = 1 the kernel is identically 0.
+        return RegionResult(region, g, "undecided", f"the kernel's leading coefficient {sympy.sstr(g.C)} is not "
+                            "shown non-zero for every admissible parameter value")
     poly = _is_polynomial_growth(g, model)
     need = 1 if poly else len(list(_candidate_points(region, isinstance(model, FeatureKernel))))
     status = "holds" if len(wits) >= need else "holds-d2"
@@ -228,6 +238,16 @@ def analyse_features(model: FeatureKernel) -> tuple[list[RegionResult], Optional
         if isinstance(res, Exception) or res < 0:
             problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-negative, "
                        "so terms of the feature sum may cancel")
+    if not problem and model.index != "landmark":
+        # A parameter factor (γ·φ with γ ≥ 0, say) could make every feature vanish.
+        probe = model.query.xreplace({model.query_symbol: sympy.Integer(1), c: sympy.Integer(1)})
+        try:
+            nonzero = sign_of(probe, Context()) != 0
+        except (Undecided, NeedSign, BudgetExceeded):
+            nonzero = False
+        if not nonzero:
+            problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-zero for every "
+                       "admissible parameter value")
     out = []
     for ctx, g in _explore(lambda cx: growth(model.key, cx), Context()):
         out.append(_judge(g, model, _region(ctx), ctx))
@@ -288,11 +308,11 @@ def _growth_text(g: Growth) -> str:
 def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
     if isinstance(model, ClosedKernel):
         claim = f"{model.description}: k = {sympy.sstr(model.scaled)}"
-        ev = {"k(x, t z)": model.scaled, "invariants": "a = x.z, b = |z|^2, c = |x|^2"}
+        ev = {"k(x, t z)": model.scaled, "invariants": "x·z (query · key direction), |z|², |x|²"}
     else:
         claim = (f"{model.description}: k = Σ_r ({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")
         ev = {"query factor": model.query, "key factor": model.key,
-              "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; b = |z|^2, c = |x|^2"}
+              "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
     return proof.conclude(claim, proof.PROVED, evidence=dict(ev, head=head_text))
 
 
@@ -370,7 +390,7 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
     for name, r in regions.items():
         if r is None or r.status not in ("holds", "holds-d2"):
             continue
-        if name.startswith("all ") or (isinstance(model, ClosedKernel) and name in ("a < 0", "a > 0")):
+        if name.startswith("all ") or (isinstance(model, ClosedKernel) and name in (f"{a.name} < 0", f"{a.name} > 0")):
             reachable.append(name)
     if isinstance(model, FeatureKernel):
         # On the region the query coordinates have the same sign; the kernel must not vanish there.
@@ -459,7 +479,7 @@ def _log_k(model: KernelModel, x: int, z: int, tval):
     if isinstance(model, FeatureKernel) and model.index == "landmark":
         expr = model.key  # the landmark coefficient cancels in the ratio
         inv = dict(inv, **{})
-        inv[sympy.Symbol("zeta", positive=True)] = sympy.Integer(1)
+        inv[ZETA] = sympy.Integer(1)
     val = expr.xreplace(inv).xreplace({t: tval})
     return sympy.log(val).xreplace(_sample_params(val)).evalf(40)
 
@@ -535,7 +555,7 @@ def feature_adversarial_notes(model: FeatureKernel, results: list[RegionResult])
     by_sign = {dict(r.region.signs).get(k.name): r.growth for r in results}
     if any(g is None for g in by_sign.values()) or model.index == "landmark":
         return []
-    lam = sympy.Symbol("lambda", positive=True)
+    lam = sympy.Symbol("λ", positive=True)
     notes = []
     if None in by_sign:
         g = by_sign[None]
@@ -563,9 +583,9 @@ def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[s
     if len(results) != 1 or results[0].growth is None:
         return []
     g = results[0].growth
-    lam = sympy.Symbol("lambda", positive=True)
-    a2 = sympy.Symbol("a2", real=True)
-    b2 = sympy.Symbol("b2", positive=True)
+    lam = sympy.Symbol("λ", positive=True)
+    a2 = sympy.Symbol("x·z₂", real=True)
+    b2 = sympy.Symbol("|z₂|²", positive=True)
     classes = {
         "antipodal keys (y, −y)": {a: -a, b: b},
         "positively collinear keys (y, λy)": {a: lam * a, b: lam ** 2 * b},

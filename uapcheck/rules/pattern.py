@@ -112,6 +112,12 @@ def _other_cases(form, primary) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Concrete n
 
+def _index_text(k) -> str:
+    """A position as a subscript: x_3, x_n, x_(b + 1)."""
+    text = sympy.sstr(k) if isinstance(k, sympy.Basic) else str(k)
+    return text if text.isalnum() else f"({text})"
+
+
 @proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_SPARSE)
 def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = True) -> proof.Step:
     what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
@@ -124,11 +130,15 @@ def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = 
 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE)
 def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
-    return proof.conclude(f"the pattern is not strongly connected: x_{j} never reaches position {i} in any "
+    witness = {"i": i, "j": j, "target": SUM_TARGET}
+    i, j = _index_text(i), _index_text(j)
+    where = evidence.get("range")
+    where = f" ({where})" if where and where != "for every n" else ""
+    return proof.conclude(f"the pattern is not strongly connected{where}: x_{j} never reaches position {i} in any "
                           f"number of layers, so every model's output at {i} ignores x_{j}, while the "
                           f"target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it: its L^p "
                           "distance to the family stays positive (receptive-field argument)", proof.PROVED,
-                          evidence=dict(evidence, patterns=desc, witness={"i": i, "j": j, "target": SUM_TARGET}),
+                          evidence=dict(evidence, patterns=desc, witness=witness),
                           notes=notes)
 
 
@@ -205,6 +215,8 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     # that the proofs below do not cover.
     if any(h.bias for h in spec.heads):
         return None
+    if all(isinstance(p, S.Full) for p in pats):
+        return "every head is complete: one layer sees every token"
     if all(isinstance(p, S.Window) and not p.cyclic for p in pats) and len(set(pats)) == 1:
         return "non-cyclic window: the unseen positions' adjacency is fixed by the seen part (§11.2)"
     if all(isinstance(p, S.Star) for p in pats):
@@ -305,7 +317,9 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     primary = _primary(conn, spec, n)
     if primary is None:
         structure.append(undecided_step(desc, "no closed form for this pattern with symbolic n (give "
-                                              "`tokens N` to compute it for one n)"))
+                                              "`tokens N` to compute it for one n)" if isinstance(n, sympy.Symbol)
+                                        else "no closed form for this pattern with symbolic parameters (give "
+                                             "them integer values to compute it)"))
     else:
         notes = tuple(_other_cases(conn, primary))
         ev = {"range": _show_condition(primary.condition), "closed form": primary.rule}
@@ -318,9 +332,11 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             connected = connected_step(desc, sympy.sstr(diameter), ev, notes)
             structure.append(connected)
             family = _proven_family(spec)
-            if diameter == 1 or family:
+            if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
+                family = "the single pattern is complete: one layer sees every token"
+            if family:
                 layers = diameter
-                structure.append(layers_step(connected, diameter, layers, True, family or "diameter 1"))
+                structure.append(layers_step(connected, diameter, layers, True, family))
             else:
                 layers = diameter + 1
                 structure.append(layers_step(connected, diameter, layers, False,

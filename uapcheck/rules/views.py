@@ -95,13 +95,15 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group) -> La
     `in_group(perm_list)` tells whether a permutation (1-based image list) is in the family's group.
     """
     n = graphs[0].n
-    if diameter <= 1:
-        return LayerCount(1, True, "diameter 1: every position sees every token in one layer")
+    if diameter <= 1 and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
+        return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if n > TRANSPOSITION_MAX_N:
         return LayerCount(diameter + 1, False, f"view argument: D + 1 = {diameter + 1} layers suffice; "
                           f"whether D = {diameter} suffice is not searched above {TRANSPOSITION_MAX_N} tokens")
     nbs = _in_neighbourhoods(graphs)
     outs = _out_bits(nbs, n)
+    # With D = 1 but incomplete heads (their union is complete), the view of i after one layer
+    # holds only i's own neighbourhoods: radius 0.
     reach = _within(graphs, diameter - 1)
     for a, b in itertools.combinations(range(1, n + 1), 2):
         perm = {a: b, b: a}
