@@ -29,9 +29,9 @@ def _plain_term(model: KernelModel) -> sympy.Expr:
 r_minus = sympy.Symbol("|x−z|²", nonnegative=True)
 r_plus = sympy.Symbol("|x+z|²", nonnegative=True)
 REPARAMETRISATIONS = (
-    ("a, b, c", {}),
-    ("a = (|x|^2 + |z|^2 - |x - z|^2)/2", {a: (b + c - r_minus) / 2}),
-    ("a = (|x + z|^2 - |x|^2 - |z|^2)/2", {a: (r_plus - b - c) / 2}),
+    ("x·z, |z|², |x|²", {}),
+    ("x·z = (|x|² + |z|² − |x−z|²)/2", {a: (b + c - r_minus) / 2}),
+    ("x·z = (|x+z|² − |x|² − |z|²)/2", {a: (r_plus - b - c) / 2}),
 )
 
 

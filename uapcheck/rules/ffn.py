@@ -102,7 +102,7 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
         status, lip = _lipschitz(sigma, z)
     except (BudgetExceeded, NotImplementedError, ValueError, TypeError) as exc:
         status, lip = "undecided", {"reason": str(exc)}
-    ev = {"ffn": description, "sigma(z)": sigma, "affine closure": closure, "non-affine": second,
+    ev = {"ffn": description, "σ(ξ)": sigma, "affine closure": closure, "non-affine": second,
           "lipschitz": lip}
     if status == "proved":
         return proof.conclude(f"σ = {description} is Lipschitz (bounded derivative) and not affine "
