@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="uapcheck", description="Check the universal approximation property "
                                  "of a transformer-type architecture described in a .uap file.")
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
-    ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text")
     ap.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
@@ -99,6 +99,12 @@ def main(argv=None) -> int:
             continue
         if ns.format == "json":
             print(jsonout.dumps(jsonout.result_json(result)))
+        elif ns.format == "markdown":
+            from .render import markdown
+            print(markdown.render(result))
+        elif ns.format == "latex":
+            from .render import latex
+            print(latex.render(result))
         else:
             text.render(result, console)
         if result.expect_holds is False:

@@ -1,0 +1,231 @@
+"""The Markdown and LaTeX printers: every step and rule is shown, the verdict headline appears, the
+Markdown list nests premises under their conclusions (checked with a CommonMark parser), and the
+LaTeX fragment escapes every special character and keeps its braces balanced."""
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+import uapcheck
+from uapcheck import proof
+from uapcheck.render import latex, markdown
+
+REPO = Path(__file__).resolve().parents[1]
+FILES = ("catalog/softmax.uap", "catalog/longformer.uap", "catalog/causal.uap")
+
+# Claims, notes and citations with every character either format treats specially.
+NASTY = ("a_b | c*d `e` \\f [g](h) <i> #j ~k ^l & 50% $m$ {n} — "
+         "σ·θ² ≥ γ ≤ κ → ∞ ∈ λ ⊥ ⟂ ∩ ξ ‖x‖ ∖ × ⌈n⌉ ⌊n⌋ ≠ ± − … "
+         "✔ ✘ k̃ z₁ Wᵀ 90° ö")
+
+
+@pytest.fixture(scope="module", params=FILES)
+def case(request):
+    path = request.param
+    result = uapcheck.check((REPO / path).read_text(encoding="utf-8"), path)
+    return result, markdown.render(result), latex.render(result)
+
+
+def _steps(result):
+    ids = proof.number_steps(result.root)
+    return ids, list(result.root.walk())
+
+
+# ---------------------------------------------------------------- both formats
+
+def test_every_step_and_rule_appears(case):
+    result, md, tex = case
+    ids, steps = _steps(result)
+    assert sorted(ids.values(), key=lambda s: int(s[1:])) == [f"s{i}" for i in range(1, len(steps) + 1)]
+    for step in steps:
+        sid = ids[id(step)]
+        assert f"**[{sid}]**" in md
+        assert f"`{step.rule}`" in md
+        assert rf"\textbf{{[{sid}]}}" in tex
+        assert rf"\texttt{{{latex.escape(step.rule)}}}" in tex
+
+
+def test_verdict_headline_appears(case):
+    result, md, tex = case
+    head = markdown.headline(result)
+    assert head.startswith(result.verdict)
+    assert f"**{markdown.escape(head)}**" in md
+    assert head in _md_text(md)
+    assert latex.escape(head) in tex
+    if result.spec.expect is not None:
+        assert markdown.expect_line(result) in _md_text(md)
+
+
+def test_headline_matches_text_printer():
+    path = "catalog/softmax.uap"
+    result = uapcheck.check((REPO / path).read_text(encoding="utf-8"), path)
+    assert markdown.headline(result) == "UAP · G = S_n · 1 attention layer"
+
+
+# ---------------------------------------------------------------- Markdown
+
+def _md_text(md: str) -> str:
+    """The rendered text of a Markdown document (HTML tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").render(md)))
+
+
+def _md_tree(md: str):
+    """The ordered-list items of the document as (step id, [children]) from a CommonMark parse."""
+    roots: list = []
+    stack: list = []  # open list items: [id or None, children]
+    for tok in MarkdownIt("commonmark").parse(md):
+        if tok.type == "list_item_open":
+            stack.append([None, [], tok.markup in (".", ")")])
+        elif tok.type == "list_item_close":
+            item = stack.pop()
+            if item[2]:
+                node = (item[0], item[1])
+                (next(s for s in reversed(stack) if s[2])[1] if any(s[2] for s in stack) else roots).append(node)
+        elif tok.type == "inline" and stack and stack[-1][2] and stack[-1][0] is None:
+            m = re.match(r"\*\*\[(s\d+)\]\*\*", tok.content)
+            stack[-1][0] = m[1] if m else "?"
+    return roots
+
+
+def test_markdown_list_nests_premises(case):
+    result, md, _ = case
+    ids, _ = _steps(result)
+
+    def expected(step):
+        return (ids[id(step)], [expected(p) for p in step.premises])
+
+    def shape(node, seen):
+        # a step shown a second time is a one-line reference without its premises
+        sid, kids = node
+        if sid in seen:
+            assert kids == []
+            return None
+        seen.add(sid)
+        return (sid, [shape(k, seen) for k in kids])
+
+    def strip(node, seen):
+        sid, kids = node
+        if sid in seen:
+            return None
+        seen.add(sid)
+        return (sid, [strip(k, seen) for k in kids])
+
+    tree = _md_tree(md)
+    assert len(tree) == 1
+    assert shape(tree[0], set()) == strip(expected(result.root), set())
+
+
+def test_markdown_premise_lines_are_indented_more(case):
+    result, md, _ = case
+    ids, steps = _steps(result)
+    by_id = {ids[id(s)]: s for s in steps}
+    items = [(len(m[1]), m[2]) for m in re.finditer(r"^( *)\d+\. \*\*\[(s\d+)\]\*\*", md, re.M)]
+    assert items[0] == (0, ids[id(result.root)])
+    stack: list = []  # (indent, id) of the enclosing items
+    pairs = set()
+    for indent, sid in items:
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if stack:
+            parent = by_id[stack[-1][1]]
+            assert by_id[sid] in parent.premises, f"{sid} is nested under {stack[-1][1]}, not its conclusion"
+            assert indent > stack[-1][0]
+            pairs.add((stack[-1][1], sid))
+        stack.append((indent, sid))
+    expected = {(ids[id(s)], ids[id(p)]) for s in steps for p in s.premises}
+    assert expected <= pairs
+
+
+def test_markdown_claims_survive_rendering(case):
+    result, md, _ = case
+    text = _md_text(md)
+    for step in result.root.walk():
+        assert " ".join(step.claim.split()) in text
+        assert " ".join(step.cite.split()) in text
+        for note in step.notes:
+            assert " ".join(note.split()) in text
+
+
+def test_markdown_escape_and_code_spans():
+    assert _md_text(markdown.escape(NASTY)).strip() == NASTY
+    for start in ("1. x", "- x", "+ x", "# x", "> x", "=== x", "3) x"):
+        assert _md_text(markdown.escape(start)).strip() == start
+    for value in ("a`b", "``x``", "`", "a | b * c _d_"):
+        rendered = MarkdownIt("commonmark").render(markdown.code(value))
+        assert html.unescape(re.sub(r"</?(p|code)>", "", rendered)).strip() == value.strip()
+
+
+def test_markdown_evidence_truncated_like_text_printer(case):
+    result, md, _ = case
+    for step in result.root.walk():
+        for _, value in markdown.evidence_items(step.evidence):
+            assert len(value) <= markdown.EVIDENCE_WIDTH
+        assert len(markdown.evidence_items(step.evidence)) <= markdown.EVIDENCE_LIMIT
+
+
+# ---------------------------------------------------------------- LaTeX
+
+_ESCAPED = re.compile(r"\\[\\&%$#_{}]")
+
+
+def _check_latex(tex: str) -> None:
+    assert tex.isascii()
+    bare = _ESCAPED.sub("", tex)
+    for ch in "_&%#^~$":
+        assert ch not in bare, f"unescaped {ch!r} in {tex!r}"
+    depth = 0
+    for ch in bare:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        assert depth >= 0, "a closing brace without its opening one"
+    assert depth == 0, "unbalanced braces"
+
+
+def test_latex_is_escaped_and_balanced(case):
+    _, _, tex = case
+    _check_latex(tex)
+    assert r"\documentclass" not in tex and r"\begin{document}" not in tex
+    assert tex.count(r"\begin{enumerate}") == tex.count(r"\end{enumerate}") == 1
+    assert r"\section*{" in tex and r"\fbox{" in tex
+
+
+def test_latex_steps_in_premises_first_order(case):
+    result, _, tex = case
+    ids, steps = _steps(result)
+    shown = re.findall(r"\\item\[\\textbf\{\[(s\d+)\]\}\]", tex)
+    assert shown == [ids[id(s)] for s in steps]
+    for step in steps:
+        if step.premises:
+            assert "(from " + ", ".join(ids[id(p)] for p in step.premises) + ")" in tex
+        assert r"\emph{" + latex.escape(step.cite) + "}" in tex
+
+
+def test_latex_escape_maps_every_symbol():
+    tex = latex.escape(NASTY)
+    _check_latex(tex)
+    assert "[U+" not in tex  # every symbol has a mapping
+    for ch, command in (("σ", r"\sigma"), ("≥", r"\geq"), ("→", r"\to"), ("∞", r"\infty"), ("⊥", r"\perp"),
+                        ("∖", r"\setminus"), ("⌈", r"\lceil"), ("✔", r"\checkmark"), ("k̃", r"\tilde{k}"),
+                        ("²", r"\textsuperscript{2}"), ("₁", r"\textsubscript{1}"), ("…", r"\ldots")):
+        assert command in latex.escape(ch), ch
+    _check_latex(latex.escape("\\ & % $ # _ { } ~ ^ 😀"))
+    assert latex.escape("{") == r"\{" and latex.escape("\\") == r"\textbackslash{}"
+
+
+# ---------------------------------------------------------------- CLI
+
+def test_cli_markdown_format():
+    proc = subprocess.run([sys.executable, "-m", "uapcheck", "--format", "markdown", "catalog/rbf.uap"],
+                          capture_output=True, cwd=REPO, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode("utf-8")
+    assert out.startswith("# catalog/rbf.uap")
+    assert "## Verdict" in out and "**[s1]**" in out
+    assert proc.stderr == b""

@@ -1,0 +1,181 @@
+"""The LaTeX report: a standalone fragment (no preamble) with the steps in premises-first order.
+
+The fragment needs only pdflatex's defaults plus amssymb (for \\checkmark and a few relations). Every
+string taken from the derivation goes through `escape`, which turns LaTeX's special characters into
+commands and Unicode symbols into `\\ensuremath{...}`, `\\textsuperscript{...}`, ... so that the
+output is plain ASCII.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from .. import proof
+from .markdown import expect_line, headline, reason
+
+_ASCII = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # In the default OT1 encoding these print as other glyphs (¡, ¿, —) in text mode.
+    "<": r"\ensuremath{<}", ">": r"\ensuremath{>}", "|": r"\ensuremath{|}",
+}
+
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "varepsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ϑ": "vartheta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu",
+    "ν": "nu", "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "varsigma", "τ": "tau",
+    "υ": "upsilon", "φ": "varphi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+    "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ": "Xi", "Π": "Pi", "Σ": "Sigma",
+    "Υ": "Upsilon", "Φ": "Phi", "Ψ": "Psi", "Ω": "Omega",
+}
+# Capital Greek letters that look like Latin ones have no command of their own.
+_GREEK_LATIN = {"Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+                "Ο": "O", "Ρ": "P", "Τ": "T", "Χ": "X", "ο": "o"}
+
+# Symbols set in maths (inside \ensuremath, so they work in running text).
+_MATH = {
+    "·": r"\cdot", "×": r"\times", "±": r"\pm", "∓": r"\mp", "−": "-", "÷": r"\div",
+    "≥": r"\geq", "≤": r"\leq", "≠": r"\neq", "≈": r"\approx", "≡": r"\equiv", "≢": r"\not\equiv",
+    "∼": r"\sim", "≃": r"\simeq", "≅": r"\cong", "∝": r"\propto", "≻": r"\succ", "≺": r"\prec",
+    "≪": r"\ll", "≫": r"\gg",
+    "→": r"\to", "←": r"\leftarrow", "↔": r"\leftrightarrow", "↦": r"\mapsto", "⇒": r"\Rightarrow",
+    "⇐": r"\Leftarrow", "⇔": r"\Leftrightarrow", "↑": r"\uparrow", "↓": r"\downarrow",
+    "∀": r"\forall", "∃": r"\exists", "∄": r"\nexists", "¬": r"\neg", "∧": r"\wedge", "∨": r"\vee",
+    "∅": r"\emptyset", "∈": r"\in", "∉": r"\notin", "∋": r"\ni", "∖": r"\setminus",
+    "∩": r"\cap", "∪": r"\cup", "⋂": r"\bigcap", "⋃": r"\bigcup", "⊂": r"\subset", "⊃": r"\supset",
+    "⊆": r"\subseteq", "⊇": r"\supseteq", "⊊": r"\subsetneq", "⊋": r"\supsetneq",
+    "∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∂": r"\partial", "∇": r"\nabla", "√": r"\surd",
+    "∞": r"\infty", "∘": r"\circ", "⊗": r"\otimes", "⊕": r"\oplus", "⊙": r"\odot", "⋊": r"\rtimes",
+    "⊥": r"\perp", "⟂": r"\perp", "‖": r"\|", "∣": r"\mid", "∥": r"\parallel",
+    "⌈": r"\lceil", "⌉": r"\rceil", "⌊": r"\lfloor", "⌋": r"\rfloor", "⟨": r"\langle", "⟩": r"\rangle",
+    "⋯": r"\cdots", "⋮": r"\vdots", "△": r"\triangle", "∎": r"\blacksquare", "ℓ": r"\ell",
+    "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℂ": r"\mathbb{C}",
+    "✔": r"\checkmark", "✓": r"\checkmark", "✘": r"\times", "✗": r"\times",
+    **{ch: "\\" + name for ch, name in _GREEK.items()},
+}
+
+# Text symbols.
+_TEXT = {
+    "§": r"\S{}", "¶": r"\P{}", "—": "---", "–": "--", "…": r"\ldots{}", "“": "``", "”": "''",
+    "‘": "`", "’": "'", "′": "'", "″": "''", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "©": r"\copyright{}",
+    "°": r"\textsuperscript{\ensuremath{\circ}}",
+    "ß": r"\ss{}", "æ": r"\ae{}", "Æ": r"\AE{}", "ø": r"\o{}", "Ø": r"\O{}", "œ": r"\oe{}", "Œ": r"\OE{}",
+    "ı": r"\i{}", "ł": r"\l{}", "Ł": r"\L{}", **_GREEK_LATIN,
+}
+
+# Combining accents: on letters in text (names such as Schölkopf) and in maths (k̃, x̄).
+_TEXT_ACCENT = {"\u0301": "\\'", "\u0300": "\\`", "\u0308": '\\"', "\u0327": r"\c", "\u030a": r"\r",
+                "\u030c": r"\v", "\u0306": r"\u", "\u0307": r"\."}
+_MATH_ACCENT = {"\u0303": r"\tilde", "\u0304": r"\bar", "\u0305": r"\bar", "\u0302": r"\hat",
+                "\u20d7": r"\vec", "\u0307": r"\dot", "\u0308": r"\ddot"}
+
+# Mathematical alphanumeric styles (𝒢, 𝔅, 𝐱, ...), read from the Unicode names.
+_STYLES = (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("SCRIPT", r"\mathcal"),
+           ("BOLD", r"\mathbf"), ("SANS-SERIF", r"\mathsf"), ("MONOSPACE", r"\mathtt"), ("ITALIC", ""))
+
+
+class _Unit:
+    """One piece of output: its LaTeX, the character it came from, and how it may be merged."""
+    __slots__ = ("tex", "base", "kind")
+
+    def __init__(self, tex: str, base: str = "", kind: str = "") -> None:
+        self.tex, self.base, self.kind = tex, base, kind
+
+
+def _math_of(ch: str):
+    """The character as maths (for a math accent on it), or None."""
+    if ch.isascii() and ch.isalnum():
+        return ch
+    if ch in _GREEK:
+        return "\\" + _GREEK[ch]
+    if ch in _GREEK_LATIN:
+        return _GREEK_LATIN[ch]
+    return None
+
+
+def _char(ch: str) -> list[_Unit]:
+    if ch.isascii():
+        return [_Unit(_ASCII.get(ch, ch), ch)]
+    if ch in _MATH:
+        return [_Unit(r"\ensuremath{" + _MATH[ch] + "}", ch)]
+    if ch in _TEXT:
+        return [_Unit(_TEXT[ch], ch)]
+    decomposition = unicodedata.decomposition(ch)
+    tag = decomposition.split(" ", 1)[0] if decomposition.startswith("<") else ""
+    if tag in ("<super>", "<sub>"):
+        inner = "".join(u.tex for u in _units(unicodedata.normalize("NFKD", ch)))
+        return [_Unit(inner, ch, tag)]
+    if tag == "<font>":
+        plain = unicodedata.normalize("NFKD", ch)
+        name = unicodedata.name(ch, "")
+        for word, command in _STYLES:
+            if word in name and plain.isascii() and plain.isalnum():
+                return [_Unit(rf"\ensuremath{{{command}{{{plain}}}}}" if command else rf"\ensuremath{{{plain}}}", ch)]
+        return _units(plain)
+    if decomposition and not tag:  # a precomposed letter: the base and its combining accents
+        return _units(unicodedata.normalize("NFD", ch))
+    if tag:
+        plain = unicodedata.normalize("NFKD", ch)
+        if plain != ch:
+            return _units(plain)
+    return [_Unit(f"[U+{ord(ch):04X}]", ch)]
+
+
+def _units(text: str) -> list[_Unit]:
+    out: list[_Unit] = []
+    for ch in text:
+        if unicodedata.combining(ch):
+            prev = out.pop() if out else _Unit("", "")
+            base = _math_of(prev.base) if len(prev.base) == 1 else None
+            if ch in _TEXT_ACCENT and len(prev.base) == 1 and prev.base.isascii() and prev.base.isalpha():
+                out.append(_Unit(f"{_TEXT_ACCENT[ch]}{{{prev.tex}}}", ""))
+            elif ch in _MATH_ACCENT and base is not None:
+                out.append(_Unit(rf"\ensuremath{{{_MATH_ACCENT[ch]}{{{base}}}}}", ""))
+            else:  # an accent with no safe rendering on this base: keep the base, drop the accent
+                out.append(prev)
+            continue
+        for unit in _char(ch):
+            if unit.kind and out and out[-1].kind == unit.kind:
+                out[-1].tex += unit.tex
+            else:
+                out.append(unit)
+    return out
+
+
+def escape(text: str) -> str:
+    """Text as an ASCII LaTeX string that prints as the text (special characters and Unicode mapped)."""
+    parts = []
+    for unit in _units(" ".join(str(text).split())):
+        if unit.kind == "<super>":
+            parts.append(r"\textsuperscript{" + unit.tex + "}")
+        elif unit.kind == "<sub>":
+            parts.append(r"\textsubscript{" + unit.tex + "}")
+        else:
+            parts.append(unit.tex)
+    return "".join(parts)
+
+
+MARK = {proof.PROVED: r"\ensuremath{\checkmark}", proof.REFUTED: r"\ensuremath{\times}", proof.UNDECIDED: "?"}
+
+
+def render(result) -> str:
+    ids = proof.number_steps(result.root)
+    spec = result.spec
+    out = [rf"\section*{{{escape(spec.architecture)}}}",
+           rf"\noindent\texttt{{{escape(spec.path)}}}", "",
+           r"\begin{enumerate}"]
+    for step in result.root.walk():
+        line = rf"\item[\textbf{{[{ids[id(step)]}]}}] {MARK[step.status]} \texttt{{{escape(step.rule)}}}"
+        if step.premises:
+            line += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
+        out.append(line + ": " + escape(step.claim))
+        for note in step.notes:
+            out.append(r"  \par Note: " + escape(note))
+        out.append(r"  \par \emph{" + escape(step.cite) + "}")
+    out.append(r"\end{enumerate}")
+    body = [r"\textbf{" + escape(headline(result)) + "}", escape(reason(result))]
+    line = expect_line(result)
+    if line is not None:
+        body.append(escape(line) if result.expect_holds else r"\textbf{" + escape(line) + "}")
+    out += ["", r"\begin{center}", r"\fbox{\parbox{0.9\linewidth}{", "\n\\par\n".join(body) + "}}",
+            r"\end{center}"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,115 @@
+"""The Markdown report: a heading, the derivation as a nested numbered list, then the verdict.
+
+Like the text printer, the list shows each conclusion with its premises nested under it. A step that
+is a premise of several conclusions is shown in full once (its first place in reading order) and
+afterwards as a one-line reference. Prose (claims, notes, citations) is backslash-escaped; evidence
+values go in code spans.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .. import proof
+
+MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
+
+EVIDENCE_LIMIT = 6       # entries per step, as in the text printer
+EVIDENCE_WIDTH = 160     # characters per value, as in the text printer
+
+# The characters that CommonMark (or GitHub's `$` maths and tables) may read as markup inside a line;
+# `[` is escaped, so `(`, `)` and `!` cannot form links or images.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~$&])")
+# What would start a block (list item, heading, quote, thematic break) at the start of a line.
+_MD_LEADING = re.compile(r"^(\d+)([.)])|^([-+=])")
+
+
+def escape(text: str) -> str:
+    """Prose as Markdown that renders as the text itself (one line, every markup character escaped)."""
+    text = _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text)
+
+
+def code(text: str) -> str:
+    """A code span that holds `text` verbatim, whatever backticks it contains."""
+    text = " ".join(str(text).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def evidence_items(evidence) -> list[tuple[str, str]]:
+    """(key, value text) for the first entries, values truncated like the text printer does."""
+    items = []
+    for key, value in list(evidence.items())[:EVIDENCE_LIMIT]:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        if len(text) > EVIDENCE_WIDTH:
+            text = text[:EVIDENCE_WIDTH - 3] + "..."
+        items.append((str(key), text))
+    return items
+
+
+def headline(result) -> str:
+    """The verdict headline of the text printer's panel, e.g. "UAP · G = S_n · 1 attention layer"."""
+    if result.verdict != "UAP":
+        return result.verdict
+    g = result.group
+    lay = result.layers
+    gname = g.name if g.name else f"group of order {g.order}"
+    lay_text = lay if isinstance(lay, int) else str(lay)
+    text = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
+    if g.condition:
+        text += f" (for {g.condition})"
+    return text
+
+
+def reason(result) -> str:
+    """The root claim repeats the verdict before its first colon; this is the rest."""
+    claim = result.root.claim
+    return claim.split(": ", 1)[1] if ": " in claim else claim
+
+
+def expect_line(result):
+    """"expect …: holds" / "expect …: FAILS (reason)", or None without an expect line."""
+    spec = result.spec
+    if spec.expect is None:
+        return None
+    if result.expect_holds:
+        return f"expect {spec.expect.text}: holds"
+    return f"expect {spec.expect.text}: FAILS ({result.expect_reason})"
+
+
+def _item_head(step: proof.Step, ids: dict) -> str:
+    return f"**[{ids[id(step)]}]** {MARK[step.status]} {code(step.rule)} {escape(step.claim)}"
+
+
+def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
+    for n, step in enumerate(steps, start=1):
+        marker = f"{n}. "
+        pad = " " * indent
+        inner = indent + len(marker)
+        sub = " " * inner
+        if id(step) in shown:
+            out.append(f"{pad}{marker}{_item_head(step, ids)} *(derived above)*")
+            continue
+        shown.add(id(step))
+        out.append(f"{pad}{marker}{_item_head(step, ids)}")
+        for key, value in evidence_items(step.evidence):
+            out.append(f"{sub}- {escape(key)}: {code(value)}")
+        for note in step.notes:
+            out.append(f"{sub}- note: {escape(note)}")
+        out.append(f"{sub}- *{escape(step.cite)}*")
+        _items(step.premises, ids, shown, inner, out)
+
+
+def render(result) -> str:
+    ids = proof.number_steps(result.root)
+    spec = result.spec
+    out = [f"# {escape(spec.path)} · {escape(spec.architecture)}", "", "## Derivation", ""]
+    _items([result.root], ids, set(), 0, out)
+    out += ["", "## Verdict", "", f"**{escape(headline(result))}**", "", escape(reason(result))]
+    line = expect_line(result)
+    if line is not None:
+        out += ["", escape(line) if result.expect_holds else f"**{escape(line)}**"]
+    return "\n".join(out) + "\n"
