@@ -36,6 +36,16 @@ def _make_console(color: str):
 
 
 def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (e.g. `uapcheck ... | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="uapcheck", description="Check the universal approximation property "
                                  "of a transformer-type architecture described in a .uap file.")
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
