@@ -40,10 +40,12 @@ NYS_PROJECT = ("attention { kernel k(x, y) = exp(-|x - y|^2 / 2); nystrom landma
                "project keys values to 3 }")
 
 
-@pytest.mark.xfail(strict=True, reason="nystrom is ignored on heads with `project keys values`: "
-                   "WP-POSITIVE/AN-STRUCT are proved for the exact kernel, not the Nyström one")
 def test_nystrom_with_projection_is_not_uap():
-    assert check(NYS_PROJECT).verdict != "UAP"
+    # The combination is now an input error: each item replaces the keys in its own way.
+    from uapcheck.errors import UapError
+    with pytest.raises(UapError) as info:
+        check(NYS_PROJECT)
+    assert "cannot share a head" in info.value.message
 
 
 def test_nystrom_without_projection_is_inconclusive():
@@ -73,8 +75,6 @@ def test_nystrom_kernel_normaliser_can_vanish():
 # so the step's argument ("with W_K = 0 the weights k(q, 0) > 0 are uniform") does not apply. The
 # verdict UAP rests on this step only (the same kernel without projections is INCONCLUSIVE).
 
-@pytest.mark.xfail(strict=True, reason="TD-LINFORMER claims k(q, 0) > 0 without checking it; "
-                   "(x . y)^2 has k(q, 0) = 0")
 def test_linformer_step_does_not_claim_positive_k_at_zero_key():
     r = check("attention { kernel k(x, y) = (x . y)^2; project keys values to 3 }")
     td = steps(r)["TD-LINFORMER"]
@@ -85,15 +85,12 @@ def test_linformer_step_does_not_claim_positive_k_at_zero_key():
 # derive._same_concrete_group returns False when the derived group has no generators, so the
 # group comparison promised by docs/language.md §7 fails at n = 1 (exit 1 on a true expectation).
 
-@pytest.mark.xfail(strict=True, reason="_same_concrete_group gives up on a derived group without "
-                   "generators: S_1 is not recognised as the trivial group")
 def test_expect_trivial_group_at_one_token():
     r = check("tokens 1\nattention { kernel k(x, y) = exp(x . y) }\nexpect uap group trivial")
     assert r.verdict == "UAP"
     assert r.expect_holds is True
 
 
-@pytest.mark.xfail(strict=True, reason="at n = 1 the derived trivial group is not recognised as S_1")
 def test_expect_symmetric_group_at_one_token_with_encoding():
     r = check("tokens 1\npositional absolute\nattention { kernel k(x, y) = exp(x . y) }\n"
               "expect uap group S_n")

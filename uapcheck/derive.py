@@ -77,7 +77,8 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         return pos, True
     if head.projection:
         an = analytic.analytic_structural(model, pos, head.normalized)
-        return verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label), False
+        return verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label,
+                                    analytic.zero_key_positive(model)), False
     lim_model = model
     extra = []
     if head.nystrom and head.normalized:
@@ -192,6 +193,8 @@ def _same_concrete_group(spec: S.Spec, group, name: str, arg) -> bool:
     """With an integer n, named groups can coincide (D_3 = S_3, C_2 = S_2, ...): compare the groups
     themselves — equal orders and every expected generator inside the derived group."""
     n = spec.tokens
+    if n == 1:
+        return group.order in (1, "1")  # S_1 is the trivial group: every named group coincides
     if not isinstance(n, int) or n > symmetry.MAX_CONCRETE or not group.generators:
         return False
     if any(isinstance(g, str) for g in group.generators):

@@ -458,6 +458,9 @@ class _Builder:
             other = seen.get("pattern_item") or seen.get("bias_item")
             raise _err(other, "`project keys values` mixes all positions into the keys and values: it cannot "
                               "be combined with `pattern` or `bias` in the same head")
+        if fields.get("projection") and fields.get("nystrom"):
+            raise _err(seen["nystrom_item"], "`nystrom` and `project keys values` cannot share a head: each "
+                                             "replaces the keys in its own way")
         if kind == "score" and fields.get("nystrom"):
             raise _err(seen["nystrom_item"], "`nystrom` applies to `kernel` heads")
         if fields.get("tie") and kind == "features":

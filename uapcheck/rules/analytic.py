@@ -110,6 +110,17 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     return None
 
 
+def zero_key_positive(model: KernelModel) -> bool:
+    """k(q, 0) > 0 for every query q: the uniform-weight argument of TD-LINFORMER needs it."""
+    if isinstance(model, ClosedKernel):
+        expr = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)})
+    else:
+        expr = model.query * model.plain_key.xreplace({model.key_symbol: sympy.Integer(0), b: sympy.Integer(0)})
+    if expr.has(sympy.zoo, sympy.nan):
+        return False
+    return all(s == 1 for _, s in _sign_regions(expr))
+
+
 def _boundary_zeros(expr: sympy.Expr, regions) -> list[str]:
     """The split atoms (a, u, v, ...) on whose zero set the kernel is not shown positive."""
     atoms = {atom for ctx, _ in regions for atom in ctx.signs}

@@ -20,7 +20,8 @@ def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
 
 
 @proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_TD)
-def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: int, label: str) -> proof.Step:
+def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: int, label: str,
+                 zero_key_positive: bool = True) -> proof.Step:
     if fixed:
         return proof.conclude(f"{label}: with frozen E, F ∈ R^{{{size}×n}} and n > 2·{size}, ker E ∩ ker F ≠ 0, "
                               "so two different inputs X ≠ X' can have identical contexts XEᵀ, XFᵀ; tokens "
@@ -29,6 +30,9 @@ def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: 
     if not analytic.proved or not positive.proved:
         return proof.conclude(f"{label}: analyticity or the kernel's positivity is not established",
                               proof.UNDECIDED, [analytic, positive])
+    if not zero_key_positive:
+        return proof.conclude(f"{label}: k(q, 0) > 0 is not shown, so the uniform weights at W_K = 0 that the "
+                              "argument uses may not exist", proof.UNDECIDED, [analytic, positive])
     return proof.conclude(f"{label}: for X ≠ X' pick a row f of the trainable F with Xfᵀ ≠ X'fᵀ; with W_K = 0 "
                           "the weights k(q, 0) > 0 are uniform and with W_V = I a shared token's outputs "
                           "differ, so one layer separates two samples, and Theorem 2 extends it to any finite "
