@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 
 from .. import proof
-from .markdown import expect_line, headline, reason
+from .verdict_lines import expect_line, headline, reason
 
 _ASCII = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",

@@ -9,6 +9,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from .. import proof
+from .verdict_lines import headline, reason
 
 STATUS_STYLE = {proof.PROVED: ("✔", "green"), proof.REFUTED: ("✘", "red"), proof.UNDECIDED: ("?", "yellow")}
 VERDICT_STYLE = {"UAP": "bold green", "NOT-UAP": "bold red", "INCONCLUSIVE": "bold yellow", "ILL-POSED": "bold magenta"}
@@ -47,19 +48,8 @@ def render(result, console: Console) -> None:
     tree = Tree(Text(f"{spec.path} · {spec.architecture}", style="bold"))
     _node(result.root, ids, tree)
     console.print(tree)
-    headline = result.verdict
-    if result.verdict == "UAP":
-        g = result.group
-        lay = result.layers
-        gname = g.name if g.name else f"group of order {g.order}"
-        lay_text = lay if isinstance(lay, int) else str(lay)
-        headline = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
-        if g.condition:
-            headline += f" (for {g.condition})"
-    body = [Text(headline, style=VERDICT_STYLE[result.verdict])]
-    # The root claim repeats the verdict before its first colon; show only the reason.
-    reason = result.root.claim.split(": ", 1)[1] if ": " in result.root.claim else result.root.claim
-    body.append(Text(reason))
+    body = [Text(headline(result), style=VERDICT_STYLE[result.verdict])]
+    body.append(Text(reason(result)))
     if spec.expect is not None:
         ok = result.expect_holds
         body.append(Text(f"expect {spec.expect.text}: " + ("holds" if ok else f"FAILS ({result.expect_reason})"),

@@ -1,0 +1,32 @@
+"""The verdict panel's lines, shared by every printer."""
+from __future__ import annotations
+
+
+def headline(result) -> str:
+    """The verdict headline of the text printer's panel, e.g. "UAP · G = S_n · 1 attention layer"."""
+    if result.verdict != "UAP":
+        return result.verdict
+    g = result.group
+    lay = result.layers
+    gname = g.name if g.name else f"group of order {g.order}"
+    lay_text = lay if isinstance(lay, int) else str(lay)
+    text = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
+    if g.condition:
+        text += f" (for {g.condition})"
+    return text
+
+
+def reason(result) -> str:
+    """The root claim repeats the verdict before its first colon; this is the rest."""
+    claim = result.root.claim
+    return claim.split(": ", 1)[1] if ": " in claim else claim
+
+
+def expect_line(result):
+    """"expect …: holds" / "expect …: FAILS (reason)", or None without an expect line."""
+    spec = result.spec
+    if spec.expect is None:
+        return None
+    if result.expect_holds:
+        return f"expect {spec.expect.text}: holds"
+    return f"expect {spec.expect.text}: FAILS ({result.expect_reason})"
