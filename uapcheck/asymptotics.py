@@ -19,7 +19,9 @@ from typing import Mapping
 import sympy
 from sympy import Rational
 
-from .budget import time_limit
+from typing import Optional
+
+from .budget import BudgetExceeded, time_limit
 from .lower import a, e, f, t, u, v
 
 SIGN_ATOMS = (a, u, v, e, f)
@@ -464,3 +466,27 @@ def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:
 def growing_part(g: Growth) -> tuple[Poly, sympy.Expr]:
     """The part of log f(t) that grows: E(t) and the coefficient of log t."""
     return g.E, g.p
+
+
+def explore_regions(fn, budget: Optional[tuple[str, float]] = None, ctx: Optional[Context] = None,
+                    max_splits: int = 4, depth: int = 0):
+    """Run fn(ctx) on every sign region it asks for (through NeedSign); yield (ctx, result or the
+    exception that ended it). `budget` = (step name, seconds) puts each run under a time limit."""
+    ctx = ctx if ctx is not None else Context()
+    try:
+        if budget is None:
+            value = fn(ctx)
+        else:
+            with time_limit(*budget):
+                value = fn(ctx)
+        yield ctx, value
+    except NeedSign as need:
+        if depth >= max_splits:
+            yield ctx, Undecided("too many sign cases")
+            return
+        for sgn in (1, -1):
+            sub = Context(dict(ctx.signs))
+            sub.signs[need.atom] = sgn
+            yield from explore_regions(fn, budget, sub, max_splits, depth + 1)
+    except (Undecided, Oscillates, BudgetExceeded) as exc:
+        yield ctx, exc

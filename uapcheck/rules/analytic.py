@@ -7,7 +7,7 @@ from typing import Optional
 import sympy
 
 from .. import proof
-from ..asymptotics import Context, NeedSign, Undecided, sign_of, trig_polynomial_positive
+from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 from ..budget import BudgetExceeded
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
 
@@ -43,20 +43,8 @@ def _forms(model: KernelModel, expr: sympy.Expr):
 
 def _sign_regions(expr: sympy.Expr):
     """(region, sign) over every sign region the decision needs; sign None when undecided."""
-    def go(ctx: Context, depth: int):
-        try:
-            yield ctx, sign_of(expr, ctx)
-        except NeedSign as need:
-            if depth > 4:
-                yield ctx, None
-                return
-            for s in (1, -1):
-                sub = Context(dict(ctx.signs))
-                sub.signs[need.atom] = s
-                yield from go(sub, depth + 1)
-        except (Undecided, BudgetExceeded):
-            yield ctx, None
-    yield from go(Context(), 0)
+    for ctx, result in explore_regions(lambda cx: sign_of(expr, cx), max_splits=5):
+        yield ctx, (None if isinstance(result, Exception) else result)
 
 
 def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:

@@ -17,7 +17,7 @@ import sympy
 
 from .. import proof
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
-                           growth, sign_of)
+                           explore_regions, growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
 from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
 
@@ -56,22 +56,8 @@ class LimitAnalysis:
     failure_witness: Optional[dict] = None
 
 
-def _explore(fn, ctx: Context, depth: int = 0):
-    """Run fn(ctx) on every sign region it asks for; yield (ctx, result or exception)."""
-    try:
-        with time_limit("the asymptotic expansion of log k(x, t z)", 10.0):
-            value = fn(ctx)
-        yield ctx, value
-    except NeedSign as need:
-        if depth >= MAX_SPLITS:
-            yield ctx, Undecided("too many sign cases")
-            return
-        for sgn in (1, -1):
-            sub = Context(dict(ctx.signs, **{}))
-            sub.signs[need.atom] = sgn
-            yield from _explore(fn, sub, depth + 1)
-    except (Undecided, Oscillates, BudgetExceeded) as exc:
-        yield ctx, exc
+def _explore(fn, ctx: Context):
+    return explore_regions(fn, ("the asymptotic expansion of log k(x, t z)", 10.0), ctx, MAX_SPLITS)
 
 
 def _region(ctx: Context) -> Region:
