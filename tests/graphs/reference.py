@@ -8,6 +8,8 @@ import itertools
 import random
 from collections import deque
 
+from hypothesis import strategies as st
+
 from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
                            RandomPattern, Star, Strided, Window)
 
@@ -111,3 +113,14 @@ def all_distances(pairs, n):
                     q.append(b)
         dist[j] = d
     return dist
+
+
+# Hypothesis strategies shared by the symmetry tests: small heads of every pattern kind, and biases.
+HEADS = st.sampled_from([
+    Window(1), Window(2), Window(1, True), Window(2, True), Offsets((1,), True), Offsets((1, 2), True),
+    Offsets((1, -2)), Causal(), Star(), Global(2), Blocks(2), Blocks(3), Strided(2), Strided(3),
+    Dilated(1, 2), Full(), PatternUnion((Window(1), Global(1))), RandomPattern(2, seed=3),
+    Edges(((1, 2), (2, 1), (3, 4), (4, 3))), Edges(((1, 2), (2, 3), (3, 1), (4, 5))),
+])
+BIASES = st.sampled_from([None, None, None, "circulant", "symmetric circulant", "toeplitz",
+                          "symmetric toeplitz"])

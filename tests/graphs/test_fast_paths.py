@@ -21,18 +21,10 @@ from uapcheck.graphs.symmetry import (_factorial_bits_floor, _invariant_colours,
 from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
                            RandomPattern, Star, Strided, Window)
 
-from .reference import attends, bias_class
+from .reference import BIASES, HEADS, attends, bias_class
 
 BIGBIRD = PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0)))
 
-HEADS = st.sampled_from([
-    Window(1), Window(2), Window(1, True), Window(2, True), Offsets((1,), True), Offsets((1, 2), True),
-    Offsets((1, -2)), Causal(), Star(), Global(2), Blocks(2), Blocks(3), Strided(2), Strided(3),
-    Dilated(1, 2), Full(), PatternUnion((Window(1), Global(1))), RandomPattern(2, seed=3),
-    Edges(((1, 2), (2, 1), (3, 4), (4, 3))), Edges(((1, 2), (2, 3), (3, 1), (4, 5))),
-])
-BIASES = st.sampled_from([None, None, None, "circulant", "symmetric circulant", "toeplitz",
-                          "symmetric toeplitz"])
 
 
 def preserves_by_definition(perm, head_pairs, biases, n):

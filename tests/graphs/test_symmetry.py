@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from uapcheck.graphs import (build_graph, is_automorphism, reflection, rotation, symmetry_group,
                              union_graph, verify_group)
+from .reference import BIASES, HEADS
 from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
                            RandomPattern, Star, Strided, Window)
 
@@ -114,14 +115,6 @@ def test_star_at_large_n_keeps_two_generators():
     assert G.name == "stabilizer 1" and G.order == math.factorial(4999) and len(G.generators) == 2
 
 
-HEADS = st.sampled_from([
-    Window(1), Window(2), Window(1, True), Window(2, True), Offsets((1,), True), Offsets((1, 2), True),
-    Offsets((1, -2)), Causal(), Star(), Global(2), Blocks(2), Blocks(3), Strided(2), Strided(3),
-    Dilated(1, 2), Full(), PatternUnion((Window(1), Global(1))), RandomPattern(2, seed=3),
-    Edges(((1, 2), (2, 1), (3, 4), (4, 3))), Edges(((1, 2), (2, 3), (3, 1), (4, 5))),
-])
-BIASES = st.sampled_from([None, None, None, "circulant", "symmetric circulant", "toeplitz",
-                          "symmetric toeplitz"])
 
 
 @settings(max_examples=80, deadline=None)

@@ -366,6 +366,25 @@ def _valid_bfs(root0: int, dist: Sequence[int], preds: list[list[int]], succs: l
     return True
 
 
+def _plain_bfs(outs: list[list[int]], source: int, stop: Optional[int] = None) -> list[int]:
+    """0-based distances from `source` (−1: unreachable), in plain Python so that re-checks do not
+    depend on igraph; stops early once `stop` is reached."""
+    dist = [-1] * len(outs)
+    dist[source] = 0
+    frontier = [source]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            for b in outs[a]:
+                if dist[b] < 0:
+                    dist[b] = dist[a] + 1
+                    if b == stop:
+                        return dist
+                    nxt.append(b)
+        frontier = nxt
+    return dist
+
+
 def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     """Re-check that every pair (j, i) of the union has d(j -> i) <= ub.bound."""
     union = union_graph(graphs)
@@ -378,17 +397,7 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
         if ecc is None or len(ecc) != n or max(ecc) > ub.bound:
             return False
         for v in range(n):  # one BFS per vertex
-            dist = [-1] * n
-            dist[v] = 0
-            frontier = [v]
-            while frontier:
-                nxt = []
-                for a in frontier:
-                    for b in outs[a]:
-                        if dist[b] < 0:
-                            dist[b] = dist[a] + 1
-                            nxt.append(b)
-                frontier = nxt
+            dist = _plain_bfs(outs, v)
             if min(dist) < 0 or max(dist) != ecc[v]:
                 return False
         return True
@@ -440,21 +449,8 @@ def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:
     if union.complete:
         return 1
     outs, _ = _adjacency(union)
-    n = union.n
-    dist = [-1] * n
-    dist[j - 1] = 0
-    frontier = [j - 1]
-    while frontier:
-        nxt = []
-        for a in frontier:
-            for b in outs[a]:
-                if dist[b] < 0:
-                    dist[b] = dist[a] + 1
-                    if b == i - 1:
-                        return dist[b]
-                    nxt.append(b)
-        frontier = nxt
-    return None
+    d = _plain_bfs(outs, j - 1, stop=i - 1)[i - 1]
+    return d if d >= 0 else None
 
 
 def verify_connectivity(graphs: Sequence[PatternGraph], c: Connectivity) -> bool:

@@ -8,7 +8,6 @@ import sympy
 
 from .. import proof
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
-from ..budget import BudgetExceeded
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
 
 CITE_T2 = "Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); docs/theory.md §Analyticity"
