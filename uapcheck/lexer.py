@@ -1,0 +1,63 @@
+"""A Pygments lexer for `.uap` files.
+
+The keywords are read from the grammar itself (every alphabetic literal of grammars/uap.lark), so the
+lexer never lags behind the language. Registered as the Pygments lexer `uap` (entry point
+`pygments.lexers`), so `pygmentize -l uap FILE.uap` and any Pygments-based viewer highlight `.uap` files.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from pygments.lexer import RegexLexer, bygroups, words
+from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+
+_LITERAL = re.compile(r'"([A-Za-z][A-Za-z-]*)"')
+# Statements that open a line of a .uap file: highlighted as declarations, the rest as keywords.
+STATEMENTS = frozenset({"architecture", "cite", "tokens", "dim", "param", "attention", "ffn", "positional",
+                         "layers", "expect", "target"})
+
+
+@lru_cache(maxsize=None)
+def grammar_keywords() -> tuple[str, ...]:
+    """Every keyword of the language, as the grammar spells it (sorted, longest first for matching)."""
+    text = resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
+    found = {m.group(1) for m in _LITERAL.finditer(text)}
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
+def _keyword_rules():
+    keywords = grammar_keywords()
+    statements = [w for w in keywords if w in STATEMENTS]
+    others = [w for w in keywords if w not in STATEMENTS]
+    return [
+        (words(statements, prefix=r"\b", suffix=r"\b(?![-(])"), Keyword.Declaration),
+        (words(others, prefix=r"\b", suffix=r"\b"), Keyword),
+    ]
+
+
+class UapLexer(RegexLexer):
+    """Lexer for the `.uap` language of uapcheck."""
+
+    name = "uap"
+    aliases = ["uap", "uapcheck"]
+    filenames = ["*.uap"]
+    mimetypes = ["text/x-uap"]
+    url = "https://pypi.org/project/uapcheck/"
+
+    tokens = {
+        "root": [
+            (r"[ \t\f\r]+", Whitespace),
+            (r"\n", Whitespace),
+            (r"#[^\n]*", Comment.Single),
+            (r'"(\\\\"|[^"\\\n])*"', String.Double),
+            (r"(\d+(\.\d+)?([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)", Number),
+            *_keyword_rules(),
+            (r"([A-Za-z][A-Za-z0-9_]*)(\s*)(\()", bygroups(Name.Function, Whitespace, Punctuation)),
+            (r"[A-Za-z][A-Za-z0-9_]*", Name),
+            (r"->|>=|!=|[-+*/^.=<>·|]", Operator),
+            (r"[(){},;]", Punctuation),
+            (r".", Text),
+        ],
+    }
