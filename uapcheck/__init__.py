@@ -10,3 +10,10 @@ def check(text: str, path: str = "<string>"):
     from .derive import check_spec
     from .parse import parse_source
     return check_spec(parse_source(text, path))
+
+
+def check_file(path):
+    """Read a `.uap` file and derive its verdict (errors are located in that file)."""
+    from pathlib import Path
+    from .parse import decode
+    return check(decode(Path(path).read_bytes()), str(path))

@@ -12,14 +12,15 @@ from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
 from .rules import analytic, ffn, limit, pattern, symmetry, verdict
+from .render.notebook import ResultViews
 from .show import show_expr, show_head, show_pattern
 
 
 HEAD_BUDGET_SECONDS = 60.0
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, repr=False)
+class Result(ResultViews):
     spec: S.Spec
     verdict: str
     group: Optional[symmetry.GroupInfo]
@@ -330,4 +331,5 @@ def check_spec(spec: S.Spec) -> Result:
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     shown_layers = layers if verdict_name == "UAP" else None
     holds, reason = _check_expect(spec, verdict_name, group, shown_layers)
-    return Result(spec, verdict_name, group, shown_layers, root, holds, reason)
+    # The group is the verdict's: only a UAP verdict names one (as the JSON does).
+    return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason)
