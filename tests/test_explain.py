@@ -29,9 +29,9 @@ from uapcheck.proof import PROVED, REFUTED, RULES, UNDECIDED
 ROOT = Path(__file__).resolve().parent.parent
 THEORY = ROOT / "docs" / "theory.md"
 
-# Rules that never conclude anything but `undecided`: an engine boundary or a missing analysis.
-UNDECIDED_ONLY = {"LIM-UNSUPPORTED", "PAT-UNDECIDED", "SYM-UNDECIDED", "WP-NYSTROM", "DIM-RANGE", "PAT-BUDGET-PARAM",
-                  "PAT-BUDGET-VIEW"}
+# Rules that never conclude anything but `undecided` (an engine boundary or a missing analysis): the
+# statuses each rule declares to the proof kernel.
+UNDECIDED_ONLY = {r for r, info in RULES.items() if info.statuses == {UNDECIDED}}
 OPPOSITE = {PROVED: REFUTED, REFUTED: PROVED}
 
 

@@ -16,30 +16,9 @@ from uapcheck.rules.ffn import ffn_definition2
 
 # -- the proof kernel -----------------------------------------------------------------------------
 
-def test_steps_cannot_be_forged():
-    with pytest.raises(RuntimeError):
-        proof.Step("X", "claim", proof.PROVED, (), {}, "cite")
-    with pytest.raises(RuntimeError):
-        proof.conclude("claim", proof.PROVED)
-
-
-def test_a_rule_cannot_conclude_for_another_rule():
-    @proof.rule("TEST-A", "test", "nowhere")
-    def make():
-        return proof.conclude("x", proof.PROVED, rule_id="TEST-B")
-
-    with pytest.raises(RuntimeError):
-        make()
-
-
 def test_steps_record_their_rule_and_citation():
-    @proof.rule("TEST-C", "test", "a citation")
-    def make():
-        return proof.conclude("x", proof.PROVED, evidence={"v": sympy.Rational(1, 3)})
-
-    step = make()
-    assert step.rule == "TEST-C" and step.cite == "a citation"
-    assert step.evidence == {"v": "1/3"}  # exact and JSON-ready
+    step = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\n").root
+    assert step.rule == "VERDICT-T1" and "Theorem 1" in step.cite
 
 
 def test_derivation_numbering_is_premises_first():

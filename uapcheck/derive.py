@@ -11,7 +11,7 @@ from . import spec as S
 from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
-from .rules import analytic, ffn, limit, pattern, symmetry, verdict
+from .rules import analytic, ffn, limit, nystrom, pattern, symmetry, verdict
 from .render.notebook import ResultViews
 from .show import show_expr, show_head, show_pattern
 
@@ -30,37 +30,6 @@ class Result(ResultViews):
     expect_reason: str = ""
 
 
-@proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", limit.CITE_LIM)
-def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKernel]]:
-    """k̃(x, y) = Σ_{a,b} k(x, z_a) (K_ZZ⁺)_{ab} k(z_b, y). For the Gaussian kernel (strictly positive
-    definite) K_ZZ is invertible and the coefficient κ_b(x) = Σ_a k(x, z_a)(K⁻¹)_{ab} is a non-trivial
-    combination of linearly independent Gaussians, so it is non-zero for generic x."""
-    plain = getattr(model, "plain", None)
-    if plain is None:
-        return proof.conclude("Nyström is supported for closed-form kernels", proof.UNDECIDED), None
-    log_plain = sympy.expand(sympy.expand_log(sympy.log(plain), force=True))
-    from .lower import a, c
-    poly = sympy.Poly(log_plain, a, b, c) if log_plain.is_polynomial(a, b, c) else None
-    gamma = None
-    if poly is not None and poly.total_degree() == 1:
-        cb, ca, cc = poly.coeff_monomial(b), poly.coeff_monomial(a), poly.coeff_monomial(c)
-        if sympy.simplify(ca + 2 * cb) == 0 and sympy.simplify(cb - cc) == 0 and (-cb).is_positive:
-            gamma = -cb
-    if gamma is None:
-        return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
-                              "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
-                              evidence={"kernel": plain}), None
-    zeta = ZETA
-    key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
-    kappa = KAPPA
-    fk = FeatureKernel(kappa, key, kappa, e, "landmark",
-                       "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
-    step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
-                          "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
-                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"})
-    return step, fk
-
-
 def _head_label(i: int, head: S.Head) -> str:
     return f"head {head.label or i + 1}"
 
@@ -71,7 +40,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     try:
         model = lower_head(spec, head)
     except Unsupported as exc:
-        return _unsupported(label, str(exc)), False
+        return limit.unsupported(label, str(exc)), False
     _reject_undefined(model, head)
     pos = analytic.positive_kernel(model)
     if head.normalized and pos.status == proof.REFUTED:
@@ -85,7 +54,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     if head.nystrom and head.normalized:
         pos = analytic.nystrom_sign()
     if head.nystrom:
-        nys, fk = nystrom_model(head, model)
+        nys, fk = nystrom.nystrom_model(head, model)
         extra.append(nys)
         if fk is None:
             return verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized), label), False
@@ -121,12 +90,7 @@ def _reject_undefined(model, head: S.Head) -> None:
 
 
 def _attach(step: proof.Step, extra: list) -> proof.Step:
-    return step if not extra else _with_premises(step, extra)
-
-
-@proof.rule("LIM-NYSTROM-USE", "The Nyström limit rests on the landmark expansion", limit.CITE_LIM)
-def _with_premises(step: proof.Step, extra: list) -> proof.Step:
-    return proof.conclude(step.claim, step.status, [*extra, step], {})
+    return step if not extra else nystrom.with_premises(step, extra)
 
 
 def _region_signs(name: str, model) -> Optional[dict]:
@@ -142,11 +106,6 @@ def _region_signs(name: str, model) -> Optional[dict]:
     sign = 1 if parts[1] == ">" else -1
     # Queries and keys go through the same feature map, and the same bias sign reaches both.
     return {atom: sign, **({u: sign} if atom == v else {})}
-
-
-@proof.rule("LIM-UNSUPPORTED", "Outside the engines' scope", limit.CITE_LIM)
-def _unsupported(label: str, reason: str) -> proof.Step:
-    return proof.conclude(f"{label}: {reason}", proof.UNDECIDED, evidence={"reason": reason})
 
 
 def _layers_value(expect: S.Expectation, spec: S.Spec):
@@ -258,13 +217,6 @@ def _with_condition(group, extra: str):
     return replace(group, condition=cond)
 
 
-@proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", limit.CITE_LIM)
-def dimension_range(spec: S.Spec) -> proof.Step:
-    return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
-                          "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
-                          proof.UNDECIDED, evidence={"dim": spec.dim})
-
-
 def check_spec(spec: S.Spec) -> Result:
     sigma, z = ffn_activation(spec)
     desc = spec.ffn.name if spec.ffn.kind == "named" else (
@@ -277,7 +229,7 @@ def check_spec(spec: S.Spec) -> Result:
             with time_limit(f"analysing head {head.label or i + 1}", HEAD_BUDGET_SECONDS):
                 td, is_ill = _kernel_premises(spec, i, head)
         except BudgetExceeded as exc:
-            td, is_ill = _unsupported(_head_label(i, head), str(exc)), False
+            td, is_ill = limit.unsupported(_head_label(i, head), str(exc)), False
         tds.append(td)
         if is_ill:
             ill.append(td)
@@ -320,7 +272,7 @@ def check_spec(spec: S.Spec) -> Result:
         claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
     if verdict_name == "UAP" and _needs_two_dimensions(tds):
         if spec.dim == 1:
-            dim_step = dimension_range(spec)
+            dim_step = verdict.dimension_range(spec)
             structure = [*structure, dim_step]
             verdict_name = "INCONCLUSIVE"
             claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"

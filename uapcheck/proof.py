@@ -1,24 +1,55 @@
 """The proof kernel: derivation steps exist only as the conclusions of registered rules.
 
-Following the LCF idea, a `Step` cannot be built directly: `Step.__post_init__` checks a seal that
-only `conclude` holds, and `conclude` only works inside a function decorated with `@rule(ID)`
-and only for that rule's own id. So every node of a derivation names the rule that made it, and
-printers can only walk trees that rules produced.
+Following the LCF idea, a `Step` cannot be built, copied or changed outside this module:
+
+* the step's data lives in a table held in a closure of `_make_kernel` (not reachable as a module
+  attribute); a `Step` object is only a handle into it, `Step(...)` raises, subclasses are refused,
+  and attribute assignment, deletion, pickling, copying and `dataclasses.replace` all fail;
+* `conclude` works only inside a function decorated with `@rule(ID, ...)`, for that rule's own id,
+  with a status the rule declared (`statuses=`), with premises that are genuine steps, and, for a
+  decisive status (proved or refuted), with a certificate of a type the rule declared
+  (`certificates=`) that the kernel re-checks before it makes the step. The check it runs is the one
+  recorded when the rule was registered, so patching a certificate class later changes nothing;
+* rules are registered only from modules of the `uapcheck.rules` package, and only until that
+  package has loaded (`uapcheck/rules/__init__.py` closes the registry).
+
+Python offers no true encapsulation: code that reads closure cells, walks the garbage collector or
+uses ctypes can reach anything. The kernel guards against mistakes and against every ordinary
+way of making a step; docs/theory.md §2 states this trust model.
 """
 from __future__ import annotations
 
 import contextvars
+import copy
 import functools
-from dataclasses import dataclass, field
+import sys
+import types
+import weakref
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Iterator, Mapping, Optional
 
 import sympy
 
-PROVED = "proved"
-REFUTED = "refuted"
-UNDECIDED = "undecided"
-STATUSES = (PROVED, REFUTED, UNDECIDED)
+
+class Status(str, Enum):
+    """What a step establishes about its claim. The JSON strings are the values."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNDECIDED = "undecided"
+
+    def __str__(self) -> str:
+        return self.value
+
+    __format__ = str.__format__
+
+
+PROVED = Status.PROVED
+REFUTED = Status.REFUTED
+UNDECIDED = Status.UNDECIDED
+STATUSES = tuple(Status)
+DECISIVE = frozenset({PROVED, REFUTED})
 
 
 class Verdict(str, Enum):
@@ -27,23 +58,91 @@ class Verdict(str, Enum):
     INCONCLUSIVE = "INCONCLUSIVE"
     ILL_POSED = "ILL-POSED"
 
+    def __str__(self) -> str:
+        return self.value
+
+    __format__ = str.__format__
+
+
+class Provenance(str, Enum):
+    """Whose statement a rule applies: the paper's, the paper's corrected here, or derived here."""
+
+    PAPER = "paper"
+    CORRECTED = "corrected"
+    DERIVED = "derived"
+
+    def __str__(self) -> str:
+        return self.value
+
+    __format__ = str.__format__
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a rule's statement comes from: `provenance` with the paper's numbered statements
+    (`statements`, e.g. ("Theorem 1", "Corollary 1")) and the wording printed under each step."""
+
+    provenance: Provenance
+    statements: tuple[str, ...]
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_json(self) -> dict:
+        return {"kind": self.provenance.value, "statements": list(self.statements)}
+
+
+def paper(*statements: str, text: str) -> Citation:
+    """A statement of the paper (Cheng, Lin, Shen, Li 2025), applied as stated."""
+    return Citation(Provenance.PAPER, tuple(statements), text)
+
+
+def corrected(*statements: str, text: str) -> Citation:
+    """A statement of the paper, corrected here (the correction is proved in docs/theory.md)."""
+    return Citation(Provenance.CORRECTED, tuple(statements), text)
+
+
+def derived(*statements: str, text: str) -> Citation:
+    """Derived here (docs/theory.md); `statements` names paper results the derivation uses."""
+    return Citation(Provenance.DERIVED, tuple(statements), text)
+
+
+class CertificateRejected(RuntimeError):
+    """A rule offered a certificate that does not check: an engine bug, never a verdict."""
+
+
+class Certificate:
+    """Typed data a rule concludes from. Subclasses (uapcheck/certificates.py) are frozen dataclasses
+    with `check()` (raise CertificateRejected when the data does not prove the claim) and
+    `to_json()` (plain JSON data, for `--json` and certificate files)."""
+
+    kind = "certificate"
+
+    def check(self) -> None:  # pragma: no cover - every concrete certificate overrides it
+        raise CertificateRejected(f"{type(self).__name__} has no check")
+
+    def to_json(self) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class RuleInfo:
+    """A registered rule, as printers and `--explain` see it (a copy: the kernel keeps its own)."""
+
     id: str
     title: str
     cite: str
     function: str
-
-
-RULES: dict[str, RuleInfo] = {}
-
-_SEAL = object()
-_active: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar("uapcheck_active_rule", default=None)
+    statuses: frozenset
+    certificates: tuple[str, ...]
+    citation: Citation
 
 
 def _jsonable(value: Any) -> Any:
     """Evidence must be re-checkable by other programs: store exact values as plain JSON data."""
+    if isinstance(value, Enum):
+        return value.value
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):
@@ -55,34 +154,72 @@ def _jsonable(value: Any) -> Any:
             return sympy.sstr(value)
         except ValueError:  # an integer too long for Python's str conversion limit
             return "(a value too large to print)"
+    if isinstance(value, Certificate):
+        return value.to_json()
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         seq = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
         return [_jsonable(v) for v in seq]
+    if hasattr(value, "to_json"):
+        return _jsonable(value.to_json())
     return str(value)
 
 
-@dataclass(frozen=True, eq=False)
-class Step:
-    rule: str
-    claim: str
-    status: str
-    premises: tuple["Step", ...]
-    evidence: Mapping[str, Any]
-    cite: str
-    notes: tuple[str, ...] = ()
-    _seal: object = field(default=None, repr=False, compare=False)
+class _SealedClass(type):
+    """Step's class attributes (its field properties) cannot be replaced after the kernel set them."""
 
-    def __post_init__(self) -> None:
-        if self._seal is not _SEAL:
-            raise RuntimeError("derivation steps are made only by rules (use proof.conclude inside @rule)")
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown status {self.status!r}")
+    def __setattr__(cls, name, value):
+        raise AttributeError("proof.Step cannot be changed")
+
+    def __delattr__(cls, name):
+        raise AttributeError("proof.Step cannot be changed")
+
+
+class Step(metaclass=_SealedClass):
+    """One node of a derivation: a handle on data only the kernel holds.
+
+    Fields: rule, claim, status (a Status), premises, evidence (JSON data), cite (wording),
+    citation (a Citation: provenance and the paper's statements), notes, facts (typed facts for
+    later stages; `facts_json` is their JSON form) and certificate (the checked Certificate, or
+    None; `certificate_json` is its JSON form).
+    """
+
+    __slots__ = ("__weakref__",)
+
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError("derivation steps are made only by rules (use proof.conclude inside @rule)")
+
+    def __init_subclass__(cls, **kwargs):
+        raise TypeError("proof.Step cannot be subclassed")
+
+    def __setattr__(self, name, value):
+        raise AttributeError("derivation steps cannot be changed")
+
+    def __delattr__(self, name):
+        raise AttributeError("derivation steps cannot be changed")
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("derivation steps cannot be pickled or copied (re-run the rules instead)")
+
+    def __reduce__(self):
+        raise TypeError("derivation steps cannot be pickled or copied (re-run the rules instead)")
+
+    def __copy__(self):
+        raise TypeError("derivation steps cannot be copied")
+
+    def __deepcopy__(self, memo):
+        raise TypeError("derivation steps cannot be copied")
+
+    def __repr__(self) -> str:
+        try:
+            return f"<Step {self.rule} {self.status.value}: {self.claim[:60]!r}>"
+        except RuntimeError:
+            return "<Step (not made by a rule)>"
 
     @property
     def proved(self) -> bool:
-        return self.status == PROVED
+        return self.status is PROVED
 
     def walk(self) -> Iterator["Step"]:
         """Premises before conclusions, each step once."""
@@ -99,38 +236,130 @@ class Step:
         yield from go(self)
 
 
-def rule(rule_id: str, title: str, cite: str) -> Callable:
-    """Register a rule function; inside it, `conclude` may make steps with this id."""
-
-    def decorate(fn: Callable) -> Callable:
-        if rule_id in RULES and RULES[rule_id].function != fn.__qualname__:
-            raise ValueError(f"rule id {rule_id} registered twice")
-        RULES[rule_id] = RuleInfo(rule_id, title, cite, fn.__qualname__)
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            token = _active.set(rule_id)
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _active.reset(token)
-
-        wrapper.rule_id = rule_id  # type: ignore[attr-defined]
-        return wrapper
-
-    return decorate
+_FIELDS = ("rule", "claim", "status", "premises", "evidence", "cite", "citation", "notes", "facts",
+           "facts_json", "certificate", "certificate_json")
 
 
-def conclude(claim: str, status: str, premises=(), evidence: Optional[Mapping[str, Any]] = None,
-             notes=(), rule_id: Optional[str] = None) -> Step:
-    active = _active.get()
-    if active is None:
-        raise RuntimeError("proof.conclude called outside a rule")
-    if rule_id is not None and rule_id != active:
-        raise RuntimeError(f"rule {active} cannot conclude a step of rule {rule_id}")
-    info = RULES[active]
-    return Step(active, claim, status, tuple(premises), _jsonable(dict(evidence or {})), info.cite,
-                tuple(notes), _SEAL)
+def _make_kernel():
+    """Everything that can make a step lives in this closure; only the functions returned leave it."""
+    records: "weakref.WeakKeyDictionary[Step, dict]" = weakref.WeakKeyDictionary()
+    registry: dict[str, dict] = {}
+    public: dict[str, RuleInfo] = {}
+    state = {"open": True}
+    active: contextvars.ContextVar = contextvars.ContextVar("uapcheck_active_rule", default=None)
+    new_object = object.__new__
+
+    def record(step: Step) -> dict:
+        rec = records.get(step) if type(step) is Step else None
+        if rec is None:
+            raise RuntimeError("not a derivation step made by a rule")
+        return rec
+
+    def getter(name: str) -> property:
+        if name in ("evidence", "facts_json", "certificate_json"):
+            return property(lambda self: copy.deepcopy(record(self)[name]))
+        if name == "facts":
+            return property(lambda self: dict(record(self)[name]))
+        return property(lambda self: record(self)[name])
+
+    for name in _FIELDS:
+        type.__setattr__(Step, name, getter(name))
+
+    def is_step(value: Any) -> bool:
+        return type(value) is Step and value in records
+
+    def rule(rule_id: str, title: str, cite, *, statuses, certificates=()) -> Callable:
+        """Register a rule: `statuses` it may conclude, `certificates` (Certificate classes) it
+        concludes a decisive status from."""
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if not state["open"]:
+            raise RuntimeError(f"rule {rule_id}: the rule registry is closed (rules are registered only "
+                               "while uapcheck.rules loads)")
+        if not caller.startswith("uapcheck.rules."):
+            raise RuntimeError(f"rule {rule_id}: rules are registered only in the uapcheck.rules package "
+                               f"(not {caller or 'an unknown module'})")
+        citation = cite if isinstance(cite, Citation) else derived(text=str(cite))
+        declared = frozenset(Status(s) for s in ((statuses,) if isinstance(statuses, str) else statuses))
+        certs = tuple(certificates)
+        for cls in certs:
+            if not (isinstance(cls, type) and issubclass(cls, Certificate)) or cls is Certificate:
+                raise TypeError(f"rule {rule_id}: {cls!r} is not a certificate class")
+
+        def decorate(fn: Callable) -> Callable:
+            if fn.__module__ != caller:
+                raise RuntimeError(f"rule {rule_id}: registered from {caller} for a function of {fn.__module__}")
+            if rule_id in registry:
+                raise ValueError(f"rule id {rule_id} registered twice")
+            # The checks are taken now: patching a certificate class later does not change them.
+            checks = {cls: cls.__dict__.get("check") or cls.check for cls in certs}
+            registry[rule_id] = {"statuses": declared, "checks": checks, "citation": citation,
+                                 "globals": fn.__globals__}
+            public[rule_id] = RuleInfo(rule_id, title, citation.text, fn.__qualname__, declared,
+                                       tuple(c.__name__ for c in certs), citation)
+
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                token = active.set((rule_id, object()))
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    active.reset(token)
+
+            wrapper.rule_id = rule_id  # type: ignore[attr-defined]
+            return wrapper
+
+        return decorate
+
+    def conclude(claim: str, status, premises=(), evidence: Optional[Mapping[str, Any]] = None,
+                 notes=(), rule_id: Optional[str] = None, *, facts: Optional[Mapping[str, Any]] = None,
+                 certificate: Optional[Certificate] = None) -> Step:
+        current = active.get()
+        if current is None:
+            raise RuntimeError("proof.conclude called outside a rule")
+        active_id = current[0]
+        if rule_id is not None and rule_id != active_id:
+            raise RuntimeError(f"rule {active_id} cannot conclude a step of rule {rule_id}")
+        entry = registry[active_id]
+        if sys._getframe(1).f_globals is not entry["globals"]:
+            # Code that runs while a rule runs (a callback in its arguments, say) is not the rule.
+            raise RuntimeError(f"proof.conclude for rule {active_id} called from outside its module")
+        if not isinstance(status, Status):
+            raise TypeError(f"rule {active_id}: a status is a proof.Status, not {status!r}")
+        if status not in entry["statuses"]:
+            raise RuntimeError(f"rule {active_id} does not conclude `{status.value}` (it declares "
+                               f"{', '.join(sorted(s.value for s in entry['statuses']))})")
+        premises = tuple(premises)
+        for p in premises:
+            if not is_step(p):
+                raise RuntimeError(f"rule {active_id}: a premise is not a derivation step made by a rule")
+        if not isinstance(claim, str):
+            raise TypeError("a claim is text")
+        if certificate is not None or (status in DECISIVE and entry["checks"]):
+            if certificate is None:
+                raise CertificateRejected(f"rule {active_id} concludes `{status.value}` without a certificate")
+            check = entry["checks"].get(type(certificate))
+            if check is None:
+                raise CertificateRejected(f"rule {active_id} does not conclude from a {type(certificate).__name__}")
+            check(certificate)
+        step = new_object(Step)
+        records[step] = {
+            "rule": active_id, "claim": claim, "status": status, "premises": premises,
+            "evidence": _jsonable(dict(evidence or {})), "cite": entry["citation"].text,
+            "citation": entry["citation"], "notes": tuple(str(n) for n in notes),
+            "facts": types.MappingProxyType(dict(facts or {})), "facts_json": _jsonable(dict(facts or {})),
+            "certificate": certificate,
+            "certificate_json": None if certificate is None else _jsonable(certificate.to_json()),
+        }
+        return step
+
+    def close_registry() -> None:
+        state["open"] = False
+
+    return rule, conclude, close_registry, is_step, types.MappingProxyType(public)
+
+
+rule, conclude, close_registry, is_step, RULES = _make_kernel()
+del _make_kernel
 
 
 def number_steps(root: Step) -> dict[int, str]:

@@ -24,7 +24,8 @@ def result_json(result) -> dict:
     for s in result.root.walk():
         steps.append({"id": ids[id(s)], "rule": s.rule, "claim": s.claim, "status": s.status,
                       "premises": [ids[id(p)] for p in s.premises], "evidence": s.evidence,
-                      "cite": s.cite, "notes": list(s.notes)})
+                      "cite": s.cite, "notes": list(s.notes), "provenance": s.citation.to_json(),
+                      "facts": s.facts_json, "certificate": s.certificate_json})
     layers = result.layers
     if layers is not None and not isinstance(layers, int):
         layers = sympy.sstr(layers)

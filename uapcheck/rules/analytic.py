@@ -144,7 +144,7 @@ def _real_by_structure(expr) -> bool:
     return all(sym.is_real for sym in expr.free_symbols) and not expr.has(sympy.sqrt, sympy.log, sympy.Pow)
 
 
-@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP)
+@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP, statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
 def positive_kernel(model: KernelModel) -> proof.Step:
     expr = _plain_term(model)
     if _trig_positive(expr):
@@ -230,7 +230,7 @@ def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
     return expr.xreplace({b: b0, c: c0})
 
 
-@proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2)
+@proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2, statuses=(proof.PROVED, proof.UNDECIDED))
 def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: bool,
                         region: Optional[dict] = None) -> proof.Step:
     expr = _plain_term(model)
@@ -259,7 +259,7 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
                           {"non-analytic operations": best_bad})
 
 
-@proof.rule("WP-NYSTROM", "A normalised Nyström head: the approximate kernel can be negative", CITE_WP)
+@proof.rule("WP-NYSTROM", "A normalised Nyström head: the approximate kernel can be negative", CITE_WP, statuses=(proof.UNDECIDED,))
 def nystrom_sign() -> proof.Step:
     return proof.conclude("k̃(x, y) = k(x, Z) K_ZZ⁺ k(Z, y) is not shown positive (K_ZZ⁺ has entries of "
                           "both signs), so the normaliser of a normalised Nyström head may vanish; write "

@@ -81,7 +81,7 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:
     return "proved", evidence
 
 
-@proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2)
+@proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2, statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
 def ffn_definition2(sigma, z, description: str) -> proof.Step:
     if sigma is None:
         return proof.conclude("`ffn none`: no token-wise FFN, so Definition 2 fails (no non-affine member)",

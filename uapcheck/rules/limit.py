@@ -290,7 +290,7 @@ def _growth_text(g: Growth) -> str:
 
 
 @proof.rule("LIM-REDUCE", "Reduce the kernel limit to scalar invariants",
-            "Cheng et al. 2025, kernel corollary; reduction: docs/theory.md §Reduction")
+            "Cheng et al. 2025, kernel corollary; reduction: docs/theory.md §Reduction", statuses=(proof.PROVED,))
 def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
     if isinstance(model, ClosedKernel):
         claim = f"{model.description}: k = {sympy.sstr(model.scaled)}"
@@ -354,10 +354,13 @@ def _region_evidence(regions: dict) -> dict:
     return ev
 
 
-def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) -> proof.Step:
+def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
+                  can_prove: bool = True) -> proof.Step:
     ev = _region_evidence(regions)
     statuses = {name: (r.status if r else "undecided") for name, r in regions.items()}
-    holds_all = all(s in ("holds", "holds-d2") for s in statuses.values())
+    if not regions and not problem:
+        problem = "no sign region of the invariants was analysed"
+    holds_all = can_prove and all(s in ("holds", "holds-d2") for s in statuses.values())
     dims = "d ≥ 2" if any(s == "holds-d2" for s in statuses.values()) else "d ≥ 1"
     notes = []
     if problem:
@@ -386,7 +389,7 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str) 
     return _not_established(model, affine, reduce, regions, statuses, reachable)
 
 
-@proof.rule("LIM-REGION", "An open parameter region that every finite key set reaches", CITE_LIM)
+@proof.rule("LIM-REGION", "An open parameter region that every finite key set reaches", CITE_LIM, statuses=(proof.PROVED,))
 def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
     ev = _region_evidence(regions)
     notes = []
@@ -419,14 +422,20 @@ def _not_established(model, affine, reduce, regions, statuses, reachable) -> pro
     checked = [cross_check(model, regions[n]) for n in failing if regions[n] is not None and regions[n].witness]
     if checked:
         ev["numeric cross-check"] = checked
-    status = proof.REFUTED if all(statuses[n] in ("fails", "oscillates", "zero") for n in failing) else proof.UNDECIDED
+    refuted = bool(failing) and all(statuses[n] in ("fails", "oscillates", "zero") for n in failing)
+    status = proof.REFUTED if refuted else proof.UNDECIDED
     return proof.conclude(claim, status, [reduce], ev, notes)
 
 
 def _make(rule_id: str, title: str, label: str):
-    @proof.rule(rule_id, title, CITE_LIM)
+    # LIM-UNDECIDED never proves (LIM): it reports an open premise or a proved failure, and may hand
+    # over to LIM-REGION.
+    can_prove = rule_id != "LIM-UNDECIDED"
+    statuses = (proof.PROVED, proof.REFUTED, proof.UNDECIDED) if can_prove else (proof.REFUTED, proof.UNDECIDED)
+
+    @proof.rule(rule_id, title, CITE_LIM, statuses=statuses)
     def rule_fn(model, affine, reduce, results, regions, problem):
-        return _conclude_lim(model, affine, reduce, results, regions, problem, label)
+        return _conclude_lim(model, affine, reduce, results, regions, problem, label, can_prove)
     rule_fn.__name__ = rule_fn.__qualname__ = "rule_" + rule_id.replace("-", "_").lower()
     return rule_fn
 
@@ -450,6 +459,11 @@ _LIM_RULES = {
     "LIM-UNDECIDED": _make("LIM-UNDECIDED", "The engine could not decide the kernel limit",
                            "undecided"),
 }
+
+
+@proof.rule("LIM-UNSUPPORTED", "Outside the engines' scope", CITE_LIM, statuses=(proof.UNDECIDED,))
+def unsupported(label: str, reason: str) -> proof.Step:
+    return proof.conclude(f"{label}: {reason}", proof.UNDECIDED, evidence={"reason": reason})
 
 
 # ---------------------------------------------------------------------------------------------

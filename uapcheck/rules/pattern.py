@@ -118,7 +118,7 @@ def _index_text(k) -> str:
     return text if text.isalnum() else f"({text})"
 
 
-@proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_SPARSE)
+@proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_SPARSE, statuses=(proof.PROVED,))
 def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = True) -> proof.Step:
     what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
             f"with directed diameter {diameter}" if exact else
@@ -128,7 +128,7 @@ def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = 
                           proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes)
 
 
-@proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE)
+@proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE, statuses=(proof.PROVED,))
 def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
     witness = {"i": i, "j": j, "target": SUM_TARGET}
     i, j = _index_text(i), _index_text(j)
@@ -142,7 +142,7 @@ def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
                           notes=notes)
 
 
-@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE)
+@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE, statuses=(proof.PROVED,))
 def layer_budget(spec: S.Spec, diameter, witness: Optional[tuple] = None, distance=None) -> proof.Step:
     ev = {"budget": spec.layers, "diameter": diameter}
     claim = f"`layers {spec.layers}` is below the directed diameter {diameter} of the pattern"
@@ -154,13 +154,13 @@ def layer_budget(spec: S.Spec, diameter, witness: Optional[tuple] = None, distan
     return proof.conclude(claim, proof.PROVED, evidence=ev)
 
 
-@proof.rule("PAT-UNDECIDED", "Pattern analysis undecided", CITE_SPARSE)
+@proof.rule("PAT-UNDECIDED", "Pattern analysis undecided", CITE_SPARSE, statuses=(proof.UNDECIDED,))
 def undecided_step(desc: str, reason: str) -> proof.Step:
     return proof.conclude(f"the pattern analysis is undecided: {reason}", proof.UNDECIDED,
                           evidence={"patterns": desc, "reason": reason})
 
 
-@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP)
+@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP, statuses=(proof.PROVED,))
 def group_step(desc: str, info: GroupInfo, evidence: dict, notes=()) -> proof.Step:
     name = info.name or f"a group of order {info.order}"
     cond = f" (for {info.condition})" if info.condition else ""
@@ -170,7 +170,7 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, notes=()) -> proof.St
                                                       name=info.name), notes=notes)
 
 
-@proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP)
+@proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
 def group_undecided(desc: str, reason: str) -> proof.Step:
     return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
                           evidence={"patterns": desc, "reason": reason})
@@ -186,7 +186,7 @@ class PatternOutcome:
     obstruction: Optional[proof.Step]
 
 
-@proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS)
+@proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS, statuses=(proof.PROVED,))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=()) -> proof.Step:
     if diameter is None:
@@ -439,14 +439,14 @@ def _grows_beyond(expr, n: sympy.Symbol, budget: int) -> bool:
     return bool(lim.is_number and lim.is_finite and lim > budget)
 
 
-@proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE)
+@proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE, statuses=(proof.UNDECIDED,))
 def budget_depends(spec: S.Spec, diameter) -> proof.Step:
     return proof.conclude(f"`layers {spec.layers}` reaches every position exactly when {sympy.sstr(diameter)} ≤ "
                           f"{spec.layers}: the verdict depends on the parameter values (NOT-UAP where it fails)",
                           proof.UNDECIDED, evidence={"budget": spec.layers, "diameter": diameter})
 
 
-@proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS)
+@proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS, statuses=(proof.UNDECIDED,))
 def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
     if diameter is None:
         return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} layers the view argument "
@@ -458,7 +458,7 @@ def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
                           evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 
-@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE)
+@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE, statuses=(proof.PROVED,))
 def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
     return proof.conclude(f"`layers {spec.layers}` is below the directed diameter {sympy.sstr(layers)} of the "
                           f"pattern whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "

@@ -86,7 +86,7 @@ def meet(g1: str, g2: str) -> Optional[str]:
     return None
 
 
-@proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM)
+@proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM, statuses=(proof.PROVED,))
 def dense_symmetry(spec: S.Spec) -> tuple[proof.Step, GroupInfo]:
     n = spec.tokens
     name = "S_n"

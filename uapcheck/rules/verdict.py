@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from .. import proof
+from .. import spec as S
+from .limit import CITE_LIM
 
 CITE_T1 = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_TD = "Cheng et al. 2025, kernel corollary with Theorem 2; docs/theory.md §Token distinguishability"
 
 
-@proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD)
+@proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
 def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
     if lim.proved and analytic.proved:
         return proof.conclude(f"{label}: one layer separates any two samples from different orbits "
@@ -19,7 +21,7 @@ def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
                           "not proved)", proof.UNDECIDED, [lim, analytic])
 
 
-@proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_TD)
+@proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
 def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: int, label: str,
                  zero_key_positive: bool = True) -> proof.Step:
     if fixed:
@@ -39,7 +41,7 @@ def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: 
                           "data set", proof.PROVED, [analytic, positive])
 
 
-@proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_TD)
+@proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
 def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
@@ -56,7 +58,7 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
                           "X' into the same orbit (derived here; docs/theory.md §Bias)", proof.PROVED, [td])
 
 
-@proof.rule("PE-LIFT", "An absolute positional encoding lifts S_n-UAP to plain UAP", CITE_T1)
+@proof.rule("PE-LIFT", "An absolute positional encoding lifts S_n-UAP to plain UAP", CITE_T1, statuses=(proof.PROVED, proof.UNDECIDED))
 def pe_lift(td: proof.Step) -> proof.Step:
     if not td.proved:
         return proof.conclude("the premises without positional encoding are not proved", proof.UNDECIDED, [td])
@@ -65,8 +67,15 @@ def pe_lift(td: proof.Step) -> proof.Step:
                           "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td])
 
 
-@proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1)
+@proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1, statuses=(proof.PROVED, proof.UNDECIDED))
 def verdict_step(ffn: proof.Step, td: list, structure: list, group_step: proof.Step,
                  verdict: str, claim: str) -> proof.Step:
     status = proof.PROVED if verdict in ("UAP", "NOT-UAP", "ILL-POSED") else proof.UNDECIDED
     return proof.conclude(claim, status, [ffn, *td, *structure, group_step], {"verdict": verdict})
+
+
+@proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", CITE_LIM, statuses=(proof.UNDECIDED,))
+def dimension_range(spec: S.Spec) -> proof.Step:
+    return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
+                          "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
+                          proof.UNDECIDED, evidence={"dim": spec.dim})

@@ -1,0 +1,48 @@
+"""Nyström attention on fixed landmarks: the approximate kernel as a landmark feature sum."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .. import proof
+from .. import spec as S
+from ..lower import KAPPA, ZETA, FeatureKernel, a, b, c, e, t
+from .limit import CITE_LIM
+
+
+@proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", CITE_LIM,
+            statuses=(proof.PROVED, proof.UNDECIDED))
+def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKernel]]:
+    """k̃(x, y) = Σ_{a,b} k(x, z_a) (K_ZZ⁺)_{ab} k(z_b, y). For the Gaussian kernel (strictly positive
+    definite) K_ZZ is invertible and the coefficient κ_b(x) = Σ_a k(x, z_a)(K⁻¹)_{ab} is a non-trivial
+    combination of linearly independent Gaussians, so it is non-zero for generic x."""
+    plain = getattr(model, "plain", None)
+    if plain is None:
+        return proof.conclude("Nyström is supported for closed-form kernels", proof.UNDECIDED), None
+    log_plain = sympy.expand(sympy.expand_log(sympy.log(plain), force=True))
+    poly = sympy.Poly(log_plain, a, b, c) if log_plain.is_polynomial(a, b, c) else None
+    gamma = None
+    if poly is not None and poly.total_degree() == 1:
+        cb, ca, cc = poly.coeff_monomial(b), poly.coeff_monomial(a), poly.coeff_monomial(c)
+        if sympy.simplify(ca + 2 * cb) == 0 and sympy.simplify(cb - cc) == 0 and (-cb).is_positive:
+            gamma = -cb
+    if gamma is None:
+        return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
+                              "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
+                              evidence={"kernel": plain}), None
+    zeta = ZETA
+    key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
+    kappa = KAPPA
+    fk = FeatureKernel(kappa, key, kappa, e, "landmark",
+                       "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
+    step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
+                          "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
+                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"})
+    return step, fk
+
+
+@proof.rule("LIM-NYSTROM-USE", "The Nyström limit rests on the landmark expansion", CITE_LIM,
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
+def with_premises(step: proof.Step, extra: list) -> proof.Step:
+    return proof.conclude(step.claim, step.status, [*extra, step], {})
