@@ -4,7 +4,7 @@ several files, colour, the JSON contract, --version/--explain, and snapshots of 
 Each subprocess costs about a second, so runs are shared through module-level fixtures, and runs
 that can take several files do.
 
-Snapshots live in tests/snapshots/; set UAPCHECK_UPDATE_SNAPSHOTS=1 to rewrite them.
+Snapshots live in tests/snapshots/ (tests/snapshot.py: a changed one is written as NAME.new for review).
 """
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 
 import uapcheck
+from snapshot import compare_snapshot
 
 REPO = Path(__file__).resolve().parents[1]
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-UPDATE = os.environ.get("UAPCHECK_UPDATE_SNAPSHOTS") == "1"
 
 # Variables that would change how rich decides on colour and width: the tests set them explicitly.
 _TERMINAL_VARS = ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CLICOLOR_FORCE", "COLUMNS",
@@ -195,7 +194,35 @@ def test_several_files_exit_with_the_worst(variant_files):
     assert HEADLINE in first and "expect uap group S_n layers 1: holds" in first
     assert HEADLINE in second and "expect not-uap: FAILS" in second
     assert err(p).startswith(variant_files["syntax_error"] + ":1:")
-    assert variant_files["syntax_error"] not in text
+    reports, summary = text.split("\n3 files", 1)
+    assert variant_files["syntax_error"] not in reports
+    # The summary counts the verdicts, lists the failed expect and the file with an error.
+    assert "1 failed expect:" in summary and variant_files["expect_fails"] + ": expected NOT-UAP" in summary
+    assert "1 file with errors:" in summary and variant_files["syntax_error"] in summary
+
+
+def test_short_prints_one_line_per_file_then_the_summary(variant_files):
+    p = run("--short", variant_files["softmax"], variant_files["expect_fails"])
+    lines = out(p).splitlines()
+    assert p.returncode == 1
+    assert lines[0] == variant_files["softmax"] + ": " + HEADLINE
+    assert lines[1].startswith(variant_files["expect_fails"] + ": UAP · G = S_n · 1 attention layer  [expect FAILS: ")
+    assert "1 failed expect:" in out(p)
+
+
+def test_default_text_is_compact_and_full_adds_the_evidence(softmax_text):
+    compact = out(softmax_text)
+    full = out(run("--full", "catalog/softmax.uap"))
+    assert len(compact.splitlines()) <= 25 < len(full.splitlines())
+    assert compact.index("verdict") < compact.index("[s1]")   # the verdict comes first
+    assert "cite:" not in compact and "cite: Cheng et al. 2025" in full
+    # Evidence is never cut in the full report (no truncated value, no ellipsis of an overflowing line).
+    assert "…" not in full and not any(line.rstrip().endswith("...") for line in full.splitlines())
+
+
+def test_short_and_full_exclude_each_other():
+    p = run("--short", "--full", "catalog/softmax.uap")
+    assert p.returncode == 2 and "not allowed with" in err(p)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,19 +364,6 @@ def test_unknown_option():
 
 # ---------------------------------------------------------------------------------------------
 # Snapshots
-
-def compare_snapshot(name: str, actual: str) -> None:
-    path = SNAPSHOTS / name
-    if UPDATE:
-        SNAPSHOTS.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, "utf-8")
-        return
-    assert path.is_file(), f"missing snapshot {path}; run with UAPCHECK_UPDATE_SNAPSHOTS=1 to create it"
-    expected = path.read_text("utf-8")
-    strip = lambda s: [line.rstrip() for line in s.splitlines()]  # noqa: E731
-    assert strip(actual) == strip(expected), (
-        f"{name} differs from the snapshot; if the change is intended, rerun with UAPCHECK_UPDATE_SNAPSHOTS=1")
-
 
 def test_snapshot_softmax_text(softmax_text):
     assert softmax_text.returncode == 0

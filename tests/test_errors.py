@@ -345,7 +345,9 @@ def test_cli_errors_exit_2_without_traceback(cli_text_run, cli_json_run):
     for p in (cli_text_run, cli_json_run):
         assert p.returncode == 2, p.stderr.decode()
         assert "Traceback" not in p.stderr.decode()
-    assert cli_text_run.stdout == b""
+    # No report on standard output, only the closing summary of the run, which lists every file as an error.
+    summary = cli_text_run.stdout.decode("utf-8")
+    assert "error" in summary and "UAP " not in summary and "files with errors:" in summary
     assert cli_json_run.stderr == b""
 
 

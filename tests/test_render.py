@@ -226,6 +226,13 @@ def test_cli_markdown_format():
                           env={**os.environ, "PYTHONIOENCODING": "utf-8"})
     assert proc.returncode == 0, proc.stderr.decode()
     out = proc.stdout.decode("utf-8")
-    assert out.startswith("# catalog/rbf.uap")
-    assert "## Verdict" in out and "**[s1]**" in out
+    assert out.startswith("# RBF attention\n\n`catalog/rbf.uap`\n")
+    assert out.index("## Verdict") < out.index("## Derivation") < out.index("**[s1]**")
     assert proc.stderr == b""
+
+
+def test_markdown_shows_an_absolute_path_relative_to_the_working_directory():
+    proc = subprocess.run([sys.executable, "-m", "uapcheck", "--format", "markdown", str(REPO / "catalog" / "rbf.uap")],
+                          capture_output=True, cwd=REPO, timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = proc.stdout.decode("utf-8")
+    assert "`catalog/rbf.uap`" in out and str(REPO) not in out

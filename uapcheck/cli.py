@@ -35,6 +35,20 @@ def _make_console(color: str):
     return Console(highlight=False)
 
 
+class Tally:
+    """What a run of several files found, for the summary at its end."""
+
+    def __init__(self) -> None:
+        self.results: list = []          # (shown path, Result)
+        self.errors: list[str] = []      # shown paths that gave an input or internal error
+
+    def add(self, path: str, result) -> None:
+        self.results.append((path, result))
+
+    def error(self, path: str) -> None:
+        self.errors.append(path)
+
+
 def main(argv=None) -> int:
     try:
         return _main(argv)
@@ -51,6 +65,9 @@ def _main(argv=None) -> int:
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
     ap.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text")
     ap.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    detail = ap.add_mutually_exclusive_group()
+    detail.add_argument("--short", action="store_true", help="one line per file: path: verdict")
+    detail.add_argument("--full", action="store_true", help="the whole derivation with evidence and citations")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
     try:
@@ -74,6 +91,7 @@ def _main(argv=None) -> int:
     if not files:
         print("uapcheck: error: no .uap files found", file=sys.stderr)
         return EXIT_INPUT
+    tally = Tally()
     for path in files:
         source = ""
         shown = "<stdin>" if path == "-" else path
@@ -90,6 +108,7 @@ def _main(argv=None) -> int:
                 print(jsonout.dumps(jsonout.error_json(shown, err)))
             else:
                 print(format_error(shown, source, err), file=sys.stderr)
+            tally.error(shown)
             worst = max(worst, EXIT_INPUT)
             continue
         except OSError as exc:
@@ -99,14 +118,17 @@ def _main(argv=None) -> int:
                                      "error": {"line": 0, "column": 0, "message": msg}}))
             else:
                 print(f"{path}: error: {msg}", file=sys.stderr)
+            tally.error(shown)
             worst = max(worst, EXIT_INPUT)
             continue
         except Exception:  # an engine bug: report it as such, never as a verdict
             print(f"{path}: internal error in uapcheck {__version__}; please report it with this file:",
                   file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
+            tally.error(shown)
             worst = max(worst, EXIT_INTERNAL)
             continue
+        tally.add(shown, result)
         if ns.format == "json":
             print(jsonout.dumps(jsonout.result_json(result)))
         elif ns.format == "markdown":
@@ -115,8 +137,13 @@ def _main(argv=None) -> int:
         elif ns.format == "latex":
             from .render import latex
             print(latex.render(result))
+        elif ns.short:
+            console.print(text.short_line(shown, result), highlight=False, markup=False, soft_wrap=True)
         else:
-            text.render(result, console)
+            text.render(result, console, full=ns.full)
         if result.expect_holds is False:
             worst = max(worst, EXIT_EXPECT)
+    if len(files) > 1 and ns.format == "text":
+        from .render.summary import print_summary
+        print_summary(tally, console)
     return worst

@@ -1,4 +1,4 @@
-"""The Markdown report: a heading, the derivation as a nested numbered list, then the verdict.
+"""The Markdown report: a heading, the verdict, then the derivation as a nested numbered list.
 
 Like the text printer, the list shows each conclusion with its premises nested under it. A step that
 is a premise of several conclusions is shown in full once (its first place in reading order) and
@@ -74,13 +74,27 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
         _items(step.premises, ids, shown, inner, out)
 
 
+def shown_path(path: str) -> str:
+    """The path relative to the working directory when the file lies below it (as the user would type it)."""
+    import os
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:  # another drive
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path
+
+
 def render(result) -> str:
     ids = proof.number_steps(result.root)
     spec = result.spec
-    out = [f"# {escape(spec.path)} · {escape(spec.architecture)}", "", "## Derivation", ""]
-    _items([result.root], ids, set(), 0, out)
-    out += ["", "## Verdict", "", f"**{escape(headline(result))}**", "", escape(reason(result))]
+    out = [f"# {escape(spec.architecture)}", "", code(shown_path(spec.path)), "", "## Verdict", "",
+           f"**{escape(headline(result))}**", "", escape(reason(result))]
     line = expect_line(result)
     if line is not None:
         out += ["", escape(line) if result.expect_holds else f"**{escape(line)}**"]
+    out += ["", "## Derivation", ""]
+    _items([result.root], ids, set(), 0, out)
     return "\n".join(out) + "\n"

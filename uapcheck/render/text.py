@@ -1,57 +1,70 @@
-"""The text report: the derivation as a numbered tree, then the verdict in a panel."""
+"""The text report: the verdict first, in a panel, then the derivation as an outline.
+
+The default is compact (one line per step, the heads that say the same thing shown once); `--full`
+adds each step's evidence, notes and citation, with nothing cut; `--short` is one line per file.
+"""
 from __future__ import annotations
 
-import json
-
 from rich.console import Console, Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
-from rich.tree import Tree
 
 from .. import proof
-from .verdict_lines import headline, reason
+from .outline import flatten_evidence, outline
+from .verdict_lines import expect_line, headline, reason
 
 STATUS_STYLE = {proof.PROVED: ("✔", "green"), proof.REFUTED: ("✘", "red"), proof.UNDECIDED: ("?", "yellow")}
 VERDICT_STYLE = {"UAP": "bold green", "NOT-UAP": "bold red", "INCONCLUSIVE": "bold yellow", "ILL-POSED": "bold magenta"}
+INDENT = "  "
 
 
-def _evidence_lines(evidence, limit: int = 6) -> list[str]:
-    lines = []
-    for key, value in list(evidence.items())[:limit]:
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
-        if len(text) > 160:
-            text = text[:157] + "..."
-        lines.append(f"{key}: {text}")
-    return lines
+def verdict_panel(result) -> Panel:
+    body = [Text(headline(result), style=VERDICT_STYLE[result.verdict]), Text(reason(result))]
+    line = expect_line(result)
+    if line is not None:
+        body.append(Text(line, style="green" if result.expect_holds else "bold red"))
+    return Panel(Group(*body), title="verdict", expand=False)
 
 
-def _node(step: proof.Step, ids: dict, tree) -> None:
-    mark, style = STATUS_STYLE[step.status]
-    label = Text()
-    label.append(f"[{ids[id(step)]}] ", style="bold")
-    label.append(f"{mark} ", style=style)
-    label.append(step.rule, style="cyan")
-    label.append(f"  {step.claim}")
-    branch = tree.add(label)
-    for line in _evidence_lines(step.evidence):
-        branch.add(Text(line, style="dim"))
-    for note in step.notes:
-        branch.add(Text("note: " + note, style="italic"))
-    branch.add(Text("cite: " + step.cite, style="dim italic"))
-    for p in step.premises:
-        _node(p, ids, branch)
+def _step_line(line, ids: dict, full: bool) -> Text:
+    mark, style = STATUS_STYLE[line.step.status]
+    text = Text()
+    text.append(f"[{ids[id(line.step)]}] ", style="bold")
+    text.append(f"{mark} ", style=style)
+    text.append(line.step.rule, style="cyan")
+    if line.repeat:
+        text.append("  (derived above)", style="dim")
+        return text
+    text.append(f"  {line.claim}")
+    return text
 
 
-def render(result, console: Console) -> None:
+def render(result, console: Console, full: bool = False) -> None:
     ids = proof.number_steps(result.root)
     spec = result.spec
-    tree = Tree(Text(f"{spec.path} · {spec.architecture}", style="bold"))
-    _node(result.root, ids, tree)
-    console.print(tree)
-    body = [Text(headline(result), style=VERDICT_STYLE[result.verdict])]
-    body.append(Text(reason(result)))
-    if spec.expect is not None:
-        ok = result.expect_holds
-        body.append(Text(f"expect {spec.expect.text}: " + ("holds" if ok else f"FAILS ({result.expect_reason})"),
-                         style="green" if ok else "bold red"))
-    console.print(Panel(Group(*body), title="verdict", expand=False))
+    console.print(Text(f"{spec.path} · {spec.architecture}", style="bold"))
+    console.print(verdict_panel(result))
+    lines = outline(result.root)
+    hint = "" if full else " (--full shows the evidence and citations)"
+    console.print(Text(f"derivation, {len(ids)} steps{hint}", style="bold"))
+    for line in lines:
+        indent = len(INDENT) * line.depth
+        if not full:
+            console.print(Padding(_step_line(line, ids, full), (0, 0, 0, indent)), no_wrap=True, overflow="ellipsis")
+            continue
+        console.print(Padding(_step_line(line, ids, full), (0, 0, 0, indent)))
+        if line.repeat:
+            continue
+        details = [Text(f"{key}: {value}", style="dim") for key, value in flatten_evidence(dict(line.step.evidence))]
+        details += [Text(f"note: {note}", style="italic") for note in line.step.notes]
+        details.append(Text(f"cite: {line.step.cite}", style="dim italic"))
+        console.print(Padding(Group(*details), (0, 0, 0, indent + 2 * len(INDENT))))
+
+
+def short_line(path: str, result) -> str:
+    """`path: UAP · G = S_n · 1 attention layer`, with a failed expect after it."""
+    text = f"{path}: {headline(result)}"
+    if result.expect_holds is False:
+        text += f"  [expect FAILS: {result.expect_reason}]"
+    return text
