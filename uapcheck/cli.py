@@ -84,8 +84,11 @@ def _main(argv=None) -> int:
     from .derive import check_spec
     from .errors import UapError, format_error
     from .parse import decode, parse_source
-    from .render import jsonout, text
-    console = _make_console(ns.color)
+    from .render import jsonout
+    console = text = None
+    if ns.format == "text":  # rich only for text output
+        from .render import text
+        console = _make_console(ns.color)
     worst = EXIT_OK
     files = _files(ns.files)
     if not files:

@@ -51,7 +51,8 @@ def _grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    from .parser_cache import cached_lark  # the LALR tables, kept per user between runs
+    return cached_lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
 # ---------------------------------------------------------------------------------------------

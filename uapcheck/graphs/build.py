@@ -31,7 +31,7 @@ from itertools import repeat
 from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
 
-import igraph as ig
+from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern,
                     PatternUnion, RandomPattern, Star, Strided, Window)

@@ -30,7 +30,7 @@ from itertools import repeat
 from operator import add, sub
 from typing import Optional, Sequence
 
-import igraph as ig
+from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from . import build
 from .build import PatternGraph, endpoints, union_graph

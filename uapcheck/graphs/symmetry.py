@@ -52,7 +52,7 @@ from itertools import chain, compress, repeat
 from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
-import igraph as ig
+from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
 

@@ -9,6 +9,7 @@ import sympy
 from .. import proof
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
+from ..zero import is_zero
 
 CITE_T2 = "Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); docs/theory.md §Analyticity"
 CITE_WP = "docs/theory.md §Well-posedness (normalised attention needs a normaliser of one sign)"
@@ -78,7 +79,7 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     key = model.plain_key
     amp, per = key.as_independent(model.key_symbol, as_Add=False)
     two_pi = 2 * sympy.pi
-    if sympy.simplify(per.xreplace({model.key_symbol: model.key_symbol + two_pi}) - per) != 0:
+    if not is_zero(per.xreplace({model.key_symbol: model.key_symbol + two_pi}) - per):
         return None
     try:
         if sign_of(amp, Context()) <= 0:

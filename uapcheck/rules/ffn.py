@@ -8,6 +8,7 @@ from sympy.calculus.singularities import singularities
 
 from .. import proof
 from ..budget import BudgetExceeded, time_limit
+from ..zero import is_zero
 
 CITE_DEF2 = "Cheng et al. 2025, Definition 2 (nonlinear affine invariance); docs/theory.md §FFN"
 
@@ -76,7 +77,7 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:
                     if end.is_finite:
                         left = sympy.limit(sigma, z, end, "-")
                         right = sympy.limit(sigma, z, end, "+")
-                        if sympy.simplify(left - right) != 0:
+                        if not is_zero(left - right):
                             return "refuted", {"reason": f"σ jumps at {end}"}
     return "proved", evidence
 

@@ -19,6 +19,7 @@ from .. import proof
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            explore_regions, growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
+from ..zero import is_zero, simplified
 from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
 
 CITE_LIM = "Cheng et al. 2025, kernel corollary (condition LIM); proof: docs/theory.md §Kernel limit"
@@ -100,14 +101,14 @@ def _growing_difference(g: Growth, model: KernelModel, x: int, z1: int, z2: int)
     coeffs = dict(g.E)
     for alpha in exps:
         with time_limit("simplifying a witness coefficient", 3.0):
-            diff = sympy.simplify(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
+            diff = simplified(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
         try:
             if sign_of(diff, Context()) != 0:
                 return f"t^{alpha}", diff
         except (Undecided, NeedSign):
             continue
     with time_limit("simplifying a witness coefficient", 3.0):
-        diff = sympy.simplify(g.p.xreplace(s1) - g.p.xreplace(s2))
+        diff = simplified(g.p.xreplace(s1) - g.p.xreplace(s2))
     try:
         if diff != 0 and sign_of(diff, Context()) != 0:
             return "log t", diff
@@ -148,9 +149,9 @@ def _finite_limit_witness(g: Growth, model: KernelModel, region: Region) -> Opti
             s1, s2 = _invariants(model, x, z1), _invariants(model, x, z2)
             try:
                 with time_limit("simplifying the limit of the ratio at a witness point", 3.0):
-                    c1, c2 = sympy.simplify(g.C.xreplace(s1)), sympy.simplify(g.C.xreplace(s2))
+                    c1, c2 = simplified(g.C.xreplace(s1)), simplified(g.C.xreplace(s2))
                     if c2 != 0:
-                        return {"x": [x], "z1": [z1], "z2": [z2], "limit of the ratio": sympy.simplify(c1 / c2)}
+                        return {"x": [x], "z1": [z1], "z2": [z2], "limit of the ratio": simplified(c1 / c2)}
             except BudgetExceeded:
                 return None
     return None
@@ -539,9 +540,9 @@ def _same_growth(g1: Growth, g2: Growth) -> bool:
     """The growing parts coincide identically (then (LIM) fails on that key-pair class)."""
     d1, d2 = dict(g1.E), dict(g2.E)
     for alpha in set(d1) | set(d2):
-        if sympy.simplify(d1.get(alpha, 0) - d2.get(alpha, 0)) != 0:
+        if not is_zero(d1.get(alpha, 0) - d2.get(alpha, 0)):
             return False
-    return sympy.simplify(g1.p - g2.p) == 0
+    return is_zero(g1.p - g2.p)
 
 
 def _subs_growth(g: Growth, sub: dict) -> Growth:
@@ -595,9 +596,9 @@ def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[s
     for name, sub in classes.items():
         zero = True
         for _, co in g.E:
-            if sympy.simplify(co - co.xreplace(sub)) != 0:
+            if not is_zero(co - co.xreplace(sub)):
                 zero = False
-        if sympy.simplify(g.p - g.p.xreplace(sub)) != 0:
+        if not is_zero(g.p - g.p.xreplace(sub)):
             zero = False
         if zero:
             notes.append(f"(LIM) fails on {name}: the growing parts coincide there (a null set of key pairs)")

@@ -9,6 +9,7 @@ from .. import proof
 from .. import spec as S
 from ..lower import KAPPA, ZETA, FeatureKernel, a, b, c, e, t
 from .limit import CITE_LIM
+from ..zero import is_zero
 
 
 @proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", CITE_LIM,
@@ -25,7 +26,7 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
     gamma = None
     if poly is not None and poly.total_degree() == 1:
         cb, ca, cc = poly.coeff_monomial(b), poly.coeff_monomial(a), poly.coeff_monomial(c)
-        if sympy.simplify(ca + 2 * cb) == 0 and sympy.simplify(cb - cc) == 0 and (-cb).is_positive:
+        if is_zero(ca + 2 * cb) and is_zero(cb - cc) and (-cb).is_positive:
             gamma = -cb
     if gamma is None:
         return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
