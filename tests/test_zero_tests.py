@@ -1,0 +1,76 @@
+"""`uapcheck.zero`: the cheap exact zero tests agree with `sympy.simplify(e) == 0`, and `simplified`
+returns exactly what `sympy.simplify` returns."""
+from __future__ import annotations
+
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uapcheck.zero import is_zero, simplified
+
+x = sympy.Symbol("x·z", real=True)
+b = sympy.Symbol("|z|²", positive=True)
+tau = sympy.Symbol("tau", positive=True)
+lam = sympy.Symbol("λ", positive=True)
+n = sympy.Symbol("n", integer=True, positive=True)
+SYMBOLS = [x, b, tau, lam, n]
+
+rationals = st.builds(sympy.Rational, st.integers(-6, 6), st.integers(1, 4))
+leaves = st.one_of(rationals, st.sampled_from(SYMBOLS))
+
+
+def _combine(children):
+    return st.one_of(
+        st.builds(lambda p, q: p + q, children, children),
+        st.builds(lambda p, q: p - q, children, children),
+        st.builds(lambda p, q: p * q, children, children),
+        st.builds(lambda p, k: p ** k, children, st.integers(-2, 3)),
+    )
+
+
+rational_functions = st.recursive(leaves, _combine, max_leaves=8).filter(
+    lambda e: not e.has(sympy.zoo, sympy.nan, sympy.oo))
+
+monomials = st.builds(lambda c, powers: c * sympy.Mul(*[s ** k for s, k in zip(SYMBOLS, powers)]),
+                      rationals, st.lists(st.integers(-3, 3), min_size=len(SYMBOLS), max_size=len(SYMBOLS)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rational_functions, rational_functions)
+def test_rational_functions_agree_with_simplify(p, q):
+    for expr in (p - q, p * q - q * p, (p + q) ** 2 - p ** 2 - 2 * p * q - q ** 2, p / (q + 7) - p / (7 + q)):
+        assert is_zero(expr) == (sympy.simplify(expr) == 0), expr
+
+
+@settings(max_examples=100, deadline=None)
+@given(monomials)
+def test_monomials_come_back_as_simplify_returns_them(m):
+    assert sympy.srepr(simplified(m)) == sympy.srepr(sympy.simplify(m))
+
+
+def test_known_zeros_and_non_zeros():
+    assert is_zero((x + 1) ** 2 - x ** 2 - 2 * x - 1)
+    assert is_zero(x / (x * tau) - 1 / tau)
+    assert is_zero(sympy.exp(x) * (tau + 1) - sympy.exp(x) * tau - sympy.exp(x))  # by expansion
+    assert is_zero(sympy.sin(x) ** 2 + sympy.cos(x) ** 2 - 1)  # left to simplify, as before
+    assert is_zero(0) and is_zero(sympy.Integer(0)) and not is_zero(3)
+    assert not is_zero(x * lam - x)
+    assert not is_zero(sympy.sqrt(b) * lam - sympy.sqrt(b))
+    assert not is_zero(sympy.exp(x) - 1)
+
+
+def test_irrational_constants_are_not_treated_as_symbols():
+    # (√2 + 1)(√2 − 1) − 1 = 0 although it is "non-zero" as a polynomial in a symbol √2.
+    assert is_zero((sympy.sqrt(2) + 1) * (sympy.sqrt(2) - 1) - 1)
+    assert is_zero(sympy.pi * x - x * sympy.pi)
+
+
+def test_floats_go_to_simplify():
+    e = sympy.Float("0.1") * x + sympy.Float("0.2") * x - sympy.Float("0.3") * x
+    assert is_zero(e) == (sympy.simplify(e) == 0)
+    assert simplified(sympy.Float("0.5") * x) == sympy.simplify(sympy.Float("0.5") * x)
+
+
+def test_non_monomials_are_simplified():
+    e = x * lam / tau - x / tau
+    assert simplified(e) == sympy.simplify(e) != e
