@@ -65,6 +65,8 @@ def _main(argv=None) -> int:
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
     ap.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text")
     ap.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    ap.add_argument("--standalone", action="store_true",
+                    help="with --format latex: a complete document that compiles as it is")
     detail = ap.add_mutually_exclusive_group()
     detail.add_argument("--short", action="store_true", help="one line per file: path: verdict")
     detail.add_argument("--full", action="store_true", help="the whole derivation with evidence and citations")
@@ -139,7 +141,7 @@ def _main(argv=None) -> int:
             print(markdown.render(result))
         elif ns.format == "latex":
             from .render import latex
-            print(latex.render(result))
+            print(latex.render(result, standalone=ns.standalone))
         elif ns.short:
             console.print(text.short_line(shown, result), highlight=False, markup=False, soft_wrap=True)
         else:

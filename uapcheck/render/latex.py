@@ -1,16 +1,24 @@
-"""The LaTeX report: a standalone fragment (no preamble) with the steps in premises-first order.
+"""The LaTeX report: the verdict as a statement, the derivation as its proof, steps premises first.
 
-The fragment needs only pdflatex's defaults plus amssymb (for \\checkmark and a few relations). Every
-string taken from the derivation goes through `escape`, which turns LaTeX's special characters into
-commands and Unicode symbols into `\\ensuremath{...}`, `\\textsuperscript{...}`, ... so that the
-output is plain ASCII.
+`--format latex` prints a fragment to paste into a paper; it needs the preamble lines of `PREAMBLE`
+(amssymb for \\checkmark, amsthm for the statement and proof environments, and the `uapverdict`
+statement), which the fragment repeats in its opening comment. `--format latex --standalone` prints a
+complete document that compiles with pdflatex as it is.
+
+The verdict's group and layer count are set in math mode (the layer count through SymPy's LaTeX
+printer). Every other string taken from the derivation goes through `escape`, which turns LaTeX's special
+characters into commands and Unicode symbols into `\\ensuremath{...}`, `\\textsuperscript{...}`, ... so
+that the output is plain ASCII, with break points inside long formulas and numbers so that no line runs
+into the margin.
 """
 from __future__ import annotations
 
+import math
+import re
 import unicodedata
 
 from .. import proof
-from .verdict_lines import expect_line, headline, reason
+from .verdict_lines import expect_line, reason, shown_path
 
 _ASCII = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -141,10 +149,33 @@ def _units(text: str) -> list[_Unit]:
     return out
 
 
+# Where a long formula or number may break across lines: after these characters, in words this long.
+_BREAK_AFTER = frozenset("*+-/,=(·:;|^")
+_LONG_WORD = 24
+_DIGIT_RUN = 8
+
+
+def _break_points(units: list[_Unit]) -> list[_Unit]:
+    """Allow line breaks inside long words (formulas, group orders) where a reader expects them."""
+    out: list[_Unit] = []
+    run = digits = 0
+    for unit in units:
+        out.append(unit)
+        if unit.base == " ":
+            run = digits = 0
+            continue
+        run += 1
+        digits = digits + 1 if unit.base.isdigit() else 0
+        if run >= _LONG_WORD and unit.base in _BREAK_AFTER or digits >= _DIGIT_RUN:
+            out.append(_Unit(r"\allowbreak{}", ""))
+            run = digits = 0
+    return out
+
+
 def escape(text: str) -> str:
     """Text as an ASCII LaTeX string that prints as the text (special characters and Unicode mapped)."""
     parts = []
-    for unit in _units(" ".join(str(text).split())):
+    for unit in _break_points(_units(" ".join(str(text).split()))):
         if unit.kind == "<super>":
             parts.append(r"\textsuperscript{" + unit.tex + "}")
         elif unit.kind == "<sub>":
@@ -156,26 +187,79 @@ def escape(text: str) -> str:
 
 MARK = {proof.PROVED: r"\ensuremath{\checkmark}", proof.REFUTED: r"\ensuremath{\times}", proof.UNDECIDED: "?"}
 
+PREAMBLE = (r"\usepackage{amssymb,amsthm}", r"\theoremstyle{definition}",
+            r"\newtheorem*{uapverdict}{Verdict}")
 
-def render(result) -> str:
+_SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
+_LONG_NUMBER = 15
+
+
+def group_math(group) -> str:
+    """The group as LaTeX: S_n, C_n, D_n in math mode, other names as text, long orders bounded."""
+    name = group.name
+    if name:
+        m = _SUBSCRIPTED.match(name)
+        if m:
+            return rf"${m[1]}_{{{m[2]}}}$"
+        return escape(name)
+    return "the group of order " + order_math(group.order)
+
+
+def order_math(order) -> str:
+    """A group order in math mode; a long one as its leading digits and power of ten (never 200 digits)."""
+    if isinstance(order, int) and order > 0:
+        exponent = int(math.log10(order))
+        if exponent < _LONG_NUMBER:
+            return f"${order}$"
+        return rf"$\approx 10^{{{exponent}}}$"
+    return escape(str(order))
+
+
+def layers_math(layers) -> str:
+    if isinstance(layers, int):
+        return f"${layers}$"
+    import sympy
+    if isinstance(layers, sympy.Basic):
+        return f"${sympy.latex(layers)}$"
+    return escape(str(layers))
+
+
+def headline_tex(result) -> str:
+    """The verdict headline with the group and the layer count in math mode."""
+    if result.verdict != "UAP":
+        return escape(result.verdict)
+    g, lay = result.group, result.layers
+    text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} attention layer{'' if lay == 1 else 's'}"
+    if g.condition:
+        text += f" (for {escape(g.condition)})"
+    return text
+
+
+def render(result, standalone: bool = False) -> str:
     ids = proof.number_steps(result.root)
     spec = result.spec
-    out = [rf"\section*{{{escape(spec.architecture)}}}",
-           rf"\noindent\texttt{{{escape(spec.path)}}}", "",
-           r"\begin{enumerate}"]
+    out: list[str] = []
+    if standalone:
+        out += [r"\documentclass[11pt]{article}", r"\usepackage[margin=1in]{geometry}", *PREAMBLE,
+                r"\emergencystretch=3em", r"\begin{document}", ""]
+    else:
+        out += ["% uapcheck report. Preamble needed:"] + [f"%   {line}" for line in PREAMBLE] + [""]
+    out += [rf"\section*{{{escape(spec.architecture)}}}",
+            rf"\noindent\texttt{{{escape(shown_path(spec.path))}}}", "",
+            r"\begin{uapverdict}", r"\textbf{" + headline_tex(result) + "}.", escape(reason(result)) + "."]
+    line = expect_line(result)
+    if line is not None:
+        out.append(r"\par " + (escape(line) if result.expect_holds else r"\textbf{" + escape(line) + "}"))
+    out += [r"\end{uapverdict}", "", r"\begin{proof}[Derivation]\leavevmode", r"\begin{enumerate}"]
     for step in result.root.walk():
-        line = rf"\item[\textbf{{[{ids[id(step)]}]}}] {MARK[step.status]} \texttt{{{escape(step.rule)}}}"
+        item = rf"\item[\textbf{{[{ids[id(step)]}]}}] {MARK[step.status]} \texttt{{{escape(step.rule)}}}"
         if step.premises:
-            line += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
-        out.append(line + ": " + escape(step.claim))
+            item += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
+        out.append(item + ": " + escape(step.claim))
         for note in step.notes:
             out.append(r"  \par Note: " + escape(note))
         out.append(r"  \par \emph{" + escape(step.cite) + "}")
-    out.append(r"\end{enumerate}")
-    body = [r"\textbf{" + escape(headline(result)) + "}", escape(reason(result))]
-    line = expect_line(result)
-    if line is not None:
-        body.append(escape(line) if result.expect_holds else r"\textbf{" + escape(line) + "}")
-    out += ["", r"\begin{center}", r"\fbox{\parbox{0.9\linewidth}{", "\n\\par\n".join(body) + "}}",
-            r"\end{center}"]
+    out += [r"\end{enumerate}", r"\end{proof}"]
+    if standalone:
+        out += ["", r"\end{document}"]
     return "\n".join(out) + "\n"

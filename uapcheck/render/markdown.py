@@ -11,7 +11,7 @@ import json
 import re
 
 from .. import proof
-from .verdict_lines import expect_line, headline, reason  # noqa: F401  (used by latex.py too)
+from .verdict_lines import expect_line, headline, reason, shown_path
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
 
@@ -72,19 +72,6 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
             out.append(f"{sub}- note: {escape(note)}")
         out.append(f"{sub}- *{escape(step.cite)}*")
         _items(step.premises, ids, shown, inner, out)
-
-
-def shown_path(path: str) -> str:
-    """The path relative to the working directory when the file lies below it (as the user would type it)."""
-    import os
-    if os.path.isabs(path):
-        try:
-            rel = os.path.relpath(path)
-        except ValueError:  # another drive
-            return path
-        if not rel.startswith(".."):
-            return rel
-    return path
 
 
 def render(result) -> str:

@@ -1,6 +1,8 @@
 """The verdict panel's lines, shared by every printer."""
 from __future__ import annotations
 
+import os
+
 
 def headline(result) -> str:
     """The verdict headline of the text printer's panel, e.g. "UAP · G = S_n · 1 attention layer"."""
@@ -30,3 +32,15 @@ def expect_line(result):
     if result.expect_holds:
         return f"expect {spec.expect.text}: holds"
     return f"expect {spec.expect.text}: FAILS ({result.expect_reason})"
+
+
+def shown_path(path: str) -> str:
+    """The path relative to the working directory when the file lies below it (as the user would type it)."""
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:  # another drive
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path
