@@ -367,7 +367,7 @@ class _Builder:
         if minimum is not None and n < minimum:
             raise _err(where, f"{what} must be at least {minimum}, got {n}")
         if isinstance(self.tokens, int) and abs(n) > self.tokens and what in (
-                "random pattern count", "global pattern size"):
+                "random pattern count", "global pattern size", "number of sinks"):
             raise _err(where, f"{what} {n} exceeds `tokens {self.tokens}`")
         return n
 
@@ -477,6 +477,28 @@ class _Builder:
             left, right = self._pattern(c[0]), self._pattern(c[1])
             parts = (left.parts if isinstance(left, S.PatternUnion) else (left,)) + (right,)
             return S.PatternUnion(parts)
+        if kind == "p_inter":
+            left, right = self._pattern(c[0]), self._pattern(c[1])
+            parts = (left.parts if isinstance(left, S.PatternIntersection) else (left,)) + (right,)
+            return S.PatternIntersection(parts)
+        if kind == "p_sinks":
+            return S.Sinks(self._int_term(c[0], "number of sinks", minimum=1))
+        if kind == "p_global_at":
+            if symbolic:
+                raise _err(node, "`global {...}` lists positions: it needs an integer `tokens N`")
+            positions = []
+            for x in c:
+                v = self._int_term(x, "global position", minimum=1)
+                if not isinstance(v, int):
+                    raise _err(x, "global positions must be integer literals")
+                if v > self.tokens:
+                    raise _err(x, f"global position {v} is beyond `tokens {self.tokens}`")
+                if v in positions:
+                    raise _err(x, f"global position {v} is listed twice")
+                positions.append(v)
+            return S.GlobalAt(tuple(positions))
+        if kind == "p_blockwise":
+            return self._blockwise(node)
         if kind == "p_full":
             return S.Full()
         if kind == "p_causal":
@@ -522,6 +544,27 @@ class _Builder:
                 edges.append((i, j))
             return S.Edges(tuple(edges))
         raise _err(node, f"unknown pattern `{kind}`")
+
+    def _blockwise(self, node: Tree) -> S.Blockwise:
+        """`blockwise(b) { P }`: P is a pattern on the n/b block indices, checked against them."""
+        size_node, inner_node = node.children
+        if not isinstance(self.tokens, int):
+            raise _err(node, "`blockwise(b) { ... }` needs an integer `tokens N`")
+        b = self._int_term(size_node, "block size", minimum=1)
+        if not isinstance(b, int):
+            raise _err(size_node, "the block size must be an integer literal")
+        if self.tokens % b:
+            raise _err(size_node, f"block size {b} does not divide `tokens {self.tokens}` (BigBird's blocks "
+                                  "tile the sequence)")
+        if getattr(self, "_in_blockwise", False):
+            raise _err(node, "`blockwise` patterns cannot be nested")
+        outer = self.tokens
+        self.tokens, self._in_blockwise = outer // b, True
+        try:
+            inner = self._pattern(inner_node)
+        finally:
+            self.tokens, self._in_blockwise = outer, False
+        return S.Blockwise(b, inner)
 
     # -- FFN ---------------------------------------------------------------------------------
     def _ffn(self, st: Tree) -> S.FFN:

@@ -61,6 +61,15 @@ def show_pattern(p: S.Pattern) -> str:
         return "edges {" + ", ".join(f"{i} -> {j}" for i, j in p.edges) + "}"
     if isinstance(p, S.PatternUnion):
         return " + ".join(show_pattern(q) for q in p.parts)
+    if isinstance(p, S.PatternIntersection):
+        return " & ".join(f"({show_pattern(q)})" if isinstance(q, S.PatternUnion) else show_pattern(q)
+                          for q in p.parts)
+    if isinstance(p, S.Sinks):
+        return f"sinks({p.k})"
+    if isinstance(p, S.GlobalAt):
+        return "global {" + ", ".join(str(q) for q in p.positions) + "}"
+    if isinstance(p, S.Blockwise):
+        return f"blockwise({p.b}) {{ {show_pattern(p.inner)} }}"
     raise TypeError(f"not a pattern: {p!r}")
 
 

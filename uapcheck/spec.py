@@ -145,8 +145,37 @@ class PatternUnion:
     parts: tuple["Pattern", ...]
 
 
+@dataclass(frozen=True)
+class PatternIntersection:
+    """`P & Q`: i attends to j when every part allows it (causal & window(w): Mistral)."""
+    parts: tuple["Pattern", ...]
+
+
+@dataclass(frozen=True)
+class Sinks:
+    """`sinks(k)`: every query after the first k positions also attends to positions 1..k
+    (StreamingLLM's attention sinks); the sink queries 1..k add nothing (they follow the base mask)."""
+    k: IntTerm
+
+
+@dataclass(frozen=True)
+class GlobalAt:
+    """`global {p, q, ...}`: the listed positions attend to all, and all attend to them
+    (Longformer's task tokens, ETC's global tokens)."""
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Blockwise:
+    """`blockwise(b) { P }`: the positions are cut into n/b blocks of b consecutive positions;
+    i attends to j when they share a block or block ⌈i/b⌉ attends to block ⌈j/b⌉ in P, a pattern
+    on the n/b block indices (BigBird ITC as released: sliding, global and random blocks)."""
+    b: int
+    inner: "Pattern"
+
+
 Pattern = Union[Full, Causal, Window, Offsets, Dilated, Strided, Blocks, Global, Star,
-                RandomPattern, Edges, PatternUnion]
+                RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise]
 
 
 BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")

@@ -33,8 +33,8 @@ from typing import Iterator, Mapping, Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
-from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern,
-                    PatternUnion, RandomPattern, Star, Strided, Window)
+from ..spec import (Blocks, Blockwise, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
+                    PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
 
 #: Default cap on the number of arcs a single pattern may materialise (about 0.4 GB of codes).
 DEFAULT_MAX_ARCS = 6_000_000
@@ -179,14 +179,32 @@ def _estimate(pattern: Pattern, n: int, params: Mapping[str, int]) -> int:
         return len(pattern.edges)
     if isinstance(pattern, PatternUnion):
         return sum(_estimate(p, n, params) for p in pattern.parts)
+    if isinstance(pattern, PatternIntersection):
+        # every part is generated before intersecting
+        return sum(_estimate(p, n, params) for p in pattern.parts if not _contains_full(p))
+    if isinstance(pattern, Sinks):
+        return min(max(0, resolve(pattern.k, params)), n) * n
+    if isinstance(pattern, GlobalAt):
+        return 2 * len(pattern.positions) * n
+    if isinstance(pattern, Blockwise):
+        b = max(1, pattern.b)
+        nb = max(1, n // b)
+        inner = nb * nb if _contains_full(pattern.inner) else _estimate(pattern.inner, nb, params) + nb
+        return inner * b * b
     raise TypeError(f"unknown pattern {pattern!r}")
 
 
 def _contains_full(pattern: Pattern) -> bool:
+    """True when the pattern's graph is complete whatever n is (full, a union with a full part,
+    an intersection of such, a blockwise pattern of such)."""
     if isinstance(pattern, Full):
         return True
     if isinstance(pattern, PatternUnion):
         return any(_contains_full(p) for p in pattern.parts)
+    if isinstance(pattern, PatternIntersection):
+        return all(_contains_full(p) for p in pattern.parts)
+    if isinstance(pattern, Blockwise):
+        return _contains_full(pattern.inner)
     return False
 
 
@@ -252,6 +270,40 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
             if not (1 <= i <= n and 1 <= j <= n):
                 raise ValueError(f"edge {i} -> {j} is outside positions 1..{n}")
             out.add((j - 1) * n + (i - 1))
+    elif isinstance(pattern, PatternIntersection):
+        parts = [p for p in pattern.parts if not _contains_full(p)]  # P & full = P
+        common: Optional[set] = None
+        for part in parts:
+            codes: set[int] = set()
+            _add(codes, part, n, params)
+            common = codes if common is None else common & codes
+        out.update(common or ())
+        # self-loops dropped by the caller; an empty intersection adds nothing
+    elif isinstance(pattern, Sinks):
+        k = min(_nonneg(resolve(pattern.k, params), "number of sinks"), n)
+        for s0 in range(k):  # every query i > k attends to the sink key s: arcs s -> i
+            out.update(range(s0 * n + k, s0 * n + n))
+    elif isinstance(pattern, GlobalAt):
+        for p in pattern.positions:
+            if not 1 <= p <= n:
+                raise ValueError(f"global position {p} is outside positions 1..{n}")
+            t0 = p - 1
+            out.update(range(t0, n * n, n))
+            out.update(range(t0 * n, t0 * n + n))
+    elif isinstance(pattern, Blockwise):
+        b = _positive(pattern.b, "block size")
+        if n % b:
+            raise ValueError(f"block size {b} does not divide n = {n}")
+        nb = n // b
+        if _contains_full(pattern.inner) or nb == 1:
+            block_arcs = [(p, q) for p in range(nb) for q in range(nb)]
+        else:
+            inner: set[int] = set()
+            _add(inner, pattern.inner, nb, params)
+            block_arcs = [divmod(c, nb) for c in inner] + [(p, p) for p in range(nb)]
+        for p0, q0 in block_arcs:  # block p -> block q: every key of p to every query of q
+            for j0 in range(p0 * b, p0 * b + b):
+                out.update(range(j0 * n + q0 * b, j0 * n + q0 * b + b))
     elif isinstance(pattern, Full):  # handled by the caller; kept for completeness
         raise AssertionError("full is handled before arc generation")
     else:

@@ -368,6 +368,10 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
 
 
 def pattern_premises(spec: S.Spec) -> PatternOutcome:
+    from .structured import structured_outcome
+    structured = structured_outcome(spec)  # triangular and block-level patterns at any size
+    if structured is not None:
+        return structured
     if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
         return _concrete(spec)
     return _symbolic(spec)
