@@ -59,7 +59,64 @@ def main(argv=None) -> int:
         return EXIT_OK
 
 
+def _suggest_main(argv: list[str]) -> int:
+    """`uapcheck suggest FILE...`: small edits that make each file provably UAP, smallest first."""
+    ap = argparse.ArgumentParser(prog="uapcheck suggest", description="List small edits of a .uap file that "
+                                 "make it provably UAP, smallest change first, each with its verdict.")
+    ap.add_argument("files", nargs="+", help=".uap files or directories; - reads standard input")
+    ap.add_argument("--limit", type=int, default=5, help="at most this many suggestions per file (default 5)")
+    try:
+        ns = ap.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_INPUT if exc.code else EXIT_OK
+    from .derive import check_spec
+    from .errors import UapError, format_error
+    from .parse import decode, parse_source
+    from .render.verdict_lines import headline
+    from .suggest import suggestions
+    worst = EXIT_OK
+    for path in _files(ns.files):
+        shown = "<stdin>" if path == "-" else path
+        source = ""
+        try:
+            source = decode(sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes())
+            spec = parse_source(source, shown)
+            result = check_spec(spec)
+        except UapError as err:
+            print(format_error(shown, source, err), file=sys.stderr)
+            worst = EXIT_INPUT
+            continue
+        except OSError as exc:
+            print(f"{shown}: error: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
+            worst = EXIT_INPUT
+            continue
+        print(f"{shown}: {headline(result)}")
+        if result.verdict == "UAP":
+            print("  already UAP: nothing to suggest")
+            continue
+        found = suggestions(spec, limit=ns.limit)
+        if not found:
+            print("  no single edit or pair of edits tried here makes it provably UAP")
+        for n, s in enumerate(found, start=1):
+            print(f"  {n}. {s.text} (change size {s.size}): {headline(s.result)}")
+    return worst
+
+
+SUBCOMMANDS = {"suggest": _suggest_main}
+
+
+def _panel_suggestion(result, ns):
+    """The best single edit for a verdict panel that is not UAP (None with --no-suggest)."""
+    if result.verdict == "UAP" or ns.no_suggest:
+        return None
+    from .suggest import best
+    return best(result.spec)
+
+
 def _main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
     ap = argparse.ArgumentParser(prog="uapcheck", description="Check the universal approximation property "
                                  "of a transformer-type architecture described in a .uap file.")
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
@@ -70,6 +127,8 @@ def _main(argv=None) -> int:
     detail = ap.add_mutually_exclusive_group()
     detail.add_argument("--short", action="store_true", help="one line per file: path: verdict")
     detail.add_argument("--full", action="store_true", help="the whole derivation with evidence and citations")
+    ap.add_argument("--no-suggest", action="store_true",
+                    help="do not search for the edit that would make a non-UAP file UAP (faster)")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
     try:
@@ -138,14 +197,14 @@ def _main(argv=None) -> int:
             print(jsonout.dumps(jsonout.result_json(result)))
         elif ns.format == "markdown":
             from .render import markdown
-            print(markdown.render(result))
+            print(markdown.render(result, _panel_suggestion(result, ns)))
         elif ns.format == "latex":
             from .render import latex
             print(latex.render(result, standalone=ns.standalone))
         elif ns.short:
             console.print(text.short_line(shown, result), highlight=False, markup=False, soft_wrap=True)
         else:
-            text.render(result, console, full=ns.full)
+            text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
         if result.expect_holds is False:
             worst = max(worst, EXIT_EXPECT)
     if len(files) > 1 and ns.format == "text":

@@ -11,7 +11,7 @@ import json
 import re
 
 from .. import proof
-from .verdict_lines import expect_line, headline, reason, shown_path
+from .verdict_lines import expect_line, headline, reason, shown_path, suggestion_line
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
 
@@ -74,7 +74,7 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
         _items(step.premises, ids, shown, inner, out)
 
 
-def render(result) -> str:
+def render(result, suggestion=None) -> str:
     ids = proof.number_steps(result.root)
     spec = result.spec
     out = [f"# {escape(spec.architecture)}", "", code(shown_path(spec.path)), "", "## Verdict", "",
@@ -82,6 +82,9 @@ def render(result) -> str:
     line = expect_line(result)
     if line is not None:
         out += ["", escape(line) if result.expect_holds else f"**{escape(line)}**"]
+    hint = suggestion_line(suggestion)
+    if hint is not None:
+        out += ["", escape(hint)]
     out += ["", "## Derivation", ""]
     _items([result.root], ids, set(), 0, out)
     return "\n".join(out) + "\n"

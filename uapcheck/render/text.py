@@ -12,18 +12,21 @@ from rich.text import Text
 
 from .. import proof
 from .outline import flatten_evidence, outline
-from .verdict_lines import expect_line, headline, reason
+from .verdict_lines import expect_line, headline, reason, suggestion_line
 
 STATUS_STYLE = {proof.PROVED: ("✔", "green"), proof.REFUTED: ("✘", "red"), proof.UNDECIDED: ("?", "yellow")}
 VERDICT_STYLE = {"UAP": "bold green", "NOT-UAP": "bold red", "INCONCLUSIVE": "bold yellow", "ILL-POSED": "bold magenta"}
 INDENT = "  "
 
 
-def verdict_panel(result) -> Panel:
+def verdict_panel(result, suggestion=None) -> Panel:
     body = [Text(headline(result), style=VERDICT_STYLE[result.verdict]), Text(reason(result))]
     line = expect_line(result)
     if line is not None:
         body.append(Text(line, style="green" if result.expect_holds else "bold red"))
+    hint = suggestion_line(suggestion)
+    if hint is not None:
+        body.append(Text(hint, style="cyan"))
     return Panel(Group(*body), title="verdict", expand=False)
 
 
@@ -40,11 +43,11 @@ def _step_line(line, ids: dict, full: bool) -> Text:
     return text
 
 
-def render(result, console: Console, full: bool = False) -> None:
+def render(result, console: Console, full: bool = False, suggestion=None) -> None:
     ids = proof.number_steps(result.root)
     spec = result.spec
     console.print(Text(f"{spec.path} · {spec.architecture}", style="bold"))
-    console.print(verdict_panel(result))
+    console.print(verdict_panel(result, suggestion))
     lines = outline(result.root)
     hint = "" if full else " (--full shows the evidence and citations)"
     console.print(Text(f"derivation, {len(ids)} steps{hint}", style="bold"))

@@ -44,3 +44,10 @@ def shown_path(path: str) -> str:
         if not rel.startswith(".."):
             return rel
     return path
+
+
+def suggestion_line(suggestion):
+    """"suggestion: EDIT gives UAP · …" for the verdict panel, or None."""
+    if suggestion is None:
+        return None
+    return f"suggestion: {suggestion.text} gives {headline(suggestion.result)} (uapcheck suggest FILE lists more)"

@@ -1,0 +1,179 @@
+"""Suggestions: small edits of a spec that make it provably UAP.
+
+An edit is data: what it changes (in the words of the `.uap` language), how big the change is, and how
+to make the edited Spec. `suggestions(spec)` applies every edit that fits the file, re-derives each edited
+spec with the same engines (so every suggestion's verdict is a full derivation, not a guess), and keeps
+those whose verdict is UAP, smallest change first. When no single edit works, pairs of edits are tried.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator, Optional
+
+from . import spec as S
+
+Apply = Callable[[S.Spec], Optional[S.Spec]]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to a spec: its text (as the user would write it), its size, and how to make it."""
+    text: str
+    size: int
+    apply: Apply
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    edits: tuple[Edit, ...]
+    result: object  # the derive.Result of the edited spec
+
+    @property
+    def size(self) -> int:
+        return sum(e.size for e in self.edits)
+
+    @property
+    def text(self) -> str:
+        return "; ".join(e.text for e in self.edits)
+
+
+def _heads(spec: S.Spec, change: Callable[[S.Head], Optional[S.Head]]) -> Optional[S.Spec]:
+    """Apply `change` to every head; None when it changes none of them."""
+    heads = [change(h) or h for h in spec.heads]
+    if all(new is old for new, old in zip(heads, spec.heads)):
+        return None
+    return replace(spec, heads=tuple(heads))
+
+
+def _affine(spec: S.Spec) -> Optional[S.Spec]:
+    return _heads(spec, lambda h: None if h.affine or h.projection else replace(h, affine=True))
+
+
+def _unfreeze(spec: S.Spec) -> Optional[S.Spec]:
+    return _heads(spec, lambda h: replace(h, projection=replace(h.projection, fixed=False))
+                  if h.projection is not None and h.projection.fixed else None)
+
+
+def _exp_features(spec: S.Spec) -> Optional[S.Spec]:
+    return _heads(spec, lambda h: None if h.kind != "features" or h.random is not None
+                  else replace(h, expr=S.Call("exp", (S.Name(h.params[0]),))))
+
+
+def _with_pattern(spec: S.Spec, extra: S.Pattern) -> Optional[S.Spec]:
+    def change(h: S.Head) -> Optional[S.Head]:
+        if isinstance(h.pattern, S.Full):
+            return None
+        parts = h.pattern.parts if isinstance(h.pattern, S.PatternUnion) else (h.pattern,)
+        if extra in parts:
+            return None
+        return replace(h, pattern=S.PatternUnion(parts + (extra,)))
+    return _heads(spec, change)
+
+
+def _wider_windows(spec: S.Spec) -> Optional[S.Spec]:
+    def widen(p: S.Pattern) -> S.Pattern:
+        if isinstance(p, S.Window) and isinstance(p.w, int):
+            return replace(p, w=2 * p.w)
+        if isinstance(p, S.PatternUnion):
+            return S.PatternUnion(tuple(widen(q) for q in p.parts))
+        return p
+    return _heads(spec, lambda h: (lambda p: None if p == h.pattern else replace(h, pattern=p))(widen(h.pattern)))
+
+
+def _dense(spec: S.Spec) -> Optional[S.Spec]:
+    return _heads(spec, lambda h: None if isinstance(h.pattern, S.Full) else replace(h, pattern=S.Full()))
+
+
+def _no_budget(spec: S.Spec) -> Optional[S.Spec]:
+    return None if spec.layers is None else replace(spec, layers=None)
+
+
+def _positional(spec: S.Spec) -> Optional[S.Spec]:
+    return None if spec.positional == "absolute" else replace(spec, positional="absolute")
+
+
+def _relu_ffn(spec: S.Spec) -> Optional[S.Spec]:
+    if spec.ffn.kind == "named" and spec.ffn.name == "relu":
+        return None
+    return replace(spec, ffn=S.FFN("named", "relu"))
+
+
+def _normalize(spec: S.Spec) -> Optional[S.Spec]:
+    return _heads(spec, lambda h: None if h.normalized or h.kind == "score" else replace(h, normalize=True))
+
+
+# Every edit the search tries, smallest first. Sizes count the statements or items a user would change.
+EDITS: tuple[Edit, ...] = (
+    Edit("add `affine query key`", 1, _affine),
+    Edit("unfreeze the projections (drop `fixed`)", 1, _unfreeze),
+    Edit("remove the `layers` budget", 1, _no_budget),
+    Edit("add `global(1)` to the pattern", 1, lambda s: _with_pattern(s, S.Global(1))),
+    Edit("double the window width", 1, _wider_windows),
+    Edit("add `positional absolute`", 1, _positional),
+    Edit("use `ffn relu`", 1, _relu_ffn),
+    Edit("add `normalize`", 1, _normalize),
+    Edit("use exponential features `exp(x)`", 2, _exp_features),
+    Edit("use the full pattern", 2, _dense),
+)
+
+
+def _candidates(spec: S.Spec, pairs: bool) -> Iterator[tuple[tuple[Edit, ...], S.Spec]]:
+    singles = [(e, e.apply(spec)) for e in EDITS]
+    singles = [(e, s) for e, s in singles if s is not None]
+    for edit, edited in singles:
+        yield (edit,), edited
+    if pairs:
+        for i, (first, once) in enumerate(singles):
+            for second, _ in singles[i + 1:]:
+                twice = second.apply(once)
+                if twice is not None:
+                    yield (first, second), twice
+
+
+def suggestions(spec: S.Spec, limit: int = 5, first_only: bool = False,
+                deadline: Optional[float] = None) -> list[Suggestion]:
+    """Edits that make the spec provably UAP, smallest change first (at most `limit`); the search stops
+    trying new candidates once `deadline` (a time.process_time() value: CPU seconds, so the answer does
+    not depend on how busy the machine is) has passed."""
+    import time
+    from .derive import check_spec
+    from .errors import UapError
+    found: list[Suggestion] = []
+    for pairs in (False, True):
+        for edits, edited in _candidates(spec, pairs):
+            if pairs and any(e.size > 1 for e in edits):
+                continue
+            if deadline is not None and time.process_time() > deadline:
+                break
+            try:
+                result = check_spec(replace(edited, expect=None))
+            except UapError:
+                continue  # the edit made a combination the language refuses
+            if result.verdict == "UAP":
+                found.append(Suggestion(edits, result))
+                if first_only:
+                    return found
+        if found:
+            break
+    found.sort(key=lambda s: (s.size, _layers_key(s.result.layers)))
+    return found[:limit]
+
+
+def _layers_key(layers) -> float:
+    return float(layers) if isinstance(layers, int) else float("inf")
+
+
+PANEL_SECONDS = 2.0
+
+
+def best(spec: S.Spec, seconds: float = PANEL_SECONDS) -> Optional[Suggestion]:
+    """The smallest edit that makes the spec provably UAP, for the verdict panel: None if there is none,
+    or if the search does not finish within its own small budget (the panel then shows no suggestion)."""
+    import time
+    from .budget import BudgetExceeded, time_limit
+    try:
+        with time_limit("searching for a suggestion", seconds):
+            found = suggestions(spec, limit=1, first_only=True, deadline=time.process_time() + seconds)
+    except BudgetExceeded:
+        return None
+    return found[0] if found else None
