@@ -121,11 +121,12 @@ def test_layer_budget_between_the_diameter_and_the_view_bound_is_undecided():
 
 def test_view_witness_for_a_small_pattern():
     """n = 4: positions 1, 2 see everyone, 3 sees 2, 4 sees 1 (diameter 2). After 2 layers the
-    output at 3 is the same for X and X with x_1, x_4 exchanged (checked numerically too)."""
+    output at 4 is the same for X and X with x_2, x_3 exchanged (docs/theory.md §11.2, checked
+    numerically too)."""
     r = run(head("edges {1 -> 2, 1 -> 3, 1 -> 4, 2 -> 1, 2 -> 3, 2 -> 4, 3 -> 2, 4 -> 1}"), "tokens 4\n")
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
     assert r.layers == 3 and step.evidence["least"] is True
-    assert step.evidence["view witness"]["position"] == 3 and step.evidence["view witness"]["swap"] == [1, 4]
+    assert step.evidence["view witness"]["position"] == 4 and step.evidence["view witness"]["swap"] == [2, 3]
 
 
 @pytest.mark.parametrize("pattern,n", [("window(1)", 6), ("window(2)", 7), ("window(2)", 8), ("star", 6),

@@ -607,6 +607,12 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     return SymmetryGroup(n, order, name, gens, method)
 
 
+def pattern_structure(graphs: Sequence[PatternGraph]) -> "_Structure":
+    """The unlabelled heads' structure; ``.preserves(perm)`` tests membership in ⋂_h Aut(Γ_h)
+    (built once, so that many membership tests do not rebuild it)."""
+    return _structure(graphs, None, "none")
+
+
 def is_automorphism(perm: Sequence[int], graphs: Sequence[PatternGraph],
                     biases: Optional[Sequence[Optional[str]]] = None,
                     positional: str = "none") -> bool:

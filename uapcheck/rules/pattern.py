@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
                       closed_group, is_automorphism, symmetry_group)
+from ..graphs.symmetry import pattern_structure
 from .views import LayerCount, layers_needed
 from ..show import show_pattern
 from .symmetry import GroupInfo
@@ -188,7 +189,7 @@ class PatternOutcome:
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS, statuses=(proof.PROVED,))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
-                witness: Optional[dict] = None, notes=()) -> proof.Step:
+                witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None) -> proof.Step:
     if diameter is None:
         claim = (f"{sympy.sstr(layers)} attention layers suffice by the view argument: the directed diameter "
                  f"is at most {sympy.sstr(layers - 1)} ({method})")
@@ -205,6 +206,8 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
     if witness:
         ev["view witness"] = witness
+    if certificate:
+        ev["rooted views"] = certificate
     return proof.conclude(claim, proof.PROVED, [connected], ev, notes)
 
 
@@ -267,19 +270,22 @@ def _concrete(spec: S.Spec) -> PatternOutcome:
         else:
             # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
             # pattern's own group.
-            def in_group(perm, graphs=graphs):
-                return is_automorphism(perm, graphs)
             try:
-                with time_limit("searching for a view witness", 30.0):
-                    count = layers_needed(graphs, diameter, in_group)
+                with time_limit("deciding whether D layers suffice (rooted views)", 30.0):
+                    pgroup = grp if (grp is not None and spec.positional == "none") else \
+                        symmetry_group(graphs)
+                    preserves = pattern_structure(graphs).preserves
+                    count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators)
             except BudgetExceeded:
-                count = LayerCount(diameter + 1, False, "view argument; the witness search ran out of time")
+                count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
+                                   "suffice ran out of its time budget (30 s)")
             if spec.positional != "none" and count.layers > diameter:
                 # The count is the base family's; with the encoding fewer layers might do.
                 count = LayerCount(count.layers, False, count.method + " (for the family without the "
                                    "positional encoding; with it the count is sufficient, not shown least)")
         layers = count.layers
-        structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness))
+        structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
+                                     certificate=count.certificate))
     elif conn.upper is not None:
         connected = connected_step(desc, int(conn.upper), {"lower bound": conn.lower, "upper bound": conn.upper},
                                    notes=("the exact diameter was not decided in the time budget",), exact=False)

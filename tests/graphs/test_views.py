@@ -1,0 +1,170 @@
+"""Whether D attention layers suffice: the exact rooted-view decision (docs/theory.md §11.9),
+checked against brute force over S_n (n ≤ 8) and pinned for patterns up to n = 64.
+
+The brute force shares no code with ``uapcheck.graphs.views``: neighbourhoods from the naive
+reference semantics, every permutation of the positions, the witness condition of §11.2 read
+literally.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+import pytest
+
+from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs.symmetry import pattern_structure
+from uapcheck.graphs.views import ViewWitness, decide_views, verify_witness
+from uapcheck.parse import parse_source
+
+from .reference import attends
+
+
+def _spec(patterns, n):
+    heads = "\n".join(f"attention {{ kernel k(x, y) = exp(x . y); pattern {p} }}" for p in patterns)
+    return parse_source(f"tokens {n}\n{heads}", "views.uap")
+
+
+def _decide(patterns, n, probe_seconds=2.0):
+    spec = _spec(patterns, n)
+    graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+    conn = analyze_connectivity(graphs)
+    assert conn.strongly_connected and conn.diameter is not None
+    grp = symmetry_group(graphs)
+    st = pattern_structure(graphs)
+    d = int(conn.diameter)
+    return graphs, d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves,
+                                  probe_seconds=probe_seconds), st
+
+
+def _brute(patterns, n):
+    """(D, whether D layers suffice) by the definition: no σ ∉ G and i with σ(N_h(v)) = N_h(σ v)
+    for every head h and every v with d(v → i) ≤ D − 1."""
+    spec = _spec(patterns, n)
+    nbs = []
+    for h in spec.heads:
+        pairs = attends(h.pattern, n)
+        nbs.append([frozenset([v] + [j for (i, j) in pairs if i == v]) for v in range(n + 1)])
+    union_in = [set().union(*(nb[v] for nb in nbs)) for v in range(n + 1)]
+
+    def dist_to(i):
+        d = {i: 0}
+        q = deque([i])
+        while q:
+            v = q.popleft()
+            for u in union_in[v]:
+                if u not in d:
+                    d[u] = d[v] + 1
+                    q.append(u)
+        return d
+    dists = {i: dist_to(i) for i in range(1, n + 1)}
+    D = max(max(d.values()) for d in dists.values())
+    balls = {i: [v for v, k in dists[i].items() if k <= D - 1] for i in dists}
+    for p in itertools.permutations(range(1, n + 1)):
+        s = (0,) + p
+        good = [all(frozenset(s[k] for k in nb[v]) == nb[s[v]] for nb in nbs) for v in range(n + 1)]
+        if all(good[1:]):
+            continue  # σ ∈ G
+        if any(all(good[v] for v in balls[i]) for i in range(1, n + 1)):
+            return D, False
+    return D, True
+
+
+SMALL = [
+    (["window(1)"], 5), (["window(2)"], 7), (["window(1) cyclic"], 6), (["window(1) cyclic"], 7),
+    (["window(2) cyclic"], 7), (["window(2) cyclic"], 8), (["offsets {1} cyclic"], 6),
+    (["offsets {1, 2} cyclic"], 7), (["offsets {1, 3} cyclic"], 7), (["offsets {1, -2} cyclic"], 7),
+    (["star"], 6), (["global(2)"], 6), (["window(1) + global(1)"], 6), (["window(1) + global(1)"], 7),
+    (["window(1)", "global(1)"], 6), (["window(1)", "full"], 5), (["blocks(2)", "global(1)"], 6),
+    (["blocks(3) + global(1)"], 7), (["offsets {1} cyclic", "offsets {2} cyclic"], 6),
+    (["window(1) + strided(2)"], 6), (["window(1) + strided(3)"], 7), (["window(1) + dilated(1, 3)"], 7),
+    (["window(1) + dilated(2, 2)"], 7), (["window(1) cyclic + global(1)"], 7),
+    (["edges {1 -> 2, 1 -> 3, 1 -> 4, 2 -> 1, 2 -> 3, 2 -> 4, 3 -> 2, 4 -> 1}"], 4),
+    (["window(1) + random(1, seed=0)"], 6), (["window(1) + random(1, seed=3)"], 7),
+    (["random(2, seed=1)"], 6), (["random(2, seed=5)"], 7), (["window(1) cyclic", "window(2) cyclic"], 7),
+    (["offsets {1, 2}", "offsets {-1}"], 6), (["window(1)", "window(2)"], 6), (["window(2) + global(1)"], 7),
+    (["offsets {1} cyclic + global(1)"], 6), (["window(1) + blocks(3)"], 6), (["causal + window(1)"], 5),
+    (["window(1) + offsets {3}"], 6), (["blocks(2) + window(1)"], 7), (["strided(2) + global(1)"], 6),
+    (["window(1) + random(2, seed=2)"], 8), (["window(1) cyclic"], 8), (["window(2)"], 8),
+    # witnesses only from isomorphic rooted views of positions in different G-orbits
+    (["edges {1 -> 5, 1 -> 6, 2 -> 4, 2 -> 5, 2 -> 6, 3 -> 1, 4 -> 2, 5 -> 2, 6 -> 3, 6 -> 4, 6 -> 5}"], 6),
+    (["edges {1 -> 2, 1 -> 3, 1 -> 4, 1 -> 5, 2 -> 1, 2 -> 5, 3 -> 1, 3 -> 4, 3 -> 5, 4 -> 3, 4 -> 5, 5 -> 3, "
+      "5 -> 4}"], 5),
+]
+
+
+@pytest.mark.parametrize("patterns,n", SMALL)
+def test_the_exact_decision_agrees_with_brute_force_over_all_permutations(patterns, n):
+    spec = _spec(patterns, n)
+    graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+    conn = analyze_connectivity(graphs)
+    if not conn.strongly_connected:
+        pytest.skip("not strongly connected")
+    graphs, d, decision, st = _decide(patterns, n)
+    bd, suffices = _brute(patterns, n)
+    assert bd == d
+    assert decision.sufficient is suffices
+    if not suffices:
+        assert verify_witness(graphs, d, decision.witness, st.preserves)
+    # the canonical test alone (no transposition probe) decides the same
+    graphs, d, alone, st = _decide(patterns, n, probe_seconds=0.0)
+    assert alone.sufficient is suffices
+    if not suffices:
+        assert verify_witness(graphs, d, alone.witness, st.preserves)
+
+
+def test_enough_small_patterns_are_pinned():
+    assert len(SMALL) >= 40
+
+
+# Least layers pinned up to n = 64 (the canonical decision; proved families agree: §11.2 items 4-5)
+PINNED = [
+    (["window(3)"], 64, 21, True), (["window(1)"], 40, 39, True), (["star"], 64, 2, True),
+    (["window(1) cyclic"], 64, 32, True), (["window(3) cyclic"], 61, 10, True),
+    (["offsets {1, 2} cyclic"], 50, 25, True), (["offsets {1, -3} cyclic"], 40, 12, True),
+    (["window(3) + global(2) + random(3, seed=0)"], 64, 2, False),
+    (["window(1) + global(1)"], 33, 2, False), (["blocks(8) + global(1)"], 64, 2, False),
+    (["window(1) + strided(8)"], 64, 5, True), (["window(2) + dilated(2, 5)"], 60, 7, True),
+    (["window(1) cyclic", "window(2) cyclic"], 64, 16, True),
+]
+
+
+@pytest.mark.parametrize("patterns,n,diameter,suffices", PINNED)
+def test_least_layers_up_to_64(patterns, n, diameter, suffices):
+    graphs, d, decision, st = _decide(patterns, n)
+    if diameter is not None:
+        assert d == diameter
+    assert decision.sufficient is not None, decision.reason
+    if suffices is not None:
+        assert decision.sufficient is suffices
+    if decision.sufficient is False:
+        assert verify_witness(graphs, d, decision.witness, st.preserves)
+    else:
+        cert = decision.certificate
+        assert sum(cert.orbit_sizes) == n and len(set(cert.canonical_digests)) == len(cert.representatives)
+
+
+def test_a_witness_outside_the_group_is_rejected_by_the_recheck():
+    graphs, d, decision, st = _decide(["window(1)"], 6)
+    reflection = (6, 5, 4, 3, 2, 1)
+    assert not verify_witness(graphs, d, ViewWitness(1, reflection, "test"), st.preserves)  # σ ∈ G
+    assert not verify_witness(graphs, d, ViewWitness(1, (2, 1, 3, 4, 5, 6), "test"), st.preserves)
+
+
+def test_isomorphic_rooted_views_in_different_orbits_give_the_witness_isomorphism():
+    """With the directed 6-cycle and G taken as trivial (so every position is its own orbit), the
+    rooted views of 1 and 2 are isomorphic: the isomorphism is the rotation, re-checked directly."""
+    spec = _spec(["offsets {1} cyclic"], 6)
+    graphs = [build_graph(h.pattern, 6, {}) for h in spec.heads]
+    identity = tuple(range(1, 7))
+    decision = decide_views(graphs, 5, 1, [identity], lambda p: tuple(p) == identity, probe_seconds=0.0)
+    assert decision.sufficient is False and "isomorphic" in decision.witness.how
+    assert decision.witness.permutation in {(2, 3, 4, 5, 6, 1), (6, 1, 2, 3, 4, 5)}
+
+
+def test_a_resource_limit_is_reported_with_the_size_that_fits():
+    graphs, d, _, st = _decide(["window(1) + random(1, seed=3)"], 30)
+    grp = symmetry_group(graphs)
+    decision = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
+                            probe_seconds=0.0)
+    assert decision.sufficient is None and "fits up to about n =" in decision.reason

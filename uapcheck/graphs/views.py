@@ -1,0 +1,423 @@
+"""Do D attention layers suffice?  The exact decision of the view argument (docs/theory.md §11.9).
+
+Setting (unbiased heads, no positional encoding): each head h has in-neighbourhoods N_h(v) (v
+included); distances d(v → i) are taken in the union graph, whose directed diameter is D; G is
+⋂_h Aut(Γ_h).  A *view witness* is a position i and a permutation σ ∉ G with
+σ(N_h(v)) = N_h(σ v) for every head h and every v with d(v → i) ≤ D − 1.  By §11.2, D layers give
+the G-UAP iff no view witness exists.
+
+**Rooted views.**  R_i is the arc-labelled digraph on all n positions holding the arcs u → v into
+the ball B_i = {v : d(v → i) ≤ D − 1}, each labelled by the set of heads that contain it, with
+position v coloured by min(d(v → i), D).  Theorem (§11.9):
+
+* a permutation σ satisfies the witness condition at i iff σ is an isomorphism R_i → R_{σ(i)};
+* hence a view witness exists iff, for some G-orbit representative i, either
+  |Aut(R_i)| > |Stab_G(i)| = |G| / |G·i|  (Stab_G(i) ≤ Aut(R_i) always), or R_i ≅ R_j for a
+  representative j of another orbit.
+
+Both are decided by BLISS (python-igraph): the automorphism count of R_i, and canonical forms
+compared across representatives.  Every witness found is re-checked directly on the arcs
+(``verify_witness``), independently of BLISS; a "no witness" answer carries the per-orbit
+automorphism orders and canonical digests (``RootedViewCertificate``).
+
+A cheaper probe runs first: transpositions (a b), whose changed positions are the a few positions
+that see exactly one of a, b; a transposition outside G whose changed positions all lie at distance
+D from some i is a witness.  It finds most witnesses (BigBird at n = 65,536) without canonical
+labelling, and it is only a shortcut: the answer "no witness" always comes from the exact test.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, Sequence
+
+from .build import PatternGraph, endpoints
+
+#: Work (arc visits summed over the rooted views) the exact test may spend.
+DEFAULT_WORK_LIMIT = 40_000_000
+#: Arcs (summed over heads) the labelled neighbourhood lists may hold (about 1 GB of Python objects).
+MAX_NEIGHBOURHOOD_ARCS = 4_000_000
+
+
+@dataclass(frozen=True)
+class ViewWitness:
+    """σ (image list, 1-based) satisfies the witness condition at ``position`` and is not in G."""
+    position: int
+    permutation: tuple[int, ...] = field(repr=False)
+    how: str
+
+    def moved(self) -> list[int]:
+        return [k for k, p in enumerate(self.permutation, 1) if p != k]
+
+    def as_evidence(self, diameter: int) -> dict:
+        moved = self.moved()
+        ev: dict = {"position": self.position, "diameter": diameter, "found by": self.how}
+        if len(moved) == 2:
+            a, b = moved
+            ev["swap"] = [a, b]
+            ev["why"] = (f"every position whose neighbourhood the swap σ = ({a} {b}) changes is at distance "
+                         f"≥ {diameter} from {self.position}, so after {diameter} layers the output at "
+                         f"{self.position} for X equals the output at σ({self.position}) for X with x_{a}, "
+                         f"x_{b} exchanged")
+        elif len(self.permutation) <= 64:
+            ev["permutation"] = list(self.permutation)
+        else:
+            ev["permutation (moved points)"] = {k: self.permutation[k - 1] for k in moved[:64]}
+            if len(moved) > 64:
+                ev["moved points"] = len(moved)
+        return ev
+
+
+@dataclass(frozen=True)
+class RootedViewCertificate:
+    """No view witness: for each G-orbit representative i, |Aut(R_i)| = |Stab_G(i)|, and the
+    canonical forms of the R_i are pairwise distinct (SHA-256 digests of BLISS canonical forms)."""
+    radius: int
+    group_order: int
+    representatives: tuple[int, ...]
+    orbit_sizes: tuple[int, ...]
+    automorphism_orders: tuple[int, ...] = field(repr=False)
+    canonical_digests: tuple[str, ...] = field(repr=False)
+
+    def as_evidence(self) -> dict:
+        ev: dict = {"radius": self.radius, "G-orbits": len(self.representatives)}
+        if len(self.representatives) <= 16:
+            ev["per orbit"] = [{"position": i, "orbit size": s, "|Aut(rooted view)|": _short(a),
+                                "canonical form (sha256, first 16 hex)": d[:16]}
+                               for i, s, a, d in zip(self.representatives, self.orbit_sizes,
+                                                     self.automorphism_orders, self.canonical_digests)]
+        return ev
+
+
+@dataclass(frozen=True)
+class ViewDecision:
+    """``sufficient``: True (D layers suffice: ``certificate``), False (``witness``), None (undecided:
+    ``reason`` says which resource ran out and what would fit)."""
+    sufficient: Optional[bool]
+    witness: Optional[ViewWitness] = None
+    certificate: Optional[RootedViewCertificate] = None
+    reason: str = ""
+
+
+def _short(k: int) -> object:
+    return k if k.bit_length() <= 64 else f"≈ 2^{k.bit_length() - 1}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Labelled in-neighbourhoods
+
+
+class Neighbourhoods:
+    """0-based union in-lists with joint head labels, and union out-lists, of the heads' graphs."""
+
+    def __init__(self, graphs: Sequence[PatternGraph]):
+        n = graphs[0].n
+        self.n = n
+        self.num_heads = len(graphs)
+        joint: dict[int, int] = {}  # code -> bitmask of heads containing the arc
+        for h, g in enumerate(graphs):
+            bit = 1 << h
+            codes = g.all_codes()
+            for c in codes:
+                joint[c] = joint.get(c, 0) | bit
+        masks = sorted(set(joint.values()))
+        counts: dict[int, int] = {}
+        for m in joint.values():
+            counts[m] = counts.get(m, 0) + 1
+        # label 0 is the most frequent head set (plain arcs for BLISS), then by mask value
+        order = sorted(masks, key=lambda m: (-counts[m], m))
+        self.label_of_mask = {m: k for k, m in enumerate(order)}
+        self.num_labels = len(order)
+        ins: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        outs: list[list[int]] = [[] for _ in range(n)]
+        for c, m in joint.items():
+            j0, i0 = divmod(c, n)
+            ins[i0].append((j0, self.label_of_mask[m]))
+            outs[j0].append(i0)
+        for lst in ins:
+            lst.sort()
+        self.ins = ins
+        self.outs = outs
+        self.num_arcs = len(joint)
+        # per head, 0-based in-sets (own position included), for direct re-checks
+        self.head_in: list[list[frozenset[int]]] = []
+        for h in range(len(graphs)):
+            bit = 1 << h
+            self.head_in.append([frozenset([v] + [u for u, lab in ins[v] if order[lab] & bit])
+                                 for v in range(n)])
+
+    def in_ball(self, root0: int, radius: int) -> dict[int, int]:
+        """{v: d(v → root)} for the positions within ``radius`` (0-based)."""
+        dist = {root0: 0}
+        frontier = [root0]
+        for d in range(1, radius + 1):
+            nxt = []
+            for v in frontier:
+                for u, _ in self.ins[v]:
+                    if u not in dist:
+                        dist[u] = d
+                        nxt.append(u)
+            frontier = nxt
+            if not frontier:
+                break
+        return dist
+
+
+# ---------------------------------------------------------------------------------------------
+# Direct re-check of a witness (no BLISS)
+
+
+def witness_condition_holds(nb: Neighbourhoods, perm: Sequence[int], position: int, radius: int) -> bool:
+    """σ(N_h(v)) = N_h(σ v) for every head h and every v with d(v → position) ≤ radius."""
+    n = nb.n
+    if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
+        return False
+    p0 = [x - 1 for x in perm]
+    for v in nb.in_ball(position - 1, radius):
+        for head in nb.head_in:
+            if frozenset(p0[u] for u in head[v]) != head[p0[v]]:
+                return False
+    return True
+
+
+def verify_witness(graphs: Sequence[PatternGraph], diameter: int, witness: ViewWitness,
+                   in_group: Callable[[Sequence[int]], bool]) -> bool:
+    """Re-check a view witness on the arcs: σ ∉ G and the condition on the (D − 1)-ball."""
+    nb = Neighbourhoods(graphs)
+    return (not in_group(witness.permutation)
+            and witness_condition_holds(nb, witness.permutation, witness.position, diameter - 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# The transposition probe (a shortcut to witnesses; never concludes "no witness")
+
+
+def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
+    """0-based positions whose neighbourhood the swap (a b) changes (None: the swap changes nothing)."""
+    bad: set = set()
+    swap_ok = True
+    for head in nb.head_in:
+        na, nbb = head[a], head[b]
+        image = frozenset(b if k == a else a if k == b else k for k in na)
+        if image != nbb:
+            swap_ok = False
+    # v ∉ {a, b} is changed iff in some head it sees exactly one of a, b (so it sees a or b in the union)
+    candidates = set(nb.outs[a]).union(nb.outs[b])
+    candidates.discard(a)
+    candidates.discard(b)
+    for head in nb.head_in:
+        for v in candidates:
+            if (a in head[v]) != (b in head[v]):
+                bad.add(v)
+    if not swap_ok:
+        bad.update((a, b))
+    return bad if bad else None
+
+
+def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int) -> Optional[int]:
+    """A position (0-based) at distance > radius from every bad position, if any."""
+    n = nb.n
+    seen = set(bad)
+    frontier = list(seen)
+    for _ in range(radius):
+        nxt = []
+        for v in frontier:
+            for w in nb.outs[v]:
+                if w not in seen:
+                    seen.add(w)
+                    nxt.append(w)
+        frontier = nxt
+        if len(seen) == n or not frontier:
+            break
+    if len(seen) == n:
+        return None
+    return next(v for v in range(n) if v not in seen)
+
+
+def _candidate_pairs(n: int) -> Iterable[tuple[int, int]]:
+    """Pairs at small index distance first (windows, blocks, BigBird), then the rest."""
+    for gap in range(1, n):
+        for a in range(0, n - gap):
+            yield a, a + gap
+
+
+def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[Sequence[int]], bool],
+                         seconds: float = 2.0) -> Optional[ViewWitness]:
+    """A transposition that is a view witness, found within ``seconds`` (None: none found)."""
+    n = nb.n
+    deadline = time.monotonic() + seconds
+    radius = diameter - 1
+    for count, (a, b) in enumerate(_candidate_pairs(n)):
+        if count % 64 == 0 and time.monotonic() > deadline:
+            return None
+        bad = _transposition_bad(nb, a, b)
+        if bad is None:
+            continue  # an automorphism of every head
+        i = _blind(nb, bad, radius)
+        if i is None:
+            continue
+        perm = list(range(1, n + 1))
+        perm[a], perm[b] = b + 1, a + 1
+        if in_group(perm):
+            continue
+        return ViewWitness(i + 1, tuple(perm), "transposition probe")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The exact test by canonical labelling
+
+
+class _RootedView:
+    """R_i encoded for BLISS: vertices 0..n-1 are positions (colour min(d, D)), and each arc with a
+    label ≠ 0 is subdivided by a vertex of colour D + 1 + label."""
+
+    def __init__(self, nb: Neighbourhoods, root0: int, diameter: int):
+        import igraph as ig
+
+        n, radius = nb.n, diameter - 1
+        dist = nb.in_ball(root0, radius)
+        colours = [diameter] * n
+        for v, d in dist.items():
+            colours[v] = d
+        edges: list[tuple[int, int]] = []
+        nxt = n
+        for v in dist:
+            for u, lab in nb.ins[v]:
+                if lab == 0:
+                    edges.append((u, v))
+                else:
+                    edges.append((u, nxt))
+                    edges.append((nxt, v))
+                    colours.append(diameter + 1 + lab)
+                    nxt += 1
+        self.n = n
+        self.work = len(edges)
+        self.graph = ig.Graph(n=nxt, edges=edges, directed=True)
+        self.colours = colours
+
+    def automorphism_order(self) -> int:
+        return int(self.graph.count_automorphisms(sh="flm", color=self.colours))
+
+    def automorphism_generators(self) -> list[tuple[int, ...]]:
+        gens = self.graph.automorphism_group(sh="flm", color=self.colours)
+        return [tuple(k + 1 for k in g[:self.n]) for g in gens]
+
+    def canonical(self) -> tuple[list[int], str]:
+        """(canonical labelling v ↦ canonical index, digest of the canonical form)."""
+        # igraph returns, for each canonical index k, the vertex placed there (the form that
+        # ``permute_vertices`` applies); the labelling is its inverse: v ↦ its canonical index
+        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
+        m = len(order)
+        lab = [0] * m
+        for k, v in enumerate(order):
+            lab[v] = k
+        cols = [0] * m
+        for v, c in enumerate(self.colours):
+            cols[lab[v]] = c
+        arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
+        h = hashlib.sha256()
+        h.update(repr((m, cols)).encode())
+        h.update(repr(arcs).encode())
+        return list(lab), h.hexdigest()
+
+
+def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
+    """The least member (0-based) of each position's orbit under the generated group."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for perm in generators:
+        for x in range(n):
+            a, b = find(x), find(perm[x] - 1)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return [find(x) for x in range(n)]
+
+
+def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,
+                 group_generators: Optional[Sequence[Sequence[int]]],
+                 in_group: Callable[[Sequence[int]], bool], *,
+                 work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0) -> ViewDecision:
+    """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
+
+    ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
+    ``in_group`` tests membership in it.
+    """
+    n = graphs[0].n
+    if diameter < 1:
+        return ViewDecision(True, reason="n = 1")
+    total = sum(g.num_arcs for g in graphs)
+    if total > MAX_NEIGHBOURHOOD_ARCS:
+        fit = int(n * (MAX_NEIGHBOURHOOD_ARCS / total) ** 0.5)
+        return ViewDecision(None, reason=f"the heads have {total:,} arcs in all (limit {MAX_NEIGHBOURHOOD_ARCS:,} "
+                                         f"for the neighbourhood lists); a pattern of this kind fits up to about "
+                                         f"n = {fit:,}")
+    nb = Neighbourhoods(graphs)
+    found = probe_transpositions(nb, diameter, in_group, probe_seconds)
+    if found is not None:
+        if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
+            raise AssertionError("internal error: a transposition witness failed its re-check")
+        return ViewDecision(False, witness=found)
+    if group_generators is None:
+        return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
+                                         "orbits are unknown")
+    orbit_of = orbits(n, group_generators)
+    reps = sorted(set(orbit_of))
+    sizes = {r: 0 for r in reps}
+    for r in orbit_of:
+        sizes[r] += 1
+    # the work of one rooted view is at most the number of arcs (plus subdivisions)
+    estimate = len(reps) * max(1, nb.num_arcs) * (2 if nb.num_labels > 1 else 1)
+    if estimate > work_limit:
+        # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
+        fit = int(n * (work_limit / estimate) ** 0.5)
+        return ViewDecision(None, reason=f"the exact test would build {len(reps)} rooted views of up to "
+                                         f"{nb.num_arcs} arcs each (about {estimate:,} arc visits, limit "
+                                         f"{work_limit:,}); a pattern of this kind fits up to about "
+                                         f"n = {fit:,}")
+    auts, digests, labellings = [], [], {}
+    seen: dict[str, int] = {}
+    for r in reps:
+        view = _RootedView(nb, r, diameter)
+        stab = group_order // sizes[r]
+        aut = view.automorphism_order()
+        if aut != stab:
+            if aut < stab or aut % stab:
+                raise AssertionError(f"internal error: |Aut(R_{r + 1})| = {aut} is not a multiple of "
+                                     f"|Stab_G({r + 1})| = {stab}")
+            for gen in view.automorphism_generators():
+                if not in_group(gen):
+                    w = ViewWitness(r + 1, gen, "an automorphism of the rooted view outside G")
+                    if not witness_condition_holds(nb, gen, r + 1, diameter - 1):
+                        raise AssertionError("internal error: a rooted-view automorphism failed its re-check")
+                    return ViewDecision(False, witness=w)
+            raise AssertionError("internal error: Aut(R_i) is larger than Stab_G(i) but every generator is in G")
+        lab, digest = view.canonical()
+        if digest in seen:
+            other = seen[digest]
+            lab_j = labellings[other]
+            inv_j = [0] * len(lab_j)
+            for v, k in enumerate(lab_j):
+                inv_j[k] = v
+            # φ = lab_j⁻¹ ∘ lab_r : R_r → R_other
+            perm = tuple(inv_j[lab[v]] + 1 for v in range(n))
+            if witness_condition_holds(nb, perm, r + 1, diameter - 1) and not in_group(perm):
+                return ViewDecision(False, witness=ViewWitness(
+                    r + 1, perm, f"the rooted views of positions {r + 1} and {other + 1} (different G-orbits) "
+                                 "are isomorphic"))
+            return ViewDecision(None, reason="two canonical digests coincided without an isomorphism "
+                                             "(a hash collision)")
+        seen[digest] = r
+        labellings[r] = lab
+        auts.append(aut)
+        digests.append(digest)
+    cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in reps),
+                                 tuple(sizes[r] for r in reps), tuple(auts), tuple(digests))
+    return ViewDecision(True, certificate=cert)
