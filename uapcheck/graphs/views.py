@@ -274,7 +274,7 @@ class _RootedView:
     label ≠ 0 is subdivided by a vertex of colour D + 1 + label."""
 
     def __init__(self, nb: Neighbourhoods, root0: int, diameter: int):
-        import igraph as ig
+        from ..lazy import igraph as ig
 
         n, radius = nb.n, diameter - 1
         dist = nb.in_ball(root0, radius)
