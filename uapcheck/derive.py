@@ -11,7 +11,7 @@ from . import spec as S
 from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
-from .rules import analytic, ffn, limit, nystrom, pattern, symmetry, verdict
+from .rules import analytic, ffn, limit, nystrom, pattern, symmetry, targets, verdict
 from .render.notebook import ResultViews
 from .show import show_expr, show_head, show_pattern
 from .zero import is_zero
@@ -29,6 +29,8 @@ class Result(ResultViews):
     root: proof.Step
     expect_holds: Optional[bool]
     expect_reason: str = ""
+    target: Optional[targets.TargetOutcome] = None  # the verdict for a declared `target causal|receptive`
+    alternative: Optional[targets.TargetOutcome] = None  # the class a NOT-UAP pattern does approximate
 
 
 def _head_label(i: int, head: S.Head) -> str:
@@ -280,9 +282,15 @@ def check_spec(spec: S.Spec) -> Result:
         elif not isinstance(spec.dim, int):
             claim += f" (for token dimension {spec.dim} ≥ 2)"
             group = group and _with_condition(group, f"{spec.dim} ≥ 2")
-    root = verdict.verdict_step(ffn_step, tds, structure, group_step, verdict_name, claim)
+    def make_root(extra):
+        return verdict.verdict_step(ffn_step, tds, [*structure, *extra], group_step, verdict_name, claim)
+    # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
+    decision = targets.decide(spec, ffn_step, tds, structure, group_step, group, obstruction, verdict_name,
+                              layers, make_root)
+    verdict_name, layers, root = decision.verdict, decision.layers, decision.root
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     shown_layers = layers if verdict_name == "UAP" else None
     holds, reason = _check_expect(spec, verdict_name, group, shown_layers)
     # The group is the verdict's: only a UAP verdict names one (as the JSON does).
-    return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason)
+    return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason,
+                  decision.outcome, decision.alternative)

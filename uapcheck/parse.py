@@ -280,8 +280,17 @@ class _Builder:
         expect = None
         if "expect" in singles:
             expect = self._expect(singles["expect"])
+        target = "equivariant"
+        if "target" in singles:
+            target = self._target(singles["target"])
         return S.Spec(self.path, architecture, tuple(cites), tokens, dim, tuple(params), heads, ffn,
-                      positional, layers, expect)
+                      positional, layers, expect, target)
+
+    def _target(self, st: Tree) -> str:
+        tok = st.children[0]
+        if str(tok) not in S.TARGETS:
+            raise _err(tok, f"unknown target class `{tok}`; expected one of {', '.join(S.TARGETS)}")
+        return str(tok)
 
     def _string(self, tok: Token) -> str:
         return str(tok)[1:-1].replace('\\"', '"')

@@ -178,6 +178,8 @@ Pattern = Union[Full, Causal, Window, Offsets, Dilated, Strided, Blocks, Global,
                 RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise]
 
 
+TARGETS = ("equivariant", "causal", "receptive")
+
 BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
 
 
@@ -250,6 +252,7 @@ class Spec:
     positional: str  # "none" | "absolute"
     layers: Optional[IntTerm]  # the `layers M` budget
     expect: Optional[Expectation]
+    target: str = "equivariant"  # the target class: one of TARGETS (docs/theory.md §14)
 
     def param(self, name: str) -> Optional[Param]:
         for p in self.params:

@@ -35,7 +35,16 @@ def result_json(result) -> dict:
         expect = {"text": spec.expect.text, "holds": result.expect_holds, "reason": result.expect_reason or None}
     return {"schema": SCHEMA, "file": spec.path, "architecture": spec.architecture, "verdict": result.verdict,
             "group": group_json(result.group) if result.verdict == "UAP" else None, "layers": layers,
-            "expect": expect, "steps": steps}
+            "expect": expect, "steps": steps, "target": _target_json(result),
+            "alternative": result.alternative.record() if getattr(result, "alternative", None) else None}
+
+
+def _target_json(result) -> dict:
+    """The target class the verdict is about, as data (docs/theory.md §14)."""
+    outcome = getattr(result, "target", None)
+    if outcome is None:
+        return {"class": "equivariant", "declared": result.spec.target}
+    return {"class": outcome.target, "declared": result.spec.target, "least": outcome.least}
 
 
 def error_json(path: str, err) -> dict:

@@ -6,7 +6,13 @@ import os
 
 def headline(result) -> str:
     """The verdict headline of the text printer's panel, e.g. "UAP · G = S_n · 1 attention layer"."""
+    outcome = getattr(result, "target", None)
+    if outcome is not None:  # a declared `target causal|receptive` (docs/theory.md §14)
+        return outcome.phrase()
+    alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
+        if alternative is not None:
+            return f"{result.verdict} for G-equivariant targets; {alternative.phrase()}"
         return result.verdict
     g = result.group
     lay = result.layers

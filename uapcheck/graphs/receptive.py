@@ -1,0 +1,171 @@
+"""Receptive fields of a concrete pattern, and the witness search for the receptive-field class.
+
+docs/theory.md §14 (derived here). For a position i, R(i) is the set of positions with a path to i
+in the union graph (arc j → i when i attends to j); r is the *receptive diameter*, the largest
+distance d(j → i) over j ∈ R(i). The family approximates exactly the maps F with F(X)_i a function
+of the tokens on R(i), the same function at i and j whenever a head-preserving isomorphism of the
+receptive fields carries i to j (the receptive-field class). r layers are necessary; r + 1
+suffice; r suffice exactly when no *receptive witness* exists: a permutation σ and a position i
+such that σ carries N_h(v) onto N_h(σ v) for every head h and every v with d(v → i) ≤ r − 1, but not
+for some v ∈ R(i) (then the depth-r views of (X, i) and (σX, σ i) coincide while σ restricted to
+R(i) is not an isomorphism of receptive fields).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .build import PatternGraph
+
+EXHAUSTIVE_MAX_N = 8
+TRANSPOSITION_MAX_N = 160
+MAX_WORK = 4_000_000  # n · (arcs + n): BFS from every position
+
+
+class TooLarge(ValueError):
+    """The receptive analysis would exceed its work budget for this concrete pattern."""
+
+
+@dataclass(frozen=True)
+class Receptive:
+    n: int
+    fields: tuple[frozenset, ...]  # fields[i] = R(i) (index 0 unused)
+    dist: tuple[dict, ...]  # dist[i][v] = d(v → i) for v ∈ R(i)
+    radius: int  # the receptive diameter r
+    far: tuple[int, int, int]  # (i, j, d) with d(j → i) = r
+    causal_class: bool  # every arc j → i has j < i
+    prefix_fields: bool  # R(i) = {1, ..., i} for every i
+    missing: Optional[tuple[int, int]]  # (i, j): j < i does not reach i (only for causal-class patterns)
+    strongly_connected: bool
+
+
+@dataclass(frozen=True)
+class WitnessSearch:
+    layers: int
+    least: bool
+    method: str
+    witness: Optional[dict] = None
+
+
+def in_neighbourhoods(graphs: Sequence[PatternGraph]) -> list[list[frozenset]]:
+    n = graphs[0].n
+    out = []
+    for g in graphs:
+        nb = [set([v]) for v in range(n + 1)]
+        for j, i in g.arcs():
+            nb[i].add(j)
+        out.append([frozenset(s) for s in nb])
+    return out
+
+
+def receptive_fields(graphs: Sequence[PatternGraph]) -> Receptive:
+    n = graphs[0].n
+    arcs = sum(g.num_arcs for g in graphs)
+    if n * (arcs + n) > MAX_WORK:
+        raise TooLarge(f"{n} positions and {arcs} arcs exceed the receptive-field work budget")
+    pred = [set() for _ in range(n + 1)]
+    causal_class = True
+    for g in graphs:
+        for j, i in g.arcs():
+            pred[i].add(j)
+            if j > i:
+                causal_class = False
+    fields, dists = [frozenset()], [dict()]
+    radius, far = 0, (1, 1, 0)
+    for i in range(1, n + 1):
+        dist = {i: 0}
+        frontier = [i]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in pred[a]:
+                    if b not in dist:
+                        dist[b] = dist[a] + 1
+                        nxt.append(b)
+            frontier = nxt
+        fields.append(frozenset(dist))
+        dists.append(dist)
+        top = max(dist.items(), key=lambda kv: (kv[1], -kv[0]))
+        if top[1] > radius:
+            radius, far = top[1], (i, top[0], top[1])
+    prefix = all(fields[i] == frozenset(range(1, i + 1)) for i in range(1, n + 1))
+    missing = None
+    if causal_class and not prefix:
+        for i in range(1, n + 1):
+            gap = [j for j in range(1, i) if j not in fields[i]]
+            if gap:
+                missing = (i, gap[0])
+                break
+    strong = all(len(fields[i]) == n for i in range(1, n + 1))
+    return Receptive(n, tuple(fields), tuple(dists), radius, far, causal_class, prefix, missing, strong)
+
+
+def _bad_positions(perm: dict, nbs, n: int) -> set:
+    bad = set()
+    for nb in nbs:
+        for v in range(1, n + 1):
+            if frozenset(perm.get(k, k) for k in nb[v]) != nb[perm.get(v, v)]:
+                bad.add(v)
+    return bad
+
+
+def _witness_at(bad: set, rec: Receptive, depth: int) -> Optional[int]:
+    """A position i such that every bad v in R(i) has d(v → i) ≥ depth, and some bad v lies in R(i)."""
+    if not bad:
+        return None
+    for i in range(1, rec.n + 1):
+        dist = rec.dist[i]
+        inside = [dist[v] for v in bad if v in dist]
+        if inside and min(inside) >= depth:
+            return i
+    return None
+
+
+def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str] = None) -> WitnessSearch:
+    """The least number of layers for the receptive-field class: r, or r + 1 with a witness."""
+    n, r = rec.n, rec.radius
+    if r == 0:
+        return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
+    if proven is not None:
+        return WitnessSearch(r, True, proven)
+    nbs = in_neighbourhoods(graphs)
+    if n <= TRANSPOSITION_MAX_N:
+        for a, b in itertools.combinations(range(1, n + 1), 2):
+            perm = {a: b, b: a}
+            bad = _bad_positions(perm, nbs, n)
+            i = _witness_at(bad, rec, r)
+            if i is not None:
+                return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "
+                                     f"enough, {r + 1} suffice", _witness_record(i, [a, b], None, perm, r))
+    if n <= EXHAUSTIVE_MAX_N:
+        for images in itertools.permutations(range(1, n + 1)):
+            perm = {k + 1: images[k] for k in range(n)}
+            bad = _bad_positions(perm, nbs, n)
+            i = _witness_at(bad, rec, r)
+            if i is not None:
+                return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "
+                                     f"enough, {r + 1} suffice",
+                                     _witness_record(i, None, list(images), perm, r))
+        return WitnessSearch(r, True, f"exhaustive over all {n}! permutations: no receptive witness, so the "
+                                      f"depth-{r} views separate every pair outside one class")
+    if n > TRANSPOSITION_MAX_N:
+        return WitnessSearch(r + 1, False, f"{r + 1} = r + 1 layers suffice; whether r = {r} suffice is not "
+                                           f"searched above {TRANSPOSITION_MAX_N} tokens")
+    return WitnessSearch(r + 1, False, f"{r + 1} = r + 1 layers suffice; no transposition is a receptive witness "
+                                       "at depth r, and other permutations are not searched")
+
+
+def _witness_record(i: int, swap, images, perm: dict, r: int) -> dict:
+    j = perm.get(i, i)
+    what = f"σ = ({swap[0]} {swap[1]})" if swap else f"σ = {images} (images of 1..n)"
+    out = {"position": i, "image position": j, "depth": r,
+           "why": f"{what} keeps the neighbourhoods of every position within distance {r - 1} of {i} but is not "
+                  f"an isomorphism of the receptive fields R({i}) → R({j}): after {r} layer{'s' if r != 1 else ''} "
+                  f"the output at {i} for X equals the output at {j} for σX, while a target of the class "
+                  "separates them"}
+    if swap:
+        out["swap"] = list(swap)
+    else:
+        out["permutation"] = images
+    return out
