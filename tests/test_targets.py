@@ -1,0 +1,288 @@
+"""Target classes (docs/theory.md §14): causal maps and the receptive-field class of a pattern.
+
+The layer counts are checked three ways: the closed forms (full causal mask: 2 for n ≥ 3; causal
+window of width w: ⌈(n − 1)/w⌉ for n ≥ w + 2), the exhaustive witness search at small n, and a
+numeric simulation of softmax transformers (random parameters, ReLU FFNs between layers).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import uapcheck
+from uapcheck.graphs import build_graph
+from uapcheck.graphs.receptive import receptive_fields, search
+from uapcheck.errors import UapError
+from uapcheck import spec as S
+
+SOFTMAX = "kernel k(x, y) = exp(x . y)"
+
+
+def check(text: str):
+    return uapcheck.check(text, "t.uap")
+
+
+def rules(result) -> dict:
+    return {s.rule: s for s in result.root.walk()}
+
+
+# -- numeric simulation ------------------------------------------------------------------------
+
+def _layer(X, mask, params):
+    """One residual softmax-attention layer (tokens are rows here), then a residual ReLU FFN."""
+    Wq, Wk, Wv, A, b, W = params
+    Q, K, V = X @ Wq.T, X @ Wk.T, X @ Wv.T
+    scores = Q @ K.T
+    scores = np.where(mask, scores, -np.inf)
+    scores -= scores.max(axis=1, keepdims=True)
+    w = np.exp(scores)
+    w /= w.sum(axis=1, keepdims=True)
+    X = X + w @ V
+    return X + np.maximum(X @ A.T + b, 0.0) @ W.T
+
+
+def simulate(X, masks, layers, seed=0):
+    """`layers` layers; layer ℓ uses masks[ℓ mod len] (one head per layer)."""
+    rng = np.random.default_rng(seed)
+    d = X.shape[1]
+    out = X
+    for ell in range(layers):
+        # small query/key scales: large scores would round the softmax to a one-hot vector
+        params = (rng.normal(size=(d, d)) * 0.3, rng.normal(size=(d, d)) * 0.3, rng.normal(size=(d, d)) * 0.5,
+                  rng.normal(size=(8, d)), rng.normal(size=8), rng.normal(size=(d, 8)) * 0.3)
+        out = _layer(out, masks[ell % len(masks)], params)
+    return out
+
+
+def mask_of(graph, n):
+    """mask[i-1, j-1] = True when query i attends to key j."""
+    return np.array([[graph.attends(i, j) for j in range(1, n + 1)] for i in range(1, n + 1)])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_causal_one_layer_sees_only_the_prefix_set_two_layers_see_its_order(seed):
+    n, d = 5, 3
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    X = np.random.default_rng(100 + seed).normal(size=(n, d))
+    Xs = X.copy()
+    Xs[[0, 1]] = Xs[[1, 0]]  # x_1 and x_2 exchanged: the prefix of length ≥ 3 is rearranged
+    one = simulate(X, [mask], 1, seed), simulate(Xs, [mask], 1, seed)
+    two = simulate(X, [mask], 2, seed), simulate(Xs, [mask], 2, seed)
+    for i in (2, 3, 4):  # positions 3, 4, 5: the same set {x_1, …, x_i}, a different order
+        assert np.max(np.abs(one[0][i] - one[1][i])) < 1e-12
+        assert np.max(np.abs(two[0][i] - two[1][i])) > 1e-6
+    # position 2 sees {x_1, x_2} with x_2 ≠ x_1 as its own token: one layer already tells them apart
+    assert np.max(np.abs(one[0][1] - one[1][1])) > 1e-6
+
+
+def _witness_perm(w: dict, n: int) -> list[int]:
+    if "swap" in w:
+        a, b = w["swap"]
+        perm = list(range(1, n + 1))
+        perm[a - 1], perm[b - 1] = b, a
+        return perm
+    return list(w["permutation"])
+
+
+@pytest.mark.parametrize("pattern,n", [(S.Causal(), 4), (S.Causal(), 6), (S.Offsets((-1, 0)), 5),
+                                       (S.PatternUnion((S.Causal(), S.Edges(((4, 2),)))), 5)])
+def test_receptive_witness_is_numerically_a_witness(pattern, n):
+    """Where the search reports a witness σ at i with radius r: r layers give equal outputs at i for X
+    and at σ(i) for σX; r + 1 layers separate them."""
+    g = build_graph(pattern, n, {})
+    rec = receptive_fields([g])
+    found = search([g], rec)
+    if found.witness is None:
+        assert found.layers == rec.radius
+        return
+    r, i = rec.radius, found.witness["position"]
+    perm = _witness_perm(found.witness, n)
+    X = np.random.default_rng(7).normal(size=(n, 3))
+    sX = np.empty_like(X)
+    for k in range(n):  # (σX)_{σ(k)} = x_k
+        sX[perm[k] - 1] = X[k]
+    mask = mask_of(g, n)
+    j = perm[i - 1]
+    for seed in range(3):
+        a, b = simulate(X, [mask], r, seed), simulate(sX, [mask], r, seed)
+        assert np.max(np.abs(a[i - 1] - b[j - 1])) < 1e-10
+        a, b = simulate(X, [mask], r + 1, seed), simulate(sX, [mask], r + 1, seed)
+        assert np.max(np.abs(a[i - 1] - b[j - 1])) > 1e-6
+
+
+# -- the search against the closed forms --------------------------------------------------------
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_full_causal_mask_least_layers(n):
+    g = build_graph(S.Causal(), n, {})
+    rec = receptive_fields([g])
+    found = search([g], rec)
+    assert rec.causal_class and rec.prefix_fields
+    assert found.least
+    assert found.layers == (2 if n >= 3 else 1)
+
+
+@pytest.mark.parametrize("w,n", [(w, n) for w in (1, 2, 3) for n in range(2, 9)])
+def test_causal_window_least_layers(w, n):
+    g = build_graph(S.Offsets(tuple(range(-w, 1))), n, {})
+    rec = receptive_fields([g])
+    found = search([g], rec)
+    assert found.least
+    want = math.ceil((n - 1) / w) if n >= w + 2 else (2 if n >= 3 else 1)
+    assert found.layers == want
+    assert rec.radius == math.ceil((n - 1) / w)
+
+
+def test_local_isomorphisms_make_the_class_receptive_not_causal():
+    # 3 sees 1, 4 sees 2: R(3) = {1, 3} ≅ R(4) = {2, 4}, so F(X)_3 and F(X)_4 are the same function.
+    g = build_graph(S.Edges(((3, 1), (4, 2), (5, 3))), 5, {})
+    rec = receptive_fields([g])
+    assert rec.causal_class and not rec.prefix_fields
+    assert rec.missing == (2, 1)
+    assert rec.radius == 2
+
+
+# -- verdicts -----------------------------------------------------------------------------------
+
+def test_causal_not_uap_names_the_causal_result():
+    r = check(f"attention {{ {SOFTMAX}; pattern causal }}")
+    assert r.verdict == "NOT-UAP"
+    assert r.alternative is not None
+    assert (r.alternative.target, r.alternative.verdict, r.alternative.layers, r.alternative.least) == \
+        ("causal", "UAP", 2, True)
+    from uapcheck.render.verdict_lines import headline
+    assert headline(r) == "NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers"
+    assert "TGT-ALTERNATIVE" in rules(r)
+
+
+def test_json_has_typed_target_and_alternative():
+    r = check(f"attention {{ {SOFTMAX}; pattern causal }}")
+    d = r.to_dict()
+    assert d["target"] == {"class": "equivariant", "declared": "equivariant"}
+    assert d["alternative"] == {"target": "causal", "verdict": "UAP", "layers": 2, "least": True, "reason": None}
+    r = check(f"attention {{ {SOFTMAX}; pattern offsets {{-2, -1, 0}} }}\ntarget causal")
+    d = r.to_dict()
+    assert d["verdict"] == "UAP" and d["layers"] == "ceiling(n/2 - 1/2)"
+    assert d["target"] == {"class": "causal", "declared": "causal", "least": True}
+    assert d["alternative"] is None
+
+
+def test_strongly_connected_has_no_alternative():
+    r = check(f"attention {{ {SOFTMAX}; pattern window(1) }}")
+    assert r.verdict == "UAP" and r.alternative is None and r.target is None
+
+
+@pytest.mark.parametrize("tokens,layers", [(1, 1), (2, 1), (3, 2), (9, 2), (1000, 2), ("n", 2)])
+def test_target_causal_full_mask(tokens, layers):
+    r = check(f"tokens {tokens}\nattention {{ {SOFTMAX}; pattern causal }}\ntarget causal\n"
+              f"expect uap layers {layers}")
+    assert r.verdict == "UAP" and r.layers == layers and r.expect_holds, r.expect_reason
+
+
+def test_target_causal_expect_fails_on_one_layer():
+    r = check(f"attention {{ {SOFTMAX}; pattern causal }}\ntarget causal\nexpect uap layers 1")
+    assert r.verdict == "UAP" and r.expect_holds is False
+    assert "derived 2" in r.expect_reason
+
+
+def test_causal_window_symbolic_matches_formula():
+    r = check(f"attention {{ {SOFTMAX}; pattern offsets {{-2, -1, 0}} }}\ntarget causal\n"
+              "expect uap layers ceil((n - 1) / 2)")
+    assert r.verdict == "UAP" and r.expect_holds, r.expect_reason
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+@pytest.mark.parametrize("budget,verdict", [(1, "NOT-UAP"), (2, "UAP"), (5, "UAP")])
+def test_budget_for_causal_targets(budget, verdict):
+    r = check(f"attention {{ {SOFTMAX}; pattern causal }}\nlayers {budget}\ntarget causal")
+    assert r.verdict == verdict
+    if verdict == "NOT-UAP":
+        assert rules(r)["TGT-BUDGET"].proved
+
+
+def test_budget_below_receptive_diameter():
+    r = check(f"tokens 9\nattention {{ {SOFTMAX}; pattern offsets {{-1, 0}} }}\nlayers 7\ntarget causal")
+    assert r.verdict == "NOT-UAP"
+    assert "receptive diameter r = 8" in rules(r)["TGT-BUDGET"].claim
+
+
+def test_budget_without_least_is_inconclusive():
+    # Mixed heads at n = 12: the witness search covers transpositions only, so r + 1 is not shown least.
+    r = check("tokens 12\n"
+              f"attention {{ {SOFTMAX}; pattern causal }}\n"
+              f"attention {{ {SOFTMAX}; pattern offsets {{-1, -3}} }}\n"
+              "target causal")
+    lay = rules(r)["TGT-LAYERS"]
+    assert r.verdict == "UAP"
+    if not lay.evidence["least"]:
+        r2 = check("tokens 12\n"
+                   f"attention {{ {SOFTMAX}; pattern causal }}\n"
+                   f"attention {{ {SOFTMAX}; pattern offsets {{-1, -3}} }}\n"
+                   f"layers {lay.evidence['radius']}\ntarget causal")
+        assert r2.verdict == "INCONCLUSIVE"
+
+
+def test_causal_target_on_a_pattern_that_misses_earlier_positions():
+    r = check(f"tokens 5\nattention {{ {SOFTMAX}; pattern edges {{3 -> 1, 4 -> 2, 5 -> 3}} }}\ntarget causal")
+    assert r.verdict == "NOT-UAP"
+    assert rules(r)["TGT-NOT-CAUSAL"].evidence["witness"] == {"i": 2, "j": 1, "target": "F(X)_2 = x_1"}
+
+
+def test_receptive_target_on_a_non_causal_class():
+    r = check(f"tokens 5\nattention {{ {SOFTMAX}; pattern edges {{3 -> 1, 4 -> 2, 5 -> 3}} }}\ntarget receptive\n"
+              "expect uap layers 2")
+    assert r.verdict == "UAP" and r.target.target == "receptive" and r.expect_holds
+
+
+def test_dense_attention_causal_target():
+    assert check(f"attention {{ {SOFTMAX} }}\ntarget causal").verdict == "NOT-UAP"  # S_n-equivariant only
+    r = check(f"attention {{ {SOFTMAX} }}\npositional absolute\ntarget causal\nexpect uap layers 1")
+    assert r.verdict == "UAP" and r.expect_holds
+
+
+def test_positional_encoding_needs_only_the_radius():
+    r = check(f"tokens 6\nattention {{ {SOFTMAX}; pattern causal }}\npositional absolute\ntarget causal")
+    assert r.verdict == "UAP" and r.layers == 1
+
+
+def test_target_receptive_on_strongly_connected_is_the_equivariant_verdict():
+    a = check(f"attention {{ {SOFTMAX}; pattern window(2) }}")
+    b = check(f"attention {{ {SOFTMAX}; pattern window(2) }}\ntarget receptive")
+    assert (a.verdict, a.layers, a.group.name) == (b.verdict, b.layers, b.group.name)
+
+
+def test_bias_is_not_analysed():
+    r = check(f"attention {{ {SOFTMAX}; pattern causal; bias toeplitz }}\ntarget causal")
+    assert r.verdict == "INCONCLUSIVE"
+    assert "TGT-UNDECIDED" in rules(r)
+
+
+def test_unknown_target_is_an_input_error():
+    with pytest.raises(UapError) as exc:
+        check(f"attention {{ {SOFTMAX} }}\ntarget decoder")
+    assert "unknown target class `decoder`" in exc.value.message
+    assert (exc.value.line, exc.value.column) == (2, 8)
+
+
+def test_target_given_twice_is_an_error():
+    with pytest.raises(UapError) as exc:
+        check(f"attention {{ {SOFTMAX} }}\ntarget causal\ntarget causal")
+    assert "given twice" in exc.value.message
+
+
+def test_cli_panel_and_exit_code(tmp_path):
+    f = tmp_path / "dec.uap"
+    f.write_text(f"attention {{ {SOFTMAX}; pattern causal }}\ntarget causal\nexpect uap layers 2\n")
+    out = subprocess.run([sys.executable, "-m", "uapcheck", str(f), "--color", "never"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "UAP for causal targets with 2 attention layers" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "uapcheck", str(f), "--format", "json"], capture_output=True,
+                         text=True)
+    assert json.loads(out.stdout)["target"]["class"] == "causal"
