@@ -136,6 +136,8 @@ def describe(spec: S.Spec) -> str:
         extra.append(code(f"positional {spec.positional}"))
     if spec.layers is not None:
         extra.append(code(f"layers {spec.layers}"))
+    if spec.target != "equivariant":
+        extra.append(code(f"target {spec.target}"))
     text = "<br>".join(heads)
     if extra:
         text += "<br>" + "; ".join(extra)
@@ -152,6 +154,17 @@ def show_group(result) -> str:
     if g.condition:
         text += f" (for {show_condition(g.condition)})"
     return text
+
+
+def show_verdict(result) -> str:
+    """The verdict, naming a declared target class, or the class a NOT-UAP pattern does approximate."""
+    target = getattr(result, "target", None)
+    if target is not None:
+        return f"{result.verdict} for {target.target} targets"
+    alternative = getattr(result, "alternative", None)
+    if alternative is not None:
+        return f"{result.verdict}<br>({alternative.phrase()})"
+    return result.verdict
 
 
 def show_layers(result) -> str:
@@ -188,7 +201,7 @@ def table(rows: list[Row]) -> list[str]:
            "|---|---|---|---|---|---|---|"]
     for row in rows:
         r = row.result
-        cells = [r.spec.architecture, describe(r.spec), r.verdict, show_group(r), show_layers(r), row.prior,
+        cells = [r.spec.architecture, describe(r.spec), show_verdict(r), show_group(r), show_layers(r), row.prior,
                  f"[{row.file}]({row.file})"]
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
     return out

@@ -286,3 +286,50 @@ def test_cli_panel_and_exit_code(tmp_path):
     out = subprocess.run([sys.executable, "-m", "uapcheck", str(f), "--format", "json"], capture_output=True,
                          text=True)
     assert json.loads(out.stdout)["target"]["class"] == "causal"
+
+
+def _random_causal_heads(rng, n, heads):
+    """Random causal-class heads whose union has every arc k − 1 → k (so R(i) = {1, …, i})."""
+    out = []
+    for h in range(heads):
+        edges = {(i, j) for i in range(2, n + 1) for j in range(1, i) if rng.random() < 0.35}
+        out.append(edges)
+    for k in range(2, n + 1):  # put k − 1 → k into a random head
+        out[rng.randrange(heads)].add((k, k - 1))
+    return [S.Edges(tuple(sorted(e))) if e else S.Edges(((2, 1),)) for e in out]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exact_causal_search_agrees_with_the_exhaustive_search(seed):
+    """The generator test of causal_exact (BLISS) against every permutation (n ≤ 7)."""
+    import random
+    from uapcheck.graphs.receptive import causal_exact
+    rng = random.Random(seed)
+    n = rng.randrange(3, 8)
+    pats = _random_causal_heads(rng, n, rng.choice((1, 1, 2)))
+    graphs = [build_graph(p, n, {}) for p in pats]
+    rec = receptive_fields(graphs)
+    assert rec.causal_class and rec.prefix_fields
+    exhaustive = search(graphs, rec)
+    exact = causal_exact(graphs, rec)
+    assert exhaustive.least and exact.least
+    assert exact.layers == exhaustive.layers, (pats, exact, exhaustive)
+
+
+@pytest.mark.parametrize("w,n", [(1, 30), (2, 41), (3, 50), (5, 64)])
+def test_exact_causal_search_agrees_with_the_window_closed_form(w, n):
+    from uapcheck.graphs.receptive import causal_exact
+    g = build_graph(S.Offsets(tuple(range(-w, 1))), n, {})
+    rec = receptive_fields([g])
+    assert causal_exact([g], rec).layers == math.ceil((n - 1) / w)
+    assert causal_exact([build_graph(S.Causal(), n, {})], receptive_fields([build_graph(S.Causal(), n, {})])).layers == 2
+
+
+def test_window_with_a_sink_is_decided_exactly():
+    # Mistral-style: a causal window of 4 keys plus an attention sink at position 1 (n = 24).
+    sink = ", ".join(f"{i} -> 1" for i in range(5, 25))
+    r = check(f"tokens 24\nattention {{ {SOFTMAX}; pattern offsets {{-3, -2, -1, 0}} + edges {{{sink}}} }}\n"
+              "target causal")
+    lay = rules(r)["TGT-LAYERS"]
+    assert r.verdict == "UAP" and lay.evidence["least"] is True
+    assert r.layers == lay.evidence["radius"] == math.ceil((24 - 2) / 3)

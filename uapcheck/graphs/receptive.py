@@ -164,8 +164,66 @@ def _witness_record(i: int, swap, images, perm: dict, r: int) -> dict:
                   f"an isomorphism of the receptive fields R({i}) → R({j}): after {r} layer{'s' if r != 1 else ''} "
                   f"the output at {i} for X equals the output at {j} for σX, while a target of the class "
                   "separates them"}
-    if swap:
+    if swap and all(perm.get(k, k) == k for k in perm if k not in swap):
         out["swap"] = list(swap)
     else:
         out["permutation"] = images
     return out
+
+
+def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices: int = 200_000) -> WitnessSearch:
+    """The exact least layers for a causal-class pattern with R(i) = {1, …, i} (docs/theory.md §14.9).
+
+    A receptive witness at i fixes i (|R(σ i)| = |R(i)| forces σ(i) = i) and is an automorphism of
+    H_i: the positions of R(i) with the arcs into the known part K_i = {v : d(v → i) ≤ r − 1} (i and K_i
+    coloured), each head's arcs told apart by subdivision vertices of the head's colour. It is a
+    witness iff it fails to carry some N_h(v), v ∈ R(i), onto N_h(σ v). The structure-preserving
+    automorphisms form a subgroup, so some witness exists iff some *generator* of Aut(H_i) is one:
+    BLISS's generators decide the question exactly."""
+    import igraph as ig
+    n, r = rec.n, rec.radius
+    if r == 0:
+        return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
+    nbs = in_neighbourhoods(graphs)
+    work = 0
+    for i in range(1, n + 1):
+        dist = rec.dist[i]
+        if max(dist.values()) < r:
+            continue  # every position of R(i) is known at depth r: no witness at i
+        verts = sorted(dist)
+        index = {v: k for k, v in enumerate(verts)}
+        colours = [1 if v == i else (2 if dist[v] <= r - 1 else 3) for v in verts]
+        edges = []
+        for h, nb in enumerate(nbs):
+            for v in verts:
+                if dist[v] > r - 1:
+                    continue
+                for u in nb[v]:
+                    if u == v:
+                        continue
+                    if len(nbs) == 1:
+                        edges.append((index[u], index[v]))
+                    else:
+                        s = len(colours)
+                        colours.append(4 + h)
+                        edges.append((index[u], s))
+                        edges.append((s, index[v]))
+        work += len(colours) + len(edges)
+        if work > budget_vertices:
+            raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
+        g = ig.Graph(n=len(colours), edges=edges, directed=True)
+        for gen in g.automorphism_group(sh="fl", color=colours):
+            perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
+            if not perm:
+                continue
+            bad = _bad_positions(perm, nbs, n)
+            if bad & set(verts):
+                moved = sorted(perm)
+                images = [perm.get(k, k) for k in range(1, n + 1)]
+                return WitnessSearch(r + 1, True, f"receptive witness (a generator of the automorphisms of the known "
+                                     f"part at {i}, BLISS): {r} layer{'s are' if r != 1 else ' is'} not enough, "
+                                     f"{r + 1} suffice",
+                                     _witness_record(i, moved if len(moved) == 2 else None, images, perm, r))
+    return WitnessSearch(r, True, "exact: at every position, every automorphism of the known part of the receptive "
+                                  "field (BLISS generators) preserves the whole receptive field, so no receptive witness "
+                                  "exists and the depth-r views separate every pair outside one class")

@@ -84,12 +84,12 @@ def _causal_closed(kind: tuple[str, int], n) -> tuple:
         r = sympy.ceiling(sympy.Integer(n - 1) / w) if isinstance(n, int) else sympy.ceiling((n - 1) / sympy.Integer(w))
         r = int(r) if isinstance(n, int) else r
         return r, r, (f"causal window of width {w}: the depth-r view of every position fixes the order of its "
-                      "prefix (every distance layer is an interval, §14.6)")
+                      "prefix (every distance layer is an interval, §14.7)")
     # the full causal mask (a window with w ≥ n − 1 is the full mask)
     if isinstance(n, int) and n <= 2:
         return (1 if n == 2 else 0), 1, "n ≤ 2: one layer sees x_i and the set of the prefix, which fixes its order"
     return 1, 2, ("full causal mask: one layer sees only the set {x_1, …, x_i} (the order of a prefix of length ≥ 2 "
-                  "before i is lost); two layers see the nested prefix sets and recover it (§14.5)")
+                  "before i is lost); two layers see the nested prefix sets and recover it (§14.6)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,13 +202,21 @@ def _structure(spec: S.Spec):
     if rec.missing:
         ev["not reached"] = {"i": rec.missing[0], "j": rec.missing[1]}
     proven = None
-    if kind is not None and n > 8:  # small n: the exhaustive search decides (and cross-checks §14.6)
+    if kind is not None and n > 8:  # small n: the exhaustive search decides (and cross-checks §14.7)
         _, lay, method = _causal_closed(kind, n)
         if lay == rec.radius:
             proven = method
     try:
         with time_limit("searching for a receptive witness", 30.0):
-            found = search(graphs, rec, proven)
+            found = None
+            if proven is None and rec.causal_class and rec.prefix_fields:
+                from ..graphs.receptive import causal_exact
+                try:
+                    found = causal_exact(graphs, rec)
+                except TooLarge:
+                    found = None
+            if found is None:
+                found = search(graphs, rec, proven)
     except BudgetExceeded:
         from ..graphs.receptive import WitnessSearch
         found = WitnessSearch(rec.radius + 1, False, "r + 1 layers suffice; the witness search ran out of time")
