@@ -226,13 +226,29 @@ def layers_math(layers) -> str:
 
 def headline_tex(result) -> str:
     """The verdict headline with the group and the layer count in math mode."""
+    outcome = getattr(result, "target", None)
+    if outcome is not None:  # a declared target class (docs/theory.md §14): no group in the claim
+        return _target_tex(outcome)
+    alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
+        if alternative is not None:
+            return escape(f"{result.verdict} for G-equivariant targets; ") + _target_tex(alternative)
         return escape(result.verdict)
     g, lay = result.group, result.layers
     text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} attention layer{'' if lay == 1 else 's'}"
     if g.condition:
         text += f" (for {escape(g.condition)})"
     return text
+
+
+def _target_tex(outcome) -> str:
+    """"UAP for causal targets with 2 attention layers", the layer count in math mode."""
+    if outcome.verdict != "UAP":
+        return escape(outcome.phrase())
+    lay = outcome.layers
+    least = "" if outcome.least else " (sufficient, not shown least)"
+    return (escape(f"UAP for {outcome.target} targets with ") + layers_math(lay) +
+            f" attention layer{'' if lay == 1 else 's'}" + escape(least))
 
 
 def render(result, standalone: bool = False) -> str:

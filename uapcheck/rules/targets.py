@@ -99,7 +99,7 @@ def _desc(spec: S.Spec) -> str:
     return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
 
 
-@proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT)
+@proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT, statuses=(proof.PROVED,))
 def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.Step:
     r = radius if isinstance(radius, int) else sympy.sstr(radius)
     if target == "causal":
@@ -115,7 +115,7 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
                           evidence=dict(evidence, patterns=_desc(spec), target=target, radius=radius))
 
 
-@proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT)
+@proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: str,
                 witness: Optional[dict] = None) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
@@ -134,19 +134,19 @@ def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool,
     return proof.conclude(f"{claim} ({method})", proof.PROVED, [receptive], ev)
 
 
-@proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT)
+@proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT, statuses=(proof.UNDECIDED,))
 def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
     return proof.conclude(f"the analysis for {target} targets is undecided: {reason}", proof.UNDECIDED,
                           evidence={"patterns": _desc(spec), "target": target, "reason": reason})
 
 
-@proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT)
+@proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,))
 def not_causal_step(spec: S.Spec, why: str, evidence: dict) -> proof.Step:
     return proof.conclude(f"NOT-UAP for causal targets: {why}", proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec)))
 
 
-@proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT)
+@proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
 def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: bool, evidence: dict) -> proof.Step:
     if proved:
         why = (f"`layers {spec.layers}` is below the receptive diameter r = {radius}: some x_j reaches position i "
@@ -161,7 +161,7 @@ def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: 
                           evidence=evidence)
 
 
-@proof.rule("TGT-VERDICT", "Theorem 1 for the receptive-field class (causal form)", CITE_TGT)
+@proof.rule("TGT-VERDICT", "Theorem 1 for the receptive-field class (causal form)", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
 def verdict_step(target: str, verdict: str, claim: str, premises: list) -> proof.Step:
     status = proof.PROVED if verdict in ("UAP", "NOT-UAP") else proof.UNDECIDED
     return proof.conclude(claim, status, premises, {"target": target, "verdict": verdict})
@@ -321,7 +321,7 @@ def _claim(outcome: TargetOutcome) -> str:
     return f"{outcome.verdict} for {outcome.target} targets: {outcome.reason}"
 
 
-@proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT)
+@proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
 def _alternative_step(alt: TargetOutcome) -> proof.Step:
     claim = (f"not part of the verdict above: {alt.phrase()}" +
              (f" — {alt.reason}" if alt.reason and alt.verdict != "UAP" else ""))
@@ -346,7 +346,7 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
     return None
 
 
-@proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT)
+@proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,))
 def _from_plain(spec: S.Spec, layers) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
     return proof.conclude(f"the family has the plain UAP (trivial group) with {lay} attention layers, and every causal "
