@@ -46,6 +46,30 @@ def test_rational_functions_agree_with_simplify(p, q):
 @given(monomials)
 def test_monomials_come_back_as_simplify_returns_them(m):
     assert sympy.srepr(simplified(m)) == sympy.srepr(sympy.simplify(m))
+    assert sympy.srepr(simplified(sympy.exp(m))) == sympy.srepr(sympy.simplify(sympy.exp(m)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rational_functions, st.sampled_from([sympy.sqrt, sympy.exp, sympy.log, sympy.cos]))
+def test_non_rational_expressions_agree_with_simplify(p, fn):
+    for expr in (fn(b) * p - fn(b), fn(b) * (p + 1) - fn(b) * p - fn(b), fn(b) ** 2 * p - p * fn(b) ** 2):
+        assert is_zero(expr) == (sympy.simplify(expr) == 0), expr
+
+
+def test_a_non_zero_value_at_an_admissible_point_decides_without_simplify(monkeypatch):
+    def fail(expr, *args, **kwargs):
+        raise AssertionError(f"simplify called on {expr}")
+    monkeypatch.setattr(sympy, "simplify", fail)
+    assert not is_zero(sympy.sqrt(b) * lam - sympy.sqrt(b))  # at |z|² = 4, λ = 9: 16
+    assert not is_zero(sympy.sqrt(b) + tau)
+    assert simplified(sympy.exp(1 / tau)) == sympy.exp(1 / tau)
+
+
+def test_points_respect_the_assumptions():
+    neg = sympy.Symbol("m", negative=True)
+    # sqrt(m²) = −m for m < 0, so sqrt(m²) + m ≡ 0: a point m > 0 would wrongly show it non-zero.
+    assert is_zero(sympy.sqrt(neg ** 2) + neg)
+    assert not is_zero(sympy.sqrt(neg ** 2) - neg)
 
 
 def test_known_zeros_and_non_zeros():

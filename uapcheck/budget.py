@@ -15,7 +15,11 @@ DEFAULT_SECONDS = 5.0
 
 
 class BudgetExceeded(Exception):
+    #: How many were raised in this process; caches (uapcheck/memo.py) keep nothing computed while one was.
+    raised = 0
+
     def __init__(self, step: str, seconds: float):
+        BudgetExceeded.raised += 1
         super().__init__(f"time budget of {seconds:g} s ran out in: {step}")
         self.step = step
         self.seconds = seconds

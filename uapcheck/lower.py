@@ -14,6 +14,7 @@ is the sum over coordinates r of Q(u_r) K(v_r).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 import sympy
@@ -304,6 +305,15 @@ def lower_head(spec: S.Spec, head: S.Head) -> KernelModel:
     return ClosedKernel(scaled, scaled.subs(t, 1), (a, b), (c,), "k(x, t z) = φ(x) φ(t z)")
 
 
+@lru_cache(maxsize=4)  # the same for every file: built once per process
+def _named_activations(z: sympy.Symbol) -> dict[str, sympy.Expr]:
+    return {
+        "relu": relu(z), "leaky_relu": Max(z, z / 100), "gelu": gelu(z), "tanh": sympy.tanh(z),
+        "sigmoid": sigmoid(z), "softplus": softplus(z), "elu": elu(z), "silu": silu(z),
+        "sin": sympy.sin(z), "identity": z,
+    }
+
+
 def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
     """σ as a SymPy expression in one real variable (None for `ffn none`)."""
     z = sympy.Symbol("ξ", real=True)  # not a possible .uap name, so no param can collide with it
@@ -311,12 +321,7 @@ def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
     if ffn.kind == "none":
         return None, z
     if ffn.kind == "named":
-        table = {
-            "relu": relu(z), "leaky_relu": Max(z, z / 100), "gelu": gelu(z), "tanh": sympy.tanh(z),
-            "sigmoid": sigmoid(z), "softplus": softplus(z), "elu": elu(z), "silu": silu(z),
-            "sin": sympy.sin(z), "identity": z,
-        }
-        return table[ffn.name], z
+        return _named_activations(z)[ffn.name], z
     params = _params(spec)
     low = _Lowerer(params, {}, {}, {}, scalars={ffn.var: z})
     return low.lower(ffn.expr), z

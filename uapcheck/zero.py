@@ -1,12 +1,16 @@
 """Exact zero tests, cheaper than `sympy.simplify(e) == 0` and never weaker.
 
 `is_zero(e)` answers whether e is identically zero in its free symbols:
+- a polynomial with rational coefficients is zero exactly when its expansion is 0 (expanded, it
+  is a sum of distinct monomials with non-zero coefficients);
 - a rational function with rational coefficients (symbols and rationals joined by +, ·, integer
   powers) is zero exactly when `cancel` brings it to 0: cancel computes the reduced fraction in
   Q(x₁, …, x_k), so its answer is a decision, and simplify (which itself tries cancel and keeps
   the shortest form) can only agree;
 - otherwise an expansion to 0 proves zero (expand applies only identities valid under the
-  symbols' assumptions), and anything else is left to `sympy.simplify` as before.
+  symbols' assumptions), an exact non-zero rational value at an admissible integer point (one
+  that satisfies every assumption on the symbols) proves non-zero, and anything else is left to
+  `sympy.simplify` as before.
 So the answer is True whenever `simplify(e) == 0` was, and simplify runs only where the cheap tests
 do not decide. Floats go straight to simplify (rounding could fake a cancellation).
 """
@@ -15,13 +19,15 @@ from __future__ import annotations
 import sympy
 
 
-def _rational_over_q(expr: sympy.Basic) -> bool:
+def _rational_over_q(expr: sympy.Basic, polynomial: bool = False) -> bool:
+    """Symbols and rationals joined by +, · and integer powers (non-negative ones if `polynomial`)."""
     if expr.is_Symbol or expr.is_Rational:
         return True
     if expr.is_Add or expr.is_Mul:
-        return all(_rational_over_q(arg) for arg in expr.args)
+        return all(_rational_over_q(arg, polynomial) for arg in expr.args)
     if expr.is_Pow:
-        return expr.exp.is_Integer and _rational_over_q(expr.base)
+        return (expr.exp.is_Integer and (not polynomial or expr.exp >= 0)
+                and _rational_over_q(expr.base, polynomial))
     return False
 
 
@@ -32,11 +38,45 @@ def is_zero(expr) -> bool:
     if expr.is_Number:
         return bool(expr == 0)
     if not expr.has(sympy.Float):
+        if _rational_over_q(expr, polynomial=True):
+            # Expanded, a polynomial is a sum of distinct monomials: zero exactly when it is 0.
+            return sympy.expand(expr) == 0
         if _rational_over_q(expr):
             return sympy.cancel(expr) == 0
         if sympy.expand(expr) == 0:
             return True
+        if _non_zero_somewhere(expr):
+            return False
     return sympy.simplify(expr) == 0
+
+
+# Values tried for the symbols: perfect squares first, so that square roots evaluate exactly.
+_CANDIDATES = (4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, -4, -9, -16, 1, 2, 3, 0)
+_POINTS = 3
+
+
+def _admissible(symbol: sympy.Symbol, value: sympy.Integer) -> bool:
+    """The value has every property the symbol's assumptions state (positive, integer, ...)."""
+    return all(getattr(value, f"is_{fact}", None) == truth for fact, truth in symbol.assumptions0.items())
+
+
+def _non_zero_somewhere(expr: sympy.Expr) -> bool:
+    """True when expr evaluates to a non-zero rational number at an admissible integer point:
+    then it is not identically zero (and simplify, an equivalence, cannot bring it to 0). False
+    means only that no such point was found."""
+    symbols = sorted(expr.free_symbols, key=sympy.default_sort_key)
+    if not symbols or not all(isinstance(s, sympy.Symbol) for s in symbols):
+        return False
+    choices = [[sympy.Integer(v) for v in _CANDIDATES if _admissible(s, sympy.Integer(v))] for s in symbols]
+    if not all(choices):
+        return False
+    for shift in range(_POINTS):
+        point = {s: values[(i + shift * len(symbols)) % len(values)]
+                 for i, (s, values) in enumerate(zip(symbols, choices))}
+        value = expr.xreplace(point)
+        if value.is_Rational and value != 0:
+            return True
+    return False
 
 
 def _monomial(expr: sympy.Basic) -> bool:
@@ -48,8 +88,10 @@ def _monomial(expr: sympy.Basic) -> bool:
 
 def simplified(expr):
     """`sympy.simplify(expr)`, the same value, without the call where simplify has nothing to do:
-    rational numbers and monomials c · s₁^k₁ ⋯ s_m^k_m come back unchanged from simplify (no
-    rewrite is shorter), so they are returned as they are."""
-    if isinstance(expr, sympy.Basic) and not expr.has(sympy.Float) and _monomial(expr):
+    rational numbers, monomials c · s₁^k₁ ⋯ s_m^k_m and their exponentials come back unchanged
+    from simplify (no rewrite is shorter), so they are returned as they are
+    (tests/test_zero_tests.py compares the two on random monomials)."""
+    if isinstance(expr, sympy.Basic) and not expr.has(sympy.Float) and (
+            _monomial(expr) or (isinstance(expr, sympy.exp) and _monomial(expr.args[0]))):
         return expr
     return sympy.simplify(expr)

@@ -9,6 +9,7 @@ import sympy
 from .. import proof
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
+from ..memo import exact_cache, exact_cache_iter
 from ..zero import is_zero
 
 CITE_T2 = "Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); docs/theory.md §Analyticity"
@@ -35,12 +36,14 @@ REPARAMETRISATIONS = (
 )
 
 
+@exact_cache()  # functions of their arguments alone: computed once per batch
 def _forms(model: KernelModel, expr: sympy.Expr):
     if not isinstance(model, ClosedKernel):
         return [("per-feature invariants", expr)]
     return [(name, sympy.expand(expr.xreplace(sub)) if sub else expr) for name, sub in REPARAMETRISATIONS]
 
 
+@exact_cache_iter()
 def _sign_regions(expr: sympy.Expr):
     """(region, sign) over every sign region the decision needs; sign None when undecided."""
     for ctx, result in explore_regions(lambda cx: sign_of(expr, cx), max_splits=5):
@@ -54,6 +57,7 @@ def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:
             model.plain_key.xreplace({model.key_symbol: sympy.Integer(y), b: sympy.Integer(y * y)}))
 
 
+@exact_cache()
 def _sign_witnesses(model: KernelModel):
     pos = neg = zero = None
     for x, y in itertools.product((1, -1, 2, -2, 3), (1, -1, 2, -2, 3, 0)):

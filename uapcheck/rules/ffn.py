@@ -8,6 +8,7 @@ from sympy.calculus.singularities import singularities
 
 from .. import proof
 from ..budget import BudgetExceeded, time_limit
+from ..memo import exact_cache
 from ..zero import is_zero
 
 CITE_DEF2 = "Cheng et al. 2025, Definition 2 (nonlinear affine invariance); docs/theory.md §FFN"
@@ -39,6 +40,7 @@ def _pieces(sigma, z):
     return out
 
 
+@exact_cache()  # the same σ recurs in almost every file of a batch
 def _lipschitz(sigma, z) -> tuple[str, dict]:
     """("proved" | "refuted" | "undecided", evidence). Each piece: derivative continuous on its
     interval with finite limits at infinite ends ⇒ bounded; σ continuous ⇒ globally Lipschitz."""

@@ -19,6 +19,7 @@ from .. import proof
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            explore_regions, growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
+from ..memo import exact_cache
 from ..zero import is_zero, simplified
 from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
 
@@ -207,6 +208,7 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
                         {"points": [dict(w, orthant=list(o)) for o, w in wits.items()], "first": first})
 
 
+@exact_cache()  # a function of the model alone: computed once per batch
 def analyse_closed(model: ClosedKernel) -> list[RegionResult]:
     out = []
     for ctx, g in _explore(_closed_growth(model), Context()):
@@ -214,6 +216,7 @@ def analyse_closed(model: ClosedKernel) -> list[RegionResult]:
     return out
 
 
+@exact_cache()  # a function of the model alone: computed once per batch
 def analyse_features(model: FeatureKernel) -> tuple[list[RegionResult], Optional[str]]:
     """Per sign region of the key feature: the growth of one term Q(q) K(t, k_r)."""
     problem = None
@@ -496,6 +499,7 @@ def _sample_params(expr) -> dict:
     return out
 
 
+@exact_cache()  # a function of the model alone: computed once per batch
 def cross_check(model: KernelModel, result: RegionResult) -> dict:
     """Evaluate log k(x,tz₁) − log k(x,tz₂) at large t with 40 digits and compare it with the
     growing part the rules derived (or with the finite limit they derived)."""
@@ -577,6 +581,7 @@ def feature_adversarial_notes(model: FeatureKernel, results: list[RegionResult])
     return notes
 
 
+@exact_cache()  # a function of the model alone: computed once per batch
 def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[str]:
     """Key-pair classes of measure zero on which (LIM) fails; notes on a generic verdict."""
     if isinstance(model, FeatureKernel):

@@ -1,0 +1,167 @@
+"""Regenerate bench/RESULTS.md: start-up, a dense check, the catalog, and the limit and pattern
+benches, as ratios to B = `python -c "import sympy"` timed in the same run.
+
+    python bench/run.py [--repeat 5] [--quick] [--out bench/RESULTS.md]
+
+Every case is a fresh process, run interleaved with B (B, case, B, case, ...) so that a change in
+the machine's load hits both; the ratio shown is the median over the repeats of case / (the
+mean of the B runs on either side). Two clocks: CPU (user + system time of the process, which
+other jobs on a shared machine barely disturb; the figure the targets are checked on) and wall.
+The parser cache is warm (one untimed run first), as on every run after the first.
+`--quick` runs the pattern bench at small sizes only.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PY = sys.executable
+UAP = [PY, "-m", "uapcheck"]
+
+B_CMD = [PY, "-c", "import sympy"]
+
+
+def _parallel_flag() -> list[str]:
+    """`-j 1` when the CLI has worker processes, so the catalog is timed on one core."""
+    out = subprocess.run(UAP + ["--help"], capture_output=True, text=True, cwd=ROOT).stdout
+    return ["-j", "1"] if re.search(r"(^|\s)-j\b", out) else []
+
+
+def _catalog_files() -> list[str]:
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "catalog").glob("*.uap"))
+
+
+# (name, command, target as a multiple of B or None)
+def cases() -> list[tuple[str, list[str], float | None]]:
+    files = _catalog_files()
+    return [
+        ("`uapcheck --version`", UAP + ["--version"], 0.2),
+        ("`uapcheck --help`", UAP + ["--help"], 0.2),
+        ("dense check, JSON (`softmax.uap`)", UAP + ["--format", "json", "catalog/softmax.uap"], 1.6),
+        ("dense check, text (`softmax.uap`)", UAP + ["--color", "never", "catalog/softmax.uap"], 1.6),
+        ("dense check, JSON (`rbf.uap`)", UAP + ["--format", "json", "catalog/rbf.uap"], 1.6),
+        ("pattern check, JSON (`longformer_16.uap`)", UAP + ["--format", "json", "catalog/longformer_16.uap"], None),
+        (f"catalog, one process, JSON ({len(files)} files)", UAP + _parallel_flag() + ["--format", "json", *files], 4.0),
+        (f"catalog, one process, text ({len(files)} files)", UAP + _parallel_flag() + ["--color", "never", *files], 4.0),
+    ]
+
+
+def _timed(cmd: list[str]) -> tuple[float, float]:
+    """(cpu, wall) seconds of one run of cmd."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd[:6])} ... exited with {proc.returncode}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def measure(cmd: list[str], repeat: int) -> dict:
+    _timed(cmd)  # warm: the parser cache and the OS file cache
+    b_runs = [_timed(B_CMD)]
+    runs = []
+    for _ in range(repeat):
+        runs.append(_timed(cmd))
+        b_runs.append(_timed(B_CMD))
+    cpu_ratio = statistics.median(r[0] / ((b0[0] + b1[0]) / 2) for r, b0, b1 in zip(runs, b_runs, b_runs[1:]))
+    wall_ratio = statistics.median(r[1] / ((b0[1] + b1[1]) / 2) for r, b0, b1 in zip(runs, b_runs, b_runs[1:]))
+    return {"cpu": statistics.median(r[0] for r in runs), "wall": statistics.median(r[1] for r in runs),
+            "cpu_ratio": cpu_ratio, "wall_ratio": wall_ratio,
+            "b_cpu": statistics.median(b[0] for b in b_runs), "b_wall": statistics.median(b[1] for b in b_runs)}
+
+
+def _run_bench(script: str, args: list[str]) -> tuple[str, float, float]:
+    b_before = _timed(B_CMD)
+    start = time.perf_counter()
+    proc = subprocess.run([PY, str(HERE / script), *args], cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    b_after = _timed(B_CMD)
+    b_wall = (b_before[1] + b_after[1]) / 2
+    text = proc.stdout + (f"\n(exit {proc.returncode}: {proc.stderr.strip().splitlines()[-1]})"
+                          if proc.returncode else "")
+    return text, wall, b_wall
+
+
+def _pattern_rows(text: str, b_wall: float) -> list[str]:
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s*\|\s*(.*)", line)
+        if m:
+            name, n, build, analyse, diameter, group, rest = m.groups()
+            ours = float(build) + float(analyse) + float(group)
+            rows.append(f"| {name} | {n} | {float(build):.2f} | {float(analyse):.2f} | {diameter} | "
+                        f"{float(group):.2f} | {ours / b_wall:.2f}×B | {rest.strip()} |")
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="small pattern sizes only")
+    ap.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    ns = ap.parse_args()
+
+    lines = ["# Benchmarks", "",
+             f"Regenerated by `python bench/run.py` on {datetime.date.today().isoformat()}: "
+             f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
+             f"{os.getloadavg()[0]:.1f} at the start. B = `python -c \"import sympy\"` in the same run. "
+             f"Ratios are medians of {ns.repeat} runs, each against the B runs beside it; the CPU ratio is the "
+             "one the targets are checked on (other jobs on the machine inflate wall time).", "",
+             "## Start-up, one file, the catalog", "",
+             "| case | CPU s | CPU ratio | wall s | wall ratio | target | met |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    failed = []
+    for name, cmd, target in cases():
+        r = measure(cmd, ns.repeat)
+        met = "" if target is None else ("yes" if r["cpu_ratio"] <= target else "NO")
+        if met == "NO":
+            failed.append(name)
+        lines.append(f"| {name} | {r['cpu']:.3f} | {r['cpu_ratio']:.2f}×B | {r['wall']:.3f} | "
+                     f"{r['wall_ratio']:.2f}×B | {'' if target is None else f'≤ {target}×B'} | {met} |")
+        print(lines[-1], flush=True)
+    b = measure(B_CMD, ns.repeat)
+    lines += ["", f"B itself: {b['b_cpu']:.3f} s CPU, {b['b_wall']:.3f} s wall (median).", ""]
+
+    lines += ["## Kernel limits (`bench/bench_limits.py`)", "",
+              "Engine vs `sympy.limit` in one process; seconds, as the script prints them.", "", "```"]
+    text, wall, b_wall = _run_bench("bench_limits.py", [])
+    lines += [text.rstrip(), "```", "",
+              f"Whole script: {wall:.1f} s wall = {wall / b_wall:.1f}×B (B {b_wall:.3f} s wall beside it).", ""]
+    for m in re.finditer(r"whole derivation of the dense (\S+) file after imports, cold cache: ([\d.]+) s", text):
+        lines.append(f"- dense {m.group(1)} derivation after imports: {float(m.group(2)) / b_wall:.2f}×B")
+    lines.append("")
+
+    args = ["--n", "16384", "--small", "2048", "--cap", "20"] if ns.quick else []
+    lines += ["## Sparse patterns (`bench/bench_patterns.py " + " ".join(args) + "`)", "",
+              "Our build, analysis (strong connectivity + exact diameter) and group, in seconds and as "
+              "a multiple of B; networkx (build, analyse, ratio) as the script prints it.", "",
+              "| pattern | n | build s | analyse s | diameter | group s | ours ×B | networkx build, analyse, ratio |",
+              "|---|---:|---:|---:|---:|---:|---:|---|"]
+    text, wall, b_wall = _run_bench("bench_patterns.py", args)
+    rows = _pattern_rows(text, b_wall)
+    lines += rows or ["", "```", text.rstrip(), "```"]
+    lines.append("")
+
+    floor = HERE / "FLOOR.md"  # large-n figures against the igraph floor, when present
+    if floor.exists():
+        lines += ["## Large n against the igraph floor", "", floor.read_text("utf-8").strip(), ""]
+
+    Path(ns.out).write_text("\n".join(lines) + "\n", "utf-8")
+    print(f"wrote {ns.out}" + (f"; targets missed: {', '.join(failed)}" if failed else "; every target met"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

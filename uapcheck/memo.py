@@ -1,0 +1,133 @@
+"""Caches for derivation pieces that do not depend on the file, for batch runs.
+
+A batch (`uapcheck catalog/`) re-derives the same facts file after file: Definition 2 for `relu`
+in almost every file, the limit analysis of exp(x·y) in most. `exact_cache` keeps such results
+for the life of the process under rules that make a cached answer indistinguishable from a fresh
+one:
+- the key is the arguments themselves with their exact types, taken apart through containers and
+  dataclasses (SymPy's structural equality, which tells apart assumptions on symbols, and Float from
+  Rational), never a printed form; an argument that cannot be hashed means no caching;
+- only returned values are kept: an exception is not cached, and neither is a value computed while
+  a time budget ran out somewhere inside (a caught BudgetExceeded can make a result depend on the
+  machine's speed), so the next call computes afresh exactly as without a cache;
+- every call gets its own copy of the containers and dataclasses in the value, so no caller can
+  change what another one sees; SymPy objects are immutable and shared.
+Use it only on functions whose result depends on nothing but their arguments (no proof steps: rules
+conclude afresh from the cached data). `clear_caches()` empties them all.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+from collections import OrderedDict
+from typing import Any, Callable, TypeVar
+
+from .budget import BudgetExceeded
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_ALL: list[OrderedDict] = []
+
+
+def _key(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return (type(value), tuple(_key(v) for v in value))
+    if isinstance(value, dict):
+        return (type(value), tuple((_key(k), _key(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return (type(value), frozenset(_key(v) for v in value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value), tuple(_key(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    return (type(value), value)
+
+
+def fresh_copy(value: Any) -> Any:
+    """A copy of the containers and dataclasses in `value`; the leaves (immutable SymPy objects,
+    numbers, strings) are shared."""
+    if isinstance(value, dict):
+        return type(value)((k, fresh_copy(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [fresh_copy(v) for v in value]
+    if type(value) is tuple:
+        return tuple(fresh_copy(v) for v in value)
+    if isinstance(value, set):
+        return set(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        new = copy.copy(value)
+        for f in dataclasses.fields(value):
+            object.__setattr__(new, f.name, fresh_copy(getattr(value, f.name)))
+        return new
+    return value
+
+
+def exact_cache(maxsize: int = 128) -> Callable[[F], F]:
+    def decorate(fn: F) -> F:
+        store: OrderedDict = OrderedDict()
+        _ALL.append(store)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any) -> Any:
+            try:
+                key = _key(args)
+                hash(key)
+            except TypeError:  # an unhashable argument: no caching
+                return fn(*args)
+            if key in store:
+                store.move_to_end(key)
+                return fresh_copy(store[key])
+            budgets_out = BudgetExceeded.raised
+            value = fn(*args)
+            if BudgetExceeded.raised == budgets_out:
+                store[key] = fresh_copy(value)
+                if len(store) > maxsize:
+                    store.popitem(last=False)
+            return value
+
+        wrapper.cache_clear = store.clear  # type: ignore[attr-defined]
+        wrapper.cache_size = store.__len__  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def clear_caches() -> None:
+    for store in _ALL:
+        store.clear()
+
+
+def exact_cache_iter(maxsize: int = 128) -> Callable[[F], F]:
+    """`exact_cache` for a generator function. The items are recorded as they are produced and
+    kept only when the caller ran the generator to its end (a caller that stops early, as `all()`
+    does, leaves nothing behind); later calls then replay copies of them."""
+    def decorate(fn: F) -> F:
+        store: OrderedDict = OrderedDict()
+        _ALL.append(store)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any) -> Any:
+            try:
+                key = _key(args)
+                hash(key)
+            except TypeError:
+                yield from fn(*args)
+                return
+            if key in store:
+                store.move_to_end(key)
+                yield from fresh_copy(store[key])
+                return
+            budgets_out = BudgetExceeded.raised
+            items = []
+            for item in fn(*args):
+                items.append(fresh_copy(item))
+                yield item
+            if BudgetExceeded.raised == budgets_out:
+                store[key] = items
+                if len(store) > maxsize:
+                    store.popitem(last=False)
+
+        wrapper.cache_clear = store.clear  # type: ignore[attr-defined]
+        wrapper.cache_size = store.__len__  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
