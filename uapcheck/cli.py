@@ -105,6 +105,20 @@ def _suggest_main(argv: list[str]) -> int:
 SUBCOMMANDS = {"suggest": _suggest_main}
 
 
+def _plot(result, path: str) -> int:
+    """Draw the pictures of one checked file (--plot); errors are input errors."""
+    from .render.plot import PlotError, plot
+    try:
+        print(plot(result, path), file=sys.stderr)
+    except PlotError as exc:
+        print(f"{path}: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:
+        print(f"{path}: error: cannot write the picture: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
 def _panel_suggestion(result, ns):
     """The best single edit for a verdict panel that is not UAP (None with --no-suggest)."""
     if result.verdict == "UAP" or ns.no_suggest:
@@ -127,6 +141,8 @@ def _main(argv=None) -> int:
     detail = ap.add_mutually_exclusive_group()
     detail.add_argument("--short", action="store_true", help="one line per file: path: verdict")
     detail.add_argument("--full", action="store_true", help="the whole derivation with evidence and citations")
+    ap.add_argument("--plot", metavar="IMAGE", help="draw the mask, a receptive field and the view witness "
+                    "into IMAGE (.svg, .png or .pdf; one file only)")
     ap.add_argument("--no-suggest", action="store_true",
                     help="do not search for the edit that would make a non-UAP file UAP (faster)")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
@@ -152,6 +168,9 @@ def _main(argv=None) -> int:
         console = _make_console(ns.color)
     worst = EXIT_OK
     files = _files(ns.files)
+    if ns.plot and len(files) != 1:
+        print("uapcheck: error: --plot draws one file; give exactly one", file=sys.stderr)
+        return EXIT_INPUT
     if not files:
         print("uapcheck: error: no .uap files found", file=sys.stderr)
         return EXIT_INPUT
@@ -205,6 +224,8 @@ def _main(argv=None) -> int:
             console.print(text.short_line(shown, result), highlight=False, markup=False, soft_wrap=True)
         else:
             text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
+        if ns.plot:
+            worst = max(worst, _plot(result, ns.plot))
         if result.expect_holds is False:
             worst = max(worst, EXIT_EXPECT)
     if len(files) > 1 and ns.format == "text":
