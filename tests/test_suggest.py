@@ -94,3 +94,9 @@ def test_the_panel_search_keeps_to_its_cpu_budget():
     best(nested, seconds=0.5)
     # One candidate may be under way when the budget runs out; the search then stops.
     assert time.process_time() - start < 0.5 + 3.0
+
+
+def test_a_decoder_is_pointed_to_its_causal_target_class():
+    found = suggestions(spec_of("causal.uap"))
+    assert found[0].text.startswith("declare `target causal`")
+    assert found[0].result.verdict == "UAP" and found[0].result.layers == 2

@@ -92,6 +92,12 @@ def _positional(spec: S.Spec) -> Optional[S.Spec]:
     return None if spec.positional == "absolute" else replace(spec, positional="absolute")
 
 
+def _target(name: str) -> Apply:
+    def apply(spec: S.Spec) -> Optional[S.Spec]:
+        return None if spec.target == name else replace(spec, target=name)
+    return apply
+
+
 def _relu_ffn(spec: S.Spec) -> Optional[S.Spec]:
     if spec.ffn.kind == "named" and spec.ffn.name == "relu":
         return None
@@ -104,6 +110,8 @@ def _normalize(spec: S.Spec) -> Optional[S.Spec]:
 
 # Every edit the search tries, smallest first. Sizes count the statements or items a user would change.
 EDITS: tuple[Edit, ...] = (
+    Edit("declare `target causal` (a decoder's causal maps)", 1, _target("causal")),
+    Edit("declare `target receptive` (maps that respect the pattern's receptive fields)", 1, _target("receptive")),
     Edit("add `affine query key`", 1, _affine),
     Edit("unfreeze the projections (drop `fixed`)", 1, _unfreeze),
     Edit("remove the `layers` budget", 1, _no_budget),
