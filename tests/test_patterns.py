@@ -87,7 +87,9 @@ def test_window_plus_global_needs_three_layers():
     r = run(head("window(3) + global(2)"))
     assert r.verdict == "UAP" and r.layers == 3
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
-    assert step.evidence["diameter"] == 2 and step.evidence["least"] is False
+    assert step.evidence["diameter"] == 2 and step.evidence["least"] is True
+    w = step.evidence["view witness"]
+    assert w["position"] == "14" and w["swap"] == ["6", "7"] and w["range"] == "for n >= 14"
 
 
 def test_directed_cycle_from_edges():

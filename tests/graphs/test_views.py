@@ -11,6 +11,7 @@ import itertools
 from collections import deque
 
 import pytest
+import sympy
 
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs.symmetry import pattern_structure
@@ -168,3 +169,25 @@ def test_a_resource_limit_is_reported_with_the_size_that_fits():
     decision = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
                             probe_seconds=0.0)
     assert decision.sufficient is None and "fits up to about n =" in decision.reason
+
+
+@pytest.mark.parametrize("w,g", [(1, 1), (2, 1), (1, 2), (3, 2), (2, 3)])
+def test_the_closed_form_witness_of_window_plus_global_for_every_n_up_to_60(w, g):
+    """window(w) + global(g), n ≥ g + 3w + 3: the closed-form swap is a witness (re-checked on the arcs),
+    and the concrete decision agrees that D = 2 layers are not enough."""
+    from uapcheck.graphs.closed_forms import closed_view_witness
+    from uapcheck.spec import Global, PatternUnion, Window
+    pattern = PatternUnion((Window(w), Global(g)))
+    for n in range(g + w + 2, 61):
+        case = closed_view_witness([pattern], n)
+        holds = n >= g + 3 * w + 3
+        assert (case.condition is sympy.true) == holds
+        graphs, d, decision, st = _decide([f"window({w}) + global({g})"], n)
+        assert d == 2
+        if holds:
+            a, b = (int(x) for x in case.swap)
+            perm = list(range(1, n + 1))
+            perm[a - 1], perm[b - 1] = b, a
+            assert verify_witness(graphs, d, ViewWitness(int(case.position), tuple(perm), "closed form"),
+                                  st.preserves)
+            assert decision.sufficient is False

@@ -36,7 +36,51 @@ from ..lazy import igraph as ig  # imported on first use: dense checks never nee
 from ..spec import (Blocks, Blockwise, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
 
-#: Default cap on the number of arcs a single pattern may materialise (about 0.4 GB of codes).
+#: Bytes one materialised arc costs through the whole analysis (codes, decoded endpoints, igraph,
+#: neighbour lists; measured 270–500 bytes per arc, bench/).
+BYTES_PER_ARC = 500
+#: Never plan on more than this share of the memory the process may use.
+MEMORY_SHARE = 0.5
+
+
+def _memory_limit_bytes() -> Optional[int]:
+    """The memory this process may use: RLIMIT_AS (when set) and MemAvailable, whichever is less."""
+    limits = []
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
+            limits.append(soft)
+    except (ImportError, ValueError, OSError):
+        pass
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    limits.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return min(limits) if limits else None
+
+
+#: Arcs the whole analysis gets through per second on one core (bench/: about 850,000 arcs of BigBird
+#: at n = 65,536 in 3 s), and the seconds the pattern engine's budgets allow for building and analysing.
+ARCS_PER_SECOND = 300_000
+GRAPH_SECONDS = 30
+
+
+def arc_budget() -> int:
+    """How many arcs may be materialised: real resource limits (the memory available, and what the
+    engine's time budget gets through), not a property of the pattern."""
+    by_time = ARCS_PER_SECOND * GRAPH_SECONDS
+    mem = _memory_limit_bytes()
+    if mem is None:
+        return by_time
+    return max(100_000, min(by_time, int(mem * MEMORY_SHARE) // BYTES_PER_ARC))
+
+
+#: Kept for callers that name a cap explicitly (tests); build_graph uses ``arc_budget()``.
 DEFAULT_MAX_ARCS = 6_000_000
 
 
@@ -323,8 +367,24 @@ def _no_gc():
             gc.enable()
 
 
+def fitting_size(pattern: Pattern, n: int, params: Mapping[str, int], max_arcs: int) -> int:
+    """The largest m ≤ n at which the pattern's arc estimate stays within ``max_arcs``."""
+    lo, hi = 1, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        try:
+            fits = _estimate(pattern, mid, params) <= max_arcs
+        except (ValueError, KeyError, TypeError):
+            fits = False
+        if fits:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = None,
-                max_arcs: int = DEFAULT_MAX_ARCS) -> PatternGraph:
+                max_arcs: Optional[int] = None) -> PatternGraph:
     """The graph of one pattern at integer length n with integer parameter values ``params``.
 
     Raises ``GraphTooLarge`` when more than ``max_arcs`` arcs would be materialised,
@@ -339,9 +399,15 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
         # n = 1: the only pair is (1, 1), a self-loop: the empty arc set is also complete.
         return PatternGraph(n, frozenset(), complete=True)
     estimate = _estimate(pattern, n, params)
+    if max_arcs is None:
+        max_arcs = arc_budget()
+        why = "set by the memory available and the time budget"
+    else:
+        why = "the caller's cap"
     if estimate > max_arcs:
-        raise GraphTooLarge(f"the pattern would materialise about {estimate} arcs "
-                            f"(limit {max_arcs}) at n = {n}")
+        fit = fitting_size(pattern, n, params, max_arcs)
+        raise GraphTooLarge(f"the pattern would materialise about {estimate:,} arcs at n = {n:,} "
+                            f"(limit {max_arcs:,}, {why}); it fits up to n = {fit:,}")
     with _no_gc():
         out: set[int] = set()
         _add(out, pattern, n, params)

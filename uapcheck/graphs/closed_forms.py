@@ -94,6 +94,25 @@ from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Patte
 
 Value = Union[int, sympy.Expr]
 
+#: Factorials of integers above this stay unevaluated (`factorial(1048575)`): an order is stated, never
+#: computed digit by digit (a concrete n of 10⁶ would otherwise spend seconds on n!).
+EAGER_FACTORIAL_MAX = 20
+
+
+def _span(lo, hi) -> str:
+    """{lo, …, hi} (the positions listed when there are at most three)."""
+    if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < 3:
+        return "{" + ", ".join(str(k) for k in range(int(lo), int(hi) + 1)) + "}"
+    return f"{{{sympy.sstr(lo)}, …, {sympy.sstr(hi)}}}"
+
+
+def _fact(x) -> sympy.Expr:
+    """x! — unevaluated when x is an integer above EAGER_FACTORIAL_MAX."""
+    if isinstance(x, (int, Integer)) or (isinstance(x, sympy.Basic) and x.is_Integer):
+        if int(x) > EAGER_FACTORIAL_MAX:
+            return factorial(Integer(x), evaluate=False)
+    return factorial(x)
+
 
 # ---------------------------------------------------------------------------------------------
 # Results
@@ -121,6 +140,8 @@ class GroupCase:
     fixed_point: Optional[sympy.Expr] = None
     contains: frozenset = field(default_factory=frozenset)
     rule: str = ""
+    #: G by its structure when it has no standard name ("S_2 on {1, 2} × the reflection of {3, …, n}")
+    structure: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -521,7 +542,7 @@ def _grp(cond, order, name, rule, contains=frozenset(), fixed=None):
 
 
 def _sym(cond, n, rule):
-    return _grp(cond, factorial(n), "S_n", rule)
+    return _grp(cond, _fact(n), "S_n", rule)
 
 
 def _triv(cond, rule):
@@ -587,10 +608,12 @@ def _head_group(atoms: list[_Atom], bias: Optional[str], n) -> Optional[list[Gro
     if kinds == {"window", "global"}:
         w, g = by["window"].args[0], by["global"].args[0]
         return [_sym(Le(n, g + w + 1), n, "window(w) + global(g): complete"),
-                _grp(And(Ge(n, g + w + 2), Ge(n, g + 2 * w + 2)), 2 * factorial(g), None,
-                     "window + global: Sym(globals) × <reflection of the others>"),
+                replace(_grp(And(Ge(n, g + w + 2), Ge(n, g + 2 * w + 2)), 2 * _fact(g), None,
+                             "window + global: Sym(globals) × <reflection of the others>"),
+                        structure=(f"S_{sympy.sstr(g)} on {_span(1, g)} × the reflection of "
+                                   f"{_span(g + 1, n)}" if g != 1 else f"the reflection of {_span(2, n)}")),
                 _grp(And(Ge(n, g + w + 2), Le(n, g + 2 * w + 1)),
-                     2 * factorial(2 * g + 2 * w + 2 - n), None,
+                     2 * _fact(2 * g + 2 * w + 2 - n), None,
                      "window + global: Sym(universal) × <reflection of the others>")]
     return None
 
@@ -646,7 +669,7 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
     if a.kind == "window":
         w = a.args[0]
         return [_sym(Le(n, w + 1), n, "window(w), n ≤ w + 1: complete"),
-                _grp(And(Ge(n, w + 2), Le(n, 2 * w)), 2 * factorial(2 * w + 2 - n), None,
+                _grp(And(Ge(n, w + 2), Le(n, 2 * w)), 2 * _fact(2 * w + 2 - n), None,
                      "window(w): Sym(universal vertices) × <reflection>", {"reflection"}),
                 _grp(And(Ge(n, w + 2), Ge(n, 2 * w + 1)), Integer(2), "reflection",
                      "window(w): proper interval graph, unique ordering up to reversal")]
@@ -654,7 +677,7 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         w = a.args[0]
         return [_sym(Le(n, 2 * w + 1), n, "window(w) cyclic, n ≤ 2w + 1: complete"),
                 _grp(And(Eq(n, 2 * w + 2), Eq(w, 1)), Integer(8), "D_n", "n = 4, w = 1: the 4-cycle"),
-                _grp(And(Eq(n, 2 * w + 2), Ge(w, 2)), 2 ** (w + 1) * factorial(w + 1), None,
+                _grp(And(Eq(n, 2 * w + 2), Ge(w, 2)), 2 ** (w + 1) * _fact(w + 1), None,
                      "n = 2w + 2: complement of the antipodal matching", {"D_n", "C_n", "reflection"}),
                 _grp(Ge(n, 2 * w + 3), 2 * n, "D_n", "window(w) cyclic, n ≥ 2w + 3: dihedral")]
     if a.kind == "coffsets":
@@ -671,15 +694,15 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         cases = [_sym(Le(n, g + 1), n, "global(g), n ≤ g + 1: complete")]
         if _is_int(g):
             if int(g) == 1:
-                cases.append(_grp(Ge(n, 3), factorial(n - 1), "stabilizer 1",
+                cases.append(_grp(Ge(n, 3), _fact(n - 1), "stabilizer 1",
                                   "star: Sym(others) fixing the centre", fixed=Integer(1)))
             else:
-                cases.append(_grp(Ge(n, g + 2), factorial(g) * factorial(n - g), None,
+                cases.append(_grp(Ge(n, g + 2), _fact(g) * _fact(n - g), None,
                                   "global(g): Sym(globals) × Sym(others)"))
         else:
-            cases.append(_grp(And(Eq(g, 1), Ge(n, 3)), factorial(n - 1), "stabilizer 1",
+            cases.append(_grp(And(Eq(g, 1), Ge(n, 3)), _fact(n - 1), "stabilizer 1",
                               "star: Sym(others) fixing the centre", fixed=Integer(1)))
-            cases.append(_grp(And(Ge(g, 2), Ge(n, g + 2)), factorial(g) * factorial(n - g), None,
+            cases.append(_grp(And(Ge(g, 2), Ge(n, g + 2)), _fact(g) * _fact(n - g), None,
                               "global(g): Sym(globals) × Sym(others)"))
         return cases
     if a.kind == "blocks":
@@ -687,16 +710,16 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         q = floor(n / b)
         rho = n - b * q
         return [_sym(Or(Le(n, b), Eq(b, 1)), n, "blocks(b), n ≤ b: one block (b = 1: no arcs)"),
-                _grp(And(Eq(n, b + 1), Ge(b, 2)), factorial(b), "stabilizer",
+                _grp(And(Eq(n, b + 1), Ge(b, 2)), _fact(b), "stabilizer",
                      "blocks(b), n = b + 1", fixed=b + 1),
-                _grp(And(Ge(n, b + 2), Ge(b, 2)), factorial(b) ** q * factorial(q) * factorial(rho),
+                _grp(And(Ge(n, b + 2), Ge(b, 2)), _fact(b) ** q * _fact(q) * _fact(rho),
                      None, "blocks(b): disjoint cliques, Sym(b) wr Sym(q) × Sym(ρ)")]
     if a.kind == "strided":
         s = a.args[0]
         q = floor(n / s)
         rho = n - s * q
-        order = (factorial(q + 1) ** rho * factorial(rho) * factorial(q) ** (s - rho)
-                 * factorial(s - rho))
+        order = (_fact(q + 1) ** rho * _fact(rho) * _fact(q) ** (s - rho)
+                 * _fact(s - rho))
         small = And(Eq(s, 2), Or(Eq(n, 3), Eq(n, 4)))
         return [_sym(Or(Le(n, s), Eq(s, 1)), n, "strided(s), n ≤ s: no arcs (s = 1: full)"),
                 _grp(And(Eq(s, 2), Eq(n, 3)), Integer(2), "reflection", "strided(2), n = 3"),
@@ -747,3 +770,44 @@ def closed_forms(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
     """(closed_connectivity(...), closed_group(...)): either may be None (undecided)."""
     return (closed_connectivity(heads, n, params),
             closed_group(heads, n, params, biases, positional))
+
+
+# ---------------------------------------------------------------------------------------------
+# Closed-form view witnesses (docs/theory.md §11.9, "Families")
+
+@dataclass(frozen=True)
+class WitnessCase:
+    """Where ``condition`` holds, the swap (a b) is a view witness at ``position`` for D layers."""
+    condition: sympy.Basic
+    position: sympy.Expr
+    swap: tuple
+    rule: str
+
+
+def closed_view_witness(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[str, Value]] = None,
+                        biases: Optional[Sequence[Optional[str]]] = None,
+                        positional: str = "none") -> Optional[WitnessCase]:
+    """A view witness stated for a range of n, for the families where one is proved; else None.
+
+    window(w) + global(g) in one head (w, g ≥ 1), n ≥ g + 3w + 3: with a = g + w + 1, the swap
+    (a a+1) changes only the neighbourhoods of g + 1, a, a + 1 and a + w + 1 (the others see both or
+    neither of a, a + 1; the globals see both), all at distance 2 = D from i = g + 3w + 3; and it is
+    not in G = Sym(globals) × ⟨reflection of the others⟩.
+    """
+    n = _n(n)
+    params = dict(params or {})
+    if biases and any(b is not None for b in biases) or positional != "none":
+        return None
+    if len(set(heads)) != 1:
+        return None
+    try:
+        atoms = _merge(_atoms(heads[0], params))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    if sorted(a.kind for a in atoms) != ["global", "window"]:
+        return None
+    by = {a.kind: a for a in atoms}
+    w, g = by["window"].args[0], by["global"].args[0]
+    a = g + w + 1
+    return WitnessCase(Ge(n, g + 3 * w + 3), g + 3 * w + 3, (a, a + 1),
+                       "window(w) + global(g), n ≥ g + 3w + 3: the swap (g+w+1 g+w+2) at position g+3w+3")

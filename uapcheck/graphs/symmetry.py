@@ -55,6 +55,7 @@ from typing import Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
+from .names import factorial_order_text, structure_name
 
 BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
 POSITIONAL_KINDS = ("none", "absolute")
@@ -79,6 +80,11 @@ class SymmetryGroup:
     name: Optional[str]
     generators: Optional[tuple[tuple[int, ...], ...]]
     method: str
+    #: G by its structure when it has no standard name (or is a stabiliser): symmetric groups on the
+    #: twin classes and the part permuting them, e.g. "S_2 on {1, 2} × the reflection of {3, …, 64}"
+    structure: Optional[str] = None
+    #: the order as an int when short, else as a product of factorials ("4095!", "2 · 62!")
+    order_text: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -604,7 +610,24 @@ def symmetry_group(graphs: Sequence[PatternGraph],
             if bad:
                 raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
     method = f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})"
-    return SymmetryGroup(n, order, name, gens, method)
+    structure = None
+    if name is None or name.startswith("stabilizer"):
+        structure = structure_name(n, classes, sol.q_order, _quotient_is_reflection(classes, gens, sol.q_order))
+    return SymmetryGroup(n, order, name, gens, method, structure, factorial_order_text(classes, sol.q_order))
+
+
+def _quotient_is_reflection(classes: list[list[int]], gens, q_order: int) -> bool:
+    """|Aut(quotient)| = 2 and some generator keeps every twin class and reverses the singletons."""
+    if q_order != 2 or not gens:
+        return False
+    singles = [m[0] for m in classes if len(m) == 1]
+    if len(singles) < 2:
+        return False
+    for g in gens:
+        if all(g[s] - 1 == singles[-1 - k] for k, s in enumerate(singles)) and \
+                all({g[v] - 1 for v in m} == set(m) for m in classes if len(m) > 1):
+            return True
+    return False
 
 
 def pattern_structure(graphs: Sequence[PatternGraph]) -> "_Structure":

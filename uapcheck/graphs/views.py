@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -109,52 +110,67 @@ def _short(k: int) -> object:
 
 
 class Neighbourhoods:
-    """0-based union in-lists with joint head labels, and union out-lists, of the heads' graphs."""
+    """0-based union in-lists (``ins``) with joint head labels (``labels``, None when every arc has
+    label 0), union out-lists (``outs``), and per-head in-sets on demand (``head_set``).
+
+    Neighbour lists come from igraph (C) on the cached graphs; labels are built in Python only when
+    several distinct heads share arcs."""
 
     def __init__(self, graphs: Sequence[PatternGraph]):
+        from .build import to_igraph, union_graph
+
         n = graphs[0].n
         self.n = n
-        self.num_heads = len(graphs)
-        joint: dict[int, int] = {}  # code -> bitmask of heads containing the arc
-        for h, g in enumerate(graphs):
-            bit = 1 << h
-            codes = g.all_codes()
-            for c in codes:
-                joint[c] = joint.get(c, 0) | bit
-        masks = sorted(set(joint.values()))
+        distinct = list(dict.fromkeys(graphs))  # identical heads impose identical conditions
+        self.num_heads = len(distinct)
+        self._head_lists = [to_igraph(g).neighborhood(None, order=1, mode="in", mindist=1) for g in distinct]
+        self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
+        union = union_graph(distinct)
+        ug = to_igraph(union)
+        self.outs = ug.neighborhood(None, order=1, mode="out", mindist=1)
+        self.num_arcs = union.num_arcs
+        if len(distinct) == 1:
+            self.ins = self._head_lists[0]
+            self.labels = None
+            self.num_labels = 1
+            return
+        self.ins = ug.neighborhood(None, order=1, mode="in", mindist=1)
+        masks: list[list[int]] = []
         counts: dict[int, int] = {}
-        for m in joint.values():
-            counts[m] = counts.get(m, 0) + 1
+        member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]
+        for v in range(n):
+            row = []
+            for u in self.ins[v]:
+                m = 0
+                for h in range(len(distinct)):
+                    if u in member[h][v]:
+                        m |= 1 << h
+                row.append(m)
+                counts[m] = counts.get(m, 0) + 1
+            masks.append(row)
         # label 0 is the most frequent head set (plain arcs for BLISS), then by mask value
-        order = sorted(masks, key=lambda m: (-counts[m], m))
-        self.label_of_mask = {m: k for k, m in enumerate(order)}
+        order = sorted(counts, key=lambda m: (-counts[m], m))
+        label_of = {m: k for k, m in enumerate(order)}
         self.num_labels = len(order)
-        ins: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        outs: list[list[int]] = [[] for _ in range(n)]
-        for c, m in joint.items():
-            j0, i0 = divmod(c, n)
-            ins[i0].append((j0, self.label_of_mask[m]))
-            outs[j0].append(i0)
-        for lst in ins:
-            lst.sort()
-        self.ins = ins
-        self.outs = outs
-        self.num_arcs = len(joint)
-        # per head, 0-based in-sets (own position included), for direct re-checks
-        self.head_in: list[list[frozenset[int]]] = []
-        for h in range(len(graphs)):
-            bit = 1 << h
-            self.head_in.append([frozenset([v] + [u for u, lab in ins[v] if order[lab] & bit])
-                                 for v in range(n)])
+        self.labels = [[label_of[m] for m in row] for row in masks] if len(order) > 1 else None
+
+    def head_set(self, h: int, v: int) -> frozenset:
+        """N_h(v), 0-based, v included (cached)."""
+        cache = self._head_sets[h]
+        got = cache.get(v)
+        if got is None:
+            got = cache[v] = frozenset(self._head_lists[h][v]).union((v,))
+        return got
 
     def in_ball(self, root0: int, radius: int) -> dict[int, int]:
         """{v: d(v → root)} for the positions within ``radius`` (0-based)."""
         dist = {root0: 0}
         frontier = [root0]
+        ins = self.ins
         for d in range(1, radius + 1):
             nxt = []
             for v in frontier:
-                for u, _ in self.ins[v]:
+                for u in ins[v]:
                     if u not in dist:
                         dist[u] = d
                         nxt.append(u)
@@ -175,8 +191,8 @@ def witness_condition_holds(nb: Neighbourhoods, perm: Sequence[int], position: i
         return False
     p0 = [x - 1 for x in perm]
     for v in nb.in_ball(position - 1, radius):
-        for head in nb.head_in:
-            if frozenset(p0[u] for u in head[v]) != head[p0[v]]:
+        for h in range(nb.num_heads):
+            if frozenset(p0[u] for u in nb.head_set(h, v)) != nb.head_set(h, p0[v]):
                 return False
     return True
 
@@ -197,8 +213,8 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     """0-based positions whose neighbourhood the swap (a b) changes (None: the swap changes nothing)."""
     bad: set = set()
     swap_ok = True
-    for head in nb.head_in:
-        na, nbb = head[a], head[b]
+    for h in range(nb.num_heads):
+        na, nbb = nb.head_set(h, a), nb.head_set(h, b)
         image = frozenset(b if k == a else a if k == b else k for k in na)
         if image != nbb:
             swap_ok = False
@@ -206,9 +222,10 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     candidates = set(nb.outs[a]).union(nb.outs[b])
     candidates.discard(a)
     candidates.discard(b)
-    for head in nb.head_in:
+    for h in range(nb.num_heads):
         for v in candidates:
-            if (a in head[v]) != (b in head[v]):
+            hv = nb.head_set(h, v)
+            if (a in hv) != (b in hv):
                 bad.add(v)
     if not swap_ok:
         bad.update((a, b))
@@ -235,11 +252,21 @@ def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int) -> Optional[int]
     return next(v for v in range(n) if v not in seen)
 
 
-def _candidate_pairs(n: int) -> Iterable[tuple[int, int]]:
-    """Pairs at small index distance first (windows, blocks, BigBird), then the rest."""
+def _candidate_pairs(nb: "Neighbourhoods") -> Iterable[tuple[int, int]]:
+    """Pairs at small index distance first (windows, blocks, BigBird), then the rest; positions
+    that many others see (global tokens, whose swaps change almost everything) come last."""
+    n = nb.n
+    degree = list(map(len, nb.outs))
+    typical = 4 * (sum(degree) // max(1, n)) + 4
+    low = [d <= typical for d in degree]
     for gap in range(1, n):
         for a in range(0, n - gap):
-            yield a, a + gap
+            if low[a] and low[a + gap]:
+                yield a, a + gap
+    for gap in range(1, n):
+        for a in range(0, n - gap):
+            if not (low[a] and low[a + gap]):
+                yield a, a + gap
 
 
 def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[Sequence[int]], bool],
@@ -248,7 +275,7 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     n = nb.n
     deadline = time.monotonic() + seconds
     radius = diameter - 1
-    for count, (a, b) in enumerate(_candidate_pairs(n)):
+    for count, (a, b) in enumerate(_candidate_pairs(nb)):
         if count % 64 == 0 and time.monotonic() > deadline:
             return None
         bad = _transposition_bad(nb, a, b)
@@ -283,15 +310,19 @@ class _RootedView:
             colours[v] = d
         edges: list[tuple[int, int]] = []
         nxt = n
-        for v in dist:
-            for u, lab in nb.ins[v]:
-                if lab == 0:
-                    edges.append((u, v))
-                else:
-                    edges.append((u, nxt))
-                    edges.append((nxt, v))
-                    colours.append(diameter + 1 + lab)
-                    nxt += 1
+        if nb.labels is None:
+            for v in dist:
+                edges.extend(zip(nb.ins[v], repeat(v)))
+        else:
+            for v in dist:
+                for u, lab in zip(nb.ins[v], nb.labels[v]):
+                    if lab == 0:
+                        edges.append((u, v))
+                    else:
+                        edges.append((u, nxt))
+                        edges.append((nxt, v))
+                        colours.append(diameter + 1 + lab)
+                        nxt += 1
         self.n = n
         self.work = len(edges)
         self.graph = ig.Graph(n=nxt, edges=edges, directed=True)

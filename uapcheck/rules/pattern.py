@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
                       closed_group, is_automorphism, symmetry_group)
 from ..graphs.symmetry import pattern_structure
+from ..graphs.names import order_text
 from .views import LayerCount, layers_needed
 from ..show import show_pattern
 from .symmetry import GroupInfo
@@ -227,13 +228,15 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     return None
 
 
-def _concrete(spec: S.Spec) -> PatternOutcome:
+def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None) -> PatternOutcome:
     n = spec.tokens
     desc = _describe(spec)
     try:
         with time_limit("building the pattern graphs", 30.0):
             graphs = [build_graph(p, n, {}) for p in _patterns(spec)]
     except GraphTooLarge as exc:
+        if _usable(closed):
+            return closed  # the closed forms at this n; the least count stays open (noted in PAT-LAYERS)
         step = undecided_step(desc, f"the pattern graph is too large to build ({exc})")
         return PatternOutcome(group_undecided(desc, "the pattern graph is too large"), None, (step,), None, None, None)
     except (ValueError, KeyError, BudgetExceeded) as exc:
@@ -299,10 +302,15 @@ def _concrete(spec: S.Spec) -> PatternOutcome:
         return PatternOutcome(gstep, None, tuple(structure), layers, diameter, obstruction)
     gens = grp.generators or ()
     shown = tuple(tuple(g) for g in gens) if n <= MAX_GENERATORS_SHOWN else ()
-    info = GroupInfo(grp.name, int(grp.order), shown)
+    name = grp.name
+    if grp.structure and (name is None or name.startswith("stabilizer")):
+        name = grp.structure if name is None else name
+    info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)), shown)
     ev = {"generators": [list(g) for g in shown] if shown else
           f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
           "method": grp.method}
+    if grp.structure:
+        ev["structure"] = grp.structure
     return PatternOutcome(group_step(desc, info, ev), info, tuple(structure), layers, diameter, obstruction)
 
 
@@ -340,9 +348,15 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             family = _proven_family(spec)
             if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
                 family = "the single pattern is complete: one layer sees every token"
+            witness = None if family else _closed_witness(spec, n, params)
             if family:
                 layers = diameter
                 structure.append(layers_step(connected, diameter, layers, True, family))
+            elif witness is not None:
+                layers = diameter + 1
+                structure.append(layers_step(connected, diameter, layers, True,
+                                             "view witness (closed form, docs/theory.md §11.9): D layers are "
+                                             "not enough, D + 1 suffice", witness))
             else:
                 layers = diameter + 1
                 structure.append(layers_step(connected, diameter, layers, False,
@@ -361,16 +375,52 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     if gprimary is None:
         return PatternOutcome(group_undecided(desc, "no closed form for the group with symbolic n"), None,
                               tuple(structure), layers, diameter, obstruction)
-    name = gprimary.name
+    name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
     cond = "" if gprimary.condition is sympy.true else sympy.sstr(gprimary.condition)
     gens = {"S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
             "reflection": ("i ↦ n + 1 − i",), "trivial": ()}.get(name, ())
-    info = GroupInfo(name, sympy.sstr(gprimary.order), gens, cond)
+    info = GroupInfo(name, order_text(gprimary.order), gens, cond)
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)}, tuple(_other_cases(grp, gprimary)))
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+
+
+def _closed_witness(spec: S.Spec, n, params) -> Optional[dict]:
+    """The closed-form view witness when its range holds here (every large n, or this n)."""
+    from ..graphs.closed_forms import closed_view_witness
+    case = closed_view_witness(_patterns(spec), n, params, _biases(spec), spec.positional)
+    if case is None:
+        return None
+    cond = case.condition
+    if isinstance(n, sympy.Symbol):
+        holds = _primary_condition(cond, spec, n)
+    else:
+        values = {s: sympy.Integer(v) for s in cond.free_symbols for k, v in _lower_bounds(spec).items()
+                  if s.name == k}
+        holds = cond.xreplace(values) is sympy.true if not cond.free_symbols - set(values) else False
+    if not holds:
+        return None
+    a, b = case.swap
+    show = sympy.sstr
+    return {"position": show(case.position), "swap": [show(a), show(b)], "range": _show_condition(cond),
+            "found by": case.rule,
+            "why": f"every position whose neighbourhood the swap ({show(a)} {show(b)}) changes is at distance 2 "
+                   f"from {show(case.position)}, so after 2 layers the output there is the same for X and "
+                   f"for X with x_{_index_text(a)}, x_{_index_text(b)} exchanged"}
+
+
+def _primary_condition(cond, spec: S.Spec, n) -> bool:
+    """cond holds at n = 10⁷ for the sampled parameter values (as `_primary` chooses cases)."""
+    lows = _lower_bounds(spec)
+    for bump in (0, 1, 3, 7):
+        values = {name: v + bump for name, v in lows.items()}
+        values[n.name] = 10 ** 7
+        sub = {s: sympy.Integer(values[s.name]) for s in cond.free_symbols if s.name in values}
+        if cond.xreplace(sub) is not sympy.true:
+            return False
+    return True
 
 
 def pattern_premises(spec: S.Spec) -> PatternOutcome:
@@ -379,8 +429,60 @@ def pattern_premises(spec: S.Spec) -> PatternOutcome:
     if structured is not None:
         return structured
     if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
-        return _concrete(spec)
+        closed = None
+        if _closed_kinds_only(spec) and _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS:
+            # Structured patterns at real sizes: the closed forms at this n, without any arc. When they
+            # settle everything (verdict, G, and the least layer count) the token graph is not built.
+            closed = _symbolic(spec)
+            if _settled(closed):
+                return closed
+            if _usable(closed) and _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS:
+                # the token graph would take longer than the budget; keep the closed forms' answer
+                return closed
+        return _concrete(spec, closed)
     return _symbolic(spec)
+
+
+#: Above this many arcs (estimated), a structured pattern at a concrete n tries its closed forms first.
+CLOSED_FORM_FIRST_ARCS = 400_000
+#: Above this many, a closed-form answer that leaves only the least layer count open is kept rather
+#: than building the token graph (a time limit: about 10 s of graph work on one core).
+GRAPH_AFTER_CLOSED_ARCS = 2_000_000
+_CLOSED_KINDS = (S.Full, S.Causal, S.Window, S.Offsets, S.Dilated, S.Strided, S.Blocks, S.Global, S.Star)
+
+
+def _closed_kinds_only(spec: S.Spec) -> bool:
+    def ok(p) -> bool:
+        if isinstance(p, S.PatternUnion):
+            return all(ok(q) for q in p.parts)
+        return type(p) in _CLOSED_KINDS
+    return all(ok(h.pattern) for h in spec.heads)
+
+
+def _estimated_arcs(spec: S.Spec) -> int:
+    from ..graphs.build import _estimate
+    try:
+        return sum(_estimate(h.pattern, spec.tokens, {}) for h in spec.heads)
+    except (KeyError, TypeError, ValueError):
+        return 0
+
+
+def _settled(outcome: PatternOutcome) -> bool:
+    """The closed forms decided the group, and either an obstruction or the least layer count."""
+    if outcome is None or outcome.group is None:
+        return False
+    if outcome.obstruction is not None:
+        return True
+    for step in outcome.structure:
+        if step.rule == "PAT-LAYERS":
+            return bool(step.evidence.get("least"))
+    return False
+
+
+def _usable(outcome: Optional[PatternOutcome]) -> bool:
+    """A closed-form outcome that decided the verdict's inputs (possibly with D + 1 not least)."""
+    return outcome is not None and outcome.group is not None and (
+        outcome.obstruction is not None or outcome.layers is not None)
 
 
 def _concrete_params(p: S.Pattern) -> bool:
