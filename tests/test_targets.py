@@ -333,3 +333,33 @@ def test_window_with_a_sink_is_decided_exactly():
     lay = rules(r)["TGT-LAYERS"]
     assert r.verdict == "UAP" and lay.evidence["least"] is True
     assert r.layers == lay.evidence["radius"] == math.ceil((24 - 2) / 3)
+
+
+@pytest.mark.parametrize("w,k,n", [(w, k, n) for w in (1, 2, 3) for k in (1, 2, 3) for n in (9, 12, 17, 26)])
+def test_window_with_sinks_closed_form_agrees_with_the_exact_search(w, k, n):
+    """causal & window(w) + sinks(k): the closed form of §14.7 against the BLISS-generator search."""
+    from uapcheck.graphs.receptive import causal_exact
+    from uapcheck.rules.targets import _causal_closed, _causal_kind
+    pat = S.PatternUnion((S.PatternIntersection((S.Causal(), S.Window(w))), S.Sinks(k)))
+    g = build_graph(pat, n, {})
+    rec = receptive_fields([g])
+    assert rec.causal_class and rec.prefix_fields
+    closed = _causal_closed(_causal_kind([pat]), n)
+    exact = causal_exact([g], rec)
+    assert exact.least
+    if closed is None:
+        return  # n < k + w + 2: left to the search
+    assert closed[0] == rec.radius
+    assert closed[1] == exact.layers, (w, k, n, closed, exact)
+
+
+def test_mistral_7b_causal_target():
+    text = open("catalog/mistral_7b.uap").read().replace("expect not-uap", "target causal\nexpect uap layers 8")
+    r = check(text)
+    assert r.verdict == "UAP" and r.expect_holds, r.expect_reason
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+def test_mistral_alternative_in_the_default_verdict():
+    r = check(open("catalog/mistral_7b.uap").read())
+    assert r.verdict == "NOT-UAP" and r.alternative.phrase() == "UAP for causal targets with 8 attention layers"

@@ -57,34 +57,61 @@ class TargetOutcome:
 # Structural recognition (any n): the full causal mask and the causal window.
 
 def _window_width(p: S.Pattern) -> Optional[int]:
-    """w for a non-cyclic `offsets` pattern whose offsets are exactly {−w, …, −1} (0 optional)."""
-    if not isinstance(p, S.Offsets) or p.cyclic or not all(isinstance(o, int) for o in p.offsets):
-        return None
-    neg = {o for o in p.offsets if o != 0}
-    if not neg or max(neg) > -1:
-        return None
-    w = -min(neg)
-    return w if neg == set(range(-w, 0)) else None
-
-
-def _causal_kind(patterns) -> Optional[tuple[str, int]]:
-    """("causal", 0) when every head is `causal`; ("window", w) when every head is the same causal window."""
-    if all(isinstance(p, S.Causal) for p in patterns):
-        return ("causal", 0)
-    widths = {_window_width(p) for p in patterns}
-    if len(widths) == 1 and None not in widths:
-        return ("window", widths.pop())
+    """w for a causal window: non-cyclic `offsets {−w, …, −1}` (0 optional), or `causal & window(w)`."""
+    if isinstance(p, S.Offsets) and not p.cyclic and all(isinstance(o, int) for o in p.offsets):
+        neg = {o for o in p.offsets if o != 0}
+        if not neg or max(neg) > -1:
+            return None
+        w = -min(neg)
+        return w if neg == set(range(-w, 0)) else None
+    if isinstance(p, S.PatternIntersection) and len(p.parts) == 2:
+        kinds = {type(q) for q in p.parts}
+        if kinds == {S.Causal, S.Window}:
+            win = next(q for q in p.parts if isinstance(q, S.Window))
+            if not win.cyclic and isinstance(win.w, int) and win.w >= 1:
+                return win.w
     return None
 
 
-def _causal_closed(kind: tuple[str, int], n) -> tuple:
-    """(r, least layers, method) for the full causal mask or a causal window of width w, n tokens."""
-    name, w = kind
-    if name == "window" and (not isinstance(n, int) or n >= w + 2):
-        r = sympy.ceiling(sympy.Integer(n - 1) / w) if isinstance(n, int) else sympy.ceiling((n - 1) / sympy.Integer(w))
-        r = int(r) if isinstance(n, int) else r
-        return r, r, (f"causal window of width {w}: the depth-r view of every position fixes the order of its "
-                      "prefix (every distance layer is an interval, §14.7)")
+def _head_kind(p: S.Pattern) -> Optional[tuple[str, int, int]]:
+    """("causal", 0, k) or ("window", w, k): a causal mask or causal window, with k attention sinks (k ≥ 0)."""
+    sinks = 0
+    if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and any(isinstance(q, S.Sinks) for q in p.parts):
+        sink = next(q for q in p.parts if isinstance(q, S.Sinks))
+        if not isinstance(sink.k, int) or sink.k < 1:
+            return None
+        sinks, p = sink.k, next(q for q in p.parts if not isinstance(q, S.Sinks))
+    if isinstance(p, S.Causal):
+        return ("causal", 0, 0)  # sinks add nothing to the full causal mask
+    w = _window_width(p)
+    return None if w is None else ("window", w, sinks)
+
+
+def _causal_kind(patterns) -> Optional[tuple[str, int, int]]:
+    """The common kind of every head (the same causal mask or causal window, with the same sinks)."""
+    kinds = {_head_kind(p) for p in patterns}
+    if len(kinds) == 1 and None not in kinds:
+        return kinds.pop()
+    return None
+
+
+def _causal_closed(kind: tuple[str, int, int], n) -> tuple:
+    """(r, least layers, method) for the full causal mask, or a causal window of width w with k sinks.
+
+    Window with k sinks (k = 0: none), n ≥ k + w + 2: r = ⌈(n − k − 1)/w⌉ ≥ 2 (from position k + 1 to n;
+    the sinks are one hop from every later position), and no receptive witness exists (§14.7)."""
+    name, w, k = kind
+    symbolic = not isinstance(n, int)
+    if name == "window" and (symbolic or n >= k + w + 2):
+        far = (n - k - 1) / sympy.Integer(w)
+        inner = sympy.Integer(k - 1) / w
+        # symbolic n: the case n ≥ max(k + w + 2, 2k), where the far pair (k + 1 → n) is the farthest
+        r = sympy.ceiling(far) if symbolic else max(int(sympy.ceiling(far)), int(sympy.ceiling(inner)))
+        sink = f" with {k} attention sink{'s' if k != 1 else ''}" if k else ""
+        return r, r, (f"causal window of width {w}{sink}: the depth-r view of every position fixes the order of its "
+                      "prefix (σ is increasing along the arcs into the known part, which then fix the rest, §14.7)")
+    if name == "window" and k:
+        return None  # a short window with sinks: left to the search
     # the full causal mask (a window with w ≥ n − 1 is the full mask)
     if isinstance(n, int) and n <= 2:
         return (1 if n == 2 else 0), 1, "n ≤ 2: one layer sees x_i and the set of the prefix, which fixes its order"
@@ -179,13 +206,20 @@ def _structure(spec: S.Spec):
     patterns = [h.pattern for h in spec.heads]
     n = spec.tokens
     kind = _causal_kind(patterns)
+    closed = None
     if kind is not None and (isinstance(n, str) or n > 8):
-        r, lay, method = _causal_closed(kind, n if isinstance(n, int) else sympy.Symbol(n, integer=True,
-                                                                                          positive=True))
+        closed = _causal_closed(kind, n if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True))
+    if closed is not None:
+        r, lay, method = closed
+        if spec.positional == "absolute":
+            lay, method = (r if not isinstance(r, int) else max(r, 1)), ("an absolute positional encoding labels every token with its position, so the "
+                              "depth-r view fixes the tokens of the whole receptive field")
+        form = ("causal mask" if kind[0] == "causal" else f"causal window w = {kind[1]}" +
+                (f" with {kind[2]} sinks" if kind[2] else ""))
         return {"target": "causal", "radius": r, "layers": lay, "least": True, "method": method,
-                "evidence": {"closed form": "causal mask" if kind[0] == "causal" else f"causal window w = {kind[1]}",
+                "evidence": {"closed form": form,
                              "range": "for every n" if kind[0] == "causal" or isinstance(n, int)
-                             else f"for n ≥ {kind[1] + 2}"}}
+                             else f"for n ≥ {max(kind[2] + kind[1] + 2, 2 * kind[2])}"}}
     if not isinstance(n, int):
         return "no closed form for this pattern with symbolic n (give `tokens N` to compute it for one n)"
     from ..graphs import GraphTooLarge, build_graph
@@ -202,10 +236,6 @@ def _structure(spec: S.Spec):
     if rec.missing:
         ev["not reached"] = {"i": rec.missing[0], "j": rec.missing[1]}
     proven = None
-    if kind is not None and n > 8:  # small n: the exhaustive search decides (and cross-checks §14.7)
-        _, lay, method = _causal_closed(kind, n)
-        if lay == rec.radius:
-            proven = method
     try:
         with time_limit("searching for a receptive witness", 30.0):
             found = None
