@@ -225,6 +225,16 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
         return "non-cyclic window: the unseen positions' adjacency is fixed by the seen part (§11.2)"
     if all(isinstance(p, S.Star) for p in pats):
         return "star: a permutation keeping the centre's and one leaf's neighbourhoods fixes the centre (§11.2)"
+    if len(set(pats)) == 1 and isinstance(pats[0], S.Window) and pats[0].cyclic and spec.positional == "none":
+        w, n = pats[0].w, spec.tokens
+        if isinstance(w, int) and isinstance(n, int):
+            if n >= 4 * w + 2:
+                return ("cyclic window with n ≥ 4w + 2 (D ≥ 3): the rooted view of a position has only the "
+                        "reflection through it as automorphism (§11.9, cyclic windows)")
+            return None
+        if isinstance(n, str):  # symbolic n: the case for all large n
+            return ("cyclic window, for n ≥ 4w + 2 (D ≥ 3): the rooted view of a position has only the "
+                    "reflection through it as automorphism (§11.9, cyclic windows)")
     return None
 
 
