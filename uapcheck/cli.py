@@ -147,6 +147,7 @@ def _main(argv=None) -> int:
                     help="do not search for the edit that would make a non-UAP file UAP (faster)")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
+    _add_simulate_flag(ap)
     try:
         ns = ap.parse_args(argv)
     except SystemExit as exc:
@@ -212,8 +213,14 @@ def _main(argv=None) -> int:
             worst = max(worst, EXIT_INTERNAL)
             continue
         tally.add(shown, result)
+        simulation = _simulation(path, source, result, ns) if ns.simulate else None
+        if simulation is not None and simulation[1] == EXIT_INPUT:
+            worst = max(worst, EXIT_INPUT)
         if ns.format == "json":
-            print(jsonout.dumps(jsonout.result_json(result)))
+            obj = jsonout.result_json(result)
+            if simulation is not None:
+                obj["simulation"] = simulation[0]
+            print(jsonout.dumps(obj))
         elif ns.format == "markdown":
             from .render import markdown
             print(markdown.render(result, _panel_suggestion(result, ns)))
@@ -226,9 +233,44 @@ def _main(argv=None) -> int:
             text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
         if ns.plot:
             worst = max(worst, _plot(result, ns.plot))
+        if simulation is not None and ns.format != "json" and simulation[0] is not None:
+            print("\n".join(simulation[0]))
         if result.expect_holds is False:
             worst = max(worst, EXIT_EXPECT)
     if len(files) > 1 and ns.format == "text":
         from .render.summary import print_summary
         print_summary(tally, console)
     return worst
+
+
+# ---------------------------------------------------------------------------------------------
+# Numeric experiments (uapcheck/simulate, numpy): `uapcheck simulate FILE` and `--simulate`.
+
+def _simulate_command(argv: list[str]) -> int:
+    from .simulate.command import main as simulate_main
+    return simulate_main(argv)
+
+
+SUBCOMMANDS["simulate"] = _simulate_command
+
+
+def _add_simulate_flag(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--simulate", action="store_true", help="add a numeric experiment with random networks "
+                    "of the family to the report (`uapcheck simulate FILE` has its options)")
+
+
+def _simulation(path: str, source: str, result, ns):
+    """(the summary: text lines, or a JSON object for --format json; exit code) for --simulate.
+    A construct the simulator does not model is reported on stderr (exit 2); the report stands."""
+    from .simulate.command import error_text, run_one
+    from .simulate.evaluate import SimulationUnsupported
+    from .simulate.run import Options
+    from .simulate.summary import text_lines, to_json
+    try:
+        sim, code = run_one(result.spec, result, Options())
+    except SimulationUnsupported as exc:
+        print(error_text(path, source, exc), file=sys.stderr)
+        return None, EXIT_INPUT
+    if ns.format == "json":
+        return to_json(sim), code
+    return ["", "simulate: " + text_lines(sim)[0], *text_lines(sim)[1:]], code

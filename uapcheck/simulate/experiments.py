@@ -1,0 +1,501 @@
+"""The experiments: each shows the content of one kind of verdict on random networks of the family.
+
+Every experiment returns a `Demonstration`: what the derivation predicts, what the numbers are,
+and whether they agree (`holds`: True agrees, False contradicts, None: no prediction to test).
+Distances are Euclidean norms of token differences; "relative" ones are divided by the scale of
+the states (the largest coordinate, at least 1). Coincidences are checked twice: in float64
+(round-off about 1e-16) and, where the claim is an exact equality, again at 50 significant digits
+with mpmath, so that an agreement "to round-off" is not an artefact of the arithmetic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+
+from .network import Network
+
+#: A coincidence in float64: relative distance at most this (round-off is ~1e-16 per operation).
+COINCIDENT = 1e-12
+#: A separation: relative distance at least this, six orders of magnitude above float64 round-off
+#: (the delicate ones are re-computed at 50 digits as well).
+SEPARATED = 1e-10
+#: The precision of the mpmath re-runs: 50 significant digits, more for deep networks (a signal
+#: that crosses many attention layers shrinks geometrically, about a factor 10 per hop).
+MP_DIGITS = 50
+
+
+def mp_digits(depth: int) -> int:
+    return max(MP_DIGITS, 30 + 2 * depth)
+
+
+def mp_coincident(digits: int) -> float:
+    """A coincidence at `digits` digits: relative distance at most this."""
+    return 10.0 ** (5 - digits)
+
+
+def mp_separated(digits: int) -> float:
+    """A separation at `digits` digits: ten orders of magnitude above that round-off."""
+    return 10.0 ** (15 - digits)
+
+
+@dataclass
+class Demonstration:
+    kind: str
+    title: str
+    holds: Optional[bool]
+    lines: list[str] = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+
+
+class GroupOracle:
+    """Membership in, and random elements of, the derived group G (1-based image lists)."""
+
+    def __init__(self, group, n: int):
+        self.n = n
+        self.known = group is not None
+        self.symmetric = bool(group is not None and group.name == "S_n")
+        self._group = None
+        if group is not None and not self.symmetric:
+            gens = [g for g in group.generators if not isinstance(g, str)]
+            if len(gens) != len(group.generators):
+                self.known = False
+            elif gens:
+                from sympy.combinatorics import Permutation, PermutationGroup
+                self._group = PermutationGroup([Permutation([x - 1 for x in g]) for g in gens])
+
+    @property
+    def trivial(self) -> bool:
+        return self.known and not self.symmetric and self._group is None
+
+    def contains(self, images: Sequence[int]) -> bool:
+        if self.symmetric:
+            return True
+        if self._group is None:
+            return list(images) == list(range(1, self.n + 1))
+        from sympy.combinatorics import Permutation
+        return self._group.contains(Permutation([x - 1 for x in images]))
+
+    def random_element(self, rng: np.random.Generator) -> Optional[list[int]]:
+        """A random non-identity element (None for the trivial group)."""
+        if self.symmetric:
+            if self.n < 2:
+                return None
+            while True:
+                p = list(rng.permutation(self.n) + 1)
+                if p != list(range(1, self.n + 1)):
+                    return [int(x) for x in p]
+        if self._group is None:
+            return None
+        gens = [list(g.array_form) for g in self._group.generators]
+        perm = list(range(self.n))
+        for _ in range(4 * len(gens) + 8):  # a random word in the generators
+            g = gens[int(rng.integers(len(gens)))]
+            perm = [g[x] for x in perm]
+        if perm == list(range(self.n)):
+            perm = gens[0]
+        return [x + 1 for x in perm]
+
+
+def permute(X: np.ndarray, images: Sequence[int]) -> np.ndarray:
+    """σX: the token x_k moves to position σ(k) (images are 1-based)."""
+    out = np.empty_like(X)
+    out[np.asarray(images) - 1] = X
+    return out
+
+
+def show_perm(images: Sequence[int]) -> str:
+    """Cycle notation of a permutation given by its 1-based images."""
+    seen, cycles = set(), []
+    for start in range(1, len(images) + 1):
+        if start in seen or images[start - 1] == start:
+            continue
+        cyc, k = [], start
+        while k not in seen:
+            seen.add(k)
+            cyc.append(k)
+            k = images[k - 1]
+        cycles.append("(" + " ".join(map(str, cyc)) + ")")
+    text = "".join(cycles) or "id"
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def fmt(x: float) -> str:
+    return "0" if x == 0 else f"{x:.2e}"
+
+
+class Lab:
+    """Shared state of the experiments: the network, the random generator, the sample count."""
+
+    def __init__(self, network: Network, rng: np.random.Generator, samples: int):
+        self.net = network
+        self.model = network.model
+        self.rng = rng
+        self.samples = samples
+        self.n, self.d = network.model.n, network.model.d
+
+    def sample(self) -> np.ndarray:
+        return self.rng.normal(size=(self.n, self.d))
+
+    def scale(self, *states: np.ndarray) -> float:
+        return max(1.0, max(float(np.max(np.abs(s))) for s in states))
+
+    def exact_distances(self, X: np.ndarray, Y: np.ndarray, pairs: Sequence[tuple[int, int]],
+                        depth: int) -> tuple[int, list[list[float]]]:
+        """(digits, D) with D[L][k] = |S_L(X)_i − S_L(Y)_j| for the k-th (i, j) (1-based) after L
+        layers, computed with mpmath at `mp_digits(depth)` significant digits."""
+        import mpmath
+        from .evaluate import MpArithmetic
+        digits = mp_digits(depth)
+        with mpmath.workdps(digits):
+            ar = MpArithmetic()
+            sa, sb = self.net.forward(X, depth, ar=ar), self.net.forward(Y, depth, ar=ar)
+            out = []
+            for L in range(depth + 1):
+                row = []
+                for i, j in pairs:
+                    diff = sa[L][i - 1] - sb[L][j - 1]
+                    row.append(float(mpmath.sqrt(sum(x * x for x in diff))))
+                out.append(row)
+        return digits, out
+
+
+def _norm(v: np.ndarray) -> float:
+    return float(np.sqrt(np.sum(np.asarray(v, dtype=float) ** 2)))
+
+
+# ---------------------------------------------------------------------------------------------
+# UAP: m layers separate the tokens of samples from different orbits
+
+def _closest_pair(tokens: np.ndarray) -> tuple[float, int, int]:
+    diff = tokens[:, None, :] - tokens[None, :, :]
+    dist = np.sqrt(np.sum(diff * diff, axis=-1))
+    np.fill_diagonal(dist, np.inf)
+    k = int(np.argmin(dist))
+    return float(dist.flat[k]), k // len(tokens), k % len(tokens)
+
+
+def _layers(k: int) -> str:
+    return f"{k} layer{'s' if k != 1 else ''}"
+
+
+def separation(lab: Lab, layers: int, group: GroupOracle, predicted: bool, label: str) -> Demonstration:
+    """Samples from pairwise different G-orbits: rearrangements σX with σ ∉ G and copies sharing
+    one token with X. No two of their tokens share an orbit, so after `layers` layers all of them
+    must be distinct (Definition 3); G-rearrangements τX must give τ-moved outputs. The closest
+    pair is re-computed at 50 digits when float64 alone cannot vouch for it."""
+    rng = lab.rng
+    originals = [lab.sample() for _ in range(lab.samples)]
+    rearranged, shared = [], []
+    sigma_text = []
+    if group.known and not group.symmetric:
+        for X in originals:
+            for _ in range(50):
+                sigma = [int(x) + 1 for x in rng.permutation(lab.n)]
+                if not group.contains(sigma):
+                    rearranged.append(permute(X, sigma))
+                    sigma_text.append(show_perm(sigma))
+                    break
+    for X in originals:
+        Y = lab.sample()
+        i, j = int(rng.integers(lab.n)), int(rng.integers(lab.n))
+        Y[j] = X[i]
+        shared.append(Y)
+    family = originals + rearranged + shared
+    states = [lab.net.forward(X, layers) for X in family]
+    per_layer = []
+    for depth in range(layers + 1):
+        per_layer.append(_closest_pair(np.concatenate([s[depth] for s in states]))[0])
+    min_sep, p, q = _closest_pair(np.concatenate([s[layers] for s in states]))
+    scale = lab.scale(*(s[layers] for s in states))
+    exact = None
+    if min_sep / scale < SEPARATED * 100:
+        (sa, i), (sb, j) = divmod(p, lab.n), divmod(q, lab.n)
+        digits, dist = lab.exact_distances(family[sa], family[sb], [(i + 1, j + 1)], layers)
+        exact = (digits, dist[layers][0])
+    # Equivariance: τ ∈ G moves the outputs with the tokens.
+    equiv = None
+    if group.known and not group.trivial:
+        worst = 0.0
+        for X, s in zip(originals, states):
+            tau = group.random_element(rng)
+            if tau is None:
+                continue
+            t_states = lab.net.forward(permute(X, tau), layers)
+            moved = permute(s[layers], tau)
+            worst = max(worst, float(np.max(np.sqrt(np.sum((t_states[layers] - moved) ** 2, axis=-1)))))
+        equiv = worst
+    separated = (exact[1] / scale >= mp_separated(exact[0])) if exact else min_sep / scale >= SEPARATED
+    ok = separated and (equiv is None or equiv / scale <= COINCIDENT)
+    lines = [f"{len(family)} samples from pairwise different G-orbits ({len(originals)} random, "
+             f"{len(rearranged)} rearranged by σ ∉ G, {len(shared)} sharing a token with another)",
+             "closest two of their tokens after " +
+             ", ".join(f"{_layers(k)}: {fmt(v)}" for k, v in enumerate(per_layer)) + f" (scale {scale:.2g})"]
+    if exact:
+        lines.append(f"the closest pair re-computed at {exact[0]} digits: {fmt(exact[1])}")
+    if equiv is not None:
+        lines.append(f"G-rearranged samples τX (τ ∈ G) give τ-moved outputs: largest deviation {fmt(equiv)}")
+    lines.append(f"{label}: {'yes' if ok else 'NO'} — every token pair is "
+                 f"{'far above' if separated else 'not far above'} round-off after {_layers(layers)}")
+    data = {"layers": layers, "samples": len(family), "rearranged": len(rearranged), "shared_token": len(shared),
+            "min_token_distance_per_layer": per_layer, "min_token_distance": min_sep,
+            "relative_min_token_distance": min_sep / scale, "scale": scale,
+            "exact_min_token_distance": exact[1] if exact else None, "digits": exact[0] if exact else None,
+            "max_equivariance_deviation": equiv, "rearrangements": sigma_text}
+    return Demonstration("separation", f"{_layers(layers)} separate{'s' if layers == 1 else ''} tokens of samples from different G-orbits",
+                         ok if predicted else None, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# A view witness: D layers cannot tell X from σX at position i, D + 1 can
+
+def view_witness(lab: Lab, position: int, images: list[int], depth: int) -> Demonstration:
+    """The outputs at `position` for X and at σ(position) for σX: equal after `depth` layers (the
+    view lemma, docs/theory.md §11.2), different after `depth` + 1. The first sample is re-run with
+    mpmath: the coincidence holds at that precision too, and the separation keeps its size."""
+    sigma_i = images[position - 1]
+    coincide, separate = [], []
+    exact = None
+    scale = 1.0
+    for k in range(lab.samples):
+        X = lab.sample()
+        Xs = permute(X, images)
+        a, b = lab.net.forward(X, depth + 1), lab.net.forward(Xs, depth + 1)
+        scale = max(scale, lab.scale(a[depth + 1], b[depth + 1]))
+        coincide.append(_norm(a[depth][position - 1] - b[depth][sigma_i - 1]))
+        separate.append(_norm(a[depth + 1][position - 1] - b[depth + 1][sigma_i - 1]))
+        if k == 0:
+            digits, dist = lab.exact_distances(X, Xs, [(position, sigma_i)], depth + 1)
+            exact = (digits, dist[depth][0], dist[depth + 1][0])
+    digits, at_d, at_d1 = exact
+    worst, best = max(coincide), min(separate)
+    ok = (worst / scale <= COINCIDENT and at_d / scale <= mp_coincident(digits)
+          and at_d1 / scale >= mp_separated(digits))
+    where = f"position {position}" if sigma_i == position else f"positions {position} and {sigma_i}"
+    lines = [f"σ = {show_perm(images)} ∉ G, at {where}, over {lab.samples} samples X and σX:",
+             f"after {_layers(depth)}: the outputs agree — largest distance {fmt(worst)} in float64, "
+             f"{fmt(at_d)} at {digits} digits",
+             f"after {_layers(depth + 1)}: they differ — smallest distance {fmt(best)}; at {digits} digits "
+             f"{fmt(at_d1)} for the first sample (scale {scale:.2g})"]
+    data = {"position": position, "permutation": images, "diameter": depth, "digits": digits,
+            "max_distance_at_D": worst, "exact_distance_at_D": at_d, "min_distance_at_D_plus_1": best,
+            "exact_distance_at_D_plus_1": at_d1, "scale": scale}
+    return Demonstration("view-witness", f"view witness: {_layers(depth)} coincide, {depth + 1} separate",
+                         ok, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Receptive fields: the output at i does not move when x_j moves
+
+def receptive_field(lab: Lab, i: int, j: int, blind: Sequence[int], seeing: Optional[int],
+                    reason: str) -> Demonstration:
+    """`blind`: depths at which x_j cannot reach i (the output must not move: bit for bit in
+    float64); `seeing`: a depth at which it reaches i (the output moves; checked with mpmath, as
+    the signal shrinks with every hop), or None."""
+    top = max([*blind, seeing or 0])
+    moved_blind = {L: 0.0 for L in blind}
+    moved_seeing, moved_self = [], []
+    exact = None
+    for k in range(lab.samples):
+        X = lab.sample()
+        X2 = X.copy()
+        X2[j - 1] = 3 * lab.rng.normal(size=lab.d)
+        a, b = lab.net.forward(X, top), lab.net.forward(X2, top)
+        for L in blind:
+            moved_blind[L] = max(moved_blind[L], _norm(a[L][i - 1] - b[L][i - 1]))
+        if seeing:
+            moved_seeing.append(_norm(a[seeing][i - 1] - b[seeing][i - 1]))
+            if k == 0:
+                digits, dist = lab.exact_distances(X, X2, [(i, i)], seeing)
+                exact = (digits, dist[seeing][0], lab.scale(a[seeing], b[seeing]))
+        moved_self.append(_norm(a[1][j - 1] - b[1][j - 1]))
+    worst = max(moved_blind.values())
+    ok = worst <= COINCIDENT
+    lines = [f"x_{j} moved (in {lab.samples} samples), {reason}:",
+             f"the output at position {i} moves by " +
+             ", ".join(f"{fmt(v)} after {_layers(L)}" for L, v in moved_blind.items()) +
+             (" (bit-identical)" if worst == 0 else "")]
+    if seeing:
+        digits, at, scale = exact
+        ok = ok and at / scale >= mp_separated(digits)
+        lines.append(f"after {_layers(seeing)} x_{j} reaches position {i}: it moves by at least "
+                     f"{fmt(min(moved_seeing))}; at {digits} digits {fmt(at)} for the first sample")
+    lines.append(f"control: the output at position {j} itself moves by at least {fmt(min(moved_self))} after 1 layer")
+    data = {"i": i, "j": j, "moved_at_i": {str(k): v for k, v in moved_blind.items()},
+            "moved_at_i_when_reached": min(moved_seeing) if moved_seeing else None, "seeing_layers": seeing,
+            "exact_moved_at_i_when_reached": exact[1] if exact else None, "digits": exact[0] if exact else None,
+            "moved_at_j": min(moved_self)}
+    return Demonstration("receptive-field", f"the output at {i} ignores x_{j}", ok, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# ILL-POSED: the row normaliser crosses zero
+
+SCALES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+FLOAT_BISECTIONS = 30
+MP_BISECTIONS = 100
+
+
+def _denominators(net: Network, X: np.ndarray, ar=None) -> list:
+    traces: list = []
+    if ar is None:
+        net.forward(X, 1, traces=traces)
+    else:
+        net.forward(X, 1, ar=ar, traces=traces)
+    return [t.denominators for t in traces[0]]
+
+
+def ill_posed(lab: Lab, networks: Sequence[Network]) -> Demonstration:
+    """Find one network and two samples on which a normaliser Σ_j k(q_i, k_j) has opposite signs;
+    bisect on the segment between them to a sample where it crosses zero."""
+    found = None
+    for net in networks:
+        heads = [h for h, head in enumerate(net.model.heads) if head.normalized]
+        if not heads:
+            continue
+        pos: dict = {}
+        neg: dict = {}
+        for s in SCALES:
+            for _ in range(lab.samples):
+                X = s * lab.sample()
+                dens = _denominators(net, X)
+                for h in heads:
+                    den = dens[h]
+                    for i in range(lab.n):
+                        if not np.isfinite(den[i]):
+                            continue
+                        (pos if den[i] > 0 else neg if den[i] < 0 else pos).setdefault((h, i), X)
+                        if (h, i) in pos and (h, i) in neg:
+                            found = (net, h, i, pos[(h, i)], neg[(h, i)])
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            break
+    if not found:
+        return Demonstration("ill-posed", "a normaliser that crosses zero", None,
+                             ["no sample with a sign change of a row normaliser was found in the search "
+                              "(the derivation's witness stands on its own; this is not a contradiction)"], {})
+    net, h, i, Xa, Xb = found
+    lo, hi = 0.0, 1.0  # den(lo) > 0 > den(hi)
+    for _ in range(FLOAT_BISECTIONS):  # float64 while the normaliser is far above round-off
+        mid = (lo + hi) / 2
+        den = _denominators(net, (1 - mid) * Xa + mid * Xb)[h][i]
+        if not np.isfinite(den):
+            break
+        if den > 0:
+            lo = mid
+        else:
+            hi = mid
+    den_a, den_b = float(_denominators(net, Xa)[h][i]), float(_denominators(net, Xb)[h][i])
+    # Then at 50 digits: the signs at both ends of the bracket, and the bisection carried on.
+    import mpmath
+    from .evaluate import MpArithmetic
+    with mpmath.workdps(MP_DIGITS):
+        ar = MpArithmetic()
+        A, B = ar.array(Xa), ar.array(Xb)
+
+        def den_at(t):
+            return _denominators(net, (1 - t) * A + t * B, ar)[h][i]
+
+        t_lo, t_hi = mpmath.mpf(lo), mpmath.mpf(hi)
+        signs = (int(mpmath.sign(den_at(t_lo))), int(mpmath.sign(den_at(t_hi))))
+        if signs == (1, -1):
+            for _ in range(MP_BISECTIONS):
+                t_mid = (t_lo + t_hi) / 2
+                if den_at(t_mid) > 0:
+                    t_lo = t_mid
+                else:
+                    t_hi = t_mid
+        t_mid = (t_lo + t_hi) / 2
+        traces: list = []
+        states = net.forward((1 - t_mid) * A + t_mid * B, 1, ar=ar, traces=traces)
+        den_mid = float(abs(traces[0][h].denominators[i]))
+        mag_mid = float(traces[0][h].magnitudes[i])
+        out_mid = float(mpmath.sqrt(sum(x * x for x in states[1][i])))
+        width = float(t_hi - t_lo)
+    ok = signs == (1, -1)
+    label = net.model.heads[h].label or str(h + 1)
+    lines = [f"head {label}, row {i + 1}: the normaliser Σ_j k(q_{i + 1}, k_j) is {den_a:.3g} on one sample "
+             f"and {den_b:.3g} on another (the same parameters)",
+             f"on the segment between them it changes sign (signs {'+' if signs[0] > 0 else '−'}/"
+             f"{'+' if signs[1] > 0 else '−'} at {MP_DIGITS} digits), within an interval of width {width:.1e} "
+             f"around t = {float(t_mid):.12f}",
+             f"there |Σ_j k| = {fmt(den_mid)} while Σ_j |k| = {mag_mid:.3g}, and the output at position "
+             f"{i + 1} has norm {out_mid:.3g}: the layer has a pole"]
+    data = {"head": h + 1, "row": i + 1, "t": float(t_mid), "bracket_width": width,
+            "signs_at_50_digits": list(signs), "denominator_at_crossing": den_mid, "row_magnitude": mag_mid,
+            "output_norm_at_crossing": out_mid}
+    return Demonstration("ill-posed", "a row normaliser crosses zero", ok, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets: one layer sees the prefix as a set, two see its order
+
+def _masks(lab: Lab) -> list[np.ndarray]:
+    n = lab.n
+    return [np.ones((n, n), dtype=bool) if m is None else m for m in lab.model.masks]
+
+
+def prefix_rearrangement(lab: Lab, position: Optional[int] = None) -> Demonstration:
+    n = lab.n
+    masks = _masks(lab)
+    i = n if position is None else position
+    prefix = [j + 1 for j in np.flatnonzero(masks[0][i - 1]) if j + 1 != i]
+    if len(prefix) < 2:
+        return Demonstration("prefix", "prefix rearrangement", None,
+                             [f"position {i} sees fewer than two other positions: nothing to rearrange"], {})
+    images = list(range(1, n + 1))
+    for a, b in zip(prefix, reversed(prefix)):
+        images[a - 1] = b
+    for m in masks:  # σ must map every head's neighbourhood of i onto itself
+        nb = set(np.flatnonzero(m[i - 1]) + 1)
+        if {images[k - 1] for k in nb} != nb:
+            return Demonstration("prefix", "prefix rearrangement", None,
+                                 [f"the heads see different sets at position {i}: no common rearrangement"], {})
+    labelled = lab.model.spec.positional != "none" or any(h.bias for h in lab.model.heads)
+    # View lemma at depth 2: the outputs at i agree if σ keeps the neighbourhoods of every v
+    # within distance 1 of i.
+    near = {i} | {j + 1 for m in masks for j in np.flatnonzero(m[i - 1])}
+    keeps2 = all({images[k - 1] for k in np.flatnonzero(m[v - 1]) + 1} ==
+                 set(np.flatnonzero(m[images[v - 1] - 1]) + 1) for m in masks for v in near)
+    one, two = [], []
+    exact = None
+    scale = 1.0
+    for k in range(lab.samples):
+        X = lab.sample()
+        Xs = permute(X, images)
+        a, b = lab.net.forward(X, 2), lab.net.forward(Xs, 2)
+        scale = max(scale, lab.scale(a[2], b[2]))
+        one.append(_norm(a[1][i - 1] - b[1][i - 1]))
+        two.append(_norm(a[2][i - 1] - b[2][i - 1]))
+        if k == 0:
+            digits, dist = lab.exact_distances(X, Xs, [(i, i)], 2)
+            exact = (digits, dist[1][0], dist[2][0])
+    digits, at1, at2 = exact
+    agree1 = max(one) / scale <= COINCIDENT and at1 / scale <= mp_coincident(digits)
+    differ2 = at2 / scale >= mp_separated(digits)
+    span = f"{prefix[0]}..{prefix[-1]}" if prefix == list(range(prefix[0], prefix[-1] + 1)) else "its other positions"
+    lines = [f"position {i}; the tokens at {span} reversed (σ = {show_perm(images)}), x_{i} kept, {lab.samples} samples:",
+             f"after 1 layer the outputs at {i} {'agree' if agree1 else 'differ'}: largest distance {fmt(max(one))} "
+             f"({fmt(at1)} at {digits} digits)",
+             f"after 2 layers they {'differ' if differ2 else 'agree'}: smallest distance {fmt(min(two))} "
+             f"({fmt(at2)} at {digits} digits; scale {scale:.2g})"]
+    if labelled:
+        ok = None
+        lines.append("a bias or positional encoding labels positions, so the view lemma predicts nothing here")
+    elif keeps2:
+        ok = agree1 and max(two) / scale <= COINCIDENT and at2 / scale <= mp_coincident(digits)
+        lines.append("σ keeps every neighbourhood within distance 1 of the position: 2 layers cannot see the order either")
+    else:
+        ok = agree1 and differ2
+    data = {"position": i, "permutation": images, "max_distance_1_layer": max(one), "exact_distance_1_layer": at1,
+            "exact_distance_2_layers": at2, "digits": digits,
+            "min_distance_2_layers": min(two), "max_distance_2_layers": max(two), "scale": scale,
+            "labelled": labelled}
+    return Demonstration("prefix", "one layer sees a prefix as a set, two see its order", ok, lines, data)

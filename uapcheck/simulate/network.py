@@ -1,0 +1,276 @@
+"""The family of a `.uap` file as a numpy network with random parameters.
+
+A layer is the paper's residual block pair: X ↦ X + Σ_h Atten_h(X) W_O^h, then the token-wise FFN
+x ↦ x + W_2 σ(W_1 x − b) of a random width with the file's activation σ. Each head has its own
+random W_Q, W_K, W_V, W_O (W_K = W_Q under `tie query key`), bias vectors under `affine query key`,
+random features w_r, Nyström landmarks, sequence projections E, F, and a score bias B of its class;
+the pattern's arcs give the mask (position i always sees itself). Every layer has its own
+parameters; the network of m layers is the first m layers of a deeper one, so one forward pass
+gives every depth. The file's scalar `param`s are fixed constants, the same in every layer.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+import numpy as np
+
+from .. import spec as S
+from .evaluate import ACTIVATIONS, FLOAT, Arithmetic, SimulationUnsupported, Value, evaluate
+
+RANDOM_FEATURES = 16
+#: Scale of the residual branches: small enough that exponential kernels stay finite over the
+#: depths the experiments use, large enough that separations stand far above round-off.
+BRANCH_SCALE = 1.0
+
+# Head and spec fields the network models; any other field (a construct added to the language
+# after this module) with a non-default value is refused rather than silently ignored.
+_HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", "nystrom", "pattern",
+                "bias", "projection", "tie", "affine", "loc"}
+_SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
+                "layers", "expect"}
+
+
+def refuse_unknown(spec: S.Spec) -> None:
+    """Exit-2 error for constructs the simulator does not know (never a silent approximation)."""
+    for f in dataclasses.fields(spec):
+        if f.name not in _SPEC_FIELDS and getattr(spec, f.name) != _default(f):
+            raise SimulationUnsupported(f"`{f.name}` is not modelled by the simulator")
+    for head in spec.heads:
+        for f in dataclasses.fields(head):
+            if f.name not in _HEAD_FIELDS and getattr(head, f.name) != _default(f):
+                raise SimulationUnsupported(f"the head's `{f.name}` is not modelled by the simulator", head.loc)
+        if head.kind not in ("kernel", "features", "score"):
+            raise SimulationUnsupported(f"a `{head.kind}` head is not modelled by the simulator", head.loc)
+        if head.bias is not None and head.bias not in S.BIAS_KINDS:
+            raise SimulationUnsupported(f"the bias kind `{head.bias}` is not modelled by the simulator", head.loc)
+    if spec.positional not in ("none", "absolute"):
+        raise SimulationUnsupported(f"`positional {spec.positional}` is not modelled by the simulator")
+    if spec.ffn.kind not in ("named", "custom", "none") or (
+            spec.ffn.kind == "named" and spec.ffn.name not in ACTIVATIONS):
+        raise SimulationUnsupported(f"the FFN `{spec.ffn.name or spec.ffn.kind}` is not modelled by the "
+                                    "simulator", spec.ffn.loc)
+
+
+def _default(f: dataclasses.Field):
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return f.default_factory()  # type: ignore[misc]
+    return object()  # a required field: never equal
+
+
+def bias_matrix(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A random B in the class of `kind` (docs/theory.md TD-BIAS): B_ij = β_class(i, j)."""
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    if kind == "free":
+        return rng.normal(size=(n, n))
+    if kind == "circulant":
+        cls = (j - i) % n
+    elif kind == "symmetric circulant":
+        cls = np.minimum((j - i) % n, (i - j) % n)
+    elif kind == "toeplitz":
+        cls = j - i + n - 1
+    elif kind == "symmetric toeplitz":
+        cls = np.abs(j - i)
+    else:  # pragma: no cover - refused earlier
+        raise SimulationUnsupported(f"the bias kind `{kind}` is not modelled by the simulator")
+    beta = rng.normal(size=2 * n)
+    return beta[cls]
+
+
+@dataclass(frozen=True)
+class Model:
+    """What the network needs from the (concrete) spec."""
+    spec: S.Spec
+    n: int
+    d: int
+    masks: tuple[Optional[np.ndarray], ...]  # per head: mask[i, j] = query i sees key j (None: full)
+    constants: Mapping[str, float]  # the file's scalar params
+
+    @property
+    def heads(self) -> tuple[S.Head, ...]:
+        return self.spec.heads
+
+
+@dataclass
+class HeadParams:
+    WQ: np.ndarray
+    WK: np.ndarray
+    WV: np.ndarray
+    WO: np.ndarray
+    bQ: np.ndarray
+    bK: np.ndarray
+    features: Optional[np.ndarray] = None  # (R, d) random vectors w_r
+    landmarks: Optional[np.ndarray] = None  # (M, d) Nyström landmarks
+    E: Optional[np.ndarray] = None
+    F: Optional[np.ndarray] = None
+    B: Optional[np.ndarray] = None
+
+
+@dataclass
+class LayerParams:
+    heads: list[HeadParams]
+    W1: Optional[np.ndarray]
+    b1: Optional[np.ndarray]
+    W2: Optional[np.ndarray]
+
+
+@dataclass
+class HeadTrace:
+    """The row normalisers of one head in one layer (for the well-posedness experiment)."""
+    denominators: np.ndarray  # Σ_j weights_ij (row sums), or None for unnormalised heads
+    magnitudes: np.ndarray  # Σ_j |weights_ij|
+
+
+def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParams:
+    d, n = model.d, model.n
+    scale = BRANCH_SCALE / max(1.0, np.sqrt(depth))
+    heads = []
+    for head in model.heads:
+        WQ = rng.normal(size=(d, d)) / np.sqrt(d)
+        WK = WQ if head.tie else rng.normal(size=(d, d)) / np.sqrt(d)
+        WV = rng.normal(size=(d, d)) / np.sqrt(d)
+        WO = rng.normal(size=(d, d)) / np.sqrt(d) * scale / np.sqrt(len(model.heads))
+        zeros = np.zeros(d)
+        bQ = rng.normal(size=d) / 2 if head.affine else zeros
+        bK = rng.normal(size=d) / 2 if head.affine else zeros
+        hp = HeadParams(WQ, WK, WV, WO, bQ, bK)
+        if head.random:
+            hp.features = rng.normal(size=(RANDOM_FEATURES, d))
+        if head.nystrom:
+            hp.landmarks = rng.normal(size=(head.nystrom, d))
+        if head.projection:
+            k = head.projection.size
+            hp.E = rng.normal(size=(k, n)) / np.sqrt(n)
+            hp.F = rng.normal(size=(k, n)) / np.sqrt(n)
+        if head.bias:
+            hp.B = bias_matrix(head.bias, n, rng) / 2
+        heads.append(hp)
+    if model.spec.ffn.kind == "none":
+        return LayerParams(heads, None, None, None)
+    width = int(rng.integers(d + 2, 4 * d + 9))
+    W1 = rng.normal(size=(width, d)) / np.sqrt(d)
+    b1 = rng.normal(size=width)
+    W2 = rng.normal(size=(d, width)) / np.sqrt(width) * scale
+    return LayerParams(heads, W1, b1, W2)
+
+
+class Network:
+    """A `depth`-layer network of the family with random parameters (and a random positional
+    encoding under `positional absolute`)."""
+
+    def __init__(self, model: Model, rng: np.random.Generator, depth: int):
+        self.model = model
+        self.depth = depth
+        self.layers = [draw_layer(model, rng, depth) for _ in range(depth)]
+        self.encoding = rng.normal(size=(model.n, model.d)) if model.spec.positional == "absolute" else None
+
+    # -- one head --------------------------------------------------------------------------------
+    def _kernel(self, head: S.Head, hp: HeadParams, Q, K, ar: Arithmetic):
+        """The weight matrix k(q_i, k_j) (queries Q: (n, d), keys K: (m, d)) → (n, m)."""
+        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        if head.kind in ("kernel", "score"):
+            xq, yk = head.params
+            env = dict(consts, **{xq: Value(Q[:, None, :], True), yk: Value(K[None, :, :], True)})
+            w = evaluate(head.expr, env, ar)
+            if w.vector:
+                raise SimulationUnsupported("the kernel is not a scalar", head.loc)
+            return np.broadcast_to(w.array, (Q.shape[0], K.shape[0]))
+        (xname,) = head.params
+        if head.random:
+            W = ar.array(hp.features)
+            fq = self._feature(head, dict(consts, **{xname: Value(Q[:, None, :], True),
+                                                      head.random: Value(W[None, :, :], True)}), ar,
+                               (Q.shape[0], W.shape[0]))
+            fk = self._feature(head, dict(consts, **{xname: Value(K[:, None, :], True),
+                                                      head.random: Value(W[None, :, :], True)}), ar,
+                               (K.shape[0], W.shape[0]))
+        else:
+            fq = self._feature(head, dict(consts, **{xname: Value(Q, True)}), ar, None)
+            fk = self._feature(head, dict(consts, **{xname: Value(K, True)}), ar, None)
+        return fq @ fk.T
+
+    @staticmethod
+    def _feature(head: S.Head, env, ar, shape):
+        phi = evaluate(head.expr, env, ar)
+        if shape is not None:  # random features: one scalar per (token, w_r)
+            if phi.vector:
+                raise SimulationUnsupported("a random feature must be a scalar", head.loc)
+            return np.broadcast_to(phi.array, shape)
+        if phi.vector:
+            return phi.array
+        n = env[head.params[0]].array.shape[0]
+        return np.broadcast_to(phi.array, (n,))[:, None]  # a scalar feature map: one feature
+
+    def head_output(self, k: int, hp: HeadParams, X, ar: Arithmetic, trace: Optional[list] = None):
+        head = self.model.heads[k]
+        WQ, WK, WV = ar.array(hp.WQ), ar.array(hp.WK), ar.array(hp.WV)
+        Q = X @ WQ.T + ar.array(hp.bQ)
+        K = X @ WK.T + ar.array(hp.bK)
+        V = X @ WV.T
+        if hp.E is not None:
+            K = ar.array(hp.E) @ K
+            V = ar.array(hp.F) @ V
+        if hp.landmarks is not None:
+            Z = ar.array(hp.landmarks)
+            kqz = self._kernel(head, hp, Q, Z, ar)
+            kzz = self._kernel(head, hp, Z, Z, ar)
+            kzk = self._kernel(head, hp, Z, K, ar)
+            weights = kqz @ ar.pinv(kzz) @ kzk
+        else:
+            weights = self._kernel(head, hp, Q, K, ar)
+        if hp.B is not None:
+            weights = weights * ar.exp(ar.array(hp.B))
+        mask = self.model.masks[k]
+        if mask is not None:
+            weights = ar.where(mask, weights, ar.const(0))
+        out = weights @ V
+        if head.normalized:
+            den = weights.sum(axis=1)
+            if trace is not None:
+                trace.append(HeadTrace(den, ar.abs(weights).sum(axis=1)))
+            out = out / den[:, None]
+        elif trace is not None:
+            trace.append(HeadTrace(None, ar.abs(weights).sum(axis=1)))
+        return out @ ar.array(hp.WO).T
+
+    # -- the network -------------------------------------------------------------------------------
+    def forward(self, X: np.ndarray, depth: Optional[int] = None, ar: Arithmetic = FLOAT,
+                traces: Optional[list] = None) -> list[np.ndarray]:
+        """The states after 0, 1, ..., depth layers (state 0 is the input plus the encoding)."""
+        depth = self.depth if depth is None else depth
+        if depth > self.depth:
+            raise ValueError(f"the network has {self.depth} layers, not {depth}")
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            state = ar.array(X)
+            if self.encoding is not None:
+                state = state + ar.array(self.encoding)
+            states = [state]
+            for layer in self.layers[:depth]:
+                trace: Optional[list] = [] if traces is not None else None
+                attn = None
+                for k, hp in enumerate(layer.heads):
+                    out = self.head_output(k, hp, state, ar, trace)
+                    attn = out if attn is None else attn + out
+                state = state + attn
+                if layer.W1 is not None:
+                    state = state + self._ffn(state, layer, ar)
+                states.append(state)
+                if traces is not None:
+                    traces.append(trace)
+        return states
+
+    def _ffn(self, X, layer: LayerParams, ar: Arithmetic):
+        pre = X @ ar.array(layer.W1).T - ar.array(layer.b1)
+        ffn = self.model.spec.ffn
+        if ffn.kind == "named":
+            act = ACTIVATIONS[ffn.name](ar, pre)
+        else:
+            consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+            act = evaluate(ffn.expr, dict(consts, **{ffn.var: Value(pre, False)}), ar)
+            if act.vector:
+                raise SimulationUnsupported("the FFN activation is not a scalar", ffn.loc)
+            act = np.broadcast_to(act.array, pre.shape)
+        return act @ ar.array(layer.W2).T

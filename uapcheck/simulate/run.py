@@ -1,0 +1,296 @@
+"""Run the experiments that show a file's verdict numerically.
+
+The derivation is made (or re-made) for the concrete size simulated: a symbolic `tokens n` becomes
+`--tokens` (8 by default), a symbolic `dim` becomes 3, integer `param`s take their lower bound (at
+least 1) and scalar `param`s a random admissible value. The experiments then read the derivation's
+certificates from its steps (the view witness of PAT-LAYERS, the receptive-field pair of
+PAT-DISCONNECTED or PAT-BUDGET, the realising pair of PAT-CONNECTED, the group of SYM-AUT or
+SYM-DENSE) and test what each one says on random networks of the family.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from .. import spec as S
+from .evaluate import SimulationUnsupported
+from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, prefix_rearrangement, receptive_field,
+                          separation, view_witness)
+from .network import Model, Network, refuse_unknown
+
+DEFAULT_TOKENS = 8
+DEFAULT_DIM = 3
+MAX_TOKENS = 256
+MAX_DIM = 64
+MAX_LAYERS = 64
+ILL_POSED_NETWORKS = 4
+
+
+@dataclass(frozen=True)
+class Options:
+    seed: int = 0
+    samples: int = 4
+    layers: Optional[int] = None  # the depth of the separation experiment (default: the derived count)
+    tokens: Optional[int] = None  # n when the file leaves it symbolic
+    causal: bool = False  # also run the prefix-rearrangement experiment
+
+
+@dataclass
+class Simulation:
+    path: str
+    architecture: str
+    verdict: str
+    n: int
+    d: int
+    seed: int
+    samples: int
+    instance: dict  # the values chosen for the file's symbolic quantities
+    derived: str  # the derivation at the simulated size, in one line
+    demonstrations: list[Demonstration] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def consistent(self) -> bool:
+        """No demonstration contradicts the verdict."""
+        return all(d.holds is not False for d in self.demonstrations)
+
+
+# ---------------------------------------------------------------------------------------------
+# The concrete instance
+
+def _resolve(obj, values: dict):
+    """Replace integer parameter names (and "-name") inside a pattern by their values."""
+    if isinstance(obj, str):
+        name, sign = (obj[1:], -1) if obj.startswith("-") else (obj, 1)
+        return sign * values[name] if name in values else obj
+    if isinstance(obj, tuple):
+        return tuple(_resolve(x, values) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {f.name: _resolve(getattr(obj, f.name), values) for f in dataclasses.fields(obj) if f.init}
+        return dataclasses.replace(obj, **changes)
+    return obj
+
+
+def _scalar_value(p: S.Param, rng: np.random.Generator) -> float:
+    if p.constraint in ("> 0", ">= 0"):
+        return float(rng.uniform(0.5, 1.5))
+    if p.constraint == "!= 0":
+        return float(rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 1.5))
+    return float(rng.normal())
+
+
+def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tuple[S.Spec, dict, dict]:
+    """(the concrete spec, the scalar constants, the chosen values to report)."""
+    if isinstance(spec.tokens, int):
+        if options.tokens is not None and options.tokens != spec.tokens:
+            raise SimulationUnsupported(f"the file fixes `tokens {spec.tokens}`; --tokens {options.tokens} "
+                                        "would simulate another family")
+        n = spec.tokens
+    else:
+        n = options.tokens if options.tokens is not None else DEFAULT_TOKENS
+    if not 1 <= n <= MAX_TOKENS:
+        raise SimulationUnsupported(f"simulate runs at 1 ≤ n ≤ {MAX_TOKENS} tokens, not n = {n}")
+    d = spec.dim if isinstance(spec.dim, int) else DEFAULT_DIM
+    if not 1 <= d <= MAX_DIM:
+        raise SimulationUnsupported(f"simulate runs at token dimension 1 ≤ d ≤ {MAX_DIM}, not d = {d}")
+    chosen: dict = {}
+    if not isinstance(spec.tokens, int):
+        chosen[spec.tokens] = n
+    if not isinstance(spec.dim, int):
+        chosen[spec.dim] = d
+    ints = {p.name: max(p.lower if p.lower is not None else 1, 1) for p in spec.params if p.constraint == "integer"}
+    chosen.update(ints)
+    constants = {}
+    for p in spec.params:
+        constants[p.name] = float(ints[p.name]) if p.name in ints else _scalar_value(p, rng)
+        if p.name not in ints:
+            chosen[p.name] = round(constants[p.name], 6)
+    values = dict(ints)
+    if isinstance(spec.tokens, str):
+        values[spec.tokens] = n
+    heads = tuple(dataclasses.replace(h, pattern=_resolve(h.pattern, values)) for h in spec.heads)
+    layers = spec.layers
+    if isinstance(layers, str):
+        layers = values.get(layers, layers)
+    concrete = dataclasses.replace(spec, tokens=n, dim=d, heads=heads, layers=layers, expect=None)
+    return concrete, constants, chosen
+
+
+def _masks(spec: S.Spec) -> tuple:
+    from ..graphs import build_graph
+    n, out = spec.tokens, []
+    for head in spec.heads:
+        if isinstance(head.pattern, S.Full):
+            out.append(None)
+            continue
+        try:
+            graph = build_graph(head.pattern, n, {})
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SimulationUnsupported(f"the pattern cannot be built at n = {n}: {exc}", head.loc) from None
+        mask = np.eye(n, dtype=bool)
+        if graph.complete:
+            mask[:] = True
+        else:
+            for j, i in graph.arcs():
+                mask[i - 1, j - 1] = True
+        out.append(mask)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the derivation
+
+def _evidence(result, rule: str) -> Optional[dict]:
+    for step in result.root.walk():
+        if step.rule == rule:
+            return dict(step.evidence)
+    return None
+
+
+def _view_witness(result) -> Optional[tuple[int, list[int], int]]:
+    ev = _evidence(result, "PAT-LAYERS")
+    if not ev or not isinstance(ev.get("view witness"), dict):
+        return None
+    w = ev["view witness"]
+    n = result.spec.tokens
+    try:
+        position, depth = int(w["position"]), int(w.get("diameter", ev.get("diameter")))
+        if "swap" in w:
+            a, b = (int(x) for x in w["swap"])
+            images = list(range(1, n + 1))
+            images[a - 1], images[b - 1] = b, a
+        elif "permutation" in w:
+            images = [int(x) for x in w["permutation"]]
+        else:
+            return None
+    except (KeyError, TypeError, ValueError):
+        return None
+    if sorted(images) != list(range(1, n + 1)) or not 1 <= position <= n:
+        return None
+    return position, images, depth
+
+
+def _realising_pair(result) -> Optional[tuple[int, int, int]]:
+    """(i, j, D): x_j needs D hops to reach i (PAT-CONNECTED)."""
+    ev = _evidence(result, "PAT-CONNECTED")
+    if not ev or not isinstance(ev.get("realised by"), dict):
+        return None
+    try:
+        r = ev["realised by"]
+        return int(r["to i"]), int(r["from j"]), int(ev["diameter"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _pair(witness) -> Optional[tuple[int, int]]:
+    try:
+        return int(witness["i"]), int(witness["j"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _has_causal(pattern) -> bool:
+    if isinstance(pattern, S.Causal):
+        return True
+    if isinstance(pattern, S.PatternUnion):
+        return any(_has_causal(p) for p in pattern.parts)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _derived_line(result) -> str:
+    g = result.group
+    parts = [result.verdict]
+    if result.verdict == "UAP":
+        if g is not None:
+            parts.append(f"G = {g.name or f'a group of order {g.order}'}")
+        if result.layers is not None:
+            parts.append(f"{result.layers} attention layer{'s' if result.layers != 1 else ''}")
+    return " · ".join(parts)
+
+
+def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulation:
+    """Run the experiments for `spec`; `result` is its derivation when already made (it is re-made
+    when the simulated instance differs from the file)."""
+    start = time.perf_counter()
+    refuse_unknown(spec)
+    if options.samples < 1 or options.samples > 64:
+        raise SimulationUnsupported("--samples takes a value from 1 to 64")
+    if options.layers is not None and not 1 <= options.layers <= MAX_LAYERS:
+        raise SimulationUnsupported(f"--layers takes a value from 1 to {MAX_LAYERS}")
+    rng = np.random.default_rng(options.seed)
+    concrete, constants, chosen = instantiate(spec, options, rng)
+    if result is None or concrete != dataclasses.replace(spec, expect=None):
+        from ..derive import check_spec
+        result = check_spec(concrete)
+    model = Model(concrete, concrete.tokens, concrete.dim, _masks(concrete), constants)
+    n = model.n
+
+    plan = []  # (experiment, depth needed)
+    verdict = result.verdict
+    group = GroupOracle(result.group, n)
+    witness = _view_witness(result)
+    if verdict == "UAP" and isinstance(result.layers, int):
+        m = options.layers or result.layers
+        plan.append(("separation", m))
+        if witness:
+            plan.append(("view", witness[2] + 1))
+        pair = _realising_pair(result)
+        if pair and pair[2] == result.layers and pair[2] >= 2:
+            plan.append(("least", pair[2]))
+    elif verdict == "NOT-UAP":
+        dis = _evidence(result, "PAT-DISCONNECTED")
+        bud = _evidence(result, "PAT-BUDGET")
+        if dis and _pair(dis.get("witness")):
+            plan.append(("disconnected", options.layers or min(max(n, 2), 4)))
+        elif bud and isinstance(bud.get("witness"), dict) and _pair(bud["witness"]):
+            dist = bud["witness"].get("distance from j to i")
+            plan.append(("budget", int(dist) if isinstance(dist, int) else int(bud["budget"])))
+    elif verdict == "ILL-POSED":
+        plan.append(("ill", 1))
+    elif verdict == "INCONCLUSIVE":
+        ev = _evidence(result, "PAT-LAYERS")
+        m = options.layers or (int(ev["layers"]) if ev and isinstance(ev.get("layers"), int) else 1)
+        plan.append(("evidence", m))
+    if options.causal or (verdict == "NOT-UAP" and any(_has_causal(h.pattern) for h in concrete.heads)):
+        plan.append(("prefix", 2))
+    depth = max([d for _, d in plan] + [1])
+    if depth > MAX_LAYERS:
+        raise SimulationUnsupported(f"the experiment needs {depth} layers (at most {MAX_LAYERS} are simulated)")
+    net = Network(model, rng, depth)
+    lab = Lab(net, rng, options.samples)
+    demos: list[Demonstration] = []
+    for kind, need in plan:
+        if kind == "separation":
+            demos.append(separation(lab, need, group, True, f"{need}-layer token distinguishing"))
+        elif kind == "evidence":
+            demos.append(separation(lab, need, group, False, "separated (evidence only: the verdict is open)"))
+        elif kind == "view":
+            position, images, d = witness
+            demos.append(view_witness(lab, position, images, d))
+        elif kind == "least":
+            i, j, d = _realising_pair(result)
+            demos.append(receptive_field(lab, i, j, [d - 1], d, f"x_{j} is {d} hops from position {i}, so "
+                                         f"{d - 1} layers are not enough"))
+        elif kind == "disconnected":
+            i, j = _pair(_evidence(result, "PAT-DISCONNECTED")["witness"])
+            demos.append(receptive_field(lab, i, j, list(range(1, need + 1)), None,
+                                         f"x_{j} never reaches position {i}"))
+        elif kind == "budget":
+            bud = _evidence(result, "PAT-BUDGET")
+            i, j = _pair(bud["witness"])
+            budget = int(bud["budget"])
+            demos.append(receptive_field(lab, i, j, [budget], need if need > budget else None,
+                                         f"the budget is {budget} layers"))
+        elif kind == "ill":
+            nets = [net] + [Network(model, rng, 1) for _ in range(ILL_POSED_NETWORKS - 1)]
+            demos.append(ill_posed(lab, nets))
+        elif kind == "prefix":
+            demos.append(prefix_rearrangement(lab))
+    return Simulation(spec.path, spec.architecture, verdict, n, model.d, options.seed, options.samples, chosen,
+                      _derived_line(result), demos, time.perf_counter() - start)
