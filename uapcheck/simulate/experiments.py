@@ -169,11 +169,21 @@ def _norm(v: np.ndarray) -> float:
 # UAP: m layers separate the tokens of samples from different orbits
 
 def _closest_pair(tokens: np.ndarray) -> tuple[float, int, int]:
-    diff = tokens[:, None, :] - tokens[None, :, :]
-    dist = np.sqrt(np.sum(diff * diff, axis=-1))
-    np.fill_diagonal(dist, np.inf)
-    k = int(np.argmin(dist))
-    return float(dist.flat[k]), k // len(tokens), k % len(tokens)
+    """The smallest distance between two different rows, and the rows (differences taken
+    directly, never through |a|² + |b|² − 2a·b, which cancels exactly where distances are small)."""
+    count, d = tokens.shape
+    block = max(1, 2_000_000 // max(1, count * d))
+    best, p, q = np.inf, 0, 0
+    for start in range(0, count, block):
+        rows = tokens[start:start + block]
+        diff = rows[:, None, :] - tokens[None, :, :]
+        dist = np.sqrt(np.sum(diff * diff, axis=-1))
+        for r in range(len(rows)):
+            dist[r, start + r] = np.inf
+        k = int(np.argmin(dist))
+        if dist.flat[k] < best:
+            best, p, q = float(dist.flat[k]), start + k // count, k % count
+    return best, p, q
 
 
 def _layers(k: int) -> str:
@@ -334,7 +344,7 @@ def receptive_field(lab: Lab, i: int, j: int, blind: Sequence[int], seeing: Opti
 
 SCALES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 FLOAT_BISECTIONS = 30
-MP_BISECTIONS = 100
+MP_BISECTIONS = 60
 
 
 def _denominators(net: Network, X: np.ndarray, ar=None) -> list:

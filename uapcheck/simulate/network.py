@@ -192,6 +192,23 @@ class Network:
             fk = self._feature(head, dict(consts, **{xname: Value(K, True)}), ar, None)
         return fq @ fk.T
 
+    def _masked_kernel(self, head: S.Head, hp: HeadParams, Q, K, mask: np.ndarray, ar: Arithmetic):
+        """The same weights, evaluated only on the pattern's pairs (slow arithmetics: a sparse
+        pattern then costs its arcs, not n²); the other entries are 0, as the mask makes them."""
+        rows, cols = np.nonzero(mask)
+        pairs = self._kernel_pairs(head, Q[rows], K[cols], ar)
+        weights = np.full(mask.shape, ar.const(0), dtype=object)
+        weights[rows, cols] = pairs
+        return weights
+
+    def _kernel_pairs(self, head: S.Head, Qp, Kp, ar: Arithmetic):
+        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        xq, yk = head.params
+        w = evaluate(head.expr, dict(consts, **{xq: Value(Qp, True), yk: Value(Kp, True)}), ar)
+        if w.vector:
+            raise SimulationUnsupported("the kernel is not a scalar", head.loc)
+        return np.broadcast_to(w.array, (Qp.shape[0],))
+
     @staticmethod
     def _feature(head: S.Head, env, ar, shape):
         phi = evaluate(head.expr, env, ar)
@@ -219,6 +236,8 @@ class Network:
             kzz = self._kernel(head, hp, Z, Z, ar)
             kzk = self._kernel(head, hp, Z, K, ar)
             weights = kqz @ ar.pinv(kzz) @ kzk
+        elif self.model.masks[k] is not None and ar.name != "float64" and head.kind in ("kernel", "score"):
+            weights = self._masked_kernel(head, hp, Q, K, self.model.masks[k], ar)
         else:
             weights = self._kernel(head, hp, Q, K, ar)
         if hp.B is not None:

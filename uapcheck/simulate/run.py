@@ -267,7 +267,10 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     demos: list[Demonstration] = []
     for kind, need in plan:
         if kind == "separation":
-            demos.append(separation(lab, need, group, True, f"{need}-layer token distinguishing"))
+            enough = need >= result.layers  # fewer layers than derived: nothing is predicted
+            demos.append(separation(lab, need, group, enough, f"{need}-layer token distinguishing" if enough
+                                    else f"separated with fewer layers than the derived {result.layers} "
+                                         "(no prediction)"))
         elif kind == "evidence":
             demos.append(separation(lab, need, group, False, "separated (evidence only: the verdict is open)"))
         elif kind == "view":
