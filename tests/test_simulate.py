@@ -402,3 +402,30 @@ def test_every_catalog_file_agrees_with_its_experiment(path):
     assert sim.demonstrations
     if sim.verdict != "INCONCLUSIVE":
         assert all(d.holds is not None for d in sim.demonstrations if d.kind != "prefix"), render_text(sim)
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal target classes (`target causal`, docs/theory.md §14)
+
+def test_causal_target_two_layers_separate_receptive_fields():
+    sim = simulate(load("causal_decoder.uap"), None, Options(seed=0))
+    assert sim.verdict == "UAP" and sim.consistent
+    rs = demo(sim, "receptive-separation")
+    assert rs.holds is True and rs.data["layers"] == 2
+    assert rs.data["max_distance_of_agreeing_pairs"] == 0.0  # same prefix, same output
+    assert rs.data["min_token_distance"] >= 1e-6
+    p = demo(sim, "prefix")
+    assert p.holds is True and p.data["min_distance_2_layers"] >= 1e-6
+
+
+def test_causal_window_target_least_layers_is_the_receptive_radius():
+    sim = simulate(load("causal_window_decoder.uap"), None, Options(seed=1))
+    rf = demo(sim, "receptive-field")
+    assert rf.holds is True and rf.data["seeing_layers"] == 4  # ceil((8 - 1) / 2) at n = 8
+    assert rf.data["moved_at_i"] == {"3": 0.0}
+
+
+def test_causal_target_with_fewer_layers_predicts_nothing():
+    sim = simulate(load("causal_decoder.uap"), None, Options(seed=0, layers=1))
+    rs = demo(sim, "receptive-separation")
+    assert rs.holds is None  # fewer layers than derived: no prediction

@@ -509,3 +509,85 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None) -> Demonstrat
             "min_distance_2_layers": min(two), "max_distance_2_layers": max(two), "scale": scale,
             "labelled": labelled}
     return Demonstration("prefix", "one layer sees a prefix as a set, two see its order", ok, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Receptive target classes (causal maps and their generalisation, docs/theory.md §14)
+
+def reach_and_distance(lab: Lab) -> tuple[np.ndarray, np.ndarray]:
+    """(R, dist): R[i, j] when x_j reaches position i in some number of layers (the union of the
+    heads, i sees itself), dist[i, j] = d(j → i) (−1 when unreachable)."""
+    n = lab.n
+    sees = np.zeros((n, n), dtype=bool)
+    for m in _masks(lab):
+        sees |= m
+    np.fill_diagonal(sees, True)
+    dist = np.full((n, n), -1, dtype=int)
+    np.fill_diagonal(dist, 0)
+    frontier = np.eye(n, dtype=bool)
+    reached = frontier.copy()
+    hops = 0
+    while frontier.any():
+        hops += 1
+        nxt = (frontier.astype(np.int64) @ sees.T.astype(np.int64) > 0) & ~reached
+        dist[nxt.T] = hops
+        reached |= nxt
+        frontier = nxt
+    return reached.T, dist
+
+
+def receptive_separation(lab: Lab, layers: int, predicted: bool, label: str) -> Demonstration:
+    """Definition 3 in receptive form: after `layers` layers the tokens at (X, i) and (Y, i′) must be
+    distinct unless i = i′ and X, Y agree on the positions that reach i; those must coincide.
+    Samples: random ones and random copies sharing one token with them."""
+    rng = lab.rng
+    reach, _ = reach_and_distance(lab)
+    originals = [lab.sample() for _ in range(lab.samples)]
+    shared = []
+    for X in originals:
+        Y = lab.sample()
+        i = int(rng.integers(lab.n))
+        Y[i if rng.random() < 0.5 else int(rng.integers(lab.n))] = X[i]
+        shared.append(Y)
+    family = originals + shared
+    states = [lab.net.forward(X, layers) for X in family]
+    out = [s[layers] for s in states]
+    scale = lab.scale(*out)
+    n = lab.n
+    closest, same_worst, closest_pair = np.inf, 0.0, None
+    for a in range(len(family)):
+        for b in range(a, len(family)):
+            diff = out[a][:, None, :] - out[b][None, :, :]
+            dist = np.sqrt(np.sum(diff * diff, axis=-1))
+            for i in range(n):
+                for j in range(n):
+                    if a == b and i >= j:
+                        continue
+                    if i == j:
+                        r = reach[i]
+                        if np.array_equal(family[a][r], family[b][r]):
+                            same_worst = max(same_worst, float(dist[i, j]))
+                            continue
+                    elif reach[i].sum() == 1 and reach[j].sum() == 1 and np.array_equal(family[a][i], family[b][j]):
+                        continue  # one-token fields holding the same token: no prediction
+                    if dist[i, j] < closest:
+                        closest, closest_pair = float(dist[i, j]), (a, i, b, j)
+    exact = None
+    if closest_pair is not None and closest / scale < SEPARATED * 100:
+        a, i, b, j = closest_pair
+        digits, d = lab.exact_distances(family[a], family[b], [(i + 1, j + 1)], layers)
+        exact = (digits, d[layers][0])
+    separated = (exact[1] / scale >= mp_separated(exact[0])) if exact else closest / scale >= SEPARATED
+    ok = separated and same_worst / scale <= COINCIDENT
+    lines = [f"{len(family)} samples ({len(originals)} random, {len(shared)} sharing a token with one of them); "
+             "two tokens must differ unless they sit at the same position i and their samples agree on "
+             "the positions that reach i",
+             f"after {_layers(layers)}: closest pair that must differ {fmt(closest)}"
+             + (f" ({fmt(exact[1])} at {exact[0]} digits)" if exact else "")
+             + f"; pairs that must agree differ by at most {fmt(same_worst)} (scale {scale:.2g})",
+             f"{label}: {'yes' if ok else 'NO'}"]
+    data = {"layers": layers, "samples": len(family), "min_token_distance": closest,
+            "exact_min_token_distance": exact[1] if exact else None, "digits": exact[0] if exact else None,
+            "max_distance_of_agreeing_pairs": same_worst, "scale": scale}
+    return Demonstration("receptive-separation", f"{_layers(layers)} separate tokens with different receptive "
+                         "fields", ok if predicted else None, lines, data)

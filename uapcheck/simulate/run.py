@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import spec as S
 from .evaluate import SimulationUnsupported
-from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, prefix_rearrangement, receptive_field,
-                          separation, view_witness)
+from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, prefix_rearrangement, reach_and_distance,
+                          receptive_field, receptive_separation, separation, view_witness)
 from .network import Model, Network, refuse_unknown
 
 DEFAULT_TOKENS = 8
@@ -235,7 +235,16 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     verdict = result.verdict
     group = GroupOracle(result.group, n)
     witness = _view_witness(result)
-    if verdict == "UAP" and isinstance(result.layers, int):
+    target = getattr(concrete, "target", "equivariant")
+    if target != "equivariant":
+        # Causal or receptive targets (docs/theory.md §14): Definition 3 in receptive form.
+        m = options.layers or (result.layers if isinstance(result.layers, int) else 2)
+        plan.append(("receptive", m))
+        if verdict == "UAP" and isinstance(result.layers, int) and result.layers >= 2:
+            plan.append(("radius", result.layers))
+        if target == "causal" or any(_has_causal(h.pattern) for h in concrete.heads):
+            plan.append(("prefix", 2))
+    elif verdict == "UAP" and isinstance(result.layers, int):
         m = options.layers or result.layers
         plan.append(("separation", m))
         if witness:
@@ -257,7 +266,8 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
         ev = _evidence(result, "PAT-LAYERS")
         m = options.layers or (int(ev["layers"]) if ev and isinstance(ev.get("layers"), int) else 1)
         plan.append(("evidence", m))
-    if options.causal or (verdict == "NOT-UAP" and any(_has_causal(h.pattern) for h in concrete.heads)):
+    if ("prefix", 2) not in plan and (options.causal or (
+            verdict == "NOT-UAP" and any(_has_causal(h.pattern) for h in concrete.heads))):
         plan.append(("prefix", 2))
     depth = max([d for _, d in plan] + [1])
     if depth > MAX_LAYERS:
@@ -293,6 +303,17 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
         elif kind == "ill":
             nets = [net] + [Network(model, rng, 1) for _ in range(ILL_POSED_NETWORKS - 1)]
             demos.append(ill_posed(lab, nets))
+        elif kind == "receptive":
+            predicted = verdict == "UAP" and isinstance(result.layers, int) and need >= result.layers
+            demos.append(receptive_separation(lab, need, predicted, f"{need}-layer token distinguishing for "
+                                              f"{target} targets" if predicted else "evidence only (no prediction)"))
+        elif kind == "radius":
+            _, dist = reach_and_distance(lab)
+            radius = int(dist.max())
+            if radius == need:  # the least count is the receptive radius: one layer fewer misses a token
+                i, j = (int(x) + 1 for x in np.argwhere(dist == radius)[0])
+                demos.append(receptive_field(lab, i, j, [radius - 1], radius, f"x_{j} is {radius} hops from "
+                                             f"position {i}, so {radius - 1} layers are not enough"))
         elif kind == "prefix":
             demos.append(prefix_rearrangement(lab))
     return Simulation(spec.path, spec.architecture, verdict, n, model.d, options.seed, options.samples, chosen,
