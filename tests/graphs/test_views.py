@@ -200,3 +200,13 @@ def test_cyclic_windows_need_only_the_diameter_for_every_n_up_to_60(w):
     for n in range(2 * w + 3, 61):
         graphs, d, decision, st = _decide([f"window({w}) cyclic"], n)
         assert decision.sufficient is True, (w, n)
+
+
+@pytest.mark.parametrize("offsets", ["1", "1, 2", "1, 2, 3", "-1, -2"])
+def test_one_sided_cyclic_offsets_need_only_the_diameter_for_every_n_up_to_60(offsets):
+    """§11.9 proves D layers suffice for one-sided cyclic offsets when n ≥ 2w + 2; the concrete decision
+    agrees for every n ≤ 60 (and for w + 2 ≤ n ≤ 2w + 1)."""
+    w = len(offsets.split(","))
+    for n in range(w + 2, 61):
+        graphs, d, decision, st = _decide([f"offsets {{{offsets}}} cyclic"], n)
+        assert decision.sufficient is True, (offsets, n)
