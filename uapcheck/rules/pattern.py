@@ -238,9 +238,9 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     if len(set(pats)) == 1 and isinstance(pats[0], S.Offsets) and pats[0].cyclic and spec.positional == "none":
         offs = pats[0].offsets
         if all(isinstance(o, int) for o in offs):
-            vals = sorted(set(offs))
+            vals = sorted(set(offs) - {0})  # 0: the query itself, always seen
             w = len(vals)
-            if vals in (list(range(1, w + 1)), list(range(-w, 0))):
+            if w and vals in (list(range(1, w + 1)), list(range(-w, 0))):
                 n = spec.tokens
                 if isinstance(n, str) or n >= 2 * w + 2:
                     return ("one-sided cyclic offsets {1, …, w}, n ≥ 2w + 2 (D ≥ 3): the rooted view of a "
