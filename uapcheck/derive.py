@@ -11,7 +11,7 @@ from . import spec as S
 from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
-from .rules import analytic, ffn, limit, nystrom, pattern, symmetry, targets, verdict
+from .rules import analytic, ffn, limit, nystrom, pattern, positions, symmetry, targets, verdict
 from .render.notebook import ResultViews
 from .show import show_expr, show_head, show_pattern
 from .zero import is_zero
@@ -79,6 +79,8 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     td = verdict.td_kernel(lim, an, label)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
+    if head.position is not None:
+        td = positions.position_td(spec, head, model, an, td, label)
     return td, False
 
 
@@ -220,6 +222,28 @@ def _with_condition(group, extra: str):
     return replace(group, condition=cond)
 
 
+def _position_classes(spec: S.Spec):
+    """(the spec the group engines see, reasons, why the group is undecided or ""): each head with
+    positions in its weights gets the trainable-bias kind with the same classes (docs/theory.md §16)."""
+    from dataclasses import replace
+    heads, reasons, undecided = [], {}, ""
+    for i, head in enumerate(spec.heads):
+        if head.position is None:
+            heads.append(head)
+            continue
+        try:
+            model = lower_head(spec, head)
+        except Unsupported:
+            model = None
+        kind, why = positions.effective_bias(spec, head, model)
+        if kind is None:
+            undecided = f"{_head_label(i, head)}: {why}"
+            kind = "free"  # only for the pattern structure; the group is reported undecided
+        reasons[i] = (kind, why)
+        heads.append(replace(head, bias=kind, position=None))
+    return replace(spec, heads=tuple(heads)), reasons, undecided
+
+
 def check_spec(spec: S.Spec) -> Result:
     sigma, z = ffn_activation(spec)
     desc = spec.ffn.name if spec.ffn.kind == "named" else (
@@ -238,13 +262,17 @@ def check_spec(spec: S.Spec) -> Result:
             ill.append(td)
 
     diameter = 1
+    # Positions in the weights act on the group as the trainable bias with the same offset classes.
+    group_spec, position_reasons, undecided_group = _position_classes(spec)
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
-        outcome = pattern.pattern_premises(spec)
+        outcome = pattern.pattern_premises(group_spec)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
         structure, diameter = list(outcome.structure), outcome.diameter
     else:
-        group_step, group = symmetry.dense_symmetry(spec)
+        group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
         structure, layers, obstruction = [], 1, None
+    if undecided_group:
+        group_step, group = pattern.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
 
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]

@@ -39,6 +39,8 @@ GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilize
 LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
 
 SCALAR, LINVEC, COORDVEC = "scalar", "vector", "coordinate-wise vector"
+_ITEM_WORD = {"bias_item": "bias", "bias_formula_item": "bias", "buckets_item": "bias buckets",
+              "reweight_item": "reweight", "rotary_item": "rotary"}
 
 
 def _grammar_text() -> str:
@@ -399,6 +401,14 @@ class _Builder:
                 main = it
                 continue
             key = "normalize" if kind in ("normalize_item", "unnormalized_item") else kind
+            if kind in ("bias_formula_item", "buckets_item"):
+                key = "bias_item"
+            if kind in ("bias_item", "bias_formula_item", "buckets_item", "reweight_item", "rotary_item"):
+                other = next((seen[k] for k in ("bias_item", "reweight_item", "rotary_item")
+                              if k in seen and k != key), None)
+                if other is not None:
+                    raise _err(it, f"one way of bringing positions into a head: this head already has "
+                                   f"`{_ITEM_WORD[other.data]}` at line {_tree_loc(other).line}")
             if key in seen:
                 raise _err(it, f"`{kind[:-5]}` is given twice in one head (first at line {_tree_loc(seen[key]).line})")
             seen[key] = it
@@ -446,6 +456,10 @@ class _Builder:
                 fields["nystrom"] = m
             elif k == "pattern_item":
                 fields["pattern"] = self._pattern(c[0])
+            elif k == "bias_item" and it.data != "bias_item":
+                fields["position"] = self._position(it)
+            elif k in ("reweight_item", "rotary_item"):
+                fields["position"] = self._position(it)
             elif k == "bias_item":
                 symmetric = len(c) == 2
                 base = str(c[-1])
@@ -462,7 +476,11 @@ class _Builder:
                 fields["tie"] = True
             elif k == "affine_item":
                 fields["affine"] = True
-        if fields.get("projection") and ("pattern_item" in seen or "bias_item" in seen):
+        if fields.get("position") and fields["position"].kind == "rotary" and kind == "features":
+            raise _err(seen["rotary_item"], "`rotary` applies to `kernel` and `score` heads (it rotates the "
+                                            "query and key inside k(q, k))")
+        if fields.get("projection") and ("pattern_item" in seen or "bias_item" in seen
+                                         or "reweight_item" in seen or "rotary_item" in seen):
             # E, F mix every position into the keys and values, so a mask or a position bias has
             # no meaning there (and a receptive-field argument would be false).
             other = seen.get("pattern_item") or seen.get("bias_item")
@@ -476,6 +494,41 @@ class _Builder:
         if fields.get("tie") and kind == "features":
             raise _err(seen["tie_item"], "`tie query key` applies to `kernel` and `score` heads")
         return S.Head(label, kind, fn, params, expr, random_name, loc=_tree_loc(tree), **fields)
+
+    # -- positions in the weights --------------------------------------------------------------
+    def _position(self, it: Tree) -> S.PositionTerm:
+        loc = _tree_loc(it)
+        if it.data == "rotary_item":
+            return S.PositionTerm("rotary", loc=loc)
+        if it.data == "buckets_item":
+            nb = self._int_term(it.children[0], "number of buckets", minimum=2)
+            md = self._int_term(it.children[1], "maximum distance", minimum=1)
+            if not isinstance(nb, int) or not isinstance(md, int):
+                raise _err(it, "`bias buckets(B, D)` takes integer literals")
+            if nb % 2:
+                raise _err(it.children[0], "T5's bidirectional buckets split evenly between the two "
+                                           "directions: the number of buckets must be even")
+            if md < nb // 4:
+                raise _err(it.children[1], f"the maximum distance must be at least the exact range "
+                                           f"{nb // 4} (a quarter of the buckets)")
+            return S.PositionTerm("buckets", buckets=nb, max_distance=md, loc=loc)
+        fn_tok, i_tok, j_tok, expr_tree = it.children
+        i, j = str(i_tok), str(j_tok)
+        if i == j:
+            raise _err(j_tok, f"the two positions of `{fn_tok}` need different names")
+        for name, tok in ((i, i_tok), (j, j_tok)):
+            if name in self.params:
+                raise _err(tok, f"`{name}` is both a position and a declared param")
+            if name in FUNCTIONS or name == "pi":
+                raise _err(tok, f"`{name}` cannot name a position")
+        scalars = {i, j}
+        if "pi" not in self.params:
+            scalars.add("pi")
+        if isinstance(self.tokens, str) and self.tokens not in self.params:
+            scalars.add(self.tokens)
+        expr, typ = self._expr(expr_tree, set(), None, scalar_vars=scalars)
+        kind = "bias" if it.data == "bias_formula_item" else "reweight"
+        return S.PositionTerm(kind, fn=str(fn_tok), names=(i, j), expr=expr, loc=loc)
 
     # -- patterns ----------------------------------------------------------------------------
     def _pattern(self, node: Tree) -> S.Pattern:

@@ -184,6 +184,24 @@ BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric
 
 
 @dataclass(frozen=True)
+class PositionTerm:
+    """How positions enter a head's weights (docs/language.md §3, docs/theory.md §16).
+
+    kind: "rotary" (RoPE: q_i, k_j rotated by R(i), R(j), so the score is q_iᵀ R(j − i) k_j),
+    "bias" (a fixed additive bias b(i, j) in the score: weights ∝ k(q_i, k_j)·e^{b(i, j)}),
+    "reweight" (a fixed factor: weights ∝ k(q_i, k_j)·c(i, j)), "buckets" (T5: a trainable bias
+    per bucket of j − i; `buckets` buckets, logarithmic up to `max_distance`).
+    """
+    kind: str
+    fn: str = ""
+    names: tuple[str, ...] = ()  # the position names (i, j) of a formula
+    expr: Optional["Expr"] = None
+    buckets: int = 0
+    max_distance: int = 0
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+@dataclass(frozen=True)
 class Projection:
     size: int
     fixed: bool
@@ -204,6 +222,7 @@ class Head:
     projection: Optional[Projection] = None
     tie: bool = False
     affine: bool = False
+    position: Optional[PositionTerm] = None
     loc: Loc = field(default=NOLOC, compare=False)
 
     @property
@@ -252,7 +271,7 @@ class Spec:
     positional: str  # "none" | "absolute"
     layers: Optional[IntTerm]  # the `layers M` budget
     expect: Optional[Expectation]
-    target: str = "equivariant"  # the target class: one of TARGETS (docs/theory.md §14)
+    target: str = "equivariant"  # the target class: one of TARGETS (docs/theory.md §16)
 
     def param(self, name: str) -> Optional[Param]:
         for p in self.params:

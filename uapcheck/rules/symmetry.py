@@ -87,13 +87,21 @@ def meet(g1: str, g2: str) -> Optional[str]:
 
 
 @proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM, statuses=(proof.PROVED,))
-def dense_symmetry(spec: S.Spec) -> tuple[proof.Step, GroupInfo]:
+def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proof.Step, GroupInfo]:
     n = spec.tokens
     name = "S_n"
+    positions = positions or {}
     reasons = ["kernel attention with the full pattern: g(σX) = σ g(X) for every permutation σ, since "
                "Σ_j k(q_i, k_j) v_j / Σ_j k(q_i, k_j) does not depend on the order of j"]
-    for h in spec.heads:
-        if h.bias:
+    for k, h in enumerate(spec.heads):
+        if k in positions:
+            kind, why = positions[k]
+            g = bias_group(kind)
+            reasons.append(f"head {h.label or k + 1}: positions enter the weights through classes of j − i "
+                           f"({why}), the classes of a `{kind}` bias: σ preserves them exactly when σ ∈ {g} "
+                           "(docs/theory.md §16)")
+            name = meet(name, g)
+        elif h.bias:
             g = bias_group(h.bias)
             reasons.append(f"bias `{h.bias}`: B_σ(i)σ(j) = B_ij for all trainable B exactly when σ ∈ {g}")
             name = meet(name, g)

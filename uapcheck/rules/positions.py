@@ -1,0 +1,355 @@
+"""Positions in the kernel and in biases: RoPE, fixed bias formulas (ALiBi), T5 buckets, cosFormer.
+
+Each construct is reduced to a *class function on the offset* m = j − i (docs/theory.md §16):
+
+* a fixed bias b(i, j) (or a fixed factor c(i, j)) that depends on the positions only through m:
+  h(m) = b(i, i + m) − b(i, i) (or c(i, i + m)/c(i, i)), decided exactly from the formula;
+* T5's buckets: the bucket of m, in integer arithmetic;
+* RoPE: the score is q_iᵀ R(m) k_j, and with the first frequency θ_0 = 1 a phase φ makes
+  cos(m − φ) injective on the integers.
+
+From the class function: the group (offset-injective → the classes of a `toeplitz` bias;
+even and injective on |m| → those of `symmetric toeplitz`; otherwise undecided) and one-layer token
+distinguishability (POS-OFFSET, TD-FIXEDBIAS, TD-ROTARY, TD-BUCKETS).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+import sympy
+
+from .. import proof
+from .. import spec as S
+from ..lower import _Lowerer, a, b as b_sym, c as c_sym, param_symbol, t, u, v
+
+CITE_POS = "derived here: positions as a class function of the offset j − i (docs/theory.md §16)"
+CITE_ROPE = "Su et al. 2021, RoFormer (RoPE), arXiv:2104.09864; the argument: docs/theory.md §16.3"
+CITE_T5 = "Raffel et al. 2020, T5, arXiv:1910.10683 (relative position buckets); docs/theory.md §16.4"
+
+I = sympy.Symbol("i·pos", integer=True, positive=True)
+J = sympy.Symbol("j·pos", integer=True, positive=True)
+# Not possible .uap names, so no param can collide with them.
+M = sympy.Symbol("m·off", integer=True)
+MP = sympy.Symbol("m·off", integer=True, positive=True)
+INTERVAL_MAX_N = 20_000
+
+
+@dataclass(frozen=True)
+class OffsetClasses:
+    """The outcome of the offset analysis of one head's position term."""
+    kind: Optional[str]  # "injective" | "symmetric" | None (undecided)
+    effective_bias: Optional[str]  # "toeplitz" | "symmetric toeplitz" | None
+    h: Optional[sympy.Expr]
+    reason: str
+    positive: Optional[bool] = None  # reweight: c > 0 on every offset in range (None: not shown)
+
+
+# ---------------------------------------------------------------------------------------------
+# Lowering a position formula
+
+def position_expr(spec: S.Spec, head: S.Head) -> sympy.Expr:
+    pos = head.position
+    params = {p.name: param_symbol(p) for p in spec.params}
+    scalars = {pos.names[0]: I, pos.names[1]: J, "pi": sympy.pi}
+    if isinstance(spec.tokens, str):
+        scalars[spec.tokens] = sympy.Symbol(spec.tokens, integer=True, positive=True)
+    return _Lowerer(params, {}, {}, {}, scalars=scalars).lower(pos.expr)
+
+
+def offset_function(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
+    """h(m) with m = j − i, when the formula depends on the positions only through m."""
+    e = position_expr(spec, head)
+    if head.position.kind == "bias":
+        h = e.xreplace({J: I + M}) - e.xreplace({J: I})
+    else:
+        h = e.xreplace({J: I + M}) / e.xreplace({J: I})
+    h = sympy.simplify(h)
+    if h.has(I) or h.has(J):
+        return None
+    return h
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact interval evaluation (mpmath.iv): a SymPy expression in m only
+
+def _iv(expr: sympy.Expr, m: int, bits: int = 80):
+    import mpmath
+    iv = mpmath.iv
+
+    def go(e):
+        if e is M or e == M:
+            return iv.mpf(m)
+        if e.is_Integer:
+            return iv.mpf(int(e))
+        if e.is_Rational:
+            return iv.mpf(int(e.p)) / iv.mpf(int(e.q))
+        if e is sympy.pi:
+            return iv.pi
+        if e is sympy.E:
+            return iv.e
+        if e.is_Add:
+            out = iv.mpf(0)
+            for x in e.args:
+                out = out + go(x)
+            return out
+        if e.is_Mul:
+            out = iv.mpf(1)
+            for x in e.args:
+                out = out * go(x)
+            return out
+        if e.is_Pow and e.exp.is_Integer:
+            return go(e.base) ** int(e.exp)
+        if e.is_Pow and e.exp == sympy.Rational(1, 2):
+            return iv.sqrt(go(e.base))
+        table = {sympy.exp: iv.exp, sympy.log: iv.log, sympy.cos: iv.cos, sympy.sin: iv.sin}
+        if e.func in table:
+            return table[e.func](go(e.args[0]))
+        if isinstance(e, sympy.Abs):
+            x = go(e.args[0])
+            return x if x.a >= 0 else (-x if x.b <= 0 else iv.mpf([0, max(-x.a, x.b)]))
+        raise ValueError(f"no interval evaluation for {e.func}")
+    saved = iv.prec
+    iv.prec = bits
+    try:
+        return go(expr)
+    finally:
+        iv.prec = saved
+
+
+def _disjoint(intervals) -> bool:
+    ordered = sorted(intervals, key=lambda x: x.a)
+    return all(ordered[k].b < ordered[k + 1].a for k in range(len(ordered) - 1))
+
+
+def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
+    """Injective / even-and-injective-on-|m| over the offsets of n positions (n an int or symbolic)."""
+    even = sympy.simplify(h.xreplace({M: -M}) - h) == 0
+    poly = sympy.Poly(h, M) if h.is_polynomial(M) else None
+    if poly is not None and poly.degree() == 1 and poly.LC().is_nonzero:
+        return OffsetClasses("injective", "toeplitz", h, f"h(m) = {sympy.sstr(h)} is linear in m with a non-zero "
+                             "slope: injective on every offset")
+    if even:
+        hp = sympy.simplify(h.xreplace({M: MP}))
+        pp = sympy.Poly(hp, MP) if hp.is_polynomial(MP) else None
+        if pp is not None and pp.degree() == 1 and pp.LC().is_nonzero:
+            return OffsetClasses("symmetric", "symmetric toeplitz", h, f"h(m) = {sympy.sstr(h)} is even in m and "
+                                 "linear in |m| with a non-zero slope: injective on |m|")
+    if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
+        return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: injectivity on the offsets is decided only for "
+                             f"linear forms, or by exact interval evaluation for an integer n ≤ {INTERVAL_MAX_N} "
+                             "without params")
+    offsets = range(0, n) if even else range(-(n - 1), n)
+    for bits in (80, 400, 1600):
+        try:
+            values = [_iv(h, m, bits) for m in offsets]
+        except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
+            return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)} could not be evaluated on every offset")
+        if _disjoint(values):
+            break
+    positive = None
+    if multiplicative:
+        positive = all(x.a > 0 for x in values)
+    if _disjoint(values):
+        how = (f"exact interval evaluation at m = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
+               f"exact interval evaluation at m = −{n - 1}..{n - 1}, {bits}-bit intervals")
+        return OffsetClasses("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",
+                             h, f"h(m) = {sympy.sstr(h)} takes pairwise different values: {how}", positive)
+    return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: two offsets could not be told apart by "
+                         "interval evaluation", positive)
+
+
+# ---------------------------------------------------------------------------------------------
+# T5 buckets (bidirectional, as in the released code, in exact integer arithmetic)
+
+def t5_bucket(m: int, num_buckets: int, max_distance: int) -> int:
+    """relative_position = m = j − i. Half the buckets per direction; within a direction offsets
+    below max_exact = buckets/4 have their own bucket, larger ones share logarithmic buckets
+    clipped at the last: bucket = max_exact + ⌊log(|m|/max_exact)/log(max_distance/max_exact)·
+    (half − max_exact)⌋, decided exactly (k ≤ x ⇔ |m|^(half−me)·me^k ≥ max_distance^k·me^(half−me))."""
+    half = num_buckets // 2
+    base = half if m > 0 else 0
+    d = abs(m)
+    me = half // 2
+    if d < me:
+        return base + d
+    span = half - me
+    k = 0
+    while k + 1 <= span and d ** span * me ** (k + 1) >= max_distance ** (k + 1) * me ** span:
+        k += 1
+    return base + min(me + k, half - 1)
+
+
+def bucket_pair(n: int, num_buckets: int, max_distance: int) -> Optional[tuple[int, int]]:
+    """Two positions l < l' that share a bucket as seen from position 1, if any (n concrete)."""
+    seen: dict[int, int] = {}
+    for l in range(2, n + 1):
+        key = t5_bucket(l - 1, num_buckets, max_distance)
+        if key in seen:
+            return seen[key], l
+        seen[key] = l
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+
+def _kernel_at_zero(model) -> Optional[bool]:
+    """k(0, 0) > 0? (the uniform weights at W_Q = W_K = 0)."""
+    try:
+        if hasattr(model, "plain"):
+            value = model.plain.xreplace({a: 0, b_sym: 0, c_sym: 0})
+        else:
+            value = (model.query.xreplace({u: 0, c_sym: 0}) *
+                     model.key.xreplace({v: 0, t: 1, b_sym: 0}))
+        value = sympy.simplify(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    if value.has(sympy.nan, sympy.zoo):
+        return None
+    return bool(value.is_positive) if value.is_positive is not None else None
+
+
+def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
+    pos = head.position
+    n = spec.tokens
+    if pos.kind == "rotary":
+        return OffsetClasses("injective", "toeplitz", None, "RoPE: q_iᵀ R(j − i) k_j depends on the positions through "
+                             "j − i, and with θ_0 = 1 and a generic phase φ the factor cos(m − φ) is injective on "
+                             "the integers")
+    if pos.kind == "buckets":
+        me = pos.buckets // 4
+        if isinstance(n, int) and n - 1 < me:
+            return OffsetClasses("injective", "toeplitz", None, f"every offset |j − i| ≤ {n - 1} is below the exact "
+                                 f"range {me}: each offset has its own bucket (a Toeplitz bias)")
+        return OffsetClasses("buckets", "toeplitz" if me >= 2 else None, None,
+                             f"offsets up to {me - 1} in each direction have their own bucket; larger ones share "
+                             f"logarithmic buckets up to distance {pos.max_distance}")
+    h = offset_function(spec, head)
+    if h is None:
+        return OffsetClasses(None, None, None, f"`{pos.fn}({pos.names[0]}, {pos.names[1]})` does not depend on the "
+                             "positions only through their offset")
+    return classify(h, n, pos.kind == "reweight")
+
+
+@proof.rule("POS-OFFSET", "A fixed position bias or factor as a function of the offset j − i", CITE_POS,
+            statuses=(proof.PROVED, proof.UNDECIDED))
+def offset_step(head: S.Head, info: OffsetClasses, label: str) -> proof.Step:
+    pos = head.position
+    what = (f"bias {pos.fn}({', '.join(pos.names)})" if pos.kind == "bias" else
+            f"reweight {pos.fn}({', '.join(pos.names)})")
+    ev = {"offset function": sympy.sstr(info.h) if info.h is not None else None, "reason": info.reason}
+    if info.positive is not None:
+        ev["positive on every offset"] = info.positive
+    if info.kind is None:
+        return proof.conclude(f"{label}: {what}: the classes of the offsets are not decided", proof.UNDECIDED,
+                              evidence=ev)
+    shape = ("injective in m = j − i (the classes of a Toeplitz bias)" if info.kind == "injective" else
+             "even in m = j − i and injective in |m| (the classes of a symmetric Toeplitz bias)")
+    return proof.conclude(f"{label}: {what} depends on the positions through h(j − i), {shape}", proof.PROVED,
+                          evidence=ev)
+
+
+@proof.rule("TD-FIXEDBIAS", "A fixed offset-injective bias separates in one layer", CITE_POS,
+            statuses=(proof.PROVED, proof.UNDECIDED))
+def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
+                  k00: Optional[bool], label: str) -> proof.Step:
+    pos = head.position
+    premises = [offset, analytic]
+    if info.kind == "symmetric":
+        return proof.conclude(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and i − s "
+                              "alike and one layer does not separate X from X with x_(i+s), x_(i−s) exchanged "
+                              "(n ≥ 4); more layers are not analysed here", proof.UNDECIDED, premises,
+                              {"reason": "one layer is not token distinguishing for an even offset function"})
+    if info.kind != "injective":
+        return proof.conclude(f"{label}: the offset classes are not decided", proof.UNDECIDED, premises)
+    if pos.kind == "reweight" and info.positive is not True:
+        return proof.conclude(f"{label}: c(i, j) > 0 on every pair is not shown, so the weights may vanish or change "
+                              "sign", proof.UNDECIDED, premises)
+    if not analytic.proved:
+        return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, premises)
+    if not k00:
+        return proof.conclude(f"{label}: k(0, 0) > 0 is not shown, so the position-only weights at W_Q = W_K = 0 "
+                              "that the argument uses may not exist", proof.UNDECIDED, premises)
+    return proof.conclude(f"{label}: at W_Q = W_K = 0 the weights are the fixed position weights, positive on every "
+                          "pair, and row i of the output is Σ_l β_il x_l: samples with different token sets differ "
+                          "there generically, and for X' = σX equal rows force β_(σi,σl) = β_il for every l, hence "
+                          "h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: 1-layer token "
+                          "distinguishing w.r.t. the trivial group", proof.PROVED, premises)
+
+
+@proof.rule("TD-ROTARY", "RoPE: one softmax layer is token distinguishing w.r.t. the trivial group", CITE_ROPE,
+            statuses=(proof.PROVED, proof.UNDECIDED))
+def td_rotary(head: S.Head, analytic: proof.Step, softmax: bool, label: str) -> proof.Step:
+    if not softmax:
+        return proof.conclude(f"{label}: RoPE is analysed for normalised softmax heads k(x, y) = exp(γ x·y), γ > 0; "
+                              "this kernel is not covered", proof.UNDECIDED, [analytic])
+    if not analytic.proved:
+        return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, [analytic])
+    return proof.conclude(f"{label}: with W_Q = ε·a vᵀ and W_K = b uᵀ in the first rotation plane (θ_0 = 1) the "
+                          "scores are ε (vᵀx_i)(uᵀx_l) cos(l − i − φ); at ε = 0 (mean pooling) different token "
+                          "sets are separated, and for X' = σX, σ ≠ id, the first-order term in ε differs for "
+                          "some u because cos(m − φ) is injective on the integers; Theorem 2 extends this: "
+                          "1-layer token distinguishing w.r.t. the trivial group (d ≥ 2)", proof.PROVED, [analytic],
+                          {"dimensions": "d ≥ 2"})
+
+
+@proof.rule("TD-BUCKETS", "T5 relative buckets: one layer distinguishes when every offset has its own bucket",
+            CITE_T5, statuses=(proof.PROVED, proof.UNDECIDED))
+def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
+    pos = head.position
+    if not td.proved:
+        return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
+    me = pos.buckets // 4
+    if isinstance(n, int) and n - 1 < me:
+        return proof.conclude(f"{label}: every offset |j − i| ≤ {n - 1} lies in T5's exact range (< {me}): the "
+                              "buckets are the classes of a Toeplitz bias, and a large bias on one bucket "
+                              "concentrates each row on one position (as TD-BIAS for `toeplitz`): 1-layer token "
+                              "distinguishing w.r.t. the trivial group", proof.PROVED, [td])
+    pair = bucket_pair(n, pos.buckets, pos.max_distance) if isinstance(n, int) else None
+    ev = {"reason": "a logarithmic bucket holds several offsets"}
+    if pair:
+        l1, l2 = pair
+        ev["witness"] = {"position": 1, "swap": [l1, l2],
+                         "why": f"from position 1 the offsets {l1 - 1} and {l2 - 1} share bucket "
+                                f"{t5_bucket(l1 - 1, pos.buckets, pos.max_distance)}; every other key keeps its "
+                                "bucket, so row 1 is the same for X and for X with these two tokens exchanged, for "
+                                "every parameter"}
+    return proof.conclude(f"{label}: offsets beyond {me - 1} share logarithmic buckets, so one layer does not tell "
+                          "two positions of one bucket apart (X and X with them exchanged agree at the row, and "
+                          "the exchange is not a symmetry); more layers are not analysed here", proof.UNDECIDED,
+                          [td], ev)
+
+
+def softmax_kernel(model) -> bool:
+    """k(x, y) = exp(γ x·y) with γ a positive constant."""
+    plain = getattr(model, "plain", None)
+    if plain is None or not isinstance(plain, sympy.exp):
+        return False
+    ratio = sympy.simplify(plain.args[0] / a)
+    return not ratio.free_symbols & {a, b_sym, c_sym} and bool(ratio.is_positive)
+
+
+def position_td(spec: S.Spec, head: S.Head, model, analytic: proof.Step, td_kernel: proof.Step,
+                label: str) -> proof.Step:
+    """The head's token-distinguishability step when positions enter its weights."""
+    pos = head.position
+    if pos.kind == "rotary":
+        return td_rotary(head, analytic, head.normalized and softmax_kernel(model), label)
+    if pos.kind == "buckets":
+        return td_buckets(head, td_kernel, spec.tokens, label)
+    info = analyse(spec, head)
+    off = offset_step(head, info, label)
+    return td_fixed_bias(head, off, analytic, info, _kernel_at_zero(model), label)
+
+
+def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str], str]:
+    """The trainable-bias kind with the same classes on every pair (for the group), or None."""
+    pos = head.position
+    if pos.kind == "rotary" and model is not None and not softmax_kernel(model):
+        return None, "RoPE's group is derived for softmax heads only"
+    info = analyse(spec, head)
+    if pos.kind == "buckets" and info.kind == "buckets" and not isinstance(head.pattern, S.Full):
+        return None, "T5 buckets on a sparse pattern: the bucket classes on its arcs are not computed"
+    return info.effective_bias, info.reason
