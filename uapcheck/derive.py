@@ -11,7 +11,7 @@ from . import spec as S
 from .asymptotics import Context, Undecided
 from .budget import BudgetExceeded, time_limit
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
-from .rules import analytic, ffn, limit, nystrom, pattern, positions, symmetry, targets, verdict
+from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, symmetry, targets, verdict
 from .render.notebook import ResultViews
 from .show import show_expr, show_head, show_pattern
 from .zero import is_zero
@@ -81,6 +81,10 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
         td = positions.position_td(spec, head, model, an, td, label)
+    if head.differential:
+        td = heads.differential(td, label)
+    if head.heads is not None:
+        td = heads.shared_heads(head, td, label)
     return td, False
 
 

@@ -472,6 +472,16 @@ class _Builder:
                 if not isinstance(size, int):
                     raise _err(c[0], "the projection size must be an integer")
                 fields["projection"] = S.Projection(size, fixed=len(c) == 2)
+            elif k == "heads_item":
+                h = self._int_term(c[0], "number of query heads", minimum=1)
+                g = self._int_term(c[1], "number of key/value heads", minimum=1) if len(c) > 1 else h
+                if not isinstance(h, int) or not isinstance(g, int):
+                    raise _err(it, "`heads H kv G` takes integer literals")
+                if g > h or h % g:
+                    raise _err(it, f"{h} query heads cannot share {g} key/value heads evenly: G must divide H")
+                fields["heads"] = (h, g)
+            elif k == "differential_item":
+                fields["differential"] = True
             elif k == "tie_item":
                 fields["tie"] = True
             elif k == "affine_item":
@@ -489,6 +499,10 @@ class _Builder:
         if fields.get("projection") and fields.get("nystrom"):
             raise _err(seen["nystrom_item"], "`nystrom` and `project keys values` cannot share a head: each "
                                              "replaces the keys in its own way")
+        if fields.get("differential") and (kind != "kernel" or fields.get("normalize") is False):
+            raise _err(seen["differential_item"], "`differential` subtracts two normalised kernel heads "
+                                                  "(softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ)): it needs a normalised "
+                                                  "`kernel` head")
         if kind == "score" and fields.get("nystrom"):
             raise _err(seen["nystrom_item"], "`nystrom` applies to `kernel` heads")
         if fields.get("tie") and kind == "features":

@@ -223,6 +223,8 @@ class Head:
     tie: bool = False
     affine: bool = False
     position: Optional[PositionTerm] = None
+    heads: Optional[tuple[int, int]] = None  # `heads H kv G`: H query heads sharing W_K, W_V in G groups
+    differential: bool = False  # softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ), λ trainable
     loc: Loc = field(default=NOLOC, compare=False)
 
     @property

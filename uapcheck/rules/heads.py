@@ -1,0 +1,44 @@
+"""Heads that share or combine: grouped-query / multi-query attention and differential attention
+(docs/theory.md §16). Both families contain the single head they are built from, and every member
+is equivariant under that head's group, so the group and one-layer token distinguishability are the
+single head's; the rules record why.
+"""
+from __future__ import annotations
+
+from .. import proof
+from .. import spec as S
+
+CITE_GQA = ("Shazeer 2019, arXiv:1911.02150 (multi-query); Ainslie et al. 2023, arXiv:2305.13245 (GQA); "
+            "the argument: docs/theory.md §16.1")
+CITE_DIFF = "Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: docs/theory.md §16.2"
+
+
+@proof.rule("HEADS-SHARED", "Query heads sharing W_K, W_V in groups: the single head's premises",
+            CITE_GQA, statuses=(proof.PROVED, proof.UNDECIDED))
+def shared_heads(head: S.Head, td: proof.Step, label: str) -> proof.Step:
+    h, g = head.heads
+    what = (f"{h} query heads sharing one key/value head (multi-query)" if g == 1 else
+            f"{h} query heads in {g} groups sharing W_K, W_V (grouped-query)" if g < h else
+            f"{h} heads with their own W_Q, W_K, W_V")
+    if not td.proved:
+        return proof.conclude(f"{label}: {what}: the single head's token distinguishability is not established",
+                              proof.UNDECIDED, [td])
+    return proof.conclude(f"{label}: {what}: with every W_Q equal, every shared W_K equal and every W_V = W/{h}, "
+                          f"the layer is the single head, so the family contains it and is 1-layer token "
+                          "distinguishing (Theorem 2 on the larger connected parameter set); every head is "
+                          "equivariant under the single head's group, so the sum is, and the group is the "
+                          "single head's", proof.PROVED, [td], {"query heads": h, "key/value heads": g})
+
+
+@proof.rule("HEADS-DIFF", "Differential attention: two softmax maps subtracted", CITE_DIFF,
+            statuses=(proof.PROVED, proof.UNDECIDED))
+def differential(td: proof.Step, label: str) -> proof.Step:
+    if not td.proved:
+        return proof.conclude(f"{label}: softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ): the single head's token "
+                              "distinguishability is not established", proof.UNDECIDED, [td])
+    return proof.conclude(f"{label}: softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ): each map is normalised on its own "
+                          "(positive normalisers), so the weights are well defined although they take both signs; "
+                          "at λ = 0 the layer is the single head, so the family is 1-layer token distinguishing "
+                          "(Theorem 2, λ a real parameter); each map is equivariant under the single head's "
+                          "group, so their difference is, and the group is the single head's", proof.PROVED, [td],
+                          {"λ": "trainable, any real value"})
