@@ -130,21 +130,41 @@ def _tree_loc(tree) -> S.Loc:
 
 
 TOKEN_WORDS = {
-    "_NL": "end of line", "SEMICOLON": "';'", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
-    "RPAR": "')'", "COMMA": "','", "EQUAL": "'='", "NAME": "a name", "NUMBER": "a number",
-    "INT": "an integer", "STRING": "a string", "VBAR": "'|'", "PLUS": "'+'", "MINUS": "'-'",
-    "STAR": "'*'", "SLASH": "'/'", "DOT": "'.'", "CIRCUMFLEX": "'^'", "$END": "end of file",
+    "_NL": "end of line", "NAME": "a name", "NUMBER": "a number", "INT": "an integer", "STRING": "a string",
+    "$END": "end of file", "VERDICT": "uap, not-uap, inconclusive, ill-posed",
 }
 
 
+@lru_cache(maxsize=1)
+def _terminal_words() -> dict[str, str]:
+    """Every terminal as the user would write it: a literal in quotes, or the words above. Names
+    that exist only inside the grammar never reach a message."""
+    words = {}
+    for term in parser().terminals:
+        pattern = term.pattern
+        if term.name in TOKEN_WORDS:
+            words[term.name] = TOKEN_WORDS[term.name]
+        elif type(pattern).__name__ == "PatternStr":
+            words[term.name] = f"'{pattern.value}'"
+    return words
+
+
+def _keywords(expected) -> list[str]:
+    """The keywords (literal words) among the expected terminals."""
+    words = _terminal_words()
+    out = []
+    for name in expected:
+        w = words.get(name, "")
+        if w.startswith("'") and w[1:-1].replace("-", "").isalpha():
+            out.append(w[1:-1])
+        elif name == "VERDICT":
+            out.extend(("uap", "not-uap", "inconclusive", "ill-posed"))
+    return out
+
+
 def _describe_expected(expected) -> str:
-    words = []
-    for name in sorted(expected):
-        if name in TOKEN_WORDS:
-            words.append(TOKEN_WORDS[name])
-        elif name.isupper() and name.isalpha():
-            words.append(f"'{name.lower()}'")
-    words = sorted(set(words))
+    table = _terminal_words()
+    words = sorted({table[name] for name in expected if name in table})
     if not words:
         return ""
     if len(words) > 8:
@@ -152,13 +172,44 @@ def _describe_expected(expected) -> str:
     return "; expected " + ", ".join(words)
 
 
+def _line_text(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line - 1].rstrip("\r") if 1 <= line <= len(lines) else ""
+
+
+def _slip_message(word: str, line_text: str, expected) -> Optional[str]:
+    """A refusal or a suggested fix for an unexpected word, or None."""
+    from . import slips
+    if re.search(r"\bnystrom\b", line_text) and word.lower() in slips.NYSTROM_DATA_WORDS:
+        return slips.REFUSALS["nystromformer"]
+    refused = slips.refusal(word)
+    if refused:
+        return f"`{word}` is refused: {refused}"
+    if word.lower() == "softmax":
+        return slips.FUNCTION_SLIPS["softmax"]
+    if slips.transpose_slip(line_text):
+        return "a transpose is not written in .uap: write the inner product xᵀy as `x . y`"
+    guess = slips.did_you_mean(word, _keywords(expected))
+    if guess is None and word != "":
+        # a word the lexer split (`uapp` read as `uap` + `p`): any keyword of the language
+        every = [w[1:-1] for w in _terminal_words().values() if w.startswith("'") and w[1:-1].isalpha()]
+        guess = slips.did_you_mean(word, every + ["not-uap", "ill-posed", "uap", "inconclusive"])
+    if guess:
+        return f"unexpected `{word}`; did you mean `{guess}`?"
+    return None
+
+
 def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
+    from . import slips
     line, col = exc.line if exc.line and exc.line > 0 else 1, exc.column if exc.column and exc.column > 0 else 1
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
         if ch == '"':
             return UapError("unterminated string: a string ends with `\"` on the same line, and `\\` may only "
                             "escape a quote", line, col)
+        hint = slips.character_slip(ch)
+        if hint:
+            return UapError(f"unexpected character {ch!r}: {hint}", line, col)
         return UapError(f"unexpected character {ch!r}", line, col)
     if isinstance(exc, UnexpectedEOF):
         lines = text.splitlines() or [""]
@@ -170,6 +221,15 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
             lines = text.splitlines() or [""]
             return UapError("unexpected end of file" + _describe_expected(exc.expected),
                             len(lines), len(lines[-1]) + 1)
+        line_text = _line_text(text, line)
+        word = slips.word_at(line_text, col) if tok.type != "_NL" else ""
+        if word and re.fullmatch(r"[A-Za-z][\w-]*", word):
+            message = _slip_message(word, line_text, exc.expected)
+            if message:
+                start = col
+                while start > 1 and re.match(r"[\w-]", line_text[start - 2]):
+                    start -= 1
+                return UapError(message, line, start)
         shown = "end of line" if tok.type == "_NL" else repr(str(tok))
         return UapError(f"unexpected {shown}" + _describe_expected(exc.expected), line, col)
     return UapError("syntax error", line, col)
@@ -746,12 +806,21 @@ class _Builder:
                 return S.Name(name, loc), SCALAR
             if name in FUNCTIONS:
                 raise _err(node, f"`{name}` is a function: write `{name}(...)`")
+            if name == "T":
+                raise _err(node, "unknown name `T`: a transpose is not written in .uap; write the inner product "
+                                 "xᵀy as `x . y`")
             raise _err(node, f"unknown name `{name}`" + (
                 "; declare a constant with `param NAME > 0` (or `real`, `!= 0`, ...)" if not vectors or True else ""))
         if kind == "call":
             fn = str(c[0])
             if fn not in FUNCTIONS:
-                raise _err(c[0], f"unknown function `{fn}`; known: " + ", ".join(sorted(FUNCTIONS)))
+                from . import slips
+                hint = slips.FUNCTION_SLIPS.get(fn.lower())
+                if hint:
+                    raise _err(c[0], f"unknown function `{fn}`: {hint}")
+                guess = slips.did_you_mean(fn, FUNCTIONS)
+                raise _err(c[0], f"unknown function `{fn}`" + (f"; did you mean `{guess}`?" if guess else "")
+                           + "; known: " + ", ".join(sorted(FUNCTIONS)))
             if len(c) - 1 != FUNCTIONS[fn]:
                 raise _err(node, f"`{fn}` takes {FUNCTIONS[fn]} argument{'s' if FUNCTIONS[fn] > 1 else ''}, got {len(c) - 1}")
             args = [self._expr(a, vectors, random_name, scalar_vars) for a in c[1:]]
