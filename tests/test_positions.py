@@ -188,3 +188,13 @@ def test_t5_counterexample_numerically():
     assert max(abs(u - v) for u, v in zip(layer(X)[0], layer(Xs)[0])) < 1e-12
     # and the exchange is seen elsewhere (it is not a symmetry)
     assert max(abs(u - v) for u, v in zip(layer(X)[1], layer(Xs)[1])) > 1e-9
+
+
+def test_alibi_causal_alternative_is_not_claimed_for_position_blind_heads():
+    """The receptive-class layer counts assume heads that do not see positions; with ALiBi one
+    layer already sees the order of a prefix, so no count derived for position-blind heads may be
+    claimed (least 2 would be false)."""
+    r = _check("kernel k(q, key) = exp(q . key)\nbias b(i, j) = -m * (i - j)\npattern causal",
+               params="param m > 0")
+    assert r.verdict == "NOT-UAP"
+    assert not any(s.rule == "TGT-LAYERS" and s.proved for s in r.root.walk())
