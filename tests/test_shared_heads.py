@@ -1,5 +1,5 @@
 """Heads that share or combine: grouped-query / multi-query attention and differential attention
-(docs/theory.md §16)."""
+(docs/theory.md §17)."""
 from __future__ import annotations
 
 import math

@@ -32,6 +32,16 @@ REPO = Path(__file__).resolve().parents[1]
 CATALOG = REPO / "catalog"
 
 
+def _issue10_constructs(spec: S.Spec) -> bool:
+    """Constructs of issue 10 the simulator does not model (it refuses them by name)."""
+    def new_pattern(p) -> bool:
+        if isinstance(p, (S.PatternIntersection, S.Sinks, S.GlobalAt, S.Blockwise)):
+            return True
+        return isinstance(p, S.PatternUnion) and any(new_pattern(q) for q in p.parts)
+    return any(h.position is not None or h.heads is not None or h.differential or new_pattern(h.pattern)
+               for h in spec.heads)
+
+
 def load(name: str) -> S.Spec:
     path = CATALOG / name
     return parse_source(path.read_text(), str(path))
@@ -393,6 +403,9 @@ def test_float_and_mpmath_networks_agree_on_sparse_and_dense_heads():
 def test_every_catalog_file_agrees_with_its_experiment(path):
     from uapcheck.simulate.run import MAX_TOKENS
     spec = load(path.name)
+    if _issue10_constructs(spec):
+        pytest.skip("positions in the weights, shared or differential heads and block-level patterns are "
+                    "not modelled by the simulator")
     if isinstance(spec.tokens, int) and spec.tokens > MAX_TOKENS:
         with pytest.raises(SimulationUnsupported, match="n ≤ 256"):
             simulate(spec, None, Options(seed=0, samples=2))

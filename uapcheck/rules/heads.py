@@ -1,5 +1,5 @@
 """Heads that share or combine: grouped-query / multi-query attention and differential attention
-(docs/theory.md §16). Both families contain the single head they are built from, and every member
+(docs/theory.md §17). Both families contain the single head they are built from, and every member
 is equivariant under that head's group, so the group and one-layer token distinguishability are the
 single head's; the rules record why.
 """
@@ -9,8 +9,8 @@ from .. import proof
 from .. import spec as S
 
 CITE_GQA = ("Shazeer 2019, arXiv:1911.02150 (multi-query); Ainslie et al. 2023, arXiv:2305.13245 (GQA); "
-            "the argument: docs/theory.md §16.1")
-CITE_DIFF = "Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: docs/theory.md §16.2"
+            "the argument: docs/theory.md §17.1")
+CITE_DIFF = "Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: docs/theory.md §17.2"
 
 
 @proof.rule("HEADS-SHARED", "Query heads sharing W_K, W_V in groups: the single head's premises",
