@@ -102,7 +102,7 @@ def _suggest_main(argv: list[str]) -> int:
     return worst
 
 
-SUBCOMMANDS = {"suggest": _suggest_main}
+SUBCOMMANDS = {"suggest": _suggest_main, "verify": lambda args: _verify_command(args)}
 
 
 def _plot(result, path: str) -> int:
@@ -146,6 +146,8 @@ def _main(argv=None) -> int:
     ap.add_argument("--no-suggest", action="store_true",
                     help="do not search for the edit that would make a non-UAP file UAP (faster)")
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
+    ap.add_argument("--certificate", metavar="OUT.json",
+                    help="write a certificate file of the derivation (re-check it with `uapcheck verify OUT.json`)")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
     _add_simulate_flag(ap)
     try:
@@ -174,6 +176,9 @@ def _main(argv=None) -> int:
         return EXIT_INPUT
     if not files:
         print("uapcheck: error: no .uap files found", file=sys.stderr)
+        return EXIT_INPUT
+    if ns.certificate and len(files) != 1:
+        print("uapcheck: error: --certificate takes exactly one input file", file=sys.stderr)
         return EXIT_INPUT
     tally = Tally()
     for path in files:
@@ -235,6 +240,8 @@ def _main(argv=None) -> int:
             worst = max(worst, _plot(result, ns.plot))
         if simulation is not None and ns.format != "json" and simulation[0] is not None:
             print("\n".join(simulation[0]))
+        if ns.certificate:
+            worst = max(worst, _write_certificate(result, source, ns.certificate))
         if result.expect_holds is False:
             worst = max(worst, EXIT_EXPECT)
     if len(files) > 1 and ns.format == "text":
@@ -274,3 +281,43 @@ def _simulation(path: str, source: str, result, ns):
     if ns.format == "json":
         return to_json(sim), code
     return ["", "simulate: " + text_lines(sim)[0], *text_lines(sim)[1:]], code
+
+
+def _write_certificate(result, source: str, out: str) -> int:
+    """Write the certificate file; a failure (unwritable path, full disk) is one line and exit 2."""
+    from . import certfile
+    try:
+        certfile.write(certfile.build(result, source), out)
+    except OSError as exc:
+        print(f"{out}: error: cannot write the certificate: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def _verify_command(args: list[str]) -> int:
+    """`uapcheck verify CERT.json...`: re-check certificate files with the independent verifier.
+    Exit 0 when every file checks (every step of a UAP or NOT-UAP verdict verified or checked
+    numerically), 1 when a step or the input is rejected or a verdict is not fully re-checked,
+    2 when a file is not a readable certificate."""
+    ap = argparse.ArgumentParser(prog="uapcheck verify", description="Re-check uapcheck certificate files "
+                                 "with a checker that shares no code with the rule engines.")
+    ap.add_argument("certificates", nargs="+", metavar="CERT.json")
+    ap.add_argument("--quiet", action="store_true", help="print only failures and the summary line")
+    try:
+        ns = ap.parse_args(args)
+    except SystemExit as exc:
+        return EXIT_INPUT if exc.code else EXIT_OK
+    from .verifier import Malformed, verify_file
+    from .verifier.report import render
+    worst = EXIT_OK
+    for path in ns.certificates:
+        try:
+            report = verify_file(path)
+        except Malformed as exc:
+            print(f"{path}: error: {exc}", file=sys.stderr)
+            worst = max(worst, EXIT_INPUT)
+            continue
+        print(render(path, report, ns.quiet))
+        if not report.ok:
+            worst = max(worst, EXIT_EXPECT)
+    return worst

@@ -1,0 +1,232 @@
+"""Certificate files (`uapcheck FILE --certificate OUT.json`): every step of a derivation with the
+data an independent checker needs, and the input's text and SHA-256 hash.
+
+Schema `uapcheck-certificate/1` (docs/theory.md §Certificates):
+
+    {"schema": "uapcheck-certificate/1", "uapcheck": VERSION,
+     "input": {"path", "sha256", "text"},
+     "verdict", "group": {"name", "order", "generators"} | null, "layers": TREE | null,
+     "patterns": {"n", "heads": [{"arcs": [[j, i], ...]}]} | null,      (integer n ≤ 256)
+     "steps": [{"id", "rule", "claim", "status", "premises", "cite", "evidence", "data"}]}
+
+`evidence` is the step's JSON evidence as the report prints it; `data` holds the typed facts the
+verifier (uapcheck/verifier/) re-checks: witness points, distance arrays, generators, a view witness,
+exact values as expression trees (uapcheck/verifier/trees.py). This module may use the engines; the
+verifier may not.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from fractions import Fraction
+from typing import Any, Optional
+
+from . import __version__, proof
+from .verifier.trees import TreeError, encode
+
+SCHEMA = "uapcheck-certificate/1"
+MAX_ARCS_N = 256  # arcs and all-pairs distances are written up to this many tokens
+
+
+def source_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _tree(value) -> Any:
+    try:
+        return encode(value)
+    except (TreeError, TypeError):
+        return None
+
+
+def _number(value) -> Any:
+    """An exact number from the evidence as a tree: ints, and the rationals the engines print as
+    "p/q" (digits only); anything else (a symbolic value) is left out."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,400}(/\d{1,400})?", value):
+        f = Fraction(value)
+        return f.numerator if f.denominator == 1 else {"q": [f.numerator, f.denominator]}
+    return None
+
+
+def _power(term) -> Any:
+    if term == "log t":
+        return "log"
+    if isinstance(term, str) and re.fullmatch(r"t\^\d{1,3}", term):
+        return int(term[2:])
+    return None
+
+
+def _lim_data(ev: dict) -> dict:
+    regions = []
+    for name, item in ev.items():
+        if not isinstance(item, dict) or "status" not in item:
+            continue
+        region = {"region": name, "status": item["status"]}
+        wit = item.get("witness") or {}
+        if "points" in wit:
+            region["points"] = [{"x": p["x"], "z1": p["z1"], "z2": p["z2"], "power": _power(p.get("term")),
+                                 "difference": _number(p.get("coefficient difference"))}
+                                for p in wit["points"]]
+        elif "limit of the ratio" in wit:
+            region["finite limit"] = {"x": wit["x"], "z1": wit["z1"], "z2": wit["z2"],
+                                      "limit": _number(wit["limit of the ratio"])}
+        regions.append(region)
+    data: dict = {"regions": regions}
+    if "region" in ev:
+        data["chosen region"] = ev["region"]
+    return data
+
+
+def _graphs(spec):
+    from .graphs import build_graph
+    return [build_graph(h.pattern, spec.tokens, {}) for h in spec.heads]
+
+
+def _outs(graphs, n):
+    outs = [set() for _ in range(n + 1)]
+    for g in graphs:
+        for j, i in g.arcs():
+            outs[j].add(i)
+    return [sorted(s) for s in outs]
+
+
+def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
+    n = spec.tokens
+    ev = step.evidence
+    if not isinstance(n, int):
+        return _symbolic_pattern_data(step, spec, cache)
+    if step.rule == "PAT-LAYERS":
+        data = {"diameter": ev.get("diameter"), "layers": ev.get("layers"), "least": ev.get("least")}
+        wit = ev.get("view witness")
+        if isinstance(wit, dict):
+            perm = wit.get("permutation")
+            if perm is None and "swap" in wit:
+                a, b = wit["swap"]
+                perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
+            data["view witness"] = {"position": wit.get("position"), "permutation": perm}
+        return data
+    if step.rule == "SYM-AUT":
+        gens = ev.get("generators")
+        if not isinstance(gens, list) and n <= MAX_ARCS_N:
+            from .graphs import symmetry_group
+            grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
+            gens = [list(g) for g in grp.generators] if grp.generators is not None else None
+        return {"name": ev.get("name"), "order": ev.get("order"),
+                "generators": gens if isinstance(gens, list) else None}
+    if n > MAX_ARCS_N:
+        return None
+    from .verifier.patterns import bfs
+    if "outs" not in cache:
+        cache["outs"] = _outs(_graphs(spec), n)
+    outs = cache["outs"]
+    if step.rule == "PAT-CONNECTED" and isinstance(ev.get("diameter"), int):
+        pair = ev.get("realised by") or {}
+        return {"diameter": ev["diameter"], "pair": [pair.get("from j"), pair.get("to i")],
+                "distances": {str(s): bfs(outs, s) for s in range(1, n + 1)}}
+    if step.rule == "PAT-DISCONNECTED":
+        wit = ev.get("witness") or {}
+        i = wit.get("i")
+        ins = [[] for _ in range(n + 1)]
+        for j0, succ in enumerate(outs):
+            for i0 in succ:
+                ins[i0].append(j0)
+        reach = sorted(v for v, d in enumerate(bfs(ins, i)) if d is not None and v >= 1)
+        return {"i": i, "j": wit.get("j"), "reach": reach}
+    if step.rule == "PAT-BUDGET":
+        wit = ev.get("witness") or {}
+        j = wit.get("j")
+        return {"i": wit.get("i"), "j": j, "distance": wit.get("distance from j to i"),
+                "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
+    return None
+
+
+def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
+    if "outcome" not in cache:
+        from .rules import pattern
+        cache["outcome"] = pattern.pattern_premises(spec)
+    out = cache["outcome"]
+    ev = step.evidence
+    if step.rule == "PAT-CONNECTED":
+        return {"diameter": _tree(out.diameter)}
+    if step.rule == "PAT-LAYERS":
+        return {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
+    if step.rule == "PAT-DISCONNECTED":
+        wit = ev.get("witness") or {}
+        return {"i": wit.get("i"), "j": wit.get("j")}
+    if step.rule == "SYM-AUT":
+        return {"name": ev.get("name")}
+    return None
+
+
+def _ffn_data(ev: dict) -> dict:
+    second = ev.get("non-affine") or {}
+    return {"ffn": ev.get("ffn"), "points": second.get("points"),
+            "second difference": _number(second.get("sigma(p) - 2 sigma(q) + sigma(r)"))}
+
+
+def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
+    ev = step.evidence
+    if step.rule.startswith("LIM-") and step.rule not in ("LIM-REDUCE", "LIM-NYSTROM", "LIM-NYSTROM-USE",
+                                                            "LIM-UNSUPPORTED", "LIM-UNDECIDED"):
+        return _lim_data(ev)
+    if step.rule.startswith("PAT-") or step.rule == "SYM-AUT":
+        try:
+            return _pattern_data(step, spec, cache)
+        except (ValueError, KeyError, TypeError):
+            return None
+    if step.rule == "SYM-DENSE":
+        return {"group": ev.get("group")}
+    if step.rule == "FFN-DEF2":
+        return _ffn_data(ev)
+    if step.rule == "VERDICT-T1":
+        return {"verdict": ev.get("verdict")}
+    return None
+
+
+def _patterns_section(spec) -> Optional[dict]:
+    from . import spec as S
+    n = spec.tokens
+    if not isinstance(n, int) or n > MAX_ARCS_N or all(isinstance(h.pattern, S.Full) for h in spec.heads):
+        return None
+    try:
+        graphs = _graphs(spec)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return {"n": n, "heads": [{"arcs": sorted([j, i] for j, i in g.arcs())} for g in graphs]}
+
+
+def _group(result) -> Optional[dict]:
+    g = result.group
+    if g is None or result.verdict != "UAP":
+        return None
+    return {"name": g.name, "order": g.order if isinstance(g.order, int) else None,
+            "generators": [list(x) for x in g.generators if not isinstance(x, str)]
+            if g.generators and not any(isinstance(x, str) for x in g.generators) else None}
+
+
+def build(result, text: str) -> dict:
+    spec = result.spec
+    ids = proof.number_steps(result.root)
+    cache: dict = {}
+    steps = []
+    for s in result.root.walk():
+        steps.append({"id": ids[id(s)], "rule": s.rule, "claim": s.claim, "status": str(s.status),
+                      "premises": [ids[id(p)] for p in s.premises], "cite": str(s.cite),
+                      "evidence": s.evidence, "data": _step_data(s, spec, cache)})
+    return {"schema": SCHEMA, "uapcheck": __version__,
+            "input": {"path": spec.path, "sha256": source_hash(text), "text": text},
+            "verdict": str(result.verdict), "group": _group(result),
+            "layers": _tree(result.layers) if result.layers is not None else None,
+            "patterns": _patterns_section(spec), "steps": steps}
+
+
+def write(cert: dict, path: str) -> None:
+    """Write the certificate (OSError on failure; the caller reports it in one line)."""
+    data = json.dumps(cert, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(data)

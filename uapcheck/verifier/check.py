@@ -1,0 +1,221 @@
+"""Re-check a certificate file, step by step, without the engines.
+
+Each step ends `verified` (its data re-checked exactly, or its inference re-checked from its
+premises), `checked numerically` (a transcendental growth class: high precision at the witness
+points, the reason named), `trusted` (not re-checked, with the reason) or `rejected` (the data
+does not check: the step is named).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import sympy
+
+from .. import spec as S
+from . import groups, kernels, numeric, patterns, structure
+from .trees import TreeError, decode
+
+SCHEMA = "uapcheck-certificate/1"
+VERIFIED, NUMERIC, TRUSTED, REJECTED = "verified", "checked numerically", "trusted", "rejected"
+STATUSES = ("proved", "refuted", "undecided")
+
+
+class Malformed(Exception):
+    """The file is not a certificate this verifier reads (exit 2)."""
+
+
+class Reject(Exception):
+    """The step's data does not prove its claim."""
+
+
+class Trust(Exception):
+    """The step is not re-checked here; the message says why."""
+
+
+@dataclass
+class StepOutcome:
+    id: str
+    rule: str
+    status: str
+    outcome: str
+    reason: str
+
+
+@dataclass
+class Report:
+    path: str
+    verdict: str
+    steps: list[StepOutcome] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # rejections outside any step (hash, verdict)
+
+    @property
+    def rejected(self) -> list[StepOutcome]:
+        return [s for s in self.steps if s.outcome == REJECTED]
+
+    @property
+    def complete(self) -> bool:
+        """Every step verified or checked numerically."""
+        return all(s.outcome in (VERIFIED, NUMERIC) for s in self.steps)
+
+    @property
+    def ok(self) -> bool:
+        if self.problems or self.rejected:
+            return False
+        return self.complete or self.verdict not in ("UAP", "NOT-UAP")
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+def _need(obj: Any, key: str, kind, where: str):
+    if not isinstance(obj, dict) or key not in obj:
+        raise Malformed(f"{where}: missing field {key!r}")
+    value = obj[key]
+    if kind is not None and not isinstance(value, kind):
+        raise Malformed(f"{where}: field {key!r} has the wrong type")
+    return value
+
+
+def load(path: str) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise Malformed(f"cannot read the certificate: {exc.strerror or exc}") from None
+    try:
+        cert = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise Malformed(f"not a JSON certificate ({str(exc).splitlines()[0][:120]})") from None
+    validate(cert)
+    return cert
+
+
+def validate(cert: Any) -> None:
+    if not isinstance(cert, dict):
+        raise Malformed("a certificate is a JSON object")
+    schema = cert.get("schema")
+    if schema != SCHEMA:
+        raise Malformed(f"unknown schema {str(schema)[:60]!r} (this verifier reads {SCHEMA})")
+    inp = _need(cert, "input", dict, "certificate")
+    _need(inp, "text", str, "input")
+    _need(inp, "sha256", str, "input")
+    _need(cert, "verdict", str, "certificate")
+    steps = _need(cert, "steps", list, "certificate")
+    if not steps:
+        raise Malformed("the certificate has no steps")
+    for k, s in enumerate(steps):
+        where = f"step {k + 1}"
+        for key, kind in (("id", str), ("rule", str), ("status", str), ("premises", list), ("evidence", dict)):
+            _need(s, key, kind, where)
+        if "data" in s and s["data"] is not None and not isinstance(s["data"], dict):
+            raise Malformed(f"{where}: field 'data' has the wrong type")
+        if not all(isinstance(p, str) for p in s["premises"]):
+            raise Malformed(f"{where}: premises are step ids")
+
+
+# ---------------------------------------------------------------------------------------------
+# Verification
+
+@dataclass
+class Context:
+    cert: dict
+    spec: S.Spec
+    steps: dict  # id -> step dict
+    order: list  # ids in file order
+    heads_of: dict  # step id -> head index
+    symbols: dict
+    cache: dict = field(default_factory=dict)
+
+    def step(self, sid: str) -> dict:
+        return self.steps[sid]
+
+    def premises(self, step: dict) -> list[dict]:
+        return [self.steps[p] for p in step["premises"]]
+
+    def arcs(self):
+        if "arcs" not in self.cache:
+            self.cache["arcs"] = patterns.spec_arcs(self.spec)
+        return self.cache["arcs"]
+
+
+def verify(cert: dict) -> Report:
+    validate(cert)
+    inp = cert["input"]
+    report = Report(str(inp.get("path", "<certificate>")), cert["verdict"])
+    text = inp["text"]
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != inp["sha256"]:
+        report.problems.append("input: the SHA-256 hash does not match the input text")
+    from ..errors import UapError
+    from ..parse import parse_source
+    try:
+        spec = parse_source(text, report.path)
+    except (UapError, RecursionError) as exc:
+        report.problems.append(f"input: the text does not parse ({getattr(exc, 'message', exc)})")
+        return report
+    steps, order = {}, []
+    for s in cert["steps"]:
+        if s["id"] in steps:
+            report.problems.append(f"{s['id']}: duplicate step id")
+            return report
+        for p in s["premises"]:
+            if p not in steps:
+                report.problems.append(f"{s['id']}: premise {p} is not an earlier step")
+                return report
+        steps[s["id"]] = s
+        order.append(s["id"])
+    ctx = Context(cert, spec, steps, order, {}, kernels.param_symbols(spec))
+    try:
+        structure.assign_heads(ctx)
+    except structure.StructureError as exc:
+        report.problems.append(str(exc))
+        return report
+    for sid in order:
+        s = steps[sid]
+        outcome, reason = _check_step(ctx, s)
+        report.steps.append(StepOutcome(sid, s["rule"], s["status"], outcome, reason))
+    for problem in structure.check_top_level(ctx):
+        report.problems.append(problem)
+    return report
+
+
+def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
+    if s["status"] not in STATUSES:
+        return REJECTED, f"unknown status {s['status']!r}"
+    checker = CHECKERS.get(s["rule"])
+    try:
+        if s["rule"] in ONLY_UNDECIDED:
+            if s["status"] != "undecided":
+                raise Reject(f"rule {s['rule']} only ever concludes `undecided`")
+            return VERIFIED, "an undecided step asserts nothing"
+        if checker is None:
+            raise Trust(f"no checker for rule {s['rule']}")
+        return checker(ctx, s)
+    except Reject as exc:
+        return REJECTED, str(exc)
+    except Trust as exc:
+        return TRUSTED, str(exc)
+    except (patterns.Symbolic, kernels.OutOfScope) as exc:
+        return TRUSTED, f"outside the verifier's scope: {exc}"
+    except (TreeError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return REJECTED, f"malformed step data ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "LIM-UNDECIDED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
+                  "WP-NYSTROM"}
+
+CHECKERS: dict[str, Callable[[Context, dict], tuple[str, str]]] = {}
+
+
+def checker(*rules: str):
+    def deco(fn):
+        for r in rules:
+            CHECKERS[r] = fn
+        return fn
+    return deco
+
+
+# Registered by importing the modules that define checkers.
+from . import rules_graph, rules_kernel, rules_infer  # noqa: E402,F401

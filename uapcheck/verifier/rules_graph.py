@@ -1,0 +1,246 @@
+"""Pattern steps, re-checked on arcs the verifier rebuilds itself from the re-parsed patterns."""
+from __future__ import annotations
+
+import itertools
+
+from . import groups, patterns
+from .check import VERIFIED, Reject, Trust, checker
+from .structure import slots
+
+EXHAUSTIVE_MAX_N = 8
+
+
+def _concrete(ctx):
+    n = ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Trust("symbolic n: a closed form, not re-checked here")
+    heads = ctx.arcs()
+    _match_written_arcs(ctx, heads)
+    return n, heads
+
+
+def _match_written_arcs(ctx, heads):
+    """The certificate's arc lists (when written) must be the verifier's own."""
+    if ctx.cache.get("arcs matched"):
+        return
+    section = ctx.cert.get("patterns")
+    if section is not None:
+        if not isinstance(section, dict) or section.get("n") != ctx.spec.tokens or not isinstance(section.get("heads"), list) \
+                or len(section["heads"]) != len(heads):
+            raise Reject("the certificate's pattern section does not describe this input's heads")
+        for h, (written, mine) in enumerate(zip(section["heads"], heads)):
+            arcs = written.get("arcs") if isinstance(written, dict) else None
+            if not isinstance(arcs, list) or {tuple(a) for a in arcs if isinstance(a, list)} != mine or len(arcs) != len(mine):
+                raise Reject(f"head {h + 1}: the certificate's arcs differ from the pattern's")
+    ctx.cache["arcs matched"] = True
+
+
+def _all_distances(ctx, n, heads):
+    if "dist" not in ctx.cache:
+        outs = patterns.union_out(heads, n)
+        ctx.cache["dist"] = {s: patterns.bfs(outs, s) for s in range(1, n + 1)}
+    return ctx.cache["dist"]
+
+
+def _int(v, what):
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Reject(f"{what} is not an integer")
+    return v
+
+
+@checker("PAT-CONNECTED")
+def connected(ctx, s):
+    n, heads = _concrete(ctx)
+    data = s.get("data") or {}
+    if s["status"] != "proved":
+        raise Reject("PAT-CONNECTED only concludes `proved`")
+    if "diameter" not in data or data.get("pair") is None:
+        raise Trust("only bounds on the diameter are certified")
+    d = _int(data["diameter"], "the diameter")
+    written = data.get("distances")
+    if written is not None:
+        if not isinstance(written, dict) or len(written) != n:
+            raise Reject("the distance certificate does not have one array per position")
+        for src, arr in written.items():
+            src_i = int(src)
+            problem = patterns.check_distances(heads, n, src_i, arr)
+            if problem:
+                raise Reject(problem)
+            if any(v is None for v in arr[1:]):
+                raise Reject(f"position {arr[1:].index(None) + 1} is unreachable from {src_i}: not strongly connected")
+        dist = {int(k): v for k, v in written.items()}
+    else:
+        dist = _all_distances(ctx, n, heads)
+    mine = _all_distances(ctx, n, heads)
+    if any(dist[v] != mine[v] for v in range(1, n + 1)):
+        raise Reject("the distance arrays differ from the verifier's BFS")
+    true_d = max(v for arr in mine.values() for v in arr[1:])
+    if true_d != d:
+        raise Reject(f"the directed diameter is {true_d}, not {d}")
+    j, i = data["pair"]
+    if mine[_int(j, "the pair")][_int(i, "the pair")] != d:
+        raise Reject(f"d({j} -> {i}) is {mine[j][i]}, not the diameter {d}: the receptive-field pair is wrong")
+    return VERIFIED, (f"every distance array checked arc by arc; strongly connected with diameter {d}, attained "
+                      f"by x_{j} reaching position {i}")
+
+
+@checker("PAT-DISCONNECTED")
+def disconnected(ctx, s):
+    n, heads = _concrete(ctx)
+    data = s.get("data") or {}
+    if s["status"] != "proved":
+        raise Reject("PAT-DISCONNECTED only concludes `proved`")
+    i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
+    reach = data.get("reach")
+    if not isinstance(reach, list) or not all(isinstance(v, int) for v in reach):
+        raise Reject("no closed set of positions is certified")
+    closed = set(reach)
+    if i not in closed or j in closed or not closed <= set(range(1, n + 1)):
+        raise Reject(f"the closed set must contain {i} and not {j}")
+    for arcs in heads:
+        for u, v in arcs:
+            if v in closed and u not in closed:
+                raise Reject(f"arc {u} -> {v} enters the closed set from outside")
+    return VERIFIED, (f"no arc enters the {len(closed)} positions that reach {i} from outside, and x_{j} is not "
+                      f"among them: position {i} never sees x_{j}")
+
+
+@checker("PAT-BUDGET")
+def budget(ctx, s):
+    n, heads = _concrete(ctx)
+    data = s.get("data") or {}
+    if s["status"] != "proved":
+        return VERIFIED, "an undecided step asserts nothing"
+    i, j = _int(data.get("i"), "i"), _int(data.get("j"), "j")
+    dist = data.get("distances")
+    problem = patterns.check_distances(heads, n, j, dist) if isinstance(dist, list) else "no distance array"
+    if problem:
+        raise Reject(problem)
+    budget_ = ctx.spec.layers
+    if not isinstance(budget_, int) or data.get("budget") != budget_:
+        raise Reject("the layer budget is not the input's")
+    if dist[i] != data.get("distance") or dist[i] is None or dist[i] <= budget_:
+        raise Reject(f"d({j} -> {i}) = {dist[i]} is not above the budget {budget_}")
+    return VERIFIED, f"d({j} -> {i}) = {dist[i]} > {budget_} = the budget, checked arc by arc"
+
+
+def _group_step(ctx):
+    return slots(ctx)[3]
+
+
+def _in_family_group(ctx, heads, perm) -> bool:
+    lab = patterns.labels(ctx.spec, heads)
+    return patterns.preserves(perm, lab, ctx.spec.positional)
+
+
+FAMILY_LEMMAS = {
+    "window": "non-cyclic window: D layers suffice (docs/theory.md §11.2)",
+    "star": "star: D layers suffice (docs/theory.md §11.2)",
+    "complete": "every head complete: one layer sees every token",
+}
+
+
+def _family(spec, heads, n) -> str | None:
+    from .. import spec as S
+    pats = [h.pattern for h in spec.heads]
+    if any(h.bias for h in spec.heads):
+        return None
+    if all(len(a) == n * (n - 1) for a in heads):
+        return "complete"
+    if all(isinstance(p, S.Window) and not p.cyclic for p in pats) and len(set(pats)) == 1:
+        return "window"
+    if all(isinstance(p, S.Star) for p in pats):
+        return "star"
+    return None
+
+
+@checker("PAT-LAYERS")
+def layers(ctx, s):
+    n, heads = _concrete(ctx)
+    data = s.get("data") or {}
+    if s["status"] != "proved":
+        raise Reject("PAT-LAYERS only concludes `proved`")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    d = _int(data.get("diameter"), "the diameter")
+    if (prem[0].get("data") or {}).get("diameter") != d:
+        raise Reject("its diameter is not the connectivity step's")
+    m = _int(data.get("layers"), "the number of layers")
+    least = data.get("least")
+    if m == d + 1 and not least:
+        return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
+    if m == d + 1 and least:
+        wit = data.get("view witness")
+        if not isinstance(wit, dict):
+            raise Reject("D + 1 layers are claimed necessary without a view witness")
+        i = _int(wit.get("position"), "the witness position")
+        perm = wit.get("permutation")
+        if not patterns.is_permutation(perm, n):
+            raise Reject("the view witness is not a permutation of 1..n")
+        if _in_family_group(ctx, heads, perm):
+            raise Reject("the view witness is a symmetry of the family: it shows nothing")
+        bad = patterns.view_bad_positions(perm, heads, n)
+        dist = _all_distances(ctx, n, heads)
+        near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= d - 1]
+        if near:
+            raise Reject(f"position {near[0]}, whose neighbourhood σ changes, is within {d - 1} of {i}: "
+                         "the view witness fails")
+        return VERIFIED, (f"view witness checked on the arcs: every position whose neighbourhood σ changes is at "
+                          f"distance ≥ {d} from {i}, and σ is not a symmetry, so {d} layers do not suffice; "
+                          f"D + 1 = {m} do (view argument)")
+    if m == d and least:
+        fam = _family(ctx.spec, heads, n)
+        if fam:
+            return VERIFIED, FAMILY_LEMMAS[fam]
+        if n <= EXHAUSTIVE_MAX_N:
+            return _exhaustive(ctx, heads, n, d)
+        raise Trust("D layers claimed sufficient by a search the verifier does not repeat above n = 8")
+    raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
+
+
+def _exhaustive(ctx, heads, n, d):
+    dist = _all_distances(ctx, n, heads)
+    for images in itertools.permutations(range(1, n + 1)):
+        perm = list(images)
+        bad = patterns.view_bad_positions(perm, heads, n)
+        if not bad or _in_family_group(ctx, heads, perm):
+            continue
+        for i in range(1, n + 1):
+            if all(dist[v][i] is None or dist[v][i] > d - 1 for v in bad):
+                raise Reject(f"σ = {perm} is a view witness at position {i}: {d} layers do not suffice")
+    return VERIFIED, f"every one of the {n}! permutations tried: no view witness, so D = {d} layers suffice"
+
+
+@checker("SYM-AUT")
+def sym_aut(ctx, s):
+    n, heads = _concrete(ctx)
+    data = s.get("data") or {}
+    if s["status"] != "proved":
+        raise Reject("SYM-AUT only concludes `proved`")
+    gens = data.get("generators")
+    if not isinstance(gens, list):
+        raise Trust("the generators are not listed (too many tokens)")
+    for g in gens:
+        if not patterns.is_permutation(g, n):
+            raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
+    lab = patterns.labels(ctx.spec, heads)
+    for g in gens:
+        if not patterns.preserves(g, lab, ctx.spec.positional):
+            moved = [k + 1 for k in range(n) if g[k] != k + 1][:6]
+            raise Reject(f"a generator (moving {moved}) does not preserve every head's arcs and bias classes")
+    order = groups.order(gens, n)
+    if data.get("order") not in (order, str(order)):
+        raise Reject(f"the generators generate a group of order {order}, not {data.get('order')}")
+    full, method = groups.full_order(lab, n, ctx.spec.positional)
+    if full is None:
+        raise Trust(f"the order {order} is re-derived (Schreier–Sims), completeness not re-checked: {method}")
+    if full != order:
+        raise Reject(f"the family has {full} symmetries ({method}); the generators give only {order}")
+    name = data.get("name")
+    if name:
+        named = groups.named_generators(name, n)
+        if named is None or groups.order(named, n) != order or not all(groups.contains(gens, n, g) for g in named):
+            raise Reject(f"the group is not {name}")
+    return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
+                      f"complete: {method}")

@@ -1,0 +1,384 @@
+"""Kernel steps: the limit premise (LIM) at its witness points, positivity and analyticity by the
+structure of the re-parsed formula, and the Gaussian form behind Nyström heads."""
+from __future__ import annotations
+
+import sympy
+
+from .. import spec as S
+from . import kernels, numeric
+from .check import NUMERIC, REJECTED, VERIFIED, Reject, Trust, checker
+from .kernels import T
+from .trees import decode
+
+LIM_RULES = ("LIM-EXPPOLY", "LIM-EXPALG", "LIM-FEATSUM", "LIM-REGION", "LIM-REGVAR", "LIM-SCALEINV",
+             "LIM-BOUNDED", "LIM-OSC")
+HOLDS = ("holds", "holds-d2")
+
+
+def _head(ctx, s) -> S.Head:
+    h = ctx.heads_of.get(s["id"])
+    if h is None:
+        raise Reject("the step belongs to no head")
+    return ctx.spec.heads[h]
+
+
+def _vec(v) -> tuple:
+    if not (isinstance(v, list) and len(v) == 1 and isinstance(v[0], int) and not isinstance(v[0], bool)):
+        raise Reject(f"a witness vector is a list of one integer, not {str(v)[:40]}")
+    if abs(v[0]) > 10 ** 6:
+        raise Reject("witness coordinates are small integers")
+    return (sympy.Integer(v[0]),)
+
+
+def _in_region(region: str, x: int, z: int) -> bool:
+    """Whether the 1-dimensional point (x, z) lies in the named sign region of the invariants."""
+    table = {"x·z > 0": x * z > 0, "x·z < 0": x * z < 0, "all z[r] > 0": z > 0, "all z[r] < 0": z < 0,
+             "all w·z > 0": z > 0, "all w·z < 0": z < 0}
+    if region in table:
+        return table[region]
+    return region in ("all invariants", "every key", "mixed signs")
+
+
+def _log_ratio(ctx, head, x, z1, z2):
+    k1 = kernels.scaled_kernel(ctx.spec, head, x, z1)
+    k2 = kernels.scaled_kernel(ctx.spec, head, x, z2)
+    return k1, k2
+
+
+def _exact_log(k):
+    return kernels.log_polynomial(k, [T])
+
+
+def _polynomial_class(ctx, head, region: str) -> bool:
+    """log k(x, t z) is a polynomial in t and the coordinates of 2-dimensional x, z (coordinates
+    taking the region's signs): then every growth coefficient is a polynomial in the Gram
+    invariants, non-zero off a null set once it is non-zero at one point."""
+    key = ("polyclass", head, region)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    zsign = {"all z[r] > 0": {"positive": True}, "all z[r] < 0": {"negative": True},
+             "all w·z > 0": {"positive": True}, "all w·z < 0": {"negative": True}}.get(region)
+    ok = False
+    if region in ("all invariants", "every key") or zsign is not None:
+        kw = zsign or {"real": True}
+        # A coordinate-wise feature map: k = Σ_r φ(x_r)φ(t z_r), and the feature-sum argument works
+        # with one coordinate's term; otherwise 2-dimensional vectors (one feature w = e_1).
+        dim = 1 if head.kind == "features" and not head.random else 2
+        xs = sympy.symbols("x_1 x_2", real=True)[:dim]
+        zs = sympy.symbols("z_1 z_2", **kw)[:dim]
+        try:
+            k = kernels.scaled_kernel(ctx.spec, head, xs, zs)
+            ok = kernels.log_polynomial(k, [T, *xs, *zs], [T]) is not None
+        except kernels.OutOfScope:
+            ok = False
+    ctx.cache[key] = ok
+    return ok
+
+
+def _check_point(ctx, head, region, p) -> str:
+    """VERIFIED or NUMERIC for one witness point; Reject when it does not show the growth."""
+    x, z1, z2 = _vec(p.get("x")), _vec(p.get("z1")), _vec(p.get("z2"))
+    if not (_in_region(region, int(x[0]), int(z1[0])) and _in_region(region, int(x[0]), int(z2[0]))):
+        raise Reject(f"the witness point x = {p.get('x')}, z = {p.get('z1')}, {p.get('z2')} is outside the region {region}")
+    power = p.get("power")
+    if not (power == "log" or (isinstance(power, int) and not isinstance(power, bool) and 1 <= power <= 64)):
+        raise Reject(f"unknown growth term {power!r}")
+    stored = decode(p["difference"], ctx.symbols) if p.get("difference") is not None else None
+    k1, k2 = _log_ratio(ctx, head, x, z1, z2)
+    l1, l2 = _exact_log(k1), _exact_log(k2)
+    if l1 is not None and l2 is not None and power != "log":
+        diff = sympy.expand(l1 - l2)
+        poly = sympy.Poly(diff, T)
+        if poly.degree() != power:
+            raise Reject(f"at x = {p['x']}, z = {p['z1']}, {p['z2']} the log-ratio has degree {poly.degree()} in t, not {power}")
+        coeff = sympy.simplify(poly.coeff_monomial(T ** power))
+        if stored is not None and sympy.simplify(coeff - stored) != 0:
+            raise Reject(f"at x = {p['x']}, z = {p['z1']}, {p['z2']} the coefficient of t^{power} is "
+                         f"{sympy.sstr(coeff)}, not {sympy.sstr(stored)}")
+        if coeff.is_zero is not False:
+            raise Reject(f"the coefficient {sympy.sstr(coeff)} of t^{power} is not shown non-zero")
+        return VERIFIED
+    # A transcendental growth class: 50 digits at large t, every param at sample values.
+    samples = _param_samples(ctx)
+    for sub in samples:
+        ratio = sympy.log(k1.xreplace(sub)) - sympy.log(k2.xreplace(sub))
+        want = stored.xreplace(sub) if stored is not None else None
+        problem = numeric.growth_matches(ratio, T, power, want)
+        if problem:
+            raise Reject(f"at x = {p['x']}, z = {p['z1']}, {p['z2']}: {problem}")
+    return NUMERIC
+
+
+def _param_samples(ctx) -> list[dict]:
+    syms = [s for name, s in ctx.symbols.items() if ctx.spec.param(name) is not None]
+    if not syms:
+        return [{}]
+    out = []
+    for vals in ((sympy.Rational(1, 3),), (sympy.Integer(3),)):
+        sub = {}
+        for s in syms:
+            v = vals[0]
+            if s.is_integer:
+                v = sympy.Integer(2)
+            sub[s] = v
+        out.append(sub)
+    return out
+
+
+def _check_finite(ctx, head, region, fl) -> str:
+    x, z1, z2 = _vec(fl.get("x")), _vec(fl.get("z1")), _vec(fl.get("z2"))
+    if fl.get("limit") is None:
+        raise Trust("the finite limit at the witness is not a rational number")
+    limit = decode(fl["limit"], ctx.symbols)
+    if not limit.is_positive:
+        raise Reject("a finite limit of the ratio is positive")
+    k1, k2 = _log_ratio(ctx, head, x, z1, z2)
+    l1, l2 = _exact_log(k1), _exact_log(k2)
+    if l1 is not None and l2 is not None:
+        diff = sympy.expand(l1 - l2)
+        if diff.has(T) or sympy.simplify(sympy.exp(diff) - limit) != 0:
+            raise Reject(f"at x = {fl['x']}, z = {fl['z1']}, {fl['z2']} the ratio is {sympy.sstr(sympy.exp(diff))}, "
+                         f"not the limit {sympy.sstr(limit)}")
+        return VERIFIED
+    import mpmath
+    with mpmath.workdps(numeric.DIGITS):
+        for sub in _param_samples(ctx):
+            ratio = sympy.log(k1.xreplace(sub)) - sympy.log(k2.xreplace(sub))
+            target = sympy.log(limit.xreplace(sub))
+            errs = []
+            for at in numeric.TS:
+                v = sympy.N((ratio - target).xreplace({T: sympy.Integer(at)}), numeric.DIGITS)
+                if not v.is_real:
+                    raise Reject("the ratio is not real at the witness")
+                errs.append(abs(v))
+            if errs[-1] > 1e-3 or errs[-1] > errs[0] + sympy.Float("1e-30"):
+                raise Reject(f"at x = {fl['x']}, z = {fl['z1']}, {fl['z2']} the ratio does not approach "
+                             f"{sympy.sstr(limit)}")
+    return NUMERIC
+
+
+@checker(*LIM_RULES)
+def lim(ctx, s):
+    head = _head(ctx, s)
+    data = s.get("data") or {}
+    regions = data.get("regions")
+    if not isinstance(regions, list) or not regions:
+        raise Reject("no sign region of the invariants is certified")
+    statuses = {r.get("region"): r.get("status") for r in regions}
+    chosen = data.get("chosen region")
+    if s["status"] == "proved":
+        if s["rule"] == "LIM-REGION":
+            if not head.affine or statuses.get(chosen) not in HOLDS:
+                raise Reject("LIM-REGION needs `affine query key` and a region where (LIM) holds")
+            need = [r for r in regions if r.get("region") == chosen]
+        else:
+            if any(v not in HOLDS for v in statuses.values()):
+                raise Reject("proved although a region does not hold")
+            need = regions
+    elif s["status"] == "refuted":
+        fails = [r for r in regions if r.get("status") in ("fails", "oscillates", "zero")]
+        if not fails or any(r.get("status") not in ("fails", "oscillates", "zero") + HOLDS for r in regions):
+            raise Reject("refuted without a failing region")
+        need = [r for r in regions if r.get("status") == "fails"]
+        if not need:
+            raise Trust("the failing region oscillates: not re-checked here")
+    else:
+        return VERIFIED, "an undecided step asserts nothing"
+    outcomes, classes = [], []
+    for r in need:
+        name = r.get("region")
+        if r.get("status") in HOLDS:
+            pts = r.get("points")
+            if not isinstance(pts, list) or not pts:
+                raise Reject(f"region {name}: no witness point")
+            for p in pts:
+                outcomes.append(_check_point(ctx, head, name, p))
+            classes.append(_polynomial_class(ctx, head, name))
+        else:
+            fl = r.get("finite limit")
+            if not isinstance(fl, dict):
+                raise Trust(f"region {name} fails without a finite-limit witness")
+            outcomes.append(_check_finite(ctx, head, name, fl))
+    regions_text = ", ".join(str(r.get("region")) for r in need)
+    if s["status"] == "refuted":
+        how = NUMERIC if NUMERIC in outcomes else VERIFIED
+        return how, (f"on {regions_text} the ratio has a finite non-zero limit at the witness point "
+                     + ("(exact)" if how == VERIFIED else "(50 digits at t = 10^4, 10^8, 10^16: the kernel's log is "
+                                                          "not a polynomial in t)"))
+    if all(o == VERIFIED for o in outcomes) and all(classes):
+        return VERIFIED, (f"on {regions_text}: log k(x, t z) is a polynomial in t and the coordinates, and at each "
+                          "witness point the leading coefficient of log k(x,tz₁) − log k(x,tz₂) is the stated non-zero "
+                          "value (exact), so it is non-zero off a null set")
+    return NUMERIC, (f"on {regions_text}: log k(x, t z) is not a polynomial in t and the invariants (a transcendental "
+                     "growth class), so the growth of log k(x,tz₁) − log k(x,tz₂) at the witness points is checked with "
+                     "50 digits at t = 10^4, 10^8, 10^16; genericity rests on the class's analytic coefficients")
+
+
+# ---------------------------------------------------------------------------------------------
+# Positivity and analyticity by structure (on the re-parsed formula)
+
+def _param(ctx, name):
+    return ctx.spec.param(name)
+
+
+def positive(ctx, e, vectors) -> bool:
+    """e > 0 for every input and admissible param, by structure."""
+    if isinstance(e, S.Num):
+        return e.value > 0
+    if isinstance(e, S.Name):
+        p = _param(ctx, e.id)
+        return p is not None and p.constraint == "> 0"
+    if isinstance(e, S.Call):
+        if e.fn in ("exp", "sigmoid", "softplus", "cosh"):
+            return True
+        return False
+    if isinstance(e, S.BinOp):
+        if e.op == "+":
+            l, r = e.left, e.right
+            if (positive(ctx, l, vectors) and nonneg(ctx, r, vectors)) or (positive(ctx, r, vectors) and nonneg(ctx, l, vectors)):
+                return True
+            # elu(u) > -1: elu(u) + c > 0 for a constant c >= 1
+            for a, c in ((l, r), (r, l)):
+                if isinstance(a, S.Call) and a.fn == "elu" and isinstance(c, S.Num) and c.value >= 1:
+                    return True
+            return False
+        if e.op in ("*", "/"):
+            return positive(ctx, e.left, vectors) and positive(ctx, e.right, vectors)
+        if e.op == "^":
+            return positive(ctx, e.left, vectors)
+    return False
+
+
+def nonneg(ctx, e, vectors) -> bool:
+    if positive(ctx, e, vectors):
+        return True
+    if isinstance(e, S.Num):
+        return e.value >= 0
+    if isinstance(e, S.Name):
+        p = _param(ctx, e.id)
+        return p is not None and p.constraint in ("> 0", ">= 0")
+    if isinstance(e, S.Norm):
+        return True
+    if isinstance(e, S.Call) and e.fn in ("relu", "abs", "sqrt"):
+        return True
+    if isinstance(e, S.BinOp):
+        if e.op == "+":
+            return nonneg(ctx, e.left, vectors) and nonneg(ctx, e.right, vectors)
+        if e.op in ("*", "/"):
+            return nonneg(ctx, e.left, vectors) and nonneg(ctx, e.right, vectors)
+        if e.op == "^":
+            return nonneg(ctx, e.left, vectors) or (isinstance(e.right, S.Num) and e.right.value.is_integer
+                                                    and int(e.right.value) % 2 == 0)
+    return False
+
+
+ANALYTIC = ("exp", "sin", "cos", "sinh", "cosh", "tanh", "erf", "sigmoid", "softplus")
+
+
+def analytic(ctx, e, signed=frozenset()) -> bool:
+    """e is real-analytic in its inputs everywhere, by structure; `signed` names the vectors whose
+    every coordinate has a fixed sign on the region considered (there relu and elu are analytic)."""
+    if isinstance(e, (S.Num, S.Name)):
+        return True
+    if isinstance(e, S.Neg):
+        return analytic(ctx, e.operand, signed)
+    if isinstance(e, S.Call) and e.fn in ("relu", "elu") and isinstance(e.args[0], S.Name) and e.args[0].id in signed:
+        return True
+    if isinstance(e, S.Dot):
+        return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed)
+    if isinstance(e, S.Call):
+        if e.fn in ANALYTIC:
+            return all(analytic(ctx, a, signed) for a in e.args)
+        if e.fn in ("log", "sqrt"):
+            return positive(ctx, e.args[0], ()) and analytic(ctx, e.args[0], signed)
+        return False
+    if isinstance(e, S.BinOp):
+        if e.op in ("+", "-", "*"):
+            return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed)
+        if e.op == "/":
+            return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed) and positive(ctx, e.right, ())
+        if e.op == "^":
+            ex = e.right
+            if isinstance(ex, S.Num) and ex.value.is_integer and ex.value >= 0:
+                if isinstance(e.left, S.Norm) and int(ex.value) % 2 == 0:
+                    return analytic(ctx, e.left.operand, signed)
+                return analytic(ctx, e.left, signed)
+            return positive(ctx, e.left, ()) and analytic(ctx, e.left, signed) and analytic(ctx, ex, signed)
+    return False
+
+
+COORDINATE_REGIONS = ("all z[r] > 0", "all z[r] < 0")
+
+
+def _region_of_head(ctx, s) -> str | None:
+    """The coordinate sign region a proved LIM-REGION step of the same head works on."""
+    h = ctx.heads_of.get(s["id"])
+    for sid, hh in ctx.heads_of.items():
+        step = ctx.steps[sid]
+        if hh == h and step["rule"] == "LIM-REGION" and step["status"] == "proved":
+            region = (step.get("data") or {}).get("chosen region")
+            if region in COORDINATE_REGIONS:
+                return region
+    return None
+
+
+@checker("WP-POSITIVE")
+def wp_positive(ctx, s):
+    head = _head(ctx, s)
+    if s["status"] == "proved":
+        if s["evidence"].get("dimensions") == "d ≥ 2":
+            raise Trust("positive only for non-zero query and key directions: not re-checked here")
+        if positive(ctx, head.expr, ()):
+            return VERIFIED, "the formula is positive by structure (exponentials, positive constants and params, elu + c with c ≥ 1)"
+        raise Trust("positivity by sign regions: not re-checked here")
+    if s["status"] == "refuted":
+        ev = s["evidence"]
+        pos, neg = ev.get("positive at"), ev.get("negative at")
+        if not (isinstance(pos, dict) and isinstance(neg, dict)):
+            raise Trust("a sign change of a random-feature kernel: not re-checked here")
+        signs = []
+        for point in (pos, neg):
+            val = kernels.kernel_value(ctx.spec, head, _vec(point.get("x")), _vec(point.get("y")))
+            val = val.xreplace({p: 1 for p in val.free_symbols})
+            signs.append(numeric.sign_of_constant(sympy.simplify(val)))
+        if signs != [1, -1]:
+            raise Reject("the kernel does not take both signs at the stated points")
+        return VERIFIED, "the kernel takes both signs at the stated points"
+    return VERIFIED, "an undecided step asserts nothing"
+
+
+@checker("AN-STRUCT")
+def an_struct(ctx, s):
+    head = _head(ctx, s)
+    if s["status"] != "proved":
+        return VERIFIED, "an undecided step asserts nothing"
+    prem = ctx.premises(s)
+    if head.normalized and (len(prem) != 1 or prem[0]["rule"] != "WP-POSITIVE" or prem[0]["status"] != "proved"):
+        raise Reject("a normalised head is analytic only with a positive normaliser (WP-POSITIVE proved)")
+    if analytic(ctx, head.expr):
+        return VERIFIED, ("the formula is built from analytic functions, polynomials, even powers of norms and "
+                          "quotients by positive expressions" + (", and the normaliser is positive" if head.normalized else ""))
+    region = _region_of_head(ctx, s)
+    if region and head.kind == "features" and head.affine and analytic(ctx, head.expr, frozenset(head.params)):
+        return VERIFIED, (f"on the region {region} (for queries and keys alike: `affine query key`) every relu/elu "
+                          "argument has a fixed sign, so the feature map is analytic there")
+    raise Trust("analyticity on a sign region or away from a null set: not re-checked here")
+
+
+@checker("LIM-NYSTROM")
+def lim_nystrom(ctx, s):
+    head = _head(ctx, s)
+    if not head.nystrom:
+        raise Reject("the head has no Nyström landmarks")
+    if s["status"] != "proved":
+        return VERIFIED, "an undecided step asserts nothing"
+    xs = sympy.symbols("x_1 x_2", real=True)
+    ys = sympy.symbols("y_1 y_2", real=True)
+    k = kernels.kernel_value(ctx.spec, head, xs, ys)
+    lp = kernels.log_polynomial(k, [*xs, *ys])
+    if lp is None:
+        raise Reject("the kernel is not exp of a polynomial")
+    gamma = -sympy.Poly(lp, *xs, *ys).coeff_monomial(xs[0] ** 2)
+    if sympy.expand(lp + gamma * ((xs[0] - ys[0]) ** 2 + (xs[1] - ys[1]) ** 2)) != 0 or not gamma.is_positive:
+        raise Reject("the kernel is not a Gaussian exp(−γ|x − y|²) with γ > 0")
+    return VERIFIED, f"the kernel is the Gaussian exp(−γ|x − y|²) with γ = {sympy.sstr(gamma)} > 0 (polynomial identity)"

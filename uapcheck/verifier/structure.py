@@ -1,0 +1,128 @@
+"""The shape of a derivation: which head each step belongs to, the verdict recomputed from the
+premises' statuses (Theorem 1's rule, as VERDICT-T1 applies it), and the summary fields (verdict,
+group, layers) matched against the steps that establish them."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .trees import TreeError, decode
+
+
+class StructureError(Exception):
+    pass
+
+
+OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET")
+GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED")
+
+
+def root(ctx) -> dict:
+    last = ctx.steps[ctx.order[-1]]
+    if last["rule"] != "VERDICT-T1":
+        raise StructureError("the last step is not the verdict (VERDICT-T1)")
+    return last
+
+
+def slots(ctx) -> tuple[dict, list, list, dict]:
+    """(ffn step, one token-distinguishing step per head, structure steps, group step)."""
+    r = root(ctx)
+    prem = ctx.premises(r)
+    h = len(ctx.spec.heads)
+    if len(prem) < h + 2:
+        raise StructureError("the verdict does not have one premise per head plus the FFN and group steps")
+    ffn, tds, rest, group = prem[0], prem[1:1 + h], prem[1 + h:-1], prem[-1]
+    if ffn["rule"] != "FFN-DEF2":
+        raise StructureError("the verdict's first premise is not the FFN step (FFN-DEF2)")
+    if group["rule"] not in GROUP_RULES:
+        raise StructureError("the verdict's last premise is not a symmetry-group step")
+    return ffn, tds, rest, group
+
+
+def assign_heads(ctx) -> None:
+    _, tds, _, _ = slots(ctx)
+    for h, td in enumerate(tds):
+        stack = [td["id"]]
+        while stack:
+            sid = stack.pop()
+            if sid in ctx.heads_of:
+                continue
+            ctx.heads_of[sid] = h
+            stack.extend(ctx.steps[sid]["premises"])
+
+
+def expected_verdict(ctx) -> str:
+    ffn, tds, rest, group = slots(ctx)
+    if any(s["rule"] in OBSTRUCTIONS and s["status"] == "proved" for s in rest):
+        return "NOT-UAP"
+    if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" for s in tds):
+        return "ILL-POSED"
+    if all(s["status"] == "proved" for s in [ffn, *tds, *rest, group]):
+        return "UAP"
+    return "INCONCLUSIVE"
+
+
+def _reachable(ctx) -> set:
+    seen, stack = set(), [ctx.order[-1]]
+    while stack:
+        sid = stack.pop()
+        if sid not in seen:
+            seen.add(sid)
+            stack.extend(ctx.steps[sid]["premises"])
+    return seen
+
+
+def check_top_level(ctx) -> list[str]:
+    problems = []
+    try:
+        want = expected_verdict(ctx)
+    except StructureError as exc:
+        return [str(exc)]
+    r = root(ctx)
+    if ctx.cert["verdict"] != want:
+        problems.append(f"verdict: the premises' statuses give {want}, the certificate says {ctx.cert['verdict']}")
+    if (r.get("data") or {}).get("verdict", want) != want or r["evidence"].get("verdict", want) != want:
+        problems.append(f"{r['id']} (VERDICT-T1): its verdict differs from {want}")
+    stray = set(ctx.order) - _reachable(ctx)
+    if stray:
+        problems.append(f"steps {', '.join(sorted(stray))} are not premises of the verdict")
+    if want == "UAP":
+        problems.extend(_check_summary(ctx))
+    return problems
+
+
+def _group_name(step: dict) -> Optional[str]:
+    data = step.get("data") or {}
+    if step["rule"] == "SYM-DENSE":
+        return data.get("group")
+    return data.get("name")
+
+
+def _check_summary(ctx) -> list[str]:
+    problems = []
+    _, _, rest, group = slots(ctx)
+    g = ctx.cert.get("group")
+    if not isinstance(g, dict):
+        return ["group: a UAP certificate names its group"]
+    if g.get("name") != _group_name(group):
+        problems.append(f"group: the certificate names {g.get('name')!r}, {group['id']} ({group['rule']}) "
+                        f"establishes {_group_name(group)!r}")
+    if group["rule"] == "SYM-AUT" and g.get("order") is not None and g.get("order") != (group.get("data") or {}).get("order"):
+        problems.append(f"group: order {g.get('order')} differs from {group['id']}'s")
+    layers_steps = [s for s in rest if s["rule"] == "PAT-LAYERS"]
+    try:
+        layers = decode(ctx.cert.get("layers"), ctx.symbols)
+    except TreeError as exc:
+        return problems + [f"layers: {exc}"]
+    if layers_steps:
+        data = layers_steps[-1].get("data") or {}
+        try:
+            want = decode(data.get("layers"), ctx.symbols)
+        except TreeError as exc:
+            return problems + [f"{layers_steps[-1]['id']} (PAT-LAYERS): layers: {exc}"]
+    else:
+        want = sympy.Integer(1)
+    if sympy.simplify(layers - want) != 0:
+        problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")
+    return problems

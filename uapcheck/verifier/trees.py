@@ -1,0 +1,84 @@
+"""Exact values in certificate files: a small JSON expression tree, never a string to parse.
+
+    7                          an integer
+    {"q": [3, 8]}              the rational 3/8
+    {"sym": "n"}               a named quantity: the length n or a declared param
+    {"op": "+", "args": [...]} also "*", "^" (base, exponent), "ceiling", "floor", "max", "min"
+
+`encode` (used by the certificate writer) and `decode` (used by the verifier) are inverse on the
+values the derivations produce. `decode` builds SymPy objects by explicit constructors only.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import sympy
+
+
+class TreeError(ValueError):
+    """The tree is not one this format describes."""
+
+
+_OPS: dict[str, Callable] = {
+    "+": lambda args: sympy.Add(*args),
+    "*": lambda args: sympy.Mul(*args),
+    "^": lambda args: sympy.Pow(args[0], args[1]),
+    "ceiling": lambda args: sympy.ceiling(args[0]),
+    "floor": lambda args: sympy.floor(args[0]),
+    "max": lambda args: sympy.Max(*args),
+    "min": lambda args: sympy.Min(*args),
+}
+_ARITY = {"^": 2, "ceiling": 1, "floor": 1}
+MAX_DEPTH = 60
+MAX_INT_DIGITS = 2000
+
+
+def decode(tree: Any, symbols: Mapping[str, sympy.Symbol], depth: int = 0) -> sympy.Expr:
+    if depth > MAX_DEPTH:
+        raise TreeError("expression tree nested too deeply")
+    if isinstance(tree, bool):
+        raise TreeError("a boolean is not a value")
+    if isinstance(tree, int):
+        if len(str(abs(tree))) > MAX_INT_DIGITS:
+            raise TreeError("integer too large")
+        return sympy.Integer(tree)
+    if not isinstance(tree, dict) or len(tree) not in (1, 2):
+        raise TreeError(f"not an expression tree: {str(tree)[:60]}")
+    if set(tree) == {"q"}:
+        pq = tree["q"]
+        if (not isinstance(pq, list) or len(pq) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                                for v in pq) or pq[1] == 0):
+            raise TreeError("a rational is {\"q\": [p, q]} with integers p and q != 0")
+        return sympy.Rational(pq[0], pq[1])
+    if set(tree) == {"sym"}:
+        name = tree["sym"]
+        if not isinstance(name, str) or name not in symbols:
+            raise TreeError(f"unknown name {name!r} in an expression tree")
+        return symbols[name]
+    if set(tree) == {"op", "args"}:
+        op, args = tree["op"], tree["args"]
+        if op not in _OPS or not isinstance(args, list) or not args:
+            raise TreeError(f"unknown operation {str(op)[:30]!r}")
+        if op in _ARITY and len(args) != _ARITY[op]:
+            raise TreeError(f"{op} takes {_ARITY[op]} arguments")
+        return _OPS[op]([decode(a, symbols, depth + 1) for a in args])
+    raise TreeError(f"not an expression tree: {str(tree)[:60]}")
+
+
+def encode(value: Any) -> Any:
+    """A SymPy (or Python int) value as a tree; TreeError when it has other parts."""
+    if isinstance(value, bool):
+        raise TreeError("a boolean is not a value")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, sympy.Integer):
+        return int(value)
+    if isinstance(value, sympy.Rational):
+        return {"q": [int(value.p), int(value.q)]}
+    if isinstance(value, sympy.Symbol):
+        return {"sym": value.name}
+    for cls, op in ((sympy.Add, "+"), (sympy.Mul, "*"), (sympy.Pow, "^"), (sympy.ceiling, "ceiling"),
+                    (sympy.floor, "floor"), (sympy.Max, "max"), (sympy.Min, "min")):
+        if isinstance(value, cls):
+            return {"op": op, "args": [encode(a) for a in value.args]}
+    raise TreeError(f"no tree form for {type(value).__name__}")
