@@ -28,11 +28,11 @@ ALLOWED = {"uapcheck.spec", "uapcheck.parse", "uapcheck.errors"}
 # steps (closed forms at symbolic n outside the verifier's table, patterns its arc builder does not
 # know, n above its graph limit, D layers decided by a search it does not repeat above n = 8).
 FULLY_REVERIFIED = {
-    "bias_circulant.uap", "bias_free.uap", "bias_toeplitz.uap", "bigbird.uap", "bigbird_32.uap", "blocks.uap",
-    "blocks_global.uap", "dilated.uap", "l2_attention.uap", "linear_elu_affine.uap", "linformer.uap",
+    "bias_circulant.uap", "bias_free.uap", "bias_toeplitz.uap", "bigbird.uap", "bigbird_32.uap",
+    "blocks_global.uap", "l2_attention.uap", "linear_elu_affine.uap", "linformer.uap",
     "longformer_16.uap", "longformer_global.uap", "multi_head_softmax.uap", "octahedron.uap", "performer.uap",
     "performer_hyperbolic.uap", "positional.uap", "rbf.uap", "sigmoid.uap", "skyformer.uap", "softmax.uap",
-    "softmax_scaled.uap", "softmax_temperature.uap", "star_transformer.uap", "strided.uap", "two_heads.uap",
+    "softmax_scaled.uap", "softmax_temperature.uap", "star_transformer.uap", "two_heads.uap",
     "window_budget.uap",
 }
 HAVE_NAUTY = importlib.util.find_spec("pynauty") is not None

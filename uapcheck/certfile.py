@@ -112,12 +112,13 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             data["view witness"] = {"position": wit.get("position"), "permutation": perm}
         return data
     if step.rule == "SYM-AUT":
-        gens = ev.get("generators")
-        if not isinstance(gens, list) and n <= MAX_ARCS_N:
+        gens, order = ev.get("generators"), ev.get("order")
+        if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
             from .graphs import symmetry_group
             grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
             gens = [list(g) for g in grp.generators] if grp.generators is not None else None
-        return {"name": ev.get("name"), "order": ev.get("order"),
+            order = int(grp.order)
+        return {"name": ev.get("name"), "order": order if isinstance(order, int) else None,
                 "generators": gens if isinstance(gens, list) else None}
     if n > MAX_ARCS_N:
         return None

@@ -32,6 +32,9 @@ def _head(ctx, s) -> S.Head:
 
 @checker("VERDICT-T1")
 def verdict(ctx, s):
+    from .structure import is_theorem1
+    if not is_theorem1(ctx) or s["id"] != ctx.order[-1]:
+        raise Reject("VERDICT-T1 is the last step")
     want = "proved" if ctx.cert["verdict"] in ("UAP", "NOT-UAP", "ILL-POSED") else "undecided"
     if s["status"] != want:
         raise Reject(f"a {ctx.cert['verdict']} verdict step is {want}, not {s['status']}")
