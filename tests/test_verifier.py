@@ -33,20 +33,12 @@ FULLY_REVERIFIED = {
     "longformer_16.uap", "longformer_global.uap", "multi_head_softmax.uap", "octahedron.uap", "performer.uap",
     "performer_hyperbolic.uap", "positional.uap", "rbf.uap", "sigmoid.uap", "skyformer.uap", "softmax.uap",
     "softmax_scaled.uap", "softmax_temperature.uap", "star_transformer.uap", "two_heads.uap",
-    "window_budget.uap",
+    "window_budget.uap", "cyclic_one_sided.uap", "cyclic_window.uap", "longformer.uap", "star.uap",
 }
 HAVE_NAUTY = importlib.util.find_spec("pynauty") is not None
 
 
-@lru_cache(maxsize=None)
-def certificate_text(name: str) -> str:
-    path = REPO / "catalog" / name
-    text = path.read_text("utf-8")
-    return json.dumps(certfile.build(uapcheck.check(text, f"catalog/{name}"), text))
-
-
-def certificate(name: str) -> dict:
-    return json.loads(certificate_text(name))
+from certificates import certificate, certificate_text  # noqa: E402
 
 
 def _verdict(path: Path) -> str:
@@ -160,7 +152,13 @@ def test_a_moved_witness_coordinate_names_the_step():
     lim = _step(cert, "LIM-EXPPOLY")
     lim["data"]["regions"][0]["points"][0]["z2"] = [3]
     problems = _rejected(cert)
-    assert any(p.startswith(f"{lim['id']} LIM-EXPPOLY") and "coefficient" in p for p in problems)
+    assert any(p.startswith(f"{lim['id']} LIM-EXPPOLY") and "witness points" in p for p in problems)
+    # the printed evidence moved with it: then the exact coefficient no longer matches
+    cert = certificate("softmax.uap")
+    lim = _step(cert, "LIM-EXPPOLY")
+    lim["data"]["regions"][0]["points"][0]["z2"] = [3]
+    lim["evidence"]["all invariants"]["witness"]["points"][0]["z2"] = [3]
+    assert any(p.startswith(f"{lim['id']} LIM-EXPPOLY") and "coefficient" in p for p in _rejected(cert))
 
 
 def test_a_generator_that_is_not_a_symmetry_is_rejected():

@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 from .. import spec as S
 
-MAX_N = 4096  # beyond this the verifier does not materialise arcs (the step is then trusted)
+MAX_N = 1024  # beyond this the verifier does not materialise arcs (the step is then trusted)
 
 
 class Symbolic(Exception):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, patterns
+from . import groups, lemmas, patterns
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -11,10 +11,14 @@ EXHAUSTIVE_MAX_N = 8
 STANDARD_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial")  # other names describe the structure
 
 
+class SymbolicN(Exception):
+    pass
+
+
 def _concrete(ctx):
     n = ctx.spec.tokens
     if not isinstance(n, int):
-        raise Trust("symbolic n: a closed form, not re-checked here")
+        raise SymbolicN()
     heads = ctx.arcs()
     _match_written_arcs(ctx, heads)
     return n, heads
@@ -36,6 +40,13 @@ def _match_written_arcs(ctx, heads):
     ctx.cache["arcs matched"] = True
 
 
+def _same_as_printed(s, i, j):
+    """The witness re-checked is the one the derivation's evidence states."""
+    printed = s["evidence"].get("witness")
+    if isinstance(printed, dict) and (printed.get("i"), printed.get("j")) != (i, j):
+        raise Reject(f"the witness (i, j) = ({i}, {j}) is not the one the derivation printed")
+
+
 def _all_distances(ctx, n, heads):
     if "dist" not in ctx.cache:
         outs = patterns.union_out(heads, n)
@@ -51,7 +62,10 @@ def _int(v, what):
 
 @checker("PAT-CONNECTED")
 def connected(ctx, s):
-    n, heads = _concrete(ctx)
+    try:
+        n, heads = _concrete(ctx)
+    except SymbolicN:
+        return lemmas.symbolic_connected(ctx, s)
     data = s.get("data") or {}
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
@@ -87,11 +101,15 @@ def connected(ctx, s):
 
 @checker("PAT-DISCONNECTED")
 def disconnected(ctx, s):
-    n, heads = _concrete(ctx)
+    try:
+        n, heads = _concrete(ctx)
+    except SymbolicN:
+        return lemmas.symbolic_disconnected(ctx, s)
     data = s.get("data") or {}
     if s["status"] != "proved":
         raise Reject("PAT-DISCONNECTED only concludes `proved`")
     i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
+    _same_as_printed(s, i, j)
     reach = data.get("reach")
     if not isinstance(reach, list) or not all(isinstance(v, int) for v in reach):
         raise Reject("no closed set of positions is certified")
@@ -113,6 +131,7 @@ def budget(ctx, s):
     if s["status"] != "proved":
         return VERIFIED, "an undecided step asserts nothing"
     i, j = _int(data.get("i"), "i"), _int(data.get("j"), "j")
+    _same_as_printed(s, i, j)
     dist = data.get("distances")
     problem = patterns.check_distances(heads, n, j, dist) if isinstance(dist, list) else "no distance array"
     if problem:
@@ -157,7 +176,10 @@ def _family(spec, heads, n) -> str | None:
 
 @checker("PAT-LAYERS")
 def layers(ctx, s):
-    n, heads = _concrete(ctx)
+    try:
+        n, heads = _concrete(ctx)
+    except SymbolicN:
+        return lemmas.symbolic_layers(ctx, s)
     data = s.get("data") or {}
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
@@ -176,6 +198,9 @@ def layers(ctx, s):
         if not isinstance(wit, dict):
             raise Reject("D + 1 layers are claimed necessary without a view witness")
         i = _int(wit.get("position"), "the witness position")
+        printed = s["evidence"].get("view witness")
+        if isinstance(printed, dict) and printed.get("position") != i:
+            raise Reject("the view witness is not the one the derivation printed")
         perm = wit.get("permutation")
         if not patterns.is_permutation(perm, n):
             raise Reject("the view witness is not a permutation of 1..n")
@@ -215,7 +240,10 @@ def _exhaustive(ctx, heads, n, d):
 
 @checker("SYM-AUT")
 def sym_aut(ctx, s):
-    n, heads = _concrete(ctx)
+    try:
+        n, heads = _concrete(ctx)
+    except SymbolicN:
+        return lemmas.symbolic_group(ctx, s)
     data = s.get("data") or {}
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")

@@ -75,6 +75,13 @@ def _polynomial_class(ctx, head, region: str) -> bool:
     return ok
 
 
+def _printed_points(s: dict, region: str) -> list:
+    item = s["evidence"].get(region)
+    wit = item.get("witness") if isinstance(item, dict) else None
+    pts = wit.get("points") if isinstance(wit, dict) else None
+    return [(p.get("x"), p.get("z1"), p.get("z2")) for p in pts] if isinstance(pts, list) else []
+
+
 def _check_point(ctx, head, region, p) -> str:
     """VERIFIED or NUMERIC for one witness point; Reject when it does not show the growth."""
     x, z1, z2 = _vec(p.get("x")), _vec(p.get("z1")), _vec(p.get("z2"))
@@ -170,7 +177,8 @@ def lim(ctx, s):
         if s["rule"] == "LIM-REGION":
             if not head.affine or statuses.get(chosen) not in HOLDS:
                 raise Reject("LIM-REGION needs `affine query key` and a region where (LIM) holds")
-            need = [r for r in regions if r.get("region") == chosen]
+            # the chosen region proves the step; the others' stated results are re-checked too
+            need = [r for r in regions if r.get("region") == chosen or r.get("status") == "fails"]
         else:
             if any(v not in HOLDS for v in statuses.values()):
                 raise Reject("proved although a region does not hold")
@@ -191,6 +199,9 @@ def lim(ctx, s):
             pts = r.get("points")
             if not isinstance(pts, list) or not pts:
                 raise Reject(f"region {name}: no witness point")
+            printed = _printed_points(s, name)
+            if printed and [(p.get("x"), p.get("z1"), p.get("z2")) for p in pts] != printed:
+                raise Reject(f"region {name}: the witness points are not the ones the derivation printed")
             for p in pts:
                 outcomes.append(_check_point(ctx, head, name, p))
             classes.append(_polynomial_class(ctx, head, name))
@@ -198,8 +209,14 @@ def lim(ctx, s):
             fl = r.get("finite limit")
             if not isinstance(fl, dict):
                 raise Trust(f"region {name} fails without a finite-limit witness")
-            outcomes.append(_check_finite(ctx, head, name, fl))
-    regions_text = ", ".join(str(r.get("region")) for r in need)
+            item = s["evidence"].get(name)
+            pw = item.get("witness") if isinstance(item, dict) else None
+            if isinstance(pw, dict) and (pw.get("x"), pw.get("z1"), pw.get("z2")) != (fl.get("x"), fl.get("z1"), fl.get("z2")):
+                raise Reject(f"region {name}: the witness point is not the one the derivation printed")
+            res = _check_finite(ctx, head, name, fl)
+            if s["status"] != "proved":
+                outcomes.append(res)  # for a proved step a failing region is only cross-checked
+    regions_text = ", ".join(str(r.get("region")) for r in need if s["status"] != "proved" or r.get("status") in HOLDS)
     if s["status"] == "refuted":
         how = NUMERIC if NUMERIC in outcomes else VERIFIED
         return how, (f"on {regions_text} the ratio has a finite non-zero limit at the witness point "

@@ -1,0 +1,21 @@
+"""Certificates of catalog files, derived once per test session (shared by the verifier tests)."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import uapcheck
+from uapcheck import certfile
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=None)
+def certificate_text(name: str) -> str:
+    text = (REPO / "catalog" / name).read_text("utf-8")
+    return json.dumps(certfile.build(uapcheck.check(text, f"catalog/{name}"), text))
+
+
+def certificate(name: str) -> dict:
+    return json.loads(certificate_text(name))

@@ -1,0 +1,148 @@
+"""Mutation test of the certificate verifier: mutants of the catalog's certificates (a flipped sign,
+a dropped arc, a moved witness coordinate, a generator with two points swapped, a changed hash, a
+changed distance) must all be rejected, unless the mutant still states a true fact (a swapped
+generator that stays inside the same group, decided here by Schreier–Sims).
+
+The normal run checks a fixed random sample of at least 1,000 mutants; UAPCHECK_SLOW=1 checks every
+mutant the operators produce."""
+from __future__ import annotations
+
+import copy
+import os
+import random
+
+import pytest
+from certificates import certificate
+from test_verifier import FULLY_REVERIFIED
+
+from uapcheck.verifier import REJECTED, verify
+
+SLOW = os.environ.get("UAPCHECK_SLOW") == "1"
+SAMPLE = 1000
+SEED = 20260
+
+
+def _neg(tree):
+    return {"op": "*", "args": [-1, tree]}
+
+
+def _mutants(name: str, cert: dict):
+    """(description, step id or None, mutant) for every mutation of a checked fact."""
+    yield "hash", None, _with(cert, lambda c: c["input"].__setitem__(
+        "sha256", ("0" if c["input"]["sha256"][0] != "0" else "1") + c["input"]["sha256"][1:]))
+    pats = cert.get("patterns")
+    if pats:
+        for h, head in enumerate(pats["heads"]):
+            for k in range(len(head["arcs"])):
+                yield f"drop arc {head['arcs'][k]} of head {h + 1}", None, _with(
+                    cert, lambda c, h=h, k=k: c["patterns"]["heads"][h]["arcs"].pop(k))
+    for idx, s in enumerate(cert["steps"]):
+        data = s.get("data") or {}
+        sid = s["id"]
+        for r, region in enumerate(data.get("regions") or []):
+            for p, point in enumerate(region.get("points") or []):
+                for coord in ("x", "z1", "z2"):
+                    for delta in (1, -1):
+                        yield f"{sid} move {coord}", sid, _with(cert, lambda c, idx=idx, r=r, p=p, coord=coord, delta=delta:
+                                                                _move(c["steps"][idx]["data"]["regions"][r]["points"][p], coord, delta))
+                if point.get("difference") is not None:
+                    yield f"{sid} flip the coefficient's sign", sid, _with(
+                        cert, lambda c, idx=idx, r=r, p=p: _flip(c["steps"][idx]["data"]["regions"][r]["points"][p], "difference"))
+            fl = region.get("finite limit")
+            if fl and fl.get("limit") is not None:
+                yield f"{sid} flip the limit's sign", sid, _with(
+                    cert, lambda c, idx=idx, r=r: _flip(c["steps"][idx]["data"]["regions"][r]["finite limit"], "limit"))
+                for coord in ("x", "z2"):
+                    yield f"{sid} move the finite-limit {coord}", sid, _with(
+                        cert, lambda c, idx=idx, r=r, coord=coord: _move(c["steps"][idx]["data"]["regions"][r]["finite limit"], coord, 1))
+        if data.get("second difference") is not None:
+            yield f"{sid} flip σ's second difference", sid, _with(cert, lambda c, idx=idx: _flip(c["steps"][idx]["data"], "second difference"))
+        for key in ("i", "j"):
+            if isinstance(data.get(key), int):
+                yield f"{sid} move witness {key}", sid, _with(cert, lambda c, idx=idx, key=key: _shift(c["steps"][idx]["data"], key))
+        wit = data.get("view witness")
+        if isinstance(wit, dict):
+            yield f"{sid} move the view witness position", sid, _with(
+                cert, lambda c, idx=idx: _shift(c["steps"][idx]["data"]["view witness"], "position"))
+        dist = data.get("distances")
+        if isinstance(dist, dict):
+            for src in list(dist)[:4]:
+                for v in (1, len(dist[src]) - 1):
+                    if dist[src][v]:
+                        yield f"{sid} change d({src} -> {v})", sid, _with(
+                            cert, lambda c, idx=idx, src=src, v=v: c["steps"][idx]["data"]["distances"][src].__setitem__(v, c["steps"][idx]["data"]["distances"][src][v] + 1))
+        gens = data.get("generators")
+        if isinstance(gens, list):
+            for g, gen in enumerate(gens):
+                n = len(gen)
+                for a in range(min(n, 6)):
+                    b = (a + 1 + g) % n
+                    yield f"{sid} swap points {a + 1}, {b + 1} of generator {g + 1}", sid, _with(
+                        cert, lambda c, idx=idx, g=g, a=a, b=b: _swap(c["steps"][idx]["data"]["generators"][g], a, b))
+        if isinstance(data.get("layers"), (int, dict)) and s["rule"] == "PAT-LAYERS":
+            yield f"{sid} flip the layer count's sign", sid, _with(cert, lambda c, idx=idx: _flip(c["steps"][idx]["data"], "layers"))
+    if cert.get("layers") is not None:
+        yield "flip the verdict's layer count", None, _with(cert, lambda c: _flip(c, "layers"))
+
+
+def _with(cert, change):
+    mutant = copy.deepcopy(cert)
+    change(mutant)
+    return mutant
+
+
+def _move(point, coord, delta):
+    point[coord] = [point[coord][0] + delta if point[coord][0] + delta != 0 else point[coord][0] + 2 * delta]
+
+
+def _flip(obj, key):
+    obj[key] = _neg(obj[key]) if isinstance(obj[key], dict) else -obj[key] if obj[key] else 1
+
+
+def _shift(obj, key):
+    obj[key] = obj[key] + 1
+
+
+def _swap(gen, a, b):
+    gen[a], gen[b] = gen[b], gen[a]
+
+
+def _same_group(original: dict, mutant: dict) -> bool:
+    """True when a generator swap left the generated group unchanged (the mutant states a true fact)."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+    for s0, s1 in zip(original["steps"], mutant["steps"]):
+        g0, g1 = (s0.get("data") or {}).get("generators"), (s1.get("data") or {}).get("generators")
+        if g0 != g1:
+            G0 = PermutationGroup([Permutation([v - 1 for v in g]) for g in g0])
+            try:
+                G1 = PermutationGroup([Permutation([v - 1 for v in g]) for g in g1])
+            except ValueError:
+                return False
+            return G0.order() == G1.order() and all(G0.contains(p) for p in G1.generators)
+    return False
+
+
+def _all_mutants():
+    out = []
+    for name in sorted(FULLY_REVERIFIED):
+        cert = certificate(name)
+        for desc, sid, mutant in _mutants(name, cert):
+            out.append((name, desc, sid, mutant))
+    return out
+
+
+def test_every_fact_changing_mutant_is_rejected():
+    mutants = _all_mutants()
+    assert len(mutants) >= SAMPLE
+    chosen = mutants if SLOW else random.Random(SEED).sample(mutants, SAMPLE)
+    survivors, equivalent = [], 0
+    for name, desc, sid, mutant in chosen:
+        if "swap points" in desc and _same_group(certificate(name), mutant):
+            equivalent += 1
+            continue
+        report = verify(mutant, only=None if sid is None else {sid})
+        named = [s.id for s in report.steps if s.outcome == REJECTED]
+        if report.ok or (sid is not None and sid not in named and not report.problems):
+            survivors.append(f"{name}: {desc}")
+    assert survivors == []
+    assert equivalent < len(chosen) // 10
