@@ -199,6 +199,10 @@ def symbolic_layers(ctx, s):
         raise Reject("no diameter")
     layers = decode(data.get("layers"), ctx.symbols)
     want = lemma.diameter if lemma.least_layers else lemma.diameter + 1
+    if not lemma.least_layers and _same(layers, lemma.diameter) and data.get("least"):
+        from .check import Trust
+        raise Trust(f"D layers for the `{lemma.name}` family rest on a theorem outside the verifier's table "
+                    "(docs/theory.md §11.9); its table gives D + 1")
     if not _same(layers, want) or bool(data.get("least")) != lemma.least_layers:
         raise Reject(f"{sympy.sstr(layers)} layers (least: {data.get('least')}) is not the `{lemma.name}` lemma's "
                      f"{sympy.sstr(want)}")
