@@ -33,7 +33,7 @@ FULLY_REVERIFIED = {
     "longformer_16.uap", "longformer_global.uap", "multi_head_softmax.uap", "octahedron.uap", "performer.uap",
     "performer_hyperbolic.uap", "positional.uap", "rbf.uap", "sigmoid.uap", "skyformer.uap", "softmax.uap",
     "softmax_scaled.uap", "softmax_temperature.uap", "star_transformer.uap", "two_heads.uap",
-    "window_budget.uap", "cyclic_one_sided.uap", "longformer.uap", "star.uap",
+    "window_budget.uap", "longformer.uap", "star.uap",
 }
 HAVE_NAUTY = importlib.util.find_spec("pynauty") is not None
 
