@@ -124,7 +124,7 @@ def reduce(ctx, s):
 # ---------------------------------------------------------------------------------------------
 # FFN (Definition 2) by a table of named activations
 
-LIPSCHITZ = {  # a bound on |σ'| with its one-line reason (docs/theory.md §16.3)
+LIPSCHITZ = {  # a bound on |σ'| with its one-line reason (docs/theory.md §18.3)
     "relu": "piecewise linear with slopes 0 and 1",
     "leaky_relu": "piecewise linear with slopes 1/100 and 1",
     "gelu": "σ' = Φ(ξ) + ξφ(ξ) with 0 ≤ Φ ≤ 1 and |ξφ(ξ)| ≤ φ(1) < 1/4",
