@@ -102,7 +102,41 @@ def _suggest_main(argv: list[str]) -> int:
     return worst
 
 
-SUBCOMMANDS = {"suggest": _suggest_main, "verify": lambda args: _verify_command(args)}
+def _from_config_main(argv: list[str]) -> int:
+    """`uapcheck from-config CONFIG.json`: write the .uap file of a model config, then check it."""
+    ap = argparse.ArgumentParser(prog="uapcheck from-config", description="Write the .uap file of a Hugging "
+                                 "Face-style model config (config.json), then check it.")
+    ap.add_argument("config", help="the model's config.json")
+    ap.add_argument("-o", "--output", help="where to write the .uap file (default: the config's name with "
+                    ".uap; - prints it instead of checking)")
+    try:
+        ns, rest = ap.parse_known_args(argv)
+    except SystemExit as exc:
+        return EXIT_INPUT if exc.code else EXIT_OK
+    from .from_config import ConfigError, config_to_uap, read_config
+    try:
+        text = config_to_uap(read_config(Path(ns.config).read_bytes()), Path(ns.config).name)
+    except ConfigError as exc:
+        print(f"{ns.config}: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:
+        print(f"{ns.config}: error: cannot read the config: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if ns.output == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    out = Path(ns.output) if ns.output else Path(ns.config).with_suffix(".uap")
+    try:
+        out.write_text(text, "utf-8")
+    except OSError as exc:
+        print(f"{out}: error: cannot write the .uap file: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {out}", file=sys.stderr)
+    return _main([str(out), *rest])
+
+
+SUBCOMMANDS = {"suggest": _suggest_main, "verify": lambda args: _verify_command(args),
+               "from-config": _from_config_main}
 
 
 def _plot(result, path: str) -> int:
