@@ -230,6 +230,12 @@ def _dense_group(spec, n: int, name, brute: bool = True):
         if full is None:
             raise Trust(f"completeness at n = {n} needs pynauty")
     mine = groups.order(gens, n)
+    if full is not None and full > mine and any(
+            getattr(h, f, None) for h in spec.heads for f in ("positions", "position_bias", "rope", "alibi", "shared")):
+        raise Trust("the heads carry position terms the verifier's dense model does not include")
+    if full is not None and full > mine:
+        raise Trust(f"the claimed group {name} is smaller than the bias table's at n = {n}: a construct the "
+                    "verifier does not model")
     if full != mine:
         return f"the structure has {full} symmetries, {name} has {mine}"
     return None
