@@ -1,8 +1,29 @@
-"""Time budgets for SymPy calls, which have no timeout of their own.
+"""CPU-time budgets: one for the whole file, and local ones for SymPy calls that have no timeout.
 
-SIGALRM interrupts pure-Python SymPy within milliseconds of the deadline. After an interrupt the
-SymPy caches may hold half-built entries, so they are cleared. Outside the main thread (where
-signals cannot be used) the call runs unbudgeted; the CLI always runs in the main thread.
+Every budget counts the process's CPU time (``time.process_time``, enforced by the ``ITIMER_PROF``
+timer), never wall-clock time, so a file's verdict does not depend on how busy the machine is.
+
+Two kinds of budget, two exceptions:
+
+* ``time_limit(step, seconds)``: a *local* budget. A rule that runs out of it raises
+  ``BudgetExceeded`` and the rule reports its premise undecided ("gave up on this step").
+* ``file_budget(seconds)``: the *whole file's* budget (``--budget``). Running out raises
+  ``FileBudgetExceeded``, a ``BaseException``: no rule's ``except Exception`` or ``except
+  BudgetExceeded`` can swallow it, so it always reaches ``derive.check_spec``, which reports the file
+  INCONCLUSIVE naming the step and the budget.
+
+Budgets nest: the timer is armed for the earliest deadline on the stack, and a deadline that has
+passed keeps firing until its ``with`` block is left, so a rule that catches a local budget cannot
+outlive an enclosing one.
+
+C code. A signal handler runs only between Python bytecodes, but C extensions (python-igraph) call
+``PyErr_CheckSignals`` and can turn an exception raised there into ``SystemError``. So a budget
+remembers that it fired, and leaving its ``with`` block with *any* exception after it fired raises
+the budget's own exception instead. C code that never checks for signals is bounded by the worker
+process's ``RLIMIT_CPU`` (see ``uapcheck.worker``).
+
+The name of the innermost step is kept in ``current_step()`` (and, in a worker, in shared memory) so
+that a run that is killed can still be reported with the step it was in.
 """
 from __future__ import annotations
 
@@ -10,55 +31,176 @@ import contextlib
 import signal
 import threading
 import time
+from dataclasses import dataclass
+from typing import Callable, Optional
 
 DEFAULT_SECONDS = 5.0
+DEFAULT_FILE_SECONDS = 60.0
 
 
 class BudgetExceeded(Exception):
+    """A local budget ran out: the rule that set it gives up on its step."""
+
     #: How many were raised in this process; caches (uapcheck/memo.py) keep nothing computed while one was.
     raised = 0
 
     def __init__(self, step: str, seconds: float):
         BudgetExceeded.raised += 1
-        super().__init__(f"time budget of {seconds:g} s ran out in: {step}")
+        super().__init__(f"CPU time budget of {seconds:g} s ran out in: {step}")
         self.step = step
         self.seconds = seconds
 
 
+class FileBudgetExceeded(BaseException):
+    """The whole file's budget (CPU time or memory) ran out: the file is INCONCLUSIVE."""
+
+    def __init__(self, step: str, budget: str):
+        super().__init__(f"the {budget} ran out in: {step}")
+        self.step = step
+        self.budget = budget
+
+
+@dataclass(eq=False)
+class _Frame:
+    step: str
+    deadline: Optional[float]  # process CPU time, or None for a named stage without its own limit
+    seconds: float = 0.0
+    whole_file: bool = False
+    fired: bool = False
+
+
 _scale = 1.0
+file_seconds = DEFAULT_FILE_SECONDS  # the CLI's --budget
+memory_limit: Optional[str] = None  # the worker's address-space limit, as printed (e.g. "4 GiB")
+_stack: list[_Frame] = []
+_step_listener: Optional[Callable[[str], None]] = None
 
 
 def set_scale(factor: float) -> None:
-    """Multiply every budget (the CLI's --budget-scale), e.g. on slow machines."""
+    """Multiply every local budget, e.g. on slow machines (the file budget is set by its caller)."""
     global _scale
     _scale = factor
 
 
-@contextlib.contextmanager
-def time_limit(step: str, seconds: float = DEFAULT_SECONDS):
-    seconds = seconds * _scale
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
+def set_step_listener(listener: Optional[Callable[[str], None]]) -> None:
+    """Called with the innermost step's name whenever it changes (a worker publishes it)."""
+    global _step_listener
+    _step_listener = listener
+
+
+def configure(seconds: Optional[float] = None, memory: Optional[str] = None) -> None:
+    """The whole file's CPU budget and the memory limit's printed size (the CLI's --budget/--memory)."""
+    global file_seconds, memory_limit
+    if seconds is not None:
+        file_seconds = seconds
+    memory_limit = memory
+
+
+def memory_budget_text() -> str:
+    return f"memory limit of {memory_limit}" if memory_limit else "available memory"
+
+
+def current_step() -> str:
+    return _stack[-1].step if _stack else "starting"
+
+
+def _usable() -> bool:
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
+def _publish() -> None:
+    if _step_listener is not None:
+        _step_listener(current_step())
+
+
+def _on_timer(signum, frame) -> None:
+    now = time.process_time()
+    expired = [f for f in _stack if f.deadline is not None and f.deadline <= now]
+    if not expired:
+        _arm()
         return
-    previous_deadline = signal.getitimer(signal.ITIMER_REAL)[0]
-    if previous_deadline and previous_deadline < seconds:
-        seconds = previous_deadline  # an enclosing budget is tighter: keep it
+    outer = next((f for f in expired if f.whole_file), None)
+    if outer is not None:
+        outer.fired = True
+        raise FileBudgetExceeded(current_step(), f"CPU time budget of {outer.seconds:g} s")
+    # The outermost expired local budget: inner rules that catch it are left by their frames, and
+    # re-arming on each exit fires again until the budget's own frame is left.
+    target = expired[0]
+    target.fired = True
+    _arm(minimum=0.05)
+    raise BudgetExceeded(target.step, target.seconds)
 
-    def on_alarm(signum, frame):
-        raise BudgetExceeded(step, seconds)
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    start = time.monotonic()
+def _arm(minimum: float = 0.001) -> None:
+    deadlines = [f.deadline for f in _stack if f.deadline is not None]
+    if not deadlines:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        return
+    remaining = min(deadlines) - time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, max(remaining, minimum))
+
+
+@contextlib.contextmanager
+def _budget(frame: _Frame):
+    usable = _usable()
+    if usable and not _stack:
+        signal.signal(signal.SIGPROF, _on_timer)
+    if usable and frame.deadline is not None:
+        # Never extend an enclosing deadline: keep the tighter.
+        frame.deadline = min([frame.deadline] + [f.deadline for f in _stack if f.deadline is not None])
+    _stack.append(frame)
+    _publish()
+    if usable:
+        _arm()
     try:
         yield
-    except BudgetExceeded:
-        from sympy.core.cache import clear_cache
-        clear_cache()
+    except FileBudgetExceeded:
+        raise
+    except BaseException as exc:
+        if isinstance(exc, MemoryError) and not hasattr(exc, "uap_step"):
+            try:
+                exc.uap_step = frame.step  # the innermost step, for the report
+            except AttributeError:
+                pass
+        fired_file = next((f for f in _stack if f.whole_file and f.fired), None)
+        if fired_file is not None:
+            raise FileBudgetExceeded(frame.step, f"CPU time budget of {fired_file.seconds:g} s") from exc
+        if frame.fired and not isinstance(exc, BudgetExceeded):
+            # The timer fired inside C code and came back as another exception (e.g. SystemError).
+            raise BudgetExceeded(frame.step, frame.seconds) from exc
+        if isinstance(exc, BudgetExceeded) and frame.deadline is not None:
+            from sympy.core.cache import clear_cache  # half-built cache entries after an interrupt
+            clear_cache()
         raise
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-        if previous_deadline:
-            remaining = previous_deadline - (time.monotonic() - start)
-            signal.setitimer(signal.ITIMER_REAL, max(remaining, 0.001))
+        for i in range(len(_stack) - 1, -1, -1):
+            if _stack[i] is frame:
+                del _stack[i]
+                break
+        _publish()
+        if usable:
+            _arm()
+
+
+def time_limit(step: str, seconds: float = DEFAULT_SECONDS):
+    """A local CPU-time budget around one step (raises BudgetExceeded when it runs out)."""
+    seconds = seconds * _scale
+    return _budget(_Frame(step, time.process_time() + seconds, seconds))
+
+
+def stage(step: str):
+    """Name a stage (for the report of a budget that runs out in it) without a limit of its own."""
+    return _budget(_Frame(step, None))
+
+
+def enclosing_file_budget_expired() -> bool:
+    """True if a whole-file budget still on the stack has run out (a check nested in another one,
+    e.g. the suggestion search re-deriving edited files, must not swallow the outer budget)."""
+    now = time.process_time()
+    return any(f.whole_file and f.deadline is not None and f.deadline <= now for f in _stack)
+
+
+def file_budget(seconds: Optional[float] = None):
+    """The whole file's CPU-time budget (raises FileBudgetExceeded when it runs out)."""
+    seconds = file_seconds if seconds is None else seconds
+    return _budget(_Frame("starting", time.process_time() + seconds, seconds, whole_file=True))

@@ -1,45 +1,33 @@
 """Command line: `uapcheck FILE...` (a directory checks every .uap in it; `-` reads stdin).
 
-Exit codes: 0 checked and every `expect` holds; 1 an `expect` fails; 2 input error; 3 internal error.
+Exit codes: 0 checked and every `expect` holds; 1 an `expect` fails; 2 input error (including a file
+that cannot be read and output that cannot be written); 3 internal error; 130 interrupted (Ctrl-C).
+
+Each file is checked in its own worker process (uapcheck.worker) within a CPU-time budget
+(`--budget`) and an address-space limit (`--memory`); `-j N` runs N workers at once and keeps the
+output in the order of the files.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
 
 from . import __version__
 
-EXIT_OK, EXIT_EXPECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-def _files(args: list[str]) -> list[str]:
-    out = []
-    for a in args:
-        p = Path(a)
-        if a != "-" and p.is_dir():
-            out.extend(str(f) for f in sorted(p.rglob("*.uap")))
-        else:
-            out.append(a)
-    return out
-
-
-def _make_console(color: str):
-    from rich.console import Console
-    if color == "never" or (color == "auto" and os.environ.get("NO_COLOR")):
-        return Console(no_color=True, color_system=None, highlight=False, soft_wrap=False)
-    if color == "always":
-        return Console(force_terminal=True, color_system="standard", highlight=False)
-    return Console(highlight=False)
+EXIT_OK, EXIT_EXPECT, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+DEFAULT_MEMORY_BYTES = 4 << 30
 
 
 class Tally:
     """What a run of several files found, for the summary at its end."""
 
     def __init__(self) -> None:
-        self.results: list = []          # (shown path, Result)
+        self.results: list = []          # (shown path, Result or its summary)
         self.errors: list[str] = []      # shown paths that gave an input or internal error
 
     def add(self, path: str, result) -> None:
@@ -49,14 +37,120 @@ class Tally:
         self.errors.append(path)
 
 
+class _OutputGone(Exception):
+    """Standard output cannot be written: the reader went away or the device failed."""
+
+
+def _files(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The files to check, and (path, message) for arguments that give none."""
+    out, problems = [], []
+    for a in args:
+        p = Path(a)
+        if a != "-" and p.is_dir():
+            try:
+                found = sorted(str(f) for f in p.rglob("*.uap") if not f.is_dir())
+            except OSError as exc:
+                problems.append((a, f"cannot read the directory: {exc.strerror or exc}"))
+                continue
+            if not os.access(a, os.R_OK | os.X_OK):
+                problems.append((a, "cannot read the directory: Permission denied"))
+            elif not found:
+                problems.append((a, "no .uap files in this directory"))
+            out.extend(found)
+        else:
+            out.append(a)
+    return out, problems
+
+
+def _make_console(color: str):
+    from rich.console import Console
+    if color == "never" or (color == "auto" and os.environ.get("NO_COLOR")):
+        console = Console(no_color=True, color_system=None, highlight=False, soft_wrap=False)
+    elif color == "always":
+        console = Console(force_terminal=True, color_system="standard", highlight=False)
+    else:
+        console = Console(highlight=False)
+    if console.width < 20:  # COLUMNS=0 or a nonsense width: the report must still be printed
+        console.width = 80
+    return console
+
+
+from .errors import printable  # noqa: E402  (re-exported: neutralise control bytes we print)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (0 < value <= 10**6):
+        raise argparse.ArgumentTypeError("the budget must be between 0 and 1000000 seconds")
+    return value
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _size(text: str) -> int:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M, 4G)")
+    value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    if value < 64 << 20:
+        raise argparse.ArgumentTypeError("the memory limit must be at least 64M")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("-j needs at least 1")
+    return value
+
+
+def _show_size(n: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n} bytes"
+
+
+def _cores() -> int:
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _default_memory(jobs: int) -> int:
+    """4 GiB per worker, but never more than the machine's memory shared among the workers."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return DEFAULT_MEMORY_BYTES
+    return max(min(DEFAULT_MEMORY_BYTES, total // max(jobs, 1)), 256 << 20)
+
+
 def main(argv=None) -> int:
     try:
         return _main(argv)
-    except BrokenPipeError:
-        # The reader went away (e.g. `uapcheck ... | head`): stop quietly, as Unix tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
+    except KeyboardInterrupt:
+        _quiet_write(sys.stderr, "uapcheck: interrupted\n")
+        return EXIT_INTERRUPTED
+    except _OutputGone as gone:
+        return gone.args[0]
+
+
+def _quiet_write(stream, text: str) -> None:
+    try:
+        if stream is not None:
+            stream.write(text)
+            stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _suggest_main(argv: list[str]) -> int:
@@ -75,7 +169,7 @@ def _suggest_main(argv: list[str]) -> int:
     from .render.verdict_lines import headline
     from .suggest import suggestions
     worst = EXIT_OK
-    for path in _files(ns.files):
+    for path in _files(ns.files)[0]:
         shown = "<stdin>" if path == "-" else path
         source = ""
         try:
@@ -139,32 +233,34 @@ SUBCOMMANDS = {"suggest": _suggest_main, "verify": lambda args: _verify_command(
                "from-config": _from_config_main}
 
 
-def _plot(result, path: str) -> int:
-    """Draw the pictures of one checked file (--plot); errors are input errors."""
+def _plot(result, path: str) -> tuple[str, int]:
+    """Draw the pictures of one checked file (--plot): (the message for standard error, exit code)."""
     from .render.plot import PlotError, plot
     try:
-        print(plot(result, path), file=sys.stderr)
+        return plot(result, path) + "\n", EXIT_OK
     except PlotError as exc:
-        print(f"{path}: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        return f"{printable(path)}: error: {exc}\n", EXIT_INPUT
     except OSError as exc:
-        print(f"{path}: error: cannot write the picture: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_INPUT
-    return EXIT_OK
+        return f"{printable(path)}: error: cannot write the picture: {exc.strerror or exc}\n", EXIT_INPUT
 
 
 def _panel_suggestion(result, ns):
-    """The best single edit for a verdict panel that is not UAP (None with --no-suggest)."""
-    if result.verdict == "UAP" or ns.no_suggest:
+    """The best single edit for a verdict panel that is not UAP (None with --no-suggest). It runs in
+    what is left of the file's CPU budget (at least a second); running out just omits it."""
+    if result.verdict == "UAP" or ns.no_suggest or result.root.rule == "BUDGET":
         return None
+    import time
+    from . import budget
     from .suggest import best
-    return best(result.spec)
+    left = max(budget.file_seconds - time.process_time(), 1.0)  # a worker's CPU clock starts at its fork
+    try:
+        with budget.file_budget(left):
+            return best(result.spec)
+    except budget.FileBudgetExceeded:
+        return None
 
 
-def _main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[argv[0]](argv[1:])
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="uapcheck", description="Check the universal approximation property "
                                  "of a transformer-type architecture described in a .uap file.")
     ap.add_argument("files", nargs="*", help=".uap files or directories; - reads standard input")
@@ -182,12 +278,41 @@ def _main(argv=None) -> int:
     ap.add_argument("--explain", metavar="RULE-ID", help="explain a rule of the derivations")
     ap.add_argument("--certificate", metavar="OUT.json",
                     help="write a certificate file of the derivation (re-check it with `uapcheck verify OUT.json`)")
+    ap.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
+                    help="CPU time for each file (default 60); running out gives INCONCLUSIVE naming the step")
+    ap.add_argument("--memory", type=_size, default=None, metavar="SIZE",
+                    help="address space for each file, e.g. 2G (default 4G, at most the machine's memory "
+                         "divided among the jobs); running out gives INCONCLUSIVE naming the step")
+    ap.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                    help="check N files at once (default 1, or the number of cores when a directory is given)")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
     _add_simulate_flag(ap)
+    return ap
+
+
+def _setup_streams() -> None:
+    """Never let an encoding the report cannot use (PYTHONIOENCODING=ascii) end in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
+def _main(argv=None) -> int:
+    _setup_streams()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
+    ap = _parser()
     try:
         ns = ap.parse_args(argv)
     except SystemExit as exc:
         return EXIT_INPUT if exc.code else EXIT_OK
+    if sys.stdout is None:
+        _quiet_write(sys.stderr, "uapcheck: error: standard output is closed\n")
+        return EXIT_INPUT
     if ns.explain:
         from .explain import explain
         return explain(ns.explain, _make_console(ns.color))
@@ -195,93 +320,268 @@ def _main(argv=None) -> int:
         ap.print_usage(sys.stderr)
         print("uapcheck: error: give at least one .uap file, a directory, or -", file=sys.stderr)
         return EXIT_INPUT
+    return check_files(ns)
+
+
+def check_files(ns) -> int:
+    """Check every file of the command line, each in its own worker; print in the files' order."""
+    from . import budget, worker
+    from .derive import check_spec  # noqa: F401  (imported before the workers fork)
+    from .parse import parse_source  # noqa: F401
+    from .render import jsonout  # noqa: F401
+    if ns.format == "text":  # rich only for text output
+        from .render import summary, text  # noqa: F401
+        console = _make_console(ns.color)
+    else:
+        console = None
+        from .render import latex, markdown  # noqa: F401
+    files, problems = _files(ns.files)
+    worst = EXIT_OK
+    tally = Tally()
+    for path, message in problems:
+        worst = max(worst, _emit(_read_error(path, message, ns.format), worst))
+        tally.error(printable(path))
+    if ns.plot and len(files) + len(problems) != 1:
+        _quiet_write(sys.stderr, "uapcheck: error: --plot draws one file; give exactly one\n")
+        return EXIT_INPUT
+    if ns.certificate and len(files) + len(problems) != 1:
+        _quiet_write(sys.stderr, "uapcheck: error: --certificate takes exactly one input file\n")
+        return EXIT_INPUT
+    if not files:
+        if not problems:
+            _quiet_write(sys.stderr, "uapcheck: error: no .uap files found\n")
+        return EXIT_INPUT
+    jobs = ns.jobs or (_cores() if any(Path(a).is_dir() for a in ns.files if a != "-") else 1)
+    memory = ns.memory or _default_memory(jobs)
+    seconds = ns.budget or budget.DEFAULT_FILE_SECONDS
+    budget.configure(seconds, _show_size(memory))
+    limits = worker.Limits(seconds, memory)
+    inputs = [_read(path) for path in files]
+
+    def job(index: int):
+        return lambda: _check_one(inputs[index], ns, console)
+
+    def on_death(index: int, death: worker.Death) -> worker.Outcome:
+        return _report_death(inputs[index], death, limits, ns, console)
+
+    if not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":
+        # No workers (for profiling, or where fork is missing): the CPU budget still applies, the
+        # memory limit does not.
+        outcomes = (job(i)() for i in range(len(files)))
+    else:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        outcomes = worker.run_all([job(i) for i in range(len(files))], jobs, limits, on_death)
+    try:
+        for item, outcome in zip(inputs, outcomes):
+            worst = _emit(outcome, worst)
+            if outcome.summary is None:
+                tally.error(item.shown)
+            else:
+                tally.add(item.shown, outcome.summary)
+    finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:
+            close()
+    if len(files) + len(problems) > 1 and ns.format == "text":
+        from .render.summary import print_summary
+        try:
+            with console.capture() as cap:
+                print_summary(tally, console)
+        except Exception:  # noqa: BLE001 - the summary is a convenience, never a crash
+            return worst
+        worst = _emit(worker.Outcome(cap.get(), "", worst), worst)
+    return worst
+
+
+def _emit(outcome, worst: int) -> int:
+    """Print one file's outcome; a closed or failing standard output ends the run."""
+    worst = max(worst, outcome.code)
+    try:
+        if outcome.stdout:
+            sys.stdout.write(outcome.stdout)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. `uapcheck ... | head`): stop quietly, as Unix tools do, with the
+        # exit code of the files checked so far (the same for every format).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise _OutputGone(worst) from None
+    except OSError as exc:
+        _quiet_write(sys.stderr, f"uapcheck: error: cannot write the output: {exc.strerror or exc}\n")
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        raise _OutputGone(max(worst, EXIT_INPUT)) from None
+    if outcome.stderr:
+        _quiet_write(sys.stderr, outcome.stderr)
+    return worst
+
+
+class _Input:
+    """One file of the command line: the bytes read (bounded), or why it could not be read."""
+
+    def __init__(self, path: str, data: bytes = b"", error: str = ""):
+        self.path = path
+        self.shown = "<stdin>" if path == "-" else printable(path)
+        self.data = data
+        self.error = error
+
+
+def _read(path: str) -> _Input:
+    """Read at most one byte more than the size limit, so /dev/zero cannot exhaust memory."""
+    from .parse import MAX_SOURCE_BYTES
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                return _Input(path, error="cannot read standard input: it is closed")
+            data = sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        what = "standard input" if path == "-" else "the file"
+        return _Input(path, error=f"cannot read {what}: {exc.strerror or exc}")
+    except (ValueError, AttributeError):
+        return _Input(path, error="cannot read standard input: it is closed")
+    return _Input(path, data)
+
+
+def _read_error(path: str, message: str, fmt: str):
+    """An error without a position: `path: error: message` (JSON: line and column 0)."""
+    from .render import jsonout
+    from .worker import Outcome
+    shown = "<stdin>" if path == "-" else printable(path)
+    if fmt == "json":
+        return Outcome(jsonout.dumps({"schema": jsonout.SCHEMA, "file": shown,
+                                      "error": {"line": 0, "column": 0, "message": message}}) + "\n", "", EXIT_INPUT)
+    return Outcome("", f"{shown}: error: {message}\n", EXIT_INPUT)
+
+
+def _render(result, ns, console, simulation=None) -> str:
+    fmt = ns.format
+    from .render import jsonout
+    if fmt == "json":
+        obj = jsonout.result_json(result)
+        if simulation is not None:
+            obj["simulation"] = simulation
+        return jsonout.dumps(obj) + "\n"
+    if fmt == "markdown":
+        from .render import markdown
+        return printable_block(markdown.render(result, _panel_suggestion(result, ns))) + "\n"
+    if fmt == "latex":
+        from .render import latex
+        return printable_block(latex.render(result, standalone=ns.standalone)) + "\n"
+    from .render import text
+    # Render into memory only (the parent writes it): a full disk must not fail inside rich.
+    tty = console.file.isatty() if hasattr(console.file, "isatty") else False
+    console.file = _Sink(tty)
+    with console.capture() as cap:
+        if ns.short:
+            console.print(text.short_line(result.spec.path, result), highlight=False, markup=False, soft_wrap=True)
+        else:
+            text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
+    return cap.get()
+
+
+class _Sink(io.StringIO):
+    """A console file that keeps the terminal's isatty() answer but writes nowhere."""
+
+    def __init__(self, tty: bool):
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def printable_block(text: str) -> str:
+    """printable() for a multi-line report: keep the line ends and tabs, neutralise the rest."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _check_one(item: _Input, ns, console):
+    """Parse, derive and render one file (in its worker). Never raises."""
+    from .budget import stage
     from .derive import check_spec
     from .errors import UapError, format_error
     from .parse import decode, parse_source
     from .render import jsonout
-    console = text = None
-    if ns.format == "text":  # rich only for text output
-        from .render import text
-        console = _make_console(ns.color)
-    worst = EXIT_OK
-    files = _files(ns.files)
-    if ns.plot and len(files) != 1:
-        print("uapcheck: error: --plot draws one file; give exactly one", file=sys.stderr)
-        return EXIT_INPUT
-    if not files:
-        print("uapcheck: error: no .uap files found", file=sys.stderr)
-        return EXIT_INPUT
-    if ns.certificate and len(files) != 1:
-        print("uapcheck: error: --certificate takes exactly one input file", file=sys.stderr)
-        return EXIT_INPUT
-    tally = Tally()
-    for path in files:
-        source = ""
-        shown = "<stdin>" if path == "-" else path
-        try:
-            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-            # for error display even when the bytes are not valid UTF-8
-            source = data.decode("utf-8", errors="replace")
-            source = decode(data)
-            result = check_spec(parse_source(source, shown))
-        except (UapError, RecursionError) as err:
-            if isinstance(err, RecursionError):
-                err = UapError("the input is nested too deeply", 1, 1)
-            if ns.format == "json":
-                print(jsonout.dumps(jsonout.error_json(shown, err)))
-            else:
-                print(format_error(shown, source, err), file=sys.stderr)
-            tally.error(shown)
-            worst = max(worst, EXIT_INPUT)
-            continue
-        except OSError as exc:
-            msg = f"cannot read the file: {exc.strerror or exc}"
-            if ns.format == "json":
-                print(jsonout.dumps({"schema": jsonout.SCHEMA, "file": path,
-                                     "error": {"line": 0, "column": 0, "message": msg}}))
-            else:
-                print(f"{path}: error: {msg}", file=sys.stderr)
-            tally.error(shown)
-            worst = max(worst, EXIT_INPUT)
-            continue
-        except Exception:  # an engine bug: report it as such, never as a verdict
-            print(f"{path}: internal error in uapcheck {__version__}; please report it with this file:",
-                  file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
-            tally.error(shown)
-            worst = max(worst, EXIT_INTERNAL)
-            continue
-        tally.add(shown, result)
-        simulation = _simulation(path, source, result, ns) if ns.simulate else None
-        if simulation is not None and simulation[1] == EXIT_INPUT:
-            worst = max(worst, EXIT_INPUT)
-        if ns.format == "json":
-            obj = jsonout.result_json(result)
-            if simulation is not None:
-                obj["simulation"] = simulation[0]
-            print(jsonout.dumps(obj))
-        elif ns.format == "markdown":
-            from .render import markdown
-            print(markdown.render(result, _panel_suggestion(result, ns)))
-        elif ns.format == "latex":
-            from .render import latex
-            print(latex.render(result, standalone=ns.standalone))
-        elif ns.short:
-            console.print(text.short_line(shown, result), highlight=False, markup=False, soft_wrap=True)
-        else:
-            text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
-        if ns.plot:
-            worst = max(worst, _plot(result, ns.plot))
-        if simulation is not None and ns.format != "json" and simulation[0] is not None:
-            print("\n".join(simulation[0]))
+    from .worker import Outcome
+    if item.error:
+        return _read_error(item.path, item.error, ns.format)
+    source = ""
+    try:
+        source = item.data.decode("utf-8", errors="replace")  # for error display even when not UTF-8
+        with stage("parsing"):
+            from .parse import MAX_SOURCE_BYTES
+            if len(item.data) > MAX_SOURCE_BYTES:
+                raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes", 1, 1)
+            source = decode(item.data)
+            spec = parse_source(source, item.shown)
+        result = check_spec(spec, ns.budget)
+        simulation = _simulation(item.shown, source, result, ns) if ns.simulate else None
+        with stage("printing the report"):
+            out = _render(result, ns, console, simulation[0] if simulation else None)
+            if simulation is not None and ns.format != "json" and simulation[0] is not None:
+                out += "\n".join(simulation[0]) + "\n"
+        plotted, plot_code = _plot(result, ns.plot) if ns.plot else ("", EXIT_OK)
         if ns.certificate:
-            worst = max(worst, _write_certificate(result, source, ns.certificate))
-        if result.expect_holds is False:
-            worst = max(worst, EXIT_EXPECT)
-    if len(files) > 1 and ns.format == "text":
-        from .render.summary import print_summary
-        print_summary(tally, console)
-    return worst
+            with stage("writing the certificate"):
+                written, cert_code = _write_certificate(result, source, ns.certificate)
+            plotted += written
+            plot_code = max(plot_code, cert_code)
+    except (UapError, RecursionError) as err:
+        if isinstance(err, RecursionError):
+            err = UapError("the input is nested too deeply", 1, 1)
+        if ns.format == "json":
+            return Outcome(jsonout.dumps(jsonout.error_json(item.shown, err)) + "\n", "", EXIT_INPUT)
+        return Outcome("", printable_block(format_error(item.shown, source, err)) + "\n", EXIT_INPUT)
+    except MemoryError as exc:
+        from . import budget
+        step = getattr(exc, "uap_step", budget.current_step())
+        return _read_error(item.path, f"the {budget.memory_budget_text()} ran out in: {step}", ns.format)
+    except Exception:  # an engine bug: report it as such, never as a verdict
+        return Outcome("", f"{item.shown}: internal error in uapcheck {__version__}; please report it with "
+                       f"this file:\n{traceback.format_exc()}", EXIT_INTERNAL)
+    code = max(EXIT_EXPECT if result.expect_holds is False else EXIT_OK, plot_code)
+    if simulation is not None:
+        plotted += simulation[2]
+        if simulation[1] == EXIT_INPUT:
+            code = max(code, EXIT_INPUT)
+    return Outcome(out, plotted, code, _summary(result))
+
+
+def _summary(result):
+    """What the end-of-run summary needs of a result (picklable, unlike the derivation)."""
+    from types import SimpleNamespace
+    return SimpleNamespace(verdict=result.verdict, expect_holds=result.expect_holds,
+                           expect_reason=result.expect_reason)
+
+
+def _report_death(item: _Input, death, limits, ns, console):
+    """A worker that ended without a report: INCONCLUSIVE for a budget, else an internal error."""
+    from .derive import budget_result
+    from .parse import decode, parse_source
+    from .worker import Outcome
+    what = death.budget_text(limits)
+    if what is None:
+        how = f"signal {death.signal_number}" if death.signal_number else f"exit status {death.exit_status}"
+        return Outcome("", f"{item.shown}: internal error in uapcheck {__version__}: the worker ended ({how}) "
+                       f"in: {death.step}\n", EXIT_INTERNAL)
+    try:
+        spec = parse_source(decode(item.data), item.shown)
+        step = death.step
+        if death.signal_number is not None:
+            import signal as _signal
+            step += f" (the worker was ended by {_signal.Signals(death.signal_number).name})"
+        result = budget_result(spec, step, what)
+        return Outcome(_render(result, ns, console), "",
+                       EXIT_EXPECT if result.expect_holds is False else EXIT_OK, _summary(result))
+    except Exception:  # noqa: BLE001 - the budget ran out before the file could even be parsed
+        return _read_error(item.path, f"the {what} ran out in: {death.step}", ns.format)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,8 +601,8 @@ def _add_simulate_flag(ap: argparse.ArgumentParser) -> None:
 
 
 def _simulation(path: str, source: str, result, ns):
-    """(the summary: text lines, or a JSON object for --format json; exit code) for --simulate.
-    A construct the simulator does not model is reported on stderr (exit 2); the report stands."""
+    """(the summary: text lines, or a JSON object for --format json; exit code; text for stderr) for
+    --simulate. A construct the simulator does not model is reported on stderr (exit 2); the report stands."""
     from .simulate.command import error_text, run_one
     from .simulate.evaluate import SimulationUnsupported
     from .simulate.run import Options
@@ -310,22 +610,21 @@ def _simulation(path: str, source: str, result, ns):
     try:
         sim, code = run_one(result.spec, result, Options())
     except SimulationUnsupported as exc:
-        print(error_text(path, source, exc), file=sys.stderr)
-        return None, EXIT_INPUT
+        return None, EXIT_INPUT, error_text(path, source, exc) + "\n"
     if ns.format == "json":
-        return to_json(sim), code
-    return ["", "simulate: " + text_lines(sim)[0], *text_lines(sim)[1:]], code
+        return to_json(sim), code, ""
+    return ["", "simulate: " + text_lines(sim)[0], *text_lines(sim)[1:]], code, ""
 
 
-def _write_certificate(result, source: str, out: str) -> int:
-    """Write the certificate file; a failure (unwritable path, full disk) is one line and exit 2."""
+def _write_certificate(result, source: str, out: str) -> tuple[str, int]:
+    """Write the certificate file: (the message for standard error, exit code); a failure (unwritable
+    path, full disk) is one line and exit 2."""
     from . import certfile
     try:
         certfile.write(certfile.build(result, source), out)
     except OSError as exc:
-        print(f"{out}: error: cannot write the certificate: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_INPUT
-    return EXIT_OK
+        return f"{printable(out)}: error: cannot write the certificate: {exc.strerror or exc}\n", EXIT_INPUT
+    return "", EXIT_OK
 
 
 def _verify_command(args: list[str]) -> int:

@@ -9,15 +9,15 @@ import sympy
 from . import proof
 from . import spec as S
 from .asymptotics import Context, Undecided
-from .budget import BudgetExceeded, time_limit
+from . import budget
+from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import KAPPA, ZETA, FeatureKernel, Unsupported, b, e, ffn_activation, lower_head, t
 from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, symmetry, targets, verdict
 from .render.notebook import ResultViews
+from .bignum import show_order
 from .show import show_expr, show_head, show_pattern
 from .zero import is_zero
 
-
-HEAD_BUDGET_SECONDS = 60.0
 
 
 @dataclass(frozen=True, repr=False)
@@ -185,9 +185,25 @@ def _same_concrete_group(spec: S.Spec, group, name: str, arg) -> bool:
         want = symmetry.concrete_group(name, n)
         gens = [list(g) for g in want.generators]
         expected_order = want.order
+    if isinstance(group.order, int) and group.order != expected_order:
+        return False  # compare the known orders first: building the group can take minutes
     if derived.order() != expected_order:
         return False
     return all(derived.contains(Permutation([x - 1 for x in g])) for g in gens)
+
+
+def _same_order(derived, expected: int) -> bool:
+    """Compare a derived order (int, SymPy expression or text such as "n!") with an integer, without
+    materialising either as a decimal string (orders can have thousands of digits)."""
+    if isinstance(derived, sympy.Integer):
+        derived = int(derived)
+    if isinstance(derived, int):
+        return derived == expected
+    if isinstance(derived, str):
+        return derived.isdigit() and len(derived) <= 50 and int(derived) == expected
+    if isinstance(derived, sympy.Basic) and not derived.free_symbols:
+        return derived == sympy.Integer(expected)  # an unevaluated k! (k > 20000) is never a small int
+    return False
 
 
 def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
@@ -202,13 +218,13 @@ def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optio
         if group is None:
             return False, "no group derived"
         if name == "order":
-            if group.order != arg:
-                return False, f"expected a group of order {arg}, derived order {group.order}"
+            if not _same_order(group.order, arg):
+                return False, f"expected a group of order {arg}, derived order {show_order(group.order)}"
         elif name == "stabilizer":
             if group.name != f"stabilizer {arg}" and not _same_concrete_group(spec, group, name, arg):
                 return False, f"expected stabilizer {arg}, derived {group.name}"
         elif group.name != name and not _same_concrete_group(spec, group, name, arg):
-            return False, f"expected group {name}, derived {group.name} (order {group.order})"
+            return False, f"expected group {name}, derived {group.name} (order {show_order(group.order)})"
     if ex.layers is not None:
         expected = _layers_value(ex, spec)
         if not _same_layers(layers, expected):
@@ -248,7 +264,29 @@ def _position_classes(spec: S.Spec):
     return replace(spec, heads=tuple(heads)), reasons, undecided
 
 
-def check_spec(spec: S.Spec) -> Result:
+def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
+    """The derivation and verdict of a file, within one CPU-time budget for the whole file (default
+    `budget.file_seconds`, the CLI's --budget). Running out of it, or of memory, gives INCONCLUSIVE
+    naming the step and the budget (rule BUDGET)."""
+    try:
+        with budget.file_budget(budget_seconds):
+            return _check_spec(spec)
+    except FileBudgetExceeded as exc:
+        return budget_result(spec, exc.step, exc.budget)
+    except MemoryError as exc:
+        return budget_result(spec, getattr(exc, "uap_step", "starting"), budget.memory_budget_text())
+
+
+def budget_result(spec: S.Spec, step: str, what: str) -> Result:
+    """The result of a file whose budget ran out: INCONCLUSIVE, naming the step and the budget."""
+    from .rules.resources import budget_step
+    root = budget_step(step, what)
+    holds, reason = (None, "") if spec.expect is None else (
+        False, f"the {what} ran out in: {step}, so the expectation is not checked")
+    return Result(spec, "INCONCLUSIVE", None, None, root, holds, reason)
+
+
+def _check_spec(spec: S.Spec) -> Result:
     sigma, z = ffn_activation(spec)
     desc = spec.ffn.name if spec.ffn.kind == "named" else (
         "none" if spec.ffn.kind == "none" else f"{spec.ffn.name}({spec.ffn.var}) = {show_expr(spec.ffn.expr)}")
@@ -257,7 +295,7 @@ def check_spec(spec: S.Spec) -> Result:
     tds, ill = [], []
     for i, head in enumerate(spec.heads):
         try:
-            with time_limit(f"analysing head {head.label or i + 1}", HEAD_BUDGET_SECONDS):
+            with stage(f"analysing {_head_label(i, head)}"):
                 td, is_ill = _kernel_premises(spec, i, head)
         except BudgetExceeded as exc:
             td, is_ill = limit.unsupported(_head_label(i, head), str(exc)), False
@@ -269,11 +307,13 @@ def check_spec(spec: S.Spec) -> Result:
     # Positions in the weights act on the group as the trainable bias with the same offset classes.
     group_spec, position_reasons, undecided_group = _position_classes(spec)
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
-        outcome = pattern.pattern_premises(group_spec)
+        with stage("the attention pattern's connectivity, layers and symmetry group"):
+            outcome = pattern.pattern_premises(group_spec)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
         structure, diameter = list(outcome.structure), outcome.diameter
     else:
-        group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
+        with stage("the symmetry group"):
+            group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
         structure, layers, obstruction = [], 1, None
     if undecided_group:
         group_step, group = pattern.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
@@ -297,7 +337,7 @@ def check_spec(spec: S.Spec) -> Result:
             s.proved for s in structure):
         verdict_name = "UAP"
         lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-        claim = (f"UAP · G = {group.name or f'a group of order {group.order}'} · {lay} attention layer"
+        claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} attention layer"
                  f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
                  "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
@@ -324,7 +364,8 @@ def check_spec(spec: S.Spec) -> Result:
     verdict_name, layers, root = decision.verdict, decision.layers, decision.root
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     shown_layers = layers if verdict_name == "UAP" else None
-    holds, reason = _check_expect(spec, verdict_name, group, shown_layers)
+    with stage("checking `expect`"):
+        holds, reason = _check_expect(spec, verdict_name, group, shown_layers)
     # The group is the verdict's: only a UAP verdict names one (as the JSON does).
     return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason,
                   decision.outcome, decision.alternative)

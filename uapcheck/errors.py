@@ -1,7 +1,17 @@
 """Input errors: located, printable as `path:line:col: error: message` with the line and a caret."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Neutralise terminal control characters (escape sequences, bell, bidi overrides) in text that
+    is printed: each becomes a visible \\xNN or \\uNNNN. Tabs and line ends are kept."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
 
 
 @dataclass

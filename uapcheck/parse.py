@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import spec as S
-from .errors import UapError
+from .errors import UapError, printable
 
 MAX_SOURCE_BYTES = 1_000_000
 MAX_NESTING = 200
@@ -321,7 +321,10 @@ class _Builder:
         if "dim" in singles:
             dim = self._size(singles["dim"], "dim", minimum=1)
         if isinstance(tokens, str) and isinstance(dim, str) and tokens == dim:
-            raise _err(singles["dim"], "`dim` and `tokens` cannot be the same name")
+            # Without a `dim` line the dimension is named d, so `tokens d` collides with it.
+            where = singles["dim"] if "dim" in singles else singles["tokens"]
+            extra = "" if "dim" in singles else " (the token dimension is called d unless a `dim` line names it)"
+            raise _err(where, f"`dim` and `tokens` cannot be the same name{extra}")
 
         if not attention_trees:
             raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head", 1, 1)
@@ -355,7 +358,8 @@ class _Builder:
         return str(tok)
 
     def _string(self, tok: Token) -> str:
-        return str(tok)[1:-1].replace('\\"', '"')
+        # Control characters (terminal escapes, bidi overrides) are shown, never sent to a terminal.
+        return printable(str(tok)[1:-1].replace('\\"', '"'))
 
     def _size(self, st: Tree, what: str, minimum: int) -> S.IntTerm:
         node = st.children[0].children[0] if st.children[0].data == "intterm" else st.children[0]

@@ -143,12 +143,15 @@ def _jsonable(value: Any) -> Any:
     """Evidence must be re-checkable by other programs: store exact values as plain JSON data."""
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+    if isinstance(value, int) and not isinstance(value, bool):
+        from .bignum import json_order
+        return json_order(value)  # exact, or a bounded text for an integer of thousands of digits
+    if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, float):
         return value
     if isinstance(value, sympy.Integer):
-        return int(value)
+        return _jsonable(int(value))
     if isinstance(value, sympy.Basic):
         try:
             return sympy.sstr(value)

@@ -87,7 +87,9 @@ from functools import reduce
 from typing import Mapping, Optional, Sequence, Union
 
 import sympy
-from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, S, ceiling, factorial, floor)
+from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, S, ceiling, floor)
+
+from ..bignum import factorial  # k! stays symbolic above a bound: never (10⁹)! computed exactly
 
 from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern, PatternUnion,
                     RandomPattern, Star, Strided, Window)
@@ -178,7 +180,7 @@ def _evaluate(case, subs):
         out = e.xreplace({s: v for s, v in by_name.items() if v is not None})
         if out.free_symbols:
             raise ValueError(f"{e} is not decided by the values given")
-        return Integer(out)
+        return Integer(out) if out.is_Integer else out  # an unevaluated huge factorial stays one
 
     if isinstance(case, ConnectivityCase):
         w = None if case.witness is None else (ev(case.witness[0]), ev(case.witness[1]))

@@ -13,7 +13,8 @@ SCHEMA = "uapcheck/1"
 def group_json(group):
     if group is None:
         return None
-    return {"name": group.name, "order": group.order, "generators": [list(g) if not isinstance(g, str) else g
+    from ..bignum import json_order
+    return {"name": group.name, "order": json_order(group.order), "generators": [list(g) if not isinstance(g, str) else g
                                                                      for g in group.generators],
             "condition": group.condition or None}
 

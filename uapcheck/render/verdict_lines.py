@@ -16,7 +16,8 @@ def headline(result) -> str:
         return result.verdict
     g = result.group
     lay = result.layers
-    gname = g.name if g.name else f"group of order {g.order}"
+    from ..bignum import show_order
+    gname = g.name if g.name else f"group of order {show_order(g.order)}"
     lay_text = lay if isinstance(lay, int) else str(lay)
     text = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
     if g.condition:

@@ -13,6 +13,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..bignum import show_order
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
 
@@ -106,7 +107,7 @@ def _other_cases(form, primary) -> list[str]:
             what = (f"strongly connected, diameter {sympy.sstr(case.diameter)}" if case.strongly_connected
                     else f"not strongly connected (x_{case.witness[1]} never reaches position {case.witness[0]})")
         else:
-            what = f"|G| = {sympy.sstr(case.order)}" + (f" ({case.name})" if case.name else "")
+            what = f"|G| = {show_order(case.order)}" + (f" ({case.name})" if case.name else "")
         out.append(f"{_show_condition(case.condition)}: {what}")
     return out
 
@@ -164,7 +165,7 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP, statuses=(proof.PROVED,))
 def group_step(desc: str, info: GroupInfo, evidence: dict, notes=()) -> proof.Step:
-    name = info.name or f"a group of order {info.order}"
+    name = info.name or f"a group of order {show_order(info.order)}"
     cond = f" (for {info.condition})" if info.condition else ""
     return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
                           "each head's pattern and bias must be preserved separately (never Aut of the union)",

@@ -1,0 +1,91 @@
+"""Big integers: group orders such as 1559! or (10⁹)! are never materialised as decimal strings,
+and factorials above a bound are never computed exactly.
+
+* ``factorial``: SymPy's factorial, except that k! stays unevaluated (printed ``k!``) when k is an
+  integer above ``MAX_EXACT_FACTORIAL``; comparisons and printing then work on the structure.
+* ``show_int``: the decimal digits of an integer of at most ``MAX_DIGITS_SHOWN`` digits, else a
+  bounded approximation ``≈ 2.35 × 10^4512`` computed from the bit length (never from ``str``).
+* ``show_order``: a group order as printed (int, SymPy expression or text).
+* ``json_order``: the order in the JSON contract: an exact int when it is printable, else text.
+"""
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import sympy
+
+MAX_EXACT_FACTORIAL = 20_000  # 20000! has 77,338 digits: still cheap to compute and compare
+MAX_DIGITS_SHOWN = 1000  # well below Python's 4300-digit limit on int ↔ str conversion
+
+
+class factorial(sympy.factorial):  # noqa: N801 - a drop-in replacement for sympy.factorial
+    """k! that is not computed for integers k > MAX_EXACT_FACTORIAL (it prints as ``k!``)."""
+
+    @classmethod
+    def eval(cls, n):
+        if getattr(n, "is_Integer", False) and n > MAX_EXACT_FACTORIAL:
+            return None
+        return super().eval(n)
+
+
+def _log10(n: int) -> float:
+    """log10 of a positive int of any size, from its leading 64 bits and its bit length."""
+    bits = n.bit_length()
+    if bits <= 1000:
+        return math.log10(n)
+    shift = bits - 64
+    return math.log10(n >> shift) + shift * math.log10(2)
+
+
+def digits(n: int) -> int:
+    """The number of decimal digits of |n| (exactly, without converting to a string)."""
+    n = abs(n)
+    if n == 0:
+        return 1
+    guess = int(_log10(n))
+    # The float is within one of floor(log10 n); settle it with an exact comparison.
+    if n >= 10 ** (guess + 1):
+        guess += 1
+    elif n < 10 ** guess:
+        guess -= 1
+    return guess + 1
+
+
+def show_int(n: int) -> str:
+    if abs(n) < 10 ** MAX_DIGITS_SHOWN:
+        return str(n)
+    lg = _log10(abs(n))
+    exponent = math.floor(lg)
+    mantissa = 10 ** (lg - exponent)
+    if mantissa >= 9.995:  # rounding would print 10.00
+        mantissa, exponent = 1.0, exponent + 1
+    return f"{'-' if n < 0 else ''}≈ {mantissa:.2f} × 10^{exponent}"
+
+
+def show_order(order: Union[int, str, sympy.Basic, None]) -> str:
+    if order is None:
+        return "unknown"
+    if isinstance(order, bool):
+        return str(order)
+    if isinstance(order, int):
+        return show_int(order)
+    if isinstance(order, sympy.Integer):
+        return show_int(int(order))
+    if isinstance(order, sympy.Basic):
+        try:
+            return sympy.sstr(order)
+        except ValueError:
+            return "(an order too large to print)"
+    return str(order)
+
+
+def json_order(order):
+    """An int if it prints in at most MAX_DIGITS_SHOWN digits, else its bounded text."""
+    if isinstance(order, sympy.Integer):
+        order = int(order)
+    if isinstance(order, int) and not isinstance(order, bool):
+        return order if abs(order) < 10 ** MAX_DIGITS_SHOWN else show_int(order)
+    if isinstance(order, sympy.Basic):
+        return show_order(order)
+    return order
