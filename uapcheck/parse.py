@@ -26,6 +26,7 @@ MAX_DECIMAL_EXPONENT = 300
 MAX_LITERAL_DIGITS = 300
 MAX_CONSTANT_EXPONENT = 1000
 MAX_TOKENS = 1_000_000
+MAX_EXPRESSION_NODES = 5000  # nodes of the parse tree of one kernel, score, feature map, ffn or layers
 MAX_INT = 10**9
 
 FUNCTIONS = {
@@ -235,6 +236,19 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
     return UapError("syntax error", line, col)
 
 
+_EXPRESSION_ITEMS = ("kernel_item", "features_item", "score_item", "ffn_custom", "expect_layers")
+
+
+def _subtree_size(tree: Tree) -> int:
+    size, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        size += 1
+        if isinstance(node, Tree):
+            stack.extend(node.children)
+    return size
+
+
 def _check_depth(tree: Tree) -> None:
     stack = [(tree, 1)]
     while stack:
@@ -243,6 +257,10 @@ def _check_depth(tree: Tree) -> None:
             loc = _tree_loc(node)
             raise UapError(f"expression too large: more than {MAX_TREE_DEPTH} nested operations",
                            loc.line, loc.column)
+        if node.data in _EXPRESSION_ITEMS and _subtree_size(node) > MAX_EXPRESSION_NODES:
+            loc = _tree_loc(node)
+            raise UapError(f"expression too large: more than {MAX_EXPRESSION_NODES} operations and operands "
+                           "in one definition", loc.line, loc.column)
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1))
@@ -867,6 +885,7 @@ class _Builder:
                 if rt != SCALAR:
                     raise _err(c[1], "the exponent of `^` must be a scalar, not a vector")
                 self._check_exponent(r, c[1])
+                self._check_nested_exponent(l, r, c[1])
                 if lt == SCALAR:
                     self._checked_constant(S.BinOp(op, l, r), node)
                 typ = SCALAR if lt == SCALAR else COORDVEC
@@ -895,6 +914,16 @@ class _Builder:
                 typ = lt
             return S.BinOp(op, l, r, loc), typ
         raise _err(node, f"unexpected expression `{kind}`")
+
+    def _check_nested_exponent(self, base: S.Expr, exponent: S.Expr, node) -> None:
+        """(b^p)^q is b^(pq): the product of nested constant exponents is bounded like one exponent."""
+        value = self._checked_constant(exponent, node)
+        if value is None:
+            return
+        total = abs(value) * max(_nested_exponent(base), 1)
+        if total > MAX_CONSTANT_EXPONENT:
+            raise _err(node, f"nested powers raise to a total exponent of {sympy.sstr(total)} (at most "
+                       f"{MAX_CONSTANT_EXPONENT} in absolute value)")
 
     def _check_exponent(self, expr: S.Expr, node) -> None:
         value = self._checked_constant(expr, node)
@@ -959,6 +988,38 @@ def _constant_value_unchecked(expr: S.Expr) -> Optional[sympy.Rational]:
             raise _TooLarge()
         return sympy.Rational(a) ** int(b)
     return None
+
+
+def _nested_exponent(expr: S.Expr):
+    """The largest product of constant exponents along nested powers inside expr (0 if none)."""
+    best = 0
+    stack = [(expr, 1)]
+    while stack:
+        node, factor = stack.pop()
+        if isinstance(node, S.BinOp) and node.op == "^":
+            value = _constant_value_unchecked(node.right)
+            if value is not None:
+                total = abs(value) * factor
+                best = max(best, total)
+                stack.append((node.left, total))
+                continue
+        for child in _children(node):
+            stack.append((child, factor))
+    return best
+
+
+def _children(node) -> list:
+    if isinstance(node, S.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, S.Neg):
+        return [node.operand]
+    if isinstance(node, S.Call):
+        return list(node.args)
+    if isinstance(node, S.Dot):
+        return [node.left, node.right]
+    if isinstance(node, S.Norm):
+        return [node.operand]
+    return []
 
 
 def _mentions(expr: S.Expr, name: str) -> bool:
