@@ -1,0 +1,195 @@
+"""One CPU-time budget per file, and a memory limit (issues 14 and 15, "Time" and "Memory").
+
+Budgets count CPU time, so these tests assert on the CPU time used (children included), never on
+wall-clock time: the results do not depend on how busy the machine is."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import uapcheck
+from uapcheck import budget
+from uapcheck.asymptotics import explore_regions
+from uapcheck.budget import BudgetExceeded, FileBudgetExceeded, file_budget, time_limit
+from uapcheck.derive import check_spec
+from uapcheck.parse import parse_source
+
+from clirun import run
+
+STARTUP_CPU = 10  # imports of the parent and the forked worker, generously
+SLOW_KERNEL = "attention { kernel k(x, y) = 1 / sqrt(|x - y|^1000) }\n"
+
+
+def _spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+# -- the budget machinery, in process ------------------------------------------------------------
+
+def test_budgets_count_cpu_time_not_wall_time():
+    with file_budget(0.3):
+        time.sleep(0.6)  # sleeping uses no CPU: a loaded machine does not eat the budget
+
+
+def test_file_budget_is_not_swallowed_by_explore_regions():
+    def slow(ctx):
+        _spin(5)
+        return 1
+    with pytest.raises(FileBudgetExceeded):
+        with file_budget(0.3):
+            list(explore_regions(slow, ("a local step", 10.0)))
+
+
+def test_file_budget_is_not_swallowed_by_except_exception():
+    with pytest.raises(FileBudgetExceeded) as info:
+        with file_budget(0.3):
+            with budget.stage("a named stage"):
+                try:
+                    _spin(5)
+                except Exception:  # noqa: BLE001 - what a careless rule might write
+                    pass
+                _spin(5)
+    assert "a named stage" in str(info.value) and "CPU time budget of 0.3 s" in str(info.value)
+
+
+def test_a_rule_that_catches_its_local_budget_cannot_outlive_the_enclosing_one():
+    start = time.process_time()
+    with pytest.raises(BudgetExceeded) as info:
+        with time_limit("outer", 0.3):
+            try:
+                with time_limit("inner", 10):
+                    _spin(5)
+            except BudgetExceeded:
+                pass
+            _spin(5)
+    assert info.value.step == "outer"
+    assert time.process_time() - start < 2
+
+
+def test_an_exception_from_c_code_after_the_timer_fired_is_the_budget():
+    # python-igraph turns an exception raised in its signal check into SystemError.
+    with pytest.raises(BudgetExceeded):
+        with time_limit("computing in C", 0.2):
+            try:
+                _spin(5)
+            except BudgetExceeded:
+                raise SystemError("<built-in method> returned a result with an exception set") from None
+
+
+def test_file_budget_result_names_the_step_and_the_budget():
+    spec = parse_source(SLOW_KERNEL + "expect uap\n")
+    r = check_spec(spec, 0.5)
+    assert r.verdict == "INCONCLUSIVE" and r.root.rule == "BUDGET"
+    assert "CPU time budget of 0.5 s ran out in: analysing head 1" in r.root.claim
+    assert r.expect_holds is False and "not checked" in r.expect_reason
+
+
+def test_expect_checking_is_under_the_budget():
+    nested = "n/2"
+    for _ in range(14):
+        nested = f"ceil({nested})/2"
+    src = "attention { kernel k(x, y) = exp(x . y) }\nexpect uap layers ceil(" + nested + ")\n"
+    start = time.process_time()
+    r = check_spec(parse_source(src), 3)
+    assert time.process_time() - start < 8
+    assert r.expect_holds is False
+
+
+def test_one_budget_for_the_file_not_one_per_head():
+    heads = "".join("attention { kernel k(x, y) = exp(x . y) }\n" for _ in range(5000))
+    start = time.process_time()
+    r = check_spec(parse_source(heads), 2)
+    assert time.process_time() - start < 6
+    assert r.verdict in ("UAP", "INCONCLUSIVE")
+    if r.verdict == "INCONCLUSIVE":
+        assert r.root.rule == "BUDGET"
+
+
+# -- through the command line: every reproducer ends within its budget --------------------------
+
+REPRODUCERS = {
+    "slow_sqrt": SLOW_KERNEL,
+    "score_power_1000": "attention { score s(x, y) = (x . y + 1)^1000 }\n",
+    "strided_2e6": "tokens 2000000\nattention { kernel k(x, y) = exp(x . y)\n pattern strided(1000000) }\n",
+    "cyclic_window_1e6": "tokens 1000000\nattention { kernel k(x, y) = exp(x . y)\n pattern window(2) cyclic }\n",
+    "window_3e6": "tokens 3000000\nattention { kernel k(x, y) = exp(x . y)\n pattern window(1) }\n",
+    "edges_1e9": "tokens 1000000000\nattention { kernel k(x, y) = exp(x . y)\n pattern edges {1 -> 2} }\n",
+}
+BUDGET = 4
+
+
+@pytest.fixture(scope="module")
+def budget_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("budgets")
+    paths = []
+    for name, src in REPRODUCERS.items():
+        p = d / f"{name}.uap"
+        p.write_text(src)
+        paths.append(str(p))
+    r = run("--format", "json", "--budget", str(BUDGET), "--memory", "1G", "-j", "1", *paths)
+    return r, [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def test_reproducers_end_in_a_verdict(budget_runs):
+    r, objs = budget_runs
+    assert "Traceback" not in r.stderr and r.code in (0, 1, 2), r.stderr
+    assert len(objs) == len(REPRODUCERS)
+    for obj in objs:
+        assert obj.get("verdict") or obj.get("error"), obj
+
+
+def test_reproducers_stay_within_their_cpu_budget(budget_runs):
+    r, objs = budget_runs
+    # Each file: its budget, the worker's grace for C code, and printing.
+    assert r.cpu < len(REPRODUCERS) * (BUDGET + 5 + 2) + STARTUP_CPU
+
+
+def test_running_out_names_the_step_and_the_budget(budget_runs):
+    _, objs = budget_runs
+    out = [o for o in objs if o.get("verdict") == "INCONCLUSIVE" and o["steps"][-1]["rule"] == "BUDGET"]
+    assert out, "at least the slow kernel runs out"
+    for o in out:
+        claim = o["steps"][-1]["claim"]
+        assert "ran out in: " in claim and ("CPU time budget of 4 s" in claim or "memory limit of 1 GiB" in claim)
+
+
+def test_memory_limit_gives_a_clean_verdict(tmp_path):
+    f = tmp_path / "big.uap"
+    f.write_text("tokens 262144\nattention { kernel k(x, y) = exp(x . y)\n pattern window(8) cyclic }\n")
+    r = run("--format", "json", "--memory", "300M", "--budget", "60", str(f))
+    assert r.code == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] in ("UAP", "INCONCLUSIVE")
+    if obj["verdict"] == "INCONCLUSIVE":
+        assert "memory limit of 300 MiB ran out in" in obj["steps"][-1]["claim"]
+
+
+@pytest.mark.nightly
+def test_window_8_cyclic_at_262144_under_ulimit_2gib(tmp_path):
+    f = tmp_path / "cyclic.uap"
+    f.write_text("tokens 262144\nattention { kernel k(x, y) = exp(x . y)\n pattern window(8) cyclic }\n")
+    r = run("--format", "json", str(f), shell_prefix="ulimit -v 2097152")
+    assert r.code == 0, r.stderr
+    assert json.loads(r.stdout)["verdict"] in ("UAP", "INCONCLUSIVE")
+
+
+def test_j_keeps_the_order_of_the_files(tmp_path):
+    srcs = {"a_slow.uap": SLOW_KERNEL, "b.uap": "attention { kernel k(x, y) = exp(x . y) }\n",
+            "c.uap": "attention { kernel k(x, y) = (x . y)^2 }\n", "d.uap": "tokens d\nattention { kernel k(x, y) = exp(x . y) }\n"}
+    for name, src in srcs.items():
+        (tmp_path / name).write_text(src)
+    r2 = run("--format", "json", "--budget", "2", "-j", "3", str(tmp_path))
+    r1 = run("--format", "json", "--budget", "2", "-j", "1", str(tmp_path))
+    files = [json.loads(line)["file"].rsplit("/", 1)[1] for line in r2.stdout.splitlines()]
+    assert files == sorted(srcs)
+    assert r1.stdout == r2.stdout and r1.code == r2.code == 2
+
+
+def test_budget_and_memory_options_are_validated():
+    for args in (["--budget", "0"], ["--budget", "abc"], ["--memory", "1K"], ["--memory", "lots"], ["-j", "0"]):
+        r = run(*args, "catalog/softmax.uap")
+        assert r.code == 2 and "Traceback" not in r.stderr

@@ -1,0 +1,181 @@
+"""Hostile but valid inputs from issues 14 and 15: each ends in a verdict or a located input error,
+never a traceback or exit 3. Files that need the CLI run together in one JSON run."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import bignum
+from uapcheck.errors import UapError
+
+from clirun import run
+
+CASES = {
+    # name: (source, verdict or "error", a phrase the output must contain)
+    "star1560": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\n", "UAP", "≈ 3.78 × 10^4302"),
+    "star1560_order": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\nexpect uap group order 2\n",
+                       "UAP", "expected a group of order 2, derived order ≈ 3.78 × 10^4302"),
+    "blocks_global_4096": ("tokens 4096\nattention { kernel k(x, y) = exp(x . y)\n pattern blocks(64) + global(1) }\n"
+                           "expect uap group order 2\n", "UAP", "≈ 1.29 × 10^5788"),
+    "param_window_4096": ("tokens 4096\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n pattern window(w) }\n",
+                          None, "≈ 3.64 × 10^13019"),
+    "param_window_1e9": ("tokens 1000000000\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n"
+                         " pattern window(w) }\n", None, "factorial(1000000000)"),
+    "tokens_d": ("tokens d\nattention { kernel k(x, y) = exp(x . y) }\n", "error",
+                 "`dim` and `tokens` cannot be the same name"),
+    "poly_10000": ("attention { kernel k(x, y) = (x . y + 10000)^2 }\n", "INCONCLUSIVE", '"agrees": true'),
+    "elu_25000": ("attention { features phi(x) = elu(x) + 25000 }\n", "INCONCLUSIVE", '"agrees": true'),
+    "relu_30000": ("attention { features phi(x) = relu(x) + 30000 }\n", "INCONCLUSIVE", '"agrees": true'),
+    "softplus_30000": ("attention { features phi(x) = softplus(x) + 30000 }\n", "INCONCLUSIVE", '"agrees": true'),
+    "elu_999999999": ("attention { features phi(x) = elu(x) + 999999999 }\n", "INCONCLUSIVE", '"agrees": true'),
+    "elu_999999999_affine": ("attention { features phi(x) = elu(x) + 999999999\n affine query key }\n",
+                             "INCONCLUSIVE", "LIM-"),
+    "nested_powers": ("attention { kernel k(x, y) = ((x . y)^1000)^1000 }\n", "error",
+                      "nested powers raise to a total exponent of 1000000"),
+    "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
+                        "expression too large"),
+}
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    d = tmp_path_factory.mktemp("hostile")
+    paths = []
+    for name, (src, _, _) in CASES.items():
+        p = d / f"{name}.uap"
+        p.write_text(src, "utf-8")
+        paths.append(str(p))
+    r = run("--format", "json", "--budget", "30", "-j", "2", *paths)
+    assert "Traceback" not in r.stderr, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(CASES)
+    return {name: (json.loads(line), line) for name, line in zip(CASES, lines)}, r
+
+
+def test_no_internal_error(outcomes):
+    _, r = outcomes
+    assert r.code in (1, 2)  # expectations fail on purpose and two inputs are errors; never 3
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_hostile_input(outcomes, name):
+    objs, _ = outcomes
+    obj, line = objs[name]
+    _, verdict, phrase = CASES[name]
+    if verdict == "error":
+        assert "error" in obj and phrase in obj["error"]["message"]
+        assert obj["error"]["line"] >= 1
+    else:
+        assert "verdict" in obj, obj
+        if verdict is not None:
+            assert obj["verdict"] == verdict
+        assert "ran out" not in line
+    assert phrase in line
+
+
+def test_dev_zero_is_refused_without_reading_it_all():
+    r = run("/dev/zero", "--budget", "10")
+    assert r.code == 2 and "larger than 1000000 bytes" in r.stderr
+    assert r.cpu < 30
+
+
+def test_stdin_of_zeros_is_refused():
+    r = run("-", stdin=b"\0" * 3_000_000)
+    assert r.code == 2 and "larger than 1000000 bytes" in r.stderr
+
+
+# -- big integers, in process ---------------------------------------------------------------------
+
+def test_show_int_is_bounded_and_exact_below_the_bound():
+    import math
+    assert bignum.show_int(10 ** 999) == "1" + "0" * 999
+    assert bignum.show_int(math.factorial(1559)) == "≈ 3.78 × 10^4302"
+    assert bignum.show_int(10 ** 5000) == "≈ 1.00 × 10^5000"
+    assert bignum.show_int(-(10 ** 5000) * 7) == "-≈ 7.00 × 10^5000"
+
+
+@pytest.mark.parametrize("make", [lambda: 1, lambda: 9, lambda: 10, lambda: 99, lambda: 10 ** 40 - 1,
+                                  lambda: 10 ** 40, lambda: 2 ** 20000, lambda: 10 ** 5000 - 1],
+                         ids=["1", "9", "10", "99", "10^40-1", "10^40", "2^20000", "10^5000-1"])
+def test_digits_agrees_with_str(make):
+    import sys
+    n = make()
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert bignum.digits(n) == len(str(n))
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def test_factorial_is_not_computed_above_the_bound():
+    k = sympy.Integer(bignum.MAX_EXACT_FACTORIAL + 1)
+    f = bignum.factorial(k)
+    assert not f.is_Integer and f.args == (k,)
+    assert bignum.factorial(sympy.Integer(10)) == 3628800
+    assert bignum.show_order(bignum.factorial(sympy.Integer(10 ** 9))) == "factorial(1000000000)"
+
+
+def test_expect_order_compares_without_strings():
+    from uapcheck.derive import _same_order
+    big = bignum.factorial(sympy.Integer(10 ** 9))
+    assert _same_order(big, 2) is False
+    assert _same_order(24, 24) and _same_order(sympy.Integer(24), 24) and _same_order("24", 24)
+    assert not _same_order("n!", 24)
+
+
+def test_star_with_s_n_expectation_is_quick():
+    # 203 s before: the orders differ, so no permutation group is built.
+    import time
+    start = time.process_time()
+    r = uapcheck.check("tokens 128\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\nexpect uap group S_n\n")
+    assert r.expect_holds is False and "stabilizer" in r.expect_reason
+    assert time.process_time() - start < 20
+
+
+def test_nested_powers_within_the_limit_are_accepted():
+    r = uapcheck.check("attention { kernel k(x, y) = ((x . y)^10)^10 }\n")
+    assert r.verdict in ("INCONCLUSIVE", "NOT-UAP")
+
+
+def test_nested_power_error_is_located():
+    with pytest.raises(UapError) as info:
+        uapcheck.check("attention { kernel k(x, y) = ((x . y)^100)^100 }\n")
+    assert info.value.line == 1 and info.value.column > 30
+
+
+# -- the numeric cross-check never raises -----------------------------------------------------------
+
+def test_cross_check_disagreement_is_returned_not_raised():
+    from uapcheck.lower import lower_head
+    from uapcheck.parse import parse_source
+    from uapcheck.rules import limit
+    spec = parse_source("attention { kernel k(x, y) = exp(x . y) }\n")
+    model = lower_head(spec, spec.heads[0])
+    (result,) = limit.analyse_closed(model)
+    assert result.status == "holds"
+    # A wrong growing part (twice the true one): the numbers disagree at every t tried.
+    wrong = limit.Growth(result.growth.C, result.growth.p, tuple((al, 2 * co) for al, co in result.growth.E))
+    bad = limit.RegionResult(result.region, wrong, "holds", result.reason, result.witness)
+    checked = limit.cross_check(model, bad)
+    assert checked["agrees"] is False and "disagreement" in checked
+    assert len(checked["values"]) == 1 + limit.CROSS_CHECK_STEPS
+
+
+def test_a_disagreeing_cross_check_makes_the_step_undecided(monkeypatch):
+    from uapcheck.rules import limit
+    real = limit.cross_check
+
+    def disagreeing(model, result):
+        out = dict(real(model, result))
+        out.update(agrees=False, disagreement="at x=1, z1=1, z2=2, t = 1000000: made up for the test")
+        return out
+
+    monkeypatch.setattr(limit, "cross_check", disagreeing)
+    r = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\n")
+    assert r.verdict == "INCONCLUSIVE"
+    step = next(s for s in r.root.walk() if s.rule == "LIM-EXPPOLY")
+    assert step.status == "undecided" and "does not confirm" in step.claim and "made up" in step.claim
