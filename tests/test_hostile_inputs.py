@@ -13,6 +13,10 @@ from uapcheck.errors import UapError
 
 from clirun import run
 
+def _balanced(depth: int) -> str:
+    return "x . y" if depth == 0 else f"({_balanced(depth - 1)} + {_balanced(depth - 1)})"
+
+
 CASES = {
     # name: (source, verdict or "error", a phrase the output must contain)
     "star1560": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\n", "UAP", "≈ 3.78 × 10^4302"),
@@ -35,6 +39,8 @@ CASES = {
                              "INCONCLUSIVE", "LIM-"),
     "nested_powers": ("attention { kernel k(x, y) = ((x . y)^1000)^1000 }\n", "error",
                       "nested powers raise to a total exponent of 1000000"),
+    "wide_expression": ("attention { kernel k(x, y) = exp(" + _balanced(11) + ") }\n", "error",
+                        "more than 5000 operations and operands"),
     "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
                         "expression too large"),
 }

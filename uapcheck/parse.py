@@ -250,6 +250,7 @@ def _subtree_size(tree: Tree) -> int:
 
 
 def _check_depth(tree: Tree) -> None:
+    items: list[Tree] = []
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -257,13 +258,17 @@ def _check_depth(tree: Tree) -> None:
             loc = _tree_loc(node)
             raise UapError(f"expression too large: more than {MAX_TREE_DEPTH} nested operations",
                            loc.line, loc.column)
-        if node.data in _EXPRESSION_ITEMS and _subtree_size(node) > MAX_EXPRESSION_NODES:
-            loc = _tree_loc(node)
-            raise UapError(f"expression too large: more than {MAX_EXPRESSION_NODES} operations and operands "
-                           "in one definition", loc.line, loc.column)
+        if node.data in _EXPRESSION_ITEMS:
+            items.append(node)
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1))
+    for node in items:  # wide but shallow definitions (a deep one is refused above)
+        if _subtree_size(node) > MAX_EXPRESSION_NODES:
+            exprs = [c for c in node.children if isinstance(c, Tree)]
+            loc = _tree_loc(exprs[0] if exprs else node)  # at the expression, not the keyword
+            raise UapError(f"expression too large: more than {MAX_EXPRESSION_NODES} operations and operands "
+                           "in one definition", loc.line, loc.column)
 
 
 def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
