@@ -41,6 +41,9 @@ CASES = {
                       "nested powers raise to a total exponent of 1000000"),
     "wide_expression": ("attention { kernel k(x, y) = exp(" + _balanced(11) + ") }\n", "error",
                         "more than 5000 operations and operands"),
+    # found by tests/test_fuzz.py: log 0 inside elu at a sign-witness point was a TypeError
+    "fuzz_elu_of_log_zero": ("attention {\n score s(x, y) = elu(log((x . y)^2))\n affine query key\n}\n",
+                             "INCONCLUSIVE", "INCONCLUSIVE"),
     "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
                         "expression too large"),
 }

@@ -61,8 +61,9 @@ def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:
 def _sign_witnesses(model: KernelModel):
     pos = neg = zero = None
     for x, y in itertools.product((1, -1, 2, -2, 3), (1, -1, 2, -2, 3, 0)):
-        val = _point_value(model, x, y)
         try:
+            # A point where the kernel is undefined (log 0 inside elu, say) is no witness: skip it.
+            val = _point_value(model, x, y)
             if val.is_negative and neg is None:
                 neg = (x, y, val)
             elif val.is_positive and pos is None:
