@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-import uapcheck
 from uapcheck import budget
 from uapcheck.asymptotics import explore_regions
 from uapcheck.budget import BudgetExceeded, FileBudgetExceeded, file_budget, time_limit
