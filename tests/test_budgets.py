@@ -79,6 +79,14 @@ def test_an_exception_from_c_code_after_the_timer_fired_is_the_budget():
                 raise SystemError("<built-in method> returned a result with an exception set") from None
 
 
+def test_a_nested_check_does_not_swallow_the_enclosing_budget():
+    # The suggestion search re-derives edited files inside the file's own budget.
+    with pytest.raises(FileBudgetExceeded):
+        with file_budget(0.5):
+            for _ in range(50):
+                check_spec(parse_source(SLOW_KERNEL), 30)
+
+
 def test_file_budget_result_names_the_step_and_the_budget():
     spec = parse_source(SLOW_KERNEL + "expect uap\n")
     r = check_spec(spec, 0.5)

@@ -30,6 +30,8 @@ print(json.dumps({"code": code, "modules": sorted(m for m in ("numpy", "igraph",
 
 
 def _probe(*args: str, env=None) -> dict:
+    # In process: the modules a check imports are then visible here (a worker process is forked per file).
+    env = dict(os.environ if env is None else env, UAPCHECK_IN_PROCESS="1")
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr

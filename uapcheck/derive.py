@@ -272,6 +272,8 @@ def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
         with budget.file_budget(budget_seconds):
             return _check_spec(spec)
     except FileBudgetExceeded as exc:
+        if budget.enclosing_file_budget_expired():
+            raise  # an enclosing check's budget, not this file's
         return budget_result(spec, exc.step, exc.budget)
     except MemoryError as exc:
         return budget_result(spec, getattr(exc, "uap_step", "starting"), budget.memory_budget_text())
