@@ -200,3 +200,73 @@ def test_budget_and_memory_options_are_validated():
     for args in (["--budget", "0"], ["--budget", "abc"], ["--memory", "1K"], ["--memory", "lots"], ["-j", "0"]):
         r = run(*args, "catalog/softmax.uap")
         assert r.code == 2 and "Traceback" not in r.stderr
+
+
+# -- the worker: limits enforced by the kernel ------------------------------------------------------
+
+def test_a_worker_stuck_past_its_cpu_limit_is_ended_and_reported():
+    from uapcheck import worker
+
+    def stuck():  # no budget checks at all, as in C code that never returns to Python
+        while True:
+            pass
+
+    deaths = []
+
+    def on_death(index, death):
+        deaths.append(death)
+        return worker.Outcome("", f"ended in {death.step}\n", 0)
+
+    limits = worker.Limits(cpu_seconds=1, memory_bytes=None)
+    (out,) = list(worker.run_all([stuck], 1, limits, on_death))
+    assert deaths and deaths[0].budget_text(limits) == "CPU time budget of 1 s"
+    assert deaths[0].cpu_seconds >= 1
+
+
+def test_a_worker_over_its_memory_limit_reports_memory_error():
+    from uapcheck import worker
+
+    def hungry():
+        with budget.stage("allocating"):
+            blob = bytearray(1 << 31)
+        return worker.Outcome(str(len(blob)), "", 0)
+
+    limits = worker.Limits(cpu_seconds=30, memory_bytes=512 << 20)
+    (out,) = list(worker.run_all([hungry], 1, limits, lambda i, d: worker.Outcome("", "died", 3)))
+    assert out.code == 2 and "ran out in: allocating" in out.stderr
+
+
+def test_worker_outcomes_keep_the_job_order():
+    from uapcheck import worker
+
+    def job(k):
+        def run():
+            _spin(0.05 * (5 - k))
+            return worker.Outcome(f"{k}\n", "", 0)
+        return run
+
+    outs = list(worker.run_all([job(k) for k in range(5)], 3, worker.Limits(30, None),
+                               lambda i, d: worker.Outcome("", "died", 3)))
+    assert [o.stdout for o in outs] == [f"{k}\n" for k in range(5)]
+
+
+def test_a_budget_exception_lost_in_a_gc_callback_fires_again():
+    import gc
+    lost = []
+
+    def callback(phase, info):  # Python ignores exceptions raised here (hypothesis installs such callbacks)
+        try:
+            _spin(0.01)
+        except BaseException as exc:  # noqa: BLE001 - stands for "ignored by the interpreter"
+            lost.append(exc)
+
+    gc.callbacks.append(callback)
+    try:
+        start = time.process_time()
+        with pytest.raises(FileBudgetExceeded):
+            with file_budget(0.3):
+                while True:
+                    gc.collect()
+        assert time.process_time() - start < 3
+    finally:
+        gc.callbacks.remove(callback)

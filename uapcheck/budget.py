@@ -119,6 +119,9 @@ def _on_timer(signum, frame) -> None:
     if not expired:
         _arm()
         return
+    # Re-arm first: an exception raised where Python ignores it (a garbage-collector callback, a
+    # destructor) or a careless `except` must not end the budget; the timer fires again shortly.
+    _arm(minimum=0.05)
     outer = next((f for f in expired if f.whole_file), None)
     if outer is not None:
         outer.fired = True
@@ -127,7 +130,6 @@ def _on_timer(signum, frame) -> None:
     # re-arming on each exit fires again until the budget's own frame is left.
     target = expired[0]
     target.fired = True
-    _arm(minimum=0.05)
     raise BudgetExceeded(target.step, target.seconds)
 
 
