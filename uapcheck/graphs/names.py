@@ -40,7 +40,13 @@ def order_text(order) -> Union[int, str]:
             return order
         return _power_of_ten(order)
     if isinstance(order, sympy.Basic):
-        text = sympy.sstr(order)
+        try:
+            text = sympy.sstr(order)
+        except ValueError:  # an integer factor of more than 4300 digits (e.g. 2^1000000): show it bounded
+            from ..bignum import MAX_DIGITS_SHOWN, show_int
+            big = {i: sympy.Symbol(show_int(int(i))) for i in order.atoms(sympy.Integer)
+                   if abs(i) >= 10 ** MAX_DIGITS_SHOWN}
+            text = sympy.sstr(order.xreplace(big))
         text = re.sub(r"factorial\((\w+)\)", r"\1!", text)
         text = re.sub(r"factorial\(([^()]*)\)", r"(\1)!", text)
         return text.replace("*", " · ").replace(" ·  · ", "^")
