@@ -19,13 +19,13 @@ def _balanced(depth: int) -> str:
 
 CASES = {
     # name: (source, verdict or "error", a phrase the output must contain)
-    "star1560": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\n", "UAP", "≈ 3.78 × 10^4302"),
+    "star1560": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\n", "UAP", '"order": "1559!"'),
     "star1560_order": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\nexpect uap group order 2\n",
-                       "UAP", "expected a group of order 2, derived order ≈ 3.78 × 10^4302"),
+                       "UAP", "expected a group of order 2, derived order 1559!"),
     "blocks_global_4096": ("tokens 4096\nattention { kernel k(x, y) = exp(x . y)\n pattern blocks(64) + global(1) }\n"
-                           "expect uap group order 2\n", "UAP", "≈ 1.29 × 10^5788"),
+                           "expect uap group order 2\n", "UAP", "derived order ≈ 10^87 · (64!)^63 · 63!"),
     "param_window_4096": ("tokens 4096\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n pattern window(w) }\n",
-                          None, "≈ 3.64 × 10^13019"),
+                          None, "|G| = factorial(4096) (S_n)"),
     "param_window_1e9": ("tokens 1000000000\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n"
                          " pattern window(w) }\n", None, "factorial(1000000000)"),
     "tokens_d": ("tokens d\nattention { kernel k(x, y) = exp(x . y) }\n", "error",
