@@ -133,7 +133,7 @@ def test_ascii_output_encoding_has_no_traceback():
 
 def test_ascii_encoding_for_an_error_message(tmp_path):
     f = tmp_path / "bad.uap"
-    f.write_text("attention { kernel k(x, y) = exp(x · y) }\n", "utf-8")
+    f.write_text("attention { kernel k(x, y) = exp(x ⊗ y) }\n", "utf-8")  # a non-ASCII error location
     r = run(str(f), environ=env(PYTHONIOENCODING="ascii"))
     assert r.code == 2
     _no_traceback(r)

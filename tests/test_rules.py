@@ -155,14 +155,16 @@ def test_claimed_smaller_group_fails_the_expectation():
 def test_running_out_of_time_is_inconclusive_and_names_the_step():
     from sympy.core.cache import clear_cache
 
-    from uapcheck import budget
+    from uapcheck import budget, memo
     budget.set_scale(1e-5)
     clear_cache()
+    memo.clear_caches()  # an analysis cached by an earlier test would not spend the budget
     try:
         result = uapcheck.check("param gamma > 0\nattention { kernel k(x, y) = exp(-gamma * |x - y|^2) }\n")
     finally:
         budget.set_scale(1.0)
         clear_cache()
+        memo.clear_caches()
     assert result.verdict == "INCONCLUSIVE"
     text = " ".join(s.claim + str(s.evidence) for s in result.root.walk() if s.status != proof.PROVED)
     assert "time budget" in text and "ran out in" in text

@@ -23,7 +23,7 @@ class factorial(sympy.factorial):  # noqa: N801 - a drop-in replacement for symp
     """k! that is not computed for integers k > MAX_EXACT_FACTORIAL (it prints as ``k!``)."""
 
     @classmethod
-    def eval(cls, n):
+    def eval(cls, n):  # safe: SymPy's Function.eval hook (no text is evaluated)
         if getattr(n, "is_Integer", False) and n > MAX_EXACT_FACTORIAL:
             return None
         return super().eval(n)
