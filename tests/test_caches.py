@@ -1,0 +1,141 @@
+"""uapcheck.memo: per-process caches keyed exactly, never keeping failures or budget-dependent
+results, and handing every caller its own copy; and a batch gives each file the output it gets alone."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import sympy
+
+from uapcheck.budget import BudgetExceeded
+from uapcheck.memo import exact_cache, exact_cache_iter, fresh_copy
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Box:
+    expr: sympy.Expr
+    data: dict
+
+
+def _counting():
+    calls = []
+
+    @exact_cache()
+    def f(*args):
+        calls.append(args)
+        return {"args": list(args), "nested": [{"k": 1}]}
+
+    return f, calls
+
+
+def test_same_arguments_hit_and_callers_get_their_own_copies():
+    f, calls = _counting()
+    x = sympy.Symbol("x", positive=True)
+    first = f(x + 1)
+    first["nested"][0]["k"] = 99  # a caller scribbling on its result
+    second = f(x + 1)
+    assert len(calls) == 1
+    assert second["nested"][0]["k"] == 1
+
+
+def test_keys_are_exact():
+    f, calls = _counting()
+    f(sympy.Symbol("x", positive=True))
+    f(sympy.Symbol("x", real=True))  # other assumptions: another symbol
+    f(sympy.Symbol("x"))
+    f(sympy.Rational(1, 2))
+    f(sympy.Float(0.5))
+    f(1)
+    f(True)  # 1 == True in Python, but not the same argument
+    f(1.0)
+    assert len(calls) == 8
+
+
+def test_dataclass_arguments_are_keyed_by_their_fields():
+    f, calls = _counting()
+    x = sympy.Symbol("x")
+    f(Box(x, {"a": [1, 2]}))
+    f(Box(x, {"a": [1, 2]}))
+    f(Box(x, {"a": [1, 3]}))
+    assert len(calls) == 2
+
+
+def test_exceptions_are_not_cached():
+    calls = []
+
+    @exact_cache()
+    def f(n):
+        calls.append(n)
+        if len(calls) == 1:
+            raise ValueError("first time")
+        return n
+
+    with pytest.raises(ValueError):
+        f(3)
+    assert f(3) == 3 and f(3) == 3
+    assert len(calls) == 2
+
+
+def test_a_result_computed_while_a_budget_ran_out_is_not_kept():
+    calls = []
+
+    @exact_cache()
+    def f(n):
+        calls.append(n)
+        try:
+            raise BudgetExceeded("a step", 1.0)  # caught inside: the result depends on the machine
+        except BudgetExceeded:
+            return "undecided"
+
+    assert f(1) == f(1) == "undecided"
+    assert len(calls) == 2
+
+
+def test_generators_are_kept_only_when_run_to_the_end():
+    calls = []
+
+    @exact_cache_iter()
+    def g(n):
+        calls.append(n)
+        yield from ({"i": i} for i in range(n))
+
+    assert next(iter(g(3))) == {"i": 0}  # stopped early: nothing kept
+    assert list(g(3)) == [{"i": 0}, {"i": 1}, {"i": 2}]
+    replay = list(g(3))
+    assert replay == [{"i": 0}, {"i": 1}, {"i": 2}] and len(calls) == 2
+    replay[0]["i"] = 7
+    assert list(g(3))[0] == {"i": 0}
+
+
+def test_fresh_copy_copies_containers_and_dataclasses_but_shares_sympy_leaves():
+    x = sympy.Symbol("x")
+    value = [Box(x, {"a": [1]})]
+    copied = fresh_copy(value)
+    assert copied == value and copied[0] is not value[0] and copied[0].data is not value[0].data
+    assert copied[0].expr is x
+
+
+def test_each_file_of_a_batch_prints_what_it_prints_alone():
+    from uapcheck.cli import main
+    from uapcheck.memo import clear_caches
+    names = ["softmax.uap", "rbf.uap", "linear_relu.uap", "bias_circulant.uap", "softmax_scaled.uap",
+             "cosine.uap", "laplacian.uap"]
+    files = [str(ROOT / "catalog" / n) for n in names]
+
+    def run(args):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["--format", "json", "--no-suggest", *args])
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    batch = run(files + files[::-1])  # every file twice, the second time from the caches
+    for i, path in enumerate(files):
+        clear_caches()
+        alone = run([path])
+        assert batch[i] == alone[0] == batch[2 * len(files) - 1 - i], path
