@@ -216,9 +216,11 @@ def main() -> int:
 
     lines += ["## Before the start-up and batch work", "", HISTORY, ""]
 
-    floor = HERE / "FLOOR.md"  # large-n figures against the igraph floor, when present
-    if floor.exists():
-        lines += ["## Large n against the igraph floor", "", floor.read_text("utf-8").strip(), ""]
+    sizes = HERE / "SIZES.md"  # large n, regenerated separately by bench/bench_sizes.py
+    if sizes.exists():
+        body = sizes.read_text("utf-8").strip().split("\n", 1)[-1].strip()
+        lines += ["## Real sizes (copied from bench/SIZES.md; `python bench/bench_sizes.py` regenerates it)", "",
+                  body, ""]
 
     Path(ns.out).write_text("\n".join(lines) + "\n", "utf-8")
     print(f"wrote {ns.out}" + (f"; targets missed: {', '.join(failed)}" if failed else "; every target met"))
