@@ -26,7 +26,7 @@ class factorial(sympy.factorial):  # noqa: N801 - a drop-in replacement for symp
     def eval(cls, n):  # safe: SymPy's Function.eval hook (no text is evaluated)
         if getattr(n, "is_Integer", False) and n > MAX_EXACT_FACTORIAL:
             return None
-        return super().eval(n)
+        return super().eval(n)  # safe: SymPy's Function.eval hook
 
 
 def _log10(n: int) -> float:
