@@ -177,3 +177,10 @@ def test_symmetric_bias_kinds_are_not_claimed_one_layer(kind):
     assert result.verdict == "INCONCLUSIVE"
     td = [s for s in result.root.walk() if s.rule == "TD-BIAS"][0]
     assert td.status == proof.UNDECIDED
+
+
+def test_dim_one_is_never_uap_since_theorem_1_assumes_d_at_least_two():
+    one = uapcheck.check("dim 1\nattention { kernel k(x, y) = exp(x . y) }\n")
+    assert one.verdict == "INCONCLUSIVE"
+    assert any(s.rule == "DIM-RANGE" and "d ≥ 2" in s.claim for s in one.root.walk())
+    assert uapcheck.check("dim 2\nattention { kernel k(x, y) = exp(x . y) }\n").verdict == "UAP"

@@ -368,7 +368,13 @@ def _check_spec(spec: S.Spec) -> Result:
         failing = [s for s in [ffn_step, *tds, *structure] if not s.proved]
         names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
         claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
-    if verdict_name == "UAP" and _needs_two_dimensions(tds):
+    if verdict_name == "UAP" and spec.dim == 1:
+        # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
+        dim_step = verdict.dimension_range(spec, premise_needs_two=_needs_two_dimensions(tds))
+        structure = [*structure, dim_step]
+        verdict_name = "INCONCLUSIVE"
+        claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
+    elif verdict_name == "UAP" and _needs_two_dimensions(tds):
         if spec.dim == 1:
             dim_step = verdict.dimension_range(spec)
             structure = [*structure, dim_step]

@@ -75,7 +75,11 @@ def verdict_step(ffn: proof.Step, td: list, structure: list, group_step: proof.S
 
 
 @proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", CITE_LIM, statuses=(proof.UNDECIDED,))
-def dimension_range(spec: S.Spec) -> proof.Step:
-    return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
-                          "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
-                          proof.UNDECIDED, evidence={"dim": spec.dim})
+def dimension_range(spec: S.Spec, premise_needs_two: bool = True) -> proof.Step:
+    if premise_needs_two:
+        return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
+                              "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
+                              proof.UNDECIDED, evidence={"dim": spec.dim})
+    return proof.conclude("`dim 1`: Theorem 1 is stated for token dimension d ≥ 2 (the paper assumes d ≥ 2), "
+                          "so every premise being proved does not give the UAP at d = 1",
+                          proof.UNDECIDED, evidence={"dim": spec.dim, "assumption": "d ≥ 2 (Theorem 1)"})
