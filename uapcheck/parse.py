@@ -6,6 +6,8 @@ for any input text. User text never reaches SymPy's string parsers: numbers are 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from functools import lru_cache
 from importlib import resources
@@ -280,7 +282,7 @@ def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
     _check_depth(tree)
-    return _Builder(path).build(tree)
+    return dataclasses.replace(_Builder(path).build(tree), source=text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -274,6 +274,7 @@ class Spec:
     layers: Optional[IntTerm]  # the `layers M` budget
     expect: Optional[Expectation]
     target: str = "equivariant"  # the target class: one of TARGETS (docs/theory.md §16)
+    source: str = field(default="", compare=False, repr=False)  # the file's text, for reports that quote it
 
     def param(self, name: str) -> Optional[Param]:
         for p in self.params:

@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from .. import proof
+from . import source
 from .verdict_lines import expect_line, reason, shown_path
 
 _ASCII = {
@@ -266,7 +267,14 @@ def render(result, standalone: bool = False) -> str:
     line = expect_line(result)
     if line is not None:
         out.append(r"\par " + (escape(line) if result.expect_holds else r"\textbf{" + escape(line) + "}"))
-    out += [r"\end{uapverdict}", "", r"\begin{proof}[Derivation]\leavevmode", r"\begin{enumerate}"]
+    out += [r"\end{uapverdict}", ""]
+    quotes = source.head_quotes(spec)
+    if quotes:
+        out += [r"\paragraph*{Source}", r"\begin{flushleft}"]
+        for quote in quotes:
+            out += source.latex(quote, escape)
+        out += [r"\end{flushleft}", ""]
+    out += [r"\begin{proof}[Derivation]\leavevmode", r"\begin{enumerate}"]
     for step in result.root.walk():
         item = rf"\item[\textbf{{[{ids[id(step)]}]}}] {MARK[step.status]} \texttt{{{escape(step.rule)}}}"
         if step.premises:

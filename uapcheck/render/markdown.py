@@ -11,6 +11,7 @@ import json
 import re
 
 from .. import proof
+from . import source
 from .verdict_lines import expect_line, headline, reason, shown_path, suggestion_line
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
@@ -85,6 +86,11 @@ def render(result, suggestion=None) -> str:
     hint = suggestion_line(suggestion)
     if hint is not None:
         out += ["", escape(hint)]
+    quotes = source.head_quotes(spec)
+    if quotes:
+        out += ["", "## Source", ""]
+        for quote in quotes:
+            out += source.markdown(quote)
     out += ["", "## Derivation", ""]
     _items([result.root], ids, set(), 0, out)
     return "\n".join(out) + "\n"

@@ -33,4 +33,13 @@ class ResultViews:
             from markdown_it import MarkdownIt
         except ImportError:  # pragma: no cover - markdown-it-py comes with rich
             return f"<pre>{html.escape(self._repr_markdown_())}</pre>"
-        return MarkdownIt("commonmark").enable("table").render(self._repr_markdown_())
+        return MarkdownIt("commonmark", {"highlight": _highlight}).enable("table").render(self._repr_markdown_())
+
+
+def _highlight(code: str, lang: str, attrs: str) -> str:
+    """Fenced `uap` blocks highlighted by the language's Pygments lexer, numbered from the fence's line."""
+    if lang != "uap":
+        return ""  # markdown-it's own escaping
+    first = int(attrs) if attrs.strip().isdigit() else 1
+    from .source import html
+    return html(code.rstrip("\n"), first)

@@ -1,7 +1,8 @@
 """The text report: the verdict first, in a panel, then the derivation as an outline.
 
 The default is compact (one line per step, the heads that say the same thing shown once); `--full`
-adds each step's evidence, notes and citation, with nothing cut; `--short` is one line per file.
+adds the attention heads' source lines (highlighted) and each step's evidence, notes and citation,
+with nothing cut; `--short` is one line per file.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from .. import proof
+from . import source
 from .outline import flatten_evidence, outline
 from .verdict_lines import expect_line, headline, reason, suggestion_line
 
@@ -48,6 +50,9 @@ def render(result, console: Console, full: bool = False, suggestion=None) -> Non
     spec = result.spec
     console.print(Text(f"{spec.path} · {spec.architecture}", style="bold"))
     console.print(verdict_panel(result, suggestion))
+    if full:
+        for quote in source.head_quotes(spec):
+            console.print(source.terminal(quote))
     lines = outline(result.root)
     hint = "" if full else " (--full shows the evidence and citations)"
     console.print(Text(f"derivation, {len(ids)} steps{hint}", style="bold"))
