@@ -29,7 +29,7 @@ BRANCH_SCALE = 1.0
 _HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", "nystrom", "pattern",
                 "bias", "projection", "tie", "affine", "loc"}
 _SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
-                "layers", "expect", "target"}  # the target class changes the verdict, not the network
+                "layers", "expect", "target", "source"}  # target: the verdict, not the network; source: text only
 
 
 def refuse_unknown(spec: S.Spec) -> None:
