@@ -1,7 +1,6 @@
 """from-config: real model configs (tests/configs/, each from its model's public repository) as .uap files."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

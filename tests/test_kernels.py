@@ -122,7 +122,7 @@ def test_at_least_thirty_kernels_are_pinned():
 
 
 def test_proved_limits_carry_an_exact_witness_and_agree_numerically():
-    for name, body, rule, status, verdict, why in CASES:
+    for name, body, _rule, status, _verdict, _why in CASES:
         if status != "proved":
             continue
         lim = _lim_step(_check(body))

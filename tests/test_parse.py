@@ -2,7 +2,6 @@
 lands in the right Spec IR field (uapcheck/spec.py)."""
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path

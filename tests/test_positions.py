@@ -4,6 +4,7 @@ the separation arguments and of the counterexamples."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -126,8 +127,6 @@ def test_position_errors(text, message):
 
 
 # -- numeric cross-checks (plain floats) ------------------------------------------------------------
-
-import random
 
 
 def _mat(rng, r, c):

@@ -11,11 +11,10 @@ import pickle
 import weakref
 
 import pytest
-import sympy
 
 import uapcheck
 from uapcheck import proof
-from uapcheck.rules import ffn, limit, pattern, verdict
+from uapcheck.rules import limit, pattern, verdict
 
 DENSE = "attention { kernel k(x, y) = exp(x . y) }\n"
 

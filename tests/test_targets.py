@@ -6,7 +6,6 @@ numeric simulation of softmax transformers (random parameters, ReLU FFNs between
 """
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import subprocess
@@ -291,7 +290,7 @@ def test_cli_panel_and_exit_code(tmp_path):
 def _random_causal_heads(rng, n, heads):
     """Random causal-class heads whose union has every arc k − 1 → k (so R(i) = {1, …, i})."""
     out = []
-    for h in range(heads):
+    for _ in range(heads):
         edges = {(i, j) for i in range(2, n + 1) for j in range(1, i) if rng.random() < 0.35}
         out.append(edges)
     for k in range(2, n + 1):  # put k − 1 → k into a random head

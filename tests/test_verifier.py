@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import copy
 import json
 import subprocess
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-import uapcheck
 from uapcheck import certfile
 from uapcheck.verifier import NUMERIC, REJECTED, VERIFIED, Malformed, verify
 
@@ -57,7 +54,7 @@ DECISIVE = [p.name for p in CATALOG if _verdict(p) in ("uap", "not-uap")]
 def test_the_verifier_imports_no_engine_module():
     code = ("import json, sys\n"
             "from uapcheck.verifier import verify\n"
-            f"r = verify(json.loads(sys.stdin.read()))\n"
+            "r = verify(json.loads(sys.stdin.read()))\n"
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('uapcheck'))))\n")
     p = subprocess.run([sys.executable, "-c", code], input=certificate_text("bigbird.uap"), capture_output=True,
                        text=True, cwd=REPO, timeout=300)

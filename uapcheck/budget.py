@@ -161,7 +161,7 @@ def _budget(frame: _Frame):
     except BaseException as exc:
         if isinstance(exc, MemoryError) and not hasattr(exc, "uap_step"):
             try:
-                exc.uap_step = frame.step  # the innermost step, for the report
+                exc.uap_step = frame.step  # type: ignore[attr-defined]  # the innermost step, for the report
             except AttributeError:
                 pass
         fired_file = next((f for f in _stack if f.whole_file and f.fired), None)

@@ -16,6 +16,7 @@ import re
 import sys
 import traceback
 from pathlib import Path
+from typing import Iterator
 
 from . import __version__
 
@@ -367,7 +368,7 @@ def check_files(ns) -> int:
     if not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":
         # No workers (for profiling, or where fork is missing): the CPU budget still applies, the
         # memory limit does not.
-        outcomes = (job(i)() for i in range(len(files)))
+        outcomes: Iterator[worker.Outcome] = (job(i)() for i in range(len(files)))
     else:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -16,7 +16,7 @@ def explain(rule_id: str, console) -> int:
         print(f"uapcheck: error: unknown rule `{rule_id}`; known: {', '.join(sorted(RULES))}", file=sys.stderr)
         return 2
     try:
-        page = resources.files("uapcheck").joinpath("rule_docs", f"{rule_id}.md").read_text("utf-8")
+        page = resources.files("uapcheck").joinpath("rule_docs").joinpath(f"{rule_id}.md").read_text("utf-8")
     except (FileNotFoundError, OSError):
         page = f"# {rule_id}: {info.title}\n\nSource: {info.cite}\n\nSee docs/theory.md."
     console.print(Markdown(page))

@@ -71,7 +71,7 @@ def decode(data: bytes) -> str:
         line = prefix.count(b"\n") + 1
         line_start = prefix[prefix.rfind(b"\n") + 1:]
         col = len(line_start.decode("utf-8", errors="replace")) + 1
-        raise UapError(f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, col)
+        raise UapError(f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, col) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -313,7 +313,7 @@ class _Builder:
         self.path = path
 
     # -- top level -------------------------------------------------------------------------
-    def build(self, tree: Tree) -> S.Spec:
+    def build(self, tree: Tree) -> S.Spec:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
         singles: dict[str, Tree] = {}
         cites: list[str] = []
         params: list[S.Param] = []
@@ -472,7 +472,7 @@ class _Builder:
         return n
 
     # -- attention heads ---------------------------------------------------------------------
-    def _head(self, tree: Tree) -> S.Head:
+    def _head(self, tree: Tree) -> S.Head:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
         label = None
         items = list(tree.children)
         if items and isinstance(items[0], Token) and items[0].type == "NAME":
@@ -634,7 +634,7 @@ class _Builder:
         return S.PositionTerm(kind, fn=str(fn_tok), names=(i, j), expr=expr, loc=loc)
 
     # -- patterns ----------------------------------------------------------------------------
-    def _pattern(self, node: Tree) -> S.Pattern:
+    def _pattern(self, node: Tree) -> S.Pattern:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
         kind = node.data
         c = node.children
         symbolic = not isinstance(self.tokens, int)
@@ -817,7 +817,7 @@ class _Builder:
         raise _err(node, "`layers` takes an integer or an expression with + - * / ceil floor max min")
 
     # -- expressions with types --------------------------------------------------------------
-    def _expr(self, node, vectors: set, random_name: Optional[str],
+    def _expr(self, node, vectors: set, random_name: Optional[str],  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
               scalar_vars: frozenset | set = frozenset()) -> tuple[S.Expr, str]:
         kind = node.data
         loc = _tree_loc(node)
@@ -831,7 +831,6 @@ class _Builder:
             if name in scalar_vars:
                 return S.Name(name, loc), SCALAR
             if name in self.params:
-                p = self.params[name]
                 return S.Name(name, loc), SCALAR
             if name in FUNCTIONS:
                 raise _err(node, f"`{name}` is a function: write `{name}(...)`")

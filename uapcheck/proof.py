@@ -243,7 +243,7 @@ _FIELDS = ("rule", "claim", "status", "premises", "evidence", "cite", "citation"
            "facts_json", "certificate", "certificate_json")
 
 
-def _make_kernel():
+def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a step must live inside it
     """Everything that can make a step lives in this closure; only the functions returned leave it."""
     records: "weakref.WeakKeyDictionary[Step, dict]" = weakref.WeakKeyDictionary()
     registry: dict[str, dict] = {}

@@ -8,9 +8,12 @@ those whose verdict is UAP, smallest change first. When no single edit works, pa
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
 
 from . import spec as S
+
+if TYPE_CHECKING:
+    from .derive import Result
 
 Apply = Callable[[S.Spec], Optional[S.Spec]]
 
@@ -26,7 +29,7 @@ class Edit:
 @dataclass(frozen=True)
 class Suggestion:
     edits: tuple[Edit, ...]
-    result: object  # the derive.Result of the edited spec
+    result: Result  # the derivation of the edited spec
 
     @property
     def size(self) -> int:
@@ -126,8 +129,11 @@ EDITS: tuple[Edit, ...] = (
 
 
 def _candidates(spec: S.Spec, pairs: bool) -> Iterator[tuple[tuple[Edit, ...], S.Spec]]:
-    singles = [(e, e.apply(spec)) for e in EDITS]
-    singles = [(e, s) for e, s in singles if s is not None]
+    singles: list[tuple[Edit, S.Spec]] = []
+    for edit in EDITS:
+        edited = edit.apply(spec)
+        if edited is not None:
+            singles.append((edit, edited))
     for edit, edited in singles:
         yield (edit,), edited
     if pairs:

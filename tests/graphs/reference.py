@@ -20,7 +20,7 @@ def val(term, params):
     return -params[term[1:]] if term.startswith("-") else params[term]
 
 
-def attends(pattern, n, params=None):
+def attends(pattern, n, params=None):  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     """The set of pairs (i, j), 1-based, with i != j, such that query i attends to key j."""
     params = params or {}
     out = set()

@@ -6,11 +6,9 @@ the factorial guard) is compared here with a direct computation that shares none
 """
 import itertools
 import math
-import random
 import time
 
 import igraph as ig
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from uapcheck.graphs import build_graph, is_automorphism, reflection, rotation, symmetry_group
@@ -18,8 +16,8 @@ from uapcheck.graphs.build import arc_codes, endpoints, to_igraph
 from uapcheck.graphs.connectivity import _is_graph_automorphism
 from uapcheck.graphs.symmetry import (_factorial_bits_floor, _invariant_colours, _is_factorial,
                                       _structure, _twin_classes)
-from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
-                           RandomPattern, Star, Strided, Window)
+from uapcheck.spec import (Blocks, Edges, Full, Global, Offsets, PatternUnion,
+                           RandomPattern, Star, Window)
 
 from .reference import BIASES, HEADS, attends, bias_class
 

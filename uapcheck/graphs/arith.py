@@ -28,7 +28,7 @@ def _random_rows(r: int, seed: int, n: int) -> tuple[frozenset, ...]:
     return tuple(frozenset(rng.sample(population, r)) for _ in range(n))
 
 
-def attends(pattern: Pattern, n: int, i: int, j: int, params: Optional[Mapping[str, int]] = None) -> bool:
+def attends(pattern: Pattern, n: int, i: int, j: int, params: Optional[Mapping[str, int]] = None) -> bool:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     """True when query i attends to key j under `pattern` at length n (always for i == j)."""
     if i == j:
         return True

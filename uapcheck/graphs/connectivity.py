@@ -176,7 +176,7 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
                      use_symmetry=use_symmetry)
 
 
-def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,
+def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool) -> Connectivity:
     n = union.n
     start = time.monotonic()

@@ -213,7 +213,7 @@ class _Structure:
         return all(map(eq, map(labels.get, images), self.edge_labels()))
 
 
-def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],
+def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],  # noqa: C901 - one branch per head structure (bias, positions); to be split
                positional: str) -> _Structure:
     if not graphs:
         raise ValueError("at least one head is needed")

@@ -33,7 +33,7 @@ from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from .build import PatternGraph, endpoints
+from .build import PatternGraph
 
 #: Work (arc visits summed over the rooted views) the exact test may spend.
 DEFAULT_WORK_LIMIT = 40_000_000
@@ -372,7 +372,7 @@ def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
     return [find(x) for x in range(n)]
 
 
-def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,
+def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,  # noqa: C901 - the view argument's exits (budget, witness, proof); to be split
                  group_generators: Optional[Sequence[Sequence[int]]],
                  in_group: Callable[[Sequence[int]], bool], *,
                  work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0) -> ViewDecision:

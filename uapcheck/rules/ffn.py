@@ -41,7 +41,7 @@ def _pieces(sigma, z):
 
 
 @exact_cache()  # the same σ recurs in almost every file of a batch
-def _lipschitz(sigma, z) -> tuple[str, dict]:
+def _lipschitz(sigma, z) -> tuple[str, dict]:  # noqa: C901 - one check per premise of the piecewise Lipschitz argument
     """("proved" | "refuted" | "undecided", evidence). Each piece: derivative continuous on its
     interval with finite limits at infinite ends ⇒ bounded; σ continuous ⇒ globally Lipschitz."""
     evidence = {"pieces": []}
@@ -74,7 +74,7 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:
             evidence["pieces"].append(item)
         # Continuity at the breakpoints.
         if len(pieces) > 1:
-            for expr, region in pieces:
+            for _expr, region in pieces:
                 for end in (region.inf, region.sup):
                     if end.is_finite:
                         left = sympy.limit(sigma, z, end, "-")

@@ -224,7 +224,7 @@ def analyse_features(model: FeatureKernel) -> tuple[list[RegionResult], Optional
     # have either sign, but the dominant landmark is generically unique and its coefficient is
     # generically non-zero (LIM-NYSTROM), so no cancellation can happen there either.
     checks = [] if model.index == "landmark" else _explore(lambda cx: sign_of(model.query, cx), Context())
-    for ctx, res in checks:
+    for _ctx, res in checks:
         if isinstance(res, Exception) or res < 0:
             problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-negative, "
                        "so terms of the feature sum may cancel")
@@ -510,8 +510,8 @@ def _scale_of_constants(model: KernelModel) -> sympy.Integer:
     lower-order terms are relatively O(constant / t), so t is chosen as 10⁶ times this."""
     exprs = [model.scaled] if isinstance(model, ClosedKernel) else [model.query, model.key]
     biggest = sympy.Integer(1)
-    for e in exprs:
-        for num in e.atoms(sympy.Rational):
+    for expr in exprs:
+        for num in expr.atoms(sympy.Rational):
             for part in (abs(num.p), abs(num.q)):
                 if part > biggest:
                     biggest = sympy.Integer(part)
@@ -648,7 +648,6 @@ def adversarial_notes(model: KernelModel, results: list[RegionResult]) -> list[s
     g = results[0].growth
     lam = sympy.Symbol("λ", positive=True)
     a2 = sympy.Symbol("x·z₂", real=True)
-    b2 = sympy.Symbol("|z₂|²", positive=True)
     classes = {
         "antipodal keys (y, −y)": {a: -a, b: b},
         "positively collinear keys (y, λy)": {a: lam * a, b: lam ** 2 * b},

@@ -18,7 +18,7 @@ from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
-                      closed_group, is_automorphism, symmetry_group)
+                      closed_group, symmetry_group)
 from ..graphs.symmetry import pattern_structure
 from ..graphs.names import order_text
 from .views import LayerCount, layers_needed

@@ -14,7 +14,6 @@ distinguishability (POS-OFFSET, TD-FIXEDBIAS, TD-ROTARY, TD-BUCKETS).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Optional
 

@@ -11,7 +11,6 @@ is cheap enough (it then names the group and lists generators exactly as for any
 """
 from __future__ import annotations
 
-from typing import Optional
 
 from .. import spec as S
 from ..budget import BudgetExceeded, time_limit

@@ -9,8 +9,12 @@ import argparse
 import sys
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from .run import Simulation
 
 EXIT_OK, EXIT_CONTRADICTED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 #: The whole run of one file (derivation and experiments) ends within this many seconds.
@@ -43,7 +47,7 @@ def options_from(ns):
     return Options(seed=ns.seed, samples=ns.samples, layers=ns.layers, tokens=ns.tokens, causal=ns.causal)
 
 
-def run_one(spec, result, options) -> tuple[object, int]:
+def run_one(spec, result, options) -> tuple[Simulation, int]:
     """(the Simulation, its exit code); raises SimulationUnsupported for input errors."""
     from ..budget import BudgetExceeded, time_limit
     from .evaluate import SimulationUnsupported
@@ -81,7 +85,7 @@ def main(argv: list[str]) -> int:
     from .evaluate import SimulationUnsupported
     from .summary import render_text, to_json
     options = options_from(ns)
-    files = []
+    files: list[str] = []
     for a in ns.files:
         p = Path(a)
         files.extend(str(f) for f in sorted(p.rglob("*.uap"))) if p.is_dir() else files.append(a)

@@ -231,7 +231,7 @@ def _as_vector(v: Value) -> np.ndarray:
     return v.array if v.vector else v.array[..., None]
 
 
-def evaluate(node: S.Expr, env: Mapping[str, Value], ar: Arithmetic = FLOAT) -> Value:
+def evaluate(node: S.Expr, env: Mapping[str, Value], ar: Arithmetic = FLOAT) -> Value:  # noqa: C901 - one branch per expression kind (spec.Expr)
     """The value of `node` where each free name takes its value in `env`."""
     if isinstance(node, S.Num):
         return Value(ar.array(ar.const(node.value)), False)

@@ -356,7 +356,7 @@ def _denominators(net: Network, X: np.ndarray, ar=None) -> list:
     return [t.denominators for t in traces[0]]
 
 
-def ill_posed(lab: Lab, networks: Sequence[Network]) -> Demonstration:
+def ill_posed(lab: Lab, networks: Sequence[Network]) -> Demonstration:  # noqa: C901 - search, then bisection, with their exits; to be split
     """Find one network and two samples on which a normaliser Σ_j k(q_i, k_j) has opposite signs;
     bisect on the segment between them to a sample where it crosses zero."""
     found = None

@@ -214,7 +214,7 @@ def _derived_line(result) -> str:
     return " · ".join(parts)
 
 
-def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulation:
+def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulation:  # noqa: C901 - one step per experiment, each optional; to be split
     """Run the experiments for `spec`; `result` is its derivation when already made (it is re-made
     when the simulated instance differs from the file)."""
     start = time.perf_counter()

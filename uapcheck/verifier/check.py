@@ -12,11 +12,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-import sympy
-
 from .. import spec as S
-from . import groups, kernels, numeric, patterns, structure
-from .trees import TreeError, decode
+from . import kernels, patterns, structure
+from .trees import TreeError
 
 SCHEMA = "uapcheck-certificate/1"
 VERIFIED, NUMERIC, TRUSTED, REJECTED = "verified", "checked numerically", "trusted", "rejected"

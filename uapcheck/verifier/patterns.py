@@ -36,7 +36,7 @@ def _offset_arcs(out: set, n: int, a: int, cyclic: bool) -> None:
             out.add((j, i))
 
 
-def _arcs(p: S.Pattern, n: int, out: set) -> bool:
+def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     """Add the arcs of p; True when p is complete (full)."""
     if isinstance(p, S.Full):
         return True
