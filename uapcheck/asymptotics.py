@@ -463,11 +463,6 @@ def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:  # noqa: C901 - the
     raise Undecided(f"the leading terms of {sympy.sstr(expr)} may cancel")
 
 
-def growing_part(g: Growth) -> tuple[Poly, sympy.Expr]:
-    """The part of log f(t) that grows: E(t) and the coefficient of log t."""
-    return g.E, g.p
-
-
 def explore_regions(fn, budget: Optional[tuple[str, float]] = None, ctx: Optional[Context] = None,
                     max_splits: int = 4, depth: int = 0):
     """Run fn(ctx) on every sign region it asks for (through NeedSign); yield (ctx, result or the

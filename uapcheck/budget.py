@@ -77,7 +77,7 @@ _step_listener: Optional[Callable[[str], None]] = None
 
 
 def set_scale(factor: float) -> None:
-    """Multiply every local budget, e.g. on slow machines (the file budget is set by its caller)."""
+    """Multiply every local budget (tests shrink them to make a step run out; no flag sets it)."""
     global _scale
     _scale = factor
 

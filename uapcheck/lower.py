@@ -35,16 +35,6 @@ v = sympy.Symbol("z[r]", real=True)
 ZETA = sympy.Symbol("|z_b|²", positive=True)  # a Nyström landmark's squared norm
 KAPPA = sympy.Symbol("κ_b(x)", real=True, nonzero=True)  # a Nyström landmark coefficient
 
-INVARIANT_MEANING = {
-    a.name: "the query · the key direction",
-    b.name: "the squared norm of the key direction",
-    c.name: "the squared norm of the query",
-    e.name: "a random vector w_r · the key direction",
-    f.name: "a random vector w_r · the query",
-    u.name: "a coordinate of the query",
-    v.name: "a coordinate of the key direction",
-}
-
 
 class Unsupported(Exception):
     """The expression is valid .uap but outside what the engines can reason about."""

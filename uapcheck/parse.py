@@ -27,7 +27,6 @@ MAX_TREE_DEPTH = 400
 MAX_DECIMAL_EXPONENT = 300
 MAX_LITERAL_DIGITS = 300
 MAX_CONSTANT_EXPONENT = 1000
-MAX_TOKENS = 1_000_000
 MAX_EXPRESSION_NODES = 5000  # nodes of the parse tree of one kernel, score, feature map, ffn or layers
 MAX_INT = 10**9
 
@@ -837,8 +836,8 @@ class _Builder:
             if name == "T":
                 raise _err(node, "unknown name `T`: a transpose is not written in .uap; write the inner product "
                                  "xᵀy as `x . y`")
-            raise _err(node, f"unknown name `{name}`" + (
-                "; declare a constant with `param NAME > 0` (or `real`, `!= 0`, ...)" if not vectors or True else ""))
+            raise _err(node, f"unknown name `{name}`; declare a constant with `param NAME > 0` (or `real`, "
+                             "`!= 0`, ...)")
         if kind == "call":
             fn = str(c[0])
             if fn not in FUNCTIONS:

@@ -32,10 +32,6 @@ def show_expr(e: S.Expr, parent: int = 0) -> str:
     raise TypeError(f"not an expression: {e!r}")
 
 
-def show_int(v: S.IntTerm) -> str:
-    return str(v)
-
-
 def show_pattern(p: S.Pattern) -> str:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     if isinstance(p, S.Full):
         return "full"

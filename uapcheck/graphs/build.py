@@ -435,13 +435,6 @@ def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
     return PatternGraph(n, codes)
 
 
-def arc_pairs0(graph: PatternGraph) -> list[tuple[int, int]]:
-    """0-based (source, target) pairs, sorted by source."""
-    n = graph.n
-    with _no_gc():
-        return [divmod(c, n) for c in sorted(graph.all_codes())]
-
-
 # ---------------------------------------------------------------------------------------------
 # Derived forms, computed once per PatternGraph and cached on it.  A PatternGraph is immutable, so
 # the cache never goes stale; it lives in the instance __dict__ (not a dataclass field), so

@@ -32,8 +32,7 @@ from typing import Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
-from . import build
-from .build import PatternGraph, endpoints, union_graph
+from .build import PatternGraph, endpoints, to_igraph, union_graph
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -66,10 +65,6 @@ class BFSProbe:
     @property
     def ecc_out(self) -> int:
         return max(self.dist_out)
-
-    @property
-    def ecc_in(self) -> int:
-        return max(self.dist_in)
 
 
 @dataclass(frozen=True)
@@ -127,14 +122,6 @@ class LayerCheck:
 
 # ---------------------------------------------------------------------------------------------
 # igraph helpers
-
-def to_igraph(graph: PatternGraph) -> ig.Graph:
-    """The directed igraph of a pattern graph (vertex k-1 is position k; arc j -> i).
-
-    Built once per graph and shared with ``symmetry``: do not modify it (``copy()`` first).
-    """
-    return build.to_igraph(graph)
-
 
 def _bfs(g: ig.Graph, v0: int, mode: str) -> list[int]:
     return g.distances(source=[v0], mode=mode)[0]

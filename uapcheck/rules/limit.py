@@ -10,7 +10,7 @@ dependence. If it does not, the ratio has a finite limit at generic points and (
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import sympy
@@ -45,17 +45,6 @@ class RegionResult:
     status: str  # "holds" | "fails" | "oscillates" | "zero" | "undecided"
     reason: str = ""
     witness: Optional[dict] = None
-
-
-@dataclass
-class LimitAnalysis:
-    kind: str  # the class: exppoly, expalg, featsum, regvar, bounded, oscillating, scaleinv, undecided
-    results: list = field(default_factory=list)
-    holds_generically: Optional[bool] = None  # None: undecided
-    region_used: Optional[Region] = None
-    dims: str = "d ≥ 1"
-    reason: str = ""
-    failure_witness: Optional[dict] = None
 
 
 def _explore(fn, ctx: Context):
