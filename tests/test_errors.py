@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import uapcheck
 from uapcheck.errors import UapError, format_error
 from uapcheck.parse import decode, parse_source
 
@@ -458,3 +459,18 @@ def test_cli_nested_exp_finishes(tmp_path):
     p = run_cli("--no-suggest", "--budget", "4", str(f), timeout=120)
     assert p.returncode in (0, 1, 2)
     assert "Traceback" not in p.stderr.decode()
+
+
+# -- combinations and sizes the language refuses stay input errors -----------------------------------
+
+@pytest.mark.parametrize("text", [
+    "attention { score s(x, y) = exp(x . y); nystrom landmarks 2 }",
+    "attention { features phi(x) = exp(x); tie query key }",
+    "tokens 5\nattention { kernel k(x, y) = exp(x . y); pattern edges {1 -> 6} }",
+    "tokens 5\nattention { kernel k(x, y) = exp(x . y); pattern random(6, seed=0) }",
+    "attention { kernel k(x, y) = exp(" + "-" * 500 + "x . y) }",
+    "attention { kernel k(x, y) = exp(" + "(" * 201 + "x . y" + ")" * 201 + ") }",
+])
+def test_refused_combinations_are_input_errors(text):
+    with pytest.raises(UapError):
+        uapcheck.check(text, "errors.uap")

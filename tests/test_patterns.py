@@ -191,3 +191,9 @@ def test_bias_labels_skip_the_witness_search():
     r = run(head("window(1) + global(1)", "\n bias free"), "tokens 7\n")
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
     assert step.evidence["least"] is False
+
+
+def test_causal_on_one_token_is_uap_and_on_two_is_not():
+    softmax = "kernel k(x, y) = exp(x . y)"
+    assert str(uapcheck.check(f"tokens 1\nattention {{ {softmax}; pattern causal }}", "causal.uap").verdict) == "UAP"
+    assert str(uapcheck.check(f"tokens 2\nattention {{ {softmax}; pattern causal }}", "causal.uap").verdict) == "NOT-UAP"

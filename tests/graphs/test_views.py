@@ -7,8 +7,6 @@ literally.
 """
 from __future__ import annotations
 
-import itertools
-from collections import deque
 
 import pytest
 import sympy
@@ -18,7 +16,7 @@ from uapcheck.graphs.symmetry import pattern_structure
 from uapcheck.graphs.views import ViewWitness, decide_views, verify_witness
 from uapcheck.parse import parse_source
 
-from .reference import attends
+from .brute_views import diameter, neighbourhoods, view_witness
 
 
 def _spec(patterns, n):
@@ -39,36 +37,10 @@ def _decide(patterns, n, probe_seconds=2.0):
 
 
 def _brute(patterns, n):
-    """(D, whether D layers suffice) by the definition: no σ ∉ G and i with σ(N_h(v)) = N_h(σ v)
-    for every head h and every v with d(v → i) ≤ D − 1."""
-    spec = _spec(patterns, n)
-    nbs = []
-    for h in spec.heads:
-        pairs = attends(h.pattern, n)
-        nbs.append([frozenset([v] + [j for (i, j) in pairs if i == v]) for v in range(n + 1)])
-    union_in = [set().union(*(nb[v] for nb in nbs)) for v in range(n + 1)]
-
-    def dist_to(i):
-        d = {i: 0}
-        q = deque([i])
-        while q:
-            v = q.popleft()
-            for u in union_in[v]:
-                if u not in d:
-                    d[u] = d[v] + 1
-                    q.append(u)
-        return d
-    dists = {i: dist_to(i) for i in range(1, n + 1)}
-    D = max(max(d.values()) for d in dists.values())
-    balls = {i: [v for v, k in dists[i].items() if k <= D - 1] for i in dists}
-    for p in itertools.permutations(range(1, n + 1)):
-        s = (0,) + p
-        good = [all(frozenset(s[k] for k in nb[v]) == nb[s[v]] for nb in nbs) for v in range(n + 1)]
-        if all(good[1:]):
-            continue  # σ ∈ G
-        if any(all(good[v] for v in balls[i]) for i in range(1, n + 1)):
-            return D, False
-    return D, True
+    """(D, whether D layers suffice) by the reference view argument (tests/graphs/brute_views.py)."""
+    nbs = neighbourhoods(patterns, n)
+    d = diameter(nbs, n)
+    return d, view_witness(nbs, n, d) is None
 
 
 SMALL = [
