@@ -10,7 +10,8 @@ import uapcheck
 from uapcheck import proof
 from uapcheck.asymptotics import Context, NeedSign, Oscillates, ZERO, growth
 from uapcheck.budget import BudgetExceeded, time_limit
-from uapcheck.lower import a, b, c, elu, gelu, relu, t, v
+from uapcheck.functions import elu, gelu, relu
+from uapcheck.lower import a, b, c, t, v
 from uapcheck.rules.ffn import ffn_definition2
 
 

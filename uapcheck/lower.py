@@ -18,9 +18,10 @@ from functools import lru_cache
 from typing import Optional
 
 import sympy
-from sympy import Abs, Max, Min, Piecewise, exp, log, sqrt
+from sympy import Abs, sqrt
 
 from . import spec as S
+from .functions import ACTIVATIONS, FUNCTIONS
 
 # Internal symbols carry names that no .uap identifier can have ([A-Za-z][A-Za-z0-9_]*), so a
 # declared param can never be mistaken for one of them (`t` itself is reserved by the parser).
@@ -54,38 +55,6 @@ def param_symbol(p: S.Param) -> sympy.Symbol:
             return sympy.Symbol(p.name, integer=True, nonnegative=True)
         return sympy.Symbol(p.name, integer=True)
     return sympy.Symbol(p.name, real=True)
-
-
-def sigmoid(z):
-    return 1 / (1 + exp(-z))
-
-
-def softplus(z):
-    return log(1 + exp(z))
-
-
-def elu(z):
-    return Piecewise((z, z > 0), (exp(z) - 1, True))
-
-
-def gelu(z):
-    return z * (1 + sympy.erf(z / sqrt(2))) / 2
-
-
-def silu(z):
-    return z / (1 + exp(-z))
-
-
-def relu(z):
-    return Max(0, z)
-
-
-SCALAR_FUNCTIONS = {
-    "exp": exp, "log": log, "sqrt": sqrt, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan,
-    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh, "sigmoid": sigmoid,
-    "softplus": softplus, "erf": sympy.erf, "relu": relu, "elu": elu, "gelu": gelu,
-    "silu": silu, "abs": Abs, "max": Max, "min": Min,
-}
 
 
 @dataclass(frozen=True)
@@ -169,7 +138,7 @@ class _Lowerer:
             return Abs(x)
         if isinstance(node, S.Call):
             args = [self.lower(arg) for arg in node.args]
-            fn = SCALAR_FUNCTIONS[node.fn]
+            fn = FUNCTIONS[node.fn].build
             if all(not isinstance(x, (Vec, Coord)) for x in args):
                 return fn(*args)
             return Coord(fn(*[self.coord(x) for x in args]))
@@ -297,11 +266,7 @@ def lower_head(spec: S.Spec, head: S.Head) -> KernelModel:
 
 @lru_cache(maxsize=4)  # the same for every file: built once per process
 def _named_activations(z: sympy.Symbol) -> dict[str, sympy.Expr]:
-    return {
-        "relu": relu(z), "leaky_relu": Max(z, z / 100), "gelu": gelu(z), "tanh": sympy.tanh(z),
-        "sigmoid": sigmoid(z), "softplus": softplus(z), "elu": elu(z), "silu": silu(z),
-        "sin": sympy.sin(z), "identity": z,
-    }
+    return {name: build(z) for name, build in ACTIVATIONS.items()}
 
 
 def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:

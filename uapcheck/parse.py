@@ -18,6 +18,7 @@ import sympy
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from . import functions
 from . import spec as S
 from .errors import UapError, printable
 
@@ -30,13 +31,9 @@ MAX_CONSTANT_EXPONENT = 1000
 MAX_EXPRESSION_NODES = 5000  # nodes of the parse tree of one kernel, score, feature map, ffn or layers
 MAX_INT = 10**9
 
-FUNCTIONS = {
-    "exp": 1, "log": 1, "sqrt": 1, "sin": 1, "cos": 1, "tan": 1, "sinh": 1, "cosh": 1,
-    "tanh": 1, "sigmoid": 1, "softplus": 1, "erf": 1, "relu": 1, "elu": 1, "gelu": 1,
-    "silu": 1, "abs": 1, "max": 2, "min": 2,
-}
-NAMED_ACTIVATIONS = ("relu", "leaky_relu", "gelu", "tanh", "sigmoid", "softplus", "elu", "silu",
-                     "sin", "identity")
+# The language's functions and activations live in uapcheck/functions.py; here, name → arity.
+FUNCTIONS = {name: function.arity for name, function in functions.FUNCTIONS.items()}
+NAMED_ACTIVATIONS = tuple(functions.ACTIVATIONS)
 GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
 LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
 
