@@ -87,7 +87,7 @@ from functools import reduce
 from typing import Mapping, Optional, Sequence, Union
 
 import sympy
-from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, S, ceiling, floor)
+from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, ceiling, floor)
 
 from ..bignum import factorial  # k! stays symbolic above a bound: never (10⁹)! computed exactly
 
@@ -161,11 +161,11 @@ class ClosedForm:
             cond = case.condition
             by_name = {s: subs.get(s, subs.get(sympy.Symbol(s.name))) for s in cond.free_symbols}
             cond = cond.xreplace({s: v for s, v in by_name.items() if v is not None})
-            if cond not in (S.true, S.false):
+            if cond not in (sympy.true, sympy.false):
                 cond = sympy.simplify(cond)
-            if cond not in (S.true, S.false):
+            if cond not in (sympy.true, sympy.false):
                 raise ValueError(f"condition {case.condition} is not decided by {values}")
-            if cond is S.true:
+            if cond is sympy.true:
                 if found is not None:
                     raise AssertionError("closed-form cases overlap")
                 found = _evaluate(case, subs)
@@ -184,11 +184,11 @@ def _evaluate(case, subs):
 
     if isinstance(case, ConnectivityCase):
         w = None if case.witness is None else (ev(case.witness[0]), ev(case.witness[1]))
-        return replace(case, condition=S.true, diameter=ev(case.diameter), witness=w,
+        return replace(case, condition=sympy.true, diameter=ev(case.diameter), witness=w,
                        diameter_bound=ev(case.diameter_bound))
     k = ev(case.fixed_point)
     name = case.name if k is None else f"stabilizer {int(k)}"
-    return replace(case, condition=S.true, order=ev(case.order), name=name, fixed_point=k)
+    return replace(case, condition=sympy.true, order=ev(case.order), name=name, fixed_point=k)
 
 
 class _Undecided(Exception):
@@ -366,7 +366,7 @@ def _n(n: Value) -> sympy.Expr:
 
 
 def _prune(cases):
-    return [c for c in cases if c.condition is not S.false]
+    return [c for c in cases if c.condition is not sympy.false]
 
 
 def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
@@ -386,18 +386,18 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
     by = {a.kind: a for a in atoms}
     if kinds == {"causal", "window"}:
         w = by["window"].args[0]
-        return [_conn(S.true, True, ceiling((n - 1) / w),
+        return [_conn(sympy.true, True, ceiling((n - 1) / w),
                       rule="causal + window(w): forward in one hop, back by at most w per hop")]
     # fallback: a spanning path (window, or offsets containing ±1) proves strong connectivity
     for a in atoms:
         if a.kind == "window":
-            return [_conn(S.true, True, None, bound=ceiling((n - 1) / a.args[0]),
+            return [_conn(sympy.true, True, None, bound=ceiling((n - 1) / a.args[0]),
                           rule="contains window(w ≥ 1): strongly connected; bound from the window")]
         if a.kind == "cwindow":
-            return [_conn(S.true, True, None, bound=ceiling(floor(n / 2) / a.args[0]),
+            return [_conn(sympy.true, True, None, bound=ceiling(floor(n / 2) / a.args[0]),
                           rule="contains a cyclic window: strongly connected; bound from the window")]
         if a.kind == "offsets" and Integer(1) in a.args and Integer(-1) in a.args:
-            return [_conn(S.true, True, None, bound=n - 1,
+            return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
 
@@ -407,10 +407,10 @@ def _single_connectivity(a: _Atom, n) -> Optional[list[ConnectivityCase]]:
     w12 = (Integer(1), Integer(2))
     if a.kind == "window":
         w = a.args[0]
-        return [_conn(S.true, True, ceiling((n - 1) / w), rule="window(w): ceil((n-1)/w)")]
+        return [_conn(sympy.true, True, ceiling((n - 1) / w), rule="window(w): ceil((n-1)/w)")]
     if a.kind == "cwindow":
         w = a.args[0]
-        return [_conn(S.true, True, ceiling(floor(n / 2) / w),
+        return [_conn(sympy.true, True, ceiling(floor(n / 2) / w),
                       rule="window(w) cyclic: ceil(floor(n/2)/w)")]
     if a.kind == "causal":
         return [_conn(one, True, Integer(0), rule="n = 1"),
@@ -464,7 +464,7 @@ def _offsets_connectivity(ks, n):
                     _conn(many, False, witness=(Integer(1), Integer(2)),
                           rule=f"offsets with gcd {d}: arcs join positions congruent mod {d}")]
         if 1 in {int(k) for k in ks} and -1 in {int(k) for k in ks}:
-            return [_conn(S.true, True, None, bound=n - 1,
+            return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
 
@@ -475,7 +475,7 @@ def _cyclic_offsets_connectivity(ks, n):
     vals = sorted({int(k) for k in ks})
     w = max(abs(v) for v in vals)
     if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
-        return [_conn(S.true, True, ceiling((n - 1) / w),
+        return [_conn(sympy.true, True, ceiling((n - 1) / w),
                       rule="one-sided cyclic offsets {1..w}: ceil((n-1)/w)")]
     d = reduce(math.gcd, (abs(v) for v in vals))
     primes = sorted(sympy.primefactors(d))
@@ -594,7 +594,7 @@ def _head_group(atoms: list[_Atom], bias: Optional[str], n) -> Optional[list[Gro
     if "full" in kinds:
         return _full_bias(bias, n)
     if not atoms:  # no arcs: every permutation (self-loops have bias class 0)
-        return [_sym(S.true, n, "no arcs")]
+        return [_sym(sympy.true, n, "no arcs")]
     if kinds == {"causal"} or (bias is not None and "causal" in kinds):
         # causal alone: a transitive tournament; any bias only shrinks the group further
         if kinds == {"causal"}:
@@ -622,7 +622,7 @@ def _head_group(atoms: list[_Atom], bias: Optional[str], n) -> Optional[list[Gro
 
 def _full_bias(bias, n):
     if bias is None:
-        return [_sym(S.true, n, "full: S_n")]
+        return [_sym(sympy.true, n, "full: S_n")]
     if bias == "circulant":
         return [_sym(Le(n, 2), n, "circulant bias, n ≤ 2"),
                 _grp(Ge(n, 3), n, "C_n", "circulant bias: rotations")]
@@ -757,7 +757,7 @@ def _intersect(xs: list[GroupCase], ys: list[GroupCase]) -> list[GroupCase]:
     for x in xs:
         for y in ys:
             cond = And(x.condition, y.condition)
-            if cond is S.false:
+            if cond is sympy.false:
                 continue
             m = _meet(x, y)
             if m is None:

@@ -54,10 +54,10 @@ from typing import Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
+from ..spec import BIAS_KINDS
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
 from .names import factorial_order_text, structure_name
 
-BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
 POSITIONAL_KINDS = ("none", "absolute")
 
 #: Generators are listed only while (number of generators) × n stays below this.
