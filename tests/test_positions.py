@@ -189,11 +189,12 @@ def test_t5_counterexample_numerically():
     assert max(abs(u - v) for u, v in zip(layer(X)[1], layer(Xs)[1])) > 1e-9
 
 
-def test_alibi_causal_alternative_is_not_claimed_for_position_blind_heads():
-    """The receptive-class layer counts assume heads that do not see positions; with ALiBi one
-    layer already sees the order of a prefix, so no count derived for position-blind heads may be
-    claimed (least 2 would be false)."""
+def test_alibi_causal_alternative_is_one_layer_not_the_position_blind_two():
+    """With ALiBi one layer already sees the order of a prefix (docs/theory.md §14.11(c)), so the
+    position-blind count (least 2) must not be claimed: the alternative is 1 layer, least."""
     r = _check("kernel k(q, key) = exp(q . key)\nbias b(i, j) = -m * (i - j)\npattern causal",
                params="param m > 0")
     assert r.verdict == "NOT-UAP"
-    assert not any(s.rule == "TGT-LAYERS" and s.proved for s in r.root.walk())
+    layers = [s for s in r.root.walk() if s.rule == "TGT-LAYERS" and s.proved]
+    assert layers and all(s.evidence["layers"] == 1 and s.evidence["least"] for s in layers)
+    assert any(s.rule == "TGT-POSITIONS" and s.proved for s in r.root.walk())

@@ -38,8 +38,7 @@ def _issue10_constructs(spec: S.Spec) -> bool:
         if isinstance(p, (S.PatternIntersection, S.Sinks, S.GlobalAt, S.Blockwise)):
             return True
         return isinstance(p, S.PatternUnion) and any(new_pattern(q) for q in p.parts)
-    return any(h.position is not None or h.heads is not None or h.differential or new_pattern(h.pattern)
-               for h in spec.heads)
+    return any(h.heads is not None or h.differential or new_pattern(h.pattern) for h in spec.heads)
 
 
 def load(name: str) -> S.Spec:
@@ -404,8 +403,7 @@ def test_every_catalog_file_agrees_with_its_experiment(path):
     from uapcheck.simulate.run import MAX_TOKENS
     spec = load(path.name)
     if _issue10_constructs(spec):
-        pytest.skip("positions in the weights, shared or differential heads and block-level patterns are "
-                    "not modelled by the simulator")
+        pytest.skip("shared or differential heads and block-level patterns are not modelled by the simulator")
     if isinstance(spec.tokens, int) and spec.tokens > MAX_TOKENS:
         with pytest.raises(SimulationUnsupported, match="n ≤ 256"):
             simulate(spec, None, Options(seed=0, samples=2))
@@ -442,3 +440,39 @@ def test_causal_target_with_fewer_layers_predicts_nothing():
     sim = simulate(load("causal_decoder.uap"), None, Options(seed=0, layers=1))
     rs = demo(sim, "receptive-separation")
     assert rs.holds is None  # fewer layers than derived: no prediction
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions in the weights of a causal family (docs/theory.md §14.11)
+
+@pytest.mark.parametrize("name", ["alibi_decoder.uap", "rope_decoder.uap"])
+def test_positions_in_the_weights_see_the_prefix_order_in_one_layer(name):
+    sim = simulate(load(name), None, Options(seed=0))
+    assert sim.verdict == "UAP" and sim.consistent, render_text(sim)
+    p = demo(sim, "prefix")
+    assert p.holds is True and p.data["one_layer_predicted"] is True
+    assert p.data["exact_distance_1_layer"] >= 1e-6 * p.data["scale"]
+    rs = demo(sim, "receptive-separation")
+    assert rs.holds is True and rs.data["layers"] == 1
+
+
+def test_a_shared_label_is_a_one_layer_witness_in_the_simulation():
+    spec = source("attention {\n kernel k(x, y) = exp(x . y)\n bias symmetric circulant\n pattern causal\n}\n"
+                  "target causal\n")
+    sim = simulate(spec, None, Options(seed=1))
+    p = demo(sim, "prefix")
+    assert p.holds is True
+    assert p.data["permutation"] == [7, 2, 3, 4, 5, 6, 1, 8]  # keys 1 and 7 of row 8 share the class 1
+    assert p.data["exact_distance_1_layer"] <= mp_coincident(p.data["digits"]) * p.data["scale"]
+    assert p.data["min_distance_2_layers"] >= 1e-6
+
+
+def test_a_fixed_bias_formula_is_evaluated_at_every_pair():
+    spec = source("param m > 0\nattention {\n kernel k(x, y) = exp(x . y)\n bias b(i, j) = -m * (i - j)\n"
+                  " pattern causal\n}\n")
+    concrete, constants, _ = instantiate(spec, Options(seed=0, tokens=5), np.random.default_rng(0))
+    model = Model(concrete, 5, 3, _masks(concrete), constants)
+    net = Network(model, np.random.default_rng(0), 1)
+    got = net._position_matrix(concrete.heads[0], FLOAT)
+    i, j = np.meshgrid(np.arange(1, 6), np.arange(1, 6), indexing="ij")
+    assert np.allclose(got, -constants["m"] * (i - j))

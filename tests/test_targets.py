@@ -256,8 +256,8 @@ def test_target_receptive_on_strongly_connected_is_the_equivariant_verdict():
     assert (a.verdict, a.layers, a.group.name) == (b.verdict, b.layers, b.group.name)
 
 
-def test_bias_is_not_analysed():
-    r = check(f"attention {{ {SOFTMAX}; pattern causal; bias toeplitz }}\ntarget causal")
+def test_a_pattern_without_closed_form_at_symbolic_n_is_undecided():
+    r = check(f"attention {{ {SOFTMAX}; pattern offsets {{-3, -1, 0}} }}\ntarget causal")
     assert r.verdict == "INCONCLUSIVE"
     assert "TGT-UNDECIDED" in rules(r)
 
@@ -362,3 +362,207 @@ def test_mistral_7b_causal_target():
 def test_mistral_alternative_in_the_default_verdict():
     r = check(open("catalog/mistral_7b.uap").read())
     assert r.verdict == "NOT-UAP" and r.alternative.phrase() == "UAP for causal targets with 8 attention layers"
+
+
+# -- positions in the weights of a causal family (docs/theory.md §14.11) ----------------------------
+
+CATALOG = __import__("pathlib").Path(__file__).resolve().parents[1] / "catalog"
+
+# Every decoder of the catalog (`target causal`), with its least number of attention layers.
+DECODERS = {
+    "causal_decoder.uap": 2,
+    "causal_window_decoder.uap": "ceiling(n/2 - 1/2)",
+    "linear_elu_causal_decoder.uap": 2,
+    "mistral_7b_decoder.uap": 8,
+    "window_sink_decoder.uap": "ceiling(n/3 - 2/3)",
+    "alibi_decoder.uap": 1,
+    "rope_decoder.uap": 1,
+}
+
+
+def check_file(name: str):
+    path = CATALOG / name
+    return uapcheck.check(path.read_text(), str(path))
+
+
+def test_every_catalog_decoder_is_listed():
+    decoders = {p.name for p in CATALOG.glob("*.uap") if "\ntarget causal" in "\n" + p.read_text()}
+    assert decoders == set(DECODERS)
+
+
+@pytest.mark.parametrize("name", sorted(DECODERS))
+def test_every_catalog_decoder_is_uap_with_its_least_layers(name):
+    r = check_file(name)
+    assert r.verdict == "UAP" and r.expect_holds
+    layers = r.layers if isinstance(r.layers, int) else __import__("sympy").sstr(r.layers)
+    assert layers == DECODERS[name]
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+def _causal_not_uap_files():
+    out = []
+    for p in sorted(CATALOG.glob("*.uap")):
+        text = p.read_text()
+        if "causal" in text and "\ntarget " not in "\n" + text and "expect not-uap" in text:
+            out.append(p.name)
+    return out
+
+
+@pytest.mark.parametrize("name", _causal_not_uap_files())
+def test_a_causal_not_uap_panel_names_the_causal_result(name):
+    r = check_file(name)
+    assert r.verdict == "NOT-UAP"
+    alt = r.alternative
+    assert alt is not None and alt.target == "causal" and alt.verdict == "UAP", (name, alt)
+    assert alt.least
+    from uapcheck.render.verdict_lines import headline  # the panel's first line
+    assert headline(r).startswith("NOT-UAP for G-equivariant targets; UAP for causal targets with ")
+
+
+def test_the_alibi_and_streaming_llm_panels():
+    alibi, streaming = check_file("alibi.uap"), check_file("streaming_llm.uap")
+    assert alibi.alternative.phrase() == "UAP for causal targets with 1 attention layer"
+    assert streaming.alternative.phrase() == "UAP for causal targets with ceiling((-k + n - 1)/w) attention layers"
+    assert rules(streaming)["TGT-RECEPTIVE"].evidence["range"] == "for n ≥ max(k + w + 2, 2·k)"
+
+
+def _positions(body: str, tokens: str = "") -> object:
+    return check(f"{tokens}\nattention {{ {SOFTMAX}; {body}; pattern causal }}\ntarget causal")
+
+
+@pytest.mark.parametrize("kind", ["free", "toeplitz", "circulant", "symmetric toeplitz"])
+def test_a_bias_with_single_keys_per_causal_row_needs_one_layer(kind):
+    for tokens in ("", "tokens 7"):
+        r = _positions(f"bias {kind}", tokens)
+        assert (r.verdict, r.layers) == ("UAP", 1)
+        step = rules(r)["TGT-POSITIONS"]
+        assert step.proved and step.evidence["route"] == "one layer"
+
+
+def test_symmetric_circulant_shares_a_class_on_causal_rows_so_two_layers():
+    for tokens, swap in (("", None), ("tokens 7", [1, 6]), ("tokens 3", [1, 2])):
+        r = _positions("bias symmetric circulant", tokens)
+        assert (r.verdict, r.layers) == ("UAP", 2)
+        step = rules(r)["TGT-POSITIONS"]
+        assert step.evidence["route"] == "collision"
+        assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+        if swap:
+            assert step.evidence["witness"]["swap"] == swap
+
+
+def test_t5_buckets_one_layer_while_every_offset_has_its_bucket():
+    assert _positions("bias buckets(32, 128)", "tokens 9").layers == 1  # offsets 1..8: 8 is the first log bucket
+    r = _positions("bias buckets(32, 128)", "tokens 10")  # offsets 8 and 9 share bucket 8
+    assert (r.verdict, r.layers) == ("UAP", 2)
+    assert rules(r)["TGT-POSITIONS"].evidence["witness"]["swap"] == [1, 2]
+
+
+@pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)", "bias b(i, j) = -(i - j)^2",
+                                  "reweight c(i, j) = cos(pi * (i - j) / 18)", "rotary"])
+def test_fixed_positions_injective_on_causal_offsets_need_one_layer(body):
+    r = _positions(body, "tokens 9")
+    assert (r.verdict, r.layers) == ("UAP", 1)
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+def test_a_trainable_bias_on_a_causal_window_keeps_the_window_count():
+    r = check(f"tokens 12\nattention {{ {SOFTMAX}; bias toeplitz; pattern causal & window(2) }}\ntarget causal")
+    assert (r.verdict, r.layers) == ("UAP", 6)
+    assert rules(r)["TGT-POSITIONS"].evidence["route"] == "contains plain"
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+def test_a_fixed_bias_on_a_causal_window_is_undecided():
+    r = check(f"tokens 12\nattention {{ {SOFTMAX}; bias b(i, j) = -(i - j); pattern causal & window(2) }}\n"
+              "target causal")
+    assert r.verdict == "INCONCLUSIVE"
+    assert not rules(r)["TGT-POSITIONS"].proved
+
+
+def test_the_positions_certificate_rechecks_its_data():
+    from uapcheck.proof import CertificateRejected
+    from uapcheck.rules.targets import CausalPositions, HeadRowLabels
+    circ = HeadRowLabels("trainable", "symmetric circulant", False, "causal", k00=True)
+    CausalPositions("collision", 7, (circ,), collision=(7, 1, 6)).check()
+    with pytest.raises(CertificateRejected):
+        CausalPositions("collision", 7, (circ,), collision=(7, 1, 5)).check()  # classes 1 and 2
+    with pytest.raises(CertificateRejected):
+        CausalPositions("one layer", 7, (circ,), separating=0).check()
+    toe = HeadRowLabels("trainable", "toeplitz", True, "causal", k00=True)
+    CausalPositions("one layer", 7, (toe,), separating=0).check()
+    with pytest.raises(CertificateRejected):
+        CausalPositions("one layer", 7, (HeadRowLabels("trainable", "toeplitz", True, "window(2)", k00=True),),
+                        separating=0).check()
+    with pytest.raises(CertificateRejected):
+        CausalPositions("contains plain", 7, (HeadRowLabels("fixed", "bias", True, "causal", k00=True),)).check()
+    buckets = HeadRowLabels("trainable", "buckets(32, 128)", True, "causal", (32, 128), True)
+    CausalPositions("one layer", 9, (buckets,), separating=0).check()
+    with pytest.raises(CertificateRejected):
+        CausalPositions("one layer", 10, (buckets,), separating=0).check()
+
+
+# An implementation of one causal layer independent of uapcheck (numpy, then mpmath).
+
+def _one_layer(X, weights_bias, Wq, Wk, Wv, rotate=None):
+    n = X.shape[0]
+    Q, K, V = X @ Wq.T, X @ Wk.T, X @ Wv.T
+    if rotate is not None:
+        Q, K = rotate(Q), rotate(K)
+    S = Q @ K.T + weights_bias
+    S = np.where(np.tril(np.ones((n, n), dtype=bool)), S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return X + A @ V
+
+
+def _rope(Y):
+    n, d = Y.shape
+    out = Y.copy()
+    for k in range(d // 2):
+        ang = np.arange(1, n + 1) * 10000.0 ** (-2 * k / d)
+        c, s = np.cos(ang), np.sin(ang)
+        out[:, 2 * k], out[:, 2 * k + 1] = Y[:, 2 * k] * c - Y[:, 2 * k + 1] * s, Y[:, 2 * k] * s + Y[:, 2 * k + 1] * c
+    return out
+
+
+def test_one_causal_layer_numerically_alibi_rope_and_a_shared_class():
+    rng = np.random.default_rng(5)
+    n, d = 7, 4
+    i, j = np.meshgrid(np.arange(1, n + 1), np.arange(1, n + 1), indexing="ij")
+    alibi = -0.5 * (i - j)
+    reverse = [5, 4, 3, 2, 1, 0, 6]  # the prefix of position 7 reversed
+    for _ in range(5):
+        Wq, Wk, Wv = (0.3 * rng.normal(size=(d, d)) for _ in range(3))
+        X = rng.normal(size=(n, d))
+        Xr = X[reverse]
+        blind = _one_layer(X, 0 * alibi, Wq, Wk, Wv)[-1] - _one_layer(Xr, 0 * alibi, Wq, Wk, Wv)[-1]
+        assert np.abs(blind).max() < 1e-12  # no positions: the prefix is a set
+        ali = _one_layer(X, alibi, Wq, Wk, Wv)[-1] - _one_layer(Xr, alibi, Wq, Wk, Wv)[-1]
+        assert np.abs(ali).max() > 1e-4
+        rot = _one_layer(X, 0 * alibi, Wq, Wk, Wv, _rope)[-1] - _one_layer(Xr, 0 * alibi, Wq, Wk, Wv, _rope)[-1]
+        assert np.abs(rot).max() > 1e-4
+        beta = rng.normal(size=n)  # symmetric circulant: class min(|i − j| mod n, n − ...)
+        B = beta[np.minimum((j - i) % n, (i - j) % n)]
+        swap = [5, 1, 2, 3, 4, 0, 6]  # keys 1 and 6 of row 7 share class 1
+        same = _one_layer(X, B, Wq, Wk, Wv)[-1] - _one_layer(X[swap], B, Wq, Wk, Wv)[-1]
+        assert np.abs(same).max() < 1e-12
+
+
+def test_the_linear_regime_separates_a_rearranged_prefix_at_forty_digits():
+    """§14.11(c) at W_Q = W_K = 0: row i is x_i + c Σ β_il x_l with ALiBi's weights."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(40):
+        n, c, mu = 6, mpmath.mpf("0.5"), mpmath.mpf("0.25")
+        rng = np.random.default_rng(2)
+        X = [[mpmath.mpf(float(v)) for v in row] for row in rng.normal(size=(n, 2))]
+
+        def row(Y, bias):
+            w = [mpmath.e ** bias(l) for l in range(1, n + 1)]
+            z = sum(w)
+            return [Y[n - 1][k] + c * sum(w[l] / z * Y[l][k] for l in range(n)) for k in range(2)]
+        Xr = [X[l] for l in (4, 3, 2, 1, 0, 5)]
+        alibi = lambda l: -mu * (n - l)  # noqa: E731
+        diff = max(abs(a - b) for a, b in zip(row(X, alibi), row(Xr, alibi)))
+        assert diff > mpmath.mpf("1e-3")
+        flat = lambda l: 0  # noqa: E731 - no positions: equal weights, the same row
+        assert max(abs(a - b) for a, b in zip(row(X, flat), row(Xr, flat))) < mpmath.mpf("1e-35")

@@ -386,9 +386,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     def make_root(extra):
         return verdict.verdict_step(ffn_step, tds, [*structure, *extra], group_step, verdict_name, claim)
     # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
-    # Heads with positions in their weights are seen as biased heads there too: the receptive-class
-    # layer counts are derived for position-blind heads (a fixed ALiBi bias sees the order in one layer).
-    decision = targets.decide(group_spec, ffn_step, tds, structure, group_step, group, obstruction, verdict_name,
+    # The target analysis sees the heads as written: positions in the weights change the causal layer
+    # count (ALiBi and RoPE see the order of a prefix in one layer, docs/theory.md §14.11).
+    decision = targets.decide(spec, ffn_step, tds, structure, group_step, group, obstruction, verdict_name,
                               layers, make_root)
     verdict_name, layers, root = decision.verdict, decision.layers, decision.root
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.

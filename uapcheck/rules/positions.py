@@ -352,3 +352,128 @@ def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str
     if pos.kind == "buckets" and info.kind == "buckets" and not isinstance(head.pattern, S.Full):
         return None, "T5 buckets on a sparse pattern: the bucket classes on its arcs are not computed"
     return info.effective_bias, info.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal rows: do a head's positions tell the keys of one causal row apart? (docs/theory.md §14.11)
+
+#: The trainable bias kinds whose classes are singletons on every causal row (offsets 0, −1, …, −(n − 1)):
+#: free (the pair), toeplitz (the offset), circulant (the offset mod n, all different for |m| < n),
+#: symmetric toeplitz (|m|). Symmetric circulant puts offsets −d and −(n − d) in one class.
+ROW_INJECTIVE_KINDS = ("free", "toeplitz", "circulant", "symmetric toeplitz")
+#: Concrete sizes up to which T5's buckets are computed offset by offset.
+BUCKET_ROW_MAX_N = 1_000_000
+
+
+def bias_class(kind: str, n: int, i: int, l: int):
+    """The class of the pair (query i, key l) of a trainable bias of `kind` (docs/theory.md TD-BIAS)."""
+    m = l - i
+    if kind == "free":
+        return (i, l)
+    if kind == "toeplitz":
+        return m
+    if kind == "circulant":
+        return m % n
+    if kind == "symmetric toeplitz":
+        return abs(m)
+    if kind == "symmetric circulant":
+        return min(m % n, (-m) % n)
+    raise ValueError(f"unknown bias kind {kind}")
+
+
+@dataclass(frozen=True)
+class CausalRowLabels:
+    """How one head labels the keys of a causal row i (keys l = 1, …, i, offsets m = l − i ≤ 0).
+
+    source: "plain" (no positions: every key alike), "trainable" (a `bias KIND` or T5 buckets: a
+    trainable value per class, 0 included), "fixed" (a fixed bias or factor of the offset), "rotary".
+    injective: True when different keys of every causal row get different labels; False when two keys
+    l < l′ < n of row n share a label (collisions lists such pairs exactly, for concrete n or as
+    text for symbolic n); None when undecided."""
+    source: str
+    detail: str
+    injective: Optional[bool]
+    reason: str
+    collisions: Optional[frozenset] = None  # pairs (l, l′), 1 ≤ l < l′ < n, with equal labels in row n
+    symbolic_collision: Optional[tuple[str, str]] = None  # symmetric circulant at symbolic n: ("1", "n - 1")
+
+
+def causal_row_labels(spec: S.Spec, head: S.Head) -> CausalRowLabels:
+    """The labels a head puts on the keys of a causal row (exact: integer classes or the offset
+    classification of §16.1)."""
+    n = spec.tokens
+    concrete = isinstance(n, int)
+    pos = head.position
+    if pos is None and head.bias is None:
+        pairs = frozenset((l, l2) for l in range(1, n) for l2 in range(l + 1, n)) if concrete and n <= 64 else None
+        return CausalRowLabels("plain", "no position in the weights", False,
+                               "the weights see the keys' states only, not their positions", pairs,
+                               None if concrete else ("1", "2"))
+    if pos is None:
+        kind = head.bias
+        if kind in ROW_INJECTIVE_KINDS:
+            return CausalRowLabels("trainable", kind, True, f"the classes of `bias {kind}` on a causal row are "
+                                   "single keys (the offsets 0, −1, …, −(n − 1) are in different classes)")
+        if kind == "symmetric circulant":
+            if concrete:
+                pairs = frozenset((d, n - d) for d in range(1, n) if d < n - d)
+                return CausalRowLabels("trainable", kind, False if pairs else True,
+                                       "offsets −d and −(n − d) share the class min(d, n − d)" if pairs else
+                                       "n ≤ 2: every class holds one key", pairs)
+            return CausalRowLabels("trainable", kind, False, "offsets −1 and −(n − 1) share the class 1 (n ≥ 3)",
+                                   None, ("1", f"{n} - 1"))
+        return CausalRowLabels("trainable", kind, None, f"unknown bias kind {kind}")
+    if pos.kind == "buckets":
+        detail = f"buckets({pos.buckets}, {pos.max_distance})"
+        if not concrete or n > BUCKET_ROW_MAX_N:
+            return CausalRowLabels("trainable", detail, None, "the buckets of a causal row are computed for an integer "
+                                   f"n ≤ {BUCKET_ROW_MAX_N}")
+        first: dict[int, int] = {}
+        pairs = set()
+        for l in range(n - 1, 0, -1):  # keys of row n from the nearest; offset l − n
+            key = t5_bucket(l - n, pos.buckets, pos.max_distance)
+            if key in first:
+                pairs.add((l, first[key]))
+                if len(pairs) >= 1:
+                    break
+            else:
+                first[key] = l
+        if pairs:
+            return CausalRowLabels("trainable", detail, False, "two offsets of row n share a logarithmic bucket",
+                                   frozenset(pairs))
+        return CausalRowLabels("trainable", detail, True, f"every offset −1, …, −{n - 1} has its own bucket")
+    if pos.kind == "rotary":
+        return CausalRowLabels("rotary", "rotary", True, "RoPE's score depends on the offset itself")
+    info = analyse(spec, head)
+    detail = f"{pos.kind} {pos.fn}({', '.join(pos.names)})"
+    if info.kind in ("injective", "symmetric"):
+        if pos.kind == "reweight" and info.positive is not True:
+            return CausalRowLabels("fixed", detail, None, "c(i, j) > 0 on every offset is not shown")
+        what = ("injective in m" if info.kind == "injective" else "injective in |m|, hence on the causal "
+                "offsets m ≤ 0")
+        return CausalRowLabels("fixed", detail, True, f"h(m) = {sympy.sstr(info.h)} is {what} ({info.reason})")
+    return CausalRowLabels("fixed", detail, None, info.reason)
+
+
+def causal_row_collision(n: int, labels) -> Optional[tuple[int, int]]:
+    """A pair l < l′ < n whose labels agree in every head's row n (concrete n), or None."""
+    common = None
+    for lab in labels:
+        if lab.injective is not False or lab.collisions is None:
+            if lab.source == "plain" and lab.collisions is None and lab.injective is False:
+                continue  # plain at large n: every pair collides
+            return None
+        common = lab.collisions if common is None else common & lab.collisions
+    if common is None:
+        return (1, 2) if n >= 3 else None
+    return min(common) if common else None
+
+
+def kernel_at_zero_positive(spec: S.Spec, head: S.Head) -> Optional[bool]:
+    """k(0, 0) > 0 for the head's kernel (the linear regime W_Q = W_K = 0 of §14.11 needs it)."""
+    from ..lower import Unsupported, lower_head
+    try:
+        model = lower_head(spec, head)
+    except (Unsupported, ValueError, TypeError):
+        return None
+    return _kernel_at_zero(model)

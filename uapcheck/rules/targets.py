@@ -35,6 +35,7 @@ class TargetOutcome:
     least: bool
     steps: tuple = field(default=())  # derivation steps (premises of the verdict step)
     reason: str = ""
+    head_steps: Optional[tuple] = None  # the head premises the class's verdict rests on (None: every TD step)
 
     def record(self) -> dict:
         lay = self.layers
@@ -68,9 +69,14 @@ def _window_width(p: S.Pattern) -> Optional[int]:
         kinds = {type(q) for q in p.parts}
         if kinds == {S.Causal, S.Window}:
             win = next(q for q in p.parts if isinstance(q, S.Window))
-            if not win.cyclic and isinstance(win.w, int) and win.w >= 1:
+            if not win.cyclic and ((isinstance(win.w, int) and win.w >= 1) or _plain_name(win.w)):
                 return win.w
     return None
+
+
+def _plain_name(term) -> bool:
+    """A parameter name (not a signed one): a width or sink count `param w integer >= 1`."""
+    return isinstance(term, str) and not term.startswith("-")
 
 
 def _head_kind(p: S.Pattern) -> Optional[tuple[str, int, int]]:
@@ -78,7 +84,7 @@ def _head_kind(p: S.Pattern) -> Optional[tuple[str, int, int]]:
     sinks = 0
     if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and any(isinstance(q, S.Sinks) for q in p.parts):
         sink = next(q for q in p.parts if isinstance(q, S.Sinks))
-        if not isinstance(sink.k, int) or sink.k < 1:
+        if not (isinstance(sink.k, int) and sink.k >= 1) and not _plain_name(sink.k):
             return None
         sinks, p = sink.k, next(q for q in p.parts if not isinstance(q, S.Sinks))
     if isinstance(p, S.Causal):
@@ -102,9 +108,14 @@ def _causal_closed(kind: tuple[str, int, int], n) -> tuple:
     the sinks are one hop from every later position), and no receptive witness exists (§14.7)."""
     name, w, k = kind
     symbolic = not isinstance(n, int)
+    if isinstance(w, str) or isinstance(k, str):
+        if not symbolic:
+            return None  # a parameter width or sink count at a concrete n: left to the graph search
+        w = sympy.Symbol(w, integer=True, positive=True) if isinstance(w, str) else w
+        k = sympy.Symbol(k, integer=True, positive=True) if isinstance(k, str) else k
     if name == "window" and (symbolic or n >= k + w + 2):
-        far = (n - k - 1) / sympy.Integer(w)
-        inner = sympy.Integer(k - 1) / w
+        far = (n - k - 1) / sympy.sympify(w)
+        inner = sympy.sympify(k - 1) / w
         # symbolic n: the case n ≥ max(k + w + 2, 2k), where the far pair (k + 1 → n) is the farthest
         r = sympy.ceiling(far) if symbolic else max(int(sympy.ceiling(far)), int(sympy.ceiling(inner)))
         sink = f" with {k} attention sink{'s' if k != 1 else ''}" if k else ""
@@ -144,7 +155,7 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
 
 @proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: str,
-                witness: Optional[dict] = None) -> proof.Step:
+                witness: Optional[dict] = None, positional: Optional[proof.Step] = None) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
     r = radius if isinstance(radius, int) else sympy.sstr(radius)
     if least and layers == radius:
@@ -158,7 +169,8 @@ def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool,
     ev = {"radius": radius, "layers": layers, "least": least, "method": method}
     if witness:
         ev["receptive witness"] = witness
-    return proof.conclude(f"{claim} ({method})", proof.PROVED, [receptive], ev)
+    premises = [receptive] if positional is None else [receptive, positional]
+    return proof.conclude(f"{claim} ({method})", proof.PROVED, premises, ev)
 
 
 @proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT, statuses=(proof.UNDECIDED,))
@@ -195,10 +207,229 @@ def verdict_step(target: str, verdict: str, claim: str, premises: list) -> proof
 
 
 # ---------------------------------------------------------------------------------------------
+# Positions in the weights of a causal family (docs/theory.md §14.11)
+
+CITE_POS_TGT = ("derived here: positions in the weights of a causal family — the linear regime W_Q = W_K = 0, "
+                "the labelled view lemma and containment of the position-blind family, docs/theory.md §14.11")
+
+
+@dataclass(frozen=True)
+class HeadRowLabels:
+    """One head's labels on a causal row, as the certificate records them."""
+    source: str  # "plain" | "trainable" | "fixed" | "rotary"
+    detail: str  # the bias kind, "buckets(B, D)", the formula, or "rotary"
+    injective: Optional[bool]
+    pattern: str  # "causal" for the full causal mask, else the pattern as written
+    buckets: Optional[tuple[int, int]] = None  # (B, D) for T5 buckets
+    k00: Optional[bool] = None  # k(0, 0) > 0 (the linear regime needs it)
+    rotary_softmax: Optional[bool] = None  # TD-ROTARY proved (softmax kernel, analytic)
+
+
+@dataclass(frozen=True)
+class CausalPositions(proof.Certificate):
+    """Why the positions in the heads' weights give the layer count of TGT-POSITIONS (§14.11).
+
+    route "one layer": every head is the full causal mask and head `separating` labels the keys of every
+    causal row injectively (a bias kind with singleton classes on causal rows, T5 buckets with every
+    offset in its own bucket, a fixed offset bias injective on m ≤ 0 with k(0, 0) > 0, or RoPE with a
+    proved TD-ROTARY step). route "collision": every head is the full causal mask and keys l < l′ < i
+    of row i carry equal labels in every head (re-computed here), so one layer is not enough. route
+    "contains plain": every head is position-blind or has a trainable bias (0 is in every class), so
+    the family contains the position-blind one and its layer count suffices."""
+    route: str
+    n: object  # int, or the name of a symbolic n
+    heads: tuple
+    separating: Optional[int] = None
+    collision: Optional[tuple] = None  # (i, l, l′)
+    kind = "causal-positions"
+
+    def check(self) -> None:
+        from . import positions as P
+        heads = self.heads
+        if not heads or not all(isinstance(h, HeadRowLabels) for h in heads):
+            raise proof.CertificateRejected("CausalPositions: no head labels")
+        if self.route == "contains plain":
+            if not all(h.source in ("plain", "trainable") for h in heads):
+                raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class")
+            return
+        if not all(h.pattern == "causal" for h in heads):
+            raise proof.CertificateRejected("CausalPositions: a head is not the full causal mask")
+        if self.route == "one layer":
+            if self.separating is None or not 0 <= self.separating < len(heads):
+                raise proof.CertificateRejected("CausalPositions: no separating head")
+            h = heads[self.separating]
+            if h.source == "rotary":
+                ok = h.rotary_softmax is True
+            elif h.source == "trainable" and h.buckets is not None:
+                ok = h.k00 is True and isinstance(self.n, int) and _buckets_distinct(self.n, *h.buckets)
+            elif h.source == "trainable":
+                ok = h.k00 is True and h.detail in P.ROW_INJECTIVE_KINDS
+            elif h.source == "fixed":
+                ok = h.k00 is True and h.injective is True
+            else:
+                ok = False
+            if not ok:
+                raise proof.CertificateRejected("CausalPositions: the separating head does not label causal rows "
+                                                "injectively")
+            return
+        if self.route == "collision":
+            if not self.collision:
+                raise proof.CertificateRejected("CausalPositions: no collision")
+            i, l, l2 = self.collision
+            if isinstance(self.n, int):
+                if not (isinstance(i, int) and isinstance(l, int) and isinstance(l2, int) and 1 <= l < l2 < i <= self.n):
+                    raise proof.CertificateRejected("CausalPositions: the collision is not two keys of a causal row")
+                for h in heads:
+                    if h.source == "plain":
+                        continue
+                    if h.source == "trainable" and h.buckets is not None:
+                        same = P.t5_bucket(l - i, *h.buckets) == P.t5_bucket(l2 - i, *h.buckets)
+                    elif h.source == "trainable" and h.detail in (*P.ROW_INJECTIVE_KINDS, "symmetric circulant"):
+                        same = P.bias_class(h.detail, self.n, i, l) == P.bias_class(h.detail, self.n, i, l2)
+                    else:
+                        same = False
+                    if not same:
+                        raise proof.CertificateRejected("CausalPositions: the two keys are told apart by a head")
+                return
+            # symbolic n: row n, keys 1 and 2 (position-blind heads only) or 1 and n − 1 (symmetric circulant)
+            kinds = {h.detail for h in heads if h.source != "plain"}
+            if any(h.source not in ("plain", "trainable") for h in heads) or not kinds <= {"symmetric circulant"}:
+                raise proof.CertificateRejected("CausalPositions: a symbolic collision for these heads is not known")
+            expected = (str(self.n), "1", f"{self.n} - 1") if kinds else (str(self.n), "1", "2")
+            if tuple(str(x) for x in self.collision) != expected:
+                raise proof.CertificateRejected("CausalPositions: not the known symbolic collision")
+            return
+        raise proof.CertificateRejected(f"CausalPositions: unknown route {self.route}")
+
+    def to_json(self):
+        return {"kind": self.kind, "route": self.route, "n": self.n, "separating": self.separating,
+                "collision": list(self.collision) if self.collision else None,
+                "heads": [{"source": h.source, "detail": h.detail, "injective": h.injective, "pattern": h.pattern,
+                           "buckets": list(h.buckets) if h.buckets else None, "k00": h.k00,
+                           "rotary_softmax": h.rotary_softmax} for h in self.heads]}
+
+
+def _buckets_distinct(n: int, buckets: int, max_distance: int) -> bool:
+    from . import positions as P
+    if n > P.BUCKET_ROW_MAX_N:
+        return False
+    seen = {P.t5_bucket(-d, buckets, max_distance) for d in range(1, n)}
+    return len(seen) == n - 1
+
+
+@proof.rule("TGT-POSITIONS", "Positions in the weights of a causal family: how many layers they save", CITE_POS_TGT,
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(CausalPositions,))
+def positions_step(spec: S.Spec, claim: str, cert: Optional[CausalPositions], evidence: dict,
+                   premises: tuple = ()) -> proof.Step:
+    status = proof.PROVED if cert is not None else proof.UNDECIDED
+    return proof.conclude(claim, status, list(premises), dict(evidence, patterns=_desc(spec)), certificate=cert)
+
+
+def _has_positions(spec: S.Spec) -> bool:
+    return any(h.position is not None or h.bias is not None for h in spec.heads)
+
+
+def _position_blind(spec: S.Spec) -> S.Spec:
+    from dataclasses import replace
+    return replace(spec, heads=tuple(replace(h, bias=None, position=None) for h in spec.heads))
+
+
+def _label_records(spec: S.Spec, tds: list):
+    from . import positions as P
+    labels, records = [], []
+    for k, h in enumerate(spec.heads):
+        lab = P.causal_row_labels(spec, h)
+        labels.append(lab)
+        buckets = (h.position.buckets, h.position.max_distance) if (h.position is not None and
+                                                                     h.position.kind == "buckets") else None
+        k00 = P.kernel_at_zero_positive(spec, h) if lab.source in ("fixed", "trainable") else None
+        td = tds[k] if k < len(tds) else None
+        rot = (td is not None and td.rule == "TD-ROTARY" and td.proved) if lab.source == "rotary" else None
+        pattern = "causal" if isinstance(h.pattern, S.Causal) else show_pattern(h.pattern)
+        records.append(HeadRowLabels(lab.source, lab.detail, lab.injective, pattern, buckets, k00, rot))
+    return labels, tuple(records)
+
+
+def causal_positions(spec: S.Spec, info: dict, tds: list):
+    """(step, layers, least, method) for a causal-class family whose heads carry positions (§14.11);
+    layers is None when the count is undecided (the step is then undecided)."""
+    from . import positions as P
+    labels, records = _label_records(spec, tds)
+    n = spec.tokens
+    evidence = {"heads": [f"{lab.source}: {lab.detail} — {lab.reason}" for lab in labels]}
+    all_causal = all(isinstance(h.pattern, S.Causal) for h in spec.heads)
+    blind_ok = all(lab.source in ("plain", "trainable") for lab in labels)
+    if all_causal and not (isinstance(n, int) and n <= 2):
+        for k, (lab, rec) in enumerate(zip(labels, records)):
+            if lab.injective is not True:
+                continue
+            usable = rec.rotary_softmax is True if lab.source == "rotary" else rec.k00 is True
+            if not usable:
+                continue
+            cert = CausalPositions("one layer", n, records, separating=k)
+            how = ("the first-order term of the softmax in a small query scale separates rearranged prefixes, since "
+                   "cos(m − φ) is injective on the offsets" if lab.source == "rotary" else
+                   "at W_Q = W_K = 0 row i is x_i + c·Σ_l β_il x_l with fixed weights β_il > 0 that differ from key to "
+                   "key, so the row's coefficients name the position of every token of the prefix")
+            claim = (f"head {k + 1} ({lab.detail}) labels the keys of every causal row differently ({lab.reason}): "
+                     f"{how}; so one attention layer separates every two inputs with different prefixes, and it is "
+                     "the least (one layer is needed for x_j to reach a later position)")
+            step = positions_step(spec, claim, cert, dict(evidence, route="one layer", separating=k + 1))
+            return step, 1, True, "positions in the weights: one layer sees the order of the prefix (§14.11)"
+        collision = None
+        if isinstance(n, int):
+            pair = P.causal_row_collision(n, labels)
+            collision = (n, pair[0], pair[1]) if pair else None
+        elif all(lab.source == "plain" or lab.detail == "symmetric circulant" for lab in labels) and blind_ok:
+            collision = ((n, "1", f"{n} - 1") if any(lab.detail == "symmetric circulant" for lab in labels)
+                         else (n, "1", "2"))
+        if collision is not None and blind_ok:
+            i, l, l2 = collision
+            cert = CausalPositions("collision", n, records, collision=collision)
+            claim = (f"keys {l} and {l2} of row {i} carry the same label in every head, so one layer gives the same "
+                     f"output at {i} for X and for X with x_{l}, x_{l2} exchanged, for every parameter, while the causal "
+                     f"target F(X)_{i} = x_{l} tells them apart: one layer is not enough; every head is position-blind "
+                     "or has a trainable bias (0 in each class), so the position-blind family's 2 layers suffice")
+            step = positions_step(spec, claim, cert, dict(evidence, route="collision", witness={
+                "position": i, "swap": [l, l2], "why": "equal labels in every head: the row's weighted sum is the "
+                                                       "same for both inputs"}))
+            return step, 2, True, "positions in the weights: a row's labels collide, so 2 layers (§14.11)"
+    if blind_ok:
+        r = info["radius"]
+        least = info["least"] and (info["layers"] == r or (isinstance(r, int) and info["layers"] == max(r, 1))
+                                   or all(lab.source == "plain" for lab in labels))
+        cert = CausalPositions("contains plain", n, records)
+        lay = info["layers"] if isinstance(info["layers"], int) else sympy.sstr(info["layers"])
+        claim = (f"every head is position-blind or has a trainable bias, and a zero bias is in every class: the "
+                 f"family contains the position-blind one, whose {lay} layers suffice (Theorem 2′ on the larger "
+                 "parameter set); " + ("they are the least (r layers are always necessary)" if least else
+                                       "whether the labels save a layer is not decided"))
+        step = positions_step(spec, claim, cert, dict(evidence, route="contains plain"))
+        method = info["method"] if least else f"{info['method']}; the bias may save a layer (not decided)"
+        return step, info["layers"], least, method
+    claim = ("positions in the weights of a causal family are decided when every head is the full causal mask (one "
+             "layer when a head labels the keys of every causal row differently), or when every head is "
+             "position-blind or has a trainable bias; here the r layers that are always necessary are not shown "
+             "sufficient for fixed position weights (§14.11)")
+    step = positions_step(spec, claim, None, dict(evidence, route="undecided"))
+    return step, None, False, ""
+
+
+# ---------------------------------------------------------------------------------------------
 # The analysis
 
 def _has_only_patterns(spec: S.Spec) -> bool:
     return all(h.projection is None for h in spec.heads)
+
+
+def _window_range(kind) -> str:
+    """max(k + w + 2, 2k): the sizes from which the causal-window closed form holds (§14.7)."""
+    _, w, k = kind
+    if isinstance(w, int) and isinstance(k, int):
+        return str(max(k + w + 2, 2 * k))
+    if k == 0:
+        return f"{w} + 2"
+    return f"max({k} + {w} + 2, 2·{k})"
 
 
 def _structure(spec: S.Spec):
@@ -219,7 +450,7 @@ def _structure(spec: S.Spec):
         return {"target": "causal", "radius": r, "layers": lay, "least": True, "method": method,
                 "evidence": {"closed form": form,
                              "range": "for every n" if kind[0] == "causal" or isinstance(n, int)
-                             else f"for n ≥ {max(kind[2] + kind[1] + 2, 2 * kind[2])}"}}
+                             else f"for n ≥ {_window_range(kind)}"}}
     if not isinstance(n, int):
         return "no closed form for this pattern with symbolic n (give `tokens N` to compute it for one n)"
     from ..graphs import GraphTooLarge, build_graph
@@ -260,13 +491,24 @@ def _structure(spec: S.Spec):
 
 def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> TargetOutcome:
     """The verdict for `target` ("causal" or "receptive") of a pattern family that is not strongly connected."""
-    if any(h.bias for h in spec.heads) or not _has_only_patterns(spec):
-        step = undecided_step(spec, target, "a bias or a sequence projection: receptive classes are analysed for "
-                                            "plain patterns only")
+    if not _has_only_patterns(spec):
+        step = undecided_step(spec, target, "a sequence projection: receptive classes are analysed for patterns "
+                                            "only")
         return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
-    info = _structure(spec)
+    positional = _has_positions(spec)
+    info = _structure(_position_blind(spec) if positional else spec)
     if isinstance(info, str):
         step = undecided_step(spec, target, info)
+        return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
+    pos_step = None
+    if positional and info["target"] == "causal":
+        pos_step, lay, least, method = causal_positions(spec, info, tds)
+        if lay is None:
+            return _finish(spec, "causal", "INCONCLUSIVE", None, False, [pos_step], pos_step.claim, ffn_step, tds)
+        info = dict(info, layers=lay, least=least, method=method, witness=None)
+    elif positional:
+        step = undecided_step(spec, target, "a bias or positions in the weights on a pattern outside the causal "
+                                            "class: labelled receptive classes are not analysed")
         return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
     if target == "causal" and info["target"] != "causal":
         missing = info.get("missing")
@@ -281,7 +523,7 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
         return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
     rec_step = receptive_step(spec, info["target"], info["radius"], info["evidence"])
     lay_step = layers_step(rec_step, info["target"], info["radius"], info["layers"], info["least"], info["method"],
-                           info.get("witness"))
+                           info.get("witness"), pos_step)
     steps = [rec_step, lay_step]
     cls = info["target"]
     if spec.layers is not None and isinstance(spec.layers, int) and isinstance(info["layers"], int) \
@@ -294,6 +536,8 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
         if proved:
             return _finish(spec, cls, "NOT-UAP", None, False, steps, b.claim, ffn_step, tds)
         return _finish(spec, cls, "INCONCLUSIVE", None, False, steps, b.claim, ffn_step, tds)
+    if pos_step is not None and pos_step.proved:
+        tds = _causal_head_steps(tds)
     if ffn_step.proved and all(td.proved for td in tds):
         return _finish(spec, cls, "UAP", info["layers"], info["least"], steps, "", ffn_step, tds)
     failing = [s for s in [ffn_step, *tds] if not s.proved]
@@ -301,8 +545,31 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
     return _finish(spec, cls, "INCONCLUSIVE", None, False, steps, reason, ffn_step, tds)
 
 
+def _causal_head_steps(tds: list) -> list:
+    """The head premises the causal analysis with positions uses (§14.11). TD-BIAS and TD-BUCKETS are
+    undecided when one layer cannot tell i + s from i − s: that is a G-equivariant question, and the
+    causal count rests on the head's own TD-KERNEL step (Lemma V, containment) instead; an even fixed
+    bias (TD-FIXEDBIAS undecided for that reason alone) rests on analyticity (AN-STRUCT) and the row
+    labels of TGT-POSITIONS. Every other step is kept as it is."""
+    out = []
+    for td in tds:
+        if not td.proved and td.rule in ("TD-BIAS", "TD-BUCKETS"):
+            kernel = [p for p in td.premises if p.rule == "TD-KERNEL" and p.proved]
+            if kernel:
+                out.append(kernel[0])
+                continue
+        if not td.proved and td.rule == "TD-FIXEDBIAS" and "even offset function" in str(td.evidence.get("reason")):
+            analytic = [p for p in td.premises if p.rule == "AN-STRUCT" and p.proved]
+            offset = [p for p in td.premises if p.rule == "POS-OFFSET" and p.proved]
+            if analytic and offset:
+                out.append(analytic[0])
+                continue
+        out.append(td)
+    return out
+
+
 def _finish(spec, target, verdict, layers, least, steps, reason, ffn_step, tds) -> TargetOutcome:
-    return TargetOutcome(target, verdict, layers, least, tuple(steps), reason)
+    return TargetOutcome(target, verdict, layers, least, tuple(steps), reason, tuple(tds))
 
 
 @dataclass(frozen=True)
@@ -338,7 +605,8 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
             outcome = TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim)
     claim = _claim(outcome)
     top = verdict_step(outcome.target, outcome.verdict, claim,
-                       [ffn_step, *tds, *structure, group_step, *outcome.steps])
+                       [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
+                        group_step, *outcome.steps])
     return Decision(outcome.verdict, outcome.layers if outcome.verdict == "UAP" else None, top, outcome, None)
 
 

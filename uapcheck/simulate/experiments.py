@@ -452,23 +452,34 @@ def _masks(lab: Lab) -> list[np.ndarray]:
     return [np.ones((n, n), dtype=bool) if m is None else m for m in lab.model.masks]
 
 
-def prefix_rearrangement(lab: Lab, position: Optional[int] = None) -> Demonstration:
+def prefix_rearrangement(lab: Lab, position: Optional[int] = None, one_layer: bool = False,
+                         swap: Optional[tuple[int, int, int]] = None) -> Demonstration:
+    """Position i with its prefix reversed (or, with `swap` = (i, l, l′), two keys of row i whose labels
+    agree in every head exchanged). Without positions one layer sees the prefix as a set (§14.5(e));
+    with `one_layer` (TGT-POSITIONS: the heads label the keys of a causal row), one layer sees the
+    order (§14.11)."""
     n = lab.n
     masks = _masks(lab)
     i = n if position is None else position
+    if swap is not None:
+        i = swap[0]
     prefix = [j + 1 for j in np.flatnonzero(masks[0][i - 1]) if j + 1 != i]
     if len(prefix) < 2:
         return Demonstration("prefix", "prefix rearrangement", None,
                              [f"position {i} sees fewer than two other positions: nothing to rearrange"], {})
     images = list(range(1, n + 1))
-    for a, b in zip(prefix, reversed(prefix)):
-        images[a - 1] = b
+    if swap is not None:
+        images[swap[1] - 1], images[swap[2] - 1] = swap[2], swap[1]
+    else:
+        for a, b in zip(prefix, reversed(prefix)):
+            images[a - 1] = b
     for m in masks:  # σ must map every head's neighbourhood of i onto itself
         nb = set(np.flatnonzero(m[i - 1]) + 1)
         if {images[k - 1] for k in nb} != nb:
             return Demonstration("prefix", "prefix rearrangement", None,
                                  [f"the heads see different sets at position {i}: no common rearrangement"], {})
-    labelled = lab.model.spec.positional != "none" or any(h.bias for h in lab.model.heads)
+    labelled = (lab.model.spec.positional != "none" or
+                any(h.bias or getattr(h, "position", None) is not None for h in lab.model.heads))
     # View lemma at depth 2: the outputs at i agree if σ keeps the neighbourhoods of every v
     # within distance 1 of i.
     near = {i} | {j + 1 for m in masks for j in np.flatnonzero(m[i - 1])}
@@ -491,12 +502,20 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None) -> Demonstrat
     agree1 = max(one) / scale <= COINCIDENT and at1 / scale <= mp_coincident(digits)
     differ2 = at2 / scale >= mp_separated(digits)
     span = f"{prefix[0]}..{prefix[-1]}" if prefix == list(range(prefix[0], prefix[-1] + 1)) else "its other positions"
-    lines = [f"position {i}; the tokens at {span} reversed (σ = {show_perm(images)}), x_{i} kept, {lab.samples} samples:",
+    what = (f"the tokens at {swap[1]} and {swap[2]} exchanged (their labels agree in every head)" if swap is not None
+            else f"the tokens at {span} reversed")
+    lines = [f"position {i}; {what} (σ = {show_perm(images)}), x_{i} kept, {lab.samples} samples:",
              f"after 1 layer the outputs at {i} {'agree' if agree1 else 'differ'}: largest distance {fmt(max(one))} "
              f"({fmt(at1)} at {digits} digits)",
              f"after 2 layers they {'differ' if differ2 else 'agree'}: smallest distance {fmt(min(two))} "
              f"({fmt(at2)} at {digits} digits; scale {scale:.2g})"]
-    if labelled:
+    if labelled and one_layer:
+        ok = differ2 and min(one) / scale >= SEPARATED and at1 / scale >= mp_separated(digits)
+        lines.append("the heads label the keys of a causal row, so one layer already sees the order (§14.11)")
+    elif labelled and swap is not None:
+        ok = agree1 and differ2
+        lines.append("the two keys carry the same label in every head: one layer cannot tell them apart (§14.11)")
+    elif labelled:
         ok = None
         lines.append("a bias or positional encoding labels positions, so the view lemma predicts nothing here")
     elif keeps2:
@@ -507,8 +526,10 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None) -> Demonstrat
     data = {"position": i, "permutation": images, "max_distance_1_layer": max(one), "exact_distance_1_layer": at1,
             "exact_distance_2_layers": at2, "digits": digits,
             "min_distance_2_layers": min(two), "max_distance_2_layers": max(two), "scale": scale,
-            "labelled": labelled}
-    return Demonstration("prefix", "one layer sees a prefix as a set, two see its order", ok, lines, data)
+            "labelled": labelled, "one_layer_predicted": one_layer}
+    title = ("one layer sees the order of a prefix (positions in the weights)" if labelled and one_layer else
+             "one layer sees a prefix as a set, two see its order")
+    return Demonstration("prefix", title, ok, lines, data)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,9 @@ BRANCH_SCALE = 1.0
 # Head and spec fields the network models; any other field (a construct added to the language
 # after this module) with a non-default value is refused rather than silently ignored.
 _HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", "nystrom", "pattern",
-                "bias", "projection", "tie", "affine", "loc"}
+                "bias", "projection", "tie", "affine", "position", "loc"}
+#: RoPE's base (Su et al. 2021): coordinate pair k of a d-dimensional query turns by p·ROPE_BASE^(−2k/d) at position p.
+ROPE_BASE = 10000.0
 _SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
                 "layers", "expect", "target", "source"}  # target: the verdict, not the network; source: text only
 
@@ -78,6 +80,28 @@ def bias_matrix(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
         raise SimulationUnsupported(f"the bias kind `{kind}` is not modelled by the simulator")
     beta = rng.normal(size=2 * n)
     return beta[cls]
+
+
+def bucket_matrix(buckets: int, max_distance: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A random trainable bias per T5 bucket of the offset j − i (the released bucket function)."""
+    from ..rules.positions import t5_bucket
+    beta = rng.normal(size=buckets)
+    return np.array([[beta[t5_bucket(j - i, buckets, max_distance)] for j in range(n)] for i in range(n)])
+
+
+def rotate(X, ar, n: int):
+    """RoPE: row p (position p + 1) of X turned pair by pair, (x_2k, x_2k+1) by (p + 1)·θ_k,
+    θ_k = ROPE_BASE^(−2k/d); an odd last coordinate is left as it is."""
+    d = X.shape[1]
+    out = X.copy()
+    for k in range(d // 2):
+        theta = ar.const(ROPE_BASE ** (-2.0 * k / d)) if k else ar.const(1)
+        angle = ar.array(np.arange(1, n + 1, dtype=float)) * theta
+        c, s = ar.cos(angle), ar.sin(angle)
+        a, b = X[:, 2 * k], X[:, 2 * k + 1]
+        out[:, 2 * k] = a * c - b * s
+        out[:, 2 * k + 1] = a * s + b * c
+    return out
 
 
 @dataclass(frozen=True)
@@ -147,6 +171,8 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
             hp.F = rng.normal(size=(k, n)) / np.sqrt(n)
         if head.bias:
             hp.B = bias_matrix(head.bias, n, rng) / 2
+        if head.position is not None and head.position.kind == "buckets":
+            hp.B = bucket_matrix(head.position.buckets, head.position.max_distance, n, rng) / 2
         heads.append(hp)
     if model.spec.ffn.kind == "none":
         return LayerParams(heads, None, None, None)
@@ -192,6 +218,21 @@ class Network:
             fk = self._feature(head, dict(consts, **{xname: Value(K, True)}), ar, None)
         return fq @ fk.T
 
+    def _position_matrix(self, head: S.Head, ar: Arithmetic):
+        """The fixed b(i, j) or c(i, j) of the head at every pair of positions (1-based)."""
+        pos = head.position
+        n = self.model.n
+        grid = np.arange(1, n + 1, dtype=float)
+        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        pi = ar.const(getattr(getattr(ar, "mp", None), "pi", np.pi))
+        env = dict(consts, pi=Value(ar.array(pi), False),
+                   **{pos.names[0]: Value(ar.array(grid)[:, None], False),
+                      pos.names[1]: Value(ar.array(grid)[None, :], False)})
+        value = evaluate(pos.expr, env, ar)
+        if value.vector:
+            raise SimulationUnsupported("a position term is a scalar", pos.loc)
+        return np.broadcast_to(value.array, (n, n))
+
     def _masked_kernel(self, head: S.Head, hp: HeadParams, Q, K, mask: np.ndarray, ar: Arithmetic):
         """The same weights, evaluated only on the pattern's pairs (slow arithmetics: a sparse
         pattern then costs its arcs, not n²); the other entries are 0, as the mask makes them."""
@@ -227,6 +268,8 @@ class Network:
         Q = X @ WQ.T + ar.array(hp.bQ)
         K = X @ WK.T + ar.array(hp.bK)
         V = X @ WV.T
+        if head.position is not None and head.position.kind == "rotary":
+            Q, K = rotate(Q, ar, Q.shape[0]), rotate(K, ar, K.shape[0])
         if hp.E is not None:
             K = ar.array(hp.E) @ K
             V = ar.array(hp.F) @ V
@@ -242,6 +285,9 @@ class Network:
             weights = self._kernel(head, hp, Q, K, ar)
         if hp.B is not None:
             weights = weights * ar.exp(ar.array(hp.B))
+        if head.position is not None and head.position.kind in ("bias", "reweight"):
+            fixed = self._position_matrix(head, ar)
+            weights = weights * (ar.exp(fixed) if head.position.kind == "bias" else fixed)
         mask = self.model.masks[k]
         if mask is not None:
             weights = ar.where(mask, weights, ar.const(0))

@@ -83,6 +83,22 @@ def _scalar_value(p: S.Param, rng: np.random.Generator) -> float:
     return float(rng.normal())
 
 
+def _causal_one_layer(result) -> bool:
+    """The derivation says one layer suffices for causal targets (positions in the weights, §14.11)."""
+    ev = _evidence(result, "TGT-POSITIONS")
+    return bool(ev) and ev.get("route") == "one layer"
+
+
+def _row_collision(result) -> Optional[tuple[int, int, int]]:
+    """(i, l, l′): keys of row i with equal labels in every head (TGT-POSITIONS), for the prefix experiment."""
+    ev = _evidence(result, "TGT-POSITIONS")
+    w = ev.get("witness") if ev else None
+    if isinstance(w, dict) and isinstance(w.get("position"), int) and isinstance(w.get("swap"), list) \
+            and all(isinstance(x, int) for x in w["swap"]):
+        return (w["position"], *w["swap"])
+    return None
+
+
 def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tuple[S.Spec, dict, dict]:
     """(the concrete spec, the scalar constants, the chosen values to report)."""
     if isinstance(spec.tokens, int):
@@ -112,6 +128,7 @@ def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tup
     values = dict(ints)
     if isinstance(spec.tokens, str):
         values[spec.tokens] = n
+        constants[spec.tokens] = float(n)  # a position formula may name n (cosFormer's c(i, j))
     heads = tuple(dataclasses.replace(h, pattern=_resolve(h.pattern, values)) for h in spec.heads)
     layers = spec.layers
     if isinstance(layers, str):
@@ -315,6 +332,6 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
                 demos.append(receptive_field(lab, i, j, [radius - 1], radius, f"x_{j} is {radius} hops from "
                                              f"position {i}, so {radius - 1} layers are not enough"))
         elif kind == "prefix":
-            demos.append(prefix_rearrangement(lab))
+            demos.append(prefix_rearrangement(lab, one_layer=_causal_one_layer(result), swap=_row_collision(result)))
     return Simulation(spec.path, spec.architecture, verdict, n, model.d, options.seed, options.samples, chosen,
                       _derived_line(result), demos, time.perf_counter() - start)
