@@ -457,12 +457,22 @@ def test_t5_buckets_one_layer_while_every_offset_has_its_bucket():
     assert rules(r)["TGT-POSITIONS"].evidence["witness"]["swap"] == [1, 2]
 
 
-@pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)", "bias b(i, j) = -(i - j)^2",
-                                  "reweight c(i, j) = cos(pi * (i - j) / 18)", "rotary"])
+@pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)", "rotary"])
 def test_fixed_positions_injective_on_causal_offsets_need_one_layer(body):
     r = _positions(body, "tokens 9")
     assert (r.verdict, r.layers) == ("UAP", 1)
     assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+@pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)^2", "reweight c(i, j) = cos(pi * (i - j) / 18)"])
+def test_an_even_fixed_bias_counts_one_layer_but_its_head_step_stays_open(body):
+    """Even in j − i, injective in |j − i|: one layer on causal rows (§14.11(c)); the verdict still waits
+    for TD-FIXEDBIAS, which is undecided for an even bias (a G-equivariant question, §14.11(e))."""
+    r = _positions(body, "tokens 9")
+    assert r.verdict == "INCONCLUSIVE"
+    layers = rules(r)["TGT-LAYERS"]
+    assert layers.evidence["layers"] == 1 and layers.evidence["least"] is True
+    assert "TD-FIXEDBIAS" in r.root.claim
 
 
 def test_a_trainable_bias_on_a_causal_window_keeps_the_window_count():

@@ -548,21 +548,14 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
 def _causal_head_steps(tds: list) -> list:
     """The head premises the causal analysis with positions uses (§14.11). TD-BIAS and TD-BUCKETS are
     undecided when one layer cannot tell i + s from i − s: that is a G-equivariant question, and the
-    causal count rests on the head's own TD-KERNEL step (Lemma V, containment) instead; an even fixed
-    bias (TD-FIXEDBIAS undecided for that reason alone) rests on analyticity (AN-STRUCT) and the row
-    labels of TGT-POSITIONS. Every other step is kept as it is."""
+    causal count rests on the head's own TD-KERNEL step (Lemma V, containment) instead. Every other
+    step is kept as it is (an even fixed bias keeps its undecided TD-FIXEDBIAS step: §14.11(e))."""
     out = []
     for td in tds:
         if not td.proved and td.rule in ("TD-BIAS", "TD-BUCKETS"):
             kernel = [p for p in td.premises if p.rule == "TD-KERNEL" and p.proved]
             if kernel:
                 out.append(kernel[0])
-                continue
-        if not td.proved and td.rule == "TD-FIXEDBIAS" and "even offset function" in str(td.evidence.get("reason")):
-            analytic = [p for p in td.premises if p.rule == "AN-STRUCT" and p.proved]
-            offset = [p for p in td.premises if p.rule == "POS-OFFSET" and p.proved]
-            if analytic and offset:
-                out.append(analytic[0])
                 continue
         out.append(td)
     return out
