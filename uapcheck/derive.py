@@ -331,7 +331,10 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     group_spec, position_reasons, undecided_group = _position_classes(spec)
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         with stage("the attention pattern's connectivity, layers and symmetry group"):
-            outcome = pattern.pattern_premises(group_spec)
+            # heads whose bias kind stands for fixed position weights (not a trainable bias): §11.10
+            fixed = frozenset(k for k, h in enumerate(spec.heads)
+                              if h.position is not None and h.position.kind != "buckets")
+            outcome = pattern.pattern_premises(group_spec, fixed)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
         structure, diameter = list(outcome.structure), outcome.diameter
     else:

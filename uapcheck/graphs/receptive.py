@@ -101,11 +101,18 @@ def receptive_fields(graphs: Sequence[PatternGraph]) -> Receptive:
     return Receptive(n, tuple(fields), tuple(dists), radius, far, causal_class, prefix, missing, strong)
 
 
-def _bad_positions(perm: dict, nbs, n: int) -> set:
+def _bad_positions(perm: dict, nbs, n: int, classes=None) -> set:
+    """Positions v whose (labelled) in-neighbourhood σ does not carry onto that of σ(v); `classes[h]` is
+    head h's arc labels (graphs.views.ArcClasses, 0-based offsets) or None."""
     bad = set()
-    for nb in nbs:
+    for h, nb in enumerate(nbs):
+        cls = None if classes is None else classes[h]
         for v in range(1, n + 1):
-            if frozenset(perm.get(k, k) for k in nb[v]) != nb[perm.get(v, v)]:
+            pv = perm.get(v, v)
+            if frozenset(perm.get(k, k) for k in nb[v]) != nb[pv]:
+                bad.add(v)
+            elif cls is not None and any(cls.of(n, pv - 1, perm.get(k, k) - 1) != cls.of(n, v - 1, k - 1)
+                                         for k in nb[v]):
                 bad.add(v)
     return bad
 
@@ -171,7 +178,8 @@ def _witness_record(i: int, swap, images, perm: dict, r: int) -> dict:
     return out
 
 
-def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices: int = 200_000) -> WitnessSearch:
+def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices: int = 200_000,
+                 classes=None) -> WitnessSearch:
     """The exact least layers for a causal-class pattern with R(i) = {1, …, i} (docs/theory.md §14.9).
 
     A receptive witness at i fixes i (|R(σ i)| = |R(i)| forces σ(i) = i) and is an automorphism of
@@ -185,6 +193,8 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
     if r == 0:
         return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
     nbs = in_neighbourhoods(graphs)
+    labelled = classes is not None and any(c is not None for c in classes)
+    arc_colour: dict = {}  # (head, label) ↦ colour, the same in every H_i
     work = 0
     for i in range(1, n + 1):
         dist = rec.dist[i]
@@ -201,11 +211,14 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
                 for u in nb[v]:
                     if u == v:
                         continue
-                    if len(nbs) == 1:
+                    if len(nbs) == 1 and not labelled:
                         edges.append((index[u], index[v]))
                     else:
+                        key = (h, None if not labelled or classes[h] is None else classes[h].of(n, v - 1, u - 1))
+                        if key not in arc_colour:
+                            arc_colour[key] = 4 + len(arc_colour)
                         s = len(colours)
-                        colours.append(4 + h)
+                        colours.append(arc_colour[key])
                         edges.append((index[u], s))
                         edges.append((s, index[v]))
         work += len(colours) + len(edges)
@@ -216,11 +229,12 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if not perm:
                 continue
-            bad = _bad_positions(perm, nbs, n)
+            bad = _bad_positions(perm, nbs, n, classes)
             if bad & set(verts):
                 moved = sorted(perm)
                 images = [perm.get(k, k) for k in range(1, n + 1)]
-                return WitnessSearch(r + 1, True, f"receptive witness (a generator of the automorphisms of the known "
+                what = "labelled receptive witness (it keeps every bias class)" if labelled else "receptive witness"
+                return WitnessSearch(r + 1, True, f"{what} (a generator of the automorphisms of the known "
                                      f"part at {i}, BLISS): {r} layer{'s are' if r != 1 else ' is'} not enough, "
                                      f"{r + 1} suffice",
                                      _witness_record(i, moved if len(moved) == 2 else None, images, perm, r))

@@ -660,3 +660,9 @@ def automorphisms_of_graph(graph: PatternGraph) -> Optional[list[tuple[int, ...]
         return [tuple(p) for p in _symmetric_generators(list(range(1, graph.n + 1)), graph.n)]
     gens = _Solution(st).generators()
     return None if gens is None else list(gens)
+
+
+def group_structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]] = None,
+                    positional: str = "none") -> "_Structure":
+    """The structure G = ∩_h Aut(Γ_h, bias_h) ∩ Stab(PE) is read from; its `preserves` tests membership."""
+    return _structure(graphs, biases, positional)

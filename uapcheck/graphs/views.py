@@ -35,6 +35,33 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from .build import PatternGraph
 
+@dataclass(frozen=True)
+class ArcClasses:
+    """A head's arc labels as a function of the offset m = u − v of the arc u → v (key u, query v):
+    ``table[m + n − 1]`` for m = −(n − 1), …, n − 1 (bias classes of `toeplitz`, `circulant`, the
+    symmetric kinds, T5 buckets, or the value classes of a fixed offset bias; docs/theory.md §11.10)."""
+    table: tuple
+
+    def of(self, n: int, v: int, u: int):
+        """The label of the arc u → v (0-based positions)."""
+        return self.table[u - v + n - 1]
+
+
+def offset_classes(kind: str, n: int) -> ArcClasses:
+    """The classes of a trainable `bias KIND` that depends on the offset (every kind but `free`)."""
+    def cls(m: int):
+        if kind == "toeplitz":
+            return m
+        if kind == "circulant":
+            return m % n
+        if kind == "symmetric toeplitz":
+            return abs(m)
+        if kind == "symmetric circulant":
+            return min(m % n, (-m) % n)
+        raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
+    return ArcClasses(tuple(cls(m) for m in range(-(n - 1), n)))
+
+
 #: Work (arc visits summed over the rooted views) the exact test may spend.
 DEFAULT_WORK_LIMIT = 40_000_000
 #: Arcs (summed over heads) the labelled neighbourhood lists may hold (about 1 GB of Python objects).
@@ -116,40 +143,46 @@ class Neighbourhoods:
     Neighbour lists come from igraph (C) on the cached graphs; labels are built in Python only when
     several distinct heads share arcs."""
 
-    def __init__(self, graphs: Sequence[PatternGraph]):
+    def __init__(self, graphs: Sequence[PatternGraph], arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
+                 vertex_classes: Optional[Sequence] = None):
         from .build import to_igraph, union_graph
 
         n = graphs[0].n
         self.n = n
-        distinct = list(dict.fromkeys(graphs))  # identical heads impose identical conditions
+        classes = list(arc_classes) if arc_classes is not None else [None] * len(graphs)
+        # identical heads (pattern and labels) impose identical conditions
+        distinct_pairs = list(dict.fromkeys(zip(graphs, classes)))
+        distinct = [g for g, _ in distinct_pairs]
+        self.classes: list[Optional[ArcClasses]] = [c for _, c in distinct_pairs]
+        self.labelled = any(c is not None for c in self.classes)
+        # positions' own labels (an absolute positional encoding): None, or one hashable per position (0-based)
+        self.vertex_classes = None if vertex_classes is None else list(vertex_classes)
         self.num_heads = len(distinct)
         self._head_lists = [to_igraph(g).neighborhood(None, order=1, mode="in", mindist=1) for g in distinct]
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
-        union = union_graph(distinct)
+        union = union_graph(list(dict.fromkeys(distinct)))
         ug = to_igraph(union)
         self.outs = ug.neighborhood(None, order=1, mode="out", mindist=1)
         self.num_arcs = union.num_arcs
-        if len(distinct) == 1:
+        if len(distinct) == 1 and not self.labelled:
             self.ins = self._head_lists[0]
             self.labels = None
             self.num_labels = 1
             return
         self.ins = ug.neighborhood(None, order=1, mode="in", mindist=1)
-        masks: list[list[int]] = []
-        counts: dict[int, int] = {}
+        masks: list[list] = []
+        counts: dict = {}
         member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]
         for v in range(n):
             row = []
             for u in self.ins[v]:
-                m = 0
-                for h in range(len(distinct)):
-                    if u in member[h][v]:
-                        m |= 1 << h
+                m = tuple((h, None if self.classes[h] is None else self.classes[h].of(n, v, u))
+                          for h in range(len(distinct)) if u in member[h][v])
                 row.append(m)
                 counts[m] = counts.get(m, 0) + 1
             masks.append(row)
-        # label 0 is the most frequent head set (plain arcs for BLISS), then by mask value
-        order = sorted(counts, key=lambda m: (-counts[m], m))
+        # label 0 is the most frequent head set (plain arcs for BLISS), then by its key
+        order = sorted(counts, key=lambda m: (-counts[m], repr(m)))
         label_of = {m: k for k, m in enumerate(order)}
         self.num_labels = len(order)
         self.labels = [[label_of[m] for m in row] for row in masks] if len(order) > 1 else None
@@ -161,6 +194,28 @@ class Neighbourhoods:
         if got is None:
             got = cache[v] = frozenset(self._head_lists[h][v]).union((v,))
         return got
+
+    def arc_label(self, h: int, v: int, u: int):
+        """Head h's label of the arc u → v (0-based; None for an unlabelled head)."""
+        c = self.classes[h]
+        return None if c is None else c.of(self.n, v, u)
+
+    def vertex_ok(self, p0: Sequence[int], v: int) -> bool:
+        """σ (0-based images p0) carries every head's labelled in-neighbourhood of v onto that of σ(v)."""
+        for h in range(self.num_heads):
+            nv = self.head_set(h, v)
+            if frozenset(p0[u] for u in nv) != self.head_set(h, p0[v]):
+                return False
+            if self.classes[h] is not None and any(self.arc_label(h, p0[v], p0[u]) != self.arc_label(h, v, u)
+                                                   for u in nv):
+                return False
+        return True
+
+    def vertex_class_index(self) -> dict:
+        """Each position class numbered 0, 1, … (sorted by its text: the same in every rooted view)."""
+        if not hasattr(self, "_vindex"):
+            self._vindex = {c: k for k, c in enumerate(sorted(set(self.vertex_classes), key=repr))}
+        return self._vindex
 
     def in_ball(self, root0: int, radius: int) -> dict[int, int]:
         """{v: d(v → root)} for the positions within ``radius`` (0-based)."""
@@ -185,22 +240,27 @@ class Neighbourhoods:
 
 
 def witness_condition_holds(nb: Neighbourhoods, perm: Sequence[int], position: int, radius: int) -> bool:
-    """σ(N_h(v)) = N_h(σ v) for every head h and every v with d(v → position) ≤ radius."""
+    """σ(N_h(v)) = N_h(σ v) for every head h and every v with d(v → position) ≤ radius, with every arc
+    label kept (λ_h(σv, σu) = λ_h(v, u)); with vertex classes, σ keeps the class of every position
+    within distance radius + 1 (the tokens the view holds)."""
     n = nb.n
     if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
         return False
     p0 = [x - 1 for x in perm]
     for v in nb.in_ball(position - 1, radius):
-        for h in range(nb.num_heads):
-            if frozenset(p0[u] for u in nb.head_set(h, v)) != nb.head_set(h, p0[v]):
-                return False
+        if not nb.vertex_ok(p0, v):
+            return False
+    if nb.vertex_classes is not None:
+        vc = nb.vertex_classes
+        if any(vc[p0[v]] != vc[v] for v in nb.in_ball(position - 1, radius + 1)):
+            return False
     return True
 
 
 def verify_witness(graphs: Sequence[PatternGraph], diameter: int, witness: ViewWitness,
-                   in_group: Callable[[Sequence[int]], bool]) -> bool:
+                   in_group: Callable[[Sequence[int]], bool], arc_classes=None, vertex_classes=None) -> bool:
     """Re-check a view witness on the arcs: σ ∉ G and the condition on the (D − 1)-ball."""
-    nb = Neighbourhoods(graphs)
+    nb = Neighbourhoods(graphs, arc_classes, vertex_classes)
     return (not in_group(witness.permutation)
             and witness_condition_holds(nb, witness.permutation, witness.position, diameter - 1))
 
@@ -211,6 +271,14 @@ def verify_witness(graphs: Sequence[PatternGraph], diameter: int, witness: ViewW
 
 def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     """0-based positions whose neighbourhood the swap (a b) changes (None: the swap changes nothing)."""
+    if nb.vertex_classes is not None and nb.vertex_classes[a] != nb.vertex_classes[b]:
+        return None  # every position is within D of the root: the swap changes a token's label in every view
+    if nb.labelled:
+        p0 = list(range(nb.n))
+        p0[a], p0[b] = b, a
+        candidates = set(nb.outs[a]).union(nb.outs[b], (a, b))
+        bad = {v for v in candidates if not nb.vertex_ok(p0, v)}
+        return bad if bad else None
     bad: set = set()
     swap_ok = True
     for h in range(nb.num_heads):
@@ -308,6 +376,13 @@ class _RootedView:
         colours = [diameter] * n
         for v, d in dist.items():
             colours[v] = d
+        if nb.vertex_classes is not None:
+            # (distance colour, position class), numbered the same way in every rooted view
+            index = nb.vertex_class_index()
+            colours = [c + (diameter + 1) * index[nb.vertex_classes[v]] for v, c in enumerate(colours)]
+            arc_base = (diameter + 1) * len(index) - (diameter + 1)
+        else:
+            arc_base = 0
         edges: list[tuple[int, int]] = []
         nxt = n
         if nb.labels is None:
@@ -321,7 +396,7 @@ class _RootedView:
                     else:
                         edges.append((u, nxt))
                         edges.append((nxt, v))
-                        colours.append(diameter + 1 + lab)
+                        colours.append(arc_base + diameter + 1 + lab)
                         nxt += 1
         self.n = n
         self.work = len(edges)
@@ -375,11 +450,15 @@ def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
 def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,  # noqa: C901 - the view argument's exits (budget, witness, proof); to be split
                  group_generators: Optional[Sequence[Sequence[int]]],
                  in_group: Callable[[Sequence[int]], bool], *,
-                 work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0) -> ViewDecision:
+                 work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0,
+                 arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
+                 vertex_classes: Optional[Sequence] = None) -> ViewDecision:
     """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
 
     ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
-    ``in_group`` tests membership in it.
+    ``in_group`` tests membership in it. With ``arc_classes`` (a head's arc labels, §11.10) or
+    ``vertex_classes`` (an absolute positional encoding), the views are labelled and G must be the
+    group that keeps the labels too.
     """
     n = graphs[0].n
     if diameter < 1:
@@ -390,7 +469,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         return ViewDecision(None, reason=f"the heads have {total:,} arcs in all (limit {MAX_NEIGHBOURHOOD_ARCS:,} "
                                          f"for the neighbourhood lists); a pattern of this kind fits up to about "
                                          f"n = {fit:,}")
-    nb = Neighbourhoods(graphs)
+    nb = Neighbourhoods(graphs, arc_classes, vertex_classes)
     found = probe_transpositions(nb, diameter, in_group, probe_seconds)
     if found is not None:
         if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
@@ -406,6 +485,8 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         sizes[r] += 1
     # the work of one rooted view is at most the number of arcs (plus subdivisions)
     estimate = len(reps) * max(1, nb.num_arcs) * (2 if nb.num_labels > 1 else 1)
+    if nb.labelled:
+        estimate *= max(1, len(graphs))  # labels are read per head
     if estimate > work_limit:
         # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
         fit = int(n * (work_limit / estimate) ** 0.5)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
                       closed_group, symmetry_group)
-from ..graphs.symmetry import pattern_structure
+from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.names import order_text
 from .views import LayerCount, layers_needed
 from ..show import show_pattern
@@ -249,7 +249,30 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     return None
 
 
-def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None) -> PatternOutcome:
+def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
+    """The layer count with bias classes as arc labels (docs/theory.md §11.10): a labelled view witness
+    shows D layers are not enough (for fixed and trainable labels alike); no witness proves D enough when
+    every labelled head has a trainable bias of a kind that depends on the offset."""
+    from ..graphs.views import offset_classes
+    biases = _biases(spec)
+    n = spec.tokens
+    if "free" in biases or grp is None or spec.positional != "none":
+        return LayerCount(diameter + 1, False, "view argument with bias labels (a `free` bias or a positional "
+                          "encoding is not labelled here); no witness search")
+    classes = [None if b is None else offset_classes(b, n) for b in biases]
+    trainable = not (fixed_heads & {k for k, b in enumerate(biases) if b is not None})
+    try:
+        with time_limit("deciding whether D layers suffice (labelled rooted views)", 30.0):
+            preserves = group_structure(graphs, biases, spec.positional).preserves
+            return layers_needed(graphs, diameter, preserves, int(grp.order), grp.generators,
+                                 arc_classes=classes, no_witness_proves=trainable)
+    except BudgetExceeded:
+        return LayerCount(diameter + 1, False, "view argument with bias labels; the exact test ran out of its "
+                          "time budget (30 s)")
+
+
+def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
+              fixed_heads: frozenset = frozenset()) -> PatternOutcome:
     n = spec.tokens
     desc = _describe(spec)
     try:
@@ -288,9 +311,11 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None) -> Patter
         if family:
             count = LayerCount(diameter, True, family)
         elif any(_biases(spec)):
-            # Bias classes label the views; the search below ignores labels, so it could report a
-            # witness the bias sees through. D + 1 suffices with labels as without.
-            count = LayerCount(diameter + 1, False, "view argument with bias labels; no witness search")
+            count = _labelled_count(spec, graphs, diameter, grp, fixed_heads)
+        elif spec.positional == "absolute":
+            count = LayerCount(diameter, True, "an absolute positional encoding labels every position: a view "
+                               "witness must keep the label of every position within distance D of its root, which "
+                               "is every position, so it is the identity, and D layers suffice (§11.10)")
         else:
             # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
             # pattern's own group.
@@ -444,7 +469,9 @@ def _primary_condition(cond, spec: S.Spec, n) -> bool:
     return True
 
 
-def pattern_premises(spec: S.Spec) -> PatternOutcome:
+def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> PatternOutcome:
+    """`fixed_heads`: the heads whose bias kind stands for fixed position weights (a fixed offset bias
+    seen through its classes, docs/theory.md §16), not a trainable bias."""
     from .structured import structured_outcome
     structured = structured_outcome(spec)  # triangular and block-level patterns at any size
     if structured is not None:
@@ -460,7 +487,7 @@ def pattern_premises(spec: S.Spec) -> PatternOutcome:
             if _usable(closed) and _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS:
                 # the token graph would take longer than the budget; keep the closed forms' answer
                 return closed
-        return _concrete(spec, closed)
+        return _concrete(spec, closed, fixed_heads)
     return _symbolic(spec)
 
 

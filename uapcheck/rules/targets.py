@@ -248,9 +248,13 @@ class CausalPositions(proof.Certificate):
         heads = self.heads
         if not heads or not all(isinstance(h, HeadRowLabels) for h in heads):
             raise proof.CertificateRejected("CausalPositions: no head labels")
-        if self.route == "contains plain":
+        if self.route in ("contains plain", "labelled views"):
             if not all(h.source in ("plain", "trainable") for h in heads):
                 raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class")
+            if self.route == "labelled views" and (not isinstance(self.n, int) or
+                                                   any(h.detail == "free" for h in heads)):
+                raise proof.CertificateRejected("CausalPositions: labelled views need a concrete n and bias "
+                                                "classes of the offset")
             return
         if not all(h.pattern == "causal" for h in heads):
             raise proof.CertificateRejected("CausalPositions: a head is not the full causal mask")
@@ -350,6 +354,38 @@ def _label_records(spec: S.Spec, tds: list):
     return labels, tuple(records)
 
 
+def _labelled_causal_search(spec: S.Spec):
+    """The exact labelled receptive search (graphs.receptive.causal_exact with arc classes) for a concrete n
+    whose heads are position-blind or carry a trainable bias of the offset (not `free`), or None."""
+    from ..graphs import GraphTooLarge, build_graph
+    from ..graphs.receptive import TooLarge, causal_exact, receptive_fields
+    from ..graphs.views import ArcClasses, offset_classes
+    from . import positions as P
+    n = spec.tokens
+    if not isinstance(n, int) or spec.positional != "none":
+        return None
+    classes = []
+    for h in spec.heads:
+        if h.position is None and h.bias is None:
+            classes.append(None)
+        elif h.position is None and h.bias != "free":
+            classes.append(offset_classes(h.bias, n))
+        elif h.bias is None and h.position.kind == "buckets":
+            classes.append(ArcClasses(tuple(P.t5_bucket(m, h.position.buckets, h.position.max_distance)
+                                            for m in range(-(n - 1), n))))
+        else:
+            return None
+    try:
+        with time_limit("the labelled receptive views", 20.0):
+            graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+            rec = receptive_fields(graphs)
+            if not (rec.causal_class and rec.prefix_fields):
+                return None
+            return causal_exact(graphs, rec, classes=classes)
+    except (GraphTooLarge, TooLarge, ValueError, KeyError, TypeError, BudgetExceeded):
+        return None
+
+
 def causal_positions(spec: S.Spec, info: dict, tds: list):
     """(step, layers, least, method) for a causal-class family whose heads carry positions (§14.11);
     layers is None when the count is undecided (the step is then undecided)."""
@@ -398,6 +434,18 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
         r = info["radius"]
         least = info["least"] and (info["layers"] == r or (isinstance(r, int) and info["layers"] == max(r, 1))
                                    or all(lab.source == "plain" for lab in labels))
+        if not least or info["layers"] != r:
+            labelled = _labelled_causal_search(spec)
+            if labelled is not None and labelled.least:
+                cert = CausalPositions("labelled views", n, records)
+                claim = (f"every head is position-blind or has a trainable bias of the offset; the labelled "
+                         f"receptive views (bias classes on the arcs, §11.10) decide {labelled.layers} attention "
+                         f"layer{'s' if labelled.layers != 1 else ''}, the least ({labelled.method})")
+                ev = dict(evidence, route="labelled views")
+                if labelled.witness:
+                    ev["witness"] = labelled.witness
+                step = positions_step(spec, claim, cert, ev)
+                return step, labelled.layers, True, labelled.method
         cert = CausalPositions("contains plain", n, records)
         lay = info["layers"] if isinstance(info["layers"], int) else sympy.sstr(info["layers"])
         claim = (f"every head is position-blind or has a trainable bias, and a zero bias is in every class: the "

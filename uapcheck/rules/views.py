@@ -30,7 +30,7 @@ class LayerCount:
 
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
-                  group_generators=None) -> LayerCount:
+                  group_generators=None, arc_classes=None, no_witness_proves: bool = True) -> LayerCount:
     """The number of layers for a strongly connected pattern with directed diameter D.
 
     `in_group(perm_list)` tells whether a permutation (1-based image list) is in the pattern's group
@@ -42,10 +42,22 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if group_order is None:
         group_order, group_generators = 0, None
-    decision = decide_views(graphs, diameter, group_order, group_generators, in_group)
+    decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes)
+    labelled = arc_classes is not None and any(c is not None for c in arc_classes)
     if decision.sufficient is False:
-        return LayerCount(diameter + 1, True, "view witness: D layers are not enough, D + 1 suffice",
+        what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
+        return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",
                           decision.witness.as_evidence(diameter))
+    if decision.sufficient and not no_witness_proves:
+        return LayerCount(diameter + 1, False, "view argument: no labelled view witness exists, but D layers are "
+                          "shown sufficient only for trainable bias classes (§11.10); with fixed position weights "
+                          f"D + 1 = {diameter + 1} suffice, not shown least")
+    if decision.sufficient and labelled:
+        cert = decision.certificate.as_evidence() if decision.certificate else {}
+        return LayerCount(diameter, True, "labelled rooted views (§11.10): for every G-orbit representative i the "
+                          "automorphisms of i's rooted view with its bias classes are exactly Stab_G(i), and no two "
+                          "orbits have isomorphic labelled views, so no labelled view witness exists and D layers "
+                          "suffice (the trainable bias separates labelled views)", certificate=cert)
     if decision.sufficient:
         cert = decision.certificate.as_evidence() if decision.certificate else {}
         return LayerCount(diameter, True, "rooted views (§11.9): for every G-orbit representative i the "
