@@ -271,6 +271,36 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
                           "time budget (30 s)")
 
 
+def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
+    """D or D + 1 for a strongly connected pattern at a concrete n (§11.2, §11.9, §11.10)."""
+    family = _proven_family(spec)
+    if family:
+        count = LayerCount(diameter, True, family)
+    elif any(_biases(spec)):
+        count = _labelled_count(spec, graphs, diameter, grp, fixed_heads)
+    elif spec.positional == "absolute":
+        count = LayerCount(diameter, True, "an absolute positional encoding labels every position: a view "
+                           "witness must keep the label of every position within distance D of its root, which "
+                           "is every position, so it is the identity, and D layers suffice (§11.10)")
+    else:
+        # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
+        # pattern's own group.
+        try:
+            with time_limit("deciding whether D layers suffice (rooted views)", 30.0):
+                pgroup = grp if (grp is not None and spec.positional == "none") else \
+                    symmetry_group(graphs)
+                preserves = pattern_structure(graphs).preserves
+                count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators)
+        except BudgetExceeded:
+            count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
+                               "suffice ran out of its time budget (30 s)")
+        if spec.positional != "none" and count.layers > diameter:
+            # The count is the base family's; with the encoding fewer layers might do.
+            count = LayerCount(count.layers, False, count.method + " (for the family without the "
+                               "positional encoding; with it the count is sufficient, not shown least)")
+    return count
+
+
 def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
               fixed_heads: frozenset = frozenset()) -> PatternOutcome:
     n = spec.tokens
@@ -307,31 +337,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
               "upper bound method": conn.upper_bound.method if conn.upper_bound else None}
         connected = connected_step(desc, diameter, ev)
         structure.append(connected)
-        family = _proven_family(spec)
-        if family:
-            count = LayerCount(diameter, True, family)
-        elif any(_biases(spec)):
-            count = _labelled_count(spec, graphs, diameter, grp, fixed_heads)
-        elif spec.positional == "absolute":
-            count = LayerCount(diameter, True, "an absolute positional encoding labels every position: a view "
-                               "witness must keep the label of every position within distance D of its root, which "
-                               "is every position, so it is the identity, and D layers suffice (§11.10)")
-        else:
-            # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
-            # pattern's own group.
-            try:
-                with time_limit("deciding whether D layers suffice (rooted views)", 30.0):
-                    pgroup = grp if (grp is not None and spec.positional == "none") else \
-                        symmetry_group(graphs)
-                    preserves = pattern_structure(graphs).preserves
-                    count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators)
-            except BudgetExceeded:
-                count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
-                                   "suffice ran out of its time budget (30 s)")
-            if spec.positional != "none" and count.layers > diameter:
-                # The count is the base family's; with the encoding fewer layers might do.
-                count = LayerCount(count.layers, False, count.method + " (for the family without the "
-                                   "positional encoding; with it the count is sufficient, not shown least)")
+        count = _layer_count(spec, graphs, diameter, grp, fixed_heads)
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
                                      certificate=count.certificate))

@@ -244,66 +244,63 @@ class CausalPositions(proof.Certificate):
     kind = "causal-positions"
 
     def check(self) -> None:
-        from . import positions as P
         heads = self.heads
         if not heads or not all(isinstance(h, HeadRowLabels) for h in heads):
             raise proof.CertificateRejected("CausalPositions: no head labels")
         if self.route in ("contains plain", "labelled views"):
-            if not all(h.source in ("plain", "trainable") for h in heads):
-                raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class")
-            if self.route == "labelled views" and (not isinstance(self.n, int) or
-                                                   any(h.detail == "free" for h in heads)):
-                raise proof.CertificateRejected("CausalPositions: labelled views need a concrete n and bias "
-                                                "classes of the offset")
+            self._check_trainable()
             return
         if not all(h.pattern == "causal" for h in heads):
             raise proof.CertificateRejected("CausalPositions: a head is not the full causal mask")
         if self.route == "one layer":
-            if self.separating is None or not 0 <= self.separating < len(heads):
-                raise proof.CertificateRejected("CausalPositions: no separating head")
-            h = heads[self.separating]
-            if h.source == "rotary":
-                ok = h.rotary_softmax is True
-            elif h.source == "trainable" and h.buckets is not None:
-                ok = h.k00 is True and isinstance(self.n, int) and _buckets_distinct(self.n, *h.buckets)
-            elif h.source == "trainable":
-                ok = h.k00 is True and h.detail in P.ROW_INJECTIVE_KINDS
-            elif h.source == "fixed":
-                ok = h.k00 is True and h.injective is True
-            else:
-                ok = False
-            if not ok:
-                raise proof.CertificateRejected("CausalPositions: the separating head does not label causal rows "
-                                                "injectively")
-            return
-        if self.route == "collision":
-            if not self.collision:
-                raise proof.CertificateRejected("CausalPositions: no collision")
-            i, l, l2 = self.collision
-            if isinstance(self.n, int):
-                if not (isinstance(i, int) and isinstance(l, int) and isinstance(l2, int) and 1 <= l < l2 < i <= self.n):
-                    raise proof.CertificateRejected("CausalPositions: the collision is not two keys of a causal row")
-                for h in heads:
-                    if h.source == "plain":
-                        continue
-                    if h.source == "trainable" and h.buckets is not None:
-                        same = P.t5_bucket(l - i, *h.buckets) == P.t5_bucket(l2 - i, *h.buckets)
-                    elif h.source == "trainable" and h.detail in (*P.ROW_INJECTIVE_KINDS, "symmetric circulant"):
-                        same = P.bias_class(h.detail, self.n, i, l) == P.bias_class(h.detail, self.n, i, l2)
-                    else:
-                        same = False
-                    if not same:
-                        raise proof.CertificateRejected("CausalPositions: the two keys are told apart by a head")
-                return
+            self._check_one_layer()
+        elif self.route == "collision":
+            self._check_collision()
+        else:
+            raise proof.CertificateRejected(f"CausalPositions: unknown route {self.route}")
+
+    def _check_trainable(self) -> None:
+        if not all(h.source in ("plain", "trainable") for h in self.heads):
+            raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class")
+        if self.route == "labelled views" and (not isinstance(self.n, int) or
+                                               any(h.detail == "free" for h in self.heads)):
+            raise proof.CertificateRejected("CausalPositions: labelled views need a concrete n and bias "
+                                            "classes of the offset")
+
+    def _check_one_layer(self) -> None:
+        from . import positions as P
+        if self.separating is None or not 0 <= self.separating < len(self.heads):
+            raise proof.CertificateRejected("CausalPositions: no separating head")
+        h = self.heads[self.separating]
+        if h.source == "rotary":
+            ok = h.rotary_softmax is True
+        elif h.source == "trainable" and h.buckets is not None:
+            ok = h.k00 is True and isinstance(self.n, int) and _buckets_distinct(self.n, *h.buckets)
+        elif h.source == "trainable":
+            ok = h.k00 is True and h.detail in P.ROW_INJECTIVE_KINDS
+        else:
+            ok = h.source == "fixed" and h.k00 is True and h.injective is True
+        if not ok:
+            raise proof.CertificateRejected("CausalPositions: the separating head does not label causal rows "
+                                            "injectively")
+
+    def _check_collision(self) -> None:
+        if not self.collision:
+            raise proof.CertificateRejected("CausalPositions: no collision")
+        i, l, l2 = self.collision
+        if not isinstance(self.n, int):
             # symbolic n: row n, keys 1 and 2 (position-blind heads only) or 1 and n − 1 (symmetric circulant)
-            kinds = {h.detail for h in heads if h.source != "plain"}
-            if any(h.source not in ("plain", "trainable") for h in heads) or not kinds <= {"symmetric circulant"}:
+            kinds = {h.detail for h in self.heads if h.source != "plain"}
+            if any(h.source not in ("plain", "trainable") for h in self.heads) or not kinds <= {"symmetric circulant"}:
                 raise proof.CertificateRejected("CausalPositions: a symbolic collision for these heads is not known")
             expected = (str(self.n), "1", f"{self.n} - 1") if kinds else (str(self.n), "1", "2")
             if tuple(str(x) for x in self.collision) != expected:
                 raise proof.CertificateRejected("CausalPositions: not the known symbolic collision")
             return
-        raise proof.CertificateRejected(f"CausalPositions: unknown route {self.route}")
+        if not (isinstance(i, int) and isinstance(l, int) and isinstance(l2, int) and 1 <= l < l2 < i <= self.n):
+            raise proof.CertificateRejected("CausalPositions: the collision is not two keys of a causal row")
+        if not all(_same_label(h, self.n, i, l, l2) for h in self.heads):
+            raise proof.CertificateRejected("CausalPositions: the two keys are told apart by a head")
 
     def to_json(self):
         return {"kind": self.kind, "route": self.route, "n": self.n, "separating": self.separating,
@@ -311,6 +308,18 @@ class CausalPositions(proof.Certificate):
                 "heads": [{"source": h.source, "detail": h.detail, "injective": h.injective, "pattern": h.pattern,
                            "buckets": list(h.buckets) if h.buckets else None, "k00": h.k00,
                            "rotary_softmax": h.rotary_softmax} for h in self.heads]}
+
+
+def _same_label(h: "HeadRowLabels", n: int, i: int, l: int, l2: int) -> bool:
+    """Keys l and l2 of row i carry the same label in head h (recomputed; fixed and rotary heads never do here)."""
+    from . import positions as P
+    if h.source == "plain":
+        return True
+    if h.source == "trainable" and h.buckets is not None:
+        return P.t5_bucket(l - i, *h.buckets) == P.t5_bucket(l2 - i, *h.buckets)
+    if h.source == "trainable" and h.detail in (*P.ROW_INJECTIVE_KINDS, "symmetric circulant"):
+        return P.bias_class(h.detail, n, i, l) == P.bias_class(h.detail, n, i, l2)
+    return False
 
 
 def _buckets_distinct(n: int, buckets: int, max_distance: int) -> bool:
