@@ -233,3 +233,40 @@ def test_an_absolute_encoding_makes_the_diameter_enough():
                            f"pattern {EDGES} }}")
     assert (step.evidence["layers"], step.evidence["least"]) == (2, True)
     assert r.verdict == "UAP" and r.layers == 2
+
+
+def _two_layers(X, masks_bias, rng_params):
+    """Two residual softmax layers (no FFN), own numpy: mask[i, j] = query i sees key j, bias B[i, j]."""
+    import numpy as np
+    mask, B = masks_bias
+    for Wq, Wk, Wv in rng_params:
+        S = (X @ Wq.T) @ (X @ Wk.T).T + B
+        S = np.where(mask, S, -np.inf)
+        A = np.exp(S - S.max(axis=1, keepdims=True))
+        A /= A.sum(axis=1, keepdims=True)
+        X = X + A @ (X @ Wv.T)
+    return X
+
+
+def test_a_trainable_bias_saves_the_layer_numerically():
+    """n = 5, arcs 1 → 2 → 3 → 4 → 5, 1 → 4, 2 → 4, 1 → 5: σ = (2 3) is a receptive witness at 5
+    at depth 2 without labels (two layers agree on X and σX at 5); `bias toeplitz` tells the keys 2
+    and 3 of row 4 apart, and two layers then differ — the labelled search's 2 layers (§11.10)."""
+    import numpy as np
+    n, d = 5, 3
+    sees = {2: [1], 3: [2], 4: [1, 2, 3], 5: [1, 4]}
+    mask = np.eye(n, dtype=bool)
+    for i, js in sees.items():
+        for j in js:
+            mask[i - 1, j - 1] = True
+    rng = np.random.default_rng(4)
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    swap = [0, 2, 1, 3, 4]
+    for _ in range(4):
+        params = [tuple(0.5 * rng.normal(size=(d, d)) for _ in range(3)) for _ in range(2)]
+        X = rng.normal(size=(n, d))
+        plain = _two_layers(X, (mask, 0.0 * i), params)[4] - _two_layers(X[swap], (mask, 0.0 * i), params)[4]
+        assert np.abs(plain).max() < 1e-12
+        B = rng.normal(size=2 * n)[j - i + n - 1]  # a random toeplitz bias
+        lab = _two_layers(X, (mask, B), params)[4] - _two_layers(X[swap], (mask, B), params)[4]
+        assert np.abs(lab).max() > 1e-6
