@@ -57,7 +57,7 @@ def test_longformer_symbolic():
 
 def test_cyclic_window_symbolic_is_dihedral_for_large_n():
     r = run(head("window(2) cyclic"))
-    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n >= 7"
+    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n ≥ 10"
 
 
 def test_cyclic_window_n6_w2_is_the_octahedron():
@@ -78,7 +78,7 @@ def test_group_is_the_intersection_over_heads_not_aut_of_the_union():
 
 def test_star_fixes_the_centre():
     r = run(head("star"))
-    assert r.verdict == "UAP" and r.group.name == "stabilizer 1" and r.layers == 2
+    assert r.verdict == "UAP" and r.group.name == "S_(n − 1) on {2, …, n}" and r.layers == 2
 
 
 def test_window_plus_global_needs_three_layers():
@@ -89,7 +89,8 @@ def test_window_plus_global_needs_three_layers():
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
     assert step.evidence["diameter"] == 2 and step.evidence["least"] is True
     w = step.evidence["view witness"]
-    assert w["position"] == "14" and w["swap"] == ["6", "7"] and w["range"] == "for n >= 14"
+    # docs/theory.md §11.10, Theorem F2: the swap (g+1 g+2) at position g + 2w + 3, for n ≥ g + 2w + 3
+    assert w["position"] == "11" and w["swap"] == ["3", "4"] and w["range"] == "for n ≥ 11"
 
 
 def test_directed_cycle_from_edges():
@@ -181,7 +182,7 @@ def test_budget_depending_on_the_parameters_is_undecided():
 
 
 def test_upper_bound_on_the_diameter_is_not_called_the_diameter():
-    r = run(head("window(1) + strided(2)"), "layers 1\n")
+    r = run(head("window(1) + dilated(1, 3)"), "layers 1\n")
     assert r.verdict == "INCONCLUSIVE"
     layers = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
     assert "at most" in layers.claim

@@ -44,7 +44,7 @@ def test_windows_at_a_million_tokens(no_graphs):
 
 def test_star_at_a_million_tokens_prints_its_order_as_a_factorial(no_graphs):
     r = run(1048576, "star")
-    assert r.verdict == "UAP" and r.group.name == "stabilizer 1" and r.group.order == "1048575!"
+    assert r.verdict == "UAP" and r.group.name == "S_1048575 on {2, …, 1048576}" and r.group.order == "1048575!"
     assert r.layers == 2
 
 

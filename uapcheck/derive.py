@@ -227,6 +227,13 @@ def _same_order(derived, expected: int) -> bool:
     return False
 
 
+def _stabilizer_structure(spec: S.Spec, k: int) -> Optional[str]:
+    """The stabilizer of k named by structure ("S_(n − 1) on {2, …, n}"), as the family theorems name it."""
+    from .graphs.families import stabilizer_name
+    n = sympy.Integer(spec.tokens) if isinstance(spec.tokens, int) else sympy.Symbol(spec.tokens)
+    return stabilizer_name(int(k), n)
+
+
 def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
     ex = spec.expect
     if ex is None:
@@ -242,7 +249,8 @@ def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optio
             if not _same_order(group.order, arg):
                 return False, f"expected a group of order {arg}, derived order {show_order(group.order)}"
         elif name == "stabilizer":
-            if group.name != f"stabilizer {arg}" and not _same_concrete_group(spec, group, name, arg):
+            if group.name not in (f"stabilizer {arg}", _stabilizer_structure(spec, arg)) and \
+                    not _same_concrete_group(spec, group, name, arg):
                 return False, f"expected stabilizer {arg}, derived {group.name}"
         elif group.name != name and not _same_concrete_group(spec, group, name, arg):
             return False, f"expected group {name}, derived {group.name} (order {show_order(group.order)})"

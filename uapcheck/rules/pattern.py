@@ -370,6 +370,10 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
 # Symbolic n
 
 def _symbolic(spec: S.Spec) -> PatternOutcome:
+    from .families import family_outcome, open_question
+    family = family_outcome(spec)  # a standard family's theorem (docs/theory.md §11.11)
+    if family is not None:
+        return family
     desc = _describe(spec)
     n, params = _symbols(spec)
     try:
@@ -381,9 +385,11 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
     structure, layers, diameter, obstruction = [], None, None, None
     primary = _primary(conn, spec, n)
+    question = open_question(spec)
+    question = f" ({question})" if question else ""
     if primary is None:
         structure.append(undecided_step(desc, "no closed form for this pattern with symbolic n (give "
-                                              "`tokens N` to compute it for one n)" if isinstance(n, sympy.Symbol)
+                                              f"`tokens N` to compute it for one n){question}" if isinstance(n, sympy.Symbol)
                                         else "no closed form for this pattern with symbolic parameters (give "
                                              "them integer values to compute it)"))
     else:
@@ -422,10 +428,10 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             structure.append(layers_step(connected, None, layers, False,
                                          "view argument with an upper bound on the diameter"))
         else:
-            structure.append(undecided_step(desc, "the diameter has no closed form here"))
+            structure.append(undecided_step(desc, f"the diameter has no closed form here{question}"))
     gprimary = _primary(grp, spec, n)
     if gprimary is None:
-        return PatternOutcome(group_undecided(desc, "no closed form for the group with symbolic n"), None,
+        return PatternOutcome(group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None,
                               tuple(structure), layers, diameter, obstruction)
     name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:

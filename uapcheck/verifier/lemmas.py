@@ -211,11 +211,18 @@ def symbolic_layers(ctx, s):
     return VERIFIED, f"`{lemma.name}` lemma: {why}; " + _instances_ok(ctx, lemma, "connectivity")
 
 
+def _structural_name(lemma: Lemma, name) -> bool:
+    """The star's group named by structure (docs/theory.md §11.11, Theorem F1): S_(n − 1) on {2, …, n}."""
+    import re
+    return lemma.name == "star" and isinstance(name, str) and re.fullmatch(r"S_\((\w+) − 1\) on \{2, …, \1\}",
+                                                                            name) is not None
+
+
 def symbolic_group(ctx, s):
     from .check import VERIFIED, Reject
     lemma = lemma_for(ctx)
     name = (s.get("data") or {}).get("name")
-    if lemma.group is None or name != lemma.group:
+    if lemma.group is None or (name != lemma.group and not _structural_name(lemma, name)):
         raise Reject(f"the group {name!r} is not the `{lemma.name}` lemma's {lemma.group!r}")
     _instances_ok(ctx, lemma, "group")
     return VERIFIED, (f"`{lemma.name}` lemma (docs/theory.md §18.4): G = {lemma.group} from the lemma's bound on; every "

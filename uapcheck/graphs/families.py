@@ -1,0 +1,408 @@
+"""Standard pattern families at symbolic n: connectivity, diameter, exact group and least layers.
+
+Each theorem here is proved in docs/theory.md §11.11 ("Standard families at symbolic n"); this module
+only recognises the family, checks the parameter ranges, and states the theorem's values with the
+range of n where they hold. A family is one head (or several identical heads), no bias, no
+positional encoding. For n below the range the values differ or are not proved: the concrete engine
+decides each such n (``small_cases`` lists them when the parameters are integers).
+
+Theorems (Γ has the arc j → i when i attends to j; all these patterns are symmetric):
+
+* F1 ``global(g)`` (``star`` = global(1)), g ≥ 1, n ≥ g + 2: D = 2, G = S_g on {1..g} × S_(n−g)
+  on {g+1..n}, 2 layers, least.
+* F2 ``window(w) + global(g)``, w, g ≥ 1, n ≥ g + 2w + 3: D = 2, G = S_g on {1..g} × the reflection
+  of {g+1..n}, 3 layers, least (the swap (g+1 g+2) is a view witness at g + 2w + 3).
+* F3 ``window(w) cyclic + global(g)`` with g ≥ w: the same graph as F2 (every wrap-around arc has
+  an end in 1..w ⊆ globals), so F2's values.
+* F4 ``blocks(b) + global(g)``, b ≥ 2, g ≥ 1 (integers), n ≥ b(⌊g/b⌋ + 2) + 1 (at least three
+  blocks meet the non-globals): D = 2, G = S_g on {1..g} × Aut(disjoint cliques: the blocks minus
+  the globals), 3 layers, least.
+* F5 ``window(w) cyclic``, n ≥ 4w + 2: D = ⌈⌊n/2⌋/w⌉, G = D_n, D layers, least (§11.9).
+* F6 ``offsets {1..w} cyclic`` (or {−w..−1}), n ≥ 2w + 2: D = ⌈(n−1)/w⌉, G = C_n, D layers, least.
+* F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1, n ≥ d* + 1 with d* the least d > w with
+  s ∤ d: strongly connected, D = 2. The group and the least layer count are open (§11.11).
+
+Families whose closed forms are not proved (two-offset cyclic offsets, window + dilated, window +
+strided with s > w + 1, cyclic window + global with g < w) get an ``OpenFamily`` that names the
+open question; nothing is concluded from it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Mapping, Optional, Sequence, Union
+
+import sympy
+from sympy import Integer, ceiling, floor
+
+from ..spec import Pattern
+from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
+
+Value = Union[int, sympy.Expr]
+SECTION = "docs/theory.md §11.11"
+
+
+@dataclass(frozen=True)
+class FamilyTheorem:
+    """A proved family theorem at the parameters given: for every n ≥ ``low`` the union pattern is
+    strongly connected with directed diameter ``diameter``; when ``group`` is set, G is that group
+    (named by structure) of order ``order``; when ``layers`` is set, that many attention layers
+    suffice and are the least number (``least``)."""
+    theorem: str                  # "F2"
+    family: str                   # "window(w) + global(g)"
+    params: tuple                 # ((name, value), ...)
+    low: sympy.Expr               # the range: n ≥ low
+    diameter: sympy.Expr
+    group: Optional[str] = None
+    order: Optional[sympy.Expr] = None
+    generators: tuple = ()
+    layers: Optional[sympy.Expr] = None
+    least: bool = False
+    why_layers: str = ""
+    open_question: str = ""       # what the theorem leaves open (group, least layers)
+    witness: Optional[tuple] = None  # (position, (a, b)): the swap that is a view witness at D layers
+    n_symbol: sympy.Expr = Integer(0)  # the length the expressions are stated in
+
+    @property
+    def section(self) -> str:
+        return f"{SECTION}, Theorem {self.theorem}"
+
+    def values(self) -> dict:
+        return {k: v for k, v in self.params}
+
+
+@dataclass(frozen=True)
+class OpenFamily:
+    """A standard family whose symbolic-n closed form is not proved: the open question, exactly."""
+    family: str
+    question: str
+
+
+def _sym_text(e) -> str:
+    return sympy.sstr(e).replace(" - ", " − ")
+
+
+def _sub(e) -> str:
+    """A subscript: S_7, S_(n − 1)."""
+    text = _sym_text(e)
+    return text if text.isalnum() else f"({text})"
+
+
+def _param(atom: _Atom, k: int = 0):
+    return atom.args[k]
+
+
+def _ge(a, b) -> Optional[bool]:
+    """a ≥ b decided exactly (integers, or SymPy's assumptions on positive integer symbols)."""
+    d = sympy.sympify(a - b)
+    if d.is_nonnegative:
+        return True
+    if d.is_negative:
+        return False
+    return None
+
+
+def match(heads: Sequence[Pattern], n: sympy.Expr, params: Optional[Mapping[str, Value]] = None,
+          biases: Optional[Sequence[Optional[str]]] = None,
+          positional: str = "none") -> Union[FamilyTheorem, OpenFamily, None]:
+    """The family theorem for these heads (stated with the length ``n``, a positive integer Symbol
+    or an Integer), an OpenFamily, or None (not a standard family)."""
+    found = _match(heads, n, params, biases, positional)
+    if isinstance(found, FamilyTheorem):
+        return replace(found, n_symbol=n)
+    return found
+
+
+def _match(heads, n, params, biases, positional):
+    if biases and any(b is not None for b in biases):
+        return None
+    if positional != "none" or not heads or len(set(heads)) != 1:
+        return None
+    try:
+        atoms = _merge(_atoms(heads[0], dict(params or {})))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    kinds = sorted(a.kind for a in atoms)
+    by = {a.kind: a for a in atoms}
+    if kinds == ["global"]:
+        return _global(n, _param(by["global"]))
+    if kinds == ["global", "window"]:
+        return _window_global(n, _param(by["window"]), _param(by["global"]), cyclic=False)
+    if kinds == ["cwindow", "global"]:
+        w, g = _param(by["cwindow"]), _param(by["global"])
+        if _ge(g, w):
+            return _window_global(n, w, g, cyclic=True)
+        return OpenFamily("window(w) cyclic + global(g), g < w",
+                          "with fewer globals than the window radius the non-global positions keep some "
+                          "wrap-around arcs; the group and the least layer count at symbolic n are not "
+                          f"proved for (w, g) = ({_sym_text(w)}, {_sym_text(g)}) ({SECTION}, open question O4)")
+    if kinds == ["blocks", "global"]:
+        b, g = _param(by["blocks"]), _param(by["global"])
+        if _is_int(b) and _is_int(g) and int(b) >= 2:
+            return _blocks_global(n, int(b), int(g))
+        return OpenFamily("blocks(b) + global(g)", "the symbolic group is stated for integer b, g only "
+                          f"({SECTION}, Theorem F4)")
+    if kinds == ["cwindow"]:
+        return _cyclic_window(n, _param(by["cwindow"]))
+    if kinds == ["coffsets"]:
+        return _cyclic_offsets(n, by["coffsets"].args)
+    if kinds == ["strided", "window"]:
+        w, s = _param(by["window"]), _param(by["strided"])
+        if _is_int(w) and _is_int(s) and 2 <= int(s) <= int(w) + 1:
+            return _window_strided(n, int(w), int(s))
+        return OpenFamily("window(w) + strided(s)",
+                          "for s > w + 1 (or symbolic w, s) the diameter depends on n mod s and is not "
+                          f"proved; the group and the least layer count are open ({SECTION}, open question O2)")
+    if kinds == ["dilated", "window"]:
+        return OpenFamily("window(w) + dilated(w', r)",
+                          "the exact diameter (an offset-sum problem with boundary effects), the group and "
+                          f"the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The theorems (proofs: docs/theory.md §11.11)
+
+def stabilizer_name(k: int, n) -> Optional[str]:
+    """The structural name of the stabilizer of position k in S_n, as the theorems print it (k = 1:
+    the star's group "S_(n − 1) on {2, …, n}"); None for other k."""
+    return f"S_{_sub(n - 1)} on {_span(2, n)}" if k == 1 else None
+
+
+def _global(n, g) -> FamilyTheorem:
+    if g == 1:
+        group, gens = stabilizer_name(1, n), ("(2 3)", f"(2 3 … {sympy.sstr(n)})")
+    else:
+        group = f"S_{_sub(g)} on {_span(1, g)} × S_{_sub(n - g)} on {_span(g + 1, n)}"
+        gens = _globals_generators(g) + (f"({sympy.sstr(g + 1)} {sympy.sstr(g + 2)})",
+                                         f"({sympy.sstr(g + 1)} … {sympy.sstr(n)})")
+    return FamilyTheorem(
+        "F1", "star" if g == 1 else "global(g)", (("g", g),), g + 2, Integer(2), group,
+        _fact(g) * _fact(n - g), gens, Integer(2), True,
+        "at a non-global position the view fixes the global set; at a global one it is the whole graph")
+
+
+def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
+    group = (f"the reflection of {_span(2, n)}" if g == 1 else
+             f"S_{_sym_text(g)} on {_span(1, g)} × the reflection of {_span(g + 1, n)}")
+    fam = "window(w) cyclic + global(g), g ≥ w" if cyclic else "window(w) + global(g)"
+    return FamilyTheorem(
+        "F3" if cyclic else "F2", fam, (("w", w), ("g", g)), g + 2 * w + 3, Integer(2), group,
+        2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
+        Integer(3), True,
+        "the swap (g+1 g+2) changes only the neighbourhoods of g + 1, g + 2 and g + w + 2, all at distance 2 "
+        "from g + 2w + 3, and is not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
+        witness=(g + 2 * w + 3, (g + 1, g + 2)))
+
+
+def _globals_generators(g) -> tuple:
+    """Generators of S_g on the globals {1, …, g}."""
+    if g == 1:
+        return ()
+    if g == 2:
+        return ("(1 2)",)
+    return ("(1 2)", f"(1 2 … {sympy.sstr(g)})")
+
+
+def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
+    k0 = g // b + 1                     # the block holding g + 1
+    first = k0 * b - g                  # its non-global part: g + 1 .. k0·b
+    blocks = ceiling(n / b)
+    last = n - b * (blocks - 1)         # the last block's size, 1..b
+    middle = blocks - k0 - 1            # full blocks strictly between
+    # |G| = g! · ∏ over clique sizes s of (s!)^m_s · m_s!, per residue of n mod b
+    pieces = []
+    for rho in range(1, b + 1):
+        counts: dict = {}
+        for size, mult in ((first, Integer(1)), (b, middle), (rho, Integer(1))):
+            counts[size] = counts.get(size, Integer(0)) + mult
+        order = _fact(g)
+        for size, mult in counts.items():
+            order *= _fact(size) ** mult * sympy.factorial(mult)
+        pieces.append((order, sympy.Eq(sympy.Mod(n, b), rho % b)))
+    order = sympy.Piecewise(*pieces)
+    group = (f"{'' if g == 1 else f'S_{g} on {_span(1, g)} × '}the automorphisms of the disjoint cliques "
+             f"{_span(g + 1, k0 * b)}, {_span(k0 * b + 1, (k0 + 1) * b)}, …, "
+             f"{{{b}⌈{sympy.sstr(n)}/{b}⌉ − {b - 1}, …, {sympy.sstr(n)}}} (the blocks minus the globals; "
+             f"cliques of equal size may be exchanged{'; position 1 fixed' if g == 1 else ''})")
+    return FamilyTheorem(
+        "F4", "blocks(b) + global(g)", (("b", b), ("g", g)), Integer(b * (g // b + 2) + 1), Integer(2), group,
+        order, (), Integer(3), True,
+        "a swap of a position of the first non-global block piece with one of the next-to-last block changes "
+        "no neighbourhood within distance 1 of a position of the last block, and is not in G: D = 2 layers "
+        "are not enough, D + 1 = 3 suffice",
+        witness=None)
+
+
+def _cyclic_window(n, w) -> FamilyTheorem:
+    return FamilyTheorem(
+        "F5", "window(w) cyclic", (("w", w),), 4 * w + 2, ceiling(floor(n / 2) / w), "D_n", 2 * n,
+        ("(1 2 ... n)", "i ↦ n + 1 − i"), ceiling(floor(n / 2) / w), True,
+        "the rooted view of a position has only the reflection through it as automorphism (§11.9), so no "
+        "view witness exists and D layers suffice",
+        open_question="for 2w + 3 ≤ n ≤ 4w + 1 (D = 2) D layers are not proved to suffice (the concrete "
+                      "engine decides each such n)")
+
+
+def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
+    if not all(_is_int(k) for k in ks):
+        return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION})")
+    vals = sorted({int(k) for k in ks})
+    w = max(abs(v) for v in vals)
+    if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
+            return FamilyTheorem(
+            "F6", "offsets {1, …, w} cyclic", (("w", Integer(w)),), Integer(2 * w + 2),
+            ceiling((n - 1) / w), "C_n", n, ("(1 2 ... n)",), ceiling((n - 1) / w), True,
+            "the rooted view of a position has no automorphism but the identity (§11.9), so no view witness "
+            "exists and D layers suffice")
+    return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic",
+                      "the diameter of a circulant digraph with two or more jumps other than {1, …, w} has no "
+                      "closed form proved here (it depends on n through a lattice problem); the group and the "
+                      f"least layer count at symbolic n are open ({SECTION}, open question O1)")
+
+
+def _window_strided(n, w: int, s: int) -> FamilyTheorem:
+    d_star = w + 1 if (w + 1) % s else w + 2
+    return FamilyTheorem(
+        "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
+        Integer(d_star + 1), Integer(2),
+        open_question=("the exact group and the least layer count of window(w) + strided(s) at symbolic n are "
+                       "not proved (the concrete engine finds the reflection and D = 2 layers for every "
+                       f"n ≤ 60 it was run on; {SECTION}, open question O2)"))
+
+
+def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
+    """An expression of the theorem at integer values of n and the parameters (by symbol name)."""
+    if e is None:
+        return None
+    e = sympy.sympify(e)
+    sub = {s: Integer(values[s.name]) for s in e.free_symbols if s.name in values}
+    v = e.xreplace(sub)
+    if isinstance(v, sympy.Piecewise):
+        v = v.doit()
+        for expr, cond in v.args:
+            if cond is sympy.true or sympy.simplify(cond) is sympy.true:
+                v = expr
+                break
+    v = sympy.sympify(v).doit()
+    if not v.is_Integer:
+        raise ValueError(f"{e} is not decided by {values}")
+    return int(v)
+
+
+def in_range(theorem: FamilyTheorem, values: Mapping[str, int]) -> bool:
+    """n (values[name of n]) ≥ low at these integer values."""
+    return _exact_int(theorem.n_symbol - theorem.low, values) >= 0
+
+
+def at(theorem: FamilyTheorem, values: Mapping[str, int]) -> dict:
+    """The theorem's values at integer n and parameters (keys: symbol names), n in the range."""
+    if not in_range(theorem, values):
+        raise ValueError(f"{values} is outside the theorem's range n ≥ {theorem.low}")
+    return {"diameter": _exact_int(theorem.diameter, values), "order": _exact_int(theorem.order, values),
+            "layers": _exact_int(theorem.layers, values)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The concrete engine, for the instance check and for the n below the range
+
+@dataclass(frozen=True)
+class ConcreteAnswer:
+    n: int
+    connected: bool
+    diameter: Optional[int]
+    order: int
+    group: Optional[str]
+    layers: Optional[int]
+    least: bool
+
+
+@lru_cache(maxsize=512)
+def concrete(pattern: Pattern, n: int) -> ConcreteAnswer:
+    """The concrete engine's answer for one head at this n (graphs, connectivity, symmetry, views)."""
+    from . import analyze_connectivity, build_graph, symmetry_group
+    from .symmetry import pattern_structure
+    from .views import decide_views
+    graphs = [build_graph(pattern, n, {})]
+    conn = analyze_connectivity(graphs)
+    grp = symmetry_group(graphs)
+    name = grp.structure or grp.name
+    if not conn.strongly_connected or conn.diameter is None:
+        return ConcreteAnswer(n, bool(conn.strongly_connected), None, int(grp.order), name, None, False)
+    d = int(conn.diameter)
+    if d <= 1:
+        return ConcreteAnswer(n, True, d, int(grp.order), name, 1, True)
+    st = pattern_structure(graphs)
+    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves)
+    if dec.sufficient is None:
+        return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
+    return ConcreteAnswer(n, True, d, int(grp.order), name, d if dec.sufficient else d + 1, True)
+
+
+def instance_pattern(heads: Sequence[Pattern], values: Mapping[str, int]) -> Optional[Pattern]:
+    """The head's pattern with the parameters replaced by integers (None if a parameter has none)."""
+    from ..spec import PatternUnion
+    import dataclasses
+
+    def sub(p):
+        if isinstance(p, PatternUnion):
+            return PatternUnion(tuple(sub(q) for q in p.parts))
+        changes = {}
+        for f in dataclasses.fields(p):
+            v = getattr(p, f.name)
+            if isinstance(v, str):
+                name, sign = (v[1:], -1) if v.startswith("-") else (v, 1)
+                if name not in values:
+                    raise KeyError(name)
+                changes[f.name] = sign * int(values[name])
+            elif isinstance(v, tuple) and any(isinstance(x, str) for x in v):
+                out = []
+                for x in v:
+                    if isinstance(x, str):
+                        name, sign = (x[1:], -1) if x.startswith("-") else (x, 1)
+                        out.append(sign * int(values[name]))
+                    else:
+                        out.append(x)
+                changes[f.name] = tuple(out)
+        return dataclasses.replace(p, **changes) if changes else p
+    try:
+        return sub(heads[0])
+    except KeyError:
+        return None
+
+
+def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str, int]) -> Optional[str]:
+    """Compare the theorem at integer values (n in its range, keyed by the symbol's name) with the
+    concrete engine on ``pattern`` (the instance at those parameter values): None when they agree,
+    else what differs (a discrepancy is an engine or theorem bug, never a verdict)."""
+    want = at(theorem, values)
+    n = int(values[theorem.n_symbol.name]) if isinstance(theorem.n_symbol, sympy.Symbol) else int(theorem.n_symbol)
+    got = concrete(pattern, n)
+    if not got.connected or got.diameter != want["diameter"]:
+        return f"n = {n}: diameter {got.diameter} (concrete) ≠ {want['diameter']} (theorem {theorem.theorem})"
+    if want["order"] is not None and got.order != want["order"]:
+        return f"n = {n}: |G| = {got.order} (concrete) ≠ {want['order']} (theorem {theorem.theorem})"
+    if want["layers"] is not None and got.least and got.layers != want["layers"]:
+        return f"n = {n}: least layers {got.layers} (concrete) ≠ {want['layers']} (theorem {theorem.theorem})"
+    return None
+
+
+#: Below a theorem's range, the concrete answers are listed when the range starts at most here.
+SMALL_N_LISTED = 40
+
+
+def small_cases(pattern: Pattern, low: int) -> list[ConcreteAnswer]:
+    """The concrete engine's answers for 1 ≤ n < low (only when low ≤ SMALL_N_LISTED)."""
+    if low > SMALL_N_LISTED:
+        return []
+    return [concrete(pattern, n) for n in range(1, low)]
+
+
+def describe(answer: ConcreteAnswer) -> str:
+    if not answer.connected:
+        return f"n = {answer.n}: not strongly connected"
+    if answer.n == 1:
+        return "n = 1: a single position"
+    lay = f"{answer.layers} layer{'s' if answer.layers != 1 else ''}" + ("" if answer.least else " (sufficient)")
+    group = f" ({answer.group})" if answer.group else ""
+    return f"n = {answer.n}: D = {answer.diameter}, |G| = {answer.order}{group}, {lay}"

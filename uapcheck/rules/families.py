@@ -1,0 +1,153 @@
+"""Standard pattern families at symbolic n (and at concrete n in a theorem's range): the pattern
+steps concluded from a family theorem (docs/theory.md §11.11, uapcheck/graphs/families.py).
+
+The certificate of such a step is the family match, the parameter ranges and the theorem, together
+with a concrete instance check: the theorem's values at the smallest n of its range (parameters at
+their least admissible values) are compared with the concrete engine (graphs, connectivity,
+symmetry, rooted views). A mismatch is an internal error, never a verdict.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from ..budget import BudgetExceeded, time_limit
+from ..graphs import families as F
+from ..graphs.names import order_text
+from .symmetry import GroupInfo
+
+
+def _pretty(e) -> str:
+    """An expression of n as the report shows it: ⌈n/4⌉, ⌊n/2⌋, 2·n."""
+    text = sympy.sstr(e)
+    import re
+    for _ in range(3):
+        text = re.sub(r"ceiling\(([^()]*)\)", r"⌈\1⌉", text)
+        text = re.sub(r"floor\(([^()]*)\)", r"⌊\1⌋", text)
+    return text.replace("*", "·")
+
+
+def _range_text(theorem: F.FamilyTheorem) -> str:
+    return f"{sympy.sstr(theorem.n_symbol)} ≥ {_pretty(theorem.low)}"
+
+
+def instance_check(spec: S.Spec) -> str:
+    """The concrete instance check of the family theorem: at the start of its range, with every
+    parameter at its least admissible value, compare the theorem with the concrete engine. Returns
+    what was compared; raises AssertionError on a mismatch (an engine or theorem bug)."""
+    from .pattern import _lower_bounds, _patterns, _biases
+    n = sympy.Symbol("n", integer=True, positive=True)
+    params = {p.name: sympy.Symbol(p.name, integer=True, positive=True)
+              for p in spec.params if p.constraint == "integer" and p.lower is not None and p.lower >= 1}
+    theorem = F.match(_patterns(spec), n, params, _biases(spec), spec.positional)
+    if not isinstance(theorem, F.FamilyTheorem):
+        raise AssertionError("internal error: the family theorem does not match at symbolic n")
+    values = dict(_lower_bounds(spec))
+    low = theorem.low.xreplace({s: sympy.Integer(values[s.name]) for s in theorem.low.free_symbols
+                                if s.name in values})
+    if not low.is_Integer:
+        raise AssertionError(f"theorem {theorem.theorem}: no integer instance to check")
+    values["n"] = max(int(low), 1)
+    pattern = F.instance_pattern(_patterns(spec), values)
+    if pattern is None:
+        raise AssertionError(f"theorem {theorem.theorem}: a parameter has no value for the instance check")
+    if values["n"] > 512:
+        return f"instance check skipped at n = {values['n']} (above 512 positions)"
+    problem = F.instance_check(theorem, pattern, values)
+    if problem is not None:
+        raise AssertionError(f"internal error: family theorem {theorem.theorem} disagrees with the concrete "
+                             f"engine: {problem}")
+    shown = ", ".join(f"{k} = {v}" for k, v in sorted(values.items()))
+    return f"the concrete engine agrees at {shown}"
+
+
+def family_outcome(spec: S.Spec):
+    """The pattern outcome from a family theorem, or None (not a family, or n outside the range).
+    An open family returns None as well; `open_question` gives its text."""
+    from . import pattern as P
+    if len(set(h.pattern for h in spec.heads)) != 1:
+        return None
+    n, params = P._symbols(spec)
+    try:
+        with time_limit("the family theorems of the pattern", 10.0):
+            theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
+    except BudgetExceeded:
+        return None
+    if not isinstance(theorem, F.FamilyTheorem):
+        return None
+    if isinstance(n, sympy.Symbol) and n in theorem.low.free_symbols:
+        return None  # a pattern size that is the length itself (`global(n)`): not the family's range
+    if not isinstance(n, sympy.Symbol):
+        # a concrete n: the theorem applies only inside its range (integer parameters)
+        if theorem.low.free_symbols or int(n) < int(theorem.low):
+            return None
+    try:
+        with time_limit("the family theorem's instance check", 20.0):
+            checked = instance_check(spec)
+    except BudgetExceeded:
+        checked = "instance check not run (time budget)"
+    desc = P._describe(spec)
+    where = _range_text(theorem) if isinstance(n, sympy.Symbol) else f"n = {n}, in the range n ≥ {theorem.low}"
+    small = _small_notes(spec, theorem) if isinstance(n, sympy.Symbol) else ()
+    ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
+          "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
+    diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
+    connected = P.connected_step(desc, _pretty(diameter) if isinstance(n, sympy.Symbol) else diameter, ev, small)
+    structure = [connected]
+    if theorem.layers is not None:
+        layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))
+        method = f"{theorem.why_layers} ({theorem.section}, for {where})"
+        witness = None
+        if theorem.witness is not None:
+            pos, (a, b) = theorem.witness
+            witness = {"position": sympy.sstr(pos), "swap": [sympy.sstr(a), sympy.sstr(b)], "range": f"for {where}",
+                       "found by": f"{theorem.section}"}
+        structure.append(P.layers_step(connected, diameter, layers, theorem.least, method, witness))
+    else:
+        layers = diameter + 1
+        structure.append(P.layers_step(connected, diameter, layers, False,
+                                       f"view argument; whether D layers suffice is open: {theorem.open_question}"))
+    if theorem.group is None:
+        gstep = P.group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
+        return P.PatternOutcome(gstep, None, tuple(structure), layers, diameter, None)
+    order = theorem.order if isinstance(n, sympy.Symbol) else theorem.order.xreplace({theorem.n_symbol: n})
+    if isinstance(order, sympy.Piecewise) and not isinstance(n, sympy.Symbol):
+        order = order.doit()
+    shown_order = order_text(order) if not isinstance(order, sympy.Piecewise) else _pretty(order)
+    info = GroupInfo(theorem.group, shown_order, theorem.generators,
+                     _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
+    gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
+           "generators": list(theorem.generators), "instance check": checked}
+    gstep = P.group_step(desc, info, gev, small)
+    return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
+
+
+def _small_notes(spec: S.Spec, theorem: F.FamilyTheorem) -> tuple:
+    """Below the range: the concrete engine's answer for each n (integer parameters, small range),
+    else where the concrete engine takes over."""
+    low = theorem.low
+    n = theorem.n_symbol
+    head = f"for {sympy.sstr(n)} < {_pretty(low)} the theorem does not apply; the concrete engine decides each n"
+    if low.free_symbols or int(low) > F.SMALL_N_LISTED:
+        return (head + " (give `tokens N`)",)
+    pattern = spec.heads[0].pattern
+    try:
+        with time_limit("the concrete answers below the family's range", 10.0):
+            answers = F.small_cases(pattern, int(low))
+    except BudgetExceeded:
+        return (head + " (give `tokens N`)",)
+    return (head + ":",) + tuple(F.describe(a) for a in answers)
+
+
+def open_question(spec: S.Spec) -> Optional[str]:
+    """The open question of a standard family whose symbolic closed form is not proved, or None."""
+    from . import pattern as P
+    n, params = P._symbols(spec)
+    if not isinstance(n, sympy.Symbol):
+        return None
+    found = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
+    if isinstance(found, F.OpenFamily):
+        return f"{found.family}: {found.question}"
+    return None
