@@ -208,11 +208,10 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
     k0 = g // b + 1                     # the block holding g + 1
     first = k0 * b - g                  # its non-global part: g + 1 .. k0·b
     blocks = ceiling(n / b)
-    last = n - b * (blocks - 1)         # the last block's size, 1..b
     middle = blocks - k0 - 1            # full blocks strictly between
     # |G| = g! · ∏ over clique sizes s of (s!)^m_s · m_s!, per residue of n mod b
     pieces = []
-    for rho in range(1, b + 1):
+    for rho in range(1, b + 1):         # rho: the last piece's size, n - b(⌈n/b⌉ - 1)
         counts: dict = {}
         for size, mult in ((first, Integer(1)), (b, middle), (rho, Integer(1))):
             counts[size] = counts.get(size, Integer(0)) + mult
@@ -292,7 +291,8 @@ def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
 
 def in_range(theorem: FamilyTheorem, values: Mapping[str, int]) -> bool:
     """n (values[name of n]) ≥ low at these integer values."""
-    return _exact_int(theorem.n_symbol - theorem.low, values) >= 0
+    gap = _exact_int(theorem.n_symbol - theorem.low, values)
+    return gap is not None and gap >= 0
 
 
 def at(theorem: FamilyTheorem, values: Mapping[str, int]) -> dict:

@@ -112,7 +112,9 @@ def family_outcome(spec: S.Spec):
     if theorem.group is None:
         gstep = P.group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
         return P.PatternOutcome(gstep, None, tuple(structure), layers, diameter, None)
-    order = theorem.order if isinstance(n, sympy.Symbol) else theorem.order.xreplace({theorem.n_symbol: n})
+    order = sympy.sympify(theorem.order)
+    if not isinstance(n, sympy.Symbol):
+        order = order.xreplace({theorem.n_symbol: n})
     if isinstance(order, sympy.Piecewise) and not isinstance(n, sympy.Symbol):
         order = order.doit()
     shown_order = order_text(order) if not isinstance(order, sympy.Piecewise) else _pretty(order)
