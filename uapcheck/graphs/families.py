@@ -19,8 +19,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   the globals), 3 layers, least.
 * F5 ``window(w) cyclic``, n ≥ 4w + 2: D = ⌈⌊n/2⌋/w⌉, G = D_n, D layers, least (§11.9).
 * F6 ``offsets {1..w} cyclic`` (or {−w..−1}), n ≥ 2w + 2: D = ⌈(n−1)/w⌉, G = C_n, D layers, least.
-* F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1, n ≥ d* + 1 with d* the least d > w with
-  s ∤ d: strongly connected, D = 2. The group and the least layer count are open (§11.11).
+* F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
+  with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
+  base case (``strided_base_check``) is settled; whether D layers suffice is open (D + 1 suffice).
 
 Families whose closed forms are not proved (two-offset cyclic offsets, window + dilated, window +
 strided with s > w + 1, cyclic window + global with g < w) get an ``OpenFamily`` that names the
@@ -260,14 +261,76 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
                       f"least layer count at symbolic n are open ({SECTION}, open question O1)")
 
 
+def strided_base_check(w: int, s: int) -> Optional[int]:
+    """The least ball extent M for which ``strided_ball_separates`` holds (radius w − 1 up to w + 4)."""
+    for radius in range(max(w - 1, 0), w + 5):
+        extent = strided_ball_separates(w, s, radius)
+        if extent is not None:
+            return extent
+    return None
+
+
+def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
+    """The finite base case of Theorem F7's group: the positions 1..w are told apart, among the
+    automorphisms fixing position 1, by colour refinement on the ball of radius R ≥ w − 1 around 1 in
+    the cross graph X (u, v adjacent in different residue classes mod s). Returns the ball's extent
+    M = 1 + R·w (the structure is the same for every n ≥ M) when they are, else None.
+
+    The structure refined: the positions p ≤ M at X-distance ≤ R from 1, coloured by that distance,
+    with two relations — adjacency in Γ and "same class mod s" (automorphisms of Γ keep the classes
+    as a partition for n ≥ s(4w + 3), Theorem F7, step 1). Colour refinement is invariant under every
+    automorphism of that structure fixing 1, so a position with a colour of its own is fixed."""
+    extent = 1 + radius * w
+    cross = {d for d in range(1, w + 1) if d % s}
+    dist = {1: 0}
+    frontier = [1]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for d in cross:
+                for v in (u - d, u + d):
+                    if 1 <= v <= extent and v not in dist and dist[u] + 1 <= radius:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    ball = sorted(dist)
+    colour = {v: (dist[v],) for v in ball}
+    for _ in range(len(ball) + 1):
+        signature = {}
+        for v in ball:
+            marks = sorted((abs(v - u) <= w or (v - u) % s == 0, (v - u) % s == 0, colour[u])
+                           for u in ball if u != v and (abs(v - u) <= w or (v - u) % s == 0))
+            signature[v] = (colour[v], tuple(marks))
+        ranks = {sig: k for k, sig in enumerate(sorted(set(signature.values())))}
+        refined = {v: (ranks[signature[v]],) for v in ball}
+        if len(set(refined.values())) == len(set(colour.values())):
+            break
+        colour = refined
+    counts: dict = {}
+    for v in ball:
+        counts[colour[v]] = counts.get(colour[v], 0) + 1
+    if all(p in colour and counts[colour[p]] == 1 for p in range(1, w + 1)):
+        return extent
+    return None
+
+
 def _window_strided(n, w: int, s: int) -> FamilyTheorem:
     d_star = w + 1 if (w + 1) % s else w + 2
+    extent = strided_base_check(w, s)
+    if extent is None:
+        return FamilyTheorem(
+            "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
+            Integer(d_star + 1), Integer(2),
+            open_question=("the group of window(w) + strided(s) at symbolic n is not proved for these parameters "
+                           f"(the base case of Theorem F7 is not settled by colour refinement; {SECTION}, open "
+                           "question O2), nor the least layer count"))
+    low = max(d_star + 1, s * (4 * w + 3), extent, 2 * w + 1)
     return FamilyTheorem(
         "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
-        Integer(d_star + 1), Integer(2),
-        open_question=("the exact group and the least layer count of window(w) + strided(s) at symbolic n are "
-                       "not proved (the concrete engine finds the reflection and D = 2 layers for every "
-                       f"n ≤ 60 it was run on; {SECTION}, open question O2)"))
+        Integer(low), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",),
+        open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved "
+                       "(the concrete engine finds that they do for every n ≤ 60 it was run on; "
+                       f"{SECTION}, open question O2); D + 1 = 3 suffice"))
 
 
 def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
@@ -318,8 +381,9 @@ class ConcreteAnswer:
 
 
 @lru_cache(maxsize=512)
-def concrete(pattern: Pattern, n: int) -> ConcreteAnswer:
-    """The concrete engine's answer for one head at this n (graphs, connectivity, symmetry, views)."""
+def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
+    """The concrete engine's answer for one head at this n (graphs, connectivity, symmetry, and with
+    ``layers`` the rooted-view decision; without it `layers` is None)."""
     from . import analyze_connectivity, build_graph, symmetry_group
     from .symmetry import pattern_structure
     from .views import decide_views
@@ -332,6 +396,8 @@ def concrete(pattern: Pattern, n: int) -> ConcreteAnswer:
     d = int(conn.diameter)
     if d <= 1:
         return ConcreteAnswer(n, True, d, int(grp.order), name, 1, True)
+    if not layers:
+        return ConcreteAnswer(n, True, d, int(grp.order), name, None, False)
     st = pattern_structure(graphs)
     dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves)
     if dec.sufficient is None:
@@ -377,7 +443,7 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     else what differs (a discrepancy is an engine or theorem bug, never a verdict)."""
     want = at(theorem, values)
     n = int(values[theorem.n_symbol.name]) if isinstance(theorem.n_symbol, sympy.Symbol) else int(theorem.n_symbol)
-    got = concrete(pattern, n)
+    got = concrete(pattern, n, want["layers"] is not None)
     if not got.connected or got.diameter != want["diameter"]:
         return f"n = {n}: diameter {got.diameter} (concrete) ≠ {want['diameter']} (theorem {theorem.theorem})"
     if want["order"] is not None and got.order != want["order"]:
