@@ -453,6 +453,33 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     return None
 
 
+def check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases=None,
+                   positional: str = "none") -> tuple[str, Optional[str]]:
+    """The instance check of a family theorem: the theorem at symbolic n (each named parameter with a
+    lower bound ≥ 1 as a positive Symbol) evaluated at the start of its range, parameters at their
+    lower bounds, against the concrete engine. Returns (what was compared, the discrepancy or None)."""
+    n = sympy.Symbol("n", integer=True, positive=True)
+    params = {k: sympy.Symbol(k, integer=True, positive=True) for k, v in lower_bounds.items() if v >= 1}
+    theorem = match([pattern], n, params, biases, positional)
+    if not isinstance(theorem, FamilyTheorem):
+        return "", "the family theorem does not match at symbolic n"
+    values = dict(lower_bounds)
+    low = theorem.low.xreplace({s: Integer(values[s.name]) for s in theorem.low.free_symbols if s.name in values})
+    if not low.is_Integer:
+        return "", f"theorem {theorem.theorem}: no integer instance to check"
+    values["n"] = max(int(low), 1)
+    instance = instance_pattern([pattern], values)
+    if instance is None:
+        return "", f"theorem {theorem.theorem}: a parameter has no value for the instance check"
+    shown = ", ".join(f"{k} = {v}" for k, v in sorted(values.items()))
+    if values["n"] > INSTANCE_MAX_N:
+        return f"instance check skipped at {shown} (above {INSTANCE_MAX_N} positions)", None
+    return f"the concrete engine agrees at {shown}", instance_check(theorem, instance, values)
+
+
+#: The instance check runs the concrete engine up to this many positions.
+INSTANCE_MAX_N = 512
+
 #: Below a theorem's range, the concrete answers are listed when the range starts at most here.
 SMALL_N_LISTED = 40
 
