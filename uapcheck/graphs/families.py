@@ -133,7 +133,7 @@ def _match(heads, n, params, biases, positional):
         w, g = _param(by["cwindow"]), _param(by["global"])
         if _ge(g, w):
             return _window_global(n, w, g, cyclic=True)
-        return OpenFamily("window(w) cyclic + global(g), g < w",
+        return OpenFamily("window(w) cyclic + global(g), g not shown ≥ w",
                           "with fewer globals than the window radius the non-global positions keep some "
                           "wrap-around arcs; the group and the least layer count at symbolic n are not "
                           f"proved for (w, g) = ({_sym_text(w)}, {_sym_text(g)}) ({SECTION}, open question O4)")
