@@ -89,7 +89,7 @@ def test_window_plus_global_needs_three_layers():
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
     assert step.evidence["diameter"] == 2 and step.evidence["least"] is True
     w = step.evidence["view witness"]
-    # docs/theory.md §11.10, Theorem F2: the swap (g+1 g+2) at position g + 2w + 3, for n ≥ g + 2w + 3
+    # docs/theory.md §11.11, Theorem F2: the swap (g+1 g+2) at position g + 2w + 3, for n ≥ g + 2w + 3
     assert w["position"] == "11" and w["swap"] == ["3", "4"] and w["range"] == "for n ≥ 11"
 
 
