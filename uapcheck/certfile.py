@@ -109,6 +109,8 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             if perm is None and "swap" in wit:
                 a, b = wit["swap"]
                 perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
+            if perm is None and isinstance(wit.get("block permutation"), list):
+                perm = _lift_blocks(wit["block permutation"], spec)
             data["view witness"] = {"position": wit.get("position"), "permutation": perm}
         return data
     if step.rule == "SYM-AUT":
@@ -121,6 +123,12 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"name": ev.get("name"), "order": order if isinstance(order, int) else None,
                 "generators": gens if isinstance(gens, list) else None}
     if n > MAX_ARCS_N:
+        wit = ev.get("witness") or {}
+        if step.rule == "PAT-DISCONNECTED":
+            return {"i": wit.get("i"), "j": wit.get("j")}
+        if step.rule == "PAT-CONNECTED":
+            pair = ev.get("realised by") or {}
+            return {"diameter": ev.get("diameter"), "pair": [pair.get("from j"), pair.get("to i")]}
         return None
     from .verifier.patterns import bfs
     if "outs" not in cache:
@@ -145,6 +153,25 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"i": wit.get("i"), "j": j, "distance": wit.get("distance from j to i"),
                 "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
     return None
+
+
+def _lift_blocks(block_perm: list, spec) -> Optional[list]:
+    """A view witness on the blocks of a `blockwise(b)` pattern as a permutation of the positions: a
+    swap [a, c] of two blocks, or an image list of the blocks, applied to whole blocks in order."""
+    from . import spec as S
+    sizes = {h.pattern.b for h in spec.heads if isinstance(h.pattern, S.Blockwise)}
+    if len(sizes) != 1 or len(spec.heads) != sum(isinstance(h.pattern, S.Blockwise) for h in spec.heads):
+        return None
+    b = sizes.pop()
+    nb = spec.tokens // b
+    if len(block_perm) == 2:
+        a, c = block_perm
+        images = [c if k == a else a if k == c else k for k in range(1, nb + 1)]
+    elif len(block_perm) == nb:
+        images = block_perm
+    else:
+        return None
+    return [(images[(p - 1) // b] - 1) * b + (p - 1) % b + 1 for p in range(1, spec.tokens + 1)]
 
 
 def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
@@ -187,6 +214,44 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _ffn_data(ev)
     if step.rule == "VERDICT-T1":
         return {"verdict": ev.get("verdict")}
+    if step.rule.startswith("TGT-"):
+        return _target_data(step, spec, cache)
+    return None
+
+
+def _target_values(spec, cache: dict) -> dict:
+    """The target analysis' radius and layers as typed values (the evidence prints them)."""
+    if "target" not in cache:
+        from .rules import targets
+        kind = targets._causal_kind([h.pattern for h in spec.heads])
+        n = spec.tokens
+        out: dict = {}
+        if kind is not None and not isinstance(n, int):
+            import sympy
+            closed = targets._causal_closed(kind, sympy.Symbol(n, integer=True, positive=True))
+            if closed is not None:
+                out = {"radius": closed[0], "layers": closed[1]}
+        cache["target"] = out
+    return cache["target"]
+
+
+def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
+    ev = step.evidence
+    typed = _target_values(spec, cache)
+
+    def value(key, given):
+        return given if isinstance(given, int) and not isinstance(given, bool) else _tree(typed.get(key))
+    if step.rule == "TGT-RECEPTIVE":
+        return {"target": ev.get("target"), "radius": value("radius", ev.get("radius"))}
+    if step.rule == "TGT-LAYERS":
+        return {"radius": value("radius", ev.get("radius")), "layers": value("layers", ev.get("layers")),
+                "least": ev.get("least")}
+    if step.rule == "TGT-ALTERNATIVE":
+        alt = ev.get("alternative") or {}
+        return {"target": alt.get("target"), "verdict": alt.get("verdict"), "least": alt.get("least"),
+                "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None}
+    if step.rule == "TGT-VERDICT":
+        return {"target": ev.get("target"), "verdict": ev.get("verdict")}
     return None
 
 

@@ -211,7 +211,7 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
 
 
 ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "LIM-UNDECIDED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
-                  "WP-NYSTROM"}
+                  "WP-NYSTROM", "TGT-UNDECIDED"}
 
 CHECKERS: dict[str, Callable[[Context, dict], tuple[str, str]]] = {}
 
@@ -225,4 +225,4 @@ def checker(*rules: str):
 
 
 # Registered by importing the modules that define checkers.
-from . import rules_graph, rules_kernel, rules_infer  # noqa: E402,F401
+from . import rules_graph, rules_kernel, rules_infer, rules_targets  # noqa: E402,F401

@@ -12,6 +12,7 @@ n = 2..N (parameters 1..3) with the verifier's concrete graph code.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Optional
 
 import sympy
@@ -48,9 +49,8 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
     if any(h.bias for h in spec.heads) or spec.positional != "none":
         return None
     pats = [h.pattern for h in spec.heads]
-    if all(isinstance(p, S.Causal) or (isinstance(p, S.Offsets) and not p.cyclic and all(
-            isinstance(o, int) and not isinstance(o, bool) and o <= 0 for o in p.offsets)) for p in pats):
-        chain = any(isinstance(p, S.Causal) or -1 in p.offsets for p in pats)
+    if all(forward(p) for p in pats):
+        chain = any(isinstance(p, S.Causal) or (isinstance(p, S.Offsets) and -1 in p.offsets) for p in pats)
         return Lemma("forward", None, None, "trivial" if all(isinstance(p, S.Causal) for p in pats) and chain else None,
                      lambda w: 2, False, (1, 2))
     if len(set(pats)) != 1:
@@ -76,20 +76,55 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
     return None
 
 
+def forward(p: S.Pattern) -> bool:
+    """Every arc j → i of p has j < i, read off the pattern's structure: the causal mask, non-cyclic
+    offsets ≤ 0, sinks (j ≤ k < i), a union of such parts, an intersection with one of them."""
+    if isinstance(p, (S.Causal, S.Sinks)):
+        return True
+    if isinstance(p, S.Offsets):
+        return not p.cyclic and all(isinstance(o, int) and not isinstance(o, bool) and o <= 0 for o in p.offsets)
+    if isinstance(p, S.PatternUnion):
+        return all(forward(q) for q in p.parts)
+    if isinstance(p, S.PatternIntersection):
+        return any(forward(q) for q in p.parts)
+    return False
+
+
+def _names(p: S.Pattern) -> set:
+    """The param names a pattern's sizes use (window, sinks, global sizes)."""
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
+        return set().union(*(_names(q) for q in p.parts))
+    for attr in ("w", "k", "g"):
+        t = getattr(p, attr, None)
+        if isinstance(t, str):
+            return {t}
+    return set()
+
+
 def _instantiate(p: S.Pattern, values: dict) -> S.Pattern:
     def v(t):
         return values.get(t, t) if isinstance(t, str) else t
     if isinstance(p, S.Window):
         return dataclasses.replace(p, w=v(p.w))
-    if isinstance(p, S.PatternUnion):
+    if isinstance(p, S.Sinks):
+        return dataclasses.replace(p, k=v(p.k))
+    if isinstance(p, S.Global):
+        return dataclasses.replace(p, g=v(p.g))
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
         return dataclasses.replace(p, parts=tuple(_instantiate(q, values) for q in p.parts))
     return p
 
 
+def _assignments(spec: S.Spec, lemma: Lemma):
+    if lemma.param:
+        return [{lemma.param: wv} for wv in PARAM_VALUES]
+    names = sorted(set().union(*(_names(h.pattern) for h in spec.heads)) - {spec.tokens})
+    return [dict(zip(names, vals)) for vals in itertools.product(PARAM_VALUES, repeat=len(names))]
+
+
 def instances(spec: S.Spec, lemma: Lemma):
-    """(n, param values, per-head arcs) for n = 2..INSTANCE_MAX_N and the param at 1..3."""
-    for wv in (PARAM_VALUES if lemma.param else (None,)):
-        values = {lemma.param: wv} if lemma.param else {}
+    """(n, param values, per-head arcs) for n = 2..INSTANCE_MAX_N and every param at 1..3."""
+    for values in _assignments(spec, lemma):
         for n in range(lemma.conn_from, INSTANCE_MAX_N + 1):
             heads = [patterns.head_arcs(_instantiate(h.pattern, values), n) for h in spec.heads]
             yield n, values, heads

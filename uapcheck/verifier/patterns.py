@@ -87,6 +87,32 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
                     out.add((j, i))
     elif isinstance(p, S.Edges):
         out.update((j, i) for (i, j) in p.edges if i != j)
+    elif isinstance(p, S.PatternIntersection):
+        common = None
+        for part in p.parts:
+            mine: set = set()
+            if _arcs(part, n, mine):
+                continue  # P & full = P
+            common = mine if common is None else common & mine
+        if common is None:
+            return True
+        out.update(common)
+    elif isinstance(p, S.Sinks):
+        k = min(_int(p.k), n)
+        out.update((s, i) for s in range(1, k + 1) for i in range(k + 1, n + 1))
+    elif isinstance(p, S.GlobalAt):
+        for t in p.positions:
+            out.update((j, t) for j in range(1, n + 1) if j != t)
+            out.update((t, i) for i in range(1, n + 1) if i != t)
+    elif isinstance(p, S.Blockwise):
+        b = _int(p.b)
+        nb = n // b
+        inner: set = set()
+        if nb == 1 or _arcs(p.inner, nb, inner):
+            inner = {(q, r) for q in range(1, nb + 1) for r in range(1, nb + 1)}
+        inner |= {(q, q) for q in range(1, nb + 1)}
+        for q, r in inner:  # block q -> block r: every key of q to every query of r
+            out.update((j, i) for j in range((q - 1) * b + 1, q * b + 1) for i in range((r - 1) * b + 1, r * b + 1) if j != i)
     else:
         raise Symbolic(f"pattern {type(p).__name__}")
     return False

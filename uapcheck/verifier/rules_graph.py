@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, lemmas, patterns
+from . import groups, large, lemmas, patterns
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -15,10 +15,16 @@ class SymbolicN(Exception):
     pass
 
 
+class LargeN(Exception):
+    """n above the arc limit: the step is checked on the interval model (uapcheck/verifier/large.py)."""
+
+
 def _concrete(ctx):
     n = ctx.spec.tokens
     if not isinstance(n, int):
         raise SymbolicN()
+    if n > patterns.MAX_N:
+        raise LargeN()
     heads = ctx.arcs()
     _match_written_arcs(ctx, heads)
     return n, heads
@@ -62,13 +68,15 @@ def _int(v, what):
 
 @checker("PAT-CONNECTED")
 def connected(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("PAT-CONNECTED only concludes `proved`")
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
         return lemmas.symbolic_connected(ctx, s)
+    except LargeN:
+        return large.connected(ctx, s)
     data = s.get("data") or {}
-    if s["status"] != "proved":
-        raise Reject("PAT-CONNECTED only concludes `proved`")
     if "diameter" not in data or data.get("pair") is None:
         raise Trust("only bounds on the diameter are certified")
     d = _int(data["diameter"], "the diameter")
@@ -101,13 +109,18 @@ def connected(ctx, s):
 
 @checker("PAT-DISCONNECTED")
 def disconnected(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("PAT-DISCONNECTED only concludes `proved`")
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
         return lemmas.symbolic_disconnected(ctx, s)
+    except LargeN:
+        data = s.get("data") or {}
+        i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
+        _same_as_printed(s, i, j)
+        return large.disconnected(ctx, s, i, j)
     data = s.get("data") or {}
-    if s["status"] != "proved":
-        raise Reject("PAT-DISCONNECTED only concludes `proved`")
     i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
     _same_as_printed(s, i, j)
     reach = data.get("reach")
@@ -176,13 +189,15 @@ def _family(spec, heads, n) -> str | None:
 
 @checker("PAT-LAYERS")
 def layers(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("PAT-LAYERS only concludes `proved`")
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
         return lemmas.symbolic_layers(ctx, s)
+    except LargeN:
+        return _large_layers(ctx, s)
     data = s.get("data") or {}
-    if s["status"] != "proved":
-        raise Reject("PAT-LAYERS only concludes `proved`")
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
         raise Reject("its premise is not the connectivity step")
@@ -240,13 +255,15 @@ def _exhaustive(ctx, heads, n, d):
 
 @checker("SYM-AUT")
 def sym_aut(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("SYM-AUT only concludes `proved`")
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
         return lemmas.symbolic_group(ctx, s)
+    except LargeN:
+        return _large_group(ctx, s)
     data = s.get("data") or {}
-    if s["status"] != "proved":
-        raise Reject("SYM-AUT only concludes `proved`")
     gens = data.get("generators")
     if not isinstance(gens, list):
         raise Trust("the generators are not listed (too many tokens)")
@@ -273,3 +290,43 @@ def sym_aut(ctx, s):
             raise Reject(f"the group is not {name}")
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}")
+
+
+def _large_layers(ctx, s):
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    d = _int(data.get("diameter"), "the diameter")
+    if (prem[0].get("data") or {}).get("diameter") != d:
+        raise Reject("its diameter is not the connectivity step's")
+    m = _int(data.get("layers"), "the number of layers")
+    n = ctx.spec.tokens
+    if m == d + 1 and not data.get("least"):
+        return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
+    if m == d + 1:
+        wit = data.get("view witness")
+        if not isinstance(wit, dict):
+            raise Reject("D + 1 layers are claimed necessary without a view witness")
+        i = _int(wit.get("position"), "the witness position")
+        printed = s["evidence"].get("view witness")
+        if isinstance(printed, dict) and printed.get("position") != i:
+            raise Reject("the view witness is not the one the derivation printed")
+        perm = wit.get("permutation")
+        if not patterns.is_permutation(perm, n):
+            raise Reject("the view witness is not a permutation of 1..n")
+        return VERIFIED, (large.view_witness(ctx, perm, i, d) + f", and σ is not a symmetry of the heads, so {d} "
+                          f"layers do not suffice; D + 1 = {m} do (view argument)")
+    if m == d and data.get("least"):
+        fam = _family(ctx.spec, [frozenset()] * len(ctx.spec.heads), n)
+        if fam in ("window", "star"):
+            return VERIFIED, FAMILY_LEMMAS[fam]
+        raise Trust(f"D layers claimed sufficient by a search the verifier does not repeat at n = {n}")
+    raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
+
+
+def _large_group(ctx, s):
+    data = s.get("data") or {}
+    if data.get("order") == 1 and data.get("generators") == [] and data.get("name") in (None, "trivial"):
+        return VERIFIED, large.trivial_group(ctx)
+    return large.group(ctx, s)

@@ -86,8 +86,10 @@ def _reachable(ctx) -> set:
 
 def check_top_level(ctx) -> list[str]:
     problems = []
+    if root(ctx)["rule"] == "TGT-VERDICT":
+        return _check_target_verdict(ctx)
     if not is_theorem1(ctx):
-        return []  # the verdict step itself is reported trusted
+        return [f"the verdict step {root(ctx)['rule']} is not one the verifier reads"]
     try:
         want = expected_verdict(ctx)
     except StructureError as exc:
@@ -139,4 +141,31 @@ def _check_summary(ctx) -> list[str]:
         want = sympy.Integer(1)
     if sympy.simplify(layers - want) != 0:
         problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")
+    return problems
+
+
+def _check_target_verdict(ctx) -> list[str]:
+    """A verdict for a declared target class (TGT-VERDICT): the premises' statuses, no stray step, and
+    the summary's layer count is TGT-LAYERS'."""
+    from .rules_targets import expected_verdict
+    r = root(ctx)
+    problems = []
+    try:
+        want = expected_verdict(ctx, r)
+    except StructureError as exc:
+        return [str(exc)]
+    if ctx.cert["verdict"] != want:
+        problems.append(f"verdict: the premises' statuses give {want}, the certificate says {ctx.cert['verdict']}")
+    stray = set(ctx.order) - _reachable(ctx)
+    if stray:
+        problems.append(f"steps {', '.join(sorted(stray))} are not premises of the verdict")
+    if want == "UAP":
+        lay = [p for p in ctx.premises(r) if p["rule"] == "TGT-LAYERS"]
+        try:
+            layers = decode(ctx.cert.get("layers"), ctx.symbols)
+            stated = decode((lay[-1].get("data") or {}).get("layers"), ctx.symbols) if lay else None
+        except TreeError as exc:
+            return problems + [f"layers: {exc}"]
+        if stated is None or sympy.simplify(layers - stated) != 0:
+            problems.append(f"layers: the certificate says {sympy.sstr(layers)}, TGT-LAYERS gives {sympy.sstr(stated)}")
     return problems

@@ -1,0 +1,215 @@
+"""Target-class steps (docs/theory.md §14): the receptive-field class and its radius recomputed on the
+interval model of the re-parsed patterns (any integer n up to 2^17), the closed forms at symbolic n
+re-checked at every instance n = n0..INSTANCE_MAX_N, and the least layers by Theorem L, §14.6 and
+§14.7 with the exhaustive receptive-witness search at every instance up to n = 7."""
+from __future__ import annotations
+
+import sympy
+
+from . import intervals as I
+from . import receptive as R
+from .check import VERIFIED, Reject, Trust, checker
+from .trees import decode
+
+INSTANCE_MAX_N = 24
+TARGET_RULES = ("TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BUDGET", "TGT-NOT-CAUSAL", "TGT-PLAIN")
+
+
+def _same(a, b) -> bool:
+    return a == b or sympy.simplify(a - b) == 0
+
+
+def _value(ctx, s, key):
+    data = s.get("data") or {}
+    if data.get(key) is None:
+        raise Reject(f"the step does not state its {key} as a value")
+    return decode(data[key], ctx.symbols)
+
+
+def _plain(ctx):
+    if any(h.bias or h.projection or h.position for h in ctx.spec.heads):
+        raise Trust("a bias, position term or projection: the verifier's target analysis covers plain patterns")
+
+
+def _concrete_facts(ctx) -> R.Facts:
+    if "receptive" not in ctx.cache:
+        try:
+            spans = I.union_spans(ctx.spec)
+            ctx.cache["receptive"] = R.scan(spans)
+        except I.Unsupported as exc:
+            ctx.cache["receptive"] = exc
+    facts = ctx.cache["receptive"]
+    if isinstance(facts, Exception):
+        raise Trust(f"the interval model does not cover these patterns: {facts}")
+    return facts
+
+
+def _kind(ctx):
+    kind = R.causal_kind(ctx.spec)
+    if kind is None:
+        raise Trust("symbolic n: no closed form of the verifier's table (§14.6, §14.7) matches these patterns")
+    return kind
+
+
+def _instances(ctx, kind) -> str:
+    """The closed form at every instance from its n0 to INSTANCE_MAX_N, and the least layers (no receptive
+    witness at that depth, one below it) by the exhaustive search up to n = 7."""
+    key = ("target instances", kind)
+    if key not in ctx.cache:
+        ctx.cache[key] = _check_instances(kind)
+    problem = ctx.cache[key]
+    if problem:
+        raise Reject(f"the closed form fails at an instance: {problem}")
+    n0 = R.closed_from(kind)
+    return (f"re-checked at n = {n0}..{INSTANCE_MAX_N} on the interval model, the least layers by trying every "
+            f"permutation at n = {n0}..{R.WITNESS_MAX_N}")
+
+
+def _check_instances(kind):
+    p = R.instance_pattern(kind)
+    for n in range(max(2, R.closed_from(kind)), INSTANCE_MAX_N + 1):
+        spans = I.Spans([p], n)
+        facts = R.scan(spans)
+        if not facts.causal:
+            return f"n = {n}: the pattern is not in the causal class"
+        if facts.radius != int(R.closed_radius(kind, n)):
+            return f"n = {n}: the radius is {facts.radius}, the closed form gives {R.closed_radius(kind, n)}"
+        if n <= R.WITNESS_MAX_N:
+            m = int(R.closed_layers(kind, n))
+            if R.find_witness([spans], spans, m) is not None:
+                return f"n = {n}: a receptive witness at depth {m}"
+            if m > facts.radius and R.find_witness([spans], spans, m - 1) is None:
+                return f"n = {n}: no receptive witness at depth {m - 1}, so {m} layers are not the least"
+    return None
+
+
+@checker("TGT-RECEPTIVE")
+def receptive(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("TGT-RECEPTIVE only concludes `proved`")
+    _plain(ctx)
+    target = (s.get("data") or {}).get("target")
+    claimed = _value(ctx, s, "radius")
+    n = ctx.spec.tokens
+    if isinstance(n, int):
+        facts = _concrete_facts(ctx)
+        want = "causal" if facts.causal else "receptive"
+        if target != want:
+            raise Reject(f"the class is {want}, not {target}")
+        if claimed != facts.radius:
+            raise Reject(f"the receptive diameter is {facts.radius}, not {sympy.sstr(claimed)}")
+        j, i, d = facts.far
+        return VERIFIED, (f"receptive fields recomputed on the interval model at n = {n}: "
+                          + ("every arc goes forward and every arc k − 1 → k is present, so R(i) = {1, …, i} "
+                             "(the causal class, §14.1); " if facts.causal else "not the causal class; ")
+                          + f"r = {d}, attained by x_{j} reaching position {i}")
+    kind = _kind(ctx)
+    if target != "causal":
+        raise Reject("the closed forms are of the causal class")
+    want = R.closed_radius(kind, ctx.symbols[n])
+    if not _same(claimed, want):
+        raise Reject(f"the radius {sympy.sstr(claimed)} is not the closed form {sympy.sstr(want)}")
+    return VERIFIED, (f"{'causal mask' if kind[0] == 'causal' else f'causal window w = {kind[1]}, {kind[2]} sinks'}: "
+                      f"r = {sympy.sstr(want)} for n ≥ {R.closed_from(kind)} (§14.6, §14.7); " + _instances(ctx, kind))
+
+
+@checker("TGT-LAYERS")
+def layers(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("TGT-LAYERS only concludes `proved`")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "TGT-RECEPTIVE":
+        raise Reject("its premise is not the TGT-RECEPTIVE step")
+    r = _value(ctx, s, "radius")
+    if not _same(r, _value(ctx, prem[0], "radius")):
+        raise Reject("its radius is not the TGT-RECEPTIVE step's")
+    m = _value(ctx, s, "layers")
+    least = (s.get("data") or {}).get("least")
+    if ctx.spec.positional != "none":
+        raise Trust("a positional encoding: the layer count max(r, 1) is not re-checked here")
+    if not least:
+        if not _same(m, r + 1):
+            raise Reject(f"{sympy.sstr(m)} layers, not shown least, is not r + 1 = {sympy.sstr(r + 1)}")
+        return VERIFIED, "Theorem L (§14.5(d)): r + 1 layers always suffice for the receptive-field class"
+    kind = _kind(ctx)
+    n = ctx.spec.tokens
+    nn = ctx.symbols[n] if not isinstance(n, int) else n
+    if isinstance(n, int) and n < R.closed_from(kind):
+        raise Trust(f"n = {n} is below the closed form's range")
+    want = R.closed_layers(kind, nn)
+    if not _same(m, want):
+        raise Reject(f"{sympy.sstr(m)} layers is not the closed form's {sympy.sstr(want)}")
+    if isinstance(n, int) and not _same(r, R.closed_radius(kind, n)):
+        raise Reject("the radius is not the closed form's")
+    why = ("§14.6: one causal layer sees only the set of the prefix (σ = (1 2) at i = 3 is a receptive witness at "
+           "depth 1), two layers see the nested prefix sets" if kind[0] == "causal" else
+           "§14.7: r layers are needed (the far pair) and no receptive witness exists at depth r")
+    return VERIFIED, f"{why}; " + _instances(ctx, kind)
+
+
+def _slot_statuses(ctx) -> tuple[list, list]:
+    """(FFN steps, head token-distinguishing steps) of the certificate, wherever they sit."""
+    from .structure import HEAD_SLOT_RULES, slots
+    ffn, tds, _, _ = slots(ctx)
+    ffns = [x for x in ctx.steps.values() if x["rule"] == "FFN-DEF2"]
+    tds = [x for x in tds if x["rule"] in HEAD_SLOT_RULES] or tds
+    return ffns, tds
+
+
+@checker("TGT-VERDICT")
+def verdict(ctx, s):
+    if s["id"] != ctx.order[-1]:
+        raise Reject("TGT-VERDICT is the last step")
+    data = s.get("data") or {}
+    target = data.get("target")
+    if target != ctx.spec.target:
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not {target}")
+    want = expected_verdict(ctx, s)
+    if data.get("verdict") != want or ctx.cert["verdict"] != want:
+        raise Reject(f"the premises give {want}")
+    if (s["status"] == "proved") != (want in ("UAP", "NOT-UAP")):
+        raise Reject(f"a {want} verdict step is not {s['status']}")
+    return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
+                      "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
+                      "TGT-NOT-CAUSAL or TGT-BUDGET")
+
+
+def expected_verdict(ctx, s) -> str:
+    from .structure import slots
+    prem = ctx.premises(s)
+    if any(p["rule"] in ("TGT-NOT-CAUSAL", "TGT-BUDGET") and p["status"] == "proved" for p in prem):
+        return "NOT-UAP"
+    ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
+    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN")]
+    heads = slots(ctx)[1]
+    if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
+        return "UAP"
+    return "INCONCLUSIVE"
+
+
+@checker("TGT-ALTERNATIVE")
+def alternative(ctx, s):
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if s["status"] == "undecided":
+        if data.get("verdict") not in (None, "INCONCLUSIVE"):
+            raise Reject("an undecided alternative has no verdict")
+        return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] != "proved" or data.get("verdict") != "UAP":
+        raise Reject("a proved alternative here is UAP for the family's own class")
+    rules = [p["rule"] for p in prem]
+    if rules != ["TGT-RECEPTIVE", "TGT-LAYERS"]:
+        raise Reject("its premises are not TGT-RECEPTIVE and TGT-LAYERS")
+    rec, lay = prem
+    if rec["status"] != "proved" or lay["status"] != "proved":
+        raise Reject("a premise is not proved")
+    if data.get("target") != (rec.get("data") or {}).get("target"):
+        raise Reject("its class is not TGT-RECEPTIVE's")
+    if not _same(_value(ctx, s, "layers"), _value(ctx, lay, "layers")) or bool(data.get("least")) != bool(
+            (lay.get("data") or {}).get("least")):
+        raise Reject("its layer count is not TGT-LAYERS'")
+    ffns, tds = _slot_statuses(ctx)
+    if not ffns or any(x["status"] != "proved" for x in ffns + tds):
+        raise Reject("UAP for the class needs FFN-DEF2 and every head's token distinguishing step proved")
+    return VERIFIED, ("inference: TGT-LAYERS proved, FFN-DEF2 and every head's token distinguishing step proved "
+                      "give UAP for the family's own class (TGT-VERDICT's rule)")
