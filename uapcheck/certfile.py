@@ -216,7 +216,20 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"verdict": ev.get("verdict")}
     if step.rule.startswith("TGT-"):
         return _target_data(step, spec, cache)
+    if step.rule == "POS-OFFSET":
+        return _offset_data(spec, cache)
     return None
+
+
+def _offset_data(spec, cache: dict) -> Optional[dict]:
+    """The offset class of the next head with a position formula (the steps come in head order)."""
+    from .rules import positions
+    heads = [h for h in spec.heads if h.position is not None and h.position.kind in ("bias", "reweight")]
+    k = cache.get("offset steps", 0)
+    cache["offset steps"] = k + 1
+    if k >= len(heads):
+        return None
+    return {"class": positions.analyse(spec, heads[k]).kind}
 
 
 def _target_values(spec, cache: dict) -> dict:

@@ -204,14 +204,15 @@ def labels(spec: S.Spec, heads: Sequence[frozenset]) -> dict:
     return labels_at(spec, heads, spec.tokens)
 
 
-def labels_at(spec: S.Spec, heads: Sequence[frozenset], n: int) -> dict:
+def labels_at(spec: S.Spec, heads: Sequence[frozenset], n: int, kinds: Optional[Sequence] = None) -> dict:
     """(j, i) -> the tuple of (head, bias class) over the heads that contain the arc: a permutation
     σ is a symmetry of the family iff it maps every labelled pair onto a pair with the same label
     (each head has its own parameters; a bias of kind K ties the scores of pairs of one class)."""
     lab: dict = {}
     for h, (head, arcs) in enumerate(zip(spec.heads, heads)):
+        kind = kinds[h] if kinds is not None else head.bias
         for j, i in arcs:
-            lab.setdefault((j, i), []).append((h, bias_class(head.bias, n, j, i)))
+            lab.setdefault((j, i), []).append((h, bias_class(kind, n, j, i)))
     return {k: tuple(v) for k, v in lab.items()}
 
 

@@ -200,12 +200,12 @@ def sym_dense(ctx, s):
     checked = []
     sizes = [n] if isinstance(n, int) and n <= 7 else [3, 4, 5, 6, 7]
     for m in sizes:
-        want = _dense_group(spec, m, name)
+        want = _dense_group(spec, m, name, ctx=ctx)
         if want is not None:
             raise Reject(f"at n = {m}: {want}")
         checked.append(m)
     if isinstance(n, int) and n > 7:
-        got = _dense_group(spec, n, name, brute=False)
+        got = _dense_group(spec, n, name, brute=False, ctx=ctx)
         if got is not None:
             raise Reject(got)
     where = f"n = {n}" if isinstance(n, int) else "every n (the bias-group table, docs/theory.md §Bias)"
@@ -213,10 +213,14 @@ def sym_dense(ctx, s):
                       f"confirmed by trying every permutation at n = {', '.join(map(str, checked))}")
 
 
-def _dense_group(spec, n: int, name, brute: bool = True):
+def _dense_group(spec, n: int, name, brute: bool = True, ctx=None):
     """None when the labelled complete structure at n has exactly the named group, else the reason."""
     heads = [patterns.head_arcs(S.Full(), n) for _ in spec.heads]
-    lab = patterns.labels_at(spec, heads, n)
+    kinds = None
+    if any(h.position for h in spec.heads) and ctx is not None:
+        from .rules_positions import effective_bias
+        kinds = [effective_bias(ctx, h, n) for h in spec.heads]
+    lab = patterns.labels_at(spec, heads, n, kinds)
     gens = groups.named_generators(name, n) if isinstance(name, str) else None
     if gens is None:
         return f"unknown group name {name!r}"
@@ -230,9 +234,6 @@ def _dense_group(spec, n: int, name, brute: bool = True):
         if full is None:
             raise Trust(f"completeness at n = {n} needs pynauty")
     mine = groups.order(gens, n)
-    if full is not None and full > mine and any(
-            getattr(h, f, None) for h in spec.heads for f in ("positions", "position_bias", "rope", "alibi", "shared")):
-        raise Trust("the heads carry position terms the verifier's dense model does not include")
     if full is not None and full > mine:
         raise Trust(f"the claimed group {name} is smaller than the bias table's at n = {n}: a construct the "
                     "verifier does not model")

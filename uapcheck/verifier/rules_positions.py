@@ -1,0 +1,243 @@
+"""Positions in the weights (docs/theory.md §16) and heads that share or combine (§17), re-checked from
+the re-parsed formulas: the offset function h(m) = b(i, i + m) − b(i, i) recomputed by the verifier's
+own evaluator, its injectivity decided exactly (linear in m with a non-zero slope) or, for a
+transcendental h at an integer n, at 60 digits on every offset; the hypotheses of TD-FIXEDBIAS,
+TD-ROTARY, TD-BUCKETS, HEADS-SHARED and HEADS-DIFF read off the input and the premises' statuses."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from . import kernels
+from .check import NUMERIC, VERIFIED, Reject, Trust, checker
+
+I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
+M_OFF = sympy.Symbol("m·off", integer=True)
+NUMERIC_MAX_N = 2048
+DIGITS = 60
+
+
+def _head(ctx, s) -> S.Head:
+    h = ctx.heads_of.get(s["id"])
+    if h is None:
+        raise Reject("the step belongs to no head")
+    return ctx.spec.heads[h]
+
+
+def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
+    """h(m) = b(i, i + m) − b(i, i); Reject when it depends on i."""
+    pos = head.position
+    env: dict = dict(kernels.param_symbols(spec))
+    env["pi"] = sympy.pi
+    env[pos.names[0]] = I_POS
+
+    def at(j):
+        env[pos.names[1]] = j
+        val = kernels.evaluate(pos.expr, env)
+        if isinstance(val, tuple):
+            raise Reject("the position formula is not a scalar")
+        return val
+    h = sympy.simplify(at(I_POS + M_OFF) - at(I_POS))
+    if h.has(I_POS):
+        raise Reject(f"h(m) = {sympy.sstr(h)} depends on i: the formula is not a function of the offset")
+    return h
+
+
+def _linear_slope(h: sympy.Expr, m: sympy.Symbol) -> Optional[sympy.Expr]:
+    if not h.is_polynomial(m):
+        return None
+    poly = sympy.Poly(h, m)
+    return poly.LC() if poly.degree() == 1 and poly.LC().is_nonzero else None
+
+
+def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
+    """(class, how, reason): class "injective" or "symmetric"; how VERIFIED or NUMERIC."""
+    h = offset_function(spec, head)
+    slope = _linear_slope(h, M_OFF)
+    if slope is not None:
+        return "injective", VERIFIED, f"h(m) = {sympy.sstr(h)} is linear in m with slope {sympy.sstr(slope)} ≠ 0"
+    even = sympy.simplify(h.xreplace({M_OFF: -M_OFF}) - h) == 0
+    mp = sympy.Symbol("m·abs", integer=True, positive=True)
+    if even and _linear_slope(sympy.simplify(h.xreplace({M_OFF: mp})), mp) is not None:
+        return "symmetric", VERIFIED, f"h(m) = {sympy.sstr(h)} is even and linear in |m| with a non-zero slope"
+    n = spec.tokens
+    if not isinstance(n, int) or n > NUMERIC_MAX_N or h.free_symbols - {M_OFF}:
+        raise Trust(f"h(m) = {sympy.sstr(h)}: injectivity is re-checked only for linear forms or an integer n "
+                    f"≤ {NUMERIC_MAX_N} without params")
+    offsets = range(0, n) if even else range(-(n - 1), n)
+    import mpmath
+    with mpmath.workdps(DIGITS):
+        values = []
+        for m in offsets:
+            val = sympy.N(h.xreplace({M_OFF: sympy.Integer(m)}), DIGITS)
+            if not val.is_real or not (val.is_Float or val.is_Integer or val.is_Rational):
+                raise Reject(f"h({m}) is not a real number")
+            values.append(mpmath.mpf(str(val)))
+        values.sort()
+        gap = min((b - a for a, b in zip(values, values[1:])), default=mpmath.mpf(1))
+        if not gap > mpmath.mpf(10) ** (-(DIGITS - 15)):
+            raise Reject(f"h(m) = {sympy.sstr(h)}: two offsets give values closer than 10^-{DIGITS - 15}")
+    return ("symmetric" if even else "injective"), NUMERIC, (
+        f"h(m) = {sympy.sstr(h)} takes pairwise different values at m = {offsets.start}..{offsets.stop - 1} "
+        f"(smallest gap {mpmath.nstr(gap, 3)}; h is transcendental, so its values are compared at {DIGITS} digits)")
+
+
+@checker("POS-OFFSET")
+def pos_offset(ctx, s):
+    head = _head(ctx, s)
+    pos = head.position
+    if pos is None or pos.kind not in ("bias", "reweight"):
+        raise Reject("the head has no position formula")
+    if pos.kind == "reweight":
+        raise Trust("a `reweight` factor: its offset classes and positivity are not re-checked here")
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] != "proved":
+        raise Reject("POS-OFFSET never refutes")
+    key = ("offset class", head)
+    if key not in ctx.cache:
+        ctx.cache[key] = offset_class(ctx.spec, head)
+    kind, how, reason = ctx.cache[key]
+    claimed = (s.get("data") or {}).get("class")
+    if claimed != kind:
+        raise Reject(f"h is {kind} on the offsets, the step says {claimed}")
+    return how, f"{reason}: the classes of a {'symmetric ' if kind == 'symmetric' else ''}Toeplitz bias (§16.1)"
+
+
+def _proved(p) -> bool:
+    return p["status"] == "proved"
+
+
+@checker("TD-FIXEDBIAS")
+def td_fixed_bias(ctx, s):
+    head = _head(ctx, s)
+    prem = ctx.premises(s)
+    if [p["rule"] for p in prem] != ["POS-OFFSET", "AN-STRUCT"]:
+        raise Reject("its premises are not POS-OFFSET and AN-STRUCT")
+    off, an = prem
+    if s["status"] == "refuted":
+        raise Reject("TD-FIXEDBIAS never refutes")
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "injective":
+        raise Reject("proved without an injective offset function and analyticity")
+    if head.position.kind != "bias":
+        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    k00 = kernels.kernel_value(ctx.spec, head, (sympy.Integer(0),), (sympy.Integer(0),))
+    k00 = sympy.simplify(k00)
+    if not (k00.is_Rational and k00 > 0):
+        raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
+    return VERIFIED, (f"inference (§16.2): h injective (POS-OFFSET), AN-STRUCT proved, k(0, 0) = {sympy.sstr(k00)} > 0: "
+                      "1-layer token distinguishing w.r.t. the trivial group")
+
+
+def softmax_gamma(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
+    """γ when the head's kernel is exp(γ x·y) with γ > 0 (checked at 2-dimensional symbolic vectors)."""
+    if head.kind != "kernel" or head.normalize is False or head.tie or head.affine:
+        return None
+    x1, x2, y1, y2 = sympy.symbols("x1 x2 y1 y2", real=True)
+    k = kernels.kernel_value(spec, head, (x1, x2), (y1, y2))
+    if not isinstance(k, sympy.exp):
+        return None
+    gamma = sympy.simplify(k.args[0] / (x1 * y1 + x2 * y2))
+    if gamma.free_symbols & {x1, x2, y1, y2} or not gamma.is_positive:
+        return None
+    return gamma
+
+
+@checker("TD-ROTARY")
+def td_rotary(ctx, s):
+    head = _head(ctx, s)
+    if head.position is None or head.position.kind != "rotary":
+        raise Reject("the head is not `rotary`")
+    prem = ctx.premises(s)
+    if [p["rule"] for p in prem] != ["AN-STRUCT"]:
+        raise Reject("its premise is not AN-STRUCT")
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] != "proved" or not _proved(prem[0]):
+        raise Reject("proved without analyticity")
+    gamma = softmax_gamma(ctx.spec, head)
+    if gamma is None:
+        raise Reject("RoPE is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
+    d = ctx.spec.dim
+    if isinstance(d, int) and d < 2:
+        raise Reject("RoPE's argument needs d ≥ 2")
+    return VERIFIED, (f"inference (§16.3): k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived from the formula, normalised, "
+                      "AN-STRUCT proved, d ≥ 2: 1-layer token distinguishing w.r.t. the trivial group")
+
+
+@checker("TD-BUCKETS")
+def td_buckets(ctx, s):
+    head = _head(ctx, s)
+    pos = head.position
+    if pos is None or pos.kind != "buckets":
+        raise Reject("the head has no T5 buckets")
+    prem = ctx.premises(s)
+    if [p["rule"] for p in prem] != ["TD-KERNEL"]:
+        raise Reject("its premise is not TD-KERNEL")
+    n = ctx.spec.tokens
+    exact = isinstance(n, int) and n - 1 < pos.buckets // 4
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] != "proved" or not _proved(prem[0]) or not exact:
+        raise Reject(f"proved needs TD-KERNEL proved and every offset below the exact range {pos.buckets // 4}")
+    return VERIFIED, (f"inference (§16.4): every offset |j − i| ≤ {n - 1} < B/4 = {pos.buckets // 4} has its own bucket "
+                      "(a Toeplitz bias), TD-KERNEL proved")
+
+
+@checker("HEADS-SHARED")
+def heads_shared(ctx, s):
+    head = _head(ctx, s)
+    if head.heads is None:
+        raise Reject("the head declares no `heads H kv G`")
+    h, g = head.heads
+    if not (isinstance(h, int) and isinstance(g, int) and 1 <= g <= h and h % g == 0):
+        raise Reject(f"`heads {h} kv {g}`: G must divide H")
+    prem = ctx.premises(s)
+    if len(prem) != 1:
+        raise Reject("its premise is the single head's token distinguishing step")
+    if s["status"] == "refuted" or (s["status"] == "proved") != _proved(prem[0]):
+        raise Reject(f"status {s['status']} does not follow from the premise ({prem[0]['status']})")
+    return VERIFIED, (f"inference (§17.1): {h} query heads in {g} key/value groups contain the single head (equal W_Q, "
+                      "W_K, W_V/H), whose step is proved; the group is the single head's")
+
+
+@checker("HEADS-DIFF")
+def heads_diff(ctx, s):
+    head = _head(ctx, s)
+    if not head.differential or head.kind != "kernel" or head.normalize is False:
+        raise Reject("HEADS-DIFF is for a normalised `differential` kernel head")
+    prem = ctx.premises(s)
+    if len(prem) != 1:
+        raise Reject("its premise is the single head's token distinguishing step")
+    if s["status"] == "refuted" or (s["status"] == "proved") != _proved(prem[0]):
+        raise Reject(f"status {s['status']} does not follow from the premise ({prem[0]['status']})")
+    return VERIFIED, ("inference (§17.2): at λ = 0 the layer is the single head, whose step is proved; analytic in "
+                      "(θ, λ), so Theorem 2 applies; the group is the single head's")
+
+
+def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
+    """The bias kind whose classes a head's position term has (for the group), or Trust."""
+    pos = head.position
+    if pos is None:
+        return head.bias
+    if head.bias:
+        raise Trust("a head with both a bias and a position term")
+    if pos.kind == "rotary":
+        if softmax_gamma(ctx.spec, head) is None:
+            raise Trust("RoPE's group is derived for softmax heads only")
+        return "toeplitz"
+    if pos.kind == "buckets":
+        if not (isinstance(n, int) and n - 1 < pos.buckets // 4):
+            raise Trust("T5 buckets beyond the exact range: the bucket classes are not re-derived here")
+        return "toeplitz"
+    if pos.kind == "reweight":
+        raise Trust("a `reweight` factor: its offset classes are not re-checked here")
+    key = ("offset class", head)
+    if key not in ctx.cache:
+        ctx.cache[key] = offset_class(ctx.spec, head)
+    kind = ctx.cache[key][0]
+    return "toeplitz" if kind == "injective" else "symmetric toeplitz"
