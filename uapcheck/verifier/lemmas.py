@@ -34,6 +34,7 @@ class Lemma:
     least_layers: bool  # D layers suffice (else D + 1 by the view argument)
     witness: Optional[tuple] = None  # (i, j) for a disconnected pattern
     conn_from: int = 2  # the least n from which the connectivity statement holds
+    rooted_from: object = None  # n0(w) from which §11.9's rooted-view lemma gives D layers (cyclic families)
 
 
 def _term(t):
@@ -67,12 +68,13 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
             return Lemma("window", w if kind == "name" else None, sympy.ceiling((n - 1) / wv), "reflection",
                          lambda x: 2 * x + 1, True)
         return Lemma("cyclic window", w if kind == "name" else None, sympy.ceiling(sympy.floor(n / 2) / wv), "D_n",
-                     lambda x: 2 * x + 3, False)
+                     lambda x: 2 * x + 3, False, rooted_from=(lambda x: 4 * x + 2) if kind == "name" else (lambda x, w=w: 4 * w + 2))
     if isinstance(p, S.Offsets) and p.cyclic and all(isinstance(o, int) and not isinstance(o, bool) for o in p.offsets):
         offs = set(p.offsets) - {0}
         w = len(offs)
         if offs == set(range(1, w + 1)) or offs == set(range(-w, 0)):
-            return Lemma("one-sided", None, sympy.ceiling((n - 1) / sympy.Integer(w)), "C_n", lambda x: 3, False)
+            return Lemma("one-sided", None, sympy.ceiling((n - 1) / sympy.Integer(w)), "C_n", lambda x: 3, False,
+                         rooted_from=lambda x, w=w: 2 * w + 2)
     return None
 
 
@@ -235,9 +237,7 @@ def symbolic_layers(ctx, s):
     layers = decode(data.get("layers"), ctx.symbols)
     want = lemma.diameter if lemma.least_layers else lemma.diameter + 1
     if not lemma.least_layers and _same(layers, lemma.diameter) and data.get("least"):
-        from .check import Trust
-        raise Trust(f"D layers for the `{lemma.name}` family rest on a theorem outside the verifier's table "
-                    "(docs/theory.md §11.9); its table gives D + 1")
+        return _rooted_family(ctx, lemma)
     if not _same(layers, want) or bool(data.get("least")) != lemma.least_layers:
         raise Reject(f"{sympy.sstr(layers)} layers (least: {data.get('least')}) is not the `{lemma.name}` lemma's "
                      f"{sympy.sstr(want)}")
@@ -262,3 +262,39 @@ def symbolic_group(ctx, s):
     _instances_ok(ctx, lemma, "group")
     return VERIFIED, (f"`{lemma.name}` lemma (docs/theory.md §18.4): G = {lemma.group} from the lemma's bound on; every "
                       "instance up to n = 9 re-checked (every permutation, or nauty)")
+
+
+def _rooted_family(ctx, lemma: Lemma):
+    """D layers for the cyclic families: §11.9's lemma (for n ≥ its n0), re-decided with nauty's rooted views
+    at every instance from the group's range to INSTANCE_MAX_N (parameters 1..3)."""
+    from . import views
+    from .check import VERIFIED, Reject, Trust
+    if lemma.rooted_from is None:
+        raise Trust(f"D layers for the `{lemma.name}` family: no rooted-view lemma in the verifier's table")
+    key = ("rooted instances", lemma.name)
+    if key not in ctx.cache:
+        problem, low = None, None
+        try:
+            for n, values, heads in instances(ctx.spec, lemma):
+                w = next(iter(values.values()), 1)
+                if n < lemma.group_from(w):
+                    continue
+                d = diameter(heads, n)
+                gens = groups.named_generators(lemma.group, n)
+                found = views.decide(heads, n, d, gens)
+                if found:
+                    problem = f"n = {n}" + "".join(f", {k} = {v}" for k, v in values.items()) + f": {found}"
+                    break
+                low = n if low is None else min(low, n)
+        except views.NoNauty as exc:
+            problem = exc
+        ctx.cache[key] = problem
+    problem = ctx.cache[key]
+    if isinstance(problem, Exception):
+        raise Trust(f"D layers for the `{lemma.name}` family: the rooted views are not re-decided ({problem})")
+    if problem:
+        raise Reject(f"D layers do not suffice at an instance: {problem}")
+    n0 = "4w + 2" if lemma.name == "cyclic window" else "2w + 2"
+    return VERIFIED, (f"`{lemma.name}` family: D layers suffice for n ≥ {n0} by §11.9's rooted-view lemma (Aut(R_i) ⊆ "
+                      f"Stab_G(i), G transitive); re-decided with nauty's rooted views at every instance n ≤ "
+                      f"{INSTANCE_MAX_N} from the group's range" + (f", parameter 1, 2, 3" if lemma.param else ""))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, large, lemmas, patterns
+from . import groups, large, lemmas, patterns, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -236,8 +236,29 @@ def layers(ctx, s):
             return VERIFIED, FAMILY_LEMMAS[fam]
         if n <= EXHAUSTIVE_MAX_N:
             return _exhaustive(ctx, heads, n, d)
-        raise Trust("D layers claimed sufficient by a search the verifier does not repeat above n = 8")
+        return _rooted_views(ctx, heads, n, d)
     raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
+
+
+def _rooted_views(ctx, heads, n, d):
+    if any(h.bias for h in ctx.spec.heads) or ctx.spec.positional != "none":
+        raise Trust("rooted views are decided here for heads without bias or positional encoding")
+    group = _group_step(ctx)
+    gens = (group.get("data") or {}).get("generators") if group["rule"] == "SYM-AUT" else None
+    if not isinstance(gens, list) or not all(patterns.is_permutation(g, n) for g in gens):
+        raise Trust("the group's generators are not listed, so the G-orbits are not known")
+    lab = patterns.labels(ctx.spec, heads)
+    if not all(patterns.preserves(g, lab) for g in gens):
+        raise Reject("a generator of G is not a symmetry of the heads")
+    try:
+        problem = views.decide(heads, n, d, gens)
+    except views.NoNauty as exc:
+        raise Trust(f"D layers claimed sufficient; the rooted views are not re-decided: {exc}") from None
+    if problem:
+        raise Reject(f"{d} layers do not suffice: {problem}")
+    return VERIFIED, (f"rooted views (§11.9) decided with nauty, not BLISS: for every G-orbit representative i, "
+                      f"|Aut(R_i)| = |Stab_G(i)| and the canonical forms differ, so no view witness exists and "
+                      f"D = {d} layers suffice")
 
 
 def _exhaustive(ctx, heads, n, d):
