@@ -120,7 +120,9 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
             gens = [list(g) for g in grp.generators] if grp.generators is not None else None
             order = int(grp.order)
-        return {"name": ev.get("name"), "order": order if isinstance(order, int) else None,
+        if not isinstance(order, int) and isinstance(ev.get("block group order"), int):
+            order = _lifted_order(ev, spec)
+        return {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
                 "generators": gens if isinstance(gens, list) else None}
     if n > MAX_ARCS_N:
         wit = ev.get("witness") or {}
@@ -153,6 +155,27 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"i": wit.get("i"), "j": j, "distance": wit.get("distance from j to i"),
                 "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
     return None
+
+
+def _lifted_order(ev: dict, spec) -> Optional[int]:
+    """|G| of a `blockwise(b)` pattern, as an expression tree (a product of factorials), from the block
+    group's order and its closed-twin classes (the evidence lists the classes of two or more blocks;
+    every other block is a class of its own): |G| = |Aut(quotient)| · ∏ (b·|C|)!."""
+    from . import spec as S
+    pats = [h.pattern for h in spec.heads]
+    if not pats or not all(isinstance(p, S.Blockwise) for p in pats) or len({p.b for p in pats}) != 1:
+        return None
+    b = pats[0].b
+    classes = [list(c) for c in ev.get("closed-twin classes of blocks") or []]
+    seen = {k for c in classes for k in c}
+    classes += [[k] for k in range(1, spec.tokens // b + 1) if k not in seen]
+    try:
+        from .graphs.blockwise import quotient_order
+        q = quotient_order(ev["block group order"], classes)
+    except ArithmeticError:
+        return None
+    # a product of factorials: the integer itself can exceed what JSON numbers carry
+    return {"op": "*", "args": [q] + [{"op": "factorial", "args": [b * len(c)]} for c in classes]}
 
 
 def _lift_blocks(block_perm: list, spec) -> Optional[list]:

@@ -3,7 +3,8 @@
     7                          an integer
     {"q": [3, 8]}              the rational 3/8
     {"sym": "n"}               a named quantity: the length n or a declared param
-    {"op": "+", "args": [...]} also "*", "^" (base, exponent), "ceiling", "floor", "max", "min"
+    {"op": "+", "args": [...]} also "*", "^" (base, exponent), "ceiling", "floor", "max", "min",
+                               "factorial" (of an integer 0..100,000)
 
 `encode` (used by the certificate writer) and `decode` (used by the verifier) are inverse on the
 values the derivations produce. `decode` builds SymPy objects by explicit constructors only.
@@ -27,8 +28,16 @@ _OPS: dict[str, Callable] = {
     "floor": lambda args: sympy.floor(args[0]),
     "max": lambda args: sympy.Max(*args),
     "min": lambda args: sympy.Min(*args),
+    "factorial": lambda args: _factorial(args[0]),
 }
-_ARITY = {"^": 2, "ceiling": 1, "floor": 1}
+_ARITY = {"^": 2, "ceiling": 1, "floor": 1, "factorial": 1}
+MAX_FACTORIAL = 100_000
+
+
+def _factorial(k):
+    if not (isinstance(k, sympy.Integer) and 0 <= k <= MAX_FACTORIAL):
+        raise TreeError(f"factorial of {str(k)[:20]} (an integer 0..{MAX_FACTORIAL} only)")
+    return sympy.factorial(k)
 MAX_DEPTH = 60
 MAX_INT_DIGITS = 2000
 
@@ -77,7 +86,7 @@ def encode(value: Any) -> Any:
         return {"q": [int(value.p), int(value.q)]}
     if isinstance(value, sympy.Symbol):
         return {"sym": value.name}
-    for cls, op in ((sympy.Add, "+"), (sympy.Mul, "*"), (sympy.Pow, "^"), (sympy.ceiling, "ceiling"),
+    for cls, op in ((sympy.Add, "+"), (sympy.Mul, "*"), (sympy.Pow, "^"), (sympy.factorial, "factorial"), (sympy.ceiling, "ceiling"),
                     (sympy.floor, "floor"), (sympy.Max, "max"), (sympy.Min, "min")):
         if isinstance(value, cls):
             return {"op": op, "args": [encode(a) for a in value.args]}
