@@ -80,8 +80,39 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
                         cert, lambda c, idx=idx, g=g, a=a, b=b: _swap(c["steps"][idx]["data"]["generators"][g], a, b))
         if isinstance(data.get("layers"), (int, dict)) and s["rule"] == "PAT-LAYERS":
             yield f"{sid} flip the layer count's sign", sid, _with(cert, lambda c, idx=idx: _flip(c["steps"][idx]["data"], "layers"))
+        if s["rule"].startswith("TGT-") and s["status"] == "proved":
+            for key in ("radius", "layers"):
+                if data.get(key) is not None:
+                    for delta in (1, -1):
+                        yield f"{sid} change the {key} by {delta}", sid, _with(
+                            cert, lambda c, idx=idx, key=key, delta=delta: _add(c["steps"][idx]["data"], key, delta))
+            if data.get("target") in ("causal", "receptive"):
+                yield f"{sid} change the class", sid, _with(cert, lambda c, idx=idx: c["steps"][idx]["data"].__setitem__(
+                    "target", "receptive" if c["steps"][idx]["data"]["target"] == "causal" else "causal"))
+        if s["rule"] == "POS-OFFSET" and data.get("class"):
+            yield f"{sid} change the offset class", sid, _with(cert, lambda c, idx=idx: c["steps"][idx]["data"].__setitem__(
+                "class", "symmetric" if c["steps"][idx]["data"]["class"] == "injective" else "injective"))
+        if s["rule"] == "SYM-AUT" and data.get("order") is not None:
+            yield f"{sid} double the group's order", sid, _with(cert, lambda c, idx=idx: _double(c["steps"][idx]["data"], "order"))
+        if s["rule"] == "PAT-CONNECTED" and isinstance(data.get("diameter"), int):
+            yield f"{sid} change the diameter", sid, _with(cert, lambda c, idx=idx: _shift(c["steps"][idx]["data"], "diameter"))
+        if s["rule"] in STATUS_RULES and s["status"] == "proved":  # a rule that never refutes claims it does
+            yield f"{sid} ({s['rule']}) status refuted", sid, _with(
+                cert, lambda c, idx=idx: c["steps"][idx].__setitem__("status", "refuted"))
     if cert.get("layers") is not None:
         yield "flip the verdict's layer count", None, _with(cert, lambda c: _flip(c, "layers"))
+
+
+STATUS_RULES = {"TGT-RECEPTIVE", "TGT-LAYERS", "TGT-VERDICT", "TGT-ALTERNATIVE", "POS-OFFSET", "TD-FIXEDBIAS",
+                "TD-ROTARY", "TD-BUCKETS", "HEADS-SHARED", "HEADS-DIFF", "PAT-DISCONNECTED", "PAT-LAYERS", "SYM-AUT"}
+
+
+def _add(obj, key, delta):
+    obj[key] = obj[key] + delta if isinstance(obj[key], int) else {"op": "+", "args": [delta, obj[key]]}
+
+
+def _double(obj, key):
+    obj[key] = obj[key] * 2 if isinstance(obj[key], int) else {"op": "*", "args": [2, obj[key]]}
 
 
 def _with(cert, change):

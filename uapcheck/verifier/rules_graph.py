@@ -348,6 +348,9 @@ def _large_layers(ctx, s):
 
 def _large_group(ctx, s):
     data = s.get("data") or {}
-    if data.get("order") == 1 and data.get("generators") == [] and data.get("name") in (None, "trivial"):
-        return VERIFIED, large.trivial_group(ctx)
-    return large.group(ctx, s)
+    why = large.forward_chain(ctx)
+    if why is None:
+        return large.group(ctx, s)
+    if data.get("order") != 1 or data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
+        raise Reject(f"the group is trivial ({why}), not the stated one")
+    return VERIFIED, why
