@@ -65,14 +65,12 @@ def test_the_receptive_witness_search_finds_the_causal_swap():
 
 def _brute_force_witness(heads, n, d):
     """A view witness at depth d by trying every permutation (§11.2)."""
-    outs = patterns.union_out(heads, n)
     ins = [[] for _ in range(n + 1)]
     for arcs in heads:
         for j, i in arcs:
             ins[i].append(j)
     dist = {i: patterns.bfs(ins, i) for i in range(1, n + 1)}
     lab = patterns.labels_at(_spec(len(heads)), heads, n)
-    del outs
     for images in itertools.permutations(range(1, n + 1)):
         perm = list(images)
         if patterns.preserves(perm, lab):

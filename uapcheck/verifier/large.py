@@ -10,6 +10,9 @@ interval model of the re-parsed patterns (uapcheck/verifier/intervals.py) withou
     SYM-AUT (trivial) every arc of the union goes forward and every arc k − 1 → k is present: an
                       automorphism keeps the unique Hamiltonian path of an acyclic digraph, so it is
                       the identity (and G ⊆ Aut(union) is trivial)
+    SYM-AUT (other)   one head: |Aut| = |Aut(Q)| · ∏ |C|! over the twin classes C (modules any
+                      permutation of which is an automorphism, found by neighbourhood hashes, checked
+                      exactly, maximal), with Q the quotient coloured by size and kind, by nauty
 """
 from __future__ import annotations
 

@@ -297,4 +297,4 @@ def _rooted_family(ctx, lemma: Lemma):
     n0 = "4w + 2" if lemma.name == "cyclic window" else "2w + 2"
     return VERIFIED, (f"`{lemma.name}` family: D layers suffice for n ≥ {n0} by §11.9's rooted-view lemma (Aut(R_i) ⊆ "
                       f"Stab_G(i), G transitive); re-decided with nauty's rooted views at every instance n ≤ "
-                      f"{INSTANCE_MAX_N} from the group's range" + (f", parameter 1, 2, 3" if lemma.param else ""))
+                      f"{INSTANCE_MAX_N} from the group's range" + (", parameter 1, 2, 3" if lemma.param else ""))
