@@ -127,7 +127,7 @@ def td_fixed_bias(ctx, s):
         raise Trust("a `reweight` factor: c > 0 is not re-checked here")
     k00 = kernels.kernel_value(ctx.spec, head, (sympy.Integer(0),), (sympy.Integer(0),))
     k00 = sympy.simplify(k00)
-    if not (k00.is_Rational and k00 > 0):
+    if k00.is_positive is not True:
         raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
     return VERIFIED, (f"inference (§16.2): h injective (POS-OFFSET), AN-STRUCT proved, k(0, 0) = {sympy.sstr(k00)} > 0: "
                       "1-layer token distinguishing w.r.t. the trivial group")
