@@ -102,17 +102,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if not isinstance(n, int):
         return _symbolic_pattern_data(step, spec, cache)
     if step.rule == "PAT-LAYERS":
-        data = {"diameter": ev.get("diameter"), "layers": ev.get("layers"), "least": ev.get("least")}
-        wit = ev.get("view witness")
-        if isinstance(wit, dict):
-            perm = wit.get("permutation")
-            if perm is None and "swap" in wit:
-                a, b = wit["swap"]
-                perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
-            if perm is None and isinstance(wit.get("block permutation"), list):
-                perm = _lift_blocks(wit["block permutation"], spec)
-            data["view witness"] = {"position": wit.get("position"), "permutation": perm}
-        return data
+        return _layers_data(ev, spec)
     if step.rule == "SYM-AUT":
         gens, order = ev.get("generators"), ev.get("order")
         if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
@@ -125,13 +115,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
                 "generators": gens if isinstance(gens, list) else None}
     if n > MAX_ARCS_N:
-        wit = ev.get("witness") or {}
-        if step.rule == "PAT-DISCONNECTED":
-            return {"i": wit.get("i"), "j": wit.get("j")}
-        if step.rule == "PAT-CONNECTED":
-            pair = ev.get("realised by") or {}
-            return {"diameter": ev.get("diameter"), "pair": [pair.get("from j"), pair.get("to i")]}
-        return None
+        return _large_pattern_data(step)
     from .verifier.patterns import bfs
     if "outs" not in cache:
         cache["outs"] = _outs(_graphs(spec), n)
@@ -154,6 +138,35 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         j = wit.get("j")
         return {"i": wit.get("i"), "j": j, "distance": wit.get("distance from j to i"),
                 "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
+    return None
+
+
+def _layers_data(ev: dict, spec) -> dict:
+    """D, the layer count, `least` and the view witness as a permutation of 1..n (a swap written out, a
+    witness on blocks lifted to the positions)."""
+    n = spec.tokens
+    data = {"diameter": ev.get("diameter"), "layers": ev.get("layers"), "least": ev.get("least")}
+    wit = ev.get("view witness")
+    if isinstance(wit, dict):
+        perm = wit.get("permutation")
+        if perm is None and "swap" in wit:
+            a, b = wit["swap"]
+            perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
+        if perm is None and isinstance(wit.get("block permutation"), list):
+            perm = _lift_blocks(wit["block permutation"], spec)
+        data["view witness"] = {"position": wit.get("position"), "permutation": perm}
+    return data
+
+
+def _large_pattern_data(step: proof.Step) -> Optional[dict]:
+    """Above MAX_ARCS_N no arcs or distance arrays are written: the witness and the stated diameter."""
+    ev = step.evidence
+    if step.rule == "PAT-DISCONNECTED":
+        wit = ev.get("witness") or {}
+        return {"i": wit.get("i"), "j": wit.get("j")}
+    if step.rule == "PAT-CONNECTED":
+        pair = ev.get("realised by") or {}
+        return {"diameter": ev.get("diameter"), "pair": [pair.get("from j"), pair.get("to i")]}
     return None
 
 

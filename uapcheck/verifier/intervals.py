@@ -153,7 +153,7 @@ class Spans:
     def neighbourhood(self, v: int) -> Intervals:
         return self.span(v, v)
 
-    def _span(self, p, a: int, b: int, n: int) -> list:
+    def _span(self, p, a: int, b: int, n: int) -> list:  # noqa: C901 - one branch per pattern kind
         if isinstance(p, S.Full):
             return [(1, n)]
         if isinstance(p, S.Causal):
@@ -247,10 +247,17 @@ class Spans:
         return normalise(x for level in self.levels(i) for x in level)
 
 
-def head_spans(spec: S.Spec) -> list[Spans]:
+def _tokens(spec: S.Spec) -> int:
     n = spec.tokens
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise Unsupported("the number of tokens is symbolic")
+    return n
+
+
+def head_spans(spec: S.Spec) -> list[Spans]:
+    n = _tokens(spec)
     return [Spans([h.pattern], n) for h in spec.heads]
 
 
 def union_spans(spec: S.Spec) -> Spans:
-    return Spans([h.pattern for h in spec.heads], spec.tokens)
+    return Spans([h.pattern for h in spec.heads], _tokens(spec))

@@ -89,6 +89,10 @@ def connected(ctx, s):
                       f"diameter {d}, attained by x_{j} reaching position {i}")
 
 
+def _points(sp: I.Spans, v: int) -> set:
+    return {x for lo, hi in sp.neighbourhood(v) for x in range(lo, hi + 1)}
+
+
 def bad_positions(ctx, perm: list) -> set:
     """Positions v with σ(N_h(v)) ≠ N_h(σ v) for some head h, computed from the moved points only."""
     _spans(ctx)
@@ -97,10 +101,8 @@ def bad_positions(ctx, perm: list) -> set:
     moved = [k for k in range(1, n + 1) if perm[k - 1] != k]
     bad = set()
     for sp in heads:
-        def nb(v):
-            return {x for lo, hi in sp.neighbourhood(v) for x in range(lo, hi + 1)}
         for v in moved:  # a moved position: compare the whole neighbourhood
-            if {perm[x - 1] for x in nb(v)} != nb(perm[v - 1]):
+            if {perm[x - 1] for x in _points(sp, v)} != _points(sp, perm[v - 1]):
                 bad.add(v)
         mset = set(moved)
         for v in range(1, n + 1):  # a fixed position: σ must map N(v) ∩ moved onto itself

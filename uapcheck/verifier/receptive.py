@@ -70,29 +70,26 @@ def causal_kind(spec: S.Spec) -> Optional[tuple]:
     return kinds.pop()
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _head_kind(p) -> Optional[tuple]:
     k = 0
     if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and sum(isinstance(q, S.Sinks) for q in p.parts) == 1:
         sink = next(q for q in p.parts if isinstance(q, S.Sinks))
-        if not _is_int(sink.k) or sink.k < 1:
+        if not isinstance(sink.k, int) or isinstance(sink.k, bool) or sink.k < 1:
             return None
         k, p = sink.k, next(q for q in p.parts if not isinstance(q, S.Sinks))
     if isinstance(p, S.Causal):
         return ("causal", 0, 0) if k == 0 else None
-    if isinstance(p, S.Offsets) and not p.cyclic and all(_is_int(o) for o in p.offsets):
-        neg = {o for o in p.offsets if o != 0}
-        if neg and neg == set(range(min(neg), 0)):
+    if isinstance(p, S.Offsets) and not p.cyclic:
+        neg = {o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool) and o != 0}
+        if len(neg) == len([o for o in p.offsets if o != 0]) and neg and neg == set(range(min(neg), 0)):
             return ("window", -min(neg), k)
         return None
     if isinstance(p, S.PatternIntersection) and len(p.parts) == 2:
         win = [q for q in p.parts if isinstance(q, S.Window)]
-        if len(win) == 1 and any(isinstance(q, S.Causal) for q in p.parts) and not win[0].cyclic \
-                and _is_int(win[0].w) and win[0].w >= 1:
-            return ("window", win[0].w, k)
+        if len(win) == 1 and any(isinstance(q, S.Causal) for q in p.parts) and not win[0].cyclic:
+            w = win[0].w
+            if isinstance(w, int) and not isinstance(w, bool) and w >= 1:
+                return ("window", w, k)
     return None
 
 
@@ -125,11 +122,16 @@ def instance_pattern(kind: tuple) -> S.Pattern:
 # Receptive witnesses at small n
 
 def neighbourhoods(spans_per_head: list, n: int) -> list[list[frozenset]]:
-    out = []
+    out: list[list[frozenset]] = []
     for sp in spans_per_head:
         out.append([frozenset()] + [frozenset(x for lo, hi in sp.neighbourhood(v) for x in range(lo, hi + 1))
                                     for v in range(1, n + 1)])
     return out
+
+
+def _keeps(sigma, v: int, nbs) -> bool:
+    """σ(N_h(v)) = N_h(σ v) for every head h."""
+    return all(frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]] for nb in nbs)
 
 
 def find_witness(spans_per_head: list, union: I.Spans, m: int) -> Optional[tuple]:
@@ -144,8 +146,6 @@ def find_witness(spans_per_head: list, union: I.Spans, m: int) -> Optional[tuple
         inner = [v for t, lv in enumerate(levels) if t <= m - 1 for lo, hi in lv for v in range(lo, hi + 1)]
         field = [v for lv in levels for lo, hi in lv for v in range(lo, hi + 1)]
         for sigma in perms:
-            def keeps(v):
-                return all(frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]] for nb in nbs)
-            if all(keeps(v) for v in inner) and not all(keeps(v) for v in field):
+            if all(_keeps(sigma, v, nbs) for v in inner) and not all(_keeps(sigma, v, nbs) for v in field):
                 return list(sigma[1:]), i
     return None

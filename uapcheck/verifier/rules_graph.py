@@ -188,7 +188,7 @@ def _family(spec, heads, n) -> str | None:
 
 
 @checker("PAT-LAYERS")
-def layers(ctx, s):
+def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
     try:

@@ -29,6 +29,8 @@ def _head(ctx, s) -> S.Head:
 def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
     """h(m) = b(i, i + m) − b(i, i); Reject when it depends on i."""
     pos = head.position
+    if pos is None:
+        raise Reject("the head has no position formula")
     env: dict = dict(kernels.param_symbols(spec))
     env["pi"] = sympy.pi
     env[pos.names[0]] = I_POS
