@@ -103,7 +103,7 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
         yield "flip the verdict's layer count", None, _with(cert, lambda c: _flip(c, "layers"))
 
 
-STATUS_RULES = {"TGT-RECEPTIVE", "TGT-LAYERS", "TGT-VERDICT", "TGT-ALTERNATIVE", "POS-OFFSET", "TD-FIXEDBIAS",
+STATUS_RULES = {"TGT-RECEPTIVE", "TGT-LAYERS", "TGT-VERDICT", "TGT-ALTERNATIVE", "TGT-POSITIONS", "POS-OFFSET", "TD-FIXEDBIAS",
                 "TD-ROTARY", "TD-BUCKETS", "HEADS-SHARED", "HEADS-DIFF", "PAT-DISCONNECTED", "PAT-LAYERS", "SYM-AUT"}
 
 

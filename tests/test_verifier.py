@@ -224,6 +224,18 @@ def test_large_n_pattern_facts_are_rechecked():
     assert _names_step(cert, "SYM-AUT")
 
 
+def test_a_causal_positions_step_names_a_head_that_separates():
+    cert = certificate("alibi_decoder.uap")
+    pos = _step(cert, "TGT-POSITIONS")
+    assert verify(cert).ok
+    pos["data"]["separating"] = 2  # the family has one head
+    assert _names_step(cert, "TGT-POSITIONS")
+    cert = certificate("rope_decoder.uap")
+    lay = _step(cert, "TGT-LAYERS")
+    lay["data"]["layers"] = 2
+    assert _names_step(cert, "TGT-LAYERS")
+
+
 def test_position_and_head_steps_are_rechecked():
     cert = certificate("alibi.uap")
     _step(cert, "POS-OFFSET")["data"]["class"] = "symmetric"

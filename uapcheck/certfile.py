@@ -301,6 +301,8 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
                 "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None}
     if step.rule == "TGT-VERDICT":
         return {"target": ev.get("target"), "verdict": ev.get("verdict")}
+    if step.rule == "TGT-POSITIONS":
+        return {"route": ev.get("route"), "separating": ev.get("separating")}
     return None
 
 

@@ -61,20 +61,34 @@ def scan(spans: I.Spans) -> Facts:
 # ---------------------------------------------------------------------------------------------
 # Closed forms
 
-def causal_kind(spec: S.Spec) -> Optional[tuple]:
+def causal_kind(spec: S.Spec, patterns_only: bool = False) -> Optional[tuple]:
     """("causal", 0, 0) or ("window", w, k) when every head has the same causal mask, or the same causal
-    window (non-cyclic `offsets {-w, …, -1[, 0]}` or `causal & window(w)`) with k ≥ 0 sinks, integers."""
+    window (non-cyclic `offsets {-w, …, -1[, 0]}` or `causal & window(w)`) with k ≥ 0 sinks; w and k
+    integers or the names of integer params ≥ 1. Unless `patterns_only`, no head may carry a bias, a
+    position term or a projection (they may change the least layers, not the receptive fields)."""
     kinds = {_head_kind(h.pattern) for h in spec.heads}
-    if len(kinds) != 1 or None in kinds or any(h.bias or h.projection or h.position for h in spec.heads):
+    if len(kinds) != 1 or None in kinds or any(h.projection for h in spec.heads):
         return None
-    return kinds.pop()
+    if not patterns_only and any(h.bias or h.position for h in spec.heads):
+        return None
+    kind = kinds.pop()
+    for t in kind[1:]:
+        if isinstance(t, str):
+            p = spec.param(t)
+            if p is None or p.constraint != "integer" or (p.lower or 0) < 1:
+                return None
+    return kind
+
+
+def _size(t) -> bool:
+    return (isinstance(t, int) and not isinstance(t, bool)) or (isinstance(t, str) and not t.startswith("-"))
 
 
 def _head_kind(p) -> Optional[tuple]:
     k = 0
     if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and sum(isinstance(q, S.Sinks) for q in p.parts) == 1:
         sink = next(q for q in p.parts if isinstance(q, S.Sinks))
-        if not isinstance(sink.k, int) or isinstance(sink.k, bool) or sink.k < 1:
+        if not _size(sink.k) or (isinstance(sink.k, int) and sink.k < 1):
             return None
         k, p = sink.k, next(q for q in p.parts if not isinstance(q, S.Sinks))
     if isinstance(p, S.Causal):
@@ -88,7 +102,7 @@ def _head_kind(p) -> Optional[tuple]:
         win = [q for q in p.parts if isinstance(q, S.Window)]
         if len(win) == 1 and any(isinstance(q, S.Causal) for q in p.parts) and not win[0].cyclic:
             w = win[0].w
-            if isinstance(w, int) and not isinstance(w, bool) and w >= 1:
+            if _size(w) and not (isinstance(w, int) and w < 1):
                 return ("window", w, k)
     return None
 
@@ -97,15 +111,19 @@ def closed_radius(kind: tuple, n):
     name, w, k = kind
     if name == "causal":
         return sympy.Integer(1)
-    if isinstance(n, int):
+    if isinstance(n, int) and isinstance(w, int) and isinstance(k, int):
         return max(-(-(n - k - 1) // w), -(-(k - 1) // w), 0)
-    return sympy.ceiling((n - k - 1) / sympy.Integer(w))
+    return sympy.ceiling((n - k - 1) / (sympy.Integer(w) if isinstance(w, int) else w))
 
 
 def closed_from(kind: tuple) -> int:
     """The least n from which the closed form (radius and least layers) is stated."""
     name, w, k = kind
-    return 3 if name == "causal" else max(k + w + 2, 2 * k)
+    if name == "causal":
+        return 3
+    if isinstance(w, int) and isinstance(k, int):
+        return max(k + w + 2, 2 * k)
+    return sympy.Max(k + w + 2, 2 * k)
 
 
 def closed_layers(kind: tuple, n):

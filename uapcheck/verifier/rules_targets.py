@@ -10,6 +10,7 @@ import sympy
 
 from . import intervals as I
 from . import receptive as R
+from .. import spec as S
 from .check import VERIFIED, Reject, Trust, checker
 from .trees import decode
 
@@ -46,11 +47,16 @@ def _concrete_facts(ctx) -> R.Facts:
     return facts
 
 
-def _kind(ctx):
-    kind = R.causal_kind(ctx.spec)
+def _kind(ctx, patterns_only: bool = False):
+    """The closed form's kind, with a param name replaced by its symbol."""
+    kind = R.causal_kind(ctx.spec, patterns_only)
     if kind is None:
-        raise Trust("symbolic n: no closed form of the verifier's table (§14.6, §14.7) matches these patterns")
-    return kind
+        raise Trust("no closed form of the verifier's table (§14.6, §14.7) matches these heads")
+    return (kind[0],) + tuple(ctx.symbols[t] if isinstance(t, str) else t for t in kind[1:])
+
+
+def _named(kind) -> bool:
+    return not all(isinstance(t, int) for t in kind[1:])
 
 
 def _instances(ctx, kind) -> str:
@@ -63,8 +69,8 @@ def _instances(ctx, kind) -> str:
         if problem:
             raise Reject(f"the closed form fails at an instance (w = {kd[1]}, k = {kd[2]}): {problem}")
     name, w, k = kind
-    what = "" if name == "causal" else (" for w = 1, 2, 3" + (", k = 1, 2, 3" if k else "") +
-                                          (f" and w = {w}, k = {k}" if R.closed_from(kind) <= INSTANCE_MAX_N and w > 3 else ""))
+    what = "" if name == "causal" else (" for w = 1, 2, 3" + (", k = 1, 2, 3" if k != 0 else "") + (
+        f" and w = {w}, k = {k}" if not _named(kind) and R.closed_from(kind) <= INSTANCE_MAX_N and w > 3 else ""))
     return (f"re-checked on the interval model at every n ≤ {INSTANCE_MAX_N} in the closed form's range{what}, the "
             f"least layers by trying every permutation up to n = {R.WITNESS_MAX_N}")
 
@@ -74,6 +80,8 @@ def instance_kinds(kind) -> list:
     if name == "causal":
         return [kind]
     small = [(name, w2, k2) for w2 in (1, 2, 3) for k2 in ((0,) if k == 0 else (1, 2, 3))]
+    if _named(kind):
+        return small
     return ([kind] if R.closed_from(kind) <= INSTANCE_MAX_N and kind not in small else []) + small
 
 
@@ -101,7 +109,8 @@ def check_instances(kind):
 def receptive(ctx, s):
     if s["status"] != "proved":
         raise Reject("TGT-RECEPTIVE only concludes `proved`")
-    _plain(ctx)
+    if any(h.projection for h in ctx.spec.heads):
+        raise Trust("a sequence projection: the verifier's target analysis covers patterns")
     target = (s.get("data") or {}).get("target")
     claimed = _value(ctx, s, "radius")
     n = ctx.spec.tokens
@@ -117,7 +126,7 @@ def receptive(ctx, s):
                           + ("every arc goes forward and every arc k − 1 → k is present, so R(i) = {1, …, i} "
                              "(the causal class, §14.1); " if facts.causal else "not the causal class; ")
                           + f"r = {d}, attained by x_{j} reaching position {i}")
-    kind = _kind(ctx)
+    kind = _kind(ctx, patterns_only=True)  # the receptive fields are the patterns'; biases label arcs only
     if target != "causal":
         raise Reject("the closed forms are of the causal class")
     want = R.closed_radius(kind, ctx.symbols[n])
@@ -132,6 +141,8 @@ def layers(ctx, s):
     if s["status"] != "proved":
         raise Reject("TGT-LAYERS only concludes `proved`")
     prem = ctx.premises(s)
+    if [p["rule"] for p in prem] == ["TGT-RECEPTIVE", "TGT-POSITIONS"]:
+        return _layers_from_positions(ctx, s, prem)
     if len(prem) != 1 or prem[0]["rule"] != "TGT-RECEPTIVE":
         raise Reject("its premise is not the TGT-RECEPTIVE step")
     r = _value(ctx, s, "radius")
@@ -161,6 +172,67 @@ def layers(ctx, s):
     if isinstance(n, int):
         why += f" (n = {n} ≥ {R.closed_from(kind)}, the closed form's range)"
     return VERIFIED, f"{why}; " + _instances(ctx, kind)
+
+
+def _layers_from_positions(ctx, s, prem):
+    rec, pos = prem
+    data = s.get("data") or {}
+    r, m = _value(ctx, s, "radius"), _value(ctx, s, "layers")
+    if not _same(r, _value(ctx, rec, "radius")):
+        raise Reject("its radius is not the TGT-RECEPTIVE step's")
+    if pos["status"] != "proved" or (pos.get("data") or {}).get("route") != "one layer":
+        raise Trust("a layer count from positions other than §14.11's one-layer route is not re-checked here")
+    if m != 1 or not data.get("least") or r != 1:
+        raise Reject("positions that tell the keys of every causal row apart give one layer, the least (r = 1)")
+    return VERIFIED, "§14.11(c), (d): one layer, the least (r = 1), from the TGT-POSITIONS step"
+
+
+@checker("TGT-POSITIONS")
+def positions(ctx, s):
+    """§14.11(c), (d): every head the full causal mask, and the stated head's position term tells the keys of
+    every causal row apart (injective or even-injective offset function with k(0, 0) > 0, a trainable
+    bias whose classes separate the causal offsets, T5 buckets in the exact range, or RoPE on a softmax head)."""
+    from . import rules_positions as P
+    data = s.get("data") or {}
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] != "proved" or data.get("route") != "one layer":
+        raise Trust("a positions route other than §14.11's one layer is not re-checked here")
+    spec = ctx.spec
+    if not all(isinstance(h.pattern, S.Causal) for h in spec.heads):
+        raise Reject("§14.11's one-layer route needs every head to be the full causal mask")
+    k = data.get("separating")
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= len(spec.heads):
+        raise Reject("the separating head is not named")
+    head = spec.heads[k - 1]
+    pos, n = head.position, spec.tokens
+    if head.bias in ("free", "toeplitz", "circulant", "symmetric toeplitz") and pos is None:
+        why = f"a trainable `{head.bias}` bias: the causal offsets 0, −1, …, −(n − 1) lie in different classes"
+    elif pos is not None and pos.kind == "rotary":
+        if P.softmax_gamma(spec, head) is None or (isinstance(spec.dim, int) and spec.dim < 2):
+            raise Reject("RoPE's one layer needs a normalised softmax head and d ≥ 2")
+        why = "RoPE on a softmax head (§14.11(d))"
+    elif pos is not None and pos.kind == "buckets":
+        if not (isinstance(n, int) and n - 1 < pos.buckets // 4):
+            raise Trust("T5 buckets beyond the exact range: the buckets of the causal offsets are not re-derived here")
+        why = "T5 buckets: every causal offset in the exact range has its own bucket"
+    elif pos is not None and pos.kind == "bias":
+        key = ("offset class", head)
+        if key not in ctx.cache:
+            ctx.cache[key] = P.offset_class(spec, head)
+        kind, _, reason = ctx.cache[key]
+        k00 = sympy.simplify(kernels_value_at_zero(spec, head))
+        if k00.is_positive is not True:
+            raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
+        why = f"{reason}: {kind} on the offsets, hence injective on the causal offsets m ≤ 0; k(0, 0) = {sympy.sstr(k00)} > 0"
+    else:
+        raise Trust("this head's position term is not re-checked for §14.11")
+    return VERIFIED, f"head {k}: {why}; every head is the full causal mask: one layer (§14.11)"
+
+
+def kernels_value_at_zero(spec, head):
+    from . import kernels
+    return kernels.kernel_value(spec, head, (sympy.Integer(0),), (sympy.Integer(0),))
 
 
 def _slot_statuses(ctx) -> tuple[list, list]:
