@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Union
 
 import sympy
 
@@ -72,6 +72,8 @@ def causal_kind(spec: S.Spec, patterns_only: bool = False) -> Optional[tuple]:
     if not patterns_only and any(h.bias or h.position for h in spec.heads):
         return None
     kind = kinds.pop()
+    if kind is None:
+        return None
     for t in kind[1:]:
         if isinstance(t, str):
             p = spec.param(t)
@@ -85,7 +87,7 @@ def _size(t) -> bool:
 
 
 def _head_kind(p) -> Optional[tuple]:
-    k = 0
+    k: Union[int, str] = 0
     if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and sum(isinstance(q, S.Sinks) for q in p.parts) == 1:
         sink = next(q for q in p.parts if isinstance(q, S.Sinks))
         if not _size(sink.k) or (isinstance(sink.k, int) and sink.k < 1):

@@ -196,7 +196,9 @@ def positions(ctx, s):
     data = s.get("data") or {}
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
-    if s["status"] != "proved" or data.get("route") != "one layer":
+    if s["status"] != "proved":
+        raise Reject("TGT-POSITIONS never refutes")
+    if data.get("route") != "one layer":
         raise Trust("a positions route other than §14.11's one layer is not re-checked here")
     spec = ctx.spec
     if not all(isinstance(h.pattern, S.Causal) for h in spec.heads):
