@@ -270,3 +270,27 @@ def test_a_trainable_bias_saves_the_layer_numerically():
         B = rng.normal(size=2 * n)[j - i + n - 1]  # a random toeplitz bias
         lab = _two_layers(X, (mask, B), params)[4] - _two_layers(X[swap], (mask, B), params)[4]
         assert np.abs(lab).max() > 1e-6
+
+
+def test_the_counterexample_of_11_2_with_a_symmetric_bias_separates_at_depth_two_numerically():
+    """§11.2's counterexample: σ = (2 3) at position 4 is a view witness without labels (two layers
+    agree on X and σX at 4); a symmetric Toeplitz bias labels key 2 of row 1 (offset 1) and key 3
+    (offset 2) differently, and two layers then differ, as the labelled decision says."""
+    import numpy as np
+    n, d = 4, 3
+    sees = {1: [2, 3, 4], 2: [1, 3, 4], 3: [2], 4: [1]}
+    mask = np.eye(n, dtype=bool)
+    for i, js in sees.items():
+        for j in js:
+            mask[i - 1, j - 1] = True
+    rng = np.random.default_rng(7)
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    swap = [0, 2, 1, 3]
+    for _ in range(4):
+        params = [tuple(0.5 * rng.normal(size=(d, d)) for _ in range(3)) for _ in range(2)]
+        X = rng.normal(size=(n, d))
+        plain = _two_layers(X, (mask, 0.0 * i), params)[3] - _two_layers(X[swap], (mask, 0.0 * i), params)[3]
+        assert np.abs(plain).max() < 1e-12
+        B = rng.normal(size=n)[np.abs(j - i)]  # a random symmetric Toeplitz bias
+        lab = _two_layers(X, (mask, B), params)[3] - _two_layers(X[swap], (mask, B), params)[3]
+        assert np.abs(lab).max() > 1e-6
