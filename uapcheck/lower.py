@@ -233,10 +233,10 @@ def lower_head(spec: S.Spec, head: S.Head) -> KernelModel:
         return ClosedKernel(scaled, plain, (a, b), (c,) if not head.tie else (a, b, c), desc)
 
     (xname,) = head.params
-    gram = {frozenset(("q",)): c, frozenset(("k",)): b}
+    gram: dict[frozenset, sympy.Expr] = {frozenset(("q",)): c, frozenset(("k",)): b}
     if head.random:
         wname = head.random
-        gram_q = dict(gram, **{})
+        gram_q = dict(gram)
         gram_q[frozenset(("w", "q"))] = f
         gram_k = dict(gram)
         gram_k[frozenset(("w", "k"))] = e
@@ -276,7 +276,9 @@ def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
     if ffn.kind == "none":
         return None, z
     if ffn.kind == "named":
+        assert ffn.name is not None  # the parser sets the name of every named activation
         return _named_activations(z)[ffn.name], z
+    assert ffn.var is not None and ffn.expr is not None  # `ffn sigma(u) = EXPR` sets both
     params = _params(spec)
     low = _Lowerer(params, {}, {}, {}, scalars={ffn.var: z})
     return low.lower(ffn.expr), z

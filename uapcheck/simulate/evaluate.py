@@ -42,7 +42,7 @@ class Arithmetic:
 
     def __init__(self) -> None:
         erf = np.frompyfunc(math.erf, 1, 1)
-        self._erf = lambda z: erf(z).astype(float)
+        self._erf = lambda z: np.asarray(erf(z), dtype=float)  # frompyfunc returns a bare float on a 0-d array
 
     def const(self, value) -> object:
         return float(value)
