@@ -309,7 +309,7 @@ class _Builder:
         self.path = path
 
     # -- top level -------------------------------------------------------------------------
-    def build(self, tree: Tree) -> S.Spec:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
+    def build(self, tree: Tree) -> S.Spec:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
         singles: dict[str, Tree] = {}
         cites: list[str] = []
         params: list[S.Param] = []
@@ -468,7 +468,7 @@ class _Builder:
         return n
 
     # -- attention heads ---------------------------------------------------------------------
-    def _head(self, tree: Tree) -> S.Head:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
+    def _head(self, tree: Tree) -> S.Head:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
         label = None
         items = list(tree.children)
         if items and isinstance(items[0], Token) and items[0].type == "NAME":
@@ -630,7 +630,7 @@ class _Builder:
         return S.PositionTerm(kind, fn=str(fn_tok), names=(i, j), expr=expr, loc=loc)
 
     # -- patterns ----------------------------------------------------------------------------
-    def _pattern(self, node: Tree) -> S.Pattern:  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
+    def _pattern(self, node: Tree) -> S.Pattern:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
         kind = node.data
         c = node.children
         symbolic = not isinstance(self.tokens, int)
@@ -813,7 +813,7 @@ class _Builder:
         raise _err(node, "`layers` takes an integer or an expression with + - * / ceil floor max min")
 
     # -- expressions with types --------------------------------------------------------------
-    def _expr(self, node, vectors: set, random_name: Optional[str],  # noqa: C901 - positional tree walk, replaced by the per-stage lark Transformers
+    def _expr(self, node, vectors: set, random_name: Optional[str],  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
               scalar_vars: frozenset | set = frozenset()) -> tuple[S.Expr, str]:
         kind = node.data
         loc = _tree_loc(node)
