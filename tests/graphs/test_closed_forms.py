@@ -11,7 +11,8 @@ import pytest
 import sympy
 
 from uapcheck.graphs import analyze_connectivity, build_graph, distance, symmetry_group
-from uapcheck.graphs.closed_forms import closed_connectivity, closed_group
+from uapcheck.graphs.closed_connectivity import closed_connectivity
+from uapcheck.graphs.closed_groups import closed_group
 from uapcheck.spec import (Blocks, Causal, Dilated, Full, Global, Offsets, PatternUnion, Star,
                            Strided, Window)
 

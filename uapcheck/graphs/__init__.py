@@ -3,8 +3,9 @@
 Direction convention: the arc j -> i exists when query i attends to key j (information flows
 from key j to query i).  Positions are 1-based in every public value.
 """
-from .closed_forms import (ClosedForm, ConnectivityCase, GroupCase, closed_connectivity,
-                           closed_forms, closed_group)
+from .closed_connectivity import closed_connectivity
+from .closed_forms import ClosedForm, ConnectivityCase, GroupCase, closed_forms
+from .closed_groups import closed_group
 from .build import (DEFAULT_MAX_ARCS, GraphTooLarge, PatternGraph, build_graph, resolve,
                     union_graph)
 from .connectivity import (BFSProbe, Connectivity, LayerCheck, Separation, UpperBound,

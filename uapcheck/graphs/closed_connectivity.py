@@ -1,0 +1,231 @@
+"""Closed forms for symbolic n: strong connectivity and directed diameter of structured patterns
+(the shared atoms and results are in closed_forms.py).
+
+Connectivity and diameter
+* full: complete; diameter 1 (n ≥ 2).  Empty patterns (window(0), blocks(1), global(0), offsets
+  {0}): no arcs; (i, j) = (1, 2) is a witness for n ≥ 2.
+* window(w): |i - j| ≤ w; one hop moves at most w, and w-steps reach: d = ceil(|i - j| / w), so the
+  diameter is ceil((n - 1)/w) for all n ≥ 1.  Cyclic: the circular distance is at most floor(n/2),
+  so the diameter is ceil(floor(n/2)/w) for all n ≥ 1 (1 when 2w + 1 ≥ n ≥ 2: complete).
+* causal: only j ≤ i; x_2 never reaches position 1 (n ≥ 2).  causal + window(w): a forward pair is
+  one hop; an arc a -> b always has b ≥ a - w, so going back by k needs ceil(k/w) hops and window
+  steps achieve it: diameter ceil((n - 1)/w).
+* offsets (not cyclic), K' = K minus 0: all positive: position n attends to nothing else, so x_1
+  never reaches n (witness (n, 1)); all negative: witness (1, 2); gcd(K') = d ≥ 2: arcs join only
+  positions congruent mod d, witness (1, 2); K' ⊇ {1, -1}: the path is a subgraph, strongly
+  connected (diameter ≤ n - 1, exact value not derived); K' = {±1..±w}: window(w).
+* offsets cyclic: Cay(Z_n, K) is strongly connected iff gcd(K' ∪ {n}) = gcd(gcd(K'), n) = 1 (a
+  finite group: the generated monoid is the subgroup); otherwise all arcs stay in the cosets of
+  dZ_n, witness (1, 2).  K' = {1..w} (or {-1..-w}): one hop advances by 1..w, so the diameter is
+  ceil((n - 1)/w).
+* dilated(w, r), r ≥ 2: arcs join positions congruent mod r, witness (1, 2); r = 1 is window(w).
+* strided(s), s ≥ 2: arcs join positions congruent mod s, witness (1, 2); s = 1 is full.
+* blocks(b): n ≤ b is complete; n > b: positions 1 and b + 1 lie in different blocks, no arc leaves
+  a block, witness (1, b + 1).
+* any global(g ≥ 1) (star = global(1)): j -> 1 -> i for all i, j, so strongly connected with
+  diameter ≤ 2; it is 1 exactly when the union is complete.  With the other parts P the union is
+  complete iff n ≤ N0:  none, causal, strided(s ≥ 2), dilated(r ≥ 2): N0 = g + 1 (the pair g + 1,
+  g + 2 is a non-arc); window(w): N0 = g + w + 1; window(w) cyclic: N0 = max(g + w + 1, 2w + 1)
+  (a non-global pair at circular distance w + 1 exists iff n ≥ g + w + 2 and n ≥ 2w + 2); blocks(b):
+  N0 = b·ceil((g + 1)/b) (all non-globals in one block); offsets K (integers, not cyclic):
+  N0 = g + d* with d* the least d ≥ 1 with d ∉ K or -d ∉ K.
+* a union containing window(w ≥ 1) (or offsets ⊇ {±1}) is strongly connected, with the window's
+  diameter as an upper bound ``diameter_bound``; its exact diameter is not derived.
+"""
+from __future__ import annotations
+
+import math
+from functools import reduce
+from typing import Mapping, Optional, Sequence
+
+import sympy
+from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, ceiling, floor)
+
+from ..spec import Pattern
+from .closed_forms import (ClosedForm, ConnectivityCase, Value, _Atom, _atoms, _is_int, _max, _merge, _n, _prune,
+                           _sign, _Undecided)
+
+
+# ---------------------------------------------------------------------------------------------
+# Connectivity
+
+def _conn(cond, sc, diameter=None, witness=None, bound=None, rule=""):
+    return ConnectivityCase(cond, sc, diameter, witness, bound, rule)
+
+
+def _complete_cases(n, upto, rule):
+    """Complete for 2 ≤ n ≤ upto (diameter 1), n = 1 (diameter 0)."""
+    return [_conn(Eq(n, 1), True, Integer(0), rule=rule + "; n = 1"),
+            _conn(And(Ge(n, 2), Le(n, upto)), True, Integer(1), rule=rule + "; complete")]
+
+
+def closed_connectivity(heads: Sequence[Pattern], n: Value,
+                        params: Optional[Mapping[str, Value]] = None) -> Optional[ClosedForm]:
+    """Connectivity and diameter of the union over heads as cases in n; None when undecided."""
+    n = _n(n)
+    try:
+        atoms = _merge([a for p in heads for a in _atoms(p, dict(params or {}))])
+        cases = _connectivity(atoms, n)
+    except _Undecided:
+        return None
+    return None if cases is None else ClosedForm(tuple(_prune(cases)))
+
+
+def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
+    kinds = {a.kind for a in atoms}
+    one = Eq(n, 1)
+    many = Ge(n, 2)
+    if "full" in kinds:
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, True, Integer(1), rule="full: complete")]
+    if not atoms:
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=(Integer(1), Integer(2)), rule="no arcs")]
+    if "global" in kinds:
+        return _global_connectivity(atoms, n)
+    if len(atoms) == 1:
+        return _single_connectivity(atoms[0], n)
+    by = {a.kind: a for a in atoms}
+    if kinds == {"causal", "window"}:
+        w = by["window"].args[0]
+        return [_conn(sympy.true, True, ceiling((n - 1) / w),
+                      rule="causal + window(w): forward in one hop, back by at most w per hop")]
+    # fallback: a spanning path (window, or offsets containing ±1) proves strong connectivity
+    for a in atoms:
+        if a.kind == "window":
+            return [_conn(sympy.true, True, None, bound=ceiling((n - 1) / a.args[0]),
+                          rule="contains window(w ≥ 1): strongly connected; bound from the window")]
+        if a.kind == "cwindow":
+            return [_conn(sympy.true, True, None, bound=ceiling(floor(n / 2) / a.args[0]),
+                          rule="contains a cyclic window: strongly connected; bound from the window")]
+        if a.kind == "offsets" and Integer(1) in a.args and Integer(-1) in a.args:
+            return [_conn(sympy.true, True, None, bound=n - 1,
+                          rule="offsets contain ±1: the path is a subgraph")]
+    return None
+
+
+def _single_connectivity(a: _Atom, n) -> Optional[list[ConnectivityCase]]:
+    one, many = Eq(n, 1), Ge(n, 2)
+    w12 = (Integer(1), Integer(2))
+    if a.kind == "window":
+        w = a.args[0]
+        return [_conn(sympy.true, True, ceiling((n - 1) / w), rule="window(w): ceil((n-1)/w)")]
+    if a.kind == "cwindow":
+        w = a.args[0]
+        return [_conn(sympy.true, True, ceiling(floor(n / 2) / w),
+                      rule="window(w) cyclic: ceil(floor(n/2)/w)")]
+    if a.kind == "causal":
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=w12, rule="causal: x_2 never reaches position 1")]
+    if a.kind in ("dilated", "strided"):
+        what = "dilated(w, r ≥ 2)" if a.kind == "dilated" else "strided(s ≥ 2)"
+        step = a.args[1] if a.kind == "dilated" else a.args[0]
+        if not _is_int(step):
+            return [_conn(one, True, Integer(0), rule="n = 1"),
+                    _conn(And(many, Eq(step, 1)), *_unit_step(a, n)),
+                    _conn(And(many, Ge(step, 2)), False, witness=w12,
+                          rule=f"{what}: arcs join positions congruent mod {step}")]
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=w12,
+                      rule=f"{what}: arcs join positions congruent mod {step}")]
+    if a.kind == "blocks":
+        b = a.args[0]
+        return _complete_cases(n, b, "blocks(b), n ≤ b") + [
+            _conn(Ge(n, b + 1), False, witness=(Integer(1), b + 1),
+                  rule="blocks(b): no arc leaves a block")]
+    if a.kind == "offsets":
+        return _offsets_connectivity(a.args, n)
+    if a.kind == "coffsets":
+        return _cyclic_offsets_connectivity(a.args, n)
+    return None
+
+
+def _unit_step(a: _Atom, n):
+    """The r = 1 / s = 1 branch of a symbolic dilation or stride (n ≥ 2)."""
+    if a.kind == "dilated":
+        w = a.args[0]
+        return (True, ceiling((n - 1) / w), None, None, "dilated(w, 1) = window(w)")
+    return (True, Integer(1), None, None, "strided(1) = full")
+
+
+def _offsets_connectivity(ks, n):
+    one, many = Eq(n, 1), Ge(n, 2)
+    signs = {_sign(k) for k in ks}
+    if signs == {1}:
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=(n, Integer(1)),
+                      rule="offsets all positive: position n attends to no other position")]
+    if signs == {-1}:
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=(Integer(1), Integer(2)),
+                      rule="offsets all negative: position 1 attends to no other position")]
+    if all(_is_int(k) for k in ks):
+        d = reduce(math.gcd, (abs(int(k)) for k in ks))
+        if d >= 2:
+            return [_conn(one, True, Integer(0), rule="n = 1"),
+                    _conn(many, False, witness=(Integer(1), Integer(2)),
+                          rule=f"offsets with gcd {d}: arcs join positions congruent mod {d}")]
+        if 1 in {int(k) for k in ks} and -1 in {int(k) for k in ks}:
+            return [_conn(sympy.true, True, None, bound=n - 1,
+                          rule="offsets contain ±1: the path is a subgraph")]
+    return None
+
+
+def _cyclic_offsets_connectivity(ks, n):
+    if not all(_is_int(k) for k in ks):
+        return None
+    vals = sorted({int(k) for k in ks})
+    w = max(abs(v) for v in vals)
+    if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
+        return [_conn(sympy.true, True, ceiling((n - 1) / w),
+                      rule="one-sided cyclic offsets {1..w}: ceil((n-1)/w)")]
+    d = reduce(math.gcd, (abs(v) for v in vals))
+    primes = sorted(sympy.primefactors(d))
+    if not primes:  # d = 1
+        return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),
+                _conn(Ge(n, 2), True, None, rule="cyclic offsets with gcd 1: strongly connected")]
+    coprime = And(*[Ne(Mod(n, p), 0) for p in primes])
+    shared = Or(*[Eq(Mod(n, p), 0) for p in primes])
+    return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),
+            _conn(And(Ge(n, 2), coprime), True, None,
+                  rule=f"cyclic offsets: gcd({d}, n) = 1, strongly connected"),
+            _conn(shared, False, witness=(Integer(1), Integer(2)),
+                  rule=f"cyclic offsets: gcd({d}, n) > 1, arcs stay in cosets")]
+
+
+def _global_connectivity(atoms, n):
+    g = _max([a.args[0] for a in atoms if a.kind == "global"])
+    others = [a for a in atoms if a.kind != "global"]
+    rule = "global tokens: j -> 1 -> i"
+    if not others:
+        n0 = g + 1
+    elif len(others) == 1:
+        a = others[0]
+        if a.kind in ("causal", "strided", "dilated"):
+            step = a.args[-1] if a.args else None  # the stride s, or the dilation r
+            if step is not None and not _is_int(step):
+                return None  # a symbolic stride or dilation may be 1 (full, window)
+            n0 = g + 1
+        elif a.kind == "window":
+            n0 = g + a.args[0] + 1
+        elif a.kind == "cwindow":
+            w = a.args[0]
+            n0 = Max(g + w + 1, 2 * w + 1)
+        elif a.kind == "blocks":
+            b = a.args[0]
+            n0 = b * ceiling((g + 1) / b)
+        elif a.kind == "offsets" and all(_is_int(k) for k in a.args):
+            ks = {int(k) for k in a.args}
+            d = 1
+            while d in ks and -d in ks:
+                d += 1
+            n0 = g + d
+        else:
+            return None
+    else:
+        return None
+    return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),
+            _conn(And(Ge(n, 2), Le(n, n0)), True, Integer(1), rule=rule + "; the union is complete"),
+            _conn(Ge(n, n0 + 1), True, Integer(2), rule=rule + "; a non-adjacent pair exists")]
+
+
