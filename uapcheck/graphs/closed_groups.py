@@ -99,9 +99,12 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
         # the others are complete; for n ≥ 2 min w + 3 it is D_n, contained in every other one
         radius = sympy.Min(*[a[0].args[0] for a, _ in distinct])
         distinct = [([_Atom("cwindow", (radius,))], None)]
-    per_head = [_head_group(a, b, n) for a, b in distinct]
-    if any(h is None for h in per_head):
-        return None
+    per_head: list[list[GroupCase]] = []
+    for a, b in distinct:
+        head = _head_group(a, b, n)
+        if head is None:
+            return None
+        per_head.append(head)
     if positional == "absolute" or "free" in biases:
         per_head.append([_sym(Eq(n, 1), n, "n = 1"),
                          _triv(Ge(n, 2), "absolute PE or free bias: trivial")])
