@@ -198,6 +198,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
 
     def spread_over_orbits() -> None:
         # all members of an orbit share ecc_out: share the tightest bounds too
+        assert orbit_of is not None  # called once the automorphisms have given the orbits
         up: dict[int, float] = {}
         lo: dict[int, int] = {}
         for w, o in enumerate(orbit_of):
@@ -305,6 +306,7 @@ def check_layers(graphs: Sequence[PatternGraph], budget: int,
     if c.upper is not None and c.upper <= budget:
         return LayerCheck(budget, True, None, None, c)
     if c.lower is not None and c.lower > budget:
+        assert c.lower_pair is not None  # set together with `lower`
         j, i = c.lower_pair
         return LayerCheck(budget, False, (i, j), c.lower, c)
     return LayerCheck(budget, None, None, None, c)
@@ -399,8 +401,8 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
-    ecc = [(p.dist_in, p.ecc_out) for p in ub.probes]
-    best = [min(d_in[w] + e for d_in, e in ecc) for w in range(n)]
+    probe_bounds = [(p.dist_in, p.ecc_out) for p in ub.probes]
+    best = [min(d_in[w] + e for d_in, e in probe_bounds) for w in range(n)]
     if ub.automorphisms:  # ecc_out is constant on orbits: the best bound in an orbit holds for all
         orbit = _orbits(n, ub.automorphisms)
         orbit_best: dict[int, int] = {}

@@ -207,10 +207,10 @@ class _Structure:
                     return False
             return True
         js, is_ = endpoints(self.support)
-        images = map(add, map(row.__getitem__, js), map(col.__getitem__, is_))
+        arc_images = map(add, map(row.__getitem__, js), map(col.__getitem__, is_))
         if labels is None:  # σ is a bijection: arcs into arcs suffices
-            return all(map(codes.__contains__, images))
-        return all(map(eq, map(labels.get, images), self.edge_labels()))
+            return all(map(codes.__contains__, arc_images))
+        return all(map(eq, map(labels.get, arc_images), self.edge_labels()))
 
 
 def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],  # noqa: C901 - one branch per head structure (bias, positions); to be split
