@@ -27,7 +27,7 @@ import types
 import weakref
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Iterator, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional
 
 import sympy
 
@@ -189,6 +189,20 @@ class Step(metaclass=_SealedClass):
     """
 
     __slots__ = ("__weakref__",)
+
+    if TYPE_CHECKING:  # the fields, served read-only by the kernel (_make_kernel sets them as properties)
+        rule: str
+        claim: str
+        status: Status
+        premises: tuple["Step", ...]
+        evidence: dict[str, Any]
+        cite: str
+        citation: Citation
+        notes: tuple[str, ...]
+        facts: dict[str, Any]
+        facts_json: dict[str, Any]
+        certificate: Optional[Certificate]
+        certificate_json: Optional[Any]
 
     def __new__(cls, *args, **kwargs):
         raise RuntimeError("derivation steps are made only by rules (use proof.conclude inside @rule)")
