@@ -244,6 +244,10 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             return _pattern_data(step, spec, cache)
         except (ValueError, KeyError, TypeError):
             return None
+    if step.rule in ("SEQ-LAYERS", "CONV-LAYERS"):
+        return {"layers": ev.get("layers"), "least": ev.get("least")}
+    if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
+        return {"name": ev.get("name"), "order": ev.get("order") if isinstance(ev.get("order"), int) else None}
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":

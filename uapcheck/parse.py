@@ -304,6 +304,10 @@ def _number(tok: Token) -> sympy.Rational:
     return sympy.Rational(mant * sympy.Integer(10) ** e)
 
 
+#: At most this many patterns in one `pattern sequence/periodic { ... }`.
+MAX_LAYER_PATTERNS = 64
+
+
 class _Builder:
     def __init__(self, path: str):
         self.path = path
@@ -324,6 +328,10 @@ class _Builder:
                 params.append(self._param(st, params))
             elif kind == "attention":
                 attention_trees.append(st)
+            elif kind in ("conv_span", "conv_taps"):
+                if "convolution" in singles:
+                    raise _err(st, f"`convolution` is given twice (first at line {_tree_loc(singles['convolution']).line})")
+                singles["convolution"] = st
             else:
                 if kind in singles:
                     first = _tree_loc(singles[kind])
@@ -347,9 +355,21 @@ class _Builder:
             extra = "" if "dim" in singles else " (the token dimension is called d unless a `dim` line names it)"
             raise _err(where, f"`dim` and `tokens` cannot be the same name{extra}")
 
-        if not attention_trees:
-            raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head", 1, 1)
+        mixer = None
+        if "convolution" in singles:
+            if attention_trees:
+                raise _err(attention_trees[0], "a file describes one token mixer: `attention` heads or a "
+                                               "`convolution`, not both")
+            mixer = self._convolution(singles["convolution"])
+        elif not attention_trees:
+            raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head "
+                           "(or a `convolution` mixer)", 1, 1)
         heads = tuple(self._head(t) for t in attention_trees)
+        sequences = [h for h in heads if isinstance(h.pattern, S.PatternSequence)]
+        finite = {len(h.pattern.patterns) for h in sequences if not h.pattern.periodic}
+        if len(finite) > 1:
+            raise _err(attention_trees[0], "the heads' `pattern sequence` lists have different lengths "
+                                           f"({', '.join(map(str, sorted(finite)))}): the network has one depth")
 
         ffn = S.FFN("named", name="relu")
         if "ffn" in singles:
@@ -369,8 +389,16 @@ class _Builder:
         target = "equivariant"
         if "target" in singles:
             target = self._target(singles["target"])
+        if (sequences or mixer is not None) and (target != "equivariant" or positional != "none"):
+            what = "per-layer patterns" if sequences else "a `convolution` mixer"
+            where = singles.get("target") or singles.get("positional")
+            raise _err(where, f"{what} are analysed for equivariant targets without a positional encoding "
+                              "(`target` and `positional absolute` are not supported with them)")
+        if sequences and not isinstance(tokens, int):
+            raise _err(singles.get("tokens") or attention_trees[0],
+                       "per-layer patterns need an integer `tokens N` (they are decided for a concrete n)")
         return S.Spec(self.path, architecture, tuple(cites), tokens, dim, tuple(params), heads, ffn,
-                      positional, layers, expect, target)
+                      positional, layers, expect, target, mixer=mixer)
 
     def _target(self, st: Tree) -> str:
         tok = st.children[0]
@@ -486,6 +514,8 @@ class _Builder:
                 main = it
                 continue
             key = "normalize" if kind in ("normalize_item", "unnormalized_item") else kind
+            if kind == "pattern_layers_item":
+                key = "pattern_item"
             if kind in ("bias_formula_item", "buckets_item"):
                 key = "bias_item"
             if kind in ("bias_item", "bias_formula_item", "buckets_item", "reweight_item", "rotary_item"):
@@ -539,6 +569,8 @@ class _Builder:
                 if not isinstance(m, int):
                     raise _err(c[0], "the number of landmarks must be an integer")
                 fields["nystrom"] = m
+            elif k == "pattern_item" and it.data == "pattern_layers_item":
+                fields["pattern"] = self._pattern_layers(it)
             elif k == "pattern_item":
                 fields["pattern"] = self._pattern(c[0])
             elif k == "bias_item" and it.data != "bias_item":
@@ -581,6 +613,10 @@ class _Builder:
             other = seen.get("pattern_item") or seen.get("bias_item")
             raise _err(other, "`project keys values` mixes all positions into the keys and values: it cannot "
                               "be combined with `pattern` or `bias` in the same head")
+        if isinstance(fields.get("pattern"), S.PatternSequence) and (
+                fields.get("bias") or fields.get("position") or fields.get("projection")):
+            raise _err(seen["pattern_item"], "per-layer patterns are analysed for heads without a bias, a "
+                                             "position term or sequence projections (not supported with them)")
         if fields.get("projection") and fields.get("nystrom"):
             raise _err(seen["nystrom_item"], "`nystrom` and `project keys values` cannot share a head: each "
                                              "replaces the keys in its own way")
@@ -660,6 +696,16 @@ class _Builder:
             return S.GlobalAt(tuple(positions))
         if kind == "p_blockwise":
             return self._blockwise(node)
+        if kind == "p_columns":
+            if symbolic:
+                raise _err(node, "`columns(l, c)` needs an integer `tokens N`")
+            lv = self._int_term(c[0], "column stride", minimum=1)
+            cv = self._int_term(c[1], "number of summary columns", minimum=1)
+            if not isinstance(lv, int) or not isinstance(cv, int):
+                raise _err(node, "`columns(l, c)` takes integer literals")
+            if cv > lv:
+                raise _err(c[1], f"`columns(l, c)` needs c ≤ l, got c = {cv} > l = {lv}")
+            return S.Columns(lv, cv)
         if kind == "p_full":
             return S.Full()
         if kind == "p_causal":
@@ -705,6 +751,28 @@ class _Builder:
                 edges.append((i, j))
             return S.Edges(tuple(edges))
         raise _err(node, f"unknown pattern `{kind}`")
+
+    def _pattern_layers(self, it: Tree) -> S.PatternSequence:
+        """`pattern sequence { P1, …, Pk }` / `pattern periodic { P1, …, Pp }`: a pattern per layer."""
+        kind_tok, *parts = it.children
+        if len(parts) > MAX_LAYER_PATTERNS:
+            raise _err(it, f"at most {MAX_LAYER_PATTERNS} patterns per sequence, got {len(parts)}")
+        return S.PatternSequence(tuple(self._pattern(p) for p in parts), str(kind_tok) == "periodic")
+
+    def _convolution(self, st: Tree) -> S.Convolution:
+        """`convolution circular(l)` (taps 0..l, l ≥ 1) or `convolution circular {a, b, …}`."""
+        if st.data == "conv_span":
+            span = self._int_term(st.children[0], "convolution length l", minimum=1)
+            return S.Convolution((0,), span, loc=_tree_loc(st))
+        taps = []
+        for x in st.children:
+            v = self._int_term(x, "convolution tap", allow_negative_name=True)
+            if not isinstance(v, int):
+                raise _err(x, "the taps of `convolution circular {...}` are integer literals")
+            if v in taps:
+                raise _err(x, f"tap {v} is listed twice")
+            taps.append(v)
+        return S.Convolution(tuple(taps), None, loc=_tree_loc(st))
 
     def _blockwise(self, node: Tree) -> S.Blockwise:
         """`blockwise(b) { P }`: P is a pattern on the n/b block indices, checked against them."""

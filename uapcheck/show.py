@@ -66,6 +66,10 @@ def show_pattern(p: S.Pattern) -> str:  # noqa: C901 - one branch per pattern ki
         return "global {" + ", ".join(str(q) for q in p.positions) + "}"
     if isinstance(p, S.Blockwise):
         return f"blockwise({p.b}) {{ {show_pattern(p.inner)} }}"
+    if isinstance(p, S.Columns):
+        return f"columns({p.l}, {p.c})"
+    if isinstance(p, S.PatternSequence):
+        return ("periodic" if p.periodic else "sequence") + " { " + ", ".join(show_pattern(q) for q in p.patterns) + " }"
     raise TypeError(f"not a pattern: {p!r}")
 
 

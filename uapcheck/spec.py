@@ -174,8 +174,43 @@ class Blockwise:
     inner: "Pattern"
 
 
+@dataclass(frozen=True)
+class Columns:
+    """`columns(l, c)`: every query attends to the last c positions of each block of l consecutive
+    positions, i.e. to every j with j mod l ∈ {0, l − 1, …, l − c + 1} (1-based j): Sparse
+    Transformer's "fixed" summary columns (Child et al. 2019, A^(2) with stride l)."""
+    l: IntTerm
+    c: IntTerm
+
+
 Pattern = Union[Full, Causal, Window, Offsets, Dilated, Strided, Blocks, Global, Star,
-                RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise]
+                RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise, Columns]
+
+
+@dataclass(frozen=True)
+class PatternSequence:
+    """`pattern sequence { P1, …, Pk }` (exactly k attention layers, layer ℓ uses P_ℓ) or
+    `pattern periodic { P1, …, Pp }` (layer ℓ uses P_((ℓ − 1) mod p) + 1, any depth): the paper's
+    Φ = (N_1, N_2, …), a pattern per layer (Definition 4, "dynamic sparse attention")."""
+    patterns: tuple[Pattern, ...]
+    periodic: bool
+
+    def at(self, layer: int) -> Optional[Pattern]:
+        """The pattern of attention layer `layer` (1-based); None beyond a finite sequence."""
+        k = len(self.patterns)
+        if self.periodic:
+            return self.patterns[(layer - 1) % k]
+        return self.patterns[layer - 1] if layer <= k else None
+
+
+@dataclass(frozen=True)
+class Convolution:
+    """`convolution circular(l)` (taps 0..l) or `convolution circular {a, b, …}`: the token mixer
+    [g(X)]_i = Σ_{k ∈ taps} ψ_k x_{(i + k) mod n} with one trainable scalar ψ_k per tap (the paper's
+    C_n design, §4.4.2, (23)); the layer is X ↦ X + g(X)."""
+    taps: tuple[IntTerm, ...]  # offsets; for `circular(l)`: (0, "l") with `span` set
+    span: Optional[IntTerm] = None  # l of `circular(l)`: the taps are 0, 1, …, l
+    loc: Loc = field(default=NOLOC, compare=False)
 
 
 TARGETS = ("equivariant", "causal", "receptive")
@@ -217,7 +252,7 @@ class Head:
     random: Optional[str] = None  # the random vector's name for random features
     normalize: Optional[bool] = None  # None: the default for the kind
     nystrom: Optional[int] = None
-    pattern: Pattern = Full()
+    pattern: Union[Pattern, "PatternSequence"] = Full()  # a sequence: a pattern per layer
     bias: Optional[str] = None
     projection: Optional[Projection] = None
     tie: bool = False
@@ -274,6 +309,7 @@ class Spec:
     layers: Optional[IntTerm]  # the `layers M` budget
     expect: Optional[Expectation]
     target: str = "equivariant"  # the target class: one of TARGETS (docs/theory.md §16)
+    mixer: Optional[Convolution] = None  # a token mixer that is not attention (then `heads` is empty)
     source: str = field(default="", compare=False, repr=False)  # the file's text, for reports that quote it
 
     def param(self, name: str) -> Optional[Param]:

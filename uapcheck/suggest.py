@@ -64,7 +64,7 @@ def _exp_features(spec: S.Spec) -> Optional[S.Spec]:
 
 def _with_pattern(spec: S.Spec, extra: S.Pattern) -> Optional[S.Spec]:
     def change(h: S.Head) -> Optional[S.Head]:
-        if isinstance(h.pattern, S.Full):
+        if isinstance(h.pattern, (S.Full, S.PatternSequence)):
             return None
         parts = h.pattern.parts if isinstance(h.pattern, S.PatternUnion) else (h.pattern,)
         if extra in parts:
@@ -79,6 +79,8 @@ def _wider_windows(spec: S.Spec) -> Optional[S.Spec]:
             return replace(p, w=2 * p.w)
         if isinstance(p, S.PatternUnion):
             return S.PatternUnion(tuple(widen(q) for q in p.parts))
+        if isinstance(p, S.PatternSequence):
+            return S.PatternSequence(tuple(widen(q) for q in p.patterns), p.periodic)
         return p
     return _heads(spec, lambda h: (lambda p: None if p == h.pattern else replace(h, pattern=p))(widen(h.pattern)))
 

@@ -10,7 +10,7 @@ from collections import deque
 
 from hypothesis import strategies as st
 
-from uapcheck.spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, PatternUnion,
+from uapcheck.spec import (Blocks, Causal, Columns, Dilated, Edges, Full, Global, Offsets, PatternUnion,
                            RandomPattern, Star, Strided, Window)
 
 
@@ -63,6 +63,9 @@ def attends(pattern, n, params=None):  # noqa: C901 - one branch per pattern kin
         elif isinstance(pattern, (Global, Star)):
             g = 1 if isinstance(pattern, Star) else val(pattern.g, params)
             ok = i <= g or j <= g
+        elif isinstance(pattern, Columns):
+            step, c = val(pattern.l, params), val(pattern.c, params)
+            ok = j % step == 0 or step - (j % step) < c  # j is among the last c of its block of l
         else:
             raise TypeError(pattern)
         if ok:

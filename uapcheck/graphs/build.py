@@ -33,7 +33,7 @@ from typing import Iterator, Mapping, Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
-from ..spec import (Blocks, Blockwise, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
+from ..spec import (Blocks, Blockwise, Causal, Columns, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
 
 #: Bytes one materialised arc costs through the whole analysis (codes, decoded endpoints, igraph,
@@ -230,6 +230,9 @@ def _estimate(pattern: Pattern, n: int, params: Mapping[str, int]) -> int:  # no
         return min(max(0, resolve(pattern.k, params)), n) * n
     if isinstance(pattern, GlobalAt):
         return 2 * len(pattern.positions) * n
+    if isinstance(pattern, Columns):
+        l_, c_ = max(1, resolve(pattern.l, params)), max(0, resolve(pattern.c, params))
+        return min(n, (n // l_ + 1) * c_) * n
     if isinstance(pattern, Blockwise):
         b = max(1, pattern.b)
         nb = max(1, n // b)
@@ -334,6 +337,13 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
             t0 = p - 1
             out.update(range(t0, n * n, n))
             out.update(range(t0 * n, t0 * n + n))
+    elif isinstance(pattern, Columns):
+        l_ = _positive(resolve(pattern.l, params), "column stride")
+        c_ = _nonneg(resolve(pattern.c, params), "number of summary columns")
+        for j in range(1, n + 1):  # the last c positions of each block of l: j mod l in {0, -1, ..., -(c-1)}
+            if (-j) % l_ < c_:
+                j0 = j - 1
+                out.update(range(j0 * n, j0 * n + n))  # every query attends to the key j
     elif isinstance(pattern, Blockwise):
         b = _positive(pattern.b, "block size")
         if n % b:

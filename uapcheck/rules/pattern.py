@@ -484,6 +484,9 @@ def _primary_condition(cond, spec: S.Spec, n) -> bool:
 def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> PatternOutcome:
     """`fixed_heads`: the heads whose bias kind stands for fixed position weights (a fixed offset bias
     seen through its classes, docs/theory.md §16), not a trainable bias."""
+    from .layers import has_sequence, layered_premises
+    if has_sequence(spec):
+        return layered_premises(spec)  # a pattern per layer (Definition 4): rules/layers.py
     from .structured import structured_outcome
     structured = structured_outcome(spec)  # triangular and block-level patterns at any size
     if structured is not None:
@@ -575,6 +578,8 @@ def budget_check(spec: S.Spec, layers, diameter):
     diameter and the layers the view argument needs, or None when it suffices."""
     if spec.layers is None or layers is None or not isinstance(spec.layers, int):
         return None
+    if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
+        return None  # per-layer patterns: the budget is a depth limit of their own analysis (rules/layers.py)
     if isinstance(layers, int):
         if spec.layers >= layers:
             return None

@@ -144,6 +144,9 @@ def _masks(spec: S.Spec) -> tuple:
         if isinstance(head.pattern, S.Full):
             out.append(None)
             continue
+        if isinstance(head.pattern, S.PatternSequence):
+            raise SimulationUnsupported("per-layer patterns (`pattern sequence/periodic`) are not modelled by the "
+                                        "simulator", head.loc)
         try:
             graph = build_graph(head.pattern, n, {})
         except (ValueError, KeyError, TypeError) as exc:

@@ -14,8 +14,8 @@ class StructureError(Exception):
     pass
 
 
-OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET")
-GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED")
+OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-DISCONNECTED")
+GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED", "SEQ-GROUP", "CONV-GROUP")
 
 
 HEAD_SLOT_RULES = ("TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "PE-LIFT", "WP-POSITIVE", "LIM-UNSUPPORTED",
@@ -128,7 +128,7 @@ def _check_summary(ctx) -> list[str]:
     stated = (group.get("data") or {}).get("order")
     if group["rule"] == "SYM-AUT" and isinstance(g.get("order"), int) and isinstance(stated, int) and g["order"] != stated:
         problems.append(f"group: order {g.get('order')} differs from {group['id']}'s")
-    layers_steps = [s for s in rest if s["rule"] == "PAT-LAYERS"]
+    layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS")]
     try:
         layers = decode(ctx.cert.get("layers"), ctx.symbols)
     except TreeError as exc:

@@ -1,0 +1,439 @@
+"""Per-layer patterns: connectivity within m layers and the least m (docs/theory.md §20).
+
+The paper's sparse family (Definition 4) has a pattern per layer, Φ = (N_1, N_2, …): attention layer
+ℓ uses N_ℓ (one graph per head). Conventions as in ``uapcheck.graphs``: positions 1-based in every
+public value, the arc j → i when query i attends to key j, every position sees itself.
+
+**Reach.** After m layers the output at i depends on x_j iff there is a path j = p_0 → … → p_k = i
+whose arcs come from layers l_1 < … < l_k ≤ m (the residual keeps a state through the layers
+between). With In_ℓ(i) the set of such j for m = ℓ: In_0(i) = {i} and
+In_ℓ(i) = ∪_{u ∈ N_ℓ(i)} In_{ℓ−1}(u) (N_ℓ(i) the union over heads, i included). Φ is *connected
+within m layers* iff In_m(i) = [n] for every i; D_Φ is the least such m.
+
+**Views.** For a position i and a depth m let V_m = {i} and V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v): the
+positions whose state after layer ℓ − 1 enters the output at i. A *view witness* at depth m is a
+position i and σ ∉ G = ⋂_{ℓ, h} Aut(N_{ℓ,h}) with σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v) for every layer
+ℓ ≤ m, every v ∈ V_ℓ and every head h. By §20.3, m ≥ D_Φ layers give the G-UAP iff no view witness
+exists at depth m, and a witness at depth m + 1 is one at depth m (so the least m is the first
+m ≥ D_Φ without a witness). The decision uses rooted views as in ``views.py``: R_i^m has the arcs
+u → v of layer ℓ with v ∈ V_ℓ, labelled by the set of (ℓ, head) containing them, and colours
+v by the largest ℓ with v ∈ V_ℓ; σ is a witness at i iff it is an isomorphism R_i^m → R_σ(i)^m.
+Every witness is re-checked on the arcs by the definition (no BLISS).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from .build import PatternGraph
+
+#: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
+MAX_VIEW_WORK = 20_000_000
+
+
+@dataclass(frozen=True)
+class LayerSequence:
+    """Φ on n positions: ``layers[q]`` holds the head graphs of layer q + 1 (0-based q < len(layers)).
+    ``periodic``: layer ℓ uses ``layers[(ℓ − 1) mod p]`` for every ℓ; otherwise the network has exactly
+    ``len(layers)`` attention layers."""
+    n: int
+    layers: tuple[tuple[PatternGraph, ...], ...]
+    periodic: bool
+
+    @property
+    def period(self) -> int:
+        return len(self.layers)
+
+    @property
+    def depth(self) -> Optional[int]:
+        """The number of attention layers of a finite sequence (None: periodic, any depth)."""
+        return None if self.periodic else len(self.layers)
+
+    def at(self, layer: int) -> tuple[PatternGraph, ...]:
+        """The head graphs of attention layer ``layer`` (1-based)."""
+        if self.periodic:
+            return self.layers[(layer - 1) % self.period]
+        return self.layers[layer - 1]
+
+    def distinct_graphs(self) -> list[PatternGraph]:
+        return list(dict.fromkeys(g for layer in self.layers for g in layer))
+
+
+class _InLists:
+    """0-based in-neighbour lists per (layer index q, head h) and their union per q (v excluded)."""
+
+    def __init__(self, seq: LayerSequence):
+        n = seq.n
+        self.n = n
+        self.heads: list[list[list[frozenset]]] = []
+        self.union: list[list[frozenset]] = []
+        cache: dict = {}
+        for layer in seq.layers:
+            per_head = []
+            for g in layer:
+                if g not in cache:
+                    ins = [set() for _ in range(n)]
+                    if g.complete:
+                        for v in range(n):
+                            ins[v] = set(range(n)) - {v}
+                    else:
+                        for j, i in g.arcs():
+                            ins[i - 1].add(j - 1)
+                    cache[g] = [frozenset(s) for s in ins]
+                per_head.append(cache[g])
+            self.heads.append(per_head)
+            self.union.append([frozenset().union(*(h[v] for h in per_head)) for v in range(n)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Reach: connectivity within m layers
+
+
+def reach_sets(seq: LayerSequence, layers: int, start: int = 0, lists: Optional[_InLists] = None) -> list[int]:
+    """In(i) as bitsets (bit j − 1 for position j) after ``layers`` layers, starting with layer start + 1."""
+    lists = lists or _InLists(seq)
+    n, p = seq.n, seq.period
+    cur = [1 << v for v in range(n)]
+    for t in range(layers):
+        q = (start + t) % p
+        union = lists.union[q]
+        nxt = []
+        for v in range(n):
+            acc = cur[v]
+            for u in union[v]:
+                acc |= cur[u]
+            nxt.append(acc)
+        cur = nxt
+    return cur
+
+
+@dataclass(frozen=True)
+class Reach:
+    """``depth``: D_Φ, the least m with Φ connected within m layers (None: never, or not within the
+    sequence). ``missing``: for ``depth`` None, a pair (i, j) with x_j not reaching i; for a depth
+    D ≥ 1, a pair (i, j) with x_j not reaching i within D − 1 layers (so D is least).
+    ``closed``: for a periodic Φ that is never connected, the positions reaching i (closed under the
+    in-arcs of every layer)."""
+    depth: Optional[int]
+    missing: Optional[tuple[int, int]]
+    closed: Optional[frozenset] = None
+    limit: Optional[int] = None  # the depth examined (a finite sequence or a budget)
+
+
+def connectivity(seq: LayerSequence, limit: Optional[int] = None, start: int = 0,
+                 lists: Optional[_InLists] = None) -> Reach:
+    """D_Φ for Φ started at layer start + 1 (the least m with every In_m(i) = [n]), within ``limit``
+    layers (a finite sequence's depth or a budget; None: unbounded for a periodic Φ)."""
+    lists = lists or _InLists(seq)
+    n, p = seq.n, seq.period
+    full = (1 << n) - 1
+    if limit is None and not seq.periodic:
+        limit = seq.depth
+    cur = [1 << v for v in range(n)]
+    prev_missing = _first_missing(cur, full)
+    if prev_missing is None:
+        return Reach(0, None, limit=limit)
+    unchanged = 0
+    m = 0
+    while limit is None or m < limit:
+        q = (start + m) % p
+        union = lists.union[q]
+        nxt = []
+        for v in range(n):
+            acc = cur[v]
+            for u in union[v]:
+                acc |= cur[u]
+            nxt.append(acc)
+        m += 1
+        unchanged = unchanged + 1 if nxt == cur else 0
+        cur = nxt
+        missing = _first_missing(cur, full)
+        if missing is None:
+            return Reach(m, prev_missing, limit=limit)
+        prev_missing = missing
+        if seq.periodic and unchanged >= p:
+            i, j = missing
+            closed = frozenset(v + 1 for v in range(n) if cur[i - 1] >> v & 1)
+            return Reach(None, missing, closed, limit=limit)
+    return Reach(None, prev_missing, limit=limit)
+
+
+def _first_missing(sets: list[int], full: int) -> Optional[tuple[int, int]]:
+    for i0, s in enumerate(sets):
+        if s != full:
+            rest = full & ~s
+            j0 = (rest & -rest).bit_length() - 1
+            return (i0 + 1, j0 + 1)
+    return None
+
+
+def verify_unreached(seq: LayerSequence, i: int, j: int, layers: int) -> bool:
+    """x_j does not reach i within ``layers`` layers (recomputed by the recurrence, plain Python)."""
+    return not (reach_sets(seq, layers)[i - 1] >> (j - 1) & 1)
+
+
+def verify_connected(seq: LayerSequence, layers: int) -> bool:
+    full = (1 << seq.n) - 1
+    return all(s == full for s in reach_sets(seq, layers))
+
+
+def verify_closed(seq: LayerSequence, i: int, j: int, closed: frozenset) -> bool:
+    """``closed`` contains i, not j, and no arc of any layer's head enters it from outside."""
+    if i not in closed or j in closed:
+        return False
+    for layer in seq.layers:
+        for g in layer:
+            if g.complete and len(closed) < seq.n:
+                return False
+            if not g.complete and any(b in closed and a not in closed for a, b in g.arcs()):
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Views
+
+
+def view_sets(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[set]:
+    """[V_0, …, V_m] (0-based positions) for position root0 at depth m."""
+    sets: list[set] = [set() for _ in range(m + 1)]
+    sets[m] = {root0}
+    for ell in range(m, 0, -1):
+        union = lists.union[(ell - 1) % seq.period]
+        nxt = set(sets[ell])
+        for v in sets[ell]:
+            nxt.update(union[v])
+        sets[ell - 1] = nxt
+    return sets
+
+
+def witness_condition_holds(seq: LayerSequence, perm: Sequence[int], position: int, m: int,
+                            lists: Optional[_InLists] = None) -> bool:
+    """σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v) for every ℓ ≤ m, v ∈ V_ℓ (of ``position``), every head h."""
+    lists = lists or _InLists(seq)
+    n = seq.n
+    if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
+        return False
+    p0 = [x - 1 for x in perm]
+    sets = view_sets(lists, seq, position - 1, m)
+    for ell in range(1, m + 1):
+        heads = lists.heads[(ell - 1) % seq.period]
+        for v in sets[ell]:
+            for h in heads:
+                if frozenset(p0[u] for u in h[v]) != h[p0[v]]:
+                    return False
+    return True
+
+
+@dataclass(frozen=True)
+class SeqWitness:
+    position: int
+    depth: int
+    permutation: tuple[int, ...] = field(repr=False)
+    how: str
+
+    def as_evidence(self) -> dict:
+        moved = [k for k, p in enumerate(self.permutation, 1) if p != k]
+        ev: dict = {"position": self.position, "depth": self.depth, "found by": self.how}
+        if len(moved) == 2:
+            ev["swap"] = moved
+        elif len(self.permutation) <= 64:
+            ev["permutation"] = list(self.permutation)
+        else:
+            ev["permutation (moved points)"] = {k: self.permutation[k - 1] for k in moved[:64]}
+        return ev
+
+
+@dataclass(frozen=True)
+class SeqViewCertificate:
+    """No witness at ``depth``: per G-orbit representative, |Aut(R_i)| = |Stab_G(i)|, and the
+    canonical digests of the R_i pairwise distinct."""
+    depth: int
+    group_order: int
+    representatives: tuple[int, ...]
+    orbit_sizes: tuple[int, ...]
+    automorphism_orders: tuple[int, ...]
+    canonical_digests: tuple[str, ...]
+
+    def as_evidence(self) -> dict:
+        ev: dict = {"depth": self.depth, "G-orbits": len(self.representatives)}
+        if len(self.representatives) <= 16:
+            ev["per orbit"] = [{"position": i, "orbit size": s, "|Aut(rooted view)|": a,
+                                "canonical form (sha256, first 16 hex)": d[:16]}
+                               for i, s, a, d in zip(self.representatives, self.orbit_sizes,
+                                                     self.automorphism_orders, self.canonical_digests)]
+        return ev
+
+
+@dataclass(frozen=True)
+class SeqViewDecision:
+    sufficient: Optional[bool]
+    witness: Optional[SeqWitness] = None
+    certificate: Optional[SeqViewCertificate] = None
+    reason: str = ""
+
+
+class _RootedLayerView:
+    """R_i^m for BLISS: positions 0..n−1 coloured by the largest ℓ with v ∈ V_ℓ; every arc is
+    subdivided by a vertex whose colour names its label set {(ℓ, h)} (ids shared across roots)."""
+
+    def __init__(self, lists: _InLists, seq: LayerSequence, root0: int, m: int, label_ids: dict):
+        from ..lazy import igraph as ig
+
+        n = seq.n
+        sets = view_sets(lists, seq, root0, m)
+        colours = [0] * n
+        for ell in range(m + 1):
+            for v in sets[ell]:
+                colours[v] = ell
+        labels: dict[tuple[int, int], set] = {}
+        for ell in range(1, m + 1):
+            heads = lists.heads[(ell - 1) % seq.period]
+            for v in sets[ell]:
+                for h, ins in enumerate(heads):
+                    for u in ins[v]:
+                        labels.setdefault((u, v), set()).add((ell, h))
+        edges: list[tuple[int, int]] = []
+        nxt = n
+        for (u, v), lab in sorted(labels.items()):
+            key = frozenset(lab)
+            lid = label_ids.setdefault(key, len(label_ids))
+            edges.append((u, nxt))
+            edges.append((nxt, v))
+            colours.append(m + 1 + lid)
+            nxt += 1
+        self.n = n
+        self.graph = ig.Graph(n=nxt, edges=edges, directed=True)
+        self.colours = colours
+
+    def automorphism_order(self) -> int:
+        return int(self.graph.count_automorphisms(sh="flm", color=self.colours))
+
+    def automorphism_generators(self) -> list[tuple[int, ...]]:
+        gens = self.graph.automorphism_group(sh="flm", color=self.colours)
+        return [tuple(k + 1 for k in g[:self.n]) for g in gens]
+
+    def canonical(self) -> tuple[list[int], str]:
+        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
+        size = len(order)
+        lab = [0] * size
+        for k, v in enumerate(order):
+            lab[v] = k
+        cols = [0] * size
+        for v, c in enumerate(self.colours):
+            cols[lab[v]] = c
+        arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
+        digest = hashlib.sha256()
+        digest.update(repr((size, cols)).encode())
+        digest.update(repr(arcs).encode())
+        return lab, digest.hexdigest()
+
+
+def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Sequence[Sequence[int]],
+                 in_group: Callable[[Sequence[int]], bool], lists: Optional[_InLists] = None) -> SeqViewDecision:
+    """Is there a view witness at depth m (Φ connected within m layers)? Exact (module docstring)."""
+    from .views import orbits
+
+    lists = lists or _InLists(seq)
+    n = seq.n
+    orbit_of = orbits(n, generators)
+    reps = sorted(set(orbit_of))
+    sizes = {r: 0 for r in reps}
+    for r in orbit_of:
+        sizes[r] += 1
+    label_ids: dict = {}
+    auts, digests, labellings = [], [], {}
+    seen: dict[str, int] = {}
+    for r in reps:
+        view = _RootedLayerView(lists, seq, r, m, label_ids)
+        stab = group_order // sizes[r]
+        aut = view.automorphism_order()
+        if aut != stab:
+            if aut < stab or aut % stab:
+                raise AssertionError(f"internal error: |Aut(R_{r + 1})| = {aut} is not a multiple of "
+                                     f"|Stab_G({r + 1})| = {stab}")
+            for gen in view.automorphism_generators():
+                if not in_group(gen):
+                    if not witness_condition_holds(seq, gen, r + 1, m, lists):
+                        raise AssertionError("internal error: a rooted-view automorphism failed its re-check")
+                    return SeqViewDecision(False, SeqWitness(r + 1, m, tuple(gen),
+                                                             "an automorphism of the rooted view outside G"))
+            raise AssertionError("internal error: Aut(R_i) is larger than Stab_G(i) but every generator is in G")
+        lab, digest = view.canonical()
+        if digest in seen:
+            other = seen[digest]
+            lab_j = labellings[other]
+            inv_j = [0] * len(lab_j)
+            for v, k in enumerate(lab_j):
+                inv_j[k] = v
+            perm = tuple(inv_j[lab[v]] + 1 for v in range(n))
+            if witness_condition_holds(seq, perm, r + 1, m, lists) and not in_group(perm):
+                return SeqViewDecision(False, SeqWitness(
+                    r + 1, m, perm, f"the rooted views of positions {r + 1} and {other + 1} (different G-orbits) "
+                                    "are isomorphic"))
+            return SeqViewDecision(None, reason="two canonical digests coincided without an isomorphism")
+        seen[digest] = r
+        labellings[r] = lab
+        auts.append(aut)
+        digests.append(digest)
+    cert = SeqViewCertificate(m, group_order, tuple(r + 1 for r in reps), tuple(sizes[r] for r in reps),
+                              tuple(auts), tuple(digests))
+    return SeqViewDecision(True, certificate=cert)
+
+
+@dataclass(frozen=True)
+class LeastLayers:
+    """``layers``: the least m ≥ D_Φ without a view witness (None: none within ``limit``, or
+    undecided: ``reason``). ``witness``: a witness at depth layers − 1 (when layers > D_Φ) or at the
+    limit (when no m works). ``certificate``: the rooted-view data at depth ``layers``."""
+    layers: Optional[int]
+    witness: Optional[SeqWitness]
+    certificate: Optional[SeqViewCertificate]
+    reason: str = ""
+    forced: bool = False  # True when `layers` was reached by the covering bound (every layer pattern seen whole)
+
+
+def covering_depth(seq: LayerSequence, lists: Optional[_InLists] = None) -> Optional[int]:
+    """For a periodic Φ: a depth m* at which every position's views cover every layer pattern of
+    the period whole (so no witness exists): the max over q of q + 1 + D(Φ started at layer q + 2)."""
+    if not seq.periodic:
+        return None
+    lists = lists or _InLists(seq)
+    p = seq.period
+    worst = 0
+    for q in range(p):
+        r = connectivity(seq, None, start=(q + 1) % p, lists=lists)
+        if r.depth is None:
+            return None
+        worst = max(worst, q + 1 + r.depth)
+    return worst
+
+
+def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators: Sequence[Sequence[int]],
+                 in_group: Callable[[Sequence[int]], bool], limit: Optional[int] = None) -> LeastLayers:
+    """The least m ≥ D_Φ (= ``diameter``) with no view witness, up to ``limit`` (a finite sequence's
+    depth or a budget; None: a periodic Φ, searched up to its covering depth)."""
+    lists = _InLists(seq)
+    top = limit
+    if top is None:
+        top = covering_depth(seq, lists)
+        if top is None:
+            return LeastLayers(None, None, None, "the periodic sequence has no covering depth")
+    arcs = sum(len(s) for q in lists.heads for h in q for s in h)  # arcs of one period
+    # per depth m: one rooted view per orbit (≤ n), each with at most the arcs of m layers
+    work = arcs * (top // seq.period + 1) * seq.n * (top - diameter + 1)
+    if work > MAX_VIEW_WORK:
+        return LeastLayers(None, None, None, f"the view decision would take about {work:,} arc visits "
+                                             f"(limit {MAX_VIEW_WORK:,})")
+    last_witness = None
+    for m in range(diameter, top + 1):
+        decision = decide_depth(seq, m, group_order, generators, in_group, lists)
+        if decision.sufficient:
+            return LeastLayers(m, last_witness, decision.certificate)
+        if decision.sufficient is None:
+            return LeastLayers(None, last_witness, None, decision.reason)
+        last_witness = decision.witness
+    if limit is None:
+        raise AssertionError("internal error: a witness at the covering depth")
+    return LeastLayers(None, last_witness, None)

@@ -1,0 +1,190 @@
+"""Certificates of the per-layer pattern rules (SEQ-*) and the convolution mixer rules (CONV-*).
+
+Each `check()` re-derives what its rule concludes from plain data: the reach recurrence of
+docs/theory.md §20.1 recomputed in plain Python, a witness checked by its definition arc by arc,
+generators checked head by head and layer by layer. What rests on BLISS (that no larger group
+exists, and the canonical forms behind "no view witness") is named in the JSON under `trusted`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .proof import Certificate, CertificateRejected
+
+
+def _reject(cls, why: str):
+    raise CertificateRejected(f"{cls.__name__}: {why}")
+
+
+@dataclass(frozen=True)
+class LayersConnected(Certificate):
+    """Φ is connected within `depth` layers, and x_j does not reach i within depth − 1 (`missing`)."""
+    seq: Any  # graphs.layers.LayerSequence
+    depth: int
+    missing: Optional[tuple]
+    kind = "layers-connected"
+
+    def check(self) -> None:
+        from .graphs.layers import verify_connected, verify_unreached
+        if not verify_connected(self.seq, self.depth):
+            _reject(LayersConnected, f"some x_j does not reach some position within {self.depth} layers")
+        if self.depth >= 1:
+            if self.missing is None:
+                _reject(LayersConnected, "no pair shows that fewer layers do not connect")
+            i, j = self.missing
+            if not verify_unreached(self.seq, i, j, self.depth - 1):
+                _reject(LayersConnected, f"x_{j} reaches {i} within {self.depth - 1} layers")
+
+    def to_json(self) -> Any:
+        out: dict = {"kind": self.kind, "n": self.seq.n, "depth": self.depth}
+        if self.missing:
+            out["not within depth − 1"] = {"i": self.missing[0], "j": self.missing[1]}
+        return out
+
+
+@dataclass(frozen=True)
+class LayersUnreached(Certificate):
+    """x_j never reaches i: within `layers` layers (a finite sequence or a budget), or at any depth
+    (`closed`: the positions reaching i, closed under the in-arcs of every layer's heads)."""
+    seq: Any
+    i: int
+    j: int
+    layers: Optional[int]
+    closed: Optional[frozenset] = None
+    kind = "layers-receptive-field"
+
+    def check(self) -> None:
+        from .graphs.layers import verify_closed, verify_unreached
+        if self.layers is None:
+            if self.closed is None or not verify_closed(self.seq, self.i, self.j, self.closed):
+                _reject(LayersUnreached, "the set is not closed under the layers' in-arcs")
+        elif not verify_unreached(self.seq, self.i, self.j, self.layers):
+            _reject(LayersUnreached, f"x_{self.j} reaches {self.i} within {self.layers} layers")
+
+    def to_json(self) -> Any:
+        out: dict = {"kind": self.kind, "i": self.i, "j": self.j, "within layers": self.layers}
+        if self.closed is not None and self.seq.n <= 4096:
+            out["reaches i (closed under every layer)"] = sorted(self.closed)
+        return out
+
+
+def _in_group(seq, perm) -> bool:
+    from .graphs import is_automorphism
+    return is_automorphism(list(perm), seq.distinct_graphs())
+
+
+@dataclass(frozen=True)
+class LayerViewWitness(Certificate):
+    """`depth` layers are not enough: σ is outside G = ⋂ Aut(N_{ℓ,h}) and keeps every in-neighbourhood
+    N_{ℓ,h}(v), v ∈ V_ℓ, of position `position` for ℓ ≤ depth (checked by the definition)."""
+    seq: Any
+    depth: int
+    position: int
+    permutation: tuple
+    kind = "layer-view-witness"
+
+    def check(self) -> None:
+        from .graphs.layers import witness_condition_holds
+        if _in_group(self.seq, self.permutation):
+            _reject(LayerViewWitness, "the permutation preserves every layer's heads: it is in G")
+        if not witness_condition_holds(self.seq, self.permutation, self.position, self.depth):
+            _reject(LayerViewWitness, "some layer's neighbourhood in the view is not carried over")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "depth": self.depth, "position": self.position,
+                "permutation": list(self.permutation)}
+
+
+@dataclass(frozen=True)
+class LayerViews(Certificate):
+    """No view witness at `depth`: per G-orbit representative, |Aut(R_i)| = |G| / |orbit| and the
+    canonical digests pairwise distinct. The check: the generators are in G, the orbits they generate
+    are the listed ones, the orders agree, the digests differ; the canonical forms are BLISS's."""
+    seq: Any
+    depth: int
+    generators: tuple
+    group_order: int
+    data: Any  # graphs.layers.SeqViewCertificate
+    kind = "layer-rooted-views"
+
+    def check(self) -> None:
+        from .graphs.views import orbits
+        d = self.data
+        n = self.seq.n
+        if d.depth != self.depth or d.group_order != self.group_order:
+            _reject(LayerViews, "the data is for another depth or group")
+        for g in self.generators:
+            if sorted(g) != list(range(1, n + 1)) or not _in_group(self.seq, g):
+                _reject(LayerViews, f"the generator {list(g)} is not in G")
+        orbit_of = orbits(n, self.generators)
+        reps = sorted(set(orbit_of))
+        if tuple(r + 1 for r in reps) != d.representatives:
+            _reject(LayerViews, "the orbit representatives differ")
+        sizes = tuple(orbit_of.count(r) for r in reps)
+        if sizes != d.orbit_sizes:
+            _reject(LayerViews, "the orbit sizes differ")
+        for size, aut in zip(sizes, d.automorphism_orders):
+            if aut * size != self.group_order:
+                _reject(LayerViews, "a rooted view has more automorphisms than the stabiliser")
+        if len(set(d.canonical_digests)) != len(d.canonical_digests):
+            _reject(LayerViews, "two rooted views have the same canonical form")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "depth": self.depth, **self.data.as_evidence(),
+                "trusted": "the canonical forms and automorphism counts (BLISS)"}
+
+
+@dataclass(frozen=True)
+class LayerGenerators(Certificate):
+    """Every generator preserves every layer's heads (arc by arc), and the group they generate has
+    the stated order (SymPy, up to 256 points). That no larger group exists is BLISS's."""
+    seq: Any
+    generators: tuple
+    order: int
+    kind = "layer-automorphism-generators"
+
+    def check(self) -> None:
+        n = self.seq.n
+        for g in self.generators:
+            if sorted(g) != list(range(1, n + 1)) or not _in_group(self.seq, g):
+                _reject(LayerGenerators, f"the generator {list(g)} does not preserve every layer's heads")
+        if n <= 256:
+            from sympy.combinatorics import Permutation, PermutationGroup
+            perms = [Permutation([x - 1 for x in g]) for g in self.generators] or [Permutation(list(range(n)))]
+            if PermutationGroup(perms).order() != self.order:
+                _reject(LayerGenerators, "the generators do not generate a group of the stated order")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "order": self.order,
+                "generators": [list(g) for g in self.generators] if self.seq.n <= 256 else len(self.generators),
+                "trusted": "that no larger group preserves every layer's heads (BLISS)"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The circular convolution mixer
+
+
+@dataclass(frozen=True)
+class CirculantSpan(Certificate):
+    """For taps K ⊆ Z_n: g = gcd(n, K \\ {0}), and `depth` = the least m with the m-fold sum set of
+    K ∪ {0} covering Z_n (recomputed), or None when g > 1 (never covered)."""
+    n: int
+    taps: tuple
+    gcd: int
+    depth: Optional[int]
+    kind = "circulant-span"
+
+    def check(self) -> None:
+        n = self.n
+        nonzero = sorted({t % n for t in self.taps} - {0})
+        g = math.gcd(n, *nonzero) if nonzero else n
+        if g != self.gcd:
+            _reject(CirculantSpan, f"gcd(n, taps) is {g}, not {self.gcd}")
+        from .graphs.circulant import sumset_depth
+        if sumset_depth(n, self.taps) != self.depth:
+            _reject(CirculantSpan, "the covering depth differs")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "n": self.n, "taps": list(self.taps), "gcd": self.gcd, "depth": self.depth}

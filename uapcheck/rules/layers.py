@@ -1,0 +1,230 @@
+"""Per-layer patterns (the paper's Definition 4, Φ = (N_1, N_2, …)): connectivity within m layers,
+the group G = ⋂_{ℓ, h} Aut(N_{ℓ,h}), and the least m by views generalised to layer-dependent
+neighbourhoods (docs/theory.md §20). Concrete n only; the graph work is in uapcheck/graphs/layers.py.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from .. import proof
+from .. import spec as S
+from ..budget import BudgetExceeded, time_limit
+from ..graphs import GraphTooLarge, build_graph, symmetry_group
+from ..graphs.layers import LayerSequence, connectivity, least_layers
+from ..graphs.names import order_text
+from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
+from ..show import show_pattern
+from .symmetry import GroupInfo
+
+CITE_SEQ = proof.corrected(
+    "Definition 4", "Corollary 2",
+    text="Cheng et al. 2025, Definition 4 (connected within m layers) and Corollary 2 (G = ⋂ Aut(N_p)); "
+         "the layer count corrected by the view argument for per-layer patterns, docs/theory.md §20")
+CITE_SEQ_REACH = proof.derived(
+    "Definition 4",
+    text="derived here: receptive fields through increasing layers (necessity), docs/theory.md §20.1")
+CITE_SEQ_GROUP = proof.paper(
+    "Corollary 2",
+    text="Cheng et al. 2025, Corollary 2: G = ⋂_p Aut(N_p), each layer's heads separately (docs/theory.md §20.2)")
+MAX_PERIOD = 256
+SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
+
+
+def has_sequence(spec: S.Spec) -> bool:
+    return any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads)
+
+
+def _describe(spec: S.Spec) -> str:
+    return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
+
+
+def layer_patterns(spec: S.Spec) -> tuple[list[tuple[S.Pattern, ...]], bool]:
+    """(the head patterns of layers 1..p, periodic): p is a finite sequence's length, else the lcm
+    of the periods."""
+    seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
+    finite = [s for s in seqs if not s.periodic]
+    if finite:
+        count, periodic = len(finite[0].patterns), False
+    else:
+        count = 1
+        for s in seqs:
+            count = count * len(s.patterns) // math.gcd(count, len(s.patterns))
+        periodic = True
+    if count > MAX_PERIOD:
+        raise ValueError(f"the layer patterns repeat with period {count} (at most {MAX_PERIOD} are analysed)")
+
+    def at(h: S.Head, ell: int) -> S.Pattern:
+        p = h.pattern
+        return p.at(ell) if isinstance(p, S.PatternSequence) else p
+
+    return [tuple(at(h, ell) for h in spec.heads) for ell in range(1, count + 1)], periodic
+
+
+def build_sequence(spec: S.Spec) -> LayerSequence:
+    n = spec.tokens
+    per_layer, periodic = layer_patterns(spec)
+    cache: dict = {}
+    layers = []
+    for pats in per_layer:
+        row = []
+        for p in pats:
+            if p not in cache:
+                cache[p] = build_graph(p, n, {})
+            row.append(cache[p])
+        layers.append(tuple(row))
+    return LayerSequence(n, tuple(layers), periodic)
+
+
+@proof.rule("SEQ-CONNECTED", "Per-layer patterns connected within D_Φ layers (and not fewer)", CITE_SEQ_REACH,
+            statuses=(proof.PROVED,), certificates=(LayersConnected,))
+def connected_step(desc: str, cert: LayersConnected) -> proof.Step:
+    d = cert.depth
+    claim = (f"every x_j reaches every position through an increasing sequence of layers within the first {d} "
+             f"attention layer{'s' if d != 1 else ''} (Definition 4, connected within {d} layers)")
+    if cert.missing:
+        i, j = cert.missing
+        claim += f", and not within {d - 1}: x_{j} does not reach position {i}, so at least {d} layers are needed"
+    return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "D_Φ": d}, certificate=cert)
+
+
+@proof.rule("SEQ-DISCONNECTED", "Per-layer patterns never connected (or not within the depth): NOT-UAP",
+            CITE_SEQ_REACH, statuses=(proof.PROVED,), certificates=(LayersUnreached,))
+def disconnected_step(desc: str, cert: LayersUnreached, why: str) -> proof.Step:
+    claim = (f"x_{cert.j} never reaches position {cert.i} {why}, so every model's output at {cert.i} ignores "
+             f"x_{cert.j}, while the target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it "
+             "(receptive-field argument)")
+    return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "witness": {"i": cert.i, "j": cert.j,
+                                                                                        "target": SUM_TARGET}},
+                          certificate=cert)
+
+
+@proof.rule("SEQ-GROUP", "G = ⋂ over layers and heads of Aut(N_{ℓ,h}), computed exactly", CITE_SEQ_GROUP,
+            statuses=(proof.PROVED,), certificates=(LayerGenerators,))
+def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -> proof.Step:
+    name = info.name or f"a group of order {info.order}"
+    return proof.conclude(f"the exact equivariance group of the family is G = {name}: the intersection of the "
+                          "automorphism groups of every layer's heads, each head of each layer separately",
+                          proof.PROVED, evidence={"patterns": desc, "order": info.order, "name": info.name,
+                                                  "method": method}, certificate=cert)
+
+
+@proof.rule("SEQ-LAYERS", "The least number of layers of per-layer patterns, by views", CITE_SEQ,
+            statuses=(proof.PROVED,), certificates=(LayerViews,))
+def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerViews,
+                witness: Optional[LayerViewWitness]) -> proof.Step:
+    ev: dict = {"D_Φ": diameter, "layers": layers, "least": True}
+    if layers == diameter:
+        claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice and are least: at depth {layers} no "
+                 "position's view (the in-neighbourhoods of each layer at the positions that layer feeds into it) "
+                 "is kept by a permutation outside G, so the views determine the sample up to G")
+    else:
+        w = witness
+        claim = (f"{layers} attention layers are needed and suffice: with {layers - 1} the output at position "
+                 f"{w.position} is the same for X and σX for the permutation σ of the view witness (outside G); "
+                 f"at depth {layers} no witness exists")
+        ev["view witness"] = _witness_evidence(w)
+    return proof.conclude(claim, proof.PROVED, [connected], ev, certificate=cert)
+
+
+def _witness_evidence(cert: LayerViewWitness) -> dict:
+    moved = [k for k, p in enumerate(cert.permutation, 1) if p != k]
+    ev: dict = {"position": cert.position, "depth": cert.depth}
+    if len(moved) == 2:
+        ev["swap"] = moved
+    else:
+        ev["permutation"] = list(cert.permutation)
+    return ev
+
+
+@proof.rule("SEQ-DEPTH", "Per-layer patterns whose whole depth leaves a view witness: NOT-UAP", CITE_SEQ,
+            statuses=(proof.PROVED,), certificates=(LayerViewWitness,))
+def depth_step(connected: proof.Step, cert: LayerViewWitness, why: str) -> proof.Step:
+    claim = (f"{why}, and at that depth the output at position "
+             f"{cert.position} is the same for X and σX for a permutation σ outside G (a view witness), so a "
+             "G-equivariant target separating them is not approximable")
+    return proof.conclude(claim, proof.PROVED, [connected], {"view witness": _witness_evidence(cert)},
+                          certificate=cert)
+
+
+@proof.rule("SEQ-UNDECIDED", "Per-layer pattern analysis undecided", CITE_SEQ, statuses=(proof.UNDECIDED,))
+def undecided_step(desc: str, reason: str) -> proof.Step:
+    return proof.conclude(f"the per-layer pattern analysis is undecided: {reason}", proof.UNDECIDED,
+                          evidence={"patterns": desc, "reason": reason})
+
+
+def layered_premises(spec: S.Spec):
+    """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
+    from .pattern import PatternOutcome, group_undecided
+    desc = _describe(spec)
+
+    def undecided(reason: str):
+        step = undecided_step(desc, reason)
+        return PatternOutcome(group_undecided(desc, reason), None, (step,), None, None, None)
+
+    try:
+        with time_limit("building the per-layer pattern graphs", 30.0):
+            seq = build_sequence(spec)
+    except (GraphTooLarge, ValueError, KeyError, BudgetExceeded) as exc:
+        return undecided(str(exc))
+    graphs = seq.distinct_graphs()
+    try:
+        with time_limit("computing the automorphism group of every layer", 60.0):
+            grp = symmetry_group(graphs)
+    except BudgetExceeded as exc:
+        return undecided(str(exc))
+    gens = tuple(tuple(g) for g in (grp.generators or ()))
+    name = grp.name if not (grp.structure and (grp.name is None or grp.name.startswith("stabilizer"))) else (
+        grp.structure if grp.name is None else grp.name)
+    info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)),
+                     gens if seq.n <= 256 else ())
+    if grp.generators is None:
+        return undecided("the generators of G were not listed (too many to list)")
+    gstep = group_step(desc, info, LayerGenerators(seq, gens, int(grp.order)), grp.method)
+
+    budget = spec.layers if isinstance(spec.layers, int) else None
+    limit = seq.depth
+    if budget is not None:
+        limit = budget if limit is None else min(limit, budget)
+    by_budget = budget is not None and (seq.depth is None or budget < seq.depth)
+    why_limit = (f"within the budget `layers {budget}`" if by_budget else
+                 f"within the sequence's {seq.depth} layers" if seq.depth is not None else "at any depth")
+    reach = connectivity(seq, limit)
+    if reach.depth is None:
+        i, j = reach.missing
+        cert = LayersUnreached(seq, i, j, None if reach.closed is not None else limit, reach.closed)
+        why = "at any depth" if reach.closed is not None else why_limit
+        obstruction = disconnected_step(desc, cert, why)
+        return PatternOutcome(gstep, info, (obstruction,), None, None, obstruction)
+    diameter = reach.depth
+    connected = connected_step(desc, LayersConnected(seq, diameter, reach.missing))
+    in_group = _membership(seq)
+    try:
+        with time_limit("deciding the least number of layers (rooted views per layer)", 60.0):
+            least = least_layers(seq, diameter, int(grp.order), gens, in_group, limit)
+    except BudgetExceeded as exc:
+        step = undecided_step(desc, f"the least number of layers: {exc}")
+        return PatternOutcome(gstep, info, (connected, step), None, diameter, None)
+    if least.layers is None and least.witness is not None and not least.reason:
+        wit = least.witness
+        cert = LayerViewWitness(seq, wit.depth, wit.position, wit.permutation)
+        source = f"the budget `layers {budget}`" if by_budget else f"the sequence has {seq.depth} layers"
+        obstruction = depth_step(connected, cert, f"Φ is connected within {diameter} layers, but the network has at "
+                                                  f"most {limit} attention layers ({source})")
+        return PatternOutcome(gstep, info, (connected, obstruction), None, diameter, obstruction)
+    if least.layers is None:
+        step = undecided_step(desc, f"the least number of layers: {least.reason}")
+        return PatternOutcome(gstep, info, (connected, step), None, diameter, None)
+    wcert = None
+    if least.witness is not None:
+        w = least.witness
+        wcert = LayerViewWitness(seq, w.depth, w.position, w.permutation)
+        wcert.check()  # the witness quoted in the claim is checked like a certificate
+    views = LayerViews(seq, least.layers, gens, int(grp.order), least.certificate)
+    lstep = layers_step(connected, diameter, least.layers, views, wcert)
+    return PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
+
+
+def _membership(seq: LayerSequence):
+    from ..graphs.symmetry import pattern_structure
+    return pattern_structure(seq.distinct_graphs()).preserves
