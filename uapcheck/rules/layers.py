@@ -28,6 +28,8 @@ CITE_SEQ_GROUP = proof.paper(
     "Corollary 2",
     text="Cheng et al. 2025, Corollary 2: G = ⋂_p Aut(N_p), each layer's heads separately (docs/theory.md §20.2)")
 MAX_PERIOD = 256
+#: Per-layer patterns are decided for n up to this (reach sets are n-bit integers per position and layer).
+MAX_SEQ_N = 1024
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
 
@@ -162,6 +164,8 @@ def layered_premises(spec: S.Spec):
         step = undecided_step(desc, reason)
         return PatternOutcome(group_undecided(desc, reason), None, (step,), None, None, None)
 
+    if spec.tokens > MAX_SEQ_N:
+        return undecided(f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})")
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)
@@ -189,7 +193,11 @@ def layered_premises(spec: S.Spec):
     by_budget = budget is not None and (seq.depth is None or budget < seq.depth)
     why_limit = (f"within the budget `layers {budget}`" if by_budget else
                  f"within the sequence's {seq.depth} layers" if seq.depth is not None else "at any depth")
-    reach = connectivity(seq, limit)
+    try:
+        with time_limit("connectivity within m layers", 30.0):
+            reach = connectivity(seq, limit)
+    except BudgetExceeded as exc:
+        return undecided(str(exc))
     if reach.depth is None:
         i, j = reach.missing
         cert = LayersUnreached(seq, i, j, None if reach.closed is not None else limit, reach.closed)

@@ -1,0 +1,88 @@
+"""Per-layer patterns end to end (docs/language.md §5, docs/theory.md §20): the syntax, its errors,
+the verdicts (UAP with the least layers, NOT-UAP by reach or by a witness at the whole depth, a budget),
+and the steps' certificates."""
+from __future__ import annotations
+
+import pytest
+
+from uapcheck.derive import check_spec
+from uapcheck.errors import UapError
+from uapcheck.parse import parse_source
+from uapcheck import spec as S
+
+
+def _check(text: str):
+    return check_spec(parse_source(text, "seq.uap"))
+
+
+def _rules(result) -> dict:
+    return {s.rule: s for s in result.root.walk()}
+
+
+HEAD = "attention {{ kernel k(x, y) = exp(x . y); pattern {} }}"
+
+
+def test_the_syntax_builds_a_sequence_per_head():
+    spec = parse_source("tokens 8\n" + HEAD.format("periodic { window(1),\n strided(2) }"), "a.uap")
+    pat = spec.heads[0].pattern
+    assert isinstance(pat, S.PatternSequence) and pat.periodic
+    assert pat.patterns == (S.Window(1), S.Strided(2))
+    assert [pat.at(ell) for ell in (1, 2, 3)] == [S.Window(1), S.Strided(2), S.Window(1)]
+    fin = parse_source("tokens 8\n" + HEAD.format("sequence { full, columns(4, 2) }"), "b.uap").heads[0].pattern
+    assert not fin.periodic and fin.at(3) is None and fin.patterns[1] == S.Columns(4, 2)
+
+
+@pytest.mark.parametrize("text,message", [
+    (HEAD.format("periodic { window(1), strided(2) }"), "integer `tokens N`"),
+    ("tokens 8\n" + HEAD.format("sequence { window(1) }") + "\n" + HEAD.format("sequence { full, full }"),
+     "different lengths"),
+    ("tokens 8\nattention { kernel k(x, y) = exp(x . y); bias free; pattern periodic { full, window(1) } }",
+     "without a bias"),
+    ("tokens 8\npositional absolute\n" + HEAD.format("periodic { full, window(1) }"), "positional"),
+    ("tokens 8\n" + HEAD.format("columns(4, 5)"), "c ≤ l"),
+])
+def test_what_is_refused(text, message):
+    with pytest.raises(UapError) as exc:
+        parse_source(text, "bad.uap")
+    assert message in str(exc.value)
+
+
+def test_strided_alternation_needs_one_layer_more_than_it_connects_in():
+    r = _check("tokens 64\n" + HEAD.format("periodic { window(8), strided(8) }"))
+    assert r.verdict == "UAP" and r.layers == 3 and r.group.name == "reflection"
+    steps = _rules(r)
+    assert steps["SEQ-CONNECTED"].evidence["D_Φ"] == 2
+    assert steps["SEQ-LAYERS"].evidence["view witness"]["depth"] == 2
+
+
+def test_a_budget_at_the_connection_depth_is_not_uap():
+    r = _check("tokens 64\nlayers 2\n" + HEAD.format("periodic { window(8), strided(8) }"))
+    assert r.verdict == "NOT-UAP" and "SEQ-DEPTH" in _rules(r)
+    r = _check("tokens 64\nlayers 1\n" + HEAD.format("periodic { window(8), strided(8) }"))
+    assert r.verdict == "NOT-UAP" and "SEQ-DISCONNECTED" in _rules(r)
+    r = _check("tokens 64\nlayers 3\n" + HEAD.format("periodic { window(8), strided(8) }"))
+    assert r.verdict == "UAP" and r.layers == 3
+
+
+def test_the_order_of_the_layers_matters():
+    assert _check("tokens 5\n" + HEAD.format("sequence { window(1), full }")).verdict == "UAP"
+    r = _check("tokens 5\n" + HEAD.format("sequence { full, window(1) }"))
+    assert r.verdict == "NOT-UAP" and "SEQ-DEPTH" in _rules(r)
+
+
+def test_a_periodic_sequence_that_never_connects():
+    r = _check("tokens 6\n" + HEAD.format("periodic { strided(2), blocks(2) & strided(2) }"))
+    assert r.verdict == "NOT-UAP"
+    cert = _rules(r)["SEQ-DISCONNECTED"].certificate
+    assert cert.layers is None and cert.closed  # closed under every layer: never at any depth
+
+
+def test_heads_count_separately_in_every_layer():
+    # window(1) alone has the reflection; a second head whose layer-2 pattern is one-sided breaks it
+    r = _check("tokens 6\n" + HEAD.format("window(1)") + "\n" + HEAD.format("periodic { full, offsets {1} }"))
+    assert r.verdict in ("UAP", "NOT-UAP") and _rules(r)["SEQ-GROUP"].evidence["order"] == 1
+
+
+def test_large_n_is_reported_undecided():
+    r = _check("tokens 5000\n" + HEAD.format("periodic { window(1), strided(2) }"))
+    assert r.verdict == "INCONCLUSIVE" and "SEQ-UNDECIDED" in _rules(r)
