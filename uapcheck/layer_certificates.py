@@ -188,3 +188,27 @@ class CirculantSpan(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "n": self.n, "taps": list(self.taps), "gcd": self.gcd, "depth": self.depth}
+
+
+@dataclass(frozen=True)
+class TapInterval(Certificate):
+    """Symbolic n: K ∪ {0} is the integer interval [a, b] of width w = b − a ≥ 1 (`circular(l)`: taps
+    0..l with l declared `integer >= 1`), so K \\ {0} contains ±1 or two consecutive integers and
+    generates Z_n for every n, and the m-fold sum set is [ma, mb] (mod n)."""
+    taps: tuple  # integer offsets, or () with `span` the name of l
+    span: Optional[str] = None
+    span_lower: Optional[int] = None
+    kind = "tap-interval"
+
+    def check(self) -> None:
+        if self.span is not None:
+            if self.span_lower is None or self.span_lower < 1:
+                _reject(TapInterval, "the span l must be declared `integer >= 1`")
+            return
+        from .graphs.circulant import interval_width
+        w = interval_width(self.taps)
+        if w is None or w < 1:
+            _reject(TapInterval, "the taps with 0 are not an interval of width ≥ 1")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "taps": list(self.taps), "span": self.span, "span lower bound": self.span_lower}

@@ -236,7 +236,8 @@ def headline_tex(result) -> str:
             return escape(f"{result.verdict} for G-equivariant targets; ") + _target_tex(alternative)
         return escape(result.verdict)
     g, lay = result.group, result.layers
-    text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} attention layer{'' if lay == 1 else 's'}"
+    kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
+    text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
         text += f" (for {escape(g.condition)})"
     return text

@@ -33,6 +33,8 @@ def _drawn_n(spec: S.Spec) -> tuple[int, str]:
 def attends_matrix(spec: S.Spec, n: int) -> list[list[bool]]:
     """mask[i-1][j-1]: query i sees key j in some head."""
     from ..graphs import build_graph
+    if spec.mixer is not None:
+        raise PlotError("a `convolution` mixer has no attention mask to draw")
     if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
         raise PlotError("per-layer patterns (`pattern sequence/periodic`) are not drawn")
     try:

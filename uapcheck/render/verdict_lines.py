@@ -19,7 +19,8 @@ def headline(result) -> str:
     from ..bignum import show_order
     gname = g.name if g.name else f"group of order {show_order(g.order)}"
     lay_text = lay if isinstance(lay, int) else str(lay)
-    text = f"UAP · G = {gname} · {lay_text} attention layer{'' if lay == 1 else 's'}"
+    kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
+    text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
         text += f" (for {g.condition})"
     return text

@@ -384,6 +384,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         step = undecided_step(desc, str(exc))
         return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
     structure, layers, diameter, obstruction = [], None, None, None
+    layer_range = None  # where the layer count's proof holds, when narrower than the group's range
     primary = _primary(conn, spec, n)
     question = open_question(spec)
     question = f" ({question})" if question else ""
@@ -410,6 +411,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             if family:
                 layers = diameter
                 structure.append(layers_step(connected, diameter, layers, True, family))
+                layer_range = _family_range(spec, n, params)
             elif witness is not None:
                 layers = diameter + 1
                 structure.append(layers_step(connected, diameter, layers, True,
@@ -442,7 +444,55 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     info = GroupInfo(name, order_text(gprimary.order), gens, cond)
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)}, tuple(_other_cases(grp, gprimary)))
+    if layer_range is not None and obstruction is None:
+        # the verdict holds where both the group and the layer count are proved
+        from dataclasses import replace as _replace
+        lr = sympy.sstr(layer_range)
+        info = _replace(info, condition=lr if not cond or _implies(layer_range, gprimary.condition, spec, n)
+                        else f"{cond} and {lr}")
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+
+
+def _family_range(spec: S.Spec, n, params):
+    """Symbolic n: the range of n where `_proven_family`'s proof of the layer count holds, when it is
+    narrower than every n (docs/theory.md §11.9: cyclic windows n ≥ 4w + 2, one-sided offsets n ≥ 2w + 2)."""
+    if not isinstance(n, sympy.Symbol):
+        return None
+    pats = _patterns(spec)
+    if len(set(pats)) != 1:
+        return None
+    p = pats[0]
+    if isinstance(p, S.Window) and p.cyclic:
+        w = sympy.Integer(p.w) if isinstance(p.w, int) else params.get(p.w)
+        return None if w is None else sympy.Ge(n, 4 * w + 2)
+    if isinstance(p, S.Offsets) and p.cyclic:
+        w = len(set(p.offsets) - {0})
+        return sympy.Ge(n, 2 * w + 2)
+    return None
+
+
+def _implies(stronger, weaker, spec: S.Spec, n) -> bool:
+    """`stronger` ⇒ `weaker`, both `n ≥ a·p + b` with at most one integer parameter p ≥ p_0: exactly
+    when a_s·p + b_s ≥ a_w·p + b_w for every p ≥ p_0, i.e. a_s ≥ a_w and the inequality holds at p_0."""
+    if weaker is sympy.true:
+        return True
+    if not (isinstance(stronger, sympy.GreaterThan) and isinstance(weaker, sympy.GreaterThan)
+            and stronger.lhs == n and weaker.lhs == n):
+        return False
+    free = (stronger.rhs.free_symbols | weaker.rhs.free_symbols) - {n}
+    if len(free) > 1:
+        return False
+    if not free:
+        return bool(stronger.rhs >= weaker.rhs)
+    (p,) = free
+    lows = _lower_bounds(spec)
+    if p.name not in lows:
+        return False
+    diff = sympy.expand(stronger.rhs - weaker.rhs)
+    if not diff.is_polynomial(p) or sympy.degree(diff, p) > 1:
+        return False
+    slope = diff.coeff(p, 1)
+    return bool(slope >= 0 and diff.subs(p, lows[p.name]) >= 0)
 
 
 def _closed_witness(spec: S.Spec, n, params) -> Optional[dict]:

@@ -1,0 +1,138 @@
+"""The circular convolution mixer (the paper's C_n design, §4.4.2; docs/theory.md §21), checked a
+second way: the group by brute force over S_n (n ≤ 7), the reach by products of integer circulants,
+and token distinguishability by the rank of the composed mixer's coefficient vectors."""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from uapcheck.derive import check_spec
+from uapcheck.errors import UapError
+from uapcheck.graphs.circulant import missing_offset, sumset_depth, tap_gcd
+from uapcheck.parse import parse_source
+
+
+def _circulant(n, taps, psi):
+    """(C_ψ)[j][i] = ψ_k when j ≡ i + k: column i of X C_ψ is Σ_k ψ_k x_{i+k}."""
+    c = [[0] * n for _ in range(n)]
+    for k, v in zip(taps, psi):
+        for i in range(n):
+            c[(i + k) % n][i] += v
+    return c
+
+
+def _mul(a, b):
+    n = len(a)
+    return [[sum(a[i][t] * b[t][j] for t in range(n)) for j in range(n)] for i in range(n)]
+
+
+def _brute_group_order(n, taps):
+    rng = random.Random(1)
+    mats = [_circulant(n, taps, [rng.randint(1, 9) for _ in taps]) for _ in range(2)]
+    count = 0
+    for perm in itertools.permutations(range(n)):
+        p = [[1 if perm[j] == i else 0 for j in range(n)] for i in range(n)]
+        if all(_mul(p, c) == _mul(c, p) for c in mats):
+            count += 1
+    return count
+
+
+TAPS = [(0, 1), (0, 1, 2), (1,), (0, 2), (0, 2, 3), (-1, 0, 1), (0, 3), (2, 5), (0, 4, 6)]
+
+
+@pytest.mark.parametrize("n", range(2, 8))
+@pytest.mark.parametrize("taps", TAPS)
+def test_the_group_is_the_centraliser_of_the_tap_shifts(n, taps):
+    g = tap_gcd(n, taps)
+    brute = _brute_group_order(n, taps)
+    expected = math.factorial(n) if g == n else (n // g) ** g * math.factorial(g)
+    assert brute == expected
+    r = check_spec(parse_source(f"tokens {n}\nconvolution circular {{{', '.join(map(str, taps))}}}", "c.uap"))
+    step = next(s for s in r.root.walk() if s.rule == "CONV-GROUP")
+    assert step.evidence["order"] == brute
+    if g == 1:
+        assert step.evidence["name"] == "C_n"
+
+
+def _support_depth(n, taps):
+    """Least m with every entry of (I + C)^m positive, C with positive taps (None: never, m ≤ 2n)."""
+    ident = [[int(i == j) for j in range(n)] for i in range(n)]
+    step = [[ident[i][j] + c for j, c in enumerate(row)] for i, row in enumerate(_circulant(n, taps, [1] * len(taps)))]
+    cur = ident
+    for m in range(0, 2 * n + 1):
+        if all(v > 0 for row in cur for v in row):
+            return m
+        cur = _mul(cur, step)
+    return None
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 7, 12])
+@pytest.mark.parametrize("taps", TAPS)
+def test_the_reach_is_the_sum_set_depth(n, taps):
+    assert sumset_depth(n, taps) == _support_depth(n, taps)
+
+
+def _coefficients(n, taps, m, rng):
+    """The coefficient vector (c_0, …, c_{n−1}) of X ↦ X ∏_t (I + C_ψt) at random integer taps."""
+    ident = [[int(i == j) for j in range(n)] for i in range(n)]
+    cur = ident
+    for _ in range(m):
+        c = _circulant(n, taps, [rng.randint(-5, 5) for _ in taps])
+        cur = _mul(cur, [[ident[i][j] + c[i][j] for j in range(n)] for i in range(n)])
+    return [cur[s][0] for s in range(n)]  # column 0: the weight of x_s in the output at position 0
+
+
+@pytest.mark.parametrize("n,taps", [(6, (0, 1)), (7, (0, 1, 2)), (8, (0, 3)), (9, (0, 2, 3)), (10, (-1, 0, 1)),
+                                    (6, (1,)), (12, (0, 5))])
+def test_depth_d_compositions_have_independent_coefficients(n, taps):
+    """Linear independence of c_s as polynomials (docs/theory.md §21.3), seen as full rank of their values
+    at random parameter points; at depth D − 1 some c_s is identically 0 (the reach is short)."""
+    rng = random.Random(7)
+    d = sumset_depth(n, taps)
+    rows = [_coefficients(n, taps, d, rng) for _ in range(3 * n)]
+    assert sympy.Matrix(rows).rank() == n
+    if d >= 1:
+        short = [_coefficients(n, taps, d - 1, rng) for _ in range(3 * n)]
+        s = missing_offset(n, taps, d - 1)
+        assert all(row[s] == 0 for row in short)
+
+
+def test_the_paper_design_at_symbolic_n():
+    text = "param l integer >= 1\nconvolution circular(l)\nexpect uap group C_n layers ceil((n - 1) / l)"
+    r = check_spec(parse_source(text, "cn.uap"))
+    assert r.verdict == "UAP" and r.expect_holds
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("tokens 12\nconvolution circular(3)", "UAP"),
+    ("tokens 12\nconvolution circular(3)\nlayers 3", "NOT-UAP"),
+    ("tokens 12\nconvolution circular(3)\nlayers 4", "UAP"),
+    ("tokens 12\nconvolution circular {0, 4, 6}", "NOT-UAP"),
+    ("tokens 12\nconvolution circular {0}", "NOT-UAP"),
+    ("convolution circular {0, 2}", "INCONCLUSIVE"),
+    ("convolution circular {-2, -1, 0, 1}", "UAP"),
+])
+def test_verdicts(text, verdict):
+    assert check_spec(parse_source(text, "c.uap")).verdict == verdict
+
+
+def test_layers_at_concrete_n():
+    r = check_spec(parse_source("tokens 12\nconvolution circular {0, 2, 3}", "c.uap"))
+    assert r.layers == 5 == sumset_depth(12, (0, 2, 3))
+
+
+@pytest.mark.parametrize("text,message", [
+    ("tokens 8\nconvolution circular(2)\nattention { kernel k(x, y) = exp(x . y) }", "not both"),
+    ("tokens 8\nconvolution circular {0, 1, 1}", "twice"),
+    ("tokens 8\nconvolution circular(0)", "at least 1"),
+    ("tokens 8\nconvolution circular(2)\ntarget causal", "equivariant targets"),
+])
+def test_what_is_refused(text, message):
+    with pytest.raises(UapError) as exc:
+        parse_source(text, "bad.uap")
+    assert message in str(exc.value)
