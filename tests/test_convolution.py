@@ -136,3 +136,13 @@ def test_what_is_refused(text, message):
     with pytest.raises(UapError) as exc:
         parse_source(text, "bad.uap")
     assert message in str(exc.value)
+
+
+def test_simulate_shows_separation_and_the_least_count():
+    """`uapcheck simulate` on the C_n design: D layers separate orbits, D − 1 leave a token unread."""
+    from uapcheck.simulate import simulate
+    from uapcheck.simulate.run import Options
+    spec = parse_source("param l integer >= 1\nconvolution circular(l)", "cn.uap")
+    sim = simulate(spec, options=Options(tokens=8))
+    assert sim.demonstrations and sim.consistent
+    assert {d.kind for d in sim.demonstrations} >= {"separation", "receptive-field"}

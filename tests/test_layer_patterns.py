@@ -86,3 +86,13 @@ def test_heads_count_separately_in_every_layer():
 def test_large_n_is_reported_undecided():
     r = _check("tokens 5000\n" + HEAD.format("periodic { window(1), strided(2) }"))
     assert r.verdict == "INCONCLUSIVE" and "SEQ-UNDECIDED" in _rules(r)
+
+
+def test_the_view_witness_of_the_strided_alternation_shows_numerically():
+    """`uapcheck simulate`: after D_Φ = 2 layers the outputs at the witness position agree for X and σX
+    (float64 and 50 digits), after 3 they differ (docs/theory.md §20.3, evidence only)."""
+    from uapcheck.simulate import simulate
+    spec = parse_source("tokens 64\n" + HEAD.format("periodic { window(8), strided(8) }"), "st.uap")
+    sim = simulate(spec)
+    assert sim.demonstrations and sim.consistent
+    assert any(d.kind == "view-witness" and d.holds for d in sim.demonstrations)

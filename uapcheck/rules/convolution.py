@@ -59,16 +59,21 @@ def reach_step(desc: str, depth, cert, missing: Optional[int]) -> proof.Step:
         claim += f", and not at m = {shown} − 1 (offset {missing} is missing), so fewer layers are not enough"
     elif not isinstance(depth, int):
         claim += " (the interval of offsets grows by the taps' width per layer), and not before"
-    return proof.conclude(claim, proof.PROVED, evidence={"mixer": desc, "D": depth}, certificate=cert)
+    ev: dict = {"mixer": desc, "D": depth}
+    if missing is not None:
+        ev["not within D − 1"] = {"i": 1, "j": 1 + missing}  # position 1 does not read x_(1 + s)
+    return proof.conclude(claim, proof.PROVED, evidence=ev, certificate=cert)
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
             statuses=(proof.PROVED,), certificates=(CirculantSpan,))
-def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str) -> proof.Step:
+def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str,
+                      within: Optional[int] = None) -> proof.Step:
     return proof.conclude(f"x_{j} never reaches position {i} {why}, so every model's output at {i} ignores x_{j}, "
                           f"while the target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it",
-                          proof.PROVED, evidence={"mixer": desc, "witness": {"i": i, "j": j, "target": SUM_TARGET}},
-                          certificate=cert)
+                          proof.PROVED, evidence={"mixer": desc, "witness": {"i": i, "j": j, "target": SUM_TARGET},
+                                                  "within layers": within},
+                          facts={"obstruction": True}, certificate=cert)
 
 
 @proof.rule("CONV-LAYERS", "D convolution layers are token distinguishing under C_n, and least", CITE_CONV,
@@ -80,7 +85,8 @@ def layers_step(reach: proof.Step, layers, cert) -> proof.Step:
                           f"{shown} trainable tap polynomials; its coefficients c_s (s ∈ Z_n) are linearly "
                           "independent polynomials in the taps once the sum set covers Z_n, so equal outputs for "
                           "all taps force equal cyclic shifts of the samples (Definition 3; Theorem 1 then gives "
-                          "the C_n-UAP)", proof.PROVED, [reach], {"layers": layers, "least": True}, certificate=cert)
+                          "the C_n-UAP)", proof.PROVED, [reach], {"layers": layers, "least": True},
+                          facts={"layers": layers}, certificate=cert)
 
 
 @proof.rule("CONV-UNDECIDED", "Convolution mixer analysis undecided", CITE_CONV, statuses=(proof.UNDECIDED,))
@@ -125,7 +131,7 @@ def convolution_premises(spec: S.Spec):
         if budget is not None and budget < depth:
             s = missing_offset(n, taps, budget)
             obstruction = disconnected_step(desc, cert, 1, 1 + s,
-                                            f"within the budget `layers {budget}` (offset {s} is not reached)")
+                                            f"within the budget `layers {budget}` (offset {s} is not reached)", budget)
             return gstep, info, [reach, obstruction], None, obstruction
         return gstep, info, [reach, layers_step(reach, layers, cert)], layers, None
     # symbolic n: the interval case

@@ -87,7 +87,10 @@ def connected_step(desc: str, cert: LayersConnected) -> proof.Step:
     if cert.missing:
         i, j = cert.missing
         claim += f", and not within {d - 1}: x_{j} does not reach position {i}, so at least {d} layers are needed"
-    return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "D_Φ": d}, certificate=cert)
+    ev: dict = {"patterns": desc, "D_Φ": d}
+    if cert.missing:
+        ev["not within D − 1"] = {"i": cert.missing[0], "j": cert.missing[1]}
+    return proof.conclude(claim, proof.PROVED, evidence=ev, certificate=cert)
 
 
 @proof.rule("SEQ-DISCONNECTED", "Per-layer patterns never connected (or not within the depth): NOT-UAP",
@@ -96,9 +99,9 @@ def disconnected_step(desc: str, cert: LayersUnreached, why: str) -> proof.Step:
     claim = (f"x_{cert.j} never reaches position {cert.i} {why}, so every model's output at {cert.i} ignores "
              f"x_{cert.j}, while the target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it "
              "(receptive-field argument)")
-    return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "witness": {"i": cert.i, "j": cert.j,
-                                                                                        "target": SUM_TARGET}},
-                          certificate=cert)
+    return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "within layers": cert.layers,
+                                                         "witness": {"i": cert.i, "j": cert.j, "target": SUM_TARGET}},
+                          facts={"obstruction": True}, certificate=cert)
 
 
 @proof.rule("SEQ-GROUP", "G = ⋂ over layers and heads of Aut(N_{ℓ,h}), computed exactly", CITE_SEQ_GROUP,
@@ -126,7 +129,7 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerVi
                  f"{w.position} is the same for X and σX for the permutation σ of the view witness (outside G); "
                  f"at depth {layers} no witness exists")
         ev["view witness"] = _witness_evidence(w)
-    return proof.conclude(claim, proof.PROVED, [connected], ev, certificate=cert)
+    return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers}, certificate=cert)
 
 
 def _witness_evidence(cert: LayerViewWitness) -> dict:
@@ -146,7 +149,7 @@ def depth_step(connected: proof.Step, cert: LayerViewWitness, why: str) -> proof
              f"{cert.position} is the same for X and σX for a permutation σ outside G (a view witness), so a "
              "G-equivariant target separating them is not approximable")
     return proof.conclude(claim, proof.PROVED, [connected], {"view witness": _witness_evidence(cert)},
-                          certificate=cert)
+                          facts={"obstruction": True}, certificate=cert)
 
 
 @proof.rule("SEQ-UNDECIDED", "Per-layer pattern analysis undecided", CITE_SEQ, statuses=(proof.UNDECIDED,))

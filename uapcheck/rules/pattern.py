@@ -232,10 +232,13 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
             if n >= 4 * w + 2:
                 return ("cyclic window with n ≥ 4w + 2 (D ≥ 3): the rooted view of a position has only the "
                         "reflection through it as automorphism (§11.9, cyclic windows)")
+            if n >= 2 * w + 3:
+                return ("cyclic window with 2w + 3 ≤ n ≤ 4w + 1 (D = 2): the non-neighbour arcs of the ball "
+                        "carry the path order, so the rooted view has only the reflection (§11.9, cyclic windows)")
             return None
-        if isinstance(n, str):  # symbolic n: the case for all large n
-            return ("cyclic window, for n ≥ 4w + 2 (D ≥ 3): the rooted view of a position has only the "
-                    "reflection through it as automorphism (§11.9, cyclic windows)")
+        if isinstance(n, str):  # symbolic n: n ≥ 2w + 3 (D = 2 up to 4w + 1, D ≥ 3 from 4w + 2)
+            return ("cyclic window, for n ≥ 2w + 3: the rooted view of a position has only the reflection "
+                    "through it as automorphism (§11.9, cyclic windows: D = 2 and D ≥ 3)")
     if len(set(pats)) == 1 and isinstance(pats[0], S.Offsets) and pats[0].cyclic and spec.positional == "none":
         offs = pats[0].offsets
         if all(isinstance(o, int) for o in offs):
@@ -455,7 +458,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
 
 def _family_range(spec: S.Spec, n, params):
     """Symbolic n: the range of n where `_proven_family`'s proof of the layer count holds, when it is
-    narrower than every n (docs/theory.md §11.9: cyclic windows n ≥ 4w + 2, one-sided offsets n ≥ 2w + 2)."""
+    narrower than every n (docs/theory.md §11.9: cyclic windows n ≥ 2w + 3, one-sided offsets n ≥ 2w + 2)."""
     if not isinstance(n, sympy.Symbol):
         return None
     pats = _patterns(spec)
@@ -464,7 +467,7 @@ def _family_range(spec: S.Spec, n, params):
     p = pats[0]
     if isinstance(p, S.Window) and p.cyclic:
         w = sympy.Integer(p.w) if isinstance(p.w, int) else params.get(p.w)
-        return None if w is None else sympy.Ge(n, 4 * w + 2)
+        return None if w is None else sympy.Ge(n, 2 * w + 3)
     if isinstance(p, S.Offsets) and p.cyclic:
         w = len(set(p.offsets) - {0})
         return sympy.Ge(n, 2 * w + 2)

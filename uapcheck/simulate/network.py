@@ -31,7 +31,8 @@ _HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", 
 #: RoPE's base (Su et al. 2021): coordinate pair k of a d-dimensional query turns by p·ROPE_BASE^(−2k/d) at position p.
 ROPE_BASE = 10000.0
 _SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
-                "layers", "expect", "target", "source"}  # target: the verdict, not the network; source: text only
+                "layers", "expect", "target", "source", "mixer"}  # target: the verdict, not the network; source: text only;
+# mixer: the convolution, modelled in `draw_layer` and `Network.forward`
 
 
 def refuse_unknown(spec: S.Spec) -> None:
@@ -112,6 +113,15 @@ class Model:
     d: int
     masks: tuple[Optional[np.ndarray], ...]  # per head: mask[i, j] = query i sees key j (None: full)
     constants: Mapping[str, float]  # the file's scalar params
+    #: per-layer patterns (docs/theory.md §20): layer_masks[q][k] is head k's mask in layer q + 1 of the
+    #: period (layer ℓ uses q = (ℓ − 1) mod len); None: every layer uses `masks`
+    layer_masks: Optional[tuple[tuple[Optional[np.ndarray], ...], ...]] = None
+
+    def mask(self, k: int, layer_index: int) -> Optional[np.ndarray]:
+        """Head k's mask in layer layer_index + 1."""
+        if self.layer_masks is None:
+            return self.masks[k]
+        return self.layer_masks[layer_index % len(self.layer_masks)][k]
 
     @property
     def heads(self) -> tuple[S.Head, ...]:
@@ -139,6 +149,7 @@ class LayerParams:
     W1: Optional[np.ndarray]
     b1: Optional[np.ndarray]
     W2: Optional[np.ndarray]
+    taps: Optional[np.ndarray] = None  # a `convolution` mixer: ψ_k per tap (docs/theory.md §21)
 
 
 @dataclass
@@ -174,13 +185,24 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
         if head.position is not None and head.position.kind == "buckets":
             hp.B = bucket_matrix(head.position.buckets, head.position.max_distance, n, rng) / 2
         heads.append(hp)
+    conv = model.spec.mixer
+    taps = None if conv is None else rng.normal(size=len(conv_taps(conv))) * scale
     if model.spec.ffn.kind == "none":
-        return LayerParams(heads, None, None, None)
+        return LayerParams(heads, None, None, None, taps)
     width = int(rng.integers(d + 2, 4 * d + 9))
     W1 = rng.normal(size=(width, d)) / np.sqrt(d)
     b1 = rng.normal(size=width)
     W2 = rng.normal(size=(d, width)) / np.sqrt(width) * scale
-    return LayerParams(heads, W1, b1, W2)
+    return LayerParams(heads, W1, b1, W2, taps)
+
+
+def conv_taps(conv: S.Convolution) -> tuple[int, ...]:
+    """The integer taps of a concrete `convolution` mixer."""
+    if conv.span is not None:
+        if not isinstance(conv.span, int):
+            raise SimulationUnsupported("the convolution's span l needs a value")
+        return tuple(range(conv.span + 1))
+    return tuple(int(t) for t in conv.taps)
 
 
 class Network:
@@ -262,8 +284,10 @@ class Network:
         n = env[head.params[0]].array.shape[0]
         return np.broadcast_to(phi.array, (n,))[:, None]  # a scalar feature map: one feature
 
-    def head_output(self, k: int, hp: HeadParams, X, ar: Arithmetic, trace: Optional[list] = None):
+    def head_output(self, k: int, hp: HeadParams, X, ar: Arithmetic, trace: Optional[list] = None,
+                    layer_index: int = 0):
         head = self.model.heads[k]
+        layer_mask = self.model.mask(k, layer_index)
         WQ, WK, WV = ar.array(hp.WQ), ar.array(hp.WK), ar.array(hp.WV)
         Q = X @ WQ.T + ar.array(hp.bQ)
         K = X @ WK.T + ar.array(hp.bK)
@@ -279,8 +303,8 @@ class Network:
             kzz = self._kernel(head, hp, Z, Z, ar)
             kzk = self._kernel(head, hp, Z, K, ar)
             weights = kqz @ ar.pinv(kzz) @ kzk
-        elif self.model.masks[k] is not None and ar.name != "float64" and head.kind in ("kernel", "score"):
-            weights = self._masked_kernel(head, hp, Q, K, self.model.masks[k], ar)
+        elif layer_mask is not None and ar.name != "float64" and head.kind in ("kernel", "score"):
+            weights = self._masked_kernel(head, hp, Q, K, layer_mask, ar)
         else:
             weights = self._kernel(head, hp, Q, K, ar)
         if hp.B is not None:
@@ -288,7 +312,7 @@ class Network:
         if head.position is not None and head.position.kind in ("bias", "reweight"):
             fixed = self._position_matrix(head, ar)
             weights = weights * (ar.exp(fixed) if head.position.kind == "bias" else fixed)
-        mask = self.model.masks[k]
+        mask = layer_mask
         if mask is not None:
             weights = ar.where(mask, weights, ar.const(0))
         out = weights @ V
@@ -313,12 +337,16 @@ class Network:
             if self.encoding is not None:
                 state = state + ar.array(self.encoding)
             states = [state]
-            for layer in self.layers[:depth]:
+            for index, layer in enumerate(self.layers[:depth]):
                 trace: Optional[list] = [] if traces is not None else None
                 attn = None
                 for k, hp in enumerate(layer.heads):
-                    out = self.head_output(k, hp, state, ar, trace)
+                    out = self.head_output(k, hp, state, ar, trace, index)
                     attn = out if attn is None else attn + out
+                if layer.taps is not None:  # [g(X)]_i = Σ_k ψ_k x_{(i + k) mod n}
+                    for tap, psi in zip(conv_taps(self.model.spec.mixer), layer.taps):
+                        out = np.roll(state, -tap, axis=0) * ar.const(psi)
+                        attn = out if attn is None else attn + out
                 state = state + attn
                 if layer.W1 is not None:
                     state = state + self._ffn(state, layer, ar)

@@ -133,7 +133,8 @@ def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tup
     layers = spec.layers
     if isinstance(layers, str):
         layers = values.get(layers, layers)
-    concrete = dataclasses.replace(spec, tokens=n, dim=d, heads=heads, layers=layers, expect=None)
+    mixer = _resolve(spec.mixer, values) if spec.mixer is not None else None
+    concrete = dataclasses.replace(spec, tokens=n, dim=d, heads=heads, layers=layers, expect=None, mixer=mixer)
     return concrete, constants, chosen
 
 
@@ -164,6 +165,36 @@ def _masks(spec: S.Spec) -> tuple:
 # ---------------------------------------------------------------------------------------------
 # Reading the derivation
 
+def _layer_masks(spec: S.Spec):
+    """Per-layer patterns: (the masks of layers 1..p per head, the depth of a finite sequence or None);
+    (None, None) without them."""
+    if not any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
+        return None, None
+    from ..graphs import build_graph
+    from ..rules.layers import layer_patterns
+    per_layer, periodic = layer_patterns(spec)
+    n, out = spec.tokens, []
+    for pats in per_layer:
+        row = []
+        for head, pat in zip(spec.heads, pats):
+            if isinstance(pat, S.Full):
+                row.append(None)
+                continue
+            try:
+                graph = build_graph(pat, n, {})
+            except (ValueError, KeyError, TypeError) as exc:
+                raise SimulationUnsupported(f"the pattern cannot be built at n = {n}: {exc}", head.loc) from None
+            mask = np.eye(n, dtype=bool)
+            if graph.complete:
+                mask[:] = True
+            else:
+                for j, i in graph.arcs():
+                    mask[i - 1, j - 1] = True
+            row.append(mask)
+        out.append(tuple(row))
+    return tuple(out), (None if periodic else len(per_layer))
+
+
 def _evidence(result, rule: str) -> Optional[dict]:
     for step in result.root.walk():
         if step.rule == rule:
@@ -172,13 +203,13 @@ def _evidence(result, rule: str) -> Optional[dict]:
 
 
 def _view_witness(result) -> Optional[tuple[int, list[int], int]]:
-    ev = _evidence(result, "PAT-LAYERS")
+    ev = _evidence(result, "PAT-LAYERS") or _evidence(result, "SEQ-LAYERS")
     if not ev or not isinstance(ev.get("view witness"), dict):
         return None
     w = ev["view witness"]
     n = result.spec.tokens
     try:
-        position, depth = int(w["position"]), int(w.get("diameter", ev.get("diameter")))
+        position, depth = int(w["position"]), int(w.get("diameter", w.get("depth", ev.get("diameter"))))
         if "swap" in w:
             a, b = (int(x) for x in w["swap"])
             images = list(range(1, n + 1))
@@ -195,7 +226,15 @@ def _view_witness(result) -> Optional[tuple[int, list[int], int]]:
 
 
 def _realising_pair(result) -> Optional[tuple[int, int, int]]:
-    """(i, j, D): x_j needs D hops to reach i (PAT-CONNECTED)."""
+    """(i, j, D): x_j needs D hops to reach i (PAT-CONNECTED), or D layers (SEQ-CONNECTED, CONV-REACH)."""
+    for rule, depth_key in (("SEQ-CONNECTED", "D_Φ"), ("CONV-REACH", "D")):
+        ev = _evidence(result, rule)
+        if ev and isinstance(ev.get("not within D − 1"), dict):
+            try:
+                r = ev["not within D − 1"]
+                return int(r["i"]), int(r["j"]), int(ev[depth_key])
+            except (KeyError, TypeError, ValueError):
+                return None
     ev = _evidence(result, "PAT-CONNECTED")
     if not ev or not isinstance(ev.get("realised by"), dict):
         return None
@@ -230,7 +269,8 @@ def _derived_line(result) -> str:
         if g is not None:
             parts.append(f"G = {g.name or f'a group of order {g.order}'}")
         if result.layers is not None:
-            parts.append(f"{result.layers} attention layer{'s' if result.layers != 1 else ''}")
+            kind = "convolution" if result.spec.mixer is not None else "attention"
+            parts.append(f"{result.layers} {kind} layer{'s' if result.layers != 1 else ''}")
     return " · ".join(parts)
 
 
@@ -248,7 +288,9 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     if result is None or concrete != dataclasses.replace(spec, expect=None):
         from ..derive import check_spec
         result = check_spec(concrete)
-    model = Model(concrete, concrete.tokens, concrete.dim, _masks(concrete), constants)
+    layer_masks, finite_depth = _layer_masks(concrete)
+    masks = layer_masks[0] if layer_masks else _masks(concrete)
+    model = Model(concrete, concrete.tokens, concrete.dim, masks, constants, layer_masks)
     n = model.n
 
     plan = []  # (experiment, depth needed)
@@ -273,10 +315,13 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
         if pair and pair[2] == result.layers and pair[2] >= 2:
             plan.append(("least", pair[2]))
     elif verdict == "NOT-UAP":
-        dis = _evidence(result, "PAT-DISCONNECTED")
+        dis = (_evidence(result, "PAT-DISCONNECTED") or _evidence(result, "SEQ-DISCONNECTED")
+               or _evidence(result, "CONV-DISCONNECTED"))
         bud = _evidence(result, "PAT-BUDGET")
         if dis and _pair(dis.get("witness")):
-            plan.append(("disconnected", options.layers or min(max(n, 2), 4)))
+            within = dis.get("within layers")  # per-layer patterns and convolutions: within a depth only
+            default = min(max(n, 2), 4) if not isinstance(within, int) else within
+            plan.append(("disconnected", options.layers or default))
         elif bud and isinstance(bud.get("witness"), dict) and _pair(bud["witness"]):
             dist = bud["witness"].get("distance from j to i")
             plan.append(("budget", int(dist) if isinstance(dist, int) else int(bud["budget"])))
@@ -289,6 +334,9 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     if ("prefix", 2) not in plan and (options.causal or (
             verdict == "NOT-UAP" and any(_has_causal(h.pattern) for h in concrete.heads))):
         plan.append(("prefix", 2))
+    if finite_depth is not None:  # a finite sequence has no layers beyond its own
+        plan = [(kind, min(d, finite_depth)) if kind == "disconnected" else (kind, d) for kind, d in plan
+                if kind == "disconnected" or d <= finite_depth]
     depth = max([d for _, d in plan] + [1])
     if depth > MAX_LAYERS:
         raise SimulationUnsupported(f"the experiment needs {depth} layers (at most {MAX_LAYERS} are simulated)")
@@ -311,7 +359,7 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
             demos.append(receptive_field(lab, i, j, [d - 1], d, f"x_{j} is {d} hops from position {i}, so "
                                          f"{d - 1} layers are not enough"))
         elif kind == "disconnected":
-            i, j = _pair(_evidence(result, "PAT-DISCONNECTED")["witness"])
+            i, j = _pair(dis["witness"])
             demos.append(receptive_field(lab, i, j, list(range(1, need + 1)), None,
                                          f"x_{j} never reaches position {i}"))
         elif kind == "budget":
