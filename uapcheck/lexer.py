@@ -16,7 +16,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 _LITERAL = re.compile(r'"([A-Za-z][A-Za-z-]*)"')
 # Statements that open a line of a .uap file: highlighted as declarations, the rest as keywords.
 STATEMENTS = frozenset({"architecture", "cite", "tokens", "dim", "param", "attention", "ffn", "positional",
-                         "layers", "expect", "target"})
+                         "layers", "expect", "target", "convolution"})
 
 
 @lru_cache(maxsize=None)
