@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from fractions import Fraction
 
 import pytest
 import sympy

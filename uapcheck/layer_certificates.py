@@ -32,7 +32,7 @@ class LayersConnected(Certificate):
             _reject(LayersConnected, f"some x_j does not reach some position within {self.depth} layers")
         if self.depth >= 1:
             if self.missing is None:
-                _reject(LayersConnected, "no pair shows that fewer layers do not connect")
+                raise CertificateRejected("LayersConnected: no pair shows that fewer layers do not connect")
             i, j = self.missing
             if not verify_unreached(self.seq, i, j, self.depth - 1):
                 _reject(LayersConnected, f"x_{j} reaches {i} within {self.depth - 1} layers")

@@ -1,6 +1,8 @@
 """Print Spec expressions and patterns in the user's own notation (SymPy would rewrite them)."""
 from __future__ import annotations
 
+from typing import Union
+
 from . import spec as S
 
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, ".": 2, "^": 4}
@@ -32,7 +34,7 @@ def show_expr(e: S.Expr, parent: int = 0) -> str:
     raise TypeError(f"not an expression: {e!r}")
 
 
-def show_pattern(p: S.Pattern) -> str:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
+def show_pattern(p: Union[S.Pattern, S.PatternSequence]) -> str:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     if isinstance(p, S.Full):
         return "full"
     if isinstance(p, S.Causal):

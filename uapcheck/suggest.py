@@ -8,7 +8,7 @@ those whose verdict is UAP, smallest change first. When no single edit works, pa
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
 from . import spec as S
 
@@ -79,10 +79,13 @@ def _wider_windows(spec: S.Spec) -> Optional[S.Spec]:
             return replace(p, w=2 * p.w)
         if isinstance(p, S.PatternUnion):
             return S.PatternUnion(tuple(widen(q) for q in p.parts))
+        return p
+
+    def widen_any(p: Union[S.Pattern, S.PatternSequence]) -> Union[S.Pattern, S.PatternSequence]:
         if isinstance(p, S.PatternSequence):
             return S.PatternSequence(tuple(widen(q) for q in p.patterns), p.periodic)
-        return p
-    return _heads(spec, lambda h: (lambda p: None if p == h.pattern else replace(h, pattern=p))(widen(h.pattern)))
+        return widen(p)
+    return _heads(spec, lambda h: (lambda p: None if p == h.pattern else replace(h, pattern=p))(widen_any(h.pattern)))
 
 
 def _dense(spec: S.Spec) -> Optional[S.Spec]:

@@ -26,7 +26,7 @@ def _spec(heads, n, budget=None):
     return parse_source(f"tokens {n}\n{body}{extra}", "layers.uap")
 
 
-def _brute(heads, n, depth_cap):
+def _brute(heads, n, depth_cap):  # noqa: C901 - one definition per quantity, read literally
     """(D_Φ, least m, G order) by the definitions, for depths up to depth_cap."""
     spec = _spec(heads, n)
     per_layer, periodic = layer_patterns(spec)

@@ -73,7 +73,7 @@ class _InLists:
             per_head = []
             for g in layer:
                 if g not in cache:
-                    ins = [set() for _ in range(n)]
+                    ins: list[set[int]] = [set() for _ in range(n)]
                     if g.complete:
                         for v in range(n):
                             ins[v] = set(range(n)) - {v}
@@ -343,7 +343,9 @@ def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Seque
     for r in orbit_of:
         sizes[r] += 1
     label_ids: dict = {}
-    auts, digests, labellings = [], [], {}
+    auts: list[int] = []
+    digests: list[str] = []
+    labellings: dict[int, list[int]] = {}
     seen: dict[str, int] = {}
     for r in reps:
         view = _RootedLayerView(lists, seq, r, m, label_ids)

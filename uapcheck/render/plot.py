@@ -35,10 +35,11 @@ def attends_matrix(spec: S.Spec, n: int) -> list[list[bool]]:
     from ..graphs import build_graph
     if spec.mixer is not None:
         raise PlotError("a `convolution` mixer has no attention mask to draw")
-    if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
+    plain = [h.pattern for h in spec.heads if not isinstance(h.pattern, S.PatternSequence)]
+    if len(plain) != len(spec.heads):
         raise PlotError("per-layer patterns (`pattern sequence/periodic`) are not drawn")
     try:
-        graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+        graphs = [build_graph(p, n, {}) for p in plain]
     except (KeyError, ValueError) as exc:
         raise PlotError(f"the pattern cannot be drawn without values for its parameters ({exc})") from None
     return [[any(g.attends(i, j) for g in graphs) for j in range(1, n + 1)] for i in range(1, n + 1)]

@@ -11,6 +11,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..proof import Certificate
 from ..graphs.circulant import MAX_CIRCULANT_N, interval_width, missing_offset, sumset_depth, tap_gcd
 from ..layer_certificates import CirculantSpan, TapInterval
 from .symmetry import GroupInfo
@@ -99,6 +100,8 @@ def convolution_premises(spec: S.Spec):
     """(group step, group info, structure steps, layers, obstruction) for a `convolution` file."""
     from .pattern import group_undecided
     conv = spec.mixer
+    if conv is None:
+        raise ValueError("convolution_premises needs a `convolution` mixer")
     desc = describe(conv)
     n = spec.tokens
     taps = concrete_taps(conv)
@@ -126,36 +129,39 @@ def convolution_premises(spec: S.Spec):
             return gstep, info, [obstruction], None, obstruction
         layers = max(1, depth)
         missing = missing_offset(n, taps, depth - 1) if depth >= 1 else None
+        span_cert: Certificate = cert
         reach = reach_step(desc, depth, cert, missing)
         budget = spec.layers if isinstance(spec.layers, int) else None
         if budget is not None and budget < depth:
-            s = missing_offset(n, taps, budget)
+            s = missing_offset(n, taps, budget) or 0  # some offset is missing below the reach D
             obstruction = disconnected_step(desc, cert, 1, 1 + s,
                                             f"within the budget `layers {budget}` (offset {s} is not reached)", budget)
             return gstep, info, [reach, obstruction], None, obstruction
-        return gstep, info, [reach, layers_step(reach, layers, cert)], layers, None
+        return gstep, info, [reach, layers_step(reach, layers, span_cert)], layers, None
     # symbolic n: the interval case
     nsym = sympy.Symbol(n, integer=True, positive=True)
+    width: object
+    interval: Certificate
     if conv.span is not None:
         if isinstance(conv.span, int):
             width = conv.span
-            cert = TapInterval(tuple(range(conv.span + 1)))
+            interval = TapInterval(tuple(range(conv.span + 1)))
         else:
             p = spec.param(conv.span)
             width = sympy.Symbol(conv.span, integer=True, positive=True)
-            cert = TapInterval((), conv.span, p.lower if p else None)
+            interval = TapInterval((), conv.span, p.lower if p else None)
     else:
         width = interval_width(conv.taps)
-        cert = TapInterval(tuple(conv.taps))
+        interval = TapInterval(tuple(conv.taps))
     if width is None:
         step = undecided_step(desc, "no closed form for these taps with symbolic n (give `tokens N`)")
         return group_undecided(desc, step.claim), None, [step], None, None
     info = GroupInfo("C_n", nsym, ("(1 2 ... n)",))
-    gstep = group_step(desc, info, cert)
+    gstep = group_step(desc, info, interval)
     depth = sympy.ceiling((nsym - 1) / width)
-    reach = reach_step(desc, depth, cert, None)
+    reach = reach_step(desc, depth, interval, None)
     if isinstance(spec.layers, int):
         step = undecided_step(desc, f"`layers {spec.layers}` suffices exactly when {sympy.sstr(depth)} ≤ "
                                     f"{spec.layers}, which depends on n (NOT-UAP where it fails)")
         return gstep, info, [reach, step], None, None
-    return gstep, info, [reach, layers_step(reach, depth, cert)], depth, None
+    return gstep, info, [reach, layers_step(reach, depth, interval)], depth, None

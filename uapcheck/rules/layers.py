@@ -58,13 +58,20 @@ def layer_patterns(spec: S.Spec) -> tuple[list[tuple[S.Pattern, ...]], bool]:
 
     def at(h: S.Head, ell: int) -> S.Pattern:
         p = h.pattern
-        return p.at(ell) if isinstance(p, S.PatternSequence) else p
+        if not isinstance(p, S.PatternSequence):
+            return p
+        got = p.at(ell)
+        if got is None:  # parse checks that finite lists share one length
+            raise ValueError("the heads' finite pattern lists have different lengths")
+        return got
 
     return [tuple(at(h, ell) for h in spec.heads) for ell in range(1, count + 1)], periodic
 
 
 def build_sequence(spec: S.Spec) -> LayerSequence:
     n = spec.tokens
+    if not isinstance(n, int):
+        raise ValueError("per-layer patterns need an integer `tokens N`")
     per_layer, periodic = layer_patterns(spec)
     cache: dict = {}
     layers = []
@@ -125,6 +132,8 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerVi
                  "is kept by a permutation outside G, so the views determine the sample up to G")
     else:
         w = witness
+        if w is None:
+            raise ValueError("SEQ-LAYERS: more than D_Φ layers need the witness at depth layers − 1")
         claim = (f"{layers} attention layers are needed and suffice: with {layers - 1} the output at position "
                  f"{w.position} is the same for X and σX for the permutation σ of the view witness (outside G); "
                  f"at depth {layers} no witness exists")
@@ -167,6 +176,8 @@ def layered_premises(spec: S.Spec):
         step = undecided_step(desc, reason)
         return PatternOutcome(group_undecided(desc, reason), None, (step,), None, None, None)
 
+    if not isinstance(spec.tokens, int):
+        return undecided("per-layer patterns need an integer `tokens N`")
     if spec.tokens > MAX_SEQ_N:
         return undecided(f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})")
     try:
@@ -183,8 +194,8 @@ def layered_premises(spec: S.Spec):
     gens = tuple(tuple(g) for g in (grp.generators or ()))
     name = grp.name if not (grp.structure and (grp.name is None or grp.name.startswith("stabilizer"))) else (
         grp.structure if grp.name is None else grp.name)
-    info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)),
-                     gens if seq.n <= 256 else ())
+    order_shown = grp.order_text if isinstance(grp.order_text, (int, str)) else order_text(int(grp.order))
+    info = GroupInfo(name, order_shown, gens if seq.n <= 256 else ())
     if grp.generators is None:
         return undecided("the generators of G were not listed (too many to list)")
     gstep = group_step(desc, info, LayerGenerators(seq, gens, int(grp.order)), grp.method)
@@ -202,10 +213,12 @@ def layered_premises(spec: S.Spec):
     except BudgetExceeded as exc:
         return undecided(str(exc))
     if reach.depth is None:
+        if reach.missing is None:
+            return undecided("the reach computation named no unreached pair")
         i, j = reach.missing
-        cert = LayersUnreached(seq, i, j, None if reach.closed is not None else limit, reach.closed)
+        unreached = LayersUnreached(seq, i, j, None if reach.closed is not None else limit, reach.closed)
         why = "at any depth" if reach.closed is not None else why_limit
-        obstruction = disconnected_step(desc, cert, why)
+        obstruction = disconnected_step(desc, unreached, why)
         return PatternOutcome(gstep, info, (obstruction,), None, None, obstruction)
     diameter = reach.depth
     connected = connected_step(desc, LayersConnected(seq, diameter, reach.missing))
@@ -218,9 +231,9 @@ def layered_premises(spec: S.Spec):
         return PatternOutcome(gstep, info, (connected, step), None, diameter, None)
     if least.layers is None and least.witness is not None and not least.reason:
         wit = least.witness
-        cert = LayerViewWitness(seq, wit.depth, wit.position, wit.permutation)
+        at_depth = LayerViewWitness(seq, wit.depth, wit.position, wit.permutation)
         source = f"the budget `layers {budget}`" if by_budget else f"the sequence has {seq.depth} layers"
-        obstruction = depth_step(connected, cert, f"Φ is connected within {diameter} layers, but the network has at "
+        obstruction = depth_step(connected, at_depth, f"Φ is connected within {diameter} layers, but the network has at "
                                                   f"most {limit} attention layers ({source})")
         return PatternOutcome(gstep, info, (connected, obstruction), None, diameter, obstruction)
     if least.layers is None:
