@@ -245,7 +245,9 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         except (ValueError, KeyError, TypeError):
             return None
     if step.rule in ("SEQ-LAYERS", "CONV-LAYERS"):
-        return {"layers": ev.get("layers"), "least": ev.get("least")}
+        layers = ev.get("layers")
+        return {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
+                "least": ev.get("least")}
     if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
         return {"name": ev.get("name"), "order": ev.get("order") if isinstance(ev.get("order"), int) else None}
     if step.rule == "SYM-DENSE":
