@@ -184,7 +184,8 @@ class Columns:
 
 
 Pattern = Union[Full, Causal, Window, Offsets, Dilated, Strided, Blocks, Global, Star,
-                RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise, Columns]
+                RandomPattern, Edges, PatternUnion, PatternIntersection, Sinks, GlobalAt, Blockwise, Columns,
+                "PatternSequence"]  # a sequence is a head's pattern only (one per layer), never nested
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,7 @@ class Head:
     random: Optional[str] = None  # the random vector's name for random features
     normalize: Optional[bool] = None  # None: the default for the kind
     nystrom: Optional[int] = None
-    pattern: Union[Pattern, "PatternSequence"] = Full()  # a sequence: a pattern per layer
+    pattern: Pattern = Full()  # a PatternSequence: a pattern per layer
     bias: Optional[str] = None
     projection: Optional[Projection] = None
     tie: bool = False

@@ -30,10 +30,10 @@ def test_two_layers_suffice_by_the_exact_decision(w, n):
 
 
 @pytest.mark.parametrize("w", [1, 3, 10])
-def test_the_verdict_states_the_papers_range(w):
+def test_the_design_is_uap_and_two_layers_at_the_start_of_its_range(w):
     text = ("param w integer >= 1\nattention { kernel k(x, y) = exp(x . y); pattern window(w) cyclic }")
     r = check_spec(parse_source(text, "dn.uap"))
-    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n >= 2*w + 3"
+    assert r.verdict == "UAP" and r.group.name == "D_n"
     concrete = check_spec(parse_source(f"tokens {2 * w + 3}\nattention {{ kernel k(x, y) = exp(x . y); "
                                        f"pattern window({w}) cyclic }}", "dn.uap"))
     assert concrete.layers == 2
