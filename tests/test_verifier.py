@@ -39,7 +39,12 @@ DECISIVE = [p.name for p in CATALOG if _verdict(p) in ("uap", "not-uap")]
 # yet: they are reported trusted with that reason, never rejected.
 FAMILY_THEOREMS_NOT_YET_REVERIFIED = {"longformer_global_n.uap", "star_transformer_n.uap", "blocks_global_n.uap",
                                       "window_strided_n.uap"}
-FULLY_REVERIFIED = set(DECISIVE) - FAMILY_THEOREMS_NOT_YET_REVERIFIED
+# Per-layer patterns (SEQ-*, docs/theory.md §20) and the convolution mixer (CONV-*, §21): each step concludes
+# from a certificate the proof kernel re-checks, but the verifier has no checker for these rules yet, so
+# they are reported trusted (with that reason), never rejected.
+NEW_MIXER_RULES_NOT_YET_REVERIFIED = {"sparse_transformer_strided.uap", "sparse_transformer_fixed.uap",
+                                      "cn_convolution.uap"}
+FULLY_REVERIFIED = set(DECISIVE) - FAMILY_THEOREMS_NOT_YET_REVERIFIED - NEW_MIXER_RULES_NOT_YET_REVERIFIED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,6 +97,10 @@ def test_no_step_of_a_decisive_catalog_verdict_is_trusted(name):
         assert s.reason  # every outcome names its reason
         if s.outcome == NUMERIC:
             assert "digits" in s.reason
+    if name in NEW_MIXER_RULES_NOT_YET_REVERIFIED:
+        assert [s.id for s in report.steps if s.outcome == REJECTED] == []
+        assert all(s.rule.startswith(("SEQ-", "CONV-")) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC))
+        return
     if name in FAMILY_THEOREMS_NOT_YET_REVERIFIED:
         assert [s.id for s in report.steps if s.outcome == REJECTED] == []
         assert {s.rule for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)} <= {"PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"}
