@@ -13,7 +13,7 @@ from .asymptotics import Undecided
 from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
-from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, symmetry, targets, verdict
+from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets, verdict, witness
 from .render.notebook import ResultViews
 from .bignum import show_order
 from .show import show_expr, show_head
@@ -78,6 +78,16 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         region = _region_signs(lim.evidence["region"], lim_model)
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)
+    params = frozenset(p.name for p in spec.params)
+    if not td.proved and ridge.applies(head, model, params):
+        # Two-sample separation by Taylor moments (docs/theory.md §20): Corollary 5's scores α(q·k)
+        # with bias terms, and radial kernels g(|q − k|²) whose (LIM) fails.
+        td = ridge.separation_step(model, head, params, an, lim, label)
+    if not td.proved:
+        # An exact pair of samples that one layer never separates (docs/theory.md §20.5).
+        found = witness.find_witness(model, head, len(spec.heads))
+        if found is not None and not (isinstance(spec.tokens, int) and spec.tokens < len(found.left) + 1):
+            td = witness.td_witness(found, spec.tokens, lim, an, label)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
