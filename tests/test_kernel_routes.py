@@ -326,3 +326,14 @@ def test_appendix_kernel_ratio_tends_to_one_on_a_cone_of_key_maps():
 def test_appendix_kernel_still_separates_the_moment_pair():
     # the moment lemma (§20.6): T_m(y) = (wᵀy)^m/m! for every m, so one layer separates two samples
     assert max_difference(sum_kernel, PTE_X, PTE_Y) > mp.mpf(10) ** -10
+
+
+@pytest.mark.parametrize("text", [
+    "param g > 0\nattention {\n score s(x, y) = (1 + (x . y)^2)^g\n affine query key\n}\n",  # g = 1: a polynomial
+    "param g > 0\nattention { kernel k(x, y) = (1 + |x - y|^2)^g }\n",
+    "param h integer >= 1\nattention {\n score s(x, y) = tanh(x . y)^h\n affine query key\n}\n",  # h = 2: t^0 at both ends
+])
+def test_a_power_that_depends_on_a_param_is_not_taken_for_a_non_polynomial(text):
+    result = uapcheck.check(text)
+    assert result.verdict == "INCONCLUSIVE"
+    assert all(s.status != proof.PROVED for r in ("TD-RIDGE", "TD-RADIAL") for s in steps(result, r))

@@ -73,10 +73,11 @@ def not_polynomial_reason(plus: Growth, minus: Growth) -> Optional[str]:
     for name, g in (("+∞", plus), ("−∞", minus)):
         if g.E and any(_nonzero(co) for _, co in g.E):
             return f"α grows or decays exponentially at {name} (log-growth {sympy.sstr(g.E)})"
+    for name, g in (("+∞", plus), ("−∞", minus)):
+        if g.p.free_symbols or g.E:
+            return None  # a power that depends on a param (it may be an integer), or an E that may vanish
         if not (g.p.is_integer and g.p.is_nonnegative):
             return f"α behaves like t^{sympy.sstr(g.p)} at {name}, not a non-negative integer power"
-    if plus.E or minus.E:
-        return None
     if plus.p != minus.p:
         return f"α behaves like t^{sympy.sstr(plus.p)} at +∞ but like |t|^{sympy.sstr(minus.p)} at −∞"
     expected = (-1) ** int(plus.p) * plus.C
@@ -167,6 +168,8 @@ def not_polynomial_at_infinity(g: Growth) -> Optional[str]:
         return None
     if g.E and any(_nonzero(co) for _, co in g.E):
         return f"it grows or decays exponentially at +∞ (log-growth {sympy.sstr(g.E)})"
+    if g.p.free_symbols or g.E:
+        return None  # a power that depends on a param (it may be an integer), or an E that may vanish
     if not (g.p.is_integer and g.p.is_nonnegative):
         return f"it behaves like t^{sympy.sstr(g.p)} at +∞, not a non-negative integer power"
     return None
