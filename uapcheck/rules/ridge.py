@@ -21,7 +21,7 @@ import sympy
 
 from .. import proof
 from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
-from ..budget import BudgetExceeded
+from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, a, b, c, t
 from ..zero import is_zero
 
@@ -193,15 +193,16 @@ def radial_profile(model, params: frozenset) -> Optional[sympy.Expr]:
     """g(r) when the head's kernel is g(|x − z|²) (an exact identity in the invariants), else None."""
     if not isinstance(model, ClosedKernel) or not _extra_ok(model.plain, params, {a, b, c}):
         return None
-    if not model.plain.has(a):
-        return None
+    if not (model.plain.has(a) and model.plain.has(b)):
+        return None  # g(|x − z|²) depends on |z|² unless it is constant
     g = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)}).xreplace({c: R})
     if g.has(a, b, c):
         return None
     try:
-        if not is_zero(model.plain - g.xreplace({R: c - 2 * a + b})):
-            return None
-    except Exception:  # noqa: BLE001 - a failed simplification only means "not shown radial"
+        with time_limit("checking whether the kernel is radial", 3.0):
+            if not is_zero(model.plain - g.xreplace({R: c - 2 * a + b})):
+                return None
+    except Exception:  # noqa: BLE001 - a failed or slow simplification only means "not shown radial"
         return None
     return g
 
@@ -220,7 +221,8 @@ def applies(head, model, params: frozenset) -> bool:
 
 def _growth_or_problem(expr: sympy.Expr, where: str):
     try:
-        return growth(expr, Context()), ""
+        with time_limit(f"the profile's growth at {where}", 5.0):
+            return growth(expr, Context()), ""
     except (Undecided, NeedSign, Oscillates, BudgetExceeded) as exc:
         return None, f"the profile's growth at {where} is not determined ({exc})"
 

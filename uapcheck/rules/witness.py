@@ -26,6 +26,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, FeatureKernel, a, b, c, t
 from ..zero import is_zero
 
@@ -159,7 +160,16 @@ def _polynomial_degree(kernel: sympy.Expr) -> Optional[int]:
 
 
 def find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
-    """A one-layer witness for a lone dense head with no other items, or None."""
+    """A one-layer witness for a lone dense head with no other items, or None (also when the
+    search runs out of its 6 s budget: a witness is never needed for a sound verdict)."""
+    try:
+        with time_limit("looking for a one-layer witness pair", 6.0):
+            return _find_witness(model, head, spec_heads)
+    except BudgetExceeded:
+        return None
+
+
+def _find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
     if (spec_heads != 1 or head.tie or head.bias is not None or head.position is not None
             or head.projection is not None or head.nystrom or head.differential or head.heads is not None
             or not isinstance(head.pattern, S.Full)):
