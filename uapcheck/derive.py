@@ -78,16 +78,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         region = _region_signs(lim.evidence["region"], lim_model)
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)
-    params = frozenset(p.name for p in spec.params)
-    if not td.proved and ridge.applies(head, model, params):
-        # Two-sample separation by Taylor moments (docs/theory.md §20): Corollary 5's scores α(q·k)
-        # with bias terms, and radial kernels g(|q − k|²) whose (LIM) fails.
-        td = ridge.separation_step(model, head, params, an, lim, label)
-    if not td.proved:
-        # An exact pair of samples that one layer never separates (docs/theory.md §20.5).
-        found = witness.find_witness(model, head, len(spec.heads))
-        if found is not None and not (isinstance(spec.tokens, int) and spec.tokens < len(found.left) + 1):
-            td = witness.td_witness(found, spec.tokens, lim, an, label)
+    td = _beyond_lim(spec, head, model, td, lim, an, label)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
@@ -98,6 +89,23 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         td = heads.shared_heads(head, td, label)
     return td, False
 
+
+
+def _beyond_lim(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,
+                label: str) -> proof.Step:
+    """When (LIM) does not give TD-KERNEL: the moment routes, then an exact one-layer witness
+    (docs/theory.md §20)."""
+    if td.proved:
+        return td
+    params = frozenset(p.name for p in spec.params)
+    if ridge.applies(head, model, params):
+        # Corollary 5's scores α(q·k) with bias terms, and radial kernels g(|q − k|²).
+        td = ridge.separation_step(model, head, params, an, lim, label)
+    if not td.proved:
+        found = witness.find_witness(model, head, len(spec.heads))
+        if found is not None and not (isinstance(spec.tokens, int) and spec.tokens < len(found.left) + 1):
+            td = witness.td_witness(found, spec.tokens, lim, an, label)
+    return td
 
 def _reject_undefined(model, head: S.Head) -> None:
     """A kernel that SymPy evaluates to ∞ or NaN (e.g. a division by 0 hidden in a product) is an

@@ -150,7 +150,7 @@ class MomentCertificate(proof.Certificate):
                              f"certified growth (relative errors {[sympy.sstr(e.evalf(5)) for e in errors]})")
 
     def to_json(self) -> Any:
-        reason = (not_polynomial_at_infinity(self.plus) if self.shape == "radial"
+        reason = (not_polynomial_at_infinity(self.plus) if self.shape == "radial" or self.minus is None
                   else not_polynomial_reason(self.plus, self.minus))
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
@@ -240,7 +240,7 @@ _MOMENT_LEMMA = ("the moment lemma (docs/theory.md §20.1): if a shared token's 
                  "orbits, and analyticity in θ with Theorem 2 makes the layer 1-token distinguishing w.r.t. S_n")
 
 
-def _lim_text(lim: proof.Step) -> str:
+def _lim_text(lim: Any) -> str:
     return f"(LIM) is {lim.status.value} here ({lim.rule}), so Corollary 1's route is not used"
 
 
@@ -259,8 +259,8 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
                               f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     plus, problem = _growth_or_problem(alpha.xreplace({U: t}), "+∞")
     minus, problem2 = _growth_or_problem(alpha.xreplace({U: -t}), "−∞") if plus is not None else (None, "")
-    if problem or problem2:
-        why = problem or problem2
+    if problem or problem2 or plus is None or minus is None:
+        why = problem or problem2 or "α's growth is not determined"
         return proof.conclude(f"{label}: whether α is a polynomial is not decided: {why}; {_lim_text(lim)}",
                               proof.UNDECIDED, premises, dict(ev, reason=why))
     reason = not_polynomial_reason(plus, minus)
@@ -289,7 +289,7 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
         return proof.conclude(f"{label}: the layer is not shown analytic in θ, so Theorem 2 is not available; "
                               f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     plus, problem = _growth_or_problem(g.xreplace({R: t}), "+∞")
-    if problem:
+    if problem or plus is None:
         return proof.conclude(f"{label}: whether g is a polynomial is not decided: {problem}; {_lim_text(lim)}",
                               proof.UNDECIDED, premises, dict(ev, reason=problem))
     reason = not_polynomial_at_infinity(plus)

@@ -93,30 +93,7 @@ class WitnessCertificate(proof.Certificate):
         shared = _shared_token(self.left, self.right)
         if shared in self.left or shared in self.right:
             raise reject("WitnessCertificate: the shared token must differ from the others")
-        if self.family == "polynomial":
-            sub = lambda r: {a: r * ALPHA + ALPHA0, b: r ** 2 * BETA + 2 * r * BETA1 + BETA0}  # noqa: E731
-            if not self.affine:
-                sub = lambda r: {a: r * ALPHA, b: r ** 2 * BETA}  # noqa: E731
-            weight = lambda r: self.kernel.xreplace(sub(sympy.Integer(r)))  # noqa: E731
-            if not self.kernel.is_polynomial(a, b):
-                raise reject("WitnessCertificate: the kernel is not a polynomial in x·z and |z|²")
-        elif self.family == "homogeneous":
-            if self.affine or any(r <= 0 for r in (*self.left, *self.right)):
-                raise reject("WitnessCertificate: homogeneous witnesses use positive r and no bias terms")
-            if not homogeneous_degree_holds(self.kernel, self.key_symbol, self.degree):
-                raise reject("WitnessCertificate: the key factor is not positively homogeneous of that degree")
-            weight = lambda r: sympy.Integer(r) ** self.degree  # noqa: E731 - k(q, r z) = r^D k(q, z)
-        elif self.family == "odd":
-            if self.affine or self.normalized or (self.kernel.free_symbols & {b, c}):
-                raise reject("WitnessCertificate: odd-score witnesses need an unnormalised score α(x·z) "
-                             "and no bias terms")
-            if not is_zero(self.kernel + self.kernel.xreplace({a: -a}) - 2 * self.kernel.xreplace({a: 0})):
-                raise reject("WitnessCertificate: α(s) + α(−s) = 2α(0) does not hold")
-            if sorted(self.right) != sorted(-r for r in self.left) or sum(self.left) != 0:
-                raise reject("WitnessCertificate: the odd witness is S and −S with ΣS = 0")
-            weight = lambda r: self.kernel.xreplace({a: sympy.Integer(r) * ALPHA})  # noqa: E731
-        else:
-            raise reject(f"WitnessCertificate: unknown family {self.family}")
+        weight = self._weight()
         numerator = sum((weight(r) * r for r in self.left), sympy.Integer(0)) - \
             sum((weight(r) * r for r in self.right), sympy.Integer(0))
         if not is_zero(sympy.expand(numerator)):
@@ -126,6 +103,34 @@ class WitnessCertificate(proof.Certificate):
                 sum((weight(r) for r in self.right), sympy.Integer(0))
             if not is_zero(sympy.expand(denominator)):
                 raise reject("WitnessCertificate: the normalisers differ")
+
+    def _weight(self):
+        """r ↦ the weight of the key r·e (a polynomial in the parameter invariants), after checking
+        that the family's hypothesis holds for this kernel."""
+        reject = proof.CertificateRejected
+        if self.family == "polynomial":
+            sub = lambda r: {a: r * ALPHA + ALPHA0, b: r ** 2 * BETA + 2 * r * BETA1 + BETA0}  # noqa: E731
+            if not self.affine:
+                sub = lambda r: {a: r * ALPHA, b: r ** 2 * BETA}  # noqa: E731
+            if not self.kernel.is_polynomial(a, b):
+                raise reject("WitnessCertificate: the kernel is not a polynomial in x·z and |z|²")
+            return lambda r: self.kernel.xreplace(sub(sympy.Integer(r)))
+        if self.family == "homogeneous":
+            if self.affine or any(r <= 0 for r in (*self.left, *self.right)):
+                raise reject("WitnessCertificate: homogeneous witnesses use positive r and no bias terms")
+            if not homogeneous_degree_holds(self.kernel, self.key_symbol, self.degree):
+                raise reject("WitnessCertificate: the key factor is not positively homogeneous of that degree")
+            return lambda r: sympy.Integer(r) ** self.degree  # k(q, r z) = r^D k(q, z)
+        if self.family == "odd":
+            if self.affine or self.normalized or (self.kernel.free_symbols & {b, c}):
+                raise reject("WitnessCertificate: odd-score witnesses need an unnormalised score α(x·z) "
+                             "and no bias terms")
+            if not is_zero(self.kernel + self.kernel.xreplace({a: -a}) - 2 * self.kernel.xreplace({a: 0})):
+                raise reject("WitnessCertificate: α(s) + α(−s) = 2α(0) does not hold")
+            if sorted(self.right) != sorted(-r for r in self.left) or sum(self.left) != 0:
+                raise reject("WitnessCertificate: the odd witness is S and −S with ΣS = 0")
+            return lambda r: self.kernel.xreplace({a: sympy.Integer(r) * ALPHA})
+        raise reject(f"WitnessCertificate: unknown family {self.family}")
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "family": self.family, "kernel": sympy.sstr(self.kernel),
