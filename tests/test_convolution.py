@@ -1,4 +1,4 @@
-"""The circular convolution mixer (the paper's C_n design, §4.4.2; docs/theory.md §21), checked a
+"""The circular convolution mixer (the paper's C_n design, §4.4.2; docs/theory.md §22), checked a
 second way: the group by brute force over S_n (n ≤ 7), the reach by products of integer circulants,
 and token distinguishability by the rank of the composed mixer's coefficient vectors."""
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _coefficients(n, taps, m, rng):
 @pytest.mark.parametrize("n,taps", [(6, (0, 1)), (7, (0, 1, 2)), (8, (0, 3)), (9, (0, 2, 3)), (10, (-1, 0, 1)),
                                     (6, (1,)), (12, (0, 5))])
 def test_depth_d_compositions_have_independent_coefficients(n, taps):
-    """Linear independence of c_s as polynomials (docs/theory.md §21.3), seen as full rank of their values
+    """Linear independence of c_s as polynomials (docs/theory.md §22.3), seen as full rank of their values
     at random parameter points; at depth D − 1 some c_s is identically 0 (the reach is short)."""
     rng = random.Random(7)
     d = sumset_depth(n, taps)

@@ -1,4 +1,4 @@
-"""Per-layer patterns end to end (docs/language.md §5, docs/theory.md §20): the syntax, its errors,
+"""Per-layer patterns end to end (docs/language.md §5, docs/theory.md §21): the syntax, its errors,
 the verdicts (UAP with the least layers, NOT-UAP by reach or by a witness at the whole depth, a budget),
 and the steps' certificates."""
 from __future__ import annotations
@@ -90,7 +90,7 @@ def test_large_n_is_reported_undecided():
 
 def test_the_view_witness_of_the_strided_alternation_shows_numerically():
     """`uapcheck simulate`: after D_Φ = 2 layers the outputs at the witness position agree for X and σX
-    (float64 and 50 digits), after 3 they differ (docs/theory.md §20.3, evidence only)."""
+    (float64 and 50 digits), after 3 they differ (docs/theory.md §21.3, evidence only)."""
     from uapcheck.simulate import simulate
     spec = parse_source("tokens 64\n" + HEAD.format("periodic { window(8), strided(8) }"), "st.uap")
     sim = simulate(spec)

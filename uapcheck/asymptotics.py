@@ -350,7 +350,18 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
             return Growth(coeff, alpha, ())
         if add.lam != 0:
             raise Undecided("logarithmic growth (log t) has no power-exponential form")
-        return growth(add.const, ctx) if add.const != 0 else _zero_or_undecided(expr)
+        if add.const != 0:
+            return growth(add.const, ctx)
+        if add.oscillating:
+            return _zero_or_undecided(expr)
+        # log A with A → 1: log(1 + u) = u (1 + O(u)) as u → 0, so log A has the growth of A − 1
+        # (softplus(t a) = log(1 + e^{t a}) ~ e^{t a} for a < 0). docs/theory.md §20.3.
+        rest = growth(sympy.Add(expr.args[0], -1), ctx)
+        if rest is ZERO:
+            return ZERO
+        if not (rest.E and sign_of(rest.E[0][1], ctx) < 0) and not (not rest.E and sign_of(rest.p, ctx) < 0):
+            raise Undecided(f"{sympy.sstr(expr)}: A − 1 is not shown to tend to 0")
+        return rest
     if isinstance(expr, (sympy.sin, sympy.cos, sympy.tan)):
         inner = additive(expr.args[0], ctx)
         if inner.E or inner.lam != 0:

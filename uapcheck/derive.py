@@ -13,7 +13,7 @@ from .asymptotics import Undecided
 from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
-from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, symmetry, targets, verdict
+from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets, verdict, witness
 from .render.notebook import ResultViews
 from .bignum import show_order
 from .show import show_expr, show_head
@@ -78,6 +78,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         region = _region_signs(lim.evidence["region"], lim_model)
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)
+    td = _beyond_lim(spec, head, model, td, lim, an, label)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
@@ -88,6 +89,23 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         td = heads.shared_heads(head, td, label)
     return td, False
 
+
+
+def _beyond_lim(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,
+                label: str) -> proof.Step:
+    """When (LIM) does not give TD-KERNEL: the moment routes, then an exact one-layer witness
+    (docs/theory.md §20)."""
+    if td.proved:
+        return td
+    params = frozenset(p.name for p in spec.params)
+    if ridge.applies(head, model, params):
+        # Corollary 5's scores α(q·k) with bias terms, and radial kernels g(|q − k|²).
+        td = ridge.separation_step(model, head, params, an, lim, label)
+    if not td.proved:
+        found = witness.find_witness(model, head, len(spec.heads))
+        if found is not None and not (isinstance(spec.tokens, int) and spec.tokens < len(found.left) + 1):
+            td = witness.td_witness(found, spec.tokens, lim, an, label)
+    return td
 
 def _reject_undefined(model, head: S.Head) -> None:
     """A kernel that SymPy evaluates to ∞ or NaN (e.g. a division by 0 hidden in a product) is an

@@ -1,7 +1,7 @@
 """Certificates of the per-layer pattern rules (SEQ-*) and the convolution mixer rules (CONV-*).
 
 Each `check()` re-derives what its rule concludes from plain data: the reach recurrence of
-docs/theory.md §20.1 recomputed in plain Python, a witness checked by its definition arc by arc,
+docs/theory.md §21.1 recomputed in plain Python, a witness checked by its definition arc by arc,
 generators checked head by head and layer by layer. What rests on BLISS (that no larger group
 exists, and the canonical forms behind "no view witness") is named in the JSON under `trusted`.
 """

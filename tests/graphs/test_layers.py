@@ -1,4 +1,4 @@
-"""Per-layer patterns (Definition 4; docs/theory.md §20): connectivity within m layers, the group
+"""Per-layer patterns (Definition 4; docs/theory.md §21): connectivity within m layers, the group
 ⋂ Aut(N_{ℓ,h}) and the least number of layers, checked against brute force over S_n (n ≤ 7).
 
 The brute force shares no code with ``uapcheck.graphs.layers``: neighbour sets from the naive

@@ -1,4 +1,4 @@
-"""Circulant reach for the circular convolution mixer (docs/theory.md §21).
+"""Circulant reach for the circular convolution mixer (docs/theory.md §22).
 
 With taps K ⊆ Z, position i reads x_{i+k mod n} for k ∈ K (and keeps x_i through the residual), so
 after m layers it reads the offsets of the m-fold sum set of K ∪ {0} modulo n.

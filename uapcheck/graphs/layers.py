@@ -1,4 +1,4 @@
-"""Per-layer patterns: connectivity within m layers and the least m (docs/theory.md §20).
+"""Per-layer patterns: connectivity within m layers and the least m (docs/theory.md §21).
 
 The paper's sparse family (Definition 4) has a pattern per layer, Φ = (N_1, N_2, …): attention layer
 ℓ uses N_ℓ (one graph per head). Conventions as in ``uapcheck.graphs``: positions 1-based in every
@@ -13,7 +13,7 @@ within m layers* iff In_m(i) = [n] for every i; D_Φ is the least such m.
 **Views.** For a position i and a depth m let V_m = {i} and V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v): the
 positions whose state after layer ℓ − 1 enters the output at i. A *view witness* at depth m is a
 position i and σ ∉ G = ⋂_{ℓ, h} Aut(N_{ℓ,h}) with σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v) for every layer
-ℓ ≤ m, every v ∈ V_ℓ and every head h. By §20.3, m ≥ D_Φ layers give the G-UAP iff no view witness
+ℓ ≤ m, every v ∈ V_ℓ and every head h. By §21.3, m ≥ D_Φ layers give the G-UAP iff no view witness
 exists at depth m, and a witness at depth m + 1 is one at depth m (so the least m is the first
 m ≥ D_Φ without a witness). The decision uses rooted views as in ``views.py``: R_i^m has the arcs
 u → v of layer ℓ with v ∈ V_ℓ, labelled by the set of (ℓ, head) containing them, and colours

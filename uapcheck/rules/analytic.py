@@ -261,6 +261,23 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
             return proof.conclude(claim, proof.PROVED, premises, ev)
         if best_bad is None or len(bad) < len(best_bad):
             best_bad = bad
+    # |q − k| or |q + k| (the Laplacian exp(−|x − y|)): analytic where q_i ≠ ±k_j. For fixed inputs,
+    # θ ↦ q_i ∓ k_j is linear, so each set {q_i = ±k_j} is a linear subspace of codimension d (or all
+    # of Θ, where the kernel value is constant): off finitely many of them, whose complement is
+    # connected for d ≥ 2 (docs/theory.md §20.4).
+    if not (normalized and not positivity.proved):
+        off_diagonal = {r_minus: sympy.Symbol("|x−z|²>0", positive=True),
+                        r_plus: sympy.Symbol("|x+z|²>0", positive=True)}
+        for form_name, form in _forms(model, expr):
+            if not form.has(r_minus, r_plus) or _non_analytic_nodes(form.xreplace(off_diagonal)):
+                continue
+            claim = (f"the attention layer is real-analytic in θ{where} away from the null set of parameters "
+                     "where a query equals a key or its negative (finitely many linear subspaces of "
+                     "codimension d, whose complement is connected for d ≥ 2): the kernel is built from "
+                     "analytic functions of |q ∓ k|² > 0 and the Gram invariants" +
+                     (" and divided by a positive normaliser" if normalized else ""))
+            return proof.conclude(claim, proof.PROVED, premises, {"kernel": form, "written with": form_name,
+                                                                   "dimensions": "d ≥ 2"})
     return proof.conclude(f"analyticity in θ{where} is not established", proof.UNDECIDED, premises,
                           {"non-analytic operations": best_bad})
 

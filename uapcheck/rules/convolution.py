@@ -1,5 +1,5 @@
 """The circular convolution mixer (the paper's C_n design, §4.4.2, (23)): its group, its reach, the
-least number of mixing layers and token distinguishability (docs/theory.md §21).
+least number of mixing layers and token distinguishability (docs/theory.md §22).
 
 [g(X)]_i = Σ_{k ∈ K} ψ_k x_{(i + k) mod n}, one trainable scalar per tap, layer X ↦ X + g(X).
 """
@@ -19,10 +19,10 @@ from .symmetry import GroupInfo
 CITE_CONV = proof.derived(
     "Corollary 4", "Theorem 1",
     text="Cheng et al. 2025, Corollary 4 (C_n design, §4.4.2); group, reach and least layers derived here, "
-         "docs/theory.md §21")
+         "docs/theory.md §22")
 CITE_CONV_GROUP = proof.derived(
     "Corollary 4",
-    text="derived here: the centraliser of the tap shifts (C_n when the taps generate Z_n), docs/theory.md §21.1")
+    text="derived here: the centraliser of the tap shifts (C_n when the taps generate Z_n), docs/theory.md §22.1")
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
 

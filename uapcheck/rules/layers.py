@@ -1,6 +1,6 @@
 """Per-layer patterns (the paper's Definition 4, Φ = (N_1, N_2, …)): connectivity within m layers,
 the group G = ⋂_{ℓ, h} Aut(N_{ℓ,h}), and the least m by views generalised to layer-dependent
-neighbourhoods (docs/theory.md §20). Concrete n only; the graph work is in uapcheck/graphs/layers.py.
+neighbourhoods (docs/theory.md §21). Concrete n only; the graph work is in uapcheck/graphs/layers.py.
 """
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ from .symmetry import GroupInfo
 CITE_SEQ = proof.corrected(
     "Definition 4", "Corollary 2",
     text="Cheng et al. 2025, Definition 4 (connected within m layers) and Corollary 2 (G = ⋂ Aut(N_p)); "
-         "the layer count corrected by the view argument for per-layer patterns, docs/theory.md §20")
+         "the layer count corrected by the view argument for per-layer patterns, docs/theory.md §21")
 CITE_SEQ_REACH = proof.derived(
     "Definition 4",
-    text="derived here: receptive fields through increasing layers (necessity), docs/theory.md §20.1")
+    text="derived here: receptive fields through increasing layers (necessity), docs/theory.md §21.1")
 CITE_SEQ_GROUP = proof.paper(
     "Corollary 2",
-    text="Cheng et al. 2025, Corollary 2: G = ⋂_p Aut(N_p), each layer's heads separately (docs/theory.md §20.2)")
+    text="Cheng et al. 2025, Corollary 2: G = ⋂_p Aut(N_p), each layer's heads separately (docs/theory.md §21.2)")
 MAX_PERIOD = 256
 #: Per-layer patterns are decided for n up to this (reach sets are n-bit integers per position and layer).
 MAX_SEQ_N = 1024

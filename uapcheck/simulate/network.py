@@ -113,7 +113,7 @@ class Model:
     d: int
     masks: tuple[Optional[np.ndarray], ...]  # per head: mask[i, j] = query i sees key j (None: full)
     constants: Mapping[str, float]  # the file's scalar params
-    #: per-layer patterns (docs/theory.md §20): layer_masks[q][k] is head k's mask in layer q + 1 of the
+    #: per-layer patterns (docs/theory.md §21): layer_masks[q][k] is head k's mask in layer q + 1 of the
     #: period (layer ℓ uses q = (ℓ − 1) mod len); None: every layer uses `masks`
     layer_masks: Optional[tuple[tuple[Optional[np.ndarray], ...], ...]] = None
 
@@ -149,7 +149,7 @@ class LayerParams:
     W1: Optional[np.ndarray]
     b1: Optional[np.ndarray]
     W2: Optional[np.ndarray]
-    taps: Optional[np.ndarray] = None  # a `convolution` mixer: ψ_k per tap (docs/theory.md §21)
+    taps: Optional[np.ndarray] = None  # a `convolution` mixer: ψ_k per tap (docs/theory.md §22)
 
 
 @dataclass

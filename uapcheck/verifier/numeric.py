@@ -9,10 +9,20 @@ DIGITS = 50
 TS = (10 ** 4, 10 ** 8, 10 ** 16)
 
 
+def _stable(expr: sympy.Expr) -> sympy.Expr:
+    """log(1 + u) as log1p(u): softplus(−t) = log(1 + e^{−t}) at t = 10^16 is e^{−10^16}, which a
+    sum 1 + e^{−10^16} cannot carry at any working precision; log1p evaluates it exactly."""
+    from sympy.codegen.cfunctions import log1p
+
+    def is_log_one_plus(e):
+        return isinstance(e, sympy.log) and isinstance(e.args[0], sympy.Add) and sympy.Integer(1) in e.args[0].args
+    return expr.replace(is_log_one_plus, lambda e: log1p(e.args[0] - 1))
+
+
 def _value(expr: sympy.Expr, t: sympy.Symbol, at: int):
     import mpmath
     with mpmath.workdps(DIGITS):
-        val = sympy.N(expr.xreplace({t: sympy.Integer(at)}), DIGITS)
+        val = sympy.N(_stable(expr.xreplace({t: sympy.Integer(at)})), DIGITS)
         if not val.is_real or val.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
             return None
         return mpmath.mpf(str(val)) if val.is_Float else mpmath.mpf(int(val)) if val.is_Integer else None

@@ -67,7 +67,7 @@ def td_bias(ctx, s):
 
 @checker("PE-LIFT")
 def pe_lift(ctx, s):
-    (td,) = _premise_rules(ctx, s, {"TD-KERNEL", "TD-BIAS", "TD-LINFORMER"})
+    (td,) = _premise_rules(ctx, s, {"TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "TD-RIDGE", "TD-RADIAL", "TD-WITNESS"})
     if ctx.spec.positional != "absolute":
         raise Reject("the input has no absolute positional encoding")
     if (s["status"] == "proved") != (td["status"] == "proved") or s["status"] == "refuted":

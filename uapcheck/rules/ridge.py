@@ -1,0 +1,306 @@
+"""Two-sample separation by Taylor moments, for analytic kernels that (LIM) does not decide.
+
+TD-RIDGE (the paper's Corollary 5, §4.4.1, attention with a bias term): a head whose kernel is
+α(q · k) for one analytic α that is not a polynomial, with `affine query key`, is 1-layer token
+distinguishing w.r.t. S_n, whether or not α satisfies (LIM). TD-RADIAL: the same for a radial
+kernel g(|q − k|²) with g analytic and not a polynomial (Cauchy, inverse multiquadric), without
+biases, for d ≥ 2. Both rest on the moment lemma of docs/theory.md §20.1: equal outputs at a shared
+token for every parameter force equal moment tensors of every degree, hence equal token sets.
+
+The non-polynomial premise is certified by α's growth at +∞ and at −∞ (uapcheck/asymptotics.py):
+a polynomial of degree D has the growth L t^D at +∞ and (−1)^D L t^D at −∞, so any other pair of
+growths rules it out. The certificate re-checks that implication exactly and the growths at
+high precision (the growth computation itself is the asymptotic engine's).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import sympy
+
+from .. import proof
+from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
+from ..budget import BudgetExceeded, time_limit
+from ..lower import ClosedKernel, a, b, c, t
+from ..zero import is_zero
+
+CITE_RIDGE = proof.derived(
+    "Corollary 5", "Theorem 2",
+    text="Cheng et al. 2025, Corollary 5 (§4.4.1, attention with a bias term) with Theorem 2; the "
+         "two-sample argument (by derivatives, for analytic non-polynomial α, instead of the paper's "
+         "Fourier transform for α of polynomial growth) is derived here: docs/theory.md §20.1")
+
+# Arguments at which the certified growths are re-evaluated (60 significant digits).
+CITE_RADIAL = proof.derived(
+    "Theorem 2",
+    text="Cheng et al. 2025, Theorem 2 (two samples suffice) with the moment lemma derived here: "
+         "docs/theory.md §20.2")
+
+CHECK_POINTS = (sympy.Integer(10), sympy.Integer(10) ** 3, sympy.Integer(10) ** 5)
+CHECK_DIGITS = 60
+
+
+def _nonzero(value: sympy.Expr) -> bool:
+    """`value` is non-zero for every admissible value of the declared params in it."""
+    value = sympy.nsimplify(value) if value.is_Float else value
+    if value.is_zero is False:
+        return True
+    if value.is_zero:
+        return False
+    try:
+        return sign_of(value, Context()) != 0
+    except (Undecided, NeedSign, BudgetExceeded):
+        return False
+
+
+def _growth_json(g: Growth) -> dict:
+    return {"C": sympy.sstr(g.C), "p": sympy.sstr(g.p),
+            "E": [[sympy.sstr(al), sympy.sstr(co)] for al, co in g.E]}
+
+
+def not_polynomial_reason(plus: Growth, minus: Growth) -> Optional[str]:
+    """Why α with growth `plus` at +∞ (of α(t)) and `minus` at −∞ (of α(−t)) is not a polynomial, or
+    None. A polynomial of degree D with leading coefficient L ≠ 0 has α(t) ~ L t^D and
+    α(−t) ~ (−1)^D L t^D; the zero polynomial vanishes at both ends. The form C t^p e^{E(t)} with
+    C ≠ 0 is unique, so any mismatch rules a polynomial out."""
+    if plus.oscillating or minus.oscillating:
+        return None
+    if (plus is ZERO) != (minus is ZERO):
+        return "α vanishes for all large arguments at one end only"
+    if plus is ZERO:
+        return None
+    for name, g in (("+∞", plus), ("−∞", minus)):
+        if g.E and any(_nonzero(co) for _, co in g.E):
+            return f"α grows or decays exponentially at {name} (log-growth {sympy.sstr(g.E)})"
+    for name, g in (("+∞", plus), ("−∞", minus)):
+        if g.p.free_symbols or g.E:
+            return None  # a power that depends on a param (it may be an integer), or an E that may vanish
+        if not (g.p.is_integer and g.p.is_nonnegative):
+            return f"α behaves like t^{sympy.sstr(g.p)} at {name}, not a non-negative integer power"
+    if plus.p != minus.p:
+        return f"α behaves like t^{sympy.sstr(plus.p)} at +∞ but like |t|^{sympy.sstr(minus.p)} at −∞"
+    expected = (-1) ** int(plus.p) * plus.C
+    if _nonzero(sympy.simplify(minus.C - expected)):
+        return (f"α(t) ~ {sympy.sstr(plus.C)}·t^{sympy.sstr(plus.p)} at +∞ but α(−t) ~ {sympy.sstr(minus.C)}"
+                f"·t^{sympy.sstr(plus.p)}, while a polynomial of degree {sympy.sstr(plus.p)} would give "
+                f"{sympy.sstr(expected)}")
+    return None
+
+
+def _model_value(g: Growth, tval) -> sympy.Expr:
+    return g.C * tval ** g.p * sympy.exp(sum((co * tval ** al for al, co in g.E), sympy.Integer(0)))
+
+
+@dataclass(frozen=True)
+class MomentCertificate(proof.Certificate):
+    """The kernel as a function of one scalar (q·k for TD-RIDGE, |q − k|² for TD-RADIAL), the head's
+    flags, the analyticity step, and the profile's growth at +∞ (and at −∞ for q·k). The check:
+    the kernel is that function of that scalar alone (exact identity); the head's flags are those
+    the rule needs; the analyticity step is proved (for a normalised head, with positivity proved
+    under it); the growths rule out a polynomial (exact); and the profile at ±T agrees with the
+    certified growths at high precision at T = 10, 10³, 10⁵ (relative errors that do not grow,
+    below 10⁻² at the largest T), with the declared params at 3/2."""
+
+    shape: str  # "dot" (k = α(x·z)) or "radial" (k = g(|x − z|²))
+    kernel: sympy.Expr  # the head's k(x, z) in the invariants
+    params: frozenset  # the declared params' names
+    profile: sympy.Expr  # α or g in `variable`
+    variable: sympy.Symbol
+    normalized: bool
+    affine: bool
+    tied: bool
+    analytic: Any  # the AN-STRUCT step
+    plus: Growth
+    minus: Optional[Growth]  # None for the radial shape (only r ≥ 0 is reachable)
+    kind = "moment-profile"
+
+    def check(self) -> None:
+        reject = proof.CertificateRejected
+        if self.tied or (self.shape == "dot" and not self.affine):
+            raise reject("MomentCertificate: TD-RIDGE needs `affine query key`; neither rule allows `tie query key`")
+        if not proof.is_step(self.analytic) or not self.analytic.proved:
+            raise reject("MomentCertificate: analyticity in θ is not proved")
+        if self.normalized and not any(p.rule == "WP-POSITIVE" and p.proved for p in self.analytic.premises):
+            raise reject("MomentCertificate: a normalised head needs a proved positive kernel")
+        extra = {s for s in self.kernel.free_symbols if s not in (a, b, c)}
+        if any(s.name not in self.params for s in extra) or self.variable in self.kernel.free_symbols:
+            raise reject("MomentCertificate: the kernel has symbols other than its invariants and params")
+        scalar = a if self.shape == "dot" else c - 2 * a + b
+        if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
+            raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
+        if self.shape == "radial":
+            if not_polynomial_at_infinity(self.plus) is None:
+                raise reject("MomentCertificate: the growth at +∞ does not rule out a polynomial")
+        elif self.minus is None or not_polynomial_reason(self.plus, self.minus) is None:
+            raise reject("MomentCertificate: the growths do not rule out a polynomial")
+        sample = {s: sympy.Rational(3, 2) for s in extra}
+        for sign, g in ((1, self.plus), (-1, self.minus)):
+            if g is None or g is ZERO:
+                continue
+            errors = []
+            for T in CHECK_POINTS:
+                actual = self.profile.xreplace({self.variable: sign * T, **sample}).evalf(CHECK_DIGITS)
+                model = _model_value(g, T).xreplace(sample).evalf(CHECK_DIGITS)
+                if model == 0:
+                    raise reject("MomentCertificate: a growth with a zero constant")
+                errors.append(abs(actual / model - 1))
+            if not (errors[2] < sympy.Rational(1, 100) and errors[2] <= errors[1] <= errors[0]):
+                raise reject(f"MomentCertificate: the profile at {'+' if sign > 0 else '−'}T does not follow the "
+                             f"certified growth (relative errors {[sympy.sstr(e.evalf(5)) for e in errors]})")
+
+    def to_json(self) -> Any:
+        reason = (not_polynomial_at_infinity(self.plus) if self.shape == "radial" or self.minus is None
+                  else not_polynomial_reason(self.plus, self.minus))
+        return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
+                "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
+                "tied": self.tied, "growth at +inf": _growth_json(self.plus),
+                "growth at -inf": None if self.minus is None else _growth_json(self.minus), "reason": reason}
+
+
+U = sympy.Symbol("q·k", real=True)
+R = sympy.Symbol("|q−k|²", nonnegative=True)
+
+
+def not_polynomial_at_infinity(g: Growth) -> Optional[str]:
+    """Why a profile with growth `g` at +∞ is not a polynomial (a polynomial grows like L t^D)."""
+    if g is ZERO or g.oscillating:
+        return None
+    if g.E and any(_nonzero(co) for _, co in g.E):
+        return f"it grows or decays exponentially at +∞ (log-growth {sympy.sstr(g.E)})"
+    if g.p.free_symbols or g.E:
+        return None  # a power that depends on a param (it may be an integer), or an E that may vanish
+    if not (g.p.is_integer and g.p.is_nonnegative):
+        return f"it behaves like t^{sympy.sstr(g.p)} at +∞, not a non-negative integer power"
+    return None
+
+
+def _extra_ok(expr, params: frozenset, allowed) -> bool:
+    return all(s in allowed or s.name in params for s in expr.free_symbols)
+
+
+def activation(model, params: frozenset) -> Optional[sympy.Expr]:
+    """α(u) when the head's kernel is a function of the query–key inner product (and declared params)
+    alone, else None."""
+    if not isinstance(model, ClosedKernel) or not model.plain.has(a):
+        return None
+    if not _extra_ok(model.plain, params, {a}):
+        return None
+    return model.plain.xreplace({a: U})
+
+
+def radial_profile(model, params: frozenset) -> Optional[sympy.Expr]:
+    """g(r) when the head's kernel is g(|x − z|²) (an exact identity in the invariants), else None."""
+    if not isinstance(model, ClosedKernel) or not _extra_ok(model.plain, params, {a, b, c}):
+        return None
+    if not (model.plain.has(a) and model.plain.has(b)):
+        return None  # g(|x − z|²) depends on |z|² unless it is constant
+    g = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)}).xreplace({c: R})
+    if g.has(a, b, c):
+        return None
+    try:
+        with time_limit("checking whether the kernel is radial", 3.0):
+            if not is_zero(model.plain - g.xreplace({R: c - 2 * a + b})):
+                return None
+    except Exception:  # noqa: BLE001 - a failed or slow simplification only means "not shown radial"
+        return None
+    return g
+
+
+def _plain_head(head) -> bool:
+    return (not head.tie and head.bias is None and head.position is None and head.projection is None
+            and not head.nystrom and not head.differential)
+
+
+def applies(head, model, params: frozenset) -> bool:
+    """Whether TD-RIDGE or TD-RADIAL is worth running on this head (both certify the rest)."""
+    if not _plain_head(head):
+        return False
+    return (head.affine and activation(model, params) is not None) or radial_profile(model, params) is not None
+
+
+def _growth_or_problem(expr: sympy.Expr, where: str):
+    try:
+        with time_limit(f"the profile's growth at {where}", 5.0):
+            return growth(expr, Context()), ""
+    except (Undecided, NeedSign, Oscillates, BudgetExceeded) as exc:
+        return None, f"the profile's growth at {where} is not determined ({exc})"
+
+
+def separation_step(model, head, params: frozenset, analytic: proof.Step, lim: proof.Step, label: str):
+    """TD-RIDGE or TD-RADIAL for a head `applies` accepts."""
+    if head.affine and activation(model, params) is not None:
+        return td_ridge(model, head, params, analytic, lim, label)
+    return td_radial(model, head, params, analytic, lim, label)
+
+
+_MOMENT_LEMMA = ("the moment lemma (docs/theory.md §20.1): if a shared token's outputs agreed for every θ, the "
+                 "Taylor parts of the kernel at the reachable base points would force equal moment tensors of "
+                 "every degree, hence equal token sets; so some θ separates two samples from different "
+                 "orbits, and analyticity in θ with Theorem 2 makes the layer 1-token distinguishing w.r.t. S_n")
+
+
+def _lim_text(lim: Any) -> str:
+    return f"(LIM) is {lim.status.value} here ({lim.rule}), so Corollary 1's route is not used"
+
+
+@proof.rule("TD-RIDGE", "An analytic non-polynomial score α(q·k) with affine query and key: one layer "
+            "distinguishes (Corollary 5)", CITE_RIDGE, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(MomentCertificate,))
+def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.Step, label: str) -> proof.Step:
+    alpha = activation(model, params)
+    premises = [analytic, lim]
+    ev: dict = {"α(u), u = q·k": alpha}
+    if alpha is None or not (head.affine and _plain_head(head)):
+        return proof.conclude(f"{label}: the head is not a score α(q·k) with `affine query key` and no other "
+                              "item", proof.UNDECIDED, premises, ev)
+    if not analytic.proved:
+        return proof.conclude(f"{label}: the layer is not shown analytic in θ, so Theorem 2 is not available; "
+                              f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
+    plus, problem = _growth_or_problem(alpha.xreplace({U: t}), "+∞")
+    minus, problem2 = _growth_or_problem(alpha.xreplace({U: -t}), "−∞") if plus is not None else (None, "")
+    if problem or problem2 or plus is None or minus is None:
+        why = problem or problem2 or "α's growth is not determined"
+        return proof.conclude(f"{label}: whether α is a polynomial is not decided: {why}; {_lim_text(lim)}",
+                              proof.UNDECIDED, premises, dict(ev, reason=why))
+    reason = not_polynomial_reason(plus, minus)
+    ev.update({"growth of α(t), t → +∞": _growth_json(plus), "growth of α(−t), t → +∞": _growth_json(minus)})
+    if reason is None:
+        return proof.conclude(f"{label}: α is not shown to be a non-polynomial (its growths at ±∞ are those of a "
+                              f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
+    cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
+                             head.tie, analytic, plus, minus)
+    claim = (f"{label}: α(u) = {sympy.sstr(alpha)} is analytic and not a polynomial ({reason}); with W_Q = 0 the "
+             "score of key z is α(s₀ + ε uᵀz) with the base point s₀ (from the biases) and u free, so by "
+             f"{_MOMENT_LEMMA}. {_lim_text(lim)}")
+    return proof.conclude(claim, proof.PROVED, premises, dict(ev, reason=reason), certificate=cert)
+
+
+@proof.rule("TD-RADIAL", "An analytic non-polynomial radial kernel g(|q − k|²): one layer distinguishes",
+            CITE_RADIAL, statuses=(proof.PROVED, proof.UNDECIDED), certificates=(MomentCertificate,))
+def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.Step, label: str) -> proof.Step:
+    g = radial_profile(model, params)
+    premises = [analytic, lim]
+    ev: dict = {"g(r), r = |q − k|²": g}
+    if g is None or not _plain_head(head):
+        return proof.conclude(f"{label}: the kernel is not shown radial, g(|q − k|²), on a head with no other "
+                              "item", proof.UNDECIDED, premises, ev)
+    if not analytic.proved:
+        return proof.conclude(f"{label}: the layer is not shown analytic in θ, so Theorem 2 is not available; "
+                              f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
+    plus, problem = _growth_or_problem(g.xreplace({R: t}), "+∞")
+    if problem or plus is None:
+        return proof.conclude(f"{label}: whether g is a polynomial is not decided: {problem}; {_lim_text(lim)}",
+                              proof.UNDECIDED, premises, dict(ev, reason=problem))
+    reason = not_polynomial_at_infinity(plus)
+    ev["growth of g(t), t → +∞"] = _growth_json(plus)
+    if reason is None:
+        return proof.conclude(f"{label}: g is not shown to be a non-polynomial (its growth at +∞ is that of a "
+                              f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
+    cert = MomentCertificate("radial", model.plain, frozenset(params), g, R, head.normalized, head.affine,
+                             head.tie, analytic, plus, None)
+    claim = (f"{label}: g(r) = {sympy.sstr(g)} is analytic and not a polynomial ({reason}); with keys ε W_K y the "
+             "kernel at a shared token is g(|q|² − 2ε qᵀW_K y + ε²|W_K y|²), whose Taylor parts in ε reach every "
+             f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
+    return proof.conclude(claim, proof.PROVED, premises, dict(ev, reason=reason, dimensions="d ≥ 2"),
+                          certificate=cert)

@@ -1,0 +1,174 @@
+"""Kernel routes beyond (LIM) (docs/theory.md §20): TD-RIDGE, TD-RADIAL and TD-WITNESS, re-checked
+from the re-parsed formula alone (the verifier's own evaluation, kernels.kernel_value).
+
+- TD-RIDGE / TD-RADIAL: the head's items, the analyticity premise, that the kernel depends on its
+  claimed scalar only (exact equality at integer points sharing the scalar), and that the profile
+  does not behave like a polynomial at large arguments (60 digits): `checked numerically`.
+- TD-WITNESS: the two samples of the evidence, evaluated through one layer at exact rational
+  parameter points (with bias vectors under `affine query key`): equal outputs at the shared token
+  at every point (exact where the values are rational, else to 45 digits): `checked numerically`,
+  since "for every parameter" is checked at sample points here (the rule's certificate proves it).
+"""
+from __future__ import annotations
+
+import random
+
+import sympy
+
+from .. import spec as S
+from . import kernels
+from .check import NUMERIC, Reject, checker
+
+DIGITS = 60
+
+
+def _head(ctx, s) -> S.Head:
+    h = ctx.heads_of.get(s["id"])
+    if h is None:
+        raise Reject("the step belongs to no head")
+    return ctx.spec.heads[h]
+
+
+def _plain(head: S.Head) -> bool:
+    return (not head.tie and head.bias is None and head.position is None and head.projection is None
+            and not head.nystrom and not head.differential)
+
+
+def _params_sample(ctx) -> dict:
+    return {sym: sympy.Rational(3, 2) for sym in kernels.param_symbols(ctx.spec).values()}
+
+
+def _value(ctx, head, x, y):
+    return kernels.kernel_value(ctx.spec, head, x, y).xreplace(_params_sample(ctx))
+
+
+def _same(u, v) -> bool:
+    d = sympy.N(u - v, DIGITS)
+    return abs(d) < sympy.Float(10, DIGITS) ** -45
+
+
+# Integer 2-D pairs (x, y) grouped by their inner product / squared distance.
+_DOT_PAIRS = [(((1, 2), (3, 1)), ((5, 0), (1, 7))), (((2, -1), (1, 3)), ((1, 1), (-3, 2))),
+              (((3, 0), (-1, 4)), ((1, -1), (2, 5)))]  # x·y = 5, -1, -3
+_DIST_PAIRS = [(((1, 2), (4, 6)), ((0, 0), (5, 0))), (((2, 1), (3, 1)), ((0, 5), (0, 4))),
+               (((1, 1), (2, 3)), ((3, 0), (1, 1)))]  # |x − y|² = 25, 1, 5
+
+
+def _profile_is_not_polynomial(values_plus, values_minus, points) -> bool:
+    """From α(±T) at T in `points`: the apparent degree at +∞ is not a non-negative integer, or it
+    differs from the one at −∞, or the sign pattern breaks α(−T) ≈ (−1)^D α(T)."""
+    def degree(values):
+        a, b = values[-2], values[-1]
+        if a == 0 or b == 0:
+            return None
+        return sympy.log(abs(b / a)) / sympy.log(points[-1] / points[-2])
+    dp = degree(values_plus)
+    if dp is None:
+        return False
+    dp = sympy.N(dp, 30)
+    near = round(float(dp))
+    if dp < -sympy.Rational(1, 2) or abs(dp - near) > sympy.Rational(1, 10) or dp > 40:
+        return True
+    if values_minus is None:
+        return False
+    dm = degree(values_minus)
+    if dm is None:
+        return False
+    if abs(sympy.N(dm, 30) - near) > sympy.Rational(1, 10):
+        return True
+    ratio = sympy.N(values_minus[-1] / values_plus[-1], 30)
+    return abs(ratio - (-1) ** near) > sympy.Rational(1, 10)
+
+
+def _moment_route(ctx, s, shape: str):
+    head = _head(ctx, s)
+    prem = ctx.premises(s)
+    if len(prem) != 2 or prem[0]["rule"] != "AN-STRUCT":
+        raise Reject("the premises are the analyticity step and the (LIM) step")
+    if s["status"] != "proved":
+        return NUMERIC, "an undecided step asserts nothing"
+    if prem[0]["status"] != "proved":
+        raise Reject("proved although analyticity is not proved")
+    if not _plain(head) or (shape == "dot" and not head.affine):
+        raise Reject("the head's items are not those the rule needs")
+    pairs = _DOT_PAIRS if shape == "dot" else _DIST_PAIRS
+    for (x1, y1), (x2, y2) in pairs:
+        if not _same(_value(ctx, head, x1, y1), _value(ctx, head, x2, y2)):
+            raise Reject(f"the kernel is not a function of {'x·y' if shape == 'dot' else '|x − y|²'} alone")
+    points = [sympy.Integer(10), sympy.Integer(10) ** 3, sympy.Integer(10) ** 5]
+    if shape == "dot":  # x = (1, 0), y = (T, 0): x·y = T
+        plus = [sympy.N(_value(ctx, head, (1, 0), (T, 0)), DIGITS) for T in points]
+        minus = [sympy.N(_value(ctx, head, (1, 0), (-T, 0)), DIGITS) for T in points]
+    else:  # |x − y|² = T
+        plus = [sympy.N(_value(ctx, head, (0, 0), (sympy.sqrt(T), 0)), DIGITS) for T in points]
+        minus = None
+    if not _profile_is_not_polynomial(plus, minus, points):
+        raise Reject("the profile behaves like a polynomial at large arguments")
+    return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile at "
+                     "±10, ±10³, ±10⁵ (60 digits) does not behave like a polynomial; the moment lemma "
+                     "(docs/theory.md §20.1) and Theorem 2 with the proved analyticity give the conclusion")
+
+
+@checker("TD-RIDGE")
+def td_ridge(ctx, s):
+    return _moment_route(ctx, s, "dot")
+
+
+@checker("TD-RADIAL")
+def td_radial(ctx, s):
+    return _moment_route(ctx, s, "radial")
+
+
+def _output(ctx, head, tokens, WQ, WK, WV, bQ, bK):
+    x = tokens[0]
+    q = tuple(WQ[r][0] * x[0] + WQ[r][1] * x[1] + bQ[r] for r in range(2))
+    num, den = [sympy.Integer(0), sympy.Integer(0)], sympy.Integer(0)
+    for y in tokens:
+        key = tuple(WK[r][0] * y[0] + WK[r][1] * y[1] + bK[r] for r in range(2))
+        w = _value(ctx, head, q, key)
+        num = [num[r] + w * (WV[r][0] * y[0] + WV[r][1] * y[1]) for r in range(2)]
+        den += w
+    return [n / den for n in num] if head.normalized else num
+
+
+@checker("TD-WITNESS")
+def td_witness(ctx, s):
+    head = _head(ctx, s)
+    if s["status"] != "refuted":
+        raise Reject("TD-WITNESS concludes `refuted`")
+    ev = s["evidence"]
+    X, Y = ev.get("X"), ev.get("X′")
+    if not (isinstance(X, list) and isinstance(Y, list) and len(X) == len(Y) >= 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10 ** 6 for v in X + Y)):
+        raise Reject("the witness is two equal-length lists of small integers")
+    if X[0] != Y[0] or len(set(X)) != len(X) or len(set(Y)) != len(Y) or sorted(X) == sorted(Y):
+        raise Reject("the samples must share their first token, have distinct tokens and differ as sets")
+    if len(ctx.spec.heads) != 1 or not _plain(head) or not isinstance(head.pattern, S.Full):
+        raise Reject("a witness is claimed for a lone dense head with no other items")
+    n = ctx.spec.tokens
+    if isinstance(n, int) and n < len(X):
+        raise Reject("the witness has more tokens than the sequence")
+    X2 = [(sympy.Integer(v), sympy.Integer(0)) for v in X]
+    Y2 = [(sympy.Integer(v), sympy.Integer(0)) for v in Y]
+    rng = random.Random(0)
+    checked = 0
+    for _ in range(6):
+        mat = lambda: [[sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(2)]  # noqa: E731
+                       for _ in range(2)]
+        WQ, WK, WV = mat(), mat(), mat()
+        vec = lambda: [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(2)]  # noqa: E731
+        bQ, bK = (vec(), vec()) if head.affine else ((0, 0), (0, 0))
+        try:
+            a = _output(ctx, head, X2, WQ, WK, WV, bQ, bK)
+            b = _output(ctx, head, Y2, WQ, WK, WV, bQ, bK)
+        except ZeroDivisionError:
+            continue
+        if any(v.has(sympy.zoo, sympy.nan) for v in (*a, *b)):
+            continue  # a vanishing normaliser: no output at this point
+        if not all(_same(u, v) for u, v in zip(a, b)):
+            raise Reject("one layer separates the two samples at a parameter point: not a witness")
+        checked += 1
+    if checked < 2:
+        raise Reject("too few parameter points with a defined output")
+    return NUMERIC, (f"the two samples' outputs at the shared token agree at {checked} exact rational parameter "
+                     "points (to 45 digits); the step's certificate proves the identity for every parameter")
