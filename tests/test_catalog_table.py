@@ -49,12 +49,12 @@ def test_catalog_readme_is_up_to_date(mk, rendered):
                     "and commit the result.\n" + diff, pytrace=False)
 
 
-def test_paper_rows_come_first_in_the_papers_order(mk, rows):
-    paper = [(row.file, row.prior) for row in rows[:len(mk.PAPER_ROWS)]]
-    assert paper == [(f, prior) for f, _, prior in mk.PAPER_ROWS]
-    others = [row.file for row in rows[len(mk.PAPER_ROWS):]]
+def test_digest_rows_come_first_in_the_digests_order(mk, rows):
+    paper = [(row.file, row.prior) for row in rows[:len(mk.DIGEST_ROWS)]]
+    assert paper == [(f, prior) for f, _, prior in mk.DIGEST_ROWS]
+    others = [row.file for row in rows[len(mk.DIGEST_ROWS):]]
     assert others == sorted(others)
-    assert all(row.prior == mk.NOT_IN_PAPER for row in rows[len(mk.PAPER_ROWS):])
+    assert all(row.prior == mk.NOT_IN_PAPER for row in rows[len(mk.DIGEST_ROWS):])
 
 
 def test_every_catalog_file_has_exactly_one_row(mk, rows, rendered):
@@ -75,8 +75,34 @@ def test_table_rows_have_seven_cells(rendered):
 
 
 def test_the_differences_section_is_present(rendered):
-    assert "## Where the derivation differs from the published table" in rendered
+    assert "## Where the derivation differs from the digest's table" in rendered
     assert "⌈n/(2w)⌉" in rendered and "⌈(n - 1)/w⌉" in rendered
+
+
+def test_the_opening_lines_say_corollary_2s_layer_count_is_refuted_with_the_witness(mk, rows, rendered):
+    opening = rendered.split("| architecture |")[0]
+    first = opening.split("\n\n")[2]  # after the title and the generated-file comment
+    assert first.startswith("**The paper's Corollary 2 layer count is refuted.**")
+    witness = mk.view_witness(mk._by_file(rows)["bigbird.uap"])
+    assert witness is not None and witness.diameter == 2 and len(witness.moved) == 2
+    a, b = witness.moved
+    assert (f"exchanging the tokens at positions {a} and {b}" in first
+            and f"output at position {witness.position} unchanged" in first and "3 layers" in first)
+    # the witness is the one the proof kernel checked: re-check it on the arcs here
+    from uapcheck.certificates import ViewWitness
+    from uapcheck.graphs import build_graph
+    spec = mk._by_file(rows)["bigbird.uap"].spec
+    graphs = tuple(build_graph(h.pattern, spec.tokens, {}) for h in spec.heads)
+    perm = list(range(1, spec.tokens + 1))
+    perm[a - 1], perm[b - 1] = b, a
+    ViewWitness(graphs, 2, witness.position, tuple(perm)).check()
+
+
+def test_the_table_is_never_called_the_papers(rendered):
+    assert "The paper has no table of architectures" in rendered
+    for phrase in ("published table", "the paper's table", "paper's order", "prior result |"):
+        assert phrase not in rendered, phrase
+    assert "prior result (digest)" in rendered
 
 
 def test_cell_escapes_pipes(mk):

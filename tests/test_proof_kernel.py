@@ -11,10 +11,13 @@ import pickle
 import weakref
 
 import pytest
+import sympy
 
 import uapcheck
 from uapcheck import proof
+from uapcheck.certificates import Generators
 from uapcheck.rules import limit, pattern, verdict
+from uapcheck.rules.symmetry import GroupInfo
 
 DENSE = "attention { kernel k(x, y) = exp(x . y) }\n"
 
@@ -127,13 +130,14 @@ def test_code_running_inside_a_rule_cannot_conclude_for_it():
 
     with pytest.raises(RuntimeError, match="outside its module"):
         pattern.undecided_step("p", Sneaky())  # the reason is formatted inside the rule
-    class SneakyNumber(int):
+    class SneakyLabel(str):
         def __format__(self, spec):
             proof.conclude("forged from a callback", proof.PROVED)
-            return "2"
+            return str(self)
 
+    premise = pattern.undecided_step("p", "r")
     with pytest.raises(RuntimeError, match="outside its module"):
-        pattern.connected_step("p", SneakyNumber(2), {})
+        verdict.td_kernel(premise, premise, SneakyLabel("head 1"))
 
 
 def test_rule_info_copies_do_not_change_the_kernel():
@@ -169,3 +173,251 @@ def _closed_model():
     from uapcheck.parse import parse_source
     spec = parse_source(DENSE, "t.uap")
     return lower_head(spec, spec.heads[0])
+
+
+# -- certificates: a rule concludes only from data it re-checks ----------------------------------
+
+def test_a_pattern_rule_does_not_stamp_what_it_is_handed():
+    with pytest.raises(proof.CertificateRejected):
+        pattern.connected_step("nonsense", 12345, {})
+    with pytest.raises(proof.CertificateRejected):
+        pattern.group_step("nonsense", GroupInfo("S_n", 720, ()), {}, {"order": 720})
+    graphs = _graphs("window(1)", 6)
+    with pytest.raises(proof.CertificateRejected):  # a genuine certificate of another group
+        pattern.group_step("window(1)", GroupInfo("S_n", 720, ()), {},
+                           Generators(graphs, (None,), "none", ((6, 5, 4, 3, 2, 1),), 2))
+
+
+def _graphs(text: str, n: int):
+    from uapcheck.graphs import build_graph
+    from uapcheck.parse import parse_source
+    spec = parse_source(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y)\n pattern {text} }}\n", "t.uap")
+    return tuple(build_graph(h.pattern, n, {}) for h in spec.heads)
+
+
+def test_a_wrong_diameter_certificate_is_rejected():
+    from uapcheck.certificates import Diameter
+    from uapcheck.graphs import analyze_connectivity
+    graphs = _graphs("window(1)", 8)
+    conn = analyze_connectivity(graphs)
+    assert conn.diameter == 7
+    Diameter(graphs, conn).check()
+    forged = dataclasses.replace(conn, diameter=3, upper=3, lower=3,
+                                 upper_bound=dataclasses.replace(conn.upper_bound, bound=3))
+    with pytest.raises(proof.CertificateRejected):
+        Diameter(graphs, forged).check()
+    with pytest.raises(proof.CertificateRejected):
+        pattern.connected_step("window(1)", Diameter(graphs, forged), {})
+    assert pattern.connected_step("window(1)", Diameter(graphs, conn), {}).facts["diameter"] == 7
+
+
+def test_receptive_field_and_budget_certificates_are_checked_on_the_arcs():
+    from uapcheck.certificates import FarPair, Unreachable
+    graphs = _graphs("window(1)", 8)
+    FarPair(graphs, 8, 1, 6, 7).check()
+    with pytest.raises(proof.CertificateRejected):
+        FarPair(graphs, 2, 1, 6, 1).check()  # x_1 reaches 2 in one layer
+    with pytest.raises(proof.CertificateRejected):
+        Unreachable(graphs, 8, 1, frozenset({8, 7})).check()  # the arc 6 → 7 enters the set
+
+
+def test_a_view_witness_outside_the_bound_is_rejected():
+    from uapcheck.certificates import ViewWitness
+    graphs = _graphs("window(1)", 6)
+    with pytest.raises(proof.CertificateRejected):
+        ViewWitness(graphs, 5, 1, (1, 2, 3, 4, 5, 6)).check()  # the identity is in the group
+    with pytest.raises(proof.CertificateRejected):
+        ViewWitness(graphs, 5, 1, (2, 1, 3, 4, 5, 6)).check()  # position 1 sees the swap at once
+
+
+def test_generators_must_preserve_the_heads_and_have_the_stated_order():
+    from uapcheck.certificates import Generators
+    graphs = _graphs("window(1)", 6)
+    reflection = (6, 5, 4, 3, 2, 1)
+    Generators(graphs, (None,), "none", (reflection,), 2).check()
+    with pytest.raises(proof.CertificateRejected):
+        Generators(graphs, (None,), "none", ((2, 1, 3, 4, 5, 6),), 2).check()
+    with pytest.raises(proof.CertificateRejected):
+        Generators(graphs, (None,), "none", (reflection,), 4).check()
+
+
+def test_a_limit_certificate_with_no_region_or_agreeing_points_is_rejected():
+    from uapcheck.certificates import KeyPoints, LimitCertificate, RegionCertificate
+    from uapcheck.lower import a, b, c
+    with pytest.raises(proof.CertificateRejected):
+        LimitCertificate((), proof.PROVED).check()
+    same = KeyPoints("t^1", a, {a: 1, b: 1, c: 1}, {a: 1, b: 4, c: 1})  # x·z equal at both keys
+    with pytest.raises(proof.CertificateRejected):
+        LimitCertificate((RegionCertificate("all", "holds", (), (same,)),), proof.PROVED).check()
+    differ = KeyPoints("t^1", a, {a: 1, b: 1, c: 1}, {a: 2, b: 4, c: 1})
+    LimitCertificate((RegionCertificate("all", "holds", (), (differ,)),), proof.PROVED).check()
+
+
+def test_the_verdict_comes_from_the_premises_not_from_a_string():
+    premise = pattern.undecided_step("p", "r")
+    root = verdict.verdict_step(premise, [premise], [], premise, 3)
+    assert root.status is proof.UNDECIDED and root.facts["verdict"] is proof.Verdict.INCONCLUSIVE
+    forged = verdict.VerdictPremises(premise, (premise,), (), premise, 3, proof.Verdict.UAP)
+    with pytest.raises(proof.CertificateRejected):
+        forged.check()
+    with pytest.raises(TypeError):
+        verdict.verdict_step(premise, [premise], [], premise, 3, "UAP", "UAP: forged")
+
+
+def test_decisive_rules_must_declare_certificates():
+    for rule_id, info in proof.RULES.items():
+        if info.statuses & {proof.PROVED, proof.REFUTED}:
+            assert info.certificates, rule_id
+
+
+def test_catalog_steps_carry_checked_certificates_and_facts():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "catalog"
+    for name in ("softmax.uap", "bigbird.uap", "longformer.uap"):
+        path = root / name
+        if not path.exists():
+            continue
+        result = uapcheck.check(path.read_text("utf-8"), str(path))
+        for step in result.root.walk():
+            if step.status in (proof.PROVED, proof.REFUTED):
+                assert step.certificate is not None and step.certificate_json["kind"], step.rule
+        assert result.root.facts["verdict"].value == result.verdict
+
+
+def test_citations_say_whose_statement_a_step_applies():
+    info = proof.RULES
+    assert info["FFN-DEF2"].citation.to_json() == {"kind": "paper", "statements": ["Definition 2"]}
+    assert info["VERDICT-T1"].citation.provenance is proof.Provenance.PAPER
+    assert info["PAT-LAYERS"].citation.to_json() == {"kind": "corrected", "statements": ["Corollary 2"]}
+    assert info["LIM-EXPPOLY"].citation.provenance is proof.Provenance.DERIVED
+    from uapcheck.render.jsonout import result_json
+    steps = result_json(uapcheck.check(DENSE))["steps"]
+    assert {s["rule"]: s["provenance"]["kind"] for s in steps}["TD-KERNEL"] == "paper"
+
+
+# -- the rules of positions and shared heads conclude from certificates too ---------------------
+
+def test_an_offset_certificate_checks_the_identity_evenness_and_injectivity():
+    from uapcheck.certificates import OffsetClass
+    from uapcheck.rules.positions import I, J, M
+    alibi = -(J - I) * sympy.Rational(1, 2)
+    OffsetClass(alibi, I, J, M, -M / 2, False, False, 8, "linear").check()
+    with pytest.raises(proof.CertificateRejected):  # h is not the term's offset function
+        OffsetClass(alibi, I, J, M, M / 2, False, False, 8, "linear").check()
+    with pytest.raises(proof.CertificateRejected):  # a term that depends on i itself
+        OffsetClass(alibi + I, I, J, M, -M / 2 + I, False, False, 8, "linear").check()
+    with pytest.raises(proof.CertificateRejected):  # not even
+        OffsetClass(alibi, I, J, M, -M / 2, False, True, 8, "linear").check()
+    square = (J - I) ** 2
+    with pytest.raises(proof.CertificateRejected):  # m² is not injective on −7..7
+        OffsetClass(square, I, J, M, M ** 2, False, False, 8, "intervals", 80).check()
+    OffsetClass(square, I, J, M, M ** 2, False, True, 8, "intervals", 80).check()  # injective on |m|
+    with pytest.raises(proof.CertificateRejected):  # intervals need a concrete n
+        OffsetClass(square, I, J, M, M ** 2, False, True, sympy.Symbol("n"), "intervals", 80).check()
+    soft = sympy.log(1 + sympy.exp(J - I))
+    h = sympy.log(1 + sympy.exp(M)) - sympy.log(2)
+    OffsetClass(soft, I, J, M, h, False, False, 64, "intervals", 400).check()
+    with pytest.raises(proof.CertificateRejected):  # at m ≈ −63 neighbours differ by ~e^−63 < 2^−80
+        OffsetClass(soft, I, J, M, h, False, False, 64, "intervals", 80).check()
+
+
+def test_side_conditions_of_position_rules_are_checked():
+    from uapcheck.certificates import BucketRange, PositiveValue, SoftmaxKernel
+    from uapcheck.lower import a, b, c
+    PositiveValue(sympy.exp(0), "k(0, 0)").check()
+    for bad in (sympy.Integer(0), sympy.Integer(-1), sympy.nan):
+        with pytest.raises(proof.CertificateRejected):
+            PositiveValue(bad, "k(0, 0)").check()
+    SoftmaxKernel(sympy.exp(a / 8), a, (b, c)).check()
+    for bad in (sympy.exp(-a), sympy.exp(a * b), a ** 2):
+        with pytest.raises(proof.CertificateRejected):
+            SoftmaxKernel(bad, a, (b, c)).check()
+    BucketRange(8, 32, 128).check()  # every offset below T5's exact range 8
+    with pytest.raises(proof.CertificateRejected):
+        BucketRange(64, 32, 128).check()  # offsets 8.. share logarithmic buckets
+
+
+def test_an_inference_checks_the_facts_and_side_conditions_it_needs():
+    from uapcheck.certificates import Inference, PositiveValue
+    r = uapcheck.check((Path_catalog() / "fixed_position_bias.uap").read_text("utf-8"))
+    offset = next(s for s in r.root.walk() if s.rule == "POS-OFFSET")
+    assert offset.proved and offset.facts["offset classes"] == "injective"
+    assert offset.certificate_json["kind"] == "offset-classes"
+    Inference(((offset, proof.PROVED),), "x", ((offset, "offset classes", "injective"),)).check()
+    with pytest.raises(proof.CertificateRejected):
+        Inference(((offset, proof.PROVED),), "x", ((offset, "offset classes", "symmetric"),)).check()
+    other = pattern.undecided_step("p", "r")
+    with pytest.raises(proof.CertificateRejected):  # a fact of a step that is not a premise
+        Inference(((offset, proof.PROVED),), "x", ((other, "offset classes", "injective"),)).check()
+    with pytest.raises(proof.CertificateRejected):
+        Inference(((offset, proof.PROVED),), "x", (), (PositiveValue(sympy.Integer(0), "k(0, 0)"),)).check()
+
+
+def test_position_and_head_rules_do_not_stamp_what_they_are_handed():
+    from uapcheck.parse import parse_source
+    from uapcheck.rules import heads, positions
+    undecided = pattern.undecided_step("p", "r")
+    spec = parse_source("tokens 8\nattention { kernel k(x, y) = exp(x . y)\n bias buckets(32, 128) }\n", "t.uap")
+    head = spec.heads[0]
+    for step in (heads.shared_heads(dataclasses.replace(head, heads=(4, 2)), undecided, "h"),
+                 heads.differential(undecided, "h"),
+                 positions.td_buckets(head, undecided, 8, "h")):
+        assert step.status is proof.UNDECIDED
+    proved = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\n").root
+    td = next(s for s in proved.walk() if s.rule == "TD-KERNEL")
+    assert positions.td_buckets(head, td, 8, "h").proved
+    small = dataclasses.replace(head, position=dataclasses.replace(head.position, buckets=4))
+    assert positions.td_buckets(small, td, 8, "h").status is proof.UNDECIDED  # offsets share buckets
+    from uapcheck.lower import a
+    assert positions.td_rotary(head, td, sympy.exp(a), "h").proved
+    with pytest.raises(proof.CertificateRejected):  # a kernel that is not softmax is not stamped
+        positions.td_rotary(head, td, sympy.exp(-a), "h")
+
+
+def Path_catalog():  # noqa: N802
+    from pathlib import Path
+    return Path(__file__).resolve().parent.parent / "catalog"
+
+
+CATALOG = sorted(p.name for p in Path_catalog().glob("*.uap"))
+
+
+@pytest.mark.parametrize("name", CATALOG)
+def test_every_decisive_catalog_step_carries_its_certificate_and_citation(name):
+    """Every proved or refuted step of every catalog file was concluded from a typed certificate the
+    kernel checked (its kind is in the certificate file), and says whose statement it applies."""
+    from certificates import certificate
+    steps = certificate(name)["steps"]
+    for s in steps:
+        if s["status"] in ("proved", "refuted"):
+            assert s["certificate"] and s["certificate"]["kind"], (s["rule"], s["claim"][:60])
+        assert s["provenance"]["kind"] in ("paper", "corrected", "derived"), s["rule"]
+        if s["provenance"]["kind"] != "derived":  # the paper's statement is named by its number
+            assert s["provenance"]["statements"], s["rule"]
+
+
+def test_every_printer_says_whose_statement_each_step_applies():
+    """Provenance (issue 8 §4): paper with its number, paper corrected here, or derived here."""
+    import io
+
+    from rich.console import Console
+
+    from uapcheck.render import latex, markdown, text
+    path = Path_catalog() / "bigbird.uap"
+    result = uapcheck.check(path.read_text("utf-8"), "catalog/bigbird.uap")
+    buf = io.StringIO()
+    text.render(result, Console(file=buf, width=400, color_system=None), full=True)
+    outputs = {"text": buf.getvalue(), "markdown": markdown.render(result), "latex": latex.render(result)}
+    for name, out in outputs.items():
+        assert "the paper's Corollary 2, corrected here" in out, name  # PAT-LAYERS
+        assert "the paper's Theorem 1, Theorem 2" in out, name  # VERDICT-T1
+        assert "the paper's Corollary 2, Definition 4" in out, name  # PAT-CONNECTED
+        assert "derived here (from the paper's Corollary 1)" in out, name  # LIM-*
+    labels = {r: info.citation.label() for r, info in proof.RULES.items()}
+    assert labels["FFN-DEF2"] == "the paper's Definition 2"
+    assert labels["POS-OFFSET"] == "derived here"
+    assert labels["TD-ROTARY"] == "derived here (from the paper's Theorem 2)"
+    assert labels["TGT-VERDICT"] == "derived here (from the paper's Definition 3, Theorem 1)"
+    for rule_id, info in proof.RULES.items():  # a paper or corrected statement is named by its number
+        if info.citation.provenance is not proof.Provenance.DERIVED:
+            assert info.citation.statements, rule_id

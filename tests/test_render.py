@@ -177,10 +177,30 @@ _COMMENT_LINE = re.compile(r"^%.*$", re.M)
 _MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
 
 
+def _without_uapmath(tex: str) -> str:
+    """Drop each \\uapmath{...} formula (math mode), checking its braces balance."""
+    out, i = [], 0
+    while True:
+        j = tex.find("\\uapmath{", i)
+        if j < 0:
+            return "".join(out) + tex[i:]
+        out.append(tex[i:j])
+        k, depth = j + len("\\uapmath{"), 1
+        while depth:
+            assert k < len(tex), "an unterminated \\uapmath formula"
+            if tex[k] == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(tex[k], 0)
+            k += 1
+        i = k
+
+
 def _check_latex(tex: str) -> None:
-    """Outside comment lines and $...$ maths, every special character is escaped; braces balance."""
+    """Outside comment lines and maths ($...$, \\uapmath{...}), every special character is escaped;
+    braces balance."""
     assert tex.isascii()
-    bare = _ESCAPED.sub("", _MATH.sub("", _COMMENT_LINE.sub("", tex)))
+    bare = _ESCAPED.sub("", _MATH.sub("", _without_uapmath(_COMMENT_LINE.sub("", tex))))
     for ch in "_&%#^~$":
         assert ch not in bare, f"unescaped {ch!r} in {tex!r}"
     depth = 0
@@ -206,7 +226,7 @@ def test_latex_steps_in_premises_first_order(case):
     for step in steps:
         if step.premises:
             assert "(from " + ", ".join(ids[id(p)] for p in step.premises) + ")" in tex
-        assert r"\emph{" + latex.escape(step.cite) + "}" in tex
+        assert r"\emph{" + latex.escape(step.citation.display()) + "}" in tex
 
 
 def test_latex_escape_maps_every_symbol():
@@ -239,3 +259,38 @@ def test_markdown_shows_an_absolute_path_relative_to_the_working_directory():
                           capture_output=True, cwd=REPO, timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
     out = proc.stdout.decode("utf-8")
     assert "`catalog/rbf.uap`" in out and str(REPO) not in out
+
+
+def test_typed_facts_are_set_as_formulas(case):
+    """Issue 12: every typed formula of a step (kernel, growing part, region, group, layers) is set in math
+    mode through SymPy's LaTeX printer: `\\uapmath{...}` in LaTeX, GitHub's $`...`$ in Markdown."""
+    from uapcheck.render.math import step_formulas
+    result, md, tex = case
+    formulas = [f for step in result.root.walk() for f in step_formulas(step)]
+    assert formulas  # every catalog case has at least its layer count and group
+    for formula in formulas:
+        assert r"\uapmath{" + formula + "}" in tex
+        assert "$`" + formula + "`$" in md
+        shown = MarkdownIt("commonmark").render("$`" + formula + "`$")  # elsewhere: verbatim code, not markup
+        assert html.unescape(re.sub(r"</?(p|code)>", "", shown)).strip() == "$" + formula + "$"
+
+
+def test_formulas_come_from_sympys_printer_and_the_typed_facts():
+    import sympy
+
+    from uapcheck.lower import a, b, c, t
+    from uapcheck.render import math as m
+    result = uapcheck.check("attention { kernel k(x, y) = exp(-gamma * |x - y|^2)\n }\nparam gamma > 0\n")
+    reduce = next(s for s in result.root.walk() if s.rule == "LIM-REDUCE")
+    gamma = next(iter(reduce.facts["kernel"].free_symbols - {a, b, c, t}))
+    expected = sympy.exp(-gamma * (t ** 2 * b - 2 * t * a + c))
+    assert sympy.simplify(reduce.facts["kernel"] - expected) == 0
+    assert m.step_formulas(reduce) == ["k(x, t z) = " + sympy.latex(
+        reduce.facts["kernel"], symbol_names={a: r"x \cdot z", b: r"\lVert z \rVert^{2}", c: r"\lVert x \rVert^{2}"},
+        ln_notation=True)]
+    assert r"\gamma" in m.step_formulas(reduce)[0] and "·" not in m.step_formulas(reduce)[0]
+    assert m.latex(sympy.Integer(10) ** 215 * sympy.Symbol("n")).startswith(r"\approx 10^{215}")
+    assert m.integer(48) == "48"
+    assert m.region(((a, -1), (b, 1))) == r"\{x \cdot z < 0, \lVert z \rVert^{2} > 0\}"
+    with pytest.raises(TypeError):
+        m.latex("x + 1")  # text is never parsed into a formula

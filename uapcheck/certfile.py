@@ -7,7 +7,7 @@ Schema `uapcheck-certificate/1` (docs/theory.md §Certificates):
      "input": {"path", "sha256", "text"},
      "verdict", "group": {"name", "order", "generators"} | null, "layers": TREE | null,
      "patterns": {"n", "heads": [{"arcs": [[j, i], ...]}]} | null,      (integer n ≤ 256)
-     "steps": [{"id", "rule", "claim", "status", "premises", "cite", "evidence", "data",
+     "steps": [{"id", "rule", "claim", "status", "premises", "cite", "provenance", "evidence", "data",
                 "certificate", "facts"}]}
 
 `evidence` is the step's JSON evidence as the report prints it; `data` holds the typed facts the
@@ -341,6 +341,7 @@ def build(result, text: str) -> dict:
     for s in result.root.walk():
         steps.append({"id": ids[id(s)], "rule": s.rule, "claim": s.claim, "status": str(s.status),
                       "premises": [ids[id(p)] for p in s.premises], "cite": str(s.cite),
+                      "provenance": s.citation.to_json(),
                       "evidence": s.evidence, "data": _step_data(s, spec, cache),
                       # the kernel's own typed certificate and facts, when the rule gives them
                       "certificate": getattr(s, "certificate_json", None), "facts": getattr(s, "facts_json", None) or None})

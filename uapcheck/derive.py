@@ -46,7 +46,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     except Unsupported as exc:
         return limit.unsupported(label, str(exc)), False
     _reject_undefined(model, head)
-    pos = analytic.positive_kernel(model)
+    pos = analytic.positive_kernel(model, head.normalized)
     if head.normalized and pos.status == proof.REFUTED:
         return pos, True
     if head.projection:
@@ -71,11 +71,11 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     if extra:
         lim = _attach(lim, extra)
     region = None
-    if lim.proved and "region" in lim.evidence and isinstance(lim_model, FeatureKernel):
+    if lim.proved and lim.facts.get("region") and isinstance(lim_model, FeatureKernel):
         # Coordinate regions {(W y + b)_r < 0 for every token} are convex in (W, b), hence connected,
         # so Theorem 2 may be used on them; score regions (bilinear in the parameters) are not shown
         # connected, so there the layer must be analytic everywhere.
-        region = _region_signs(lim.evidence["region"], lim_model)
+        region = _region_signs(lim.facts["region"])
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)
     td = _beyond_lim(spec, head, model, td, lim, an, label)
@@ -121,19 +121,14 @@ def _attach(step: proof.Step, extra: list) -> proof.Step:
     return step if not extra else nystrom.with_premises(step, extra)
 
 
-def _region_signs(name: str, model) -> Optional[dict]:
-    # "all z[r] < 0" or "x·z < 0": the sign assumed on the atom in the region
-    parts = name.replace("all ", "").split()
-    if len(parts) != 3:
-        return None
-    from .lower import a, u, v, e as e_, f
-    atoms = {sym.name: sym for sym in (a, v, e_, u, f)}
-    atom = atoms.get(parts[0])
-    if atom is None:
-        return None
-    sign = 1 if parts[1] == ">" else -1
-    # Queries and keys go through the same feature map, and the same bias sign reaches both.
-    return {atom: sign, **({u: sign} if atom == v else {})}
+def _region_signs(signs) -> dict:
+    """The region's signs as Context assumptions. Queries and keys go through the same feature map,
+    and the same bias sign reaches both: a sign on the key coordinate z[r] holds for x[r] too."""
+    from .lower import u, v
+    out = dict(signs)
+    if v in out:
+        out[u] = out[v]
+    return out
 
 
 def _layers_value(expect: S.Expectation, spec: S.Spec):
@@ -279,16 +274,6 @@ def _check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optio
     return True, ""
 
 
-def _needs_two_dimensions(tds) -> bool:
-    return any(step.evidence.get("dimensions") == "d ≥ 2" for td in tds for step in td.walk())
-
-
-def _with_condition(group, extra: str):
-    from dataclasses import replace
-    cond = f"{group.condition} and {extra}" if group.condition else extra
-    return replace(group, condition=cond)
-
-
 def _position_classes(spec: S.Spec):
     """(the spec the group engines see, reasons, why the group is undecided or ""): each head with
     positions in its weights gets the trainable-bias kind with the same classes (docs/theory.md §16)."""
@@ -373,16 +358,14 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if spec.mixer is not None:
         return _check_mixer(spec, ffn_step)
 
-    tds, ill = [], []
+    tds = []
     for i, head in enumerate(spec.heads):
         try:
             with stage(f"analysing {_head_label(i, head)}"):
-                td, is_ill = _kernel_premises(spec, i, head)
+                td, _ = _kernel_premises(spec, i, head)
         except BudgetExceeded as exc:
-            td, is_ill = limit.unsupported(_head_label(i, head), str(exc)), False
+            td = limit.unsupported(_head_label(i, head), str(exc))
         tds.append(td)
-        if is_ill:
-            ill.append(td)
 
     diameter = 1
     # Positions in the weights act on the group as the trainable bias with the same offset classes.
@@ -408,48 +391,14 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     budget_fail = pattern.budget_check(spec, layers, diameter) if obstruction is None else None
     if budget_fail is not None:
         structure = [*structure, budget_fail]
-        if not budget_fail.proved:
-            budget_fail = None  # undecided: it stays in `structure` and makes the verdict INCONCLUSIVE
-    if obstruction is not None or budget_fail is not None:
-        verdict_name = "NOT-UAP"
-        why = (obstruction or budget_fail).claim
-        claim = f"NOT-UAP: {why}"
-    elif ill:
-        verdict_name = "ILL-POSED"
-        claim = "ILL-POSED: " + ill[0].claim
-    elif ffn_step.proved and all(td.proved for td in tds) and group is not None and layers is not None and all(
-            s.proved for s in structure):
-        verdict_name = "UAP"
-        lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-        claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} attention layer"
-                 f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
-                 "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
-    else:
-        verdict_name = "INCONCLUSIVE"
-        failing = [s for s in [ffn_step, *tds, *structure] if not s.proved]
-        names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
-        claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
-    if verdict_name == "UAP" and spec.dim == 1:
-        # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
-        dim_step = verdict.dimension_range(spec, premise_needs_two=_needs_two_dimensions(tds))
-        structure = [*structure, dim_step]
-        verdict_name = "INCONCLUSIVE"
-        claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
-    elif verdict_name == "UAP" and _needs_two_dimensions(tds):
-        if spec.dim == 1:
-            dim_step = verdict.dimension_range(spec)
-            structure = [*structure, dim_step]
-            verdict_name = "INCONCLUSIVE"
-            claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
-        elif not isinstance(spec.dim, int):
-            claim += f" (for token dimension {spec.dim} ≥ 2)"
-            group = group and _with_condition(group, f"{spec.dim} ≥ 2")
+    verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)
+
     def make_root(extra):
-        return verdict.verdict_step(ffn_step, tds, [*structure, *extra], group_step, verdict_name, claim)
+        return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra)
     # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
     # The target analysis sees the heads as written: positions in the weights change the causal layer
     # count (ALiBi and RoPE see the order of a prefix in one layer, docs/theory.md §14.11).
-    decision = targets.decide(spec, ffn_step, tds, structure, group_step, group, obstruction, verdict_name,
+    decision = targets.decide(spec, ffn_step, tds, structure, group_step, group, obstruction, verdict_name.value,
                               layers, make_root)
     verdict_name, layers, root = decision.verdict, decision.layers, decision.root
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.

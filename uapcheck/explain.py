@@ -18,6 +18,6 @@ def explain(rule_id: str, console) -> int:
     try:
         page = resources.files("uapcheck").joinpath("rule_docs").joinpath(f"{rule_id}.md").read_text("utf-8")
     except (FileNotFoundError, OSError):
-        page = f"# {rule_id}: {info.title}\n\nSource: {info.cite}\n\nSee docs/theory.md."
-    console.print(Markdown(page))
+        page = f"# {rule_id}: {info.title}\n\nSource: {info.citation.text}\n\nSee docs/theory.md."
+    console.print(Markdown(page + f"\n\nProvenance: {info.citation.display()}\n"))
     return 0

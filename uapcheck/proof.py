@@ -89,6 +89,20 @@ class Citation:
     def __str__(self) -> str:
         return self.text
 
+    def label(self) -> str:
+        """Whose statement: "the paper's Theorem 1", "the paper's Corollary 2, corrected here",
+        "derived here (from the paper's Corollary 1)"."""
+        named = ", ".join(self.statements)
+        if self.provenance is Provenance.PAPER:
+            return f"the paper's {named}" if named else "the paper"
+        if self.provenance is Provenance.CORRECTED:
+            return f"the paper's {named}, corrected here"
+        return "derived here" + (f" (from the paper's {named})" if named else "")
+
+    def display(self) -> str:
+        """The line printed under a step: whose statement, then where it is proved."""
+        return f"{self.label()} — {self.text}"
+
     def to_json(self) -> dict:
         return {"kind": self.provenance.value, "statements": list(self.statements)}
 
@@ -139,8 +153,13 @@ class RuleInfo:
     citation: Citation
 
 
+_SHORT_INT = 10 ** 15  # below bignum.MAX_DIGITS_SHOWN digits: json_order returns such an int unchanged
+
+
 def _jsonable(value: Any) -> Any:
     """Evidence must be re-checkable by other programs: store exact values as plain JSON data."""
+    if type(value) is int and -_SHORT_INT < value < _SHORT_INT:
+        return value  # the common case (positions, distances, generators), printed in full anyway
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -301,6 +320,9 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
         for cls in certs:
             if not (isinstance(cls, type) and issubclass(cls, Certificate)) or cls is Certificate:
                 raise TypeError(f"rule {rule_id}: {cls!r} is not a certificate class")
+        if declared & DECISIVE and not certs:
+            raise TypeError(f"rule {rule_id}: a rule that concludes proved or refuted must declare the "
+                            "certificates it concludes from")
 
         def decorate(fn: Callable) -> Callable:
             if fn.__module__ != caller:
@@ -351,7 +373,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
                 raise RuntimeError(f"rule {active_id}: a premise is not a derivation step made by a rule")
         if not isinstance(claim, str):
             raise TypeError("a claim is text")
-        if certificate is not None or (status in DECISIVE and entry["checks"]):
+        if certificate is not None or status in DECISIVE:
             if certificate is None:
                 raise CertificateRejected(f"rule {active_id} concludes `{status.value}` without a certificate")
             check = entry["checks"].get(type(certificate))

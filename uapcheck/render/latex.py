@@ -6,7 +6,9 @@ statement), which the fragment repeats in its opening comment. `--format latex -
 complete document that compiles with pdflatex as it is.
 
 The verdict's group and layer count are set in math mode (the layer count through SymPy's LaTeX
-printer). Every other string taken from the derivation goes through `escape`, which turns LaTeX's special
+printer), and so is every typed fact of a step (its kernel, the growing part of log k on each sign
+region, the region, an offset function, the diameter, the layer count, the group: render/math.py),
+each with `\\uapmath`, which scales a formula wider than the line down to the line width. Every other string taken from the derivation goes through `escape`, which turns LaTeX's special
 characters into commands and Unicode symbols into `\\ensuremath{...}`, `\\textsuperscript{...}`, ... so
 that the output is plain ASCII, with break points inside long formulas and numbers so that no line runs
 into the margin.
@@ -19,6 +21,7 @@ import unicodedata
 
 from .. import proof
 from . import source
+from .math import step_formulas
 from .verdict_lines import expect_line, reason, shown_path
 
 _ASCII = {
@@ -188,8 +191,11 @@ def escape(text: str) -> str:
 
 MARK = {proof.PROVED: r"\ensuremath{\checkmark}", proof.REFUTED: r"\ensuremath{\times}", proof.UNDECIDED: "?"}
 
-PREAMBLE = (r"\usepackage{amssymb,amsthm}", r"\theoremstyle{definition}",
-            r"\newtheorem*{uapverdict}{Verdict}")
+PREAMBLE = (r"\usepackage{amsmath,amssymb,amsthm,graphicx}", r"\theoremstyle{definition}",
+            r"\newtheorem*{uapverdict}{Verdict}", r"\newsavebox{\uapbox}",
+            # a formula in math mode, scaled down to the line width when it is wider (never into the margin)
+            r"\newcommand{\uapmath}[1]{\sbox{\uapbox}{$#1$}\ifdim\wd\uapbox>\linewidth"
+            r"\resizebox{\linewidth}{!}{\usebox{\uapbox}}\else\usebox{\uapbox}\fi}")
 
 _SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
 _LONG_NUMBER = 15
@@ -281,9 +287,11 @@ def render(result, standalone: bool = False) -> str:
         if step.premises:
             item += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
         out.append(item + ": " + escape(step.claim))
+        for formula in step_formulas(step):
+            out.append(r"  \par \uapmath{" + formula + "}")
         for note in step.notes:
             out.append(r"  \par Note: " + escape(note))
-        out.append(r"  \par \emph{" + escape(step.cite) + "}")
+        out.append(r"  \par \emph{" + escape(step.citation.display()) + "}")
     out += [r"\end{enumerate}", r"\end{proof}"]
     if standalone:
         out += ["", r"\end{document}"]

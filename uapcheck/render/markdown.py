@@ -3,7 +3,7 @@
 Like the text printer, the list shows each conclusion with its premises nested under it. A step that
 is a premise of several conclusions is shown in full once (its first place in reading order) and
 afterwards as a one-line reference. Prose (claims, notes, citations) is backslash-escaped; evidence
-values go in code spans.
+values go in code spans; a step's typed facts (render/math.py) are written as GitHub math, $`…`$.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import re
 
 from .. import proof
 from . import source
+from .math import step_formulas
 from .verdict_lines import expect_line, headline, reason, shown_path, suggestion_line
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
@@ -30,6 +31,15 @@ def escape(text: str) -> str:
     """Prose as Markdown that renders as the text itself (one line, every markup character escaped)."""
     text = _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
     return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text)
+
+
+def math(latex: str) -> str:
+    """A formula as GitHub math: $`…`$, GitHub's inline form whose content Markdown leaves alone
+    (so `_`, `\\` and `{` reach the math renderer unchanged; elsewhere it shows as code)."""
+    latex = " ".join(latex.split())
+    if "`" in latex:  # never produced by SymPy's printer; keep the text verbatim rather than break it
+        return code(latex)
+    return f"$`{latex}`$"
 
 
 def code(text: str) -> str:
@@ -69,9 +79,11 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
         out.append(f"{pad}{marker}{_item_head(step, ids)}")
         for key, value in evidence_items(step.evidence):
             out.append(f"{sub}- {escape(key)}: {code(value)}")
+        for formula in step_formulas(step):
+            out.append(f"{sub}- {math(formula)}")
         for note in step.notes:
             out.append(f"{sub}- note: {escape(note)}")
-        out.append(f"{sub}- *{escape(step.cite)}*")
+        out.append(f"{sub}- *{escape(step.citation.display())}*")
         _items(step.premises, ids, shown, inner, out)
 
 

@@ -66,7 +66,7 @@ def render(result, console: Console, full: bool = False, suggestion=None) -> Non
             continue
         details = [Text(f"{key}: {value}", style="dim") for key, value in flatten_evidence(dict(line.step.evidence))]
         details += [Text(f"note: {note}", style="italic") for note in line.step.notes]
-        details.append(Text(f"cite: {line.step.cite}", style="dim italic"))
+        details.append(Text(f"cite: {line.step.citation.display()}", style="dim italic"))
         console.print(Padding(Group(*details), (0, 0, 0, indent + 2 * len(INDENT))))
 
 

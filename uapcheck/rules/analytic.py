@@ -7,13 +7,15 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from ..certificates import SignChange, Trusted
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
 from ..memo import exact_cache, exact_cache_iter
 from ..zero import is_zero
 
-CITE_T2 = "Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); docs/theory.md §Analyticity"
-CITE_WP = "docs/theory.md §Well-posedness (normalised attention needs a normaliser of one sign)"
+CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
+                      "docs/theory.md §Analyticity")
+CITE_WP = proof.derived(text="docs/theory.md §Well-posedness (normalised attention needs a normaliser of one sign)")
 
 NON_ANALYTIC = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise, sympy.sign, sympy.Heaviside)
 
@@ -48,6 +50,14 @@ def _sign_regions(expr: sympy.Expr):
     """(region, sign) over every sign region the decision needs; sign None when undecided."""
     for ctx, result in explore_regions(lambda cx: sign_of(expr, cx), max_splits=5):
         yield ctx, (None if isinstance(result, Exception) else result)
+
+
+def _point(model: KernelModel, x: int, y: int) -> dict:
+    """The invariants at the 1-dimensional query x and key y."""
+    if isinstance(model, ClosedKernel):
+        return {a: sympy.Integer(x * y), b: sympy.Integer(y * y), c: sympy.Integer(x * x)}
+    return {model.query_symbol: sympy.Integer(x), c: sympy.Integer(x * x),
+            model.key_symbol: sympy.Integer(y), b: sympy.Integer(y * y)}
 
 
 def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:
@@ -150,17 +160,36 @@ def _real_by_structure(expr) -> bool:
     return all(sym.is_real for sym in expr.free_symbols) and not expr.has(sympy.sqrt, sympy.log, sympy.Pow)
 
 
-@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP, statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
-def positive_kernel(model: KernelModel) -> proof.Step:
+def _positivity(normalized: bool, claim: str, status, evidence: dict, certificate=None) -> proof.Step:
+    """WP-POSITIVE's conclusion: facts `min_dim` (the dimensions the proof needs) and `ill_posed` (a
+    normalised head whose kernel changes sign)."""
+    facts = {}
+    if "dimensions" in evidence:
+        facts["min_dim"] = {"d ≥ 1": 1, "d ≥ 2": 2}[evidence["dimensions"]]
+    if status is proof.REFUTED and normalized:
+        facts["ill_posed"] = True
+    if certificate is None and status is proof.PROVED:
+        certificate = Trusted("sign engine", "every sign region of the invariants gives k > 0 "
+                              "(uapcheck/asymptotics.py, sign_of)", {"k": _jsonable_k(evidence)})
+    return proof.conclude(claim, status, evidence=evidence, facts=facts, certificate=certificate)
+
+
+def _jsonable_k(evidence: dict):
+    return next((v for k, v in evidence.items() if k.startswith("k") or k.startswith("φ")), None)
+
+
+@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, Trusted))
+def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
     expr = _plain_term(model)
     if _trig_positive(expr):
         why = ("every factor is positive (exponentials of real quantities, positive quantities"
                + (", and sines/cosines in an affine form A + Σ B_k s_k with A > Σ|B_k|)" if expr.has(sympy.sin, sympy.cos)
                   else ")"))
         if _trig_positive(_with_nonnegative_norms(expr)):
-            return proof.conclude(f"k(x, y) > 0 for all inputs and parameters: {why}", proof.PROVED,
+            return _positivity(normalized, f"k(x, y) > 0 for all inputs and parameters: {why}", proof.PROVED,
                                   evidence={"k": expr, "dimensions": "d ≥ 1"})
-        return proof.conclude("k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
+        return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                               "only where every key or the query is 0", proof.PROVED,
                               evidence={"k": expr, "dimensions": "d ≥ 2"})
     for form_name, form in _forms(model, expr):
@@ -174,38 +203,43 @@ def positive_kernel(model: KernelModel) -> proof.Step:
             if boundary:
                 # The sign regions are open: on a boundary hyperplane (e.g. x . z = 0) the kernel
                 # may vanish. A normaliser then vanishes only if every key lies there.
-                return proof.conclude("k(x, y) > 0 off the hypersurfaces " + ", ".join(boundary) +
+                return _positivity(normalized, "k(x, y) > 0 off the hypersurfaces " + ", ".join(boundary) +
                                       ": a normaliser vanishes only where every key lies on them",
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
             if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
-                return proof.conclude("k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
+                return _positivity(normalized, "k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 1"))
             # Positive only for non-zero query and key directions: the normaliser then vanishes only
             # where every key (or the query) is 0, a set whose complement is connected for d ≥ 2.
-            return proof.conclude("k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
+            return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                                   "only where every key or the query is 0", proof.PROVED,
                                   evidence=dict(ev, dimensions="d ≥ 2"))
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
         periodic = _periodic_sign_change(model)
         if periodic:
-            return proof.conclude("the random-feature kernel changes sign: the normaliser vanishes on a "
+            return _positivity(normalized, "the random-feature kernel changes sign: the normaliser vanishes on a "
                                   "hypersurface of inputs, where the layer has poles", proof.REFUTED,
-                                  evidence=periodic)
+                                  evidence=periodic,
+                                  certificate=Trusted("Kronecker's theorem", "a positive amplitude times a 2π-periodic "
+                                                      "factor negative at one point and positive at another",
+                                                      periodic))
         if neg is not None:
-            return proof.conclude("one feature product φ_r(x)φ_r(y) takes negative values, so the "
+            return _positivity(normalized, "one feature product φ_r(x)φ_r(y) takes negative values, so the "
                                   "normaliser is not shown positive", proof.UNDECIDED,
                                   evidence={"negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
     if neg is not None and pos is not None:
-        return proof.conclude("the kernel takes both signs: the normaliser Σ_j k(q_i, k_j) vanishes on "
+        return _positivity(normalized, "the kernel takes both signs: the normaliser Σ_j k(q_i, k_j) vanishes on "
                               "a hypersurface of inputs, where the layer has poles", proof.REFUTED,
                               evidence={"positive at": {"x": [pos[0]], "y": [pos[1]], "value": pos[2]},
-                                        "negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
+                                        "negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}},
+                              certificate=SignChange(_plain_term(model), _point(model, pos[0], pos[1]),
+                                                     _point(model, neg[0], neg[1])))
     if zero is not None:
-        return proof.conclude("the kernel is not shown positive: it vanishes at some inputs, so the "
+        return _positivity(normalized, "the kernel is not shown positive: it vanishes at some inputs, so the "
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
-    return proof.conclude("the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
+    return _positivity(normalized, "the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
 
 
 def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
@@ -236,7 +270,8 @@ def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
     return expr.xreplace({b: b0, c: c0})
 
 
-@proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Trusted,))
 def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: bool,
                         region: Optional[dict] = None) -> proof.Step:
     expr = _plain_term(model)
@@ -258,7 +293,11 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
                      "analytic functions of the Gram invariants" +
                      (" and divided by a positive normaliser" if normalized else ""))
             ev = {"kernel": form, "written with": form_name, "dimensions": "d ≥ 1" if everywhere else "d ≥ 2"}
-            return proof.conclude(claim, proof.PROVED, premises, ev)
+            return proof.conclude(claim, proof.PROVED, premises, ev, facts={"min_dim": 1 if everywhere else 2},
+                                  certificate=Trusted("structural scan", "no non-analytic operation (|·|, max, "
+                                                      "piecewise, powers or logs of bases not shown positive, tan)"
+                                                      + (" and a positive normaliser (premise)" if normalized else ""),
+                                                      {"kernel": form}))
         if best_bad is None or len(bad) < len(best_bad):
             best_bad = bad
     # |q − k| or |q + k| (the Laplacian exp(−|x − y|)): analytic where q_i ≠ ±k_j. For fixed inputs,

@@ -7,11 +7,13 @@ import sympy
 from sympy.calculus.singularities import singularities
 
 from .. import proof
+from ..certificates import Affine, NonzeroAt
 from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache
 from ..zero import is_zero
 
-CITE_DEF2 = "Cheng et al. 2025, Definition 2 (nonlinear affine invariance); docs/theory.md §FFN"
+CITE_DEF2 = proof.paper("Definition 2", text="Cheng et al. 2025, Definition 2 (nonlinear affine invariance); "
+                        "docs/theory.md §FFN")
 
 TRIPLES = [(-1, 0, 1), (0, 1, 2), (-2, -1, 0), (1, 2, 3), (-3, -2, -1), (-1, 1, 3)]
 
@@ -38,6 +40,16 @@ def _pieces(sigma, z):
         if region is not sympy.EmptySet:
             out.append((expr, region))
     return out
+
+
+_P, _Q, _R = sympy.symbols("p q r", real=True)
+
+
+def _second_difference_certificate(sigma, z, points) -> NonzeroAt:
+    expr = sigma.xreplace({z: _P}) - 2 * sigma.xreplace({z: _Q}) + sigma.xreplace({z: _R})
+    return NonzeroAt(expr, dict(zip((_P, _Q, _R), map(sympy.Integer, points))),
+                     "σ(p) − 2σ(q) + σ(r) ≠ 0: σ is not affine (the Lipschitz bound is the calculus engine's, "
+                     "from the derivative's limits on each piece)")
 
 
 @exact_cache()  # the same σ recurs in almost every file of a batch
@@ -84,11 +96,12 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:  # noqa: C901 - one check per prem
     return "proved", evidence
 
 
-@proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2, statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
+@proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2,
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(NonzeroAt, Affine))
 def ffn_definition2(sigma, z, description: str) -> proof.Step:
     if sigma is None:
         return proof.conclude("`ffn none`: no token-wise FFN, so Definition 2 fails (no non-affine member)",
-                              proof.REFUTED, evidence={"ffn": "none"},
+                              proof.REFUTED, evidence={"ffn": "none"}, certificate=Affine(None, None),
                               notes=["attention-only softmax networks are universal by Hu et al. 2025, "
                                      "a result outside this framework; it is not used here"])
     closure = ("x ↦ W' (W σ(A x − b)) (A' · − b') = (W'W) σ((AA') x − (Ab' + b)) has the same form, "
@@ -99,7 +112,8 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
             dd = sympy.simplify(sympy.diff(sigma, z, 2))
         if dd == 0:
             return proof.conclude(f"σ(z) = {sympy.sstr(sigma)} is affine (σ'' ≡ 0): Definition 2 fails",
-                                  proof.REFUTED, evidence={"sigma''": dd, "ffn": description})
+                                  proof.REFUTED, evidence={"sigma''": dd, "ffn": description},
+                                  certificate=Affine(sigma, z))
         return proof.conclude("σ is not shown non-affine", proof.UNDECIDED, evidence={"ffn": description})
     try:
         status, lip = _lipschitz(sigma, z)
@@ -109,7 +123,8 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
           "lipschitz": lip}
     if status == "proved":
         return proof.conclude(f"σ = {description} is Lipschitz (bounded derivative) and not affine "
-                              "(non-zero second difference): Definition 2 holds", proof.PROVED, evidence=ev)
+                              "(non-zero second difference): Definition 2 holds", proof.PROVED, evidence=ev,
+                              certificate=_second_difference_certificate(sigma, z, second["points"]))
     if status == "refuted":
         # Not REFUTED: other members Σ W_i σ(a_i x − b_i) might still be Lipschitz and non-affine.
         return proof.conclude(f"σ = {description} is not globally Lipschitz ({lip.get('reason')}): "

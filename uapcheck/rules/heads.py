@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from .. import proof
 from .. import spec as S
+from ..certificates import Inference
 
-CITE_GQA = ("Shazeer 2019, arXiv:1911.02150 (multi-query); Ainslie et al. 2023, arXiv:2305.13245 (GQA); "
-            "the argument: docs/theory.md §17.1")
-CITE_DIFF = "Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: docs/theory.md §17.2"
+CITE_GQA = proof.derived("Theorem 2", text="Shazeer 2019, arXiv:1911.02150 (multi-query); Ainslie et al. 2023, "
+                         "arXiv:2305.13245 (GQA); the argument: docs/theory.md §17.1")
+CITE_DIFF = proof.derived("Theorem 2", text="Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: "
+                          "docs/theory.md §17.2")
 
 
 @proof.rule("HEADS-SHARED", "Query heads sharing W_K, W_V in groups: the single head's premises",
-            CITE_GQA, statuses=(proof.PROVED, proof.UNDECIDED))
+            CITE_GQA, statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
 def shared_heads(head: S.Head, td: proof.Step, label: str) -> proof.Step:
     h, g = head.heads
     what = (f"{h} query heads sharing one key/value head (multi-query)" if g == 1 else
@@ -27,11 +29,14 @@ def shared_heads(head: S.Head, td: proof.Step, label: str) -> proof.Step:
                           f"the layer is the single head, so the family contains it and is 1-layer token "
                           "distinguishing (Theorem 2 on the larger connected parameter set); every head is "
                           "equivariant under the single head's group, so the sum is, and the group is the "
-                          "single head's", proof.PROVED, [td], {"query heads": h, "key/value heads": g})
+                          "single head's", proof.PROVED, [td], {"query heads": h, "key/value heads": g},
+                          facts={"layers": 1},
+                          certificate=Inference(((td, proof.PROVED),), "equal query heads, shared keys and values "
+                                                "and W_V = W/h make the layer the single head"))
 
 
 @proof.rule("HEADS-DIFF", "Differential attention: two softmax maps subtracted", CITE_DIFF,
-            statuses=(proof.PROVED, proof.UNDECIDED))
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
 def differential(td: proof.Step, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ): the single head's token "
@@ -41,4 +46,6 @@ def differential(td: proof.Step, label: str) -> proof.Step:
                           "at λ = 0 the layer is the single head, so the family is 1-layer token distinguishing "
                           "(Theorem 2, λ a real parameter); each map is equivariant under the single head's "
                           "group, so their difference is, and the group is the single head's", proof.PROVED, [td],
-                          {"λ": "trainable, any real value"})
+                          {"λ": "trainable, any real value"}, facts={"layers": 1},
+                          certificate=Inference(((td, proof.PROVED),), "at λ = 0 the layer is the single head"))
+

@@ -16,6 +16,7 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from ..certificates import KeyPoints, LimitCertificate, RegionCertificate, Trusted
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            explore_regions, growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
@@ -23,7 +24,8 @@ from ..memo import exact_cache
 from ..zero import is_zero, simplified
 from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
 
-CITE_LIM = "Cheng et al. 2025, kernel corollary (condition LIM); proof: docs/theory.md §Kernel limit"
+CITE_LIM = proof.derived("Corollary 1", text="Cheng et al. 2025, kernel corollary (condition LIM); proof: "
+                         "docs/theory.md §Kernel limit")
 
 MAX_SPLITS = 4
 
@@ -283,7 +285,8 @@ def _growth_text(g: Growth) -> str:
 
 
 @proof.rule("LIM-REDUCE", "Reduce the kernel limit to scalar invariants",
-            "Cheng et al. 2025, kernel corollary; reduction: docs/theory.md §Reduction", statuses=(proof.PROVED,))
+            proof.derived("Corollary 1", text="Cheng et al. 2025, kernel corollary; reduction: docs/theory.md §Reduction"), statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
     if isinstance(model, ClosedKernel):
         claim = f"{model.description}: k = {sympy.sstr(model.scaled)}"
@@ -292,7 +295,12 @@ def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
         claim = (f"{model.description}: k = Σ_r ({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")
         ev = {"query factor": model.query, "key factor": model.key,
               "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
-    return proof.conclude(claim, proof.PROVED, evidence=dict(ev, head=head_text))
+    facts = ({"kernel": model.scaled} if isinstance(model, ClosedKernel) else
+             {"query factor": model.query, "key factor": model.key})
+    return proof.conclude(claim, proof.PROVED, evidence=dict(ev, head=head_text), facts=facts,
+                          certificate=Trusted("lowering", "the kernel written in the Gram invariants by construction "
+                                              "(uapcheck/lower.py; the identities of docs/theory.md §6.1)",
+                                              {"head": head_text}))
 
 
 def _classify(results: list[RegionResult], model: KernelModel) -> str:
@@ -347,6 +355,21 @@ def _region_evidence(regions: dict) -> dict:
     return ev
 
 
+def _growing_parts(regions: dict) -> tuple:
+    """Typed facts for printers: per decided region, its signs (invariant symbol, ±1) and the growing
+    part Σ c_α t^α + p log t of log k(x, t z)."""
+    atoms = {sym.name: sym for sym in (a, b, c, v, e, u, f)}
+    out = []
+    for r in regions.values():
+        if r is None or r.growth is None:
+            continue
+        g = r.growth
+        expr = sympy.Add(*[co * t ** al for al, co in g.E]) + g.p * sympy.log(t)
+        signs = tuple((atoms[n], s) for n, s in r.region.signs if n in atoms)
+        out.append((signs, expr))
+    return tuple(out)
+
+
 def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
                   can_prove: bool = True) -> proof.Step:
     ev = _region_evidence(regions)
@@ -365,8 +388,11 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
                  f"k(x,tWy₁)/k(x,tWy₂) → 0 or ∞ for generic W, x and keys{draws} ({dims})")
         notes.extend(adversarial_notes(model, results))
         checked = [cross_check(model, r) for r in regions.values() if r is not None and r.witness]
-        return _unless_disagreeing(proof.conclude(claim, proof.PROVED, [reduce],
-                                   dict(ev, dimensions=dims, **{"numeric cross-check": checked}), notes), checked)
+        return _unless_disagreeing(proof.conclude(
+            claim, proof.PROVED, [reduce], dict(ev, dimensions=dims, **{"numeric cross-check": checked}), notes,
+            facts={"min_dim": 2 if dims == "d ≥ 2" else 1, "growth class": label,
+                   "growing parts": _growing_parts(regions)},
+            certificate=_limit_certificate(model, regions, proof.PROVED)), checked)
     # A region that every finite key set can reach at once, with affine query/key terms.
     reachable = []
     for name, r in regions.items():
@@ -383,7 +409,8 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
 
 
 @proof.rule("LIM-REGION", "An open parameter region that every finite key set reaches", CITE_LIM,
-            statuses=(proof.PROVED, proof.UNDECIDED))  # undecided only when the numeric cross-check disagrees
+            statuses=(proof.PROVED, proof.UNDECIDED),  # undecided only when the numeric cross-check disagrees
+            certificates=(LimitCertificate,))
 def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
     ev = _region_evidence(regions)
     notes = []
@@ -394,8 +421,14 @@ def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
         f"{n}: {s}" for n, s in statuses.items() if s not in ("holds", "holds-d2")))
     ev["numeric cross-check"] = cross_check(model, regions[name])
     dims = "d ≥ 2" if statuses.get(name) == "holds-d2" else "d ≥ 1"
-    return _unless_disagreeing(proof.conclude(claim, proof.PROVED, [reduce], dict(ev, region=name, dimensions=dims),
-                                              notes), ev["numeric cross-check"])
+    region = regions[name]
+    atoms = {sym.name: sym for sym in (a, v, e, u, f)}
+    signs = tuple((atoms[n], s) for n, s in region.region.signs if n in atoms)
+    return _unless_disagreeing(proof.conclude(
+        claim, proof.PROVED, [reduce], dict(ev, region=name, dimensions=dims), notes,
+        facts={"min_dim": 2 if dims == "d ≥ 2" else 1, "region": signs,
+               "growing parts": _growing_parts({name: region})},
+        certificate=_limit_certificate(model, {name: region}, proof.PROVED)), ev["numeric cross-check"])
 
 
 def _query_positive(model: FeatureKernel, name: str) -> bool:
@@ -419,7 +452,44 @@ def _not_established(model, affine, reduce, regions, statuses, reachable) -> pro
         ev["numeric cross-check"] = checked
     refuted = bool(failing) and all(statuses[n] in ("fails", "oscillates", "zero") for n in failing)
     status = proof.REFUTED if refuted else proof.UNDECIDED
-    return _unless_disagreeing(proof.conclude(claim, status, [reduce], ev, notes), checked)
+    return _unless_disagreeing(proof.conclude(
+        claim, status, [reduce], ev, notes, facts={"growing parts": _growing_parts(regions)},
+        certificate=_limit_certificate(model, regions, status) if status is proof.REFUTED else None), checked)
+
+
+def _key_invariants(model: KernelModel) -> set:
+    return {b, model.key_symbol} if isinstance(model, FeatureKernel) else {a, b}
+
+
+def _coefficient(g: Growth, term: str):
+    if term == "log t":
+        return g.p
+    return next(co for al, co in g.E if f"t^{al}" == term)
+
+
+def _limit_certificate(model: KernelModel, regions: dict, conclusion) -> LimitCertificate:
+    """Per region: the exact witness points of the growing coefficients (holds), or the symbols of the
+    growing part (fails)."""
+    out = []
+    key = tuple(sorted(s.name for s in _key_invariants(model)))
+    for name, r in regions.items():
+        if r is None:
+            out.append(RegionCertificate(name, "undecided", ()))
+            continue
+        points = []
+        if r.status in ("holds", "holds-d2") and r.witness and r.growth is not None:
+            for w in r.witness.get("points", []):
+                x, z1, z2 = w["x"][0], w["z1"][0], w["z2"][0]
+                points.append(KeyPoints(w["term"], _coefficient(r.growth, w["term"]),
+                                        _invariants(model, x, z1), _invariants(model, x, z2)))
+        symbols = ()
+        if r.growth is not None and r.growth is not ZERO:
+            syms = set(r.growth.p.free_symbols)
+            for _, co in r.growth.E:
+                syms |= co.free_symbols
+            symbols = tuple(sorted(s.name for s in syms))
+        out.append(RegionCertificate(name, r.status, r.region.signs, tuple(points), symbols, key))
+    return LimitCertificate(tuple(out), conclusion)
 
 
 def _make(rule_id: str, title: str, label: str):
@@ -428,7 +498,7 @@ def _make(rule_id: str, title: str, label: str):
     can_prove = rule_id != "LIM-UNDECIDED"
     statuses = (proof.PROVED, proof.REFUTED, proof.UNDECIDED) if can_prove else (proof.REFUTED, proof.UNDECIDED)
 
-    @proof.rule(rule_id, title, CITE_LIM, statuses=statuses)
+    @proof.rule(rule_id, title, CITE_LIM, statuses=statuses, certificates=(LimitCertificate,))
     def rule_fn(model, affine, reduce, results, regions, problem):
         return _conclude_lim(model, affine, reduce, results, regions, problem, label, can_prove)
     rule_fn.__name__ = rule_fn.__qualname__ = "rule_" + rule_id.replace("-", "_").lower()

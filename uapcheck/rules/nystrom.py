@@ -6,14 +6,17 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from ..certificates import ExactIdentity, Inference
 from .. import spec as S
 from ..lower import KAPPA, ZETA, FeatureKernel, a, b, c, e, t
-from .limit import CITE_LIM
+from .limit import CITE_LIM as _CITE
 from ..zero import is_zero
 
+CITE_NYSTROM = proof.derived("Corollary 3", text=_CITE.text)  # the SkyFormer part of Corollary 3
 
-@proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", CITE_LIM,
-            statuses=(proof.PROVED, proof.UNDECIDED))
+
+@proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", CITE_NYSTROM,
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(ExactIdentity,))
 def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKernel]]:
     """k̃(x, y) = Σ_{a,b} k(x, z_a) (K_ZZ⁺)_{ab} k(z_b, y). For the Gaussian kernel (strictly positive
     definite) K_ZZ is invertible and the coefficient κ_b(x) = Σ_a k(x, z_a)(K⁻¹)_{ab} is a non-trivial
@@ -39,11 +42,17 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
                        "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
     step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
                           "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
-                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"})
+                          proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"},
+                          certificate=ExactIdentity(log_plain - poly.coeff_monomial(1), -gamma * (b + c - 2 * a),
+                                                    f"log k(x, z) = const − γ|x − z|² with γ = {gamma} > 0: a "
+                                                    "Gaussian kernel"))
     return step, fk
 
 
-@proof.rule("LIM-NYSTROM-USE", "The Nyström limit rests on the landmark expansion", CITE_LIM,
-            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED))
+@proof.rule("LIM-NYSTROM-USE", "The Nyström limit rests on the landmark expansion", CITE_NYSTROM,
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(Inference,))
 def with_premises(step: proof.Step, extra: list) -> proof.Step:
-    return proof.conclude(step.claim, step.status, [*extra, step], {})
+    cert = Inference(tuple((x, proof.PROVED) for x in extra) + ((step, step.status),),
+                     "the limit step, on the landmark expansion it was computed for")
+    return proof.conclude(step.claim, step.status, [*extra, step], {}, facts=step.facts,
+                          certificate=cert if step.status is not proof.UNDECIDED else None)

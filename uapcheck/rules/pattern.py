@@ -14,6 +14,8 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..bignum import show_order
+from ..certificates import Diameter, FarPair, Generators, Inference, Trusted, Unreachable, ViewWitness
+from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
 
@@ -25,11 +27,17 @@ from .views import LayerCount, layers_needed
 from ..show import show_pattern
 from .symmetry import GroupInfo
 
-CITE_SPARSE = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
+CITE_SPARSE_TEXT = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
                "necessity by the receptive-field argument, docs/theory.md §Patterns")
-CITE_VIEWS = ("derived here: the view argument (diameter + 1 layers suffice; D when no view witness "
+CITE_SPARSE = proof.derived("Corollary 2", text=CITE_SPARSE_TEXT)
+CITE_CONNECTED = proof.paper("Corollary 2", "Definition 4", text=CITE_SPARSE_TEXT)
+CITE_VIEWS_TEXT = ("the view argument (diameter + 1 layers suffice; D when no view witness "
               "exists), docs/theory.md §11.2")
-CITE_GROUP = "Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE (docs/theory.md §Symmetry)"
+CITE_VIEWS = proof.derived("Corollary 2", text=CITE_VIEWS_TEXT)
+# the paper's Corollary 2 layer count (m hops), corrected here (docs/theory.md §1.8, §11.5)
+CITE_LAYERS = proof.corrected("Corollary 2", text=CITE_VIEWS_TEXT)
+CITE_GROUP = proof.derived("Corollary 2", text="Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE "
+                           "(docs/theory.md §Symmetry)")
 MAX_GENERATORS_SHOWN = 256
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
@@ -121,18 +129,34 @@ def _index_text(k) -> str:
     return text if text.isalnum() else f"({text})"
 
 
-@proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_SPARSE, statuses=(proof.PROVED,))
-def connected_step(desc: str, diameter, evidence: dict, notes=(), exact: bool = True) -> proof.Step:
+def _diameter_of(certificate) -> tuple:
+    """(diameter or upper bound, exact?) from a connectivity certificate."""
+    if isinstance(certificate, Diameter):
+        c = certificate.connectivity
+        return (c.diameter, True) if c.diameter is not None else (c.upper, False)
+    if isinstance(certificate, Trusted) and "diameter" in certificate.data:
+        return certificate.data["diameter"], bool(certificate.data.get("exact", True))
+    raise proof.CertificateRejected(f"PAT-CONNECTED concludes from a Diameter certificate, not {certificate!r}")
+
+
+@proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_CONNECTED,
+            statuses=(proof.PROVED,), certificates=(Diameter, Trusted))
+def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.Step:
+    diameter, exact = _diameter_of(certificate)
+    shown = diameter if isinstance(diameter, int) else sympy.sstr(diameter)
     what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
             f"with directed diameter {diameter}" if exact else
             f"the union of the heads' pattern graphs is strongly connected with directed diameter at most "
             f"{diameter}")
-    return proof.conclude(f"{what}: every x_j reaches every position within {diameter} attention layers",
-                          proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes)
+    what = what.replace(f"diameter {diameter}", f"diameter {shown}").replace(f"most {diameter}", f"most {shown}")
+    return proof.conclude(f"{what}: every x_j reaches every position within {shown} attention layers",
+                          proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes,
+                          facts={"diameter": diameter, "exact": exact}, certificate=certificate)
 
 
-@proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE, statuses=(proof.PROVED,))
-def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
+@proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE,
+            statuses=(proof.PROVED,), certificates=(Unreachable, Trusted))
+def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=()) -> proof.Step:
     witness = {"i": i, "j": j, "target": SUM_TARGET}
     i, j = _index_text(i), _index_text(j)
     where = evidence.get("range")
@@ -142,11 +166,13 @@ def disconnected_step(desc: str, i, j, evidence: dict, notes=()) -> proof.Step:
                           f"target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it: its L^p "
                           "distance to the family stays positive (receptive-field argument)", proof.PROVED,
                           evidence=dict(evidence, patterns=desc, witness=witness),
-                          notes=notes)
+                          notes=notes, facts={"obstruction": "unreachable", "i": witness["i"], "j": witness["j"]},
+                          certificate=certificate)
 
 
-@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE, statuses=(proof.PROVED,))
-def layer_budget(spec: S.Spec, diameter, witness: Optional[tuple] = None, distance=None) -> proof.Step:
+@proof.rule("PAT-BUDGET", "A layer budget below the directed diameter: NOT-UAP", CITE_SPARSE,
+            statuses=(proof.PROVED,), certificates=(FarPair, Trusted))
+def layer_budget(spec: S.Spec, diameter, certificate, witness: Optional[tuple] = None, distance=None) -> proof.Step:
     ev = {"budget": spec.layers, "diameter": diameter}
     claim = f"`layers {spec.layers}` is below the directed diameter {diameter} of the pattern"
     if witness:
@@ -154,7 +180,8 @@ def layer_budget(spec: S.Spec, diameter, witness: Optional[tuple] = None, distan
         ev["witness"] = {"i": i, "j": j, "distance from j to i": distance, "target": SUM_TARGET}
         claim += (f": x_{j} needs {distance} hops to reach position {i}, so with {spec.layers} layers the "
                   f"output at {i} ignores x_{j}, while the equivariant target {SUM_TARGET} depends on it")
-    return proof.conclude(claim, proof.PROVED, evidence=ev)
+    return proof.conclude(claim, proof.PROVED, evidence=ev, certificate=certificate,
+                          facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": diameter})
 
 
 @proof.rule("PAT-UNDECIDED", "Pattern analysis undecided", CITE_SPARSE, statuses=(proof.UNDECIDED,))
@@ -163,14 +190,30 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
                           evidence={"patterns": desc, "reason": reason})
 
 
-@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP, statuses=(proof.PROVED,))
-def group_step(desc: str, info: GroupInfo, evidence: dict, notes=()) -> proof.Step:
+def _order_text(order) -> str:
+    """An order as the report shows it (orders_text bounds long numbers), for comparison."""
+    shown = order_text(order)
+    return shown if isinstance(shown, str) else sympy.sstr(shown)
+
+
+@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
+            statuses=(proof.PROVED,), certificates=(Generators, Trusted))
+def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
+    if isinstance(certificate, Generators):
+        certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
+    elif isinstance(certificate, Trusted) and "order" in certificate.data:
+        certified = {_order_text(certificate.data["order"])}
+    else:
+        certified = set()
+    if _order_text(info.order) not in certified:
+        raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
     name = info.name or f"a group of order {show_order(info.order)}"
     cond = f" (for {info.condition})" if info.condition else ""
     return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
                           "each head's pattern and bias must be preserved separately (never Aut of the union)",
                           proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
-                                                      name=info.name), notes=notes)
+                                                      name=info.name), notes=notes,
+                          facts={"group": info}, certificate=certificate)
 
 
 @proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
@@ -189,9 +232,11 @@ class PatternOutcome:
     obstruction: Optional[proof.Step]
 
 
-@proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_VIEWS, statuses=(proof.PROVED,))
+@proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
-                witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None) -> proof.Step:
+                witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
+                graphs=None, labelled: bool = False) -> proof.Step:
     if diameter is None:
         claim = (f"{sympy.sstr(layers)} attention layers suffice by the view argument: the directed diameter "
                  f"is at most {sympy.sstr(layers - 1)} ({method})")
@@ -210,7 +255,35 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         ev["view witness"] = witness
     if certificate:
         ev["rooted views"] = certificate
-    return proof.conclude(claim, proof.PROVED, [connected], ev, notes)
+    return proof.conclude(claim, proof.PROVED, [connected], ev, notes,
+                          facts={"layers": layers, "diameter": diameter, "least": exact},
+                          certificate=_layers_certificate(connected, diameter, layers, exact, method, witness, graphs,
+                                                          certificate, labelled))
+
+
+def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,
+                        labelled: bool = False):
+    """D + 1 layers (or bound + 1) follow from the view argument and the connectivity step; D + 1 as
+    the least number needs a view witness (checked on the arcs; a witness that keeps bias classes as
+    arc labels is the views engine's, §11.10); D as enough is the views engine's."""
+    if witness and labelled:
+        return Trusted("views", "a labelled view witness (bias classes as arc labels, docs/theory.md §11.10): "
+                       "the kernel's arc-by-arc check does not read labels", {"witness": witness})
+    if witness and graphs is not None:
+        if "permutation" in witness:
+            perm = tuple(witness["permutation"])
+        else:
+            a, b = witness["swap"]
+            perm = tuple(b if k == a else a if k == b else k for k in range(1, graphs[0].n + 1))
+        return ViewWitness(tuple(graphs), int(witness["diameter"]), int(witness["position"]), perm)
+    bound = connected.facts.get("diameter")
+    if bound is not None and is_zero(sympy.sympify(layers) - sympy.sympify(bound) - 1):
+        return Inference(((connected, proof.PROVED),), "the view argument: one layer more than the (bound on "
+                         "the) directed diameter always suffices (docs/theory.md §11.2)")
+    data = {"layers": layers, "diameter": diameter}
+    if rooted:
+        data["rooted views"] = rooted
+    return Trusted("views", method, data)
 
 
 def _proven_family(spec: S.Spec) -> Optional[str]:
@@ -331,22 +404,25 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         i, j = conn.witness
         sep = conn.separation
         obstruction = disconnected_step(desc, i, j, {"positions that reach i": len(sep.reach_i),
-                                                      "no arc enters that set from outside": True})
+                                                      "no arc enters that set from outside": True},
+                                        Unreachable(tuple(graphs), sep.i, sep.j, sep.reach_i))
         structure.append(obstruction)
     elif conn.diameter is not None:
         diameter = int(conn.diameter)
         ev = {"diameter": diameter, "realised by": {"from j": conn.lower_pair[0], "to i": conn.lower_pair[1]}
               if conn.lower_pair else None,
               "upper bound method": conn.upper_bound.method if conn.upper_bound else None}
-        connected = connected_step(desc, diameter, ev)
+        connected = connected_step(desc, Diameter(tuple(graphs), conn), ev)
         structure.append(connected)
         count = _layer_count(spec, graphs, diameter, grp, fixed_heads)
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
-                                     certificate=count.certificate))
+                                     certificate=count.certificate, graphs=graphs,
+                                     labelled=bool(any(_biases(spec)))))
     elif conn.upper is not None:
-        connected = connected_step(desc, int(conn.upper), {"lower bound": conn.lower, "upper bound": conn.upper},
-                                   notes=("the exact diameter was not decided in the time budget",), exact=False)
+        connected = connected_step(desc, Diameter(tuple(graphs), conn),
+                                   {"lower bound": conn.lower, "upper bound": conn.upper},
+                                   notes=("the exact diameter was not decided in the time budget",))
         structure.append(connected)
         layers = int(conn.upper) + 1
         structure.append(layers_step(connected, None, layers, False,
@@ -366,7 +442,12 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
           "method": grp.method}
     if grp.structure:
         ev["structure"] = grp.structure
-    return PatternOutcome(group_step(desc, info, ev), info, tuple(structure), layers, diameter, obstruction)
+    if grp.generators is not None:
+        cert = Generators(tuple(graphs), tuple(_biases(spec)), spec.positional, tuple(tuple(g) for g in gens),
+                          int(grp.order), info.order)
+    else:
+        cert = Trusted("graphs.symmetry", f"{grp.method}: the generators are too many to list", {"order": grp.order})
+    return PatternOutcome(group_step(desc, info, ev, cert), info, tuple(structure), layers, diameter, obstruction)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,11 +482,11 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         ev = {"range": _show_condition(primary.condition), "closed form": primary.rule}
         if not primary.strongly_connected:
             i, j = primary.witness
-            obstruction = disconnected_step(desc, i, j, ev, notes)
+            obstruction = disconnected_step(desc, i, j, ev, _closed_form(primary, {"i": i, "j": j}), notes)
             structure.append(obstruction)
         elif primary.diameter is not None:
             diameter = primary.diameter
-            connected = connected_step(desc, sympy.sstr(diameter), ev, notes)
+            connected = connected_step(desc, _closed_form(primary, {"diameter": diameter, "exact": True}), ev, notes)
             structure.append(connected)
             family = _proven_family(spec)
             if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
@@ -427,7 +508,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                              "non-cyclic windows, stars and complete patterns"))
         elif primary.diameter_bound is not None:
             bound = primary.diameter_bound
-            connected = connected_step(desc, sympy.sstr(bound), ev, notes, exact=False)
+            connected = connected_step(desc, _closed_form(primary, {"diameter": bound, "exact": False}), ev, notes)
             structure.append(connected)
             layers = bound + 1
             structure.append(layers_step(connected, None, layers, False,
@@ -446,7 +527,8 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             "reflection": ("i ↦ n + 1 − i",), "trivial": ()}.get(name, ())
     info = GroupInfo(name, order_text(gprimary.order), gens, cond)
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
-                                   "generators": list(gens)}, tuple(_other_cases(grp, gprimary)))
+                                   "generators": list(gens)},
+                      _closed_form(gprimary, {"order": info.order}), tuple(_other_cases(grp, gprimary)))
     if layer_range is not None and obstruction is None:
         # the verdict holds where both the group and the layer count are proved
         from dataclasses import replace as _replace
@@ -532,6 +614,13 @@ def _primary_condition(cond, spec: S.Spec, n) -> bool:
         if cond.xreplace(sub) is not sympy.true:
             return False
     return True
+
+
+def _closed_form(case, data: dict) -> Trusted:
+    """A symbolic-n result: the closed form of uapcheck/graphs/closed_forms.py (proved in
+    docs/theory.md §11), taken from the engine."""
+    return Trusted("graphs.closed_forms", f"closed form `{case.rule}` for {sympy.sstr(case.condition)}",
+                   dict(data, rule=case.rule))
 
 
 def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> PatternOutcome:
@@ -641,8 +730,11 @@ def budget_check(spec: S.Spec, layers, diameter):
                 graphs = [build_graph(h.pattern, spec.tokens, {}) for h in spec.heads]
                 chk = check_layers(graphs, spec.layers)
                 if chk.sufficient is False:
-                    return layer_budget(spec, diameter, chk.witness, chk.distance)
-            return layer_budget(spec, diameter)
+                    i, j = chk.witness
+                    cert = FarPair(tuple(graphs), i, j, spec.layers, chk.distance)
+                    return layer_budget(spec, diameter, cert, chk.witness, chk.distance)
+            return layer_budget(spec, diameter, Trusted("graphs", f"the directed diameter {diameter} exceeds the "
+                                                        f"budget {spec.layers}", {"diameter": diameter}))
         return budget_between(spec, layers, diameter)
     n, _ = _symbols(spec)
     if diameter is not None:
@@ -688,11 +780,15 @@ def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
                           evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 
-@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE, statuses=(proof.PROVED,))
+@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE,
+            statuses=(proof.PROVED,), certificates=(Trusted,))
 def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
     return proof.conclude(f"`layers {spec.layers}` is below the directed diameter {sympy.sstr(layers)} of the "
                           f"pattern whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
                           "large n (for each admissible value of the parameters): some x_j then never reaches "
                           "some position i within the budget",
                           proof.PROVED, evidence={"budget": spec.layers, "needed": layers,
-                                                  "fails when": f"{sympy.sstr(layers)} > {spec.layers}"})
+                                                  "fails when": f"{sympy.sstr(layers)} > {spec.layers}"},
+                          facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": layers},
+                          certificate=Trusted("sympy.limit", f"lim_(n→∞) {sympy.sstr(layers)} exceeds {spec.layers}",
+                                              {"diameter": layers, "budget": spec.layers}))

@@ -21,11 +21,16 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
 from ..lower import _Lowerer, a, b as b_sym, c as c_sym, param_symbol, t, u, v
 
-CITE_POS = "derived here: positions as a class function of the offset j − i (docs/theory.md §16)"
-CITE_ROPE = "Su et al. 2021, RoFormer (RoPE), arXiv:2104.09864; the argument: docs/theory.md §16.3"
-CITE_T5 = "Raffel et al. 2020, T5, arXiv:1910.10683 (relative position buckets); docs/theory.md §16.4"
+CITE_POS_TEXT = "positions as a class function of the offset j − i (docs/theory.md §16)"
+CITE_POS = proof.derived(text=CITE_POS_TEXT)
+CITE_TD_POS = proof.derived("Theorem 2", text=CITE_POS_TEXT)
+CITE_ROPE = proof.derived("Theorem 2", text="Su et al. 2021, RoFormer (RoPE), arXiv:2104.09864; the argument: "
+                          "docs/theory.md §16.3")
+CITE_T5 = proof.derived("Theorem 2", text="Raffel et al. 2020, T5, arXiv:1910.10683 (relative position buckets); "
+                        "docs/theory.md §16.4")
 
 I = sympy.Symbol("i·pos", integer=True, positive=True)
 J = sympy.Symbol("j·pos", integer=True, positive=True)
@@ -43,6 +48,8 @@ class OffsetClasses:
     h: Optional[sympy.Expr]
     reason: str
     positive: Optional[bool] = None  # reweight: c > 0 on every offset in range (None: not shown)
+    method: str = ""  # how injectivity was shown: "linear" | "intervals" ("" when not shown)
+    bits: int = 0  # the interval precision, for "intervals"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,13 +135,13 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     poly = sympy.Poly(h, M) if h.is_polynomial(M) else None
     if poly is not None and poly.degree() == 1 and poly.LC().is_nonzero:
         return OffsetClasses("injective", "toeplitz", h, f"h(m) = {sympy.sstr(h)} is linear in m with a non-zero "
-                             "slope: injective on every offset")
+                             "slope: injective on every offset", method="linear")
     if even:
         hp = sympy.simplify(h.xreplace({M: MP}))
         pp = sympy.Poly(hp, MP) if hp.is_polynomial(MP) else None
         if pp is not None and pp.degree() == 1 and pp.LC().is_nonzero:
             return OffsetClasses("symmetric", "symmetric toeplitz", h, f"h(m) = {sympy.sstr(h)} is even in m and "
-                                 "linear in |m| with a non-zero slope: injective on |m|")
+                                 "linear in |m| with a non-zero slope: injective on |m|", method="linear")
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
         return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: injectivity on the offsets is decided only for "
                              f"linear forms, or by exact interval evaluation for an integer n ≤ {INTERVAL_MAX_N} "
@@ -154,7 +161,8 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
         how = (f"exact interval evaluation at m = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
                f"exact interval evaluation at m = −{n - 1}..{n - 1}, {bits}-bit intervals")
         return OffsetClasses("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",
-                             h, f"h(m) = {sympy.sstr(h)} takes pairwise different values: {how}", positive)
+                             h, f"h(m) = {sympy.sstr(h)} takes pairwise different values: {how}", positive,
+                             method="intervals", bits=bits)
     return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: two offsets could not be told apart by "
                          "interval evaluation", positive)
 
@@ -194,8 +202,8 @@ def bucket_pair(n: int, num_buckets: int, max_distance: int) -> Optional[tuple[i
 # ---------------------------------------------------------------------------------------------
 # Rules
 
-def _kernel_at_zero(model) -> Optional[bool]:
-    """k(0, 0) > 0? (the uniform weights at W_Q = W_K = 0)."""
+def _kernel_at_zero(model) -> Optional[sympy.Expr]:
+    """k(0, 0), when it is shown > 0 (the uniform weights at W_Q = W_K = 0), else None."""
     try:
         if hasattr(model, "plain"):
             value = model.plain.xreplace({a: 0, b_sym: 0, c_sym: 0})
@@ -207,7 +215,7 @@ def _kernel_at_zero(model) -> Optional[bool]:
         return None
     if value.has(sympy.nan, sympy.zoo):
         return None
-    return bool(value.is_positive) if value.is_positive is not None else None
+    return value if value.is_positive is True else None
 
 
 def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
@@ -233,8 +241,9 @@ def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
 
 
 @proof.rule("POS-OFFSET", "A fixed position bias or factor as a function of the offset j − i", CITE_POS,
-            statuses=(proof.PROVED, proof.UNDECIDED))
-def offset_step(head: S.Head, info: OffsetClasses, label: str) -> proof.Step:
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(OffsetClass,))
+def offset_step(head: S.Head, info: OffsetClasses, label: str, term: Optional[sympy.Expr] = None,
+                n=None) -> proof.Step:
     pos = head.position
     what = (f"bias {pos.fn}({', '.join(pos.names)})" if pos.kind == "bias" else
             f"reweight {pos.fn}({', '.join(pos.names)})")
@@ -246,14 +255,21 @@ def offset_step(head: S.Head, info: OffsetClasses, label: str) -> proof.Step:
                               evidence=ev)
     shape = ("injective in m = j − i (the classes of a Toeplitz bias)" if info.kind == "injective" else
              "even in m = j − i and injective in |m| (the classes of a symmetric Toeplitz bias)")
+    if term is None:
+        return proof.conclude(f"{label}: {what}: the position term is not available to certify its classes",
+                              proof.UNDECIDED, evidence=ev)
+    cert = OffsetClass(term, I, J, M, info.h, pos.kind == "reweight", info.kind == "symmetric", n, info.method,
+                       info.bits)
     return proof.conclude(f"{label}: {what} depends on the positions through h(j − i), {shape}", proof.PROVED,
-                          evidence=ev)
+                          evidence=ev, facts={"offset classes": info.kind, "positive": info.positive, "offset function": info.h,
+                                 "offset": M},
+                          certificate=cert)
 
 
-@proof.rule("TD-FIXEDBIAS", "A fixed offset-injective bias separates in one layer", CITE_POS,
-            statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TD-FIXEDBIAS", "A fixed offset-injective bias separates in one layer", CITE_TD_POS,
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
 def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
-                  k00: Optional[bool], label: str) -> proof.Step:
+                  k00: Optional[sympy.Expr], label: str) -> proof.Step:
     pos = head.position
     premises = [offset, analytic]
     if info.kind == "symmetric":
@@ -268,20 +284,28 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
                               "sign", proof.UNDECIDED, premises)
     if not analytic.proved:
         return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, premises)
-    if not k00:
+    if k00 is None or not offset.proved:
         return proof.conclude(f"{label}: k(0, 0) > 0 is not shown, so the position-only weights at W_Q = W_K = 0 "
                               "that the argument uses may not exist", proof.UNDECIDED, premises)
+    requires = [(offset, "offset classes", "injective")]
+    if pos.kind == "reweight":
+        requires.append((offset, "positive", True))
+    cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
+                     "at W_Q = W_K = 0 the weights are the fixed position weights; an injective h forces σ = id",
+                     tuple(requires), (PositiveValue(k00, "k(0, 0), the weight at W_Q = W_K = 0"),))
     return proof.conclude(f"{label}: at W_Q = W_K = 0 the weights are the fixed position weights, positive on every "
                           "pair, and row i of the output is Σ_l β_il x_l: samples with different token sets differ "
                           "there generically, and for X' = σX equal rows force β_(σi,σl) = β_il for every l, hence "
                           "h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: 1-layer token "
-                          "distinguishing w.r.t. the trivial group", proof.PROVED, premises)
+                          "distinguishing w.r.t. the trivial group", proof.PROVED, premises,
+                          facts={"layers": 1}, certificate=cert)
 
 
 @proof.rule("TD-ROTARY", "RoPE: one softmax layer is token distinguishing w.r.t. the trivial group", CITE_ROPE,
-            statuses=(proof.PROVED, proof.UNDECIDED))
-def td_rotary(head: S.Head, analytic: proof.Step, softmax: bool, label: str) -> proof.Step:
-    if not softmax:
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
+def td_rotary(head: S.Head, analytic: proof.Step, softmax: Optional[sympy.Expr], label: str) -> proof.Step:
+    """`softmax`: the kernel in the invariants when the head is a normalised softmax head, else None."""
+    if softmax is None:
         return proof.conclude(f"{label}: RoPE is analysed for normalised softmax heads k(x, y) = exp(γ x·y), γ > 0; "
                               "this kernel is not covered", proof.UNDECIDED, [analytic])
     if not analytic.proved:
@@ -291,11 +315,14 @@ def td_rotary(head: S.Head, analytic: proof.Step, softmax: bool, label: str) -> 
                           "sets are separated, and for X' = σX, σ ≠ id, the first-order term in ε differs for "
                           "some u because cos(m − φ) is injective on the integers; Theorem 2 extends this: "
                           "1-layer token distinguishing w.r.t. the trivial group (d ≥ 2)", proof.PROVED, [analytic],
-                          {"dimensions": "d ≥ 2"})
+                          {"dimensions": "d ≥ 2"}, facts={"layers": 1, "min_dim": 2},
+                          certificate=Inference(((analytic, proof.PROVED),), "first-order term in ε of a rank-one "
+                                                "score in the first rotation plane; cos(m − φ) injective on the "
+                                                "integers", conditions=(SoftmaxKernel(softmax, a, (b_sym, c_sym)),)))
 
 
 @proof.rule("TD-BUCKETS", "T5 relative buckets: one layer distinguishes when every offset has its own bucket",
-            CITE_T5, statuses=(proof.PROVED, proof.UNDECIDED))
+            CITE_T5, statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
 def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
     pos = head.position
     if not td.proved:
@@ -305,7 +332,10 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
         return proof.conclude(f"{label}: every offset |j − i| ≤ {n - 1} lies in T5's exact range (< {me}): the "
                               "buckets are the classes of a Toeplitz bias, and a large bias on one bucket "
                               "concentrates each row on one position (as TD-BIAS for `toeplitz`): 1-layer token "
-                              "distinguishing w.r.t. the trivial group", proof.PROVED, [td])
+                              "distinguishing w.r.t. the trivial group", proof.PROVED, [td], facts={"layers": 1},
+                              certificate=Inference(((td, proof.PROVED),), "a large bias on one bucket concentrates "
+                                                    "each row on one position",
+                                                    conditions=(BucketRange(n, pos.buckets, pos.max_distance),)))
     pair = bucket_pair(n, pos.buckets, pos.max_distance) if isinstance(n, int) else None
     ev = {"reason": "a logarithmic bucket holds several offsets"}
     if pair:
@@ -335,11 +365,13 @@ def position_td(spec: S.Spec, head: S.Head, model, analytic: proof.Step, td_kern
     """The head's token-distinguishability step when positions enter its weights."""
     pos = head.position
     if pos.kind == "rotary":
-        return td_rotary(head, analytic, head.normalized and softmax_kernel(model), label)
+        softmax = model.plain if head.normalized and softmax_kernel(model) else None
+        return td_rotary(head, analytic, softmax, label)
     if pos.kind == "buckets":
         return td_buckets(head, td_kernel, spec.tokens, label)
     info = analyse(spec, head)
-    off = offset_step(head, info, label)
+    term = position_expr(spec, head) if info.kind is not None else None  # lowered once already by `analyse`
+    off = offset_step(head, info, label, term, spec.tokens)
     return td_fixed_bias(head, off, analytic, info, _kernel_at_zero(model), label)
 
 
@@ -476,4 +508,4 @@ def kernel_at_zero_positive(spec: S.Spec, head: S.Head) -> Optional[bool]:
         model = lower_head(spec, head)
     except (Unsupported, ValueError, TypeError):
         return None
-    return _kernel_at_zero(model)
+    return True if _kernel_at_zero(model) is not None else None  # the value, shown > 0, or not shown

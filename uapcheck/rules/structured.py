@@ -13,6 +13,7 @@ from __future__ import annotations
 
 
 from .. import spec as S
+from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automorphism, symmetry_group
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
@@ -80,7 +81,7 @@ def _triangular(spec: S.Spec, concrete: bool):
     evidence = {"positions that reach i": [i], "why": why}
     if not concrete:
         evidence["range"] = f"for {n} ≥ 2"
-    obstruction = disconnected_step(desc, i, j, evidence)
+    obstruction = disconnected_step(desc, i, j, evidence, Trusted("graphs.arith", why, {"i": i, "j": j}))
     group = None
     if concrete:
         try:
@@ -97,7 +98,8 @@ def _triangular(spec: S.Spec, concrete: bool):
                           f"the path {arrow} (checked for every position): an automorphism maps this Hamiltonian "
                           "path of an acyclic graph onto a Hamiltonian path, which is unique, so it is the "
                           "identity; G ⊆ Aut(that head) is trivial",
-                "generators": []})
+                "generators": []}, Trusted("graphs.arith", f"an acyclic head containing the path {arrow}",
+                                           {"order": 1}))
             group = info
     if group is None:
         gstep = group_undecided(desc, "the group of a triangular pattern without the path 1 → 2 → … → n in some "
@@ -136,12 +138,13 @@ def _blockwise(spec: S.Spec):
         obstruction = disconnected_step(desc, lift_position(bi, b), lift_position(bj, b), {
             "blocks that reach block i": reach, "method": lifted,
             "why": f"the blocks with a path to block {bi} are {reach}; no arc enters them from outside, so "
-                   f"no position of block {bj} reaches a position of block {bi}"})
+                   f"no position of block {bj} reaches a position of block {bi}"},
+            Trusted("graphs.blockwise", lifted, {"blocks that reach block i": reach}))
         structure.append(obstruction)
     elif conn.diameter is not None:
         diameter = max(int(conn.diameter), 1)
-        connected = connected_step(desc, diameter, {"diameter": diameter, "method": lifted,
-                                                    "block diameter": int(conn.diameter)})
+        connected = connected_step(desc, Trusted("graphs.blockwise", lifted, {"diameter": diameter, "exact": True}),
+                                   {"diameter": diameter, "method": lifted, "block diameter": int(conn.diameter)})
         structure.append(connected)
 
         def in_group(perm, graphs=blocks):
@@ -191,4 +194,6 @@ def _blockwise(spec: S.Spec):
           "closed-twin classes of blocks": [c for c in classes if len(c) > 1] or "none (every block its own class)",
           "order": f"|G| = |G_blocks| · ∏ (b·|C|)! / |C|! over the closed-twin classes C of blocks, b = {b}",
           "generators": f"not listed above {MAX_TOKENS_FOR_TOKEN_ENGINE} tokens"}
-    return PatternOutcome(group_step(desc, info, ev), info, tuple(structure), layers, diameter, obstruction)
+    cert = Trusted("graphs.blockwise", "the block group lifted through the closed-twin classes",
+                   {"order": shown_order, "block group order": int(grp.order)})
+    return PatternOutcome(group_step(desc, info, ev, cert), info, tuple(structure), layers, diameter, obstruction)

@@ -12,8 +12,10 @@ from typing import Optional, Union
 
 from .. import proof
 from .. import spec as S
+from ..certificates import Trusted
 
-CITE_SYM = "Cheng et al. 2025, G-UAP; the exact equivariance group (docs/theory.md §Symmetry)"
+CITE_SYM = proof.derived("Definition 1", text="Cheng et al. 2025, G-UAP; the exact equivariance group "
+                         "(docs/theory.md §Symmetry)")
 
 # Group lattice for dense heads: the intersection of two named groups, when it is named.
 _ORDER = {"S_n": 5, "D_n": 3, "C_n": 2, "reflection": 2, "trivial": 0}
@@ -25,6 +27,10 @@ class GroupInfo:
     order: Union[int, str, None]
     generators: tuple
     condition: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "order": self.order, "condition": self.condition or None,
+                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
 
 
 def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
@@ -86,7 +92,8 @@ def meet(g1: str, g2: str) -> Optional[str]:
     return None
 
 
-@proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM, statuses=(proof.PROVED,))
+@proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM, statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proof.Step, GroupInfo]:
     n = spec.tokens
     name = "S_n"
@@ -122,10 +129,17 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
         step = proof.conclude(f"for generic frozen projections E, F the equivariance group is G = {name}"
                               " (special frozen choices may keep more symmetry)", proof.PROVED,
                               evidence={"group": name, "order": group.order,
-                                        "generators": list(group.generators), "reasons": reasons})
+                                        "generators": list(group.generators), "reasons": reasons},
+                              facts={"group": group}, certificate=_table(reasons))
         return step, group
     step = proof.conclude(f"the exact equivariance group of the attention family is G = {name}"
                           + (f" ({group.condition})" if group.condition else ""),
                           proof.PROVED, evidence={"group": name, "order": group.order,
-                                                  "generators": list(group.generators), "reasons": reasons})
+                                                  "generators": list(group.generators), "reasons": reasons},
+                          facts={"group": group}, certificate=_table(reasons))
     return step, group
+
+
+def _table(reasons: list) -> Trusted:
+    return Trusted("the group table", "the groups of dense heads, bias kinds and encodings (docs/theory.md §9), "
+                   "met pairwise", {"reasons": reasons})

@@ -16,12 +16,48 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..show import show_pattern
 
-CITE_TGT = ("derived here: receptive-field classes, the causal analogue of Definition 3 and Theorem 1, and the "
-            "receptive view argument, docs/theory.md §14")
+CITE_TGT = proof.derived("Definition 3", "Theorem 1", text=(
+    "receptive-field classes, the causal analogue of Definition 3 and Theorem 1, and the "
+    "receptive view argument, docs/theory.md §14"))
 TARGETS = ("equivariant", "causal", "receptive")
+
+
+@dataclass(frozen=True)
+class TargetVerdict(proof.Certificate):
+    """The premises of a verdict for a target class. The check: UAP needs a proved TGT-LAYERS or TGT-PLAIN
+    step and every FFN and head step proved; NOT-UAP needs a proved TGT-NOT-CAUSAL or TGT-BUDGET step."""
+
+    verdict: str
+    premises: tuple
+    kind = "target-verdict"
+
+    def check(self) -> None:
+        if not all(proof.is_step(s) for s in self.premises):
+            raise proof.CertificateRejected("TargetVerdict: a premise is not a derivation step")
+        proved = {s.rule for s in self.premises if s.proved}
+        if self.verdict == "UAP":
+            heads = [s for s in self.premises if s.rule == "FFN-DEF2" or s.rule.startswith(("TD-", "PE-"))]
+            if not proved & {"TGT-LAYERS", "TGT-PLAIN"} or not all(s.proved for s in heads):
+                raise proof.CertificateRejected("TargetVerdict: UAP without proved layers and head premises")
+        elif self.verdict == "NOT-UAP":
+            if not proved & {"TGT-NOT-CAUSAL", "TGT-BUDGET"}:
+                raise proof.CertificateRejected("TargetVerdict: NOT-UAP without a proved obstruction")
+        else:
+            raise proof.CertificateRejected(f"TargetVerdict: {self.verdict} is not a decided verdict")
+
+    def to_json(self):
+        return {"kind": self.kind, "verdict": self.verdict,
+                "premises": [{"rule": s.rule, "status": s.status.value} for s in self.premises]}
+
+
+def _trusted(why: str, **data) -> Trusted:
+    return Trusted("graphs.receptive", why, data)
+
+
 CLASS_TEXT = {"causal": "causal targets (F(X)_i depends only on x_1, …, x_i)",
               "receptive": "receptive-field targets (F(X)_i depends only on the positions that reach i)"}
 
@@ -137,7 +173,8 @@ def _desc(spec: S.Spec) -> str:
     return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
 
 
-@proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT, statuses=(proof.PROVED,))
+@proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT, statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.Step:
     r = radius if isinstance(radius, int) else sympy.sstr(radius)
     if target == "causal":
@@ -150,10 +187,13 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
                 "to j: that is its target class")
     return proof.conclude(f"{what}; receptive diameter r = {r}: fewer than r attention layers leave some x_j out of "
                           "the output at a position it reaches", proof.PROVED,
-                          evidence=dict(evidence, patterns=_desc(spec), target=target, radius=radius))
+                          evidence=dict(evidence, patterns=_desc(spec), target=target, radius=radius),
+                          facts={"target": target, "radius": radius},
+                          certificate=_trusted("the receptive fields of the pattern", target=target, radius=radius))
 
 
-@proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,))
+@proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: str,
                 witness: Optional[dict] = None, positional: Optional[proof.Step] = None) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
@@ -170,7 +210,9 @@ def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool,
     if witness:
         ev["receptive witness"] = witness
     premises = [receptive] if positional is None else [receptive, positional]
-    return proof.conclude(f"{claim} ({method})", proof.PROVED, premises, ev)
+    return proof.conclude(f"{claim} ({method})", proof.PROVED, premises, ev,
+                          facts={"layers": layers, "radius": radius, "least": least},
+                          certificate=_trusted(method, layers=layers, radius=radius))
 
 
 @proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT, statuses=(proof.UNDECIDED,))
@@ -179,13 +221,15 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
                           evidence={"patterns": _desc(spec), "target": target, "reason": reason})
 
 
-@proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,))
+@proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def not_causal_step(spec: S.Spec, why: str, evidence: dict) -> proof.Step:
     return proof.conclude(f"NOT-UAP for causal targets: {why}", proof.PROVED,
-                          evidence=dict(evidence, patterns=_desc(spec)))
+                          evidence=dict(evidence, patterns=_desc(spec)), certificate=_trusted(why))
 
 
-@proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Trusted,))
 def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: bool, evidence: dict) -> proof.Step:
     if proved:
         why = (f"`layers {spec.layers}` is below the receptive diameter r = {radius}: some x_j reaches position i "
@@ -194,22 +238,26 @@ def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: 
                f"`layers {spec.layers}` is below the least {layers} layers: the receptive witness shows that "
                f"{spec.layers} layer{'s' if spec.layers != 1 else ''} cannot tell apart two inputs the class "
                "separates")
-        return proof.conclude(f"NOT-UAP for {target} targets: {why}", proof.PROVED, evidence=evidence)
+        return proof.conclude(f"NOT-UAP for {target} targets: {why}", proof.PROVED, evidence=evidence,
+                              certificate=_trusted(why, budget=spec.layers, radius=radius))
     return proof.conclude(f"`layers {spec.layers}` reaches every position (r = {radius}) but is below the {layers} "
                           "layers shown sufficient; whether it suffices is not decided", proof.UNDECIDED,
                           evidence=evidence)
 
 
-@proof.rule("TGT-VERDICT", "Theorem 1 for the receptive-field class (causal form)", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TGT-VERDICT", "Theorem 1 for the receptive-field class (causal form)", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(TargetVerdict,))
 def verdict_step(target: str, verdict: str, claim: str, premises: list) -> proof.Step:
     status = proof.PROVED if verdict in ("UAP", "NOT-UAP") else proof.UNDECIDED
-    return proof.conclude(claim, status, premises, {"target": target, "verdict": verdict})
+    cert = TargetVerdict(verdict, tuple(premises)) if status is proof.PROVED else None
+    return proof.conclude(claim, status, premises, {"target": target, "verdict": verdict},
+                          facts={"verdict": proof.Verdict(verdict), "target": target}, certificate=cert)
 
 
 # ---------------------------------------------------------------------------------------------
 # Positions in the weights of a causal family (docs/theory.md §14.11)
 
-CITE_POS_TGT = ("derived here: positions in the weights of a causal family — the linear regime W_Q = W_K = 0, "
+CITE_POS_TGT = proof.derived("Definition 3", "Theorem 1", text="positions in the weights of a causal family — the linear regime W_Q = W_K = 0, "
                 "the labelled view lemma and containment of the position-blind family, docs/theory.md §14.11")
 
 
@@ -669,12 +717,14 @@ def _claim(outcome: TargetOutcome) -> str:
     return f"{outcome.verdict} for {outcome.target} targets: {outcome.reason}"
 
 
-@proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(TargetVerdict,))
 def _alternative_step(alt: TargetOutcome) -> proof.Step:
     claim = (f"not part of the verdict above: {alt.phrase()}" +
              (f" — {alt.reason}" if alt.reason and alt.verdict != "UAP" else ""))
     status = proof.PROVED if alt.verdict in ("UAP", "NOT-UAP") else proof.UNDECIDED
-    return proof.conclude(claim, status, list(alt.steps), {"alternative": alt.record()})
+    cert = TargetVerdict(alt.verdict, tuple(alt.steps)) if status is proof.PROVED else None
+    return proof.conclude(claim, status, list(alt.steps), {"alternative": alt.record()}, certificate=cert)
 
 
 def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Optional[TargetOutcome]:
@@ -694,10 +744,13 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
     return None
 
 
-@proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,))
+@proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,),
+            certificates=(Trusted,))
 def _from_plain(spec: S.Spec, layers) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
     return proof.conclude(f"the family has the plain UAP (trivial group) with {lay} attention layers, and every causal "
                           "map is a continuous map: UAP for causal targets" +
                           ("" if layers == 1 else " (sufficient, not shown least: causal targets may need fewer)"),
-                          proof.PROVED, evidence={"layers": layers, "least": layers == 1})
+                          proof.PROVED, evidence={"layers": layers, "least": layers == 1},
+                          certificate=Trusted("VERDICT-T1", "plain UAP (the trivial group) covers every continuous "
+                                              "causal map", {"layers": layers}))

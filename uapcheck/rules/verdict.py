@@ -1,27 +1,43 @@
 """Theorem 1 with the fixed-m corollary: combine the premises into the verdict."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
+import sympy
+
 from .. import proof
-from .. import spec as S
-from .limit import CITE_LIM
+from ..bignum import show_order
+from ..certificates import Inference
+from ..proof import Certificate
 
-CITE_T1 = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
-CITE_TD = "Cheng et al. 2025, kernel corollary with Theorem 2; docs/theory.md §Token distinguishability"
+CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
+CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
+CITE_PE = proof.paper("§2.2", text=CITE_T1_TEXT)  # the paper's remark on absolute positional encodings
+CITE_DIM = proof.paper("Theorem 1", text="Cheng et al. 2025, §2: \"we assume that d ≥ 2\", the standing assumption of "
+                       "Theorem 1; docs/theory.md §12 DIM-RANGE")
+CITE_TD_TEXT = "Cheng et al. 2025, kernel corollary with Theorem 2; docs/theory.md §Token distinguishability"
+CITE_TD = proof.paper("Corollary 1", "Theorem 2", text=CITE_TD_TEXT)
+CITE_LINFORMER = proof.paper("Corollary 3", text=CITE_TD_TEXT)
+CITE_BIAS = proof.derived("Corollary 1", text=CITE_TD_TEXT)
 
 
-@proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Inference,))
 def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
     if lim.proved and analytic.proved:
         return proof.conclude(f"{label}: one layer separates any two samples from different orbits "
                               "(dominant-pair lemma under LIM), and analyticity in θ extends this to every "
                               "finite data set (Theorem 2): 1-layer token distinguishing",
-                              proof.PROVED, [lim, analytic])
+                              proof.PROVED, [lim, analytic], facts={"layers": 1},
+                              certificate=Inference(((lim, proof.PROVED), (analytic, proof.PROVED)),
+                                                    "the dominant-pair lemma under (LIM), extended by Theorem 2"))
     failing = [s.rule for s in (lim, analytic) if not s.proved]
     return proof.conclude(f"{label}: token distinguishability is not established (premise {', '.join(failing)} "
                           "not proved)", proof.UNDECIDED, [lim, analytic])
 
 
-@proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_LINFORMER, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Inference,))
 def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: int, label: str,
                  zero_key_positive: bool = True) -> proof.Step:
     if fixed:
@@ -38,10 +54,14 @@ def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: 
     return proof.conclude(f"{label}: for X ≠ X' pick a row f of the trainable F with Xfᵀ ≠ X'fᵀ; with W_K = 0 "
                           "the weights k(q, 0) > 0 are uniform and with W_V = I a shared token's outputs "
                           "differ, so one layer separates two samples, and Theorem 2 extends it to any finite "
-                          "data set", proof.PROVED, [analytic, positive])
+                          "data set", proof.PROVED, [analytic, positive], facts={"layers": 1},
+                          certificate=Inference(((analytic, proof.PROVED), (positive, proof.PROVED)),
+                                                "uniform weights at W_K = 0 (k(q, 0) > 0, by the sign engine) and a "
+                                                "row of the trainable F that separates, extended by Theorem 2"))
 
 
-@proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_BIAS, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Inference,))
 def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
@@ -55,31 +75,146 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     return proof.conclude(f"{label}: samples with different token sets are separated as without bias; "
                           f"for X' = σX with σ outside the group of the `{kind}` bias, a bias β large at one "
                           "shift concentrates row i on one position, so equal outputs for every β force "
-                          "X' into the same orbit (derived here; docs/theory.md §Bias)", proof.PROVED, [td])
+                          "X' into the same orbit (derived here; docs/theory.md §Bias)", proof.PROVED, [td],
+                          facts={"layers": 1},
+                          certificate=Inference(((td, proof.PROVED),), "a large bias at one shift concentrates "
+                                                "row i on one position"))
 
 
-@proof.rule("PE-LIFT", "An absolute positional encoding lifts S_n-UAP to plain UAP", CITE_T1, statuses=(proof.PROVED, proof.UNDECIDED))
+@proof.rule("PE-LIFT", "An absolute positional encoding lifts S_n-UAP to plain UAP", CITE_PE, statuses=(proof.PROVED, proof.UNDECIDED),
+            certificates=(Inference,))
 def pe_lift(td: proof.Step) -> proof.Step:
     if not td.proved:
         return proof.conclude("the premises without positional encoding are not proved", proof.UNDECIDED, [td])
     return proof.conclude("with a learned encoding E chosen with separated distinct columns, σ(K + E) ∩ (K + E) = ∅ for "
                           "σ ≠ id, so any continuous target on K extends equivariantly and is approximated "
-                          "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td])
+                          "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td],
+                          certificate=Inference(((td, proof.PROVED),), "an equivariant extension through X ↦ X + E"))
 
 
-@proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1, statuses=(proof.PROVED, proof.UNDECIDED))
-def verdict_step(ffn: proof.Step, td: list, structure: list, group_step: proof.Step,
-                 verdict: str, claim: str) -> proof.Step:
-    status = proof.PROVED if verdict in ("UAP", "NOT-UAP", "ILL-POSED") else proof.UNDECIDED
-    return proof.conclude(claim, status, [ffn, *td, *structure, group_step], {"verdict": verdict})
+def _walk(steps):
+    seen = set()
+    for top in steps:
+        for s in top.walk():
+            if id(s) not in seen:
+                seen.add(id(s))
+                yield s
 
 
-@proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", CITE_LIM, statuses=(proof.UNDECIDED,))
-def dimension_range(spec: S.Spec, premise_needs_two: bool = True) -> proof.Step:
+def _layers_of(structure, group_step):
+    """The number of attention layers the premises establish: PAT-LAYERS's, or 1 for dense heads."""
+    for s in structure:
+        if s.rule == "PAT-LAYERS" and s.proved:
+            return s.facts["layers"]
+    if group_step.rule == "SYM-DENSE" and not structure:
+        return 1
+    return None
+
+
+def decide(ffn, heads, structure, group_step, dim):
+    """(verdict, the premise that decides it or None, group, layers, needs d ≥ 2) from the premises'
+    statuses and typed facts alone."""
+    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")), None)
+    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
+    group = group_step.facts.get("group") if group_step.proved else None
+    layers = _layers_of(structure, group_step)
+    two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk(heads))
+    if obstruction is not None:
+        return proof.Verdict.NOT_UAP, obstruction, group, layers, False
+    if ill is not None:
+        return proof.Verdict.ILL_POSED, ill, group, layers, False
+    if ffn.proved and all(h.proved for h in heads) and group is not None and layers is not None and all(
+            s.proved for s in structure):
+        return proof.Verdict.UAP, None, group, layers, two_dims
+    return proof.Verdict.INCONCLUSIVE, None, group, layers, False
+
+
+@dataclass(frozen=True)
+class VerdictPremises(Certificate):
+    """The premises of the verdict: the FFN step, each head's step, the pattern steps and the group
+    step. The check re-derives the verdict from their statuses and facts (`decide`)."""
+
+    ffn: proof.Step
+    heads: tuple
+    structure: tuple
+    group_step: proof.Step
+    dim: object
+    verdict: proof.Verdict
+    kind = "verdict-premises"
+
+    def check(self) -> None:
+        for s in (self.ffn, *self.heads, *self.structure, self.group_step):
+            if not proof.is_step(s):
+                raise proof.CertificateRejected("VerdictPremises: a premise is not a derivation step")
+        got = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)[0]
+        if self.dim == 1 and got is proof.Verdict.UAP and self.verdict is proof.Verdict.INCONCLUSIVE:
+            return  # DIM-RANGE: Theorem 1 assumes d ≥ 2
+        if got is not self.verdict:
+            raise proof.CertificateRejected(f"VerdictPremises: the premises give {got.value}, not {self.verdict.value}")
+
+    def to_json(self):
+        return {"kind": self.kind, "verdict": self.verdict.value,
+                "premises": [{"rule": s.rule, "status": s.status.value, "facts": s.facts_json}
+                             for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
+
+
+def outcome(ffn, heads, structure, group_step, dim):
+    """(verdict, group, layers) as VERDICT-T1 concludes them, without making the step: `dim 1` turns a
+    UAP that needs d ≥ 2 into INCONCLUSIVE, a symbolic dimension adds the condition d ≥ 2 to G."""
+    verdict, _, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
+    if verdict is proof.Verdict.UAP and dim == 1:
+        verdict = proof.Verdict.INCONCLUSIVE  # Theorem 1 assumes d ≥ 2
+    elif verdict is proof.Verdict.UAP and two_dims:
+        if not isinstance(dim, int):
+            group = replace(group, condition=f"{group.condition} and {dim} ≥ 2" if group.condition else f"{dim} ≥ 2")
+    return verdict, group, layers if verdict is proof.Verdict.UAP else None
+
+
+@proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
+            statuses=(proof.PROVED, proof.UNDECIDED), certificates=(VerdictPremises,))
+def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proof.Step, dim,
+                 extra=()) -> proof.Step:
+    """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
+    verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
+    premises = [ffn, *heads, *structure, *extra, group_step]
+    if verdict is proof.Verdict.NOT_UAP:
+        claim = f"NOT-UAP: {why.claim}"
+    elif verdict is proof.Verdict.ILL_POSED:
+        claim = "ILL-POSED: " + why.claim
+    elif verdict is proof.Verdict.UAP:
+        lay = layers if isinstance(layers, int) else sympy.sstr(layers)
+        claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} attention layer"
+                 f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
+                 "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
+    else:
+        failing = [s for s in [ffn, *heads, *structure] if not s.proved]
+        names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
+        claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
+    if verdict is proof.Verdict.UAP and dim == 1:
+        # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
+        dim_step = dimension_range(dim, premise_needs_two=two_dims)
+        premises.insert(len(premises) - 1 - len(extra), dim_step)
+        verdict = proof.Verdict.INCONCLUSIVE
+        claim = f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
+    elif verdict is proof.Verdict.UAP and two_dims:
+        if not isinstance(dim, int):
+            claim += f" (for token dimension {dim} ≥ 2)"
+            group = replace(group, condition=f"{group.condition} and {dim} ≥ 2" if group.condition
+                            else f"{dim} ≥ 2")
+    status = proof.UNDECIDED if verdict is proof.Verdict.INCONCLUSIVE else proof.PROVED
+    cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict)
+    # The group is the family's whatever the verdict; a number of layers exists only for UAP.
+    facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
+    return proof.conclude(claim, status, premises, {"verdict": verdict.value}, facts=facts,
+                          certificate=cert)
+
+
+@proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", CITE_DIM, statuses=(proof.UNDECIDED,))
+def dimension_range(dim, premise_needs_two: bool = True) -> proof.Step:
     if premise_needs_two:
         return proof.conclude("`dim 1`: a premise was proved only for d ≥ 2 (its witness argument needs the "
                               "connected domain {x ≠ 0, z ≠ 0} of d ≥ 2, or one witness per sign orthant in d = 1)",
-                              proof.UNDECIDED, evidence={"dim": spec.dim})
+                              proof.UNDECIDED, evidence={"dim": dim})
     return proof.conclude("`dim 1`: Theorem 1 is stated for token dimension d ≥ 2 (the paper assumes d ≥ 2), "
                           "so every premise being proved does not give the UAP at d = 1",
-                          proof.UNDECIDED, evidence={"dim": spec.dim, "assumption": "d ≥ 2 (Theorem 1)"})
+                          proof.UNDECIDED, evidence={"dim": dim, "assumption": "d ≥ 2 (Theorem 1)"})

@@ -1,0 +1,613 @@
+"""Certificates: the typed data a rule concludes from, each with a cheap re-check.
+
+The proof kernel (uapcheck/proof.py) runs `check()` before it makes a `proved` or `refuted` step,
+and stores `to_json()` with the step. A check raises `CertificateRejected` when the data does not
+show what the rule claims. Checks are deliberately small: exact substitution at rational points,
+arc-by-arc graph checks, membership of generators; what a check does not re-derive is named in the
+certificate (`Trusted`, or the `trusted` entry of the JSON) so a referee sees what rests on an
+engine. docs/theory.md §2.2 lists every certificate with what its check proves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Sequence
+
+import sympy
+
+from . import proof
+from .proof import Certificate, CertificateRejected, Status
+from .zero import is_zero, simplified
+
+# Above this many positions, graph certificates keep their checks but leave the long arrays out of
+# the JSON (the input re-derives them).
+JSON_ARRAY_LIMIT = 4096
+
+
+def _reject(cls, why: str):
+    raise CertificateRejected(f"{cls.__name__}: {why}")
+
+
+def _exact(value) -> Any:
+    return proof._jsonable(value)
+
+
+def _is_nonzero(value: sympy.Expr) -> bool:
+    """Exact: `value` is non-zero for every admissible value of the parameters it contains."""
+    value = simplified(value)
+    if value.is_zero is False:
+        return True
+    if value.is_zero or is_zero(value):
+        return False
+    from .asymptotics import Context, NeedSign, Undecided, sign_of  # the sign engine, for parameters
+    try:
+        return sign_of(value, Context()) != 0
+    except (Undecided, NeedSign):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Generic certificates
+
+
+@dataclass(frozen=True)
+class Trusted(Certificate):
+    """A conclusion the kernel does not re-derive: an engine's computation, named with its reason.
+    Rules declare `Trusted` explicitly; the JSON marks the step `trusted` with the reason."""
+
+    engine: str
+    reason: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    kind = "trusted"
+
+    def check(self) -> None:
+        if not self.engine or not self.reason:
+            _reject(Trusted, "a trusted conclusion names its engine and its reason")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "engine": self.engine, "reason": self.reason, "data": _exact(dict(self.data))}
+
+
+@dataclass(frozen=True)
+class Inference(Certificate):
+    """The rule's stated argument applied to premises that have the given statuses (e.g. TD-KERNEL:
+    (LIM) proved and analyticity proved). The check: each premise is a kernel-made step with that
+    status."""
+
+    premises: tuple  # of (Step, Status)
+    argument: str
+    # Typed facts the argument needs of its premises: (step, fact name, value), compared exactly.
+    requires: tuple = ()
+    # Side conditions the argument needs, each a certificate checked in turn (e.g. k(0, 0) > 0).
+    conditions: tuple = ()
+    kind = "inference"
+
+    def check(self) -> None:
+        if not self.premises:
+            _reject(Inference, "an inference needs premises")
+        steps = set()
+        for step, status in self.premises:
+            if not proof.is_step(step):
+                _reject(Inference, "a premise is not a derivation step")
+            if step.status is not Status(status):
+                _reject(Inference, f"premise {step.rule} is {step.status.value}, not {Status(status).value}")
+            steps.add(id(step))
+        for step, name, value in self.requires:
+            if id(step) not in steps:
+                _reject(Inference, f"a required fact {name!r} is not of a premise")
+            if name not in step.facts or step.facts[name] != value:
+                _reject(Inference, f"premise {step.rule} does not have {name} = {value!r}")
+        for condition in self.conditions:
+            if not isinstance(condition, Certificate) or isinstance(condition, (Trusted, Inference)):
+                _reject(Inference, "a side condition is a checked certificate")
+            condition.check()
+
+    def to_json(self) -> Any:
+        out = {"kind": self.kind, "argument": self.argument,
+               "premises": [{"rule": s.rule, "status": Status(st).value} for s, st in self.premises]}
+        if self.requires:
+            out["requires"] = [{"rule": s.rule, "fact": name, "value": _exact(value)} for s, name, value in self.requires]
+        if self.conditions:
+            out["conditions"] = [c.to_json() for c in self.conditions]
+        return out
+
+
+@dataclass(frozen=True)
+class ExactIdentity(Certificate):
+    """lhs = rhs identically (SymPy simplification of the difference to 0)."""
+
+    lhs: sympy.Expr
+    rhs: sympy.Expr
+    meaning: str
+    kind = "identity"
+
+    def check(self) -> None:
+        if not is_zero(self.lhs - self.rhs):
+            _reject(ExactIdentity, f"{sympy.sstr(self.lhs)} ≠ {sympy.sstr(self.rhs)}")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "lhs": _exact(self.lhs), "rhs": _exact(self.rhs), "meaning": self.meaning}
+
+
+@dataclass(frozen=True)
+class NonzeroAt(Certificate):
+    """`expression` evaluated at the exact `point` is non-zero (e.g. σ's second difference)."""
+
+    expression: sympy.Expr
+    point: Mapping[sympy.Symbol, sympy.Expr]
+    meaning: str
+    kind = "nonzero-at-point"
+
+    def check(self) -> None:
+        value = sympy.sympify(self.expression).xreplace(dict(self.point))
+        if not _is_nonzero(value):
+            _reject(NonzeroAt, f"{self.meaning}: the value at the witness point is not shown non-zero")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "expression": _exact(self.expression),
+                "point": {str(k): _exact(v) for k, v in self.point.items()}, "meaning": self.meaning}
+
+
+@dataclass(frozen=True)
+class SignChange(Certificate):
+    """`expression` is > 0 at one exact point and < 0 at another (a kernel taking both signs)."""
+
+    expression: sympy.Expr
+    positive_at: Mapping[sympy.Symbol, sympy.Expr]
+    negative_at: Mapping[sympy.Symbol, sympy.Expr]
+    kind = "sign-change"
+
+    def check(self) -> None:
+        pos = simplified(self.expression.xreplace(dict(self.positive_at)))
+        neg = simplified(self.expression.xreplace(dict(self.negative_at)))
+        if pos.is_positive is not True or neg.is_negative is not True:
+            _reject(SignChange, f"values {sympy.sstr(pos)} and {sympy.sstr(neg)} are not of opposite signs")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "expression": _exact(self.expression),
+                "positive at": {str(k): _exact(v) for k, v in self.positive_at.items()},
+                "negative at": {str(k): _exact(v) for k, v in self.negative_at.items()}}
+
+
+@dataclass(frozen=True)
+class Affine(Certificate):
+    """σ'' ≡ 0: the activation is affine (or there is no FFN: `sigma` None)."""
+
+    sigma: Optional[sympy.Expr]
+    variable: Optional[sympy.Symbol]
+    kind = "affine-activation"
+
+    def check(self) -> None:
+        if self.sigma is None:
+            return
+        if not is_zero(sympy.diff(self.sigma, self.variable, 2)):
+            _reject(Affine, f"σ = {sympy.sstr(self.sigma)} is not affine")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "sigma": None if self.sigma is None else _exact(self.sigma)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel limit
+
+
+@dataclass(frozen=True)
+class KeyPoints:
+    """Two exact key points (same query) where a growing coefficient differs."""
+
+    term: str  # "t^α" or "log t"
+    coefficient: sympy.Expr  # in the invariants
+    first: Mapping[sympy.Symbol, sympy.Expr]  # invariants at (x, z₁)
+    second: Mapping[sympy.Symbol, sympy.Expr]  # invariants at (x, z₂)
+
+    def difference(self) -> sympy.Expr:
+        return self.coefficient.xreplace(dict(self.first)) - self.coefficient.xreplace(dict(self.second))
+
+    def to_json(self) -> Any:
+        return {"term": self.term, "coefficient": _exact(self.coefficient),
+                "first": {str(k): _exact(v) for k, v in self.first.items()},
+                "second": {str(k): _exact(v) for k, v in self.second.items()},
+                "difference": _exact(simplified(self.difference()))}
+
+
+@dataclass(frozen=True)
+class RegionCertificate:
+    name: str
+    status: str  # holds | holds-d2 | fails | oscillates | zero | undecided
+    signs: tuple[tuple[str, int], ...]  # the region: invariant name → sign
+    points: tuple[KeyPoints, ...] = ()  # for holds: one per sign orthant found
+    growing_symbols: tuple[str, ...] = ()  # for fails: the symbols of the growing part
+    key_symbols: tuple[str, ...] = ()
+
+    def to_json(self) -> Any:
+        return {"region": self.name, "status": self.status, "signs": [list(s) for s in self.signs],
+                "witnesses": [p.to_json() for p in self.points],
+                "growing part depends on": list(self.growing_symbols), "key invariants": list(self.key_symbols)}
+
+
+@dataclass(frozen=True)
+class LimitCertificate(Certificate):
+    """Per sign region of the invariants: exact points where the growing part of log k(x, t z)
+    differs between two keys (so (LIM) holds there), or the growing part's symbols, none of them
+    a key invariant (so (LIM) fails there). `conclusion` is the status the rule concludes."""
+
+    regions: tuple[RegionCertificate, ...]
+    conclusion: Status
+    kind = "kernel-limit"
+
+    def check(self) -> None:
+        if not self.regions:
+            _reject(LimitCertificate, "no region was analysed")
+        for r in self.regions:
+            if r.status in ("holds", "holds-d2"):
+                if not r.points:
+                    _reject(LimitCertificate, f"region {r.name}: no witness point")
+                for p in r.points:
+                    for name, sign in r.signs:
+                        for point in (p.first, p.second):
+                            value = next((v for k, v in point.items() if str(k) == name), None)
+                            if value is not None and (value == 0 or (value > 0) != (sign > 0)):
+                                _reject(LimitCertificate, f"region {r.name}: a witness point lies outside it")
+                    if not _is_nonzero(p.difference()):
+                        _reject(LimitCertificate, f"region {r.name}: the growing coefficients agree at the "
+                                                  "witness points")
+            elif r.status == "fails":
+                if set(r.growing_symbols) & set(r.key_symbols):
+                    _reject(LimitCertificate, f"region {r.name}: the growing part depends on the key")
+        statuses = {r.status for r in self.regions}
+        if self.conclusion is Status.PROVED and not statuses <= {"holds", "holds-d2"}:
+            _reject(LimitCertificate, "a region where (LIM) is not shown to hold")
+        if self.conclusion is Status.REFUTED:
+            failing = [r for r in self.regions if r.status not in ("holds", "holds-d2")]
+            if not failing or any(r.status not in ("fails", "oscillates", "zero") for r in failing):
+                _reject(LimitCertificate, "a refutation needs a region where (LIM) provably fails")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "conclusion": self.conclusion.value,
+                "regions": [r.to_json() for r in self.regions],
+                "trusted": "the growing part of log k(x, t z) on each region is the asymptotic engine's "
+                           "(cross-checked numerically at the witness points)"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Pattern graphs (concrete n)
+
+
+def _arc_sets(graphs) -> list[set]:
+    return [set(g.arcs()) for g in graphs]
+
+
+def _successors(graphs, n: int) -> list[list[int]]:
+    succ: list[set[int]] = [set() for _ in range(n + 1)]
+    for g in graphs:
+        for j, i in g.arcs():
+            if j != i:
+                succ[j].add(i)
+    return [sorted(s) for s in succ]
+
+
+def _bfs(succ: list[list[int]], sources: Sequence[int], radius: Optional[int] = None) -> list[int]:
+    """Distances (−1: unreached) from a set of sources, up to `radius` hops."""
+    dist = [-1] * len(succ)
+    frontier = list(sources)
+    for s in frontier:
+        dist[s] = 0
+    depth = 0
+    while frontier and (radius is None or depth < radius):
+        depth += 1
+        nxt = []
+        for a in frontier:
+            for b in succ[a]:
+                if dist[b] < 0:
+                    dist[b] = depth
+                    nxt.append(b)
+        frontier = nxt
+    return dist
+
+
+@dataclass(frozen=True)
+class Diameter(Certificate):
+    """Strong connectivity with directed diameter D (or an upper bound): the graphs engine's BFS
+    probes, automorphisms and realising pair, re-checked arc by arc (graphs.verify_connectivity,
+    plain Python, no igraph)."""
+
+    graphs: tuple
+    connectivity: Any  # graphs.Connectivity
+    kind = "diameter"
+
+    @property
+    def diameter(self) -> Optional[int]:
+        return self.connectivity.diameter
+
+    def check(self) -> None:
+        from .graphs import verify_connectivity
+        c = self.connectivity
+        if not c.strongly_connected or c.upper is None:
+            _reject(Diameter, "no upper bound on the distances")
+        if not verify_connectivity(list(self.graphs), c):
+            _reject(Diameter, "the BFS distances, automorphisms or realising pair do not check")
+
+    def to_json(self) -> Any:
+        c = self.connectivity
+        ub = c.upper_bound
+        out = {"kind": self.kind, "n": c.n, "diameter": c.diameter, "lower": c.lower, "upper": c.upper,
+               "realised by": None if c.lower_pair is None else {"from j": c.lower_pair[0], "to i": c.lower_pair[1]},
+               "upper bound method": ub.method if ub else None}
+        if ub is not None and c.n <= JSON_ARRAY_LIMIT:
+            out["probes"] = [{"vertex": p.vertex, "dist_out": list(p.dist_out), "dist_in": list(p.dist_in)}
+                             for p in ub.probes]
+            out["automorphisms"] = [list(a) for a in ub.automorphisms]
+            out["eccentricities"] = list(ub.eccentricities) if ub.eccentricities else None
+        return out
+
+
+@dataclass(frozen=True)
+class Unreachable(Certificate):
+    """x_j never reaches position i: the set R of positions with a path to i contains i, not j, and
+    no arc enters R from outside (checked arc by arc)."""
+
+    graphs: tuple
+    i: int
+    j: int
+    reach_i: frozenset
+    kind = "receptive-field"
+
+    def check(self) -> None:
+        n = self.graphs[0].n
+        reach = self.reach_i
+        if self.i not in reach or self.j in reach or not all(1 <= v <= n for v in reach):
+            _reject(Unreachable, "the set must contain i and not j")
+        for g in self.graphs:
+            if g.complete and n > 1:
+                _reject(Unreachable, "a complete head reaches everything")
+            for a, b in g.arcs():
+                if b in reach and a not in reach:
+                    _reject(Unreachable, f"the arc {a} → {b} enters the set")
+
+    def to_json(self) -> Any:
+        n = self.graphs[0].n
+        return {"kind": self.kind, "n": n, "i": self.i, "j": self.j,
+                "reaches i": sorted(self.reach_i) if n <= JSON_ARRAY_LIMIT else len(self.reach_i)}
+
+
+@dataclass(frozen=True)
+class FarPair(Certificate):
+    """d(j → i) > budget: a BFS from j (plain Python) does not reach i within `budget` hops."""
+
+    graphs: tuple
+    i: int
+    j: int
+    budget: int
+    distance: Optional[int]
+    kind = "receptive-field-budget"
+
+    def check(self) -> None:
+        n = self.graphs[0].n
+        dist = _bfs(_successors(self.graphs, n), [self.j])
+        d = dist[self.i]
+        if 0 <= d <= self.budget:
+            _reject(FarPair, f"x_{self.j} reaches {self.i} in {d} ≤ {self.budget} layers")
+        if (d if d >= 0 else None) != self.distance:
+            _reject(FarPair, f"the distance is {d}, not {self.distance}")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "i": self.i, "j": self.j, "budget": self.budget, "distance": self.distance}
+
+
+def _arc_image_ok(perm: Sequence[int], arcs: set) -> bool:
+    return all((perm[j - 1], perm[i - 1]) in arcs for j, i in arcs)
+
+
+@dataclass(frozen=True)
+class ViewWitness(Certificate):
+    """D layers are not enough: a permutation σ outside the family's group (some head's arc is not
+    preserved) such that every position whose in-neighbourhood σ does not carry onto N(σ v) is at
+    distance ≥ D from position i; so after D layers the output at i is the same for X and σX."""
+
+    graphs: tuple
+    diameter: int
+    position: int
+    permutation: tuple  # [σ(1), ..., σ(n)]
+    kind = "view-witness"
+
+    def check(self) -> None:
+        n = self.graphs[0].n
+        perm = list(self.permutation)
+        if sorted(perm) != list(range(1, n + 1)):
+            _reject(ViewWitness, "not a permutation")
+        arcs = _arc_sets(self.graphs)
+        if all(_arc_image_ok(perm, a) for a in arcs):
+            _reject(ViewWitness, "the permutation preserves every head: it is in the group")
+        bad = set()
+        for a in arcs:
+            nb = [set([v]) for v in range(n + 1)]
+            for j, i in a:
+                nb[i].add(j)
+            for v in range(1, n + 1):
+                if {perm[k - 1] for k in nb[v]} != nb[perm[v - 1]]:
+                    bad.add(v)
+        dist = _bfs(_successors(self.graphs, n), sorted(bad), radius=self.diameter - 1)
+        if dist[self.position] >= 0:
+            _reject(ViewWitness, f"position {self.position} is within {self.diameter - 1} of a changed "
+                                 "neighbourhood")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "diameter": self.diameter, "position": self.position,
+                "permutation": list(self.permutation)}
+
+
+@dataclass(frozen=True)
+class Generators(Certificate):
+    """Every generator preserves every head's arcs with its bias labels and the positional encoding
+    (checked arc by arc), and the generated group has the stated order (Schreier–Sims, SymPy, up to
+    `ORDER_CHECK_MAX_N` points). That no larger group exists is the automorphism engine's (BLISS)."""
+
+    graphs: tuple
+    biases: tuple
+    positional: str
+    generators: tuple
+    order: int
+    shown: object = None  # the order as the report writes it (a bounded text for huge orders)
+    ORDER_CHECK_MAX_N = 256
+    # SymPy's Schreier–Sims takes minutes on S_127; larger orders are the engine's here (and are
+    # re-derived by `uapcheck verify`, docs/theory.md §18).
+    ORDER_CHECK_MAX = 10 ** 9
+    kind = "automorphism-generators"
+
+    def check(self) -> None:
+        from .graphs import is_automorphism
+        n = self.graphs[0].n
+        identity = tuple(range(1, n + 1))
+        arcs = _arc_sets(self.graphs)
+        # Per head, the arcs at each position: a generator only moves the arcs at the points it moves.
+        incident = []
+        for head in arcs:
+            at: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+            for j, i in head:
+                at[j].append((j, i))
+                if i != j:
+                    at[i].append((j, i))
+            incident.append(at)
+        labelled = any(self.biases) or self.positional != "none"
+        for g in self.generators:
+            if len(g) != n or tuple(sorted(g)) != identity:
+                _reject(Generators, "a generator is not a permutation")
+            moved = [k for k, image in enumerate(g, 1) if image != k]
+            for head, at in zip(arcs, incident):
+                if any((g[j - 1], g[i - 1]) not in head for k in moved for j, i in at[k]):
+                    _reject(Generators, f"the generator {list(g)} moves an arc off its head")
+            if labelled and not is_automorphism(list(g), list(self.graphs), list(self.biases), self.positional):
+                _reject(Generators, f"the generator {list(g)} does not preserve the heads' bias labels or "
+                                    "the encoding")
+        if n <= self.ORDER_CHECK_MAX_N and isinstance(self.order, int) and self.order <= self.ORDER_CHECK_MAX:
+            from sympy.combinatorics import Permutation, PermutationGroup
+            gens = [Permutation([x - 1 for x in g]) for g in self.generators] or [Permutation(list(range(n)))]
+            if PermutationGroup(gens).order() != self.order:
+                _reject(Generators, f"the generators generate a group of order "
+                                    f"{PermutationGroup(gens).order()}, not {self.order}")
+
+    def to_json(self) -> Any:
+        n = self.graphs[0].n
+        return {"kind": self.kind, "n": n, "order": self.order,
+                "generators": [list(g) for g in self.generators] if n <= JSON_ARRAY_LIMIT else len(self.generators),
+                "trusted": "completeness of the group (no larger group preserves the heads) is the automorphism "
+                           "engine's" + ("" if n <= self.ORDER_CHECK_MAX_N and isinstance(self.order, int)
+                                         and self.order <= self.ORDER_CHECK_MAX else ", and so is its order")}
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions in the weights (docs/theory.md §16)
+
+
+@dataclass(frozen=True)
+class PositiveValue(Certificate):
+    """`expression` (no free symbols left, or only positive ones) is positive, decided exactly."""
+
+    expression: sympy.Expr
+    meaning: str
+    kind = "positive-value"
+
+    def check(self) -> None:
+        value = simplified(sympy.sympify(self.expression))
+        if value.has(sympy.nan, sympy.zoo) or value.is_positive is not True:
+            _reject(PositiveValue, f"{self.meaning}: {sympy.sstr(value)} is not shown positive")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "expression": _exact(self.expression), "meaning": self.meaning}
+
+
+@dataclass(frozen=True)
+class SoftmaxKernel(Certificate):
+    """k(x, y) = exp(γ x·y) with γ a positive constant: `plain` is the kernel in the invariant
+    a = x·y (and b = |y|², c = |x|², which must not occur)."""
+
+    plain: sympy.Expr
+    score: sympy.Symbol  # the invariant a = x·y
+    others: tuple  # the other invariants, which must not occur
+    kind = "softmax-kernel"
+
+    def check(self) -> None:
+        if not isinstance(self.plain, sympy.exp):
+            _reject(SoftmaxKernel, f"{sympy.sstr(self.plain)} is not an exponential")
+        gamma = simplified(self.plain.args[0] / self.score)
+        if gamma.free_symbols & ({self.score} | set(self.others)) or gamma.is_positive is not True:
+            _reject(SoftmaxKernel, f"the exponent is not γ·x·y with a constant γ > 0 (γ = {sympy.sstr(gamma)})")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "kernel": _exact(self.plain)}
+
+
+@dataclass(frozen=True)
+class OffsetClass(Certificate):
+    """A fixed position term e(i, j) depends on the positions only through m = j − i: the identity
+    e(i, i + m) − e(i, i) = h(m) (bias) or e(i, i + m) = h(m)·e(i, i) (factor) holds exactly; h is
+    even when `even`; and h is injective on the offsets (on |m| when even): a linear form with a
+    non-zero slope, or (n concrete) pairwise disjoint exact intervals at `bits` bits."""
+
+    term: sympy.Expr  # e(i, j) in the symbols i, j below
+    i: sympy.Symbol
+    j: sympy.Symbol
+    m: sympy.Symbol
+    h: sympy.Expr
+    multiplicative: bool
+    even: bool
+    n: object  # int or a symbol
+    method: str  # "linear" | "intervals"
+    bits: int = 0
+    kind = "offset-classes"
+
+    def check(self) -> None:
+        e, i, j, m = self.term, self.i, self.j, self.m
+        shifted, diagonal = e.xreplace({j: i + m}), e.xreplace({j: i})
+        gap = shifted - diagonal - self.h if not self.multiplicative else shifted - self.h * diagonal
+        if not is_zero(simplified(gap)):
+            _reject(OffsetClass, f"the term is not h(j − i) with h = {sympy.sstr(self.h)}")
+        if self.h.has(i) or self.h.has(j):
+            _reject(OffsetClass, "h depends on the positions, not only on their offset")
+        if self.even and not is_zero(simplified(self.h.xreplace({m: -m}) - self.h)):
+            _reject(OffsetClass, "h is not even")
+        if self.method == "linear":
+            var = sympy.Dummy("m", positive=True) if self.even else m
+            hh = self.h.xreplace({m: var}) if self.even else self.h
+            hh = simplified(hh)
+            poly = sympy.Poly(hh, var) if hh.is_polynomial(var) else None
+            if poly is None or poly.degree() != 1 or poly.LC().is_nonzero is not True:
+                _reject(OffsetClass, "h is not linear with a non-zero slope")
+            return
+        n = self.n
+        if self.method != "intervals" or not isinstance(n, int):
+            _reject(OffsetClass, "injectivity is shown by a linear form, or by intervals at a concrete n")
+            return
+        from .rules.positions import _disjoint, _iv  # the same exact interval arithmetic (mpmath.iv)
+        offsets = range(0, n) if self.even else range(-(n - 1), n)
+        try:
+            values = [_iv(self.h.xreplace({m: self.m}), k, self.bits) for k in offsets]
+        except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
+            _reject(OffsetClass, "h cannot be evaluated on every offset")
+        if not _disjoint(values):
+            _reject(OffsetClass, f"two offsets are not told apart at {self.bits} bits")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "h": _exact(self.h), "even": self.even, "multiplicative": self.multiplicative,
+                "n": _exact(self.n), "method": self.method, "bits": self.bits or None}
+
+
+@dataclass(frozen=True)
+class BucketRange(Certificate):
+    """T5 buckets at a concrete n: every offset |j − i| ≤ n − 1 has its own bucket (the buckets of
+    −(n − 1), …, n − 1 are pairwise different, computed in integer arithmetic)."""
+
+    n: int
+    buckets: int
+    max_distance: int
+    kind = "bucket-range"
+
+    def check(self) -> None:
+        if not isinstance(self.n, int) or self.n < 1:
+            _reject(BucketRange, "the number of tokens is not a concrete integer")
+        from .rules.positions import t5_bucket
+        seen = [t5_bucket(m, self.buckets, self.max_distance) for m in range(-(self.n - 1), self.n)]
+        if len(set(seen)) != len(seen):
+            _reject(BucketRange, "two offsets share a bucket")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "n": self.n, "buckets": self.buckets, "max distance": self.max_distance}

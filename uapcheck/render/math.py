@@ -1,0 +1,106 @@
+"""The typed facts of a step as LaTeX formulas, through SymPy's LaTeX printer.
+
+Printers call `step_formulas(step)`: it walks the step's typed facts (kernels, growing parts of
+log k, sign regions, offset functions, diameters, layer counts, groups) and returns LaTeX strings
+for math mode. Nothing here reads a claim or an evidence string: a fact that is not typed is not
+printed as a formula. The LaTeX renderer sets each formula with `\\uapmath` (scaled down to the line
+width when it is wider); the Markdown renderer writes it as GitHub math.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Iterator
+
+import sympy
+
+# The invariants of uapcheck/lower.py and the position symbols of rules/positions.py, by name: their
+# names are not possible .uap names, so no parameter can collide with them.
+_NAMES = {
+    "x·z": r"x \cdot z", "|z|²": r"\lVert z \rVert^{2}", "|x|²": r"\lVert x \rVert^{2}",
+    "w·x": r"w \cdot x", "w·z": r"w \cdot z", "x[r]": r"x_{r}", "z[r]": r"z_{r}",
+    "|z_b|²": r"\lVert z_{b} \rVert^{2}", "κ_b(x)": r"\kappa_{b}(x)", "ξ": r"\xi",
+    "i·pos": "i", "j·pos": "j", "m·off": "m",
+}
+_SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
+_LONG_NUMBER = 15
+
+
+def latex(expr: Any) -> str:
+    """SymPy's LaTeX printer, with the invariants written as the mathematics writes them."""
+    if isinstance(expr, bool):
+        return r"\text{" + ("true" if expr else "false") + "}"
+    if isinstance(expr, int):
+        return integer(expr)
+    if not isinstance(expr, sympy.Basic):
+        raise TypeError(f"not a formula: {type(expr).__name__}")
+    big = {i for i in expr.atoms(sympy.Integer) if abs(int(i)) >= 10 ** _LONG_NUMBER}
+    if big:  # a huge integer factor: its power of ten, never hundreds of digits
+        expr = expr.xreplace({i: sympy.Symbol(integer(int(i))) for i in big})
+    names = {s: _NAMES[s.name] for s in expr.free_symbols if isinstance(s, sympy.Symbol) and s.name in _NAMES}
+    for s in expr.free_symbols:
+        if isinstance(s, sympy.Symbol) and s.name.startswith(r"\approx"):
+            names[s] = s.name
+    return sympy.latex(expr, symbol_names=names, ln_notation=True)
+
+
+def integer(n: int) -> str:
+    if abs(n) < 10 ** _LONG_NUMBER:
+        return str(n)
+    return rf"\approx 10^{{{int(math.log10(abs(n)))}}}" if n > 0 else rf"-\approx 10^{{{int(math.log10(-n))}}}"
+
+
+def region(signs) -> str:
+    """((symbol, ±1), ...) as {x·z < 0, ...}."""
+    parts = [f"{latex(sym)} {'<' if sign < 0 else '>'} 0" for sym, sign in signs]
+    return r"\{" + ", ".join(parts) + r"\}" if parts else r"\text{all invariants}"
+
+
+def group_name(name: str):
+    """A named group's formula, or None for a name that is a description (it stays in the claim)."""
+    m = _SUBSCRIPTED.match(name)
+    if m:
+        return f"{m[1]}_{{{m[2]}}}"
+    if name == "trivial":
+        return r"\{\mathrm{id}\}"
+    if name == "reflection":
+        return r"\{\mathrm{id},\ i \mapsto n + 1 - i\}"
+    return None
+
+
+def group(info) -> list[str]:
+    """G = S_n, |G| = n! (the order when it is a number or an expression, never text)."""
+    out = []
+    name = group_name(info.name) if info.name else None
+    if name is not None:
+        out.append("G = " + name)
+    order = info.order
+    if isinstance(order, (int, sympy.Basic)) and not isinstance(order, bool):
+        out.append(r"\lvert G \rvert = " + latex(order))
+    return out  # a condition on n stays in the claim's words (it is not a typed fact)
+
+
+def step_formulas(step) -> list[str]:
+    """The step's typed facts as formulas (LaTeX for math mode), in a fixed order."""
+    return list(_formulas(step.facts))
+
+
+def _formulas(facts) -> Iterator[str]:
+    if "kernel" in facts:
+        yield "k(x, t z) = " + latex(facts["kernel"])
+    if "query factor" in facts:
+        yield (r"k(x, t z) = \sum_{r} Q_{r}\, K_{r}(t), \quad Q_{r} = " + latex(facts["query factor"]) +
+               r", \quad K_{r}(t) = " + latex(facts["key factor"]))
+    for signs, expr in facts.get("growing parts", ()):
+        on = r" \quad \text{on } " + region(signs) if signs else ""
+        yield r"\log k(x, t z) = " + latex(expr) + r" + O(1)" + on
+    if facts.get("region"):
+        yield r"\text{region } " + region(facts["region"])
+    if facts.get("offset function") is not None:
+        yield "h(m) = " + latex(facts["offset function"])
+    if facts.get("diameter") is not None:
+        yield "D = " + latex(facts["diameter"])
+    if facts.get("layers") is not None:
+        yield "m = " + latex(facts["layers"])
+    if facts.get("group") is not None:
+        yield from group(facts["group"])
