@@ -215,7 +215,7 @@ def test_default_text_is_compact_and_full_adds_the_evidence(softmax_text):
     full = out(run("--full", "catalog/softmax.uap"))
     assert len(compact.splitlines()) <= 25 < len(full.splitlines())
     assert compact.index("verdict") < compact.index("[s1]")   # the verdict comes first
-    assert "cite:" not in compact and "cite: Cheng et al. 2025" in full
+    assert "cite:" not in compact and "cite: the paper's Definition 2" in full and "Cheng et al. 2025" in full
     # Evidence is never cut in the full report (no truncated value, no ellipsis of an overflowing line).
     assert "…" not in full and not any(line.rstrip().endswith("...") for line in full.splitlines())
 
