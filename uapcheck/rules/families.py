@@ -16,6 +16,7 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
 from ..graphs.names import order_text
+from ..certificates import Trusted
 from .symmetry import GroupInfo
 
 
@@ -75,7 +76,10 @@ def family_outcome(spec: S.Spec):
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
           "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
-    connected = P.connected_step(desc, _pretty(diameter) if isinstance(n, sympy.Symbol) else diameter, ev, small)
+    theorem_cert = f"{theorem.section}: {theorem.family}, for {where} (instance check: {checked})"
+    shown_diameter = _pretty(diameter) if isinstance(n, sympy.Symbol) else diameter
+    connected = P.connected_step(desc, Trusted("graphs.families", theorem_cert,
+                                               {"diameter": shown_diameter, "exact": True}), ev, small)
     structure = [connected]
     if theorem.layers is not None:
         layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))
@@ -103,7 +107,8 @@ def family_outcome(spec: S.Spec):
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
-    gstep = P.group_step(desc, info, gev, small)
+    gstep = P.group_step(desc, info, gev, Trusted("graphs.families", theorem_cert, {"order": shown_order}),
+                         notes=small)
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
 
 

@@ -277,7 +277,8 @@ def _layers_certificate(connected, diameter, layers, exact, method, witness, gra
             perm = tuple(b if k == a else a if k == b else k for k in range(1, graphs[0].n + 1))
         return ViewWitness(tuple(graphs), int(witness["diameter"]), int(witness["position"]), perm)
     bound = connected.facts.get("diameter")
-    if bound is not None and is_zero(sympy.sympify(layers) - sympy.sympify(bound) - 1):
+    numeric = (int, sympy.Basic)
+    if isinstance(bound, numeric) and isinstance(layers, numeric) and is_zero(sympy.sympify(layers) - sympy.sympify(bound) - 1):
         return Inference(((connected, proof.PROVED),), "the view argument: one layer more than the (bound on "
                          "the) directed diameter always suffices (docs/theory.md §11.2)")
     data = {"layers": layers, "diameter": diameter}
