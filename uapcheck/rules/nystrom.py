@@ -31,7 +31,7 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
         cb, ca, cc = poly.coeff_monomial(b), poly.coeff_monomial(a), poly.coeff_monomial(c)
         if is_zero(ca + 2 * cb) and is_zero(cb - cc) and (-cb).is_positive:
             gamma = -cb
-    if gamma is None:
+    if gamma is None or poly is None:
         return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
                               "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
                               evidence={"kernel": plain}), None
