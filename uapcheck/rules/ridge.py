@@ -303,4 +303,4 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
              "kernel at a shared token is g(|q|² − 2ε qᵀW_K y + ε²|W_K y|²), whose Taylor parts in ε reach every "
              f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
     return proof.conclude(claim, proof.PROVED, premises, dict(ev, reason=reason, dimensions="d ≥ 2"),
-                          certificate=cert)
+                          facts={"min_dim": 2, "layers": 1}, certificate=cert)
