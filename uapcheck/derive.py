@@ -325,24 +325,9 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
     from .rules import convolution
     with stage("the convolution mixer's group, reach and layers"):
         group_step, group, structure, layers, obstruction = convolution.convolution_premises(spec)
-    if obstruction is not None:
-        verdict_name, claim = "NOT-UAP", f"NOT-UAP: {obstruction.claim}"
-    elif ffn_step.proved and group is not None and layers is not None and all(s.proved for s in structure):
-        verdict_name = "UAP"
-        lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-        claim = (f"UAP · G = {group.name} · {lay} convolution layer{'' if layers == 1 else 's'}: Definition 2 holds "
-                 f"and the convolution family is {lay}-layer token distinguishing, so Theorem 1 (fixed-m corollary) "
-                 "gives the G-UAP")
-    else:
-        verdict_name = "INCONCLUSIVE"
-        failing = [s for s in [ffn_step, *structure] if not s.proved]
-        names = "; ".join(f"{s.rule}: {s.claim}" for s in failing) or "a premise is undecided"
-        claim = f"INCONCLUSIVE: not every premise of Theorem 1 is proved — {names}"
-    if verdict_name == "UAP" and spec.dim == 1:
-        dim_step = verdict.dimension_range(spec, premise_needs_two=False)
-        structure = [*structure, dim_step]
-        verdict_name, claim = "INCONCLUSIVE", f"INCONCLUSIVE: {dim_step.rule}: {dim_step.claim}"
-    root = verdict.verdict_step(ffn_step, [], structure, group_step, verdict_name, claim)
+    decided, group, layers = verdict.outcome(ffn_step, [], structure, group_step, spec.dim)
+    verdict_name = decided.value
+    root = verdict.verdict_step(ffn_step, [], structure, group_step, spec.dim, unit="convolution")
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
         holds, reason = _check_expect(spec, verdict_name, group, shown_layers)

@@ -47,7 +47,7 @@ def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
            "that shift's power")
     return proof.conclude(f"the exact equivariance group of the convolution family is G = {info.name or info.order}: "
                           f"{why}", proof.PROVED, evidence={"mixer": desc, "name": info.name, "order": info.order},
-                          certificate=cert)
+                          facts={"group": info}, certificate=cert)
 
 
 @proof.rule("CONV-REACH", "The convolution mixer reaches every position within D layers (and not fewer)",

@@ -118,7 +118,7 @@ def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -
     return proof.conclude(f"the exact equivariance group of the family is G = {name}: the intersection of the "
                           "automorphism groups of every layer's heads, each head of each layer separately",
                           proof.PROVED, evidence={"patterns": desc, "order": info.order, "name": info.name,
-                                                  "method": method}, certificate=cert)
+                                                  "method": method}, facts={"group": info}, certificate=cert)
 
 
 @proof.rule("SEQ-LAYERS", "The least number of layers of per-layer patterns, by views", CITE_SEQ,

@@ -527,15 +527,15 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     gens = {"S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
             "reflection": ("i ↦ n + 1 − i",), "trivial": ()}.get(name, ())
     info = GroupInfo(name, order_text(gprimary.order), gens, cond)
-    step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
-                                   "generators": list(gens)},
-                      _closed_form(gprimary, {"order": info.order}), tuple(_other_cases(grp, gprimary)))
     if layer_range is not None and obstruction is None:
-        # the verdict holds where both the group and the layer count are proved
+        # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
         lr = sympy.sstr(layer_range)
         info = _replace(info, condition=lr if not cond or _implies(layer_range, gprimary.condition, spec, n)
                         else f"{cond} and {lr}")
+    step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
+                                   "generators": list(gens)},
+                      _closed_form(gprimary, {"order": info.order}), tuple(_other_cases(grp, gprimary)))
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
 
 

@@ -102,9 +102,10 @@ def _walk(steps):
 
 
 def _layers_of(structure, group_step):
-    """The number of attention layers the premises establish: PAT-LAYERS's, or 1 for dense heads."""
+    """The number of layers the premises establish: PAT-LAYERS's (SEQ-LAYERS's for per-layer patterns,
+    CONV-LAYERS's for the convolution mixer), or 1 for dense heads."""
     for s in structure:
-        if s.rule == "PAT-LAYERS" and s.proved:
+        if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS") and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure:
         return 1
@@ -173,7 +174,7 @@ def outcome(ffn, heads, structure, group_step, dim):
 @proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(VerdictPremises,))
 def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proof.Step, dim,
-                 extra=()) -> proof.Step:
+                 extra=(), unit: str = "attention") -> proof.Step:
     """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
     verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
@@ -183,7 +184,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         claim = "ILL-POSED: " + why.claim
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-        claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} attention layer"
+        claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} {unit} layer"
                  f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
                  "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
