@@ -611,3 +611,44 @@ class BucketRange(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "n": self.n, "buckets": self.buckets, "max distance": self.max_distance}
+
+
+@dataclass(frozen=True)
+class StandardFamily(Certificate):
+    """A pattern fact of a standard family at symbolic n, or at a concrete n in the theorem's range
+    (docs/theory.md §11.10). The check re-matches the family on the head's pattern (which re-checks
+    the parameter ranges: g ≥ w for F3, integers b ≥ 2 for F4, 2 ≤ s ≤ w + 1 and the finite base case
+    for F7), compares each claimed value with the theorem's exactly, and runs the theorem's instance
+    check: at the start of its range, parameters at their least admissible values, the concrete engine
+    (graphs, BLISS, rooted views) gives the same diameter, group order and least layer count."""
+
+    pattern: Any           # the head's spec.Pattern (every head is this one)
+    n: Any                 # the length: a positive integer Symbol, or an Integer
+    params: tuple          # ((name, Symbol or Integer), ...) as the rules resolved them
+    lower_bounds: tuple    # ((name, int), ...): the instance check's parameter values
+    theorem: str           # "F2"
+    claims: tuple          # ((field, value), ...): fields of graphs.families.FamilyTheorem
+    kind = "family theorem"
+
+    def check(self) -> None:
+        from .graphs import families as F
+        found = F.match([self.pattern], self.n, dict(self.params))
+        if not isinstance(found, F.FamilyTheorem) or found.theorem != self.theorem:
+            _reject(StandardFamily, f"the pattern is not in the family of Theorem {self.theorem}")
+        for name, value in self.claims:
+            mine = getattr(found, name)
+            if isinstance(value, (bool, str)) or value is None or mine is None:
+                same = mine == value
+            else:
+                same = sympy.sympify(mine) == sympy.sympify(value) or is_zero(sympy.sympify(mine) - sympy.sympify(value))
+            if not same:
+                _reject(StandardFamily, f"{name} = {value} is not Theorem {self.theorem}'s {mine}")
+        _, problem = F.check_instance(self.pattern, dict(self.lower_bounds))
+        if problem is not None:
+            _reject(StandardFamily, f"the instance check fails: {problem}")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "theorem": self.theorem, "section": "docs/theory.md §11.10",
+                "parameters": {k: _exact(v) for k, v in self.params},
+                "claims": {k: _exact(v) for k, v in self.claims},
+                "instance parameters": dict(self.lower_bounds)}

@@ -131,3 +131,19 @@ def test_window_plus_strided_has_diameter_two_from_the_first_non_adjacent_pair(w
     for n in range(2, NMAX + 1):
         got = F.concrete(pattern, n, False)
         assert got.connected and got.diameter == (1 if n <= d_star else 2)
+
+
+def test_the_family_certificate_rejects_a_wrong_claim():
+    """The kernel re-checks a family step: the family match, each claimed value against the theorem,
+    and the instance check (docs/theory.md §2.2, `family theorem`; the theorems: §11.11)."""
+    from uapcheck.certificates import StandardFamily
+    from uapcheck.proof import CertificateRejected
+    pattern = U(Window(2), Global(1))
+    StandardFamily(pattern, N, (), (), "F2", (("diameter", 2), ("layers", 3), ("least", True), ("order", 2))).check()
+    for bad in [(("layers", 2),), (("diameter", 3),), (("order", 4),), (("least", False),)]:
+        with pytest.raises(CertificateRejected):
+            StandardFamily(pattern, N, (), (), "F2", bad).check()
+    with pytest.raises(CertificateRejected):
+        StandardFamily(pattern, N, (), (), "F1", ()).check()  # not the star's theorem
+    with pytest.raises(CertificateRejected):
+        StandardFamily(U(Window(2), Dilated(2, 2)), N, (), (), "F2", ()).check()  # not a proved family

@@ -16,7 +16,6 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
 from ..graphs.names import order_text
-from ..certificates import Trusted
 from .symmetry import GroupInfo
 
 
@@ -76,10 +75,7 @@ def family_outcome(spec: S.Spec):
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
           "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
-    theorem_cert = f"{theorem.section}: {theorem.family}, for {where} (instance check: {checked})"
-    shown_diameter = _pretty(diameter) if isinstance(n, sympy.Symbol) else diameter
-    connected = P.connected_step(desc, Trusted("graphs.families", theorem_cert,
-                                               {"diameter": shown_diameter, "exact": True}), ev, small)
+    connected = P.connected_step(desc, _certificate(spec, theorem, diameter=diameter, low=theorem.low), ev, small)
     structure = [connected]
     if theorem.layers is not None:
         layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))
@@ -89,7 +85,8 @@ def family_outcome(spec: S.Spec):
             pos, (a, b) = theorem.witness
             witness = {"position": sympy.sstr(pos), "swap": [sympy.sstr(a), sympy.sstr(b)], "range": f"for {where}",
                        "found by": f"{theorem.section}"}
-        structure.append(P.layers_step(connected, diameter, layers, theorem.least, method, witness))
+        structure.append(P.layers_step(connected, diameter, layers, theorem.least, method, witness,
+                                       family=_certificate(spec, theorem, layers=layers, least=theorem.least)))
     else:
         layers = diameter + 1
         structure.append(P.layers_step(connected, diameter, layers, False,
@@ -102,14 +99,23 @@ def family_outcome(spec: S.Spec):
         order = order.xreplace({theorem.n_symbol: n})
     if isinstance(order, sympy.Piecewise) and not isinstance(n, sympy.Symbol):
         order = order.doit()
-    shown_order = order_text(order) if not isinstance(order, sympy.Piecewise) else _pretty(order)
+    shown_order = order_text(order)
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
-    gstep = P.group_step(desc, info, gev, Trusted("graphs.families", theorem_cert, {"order": shown_order}),
-                         notes=small)
+    gstep = P.group_step(desc, info, gev, _certificate(spec, theorem, group=theorem.group, order=order), small)
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
+
+
+def _certificate(spec: S.Spec, theorem: F.FamilyTheorem, **claims):
+    """The step's certificate: the family match, the parameters, the theorem and the claimed values,
+    with the instance check (uapcheck/certificates.StandardFamily re-runs all of it)."""
+    from ..certificates import StandardFamily
+    from .pattern import _lower_bounds, _symbols
+    n, params = _symbols(spec)
+    return StandardFamily(spec.heads[0].pattern, n, tuple(sorted(params.items())),
+                          tuple(sorted(_lower_bounds(spec).items())), theorem.theorem, tuple(claims.items()))
 
 
 def _small_notes(spec: S.Spec, theorem: F.FamilyTheorem) -> tuple:

@@ -14,7 +14,8 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import Diameter, FarPair, Generators, Inference, Trusted, Unreachable, ViewWitness
+from ..certificates import (Diameter, FarPair, Generators, Inference, StandardFamily, Trusted, Unreachable,
+                            ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
@@ -134,13 +135,15 @@ def _diameter_of(certificate) -> tuple:
     if isinstance(certificate, Diameter):
         c = certificate.connectivity
         return (c.diameter, True) if c.diameter is not None else (c.upper, False)
+    if isinstance(certificate, StandardFamily):
+        return dict(certificate.claims)["diameter"], True
     if isinstance(certificate, Trusted) and "diameter" in certificate.data:
         return certificate.data["diameter"], bool(certificate.data.get("exact", True))
     raise proof.CertificateRejected(f"PAT-CONNECTED concludes from a Diameter certificate, not {certificate!r}")
 
 
 @proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_CONNECTED,
-            statuses=(proof.PROVED,), certificates=(Diameter, Trusted))
+            statuses=(proof.PROVED,), certificates=(Diameter, StandardFamily, Trusted))
 def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.Step:
     diameter, exact = _diameter_of(certificate)
     shown = diameter if isinstance(diameter, int) else sympy.sstr(diameter)
@@ -197,10 +200,12 @@ def _order_text(order) -> str:
 
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, Trusted))
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, Trusted))
 def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
     if isinstance(certificate, Generators):
         certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
+    elif isinstance(certificate, StandardFamily):
+        certified = {_order_text(dict(certificate.claims)["order"])}
     elif isinstance(certificate, Trusted) and "order" in certificate.data:
         certified = {_order_text(certificate.data["order"])}
     else:
@@ -233,10 +238,10 @@ class PatternOutcome:
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
-            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, Trusted))
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
-                graphs=None, labelled: bool = False) -> proof.Step:
+                graphs=None, labelled: bool = False, family: Optional[StandardFamily] = None) -> proof.Step:
     if diameter is None:
         claim = (f"{sympy.sstr(layers)} attention layers suffice by the view argument: the directed diameter "
                  f"is at most {sympy.sstr(layers - 1)} ({method})")
@@ -257,8 +262,8 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         ev["rooted views"] = certificate
     return proof.conclude(claim, proof.PROVED, [connected], ev, notes,
                           facts={"layers": layers, "diameter": diameter, "least": exact},
-                          certificate=_layers_certificate(connected, diameter, layers, exact, method, witness, graphs,
-                                                          certificate, labelled))
+                          certificate=family or _layers_certificate(connected, diameter, layers, exact, method,
+                                                                    witness, graphs, certificate, labelled))
 
 
 def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,
