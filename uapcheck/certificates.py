@@ -616,7 +616,7 @@ class BucketRange(Certificate):
 @dataclass(frozen=True)
 class StandardFamily(Certificate):
     """A pattern fact of a standard family at symbolic n, or at a concrete n in the theorem's range
-    (docs/theory.md §11.10). The check re-matches the family on the head's pattern (which re-checks
+    (docs/theory.md §11.11). The check re-matches the family on the head's pattern (which re-checks
     the parameter ranges: g ≥ w for F3, integers b ≥ 2 for F4, 2 ≤ s ≤ w + 1 and the finite base case
     for F7), compares each claimed value with the theorem's exactly, and runs the theorem's instance
     check: at the start of its range, parameters at their least admissible values, the concrete engine
@@ -648,7 +648,7 @@ class StandardFamily(Certificate):
             _reject(StandardFamily, f"the instance check fails: {problem}")
 
     def to_json(self) -> Any:
-        return {"kind": self.kind, "theorem": self.theorem, "section": "docs/theory.md §11.10",
+        return {"kind": self.kind, "theorem": self.theorem, "section": "docs/theory.md §11.11",
                 "parameters": {k: _exact(v) for k, v in self.params},
                 "claims": {k: _exact(v) for k, v in self.claims},
                 "instance parameters": dict(self.lower_bounds)}
