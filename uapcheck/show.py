@@ -80,3 +80,16 @@ def show_head(h: S.Head) -> str:
         s = f"features {h.fn}({h.params[0]}) = {show_expr(h.expr)}"
         return s + (f" random {h.random}" if h.random else "")
     return f"{h.kind} {h.fn}({h.params[0]}, {h.params[1]}) = {show_expr(h.expr)}"
+
+
+def show_size(e) -> str:
+    """A SymPy expression of n as reports show it: ⌈n/4⌉, ⌊n/2⌋, 2·n, 24^(⌈n/4⌉ − 2)."""
+    import re
+
+    import sympy
+    text = sympy.sstr(e)
+    for _ in range(3):
+        text = re.sub(r"ceiling\(([^()]*)\)", r"⌈\1⌉", text)
+        text = re.sub(r"floor\(([^()]*)\)", r"⌊\1⌋", text)
+    return text.replace("**", "^").replace("*", "·")
+

@@ -13,6 +13,7 @@ from typing import Optional
 import sympy
 
 from .. import spec as S
+from ..show import show_size
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
 from ..graphs.names import order_text
@@ -20,13 +21,7 @@ from .symmetry import GroupInfo
 
 
 def _pretty(e) -> str:
-    """An expression of n as the report shows it: ⌈n/4⌉, ⌊n/2⌋, 2·n."""
-    text = sympy.sstr(e)
-    import re
-    for _ in range(3):
-        text = re.sub(r"ceiling\(([^()]*)\)", r"⌈\1⌉", text)
-        text = re.sub(r"floor\(([^()]*)\)", r"⌊\1⌋", text)
-    return text.replace("*", "·")
+    return show_size(e)
 
 
 def _range_text(theorem: F.FamilyTheorem) -> str:

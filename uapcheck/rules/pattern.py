@@ -25,7 +25,7 @@ from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_la
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.names import order_text
 from .views import LayerCount, layers_needed
-from ..show import show_pattern
+from ..show import show_size, show_pattern
 from .symmetry import GroupInfo
 
 CITE_SPARSE_TEXT = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
@@ -146,7 +146,7 @@ def _diameter_of(certificate) -> tuple:
             statuses=(proof.PROVED,), certificates=(Diameter, StandardFamily, Trusted))
 def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.Step:
     diameter, exact = _diameter_of(certificate)
-    shown = diameter if isinstance(diameter, int) else sympy.sstr(diameter)
+    shown = diameter if isinstance(diameter, int) else show_size(diameter)
     what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
             f"with directed diameter {diameter}" if exact else
             f"the union of the heads' pattern graphs is strongly connected with directed diameter at most "

@@ -174,7 +174,7 @@ def outcome(ffn, heads, structure, group_step, dim):
 @proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(VerdictPremises,))
 def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proof.Step, dim,
-                 extra=(), unit: str = "attention") -> proof.Step:
+                 extra=(), *, unit: str = "attention") -> proof.Step:
     """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
     verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
@@ -185,7 +185,8 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else sympy.sstr(layers)
         claim = (f"UAP · G = {group.name or f'a group of order {show_order(group.order)}'} · {lay} {unit} layer"
-                 f"{'' if layers == 1 else 's'}: Definition 2 holds and the family is {lay}-layer token "
+                 f"{'' if layers == 1 else 's'}: Definition 2 holds and the {'' if unit == 'attention' else unit + ' '}family is "
+                 f"{lay}-layer token "
                  "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
         failing = [s for s in [ffn, *heads, *structure] if not s.proved]
