@@ -139,3 +139,56 @@ def test_each_file_of_a_batch_prints_what_it_prints_alone():
         clear_caches()
         alone = run([path])
         assert batch[i] == alone[0] == batch[2 * len(files) - 1 - i], path
+
+
+def test_a_worker_hands_back_its_imports_and_cache_entries_to_the_next_worker(tmp_path, monkeypatch):
+    """Forked workers die with their caches; the parent takes in what one warmed (modules, memo
+    entries) before it forks the next, which then finds them without computing anything."""
+    import sys
+
+    from uapcheck import worker
+    from uapcheck.memo import clear_caches
+    from uapcheck.rules import ffn
+    clear_caches()
+    xi = sympy.Symbol("ξ", real=True)
+    sigma = sympy.Max(0, xi)
+    (tmp_path / "warm_probe_module.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "warm_probe_module", raising=False)
+
+    def first():
+        import warm_probe_module  # noqa: F401
+        ffn._lipschitz(sigma, xi)
+        return worker.Outcome("first\n", "", 0)
+
+    def second():
+        size = ffn._lipschitz.cache_size()
+        return worker.Outcome(f"{'warm_probe_module' in sys.modules} {size}\n", "", 0)
+
+    limits = worker.Limits(cpu_seconds=60, memory_bytes=None)
+    outs = list(worker.run_all([first, second], 1, limits, lambda i, d: worker.Outcome("", "died", 3)))
+    assert [o.stdout for o in outs] == ["first\n", "True 1\n"]
+    assert all(o.warmed is None for o in outs)  # never handed on to the printer
+    assert ffn._lipschitz.cache_size() == 1 and "warm_probe_module" in sys.modules
+    status, evidence = ffn._lipschitz(sigma, xi)  # the absorbed entry answers as a fresh call would
+    clear_caches()
+    assert (status, evidence) == ffn._lipschitz(sigma, xi)
+
+
+def test_the_journal_records_only_entries_added_after_it_starts():
+    from uapcheck import memo
+    from uapcheck.rules import ffn
+    memo.clear_caches()
+    xi = sympy.Symbol("ξ", real=True)
+    ffn._lipschitz(sympy.Max(0, xi), xi)
+    memo.start_journal()
+    try:
+        ffn._lipschitz(sympy.tanh(xi), xi)
+        entries = memo.journal_entries()
+    finally:
+        memo._JOURNAL = None
+    assert [(name, key[1][0][1]) for name, key, _ in entries] == [("uapcheck.rules.ffn._lipschitz",
+                                                                    sympy.tanh(xi))]
+    memo.clear_caches()
+    memo.absorb(entries)
+    assert ffn._lipschitz.cache_size() == 1

@@ -358,6 +358,9 @@ def check_files(ns) -> int:
     budget.configure(seconds, _show_size(memory))
     limits = worker.Limits(seconds, memory)
     inputs = [_read(path) for path in files]
+    if len(files) > 1:
+        from .parse import parser
+        parser()  # the LALR parser, built once before the workers fork (each one would build it)
 
     def job(index: int):
         return lambda: _check_one(inputs[index], ns, console)

@@ -9,10 +9,14 @@ that dies anyway (killed by the kernel for its CPU limit, or by a signal) is rep
 with the step it was in, which the worker keeps in shared memory.
 
 `run_all` runs at most `jobs` workers at once and yields the outcomes in the order of the jobs.
-Workers are forked after every import, so each one starts warm.
+Workers are forked after every import, so each one starts warm. A worker with files still to come
+after it also hands back what it warmed (the modules it imported, the entries it added to the
+caches of uapcheck/memo.py); the parent takes them in before it forks the next worker, so a batch
+pays for an import or a file-independent result once, as a single process would.
 """
 from __future__ import annotations
 
+import gc
 import math
 import mmap
 import os
@@ -20,7 +24,9 @@ import pickle
 import resource
 import selectors
 import signal
-from dataclasses import dataclass
+import sys
+import warnings
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Optional
 
 from . import budget
@@ -35,6 +41,48 @@ class Outcome:
     stderr: str
     code: int
     summary: Optional[object] = None  # verdict and expect of a checked file, for the run's summary
+    warmed: Optional["Warmth"] = None  # what the worker warmed, for the parent (never printed)
+
+
+@dataclass(frozen=True)
+class Warmth:
+    """What a worker imported and cached that later workers can start with."""
+    modules: tuple[str, ...]
+    entries: tuple[bytes, ...]  # pickled (cache name, key, value), each on its own
+
+
+def _warmth(modules_before: set) -> Warmth:
+    from . import memo
+    modules = tuple(m for m in list(sys.modules) if m not in modules_before and not m.startswith("__"))
+    entries = []
+    for entry in memo.journal_entries():
+        try:
+            entries.append(pickle.dumps(entry))
+        except Exception:  # noqa: BLE001 - an entry that cannot travel is recomputed, as before
+            pass
+    return Warmth(modules, tuple(entries))
+
+
+def _take_in(warmth: Warmth) -> None:
+    """In the parent: import what the worker imported and keep its cache entries."""
+    import importlib
+
+    from . import memo
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in warmth.modules:
+            if name not in sys.modules:
+                try:
+                    importlib.import_module(name)
+                except BaseException:  # noqa: BLE001 - a module that imports only in context stays lazy
+                    pass
+    entries = []
+    for data in warmth.entries:
+        try:
+            entries.append(pickle.loads(data))
+        except Exception:  # noqa: BLE001
+            pass
+    memo.absorb(entries)
 
 
 @dataclass(frozen=True)
@@ -88,10 +136,15 @@ def _lower(which: int, soft: int, hard: Optional[int]) -> None:
         pass
 
 
-def _child(job: Callable[[], Outcome], limits: Limits, write_fd: int, shared: mmap.mmap) -> None:
-    """In the forked worker: never returns."""
+def _child(job: Callable[[], Outcome], limits: Limits, write_fd: int, shared: mmap.mmap,
+           hand_back: bool = False) -> None:
+    """In the forked worker: never returns. `hand_back`: report what it warmed (files follow)."""
     code = 0
     try:
+        modules_before = set(sys.modules) if hand_back else set()
+        if hand_back:
+            from . import memo
+            memo.start_journal()
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, once
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
@@ -106,6 +159,11 @@ def _child(job: Callable[[], Outcome], limits: Limits, write_fd: int, shared: mm
         except MemoryError as exc:
             step = getattr(exc, "uap_step", budget.current_step())
             outcome = Outcome("", f"uapcheck: the {budget.memory_budget_text()} ran out in: {step}\n", 2)
+        if hand_back:
+            try:
+                outcome = replace(outcome, warmed=_warmth(modules_before))
+            except Exception:  # noqa: BLE001 - warming is an optimisation, never a failure
+                pass
         payload = pickle.dumps(outcome)
         view = memoryview(payload)
         while view:
@@ -135,6 +193,12 @@ def _finish(run: _Running, on_death: Callable[[int, Death], Outcome]) -> Outcome
             outcome = pickle.loads(data)
             if isinstance(outcome, Outcome):
                 run.shared.close()
+                if outcome.warmed is not None:
+                    try:
+                        _take_in(outcome.warmed)
+                    except Exception:  # noqa: BLE001 - warming is an optimisation, never a failure
+                        pass
+                    outcome = replace(outcome, warmed=None)
                 return outcome
         except Exception:  # noqa: BLE001 - a truncated payload: the worker died while writing
             pass
@@ -161,10 +225,13 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
                 index, job = pending.pop()
                 shared = mmap.mmap(-1, STEP_BYTES)
                 read_fd, write_fd = os.pipe()
+                # The worker's collector then skips every object it inherits: it neither spends time
+                # on them nor writes to (and so copies) the pages they share with the parent.
+                gc.freeze()
                 pid = os.fork()
                 if pid == 0:
                     os.close(read_fd)
-                    _child(job, limits, write_fd, shared)
+                    _child(job, limits, write_fd, shared, hand_back=bool(pending))
                 os.close(write_fd)
                 run = _Running(index, pid, read_fd, shared, [])
                 running[read_fd] = run
