@@ -56,6 +56,14 @@ def test_pattern_check_loads_igraph_on_demand():
     got = _probe("--format", "json", str(CATALOG / "longformer_16.uap"))  # a concrete n: a graph is built
     assert got["code"] == 0
     assert "igraph" in got["modules"]
+    assert "matplotlib" not in got["modules"]  # igraph's drawing backends are not loaded (uapcheck/lazy.py)
+
+
+def test_matplotlib_still_imports_after_igraph_was_loaded_without_it():
+    code = ("import sys\nfrom uapcheck.lazy import igraph\nigraph.Graph(n=2, edges=[(0, 1)])\n"
+            "assert 'matplotlib' not in sys.modules\nimport matplotlib.pyplot\nprint(matplotlib.pyplot.figure)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_version_and_help_import_no_engine():

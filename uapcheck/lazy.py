@@ -8,20 +8,22 @@ The stand-in is not put in sys.modules: `"igraph" in sys.modules` stays an hones
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 
 class LazyModule:
-    __slots__ = ("_name", "_module")
+    __slots__ = ("_name", "_module", "_importer")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, importer: Callable[[str], ModuleType] = importlib.import_module) -> None:
         self._name = name
         self._module: ModuleType | None = None
+        self._importer = importer
 
     def _load(self) -> ModuleType:
         if self._module is None:
-            self._module = importlib.import_module(self._name)
+            self._module = self._importer(self._name)
         return self._module
 
     def __getattr__(self, attr: str) -> Any:
@@ -32,9 +34,25 @@ class LazyModule:
         return f"<lazy module {self._name!r} ({state})>"
 
 
-def lazy_module(name: str) -> Any:
-    return LazyModule(name)
+def lazy_module(name: str, importer: Callable[[str], ModuleType] = importlib.import_module) -> Any:
+    return LazyModule(name, importer)
+
+
+def import_igraph(name: str = "igraph") -> ModuleType:
+    """python-igraph without its drawing backends. On import, igraph.drawing imports
+    matplotlib.pyplot whenever matplotlib is installed (0.5–1 s, five times the rest of a pattern
+    check); the checker never draws through igraph (`--plot` uses matplotlib itself). So while
+    igraph is first imported, `import matplotlib` fails and igraph keeps its stand-ins for it; after
+    that matplotlib imports as usual. Once matplotlib is loaded (a plot), igraph imports as it is."""
+    if name in sys.modules or "matplotlib" in sys.modules:
+        return importlib.import_module(name)
+    sys.modules["matplotlib"] = None  # type: ignore[assignment]  # makes `import matplotlib` raise ImportError
+    try:
+        return importlib.import_module(name)
+    finally:
+        if sys.modules.get("matplotlib", 0) is None:
+            del sys.modules["matplotlib"]
 
 
 #: python-igraph (BLISS, BFS), needed only for sparse attention patterns.
-igraph: Any = lazy_module("igraph")
+igraph: Any = lazy_module("igraph", import_igraph)

@@ -188,7 +188,7 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
     witness iff it fails to carry some N_h(v), v ∈ R(i), onto N_h(σ v). The structure-preserving
     automorphisms form a subgroup, so some witness exists iff some *generator* of Aut(H_i) is one:
     BLISS's generators decide the question exactly."""
-    import igraph as ig
+    from ..lazy import igraph as ig  # without its drawing backends (uapcheck/lazy.py)
     n, r = rec.n, rec.radius
     if r == 0:
         return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
