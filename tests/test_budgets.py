@@ -5,9 +5,12 @@ wall-clock time: the results do not depend on how busy the machine is."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 
 import pytest
+import sympy
 
 from uapcheck import budget
 from uapcheck.asymptotics import explore_regions
@@ -281,3 +284,98 @@ def test_a_budget_exception_lost_in_a_gc_callback_fires_again():
         assert time.process_time() - start < 3
     finally:
         gc.callbacks.remove(callback)
+
+
+# -- workers check one file after another ----------------------------------------------------------
+
+def _pid_job(extra=None):
+    def run():
+        if extra is not None:
+            extra()
+        return worker_module().Outcome(f"{os.getpid()}\n", "", 0)
+    return run
+
+
+def worker_module():
+    from uapcheck import worker
+    return worker
+
+
+def test_one_worker_checks_the_files_one_after_another_and_keeps_its_caches():
+    """A batch on one core forks one worker, which keeps what it imported and cached from file to
+    file (a fork per file paid both again each time)."""
+    import sys as _sys
+
+    from uapcheck.memo import clear_caches
+    from uapcheck.rules import ffn
+    worker = worker_module()
+    clear_caches()
+    xi = sympy.Symbol("ξ", real=True)
+
+    def first():
+        ffn._lipschitz(sympy.Max(0, xi), xi)
+        return worker.Outcome(f"{os.getpid()} {ffn._lipschitz.cache_size()}\n", "", 0)
+
+    def second():
+        return worker.Outcome(f"{os.getpid()} {ffn._lipschitz.cache_size()}\n", "", 0)
+
+    outs = list(worker.run_all([first, second, second], 1, worker.Limits(60, None),
+                               lambda i, d: worker.Outcome("", "died", 3)))
+    pids = {o.stdout.split()[0] for o in outs}
+    assert len(pids) == 1 and str(os.getpid()) not in pids
+    assert [o.stdout.split()[1] for o in outs] == ["1", "1", "1"]  # the second file found the entry
+    assert ffn._lipschitz.cache_size() == 0  # the parent computed nothing
+    assert _sys.modules  # (the parent's own state is untouched)
+
+
+def test_each_file_gets_its_own_cpu_limit_in_a_shared_worker():
+    import resource
+    worker = worker_module()
+
+    def job():
+        soft, _ = resource.getrlimit(resource.RLIMIT_CPU)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        used = used.ru_utime + used.ru_stime
+        _spin(0.2)
+        return worker.Outcome(f"{soft} {used}\n", "", 0)
+
+    outs = list(worker.run_all([job, job, job], 1, worker.Limits(2, None),
+                               lambda i, d: worker.Outcome("", "died", 3)))
+    for o in outs:
+        soft, used = o.stdout.split()
+        # the worker's CPU time so far, the file's 2 s and the grace period
+        assert float(used) + 2 + worker.CPU_GRACE_SECONDS <= int(soft) <= float(used) + 2 + worker.CPU_GRACE_SECONDS + 1.5
+
+
+def test_a_file_that_runs_out_of_its_budget_leaves_its_worker_and_the_next_starts_fresh():
+    worker = worker_module()
+
+    def runs_out():
+        try:
+            with file_budget(0.05):
+                _spin(1.0)
+        except FileBudgetExceeded:
+            pass
+        return worker.Outcome(f"{os.getpid()}\n", "", 0)
+
+    outs = list(worker.run_all([_pid_job(), runs_out, _pid_job(), _pid_job()], 1, worker.Limits(30, None),
+                               lambda i, d: worker.Outcome("", "died", 3)))
+    pids = [o.stdout.strip() for o in outs]
+    assert pids[0] == pids[1] and pids[2] == pids[3] and pids[1] != pids[2]
+
+
+def test_a_worker_that_dies_is_reported_for_its_file_and_replaced():
+    worker = worker_module()
+
+    def dies():
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    deaths = []
+
+    def on_death(index, death):
+        deaths.append((index, death.signal_number))
+        return worker.Outcome("", "died\n", 3)
+
+    outs = list(worker.run_all([_pid_job(), dies, _pid_job()], 1, worker.Limits(30, None), on_death))
+    assert deaths == [(1, signal.SIGKILL)]
+    assert outs[1].stderr == "died\n" and outs[0].stdout != outs[2].stdout and outs[2].code == 0

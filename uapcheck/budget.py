@@ -54,7 +54,11 @@ class BudgetExceeded(Exception):
 class FileBudgetExceeded(BaseException):
     """The whole file's budget (CPU time or memory) ran out: the file is INCONCLUSIVE."""
 
+    #: How many were raised in this process (a worker that saw one starts no further file).
+    raised = 0
+
     def __init__(self, step: str, budget: str):
+        FileBudgetExceeded.raised += 1
         super().__init__(f"the {budget} ran out in: {step}")
         self.step = step
         self.budget = budget

@@ -325,7 +325,7 @@ def _main(argv=None) -> int:
 
 
 def check_files(ns) -> int:
-    """Check every file of the command line, each in its own worker; print in the files' order."""
+    """Check every file of the command line in forked workers; print in the files' order."""
     from . import budget, worker
     from .derive import check_spec  # noqa: F401  (imported before the workers fork)
     from .parse import parse_source  # noqa: F401
@@ -360,7 +360,7 @@ def check_files(ns) -> int:
     inputs = [_read(path) for path in files]
     if len(files) > 1:
         from .parse import parser
-        parser()  # the LALR parser, built once before the workers fork (each one would build it)
+        parser()  # the LALR parser, built once before the workers fork
 
     def job(index: int):
         return lambda: _check_one(inputs[index], ns, console)

@@ -14,11 +14,6 @@ one:
   change what another one sees; SymPy objects are immutable and shared.
 Use it only on functions whose result depends on nothing but their arguments (no proof steps: rules
 conclude afresh from the cached data). `clear_caches()` empties them all.
-
-Batches run each file in a forked worker (uapcheck/worker.py), whose caches die with it. So that the
-next files still start warm, a worker can keep a journal of the entries it adds (`start_journal`),
-hand them back (`journal_entries`, each one as it was stored), and the parent `absorb`s them before
-it forks the next worker: the same keys and values a single process running the batch would hold.
 """
 from __future__ import annotations
 
@@ -26,67 +21,13 @@ import copy
 import dataclasses
 import functools
 from collections import OrderedDict
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, TypeVar
 
 from .budget import BudgetExceeded
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ALL: list[OrderedDict] = []
-#: Each cache under its function's qualified name, for entries handed back by a worker; a name that
-#: two caches share (functions defined in a loop or a closure) is ambiguous and never absorbed.
-_BY_NAME: dict[str, tuple[OrderedDict, int]] = {}
-_AMBIGUOUS: set[str] = set()
-#: (cache name, key) of the entries added since `start_journal()`, or None when not journaling.
-_JOURNAL: Optional[list] = None
-
-
-def _register(fn: Callable, store: OrderedDict, maxsize: int) -> str:
-    _ALL.append(store)
-    name = f"{fn.__module__}.{fn.__qualname__}"
-    if name in _BY_NAME or "<locals>" in name:
-        _AMBIGUOUS.add(name)
-    else:
-        _BY_NAME[name] = (store, maxsize)
-    return name
-
-
-def _stored(name: str, store: OrderedDict, key: Any, value: Any, maxsize: int) -> None:
-    store[key] = value
-    if _JOURNAL is not None:
-        _JOURNAL.append((name, key))
-    if len(store) > maxsize:
-        store.popitem(last=False)
-
-
-def start_journal() -> None:
-    """Record from now on which entries the caches add (in a worker, before its file)."""
-    global _JOURNAL
-    _JOURNAL = []
-
-
-def journal_entries() -> list[tuple[str, Any, Any]]:
-    """(cache name, key, stored value) of the entries added since `start_journal()` and still held."""
-    out = []
-    for name, key in _JOURNAL or ():
-        entry = _BY_NAME.get(name)
-        if entry is not None and name not in _AMBIGUOUS and key in entry[0]:
-            out.append((name, key, entry[0][key]))
-    return out
-
-
-def absorb(entries) -> None:
-    """Add entries handed back by a worker (see `journal_entries`) to this process's caches; a key
-    already held keeps its value (both were computed from the same arguments alone)."""
-    for name, key, value in entries:
-        entry = _BY_NAME.get(name)
-        if entry is None or name in _AMBIGUOUS:
-            continue
-        store, maxsize = entry
-        if key not in store:
-            store[key] = value
-            if len(store) > maxsize:
-                store.popitem(last=False)
 
 
 def _key(value: Any) -> Any:
@@ -123,7 +64,7 @@ def fresh_copy(value: Any) -> Any:
 def exact_cache(maxsize: int = 128) -> Callable[[F], F]:
     def decorate(fn: F) -> F:
         store: OrderedDict = OrderedDict()
-        name = _register(fn, store, maxsize)
+        _ALL.append(store)
 
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
@@ -138,7 +79,9 @@ def exact_cache(maxsize: int = 128) -> Callable[[F], F]:
             budgets_out = BudgetExceeded.raised
             value = fn(*args)
             if BudgetExceeded.raised == budgets_out:
-                _stored(name, store, key, fresh_copy(value), maxsize)
+                store[key] = fresh_copy(value)
+                if len(store) > maxsize:
+                    store.popitem(last=False)
             return value
 
         wrapper.cache_clear = store.clear  # type: ignore[attr-defined]
@@ -159,7 +102,7 @@ def exact_cache_iter(maxsize: int = 128) -> Callable[[F], F]:
     does, leaves nothing behind); later calls then replay copies of them."""
     def decorate(fn: F) -> F:
         store: OrderedDict = OrderedDict()
-        name = _register(fn, store, maxsize)
+        _ALL.append(store)
 
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
@@ -179,7 +122,9 @@ def exact_cache_iter(maxsize: int = 128) -> Callable[[F], F]:
                 items.append(fresh_copy(item))
                 yield item
             if BudgetExceeded.raised == budgets_out:
-                _stored(name, store, key, items, maxsize)
+                store[key] = items
+                if len(store) > maxsize:
+                    store.popitem(last=False)
 
         wrapper.cache_clear = store.clear  # type: ignore[attr-defined]
         wrapper.cache_size = store.__len__  # type: ignore[attr-defined]

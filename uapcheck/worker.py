@@ -9,10 +9,13 @@ that dies anyway (killed by the kernel for its CPU limit, or by a signal) is rep
 with the step it was in, which the worker keeps in shared memory.
 
 `run_all` runs at most `jobs` workers at once and yields the outcomes in the order of the jobs.
-Workers are forked after every import, so each one starts warm. A worker with files still to come
-after it also hands back what it warmed (the modules it imported, the entries it added to the
-caches of uapcheck/memo.py); the parent takes them in before it forks the next worker, so a batch
-pays for an import or a file-independent result once, as a single process would.
+Workers are forked after every import, so each one starts warm, and a worker checks one file after
+another (the parent hands it the next file's index when it reports one), so that a batch pays for
+an import, a cache entry of uapcheck/memo.py or SymPy's own caches once per worker, as a single
+process would, and not once per file. Each file still gets its own CPU-time limit (RLIMIT_CPU is
+moved to the worker's CPU time so far plus the file's budget before each file), and the address
+space limit holds throughout. A worker whose file ran out of a budget or of memory reports and
+exits, so the next file starts in a fresh worker; one that dies is replaced.
 """
 from __future__ import annotations
 
@@ -24,15 +27,18 @@ import pickle
 import resource
 import selectors
 import signal
-import sys
-import warnings
-from dataclasses import dataclass, replace
+import struct
+from collections import deque
+from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional
 
 from . import budget
 
 STEP_BYTES = 512
 CPU_GRACE_SECONDS = 5
+_CPU_AT = STEP_BYTES  # where a worker keeps the CPU time it had used when its current file began
+_FRAME = struct.Struct("<Q")  # the length of each pickled outcome on the report pipe
+_JOB = struct.Struct("<q")  # a job index on the command pipe (negative: stop)
 
 
 @dataclass(frozen=True)
@@ -41,48 +47,6 @@ class Outcome:
     stderr: str
     code: int
     summary: Optional[object] = None  # verdict and expect of a checked file, for the run's summary
-    warmed: Optional["Warmth"] = None  # what the worker warmed, for the parent (never printed)
-
-
-@dataclass(frozen=True)
-class Warmth:
-    """What a worker imported and cached that later workers can start with."""
-    modules: tuple[str, ...]
-    entries: tuple[bytes, ...]  # pickled (cache name, key, value), each on its own
-
-
-def _warmth(modules_before: set) -> Warmth:
-    from . import memo
-    modules = tuple(m for m in list(sys.modules) if m not in modules_before and not m.startswith("__"))
-    entries = []
-    for entry in memo.journal_entries():
-        try:
-            entries.append(pickle.dumps(entry))
-        except Exception:  # noqa: BLE001 - an entry that cannot travel is recomputed, as before
-            pass
-    return Warmth(modules, tuple(entries))
-
-
-def _take_in(warmth: Warmth) -> None:
-    """In the parent: import what the worker imported and keep its cache entries."""
-    import importlib
-
-    from . import memo
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name in warmth.modules:
-            if name not in sys.modules:
-                try:
-                    importlib.import_module(name)
-                except BaseException:  # noqa: BLE001 - a module that imports only in context stays lazy
-                    pass
-    entries = []
-    for data in warmth.entries:
-        try:
-            entries.append(pickle.loads(data))
-        except Exception:  # noqa: BLE001
-            pass
-    memo.absorb(entries)
 
 
 @dataclass(frozen=True)
@@ -96,7 +60,7 @@ class Death:
     """How a worker ended without reporting: the step it was in, and why."""
     step: str
     signal_number: Optional[int]
-    cpu_seconds: float
+    cpu_seconds: float  # spent on the file it was checking
     exit_status: Optional[int]
 
     def budget_text(self, limits: Limits) -> Optional[str]:
@@ -113,11 +77,30 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
-def _set_limits(limits: Limits) -> None:
-    soft_cpu = int(math.ceil(limits.cpu_seconds)) + CPU_GRACE_SECONDS
-    _lower(resource.RLIMIT_CPU, soft_cpu, soft_cpu + CPU_GRACE_SECONDS)
+def _cpu_used() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _set_memory_limit(limits: Limits) -> None:
     if limits.memory_bytes is not None:
         _lower(resource.RLIMIT_AS, limits.memory_bytes, None)
+
+
+def _set_cpu_limit(used: float, limits: Limits, original: tuple[int, int]) -> None:
+    """RLIMIT_CPU for the next file: the CPU time used so far, the budget and a grace period (never
+    above the limits the worker started with, e.g. the user's `ulimit -t`). Its soft limit sends
+    SIGXCPU, whose default action ends the worker; the hard limit is left as it was, since a later
+    file needs a higher one and a process cannot raise its hard limit."""
+    inf = resource.RLIM_INFINITY
+    soft = int(math.ceil(used + limits.cpu_seconds)) + CPU_GRACE_SECONDS
+    for bound in original:
+        if bound != inf:
+            soft = min(soft, bound)
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, original[1]))
+    except (ValueError, OSError):
+        pass
 
 
 def _lower(which: int, soft: int, hard: Optional[int]) -> None:
@@ -136,125 +119,186 @@ def _lower(which: int, soft: int, hard: Optional[int]) -> None:
         pass
 
 
-def _child(job: Callable[[], Outcome], limits: Limits, write_fd: int, shared: mmap.mmap,
-           hand_back: bool = False) -> None:
-    """In the forked worker: never returns. `hand_back`: report what it warmed (files follow)."""
+def _read_exact(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: mmap.mmap) -> None:
+    """In the forked worker: check the files the parent names, one after another. Never returns."""
     code = 0
     try:
-        modules_before = set(sys.modules) if hand_back else set()
-        if hand_back:
-            from . import memo
-            memo.start_journal()
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, once
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the CPU limit ends the worker
 
         def publish(step: str) -> None:
             data = step.encode("utf-8", "replace")[:STEP_BYTES - 1]
             shared[:len(data) + 1] = data + b"\0"
 
         budget.set_step_listener(publish)
-        _set_limits(limits)
-        try:
-            outcome = job()
-        except MemoryError as exc:
-            step = getattr(exc, "uap_step", budget.current_step())
-            outcome = Outcome("", f"uapcheck: the {budget.memory_budget_text()} ran out in: {step}\n", 2)
-        if hand_back:
+        original_cpu = resource.getrlimit(resource.RLIMIT_CPU)
+        _set_memory_limit(limits)
+        while True:
+            head = _read_exact(command_fd, _JOB.size)
+            if len(head) < _JOB.size:
+                break
+            (index,) = _JOB.unpack(head)
+            if index < 0:
+                break
+            publish("starting")
+            used = _cpu_used()
+            struct.pack_into("<d", shared, _CPU_AT, used)
+            _set_cpu_limit(used, limits, original_cpu)
+            raised = (budget.BudgetExceeded.raised, budget.FileBudgetExceeded.raised)
+            retire = False
             try:
-                outcome = replace(outcome, warmed=_warmth(modules_before))
-            except Exception:  # noqa: BLE001 - warming is an optimisation, never a failure
-                pass
-        payload = pickle.dumps(outcome)
-        view = memoryview(payload)
-        while view:
-            n = os.write(write_fd, view)
-            view = view[n:]
+                outcome = jobs[index]()
+            except MemoryError as exc:
+                step = getattr(exc, "uap_step", budget.current_step())
+                outcome = Outcome("", f"uapcheck: the {budget.memory_budget_text()} ran out in: {step}\n", 2)
+                retire = True
+            # A file that ran out of a budget may have left half-built state behind: the next
+            # file starts in a fresh worker.
+            retire = retire or (budget.BudgetExceeded.raised, budget.FileBudgetExceeded.raised) != raised
+            payload = pickle.dumps(outcome)
+            _write_all(report_fd, _FRAME.pack(len(payload)) + payload)
+            if retire:
+                break
     except BaseException:  # noqa: BLE001 - the parent reports a worker that ends without a payload
         code = 70
     finally:
         os._exit(code)
 
 
-@dataclass
-class _Running:
-    index: int
-    pid: int
-    fd: int
-    shared: mmap.mmap
-    chunks: list
+class _Worker:
+    def __init__(self, pid: int, command_fd: int, report_fd: int, shared: mmap.mmap) -> None:
+        self.pid, self.command_fd, self.report_fd, self.shared = pid, command_fd, report_fd, shared
+        self.index: Optional[int] = None  # the job it is checking
+        self.buffer = bytearray()
 
-
-def _finish(run: _Running, on_death: Callable[[int, Death], Outcome]) -> Outcome:
-    _, status, usage = os.wait4(run.pid, 0)
-    os.close(run.fd)
-    data = b"".join(run.chunks)
-    if data:
+    def give(self, index: int) -> bool:
+        self.index = index
         try:
-            outcome = pickle.loads(data)
-            if isinstance(outcome, Outcome):
-                run.shared.close()
-                if outcome.warmed is not None:
-                    try:
-                        _take_in(outcome.warmed)
-                    except Exception:  # noqa: BLE001 - warming is an optimisation, never a failure
-                        pass
-                    outcome = replace(outcome, warmed=None)
-                return outcome
-        except Exception:  # noqa: BLE001 - a truncated payload: the worker died while writing
-            pass
-    raw = run.shared[:STEP_BYTES]
-    run.shared.close()
+            _write_all(self.command_fd, _JOB.pack(index))
+            return True
+        except OSError:  # it has just died: its report pipe ends, and the job goes to another worker
+            return False
+
+    def frames(self) -> Iterator[Outcome]:
+        while len(self.buffer) >= _FRAME.size:
+            (size,) = _FRAME.unpack_from(self.buffer)
+            if len(self.buffer) < _FRAME.size + size:
+                return
+            data = bytes(self.buffer[_FRAME.size:_FRAME.size + size])
+            del self.buffer[:_FRAME.size + size]
+            yield pickle.loads(data)
+
+    def close(self) -> None:
+        for fd in (self.command_fd, self.report_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _spawn(jobs: list, limits: Limits, others: list[_Worker]) -> _Worker:
+    shared = mmap.mmap(-1, STEP_BYTES + 8)
+    command_r, command_w = os.pipe()
+    report_r, report_w = os.pipe()
+    # The worker's collector then skips every object it inherits: it neither spends time on them
+    # nor writes to (and so copies) the pages it shares with the parent.
+    gc.freeze()
+    pid = os.fork()
+    if pid == 0:
+        os.close(command_w)
+        os.close(report_r)
+        for other in others:  # a sibling's pipes: holding them would keep its command pipe open
+            other.close()
+        _serve(jobs, limits, command_r, report_w, shared)
+    os.close(command_r)
+    os.close(report_w)
+    return _Worker(pid, command_w, report_r, shared)
+
+
+def _death(worker: _Worker, status: int, usage) -> Death:
+    raw = worker.shared[:STEP_BYTES]
+    (started,) = struct.unpack_from("<d", worker.shared, _CPU_AT)
     step = raw.split(b"\0", 1)[0].decode("utf-8", "replace") or "starting"
-    death = Death(step, os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-                  usage.ru_utime + usage.ru_stime, os.WEXITSTATUS(status) if os.WIFEXITED(status) else None)
-    return on_death(run.index, death)
+    return Death(step, os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                 max(0.0, usage.ru_utime + usage.ru_stime - started),
+                 os.WEXITSTATUS(status) if os.WIFEXITED(status) else None)
 
 
 def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits,
             on_death: Callable[[int, Death], Outcome]) -> Iterator[Outcome]:
-    """Run every job in its own worker, at most `parallel` at once; yield outcomes in job order."""
-    pending = list(enumerate(jobs))
-    pending.reverse()
-    running: dict[int, _Running] = {}
+    """Run every job in a worker, at most `parallel` workers at once; yield outcomes in job order."""
+    jobs = list(jobs)
+    pending = deque(range(len(jobs)))
+    workers: list[_Worker] = []
     done: dict[int, Outcome] = {}
     next_out = 0
     sel = selectors.DefaultSelector()
     try:
-        while pending or running:
-            while pending and len(running) < max(parallel, 1):
-                index, job = pending.pop()
-                shared = mmap.mmap(-1, STEP_BYTES)
-                read_fd, write_fd = os.pipe()
-                # The worker's collector then skips every object it inherits: it neither spends time
-                # on them nor writes to (and so copies) the pages they share with the parent.
-                gc.freeze()
-                pid = os.fork()
-                if pid == 0:
-                    os.close(read_fd)
-                    _child(job, limits, write_fd, shared, hand_back=bool(pending))
-                os.close(write_fd)
-                run = _Running(index, pid, read_fd, shared, [])
-                running[read_fd] = run
-                sel.register(read_fd, selectors.EVENT_READ, run)
-            for key, _ in sel.select():
-                run = key.data
-                chunk = os.read(run.fd, 1 << 16)
-                if chunk:
-                    run.chunks.append(chunk)
+        while pending or any(w.index is not None for w in workers):
+            for w in workers:
+                if w.index is None and pending and not w.give(pending[0]):
+                    w.index = None
                     continue
-                sel.unregister(run.fd)
-                del running[run.fd]
-                done[run.index] = _finish(run, on_death)
+                if w.index is not None and pending and w.index == pending[0]:
+                    pending.popleft()
+            while pending and len(workers) < max(parallel, 1):
+                w = _spawn(jobs, limits, workers)
+                workers.append(w)
+                sel.register(w.report_fd, selectors.EVENT_READ, w)
+                if w.give(pending[0]):
+                    pending.popleft()
+                else:
+                    w.index = None
+            for key, _ in sel.select():
+                w = key.data
+                chunk = os.read(w.report_fd, 1 << 16)
+                if chunk:
+                    w.buffer += chunk
+                    for outcome in w.frames():
+                        if w.index is not None:
+                            done[w.index] = outcome
+                        w.index = None
+                    continue
+                sel.unregister(w.report_fd)
+                workers.remove(w)
+                _, status, usage = os.wait4(w.pid, 0)
+                if w.index is not None:
+                    done[w.index] = on_death(w.index, _death(w, status, usage))
+                w.close()
+                w.shared.close()
             while next_out in done:
                 yield done.pop(next_out)
                 next_out += 1
     finally:
-        # Interrupted (Ctrl-C) or the reader went away: end our own workers, by their ids.
-        for run in running.values():
+        # Done, interrupted (Ctrl-C) or the reader went away: end our own workers, by their ids.
+        for w in workers:
+            if w.index is not None:
+                try:
+                    os.kill(w.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            w.close()  # an idle worker reads the end of its command pipe and exits
             try:
-                os.kill(run.pid, signal.SIGKILL)
-                os.waitpid(run.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
+                os.waitpid(w.pid, 0)
+            except ChildProcessError:
                 pass
-            os.close(run.fd)
+            w.shared.close()
         sel.close()

@@ -101,3 +101,16 @@ def test_bigbird_65536_builds_fast():
     elapsed = time.perf_counter() - t
     assert 800_000 < g.num_arcs < 900_000
     assert elapsed < 5.0  # about 0.5 s on the reference machine; generous for CI noise
+
+
+@pytest.mark.parametrize("r", [0, 1, 2, 3, 5, 6, 9])
+def test_random_rows_are_the_documented_samples(r):
+    """`random(r, seed)`: query i's keys are the i-th `Random(seed).sample(range(1, n + 1), r)`, also
+    where large n draws them without calling `sample`."""
+    import random
+
+    from uapcheck.graphs.build import random_rows
+    for n in (max(r, 1), 30, 4096, 9000):
+        for seed in (0, 1, 12345):
+            rng = random.Random(seed)
+            assert random_rows(seed, n, r) == [rng.sample(range(1, n + 1), r) for _ in range(n)], (n, seed)

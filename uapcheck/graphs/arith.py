@@ -12,20 +12,17 @@ pair at small n.
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from typing import Mapping, Optional
 
 from ..spec import (Blocks, Blockwise, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
-from .build import resolve
+from .build import random_rows, resolve
 
 
 @lru_cache(maxsize=8)
 def _random_rows(r: int, seed: int, n: int) -> tuple[frozenset, ...]:
-    rng = random.Random(seed)
-    population = range(1, n + 1)
-    return tuple(frozenset(rng.sample(population, r)) for _ in range(n))
+    return tuple(map(frozenset, random_rows(seed, n, r)))
 
 
 def attends(pattern: Pattern, n: int, i: int, j: int, params: Optional[Mapping[str, int]] = None) -> bool:  # noqa: C901 - one branch per pattern kind (spec.Pattern)

@@ -24,6 +24,7 @@ itself (that arc is a self-loop and is dropped): i then has fewer than r extra k
 from __future__ import annotations
 
 import gc
+import math
 import random
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -196,6 +197,50 @@ def _add_cyclic_offset(out: set, n: int, a: int) -> None:
     out.update(range((n - a) * (n + 1) + (a - n) * n, n * (n + 1) + (a - n) * n, n + 1))
 
 
+def _sample_rows_by_bits(seed: int, n: int, r: int) -> list[list[int]]:
+    """`random.Random(seed).sample(range(1, n + 1), r)` for each of n rows, drawn the way CPython's
+    `sample` draws from a large population (n above its small-set threshold): for each of the r
+    keys, `getrandbits(n.bit_length())` until a value below n not drawn before in the row. Only
+    the per-call overhead of `sample` is saved; `random_rows` checks the two agree first."""
+    bits = random.Random(seed).getrandbits
+    k = n.bit_length()
+    rows = []
+    for _ in range(n):
+        row: list[int] = []
+        for _ in range(r):
+            j = bits(k)
+            while j >= n or j + 1 in row:
+                j = bits(k)
+            row.append(j + 1)
+        rows.append(row)
+    return rows
+
+
+def _sample_threshold(r: int) -> int:
+    """`random.sample` draws by rejection exactly when the population is larger than this."""
+    return 21 + (4 ** math.ceil(math.log(r * 3, 4)) if r > 5 else 0)
+
+
+_FAST_ROWS_AGREE: dict[int, bool] = {}  # per r: does `_sample_rows_by_bits` draw what `sample` draws?
+
+
+def random_rows(seed: int, n: int, r: int) -> list[list[int]]:
+    """The keys of each query i = 1..n of `random(r, seed)`: one `rng.sample(range(1, n + 1), r)` per
+    query, in order, from `rng = random.Random(seed)` (the documented definition). Large n uses
+    `_sample_rows_by_bits`, once checked against `sample` itself on this interpreter."""
+    if n > _sample_threshold(r) and n >= 4096:
+        if r not in _FAST_ROWS_AGREE:
+            probe_n = _sample_threshold(r) + 977
+            rng = random.Random(20261201)
+            _FAST_ROWS_AGREE[r] = (_sample_rows_by_bits(20261201, probe_n, r)[:64] ==
+                                   [rng.sample(range(1, probe_n + 1), r) for _ in range(64)])
+        if _FAST_ROWS_AGREE[r]:
+            return _sample_rows_by_bits(seed, n, r)
+    rng = random.Random(seed)
+    population = range(1, n + 1)
+    return [rng.sample(population, r) for _ in range(n)]
+
+
 def _estimate(pattern: Pattern, n: int, params: Mapping[str, int]) -> int:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     """An upper bound on the codes a pattern generates (before de-duplication)."""
     if isinstance(pattern, Full):
@@ -307,11 +352,8 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
         r = _nonneg(resolve(pattern.r, params), "random count")
         if r > n:
             raise ValueError(f"random({r}) needs at least {r} tokens, got n = {n}")
-        rng = random.Random(pattern.seed)
-        population = range(1, n + 1)
-        sample = rng.sample
         # queries in order i = 1..n, as documented
-        out.update([(j - 1) * n + i0 for i0 in range(n) for j in sample(population, r)])
+        out.update([(j - 1) * n + i0 for i0, row in enumerate(random_rows(pattern.seed, n, r)) for j in row])
     elif isinstance(pattern, Edges):
         for (i, j) in pattern.edges:  # (i, j): i attends to j
             if not (1 <= i <= n and 1 <= j <= n):
@@ -469,18 +511,28 @@ def arc_codes(graph: PatternGraph) -> frozenset[int]:
     return cache["codes"]
 
 
+#: From this many arcs on, ``endpoints`` divides the codes with numpy (exact int64 arithmetic;
+#: codes are below n² ≤ 2⁶³) instead of one Python division per arc and coordinate.
+NUMPY_DECODE_ARCS = 50_000
+
+
 def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
     """0-based parallel lists (sources, targets) of the arcs, in the order of ``arc_codes``.
 
-    Plain Python division of the codes (no igraph), so re-checks that use it stay independent of
+    Exact integer division of the codes (no igraph), so re-checks that use it stay independent of
     igraph.  Cached; the lists must not be modified.
     """
     cache = _derived(graph)
     if "endpoints" not in cache:
         codes, n = arc_codes(graph), graph.n
         with _no_gc():
-            cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),
-                                  list(map(mod, codes, repeat(n))))
+            if len(codes) >= NUMPY_DECODE_ARCS and n * n < 2 ** 63:
+                import numpy as np
+                sources, targets = np.divmod(np.fromiter(codes, dtype=np.int64, count=len(codes)), n)
+                cache["endpoints"] = (sources.tolist(), targets.tolist())
+            else:
+                cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),
+                                      list(map(mod, codes, repeat(n))))
     return cache["endpoints"]
 
 
