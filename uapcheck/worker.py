@@ -37,7 +37,7 @@ from . import budget
 STEP_BYTES = 512
 CPU_GRACE_SECONDS = 5
 _CPU_AT = STEP_BYTES  # where a worker keeps the CPU time it had used when its current file began
-_FRAME = struct.Struct("<Q")  # the length of each pickled outcome on the report pipe
+_FRAME = struct.Struct("<Q?")  # each pickled outcome on the report pipe: its length, "the worker exits"
 _JOB = struct.Struct("<q")  # a job index on the command pipe (negative: stop)
 
 
@@ -174,7 +174,7 @@ def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: 
             # file starts in a fresh worker.
             retire = retire or (budget.BudgetExceeded.raised, budget.FileBudgetExceeded.raised) != raised
             payload = pickle.dumps(outcome)
-            _write_all(report_fd, _FRAME.pack(len(payload)) + payload)
+            _write_all(report_fd, _FRAME.pack(len(payload), retire) + payload)
             if retire:
                 break
     except BaseException:  # noqa: BLE001 - the parent reports a worker that ends without a payload
@@ -187,7 +187,11 @@ class _Worker:
     def __init__(self, pid: int, command_fd: int, report_fd: int, shared: mmap.mmap) -> None:
         self.pid, self.command_fd, self.report_fd, self.shared = pid, command_fd, report_fd, shared
         self.index: Optional[int] = None  # the job it is checking
+        self.leaving = False  # it said it exits after its report: it gets no further job
         self.buffer = bytearray()
+
+    def idle(self) -> bool:
+        return self.index is None and not self.leaving
 
     def give(self, index: int) -> bool:
         self.index = index
@@ -199,9 +203,10 @@ class _Worker:
 
     def frames(self) -> Iterator[Outcome]:
         while len(self.buffer) >= _FRAME.size:
-            (size,) = _FRAME.unpack_from(self.buffer)
+            size, leaving = _FRAME.unpack_from(self.buffer)
             if len(self.buffer) < _FRAME.size + size:
                 return
+            self.leaving = self.leaving or leaving
             data = bytes(self.buffer[_FRAME.size:_FRAME.size + size])
             del self.buffer[:_FRAME.size + size]
             yield pickle.loads(data)
@@ -254,19 +259,19 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
     try:
         while pending or any(w.index is not None for w in workers):
             for w in workers:
-                if w.index is None and pending and not w.give(pending[0]):
-                    w.index = None
-                    continue
-                if w.index is not None and pending and w.index == pending[0]:
-                    pending.popleft()
-            while pending and len(workers) < max(parallel, 1):
+                if w.idle() and pending:
+                    if w.give(pending[0]):
+                        pending.popleft()
+                    else:
+                        w.index, w.leaving = None, True
+            while pending and len([w for w in workers if not w.leaving]) < max(parallel, 1):
                 w = _spawn(jobs, limits, workers)
                 workers.append(w)
                 sel.register(w.report_fd, selectors.EVENT_READ, w)
                 if w.give(pending[0]):
                     pending.popleft()
                 else:
-                    w.index = None
+                    w.index, w.leaving = None, True
             for key, _ in sel.select():
                 w = key.data
                 chunk = os.read(w.report_fd, 1 << 16)
@@ -281,7 +286,10 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
                 workers.remove(w)
                 _, status, usage = os.wait4(w.pid, 0)
                 if w.index is not None:
-                    done[w.index] = on_death(w.index, _death(w, status, usage))
+                    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+                        pending.appendleft(w.index)  # it left before reading this job: not run
+                    else:
+                        done[w.index] = on_death(w.index, _death(w, status, usage))
                 w.close()
                 w.shared.close()
             while next_out in done:
