@@ -358,9 +358,7 @@ def check_files(ns) -> int:
     budget.configure(seconds, _show_size(memory))
     limits = worker.Limits(seconds, memory)
     inputs = [_read(path) for path in files]
-    if len(files) > 1:
-        from .parse import parser
-        parser()  # the LALR parser, built once before the workers fork
+    _build_parser_before_forking(len(files))
 
     def job(index: int):
         return lambda: _check_one(inputs[index], ns, console)
@@ -396,6 +394,13 @@ def check_files(ns) -> int:
             return worst
         worst = _emit(worker.Outcome(cap.get(), "", worst), worst)
     return worst
+
+
+def _build_parser_before_forking(files: int) -> None:
+    """The LALR parser, built in the parent when several files follow (each worker would build it)."""
+    if files > 1:
+        from .parse import parser
+        parser()
 
 
 def _emit(outcome, worst: int) -> int:

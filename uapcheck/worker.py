@@ -247,6 +247,44 @@ def _death(worker: _Worker, status: int, usage) -> Death:
                  os.WEXITSTATUS(status) if os.WIFEXITED(status) else None)
 
 
+def _hand_out(workers: list[_Worker], pending: deque) -> None:
+    """The next pending jobs to the idle workers."""
+    for w in workers:
+        if w.idle() and pending:
+            if w.give(pending[0]):
+                pending.popleft()
+            else:
+                w.index, w.leaving = None, True
+
+
+def _ended(w: _Worker, pending: deque, done: dict, on_death: Callable[[int, Death], Outcome]) -> None:
+    """A worker's report pipe ended: reap it; its job, if any, is re-queued or reported dead."""
+    _, status, usage = os.wait4(w.pid, 0)
+    if w.index is not None:
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            pending.appendleft(w.index)  # it left before reading this job: not run
+        else:
+            done[w.index] = on_death(w.index, _death(w, status, usage))
+    w.close()
+    w.shared.close()
+
+
+def _end_all(workers: list[_Worker]) -> None:
+    """Done, interrupted (Ctrl-C) or the reader went away: end our own workers, by their ids."""
+    for w in workers:
+        if w.index is not None:
+            try:
+                os.kill(w.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        w.close()  # an idle worker reads the end of its command pipe and exits
+        try:
+            os.waitpid(w.pid, 0)
+        except ChildProcessError:
+            pass
+        w.shared.close()
+
+
 def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits,
             on_death: Callable[[int, Death], Outcome]) -> Iterator[Outcome]:
     """Run every job in a worker, at most `parallel` workers at once; yield outcomes in job order."""
@@ -258,20 +296,12 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
     sel = selectors.DefaultSelector()
     try:
         while pending or any(w.index is not None for w in workers):
-            for w in workers:
-                if w.idle() and pending:
-                    if w.give(pending[0]):
-                        pending.popleft()
-                    else:
-                        w.index, w.leaving = None, True
+            _hand_out(workers, pending)
             while pending and len([w for w in workers if not w.leaving]) < max(parallel, 1):
                 w = _spawn(jobs, limits, workers)
                 workers.append(w)
                 sel.register(w.report_fd, selectors.EVENT_READ, w)
-                if w.give(pending[0]):
-                    pending.popleft()
-                else:
-                    w.index, w.leaving = None, True
+                _hand_out([w], pending)
             for key, _ in sel.select():
                 w = key.data
                 chunk = os.read(w.report_fd, 1 << 16)
@@ -284,29 +314,10 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
                     continue
                 sel.unregister(w.report_fd)
                 workers.remove(w)
-                _, status, usage = os.wait4(w.pid, 0)
-                if w.index is not None:
-                    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-                        pending.appendleft(w.index)  # it left before reading this job: not run
-                    else:
-                        done[w.index] = on_death(w.index, _death(w, status, usage))
-                w.close()
-                w.shared.close()
+                _ended(w, pending, done, on_death)
             while next_out in done:
                 yield done.pop(next_out)
                 next_out += 1
     finally:
-        # Done, interrupted (Ctrl-C) or the reader went away: end our own workers, by their ids.
-        for w in workers:
-            if w.index is not None:
-                try:
-                    os.kill(w.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            w.close()  # an idle worker reads the end of its command pipe and exits
-            try:
-                os.waitpid(w.pid, 0)
-            except ChildProcessError:
-                pass
-            w.shared.close()
+        _end_all(workers)
         sel.close()
