@@ -186,7 +186,7 @@ def test_window_8_cyclic_at_262144_under_ulimit_2gib(tmp_path):
     r = run("--format", "json", str(f), shell_prefix="ulimit -v 2097152")
     assert r.code == 0, r.stderr
     obj = json.loads(r.stdout)
-    assert obj["verdict"] == "UAP" and obj["group"]["name"] == "D_n" and obj["layers"] == "16384"
+    assert obj["verdict"] == "UAP" and obj["group"]["name"] == "D_n" and obj["layers"] == 16384
     least = [s["evidence"]["least"] for s in obj["steps"] if s["rule"] == "PAT-LAYERS"]
     assert least == [True]
 
