@@ -168,7 +168,7 @@ def _check(value: sympy.Expr, lowest: int, what: str) -> None:
         raise ValueError(f"{what} must be >= {lowest}, got {value}")
 
 
-def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
+def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:
     if isinstance(pattern, PatternUnion):
         return [a for p in pattern.parts for a in _atoms(p, params)]
     if isinstance(pattern, Full):
