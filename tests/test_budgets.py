@@ -4,6 +4,7 @@ Budgets count CPU time, so these tests assert on the CPU time used (children inc
 wall-clock time: the results do not depend on how busy the machine is."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -111,9 +112,17 @@ def test_expect_checking_is_under_the_budget():
 
 def test_one_budget_for_the_file_not_one_per_head():
     heads = "".join("attention { kernel k(x, y) = exp(x . y) }\n" for _ in range(5000))
-    start = time.process_time()
-    r = check_spec(parse_source(heads), 2)
-    assert time.process_time() - start < 6
+    # The rest of the suite's heap is frozen, so the collector's passes over it (seconds, late in a
+    # full run) are not counted as the checker's time.
+    gc.collect()
+    gc.freeze()
+    try:
+        start = time.process_time()
+        r = check_spec(parse_source(heads), 2)
+        spent = time.process_time() - start
+    finally:
+        gc.unfreeze()
+    assert spent < 6
     assert r.verdict in ("UAP", "INCONCLUSIVE")
     if r.verdict == "INCONCLUSIVE":
         assert r.root.rule == "BUDGET"
