@@ -138,7 +138,7 @@ class NonzeroAt(Certificate):
     kind = "nonzero-at-point"
 
     def check(self) -> None:
-        value = sympy.sympify(self.expression).xreplace(dict(self.point))
+        value = sympy.sympify(self.expression, strict=True).xreplace(dict(self.point))  # safe: strict (no text parsed)
         if not _is_nonzero(value):
             _reject(NonzeroAt, f"{self.meaning}: the value at the witness point is not shown non-zero")
 
@@ -507,7 +507,7 @@ class PositiveValue(Certificate):
     kind = "positive-value"
 
     def check(self) -> None:
-        value = simplified(sympy.sympify(self.expression))
+        value = simplified(sympy.sympify(self.expression, strict=True))  # safe: strict (no text parsed)
         if value.has(sympy.nan, sympy.zoo) or value.is_positive is not True:
             _reject(PositiveValue, f"{self.meaning}: {sympy.sstr(value)} is not shown positive")
 
@@ -640,7 +640,7 @@ class StandardFamily(Certificate):
             if isinstance(value, (bool, str)) or value is None or mine is None:
                 same = mine == value
             else:
-                same = sympy.sympify(mine) == sympy.sympify(value) or is_zero(sympy.sympify(mine) - sympy.sympify(value))
+                same = sympy.sympify(mine, strict=True) == sympy.sympify(value, strict=True) or is_zero(sympy.sympify(mine, strict=True) - sympy.sympify(value, strict=True))  # safe: strict (no text parsed)
             if not same:
                 _reject(StandardFamily, f"{name} = {value} is not Theorem {self.theorem}'s {mine}")
         _, problem = F.check_instance(self.pattern, dict(self.lower_bounds))

@@ -95,7 +95,7 @@ def _param(atom: _Atom, k: int = 0):
 
 def _ge(a, b) -> Optional[bool]:
     """a ≥ b decided exactly (integers, or SymPy's assumptions on positive integer symbols)."""
-    d = sympy.sympify(a - b)
+    d = sympy.sympify(a - b, strict=True)  # safe: strict (no text parsed)
     if d.is_nonnegative:
         return True
     if d.is_negative:
@@ -337,7 +337,7 @@ def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
     """An expression of the theorem at integer values of n and the parameters (by symbol name)."""
     if e is None:
         return None
-    e = sympy.sympify(e)
+    e = sympy.sympify(e, strict=True)  # safe: strict (no text parsed)
     sub = {s: Integer(values[s.name]) for s in e.free_symbols if s.name in values}
     v = e.xreplace(sub)
     if isinstance(v, sympy.Piecewise):
@@ -346,7 +346,7 @@ def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
             if cond is sympy.true or sympy.simplify(cond) is sympy.true:
                 v = expr
                 break
-    v = sympy.sympify(v).doit()
+    v = sympy.sympify(v, strict=True).doit()  # safe: strict (no text parsed)
     if not v.is_Integer:
         raise ValueError(f"{e} is not decided by {values}")
     return int(v)

@@ -89,7 +89,7 @@ def family_outcome(spec: S.Spec):
     if theorem.group is None:
         gstep = P.group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
         return P.PatternOutcome(gstep, None, tuple(structure), layers, diameter, None)
-    order = sympy.sympify(theorem.order)
+    order = sympy.sympify(theorem.order, strict=True)  # safe: strict (no text parsed)
     if not isinstance(n, sympy.Symbol):
         order = order.xreplace({theorem.n_symbol: n})
     if isinstance(order, sympy.Piecewise) and not isinstance(n, sympy.Symbol):

@@ -283,7 +283,7 @@ def _layers_certificate(connected, diameter, layers, exact, method, witness, gra
         return ViewWitness(tuple(graphs), int(witness["diameter"]), int(witness["position"]), perm)
     bound = connected.facts.get("diameter")
     numeric = (int, sympy.Basic)
-    if isinstance(bound, numeric) and isinstance(layers, numeric) and is_zero(sympy.sympify(layers) - sympy.sympify(bound) - 1):
+    if isinstance(bound, numeric) and isinstance(layers, numeric) and is_zero(sympy.sympify(layers, strict=True) - sympy.sympify(bound, strict=True) - 1):  # safe: strict (no text parsed)
         return Inference(((connected, proof.PROVED),), "the view argument: one layer more than the (bound on "
                          "the) directed diameter always suffices (docs/theory.md §11.2)")
     data = {"layers": layers, "diameter": diameter}

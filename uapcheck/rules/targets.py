@@ -150,8 +150,8 @@ def _causal_closed(kind: tuple[str, int, int], n) -> tuple:
         w = sympy.Symbol(w, integer=True, positive=True) if isinstance(w, str) else w
         k = sympy.Symbol(k, integer=True, positive=True) if isinstance(k, str) else k
     if name == "window" and (symbolic or n >= k + w + 2):
-        far = (n - k - 1) / sympy.sympify(w)
-        inner = sympy.sympify(k - 1) / w
+        far = (n - k - 1) / sympy.sympify(w, strict=True)  # safe: strict (no text parsed)
+        inner = sympy.sympify(k - 1, strict=True) / w  # safe: strict (no text parsed)
         # symbolic n: the case n ≥ max(k + w + 2, 2k), where the far pair (k + 1 → n) is the farthest
         r = sympy.ceiling(far) if symbolic else max(int(sympy.ceiling(far)), int(sympy.ceiling(inner)))
         sink = f" with {k} attention sink{'s' if k != 1 else ''}" if k else ""
