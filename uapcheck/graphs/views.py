@@ -47,19 +47,23 @@ class ArcClasses:
         return self.table[u - v + n - 1]
 
 
+def offset_class(kind: str, n: int, m: int):
+    """The class of offset m = l − i under a trainable `bias KIND` that depends on the offset
+    (docs/theory.md TD-BIAS: every kind but `free`)."""
+    if kind == "toeplitz":
+        return m
+    if kind == "circulant":
+        return m % n
+    if kind == "symmetric toeplitz":
+        return abs(m)
+    if kind == "symmetric circulant":
+        return min(m % n, (-m) % n)
+    raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
+
+
 def offset_classes(kind: str, n: int) -> ArcClasses:
     """The classes of a trainable `bias KIND` that depends on the offset (every kind but `free`)."""
-    def cls(m: int):
-        if kind == "toeplitz":
-            return m
-        if kind == "circulant":
-            return m % n
-        if kind == "symmetric toeplitz":
-            return abs(m)
-        if kind == "symmetric circulant":
-            return min(m % n, (-m) % n)
-        raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
-    return ArcClasses(tuple(cls(m) for m in range(-(n - 1), n)))
+    return ArcClasses(tuple(offset_class(kind, n, m) for m in range(-(n - 1), n)))
 
 
 #: Work (arc visits summed over the rooted views) the exact test may spend.

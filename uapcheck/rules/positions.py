@@ -399,18 +399,13 @@ BUCKET_ROW_MAX_N = 1_000_000
 
 def bias_class(kind: str, n: int, i: int, l: int):
     """The class of the pair (query i, key l) of a trainable bias of `kind` (docs/theory.md TD-BIAS)."""
-    m = l - i
     if kind == "free":
         return (i, l)
-    if kind == "toeplitz":
-        return m
-    if kind == "circulant":
-        return m % n
-    if kind == "symmetric toeplitz":
-        return abs(m)
-    if kind == "symmetric circulant":
-        return min(m % n, (-m) % n)
-    raise ValueError(f"unknown bias kind {kind}")
+    from ..graphs.views import offset_class
+    try:
+        return offset_class(kind, n, l - i)
+    except ValueError:
+        raise ValueError(f"unknown bias kind {kind}") from None
 
 
 @dataclass(frozen=True)

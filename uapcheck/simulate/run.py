@@ -139,7 +139,6 @@ def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tup
 
 
 def _masks(spec: S.Spec) -> tuple:
-    from ..graphs import build_graph
     n, out = spec.tokens, []
     for head in spec.heads:
         if isinstance(head.pattern, S.Full):
@@ -148,18 +147,24 @@ def _masks(spec: S.Spec) -> tuple:
         if isinstance(head.pattern, S.PatternSequence):
             raise SimulationUnsupported("per-layer patterns (`pattern sequence/periodic`) are not modelled by the "
                                         "simulator", head.loc)
-        try:
-            graph = build_graph(head.pattern, n, {})
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SimulationUnsupported(f"the pattern cannot be built at n = {n}: {exc}", head.loc) from None
-        mask = np.eye(n, dtype=bool)
-        if graph.complete:
-            mask[:] = True
-        else:
-            for j, i in graph.arcs():
-                mask[i - 1, j - 1] = True
-        out.append(mask)
+        out.append(_pattern_mask(head.pattern, n, head))
     return tuple(out)
+
+
+def _pattern_mask(pattern, n: int, head):
+    """The boolean mask [query, key] of one head's pattern at n (every position attends to itself)."""
+    from ..graphs import build_graph
+    try:
+        graph = build_graph(pattern, n, {})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SimulationUnsupported(f"the pattern cannot be built at n = {n}: {exc}", head.loc) from None
+    mask = np.eye(n, dtype=bool)
+    if graph.complete:
+        mask[:] = True
+    else:
+        for j, i in graph.arcs():
+            mask[i - 1, j - 1] = True
+    return mask
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,7 +175,6 @@ def _layer_masks(spec: S.Spec):
     (None, None) without them."""
     if not any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
         return None, None
-    from ..graphs import build_graph
     from ..rules.layers import layer_patterns
     per_layer, periodic = layer_patterns(spec)
     n, out = spec.tokens, []
@@ -180,17 +184,7 @@ def _layer_masks(spec: S.Spec):
             if isinstance(pat, S.Full):
                 row.append(None)
                 continue
-            try:
-                graph = build_graph(pat, n, {})
-            except (ValueError, KeyError, TypeError) as exc:
-                raise SimulationUnsupported(f"the pattern cannot be built at n = {n}: {exc}", head.loc) from None
-            mask = np.eye(n, dtype=bool)
-            if graph.complete:
-                mask[:] = True
-            else:
-                for j, i in graph.arcs():
-                    mask[i - 1, j - 1] = True
-            row.append(mask)
+            row.append(_pattern_mask(pat, n, head))
         out.append(tuple(row))
     return tuple(out), (None if periodic else len(per_layer))
 
