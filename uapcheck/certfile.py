@@ -112,8 +112,9 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             order = int(grp.order)
         if not isinstance(order, int) and isinstance(ev.get("block group order"), int):
             order = _lifted_order(ev, spec)
+        listed = isinstance(gens, list) and all(isinstance(g, list) for g in gens)  # image lists, not "(1 2)"
         return {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
-                "generators": gens if isinstance(gens, list) else None}
+                "generators": gens if listed else None}
     if n > MAX_ARCS_N:
         return _large_pattern_data(step)
     from .verifier.patterns import bfs

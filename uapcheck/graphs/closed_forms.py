@@ -24,7 +24,7 @@ from sympy import (Ge, Integer, Max)
 
 from ..bignum import factorial  # k! stays symbolic above a bound: never (10⁹)! computed exactly
 
-from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, Offsets, Pattern, PatternUnion,
+from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern, PatternUnion,
                     RandomPattern, Star, Strided, Window)
 
 Value = Union[int, sympy.Expr]
@@ -168,7 +168,7 @@ def _check(value: sympy.Expr, lowest: int, what: str) -> None:
         raise ValueError(f"{what} must be >= {lowest}, got {value}")
 
 
-def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:
+def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:  # noqa: C901 - one branch per pattern kind
     if isinstance(pattern, PatternUnion):
         return [a for p in pattern.parts for a in _atoms(p, params)]
     if isinstance(pattern, Full):
@@ -205,9 +205,22 @@ def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:
         g = Integer(1) if isinstance(pattern, Star) else _value(pattern.g, params)
         _check(g, 0, "global count")
         return [_Atom("empty")] if g == 0 else [_Atom("global", (g,))]
+    if isinstance(pattern, GlobalAt):
+        g = prefix_global_count(pattern)
+        if g is None:
+            raise _Undecided("listed global positions other than the first g have no closed form")
+        return [_Atom("global", (Integer(g),))]
     if isinstance(pattern, (RandomPattern, Edges)):
         raise _Undecided("random and edges patterns need an integer number of tokens")
     raise TypeError(f"unknown pattern {pattern!r}")
+
+
+def prefix_global_count(pattern: GlobalAt) -> Optional[int]:
+    """g when `global {p, q, ...}` lists exactly the positions 1, …, g (in any order): it then has the
+    arcs of global(g) (i attends to j iff i or j is listed; docs/theory.md §11.11, "Listed globals"),
+    else None."""
+    g = len(pattern.positions)
+    return g if g and set(pattern.positions) == set(range(1, g + 1)) else None
 
 
 def _offsets_atom(ks: tuple, cyclic: bool) -> _Atom:

@@ -78,7 +78,8 @@ def family_outcome(spec: S.Spec):
         witness = None
         if theorem.witness is not None:
             pos, (a, b) = theorem.witness
-            witness = {"position": sympy.sstr(pos), "swap": [sympy.sstr(a), sympy.sstr(b)], "range": f"for {where}",
+            shown = sympy.sstr if isinstance(n, sympy.Symbol) else int  # positions are numbers at a concrete n
+            witness = {"position": shown(pos), "swap": [shown(a), shown(b)], "range": f"for {where}",
                        "found by": f"{theorem.section}"}
         structure.append(P.layers_step(connected, diameter, layers, theorem.least, method, witness,
                                        family=_certificate(spec, theorem, layers=layers, least=theorem.least)))

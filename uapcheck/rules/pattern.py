@@ -667,7 +667,20 @@ def _closed_kinds_only(spec: S.Spec) -> bool:
         if isinstance(p, S.PatternUnion):
             return all(ok(q) for q in p.parts)
         return type(p) in _CLOSED_KINDS
-    return all(ok(h.pattern) for h in spec.heads)
+    return all(ok(h.pattern) or _window_and_listed_globals(h.pattern) for h in spec.heads)
+
+
+def _window_and_listed_globals(p: S.Pattern) -> bool:
+    """`window(w) + global {1, …, g}`: the listed first g positions are global(g) (docs/theory.md
+    §11.11, "Listed globals"), so Theorem F2 applies at n; the verifier re-checks it with its own lemma
+    (§18.4). Other patterns with listed globals are decided on the token graph."""
+    from ..graphs.closed_forms import prefix_global_count
+    if not isinstance(p, S.PatternUnion) or len(p.parts) != 2:
+        return False
+    kinds = sorted(p.parts, key=lambda q: isinstance(q, S.GlobalAt))
+    window, listed = kinds
+    return (isinstance(window, S.Window) and not window.cyclic and isinstance(listed, S.GlobalAt)
+            and prefix_global_count(listed) is not None)
 
 
 def _estimated_arcs(spec: S.Spec) -> int:

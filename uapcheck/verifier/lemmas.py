@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from typing import Optional
 
 import sympy
@@ -298,3 +299,198 @@ def _rooted_family(ctx, lemma: Lemma):
     return VERIFIED, (f"`{lemma.name}` family: D layers suffice for n ≥ {n0} by §11.9's rooted-view lemma (Aut(R_i) ⊆ "
                       f"Stab_G(i), G transitive); re-decided with nauty's rooted views at every instance n ≤ "
                       f"{INSTANCE_MAX_N} from the group's range" + (", parameter 1, 2, 3" if lemma.param else ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# Window + the first g positions as globals, at a concrete n (docs/theory.md §11.11, Theorem F2 and
+# "Listed globals"; §18.4). Its own entry: the formula is restated here from theory.md, the range is
+# re-checked at the input's n, and the lemma is re-checked at small instances with the verifier's own
+# arc builder, BFS, view check and group code.
+
+WINDOW_GLOBALS_MAX_N = 16  # instances n = g + 2w + 3 .. this, for w, g in PARAM_VALUES
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowGlobals:
+    """One head `window(w) + global {1, …, g}` (the positions listed in any order) or `window(w) +
+    global(g)`, w, g ≥ 1 integers, non-cyclic window, no bias, no positional encoding."""
+    w: int
+    g: int
+    listed: bool
+
+    def low(self) -> int:
+        return self.g + 2 * self.w + 3
+
+    def witness(self) -> tuple[int, tuple[int, int]]:
+        """(position i, swap (a b)): σ = (g+1 g+2) changes only N(g+1), N(g+2), N(g+w+2), all at distance 2
+        from i = g + 2w + 3."""
+        return self.g + 2 * self.w + 3, (self.g + 1, self.g + 2)
+
+    def group_names(self, n: int) -> set:
+        """The group by structure, the position sets written {a, …, b} or listed in full."""
+        def sets(a, b):
+            return {f"{{{a}, …, {b}}}", "{" + ", ".join(str(k) for k in range(a, b + 1)) + "}"} if b - a < 8 \
+                else {f"{{{a}, …, {b}}}"}
+        refl = {f"the reflection of {r}" for r in sets(self.g + 1, n)}
+        if self.g == 1:
+            return refl
+        return {f"S_{self.g} on {s} × {r}" for s in sets(1, self.g) for r in refl}
+
+    def order(self) -> int:
+        return 2 * math.factorial(self.g)
+
+    def pattern(self, w: int, g: int) -> S.Pattern:
+        part = S.GlobalAt(tuple(range(g, 0, -1))) if self.listed else S.Global(g)
+        return S.PatternUnion((S.Window(w), part))
+
+
+def window_globals(spec: S.Spec) -> Optional[WindowGlobals]:
+    """The lemma's pattern at an integer n, else None."""
+    if not isinstance(spec.tokens, int) or isinstance(spec.tokens, bool) or spec.positional != "none":
+        return None
+    if not spec.heads or any(h.bias for h in spec.heads) or len({h.pattern for h in spec.heads}) != 1:
+        return None
+    p = spec.heads[0].pattern
+    if not isinstance(p, S.PatternUnion) or len(p.parts) != 2:
+        return None
+    windows = [q for q in p.parts if isinstance(q, S.Window)]
+    others = [q for q in p.parts if not isinstance(q, S.Window)]
+    if len(windows) != 1 or len(others) != 1 or windows[0].cyclic:
+        return None
+    w, glob = windows[0].w, others[0]
+    if not _positive_int(w):
+        return None
+    if isinstance(glob, S.Global) and _positive_int(glob.g):
+        return WindowGlobals(w, glob.g, False)
+    if isinstance(glob, S.GlobalAt) and glob.positions and set(glob.positions) == set(range(1, len(glob.positions) + 1)):
+        return WindowGlobals(w, len(glob.positions), True)
+    return None
+
+
+def _positive_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+def _window_globals_instances(lemma: WindowGlobals) -> Optional[str]:
+    """The lemma at every instance w, g ∈ PARAM_VALUES, n = g + 2w + 3 .. WINDOW_GLOBALS_MAX_N, on the
+    verifier's own arcs: the listed form has the arcs of global(g); BFS gives diameter 2; the swap is a
+    view witness at the stated position (every position whose neighbourhood it changes is at distance
+    ≥ 2 from it) and not a symmetry; the group has the stated order (every permutation, or nauty) and
+    contains the stated generators. None when all hold, else the first failure."""
+    for w in PARAM_VALUES:
+        for g in PARAM_VALUES:
+            small = WindowGlobals(w, g, lemma.listed)
+            for n in range(small.low(), WINDOW_GLOBALS_MAX_N + 1):
+                where = f"w = {w}, g = {g}, n = {n}"
+                arcs = patterns.head_arcs(small.pattern(w, g), n)
+                if arcs != patterns.head_arcs(S.PatternUnion((S.Window(w), S.Global(g))), n):
+                    return f"{where}: the listed globals do not have the arcs of global({g})"
+                heads = [arcs]
+                if diameter(heads, n) != 2:
+                    return f"{where}: the diameter is {diameter(heads, n)}, not 2"
+                i, (a, b) = small.witness()
+                perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
+                outs = patterns.union_out(heads, n)
+                bad = patterns.view_bad_positions(perm, heads, n)
+                near = [v for v in bad if patterns.bfs(outs, v)[i] is not None and patterns.bfs(outs, v)[i] < 2]
+                lab = {arc: 1 for arc in arcs}  # one head, no bias: every arc has the same label
+                if not bad or near or patterns.preserves(perm, lab):
+                    return f"{where}: the swap ({a} {b}) is not a view witness at position {i}"
+                full, _ = groups.full_order(lab, n, "none")
+                gens = _window_globals_generators(g, n)
+                if full is not None and (full != small.order() or groups.order(gens, n) != full
+                                         or not all(patterns.preserves(p, lab) for p in gens)):
+                    return f"{where}: the group has order {full}, not {small.order()}"
+    return None
+
+
+def _window_globals_generators(g: int, n: int) -> list[list[int]]:
+    """(1 2), (1 2 … g) on the globals and the reflection of {g + 1, …, n}, as image lists."""
+    ident = list(range(1, n + 1))
+    gens = []
+    if g >= 2:
+        swap = ident[:]
+        swap[0], swap[1] = 2, 1
+        cycle = ident[:]
+        for k in range(g):
+            cycle[k] = (k + 1) % g + 1
+        gens += [swap, cycle]
+    gens.append(list(range(1, g + 1)) + [n + g + 1 - k for k in range(g + 1, n + 1)])
+    return gens
+
+
+def _stated(s: dict, key: str) -> list:
+    """Every value the step states for `key`: in its data, its facts and its certificate's claims."""
+    out = []
+    for where in (s.get("data"), s.get("facts"), (s.get("certificate") or {}).get("claims")):
+        if isinstance(where, dict) and where.get(key) is not None:
+            out.append(where[key])
+    return out
+
+
+def window_globals_step(ctx, s: dict) -> Optional[tuple[str, str]]:
+    """PAT-CONNECTED, PAT-LAYERS or SYM-AUT concluded from the family theorem for `window(w) + global
+    {1, …, g}` (or global(g)) at an integer n: (VERIFIED, reason), a Reject, or None when the step is not
+    this lemma's (another check applies)."""
+    from .check import VERIFIED, Reject
+    if (s.get("certificate") or {}).get("kind") != "family theorem":
+        return None
+    lemma = window_globals(ctx.spec)
+    check = {"PAT-CONNECTED": _wg_connected, "PAT-LAYERS": _wg_layers, "SYM-AUT": _wg_group}.get(s["rule"])
+    if lemma is None or check is None:
+        return None
+    n = ctx.spec.tokens
+    if n < lemma.low():
+        raise Reject(f"n = {n} is below the range n ≥ g + 2w + 3 = {lemma.low()} of the window + globals lemma")
+    key = ("window globals instances", lemma.listed)
+    if key not in ctx.cache:
+        ctx.cache[key] = _window_globals_instances(lemma)
+    if ctx.cache[key]:
+        raise Reject(f"the window + globals lemma fails at an instance: {ctx.cache[key]}")
+    head = (f"window + globals lemma (docs/theory.md §11.11, Theorem F2{' and listed globals' if lemma.listed else ''};"
+            f" w = {lemma.w}, g = {lemma.g}, n = {n} ≥ {lemma.low()})")
+    checked = (f"; the lemma re-checked on the verifier's own arcs at every n = g + 2w + 3..{WINDOW_GLOBALS_MAX_N}, "
+               "w, g = 1, 2, 3 (BFS, the swap's view check, the group by every permutation or nauty)")
+    return VERIFIED, f"{head}: {check(ctx, s, lemma, n)}{checked}"
+
+
+def _wg_connected(ctx, s: dict, lemma: WindowGlobals, n: int) -> str:
+    from .check import Reject
+    stated = _stated(s, "diameter")
+    if not stated or any(v != 2 for v in stated):
+        raise Reject(f"the diameter {stated} is not the lemma's 2")
+    return "diameter 2 (g + 1 and g + w + 2 are not adjacent; j ~ 1 ~ i)"
+
+
+def _wg_layers(ctx, s: dict, lemma: WindowGlobals, n: int) -> str:
+    from .check import Reject
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    layers, least = _stated(s, "layers"), _stated(s, "least")
+    if any(v != 2 for v in _stated(s, "diameter")) or not layers or any(v != 3 for v in layers) \
+            or not least or any(v is not True for v in least):
+        raise Reject("the lemma gives D = 2 and 3 layers, least")
+    i, (a, b) = lemma.witness()
+    wit = (s.get("data") or {}).get("view witness")
+    printed = s["evidence"].get("view witness") or {}
+    if isinstance(wit, dict) and wit.get("position") not in (None, i):
+        raise Reject(f"the view witness's position is not the lemma's {i}")
+    if isinstance(wit, dict) and wit.get("permutation") is not None:
+        perm = wit["permutation"]
+        if not patterns.is_permutation(perm, n) or [k for k in range(1, n + 1) if perm[k - 1] != k] != [a, b]:
+            raise Reject(f"the view witness is not the lemma's swap ({a} {b})")
+    if str(printed.get("position")) != str(i) or [str(x) for x in printed.get("swap") or []] != [str(a), str(b)]:
+        raise Reject(f"the printed view witness is not the lemma's swap ({a} {b}) at position {i}")
+    return (f"the swap ({a} {b}) changes only the neighbourhoods of {a}, {b} and {lemma.g + lemma.w + 2}, none "
+            f"within distance 1 of {i}, and is not in G: 2 layers are not enough, 3 suffice (view argument)")
+
+
+def _wg_group(ctx, s: dict, lemma: WindowGlobals, n: int) -> str:
+    from .check import Reject
+    data = s.get("data") or {}
+    name, order = data.get("name"), data.get("order")
+    if name not in lemma.group_names(n) or any(v != lemma.order() for v in _stated(s, "order")) or order is None:
+        raise Reject(f"the group {name!r} of order {order} is not the lemma's "
+                     f"{min(lemma.group_names(n), key=len)!r} of order {lemma.order()}")
+    return f"G = {name}, order 2·g! = {lemma.order()}"

@@ -70,6 +70,9 @@ def _int(v, what):
 def connected(ctx, s):
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
+    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    if found:
+        return found
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
@@ -191,6 +194,9 @@ def _family(spec, heads, n) -> str | None:
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
+    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    if found:
+        return found
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
@@ -278,6 +284,9 @@ def _exhaustive(ctx, heads, n, d):
 def sym_aut(ctx, s):
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")
+    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    if found:
+        return found
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
