@@ -144,10 +144,17 @@ def test_markdown_premise_lines_are_indented_more(case):
 
 
 def test_markdown_claims_survive_rendering(case):
+    """Each claim's words read as themselves; each of its formula parts is GitHub math ($`…`$) from
+    SymPy's LaTeX printer (render/math.py), never its plain wording."""
+    from uapcheck.render.math import part_latex
     result, md, _ = case
     text = _md_text(md)
     for step in result.root.walk():
-        assert " ".join(step.claim.split()) in text
+        for part in step.claim_parts:
+            if isinstance(part, str):
+                assert " ".join(part.split()) in text
+            elif part_latex(part) is not None:
+                assert markdown.math(part_latex(part)) in md
         assert " ".join(step.cite.split()) in text
         for note in step.notes:
             assert " ".join(note.split()) in text

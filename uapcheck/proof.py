@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional
 
 import sympy
 
+from .claim import Claim
+
 
 class Status(str, Enum):
     """What a step establishes about its claim. The JSON strings are the values."""
@@ -201,7 +203,8 @@ class _SealedClass(type):
 class Step(metaclass=_SealedClass):
     """One node of a derivation: a handle on data only the kernel holds.
 
-    Fields: rule, claim, status (a Status), premises, evidence (JSON data), cite (wording),
+    Fields: rule, claim (its plain wording), claim_parts (the claim's typed parts: text and formula
+    parts, uapcheck/claim.py), status (a Status), premises, evidence (JSON data), cite (wording),
     citation (a Citation: provenance and the paper's statements), notes, facts (typed facts for
     later stages; `facts_json` is their JSON form) and certificate (the checked Certificate, or
     None; `certificate_json` is its JSON form).
@@ -212,6 +215,7 @@ class Step(metaclass=_SealedClass):
     if TYPE_CHECKING:  # the fields, served read-only by the kernel (_make_kernel sets them as properties)
         rule: str
         claim: str
+        claim_parts: tuple
         status: Status
         premises: tuple["Step", ...]
         evidence: dict[str, Any]
@@ -272,7 +276,7 @@ class Step(metaclass=_SealedClass):
         yield from go(self)
 
 
-_FIELDS = ("rule", "claim", "status", "premises", "evidence", "cite", "citation", "notes", "facts",
+_FIELDS = ("rule", "claim", "claim_parts", "status", "premises", "evidence", "cite", "citation", "notes", "facts",
            "facts_json", "certificate", "certificate_json")
 
 
@@ -349,7 +353,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
 
         return decorate
 
-    def conclude(claim: str, status, premises=(), evidence: Optional[Mapping[str, Any]] = None,
+    def conclude(claim: "str | Claim", status, premises=(), evidence: Optional[Mapping[str, Any]] = None,
                  notes=(), rule_id: Optional[str] = None, *, facts: Optional[Mapping[str, Any]] = None,
                  certificate: Optional[Certificate] = None) -> Step:
         current = active.get()
@@ -371,8 +375,12 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
         for p in premises:
             if not is_step(p):
                 raise RuntimeError(f"rule {active_id}: a premise is not a derivation step made by a rule")
-        if not isinstance(claim, str):
-            raise TypeError("a claim is text")
+        if isinstance(claim, str):
+            parts: tuple = (claim,) if claim else ()
+        elif isinstance(claim, Claim):
+            parts = claim.parts
+        else:
+            raise TypeError("a claim is text or a uapcheck.claim.Claim")
         if certificate is not None or status in DECISIVE:
             if certificate is None:
                 raise CertificateRejected(f"rule {active_id} concludes `{status.value}` without a certificate")
@@ -382,7 +390,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             check(certificate)
         step = new_object(Step)
         records[step] = {
-            "rule": active_id, "claim": claim, "status": status, "premises": premises,
+            "rule": active_id, "claim": str(claim), "claim_parts": parts, "status": status, "premises": premises,
             "evidence": _jsonable(dict(evidence or {})), "cite": entry["citation"].text,
             "citation": entry["citation"], "notes": tuple(str(n) for n in notes),
             "facts": types.MappingProxyType(dict(facts or {})), "facts_json": _jsonable(dict(facts or {})),

@@ -21,7 +21,7 @@ import unicodedata
 
 from .. import proof
 from . import source
-from .math import step_formulas
+from .math import part_latex, step_formulas
 from .verdict_lines import expect_line, reason, shown_path
 
 _ASCII = {
@@ -189,6 +189,35 @@ def escape(text: str) -> str:
     return "".join(parts)
 
 
+def _spaced(text: str, tex: str) -> str:
+    """`tex` with the space that `text` had at either end (escape collapses it)."""
+    if not text.strip():
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + tex + (" " if text[-1].isspace() else "")
+
+
+# A formula whose LaTeX is longer than this is set with \uapmath (an unbreakable box, scaled down to the
+# line width when wider); a shorter one is set inline as $...$, where TeX may break after a relation.
+_LONG_FORMULA = 60
+
+
+def formula_tex(part) -> str:
+    """A claim's formula part in math mode (through SymPy's LaTeX printer); a group named by a
+    description is set as text."""
+    tex = part_latex(part)
+    if tex is None:
+        return escape(part.text)
+    tex = " ".join(tex.split())
+    if len(tex) > _LONG_FORMULA:
+        return r"\uapmath{" + tex + "}"
+    return f"${tex}$"
+
+
+def claim_tex(parts) -> str:
+    """A claim (its typed parts, uapcheck/claim.py) as LaTeX: words escaped, formulas in math mode."""
+    return "".join(_spaced(part, escape(part)) if isinstance(part, str) else formula_tex(part) for part in parts)
+
+
 MARK = {proof.PROVED: r"\ensuremath{\checkmark}", proof.REFUTED: r"\ensuremath{\times}", proof.UNDECIDED: "?"}
 
 PREAMBLE = (r"\usepackage{amsmath,amssymb,amsthm,graphicx}", r"\theoremstyle{definition}",
@@ -286,7 +315,7 @@ def render(result, standalone: bool = False) -> str:
         item = rf"\item[\textbf{{[{ids[id(step)]}]}}] {MARK[step.status]} \texttt{{{escape(step.rule)}}}"
         if step.premises:
             item += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
-        out.append(item + ": " + escape(step.claim))
+        out.append(item + ": " + claim_tex(step.claim_parts))
         for formula in step_formulas(step):
             out.append(r"  \par \uapmath{" + formula + "}")
         for note in step.notes:

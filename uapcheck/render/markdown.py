@@ -12,7 +12,7 @@ import re
 
 from .. import proof
 from . import source
-from .math import step_formulas
+from .math import part_latex, step_formulas
 from .verdict_lines import expect_line, headline, reason, shown_path, suggestion_line
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
@@ -62,8 +62,28 @@ def evidence_items(evidence) -> list[tuple[str, str]]:
     return items
 
 
+def _spaced(text: str, md: str) -> str:
+    """`md` with the space that `text` had at either end (escape collapses it)."""
+    if not text.strip():
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + md + (" " if text[-1].isspace() else "")
+
+
+def claim_markdown(parts) -> str:
+    """A claim (its typed parts, uapcheck/claim.py) as Markdown: words escaped, formulas as GitHub math."""
+    out = []
+    for k, part in enumerate(parts):
+        if isinstance(part, str):
+            text = escape(part) if k == 0 else _MD_SPECIAL.sub(r"\\\1", " ".join(part.split()))
+            out.append(_spaced(part, text))
+            continue
+        tex = part_latex(part)
+        out.append(escape(part.text) if tex is None else math(tex))
+    return "".join(out)
+
+
 def _item_head(step: proof.Step, ids: dict) -> str:
-    return f"**[{ids[id(step)]}]** {MARK[step.status]} {code(step.rule)} {escape(step.claim)}"
+    return f"**[{ids[id(step)]}]** {MARK[step.status]} {code(step.rule)} {claim_markdown(step.claim_parts)}"
 
 
 def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:

@@ -20,7 +20,7 @@ _NAMES = {
     "x·z": r"x \cdot z", "|z|²": r"\lVert z \rVert^{2}", "|x|²": r"\lVert x \rVert^{2}",
     "w·x": r"w \cdot x", "w·z": r"w \cdot z", "x[r]": r"x_{r}", "z[r]": r"z_{r}",
     "|z_b|²": r"\lVert z_{b} \rVert^{2}", "κ_b(x)": r"\kappa_{b}(x)", "ξ": r"\xi",
-    "i·pos": "i", "j·pos": "j", "m·off": "m",
+    "i·pos": "i", "j·pos": "j", "m·off": "m", "q·k": r"q \cdot k", "|q−k|²": r"\lVert q - k \rVert^{2}",
 }
 _SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
 _LONG_NUMBER = 15
@@ -104,3 +104,19 @@ def _formulas(facts) -> Iterator[str]:
         yield "m = " + latex(facts["layers"])
     if facts.get("group") is not None:
         yield from group(facts["group"])
+
+
+def part_latex(part) -> str | None:
+    """A claim's formula part (uapcheck/claim.py) as LaTeX for math mode; None for a group named by a
+    description rather than a symbol (its wording is then set as text)."""
+    from ..claim import Formula, GroupName, Written
+    if isinstance(part, Formula):
+        return latex(part.value)
+    if isinstance(part, Written):
+        return part.latex
+    if isinstance(part, GroupName):
+        name = group_name(part.name)
+        if name is None:
+            return None
+        return f"{part.lhs} = {name}" if part.lhs else name
+    raise TypeError(f"not a formula part: {type(part).__name__}")

@@ -7,6 +7,8 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from ..claim import claim, written
+from .wording import listed, sign, vanishes
 from ..certificates import SignChange, Trusted
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
@@ -124,14 +126,14 @@ def zero_key_positive(model: KernelModel) -> bool:
     return all(s == 1 for _, s in _sign_regions(expr))
 
 
-def _boundary_zeros(expr: sympy.Expr, regions) -> list[str]:
+def _boundary_zeros(expr: sympy.Expr, regions) -> list:
     """The split atoms (a, u, v, ...) on whose zero set the kernel is not shown positive."""
     atoms = {atom for ctx, _ in regions for atom in ctx.signs}
     out = []
     for atom in sorted(atoms, key=str):
         on_boundary = expr.xreplace({atom: sympy.Integer(0)})
         if not all(s == 1 for _, s in _sign_regions(on_boundary)):
-            out.append(f"{atom} = 0")
+            out.append(atom)
     return out
 
 
@@ -160,7 +162,7 @@ def _real_by_structure(expr) -> bool:
     return all(sym.is_real for sym in expr.free_symbols) and not expr.has(sympy.sqrt, sympy.log, sympy.Pow)
 
 
-def _positivity(normalized: bool, claim: str, status, evidence: dict, certificate=None) -> proof.Step:
+def _positivity(normalized: bool, statement, status, evidence: dict, certificate=None) -> proof.Step:
     """WP-POSITIVE's conclusion: facts `min_dim` (the dimensions the proof needs) and `ill_posed` (a
     normalised head whose kernel changes sign)."""
     facts = {}
@@ -171,7 +173,7 @@ def _positivity(normalized: bool, claim: str, status, evidence: dict, certificat
     if certificate is None and status is proof.PROVED:
         certificate = Trusted("sign engine", "every sign region of the invariants gives k > 0 "
                               "(uapcheck/asymptotics.py, sign_of)", {"k": _jsonable_k(evidence)})
-    return proof.conclude(claim, status, evidence=evidence, facts=facts, certificate=certificate)
+    return proof.conclude(statement, status, evidence=evidence, facts=facts, certificate=certificate)
 
 
 def _jsonable_k(evidence: dict):
@@ -199,12 +201,14 @@ def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
                   "written with": form_name,
                   "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"}
                                    for ctx, _ in regions]}
-            boundary = _boundary_zeros(form, regions)
-            if boundary:
+            atoms = _boundary_zeros(form, regions)
+            if atoms:
                 # The sign regions are open: on a boundary hyperplane (e.g. x . z = 0) the kernel
                 # may vanish. A normaliser then vanishes only if every key lies there.
-                return _positivity(normalized, "k(x, y) > 0 off the hypersurfaces " + ", ".join(boundary) +
-                                      ": a normaliser vanishes only where every key lies on them",
+                boundary = [f"{atom} = 0" for atom in atoms]
+                return _positivity(normalized, claim("k(x, y) > 0 off the hypersurfaces ",
+                                                     listed(vanishes(atom) for atom in atoms),
+                                                     ": a normaliser vanishes only where every key lies on them"),
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
             if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
                 return _positivity(normalized, "k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
@@ -279,7 +283,7 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
         ctx = Context({sym: s for sym, s in region.items()})
         expr = ctx.positive_form(expr)
     premises = [positivity] if normalized else []
-    where = f" on the region {', '.join(f'{k} {chr(62) if v > 0 else chr(60)} 0' for k, v in region.items())}" if region else ""
+    where = claim(" on the region ", listed(sign(k, v > 0) for k, v in region.items())) if region else claim()
     best_bad = None
     for form_name, form in _forms(model, expr):
         bad = _non_analytic_nodes(form)
@@ -289,11 +293,11 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
             everywhere = not _non_analytic_nodes(_with_nonnegative_norms(form))
             dims = "" if everywhere else (" away from the null set of parameters where a key or query "
                                           "direction vanishes (its complement is connected for d ≥ 2)")
-            claim = (f"the attention layer is real-analytic in θ{where}{dims}: the kernel is built from "
-                     "analytic functions of the Gram invariants" +
-                     (" and divided by a positive normaliser" if normalized else ""))
+            statement = claim("the attention layer is real-analytic in θ", where, f"{dims}: the kernel is built "
+                              "from analytic functions of the Gram invariants" +
+                              (" and divided by a positive normaliser" if normalized else ""))
             ev = {"kernel": form, "written with": form_name, "dimensions": "d ≥ 1" if everywhere else "d ≥ 2"}
-            return proof.conclude(claim, proof.PROVED, premises, ev, facts={"min_dim": 1 if everywhere else 2},
+            return proof.conclude(statement, proof.PROVED, premises, ev, facts={"min_dim": 1 if everywhere else 2},
                                   certificate=Trusted("structural scan", "no non-analytic operation (|·|, max, "
                                                       "piecewise, powers or logs of bases not shown positive, tan)"
                                                       + (" and a positive normaliser (premise)" if normalized else ""),
@@ -310,23 +314,27 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
         for form_name, form in _forms(model, expr):
             if not form.has(r_minus, r_plus) or _non_analytic_nodes(form.xreplace(off_diagonal)):
                 continue
-            claim = (f"the attention layer is real-analytic in θ{where} away from the null set of parameters "
-                     "where a query equals a key or its negative (finitely many linear subspaces of "
-                     "codimension d, whose complement is connected for d ≥ 2): the kernel is built from "
-                     "analytic functions of |q ∓ k|² > 0 and the Gram invariants" +
-                     (" and divided by a positive normaliser" if normalized else ""))
-            return proof.conclude(claim, proof.PROVED, premises, {"kernel": form, "written with": form_name,
+            statement = claim("the attention layer is real-analytic in θ", where, " away from the null set of "
+                              "parameters where a query equals a key or its negative (finitely many linear subspaces "
+                              "of codimension d, whose complement is connected for d ≥ 2): the kernel is built from "
+                              "analytic functions of |q ∓ k|² > 0 and the Gram invariants" +
+                              (" and divided by a positive normaliser" if normalized else ""))
+            return proof.conclude(statement, proof.PROVED, premises, {"kernel": form, "written with": form_name,
                                                                    "dimensions": "d ≥ 2"}, facts={"min_dim": 2},
                                   certificate=Trusted("structural scan", "no non-analytic operation once |q ∓ k|² > "
                                                       "0 (docs/theory.md §20.4)" + (" and a positive normaliser "
                                                       "(premise)" if normalized else ""), {"kernel": form}))
-    return proof.conclude(f"analyticity in θ{where} is not established", proof.UNDECIDED, premises,
+    return proof.conclude(claim("analyticity in θ", where, " is not established"), proof.UNDECIDED, premises,
                           {"non-analytic operations": best_bad})
+
+
+K_ZZ_PINV = written("K_ZZ⁺", r"K_{ZZ}^{+}")
+NYSTROM_KERNEL = written("k̃(x, y) = k(x, Z) K_ZZ⁺ k(Z, y)", r"\tilde{k}(x, y) = k(x, Z)\, K_{ZZ}^{+}\, k(Z, y)")
 
 
 @proof.rule("WP-NYSTROM", "A normalised Nyström head: the approximate kernel can be negative", CITE_WP, statuses=(proof.UNDECIDED,))
 def nystrom_sign() -> proof.Step:
-    return proof.conclude("k̃(x, y) = k(x, Z) K_ZZ⁺ k(Z, y) is not shown positive (K_ZZ⁺ has entries of "
-                          "both signs), so the normaliser of a normalised Nyström head may vanish; write "
-                          "`unnormalized` (as SkyFormer does) to avoid it", proof.UNDECIDED,
+    return proof.conclude(claim(NYSTROM_KERNEL, " is not shown positive (", K_ZZ_PINV, " has entries of "
+                                "both signs), so the normaliser of a normalised Nyström head may vanish; write "
+                                "`unnormalized` (as SkyFormer does) to avoid it"), proof.UNDECIDED,
                           evidence={"reason": "the Nyström approximation is not a positive kernel"})

@@ -14,7 +14,9 @@ from .. import spec as S
 from ..proof import Certificate
 from ..graphs.circulant import MAX_CIRCULANT_N, interval_width, missing_offset, sumset_depth, tap_gcd
 from ..layer_certificates import CirculantSpan, TapInterval
+from ..claim import Formula, claim, group, written
 from .symmetry import GroupInfo
+from .wording import C_N, S_N, SUM_TARGET as SUM_TARGET_CLAIM, Z_N, shifted_token, token, value
 
 CITE_CONV = proof.derived(
     "Corollary 4", "Theorem 1",
@@ -24,6 +26,7 @@ CITE_CONV_GROUP = proof.derived(
     "Corollary 4",
     text="derived here: the centraliser of the tap shifts (C_n when the taps generate Z_n), docs/theory.md §22.1")
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
+C_S = written("c_s", "c_{s}")
 
 
 def describe(conv: S.Convolution) -> str:
@@ -41,12 +44,13 @@ def concrete_taps(conv: S.Convolution) -> Optional[tuple]:
 @proof.rule("CONV-GROUP", "The convolution mixer's exact group: the centraliser of its tap shifts",
             CITE_CONV_GROUP, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
 def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
-    why = ("the taps generate Z_n, so a permutation commuting with every trainable circulant commutes with the "
-           "cyclic shift: G = C_n" if info.name == "C_n" else
-           f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in Z_n: G is the centraliser of "
-           "that shift's power")
-    return proof.conclude(f"the exact equivariance group of the convolution family is G = {info.name or info.order}: "
-                          f"{why}", proof.PROVED, evidence={"mixer": desc, "name": info.name, "order": info.order},
+    why = (claim("the taps generate ", Z_N, ", so a permutation commuting with every trainable circulant commutes "
+                 "with the cyclic shift: ", group("C_n", "G")) if info.name == "C_n" else
+           claim(f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in ", Z_N, ": G is the "
+                 "centraliser of that shift's power"))
+    named = group(info.name, "G") if info.name else claim("G = ", value(info.order))
+    return proof.conclude(claim("the exact equivariance group of the convolution family is ", named, ": ", why),
+                          proof.PROVED, evidence={"mixer": desc, "name": info.name, "order": info.order},
                           facts={"group": info}, certificate=cert)
 
 
@@ -54,24 +58,29 @@ def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
             CITE_CONV, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
 def reach_step(desc: str, depth, cert, missing: Optional[int]) -> proof.Step:
     shown = sympy.sstr(depth)
-    claim = (f"after m layers position i reads x_(i+s) for s in the m-fold sum set of the taps with 0 (mod n); "
-             f"it is all of Z_n from m = {shown} on")
+    m = sympy.Symbol("m")
+    statement = claim("after m layers position i reads ", shifted_token("i+s", "i+s"), " for s in the m-fold sum "
+                      "set of the taps with 0 (mod n); it is all of ", Z_N, " from ",
+                      Formula(sympy.Eq(m, depth, evaluate=False), f"m = {shown}"), " on")
     if missing is not None:
-        claim += f", and not at m = {shown} − 1 (offset {missing} is missing), so fewer layers are not enough"
+        statement += claim(", and not at ", Formula(sympy.Eq(m, sympy.Add(depth, -1, evaluate=False), evaluate=False),
+                                                    f"m = {shown} − 1"),
+                           f" (offset {missing} is missing), so fewer layers are not enough")
     elif not isinstance(depth, int):
-        claim += " (the interval of offsets grows by the taps' width per layer), and not before"
+        statement += " (the interval of offsets grows by the taps' width per layer), and not before"
     ev: dict = {"mixer": desc, "D": depth}
     if missing is not None:
         ev["not within D − 1"] = {"i": 1, "j": 1 + missing}  # position 1 does not read x_(1 + s)
-    return proof.conclude(claim, proof.PROVED, evidence=ev, certificate=cert)
+    return proof.conclude(statement, proof.PROVED, evidence=ev, certificate=cert)
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
             statuses=(proof.PROVED,), certificates=(CirculantSpan,))
 def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str,
                       within: Optional[int] = None) -> proof.Step:
-    return proof.conclude(f"x_{j} never reaches position {i} {why}, so every model's output at {i} ignores x_{j}, "
-                          f"while the target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it",
+    return proof.conclude(claim(token(j), f" never reaches position {i} {why}, so every model's output at {i} "
+                                "ignores ", token(j), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
+                                "-invariant, hence G-equivariant) depends on it"),
                           proof.PROVED, evidence={"mixer": desc, "witness": {"i": i, "j": j, "target": SUM_TARGET},
                                                   "within layers": within},
                           facts={"obstruction": True}, certificate=cert)
@@ -81,12 +90,13 @@ def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str,
             statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
 def layers_step(reach: proof.Step, layers, cert) -> proof.Step:
     shown = sympy.sstr(layers)
-    return proof.conclude(f"{shown} convolution layer{'s' if layers != 1 else ''} are token distinguishing under "
-                          f"C_n and no fewer are: the composed mixer is X ↦ X·Q(P) with Q a product of "
-                          f"{shown} trainable tap polynomials; its coefficients c_s (s ∈ Z_n) are linearly "
-                          "independent polynomials in the taps once the sum set covers Z_n, so equal outputs for "
-                          "all taps force equal cyclic shifts of the samples (Definition 3; Theorem 1 then gives "
-                          "the C_n-UAP)", proof.PROVED, [reach], {"layers": layers, "least": True},
+    count = value(layers) if not isinstance(layers, int) else shown
+    return proof.conclude(claim(count, f" convolution layer{'s' if layers != 1 else ''} are token distinguishing "
+                                "under ", C_N, " and no fewer are: the composed mixer is X ↦ X·Q(P) with Q a product "
+                                "of ", count, " trainable tap polynomials; its coefficients ", C_S, " (s ∈ ", Z_N,
+                                ") are linearly independent polynomials in the taps once the sum set covers ", Z_N,
+                                ", so equal outputs for all taps force equal cyclic shifts of the samples "
+                                "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
                           facts={"layers": layers}, certificate=cert)
 
 

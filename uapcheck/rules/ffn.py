@@ -7,6 +7,7 @@ import sympy
 from sympy.calculus.singularities import singularities
 
 from .. import proof
+from ..claim import Formula, claim, written
 from ..certificates import Affine, NonzeroAt
 from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache
@@ -111,7 +112,10 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
         with time_limit("checking whether σ is affine", 2.0):
             dd = sympy.simplify(sympy.diff(sigma, z, 2))
         if dd == 0:
-            return proof.conclude(f"σ(z) = {sympy.sstr(sigma)} is affine (σ'' ≡ 0): Definition 2 fails",
+            sigma_of_z = Formula(sympy.Eq(sympy.Function("sigma")(z), sigma, evaluate=False),
+                                 f"σ(z) = {sympy.sstr(sigma)}")
+            return proof.conclude(claim(sigma_of_z, " is affine (", written("σ'' ≡ 0", r"\sigma'' \equiv 0"),
+                                        "): Definition 2 fails"),
                                   proof.REFUTED, evidence={"sigma''": dd, "ffn": description},
                                   certificate=Affine(sigma, z))
         return proof.conclude("σ is not shown non-affine", proof.UNDECIDED, evidence={"ffn": description})

@@ -15,7 +15,10 @@ from ..graphs.layers import LayerSequence, connectivity, least_layers
 from ..graphs.names import order_text
 from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
 from ..show import show_pattern
+from ..claim import claim as claim_of
 from .symmetry import GroupInfo
+from .wording import S_N, X_J, group_is, token
+from .wording import SUM_TARGET as SUM_TARGET_CLAIM
 
 CITE_SEQ = proof.corrected(
     "Definition 4", "Corollary 2",
@@ -89,11 +92,12 @@ def build_sequence(spec: S.Spec) -> LayerSequence:
             statuses=(proof.PROVED,), certificates=(LayersConnected,))
 def connected_step(desc: str, cert: LayersConnected) -> proof.Step:
     d = cert.depth
-    claim = (f"every x_j reaches every position through an increasing sequence of layers within the first {d} "
-             f"attention layer{'s' if d != 1 else ''} (Definition 4, connected within {d} layers)")
+    claim = claim_of("every ", X_J, " reaches every position through an increasing sequence of layers within "
+                     f"the first {d} attention layer{'s' if d != 1 else ''} (Definition 4, connected within {d} layers)")
     if cert.missing:
         i, j = cert.missing
-        claim += f", and not within {d - 1}: x_{j} does not reach position {i}, so at least {d} layers are needed"
+        claim += claim_of(f", and not within {d - 1}: ", token(j), f" does not reach position {i}, so at least "
+                          f"{d} layers are needed")
     ev: dict = {"patterns": desc, "D_Φ": d}
     if cert.missing:
         ev["not within D − 1"] = {"i": cert.missing[0], "j": cert.missing[1]}
@@ -103,9 +107,9 @@ def connected_step(desc: str, cert: LayersConnected) -> proof.Step:
 @proof.rule("SEQ-DISCONNECTED", "Per-layer patterns never connected (or not within the depth): NOT-UAP",
             CITE_SEQ_REACH, statuses=(proof.PROVED,), certificates=(LayersUnreached,))
 def disconnected_step(desc: str, cert: LayersUnreached, why: str) -> proof.Step:
-    claim = (f"x_{cert.j} never reaches position {cert.i} {why}, so every model's output at {cert.i} ignores "
-             f"x_{cert.j}, while the target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it "
-             "(receptive-field argument)")
+    claim = claim_of(token(cert.j), f" never reaches position {cert.i} {why}, so every model's output at {cert.i} "
+                     "ignores ", token(cert.j), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
+                     "-invariant, hence G-equivariant) depends on it (receptive-field argument)")
     return proof.conclude(claim, proof.PROVED, evidence={"patterns": desc, "within layers": cert.layers,
                                                          "witness": {"i": cert.i, "j": cert.j, "target": SUM_TARGET}},
                           facts={"obstruction": True}, certificate=cert)
@@ -114,9 +118,10 @@ def disconnected_step(desc: str, cert: LayersUnreached, why: str) -> proof.Step:
 @proof.rule("SEQ-GROUP", "G = ⋂ over layers and heads of Aut(N_{ℓ,h}), computed exactly", CITE_SEQ_GROUP,
             statuses=(proof.PROVED,), certificates=(LayerGenerators,))
 def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -> proof.Step:
-    name = info.name or f"a group of order {info.order}"
-    return proof.conclude(f"the exact equivariance group of the family is G = {name}: the intersection of the "
-                          "automorphism groups of every layer's heads, each head of each layer separately",
+    named = group_is(info)
+    return proof.conclude(claim_of("the exact equivariance group of the family is ", named, ": the intersection "
+                                   "of the automorphism groups of every layer's heads, each head of each layer "
+                                   "separately"),
                           proof.PROVED, evidence={"patterns": desc, "order": info.order, "name": info.name,
                                                   "method": method}, facts={"group": info}, certificate=cert)
 

@@ -11,8 +11,12 @@ from .. import spec as S
 from ..lower import KAPPA, ZETA, FeatureKernel, a, b, c, e, t
 from .limit import CITE_LIM as _CITE
 from ..zero import is_zero
+from ..claim import Claim, claim, eq, written
 
 CITE_NYSTROM = proof.derived("Corollary 3", text=_CITE.text)  # the SkyFormer part of Corollary 3
+LANDMARK_SUM = written("k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²))",
+                       r"\tilde{k}(x, t z) = \sum_{b} \kappa_{b}(x)\, e^{-\gamma (\lVert z_{b} \rVert^{2} "
+                       r"- 2 t\, z_{b} \cdot z + t^{2} \lVert z \rVert^{2})}")
 
 
 @proof.rule("LIM-NYSTROM", "Nyström kernel on fixed landmarks: a landmark feature sum", CITE_NYSTROM,
@@ -32,16 +36,18 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
         if is_zero(ca + 2 * cb) and is_zero(cb - cc) and (-cb).is_positive:
             gamma = -cb
     if gamma is None or poly is None:
-        return proof.conclude("Nyström on this kernel: strict positive definiteness is not established "
-                              "(supported: Gaussian kernels exp(−γ|x − y|²))", proof.UNDECIDED,
+        return proof.conclude(claim("Nyström on this kernel: strict positive definiteness is not established "
+                                    "(supported: Gaussian kernels ",
+                                    written("exp(−γ|x − y|²)", r"e^{-\gamma \lVert x - y \rVert^{2}}"), ")"), proof.UNDECIDED,
                               evidence={"kernel": plain}), None
     zeta = ZETA
     key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
     kappa = KAPPA
     fk = FeatureKernel(kappa, key, kappa, e, "landmark",
                        "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
-    step = proof.conclude(f"Gaussian kernel with γ = {gamma}: k̃(x, t z) = Σ_b κ_b(x)·exp(−γ(|z_b|² − 2t z_b·z + t²|z|²)); "
-                          "κ_b(x) ≠ 0 for generic x (K_ZZ invertible, Gaussians linearly independent)",
+    step = proof.conclude(claim("Gaussian kernel with ", eq("γ", gamma, latex_name="gamma"), ": ", LANDMARK_SUM, "; ",
+                                written("κ_b(x) ≠ 0", r"\kappa_{b}(x) \neq 0"), " for generic x (",
+                                written("K_ZZ", "K_{ZZ}"), " invertible, Gaussians linearly independent)"),
                           proof.PROVED, evidence={"key factor": key, "gamma": gamma, "w·z": "here the landmark z_b · the key direction z"},
                           certificate=ExactIdentity(log_plain - poly.coeff_monomial(1), -gamma * (b + c - 2 * a),
                                                     f"log k(x, z) = const − γ|x − z|² with γ = {gamma} > 0: a "
@@ -54,5 +60,5 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
 def with_premises(step: proof.Step, extra: list) -> proof.Step:
     cert = Inference(tuple((x, proof.PROVED) for x in extra) + ((step, step.status),),
                      "the limit step, on the landmark expansion it was computed for")
-    return proof.conclude(step.claim, step.status, [*extra, step], {}, facts=step.facts,
+    return proof.conclude(Claim(step.claim_parts), step.status, [*extra, step], {}, facts=step.facts,
                           certificate=cert if step.status is not proof.UNDECIDED else None)

@@ -21,6 +21,8 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..claim import claim, written
+from .wording import ZERO_SCORES, shifted_token
 from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
 from ..lower import _Lowerer, a, b as b_sym, c as c_sym, param_symbol, t, u, v
 
@@ -273,9 +275,10 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
     pos = head.position
     premises = [offset, analytic]
     if info.kind == "symmetric":
-        return proof.conclude(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and i − s "
-                              "alike and one layer does not separate X from X with x_(i+s), x_(i−s) exchanged "
-                              "(n ≥ 4); more layers are not analysed here", proof.UNDECIDED, premises,
+        return proof.conclude(claim(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and "
+                                    "i − s alike and one layer does not separate X from X with ",
+                                    shifted_token("i+s", "i+s"), ", ", shifted_token("i−s", "i-s"), " exchanged "
+                                    "(n ≥ 4); more layers are not analysed here"), proof.UNDECIDED, premises,
                               {"reason": "one layer is not token distinguishing for an even offset function"})
     if info.kind != "injective":
         return proof.conclude(f"{label}: the offset classes are not decided", proof.UNDECIDED, premises)
@@ -285,19 +288,21 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
     if not analytic.proved:
         return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, premises)
     if k00 is None or not offset.proved:
-        return proof.conclude(f"{label}: k(0, 0) > 0 is not shown, so the position-only weights at W_Q = W_K = 0 "
-                              "that the argument uses may not exist", proof.UNDECIDED, premises)
+        return proof.conclude(claim(f"{label}: k(0, 0) > 0 is not shown, so the position-only weights at ",
+                                    ZERO_SCORES, " that the argument uses may not exist"), proof.UNDECIDED, premises)
     requires = [(offset, "offset classes", "injective")]
     if pos.kind == "reweight":
         requires.append((offset, "positive", True))
     cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
                      "at W_Q = W_K = 0 the weights are the fixed position weights; an injective h forces σ = id",
                      tuple(requires), (PositiveValue(k00, "k(0, 0), the weight at W_Q = W_K = 0"),))
-    return proof.conclude(f"{label}: at W_Q = W_K = 0 the weights are the fixed position weights, positive on every "
-                          "pair, and row i of the output is Σ_l β_il x_l: samples with different token sets differ "
-                          "there generically, and for X' = σX equal rows force β_(σi,σl) = β_il for every l, hence "
-                          "h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: 1-layer token "
-                          "distinguishing w.r.t. the trivial group", proof.PROVED, premises,
+    return proof.conclude(claim(f"{label}: at ", ZERO_SCORES, " the weights are the fixed position weights, "
+                                "positive on every pair, and row i of the output is ",
+                                written("Σ_l β_il x_l", r"\sum_{l} \beta_{il} x_{l}"), ": samples with different "
+                                "token sets differ there generically, and for X' = σX equal rows force ",
+                                written("β_(σi,σl) = β_il", r"\beta_{\sigma i, \sigma l} = \beta_{il}"),
+                                " for every l, hence h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: "
+                                "1-layer token distinguishing w.r.t. the trivial group"), proof.PROVED, premises,
                           facts={"layers": 1}, certificate=cert)
 
 
@@ -306,15 +311,20 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
 def td_rotary(head: S.Head, analytic: proof.Step, softmax: Optional[sympy.Expr], label: str) -> proof.Step:
     """`softmax`: the kernel in the invariants when the head is a normalised softmax head, else None."""
     if softmax is None:
-        return proof.conclude(f"{label}: RoPE is analysed for normalised softmax heads k(x, y) = exp(γ x·y), γ > 0; "
-                              "this kernel is not covered", proof.UNDECIDED, [analytic])
+        return proof.conclude(claim(f"{label}: RoPE is analysed for normalised softmax heads ",
+                                    written("k(x, y) = exp(γ x·y)", r"k(x, y) = e^{\gamma\, x \cdot y}"),
+                                    ", γ > 0; this kernel is not covered"), proof.UNDECIDED, [analytic])
     if not analytic.proved:
         return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, [analytic])
-    return proof.conclude(f"{label}: with W_Q = ε·a vᵀ and W_K = b uᵀ in the first rotation plane (θ_0 = 1) the "
-                          "scores are ε (vᵀx_i)(uᵀx_l) cos(l − i − φ); at ε = 0 (mean pooling) different token "
+    return proof.conclude(claim(f"{label}: with ", written("W_Q = ε·a vᵀ", r"W_{Q} = \varepsilon\, a v^{\top}"),
+                                " and ", written("W_K = b uᵀ", r"W_{K} = b u^{\top}"), " in the first rotation plane (",
+                                written("θ_0 = 1", r"\theta_{0} = 1"), ") the scores are ",
+                                written("ε (vᵀx_i)(uᵀx_l) cos(l − i − φ)",
+                                        r"\varepsilon\, (v^{\top} x_{i})(u^{\top} x_{l}) \cos(l - i - \varphi)"),
+                                "; at ε = 0 (mean pooling) different token "
                           "sets are separated, and for X' = σX, σ ≠ id, the first-order term in ε differs for "
                           "some u because cos(m − φ) is injective on the integers; Theorem 2 extends this: "
-                          "1-layer token distinguishing w.r.t. the trivial group (d ≥ 2)", proof.PROVED, [analytic],
+                          "1-layer token distinguishing w.r.t. the trivial group (d ≥ 2)"), proof.PROVED, [analytic],
                           {"dimensions": "d ≥ 2"}, facts={"layers": 1, "min_dim": 2},
                           certificate=Inference(((analytic, proof.PROVED),), "first-order term in ε of a rank-one "
                                                 "score in the first rotation plane; cos(m − φ) injective on the "

@@ -20,6 +20,7 @@ from typing import Any, Optional
 import sympy
 
 from .. import proof
+from ..claim import Formula, claim, written
 from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
 from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, a, b, c, t
@@ -270,10 +271,14 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
                              head.tie, analytic, plus, minus)
-    claim = (f"{label}: α(u) = {sympy.sstr(alpha)} is analytic and not a polynomial ({reason}); with W_Q = 0 the "
-             "score of key z is α(s₀ + ε uᵀz) with the base point s₀ (from the biases) and u free, so by "
-             f"{_MOMENT_LEMMA}. {_lim_text(lim)}")
-    return proof.conclude(claim, proof.PROVED, premises, dict(ev, reason=reason), certificate=cert)
+    u = sympy.Symbol("u")
+    alpha_of_u = Formula(sympy.Eq(sympy.Function("alpha")(u), alpha.xreplace({U: u}), evaluate=False),
+                         f"α(u) = {sympy.sstr(alpha)}")
+    statement = claim(f"{label}: ", alpha_of_u, f" is analytic and not a polynomial ({reason}); with ",
+                      written("W_Q = 0", "W_{Q} = 0"), " the score of key z is ",
+                      written("α(s₀ + ε uᵀz)", r"\alpha(s_{0} + \varepsilon\, u^{\top} z)"), " with the base point ",
+                      written("s₀", "s_{0}"), f" (from the biases) and u free, so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
+    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=reason), certificate=cert)
 
 
 @proof.rule("TD-RADIAL", "An analytic non-polynomial radial kernel g(|q − k|²): one layer distinguishes",
@@ -299,8 +304,14 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     cert = MomentCertificate("radial", model.plain, frozenset(params), g, R, head.normalized, head.affine,
                              head.tie, analytic, plus, None)
-    claim = (f"{label}: g(r) = {sympy.sstr(g)} is analytic and not a polynomial ({reason}); with keys ε W_K y the "
-             "kernel at a shared token is g(|q|² − 2ε qᵀW_K y + ε²|W_K y|²), whose Taylor parts in ε reach every "
-             f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
-    return proof.conclude(claim, proof.PROVED, premises, dict(ev, reason=reason, dimensions="d ≥ 2"),
+    r = sympy.Symbol("r")
+    g_of_r = Formula(sympy.Eq(sympy.Function("g")(r), g.xreplace({R: r}), evaluate=False), f"g(r) = {sympy.sstr(g)}")
+    statement = claim(f"{label}: ", g_of_r, f" is analytic and not a polynomial ({reason}); with keys ",
+                      written("ε W_K y", r"\varepsilon W_{K} y"), " the kernel at a shared token is ",
+                      written("g(|q|² − 2ε qᵀW_K y + ε²|W_K y|²)",
+                              r"g(\lVert q \rVert^{2} - 2 \varepsilon\, q^{\top} W_{K} y + \varepsilon^{2} "
+                              r"\lVert W_{K} y \rVert^{2})"),
+                      ", whose Taylor parts in ε reach every "
+                      f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
+    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=reason, dimensions="d ≥ 2"),
                           facts={"min_dim": 2, "layers": 1}, certificate=cert)

@@ -19,6 +19,8 @@ from .. import spec as S
 from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..show import show_pattern
+from ..claim import Claim, claim, eq, written
+from .wording import X_J, value
 
 CITE_TGT = proof.derived("Definition 3", "Theorem 1", text=(
     "receptive-field classes, the causal analogue of Definition 3 and Theorem 1, and the "
@@ -52,6 +54,12 @@ class TargetVerdict(proof.Certificate):
     def to_json(self):
         return {"kind": self.kind, "verdict": self.verdict,
                 "premises": [{"rule": s.rule, "status": s.status.value} for s in self.premises]}
+
+
+PREFIX_SET = written("{x_1, …, x_i}", r"\{x_{1}, \ldots, x_{i}\}")
+PREFIX_POSITIONS = written("{1, …, i}", r"\{1, \ldots, i\}")
+F_I = written("F(X)_i", "F(X)_{i}")
+CAUSAL_MAP = written("F(X)_i = f_i(x_1, …, x_i)", r"F(X)_{i} = f_{i}(x_{1}, \ldots, x_{i})")
 
 
 def _trusted(why: str, **data) -> Trusted:
@@ -162,8 +170,8 @@ def _causal_closed(kind: tuple[str, int, int], n) -> tuple:
     # the full causal mask (a window with w ≥ n − 1 is the full mask)
     if isinstance(n, int) and n <= 2:
         return (1 if n == 2 else 0), 1, "n ≤ 2: one layer sees x_i and the set of the prefix, which fixes its order"
-    return 1, 2, ("full causal mask: one layer sees only the set {x_1, …, x_i} (the order of a prefix of length ≥ 2 "
-                  "before i is lost); two layers see the nested prefix sets and recover it (§14.6)")
+    return 1, 2, claim("full causal mask: one layer sees only the set ", PREFIX_SET, " (the order of a prefix of "
+                       "length ≥ 2 before i is lost); two layers see the nested prefix sets and recover it (§14.6)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,17 +184,16 @@ def _desc(spec: S.Spec) -> str:
 @proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
 def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.Step:
-    r = radius if isinstance(radius, int) else sympy.sstr(radius)
     if target == "causal":
-        what = ("every arc goes from an earlier position to a later one and every position k − 1 attends-reaches k, "
-                "so the receptive field of i is {1, …, i} and the family's models are exactly causal: its target "
-                "class is the causal maps F(X)_i = f_i(x_1, …, x_i)")
+        what = claim("every arc goes from an earlier position to a later one and every position k − 1 "
+                     "attends-reaches k, so the receptive field of i is ", PREFIX_POSITIONS, " and the family's "
+                     "models are exactly causal: its target class is the causal maps ", CAUSAL_MAP)
     else:
-        what = ("the family's models are receptive: F(X)_i depends only on the tokens at the positions that reach "
-                "i, and agrees at i and j whenever a head-preserving isomorphism of the receptive fields carries i "
-                "to j: that is its target class")
-    return proof.conclude(f"{what}; receptive diameter r = {r}: fewer than r attention layers leave some x_j out of "
-                          "the output at a position it reaches", proof.PROVED,
+        what = claim("the family's models are receptive: ", F_I, " depends only on the tokens at the positions that "
+                     "reach i, and agrees at i and j whenever a head-preserving isomorphism of the receptive fields "
+                     "carries i to j: that is its target class")
+    return proof.conclude(claim(what, "; receptive diameter ", eq("r", radius), ": fewer than r attention layers "
+                                "leave some ", X_J, " out of the output at a position it reaches"), proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec), target=target, radius=radius),
                           facts={"target": target, "radius": radius},
                           certificate=_trusted("the receptive fields of the pattern", target=target, radius=radius))
@@ -194,25 +201,26 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
 
 @proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
-def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: str,
+def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: "str | Claim",
                 witness: Optional[dict] = None, positional: Optional[proof.Step] = None) -> proof.Step:
-    lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-    r = radius if isinstance(radius, int) else sympy.sstr(radius)
+    lay = layers if isinstance(layers, int) else value(layers)
     if least and layers == radius:
-        claim = f"{lay} attention layer{'s' if layers != 1 else ''} (= r) suffice for {target} targets and are the least"
+        statement = claim(lay, f" attention layer{'s' if layers != 1 else ''} (= r) suffice for {target} targets and "
+                          "are the least")
     elif least:
-        claim = (f"{lay} attention layers are needed and suffice for {target} targets: with r = {r} layers some "
-                 f"position cannot tell two inputs that the class separates")
+        statement = claim(lay, f" attention layers are needed and suffice for {target} targets: with ",
+                          eq("r", radius), " layers some position cannot tell two inputs that the class separates")
     else:
-        claim = (f"{lay} attention layers suffice for {target} targets (r + 1, the receptive view argument); "
-                 f"r = {r} are necessary, and whether they suffice is not decided: sufficient, not shown least")
-    ev = {"radius": radius, "layers": layers, "least": least, "method": method}
+        statement = claim(lay, f" attention layers suffice for {target} targets (r + 1, the receptive view argument); ",
+                          eq("r", radius), " are necessary, and whether they suffice is not decided: sufficient, not "
+                          "shown least")
+    ev = {"radius": radius, "layers": layers, "least": least, "method": str(method)}
     if witness:
         ev["receptive witness"] = witness
     premises = [receptive] if positional is None else [receptive, positional]
-    return proof.conclude(f"{claim} ({method})", proof.PROVED, premises, ev,
+    return proof.conclude(claim(statement, " (", method, ")"), proof.PROVED, premises, ev,
                           facts={"layers": layers, "radius": radius, "least": least},
-                          certificate=_trusted(method, layers=layers, radius=radius))
+                          certificate=_trusted(str(method), layers=layers, radius=radius))
 
 
 @proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT, statuses=(proof.UNDECIDED,))
@@ -510,7 +518,7 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
                  "parameter set); " + ("they are the least (r layers are always necessary)" if least else
                                        "whether the labels save a layer is not decided"))
         step = positions_step(spec, claim, cert, dict(evidence, route="contains plain"))
-        method = info["method"] if least else f"{info['method']}; the bias may save a layer (not decided)"
+        method = info["method"] if least else info["method"] + "; the bias may save a layer (not decided)"
         return step, info["layers"], least, method
     claim = ("positions in the weights of a causal family are decided when every head is the full causal mask (one "
              "layer when a head labels the keys of every causal row differently), or when every head is "

@@ -29,6 +29,7 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, FeatureKernel, a, b, c, t
 from ..zero import is_zero
+from ..claim import Claim, Written, claim, written
 
 CITE_WITNESS = proof.derived(
     "Definition 3", "Theorem 1",
@@ -210,13 +211,14 @@ def _find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
     return None
 
 
-def _open_question(cert: WitnessCertificate) -> str:
+def _open_question(cert: WitnessCertificate) -> Claim:
     if cert.family == "polynomial" and cert.degree == 0:
-        return ("No number of attention layers separates them either (each layer adds W_V·mean to every token, "
-                "and the two means stay equal), so Definition 3 fails for every m; whether the FFN layers "
-                "between attention layers recover the G-UAP is open")
-    return ("Whether m ≥ 2 attention layers (or the FFN layers between them) separate every pair is open: "
-            "Theorem 1's premise with m = 1 is refuted, the UAP itself is not")
+        return claim("No number of attention layers separates them either (each layer adds ",
+                     written("W_V·mean", r"W_{V} \cdot \mathrm{mean}"), " to every token, "
+                     "and the two means stay equal), so Definition 3 fails for every m; whether the FFN layers "
+                     "between attention layers recover the G-UAP is open")
+    return claim("Whether m ≥ 2 attention layers (or the FFN layers between them) separate every pair is open: "
+                 "Theorem 1's premise with m = 1 is refuted, the UAP itself is not")
 
 
 @proof.rule("TD-WITNESS", "One layer is not token distinguishing: an exact witness pair", CITE_WITNESS,
@@ -226,18 +228,29 @@ def td_witness(cert: WitnessCertificate, tokens, lim: proof.Step, analytic: proo
     size = len(cert.left) + 1
     what = {"polynomial": f"the kernel is a polynomial of degree {cert.degree} in the key, so a layer sees the "
                           f"keys on a line only through their power sums up to degree {cert.degree + 1}",
-            "homogeneous": f"the key factor is positively homogeneous of degree {cert.degree}, so a layer sees "
-                           f"keys on a ray only through Σ r^{cert.degree} and Σ r^{cert.degree + 1}",
+            "homogeneous": claim(f"the key factor is positively homogeneous of degree {cert.degree}, so a layer "
+                                 "sees keys on a ray only through ", _power_sum(cert.degree), " and ",
+                                 _power_sum(cert.degree + 1)),
             "odd": "α(s) + α(−s) = 2α(0), so the keys S and −S with ΣS = 0 give the same weighted sum"}[cert.family]
     more = "" if not isinstance(tokens, int) or tokens == size else (
         f" (with the other {tokens - size} tokens shared by both samples)")
-    claim = (f"{label}: one attention layer is not token distinguishing (Definition 3, m = 1): {what}; the "
-             f"samples X = ({shared}, {', '.join(map(str, cert.left))})·e and X′ = ({shared}, "
-             f"{', '.join(map(str, cert.right))})·e{more} are in different orbits, and their outputs at "
-             f"position 1 coincide for every parameter value (their normalisers, if any, are equal too). "
-             f"{_open_question(cert)}")
+    statement = claim(f"{label}: one attention layer is not token distinguishing (Definition 3, m = 1): ", what,
+                      "; the samples ", _sample("X", (shared, *cert.left)), " and ", _sample("X′", (shared, *cert.right)),
+                      f"{more} are in different orbits, and their outputs at position 1 coincide for every parameter "
+                      "value (their normalisers, if any, are equal too). ", _open_question(cert))
     if not isinstance(tokens, int):
-        claim += f" (the witness needs n ≥ {size})"
+        statement += f" (the witness needs n ≥ {size})"
     ev = {"X": [shared, *cert.left], "X′": [shared, *cert.right], "e": "any fixed non-zero vector",
           "family": cert.family, "degree in the key": cert.degree}
-    return proof.conclude(claim, proof.REFUTED, [lim, analytic], ev, certificate=cert)
+    return proof.conclude(statement, proof.REFUTED, [lim, analytic], ev, certificate=cert)
+
+
+def _power_sum(degree: int) -> Written:
+    return written(f"Σ r^{degree}", rf"\sum r^{{{degree}}}")
+
+
+def _sample(name: str, values: tuple) -> Written:
+    """`X = (0, 1, −1)·e`: a witness sample, its integer coordinates along a fixed vector e."""
+    inner = ", ".join(map(str, values))
+    tex = "X'" if name == "X′" else name
+    return written(f"{name} = ({inner})·e", rf"{tex} = ({inner}) \cdot e")
