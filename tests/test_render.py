@@ -56,8 +56,10 @@ def test_verdict_headline_appears(case):
     result, md, tex = case
     head = markdown.headline(result)
     assert head.startswith(result.verdict)
-    assert f"**{markdown.escape(head)}**" in md
-    assert head in _md_text(md)
+    assert f"**{markdown.headline_markdown(result)}**" in md
+    assert markdown.headline_markdown(result).startswith(markdown.escape(result.verdict))
+    if result.verdict == "UAP" and result.group.name == "S_n":
+        assert "$`G = S_{n}`$" in markdown.headline_markdown(result)
     assert latex.headline_tex(result) in tex
     if result.spec.expect is not None:
         assert markdown.expect_line(result) in _md_text(md)

@@ -51,8 +51,23 @@ class Written:
     latex: str
 
 
-Part = Union[str, Formula, GroupName, Written]
-_PARTS = (str, Formula, GroupName, Written)
+@dataclass(frozen=True)
+class Chain:
+    """Formula parts set as one formula (`α(t) ~ 2·t^3`: a written relation, then a SymPy expression)."""
+
+    items: tuple
+
+    def __post_init__(self) -> None:
+        if not self.items or not all(isinstance(item, (Formula, GroupName, Written)) for item in self.items):
+            raise TypeError("a chain holds formula parts")
+
+    @property
+    def text(self) -> str:
+        return "".join(item.text for item in self.items)
+
+
+Part = Union[str, Formula, GroupName, Written, Chain]
+_PARTS = (str, Formula, GroupName, Written, Chain)
 
 
 class Claim:
@@ -135,6 +150,10 @@ def group(name: str, lhs: str = "") -> GroupName:
 
 def written(text: str, latex: str) -> Written:
     return Written(text, latex)
+
+
+def chain(*items) -> Chain:
+    return Chain(tuple(items))
 
 
 def as_claim(value) -> Claim:

@@ -22,7 +22,7 @@ import unicodedata
 from .. import proof
 from . import source
 from .math import part_latex, step_formulas
-from .verdict_lines import expect_line, reason, shown_path
+from .verdict_lines import expect_line, reason_parts, shown_path
 
 _ASCII = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -299,7 +299,7 @@ def render(result, standalone: bool = False) -> str:
         out += ["% uapcheck report. Preamble needed:"] + [f"%   {line}" for line in PREAMBLE] + [""]
     out += [rf"\section*{{{escape(spec.architecture)}}}",
             rf"\noindent\texttt{{{escape(shown_path(spec.path))}}}", "",
-            r"\begin{uapverdict}", r"\textbf{" + headline_tex(result) + "}.", escape(reason(result)) + "."]
+            r"\begin{uapverdict}", r"\textbf{" + headline_tex(result) + "}.", claim_tex(reason_parts(result)) + "."]
     line = expect_line(result)
     if line is not None:
         out.append(r"\par " + (escape(line) if result.expect_holds else r"\textbf{" + escape(line) + "}"))

@@ -13,7 +13,9 @@ import re
 from .. import proof
 from . import source
 from .math import part_latex, step_formulas
-from .verdict_lines import expect_line, headline, reason, shown_path, suggestion_line
+from .math import latex as formula_latex
+from .verdict_lines import expect_line, reason_parts, shown_path, suggestion_line
+from .verdict_lines import headline as headline  # the text headline, re-exported for callers of this module
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
 
@@ -107,11 +109,63 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
         _items(step.premises, ids, shown, inner, out)
 
 
+_SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
+
+
+def headline_markdown(result) -> str:
+    """The verdict headline with the group and a symbolic layer count as GitHub math (the words as the
+    text printer's headline)."""
+    outcome = getattr(result, "target", None)
+    if outcome is not None:  # a declared target class (docs/theory.md §14)
+        return _target_markdown(outcome)
+    alternative = getattr(result, "alternative", None)
+    if result.verdict != "UAP":
+        if alternative is not None:
+            return escape(f"{result.verdict} for G-equivariant targets; ") + _target_markdown(alternative)
+        return escape(result.verdict)
+    g, lay = result.group, result.layers
+    kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
+    text = "UAP · " + _group_markdown(g) + " · " + _layers_markdown(lay) + f" {kind} layer{'' if lay == 1 else 's'}"
+    if g.condition:
+        text += f" (for {escape(str(g.condition))})"
+    return text
+
+
+def _group_markdown(group) -> str:
+    named = _SUBSCRIPTED.match(group.name) if group.name else None
+    if named:  # S_n, C_n, D_n (as the LaTeX headline; other names are words there too)
+        return math(f"G = {named[1]}_{{{named[2]}}}")
+    if group.name:
+        return escape(f"G = {group.name}")
+    order = group.order
+    if isinstance(order, int) and not isinstance(order, bool):
+        return escape("G = group of order ") + math(formula_latex(order))
+    return escape(f"G = group of order {order}")
+
+
+def _layers_markdown(layers) -> str:
+    if isinstance(layers, int):
+        return str(layers)
+    import sympy
+    if isinstance(layers, sympy.Basic):
+        return math(formula_latex(layers))
+    return escape(str(layers))
+
+
+def _target_markdown(outcome) -> str:
+    if outcome.verdict != "UAP":
+        return escape(outcome.phrase())
+    lay = outcome.layers
+    least = "" if outcome.least else " (sufficient, not shown least)"
+    return (escape(f"UAP for {outcome.target} targets with ") + _layers_markdown(lay) +
+            f" attention layer{'' if lay == 1 else 's'}" + escape(least))
+
+
 def render(result, suggestion=None) -> str:
     ids = proof.number_steps(result.root)
     spec = result.spec
     out = [f"# {escape(spec.architecture)}", "", code(shown_path(spec.path)), "", "## Verdict", "",
-           f"**{escape(headline(result))}**", "", escape(reason(result))]
+           f"**{headline_markdown(result)}**", "", claim_markdown(reason_parts(result))]
     line = expect_line(result)
     if line is not None:
         out += ["", escape(line) if result.expect_holds else f"**{escape(line)}**"]

@@ -32,6 +32,16 @@ def reason(result) -> str:
     return claim.split(": ", 1)[1] if ": " in claim else claim
 
 
+def reason_parts(result) -> tuple:
+    """`reason` as the root claim's typed parts (uapcheck/claim.py): the parts after the first ": "."""
+    parts = result.root.claim_parts
+    for k, part in enumerate(parts):
+        if isinstance(part, str) and ": " in part:
+            rest = part.split(": ", 1)[1]
+            return ((rest,) if rest else ()) + tuple(parts[k + 1:])
+    return tuple(parts)
+
+
 def expect_line(result):
     """"expect …: holds" / "expect …: FAILS (reason)", or None without an expect line."""
     spec = result.spec

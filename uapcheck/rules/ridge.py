@@ -20,7 +20,7 @@ from typing import Any, Optional
 import sympy
 
 from .. import proof
-from ..claim import Formula, claim, written
+from ..claim import Claim, Formula, chain, claim, math, written
 from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
 from ..budget import BudgetExceeded, time_limit
 from ..lower import ClosedKernel, a, b, c, t
@@ -60,7 +60,7 @@ def _growth_json(g: Growth) -> dict:
             "E": [[sympy.sstr(al), sympy.sstr(co)] for al, co in g.E]}
 
 
-def not_polynomial_reason(plus: Growth, minus: Growth) -> Optional[str]:
+def not_polynomial_reason(plus: Growth, minus: Growth) -> Optional[Claim]:
     """Why α with growth `plus` at +∞ (of α(t)) and `minus` at −∞ (of α(−t)) is not a polynomial, or
     None. A polynomial of degree D with leading coefficient L ≠ 0 has α(t) ~ L t^D and
     α(−t) ~ (−1)^D L t^D; the zero polynomial vanishes at both ends. The form C t^p e^{E(t)} with
@@ -68,25 +68,36 @@ def not_polynomial_reason(plus: Growth, minus: Growth) -> Optional[str]:
     if plus.oscillating or minus.oscillating:
         return None
     if (plus is ZERO) != (minus is ZERO):
-        return "α vanishes for all large arguments at one end only"
+        return claim("α vanishes for all large arguments at one end only")
     if plus is ZERO:
         return None
     for name, g in (("+∞", plus), ("−∞", minus)):
         if g.E and any(_nonzero(co) for _, co in g.E):
-            return f"α grows or decays exponentially at {name} (log-growth {sympy.sstr(g.E)})"
+            return claim(f"α grows or decays exponentially at {name} (log-growth {sympy.sstr(g.E)})")
     for name, g in (("+∞", plus), ("−∞", minus)):
         if g.p.free_symbols or g.E:
             return None  # a power that depends on a param (it may be an integer), or an E that may vanish
         if not (g.p.is_integer and g.p.is_nonnegative):
-            return f"α behaves like t^{sympy.sstr(g.p)} at {name}, not a non-negative integer power"
+            return claim("α behaves like ", _power(None, g.p), f" at {name}, not a non-negative integer power")
     if plus.p != minus.p:
-        return f"α behaves like t^{sympy.sstr(plus.p)} at +∞ but like |t|^{sympy.sstr(minus.p)} at −∞"
+        return claim("α behaves like ", _power(None, plus.p), " at +∞ but like ", _power(None, minus.p, absolute=True),
+                     " at −∞")
     expected = (-1) ** int(plus.p) * plus.C
     if _nonzero(sympy.simplify(minus.C - expected)):
-        return (f"α(t) ~ {sympy.sstr(plus.C)}·t^{sympy.sstr(plus.p)} at +∞ but α(−t) ~ {sympy.sstr(minus.C)}"
-                f"·t^{sympy.sstr(plus.p)}, while a polynomial of degree {sympy.sstr(plus.p)} would give "
-                f"{sympy.sstr(expected)}")
+        return claim(chain(written("α(t) ~ ", r"\alpha(t) \sim"), _power(plus.C, plus.p)), " at +∞ but ",
+                     chain(written("α(−t) ~ ", r"\alpha(-t) \sim"), _power(minus.C, plus.p)),
+                     f", while a polynomial of degree {sympy.sstr(plus.p)} would give ", math(expected))
     return None
+
+
+def _power(coefficient, power, absolute: bool = False) -> Formula:
+    """`C·t^p` (or `t^p`, `|t|^p`) as a formula, worded as before: the growth of a profile at infinity."""
+    base = sympy.Abs(_T) if absolute else _T
+    term = sympy.Pow(base, power, evaluate=False)
+    text = f"{'|t|' if absolute else 't'}^{sympy.sstr(power)}"
+    if coefficient is None:
+        return Formula(term, text)
+    return Formula(sympy.Mul(coefficient, term, evaluate=False), f"{sympy.sstr(coefficient)}·{text}")
 
 
 def _model_value(g: Growth, tval) -> sympy.Expr:
@@ -156,23 +167,25 @@ class MomentCertificate(proof.Certificate):
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
                 "tied": self.tied, "growth at +inf": _growth_json(self.plus),
-                "growth at -inf": None if self.minus is None else _growth_json(self.minus), "reason": reason}
+                "growth at -inf": None if self.minus is None else _growth_json(self.minus),
+                "reason": None if reason is None else str(reason)}
 
 
+_T = sympy.Symbol("t")  # the variable of a growth at infinity, in a claim's formula
 U = sympy.Symbol("q·k", real=True)
 R = sympy.Symbol("|q−k|²", nonnegative=True)
 
 
-def not_polynomial_at_infinity(g: Growth) -> Optional[str]:
+def not_polynomial_at_infinity(g: Growth) -> Optional[Claim]:
     """Why a profile with growth `g` at +∞ is not a polynomial (a polynomial grows like L t^D)."""
     if g is ZERO or g.oscillating:
         return None
     if g.E and any(_nonzero(co) for _, co in g.E):
-        return f"it grows or decays exponentially at +∞ (log-growth {sympy.sstr(g.E)})"
+        return claim(f"it grows or decays exponentially at +∞ (log-growth {sympy.sstr(g.E)})")
     if g.p.free_symbols or g.E:
         return None  # a power that depends on a param (it may be an integer), or an E that may vanish
     if not (g.p.is_integer and g.p.is_nonnegative):
-        return f"it behaves like t^{sympy.sstr(g.p)} at +∞, not a non-negative integer power"
+        return claim("it behaves like ", _power(None, g.p), " at +∞, not a non-negative integer power")
     return None
 
 
@@ -274,11 +287,11 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
     u = sympy.Symbol("u")
     alpha_of_u = Formula(sympy.Eq(sympy.Function("alpha")(u), alpha.xreplace({U: u}), evaluate=False),
                          f"α(u) = {sympy.sstr(alpha)}")
-    statement = claim(f"{label}: ", alpha_of_u, f" is analytic and not a polynomial ({reason}); with ",
+    statement = claim(f"{label}: ", alpha_of_u, " is analytic and not a polynomial (", reason, "); with ",
                       written("W_Q = 0", "W_{Q} = 0"), " the score of key z is ",
                       written("α(s₀ + ε uᵀz)", r"\alpha(s_{0} + \varepsilon\, u^{\top} z)"), " with the base point ",
                       written("s₀", "s_{0}"), f" (from the biases) and u free, so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
-    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=reason), certificate=cert)
+    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=str(reason)), certificate=cert)
 
 
 @proof.rule("TD-RADIAL", "An analytic non-polynomial radial kernel g(|q − k|²): one layer distinguishes",
@@ -306,12 +319,12 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
                              head.tie, analytic, plus, None)
     r = sympy.Symbol("r")
     g_of_r = Formula(sympy.Eq(sympy.Function("g")(r), g.xreplace({R: r}), evaluate=False), f"g(r) = {sympy.sstr(g)}")
-    statement = claim(f"{label}: ", g_of_r, f" is analytic and not a polynomial ({reason}); with keys ",
+    statement = claim(f"{label}: ", g_of_r, " is analytic and not a polynomial (", reason, "); with keys ",
                       written("ε W_K y", r"\varepsilon W_{K} y"), " the kernel at a shared token is ",
                       written("g(|q|² − 2ε qᵀW_K y + ε²|W_K y|²)",
                               r"g(\lVert q \rVert^{2} - 2 \varepsilon\, q^{\top} W_{K} y + \varepsilon^{2} "
                               r"\lVert W_{K} y \rVert^{2})"),
                       ", whose Taylor parts in ε reach every "
                       f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
-    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=reason, dimensions="d ≥ 2"),
+    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=str(reason), dimensions="d ≥ 2"),
                           facts={"min_dim": 2, "layers": 1}, certificate=cert)
