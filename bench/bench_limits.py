@@ -23,7 +23,7 @@ from sympy.core.cache import clear_cache
 from uapcheck.budget import BudgetExceeded, time_limit
 from uapcheck.memo import clear_caches
 from uapcheck.lower import a, b, c, t
-from uapcheck.rules.limit import analyse_closed
+from uapcheck.kernel_limit.analysis import analyse_closed
 from uapcheck.lower import ClosedKernel
 
 gamma = sympy.Rational(3, 2)

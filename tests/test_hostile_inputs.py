@@ -161,17 +161,19 @@ def test_nested_power_error_is_located():
 def test_cross_check_disagreement_is_returned_not_raised():
     from uapcheck.lower import lower_head
     from uapcheck.parse import parse_source
-    from uapcheck.rules import limit
+    from uapcheck.asymptotics import Growth
+    from uapcheck.kernel_limit.analysis import RegionResult, analyse_closed
+    from uapcheck.kernel_limit.numeric_check import CROSS_CHECK_STEPS, cross_check
     spec = parse_source("attention { kernel k(x, y) = exp(x . y) }\n")
     model = lower_head(spec, spec.heads[0])
-    (result,) = limit.analyse_closed(model)
+    (result,) = analyse_closed(model)
     assert result.status == "holds"
     # A wrong growing part (twice the true one): the numbers disagree at every t tried.
-    wrong = limit.Growth(result.growth.C, result.growth.p, tuple((al, 2 * co) for al, co in result.growth.E))
-    bad = limit.RegionResult(result.region, wrong, "holds", result.reason, result.witness)
-    checked = limit.cross_check(model, bad)
+    wrong = Growth(result.growth.C, result.growth.p, tuple((al, 2 * co) for al, co in result.growth.E))
+    bad = RegionResult(result.region, wrong, "holds", result.reason, result.witness)
+    checked = cross_check(model, bad)
     assert checked["agrees"] is False and "disagreement" in checked
-    assert len(checked["values"]) == 1 + limit.CROSS_CHECK_STEPS
+    assert len(checked["values"]) == 1 + CROSS_CHECK_STEPS
 
 
 def test_a_disagreeing_cross_check_makes_the_step_undecided(monkeypatch):

@@ -1,0 +1,284 @@
+"""The kernel-limit analysis: sign regions of the invariants, the growth of log k(x, t z) on each,
+whether its growing part depends on the key, and exact witness points (docs/theory.md, "Kernel limit").
+
+Method: reduce to invariants, compute the growth of log k(x, t z) = E(t) + p·log t + O(1) on each
+sign region of the invariants, and decide whether the growing part depends on the key. If it does,
+the growing part of log k(x,tz₁) − log k(x,tz₂) is a non-zero analytic function of (x, z₁, z₂) on
+each region, so it is non-zero off a null set and the ratio tends to 0 or ∞; an exact witness point
+shows the dependence. If it does not, the ratio has a finite limit at generic points and (LIM) fails.
+The rules that conclude from these results are in uapcheck/rules/limit.py.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Optional
+
+import sympy
+
+from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
+                           explore_regions, growth, sign_of)
+from ..budget import BudgetExceeded, time_limit
+from ..memo import exact_cache
+from ..zero import simplified
+from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, u, v
+
+MAX_SPLITS = 4
+
+
+@dataclass(frozen=True)
+class Region:
+    signs: tuple[tuple[str, int], ...]  # atom name → sign
+
+    def describe(self) -> str:
+        if not self.signs:
+            return "all invariants"
+        return ", ".join(f"{n} {'> 0' if s > 0 else '< 0'}" for n, s in self.signs)
+
+
+@dataclass(frozen=True)
+class RegionResult:
+    region: Region
+    growth: Optional[Growth]  # None when undecided
+    status: str  # "holds" | "fails" | "oscillates" | "zero" | "undecided"
+    reason: str = ""
+    witness: Optional[dict] = None
+
+
+def _explore(fn, ctx: Context):
+    return explore_regions(fn, ("the asymptotic expansion of log k(x, t z)", 10.0), ctx, MAX_SPLITS)
+
+
+def _region(ctx: Context) -> Region:
+    return Region(tuple(sorted((k.name, s) for k, s in ctx.signs.items())))
+
+
+# ---------------------------------------------------------------------------------------------
+# Witness points: exact 1-dimensional vectors (they embed in every dimension d).
+
+def _candidate_points(region: Region, feature: bool):
+    """(x, z1, z2) triples of non-zero integers in each sign orthant consistent with the region."""
+    signs = dict(region.signs)
+    for xs, zs in itertools.product((1, -1), (1, -1)):
+        found = []
+        for x0, (z1, z2) in itertools.product((1, 2), ((1, 2), (1, 3), (2, 3), (2, 1))):
+            x, k1, k2 = xs * x0, zs * z1, zs * z2
+            ok = True
+            for name, s in signs.items():
+                for z in (k1, k2):
+                    val = {a.name: x * z, v.name: z, e.name: z, u.name: x, f.name: x}[name]
+                    if (val > 0) != (s > 0):
+                        ok = False
+            if ok:
+                found.append((x, k1, k2))
+        if found:
+            yield (xs, zs), found
+
+
+def invariants_at(model: KernelModel, x: int, z: int) -> dict:
+    """The invariants at the 1-dimensional query x and key z (exact integers)."""
+    if isinstance(model, FeatureKernel):
+        return {model.key_symbol: sympy.Integer(z), model.query_symbol: sympy.Integer(x),
+                b: sympy.Integer(z * z), c: sympy.Integer(x * x)}
+    return {a: sympy.Integer(x * z), b: sympy.Integer(z * z), c: sympy.Integer(x * x)}
+
+
+def _growing_difference(g: Growth, model: KernelModel, x: int, z1: int, z2: int):
+    """Exact coefficients of log k(x,tz1) − log k(x,tz2) that grow; the first non-zero one."""
+    s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
+    exps = sorted({alpha for alpha, _ in g.E}, reverse=True)
+    coeffs = dict(g.E)
+    for alpha in exps:
+        with time_limit("simplifying a witness coefficient", 3.0):
+            diff = simplified(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
+        try:
+            if sign_of(diff, Context()) != 0:
+                return f"t^{alpha}", diff
+        except (Undecided, NeedSign):
+            continue
+    with time_limit("simplifying a witness coefficient", 3.0):
+        diff = simplified(g.p.xreplace(s1) - g.p.xreplace(s2))
+    try:
+        if diff != 0 and sign_of(diff, Context()) != 0:
+            return "log t", diff
+    except (Undecided, NeedSign):
+        pass
+    return None
+
+
+def key_invariants(model: KernelModel) -> set:
+    """The invariants that involve the key: |z|² and x·z (or the key feature)."""
+    return {b, model.key_symbol} if isinstance(model, FeatureKernel) else {a, b}
+
+
+def _depends_on_key(g: Growth, model: KernelModel) -> bool:
+    key = key_invariants(model)
+    syms = set(g.p.free_symbols)
+    for _, coeff in g.E:
+        syms |= coeff.free_symbols
+    return bool(syms & key)
+
+
+def is_polynomial_growth(g: Growth, model: KernelModel) -> bool:
+    gens = [a, b, c] if isinstance(model, ClosedKernel) else [b, c, model.key_symbol, model.query_symbol]
+    return all(coeff.is_polynomial(*gens) for _, coeff in g.E) and g.p.is_polynomial(*gens)
+
+
+def _witness_for(g: Growth, model: KernelModel, region: Region):
+    """Exact points where the growing part differs between two keys, per sign orthant."""
+    witnesses = {}
+    for orthant, points in _candidate_points(region, isinstance(model, FeatureKernel)):
+        for x, z1, z2 in points:
+            hit = _growing_difference(g, model, x, z1, z2)
+            if hit:
+                witnesses[orthant] = {"x": [x], "z1": [z1], "z2": [z2], "term": hit[0],
+                                      "coefficient difference": hit[1]}
+                break
+    return witnesses
+
+
+def _finite_limit_witness(g: Growth, model: KernelModel, region: Region) -> Optional[dict]:
+    for _, points in _candidate_points(region, isinstance(model, FeatureKernel)):
+        for x, z1, z2 in points:
+            s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
+            try:
+                with time_limit("simplifying the limit of the ratio at a witness point", 3.0):
+                    c1, c2 = simplified(g.C.xreplace(s1)), simplified(g.C.xreplace(s2))
+                    if c2 != 0:
+                        return {"x": [x], "z1": [z1], "z2": [z2], "limit of the ratio": simplified(c1 / c2)}
+            except BudgetExceeded:
+                return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis per model
+
+def _closed_growth(model: ClosedKernel):
+    def run(ctx: Context):
+        return growth(model.scaled, ctx)
+    return run
+
+
+def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
+    if isinstance(g, Oscillates):
+        return RegionResult(region, None, "oscillates", str(g))
+    if isinstance(g, BudgetExceeded):
+        return RegionResult(region, None, "undecided", str(g))
+    if isinstance(g, Undecided):
+        return RegionResult(region, None, "undecided", str(g))
+    if g is ZERO:
+        return RegionResult(region, g, "zero", "the kernel vanishes for all large t")
+    if not _depends_on_key(g, model):
+        if g.oscillating:
+            return RegionResult(region, g, "oscillates", "the growing part does not depend on the key and a "
+                                "bounded oscillating factor remains: the ratio has no limit")
+        wit = _finite_limit_witness(g, model, region)
+        return RegionResult(region, g, "fails",
+                            "the growing part of log k(x, t z) does not depend on the key", wit)
+    try:
+        wits = _witness_for(g, model, region)
+    except BudgetExceeded as exc:
+        return RegionResult(region, g, "undecided", str(exc))
+    if not wits:
+        return RegionResult(region, g, "undecided",
+                            "no exact witness point shows that the growing part depends on the key")
+    first = next(iter(wits.values()))
+    lead = g.C.xreplace(invariants_at(model, first["x"][0], first["z1"][0]))
+    try:
+        lead_sign = sign_of(lead, Context())
+    except (Undecided, NeedSign, BudgetExceeded):
+        lead_sign = 0
+    if lead_sign == 0:
+        # e.g. (g − 1)·exp(x·z) with g > 0: at g = 1 the kernel is identically 0.
+        return RegionResult(region, g, "undecided", f"the kernel's leading coefficient {sympy.sstr(g.C)} is not "
+                            "shown non-zero for every admissible parameter value")
+    poly = is_polynomial_growth(g, model)
+    need = 1 if poly else len(list(_candidate_points(region, isinstance(model, FeatureKernel))))
+    status = "holds" if len(wits) >= need else "holds-d2"
+    first = next(iter(wits.values()))
+    return RegionResult(region, g, status, "polynomial coefficients" if poly else "analytic coefficients",
+                        {"points": [dict(w, orthant=list(o)) for o, w in wits.items()], "first": first})
+
+
+@exact_cache()  # a function of the model alone: computed once per batch
+def analyse_closed(model: ClosedKernel) -> list[RegionResult]:
+    out = []
+    for ctx, g in _explore(_closed_growth(model), Context()):
+        out.append(_judge(g, model, _region(ctx), ctx))
+    return out
+
+
+@exact_cache()  # a function of the model alone: computed once per batch
+def analyse_features(model: FeatureKernel) -> tuple[list[RegionResult], Optional[str]]:
+    """Per sign region of the key feature: the growth of one term Q(q) K(t, k_r)."""
+    problem = None
+    # The query factors must be non-negative so that no terms cancel. Landmark coefficients may
+    # have either sign, but the dominant landmark is generically unique and its coefficient is
+    # generically non-zero (LIM-NYSTROM), so no cancellation can happen there either.
+    checks = [] if model.index == "landmark" else _explore(lambda cx: sign_of(model.query, cx), Context())
+    for _ctx, res in checks:
+        if isinstance(res, Exception) or res < 0:
+            problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-negative, "
+                       "so terms of the feature sum may cancel")
+    if not problem and model.index != "landmark":
+        # A parameter factor (γ·φ with γ ≥ 0, say) could make every feature vanish.
+        probe = model.query.xreplace({model.query_symbol: sympy.Integer(1), c: sympy.Integer(1)})
+        try:
+            nonzero = sign_of(probe, Context()) != 0
+        except (Undecided, NeedSign, BudgetExceeded):
+            nonzero = False
+        if not nonzero:
+            problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-zero for every "
+                       "admissible parameter value")
+    out = []
+    for ctx, g in _explore(lambda cx: growth(model.key, cx), Context()):
+        out.append(_judge(g, model, _region(ctx), ctx))
+    return out, problem
+
+
+def key_regions_for_features(results: list[RegionResult], model: FeatureKernel):
+    """Combine per-feature regions into regions of the whole key: all +, all −, mixed."""
+    by_sign = {}
+    for r in results:
+        sign = dict(r.region.signs).get(model.key_symbol.name)
+        by_sign[sign] = r
+    if None in by_sign:
+        return {"every key": by_sign[None]}
+    pos, neg = by_sign.get(1), by_sign.get(-1)
+    regions = {f"all {model.key_symbol} > 0": pos, f"all {model.key_symbol} < 0": neg}
+    # Mixed keys: the sign class whose terms dominate decides.
+    if pos and neg and pos.growth is not None and neg.growth is not None:
+        if neg.growth is ZERO:
+            regions["mixed signs"] = pos
+        elif pos.growth is ZERO:
+            regions["mixed signs"] = neg
+        else:
+            kp = sympy.Symbol(model.key_symbol.name + "_p", positive=True)
+            kn = sympy.Symbol(model.key_symbol.name + "_n", negative=True)
+            gp = Growth(pos.growth.C.xreplace({model.key_symbol: kp}), pos.growth.p.xreplace({model.key_symbol: kp}),
+                        tuple((al, co.xreplace({model.key_symbol: kp})) for al, co in pos.growth.E))
+            gn = Growth(neg.growth.C.xreplace({model.key_symbol: kn}), neg.growth.p.xreplace({model.key_symbol: kn}),
+                        tuple((al, co.xreplace({model.key_symbol: kn})) for al, co in neg.growth.E))
+            try:
+                s = compare(gp, gn, Context())
+                regions["mixed signs"] = pos if s > 0 else neg if s < 0 else None
+            except (Undecided, NeedSign):
+                # Which sign class dominates depends on the key; each open sub-region is ruled by
+                # one family, so the mixed region holds when both families hold.
+                both = pos.status in ("holds", "holds-d2") and neg.status in ("holds", "holds-d2")
+                regions["mixed signs"] = RegionResult(
+                    Region(()), None if not both else pos.growth, "holds" if both else "undecided",
+                    "either sign class may dominate; both make the growing part depend on the key"
+                    if both else "the dominant sign class is undecided", pos.witness if both else None)
+    else:
+        regions["mixed signs"] = None
+    return regions
+
+
+def query_positive(model: FeatureKernel, name: str) -> bool:
+    sign = -1 if "<" in name else 1
+    try:
+        return sign_of(model.query, Context({model.query_symbol: sign})) > 0
+    except (Undecided, NeedSign, BudgetExceeded):
+        return False

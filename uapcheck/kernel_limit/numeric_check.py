@@ -1,0 +1,121 @@
+"""The numeric cross-check of the kernel limit: log k(x,tz₁) − log k(x,tz₂) evaluated at large t with
+high precision and compared with the growing part (or the finite limit) the analysis derived.
+
+The check is numeric and never proves anything; a disagreement that persists makes the rule's step
+undecided (uapcheck/rules/limit.py), and the check itself never raises.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from ..budget import BudgetExceeded, time_limit
+from ..memo import exact_cache
+from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, t
+from .analysis import RegionResult, invariants_at
+
+CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ · (the largest constant)
+
+
+def _log_k(model: KernelModel, x: int, z: int, tval, digits: int = 40):
+    inv = invariants_at(model, x, z)
+    expr = model.scaled if isinstance(model, ClosedKernel) else model.query * model.key
+    if isinstance(model, FeatureKernel) and model.index == "landmark":
+        expr = model.key  # the landmark coefficient cancels in the ratio
+        inv = dict(inv, **{})
+        inv[ZETA] = sympy.Integer(1)
+    val = expr.xreplace(inv).xreplace({t: tval})
+    return sympy.log(val).xreplace(_sample_params(val)).evalf(digits)
+
+
+def _sample_params(expr) -> dict:
+    """One admissible value per declared param (the cross-check is numeric, the proof is not)."""
+    out = {}
+    for sym in expr.free_symbols:
+        if sym.is_integer:
+            out[sym] = sympy.Integer(3)
+        elif sym.is_positive or sym.is_nonnegative or sym.is_nonzero or sym.is_real:
+            out[sym] = sympy.Rational(3, 2)
+    return out
+
+
+def _scale_of_constants(model: KernelModel) -> sympy.Integer:
+    """A power of ten at least the largest constant of the kernel (and at least 1): the expansion's
+    lower-order terms are relatively O(constant / t), so t is chosen as 10⁶ times this."""
+    exprs = [model.scaled] if isinstance(model, ClosedKernel) else [model.query, model.key]
+    biggest = sympy.Integer(1)
+    for expr in exprs:
+        for num in expr.atoms(sympy.Rational):
+            for part in (abs(num.p), abs(num.q)):
+                if part > biggest:
+                    biggest = sympy.Integer(part)
+    from ..bignum import digits
+    return sympy.Integer(10) ** min(digits(int(biggest)) - 1, 200)
+
+
+@exact_cache()  # a function of the model alone: computed once per batch
+def cross_check(model: KernelModel, result: RegionResult) -> dict:
+    """Evaluate log k(x,tz₁) − log k(x,tz₂) at large t with high precision and compare it with the
+    growing part the rules derived (or with the finite limit they derived).
+
+    t starts at 10⁶ times the kernel's largest constant (so a constant such as the 10⁹ of
+    elu(x) + 10⁹ cannot dominate) and grows by 10⁶ while the numbers disagree. A disagreement that
+    persists is returned with "agrees": False and the numbers; the rule then reports its step
+    undecided. It never raises: a numeric check cannot turn a derivation into an internal error."""
+    wit = result.witness or {}
+    point = wit.get("first", wit)
+    if "x" not in point:
+        return {"skipped": "no witness point"}
+    x, z1, z2 = point["x"][0], point["z1"][0], point["z2"][0]
+    if isinstance(model, FeatureKernel) and model.index == "landmark":
+        return {"skipped": "landmark sums are checked through their key factor only"}
+    g = result.growth
+    out = {"x": x, "z1": z1, "z2": z2, "values": {}}
+    base = sympy.Integer(10) ** 6 * _scale_of_constants(model)
+    try:
+        with time_limit("the numeric cross-check of the kernel limit", 10.0):
+            small = base / sympy.Integer(10) ** 3
+            digits = 40 + 2 * len(str(base))
+            out["values"][f"t = {small}"] = sympy.Float(
+                _log_k(model, x, z1, small, digits) - _log_k(model, x, z2, small, digits), 12)
+            for step in range(CROSS_CHECK_STEPS):
+                big = base * sympy.Integer(10) ** (6 * step)
+                digits = 40 + 2 * len(str(big))
+                actual = _log_k(model, x, z1, big, digits) - _log_k(model, x, z2, big, digits)
+                out["values"][f"t = {big}"] = sympy.Float(actual, 12)
+                mismatch = _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out)
+                if mismatch is None:
+                    out["agrees"] = True
+                    return out
+            out["agrees"] = False
+            out["disagreement"] = mismatch
+    except (TypeError, ValueError, ZeroDivisionError, BudgetExceeded, ArithmeticError) as exc:
+        return {"skipped": f"numeric evaluation failed: {exc}"}
+    return out
+
+
+def _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out) -> Optional[str]:
+    """None if the value at t = big agrees with the derivation, else what disagrees."""
+    if result.status in ("holds", "holds-d2"):
+        s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
+        predicted = sum((co.xreplace(s1) - co.xreplace(s2)) * big ** al for al, co in g.E) + \
+            (g.p.xreplace(s1) - g.p.xreplace(s2)) * sympy.log(big)
+        predicted = sympy.Float(predicted.xreplace(_sample_params(predicted)).evalf(digits), 12)
+        out["predicted growing part at t = 10^6" if big == 10 ** 6 else f"predicted growing part at t = {big}"] = predicted
+        if predicted == 0 or abs(actual / predicted - 1) > sympy.Rational(1, 10):
+            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {sympy.Float(actual, 12)} "
+                    f"but the derived growing part is {predicted}")
+    elif result.status == "fails" and "limit of the ratio" in wit:
+        lim = wit["limit of the ratio"]
+        target = sympy.log(lim).xreplace(_sample_params(lim)).evalf(40) if lim != 0 else None
+        out["derived limit of the log-ratio"] = target
+        if target is not None and abs(actual - target) > sympy.Rational(1, 100):
+            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {sympy.Float(actual, 12)} "
+                    f"but the derived limit is log({lim}) = {target}")
+    return None
+
+
+def disagreeing(checks) -> list:
+    items = checks if isinstance(checks, list) else [checks]
+    return [c for c in items if isinstance(c, dict) and c.get("agrees") is False]
