@@ -16,7 +16,7 @@ import sympy
 import uapcheck
 from uapcheck import proof
 from uapcheck.certificates import Generators
-from uapcheck.rules import limit, pattern, verdict
+from uapcheck.rules import limit, pattern, symmetry, verdict
 from uapcheck.rules.symmetry import GroupInfo
 
 DENSE = "attention { kernel k(x, y) = exp(x . y) }\n"
@@ -181,10 +181,10 @@ def test_a_pattern_rule_does_not_stamp_what_it_is_handed():
     with pytest.raises(proof.CertificateRejected):
         pattern.connected_step("nonsense", 12345, {})
     with pytest.raises(proof.CertificateRejected):
-        pattern.group_step("nonsense", GroupInfo("S_n", 720, ()), {}, {"order": 720})
+        symmetry.group_step("nonsense", GroupInfo("S_n", 720, ()), {}, {"order": 720})
     graphs = _graphs("window(1)", 6)
     with pytest.raises(proof.CertificateRejected):  # a genuine certificate of another group
-        pattern.group_step("window(1)", GroupInfo("S_n", 720, ()), {},
+        symmetry.group_step("window(1)", GroupInfo("S_n", 720, ()), {},
                            Generators(graphs, (None,), "none", ((6, 5, 4, 3, 2, 1),), 2))
 
 

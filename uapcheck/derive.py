@@ -368,7 +368,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
             group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
         structure, layers, obstruction = [], 1, None
     if undecided_group:
-        group_step, group = pattern.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
+        group_step, group = symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
 
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]

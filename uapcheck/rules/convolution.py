@@ -108,7 +108,7 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
 
 def convolution_premises(spec: S.Spec):
     """(group step, group info, structure steps, layers, obstruction) for a `convolution` file."""
-    from .pattern import group_undecided
+    from .symmetry import group_undecided
     conv = spec.mixer
     if conv is None:
         raise ValueError("convolution_premises needs a `convolution` mixer")

@@ -17,7 +17,7 @@ from ..show import show_size
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
 from ..graphs.names import order_text
-from .symmetry import GroupInfo
+from .symmetry import GroupInfo, group_step, group_undecided
 
 
 def _pretty(e) -> str:
@@ -88,7 +88,7 @@ def family_outcome(spec: S.Spec):
         structure.append(P.layers_step(connected, diameter, layers, False,
                                        f"view argument; whether D layers suffice is open: {theorem.open_question}"))
     if theorem.group is None:
-        gstep = P.group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
+        gstep = group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
         return P.PatternOutcome(gstep, None, tuple(structure), layers, diameter, None)
     order = sympy.sympify(theorem.order, strict=True)  # safe: strict (no text parsed)
     if not isinstance(n, sympy.Symbol):
@@ -100,7 +100,7 @@ def family_outcome(spec: S.Spec):
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
-    gstep = P.group_step(desc, info, gev, _certificate(spec, theorem, group=theorem.group, order=order), small)
+    gstep = group_step(desc, info, gev, _certificate(spec, theorem, group=theorem.group, order=order), small)
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
 
 

@@ -16,7 +16,7 @@ from ..graphs.names import order_text
 from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
 from ..show import show_pattern
 from ..claim import claim as claim_of
-from .symmetry import GroupInfo
+from .symmetry import GroupInfo, group_undecided
 from .wording import S_N, X_J, group_is, token
 from .wording import SUM_TARGET as SUM_TARGET_CLAIM
 
@@ -174,7 +174,7 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
 
 def layered_premises(spec: S.Spec):
     """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
-    from .pattern import PatternOutcome, group_undecided
+    from .pattern import PatternOutcome
     desc = _describe(spec)
 
     def undecided(reason: str):

@@ -7,7 +7,7 @@ verdict is stated for the case that holds for all large n, and the other cases a
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 import sympy
 
@@ -20,13 +20,13 @@ from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
 
-from ..graphs import (GraphTooLarge, analyze_connectivity, build_graph, check_layers, closed_connectivity,
-                      closed_group, symmetry_group)
+from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_graph, check_layers,
+                      closed_connectivity, closed_group, symmetry_group)
 from ..graphs.symmetry import group_structure, pattern_structure
+from ..graphs.views import decide_views
 from ..graphs.names import order_text
-from .views import LayerCount, layers_needed
 from ..show import show_size, show_pattern
-from .symmetry import GroupInfo
+from .symmetry import GroupInfo, group_step, group_undecided
 
 CITE_SPARSE_TEXT = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
                "necessity by the receptive-field argument, docs/theory.md §Patterns")
@@ -37,8 +37,6 @@ CITE_VIEWS_TEXT = ("the view argument (diameter + 1 layers suffice; D when no vi
 CITE_VIEWS = proof.derived("Corollary 2", text=CITE_VIEWS_TEXT)
 # the paper's Corollary 2 layer count (m hops), corrected here (docs/theory.md §1.8, §11.5)
 CITE_LAYERS = proof.corrected("Corollary 2", text=CITE_VIEWS_TEXT)
-CITE_GROUP = proof.derived("Corollary 2", text="Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE "
-                           "(docs/theory.md §Symmetry)")
 MAX_GENERATORS_SHOWN = 256
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
@@ -193,40 +191,6 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
                           evidence={"patterns": desc, "reason": reason})
 
 
-def _order_text(order) -> str:
-    """An order as the report shows it (orders_text bounds long numbers), for comparison."""
-    shown = order_text(order)
-    return shown if isinstance(shown, str) else sympy.sstr(shown)
-
-
-@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, Trusted))
-def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
-    if isinstance(certificate, Generators):
-        certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
-    elif isinstance(certificate, StandardFamily):
-        certified = {_order_text(dict(certificate.claims)["order"])}
-    elif isinstance(certificate, Trusted) and "order" in certificate.data:
-        certified = {_order_text(certificate.data["order"])}
-    else:
-        certified = set()
-    if _order_text(info.order) not in certified:
-        raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
-    name = info.name or f"a group of order {show_order(info.order)}"
-    cond = f" (for {info.condition})" if info.condition else ""
-    return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
-                          "each head's pattern and bias must be preserved separately (never Aut of the union)",
-                          proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
-                                                      name=info.name), notes=notes,
-                          facts={"group": info}, certificate=certificate)
-
-
-@proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
-def group_undecided(desc: str, reason: str) -> proof.Step:
-    return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
-                          evidence={"patterns": desc, "reason": reason})
-
-
 @dataclass(frozen=True)
 class PatternOutcome:
     group_step: proof.Step
@@ -235,6 +199,68 @@ class PatternOutcome:
     layers: object  # the number of attention layers the verdict uses (int or SymPy expression)
     diameter: object  # the directed diameter D: fewer layers are never enough
     obstruction: Optional[proof.Step]
+
+
+# ---------------------------------------------------------------------------------------------
+# How many attention layers a sparse pattern needs: the diameter D, or D + 1.
+#
+# View argument (docs/theory.md §11.2, §11.9, derived here). After m layers the output at position i
+# is a function of its depth-m view: the tokens within distance m and, per head, the in-neighbourhood
+# N_h(v) of every position v with d(v → i) ≤ m − 1. Hence
+#
+# * m ≥ D is necessary (receptive field);
+# * m = D + 1 always suffices: then every v is within distance m − 1, and σ must be an automorphism;
+# * m = D suffices iff no *view witness* exists: a σ outside the group that keeps the neighbourhoods of
+#   all positions within distance D − 1 of some i. ``uapcheck.graphs.views.decide_views`` decides this
+#   exactly (rooted views and canonical labelling), with a certificate either way, or reports the
+#   resource that ran out.
+
+@dataclass(frozen=True)
+class LayerCount:
+    layers: int
+    exact: bool  # True: `layers` is the least number that works
+    method: str
+    witness: Optional[dict] = None  # a view witness showing D layers are not enough
+    certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
+
+
+def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
+                  group_generators=None, arc_classes=None, no_witness_proves: bool = True) -> LayerCount:
+    """The number of layers for a strongly connected pattern with directed diameter D.
+
+    `in_group(perm_list)` tells whether a permutation (1-based image list) is in the pattern's group
+    G = ⋂_h Aut(Γ_h); `group_order` and `group_generators` describe G (without them only a witness
+    can be found, and "D suffices" is not decided).
+    """
+    n = graphs[0].n
+    if diameter <= 1 and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
+        return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
+    if group_order is None:
+        group_order, group_generators = 0, None
+    decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes)
+    labelled = arc_classes is not None and any(c is not None for c in arc_classes)
+    if decision.sufficient is False:
+        what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
+        return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",
+                          decision.witness.as_evidence(diameter))
+    if decision.sufficient and not no_witness_proves:
+        return LayerCount(diameter + 1, False, "view argument: no labelled view witness exists, but D layers are "
+                          "shown sufficient only for trainable bias classes (§11.10); with fixed position weights "
+                          f"D + 1 = {diameter + 1} suffice, not shown least")
+    if decision.sufficient and labelled:
+        cert = decision.certificate.as_evidence() if decision.certificate else {}
+        return LayerCount(diameter, True, "labelled rooted views (§11.10): for every G-orbit representative i the "
+                          "automorphisms of i's rooted view with its bias classes are exactly Stab_G(i), and no two "
+                          "orbits have isomorphic labelled views, so no labelled view witness exists and D layers "
+                          "suffice (the trainable bias separates labelled views)", certificate=cert)
+    if decision.sufficient:
+        cert = decision.certificate.as_evidence() if decision.certificate else {}
+        return LayerCount(diameter, True, "rooted views (§11.9): for every G-orbit representative i the "
+                          "automorphisms of i's rooted depth-(D − 1) view are exactly Stab_G(i), and no two "
+                          "orbits have isomorphic rooted views, so no view witness exists and D layers "
+                          "suffice", certificate=cert)
+    return LayerCount(diameter + 1, False, f"view argument: D + 1 = {diameter + 1} layers suffice; whether "
+                      f"D = {diameter} suffice is not decided: {decision.reason}")
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,

@@ -19,8 +19,8 @@ from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automo
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
 from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_text
 from ..graphs.build import _estimate
-from .symmetry import GroupInfo
-from .views import LayerCount, layers_needed
+from .symmetry import GroupInfo, group_step, group_undecided
+from .pattern import LayerCount, layers_needed
 
 #: Above this many arcs (estimated) the structural routes are used instead of the token graph.
 TOKEN_GRAPH_ARCS = 400_000
@@ -45,7 +45,7 @@ def structured_outcome(spec: S.Spec):
     if tri is not None:
         return tri
     if symbolic_new:
-        from .pattern import PatternOutcome, _describe, group_undecided, undecided_step
+        from .pattern import PatternOutcome, _describe, undecided_step
         desc = _describe(spec)
         why = ("no closed form for intersections, sinks, listed global positions or block-level patterns "
                "with a symbolic size unless every head is triangular (give `tokens N` and integer sizes)")
@@ -59,7 +59,7 @@ def structured_outcome(spec: S.Spec):
 # Triangular patterns
 
 def _triangular(spec: S.Spec, concrete: bool):
-    from .pattern import (PatternOutcome, _describe, disconnected_step, group_step, group_undecided)
+    from .pattern import PatternOutcome, _describe, disconnected_step
     pats = [h.pattern for h in spec.heads]
     if all(lower_triangular(p) for p in pats):
         lower = True
@@ -111,8 +111,8 @@ def _triangular(spec: S.Spec, concrete: bool):
 # Block-level patterns
 
 def _blockwise(spec: S.Spec):
-    from .pattern import (PatternOutcome, _describe, connected_step, disconnected_step, group_step,
-                          group_undecided, layers_step, undecided_step)
+    from .pattern import (PatternOutcome, _describe, connected_step, disconnected_step, layers_step,
+                          undecided_step)
     pats = [h.pattern for h in spec.heads]
     if not all(isinstance(p, S.Blockwise) for p in pats) or len({p.b for p in pats}) != 1:
         return None

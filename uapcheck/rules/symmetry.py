@@ -10,9 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
+import sympy
+
 from .. import proof
 from .. import spec as S
-from ..certificates import Trusted
+from ..bignum import show_order
+from ..certificates import Generators, StandardFamily, Trusted
+from ..graphs.names import order_text
 
 CITE_SYM = proof.derived("Definition 1", text="Cheng et al. 2025, G-UAP; the exact equivariance group "
                          "(docs/theory.md §Symmetry)")
@@ -143,3 +147,44 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
 def _table(reasons: list) -> Trusted:
     return Trusted("the group table", "the groups of dense heads, bias kinds and encodings (docs/theory.md §9), "
                    "met pairwise", {"reasons": reasons})
+
+
+# ---------------------------------------------------------------------------------------------
+# The group of a sparse pattern, from the graph engine's certificate (rules/pattern.py computes it)
+
+CITE_GROUP = proof.derived("Corollary 2", text="Cheng et al. 2025, G-UAP; G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE "
+                           "(docs/theory.md §Symmetry)")
+
+
+def _order_text(order) -> str:
+    """An order as the report shows it (orders_text bounds long numbers), for comparison."""
+    shown = order_text(order)
+    return shown if isinstance(shown, str) else sympy.sstr(shown)
+
+
+@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, Trusted))
+def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
+    if isinstance(certificate, Generators):
+        certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
+    elif isinstance(certificate, StandardFamily):
+        certified = {_order_text(dict(certificate.claims)["order"])}
+    elif isinstance(certificate, Trusted) and "order" in certificate.data:
+        certified = {_order_text(certificate.data["order"])}
+    else:
+        certified = set()
+    if _order_text(info.order) not in certified:
+        raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
+    name = info.name or f"a group of order {show_order(info.order)}"
+    cond = f" (for {info.condition})" if info.condition else ""
+    return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
+                          "each head's pattern and bias must be preserved separately (never Aut of the union)",
+                          proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
+                                                      name=info.name), notes=notes,
+                          facts={"group": info}, certificate=certificate)
+
+
+@proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
+def group_undecided(desc: str, reason: str) -> proof.Step:
+    return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
+                          evidence={"patterns": desc, "reason": reason})
