@@ -162,15 +162,16 @@ def test_cross_check_disagreement_is_returned_not_raised():
     from uapcheck.lower import lower_head
     from uapcheck.parse import parse_source
     from uapcheck.asymptotics import Growth
+    from uapcheck.certificates import RegionStatus
     from uapcheck.kernel_limit.analysis import RegionResult, analyse_closed
     from uapcheck.kernel_limit.numeric_check import CROSS_CHECK_STEPS, cross_check
     spec = parse_source("attention { kernel k(x, y) = exp(x . y) }\n")
     model = lower_head(spec, spec.heads[0])
     (result,) = analyse_closed(model)
-    assert result.status == "holds"
+    assert result.status is RegionStatus.HOLDS
     # A wrong growing part (twice the true one): the numbers disagree at every t tried.
     wrong = Growth(result.growth.C, result.growth.p, tuple((al, 2 * co) for al, co in result.growth.E))
-    bad = RegionResult(result.region, wrong, "holds", result.reason, result.witness)
+    bad = RegionResult(result.region, wrong, RegionStatus.HOLDS, result.reason, result.witness)
     checked = cross_check(model, bad)
     assert checked["agrees"] is False and "disagreement" in checked
     assert len(checked["values"]) == 1 + CROSS_CHECK_STEPS

@@ -242,15 +242,15 @@ def test_generators_must_preserve_the_heads_and_have_the_stated_order():
 
 
 def test_a_limit_certificate_with_no_region_or_agreeing_points_is_rejected():
-    from uapcheck.certificates import KeyPoints, LimitCertificate, RegionCertificate
+    from uapcheck.certificates import KeyPoints, LimitCertificate, RegionCertificate, RegionStatus
     from uapcheck.lower import a, b, c
     with pytest.raises(proof.CertificateRejected):
         LimitCertificate((), proof.PROVED).check()
     same = KeyPoints("t^1", a, {a: 1, b: 1, c: 1}, {a: 1, b: 4, c: 1})  # x·z equal at both keys
     with pytest.raises(proof.CertificateRejected):
-        LimitCertificate((RegionCertificate("all", "holds", (), (same,)),), proof.PROVED).check()
+        LimitCertificate((RegionCertificate("all", RegionStatus.HOLDS, (), (same,)),), proof.PROVED).check()
     differ = KeyPoints("t^1", a, {a: 1, b: 1, c: 1}, {a: 2, b: 4, c: 1})
-    LimitCertificate((RegionCertificate("all", "holds", (), (differ,)),), proof.PROVED).check()
+    LimitCertificate((RegionCertificate("all", RegionStatus.HOLDS, (), (differ,)),), proof.PROVED).check()
 
 
 def test_the_verdict_comes_from_the_premises_not_from_a_string():

@@ -10,6 +10,7 @@ engine. docs/theory.md §2.2 lists every certificate with what its check proves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Mapping, Optional, Sequence
 
 import sympy
@@ -209,17 +210,45 @@ class KeyPoints:
                 "difference": _exact(simplified(self.difference()))}
 
 
+class RegionStatus(str, Enum):
+    """What the kernel-limit analysis established on one sign region of the invariants. The JSON strings
+    are the values."""
+
+    HOLDS = "holds"  # the growing part depends on the key (witness points in every sign orthant)
+    HOLDS_D2 = "holds-d2"  # the same, with witness points that need dimension d ≥ 2
+    FAILS = "fails"  # the growing part does not depend on the key: a finite limit
+    OSCILLATES = "oscillates"  # the ratio has no limit
+    ZERO = "zero"  # the kernel vanishes for all large t
+    UNDECIDED = "undecided"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def holds(self) -> bool:
+        """(LIM) holds on the region (in some dimension)."""
+        return self in (RegionStatus.HOLDS, RegionStatus.HOLDS_D2)
+
+    @property
+    def fails(self) -> bool:
+        """(LIM) provably fails on the region."""
+        return self in (RegionStatus.FAILS, RegionStatus.OSCILLATES, RegionStatus.ZERO)
+
+
 @dataclass(frozen=True)
 class RegionCertificate:
     name: str
-    status: str  # holds | holds-d2 | fails | oscillates | zero | undecided
+    status: RegionStatus
     signs: tuple[tuple[str, int], ...]  # the region: invariant name → sign
     points: tuple[KeyPoints, ...] = ()  # for holds: one per sign orthant found
     growing_symbols: tuple[str, ...] = ()  # for fails: the symbols of the growing part
     key_symbols: tuple[str, ...] = ()
 
     def to_json(self) -> Any:
-        return {"region": self.name, "status": self.status, "signs": [list(s) for s in self.signs],
+        return {"region": self.name, "status": self.status.value, "signs": [list(s) for s in self.signs],
                 "witnesses": [p.to_json() for p in self.points],
                 "growing part depends on": list(self.growing_symbols), "key invariants": list(self.key_symbols)}
 
@@ -238,7 +267,7 @@ class LimitCertificate(Certificate):
         if not self.regions:
             _reject(LimitCertificate, "no region was analysed")
         for r in self.regions:
-            if r.status in ("holds", "holds-d2"):
+            if r.status.holds:
                 if not r.points:
                     _reject(LimitCertificate, f"region {r.name}: no witness point")
                 for p in r.points:
@@ -250,15 +279,14 @@ class LimitCertificate(Certificate):
                     if not _is_nonzero(p.difference()):
                         _reject(LimitCertificate, f"region {r.name}: the growing coefficients agree at the "
                                                   "witness points")
-            elif r.status == "fails":
+            elif r.status is RegionStatus.FAILS:
                 if set(r.growing_symbols) & set(r.key_symbols):
                     _reject(LimitCertificate, f"region {r.name}: the growing part depends on the key")
-        statuses = {r.status for r in self.regions}
-        if self.conclusion is Status.PROVED and not statuses <= {"holds", "holds-d2"}:
+        if self.conclusion is Status.PROVED and not all(r.status.holds for r in self.regions):
             _reject(LimitCertificate, "a region where (LIM) is not shown to hold")
         if self.conclusion is Status.REFUTED:
-            failing = [r for r in self.regions if r.status not in ("holds", "holds-d2")]
-            if not failing or any(r.status not in ("fails", "oscillates", "zero") for r in failing):
+            failing = [r for r in self.regions if not r.status.holds]
+            if not failing or not all(r.status.fails for r in failing):
                 _reject(LimitCertificate, "a refutation needs a region where (LIM) provably fails")
 
     def to_json(self) -> Any:

@@ -19,6 +19,7 @@ import sympy
 from ..asymptotics import (Context, Growth, NeedSign, Oscillates, Undecided, ZERO, compare,
                            explore_regions, growth, sign_of)
 from ..budget import BudgetExceeded, time_limit
+from ..certificates import RegionStatus
 from ..memo import exact_cache
 from ..zero import simplified
 from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, u, v
@@ -40,7 +41,7 @@ class Region:
 class RegionResult:
     region: Region
     growth: Optional[Growth]  # None when undecided
-    status: str  # "holds" | "fails" | "oscillates" | "zero" | "undecided"
+    status: RegionStatus
     reason: str = ""
     witness: Optional[dict] = None
 
@@ -162,26 +163,26 @@ def _closed_growth(model: ClosedKernel):
 
 def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
     if isinstance(g, Oscillates):
-        return RegionResult(region, None, "oscillates", str(g))
+        return RegionResult(region, None, RegionStatus.OSCILLATES, str(g))
     if isinstance(g, BudgetExceeded):
-        return RegionResult(region, None, "undecided", str(g))
+        return RegionResult(region, None, RegionStatus.UNDECIDED, str(g))
     if isinstance(g, Undecided):
-        return RegionResult(region, None, "undecided", str(g))
+        return RegionResult(region, None, RegionStatus.UNDECIDED, str(g))
     if g is ZERO:
-        return RegionResult(region, g, "zero", "the kernel vanishes for all large t")
+        return RegionResult(region, g, RegionStatus.ZERO, "the kernel vanishes for all large t")
     if not _depends_on_key(g, model):
         if g.oscillating:
-            return RegionResult(region, g, "oscillates", "the growing part does not depend on the key and a "
+            return RegionResult(region, g, RegionStatus.OSCILLATES, "the growing part does not depend on the key and a "
                                 "bounded oscillating factor remains: the ratio has no limit")
         wit = _finite_limit_witness(g, model, region)
-        return RegionResult(region, g, "fails",
+        return RegionResult(region, g, RegionStatus.FAILS,
                             "the growing part of log k(x, t z) does not depend on the key", wit)
     try:
         wits = _witness_for(g, model, region)
     except BudgetExceeded as exc:
-        return RegionResult(region, g, "undecided", str(exc))
+        return RegionResult(region, g, RegionStatus.UNDECIDED, str(exc))
     if not wits:
-        return RegionResult(region, g, "undecided",
+        return RegionResult(region, g, RegionStatus.UNDECIDED,
                             "no exact witness point shows that the growing part depends on the key")
     first = next(iter(wits.values()))
     lead = g.C.xreplace(invariants_at(model, first["x"][0], first["z1"][0]))
@@ -191,11 +192,11 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
         lead_sign = 0
     if lead_sign == 0:
         # e.g. (g − 1)·exp(x·z) with g > 0: at g = 1 the kernel is identically 0.
-        return RegionResult(region, g, "undecided", f"the kernel's leading coefficient {sympy.sstr(g.C)} is not "
+        return RegionResult(region, g, RegionStatus.UNDECIDED, f"the kernel's leading coefficient {sympy.sstr(g.C)} is not "
                             "shown non-zero for every admissible parameter value")
     poly = is_polynomial_growth(g, model)
     need = 1 if poly else len(list(_candidate_points(region, isinstance(model, FeatureKernel))))
-    status = "holds" if len(wits) >= need else "holds-d2"
+    status = RegionStatus.HOLDS if len(wits) >= need else RegionStatus.HOLDS_D2
     first = next(iter(wits.values()))
     return RegionResult(region, g, status, "polynomial coefficients" if poly else "analytic coefficients",
                         {"points": [dict(w, orthant=list(o)) for o, w in wits.items()], "first": first})
@@ -266,9 +267,9 @@ def key_regions_for_features(results: list[RegionResult], model: FeatureKernel):
             except (Undecided, NeedSign):
                 # Which sign class dominates depends on the key; each open sub-region is ruled by
                 # one family, so the mixed region holds when both families hold.
-                both = pos.status in ("holds", "holds-d2") and neg.status in ("holds", "holds-d2")
+                both = pos.status.holds and neg.status.holds
                 regions["mixed signs"] = RegionResult(
-                    Region(()), None if not both else pos.growth, "holds" if both else "undecided",
+                    Region(()), None if not both else pos.growth, RegionStatus.HOLDS if both else RegionStatus.UNDECIDED,
                     "either sign class may dominate; both make the growing part depend on the key"
                     if both else "the dominant sign class is undecided", pos.witness if both else None)
     else:

@@ -11,6 +11,7 @@ from typing import Optional
 import sympy
 
 from ..budget import BudgetExceeded, time_limit
+from ..certificates import RegionStatus
 from ..memo import exact_cache
 from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, t
 from .analysis import RegionResult, invariants_at
@@ -97,7 +98,7 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
 
 def _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out) -> Optional[str]:
     """None if the value at t = big agrees with the derivation, else what disagrees."""
-    if result.status in ("holds", "holds-d2"):
+    if result.status.holds:
         s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
         predicted = sum((co.xreplace(s1) - co.xreplace(s2)) * big ** al for al, co in g.E) + \
             (g.p.xreplace(s1) - g.p.xreplace(s2)) * sympy.log(big)
@@ -106,7 +107,7 @@ def _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits,
         if predicted == 0 or abs(actual / predicted - 1) > sympy.Rational(1, 10):
             return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {sympy.Float(actual, 12)} "
                     f"but the derived growing part is {predicted}")
-    elif result.status == "fails" and "limit of the ratio" in wit:
+    elif result.status is RegionStatus.FAILS and "limit of the ratio" in wit:
         lim = wit["limit of the ratio"]
         target = sympy.log(lim).xreplace(_sample_params(lim)).evalf(40) if lim != 0 else None
         out["derived limit of the log-ratio"] = target

@@ -54,8 +54,8 @@ def _second_difference_certificate(sigma, z, points) -> NonzeroAt:
 
 
 @exact_cache()  # the same σ recurs in almost every file of a batch
-def _lipschitz(sigma, z) -> tuple[str, dict]:  # noqa: C901 - one check per premise of the piecewise Lipschitz argument
-    """("proved" | "refuted" | "undecided", evidence). Each piece: derivative continuous on its
+def _lipschitz(sigma, z) -> tuple[proof.Status, dict]:  # noqa: C901 - one check per premise of the piecewise Lipschitz argument
+    """(the status of "σ is globally Lipschitz", evidence). Each piece: derivative continuous on its
     interval with finite limits at infinite ends ⇒ bounded; σ continuous ⇒ globally Lipschitz."""
     evidence = {"pieces": []}
     with time_limit("bounding the activation's derivative", 4.0):
@@ -64,26 +64,26 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:  # noqa: C901 - one check per prem
             d = sympy.diff(expr, z)
             item = {"piece": expr, "on": region, "derivative": d}
             if d.free_symbols - {z}:
-                return "undecided", {"reason": "the derivative depends on declared params", **item}
+                return proof.UNDECIDED, {"reason": "the derivative depends on declared params", **item}
             sing = singularities(d, z, sympy.Reals)
             if sing.intersect(region) is not sympy.EmptySet:
-                return "undecided", {"reason": "the derivative has singularities", **item}
+                return proof.UNDECIDED, {"reason": "the derivative has singularities", **item}
             for end in (region.inf, region.sup):
                 if end.is_finite:  # a derivative blowing up at a breakpoint is not bounded
                     side = "+" if end == region.inf else "-"
                     lim = sympy.limit(d, z, end, side)
                     item[f"limit at {end}{side}"] = lim
                     if not lim.is_finite:
-                        return "refuted", {"reason": f"σ'(z) → {lim} as z → {end}{side}", **item}
+                        return proof.REFUTED, {"reason": f"σ'(z) → {lim} as z → {end}{side}", **item}
             for end in (sympy.oo, -sympy.oo):
                 if region.contains(end) is sympy.true or (end == sympy.oo and region.sup == sympy.oo) or (
                         end == -sympy.oo and region.inf == -sympy.oo):
                     lim = sympy.limit(d, z, end)
                     item[f"limit at {end}"] = lim
                     if lim in (sympy.oo, -sympy.oo, sympy.zoo):
-                        return "refuted", {"reason": f"σ'(z) → {lim} as z → {end}", **item}
+                        return proof.REFUTED, {"reason": f"σ'(z) → {lim} as z → {end}", **item}
                     if not lim.is_finite:
-                        return "undecided", {"reason": f"the limit of σ' at {end} is {lim}", **item}
+                        return proof.UNDECIDED, {"reason": f"the limit of σ' at {end} is {lim}", **item}
             evidence["pieces"].append(item)
         # Continuity at the breakpoints.
         if len(pieces) > 1:
@@ -93,8 +93,8 @@ def _lipschitz(sigma, z) -> tuple[str, dict]:  # noqa: C901 - one check per prem
                         left = sympy.limit(sigma, z, end, "-")
                         right = sympy.limit(sigma, z, end, "+")
                         if not is_zero(left - right):
-                            return "refuted", {"reason": f"σ jumps at {end}"}
-    return "proved", evidence
+                            return proof.REFUTED, {"reason": f"σ jumps at {end}"}
+    return proof.PROVED, evidence
 
 
 @proof.rule("FFN-DEF2", "FFN family: affine-invariant, with a Lipschitz non-affine member", CITE_DEF2,
@@ -122,14 +122,14 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
     try:
         status, lip = _lipschitz(sigma, z)
     except (BudgetExceeded, NotImplementedError, ValueError, TypeError) as exc:
-        status, lip = "undecided", {"reason": str(exc)}
+        status, lip = proof.UNDECIDED, {"reason": str(exc)}
     ev = {"ffn": description, "σ(ξ)": sigma, "affine closure": closure, "non-affine": second,
           "lipschitz": lip}
-    if status == "proved":
+    if status is proof.PROVED:
         return proof.conclude(f"σ = {description} is Lipschitz (bounded derivative) and not affine "
                               "(non-zero second difference): Definition 2 holds", proof.PROVED, evidence=ev,
                               certificate=_second_difference_certificate(sigma, z, second["points"]))
-    if status == "refuted":
+    if status is proof.REFUTED:
         # Not REFUTED: other members Σ W_i σ(a_i x − b_i) might still be Lipschitz and non-affine.
         return proof.conclude(f"σ = {description} is not globally Lipschitz ({lip.get('reason')}): "
                               "Definition 2 is not established", proof.UNDECIDED, evidence=ev)

@@ -11,7 +11,7 @@ import sympy
 
 from .. import proof
 from ..asymptotics import Growth, ZERO
-from ..certificates import KeyPoints, LimitCertificate, RegionCertificate, Trusted
+from ..certificates import KeyPoints, LimitCertificate, RegionCertificate, RegionStatus, Trusted
 from ..kernel_limit.analysis import (RegionResult, analyse_closed, analyse_features, invariants_at,
                                      is_polynomial_growth, key_invariants, key_regions_for_features,
                                      query_positive)
@@ -50,21 +50,21 @@ def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
 
 
 def _classify(results: list[RegionResult], model: KernelModel) -> str:
-    statuses = {r.status for r in results}
-    if "oscillates" in statuses:
+    if any(r.status is RegionStatus.OSCILLATES for r in results):
         return "LIM-OSC"
-    if isinstance(model, FeatureKernel) and statuses <= {"holds", "holds-d2"}:
+    holds = all(r.status.holds for r in results)
+    if isinstance(model, FeatureKernel) and holds:
         return "LIM-FEATSUM"
-    if statuses <= {"holds", "holds-d2"} and any(r.growth is not None and r.growth.oscillating for r in results):
+    if holds and any(r.growth is not None and r.growth.oscillating for r in results):
         return "LIM-OSCPROD"
-    if statuses <= {"holds", "holds-d2"}:
+    if holds:
         gs = [r.growth for r in results if r.growth is not None]  # every holding region has its growth
         if all(is_polynomial_growth(g, model) and all(al.is_integer for al, _ in g.E) for g in gs):
             return "LIM-EXPPOLY"
         return "LIM-EXPALG"
     if isinstance(model, ClosedKernel) and model.scaled.subs(t, 1) == model.scaled:
         return "LIM-SCALEINV"
-    fails = [r.growth for r in results if r.status == "fails" and r.growth is not None]  # (all of them)
+    fails = [r.growth for r in results if r.status is RegionStatus.FAILS and r.growth is not None]  # (all of them)
     if fails and all(not g.E for g in fails):
         if all(g.p == 0 for g in fails):
             return "LIM-BOUNDED"
@@ -91,7 +91,7 @@ def _region_evidence(regions: dict) -> dict:
     ev = {}
     for name, r in regions.items():
         if r is None:
-            ev[name] = {"status": "undecided", "reason": "the dominant terms could not be compared"}
+            ev[name] = {"status": RegionStatus.UNDECIDED, "reason": "the dominant terms could not be compared"}
             continue
         item = {"status": r.status, "growing part of log k(x, t z)": _growth_text(r.growth) if r.growth else None,
                 "reason": r.reason}
@@ -119,11 +119,11 @@ def _growing_parts(regions: dict) -> tuple:
 def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
                   can_prove: bool = True) -> proof.Step:
     ev = _region_evidence(regions)
-    statuses = {name: (r.status if r else "undecided") for name, r in regions.items()}
+    statuses = {name: (r.status if r else RegionStatus.UNDECIDED) for name, r in regions.items()}
     if not regions and not problem:
         problem = "no sign region of the invariants was analysed"
-    holds_all = can_prove and all(s in ("holds", "holds-d2") for s in statuses.values())
-    dims = "d ≥ 2" if any(s == "holds-d2" for s in statuses.values()) else "d ≥ 1"
+    holds_all = can_prove and all(s.holds for s in statuses.values())
+    dims = "d ≥ 2" if any(s is RegionStatus.HOLDS_D2 for s in statuses.values()) else "d ≥ 1"
     notes = []
     if problem:
         return proof.conclude(f"(LIM) undecided: {problem}", proof.UNDECIDED, [reduce], ev)
@@ -142,7 +142,7 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
     # A region that every finite key set can reach at once, with affine query/key terms.
     reachable = []
     for name, r in regions.items():
-        if r is None or r.status not in ("holds", "holds-d2"):
+        if r is None or not r.status.holds:
             continue
         if name.startswith("all ") or (isinstance(model, ClosedKernel) and name in (f"{a.name} < 0", f"{a.name} > 0")):
             reachable.append(name)
@@ -164,9 +164,9 @@ def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
              f"tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
              f"any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
     notes.append("outside this region (LIM) fails: " + "; ".join(
-        f"{n}: {s}" for n, s in statuses.items() if s not in ("holds", "holds-d2")))
+        f"{n}: {s}" for n, s in statuses.items() if not s.holds))
     ev["numeric cross-check"] = cross_check(model, regions[name])
-    dims = "d ≥ 2" if statuses.get(name) == "holds-d2" else "d ≥ 1"
+    dims = "d ≥ 2" if statuses.get(name) is RegionStatus.HOLDS_D2 else "d ≥ 1"
     region = regions[name]
     atoms = {sym.name: sym for sym in (a, v, e, u, f)}
     signs = tuple((atoms[n], s) for n, s in region.region.signs if n in atoms)
@@ -180,7 +180,7 @@ def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
 def _not_established(model, affine, reduce, regions, statuses, reachable) -> proof.Step:
     ev = _region_evidence(regions)
     notes = []
-    failing = [n for n, s in statuses.items() if s not in ("holds", "holds-d2")]
+    failing = [n for n, s in statuses.items() if not s.holds]
     if reachable and not affine:
         notes.append(f"(LIM) holds on the region {reachable[0]}, but without `affine query key` no "
                      "parameter choice puts every key there (keys y and −y have opposite signs)")
@@ -188,7 +188,7 @@ def _not_established(model, affine, reduce, regions, statuses, reachable) -> pro
     checked = [cross_check(model, regions[n]) for n in failing if regions[n] is not None and regions[n].witness]
     if checked:
         ev["numeric cross-check"] = checked
-    refuted = bool(failing) and all(statuses[n] in ("fails", "oscillates", "zero") for n in failing)
+    refuted = bool(failing) and all(statuses[n].fails for n in failing)
     status = proof.REFUTED if refuted else proof.UNDECIDED
     return _unless_disagreeing(proof.conclude(
         claim, status, [reduce], ev, notes, facts={"growing parts": _growing_parts(regions)},
@@ -208,10 +208,10 @@ def _limit_certificate(model: KernelModel, regions: dict, conclusion) -> LimitCe
     key = tuple(sorted(s.name for s in key_invariants(model)))
     for name, r in regions.items():
         if r is None:
-            out.append(RegionCertificate(name, "undecided", ()))
+            out.append(RegionCertificate(name, RegionStatus.UNDECIDED, ()))
             continue
         points = []
-        if r.status in ("holds", "holds-d2") and r.witness and r.growth is not None:
+        if r.status.holds and r.witness and r.growth is not None:
             for w in r.witness.get("points", []):
                 x, z1, z2 = w["x"][0], w["z1"][0], w["z2"][0]
                 points.append(KeyPoints(w["term"], _coefficient(r.growth, w["term"]),
