@@ -22,7 +22,8 @@ from sympy.core.cache import clear_cache
 
 from uapcheck.budget import BudgetExceeded, time_limit
 from uapcheck.memo import clear_caches
-from uapcheck.lower import a, b, c, t
+# the invariants under the docs' names
+from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t
 from uapcheck.kernel_limit.analysis import analyse_closed
 from uapcheck.lower import ClosedKernel
 

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from uapcheck.lexer import STATEMENTS, grammar_keywords
+from uapcheck.lexer import grammar_keywords, statement_keywords
 
 TARGET = Path(__file__).resolve().parent.parent / "editors" / "uap.tmLanguage.json"
 
@@ -23,8 +23,9 @@ def alternation(words) -> str:
 
 def grammar() -> dict:
     keywords = grammar_keywords()
-    statements = [w for w in keywords if w in STATEMENTS]
-    others = [w for w in keywords if w not in STATEMENTS]
+    opening = statement_keywords()
+    statements = [w for w in keywords if w in opening]
+    others = [w for w in keywords if w not in opening]
     return {
         "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
         "name": "uap",

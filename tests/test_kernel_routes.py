@@ -12,7 +12,7 @@ import sympy
 import uapcheck
 from uapcheck import proof
 from uapcheck.asymptotics import Context, Growth, growth
-from uapcheck.lower import t
+from uapcheck.lower import SCALE as t  # the docs' names of the invariants
 from uapcheck.rules import ridge, witness
 
 mp.mp.dps = 50
@@ -137,7 +137,7 @@ def test_the_certificate_rejects_a_polynomial_posing_as_tanh():
     analytic = uapcheck.check(head("score s(x, y) = tanh(x . y); affine query key"))
     an = steps(analytic, "AN-STRUCT")[0]
     tanh_growths = (Growth(sympy.Integer(1), sympy.Integer(0)), Growth(sympy.Integer(-1), sympy.Integer(0)))
-    from uapcheck.lower import a
+    from uapcheck.lower import QUERY_DOT_KEY as a  # the docs' names of the invariants
     good = ridge.MomentCertificate("dot", sympy.tanh(a), frozenset(), sympy.tanh(u), u, False, True, False, an,
                                    *tanh_growths)
     good.check()
@@ -270,7 +270,7 @@ def test_no_witness_when_the_sequence_is_too_short_or_there_are_other_heads():
 
 
 def test_the_witness_certificate_rejects_a_wrong_pair():
-    from uapcheck.lower import a
+    from uapcheck.lower import QUERY_DOT_KEY as a  # the docs' names of the invariants
     bad = witness.WitnessCertificate("polynomial", a ** 2, None, 2, (1, 5, 6), (2, 3, 7), True, False)
     with pytest.raises(proof.CertificateRejected):
         bad.check()  # equal power sums only up to degree 2, the kernel needs 3

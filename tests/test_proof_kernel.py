@@ -243,7 +243,7 @@ def test_generators_must_preserve_the_heads_and_have_the_stated_order():
 
 def test_a_limit_certificate_with_no_region_or_agreeing_points_is_rejected():
     from uapcheck.certificates import KeyPoints, LimitCertificate, RegionCertificate, RegionStatus
-    from uapcheck.lower import a, b, c
+    from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c  # the docs' names of the invariants
     with pytest.raises(proof.CertificateRejected):
         LimitCertificate((), proof.PROVED).check()
     same = KeyPoints("t^1", a, {a: 1, b: 1, c: 1}, {a: 1, b: 4, c: 1})  # x·z equal at both keys
@@ -323,7 +323,7 @@ def test_an_offset_certificate_checks_the_identity_evenness_and_injectivity():
 
 def test_side_conditions_of_position_rules_are_checked():
     from uapcheck.certificates import BucketRange, PositiveValue, SoftmaxKernel
-    from uapcheck.lower import a, b, c
+    from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c  # the docs' names of the invariants
     PositiveValue(sympy.exp(0), "k(0, 0)").check()
     for bad in (sympy.Integer(0), sympy.Integer(-1), sympy.nan):
         with pytest.raises(proof.CertificateRejected):
@@ -368,7 +368,7 @@ def test_position_and_head_rules_do_not_stamp_what_they_are_handed():
     assert positions.td_buckets(head, td, 8, "h").proved
     small = dataclasses.replace(head, position=dataclasses.replace(head.position, buckets=4))
     assert positions.td_buckets(small, td, 8, "h").status is proof.UNDECIDED  # offsets share buckets
-    from uapcheck.lower import a
+    from uapcheck.lower import QUERY_DOT_KEY as a  # the docs' names of the invariants
     assert positions.td_rotary(head, td, sympy.exp(a), "h").proved
     with pytest.raises(proof.CertificateRejected):  # a kernel that is not softmax is not stamped
         positions.td_rotary(head, td, sympy.exp(-a), "h")

@@ -287,7 +287,8 @@ def test_typed_facts_are_set_as_formulas(case):
 def test_formulas_come_from_sympys_printer_and_the_typed_facts():
     import sympy
 
-    from uapcheck.lower import a, b, c, t
+    # the invariants under the docs' names
+    from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t
     from uapcheck.render import math as m
     result = uapcheck.check("attention { kernel k(x, y) = exp(-gamma * |x - y|^2)\n }\nparam gamma > 0\n")
     reduce = next(s for s in result.root.walk() if s.rule == "LIM-REDUCE")

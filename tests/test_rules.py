@@ -11,7 +11,8 @@ from uapcheck import proof
 from uapcheck.asymptotics import Context, NeedSign, Oscillates, ZERO, growth
 from uapcheck.budget import BudgetExceeded, time_limit
 from uapcheck.functions import elu, gelu, relu
-from uapcheck.lower import a, b, c, t, v
+# the invariants under the docs' names
+from uapcheck.lower import KEY_COORD as v, KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t
 from uapcheck.rules.ffn import ffn_definition2
 
 

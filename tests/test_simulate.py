@@ -365,7 +365,8 @@ def test_functions_float_and_mpmath_agree(name):
                                   "inverse_multiquadric.uap", "cosine.uap", "exp_cos.uap", "softmax_scaled.uap",
                                   "softmax_temperature.uap", "cos_kernel.uap", "bounded_tanh.uap"])
 def test_kernels_match_the_sympy_lowering(name):
-    from uapcheck.lower import ClosedKernel, a, b, c, lower_head, param_symbol
+    # the invariants under the docs' names
+    from uapcheck.lower import ClosedKernel, KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, lower_head, param_symbol
     spec = load(name)
     head = spec.heads[0]
     model = lower_head(spec, head)

@@ -22,9 +22,9 @@ from sympy import Rational
 from typing import Optional
 
 from .budget import BudgetExceeded, time_limit
-from .lower import a, e, f, t, u, v
+from .lower import KEY_COORD, QUERY_COORD, QUERY_DOT_KEY, RANDOM_DOT_KEY, RANDOM_DOT_QUERY, SCALE
 
-SIGN_ATOMS = (a, u, v, e, f)
+SIGN_ATOMS = (QUERY_DOT_KEY, QUERY_COORD, KEY_COORD, RANDOM_DOT_KEY, RANDOM_DOT_QUERY)
 
 
 class Undecided(Exception):
@@ -141,7 +141,7 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
 
 
 def _has_t(expr) -> bool:
-    return t in expr.free_symbols
+    return SCALE in expr.free_symbols
 
 
 def _is_algebraic_in_t(expr) -> bool:
@@ -159,7 +159,7 @@ def _is_algebraic_in_t(expr) -> bool:
 def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
     """Exact expansion of an algebraic function of t down to o(1), via a series in s = 1/t."""
     s = sympy.Symbol("1/t", positive=True)
-    g = ctx.positive_form(expr).xreplace({t: 1 / s})
+    g = ctx.positive_form(expr).xreplace({SCALE: 1 / s})
     with time_limit("a Puiseux expansion at t = ∞", 3.0):
         ser = sympy.series(g, s, 0, n=1)
     ser = sympy.expand(ser.removeO())
@@ -189,7 +189,7 @@ def _undo(ctx: Context) -> dict:
 def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one branch per SymPy node kind
     if not _has_t(expr):
         return Additive(const=expr)
-    if expr == t:
+    if expr == SCALE:
         return Additive(E=((Rational(1), sympy.Integer(1)),))
     if isinstance(expr, sympy.Add):
         total = Additive()
@@ -202,7 +202,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
                 total = total + Additive(oscillating=True)
         return total
     if isinstance(expr, sympy.Mul):
-        const, dep = expr.as_independent(t, as_Add=False)
+        const, dep = expr.as_independent(SCALE, as_Add=False)
         if const != 1:
             return additive(dep, ctx).scale(const)
     if isinstance(expr, sympy.log):
@@ -227,8 +227,8 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
         if inner.E or inner.lam != 0:
             raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
     expanded = sympy.expand(expr)
-    if expanded.is_polynomial(t):
-        poly = sympy.Poly(expanded, t)
+    if expanded.is_polynomial(SCALE):
+        poly = sympy.Poly(expanded, SCALE)
         terms = {}
         const = sympy.Integer(0)
         for (k,), coeff in poly.terms():
@@ -309,7 +309,7 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
         if expr == 0:
             return ZERO
         return Growth(expr, sympy.Integer(0), ())
-    if expr == t:
+    if expr == SCALE:
         return Growth(sympy.Integer(1), sympy.Integer(1), ())
     if isinstance(expr, (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise)):
         return growth(_resolve_branch(expr, ctx), ctx)

@@ -124,10 +124,10 @@ def _attach(step: proof.Step, extra: list) -> proof.Step:
 def _region_signs(signs) -> dict:
     """The region's signs as Context assumptions. Queries and keys go through the same feature map,
     and the same bias sign reaches both: a sign on the key coordinate z[r] holds for x[r] too."""
-    from .lower import u, v
+    from .lower import KEY_COORD, QUERY_COORD
     out = dict(signs)
-    if v in out:
-        out[u] = out[v]
+    if KEY_COORD in out:
+        out[QUERY_COORD] = out[KEY_COORD]
     return out
 
 

@@ -14,23 +14,40 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 _LITERAL = re.compile(r'"([A-Za-z][A-Za-z-]*)"')
-# Statements that open a line of a .uap file: highlighted as declarations, the rest as keywords.
-STATEMENTS = frozenset({"architecture", "cite", "tokens", "dim", "param", "attention", "ffn", "positional",
-                         "layers", "expect", "target", "convolution"})
+_STATEMENT_RULE = re.compile(r"^\?statement:(.*?)\n\n", re.M | re.S)
+
+
+def _grammar() -> str:
+    return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
 
 
 @lru_cache(maxsize=None)
 def grammar_keywords() -> tuple[str, ...]:
     """Every keyword of the language, as the grammar spells it (sorted, longest first for matching)."""
-    text = resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
-    found = {m.group(1) for m in _LITERAL.finditer(text)}
+    found = {m.group(1) for m in _LITERAL.finditer(_grammar())}
     return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
+@lru_cache(maxsize=None)
+def statement_keywords() -> frozenset[str]:
+    """The words that open a statement (a line of a .uap file): the first literal of each alternative
+    of the grammar's `statement` rule. Highlighted as declarations, the other keywords as keywords."""
+    text = _grammar()
+    block = _STATEMENT_RULE.search(text)
+    assert block is not None, "grammars/uap.lark has a `?statement:` rule"
+    words = set()
+    for rule in re.findall(r"[a-z_]+", block.group(1)):
+        first = re.search(rf'^{rule}:\s*"([a-z-]+)"', text, re.M)
+        assert first is not None, f"the statement rule `{rule}` opens with a keyword"
+        words.add(first.group(1))
+    return frozenset(words)
 
 
 def _keyword_rules():
     keywords = grammar_keywords()
-    statements = [w for w in keywords if w in STATEMENTS]
-    others = [w for w in keywords if w not in STATEMENTS]
+    opening = statement_keywords()
+    statements = [w for w in keywords if w in opening]
+    others = [w for w in keywords if w not in opening]
     return [
         (words(statements, prefix=r"\b", suffix=r"\b(?![-(])"), Keyword.Declaration),
         (words(others, prefix=r"\b", suffix=r"\b"), Keyword),

@@ -2,14 +2,16 @@
 
 Vectors never become SymPy matrices. A vector expression that is linear in the arguments
 (x, y, x - y, 2*y, ...) is a map basis → coefficient, and inner products expand bilinearly into
-the Gram invariants
+the Gram invariants (the docs write them c, a, b, f, e)
 
-    c = |x|^2 (query),  a = x . z,  b = |z|^2 (key),  f = w . x,  e = w . z (random vector w).
+    QUERY_NORM2 = |x|^2,  QUERY_DOT_KEY = x . z,  KEY_NORM2 = |z|^2,
+    RANDOM_DOT_QUERY = w . x,  RANDOM_DOT_KEY = w . z  (w a random vector).
 
-For the kernel limit the key is scaled, y ↦ t z (and the query too under `tie query key`, since
-scaling the shared matrix scales both). Coordinate-wise feature maps (relu(x), elu(x) + 1, ...)
-are lowered one coordinate at a time: u is the query's coordinate, v the key's, and the kernel
-is the sum over coordinates r of Q(u_r) K(v_r).
+For the kernel limit the key is scaled, y ↦ t z with t = SCALE (and the query too under
+`tie query key`, since scaling the shared matrix scales both). Coordinate-wise feature maps
+(relu(x), elu(x) + 1, ...) are lowered one coordinate at a time: QUERY_COORD (u in the docs) is the
+query's coordinate x[r], KEY_COORD (v) the key's z[r], and the kernel is the sum over coordinates r
+of Q(x[r]) K(z[r]).
 """
 from __future__ import annotations
 
@@ -20,19 +22,19 @@ from typing import Optional
 import sympy
 from sympy import Abs, sqrt
 
-from . import spec as S
+from .spec import BinOp, Call, Dot, Expr, Head, Name, Neg, Norm, Num, Param, Spec
 from .functions import ACTIVATIONS, FUNCTIONS
 
 # Internal symbols carry names that no .uap identifier can have ([A-Za-z][A-Za-z0-9_]*), so a
 # declared param can never be mistaken for one of them (`t` itself is reserved by the parser).
-t = sympy.Symbol("t", positive=True)
-a = sympy.Symbol("x·z", real=True)
-b = sympy.Symbol("|z|²", positive=True)
-c = sympy.Symbol("|x|²", positive=True)
-f = sympy.Symbol("w·x", real=True)
-e = sympy.Symbol("w·z", real=True)
-u = sympy.Symbol("x[r]", real=True)
-v = sympy.Symbol("z[r]", real=True)
+SCALE = sympy.Symbol("t", positive=True)
+QUERY_DOT_KEY = sympy.Symbol("x·z", real=True)
+KEY_NORM2 = sympy.Symbol("|z|²", positive=True)
+QUERY_NORM2 = sympy.Symbol("|x|²", positive=True)
+RANDOM_DOT_QUERY = sympy.Symbol("w·x", real=True)
+RANDOM_DOT_KEY = sympy.Symbol("w·z", real=True)
+QUERY_COORD = sympy.Symbol("x[r]", real=True)
+KEY_COORD = sympy.Symbol("z[r]", real=True)
 ZETA = sympy.Symbol("|z_b|²", positive=True)  # a Nyström landmark's squared norm
 KAPPA = sympy.Symbol("κ_b(x)", real=True, nonzero=True)  # a Nyström landmark coefficient
 
@@ -41,7 +43,7 @@ class Unsupported(Exception):
     """The expression is valid .uap but outside what the engines can reason about."""
 
 
-def param_symbol(p: S.Param) -> sympy.Symbol:
+def param_symbol(p: Param) -> sympy.Symbol:
     if p.constraint == "> 0":
         return sympy.Symbol(p.name, positive=True)
     if p.constraint == ">= 0":
@@ -110,39 +112,39 @@ class _Lowerer:
             return total
         return x  # a scalar broadcast to every coordinate
 
-    def lower(self, node: S.Expr):  # noqa: C901 - one branch per expression kind (spec.Expr)
-        if isinstance(node, S.Num):
+    def lower(self, node: Expr):  # noqa: C901 - one branch per expression kind (spec.Expr)
+        if isinstance(node, Num):
             return node.value
-        if isinstance(node, S.Name):
+        if isinstance(node, Name):
             if node.id in self.bases:
                 base, scale = self.bases[node.id]
                 return Vec(((base, scale),))
             if node.id in self.scalars:
                 return self.scalars[node.id]
             return self.params[node.id]
-        if isinstance(node, S.Neg):
+        if isinstance(node, Neg):
             x = self.lower(node.operand)
             return self._scale(x, -1)
-        if isinstance(node, S.Dot):
+        if isinstance(node, Dot):
             x, y = self.lower(node.left), self.lower(node.right)
             if isinstance(x, Vec) and isinstance(y, Vec):
                 return self.dot(x, y)
             raise Unsupported("an inner product of coordinate-wise vectors inside a kernel; "
                               "write such kernels as `features`")
-        if isinstance(node, S.Norm):
+        if isinstance(node, Norm):
             x = self.lower(node.operand)
             if isinstance(x, Vec):
                 return sqrt(self.dot(x, x))
             if isinstance(x, Coord):
                 raise Unsupported("the norm of a coordinate-wise vector")
             return Abs(x)
-        if isinstance(node, S.Call):
+        if isinstance(node, Call):
             args = [self.lower(arg) for arg in node.args]
             fn = FUNCTIONS[node.fn].build
             if all(not isinstance(x, (Vec, Coord)) for x in args):
                 return fn(*args)
             return Coord(fn(*[self.coord(x) for x in args]))
-        if isinstance(node, S.BinOp):
+        if isinstance(node, BinOp):
             x, y = self.lower(node.left), self.lower(node.right)
             vx, vy = isinstance(x, (Vec, Coord)), isinstance(y, (Vec, Coord))
             if node.op in "+-":
@@ -204,64 +206,68 @@ class FeatureKernel:
 
     @property
     def plain_key(self) -> sympy.Expr:
-        return self.key.subs(t, 1)
+        return self.key.subs(SCALE, 1)
 
 
 KernelModel = ClosedKernel | FeatureKernel
 
 
-def _params(spec: S.Spec) -> dict[str, sympy.Symbol]:
+def _params(spec: Spec) -> dict[str, sympy.Symbol]:
     return {p.name: param_symbol(p) for p in spec.params}
 
 
 def _gram_xz() -> dict[frozenset, sympy.Expr]:
-    return {frozenset(("q",)): c, frozenset(("q", "k")): a, frozenset(("k",)): b}
+    return {frozenset(("q",)): QUERY_NORM2, frozenset(("q", "k")): QUERY_DOT_KEY,
+            frozenset(("k",)): KEY_NORM2}
 
 
-def lower_head(spec: S.Spec, head: S.Head) -> KernelModel:
+def lower_head(spec: Spec, head: Head) -> KernelModel:
     """The kernel of a head, ready for the engines. Raises Unsupported when out of scope."""
     params = _params(spec)
     if head.kind in ("kernel", "score"):
         xq, yk = head.params
-        qscale = t if head.tie else sympy.Integer(1)
-        scaled = _Lowerer(params, {xq: ("q", qscale), yk: ("k", t)}, _gram_xz(), {}).lower(head.expr)
+        qscale = SCALE if head.tie else sympy.Integer(1)
+        scaled = _Lowerer(params, {xq: ("q", qscale), yk: ("k", SCALE)}, _gram_xz(), {}).lower(head.expr)
         plain = _Lowerer(params, {xq: ("q", 1), yk: ("k", 1)}, _gram_xz(), {}).lower(head.expr)
         if isinstance(scaled, (Vec, Coord)):
             raise Unsupported("the kernel is not a scalar")
         desc = ("k(t x, t z): the shared query-key matrix is scaled" if head.tie
                 else "k(x, t z): the key direction z = W y is scaled by t")
-        return ClosedKernel(scaled, plain, (a, b), (c,) if not head.tie else (a, b, c), desc)
+        query_symbols = (QUERY_NORM2,) if not head.tie else (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2)
+        return ClosedKernel(scaled, plain, (QUERY_DOT_KEY, KEY_NORM2), query_symbols, desc)
 
     (xname,) = head.params
-    gram: dict[frozenset, sympy.Expr] = {frozenset(("q",)): c, frozenset(("k",)): b}
+    gram: dict[frozenset, sympy.Expr] = {frozenset(("q",)): QUERY_NORM2, frozenset(("k",)): KEY_NORM2}
     if head.random:
         wname = head.random
         gram_q = dict(gram)
-        gram_q[frozenset(("w", "q"))] = f
+        gram_q[frozenset(("w", "q"))] = RANDOM_DOT_QUERY
         gram_k = dict(gram)
-        gram_k[frozenset(("w", "k"))] = e
+        gram_k[frozenset(("w", "k"))] = RANDOM_DOT_KEY
         q = _Lowerer(params, {xname: ("q", 1), wname: ("w", 1)}, gram_q, {}).lower(head.expr)
-        k = _Lowerer(params, {xname: ("k", t), wname: ("w", 1)}, gram_k, {}).lower(head.expr)
+        k = _Lowerer(params, {xname: ("k", SCALE), wname: ("w", 1)}, gram_k, {}).lower(head.expr)
         if isinstance(q, (Vec, Coord)):
             raise Unsupported("a random feature must be a scalar")
-        return FeatureKernel(q, k, f, e, "random",
+        return FeatureKernel(q, k, RANDOM_DOT_QUERY, RANDOM_DOT_KEY, "random",
                              "k(x, t z) = Σ_r φ_r(x) φ_r(t z) over the fixed random vectors w_r")
-    q = _Lowerer(params, {xname: ("q", 1)}, gram, {"q": u}).lower(head.expr)
-    k = _Lowerer(params, {xname: ("k", t)}, gram, {"k": v}).lower(head.expr)
+    q = _Lowerer(params, {xname: ("q", 1)}, gram, {"q": QUERY_COORD}).lower(head.expr)
+    k = _Lowerer(params, {xname: ("k", SCALE)}, gram, {"k": KEY_COORD}).lower(head.expr)
     if isinstance(q, Vec):
         # A linear feature map φ(x) = α x: the kernel is α² x . y, a closed form.
         (_, alpha_q), = q.coeffs if len(q.coeffs) == 1 else ((None, None),)
         if alpha_q is None:
             raise Unsupported("a linear feature map must be a multiple of its argument")
-        scaled = alpha_q * alpha_q * t * a
-        return ClosedKernel(scaled, scaled.subs(t, 1), (a, b), (c,), "k(x, t z) = φ(x) . φ(t z)")
+        scaled = alpha_q * alpha_q * SCALE * QUERY_DOT_KEY
+        return ClosedKernel(scaled, scaled.subs(SCALE, 1), (QUERY_DOT_KEY, KEY_NORM2), (QUERY_NORM2,),
+                            "k(x, t z) = φ(x) . φ(t z)")
     if isinstance(q, Coord):
         assert isinstance(k, Coord)
-        return FeatureKernel(q.value, k.value, u, v, "coordinate",
+        return FeatureKernel(q.value, k.value, QUERY_COORD, KEY_COORD, "coordinate",
                              "k(x, t z) = Σ_r φ(x)_r φ(t z)_r over the coordinates r")
     # A scalar feature map: a single feature.
     scaled = q * k
-    return ClosedKernel(scaled, scaled.subs(t, 1), (a, b), (c,), "k(x, t z) = φ(x) φ(t z)")
+    return ClosedKernel(scaled, scaled.subs(SCALE, 1), (QUERY_DOT_KEY, KEY_NORM2), (QUERY_NORM2,),
+                        "k(x, t z) = φ(x) φ(t z)")
 
 
 @lru_cache(maxsize=4)  # the same for every file: built once per process
@@ -269,7 +275,7 @@ def _named_activations(z: sympy.Symbol) -> dict[str, sympy.Expr]:
     return {name: build(z) for name, build in ACTIVATIONS.items()}
 
 
-def ffn_activation(spec: S.Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
+def ffn_activation(spec: Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
     """σ as a SymPy expression in one real variable (None for `ffn none`)."""
     z = sympy.Symbol("ξ", real=True)  # not a possible .uap name, so no param can collide with it
     ffn = spec.ffn

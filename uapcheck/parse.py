@@ -31,9 +31,9 @@ MAX_CONSTANT_EXPONENT = 1000
 MAX_EXPRESSION_NODES = 5000  # nodes of the parse tree of one kernel, score, feature map, ffn or layers
 MAX_INT = 10**9
 
-# The language's functions and activations live in uapcheck/functions.py; here, name → arity.
-FUNCTIONS = {name: function.arity for name, function in functions.FUNCTIONS.items()}
-NAMED_ACTIVATIONS = tuple(functions.ACTIVATIONS)
+# The language's functions and activations are the tables of uapcheck/functions.py.
+FUNCTIONS = functions.FUNCTIONS
+ACTIVATIONS = functions.ACTIVATIONS
 GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
 LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
 
@@ -43,11 +43,8 @@ _ITEM_WORD = {"bias_item": "bias", "bias_formula_item": "bias", "buckets_item": 
 
 
 def _grammar_text() -> str:
-    try:
-        return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        # A plain checkout that was never installed: the grammar sits at the repository top.
-        return (Path(__file__).resolve().parent.parent / "grammars" / "uap.lark").read_text("utf-8")
+    """The grammar, package data of uapcheck.grammars (grammars/uap.lark in the repository)."""
+    return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
 
 
 @lru_cache(maxsize=1)
@@ -578,12 +575,10 @@ class _Builder:
             elif k in ("reweight_item", "rotary_item"):
                 fields["position"] = self._position(it)
             elif k == "bias_item":
-                symmetric = len(c) == 2
-                base = str(c[-1])
-                if base not in ("free", "circulant", "toeplitz") or (symmetric and base == "free"):
-                    raise _err(c[-1], f"unknown bias kind `{'symmetric ' if symmetric else ''}{base}`; expected "
-                                      "free, circulant, symmetric circulant, toeplitz, symmetric toeplitz")
-                fields["bias"] = ("symmetric " if symmetric else "") + base
+                bias_kind = ("symmetric " if len(c) == 2 else "") + str(c[-1])
+                if bias_kind not in S.BIAS_KINDS:
+                    raise _err(c[-1], f"unknown bias kind `{bias_kind}`; expected " + ", ".join(S.BIAS_KINDS))
+                fields["bias"] = bias_kind
             elif k == "project_item":
                 size = self._int_term(c[0], "projection size", minimum=1)
                 if not isinstance(size, int):
@@ -801,9 +796,9 @@ class _Builder:
             name = str(st.children[0])
             if name == "none":
                 return S.FFN("none", loc=_tree_loc(st))
-            if name not in NAMED_ACTIVATIONS:
+            if name not in ACTIVATIONS:
                 raise _err(st.children[0], f"unknown activation `{name}`; expected one of "
-                           + ", ".join(NAMED_ACTIVATIONS) + ", none, or `ffn sigma(u) = EXPR`")
+                           + ", ".join(ACTIVATIONS) + ", none, or `ffn sigma(u) = EXPR`")
             return S.FFN("named", name=name, loc=_tree_loc(st))
         _, var_tok, expr_tree = st.children
         var = str(var_tok)
@@ -913,8 +908,9 @@ class _Builder:
                 guess = slips.did_you_mean(fn, FUNCTIONS)
                 raise _err(c[0], f"unknown function `{fn}`" + (f"; did you mean `{guess}`?" if guess else "")
                            + "; known: " + ", ".join(sorted(FUNCTIONS)))
-            if len(c) - 1 != FUNCTIONS[fn]:
-                raise _err(node, f"`{fn}` takes {FUNCTIONS[fn]} argument{'s' if FUNCTIONS[fn] > 1 else ''}, got {len(c) - 1}")
+            arity = FUNCTIONS[fn].arity
+            if len(c) - 1 != arity:
+                raise _err(node, f"`{fn}` takes {arity} argument{'s' if arity > 1 else ''}, got {len(c) - 1}")
             args = [self._expr(a, vectors, random_name, scalar_vars) for a in c[1:]]
             types = {t for _, t in args}
             typ = SCALAR if types == {SCALAR} else COORDVEC

@@ -22,7 +22,9 @@ from ..budget import BudgetExceeded, time_limit
 from ..certificates import RegionStatus
 from ..memo import exact_cache
 from ..zero import simplified
-from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, u, v
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import (KEY_COORD as v, KEY_NORM2 as b, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c,
+                     RANDOM_DOT_KEY as e, RANDOM_DOT_QUERY as f, ClosedKernel, FeatureKernel, KernelModel)
 
 MAX_SPLITS = 4
 

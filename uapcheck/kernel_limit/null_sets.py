@@ -10,7 +10,8 @@ import sympy
 from ..asymptotics import Growth
 from ..memo import exact_cache
 from ..zero import is_zero
-from ..lower import FeatureKernel, KernelModel, a, b, c
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, FeatureKernel, KernelModel
 from .analysis import RegionResult
 
 

@@ -13,7 +13,8 @@ import sympy
 from ..budget import BudgetExceeded, time_limit
 from ..certificates import RegionStatus
 from ..memo import exact_cache
-from ..lower import ZETA, ClosedKernel, FeatureKernel, KernelModel, t
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import SCALE as t, ZETA, ClosedKernel, FeatureKernel, KernelModel
 from .analysis import RegionResult, invariants_at
 
 CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ · (the largest constant)

@@ -11,7 +11,8 @@ from ..claim import claim, written
 from .wording import listed, sign, vanishes
 from ..certificates import SignChange, Trusted
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
-from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, ClosedKernel, FeatureKernel, KernelModel
 from ..memo import exact_cache, exact_cache_iter
 from ..zero import is_zero
 

@@ -17,7 +17,10 @@ from ..kernel_limit.analysis import (RegionResult, analyse_closed, analyse_featu
                                      query_positive)
 from ..kernel_limit.null_sets import adversarial_notes
 from ..kernel_limit.numeric_check import cross_check, disagreeing
-from ..lower import ClosedKernel, FeatureKernel, KernelModel, a, b, c, e, f, t, u, v
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import (KEY_COORD as v, KEY_NORM2 as b, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c,
+                     RANDOM_DOT_KEY as e, RANDOM_DOT_QUERY as f, SCALE as t, ClosedKernel, FeatureKernel,
+                     KernelModel)
 
 CITE_LIM = proof.derived("Corollary 1", text="Cheng et al. 2025, kernel corollary (condition LIM); proof: "
                          "docs/theory.md §Kernel limit")

@@ -8,7 +8,9 @@ import sympy
 from .. import proof
 from ..certificates import ExactIdentity, Inference
 from .. import spec as S
-from ..lower import KAPPA, ZETA, FeatureKernel, a, b, c, e, t
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import (KAPPA, KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, RANDOM_DOT_KEY as e, SCALE as t,
+                     ZETA, FeatureKernel)
 from .limit import CITE_LIM as _CITE
 from ..zero import is_zero
 from ..claim import Claim, claim, eq, written

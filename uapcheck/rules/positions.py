@@ -24,7 +24,9 @@ from .. import spec as S
 from ..claim import claim, written
 from .wording import ZERO_SCORES, shifted_token
 from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
-from ..lower import _Lowerer, a, b as b_sym, c as c_sym, param_symbol, t, u, v
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import (KEY_COORD as v, KEY_NORM2 as b_sym, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c_sym,
+                     SCALE as t, _Lowerer, param_symbol)
 
 CITE_POS_TEXT = "positions as a class function of the offset j − i (docs/theory.md §16)"
 CITE_POS = proof.derived(text=CITE_POS_TEXT)

@@ -23,7 +23,8 @@ from .. import proof
 from ..claim import Claim, Formula, chain, claim, math, written
 from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
 from ..budget import BudgetExceeded, time_limit
-from ..lower import ClosedKernel, a, b, c, t
+# the invariants under the docs' names (uapcheck/lower.py)
+from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t, ClosedKernel
 from ..zero import is_zero
 
 CITE_RIDGE = proof.derived(
