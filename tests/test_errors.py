@@ -113,6 +113,12 @@ CASES = [
           "nystrom", "applies to `kernel`"),
     _case("project-zero", "attention { kernel k(x, y) = exp(x . y); project keys values to 0 }\n", "0 }",
           "at least 1"),
+    # a position term other than a bias (rotary, reweight) with sequence projections: an error at the
+    # position item, never a traceback
+    _case("project-with-rotary", "attention { kernel k(x, y) = exp(x . y); project keys values to 2; rotary }\n",
+          "rotary", "mixes all positions"),
+    _case("project-with-reweight", "attention { kernel k(x, y) = exp(x . y); project keys values to 2; "
+          "reweight c(i, j) = 1 }\n", "reweight", "mixes all positions"),
     _case("tie-on-features", "attention { features phi(x) = relu(x); tie query key }\n", "tie",
           "applies to `kernel` and `score`"),
     # --- sizes and patterns

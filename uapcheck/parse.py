@@ -1,4 +1,15 @@
-"""Text → Spec: lark (LALR, positions) for syntax, then one pass of semantic checks.
+"""Text → Spec, the lark way: a grammar (grammars/uap.lark, package data of uapcheck.grammars),
+then one lark visitor per stage, each with one method per grammar rule it reads.
+
+0. Syntax: `_prescan` bounds size and nesting, lark (LALR, positions) parses, `_check_depth`
+   bounds the tree. Syntax errors are told in the language's own words (`_syntax_error`).
+1. Building the IR: `_BuildIR` turns a statement or a head item into spec.py records, `_Constraint`
+   a param's constraint, `_Patterns` a pattern (top-down: a block pattern is read in the scope of
+   its blocks). They read integers through `_Scope`, the params and sequence length declared so far.
+2. Type-checking expressions: `_TypedExpr` (vector vs scalar, allowed names, the random vector,
+   constant sizes) and `_LayerExpr` (the expression of `expect ... layers`).
+3. Cross-field checks: `_head` across the items of a head, `_File` across the statements of the
+   file (it also builds the statements in the order their meaning needs: params, sizes, the rest).
 
 Every problem becomes a `UapError` with a line and column; nothing here lets a traceback escape
 for any input text. User text never reaches SymPy's string parsers: numbers are built with
@@ -7,19 +18,20 @@ for any input text. User text never reaches SymPy's string parsers: numbers are 
 from __future__ import annotations
 
 import dataclasses
-
 import re
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import sympy
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
+from lark.visitors import Transformer_NonRecursive
 
-from . import functions
-from . import spec as S
+from . import functions, spec
 from .errors import UapError, printable
 
 MAX_SOURCE_BYTES = 1_000_000
@@ -34,12 +46,6 @@ MAX_INT = 10**9
 # The language's functions and activations are the tables of uapcheck/functions.py.
 FUNCTIONS = functions.FUNCTIONS
 ACTIVATIONS = functions.ACTIVATIONS
-GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
-LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
-
-SCALAR, LINVEC, COORDVEC = "scalar", "vector", "coordinate-wise vector"
-_ITEM_WORD = {"bias_item": "bias", "bias_formula_item": "bias", "buckets_item": "bias buckets",
-              "reweight_item": "reweight", "rotary_item": "rotary"}
 
 
 def _grammar_text() -> str:
@@ -105,15 +111,8 @@ def _prescan(text: str) -> None:
             raise UapError(f"expression nested more than {MAX_NESTING} levels deep", line, col)
 
 
-def _loc(meta_or_token) -> S.Loc:
-    line = getattr(meta_or_token, "line", None) or 1
-    col = getattr(meta_or_token, "column", None) or 1
-    end_line = getattr(meta_or_token, "end_line", None) or line
-    end_col = getattr(meta_or_token, "end_column", None) or col
-    return S.Loc(line, col, end_line, end_col)
-
-
-def _tree_loc(tree) -> S.Loc:
+def _tree_loc(tree: Tree | Token) -> spec.Loc:
+    """Where a subtree starts (its first token when lark recorded no position for it)."""
     if isinstance(tree, Token):
         return _loc(tree)
     meta = tree.meta
@@ -121,7 +120,7 @@ def _tree_loc(tree) -> S.Loc:
         for child in tree.children:
             if isinstance(child, (Tree, Token)):
                 return _tree_loc(child)
-        return S.Loc(1, 1)
+        return spec.Loc(1, 1)
     return _loc(meta)
 
 
@@ -199,7 +198,8 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
     from . import slips
     line, col = exc.line if exc.line and exc.line > 0 else 1, exc.column if exc.column and exc.column > 0 else 1
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream
+        ch = text[pos] if pos is not None and 0 <= pos < len(text) else "?"
         if ch == '"':
             return UapError("unterminated string: a string ends with `\"` on the same line, and `\\` may only "
                             "escape a quote", line, col)
@@ -266,7 +266,7 @@ def _check_depth(tree: Tree) -> None:
                            "in one definition", loc.line, loc.column)
 
 
-def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
+def parse_source(text: str, path: str = "<stdin>") -> spec.Spec:
     if text.startswith("\ufeff"):
         text = text[1:]
     _prescan(text)
@@ -275,15 +275,38 @@ def parse_source(text: str, path: str = "<stdin>") -> S.Spec:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
     _check_depth(tree)
-    return dataclasses.replace(_Builder(path).build(tree), source=text)
+    return dataclasses.replace(_File(path, tree).build(), source=text)
 
 
 # ---------------------------------------------------------------------------------------------
-# Semantic pass
+# Shared by the stages: locations, literals, the scope a statement is read in
 
-def _err(node, message: str) -> UapError:
-    loc = _tree_loc(node) if isinstance(node, (Tree, Token)) else node
+def _loc(where: Any) -> spec.Loc:
+    """The location of a token or of a rule's meta (line 1, column 1 when lark recorded none)."""
+    line = getattr(where, "line", None) or 1
+    col = getattr(where, "column", None) or 1
+    end_line = getattr(where, "end_line", None) or line
+    end_col = getattr(where, "end_column", None) or col
+    return spec.Loc(line, col, end_line, end_col)
+
+
+def _err(where: Any, message: str) -> UapError:
+    """An error at a token, a rule's meta, a located value of this module or a spec.Loc."""
+    if isinstance(where, _Int):
+        where = where.start
+    elif isinstance(where, _Typed):
+        where = where.expr.loc
+    loc = where if isinstance(where, spec.Loc) else _loc(where)
     return UapError(message, loc.line, loc.column)
+
+
+def _run(transformer: Transformer, tree: Tree) -> Any:
+    """transformer.transform(tree), with a UapError raised in a rule method passed on as itself
+    (lark wraps what a Transformer's method raises in a VisitError)."""
+    try:
+        return transformer.transform(tree)
+    except VisitError as exc:
+        raise exc.orig_exc from None
 
 
 def _number(tok: Token) -> sympy.Rational:
@@ -301,722 +324,377 @@ def _number(tok: Token) -> sympy.Rational:
     return sympy.Rational(mant * sympy.Integer(10) ** e)
 
 
-#: At most this many patterns in one `pattern sequence/periodic { ... }`.
-MAX_LAYER_PATTERNS = 64
+def _string(tok: Token) -> str:
+    # Control characters (terminal escapes, bidi overrides) are shown, never sent to a terminal.
+    return printable(str(tok)[1:-1].replace('\\"', '"'))
 
 
-class _Builder:
-    def __init__(self, path: str):
-        self.path = path
+@dataclass(frozen=True)
+class _Int:
+    """A `signed_int` as written: an optional minus sign, then an integer literal or a name."""
 
-    # -- top level -------------------------------------------------------------------------
-    def build(self, tree: Tree) -> S.Spec:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
-        singles: dict[str, Tree] = {}
-        cites: list[str] = []
-        params: list[S.Param] = []
-        attention_trees: list[Tree] = []
-        for st in tree.children:
-            kind = st.data
-            if kind in ("ffn_named", "ffn_custom"):
-                kind = "ffn"
-            if kind == "cite":
-                cites.append(self._string(st.children[0]))
-            elif kind == "param":
-                params.append(self._param(st, params))
-            elif kind == "attention":
-                attention_trees.append(st)
-            elif kind in ("conv_span", "conv_taps"):
-                if "convolution" in singles:
-                    raise _err(st, f"`convolution` is given twice (first at line {_tree_loc(singles['convolution']).line})")
-                singles["convolution"] = st
-            else:
-                if kind in singles:
-                    first = _tree_loc(singles[kind])
-                    raise _err(st, f"`{kind}` is given twice (first at line {first.line})")
-                singles[kind] = st
-        self.params = {p.name: p for p in params}
+    minus: Optional[Token]
+    value: Token
 
-        architecture = Path(self.path).stem if self.path not in ("<stdin>", "-") else "<stdin>"
-        if "architecture" in singles:
-            architecture = self._string(singles["architecture"].children[0])
-        tokens: S.IntTerm = "n"
-        if "tokens" in singles:
-            tokens = self._size(singles["tokens"], "tokens", minimum=1)
-        self.tokens = tokens
-        dim: S.IntTerm = "d"
-        if "dim" in singles:
-            dim = self._size(singles["dim"], "dim", minimum=1)
-        if isinstance(tokens, str) and isinstance(dim, str) and tokens == dim:
-            # Without a `dim` line the dimension is named d, so `tokens d` collides with it.
-            where = singles["dim"] if "dim" in singles else singles["tokens"]
-            extra = "" if "dim" in singles else " (the token dimension is called d unless a `dim` line names it)"
-            raise _err(where, f"`dim` and `tokens` cannot be the same name{extra}")
+    @property
+    def start(self) -> Token:
+        """Where a message about the number points: its minus sign, if it has one."""
+        return self.minus if self.minus is not None else self.value
 
-        mixer = None
-        if "convolution" in singles:
-            if attention_trees:
-                raise _err(attention_trees[0], "a file describes one token mixer: `attention` heads or a "
-                                               "`convolution`, not both")
-            mixer = self._convolution(singles["convolution"])
-        elif not attention_trees:
-            raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head "
-                           "(or a `convolution` mixer)", 1, 1)
-        heads = tuple(self._head(t) for t in attention_trees)
-        sequences = [h for h in heads if isinstance(h.pattern, S.PatternSequence)]
-        finite = {len(h.pattern.patterns) for h in sequences if not h.pattern.periodic}
-        if len(finite) > 1:
-            raise _err(attention_trees[0], "the heads' `pattern sequence` lists have different lengths "
-                                           f"({', '.join(map(str, sorted(finite)))}): the network has one depth")
+    @property
+    def sign(self) -> int:
+        return -1 if self.minus is not None else 1
 
-        ffn = S.FFN("named", name="relu")
-        if "ffn" in singles:
-            ffn = self._ffn(singles["ffn"])
-        positional = "none"
-        if "positional" in singles:
-            tok = singles["positional"].children[0]
-            if str(tok) not in ("none", "absolute"):
-                raise _err(tok, f"unknown positional encoding `{tok}`; expected `absolute` or `none`")
-            positional = str(tok)
-        layers = None
-        if "layers" in singles:
-            layers = self._int_term(singles["layers"].children[0], "layers", minimum=1)
-        expect = None
-        if "expect" in singles:
-            expect = self._expect(singles["expect"])
-        target = "equivariant"
-        if "target" in singles:
-            target = self._target(singles["target"])
-        if (sequences or mixer is not None) and (target != "equivariant" or positional != "none"):
-            what = "per-layer patterns" if sequences else "a `convolution` mixer"
-            where = singles.get("target") or singles.get("positional")
-            raise _err(where, f"{what} are analysed for equivariant targets without a positional encoding "
-                              "(`target` and `positional absolute` are not supported with them)")
-        if sequences and not isinstance(tokens, int):
-            raise _err(singles.get("tokens") or attention_trees[0],
-                       "per-layer patterns need an integer `tokens N` (they are decided for a concrete n)")
-        return S.Spec(self.path, architecture, tuple(cites), tokens, dim, tuple(params), heads, ffn,
-                      positional, layers, expect, target, mixer=mixer)
 
-    def _target(self, st: Tree) -> str:
-        tok = st.children[0]
-        if str(tok) not in S.TARGETS:
-            raise _err(tok, f"unknown target class `{tok}`; expected one of {', '.join(S.TARGETS)}")
-        return str(tok)
+#: The sequence-length checks of `_Scope.int_term`: quantities that count positions.
+_COUNTS_POSITIONS = ("random pattern count", "global pattern size", "number of sinks")
 
-    def _string(self, tok: Token) -> str:
-        # Control characters (terminal escapes, bidi overrides) are shown, never sent to a terminal.
-        return printable(str(tok)[1:-1].replace('\\"', '"'))
 
-    def _size(self, st: Tree, what: str, minimum: int) -> S.IntTerm:
-        node = st.children[0].children[0] if st.children[0].data == "intterm" else st.children[0]
-        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in node.children)
-        val = node.children[-1]
-        if val.type == "NAME":
-            if neg:
-                raise _err(val, f"`{what}` must be a positive integer or a name")
-            if str(val) in getattr(self, "params", {}):
-                raise _err(val, f"`{what} {val}`: the symbolic size must not also be a `param`")
-            return str(val)
-        where = node.children[0] if neg else val  # point at the minus sign of a negative number
-        if len(str(val)) > 12:
-            raise _err(where, f"`{what}` is too large (at most {MAX_INT})")
-        n = int(str(val)) * (-1 if neg else 1)
+@dataclass(frozen=True)
+class _Scope:
+    """What a statement means depends on: the declared params and the sequence length (the block
+    count inside `blockwise(b) { ... }`)."""
+
+    params: dict[str, spec.Param] = field(default_factory=dict)
+    tokens: spec.IntTerm = "n"
+    in_blockwise: bool = False
+
+    def size(self, value: _Int, what: str, minimum: int) -> spec.IntTerm:
+        """`tokens N` / `dim N`: a positive integer or a name of its own."""
+        if value.value.type == "NAME":
+            if value.minus is not None:
+                raise _err(value.value, f"`{what}` must be a positive integer or a name")
+            if str(value.value) in self.params:
+                raise _err(value.value, f"`{what} {value.value}`: the symbolic size must not also be a `param`")
+            return str(value.value)
+        if len(str(value.value)) > 12:
+            raise _err(value, f"`{what}` is too large (at most {MAX_INT})")
+        n = int(str(value.value)) * value.sign
         if n < minimum:
-            raise _err(where, f"`{what}` must be at least {minimum}, got {n}")
+            raise _err(value, f"`{what}` must be at least {minimum}, got {n}")
         if n > MAX_INT:
-            raise _err(where, f"`{what}` {n} is too large (at most {MAX_INT})")
+            raise _err(value, f"`{what}` {n} is too large (at most {MAX_INT})")
         return n
 
-    def _param(self, st: Tree, earlier: list[S.Param]) -> S.Param:
-        name_tok, cons = st.children
-        name = str(name_tok)
-        for p in earlier:
-            if p.name == name:
-                raise _err(name_tok, f"param `{name}` is declared twice (first at line {p.loc.line})")
-        if name in FUNCTIONS or name in ("t",):
-            raise _err(name_tok, f"`{name}` is reserved and cannot be a param name")
-        kind = cons.data
-        if kind in ("c_gt", "c_ge", "c_ne"):
-            value = _number(cons.children[0].children[0])
-            if value != 0:
-                raise _err(cons, f"a param constraint compares with 0, got {value}")
-            constraint = {"c_gt": "> 0", "c_ge": ">= 0", "c_ne": "!= 0"}[kind]
-            return S.Param(name, constraint, loc=_loc(name_tok))
-        if kind == "c_real":
-            return S.Param(name, "real", loc=_loc(name_tok))
-        lower_node = cons.children[0]
-        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in lower_node.children)
-        val = lower_node.children[-1]
-        if val.type != "INT":
-            raise _err(val, "`integer >= K` needs an integer K")
-        if len(str(val)) > 12:
-            raise _err(val, "integer bound out of range")
-        k = int(str(val)) * (-1 if neg else 1)
-        if abs(k) > MAX_INT:
-            raise _err(val, "integer bound out of range")
-        return S.Param(name, "integer", lower=k, loc=_loc(name_tok))
-
-    # -- integer terms in patterns and sizes -------------------------------------------------
-    def _int_term(self, node: Tree, what: str, minimum: Optional[int] = None,
-                  allow_negative_name: bool = False) -> S.IntTerm:
-        if node.data == "intterm":
-            node = node.children[0]
-        neg = any(isinstance(c, Token) and c.type == "MINUS" for c in node.children)
-        val = node.children[-1]
-        if val.type == "NAME":
-            name = str(val)
-            if isinstance(self.tokens, str) and name == self.tokens:
-                if neg or (minimum is not None and minimum > 1):
-                    raise _err(val, f"`{name}` (the sequence length) cannot be used here")
-                return name
-            p = self.params.get(name)
-            if p is None:
-                raise _err(val, f"unknown name `{name}` in {what}: declare it with `param {name} integer >= 1`")
-            if p.constraint != "integer":
-                raise _err(val, f"`{name}` is used in {what} but is not declared `integer >= K`")
-            if neg and not allow_negative_name:
-                raise _err(val, f"{what} must be positive")
-            if minimum is not None and (p.lower is None or p.lower < minimum) and not neg:
-                raise _err(val, f"{what} needs `{name}` >= {minimum}, but it is declared `integer >= {p.lower}`")
-            return ("-" + name) if neg else name
-        where = node.children[0] if neg else val  # point at the minus sign of a negative number
-        if len(str(val)) > 12:
-            raise _err(where, f"{what} is out of range")
-        n = int(str(val)) * (-1 if neg else 1)
+    def int_term(self, value: _Int, what: str, minimum: Optional[int] = None,
+                 allow_negative_name: bool = False) -> spec.IntTerm:
+        """An integer in a pattern, a size or a count: a literal, the symbolic sequence length, or
+        an `integer >= K` param (with a sign where `allow_negative_name`)."""
+        if value.value.type == "NAME":
+            return self._named_int(value, what, minimum, allow_negative_name)
+        if len(str(value.value)) > 12:
+            raise _err(value, f"{what} is out of range")
+        n = int(str(value.value)) * value.sign
         if abs(n) > MAX_INT:
-            raise _err(where, f"{what} {n} is out of range")
+            raise _err(value, f"{what} {n} is out of range")
         if minimum is not None and n < minimum:
-            raise _err(where, f"{what} must be at least {minimum}, got {n}")
-        if isinstance(self.tokens, int) and abs(n) > self.tokens and what in (
-                "random pattern count", "global pattern size", "number of sinks"):
-            raise _err(where, f"{what} {n} exceeds `tokens {self.tokens}`")
+            raise _err(value, f"{what} must be at least {minimum}, got {n}")
+        if isinstance(self.tokens, int) and abs(n) > self.tokens and what in _COUNTS_POSITIONS:
+            raise _err(value, f"{what} {n} exceeds `tokens {self.tokens}`")
         return n
 
-    # -- attention heads ---------------------------------------------------------------------
-    def _head(self, tree: Tree) -> S.Head:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
-        label = None
-        items = list(tree.children)
-        if items and isinstance(items[0], Token) and items[0].type == "NAME":
-            label = str(items.pop(0))
-        fields: dict = {}
-        seen: dict[str, Tree] = {}
-        main: Optional[Tree] = None
-        for it in items:
-            kind = it.data
-            if kind in ("kernel_item", "features_item", "score_item"):
-                if main is not None:
-                    first = _tree_loc(main)
-                    raise _err(it, f"a head has exactly one of `kernel`, `features`, `score`; "
-                                   f"this one already has `{main.data[:-5]}` at line {first.line}")
-                main = it
-                continue
-            key = "normalize" if kind in ("normalize_item", "unnormalized_item") else kind
-            if kind == "pattern_layers_item":
-                key = "pattern_item"
-            if kind in ("bias_formula_item", "buckets_item"):
-                key = "bias_item"
-            if kind in ("bias_item", "bias_formula_item", "buckets_item", "reweight_item", "rotary_item"):
-                other = next((seen[k] for k in ("bias_item", "reweight_item", "rotary_item")
-                              if k in seen and k != key), None)
-                if other is not None:
-                    raise _err(it, f"one way of bringing positions into a head: this head already has "
-                                   f"`{_ITEM_WORD[other.data]}` at line {_tree_loc(other).line}")
-            if key in seen:
-                raise _err(it, f"`{kind[:-5]}` is given twice in one head (first at line {_tree_loc(seen[key]).line})")
-            seen[key] = it
-        if main is None:
-            raise _err(tree, "this attention head has no `kernel`, `features` or `score`")
-        kind = main.data[:-5]
-        ch = main.children
-        random_name = None
-        if kind == "features":
-            fn, params = str(ch[0]), (str(ch[1]),)
-            expr_tree = ch[2]
-            if len(ch) > 3:
-                random_name = str(ch[3].children[0])
-                if random_name == params[0]:
-                    raise _err(ch[3], "the random vector needs its own name")
-        else:
-            fn, params = str(ch[0]), (str(ch[1]), str(ch[2]))
-            expr_tree = ch[3]
-            if params[0] == params[1]:
-                raise _err(ch[2], f"the two arguments of `{fn}` need different names")
-        for p, tok in zip(params + ((random_name,) if random_name else ()), ch[1:]):
-            if p in self.params:
-                raise _err(tok, f"`{p}` is both a vector argument and a declared param")
-            if p in FUNCTIONS:
-                raise _err(tok, f"`{p}` is a function name and cannot be a vector argument")
-        vectors = set(params) | ({random_name} if random_name else set())
-        expr, typ = self._expr(expr_tree, vectors, random_name)
-        if kind in ("kernel", "score") and typ != SCALAR:
-            raise _err(expr_tree, f"a {kind} must be a scalar, but this expression is a {typ}"
-                                  " (use `.` for an inner product, `|v|` for a norm)")
-        if random_name is not None:
-            if typ != SCALAR:
-                raise _err(expr_tree, "a random feature must be a scalar expression of `w . x` and norms")
-            if not _mentions(expr, random_name):
-                raise _err(ch[3], f"the random vector `{random_name}` does not appear in the feature map")
+    def _named_int(self, value: _Int, what: str, minimum: Optional[int], allow_negative_name: bool) -> str:
+        name, negative, where = str(value.value), value.minus is not None, value.value
+        if isinstance(self.tokens, str) and name == self.tokens:
+            if negative or (minimum is not None and minimum > 1):
+                raise _err(where, f"`{name}` (the sequence length) cannot be used here")
+            return name
+        p = self.params.get(name)
+        if p is None:
+            raise _err(where, f"unknown name `{name}` in {what}: declare it with `param {name} integer >= 1`")
+        if p.constraint != "integer":
+            raise _err(where, f"`{name}` is used in {what} but is not declared `integer >= K`")
+        if negative and not allow_negative_name:
+            raise _err(where, f"{what} must be positive")
+        if minimum is not None and (p.lower is None or p.lower < minimum) and not negative:
+            raise _err(where, f"{what} needs `{name}` >= {minimum}, but it is declared `integer >= {p.lower}`")
+        return ("-" + name) if negative else name
 
-        for k, it in seen.items():
-            c = it.children
-            if k == "normalize":
-                fields["normalize"] = it.data == "normalize_item"
-            elif k == "nystrom_item":
-                m = self._int_term(c[0], "landmarks", minimum=1)
-                if not isinstance(m, int):
-                    raise _err(c[0], "the number of landmarks must be an integer")
-                fields["nystrom"] = m
-            elif k == "pattern_item" and it.data == "pattern_layers_item":
-                fields["pattern"] = self._pattern_layers(it)
-            elif k == "pattern_item":
-                fields["pattern"] = self._pattern(c[0])
-            elif k == "bias_item" and it.data != "bias_item":
-                fields["position"] = self._position(it)
-            elif k in ("reweight_item", "rotary_item"):
-                fields["position"] = self._position(it)
-            elif k == "bias_item":
-                bias_kind = ("symmetric " if len(c) == 2 else "") + str(c[-1])
-                if bias_kind not in S.BIAS_KINDS:
-                    raise _err(c[-1], f"unknown bias kind `{bias_kind}`; expected " + ", ".join(S.BIAS_KINDS))
-                fields["bias"] = bias_kind
-            elif k == "project_item":
-                size = self._int_term(c[0], "projection size", minimum=1)
-                if not isinstance(size, int):
-                    raise _err(c[0], "the projection size must be an integer")
-                fields["projection"] = S.Projection(size, fixed=len(c) == 2)
-            elif k == "heads_item":
-                h = self._int_term(c[0], "number of query heads", minimum=1)
-                g = self._int_term(c[1], "number of key/value heads", minimum=1) if len(c) > 1 else h
-                if not isinstance(h, int) or not isinstance(g, int):
-                    raise _err(it, "`heads H kv G` takes integer literals")
-                if g > h or h % g:
-                    raise _err(it, f"{h} query heads cannot share {g} key/value heads evenly: G must divide H")
-                fields["heads"] = (h, g)
-            elif k == "differential_item":
-                fields["differential"] = True
-            elif k == "tie_item":
-                fields["tie"] = True
-            elif k == "affine_item":
-                fields["affine"] = True
-        if fields.get("position") and fields["position"].kind == "rotary" and kind == "features":
-            raise _err(seen["rotary_item"], "`rotary` applies to `kernel` and `score` heads (it rotates the "
-                                            "query and key inside k(q, k))")
-        if fields.get("projection") and ("pattern_item" in seen or "bias_item" in seen
-                                         or "reweight_item" in seen or "rotary_item" in seen):
-            # E, F mix every position into the keys and values, so a mask or a position bias has
-            # no meaning there (and a receptive-field argument would be false).
-            other = seen.get("pattern_item") or seen.get("bias_item")
-            raise _err(other, "`project keys values` mixes all positions into the keys and values: it cannot "
-                              "be combined with `pattern` or `bias` in the same head")
-        if isinstance(fields.get("pattern"), S.PatternSequence) and (
-                fields.get("bias") or fields.get("position") or fields.get("projection")):
-            raise _err(seen["pattern_item"], "per-layer patterns are analysed for heads without a bias, a "
-                                             "position term or sequence projections (not supported with them)")
-        if fields.get("projection") and fields.get("nystrom"):
-            raise _err(seen["nystrom_item"], "`nystrom` and `project keys values` cannot share a head: each "
-                                             "replaces the keys in its own way")
-        if fields.get("differential") and (kind != "kernel" or fields.get("normalize") is False):
-            raise _err(seen["differential_item"], "`differential` subtracts two normalised kernel heads "
-                                                  "(softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ)): it needs a normalised "
-                                                  "`kernel` head")
-        if kind == "score" and fields.get("nystrom"):
-            raise _err(seen["nystrom_item"], "`nystrom` applies to `kernel` heads")
-        if fields.get("tie") and kind == "features":
-            raise _err(seen["tie_item"], "`tie query key` applies to `kernel` and `score` heads")
-        return S.Head(label, kind, fn, params, expr, random_name, loc=_tree_loc(tree), **fields)
-
-    # -- positions in the weights --------------------------------------------------------------
-    def _position(self, it: Tree) -> S.PositionTerm:
-        loc = _tree_loc(it)
-        if it.data == "rotary_item":
-            return S.PositionTerm("rotary", loc=loc)
-        if it.data == "buckets_item":
-            nb = self._int_term(it.children[0], "number of buckets", minimum=2)
-            md = self._int_term(it.children[1], "maximum distance", minimum=1)
-            if not isinstance(nb, int) or not isinstance(md, int):
-                raise _err(it, "`bias buckets(B, D)` takes integer literals")
-            if nb % 2:
-                raise _err(it.children[0], "T5's bidirectional buckets split evenly between the two "
-                                           "directions: the number of buckets must be even")
-            if md < nb // 4:
-                raise _err(it.children[1], f"the maximum distance must be at least the exact range "
-                                           f"{nb // 4} (a quarter of the buckets)")
-            return S.PositionTerm("buckets", buckets=nb, max_distance=md, loc=loc)
-        fn_tok, i_tok, j_tok, expr_tree = it.children
-        i, j = str(i_tok), str(j_tok)
-        if i == j:
-            raise _err(j_tok, f"the two positions of `{fn_tok}` need different names")
-        for name, tok in ((i, i_tok), (j, j_tok)):
-            if name in self.params:
-                raise _err(tok, f"`{name}` is both a position and a declared param")
-            if name in FUNCTIONS or name == "pi":
-                raise _err(tok, f"`{name}` cannot name a position")
-        scalars = {i, j}
-        if "pi" not in self.params:
-            scalars.add("pi")
-        if isinstance(self.tokens, str) and self.tokens not in self.params:
-            scalars.add(self.tokens)
-        expr, typ = self._expr(expr_tree, set(), None, scalar_vars=scalars)
-        kind = "bias" if it.data == "bias_formula_item" else "reweight"
-        return S.PositionTerm(kind, fn=str(fn_tok), names=(i, j), expr=expr, loc=loc)
-
-    # -- patterns ----------------------------------------------------------------------------
-    def _pattern(self, node: Tree) -> S.Pattern:  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
-        kind = node.data
-        c = node.children
-        symbolic = not isinstance(self.tokens, int)
-        if kind == "p_union":
-            left, right = self._pattern(c[0]), self._pattern(c[1])
-            parts = (left.parts if isinstance(left, S.PatternUnion) else (left,)) + (right,)
-            return S.PatternUnion(parts)
-        if kind == "p_inter":
-            left, right = self._pattern(c[0]), self._pattern(c[1])
-            parts = (left.parts if isinstance(left, S.PatternIntersection) else (left,)) + (right,)
-            return S.PatternIntersection(parts)
-        if kind == "p_sinks":
-            return S.Sinks(self._int_term(c[0], "number of sinks", minimum=1))
-        if kind == "p_global_at":
-            if symbolic:
-                raise _err(node, "`global {...}` lists positions: it needs an integer `tokens N`")
-            positions = []
-            for x in c:
-                v = self._int_term(x, "global position", minimum=1)
-                if not isinstance(v, int):
-                    raise _err(x, "global positions must be integer literals")
-                if v > self.tokens:
-                    raise _err(x, f"global position {v} is beyond `tokens {self.tokens}`")
-                if v in positions:
-                    raise _err(x, f"global position {v} is listed twice")
-                positions.append(v)
-            return S.GlobalAt(tuple(positions))
-        if kind == "p_blockwise":
-            return self._blockwise(node)
-        if kind == "p_columns":
-            if symbolic:
-                raise _err(node, "`columns(l, c)` needs an integer `tokens N`")
-            lv = self._int_term(c[0], "column stride", minimum=1)
-            cv = self._int_term(c[1], "number of summary columns", minimum=1)
-            if not isinstance(lv, int) or not isinstance(cv, int):
-                raise _err(node, "`columns(l, c)` takes integer literals")
-            if cv > lv:
-                raise _err(c[1], f"`columns(l, c)` needs c ≤ l, got c = {cv} > l = {lv}")
-            return S.Columns(lv, cv)
-        if kind == "p_full":
-            return S.Full()
-        if kind == "p_causal":
-            return S.Causal()
-        if kind == "p_star":
-            return S.Star()
-        cyclic = bool(c) and isinstance(c[-1], Token) and c[-1].type == "CYCLIC"
-        if kind == "p_window":
-            return S.Window(self._int_term(c[0], "window radius", minimum=1), cyclic)
-        if kind == "p_offsets":
-            offs = tuple(self._int_term(x, "offset", allow_negative_name=True)
-                         for x in c if isinstance(x, Tree))
-            return S.Offsets(offs, cyclic)
-        if kind == "p_dilated":
-            return S.Dilated(self._int_term(c[0], "dilated window radius", minimum=1),
-                             self._int_term(c[1], "dilation", minimum=1))
-        if kind == "p_strided":
-            return S.Strided(self._int_term(c[0], "stride", minimum=1))
-        if kind == "p_blocks":
-            return S.Blocks(self._int_term(c[0], "block size", minimum=1))
-        if kind == "p_global":
-            return S.Global(self._int_term(c[0], "global pattern size", minimum=1))
-        if kind == "p_random":
-            if symbolic:
-                raise _err(node, "`random(...)` needs an integer `tokens N`")
-            r = self._int_term(c[0], "random pattern count", minimum=1)
-            seed = self._int_term(c[1], "seed", minimum=0)
-            if not isinstance(r, int) or not isinstance(seed, int):
-                raise _err(node, "`random(r, seed=S)` needs integer literals")
-            return S.RandomPattern(r, seed)
-        if kind == "p_edges":
-            if symbolic:
-                raise _err(node, "`edges {...}` needs an integer `tokens N`")
-            edges = []
-            for e in c:
-                i = self._int_term(e.children[0], "edge position", minimum=1)
-                j = self._int_term(e.children[1], "edge position", minimum=1)
-                if not isinstance(i, int) or not isinstance(j, int):
-                    raise _err(e, "edge positions must be integers")
-                for v, sub in ((i, e.children[0]), (j, e.children[1])):
-                    if v > self.tokens:
-                        raise _err(sub, f"edge position {v} is beyond `tokens {self.tokens}`")
-                edges.append((i, j))
-            return S.Edges(tuple(edges))
-        raise _err(node, f"unknown pattern `{kind}`")
-
-    def _pattern_layers(self, it: Tree) -> S.PatternSequence:
-        """`pattern sequence { P1, …, Pk }` / `pattern periodic { P1, …, Pp }`: a pattern per layer."""
-        kind_tok, *parts = it.children
-        if len(parts) > MAX_LAYER_PATTERNS:
-            raise _err(it, f"at most {MAX_LAYER_PATTERNS} patterns per sequence, got {len(parts)}")
-        return S.PatternSequence(tuple(self._pattern(p) for p in parts), str(kind_tok) == "periodic")
-
-    def _convolution(self, st: Tree) -> S.Convolution:
-        """`convolution circular(l)` (taps 0..l, l ≥ 1) or `convolution circular {a, b, …}`."""
-        if st.data == "conv_span":
-            span = self._int_term(st.children[0], "convolution length l", minimum=1)
-            return S.Convolution((0,), span, loc=_tree_loc(st))
-        taps = []
-        for x in st.children:
-            v = self._int_term(x, "convolution tap", allow_negative_name=True)
-            if not isinstance(v, int):
-                raise _err(x, "the taps of `convolution circular {...}` are integer literals")
-            if v in taps:
-                raise _err(x, f"tap {v} is listed twice")
-            taps.append(v)
-        return S.Convolution(tuple(taps), None, loc=_tree_loc(st))
-
-    def _blockwise(self, node: Tree) -> S.Blockwise:
-        """`blockwise(b) { P }`: P is a pattern on the n/b block indices, checked against them."""
-        size_node, inner_node = node.children
-        if not isinstance(self.tokens, int):
-            raise _err(node, "`blockwise(b) { ... }` needs an integer `tokens N`")
-        b = self._int_term(size_node, "block size", minimum=1)
-        if not isinstance(b, int):
-            raise _err(size_node, "the block size must be an integer literal")
-        if self.tokens % b:
-            raise _err(size_node, f"block size {b} does not divide `tokens {self.tokens}` (BigBird's blocks "
-                                  "tile the sequence)")
-        if getattr(self, "_in_blockwise", False):
-            raise _err(node, "`blockwise` patterns cannot be nested")
-        outer = self.tokens
-        self.tokens, self._in_blockwise = outer // b, True
-        try:
-            inner = self._pattern(inner_node)
-        finally:
-            self.tokens, self._in_blockwise = outer, False
-        return S.Blockwise(b, inner)
-
-    # -- FFN ---------------------------------------------------------------------------------
-    def _ffn(self, st: Tree) -> S.FFN:
-        if st.data == "ffn_named":
-            name = str(st.children[0])
-            if name == "none":
-                return S.FFN("none", loc=_tree_loc(st))
-            if name not in ACTIVATIONS:
-                raise _err(st.children[0], f"unknown activation `{name}`; expected one of "
-                           + ", ".join(ACTIVATIONS) + ", none, or `ffn sigma(u) = EXPR`")
-            return S.FFN("named", name=name, loc=_tree_loc(st))
-        _, var_tok, expr_tree = st.children
-        var = str(var_tok)
-        if var in self.params:
-            raise _err(var_tok, f"`{var}` is both the activation's argument and a declared param")
-        expr, typ = self._expr(expr_tree, set(), None, scalar_vars={var})
-        return S.FFN("custom", name=str(st.children[0]), var=var, expr=expr, loc=_tree_loc(st))
-
-    # -- expect ------------------------------------------------------------------------------
-    def _expect(self, st: Tree) -> S.Expectation:
-        verdict = str(st.children[0])
-        group = None
-        layers = None
-        for c in st.children[1:]:
-            if c.data == "expect_group":
-                name = str(c.children[0])
-                arg = None
-                if len(c.children) > 1:
-                    argnode = c.children[1]
-                    neg = any(isinstance(x, Token) and x.type == "MINUS" for x in argnode.children)
-                    val = argnode.children[-1]
-                    if val.type != "INT" or neg or len(str(val)) > 400:
-                        raise _err(argnode, f"`{name}` takes a positive integer")
-                    arg = int(str(val))
-                if name not in GROUP_NAMES:
-                    raise _err(c.children[0], f"unknown group `{name}`; expected one of S_n, C_n, D_n, "
-                                              "reflection, trivial, order N, stabilizer K")
-                if name in ("order", "stabilizer") and arg is None:
-                    raise _err(c.children[0], f"`{name}` needs an integer, e.g. `{name} 2`")
-                if name not in ("order", "stabilizer") and arg is not None:
-                    raise _err(c.children[1], f"`{name}` takes no number")
-                if name == "order" and arg < 1 or name == "stabilizer" and (
-                        arg < 1 or isinstance(self.tokens, int) and arg > self.tokens):
-                    raise _err(c.children[1], f"`{name} {arg}` is out of range")
-                group = (name, arg)
-            else:
-                allowed = set(self.params) | ({self.tokens} if isinstance(self.tokens, str) else set())
-                layers = self._layer_expr(c.children[0], allowed)
-        if verdict != "uap" and (group or layers):
-            raise _err(st, "`group` and `layers` go with `expect uap`")
-        text_parts = [verdict]
-        if group:
-            text_parts.append("group " + group[0] + (f" {group[1]}" if group[1] is not None else ""))
-        if layers is not None:
-            text_parts.append("layers " + _show_layers(layers))
-        return S.Expectation(verdict, group, layers, " ".join(text_parts), loc=_tree_loc(st))
-
-    def _layer_expr(self, node, allowed: set) -> S.Expr:
-        kind = node.data if isinstance(node, Tree) else None
-        if kind == "number":
-            v = _number(node.children[0])
-            return S.Num(v, _tree_loc(node))
-        if kind == "name":
-            name = str(node.children[0])
-            if name not in allowed:
-                raise _err(node, f"unknown name `{name}` in `layers`; use integers, the symbolic "
-                                 "`tokens` name and declared params")
-            return S.Name(name, _tree_loc(node))
-        if kind == "call":
-            fn = str(node.children[0])
-            args = node.children[1:]
-            if fn not in LAYER_FUNCTIONS or len(args) != LAYER_FUNCTIONS[fn]:
-                raise _err(node, f"`{fn}` is not allowed in `layers`; use ceil, floor, max, min")
-            return S.Call(fn, tuple(self._layer_expr(a, allowed) for a in args), _tree_loc(node))
-        if kind in ("add", "sub", "mul", "div"):
-            op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[kind]
-            out = S.BinOp(op, self._layer_expr(node.children[0], allowed),
-                          self._layer_expr(node.children[1], allowed), _tree_loc(node))
-            if op == "/" and self._checked_constant(out.right, node.children[1]) == 0:
-                raise _err(node.children[1], "division by zero")
-            self._checked_constant(out, node)
-            return out
-        if kind == "neg":
-            return S.Neg(self._layer_expr(node.children[0], allowed), _tree_loc(node))
-        raise _err(node, "`layers` takes an integer or an expression with + - * / ceil floor max min")
-
-    # -- expressions with types --------------------------------------------------------------
-    def _expr(self, node, vectors: set, random_name: Optional[str],  # noqa: C901 - positional tree walk, to become per-stage lark Transformers
-              scalar_vars: frozenset | set = frozenset()) -> tuple[S.Expr, str]:
-        kind = node.data
-        loc = _tree_loc(node)
-        c = node.children
-        if kind == "number":
-            return S.Num(_number(c[0]), loc), SCALAR
-        if kind == "name":
-            name = str(c[0])
-            if name in vectors:
-                return S.Name(name, loc), LINVEC
-            if name in scalar_vars:
-                return S.Name(name, loc), SCALAR
-            if name in self.params:
-                return S.Name(name, loc), SCALAR
-            if name in FUNCTIONS:
-                raise _err(node, f"`{name}` is a function: write `{name}(...)`")
-            if name == "T":
-                raise _err(node, "unknown name `T`: a transpose is not written in .uap; write the inner product "
-                                 "xᵀy as `x . y`")
-            raise _err(node, f"unknown name `{name}`; declare a constant with `param NAME > 0` (or `real`, "
-                             "`!= 0`, ...)")
-        if kind == "call":
-            fn = str(c[0])
-            if fn not in FUNCTIONS:
-                from . import slips
-                hint = slips.FUNCTION_SLIPS.get(fn.lower())
-                if hint:
-                    raise _err(c[0], f"unknown function `{fn}`: {hint}")
-                guess = slips.did_you_mean(fn, FUNCTIONS)
-                raise _err(c[0], f"unknown function `{fn}`" + (f"; did you mean `{guess}`?" if guess else "")
-                           + "; known: " + ", ".join(sorted(FUNCTIONS)))
-            arity = FUNCTIONS[fn].arity
-            if len(c) - 1 != arity:
-                raise _err(node, f"`{fn}` takes {arity} argument{'s' if arity > 1 else ''}, got {len(c) - 1}")
-            args = [self._expr(a, vectors, random_name, scalar_vars) for a in c[1:]]
-            types = {t for _, t in args}
-            typ = SCALAR if types == {SCALAR} else COORDVEC
-            if random_name and any(_mentions(a, random_name) for a, t in args if t != SCALAR):
-                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
-            return S.Call(fn, tuple(a for a, _ in args), loc), typ
-        if kind == "neg":
-            e, t = self._expr(c[0], vectors, random_name, scalar_vars)
-            return S.Neg(e, loc), t
-        if kind == "norm":
-            e, t = self._expr(c[0], vectors, random_name, scalar_vars)
-            if t == COORDVEC:
-                raise _err(node, "`|.|` of a coordinate-wise (elementwise) vector: use `abs(...)` for the "
-                                 "elementwise absolute value, or `|v|` of a linear vector for a norm")
-            if random_name and _mentions(e, random_name) and t != SCALAR:
-                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
-            return S.Norm(e, loc), SCALAR
-        if kind == "dot":
-            l, lt = self._expr(c[0], vectors, random_name, scalar_vars)
-            r, rt = self._expr(c[1], vectors, random_name, scalar_vars)
-            if lt == SCALAR or rt == SCALAR:
-                bad = c[0] if lt == SCALAR else c[1]
-                raise _err(bad, "`.` is the inner product of two vectors; this operand is a scalar (use `*`)")
-            if random_name:
-                lw, rw = _mentions(l, random_name), _mentions(r, random_name)
-                if (lw or rw) and not ((isinstance(l, S.Name) and l.id == random_name and not rw) or
-                                       (isinstance(r, S.Name) and r.id == random_name and not lw)):
-                    raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
-            return S.Dot(l, r, loc), SCALAR
-        if kind in ("add", "sub", "mul", "div", "pow"):
-            l, lt = self._expr(c[0], vectors, random_name, scalar_vars)
-            r, rt = self._expr(c[1], vectors, random_name, scalar_vars)
-            op = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "^"}[kind]
-            if random_name and ((lt != SCALAR and _mentions(l, random_name)) or
-                                (rt != SCALAR and _mentions(r, random_name))):
-                raise _err(node, f"the random vector `{random_name}` may appear only as `{random_name} . v`")
-            if op == "^":
-                if rt != SCALAR:
-                    raise _err(c[1], "the exponent of `^` must be a scalar, not a vector")
-                self._check_exponent(r, c[1])
-                self._check_nested_exponent(l, r, c[1])
-                if lt == SCALAR:
-                    self._checked_constant(S.BinOp(op, l, r), node)
-                typ = SCALAR if lt == SCALAR else COORDVEC
-                return S.BinOp(op, l, r, loc), typ
-            if op == "/" and rt != SCALAR:
-                raise _err(c[1], "cannot divide by a vector")
-            if op == "/" and self._checked_constant(r, c[1]) == 0:
-                raise _err(c[1], "division by zero")
-            if lt == SCALAR and rt == SCALAR:
-                self._checked_constant(S.BinOp(op, l, r), node)
-            if op in ("+", "-"):
-                if lt == rt:
-                    typ = lt
-                elif LINVEC in (lt, rt) and COORDVEC in (lt, rt):
-                    typ = COORDVEC
-                else:
-                    typ = COORDVEC  # scalar broadcast to every coordinate (e.g. elu(x) + 1)
-            elif op == "*":
-                if lt == SCALAR:
-                    typ = rt
-                elif rt == SCALAR:
-                    typ = lt
-                else:
-                    typ = COORDVEC  # elementwise product
-            else:
-                typ = lt
-            return S.BinOp(op, l, r, loc), typ
-        raise _err(node, f"unexpected expression `{kind}`")
-
-    def _check_nested_exponent(self, base: S.Expr, exponent: S.Expr, node) -> None:
-        """(b^p)^q is b^(pq): the product of nested constant exponents is bounded like one exponent."""
-        value = self._checked_constant(exponent, node)
-        if value is None:
-            return
-        total = abs(value) * max(_nested_exponent(base), 1)
-        if total > MAX_CONSTANT_EXPONENT:
-            raise _err(node, f"nested powers raise to a total exponent of {sympy.sstr(total)} (at most "
-                       f"{MAX_CONSTANT_EXPONENT} in absolute value)")
-
-    def _check_exponent(self, expr: S.Expr, node) -> None:
-        value = self._checked_constant(expr, node)
-        if value is not None and abs(value) > MAX_CONSTANT_EXPONENT:
-            raise _err(node, f"exponent too large (at most {MAX_CONSTANT_EXPONENT} in absolute value)")
-
-    def _checked_constant(self, expr: S.Expr, node):
-        try:
-            return _constant_value(expr)
-        except _TooLarge:
-            raise _err(node, f"constant too large (more than {MAX_CONSTANT_BITS} bits)") from None
-        except ZeroDivisionError:
-            raise _err(node, "division by zero") from None
+    def integer(self, value: _Int, what: str, minimum: int, message: str) -> int:
+        """An integer literal (a name is refused with `message`)."""
+        n = self.int_term(value, what, minimum=minimum)
+        if not isinstance(n, int):
+            raise _err(value, message)
+        return n
 
 
+# ---------------------------------------------------------------------------------------------
+# Stage 2: type-checking expressions, one method per expression rule of the grammar
+
+SCALAR, LINVEC, COORDVEC = "scalar", "vector", "coordinate-wise vector"
 MAX_CONSTANT_BITS = 4000
 
 
+@dataclass(frozen=True)
+class _Typed:
+    """An expression and its type: SCALAR, LINVEC (linear in the vector arguments) or COORDVEC."""
+
+    expr: spec.Expr
+    type: str
+
+
+def _sum_type(left: str, right: str) -> str:
+    if left == right:
+        return left
+    return COORDVEC  # a linear and a coordinate-wise vector, or a scalar broadcast to every coordinate
+
+
+def _product_type(left: str, right: str) -> str:
+    if left == SCALAR:
+        return right
+    if right == SCALAR:
+        return left
+    return COORDVEC  # elementwise product
+
+
+_LEAVES = ("number", "name")
+
+
+def _on_entry(tree: Tree, checked: Callable[[Tree], bool]) -> dict[int, list[Tree]]:
+    """The `checked` nodes of an expression, keyed by the leaf their subtree starts with (by the id of
+    its meta), outermost first. A Transformer reads bottom-up; checking such a node when its first
+    leaf is read keeps the order of a reader going left to right: everything before the node, then
+    the node, then what is inside it."""
+    entered: dict[int, list[Tree]] = {}
+    for node in tree.iter_subtrees_topdown():  # outer nodes before inner ones
+        if checked(node):
+            leaf = node
+            while leaf.data not in _LEAVES:
+                leaf = next(child for child in leaf.children if isinstance(child, Tree))
+            entered.setdefault(id(leaf.meta), []).append(node)
+    return entered
+
+
+@v_args(inline=True, meta=True)
+class _TypedExpr(Transformer_NonRecursive):
+    """An expression (kernel, score, feature map, position formula, activation) → `_Typed`.
+
+    `vectors` are the head's vector arguments, `random` the random vector of random features (it
+    may appear only as `w . v`), `scalars` names that stand for scalars here (positions, the
+    activation's argument); any other name must be a declared param."""
+
+    def __init__(self, params: dict[str, spec.Param], vectors: frozenset[str] = frozenset(),
+                 random: Optional[str] = None, scalars: frozenset[str] = frozenset()):
+        super().__init__(visit_tokens=False)
+        self.params, self.vectors, self.random, self.scalars = params, vectors, random, scalars
+        self.entered: dict[int, list[Tree]] = {}
+
+    def typed(self, tree: Tree) -> _Typed:
+        """The expression `tree`, typed (bottom-up). A call's function and arity are checked when the
+        reading enters the call, before anything inside its arguments (`_on_entry`)."""
+        self.entered = _on_entry(tree, lambda node: node.data == "call")
+        return _run(self, tree)
+
+    def _enter(self, meta: Meta) -> None:
+        for node in self.entered.get(id(meta), ()):
+            fn, *args = node.children
+            function = FUNCTIONS.get(str(fn))
+            if function is None:
+                assert isinstance(fn, Token)  # `call: NAME "(" expr ("," expr)* ")"`
+                raise _unknown_function(fn)
+            if len(args) != function.arity:
+                raise _err(node.meta, f"`{fn}` takes {function.arity} argument{'s' if function.arity > 1 else ''}, "
+                                      f"got {len(args)}")
+
+    def number(self, meta: Meta, digits: Token) -> _Typed:
+        self._enter(meta)
+        return _Typed(spec.Num(_number(digits), _loc(meta)), SCALAR)
+
+    def name(self, meta: Meta, token: Token) -> _Typed:
+        self._enter(meta)
+        name, loc = str(token), _loc(meta)
+        if name in self.vectors:
+            return _Typed(spec.Name(name, loc), LINVEC)
+        if name in self.scalars or name in self.params:
+            return _Typed(spec.Name(name, loc), SCALAR)
+        if name in FUNCTIONS:
+            raise _err(meta, f"`{name}` is a function: write `{name}(...)`")
+        if name == "T":
+            raise _err(meta, "unknown name `T`: a transpose is not written in .uap; write the inner product "
+                             "xᵀy as `x . y`")
+        raise _err(meta, f"unknown name `{name}`; declare a constant with `param NAME > 0` (or `real`, "
+                         "`!= 0`, ...)")
+
+    def call(self, meta: Meta, fn: Token, *args: _Typed) -> _Typed:
+        if self.random and any(_mentions(a.expr, self.random) for a in args if a.type != SCALAR):
+            raise self._random_misused(meta)
+        typ = SCALAR if all(a.type == SCALAR for a in args) else COORDVEC
+        return _Typed(spec.Call(str(fn), tuple(a.expr for a in args), _loc(meta)), typ)
+
+    def neg(self, meta: Meta, operand: _Typed) -> _Typed:
+        return _Typed(spec.Neg(operand.expr, _loc(meta)), operand.type)
+
+    def norm(self, meta: Meta, operand: _Typed) -> _Typed:
+        if operand.type == COORDVEC:
+            raise _err(meta, "`|.|` of a coordinate-wise (elementwise) vector: use `abs(...)` for the "
+                             "elementwise absolute value, or `|v|` of a linear vector for a norm")
+        if self.random and _mentions(operand.expr, self.random) and operand.type != SCALAR:
+            raise self._random_misused(meta)
+        return _Typed(spec.Norm(operand.expr, _loc(meta)), SCALAR)
+
+    def dot(self, meta: Meta, left: _Typed, right: _Typed) -> _Typed:
+        if left.type == SCALAR or right.type == SCALAR:
+            bad = left if left.type == SCALAR else right
+            raise _err(bad, "`.` is the inner product of two vectors; this operand is a scalar (use `*`)")
+        if self.random and not self._random_dot(left.expr, right.expr):
+            raise self._random_misused(meta)
+        return _Typed(spec.Dot(left.expr, right.expr, _loc(meta)), SCALAR)
+
+    def add(self, meta: Meta, left: _Typed, right: _Typed) -> _Typed:
+        return self._arithmetic("+", meta, left, right, _sum_type(left.type, right.type))
+
+    def sub(self, meta: Meta, left: _Typed, right: _Typed) -> _Typed:
+        return self._arithmetic("-", meta, left, right, _sum_type(left.type, right.type))
+
+    def mul(self, meta: Meta, left: _Typed, right: _Typed) -> _Typed:
+        return self._arithmetic("*", meta, left, right, _product_type(left.type, right.type))
+
+    def div(self, meta: Meta, left: _Typed, right: _Typed) -> _Typed:
+        self._no_random_vector(meta, left, right)
+        if right.type != SCALAR:
+            raise _err(right, "cannot divide by a vector")
+        if _checked_constant(right.expr, right) == 0:
+            raise _err(right, "division by zero")
+        return self._arithmetic("/", meta, left, right, left.type)
+
+    def pow(self, meta: Meta, base: _Typed, exponent: _Typed) -> _Typed:
+        self._no_random_vector(meta, base, exponent)
+        if exponent.type != SCALAR:
+            raise _err(exponent, "the exponent of `^` must be a scalar, not a vector")
+        value = _checked_constant(exponent.expr, exponent)
+        if value is not None and abs(value) > MAX_CONSTANT_EXPONENT:
+            raise _err(exponent, f"exponent too large (at most {MAX_CONSTANT_EXPONENT} in absolute value)")
+        if value is not None:
+            total = abs(value) * max(_nested_exponent(base.expr), 1)  # (b^p)^q is b^(pq)
+            if total > MAX_CONSTANT_EXPONENT:
+                raise _err(exponent, f"nested powers raise to a total exponent of {sympy.sstr(total)} (at most "
+                                     f"{MAX_CONSTANT_EXPONENT} in absolute value)")
+        expr = spec.BinOp("^", base.expr, exponent.expr, _loc(meta))
+        if base.type == SCALAR:
+            _checked_constant(expr, meta)
+        return _Typed(expr, SCALAR if base.type == SCALAR else COORDVEC)
+
+    def _arithmetic(self, op: str, meta: Meta, left: _Typed, right: _Typed, typ: str) -> _Typed:
+        """`+ - * /`: the random vector stays inside inner products; constants stay small."""
+        self._no_random_vector(meta, left, right)
+        expr = spec.BinOp(op, left.expr, right.expr, _loc(meta))
+        if left.type == SCALAR and right.type == SCALAR:
+            _checked_constant(expr, meta)
+        return _Typed(expr, typ)
+
+    def _no_random_vector(self, meta: Meta, left: _Typed, right: _Typed) -> None:
+        if self.random and any(side.type != SCALAR and _mentions(side.expr, self.random) for side in (left, right)):
+            raise self._random_misused(meta)
+
+    def _random_dot(self, left: spec.Expr, right: spec.Expr) -> bool:
+        """No random vector in `left . right`, or exactly `w . v` / `v . w` with no w in v."""
+        assert self.random is not None
+        w = self.random
+        in_left, in_right = _mentions(left, w), _mentions(right, w)
+        if not (in_left or in_right):
+            return True
+        return ((isinstance(left, spec.Name) and left.id == w and not in_right)
+                or (isinstance(right, spec.Name) and right.id == w and not in_left))
+
+    def _random_misused(self, meta: Meta) -> UapError:
+        return _err(meta, f"the random vector `{self.random}` may appear only as `{self.random} . v`")
+
+
+def _unknown_function(fn: Token) -> UapError:
+    from . import slips
+    hint = slips.FUNCTION_SLIPS.get(str(fn).lower())
+    if hint:
+        return _err(fn, f"unknown function `{fn}`: {hint}")
+    guess = slips.did_you_mean(str(fn), FUNCTIONS)
+    return _err(fn, f"unknown function `{fn}`" + (f"; did you mean `{guess}`?" if guess else "")
+                + "; known: " + ", ".join(sorted(FUNCTIONS)))
+
+
+LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
+_LAYER_RULES = ("number", "name", "call", "neg", "add", "sub", "mul", "div")  # the methods of _LayerExpr
+
+
+@v_args(inline=True, meta=True)
+class _LayerExpr(Transformer_NonRecursive):
+    """The expression of `expect ... layers EXPR`: integers, the `allowed` names (the symbolic
+    sequence length and the params), + - * / and ceil, floor, max, min."""
+
+    def __init__(self, allowed: set[str]):
+        super().__init__(visit_tokens=False)
+        self.allowed = allowed
+        self.entered: dict[int, list[Tree]] = {}
+
+    def typed(self, tree: Tree) -> spec.Expr:
+        """The expression `tree`, checked (bottom-up). An operation `layers` does not take, and a call's
+        function and arity, are refused when the reading enters them (`_on_entry`)."""
+        self.entered = _on_entry(tree, lambda node: node.data == "call" or node.data not in _LAYER_RULES)
+        return _run(self, tree)
+
+    def _enter(self, meta: Meta) -> None:
+        for node in self.entered.get(id(meta), ()):
+            if node.data not in _LAYER_RULES:
+                raise _err(node.meta, "`layers` takes an integer or an expression with + - * / ceil floor max min")
+            fn, *args = node.children
+            if LAYER_FUNCTIONS.get(str(fn)) != len(args):
+                raise _err(node.meta, f"`{fn}` is not allowed in `layers`; use ceil, floor, max, min")
+
+    def number(self, meta: Meta, digits: Token) -> spec.Expr:
+        self._enter(meta)
+        return spec.Num(_number(digits), _loc(meta))
+
+    def name(self, meta: Meta, token: Token) -> spec.Expr:
+        self._enter(meta)
+        if str(token) not in self.allowed:
+            raise _err(meta, f"unknown name `{token}` in `layers`; use integers, the symbolic "
+                             "`tokens` name and declared params")
+        return spec.Name(str(token), _loc(meta))
+
+    def call(self, meta: Meta, fn: Token, *args: spec.Expr) -> spec.Expr:
+        return spec.Call(str(fn), args, _loc(meta))
+
+    def neg(self, meta: Meta, operand: spec.Expr) -> spec.Expr:
+        return spec.Neg(operand, _loc(meta))
+
+    def add(self, meta: Meta, left: spec.Expr, right: spec.Expr) -> spec.Expr:
+        return self._arithmetic("+", meta, left, right)
+
+    def sub(self, meta: Meta, left: spec.Expr, right: spec.Expr) -> spec.Expr:
+        return self._arithmetic("-", meta, left, right)
+
+    def mul(self, meta: Meta, left: spec.Expr, right: spec.Expr) -> spec.Expr:
+        return self._arithmetic("*", meta, left, right)
+
+    def div(self, meta: Meta, left: spec.Expr, right: spec.Expr) -> spec.Expr:
+        if _checked_constant(right, right.loc) == 0:
+            raise _err(right.loc, "division by zero")
+        return self._arithmetic("/", meta, left, right)
+
+    def _arithmetic(self, op: str, meta: Meta, left: spec.Expr, right: spec.Expr) -> spec.Expr:
+        out = spec.BinOp(op, left, right, _loc(meta))
+        _checked_constant(out, meta)
+        return out
+
+
+# -- constants: exact values of constant subexpressions, with their size bounded -----------------
+
 class _TooLarge(Exception):
     pass
+
+
+def _checked_constant(expr: spec.Expr, where: Any) -> Optional[sympy.Rational]:
+    try:
+        return _constant_value(expr)
+    except _TooLarge:
+        raise _err(where, f"constant too large (more than {MAX_CONSTANT_BITS} bits)") from None
+    except ZeroDivisionError:
+        raise _err(where, "division by zero") from None
 
 
 def _bits(v: sympy.Rational) -> int:
     return max(abs(sympy.Rational(v).p).bit_length(), sympy.Rational(v).q.bit_length())
 
 
-def _constant_value(expr: S.Expr) -> Optional[sympy.Rational]:
+def _constant_value(expr: spec.Expr) -> Optional[sympy.Rational]:
     """The value of a constant expression if it is small enough to compute safely, else None.
     Raises _TooLarge when a constant would exceed MAX_CONSTANT_BITS (SymPy would carry it along)."""
     value = _constant_value_unchecked(expr)
@@ -1025,16 +703,18 @@ def _constant_value(expr: S.Expr) -> Optional[sympy.Rational]:
     return value
 
 
-def _constant_value_unchecked(expr: S.Expr) -> Optional[sympy.Rational]:
-    if isinstance(expr, S.Num):
+def _constant_value_unchecked(expr: spec.Expr) -> Optional[sympy.Rational]:
+    if isinstance(expr, spec.Num):
         return expr.value
-    if isinstance(expr, S.Neg):
+    if isinstance(expr, spec.Neg):
         v = _constant_value(expr.operand)
         return None if v is None else -v
-    if isinstance(expr, S.BinOp) and expr.op in "+-*/":
+    if isinstance(expr, spec.BinOp):
         a, b = _constant_value(expr.left), _constant_value(expr.right)
         if a is None or b is None:
             return None
+        if expr.op == "^":
+            return _constant_power(a, b)
         if expr.op == "+":
             return a + b
         if expr.op == "-":
@@ -1044,25 +724,24 @@ def _constant_value_unchecked(expr: S.Expr) -> Optional[sympy.Rational]:
         if b == 0:
             raise ZeroDivisionError
         return a / b
-    if isinstance(expr, S.BinOp) and expr.op == "^":
-        a, b = _constant_value(expr.left), _constant_value(expr.right)
-        if a is None or b is None or not b.is_integer or abs(b) > MAX_CONSTANT_EXPONENT:
-            return None
-        if a == 0 and b < 0:
-            return None
-        if _bits(a) * abs(int(b)) > MAX_CONSTANT_BITS:  # decide before computing a huge power
-            raise _TooLarge()
-        return sympy.Rational(a) ** int(b)
     return None
 
 
-def _nested_exponent(expr: S.Expr):
+def _constant_power(a: sympy.Rational, b: sympy.Rational) -> Optional[sympy.Rational]:
+    if not b.is_integer or abs(b) > MAX_CONSTANT_EXPONENT or (a == 0 and b < 0):
+        return None
+    if _bits(a) * abs(int(b)) > MAX_CONSTANT_BITS:  # decide before computing a huge power
+        raise _TooLarge()
+    return sympy.Rational(a) ** int(b)
+
+
+def _nested_exponent(expr: spec.Expr) -> Any:
     """The largest product of constant exponents along nested powers inside expr (0 if none)."""
-    best = 0
-    stack = [(expr, 1)]
+    best: Any = 0
+    stack: list[tuple[spec.Expr, Any]] = [(expr, 1)]
     while stack:
         node, factor = stack.pop()
-        if isinstance(node, S.BinOp) and node.op == "^":
+        if isinstance(node, spec.BinOp) and node.op == "^":
             value = _constant_value_unchecked(node.right)
             if value is not None:
                 total = abs(value) * factor
@@ -1074,32 +753,715 @@ def _nested_exponent(expr: S.Expr):
     return best
 
 
-def _children(node) -> list:
-    if isinstance(node, S.BinOp):
+def _children(node: spec.Expr) -> list[spec.Expr]:
+    if isinstance(node, (spec.BinOp, spec.Dot)):
         return [node.left, node.right]
-    if isinstance(node, S.Neg):
+    if isinstance(node, (spec.Neg, spec.Norm)):
         return [node.operand]
-    if isinstance(node, S.Call):
+    if isinstance(node, spec.Call):
         return list(node.args)
-    if isinstance(node, S.Dot):
-        return [node.left, node.right]
-    if isinstance(node, S.Norm):
-        return [node.operand]
     return []
 
 
-def _mentions(expr: S.Expr, name: str) -> bool:
-    if isinstance(expr, S.Name):
+def _mentions(expr: spec.Expr, name: str) -> bool:
+    if isinstance(expr, spec.Name):
         return expr.id == name
-    if isinstance(expr, S.Num):
-        return False
-    if isinstance(expr, S.Call):
-        return any(_mentions(a, name) for a in expr.args)
-    if isinstance(expr, (S.Neg, S.Norm)):
-        return _mentions(expr.operand, name)
-    return _mentions(expr.left, name) or _mentions(expr.right, name)
+    return any(_mentions(child, name) for child in _children(expr))
 
 
-def _show_layers(expr: S.Expr) -> str:
-    from .show import show_expr
-    return show_expr(expr)
+# ---------------------------------------------------------------------------------------------
+# Stage 1: building the IR, one method per grammar rule (expressions are typed by stage 2)
+
+#: At most this many patterns in one `pattern sequence/periodic { ... }`.
+MAX_LAYER_PATTERNS = 64
+GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
+_NUMBERED_GROUPS = ("order", "stabilizer")
+POSITIONALS = ("none", "absolute")
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One line of an `attention { ... }` block: the head field it sets and how to build its value.
+    The value is built after the head's items are checked against each other (stage 3), so a
+    misplaced line is reported as such before anything inside it."""
+
+    sets: str  # the spec.Head field it sets, or "function" for the kernel, feature map or score
+    at: Meta
+    word: str  # the item as messages name it ("`word` is given twice")
+    build: Callable[[], Any]
+    once: str = ""  # items that exclude each other share this key (default: the field they set)
+
+
+@dataclass(frozen=True)
+class _Function:
+    """The item that defines a head: `kernel`, `features` or `score`, with its typed expression."""
+
+    kind: str
+    fn: str
+    params: tuple[str, ...]
+    expr: spec.Expr
+    random: Optional[str]
+
+
+@v_args(inline=True)
+class _BuildIR(Transformer_NonRecursive):
+    """Statements and head items → spec.py records, in the scope of the statements before them
+    (stage 3 decides that order). Patterns are read top-down by `_Patterns` (a block pattern is read
+    in the scope of its blocks) and expressions by stage 2; both stay lark trees until then."""
+
+    def __init__(self, scope: _Scope):
+        super().__init__(visit_tokens=False)
+        self.scope = scope
+
+    # -- integers and statements -------------------------------------------------------------
+    def signed_int(self, *parts: Token) -> _Int:
+        minus = next((p for p in parts if p.type == "MINUS"), None)
+        return _Int(minus, next(p for p in parts if p.type != "MINUS"))
+
+    def intterm(self, value: _Int) -> _Int:
+        return value
+
+    def architecture(self, text: Token) -> str:
+        return _string(text)
+
+    def cite(self, text: Token) -> str:
+        return _string(text)
+
+    def tokens(self, value: _Int) -> spec.IntTerm:
+        return self.scope.size(value, "tokens", minimum=1)
+
+    def dim(self, value: _Int) -> spec.IntTerm:
+        return self.scope.size(value, "dim", minimum=1)
+
+    def layers(self, value: _Int) -> spec.IntTerm:
+        return self.scope.int_term(value, "layers", minimum=1)
+
+    def positional(self, name: Token) -> str:
+        if str(name) not in POSITIONALS:
+            raise _err(name, f"unknown positional encoding `{name}`; expected `absolute` or `none`")
+        return str(name)
+
+    def target(self, name: Token) -> str:
+        if str(name) not in spec.TARGETS:
+            raise _err(name, f"unknown target class `{name}`; expected one of {', '.join(spec.TARGETS)}")
+        return str(name)
+
+    # -- params ----------------------------------------------------------------------------
+    def param(self, name: Token, constraint: Tree) -> spec.Param:
+        first = self.scope.params.get(str(name))
+        if first is not None:
+            raise _err(name, f"param `{name}` is declared twice (first at line {first.loc.line})")
+        if str(name) in FUNCTIONS or str(name) == "t":
+            raise _err(name, f"`{name}` is reserved and cannot be a param name")
+        return _run(_Constraint(str(name), _loc(name)), constraint)
+
+    # -- the FFN and the token mixer -------------------------------------------------------
+    @v_args(inline=True, meta=True)
+    def ffn_named(self, meta: Meta, name: Token) -> spec.FFN:
+        """`ffn NAME`: a named activation, or `none`."""
+        if str(name) == "none":
+            return spec.FFN("none", loc=_loc(meta))
+        if str(name) not in ACTIVATIONS:
+            raise _err(name, f"unknown activation `{name}`; expected one of "
+                             + ", ".join(ACTIVATIONS) + ", none, or `ffn sigma(u) = EXPR`")
+        return spec.FFN("named", name=str(name), loc=_loc(meta))
+
+    @v_args(inline=True, meta=True)
+    def ffn_custom(self, meta: Meta, name: Token, var: Token, body: Tree) -> spec.FFN:
+        """`ffn sigma(u) = EXPR`: an activation of one scalar."""
+        if str(var) in self.scope.params:
+            raise _err(var, f"`{var}` is both the activation's argument and a declared param")
+        typed = _TypedExpr(self.scope.params, scalars=frozenset({str(var)})).typed(body)
+        return spec.FFN("custom", name=str(name), var=str(var), expr=typed.expr, loc=_loc(meta))
+
+    @v_args(inline=True, meta=True)
+    def conv_span(self, meta: Meta, span: _Int) -> spec.Convolution:
+        """`convolution circular(l)`: taps 0..l, l ≥ 1."""
+        return spec.Convolution((0,), self.scope.int_term(span, "convolution length l", minimum=1), loc=_loc(meta))
+
+    @v_args(inline=True, meta=True)
+    def conv_taps(self, meta: Meta, *taps: _Int) -> spec.Convolution:
+        """`convolution circular {a, b, …}`: the listed offsets."""
+        offsets: list[spec.IntTerm] = []
+        for tap in taps:
+            v = self.scope.int_term(tap, "convolution tap", allow_negative_name=True)
+            if not isinstance(v, int):
+                raise _err(tap, "the taps of `convolution circular {...}` are integer literals")
+            if v in offsets:
+                raise _err(tap, f"tap {v} is listed twice")
+            offsets.append(v)
+        return spec.Convolution(tuple(offsets), None, loc=_loc(meta))
+
+    # -- expect ----------------------------------------------------------------------------
+    @v_args(inline=True, meta=True)
+    def expect(self, meta: Meta, verdict: Token, *parts: Any) -> spec.Expectation:
+        group = next((p for p in parts if isinstance(p, tuple)), None)
+        layers = next((p for p in parts if not isinstance(p, tuple)), None)
+        if str(verdict) != "uap" and (group or layers):
+            raise _err(meta, "`group` and `layers` go with `expect uap`")
+        text_parts = [str(verdict)]
+        if group:
+            text_parts.append("group " + group[0] + (f" {group[1]}" if group[1] is not None else ""))
+        if layers is not None:
+            from .show import show_expr
+            text_parts.append("layers " + show_expr(layers))
+        return spec.Expectation(str(verdict), group, layers, " ".join(text_parts), loc=_loc(meta))
+
+    def expect_group(self, name: Token, number: Optional[_Int] = None) -> tuple[str, Optional[int]]:
+        arg = None
+        if number is not None:
+            if number.value.type != "INT" or number.minus is not None or len(str(number.value)) > 400:
+                raise _err(number, f"`{name}` takes a positive integer")
+            arg = int(str(number.value))
+        if str(name) not in GROUP_NAMES:
+            raise _err(name, f"unknown group `{name}`; expected one of S_n, C_n, D_n, "
+                             "reflection, trivial, order N, stabilizer K")
+        if str(name) in _NUMBERED_GROUPS and arg is None:
+            raise _err(name, f"`{name}` needs an integer, e.g. `{name} 2`")
+        if str(name) not in _NUMBERED_GROUPS and number is not None:
+            raise _err(number, f"`{name}` takes no number")
+        tokens = self.scope.tokens
+        if arg is not None and (arg < 1 or str(name) == "stabilizer" and isinstance(tokens, int) and arg > tokens):
+            raise _err(number, f"`{name} {arg}` is out of range")
+        return str(name), arg
+
+    def expect_layers(self, body: Tree) -> spec.Expr:
+        tokens = self.scope.tokens
+        allowed = set(self.scope.params) | ({tokens} if isinstance(tokens, str) else set())
+        return _LayerExpr(allowed).typed(body)
+
+    # -- attention heads: the defining item ------------------------------------------------
+    @v_args(inline=True, meta=True)
+    def kernel_item(self, meta: Meta, fn: Token, x: Token, y: Token, body: Tree) -> _Item:
+        return _Item("function", meta, "kernel", partial(self._function, "kernel", fn, x, y, body))
+
+    @v_args(inline=True, meta=True)
+    def score_item(self, meta: Meta, fn: Token, x: Token, y: Token, body: Tree) -> _Item:
+        return _Item("function", meta, "score", partial(self._function, "score", fn, x, y, body))
+
+    @v_args(inline=True, meta=True)
+    def features_item(self, meta: Meta, fn: Token, x: Token, body: Tree,
+                      random: Optional[tuple[Token, Meta]] = None) -> _Item:
+        if random is None:
+            return _Item("function", meta, "features", partial(self._features, fn, x, body))
+        return _Item("function", meta, "features", partial(self._random_features, fn, x, body, *random))
+
+    @v_args(inline=True, meta=True)
+    def random_clause(self, meta: Meta, name: Token) -> tuple[Token, Meta]:
+        return name, meta
+
+    def _function(self, kind: str, fn: Token, x: Token, y: Token, body: Tree) -> _Function:
+        if str(x) == str(y):
+            raise _err(y, f"the two arguments of `{fn}` need different names")
+        self._vector_names((x, x), (y, y))
+        typed = _TypedExpr(self.scope.params, vectors=frozenset({str(x), str(y)})).typed(body)
+        if typed.type != SCALAR:
+            raise _err(typed, f"a {kind} must be a scalar, but this expression is a {typed.type}"
+                              " (use `.` for an inner product, `|v|` for a norm)")
+        return _Function(kind, str(fn), (str(x), str(y)), typed.expr, None)
+
+    def _features(self, fn: Token, x: Token, body: Tree) -> _Function:
+        self._vector_names((x, x))
+        typed = _TypedExpr(self.scope.params, vectors=frozenset({str(x)})).typed(body)
+        return _Function("features", str(fn), (str(x),), typed.expr, None)
+
+    def _random_features(self, fn: Token, x: Token, body: Tree, w: Token, clause: Meta) -> _Function:
+        if str(w) == str(x):
+            raise _err(clause, "the random vector needs its own name")
+        self._vector_names((x, x), (w, body.meta))  # a clash of the random vector's name is shown at the map
+        typed = _TypedExpr(self.scope.params, vectors=frozenset({str(x), str(w)}), random=str(w)).typed(body)
+        if typed.type != SCALAR:
+            raise _err(typed, "a random feature must be a scalar expression of `w . x` and norms")
+        if not _mentions(typed.expr, str(w)):
+            raise _err(clause, f"the random vector `{w}` does not appear in the feature map")
+        return _Function("features", str(fn), (str(x),), typed.expr, str(w))
+
+    def _vector_names(self, *names: tuple[Token, Any]) -> None:
+        for name, where in names:
+            if str(name) in self.scope.params:
+                raise _err(where, f"`{name}` is both a vector argument and a declared param")
+            if str(name) in FUNCTIONS:
+                raise _err(where, f"`{name}` is a function name and cannot be a vector argument")
+
+    # -- attention heads: the other items --------------------------------------------------
+    @v_args(inline=True, meta=True)
+    def normalize_item(self, meta: Meta) -> _Item:
+        return _Item("normalize", meta, "normalize", lambda: True)
+
+    @v_args(inline=True, meta=True)
+    def unnormalized_item(self, meta: Meta) -> _Item:
+        return _Item("normalize", meta, "unnormalized", lambda: False)
+
+    @v_args(inline=True, meta=True)
+    def nystrom_item(self, meta: Meta, landmarks: _Int) -> _Item:
+        return _Item("nystrom", meta, "nystrom", partial(
+            self.scope.integer, landmarks, "landmarks", 1, "the number of landmarks must be an integer"))
+
+    @v_args(inline=True, meta=True)
+    def pattern_item(self, meta: Meta, pattern: Tree) -> _Item:
+        return _Item("pattern", meta, "pattern", partial(_read_pattern, pattern, self.scope))
+
+    @v_args(inline=True, meta=True)
+    def pattern_layers_item(self, meta: Meta, kind: Token, *patterns: Tree) -> _Item:
+        return _Item("pattern", meta, "pattern_layers", partial(self._pattern_layers, meta, kind, patterns))
+
+    def _pattern_layers(self, meta: Meta, kind: Token, patterns: tuple[Tree, ...]) -> spec.PatternSequence:
+        """`pattern sequence { P1, …, Pk }` / `pattern periodic { P1, …, Pp }`: a pattern per layer."""
+        if len(patterns) > MAX_LAYER_PATTERNS:
+            raise _err(meta, f"at most {MAX_LAYER_PATTERNS} patterns per sequence, got {len(patterns)}")
+        return spec.PatternSequence(tuple(_read_pattern(p, self.scope) for p in patterns), str(kind) == "periodic")
+
+    @v_args(inline=True, meta=True)
+    def bias_item(self, meta: Meta, *words: Token) -> _Item:
+        return _Item("bias", meta, "bias", partial(self._bias_kind, words))
+
+    def _bias_kind(self, words: tuple[Token, ...]) -> str:
+        kind = " ".join(str(w) for w in words)  # `bias [symmetric] KIND`
+        if kind not in spec.BIAS_KINDS:
+            raise _err(words[-1], f"unknown bias kind `{kind}`; expected " + ", ".join(spec.BIAS_KINDS))
+        return kind
+
+    @v_args(inline=True, meta=True)
+    def bias_formula_item(self, meta: Meta, fn: Token, i: Token, j: Token, body: Tree) -> _Item:
+        build = partial(self._position_formula, "bias", meta, fn, i, j, body)
+        return _Item("position", meta, "bias_formula", build, once="bias")
+
+    @v_args(inline=True, meta=True)
+    def buckets_item(self, meta: Meta, buckets: _Int, distance: _Int) -> _Item:
+        return _Item("position", meta, "buckets", partial(self._buckets, meta, buckets, distance), once="bias")
+
+    @v_args(inline=True, meta=True)
+    def reweight_item(self, meta: Meta, fn: Token, i: Token, j: Token, body: Tree) -> _Item:
+        build = partial(self._position_formula, "reweight", meta, fn, i, j, body)
+        return _Item("position", meta, "reweight", build, once="reweight")
+
+    @v_args(inline=True, meta=True)
+    def rotary_item(self, meta: Meta) -> _Item:
+        return _Item("position", meta, "rotary", lambda: spec.PositionTerm("rotary", loc=_loc(meta)), once="rotary")
+
+    def _position_formula(self, kind: str, meta: Meta, fn: Token, i: Token, j: Token,
+                          body: Tree) -> spec.PositionTerm:
+        if str(i) == str(j):
+            raise _err(j, f"the two positions of `{fn}` need different names")
+        for name in (i, j):
+            if str(name) in self.scope.params:
+                raise _err(name, f"`{name}` is both a position and a declared param")
+            if str(name) in FUNCTIONS or str(name) == "pi":
+                raise _err(name, f"`{name}` cannot name a position")
+        scalars = {str(i), str(j)}
+        if "pi" not in self.scope.params:
+            scalars.add("pi")
+        tokens = self.scope.tokens
+        if isinstance(tokens, str) and tokens not in self.scope.params:
+            scalars.add(tokens)
+        typed = _TypedExpr(self.scope.params, scalars=frozenset(scalars)).typed(body)
+        return spec.PositionTerm(kind, fn=str(fn), names=(str(i), str(j)), expr=typed.expr, loc=_loc(meta))
+
+    def _buckets(self, meta: Meta, buckets: _Int, distance: _Int) -> spec.PositionTerm:
+        nb = self.scope.int_term(buckets, "number of buckets", minimum=2)
+        md = self.scope.int_term(distance, "maximum distance", minimum=1)
+        if not isinstance(nb, int) or not isinstance(md, int):
+            raise _err(meta, "`bias buckets(B, D)` takes integer literals")
+        if nb % 2:
+            raise _err(buckets, "T5's bidirectional buckets split evenly between the two "
+                                "directions: the number of buckets must be even")
+        if md < nb // 4:
+            raise _err(distance, f"the maximum distance must be at least the exact range "
+                                 f"{nb // 4} (a quarter of the buckets)")
+        return spec.PositionTerm("buckets", buckets=nb, max_distance=md, loc=_loc(meta))
+
+    @v_args(inline=True, meta=True)
+    def project_item(self, meta: Meta, size: _Int, fixed: Optional[Token] = None) -> _Item:
+        return _Item("projection", meta, "project", partial(self._projection, size, fixed is not None))
+
+    def _projection(self, size: _Int, fixed: bool) -> spec.Projection:
+        n = self.scope.integer(size, "projection size", 1, "the projection size must be an integer")
+        return spec.Projection(n, fixed=fixed)
+
+    @v_args(inline=True, meta=True)
+    def heads_item(self, meta: Meta, queries: _Int, groups: Optional[_Int] = None) -> _Item:
+        return _Item("heads", meta, "heads", partial(self._heads, meta, queries, groups))
+
+    def _heads(self, meta: Meta, queries: _Int, groups: Optional[_Int]) -> tuple[int, int]:
+        h = self.scope.int_term(queries, "number of query heads", minimum=1)
+        g = self.scope.int_term(groups, "number of key/value heads", minimum=1) if groups is not None else h
+        if not isinstance(h, int) or not isinstance(g, int):
+            raise _err(meta, "`heads H kv G` takes integer literals")
+        if g > h or h % g:
+            raise _err(meta, f"{h} query heads cannot share {g} key/value heads evenly: G must divide H")
+        return h, g
+
+    @v_args(inline=True, meta=True)
+    def differential_item(self, meta: Meta) -> _Item:
+        return _Item("differential", meta, "differential", lambda: True)
+
+    @v_args(inline=True, meta=True)
+    def tie_item(self, meta: Meta) -> _Item:
+        return _Item("tie", meta, "tie", lambda: True)
+
+    @v_args(inline=True, meta=True)
+    def affine_item(self, meta: Meta) -> _Item:
+        return _Item("affine", meta, "affine", lambda: True)
+
+    @v_args(inline=True, meta=True)
+    def attention(self, meta: Meta, *children: Any) -> spec.Head:
+        label = next((str(c) for c in children if isinstance(c, Token)), None)
+        items = [c for c in children if isinstance(c, _Item)]
+        return _head(meta, label, items)
+
+
+@v_args(inline=True, meta=True)
+class _Constraint(Transformer_NonRecursive):
+    """The constraint of `param NAME ...` → the spec.Param it declares."""
+
+    def __init__(self, name: str, loc: spec.Loc):
+        super().__init__(visit_tokens=False)
+        self.name, self.loc = name, loc
+
+    def number(self, meta: Meta, digits: Token) -> sympy.Rational:
+        return _number(digits)
+
+    def c_gt(self, meta: Meta, number: sympy.Rational) -> spec.Param:
+        return self._compared("> 0", meta, number)
+
+    def c_ge(self, meta: Meta, number: sympy.Rational) -> spec.Param:
+        return self._compared(">= 0", meta, number)
+
+    def c_ne(self, meta: Meta, number: sympy.Rational) -> spec.Param:
+        return self._compared("!= 0", meta, number)
+
+    def c_real(self, meta: Meta) -> spec.Param:
+        return spec.Param(self.name, "real", loc=self.loc)
+
+    def c_int(self, meta: Meta, bound: _Int) -> spec.Param:
+        if bound.value.type != "INT":
+            raise _err(bound.value, "`integer >= K` needs an integer K")
+        if len(str(bound.value)) > 12:
+            raise _err(bound.value, "integer bound out of range")
+        k = int(str(bound.value)) * bound.sign
+        if abs(k) > MAX_INT:
+            raise _err(bound.value, "integer bound out of range")
+        return spec.Param(self.name, "integer", lower=k, loc=self.loc)
+
+    def _compared(self, constraint: str, meta: Meta, value: sympy.Rational) -> spec.Param:
+        if value != 0:
+            raise _err(meta, f"a param constraint compares with 0, got {value}")
+        return spec.Param(self.name, constraint, loc=self.loc)
+
+
+#: A pattern as read by `_Patterns`: built in a scope (the sequence length it lives in).
+_PatternReader = Callable[[_Scope], spec.Pattern]
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """The reader of `P1 + P2 + …` (a union) or `P1 & P2 & …` (an intersection), parts left to right."""
+
+    record: type  # spec.PatternUnion or spec.PatternIntersection
+    parts: tuple[_PatternReader, ...]
+
+    def __call__(self, scope: _Scope) -> spec.Pattern:
+        return self.record(tuple(part(scope) for part in self.parts))
+
+    def then(self, record: type, part: _PatternReader) -> _Chain:
+        return _Chain(record, self.parts + (part,))
+
+
+def _chain(record: type, left: _PatternReader, right: _PatternReader) -> _Chain:
+    """`left + right`: a first part of the same kind (`P + Q` or `(P + Q)`) is flattened into the chain."""
+    if isinstance(left, _Chain) and left.record is record:
+        return left.then(record, right)
+    return _Chain(record, (left, right))
+
+
+def _literal_tokens(scope: _Scope, meta: Meta, construct: str) -> int:
+    """The sequence length, for constructs that need it concrete."""
+    if not isinstance(scope.tokens, int):
+        raise _err(meta, f"{construct} needs an integer `tokens N`")
+    return scope.tokens
+
+
+@v_args(inline=True, meta=True)
+class _Patterns(Transformer_NonRecursive):
+    """A pattern → its reader, a function of the scope that builds the spec.Pattern and checks it.
+    Reading waits for the scope so that `blockwise(b) { P }` reads P in the scope of its n/b blocks,
+    once b is checked; readers run top-down, left to right."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+
+    def p_union(self, meta: Meta, left: _PatternReader, right: _PatternReader) -> _PatternReader:
+        return _chain(spec.PatternUnion, left, right)
+
+    def p_inter(self, meta: Meta, left: _PatternReader, right: _PatternReader) -> _PatternReader:
+        return _chain(spec.PatternIntersection, left, right)
+
+    def p_full(self, meta: Meta) -> _PatternReader:
+        return lambda scope: spec.Full()
+
+    def p_causal(self, meta: Meta) -> _PatternReader:
+        return lambda scope: spec.Causal()
+
+    def p_star(self, meta: Meta) -> _PatternReader:
+        return lambda scope: spec.Star()
+
+    def p_window(self, meta: Meta, radius: _Int, cyclic: Optional[Token] = None) -> _PatternReader:
+        return lambda scope: spec.Window(scope.int_term(radius, "window radius", minimum=1), cyclic is not None)
+
+    def p_offsets(self, meta: Meta, *parts: Any) -> _PatternReader:
+        offsets = [p for p in parts if isinstance(p, _Int)]
+        cyclic = any(isinstance(p, Token) for p in parts)
+        return lambda scope: spec.Offsets(
+            tuple(scope.int_term(p, "offset", allow_negative_name=True) for p in offsets), cyclic)
+
+    def p_dilated(self, meta: Meta, radius: _Int, dilation: _Int) -> _PatternReader:
+        return lambda scope: spec.Dilated(scope.int_term(radius, "dilated window radius", minimum=1),
+                                          scope.int_term(dilation, "dilation", minimum=1))
+
+    def p_strided(self, meta: Meta, stride: _Int) -> _PatternReader:
+        return lambda scope: spec.Strided(scope.int_term(stride, "stride", minimum=1))
+
+    def p_blocks(self, meta: Meta, size: _Int) -> _PatternReader:
+        return lambda scope: spec.Blocks(scope.int_term(size, "block size", minimum=1))
+
+    def p_global(self, meta: Meta, size: _Int) -> _PatternReader:
+        return lambda scope: spec.Global(scope.int_term(size, "global pattern size", minimum=1))
+
+    def p_sinks(self, meta: Meta, count: _Int) -> _PatternReader:
+        return lambda scope: spec.Sinks(scope.int_term(count, "number of sinks", minimum=1))
+
+    def p_random(self, meta: Meta, count: _Int, seed: _Int) -> _PatternReader:
+        def read(scope: _Scope) -> spec.Pattern:
+            _literal_tokens(scope, meta, "`random(...)`")
+            r = scope.int_term(count, "random pattern count", minimum=1)
+            s = scope.int_term(seed, "seed", minimum=0)
+            if not isinstance(r, int) or not isinstance(s, int):
+                raise _err(meta, "`random(r, seed=S)` needs integer literals")
+            return spec.RandomPattern(r, s)
+        return read
+
+    def p_global_at(self, meta: Meta, *listed: _Int) -> _PatternReader:
+        def read(scope: _Scope) -> spec.Pattern:
+            n = _literal_tokens(scope, meta, "`global {...}` lists positions: it")
+            positions: list[int] = []
+            for p in listed:
+                v = scope.integer(p, "global position", 1, "global positions must be integer literals")
+                if v > n:
+                    raise _err(p, f"global position {v} is beyond `tokens {n}`")
+                if v in positions:
+                    raise _err(p, f"global position {v} is listed twice")
+                positions.append(v)
+            return spec.GlobalAt(tuple(positions))
+        return read
+
+    def p_edges(self, meta: Meta, *edges: Callable[[_Scope], tuple[int, int]]) -> _PatternReader:
+        def read(scope: _Scope) -> spec.Pattern:
+            _literal_tokens(scope, meta, "`edges {...}`")
+            return spec.Edges(tuple(edge(scope) for edge in edges))
+        return read
+
+    def edge(self, meta: Meta, source: _Int, target: _Int) -> Callable[[_Scope], tuple[int, int]]:
+        def read(scope: _Scope) -> tuple[int, int]:
+            n = _literal_tokens(scope, meta, "`edges {...}`")
+            i = scope.int_term(source, "edge position", minimum=1)
+            j = scope.int_term(target, "edge position", minimum=1)
+            if not isinstance(i, int) or not isinstance(j, int):
+                raise _err(meta, "edge positions must be integers")
+            for v, end in ((i, source), (j, target)):
+                if v > n:
+                    raise _err(end, f"edge position {v} is beyond `tokens {n}`")
+            return i, j
+        return read
+
+    def p_columns(self, meta: Meta, stride: _Int, count: _Int) -> _PatternReader:
+        def read(scope: _Scope) -> spec.Pattern:
+            _literal_tokens(scope, meta, "`columns(l, c)`")
+            lv = scope.int_term(stride, "column stride", minimum=1)
+            cv = scope.int_term(count, "number of summary columns", minimum=1)
+            if not isinstance(lv, int) or not isinstance(cv, int):
+                raise _err(meta, "`columns(l, c)` takes integer literals")
+            if cv > lv:
+                raise _err(count, f"`columns(l, c)` needs c ≤ l, got c = {cv} > l = {lv}")
+            return spec.Columns(lv, cv)
+        return read
+
+    def p_blockwise(self, meta: Meta, size: _Int, inner: _PatternReader) -> _PatternReader:
+        """`blockwise(b) { P }`: P is a pattern on the n/b block indices, checked against them."""
+        def read(scope: _Scope) -> spec.Pattern:
+            n = _literal_tokens(scope, meta, "`blockwise(b) { ... }`")
+            b = scope.integer(size, "block size", 1, "the block size must be an integer literal")
+            if n % b:
+                raise _err(size, f"block size {b} does not divide `tokens {n}` (BigBird's blocks tile the sequence)")
+            if scope.in_blockwise:
+                raise _err(meta, "`blockwise` patterns cannot be nested")
+            return spec.Blockwise(b, inner(dataclasses.replace(scope, tokens=n // b, in_blockwise=True)))
+        return read
+
+
+def _read_pattern(tree: Tree, scope: _Scope) -> spec.Pattern:
+    reader: _PatternReader = _run(_Patterns(), tree)
+    return reader(scope)
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage 3: cross-field checks, across the items of a head and the statements of the file
+
+def _head(meta: Meta, label: Optional[str], items: list[_Item]) -> spec.Head:
+    """A head from its items: one defining function, each field once, then the values (in the order
+    the fields were first given) and the fields that exclude or need each other."""
+    function: Optional[_Item] = None
+    seen: dict[str, _Item] = {}
+    for item in items:
+        if item.sets == "function":
+            if function is not None:
+                raise _err(item.at, f"a head has exactly one of `kernel`, `features`, `score`; "
+                                    f"this one already has `{function.word}` at line {_loc(function.at).line}")
+            function = item
+            continue
+        _check_once(item, seen)
+        seen[item.once or item.sets] = item
+    if function is None:
+        raise _err(meta, "this attention head has no `kernel`, `features` or `score`")
+    main: _Function = function.build()
+    fields = {item.sets: item.build() for item in seen.values()}
+    _check_head_fields(main.kind, fields, {item.sets: item for item in seen.values()})
+    return spec.Head(label, main.kind, main.fn, main.params, main.expr, main.random, loc=_loc(meta), **fields)
+
+
+#: The ways of bringing positions into a head (one per head), and how messages name each item.
+_POSITION_KEYS = ("bias", "reweight", "rotary")
+_POSITION_WORDS = {"bias_formula": "bias", "buckets": "bias buckets"}
+
+
+def _check_once(item: _Item, seen: dict[str, _Item]) -> None:
+    key = item.once or item.sets
+    if key in _POSITION_KEYS:
+        other = next((seen[k] for k in _POSITION_KEYS if k in seen and k != key), None)
+        if other is not None:
+            raise _err(item.at, f"one way of bringing positions into a head: this head already has "
+                                f"`{_POSITION_WORDS.get(other.word, other.word)}` at line {_loc(other.at).line}")
+    if key in seen:
+        raise _err(item.at, f"`{item.word}` is given twice in one head (first at line {_loc(seen[key].at).line})")
+
+
+def _check_head_fields(kind: str, fields: dict[str, Any], items: dict[str, _Item]) -> None:
+    position = fields.get("position")
+    if position is not None and position.kind == "rotary" and kind == "features":
+        raise _err(items["position"].at, "`rotary` applies to `kernel` and `score` heads (it rotates the "
+                                         "query and key inside k(q, k))")
+    if "projection" in fields and ("pattern" in items or "bias" in items or "position" in items):
+        # E, F mix every position into the keys and values, so a mask or a position bias has
+        # no meaning there (and a receptive-field argument would be false).
+        other = items.get("pattern") or items.get("bias") or items["position"]
+        raise _err(other.at, "`project keys values` mixes all positions into the keys and values: it cannot "
+                             "be combined with `pattern` or `bias` in the same head")
+    if isinstance(fields.get("pattern"), spec.PatternSequence) and (
+            fields.get("bias") or position or fields.get("projection")):
+        raise _err(items["pattern"].at, "per-layer patterns are analysed for heads without a bias, a "
+                                        "position term or sequence projections (not supported with them)")
+    if fields.get("projection") and fields.get("nystrom"):
+        raise _err(items["nystrom"].at, "`nystrom` and `project keys values` cannot share a head: each "
+                                        "replaces the keys in its own way")
+    if fields.get("differential") and (kind != "kernel" or fields.get("normalize") is False):
+        raise _err(items["differential"].at, "`differential` subtracts two normalised kernel heads "
+                                             "(softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ)): it needs a normalised "
+                                             "`kernel` head")
+    if kind == "score" and fields.get("nystrom"):
+        raise _err(items["nystrom"].at, "`nystrom` applies to `kernel` heads")
+    if fields.get("tie") and kind == "features":
+        raise _err(items["tie"].at, "`tie query key` applies to `kernel` and `score` heads")
+
+
+#: The word of a statement in messages, where it differs from its grammar rule.
+_STATEMENT_WORD = {"ffn_named": "ffn", "ffn_custom": "ffn", "conv_span": "convolution", "conv_taps": "convolution"}
+
+
+class _File:
+    """The file's statements, built in the order their meaning needs (params, then the sizes, then
+    the heads and the rest), with the checks that span several statements."""
+
+    def __init__(self, path: str, tree: Tree):
+        self.path = path
+        self.scope = _Scope()
+        self.cites: list[str] = []
+        self.params: list[spec.Param] = []
+        self.heads: list[Tree] = []
+        self.single: dict[str, Tree] = {}  # statements given at most once, by word
+        for statement in tree.children:
+            self._collect(statement)
+
+    def _collect(self, statement: Tree) -> None:
+        word = _STATEMENT_WORD.get(statement.data, statement.data)
+        if word == "cite":
+            self.cites.append(self._build(statement))
+        elif word == "param":
+            param = self._build(statement)
+            self.params.append(param)
+            self.scope.params[param.name] = param
+        elif word == "attention":
+            self.heads.append(statement)
+        elif word in self.single:
+            first = _loc(self.single[word].meta)
+            raise _err(statement.meta, f"`{word}` is given twice (first at line {first.line})")
+        else:
+            self.single[word] = statement
+
+    def _build(self, statement: Tree) -> Any:
+        return _run(_BuildIR(self.scope), statement)
+
+    def _optional(self, word: str, default: Any) -> Any:
+        statement = self.single.get(word)
+        return default if statement is None else self._build(statement)
+
+    def build(self) -> spec.Spec:
+        architecture = Path(self.path).stem if self.path not in ("<stdin>", "-") else "<stdin>"
+        architecture = self._optional("architecture", architecture)
+        tokens = self._optional("tokens", "n")
+        self.scope = dataclasses.replace(self.scope, tokens=tokens)
+        dim = self._optional("dim", "d")
+        if isinstance(tokens, str) and isinstance(dim, str) and tokens == dim:
+            # Without a `dim` line the dimension is named d, so `tokens d` collides with it.
+            where = self.single.get("dim") or self.single["tokens"]
+            extra = "" if "dim" in self.single else " (the token dimension is called d unless a `dim` line names it)"
+            raise _err(where.meta, f"`dim` and `tokens` cannot be the same name{extra}")
+        mixer, heads = self._mixer()
+        ffn = self._optional("ffn", spec.FFN("named", name="relu"))
+        positional = self._optional("positional", "none")
+        layers = self._optional("layers", None)
+        expect = self._optional("expect", None)
+        target = self._optional("target", "equivariant")
+        self._check_analysed_together(heads, mixer, tokens, target, positional)
+        return spec.Spec(self.path, architecture, tuple(self.cites), tokens, dim, tuple(self.params), heads, ffn,
+                         positional, layers, expect, target, mixer=mixer)
+
+    def _mixer(self) -> tuple[Optional[spec.Convolution], tuple[spec.Head, ...]]:
+        """One token mixer: attention heads or a convolution; heads of per-layer patterns share a depth."""
+        mixer = None
+        if "convolution" in self.single:
+            if self.heads:
+                raise _err(self.heads[0].meta, "a file describes one token mixer: `attention` heads or a "
+                                               "`convolution`, not both")
+            mixer = self._build(self.single["convolution"])
+        elif not self.heads:
+            raise UapError("no `attention { ... }` block: a .uap file needs at least one attention head "
+                           "(or a `convolution` mixer)", 1, 1)
+        heads = tuple(self._build(tree) for tree in self.heads)
+        finite = {len(h.pattern.patterns) for h in heads
+                  if isinstance(h.pattern, spec.PatternSequence) and not h.pattern.periodic}
+        if len(finite) > 1:
+            raise _err(self.heads[0].meta, "the heads' `pattern sequence` lists have different lengths "
+                                           f"({', '.join(map(str, sorted(finite)))}): the network has one depth")
+        return mixer, heads
+
+    def _check_analysed_together(self, heads: tuple[spec.Head, ...], mixer: Optional[spec.Convolution],
+                                 tokens: spec.IntTerm, target: str, positional: str) -> None:
+        sequences = any(isinstance(h.pattern, spec.PatternSequence) for h in heads)
+        if (sequences or mixer is not None) and (target != "equivariant" or positional != "none"):
+            what = "per-layer patterns" if sequences else "a `convolution` mixer"
+            where = self.single.get("target") or self.single["positional"]
+            raise _err(where.meta, f"{what} are analysed for equivariant targets without a positional encoding "
+                                   "(`target` and `positional absolute` are not supported with them)")
+        if sequences and not isinstance(tokens, int):
+            where = self.single.get("tokens") or self.heads[0]
+            raise _err(where.meta, "per-layer patterns need an integer `tokens N` (they are decided for a "
+                                   "concrete n)")
