@@ -16,6 +16,7 @@ POINTS = [sympy.Rational(-7, 3), sympy.Integer(-1), sympy.Rational(1, 5), sympy.
 def test_the_parser_reads_names_and_arities_from_the_table():
     assert parse.FUNCTIONS is functions.FUNCTIONS
     assert parse.ACTIVATIONS is functions.ACTIVATIONS
+    assert parse.LAYER_FUNCTIONS is functions.LAYER_FUNCTIONS
 
 
 def test_the_verifier_and_the_simulator_define_exactly_the_language_functions():

@@ -132,6 +132,7 @@ def _region_signs(signs) -> dict:
 
 
 def _layers_value(expect: S.Expectation, spec: S.Spec):
+    from .functions import LAYER_FUNCTIONS
     from .lower import param_symbol
     syms = {p.name: param_symbol(p) for p in spec.params}
     if isinstance(spec.tokens, str):
@@ -149,8 +150,7 @@ def _layers_value(expect: S.Expectation, spec: S.Spec):
             return {"+": l + r, "-": l - r, "*": l * r, "/": l / r}[node.op]
         if isinstance(node, S.Call):
             args = [go(x) for x in node.args]
-            return {"ceil": sympy.ceiling, "ceiling": sympy.ceiling, "floor": sympy.floor,
-                    "max": sympy.Max, "min": sympy.Min}[node.fn](*args)
+            return LAYER_FUNCTIONS[node.fn].build(*args)
         raise ValueError(node)
     return go(expect.layers)
 

@@ -1,6 +1,7 @@
 """The functions of the .uap language, in one table: the parser reads their names and arities, the
 lowering to SymPy their constructors. The named FFN activations (`ffn NAME`) are a second table
-here, in the order the parser lists them.
+here, in the order the parser lists them, and the functions of `expect ... layers EXPR` a third (the
+parser checks them, the expectation check evaluates them).
 
 SymPy is imported when a constructor first runs, not when this module is imported, so the parser
 stays free of it. The certificate verifier (uapcheck/verifier/kernels.py) and the simulator
@@ -83,4 +84,10 @@ ACTIVATIONS: dict[str, Callable[[Any], Any]] = {
     "relu": relu, "leaky_relu": leaky_relu, "gelu": gelu, "tanh": FUNCTIONS["tanh"].build,
     "sigmoid": sigmoid, "softplus": softplus, "elu": elu, "silu": silu, "sin": FUNCTIONS["sin"].build,
     "identity": identity,
+}
+
+#: `expect uap layers EXPR`: the integer functions a layer count is written with.
+LAYER_FUNCTIONS: dict[str, Function] = {
+    "ceil": Function(1, _sympy("ceiling")), "ceiling": Function(1, _sympy("ceiling")),
+    "floor": Function(1, _sympy("floor")), "max": Function(2, _sympy("Max")), "min": Function(2, _sympy("Min")),
 }

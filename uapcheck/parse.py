@@ -43,9 +43,10 @@ MAX_CONSTANT_EXPONENT = 1000
 MAX_EXPRESSION_NODES = 5000  # nodes of the parse tree of one kernel, score, feature map, ffn or layers
 MAX_INT = 10**9
 
-# The language's functions and activations are the tables of uapcheck/functions.py.
+# The language's functions, activations and layer-count functions are the tables of uapcheck/functions.py.
 FUNCTIONS = functions.FUNCTIONS
 ACTIVATIONS = functions.ACTIVATIONS
+LAYER_FUNCTIONS = functions.LAYER_FUNCTIONS
 
 
 def _grammar_text() -> str:
@@ -610,7 +611,6 @@ def _unknown_function(fn: Token) -> UapError:
                 + "; known: " + ", ".join(sorted(FUNCTIONS)))
 
 
-LAYER_FUNCTIONS = {"ceil": 1, "ceiling": 1, "floor": 1, "max": 2, "min": 2}
 _LAYER_RULES = ("number", "name", "call", "neg", "add", "sub", "mul", "div")  # the methods of _LayerExpr
 
 
@@ -635,7 +635,8 @@ class _LayerExpr(Transformer_NonRecursive):
             if node.data not in _LAYER_RULES:
                 raise _err(node.meta, "`layers` takes an integer or an expression with + - * / ceil floor max min")
             fn, *args = node.children
-            if LAYER_FUNCTIONS.get(str(fn)) != len(args):
+            function = LAYER_FUNCTIONS.get(str(fn))
+            if function is None or function.arity != len(args):
                 raise _err(node.meta, f"`{fn}` is not allowed in `layers`; use ceil, floor, max, min")
 
     def number(self, meta: Meta, digits: Token) -> spec.Expr:
