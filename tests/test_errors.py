@@ -480,3 +480,41 @@ def test_cli_nested_exp_finishes(tmp_path):
 def test_refused_combinations_are_input_errors(text):
     with pytest.raises(UapError):
         uapcheck.check(text, "errors.uap")
+
+
+# --- several problems in one file: the first in reading order is reported (the parser's stages
+# build bottom-up, so these pin the order a reader meets the problems in)
+FIRST_PROBLEM = [
+    # a misspelt function is named before anything inside its arguments
+    (K % "softmax(q . k)", "softmax", "softmax"),
+    (K % "foo(n)", "foo", "unknown function `foo`"),
+    (K % "exp(x . 1) + foo(z)", "1)", "inner product of two vectors"),  # left to right
+    (K % "exp(q) + foo(z)", "q)", "unknown name `q`"),
+    # a head's lines are checked against each other before their contents
+    ("attention { kernel k(x, y) = exp(x . y); pattern full; pattern window(w) }\n", "pattern window",
+     "given twice"),
+    ("attention { pattern window(w); kernel k(x, y) = exp(q . y) }\n", "q .", "unknown name `q`"),
+    ("attention { kernel k(x, y) = exp(x . y); kernel k(x, y) = q }\n", "kernel k(x, y) = q", "exactly one"),
+    # statements given twice before their contents; params before what uses them
+    ("tokens 0\ntokens 0\n" + SOFTMAX, "tokens 0\n" + SOFTMAX, "given twice"),
+    ("param a > 0\nparam a > 2\n" + SOFTMAX, "a > 2", "declared twice"),
+    # `layers` refuses an operation before looking inside it
+    ("expect uap layers |q|\n" + SOFTMAX, "|q|", "`layers` takes"),
+    ("expect uap layers q + 2^n\n" + SOFTMAX, "q +", "unknown name `q`"),
+]
+
+
+@pytest.mark.parametrize("src, marker, phrase", FIRST_PROBLEM)
+def test_the_first_problem_in_reading_order_is_reported(src, marker, phrase):
+    err = error_of(src)
+    assert phrase in err.message
+    assert (err.line, err.column) == at(src, marker), err.message
+
+
+def test_deeply_nested_and_long_patterns_parse():
+    # patterns are read without recursion along `+`/`&` chains and within the nesting bound
+    nested = "(full + " * 199 + "causal" + ")" * 199
+    chain = " + ".join(["window(1) & causal"] * 190)
+    for pattern in (nested, chain):
+        spec = parse_source(f"tokens 64\nattention {{ kernel k(x, y) = exp(x . y)\n pattern {pattern} }}\n", "t.uap")
+        assert spec.heads[0].pattern.parts
