@@ -95,9 +95,10 @@ def test_below_the_range_the_concrete_engine_differs_so_the_range_is_needed():
     for w, g in [(1, 1), (2, 1), (1, 2), (3, 2)]:
         got = F.concrete(U(Window(w), Global(g)), g + 2 * w + 2)
         assert got.least and got.layers == 2
-    # cyclic window, w = 2: at n = 9, below the proved range 4w + 2, D = 2 suffice by the engine's decision
-    got = F.concrete(Window(2, True), 9)
-    assert got.least and got.diameter == 2 and got.layers == 2
+    # cyclic window, w = 2: below n = 2w + 3 the group is not D_n (at n = 6 the graph is K_6 minus a perfect
+    # matching, with 2^3 · 3! = 48 automorphisms, not |D_6| = 12)
+    got = F.concrete(Window(2, True), 6)
+    assert got.diameter == 2 and got.order == 48
 
 
 def test_the_base_case_of_window_plus_strided_settles_for_small_parameters():

@@ -167,8 +167,8 @@ def test_the_closed_form_witness_of_window_plus_global_for_every_n_up_to_60(w, g
 
 @pytest.mark.parametrize("w", [1, 2, 3, 4])
 def test_cyclic_windows_need_only_the_diameter_for_every_n_up_to_60(w):
-    """§11.9 proves D layers suffice for `window(w) cyclic` when n ≥ 4w + 2; the concrete decision
-    agrees for every n ≤ 60, and also for 2w + 3 ≤ n ≤ 4w + 1 (D = 2), which the proof leaves to it."""
+    """§11.9 proves D layers suffice for `window(w) cyclic` when n ≥ 2w + 3 (two arguments: n ≥ 4w + 2
+    and 2w + 3 ≤ n ≤ 4w + 1); the concrete decision agrees for every n ≤ 60."""
     for n in range(2 * w + 3, 61):
         graphs, d, decision, st = _decide([f"window({w}) cyclic"], n)
         assert decision.sufficient is True, (w, n)

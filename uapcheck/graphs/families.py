@@ -17,7 +17,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F4 ``blocks(b) + global(g)``, b ≥ 2, g ≥ 1 (integers), n ≥ b(⌊g/b⌋ + 2) + 1 (at least three
   blocks meet the non-globals): D = 2, G = S_g on {1..g} × Aut(disjoint cliques: the blocks minus
   the globals), 3 layers, least.
-* F5 ``window(w) cyclic``, n ≥ 4w + 2: D = ⌈⌊n/2⌋/w⌉, G = D_n, D layers, least (§11.9).
+* F5 ``window(w) cyclic``, n ≥ 2w + 3: D = ⌈⌊n/2⌋/w⌉, G = D_n, D layers, least (§11.9).
 * F6 ``offsets {1..w} cyclic`` (or {−w..−1}), n ≥ 2w + 2: D = ⌈(n−1)/w⌉, G = C_n, D layers, least.
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
@@ -236,12 +236,11 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
 
 def _cyclic_window(n, w) -> FamilyTheorem:
     return FamilyTheorem(
-        "F5", "window(w) cyclic", (("w", w),), 4 * w + 2, ceiling(floor(n / 2) / w), "D_n", 2 * n,
+        "F5", "window(w) cyclic", (("w", w),), 2 * w + 3, ceiling(floor(n / 2) / w), "D_n", 2 * n,
         ("(1 2 ... n)", "i ↦ n + 1 − i"), ceiling(floor(n / 2) / w), True,
-        "the rooted view of a position has only the reflection through it as automorphism (§11.9), so no "
-        "view witness exists and D layers suffice",
-        open_question="for 2w + 3 ≤ n ≤ 4w + 1 (D = 2) D layers are not proved to suffice (the concrete "
-                      "engine decides each such n)")
+        "the rooted view of a position has only the reflection through it as automorphism (§11.9: the "
+        "colour-class argument for n ≥ 4w + 2, the path argument for 2w + 3 ≤ n ≤ 4w + 1), so no view "
+        "witness exists and D layers suffice")
 
 
 def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:

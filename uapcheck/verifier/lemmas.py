@@ -69,7 +69,7 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
             return Lemma("window", w if kind == "name" else None, sympy.ceiling((n - 1) / wv), "reflection",
                          lambda x: 2 * x + 1, True)
         return Lemma("cyclic window", w if kind == "name" else None, sympy.ceiling(sympy.floor(n / 2) / wv), "D_n",
-                     lambda x: 2 * x + 3, False, rooted_from=(lambda x: 4 * x + 2) if kind == "name" else (lambda x, w=w: 4 * w + 2))
+                     lambda x: 2 * x + 3, False, rooted_from=(lambda x: 2 * x + 3) if kind == "name" else (lambda x, w=w: 2 * w + 3))
     if isinstance(p, S.Offsets) and p.cyclic and all(isinstance(o, int) and not isinstance(o, bool) for o in p.offsets):
         offs = set(p.offsets) - {0}
         w = len(offs)
@@ -295,7 +295,7 @@ def _rooted_family(ctx, lemma: Lemma):
         raise Trust(f"D layers for the `{lemma.name}` family: the rooted views are not re-decided ({problem})")
     if problem:
         raise Reject(f"D layers do not suffice at an instance: {problem}")
-    n0 = "4w + 2" if lemma.name == "cyclic window" else "2w + 2"
+    n0 = "2w + 3" if lemma.name == "cyclic window" else "2w + 2"
     return VERIFIED, (f"`{lemma.name}` family: D layers suffice for n ≥ {n0} by §11.9's rooted-view lemma (Aut(R_i) ⊆ "
                       f"Stab_G(i), G transitive); re-decided with nauty's rooted views at every instance n ≤ "
                       f"{INSTANCE_MAX_N} from the group's range" + (", parameter 1, 2, 3" if lemma.param else ""))
