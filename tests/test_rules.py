@@ -176,9 +176,10 @@ def test_running_out_of_time_is_inconclusive_and_names_the_step():
 def test_symmetric_bias_kinds_are_not_claimed_one_layer(kind):
     """B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}."""
     result = uapcheck.check("attention {\n kernel k(x, y) = exp(x . y)\n bias " + kind + "\n}\n")
-    assert result.verdict == "INCONCLUSIVE"
+    assert (result.verdict, result.layers) == ("UAP", 2)  # BIAS-LAYERS: two, least (docs/theory.md §8)
     td = [s for s in result.root.walk() if s.rule == "TD-BIAS"][0]
-    assert td.status == proof.UNDECIDED
+    assert td.proved and td.facts["labelled_views"] is True  # the count is the labelled views'
+    assert td.facts.get("layers") is None
 
 
 def test_dim_one_is_never_uap_since_theorem_1_assumes_d_at_least_two():

@@ -249,6 +249,11 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         layers = ev.get("layers")
         return {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
                 "least": ev.get("least")}
+    if step.rule == "BIAS-LAYERS":
+        return {"layers": step.facts.get("layers"), "least": step.facts.get("least"),
+                "condition": step.facts.get("condition")}
+    if step.rule == "TD-BIAS":
+        return {"labelled_views": bool(step.facts.get("labelled_views"))}
     if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
         return {"name": ev.get("name"), "order": ev.get("order") if isinstance(ev.get("order"), int) else None}
     if step.rule == "SYM-DENSE":

@@ -680,3 +680,155 @@ class StandardFamily(Certificate):
                 "parameters": {k: _exact(v) for k, v in self.params},
                 "claims": {k: _exact(v) for k, v in self.claims},
                 "instance parameters": dict(self.lower_bounds)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
+
+#: The trainable bias kinds whose class depends on the offset only (Lemma V^λ of §11.10 covers them).
+OFFSET_BIAS_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant")
+#: At or below this many tokens, BIAS-LAYERS decides one layer against two over all of S_n.
+DENSE_BIAS_BRUTE_FORCE_N = 6
+
+
+def offset_bias_class(kind: str, n: int, query: int, key: int) -> Any:
+    """The class of the pair (query, key) under a trainable `bias KIND` on n tokens (positions 1..n):
+    (query, key) itself for `free`, the offset key − query for `toeplitz`, its residue mod n for
+    `circulant`, |key − query| for `symmetric toeplitz`, the circular distance for `symmetric
+    circulant` (docs/theory.md §8, TD-BIAS)."""
+    m = key - query
+    if kind == "free":
+        return (query, key)
+    if kind == "toeplitz":
+        return m
+    if kind == "circulant":
+        return m % n
+    if kind == "symmetric toeplitz":
+        return abs(m)
+    if kind == "symmetric circulant":
+        return min(m % n, (-m) % n)
+    raise ValueError(f"unknown bias kind {kind!r}")
+
+
+def keeps_row_labels(kinds: Sequence[str], n: int, perm: Sequence[int], i: int) -> bool:
+    """σ (perm[p - 1] = σ(p)) keeps every biased dense head's labels into row i: class(σi, σu) =
+    class(i, u) for every key u. This is the one-layer labelled witness condition (§11.10, D = 1)."""
+    s = perm
+    return all(offset_bias_class(k, n, s[i - 1], s[u - 1]) == offset_bias_class(k, n, i, u)
+               for k in kinds for u in range(1, n + 1))
+
+
+def keeps_all_labels(kinds: Sequence[str], n: int, perm: Sequence[int]) -> bool:
+    """σ keeps every biased dense head's labels in every row: σ is in the family's group."""
+    return all(keeps_row_labels(kinds, n, perm, i) for i in range(1, n + 1))
+
+
+@dataclass(frozen=True)
+class DenseBiasLayers(Certificate):
+    """The least number of layers (1 or 2) of dense heads whose biases are trainable and depend on the
+    offset, at least one of them symmetric (docs/theory.md §8, BIAS-LAYERS).
+
+    `reason` says how the count is shown:
+    - "injective": some head has a `free` or `toeplitz` bias, whose classes are pairwise different in
+      every row: that head alone separates every σ ≠ id in one layer, so 1 layer (the group is trivial);
+    - "encoding": an absolute positional encoding (no labelled witness, §11.10): 1 layer;
+    - "exhaustive": n ≤ DENSE_BIAS_BRUTE_FORCE_N, every σ ∈ S_n tried: 2 layers with the `witness` σ found
+      (it keeps row i's labels and breaks some label), else 1;
+    - "witness": the transposition σ = (a b) with i, and a position v whose arcs to a and b carry
+      different labels: σ keeps row i's labels (so one layer cannot separate X from σX at i) and is
+      not in G. At symbolic n the witness is stated for n ≥ `low` and checked at every n from `low` to
+      `low` + 40 (its proof is §8's);
+    - "sufficient": two layers, not shown least (D + 1 with D = 1: the depth-2 view is the whole
+      labelled sample, Lemma V^λ)."""
+
+    kinds: tuple  # the bias kinds of the biased heads
+    n: Any  # int, or the token symbol
+    layers: int
+    least: bool
+    reason: str
+    witness: Optional[tuple] = None  # concrete: (i, permutation tuple); symbolic: (i, a, b, v) in n
+    low: Optional[int] = None
+    kind = "dense-bias-layers"
+
+    def check(self) -> None:
+        kinds = tuple(self.kinds)
+        if not kinds or any(k not in OFFSET_BIAS_KINDS + ("free",) for k in kinds):
+            _reject(DenseBiasLayers, f"the bias kinds {kinds} are not trainable bias kinds")
+        if self.reason == "injective":
+            if not (set(kinds) & {"free", "toeplitz"}) or (self.layers, self.least) != (1, True):
+                _reject(DenseBiasLayers, "one layer by an injective head needs a `free` or `toeplitz` head")
+            return
+        if "free" in kinds:
+            _reject(DenseBiasLayers, "Lemma V^λ does not cover a `free` bias")
+        if self.reason == "encoding":
+            if (self.layers, self.least) != (1, True):
+                _reject(DenseBiasLayers, "an absolute encoding gives one layer")
+            return
+        if self.reason == "sufficient":
+            if self.layers != 2 or self.least:
+                _reject(DenseBiasLayers, "D + 1 = 2 layers suffice; they are not shown least")
+            return
+        if self.reason == "exhaustive":
+            self._check_exhaustive(kinds)
+            return
+        if self.reason == "witness":
+            self._check_witness(kinds)
+            return
+        _reject(DenseBiasLayers, f"unknown reason {self.reason!r}")
+
+    def _check_exhaustive(self, kinds: tuple) -> None:
+        from itertools import permutations
+        n = self.n
+        if not isinstance(n, int) or n > DENSE_BIAS_BRUTE_FORCE_N or not self.least:
+            _reject(DenseBiasLayers, "an exhaustive decision is made at a small concrete n")
+        if self.layers == 2:
+            if self.witness is None:
+                raise CertificateRejected("DenseBiasLayers: two layers least needs a witness")
+            i, perm = self.witness
+            if sorted(perm) != list(range(1, n + 1)):
+                _reject(DenseBiasLayers, "the witness is not a permutation")
+            if not keeps_row_labels(kinds, n, perm, i) or keeps_all_labels(kinds, n, perm):
+                _reject(DenseBiasLayers, "the witness does not keep row i's labels while leaving the group")
+            return
+        if self.layers != 1:
+            _reject(DenseBiasLayers, "one layer or two")
+        for perm in permutations(range(1, n + 1)):
+            for i in range(1, n + 1):
+                if keeps_row_labels(kinds, n, perm, i) and not keeps_all_labels(kinds, n, perm):
+                    _reject(DenseBiasLayers, f"σ = {perm} keeps row {i}'s labels and is not in the group")
+
+    def _check_witness(self, kinds: tuple) -> None:
+        witness, low = self.witness, self.low
+        if self.layers != 2 or not self.least or witness is None or low is None:
+            raise CertificateRejected("DenseBiasLayers: a witness gives two layers, least, from its range on")
+        if isinstance(self.n, int):
+            values = [self.n] if self.n >= low else []
+        else:
+            values = list(range(low, low + 41))
+        if not values:
+            _reject(DenseBiasLayers, f"n = {self.n} is below the witness's range n ≥ {low}")
+        for n in values:
+            i, a, b, v = (int(sympy.sympify(p, strict=True).subs(self.n, n)) if not isinstance(p, int) else p
+                          for p in witness)  # safe: strict (positions made by the rule, no text)
+            if len({i, a, b}) != 3 or len({a, b, v}) != 3 or not all(1 <= p <= n for p in (i, a, b, v)):
+                _reject(DenseBiasLayers, f"n = {n}: the positions i, a, b, v are not valid")
+            perm = list(range(1, n + 1))
+            perm[a - 1], perm[b - 1] = b, a
+            # σ keeps row i's labels: only the keys a and b move, so their classes from i must agree.
+            if any(offset_bias_class(k, n, i, a) != offset_bias_class(k, n, i, b) for k in kinds):
+                _reject(DenseBiasLayers, f"n = {n}: row {i} tells key {a} from key {b}")
+            # σ ∉ G: the arc v → a goes to v → b with another label in some head.
+            if all(offset_bias_class(k, n, v, a) == offset_bias_class(k, n, v, b) for k in kinds):
+                _reject(DenseBiasLayers, f"n = {n}: position {v} does not tell {a} from {b}")
+
+    def to_json(self) -> Any:
+        out: dict = {"kind": self.kind, "bias kinds": list(self.kinds), "n": _exact(self.n), "layers": self.layers,
+                     "least": self.least, "reason": self.reason}
+        if self.witness is not None:
+            if self.reason == "exhaustive":
+                out["witness"] = {"i": self.witness[0], "permutation": list(self.witness[1])}
+            else:
+                out["witness"] = {k: _exact(p) for k, p in zip(("i", "a", "b", "v"), self.witness)}
+        if self.low is not None:
+            out["range"] = f"n ≥ {self.low}"
+        return out

@@ -13,7 +13,8 @@ from .asymptotics import Undecided
 from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
-from .rules import analytic, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets, verdict, witness
+from .rules import (analytic, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets,
+                    verdict, witness)
 from .render.notebook import ResultViews
 from .bignum import show_order
 from .show import show_expr, show_head
@@ -367,6 +368,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         with stage("the symmetry group"):
             group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
         structure, layers, obstruction = [], 1, None
+        if dense_bias.applies(spec):
+            with stage("the layers of dense heads with a symmetric bias"):
+                structure = [dense_bias.dense_bias_layers(spec)]
     if undecided_group:
         group_step, group = symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
 

@@ -66,12 +66,19 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
     if kind.startswith("symmetric"):
-        # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}, so X and X with
-        # those two tokens exchanged (not a symmetry for n large enough) agree at i.
-        return proof.conclude(f"{label}: with a `{kind}` bias, position i weighs i + s and i − s alike, so one "
-                              "layer does not separate X from X with x_(i+s) and x_(i−s) exchanged; more layers "
-                              "are not analysed here", proof.UNDECIDED, [td],
-                              {"reason": "one layer is not token distinguishing for symmetric bias kinds"})
+        # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}. The classes still depend
+        # on the offset alone (the own arc has class 0 in every row), so Lemma V^λ holds: each layer is
+        # injective on labelled views, and the layer count is the labelled views' (PAT-LAYERS, BIAS-LAYERS).
+        return proof.conclude(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so one layer is not token "
+                              "distinguishing; its classes depend on the offset alone, so each layer separates "
+                              "different labelled views (Lemma V^λ, docs/theory.md §11.10), and the number of "
+                              "layers is the labelled views' (PAT-LAYERS or BIAS-LAYERS)", proof.PROVED, [td],
+                              {"reason": "one layer is not token distinguishing for symmetric bias kinds; the "
+                                         "labelled view argument counts the layers"},
+                              facts={"labelled_views": True},
+                              certificate=Inference(((td, proof.PROVED),), "Lemma V^λ: a trainable bias whose "
+                                                    "classes depend on the offset only, on a head whose kernel is "
+                                                    "token distinguishing"))
     return proof.conclude(f"{label}: samples with different token sets are separated as without bias; "
                           f"for X' = σX with σ outside the group of the `{kind}` bias, a bias β large at one "
                           "shift concentrates row i on one position, so equal outputs for every β force "
@@ -101,15 +108,30 @@ def _walk(steps):
                 yield s
 
 
-def _layers_of(structure, group_step):
+def _layers_of(structure, group_step, heads=()):
     """The number of layers the premises establish: PAT-LAYERS's (SEQ-LAYERS's for per-layer patterns,
-    CONV-LAYERS's for the convolution mixer), or 1 for dense heads."""
+    CONV-LAYERS's for the convolution mixer, BIAS-LAYERS's for dense heads with a symmetric bias), or 1
+    for dense heads each of which is 1-layer token distinguishing."""
     for s in structure:
-        if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS") and s.proved:
+        if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS") and s.proved:
             return s.facts["layers"]
-    if group_step.rule == "SYM-DENSE" and not structure:
-        return 1
+    if group_step.rule == "SYM-DENSE" and not structure and not any(
+            s.rule == "TD-BIAS" and s.facts.get("labelled_views") for s in _walk(heads)):
+        return 1  # one layer of dense heads, each of which is 1-layer token distinguishing
     return None
+
+
+def _with_layer_range(group, structure):
+    """The group with the range of n from which the layer step's count holds (BIAS-LAYERS at symbolic
+    n: e.g. "n ≥ 4"). That range lies inside the named group's own (D_n, C_n: n ≥ 3; the reflection:
+    n ≥ 2), so it replaces it; any other condition is kept beside it."""
+    ranges = [s.facts["condition"] for s in structure if s.proved and s.facts.get("condition")]
+    if not ranges or group is None:
+        return group
+    cond = " and ".join(ranges)
+    if group.condition and group.name not in ("D_n", "C_n", "reflection", "S_n", "trivial"):
+        cond = f"{group.condition} and {cond}"
+    return replace(group, condition=cond)
 
 
 def decide(ffn, heads, structure, group_step, dim):
@@ -118,7 +140,7 @@ def decide(ffn, heads, structure, group_step, dim):
     obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")), None)
     ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     group = group_step.facts.get("group") if group_step.proved else None
-    layers = _layers_of(structure, group_step)
+    layers = _layers_of(structure, group_step, heads)
     two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk(heads))
     if obstruction is not None:
         return proof.Verdict.NOT_UAP, obstruction, group, layers, False
@@ -126,7 +148,7 @@ def decide(ffn, heads, structure, group_step, dim):
         return proof.Verdict.ILL_POSED, ill, group, layers, False
     if ffn.proved and all(h.proved for h in heads) and group is not None and layers is not None and all(
             s.proved for s in structure):
-        return proof.Verdict.UAP, None, group, layers, two_dims
+        return proof.Verdict.UAP, None, _with_layer_range(group, structure), layers, two_dims
     return proof.Verdict.INCONCLUSIVE, None, group, layers, False
 
 

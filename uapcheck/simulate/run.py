@@ -197,7 +197,7 @@ def _evidence(result, rule: str) -> Optional[dict]:
 
 
 def _view_witness(result) -> Optional[tuple[int, list[int], int]]:
-    ev = _evidence(result, "PAT-LAYERS") or _evidence(result, "SEQ-LAYERS")
+    ev = _evidence(result, "PAT-LAYERS") or _evidence(result, "SEQ-LAYERS") or _evidence(result, "BIAS-LAYERS")
     if not ev or not isinstance(ev.get("view witness"), dict):
         return None
     w = ev["view witness"]

@@ -59,9 +59,15 @@ def td_bias(ctx, s):
     head = _head(ctx, s)
     if not head.bias:
         raise Reject("the head has no bias")
-    can = td["status"] == "proved" and not head.bias.startswith("symmetric")
+    can = td["status"] == "proved"
     if (s["status"] == "proved") != can or s["status"] == "refuted":
         raise Reject(f"status {s['status']} does not follow (premise {td['status']}, bias `{head.bias}`)")
+    if head.bias.startswith("symmetric"):
+        if can and (s.get("data") or {}).get("labelled_views") is not True:
+            raise Reject("a symmetric bias is not one-layer distinguishing: the step must leave the count to "
+                         "the labelled views")
+        return VERIFIED, (f"inference: a trainable `{head.bias}` bias has offset classes, so Lemma V^λ "
+                          "(docs/theory.md §11.10) holds; the layers are the labelled views'")
     return VERIFIED, f"inference: a trainable `{head.bias}` bias separates permuted copies (docs/theory.md §Bias)"
 
 

@@ -129,7 +129,7 @@ def _check_summary(ctx) -> list[str]:
     stated = (group.get("data") or {}).get("order")
     if group["rule"] == "SYM-AUT" and isinstance(g.get("order"), int) and isinstance(stated, int) and g["order"] != stated:
         problems.append(f"group: order {g.get('order')} differs from {group['id']}'s")
-    layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS")]
+    layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")]
     try:
         layers = decode(ctx.cert.get("layers"), ctx.symbols)
     except TreeError as exc:
@@ -141,6 +141,9 @@ def _check_summary(ctx) -> list[str]:
         except TreeError as exc:
             return problems + [f"{layers_steps[-1]['id']} (PAT-LAYERS): layers: {exc}"]
     else:
+        if any(t["rule"] == "TD-BIAS" and (t.get("data") or {}).get("labelled_views")
+               for t in (ctx.steps[sid] for sid in _reachable(ctx))):
+            return problems + ["layers: a symmetric bias on dense heads needs the layer count of BIAS-LAYERS"]
         want = sympy.Integer(1)
     if sympy.simplify(layers - want) != 0:
         problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")

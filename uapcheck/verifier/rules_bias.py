@@ -1,0 +1,106 @@
+"""BIAS-LAYERS: dense heads with a symmetric trainable bias need one layer or two (docs/theory.md §8,
+BIAS-LAYERS). Re-decided here from the re-parsed heads alone: over all of S_n at small n, by the
+witness σ = (1 3) at row 2 on the labels from its range on (and at 40 more n for a symbolic n)."""
+from __future__ import annotations
+
+from itertools import permutations
+
+from .. import spec as S
+from .check import VERIFIED, Reject, checker
+
+#: Up to this many tokens the one-layer question is re-decided over every permutation.
+EXHAUSTIVE_N = 7
+SYMMETRIC = ("symmetric toeplitz", "symmetric circulant")
+
+
+def _label(kind: str, n: int, query: int, key: int):
+    """The class of (query, key) under a trainable bias of this kind (positions 1..n)."""
+    d = key - query
+    return {"free": (query, key), "toeplitz": d, "circulant": d % n, "symmetric toeplitz": abs(d),
+            "symmetric circulant": min(d % n, -d % n)}[kind]
+
+
+def _row_kept(kinds, n: int, image, i: int) -> bool:
+    return all(_label(k, n, image[i - 1], image[u - 1]) == _label(k, n, i, u) for k in kinds for u in range(1, n + 1))
+
+
+def one_layer_witness(kinds, n: int):
+    """A row i and σ ∉ G keeping row i's labels in every biased head (brute force), or None."""
+    for image in permutations(range(1, n + 1)):
+        if all(_row_kept(kinds, n, image, i) for i in range(1, n + 1)):
+            continue  # σ keeps every label: it is in the group
+        for i in range(1, n + 1):
+            if _row_kept(kinds, n, image, i):
+                return i, image
+    return None
+
+
+def _swap_witness_holds(kinds, n: int) -> bool:
+    """σ = (1 3) keeps row 2's labels and some position 4 sees 1 and 3 in different classes."""
+    return n >= 4 and all(_label(k, n, 2, 1) == _label(k, n, 2, 3) for k in kinds) and any(
+        _label(k, n, 4, 1) != _label(k, n, 4, 3) for k in kinds)
+
+
+def _one_layer_by_structure(spec, kinds, layers, least):
+    """(outcome, reason) when a `free`/`toeplitz` head or an encoding settles one layer, else None."""
+    if {"free", "toeplitz"} & set(kinds):
+        if (layers, least) != (1, True):
+            raise Reject("a `free` or `toeplitz` head separates every σ ≠ id in one layer")
+        return VERIFIED, "a `free` or `toeplitz` head gives each key of a row its own class: one layer"
+    if spec.positional == "absolute":
+        if (layers, least) != (1, True):
+            raise Reject("an absolute encoding leaves no one-layer labelled witness: one layer")
+        return VERIFIED, "an absolute encoding: no one-layer labelled witness (§11.10), one layer"
+    return None
+
+
+def _by_witness(n, kinds, layers, condition):
+    """Two layers, least, by σ = (1 3) at row 2 from the witness range on."""
+    if not set(kinds) <= set(SYMMETRIC) or layers != 2:
+        raise Reject("the count is neither re-decidable nor the sufficient D + 1 = 2")
+    low = 5 if "symmetric circulant" in kinds else 4
+    if isinstance(n, int) and n < low:
+        raise Reject(f"n = {n} is below the witness's range n ≥ {low}")
+    if not isinstance(n, int) and condition != f"{n} ≥ {low}":
+        raise Reject(f"the range is not n ≥ {low}")
+    values = [n] if isinstance(n, int) else list(range(low, low + 41))
+    bad = [m for m in values if not _swap_witness_holds(kinds, m)]
+    if bad:
+        raise Reject(f"σ = (1 3) at row 2 is not a one-layer witness at n = {bad[0]}")
+    where = f"n = {n}" if isinstance(n, int) else f"every n from {low} to {low + 40}"
+    return VERIFIED, (f"σ = (1 3) keeps row 2's labels and breaks position 4's, checked at {where}; two layers "
+                      "suffice (Lemma V^λ)")
+
+
+@checker("BIAS-LAYERS")
+def bias_layers(ctx, s):
+    spec = ctx.spec
+    if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
+        raise Reject("BIAS-LAYERS is for dense heads")
+    if not any(h.bias in SYMMETRIC and h.position is None for h in spec.heads):
+        raise Reject("no head has a symmetric trainable bias")
+    if s["status"] == "undecided":
+        return VERIFIED, "undecided: asserts nothing"
+    if s["status"] != "proved":
+        raise Reject(f"BIAS-LAYERS does not conclude `{s['status']}`")
+    if any(h.position is not None for h in spec.heads):
+        raise Reject("fixed position weights are outside Lemma V^λ: the count cannot be proved")
+    data = s.get("data") or {}
+    layers, least = data.get("layers"), data.get("least")
+    kinds = sorted({h.bias for h in spec.heads if h.bias})
+    if layers not in (1, 2):
+        raise Reject(f"{layers!r} layers: dense heads need one or two")
+    settled = _one_layer_by_structure(spec, kinds, layers, least)
+    if settled is not None:
+        return settled
+    if layers == 2 and not least:
+        return VERIFIED, "two layers suffice: the depth-2 labelled view of dense heads is the whole sample (Lemma V^λ)"
+    n = spec.tokens
+    if isinstance(n, int) and n <= EXHAUSTIVE_N:
+        found = one_layer_witness(kinds, n)
+        if (found is not None) != (layers == 2):
+            raise Reject(f"at n = {n} a one-layer labelled witness {'exists' if found else 'does not exist'}")
+        return VERIFIED, (f"re-decided over all of S_{n}: " + (
+            f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry, two layers" if found
+            else "no σ outside the group keeps a row's labels, one layer"))
+    return _by_witness(n, kinds, layers, data.get("condition"))
