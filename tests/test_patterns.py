@@ -56,8 +56,8 @@ def test_longformer_symbolic():
 
 
 def test_cyclic_window_symbolic_is_dihedral_for_large_n():
-    r = run(head("window(2) cyclic"))
-    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n ≥ 10"
+    r = run(head("window(2) cyclic"))  # Theorem F5: G = D_n and D layers, least, for n ≥ 2w + 3
+    assert r.verdict == "UAP" and r.group.name == "D_n" and r.group.condition == "n ≥ 7"
 
 
 def test_cyclic_window_n6_w2_is_the_octahedron():
