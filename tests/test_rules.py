@@ -187,3 +187,15 @@ def test_dim_one_is_never_uap_since_theorem_1_assumes_d_at_least_two():
     assert one.verdict == "INCONCLUSIVE"
     assert any(s.rule == "DIM-RANGE" and "d ≥ 2" in s.claim for s in one.root.walk())
     assert uapcheck.check("dim 2\nattention { kernel k(x, y) = exp(x . y) }\n").verdict == "UAP"
+
+
+def test_an_inconclusive_verdict_names_an_undecided_group():
+    """When only the symmetry group is undecided, the verdict names SYM-UNDECIDED and its reason."""
+    from uapcheck.rules import symmetry, verdict
+    r = uapcheck.check("tokens 8\nattention {\n kernel k(x, y) = exp(x . y)\n pattern window(1)\n}\n")
+    steps = {s.rule: s for s in r.root.walk()}
+    undecided = symmetry.group_undecided("head 1: window(1)", "the group engine ran out of its budget")
+    root = verdict.verdict_step(steps["FFN-DEF2"], [steps["TD-KERNEL"]], [steps["PAT-CONNECTED"], steps["PAT-LAYERS"]],
+                                undecided, r.spec.dim)
+    assert root.claim.startswith("INCONCLUSIVE")
+    assert "SYM-UNDECIDED: the symmetry group is undecided: the group engine ran out of its budget" in root.claim

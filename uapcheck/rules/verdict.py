@@ -212,7 +212,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
                          f"{'' if unit == 'attention' else unit + ' '}family is ", lay, "-layer token "
                          "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
-        failing = [s for s in [ffn, *heads, *structure] if not s.proved]
+        failing = [s for s in [ffn, *heads, *structure, group_step] if not s.proved]
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: not every premise of Theorem 1 is proved — ", names)
