@@ -17,7 +17,7 @@ import uapcheck
 from uapcheck import proof
 from uapcheck.certificates import Generators
 from uapcheck.rules import limit, pattern, symmetry, verdict
-from uapcheck.rules.symmetry import GroupInfo
+from uapcheck.groups import GroupInfo
 
 DENSE = "attention { kernel k(x, y) = exp(x . y) }\n"
 

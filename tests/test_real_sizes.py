@@ -9,7 +9,7 @@ import sympy
 import uapcheck
 import uapcheck.rules.pattern as pattern_rules
 from uapcheck.graphs import GraphTooLarge, build_graph
-from uapcheck.graphs.names import order_text, position_set, structure_name
+from uapcheck.groups import order_text, position_set, structure_name
 from uapcheck.spec import PatternUnion, Strided, Window
 
 

@@ -47,6 +47,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import (And, Eq, Ge, Integer, Le, Or, floor)
 
+from ..groups import ROTATION_AND_REFLECTION_GROUPS, NamedGroup
 from ..spec import Pattern
 from .closed_forms import (ClosedForm, GroupCase, Value, _Atom, _atoms, _fact, _is_int, _merge, _n, _prune, _span,
                            _Undecided)
@@ -55,15 +56,15 @@ from .closed_forms import (ClosedForm, GroupCase, Value, _Atom, _atoms, _fact, _
 # ---------------------------------------------------------------------------------------------
 # Groups
 
-_ALL = frozenset({"C_n", "D_n", "reflection"})
+_ALL = ROTATION_AND_REFLECTION_GROUPS
 
 
 def _grp(cond, order, name, rule, contains=frozenset(), fixed=None):
-    if name == "S_n":
+    if name == NamedGroup.SYMMETRIC:
         contains = _ALL
-    elif name == "D_n":
-        contains = contains | {"C_n", "D_n", "reflection"}
-    elif name in ("C_n", "reflection"):
+    elif name == NamedGroup.DIHEDRAL:
+        contains = contains | _ALL
+    elif name in (NamedGroup.CYCLIC, NamedGroup.REFLECTION):
         contains = contains | {name}
     return GroupCase(cond, order, name, fixed, frozenset(contains), rule)
 
@@ -263,19 +264,17 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
 
 def _meet(x: GroupCase, y: GroupCase) -> Optional[tuple]:
     """(order, name, fixed, contains) of x ∩ y when exactly known, else None."""
-    if x.name == "S_n":
+    if x.name == NamedGroup.SYMMETRIC:
         return (y.order, y.name, y.fixed_point, y.contains)
-    if y.name == "S_n":
+    if y.name == NamedGroup.SYMMETRIC:
         return (x.order, x.name, x.fixed_point, x.contains)
-    if x.name == "trivial" or y.name == "trivial":
+    if NamedGroup.TRIVIAL in (x.name, y.name):
         return (Integer(1), "trivial", None, frozenset())
-    std = {"C_n", "D_n", "reflection"}
-    if x.name in std and x.name in y.contains:
+    if x.name in _ALL and x.name in y.contains:
         return (x.order, x.name, None, x.contains)
-    if y.name in std and y.name in x.contains:
+    if y.name in _ALL and y.name in x.contains:
         return (y.order, y.name, None, y.contains)
-    pair = {x.name, y.name}
-    if pair == {"C_n", "reflection"}:
+    if {x.name, y.name} == {NamedGroup.CYCLIC, NamedGroup.REFLECTION}:
         return (Integer(1), "trivial", None, frozenset())
     return None
 

@@ -54,9 +54,10 @@ from typing import Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
+from ..groups import (NamedGroup, factorial_order_text, reflection, rotation, structure_name,
+                      symmetric_generators)
 from ..spec import BIAS_KINDS
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
-from .names import factorial_order_text, structure_name
 
 POSITIONAL_KINDS = ("none", "absolute")
 
@@ -524,59 +525,34 @@ class _Solution:
 # ---------------------------------------------------------------------------------------------
 # Names
 
-def rotation(n: int) -> tuple[int, ...]:
-    """i ↦ i + 1 mod n, as images [σ(1), ..., σ(n)]."""
-    return tuple(list(range(2, n + 1)) + [1])
-
-
-def reflection(n: int) -> tuple[int, ...]:
-    """i ↦ n + 1 - i."""
-    return tuple(range(n, 0, -1))
-
-
-def _symmetric_generators(points: list[int], n: int) -> tuple[tuple[int, ...], ...]:
-    """Generators of the symmetric group on ``points`` (1-based), fixing the others."""
-    if len(points) < 2:
-        return ()
-    ident = list(range(1, n + 1))
-    t = ident[:]
-    t[points[0] - 1], t[points[1] - 1] = points[1], points[0]
-    if len(points) == 2:
-        return (tuple(t),)
-    c = ident[:]
-    for a, b in zip(points, points[1:] + points[:1]):
-        c[a - 1] = b
-    return (tuple(t), tuple(c))
-
-
 def _name(n: int, order: int, st: _Structure, classes: list[list[int]]):
     """(name, standard generators) when G is exactly a named group, else (None, None).
 
     Priority when names coincide at small n: S_n, trivial, C_n, D_n, reflection, stabilizer K.
     """
     if _is_factorial(order, n):
-        return "S_n", _symmetric_generators(list(range(1, n + 1)), n)
+        return NamedGroup.SYMMETRIC, symmetric_generators(list(range(1, n + 1)), n)
     if order == 1:
-        return "trivial", ()
+        return NamedGroup.TRIVIAL, ()
     rot_ok = None
     if order == n and n >= 3:
         rot_ok = st.preserves(rotation(n))
         if rot_ok:  # <rotation> has order n = |G|
-            return "C_n", (rotation(n),)
+            return NamedGroup.CYCLIC, (rotation(n),)
     if order == 2 * n and n >= 3:
         if rot_ok is None:
             rot_ok = st.preserves(rotation(n))
         if rot_ok and st.preserves(reflection(n)):  # <rotation, reflection> = D_n, order 2n
-            return "D_n", (rotation(n), reflection(n))
+            return NamedGroup.DIHEDRAL, (rotation(n), reflection(n))
     if order == 2 and st.preserves(reflection(n)):
-        return "reflection", (reflection(n),)
+        return NamedGroup.REFLECTION, (reflection(n),)
     if n >= 3 and _is_factorial(order, n - 1):
         # G ⊇ Sym(C) for a twin class C of size n - 1, and |G| = (n-1)! forces G = Stab(K)
         big = [m for m in classes if len(m) == n - 1]
         if big:
             members = set(big[0])
             k = next(v for v in range(n) if v not in members) + 1
-            return f"stabilizer {k}", _symmetric_generators([v + 1 for v in big[0]], n)
+            return f"stabilizer {k}", symmetric_generators([v + 1 for v in big[0]], n)
     return None, None
 
 
@@ -590,11 +566,11 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     st = _structure(graphs, biases, positional)
     n = st.n
     if st.trivial:
-        name = "S_n" if n == 1 else "trivial"
+        name = NamedGroup.SYMMETRIC if n == 1 else NamedGroup.TRIVIAL
         return SymmetryGroup(n, 1, name, (), st.reason)
     if not st.codes:  # no constraint at all: every head complete and unbiased
-        return SymmetryGroup(n, math.factorial(n), "S_n",
-                             _symmetric_generators(list(range(1, n + 1)), n), "no constraint")
+        return SymmetryGroup(n, math.factorial(n), NamedGroup.SYMMETRIC,
+                             symmetric_generators(list(range(1, n + 1)), n), "no constraint")
     sol = _Solution(st)
     order, classes = sol.order, sol.classes
     # the name is decided by the exact order and exact membership checks of its generators; a
@@ -657,7 +633,7 @@ def automorphisms_of_graph(graph: PatternGraph) -> Optional[list[tuple[int, ...]
     """Generators of Aut(graph) for a single unlabelled digraph (None if too many to list)."""
     st = _structure([graph], None, "none")
     if not st.codes:
-        return [tuple(p) for p in _symmetric_generators(list(range(1, graph.n + 1)), graph.n)]
+        return [tuple(p) for p in symmetric_generators(list(range(1, graph.n + 1)), graph.n)]
     gens = _Solution(st).generators()
     return None if gens is None else list(gens)
 

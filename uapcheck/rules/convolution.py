@@ -15,7 +15,7 @@ from ..proof import Certificate
 from ..graphs.circulant import MAX_CIRCULANT_N, interval_width, missing_offset, sumset_depth, tap_gcd
 from ..layer_certificates import CirculantSpan, TapInterval
 from ..claim import Formula, claim, group, written
-from .symmetry import GroupInfo
+from ..groups import GroupInfo
 from .wording import C_N, S_N, SUM_TARGET as SUM_TARGET_CLAIM, Z_N, shifted_token, token, value
 
 CITE_CONV = proof.derived(

@@ -16,8 +16,9 @@ from .. import spec as S
 from ..show import show_size
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
-from ..graphs.names import order_text
-from .symmetry import GroupInfo, group_step, group_undecided
+from ..groups import order_text
+from ..groups import GroupInfo
+from .symmetry import group_step, group_undecided
 
 
 def _pretty(e) -> str:

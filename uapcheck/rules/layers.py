@@ -12,11 +12,12 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, build_graph, symmetry_group
 from ..graphs.layers import LayerSequence, connectivity, least_layers
-from ..graphs.names import order_text
+from ..groups import order_text
 from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
 from ..show import show_pattern
 from ..claim import claim as claim_of
-from .symmetry import GroupInfo, group_undecided
+from ..groups import GroupInfo
+from .symmetry import group_undecided
 from .wording import S_N, X_J, group_is, token
 from .wording import SUM_TARGET as SUM_TARGET_CLAIM
 

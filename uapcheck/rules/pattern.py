@@ -24,9 +24,10 @@ from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_g
                       closed_connectivity, closed_group, symmetry_group)
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.views import decide_views
-from ..graphs.names import order_text
+from ..groups import order_text
 from ..show import show_size, show_pattern
-from .symmetry import GroupInfo, group_step, group_undecided
+from ..groups import GroupInfo, symbolic_generators
+from .symmetry import group_step, group_undecided
 
 CITE_SPARSE_TEXT = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
                "necessity by the receptive-field argument, docs/theory.md §Patterns")
@@ -555,8 +556,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
     cond = "" if gprimary.condition is sympy.true else sympy.sstr(gprimary.condition)
-    gens = {"S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
-            "reflection": ("i ↦ n + 1 − i",), "trivial": ()}.get(name, ())
+    gens = symbolic_generators(name)
     info = GroupInfo(name, order_text(gprimary.order), gens, cond)
     if layer_range is not None and obstruction is None:
         # the verdict holds where both the group and the layer count are proved: the step states that range

@@ -19,7 +19,8 @@ from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automo
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
 from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_text
 from ..graphs.build import _estimate
-from .symmetry import GroupInfo, group_step, group_undecided
+from ..groups import GroupInfo
+from .symmetry import group_step, group_undecided
 from .pattern import LayerCount, layers_needed
 
 #: Above this many arcs (estimated) the structural routes are used instead of the token graph.

@@ -7,8 +7,7 @@ symmetric toeplitz → reflection) or to the trivial group.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional
 
 import sympy
 
@@ -16,91 +15,17 @@ from .. import proof
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import Generators, StandardFamily, Trusted
-from ..graphs.names import order_text
+from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
+                      symbolic_group)
 
 CITE_SYM = proof.derived("Definition 1", text="Cheng et al. 2025, G-UAP; the exact equivariance group "
                          "(docs/theory.md §Symmetry)")
-
-# Group lattice for dense heads: the intersection of two named groups, when it is named.
-_ORDER = {"S_n": 5, "D_n": 3, "C_n": 2, "reflection": 2, "trivial": 0}
-
-
-@dataclass(frozen=True)
-class GroupInfo:
-    name: Optional[str]
-    order: Union[int, str, None]
-    generators: tuple
-    condition: str = ""
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "order": self.order, "condition": self.condition or None,
-                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
-
-
-def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
-    if isinstance(n, int):
-        return concrete_group(name, n)
-    gens = {
-        "S_n": ("(1 2)", "(1 2 ... n)"), "C_n": ("(1 2 ... n)",), "D_n": ("(1 2 ... n)", "i ↦ n + 1 − i"),
-        "reflection": ("i ↦ n + 1 − i",), "trivial": (),
-    }[name]
-    order = {"S_n": f"{n}!", "C_n": f"{n}", "D_n": f"2*{n}", "reflection": 2, "trivial": 1}[name]
-    cond = {"D_n": f"{n} ≥ 3", "C_n": f"{n} ≥ 3", "reflection": f"{n} ≥ 2"}.get(name, "")
-    return GroupInfo(name, order, gens, cond)
-
-
-MAX_CONCRETE = 256  # above this, orders and generators are given by formula, not materialised
-
-
-def concrete_group(name: str, n: int) -> GroupInfo:
-    import math
-    if n > MAX_CONCRETE:
-        sym = symbolic_group(name, "n")
-        order = {"S_n": f"{n}!", "C_n": n, "D_n": 2 * n, "reflection": 2, "trivial": 1}[name]
-        return GroupInfo(name, order, sym.generators)
-    ident = list(range(1, n + 1))
-    cycle = ident[1:] + ident[:1]
-    refl = ident[::-1]
-    if name == "S_n":
-        gens = (tuple([2, 1] + ident[2:]), tuple(cycle)) if n >= 2 else ()
-        return GroupInfo(name, math.factorial(n), gens)
-    if name == "C_n":
-        return GroupInfo(name, n, (tuple(cycle),) if n >= 2 else ())
-    if name == "D_n":
-        return GroupInfo(name, 2 * n if n >= 3 else math.factorial(n), (tuple(cycle), tuple(refl)))
-    if name == "reflection":
-        return GroupInfo(name, 2 if n >= 2 else 1, (tuple(refl),) if n >= 2 else ())
-    return GroupInfo("trivial", 1, ())
-
-
-def bias_group(kind: Optional[str]) -> str:
-    return {None: "S_n", "free": "trivial", "toeplitz": "trivial", "circulant": "C_n",
-            "symmetric circulant": "D_n", "symmetric toeplitz": "reflection"}[kind]
-
-
-def meet(g1: str, g2: str) -> Optional[str]:
-    """Intersection of two of the named groups acting on positions 1..n (n ≥ 3)."""
-    if g1 == g2:
-        return g1
-    if "S_n" in (g1, g2):
-        return g2 if g1 == "S_n" else g1
-    if "trivial" in (g1, g2):
-        return "trivial"
-    pair = {g1, g2}
-    if pair == {"C_n", "D_n"}:
-        return "C_n"
-    if pair == {"reflection", "D_n"}:
-        return "reflection"
-    if pair == {"reflection", "C_n"}:
-        return "trivial"  # i ↦ n+1−i is not a rotation for n ≥ 3
-    return None
-
 
 @proof.rule("SYM-DENSE", "Symmetry group of dense heads with their bias and positional encoding", CITE_SYM, statuses=(proof.PROVED,),
             certificates=(Trusted,))
 def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proof.Step, GroupInfo]:
     n = spec.tokens
-    name = "S_n"
+    name = NamedGroup.SYMMETRIC
     positions = positions or {}
     reasons = ["kernel attention with the full pattern: g(σX) = σ g(X) for every permutation σ, since "
                "Σ_j k(q_i, k_j) v_j / Σ_j k(q_i, k_j) does not depend on the order of j"]
@@ -121,13 +46,13 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
                            "commutes with every E, F" if not h.projection.fixed else
                            "frozen sequence projections E, F: for generic frozen E, F only the identity "
                            "preserves them (special frozen choices may keep more symmetry)")
-            name = "trivial"
+            name = NamedGroup.TRIVIAL
     if spec.positional == "absolute":
         reasons.append("an absolute positional encoding E: σ(X + E) = σX + E for all X only if σE = E, "
                        "and a generic E has distinct columns")
-        name = "trivial"
-    if isinstance(n, int) and n <= 2 and name in ("C_n", "D_n", "reflection"):
-        name = "S_n" if n <= 2 and name != "trivial" else name
+        name = NamedGroup.TRIVIAL
+    if isinstance(n, int) and n <= 2 and name in ROTATION_AND_REFLECTION_GROUPS:
+        name = NamedGroup.SYMMETRIC  # for n ≤ 2 they are all S_n
     group = symbolic_group(name, n)
     if any(h.projection and h.projection.fixed for h in spec.heads):
         step = proof.conclude(f"for generic frozen projections E, F the equivariance group is G = {name}"

@@ -1,0 +1,334 @@
+"""The named groups of positions 1..n, in one place: which groups have names, their generators and
+closed-form orders, how they meet, which group a bias kind leaves, and how a derived order compares
+with an expected one.
+
+The graph engine (graphs/symmetry.py computes a pattern's group exactly and names it with these),
+the closed forms for symbolic n (graphs/closed_groups.py), the rules (rules/symmetry.py, SYM-DENSE and
+SYM-AUT) and the `expect` check (expect.py) all take their group knowledge from here.
+
+* ``NamedGroup``: S_n, C_n, D_n, the reflection i ↦ n + 1 − i, the trivial group. Their string values
+  are the names the reports print and the JSON carries. ``symbolic_group``/``concrete_group``: a named
+  group's order (closed form for symbolic n) and generators for n tokens.
+* ``GroupInfo``: the typed record of a derived group that passes between the rules, the verdict and
+  the printers (a named group, or one named by its structure, with its order and generators).
+* ``meet``: the intersection of two named groups (n ≥ 3), again a named group (docs/theory.md §9).
+* ``bias_group``: the group of the trainable bias of a kind (docs/theory.md §9).
+* ``rotation``, ``reflection``, ``symmetric_generators``, ``stabilizer_generators``: generators as
+  1-based image lists.
+* ``order_value``, ``same_order``: a derived order (int, SymPy expression or text such as ``k!``)
+  compared with an integer without materialising either as a decimal string.
+
+Groups named by their structure, and orders printed in a bounded form:
+* ``order_text``: an order as an int when it is short (at most ``SHORT_DIGITS`` digits), else as a
+  string: factorials as ``k!`` (``65535!``, ``2 · 62!``), a plain long integer as ``≈ 10^k``. No
+  digit string of a huge integer is ever built (Python refuses those above 4,300 digits).
+* ``position_set``: ``{1, 2}``, ``{3, …, 64}``, ``{2, 4, …, 64}``, or the first few and a count.
+* ``structure_name``: the product of the symmetric groups on the twin classes (positions that every
+  symmetry may exchange freely), e.g. ``S_2 on {1, 2} × S_62 on {3, …, 64}``, and the part that
+  permutes the classes, named when it is the reflection or trivial.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Optional, Sequence, Union
+
+import sympy
+
+from . import spec as S
+
+
+class NamedGroup(str, Enum):
+    """A group of positions 1..n with a standard name. The JSON strings are the values."""
+
+    SYMMETRIC = "S_n"
+    CYCLIC = "C_n"  # the rotations i ↦ i + 1 mod n
+    DIHEDRAL = "D_n"  # rotations and the reflection
+    REFLECTION = "reflection"  # {id, i ↦ n + 1 − i}
+    TRIVIAL = "trivial"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def symbolic_generators(self) -> tuple[str, ...]:
+        """The generators as printed for a symbolic n."""
+        return _SYMBOLIC_GENERATORS[self]
+
+
+_SYMBOLIC_GENERATORS: dict[str, tuple[str, ...]] = {
+    NamedGroup.SYMMETRIC: ("(1 2)", "(1 2 ... n)"), NamedGroup.CYCLIC: ("(1 2 ... n)",),
+    NamedGroup.DIHEDRAL: ("(1 2 ... n)", "i ↦ n + 1 − i"), NamedGroup.REFLECTION: ("i ↦ n + 1 − i",),
+    NamedGroup.TRIVIAL: (),
+}
+
+
+
+def symbolic_generators(name: Optional[str]) -> tuple[str, ...]:
+    """The printed generators of a named group for symbolic n; () for a group without a standard name."""
+    return _SYMBOLIC_GENERATORS.get(name, ()) if name is not None else ()
+
+
+#: The named groups between the trivial group and S_n.
+ROTATION_AND_REFLECTION_GROUPS = frozenset({NamedGroup.CYCLIC, NamedGroup.DIHEDRAL, NamedGroup.REFLECTION})
+
+
+@dataclass(frozen=True)
+class GroupInfo:
+    """A derived group: its name (a NamedGroup, a structural name such as "stabilizer 3", or None),
+    its order (an int; a text such as "n!" or "2*n" for symbolic n or a huge order) and generators
+    (image tuples, or texts for symbolic n)."""
+
+    name: Optional[str]
+    order: Union[int, str, None]
+    generators: tuple
+    condition: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "order": self.order, "condition": self.condition or None,
+                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
+
+
+MAX_CONCRETE = 256  # above this, orders and generators are given by formula, not materialised
+
+
+def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
+    """The named group for n tokens (a symbolic n: orders and generators as text)."""
+    if isinstance(n, int):
+        return concrete_group(name, n)
+    group = NamedGroup(name)
+    orders: dict[str, Union[int, str]] = {"S_n": f"{n}!", "C_n": f"{n}", "D_n": f"2*{n}", "reflection": 2,
+                                          "trivial": 1}
+    order = orders[group]
+    cond = {"D_n": f"{n} ≥ 3", "C_n": f"{n} ≥ 3", "reflection": f"{n} ≥ 2"}.get(group, "")
+    return GroupInfo(name, order, group.symbolic_generators, cond)
+
+
+def concrete_group(name: str, n: int) -> GroupInfo:
+    """The named group for an integer n (above MAX_CONCRETE: generators by formula)."""
+    if n > MAX_CONCRETE:
+        sym = symbolic_group(name, "n")
+        orders: dict[str, Union[int, str]] = {"S_n": f"{n}!", "C_n": n, "D_n": 2 * n, "reflection": 2, "trivial": 1}
+        order = orders[name]
+        return GroupInfo(name, order, sym.generators)
+    ident = list(range(1, n + 1))
+    cycle = ident[1:] + ident[:1]
+    refl = ident[::-1]
+    if name == "S_n":
+        gens = (tuple([2, 1] + ident[2:]), tuple(cycle)) if n >= 2 else ()
+        return GroupInfo(name, math.factorial(n), gens)
+    if name == "C_n":
+        return GroupInfo(name, n, (tuple(cycle),) if n >= 2 else ())
+    if name == "D_n":
+        return GroupInfo(name, 2 * n if n >= 3 else math.factorial(n), (tuple(cycle), tuple(refl)))
+    if name == "reflection":
+        return GroupInfo(name, 2 if n >= 2 else 1, (tuple(refl),) if n >= 2 else ())
+    return GroupInfo("trivial", 1, ())
+
+
+def bias_group(kind: Optional[str]) -> NamedGroup:
+    """The group that keeps every trainable bias of the kind (None: no bias)."""
+    return _BIAS_GROUP[kind]
+
+
+_BIAS_GROUP = {None: NamedGroup.SYMMETRIC, "free": NamedGroup.TRIVIAL, "toeplitz": NamedGroup.TRIVIAL,
+               "circulant": NamedGroup.CYCLIC, "symmetric circulant": NamedGroup.DIHEDRAL,
+               "symmetric toeplitz": NamedGroup.REFLECTION}
+
+
+def meet(g1: str, g2: str) -> NamedGroup:
+    """Intersection of two of the named groups acting on positions 1..n (n ≥ 3): always named."""
+    a, b = NamedGroup(g1), NamedGroup(g2)
+    if a is b:
+        return a
+    if NamedGroup.SYMMETRIC in (a, b):
+        return b if a is NamedGroup.SYMMETRIC else a
+    if NamedGroup.TRIVIAL in (a, b):
+        return NamedGroup.TRIVIAL
+    pair = {a, b}
+    if pair == {NamedGroup.CYCLIC, NamedGroup.DIHEDRAL}:
+        return NamedGroup.CYCLIC
+    if pair == {NamedGroup.REFLECTION, NamedGroup.DIHEDRAL}:
+        return NamedGroup.REFLECTION
+    return NamedGroup.TRIVIAL  # {reflection, C_n}: i ↦ n+1−i is not a rotation for n ≥ 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Generators as 1-based image lists [σ(1), ..., σ(n)]
+
+def rotation(n: int) -> tuple[int, ...]:
+    """i ↦ i + 1 mod n, as images [σ(1), ..., σ(n)]."""
+    return tuple(list(range(2, n + 1)) + [1])
+
+
+def reflection(n: int) -> tuple[int, ...]:
+    """i ↦ n + 1 - i."""
+    return tuple(range(n, 0, -1))
+
+
+def symmetric_generators(points: list[int], n: int) -> tuple[tuple[int, ...], ...]:
+    """Generators of the symmetric group on ``points`` (1-based), fixing the others."""
+    if len(points) < 2:
+        return ()
+    ident = list(range(1, n + 1))
+    t = ident[:]
+    t[points[0] - 1], t[points[1] - 1] = points[1], points[0]
+    if len(points) == 2:
+        return (tuple(t),)
+    c = ident[:]
+    for a, b in zip(points, points[1:] + points[:1]):
+        c[a - 1] = b
+    return (tuple(t), tuple(c))
+
+
+def stabilizer_generators(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Generators of the stabilizer of position k in S_n (the symmetric group on the others)."""
+    return symmetric_generators([i for i in range(1, n + 1) if i != k], n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Orders
+
+_FACTORIAL_TEXT = re.compile(r"^(\d{1,5})!$")
+
+
+def order_value(derived) -> Optional[int]:
+    """A derived order as an int when it is one, or a short integer or k! (k ≤ 20000) written as text;
+    None when it cannot be read without guessing."""
+    if isinstance(derived, sympy.Integer):
+        return int(derived)
+    if isinstance(derived, int):
+        return derived
+    if isinstance(derived, str):
+        if derived.isdigit() and len(derived) <= 50:
+            return int(derived)
+        m = _FACTORIAL_TEXT.match(derived)
+        if m and int(m.group(1)) <= 20000:
+            return math.factorial(int(m.group(1)))
+    return None
+
+
+def same_order(derived, expected: int) -> bool:
+    """Compare a derived order (int, SymPy expression or text such as "n!") with an integer, without
+    materialising either as a decimal string (orders can have thousands of digits)."""
+    value = order_value(derived)
+    if value is not None:
+        return value == expected
+    if isinstance(derived, str):
+        return False
+    if isinstance(derived, sympy.Basic) and not derived.free_symbols:
+        return derived == sympy.Integer(expected)  # an unevaluated k! (k > 20000) is never a small int
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Structural names and bounded order texts
+
+SHORT_DIGITS = 24
+
+
+def _digits_upper(k: int) -> int:
+    """An upper bound on the number of decimal digits of k > 0, from its bit length."""
+    return int(k.bit_length() * 0.30103) + 1
+
+
+def _power_of_ten(k: int) -> str:
+    # log10 from the top bits: exact to the printed integer part for any size
+    shift = max(0, k.bit_length() - 64)
+    exponent = math.log10(k >> shift) + shift * math.log10(2)
+    return f"≈ 10^{int(exponent)}"
+
+
+def order_text(order) -> Union[int, str]:
+    """The order as an int when short, else a bounded string (never a 200-digit number)."""
+    if isinstance(order, sympy.Basic) and order.is_Integer:
+        order = int(order)
+    if isinstance(order, int):
+        if order <= 0 or _digits_upper(order) <= SHORT_DIGITS:
+            return order
+        return _power_of_ten(order)
+    if isinstance(order, sympy.Basic):
+        try:
+            text = sympy.sstr(order)
+        except ValueError:  # an integer factor of more than 4300 digits (e.g. 2^1000000): show it bounded
+            from .bignum import MAX_DIGITS_SHOWN, show_int
+            big = {i: sympy.Symbol(show_int(int(i))) for i in order.atoms(sympy.Integer)
+                   if abs(i) >= 10 ** MAX_DIGITS_SHOWN}
+            text = sympy.sstr(order.xreplace(big))
+        text = re.sub(r"factorial\((\w+)\)", r"\1!", text)
+        text = re.sub(r"factorial\(([^()]*)\)", r"(\1)!", text)
+        return text.replace("*", " · ").replace(" ·  · ", "^")
+    return str(order)
+
+
+def position_set(points: Sequence[int]) -> str:
+    """A set of 1-based positions, compactly: an interval, an arithmetic progression, or a prefix."""
+    pts = sorted(points)
+    if not pts:
+        return "∅"
+    if len(pts) <= 3:
+        return "{" + ", ".join(map(str, pts)) + "}"
+    step = pts[1] - pts[0]
+    if all(b - a == step for a, b in zip(pts, pts[1:])):
+        if step == 1:
+            return f"{{{pts[0]}, …, {pts[-1]}}}"
+        return f"{{{pts[0]}, {pts[1]}, …, {pts[-1]}}}"
+    head = ", ".join(map(str, pts[:4]))
+    return f"{{{head}, …}} ({len(pts)} positions)"
+
+
+def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
+                   quotient_is_reflection: bool = False) -> Optional[str]:
+    """G = ∏ Sym(C) over the twin classes C, extended by the quotient group permuting classes.
+
+    ``classes`` are 0-based twin classes (positions u, v with (u v) ∈ G). Returns None when there is
+    nothing to say beyond a standard name (no twin class of size ≥ 2 and a trivial quotient).
+    """
+    factors = []
+    big = sorted((m for m in classes if len(m) > 1), key=lambda m: m[0])
+    by_size: dict[int, list] = {}
+    for members in big:
+        by_size.setdefault(len(members), []).append(members)
+    for members in big:
+        same = by_size[len(members)]
+        if len(same) > 3:
+            if members is same[0]:  # many classes of one size: one factor (S_k)^c
+                covered = sorted(v + 1 for m in same for v in m)
+                factors.append(f"(S_{len(members)})^{len(same)} on {len(same)} classes of {len(members)} "
+                               f"positions covering {position_set(covered)}")
+            continue
+        factors.append(f"S_{len(members)} on {position_set([v + 1 for v in members])}")
+    if quotient_order == 1:
+        return " × ".join(factors) if factors else None
+    singles = [m[0] + 1 for m in classes if len(m) == 1]
+    if quotient_is_reflection and len(singles) == sum(len(m) for m in classes if len(m) == 1):
+        rest = "the reflection" + (f" of {position_set(singles)}" if factors else "")
+        return " × ".join(factors + [rest])
+    q = order_text(quotient_order)
+    what = f"a group of order {q} permuting the {len(classes)} twin classes"
+    if not factors:
+        return None
+    return "(" + " × ".join(factors) + ") ⋊ " + what
+
+
+def factorial_order_text(classes: Sequence[Sequence[int]], quotient_order: int) -> Union[int, str]:
+    """|G| = |Aut(quotient)| · ∏ |C|! as an int when short, else as a product of factorials."""
+    sizes: dict[int, int] = {}
+    for m in classes:
+        if len(m) > 1:
+            sizes[len(m)] = sizes.get(len(m), 0) + 1
+    bits = quotient_order.bit_length() + sum(c * math.lgamma(k + 1) / math.log(2) for k, c in sizes.items())
+    if bits * 0.30103 < SHORT_DIGITS - 1:
+        total = quotient_order
+        for k, c in sizes.items():
+            total *= math.factorial(k) ** c
+        return total
+    parts = [] if quotient_order == 1 else [str(order_text(quotient_order))]
+    for k in sorted(sizes, reverse=True):
+        parts.append(f"{k}!" if sizes[k] == 1 else f"({k}!)^{sizes[k]}")
+    return " · ".join(parts) or "1"
