@@ -14,7 +14,7 @@ SYM-AUT) and the `expect` check (expect.py) all take their group knowledge from 
 * ``meet``: the intersection of two named groups (n ≥ 3), again a named group (docs/theory.md §9).
 * ``bias_group``: the group of the trainable bias of a kind (docs/theory.md §9).
 * ``rotation``, ``reflection``, ``symmetric_generators``, ``stabilizer_generators``: generators as
-  1-based image lists.
+  1-based image lists; ``orbits``: the orbits of the group they generate.
 * ``order_value``, ``same_order``: a derived order (int, SymPy expression or text such as ``k!``)
   compared with an integer without materialising either as a decimal string.
 
@@ -169,6 +169,25 @@ def rotation(n: int) -> tuple[int, ...]:
 def reflection(n: int) -> tuple[int, ...]:
     """i ↦ n + 1 - i."""
     return tuple(range(n, 0, -1))
+
+
+def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
+    """The least member (0-based) of each position's orbit under the generated group (union-find over
+    the generators' cycles; the generators are 1-based image lists)."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for perm in generators:
+        for x in range(n):
+            a, b = find(x), find(perm[x] - 1)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return [find(x) for x in range(n)]
 
 
 def symmetric_generators(points: list[int], n: int) -> tuple[tuple[int, ...], ...]:

@@ -110,7 +110,7 @@ class LayerViews(Certificate):
     kind = "layer-rooted-views"
 
     def check(self) -> None:
-        from .graphs.views import orbits
+        from .groups import orbits
         d = self.data
         n = self.seq.n
         if d.depth != self.depth or d.group_order != self.group_order:

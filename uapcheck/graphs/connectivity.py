@@ -32,6 +32,7 @@ from typing import Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
+from ..groups import orbits, reflection, rotation
 from .build import PatternGraph, endpoints, to_igraph, union_graph
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
@@ -223,10 +224,10 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             # stalled: vertex-transitive patterns (circulants) need symmetry; try the rotation
             # and the reflection first, they cost one pass over the arcs each
             cheap_tried = True
-            automorphisms = tuple(p for p in (_rotation(n), _reflection(n))
+            automorphisms = tuple(p for p in (rotation(n), reflection(n))
                                   if _is_graph_automorphism(p, union))
             if automorphisms:
-                orbit_of = _orbits(n, automorphisms)
+                orbit_of = orbits(n, automorphisms)
                 continue
         if len(probes) >= 16 and n * g.ecount() <= EXHAUSTIVE_MAX_WORK:
             return _exhaustive(union, g, probes)
@@ -236,7 +237,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             # a wrong automorphism would make a wrong diameter: re-check each one on the arcs
             if gens and all(_is_graph_automorphism(p, union) for p in gens):
                 automorphisms = automorphisms + tuple(gens)
-                orbit_of = _orbits(n, automorphisms)
+                orbit_of = orbits(n, automorphisms)
                 continue
         if len(probes) >= max_probes or time.monotonic() - start > time_budget:
             top = int(max(upper))
@@ -263,35 +264,9 @@ def _exhaustive(union: PatternGraph, g: ig.Graph, probes: list[BFSProbe]) -> Con
                         upper_bound=ub, probes_used=len(probes))
 
 
-def _rotation(n: int) -> tuple[int, ...]:
-    return tuple(list(range(2, n + 1)) + [1])
-
-
-def _reflection(n: int) -> tuple[int, ...]:
-    return tuple(range(n, 0, -1))
-
-
 def _union_automorphisms(union: PatternGraph) -> Optional[list[tuple[int, ...]]]:
     from .symmetry import automorphisms_of_graph  # local import: symmetry imports build only
     return automorphisms_of_graph(union)
-
-
-def _orbits(n: int, gens: Sequence[Sequence[int]]) -> list[int]:
-    """The orbit id (a representative) of each vertex under the group the generators generate."""
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for perm in gens:
-        for x in range(n):
-            a, b = find(x), find(perm[x] - 1)
-            if a != b:
-                parent[a] = b
-    return [find(x) for x in range(n)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -404,7 +379,7 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     probe_bounds = [(p.dist_in, p.ecc_out) for p in ub.probes]
     best = [min(d_in[w] + e for d_in, e in probe_bounds) for w in range(n)]
     if ub.automorphisms:  # ecc_out is constant on orbits: the best bound in an orbit holds for all
-        orbit = _orbits(n, ub.automorphisms)
+        orbit = orbits(n, ub.automorphisms)
         orbit_best: dict[int, int] = {}
         for w in range(n):
             orbit_best[orbit[w]] = min(orbit_best.get(orbit[w], best[w]), best[w])
@@ -421,7 +396,7 @@ def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
     # every arc j -> i maps to an arc (σ(j), σ(i)); σ is a bijection, so arcs map onto arcs.
     # Endpoints come from dividing the codes in plain Python: no igraph in this re-check.
     codes = union.codes
-    if tuple(perm) == _reflection(n):  # code c -> n² - 1 - c
+    if tuple(perm) == reflection(n):  # code c -> n² - 1 - c
         return all(map(codes.__contains__, map(sub, repeat(n * n - 1), codes)))
     js, is_ = endpoints(union)
     row = [(p - 1) * n for p in perm]

@@ -333,7 +333,7 @@ class _RootedLayerView:
 def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Sequence[Sequence[int]],
                  in_group: Callable[[Sequence[int]], bool], lists: Optional[_InLists] = None) -> SeqViewDecision:
     """Is there a view witness at depth m (Φ connected within m layers)? Exact (module docstring)."""
-    from .views import orbits
+    from ..groups import orbits
 
     lists = lists or _InLists(seq)
     n = seq.n

@@ -33,6 +33,7 @@ from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
+from ..groups import orbits
 from .build import PatternGraph
 
 @dataclass(frozen=True)
@@ -431,24 +432,6 @@ class _RootedView:
         h.update(repr((m, cols)).encode())
         h.update(repr(arcs).encode())
         return list(lab), h.hexdigest()
-
-
-def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
-    """The least member (0-based) of each position's orbit under the generated group."""
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for perm in generators:
-        for x in range(n):
-            a, b = find(x), find(perm[x] - 1)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    return [find(x) for x in range(n)]
 
 
 def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,  # noqa: C901 - the view argument's exits (budget, witness, proof); to be split
