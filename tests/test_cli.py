@@ -9,7 +9,6 @@ Snapshots live in tests/snapshots/ (tests/snapshot.py: a changed one is written 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -18,20 +17,15 @@ from pathlib import Path
 import pytest
 
 import uapcheck
+import clirun
+from clirun import REPO
 from snapshot import compare_snapshot
-
-REPO = Path(__file__).resolve().parents[1]
-
-# Variables that would change how rich decides on colour and width: the tests set them explicitly.
-_TERMINAL_VARS = ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CLICOLOR_FORCE", "COLUMNS",
-                  "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "TERM")
 
 
 def env(**extra: str) -> dict:
-    e = {k: v for k, v in os.environ.items() if k not in _TERMINAL_VARS}
-    e.update(PYTHONIOENCODING="utf-8", TERM="xterm-256color", NO_COLOR="1")
-    e.update(extra)
-    return {k: v for k, v in e.items() if v is not None}
+    """clirun's environment (terminal variables set explicitly), with a colour-capable TERM: the
+    colour tests switch colour on and off through NO_COLOR and --color alone."""
+    return clirun.env(**{"TERM": "xterm-256color", **extra})
 
 
 def run(*args: str, stdin: bytes | None = None, environ: dict | None = None, timeout: float = 120):

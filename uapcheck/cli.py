@@ -79,11 +79,25 @@ def _make_console(color: str):
 from .errors import printable  # noqa: E402  (re-exported: neutralise control bytes we print)
 
 
-def _seconds(text: str) -> float:
+def parse_arguments(ap: argparse.ArgumentParser, argv: list[str], known: bool = False):
+    """The namespace of `argv` (with `known`: and the arguments left over), or the exit code when
+    argparse stopped (0 after --help, 2 after a usage error it has printed)."""
     try:
-        value = float(text)
+        return ap.parse_known_args(argv) if known else ap.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_INPUT if exc.code else EXIT_OK
+
+
+def number_argument(text: str, convert, error: str):
+    """`convert(text)` for an option's value, or argparse's error `error` (with {text!r} filled in)."""
+    try:
+        return convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(error.format(text=text)) from None
+
+
+def _seconds(text: str) -> float:
+    value = number_argument(text, float, "not a number of seconds: {text!r}")
     if not (0 < value <= 10**6):
         raise argparse.ArgumentTypeError("the budget must be between 0 and 1000000 seconds")
     return value
@@ -103,10 +117,7 @@ def _size(text: str) -> int:
 
 
 def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    value = number_argument(text, int, "not a number of jobs: {text!r}")
     if value < 1:
         raise argparse.ArgumentTypeError("-j needs at least 1")
     return value
@@ -160,10 +171,9 @@ def _suggest_main(argv: list[str]) -> int:
                                  "make it provably UAP, smallest change first, each with its verdict.")
     ap.add_argument("files", nargs="+", help=".uap files or directories; - reads standard input")
     ap.add_argument("--limit", type=int, default=5, help="at most this many suggestions per file (default 5)")
-    try:
-        ns = ap.parse_args(argv)
-    except SystemExit as exc:
-        return EXIT_INPUT if exc.code else EXIT_OK
+    ns = parse_arguments(ap, argv)
+    if isinstance(ns, int):
+        return ns
     from .derive import check_spec
     from .errors import UapError, format_error
     from .parse import decode, parse_source
@@ -204,10 +214,10 @@ def _from_config_main(argv: list[str]) -> int:
     ap.add_argument("config", help="the model's config.json")
     ap.add_argument("-o", "--output", help="where to write the .uap file (default: the config's name with "
                     ".uap; - prints it instead of checking)")
-    try:
-        ns, rest = ap.parse_known_args(argv)
-    except SystemExit as exc:
-        return EXIT_INPUT if exc.code else EXIT_OK
+    parsed = parse_arguments(ap, argv, known=True)
+    if isinstance(parsed, int):
+        return parsed
+    ns, rest = parsed
     from .from_config import ConfigError, config_to_uap, read_config
     try:
         text = config_to_uap(read_config(Path(ns.config).read_bytes()), Path(ns.config).name)
@@ -307,10 +317,9 @@ def _main(argv=None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
     ap = _parser()
-    try:
-        ns = ap.parse_args(argv)
-    except SystemExit as exc:
-        return EXIT_INPUT if exc.code else EXIT_OK
+    ns = parse_arguments(ap, argv)
+    if isinstance(ns, int):
+        return ns
     if sys.stdout is None:
         _quiet_write(sys.stderr, "uapcheck: error: standard output is closed\n")
         return EXIT_INPUT
@@ -645,10 +654,9 @@ def _verify_command(args: list[str]) -> int:
                                  "with a checker that shares no code with the rule engines.")
     ap.add_argument("certificates", nargs="+", metavar="CERT.json")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary line")
-    try:
-        ns = ap.parse_args(args)
-    except SystemExit as exc:
-        return EXIT_INPUT if exc.code else EXIT_OK
+    ns = parse_arguments(ap, args)
+    if isinstance(ns, int):
+        return ns
     from .verifier import Malformed, verify_file
     from .verifier.report import render
     worst = EXIT_OK

@@ -22,10 +22,8 @@ SIMULATION_SECONDS = 300.0
 
 
 def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    from ..cli import number_argument
+    value = number_argument(text, int, "expected a whole number, got {text!r}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number ≥ 0, got {value}")
     return value
@@ -75,10 +73,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("files", nargs="+", help=".uap files or directories")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     add_options(ap)
-    try:
-        ns = ap.parse_args(argv)
-    except SystemExit as exc:
-        return EXIT_INPUT if exc.code else EXIT_OK
+    from ..cli import parse_arguments
+    ns = parse_arguments(ap, argv)
+    if isinstance(ns, int):
+        return ns
     from ..errors import UapError, format_error
     from ..parse import decode, parse_source
     from ..render import jsonout
