@@ -154,9 +154,9 @@ def test_rule_info_copies_do_not_change_the_kernel():
 
 def test_an_empty_reason_list_is_not_a_proof():
     reduce = limit.reduce_step(_closed_model(), "head")
-    step = limit._LIM_RULES["LIM-UNDECIDED"](_closed_model(), False, reduce, [], {}, None)
+    step = limit.CLASS_RULES["LIM-UNDECIDED"](_closed_model(), False, reduce, [], {}, None)
     assert step.status is proof.UNDECIDED
-    step = limit._LIM_RULES["LIM-EXPPOLY"](_closed_model(), False, reduce, [], {}, None)
+    step = limit.CLASS_RULES["LIM-EXPPOLY"](_closed_model(), False, reduce, [], {}, None)
     assert step.status is proof.UNDECIDED
 
 

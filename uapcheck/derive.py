@@ -67,7 +67,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     try:
         lim = limit.limit_premise(lim_model, head.affine, red)
     except (Undecided, BudgetExceeded) as exc:
-        lim = limit._LIM_RULES["LIM-UNDECIDED"](lim_model, head.affine, red, [], {}, str(exc))
+        lim = limit.CLASS_RULES["LIM-UNDECIDED"](lim_model, head.affine, red, [], {}, str(exc))
     if extra:
         lim = _attach(lim, extra)
     region = None

@@ -87,7 +87,7 @@ def limit_premise(model: KernelModel, affine: bool, reduce: proof.Step) -> proof
     rule_id = _classify(results, model)
     if problem:
         rule_id = "LIM-UNDECIDED"
-    return _LIM_RULES[rule_id](model, affine, reduce, results, regions, problem)
+    return CLASS_RULES[rule_id](model, affine, reduce, results, regions, problem)
 
 
 def _region_evidence(regions: dict) -> dict:
@@ -242,7 +242,10 @@ def _make(rule_id: str, title: str, label: str):
     return rule_fn
 
 
-_LIM_RULES = {
+#: The kernel class rules by id. Each concludes through `_conclude_lim` from the region results and
+#: their LimitCertificate (docs/theory.md §6.5): the class only names the argument, so a new class is
+#: one entry here, its branch in `_classify`, its page uapcheck/rule_docs/ID.md and its test.
+CLASS_RULES = {
     "LIM-EXPPOLY": _make("LIM-EXPPOLY", "Exp-polynomial kernels: log k(x,tz) is a polynomial in t",
                          "exp-polynomial class"),
     "LIM-EXPALG": _make("LIM-EXPALG", "Algebraic growth: log k(x,tz) grows like a sum of powers t^α",
