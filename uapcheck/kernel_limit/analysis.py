@@ -59,7 +59,7 @@ def _region(ctx: Context) -> Region:
 # ---------------------------------------------------------------------------------------------
 # Witness points: exact 1-dimensional vectors (they embed in every dimension d).
 
-def _candidate_points(region: Region, feature: bool):
+def _candidate_points(region: Region):
     """(x, z1, z2) triples of non-zero integers in each sign orthant consistent with the region."""
     signs = dict(region.signs)
     for xs, zs in itertools.product((1, -1), (1, -1)):
@@ -130,7 +130,7 @@ def is_polynomial_growth(g: Growth, model: KernelModel) -> bool:
 def _witness_for(g: Growth, model: KernelModel, region: Region):
     """Exact points where the growing part differs between two keys, per sign orthant."""
     witnesses = {}
-    for orthant, points in _candidate_points(region, isinstance(model, FeatureKernel)):
+    for orthant, points in _candidate_points(region):
         for x, z1, z2 in points:
             hit = _growing_difference(g, model, x, z1, z2)
             if hit:
@@ -141,7 +141,7 @@ def _witness_for(g: Growth, model: KernelModel, region: Region):
 
 
 def _finite_limit_witness(g: Growth, model: KernelModel, region: Region) -> Optional[dict]:
-    for _, points in _candidate_points(region, isinstance(model, FeatureKernel)):
+    for _, points in _candidate_points(region):
         for x, z1, z2 in points:
             s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
             try:
@@ -197,7 +197,7 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
         return RegionResult(region, g, RegionStatus.UNDECIDED, f"the kernel's leading coefficient {sympy.sstr(g.C)} is not "
                             "shown non-zero for every admissible parameter value")
     poly = is_polynomial_growth(g, model)
-    need = 1 if poly else len(list(_candidate_points(region, isinstance(model, FeatureKernel))))
+    need = 1 if poly else len(list(_candidate_points(region)))
     status = RegionStatus.HOLDS if len(wits) >= need else RegionStatus.HOLDS_D2
     first = next(iter(wits.values()))
     return RegionResult(region, g, status, "polynomial coefficients" if poly else "analytic coefficients",
