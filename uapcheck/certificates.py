@@ -10,13 +10,13 @@ engine. docs/theory.md §2.2 lists every certificate with what its check proves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Mapping, Optional, Sequence
 
 import sympy
 
 from . import proof
 from .proof import Certificate, CertificateRejected, Status
+from .value_enum import ValueEnum
 from .zero import is_zero, simplified
 
 # Above this many positions, graph certificates keep their checks but leave the long arrays out of
@@ -210,7 +210,7 @@ class KeyPoints:
                 "difference": _exact(simplified(self.difference()))}
 
 
-class RegionStatus(str, Enum):
+class RegionStatus(ValueEnum):
     """What the kernel-limit analysis established on one sign region of the invariants. The JSON strings
     are the values."""
 
@@ -220,12 +220,6 @@ class RegionStatus(str, Enum):
     OSCILLATES = "oscillates"  # the ratio has no limit
     ZERO = "zero"  # the kernel vanishes for all large t
     UNDECIDED = "undecided"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
     @property
     def holds(self) -> bool:

@@ -32,15 +32,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from enum import Enum
 from typing import Optional, Sequence, Union
 
 import sympy
 
 from . import spec as S
+from .value_enum import ValueEnum
 
 
-class NamedGroup(str, Enum):
+class NamedGroup(ValueEnum):
     """A group of positions 1..n with a standard name. The JSON strings are the values."""
 
     SYMMETRIC = "S_n"
@@ -48,12 +48,6 @@ class NamedGroup(str, Enum):
     DIHEDRAL = "D_n"  # rotations and the reflection
     REFLECTION = "reflection"  # {id, i ↦ n + 1 − i}
     TRIVIAL = "trivial"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
     @property
     def symbolic_generators(self) -> tuple[str, ...]:

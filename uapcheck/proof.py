@@ -32,19 +32,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional
 import sympy
 
 from .claim import Claim
+from .value_enum import ValueEnum
 
 
-class Status(str, Enum):
+class Status(ValueEnum):
     """What a step establishes about its claim. The JSON strings are the values."""
 
     PROVED = "proved"
     REFUTED = "refuted"
     UNDECIDED = "undecided"
-
-    def __str__(self) -> str:
-        return self.value
-
-    __format__ = str.__format__
 
 
 PROVED = Status.PROVED
@@ -54,29 +50,19 @@ STATUSES = tuple(Status)
 DECISIVE = frozenset({PROVED, REFUTED})
 
 
-class Verdict(str, Enum):
+class Verdict(ValueEnum):
     UAP = "UAP"
     NOT_UAP = "NOT-UAP"
     INCONCLUSIVE = "INCONCLUSIVE"
     ILL_POSED = "ILL-POSED"
 
-    def __str__(self) -> str:
-        return self.value
 
-    __format__ = str.__format__
-
-
-class Provenance(str, Enum):
+class Provenance(ValueEnum):
     """Whose statement a rule applies: the paper's, the paper's corrected here, or derived here."""
 
     PAPER = "paper"
     CORRECTED = "corrected"
     DERIVED = "derived"
-
-    def __str__(self) -> str:
-        return self.value
-
-    __format__ = str.__format__
 
 
 @dataclass(frozen=True)
