@@ -802,8 +802,7 @@ class DenseBiasLayers(Certificate):
         if not values:
             _reject(DenseBiasLayers, f"n = {self.n} is below the witness's range n ≥ {low}")
         for n in values:
-            i, a, b, v = (int(sympy.sympify(p, strict=True).subs(self.n, n)) if not isinstance(p, int) else p
-                          for p in witness)  # safe: strict (positions made by the rule, no text)
+            i, a, b, v = (int(p.subs(self.n, n)) if isinstance(p, sympy.Basic) else int(p) for p in witness)
             if len({i, a, b}) != 3 or len({a, b, v}) != 3 or not all(1 <= p <= n for p in (i, a, b, v)):
                 _reject(DenseBiasLayers, f"n = {n}: the positions i, a, b, v are not valid")
             perm = list(range(1, n + 1))
