@@ -20,6 +20,7 @@ import re
 import unicodedata
 
 from .. import proof
+from ..claim import Formula
 from . import source
 from .math import part_latex, step_formulas
 from .verdict_lines import expect_line, reason_parts, shown_path
@@ -274,8 +275,16 @@ def headline_tex(result) -> str:
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
-        text += f" (for {escape(g.condition)})"
+        text += " (for " + condition_tex(g) + ")"
     return text
+
+
+def condition_tex(group) -> str:
+    """The group's range condition: in math mode when it is typed (`condition_formula`), else words."""
+    typed = getattr(group, "condition_formula", None)
+    if typed is not None:
+        return formula_tex(Formula(typed, str(group.condition)))
+    return escape(str(group.condition))
 
 
 def _target_tex(outcome) -> str:

@@ -127,7 +127,8 @@ def headline_markdown(result) -> str:
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = "UAP · " + _group_markdown(g) + " · " + _layers_markdown(lay) + f" {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
-        text += f" (for {escape(str(g.condition))})"
+        typed = getattr(g, "condition_formula", None)
+        text += f" (for {escape(str(g.condition)) if typed is None else math(formula_latex(typed))})"
     return text
 
 

@@ -186,11 +186,12 @@ def _jsonable_k(evidence: dict):
 def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
     expr = _plain_term(model)
     if _trig_positive(expr):
-        why = ("every factor is positive (exponentials of real quantities, positive quantities"
-               + (", and sines/cosines in an affine form A + Σ B_k s_k with A > Σ|B_k|)" if expr.has(sympy.sin, sympy.cos)
-                  else ")"))
+        why = claim("every factor is positive (exponentials of real quantities, positive quantities",
+                    claim(", and sines/cosines in an affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
+                          " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"), ")")
+                    if expr.has(sympy.sin, sympy.cos) else ")")
         if _trig_positive(_with_nonnegative_norms(expr)):
-            return _positivity(normalized, f"k(x, y) > 0 for all inputs and parameters: {why}", proof.PROVED,
+            return _positivity(normalized, claim("k(x, y) > 0 for all inputs and parameters: ", why), proof.PROVED,
                                   evidence={"k": expr, "dimensions": "d ≥ 1"})
         return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                               "only where every key or the query is 0", proof.PROVED,
@@ -234,8 +235,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
                                   "normaliser is not shown positive", proof.UNDECIDED,
                                   evidence={"negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
     if neg is not None and pos is not None:
-        return _positivity(normalized, "the kernel takes both signs: the normaliser Σ_j k(q_i, k_j) vanishes on "
-                              "a hypersurface of inputs, where the layer has poles", proof.REFUTED,
+        return _positivity(normalized, claim("the kernel takes both signs: the normaliser ",
+                                             written("Σ_j k(q_i, k_j)", r"\sum_{j} k(q_{i}, k_{j})"),
+                                             " vanishes on a hypersurface of inputs, where the layer has poles"), proof.REFUTED,
                               evidence={"positive at": {"x": [pos[0]], "y": [pos[1]], "value": pos[2]},
                                         "negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}},
                               certificate=SignChange(_plain_term(model), _point(model, pos[0], pos[1]),

@@ -14,14 +14,14 @@ distinguishability (POS-OFFSET, TD-FIXEDBIAS, TD-ROTARY, TD-BUCKETS).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import sympy
 
 from .. import proof
 from .. import spec as S
-from ..claim import claim, written
+from ..claim import Claim, Formula, claim, written
 from .wording import ZERO_SCORES, shifted_token
 from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
 # the invariants under the docs' names (uapcheck/lower.py)
@@ -54,6 +54,22 @@ class OffsetClasses:
     positive: Optional[bool] = None  # reweight: c > 0 on every offset in range (None: not shown)
     method: str = ""  # how injectivity was shown: "linear" | "intervals" ("" when not shown)
     bits: int = 0  # the interval precision, for "intervals"
+    reason_parts: Optional[Claim] = field(default=None, compare=False)  # `reason` with h(m) as a formula
+
+    @property
+    def reason_claim(self) -> Claim:
+        return self.reason_parts if self.reason_parts is not None else claim(self.reason)
+
+
+def h_of_m(h: sympy.Expr) -> Formula:
+    """h(m) = … as a formula, worded `h(m) = {sympy.sstr(h)}`."""
+    return Formula(sympy.Eq(sympy.Function("h")(M), h, evaluate=False), f"h(m) = {sympy.sstr(h)}")
+
+
+def _offsets(kind, effective, h, rest: str, *args, **kwargs) -> OffsetClasses:
+    """OffsetClasses whose reason is `h(m) = … {rest}`, the formula typed."""
+    return OffsetClasses(kind, effective, h, f"h(m) = {sympy.sstr(h)}{rest}", *args,
+                         reason_parts=claim(h_of_m(h), rest), **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,24 +154,23 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     even = sympy.simplify(h.xreplace({M: -M}) - h) == 0
     poly = sympy.Poly(h, M) if h.is_polynomial(M) else None
     if poly is not None and poly.degree() == 1 and poly.LC().is_nonzero:
-        return OffsetClasses("injective", "toeplitz", h, f"h(m) = {sympy.sstr(h)} is linear in m with a non-zero "
-                             "slope: injective on every offset", method="linear")
+        return _offsets("injective", "toeplitz", h, " is linear in m with a non-zero slope: injective on every "
+                        "offset", method="linear")
     if even:
         hp = sympy.simplify(h.xreplace({M: MP}))
         pp = sympy.Poly(hp, MP) if hp.is_polynomial(MP) else None
         if pp is not None and pp.degree() == 1 and pp.LC().is_nonzero:
-            return OffsetClasses("symmetric", "symmetric toeplitz", h, f"h(m) = {sympy.sstr(h)} is even in m and "
-                                 "linear in |m| with a non-zero slope: injective on |m|", method="linear")
+            return _offsets("symmetric", "symmetric toeplitz", h, " is even in m and linear in |m| with a non-zero "
+                            "slope: injective on |m|", method="linear")
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
-        return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: injectivity on the offsets is decided only for "
-                             f"linear forms, or by exact interval evaluation for an integer n ≤ {INTERVAL_MAX_N} "
-                             "without params")
+        return _offsets(None, None, h, ": injectivity on the offsets is decided only for linear forms, or by exact "
+                        f"interval evaluation for an integer n ≤ {INTERVAL_MAX_N} without params")
     offsets = range(0, n) if even else range(-(n - 1), n)
     for bits in (80, 400, 1600):
         try:
             values = [_iv(h, m, bits) for m in offsets]
         except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
-            return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)} could not be evaluated on every offset")
+            return _offsets(None, None, h, " could not be evaluated on every offset")
         if _disjoint(values):
             break
     positive = None
@@ -164,11 +179,9 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     if _disjoint(values):
         how = (f"exact interval evaluation at m = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
                f"exact interval evaluation at m = −{n - 1}..{n - 1}, {bits}-bit intervals")
-        return OffsetClasses("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",
-                             h, f"h(m) = {sympy.sstr(h)} takes pairwise different values: {how}", positive,
-                             method="intervals", bits=bits)
-    return OffsetClasses(None, None, h, f"h(m) = {sympy.sstr(h)}: two offsets could not be told apart by "
-                         "interval evaluation", positive)
+        return _offsets("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",
+                        h, f" takes pairwise different values: {how}", positive, method="intervals", bits=bits)
+    return _offsets(None, None, h, ": two offsets could not be told apart by interval evaluation", positive)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,6 +448,11 @@ class CausalRowLabels:
     reason: str
     collisions: Optional[frozenset] = None  # pairs (l, l′), 1 ≤ l < l′ < n, with equal labels in row n
     symbolic_collision: Optional[tuple[str, str]] = None  # symmetric circulant at symbolic n: ("1", "n - 1")
+    reason_parts: Optional[Claim] = field(default=None, compare=False)  # `reason` with its formulas typed
+
+    @property
+    def reason_claim(self) -> Claim:
+        return self.reason_parts if self.reason_parts is not None else claim(self.reason)
 
 
 def causal_row_labels(spec: S.Spec, head: S.Head) -> CausalRowLabels:
@@ -490,8 +508,9 @@ def causal_row_labels(spec: S.Spec, head: S.Head) -> CausalRowLabels:
             return CausalRowLabels("fixed", detail, None, "c(i, j) > 0 on every offset is not shown")
         what = ("injective in m" if info.kind == "injective" else "injective in |m|, hence on the causal "
                 "offsets m ≤ 0")
-        return CausalRowLabels("fixed", detail, True, f"h(m) = {sympy.sstr(info.h)} is {what} ({info.reason})")
-    return CausalRowLabels("fixed", detail, None, info.reason)
+        return CausalRowLabels("fixed", detail, True, f"h(m) = {sympy.sstr(info.h)} is {what} ({info.reason})",
+                               reason_parts=claim(h_of_m(info.h), f" is {what} (", info.reason_claim, ")"))
+    return CausalRowLabels("fixed", detail, None, info.reason, reason_parts=info.reason_claim)
 
 
 def causal_row_collision(n: int, labels) -> Optional[tuple[int, int]]:

@@ -21,6 +21,7 @@ import sympy
 
 from .. import proof
 from ..claim import Claim, Formula, chain, claim, math, written
+from .wording import S_N
 from ..asymptotics import Context, Growth, NeedSign, Oscillates, Undecided, ZERO, growth, sign_of
 from ..budget import BudgetExceeded, time_limit
 # the invariants under the docs' names (uapcheck/lower.py)
@@ -252,7 +253,7 @@ def separation_step(model, head, params: frozenset, analytic: proof.Step, lim: p
 _MOMENT_LEMMA = ("the moment lemma (docs/theory.md §20.1): if a shared token's outputs agreed for every θ, the "
                  "Taylor parts of the kernel at the reachable base points would force equal moment tensors of "
                  "every degree, hence equal token sets; so some θ separates two samples from different "
-                 "orbits, and analyticity in θ with Theorem 2 makes the layer 1-token distinguishing w.r.t. S_n")
+                 "orbits, and analyticity in θ with Theorem 2 makes the layer 1-token distinguishing w.r.t. ")
 
 
 def _lim_text(lim: Any) -> str:
@@ -291,7 +292,7 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
     statement = claim(f"{label}: ", alpha_of_u, " is analytic and not a polynomial (", reason, "); with ",
                       written("W_Q = 0", "W_{Q} = 0"), " the score of key z is ",
                       written("α(s₀ + ε uᵀz)", r"\alpha(s_{0} + \varepsilon\, u^{\top} z)"), " with the base point ",
-                      written("s₀", "s_{0}"), f" (from the biases) and u free, so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
+                      written("s₀", "s_{0}"), f" (from the biases) and u free, so by {_MOMENT_LEMMA}", S_N, f". {_lim_text(lim)}")
     return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=str(reason)), certificate=cert)
 
 
@@ -326,6 +327,6 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
                               r"g(\lVert q \rVert^{2} - 2 \varepsilon\, q^{\top} W_{K} y + \varepsilon^{2} "
                               r"\lVert W_{K} y \rVert^{2})"),
                       ", whose Taylor parts in ε reach every "
-                      f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}. {_lim_text(lim)}")
+                      f"degree (base point |q|² free, d ≥ 2), so by {_MOMENT_LEMMA}", S_N, f". {_lim_text(lim)}")
     return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=str(reason), dimensions="d ≥ 2"),
                           facts={"min_dim": 2, "layers": 1}, certificate=cert)

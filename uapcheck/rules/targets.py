@@ -19,8 +19,8 @@ from .. import spec as S
 from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..show import show_pattern
-from ..claim import Claim, claim, eq, written
-from .wording import X_J, value
+from ..claim import Claim, Formula, claim, eq, written
+from .wording import X_J, ZERO_SCORES, _index, token, value
 
 CITE_TGT = proof.derived("Definition 3", "Theorem 1", text=(
     "receptive-field classes, the causal analogue of Definition 3 and Theorem 1, and the "
@@ -66,6 +66,10 @@ def _trusted(why: str, **data) -> Trusted:
     return Trusted("graphs.receptive", why, data)
 
 
+CLASS_CLAIM = {"causal": claim("causal targets (", written("F(X)_i", "F(X)_{i}"), " depends only on ",
+                               written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), ")"),
+               "receptive": claim("receptive-field targets (", written("F(X)_i", "F(X)_{i}"),
+                                  " depends only on the positions that reach i)")}
 CLASS_TEXT = {"causal": "causal targets (F(X)_i depends only on x_1, …, x_i)",
               "receptive": "receptive-field targets (F(X)_i depends only on the positions that reach i)"}
 
@@ -388,10 +392,10 @@ def _buckets_distinct(n: int, buckets: int, max_distance: int) -> bool:
 
 @proof.rule("TGT-POSITIONS", "Positions in the weights of a causal family: how many layers they save", CITE_POS_TGT,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(CausalPositions,))
-def positions_step(spec: S.Spec, claim: str, cert: Optional[CausalPositions], evidence: dict,
+def positions_step(spec: S.Spec, statement: "str | Claim", cert: Optional[CausalPositions], evidence: dict,
                    premises: tuple = ()) -> proof.Step:
     status = proof.PROVED if cert is not None else proof.UNDECIDED
-    return proof.conclude(claim, status, list(premises), dict(evidence, patterns=_desc(spec)), certificate=cert)
+    return proof.conclude(statement, status, list(premises), dict(evidence, patterns=_desc(spec)), certificate=cert)
 
 
 def _has_positions(spec: S.Spec) -> bool:
@@ -468,14 +472,17 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
             if not usable:
                 continue
             cert = CausalPositions("one layer", n, records, separating=k)
-            how = ("the first-order term of the softmax in a small query scale separates rearranged prefixes, since "
-                   "cos(m − φ) is injective on the offsets" if lab.source == "rotary" else
-                   "at W_Q = W_K = 0 row i is x_i + c·Σ_l β_il x_l with fixed weights β_il > 0 that differ from key to "
-                   "key, so the row's coefficients name the position of every token of the prefix")
-            claim = (f"head {k + 1} ({lab.detail}) labels the keys of every causal row differently ({lab.reason}): "
-                     f"{how}; so one attention layer separates every two inputs with different prefixes, and it is "
-                     "the least (one layer is needed for x_j to reach a later position)")
-            step = positions_step(spec, claim, cert, dict(evidence, route="one layer", separating=k + 1))
+            how = (claim("the first-order term of the softmax in a small query scale separates rearranged prefixes, "
+                         "since cos(m − φ) is injective on the offsets") if lab.source == "rotary" else
+                   claim("at ", ZERO_SCORES, " row i is ", written("x_i + c·Σ_l β_il x_l",
+                                                                    r"x_{i} + c \sum_{l} \beta_{il} x_{l}"),
+                         " with fixed weights ", written("β_il > 0", r"\beta_{il} > 0"), " that differ from key to "
+                         "key, so the row's coefficients name the position of every token of the prefix"))
+            statement = claim(f"head {k + 1} ({lab.detail}) labels the keys of every causal row differently (",
+                              lab.reason_claim, "): ", how, "; so one attention layer separates every two inputs with "
+                              "different prefixes, and it is the least (one layer is needed for ", X_J,
+                              " to reach a later position)")
+            step = positions_step(spec, statement, cert, dict(evidence, route="one layer", separating=k + 1))
             return step, 1, True, "positions in the weights: one layer sees the order of the prefix (§14.11)"
         collision = None
         if isinstance(n, int):
@@ -487,11 +494,15 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
         if collision is not None and blind_ok:
             i, l, l2 = collision
             cert = CausalPositions("collision", n, records, collision=collision)
-            claim = (f"keys {l} and {l2} of row {i} carry the same label in every head, so one layer gives the same "
-                     f"output at {i} for X and for X with x_{l}, x_{l2} exchanged, for every parameter, while the causal "
-                     f"target F(X)_{i} = x_{l} tells them apart: one layer is not enough; every head is position-blind "
-                     "or has a trainable bias (0 in each class), so the position-blind family's 2 layers suffice")
-            step = positions_step(spec, claim, cert, dict(evidence, route="collision", witness={
+            statement = claim(f"keys {l} and {l2} of row {i} carry the same label in every head, so one layer gives "
+                              f"the same output at {i} for X and for X with ", token(l), ", ", token(l2), " exchanged, "
+                              "for every parameter, while the causal target ",
+                              Formula(sympy.Eq(sympy.IndexedBase("F(X)")[_index(i)], sympy.IndexedBase("x")[_index(l)],
+                                               evaluate=False), f"F(X)_{i} = x_{l}"),
+                              " tells them apart: one layer is not enough; every head is position-blind "
+                              "or has a trainable bias (0 in each class), so the position-blind family's 2 layers "
+                              "suffice")
+            step = positions_step(spec, statement, cert, dict(evidence, route="collision", witness={
                 "position": i, "swap": [l, l2], "why": "equal labels in every head: the row's weighted sum is the "
                                                        "same for both inputs"}))
             return step, 2, True, "positions in the weights: a row's labels collide, so 2 layers (§14.11)"
@@ -503,28 +514,28 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
             labelled = _labelled_causal_search(spec)
             if labelled is not None and labelled.least:
                 cert = CausalPositions("labelled views", n, records)
-                claim = (f"every head is position-blind or has a trainable bias of the offset; the labelled "
+                statement = (f"every head is position-blind or has a trainable bias of the offset; the labelled "
                          f"receptive views (bias classes on the arcs, §11.10) decide {labelled.layers} attention "
                          f"layer{'s' if labelled.layers != 1 else ''}, the least ({labelled.method})")
                 ev = dict(evidence, route="labelled views")
                 if labelled.witness:
                     ev["witness"] = labelled.witness
-                step = positions_step(spec, claim, cert, ev)
+                step = positions_step(spec, statement, cert, ev)
                 return step, labelled.layers, True, labelled.method
         cert = CausalPositions("contains plain", n, records)
         lay = info["layers"] if isinstance(info["layers"], int) else sympy.sstr(info["layers"])
-        claim = (f"every head is position-blind or has a trainable bias, and a zero bias is in every class: the "
+        statement = (f"every head is position-blind or has a trainable bias, and a zero bias is in every class: the "
                  f"family contains the position-blind one, whose {lay} layers suffice (Theorem 2′ on the larger "
                  "parameter set); " + ("they are the least (r layers are always necessary)" if least else
                                        "whether the labels save a layer is not decided"))
-        step = positions_step(spec, claim, cert, dict(evidence, route="contains plain"))
+        step = positions_step(spec, statement, cert, dict(evidence, route="contains plain"))
         method = info["method"] if least else info["method"] + "; the bias may save a layer (not decided)"
         return step, info["layers"], least, method
-    claim = ("positions in the weights of a causal family are decided when every head is the full causal mask (one "
+    statement = ("positions in the weights of a causal family are decided when every head is the full causal mask (one "
              "layer when a head labels the keys of every causal row differently), or when every head is "
              "position-blind or has a trainable bias; here the r layers that are always necessary are not shown "
              "sufficient for fixed position weights (§14.11)")
-    step = positions_step(spec, claim, None, dict(evidence, route="undecided"))
+    step = positions_step(spec, statement, None, dict(evidence, route="undecided"))
     return step, None, False, ""
 
 
@@ -716,12 +727,24 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
     return Decision(outcome.verdict, outcome.layers if outcome.verdict == "UAP" else None, top, outcome, None)
 
 
-def _claim(outcome: TargetOutcome) -> str:
+def _phrase_parts(outcome: TargetOutcome) -> tuple[str, str]:
+    """TargetOutcome.phrase() around its layer count, for a UAP outcome."""
+    least = "" if outcome.least else " (sufficient, not shown least)"
+    return (f"UAP for {outcome.target} targets with ",
+            f" attention layer{'' if outcome.layers == 1 else 's'}{least}")
+
+
+def _claim(outcome: TargetOutcome) -> "str | Claim":
     if outcome.verdict == "UAP":
-        lay = outcome.layers if isinstance(outcome.layers, int) else sympy.sstr(outcome.layers)
-        return (f"{outcome.phrase()}: Definition 2 holds and the family is {lay}-layer token distinguishing in the "
-                f"receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
-                f"equal tokens there), so Theorem 1 in its receptive form gives the UAP for {CLASS_TEXT[outcome.target]}")
+        lay = outcome.layers if isinstance(outcome.layers, int) else value(outcome.layers)
+        phrase = outcome.phrase()
+        if not isinstance(outcome.layers, int):  # the phrase's layer count as a formula
+            before, after = _phrase_parts(outcome)
+            phrase = claim(before, lay, after)
+        return claim(phrase, ": Definition 2 holds and the family is ", lay, "-layer token distinguishing in the "
+                     "receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
+                     "equal tokens there), so Theorem 1 in its receptive form gives the UAP for ",
+                     CLASS_CLAIM[outcome.target])
     return f"{outcome.verdict} for {outcome.target} targets: {outcome.reason}"
 
 

@@ -8,7 +8,8 @@ from ..bignum import show_order
 from ..certificates import Inference
 from ..proof import Certificate
 from ..claim import claim as claim_of, group as group_of, of_step
-from .wording import listed, value
+from ..claim import written
+from .wording import ZERO_KEYS, listed, value
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
@@ -41,20 +42,24 @@ def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
 def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: int, label: str,
                  zero_key_positive: bool = True) -> proof.Step:
     if fixed:
-        return proof.conclude(f"{label}: with frozen E, F ∈ R^{{{size}×n}} and n > 2·{size}, ker E ∩ ker F ≠ 0, "
-                              "so two different inputs X ≠ X' can have identical contexts XEᵀ, XFᵀ; tokens "
-                              "where they agree then stay equal for every θ", proof.UNDECIDED, [analytic],
+        return proof.conclude(claim_of(f"{label}: with frozen E, F ∈ ",
+                                       written(f"R^{{{size}×n}}", rf"\mathbb{{R}}^{{{size} \times n}}"),
+                                       f" and n > 2·{size}, ker E ∩ ker F ≠ 0, "
+                                       "so two different inputs X ≠ X' can have identical contexts ",
+                                       written("XEᵀ, XFᵀ", r"X E^{\top}, X F^{\top}"), "; tokens "
+                                       "where they agree then stay equal for every θ"), proof.UNDECIDED, [analytic],
                               {"reason": "contexts of different inputs can coincide"})
     if not analytic.proved or not positive.proved:
         return proof.conclude(f"{label}: analyticity or the kernel's positivity is not established",
                               proof.UNDECIDED, [analytic, positive])
     if not zero_key_positive:
-        return proof.conclude(f"{label}: k(q, 0) > 0 is not shown, so the uniform weights at W_K = 0 that the "
-                              "argument uses may not exist", proof.UNDECIDED, [analytic, positive])
-    return proof.conclude(f"{label}: for X ≠ X' pick a row f of the trainable F with Xfᵀ ≠ X'fᵀ; with W_K = 0 "
-                          "the weights k(q, 0) > 0 are uniform and with W_V = I a shared token's outputs "
-                          "differ, so one layer separates two samples, and Theorem 2 extends it to any finite "
-                          "data set", proof.PROVED, [analytic, positive], facts={"layers": 1},
+        return proof.conclude(claim_of(f"{label}: k(q, 0) > 0 is not shown, so the uniform weights at ", ZERO_KEYS,
+                                       " that the argument uses may not exist"), proof.UNDECIDED, [analytic, positive])
+    return proof.conclude(claim_of(f"{label}: for X ≠ X' pick a row f of the trainable F with ",
+                                   written("Xfᵀ ≠ X'fᵀ", r"X f^{\top} \neq X' f^{\top}"), "; with ", ZERO_KEYS,
+                                   " the weights k(q, 0) > 0 are uniform and with ", written("W_V = I", "W_{V} = I"),
+                                   " a shared token's outputs differ, so one layer separates two samples, and "
+                                   "Theorem 2 extends it to any finite data set"), proof.PROVED, [analytic, positive], facts={"layers": 1},
                           certificate=Inference(((analytic, proof.PROVED), (positive, proof.PROVED)),
                                                 "uniform weights at W_K = 0 (k(q, 0) > 0, by the sign engine) and a "
                                                 "row of the trainable F that separates, extended by Theorem 2"))
@@ -69,10 +74,11 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
         # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}. The classes still depend
         # on the offset alone (the own arc has class 0 in every row), so Lemma V^λ holds: each layer is
         # injective on labelled views, and the layer count is the labelled views' (PAT-LAYERS, BIAS-LAYERS).
-        return proof.conclude(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so one layer is not token "
-                              "distinguishing; its classes depend on the offset alone, so each layer separates "
-                              "different labelled views (Lemma V^λ, docs/theory.md §11.10), and the number of "
-                              "layers is the labelled views' (PAT-LAYERS or BIAS-LAYERS)", proof.PROVED, [td],
+        return proof.conclude(claim_of(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so one layer is not "
+                                       "token distinguishing; its classes depend on the offset alone, so each layer "
+                                       "separates different labelled views (Lemma ", written("V^λ", r"V^{\lambda}"),
+                                       ", docs/theory.md §11.10), and the number of layers is the labelled views' "
+                                       "(PAT-LAYERS or BIAS-LAYERS)"), proof.PROVED, [td],
                               {"reason": "one layer is not token distinguishing for symmetric bias kinds; the "
                                          "labelled view argument counts the layers"},
                               facts={"labelled_views": True},

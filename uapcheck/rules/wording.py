@@ -11,10 +11,26 @@ SUM_TARGET: Claim = claim(written("F(X)_k = x_1 + ... + x_n", r"F(X)_{k} = x_{1}
                           " at every position k")
 
 
+def index_text(k) -> str:
+    """A position as a subscript in words: x_3, x_n, x_(b + 1)."""
+    text = sympy.sstr(k) if isinstance(k, sympy.Basic) else str(k)
+    return text if text.isalnum() else f"({text})"
+
+
+def _index(k):
+    return sympy.Integer(k) if isinstance(k, int) else k if isinstance(k, sympy.Basic) else sympy.Symbol(str(k))
+
+
 def token(j) -> Formula:
-    """The token x_j at position j (an int or a SymPy expression)."""
-    text = str(j) if isinstance(j, int) else sympy.sstr(j)
-    return math(sympy.Symbol(f"x_{{{sympy.latex(j)}}}" if not isinstance(j, int) else f"x_{j}"), f"x_{text}")
+    """The token x_j at position j (an int, a SymPy expression or a symbol's name), worded x_3, x_(n - 1)."""
+    return Formula(sympy.IndexedBase("x")[_index(j)], f"x_{index_text(j)}")
+
+
+def position(i):
+    """A position in words (an int) or as a formula (an expression), worded as `index_text`."""
+    if isinstance(i, sympy.Integer):
+        return int(i)
+    return i if isinstance(i, int) else Formula(_index(i), index_text(i))
 
 
 def value(v) -> Formula:
@@ -72,3 +88,62 @@ W_Q = written("W_Q", "W_{Q}")
 W_K = written("W_K", "W_{K}")
 W_V = written("W_V", "W_{V}")
 ZERO_SCORES = written("W_Q = W_K = 0", "W_{Q} = W_{K} = 0")
+
+L_P = written("L^p", "L^{p}")
+LOG_RATIO = written("log k(x,tz₁) − log k(x,tz₂)", r"\log k(x, t z_{1}) - \log k(x, t z_{2})")
+RATIO_LIMIT = written("k(x,tWy₁)/k(x,tWy₂) → 0 or ∞",
+                      r"k(x, t W y_{1}) / k(x, t W y_{2}) \to 0 \text{ or } \infty")
+
+
+def region_claim(name: str, result, model) -> Claim:
+    """A sign region of the invariants by the engine's name for it (rules/limit*.py), its inequalities as
+    formulas: the region's own signs when the name is its description, `all v > 0` for the key regions of
+    a feature kernel, otherwise the name as words."""
+    from ..lower import a, b, c, e, f, u, v
+    atoms = {sym.name: sym for sym in (a, b, c, v, e, u, f)}
+    region = getattr(result, "region", None)
+    if region is not None and region.signs and name == region.describe():
+        return listed(sign(atoms[n], s > 0, n) if n in atoms else f"{n} {'>' if s > 0 else '<'} 0"
+                      for n, s in region.signs)
+    key = getattr(model, "key_symbol", None)
+    if key is not None:
+        for positive in (True, False):
+            if name == f"all {key} {'>' if positive else '<'} 0":
+                return claim("all ", sign(key, positive))
+    return claim(name)
+
+
+def condition_claim(info, opening: str, closing: str) -> Claim:
+    """A group's range condition `(for n >= 3)`: a formula when the group carries it typed
+    (`condition_formula`), else its words."""
+    if not info.condition:
+        return claim()
+    typed = getattr(info, "condition_formula", None)
+    if isinstance(typed, sympy.Basic) and typed is not sympy.true:
+        return claim(opening, Formula(typed, str(info.condition)), closing)
+    return claim(f"{opening}{info.condition}{closing}")
+
+
+quantity = value  # for modules where `value` is a local name
+
+
+# The words lower.py gives a feature kernel (by its index), with the formula typed. Used only where they
+# read exactly as the model's description (`described`), so the text output never changes.
+_FEATURE_SUMS = {
+    "coordinate": claim(written("k(x, t z) = Σ_r φ(x)_r φ(t z)_r",
+                                r"k(x, t z) = \sum_{r} \varphi(x)_{r}\, \varphi(t z)_{r}"), " over the coordinates r"),
+    "random": claim(written("k(x, t z) = Σ_r φ_r(x) φ_r(t z)", r"k(x, t z) = \sum_{r} \varphi_{r}(x)\, \varphi_{r}(t z)"),
+                    " over the fixed random vectors ", written("w_r", "w_{r}")),
+    "landmark": claim(written("k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z)",
+                              r"\tilde{k}(x, t z) = \sum_{b} \kappa_{b}(x)\, k(z_{b}, t z)"),
+                      " over the fixed landmarks ", written("z_b", "z_{b}")),
+}
+
+
+def described(model) -> Claim:
+    """A kernel model's description as a claim: typed for the feature sums, else its words."""
+    typed = _FEATURE_SUMS.get(getattr(model, "index", ""))
+    if typed is not None and str(typed) == model.description:
+        return typed
+    return claim(model.description)
+ZERO_KEYS = written("W_K = 0", "W_{K} = 0")
