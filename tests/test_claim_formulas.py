@@ -45,11 +45,11 @@ def test_the_latex_printer_sets_parts_and_escapes_words():
     assert md.startswith(r"x\_j reaches ")
 
 
-def test_a_long_formula_is_scaled_to_the_line_not_broken_into_the_margin():
+def test_a_long_formula_is_set_on_its_own_line_scaled_to_it_not_into_the_margin():
     x = sympy.Symbol("x")
     long = sum(x ** k for k in range(40))
     tex = latex.formula_tex(C.math(long))
-    assert tex.startswith(r"\uapmath{") and tex.endswith("}")
+    assert tex.startswith(r"\par{\centering\uapmath{") and tex.endswith(r"}\par}")
     assert latex.formula_tex(C.math(x + 1)) == "$x + 1$"
 
 

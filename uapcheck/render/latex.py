@@ -197,8 +197,9 @@ def _spaced(text: str, tex: str) -> str:
     return (" " if text[0].isspace() else "") + tex + (" " if text[-1].isspace() else "")
 
 
-# A formula whose LaTeX is longer than this is set with \uapmath (an unbreakable box, scaled down to the
-# line width when wider); a shorter one is set inline as $...$, where TeX may break after a relation.
+# A formula whose LaTeX is longer than this is set on a line of its own with \uapmath (an unbreakable box,
+# scaled down to the line width when wider), the words going on after it; a shorter one is set inline as
+# $...$, where TeX may break after a relation.
 _LONG_FORMULA = 60
 
 
@@ -210,7 +211,7 @@ def formula_tex(part) -> str:
         return escape(part.text)
     tex = " ".join(tex.split())
     if len(tex) > _LONG_FORMULA:
-        return r"\uapmath{" + tex + "}"
+        return r"\par{\centering\uapmath{" + tex + r"}\par}"
     return f"${tex}$"
 
 
