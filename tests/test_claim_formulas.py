@@ -3,6 +3,7 @@ text printer words it as before, and the LaTeX and Markdown printers set each fo
 through SymPy's LaTeX printer, never as escaped text."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,16 +12,112 @@ import sympy
 import uapcheck
 from uapcheck import claim as C
 from uapcheck.render import latex, markdown
+from uapcheck.render.math import latex as sympy_latex
+from uapcheck.render.math import part_latex
 
 REPO = Path(__file__).resolve().parents[1]
+FILES = ("softmax", "bigbird", "longformer", "causal_decoder", "rbf", "linear_relu", "cn_convolution", "alibi",
+         "sparse_transformer_fixed", "bias_term_tanh")
+
+# A formula word escaped as text: a subscript or superscript escaped, or a Python power.
+_ESCAPED_FORMULA = re.compile(r"\\_|\\textasciicircum|\*\*|\w\*\w")
+
+
+@pytest.fixture(scope="module", params=FILES)
+def case(request):
+    result = uapcheck.check_file(str(REPO / "catalog" / f"{request.param}.uap"))
+    return request.param, result, latex.render(result), markdown.render(result)
+
+
+def _claim_lines(tex: str) -> list[str]:
+    return [line for line in tex.splitlines() if line.startswith(r"\item[")]
+
+
+def _math_spans(tex: str) -> list[str]:
+    """The contents of $...$ and of \\uapmath{...} (balanced braces) in a line."""
+    spans = re.findall(r"(?<!\\)\$([^$]+)\$", tex)
+    start = 0
+    while (k := tex.find(r"\uapmath{", start)) >= 0:
+        depth, i = 0, k + len(r"\uapmath")
+        for i in range(k + len(r"\uapmath"), len(tex)):
+            depth += {"{": 1, "}": -1}.get(tex[i], 0)
+            if depth == 0:
+                break
+        spans.append(tex[k + len(r"\uapmath{"):i])
+        start = i
+    return spans
+
+
+def test_no_formula_in_a_claim_is_escaped_as_text(case):
+    """The words of every claim, as the LaTeX printer sets them, hold no escaped subscript or power and
+    no Python product: those are formula parts. (A group named by a structure description, such as
+    `S_2 on {1, 2}` from graphs/names.py, is still words: it has no typed form yet.)"""
+    name, result, tex, _ = case
+    for step in result.root.walk():
+        for part in step.claim_parts:
+            if isinstance(part, str):
+                words = latex.escape(part)
+                assert not _ESCAPED_FORMULA.search(words), f"{name} {step.rule}: a formula set as text in {words!r}"
+
+
+def test_every_formula_part_is_in_math_mode(case):
+    name, result, tex, md = case
+    lines = "\n".join(_claim_lines(tex))
+    spans = _math_spans(lines)
+    seen = 0
+    for step in result.root.walk():
+        for part in step.claim_parts:
+            if isinstance(part, str):
+                continue
+            formula = part_latex(part)
+            if formula is None:  # a group named by a description is words
+                continue
+            seen += 1
+            formula = " ".join(formula.split())
+            assert formula in spans, f"{name}: {formula!r} is not set in math mode"
+            assert markdown.math(formula) in md
+    assert seen, f"{name}: no claim has a formula part"
+
+
+def test_the_kernel_of_each_reduction_is_a_formula_in_its_claim(case):
+    name, result, tex, md = case
+    for step in result.root.walk():
+        if step.rule != "LIM-REDUCE" or "kernel" not in step.facts:
+            continue
+        kernels = [p for p in step.claim_parts if isinstance(p, (C.Formula, C.Chain))]
+        assert kernels, f"{name}: LIM-REDUCE states its kernel as text"
+        assert any(sympy_latex(step.facts["kernel"]) in part_latex(p) for p in kernels)
+        spans = _math_spans("\n".join(_claim_lines(tex)))
+        assert any(sympy_latex(step.facts["kernel"]) in span for span in spans)
+
+
+def test_the_text_wording_is_the_parts_wording(case):
+    _, result, _, _ = case
+    for step in result.root.walk():
+        assert str(C.Claim(step.claim_parts)) == step.claim
+
+
+def test_the_catalog_claims_have_no_formula_left_in_words():
+    """Across the whole catalog, no claim's words hold a subscript, a power or a Python product:
+    those are formula parts. The one exception: a group order written as a product of factorials
+    (`128! · (64!)^62`, graphs/names.py) is words, as GroupInfo.order carries it."""
+    found = []
+    for path in sorted((REPO / "catalog").glob("*.uap")):
+        result = uapcheck.check_file(str(path))
+        for step in result.root.walk():
+            for part in step.claim_parts:
+                if isinstance(part, str):
+                    part = re.sub(r"a group of order [0-9!·() ^]+", "a group of order N", part)
+                if isinstance(part, str) and re.search(r"\*\*|\^|\b[A-Za-z]_[A-Za-z0-9(]|\w\*\w", part):
+                    found.append((path.name, step.rule, part))
+    assert not found, found[:10]
 
 
 # ---------------------------------------------------------------- the claim type
 
 def test_claims_join_and_word_as_text():
     n = sympy.Symbol("n")
-    depth = C.math(sympy.ceiling((n - 1) / sympy.Symbol("w")))
-    c = C.claim("the depth is ", depth, " layers") + "; " + C.claim(C.group("S_n", "G"))
+    c = C.claim("the depth is ", C.math(sympy.ceiling((n - 1) / sympy.Symbol("w"))), " layers") + "; " + C.claim(C.group("S_n", "G"))
     assert str(c) == "the depth is ceiling((n - 1)/w) layers; G = S_n"
     assert [type(p).__name__ for p in c.parts] == ["str", "Formula", "str", "GroupName"]
     assert C.claim("a", "b", C.claim("c")).parts == ("abc",)

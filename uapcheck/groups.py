@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Optional, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence, Union
 
 import sympy
 
@@ -82,6 +82,8 @@ class GroupInfo:
     order: Union[int, str, None]
     generators: tuple
     condition: str = ""
+    # the condition as a SymPy relation, for the formula in a claim (the words stay `condition`)
+    condition_formula: Any = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         return {"name": self.name, "order": self.order, "condition": self.condition or None,
@@ -100,7 +102,9 @@ def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
                                           "trivial": 1}
     order = orders[group]
     cond = {"D_n": f"{n} ≥ 3", "C_n": f"{n} ≥ 3", "reflection": f"{n} ≥ 2"}.get(group, "")
-    return GroupInfo(name, order, group.symbolic_generators, cond)
+    least = {"D_n": 3, "C_n": 3, "reflection": 2}.get(group)
+    typed = None if least is None else sympy.GreaterThan(sympy.Symbol(str(n)), least, evaluate=False)
+    return GroupInfo(name, order, group.symbolic_generators, cond, typed)
 
 
 def concrete_group(name: str, n: int) -> GroupInfo:

@@ -22,7 +22,7 @@ import unicodedata
 from .. import proof
 from ..claim import Formula
 from . import source
-from .math import part_latex, step_formulas
+from .math import claim_formulas, part_latex, step_formulas
 from .verdict_lines import expect_line, reason_parts, shown_path
 
 _ASCII = {
@@ -326,7 +326,7 @@ def render(result, standalone: bool = False) -> str:
         if step.premises:
             item += " (from " + ", ".join(ids[id(p)] for p in step.premises) + ")"
         out.append(item + ": " + claim_tex(step.claim_parts))
-        for formula in step_formulas(step):
+        for formula in step_formulas(step, shown=claim_formulas(step)):
             out.append(r"  \par \uapmath{" + formula + "}")
         for note in step.notes:
             out.append(r"  \par Note: " + escape(note))

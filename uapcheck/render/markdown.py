@@ -12,7 +12,7 @@ import re
 
 from .. import proof
 from . import source
-from .math import part_latex, step_formulas
+from .math import claim_formulas, part_latex, step_formulas
 from .math import latex as formula_latex
 from .verdict_lines import expect_line, reason_parts, shown_path, suggestion_line
 from .verdict_lines import headline as headline  # the text headline, re-exported for callers of this module
@@ -101,7 +101,7 @@ def _items(steps, ids: dict, shown: set, indent: int, out: list[str]) -> None:
         out.append(f"{pad}{marker}{_item_head(step, ids)}")
         for key, value in evidence_items(step.evidence):
             out.append(f"{sub}- {escape(key)}: {code(value)}")
-        for formula in step_formulas(step):
+        for formula in step_formulas(step, shown=claim_formulas(step)):
             out.append(f"{sub}- {math(formula)}")
         for note in step.notes:
             out.append(f"{sub}- note: {escape(note)}")

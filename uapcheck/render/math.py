@@ -80,9 +80,21 @@ def group(info) -> list[str]:
     return out  # a condition on n stays in the claim's words (it is not a typed fact)
 
 
-def step_formulas(step) -> list[str]:
-    """The step's typed facts as formulas (LaTeX for math mode), in a fixed order."""
-    return list(_formulas(step.facts))
+def step_formulas(step, shown=frozenset()) -> list[str]:
+    """The step's typed facts as formulas (LaTeX for math mode), in a fixed order; those in `shown`
+    (the formulas its claim already sets, `claim_formulas`) are left out."""
+    return [f for f in _formulas(step.facts) if " ".join(f.split()) not in shown]
+
+
+def claim_formulas(step) -> frozenset:
+    """The formulas a step's claim sets (whitespace-normalised LaTeX), so a fact is not set twice."""
+    out = set()
+    for part in step.claim_parts:
+        if not isinstance(part, str):
+            tex = part_latex(part)
+            if tex is not None:
+                out.add(" ".join(tex.split()))
+    return frozenset(out)
 
 
 def _formulas(facts) -> Iterator[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sympy
 
 from .. import proof
+from .wording import described, listed, LOG_RATIO, RATIO_LIMIT, region_claim
+from ..claim import chain, claim as claim_of, Formula, of_step, written
 from ..asymptotics import Growth, ZERO
 from ..certificates import KeyPoints, LimitCertificate, RegionCertificate, RegionStatus, Trusted
 from ..kernel_limit.analysis import (RegionResult, analyse_closed, analyse_features, invariants_at,
@@ -38,10 +40,14 @@ def _growth_text(g: Growth) -> str:
             certificates=(Trusted,))
 def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
     if isinstance(model, ClosedKernel):
-        claim = f"{model.description}: k = {sympy.sstr(model.scaled)}"
+        claim = claim_of(model.description, ": ", chain(written("k = ", "k(x, t z) ="),
+                                                        Formula(model.scaled, sympy.sstr(model.scaled))))
         ev = {"k(x, t z)": model.scaled, "invariants": "x·z (query · key direction), |z|², |x|²"}
     else:
-        claim = (f"{model.description}: k = Σ_r ({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")
+        claim = claim_of(described(model), ": ", chain(
+            written("k = Σ_r ", r"k = \sum_{r}"),
+            Formula(sympy.Mul(model.query, model.key, evaluate=False),
+                    f"({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")))
         ev = {"query factor": model.query, "key factor": model.key,
               "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
     facts = ({"kernel": model.scaled} if isinstance(model, ClosedKernel) else
@@ -131,10 +137,10 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
     if problem:
         return proof.conclude(f"(LIM) undecided: {problem}", proof.UNDECIDED, [reduce], ev)
     if holds_all:
-        draws = (" and almost every draw of the random vectors w_r"
+        draws = (claim_of(" and almost every draw of the random vectors ", written("w_r", "w_{r}"))
                  if isinstance(model, FeatureKernel) and model.index == "random" else "")
-        claim = (f"{label}: the growing part of log k(x,tz₁) − log k(x,tz₂) depends on the key, so "
-                 f"k(x,tWy₁)/k(x,tWy₂) → 0 or ∞ for generic W, x and keys{draws} ({dims})")
+        claim = claim_of(f"{label}: the growing part of ", LOG_RATIO, " depends on the key, so ", RATIO_LIMIT,
+                         " for generic W, x and keys", draws, f" ({dims})")
         notes.extend(adversarial_notes(model, results))
         checked = [cross_check(model, r) for r in regions.values() if r is not None and r.witness]
         return _unless_disagreeing(proof.conclude(
@@ -163,9 +169,10 @@ def _conclude_lim(model, affine, reduce, results, regions, problem, label: str,
 def region_rule(model, reduce, regions, statuses, name, label) -> proof.Step:
     ev = _region_evidence(regions)
     notes = []
-    claim = (f"on the open parameter region where {name} for every key (and query) the ratio "
-             f"tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
-             f"any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
+    claim = claim_of("on the open parameter region where ", region_claim(name, regions[name], model),
+                     " for every key (and query) the ratio "
+                     "tends to 0 or ∞ for generic parameters; `affine query key` reaches this region for "
+                     "any finite key set (bias terms of one sign dominate), and scaling the affine key keeps it")
     notes.append("outside this region (LIM) fails: " + "; ".join(
         f"{n}: {s}" for n, s in statuses.items() if not s.holds))
     ev["numeric cross-check"] = cross_check(model, regions[name])
@@ -187,7 +194,8 @@ def _not_established(model, affine, reduce, regions, statuses, reachable) -> pro
     if reachable and not affine:
         notes.append(f"(LIM) holds on the region {reachable[0]}, but without `affine query key` no "
                      "parameter choice puts every key there (keys y and −y have opposite signs)")
-    claim = f"(LIM) is not established: it fails or is undecided on {', '.join(failing)}"
+    claim = claim_of("(LIM) is not established: it fails or is undecided on ",
+                     listed(region_claim(n, regions[n], model) for n in failing))
     checked = [cross_check(model, regions[n]) for n in failing if regions[n] is not None and regions[n].witness]
     if checked:
         ev["numeric cross-check"] = checked
@@ -277,6 +285,7 @@ def _unless_disagreeing(step: proof.Step, checks) -> proof.Step:
     bad = disagreeing(checks)
     if not bad:
         return step
-    return proof.conclude("(LIM) undecided: a 40-digit evaluation does not confirm the derived growth even at "
-                          f"the largest t tried ({bad[0]['disagreement']}); the derivation was: {step.claim}",
+    return proof.conclude(claim_of("(LIM) undecided: a 40-digit evaluation does not confirm the derived growth "
+                                   f"even at the largest t tried ({bad[0]['disagreement']}); the derivation was: ",
+                                   of_step(step)),
                           proof.UNDECIDED, list(step.premises), dict(step.evidence), step.notes)

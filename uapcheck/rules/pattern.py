@@ -12,6 +12,8 @@ from typing import Optional, Sequence
 import sympy
 
 from .. import proof
+from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAIM, token, X_J
+from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (Diameter, FarPair, Generators, Inference, StandardFamily, Trusted, Unreachable,
@@ -146,27 +148,32 @@ def _diameter_of(certificate) -> tuple:
 def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.Step:
     diameter, exact = _diameter_of(certificate)
     shown = diameter if isinstance(diameter, int) else show_size(diameter)
-    what = (f"the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly connected "
-            f"with directed diameter {diameter}" if exact else
-            f"the union of the heads' pattern graphs is strongly connected with directed diameter at most "
-            f"{diameter}")
-    what = what.replace(f"diameter {diameter}", f"diameter {shown}").replace(f"most {diameter}", f"most {shown}")
-    return proof.conclude(f"{what}: every x_j reaches every position within {shown} attention layers",
+    size = shown if isinstance(diameter, int) else Formula(diameter, str(shown))
+    what = (claim_of("the union of the heads' pattern graphs (arc j → i when i attends to j) is strongly "
+                     "connected with directed diameter ", size) if exact else
+            claim_of("the union of the heads' pattern graphs is strongly connected with directed diameter at "
+                     "most ", size))
+    return proof.conclude(claim_of(what, ": every ", X_J, " reaches every position within ", size,
+                                   " attention layers"),
                           proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes,
                           facts={"diameter": diameter, "exact": exact}, certificate=certificate)
 
 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE,
             statuses=(proof.PROVED,), certificates=(Unreachable, Trusted))
-def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=()) -> proof.Step:
+def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), condition=None) -> proof.Step:
+    """`condition`: the range of n where the closed form holds (a SymPy condition), for the claim's formula."""
     witness = {"i": i, "j": j, "target": SUM_TARGET}
-    i, j = _index_text(i), _index_text(j)
+    at, reader = position(i), token(j)
     where = evidence.get("range")
-    where = f" ({where})" if where and where != "for every n" else ""
-    return proof.conclude(f"the pattern is not strongly connected{where}: x_{j} never reaches position {i} in any "
-                          f"number of layers, so every model's output at {i} ignores x_{j}, while the "
-                          f"target {SUM_TARGET} (S_n-invariant, hence G-equivariant) depends on it: its L^p "
-                          "distance to the family stays positive (receptive-field argument)", proof.PROVED,
+    typed = isinstance(condition, sympy.Basic) and condition is not sympy.true
+    where = (claim_of(" (for ", Formula(condition, sympy.sstr(condition)), ")") if typed else
+             f" ({where})") if where and where != "for every n" else ""
+    return proof.conclude(claim_of("the pattern is not strongly connected", where, ": ", reader, " never reaches "
+                                   "position ", at, " in any number of layers, so every model's output at ",
+                                   at, " ignores ", reader, ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
+                                   "-invariant, hence G-equivariant) depends on it: its ", L_P,
+                                   " distance to the family stays positive (receptive-field argument)"), proof.PROVED,
                           evidence=dict(evidence, patterns=desc, witness=witness),
                           notes=notes, facts={"obstruction": "unreachable", "i": witness["i"], "j": witness["j"]},
                           certificate=certificate)
@@ -176,12 +183,14 @@ def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=()) ->
             statuses=(proof.PROVED,), certificates=(FarPair, Trusted))
 def layer_budget(spec: S.Spec, diameter, certificate, witness: Optional[tuple] = None, distance=None) -> proof.Step:
     ev = {"budget": spec.layers, "diameter": diameter}
-    claim = f"`layers {spec.layers}` is below the directed diameter {diameter} of the pattern"
+    claim = claim_of(f"`layers {spec.layers}` is below the directed diameter ",
+                     diameter if isinstance(diameter, int) else Formula(diameter, str(diameter)), " of the pattern")
     if witness:
         i, j = witness
         ev["witness"] = {"i": i, "j": j, "distance from j to i": distance, "target": SUM_TARGET}
-        claim += (f": x_{j} needs {distance} hops to reach position {i}, so with {spec.layers} layers the "
-                  f"output at {i} ignores x_{j}, while the equivariant target {SUM_TARGET} depends on it")
+        claim += claim_of(": ", token(j), f" needs {distance} hops to reach position {i}, so with {spec.layers} "
+                          f"layers the output at {i} ignores ", token(j), ", while the equivariant target ",
+                          SUM_TARGET_CLAIM, " depends on it")
     return proof.conclude(claim, proof.PROVED, evidence=ev, certificate=certificate,
                           facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": diameter})
 
@@ -269,19 +278,20 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False, family: Optional[StandardFamily] = None) -> proof.Step:
+    count = layers if isinstance(layers, int) else quantity(layers)
     if diameter is None:
-        claim = (f"{sympy.sstr(layers)} attention layers suffice by the view argument: the directed diameter "
-                 f"is at most {sympy.sstr(layers - 1)} ({method})")
+        claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
+                         "most ", quantity(layers - 1), f" ({method})")
     elif layers == diameter:
-        claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice: the depth-{layers} view of every "
-                 f"position determines the sample up to the group ({method})")
+        claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", count,
+                         f" view of every position determines the sample up to the group ({method})")
     elif exact:
-        claim = (f"{sympy.sstr(layers)} attention layers are needed and suffice: with D = {sympy.sstr(diameter)} "
-                 f"layers some position cannot tell a sample from a rearrangement outside the group; with "
-                 f"D + 1 its view determines the whole sample ({method})")
+        claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
+                         " layers some position cannot tell a sample from a rearrangement outside the group; with "
+                         f"D + 1 its view determines the whole sample ({method})")
     else:
-        claim = (f"{sympy.sstr(layers)} = D + 1 attention layers suffice by the view argument; D = "
-                 f"{sympy.sstr(diameter)} layers are necessary, and whether they suffice is not decided ({method})")
+        claim = claim_of(count, " = D + 1 attention layers suffice by the view argument; ", eq("D", diameter),
+                         f" layers are necessary, and whether they suffice is not decided ({method})")
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
     if witness:
         ev["view witness"] = witness
@@ -515,7 +525,8 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         ev = {"range": _show_condition(primary.condition), "closed form": primary.rule}
         if not primary.strongly_connected:
             i, j = primary.witness
-            obstruction = disconnected_step(desc, i, j, ev, _closed_form(primary, {"i": i, "j": j}), notes)
+            obstruction = disconnected_step(desc, i, j, ev, _closed_form(primary, {"i": i, "j": j}), notes,
+                                            condition=primary.condition)
             structure.append(obstruction)
         elif primary.diameter is not None:
             diameter = primary.diameter
@@ -557,13 +568,15 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
     cond = "" if gprimary.condition is sympy.true else sympy.sstr(gprimary.condition)
     gens = symbolic_generators(name)
-    info = GroupInfo(name, order_text(gprimary.order), gens, cond)
+    info = GroupInfo(name, order_text(gprimary.order), gens, cond, gprimary.condition if cond else None)
     if layer_range is not None and obstruction is None:
         # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
         lr = sympy.sstr(layer_range)
-        info = _replace(info, condition=lr if not cond or _implies(layer_range, gprimary.condition, spec, n)
-                        else f"{cond} and {lr}")
+        alone = not cond or _implies(layer_range, gprimary.condition, spec, n)
+        info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
+                        condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
+                                                                              evaluate=False))
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)},
                       _closed_form(gprimary, {"order": info.order}), tuple(_other_cases(grp, gprimary)))
@@ -808,30 +821,35 @@ def _grows_beyond(expr, n: sympy.Symbol, budget: int) -> bool:
 
 @proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE, statuses=(proof.UNDECIDED,))
 def budget_depends(spec: S.Spec, diameter) -> proof.Step:
-    return proof.conclude(f"`layers {spec.layers}` reaches every position exactly when {sympy.sstr(diameter)} ≤ "
-                          f"{spec.layers}: the verdict depends on the parameter values (NOT-UAP where it fails)",
+    return proof.conclude(claim_of(f"`layers {spec.layers}` reaches every position exactly when ",
+                                   Formula(sympy.Le(diameter, spec.layers, evaluate=False),
+                                           f"{sympy.sstr(diameter)} ≤ {spec.layers}"),
+                                   ": the verdict depends on the parameter values (NOT-UAP where it fails)"),
                           proof.UNDECIDED, evidence={"budget": spec.layers, "diameter": diameter})
 
 
 @proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS, statuses=(proof.UNDECIDED,))
 def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
     if diameter is None:
-        return proof.conclude(f"`layers {spec.layers}` is below the {sympy.sstr(layers)} layers the view argument "
-                              "uses, and the diameter is only bounded: whether the budget suffices is not decided",
+        return proof.conclude(claim_of(f"`layers {spec.layers}` is below the ", quantity(layers), " layers the view "
+                                       "argument uses, and the diameter is only bounded: whether the budget suffices "
+                                       "is not decided"),
                               proof.UNDECIDED, evidence={"budget": spec.layers, "layers": layers})
-    return proof.conclude(f"`layers {spec.layers}` lets every token reach every position (diameter "
-                          f"{sympy.sstr(diameter)}) but is below the {sympy.sstr(layers)} layers the view argument "
-                          "uses; whether the budget suffices is not decided", proof.UNDECIDED,
+    return proof.conclude(claim_of(f"`layers {spec.layers}` lets every token reach every position (diameter ",
+                                   quantity(diameter), ") but is below the ", quantity(layers), " layers the view argument "
+                                   "uses; whether the budget suffices is not decided"), proof.UNDECIDED,
                           evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 
 @proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE,
             statuses=(proof.PROVED,), certificates=(Trusted,))
 def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
-    return proof.conclude(f"`layers {spec.layers}` is below the directed diameter {sympy.sstr(layers)} of the "
-                          f"pattern whenever {sympy.sstr(layers)} > {spec.layers}, which holds for all "
-                          "large n (for each admissible value of the parameters): some x_j then never reaches "
-                          "some position i within the budget",
+    return proof.conclude(claim_of(f"`layers {spec.layers}` is below the directed diameter ", quantity(layers),
+                                   " of the pattern whenever ",
+                                   Formula(sympy.StrictGreaterThan(layers, spec.layers, evaluate=False),
+                                           f"{sympy.sstr(layers)} > {spec.layers}"),
+                                   ", which holds for all large n (for each admissible value of the parameters): "
+                                   "some ", X_J, " then never reaches some position i within the budget"),
                           proof.PROVED, evidence={"budget": spec.layers, "needed": layers,
                                                   "fails when": f"{sympy.sstr(layers)} > {spec.layers}"},
                           facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": layers},

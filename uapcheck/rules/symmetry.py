@@ -12,6 +12,8 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from .wording import condition_claim
+from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import Generators, StandardFamily, Trusted
@@ -55,14 +57,14 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
         name = NamedGroup.SYMMETRIC  # for n ≤ 2 they are all S_n
     group = symbolic_group(name, n)
     if any(h.projection and h.projection.fixed for h in spec.heads):
-        step = proof.conclude(f"for generic frozen projections E, F the equivariance group is G = {name}"
-                              " (special frozen choices may keep more symmetry)", proof.PROVED,
+        step = proof.conclude(claim_of("for generic frozen projections E, F the equivariance group is ",
+                                       group_of(name, "G"), " (special frozen choices may keep more symmetry)"), proof.PROVED,
                               evidence={"group": name, "order": group.order,
                                         "generators": list(group.generators), "reasons": reasons},
                               facts={"group": group}, certificate=_table(reasons))
         return step, group
-    step = proof.conclude(f"the exact equivariance group of the attention family is G = {name}"
-                          + (f" ({group.condition})" if group.condition else ""),
+    step = proof.conclude(claim_of("the exact equivariance group of the attention family is ", group_of(name, "G"),
+                                   condition_claim(group, " (", ")")),
                           proof.PROVED, evidence={"group": name, "order": group.order,
                                                   "generators": list(group.generators), "reasons": reasons},
                           facts={"group": group}, certificate=_table(reasons))
@@ -100,10 +102,10 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
         certified = set()
     if _order_text(info.order) not in certified:
         raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
-    name = info.name or f"a group of order {show_order(info.order)}"
-    cond = f" (for {info.condition})" if info.condition else ""
-    return proof.conclude(f"the exact equivariance group of the attention family is G = {name}{cond}: "
-                          "each head's pattern and bias must be preserved separately (never Aut of the union)",
+    named = group_of(info.name, "G") if info.name else f"G = a group of order {show_order(info.order)}"
+    return proof.conclude(claim_of("the exact equivariance group of the attention family is ", named,
+                                   condition_claim(info, " (for ", ")"), ": each head's pattern and bias must be "
+                                   "preserved separately (never Aut of the union)"),
                           proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
                                                       name=info.name), notes=notes,
                           facts={"group": info}, certificate=certificate)

@@ -1,6 +1,7 @@
 """Theorem 1 with the fixed-m corollary: combine the premises into the verdict."""
 from __future__ import annotations
 
+import sympy
 from dataclasses import dataclass, replace
 
 from .. import proof
@@ -195,8 +196,17 @@ def outcome(ffn, heads, structure, group_step, dim):
         verdict = proof.Verdict.INCONCLUSIVE  # Theorem 1 assumes d ≥ 2
     elif verdict is proof.Verdict.UAP and two_dims:
         if not isinstance(dim, int):
-            group = replace(group, condition=f"{group.condition} and {dim} ≥ 2" if group.condition else f"{dim} ≥ 2")
+            group = _with_dimension(group, dim)
     return verdict, group, layers if verdict is proof.Verdict.UAP else None
+
+
+def _with_dimension(group, dim):
+    """The group's range with the token dimension's condition d ≥ 2 added (words and formula)."""
+    needs = sympy.GreaterThan(sympy.Symbol(str(dim)), 2, evaluate=False)
+    typed = getattr(group, "condition_formula", None)
+    formula = needs if not group.condition else sympy.And(typed, needs, evaluate=False) if typed is not None else None
+    return replace(group, condition=f"{group.condition} and {dim} ≥ 2" if group.condition else f"{dim} ≥ 2",
+                   condition_formula=formula)
 
 
 @proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
@@ -231,8 +241,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     elif verdict is proof.Verdict.UAP and two_dims:
         if not isinstance(dim, int):
             claim += f" (for token dimension {dim} ≥ 2)"
-            group = replace(group, condition=f"{group.condition} and {dim} ≥ 2" if group.condition
-                            else f"{dim} ≥ 2")
+            group = _with_dimension(group, dim)
     status = proof.UNDECIDED if verdict is proof.Verdict.INCONCLUSIVE else proof.PROVED
     cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict)
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.

@@ -99,8 +99,10 @@ def region_claim(name: str, result, model) -> Claim:
     """A sign region of the invariants by the engine's name for it (rules/limit*.py), its inequalities as
     formulas: the region's own signs when the name is its description, `all v > 0` for the key regions of
     a feature kernel, otherwise the name as words."""
-    from ..lower import a, b, c, e, f, u, v
-    atoms = {sym.name: sym for sym in (a, b, c, v, e, u, f)}
+    from ..lower import (KEY_COORD, KEY_NORM2, QUERY_COORD, QUERY_DOT_KEY, QUERY_NORM2, RANDOM_DOT_KEY,
+                         RANDOM_DOT_QUERY)
+    atoms = {sym.name: sym for sym in (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2, KEY_COORD, RANDOM_DOT_KEY, QUERY_COORD,
+                                       RANDOM_DOT_QUERY)}
     region = getattr(result, "region", None)
     if region is not None and region.signs and name == region.describe():
         return listed(sign(atoms[n], s > 0, n) if n in atoms else f"{n} {'>' if s > 0 else '<'} 0"
