@@ -13,6 +13,7 @@ from typing import Optional
 import sympy
 
 from .. import proof
+from ..claim import Claim, claim, group, written
 from .. import spec as S
 from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, OFFSET_BIAS_KINDS, DenseBiasLayers, keeps_all_labels,
                             keeps_row_labels)
@@ -21,6 +22,9 @@ CITE = proof.derived("Corollary 1", text="derived here: the labelled view argume
                      "heads with a symmetric trainable bias; docs/theory.md §8, BIAS-LAYERS")
 
 SYMMETRIC_KINDS = ("symmetric toeplitz", "symmetric circulant")
+
+LEMMA_V = written("V^λ", r"V^{\lambda}")  # the labelled view lemma, docs/theory.md §11.10
+_SECTION = ", docs/theory.md §11.10)"
 
 
 def applies(spec: S.Spec) -> bool:
@@ -54,9 +58,9 @@ def dense_bias_layers(spec: S.Spec) -> proof.Step:
     n_value = n if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True)
     fixed = [h for h in spec.heads if h.position is not None]
     if fixed:
-        return proof.conclude("a head carries fixed position weights next to a symmetric trainable bias: the "
-                              "labelled view argument's sufficiency (Lemma V^λ) does not cover fixed weights "
-                              "(docs/theory.md §14.11(f)), so the number of layers is not decided",
+        return proof.conclude(claim("a head carries fixed position weights next to a symmetric trainable bias: the "
+                                    "labelled view argument's sufficiency (Lemma ", LEMMA_V, ") does not cover fixed "
+                                    "weights (docs/theory.md §14.11(f)), so the number of layers is not decided"),
                               proof.UNDECIDED, evidence={"reason": "fixed position weights"})
     kinds = tuple(sorted({h.bias for h in spec.heads if h.bias}))
     if set(kinds) & {"free", "toeplitz"}:
@@ -65,22 +69,23 @@ def dense_bias_layers(spec: S.Spec) -> proof.Step:
                          "that head alone separates X from σX for every σ ≠ id (TD-BIAS), and the group is "
                          "trivial", DenseBiasLayers(kinds, n_value, 1, True, "injective"))
     if spec.positional == "absolute":
-        return _conclude("one layer suffices: with an absolute positional encoding a one-layer labelled witness "
-                         "would fix every position (docs/theory.md §11.10), and Lemma V^λ gives the rest",
+        return _conclude(claim("one layer suffices: with an absolute positional encoding a one-layer labelled "
+                               "witness would fix every position (docs/theory.md §11.10), and Lemma ", LEMMA_V,
+                               " gives the rest"),
                          DenseBiasLayers(kinds, n_value, 1, True, "encoding"))
     assert all(k in OFFSET_BIAS_KINDS for k in kinds)
     if isinstance(n, int) and n <= DENSE_BIAS_BRUTE_FORCE_N:
         found = _exhaustive(kinds, n)
         if found is None:
-            return _conclude(f"one layer suffices at n = {n}: no σ ∈ S_{n} outside the group keeps the labels of a "
-                             "row (every permutation tried), so the one-layer labelled view determines the sample "
-                             "up to the group (Lemma V^λ, docs/theory.md §11.10)",
+            return _conclude(claim(f"one layer suffices at n = {n}: no σ ∈ ", group(f"S_{n}"), " outside the group "
+                                   "keeps the labels of a row (every permutation tried), so the one-layer labelled "
+                                   "view determines the sample up to the group (Lemma ", LEMMA_V, _SECTION),
                              DenseBiasLayers(kinds, n_value, 1, True, "exhaustive"))
         i, perm = found
         return _conclude(f"two attention layers are needed and suffice at n = {n}: σ = {_cycles(perm)} keeps the "
                          f"labels of row {i} and is not in the group, so one layer gives X and σX the same "
                          f"output at position {i}; the depth-2 labelled view is the whole labelled sample, "
-                         "so two layers suffice (Lemma V^λ, docs/theory.md §11.10)",
+                         "so two layers suffice (Lemma " + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "exhaustive", (i, tuple(perm))), witness=(i, {"permutation": list(perm)}))
     if set(kinds) <= set(SYMMETRIC_KINDS):
         low = _witness_range(kinds)
@@ -89,12 +94,12 @@ def dense_bias_layers(spec: S.Spec) -> proof.Step:
                          "row 2 (keys 1 and 3 sit at offsets −1 and +1, one class of a symmetric bias) and "
                          "is not in the group (position 4 sees 1 and 3 in different classes), so one layer "
                          "gives X and σX the same output at position 2; the depth-2 labelled view is the whole "
-                         "labelled sample, so two layers suffice (Lemma V^λ, docs/theory.md §11.10)",
+                         "labelled sample, so two layers suffice (Lemma " + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", (2, 1, 3, 4), low),
                          witness=(2, {"swap": [1, 3]}), low=low)
-    return _conclude("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
-                     "labelled sample (Lemma V^λ, docs/theory.md §11.10); whether one layer is enough is not "
-                     "decided for this mixture of a circulant and a symmetric bias at this n",
+    return _conclude(claim("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
+                           "labelled sample (Lemma ", LEMMA_V, ", docs/theory.md §11.10); whether one layer is enough "
+                           "is not decided for this mixture of a circulant and a symmetric bias at this n"),
                      DenseBiasLayers(kinds, n_value, 2, False, "sufficient"))
 
 
@@ -112,7 +117,7 @@ def _cycles(perm) -> str:
     return "".join(out) or "id"
 
 
-def _conclude(claim: str, certificate: DenseBiasLayers, witness: Optional[tuple] = None, low: Optional[int] = None) -> proof.Step:
+def _conclude(statement: "str | Claim", certificate: DenseBiasLayers, witness: Optional[tuple] = None, low: Optional[int] = None) -> proof.Step:
     evidence: dict = {"layers": certificate.layers, "least": certificate.least, "bias kinds": list(certificate.kinds),
                       "method": certificate.reason}
     if witness is not None:
@@ -123,5 +128,5 @@ def _conclude(claim: str, certificate: DenseBiasLayers, witness: Optional[tuple]
     facts: dict = {"layers": certificate.layers, "least": certificate.least}
     if low is not None and not isinstance(certificate.n, int):
         facts["condition"] = f"{certificate.n} ≥ {low}"  # the range of n the count is stated for
-    return proof.conclude(claim, proof.PROVED, [], evidence, facts=facts,
+    return proof.conclude(statement, proof.PROVED, [], evidence, facts=facts,
                           certificate=certificate)
