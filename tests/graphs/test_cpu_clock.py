@@ -1,0 +1,66 @@
+"""The graph engines' search loops stop on the process's CPU time, never on wall-clock time, so a
+verdict does not depend on how loaded the machine is (the budget is CPU time, uapcheck/budget.py)."""
+from __future__ import annotations
+
+import types
+
+from uapcheck.graphs import build_graph
+from uapcheck.graphs import connectivity, views
+from uapcheck.spec import Window
+
+
+class Clock:
+    """A stand-in for the time module: each wall-clock reading runs `wall_step` seconds ahead, each
+    CPU-time reading `cpu_step` seconds."""
+
+    def __init__(self, wall_step: float, cpu_step: float):
+        self.wall = self.cpu = 0.0
+        self.wall_step, self.cpu_step = wall_step, cpu_step
+
+    def monotonic(self) -> float:
+        self.wall += self.wall_step
+        return self.wall
+
+    def process_time(self) -> float:
+        self.cpu += self.cpu_step
+        return self.cpu
+
+
+def _fake(monkeypatch, module, clock: Clock):
+    fake = types.SimpleNamespace(monotonic=clock.monotonic, perf_counter=clock.monotonic, time=clock.monotonic,
+                                 process_time=clock.process_time)
+    monkeypatch.setattr(module, "time", fake)
+
+
+def _path(n: int):
+    return [build_graph(Window(1), n)]
+
+
+def test_the_diameter_probe_loop_ignores_wall_clock_time(monkeypatch):
+    # an hour of wall-clock time per reading, no CPU time: the exact diameter is still decided
+    _fake(monkeypatch, connectivity, Clock(wall_step=3600.0, cpu_step=0.0))
+    conn = connectivity.analyze_connectivity(_path(300), time_budget=20.0)
+    assert conn.diameter == 299
+
+
+def test_the_diameter_probe_loop_stops_on_cpu_time(monkeypatch):
+    # a minute of CPU time per reading: the loop stops at once with bounds (never a guessed diameter)
+    _fake(monkeypatch, connectivity, Clock(wall_step=0.0, cpu_step=60.0))
+    conn = connectivity.analyze_connectivity(_path(300), time_budget=20.0)
+    assert conn.diameter is None and conn.lower <= 299 <= conn.upper
+
+
+
+def test_the_transposition_probe_ignores_wall_clock_time(monkeypatch):
+    graphs = [build_graph(Window(1), 12)]
+    nb = views.Neighbourhoods(graphs)
+    _fake(monkeypatch, views, Clock(wall_step=3600.0, cpu_step=0.0))
+    found = views.probe_transpositions(nb, 2, lambda perm: False, seconds=2.0)
+    assert found is not None
+
+
+def test_the_transposition_probe_stops_on_cpu_time(monkeypatch):
+    graphs = [build_graph(Window(1), 12)]
+    nb = views.Neighbourhoods(graphs)
+    _fake(monkeypatch, views, Clock(wall_step=0.0, cpu_step=60.0))
+    assert views.probe_transpositions(nb, 2, lambda perm: False, seconds=2.0) is None
