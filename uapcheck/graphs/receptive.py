@@ -101,13 +101,31 @@ def receptive_fields(graphs: Sequence[PatternGraph]) -> Receptive:
     return Receptive(n, tuple(fields), tuple(dists), radius, far, causal_class, prefix, missing, strong)
 
 
-def _bad_positions(perm: dict, nbs, n: int, classes=None) -> set:
+def _seen_by(nbs, n: int) -> list[list[list[int]]]:
+    """seen[h][k] = the positions v whose in-neighbourhood under head h contains k (v = k included)."""
+    out = []
+    for nb in nbs:
+        seen: list[list[int]] = [[] for _ in range(n + 1)]
+        for v in range(1, n + 1):
+            for k in nb[v]:
+                seen[k].append(v)
+        out.append(seen)
+    return out
+
+
+def _bad_positions(perm: dict, nbs, n: int, classes=None, seen=None) -> set:
     """Positions v whose (labelled) in-neighbourhood σ does not carry onto that of σ(v); `classes[h]` is
-    head h's arc labels (graphs.views.ArcClasses, 0-based offsets) or None."""
+    head h's arc labels (graphs.views.ArcClasses, 0-based offsets) or None. With `seen` (_seen_by) only
+    the positions that σ moves or whose in-neighbourhood holds a moved position are examined: any
+    other v has σ(v) = v and σ fixing N_h(v) pointwise, so its neighbourhood and labels are kept."""
     bad = set()
     for h, nb in enumerate(nbs):
         cls = None if classes is None else classes[h]
-        for v in range(1, n + 1):
+        if seen is None:
+            candidates = range(1, n + 1)
+        else:
+            candidates = sorted({v for k, pk in perm.items() if pk != k for v in seen[h][k]})
+        for v in candidates:
             pv = perm.get(v, v)
             if frozenset(perm.get(k, k) for k in nb[v]) != nb[pv]:
                 bad.add(v)
@@ -138,9 +156,10 @@ def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str]
         return WitnessSearch(r, True, proven)
     nbs = in_neighbourhoods(graphs)
     if n <= TRANSPOSITION_MAX_N:
+        seen = _seen_by(nbs, n)
         for a, b in itertools.combinations(range(1, n + 1), 2):
             perm = {a: b, b: a}
-            bad = _bad_positions(perm, nbs, n)
+            bad = _bad_positions(perm, nbs, n, seen=seen)
             i = _witness_at(bad, rec, r)
             if i is not None:
                 return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "

@@ -14,6 +14,8 @@ distinguishability (POS-OFFSET, TD-FIXEDBIAS, TD-ROTARY, TD-BUCKETS).
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -101,47 +103,69 @@ def offset_function(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
 # Exact interval evaluation (mpmath.iv): a SymPy expression in m only
 
 def _iv(expr: sympy.Expr, m: int, bits: int = 80):
+    """expr at the integer m as an mpmath.iv interval computed at `bits` bits (ValueError when expr
+    uses a function the interval evaluation does not have)."""
     import mpmath
     iv = mpmath.iv
-
-    def go(e):
-        if e is M or e == M:
-            return iv.mpf(m)
-        if e.is_Integer:
-            return iv.mpf(int(e))
-        if e.is_Rational:
-            return iv.mpf(int(e.p)) / iv.mpf(int(e.q))
-        if e is sympy.pi:
-            return iv.pi
-        if e is sympy.E:
-            return iv.e
-        if e.is_Add:
-            out = iv.mpf(0)
-            for x in e.args:
-                out = out + go(x)
-            return out
-        if e.is_Mul:
-            out = iv.mpf(1)
-            for x in e.args:
-                out = out * go(x)
-            return out
-        if e.is_Pow and e.exp.is_Integer:
-            return go(e.base) ** int(e.exp)
-        if e.is_Pow and e.exp == sympy.Rational(1, 2):
-            return iv.sqrt(go(e.base))
-        table = {sympy.exp: iv.exp, sympy.log: iv.log, sympy.cos: iv.cos, sympy.sin: iv.sin}
-        if e.func in table:
-            return table[e.func](go(e.args[0]))
-        if isinstance(e, sympy.Abs):
-            x = go(e.args[0])
-            return x if x.a >= 0 else (-x if x.b <= 0 else iv.mpf([0, max(-x.a, x.b)]))
-        raise ValueError(f"no interval evaluation for {e.func}")
+    program = _interval_program(expr)
     saved = iv.prec
     iv.prec = bits
     try:
-        return go(expr)
+        return program(m)
     finally:
         iv.prec = saved
+
+
+@functools.lru_cache(maxsize=64)
+def _interval_program(expr: sympy.Expr):
+    """expr compiled once into nested closures over mpmath.iv (the same operations, in the same order,
+    as a walk of the expression at every m; every constant is made at evaluation time, so at the
+    precision then in force)."""
+    import mpmath
+    iv = mpmath.iv
+
+    def go(e):  # noqa: C901 - one branch per kind of node
+        if e is M or e == M:
+            return lambda m: iv.mpf(m)
+        if e.is_Integer:
+            k = int(e)
+            return lambda m: iv.mpf(k)
+        if e.is_Rational:
+            p, q = int(e.p), int(e.q)
+            return lambda m: iv.mpf(p) / iv.mpf(q)
+        if e is sympy.pi:
+            return lambda m: iv.pi
+        if e is sympy.E:
+            return lambda m: iv.e
+        if e.is_Add or e.is_Mul:
+            parts = [go(x) for x in e.args]
+            add = e.is_Add
+
+            def combine(m):
+                out = iv.mpf(0) if add else iv.mpf(1)
+                for f in parts:
+                    out = out + f(m) if add else out * f(m)
+                return out
+            return combine
+        if e.is_Pow and e.exp.is_Integer:
+            base, k = go(e.base), int(e.exp)
+            return lambda m: base(m) ** k
+        if e.is_Pow and e.exp == sympy.Rational(1, 2):
+            base = go(e.base)
+            return lambda m: iv.sqrt(base(m))
+        table = {sympy.exp: iv.exp, sympy.log: iv.log, sympy.cos: iv.cos, sympy.sin: iv.sin}
+        if e.func in table:
+            f, arg = table[e.func], go(e.args[0])
+            return lambda m: f(arg(m))
+        if isinstance(e, sympy.Abs):
+            arg = go(e.args[0])
+
+            def absolute(m):
+                x = arg(m)
+                return x if x.a >= 0 else (-x if x.b <= 0 else iv.mpf([0, max(-x.a, x.b)]))
+            return absolute
+        raise ValueError(f"no interval evaluation for {e.func}")
+    return go(expr)
 
 
 def _disjoint(intervals) -> bool:
