@@ -299,12 +299,30 @@ def _arc_sets(graphs) -> list[set]:
 
 
 def _successors(graphs, n: int) -> list[list[int]]:
+    if _large(graphs):
+        return _successors_arrays(graphs, n)
     succ: list[set[int]] = [set() for _ in range(n + 1)]
     for g in graphs:
         for j, i in g.arcs():
             if j != i:
                 succ[j].add(i)
     return [sorted(s) for s in succ]
+
+
+def _successors_arrays(graphs, n: int) -> list[list[int]]:
+    """`_successors` from numpy arrays: the union's codes (each arc once), sorted, cut per source;
+    1-based sorted lists, index 0 empty."""
+    import numpy as np
+    from .graphs.build import code_array
+    if len(graphs) == 1:
+        codes = code_array(graphs[0])  # sorted, each arc once
+    else:
+        codes = np.sort(np.concatenate([code_array(g) for g in graphs]))
+        codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    src, dst = codes // n, codes % n  # sorted codes: sources ascending, targets ascending within one
+    cuts = np.searchsorted(src, np.arange(n + 1)).tolist()
+    targets = (dst + 1).tolist()
+    return [[]] + [targets[cuts[v]:cuts[v + 1]] for v in range(n)]
 
 
 def _bfs(succ: list[list[int]], sources: Sequence[int], radius: Optional[int] = None) -> list[int]:
@@ -419,6 +437,56 @@ def _arc_image_ok(perm: Sequence[int], arcs: set) -> bool:
     return all((perm[j - 1], perm[i - 1]) in arcs for j, i in arcs)
 
 
+class _CodeArrays:
+    """One head's arcs as numpy int64 arrays (exact integer arithmetic on the codes (j−1)·n + (i−1)):
+    the sorted codes and the 0-based sources and targets. Checks on large graphs run on these, with
+    the same logic as the per-arc loops."""
+
+    def __init__(self, graph) -> None:
+        from .graphs.build import code_array
+        n = graph.n
+        c = code_array(graph)
+        self.n, self.codes, self.src, self.dst = n, c, c // n, c % n
+
+    def images_present(self, perm0, select=None):
+        """For each arc (or the selected ones), whether (σ j, σ i) is an arc; perm0: 0-based images."""
+        import numpy as np
+        src, dst = (self.src, self.dst) if select is None else (self.src[select], self.dst[select])
+        img = perm0[src] * self.n + perm0[dst]
+        if len(self.codes) == 0:
+            return np.zeros(len(img), dtype=bool)
+        at = np.minimum(np.searchsorted(self.codes, img), len(self.codes) - 1)
+        return self.codes[at] == img
+
+
+#: From this many arcs on (all heads), the view-witness and generator checks run on numpy arrays.
+NUMPY_CHECK_ARCS = 50_000
+
+
+def _large(graphs) -> bool:
+    n = graphs[0].n
+    return n * n < 2 ** 63 and sum(g.num_arcs for g in graphs) >= NUMPY_CHECK_ARCS
+
+
+def _view_bad_arrays(graphs, perm: Sequence[int]) -> tuple[bool, set]:
+    """(σ preserves every head, the positions v with σ(N(v)) ≠ N(σ v) for some head): v is such a
+    position exactly when some arc j → v has no image arc σ j → σ v, or v and σ v have different
+    in-degrees (σ is a bijection, N(v) = {v} ∪ in-neighbours, no loops)."""
+    import numpy as np
+    n = graphs[0].n
+    perm0 = np.asarray(perm, dtype=np.int64) - 1
+    preserved, bad = True, set()
+    for g in graphs:
+        arrays = _CodeArrays(g)
+        ok = arrays.images_present(perm0)
+        if not bool(ok.all()):
+            preserved = False
+        indeg = np.bincount(arrays.dst, minlength=n)
+        bad.update((arrays.dst[~ok] + 1).tolist())
+        bad.update((np.nonzero(indeg != indeg[perm0])[0] + 1).tolist())
+    return preserved, bad
+
+
 @dataclass(frozen=True)
 class ViewWitness(Certificate):
     """D layers are not enough: a permutation σ outside the family's group (some head's arc is not
@@ -436,17 +504,22 @@ class ViewWitness(Certificate):
         perm = list(self.permutation)
         if sorted(perm) != list(range(1, n + 1)):
             _reject(ViewWitness, "not a permutation")
-        arcs = _arc_sets(self.graphs)
-        if all(_arc_image_ok(perm, a) for a in arcs):
-            _reject(ViewWitness, "the permutation preserves every head: it is in the group")
-        bad = set()
-        for a in arcs:
-            nb = [set([v]) for v in range(n + 1)]
-            for j, i in a:
-                nb[i].add(j)
-            for v in range(1, n + 1):
-                if {perm[k - 1] for k in nb[v]} != nb[perm[v - 1]]:
-                    bad.add(v)
+        if _large(self.graphs):
+            preserved, bad = _view_bad_arrays(self.graphs, perm)
+            if preserved:
+                _reject(ViewWitness, "the permutation preserves every head: it is in the group")
+        else:
+            arcs = _arc_sets(self.graphs)
+            if all(_arc_image_ok(perm, a) for a in arcs):
+                _reject(ViewWitness, "the permutation preserves every head: it is in the group")
+            bad = set()
+            for a in arcs:
+                nb = [set([v]) for v in range(n + 1)]
+                for j, i in a:
+                    nb[i].add(j)
+                for v in range(1, n + 1):
+                    if {perm[k - 1] for k in nb[v]} != nb[perm[v - 1]]:
+                        bad.add(v)
         dist = _bfs(_successors(self.graphs, n), sorted(bad), radius=self.diameter - 1)
         if dist[self.position] >= 0:
             _reject(ViewWitness, f"position {self.position} is within {self.diameter - 1} of a changed "
@@ -476,9 +549,41 @@ class Generators(Certificate):
     kind = "automorphism-generators"
 
     def check(self) -> None:
-        from .graphs import is_automorphism
         n = self.graphs[0].n
         identity = tuple(range(1, n + 1))
+        if _large(self.graphs):
+            self._check_generators_arrays(n, identity)
+        else:
+            self._check_generators(n, identity)
+        if n <= self.ORDER_CHECK_MAX_N and isinstance(self.order, int) and self.order <= self.ORDER_CHECK_MAX:
+            from sympy.combinatorics import Permutation, PermutationGroup
+            gens = [Permutation([x - 1 for x in g]) for g in self.generators] or [Permutation(list(range(n)))]
+            if PermutationGroup(gens).order() != self.order:
+                _reject(Generators, f"the generators generate a group of order "
+                                    f"{PermutationGroup(gens).order()}, not {self.order}")
+
+    def _check_generators_arrays(self, n: int, identity: tuple) -> None:
+        """The per-arc check on numpy arrays: for each generator, every arc at a moved point has its
+        image among the head's arcs (arcs away from the moved points map to themselves)."""
+        import numpy as np
+        from .graphs import is_automorphism
+        heads = [_CodeArrays(g) for g in self.graphs]
+        labelled = any(self.biases) or self.positional != "none"
+        for g in self.generators:
+            if len(g) != n or tuple(sorted(g)) != identity:
+                _reject(Generators, "a generator is not a permutation")
+            perm0 = np.asarray(g, dtype=np.int64) - 1
+            moved = perm0 != np.arange(n)
+            for arrays in heads:
+                select = moved[arrays.src] | moved[arrays.dst]
+                if not bool(arrays.images_present(perm0, select).all()):
+                    _reject(Generators, f"the generator {list(g)[:12]}… moves an arc off its head")
+            if labelled and not is_automorphism(list(g), list(self.graphs), list(self.biases), self.positional):
+                _reject(Generators, f"the generator {list(g)[:12]}… does not preserve the heads' bias labels or "
+                                    "the encoding")
+
+    def _check_generators(self, n: int, identity: tuple) -> None:
+        from .graphs import is_automorphism
         arcs = _arc_sets(self.graphs)
         # Per head, the arcs at each position: a generator only moves the arcs at the points it moves.
         incident = []
@@ -500,12 +605,6 @@ class Generators(Certificate):
             if labelled and not is_automorphism(list(g), list(self.graphs), list(self.biases), self.positional):
                 _reject(Generators, f"the generator {list(g)} does not preserve the heads' bias labels or "
                                     "the encoding")
-        if n <= self.ORDER_CHECK_MAX_N and isinstance(self.order, int) and self.order <= self.ORDER_CHECK_MAX:
-            from sympy.combinatorics import Permutation, PermutationGroup
-            gens = [Permutation([x - 1 for x in g]) for g in self.generators] or [Permutation(list(range(n)))]
-            if PermutationGroup(gens).order() != self.order:
-                _reject(Generators, f"the generators generate a group of order "
-                                    f"{PermutationGroup(gens).order()}, not {self.order}")
 
     def to_json(self) -> Any:
         n = self.graphs[0].n

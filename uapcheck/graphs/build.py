@@ -511,6 +511,19 @@ def arc_codes(graph: PatternGraph) -> frozenset[int]:
     return cache["codes"]
 
 
+def code_array(graph: PatternGraph):
+    """The arc codes as a sorted numpy int64 array (exact: codes are below n² < 2⁶³). Cached; the
+    array must not be modified."""
+    cache = _derived(graph)
+    if "code array" not in cache:
+        import numpy as np
+        codes = arc_codes(graph)
+        arr = np.sort(np.fromiter(codes, dtype=np.int64, count=len(codes)))
+        arr.flags.writeable = False
+        cache["code array"] = arr
+    return cache["code array"]
+
+
 #: From this many arcs on, ``endpoints`` divides the codes with numpy (exact int64 arithmetic;
 #: codes are below n² ≤ 2⁶³) instead of one Python division per arc and coordinate.
 NUMPY_DECODE_ARCS = 50_000

@@ -33,7 +33,7 @@ from typing import Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import orbits, reflection, rotation
-from .build import PatternGraph, endpoints, to_igraph, union_graph
+from .build import PatternGraph, code_array, endpoints, to_igraph, union_graph
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -349,12 +349,50 @@ def _plain_bfs(outs: list[list[int]], source: int, stop: Optional[int] = None) -
     return dist
 
 
+def _arc_arrays(union: PatternGraph):
+    """(sources, targets) as numpy int64 arrays, 0-based, from exact integer division of the codes."""
+    c = code_array(union)
+    return c // union.n, c % union.n
+
+
+def _valid_bfs_arrays(root0: int, dist: Sequence[int], src, dst, n: int) -> bool:
+    """`_valid_bfs` on arc arrays (the search runs along src → dst), vectorised: the same three
+    conditions: dist[root] = 0 and every other vertex at distance ≥ 1; no arc a → b with
+    dist[b] > dist[a] + 1; every other vertex has an in-arc from distance dist − 1."""
+    import numpy as np
+    if len(dist) != n or dist[root0] != 0:
+        return False
+    d = np.asarray(dist, dtype=np.int64)
+    if int((d < 1).sum()) != 1:  # only the root is at distance 0, none unreached (−1)
+        return False
+    ds, dd = d[src], d[dst]
+    if bool((dd > ds + 1).any()):
+        return False
+    supported = np.zeros(n, dtype=bool)
+    supported[dst[ds == dd - 1]] = True
+    supported[root0] = True
+    return bool(supported.all())
+
+
+#: From this many arcs on, the probes' BFS arrays are re-checked with numpy (same conditions).
+NUMPY_CHECK_ARCS = 50_000
+
+
 def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     """Re-check that every pair (j, i) of the union has d(j -> i) <= ub.bound."""
     union = union_graph(graphs)
     n = union.n
     if ub.method == "complete":
         return (n == 1 and ub.bound >= 0) or (union.complete and ub.bound >= 1)
+    if ub.method == "bounds" and ub.probes and union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
+        src, dst = _arc_arrays(union)
+        for p in ub.probes:
+            v0 = p.vertex - 1
+            if not (0 <= v0 < n):
+                return False
+            if not _valid_bfs_arrays(v0, p.dist_out, src, dst, n) or not _valid_bfs_arrays(v0, p.dist_in, dst, src, n):
+                return False
+        return _probe_bounds_hold(union, ub)
     outs, ins = _adjacency(union)
     if ub.method == "exhaustive":
         ecc = ub.eccentricities
@@ -373,6 +411,13 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
             return False
         if not _valid_bfs(v0, p.dist_out, ins, outs) or not _valid_bfs(v0, p.dist_in, outs, ins):
             return False
+    return _probe_bounds_hold(union, ub)
+
+
+def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
+    """With every probe's BFS arrays checked: the automorphisms re-checked on the arcs, and every
+    eccentricity bounded by min over probes of d_in + ecc_out (shared over orbits) ≤ ub.bound."""
+    n = union.n
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
@@ -412,9 +457,21 @@ def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:
         return 0
     if union.complete:
         return 1
-    outs, _ = _adjacency(union)
+    if union.num_arcs >= NUMPY_CHECK_ARCS and union.n * union.n < 2 ** 63:
+        outs = _out_lists(union)
+    else:
+        outs, _ = _adjacency(union)
     d = _plain_bfs(outs, j - 1, stop=i - 1)[i - 1]
     return d if d >= 0 else None
+
+
+def _out_lists(union: PatternGraph) -> list[list[int]]:
+    """Out-neighbour lists (0-based) from the sorted codes (sources ascending), cut per vertex."""
+    import numpy as np
+    src, dst = _arc_arrays(union)
+    cuts = np.searchsorted(src, np.arange(union.n + 1)).tolist()
+    targets = dst.tolist()
+    return [targets[cuts[v]:cuts[v + 1]] for v in range(union.n)]
 
 
 def verify_connectivity(graphs: Sequence[PatternGraph], c: Connectivity) -> bool:

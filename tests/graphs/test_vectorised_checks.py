@@ -1,0 +1,122 @@
+"""The proof kernel's re-checks of large pattern graphs (numpy arrays over the arc codes) decide
+exactly as the per-arc loops: the same certificates accepted, the same tampered ones rejected.
+Thresholds are lowered so that small graphs take both paths."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from uapcheck import certificates as C
+from uapcheck import proof
+from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs import connectivity as conn_mod
+from uapcheck.graphs.connectivity import verify_connectivity
+from uapcheck.spec import Global, PatternUnion, RandomPattern, Window
+
+PATTERNS = [PatternUnion((Window(1), RandomPattern(2, seed=s))) for s in range(3)] + [
+    PatternUnion((Window(2), Global(1), RandomPattern(1, seed=5))), Window(3)]
+
+
+def _both(monkeypatch, check):
+    """check() with the per-arc loops and with the arrays: the two outcomes."""
+    out = []
+    for threshold in (10 ** 12, 0):
+        monkeypatch.setattr(C, "NUMPY_CHECK_ARCS", threshold)
+        monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", threshold)
+        try:
+            check()
+            out.append(True)
+        except proof.CertificateRejected as exc:
+            out.append(type(exc).__name__)
+    return out
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_view_witness_checks_agree(monkeypatch, pattern):
+    rng = random.Random(7)
+    n = 40
+    graphs = (build_graph(pattern, n),)
+    for _ in range(60):
+        perm = list(range(1, n + 1))
+        a, b = rng.sample(range(n), 2)
+        perm[a], perm[b] = perm[b], perm[a]
+        if rng.random() < 0.3:
+            rng.shuffle(perm)
+        for position in (1, n // 2, n):
+            for diameter in (1, 2, 3):
+                w = C.ViewWitness(graphs, diameter, position, tuple(perm))
+                got = _both(monkeypatch, w.check)
+                assert got[0] == got[1], (perm, position, diameter)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_bad_positions_agree_with_the_definition(pattern):
+    rng = random.Random(3)
+    n = 30
+    g = build_graph(pattern, n)
+    nb = [{v} for v in range(n + 1)]
+    for j, i in g.arcs():
+        nb[i].add(j)
+    for _ in range(40):
+        perm = list(range(1, n + 1))
+        rng.shuffle(perm)
+        want = {v for v in range(1, n + 1) if {perm[k - 1] for k in nb[v]} != nb[perm[v - 1]]}
+        preserved, bad = C._view_bad_arrays((g,), perm)
+        assert bad == want
+        assert preserved == all((perm[j - 1], perm[i - 1]) in set(g.arcs()) for j, i in g.arcs())
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_generator_checks_agree(monkeypatch, pattern):
+    n = 36
+    graphs = (build_graph(pattern, n),)
+    grp = symmetry_group(list(graphs))
+    gens = tuple(tuple(g) for g in grp.generators)
+    good = C.Generators(graphs, (None,), "none", gens, int(grp.order))
+    assert _both(monkeypatch, good.check) == [True, True]
+    rng = random.Random(1)
+    rejected = 0
+    for _ in range(20):
+        perm = list(range(1, n + 1))
+        a, b = rng.sample(range(n), 2)
+        perm[a], perm[b] = perm[b], perm[a]
+        bad = C.Generators(graphs, (None,), "none", gens + (tuple(perm),), int(grp.order))
+        got = _both(monkeypatch, bad.check)
+        assert got[0] == got[1]
+        rejected += got[0] is not True
+    assert rejected > 0
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_connectivity_checks_agree(monkeypatch, pattern):
+    n = 50
+    graphs = [build_graph(pattern, n)]
+    c = analyze_connectivity(graphs)
+    outcomes = []
+    for threshold in (10 ** 12, 0):
+        monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", threshold)
+        outcomes.append(verify_connectivity(graphs, c))
+    assert outcomes == [True, True]
+    if c.upper_bound is not None and c.upper_bound.probes and c.upper_bound.method == "bounds":
+        probe = c.upper_bound.probes[0]
+        for k in range(len(probe.dist_out)):
+            if probe.dist_out[k] > 0:
+                tampered = tuple(d + (1 if i == k else 0) for i, d in enumerate(probe.dist_out))
+                break
+        from dataclasses import replace
+        ub = replace(c.upper_bound, probes=(replace(probe, dist_out=tampered),) + c.upper_bound.probes[1:])
+        bad = replace(c, upper_bound=ub)
+        results = []
+        for threshold in (10 ** 12, 0):
+            monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", threshold)
+            results.append(verify_connectivity(graphs, bad))
+        assert results == [False, False]
+
+
+def test_successor_lists_agree(monkeypatch):
+    graphs = (build_graph(PATTERNS[0], 30), build_graph(Window(2), 30))
+    monkeypatch.setattr(C, "NUMPY_CHECK_ARCS", 10 ** 12)
+    plain = C._successors(graphs, 30)
+    monkeypatch.setattr(C, "NUMPY_CHECK_ARCS", 0)
+    assert C._successors(graphs, 30) == plain
