@@ -96,6 +96,22 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
             yield f"{sid} double the group's order", sid, _with(cert, lambda c, idx=idx: _double(c["steps"][idx]["data"], "order"))
         if s["rule"] == "PAT-CONNECTED" and isinstance(data.get("diameter"), int):
             yield f"{sid} change the diameter", sid, _with(cert, lambda c, idx=idx: _shift(c["steps"][idx]["data"], "diameter"))
+        if s["rule"] in ("SEQ-CONNECTED", "CONV-REACH", "SEQ-LAYERS", "CONV-LAYERS") and s["status"] == "proved":
+            key = "depth" if s["rule"] in ("SEQ-CONNECTED", "CONV-REACH") else "layers"
+            for delta in (1, -1):
+                yield f"{sid} change the {key} by {delta}", sid, _with(
+                    cert, lambda c, idx=idx, key=key, delta=delta: _add(c["steps"][idx]["data"], key, delta))
+        if s["rule"] in ("SEQ-GROUP", "CONV-GROUP") and data.get("order") is not None:
+            yield f"{sid} double the group's order", sid, _with(cert, lambda c, idx=idx: _double(c["steps"][idx]["data"], "order"))
+        if s["rule"] in ("SEQ-GROUP", "CONV-GROUP") and data.get("name") in ("C_n", "reflection"):
+            yield f"{sid} rename the group", sid, _with(cert, lambda c, idx=idx: c["steps"][idx]["data"].__setitem__(
+                "name", "D_n"))
+        wit = data.get("view witness")
+        if s["rule"] == "SEQ-LAYERS" and isinstance(wit, dict) and isinstance(wit.get("permutation"), list):
+            moved = [k for k, v in enumerate(wit["permutation"]) if v != k + 1]
+            yield f"{sid} undo the view witness's swap", sid, _with(
+                cert, lambda c, idx=idx, moved=moved: [c["steps"][idx]["data"]["view witness"]["permutation"].__setitem__(
+                    k, k + 1) for k in moved])
         if s["rule"] in STATUS_RULES and s["status"] == "proved":  # a rule that never refutes claims it does
             yield f"{sid} ({s['rule']}) status refuted", sid, _with(
                 cert, lambda c, idx=idx: c["steps"][idx].__setitem__("status", "refuted"))
@@ -104,7 +120,8 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
 
 
 STATUS_RULES = {"TGT-RECEPTIVE", "TGT-LAYERS", "TGT-VERDICT", "TGT-ALTERNATIVE", "TGT-POSITIONS", "POS-OFFSET", "TD-FIXEDBIAS",
-                "TD-ROTARY", "TD-BUCKETS", "HEADS-SHARED", "HEADS-DIFF", "PAT-DISCONNECTED", "PAT-LAYERS", "SYM-AUT"}
+                "TD-ROTARY", "TD-BUCKETS", "HEADS-SHARED", "HEADS-DIFF", "PAT-DISCONNECTED", "PAT-LAYERS", "SYM-AUT",
+                "SEQ-CONNECTED", "SEQ-LAYERS", "SEQ-GROUP", "CONV-REACH", "CONV-LAYERS", "CONV-GROUP"}
 
 
 def _add(obj, key, delta):

@@ -39,14 +39,8 @@ DECISIVE = [p.name for p in CATALOG if _verdict(p) in ("uap", "not-uap")]
 # yet: they are reported trusted with that reason, never rejected.
 FAMILY_THEOREMS_NOT_YET_REVERIFIED = {"longformer_global_n.uap", "star_transformer_n.uap", "blocks_global_n.uap",
                                       "window_strided_n.uap"}
-# Per-layer patterns (SEQ-*, docs/theory.md §21) and the convolution mixer (CONV-*, §22): each step concludes
-# from a certificate the proof kernel re-checks, but the verifier has no checker for these rules yet, so
-# they are reported trusted (with that reason), never rejected.
-NEW_MIXER_RULES_NOT_YET_REVERIFIED = {"sparse_transformer_strided.uap", "sparse_transformer_fixed.uap",
-                                      "cn_convolution.uap"}
 KERNEL_ROUTES_NOT_YET_REVERIFIED = {"inverse_multiquadric.uap", "laplacian.uap"}
-FULLY_REVERIFIED = (set(DECISIVE) - FAMILY_THEOREMS_NOT_YET_REVERIFIED - KERNEL_ROUTES_NOT_YET_REVERIFIED
-                    - NEW_MIXER_RULES_NOT_YET_REVERIFIED)
+FULLY_REVERIFIED = set(DECISIVE) - FAMILY_THEOREMS_NOT_YET_REVERIFIED - KERNEL_ROUTES_NOT_YET_REVERIFIED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,10 +93,6 @@ def test_no_step_of_a_decisive_catalog_verdict_is_trusted(name):
         assert s.reason  # every outcome names its reason
         if s.outcome == NUMERIC:
             assert "digits" in s.reason
-    if name in NEW_MIXER_RULES_NOT_YET_REVERIFIED:
-        assert [s.id for s in report.steps if s.outcome == REJECTED] == []
-        assert all(s.rule.startswith(("SEQ-", "CONV-")) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC))
-        return
     if name in KERNEL_ROUTES_NOT_YET_REVERIFIED:
         # docs/theory.md §20: the verifier does not yet re-check positivity of (1 + r)^(-1/2) by sign
         # regions, nor analyticity off the subspaces q = ±k (the Laplacian); no step is rejected.

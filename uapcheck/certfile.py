@@ -247,15 +247,28 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             return None
     if step.rule in ("SEQ-LAYERS", "CONV-LAYERS"):
         layers = ev.get("layers")
-        return {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
+        data = {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
                 "least": ev.get("least")}
+        if step.rule == "SEQ-LAYERS":
+            data["view witness"] = _seq_witness(ev.get("view witness"), spec)
+        return data
+    if step.rule in ("SEQ-CONNECTED", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-REACH", "CONV-DISCONNECTED"):
+        return _mixer_reach_data(step, spec)
     if step.rule == "BIAS-LAYERS":
         return {"layers": step.facts.get("layers"), "least": step.facts.get("least"),
                 "condition": step.facts.get("condition")}
     if step.rule == "TD-BIAS":
         return {"labelled_views": bool(step.facts.get("labelled_views"))}
     if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
-        return {"name": ev.get("name"), "order": ev.get("order") if isinstance(ev.get("order"), int) else None}
+        order = ev.get("order")
+        data = {"name": ev.get("name"), "order": order if isinstance(order, int) else None}
+        if step.rule == "SEQ-GROUP":
+            kernel = getattr(step, "certificate_json", None) or {}
+            gens = kernel.get("generators")
+            data["generators"] = gens if isinstance(gens, list) else None
+            if data["order"] is None and isinstance(kernel.get("order"), int):
+                data["order"] = kernel["order"]  # a large order is printed as text; the kernel's is exact
+        return data
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":
@@ -267,6 +280,38 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "POS-OFFSET":
         return _offset_data(spec, cache)
     return None
+
+
+def _seq_witness(wit, spec) -> Optional[dict]:
+    """A per-layer view witness (depth, position, permutation of 1..n; a swap written out)."""
+    if not isinstance(wit, dict) or not isinstance(spec.tokens, int):
+        return None
+    perm = wit.get("permutation")
+    if perm is None and isinstance(wit.get("swap"), list) and len(wit["swap"]) == 2:
+        a, b = wit["swap"]
+        perm = [b if k == a else a if k == b else k for k in range(1, spec.tokens + 1)]
+    return {"depth": wit.get("depth"), "position": wit.get("position"),
+            "permutation": [int(v) for v in perm] if isinstance(perm, (list, tuple)) else None}
+
+
+def _mixer_reach_data(step: proof.Step, spec) -> Optional[dict]:
+    """Reach of per-layer patterns and of the convolution mixer: the depth D (an integer, or a tree at
+    symbolic n) and the pair (i, j) with x_j not reaching position i (at D − 1, or at the depth)."""
+    ev = step.evidence
+    if step.rule == "SEQ-CONNECTED":
+        pair = ev.get("not within D − 1") or {}
+        return {"depth": ev.get("D_Φ"), "i": pair.get("i"), "j": pair.get("j")}
+    if step.rule == "CONV-REACH":
+        pair = ev.get("not within D − 1") or {}
+        depth = ev.get("D")
+        if not isinstance(depth, int) and not isinstance(spec.tokens, int) and spec.layers is None:
+            from .rules.convolution import convolution_premises
+            depth = convolution_premises(spec)[3]  # at symbolic n (no budget) the reach D is the layer count
+        return {"depth": depth if isinstance(depth, int) else _tree(depth), "i": pair.get("i"), "j": pair.get("j")}
+    if step.rule == "SEQ-DEPTH":
+        return {"view witness": _seq_witness(ev.get("view witness") or ev.get("witness"), spec)}
+    wit = ev.get("witness") or {}
+    return {"i": wit.get("i"), "j": wit.get("j")}
 
 
 def _offset_data(spec, cache: dict) -> Optional[dict]:

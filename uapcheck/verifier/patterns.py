@@ -104,6 +104,12 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
         for t in p.positions:
             out.update((j, t) for j in range(1, n + 1) if j != t)
             out.update((t, i) for i in range(1, n + 1) if i != t)
+    elif isinstance(p, S.Columns):
+        # the last c positions of every block of l: j with j mod l in {0, l - 1, ..., l - c + 1}
+        l_, c = _int(p.l), _int(p.c)
+        residues = {(l_ - t) % l_ for t in range(c)}
+        keys = [j for j in range(1, n + 1) if j % l_ in residues]
+        out.update((j, i) for i in range(1, n + 1) for j in keys if j != i)
     elif isinstance(p, S.Blockwise):
         b = _int(p.b)
         nb = n // b

@@ -1,0 +1,247 @@
+"""Per-layer patterns for the verifier (docs/theory.md §21): the layers' arcs rebuilt from the re-parsed
+heads, receptive sets through increasing layers, the view condition by its definition, and the
+rooted views per layer decided with nauty (pynauty), not the engines' BLISS.
+
+Φ = (N_1, N_2, …): attention layer ℓ of head h uses its sequence's ℓ-th pattern (a periodic
+sequence repeats; a plain pattern is used in every layer); N_{ℓ,h}(v) holds v itself.
+
+    reach     In_0(i) = {i},  In_ℓ(i) = ∪_{u ∈ N_ℓ(i)} In_{ℓ−1}(u)   (§21.1; sets as bit masks)
+    views     V_m = {i},  V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v)                 (§21.3)
+    witness   σ ∉ G with σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v) for ℓ ≤ m, v ∈ V_ℓ, every head h
+    rooted    R_i^m: the arcs u → v of layer ℓ with v ∈ V_ℓ, labelled by the set of (ℓ, h) holding
+              them; v coloured by the largest ℓ with v ∈ V_ℓ. A witness at depth m exists iff for
+              some G-orbit representative i, |Aut(R_i^m)| > |Stab_G(i)|, or R_i^m ≅ R_j^m for two
+              representatives i ≠ j (§21.4).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .. import spec as S
+from . import groups, patterns
+from .views import NoNauty, orbits
+
+MAX_N = 1024
+MAX_PERIOD = 256
+
+
+class NotLayered(Exception):
+    """The input has no per-layer patterns this module rebuilds (the message says why)."""
+
+
+@dataclass
+class Layers:
+    n: int
+    rows: list  # rows[q][h]: the arcs (j, i) of head h in the layers ℓ ≡ q + 1 (mod period)
+    periodic: bool
+    limit: Optional[int]  # the number of attention layers (a finite sequence, a budget), None: any
+
+    @property
+    def period(self) -> int:
+        return len(self.rows)
+
+    def at(self, layer: int) -> list:
+        return self.rows[(layer - 1) % self.period]
+
+    def group_layers(self) -> list:
+        """The layers whose heads G must preserve: one period, cut by the depth."""
+        count = self.period if self.limit is None else min(self.period, self.limit)
+        return self.rows[:count]
+
+    def labels(self) -> dict:
+        """(j, i) -> the sorted tuple of (layer index, head) holding the arc."""
+        lab: dict = {}
+        for q, row in enumerate(self.group_layers()):
+            for h, arcs in enumerate(row):
+                for arc in arcs:
+                    lab.setdefault(arc, []).append((q, h))
+        return {k: tuple(v) for k, v in lab.items()}
+
+    def ins(self, layer: int) -> list:
+        """Per head, the in-neighbourhoods N_{ℓ,h}(v) (v included) of layer ℓ, v = 0..n."""
+        out = []
+        for arcs in self.at(layer):
+            nb = [{v} for v in range(self.n + 1)]
+            for j, i in arcs:
+                nb[i].add(j)
+            out.append([frozenset(s) for s in nb])
+        return out
+
+
+def build(spec: S.Spec) -> Layers:
+    n = spec.tokens
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise NotLayered("per-layer patterns are re-checked at an integer n only")
+    if n > MAX_N:
+        raise NotLayered(f"n = {n} is above the verifier's per-layer limit {MAX_N}")
+    seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
+    if not seqs:
+        raise NotLayered("the input has no per-layer patterns")
+    finite = [s for s in seqs if not s.periodic]
+    if finite:
+        if len({len(s.patterns) for s in finite}) != 1:
+            raise NotLayered("the heads' finite pattern lists have different lengths")
+        count, periodic = len(finite[0].patterns), False
+    else:
+        count = 1
+        for s in seqs:
+            count = count * len(s.patterns) // math.gcd(count, len(s.patterns))
+        periodic = True
+    if count > MAX_PERIOD:
+        raise NotLayered(f"the layer patterns repeat with period {count} (the verifier rebuilds at most {MAX_PERIOD})")
+
+    def pattern_at(p, layer):
+        if not isinstance(p, S.PatternSequence):
+            return p
+        k = len(p.patterns)
+        return p.patterns[(layer - 1) % k]
+
+    cache: dict = {}
+    rows = []
+    for layer in range(1, count + 1):
+        row = []
+        for h in spec.heads:
+            p = pattern_at(h.pattern, layer)
+            if p not in cache:
+                cache[p] = patterns.head_arcs(p, n)
+            row.append(cache[p])
+        rows.append(row)
+    limit = None if periodic else count
+    if isinstance(spec.layers, int) and not isinstance(spec.layers, bool):
+        limit = spec.layers if limit is None else min(limit, spec.layers)
+    return Layers(n, rows, periodic, limit)
+
+
+def _union_ins(L: Layers, layer: int) -> list:
+    nb: list = [set() for _ in range(L.n + 1)]
+    for arcs in L.at(layer):
+        for j, i in arcs:
+            nb[i].add(j)
+    return nb
+
+
+def reach(L: Layers, depth: int) -> list[int]:
+    """In_depth(i) as a bit mask (bit v for position v), i = 0..n (entry 0 unused)."""
+    cur = [1 << v for v in range(L.n + 1)]
+    for layer in range(1, depth + 1):
+        nb = _union_ins(L, layer)
+        new = cur[:]
+        for i in range(1, L.n + 1):
+            acc = cur[i]
+            for u in nb[i]:
+                acc |= cur[u]
+            new[i] = acc
+        cur = new
+    return cur
+
+
+def reach_limit(L: Layers, i: int) -> tuple[int, Optional[int]]:
+    """(the positions whose token ever reaches i, within the depth; the depth used). For a periodic Φ
+    the set stops growing once it is unchanged through one whole period (§21.1)."""
+    full = sum(1 << v for v in range(1, L.n + 1))
+    cur = [1 << v for v in range(L.n + 1)]
+    layer, quiet = 0, 0
+    while True:
+        if L.limit is not None and layer >= L.limit:
+            return cur[i], layer
+        if L.limit is None and quiet >= L.period:
+            return cur[i], None
+        layer += 1
+        nb = _union_ins(L, layer)
+        new = cur[:]
+        for v in range(1, L.n + 1):
+            acc = cur[v]
+            for u in nb[v]:
+                acc |= cur[u]
+            new[v] = acc
+        quiet = quiet + 1 if new == cur else 0
+        cur = new
+        if all(c == full for c in cur[1:]) and L.limit is None:
+            return cur[i], layer
+
+
+def view_sets(L: Layers, i: int, depth: int) -> list[set]:
+    """V_0 ⊇ V_1 ⊇ … ⊇ V_depth = {i}."""
+    V: list = [set() for _ in range(depth + 1)]
+    V[depth] = {i}
+    for layer in range(depth, 0, -1):
+        nb = _union_ins(L, layer)
+        V[layer - 1] = set(V[layer]).union(*(nb[v] for v in V[layer]))
+    return V
+
+
+def witness_holds(L: Layers, perm: Sequence[int], i: int, depth: int) -> Optional[str]:
+    """None when σ satisfies the view condition at i for depth `depth`, else the first failure."""
+    V = view_sets(L, i, depth)
+    for layer in range(1, depth + 1):
+        for h, nb in enumerate(L.ins(layer)):
+            for v in V[layer]:
+                if frozenset(perm[u - 1] for u in nb[v]) != nb[perm[v - 1]]:
+                    return f"layer {layer}, head {h + 1}: σ(N({v})) ≠ N(σ({v}))"
+    return None
+
+
+def _rooted_view(L: Layers, i: int, depth: int, keys: dict):
+    import pynauty
+    n = L.n
+    V = view_sets(L, i, depth)
+    colour = [-1] * (n + 1)
+    for layer in range(depth + 1):
+        for v in V[layer]:
+            colour[v] = layer
+    labels: dict = {}
+    for layer in range(1, depth + 1):
+        for h, arcs in enumerate(L.at(layer)):
+            for u, v in arcs:
+                if v in V[layer]:
+                    labels.setdefault((u, v), []).append((layer, h))
+    # An undirected graph (pynauty's directed mode can stall on these views): the arc u -> v becomes the
+    # path u - a - b - v, a coloured (tail, its label set), b coloured (head, its label set); its
+    # automorphisms restrict to those of the labelled coloured digraph on the positions.
+    total = n + 2 * len(labels)
+    adjacency: dict = {x: [] for x in range(total)}
+    cells: dict = {}
+    for v in range(1, n + 1):
+        cells.setdefault(("position", colour[v]), set()).add(v - 1)
+    for k, ((u, v), hs) in enumerate(sorted(labels.items())):
+        a, b = n + 2 * k, n + 2 * k + 1
+        adjacency[u - 1].append(a)
+        adjacency[a].append(b)
+        adjacency[b].append(v - 1)
+        cells.setdefault(("tail", tuple(hs)), set()).add(a)
+        cells.setdefault(("head", tuple(hs)), set()).add(b)
+    for key in cells:
+        keys.setdefault(key, len(keys))
+    order = sorted(cells, key=lambda key: keys[key])
+    signature = tuple((keys[key], len(cells[key])) for key in order)
+    g = pynauty.Graph(total, directed=False, adjacency_dict=adjacency, vertex_coloring=[cells[key] for key in order])
+    return g, signature
+
+
+def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional[str]:
+    """None when no view witness exists at depth `depth` (the generators must generate G and preserve
+    every layer's heads), else the reason (§21.4's theorem, decided with nauty)."""
+    try:
+        import pynauty
+    except ImportError:
+        raise NoNauty("pynauty is not installed (pip install pynauty)") from None
+    n = L.n
+    order = groups.order(gens, n)
+    forms: dict = {}
+    keys: dict = {}
+    for orbit in orbits(gens, n):
+        i = orbit[0]
+        g, signature = _rooted_view(L, i, depth, keys)
+        auts = pynauty.autgrp(g)[0]
+        aut_order = groups.order([[p[v] + 1 for v in range(n)] for p in auts], n)
+        stab = order // len(orbit)
+        if aut_order != stab:
+            return (f"|Aut(R_{i})| = {aut_order} is not |Stab_G({i})| = {stab}: an automorphism of {i}'s rooted view "
+                    "at this depth lies outside G, a view witness")
+        key = (signature, pynauty.certificate(g))
+        if key in forms:
+            return f"the rooted views of {forms[key]} and {i} (different G-orbits) are isomorphic: a view witness"
+        forms[key] = i
+    return None

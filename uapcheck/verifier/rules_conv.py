@@ -1,0 +1,303 @@
+"""Convolution mixer steps (CONV-*, docs/theory.md §22), re-checked from the re-parsed taps.
+
+One layer is X ↦ X + g(X), [g(X)]_i = Σ_{k ∈ K} ψ_k x_{(i + k) mod n}. With g = gcd(n, K ∖ {0} mod n):
+the exact group is the centraliser of ⟨P^g⟩, C_{n/g} ≀ S_g of order (n/g)^g · g! (§22.1); after m
+layers position i reads the offsets of the m-fold sum set of K ∪ {0} mod n (§22.2), and D (the
+first m where that is Z_n) layers are token distinguishing under C_n when g = 1 (§22.3).
+
+At symbolic n the verifier accepts taps whose union with 0 is an interval [a, b] of width b − a ≥ 1
+for every allowed value of the span (then g = 1 for every n, and the m-fold sum set is [ma, mb]
+mod n, so D = ⌈(n − 1)/(b − a)⌉); each closed form is re-checked by brute force at n = 2..12.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Optional
+
+import sympy
+
+from .check import VERIFIED, Reject, Trust, checker
+from .trees import decode
+
+INSTANCE_MAX_N = 12
+GROUP_INSTANCE_MAX_N = 6
+MAX_SUMSET_WORK = 20_000_000
+
+
+def _mixer(ctx):
+    conv = ctx.spec.mixer
+    if conv is None:
+        raise Reject("the input has no convolution mixer")
+    return conv
+
+
+def _lower(ctx, name: str) -> Optional[int]:
+    for p in ctx.spec.params:
+        if p.name == name and p.constraint == "integer" and p.lower is not None:
+            return p.lower
+    return None
+
+
+def _taps(ctx, values: dict) -> list[int]:
+    """The taps K at the given span value (for `circular(l)`: 0, 1, …, l)."""
+    conv = _mixer(ctx)
+    if conv.span is not None:
+        span = values.get(conv.span, conv.span) if isinstance(conv.span, str) else conv.span
+        return list(range(int(span) + 1))
+    out = []
+    for t in conv.taps:
+        if not isinstance(t, int) or isinstance(t, bool):
+            raise Trust(f"tap {t!r} is not an integer")
+        out.append(t)
+    return out
+
+
+def _span_values(ctx) -> tuple[Optional[str], list[int]]:
+    """(the span's name, the values to instantiate it at) — (None, []) for integer taps."""
+    conv = _mixer(ctx)
+    if isinstance(conv.span, str):
+        low = _lower(ctx, conv.span)
+        if low is None:
+            raise Reject(f"the span {conv.span} has no declared integer lower bound")
+        if low < 1:
+            raise Reject(f"the span {conv.span} may be {low}: the taps then need not generate Z_n")
+        return conv.span, [low, low + 1, low + 2]
+    return None, []
+
+
+def _interval(ctx) -> tuple[sympy.Expr, sympy.Expr]:
+    """(a, b) with K ∪ {0} = [a, b] for every allowed span, width ≥ 1 — else the step is not covered."""
+    conv = _mixer(ctx)
+    name, _ = _span_values(ctx)
+    if name is not None:
+        return sympy.Integer(0), ctx.symbols[name]
+    ks = set(_taps(ctx, {})) | {0}
+    a, b = min(ks), max(ks)
+    if ks != set(range(a, b + 1)) or b - a < 1:
+        raise Trust(f"taps {sorted(conv.taps)} with 0 are not an interval of width ≥ 1: at symbolic n their gcd "
+                    "with n depends on n")
+    return sympy.Integer(a), sympy.Integer(b)
+
+
+def tap_gcd(n: int, taps) -> int:
+    g = n
+    for k in taps:
+        g = math.gcd(g, k % n)
+    return g
+
+
+def sumset_depth(n: int, taps, limit: Optional[int] = None) -> tuple[Optional[int], list[set]]:
+    """(D, the sum sets S_0, S_1, …): S_m = S_{m−1} + (K ∪ {0}) mod n; D = None when it never fills."""
+    steps = sorted({k % n for k in taps} | {0})
+    sets = [{0}]
+    while len(sets[-1]) < n:
+        if limit is not None and len(sets) > limit:
+            return None, sets
+        nxt = {(s + k) % n for s in sets[-1] for k in steps}
+        if nxt == sets[-1]:
+            return None, sets
+        sets.append(nxt)
+    return len(sets) - 1, sets
+
+
+def centraliser_order(n: int, taps) -> int:
+    """|{σ ∈ S_n : σ commutes with every P^k, k ∈ K}|, every permutation tried (positions 0..n−1)."""
+    shifts = [k % n for k in taps]
+    count = 0
+    for images in itertools.permutations(range(n)):
+        if all(images[(v + k) % n] == (images[v] + k) % n for k in shifts for v in range(n)):
+            count += 1
+    return count
+
+
+def _wreath_order(n: int, g: int) -> int:
+    return (n // g) ** g * math.factorial(g)
+
+
+def _n(ctx):
+    n = ctx.spec.tokens
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def _instances(ctx):
+    name, values = _span_values(ctx)
+    for v in values or [None]:
+        yield ({name: v} if name else {}), v
+
+
+def _depth_formula(ctx) -> sympy.Expr:
+    a, b = _interval(ctx)
+    return sympy.ceiling((ctx.symbols[ctx.spec.tokens] - 1) / (b - a))
+
+
+def _same(a, b) -> bool:
+    return a == b or sympy.simplify(a - b) == 0
+
+
+def _check_depth_instances(ctx, formula) -> str:
+    key = "conv depth instances"
+    if key not in ctx.cache:
+        n_sym = ctx.symbols[ctx.spec.tokens]
+        problem = None
+        for values, v in _instances(ctx):
+            taps = _taps(ctx, values)
+            for n in range(2, INSTANCE_MAX_N + 1):
+                sub = {n_sym: n, **({ctx.symbols[k]: val for k, val in values.items()})}
+                want = int(formula.xreplace(sub))
+                got, _ = sumset_depth(n, taps)
+                if got != want:
+                    problem = f"n = {n}, taps {taps}: the sum sets fill Z_n after {got} layers, not {want}"
+                    break
+            if problem:
+                break
+        ctx.cache[key] = problem
+    if ctx.cache[key]:
+        raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
+    name, values = _span_values(ctx)
+    return (f"re-checked by the sum-set recurrence at n = 2..{INSTANCE_MAX_N}"
+            + (f", {name} = {', '.join(map(str, values))}" if name else ""))
+
+
+def _claimed_depth(ctx, tree):
+    if isinstance(tree, int) and not isinstance(tree, bool):
+        return sympy.Integer(tree)
+    return decode(tree, ctx.symbols)
+
+
+def _concrete_depth(ctx, n: int) -> tuple[int, list[set], list[int]]:
+    taps = _taps(ctx, {})
+    if n * (len(taps) + 1) * n > MAX_SUMSET_WORK:
+        raise Trust(f"n = {n}: the sum sets are not recomputed above the verifier's work limit")
+    d, sets = sumset_depth(n, taps)
+    if d is None:
+        raise Reject(f"the taps generate only the multiples of {tap_gcd(n, taps)} in Z_n: the sum sets never fill it")
+    return d, sets, taps
+
+
+@checker("CONV-REACH")
+def reach(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("CONV-REACH only concludes `proved`")
+    data = s.get("data") or {}
+    claimed = _claimed_depth(ctx, data.get("depth"))
+    n = _n(ctx)
+    if n is None:
+        formula = _depth_formula(ctx)
+        if not _same(claimed, formula):
+            raise Reject(f"D = {sympy.sstr(claimed)} is not the interval closed form {sympy.sstr(formula)}")
+        return VERIFIED, (f"K ∪ {{0}} is an interval of width ≥ 1, so the m-fold sum set is an interval of m times that "
+                          f"width and D = {sympy.sstr(formula)} (§22.2); " + _check_depth_instances(ctx, formula))
+    d, sets, _ = _concrete_depth(ctx, n)
+    if claimed != d:
+        raise Reject(f"the sum sets fill Z_{n} after {d} layers, not {sympy.sstr(claimed)}")
+    i, j = data.get("i"), data.get("j")
+    if i is not None or j is not None:
+        if not all(isinstance(v, int) and 1 <= v <= n for v in (i, j)) or (j - i) % n in sets[d - 1]:
+            raise Reject(f"offset j − i of the pair ({i}, {j}) is in the {d - 1}-fold sum set: it is reached")
+    return VERIFIED, f"the sum sets of the taps with 0 recomputed: they fill Z_{n} after exactly {d} layers"
+
+
+@checker("CONV-LAYERS")
+def layers(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("CONV-LAYERS only concludes `proved`")
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "CONV-REACH":
+        raise Reject("its premise is not the reach step")
+    m = _claimed_depth(ctx, data.get("layers"))
+    d = _claimed_depth(ctx, (prem[0].get("data") or {}).get("depth"))
+    if not _same(m, d) or not data.get("least"):
+        raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) are not the reach step's D = {sympy.sstr(d)}, "
+                     "least")
+    n = _n(ctx)
+    if n is None:
+        formula = _depth_formula(ctx)
+        if not _same(m, formula):
+            raise Reject(f"{sympy.sstr(m)} layers is not the interval closed form {sympy.sstr(formula)}")
+        why = _check_depth_instances(ctx, formula)
+    else:
+        depth, _, taps = _concrete_depth(ctx, n)
+        if m != depth:
+            raise Reject(f"the sum sets fill Z_{n} after {depth} layers, not {sympy.sstr(m)}")
+        if tap_gcd(n, taps) != 1:
+            raise Reject("the taps do not generate Z_n")
+        why = f"the sum sets recomputed at n = {n}"
+    return VERIFIED, (f"D = {sympy.sstr(m)} layers: the D-fold sum set is Z_n, so the composed coefficients c_s are "
+                      f"linearly independent polynomials in the taps (§22.3, token distinguishing under C_n), and fewer "
+                      f"leave an offset unread (§22.2); {why}")
+
+
+@checker("CONV-GROUP")
+def group(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("CONV-GROUP only concludes `proved`")
+    data = s.get("data") or {}
+    name, order = data.get("name"), data.get("order")
+    n = _n(ctx)
+    if n is None:
+        if not isinstance(_mixer(ctx).span, str):
+            for k in range(2, INSTANCE_MAX_N + 1):
+                g = tap_gcd(k, _taps(ctx, {}))
+                if g != 1 and name == "C_n":
+                    raise Reject(f"at n = {k} the taps generate only {g}Z_n: G is not C_n for every n")
+        _interval(ctx)
+        if name != "C_n" or order is not None:
+            raise Reject(f"the group {name!r} (order {order}) is not C_n: taps with 0 forming an interval of width ≥ 1 "
+                         "generate Z_n for every n")
+        key = "conv group instances"
+        if key not in ctx.cache:
+            problem = None
+            for values, _v in _instances(ctx):
+                taps = _taps(ctx, values)
+                for k in range(2, GROUP_INSTANCE_MAX_N + 1):
+                    if centraliser_order(k, taps) != k:
+                        problem = f"n = {k}, taps {taps}: the centraliser has order {centraliser_order(k, taps)}, not {k}"
+                        break
+                if problem:
+                    break
+            ctx.cache[key] = problem
+        if ctx.cache[key]:
+            raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
+        span, values = _span_values(ctx)
+        return VERIFIED, ("K ∖ {0} holds 1 or two consecutive integers, so gcd(n, K) = 1 and the centraliser of the "
+                          "tap shifts is ⟨P⟩ = C_n for every n (§22.1); every permutation tried at n = 2.."
+                          f"{GROUP_INSTANCE_MAX_N}" + (f", {span} = {', '.join(map(str, values))}" if span else ""))
+    taps = _taps(ctx, {})
+    g = tap_gcd(n, taps)
+    want = _wreath_order(n, g)
+    if order != want:
+        raise Reject(f"g = gcd(n, taps) = {g}: the centraliser C_{n // g} ≀ S_{g} has order {want}, not {order}")
+    expected = {1: "C_n", n: "S_n"}.get(g)
+    if expected is not None and name != expected:
+        raise Reject(f"g = {g}: the group is {expected}, not {name!r}")
+    extra = ""
+    if n <= GROUP_INSTANCE_MAX_N + 1:
+        if centraliser_order(n, taps) != want:
+            raise Reject(f"every permutation tried: the centraliser has order {centraliser_order(n, taps)}, not {want}")
+        extra = f"; every one of the {n}! permutations tried"
+    return VERIFIED, f"g = gcd(n, taps) = {g}: the centraliser of the tap shifts is C_{n // g} ≀ S_{g}, order {want}{extra}"
+
+
+@checker("CONV-DISCONNECTED")
+def disconnected(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("CONV-DISCONNECTED only concludes `proved`")
+    n = _n(ctx)
+    if n is None:
+        raise Trust("convolution taps that never mix are re-checked at an integer n only")
+    data = s.get("data") or {}
+    i, j = data.get("i"), data.get("j")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in (i, j)):
+        raise Reject("the witness is not a pair of positions")
+    taps = _taps(ctx, {})
+    budget = ctx.spec.layers if isinstance(ctx.spec.layers, int) else None
+    d, sets = sumset_depth(n, taps, budget)
+    reached = sets[min(len(sets) - 1, budget)] if budget is not None else sets[-1]
+    if d is not None and (budget is None or d <= budget):
+        raise Reject(f"the sum sets fill Z_{n} after {d} layers: every position is reached")
+    if (j - i) % n in reached:
+        raise Reject(f"offset {(j - i) % n} is reached: x_{j} reaches position {i}")
+    return VERIFIED, (f"the sum sets of the taps with 0 recomputed: offset {(j - i) % n} is never reached"
+                      + (f" within {budget} layers" if budget is not None else " (they stay in gZ_n)"))

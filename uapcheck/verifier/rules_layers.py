@@ -1,0 +1,200 @@
+"""Per-layer pattern steps (SEQ-*, docs/theory.md §21), re-checked on the layers' arcs the verifier
+rebuilds itself (uapcheck/verifier/layer_views.py)."""
+from __future__ import annotations
+
+from . import groups, layer_views, patterns
+from .check import VERIFIED, Reject, Trust, checker
+from .views import NoNauty
+
+STANDARD_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial")
+
+
+def _layers(ctx) -> layer_views.Layers:
+    if "layers" not in ctx.cache:
+        try:
+            ctx.cache["layers"] = layer_views.build(ctx.spec)
+        except layer_views.NotLayered as exc:
+            ctx.cache["layers"] = exc
+    got = ctx.cache["layers"]
+    if isinstance(got, layer_views.NotLayered):
+        raise Trust(str(got))
+    return got
+
+
+def _int(v, what) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Reject(f"{what} is not an integer")
+    return v
+
+
+def _proved(s) -> None:
+    if s["status"] != "proved":
+        raise Reject(f"{s['rule']} only concludes `proved`")
+
+
+def _position(v, n, what) -> int:
+    v = _int(v, what)
+    if not 1 <= v <= n:
+        raise Reject(f"{what} {v} is not a position 1..{n}")
+    return v
+
+
+@checker("SEQ-CONNECTED")
+def connected(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    data = s.get("data") or {}
+    d = _int(data.get("depth"), "the depth D_Φ")
+    if s["evidence"].get("D_Φ") != d:
+        raise Reject("the depth is not the one the derivation printed")
+    i, j = _position(data.get("i"), L.n, "the position i"), _position(data.get("j"), L.n, "the position j")
+    printed = s["evidence"].get("not within D − 1") or {}
+    if (printed.get("i"), printed.get("j")) != (i, j):
+        raise Reject("the pair (i, j) is not the one the derivation printed")
+    if d < 1 or (L.limit is not None and d > L.limit):
+        raise Reject(f"D_Φ = {d} is not within the network's {L.limit} attention layers")
+    full = sum(1 << v for v in range(1, L.n + 1))
+    within = layer_views.reach(L, d)
+    short = [v for v in range(1, L.n + 1) if within[v] != full]
+    if short:
+        missing = next(u for u in range(1, L.n + 1) if not within[short[0]] >> u & 1)
+        raise Reject(f"x_{missing} does not reach position {short[0]} within {d} layers")
+    if layer_views.reach(L, d - 1)[i] >> j & 1:
+        raise Reject(f"x_{j} reaches position {i} within {d - 1} layers: D_Φ is not {d}")
+    return VERIFIED, (f"receptive sets In_ℓ(i) recomputed from the arcs of layers 1..{d} (paths through increasing "
+                      f"layers, §21.1): every In_{d}(i) is all of 1..{L.n}, and x_{j} is not in In_{d - 1}({i})")
+
+
+@checker("SEQ-DISCONNECTED")
+def disconnected(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    data = s.get("data") or {}
+    i, j = _position(data.get("i"), L.n, "the witness i"), _position(data.get("j"), L.n, "the witness j")
+    printed = s["evidence"].get("witness") or {}
+    if (printed.get("i"), printed.get("j")) != (i, j):
+        raise Reject("the witness is not the one the derivation printed")
+    mask, depth = layer_views.reach_limit(L, i)
+    if mask >> j & 1:
+        raise Reject(f"x_{j} reaches position {i}" + (f" within {depth} layers" if depth is not None else ""))
+    where = f"within the {depth} attention layers" if L.limit is not None else (
+        "at any depth (the receptive set stopped growing for a whole period)")
+    return VERIFIED, f"receptive set of position {i} recomputed from the layers' arcs: x_{j} never enters it {where}"
+
+
+def _generators(s, n) -> list:
+    data = s.get("data") or {}
+    gens = data.get("generators")
+    if gens is None:
+        gens = (s.get("certificate") or {}).get("generators") if isinstance(s.get("certificate"), dict) else None
+    if not isinstance(gens, list):
+        raise Reject("the generators of G are not listed")
+    for g in gens:
+        if not patterns.is_permutation(g, n):
+            raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
+    return gens
+
+
+def _checked_group(ctx, s, L) -> tuple[list, int]:
+    """The group step's generators, each preserving every layer's heads arc by arc, and their order."""
+    key = ("seq group", s["id"])
+    if key not in ctx.cache:
+        gens = _generators(s, L.n)
+        lab = L.labels()
+        for g in gens:
+            if not patterns.preserves(g, lab):
+                moved = [k + 1 for k in range(L.n) if g[k] != k + 1][:6]
+                raise Reject(f"a generator (moving {moved}) does not preserve every layer's heads")
+        ctx.cache[key] = (gens, groups.order(gens, L.n))
+    return ctx.cache[key]
+
+
+@checker("SEQ-GROUP")
+def group(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    gens, order = _checked_group(ctx, s, L)
+    data = s.get("data") or {}
+    if data.get("order") != order:
+        raise Reject(f"the generators generate a group of order {order}, not {data.get('order')}")
+    full, method = groups.full_order(L.labels(), L.n, "none")
+    if full is None:
+        raise Trust(f"the order {order} is re-derived (Schreier–Sims), completeness not re-checked: {method}")
+    if full != order:
+        raise Reject(f"every layer's heads together have {full} symmetries ({method}); the generators give only {order}")
+    name = data.get("name")
+    if name in STANDARD_NAMES or (isinstance(name, str) and name.startswith("stabilizer ")):
+        named = groups.named_generators(name, L.n)
+        if named is None or groups.order(named, L.n) != order or not all(groups.contains(gens, L.n, g) for g in named):
+            raise Reject(f"the group is not {name}")
+    return VERIFIED, (f"every generator preserves the arcs of every head of layers 1..{len(L.group_layers())}; order "
+                      f"{order} by Schreier–Sims; complete: {method}")
+
+
+def _group_step(ctx):
+    found = [st for st in ctx.steps.values() if st["rule"] == "SEQ-GROUP" and st["status"] == "proved"]
+    if len(found) != 1:
+        raise Reject("the derivation has no (single) proved SEQ-GROUP step to take G from")
+    return found[0]
+
+
+def _witness(ctx, s, L, wit, depth: int, gens) -> str:
+    """A view witness at `depth`, checked by the definition on the arcs, outside G."""
+    if not isinstance(wit, dict) or wit.get("depth") != depth:
+        raise Reject(f"no view witness at depth {depth} is given")
+    i = _position(wit.get("position"), L.n, "the witness position")
+    printed = s["evidence"].get("view witness") or {}
+    if (printed.get("position"), printed.get("depth")) != (i, depth):
+        raise Reject("the view witness is not the one the derivation printed")
+    perm = wit.get("permutation")
+    if not patterns.is_permutation(perm, L.n):
+        raise Reject("the view witness is not a permutation of 1..n")
+    if patterns.preserves(perm, L.labels()):
+        raise Reject("the view witness preserves every layer's heads: it lies in G and shows nothing")
+    problem = layer_views.witness_holds(L, perm, i, depth)
+    if problem:
+        raise Reject(f"the view witness fails at position {i}, depth {depth}: {problem}")
+    moved = [k + 1 for k in range(L.n) if perm[k] != k + 1]
+    return (f"σ (moving {moved[:6]}{'…' if len(moved) > 6 else ''}) is outside G and satisfies the view condition at "
+            f"position {i} on every layer ≤ {depth}, checked arc by arc")
+
+
+@checker("SEQ-LAYERS")
+def layers(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "SEQ-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    d = _int((prem[0].get("data") or {}).get("depth"), "the premise's depth")
+    m = _int(data.get("layers"), "the number of layers")
+    if m < d:
+        raise Reject(f"{m} layers is below D_Φ = {d}: the connectivity step shows fewer do not reach")
+    if L.limit is not None and m > L.limit:
+        raise Reject(f"{m} layers exceed the network's {L.limit}")
+    gens, _ = _checked_group(ctx, _group_step(ctx), L)
+    why_least = f"fewer than D_Φ = {d} layers do not reach (premise)"
+    if data.get("least") and m > d:
+        why_least = _witness(ctx, s, L, data.get("view witness"), m - 1, gens) + (
+            f", so {m - 1} layers (and, views growing with the depth, fewer) do not give the G-UAP")
+    try:
+        problem = layer_views.no_witness(L, m, gens)
+    except NoNauty as exc:
+        raise Trust(f"{m} layers claimed sufficient; the rooted views are not re-decided: {exc}") from None
+    if problem:
+        raise Reject(f"{m} layers do not suffice: {problem}")
+    return VERIFIED, (f"rooted views per layer (§21.4) decided with nauty, not BLISS: no view witness at depth {m}, so "
+                      f"{m} layers suffice; " + (why_least if data.get("least") else "least not claimed"))
+
+
+@checker("SEQ-DEPTH")
+def depth(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    if L.limit is None:
+        raise Reject("a periodic Φ without a budget has no whole depth")
+    gens, _ = _checked_group(ctx, _group_step(ctx), L)
+    data = s.get("data") or {}
+    return VERIFIED, _witness(ctx, s, L, data.get("view witness"), L.limit, gens) + (
+        f": the network's {L.limit} attention layers never give the G-UAP")
