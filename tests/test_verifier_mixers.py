@@ -1,0 +1,169 @@
+"""`uapcheck verify` on per-layer patterns (SEQ-*, docs/theory.md §21) and the convolution mixer (CONV-*,
+§22): every step of these derivations is re-checked by the verifier's own arcs, receptive sets, views
+(nauty) and sum sets, and a forged claim is rejected naming its step."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from certificates import certificate
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.verifier import NUMERIC, REJECTED, VERIFIED, verify
+from uapcheck.verifier import layer_views, rules_conv
+from uapcheck.parse import parse_source
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _cert_of(text: str) -> dict:
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _attention(n, pattern, extra=""):
+    return f"tokens {n}\n{extra}attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+def _step(cert, rule):
+    return next(s for s in cert["steps"] if s["rule"] == rule)
+
+
+def _rejects(cert, rule) -> bool:
+    report = verify(cert)
+    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
+
+
+def _all_checked(cert):
+    report = verify(cert)
+    assert report.problems == []
+    assert [(s.rule, s.reason) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)] == []
+    return report
+
+
+@pytest.mark.parametrize("text, verdict", [
+    (_attention(8, "periodic { window(1), strided(2) }"), "UAP"),
+    (_attention(7, "sequence { window(2), window(1) cyclic, strided(2) }"), "UAP"),
+    (_attention(9, "periodic { window(1), blocks(3), columns(3, 2) }"), "UAP"),
+    (_attention(5, "sequence { full, window(1) }"), "NOT-UAP"),          # SEQ-DEPTH
+    (_attention(10, "sequence { window(1), window(1) }"), "NOT-UAP"),    # SEQ-DISCONNECTED, within the depth
+    (_attention(12, "periodic { window(1) }", "layers 2\n"), "NOT-UAP"),  # within the budget
+    ("tokens 12\nconvolution circular(2)\n", "UAP"),
+    ("tokens 12\nconvolution circular {2, 3}\n", "UAP"),
+    ("tokens 12\nconvolution circular {0, 3}\n", "NOT-UAP"),             # g = 3
+    ("tokens 12\nlayers 3\nconvolution circular(2)\n", "NOT-UAP"),       # budget below D = 6
+    ("convolution circular {-1, 0, 1}\n", "UAP"),                        # symbolic n
+])
+def test_every_step_of_these_derivations_is_rechecked(text, verdict):
+    cert = _cert_of(text)
+    assert cert["verdict"] == verdict
+    assert _all_checked(cert).ok
+
+
+def test_the_strided_alternation_needs_three_layers_by_the_verifier_s_own_views():
+    spec = parse_source((REPO / "catalog" / "sparse_transformer_strided.uap").read_text("utf-8"), "s.uap")
+    L = layer_views.build(spec)
+    reflection = [list(range(64, 0, -1))]
+    assert layer_views.no_witness(L, 2, reflection) is not None
+    assert layer_views.no_witness(L, 3, reflection) is None
+    swap = [56 if k == 55 else 55 if k == 56 else k for k in range(1, 65)]
+    assert layer_views.witness_holds(L, swap, 1, 2) is None
+    assert layer_views.witness_holds(L, swap, 1, 3) is not None
+
+
+def test_a_forged_depth_or_pair_is_rejected():
+    cert = certificate("sparse_transformer_strided.uap")
+    conn = _step(cert, "SEQ-CONNECTED")
+    conn["data"]["depth"] = 1
+    conn["evidence"]["D_Φ"] = 1
+    assert _rejects(cert, "SEQ-CONNECTED")
+    cert = certificate("sparse_transformer_strided.uap")
+    conn = _step(cert, "SEQ-CONNECTED")
+    conn["data"]["j"] = conn["evidence"]["not within D − 1"]["j"] = 2  # x_2 does reach position 1 in one layer
+    assert _rejects(cert, "SEQ-CONNECTED")
+
+
+def test_a_forged_layer_count_or_witness_is_rejected():
+    cert = certificate("sparse_transformer_strided.uap")
+    _step(cert, "SEQ-LAYERS")["data"]["layers"] = 2  # a view witness exists at depth 2
+    assert _rejects(cert, "SEQ-LAYERS")
+    cert = certificate("sparse_transformer_strided.uap")
+    wit = _step(cert, "SEQ-LAYERS")["data"]["view witness"]
+    wit["permutation"] = list(range(64, 0, -1))  # the reflection: inside G
+    assert _rejects(cert, "SEQ-LAYERS")
+    cert = certificate("sparse_transformer_strided.uap")
+    wit = _step(cert, "SEQ-LAYERS")["data"]["view witness"]
+    p = wit["permutation"]
+    p[54], p[55], p[0], p[1] = 55, 56, 2, 1  # the swap (1 2) instead: it moves the position's strided view
+    assert _rejects(cert, "SEQ-LAYERS")
+
+
+def test_a_forged_group_is_rejected():
+    cert = certificate("sparse_transformer_strided.uap")
+    _step(cert, "SEQ-GROUP")["data"]["order"] = 4
+    assert _rejects(cert, "SEQ-GROUP")
+    cert = certificate("sparse_transformer_strided.uap")
+    g = _step(cert, "SEQ-GROUP")["data"]["generators"][0]
+    g[0], g[1] = g[1], g[0]
+    assert _rejects(cert, "SEQ-GROUP")
+    cert = certificate("sparse_transformer_fixed.uap")
+    grp = _step(cert, "SEQ-GROUP")["data"]
+    grp["generators"] = grp["generators"][:-1]  # a proper subgroup: not complete
+    grp["order"] //= 2
+    assert _rejects(cert, "SEQ-GROUP")
+
+
+def test_a_changed_pattern_in_the_input_is_rejected():
+    cert = certificate("sparse_transformer_fixed.uap")
+    text = cert["input"]["text"].replace("columns(8, 1)", "columns(8, 2)")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    report = verify(cert)
+    assert not report.ok  # the generators no longer preserve the heads, or the views differ
+
+
+def test_forged_convolution_claims_are_rejected():
+    cert = certificate("cn_convolution.uap")
+    reach = _step(cert, "CONV-REACH")
+    reach["data"]["depth"] = {"op": "ceiling", "args": [{"op": "*", "args": [{"q": [1, 2]}, {"sym": "n"}]}]}
+    assert _rejects(cert, "CONV-REACH")
+    cert = certificate("cn_convolution.uap")
+    _step(cert, "CONV-LAYERS")["data"]["layers"] = {"op": "+", "args": [-1, _step(cert, "CONV-LAYERS")["data"]["layers"]]}
+    assert _rejects(cert, "CONV-LAYERS")
+    cert = certificate("cn_convolution.uap")
+    _step(cert, "CONV-GROUP")["data"]["name"] = "D_n"
+    assert _rejects(cert, "CONV-GROUP")
+    cert = _cert_of("tokens 12\nconvolution circular {0, 3}\n")
+    _step(cert, "CONV-GROUP")["data"]["order"] = 12
+    assert _rejects(cert, "CONV-GROUP")
+    cert = _cert_of("tokens 12\nconvolution circular(2)\n")
+    _step(cert, "CONV-REACH")["data"]["depth"] = 5
+    assert _rejects(cert, "CONV-REACH")
+
+
+def test_a_tap_changed_in_the_input_is_rejected():
+    cert = certificate("cn_convolution.uap")
+    text = cert["input"]["text"].replace("convolution circular(l)", "convolution circular {0, 2}")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    assert _rejects(cert, "CONV-GROUP")  # 0 and 2 are not an interval: even n gives g = 2
+    cert = _cert_of("tokens 12\nconvolution circular {2, 3}\n")
+    text = cert["input"]["text"].replace("{2, 3}", "{2, 4}")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    assert not verify(cert).ok
+
+
+def test_the_convolution_closed_forms_by_brute_force():
+    # the centraliser of the tap shifts is C_{n/g} wr S_g (§22.1), every permutation tried
+    for n in range(2, 7):
+        for taps in ([0, 1], [0, 2], [0, 3], [2, 4], [0]):
+            g = rules_conv.tap_gcd(n, taps)
+            assert rules_conv.centraliser_order(n, taps) == (n // g) ** g * math.factorial(g)
+    # the m-fold sum set of an interval [a, b] fills Z_n after ceil((n - 1)/(b - a)) layers (§22.2)
+    for n in range(2, 20):
+        for a, b in ((0, 1), (0, 3), (-1, 1), (-2, 1)):
+            d, _ = rules_conv.sumset_depth(n, list(range(a, b + 1)))
+            assert d == -(-(n - 1) // (b - a))
