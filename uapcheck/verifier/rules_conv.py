@@ -140,7 +140,7 @@ def _check_depth_instances(ctx, formula) -> str:
     if key not in ctx.cache:
         n_sym = ctx.symbols[ctx.spec.tokens]
         problem = None
-        for values, v in _instances(ctx):
+        for values, _v in _instances(ctx):
             taps = _taps(ctx, values)
             for n in range(2, INSTANCE_MAX_N + 1):
                 sub = {n_sym: n, **({ctx.symbols[k]: val for k, val in values.items()})}
@@ -234,36 +234,40 @@ def group(ctx, s):
     if s["status"] != "proved":
         raise Reject("CONV-GROUP only concludes `proved`")
     data = s.get("data") or {}
-    name, order = data.get("name"), data.get("order")
     n = _n(ctx)
     if n is None:
-        if not isinstance(_mixer(ctx).span, str):
-            for k in range(2, INSTANCE_MAX_N + 1):
-                g = tap_gcd(k, _taps(ctx, {}))
-                if g != 1 and name == "C_n":
-                    raise Reject(f"at n = {k} the taps generate only {g}Z_n: G is not C_n for every n")
-        _interval(ctx)
-        if name != "C_n" or order is not None:
-            raise Reject(f"the group {name!r} (order {order}) is not C_n: taps with 0 forming an interval of width ≥ 1 "
-                         "generate Z_n for every n")
-        key = "conv group instances"
-        if key not in ctx.cache:
-            problem = None
-            for values, _v in _instances(ctx):
-                taps = _taps(ctx, values)
-                for k in range(2, GROUP_INSTANCE_MAX_N + 1):
-                    if centraliser_order(k, taps) != k:
-                        problem = f"n = {k}, taps {taps}: the centraliser has order {centraliser_order(k, taps)}, not {k}"
-                        break
-                if problem:
-                    break
-            ctx.cache[key] = problem
-        if ctx.cache[key]:
-            raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
-        span, values = _span_values(ctx)
-        return VERIFIED, ("K ∖ {0} holds 1 or two consecutive integers, so gcd(n, K) = 1 and the centraliser of the "
-                          "tap shifts is ⟨P⟩ = C_n for every n (§22.1); every permutation tried at n = 2.."
-                          f"{GROUP_INSTANCE_MAX_N}" + (f", {span} = {', '.join(map(str, values))}" if span else ""))
+        return _symbolic_group(ctx, data.get("name"), data.get("order"))
+    return _concrete_group(ctx, n, data.get("name"), data.get("order"))
+
+
+def _symbolic_group(ctx, name, order):
+    if not isinstance(_mixer(ctx).span, str) and name == "C_n":
+        for k in range(2, INSTANCE_MAX_N + 1):
+            g = tap_gcd(k, _taps(ctx, {}))
+            if g != 1:
+                raise Reject(f"at n = {k} the taps generate only {g}Z_n: G is not C_n for every n")
+    _interval(ctx)
+    if name != "C_n" or order is not None:
+        raise Reject(f"the group {name!r} (order {order}) is not C_n: taps with 0 forming an interval of width ≥ 1 "
+                     "generate Z_n for every n")
+    key = "conv group instances"
+    if key not in ctx.cache:
+        ctx.cache[key] = None
+        for values, _v in _instances(ctx):
+            taps = _taps(ctx, values)
+            bad = [k for k in range(2, GROUP_INSTANCE_MAX_N + 1) if centraliser_order(k, taps) != k]
+            if bad:
+                ctx.cache[key] = f"n = {bad[0]}, taps {taps}: the centraliser does not have order {bad[0]}"
+                break
+    if ctx.cache[key]:
+        raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
+    span, values = _span_values(ctx)
+    return VERIFIED, ("K ∖ {0} holds 1 or two consecutive integers, so gcd(n, K) = 1 and the centraliser of the "
+                      "tap shifts is ⟨P⟩ = C_n for every n (§22.1); every permutation tried at n = 2.."
+                      f"{GROUP_INSTANCE_MAX_N}" + (f", {span} = {', '.join(map(str, values))}" if span else ""))
+
+
+def _concrete_group(ctx, n: int, name, order):
     taps = _taps(ctx, {})
     g = tap_gcd(n, taps)
     want = _wreath_order(n, g)
@@ -275,7 +279,7 @@ def group(ctx, s):
     extra = ""
     if n <= GROUP_INSTANCE_MAX_N + 1:
         if centraliser_order(n, taps) != want:
-            raise Reject(f"every permutation tried: the centraliser has order {centraliser_order(n, taps)}, not {want}")
+            raise Reject(f"every permutation tried: the centraliser does not have order {want}")
         extra = f"; every one of the {n}! permutations tried"
     return VERIFIED, f"g = gcd(n, taps) = {g}: the centraliser of the tap shifts is C_{n // g} ≀ S_{g}, order {want}{extra}"
 

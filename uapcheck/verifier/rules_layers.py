@@ -147,7 +147,7 @@ def _witness(ctx, s, L, wit, depth: int, gens) -> str:
     if (printed.get("position"), printed.get("depth")) != (i, depth):
         raise Reject("the view witness is not the one the derivation printed")
     perm = wit.get("permutation")
-    if not patterns.is_permutation(perm, L.n):
+    if not isinstance(perm, list) or not patterns.is_permutation(perm, L.n):
         raise Reject("the view witness is not a permutation of 1..n")
     if patterns.preserves(perm, L.labels()):
         raise Reject("the view witness preserves every layer's heads: it lies in G and shows nothing")
