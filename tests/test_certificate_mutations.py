@@ -112,6 +112,13 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
             yield f"{sid} undo the view witness's swap", sid, _with(
                 cert, lambda c, idx=idx, moved=moved: [c["steps"][idx]["data"]["view witness"]["permutation"].__setitem__(
                     k, k + 1) for k in moved])
+        if isinstance(data.get("from"), int):  # a family theorem's range (docs/theory.md §11.11)
+            yield f"{sid} start the range one lower", sid, _with(cert, lambda c, idx=idx: _add(c["steps"][idx]["data"], "from", -1))
+        for k, case in enumerate(data.get("order cases") or []):
+            yield f"{sid} double the order for n ≡ {case.get('residue')}", sid, _with(
+                cert, lambda c, idx=idx, k=k: _double(c["steps"][idx]["data"]["order cases"][k], "order"))
+        if s["rule"] == "SYM-AUT" and isinstance(data.get("order"), dict):
+            yield f"{sid} double the closed-form order", sid, _with(cert, lambda c, idx=idx: _double(c["steps"][idx]["data"], "order"))
         if s["rule"] in STATUS_RULES and s["status"] == "proved":  # a rule that never refutes claims it does
             yield f"{sid} ({s['rule']}) status refuted", sid, _with(
                 cert, lambda c, idx=idx: c["steps"][idx].__setitem__("status", "refuted"))

@@ -217,16 +217,53 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         cache["outcome"] = pattern.pattern_premises(spec)
     out = cache["outcome"]
     ev = step.evidence
+    data: Optional[dict] = None
     if step.rule == "PAT-CONNECTED":
-        return {"diameter": _tree(out.diameter)}
+        data = {"diameter": _tree(out.diameter)}
     if step.rule == "PAT-LAYERS":
-        return {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
+        data = {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
     if step.rule == "PAT-DISCONNECTED":
         wit = ev.get("witness") or {}
         return {"i": wit.get("i"), "j": wit.get("j")}
     if step.rule == "SYM-AUT":
-        return {"name": ev.get("name")}
-    return None
+        data = {"name": ev.get("name")}
+    theorem = _family_theorem(spec, cache)
+    if data is not None and theorem is not None:
+        data.update(_family_data(step, theorem))
+    return data
+
+
+def _family_theorem(spec, cache: dict):
+    """The family theorem of docs/theory.md §11.11 the pattern steps rest on, or None."""
+    if "family" not in cache:
+        from .graphs import families
+        from .rules import pattern
+        try:
+            n, params = pattern._symbols(spec)
+            found = families.match(pattern._patterns(spec), n, params, pattern._biases(spec), spec.positional)
+        except (ValueError, TypeError, KeyError):
+            found = None
+        cache["family"] = found if isinstance(found, families.FamilyTheorem) else None
+    return cache["family"]
+
+
+def _family_data(step: proof.Step, theorem) -> dict:
+    """The theorem's range (n ≥ from) and, for the group, its order (one closed form per residue of n
+    when it depends on n mod b) as trees."""
+    import sympy
+    data: dict = {"from": _tree(theorem.low)}
+    if step.rule == "SYM-AUT" and theorem.order is not None:
+        order = theorem.order
+        if isinstance(order, sympy.Piecewise):
+            cases = []
+            for expr, cond in order.args:  # a condition Mod(n, b) = r, or an Or of such
+                for eq in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+                    if isinstance(eq, sympy.Eq) and isinstance(eq.rhs, sympy.Integer):
+                        cases.append({"residue": int(eq.rhs), "order": _tree(expr)})
+            data["order cases"] = cases
+        else:
+            data["order"] = _tree(order)
+    return data
 
 
 def _ffn_data(ev: dict) -> dict:

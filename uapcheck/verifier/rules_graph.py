@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, large, lemmas, patterns, views
+from . import groups, large, lemmas, patterns, rules_families, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -66,6 +66,15 @@ def _int(v, what):
     return v
 
 
+def _symbolic(ctx, s, by_lemma, by_family):
+    """Symbolic n: the verifier's lemma table (§18.4) first, then its family theorems (§11.11)."""
+    if lemmas.classify(ctx.spec, lemmas.n_symbol(ctx), ctx.symbols) is None:
+        fam = rules_families.family(ctx)
+        if fam is not None:
+            return by_family(ctx, s, fam)
+    return by_lemma(ctx, s)
+
+
 @checker("PAT-CONNECTED")
 def connected(ctx, s):
     if s["status"] != "proved":
@@ -76,7 +85,7 @@ def connected(ctx, s):
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
-        return lemmas.symbolic_connected(ctx, s)
+        return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
         return large.connected(ctx, s)
     data = s.get("data") or {}
@@ -200,7 +209,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
-        return lemmas.symbolic_layers(ctx, s)
+        return _symbolic(ctx, s, lemmas.symbolic_layers, rules_families.layers)
     except LargeN:
         return _large_layers(ctx, s)
     data = s.get("data") or {}
@@ -290,7 +299,7 @@ def sym_aut(ctx, s):
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
-        return lemmas.symbolic_group(ctx, s)
+        return _symbolic(ctx, s, lemmas.symbolic_group, rules_families.group)
     except LargeN:
         return _large_group(ctx, s)
     data = s.get("data") or {}

@@ -35,6 +35,8 @@ MAX_FACTORIAL = 100_000
 
 
 def _factorial(k):
+    if isinstance(k, sympy.Expr) and not k.is_number and k.free_symbols:
+        return sympy.factorial(k)  # a closed form in n (a family's group order), not evaluated
     if not (isinstance(k, sympy.Integer) and 0 <= k <= MAX_FACTORIAL):
         raise TreeError(f"factorial of {str(k)[:20]} (an integer 0..{MAX_FACTORIAL} only)")
     return sympy.factorial(k)

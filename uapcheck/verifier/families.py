@@ -1,0 +1,266 @@
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4 and F7), restated for the verifier:
+its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
+its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
+and a few more lengths.
+
+    F1  global(g), star:                 n ≥ g + 2:   D = 2, |G| = g!·(n − g)!, D layers (least)
+    F2  window(w) + global(g):           n ≥ g + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least),
+                                         witness σ = (g+1 g+2) at position g + 2w + 3
+    F3  window(w) cyclic + global(g), g ≥ w: the pattern of F2 (the wrap-around pairs touch a global)
+    F4  blocks(b) + global(g), b ≥ 2:    n ≥ b(⌊g/b⌋ + 2) + 1: D = 2, |G| = g!·∏_s (s!)^{m_s}·m_s! over the
+                                         pieces (blocks minus the globals) of each size s, 3 layers (least),
+                                         witness σ = (a c), a in the next-to-last piece, c in the first,
+                                         at a position of the last piece
+    F7  window(w) + strided(s), 2 ≤ s ≤ w + 1: D = 2 from n ≥ d* + 1 (d* = w + 1, or w + 2 when s | w + 1);
+                                         G = the reflection for n ≥ max(s(4w + 3), 2w + 1, 1 + Rw) when
+                                         colour refinement of the cross graph's ball of radius R around 1
+                                         gives 1, …, w colours of their own; 3 = D + 1 layers (not least)
+
+Parameters are integer literals (the catalog's families); a named size is not matched here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import sympy
+
+from .. import spec as S
+from . import groups, patterns, views
+
+INSTANCES = 5  # lengths checked from the start of the range on (nauty above n = 7)
+MAX_INSTANCE_N = 60
+
+
+@dataclass(frozen=True)
+class Family:
+    theorem: str
+    low: int                                   # every value below holds for n ≥ low
+    diameter: int
+    layers: int
+    least: bool
+    order: Callable[[sympy.Expr], sympy.Expr]  # |G| at a length (a symbol in a residue class, or an integer)
+    modulus: int                               # the order's formula depends on n mod this
+    name: Optional[Callable[[str], bool]]      # accepts the group's stated name
+    witness: Optional[Callable[[int], tuple]]  # n -> (position, permutation): D layers do not suffice
+    generators: Optional[Callable[[int], list]] = None  # n -> generators of G (for the rooted views)
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def _parts(p: S.Pattern) -> list:
+    return list(p.parts) if isinstance(p, S.PatternUnion) else [p]
+
+
+def _swap(n: int, a: int, b: int) -> list:
+    return [b if k == a else a if k == b else k for k in range(1, n + 1)]
+
+
+def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theorem
+    if spec.positional != "none" or any(h.bias for h in spec.heads) or not spec.heads:
+        return None
+    if any(h.position is not None for h in spec.heads if hasattr(h, "position")):
+        return None
+    pats = {h.pattern for h in spec.heads}
+    if len(pats) != 1:
+        return None
+    parts = _parts(pats.pop())
+    kinds = sorted(type(q).__name__ for q in parts)
+    glob = [q for q in parts if isinstance(q, (S.Global, S.Star))]
+    g = None
+    if len(glob) == 1:
+        g = 1 if isinstance(glob[0], S.Star) else _int(glob[0].g)
+        if g is None or g < 1:
+            return None
+    if len(parts) == 1 and g is not None:
+        return _f1(g)
+    if len(parts) != 2:
+        return None
+    other = [q for q in parts if q not in glob]
+    if g is not None and len(other) == 1:
+        q = other[0]
+        if isinstance(q, S.Window):
+            w = _int(q.w)
+            if w is None or w < 1 or (q.cyclic and g < w):
+                return None
+            return _f2(w, g, "F3" if q.cyclic else "F2")
+        if isinstance(q, S.Blocks):
+            b = _int(q.b)
+            return _f4(b, g) if b is not None and b >= 2 else None
+        return None
+    if kinds == ["Strided", "Window"]:
+        win = next(q for q in parts if isinstance(q, S.Window))
+        st = next(q for q in parts if isinstance(q, S.Strided))
+        w, s = _int(win.w), _int(st.s)
+        if win.cyclic or w is None or s is None or not 2 <= s <= w + 1:
+            return None
+        return _f7(w, s)
+    return None
+
+
+def _f1(g: int) -> Family:
+    def gens(n):
+        out = []
+        for lo, hi in ((1, g), (g + 1, n)):
+            if hi - lo >= 1:
+                out.append(_swap(n, lo, lo + 1))
+                cyc = list(range(1, n + 1))
+                for v in range(lo, hi + 1):
+                    cyc[v - 1] = v + 1 if v < hi else lo
+                out.append(cyc)
+        return out
+    return Family("F1", g + 2, 2, 2, True, lambda n: sympy.factorial(g) * sympy.factorial(n - g), 1,
+                  None, None, gens)
+
+
+def _f2(w: int, g: int, theorem: str) -> Family:
+    def witness(n):
+        return g + 2 * w + 3, _swap(n, g + 1, g + 2)
+
+    def name(text):
+        return g != 1 or text == "the reflection of {2, …, n}"
+    return Family(theorem, g + 2 * w + 3, 2, 3, True, lambda n: 2 * sympy.factorial(g), 1, name, witness)
+
+
+def _f4(b: int, g: int) -> Family:
+    k0 = g // b + 1  # the block holding g + 1
+
+    def order(n):
+        if isinstance(n, ResidueLength):
+            blocks, rho = n.blocks, n.rho
+        else:
+            n = int(n)
+            blocks, rho = -(-n // b), n - b * (-(-n // b) - 1)
+        sizes: dict = {}
+        for size, mult in ((k0 * b - g, 1), (b, blocks - k0 - 1), (rho, 1)):
+            sizes[size] = sizes.get(size, 0) + mult
+        out = sympy.factorial(g)
+        for size, mult in sizes.items():
+            out *= sympy.factorial(size) ** mult * sympy.factorial(mult)
+        return out
+
+    def witness(n):
+        blocks = -(-n // b)
+        a = b * (blocks - 2) + 1        # the first position of the next-to-last block (a whole piece)
+        c = g + 1                       # the first non-global position (in the first piece)
+        return n, _swap(n, a, c)
+
+    def name(text):
+        return "disjoint cliques" in text
+    return Family("F4", b * (g // b + 2) + 1, 2, 3, True, order, b, name, witness)
+
+
+def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
+    """Colour refinement on the ball of radius R around 1 in the cross graph X (1 ≤ |u − v| ≤ w, s ∤ u − v),
+    with the pair types (adjacent in Γ, same class mod s) and the X-distance from 1 as the first colours:
+    True when each of 1, …, w ends with a colour of its own."""
+    top = 1 + radius * w
+    dist = {1: 0}
+    frontier = [1]
+    for d in range(1, radius + 1):
+        nxt = []
+        for u in frontier:
+            for v in range(max(1, u - w), min(top, u + w) + 1):
+                if v not in dist and v != u and (v - u) % s:
+                    dist[v] = d
+                    nxt.append(v)
+        frontier = nxt
+    ball = sorted(dist)
+
+    def pair(u, v):
+        d = abs(u - v)
+        return (d <= w or d % s == 0, d % s == 0)
+    colour = {v: dist[v] for v in ball}
+    while True:
+        sig = {v: (colour[v], tuple(sorted((pair(v, u), colour[u]) for u in ball if u != v))) for v in ball}
+        ids = {x: k for k, x in enumerate(sorted(set(sig.values())))}
+        new = {v: ids[sig[v]] for v in ball}
+        if len(set(new.values())) == len(set(colour.values())):
+            break
+        colour = new
+    counts: dict = {}
+    for v in ball:
+        counts[colour[v]] = counts.get(colour[v], 0) + 1
+    return all(v in colour and counts[colour[v]] == 1 for v in range(1, w + 1))
+
+
+def _f7(w: int, s: int) -> Optional[Family]:
+    d_star = w + 2 if (w + 1) % s == 0 else w + 1
+    extent = next((1 + r * w for r in range(max(1, w - 1), w + 5) if _cross_ball_separates(w, s, r)), None)
+    if extent is None:
+        return None
+    low = max(d_star + 1, s * (4 * w + 3), 2 * w + 1, extent)
+
+    def name(text):
+        return text == "reflection"
+    return Family("F7", low, 2, 3, False, lambda n: sympy.Integer(2), 1, name, None)
+
+
+@dataclass(frozen=True)
+class ResidueLength:
+    """n = b·k + r with k ≥ 1 a symbol: ⌈n/b⌉ and the last piece's size as expressions in k."""
+    n: sympy.Expr
+    blocks: sympy.Expr
+    rho: int
+
+
+def residue_length(b: int, r: int, k: sympy.Symbol) -> ResidueLength:
+    return ResidueLength(b * k + r, k + (1 if r else 0), r if r else b)
+
+
+def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
+    """At n = low, …, low + INSTANCES − 1 (and a whole residue period): the verifier's arcs give the
+    family's diameter, group order (and the generators preserve them), and the witness fails D layers."""
+    top = min(MAX_INSTANCE_N, fam.low + max(INSTANCES, fam.modulus + 1) - 1)
+    for n in range(fam.low, top + 1):
+        heads = [patterns.head_arcs(h.pattern, n) for h in spec.heads]
+        outs = patterns.union_out(heads, n)
+        dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
+        if any(x is None for arr in dist.values() for x in arr[1:]):
+            return f"n = {n}: not strongly connected"
+        d = max(x for arr in dist.values() for x in arr[1:] if x is not None)
+        if d != fam.diameter:
+            return f"n = {n}: the diameter is {d}, not {fam.diameter}"
+        if what == "connectivity":
+            continue
+        lab = patterns.labels_at(spec, heads, n)
+        if what == "group":
+            full, method = groups.full_order(lab, n, "none")
+            if full is None:
+                return f"n = {n}: the group is not computed ({method})"
+            if full != int(fam.order(n)):
+                return f"n = {n}: the pattern has {full} symmetries, the theorem says {fam.order(n)}"
+        if what == "layers" and fam.witness is not None:
+            i, perm = fam.witness(n)
+            if patterns.preserves(perm, lab):
+                return f"n = {n}: the witness is a symmetry"
+            bad = patterns.view_bad_positions(perm, heads, n)
+            near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= fam.diameter - 1]
+            if near:
+                return f"n = {n}: position {near[0]}, whose neighbourhood σ changes, is within D − 1 of {i}"
+        if what == "layers" and fam.least and fam.witness is None and fam.generators is not None:
+            gens = fam.generators(n)
+            if not all(patterns.preserves(g, lab) for g in gens):
+                return f"n = {n}: a generator is not a symmetry"
+            try:
+                found = views.decide(heads, n, fam.diameter, gens)
+            except views.NoNauty as exc:
+                return f"n = {n}: the rooted views are not decided ({exc})"
+            if found:
+                return f"n = {n}: {found}"
+    return None
+
+
+def same_order(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, residue: Optional[int]) -> bool:
+    """The claimed order (for n ≡ residue mod the family's modulus, or every n) is the theorem's."""
+    if fam.modulus == 1:
+        return sympy.simplify(claimed - fam.order(n_sym)) == 0
+    if residue is None:
+        return False
+    k = sympy.Symbol("k", integer=True, positive=True)
+    length = residue_length(fam.modulus, residue, k)
+    mine = fam.order(length)
+    theirs = claimed.xreplace({n_sym: length.n})
+    return sympy.simplify(theirs - mine) == 0 or sympy.simplify(sympy.combsimp(theirs / mine)) == 1

@@ -1,0 +1,100 @@
+"""Pattern steps at symbolic n concluded from a family theorem (docs/theory.md §11.11), re-checked by
+the verifier's own table (uapcheck/verifier/families.py): the family re-matched on the re-parsed
+pattern, the stated range at least the theorem's, each value the theorem's, and an instance check."""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from . import families
+from .check import VERIFIED, Reject
+from .trees import decode
+
+
+def family(ctx) -> Optional[families.Family]:
+    if "family" not in ctx.cache:
+        ctx.cache["family"] = families.match(ctx.spec)
+    return ctx.cache["family"]
+
+
+def _n(ctx) -> sympy.Symbol:
+    return ctx.symbols[ctx.spec.tokens]
+
+
+def _value(ctx, tree, what) -> sympy.Expr:
+    if tree is None:
+        raise Reject(f"{what} is not given")
+    return decode(tree, ctx.symbols)
+
+
+def _range(ctx, s, fam: families.Family) -> int:
+    low = _value(ctx, (s.get("data") or {}).get("from"), "the range (n ≥ from)")
+    if not low.is_Integer or int(low) < fam.low:
+        raise Reject(f"the range n ≥ {sympy.sstr(low)} starts below Theorem {fam.theorem}'s n ≥ {fam.low}")
+    return int(low)
+
+
+def _instances(ctx, fam: families.Family, what: str) -> str:
+    key = ("family instances", what)
+    if key not in ctx.cache:
+        ctx.cache[key] = families.instance_problem(ctx.spec, fam, what)
+    if ctx.cache[key]:
+        raise Reject(f"Theorem {fam.theorem} fails at an instance: {ctx.cache[key]}")
+    top = min(families.MAX_INSTANCE_N, fam.low + max(families.INSTANCES, fam.modulus + 1) - 1)
+    return f"instances n = {fam.low}..{top} re-checked on the verifier's arcs"
+
+
+def connected(ctx, s, fam: families.Family):
+    d = _value(ctx, (s.get("data") or {}).get("diameter"), "the diameter")
+    if d != fam.diameter:
+        raise Reject(f"the diameter {sympy.sstr(d)} is not Theorem {fam.theorem}'s {fam.diameter}")
+    low = _range(ctx, s, fam)
+    return VERIFIED, (f"Theorem {fam.theorem} (docs/theory.md §11.11), matched on the re-parsed pattern: D = "
+                      f"{fam.diameter} for n ≥ {low}; " + _instances(ctx, fam, "connectivity") + " (BFS)")
+
+
+def layers(ctx, s, fam: families.Family):
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    m = _value(ctx, data.get("layers"), "the number of layers")
+    d = _value(ctx, data.get("diameter"), "the diameter")
+    if d != fam.diameter or m != fam.layers or bool(data.get("least")) != fam.least:
+        raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "
+                     f"{fam.theorem}'s {fam.layers} (least: {fam.least}, D = {fam.diameter})")
+    low = _range(ctx, s, fam)
+    if not fam.least:
+        why = "D + 1 layers suffice by the view argument (§11.2); not claimed least"
+    elif fam.witness is not None:
+        why = (f"D + 1 = {fam.layers} layers least: the theorem's view witness (a swap outside G) changes no "
+               f"neighbourhood within D − 1 of its position, checked at every instance")
+    else:
+        why = f"D = {fam.layers} layers suffice: no view witness, rooted views decided with nauty at every instance"
+    return VERIFIED, f"Theorem {fam.theorem} for n ≥ {low}: {why}; " + _instances(ctx, fam, "layers")
+
+
+def group(ctx, s, fam: families.Family):
+    data = s.get("data") or {}
+    name = data.get("name")
+    if fam.name is not None and not (isinstance(name, str) and fam.name(name)):
+        raise Reject(f"the group {str(name)[:80]!r} is not Theorem {fam.theorem}'s")
+    n = _n(ctx)
+    if "order cases" in data:
+        cases = data["order cases"]
+        if not isinstance(cases, list) or sorted(c.get("residue") for c in cases) != list(range(fam.modulus)):
+            raise Reject(f"the order is not given for every residue of n mod {fam.modulus}")
+        for case in cases:
+            claimed = _value(ctx, case.get("order"), "the order")
+            if not families.same_order(fam, claimed, n, case["residue"]):
+                raise Reject(f"for n ≡ {case['residue']} (mod {fam.modulus}) the order {sympy.sstr(claimed)} is not "
+                             f"Theorem {fam.theorem}'s")
+    else:
+        claimed = _value(ctx, data.get("order"), "the order")
+        if fam.modulus != 1 or not families.same_order(fam, claimed, n, None):
+            raise Reject(f"the order {sympy.sstr(claimed)} is not Theorem {fam.theorem}'s")
+    low = _range(ctx, s, fam)
+    return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: the stated order is the theorem's closed form"
+                      + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + "; "
+                      + _instances(ctx, fam, "group") + " (every permutation, or nauty)")
