@@ -32,15 +32,10 @@ def _verdict(path: Path) -> str:
 
 
 DECISIVE = [p.name for p in CATALOG if _verdict(p) in ("uap", "not-uap")]
-# Every decisive catalog verdict (UAP or NOT-UAP) is re-checked in full: each step verified or
-# checked numerically (the done criterion of docs/theory.md §18) -- except these, whose pattern steps
-# rest on the family theorems at symbolic n of docs/theory.md §11.11 (window + global, star with
-# globals, blocks + global, window + strided), which the verifier's own table (§18.4) does not have
-# yet: they are reported trusted with that reason, never rejected.
-FAMILY_THEOREMS_NOT_YET_REVERIFIED = {"longformer_global_n.uap", "star_transformer_n.uap", "blocks_global_n.uap",
-                                      "window_strided_n.uap"}
-KERNEL_ROUTES_NOT_YET_REVERIFIED = {"inverse_multiquadric.uap", "laplacian.uap"}
-FULLY_REVERIFIED = set(DECISIVE) - FAMILY_THEOREMS_NOT_YET_REVERIFIED - KERNEL_ROUTES_NOT_YET_REVERIFIED
+# Every decisive catalog verdict (UAP or NOT-UAP) is re-checked in full: each step verified or checked
+# numerically (the done criterion of docs/theory.md §18), the family theorems at symbolic n (§11.11), the
+# per-layer patterns (§21), the convolution mixer (§22) and the kernel routes of §20 included.
+FULLY_REVERIFIED = set(DECISIVE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -93,23 +88,8 @@ def test_no_step_of_a_decisive_catalog_verdict_is_trusted(name):
         assert s.reason  # every outcome names its reason
         if s.outcome == NUMERIC:
             assert "digits" in s.reason
-    if name in KERNEL_ROUTES_NOT_YET_REVERIFIED:
-        # docs/theory.md §20: the verifier does not yet re-check positivity of (1 + r)^(-1/2) by sign
-        # regions, nor analyticity off the subspaces q = ±k (the Laplacian); no step is rejected.
-        assert [s.id for s in report.steps if s.outcome == REJECTED] == []
-        assert {s.rule for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)} <= {"WP-POSITIVE", "AN-STRUCT"}
-        return
-    if name in FAMILY_THEOREMS_NOT_YET_REVERIFIED:
-        assert [s.id for s in report.steps if s.outcome == REJECTED] == []
-        assert {s.rule for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)} <= {"PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"}
-        return
     assert [(s.id, s.rule, s.outcome, s.reason) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)] == []
     assert report.ok and report.complete
-
-
-def test_the_family_theorem_exceptions_are_catalog_files():
-    assert FAMILY_THEOREMS_NOT_YET_REVERIFIED <= set(DECISIVE)
-    assert KERNEL_ROUTES_NOT_YET_REVERIFIED <= set(DECISIVE)
 
 
 def test_the_catalog_has_decisive_verdicts_at_every_scale():

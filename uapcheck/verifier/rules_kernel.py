@@ -248,6 +248,8 @@ def positive(ctx, e, vectors) -> bool:
     if isinstance(e, S.Call):
         if e.fn in ("exp", "sigmoid", "softplus", "cosh"):
             return True
+        if e.fn == "sqrt" and len(e.args) == 1:  # the square root of a positive number is positive
+            return positive(ctx, e.args[0], vectors)
         return False
     if isinstance(e, S.BinOp):
         if e.op == "+":
@@ -324,6 +326,41 @@ def analytic(ctx, e, signed=frozenset()) -> bool:
     return False
 
 
+def _off_diagonal_norm(e, x: str, y: str) -> bool:
+    """e is |x − y|, |y − x| or |x + y| (|u| is analytic and positive where u ≠ 0)."""
+    if not isinstance(e, S.Norm) or not isinstance(e.operand, S.BinOp) or e.operand.op not in ("+", "-"):
+        return False
+    a, b = e.operand.left, e.operand.right
+    names = {getattr(a, "id", None), getattr(b, "id", None)}
+    return isinstance(a, S.Name) and isinstance(b, S.Name) and names == {x, y}
+
+
+def _analytic_off_diagonal(ctx, head) -> bool:
+    """Analytic by structure once every |x ∓ y| is read as a positive analytic atom (§20.4): the atom is
+    replaced by the positive constant 1 and the structural checks run on the result."""
+    if len(head.params) != 2:
+        return False
+    x, y = head.params
+
+    def rewrite(e):
+        if _off_diagonal_norm(e, x, y):
+            return S.Num(sympy.Integer(1))
+        if isinstance(e, S.Call):
+            return S.Call(e.fn, tuple(rewrite(a) for a in e.args))
+        if isinstance(e, S.BinOp):
+            return S.BinOp(e.op, rewrite(e.left), rewrite(e.right))
+        if isinstance(e, S.Neg):
+            return S.Neg(rewrite(e.operand))
+        return e
+    def uses(e) -> bool:
+        if _off_diagonal_norm(e, x, y):
+            return True
+        children = list(e.args) if isinstance(e, S.Call) else [getattr(e, k) for k in ("left", "right", "operand")
+                                                                 if hasattr(e, k)]
+        return any(uses(c) for c in children)
+    return uses(head.expr) and analytic(ctx, rewrite(head.expr))
+
+
 COORDINATE_REGIONS = ("all z[r] > 0", "all z[r] < 0")
 
 
@@ -346,7 +383,8 @@ def wp_positive(ctx, s):
         if s["evidence"].get("dimensions") == "d ≥ 2":
             raise Trust("positive only for non-zero query and key directions: not re-checked here")
         if positive(ctx, head.expr, ()):
-            return VERIFIED, "the formula is positive by structure (exponentials, positive constants and params, elu + c with c ≥ 1)"
+            return VERIFIED, ("the formula is positive by structure (exponentials, positive constants and params, square "
+                              "roots of positives, elu + c with c ≥ 1)")
         raise Trust("positivity by sign regions: not re-checked here")
     if s["status"] == "refuted":
         ev = s["evidence"]
@@ -375,6 +413,16 @@ def an_struct(ctx, s):
     if analytic(ctx, head.expr):
         return VERIFIED, ("the formula is built from analytic functions, polynomials, even powers of norms and "
                           "quotients by positive expressions" + (", and the normaliser is positive" if head.normalized else ""))
+    if s["evidence"].get("dimensions") == "d ≥ 2" and head.kind == "kernel" and _analytic_off_diagonal(ctx, head):
+        dim = ctx.spec.dim
+        if isinstance(dim, int) and not isinstance(dim, bool) and dim < 2:
+            raise Reject(f"analyticity off q = ±k needs d ≥ 2 (the input has d = {dim})")
+        return VERIFIED, ("the formula is analytic once every |x ∓ y| is taken positive (norms of the difference or "
+                          "sum of query and key, analytic where non-zero; the rest built from analytic functions, "
+                          "polynomials and quotients by positive expressions), so the layer is analytic off the "
+                          "parameters where some q = ±k: finitely many subspaces of codimension d ≥ 2, with a "
+                          "connected complement (docs/theory.md §20.4)"
+                          + (", and the normaliser is positive" if head.normalized else ""))
     region = _region_of_head(ctx, s)
     if region and head.kind == "features" and head.affine and analytic(ctx, head.expr, frozenset(head.params)):
         return VERIFIED, (f"on the region {region} (for queries and keys alike: `affine query key`) every relu/elu "

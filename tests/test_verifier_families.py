@@ -1,0 +1,128 @@
+"""`uapcheck verify` on the family theorems at symbolic n (docs/theory.md §11.11) and the kernel routes of
+§20 (positivity of 1/sqrt(1 + |x − y|²), analyticity of exp(−|x − y|) off q = ±k): the verifier's own
+table re-matches the family, checks the range and every value, and re-checks instances on its own arcs;
+a forged claim is rejected naming its step."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from certificates import certificate
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.parse import parse_source
+from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, verify
+
+FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
+                "window_strided_n.uap": "F7"}
+
+
+def _cert_of(text: str) -> dict:
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _symbolic(pattern: str) -> str:
+    return f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+def _step(cert, rule):
+    return next(s for s in cert["steps"] if s["rule"] == rule)
+
+
+def _rejects(cert, rule) -> bool:
+    report = verify(cert)
+    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
+
+
+@pytest.mark.parametrize("name, theorem", sorted(FAMILY_FILES.items()))
+def test_the_family_steps_rest_on_the_verifier_s_own_theorem(name, theorem):
+    report = verify(certificate(name))
+    assert report.ok and report.complete
+    for s in report.steps:
+        if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
+            assert s.outcome == VERIFIED and f"Theorem {theorem}" in s.reason and "instances" in s.reason
+
+
+@pytest.mark.parametrize("pattern", ["global(2)", "window(1) + global(1)", "window(3) + strided(2)",
+                                     "blocks(2) + global(3)", "blocks(3) + global(2)", "window(2) cyclic + global(3)"])
+def test_other_members_of_the_families_are_rechecked(pattern):
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.problems == []
+    assert [(s.rule, s.reason) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)] == []
+
+
+def test_the_table_matches_by_the_theorems_hypotheses():
+    def fam(pattern):
+        return families.match(parse_source(_symbolic(pattern), "t.uap"))
+    assert fam("window(2) + global(1)").low == 8              # g + 2w + 3
+    assert fam("window(1) cyclic + global(1)").low == 6
+    assert fam("window(3) cyclic + global(1)") is None        # F3 needs g ≥ w
+    assert fam("blocks(4) + global(1)").low == 9              # b(⌊g/b⌋ + 2) + 1
+    assert fam("blocks(1) + global(1)") is None               # F4 needs b ≥ 2
+    assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)
+    assert fam("window(1) + strided(3)") is None              # F7 needs s ≤ w + 1
+    assert fam("window(2) + dilated(2, 2)") is None           # open (O3)
+
+
+def test_the_strided_base_case_by_colour_refinement():
+    # docs/theory.md §11.11, F7 (3): radius w − 1 is too small for (w, s) = (2, 3), where (2 3) is an
+    # automorphism of the radius-1 ball; every w ≤ 4 and 2 ≤ s ≤ w + 1 succeeds by radius w + 4
+    assert not families._cross_ball_separates(2, 3, 1)
+    for w in range(1, 5):
+        for s in range(2, w + 2):
+            assert any(families._cross_ball_separates(w, s, r) for r in range(max(1, w - 1), w + 5)), (w, s)
+
+
+def test_forged_family_claims_are_rejected():
+    cert = certificate("longformer_global_n.uap")
+    _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
+    assert _rejects(cert, "PAT-CONNECTED")
+    cert = certificate("longformer_global_n.uap")
+    _step(cert, "PAT-CONNECTED")["data"]["from"] = 7  # at n = 7 two layers suffice (§11.11): the range is F2's
+    assert _rejects(cert, "PAT-CONNECTED")
+    cert = certificate("star_transformer_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 2
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["least"] = True  # open question O2: not claimed least
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided_n.uap")
+    _step(cert, "SYM-AUT")["data"]["name"] = "D_n"
+    assert _rejects(cert, "SYM-AUT")
+    cert = certificate("blocks_global_n.uap")
+    case = _step(cert, "SYM-AUT")["data"]["order cases"][0]
+    case["order"] = {"op": "*", "args": [2, case["order"]]}
+    assert _rejects(cert, "SYM-AUT")
+
+
+def test_a_changed_family_parameter_is_rejected():
+    cert = certificate("longformer_global_n.uap")
+    text = cert["input"]["text"].replace("window(2) + global(1)", "window(3) + global(1)")  # low 10, not 8
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    assert _rejects(cert, "PAT-CONNECTED")
+
+
+def test_the_kernel_routes_are_verified():
+    imq = verify(certificate("inverse_multiquadric.uap"))
+    assert [s.outcome for s in imq.steps if s.rule in ("WP-POSITIVE", "AN-STRUCT")] == [VERIFIED, VERIFIED]
+    lap = verify(certificate("laplacian.uap"))
+    an = next(s for s in lap.steps if s.rule == "AN-STRUCT")
+    assert an.outcome == VERIFIED and "§20.4" in an.reason
+
+
+def test_a_kernel_that_is_not_analytic_off_the_diagonal_is_not_verified():
+    cert = certificate("laplacian.uap")
+    text = cert["input"]["text"].replace("exp(-|x - y|)", "exp(-|x|)")  # |x| is not analytic at x = 0
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    report = verify(cert)
+    an = next(s for s in report.steps if s.rule == "AN-STRUCT")
+    assert an.outcome in (TRUSTED, REJECTED) and not report.ok
+    cert = certificate("inverse_multiquadric.uap")
+    text = cert["input"]["text"].replace("1 / sqrt(1 + |x - y|^2)", "1 / sqrt(|x - y|^2)")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    report = verify(cert)
+    assert next(s for s in report.steps if s.rule == "WP-POSITIVE").outcome != VERIFIED and not report.ok
