@@ -282,30 +282,13 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             return _pattern_data(step, spec, cache)
         except (ValueError, KeyError, TypeError):
             return None
-    if step.rule in ("SEQ-LAYERS", "CONV-LAYERS"):
-        layers = ev.get("layers")
-        data = {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
-                "least": ev.get("least")}
-        if step.rule == "SEQ-LAYERS":
-            data["view witness"] = _seq_witness(ev.get("view witness"), spec)
-        return data
-    if step.rule in ("SEQ-CONNECTED", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-REACH", "CONV-DISCONNECTED"):
-        return _mixer_reach_data(step, spec)
+    if step.rule.startswith(("SEQ-", "CONV-")):
+        return _mixer_data(step, spec)
     if step.rule == "BIAS-LAYERS":
         return {"layers": step.facts.get("layers"), "least": step.facts.get("least"),
                 "condition": step.facts.get("condition")}
     if step.rule == "TD-BIAS":
         return {"labelled_views": bool(step.facts.get("labelled_views"))}
-    if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
-        order = ev.get("order")
-        data = {"name": ev.get("name"), "order": order if isinstance(order, int) else None}
-        if step.rule == "SEQ-GROUP":
-            kernel = getattr(step, "certificate_json", None) or {}
-            gens = kernel.get("generators")
-            data["generators"] = gens if isinstance(gens, list) else None
-            if data["order"] is None and isinstance(kernel.get("order"), int):
-                data["order"] = kernel["order"]  # a large order is printed as text; the kernel's is exact
-        return data
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":
@@ -316,6 +299,31 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _target_data(step, spec, cache)
     if step.rule == "POS-OFFSET":
         return _offset_data(spec, cache)
+    return None
+
+
+def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
+    """Per-layer patterns (SEQ-*) and the convolution mixer (CONV-*): layer counts, reach, groups."""
+    ev = step.evidence
+    if step.rule in ("SEQ-LAYERS", "CONV-LAYERS"):
+        layers = ev.get("layers")
+        data = {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
+                "least": ev.get("least")}
+        if step.rule == "SEQ-LAYERS":
+            data["view witness"] = _seq_witness(ev.get("view witness"), spec)
+        return data
+    if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
+        order = ev.get("order")
+        data = {"name": ev.get("name"), "order": order if isinstance(order, int) else None}
+        if step.rule == "SEQ-GROUP":
+            kernel = getattr(step, "certificate_json", None) or {}
+            gens = kernel.get("generators")
+            data["generators"] = gens if isinstance(gens, list) else None
+            if data["order"] is None and isinstance(kernel.get("order"), int):
+                data["order"] = kernel["order"]  # a large order is printed as text; the kernel's is exact
+        return data
+    if step.rule in ("SEQ-CONNECTED", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-REACH", "CONV-DISCONNECTED"):
+        return _mixer_reach_data(step, spec)
     return None
 
 
