@@ -20,6 +20,7 @@ Parameters are integer literals (the catalog's families); a named size is not ma
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -111,8 +112,12 @@ def _f1(g: int) -> Family:
                     cyc[v - 1] = v + 1 if v < hi else lo
                 out.append(cyc)
         return out
+    def name(text):
+        if g == 1:  # the stabiliser of the centre, by name or by structure
+            return text == "stabilizer 1" or re.fullmatch(r"S_\((\w+) − 1\) on \{2, …, \1\}", text) is not None
+        return text.startswith("S_") and "×" in text
     return Family("F1", g + 2, 2, 2, True, lambda n: sympy.factorial(g) * sympy.factorial(n - g), 1,
-                  None, None, gens)
+                  name, None, gens)
 
 
 def _f2(w: int, g: int, theorem: str) -> Family:

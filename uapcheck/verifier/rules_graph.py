@@ -68,7 +68,8 @@ def _int(v, what):
 
 def _symbolic(ctx, s, by_lemma, by_family):
     """Symbolic n: the verifier's lemma table (§18.4) first, then its family theorems (§11.11)."""
-    if lemmas.classify(ctx.spec, lemmas.n_symbol(ctx), ctx.symbols) is None:
+    stated_range = "from" in (s.get("data") or {})  # a family theorem's step states its range
+    if stated_range or lemmas.classify(ctx.spec, lemmas.n_symbol(ctx), ctx.symbols) is None:
         fam = rules_families.family(ctx)
         if fam is not None:
             return by_family(ctx, s, fam)
