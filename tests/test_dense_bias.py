@@ -212,3 +212,13 @@ def test_simulate_shows_the_one_layer_coincidence_and_the_two_layer_separation(n
     assert witness["data"]["diameter"] == 1 and witness["data"]["position"] == 2
     assert witness["data"]["exact_distance_at_D"] == 0 or witness["data"]["exact_distance_at_D"] < 1e-40
     assert witness["data"]["min_distance_at_D_plus_1"] > 1e-4
+
+
+def test_the_headline_states_the_layer_range_in_words_and_formula():
+    """The verdict's range is BIAS-LAYERS' (n ≥ 4), in the words and in the typed formula alike."""
+    r = uapcheck.check(program(("symmetric toeplitz",)))
+    assert r.group.condition == "n ≥ 4"
+    assert str(r.group.condition_formula) == "n >= 4"
+    from uapcheck.render.markdown import render as markdown
+    headline = next(line for line in markdown(r).splitlines() if line.startswith("**UAP"))
+    assert r"n \geq 4" in headline and r"n \geq 2" not in headline

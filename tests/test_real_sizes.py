@@ -78,3 +78,18 @@ def test_a_graph_too_large_names_the_size_that_fits():
     pattern = PatternUnion((Window(1), Strided(2)))
     with pytest.raises(GraphTooLarge, match=r"it fits up to n = [\d,]+"):
         build_graph(pattern, 65536, {}, max_arcs=100_000)
+
+
+def test_structure_names_are_typed_parts_with_a_formula():
+    """groups.group_structure: the typed parts of a structural name; its words are structure_name's,
+    its LaTeX sets every group and position set in math (no escaped underscores)."""
+    from uapcheck.groups import group_structure
+    s = group_structure(64, [[0, 1]] + [[k] for k in range(2, 64)], 1)
+    assert s.text == structure_name(64, [[0, 1]] + [[k] for k in range(2, 64)], 1) == "S_2 on {1, 2}"
+    assert s.latex == r"S_{2} \text{ on } \{1, 2\}"
+    refl = group_structure(8, [[0, 1]] + [[k] for k in range(2, 8)], 2, quotient_is_reflection=True)
+    assert refl.text == "S_2 on {1, 2} × the reflection of {3, …, 8}"
+    assert refl.latex == r"S_{2} \text{ on } \{1, 2\} \times \text{the reflection}\text{ of } \{3, \ldots, 8\}"
+    many = group_structure(20, [[4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3] for k in range(5)], 120)
+    assert many.text.startswith("((S_4)^5 on 5 classes of 4 positions covering {1, …, 20}) ⋊ a group of order 120")
+    assert r"\rtimes" in many.latex and "_" not in many.latex.replace("S_{", "")

@@ -37,6 +37,7 @@ class GroupName:
 
     name: str
     lhs: str = ""
+    structure: Any = None  # the name as typed parts (groups.GroupStructure) when it is a structure
 
     @property
     def text(self) -> str:
@@ -144,8 +145,8 @@ def eq(name: str, value, text: str | None = None, *, latex_name: str | None = No
     return Formula(sympy.Eq(symbol, rhs, evaluate=False), f"{name} = {text}")
 
 
-def group(name: str, lhs: str = "") -> GroupName:
-    return GroupName(str(name), lhs)
+def group(name: str, lhs: str = "", structure: Any = None) -> GroupName:
+    return GroupName(str(name), lhs, structure)
 
 
 def written(text: str, latex: str) -> Written:

@@ -84,6 +84,8 @@ class GroupInfo:
     condition: str = ""
     # the condition as a SymPy relation, for the formula in a claim (the words stay `condition`)
     condition_formula: Any = field(default=None, compare=False)
+    # the name as typed parts when it is a structure (GroupStructure), for formulas (the words stay `name`)
+    structure: Any = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         return {"name": self.name, "order": self.order, "condition": self.condition or None,
@@ -299,14 +301,105 @@ def position_set(points: Sequence[int]) -> str:
     return f"{{{head}, …}} ({len(pts)} positions)"
 
 
-def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
-                   quotient_is_reflection: bool = False) -> Optional[str]:
+def position_set_latex(points: Sequence[int]) -> str:
+    """`position_set` in math mode."""
+    pts = sorted(points)
+    if not pts:
+        return r"\emptyset"
+    if len(pts) <= 3:
+        return r"\{" + ", ".join(map(str, pts)) + r"\}"
+    step = pts[1] - pts[0]
+    if all(b - a == step for a, b in zip(pts, pts[1:])):
+        if step == 1:
+            return rf"\{{{pts[0]}, \ldots, {pts[-1]}\}}"
+        return rf"\{{{pts[0]}, {pts[1]}, \ldots, {pts[-1]}\}}"
+    head = ", ".join(map(str, pts[:4]))
+    return rf"\{{{head}, \ldots\}}\ ({len(pts)}\text{{ positions}})"
+
+
+@dataclass(frozen=True)
+class SymmetricOn:
+    """S_k on a set of positions (a twin class)."""
+    size: int
+    positions: tuple
+
+    @property
+    def text(self) -> str:
+        return f"S_{self.size} on {position_set(self.positions)}"
+
+    @property
+    def latex(self) -> str:
+        return rf"S_{{{self.size}}} \text{{ on }} {position_set_latex(self.positions)}"
+
+
+@dataclass(frozen=True)
+class PowerOn:
+    """(S_k)^c on c twin classes of k positions each."""
+    size: int
+    count: int
+    covered: tuple
+
+    @property
+    def text(self) -> str:
+        return (f"(S_{self.size})^{self.count} on {self.count} classes of {self.size} positions covering "
+                f"{position_set(self.covered)}")
+
+    @property
+    def latex(self) -> str:
+        return (rf"(S_{{{self.size}}})^{{{self.count}}} \text{{ on {self.count} classes of {self.size} positions "
+                rf"covering }} {position_set_latex(self.covered)}")
+
+
+@dataclass(frozen=True)
+class ReflectionOf:
+    """The reflection of the positions no twin class joins (all of them when `positions` is None)."""
+    positions: Optional[tuple]
+
+    @property
+    def text(self) -> str:
+        return "the reflection" + (f" of {position_set(self.positions)}" if self.positions is not None else "")
+
+    @property
+    def latex(self) -> str:
+        return r"\text{the reflection}" + (rf"\text{{ of }} {position_set_latex(self.positions)}"
+                                           if self.positions is not None else "")
+
+
+@dataclass(frozen=True)
+class GroupStructure:
+    """G named by structure as typed parts: factors (SymmetricOn, PowerOn, ReflectionOf) in a direct
+    product, extended (⋊) by a group of order `quotient_order` permuting `classes` twin classes when
+    that order is given. `text` is the name's wording, `latex` its formula."""
+    factors: tuple
+    quotient_order: Optional[int] = None
+    classes: int = 0
+
+    @property
+    def text(self) -> str:
+        product = " × ".join(f.text for f in self.factors)
+        if self.quotient_order is None:
+            return product
+        return (f"({product}) ⋊ a group of order {order_text(self.quotient_order)} permuting the "
+                f"{self.classes} twin classes")
+
+    @property
+    def latex(self) -> str:
+        product = r" \times ".join(f.latex for f in self.factors)
+        if self.quotient_order is None:
+            return product
+        from .render.math import integer
+        return (rf"({product}) \rtimes \text{{a group of order }} {integer(self.quotient_order)}"
+                rf"\text{{ permuting the {self.classes} twin classes}}")
+
+
+def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
+                    quotient_is_reflection: bool = False) -> Optional[GroupStructure]:
     """G = ∏ Sym(C) over the twin classes C, extended by the quotient group permuting classes.
 
     ``classes`` are 0-based twin classes (positions u, v with (u v) ∈ G). Returns None when there is
     nothing to say beyond a standard name (no twin class of size ≥ 2 and a trivial quotient).
     """
-    factors = []
+    factors: list = []
     big = sorted((m for m in classes if len(m) > 1), key=lambda m: m[0])
     by_size: dict[int, list] = {}
     for members in big:
@@ -315,22 +408,25 @@ def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int
         same = by_size[len(members)]
         if len(same) > 3:
             if members is same[0]:  # many classes of one size: one factor (S_k)^c
-                covered = sorted(v + 1 for m in same for v in m)
-                factors.append(f"(S_{len(members)})^{len(same)} on {len(same)} classes of {len(members)} "
-                               f"positions covering {position_set(covered)}")
+                covered = tuple(sorted(v + 1 for m in same for v in m))
+                factors.append(PowerOn(len(members), len(same), covered))
             continue
-        factors.append(f"S_{len(members)} on {position_set([v + 1 for v in members])}")
+        factors.append(SymmetricOn(len(members), tuple(sorted(v + 1 for v in members))))
     if quotient_order == 1:
-        return " × ".join(factors) if factors else None
+        return GroupStructure(tuple(factors)) if factors else None
     singles = [m[0] + 1 for m in classes if len(m) == 1]
     if quotient_is_reflection and len(singles) == sum(len(m) for m in classes if len(m) == 1):
-        rest = "the reflection" + (f" of {position_set(singles)}" if factors else "")
-        return " × ".join(factors + [rest])
-    q = order_text(quotient_order)
-    what = f"a group of order {q} permuting the {len(classes)} twin classes"
+        return GroupStructure(tuple(factors) + (ReflectionOf(tuple(singles) if factors else None),))
     if not factors:
         return None
-    return "(" + " × ".join(factors) + ") ⋊ " + what
+    return GroupStructure(tuple(factors), quotient_order, len(classes))
+
+
+def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
+                   quotient_is_reflection: bool = False) -> Optional[str]:
+    """The wording of `group_structure` (None when there is nothing beyond a standard name)."""
+    found = group_structure(n, classes, quotient_order, quotient_is_reflection)
+    return None if found is None else found.text
 
 
 def factorial_order_text(classes: Sequence[Sequence[int]], quotient_order: int) -> Union[int, str]:

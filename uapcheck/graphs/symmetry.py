@@ -54,7 +54,8 @@ from typing import Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
-from ..groups import (NamedGroup, factorial_order_text, reflection, rotation, structure_name,
+from ..groups import group_structure as typed_structure
+from ..groups import (NamedGroup, factorial_order_text, reflection, rotation,
                       symmetric_generators)
 from ..spec import BIAS_KINDS
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
@@ -86,6 +87,8 @@ class SymmetryGroup:
     structure: Optional[str] = None
     #: the order as an int when short, else as a product of factorials ("4095!", "2 · 62!")
     order_text: object = None
+    #: `structure` as typed parts (groups.GroupStructure), for formulas
+    structure_parts: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -586,10 +589,11 @@ def symmetry_group(graphs: Sequence[PatternGraph],
             if bad:
                 raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
     method = f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})"
-    structure = None
+    parts = None
     if name is None or name.startswith("stabilizer"):
-        structure = structure_name(n, classes, sol.q_order, _quotient_is_reflection(classes, gens, sol.q_order))
-    return SymmetryGroup(n, order, name, gens, method, structure, factorial_order_text(classes, sol.q_order))
+        parts = typed_structure(n, classes, sol.q_order, _quotient_is_reflection(classes, gens, sol.q_order))
+    return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
+                         factorial_order_text(classes, sol.q_order), parts)
 
 
 def _quotient_is_reflection(classes: list[list[int]], gens, q_order: int) -> bool:

@@ -239,6 +239,9 @@ def group_math(group) -> str:
         m = _SUBSCRIPTED.match(name)
         if m:
             return rf"${m[1]}_{{{m[2]}}}$"
+        structure = getattr(group, "structure", None)
+        if structure is not None and len(structure.latex) <= _LONG_FORMULA:
+            return f"${structure.latex}$"  # a long structure stays words here, which may break across lines
         return escape(name)
     return "the group of order " + order_math(group.order)
 

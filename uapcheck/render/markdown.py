@@ -136,6 +136,8 @@ def _group_markdown(group) -> str:
     named = _SUBSCRIPTED.match(group.name) if group.name else None
     if named:  # S_n, C_n, D_n (as the LaTeX headline; other names are words there too)
         return math(f"G = {named[1]}_{{{named[2]}}}")
+    if group.name and getattr(group, "structure", None) is not None:
+        return math(f"G = {group.structure.latex}")
     if group.name:
         return escape(f"G = {group.name}")
     order = group.order

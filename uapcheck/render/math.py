@@ -72,6 +72,8 @@ def group(info) -> list[str]:
     """G = S_n, |G| = n! (the order when it is a number or an expression, never text)."""
     out = []
     name = group_name(info.name) if info.name else None
+    if name is None and getattr(info, "structure", None) is not None:
+        name = info.structure.latex
     if name is not None:
         out.append("G = " + name)
     order = info.order
@@ -133,6 +135,8 @@ def part_latex(part) -> str | None:
         return part.latex
     if isinstance(part, GroupName):
         name = group_name(part.name)
+        if name is None and part.structure is not None:
+            name = part.structure.latex
         if name is None:
             return None
         return f"{part.lhs} = {name}" if part.lhs else name

@@ -128,5 +128,6 @@ def _conclude(statement: "str | Claim", certificate: DenseBiasLayers, witness: O
     facts: dict = {"layers": certificate.layers, "least": certificate.least}
     if low is not None and not isinstance(certificate.n, int):
         facts["condition"] = f"{certificate.n} ≥ {low}"  # the range of n the count is stated for
+        facts["condition_formula"] = sympy.GreaterThan(certificate.n, low, evaluate=False)
     return proof.conclude(statement, proof.PROVED, [], evidence, facts=facts,
                           certificate=certificate)

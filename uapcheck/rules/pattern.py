@@ -479,7 +479,9 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     name = grp.name
     if grp.structure and (name is None or name.startswith("stabilizer")):
         name = grp.structure if name is None else name
-    info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)), shown)
+    typed = grp.structure_parts if name == grp.structure else None
+    info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)), shown,
+                     structure=typed)
     ev = {"generators": [list(g) for g in shown] if shown else
           f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
           "method": grp.method}

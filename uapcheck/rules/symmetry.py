@@ -102,7 +102,8 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
         certified = set()
     if _order_text(info.order) not in certified:
         raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
-    named = group_of(info.name, "G") if info.name else f"G = a group of order {show_order(info.order)}"
+    named = group_of(info.name, "G", info.structure) if info.name else \
+        f"G = a group of order {show_order(info.order)}"
     return proof.conclude(claim_of("the exact equivariance group of the attention family is ", named,
                                    condition_claim(info, " (for ", ")"), ": each head's pattern and bias must be "
                                    "preserved separately (never Aut of the union)"),

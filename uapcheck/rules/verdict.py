@@ -132,13 +132,18 @@ def _with_layer_range(group, structure):
     """The group with the range of n from which the layer step's count holds (BIAS-LAYERS at symbolic
     n: e.g. "n ≥ 4"). That range lies inside the named group's own (D_n, C_n: n ≥ 3; the reflection:
     n ≥ 2), so it replaces it; any other condition is kept beside it."""
-    ranges = [s.facts["condition"] for s in structure if s.proved and s.facts.get("condition")]
-    if not ranges or group is None:
+    steps = [s for s in structure if s.proved and s.facts.get("condition")]
+    if not steps or group is None:
         return group
-    cond = " and ".join(ranges)
+    cond = " and ".join(s.facts["condition"] for s in steps)
+    formulas = [s.facts.get("condition_formula") for s in steps]
+    formula = None if any(f is None for f in formulas) else (
+        formulas[0] if len(formulas) == 1 else sympy.And(*formulas, evaluate=False))
     if group.condition and group.name not in ("D_n", "C_n", "reflection", "S_n", "trivial"):
         cond = f"{group.condition} and {cond}"
-    return replace(group, condition=cond)
+        typed = getattr(group, "condition_formula", None)
+        formula = None if typed is None or formula is None else sympy.And(typed, formula, evaluate=False)
+    return replace(group, condition=cond, condition_formula=formula)
 
 
 def decide(ffn, heads, structure, group_step, dim):
@@ -222,7 +227,8 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         claim = claim_of("ILL-POSED: ", of_step(why))
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else value(layers)
-        named = group_of(group.name, "G") if group.name else f"G = a group of order {show_order(group.order)}"
+        named = group_of(group.name, "G", group.structure) if group.name else \
+            f"G = a group of order {show_order(group.order)}"
         claim = claim_of("UAP · ", named, " · ", lay, f" {unit} layer"
                          f"{'' if layers == 1 else 's'}: Definition 2 holds and the "
                          f"{'' if unit == 'attention' else unit + ' '}family is ", lay, "-layer token "
