@@ -304,3 +304,26 @@ def test_formulas_come_from_sympys_printer_and_the_typed_facts():
     assert m.region(((a, -1), (b, 1))) == r"\{x \cdot z < 0, \lVert z \rVert^{2} > 0\}"
     with pytest.raises(TypeError):
         m.latex("x + 1")  # text is never parsed into a formula
+
+
+def test_the_verdict_reason_is_cut_at_a_typed_mark_not_at_a_colon():
+    """Every catalog verdict marks where its reason starts (claim.ReasonStart); the panels show the parts
+    after it, and the words before it are the verdict the headline repeats."""
+    from uapcheck.claim import Claim, ReasonStart
+    from uapcheck.render.verdict_lines import reason
+    for path in sorted((REPO / "catalog").glob("*.uap")):
+        r = uapcheck.check_file(str(path))
+        marks = [k for k, p in enumerate(r.root.claim_parts) if isinstance(p, ReasonStart)]
+        assert len(marks) == 1, path.name
+        before, after = Claim(r.root.claim_parts[:marks[0]]), Claim(r.root.claim_parts[marks[0] + 1:])
+        assert str(before) + str(after) == r.root.claim
+        assert reason(r) == str(after) and str(before).startswith(r.verdict.split()[0])
+
+
+def test_steps_know_their_head_by_name():
+    """Step.head is the head's name (its label, else its number), set while its analysis runs; steps
+    outside the heads (FFN, pattern, group, verdict) have none."""
+    r = uapcheck.check_file(str(REPO / "catalog" / "two_heads.uap"))
+    heads = {s.rule: s.head for s in r.root.walk() if s.rule in ("TD-KERNEL", "FFN-DEF2", "SYM-AUT", "VERDICT-T1")}
+    assert heads["FFN-DEF2"] is None and heads["SYM-AUT"] is None and heads["VERDICT-T1"] is None
+    assert {s.head for s in r.root.walk() if s.rule == "TD-KERNEL"} == {"ring", "jumps"}

@@ -67,8 +67,18 @@ class Chain:
         return "".join(item.text for item in self.items)
 
 
-Part = Union[str, Formula, GroupName, Written, Chain]
-_PARTS = (str, Formula, GroupName, Written, Chain)
+@dataclass(frozen=True)
+class ReasonStart:
+    """Where a verdict's reason begins: the parts before it repeat the verdict (the headline says it), the
+    parts after it are the reason a panel shows. It has no words and no formula."""
+
+    text: str = ""
+
+
+REASON = ReasonStart()
+
+Part = Union[str, Formula, GroupName, Written, Chain, ReasonStart]
+_PARTS = (str, Formula, GroupName, Written, Chain, ReasonStart)
 
 
 class Claim:
@@ -121,7 +131,7 @@ class Claim:
 
     @property
     def formulas(self) -> tuple:
-        return tuple(part for part in self.parts if not isinstance(part, str))
+        return tuple(part for part in self.parts if not isinstance(part, (str, ReasonStart)))
 
 
 def claim(*parts) -> Claim:

@@ -208,11 +208,12 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
 
     tds = []
     for i, head in enumerate(spec.heads):
-        try:
-            with stage(f"analysing {_head_label(i, head)}"):
-                td, _ = _kernel_premises(spec, i, head)
-        except BudgetExceeded as exc:
-            td = limit.unsupported(_head_label(i, head), str(exc))
+        with proof.about_head(str(head.label or i + 1)):
+            try:
+                with stage(f"analysing {_head_label(i, head)}"):
+                    td, _ = _kernel_premises(spec, i, head)
+            except BudgetExceeded as exc:
+                td = limit.unsupported(_head_label(i, head), str(exc))
         tds.append(td)
 
     diameter: object = 1

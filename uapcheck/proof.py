@@ -193,7 +193,8 @@ class Step(metaclass=_SealedClass):
     parts, uapcheck/claim.py), status (a Status), premises, evidence (JSON data), cite (wording),
     citation (a Citation: provenance and the paper's statements), notes, facts (typed facts for
     later stages; `facts_json` is their JSON form) and certificate (the checked Certificate, or
-    None; `certificate_json` is its JSON form).
+    None; `certificate_json` is its JSON form), and head (the name of the head whose analysis made the
+    step, or None: display metadata, `about_head`).
     """
 
     __slots__ = ("__weakref__",)
@@ -212,6 +213,7 @@ class Step(metaclass=_SealedClass):
         facts_json: dict[str, Any]
         certificate: Optional[Certificate]
         certificate_json: Optional[Any]
+        head: Optional[str]
 
     def __new__(cls, *args, **kwargs):
         raise RuntimeError("derivation steps are made only by rules (use proof.conclude inside @rule)")
@@ -263,7 +265,24 @@ class Step(metaclass=_SealedClass):
 
 
 _FIELDS = ("rule", "claim", "claim_parts", "status", "premises", "evidence", "cite", "citation", "notes", "facts",
-           "facts_json", "certificate", "certificate_json")
+           "facts_json", "certificate", "certificate_json", "head")
+
+# The head whose analysis is running (its name: the label, or its number), recorded on every step made
+# meanwhile. Display metadata only: printers collapse identical steps of different heads with it.
+_current_head: contextvars.ContextVar = contextvars.ContextVar("uapcheck_current_head", default=None)
+
+
+class about_head:
+    """`with proof.about_head(name):` the steps concluded inside are about head `name` (Step.head)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = str(name)
+
+    def __enter__(self) -> None:
+        self.token = _current_head.set(self.name)
+
+    def __exit__(self, *exc) -> None:
+        _current_head.reset(self.token)
 
 
 def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a step must live inside it
@@ -382,6 +401,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             "facts": types.MappingProxyType(dict(facts or {})), "facts_json": _jsonable(dict(facts or {})),
             "certificate": certificate,
             "certificate_json": None if certificate is None else _jsonable(certificate.to_json()),
+            "head": _current_head.get(),
         }
         return step
 

@@ -123,7 +123,9 @@ def _formulas(facts) -> Iterator[str]:
 def part_latex(part) -> str | None:
     """A claim's formula part (uapcheck/claim.py) as LaTeX for math mode; None for a group named by a
     description rather than a symbol (its wording is then set as text)."""
-    from ..claim import Chain, Formula, GroupName, Written
+    from ..claim import Chain, Formula, GroupName, ReasonStart, Written
+    if isinstance(part, ReasonStart):
+        return None  # a place in the claim, not a formula
     if isinstance(part, Chain):
         pieces = [part_latex(item) for item in part.items]
         if any(piece is None for piece in pieces):

@@ -7,12 +7,18 @@ label is set aside, with premises that agree the same way) are shown once, with 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .. import proof
 
-_HEAD_LABEL = re.compile(r"^head (\S+): ")
+
+def _label_prefix(step: proof.Step):
+    """The words "head NAME: " a step's claim opens with when its rule ran for head NAME (Step.head,
+    set by the orchestrator), else None. The name is typed; the claim is only checked to open with it."""
+    if step.head is None:
+        return None
+    prefix = f"head {step.head}: "
+    return prefix if step.claim.startswith(prefix) else None
 
 
 @dataclass(frozen=True)
@@ -27,20 +33,21 @@ class Line:
     def claim(self) -> str:
         """The claim, with the collapsed heads named in place of the first one's label."""
         claim = self.step.claim
-        if len(self.heads) > 1:
-            return _HEAD_LABEL.sub(f"heads {', '.join(self.heads)}: ", claim, count=1)
+        prefix = _label_prefix(self.step)
+        if len(self.heads) > 1 and prefix is not None:
+            return f"heads {', '.join(self.heads)}: " + claim[len(prefix):]
         return claim
 
 
 def _shape(step: proof.Step) -> tuple:
     """What a step says, with the head's label set aside (for collapsing identical heads)."""
-    return (step.rule, step.status, _HEAD_LABEL.sub("", step.claim),
-            tuple(_shape(p) for p in step.premises))
+    prefix = _label_prefix(step)
+    claim = step.claim if prefix is None else step.claim[len(prefix):]
+    return (step.rule, step.status, claim, tuple(_shape(p) for p in step.premises))
 
 
 def _head(step: proof.Step):
-    m = _HEAD_LABEL.match(step.claim)
-    return m.group(1) if m else None
+    return step.head if _label_prefix(step) is not None else None
 
 
 def _group_siblings(steps) -> list[tuple[proof.Step, tuple[str, ...]]]:

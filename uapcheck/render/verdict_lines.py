@@ -27,18 +27,18 @@ def headline(result) -> str:
 
 
 def reason(result) -> str:
-    """The root claim repeats the verdict before its first colon; this is the rest."""
-    claim = result.root.claim
-    return claim.split(": ", 1)[1] if ": " in claim else claim
+    """The root claim after the words that repeat the verdict (its `ReasonStart` part)."""
+    return "".join(p if isinstance(p, str) else p.text for p in reason_parts(result))
 
 
 def reason_parts(result) -> tuple:
-    """`reason` as the root claim's typed parts (uapcheck/claim.py): the parts after the first ": "."""
+    """The root claim's typed parts (uapcheck/claim.py) after its `ReasonStart` part; the whole claim when
+    the verdict rule marked none."""
+    from ..claim import ReasonStart
     parts = result.root.claim_parts
     for k, part in enumerate(parts):
-        if isinstance(part, str) and ": " in part:
-            rest = part.split(": ", 1)[1]
-            return ((rest,) if rest else ()) + tuple(parts[k + 1:])
+        if isinstance(part, ReasonStart):
+            return tuple(parts[k + 1:])
     return tuple(parts)
 
 

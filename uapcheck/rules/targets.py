@@ -19,7 +19,7 @@ from .. import spec as S
 from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..show import show_pattern
-from ..claim import Claim, Formula, claim, eq, written
+from ..claim import REASON, Claim, Formula, claim, eq, written
 from .wording import X_J, ZERO_SCORES, _index, token, value
 
 CITE_TGT = proof.derived("Definition 3", "Theorem 1", text=(
@@ -741,11 +741,11 @@ def _claim(outcome: TargetOutcome) -> "str | Claim":
         if not isinstance(outcome.layers, int):  # the phrase's layer count as a formula
             before, after = _phrase_parts(outcome)
             phrase = claim(before, lay, after)
-        return claim(phrase, ": Definition 2 holds and the family is ", lay, "-layer token distinguishing in the "
+        return claim(phrase, ": ", REASON, "Definition 2 holds and the family is ", lay, "-layer token distinguishing in the "
                      "receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
                      "equal tokens there), so Theorem 1 in its receptive form gives the UAP for ",
                      CLASS_CLAIM[outcome.target])
-    return f"{outcome.verdict} for {outcome.target} targets: {outcome.reason}"
+    return claim(f"{outcome.verdict} for {outcome.target} targets: ", REASON, outcome.reason)
 
 
 @proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),

@@ -9,7 +9,7 @@ from ..bignum import show_order
 from ..certificates import Inference
 from ..proof import Certificate
 from ..claim import claim as claim_of, group as group_of, of_step
-from ..claim import written
+from ..claim import REASON, written
 from .wording import ZERO_KEYS, listed, value
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
@@ -222,28 +222,28 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
     if verdict is proof.Verdict.NOT_UAP:
-        claim = claim_of("NOT-UAP: ", of_step(why))
+        claim = claim_of("NOT-UAP: ", REASON, of_step(why))
     elif verdict is proof.Verdict.ILL_POSED:
-        claim = claim_of("ILL-POSED: ", of_step(why))
+        claim = claim_of("ILL-POSED: ", REASON, of_step(why))
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else value(layers)
         named = group_of(group.name, "G", group.structure) if group.name else \
             f"G = a group of order {show_order(group.order)}"
         claim = claim_of("UAP · ", named, " · ", lay, f" {unit} layer"
-                         f"{'' if layers == 1 else 's'}: Definition 2 holds and the "
+                         f"{'' if layers == 1 else 's'}: ", REASON, "Definition 2 holds and the "
                          f"{'' if unit == 'attention' else unit + ' '}family is ", lay, "-layer token "
                          "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
         failing = [s for s in [ffn, *heads, *structure, group_step] if not s.proved]
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
-        claim = claim_of("INCONCLUSIVE: not every premise of Theorem 1 is proved — ", names)
+        claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
     if verdict is proof.Verdict.UAP and dim == 1:
         # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
         dim_step = dimension_range(dim, premise_needs_two=two_dims)
         premises.insert(len(premises) - 1 - len(extra), dim_step)
         verdict = proof.Verdict.INCONCLUSIVE
-        claim = claim_of(f"INCONCLUSIVE: {dim_step.rule}: ", of_step(dim_step))
+        claim = claim_of("INCONCLUSIVE: ", REASON, f"{dim_step.rule}: ", of_step(dim_step))
     elif verdict is proof.Verdict.UAP and two_dims:
         if not isinstance(dim, int):
             claim += f" (for token dimension {dim} ≥ 2)"
