@@ -8,6 +8,7 @@ import pytest
 from uapcheck.derive import check_spec
 from uapcheck.errors import UapError
 from uapcheck.parse import parse_source
+import uapcheck
 from uapcheck import spec as S
 
 
@@ -96,3 +97,13 @@ def test_the_view_witness_of_the_strided_alternation_shows_numerically():
     sim = simulate(spec)
     assert sim.demonstrations and sim.consistent
     assert any(d.kind == "view-witness" and d.holds for d in sim.demonstrations)
+
+
+def test_a_layer_budget_below_the_period_keeps_only_the_layers_the_network_has():
+    """`layers 1` with `periodic { full, window(1) }`: the network is one full layer, so G = S_n and one
+    layer suffices (docs/theory.md §21.2); the group is not met with the second layer's reflection."""
+    body = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern periodic { full, window(1) }\n}\n"
+    one = uapcheck.check("tokens 6\nlayers 1\n" + body)
+    assert (one.verdict, one.group.name, one.layers) == ("UAP", "S_n", 1)
+    three = uapcheck.check("tokens 6\nlayers 3\n" + body)
+    assert (three.verdict, three.group.name, three.layers) == ("UAP", "reflection", 3)

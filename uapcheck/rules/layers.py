@@ -191,6 +191,12 @@ def layered_premises(spec: S.Spec):
             seq = build_sequence(spec)
     except (GraphTooLarge, ValueError, KeyError, BudgetExceeded) as exc:
         return undecided(str(exc))
+    budget = spec.layers if isinstance(spec.layers, int) else None
+    truncated = budget is not None and budget < seq.period
+    if truncated:
+        # The network has only the first `budget` layers: the family, its group and its reach are those
+        # layers' (docs/theory.md §21.2), never a later layer's the network does not have.
+        seq = LayerSequence(seq.n, seq.layers[:budget], False)
     graphs = seq.distinct_graphs()
     try:
         with time_limit("computing the automorphism group of every layer", 60.0):
@@ -206,11 +212,10 @@ def layered_premises(spec: S.Spec):
         return undecided("the generators of G were not listed (too many to list)")
     gstep = group_step(desc, info, LayerGenerators(seq, gens, int(grp.order)), grp.method)
 
-    budget = spec.layers if isinstance(spec.layers, int) else None
     limit = seq.depth
     if budget is not None:
         limit = budget if limit is None else min(limit, budget)
-    by_budget = budget is not None and (seq.depth is None or budget < seq.depth)
+    by_budget = truncated or (budget is not None and (seq.depth is None or budget < seq.depth))
     why_limit = (f"within the budget `layers {budget}`" if by_budget else
                  f"within the sequence's {seq.depth} layers" if seq.depth is not None else "at any depth")
     try:
