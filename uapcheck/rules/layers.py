@@ -173,6 +173,14 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
                           evidence={"patterns": desc, "reason": reason})
 
 
+def _network_layers(seq: LayerSequence, budget) -> tuple[LayerSequence, bool]:
+    """The layers the network has: with a budget `layers M` below the length or period, the first M
+    (the family, its group and its reach are theirs, never a later layer's: docs/theory.md §21.2)."""
+    if budget is not None and budget < seq.period:
+        return LayerSequence(seq.n, seq.layers[:budget], False), True
+    return seq, False
+
+
 def layered_premises(spec: S.Spec):
     """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
     from .pattern import PatternOutcome
@@ -192,11 +200,7 @@ def layered_premises(spec: S.Spec):
     except (GraphTooLarge, ValueError, KeyError, BudgetExceeded) as exc:
         return undecided(str(exc))
     budget = spec.layers if isinstance(spec.layers, int) else None
-    truncated = budget is not None and budget < seq.period
-    if truncated:
-        # The network has only the first `budget` layers: the family, its group and its reach are those
-        # layers' (docs/theory.md §21.2), never a later layer's the network does not have.
-        seq = LayerSequence(seq.n, seq.layers[:budget], False)
+    seq, truncated = _network_layers(seq, budget)
     graphs = seq.distinct_graphs()
     try:
         with time_limit("computing the automorphism group of every layer", 60.0):
