@@ -86,6 +86,8 @@ class GroupInfo:
     condition_formula: Any = field(default=None, compare=False)
     # the name as typed parts when it is a structure (GroupStructure), for formulas (the words stay `name`)
     structure: Any = field(default=None, compare=False)
+    # the order in math mode when it is a product of factorials (the words stay `order`)
+    order_latex: Optional[str] = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         return {"name": self.name, "order": self.order, "condition": self.condition or None,
@@ -445,3 +447,19 @@ def factorial_order_text(classes: Sequence[Sequence[int]], quotient_order: int) 
     for k in sorted(sizes, reverse=True):
         parts.append(f"{k}!" if sizes[k] == 1 else f"({k}!)^{sizes[k]}")
     return " · ".join(parts) or "1"
+
+
+def factorial_order_latex(classes: Sequence[Sequence[int]], quotient_order: int) -> Optional[str]:
+    """`factorial_order_text`'s product of factorials in math mode, built from the same counts (None
+    when the order is short enough to be a number)."""
+    if isinstance(factorial_order_text(classes, quotient_order), int):
+        return None
+    sizes: dict[int, int] = {}
+    for m in classes:
+        if len(m) > 1:
+            sizes[len(m)] = sizes.get(len(m), 0) + 1
+    from .render.math import integer
+    parts = [] if quotient_order == 1 else [integer(quotient_order)]
+    for k in sorted(sizes, reverse=True):
+        parts.append(f"{k}!" if sizes[k] == 1 else f"({k}!)^{{{sizes[k]}}}")
+    return r" \cdot ".join(parts) or "1"

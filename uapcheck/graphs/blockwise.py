@@ -84,3 +84,16 @@ def lifted_order_text(block_order: int, classes: Sequence[Sequence[int]], b: int
     for size in sorted(counts, reverse=True):
         parts.append(f"{size}!" if counts[size] == 1 else f"({size}!)^{counts[size]}")
     return " · ".join(parts) or "1"
+
+
+def lifted_order_latex(block_order: int, classes: Sequence[Sequence[int]], b: int) -> str:
+    """`lifted_order_text` in math mode, built from the same counts."""
+    from ..render.math import integer
+    counts: dict[int, int] = defaultdict(int)
+    for cls in classes:
+        counts[b * len(cls)] += 1
+    q = quotient_order(block_order, classes)
+    parts = [] if q == 1 else [integer(q)]
+    for size in sorted(counts, reverse=True):
+        parts.append(f"{size}!" if counts[size] == 1 else f"({size}!)^{{{counts[size]}}}")
+    return r" \cdot ".join(parts) or "1"

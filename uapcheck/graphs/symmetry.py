@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import group_structure as typed_structure
-from ..groups import (NamedGroup, factorial_order_text, reflection, rotation,
+from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, reflection, rotation,
                       symmetric_generators)
 from ..spec import BIAS_KINDS
 from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
@@ -89,6 +89,8 @@ class SymmetryGroup:
     order_text: object = None
     #: `structure` as typed parts (groups.GroupStructure), for formulas
     structure_parts: object = None
+    #: `order_text` in math mode when it is a product of factorials
+    order_latex: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -593,7 +595,7 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     if name is None or name.startswith("stabilizer"):
         parts = typed_structure(n, classes, sol.q_order, _quotient_is_reflection(classes, gens, sol.q_order))
     return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
-                         factorial_order_text(classes, sol.q_order), parts)
+                         factorial_order_text(classes, sol.q_order), parts, factorial_order_latex(classes, sol.q_order))
 
 
 def _quotient_is_reflection(classes: list[list[int]], gens, q_order: int) -> bool:

@@ -243,6 +243,8 @@ def group_math(group) -> str:
         if structure is not None and len(structure.latex) <= _LONG_FORMULA:
             return f"${structure.latex}$"  # a long structure stays words here, which may break across lines
         return escape(name)
+    if getattr(group, "order_latex", None):
+        return "the group of order " + f"${group.order_latex}$"
     return "the group of order " + order_math(group.order)
 
 

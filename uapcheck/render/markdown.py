@@ -141,6 +141,8 @@ def _group_markdown(group) -> str:
     if group.name:
         return escape(f"G = {group.name}")
     order = group.order
+    if getattr(group, "order_latex", None):
+        return escape("G = group of order") + " " + math(group.order_latex)
     if isinstance(order, int) and not isinstance(order, bool):
         return escape("G = group of order ") + math(formula_latex(order))
     return escape(f"G = group of order {order}")

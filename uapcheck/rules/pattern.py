@@ -481,7 +481,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         name = grp.structure if name is None else name
     typed = grp.structure_parts if name == grp.structure else None
     info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)), shown,
-                     structure=typed)
+                     structure=typed, order_latex=grp.order_latex if grp.order_text is not None else None)
     ev = {"generators": [list(g) for g in shown] if shown else
           f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
           "method": grp.method}

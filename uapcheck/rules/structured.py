@@ -17,7 +17,7 @@ from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automorphism, symmetry_group
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
-from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_text
+from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_latex, lifted_order_text
 from ..graphs.build import _estimate
 from ..groups import GroupInfo
 from .symmetry import group_step, group_undecided
@@ -189,8 +189,10 @@ def _blockwise(spec: S.Spec):
         order = lifted_order(int(grp.order), classes, b)
     import math
     name = "trivial" if order == 1 else ("S_n" if order == math.factorial(n) else None)
-    shown_order = order if order.bit_length() < 1300 else lifted_order_text(int(grp.order), classes, b)
-    info = GroupInfo(name, shown_order, ())
+    long_order = order.bit_length() >= 1300
+    shown_order = lifted_order_text(int(grp.order), classes, b) if long_order else order
+    info = GroupInfo(name, shown_order, (), order_latex=lifted_order_latex(int(grp.order), classes, b)
+                     if long_order else None)
     ev = {"method": lifted, "block group order": int(grp.order),
           "closed-twin classes of blocks": [c for c in classes if len(c) > 1] or "none (every block its own class)",
           "order": f"|G| = |G_blocks| · ∏ (b·|C|)! / |C|! over the closed-twin classes C of blocks, b = {b}",

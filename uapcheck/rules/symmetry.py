@@ -12,10 +12,9 @@ from typing import Optional
 import sympy
 
 from .. import proof
-from .wording import condition_claim
+from .wording import condition_claim, order_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..bignum import show_order
 from ..certificates import Generators, StandardFamily, Trusted
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
@@ -102,8 +101,7 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
         certified = set()
     if _order_text(info.order) not in certified:
         raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
-    named = group_of(info.name, "G", info.structure) if info.name else \
-        f"G = a group of order {show_order(info.order)}"
+    named = group_of(info.name, "G", info.structure) if info.name else order_claim(info)
     return proof.conclude(claim_of("the exact equivariance group of the attention family is ", named,
                                    condition_claim(info, " (for ", ")"), ": each head's pattern and bias must be "
                                    "preserved separately (never Aut of the union)"),

@@ -53,6 +53,14 @@ def group_is(info, lhs: str = "G") -> Claim:
     return claim(f"{lhs} = a group of order {order}")
 
 
+def order_claim(info, lhs: str = "G") -> Claim:
+    """`G = a group of order N`, N in words and, for a product of factorials, as a written formula."""
+    from ..bignum import show_order
+    if getattr(info, "order_latex", None):
+        return claim(f"{lhs} = a group of order ", written(show_order(info.order), info.order_latex))
+    return claim(f"{lhs} = a group of order {show_order(info.order)}")
+
+
 def sign(symbol, positive: bool, text: str | None = None) -> Formula:
     """`symbol > 0` or `symbol < 0` (a sign region's inequality), worded as `f"{symbol} > 0"`."""
     relation = sympy.StrictGreaterThan if positive else sympy.StrictLessThan
