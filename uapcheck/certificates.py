@@ -17,6 +17,7 @@ import sympy
 from . import proof
 from .proof import Certificate, CertificateRejected, Status
 from .value_enum import ValueEnum
+from .groups import bias_class
 from .zero import is_zero, simplified
 
 # Above this many positions, graph certificates keep their checks but leave the long arrays out of
@@ -784,30 +785,11 @@ OFFSET_BIAS_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric c
 DENSE_BIAS_BRUTE_FORCE_N = 6
 
 
-def offset_bias_class(kind: str, n: int, query: int, key: int) -> Any:
-    """The class of the pair (query, key) under a trainable `bias KIND` on n tokens (positions 1..n):
-    (query, key) itself for `free`, the offset key − query for `toeplitz`, its residue mod n for
-    `circulant`, |key − query| for `symmetric toeplitz`, the circular distance for `symmetric
-    circulant` (docs/theory.md §8, TD-BIAS)."""
-    m = key - query
-    if kind == "free":
-        return (query, key)
-    if kind == "toeplitz":
-        return m
-    if kind == "circulant":
-        return m % n
-    if kind == "symmetric toeplitz":
-        return abs(m)
-    if kind == "symmetric circulant":
-        return min(m % n, (-m) % n)
-    raise ValueError(f"unknown bias kind {kind!r}")
-
-
 def keeps_row_labels(kinds: Sequence[str], n: int, perm: Sequence[int], i: int) -> bool:
     """σ (perm[p - 1] = σ(p)) keeps every biased dense head's labels into row i: class(σi, σu) =
     class(i, u) for every key u. This is the one-layer labelled witness condition (§11.10, D = 1)."""
     s = perm
-    return all(offset_bias_class(k, n, s[i - 1], s[u - 1]) == offset_bias_class(k, n, i, u)
+    return all(bias_class(k, n, s[i - 1], s[u - 1]) == bias_class(k, n, i, u)
                for k in kinds for u in range(1, n + 1))
 
 
@@ -907,10 +889,10 @@ class DenseBiasLayers(Certificate):
             perm = list(range(1, n + 1))
             perm[a - 1], perm[b - 1] = b, a
             # σ keeps row i's labels: only the keys a and b move, so their classes from i must agree.
-            if any(offset_bias_class(k, n, i, a) != offset_bias_class(k, n, i, b) for k in kinds):
+            if any(bias_class(k, n, i, a) != bias_class(k, n, i, b) for k in kinds):
                 _reject(DenseBiasLayers, f"n = {n}: row {i} tells key {a} from key {b}")
             # σ ∉ G: the arc v → a goes to v → b with another label in some head.
-            if all(offset_bias_class(k, n, v, a) == offset_bias_class(k, n, v, b) for k in kinds):
+            if all(bias_class(k, n, v, a) == bias_class(k, n, v, b) for k in kinds):
                 _reject(DenseBiasLayers, f"n = {n}: position {v} does not tell {a} from {b}")
 
     def to_json(self) -> Any:

@@ -97,6 +97,26 @@ class GroupInfo:
 MAX_CONCRETE = 256  # above this, orders and generators are given by formula, not materialised
 
 
+def offset_class(kind: str, n: int, m: int):
+    """The class of offset m = l − i under a trainable `bias KIND` that depends on the offset
+    (docs/theory.md TD-BIAS: every kind but `free`)."""
+    if kind == "toeplitz":
+        return m
+    if kind == "circulant":
+        return m % n
+    if kind == "symmetric toeplitz":
+        return abs(m)
+    if kind == "symmetric circulant":
+        return min(m % n, (-m) % n)
+    raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
+
+
+def bias_class(kind: str, n: int, query: int, key: int):
+    """The class of the pair (query, key) under a trainable `bias KIND` on positions 1..n: the pair
+    itself for `free`, else the class of the offset key − query (docs/theory.md §8, TD-BIAS)."""
+    return (query, key) if kind == "free" else offset_class(kind, n, key - query)
+
+
 def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
     """The named group for n tokens (a symbolic n: orders and generators as text)."""
     if isinstance(n, int):

@@ -33,7 +33,7 @@ from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from ..groups import orbits
+from ..groups import offset_class, orbits
 from .build import PatternGraph
 
 @dataclass(frozen=True)
@@ -48,18 +48,6 @@ class ArcClasses:
         return self.table[u - v + n - 1]
 
 
-def offset_class(kind: str, n: int, m: int):
-    """The class of offset m = l − i under a trainable `bias KIND` that depends on the offset
-    (docs/theory.md TD-BIAS: every kind but `free`)."""
-    if kind == "toeplitz":
-        return m
-    if kind == "circulant":
-        return m % n
-    if kind == "symmetric toeplitz":
-        return abs(m)
-    if kind == "symmetric circulant":
-        return min(m % n, (-m) % n)
-    raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
 
 
 def offset_classes(kind: str, n: int) -> ArcClasses:
