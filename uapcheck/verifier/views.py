@@ -49,26 +49,29 @@ def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int):
         for u, v in arcs:
             if v in ball:
                 labels.setdefault((u, v), []).append(h)
-    several = len(heads) > 1
-    kinds = sorted({tuple(x) for x in labels.values()}) if several else []
-    total = n + (len(labels) if several else 0)
+    kinds = sorted({tuple(x) for x in labels.values()})
+    # An undirected graph (pynauty's directed mode can stall on rooted views): the arc u -> v becomes the
+    # path u - a - b - v, a coloured (tail, its head set), b coloured (head, its head set); its
+    # automorphisms restrict to those of the labelled coloured digraph on the positions, and every
+    # automorphism of that digraph extends.
+    total = n + 2 * len(labels)
     adjacency: dict = {x: [] for x in range(total)}
     colour_cells: list = [set() for _ in range(d + 1)]
     for v in range(1, n + 1):
         c = dist_to_i[v] if dist_to_i[v] is not None and dist_to_i[v] < d else d
         colour_cells[c].add(v - 1)
-    label_cells: list = [set() for _ in kinds]
+    tail_cells: list = [set() for _ in kinds]
+    head_cells: list = [set() for _ in kinds]
     for k, ((u, v), hs) in enumerate(sorted(labels.items())):
-        if several:
-            s = n + k
-            adjacency[u - 1].append(s)
-            adjacency[s].append(v - 1)
-            label_cells[kinds.index(tuple(hs))].add(s)
-        else:
-            adjacency[u - 1].append(v - 1)
-    cells = colour_cells + label_cells
+        a, b = n + 2 * k, n + 2 * k + 1
+        adjacency[u - 1].append(a)
+        adjacency[a].append(b)
+        adjacency[b].append(v - 1)
+        tail_cells[kinds.index(tuple(hs))].add(a)
+        head_cells[kinds.index(tuple(hs))].add(b)
+    cells = colour_cells + tail_cells + head_cells
     signature = (tuple(len(c) for c in cells), tuple(kinds))
-    g = pynauty.Graph(total, directed=True, adjacency_dict=adjacency, vertex_coloring=[c for c in cells if c])
+    g = pynauty.Graph(total, directed=False, adjacency_dict=adjacency, vertex_coloring=[c for c in cells if c])
     return g, signature
 
 
