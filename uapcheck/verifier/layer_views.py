@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from .. import spec as S
-from . import groups, patterns
-from .views import NoNauty, orbits
+from . import patterns
+from .views import NoNauty, first_view_witness
 
 MAX_N = 1024
 MAX_PERIOD = 256
@@ -224,24 +224,10 @@ def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional
     """None when no view witness exists at depth `depth` (the generators must generate G and preserve
     every layer's heads), else the reason (§21.4's theorem, decided with nauty)."""
     try:
-        import pynauty
+        import pynauty  # noqa: F401 - only whether it is there: first_view_witness uses it
     except ImportError:
         raise NoNauty("pynauty is not installed (pip install pynauty)") from None
-    n = L.n
-    order = groups.order(gens, n)
-    forms: dict = {}
     keys: dict = {}
-    for orbit in orbits(gens, n):
-        i = orbit[0]
-        g, signature = _rooted_view(L, i, depth, keys)
-        auts = pynauty.autgrp(g)[0]
-        aut_order = groups.order([[p[v] + 1 for v in range(n)] for p in auts], n)
-        stab = order // len(orbit)
-        if aut_order != stab:
-            return (f"|Aut(R_{i})| = {aut_order} is not |Stab_G({i})| = {stab}: an automorphism of {i}'s rooted view "
-                    "at this depth lies outside G, a view witness")
-        key = (signature, pynauty.certificate(g))
-        if key in forms:
-            return f"the rooted views of {forms[key]} and {i} (different G-orbits) are isomorphic: a view witness"
-        forms[key] = i
-    return None
+    return first_view_witness(L.n, gens, lambda i: _rooted_view(L, i, depth, keys),
+                              "|Aut(R_{i})| = {aut} is not |Stab_G({i})| = {stab}: an automorphism of {i}'s rooted "
+                              "view at this depth lies outside G, a view witness")

@@ -200,6 +200,21 @@ def _family(spec, heads, n) -> str | None:
     return None
 
 
+def _quoted_witness(s, data, n: int) -> tuple:
+    """The view witness a D + 1 (least) step quotes: its position and permutation, the one it printed."""
+    wit = data.get("view witness")
+    if not isinstance(wit, dict):
+        raise Reject("D + 1 layers are claimed necessary without a view witness")
+    i = _int(wit.get("position"), "the witness position")
+    printed = s["evidence"].get("view witness")
+    if isinstance(printed, dict) and printed.get("position") != i:
+        raise Reject("the view witness is not the one the derivation printed")
+    perm = wit.get("permutation")
+    if not patterns.is_permutation(perm, n):
+        raise Reject("the view witness is not a permutation of 1..n")
+    return i, perm
+
+
 @checker("PAT-LAYERS")
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
@@ -225,16 +240,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     if m == d + 1 and not least:
         return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
     if m == d + 1 and least:
-        wit = data.get("view witness")
-        if not isinstance(wit, dict):
-            raise Reject("D + 1 layers are claimed necessary without a view witness")
-        i = _int(wit.get("position"), "the witness position")
-        printed = s["evidence"].get("view witness")
-        if isinstance(printed, dict) and printed.get("position") != i:
-            raise Reject("the view witness is not the one the derivation printed")
-        perm = wit.get("permutation")
-        if not patterns.is_permutation(perm, n):
-            raise Reject("the view witness is not a permutation of 1..n")
+        i, perm = _quoted_witness(s, data, n)
         if _in_family_group(ctx, heads, perm):
             raise Reject("the view witness is a symmetry of the family: it shows nothing")
         bad = patterns.view_bad_positions(perm, heads, n)
@@ -345,16 +351,7 @@ def _large_layers(ctx, s):
     if m == d + 1 and not data.get("least"):
         return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
     if m == d + 1:
-        wit = data.get("view witness")
-        if not isinstance(wit, dict):
-            raise Reject("D + 1 layers are claimed necessary without a view witness")
-        i = _int(wit.get("position"), "the witness position")
-        printed = s["evidence"].get("view witness")
-        if isinstance(printed, dict) and printed.get("position") != i:
-            raise Reject("the view witness is not the one the derivation printed")
-        perm = wit.get("permutation")
-        if not patterns.is_permutation(perm, n):
-            raise Reject("the view witness is not a permutation of 1..n")
+        i, perm = _quoted_witness(s, data, n)
         return VERIFIED, (large.view_witness(ctx, perm, i, d) + f", and σ is not a symmetry of the heads, so {d} "
                           f"layers do not suffice; D + 1 = {m} do (view argument)")
     if m == d and data.get("least"):

@@ -78,7 +78,7 @@ def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int):
 def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]]) -> Optional[str]:
     """None when no view witness exists at depth D = d (so D layers suffice), else the reason."""
     try:
-        import pynauty
+        import pynauty  # noqa: F401 - only whether it is there: first_view_witness uses it
     except ImportError:
         raise NoNauty("pynauty is not installed (pip install pynauty)") from None
     if n > MAX_N:
@@ -87,18 +87,30 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
     for arcs in heads:
         for u, v in arcs:
             ins[v].append(u)
+    # d(v → i): the search follows arcs backwards
+    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d), MISMATCH)
+
+
+MISMATCH = ("|Aut(R_{i})| = {aut} exceeds |Stab_G({i})| = {stab}: some automorphism of {i}'s rooted view lies "
+            "outside G, a view witness")
+
+
+def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, mismatch: str) -> Optional[str]:
+    """§11.9's theorem, decided with nauty: None when, for every G-orbit's representative i, the rooted
+    view `rooted_view(i)` (a pynauty graph and the signature of its colour cells) has exactly
+    |Stab_G(i)| automorphisms and no two representatives' views are isomorphic; else the reason
+    (`mismatch` worded with i, aut and stab, or the isomorphic pair)."""
+    import pynauty
     order = groups.order(gens, n)
     forms: dict = {}
     for orbit in orbits(gens, n):
         i = orbit[0]
-        dist = patterns.bfs(ins, i)  # d(v → i): the search follows arcs backwards
-        g, signature = _rooted_view(heads, n, dist, d)
+        g, signature = rooted_view(i)
         auts = pynauty.autgrp(g)[0]
         aut_order = groups.order([[p[v] + 1 for v in range(n)] for p in auts], n)
         stab = order // len(orbit)
         if aut_order != stab:
-            return (f"|Aut(R_{i})| = {aut_order} exceeds |Stab_G({i})| = {stab}: some automorphism of {i}'s rooted "
-                    "view lies outside G, a view witness")
+            return mismatch.format(i=i, aut=aut_order, stab=stab)
         key = (signature, pynauty.certificate(g))
         if key in forms:
             return f"the rooted views of {forms[key]} and {i} (different G-orbits) are isomorphic: a view witness"
