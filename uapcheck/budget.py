@@ -28,6 +28,7 @@ that a run that is killed can still be reported with the step it was in.
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import threading
 import time
@@ -117,11 +118,35 @@ def _publish() -> None:
         _step_listener(current_step())
 
 
+def _in_gc_callback(frame) -> bool:
+    """Whether the interrupted code runs inside a garbage-collector callback (hypothesis installs one).
+
+    Python cannot propagate an exception out of such a callback: it reports it as "unraisable" and
+    drops it. So the timer does not raise there; it fires again shortly, outside the callback.
+    """
+    if not gc.callbacks:
+        return False
+    codes = set()
+    for callback in gc.callbacks:
+        function = getattr(callback, "__func__", callback)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            codes.add(code)
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _on_timer(signum, frame) -> None:
     now = time.process_time()
     expired = [f for f in _stack if f.deadline is not None and f.deadline <= now]
     if not expired:
         _arm()
+        return
+    if _in_gc_callback(frame):
+        _arm(minimum=0.01)
         return
     # Re-arm first: an exception raised where Python ignores it (a garbage-collector callback, a
     # destructor) or a careless `except` must not end the budget; the timer fires again shortly.
