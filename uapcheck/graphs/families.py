@@ -19,11 +19,13 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   the globals), 3 layers, least.
 * F5 ``window(w) cyclic``, n ≥ 2w + 3: D = ⌈⌊n/2⌋/w⌉, G = D_n, D layers, least (§11.9).
 * F6 ``offsets {1..w} cyclic`` (or {−w..−1}), n ≥ 2w + 2: D = ⌈(n−1)/w⌉, G = C_n, D layers, least.
+* F8 ``offsets {1, s} cyclic`` (or {−1, −s}), s ≥ 3, n ≥ s² + 1: D = q + max(r, s − 2) with
+  n − 1 = qs + r, G = C_n, D layers, least (s = 2 is F6).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; whether D layers suffice is open (D + 1 suffice).
 
-Families whose closed forms are not proved (two-offset cyclic offsets, window + dilated, window +
+Families whose closed forms are not proved (cyclic offsets other than {1..w} and {1, s}, window + dilated, window +
 strided with s > w + 1, cyclic window + global with g < w) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
@@ -249,15 +251,49 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
     vals = sorted({int(k) for k in ks})
     w = max(abs(v) for v in vals)
     if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
-            return FamilyTheorem(
+        return FamilyTheorem(
             "F6", "offsets {1, …, w} cyclic", (("w", Integer(w)),), Integer(2 * w + 2),
             ceiling((n - 1) / w), "C_n", n, ("(1 2 ... n)",), ceiling((n - 1) / w), True,
             "the rooted view of a position has no automorphism but the identity (§11.9), so no view witness "
             "exists and D layers suffice")
-    return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic",
-                      "the diameter of a circulant digraph with two or more jumps other than {1, …, w} has no "
-                      "closed form proved here (it depends on n through a lattice problem); the group and the "
-                      f"least layer count at symbolic n are open ({SECTION}, open question O1)")
+    if len(vals) == 2 and (vals[0] == 1 or vals[1] == -1) and w >= 3:
+        return _two_jumps(n, w)
+    return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", _two_jump_question(vals))
+
+
+def two_jump_diameter(n, s: int) -> sympy.Expr:
+    """Theorem F8's diameter of `offsets {1, s} cyclic`: q + max(r, s − 2) with n − 1 = qs + r, written
+    max(q + r, q + s − 2) = max(n + s − 2 − (s − 1)⌈n/s⌉, ⌈n/s⌉ + s − 3), as q = ⌈n/s⌉ − 1 (no Mod: the
+    certificate trees have none)."""
+    c = ceiling(n / s)
+    return sympy.Max(c + s - 3, n + s - 2 - (s - 1) * c)
+
+
+def _two_jumps(n, s: int) -> FamilyTheorem:
+    """Theorem F8: `offsets {1, s} cyclic` (or {−1, −s}), s ≥ 3, n ≥ s² + 1 (docs/theory.md §11.11)."""
+    d = two_jump_diameter(n, s)
+    return FamilyTheorem(
+        "F8", "offsets {1, s} cyclic", (("s", Integer(s)),), Integer(s * s + 1), d, "C_n", n,
+        ("(1 2 ... n)",), d, True,
+        "the rooted view of a position has no automorphism but the identity (the levels of the lattice "
+        "costs x + y of x + sy; the ends of level s − 1 tell the jumps 1 and s apart), so no view witness "
+        "exists and D layers suffice")
+
+
+def _two_jump_question(vals: list) -> str:
+    """O1 of §11.11, worded for these offsets."""
+    if len(vals) == 2 and vals[0] < 0 < vals[1]:
+        what = ("offsets of both signs: the lattice costs |x| + |y| meet near the antipode, and the diameter, "
+                "the group and the least layer count at symbolic n are not proved")
+    elif len(vals) == 2:
+        what = ("two jumps {a, b} other than {1, s}: the diameter of the circulant digraph depends on n through "
+                "a lattice problem (the residues not of the form ax + by need wrap-around); no closed form, "
+                "group or least layer count at symbolic n is proved")
+    else:
+        what = ("three or more jumps other than {1, …, w} (or {±1, …, ±w}): the diameter of the circulant "
+                "depends on n through a lattice problem; no closed form, group or least layer count at "
+                "symbolic n is proved")
+    return f"{what} ({SECTION}, open question O1)"
 
 
 def strided_base_check(w: int, s: int) -> Optional[int]:

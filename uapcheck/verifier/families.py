@@ -11,6 +11,9 @@ and a few more lengths.
                                          pieces (blocks minus the globals) of each size s, 3 layers (least),
                                          witness σ = (a c), a in the next-to-last piece, c in the first,
                                          at a position of the last piece
+    F8  offsets {1, s} cyclic (or {−1, −s}), s ≥ 3: n ≥ s² + 1: D = q + max(r, s − 2) with n − 1 = qs + r,
+                                         |G| = n (C_n), D layers (least): the rooted views, decided with
+                                         nauty at n = s² + 1, …, s² + s + 1 (a whole period of D's formula)
     F7  window(w) + strided(s), 2 ≤ s ≤ w + 1: D = 2 from n ≥ d* + 1 (d* = w + 1, or w + 2 when s | w + 1);
                                          G = the reflection for n ≥ max(s(4w + 3), 2w + 1, 1 + Rw) when
                                          colour refinement of the cross graph's ball of radius R around 1
@@ -45,6 +48,15 @@ class Family:
     name: Optional[Callable[[str], bool]]      # accepts the group's stated name
     witness: Optional[Callable[[int], tuple]]  # n -> (position, permutation): D layers do not suffice
     generators: Optional[Callable[[int], list]] = None  # n -> generators of G (for the rooted views)
+    diameter_at: Optional[Callable[[sympy.Expr], sympy.Expr]] = None  # D as a function of n (else `diameter`)
+    period: int = 1                            # D's formula depends on n mod this: one period is re-checked
+
+    def d(self, n) -> sympy.Expr:
+        """D at the length n (an integer, or the length's symbol)."""
+        return sympy.Integer(self.diameter) if self.diameter_at is None else self.diameter_at(n)
+
+    def layers_at(self, n) -> sympy.Expr:
+        return self.d(n) + (self.layers - self.diameter)
 
 
 def _int(t) -> Optional[int]:
@@ -77,6 +89,8 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return None
     if len(parts) == 1 and g is not None:
         return _f1(g)
+    if len(parts) == 1 and isinstance(parts[0], S.Offsets) and parts[0].cyclic:
+        return _f8(parts[0])
     if len(parts) != 2:
         return None
     other = [q for q in parts if q not in glob]
@@ -203,6 +217,49 @@ def _f7(w: int, s: int) -> Optional[Family]:
     return Family("F7", low, 2, 3, False, lambda n: sympy.Integer(2), 1, name, None)
 
 
+def _f8(p: S.Offsets) -> Optional[Family]:
+    """`offsets {1, s} cyclic` or {−1, −s} (0, the query itself, may be listed), integer s ≥ 3."""
+    offs = [_int(o) for o in p.offsets]
+    if any(o is None for o in offs):
+        return None
+    jumps = sorted(set(offs) - {0})
+    if len(jumps) != 2 or not (jumps[0] == 1 or jumps[1] == -1):
+        return None
+    s = max(abs(j) for j in jumps)
+    if s < 3:
+        return None
+
+    def diameter(n):
+        # n − 1 = qs + r, 0 ≤ r < s: q = ⌈n/s⌉ − 1, r = n − 1 − qs; D = q + max(r, s − 2)
+        q = sympy.ceiling(sympy.Rational(n, s) if isinstance(n, int) else n / s) - 1
+        return q + sympy.Max(n - 1 - s * q, s - 2)
+
+    def rotation(n):
+        return [k % n + 1 for k in range(1, n + 1)]
+
+    def name(text):
+        return text == "C_n"
+    return Family("F8", s * s + 1, 0, 0, True, lambda n: n, 1, name, None, lambda n: [rotation(n)],
+                  diameter_at=diameter, period=s)
+
+
+def same_value(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, layers: bool = False) -> bool:
+    """The claimed D (or layer count) equals the family's for every n: structurally, or in every
+    residue class n = period·k + j (k a positive integer symbol), where floor and ceiling of
+    (period·k + j)/period evaluate exactly."""
+    mine = fam.layers_at(n_sym) if layers else fam.d(n_sym)
+    if claimed == mine:
+        return True
+    if fam.diameter_at is None:
+        return sympy.simplify(claimed - mine) == 0
+    k = sympy.Symbol("k", integer=True, positive=True)
+    for j in range(fam.period):
+        at = {n_sym: fam.period * k + j}
+        if sympy.simplify(claimed.xreplace(at) - mine.xreplace(at)) != 0:
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class ResidueLength:
     """n = b·k + r with k ≥ 1 a symbol: ⌈n/b⌉ and the last piece's size as expressions in k."""
@@ -218,16 +275,16 @@ def residue_length(b: int, r: int, k: sympy.Symbol) -> ResidueLength:
 def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
     """At n = low, …, low + INSTANCES − 1 (and a whole residue period): the verifier's arcs give the
     family's diameter, group order (and the generators preserve them), and the witness fails D layers."""
-    top = min(MAX_INSTANCE_N, fam.low + max(INSTANCES, fam.modulus + 1) - 1)
-    for n in range(fam.low, top + 1):
+    for n in range(fam.low, instance_top(fam) + 1):
         heads = [patterns.head_arcs(h.pattern, n) for h in spec.heads]
         outs = patterns.union_out(heads, n)
         dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
         if any(x is None for arr in dist.values() for x in arr[1:]):
             return f"n = {n}: not strongly connected"
         d = max(x for arr in dist.values() for x in arr[1:] if x is not None)
-        if d != fam.diameter:
-            return f"n = {n}: the diameter is {d}, not {fam.diameter}"
+        want = int(fam.d(n))
+        if d != want:
+            return f"n = {n}: the diameter is {d}, not {want}"
         if what == "connectivity":
             continue
         lab = patterns.labels_at(spec, heads, n)
@@ -242,7 +299,7 @@ def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
             if patterns.preserves(perm, lab):
                 return f"n = {n}: the witness is a symmetry"
             bad = patterns.view_bad_positions(perm, heads, n)
-            near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= fam.diameter - 1]
+            near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= want - 1]
             if near:
                 return f"n = {n}: position {near[0]}, whose neighbourhood σ changes, is within D − 1 of {i}"
         if what == "layers" and fam.least and fam.witness is None and fam.generators is not None:
@@ -250,12 +307,22 @@ def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
             if not all(patterns.preserves(g, lab) for g in gens):
                 return f"n = {n}: a generator is not a symmetry"
             try:
-                found = views.decide(heads, n, fam.diameter, gens)
+                found = views.decide(heads, n, want, gens)
             except views.NoNauty as exc:
                 return f"n = {n}: the rooted views are not decided ({exc})"
             if found:
                 return f"n = {n}: {found}"
     return None
+
+
+def instance_top(fam: Family) -> int:
+    """The last length re-checked: INSTANCES lengths (or a whole period of the order's formula) from the
+    start of the range, up to MAX_INSTANCE_N; a family whose D depends on n (F8) always gets a whole
+    period of D's formula, wherever its range starts."""
+    top = min(MAX_INSTANCE_N, fam.low + max(INSTANCES, fam.modulus + 1) - 1)
+    if fam.diameter_at is not None:
+        top = max(top, fam.low + fam.period)
+    return top
 
 
 def same_order(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, residue: Optional[int]) -> bool:

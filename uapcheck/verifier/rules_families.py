@@ -41,17 +41,17 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
         ctx.cache[key] = families.instance_problem(ctx.spec, fam, what)
     if ctx.cache[key]:
         raise Reject(f"Theorem {fam.theorem} fails at an instance: {ctx.cache[key]}")
-    top = min(families.MAX_INSTANCE_N, fam.low + max(families.INSTANCES, fam.modulus + 1) - 1)
-    return f"instances n = {fam.low}..{top} re-checked on the verifier's arcs"
+    return f"instances n = {fam.low}..{families.instance_top(fam)} re-checked on the verifier's arcs"
 
 
 def connected(ctx, s, fam: families.Family):
     d = _value(ctx, (s.get("data") or {}).get("diameter"), "the diameter")
-    if d != fam.diameter:
-        raise Reject(f"the diameter {sympy.sstr(d)} is not Theorem {fam.theorem}'s {fam.diameter}")
+    mine = fam.d(_n(ctx))
+    if not families.same_value(fam, d, _n(ctx)):
+        raise Reject(f"the diameter {sympy.sstr(d)} is not Theorem {fam.theorem}'s {sympy.sstr(mine)}")
     low = _range(ctx, s, fam)
     return VERIFIED, (f"Theorem {fam.theorem} (docs/theory.md §11.11), matched on the re-parsed pattern: D = "
-                      f"{fam.diameter} for n ≥ {low}; " + _instances(ctx, fam, "connectivity") + " (BFS)")
+                      f"{sympy.sstr(mine)} for n ≥ {low}; " + _instances(ctx, fam, "connectivity") + " (BFS)")
 
 
 def layers(ctx, s, fam: families.Family):
@@ -61,9 +61,11 @@ def layers(ctx, s, fam: families.Family):
         raise Reject("its premise is not the connectivity step")
     m = _value(ctx, data.get("layers"), "the number of layers")
     d = _value(ctx, data.get("diameter"), "the diameter")
-    if d != fam.diameter or m != fam.layers or bool(data.get("least")) != fam.least:
+    n = _n(ctx)
+    if (not families.same_value(fam, d, n) or not families.same_value(fam, m, n, layers=True)
+            or bool(data.get("least")) != fam.least):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "
-                     f"{fam.theorem}'s {fam.layers} (least: {fam.least}, D = {fam.diameter})")
+                     f"{fam.theorem}'s {sympy.sstr(fam.layers_at(n))} (least: {fam.least}, D = {sympy.sstr(fam.d(n))})")
     low = _range(ctx, s, fam)
     if not fam.least:
         why = "D + 1 layers suffice by the view argument (§11.2); not claimed least"
@@ -71,7 +73,8 @@ def layers(ctx, s, fam: families.Family):
         why = (f"D + 1 = {fam.layers} layers least: the theorem's view witness (a swap outside G) changes no "
                f"neighbourhood within D − 1 of its position, checked at every instance")
     else:
-        why = f"D = {fam.layers} layers suffice: no view witness, rooted views decided with nauty at every instance"
+        why = (f"D = {sympy.sstr(fam.layers_at(n))} layers suffice: no view witness, rooted views decided with "
+               "nauty at every instance")
     return VERIFIED, f"Theorem {fam.theorem} for n ≥ {low}: {why}; " + _instances(ctx, fam, "layers")
 
 
