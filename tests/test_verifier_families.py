@@ -15,7 +15,7 @@ from uapcheck.parse import parse_source
 from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, verify
 
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
-                "window_strided_n.uap": "F7"}
+                "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8"}
 
 
 def _cert_of(text: str) -> dict:

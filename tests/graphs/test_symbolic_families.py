@@ -40,6 +40,7 @@ CASES = [
     ("cwindow", "F5", Window("w", True), [{"w": 1}, {"w": 2}, {"w": 3}]),
     ("one-sided", "F6", Offsets((1, 2), True), [{}]),
     ("one-sided-3", "F6", Offsets((-1, -2, -3), True), [{}]),
+    ("two-jumps", "F8", Offsets((1, 4), True), [{}]),  # s = 3..7 and the mirrors: test_two_jump_offsets.py
     ("window+strided", "F7", U(Window("w"), Strided("s")), [{"w": 2, "s": 3}, {"w": 1, "s": 2}, {"w": 3, "s": 2}]),
 ]
 
@@ -112,7 +113,7 @@ def test_the_base_case_of_window_plus_strided_settles_for_small_parameters():
 
 
 def test_open_families_name_their_question():
-    for pattern in (Offsets((1, 3), True), U(Window(2), Dilated(2, 2)), U(Window(1), Strided(3)),
+    for pattern in (Offsets((2, 3), True), U(Window(2), Dilated(2, 2)), U(Window(1), Strided(3)),
                     U(Window(3, True), Global(1))):
         found = F.match([pattern], N, {})
         assert isinstance(found, F.OpenFamily) and "open question" in found.question

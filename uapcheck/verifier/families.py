@@ -219,8 +219,8 @@ def _f7(w: int, s: int) -> Optional[Family]:
 
 def _f8(p: S.Offsets) -> Optional[Family]:
     """`offsets {1, s} cyclic` or {−1, −s} (0, the query itself, may be listed), integer s ≥ 3."""
-    offs = [_int(o) for o in p.offsets]
-    if any(o is None for o in offs):
+    offs = [o for o in (_int(x) for x in p.offsets) if o is not None]
+    if len(offs) != len(p.offsets):
         return None
     jumps = sorted(set(offs) - {0})
     if len(jumps) != 2 or not (jumps[0] == 1 or jumps[1] == -1):
