@@ -511,17 +511,39 @@ def arc_codes(graph: PatternGraph) -> frozenset[int]:
     return cache["codes"]
 
 
+def _codes_in_edge_order(graph: PatternGraph):
+    """The codes of ``arc_codes`` as a numpy int64 array in that set's iteration order (cached: one
+    pass over the set serves both ``endpoints`` and ``code_array``)."""
+    cache = _derived(graph)
+    if "edge-order array" not in cache:
+        import numpy as np
+        codes = arc_codes(graph)
+        cache["edge-order array"] = np.fromiter(codes, dtype=np.int64, count=len(codes))
+    return cache["edge-order array"]
+
+
 def code_array(graph: PatternGraph):
     """The arc codes as a sorted numpy int64 array (exact: codes are below n² < 2⁶³). Cached; the
     array must not be modified."""
     cache = _derived(graph)
     if "code array" not in cache:
         import numpy as np
-        codes = arc_codes(graph)
-        arr = np.sort(np.fromiter(codes, dtype=np.int64, count=len(codes)))
+        arr = np.sort(_codes_in_edge_order(graph))
         arr.flags.writeable = False
         cache["code array"] = arr
     return cache["code array"]
+
+
+def code_endpoints(graph: PatternGraph):
+    """(sources, targets) of the sorted ``code_array``, 0-based numpy int64 arrays (sources ascending).
+    Cached; the arrays must not be modified."""
+    cache = _derived(graph)
+    if "code endpoints" not in cache:
+        c = code_array(graph)
+        src, dst = c // graph.n, c % graph.n
+        src.flags.writeable = dst.flags.writeable = False
+        cache["code endpoints"] = (src, dst)
+    return cache["code endpoints"]
 
 
 #: From this many arcs on, ``endpoints`` divides the codes with numpy (exact int64 arithmetic;
@@ -541,7 +563,7 @@ def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
         with _no_gc():
             if len(codes) >= NUMPY_DECODE_ARCS and n * n < 2 ** 63:
                 import numpy as np
-                sources, targets = np.divmod(np.fromiter(codes, dtype=np.int64, count=len(codes)), n)
+                sources, targets = np.divmod(_codes_in_edge_order(graph), n)
                 cache["endpoints"] = (sources.tolist(), targets.tolist())
             else:
                 cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),
@@ -560,3 +582,17 @@ def to_igraph(graph: PatternGraph) -> ig.Graph:
         with _no_gc():
             cache["igraph"] = ig.Graph(n=graph.n, edges=zip(js, is_), directed=True)
     return cache["igraph"]
+
+
+def neighbour_lists(graph: PatternGraph, mode: str) -> list[list[int]]:
+    """0-based out- (``mode="out"``) or in-neighbour lists (``"in"``) of every position, self excluded,
+    from igraph (C). Cached and shared (the twin classes of the group and the rooted views read the
+    same lists): callers must not modify them."""
+    if mode not in ("out", "in"):
+        raise ValueError(f"mode must be 'out' or 'in', got {mode!r}")
+    cache = _derived(graph)
+    key = "neighbours " + mode
+    if key not in cache:
+        with _no_gc():
+            cache[key] = to_igraph(graph).neighborhood(None, order=1, mode=mode, mindist=1)
+    return cache[key]

@@ -100,6 +100,8 @@ class Connectivity:
     upper: Optional[int] = None
     upper_bound: Optional[UpperBound] = None
     probes_used: int = 0
+    #: when the diameter is undecided: which resource ran out, and the size that would fit
+    reason: str = ""
 
     @property
     def witness(self) -> Optional[tuple[int, int]]:
@@ -146,8 +148,13 @@ def _separation(g: ig.Graph, n: int) -> Optional[Separation]:
 
 
 def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400,
-                         time_budget: float = 20.0, use_symmetry: bool = True) -> Connectivity:
-    """Strong connectivity and the exact directed diameter of the union over heads."""
+                         time_budget: float = 20.0, use_symmetry: bool = True,
+                         union_automorphisms: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
+    """Strong connectivity and the exact directed diameter of the union over heads.
+
+    ``union_automorphisms``: generators of the whole automorphism group of the union, when the caller
+    has them (one unbiased head: its symmetry group); the probe loop then uses their orbits instead of
+    running BLISS on the union a second time. Each one is re-checked on the arcs before use."""
     union = union_graph(graphs)
     n = union.n
     if n == 1:
@@ -161,23 +168,37 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
     if sep is not None:
         return Connectivity(n, False, separation=sep)
     return _diameter(union, g, max_probes=max_probes, time_budget=time_budget,
-                     use_symmetry=use_symmetry)
+                     use_symmetry=use_symmetry, known=union_automorphisms)
+
+
+#: The probe loop checks its progress over this many probes before it gives up early.
+PROGRESS_WINDOW = 8
+
+
+def fitting_n(n: int, arcs: int, work: int) -> int:
+    """The largest n' whose n' BFS runs fit ``work`` arc visits for a pattern of the same density
+    (arcs ∝ n, so the work grows like n'²·arcs/n)."""
+    per_position = max(1.0, arcs / max(1, n))
+    return max(1, int((work / per_position) ** 0.5))
 
 
 def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
-              use_symmetry: bool) -> Connectivity:
+              use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
+    import numpy as np
     n = union.n
     start = time.process_time()
     INF = float("inf")
-    upper = [INF] * n          # upper bound on ecc_out(w)
-    lower = [0] * n            # lower bound on ecc_out(w)
+    big = np.iinfo(np.int64).max // 4
+    upper = np.full(n, big, dtype=np.int64)   # upper bound on ecc_out(w) (big: none yet)
+    lower = np.zeros(n, dtype=np.int64)       # lower bound on ecc_out(w)
     best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
     probes: list[BFSProbe] = []
-    probed: set[int] = set()
-    orbit_of: Optional[list[int]] = None   # orbit id per vertex once symmetry is used
+    probed = np.zeros(n, dtype=bool)
+    orbit_of = None   # orbit id per vertex (numpy) once symmetry is used
     automorphisms: tuple[tuple[int, ...], ...] = ()
     cheap_tried = bliss_tried = not use_symmetry
-    degree = g.degree(mode="all")
+    degree = np.asarray(g.degree(mode="all"), dtype=np.int64)
+    remaining: dict[int, int] = {}  # number of probes -> candidates left then (the progress record)
 
     def probe(v0: int) -> None:
         nonlocal best, best_pair
@@ -185,38 +206,45 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
         d_in = _bfs(g, v0, "in")
         e_out, e_in = max(d_out), max(d_in)
         probes.append(BFSProbe(v0 + 1, tuple(d_out), tuple(d_in)))
-        probed.add(v0)
+        probed[v0] = True
         if e_out > best:
             best, best_pair = e_out, (v0 + 1, d_out.index(e_out) + 1)
         if e_in > best:
             best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
+        a_in = np.asarray(d_in, dtype=np.int64)
+        a_out = np.asarray(d_out, dtype=np.int64)
         # upper[w] = min(upper[w], d_in[w] + e_out); lower[w] = max(lower[w], d_in[w], e_out - d_out[w])
-        # (comprehensions with comparisons: several times faster than map(min/max) per element)
-        upper[:] = [u if u <= a else a for u, a in zip(upper, map(add, d_in, repeat(e_out)))]
-        lower[:] = [lo if lo >= a else a for lo, a in zip(lower, d_in)]
-        lower[:] = [lo if lo >= b else b for lo, b in zip(lower, map(sub, repeat(e_out), d_out))]
+        np.minimum(upper, a_in + int(e_out), out=upper)
+        np.maximum(lower, a_in, out=lower)
+        np.maximum(lower, int(e_out) - a_out, out=lower)
         upper[v0] = lower[v0] = e_out
 
     def spread_over_orbits() -> None:
         # all members of an orbit share ecc_out: share the tightest bounds too
         assert orbit_of is not None  # called once the automorphisms have given the orbits
-        up: dict[int, float] = {}
-        lo: dict[int, int] = {}
-        for w, o in enumerate(orbit_of):
-            if upper[w] < up.get(o, INF):
-                up[o] = upper[w]
-            if lower[w] > lo.get(o, -1):
-                lo[o] = lower[w]
-        for w, o in enumerate(orbit_of):
-            upper[w], lower[w] = up[o], lo[o]
+        up = np.full(n, big, dtype=np.int64)
+        lo = np.full(n, -1, dtype=np.int64)
+        np.minimum.at(up, orbit_of, upper)
+        np.maximum.at(lo, orbit_of, lower)
+        upper[:] = up[orbit_of]
+        lower[:] = lo[orbit_of]
 
-    probe(max(range(n), key=lambda v: degree[v]))  # a hub first: global tokens close at once
+    def use(perms) -> None:
+        nonlocal orbit_of
+        orbit_of = np.asarray(orbits(n, perms), dtype=np.int64)
+
+    def first(mask) -> int:
+        return int(np.flatnonzero(mask)[0])
+
+    probe(first(degree == degree.max()))  # a hub first: global tokens close at once
     pick_high = True
     while True:
         if orbit_of is not None:
             spread_over_orbits()
-        candidates = [w for w in range(n) if upper[w] > best]
-        if not candidates:
+        open_ = upper > best
+        count = int(open_.sum())
+        remaining[len(probes)] = count
+        if not count:
             ub = UpperBound(best, "bounds", tuple(probes), automorphisms)
             return Connectivity(n, True, diameter=best, lower=best, lower_pair=best_pair,
                                 upper=best, upper_bound=ub, probes_used=len(probes))
@@ -227,28 +255,55 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             automorphisms = tuple(p for p in (rotation(n), reflection(n))
                                   if _is_graph_automorphism(p, union))
             if automorphisms:
-                orbit_of = orbits(n, automorphisms)
+                use(automorphisms)
                 continue
-        if len(probes) >= 16 and n * g.ecount() <= EXHAUSTIVE_MAX_WORK:
+        exhaustive_fits = n * g.ecount() <= EXHAUSTIVE_MAX_WORK
+        if len(probes) >= 16 and exhaustive_fits:
             return _exhaustive(union, g, probes)
         if not bliss_tried and len(probes) >= 16:
             bliss_tried = True
-            gens = _union_automorphisms(union)
+            gens: Optional[list[tuple[int, ...]]]
+            if known is not None:
+                gens = [p for p in map(tuple, known) if p != tuple(range(1, n + 1))]
+            else:
+                gens = _union_automorphisms(union)
             # a wrong automorphism would make a wrong diameter: re-check each one on the arcs
             if gens and all(_is_graph_automorphism(p, union) for p in gens):
                 automorphisms = automorphisms + tuple(gens)
-                orbit_of = orbits(n, automorphisms)
+                use(automorphisms)
                 continue
+        reason = None
         if len(probes) >= max_probes or time.process_time() - start > time_budget:
-            top = int(max(upper))
+            reason = (f"the probes ran out of their budget ({len(probes)} BFS probes, limit {max_probes}, "
+                      f"{time_budget:g} s of CPU time)")
+        elif len(probes) >= 16 and bliss_tried and len(probes) - PROGRESS_WINDOW in remaining:
+            removed = remaining[len(probes) - PROGRESS_WINDOW] - count
+            needed = count * PROGRESS_WINDOW / removed if removed > 0 else INF
+            if len(probes) + needed > max_probes:
+                work = n * g.ecount()
+                reason = (f"after {len(probes)} BFS probes {count:,} positions still have an eccentricity bound "
+                          f"above the longest distance found ({best}), and the last {PROGRESS_WINDOW} probes "
+                          f"settled {max(0, removed):,} of them, so the probes would not close within their "
+                          f"limit ({max_probes}); every eccentricity takes n = {n:,} BFS runs over "
+                          f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): a pattern "
+                          f"of this density is decided exactly up to about n = "
+                          f"{fitting_n(n, g.ecount(), EXHAUSTIVE_MAX_WORK):,}")
+        if reason is not None:
+            top = int(upper.max())
             ub = UpperBound(top, "bounds", tuple(probes), automorphisms)
             return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
-                                upper=top, upper_bound=ub, probes_used=len(probes))
-        fresh = [w for w in candidates if w not in probed] or candidates
+                                upper=top, upper_bound=ub, probes_used=len(probes), reason=reason)
+        fresh = open_ & ~probed
+        if not fresh.any():
+            fresh = open_
         if pick_high:
-            v = max(fresh, key=lambda w: (upper[w], degree[w]))
+            top = upper[fresh].max()
+            mask = fresh & (upper == top)
+            v = first(mask & (degree == degree[mask].max()))
         else:
-            v = min(fresh, key=lambda w: (lower[w], -degree[w]))
+            low = lower[fresh].min()
+            mask = fresh & (lower == low)
+            v = first(mask & (degree == degree[mask].max()))
         pick_high = not pick_high
         probe(v)
 
@@ -421,6 +476,8 @@ def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
+    if len(ub.probes) * n >= NUMPY_CHECK_ARCS:
+        return _probe_bounds_hold_arrays(n, ub)
     probe_bounds = [(p.dist_in, p.ecc_out) for p in ub.probes]
     best = [min(d_in[w] + e for d_in, e in probe_bounds) for w in range(n)]
     if ub.automorphisms:  # ecc_out is constant on orbits: the best bound in an orbit holds for all
@@ -430,6 +487,23 @@ def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
             orbit_best[orbit[w]] = min(orbit_best.get(orbit[w], best[w]), best[w])
         best = [orbit_best[orbit[w]] for w in range(n)]
     return max(best) <= ub.bound
+
+
+def _probe_bounds_hold_arrays(n: int, ub: UpperBound) -> bool:
+    """The bound of `_probe_bounds_hold` with numpy (exact int64): min over probes of d_in + ecc_out
+    per position, then the least bound over each orbit, against ub.bound."""
+    import numpy as np
+    best = None
+    for p in ub.probes:
+        row = np.asarray(p.dist_in, dtype=np.int64) + int(p.ecc_out)
+        best = row if best is None else np.minimum(best, row)
+    assert best is not None  # called with probes only
+    if ub.automorphisms:
+        orbit = np.asarray(orbits(n, ub.automorphisms), dtype=np.int64)
+        orbit_best = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(orbit_best, orbit, best)
+        best = orbit_best[orbit]
+    return int(best.max()) <= ub.bound
 
 
 def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
@@ -458,20 +532,13 @@ def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:
     if union.complete:
         return 1
     if union.num_arcs >= NUMPY_CHECK_ARCS and union.n * union.n < 2 ** 63:
-        outs = _out_lists(union)
+        from .arc_arrays import bfs, out_csr
+        indptr, targets = out_csr(code_array(union), union.n)
+        d = int(bfs(indptr, targets, union.n, [j - 1], stop=i - 1)[i - 1])
     else:
         outs, _ = _adjacency(union)
-    d = _plain_bfs(outs, j - 1, stop=i - 1)[i - 1]
+        d = _plain_bfs(outs, j - 1, stop=i - 1)[i - 1]
     return d if d >= 0 else None
-
-
-def _out_lists(union: PatternGraph) -> list[list[int]]:
-    """Out-neighbour lists (0-based) from the sorted codes (sources ascending), cut per vertex."""
-    import numpy as np
-    src, dst = _arc_arrays(union)
-    cuts = np.searchsorted(src, np.arange(union.n + 1)).tolist()
-    targets = dst.tolist()
-    return [targets[cuts[v]:cuts[v + 1]] for v in range(union.n)]
 
 
 def verify_connectivity(graphs: Sequence[PatternGraph], c: Connectivity) -> bool:

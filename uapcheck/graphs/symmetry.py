@@ -58,7 +58,8 @@ from ..groups import group_structure as typed_structure
 from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, reflection, rotation,
                       symmetric_generators)
 from ..spec import BIAS_KINDS
-from .build import PatternGraph, _no_gc, arc_codes, endpoints, to_igraph
+from .build import (PatternGraph, _no_gc, arc_codes, code_array, code_endpoints, endpoints, neighbour_lists,
+                    to_igraph)
 
 POSITIONAL_KINDS = ("none", "absolute")
 
@@ -186,6 +187,8 @@ class _Structure:
         if not moved or not self.codes:
             return True
         codes, labels = self.codes, self.labels
+        if labels is None and len(codes) >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
+            return _preserves_arrays(self.support, perm)
         if perm == reflection(n):
             # (j, i) -> (n-1-j, n-1-i) in 0-based terms, i.e. code c -> n² - 1 - c: no decoding
             top = n * n - 1
@@ -217,6 +220,30 @@ class _Structure:
         if labels is None:  # σ is a bijection: arcs into arcs suffices
             return all(map(codes.__contains__, arc_images))
         return all(map(eq, map(labels.get, arc_images), self.edge_labels()))
+
+
+#: From this many arcs on, an unlabelled membership test runs on the sorted code array (numpy).
+NUMPY_PRESERVE_ARCS = 50_000
+
+
+def _preserves_arrays(support: PatternGraph, perm: tuple) -> bool:
+    """σ maps every arc of ``support`` to an arc (so onto the arcs: σ is a bijection), on numpy arrays
+    (exact int64 codes): the reflection c ↦ n² − 1 − c reverses the sorted codes; any other σ maps the
+    arcs at its moved points (the others are fixed), each image looked up in the sorted codes."""
+    import numpy as np
+    n = support.n
+    codes = code_array(support)
+    if len(codes) == 0:
+        return True
+    if perm == reflection(n):
+        return bool(np.array_equal(n * n - 1 - codes[::-1], codes))
+    src, dst = code_endpoints(support)
+    p0 = np.asarray(perm, dtype=np.int64) - 1
+    moved = p0 != np.arange(n, dtype=np.int64)
+    select = moved[src] | moved[dst]
+    images = p0[src[select]] * n + p0[dst[select]]
+    at = np.minimum(np.searchsorted(codes, images), len(codes) - 1)
+    return bool((codes[at] == images).all())
 
 
 def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],  # noqa: C901 - one branch per head structure (bias, positions); to be split
@@ -320,11 +347,17 @@ def _twin_classes(st: _Structure) -> list[list[int]]:
     built only for positions whose cheap key collides.
     """
     n = st.n
-    g = to_igraph(st.support)
     groups: list[list[int]] = []
+    if len(st.codes) >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
+        with _no_gc():
+            for closed, members_list in _cheap_buckets_arrays(st.support):
+                outs, ins = _neighbours_of(st.support, sum(map(len, members_list)))
+                for members in members_list:
+                    groups.extend(_exact_twins(st, members, outs, ins, closed))
+        return _merge_twin_groups(n, groups)
     with _no_gc():  # 2n neighbour lists: no collection pass can free anything meanwhile
-        outs = g.neighborhood(None, order=1, mode="out", mindist=1)
-        ins = g.neighborhood(None, order=1, mode="in", mindist=1)
+        outs = neighbour_lists(st.support, "out")
+        ins = neighbour_lists(st.support, "in")
         lo, li = list(map(len, outs)), list(map(len, ins))
         so, si = list(map(sum, outs)), list(map(sum, ins))
         for closed in (False, True):
@@ -341,6 +374,56 @@ def _twin_classes(st: _Structure) -> list[list[int]]:
                     buckets[keys[u]].append(u)
             for members in buckets.values():
                 groups.extend(_exact_twins(st, members, outs, ins, closed))
+    return _merge_twin_groups(n, groups)
+
+
+def _cheap_buckets_arrays(support: PatternGraph):
+    """The colliding cheap keys of `_twin_classes` from the sorted code arrays (numpy): for the open
+    keys (out-degree, sum of out-neighbours, in-degree, sum of in-neighbours) and the closed ones (each
+    sum plus the position itself), the groups of ≥ 2 positions sharing a key, each ascending. The sums
+    are exact (float64 sums of integers below 2⁵³)."""
+    import numpy as np
+    n = support.n
+    src, dst = code_endpoints(support)
+    lo = np.bincount(src, minlength=n).astype(np.int64)
+    li = np.bincount(dst, minlength=n).astype(np.int64)
+    so = np.bincount(src, weights=dst, minlength=n).astype(np.int64)
+    si = np.bincount(dst, weights=src, minlength=n).astype(np.int64)
+    here = np.arange(n, dtype=np.int64)
+    for closed in (False, True):
+        keys = (lo, so + here, li, si + here) if closed else (lo, so, li, si)
+        order = np.lexsort(keys[::-1])
+        ks = np.stack([k[order] for k in keys], axis=1)
+        new = np.concatenate(([True], np.any(ks[1:] != ks[:-1], axis=1)))
+        starts = np.flatnonzero(new)
+        sizes = np.diff(np.append(starts, n))
+        many = sizes > 1
+        if many.any():
+            yield closed, [sorted(order[a:a + z].tolist()) for a, z in zip(starts[many].tolist(), sizes[many].tolist())]
+
+
+class _NeighboursOf:
+    """Neighbour lists of single positions on demand (igraph, C), for a few colliding positions."""
+
+    def __init__(self, graph, mode: str):
+        self.graph, self.mode = graph, mode
+
+    def __getitem__(self, u: int) -> list[int]:
+        return self.graph.neighbors(u, mode=self.mode)
+
+
+def _neighbours_of(support: PatternGraph, count: int):
+    """(outs, ins) indexable by position: all lists (cached, shared) when many positions are asked
+    for, else one igraph query per position."""
+    if count * 8 >= support.n or "neighbours out" in support.__dict__.get("_derived", {}):
+        return neighbour_lists(support, "out"), neighbour_lists(support, "in")
+    g = to_igraph(support)
+    return _NeighboursOf(g, "out"), _NeighboursOf(g, "in")
+
+
+def _merge_twin_groups(n: int, groups: list[list[int]]) -> list[list[int]]:
+    """The classes of the equivalence generated by the groups of pairwise twins (union-find): each
+    sorted, ordered by least member, singletons included."""
     if not groups:
         with _no_gc():
             return [[u] for u in range(n)]

@@ -138,7 +138,7 @@ class Neighbourhoods:
 
     def __init__(self, graphs: Sequence[PatternGraph], arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None):
-        from .build import to_igraph, union_graph
+        from .build import neighbour_lists, union_graph
 
         n = graphs[0].n
         self.n = n
@@ -151,18 +151,17 @@ class Neighbourhoods:
         # positions' own labels (an absolute positional encoding): None, or one hashable per position (0-based)
         self.vertex_classes = None if vertex_classes is None else list(vertex_classes)
         self.num_heads = len(distinct)
-        self._head_lists = [to_igraph(g).neighborhood(None, order=1, mode="in", mindist=1) for g in distinct]
+        self._head_lists = [neighbour_lists(g, "in") for g in distinct]
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
         union = union_graph(list(dict.fromkeys(distinct)))
-        ug = to_igraph(union)
-        self.outs = ug.neighborhood(None, order=1, mode="out", mindist=1)
+        self.outs = neighbour_lists(union, "out")
         self.num_arcs = union.num_arcs
         if len(distinct) == 1 and not self.labelled:
             self.ins = self._head_lists[0]
             self.labels = None
             self.num_labels = 1
             return
-        self.ins = ug.neighborhood(None, order=1, mode="in", mindist=1)
+        self.ins = neighbour_lists(union, "in")
         masks: list[list] = []
         counts: dict = {}
         member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]

@@ -435,7 +435,6 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     except (ValueError, KeyError, BudgetExceeded) as exc:
         step = undecided_step(desc, str(exc))
         return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
-    conn = analyze_connectivity(graphs)
     structure, layers, diameter, obstruction = [], None, None, None
     try:
         with time_limit("computing the automorphism group", 60.0):
@@ -443,6 +442,11 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     except BudgetExceeded as exc:
         grp = None
         gstep, info = group_undecided(desc, str(exc)), None
+    # one unbiased head without a positional encoding: G is the union's whole automorphism group, so
+    # the diameter's probe loop takes its orbits from G instead of running BLISS a second time
+    whole = (grp is not None and grp.generators is not None and len(set(graphs)) == 1
+             and not any(_biases(spec)) and spec.positional == "none")
+    conn = analyze_connectivity(graphs, union_automorphisms=grp.generators if whole else None)
     if not conn.strongly_connected:
         i, j = conn.witness
         sep = conn.separation
@@ -465,7 +469,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     elif conn.upper is not None:
         connected = connected_step(desc, Diameter(tuple(graphs), conn),
                                    {"lower bound": conn.lower, "upper bound": conn.upper},
-                                   notes=("the exact diameter was not decided in the time budget",))
+                                   notes=(f"the exact diameter was not decided: {conn.reason or 'the time budget ran out'}",))
         structure.append(connected)
         layers = int(conn.upper) + 1
         structure.append(layers_step(connected, None, layers, False,

@@ -1,0 +1,150 @@
+"""The numpy paths of the graph engine and the proof kernel's large-graph re-checks against the
+plain-Python paths they replace at large n: thresholds are lowered so that small graphs take both.
+
+Covered: the level-at-a-time BFS over compact arc arrays (against a queue BFS), the twin classes'
+cheap keys from the code arrays, membership tests on the sorted codes (reflection and moved points),
+the probe loop's bounds (numpy) against the exhaustive eccentricities, and its early stop (bounds
+that hold, a reason naming the size that fits)."""
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs import connectivity as conn_mod
+from uapcheck.graphs import symmetry as sym_mod
+from uapcheck.graphs.arc_arrays import bfs, out_csr, union_codes
+from uapcheck.graphs.connectivity import verify_connectivity
+from uapcheck.graphs.symmetry import _structure, _twin_classes
+from uapcheck.spec import Blocks, Global, Offsets, PatternUnion, RandomPattern, Star, Window
+
+PATTERNS = [
+    PatternUnion((Window(1), RandomPattern(2, seed=1))),
+    PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0))),
+    PatternUnion((Window(2), Global(1), RandomPattern(1, seed=5))),
+    Window(2, cyclic=True), Star(), Blocks(4), PatternUnion((Blocks(3), Global(1))),
+    Offsets((1, -2), cyclic=True), RandomPattern(1, seed=3),
+]
+
+
+def queue_bfs(graphs, n, sources, radius=None):
+    outs = [set() for _ in range(n)]
+    for g in graphs:
+        for j, i in g.arcs():
+            outs[j - 1].add(i - 1)
+    dist = [-1] * n
+    q = deque()
+    for s in sources:
+        dist[s] = 0
+        q.append(s)
+    while q:
+        a = q.popleft()
+        if radius is not None and dist[a] >= radius:
+            continue
+        for b in outs[a]:
+            if dist[b] < 0:
+                dist[b] = dist[a] + 1
+                q.append(b)
+    return dist
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_array_bfs_is_the_queue_bfs(pattern):
+    rng = random.Random(11)
+    for n in (7, 23, 40):
+        graphs = [build_graph(pattern, n), build_graph(Window(1), n)][: rng.choice((1, 2))]
+        indptr, targets = out_csr(union_codes(graphs), n)
+        for _ in range(10):
+            sources = rng.sample(range(n), rng.choice((1, 1, 3)))
+            radius = rng.choice((None, 0, 1, 2, 5))
+            got = bfs(indptr, targets, n, sources, radius=radius).tolist()
+            assert got == queue_bfs(graphs, n, sources, radius), (n, sources, radius)
+            stop = rng.randrange(n)
+            early = bfs(indptr, targets, n, sources, stop=stop).tolist()
+            full = queue_bfs(graphs, n, sources)
+            assert early[stop] == full[stop]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_twin_classes_from_arrays_agree(monkeypatch, pattern):
+    for n in (6, 17, 32):
+        st = _structure([build_graph(pattern, n)], None, "none")
+        if not st.codes:
+            continue
+        monkeypatch.setattr(sym_mod, "NUMPY_PRESERVE_ARCS", 10 ** 12)
+        plain = _twin_classes(st)
+        st = _structure([build_graph(pattern, n)], None, "none")
+        monkeypatch.setattr(sym_mod, "NUMPY_PRESERVE_ARCS", 0)
+        assert _twin_classes(st) == plain, n
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_membership_on_arrays_agrees(monkeypatch, pattern):
+    rng = random.Random(5)
+    n = 24
+    g = build_graph(pattern, n)
+    perms = [tuple(range(n, 0, -1)), tuple(list(range(2, n + 1)) + [1])]
+    for _ in range(30):
+        p = list(range(1, n + 1))
+        if rng.random() < 0.5:
+            a, b = rng.sample(range(n), 2)
+            p[a], p[b] = p[b], p[a]
+        else:
+            rng.shuffle(p)
+        perms.append(tuple(p))
+    arcs = set(g.arcs())
+    for perm in perms:
+        want = all((perm[j - 1], perm[i - 1]) in arcs for j, i in arcs)
+        for threshold in (10 ** 12, 0):
+            monkeypatch.setattr(sym_mod, "NUMPY_PRESERVE_ARCS", threshold)
+            assert _structure([g], None, "none").preserves(perm) == want, (perm, threshold)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_groups_agree_on_both_paths(monkeypatch, pattern):
+    for n in (9, 30):
+        out = []
+        for threshold in (10 ** 12, 0):
+            monkeypatch.setattr(sym_mod, "NUMPY_PRESERVE_ARCS", threshold)
+            grp = symmetry_group([build_graph(pattern, n)])
+            out.append((grp.order, grp.name, grp.generators, grp.structure))
+        assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_probe_bounds_are_the_exhaustive_diameter(seed):
+    # the numpy probe loop decides the same diameter as every eccentricity computed one by one
+    n = 300
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(1, seed=seed))), n)]
+    c = analyze_connectivity(graphs, use_symmetry=False, max_probes=10 ** 6)
+    dists = [queue_bfs(graphs, n, [v]) for v in range(n)]
+    assert c.diameter == max(max(d) for d in dists)
+    assert verify_connectivity(graphs, c)
+
+
+def test_a_hopeless_probe_loop_stops_early_with_bounds_and_the_size_that_fits(monkeypatch):
+    # every eccentricity would take more than the limit, and the probes settle too few positions to
+    # close within theirs: the loop stops after 16 probes with proved bounds (re-checked) and a
+    # reason that names the size that fits
+    n = 2000
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), n)]
+    monkeypatch.setattr(conn_mod, "EXHAUSTIVE_MAX_WORK", 10_000)
+    c = analyze_connectivity(graphs, max_probes=40)
+    assert c.diameter is None and c.probes_used == 16
+    fit = conn_mod.fitting_n(n, graphs[0].num_arcs, 10_000)
+    assert f"decided exactly up to about n = {fit:,}" in c.reason
+    assert verify_connectivity(graphs, c)
+    true_diameter = max(max(queue_bfs(graphs, n, [v])) for v in range(n))
+    assert c.lower <= true_diameter <= c.upper
+    # with the default probe limit the same graph closes: the early stop is a resource decision only
+    monkeypatch.undo()
+    assert analyze_connectivity(graphs).diameter == true_diameter
+
+
+def test_fitting_n_is_the_largest_size_within_the_work():
+    for n, arcs, work in ((65536, 262138, 300_000_000), (1000, 4000, 10 ** 6)):
+        fit = conn_mod.fitting_n(n, arcs, work)
+        per = arcs / n
+        assert fit * fit * per <= work < (fit + 1) * (fit + 1) * per

@@ -1,0 +1,56 @@
+"""Compact arc arrays of large pattern graphs (numpy) and a breadth-first search over them.
+
+The re-checks of the proof kernel read large graphs through these arrays instead of Python lists of
+neighbours: exact integer arithmetic on the arc codes ``(j-1)*n + (i-1)`` (below n² < 2⁶³), no igraph.
+``out_csr`` cuts the sorted codes per source (compressed sparse rows); ``bfs`` expands a whole BFS
+level at once (every out-arc of the frontier gathered by index arithmetic), with the same result as a
+queue-based BFS: the distance of each position from the nearest source, −1 when not reached.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from .build import PatternGraph, code_array
+
+
+def union_codes(graphs: Sequence[PatternGraph]):
+    """The sorted codes of the union of the heads, each arc once (numpy int64)."""
+    import numpy as np
+    if len(graphs) == 1:
+        return code_array(graphs[0])
+    codes = np.sort(np.concatenate([code_array(g) for g in graphs]))
+    if len(codes) == 0:
+        return codes
+    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+
+
+def out_csr(codes, n: int):
+    """(indptr, targets), 0-based: the out-neighbours of v are targets[indptr[v]:indptr[v + 1]]."""
+    import numpy as np
+    src, dst = codes // n, codes % n  # sorted codes: sources ascending
+    return np.searchsorted(src, np.arange(n + 1)), dst
+
+
+def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] = None,
+        stop: Optional[int] = None):
+    """Distances (0-based positions, numpy int64, −1: unreached) from the nearest of ``sources``,
+    up to ``radius`` hops (None: all); stops after the level that reaches ``stop``."""
+    import numpy as np
+    dist = np.full(n, -1, dtype=np.int64)
+    frontier = np.unique(np.asarray(list(sources), dtype=np.int64))
+    dist[frontier] = 0
+    depth = 0
+    while frontier.size and (radius is None or depth < radius):
+        if stop is not None and dist[stop] >= 0:
+            break
+        depth += 1
+        starts, lens = indptr[frontier], indptr[frontier + 1] - indptr[frontier]
+        total = int(lens.sum())
+        if total == 0:
+            break
+        offsets = np.cumsum(lens) - lens
+        reached = targets[np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, lens)]
+        fresh = np.unique(reached[dist[reached] < 0])
+        dist[fresh] = depth
+        frontier = fresh
+    return dist
