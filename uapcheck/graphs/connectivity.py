@@ -20,7 +20,10 @@ largest upper and the smallest lower bound until the largest upper bound meets t
 eccentricity.  Vertex-transitive graphs (cyclic windows) never close this way, so when the probes
 stall the orbits of Aut(union) are added (all vertices of an orbit share their eccentricity); small
 graphs fall back to computing every eccentricity exactly.  A budget that runs out gives proven
-lower and upper bounds and ``diameter=None``: an undecided result, never an estimate.
+lower and upper bounds and ``diameter=None``: an undecided result, never an estimate.  When every
+eccentricity would exceed its work limit and the probes' progress (positions settled over the last
+``PROGRESS_WINDOW`` probes, a count, so the same on every machine) cannot close the bounds within
+``max_probes``, the loop stops early and ``reason`` names the size that fits.
 """
 from __future__ import annotations
 
