@@ -16,7 +16,7 @@ import sympy
 import uapcheck
 from uapcheck import certfile
 from uapcheck.graphs import families as F
-from uapcheck.spec import Offsets
+from uapcheck.spec import Offsets, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -171,3 +171,96 @@ def test_the_verifier_rejects_a_forged_f8_claim(rule, key, value):
     _step(cert, rule)["data"][key] = value
     report = verify(cert)
     assert not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
+
+
+# ---------------------------------------------------------------------------------------------
+# The symmetric {±1, ±s}: the two parts of open question O1 (b) proved in docs/theory.md §11.11
+
+def _walks(n: int, s: int, target: int) -> int:
+    """Walks of length s from 0 to target in C_n(1, s) (steps ±1, ±s), by dynamic programming."""
+    cur = {0: 1}
+    for _ in range(s):
+        nxt: dict = {}
+        for u, c in cur.items():
+            for k in (1, -1, s, -s):
+                v = (u + k) % n
+                nxt[v] = nxt.get(v, 0) + c
+        cur = nxt
+    return cur.get(target % n, 0)
+
+
+@pytest.mark.parametrize("s", [3, 4, 5, 6, 7, 8])
+def test_symmetric_two_jumps_edges_of_size_1_have_s_minus_1_more_walks_of_length_s(s):
+    for n in range(s * s + s + 1, s * s + s + 25):
+        assert _walks(n, s, 1) - _walks(n, s, s) == s - 1
+
+
+@pytest.mark.parametrize("s", [3, 4, 5, 6])
+def test_symmetric_two_jumps_have_the_dihedral_group_from_s2_plus_s_plus_1(s):
+    pattern = Offsets((1, -1, s, -s), True)
+    for n in range(s * s + s + 1, NMAX + 1):
+        assert F.concrete(pattern, n, False).order == 2 * n
+    assert F.concrete(pattern, s * s + 1, False).order > 2 * (s * s + 1)  # x ↦ sx at n = s² + 1
+
+
+@pytest.mark.parametrize("s", [3, 4, 5, 6, 7])
+def test_symmetric_two_jumps_diameter_grows_by_one_every_2s_from_s2_plus_s(s):
+    jumps = (1, -1, s, -s)
+    for n in range(s * s + s, s * s + s + 10 * s):
+        assert _bfs_diameter(n + 2 * s, jumps) == _bfs_diameter(n, jumps) + 1
+
+
+def test_symmetric_two_jumps_can_need_d_plus_1_layers_where_g_is_dihedral():
+    """s = 6, n = 21: G = D_21 and yet a view witness exists (the least layer count stays open, O1)."""
+    got = F.concrete(Offsets((1, -1, 6, -6), True), 21)
+    assert got.order == 42 and got.least and got.layers == got.diameter + 1
+
+
+@pytest.mark.parametrize("s", [3, 4, 5, 6])
+def test_the_closed_forms_of_a_head_carry_f8_for_unions_of_heads(s):
+    """graphs/closed_connectivity.py and closed_groups.py state F8's diameter (n ≥ max(s + 1, s² − 3s + 2))
+    and group (n ≥ s²) per head, so heads with other patterns intersect with C_n exactly."""
+    from uapcheck.graphs import closed_connectivity, closed_group
+    pattern = Offsets((1, s), True)
+    for n in range(2, NMAX + 1):
+        case = closed_connectivity([pattern], n).at({})
+        assert case is not None and case.strongly_connected
+        if case.diameter is not None:
+            assert n >= max(s + 1, s * s - 3 * s + 2) and int(case.diameter) == _bfs_diameter(n, (1, s))
+        group = closed_group([pattern], n)
+        found = group.at({}) if group is not None else None
+        if n >= s * s:
+            assert found is not None and found.name == "C_n" and int(found.order) == n
+            assert F.concrete(pattern, n, False).order == n
+        else:
+            assert found is None
+    both = closed_group([pattern, Window(2, True)], N)  # C_n ∩ D_n = C_n for n ≥ max(s², 7)
+    case = both.at({"n": max(s * s, 7) + 1})
+    assert case.name == "C_n"
+
+
+@pytest.mark.parametrize("offsets", [(2, 3), (1, -3), (1, -1, 3, -3), (2, 5), (1, 3, 5), (-2, -7)])
+def test_at_an_integer_n_a_circulant_s_diameter_is_one_bfs_over_z_n(offsets):
+    """closed_connectivity at an integer n: one position's eccentricity (the rotations are automorphisms),
+    by a numpy BFS over Z_n; compared with the concrete engine's all-pairs answer."""
+    from math import gcd
+    from uapcheck.graphs import closed_connectivity
+    pattern = Offsets(offsets, True)
+    for n in range(3, 41):
+        if gcd(gcd(*[abs(k) for k in offsets]), n) != 1:
+            continue
+        case = closed_connectivity([pattern], n).at({})
+        assert case.strongly_connected and int(case.diameter) == F.concrete(pattern, n, False).diameter
+
+
+def test_the_symmetric_two_jumps_at_600000_tokens_take_the_closed_forms():
+    """{±1, ±3} at n = 600,000 (2.4 million arcs, above the token-graph limit of rules/pattern.py): G = D_n
+    by O1 (b) (i), D by one BFS over Z_n, and D + 1 layers (sufficient; the least count is open, O1).
+    (At 150,000 tokens the token graph is built and decides D layers, least.)"""
+    from uapcheck.graphs.closed_connectivity import circulant_eccentricity
+    n = 600_000
+    result = _check(_source("offsets {1, -1, 3, -3} cyclic", f"tokens {n}\n"))
+    d = _bfs_diameter(n, (1, -1, 3, -3))
+    assert circulant_eccentricity(n, (1, -1, 3, -3)) == d
+    assert result.verdict == "UAP" and result.group.name == "D_n" and result.layers == d + 1
+    assert not _layers_step(result).facts.get("least")

@@ -16,8 +16,12 @@ Connectivity and diameter
   connected (diameter ≤ n - 1, exact value not derived); K' = {±1..±w}: window(w).
 * offsets cyclic: Cay(Z_n, K) is strongly connected iff gcd(K' ∪ {n}) = gcd(gcd(K'), n) = 1 (a
   finite group: the generated monoid is the subgroup); otherwise all arcs stay in the cosets of
-  dZ_n, witness (1, 2).  K' = {1..w} (or {-1..-w}): one hop advances by 1..w, so the diameter is
-  ceil((n - 1)/w).
+  dZ_n, witness (1, 2).  At an integer n with gcd 1 the diameter is the eccentricity of one
+  position (the rotations are automorphisms), found by a BFS over Z_n with numpy arrays (n·|K|
+  work, no arc list).  K' = {1..w} (or {-1..-w}): one hop advances by 1..w, so the diameter is
+  ceil((n - 1)/w).  K' = {1, s} (or {-1, -s}), s ≥ 3: for n ≥ max(s + 1, s² - 3s + 2) the diameter
+  is q + max(r, s - 2) with n - 1 = qs + r (docs/theory.md §11.11, Theorem F8; wrap-around cannot
+  help there); below, strongly connected (1 ∈ K') with no closed form here.
 * dilated(w, r), r ≥ 2: arcs join positions congruent mod r, witness (1, 2); r = 1 is window(w).
 * strided(s), s ≥ 2: arcs join positions congruent mod s, witness (1, 2); s = 1 is full.
 * blocks(b): n ≤ b is complete; n > b: positions 1 and b + 1 lie in different blocks, no arc leaves
@@ -179,7 +183,19 @@ def _cyclic_offsets_connectivity(ks, n):
     if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
         return [_conn(sympy.true, True, ceiling((n - 1) / w),
                       rule="one-sided cyclic offsets {1..w}: ceil((n-1)/w)")]
+    if len(vals) == 2 and (vals[0] == 1 or vals[1] == -1) and w >= 3:
+        from .families import two_jump_diameter
+        low = max(w + 1, w * w - 3 * w + 2)
+        return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),
+                _conn(And(Ge(n, 2), Le(n, low - 1)), True, None,
+                      rule="cyclic offsets {1, s}: 1 is a jump, strongly connected"),
+                _conn(Ge(n, low), True, two_jump_diameter(n, w),
+                      rule="cyclic offsets {1, s}: q + max(r, s - 2) with n - 1 = qs + r (Theorem F8)")]
     d = reduce(math.gcd, (abs(v) for v in vals))
+    if _is_int(n) and int(n) >= 2 and math.gcd(d, int(n)) == 1:
+        return [_conn(sympy.true, True, Integer(circulant_eccentricity(int(n), vals)),
+                      rule="cyclic offsets at this n: a circulant is vertex-transitive (the rotations), so "
+                           "the diameter is the eccentricity of one position, a BFS over Z_n")]
     primes = sorted(sympy.primefactors(d))
     if not primes:  # d = 1
         return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),
@@ -191,6 +207,30 @@ def _cyclic_offsets_connectivity(ks, n):
                   rule=f"cyclic offsets: gcd({d}, n) = 1, strongly connected"),
             _conn(shared, False, witness=(Integer(1), Integer(2)),
                   rule=f"cyclic offsets: gcd({d}, n) > 1, arcs stay in cosets")]
+
+
+def circulant_eccentricity(n: int, jumps: Sequence[int]) -> int:
+    """max over t of the least number of jumps (each in ``jumps``, mod n) summing to t: the directed
+    diameter of the circulant (every rotation is an automorphism, so every position has this
+    eccentricity). Exact integer BFS over Z_n with numpy arrays; the circulant must be strongly
+    connected (gcd of the jumps and n is 1)."""
+    import numpy as np
+    seen = np.zeros(n, dtype=bool)
+    seen[0] = True
+    frontier = np.zeros(1, dtype=np.int64)
+    steps = np.array(sorted({j % n for j in jumps} - {0}), dtype=np.int64)
+    level = 0
+    while True:
+        reach = np.unique((frontier[:, None] + steps[None, :]).ravel() % n)
+        new = reach[~seen[reach]]
+        if new.size == 0:
+            break
+        seen[new] = True
+        frontier = new
+        level += 1
+    if not seen.all():
+        raise ValueError("the circulant is not strongly connected")
+    return level
 
 
 def _global_connectivity(atoms, n):

@@ -18,6 +18,11 @@ Groups (per head; heads intersect; "S_n" also covers n ≤ 2 or 3 where the name
 * offsets {1..w} cyclic (one-sided): n ≤ w + 1 complete, S_n; n ≥ w + 2: the arcs i -> i + 1 are
   exactly those with w - 1 common out-neighbours (the others have fewer, also after wrapping), so
   Aut preserves the directed n-cycle: C_n.
+* offsets {1, s} cyclic (or {-1, -s}), s ≥ 3: n ≥ s²: the arcs of size 1 are exactly those with no
+  walk of length s between their ends (an arc of size s has one), so Aut preserves the directed
+  n-cycle: C_n (docs/theory.md §11.11, Theorem F8; at n = s² - 1, x ↦ sx is one more automorphism).
+* offsets {±1, ±s} cyclic, s ≥ 3: n ≥ s² + s + 1: an edge of size 1 has s - 1 more walks of length s
+  between its ends than an edge of size s, so Aut keeps the n-cycle: D_n (§11.11, O1 (b) (i)).
 * global(g) / star: n ≤ g + 1 complete; n ≥ g + 2: the complete split graph, Sym(globals) ×
   Sym(others): g = 1 is "stabilizer 1", order (n - 1)!; g ≥ 2 has order g!(n - g)!.
 * window(w) + global(g): the universal vertices are the globals and the universal vertices of the
@@ -219,6 +224,11 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
             return [_sym(Le(n, w + 1), n, "one-sided cyclic offsets, n ≤ w + 1: complete"),
                     _grp(Ge(n, w + 2), n, "C_n", "one-sided cyclic offsets {1..w}: rotations")]
+        if len(vals) == 2 and (vals[0] == 1 or vals[1] == -1) and w >= 3:
+            return [_grp(Ge(n, w * w), n, "C_n", "cyclic offsets {1, s}, n ≥ s²: walk counts keep the n-cycle")]
+        if len(vals) == 4 and vals == [-w, -1, 1, w] and w >= 3:
+            return [_grp(Ge(n, w * w + w + 1), 2 * n, "D_n",
+                         "cyclic offsets {±1, ±s}, n ≥ s² + s + 1: walk counts keep the n-cycle")]
         return None
     if a.kind == "global":
         g = a.args[0]
