@@ -15,7 +15,7 @@ from uapcheck.parse import parse_source
 from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, verify
 
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
-                "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8"}
+                "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10"}
 
 
 def _cert_of(text: str) -> dict:
@@ -57,7 +57,8 @@ def test_the_table_matches_by_the_theorems_hypotheses():
         return families.match(parse_source(_symbolic(pattern), "t.uap"))
     assert fam("window(2) + global(1)").low == 8              # g + 2w + 3
     assert fam("window(1) cyclic + global(1)").low == 6
-    assert fam("window(3) cyclic + global(1)") is None        # F3 needs g ≥ w
+    assert fam("window(3) cyclic + global(1)").theorem == "F10"  # g < w: F10, n ≥ 3w + 3
+    assert fam("window(3) cyclic + global(1)").low == 12
     assert fam("blocks(4) + global(1)").low == 9              # b(⌊g/b⌋ + 2) + 1
     assert fam("blocks(1) + global(1)") is None               # F4 needs b ≥ 2
     assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)

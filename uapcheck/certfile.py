@@ -167,7 +167,10 @@ def _large_pattern_data(step: proof.Step) -> Optional[dict]:
         return {"i": wit.get("i"), "j": wit.get("j")}
     if step.rule == "PAT-CONNECTED":
         pair = ev.get("realised by") or {}
-        return {"diameter": ev.get("diameter"), "pair": [pair.get("from j"), pair.get("to i")]}
+        diameter = ev.get("diameter")
+        if diameter is None and isinstance(step.facts.get("diameter"), int):
+            diameter = step.facts["diameter"]  # a family theorem at this n states it as a fact (§11.11)
+        return {"diameter": diameter, "pair": [pair.get("from j"), pair.get("to i")]}
     return None
 
 
@@ -245,7 +248,7 @@ def _family_theorem(spec, cache: dict):
             found = None
         # the theorems the verifier's table restates (F5 and F6 are its lemmas, §18.4, which state no range)
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
-            "F1", "F2", "F3", "F4", "F7", "F8") else None
+            "F1", "F2", "F3", "F4", "F7", "F8", "F10") else None
     return cache["family"]
 
 

@@ -65,7 +65,9 @@ def test_theorem_agrees_with_the_concrete_engine_for_every_n_up_to_60(cid, theor
         theorem = _theorem(pattern, values, symbolic)
         if symbolic and not isinstance(theorem, F.FamilyTheorem):
             continue  # families stated for integer parameters only (F4, F7)
-        assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == theorem_id
+        # with symbolic w, g, g ≥ w is not decided: F10 states F3's values for every w, g (k = max(g, w))
+        expected = "F10" if symbolic and theorem_id == "F3" else theorem_id
+        assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == expected
         for n in range(1, NMAX + 1):
             point = dict(values, n=n)
             if not F.in_range(theorem, point):
@@ -113,8 +115,7 @@ def test_the_base_case_of_window_plus_strided_settles_for_small_parameters():
 
 
 def test_open_families_name_their_question():
-    for pattern in (Offsets((2, 3), True), U(Window(2), Dilated(2, 2)), U(Window(1), Strided(3)),
-                    U(Window(3, True), Global(1))):
+    for pattern in (Offsets((2, 3), True), U(Window(2), Dilated(2, 2)), U(Window(1), Strided(3))):
         found = F.match([pattern], N, {})
         assert isinstance(found, F.OpenFamily) and "open question" in found.question
 

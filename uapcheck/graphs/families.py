@@ -24,9 +24,12 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; whether D layers suffice is open (D + 1 suffice).
+* F10 ``window(w) cyclic + global(g)`` for any w, g ≥ 1 (used when g ≥ w is not decided: g < w, or
+  symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
+  {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
 Families whose closed forms are not proved (cyclic offsets other than {1..w} and {1, s}, window + dilated, window +
-strided with s > w + 1, cyclic window + global with g < w) get an ``OpenFamily`` that names the
+strided with s > w + 1) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
 from __future__ import annotations
@@ -135,10 +138,7 @@ def _match(heads, n, params, biases, positional):
         w, g = _param(by["cwindow"]), _param(by["global"])
         if _ge(g, w):
             return _window_global(n, w, g, cyclic=True)
-        return OpenFamily("window(w) cyclic + global(g), g not shown ≥ w",
-                          "with fewer globals than the window radius the non-global positions keep some "
-                          "wrap-around arcs; the group and the least layer count at symbolic n are not "
-                          f"proved for (w, g) = ({_sym_text(w)}, {_sym_text(g)}) ({SECTION}, open question O4)")
+        return _cyclic_window_global(n, w, g)
     if kinds == ["blocks", "global"]:
         b, g = _param(by["blocks"]), _param(by["global"])
         if _is_int(b) and _is_int(g) and int(b) >= 2:
@@ -196,6 +196,23 @@ def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
         "the swap (g+1 g+2) changes only the neighbourhoods of g + 1, g + 2 and g + w + 2, all at distance 2 "
         "from g + 2w + 3, and is not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
         witness=(g + 2 * w + 3, (g + 1, g + 2)))
+
+
+def _cyclic_window_global(n, w, g) -> FamilyTheorem:
+    """Theorem F10: `window(w) cyclic + global(g)` for any w, g ≥ 1 (g < w, or g ≥ w not decided),
+    with k = max(g, w): for n ≥ k + 2w + 3, D = 2, G = S_g on the globals × the reflection of the
+    others, 3 layers, least, with the view witness (k+1 k+2) at position n (for g ≥ w it is F3)."""
+    k = sympy.Max(g, w)
+    group = (f"the reflection of {_span(2, n)}" if g == 1 else
+             f"S_{_sym_text(g)} on {_span(1, g)} × the reflection of {_span(g + 1, n)}")
+    return FamilyTheorem(
+        "F10", "window(w) cyclic + global(g)", (("w", w), ("g", g)), k + 2 * w + 3, Integer(2), group,
+        2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
+        Integer(3), True,
+        "with k = max(g, w), the swap (k+1 k+2) changes only the neighbourhoods of k + 1, k + 2 and k + w + 2 "
+        "(the globals see both), none within distance 1 of position n, and is not in G: D = 2 layers are not "
+        "enough, D + 1 = 3 suffice",
+        witness=(n, (k + 1, k + 2)))
 
 
 def _globals_generators(g) -> tuple:

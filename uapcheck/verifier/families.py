@@ -1,4 +1,4 @@
-"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4 and F7), restated for the verifier:
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7 and F10), restated for the verifier:
 its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
 its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
 and a few more lengths.
@@ -7,6 +7,8 @@ and a few more lengths.
     F2  window(w) + global(g):           n ≥ g + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least),
                                          witness σ = (g+1 g+2) at position g + 2w + 3
     F3  window(w) cyclic + global(g), g ≥ w: the pattern of F2 (the wrap-around pairs touch a global)
+    F10 window(w) cyclic + global(g), g < w: n ≥ 3w + 3: D = 2, |G| = 2·g!, 3 layers (least),
+                                         witness σ = (w+1 w+2) at position n
     F4  blocks(b) + global(g), b ≥ 2:    n ≥ b(⌊g/b⌋ + 2) + 1: D = 2, |G| = g!·∏_s (s!)^{m_s}·m_s! over the
                                          pieces (blocks minus the globals) of each size s, 3 layers (least),
                                          witness σ = (a c), a in the next-to-last piece, c in the first,
@@ -98,8 +100,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         q = other[0]
         if isinstance(q, S.Window):
             w = _int(q.w)
-            if w is None or w < 1 or (q.cyclic and g < w):
+            if w is None or w < 1:
                 return None
+            if q.cyclic and g < w:
+                return _f10(w, g)
             return _f2(w, g, "F3" if q.cyclic else "F2")
         if isinstance(q, S.Blocks):
             b = _int(q.b)
@@ -141,6 +145,17 @@ def _f2(w: int, g: int, theorem: str) -> Family:
     def name(text):
         return g != 1 or text == "the reflection of {2, …, n}"
     return Family(theorem, g + 2 * w + 3, 2, 3, True, lambda n: 2 * sympy.factorial(g), 1, name, witness)
+
+
+def _f10(w: int, g: int) -> Family:
+    """window(w) cyclic + global(g) with g < w: the wrap-around pairs i, j > g with n − |i − j| ≤ w stay,
+    and the swap (w+1 w+2) at position n is the witness (w + 1 > g is not global)."""
+    def witness(n):
+        return n, _swap(n, w + 1, w + 2)
+
+    def name(text):
+        return g != 1 or text == "the reflection of {2, …, n}"
+    return Family("F10", 3 * w + 3, 2, 3, True, lambda n: 2 * sympy.factorial(g), 1, name, witness)
 
 
 def _f4(b: int, g: int) -> Family:
