@@ -15,7 +15,8 @@ from uapcheck.parse import parse_source
 from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, verify
 
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
-                "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10"}
+                "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10",
+                "dilated_window_n.uap": "F9"}
 
 
 def _cert_of(text: str) -> dict:
@@ -63,7 +64,8 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("blocks(1) + global(1)") is None               # F4 needs b ≥ 2
     assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)
     assert fam("window(1) + strided(3)") is None              # F7 needs s ≤ w + 1
-    assert fam("window(2) + dilated(2, 2)") is None           # open (O3)
+    assert fam("window(2) + dilated(2, 2)").low == 12         # F9: max(2L + 1, 2L + μ + 1), L = 4, μ = 3
+    assert fam("window(1) + dilated(2, 4)") is None           # r > w + 1: open (O3)
 
 
 def test_the_strided_base_case_by_colour_refinement():

@@ -24,12 +24,15 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; whether D layers suffice is open (D + 1 suffice).
+* F9 ``window(w) + dilated(w', r)``, integers 2 ≤ r ≤ w + 1 and w'r ≥ w + 2: with L = w'r and μ the
+  least d ≤ L that is not a step, and a finite base case (``dilated_base_check``, radius R) settled,
+  for n ≥ max(2L + 1, R·L + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, G = the reflection, D layers, least.
 * F10 ``window(w) cyclic + global(g)`` for any w, g ≥ 1 (used when g ≥ w is not decided: g < w, or
   symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
-Families whose closed forms are not proved (cyclic offsets other than {1..w} and {1, s}, window + dilated, window +
-strided with s > w + 1) get an ``OpenFamily`` that names the
+Families whose closed forms are not proved (cyclic offsets other than {1..w} and {1, s}, window + dilated
+with r > w + 1, window + strided with s > w + 1) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
 from __future__ import annotations
@@ -157,9 +160,14 @@ def _match(heads, n, params, biases, positional):
                           "for s > w + 1 (or symbolic w, s) the diameter depends on n mod s and is not "
                           f"proved; the group and the least layer count are open ({SECTION}, open question O2)")
     if kinds == ["dilated", "window"]:
+        w = _param(by["window"])
+        wd, r = by["dilated"].args
+        if all(_is_int(x) for x in (w, wd, r)) and 2 <= int(r) <= int(w) + 1 and int(wd) * int(r) >= int(w) + 2:
+            return _window_dilated(n, int(w), int(wd), int(r))
         return OpenFamily("window(w) + dilated(w', r)",
-                          "the exact diameter (an offset-sum problem with boundary effects), the group and "
-                          f"the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
+                          "outside Theorem F9's parameters (integers 2 ≤ r ≤ w + 1 with w'r ≥ w + 2: r > w + 1, or "
+                          "symbolic w, w', r) the exact diameter (an offset-sum problem with boundary effects), the "
+                          f"group and the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
     return None
 
 
@@ -390,6 +398,81 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
         open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved "
                        "(the concrete engine finds that they do for every n ≤ 60 it was run on; "
                        f"{SECTION}, open question O2); D + 1 = 3 suffice"))
+
+
+def dilated_steps(w: int, wd: int, r: int) -> tuple[list, int, int]:
+    """The step set S = {1..w} ∪ {r, 2r, …, w'r} of window(w) + dilated(w', r), its largest step
+    L = w'r and μ = the least d in 1..L outside S (Theorem F9)."""
+    steps = sorted(set(range(1, w + 1)) | {k * r for k in range(1, wd + 1)})
+    top = steps[-1]
+    mu = next(d for d in range(1, top + 1) if d not in steps)
+    return steps, top, mu
+
+
+def dilated_base_check(w: int, wd: int, r: int) -> Optional[int]:
+    """The least ball extent M = 1 + R·L (R = 1, …, 4) for which ``dilated_ball_separates`` holds."""
+    for radius in range(1, 5):
+        extent = dilated_ball_separates(w, wd, r, radius)
+        if extent is not None:
+            return extent
+    return None
+
+
+def dilated_ball_separates(w: int, wd: int, r: int, radius: int) -> Optional[int]:
+    """The finite base case of Theorem F9's group: among the automorphisms fixing position 1, the
+    positions 1..L are told apart by colour refinement on the ball of radius R around 1 (positions
+    coloured by their distance to 1, one relation: adjacency). Returns the ball's extent M = 1 + R·L
+    (the ball and its structure are the same for every n ≥ M: distances from 1 are reached by
+    increasing paths) when they are, else None."""
+    steps, top, _ = dilated_steps(w, wd, r)
+    step_set = set(steps)
+    extent = 1 + radius * top
+    dist = {1: 0}
+    frontier = [1]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for d in steps:
+                for v in (u - d, u + d):
+                    if 1 <= v <= extent and v not in dist and dist[u] < radius:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    ball = sorted(dist)
+    colour = {v: dist[v] for v in ball}
+    while True:
+        signature = {v: (colour[v], tuple(sorted(colour[u] for u in ball if abs(u - v) in step_set))) for v in ball}
+        ranks = {sig: k for k, sig in enumerate(sorted(set(signature.values())))}
+        refined = {v: ranks[signature[v]] for v in ball}
+        if len(set(refined.values())) == len(set(colour.values())):
+            break
+        colour = refined
+    counts: dict = {}
+    for v in ball:
+        counts[colour[v]] = counts.get(colour[v], 0) + 1
+    if all(p in colour and counts[colour[p]] == 1 for p in range(1, top + 1)):
+        return extent
+    return None
+
+
+def _window_dilated(n, w: int, wd: int, r: int) -> Union[FamilyTheorem, OpenFamily]:
+    steps, top, mu = dilated_steps(w, wd, r)
+    extent = dilated_base_check(w, wd, r)
+    if extent is None:
+        return OpenFamily("window(w) + dilated(w', r)",
+                          "the base case of Theorem F9 is not settled by colour refinement for these parameters, so "
+                          f"the group and the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
+    radius = (extent - 1) // top
+    diameter = floor((n - 1 - mu) / top) + 2
+    return FamilyTheorem(
+        "F9", "window(w) + dilated(w', r), 2 ≤ r ≤ w + 1 ≤ w'r − 1",
+        (("w", Integer(w)), ("w'", Integer(wd)), ("r", Integer(r))),
+        Integer(max(2 * top + 1, radius * top + mu + 1)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",),
+        diameter, True,
+        "a permutation that keeps the neighbourhoods within distance D − 1 of a position fixes an end (the only "
+        "positions of least degree), then the positions near it (colour refinement of the ball around the end), "
+        "then each next position by its least known neighbour; so it is in G and no view witness exists: D layers "
+        "suffice")
 
 
 def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:

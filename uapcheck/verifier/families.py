@@ -1,4 +1,4 @@
-"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7 and F10), restated for the verifier:
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7, F9 and F10), restated for the verifier:
 its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
 its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
 and a few more lengths.
@@ -9,6 +9,10 @@ and a few more lengths.
     F3  window(w) cyclic + global(g), g ≥ w: the pattern of F2 (the wrap-around pairs touch a global)
     F10 window(w) cyclic + global(g), g < w: n ≥ 3w + 3: D = 2, |G| = 2·g!, 3 layers (least),
                                          witness σ = (w+1 w+2) at position n
+    F9  window(w) + dilated(w', r), 2 ≤ r ≤ w + 1, w'r ≥ w + 2: with L = w'r and μ the least non-step,
+                                         n ≥ max(2L + 1, RL + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, |G| = 2 (the
+                                         reflection), D layers (least), R the radius at which colour
+                                         refinement of the ball around 1 separates 1, …, L
     F4  blocks(b) + global(g), b ≥ 2:    n ≥ b(⌊g/b⌋ + 2) + 1: D = 2, |G| = g!·∏_s (s!)^{m_s}·m_s! over the
                                          pieces (blocks minus the globals) of each size s, 3 layers (least),
                                          witness σ = (a c), a in the next-to-last piece, c in the first,
@@ -109,6 +113,13 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             b = _int(q.b)
             return _f4(b, g) if b is not None and b >= 2 else None
         return None
+    if kinds == ["Dilated", "Window"]:
+        win = next(q for q in parts if isinstance(q, S.Window))
+        dil = next(q for q in parts if isinstance(q, S.Dilated))
+        w, wd, r = _int(win.w), _int(dil.w), _int(dil.r)
+        if win.cyclic or w is None or wd is None or r is None or w < 1 or not 2 <= r <= w + 1 or wd * r < w + 2:
+            return None
+        return _f9(w, wd, r)
     if kinds == ["Strided", "Window"]:
         win = next(q for q in parts if isinstance(q, S.Window))
         st = next(q for q in parts if isinstance(q, S.Strided))
@@ -273,6 +284,62 @@ def same_value(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, layers: bo
         if sympy.simplify(claimed.xreplace(at) - mine.xreplace(at)) != 0:
             return False
     return True
+
+
+def _dilated_ball_separates(steps: list, radius: int) -> bool:
+    """Colour refinement on the ball of radius R around 1 in the distance graph with these steps (u ~ v iff
+    |u − v| is a step), the distance from 1 as the first colours: True when each of 1, …, L (the largest
+    step) ends with a colour of its own."""
+    top = steps[-1]
+    last = 1 + radius * top
+    dist = {1: 0}
+    frontier = [1]
+    for d in range(1, radius + 1):
+        nxt = []
+        for u in frontier:
+            for s in steps:
+                for v in (u - s, u + s):
+                    if 1 <= v <= last and v not in dist:
+                        dist[v] = d
+                        nxt.append(v)
+        frontier = nxt
+    ball = sorted(dist)
+    step_set = set(steps)
+    colour = {v: dist[v] for v in ball}
+    while True:
+        sig = {v: (colour[v], tuple(sorted(colour[u] for u in ball if abs(u - v) in step_set))) for v in ball}
+        ids = {x: k for k, x in enumerate(sorted(set(sig.values())))}
+        new = {v: ids[sig[v]] for v in ball}
+        if len(set(new.values())) == len(set(colour.values())):
+            break
+        colour = new
+    counts: dict = {}
+    for v in ball:
+        counts[colour[v]] = counts.get(colour[v], 0) + 1
+    return all(v in colour and counts[colour[v]] == 1 for v in range(1, top + 1))
+
+
+def _f9(w: int, wd: int, r: int) -> Optional[Family]:
+    """window(w) + dilated(w', r), 2 ≤ r ≤ w + 1, w'r ≥ w + 2: steps S = {1..w} ∪ {r, …, w'r}, L = w'r, μ the
+    least non-step; D = ⌊(n − 1 − μ)/L⌋ + 2 layers (least), G the reflection, for n ≥ max(2L + 1, RL + μ + 1)."""
+    steps = sorted(set(range(1, w + 1)) | {k * r for k in range(1, wd + 1)})
+    top = steps[-1]
+    mu = next(d for d in range(1, top + 1) if d not in steps)
+    radius = next((k for k in range(1, 5) if _dilated_ball_separates(steps, k)), None)
+    if radius is None:
+        return None
+
+    def diameter(n):
+        # ⌊(n − 1 − μ)/L⌋ + 2
+        return sympy.floor((sympy.Integer(n) if isinstance(n, int) else n) / top - sympy.Rational(1 + mu, top)) + 2
+
+    def gens(n):
+        return [list(range(n, 0, -1))]
+
+    def name(text):
+        return text == "reflection"
+    return Family("F9", max(2 * top + 1, radius * top + mu + 1), 0, 0, True, lambda n: sympy.Integer(2), 1, name,
+                  None, gens, diameter_at=diameter, period=top)
 
 
 @dataclass(frozen=True)

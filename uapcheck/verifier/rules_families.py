@@ -70,7 +70,7 @@ def layers(ctx, s, fam: families.Family):
     if not fam.least:
         why = "D + 1 layers suffice by the view argument (§11.2); not claimed least"
     elif fam.witness is not None:
-        why = (f"D + 1 = {fam.layers} layers least: the theorem's view witness (a swap outside G) changes no "
+        why = (f"D + 1 = {sympy.sstr(fam.layers_at(n))} layers least: the theorem's view witness (a swap outside G) changes no "
                f"neighbourhood within D − 1 of its position, checked at every instance")
     else:
         why = (f"D = {sympy.sstr(fam.layers_at(n))} layers suffice: no view witness, rooted views decided with "
@@ -101,3 +101,16 @@ def group(ctx, s, fam: families.Family):
     return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: the stated order is the theorem's closed form"
                       + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + "; "
                       + _instances(ctx, fam, "group") + " (every permutation, or nauty)")
+
+
+def at_length(ctx, n: int, d: int, m: int) -> Optional[str]:
+    """Above the arc limit: D layers claimed least at an integer n, concluded from a family theorem of the
+    verifier's table that proves D layers without a witness (F1, F9) when n is in its range and D is its
+    diameter at n; None otherwise."""
+    fam = family(ctx)
+    if fam is None or not fam.least or fam.witness is not None or n < fam.low:
+        return None
+    if int(fam.d(n)) != d or int(fam.layers_at(n)) != m or m != d:
+        return None
+    return (f"Theorem {fam.theorem} (docs/theory.md §11.11) at n = {n} ≥ {fam.low}: D = {d} layers suffice (no view "
+            f"witness); " + _instances(ctx, fam, "layers"))

@@ -358,6 +358,9 @@ def _large_layers(ctx, s):
         fam = _family(ctx.spec, [frozenset()] * len(ctx.spec.heads), n)
         if fam in ("window", "star"):
             return VERIFIED, FAMILY_LEMMAS[fam]
+        by_theorem = rules_families.at_length(ctx, n, d, m)  # a family theorem of §11.11 at this n
+        if by_theorem:
+            return VERIFIED, by_theorem
         raise Trust(f"D layers claimed sufficient by a search the verifier does not repeat at n = {n}")
     raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
 

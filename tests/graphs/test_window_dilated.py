@@ -1,0 +1,123 @@
+"""Theorem F9 (docs/theory.md §11.11): `window(w) + dilated(w', r)` with integers 2 ≤ r ≤ w + 1 and
+w'r ≥ w + 2. With the step set S = {1..w} ∪ {r, …, w'r}, L = w'r and μ the least non-step:
+D = ⌊(n − 1 − μ)/L⌋ + 2, G = the reflection, and D layers, least, for n ≥ max(2L + 1, RL + μ + 1).
+
+The diameter formula is checked by breadth-first search on the steps (n ≤ 80, many triples); the
+theorem against the concrete engine (graphs, BLISS, rooted views) at every n ≤ 60 in its range; the
+parameters outside the subfamily stay an open question; and a million tokens are decided without a
+token graph.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+import sympy
+
+import uapcheck
+import uapcheck.rules.pattern as pattern_rules
+from uapcheck.graphs import families as F
+from uapcheck.spec import Dilated, PatternUnion, Window
+
+N = sympy.Symbol("n", integer=True, positive=True)
+NMAX = 60
+ENGINE = [(2, 2, 2), (1, 2, 2), (2, 2, 3), (3, 3, 2), (2, 3, 3), (3, 2, 4), (1, 3, 2)]
+
+
+def pattern(w, wd, r):
+    return PatternUnion((Window(w), Dilated(wd, r)))
+
+
+def bfs_diameter(n, steps):
+    best = 0
+    for src in range(1, n + 1):
+        dist = {src: 0}
+        queue = deque([src])
+        while queue:
+            u = queue.popleft()
+            for s in steps:
+                for v in (u - s, u + s):
+                    if 1 <= v <= n and v not in dist:
+                        dist[v] = dist[u] + 1
+                        queue.append(v)
+        if len(dist) < n:
+            return None
+        best = max(best, max(dist.values()))
+    return best
+
+
+def triples():
+    return [(w, wd, r) for w in range(1, 5) for r in range(2, w + 2) for wd in range(1, 5) if wd * r >= w + 2]
+
+
+def test_the_diameter_formula_agrees_with_breadth_first_search():
+    checked = 0
+    for w, wd, r in triples():
+        steps, top, mu = F.dilated_steps(w, wd, r)
+        assert steps == sorted(set(range(1, w + 1)) | {k * r for k in range(1, wd + 1)}) and top == wd * r
+        assert mu == (w + 2 if (w + 1) % r == 0 else w + 1)
+        for n in range(2, 81):
+            want = 1 if n - 1 < mu else (n - 1 - mu) // top + 2
+            assert bfs_diameter(n, steps) == want, (w, wd, r, n)
+            checked += 1
+    assert checked > 1500
+
+
+def test_the_base_case_settles_at_radius_two():
+    for w in range(1, 7):
+        for r in range(2, w + 2):
+            for wd in range(1, 7):
+                if wd * r >= w + 2:
+                    assert F.dilated_base_check(w, wd, r) == 1 + 2 * wd * r, (w, wd, r)
+
+
+@pytest.mark.parametrize("w,wd,r", ENGINE)
+def test_f9_agrees_with_the_concrete_engine_for_every_n_up_to_60(w, wd, r):
+    theorem = F.match([pattern(w, wd, r)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F9"
+    _, top, mu = F.dilated_steps(w, wd, r)
+    assert theorem.low == max(2 * top + 1, 2 * top + mu + 1)
+    assert theorem.group == "reflection" and theorem.least and theorem.witness is None
+    checked = 0
+    for n in range(int(theorem.low), NMAX + 1):
+        point = {"n": n}
+        want = F.at(theorem, point)
+        assert want["diameter"] == (n - 1 - mu) // top + 2 == want["layers"] and want["order"] == 2
+        assert F.instance_check(theorem, pattern(w, wd, r), point) is None
+        got = F.concrete(pattern(w, wd, r), n)
+        assert (got.diameter, got.order, got.layers, got.least) == (want["diameter"], 2, want["diameter"], True)
+        checked += 1
+    assert checked > 0
+
+
+def test_outside_the_subfamily_the_question_stays_open():
+    k = sympy.Symbol("k", integer=True, positive=True)
+    for p in (pattern(1, 2, 4), pattern(2, 2, 5), pattern(3, 2, 2), pattern("k", 2, 2), pattern(2, "k", 2)):
+        found = F.match([p], N, {"k": k})
+        assert isinstance(found, F.OpenFamily) and "open question O3" in found.question
+    # r > w + 1: a residue between multiples of r needs a detour, and the diameter is not F9's formula
+    steps = [1, 4, 8]
+    assert bfs_diameter(32, steps) == 6 != (32 - 1 - 2) // 8 + 2
+
+
+@pytest.fixture
+def no_graphs(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a token graph was built")
+    monkeypatch.setattr(pattern_rules, "build_graph", refuse)
+
+
+def test_a_million_tokens_are_decided_by_the_theorem_without_arcs(no_graphs):
+    r = uapcheck.check("tokens 1048576\nattention { kernel k(x, y) = exp(x . y); "
+                       "pattern window(2) + dilated(2, 2) }\n")
+    assert r.verdict == "UAP" and r.group.name == "reflection" and r.layers == 262145
+    step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+    assert step.evidence["least"] is True and "Theorem F9" in step.evidence["method"]
+
+
+def test_symbolic_n_states_the_range_and_the_small_cases():
+    r = uapcheck.check("attention { kernel k(x, y) = exp(x . y); pattern window(2) + dilated(2, 2) }\n")
+    assert r.verdict == "UAP" and r.group.name == "reflection"
+    step = next(s for s in r.root.walk() if s.rule == "PAT-CONNECTED")
+    assert step.evidence["range"] == "for n ≥ 12" and "Theorem F9" in step.evidence["theorem"]
+    assert any("n = 11: D = 3" in note for note in step.notes)
