@@ -160,14 +160,7 @@ def _match(heads, n, params, biases, positional):
                           "for s > w + 1 (or symbolic w, s) the diameter depends on n mod s and is not "
                           f"proved; the group and the least layer count are open ({SECTION}, open question O2)")
     if kinds == ["dilated", "window"]:
-        w = _param(by["window"])
-        wd, r = by["dilated"].args
-        if all(_is_int(x) for x in (w, wd, r)) and 2 <= int(r) <= int(w) + 1 and int(wd) * int(r) >= int(w) + 2:
-            return _window_dilated(n, int(w), int(wd), int(r))
-        return OpenFamily("window(w) + dilated(w', r)",
-                          "outside Theorem F9's parameters (integers 2 ≤ r ≤ w + 1 with w'r ≥ w + 2: r > w + 1, or "
-                          "symbolic w, w', r) the exact diameter (an offset-sum problem with boundary effects), the "
-                          f"group and the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
+        return _window_dilated(n, _param(by["window"]), *by["dilated"].args)
     return None
 
 
@@ -455,7 +448,13 @@ def dilated_ball_separates(w: int, wd: int, r: int, radius: int) -> Optional[int
     return None
 
 
-def _window_dilated(n, w: int, wd: int, r: int) -> Union[FamilyTheorem, OpenFamily]:
+def _window_dilated(n, w, wd, r) -> Union[FamilyTheorem, OpenFamily]:
+    if not (all(_is_int(x) for x in (w, wd, r)) and 2 <= int(r) <= int(w) + 1 and int(wd) * int(r) >= int(w) + 2):
+        return OpenFamily("window(w) + dilated(w', r)",
+                          "outside Theorem F9's parameters (integers 2 ≤ r ≤ w + 1 with w'r ≥ w + 2: r > w + 1, or "
+                          "symbolic w, w', r) the exact diameter (an offset-sum problem with boundary effects), the "
+                          f"group and the least layer count at symbolic n are not proved ({SECTION}, open question O3)")
+    w, wd, r = int(w), int(wd), int(r)
     steps, top, mu = dilated_steps(w, wd, r)
     extent = dilated_base_check(w, wd, r)
     if extent is None:
