@@ -456,10 +456,9 @@ class _CodeArrays:
     the same logic as the per-arc loops."""
 
     def __init__(self, graph) -> None:
-        from .graphs.build import code_array
-        n = graph.n
-        c = code_array(graph)
-        self.n, self.codes, self.src, self.dst = n, c, c // n, c % n
+        from .graphs.build import code_array, code_endpoints
+        self.n, self.codes = graph.n, code_array(graph)
+        self.src, self.dst = code_endpoints(graph)  # exact integer division of the sorted codes
 
     def images_present(self, perm0, select=None):
         """For each arc (or the selected ones), whether (σ j, σ i) is an arc; perm0: 0-based images."""

@@ -148,3 +148,36 @@ def test_fitting_n_is_the_largest_size_within_the_work():
         fit = conn_mod.fitting_n(n, arcs, work)
         per = arcs / n
         assert fit * fit * per <= work < (fit + 1) * (fit + 1) * per
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_lazy_neighbours_are_the_lists(pattern):
+    from uapcheck.graphs.build import LazyNeighbours, neighbour_lists
+    g = build_graph(pattern, 29)
+    if g.complete:
+        return
+    for mode in ("out", "in"):
+        lazy = LazyNeighbours(g, mode)
+        assert len(lazy) == 29 and list(lazy) == neighbour_lists(g, mode)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_view_decisions_agree_with_lazy_and_built_lists(pattern):
+    # the rooted-view decision reads the same lists whether they are fetched per position or built
+    from uapcheck.graphs.build import neighbour_lists
+    from uapcheck.graphs.connectivity import analyze_connectivity as conn
+    from uapcheck.graphs.symmetry import pattern_structure
+    from uapcheck.graphs.views import decide_views
+    out = []
+    for built in (False, True):
+        g = build_graph(pattern, 26)
+        c = conn([g])
+        if not c.strongly_connected or c.diameter is None or g.complete:
+            return
+        if built:
+            neighbour_lists(g, "in")
+            neighbour_lists(g, "out")
+        grp = symmetry_group([g])
+        d = decide_views([g], int(c.diameter), int(grp.order), grp.generators, pattern_structure([g]).preserves)
+        out.append((d.sufficient, d.witness, d.certificate, d.reason))
+    assert out[0] == out[1]

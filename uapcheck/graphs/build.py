@@ -596,3 +596,36 @@ def neighbour_lists(graph: PatternGraph, mode: str) -> list[list[int]]:
         with _no_gc():
             cache[key] = to_igraph(graph).neighborhood(None, order=1, mode=mode, mindist=1)
     return cache[key]
+
+
+class LazyNeighbours:
+    """The lists of ``neighbour_lists`` fetched one position at a time from igraph (same lists, same
+    order), for searches that touch few positions (the transposition probe near its first pairs):
+    the n lists are never all built. Read-only, like the lists it stands for."""
+
+    def __init__(self, graph: PatternGraph, mode: str):
+        if mode not in ("out", "in"):
+            raise ValueError(f"mode must be 'out' or 'in', got {mode!r}")
+        self._graph, self._mode, self._n = to_igraph(graph), mode, graph.n
+        self._memo: dict[int, list[int]] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, v: int) -> list[int]:
+        got = self._memo.get(v)
+        if got is None:
+            if not 0 <= v < self._n:
+                raise IndexError(v)
+            got = self._memo[v] = self._graph.neighbors(v, mode=self._mode)
+        return got
+
+    def __iter__(self):
+        return (self[v] for v in range(self._n))
+
+
+def neighbours(graph: PatternGraph, mode: str):
+    """``neighbour_lists`` when they are already built for this graph, else ``LazyNeighbours``."""
+    if ("neighbours " + mode) in _derived(graph):
+        return neighbour_lists(graph, mode)
+    return LazyNeighbours(graph, mode)

@@ -36,7 +36,7 @@ from typing import Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import orbits, reflection, rotation
-from .build import PatternGraph, code_array, endpoints, to_igraph, union_graph
+from .build import PatternGraph, code_array, code_endpoints, endpoints, to_igraph, union_graph
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -409,8 +409,7 @@ def _plain_bfs(outs: list[list[int]], source: int, stop: Optional[int] = None) -
 
 def _arc_arrays(union: PatternGraph):
     """(sources, targets) as numpy int64 arrays, 0-based, from exact integer division of the codes."""
-    c = code_array(union)
-    return c // union.n, c % union.n
+    return code_endpoints(union)
 
 
 def _valid_bfs_arrays(root0: int, dist: Sequence[int], src, dst, n: int) -> bool:

@@ -138,7 +138,7 @@ class Neighbourhoods:
 
     def __init__(self, graphs: Sequence[PatternGraph], arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None):
-        from .build import neighbour_lists, union_graph
+        from .build import neighbour_lists, neighbours, to_igraph, union_graph
 
         n = graphs[0].n
         self.n = n
@@ -151,16 +151,21 @@ class Neighbourhoods:
         # positions' own labels (an absolute positional encoding): None, or one hashable per position (0-based)
         self.vertex_classes = None if vertex_classes is None else list(vertex_classes)
         self.num_heads = len(distinct)
-        self._head_lists = [neighbour_lists(g, "in") for g in distinct]
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
         union = union_graph(list(dict.fromkeys(distinct)))
-        self.outs = neighbour_lists(union, "out")
         self.num_arcs = union.num_arcs
         if len(distinct) == 1 and not self.labelled:
+            # one unlabelled head: its lists fetched per position as the search needs them
+            self._head_lists = [neighbours(distinct[0], "in")]
+            self.outs = neighbours(union, "out")
+            self.out_degrees = to_igraph(union).outdegree() if not union.complete else [n - 1] * n
             self.ins = self._head_lists[0]
             self.labels = None
             self.num_labels = 1
             return
+        self._head_lists = [neighbour_lists(g, "in") for g in distinct]
+        self.outs = neighbour_lists(union, "out")
+        self.out_degrees = list(map(len, self.outs))
         self.ins = neighbour_lists(union, "in")
         masks: list[list] = []
         counts: dict = {}
@@ -316,7 +321,7 @@ def _candidate_pairs(nb: "Neighbourhoods") -> Iterable[tuple[int, int]]:
     """Pairs at small index distance first (windows, blocks, BigBird), then the rest; positions
     that many others see (global tokens, whose swaps change almost everything) come last."""
     n = nb.n
-    degree = list(map(len, nb.outs))
+    degree = nb.out_degrees
     typical = 4 * (sum(degree) // max(1, n)) + 4
     low = [d <= typical for d in degree]
     for gap in range(1, n):
