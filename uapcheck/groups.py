@@ -29,6 +29,7 @@ Groups named by their structure, and orders printed in a bounded form:
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -183,13 +184,16 @@ def meet(g1: str, g2: str) -> NamedGroup:
 # ---------------------------------------------------------------------------------------------
 # Generators as 1-based image lists [σ(1), ..., σ(n)]
 
+@functools.lru_cache(maxsize=8)
 def rotation(n: int) -> tuple[int, ...]:
-    """i ↦ i + 1 mod n, as images [σ(1), ..., σ(n)]."""
+    """i ↦ i + 1 mod n, as images [σ(1), ..., σ(n)] (an immutable tuple, cached: a large n asks
+    for it several times)."""
     return tuple(list(range(2, n + 1)) + [1])
 
 
+@functools.lru_cache(maxsize=8)
 def reflection(n: int) -> tuple[int, ...]:
-    """i ↦ n + 1 - i."""
+    """i ↦ n + 1 - i (cached, as ``rotation``)."""
     return tuple(range(n, 0, -1))
 
 

@@ -181,3 +181,25 @@ def test_view_decisions_agree_with_lazy_and_built_lists(pattern):
         d = decide_views([g], int(c.diameter), int(grp.order), grp.generators, pattern_structure([g]).preserves)
         out.append((d.sufficient, d.witness, d.certificate, d.reason))
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_probe_bounds_on_arrays_agree(monkeypatch, seed):
+    # the probes' bound combined in Python and with numpy: the same verdict, tampered or not
+    from dataclasses import replace
+    n = 120
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(1, seed=seed))), n)]
+    monkeypatch.setattr(conn_mod, "EXHAUSTIVE_MAX_WORK", 0)  # the probes close the bounds themselves
+    c = analyze_connectivity(graphs, use_symmetry=False, max_probes=10 ** 6)
+    ub = c.upper_bound
+    assert ub.method == "bounds" and len(ub.probes) > 2
+    cases = [ub, replace(ub, bound=ub.bound - 1), replace(ub, probes=ub.probes[:1])]
+    for case in cases:
+        got = []
+        for threshold in (10 ** 12, 0):
+            monkeypatch.setattr(conn_mod, "NUMPY_BOUNDS_ENTRIES", threshold)
+            got.append(conn_mod._probe_bounds_hold(build_graph(PatternUnion((Window(1), RandomPattern(1, seed=seed))), n), case))
+        assert got[0] == got[1]
+    monkeypatch.setattr(conn_mod, "NUMPY_BOUNDS_ENTRIES", 0)
+    assert conn_mod._probe_bounds_hold(graphs[0], ub)
+    assert not conn_mod._probe_bounds_hold(graphs[0], cases[1])

@@ -37,8 +37,8 @@ def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] =
     up to ``radius`` hops (None: all); stops after the level that reaches ``stop``."""
     import numpy as np
     dist = np.full(n, -1, dtype=np.int64)
-    frontier = np.unique(np.asarray(list(sources), dtype=np.int64))
-    dist[frontier] = 0
+    dist[np.asarray(list(sources), dtype=np.int64)] = 0
+    frontier = np.flatnonzero(dist == 0)  # each source once (np.unique would import numpy.ma)
     depth = 0
     while frontier.size and (radius is None or depth < radius):
         if stop is not None and dist[stop] >= 0:
@@ -50,7 +50,6 @@ def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] =
             break
         offsets = np.cumsum(lens) - lens
         reached = targets[np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, lens)]
-        fresh = np.unique(reached[dist[reached] < 0])
-        dist[fresh] = depth
-        frontier = fresh
+        dist[reached[dist[reached] < 0]] = depth
+        frontier = np.flatnonzero(dist == depth)
     return dist

@@ -433,6 +433,8 @@ def _valid_bfs_arrays(root0: int, dist: Sequence[int], src, dst, n: int) -> bool
 
 #: From this many arcs on, the probes' BFS arrays are re-checked with numpy (same conditions).
 NUMPY_CHECK_ARCS = 50_000
+#: From this many (probe, position) entries on, the probes' bounds are combined with numpy.
+NUMPY_BOUNDS_ENTRIES = 4_096
 
 
 def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
@@ -478,7 +480,7 @@ def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
-    if len(ub.probes) * n >= NUMPY_CHECK_ARCS:
+    if len(ub.probes) * n >= NUMPY_BOUNDS_ENTRIES:
         return _probe_bounds_hold_arrays(n, ub)
     probe_bounds = [(p.dist_in, p.ecc_out) for p in ub.probes]
     best = [min(d_in[w] + e for d_in, e in probe_bounds) for w in range(n)]
