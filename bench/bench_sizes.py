@@ -108,9 +108,16 @@ def _decided(out: str) -> str:
     except ValueError:
         return "(no JSON)"
     group = r.get("group") or {}
-    least = next((s["evidence"].get("least") for s in r.get("steps", []) if s.get("rule") == "PAT-LAYERS"), None)
+    steps = r.get("steps", [])
+    least = next((s["evidence"].get("least") for s in steps if s.get("rule") == "PAT-LAYERS"), None)
+    conn = next((s["evidence"] for s in steps if s.get("rule") == "PAT-CONNECTED"), {})
+    bounds = ""
+    if "upper bound" in conn:  # the exact diameter was not decided: its proved bounds and the size that fits
+        bounds = f"; {conn.get('lower bound')} ≤ D ≤ {conn.get('upper bound')}"
+        if conn.get("exact diameter up to n"):
+            bounds += f", exact D up to n ≈ {conn['exact diameter up to n']:,}"
     return (f"{r.get('verdict')}; G = {group.get('name') or group.get('order')}; m = {r.get('layers')}"
-            + ("" if least is None else f" ({'least' if least else 'sufficient'})"))
+            + ("" if least is None else f" ({'least' if least else 'sufficient'}{bounds})"))
 
 
 def main() -> None:
@@ -118,6 +125,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(HERE / "SIZES.md"))
     args = ap.parse_args()
+    load_start = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for label, n, pattern, target in CASES:
@@ -159,7 +167,7 @@ def main() -> None:
         f"{datetime.date.today()}, Python {sys.version.split()[0]}, {os.cpu_count()} cores; "
         f"`uapcheck --format json --no-suggest`, minimum of {args.repeat} runs, B = `python -c \"import sympy\"`",
         "interleaved in the same run (each run against the B runs beside it). The machine is shared (load "
-        f"average {os.getloadavg()[0]:.1f} at the end); CPU is the checked figure. \"igraph floor\", for the cases "
+        f"average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); CPU is the checked figure. \"igraph floor\", for the cases "
         "that build a token graph: the checker's CPU for the whole derivation in one process after its imports, "
         "over the CPU of python-igraph on the same arcs (build the graph, one BFS each way, BLISS's "
         "count_automorphisms), target ≤ 2×; then the whole `uapcheck` process over the whole floor process "

@@ -134,7 +134,7 @@ def test_a_hopeless_probe_loop_stops_early_with_bounds_and_the_size_that_fits(mo
     c = analyze_connectivity(graphs, max_probes=40)
     assert c.diameter is None and c.probes_used == 16
     fit = conn_mod.fitting_n(n, graphs[0].num_arcs, 10_000)
-    assert f"decided exactly up to about n = {fit:,}" in c.reason
+    assert f"exact diameter of a pattern of this density is decided up to about n = {fit:,}" in c.reason
     assert verify_connectivity(graphs, c)
     true_diameter = max(max(queue_bfs(graphs, n, [v])) for v in range(n))
     assert c.lower <= true_diameter <= c.upper

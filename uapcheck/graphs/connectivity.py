@@ -105,6 +105,8 @@ class Connectivity:
     probes_used: int = 0
     #: when the diameter is undecided: which resource ran out, and the size that would fit
     reason: str = ""
+    #: when the work limit stopped it: the largest n of this density decided exactly (every eccentricity)
+    fits_up_to: Optional[int] = None
 
     @property
     def witness(self) -> Optional[tuple[int, int]]:
@@ -275,7 +277,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
                 automorphisms = automorphisms + tuple(gens)
                 use(automorphisms)
                 continue
-        reason = None
+        reason, fit = None, None
         if len(probes) >= max_probes or time.process_time() - start > time_budget:
             reason = (f"the probes ran out of their budget ({len(probes)} BFS probes, limit {max_probes}, "
                       f"{time_budget:g} s of CPU time)")
@@ -284,18 +286,19 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             needed = count * PROGRESS_WINDOW / removed if removed > 0 else INF
             if len(probes) + needed > max_probes:
                 work = n * g.ecount()
+                fit = fitting_n(n, g.ecount(), EXHAUSTIVE_MAX_WORK)
                 reason = (f"after {len(probes)} BFS probes {count:,} positions still have an eccentricity bound "
                           f"above the longest distance found ({best}), and the last {PROGRESS_WINDOW} probes "
                           f"settled {max(0, removed):,} of them, so the probes would not close within their "
                           f"limit ({max_probes}); every eccentricity takes n = {n:,} BFS runs over "
-                          f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): a pattern "
-                          f"of this density is decided exactly up to about n = "
-                          f"{fitting_n(n, g.ecount(), EXHAUSTIVE_MAX_WORK):,}")
+                          f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
+                          f"diameter of a pattern of this density is decided up to about n = {fit:,}")
         if reason is not None:
             top = int(upper.max())
             ub = UpperBound(top, "bounds", tuple(probes), automorphisms)
             return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
-                                upper=top, upper_bound=ub, probes_used=len(probes), reason=reason)
+                                upper=top, upper_bound=ub, probes_used=len(probes), reason=reason,
+                                fits_up_to=fit)
         fresh = open_ & ~probed
         if not fresh.any():
             fresh = open_

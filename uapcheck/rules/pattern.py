@@ -467,8 +467,10 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
                                      certificate=count.certificate, graphs=graphs,
                                      labelled=bool(any(_biases(spec)))))
     elif conn.upper is not None:
-        connected = connected_step(desc, Diameter(tuple(graphs), conn),
-                                   {"lower bound": conn.lower, "upper bound": conn.upper},
+        bounds = {"lower bound": conn.lower, "upper bound": conn.upper}
+        if conn.fits_up_to is not None:
+            bounds["exact diameter up to n"] = conn.fits_up_to
+        connected = connected_step(desc, Diameter(tuple(graphs), conn), bounds,
                                    notes=(f"the exact diameter was not decided: {conn.reason or 'the time budget ran out'}",))
         structure.append(connected)
         layers = int(conn.upper) + 1
