@@ -203,3 +203,34 @@ def test_probe_bounds_on_arrays_agree(monkeypatch, seed):
     monkeypatch.setattr(conn_mod, "NUMPY_BOUNDS_ENTRIES", 0)
     assert conn_mod._probe_bounds_hold(graphs[0], ub)
     assert not conn_mod._probe_bounds_hold(graphs[0], cases[1])
+
+
+@pytest.mark.parametrize("pattern", PATTERNS + [PatternUnion((Window(1), Global(1)))], ids=str)
+def test_invariant_colours_on_arrays_are_the_same_colouring(monkeypatch, pattern):
+    from uapcheck.graphs.build import to_igraph
+    from uapcheck.graphs.symmetry import _invariant_colours
+    for n in (9, 30, 64):
+        g = build_graph(pattern, n)
+        if g.complete:
+            continue
+        graph = to_igraph(g)
+        for colours in ([0] * n, [v % 3 for v in range(n)], [int(v == 4) for v in range(n)]):
+            got = []
+            for threshold in (10 ** 9, 0):
+                monkeypatch.setattr(sym_mod, "NUMPY_INVARIANT_VERTICES", threshold)
+                got.append(_invariant_colours(graph, colours))
+            assert got[0] == got[1], (n, colours)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=str)
+def test_labelled_groups_agree_with_numpy_decoding(monkeypatch, pattern):
+    # edge order (ascending codes once decoded with numpy) must match the labels handed to BLISS
+    from uapcheck.graphs import build as build_mod
+    n = 24
+    out = []
+    for threshold in (10 ** 12, 0):
+        monkeypatch.setattr(build_mod, "NUMPY_DECODE_ARCS", threshold)
+        graphs = [build_graph(pattern, n), build_graph(Window(2), n)]
+        grp = symmetry_group(graphs, [None, "toeplitz"])
+        out.append((grp.order, grp.name, grp.structure))
+    assert out[0] == out[1]

@@ -503,23 +503,12 @@ def _derived(graph: PatternGraph) -> dict:
 
 
 def arc_codes(graph: PatternGraph) -> frozenset[int]:
-    """The codes in *edge order*: ``endpoints`` and ``to_igraph`` list the arcs in the iteration
-    order of this very set (``graph.codes``, or one materialisation of a complete graph)."""
+    """The codes (``graph.codes``, or one materialisation of a complete graph); ``edge_order`` lists
+    them in the order of ``endpoints`` and ``to_igraph``."""
     cache = _derived(graph)
     if "codes" not in cache:
         cache["codes"] = graph.all_codes()
     return cache["codes"]
-
-
-def _codes_in_edge_order(graph: PatternGraph):
-    """The codes of ``arc_codes`` as a numpy int64 array in that set's iteration order (cached: one
-    pass over the set serves both ``endpoints`` and ``code_array``)."""
-    cache = _derived(graph)
-    if "edge-order array" not in cache:
-        import numpy as np
-        codes = arc_codes(graph)
-        cache["edge-order array"] = np.fromiter(codes, dtype=np.int64, count=len(codes))
-    return cache["edge-order array"]
 
 
 def code_array(graph: PatternGraph):
@@ -528,7 +517,8 @@ def code_array(graph: PatternGraph):
     cache = _derived(graph)
     if "code array" not in cache:
         import numpy as np
-        arr = np.sort(_codes_in_edge_order(graph))
+        codes = arc_codes(graph)
+        arr = np.sort(np.fromiter(codes, dtype=np.int64, count=len(codes)))
         arr.flags.writeable = False
         cache["code array"] = arr
     return cache["code array"]
@@ -551,8 +541,20 @@ def code_endpoints(graph: PatternGraph):
 NUMPY_DECODE_ARCS = 50_000
 
 
+def _decoded_by_numpy(graph: PatternGraph) -> bool:
+    return len(arc_codes(graph)) >= NUMPY_DECODE_ARCS and graph.n * graph.n < 2 ** 63
+
+
+def edge_order(graph: PatternGraph):
+    """The codes in *edge order*, the order of ``endpoints`` and of ``to_igraph``'s edges: the
+    iteration order of ``arc_codes``, or for large graphs (decoded with numpy) ascending."""
+    if _decoded_by_numpy(graph):
+        return code_array(graph).tolist()
+    return arc_codes(graph)
+
+
 def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
-    """0-based parallel lists (sources, targets) of the arcs, in the order of ``arc_codes``.
+    """0-based parallel lists (sources, targets) of the arcs, in ``edge_order``.
 
     Exact integer division of the codes (no igraph), so re-checks that use it stay independent of
     igraph.  Cached; the lists must not be modified.
@@ -561,9 +563,8 @@ def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
     if "endpoints" not in cache:
         codes, n = arc_codes(graph), graph.n
         with _no_gc():
-            if len(codes) >= NUMPY_DECODE_ARCS and n * n < 2 ** 63:
-                import numpy as np
-                sources, targets = np.divmod(_codes_in_edge_order(graph), n)
+            if _decoded_by_numpy(graph):
+                sources, targets = code_endpoints(graph)  # the sorted codes, divided once
                 cache["endpoints"] = (sources.tolist(), targets.tolist())
             else:
                 cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),

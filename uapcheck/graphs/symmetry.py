@@ -58,7 +58,7 @@ from ..groups import group_structure as typed_structure
 from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, reflection, rotation,
                       symmetric_generators)
 from ..spec import BIAS_KINDS
-from .build import (PatternGraph, _no_gc, arc_codes, code_array, code_endpoints, endpoints, neighbour_lists,
+from .build import (PatternGraph, _no_gc, code_array, code_endpoints, edge_order, endpoints, neighbour_lists,
                     to_igraph)
 
 POSITIONAL_KINDS = ("none", "absolute")
@@ -159,7 +159,7 @@ class _Structure:
             if self.labels is None:
                 self._edge_labels = [0] * len(self.codes)
             else:
-                self._edge_labels = list(map(self.labels.__getitem__, arc_codes(self.support)))
+                self._edge_labels = list(map(self.labels.__getitem__, edge_order(self.support)))
         return self._edge_labels
 
     def preserves(self, perm: Sequence[int]) -> bool:
@@ -524,6 +524,8 @@ def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
     give that partition in two BFS.
     """
     n = g.vcount()
+    if n >= NUMPY_INVARIANT_VERTICES:
+        return _invariant_colours_arrays(g, colours)
     key = list(zip(colours, g.outdegree(), g.indegree()))
     counts = Counter(key)
     size, first = min((c, k) for k, c in counts.items())
@@ -536,6 +538,60 @@ def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
         d_from, d_to = [list(map(min, *d_from))], [list(map(min, *d_to))]
     ids: dict = {}
     return [ids.setdefault(k, len(ids)) for k in zip(key, d_from[0], d_to[0])]
+
+
+#: From this many vertices on, ``_invariant_colours`` runs on numpy arrays (the same colouring).
+NUMPY_INVARIANT_VERTICES = 20_000
+
+
+def _first_occurrence_ids(columns) -> tuple:
+    """For integer columns (numpy, one row per vertex): each row's class id, numbered by first
+    occurrence (as ``dict.setdefault(key, len(ids))`` over the rows), the class sizes (by id) and the
+    first row of each class."""
+    import numpy as np
+    n = len(columns[0])
+    order = np.lexsort(columns[::-1])
+    rows = np.stack([c[order] for c in columns], axis=1)
+    new = np.concatenate(([True], np.any(rows[1:] != rows[:-1], axis=1)))
+    group_sorted = np.cumsum(new) - 1
+    group = np.empty(n, dtype=np.int64)
+    group[order] = group_sorted
+    k = int(group_sorted[-1]) + 1
+    first = np.full(k, n, dtype=np.int64)
+    np.minimum.at(first, group, np.arange(n, dtype=np.int64))
+    rank = np.empty(k, dtype=np.int64)
+    by_first = np.argsort(first, kind="stable")
+    rank[by_first] = np.arange(k, dtype=np.int64)
+    sizes = np.bincount(group, minlength=k)
+    return rank[group], sizes[by_first], first[by_first]
+
+
+def _invariant_colours_arrays(g, colours: list[int]) -> list[int]:
+    """``_invariant_colours`` on numpy arrays: the same smallest class S (least size, then least key
+    (colour, out-degree, in-degree)), the same distances (unreached: one value of its own) and the same
+    numbering of the final classes by first occurrence."""
+    import numpy as np
+    n = g.vcount()
+    cols = [np.asarray(colours, dtype=np.int64), np.asarray(g.outdegree(), dtype=np.int64),
+            np.asarray(g.indegree(), dtype=np.int64)]
+    ids, sizes, firsts = _first_occurrence_ids(cols)
+    if len(sizes) == n or int(sizes.min()) == n:
+        return colours
+    small = np.flatnonzero(sizes == sizes.min())
+    # the least key among the smallest classes (lexicographic on the three columns)
+    keys = np.stack([c[firsts[small]] for c in cols], axis=1)
+    pick = small[np.lexsort(keys.T[::-1])[0]]
+    if int(sizes[pick]) > MAX_INVARIANT_SOURCES:
+        return colours
+    sources = np.flatnonzero(ids == pick).tolist()
+
+    def nearest(mode: str):
+        rows = np.asarray(g.distances(source=sources, mode=mode), dtype=np.float64)
+        d = rows.min(axis=0)
+        return np.where(np.isinf(d), -1, d).astype(np.int64)  # unreached: −1, apart from every distance
+
+    final, _, _ = _first_occurrence_ids(cols + [nearest("out"), nearest("in")])
+    return final.tolist()
 
 
 @lru_cache(maxsize=32)
