@@ -16,7 +16,8 @@ from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, ve
 
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
                 "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10",
-                "dilated_window_n.uap": "F9"}
+                "dilated_window_n.uap": "F9",
+                "window_strided2_n.uap": "F7"}
 
 
 def _cert_of(text: str) -> dict:
@@ -64,6 +65,9 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("blocks(1) + global(1)") is None               # F4 needs b ≥ 2
     assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)
     assert fam("window(1) + strided(3)") is None              # F7 needs s ≤ w + 1
+    assert fam("window(3) + strided(4)").low == 60            # max(s(4w + 3), 6w + 4s + 1) for the layers
+    assert fam("window(3) + strided(4)").least
+    assert not fam("window(7) + strided(8)").least            # the local check is not run for s ≥ 8
     assert fam("window(2) + dilated(2, 2)").low == 12         # F9: max(2L + 1, 2L + μ + 1), L = 4, μ = 3
     assert fam("window(1) + dilated(2, 4)") is None           # r > w + 1: open (O3)
 
@@ -88,7 +92,16 @@ def test_forged_family_claims_are_rejected():
     _step(cert, "PAT-LAYERS")["data"]["layers"] = 2
     assert _rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_n.uap")
-    _step(cert, "PAT-LAYERS")["data"]["least"] = True  # open question O2: not claimed least
+    _step(cert, "PAT-LAYERS")["data"]["least"] = False  # F7, step (6): D = 2 layers, least
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 3
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided2_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 1  # F7 with s = 2: D = 2 layers, least
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided2_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["least"] = False
     assert _rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_n.uap")
     _step(cert, "SYM-AUT")["data"]["name"] = "D_n"
@@ -97,6 +110,30 @@ def test_forged_family_claims_are_rejected():
     case = _step(cert, "SYM-AUT")["data"]["order cases"][0]
     case["order"] = {"op": "*", "args": [2, case["order"]]}
     assert _rejects(cert, "SYM-AUT")
+
+
+def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
+    """window(2) + strided(3) at 4,096 tokens: F7 at n = 4096, no token graph (docs/theory.md §11.11)."""
+    cert = certificate("window_strided_4096.uap")
+    report = verify(cert)
+    assert report.ok and report.complete
+    for s in report.steps:
+        if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
+            assert s.outcome == VERIFIED and "Theorem F7" in s.reason and "n = 4096" in s.reason
+    cert = certificate("window_strided_4096.uap")
+    _step(cert, "PAT-LAYERS")["certificate"]["claims"]["least"] = False
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided_4096.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 1
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("window_strided_4096.uap")
+    _step(cert, "SYM-AUT")["data"]["order"] = 4
+    assert _rejects(cert, "SYM-AUT")
+    cert = certificate("window_strided_4096.uap")
+    text = cert["input"]["text"].replace("tokens 4096", "tokens 30")  # below the range n ≥ 33
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    assert not verify(cert).ok
 
 
 def test_a_changed_family_parameter_is_rejected():

@@ -41,7 +41,8 @@ CASES = [
     ("one-sided", "F6", Offsets((1, 2), True), [{}]),
     ("one-sided-3", "F6", Offsets((-1, -2, -3), True), [{}]),
     ("two-jumps", "F8", Offsets((1, 4), True), [{}]),  # s = 3..7 and the mirrors: test_two_jump_offsets.py
-    ("window+strided", "F7", U(Window("w"), Strided("s")), [{"w": 2, "s": 3}, {"w": 1, "s": 2}, {"w": 3, "s": 2}]),
+    ("window+strided", "F7", U(Window("w"), Strided("s")), [{"w": 2, "s": 3}, {"w": 1, "s": 2}, {"w": 3, "s": 2},
+                                                             {"w": 2, "s": 2}]),
 ]
 
 

@@ -23,7 +23,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   n − 1 = qs + r, G = C_n, D layers, least (s = 2 is F6).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
-  base case (``strided_base_check``) is settled; whether D layers suffice is open (D + 1 suffice).
+  base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
+  and for 3 ≤ s ≤ 7 from n ≥ 6w + 4s + 1 too when a finite local check (``strided_views_check``)
+  succeeds (it does for every w ≤ 9 tried); for s ≥ 8 whether D layers suffice is open (D + 1 suffice).
 * F9 ``window(w) + dilated(w', r)``, integers 2 ≤ r ≤ w + 1 and w'r ≥ w + 2: with L = w'r and μ the
   least d ≤ L that is not a step, and a finite base case (``dilated_base_check``, radius R) settled,
   for n ≥ max(2L + 1, R·L + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, G = the reflection, D layers, least.
@@ -374,6 +376,127 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
     return None
 
 
+#: The local view check of Theorem F7 searches the permutations of the s − 1 other residue classes; it
+#: runs for s up to this (s = 8 takes seconds), and above it the least layer count stays open.
+STRIDED_VIEW_MAX_S = 7
+
+
+@lru_cache(maxsize=64)
+def strided_views_check(w: int, s: int) -> bool:
+    """The finite step (5) of Theorem F7's proof of the layers (docs/theory.md §11.11): for every root
+    offset i = 1, …, 3w + 3s + 1 (the last one stands for every root away from the ends), no
+    permutation τ ≠ id fixing C(i) pointwise meets the necessary conditions near i (``strided_local_rigid``).
+    False when it fails or is not run (s > STRIDED_VIEW_MAX_S)."""
+    if not 2 <= s <= w + 1 or s > STRIDED_VIEW_MAX_S:
+        return False
+    return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
+
+
+def strided_local_rigid(w: int, s: int, i: int, near_cells: bool = True) -> Optional[str]:
+    """None when no τ ≠ id fixing C(i) pointwise can be an automorphism of the rooted view R_i of
+    window(w) + strided(s) with root i (i − 1 positions before it, the other end at least 3w + 2s
+    beyond it), else what admits one. Proof that these conditions are necessary: docs/theory.md §11.11,
+    F7, step (6).
+
+    The *cells* are the positions outside C(i) with the same run T(x) = W(x) ∩ C(i); τ keeps each.
+    Y = W(i) ∖ C(i) holds every other class; τ permutes the classes by κ (read on Y), so τ on Y is
+    κ inside each cell, and on every cell away from [i − 2w, i + 2w] τ is κ too. On a *near* cell Z
+    (meeting [i − 2w, i + 2w]), x ∈ N(v) iff τx ∈ N(τv) for v ∈ Y: the *type* t(x) = {v ∈ Y : x ∈ N(v)}
+    satisfies t(τx) = τ(t(x)). Searched: every κ ≠ id (by backtracking, keeping Γ on Y), with, per near
+    cell, τ fixed on its part in Y and the types of the rest matched as multisets; and for κ = id, the
+    rest of each near cell must have distinct types (else τ may swap two of them). ``near_cells=False``
+    skips the near cells' conditions (used by a test to show that they are what excludes κ ≠ id)."""
+    return _StridedRoot(w, s, i, near_cells).problem()
+
+
+class _StridedRoot:
+    """The data of ``strided_local_rigid`` at one root: Y, the cells, the near cells and the types."""
+
+    def __init__(self, w: int, s: int, i: int, near_cells: bool):
+        self.w, self.s, self.i, self.near_cells = w, s, i, near_cells
+        self.lo, self.hi = max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s
+        self.ys = [u for u in self.window(i) if self.res(u)]
+        self.yset = set(self.ys)
+        by_run: dict = {}
+        for x in range(self.lo, self.hi + 1):
+            if self.res(x):
+                by_run.setdefault(frozenset(p for p in self.window(x) if self.res(p) == 0), []).append(x)
+        self.near = [z for z in by_run.values() if any(max(1, i - 2 * w) <= x <= i + 2 * w for x in z)]
+        self.cell = {x: z for z in by_run.values() for x in z}
+        self.kind = {x: frozenset(v for v in self.ys if self.adj(v, x)) for z in self.near for x in z}
+        self.residues = list(range(1, s))
+
+    def res(self, x: int) -> int:
+        return (x - self.i) % self.s
+
+    def window(self, x: int) -> range:
+        top = self.i + 4 * self.w + 4 * self.s + 2          # a right end beyond everything looked at
+        return range(max(1, x - self.w), min(top, x + self.w) + 1)
+
+    def adj(self, v: int, x: int) -> bool:
+        return abs(x - v) <= self.w or (x - v) % self.s == 0
+
+    def image(self, u: int, kappa: dict) -> Optional[int]:
+        target = [x for x in self.cell[u] if self.res(x) == kappa[self.res(u)]]
+        return target[0] if target and target[0] in self.yset else None
+
+    def tau(self, kappa: dict) -> Optional[dict[int, int]]:
+        """τ on the positions of Y whose class κ assigns (None if one has no image in Y)."""
+        out: dict[int, int] = {}
+        for u in self.ys:
+            if self.res(u) in kappa:
+                v = self.image(u, kappa)
+                if v is None:
+                    return None
+                out[u] = v
+        return out
+
+    def consistent(self, kappa: dict) -> bool:
+        tau = self.tau(kappa)
+        return tau is not None and all(self.adj(u, v) == self.adj(tau[u], tau[v]) for u in tau for v in tau)
+
+    def near_ok(self, kappa: dict) -> bool:
+        tau = self.tau(kappa)
+        if tau is None:
+            return False
+        for z in self.near:
+            if any(x in self.yset and self.kind[tau[x]] != frozenset(tau[v] for v in self.kind[x]) for x in z):
+                return False
+            rest = [x for x in z if x not in self.yset]
+            if sorted(sorted(tau[v] for v in self.kind[x]) for x in rest) != sorted(sorted(self.kind[x]) for x in rest):
+                return False
+        return True
+
+    def search(self, kappa: dict, used: set) -> Optional[dict]:
+        if len(kappa) == len(self.residues):
+            moved = any(kappa[r] != r for r in self.residues)
+            return dict(kappa) if moved and (not self.near_cells or self.near_ok(kappa)) else None
+        r = self.residues[len(kappa)]
+        for img in self.residues:
+            if img in used:
+                continue
+            kappa[r] = img
+            found = self.search(kappa, used | {img}) if self.consistent(kappa) else None
+            if found is not None:
+                return found
+            del kappa[r]
+        return None
+
+    def problem(self) -> Optional[str]:
+        if any((min(z) <= self.lo and self.lo > 1) or max(z) >= self.hi for z in self.near):
+            return "a near cell reaches the edge of the region looked at"  # not expected (cells span < s)
+        found = self.search({}, set())
+        if found is not None:
+            return f"root {self.i}: the class permutation {sorted(found.items())} is not excluded"
+        if not self.near_cells:
+            return None
+        for z in self.near:
+            rest = [x for x in z if x not in self.yset]
+            if len({self.kind[x] for x in rest}) != len(rest):
+                return f"root {self.i}: two positions of the cell {z} have the same type"
+        return None
+
+
 def _window_strided(n, w: int, s: int) -> FamilyTheorem:
     d_star = w + 1 if (w + 1) % s else w + 2
     extent = strided_base_check(w, s)
@@ -385,11 +508,29 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
                            f"(the base case of Theorem F7 is not settled by colour refinement; {SECTION}, open "
                            "question O2), nor the least layer count"))
     low = max(d_star + 1, s * (4 * w + 3), extent, 2 * w + 1)
+    if s >= 3 and strided_views_check(w, s):
+        return FamilyTheorem(
+            "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
+            Integer(max(low, 6 * w + 4 * s + 1)), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",),
+            Integer(2), True,
+            "a permutation that keeps every neighbourhood within distance 1 of a position i keeps i's residue "
+            "class mod s (its many common neighbours), orders it (the runs of that class within w of each "
+            "other position), is the identity or the reflection there (the counts at its two ends), and then "
+            "fixes every other position (a finite check of the positions within 2w + 2s of i, for every "
+            "offset of i from the nearer end): no view witness, so D = 2 layers suffice")
+    if s == 2:
+        return FamilyTheorem(
+            "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
+            Integer(low), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",), Integer(2), True,
+            "a permutation that keeps every neighbourhood within distance 1 of a position i keeps i's residue "
+            "class mod 2 (its many common neighbours), orders it as a path (the runs of that class within w of "
+            "each other position), is the identity or the reflection there (the counts at its two ends), and "
+            "then fixes every other position (its run): no view witness, so D = 2 layers suffice")
     return FamilyTheorem(
         "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(low), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",),
-        open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved "
-                       "(the concrete engine finds that they do for every n ≤ 60 it was run on; "
+        open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved for "
+                       f"s = {s} (the finite check of Theorem F7's step (5) runs for s ≤ {STRIDED_VIEW_MAX_S}; "
                        f"{SECTION}, open question O2); D + 1 = 3 suffice"))
 
 

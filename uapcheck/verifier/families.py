@@ -23,7 +23,11 @@ and a few more lengths.
     F7  window(w) + strided(s), 2 ≤ s ≤ w + 1: D = 2 from n ≥ d* + 1 (d* = w + 1, or w + 2 when s | w + 1);
                                          G = the reflection for n ≥ max(s(4w + 3), 2w + 1, 1 + Rw) when
                                          colour refinement of the cross graph's ball of radius R around 1
-                                         gives 1, …, w colours of their own; 3 = D + 1 layers (not least)
+                                         gives 1, …, w colours of their own; for s = 2, D = 2 layers (least:
+                                         no view witness); for 3 ≤ s ≤ 7, from n ≥ 6w + 4s + 1 as well, D = 2
+                                         layers (least) when the local check of step (5) succeeds (the
+                                         verifier's own search over the class permutations); else 3 = D + 1
+                                         layers (not least)
 
 Parameters are integer literals (the catalog's families); a named size is not matched here.
 """
@@ -231,6 +235,84 @@ def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
     return all(v in colour and counts[colour[v]] == 1 for v in range(1, w + 1))
 
 
+#: The verifier runs its own local view check of F7 for s up to this (as the engine does).
+STRIDED_VIEW_MAX_S = 7
+
+
+def _strided_root_rigid(w: int, s: int, i: int) -> bool:
+    """F7, step (6) (docs/theory.md §11.11), restated: with the root i (i − 1 positions before it, the
+    far end beyond i + 3w + 2s) no τ ≠ id fixing the root's class C(i) pointwise keeps the cells (equal
+    runs W(x) ∩ C(i)), maps the classes by a permutation κ read on Y = W(i) ∖ C(i), keeps Γ on Y, and
+    maps the type t(x) = {v ∈ Y : x ~ v} of every position of a cell meeting [i − 2w, i + 2w] to the
+    type of its image. Every κ is tried (κ ≠ id must fail; κ = id needs distinct types off Y)."""
+    import itertools
+    local = _strided_local(w, s, i)
+    if local is None:
+        return False
+    y, where, close, typ = local
+    for perm in itertools.permutations(range(1, s)):
+        kappa = dict(zip(range(1, s), perm))
+        tau = _strided_tau(w, s, i, y, where, kappa)
+        if tau is None or not _strided_types_fit(close, typ, tau):
+            continue
+        if any(kappa[r] != r for r in kappa):
+            return False
+        if any(len({typ[x] for x in c if x not in tau}) != len([x for x in c if x not in tau]) for c in close):
+            return False
+    return True
+
+
+def _strided_near(w: int, s: int, a: int, b: int) -> bool:
+    return abs(a - b) <= w or (a - b) % s == 0
+
+
+def _strided_local(w: int, s: int, i: int):
+    """Y, the cell of each position, the cells meeting [i − 2w, i + 2w] and their types (None if such a
+    cell reaches the edge of the positions looked at)."""
+    span = range(max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s + 1)
+    y = [u for u in range(max(1, i - w), i + w + 1) if (u - i) % s]
+    cells: dict = {}
+    for x in span:
+        if (x - i) % s:
+            run = tuple(p for p in range(max(1, x - w), x + w + 1) if (p - i) % s == 0)
+            cells.setdefault(run, []).append(x)
+    close = [c for c in cells.values() if any(i - 2 * w <= x <= i + 2 * w for x in c)]
+    if any(min(c) == span[0] > 1 or max(c) == span[-1] for c in close):
+        return None
+    where = {x: c for c in cells.values() for x in c}
+    typ = {x: frozenset(v for v in y if _strided_near(w, s, v, x)) for c in close for x in c}
+    return y, where, close, typ
+
+
+def _strided_tau(w: int, s: int, i: int, y: list, where: dict, kappa: dict) -> Optional[dict]:
+    """τ on Y for the class permutation κ (each u to its cell's position in the class κ(u)), when that
+    lies in Y and keeps Γ on Y."""
+    tau = {}
+    for u in y:
+        hit = [x for x in where[u] if (x - i) % s == kappa[(u - i) % s]]
+        if not hit or hit[0] not in y:
+            return None
+        tau[u] = hit[0]
+    if any(_strided_near(w, s, a, b) != _strided_near(w, s, tau[a], tau[b]) for a in y for b in y):
+        return None
+    return tau
+
+
+def _strided_types_fit(close: list, typ: dict, tau: dict) -> bool:
+    for c in close:
+        if any(x in tau and typ[tau[x]] != frozenset(tau[v] for v in typ[x]) for x in c):
+            return False
+        rest = [x for x in c if x not in tau]
+        if sorted(sorted(tau[v] for v in typ[x]) for x in rest) != sorted(sorted(typ[x]) for x in rest):
+            return False
+    return True
+
+
+def _strided_views_rigid(w: int, s: int) -> bool:
+    return 3 <= s <= min(w + 1, STRIDED_VIEW_MAX_S) and all(
+        _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+
+
 def _f7(w: int, s: int) -> Optional[Family]:
     d_star = w + 2 if (w + 1) % s == 0 else w + 1
     extent = next((1 + r * w for r in range(max(1, w - 1), w + 5) if _cross_ball_separates(w, s, r)), None)
@@ -240,6 +322,14 @@ def _f7(w: int, s: int) -> Optional[Family]:
 
     def name(text):
         return text == "reflection"
+    def gens(n):
+        return [list(range(n, 0, -1))]
+    # D = 2 layers suffice (§11.11, F7 layers): no view witness, checked with nauty per instance
+    if s == 2:
+        return Family("F7", low, 2, 2, True, lambda n: sympy.Integer(2), 1, name, None, gens)
+    if _strided_views_rigid(w, s):
+        return Family("F7", max(low, 6 * w + 4 * s + 1), 2, 2, True, lambda n: sympy.Integer(2), 1, name, None,
+                      gens)
     return Family("F7", low, 2, 3, False, lambda n: sympy.Integer(2), 1, name, None)
 
 

@@ -114,3 +114,47 @@ def at_length(ctx, n: int, d: int, m: int) -> Optional[str]:
         return None
     return (f"Theorem {fam.theorem} (docs/theory.md §11.11) at n = {n} ≥ {fam.low}: D = {d} layers suffice (no view "
             f"witness); " + _instances(ctx, fam, "layers"))
+
+
+def concrete_step(ctx, s) -> Optional[tuple]:
+    """PAT-CONNECTED, PAT-LAYERS or SYM-AUT concluded from a family theorem at an integer n in its range
+    (docs/theory.md §11.11: real sizes are decided without a token graph): the verifier's own table entry
+    for the re-parsed pattern, n ≥ its range, every stated value its own, and its instance check. None
+    when the step is not such a step (another check applies)."""
+    from .lemmas import _stated
+    n = ctx.spec.tokens
+    if (s.get("certificate") or {}).get("kind") != "family theorem" or not isinstance(n, int):
+        return None
+    fam = family(ctx)
+    if fam is None:
+        return None
+    if n < fam.low:
+        raise Reject(f"n = {n} is below the range n ≥ {fam.low} of Theorem {fam.theorem}")
+    head = f"Theorem {fam.theorem} (docs/theory.md §11.11) at n = {n} ≥ {fam.low}, matched on the re-parsed pattern"
+    if s["rule"] == "PAT-CONNECTED":
+        stated = _stated(s, "diameter")
+        if not stated or any(v != fam.diameter for v in stated):
+            raise Reject(f"the diameter {stated} is not Theorem {fam.theorem}'s {fam.diameter}")
+        return VERIFIED, f"{head}: D = {fam.diameter}; " + _instances(ctx, fam, "connectivity") + " (BFS)"
+    if s["rule"] == "PAT-LAYERS":
+        prem = ctx.premises(s)
+        if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+            raise Reject("its premise is not the connectivity step")
+        layers, least = _stated(s, "layers"), _stated(s, "least")
+        if any(v != fam.diameter for v in _stated(s, "diameter")) or not layers or \
+                any(v != fam.layers for v in layers) or not least or any(v is not fam.least for v in least):
+            raise Reject(f"Theorem {fam.theorem} gives D = {fam.diameter} and {fam.layers} layers (least: {fam.least})")
+        return VERIFIED, f"{head}: {fam.layers} layers (least: {fam.least}); " + _instances(ctx, fam, "layers")
+    if s["rule"] == "SYM-AUT":
+        name = (s.get("data") or {}).get("name")
+        if fam.name is not None and not (isinstance(name, str) and fam.name(name)):
+            raise Reject(f"the group {str(name)[:80]!r} is not Theorem {fam.theorem}'s")
+        stated = _stated(s, "order")
+        if not stated or not all(isinstance(v, int) and not isinstance(v, bool) for v in stated):
+            return None  # an order written out as a long decimal or a tree: not this check's
+        want = int(fam.order(n))
+        if any(v != want for v in stated):
+            raise Reject(f"the order stated is not Theorem {fam.theorem}'s at n = {n}")
+        return VERIFIED, f"{head}: the stated order is the theorem's; " + _instances(ctx, fam, "group")
+    return None
+

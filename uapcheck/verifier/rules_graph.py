@@ -80,7 +80,7 @@ def _symbolic(ctx, s, by_lemma, by_family):
 def connected(ctx, s):
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
-    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
     try:
@@ -219,7 +219,7 @@ def _quoted_witness(s, data, n: int) -> tuple:
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
-    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
     try:
@@ -300,7 +300,7 @@ def _exhaustive(ctx, heads, n, d):
 def sym_aut(ctx, s):
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")
-    found = lemmas.window_globals_step(ctx, s)  # window + the first g positions as globals, at an integer n
+    found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
     try:
