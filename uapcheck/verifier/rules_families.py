@@ -132,19 +132,21 @@ def concrete_step(ctx, s) -> Optional[tuple]:
         raise Reject(f"n = {n} is below the range n ≥ {fam.low} of Theorem {fam.theorem}")
     head = f"Theorem {fam.theorem} (docs/theory.md §11.11) at n = {n} ≥ {fam.low}, matched on the re-parsed pattern"
     if s["rule"] == "PAT-CONNECTED":
+        want = int(fam.d(n))
         stated = _stated(s, "diameter")
-        if not stated or any(v != fam.diameter for v in stated):
-            raise Reject(f"the diameter {stated} is not Theorem {fam.theorem}'s {fam.diameter}")
-        return VERIFIED, f"{head}: D = {fam.diameter}; " + _instances(ctx, fam, "connectivity") + " (BFS)"
+        if not stated or any(v != want for v in stated):
+            raise Reject(f"the diameter {stated} is not Theorem {fam.theorem}'s {want}")
+        return VERIFIED, f"{head}: D = {want}; " + _instances(ctx, fam, "connectivity") + " (BFS)"
     if s["rule"] == "PAT-LAYERS":
         prem = ctx.premises(s)
         if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
             raise Reject("its premise is not the connectivity step")
         layers, least = _stated(s, "layers"), _stated(s, "least")
-        if any(v != fam.diameter for v in _stated(s, "diameter")) or not layers or \
-                any(v != fam.layers for v in layers) or not least or any(v is not fam.least for v in least):
-            raise Reject(f"Theorem {fam.theorem} gives D = {fam.diameter} and {fam.layers} layers (least: {fam.least})")
-        return VERIFIED, f"{head}: {fam.layers} layers (least: {fam.least}); " + _instances(ctx, fam, "layers")
+        d, m = int(fam.d(n)), int(fam.layers_at(n))
+        if any(v != d for v in _stated(s, "diameter")) or not layers or \
+                any(v != m for v in layers) or not least or any(v is not fam.least for v in least):
+            raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least})")
+        return VERIFIED, f"{head}: {m} layers (least: {fam.least}); " + _instances(ctx, fam, "layers")
     if s["rule"] == "SYM-AUT":
         name = (s.get("data") or {}).get("name")
         if fam.name is not None and not (isinstance(name, str) and fam.name(name)):
