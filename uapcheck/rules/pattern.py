@@ -497,7 +497,8 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         cert = Generators(tuple(graphs), tuple(_biases(spec)), spec.positional, tuple(tuple(g) for g in gens),
                           int(grp.order), info.order)
     else:
-        cert = Trusted("graphs.symmetry", f"{grp.method}: the generators are too many to list", {"order": grp.order})
+        cert = Trusted("graphs.symmetry", f"{grp.method}: the generators are too many to list",
+                       {"order": grp.order, "shown": info.order})
     return PatternOutcome(group_step(desc, info, ev, cert), info, tuple(structure), layers, diameter, obstruction)
 
 

@@ -96,7 +96,8 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
     elif isinstance(certificate, StandardFamily):
         certified = {_order_text(dict(certificate.claims)["order"])}
     elif isinstance(certificate, Trusted) and "order" in certificate.data:
-        certified = {_order_text(certificate.data["order"])}
+        certified = {_order_text(certificate.data["order"]),
+                     _order_text(certificate.data.get("shown", certificate.data["order"]))}
     else:
         certified = set()
     if _order_text(info.order) not in certified:
