@@ -325,3 +325,21 @@ def test_an_unwritable_certificate_path_is_one_line_and_exit_2(tmp_path, target)
 def test_certificate_takes_one_input(tmp_path):
     p = run("catalog/softmax.uap", "catalog/rbf.uap", "--certificate", str(tmp_path / "x.json"))
     assert p.returncode == 2 and "exactly one input" in p.stderr
+
+
+def test_a_rooted_view_witness_on_more_than_64_positions_is_certified_in_full():
+    """The evidence of a long view witness lists at most 64 moved points; the certificate file takes σ
+    from the step's certificate (this file, found by a random audit, was an internal error and then a
+    rejected certificate: "the view witness is not a permutation of 1..n")."""
+    import uapcheck
+    text = ("tokens 160\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern offsets {1, 4} cyclic + dilated(2, 2)\n}\n"
+            "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(2) + offsets {1, 3} cyclic + strided(4)\n}\n")
+    result = uapcheck.check(text, "audit.uap")
+    assert result.verdict == "UAP"
+    lay = next(s for s in result.root.walk() if s.rule == "PAT-LAYERS")
+    assert lay.evidence["least"] and "permutation (moved points)" in lay.evidence["view witness"]
+    cert = json.loads(json.dumps(certfile.build(result, text)))
+    perm = _step(cert, "PAT-LAYERS")["data"]["view witness"]["permutation"]
+    assert sorted(perm) == list(range(1, 161))
+    report = verify(cert)
+    assert report.problems == [] and report.ok and report.complete

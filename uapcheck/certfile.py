@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from . import __version__, proof
+from .certificates import ViewWitness
 from .verifier.trees import TreeError, encode
 
 SCHEMA = "uapcheck-certificate/1"
@@ -102,7 +103,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if not isinstance(n, int):
         return _symbolic_pattern_data(step, spec, cache)
     if step.rule == "PAT-LAYERS":
-        return _layers_data(ev, spec)
+        return _layers_data(ev, spec, step.certificate)
     if step.rule == "SYM-AUT":
         gens, order = ev.get("generators"), ev.get("order")
         if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
@@ -142,14 +143,17 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     return None
 
 
-def _layers_data(ev: dict, spec) -> dict:
-    """D, the layer count, `least` and the view witness as a permutation of 1..n (a swap written out, a
-    witness on blocks lifted to the positions)."""
+def _layers_data(ev: dict, spec, certificate=None) -> dict:
+    """D, the layer count, `least` and the view witness as a permutation of 1..n (from the step's
+    certificate when it holds σ in full, as the evidence lists at most 64 moved points; else a swap
+    written out, or a witness on blocks lifted to the positions)."""
     n = spec.tokens
     data = {"diameter": ev.get("diameter"), "layers": ev.get("layers"), "least": ev.get("least")}
     wit = ev.get("view witness")
     if isinstance(wit, dict):
         perm = wit.get("permutation")
+        if perm is None and isinstance(certificate, ViewWitness) and certificate.position == wit.get("position"):
+            perm = [int(v) for v in certificate.permutation]
         if perm is None and "swap" in wit:
             a, b = wit["swap"]
             perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]

@@ -230,8 +230,9 @@ class LayerCount:
     layers: int
     exact: bool  # True: `layers` is the least number that works
     method: str
-    witness: Optional[dict] = None  # a view witness showing D layers are not enough
+    witness: Optional[dict] = None  # a view witness showing D layers are not enough (as evidence)
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
+    permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
 
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
@@ -252,7 +253,7 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
         return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",
-                          decision.witness.as_evidence(diameter))
+                          decision.witness.as_evidence(diameter), permutation=tuple(decision.witness.permutation))
     if decision.sufficient and not no_witness_proves:
         return LayerCount(diameter + 1, False, "view argument: no labelled view witness exists, but D layers are "
                           "shown sufficient only for trainable bias classes (§11.10); with fixed position weights "
@@ -277,7 +278,8 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
             statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
-                graphs=None, labelled: bool = False, family: Optional[StandardFamily] = None) -> proof.Step:
+                graphs=None, labelled: bool = False, family: Optional[StandardFamily] = None,
+                permutation: Optional[tuple[int, ...]] = None) -> proof.Step:
     count = layers if isinstance(layers, int) else quantity(layers)
     if diameter is None:
         claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
@@ -300,11 +302,12 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
     return proof.conclude(claim, proof.PROVED, [connected], ev, notes,
                           facts={"layers": layers, "diameter": diameter, "least": exact},
                           certificate=family or _layers_certificate(connected, diameter, layers, exact, method,
-                                                                    witness, graphs, certificate, labelled))
+                                                                    witness, graphs, certificate, labelled,
+                                                                    permutation))
 
 
 def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,
-                        labelled: bool = False):
+                        labelled: bool = False, permutation: Optional[tuple[int, ...]] = None):
     """D + 1 layers (or bound + 1) follow from the view argument and the connectivity step; D + 1 as
     the least number needs a view witness (checked on the arcs; a witness that keeps bias classes as
     arc labels is the views engine's, §11.10); D as enough is the views engine's."""
@@ -312,7 +315,9 @@ def _layers_certificate(connected, diameter, layers, exact, method, witness, gra
         return Trusted("views", "a labelled view witness (bias classes as arc labels, docs/theory.md §11.10): "
                        "the kernel's arc-by-arc check does not read labels", {"witness": witness})
     if witness and graphs is not None:
-        if "permutation" in witness:
+        if permutation is not None:
+            perm = permutation
+        elif "permutation" in witness:
             perm = tuple(witness["permutation"])
         else:
             a, b = witness["swap"]
@@ -465,7 +470,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
                                      certificate=count.certificate, graphs=graphs,
-                                     labelled=bool(any(_biases(spec)))))
+                                     labelled=bool(any(_biases(spec))), permutation=count.permutation))
     elif conn.upper is not None:
         bounds = {"lower bound": conn.lower, "upper bound": conn.upper}
         if conn.fits_up_to is not None:
