@@ -98,9 +98,9 @@ def test_the_group_is_cyclic_from_s2_and_larger_at_s2_minus_1(s):
 
 
 def test_d_layers_suffice_below_the_range_too_where_the_engine_decides():
-    """Below n = s² + 1 the theorem claims nothing; the concrete engine decides each n (for s = 3, 4 it
-    finds D layers enough at every n ≥ 3, which the theorem does not claim)."""
-    for s in (3, 4):
+    """Below n = s² + 1 the theorem claims nothing; the concrete engine decides each n (for s ≤ 6 it
+    finds D layers enough at every 3 ≤ n ≤ s², which the theorem does not claim: theory §11.11, F8)."""
+    for s in (3, 4, 5, 6):
         for n in range(3, s * s + 1):
             got = F.concrete(Offsets((1, s), True), n)
             assert got.least and got.layers == got.diameter
