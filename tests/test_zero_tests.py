@@ -98,3 +98,56 @@ def test_floats_go_to_simplify():
 def test_non_monomials_are_simplified():
     e = x * lam / tau - x / tau
     assert simplified(e) == sympy.simplify(e) != e
+
+
+transcendental = st.sampled_from([sympy.exp, sympy.log, sympy.cos, sympy.sin, sympy.tanh, sympy.sinh, sympy.cosh,
+                                  sympy.sqrt, sympy.Abs])
+
+
+@settings(max_examples=40, deadline=None)
+@given(rational_functions, transcendental, transcendental)
+def test_transcendental_expressions_agree_with_simplify(p, f, g):
+    """The interval route (a non-zero enclosure at an admissible point) never says non-zero where
+    simplify finds zero, and its zeros are simplify's."""
+    for expr in (f(b) * p - g(b), f(tau * b) - tau * f(b) * p, f(x) * (p + 1) - f(x) * p - f(x), 2 + f(x * tau) - g(x)):
+        if expr.has(sympy.zoo, sympy.nan, sympy.oo):
+            continue
+        assert is_zero(expr) == (sympy.simplify(expr) == 0), expr
+
+
+def test_interval_enclosures_contain_the_value():
+    """uapcheck.intervals: each enclosure contains the value mpmath computes at 60 digits, and is tight."""
+    import mpmath
+    from uapcheck.intervals import NotEnclosable, enclose
+    r = sympy.Rational
+    cases = [(2 + sympy.tanh(x * tau) - tau * (2 + sympy.tanh(x)), {x: r(9), tau: r(4)}),
+             (sympy.exp(sympy.cos(x)) - sympy.sinh(tau) / sympy.cosh(b), {x: r(-16), tau: r(1, 3), b: r(4)}),
+             (sympy.log(1 + sympy.exp(x)) * x ** r(2, 3) + sympy.Max(x, -x) + sympy.Abs(x - 100), {x: r(25)}),
+             (sympy.Piecewise((x, x > 0), (sympy.exp(x) - 1, True)) + sympy.Min(x, 1), {x: r(-9)})]
+    exact = [lambda: 2 + mpmath.tanh(36) - 4 * (2 + mpmath.tanh(9)),
+             lambda: mpmath.exp(mpmath.cos(-16)) - mpmath.sinh(mpmath.mpf(1) / 3) / mpmath.cosh(4),
+             lambda: mpmath.log(1 + mpmath.exp(25)) * mpmath.cbrt(25) ** 2 + 25 + 75,
+             lambda: mpmath.exp(-9) - 1 - 9]
+    with mpmath.workdps(60):
+        for (expr, point), value in zip(cases, exact):
+            box = enclose(expr, point)
+            v = value()
+            assert box.a <= v <= box.b, expr
+            assert box.b - box.a <= abs(v) * mpmath.mpf(2) ** -60 + mpmath.mpf(2) ** -70
+    for refused in (sympy.log(x), sympy.sqrt(x), x ** r(1, 3), sympy.erf(x), 1 / (x + 9),
+                    sympy.Piecewise((1, sympy.exp(x) > 2), (0, True)), sympy.Float("0.5") * x):
+        try:
+            box = enclose(refused, {x: r(-9)})
+        except NotEnclosable:
+            continue
+        assert not (box.a > 0 or box.b < 0), refused  # 1/(x + 9) at −9: an unbounded enclosure, never a sign
+
+
+def test_transcendental_non_zeros_decide_without_simplify(monkeypatch):
+    def fail(expr, *args, **kwargs):
+        raise AssertionError(f"simplify called on {expr}")
+    monkeypatch.setattr(sympy, "simplify", fail)
+    r = sympy.Symbol("r", positive=True)
+    xi = sympy.Symbol("ξ", positive=True)
+    assert not is_zero(2 + sympy.tanh(r * xi) - r * (2 + sympy.tanh(xi)))  # bounded_tanh's homogeneity test
+    assert not is_zero(sympy.exp(sympy.cos(r * xi)) - r ** 2 * sympy.exp(sympy.cos(xi)))

@@ -8,15 +8,18 @@
   Q(x₁, …, x_k), so its answer is a decision, and simplify (which itself tries cancel and keeps
   the shortest form) can only agree;
 - otherwise an expansion to 0 proves zero (expand applies only identities valid under the
-  symbols' assumptions), an exact non-zero rational value at an admissible integer point (one
-  that satisfies every assumption on the symbols) proves non-zero, and anything else is left to
-  `sympy.simplify` as before.
+  symbols' assumptions); a value at an admissible integer point (one that satisfies every
+  assumption on the symbols) that is an exact non-zero rational, or whose rigorous interval
+  enclosure (uapcheck/intervals.py, mpmath.iv with outward rounding) excludes 0, proves non-zero;
+  anything else is left to `sympy.simplify` as before.
 So the answer is True whenever `simplify(e) == 0` was, and simplify runs only where the cheap tests
 do not decide. Floats go straight to simplify (rounding could fake a cancellation).
 """
 from __future__ import annotations
 
 import sympy
+
+from .intervals import NotEnclosable, enclose, excludes_zero
 
 
 def _rational_over_q(expr: sympy.Basic, polynomial: bool = False) -> bool:
@@ -61,9 +64,10 @@ def _admissible(symbol: sympy.Symbol, value: sympy.Integer) -> bool:
 
 
 def _non_zero_somewhere(expr: sympy.Expr) -> bool:
-    """True when expr evaluates to a non-zero rational number at an admissible integer point:
-    then it is not identically zero (and simplify, an equivalence, cannot bring it to 0). False
-    means only that no such point was found."""
+    """True when expr is non-zero at an admissible integer point, shown by an exact non-zero
+    rational value or by an interval enclosure of its real value that excludes 0: then it is not
+    identically zero (and simplify, an equivalence, cannot bring it to 0). False means only that no
+    such point was found."""
     symbols = sorted(expr.free_symbols, key=sympy.default_sort_key)
     if not symbols or not all(isinstance(s, sympy.Symbol) for s in symbols):
         return False
@@ -74,8 +78,15 @@ def _non_zero_somewhere(expr: sympy.Expr) -> bool:
         point = {s: values[(i + shift * len(symbols)) % len(values)]
                  for i, (s, values) in enumerate(zip(symbols, choices))}
         value = expr.xreplace(point)
-        if value.is_Rational and value != 0:
-            return True
+        if value.is_Rational:
+            if value != 0:
+                return True
+            continue
+        try:
+            if excludes_zero(enclose(expr, point)):
+                return True
+        except NotEnclosable:
+            continue
     return False
 
 
