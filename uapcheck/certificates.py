@@ -710,10 +710,9 @@ class OffsetClass(Certificate):
         if self.method != "intervals" or not isinstance(n, int):
             _reject(OffsetClass, "injectivity is shown by a linear form, or by intervals at a concrete n")
             return
-        from .rules.positions import _disjoint, _iv  # the same exact interval arithmetic (mpmath.iv)
-        offsets = range(0, n) if self.even else range(-(n - 1), n)
+        from .rules.positions import _disjoint, offset_values  # the same exact interval arithmetic (mpmath.iv)
         try:
-            values = [_iv(self.h.xreplace({m: self.m}), k, self.bits) for k in offsets]
+            values = offset_values(self.h.xreplace({m: self.m}), n, self.even, self.bits)
         except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
             _reject(OffsetClass, "h cannot be evaluated on every offset")
         if not _disjoint(values):

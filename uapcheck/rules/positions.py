@@ -27,6 +27,7 @@ from ..claim import Claim, Formula, claim, written
 from .wording import ZERO_SCORES, shifted_token
 from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
 # the invariants under the docs' names (uapcheck/lower.py)
+from ..memo import exact_cache
 from ..lower import (KEY_COORD as v, KEY_NORM2 as b_sym, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c_sym,
                      SCALE as t, _Lowerer, param_symbol)
 
@@ -88,8 +89,12 @@ def position_expr(spec: S.Spec, head: S.Head) -> sympy.Expr:
 
 def offset_function(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
     """h(m) with m = j − i, when the formula depends on the positions only through m."""
-    e = position_expr(spec, head)
-    if head.position.kind == "bias":
+    return _offset_of(position_expr(spec, head), head.position.kind == "bias")
+
+
+@exact_cache()  # a function of the lowered term alone: the suggestion search re-derives it per edit
+def _offset_of(e: sympy.Expr, additive: bool) -> Optional[sympy.Expr]:
+    if additive:
         h = e.xreplace({J: I + M}) - e.xreplace({J: I})
     else:
         h = e.xreplace({J: I + M}) / e.xreplace({J: I})
@@ -173,6 +178,20 @@ def _disjoint(intervals) -> bool:
     return all(ordered[k].b < ordered[k + 1].a for k in range(len(ordered) - 1))
 
 
+def offset_values(h: sympy.Expr, n: int, even: bool, bits: int) -> tuple:
+    """h's exact intervals at `bits` bits on the offsets of n positions (0..n − 1 when h is even,
+    else −(n − 1)..n − 1); the errors of `_iv` propagate. Computed once per process for the same
+    arguments: classify and the OffsetClass certificate's check ask for the same values."""
+    return _offset_values(h, n, even, bits)
+
+
+@exact_cache(maxsize=8)
+def _offset_values(h: sympy.Expr, n: int, even: bool, bits: int) -> tuple:
+    offsets = range(0, n) if even else range(-(n - 1), n)
+    return tuple(_iv(h, m, bits) for m in offsets)
+
+
+@exact_cache()  # a function of its arguments alone: the suggestion search re-derives it per edit
 def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     """Injective / even-and-injective-on-|m| over the offsets of n positions (n an int or symbolic)."""
     even = sympy.simplify(h.xreplace({M: -M}) - h) == 0
@@ -189,10 +208,9 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
         return _offsets(None, None, h, ": injectivity on the offsets is decided only for linear forms, or by exact "
                         f"interval evaluation for an integer n ≤ {INTERVAL_MAX_N} without params")
-    offsets = range(0, n) if even else range(-(n - 1), n)
     for bits in (80, 400, 1600):
         try:
-            values = [_iv(h, m, bits) for m in offsets]
+            values = offset_values(h, n, even, bits)
         except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
             return _offsets(None, None, h, " could not be evaluated on every offset")
         if _disjoint(values):
