@@ -204,3 +204,56 @@ def test_old_tables_are_pruned(tmp_path, monkeypatch):
     for i in range(parser_cache.KEEP + 3):
         parser_cache.cached_lark(grammar + f"\n// version {i}\n", **OPTIONS)
     assert len(_tables(tmp_path)) == parser_cache.KEEP
+
+
+CATALOG_PROBE = r"""
+import contextlib, io, json, sys
+from pathlib import Path
+from uapcheck.cli import main
+files = sorted(str(p) for p in Path(sys.argv[1]).glob("*.uap"))
+codes = []
+for args in (["--format", "json"], ["--color", "never"]):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        codes.append(main(args + files))
+print(json.dumps({"codes": codes, "files": len(files),
+                  "physics": sorted(m for m in sys.modules if m.startswith("sympy.physics"))}))
+"""
+
+
+def test_the_whole_catalog_in_one_process_never_imports_sympy_physics():
+    """SymPy's simplify imports sympy.physics.units (75-350 ms) on its first call; a catalog run, in
+    JSON and with the text panel's suggestion search, never pays for it (uapcheck/lazy.py)."""
+    env = dict(os.environ, UAPCHECK_IN_PROCESS="1")
+    proc = subprocess.run([sys.executable, "-c", CATALOG_PROBE, str(CATALOG)], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got["files"] > 80 and all(code in (0, 1) for code in got["codes"])
+    assert got["physics"] == []
+
+
+def test_the_units_stand_in_gives_simplify_the_same_answers_and_leaves_no_trace():
+    code = r"""
+import sys, sympy
+from uapcheck.lazy import without_units_library
+x = sympy.Symbol("x", real=True)
+exprs = [sympy.sin(x) ** 2 + sympy.cos(x) ** 2, sympy.exp(x) * sympy.exp(-x) + x, (x ** 2 - 1) / (x - 1),
+         sympy.tanh(x) - (sympy.exp(2 * x) - 1) / (sympy.exp(2 * x) + 1)]
+with without_units_library():
+    with without_units_library():  # re-entrant
+        inside = [sympy.srepr(sympy.simplify(e)) for e in exprs]
+        checked = sympy.checksol(x ** 2 - 4, x, 2)
+    assert "sympy.physics.units" in sys.modules
+assert not any(m.startswith("sympy.physics") for m in sys.modules), "the stand-in stayed"
+import sympy.physics.units as units  # the real library still imports afterwards
+assert units.meter.__class__.__name__ == "Quantity" and hasattr(units, "convert_to")
+outside = [sympy.srepr(sympy.simplify(e)) for e in exprs]
+assert inside == outside, (inside, outside)
+assert checked is True
+with without_units_library():  # with the real library loaded, the block leaves it alone
+    assert sys.modules["sympy.physics.units"] is units
+    assert sympy.simplify(2 * units.meter + 3 * units.meter) == 5 * units.meter
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

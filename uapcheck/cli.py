@@ -521,7 +521,14 @@ def printable_block(text: str) -> str:
 
 
 def _check_one(item: _Input, ns, console):
-    """Parse, derive and render one file (in its worker). Never raises."""
+    """Parse, derive and render one file (in its worker). Never raises. SymPy's units library is
+    not imported on the way (uapcheck/lazy.py: the same answers without it)."""
+    from .lazy import without_units_library
+    with without_units_library():
+        return _check_one_file(item, ns, console)
+
+
+def _check_one_file(item: _Input, ns, console):
     from .budget import stage
     from .derive import check_spec
     from .errors import UapError, format_error

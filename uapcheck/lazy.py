@@ -7,10 +7,12 @@ The stand-in is not put in sys.modules: `"igraph" in sys.modules` stays an hones
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import sys
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 class LazyModule:
@@ -56,3 +58,47 @@ def import_igraph(name: str = "igraph") -> ModuleType:
 
 #: python-igraph (BLISS, BFS), needed only for sparse attention patterns.
 igraph: Any = lazy_module("igraph", import_igraph)
+
+
+UNITS = "sympy.physics.units"
+
+
+@functools.lru_cache(maxsize=1)
+def _units_stand_in() -> ModuleType:
+    """The stand-in module, made once per process: two SymPy classes of which no instance is made."""
+    import sympy
+
+    stand_in = ModuleType(UNITS, "a stand-in for sympy.physics.units while uapcheck derives (uapcheck/lazy.py)")
+
+    class Quantity(sympy.AtomicExpr):
+        pass
+
+    class Unit(sympy.AtomicExpr):
+        pass
+
+    stand_in.Quantity = Quantity  # type: ignore[attr-defined]
+    stand_in.Unit = Unit  # type: ignore[attr-defined]
+    return stand_in
+
+
+@contextlib.contextmanager
+def without_units_library() -> Iterator[None]:
+    """While it runs, SymPy's own `from sympy.physics.units import Quantity` (inside every
+    `simplify`) and `... import Unit` (inside `checksol`) get classes of a stand-in module instead
+    of importing the units library (75-350 ms, most of it building the SI system), unless that
+    library is loaded already. The answers are the same: SymPy only asks whether an expression
+    contains a Quantity or a Unit, and no expression can contain an instance of the real classes
+    while their module has never been imported; the stand-in's classes have no instances either.
+    The stand-in leaves sys.modules when the block ends, so a later `import sympy.physics.units`
+    (by the caller, say) imports the real library. Re-entrant: an inner block finds the stand-in
+    in place and leaves it to the outer one."""
+    if UNITS in sys.modules:
+        yield
+        return
+    stand_in = _units_stand_in()
+    sys.modules[UNITS] = stand_in
+    try:
+        yield
+    finally:
+        if sys.modules.get(UNITS) is stand_in:
+            del sys.modules[UNITS]
