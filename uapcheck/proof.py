@@ -144,6 +144,15 @@ class RuleInfo:
 _SHORT_INT = 10 ** 15  # below bignum.MAX_DIGITS_SHOWN digits: json_order returns such an int unchanged
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
+def _printed(value: sympy.Basic) -> str:
+    """sympy.sstr(value), printed once per process for equal values: SymPy's equality is structural
+    (the same tree, Float told apart from Rational, assumptions on symbols included), and sstr is a
+    function of that tree, so an equal value prints the same text. Evidence repeats the same values
+    in every file of a batch and in every derivation of the suggestion search."""
+    return sympy.sstr(value)
+
+
 def _jsonable(value: Any) -> Any:
     """Evidence must be re-checkable by other programs: store exact values as plain JSON data."""
     if type(value) is int and -_SHORT_INT < value < _SHORT_INT:
@@ -161,7 +170,7 @@ def _jsonable(value: Any) -> Any:
         return _jsonable(int(value))
     if isinstance(value, sympy.Basic):
         try:
-            return sympy.sstr(value)
+            return _printed(value)
         except ValueError:  # an integer too long for Python's str conversion limit
             return "(a value too large to print)"
     if isinstance(value, Certificate):

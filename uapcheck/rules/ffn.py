@@ -19,6 +19,7 @@ CITE_DEF2 = proof.paper("Definition 2", text="Cheng et al. 2025, Definition 2 (n
 TRIPLES = [(-1, 0, 1), (0, 1, 2), (-2, -1, 0), (1, 2, 3), (-3, -2, -1), (-1, 1, 3)]
 
 
+@exact_cache()  # σ = relu in almost every file of a batch, and in every derivation of the suggestion search
 def _second_difference(sigma, z) -> Optional[dict]:
     for p, q, r in TRIPLES:
         val = sigma.subs(z, p) - 2 * sigma.subs(z, q) + sigma.subs(z, r)
@@ -46,6 +47,7 @@ def _pieces(sigma, z):
 _P, _Q, _R = sympy.symbols("p q r", real=True)
 
 
+@exact_cache()
 def _second_difference_certificate(sigma, z, points) -> NonzeroAt:
     expr = sigma.xreplace({z: _P}) - 2 * sigma.xreplace({z: _Q}) + sigma.xreplace({z: _R})
     return NonzeroAt(expr, dict(zip((_P, _Q, _R), map(sympy.Integer, points))),

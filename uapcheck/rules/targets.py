@@ -18,6 +18,7 @@ from .. import proof
 from .. import spec as S
 from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
+from ..memo import exact_cache
 from ..show import show_pattern
 from ..claim import REASON, Claim, Formula, claim, eq, written
 from .wording import X_J, ZERO_SCORES, _index, token, value
@@ -558,15 +559,18 @@ def _window_range(kind) -> str:
 
 def _structure(spec: S.Spec):
     """(target, r, far, least layers, exact?, method, witness, missing) or an undecided reason (str)."""
-    patterns = [h.pattern for h in spec.heads]
-    n = spec.tokens
+    return _structure_of(tuple(h.pattern for h in spec.heads), spec.tokens, spec.positional)
+
+
+@exact_cache()  # a function of its arguments alone: the text panel's suggestion search asks again per edit
+def _structure_of(patterns: tuple, n, positional):
     kind = _causal_kind(patterns)
     closed = None
     if kind is not None and (isinstance(n, str) or n > 8):
         closed = _causal_closed(kind, n if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True))
     if closed is not None:
         r, lay, method = closed
-        if spec.positional == "absolute":
+        if positional == "absolute":
             lay, method = (r if not isinstance(r, int) else max(r, 1)), ("an absolute positional encoding labels every token with its position, so the "
                               "depth-r view fixes the tokens of the whole receptive field")
         form = ("causal mask" if kind[0] == "causal" else f"causal window w = {kind[1]}" +
@@ -605,7 +609,7 @@ def _structure(spec: S.Spec):
     except BudgetExceeded:
         from ..graphs.receptive import WitnessSearch
         found = WitnessSearch(rec.radius + 1, False, "r + 1 layers suffice; the witness search ran out of time")
-    if spec.positional == "absolute" and found.layers > max(rec.radius, 1):
+    if positional == "absolute" and found.layers > max(rec.radius, 1):
         from ..graphs.receptive import WitnessSearch
         found = WitnessSearch(max(rec.radius, 1), True, "an absolute positional encoding labels every token with its "
                               "position, so the depth-r view fixes the tokens of the whole receptive field")
