@@ -137,14 +137,25 @@ def _bad_positions(perm: dict, nbs, n: int, classes=None, seen=None) -> set:
 
 def _witness_at(bad: set, rec: Receptive, depth: int) -> Optional[int]:
     """A position i such that every bad v in R(i) has d(v → i) ≥ depth, and some bad v lies in R(i)."""
-    if not bad:
+    return _WitnessIndex(rec, depth).first(bad)
+
+
+class _WitnessIndex:
+    """`_witness_at` for many bad sets against one (rec, depth): per position i, the set R(i) and the
+    set of v with d(v → i) < depth, so each test is two set intersections: i qualifies exactly when
+    bad meets R(i) and misses the near set (then every bad v in R(i) is at distance ≥ depth)."""
+
+    def __init__(self, rec: Receptive, depth: int) -> None:
+        self.fields = [frozenset(rec.dist[i]) for i in range(1, rec.n + 1)]
+        self.near = [frozenset(v for v, d in rec.dist[i].items() if d < depth) for i in range(1, rec.n + 1)]
+
+    def first(self, bad: set) -> Optional[int]:
+        if not bad:
+            return None
+        for i, (field, near) in enumerate(zip(self.fields, self.near), start=1):
+            if not field.isdisjoint(bad) and near.isdisjoint(bad):
+                return i
         return None
-    for i in range(1, rec.n + 1):
-        dist = rec.dist[i]
-        inside = [dist[v] for v in bad if v in dist]
-        if inside and min(inside) >= depth:
-            return i
-    return None
 
 
 def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str] = None) -> WitnessSearch:
@@ -155,12 +166,13 @@ def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str]
     if proven is not None:
         return WitnessSearch(r, True, proven)
     nbs = in_neighbourhoods(graphs)
+    index = _WitnessIndex(rec, r)
     if n <= TRANSPOSITION_MAX_N:
         seen = _seen_by(nbs, n)
         for a, b in itertools.combinations(range(1, n + 1), 2):
             perm = {a: b, b: a}
             bad = _bad_positions(perm, nbs, n, seen=seen)
-            i = _witness_at(bad, rec, r)
+            i = index.first(bad)
             if i is not None:
                 return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "
                                      f"enough, {r + 1} suffice", _witness_record(i, [a, b], None, perm, r))
@@ -168,7 +180,7 @@ def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str]
         for images in itertools.permutations(range(1, n + 1)):
             perm = {k + 1: images[k] for k in range(n)}
             bad = _bad_positions(perm, nbs, n)
-            i = _witness_at(bad, rec, r)
+            i = index.first(bad)
             if i is not None:
                 return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "
                                      f"enough, {r + 1} suffice",

@@ -17,6 +17,7 @@ from ..certificates import Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automorphism, symmetry_group
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
+from ..memo import exact_cache
 from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_latex, lifted_order_text
 from ..graphs.build import _estimate
 from ..groups import GroupInfo
@@ -59,6 +60,11 @@ def structured_outcome(spec: S.Spec):
 # ---------------------------------------------------------------------------------------------
 # Triangular patterns
 
+#: `has_path` once per process for the same pattern and n (at n = 32,768 a scan of every position;
+#: the two Mistral files and the suggestion search's edits ask again).
+_has_path = exact_cache()(has_path)
+
+
 def _triangular(spec: S.Spec, concrete: bool):
     from .pattern import PatternOutcome, _describe, disconnected_step
     pats = [h.pattern for h in spec.heads]
@@ -87,7 +93,7 @@ def _triangular(spec: S.Spec, concrete: bool):
     if concrete:
         try:
             with time_limit("checking the path 1 → 2 → … → n", 10.0):
-                path_heads = [k for k, p in enumerate(pats) if has_path(p, n, lower)]
+                path_heads = [k for k, p in enumerate(pats) if _has_path(p, n, lower)]
         except BudgetExceeded:
             path_heads = []
         if path_heads:
