@@ -216,43 +216,52 @@ for args in (["--format", "json"], ["--color", "never"]):
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         codes.append(main(args + files))
 print(json.dumps({"codes": codes, "files": len(files),
-                  "physics": sorted(m for m in sys.modules if m.startswith("sympy.physics"))}))
+                  "loaded": sorted(m for m in sys.modules if m.startswith(("sympy.physics", "sympy.tensor.tensor")))}))
 """
 
 
-def test_the_whole_catalog_in_one_process_never_imports_sympy_physics():
-    """SymPy's simplify imports sympy.physics.units (75-350 ms) on its first call; a catalog run, in
-    JSON and with the text panel's suggestion search, never pays for it (uapcheck/lazy.py)."""
+def test_the_whole_catalog_in_one_process_never_imports_sympy_physics_or_tensor():
+    """SymPy's simplify imports sympy.physics.units (75-350 ms) on its first call, and its first Add of
+    three terms sympy.tensor.tensor (about 60 ms); a catalog run, in JSON and with the text panel's
+    suggestion search, pays for neither (uapcheck/lazy.py)."""
     env = dict(os.environ, UAPCHECK_IN_PROCESS="1")
     proc = subprocess.run([sys.executable, "-c", CATALOG_PROBE, str(CATALOG)], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=900)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     assert got["files"] > 80 and all(code in (0, 1) for code in got["codes"])
-    assert got["physics"] == []
+    assert got["loaded"] == []
 
 
-def test_the_units_stand_in_gives_simplify_the_same_answers_and_leaves_no_trace():
+def test_the_stand_ins_give_sympy_the_same_answers_and_leave_no_trace():
     code = r"""
 import sys, sympy
-from uapcheck.lazy import without_units_library
+from uapcheck.lazy import sympy_stand_ins
 x = sympy.Symbol("x", real=True)
-exprs = [sympy.sin(x) ** 2 + sympy.cos(x) ** 2, sympy.exp(x) * sympy.exp(-x) + x, (x ** 2 - 1) / (x - 1),
-         sympy.tanh(x) - (sympy.exp(2 * x) - 1) / (sympy.exp(2 * x) + 1)]
-with without_units_library():
-    with without_units_library():  # re-entrant
-        inside = [sympy.srepr(sympy.simplify(e)) for e in exprs]
-        checked = sympy.checksol(x ** 2 - 4, x, 2)
-    assert "sympy.physics.units" in sys.modules
-assert not any(m.startswith("sympy.physics") for m in sys.modules), "the stand-in stayed"
-import sympy.physics.units as units  # the real library still imports afterwards
+y, z = sympy.symbols("y z")
+def work():  # every expression made inside: a sum of three terms made here would load sympy.tensor.tensor
+    exprs = [sympy.sin(x) ** 2 + sympy.cos(x) ** 2, sympy.exp(x) * sympy.exp(-x) + x, (x ** 2 - 1) / (x - 1),
+             sympy.tanh(x) - (sympy.exp(2 * x) - 1) / (sympy.exp(2 * x) + 1)]
+    sums = [sympy.srepr(x + y + z + 3 * x), sympy.srepr((y + z - x) / 2)]
+    return sums + [sympy.srepr(sympy.simplify(e)) for e in exprs], sympy.checksol(x ** 2 - 4, x, 2)
+with sympy_stand_ins():
+    with sympy_stand_ins():  # re-entrant
+        inside, checked = work()
+    assert "sympy.physics.units" in sys.modules and "sympy.tensor.tensor" in sys.modules
+assert not any(m.startswith(("sympy.physics", "sympy.tensor.tensor")) for m in sys.modules), "a stand-in stayed"
+import sympy.physics.units as units  # the real libraries still import afterwards
+from sympy.tensor.tensor import TensorIndexType, tensor_indices, TensorHead
 assert units.meter.__class__.__name__ == "Quantity" and hasattr(units, "convert_to")
-outside = [sympy.srepr(sympy.simplify(e)) for e in exprs]
+outside, checked_outside = work()
 assert inside == outside, (inside, outside)
-assert checked is True
-with without_units_library():  # with the real library loaded, the block leaves it alone
+assert checked is True and checked_outside is True
+with sympy_stand_ins():  # with the real libraries loaded, the block leaves them alone
     assert sys.modules["sympy.physics.units"] is units
     assert sympy.simplify(2 * units.meter + 3 * units.meter) == 5 * units.meter
+    L = TensorIndexType("L")
+    i = tensor_indices("i", L)
+    A, B = TensorHead("A", [L]), TensorHead("B", [L])
+    assert type(A(i) + B(i) + A(i)).__name__ == "TensAdd"
 print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)

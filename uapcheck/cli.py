@@ -330,7 +330,9 @@ def _main(argv=None) -> int:
         ap.print_usage(sys.stderr)
         print("uapcheck: error: give at least one .uap file, a directory, or -", file=sys.stderr)
         return EXIT_INPUT
-    return check_files(ns)
+    from .lazy import sympy_stand_ins
+    with sympy_stand_ins():  # SymPy's units and tensor modules are never loaded (uapcheck/lazy.py)
+        return check_files(ns)
 
 
 def check_files(ns) -> int:
@@ -521,14 +523,6 @@ def printable_block(text: str) -> str:
 
 
 def _check_one(item: _Input, ns, console):
-    """Parse, derive and render one file (in its worker). Never raises. SymPy's units library is
-    not imported on the way (uapcheck/lazy.py: the same answers without it)."""
-    from .lazy import without_units_library
-    with without_units_library():
-        return _check_one_file(item, ns, console)
-
-
-def _check_one_file(item: _Input, ns, console):
     from .budget import stage
     from .derive import check_spec
     from .errors import UapError, format_error

@@ -156,11 +156,11 @@ def _position_classes(spec: S.Spec):
 def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
     """The derivation and verdict of a file, within one CPU-time budget for the whole file (default
     `budget.file_seconds`, the CLI's --budget). Running out of it, or of memory, gives INCONCLUSIVE
-    naming the step and the budget (rule BUDGET). SymPy's units library is not imported on the way
-    (uapcheck/lazy.py: the same answers without it)."""
-    from .lazy import without_units_library
+    naming the step and the budget (rule BUDGET). SymPy's units and tensor modules are not imported
+    on the way (uapcheck/lazy.py: the same answers without them)."""
+    from .lazy import sympy_stand_ins
     try:
-        with budget.file_budget(budget_seconds), without_units_library():
+        with budget.file_budget(budget_seconds), sympy_stand_ins():
             return _check_spec(spec)
     except FileBudgetExceeded as exc:
         if budget.enclosing_file_budget_expired():

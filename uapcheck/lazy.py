@@ -4,6 +4,9 @@
 access (`igraph.Graph(...)`) and then forwards to it. A dense check never touches the pattern
 graphs, so it never imports igraph (nor numpy, which igraph pulls in when it builds a graph).
 The stand-in is not put in sys.modules: `"igraph" in sys.modules` stays an honest test.
+
+`sympy_stand_ins()` keeps SymPy from loading its units and tensor modules, which its core imports
+only to ask whether an expression holds one of their classes (see STAND_INS).
 """
 from __future__ import annotations
 
@@ -60,45 +63,46 @@ def import_igraph(name: str = "igraph") -> ModuleType:
 igraph: Any = lazy_module("igraph", import_igraph)
 
 
-UNITS = "sympy.physics.units"
+#: SymPy modules that SymPy's core imports only to ask whether an expression holds one of their
+#: classes, and the classes it asks for: `simplify` imports the units library (75-350 ms, most of it
+#: building the SI system) for Quantity and `checksol` for Unit; every `Add` of three or more terms
+#: imports the tensor module (about 60 ms with the combinatorics it pulls in) for TensExpr and TensAdd.
+STAND_INS: dict[str, tuple[str, ...]] = {
+    "sympy.physics.units": ("Quantity", "Unit"),
+    "sympy.tensor.tensor": ("TensExpr", "TensAdd"),
+}
 
 
-@functools.lru_cache(maxsize=1)
-def _units_stand_in() -> ModuleType:
-    """The stand-in module, made once per process: two SymPy classes of which no instance is made."""
+@functools.lru_cache(maxsize=None)
+def _stand_in(name: str) -> ModuleType:
+    """A stand-in for module `name`, made once per process: SymPy classes of which no instance is made."""
     import sympy
 
-    stand_in = ModuleType(UNITS, "a stand-in for sympy.physics.units while uapcheck derives (uapcheck/lazy.py)")
-
-    class Quantity(sympy.AtomicExpr):
-        pass
-
-    class Unit(sympy.AtomicExpr):
-        pass
-
-    stand_in.Quantity = Quantity  # type: ignore[attr-defined]
-    stand_in.Unit = Unit  # type: ignore[attr-defined]
-    return stand_in
+    module = ModuleType(name, f"a stand-in for {name} while uapcheck derives (uapcheck/lazy.py)")
+    for cls in STAND_INS[name]:
+        setattr(module, cls, type(cls, (sympy.AtomicExpr,), {"__module__": name}))
+    return module
 
 
 @contextlib.contextmanager
-def without_units_library() -> Iterator[None]:
+def sympy_stand_ins() -> Iterator[None]:
     """While it runs, SymPy's own `from sympy.physics.units import Quantity` (inside every
-    `simplify`) and `... import Unit` (inside `checksol`) get classes of a stand-in module instead
-    of importing the units library (75-350 ms, most of it building the SI system), unless that
-    library is loaded already. The answers are the same: SymPy only asks whether an expression
-    contains a Quantity or a Unit, and no expression can contain an instance of the real classes
-    while their module has never been imported; the stand-in's classes have no instances either.
-    The stand-in leaves sys.modules when the block ends, so a later `import sympy.physics.units`
-    (by the caller, say) imports the real library. Re-entrant: an inner block finds the stand-in
-    in place and leaves it to the outer one."""
-    if UNITS in sys.modules:
-        yield
-        return
-    stand_in = _units_stand_in()
-    sys.modules[UNITS] = stand_in
+    `simplify`), `... import Unit` (inside `checksol`) and `from sympy.tensor.tensor import TensExpr,
+    TensAdd` (inside `Add.flatten`) get the classes of stand-in modules instead of importing those
+    libraries, unless a library is loaded already. The answers are the same: SymPy only asks whether
+    an expression is or contains an instance of those classes, and no expression can hold an
+    instance of a class whose module has never been imported; the stand-ins' classes have no
+    instances either. The stand-ins leave sys.modules when the block ends, so a later import (by the
+    caller, say) loads the real library. Re-entrant: an inner block finds them in place and leaves
+    them to the outer one."""
+    installed = []
+    for name in STAND_INS:
+        if name not in sys.modules:
+            sys.modules[name] = _stand_in(name)
+            installed.append(name)
     try:
         yield
     finally:
-        if sys.modules.get(UNITS) is stand_in:
-            del sys.modules[UNITS]
+        for name in installed:
+            if sys.modules.get(name) is _stand_in(name):
+                del sys.modules[name]
