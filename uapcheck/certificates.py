@@ -18,6 +18,7 @@ from . import proof
 from .proof import Certificate, CertificateRejected, Status
 from .value_enum import ValueEnum
 from .groups import bias_class
+from .memo import exact_cache
 from .zero import is_zero, simplified
 
 # Above this many positions, graph certificates keep their checks but leave the long arrays out of
@@ -31,6 +32,12 @@ def _reject(cls, why: str):
 
 def _exact(value) -> Any:
     return proof._jsonable(value)
+
+
+@exact_cache()  # σ's second difference at the same point in almost every derivation of a batch
+def _nonzero_at(expression, point: tuple) -> bool:
+    """`expression` at the exact point (pairs symbol, value) is shown non-zero."""
+    return _is_nonzero(sympy.sympify(expression, strict=True).xreplace(dict(point)))  # safe: strict (no text parsed)
 
 
 def _is_nonzero(value: sympy.Expr) -> bool:
@@ -140,8 +147,7 @@ class NonzeroAt(Certificate):
     kind = "nonzero-at-point"
 
     def check(self) -> None:
-        value = sympy.sympify(self.expression, strict=True).xreplace(dict(self.point))  # safe: strict (no text parsed)
-        if not _is_nonzero(value):
+        if not _nonzero_at(self.expression, tuple(self.point.items())):
             _reject(NonzeroAt, f"{self.meaning}: the value at the witness point is not shown non-zero")
 
     def to_json(self) -> Any:
@@ -710,12 +716,12 @@ class OffsetClass(Certificate):
         if self.method != "intervals" or not isinstance(n, int):
             _reject(OffsetClass, "injectivity is shown by a linear form, or by intervals at a concrete n")
             return
-        from .rules.positions import _disjoint, offset_values  # the same exact interval arithmetic (mpmath.iv)
+        from .rules.positions import offsets_disjoint  # the same exact interval arithmetic (mpmath.iv)
         try:
-            values = offset_values(self.h.xreplace({m: self.m}), n, self.even, self.bits)
+            disjoint = offsets_disjoint(self.h, n, self.even, self.bits)
         except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
             _reject(OffsetClass, "h cannot be evaluated on every offset")
-        if not _disjoint(values):
+        if not disjoint:
             _reject(OffsetClass, f"two offsets are not told apart at {self.bits} bits")
 
     def to_json(self) -> Any:

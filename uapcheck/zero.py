@@ -20,6 +20,7 @@ from __future__ import annotations
 import sympy
 
 from .intervals import NotEnclosable, enclose, excludes_zero
+from .memo import exact_cache
 
 
 def _rational_over_q(expr: sympy.Basic, polynomial: bool = False) -> bool:
@@ -34,6 +35,7 @@ def _rational_over_q(expr: sympy.Basic, polynomial: bool = False) -> bool:
     return False
 
 
+@exact_cache(maxsize=1024)  # a function of the expression alone: rules and certificate checks ask again
 def is_zero(expr) -> bool:
     """True when `expr` is identically zero (see the module docstring for the tests used)."""
     if not isinstance(expr, sympy.Basic):

@@ -191,6 +191,13 @@ def _offset_values(h: sympy.Expr, n: int, even: bool, bits: int) -> tuple:
     return tuple(_iv(h, m, bits) for m in offsets)
 
 
+@exact_cache()
+def offsets_disjoint(h: sympy.Expr, n: int, even: bool, bits: int) -> bool:
+    """The intervals of `offset_values` are pairwise disjoint (h told apart on every offset); the
+    errors of `_iv` propagate. Once per process for the same arguments, like the values."""
+    return _disjoint(offset_values(h, n, even, bits))
+
+
 @exact_cache()  # a function of its arguments alone: the suggestion search re-derives it per edit
 def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     """Injective / even-and-injective-on-|m| over the offsets of n positions (n an int or symbolic)."""
@@ -211,14 +218,15 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     for bits in (80, 400, 1600):
         try:
             values = offset_values(h, n, even, bits)
+            disjoint = offsets_disjoint(h, n, even, bits)
         except (ValueError, ZeroDivisionError, TypeError, AttributeError, ArithmeticError):
             return _offsets(None, None, h, " could not be evaluated on every offset")
-        if _disjoint(values):
+        if disjoint:
             break
     positive = None
     if multiplicative:
         positive = all(x.a > 0 for x in values)
-    if _disjoint(values):
+    if disjoint:
         how = (f"exact interval evaluation at m = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
                f"exact interval evaluation at m = −{n - 1}..{n - 1}, {bits}-bit intervals")
         return _offsets("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",

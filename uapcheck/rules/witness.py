@@ -29,6 +29,7 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t, ClosedKernel, FeatureKernel
+from ..memo import exact_cache
 from ..zero import is_zero
 from ..claim import Claim, Written, claim, written
 
@@ -141,6 +142,7 @@ class WitnessCertificate(proof.Certificate):
                 "affine": self.affine}
 
 
+@exact_cache()  # the witness search and the certificate's check ask the same question
 def homogeneous_degree_holds(key: sympy.Expr, symbol: Optional[sympy.Symbol], degree: int) -> bool:
     """K(r·ξ) = r^D K(ξ) for r > 0, on each sign of the key invariant ξ (a closed kernel's x·z with no
     other invariant, or a coordinate feature's key factor K(t, v) at t = r)."""
