@@ -73,6 +73,10 @@ def _make_console(color: str):
         console = Console(highlight=False)
     if console.width < 20:  # COLUMNS=0 or a nonsense width: the report must still be printed
         console.width = 80
+    if not console.is_terminal and not console.legacy_windows:
+        # Written to a file or a pipe: one size for the whole run, taken now (rich otherwise asks the
+        # environment and the terminals on every line it wraps; a few ms per file in a batch).
+        console.size = console.size
     return console
 
 
