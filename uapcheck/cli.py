@@ -339,18 +339,23 @@ def _main(argv=None) -> int:
         return check_files(ns)
 
 
+def _printers_for(ns):
+    """Import the printers the format needs (before the workers fork); the console for text output."""
+    from .render import jsonout  # noqa: F401
+    if ns.format == "text":  # rich only for text output
+        from .render import summary, text  # noqa: F401
+        return _make_console(ns.color)
+    if ns.format in ("latex", "markdown"):
+        from .render import latex, markdown  # noqa: F401
+    return None
+
+
 def check_files(ns) -> int:
     """Check every file of the command line in forked workers; print in the files' order."""
     from . import budget, worker
     from .derive import check_spec  # noqa: F401  (imported before the workers fork)
     from .parse import parse_source  # noqa: F401
-    from .render import jsonout  # noqa: F401
-    if ns.format == "text":  # rich only for text output
-        from .render import summary, text  # noqa: F401
-        console = _make_console(ns.color)
-    else:
-        console = None
-        from .render import latex, markdown  # noqa: F401
+    console = _printers_for(ns)
     files, problems = _files(ns.files)
     worst = EXIT_OK
     tally = Tally()
