@@ -147,8 +147,8 @@ went from JSON 13.3×B, the 57 original files 9.4×B and text 39.3×B to the row
 4.6×B, 9.0×B), output byte-identical: a rigorous interval enclosure (mpmath.iv) proves a
 transcendental difference non-zero before `simplify` runs (bounded_tanh's homogeneity tests: 2.6 s
 with the text panel, 0.45 s in JSON, to 0.03 s), cosFormer's 1,024 offset intervals are computed
-once per process instead of three times per derivation, SymPy's units and tensor modules and numpy
-are never imported (stand-ins for the classes SymPy and igraph only test against), and exact
+once per process instead of three times per derivation, SymPy's units and tensor modules
+are never imported (stand-ins for the classes SymPy only tests against), and exact
 caches keep what the text panel's suggestion search re-derives per edit (FFN, receptive
 structure, zero tests, certificate values, printed evidence). Where the rest goes (JSON, a sampling
 profile of about 2.3 s CPU at load 8): imports about 0.55 s (SymPy itself 0.25 s, uapcheck's own modules
