@@ -142,9 +142,9 @@ non-homogeneous kernels without simplify (0.8 s of the rest), the receptive-witn
 only the positions a swap can disturb, and the proof kernel re-checks large graphs on numpy arrays
 (BigBird at n = 65,536: about 9 s of checking to 2.4 s).
 
-Then (2026-12-01, catspeed; `--catalog-only`, load average about 11 on the 2 cores) the catalog
-went from JSON 13.3×B, the 57 original files 9.4×B and text 39.3×B to the rows above (7.5×B,
-4.6×B, 9.0×B), output byte-identical: a rigorous interval enclosure (mpmath.iv) proves a
+Then (2026-12-01, catspeed; `--catalog-only`, load average about 9.5 on the 2 cores) the catalog
+went from JSON 13.3×B, the 57 original files 9.4×B and text 39.3×B to the rows above (7.8×B,
+4.9×B, 9.3×B; 92 files by then), output byte-identical: a rigorous interval enclosure (mpmath.iv) proves a
 transcendental difference non-zero before `simplify` runs (bounded_tanh's homogeneity tests: 2.6 s
 with the text panel, 0.45 s in JSON, to 0.03 s), cosFormer's 1,024 offset intervals are computed
 once per process instead of three times per derivation, SymPy's units and tensor modules
