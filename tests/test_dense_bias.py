@@ -141,10 +141,21 @@ def test_below_the_witness_range_one_layer_suffices():
     assert uapcheck.check(program(("symmetric circulant",), 5)).layers == 2
 
 
-def test_a_fixed_position_weight_beside_a_symmetric_bias_leaves_the_count_undecided():
+def test_a_fixed_even_weight_beside_a_symmetric_bias_is_decided_by_lemma_e():
+    """A fixed even bias labels (i, u) by |u − i|; beside a trainable symmetric bias the group is the
+    reflection and the count two, least (docs/theory.md §16.2, Lemma E)."""
     r = uapcheck.check("tokens 16\nparam m > 0\nattention a {\n  kernel k(x, y) = exp(x . y)\n"
                        "  bias symmetric toeplitz\n}\nattention b {\n  kernel k(q, key) = exp(q . key)\n"
                        "  bias b(i, j) = -m * |i - j|\n}")
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "reflection", 2)
+    step = next(s for s in r.root.walk() if s.rule == "BIAS-LAYERS")
+    assert step.proved and step.facts["least"] and [p.rule for p in step.premises] == ["TD-FIXEDBIAS"]
+
+
+def test_a_fixed_injective_weight_beside_a_symmetric_bias_leaves_the_count_undecided():
+    r = uapcheck.check("tokens 16\nparam m > 0\nattention a {\n  kernel k(x, y) = exp(x . y)\n"
+                       "  bias symmetric toeplitz\n}\nattention b {\n  kernel k(q, key) = exp(q . key)\n"
+                       "  bias b(i, j) = -m * (i - j)\n}")
     assert r.verdict == "INCONCLUSIVE"
     step = next(s for s in r.root.walk() if s.rule == "BIAS-LAYERS")
     assert step.status is proof.UNDECIDED

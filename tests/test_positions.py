@@ -47,13 +47,26 @@ def test_injective_fixed_bias_gives_plain_uap_in_one_layer():
     assert r.verdict == "UAP"
 
 
-def test_even_fixed_bias_has_the_reflection_group_and_is_inconclusive():
+def test_even_fixed_bias_has_the_reflection_group_and_two_layers():
+    """One layer cannot tell i + s from i − s; two can (Lemma E, docs/theory.md §16.2)."""
     r = _check("kernel k(q, key) = exp(q . key)\nbias b(i, j) = -m * |i - j|", tokens="tokens 16",
                params="param m > 0")
-    assert r.verdict == "INCONCLUSIVE"
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "reflection", 2)
     steps = _rules(r)
     assert steps["SYM-DENSE"].evidence["group"] == "reflection"
-    assert not steps["TD-FIXEDBIAS"].proved
+    assert steps["TD-FIXEDBIAS"].proved and steps["TD-FIXEDBIAS"].facts["fixed_even"]
+    assert steps["BIAS-LAYERS"].facts == {"layers": 2, "least": True}
+
+
+def test_even_fixed_bias_on_a_pattern_or_another_kernel_stays_inconclusive():
+    """Lemma E is for dense normalised softmax heads: a window, an RBF kernel, an unnormalised head and
+    cosFormer's relu features keep TD-FIXEDBIAS undecided."""
+    for body in ("kernel k(q, key) = exp(q . key)\npattern window(2)\nbias b(i, j) = -m * |i - j|",
+                 "kernel k(x, y) = exp(-|x - y|^2)\nbias b(i, j) = -m * |i - j|",
+                 "kernel k(q, key) = exp(q . key)\nunnormalized\nbias b(i, j) = -m * |i - j|"):
+        r = _check(body, tokens="tokens 16", params="param m > 0")
+        assert r.verdict == "INCONCLUSIVE", body
+        assert not _rules(r)["TD-FIXEDBIAS"].proved, body
 
 
 def test_bias_not_a_function_of_the_offset_is_undecided():

@@ -298,6 +298,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
                 "condition": step.facts.get("condition")}
     if step.rule == "TD-BIAS":
         return {"labelled_views": bool(step.facts.get("labelled_views"))}
+    if step.rule == "TD-FIXEDBIAS":
+        return {"fixed_even": bool(step.facts.get("fixed_even"))}
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":

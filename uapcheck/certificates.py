@@ -680,7 +680,9 @@ class OffsetClass(Certificate):
     """A fixed position term e(i, j) depends on the positions only through m = j − i: the identity
     e(i, i + m) − e(i, i) = h(m) (bias) or e(i, i + m) = h(m)·e(i, i) (factor) holds exactly; h is
     even when `even`; and h is injective on the offsets (on |m| when even): a linear form with a
-    non-zero slope, or (n concrete) pairwise disjoint exact intervals at `bits` bits."""
+    non-zero slope, an even polynomial in |m| whose non-constant coefficients share one sign and are
+    not all 0 ("monotone": strictly monotone in |m|), or (n concrete) pairwise disjoint exact intervals
+    at `bits` bits."""
 
     term: sympy.Expr  # e(i, j) in the symbols i, j below
     i: sympy.Symbol
@@ -690,7 +692,7 @@ class OffsetClass(Certificate):
     multiplicative: bool
     even: bool
     n: object  # int or a symbol
-    method: str  # "linear" | "intervals"
+    method: str  # "linear" | "monotone" | "intervals"
     bits: int = 0
     kind = "offset-classes"
 
@@ -711,6 +713,15 @@ class OffsetClass(Certificate):
             poly = sympy.Poly(hh, var) if hh.is_polynomial(var) else None
             if poly is None or poly.degree() != 1 or poly.LC().is_nonzero is not True:
                 _reject(OffsetClass, "h is not linear with a non-zero slope")
+            return
+        if self.method == "monotone":
+            var = sympy.Dummy("m", positive=True)
+            hh = simplified(self.h.xreplace({m: var}))
+            poly = sympy.Poly(hh, var) if self.even and hh.is_polynomial(var) else None
+            coeffs = [c for (k,), c in poly.terms() if k >= 1] if poly is not None else []
+            if not coeffs or not any(c.is_nonzero is True for c in coeffs) or not (
+                    all(c.is_nonnegative is True for c in coeffs) or all(c.is_nonpositive is True for c in coeffs)):
+                _reject(OffsetClass, "h is not an even polynomial in |m| with non-constant coefficients of one sign")
             return
         n = self.n
         if self.method != "intervals" or not isinstance(n, int):
@@ -830,21 +841,29 @@ class DenseBiasLayers(Certificate):
       not in G. At symbolic n the witness is stated for n ≥ `low` and checked at every n from `low` to
       `low` + 40 (its proof is §8's);
     - "sufficient": two layers, not shown least (D + 1 with D = 1: the depth-2 view is the whole
-      labelled sample, Lemma V^λ)."""
+      labelled sample, Lemma V^λ).
 
-    kinds: tuple  # the bias kinds of the biased heads
+    `fixed`: the proved TD-FIXEDBIAS steps (Lemma E, docs/theory.md §16.2) of heads with a fixed even
+    position term; each such head labels (i, u) by |u − i|, so `kinds` then holds `symmetric toeplitz`
+    for them, and the count is decided by "exhaustive" or "witness" alone (two layers suffice by
+    Lemma E, the group being the reflection)."""
+
+    kinds: tuple  # the bias kinds of the biased heads (a fixed even head counts as `symmetric toeplitz`)
     n: Any  # int, or the token symbol
     layers: int
     least: bool
     reason: str
     witness: Optional[tuple] = None  # concrete: (i, permutation tuple); symbolic: (i, a, b, v) in n
     low: Optional[int] = None
+    fixed: tuple = ()  # the TD-FIXEDBIAS steps with the fact fixed_even (Lemma E)
     kind = "dense-bias-layers"
 
     def check(self) -> None:
         kinds = tuple(self.kinds)
         if not kinds or any(k not in OFFSET_BIAS_KINDS + ("free",) for k in kinds):
             _reject(DenseBiasLayers, f"the bias kinds {kinds} are not trainable bias kinds")
+        if self.fixed:
+            self._check_fixed(kinds)
         if self.reason == "injective":
             if not (set(kinds) & {"free", "toeplitz"}) or (self.layers, self.least) != (1, True):
                 _reject(DenseBiasLayers, "one layer by an injective head needs a `free` or `toeplitz` head")
@@ -866,6 +885,19 @@ class DenseBiasLayers(Certificate):
             self._check_witness(kinds)
             return
         _reject(DenseBiasLayers, f"unknown reason {self.reason!r}")
+
+    def _check_fixed(self, kinds: tuple) -> None:
+        """Fixed even heads: each rests on a proved Lemma E step; the labels are symmetric Toeplitz
+        classes next to symmetric trainable ones (the group is the reflection), and the count is decided
+        by the labels alone."""
+        for step in self.fixed:
+            if not proof.is_step(step) or step.rule != "TD-FIXEDBIAS" or step.status is not Status.PROVED or \
+                    step.facts.get("fixed_even") is not True:
+                _reject(DenseBiasLayers, "a fixed even head needs its proved TD-FIXEDBIAS step (Lemma E)")
+        if "symmetric toeplitz" not in kinds or not set(kinds) <= {"symmetric toeplitz", "symmetric circulant"}:
+            _reject(DenseBiasLayers, "fixed even heads label by |u − i| and sit beside symmetric biases only")
+        if self.reason not in ("exhaustive", "witness"):
+            _reject(DenseBiasLayers, f"with fixed even heads the count is decided by the labels, not {self.reason!r}")
 
     def _check_exhaustive(self, kinds: tuple) -> None:
         from itertools import permutations
@@ -921,4 +953,6 @@ class DenseBiasLayers(Certificate):
                 out["witness"] = {k: _exact(p) for k, p in zip(("i", "a", "b", "v"), self.witness)}
         if self.low is not None:
             out["range"] = f"n ≥ {self.low}"
+        if self.fixed:
+            out["fixed even heads"] = len(self.fixed)
         return out

@@ -236,7 +236,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         structure, layers, obstruction = [], 1, None
         if dense_bias.applies(spec):
             with stage("the layers of dense heads with a symmetric bias"):
-                structure = [dense_bias.dense_bias_layers(spec)]
+                structure = [dense_bias.dense_bias_layers(spec, tds)]
+            if structure[0].proved:
+                layers = structure[0].facts["layers"]  # a `layers M` budget is checked against this count
     if undecided_group:
         group_step, group = symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
 

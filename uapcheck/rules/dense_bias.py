@@ -1,9 +1,11 @@
-"""BIAS-LAYERS: how many layers dense heads need when a trainable bias is symmetric in the offset.
+"""BIAS-LAYERS: how many layers dense heads need when a bias is symmetric in the offset.
 
 One layer cannot tell the keys i + s and i − s apart under a `symmetric toeplitz` or `symmetric
 circulant` bias (TD-BIAS), but the depth-2 labelled view of a dense family is the whole labelled
 sample, so two layers suffice (Lemma V^λ, docs/theory.md §11.10); whether one is enough is decided
-here (docs/theory.md §8, BIAS-LAYERS).
+here (docs/theory.md §8, BIAS-LAYERS). A fixed even position term (symmetric ALiBi, −m·|i − j|) labels
+the pair (i, u) by |u − i| and gets the same count: two layers suffice by Lemma E (§16.2), not by
+Lemma V^λ, which needs trainable classes.
 """
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ import sympy
 from .. import proof
 from ..claim import Claim, claim, group, written
 from .. import spec as S
+from . import positions
 from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, OFFSET_BIAS_KINDS, DenseBiasLayers, keeps_all_labels,
                             keeps_row_labels)
 
 CITE = proof.derived("Corollary 1", text="derived here: the labelled view argument (docs/theory.md §11.10) for dense "
-                     "heads with a symmetric trainable bias; docs/theory.md §8, BIAS-LAYERS")
+                     "heads with a symmetric trainable bias, and Lemma E (§16.2) for a fixed even one; "
+                     "docs/theory.md §8, BIAS-LAYERS")
 
 SYMMETRIC_KINDS = ("symmetric toeplitz", "symmetric circulant")
 
@@ -27,17 +31,61 @@ LEMMA_V = written("V^λ", r"V^{\lambda}")  # the labelled view lemma, docs/theor
 _SECTION = ", docs/theory.md §11.10)"
 
 
+def _fixed_even(spec: S.Spec, head: S.Head) -> bool:
+    """A fixed bias or factor whose offset function is even and injective on |m| (§16.1), positive for
+    a factor: its labels are the classes of a `symmetric toeplitz` bias."""
+    pos = head.position
+    if pos is None or pos.kind not in ("bias", "reweight"):
+        return False
+    info = positions.analyse(spec, head)
+    return info.kind == "symmetric" and (pos.kind == "bias" or info.positive is True)
+
+
 def applies(spec: S.Spec) -> bool:
-    """Dense heads (no pattern) with at least one trainable symmetric bias: one layer is not token
-    distinguishing there, so the count is this rule's."""
-    return any(h.bias in SYMMETRIC_KINDS and h.position is None for h in spec.heads)
+    """Dense heads (no pattern) with at least one trainable symmetric bias or one fixed even position
+    term: one layer is not token distinguishing there, so the count is this rule's."""
+    return any(h.bias in SYMMETRIC_KINDS and h.position is None for h in spec.heads) or any(
+        _fixed_even(spec, h) for h in spec.heads)
 
 
 def _witness_range(kinds: tuple) -> int:
     """The least n from which σ = (1 3), i = 2, v = 4 is a one-layer witness: row 2 sees keys 1 and 3
     at offsets −1 and +1 (one class under both symmetric kinds); position 4 sees 1 at distance 3 and
-    3 at distance 1 (circular distance min(3, n − 3) ≠ 1 needs n ≥ 5)."""
-    return 5 if "symmetric circulant" in kinds else 4
+    3 at distance 1, different classes of a `symmetric toeplitz` head from n = 4 on, while a
+    `symmetric circulant` head alone needs n ≥ 5 (circular distance min(3, n − 3) ≠ 1)."""
+    return 4 if "symmetric toeplitz" in kinds else 5
+
+
+def _fixed_even_steps(tds) -> list:
+    """The proved TD-FIXEDBIAS steps with the two-layer fact (Lemma E), among the heads' steps."""
+    out: list = []
+    seen: set = set()
+    for top in tds:
+        for step in top.walk():
+            if id(step) not in seen and step.rule == "TD-FIXEDBIAS" and step.proved and step.facts.get("fixed_even"):
+                seen.add(id(step))
+                out.append(step)
+    return out
+
+
+def _fixed_branch(spec: S.Spec, tds) -> "tuple[Optional[str], list]":
+    """(why the count is undecided, or None; the proved Lemma E steps) for dense heads with fixed weights."""
+    fixed = [h for h in spec.heads if h.position is not None]
+    if not all(_fixed_even(spec, h) for h in fixed):
+        return ("a head carries fixed position weights that are not an even function of the offset injective on "
+                "|m|: the sufficiency of the labelled view argument (Lemma V^λ) does not cover fixed weights "
+                "(docs/theory.md §14.11(f)), so the number of layers is not decided"), []
+    trainable = {h.bias for h in spec.heads if h.bias}
+    if not trainable <= set(SYMMETRIC_KINDS) or spec.positional == "absolute" or any(
+            h.projection or h.nystrom for h in spec.heads):
+        return ("a fixed even position term next to a head or encoding that breaks the reflection (a `free`, "
+                "`toeplitz` or `circulant` bias, projections, landmarks or an absolute encoding): this mixture is "
+                "not analysed, so the number of layers is not decided"), []
+    steps = _fixed_even_steps(tds)
+    if not steps:
+        return ("no head with the fixed even position term has its two-layer separation proved (Lemma E needs a "
+                "dense normalised softmax head, docs/theory.md §16.2), so the number of layers is not decided"), []
+    return None, steps
 
 
 def _exhaustive(kinds: tuple, n: int) -> Optional[tuple]:
@@ -51,17 +99,17 @@ def _exhaustive(kinds: tuple, n: int) -> Optional[tuple]:
     return None
 
 
-@proof.rule("BIAS-LAYERS", "Dense heads with a symmetric trainable bias: one layer or two", CITE,
+@proof.rule("BIAS-LAYERS", "Dense heads with a symmetric bias, trainable or fixed: one layer or two", CITE,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(DenseBiasLayers,))
-def dense_bias_layers(spec: S.Spec) -> proof.Step:
+def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
     n = spec.tokens
     n_value = n if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True)
     fixed = [h for h in spec.heads if h.position is not None]
     if fixed:
-        return proof.conclude(claim("a head carries fixed position weights next to a symmetric trainable bias: the "
-                                    "labelled view argument's sufficiency (Lemma ", LEMMA_V, ") does not cover fixed "
-                                    "weights (docs/theory.md §14.11(f)), so the number of layers is not decided"),
-                              proof.UNDECIDED, evidence={"reason": "fixed position weights"})
+        why, steps = _fixed_branch(spec, tds)
+        if why is not None:
+            return proof.conclude(why, proof.UNDECIDED, evidence={"reason": "fixed position weights"})
+        return _fixed_even_count(spec, n, n_value, steps)
     kinds = tuple(sorted({h.bias for h in spec.heads if h.bias}))
     if set(kinds) & {"free", "toeplitz"}:
         injective = next(k for k in kinds if k in ("free", "toeplitz"))
@@ -103,6 +151,43 @@ def dense_bias_layers(spec: S.Spec) -> proof.Step:
                      DenseBiasLayers(kinds, n_value, 2, False, "sufficient"))
 
 
+def _fixed_even_count(spec: S.Spec, n, n_value, steps: list) -> proof.Step:
+    """One layer or two for dense heads with a fixed even position term (Lemma E, docs/theory.md §16.2):
+    each such head labels the pair (i, u) by |u − i|, the classes of a `symmetric toeplitz` bias; the
+    group is the reflection, two layers suffice by Lemma E, and one is enough iff no σ outside the
+    group keeps the labels of a row."""
+    trainable = {h.bias for h in spec.heads if h.bias}
+    kinds = tuple(sorted(trainable | {"symmetric toeplitz"}))
+    count = len(steps)
+    lemma = "two layers suffice by Lemma E (docs/theory.md §16.2: a first layer at fixed weights, a second with scaled softmax scores)"
+    if isinstance(n, int) and n <= DENSE_BIAS_BRUTE_FORCE_N:
+        found = _exhaustive(kinds, n)
+        if found is None:
+            return _conclude(claim(f"one layer suffices at n = {n}: no σ ∈ ", group(f"S_{n}"), " outside the "
+                                   "reflection keeps the labels |u − i| of a row (every permutation tried), so the "
+                                   "fixed weights of the row, or a trainable head's classes, tell X from σX in one "
+                                   "layer (docs/theory.md §16.2)"),
+                             DenseBiasLayers(kinds, n_value, 1, True, "exhaustive", fixed=tuple(steps)),
+                             premises=steps)
+        i, perm = found
+        return _conclude(f"two attention layers are needed and suffice at n = {n}: σ = {_cycles(perm)} keeps the "
+                         f"labels |u − i| of row {i} and is not in the reflection group, so one layer gives X and σX "
+                         f"the same output at position {i} (the labelled view lemma holds for fixed weights); "
+                         + lemma,
+                         DenseBiasLayers(kinds, n_value, 2, True, "exhaustive", (i, tuple(perm)), fixed=tuple(steps)),
+                         witness=(i, {"permutation": list(perm)}), premises=steps)
+    low = _witness_range(kinds)
+    where = f"for {n} ≥ {low}" if not isinstance(n, int) else f"at n = {n}"
+    heads = "head" if count == 1 else "heads"
+    return _conclude(f"two attention layers are needed and suffice {where}: σ = (1 3) keeps the labels of row 2 "
+                     "(keys 1 and 3 sit at offsets −1 and +1, which the fixed even weights, and any symmetric "
+                     "bias, weigh alike) and is not in the reflection group (position 4 sees 1 at distance 3 and 3 at "
+                     "distance 1), so one layer gives X and σX the same output at position 2 for every parameter; "
+                     f"{lemma} for the fixed even {heads}",
+                     DenseBiasLayers(kinds, n_value, 2, True, "witness", (2, 1, 3, 4), low, fixed=tuple(steps)),
+                     witness=(2, {"swap": [1, 3]}), low=low, premises=steps)
+
+
 def _cycles(perm) -> str:
     n, seen, out = len(perm), set(), []
     for start in range(1, n + 1):
@@ -117,7 +202,8 @@ def _cycles(perm) -> str:
     return "".join(out) or "id"
 
 
-def _conclude(statement: "str | Claim", certificate: DenseBiasLayers, witness: Optional[tuple] = None, low: Optional[int] = None) -> proof.Step:
+def _conclude(statement: "str | Claim", certificate: DenseBiasLayers, witness: Optional[tuple] = None,
+              low: Optional[int] = None, premises=()) -> proof.Step:
     evidence: dict = {"layers": certificate.layers, "least": certificate.least, "bias kinds": list(certificate.kinds),
                       "method": certificate.reason}
     if witness is not None:
@@ -129,5 +215,7 @@ def _conclude(statement: "str | Claim", certificate: DenseBiasLayers, witness: O
     if low is not None and not isinstance(certificate.n, int):
         facts["condition"] = f"{certificate.n} ≥ {low}"  # the range of n the count is stated for
         facts["condition_formula"] = sympy.GreaterThan(certificate.n, low, evaluate=False)
-    return proof.conclude(statement, proof.PROVED, [], evidence, facts=facts,
+    if certificate.fixed:
+        evidence["fixed even heads"] = len(certificate.fixed)
+    return proof.conclude(statement, proof.PROVED, list(premises), evidence, facts=facts,
                           certificate=certificate)

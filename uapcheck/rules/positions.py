@@ -55,7 +55,7 @@ class OffsetClasses:
     h: Optional[sympy.Expr]
     reason: str
     positive: Optional[bool] = None  # reweight: c > 0 on every offset in range (None: not shown)
-    method: str = ""  # how injectivity was shown: "linear" | "intervals" ("" when not shown)
+    method: str = ""  # how injectivity was shown: "linear" | "monotone" | "intervals" ("" when not shown)
     bits: int = 0  # the interval precision, for "intervals"
     reason_parts: Optional[Claim] = field(default=None, compare=False)  # `reason` with h(m) as a formula
 
@@ -198,6 +198,15 @@ def offsets_disjoint(h: sympy.Expr, n: int, even: bool, bits: int) -> bool:
     return _disjoint(offset_values(h, n, even, bits))
 
 
+def monotone_polynomial(poly: sympy.Poly) -> bool:
+    """Σ_(k ≥ 1) c_k x^k (+ c_0) with every c_k ≥ 0, or every c_k ≤ 0, and some c_k ≠ 0 (signs decided
+    under the params' assumptions): strictly monotone on x ≥ 0, since p(y) − p(x) = Σ c_k (y^k − x^k)."""
+    coeffs = [c for (k,), c in poly.terms() if k >= 1]
+    if not coeffs or not any(c.is_nonzero is True for c in coeffs):
+        return False
+    return all(c.is_nonnegative is True for c in coeffs) or all(c.is_nonpositive is True for c in coeffs)
+
+
 @exact_cache()  # a function of its arguments alone: the suggestion search re-derives it per edit
 def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     """Injective / even-and-injective-on-|m| over the offsets of n positions (n an int or symbolic)."""
@@ -212,6 +221,10 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
         if pp is not None and pp.degree() == 1 and pp.LC().is_nonzero:
             return _offsets("symmetric", "symmetric toeplitz", h, " is even in m and linear in |m| with a non-zero "
                             "slope: injective on |m|", method="linear")
+        if pp is not None and monotone_polynomial(pp):
+            return _offsets("symmetric", "symmetric toeplitz", h, " is even in m and a polynomial in |m| whose "
+                            "non-constant coefficients share one sign and are not all 0: strictly monotone in |m|, "
+                            "injective on |m|", method="monotone")
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
         return _offsets(None, None, h, ": injectivity on the offsets is decided only for linear forms, or by exact "
                         f"interval evaluation for an integer n ≤ {INTERVAL_MAX_N} without params")
@@ -333,18 +346,16 @@ def offset_step(head: S.Head, info: OffsetClasses, label: str, term: Optional[sy
                           certificate=cert)
 
 
-@proof.rule("TD-FIXEDBIAS", "A fixed offset-injective bias separates in one layer", CITE_TD_POS,
+@proof.rule("TD-FIXEDBIAS", "A fixed position bias: one layer when offset-injective, two when even", CITE_TD_POS,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(Inference,))
 def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
-                  k00: Optional[sympy.Expr], label: str) -> proof.Step:
+                  k00: Optional[sympy.Expr], label: str, softmax: Optional[sympy.Expr] = None) -> proof.Step:
+    """`softmax`: the kernel in the invariants when the head is a dense normalised softmax head (the
+    two-layer argument for an even h needs it), else None."""
     pos = head.position
     premises = [offset, analytic]
     if info.kind == "symmetric":
-        return proof.conclude(claim(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and "
-                                    "i − s alike and one layer does not separate X from X with ",
-                                    shifted_token("i+s", "i+s"), ", ", shifted_token("i−s", "i-s"), " exchanged "
-                                    "(n ≥ 4); more layers are not analysed here"), proof.UNDECIDED, premises,
-                              {"reason": "one layer is not token distinguishing for an even offset function"})
+        return _td_fixed_even(head, offset, analytic, info, softmax, label)
     if info.kind != "injective":
         return proof.conclude(f"{label}: the offset classes are not decided", proof.UNDECIDED, premises)
     if pos.kind == "reweight" and info.positive is not True:
@@ -369,6 +380,49 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
                                 " for every l, hence h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: "
                                 "1-layer token distinguishing w.r.t. the trivial group"), proof.PROVED, premises,
                           facts={"layers": 1}, certificate=cert)
+
+
+def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
+                   softmax: Optional[sympy.Expr], label: str) -> proof.Step:
+    """An even h, injective on |m| (docs/theory.md §16.2, Lemma E): one layer cannot tell i + s from i − s,
+    but on a dense normalised softmax head two layers separate every pair outside the reflection."""
+    premises = [offset, analytic]
+    one_layer = claim(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and i − s alike "
+                      "and one layer does not separate X from X with ", shifted_token("i+s", "i+s"), ", ",
+                      shifted_token("i−s", "i-s"), " exchanged (n ≥ 4)")
+    why = None
+    if not isinstance(head.pattern, S.Full):
+        why = "; more layers are analysed for dense heads only (on a pattern the fixed weights are not scaled away)"
+    elif softmax is None:
+        why = ("; two layers are shown for a dense normalised softmax head k(x, y) = exp(γ x·y) only (the second "
+               "layer needs scaled scores that order its states), and this kernel is not one")
+    elif head.position.kind == "reweight" and info.positive is not True:
+        why = "; c(i, j) > 0 on every offset is not shown, so the weights may vanish or change sign"
+    elif not analytic.proved or not offset.proved:
+        why = "; analyticity in θ is not established"
+    if why is not None:
+        return proof.conclude(claim(one_layer, why), proof.UNDECIDED, premises,
+                              {"reason": "one layer is not token distinguishing for an even offset function"})
+    requires = [(offset, "offset classes", "symmetric")]
+    if head.position.kind == "reweight":
+        requires.append((offset, "positive", True))
+    cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
+                     "Lemma E: a first layer at W_Q = W_K = 0 (the fixed weights) leaves, at every position v whose "
+                     "row σ does not keep, a state no position of the other sample has; a second layer with "
+                     "scaled softmax scores then separates the rows of X and σX (dominant cross pair)",
+                     tuple(requires), (SoftmaxKernel(softmax, a, (b_sym, c_sym)),))
+    return proof.conclude(claim(one_layer, "; but two layers separate every pair outside the reflection: a first "
+                                "layer at ", ZERO_SCORES, " gives the states ",
+                                written("s_v = x_v + c Σ_l β_vl x_l", r"s_{v} = x_{v} + c \sum_{l} \beta_{vl} x_{l}"),
+                                ", and for σ outside the reflection some row v of the fixed weights is not kept by σ, "
+                                "so X and σX have different state multisets at equal labels; a second layer with "
+                                "scaled scores is dominated by one cross pair of states and separates them "
+                                "(Lemma E, docs/theory.md §16.2); with Theorem 2: token distinguishing w.r.t. the "
+                                "reflection with two layers, the count and its least value are BIAS-LAYERS'"),
+                          proof.PROVED, premises,
+                          {"reason": "one layer is not token distinguishing for an even offset function; two layers "
+                                     "are (Lemma E)"},
+                          facts={"fixed_even": True}, certificate=cert)
 
 
 @proof.rule("TD-ROTARY", "RoPE: one softmax layer is token distinguishing w.r.t. the trivial group", CITE_ROPE,
@@ -447,7 +501,9 @@ def position_td(spec: S.Spec, head: S.Head, model, analytic: proof.Step, td_kern
     info = analyse(spec, head)
     term = position_expr(spec, head) if info.kind is not None else None  # lowered once already by `analyse`
     off = offset_step(head, info, label, term, spec.tokens)
-    return td_fixed_bias(head, off, analytic, info, _kernel_at_zero(model), label)
+    softmax = (model.plain if head.normalized and not head.affine and not head.tie and softmax_kernel(model)
+               else None)
+    return td_fixed_bias(head, off, analytic, info, _kernel_at_zero(model), label, softmax)
 
 
 def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str], str]:

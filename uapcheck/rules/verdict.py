@@ -122,7 +122,9 @@ def _layers_of(structure, group_step, heads=()):
         if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS") and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure and not any(
-            s.rule == "TD-BIAS" and s.facts.get("labelled_views") for s in _walk(heads)):
+            (s.rule == "TD-BIAS" and s.facts.get("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
+                                                                        s.facts.get("fixed_even"))
+            for s in _walk(heads)):
         return 1  # one layer of dense heads, each of which is 1-layer token distinguishing
     return None
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from itertools import permutations
 
 from .. import spec as S
-from .check import VERIFIED, Reject, checker
+from .check import VERIFIED, Reject, Trust, checker
+from .rules_positions import offset_class, softmax_gamma
 
 #: Up to this many tokens the one-layer question is re-decided over every permutation.
 EXHAUSTIVE_N = 7
@@ -54,11 +55,12 @@ def _one_layer_by_structure(spec, kinds, layers, least):
     return None
 
 
-def _by_witness(n, kinds, layers, condition):
+def _by_witness(n, kinds, layers, condition, sufficiency: str = "Lemma V^λ"):
     """Two layers, least, by σ = (1 3) at row 2 from the witness range on."""
     if not set(kinds) <= set(SYMMETRIC) or layers != 2:
         raise Reject("the count is neither re-decidable nor the sufficient D + 1 = 2")
-    low = 5 if "symmetric circulant" in kinds else 4
+    # position 4 tells keys 1 and 3 apart under |u − i| from n = 4 on, under the circular distance from n = 5
+    low = 4 if "symmetric toeplitz" in kinds else 5
     if isinstance(n, int) and n < low:
         raise Reject(f"n = {n} is below the witness's range n ≥ {low}")
     if not isinstance(n, int) and condition != f"{n} ≥ {low}":
@@ -69,7 +71,47 @@ def _by_witness(n, kinds, layers, condition):
         raise Reject(f"σ = (1 3) at row 2 is not a one-layer witness at n = {bad[0]}")
     where = f"n = {n}" if isinstance(n, int) else f"every n from {low} to {low + 40}"
     return VERIFIED, (f"σ = (1 3) keeps row 2's labels and breaks position 4's, checked at {where}; two layers "
-                      "suffice (Lemma V^λ)")
+                      f"suffice ({sufficiency})")
+
+
+def _fixed_even_heads(ctx) -> list:
+    """The heads whose fixed position term is even and injective on |m| (the verifier's own offset
+    analysis; a `reweight` factor is not re-checked, Trust)."""
+    out = []
+    for head in ctx.spec.heads:
+        pos = head.position
+        if pos is None or pos.kind not in ("bias", "reweight"):
+            continue
+        if pos.kind == "reweight":
+            raise Trust("a `reweight` factor: its offset classes and positivity are not re-checked here")
+        key = ("offset class", head)
+        if key not in ctx.cache:
+            try:
+                ctx.cache[key] = offset_class(ctx.spec, head)
+            except Trust:
+                continue
+        if ctx.cache[key][0] == "symmetric":
+            out.append(head)
+    return out
+
+
+def _fixed_kinds(ctx, s) -> list:
+    """The label kinds when a fixed even head takes part (Lemma E): its labels are |u − i|, beside
+    symmetric trainable biases only; the step's premises are the proved Lemma E steps."""
+    spec = ctx.spec
+    fixed = _fixed_even_heads(ctx)
+    if len(fixed) != sum(1 for h in spec.heads if h.position is not None):
+        raise Reject("a fixed position term that is not even and injective on |m|: the count cannot be proved")
+    trainable = {h.bias for h in spec.heads if h.bias}
+    if not trainable <= set(SYMMETRIC) or spec.positional == "absolute":
+        raise Reject("a fixed even term beside a head or encoding that breaks the reflection: not analysed")
+    if not any(softmax_gamma(spec, h) is not None for h in fixed):
+        raise Reject("no fixed even head is a normalised softmax head: Lemma E does not apply")
+    prem = ctx.premises(s)
+    if not prem or any(p["rule"] != "TD-FIXEDBIAS" or p["status"] != "proved" or
+                       not (p.get("data") or {}).get("fixed_even") for p in prem):
+        raise Reject("the count rests on the proved TD-FIXEDBIAS steps of Lemma E")
+    return sorted(trainable | {"symmetric toeplitz"})
 
 
 @checker("BIAS-LAYERS")
@@ -77,22 +119,26 @@ def bias_layers(ctx, s):
     spec = ctx.spec
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         raise Reject("BIAS-LAYERS is for dense heads")
-    if not any(h.bias in SYMMETRIC and h.position is None for h in spec.heads):
-        raise Reject("no head has a symmetric trainable bias")
+    fixed = any(h.position is not None for h in spec.heads)
+    if not fixed and not any(h.bias in SYMMETRIC for h in spec.heads):
+        raise Reject("no head has a symmetric trainable bias or a fixed even position term")
     if s["status"] == "undecided":
         return VERIFIED, "undecided: asserts nothing"
     if s["status"] != "proved":
         raise Reject(f"BIAS-LAYERS does not conclude `{s['status']}`")
-    if any(h.position is not None for h in spec.heads):
-        raise Reject("fixed position weights are outside Lemma V^λ: the count cannot be proved")
     data = s.get("data") or {}
     layers, least = data.get("layers"), data.get("least")
-    kinds = sorted({h.bias for h in spec.heads if h.bias})
     if layers not in (1, 2):
         raise Reject(f"{layers!r} layers: dense heads need one or two")
-    settled = _one_layer_by_structure(spec, kinds, layers, least)
-    if settled is not None:
-        return settled
+    if fixed:
+        kinds = _fixed_kinds(ctx, s)
+        if layers == 2 and not least:
+            raise Reject("with a fixed even term the count is decided, not only sufficient")
+    else:
+        kinds = sorted({h.bias for h in spec.heads if h.bias})
+        settled = _one_layer_by_structure(spec, kinds, layers, least)
+        if settled is not None:
+            return settled
     if layers == 2 and not least:
         return VERIFIED, "two layers suffice: the depth-2 labelled view of dense heads is the whole sample (Lemma V^λ)"
     n = spec.tokens
@@ -103,4 +149,4 @@ def bias_layers(ctx, s):
         return VERIFIED, (f"re-decided over all of S_{n}: " + (
             f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry, two layers" if found
             else "no σ outside the group keeps a row's labels, one layer"))
-    return _by_witness(n, kinds, layers, data.get("condition"))
+    return _by_witness(n, kinds, layers, data.get("condition"), "Lemma E, §16.2" if fixed else "Lemma V^λ")

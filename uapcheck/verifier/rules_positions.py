@@ -54,6 +54,15 @@ def _linear_slope(h: sympy.Expr, m: sympy.Symbol) -> Optional[sympy.Expr]:
     return poly.LC() if poly.degree() == 1 and poly.LC().is_nonzero else None
 
 
+def _monotone(h: sympy.Expr, x: sympy.Symbol) -> bool:
+    """h = Σ c_k x^k with the c_k (k ≥ 1) all ≥ 0 or all ≤ 0 and not all 0: strictly monotone on x ≥ 0."""
+    if not h.is_polynomial(x):
+        return False
+    coeffs = [c for (k,), c in sympy.Poly(h, x).terms() if k >= 1]
+    return bool(coeffs) and any(c.is_nonzero is True for c in coeffs) and (
+        all(c.is_nonnegative is True for c in coeffs) or all(c.is_nonpositive is True for c in coeffs))
+
+
 def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
     """(class, how, reason): class "injective" or "symmetric"; how VERIFIED or NUMERIC."""
     h = offset_function(spec, head)
@@ -64,6 +73,9 @@ def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
     mp = sympy.Symbol("m·abs", integer=True, positive=True)
     if even and _linear_slope(sympy.simplify(h.xreplace({M_OFF: mp})), mp) is not None:
         return "symmetric", VERIFIED, f"h(m) = {sympy.sstr(h)} is even and linear in |m| with a non-zero slope"
+    if even and _monotone(sympy.simplify(h.xreplace({M_OFF: mp})), mp):
+        return "symmetric", VERIFIED, (f"h(m) = {sympy.sstr(h)} is even and a polynomial in |m| whose non-constant "
+                                       "coefficients share one sign, not all 0: strictly monotone in |m|")
     n = spec.tokens
     if not isinstance(n, int) or n > NUMERIC_MAX_N or h.free_symbols - {M_OFF}:
         raise Trust(f"h(m) = {sympy.sstr(h)}: injectivity is re-checked only for linear forms or an integer n "
@@ -123,6 +135,8 @@ def td_fixed_bias(ctx, s):
         raise Reject("TD-FIXEDBIAS never refutes")
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
+    if (s.get("data") or {}).get("fixed_even"):
+        return _td_fixed_even(ctx, s, head, off, an)
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "injective":
         raise Reject("proved without an injective offset function and analyticity")
     if head.position.kind != "bias":
@@ -133,6 +147,23 @@ def td_fixed_bias(ctx, s):
         raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
     return VERIFIED, (f"inference (§16.2): h injective (POS-OFFSET), AN-STRUCT proved, k(0, 0) = {sympy.sstr(k00)} > 0: "
                       "1-layer token distinguishing w.r.t. the trivial group")
+
+
+def _td_fixed_even(ctx, s, head: S.Head, off, an):
+    """Lemma E (§16.2): an even h, injective on |m|, on a dense normalised softmax head: two layers
+    separate every pair outside the reflection (the count is BIAS-LAYERS')."""
+    if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "symmetric":
+        raise Reject("Lemma E needs an even offset function injective on |m| and analyticity")
+    if not isinstance(head.pattern, S.Full):
+        raise Reject("Lemma E is for dense heads")
+    gamma = softmax_gamma(ctx.spec, head)
+    if gamma is None:
+        raise Reject("Lemma E is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
+    if head.position.kind != "bias":
+        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |m| (POS-OFFSET), AN-STRUCT proved, "
+                      f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived, a dense head: two layers separate every "
+                      "pair outside the reflection")
 
 
 def softmax_gamma(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:

@@ -144,6 +144,9 @@ def _check_summary(ctx) -> list[str]:
         if any(t["rule"] == "TD-BIAS" and (t.get("data") or {}).get("labelled_views")
                for t in (ctx.steps[sid] for sid in _reachable(ctx))):
             return problems + ["layers: a symmetric bias on dense heads needs the layer count of BIAS-LAYERS"]
+        if any(t["rule"] == "TD-FIXEDBIAS" and (t.get("data") or {}).get("fixed_even")
+               for t in (ctx.steps[sid] for sid in _reachable(ctx))):
+            return problems + ["layers: a fixed even bias on dense heads needs the layer count of BIAS-LAYERS"]
         want = sympy.Integer(1)
     if sympy.simplify(layers - want) != 0:
         problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")
