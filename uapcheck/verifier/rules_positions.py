@@ -159,7 +159,7 @@ def _td_fixed_even(ctx, s, head: S.Head, off, an):
     gamma = softmax_gamma(ctx.spec, head)
     if gamma is None:
         raise Reject("Lemma E is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
-    if head.position.kind != "bias":
+    if head.position is None or head.position.kind != "bias":
         raise Trust("a `reweight` factor: c > 0 is not re-checked here")
     return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |m| (POS-OFFSET), AN-STRUCT proved, "
                       f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived, a dense head: two layers separate every "
