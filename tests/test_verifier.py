@@ -259,8 +259,13 @@ def test_offset_functions_are_classified_by_the_verifier():
 
     def spec(bias):
         return parse_source(f"tokens 6\nattention {{\n  kernel k(x, y) = exp(x . y)\n  bias b(i, j) = {bias}\n}}\n", "t.uap")
-    s = spec("(j - i) ^ 2")
+    s = spec("(j - i) ^ 2")  # an even polynomial in |m| with coefficients of one sign: exact
+    assert rules_positions.offset_class(s, s.heads[0])[:2] == ("symmetric", VERIFIED)
+    s = spec("log(1 + |j - i|)")  # transcendental: compared at 60 digits
     assert rules_positions.offset_class(s, s.heads[0])[:2] == ("symmetric", NUMERIC)
+    s = spec("(j - i) ^ 2 - 3 * |j - i|")  # coefficients of both signs: not monotone, numeric (0 and 3 collide)
+    with pytest.raises(Reject):
+        rules_positions.offset_class(s, s.heads[0])
     s = spec("3 * (j - i)")
     assert rules_positions.offset_class(s, s.heads[0])[:2] == ("injective", VERIFIED)
     s = spec("cos(pi * (j - i))")  # h(m) = cos(πm) − 1 takes two values only
