@@ -633,6 +633,26 @@ def causal_row_collision(n: int, labels) -> Optional[tuple[int, int]]:
     return min(common) if common else None
 
 
+def fixed_softmax_classes(spec: S.Spec, head: S.Head) -> Optional[str]:
+    """The trainable-bias kind whose classes a fixed bias or factor has, when the head is a normalised
+    softmax head k(x, y) = exp(γ x·y) (neither `affine query key` nor tied) and h is injective on those
+    classes (the offset: `toeplitz`; |m| for an even h: `symmetric toeplitz`), else None. Lemma V^ρ
+    (docs/theory.md §14.11(f)) then separates different labelled views in one layer."""
+    from ..lower import Unsupported, lower_head
+    pos = head.position
+    if pos is None or pos.kind not in ("bias", "reweight") or head.bias is not None or not head.normalized or \
+            head.affine or head.tie or head.projection is not None or head.nystrom:
+        return None
+    info = analyse(spec, head)
+    if info.kind not in ("injective", "symmetric") or (pos.kind == "reweight" and info.positive is not True):
+        return None
+    try:
+        model = lower_head(spec, head)
+    except (Unsupported, ValueError, TypeError):
+        return None
+    return info.effective_bias if softmax_kernel(model) else None
+
+
 def kernel_at_zero_positive(spec: S.Spec, head: S.Head) -> Optional[bool]:
     """k(0, 0) > 0 for the head's kernel (the linear regime W_Q = W_K = 0 of §14.11 needs it)."""
     from ..lower import Unsupported, lower_head

@@ -284,6 +284,9 @@ class HeadRowLabels:
     buckets: Optional[tuple[int, int]] = None  # (B, D) for T5 buckets
     k00: Optional[bool] = None  # k(0, 0) > 0 (the linear regime needs it)
     rotary_softmax: Optional[bool] = None  # TD-ROTARY proved (softmax kernel, analytic)
+    # a fixed term on a normalised softmax head, injective on its classes (Lemma V^ρ, §14.11(f)): the classes'
+    # kind (`toeplitz` or `symmetric toeplitz`), else None
+    fixed_classes: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -296,7 +299,10 @@ class CausalPositions(proof.Certificate):
     proved TD-ROTARY step). route "collision": every head is the full causal mask and keys l < l′ < i
     of row i carry equal labels in every head (re-computed here), so one layer is not enough. route
     "contains plain": every head is position-blind or has a trainable bias (0 is in every class), so
-    the family contains the position-blind one and its layer count suffices."""
+    the family contains the position-blind one and its layer count suffices. route "labelled views": the
+    labelled receptive search at a concrete n, every head position-blind, with a trainable bias of the
+    offset (Lemma V^λ) or with a fixed term on a normalised softmax head injective on its classes
+    (`fixed_classes`, Lemma V^ρ)."""
     route: str
     n: object  # int, or the name of a symbolic n
     heads: tuple
@@ -321,8 +327,12 @@ class CausalPositions(proof.Certificate):
             raise proof.CertificateRejected(f"CausalPositions: unknown route {self.route}")
 
     def _check_trainable(self) -> None:
-        if not all(h.source in ("plain", "trainable") for h in self.heads):
-            raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class")
+        fixed_ok = self.route == "labelled views"
+        if not all(h.source in ("plain", "trainable") or (
+                fixed_ok and h.source == "fixed" and h.fixed_classes in ("toeplitz", "symmetric toeplitz"))
+                   for h in self.heads):
+            raise proof.CertificateRejected("CausalPositions: a fixed position term is not a trainable class (labelled "
+                                            "views take one on a normalised softmax head, Lemma V^ρ)")
         if self.route == "labelled views" and (not isinstance(self.n, int) or
                                                any(h.detail == "free" for h in self.heads)):
             raise proof.CertificateRejected("CausalPositions: labelled views need a concrete n and bias "
@@ -368,7 +378,8 @@ class CausalPositions(proof.Certificate):
                 "collision": list(self.collision) if self.collision else None,
                 "heads": [{"source": h.source, "detail": h.detail, "injective": h.injective, "pattern": h.pattern,
                            "buckets": list(h.buckets) if h.buckets else None, "k00": h.k00,
-                           "rotary_softmax": h.rotary_softmax} for h in self.heads]}
+                           "rotary_softmax": h.rotary_softmax,
+                           **({"fixed classes": h.fixed_classes} if h.fixed_classes else {})} for h in self.heads]}
 
 
 def _same_label(h: "HeadRowLabels", n: int, i: int, l: int, l2: int) -> bool:
@@ -424,9 +435,10 @@ def _label_records(spec: S.Spec, tds: list):
     return labels, tuple(records)
 
 
-def _labelled_causal_search(spec: S.Spec):
+def _labelled_causal_search(spec: S.Spec, fixed_ok: bool = False):
     """The exact labelled receptive search (graphs.receptive.causal_exact with arc classes) for a concrete n
-    whose heads are position-blind or carry a trainable bias of the offset (not `free`), or None."""
+    whose heads are position-blind or carry a trainable bias of the offset (not `free`) — or, with
+    `fixed_ok`, a fixed term on a normalised softmax head injective on its classes (Lemma V^ρ) — or None."""
     from ..graphs import GraphTooLarge, build_graph
     from ..graphs.receptive import TooLarge, causal_exact, receptive_fields
     from ..graphs.views import ArcClasses, offset_classes
@@ -443,6 +455,8 @@ def _labelled_causal_search(spec: S.Spec):
         elif h.bias is None and h.position.kind == "buckets":
             classes.append(ArcClasses(tuple(P.t5_bucket(m, h.position.buckets, h.position.max_distance)
                                             for m in range(-(n - 1), n))))
+        elif fixed_ok and P.fixed_softmax_classes(spec, h) is not None:
+            classes.append(offset_classes(P.fixed_softmax_classes(spec, h), n))
         else:
             return None
     try:
@@ -532,12 +546,43 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
         step = positions_step(spec, statement, cert, dict(evidence, route="contains plain"))
         method = info["method"] if least else info["method"] + "; the bias may save a layer (not decided)"
         return step, info["layers"], least, method
+    fixed_step = _fixed_labelled_views(spec, labels, records, evidence)
+    if fixed_step is not None:
+        return fixed_step
     statement = ("positions in the weights of a causal family are decided when every head is the full causal mask (one "
              "layer when a head labels the keys of every causal row differently), or when every head is "
              "position-blind or has a trainable bias; here the r layers that are always necessary are not shown "
              "sufficient for fixed position weights (§14.11)")
     step = positions_step(spec, statement, None, dict(evidence, route="undecided"))
     return step, None, False, ""
+
+
+def _fixed_labelled_views(spec: S.Spec, labels, records, evidence):
+    """Fixed position terms on normalised softmax heads (Lemma V^ρ, docs/theory.md §14.11(f)): the labelled
+    receptive search at a concrete n decides the count, the classes being the offset (or |m| for an even
+    term); (step, layers, True, method), or None."""
+    from dataclasses import replace
+    from . import positions as P
+    if not isinstance(spec.tokens, int) or not any(lab.source == "fixed" for lab in labels):
+        return None
+    kinds = [P.fixed_softmax_classes(spec, h) if lab.source == "fixed" else None
+             for h, lab in zip(spec.heads, labels)]
+    if any(lab.source == "rotary" or (lab.source == "fixed" and kind is None) for lab, kind in zip(labels, kinds)):
+        return None
+    labelled = _labelled_causal_search(spec, fixed_ok=True)
+    if labelled is None or not labelled.least:
+        return None
+    records = tuple(replace(rec, fixed_classes=kind) if kind else rec for rec, kind in zip(records, kinds))
+    cert = CausalPositions("labelled views", spec.tokens, records)
+    statement = (f"every fixed position term sits on a normalised softmax head and gives different weights to "
+                 f"different classes of the offset, so each layer separates different labelled views (Lemma V^ρ, "
+                 f"docs/theory.md §14.11(f)); the labelled receptive views decide {labelled.layers} attention "
+                 f"layer{'s' if labelled.layers != 1 else ''}, the least ({labelled.method})")
+    ev = dict(evidence, route="labelled views")
+    if labelled.witness:
+        ev["witness"] = labelled.witness
+    step = positions_step(spec, statement, cert, ev)
+    return step, labelled.layers, True, labelled.method
 
 
 # ---------------------------------------------------------------------------------------------
