@@ -482,9 +482,14 @@ def test_a_trainable_bias_on_a_causal_window_keeps_the_window_count():
     assert rules(r)["TGT-LAYERS"].evidence["least"] is True
 
 
-def test_a_fixed_bias_on_a_causal_window_is_undecided():
+def test_a_fixed_bias_on_a_causal_window_gets_the_labelled_count():
+    """Lemma V^ρ (§14.11(f)): a fixed bias on a softmax head is decided by the labelled receptive search
+    at a concrete n; at a symbolic n it stays undecided (tests/test_fixed_causal_windows.py has more)."""
     r = check(f"tokens 12\nattention {{ {SOFTMAX}; bias b(i, j) = -(i - j); pattern causal & window(2) }}\n"
               "target causal")
+    assert (r.verdict, r.layers) == ("UAP", 6)
+    assert rules(r)["TGT-POSITIONS"].evidence["route"] == "labelled views"
+    r = check(f"attention {{ {SOFTMAX}; bias b(i, j) = -(i - j); pattern causal & window(2) }}\ntarget causal")
     assert r.verdict == "INCONCLUSIVE"
     assert not rules(r)["TGT-POSITIONS"].proved
 
