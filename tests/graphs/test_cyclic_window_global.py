@@ -146,3 +146,16 @@ def test_a_million_tokens_are_decided_by_the_theorem_without_arcs(no_graphs):
                        "pattern window(5) cyclic + global(3) }\n")
     assert r.verdict == "UAP" and r.layers == 3 and r.group.order == 12
     assert r.group.name == "S_3 on {1, 2, 3} × the reflection of {4, …, 65536}"
+
+
+def test_the_certificate_states_the_family_diameter_above_the_arc_limit():
+    """At an integer n where F10 decides without a token graph, the certificate's connectivity step
+    carries the diameter (the verifier's interval model re-checks it), not null."""
+    import json
+
+    from uapcheck import certfile
+    text = "tokens 70000\nattention { kernel k(x, y) = exp(x . y); pattern window(2) cyclic + global(1) }\n"
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+    steps = {s["rule"]: s for s in cert["steps"]}
+    assert steps["PAT-CONNECTED"]["data"]["diameter"] == 2
+    assert steps["PAT-LAYERS"]["data"]["view witness"]["position"] == 70000

@@ -121,3 +121,17 @@ def test_symbolic_n_states_the_range_and_the_small_cases():
     step = next(s for s in r.root.walk() if s.rule == "PAT-CONNECTED")
     assert step.evidence["range"] == "for n ≥ 12" and "Theorem F9" in step.evidence["theorem"]
     assert any("n = 11: D = 3" in note for note in step.notes)
+
+
+def test_the_verifier_concludes_d_layers_above_its_arc_limit_from_its_f9_entry():
+    """n = 1030 > the verifier's arc limit (1024): PAT-LAYERS (D layers, least) is re-checked by the
+    verifier's own F9 entry at that n, with its instances, not trusted."""
+    import json
+
+    from uapcheck import certfile
+    from uapcheck.verifier import VERIFIED, verify
+    text = "tokens 1030\nattention { kernel k(x, y) = exp(x . y); pattern window(2) + dilated(2, 2) }\n"
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+    report = verify(cert)
+    step = next(s for s in report.steps if s.rule == "PAT-LAYERS")
+    assert report.ok and step.outcome == VERIFIED and "Theorem F9" in step.reason and "n = 1030" in step.reason
