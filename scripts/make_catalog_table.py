@@ -74,6 +74,9 @@ def show_value(value) -> str:
             return value
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, sympy.Piecewise):  # a count by residue of n (Theorem F11)
+        from uapcheck.show import show_size
+        return show_size(value)
     return _Printer().doprint(value)
 
 

@@ -64,7 +64,9 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("blocks(4) + global(1)").low == 9              # b(⌊g/b⌋ + 2) + 1
     assert fam("blocks(1) + global(1)") is None               # F4 needs b ≥ 2
     assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)
-    assert fam("window(1) + strided(3)") is None              # F7 needs s ≤ w + 1
+    assert fam("window(1) + strided(3)").theorem == "F11"     # w + 2 ≤ s ≤ 2w + 1
+    assert fam("window(1) + strided(3)").low == 21            # s(4w + 3)
+    assert fam("window(1) + strided(4)") is None              # s > 2w + 1: open (O2)
     assert fam("window(3) + strided(4)").low == 60            # max(s(4w + 3), 6w + 4s + 1) for the layers
     assert fam("window(3) + strided(4)").least
     assert not fam("window(7) + strided(8)").least            # the local check is not run for s ≥ 8
@@ -134,6 +136,27 @@ def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
     assert not verify(cert).ok
+
+
+def test_a_diameter_by_residue_is_rechecked_for_every_residue():
+    """F11 (docs/theory.md §11.11): window(2) + strided(5) has D = 3 exactly when n mod 5 ∈ {0, 1, 4}; the
+    certificate writes D by residue with floors, and the verifier compares it in every residue class."""
+    cert = _cert_of(_symbolic("window(2) + strided(5)"))
+    report = verify(cert)
+    assert report.ok and report.complete
+    assert all(s.outcome == VERIFIED and "Theorem F11" in s.reason for s in report.steps
+               if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+    assert [int(families.match(parse_source(_symbolic("window(2) + strided(5)"), "t.uap")).d(n))
+            for n in range(55, 60)] == [3, 3, 2, 2, 3]
+    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    _step(forged, "PAT-CONNECTED")["data"]["diameter"] = 2  # not 2 at n ≡ 0, 1, 4
+    assert _rejects(forged, "PAT-CONNECTED")
+    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    _step(forged, "PAT-LAYERS")["data"]["least"] = True  # F11 does not claim the least count
+    assert _rejects(forged, "PAT-LAYERS")
+    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    _step(forged, "PAT-LAYERS")["data"]["layers"] = 3  # D + 1 = 4 at n ≡ 0
+    assert _rejects(forged, "PAT-LAYERS")
 
 
 def test_a_changed_family_parameter_is_rejected():

@@ -87,9 +87,35 @@ def show_size(e) -> str:
     import re
 
     import sympy
+    cases = _residue_cases(e) if isinstance(e, sympy.Piecewise) else None
+    if cases is not None:
+        return cases
     text = sympy.sstr(e)
     for _ in range(3):
         text = re.sub(r"ceiling\(([^()]*)\)", r"⌈\1⌉", text)
         text = re.sub(r"floor\(([^()]*)\)", r"⌊\1⌋", text)
     return text.replace("**", "^").replace("*", "·")
+
+
+def _residue_cases(e) -> "str | None":
+    """A Piecewise over residues of n (value if Mod(n, s) is one of some residues, else another) as
+    "3 if n mod 5 ∈ {0, 1, 4}, else 2"; None for any other Piecewise."""
+    import sympy
+    if len(e.args) != 2 or e.args[1][1] is not sympy.true:
+        return None
+    (value, cond), (other, _) = e.args
+    eqs = cond.args if isinstance(cond, sympy.Or) else (cond,)
+    residues, base = [], None
+    for eq in eqs:
+        if not (isinstance(eq, sympy.Eq) and isinstance(eq.lhs, sympy.Mod) and eq.rhs.is_Integer):
+            return None
+        if base is not None and eq.lhs != base:
+            return None
+        base = eq.lhs
+        residues.append(int(eq.rhs))
+    if base is None:
+        return None
+    n, s = base.args
+    return (f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} ∈ {{{', '.join(map(str, sorted(residues)))}}}, "
+            f"else {sympy.sstr(other)}")
 

@@ -43,6 +43,8 @@ CASES = [
     ("two-jumps", "F8", Offsets((1, 4), True), [{}]),  # s = 3..7 and the mirrors: test_two_jump_offsets.py
     ("window+strided", "F7", U(Window("w"), Strided("s")), [{"w": 2, "s": 3}, {"w": 1, "s": 2}, {"w": 3, "s": 2},
                                                              {"w": 2, "s": 2}]),
+    ("window+wide-strided", "F11", U(Window("w"), Strided("s")), [{"w": 1, "s": 3}, {"w": 2, "s": 4},
+                                                                  {"w": 2, "s": 5}]),
 ]
 
 
@@ -116,7 +118,7 @@ def test_the_base_case_of_window_plus_strided_settles_for_small_parameters():
 
 
 def test_open_families_name_their_question():
-    for pattern in (Offsets((2, 3), True), U(Window(1), Dilated(2, 4)), U(Window(1), Strided(3))):
+    for pattern in (Offsets((2, 3), True), U(Window(1), Dilated(2, 4)), U(Window(1), Strided(4))):
         found = F.match([pattern], N, {})
         assert isinstance(found, F.OpenFamily) and "open question" in found.question
 

@@ -18,12 +18,21 @@ def headline(result) -> str:
     lay = result.layers
     from ..bignum import show_order
     gname = g.name if g.name else f"group of order {show_order(g.order)}"
-    lay_text = lay if isinstance(lay, int) else str(lay)
+    lay_text = lay if isinstance(lay, int) else _count_text(lay)
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
         text += f" (for {g.condition})"
     return text
+
+
+def _count_text(lay) -> str:
+    """A symbolic layer count as printed; a count by residue of n in words ("4 if n mod 3 ∈ {0}, else 3")."""
+    import sympy
+    if isinstance(lay, sympy.Piecewise):
+        from ..show import show_size
+        return show_size(lay)
+    return str(lay)
 
 
 def reason(result) -> str:

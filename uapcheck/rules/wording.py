@@ -35,6 +35,9 @@ def position(i):
 
 def value(v) -> Formula:
     """An exact value (a layer count, a diameter, a position), as SymPy prints it in text."""
+    if isinstance(v, sympy.Piecewise):  # a count by residue of n: "4 if n mod 3 ∈ {0}, else 3"
+        from ..show import show_size
+        return math(v, show_size(v))
     return math(v, str(v) if isinstance(v, int) else sympy.sstr(v))
 
 

@@ -1,4 +1,4 @@
-"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7, F9 and F10), restated for the verifier:
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7–F11), restated for the verifier:
 its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
 its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
 and a few more lengths.
@@ -27,6 +27,11 @@ and a few more lengths.
                                          no view witness); for 3 ≤ s ≤ 7, from n ≥ 6w + 4s + 1 as well, D = 2
                                          layers (least) when the local check of step (5) succeeds (the
                                          verifier's own search over the class permutations); else 3 = D + 1
+                                         layers (not least)
+
+    F11 window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1: n ≥ s(4w + 3): D = 3 when positions a and n + 1 − b
+                                         (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
+                                         n mod s, one whole period re-checked); G = the reflection; D + 1
                                          layers (not least)
 
 Parameters are integer literals (the catalog's families); a named size is not matched here.
@@ -128,7 +133,11 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         win = next(q for q in parts if isinstance(q, S.Window))
         st = next(q for q in parts if isinstance(q, S.Strided))
         w, s = _int(win.w), _int(st.s)
-        if win.cyclic or w is None or s is None or not 2 <= s <= w + 1:
+        if win.cyclic or w is None or s is None:
+            return None
+        if w + 2 <= s <= 2 * w + 1:
+            return _f11(w, s)
+        if not 2 <= s <= w + 1:
             return None
         return _f7(w, s)
     return None
@@ -356,6 +365,34 @@ def _f8(p: S.Offsets) -> Optional[Family]:
     def name(text):
         return text == "C_n"
     return Family("F8", s * s + 1, 0, 0, True, lambda n: n, 1, name, None, lambda n: [rotation(n)],
+                  diameter_at=diameter, period=s)
+
+
+def _f11(w: int, s: int) -> Family:
+    """F11: window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when two positions at opposite
+    ends have no common neighbour (a ≤ s − w − 1 from the left, b ≤ s − w − 1 from the right: the class of
+    each misses the other's clipped window), else 2; G = the reflection; D + 1 layers, not least. At a
+    symbolic length D is written by residue: Σ_r D_r·[n ≡ r (mod s)], [n ≡ r] = ⌊(n − r)/s⌋ − ⌊(n − r − 1)/s⌋."""
+    low = s * (4 * w + 3)
+
+    def far(n: int) -> bool:
+        for a in range(1, s - w):
+            for b in range(1, s - w):
+                j = n + 1 - b
+                if j % s not in {p % s for p in range(1, a + w + 1)} and \
+                        a % s not in {p % s for p in range(j - w, n + 1)}:
+                    return True
+        return False
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(3 if far(n) else 2)
+        return sum(((3 if far(s * low + r) else 2) * (sympy.floor((n - r) / s) - sympy.floor((n - r - 1) / s))
+                    for r in range(s)), sympy.Integer(0))
+
+    def name(text):
+        return text == "reflection"
+    return Family("F11", low, 0, 1, False, lambda n: sympy.Integer(2), 1, name, None, None,
                   diameter_at=diameter, period=s)
 
 
