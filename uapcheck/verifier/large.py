@@ -277,6 +277,11 @@ def group(ctx, s):
         q_order = _quotient_order(ctx, parts, part_of)
     except ImportError:
         raise Trust("pynauty is not installed: the quotient's group is not re-derived") from None
+    except MemoryError:
+        # pynauty raises MemoryError when nauty cannot allocate the graph (offsets {±1, ±3} cyclic at
+        # 1,048,576 positions, no twins): a resource limit, never a traceback
+        raise Trust(f"nauty could not allocate the quotient on {len(parts)} classes: the group is not "
+                    "re-derived") from None
     order = q_order
     for members, _ in parts:
         order *= math.factorial(len(members))
