@@ -28,6 +28,10 @@ CASES = {
     # error: the certificate's order, written as a power of ten, was compared with the structural form)
     "blocks3_global_1567": ("tokens 1567\nattention { kernel k(x, y) = exp(x . y)\n pattern global(1) + blocks(3) }\n",
                             "UAP", "(3!)^521"),
+    # a rooted view whose automorphism group has more than 4,300 digits (BLISS's count reaches Python
+    # through its decimal string): it was an internal error
+    "global2_2000": ("tokens 2000\nattention { kernel k(x, y) = exp(x . y)\n pattern global(2) }\n",
+                     "UAP", "S_1998 on {3, …, 2000}"),
     "param_window_4096": ("tokens 4096\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n pattern window(w) }\n",
                           None, "|G| = factorial(4096) (S_n)"),
     "param_window_1e9": ("tokens 1000000000\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n"

@@ -138,6 +138,30 @@ def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
     assert not verify(cert).ok
 
 
+@pytest.mark.parametrize("pattern, theorem", [("window(2) cyclic + global(1)", "F10"),
+                                              ("window(1) cyclic + global(1)", "F3")])
+def test_a_group_named_at_a_real_size_is_the_theorem_s(pattern, theorem):
+    """At an integer n the group is named with that n ("the reflection of {2, …, 1048576}"); the verifier
+    reads it as the theorem's name at symbolic n (it rejected it before)."""
+    cert = _cert_of("tokens 1048576\n" + _symbolic(pattern))
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    sym = next(s for s in report.steps if s.rule == "SYM-AUT")
+    assert sym.outcome == VERIFIED and f"Theorem {theorem}" in sym.reason
+    forged = _cert_of("tokens 1048576\n" + _symbolic(pattern))
+    _step(forged, "SYM-AUT")["data"]["name"] = "the reflection of {3, …, 1048576}"
+    assert _rejects(forged, "SYM-AUT")
+
+
+def test_an_order_too_large_to_restate_is_trusted_not_rejected():
+    """star at 1,048,576 tokens: G = S_1048575 on {2, …, 1048576}, of order 1048575!, stated only as text: the
+    verifier checks the name and leaves the order trusted, naming why (it was a malformed-data rejection)."""
+    report = verify(_cert_of("tokens 1048576\n" + _symbolic("star")))
+    sym = next(s for s in report.steps if s.rule == "SYM-AUT")
+    assert sym.outcome == TRUSTED and "stated only as text" in sym.reason
+    assert [s.rule for s in report.steps if s.outcome == REJECTED] == []
+
+
 def test_a_diameter_by_residue_is_rechecked_for_every_residue():
     """F11 (docs/theory.md §11.11): window(2) + strided(5) has D = 3 exactly when n mod 5 ∈ {0, 1, 4}; the
     certificate writes D by residue with floors, and the verifier compares it in every residue class."""

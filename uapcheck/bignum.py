@@ -89,3 +89,20 @@ def json_order(order):
     if isinstance(order, sympy.Basic):
         return show_order(order)
     return order
+
+
+def count_automorphisms(graph, **options) -> int:
+    """|Aut| of a python-igraph graph (BLISS) as an exact int of any size.
+
+    python-igraph passes BLISS's count through its decimal string, which Python refuses above 4,300
+    digits (a complete graph on 1,600 positions already has more); the limit is lifted for that one
+    conversion. The callers bound the graphs (rooted views and quotients on at most a few thousand
+    vertices), so the string stays small enough to convert quickly."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return int(graph.count_automorphisms(**options))
+    finally:
+        sys.set_int_max_str_digits(limit)

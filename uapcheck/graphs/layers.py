@@ -26,6 +26,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from ..bignum import count_automorphisms
 from .build import PatternGraph
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
@@ -308,7 +309,7 @@ class _RootedLayerView:
         self.colours = colours
 
     def automorphism_order(self) -> int:
-        return int(self.graph.count_automorphisms(sh="flm", color=self.colours))
+        return count_automorphisms(self.graph, sh="flm", color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
         gens = self.graph.automorphism_group(sh="flm", color=self.colours)

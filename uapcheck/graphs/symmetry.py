@@ -52,6 +52,7 @@ from itertools import chain, compress, repeat
 from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
+from ..bignum import count_automorphisms
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import group_structure as typed_structure
@@ -625,7 +626,7 @@ class _Solution:
         self.qgraph, colours = _quotient(st, self.classes)
         with _no_gc():
             self.qcolours = _invariant_colours(self.qgraph, colours)
-        self.q_order = self.qgraph.count_automorphisms(sh=SPLITTING, color=self.qcolours)
+        self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
         order = self.q_order
         for size, count in Counter(len(m) for m in self.classes if len(m) > 1).items():
             order *= _factorial(size) ** count

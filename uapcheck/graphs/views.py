@@ -33,6 +33,7 @@ from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
+from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
 from .build import PatternGraph
 
@@ -402,7 +403,7 @@ class _RootedView:
         self.colours = colours
 
     def automorphism_order(self) -> int:
-        return int(self.graph.count_automorphisms(sh="flm", color=self.colours))
+        return count_automorphisms(self.graph, sh="flm", color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
         gens = self.graph.automorphism_group(sh="flm", color=self.colours)
