@@ -41,6 +41,7 @@ open question; nothing is concluded from it.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping, Optional, Sequence, Union
@@ -353,24 +354,12 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
                         nxt.append(v)
         frontier = nxt
     ball = sorted(dist)
-    colour = {v: (dist[v],) for v in ball}
-    for _ in range(len(ball) + 1):
-        signature = {}
-        for v in ball:
-            marks = sorted((abs(v - u) <= w or (v - u) % s == 0, (v - u) % s == 0, colour[u])
-                           for u in ball if u != v and (abs(v - u) <= w or (v - u) % s == 0))
-            signature[v] = (colour[v], tuple(marks))
-        ranks = {sig: k for k, sig in enumerate(sorted(set(signature.values())))}
-        refined = {v: (ranks[signature[v]],) for v in ball}
-        if len(set(refined.values())) == len(set(colour.values())):
-            break
-        colour = refined
-    counts: dict = {}
-    for v in ball:
-        counts[colour[v]] = counts.get(colour[v], 0) + 1
-    if all(p in colour and counts[colour[p]] == 1 for p in range(1, w + 1)):
-        return extent
-    return None
+
+    def marks(v, colour):
+        return [(abs(v - u) <= w or (v - u) % s == 0, (v - u) % s == 0, colour[u])
+                for u in ball if u != v and (abs(v - u) <= w or (v - u) % s == 0)]
+    colour = refine_on_ball(ball, {v: dist[v] for v in ball}, marks)
+    return extent if each_alone(colour, ball, range(1, w + 1)) else None
 
 
 #: The local view check of Theorem F7 searches the permutations of the s − 1 other residue classes; it
@@ -606,20 +595,29 @@ def dilated_ball_separates(w: int, wd: int, r: int, radius: int) -> Optional[int
                         nxt.append(v)
         frontier = nxt
     ball = sorted(dist)
-    colour = {v: dist[v] for v in ball}
+    colour = refine_on_ball(ball, {v: dist[v] for v in ball},
+                            lambda v, colour: [colour[u] for u in ball if abs(u - v) in step_set])
+    return extent if each_alone(colour, ball, range(1, top + 1)) else None
+
+
+def refine_on_ball(ball, colour: dict, marks) -> dict:
+    """Colour refinement on a finite ball (the base cases of F7 and F9): each position's colour and the
+    sorted marks `marks(v, colour)` it sees give its next colour, until the number of colours stops
+    growing; the stable colouring. Refinement is invariant under every automorphism of the structure
+    that keeps the first colours, so a position with a colour of its own is fixed by all of them."""
     while True:
-        signature = {v: (colour[v], tuple(sorted(colour[u] for u in ball if abs(u - v) in step_set))) for v in ball}
+        signature = {v: (colour[v], tuple(sorted(marks(v, colour)))) for v in ball}
         ranks = {sig: k for k, sig in enumerate(sorted(set(signature.values())))}
         refined = {v: ranks[signature[v]] for v in ball}
         if len(set(refined.values())) == len(set(colour.values())):
-            break
+            return colour
         colour = refined
-    counts: dict = {}
-    for v in ball:
-        counts[colour[v]] = counts.get(colour[v], 0) + 1
-    if all(p in colour and counts[colour[p]] == 1 for p in range(1, top + 1)):
-        return extent
-    return None
+
+
+def each_alone(colour: dict, ball, positions) -> bool:
+    """Whether each of `positions` is in the ball with a colour no other position of the ball has."""
+    counts = Counter(colour[v] for v in ball)
+    return all(p in colour and counts[colour[p]] == 1 for p in positions)
 
 
 def _window_dilated(n, w, wd, r) -> Union[FamilyTheorem, OpenFamily]:

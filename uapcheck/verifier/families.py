@@ -230,18 +230,9 @@ def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
     def pair(u, v):
         d = abs(u - v)
         return (d <= w or d % s == 0, d % s == 0)
-    colour = {v: dist[v] for v in ball}
-    while True:
-        sig = {v: (colour[v], tuple(sorted((pair(v, u), colour[u]) for u in ball if u != v))) for v in ball}
-        ids = {x: k for k, x in enumerate(sorted(set(sig.values())))}
-        new = {v: ids[sig[v]] for v in ball}
-        if len(set(new.values())) == len(set(colour.values())):
-            break
-        colour = new
-    counts: dict = {}
-    for v in ball:
-        counts[colour[v]] = counts.get(colour[v], 0) + 1
-    return all(v in colour and counts[colour[v]] == 1 for v in range(1, w + 1))
+    colour = _refined(ball, {v: dist[v] for v in ball},
+                      lambda v, colour: [(pair(v, u), colour[u]) for u in ball if u != v])
+    return _alone(colour, ball, range(1, w + 1))
 
 
 #: The verifier runs its own local view check of F7 for s up to this (as the engine does).
@@ -432,18 +423,29 @@ def _dilated_ball_separates(steps: list, radius: int) -> bool:
         frontier = nxt
     ball = sorted(dist)
     step_set = set(steps)
-    colour = {v: dist[v] for v in ball}
+    colour = _refined(ball, {v: dist[v] for v in ball},
+                      lambda v, colour: [colour[u] for u in ball if abs(u - v) in step_set])
+    return _alone(colour, ball, range(1, top + 1))
+
+
+def _refined(ball, colour: dict, marks) -> dict:
+    """Colour refinement on a finite ball (the verifier's own, for the base cases of F7 and F9): the colour
+    and the sorted marks a position sees give its next colour, until the number of colours is stable."""
     while True:
-        sig = {v: (colour[v], tuple(sorted(colour[u] for u in ball if abs(u - v) in step_set))) for v in ball}
+        sig = {v: (colour[v], tuple(sorted(marks(v, colour)))) for v in ball}
         ids = {x: k for k, x in enumerate(sorted(set(sig.values())))}
         new = {v: ids[sig[v]] for v in ball}
         if len(set(new.values())) == len(set(colour.values())):
-            break
+            return colour
         colour = new
+
+
+def _alone(colour: dict, ball, positions) -> bool:
+    """Whether each of `positions` is in the ball with a colour of its own."""
     counts: dict = {}
     for v in ball:
         counts[colour[v]] = counts.get(colour[v], 0) + 1
-    return all(v in colour and counts[colour[v]] == 1 for v in range(1, top + 1))
+    return all(v in colour and counts[colour[v]] == 1 for v in positions)
 
 
 def _f9(w: int, wd: int, r: int) -> Optional[Family]:
