@@ -19,3 +19,15 @@ def certificate_text(name: str) -> str:
 
 def certificate(name: str) -> dict:
     return json.loads(certificate_text(name))
+
+
+def certificate_from_cli(text: str, tmp_path) -> dict:
+    """The certificate `uapcheck FILE --certificate OUT.json` writes for this text (through the CLI)."""
+    import subprocess
+    import sys
+    src = tmp_path / "f.uap"
+    src.write_text(text)
+    out = tmp_path / "f.json"
+    subprocess.run([sys.executable, "-m", "uapcheck", str(src), "--certificate", str(out), "--format", "json"],
+                   capture_output=True, check=False, cwd=REPO, timeout=300)
+    return json.loads(out.read_text())

@@ -15,6 +15,8 @@ import uapcheck
 from uapcheck import proof
 from uapcheck.certificates import DenseBiasLayers
 
+from certificates import certificate_from_cli  # tests/ is on sys.path
+from graphs.brute_views import distances_to
 from graphs.reference import attends  # tests/graphs (tests/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,19 +87,7 @@ def _labelled_brute_least(patterns, kinds, n) -> int:
 
     def lab(h, v, u):
         return cls(kinds[h], n, v, u) if kinds[h] else None
-    union_in = [set().union(*(nb[v] for nb in nbs)) for v in range(n + 1)]
-    dist = {}
-    for i in range(1, n + 1):
-        d, frontier = {i: 0}, [i]
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for u in union_in[v]:
-                    if u not in d:
-                        d[u] = d[v] + 1
-                        nxt.append(u)
-            frontier = nxt
-        dist[i] = d
+    dist = distances_to(nbs, n)
     D = max(max(d.values()) for d in dist.values())
 
     def keeps(perm, v):
@@ -190,18 +180,9 @@ def test_the_exhaustive_certificate_accepts_the_true_answers():
     DenseBiasLayers(("symmetric toeplitz",), 5, 2, True, "exhaustive", (2, (3, 2, 1, 4, 5))).check()
 
 
-def _certificate(text: str, tmp_path) -> dict:
-    src = tmp_path / "f.uap"
-    src.write_text(text)
-    out = tmp_path / "f.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", str(src), "--certificate", str(out), "--format", "json"],
-                   capture_output=True, check=False, cwd=ROOT, timeout=300)
-    return json.loads(out.read_text())
-
-
 def test_the_verifier_re_decides_the_count_and_rejects_a_tampered_one(tmp_path):
     from uapcheck.verifier import verify
-    cert = _certificate(program(("symmetric circulant",)), tmp_path)
+    cert = certificate_from_cli(program(("symmetric circulant",)), tmp_path)
     report = verify(cert)
     assert report.problems == []
     assert {s.rule: s.outcome for s in report.steps}["BIAS-LAYERS"] == "verified"

@@ -11,6 +11,8 @@ import pytest
 
 import uapcheck
 
+from graphs.brute_views import distances_to  # tests/graphs (tests/ is on sys.path)
+
 ALIBI = "bias b(i, j) = -m * (i - j)"
 EVEN = "bias b(i, j) = -m * |i - j|"
 
@@ -24,18 +26,7 @@ def brute_least(n: int, keys, label) -> int:
     """r, or r + 1 when a labelled receptive witness exists (every σ ∈ S_n and position i tried).
     keys[v]: the positions v attends to (itself included); label(v, u): the arc's label."""
     pred = {v: set(keys[v]) for v in range(1, n + 1)}
-    dist = {}
-    for i in range(1, n + 1):
-        d, frontier = {i: 0}, [i]
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for u in pred[v]:
-                    if u not in d:
-                        d[u] = d[v] + 1
-                        nxt.append(u)
-            frontier = nxt
-        dist[i] = d
+    dist = distances_to([[frozenset()] + [frozenset(pred[v]) for v in range(1, n + 1)]], n)
     r = max(max(d.values()) for d in dist.values())
 
     def kept(s, v) -> bool:

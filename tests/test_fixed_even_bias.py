@@ -19,6 +19,8 @@ import uapcheck
 from uapcheck import proof
 from uapcheck.certificates import DenseBiasLayers
 
+from certificates import certificate_from_cli  # tests/ is on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 
 ALIBI = "attention {\n  kernel k(q, key) = exp(q . key)\n  bias b(i, j) = -m * |i - j|\n}\n"
@@ -251,18 +253,9 @@ def test_forged_fixed_certificates_are_rejected():
         DenseBiasLayers(kinds, 5, 1, True, "exhaustive", fixed=(td,)).check()
 
 
-def _certificate(text: str, tmp_path) -> dict:
-    src = tmp_path / "f.uap"
-    src.write_text(text)
-    out = tmp_path / "f.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", str(src), "--certificate", str(out), "--format", "json"],
-                   capture_output=True, check=False, cwd=ROOT, timeout=300)
-    return json.loads(out.read_text())
-
-
 def test_the_verifier_re_derives_lemma_e_and_the_count_and_rejects_tampering(tmp_path):
     from uapcheck.verifier import verify
-    cert = _certificate(alibi(None, body=ALIBI.replace("-m * |i - j|", "-m * (i - j)^2")), tmp_path)
+    cert = certificate_from_cli(alibi(None, body=ALIBI.replace("-m * |i - j|", "-m * (i - j)^2")), tmp_path)
     report = verify(cert)
     assert report.problems == []
     outcomes = {s.rule: s.outcome for s in report.steps}
