@@ -1,5 +1,5 @@
 """Test-suite options: `nightly` tests (the long fuzzing run, large-n resource runs) run only with
-UAPCHECK_NIGHTLY=1."""
+UAPCHECK_NIGHTLY=1. Shared fixtures: `no_graphs` (a derivation that must not build a token graph)."""
 from __future__ import annotations
 
 import os
@@ -20,3 +20,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "nightly" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def no_graphs(monkeypatch):
+    """Any token graph built during the test fails it (real sizes are decided by closed forms)."""
+    import uapcheck.rules.pattern as pattern_rules
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a token graph was built")
+    monkeypatch.setattr(pattern_rules, "build_graph", refuse)

@@ -15,7 +15,6 @@ import pytest
 import sympy
 
 import uapcheck
-import uapcheck.rules.pattern as pattern_rules
 from uapcheck.graphs import families as F
 from uapcheck.spec import Dilated, PatternUnion, Window
 
@@ -98,13 +97,6 @@ def test_outside_the_subfamily_the_question_stays_open():
     # r > w + 1: a residue between multiples of r needs a detour, and the diameter is not F9's formula
     steps = [1, 4, 8]
     assert bfs_diameter(32, steps) == 6 != (32 - 1 - 2) // 8 + 2
-
-
-@pytest.fixture
-def no_graphs(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a token graph was built")
-    monkeypatch.setattr(pattern_rules, "build_graph", refuse)
 
 
 def test_a_million_tokens_are_decided_by_the_theorem_without_arcs(no_graphs):
