@@ -91,15 +91,43 @@ def show_size(e) -> str:
     if cases is not None:
         return cases
     text = sympy.sstr(e)
-    for _ in range(3):
-        text = re.sub(r"ceiling\(([^()]*)\)", r"⌈\1⌉", text)
-        text = re.sub(r"floor\(([^()]*)\)", r"⌊\1⌋", text)
+    for _ in range(4):  # innermost first, so arguments with parentheses of their own are bracketed too
+        text = re.sub(r"ceiling\(((?:[^()]|\([^()]*\))*)\)", r"⌈\1⌉", text)
+        text = re.sub(r"floor\(((?:[^()]|\([^()]*\))*)\)", r"⌊\1⌋", text)
+    text = re.sub(r"\bMax\(", "max(", re.sub(r"\bMin\(", "min(", text))
     return text.replace("**", "^").replace("*", "·")
+
+
+_RELATIONS = {"GreaterThan": "≥", "StrictGreaterThan": ">", "LessThan": "≤", "StrictLessThan": "<",
+              "Equality": "=", "Unequality": "≠"}
+
+
+def show_condition(cond) -> str:
+    """A range of n as reports show it: "n ≥ 2·w + 1", conjunctions joined by "and". A lower bound on the
+    same side that another bound of the conjunction implies (for every value of the symbols, under their
+    assumptions) is left out: "(n >= w + 2) & (n >= 2*w + 1)" for a positive integer w is "n ≥ 2·w + 1"."""
+    import sympy
+    parts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
+    if not all(type(p).__name__ in _RELATIONS for p in parts):
+        return sympy.sstr(cond)
+    # a bound goes when another implies it strictly, or implies it and comes first (two equal bounds: one stays)
+    kept = [p for i, p in enumerate(parts)
+            if not any(j != i and _implies(q, p) and (j < i or not _implies(p, q)) for j, q in enumerate(parts))]
+    return " and ".join(f"{show_size(p.lhs)} {_RELATIONS[type(p).__name__]} {show_size(p.rhs)}" for p in kept)
+
+
+def _implies(q, p) -> bool:
+    """Whether the bound q (lhs ≥ a) implies the bound p (lhs ≥ b) because a − b ≥ 0 is decided."""
+    import sympy
+    if not (isinstance(q, sympy.GreaterThan) and isinstance(p, sympy.GreaterThan) and q.lhs == p.lhs):
+        return False
+    return sympy.simplify(q.rhs - p.rhs).is_nonnegative is True
 
 
 def _residue_cases(e) -> "str | None":
     """A Piecewise over residues of n (value if Mod(n, s) is one of some residues, else another) as
-    "3 if n mod 5 ∈ {0, 1, 4}, else 2"; None for any other Piecewise."""
+    "3 if n mod 5 ∈ {0, 1, 4}, else 2" ("4 if n mod 3 = 0, else 3" for one residue); None for any other
+    Piecewise."""
     import sympy
     if len(e.args) != 2 or e.args[1][1] is not sympy.true:
         return None
@@ -116,6 +144,8 @@ def _residue_cases(e) -> "str | None":
     if base is None:
         return None
     n, s = base.args
-    return (f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} ∈ {{{', '.join(map(str, sorted(residues)))}}}, "
-            f"else {sympy.sstr(other)}")
+    residues = sorted(set(residues))
+    among = f"= {residues[0]}" if len(residues) == 1 else f"∈ {{{', '.join(map(str, residues))}}}"
+    return f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} {among}, else {sympy.sstr(other)}"
+
 

@@ -22,17 +22,17 @@ def headline(result) -> str:
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
-        text += f" (for {g.condition})"
+        typed = getattr(g, "condition_formula", None)
+        from ..show import show_condition
+        text += f" (for {g.condition if typed is None else show_condition(typed)})"
     return text
 
 
 def _count_text(lay) -> str:
-    """A symbolic layer count as printed; a count by residue of n in words ("4 if n mod 3 ∈ {0}, else 3")."""
+    """A symbolic layer count as printed; a count by residue of n in words ("4 if n mod 3 = 0, else 3")."""
     import sympy
-    if isinstance(lay, sympy.Piecewise):
-        from ..show import show_size
-        return show_size(lay)
-    return str(lay)
+    from ..show import show_size
+    return show_size(lay) if isinstance(lay, sympy.Basic) else str(lay)
 
 
 def reason(result) -> str:

@@ -285,14 +285,16 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
                          "most ", quantity(layers - 1), f" ({method})")
     elif layers == diameter:
-        claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", count,
+        depth = ("(", count, ")") if isinstance(layers, sympy.Add) else (count,)
+        claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", *depth,
                          f" view of every position determines the sample up to the group ({method})")
     elif exact:
         claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "
                          f"D + 1 its view determines the whole sample ({method})")
     else:
-        claim = claim_of(count, " = D + 1 attention layers suffice by the view argument; ", eq("D", diameter),
+        claim = claim_of(count, " = D + 1 attention layers suffice by the view argument; ",
+                         eq("D", diameter, None if isinstance(diameter, int) else quantity(diameter).text),
                          f" layers are necessary, and whether they suffice is not decided ({method})")
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
     if witness:

@@ -21,7 +21,7 @@ from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache
 from ..show import show_pattern
 from ..claim import REASON, Claim, Formula, claim, eq, written
-from .wording import X_J, ZERO_SCORES, _index, token, value
+from .wording import X_J, ZERO_SCORES, _index, m_layer, token, value
 
 CITE_TGT = proof.derived("Definition 3", "Theorem 1", text=(
     "receptive-field classes, the causal analogue of Definition 3 and Theorem 1, and the "
@@ -96,7 +96,8 @@ class TargetOutcome:
     def phrase(self) -> str:
         """"UAP for causal targets with 2 attention layers" (the panel's second half)."""
         if self.verdict == "UAP":
-            lay = self.layers if isinstance(self.layers, int) else sympy.sstr(self.layers)
+            from ..show import show_size
+            lay = self.layers if isinstance(self.layers, int) else show_size(self.layers)
             least = "" if self.least else " (sufficient, not shown least)"
             return (f"UAP for {self.target} targets with {lay} attention layer{'' if self.layers == 1 else 's'}"
                     f"{least}")
@@ -790,8 +791,8 @@ def _claim(outcome: TargetOutcome) -> "str | Claim":
         if not isinstance(outcome.layers, int):  # the phrase's layer count as a formula
             before, after = _phrase_parts(outcome)
             phrase = claim(before, lay, after)
-        return claim(phrase, ": ", REASON, "Definition 2 holds and the family is ", lay, "-layer token distinguishing in the "
-                     "receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
+        return claim(phrase, ": ", REASON, "Definition 2 holds and the family is ", *m_layer(outcome.layers, lay),
+                     " token distinguishing in the receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
                      "equal tokens there), so Theorem 1 in its receptive form gives the UAP for ",
                      CLASS_CLAIM[outcome.target])
     return claim(f"{outcome.verdict} for {outcome.target} targets: ", REASON, outcome.reason)

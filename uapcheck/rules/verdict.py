@@ -9,7 +9,7 @@ from ..certificates import Inference
 from ..proof import Certificate
 from ..claim import claim as claim_of, group as group_of, of_step
 from ..claim import REASON, written
-from .wording import ZERO_KEYS, listed, order_claim, value
+from .wording import ZERO_KEYS, listed, m_layer, order_claim, value
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
@@ -231,8 +231,8 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         named = group_of(group.name, "G", group.structure) if group.name else order_claim(group)
         claim = claim_of("UAP · ", named, " · ", lay, f" {unit} layer"
                          f"{'' if layers == 1 else 's'}: ", REASON, "Definition 2 holds and the "
-                         f"{'' if unit == 'attention' else unit + ' '}family is ", lay, "-layer token "
-                         "distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
+                         f"{'' if unit == 'attention' else unit + ' '}family is ", *m_layer(layers, lay),
+                         " token distinguishing, so Theorem 1 (fixed-m corollary) gives the G-UAP")
     else:
         failing = [s for s in [ffn, *heads, *structure, group_step] if not s.proved]
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \

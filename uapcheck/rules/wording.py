@@ -35,10 +35,21 @@ def position(i):
 
 def value(v) -> Formula:
     """An exact value (a layer count, a diameter, a position), as SymPy prints it in text."""
-    if isinstance(v, sympy.Piecewise):  # a count by residue of n: "4 if n mod 3 ∈ {0}, else 3"
+    if isinstance(v, sympy.Basic) and not isinstance(v, sympy.Integer):
+        # ⌈(n − 1)/w⌉, max(…), and a count by residue of n: "4 if n mod 3 = 0, else 3"
         from ..show import show_size
         return math(v, show_size(v))
     return math(v, str(v) if isinstance(v, int) else sympy.sstr(v))
+
+
+def m_layer(count, worded) -> tuple:
+    """"3-layer", "⌈(n − 1)/w⌉-layer", or for a count by residue of n "m-layer … with m = 4 if n mod 3 = 0,
+    else 3" (the parts of a claim before "token distinguishing"; `worded` is the count as a claim part)."""
+    if isinstance(count, sympy.Piecewise):
+        return ("m-layer (m = ", worded, ")")
+    if isinstance(count, sympy.Add):  # "(⌊n/4⌋ + 1)-layer", not "⌊n/4⌋ + 1-layer"
+        return ("(", worded, ")-layer")
+    return (worded, "-layer")
 
 
 X_J = math(sympy.Symbol("x_j"))

@@ -1,0 +1,48 @@
+"""How symbolic sizes, layer counts and ranges of n read in reports (uapcheck/show.py)."""
+import sympy
+
+from uapcheck.show import show_condition, show_size
+
+n = sympy.Symbol("n", integer=True, positive=True)
+w = sympy.Symbol("w", integer=True, positive=True)
+
+
+def test_ceiling_and_floor_with_parentheses_inside_are_bracketed():
+    assert show_size(sympy.ceiling((n - 1) / w)) == "⌈(n - 1)/w⌉"
+    assert show_size(sympy.ceiling(sympy.floor(n / 2) / w)) == "⌈⌊n/2⌋/w⌉"
+    assert show_size(sympy.floor(n / 4) + 1) == "⌊n/4⌋ + 1"
+
+
+def test_max_and_min_read_in_lower_case():
+    assert show_size(sympy.Max(n - 2 * sympy.ceiling(n / 3) + 1, sympy.ceiling(n / 3))) == \
+        "max(n - 2·⌈n/3⌉ + 1, ⌈n/3⌉)"
+
+
+def test_a_count_by_one_residue_reads_as_an_equation():
+    count = sympy.Piecewise((4, sympy.Eq(sympy.Mod(n, 3), 0)), (3, True))
+    assert show_size(count) == "4 if n mod 3 = 0, else 3"
+    two = sympy.Piecewise((3, sympy.Or(sympy.Eq(sympy.Mod(n, 5), 4), sympy.Eq(sympy.Mod(n, 5), 0))), (2, True))
+    assert show_size(two) == "3 if n mod 5 ∈ {0, 4}, else 2"
+
+
+def test_a_range_drops_a_bound_another_implies():
+    cond = sympy.And(sympy.Ge(n, w + 2), sympy.Ge(n, 2 * w + 1), evaluate=False)
+    assert show_condition(cond) == "n ≥ 2·w + 1"
+
+
+def test_a_range_keeps_bounds_neither_of_which_implies_the_other():
+    v = sympy.Symbol("v", integer=True, positive=True)
+    cond = sympy.And(sympy.Ge(n, w + 2), sympy.Ge(n, v + 3), evaluate=False)
+    assert set(show_condition(cond).split(" and ")) == {"n ≥ w + 2", "n ≥ v + 3"}
+
+
+def test_a_range_keeps_one_of_two_equal_bounds():
+    cond = sympy.And(sympy.Ge(n, w + 2), sympy.Ge(n, sympy.Add(w, 1, 1, evaluate=False)), sympy.Ge(n, 12),
+                     evaluate=False)
+    parts = show_condition(cond).split(" and ")
+    assert len(parts) == 2 and "n ≥ 12" in parts
+
+
+def test_a_range_of_other_shape_is_printed_as_is():
+    cond = sympy.Or(sympy.Ge(n, 3), sympy.Eq(n, 1))
+    assert show_condition(cond) == sympy.sstr(cond)
