@@ -217,7 +217,10 @@ def _cyclic_window_global(n, w, g) -> FamilyTheorem:
 
 
 def _globals_generators(g) -> tuple:
-    """Generators of S_g on the globals {1, …, g}."""
+    """Generators of S_g on the globals {1, …, g}; for a symbolic g each with the range where it is one
+    (at g = 1 the group on the globals is trivial, and (1 2) would move a non-global position)."""
+    if not isinstance(g, (int, sympy.Integer)):
+        return (f"(1 2) if {sympy.sstr(g)} ≥ 2", f"(1 2 … {sympy.sstr(g)}) if {sympy.sstr(g)} ≥ 3")
     if g == 1:
         return ()
     if g == 2:
@@ -369,7 +372,7 @@ STRIDED_VIEW_MAX_S = 7
 
 @lru_cache(maxsize=64)
 def strided_views_check(w: int, s: int) -> bool:
-    """The finite step (5) of Theorem F7's proof of the layers (docs/theory.md §11.11): for every root
+    """The finite step (6) of Theorem F7's proof of the layers (docs/theory.md §11.11): for every root
     offset i = 1, …, 3w + 3s + 1 (the last one stands for every root away from the ends), no
     permutation τ ≠ id fixing C(i) pointwise meets the necessary conditions near i (``strided_local_rigid``).
     False when it fails or is not run (s > STRIDED_VIEW_MAX_S)."""
@@ -552,7 +555,7 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
         "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(low), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",),
         open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved for "
-                       f"s = {s} (the finite check of Theorem F7's step (5) runs for s ≤ {STRIDED_VIEW_MAX_S}; "
+                       f"s = {s} (the finite check of Theorem F7's step (6) runs for s ≤ {STRIDED_VIEW_MAX_S}; "
                        f"{SECTION}, open question O2); D + 1 = 3 suffice"))
 
 

@@ -25,7 +25,7 @@ and a few more lengths.
                                          colour refinement of the cross graph's ball of radius R around 1
                                          gives 1, …, w colours of their own; for s = 2, D = 2 layers (least:
                                          no view witness); for 3 ≤ s ≤ 7, from n ≥ 6w + 4s + 1 as well, D = 2
-                                         layers (least) when the local check of step (5) succeeds (the
+                                         layers (least) when the local check of step (6) succeeds (the
                                          verifier's own search over the class permutations); else 3 = D + 1
                                          layers (not least)
 
