@@ -135,9 +135,16 @@ def test_isomorphic_rooted_views_in_different_orbits_give_the_witness_isomorphis
     assert decision.witness.permutation in {(2, 3, 4, 5, 6, 1), (6, 1, 2, 3, 4, 5)}
 
 
-def test_a_resource_limit_is_reported_with_the_size_that_fits():
+def test_a_resource_limit_is_reported_with_the_size_that_fits(monkeypatch):
+    """Past the BLISS work limit the mid-size path decides (tests/graphs/test_mid_size_views.py); its own
+    limit, on the arcs of the views it reads, names the size that fits."""
+    from uapcheck.graphs import views
     graphs, d, _, st = _decide(["window(1) + random(1, seed=3)"], 30)
     grp = symmetry_group(graphs)
+    decided = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
+                           probe_seconds=0.0)
+    assert decided.sufficient is not None
+    monkeypatch.setattr(views, "LARGE_VIEW_ARCS", 100)
     decision = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
                             probe_seconds=0.0)
     assert decision.sufficient is None and "fits up to about n =" in decision.reason

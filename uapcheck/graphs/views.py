@@ -60,6 +60,9 @@ def offset_classes(kind: str, n: int) -> ArcClasses:
 DEFAULT_WORK_LIMIT = 40_000_000
 #: Arcs (summed over heads) the labelled neighbourhood lists may hold (about 1 GB of Python objects).
 MAX_NEIGHBOURHOOD_ARCS = 4_000_000
+#: Past the work limit (unlabelled views): arcs summed over the rooted views that colour refinement reads
+#: (view_refine.py); the 30 s budget of the caller bounds the rest.
+LARGE_VIEW_ARCS = 400_000_000
 
 
 @dataclass(frozen=True)
@@ -101,12 +104,25 @@ class RootedViewCertificate:
     orbit_sizes: tuple[int, ...]
     automorphism_orders: tuple[int, ...] = field(repr=False)
     canonical_digests: tuple[str, ...] = field(repr=False)
+    #: mid-size n (view_refine.py): the orbit representatives left out because their ball is every position
+    covering: Optional[tuple[int, ...]] = field(default=None, repr=False)
+    #: mid-size n: how many of the examined views BLISS decided (the others by colour refinement)
+    by_bliss: Optional[int] = None
 
     def as_evidence(self) -> dict:
         ev: dict = {"radius": self.radius, "G-orbits": len(self.representatives)}
+        if self.covering is not None:
+            ev["G-orbits"] = len(self.representatives) + len(self.covering)
+            ev["orbits whose (D − 1)-ball is every position (no witness there)"] = len(self.covering)
+            ev["orbits examined"] = len(self.representatives)
+            ev["decided by"] = (f"colour refinement (a discrete colouring: no automorphism but the identity; "
+                                f"the sorted colours differ between views) for {len(self.representatives) - (self.by_bliss or 0)}"
+                                f", BLISS for {self.by_bliss or 0}")
         if len(self.representatives) <= 16:
             ev["per orbit"] = [{"position": i, "orbit size": s, "|Aut(rooted view)|": _short(a),
-                                "canonical form (sha256, first 16 hex)": d[:16]}
+                                **({"colour refinement (sha256 of the sorted colours, first 16 hex)": d[8:24]}
+                                   if d.startswith("refined:") else
+                                   {"canonical form (sha256, first 16 hex)": d[:16]})}
                                for i, s, a, d in zip(self.representatives, self.orbit_sizes,
                                                      self.automorphism_orders, self.canonical_digests)]
         return ev
@@ -342,8 +358,8 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     n = nb.n
     deadline = time.process_time() + seconds
     radius = diameter - 1
-    for count, (a, b) in enumerate(_candidate_pairs(nb)):
-        if count % 64 == 0 and time.process_time() > deadline:
+    for a, b in _candidate_pairs(nb):
+        if time.process_time() > deadline:  # every pair: one _blind can read millions of arcs
             return None
         bad = _transposition_bad(nb, a, b)
         if bad is None:
@@ -468,6 +484,8 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     estimate = len(reps) * max(1, nb.num_arcs) * (2 if nb.num_labels > 1 else 1)
     if nb.labelled:
         estimate *= max(1, len(graphs))  # labels are read per head
+    if estimate > work_limit and not nb.labelled and nb.vertex_classes is None:
+        return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group)
     if estimate > work_limit:
         # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
         fit = int(n * (work_limit / estimate) ** 0.5)
@@ -513,4 +531,26 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         digests.append(digest)
     cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in reps),
                                  tuple(sizes[r] for r in reps), tuple(auts), tuple(digests))
+    return ViewDecision(True, certificate=cert)
+
+
+def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diameter: int, group_order: int,
+                     reps: Sequence[int], sizes: dict, in_group: Callable[[Sequence[int]], bool]) -> ViewDecision:
+    """The same decision past the work limit, by view_refine.py: roots whose ball is every position are
+    left out, colour refinement decides the views it makes discrete, BLISS the others (docs/theory.md
+    §11.9, "Mid-size n")."""
+    from .view_refine import decide_large
+
+    out = decide_large(graphs, diameter, reps, lambda r: group_order // sizes[r],
+                       lambda r: _RootedView(nb, r, diameter), in_group, LARGE_VIEW_ARCS)
+    if out.witness is not None:
+        r, perm, how = out.witness
+        if not witness_condition_holds(nb, perm, r + 1, diameter - 1) or in_group(perm):
+            raise AssertionError("internal error: a rooted-view witness failed its re-check")
+        return ViewDecision(False, witness=ViewWitness(r + 1, tuple(perm), how))
+    if out.undecided:
+        return ViewDecision(None, reason=out.undecided)
+    cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in out.examined),
+                                 tuple(sizes[r] for r in out.examined), tuple(out.auts), tuple(out.keys),
+                                 covering=tuple(r + 1 for r in out.covering), by_bliss=out.bliss)
     return ViewDecision(True, certificate=cert)

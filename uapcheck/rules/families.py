@@ -105,6 +105,39 @@ def family_outcome(spec: S.Spec):
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
 
 
+def family_layer_count(spec: S.Spec) -> Optional[dict]:
+    """At a concrete n inside a family theorem's range, when the theorem proves the least layer count:
+    its diameter, layers, method, witness (evidence) and certificate; else None."""
+    from . import pattern as P
+    n = spec.tokens
+    if not isinstance(n, int) or len(set(h.pattern for h in spec.heads)) != 1:
+        return None
+    nn, params = P._symbols(spec)
+    try:
+        with time_limit("the family theorems of the pattern", 10.0):
+            theorem = F.match(P._patterns(spec), nn, params, P._biases(spec), spec.positional)
+    except BudgetExceeded:
+        return None
+    if (not isinstance(theorem, F.FamilyTheorem) or theorem.layers is None or not theorem.least
+            or theorem.low.free_symbols or n < int(theorem.low)):
+        return None
+    try:
+        with time_limit("the family theorem's instance check", 20.0):
+            checked = instance_check(spec)
+    except BudgetExceeded:
+        checked = "instance check not run (time budget)"
+    where = f"n = {n}, in the range n ≥ {theorem.low}"
+    layers = int(theorem.layers.xreplace({theorem.n_symbol: nn}))
+    witness = None
+    if theorem.witness is not None:
+        pos, (a, b) = theorem.witness
+        witness = {"position": int(pos), "swap": [int(a), int(b)], "range": f"for {where}",
+                   "found by": f"{theorem.section}"}
+    return {"diameter": int(theorem.diameter.xreplace({theorem.n_symbol: nn})), "layers": layers,
+            "method": f"{theorem.why_layers} ({theorem.section}, for {where}; instance check: {checked})",
+            "witness": witness, "certificate": _certificate(spec, theorem, layers=layers, least=True)}
+
+
 def _certificate(spec: S.Spec, theorem: F.FamilyTheorem, **claims):
     """The step's certificate: the family match, the parameters, the theorem and the claimed values,
     with the instance check (uapcheck/certificates.StandardFamily re-runs all of it)."""

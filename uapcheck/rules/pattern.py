@@ -233,6 +233,7 @@ class LayerCount:
     witness: Optional[dict] = None  # a view witness showing D layers are not enough (as evidence)
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
     permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
+    family: Optional[StandardFamily] = None  # the count is a family theorem's at this n (§11.11)
 
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
@@ -397,9 +398,31 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
                           "time budget (30 s)")
 
 
+def _family_count(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
+    """The least layer count of a family theorem at this n (docs/theory.md §11.11), or None."""
+    from .families import family_layer_count
+    found = family_layer_count(spec)
+    if found is None or found["diameter"] != diameter:
+        return None
+    return LayerCount(found["layers"], True, found["method"], found["witness"], family=found["certificate"])
+
+
 def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
     """D or D + 1 for a strongly connected pattern at a concrete n (§11.2, §11.9, §11.10)."""
+    count = _layer_count_by_views(spec, graphs, diameter, grp, fixed_heads)
+    if not count.exact and count.family is None:
+        family = _family_count(spec, diameter)  # the search ran out: a theorem proved at this n decides
+        if family is not None:
+            return family
+    return count
+
+
+def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
     family = _proven_family(spec)
+    if not family and sum(g.num_arcs for g in graphs) > FAMILY_FIRST_ARCS:
+        theorem = _family_count(spec, diameter)
+        if theorem is not None:
+            return theorem
     if family:
         count = LayerCount(diameter, True, family)
     elif any(_biases(spec)):
@@ -472,7 +495,8 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
                                      certificate=count.certificate, graphs=graphs,
-                                     labelled=bool(any(_biases(spec))), permutation=count.permutation))
+                                     labelled=bool(any(_biases(spec))), permutation=count.permutation,
+                                     family=count.family))
     elif conn.upper is not None:
         bounds = {"lower bound": conn.lower, "upper bound": conn.upper}
         if conn.fits_up_to is not None:
@@ -705,12 +729,41 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
             if _usable(closed) and _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS:
                 # the token graph would take longer than the budget; keep the closed forms' answer
                 return closed
-        return _concrete(spec, closed, fixed_heads)
+        outcome = _concrete(spec, closed, fixed_heads)
+        if outcome.group is None or _least_open(outcome):
+            # the token graph left the group or the least count open (a resource ran out): a family
+            # theorem proved at this n decides them, so a proved least count is never reported as only
+            # sufficient (the layer count alone is also taken from it in `_layer_count`)
+            family = _family_least(spec)
+            if family is not None:
+                return family
+        return outcome
     return _symbolic(spec)
+
+
+def _family_least(spec: S.Spec) -> Optional[PatternOutcome]:
+    """The outcome of a standard family's theorem at this concrete n (docs/theory.md §11.11) when the
+    pattern is the family exactly, n is in the theorem's range and the theorem proves the least layer
+    count; else None."""
+    from .families import family_outcome
+    if len(set(h.pattern for h in spec.heads)) != 1:
+        return None
+    outcome = family_outcome(spec)
+    return outcome if _settled(outcome) else None
+
+
+def _least_open(outcome: PatternOutcome) -> bool:
+    """A strongly connected outcome whose layer count is D + 1 not shown least."""
+    return outcome.obstruction is None and any(step.rule == "PAT-LAYERS" and not step.evidence.get("least")
+                                               for step in outcome.structure)
 
 
 #: Above this many arcs (estimated), a structured pattern at a concrete n tries its closed forms first.
 CLOSED_FORM_FIRST_ARCS = 400_000
+#: Above this many arcs, a pattern at a concrete n that is a standard family inside its theorem's range
+#: takes the theorem's least layer count (docs/theory.md §11.11) instead of the rooted-view search;
+#: below, the search decides (and the theorem is the fallback when it runs out).
+FAMILY_FIRST_ARCS = 10_000
 #: Above this many, a closed-form answer that leaves only the least layer count open is kept rather
 #: than building the token graph (a time limit: about 10 s of graph work on one core).
 GRAPH_AFTER_CLOSED_ARCS = 2_000_000

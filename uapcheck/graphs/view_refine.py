@@ -1,0 +1,280 @@
+"""Rooted views at mid-size n: the exact decision of ``views.py`` without one BLISS run per G-orbit
+(docs/theory.md §11.9, "Mid-size n").
+
+Three reductions, each exact:
+
+* **Covering roots.** A position i whose ball B_i = {v : d(v → i) ≤ D − 1} is every position has no
+  view witness, and its rooted view is isomorphic to no rooted view of a position whose ball is smaller
+  (an isomorphism R_i → R_j maps B_i onto B_j, §11.9 Lemma 1). Such roots are dropped. They are found
+  without a search from each root: for probe positions p, d(v → i) ≤ d(v → p) + d(p → i), so
+  ecc_in(i) ≤ ecc_in(p) + d(p → i) ≤ D − 1 already shows the ball is everything; the other roots get
+  one breadth-first search each (needed anyway to build their view).
+* **Colour refinement.** Colours of the positions of R_i are refined by the multisets of (arc label,
+  colour) over in-arcs and out-arcs, a colour being a fixed function (a 64-bit mix) of its signature.
+  Whatever that function does, an isomorphism R_i → R_j carries the colours of round t of R_i onto those
+  of R_j (induction on t), so: a *discrete* final colouring (every position alone) shows Aut(R_i) = {id};
+  different final colour multisets (or round counts) show R_i ≇ R_j; and for equal ones with a discrete
+  colouring the only possible isomorphism is the colour-matching bijection, which is then tested on the
+  arcs. A collision of the mix can only merge colours: it may leave a colouring non-discrete (then BLISS
+  decides that root) but never proves anything false.
+* **BLISS only where refinement does not decide**: a root whose colouring is not discrete gets the rooted
+  view of ``views.py`` (automorphism order, generators, canonical form).
+
+Every witness is re-checked on the arcs by the caller (``views.witness_condition_holds``).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from .build import PatternGraph, code_array
+
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+
+
+def _mix(x):
+    """splitmix64's finaliser on a uint64 array (wrapping arithmetic)."""
+    import numpy as np
+    x = x.astype(np.uint64, copy=True)
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(_M1)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(_M2)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+class ArcArrays:
+    """The union graph of the distinct heads as numpy arrays: arcs (``src`` → ``dst``, 0-based, sorted
+    by code) with ``label`` the bitmask of the heads that contain the arc; per head its sorted codes and
+    its in-degrees; CSR lists forward (out) and backward (in) for breadth-first search."""
+
+    def __init__(self, graphs: Sequence[PatternGraph]):
+        import numpy as np
+        from .arc_arrays import out_csr, union_codes
+
+        distinct = list(dict.fromkeys(graphs))
+        n = distinct[0].n
+        self.n = n
+        self.head_codes = [code_array(g) for g in distinct]
+        codes = union_codes(distinct)
+        self.codes = codes
+        self.src, self.dst = codes // n, codes % n
+        label = np.zeros(len(codes), dtype=np.uint64)
+        if len(distinct) > 1:
+            for h, hc in enumerate(self.head_codes):
+                label |= np.isin(codes, hc).astype(np.uint64) << np.uint64(h)
+        self.label = label
+        self.head_indeg = [np.bincount(hc % n, minlength=n) for hc in self.head_codes]
+        self.out_ptr, self.out_to = out_csr(codes, n)
+        self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
+        self.indegree = np.diff(self.in_ptr)
+
+    def in_distances(self, root: int, radius: Optional[int] = None):
+        """d(v → root) for every v (−1: farther than ``radius``)."""
+        from .arc_arrays import bfs
+        return bfs(self.in_ptr, self.in_from, self.n, [root], radius)
+
+    def out_distances(self, root: int):
+        """d(root → v) for every v (−1: unreachable)."""
+        from .arc_arrays import bfs
+        return bfs(self.out_ptr, self.out_to, self.n, [root])
+
+    def condition_holds(self, perm0, root_ball) -> bool:
+        """σ (0-based image array) carries N_h(v) onto N_h(σ v) for every head h and every v of the ball
+        (a boolean mask): every arc u → v of h into the ball maps to an arc of h, and in-degrees agree."""
+        import numpy as np
+        n = self.n
+        for hc, deg in zip(self.head_codes, self.head_indeg):
+            dst = hc % n
+            sel = root_ball[dst]
+            mapped = perm0[hc[sel] // n] * n + perm0[dst[sel]]
+            pos = np.searchsorted(hc, mapped)
+            pos[pos >= len(hc)] = 0
+            if len(mapped) and not bool(np.all(hc[pos] == mapped)):
+                return False
+            ball = np.flatnonzero(root_ball)
+            if not bool(np.all(deg[ball] == deg[perm0[ball]])):
+                return False
+        return True
+
+
+@dataclass
+class RefinedView:
+    """A rooted view after colour refinement: the final colours (uint64 per position), the rounds it took,
+    whether every position has a colour of its own, and the key (rounds and the sorted colours' digest)
+    that isomorphic views share."""
+    root: int
+    ball: Any  # boolean mask of B_i (numpy)
+    colours: Any  # uint64 per position (numpy)
+    rounds: int
+    discrete: bool
+    key: str
+    arcs: int
+
+
+def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
+    """Colour refinement of R_root (positions coloured min(d(v → root), D), arcs into the ball with their
+    head-set labels)."""
+    import numpy as np
+    n = arrays.n
+    ball = (dist >= 0) & (dist <= diameter - 1)
+    sel = ball[arrays.dst]
+    src, dst, lab = arrays.src[sel], arrays.dst[sel], arrays.label[sel]
+    level = np.where(ball, dist, diameter).astype(np.uint64)
+    colours = _mix(level + np.uint64(1))
+    lab_in = _mix(lab * np.uint64(2) + np.uint64(0x51ED27))
+    lab_out = _mix(lab * np.uint64(2) + np.uint64(0x2545F491))
+    count = len(np.unique(colours))
+    rounds = 0
+    while True:
+        rounds += 1
+        ins = np.zeros(n, dtype=np.uint64)
+        outs = np.zeros(n, dtype=np.uint64)
+        np.add.at(ins, dst, _mix(colours[src] ^ lab_in))
+        np.add.at(outs, src, _mix(colours[dst] ^ lab_out))
+        new = _mix(colours ^ _mix(ins + np.uint64(0x9E3779B97F4A7C15)) ^ (_mix(outs) * np.uint64(3)))
+        new_count = len(np.unique(new))
+        if new_count <= count:
+            break  # the partition is stable (a colour is a function of the previous one and more)
+        colours, count = new, new_count
+    digest = hashlib.sha256(np.sort(colours).tobytes() + f"|{rounds}".encode()).hexdigest()
+    return RefinedView(root, ball, colours, rounds, count == n, digest, int(sel.sum()))
+
+
+def matching_bijection(a: RefinedView, b: RefinedView):
+    """For discrete views with the same key: the colour-matching bijection (0-based image array), the
+    only candidate for an isomorphism R_a → R_b."""
+    import numpy as np
+    order_a, order_b = np.argsort(a.colours), np.argsort(b.colours)
+    if not bool(np.all(a.colours[order_a] == b.colours[order_b])):
+        return None
+    perm = np.empty(len(order_a), dtype=np.int64)
+    perm[order_a] = order_b
+    return perm
+
+
+def covering_roots(arrays: ArcArrays, roots: Sequence[int], diameter: int, probes: int = 3) -> set:
+    """Roots (0-based) shown to have B_i = every position from probe searches: for a probe p,
+    ecc_in(i) ≤ ecc_in(p) + d(p → i)."""
+    import numpy as np
+    n = arrays.n
+    order = np.argsort(-arrays.indegree, kind="stable")[:probes]
+    bound = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    for p in order.tolist():
+        back = arrays.in_distances(p)
+        if (back < 0).any():
+            continue
+        fwd = arrays.out_distances(p)
+        reach = np.where(fwd >= 0, fwd + int(back.max()), np.iinfo(np.int64).max)
+        bound = np.minimum(bound, reach)
+    return {r for r in roots if bound[r] <= diameter - 1}
+
+
+@dataclass
+class LargeOutcome:
+    """``witness``: (root, 1-based image tuple, how) or None; ``auts``/``keys`` per examined root;
+    ``covering``: roots dropped because their ball is every position; ``bliss``: roots BLISS decided."""
+    witness: Optional[tuple] = None
+    examined: list = field(default_factory=list)
+    auts: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    covering: list = field(default_factory=list)
+    bliss: int = 0
+    arcs: int = 0
+    undecided: str = ""
+
+
+def _by_refinement(out: LargeOutcome, arrays: ArcArrays, view: RefinedView, refined: dict,
+                   in_group: Callable[[Sequence[int]], bool]) -> bool:
+    """A discrete view: compare it with the earlier discrete views of the same key through their
+    colour-matching bijections (True: a witness was recorded in ``out``)."""
+    r = view.root
+    for other in refined.get(view.key, []):
+        perm = matching_bijection(view, other)
+        if perm is not None and arrays.condition_holds(perm, view.ball):
+            images = tuple(int(x) + 1 for x in perm)
+            if not in_group(images):
+                out.witness = (r, images, f"the rooted views of positions {r + 1} and {other.root + 1} "
+                                          "(different G-orbits) are isomorphic")
+                return True
+    refined.setdefault(view.key, []).append(view)
+    out.examined.append(r)
+    out.auts.append(1)
+    out.keys.append("refined:" + view.key)
+    return False
+
+
+def _by_bliss(out: LargeOutcome, n: int, r: int, stab: int, rv, canon: dict,
+              in_group: Callable[[Sequence[int]], bool]) -> bool:
+    """views.py's test on one root (True: a witness, or an undecided collision, was recorded in ``out``)."""
+    out.bliss += 1
+    aut = rv.automorphism_order()
+    if aut != stab:
+        if aut < stab or aut % stab:
+            raise AssertionError(f"internal error: |Aut(R_{r + 1})| = {aut} is not a multiple of "
+                                 f"|Stab_G({r + 1})| = {stab}")
+        for gen in rv.automorphism_generators():
+            if not in_group(gen):
+                out.witness = (r, tuple(gen), "an automorphism of the rooted view outside G")
+                return True
+        raise AssertionError("internal error: Aut(R_i) is larger than Stab_G(i) but every generator is in G")
+    lab, digest = rv.canonical()
+    if digest in canon:
+        other, lab_j = canon[digest]
+        inv_j = [0] * len(lab_j)
+        for v, k in enumerate(lab_j):
+            inv_j[k] = v
+        perm = tuple(inv_j[lab[v]] + 1 for v in range(n))
+        if not in_group(perm):
+            out.witness = (r, perm, f"the rooted views of positions {r + 1} and {other + 1} (different G-orbits) "
+                                    "are isomorphic")
+        else:
+            out.undecided = "two canonical digests coincided without an isomorphism (a hash collision)"
+        return True
+    canon[digest] = (r, lab)
+    out.examined.append(r)
+    out.auts.append(aut)
+    out.keys.append(digest)
+    return False
+
+
+def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[int], stab_of: Callable[[int], int],
+                 bliss_view: Callable[[int], object], in_group: Callable[[Sequence[int]], bool],
+                 arc_limit: int) -> LargeOutcome:
+    """§11.9's theorem over the G-orbit representatives ``reps`` (0-based) with the three reductions of
+    the module docstring. ``bliss_view(r)`` builds views.py's rooted view of r (for roots whose colouring
+    is not discrete); ``stab_of(r)`` is |Stab_G(r)|. The caller re-checks a witness on the arcs."""
+    arrays = ArcArrays(graphs)
+    covering = covering_roots(arrays, reps, diameter)
+    out = LargeOutcome(covering=sorted(covering))
+    refined: dict[str, list[RefinedView]] = {}
+    canon: dict[str, tuple] = {}
+    todo = [r for r in reps if r not in covering]
+    for k, r in enumerate(todo):
+        dist = arrays.in_distances(r, diameter - 1)
+        if bool((dist >= 0).all()):
+            out.covering.append(r)
+            continue
+        view = refine(arrays, r, dist, diameter)
+        out.arcs += view.arcs
+        if out.arcs > arc_limit:
+            # work grows like (roots × arcs), both ∝ n for the same kind of pattern
+            estimate = out.arcs * len(todo) / (k + 1)
+            fit = int(arrays.n * (arc_limit / estimate) ** 0.5)
+            out.undecided = (f"the rooted views of the {len(todo):,} roots whose ball is not every position "
+                             f"hold about {int(estimate):,} arcs in all (limit {arc_limit:,}); a pattern of this "
+                             f"kind fits up to about n = {fit:,}")
+            return out
+        stab = stab_of(r)
+        if view.discrete:
+            if stab != 1:
+                raise AssertionError(f"internal error: a discrete rooted view at {r + 1} but |Stab_G| = {stab}")
+            if _by_refinement(out, arrays, view, refined, in_group):
+                return out
+        elif _by_bliss(out, arrays.n, r, stab, bliss_view(r), canon, in_group):
+            return out
+    out.covering.sort()
+    return out
