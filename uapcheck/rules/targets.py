@@ -529,15 +529,9 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
         if not least or info["layers"] != r:
             labelled = _labelled_causal_search(spec)
             if labelled is not None and labelled.least:
-                cert = CausalPositions("labelled views", n, records)
-                statement = (f"every head is position-blind or has a trainable bias of the offset; the labelled "
-                         f"receptive views (bias classes on the arcs, §11.10) decide {labelled.layers} attention "
-                         f"layer{'s' if labelled.layers != 1 else ''}, the least ({labelled.method})")
-                ev = dict(evidence, route="labelled views")
-                if labelled.witness:
-                    ev["witness"] = labelled.witness
-                step = positions_step(spec, statement, cert, ev)
-                return step, labelled.layers, True, labelled.method
+                return _labelled_views_step(spec, "every head is position-blind or has a trainable bias of the "
+                                            "offset", " (bias classes on the arcs, §11.10)", labelled, records,
+                                            evidence)
         cert = CausalPositions("contains plain", n, records)
         lay = info["layers"] if isinstance(info["layers"], int) else sympy.sstr(info["layers"])
         statement = (f"every head is position-blind or has a trainable bias, and a zero bias is in every class: the "
@@ -574,10 +568,19 @@ def _fixed_labelled_views(spec: S.Spec, labels, records, evidence):
     if labelled is None or not labelled.least:
         return None
     records = tuple(replace(rec, fixed_classes=kind) if kind else rec for rec, kind in zip(records, kinds))
+    return _labelled_views_step(spec, "every fixed position term sits on a normalised softmax head and gives "
+                                "different weights to different classes of the offset, so each layer separates "
+                                "different labelled views (Lemma V^ρ, docs/theory.md §14.11(f))", "", labelled,
+                                records, evidence)
+
+
+def _labelled_views_step(spec: S.Spec, why: str, views: str, labelled, records, evidence):
+    """(step, layers, True, method) of the route `labelled views`, decided by the labelled receptive search at a
+    concrete n: `why` says why labelled views decide the count (trainable classes, or Lemma V^ρ for fixed terms),
+    `views` qualifies the views; the statement's tail, the evidence with the search's witness and the step are
+    shared by both routes."""
     cert = CausalPositions("labelled views", spec.tokens, records)
-    statement = (f"every fixed position term sits on a normalised softmax head and gives different weights to "
-                 f"different classes of the offset, so each layer separates different labelled views (Lemma V^ρ, "
-                 f"docs/theory.md §14.11(f)); the labelled receptive views decide {labelled.layers} attention "
+    statement = (f"{why}; the labelled receptive views{views} decide {labelled.layers} attention "
                  f"layer{'s' if labelled.layers != 1 else ''}, the least ({labelled.method})")
     ev = dict(evidence, route="labelled views")
     if labelled.witness:
