@@ -306,6 +306,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule.startswith("LIM-") and step.rule not in ("LIM-REDUCE", "LIM-NYSTROM", "LIM-NYSTROM-USE",
                                                             "LIM-UNSUPPORTED", "LIM-UNDECIDED"):
         return _lim_data(ev)
+    if step.rule == "PAT-BUDGET-WITNESS":
+        return _budget_witness_data(step)
     if step.rule.startswith("PAT-") or step.rule == "SYM-AUT":
         try:
             return _pattern_data(step, spec, cache)
@@ -331,6 +333,20 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "POS-OFFSET":
         return _offset_data(spec, cache)
     return None
+
+
+def _budget_witness_data(step: proof.Step) -> dict:
+    """The witness of PAT-BUDGET-WITNESS: the row swap (position, swap, breaking row and head) or the view
+    witness in full (position, depth, σ as an image list)."""
+    ev, cert = step.evidence, step.certificate
+    data: dict = {"route": ev.get("route"), "budget": ev.get("budget")}
+    if ev.get("route") == "row swap":
+        wit, row = ev.get("view witness") or {}, ev.get("breaking row") or {}
+        data.update(position=wit.get("position"), swap=wit.get("swap"), row=row.get("row"),
+                    breaker=row["head"] - 1 if isinstance(row.get("head"), int) else None)
+    elif isinstance(cert, ViewWitness):
+        data.update(position=cert.position, depth=cert.diameter, permutation=[int(v) for v in cert.permutation])
+    return data
 
 
 def _mixer_data(step: proof.Step, spec) -> Optional[dict]:

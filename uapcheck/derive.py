@@ -12,7 +12,7 @@ from .asymptotics import Undecided
 from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
-from .rules import (analytic, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets,
+from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets,
                     verdict, witness)
 from .render.notebook import ResultViews
 from .expect import check_expect
@@ -245,7 +245,10 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]
 
-    budget_fail = pattern.budget_check(spec, layers, diameter) if obstruction is None else None
+    # a budget below a count that a view witness shows least (docs/theory.md §11.12): NOT-UAP with the witness
+    budget_fail = budget_witness.budget_step(spec, structure) if obstruction is None else None
+    if budget_fail is None and obstruction is None:
+        budget_fail = pattern.budget_check(spec, layers, diameter)
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)

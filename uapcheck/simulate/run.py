@@ -196,8 +196,13 @@ def _evidence(result, rule: str) -> Optional[dict]:
     return None
 
 
-def _view_witness(result) -> Optional[tuple[int, list[int], int]]:
-    ev = _evidence(result, "PAT-LAYERS") or _evidence(result, "SEQ-LAYERS") or _evidence(result, "BIAS-LAYERS")
+def _budget_witness(result) -> Optional[tuple[int, list[int], int]]:
+    """The witness of a PAT-BUDGET-WITNESS step (its depth is the budget), as `_view_witness` reads it."""
+    return _view_witness(result, ("PAT-BUDGET-WITNESS",))
+
+
+def _view_witness(result, rules=("PAT-LAYERS", "SEQ-LAYERS", "BIAS-LAYERS")) -> Optional[tuple[int, list[int], int]]:
+    ev = next((e for e in (_evidence(result, r) for r in rules) if e), None)
     if not ev or not isinstance(ev.get("view witness"), dict):
         return None
     w = ev["view witness"]
@@ -312,7 +317,10 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
         dis = (_evidence(result, "PAT-DISCONNECTED") or _evidence(result, "SEQ-DISCONNECTED")
                or _evidence(result, "CONV-DISCONNECTED"))
         bud = _evidence(result, "PAT-BUDGET")
-        if dis and _pair(dis.get("witness")):
+        refuted = _budget_witness(result)  # a budget a view witness defeats (PAT-BUDGET-WITNESS)
+        if refuted:
+            plan.append(("budget view", refuted[2] + 1))
+        elif dis and _pair(dis.get("witness")):
             within = dis.get("within layers")  # per-layer patterns and convolutions: within a depth only
             default = min(max(n, 2), 4) if not isinstance(within, int) else within
             plan.append(("disconnected", options.layers or default))
@@ -347,6 +355,9 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
             demos.append(separation(lab, need, group, False, "separated (evidence only: the verdict is open)"))
         elif kind == "view":
             position, images, d = witness
+            demos.append(view_witness(lab, position, images, d))
+        elif kind == "budget view":
+            position, images, d = _budget_witness(result)
             demos.append(view_witness(lab, position, images, d))
         elif kind == "least":
             i, j, d = _realising_pair(result)

@@ -1,0 +1,272 @@
+"""PAT-BUDGET-WITNESS (docs/theory.md §11.12): a `layers M` budget below a count that a witness shows
+least is NOT-UAP with the witness. Dense heads with `layers 1` (the row swap): the rule against a brute
+force over S_n, a numpy network on the witness pair, forged certificates, the verifier; patterns with
+`layers D` when D + 1 are least by a view witness."""
+from __future__ import annotations
+
+import json
+from itertools import permutations
+
+import numpy as np
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import spec as S
+from uapcheck.parse import parse_source
+from uapcheck.proof import CertificateRejected
+from uapcheck.rules import budget_witness as B
+
+from certificates import certificate_from_cli
+
+SOFTMAX = "kernel k(q, key) = exp(q . key)"
+
+
+def text(n, *heads: str, layers=1, header: str = "param m > 0\n") -> str:
+    body = "".join(f"attention {{\n  {SOFTMAX}\n  {h}\n}}\n" for h in heads)
+    return f"tokens {n}\n{header}{body}" + (f"layers {layers}\n" if layers else "")
+
+
+def run(source: str):
+    return uapcheck.check(source, "budget.uap")
+
+
+def steps(result, rule: str) -> list:
+    return [s for s in result.root.walk() if s.rule == rule]
+
+
+ALIBI = "bias b(i, j) = -m * |i - j|"
+BUMP = "bias b(i, j) = -m * (|i - j| - 2)^2"  # even, h(1) = h(3): not injective on |m|
+
+
+# ---------------------------------------------------------------------------------------------
+# Bidirectional ALiBi, one layer: NOT-UAP from n = 4, UAP with one layer at n ≤ 3
+
+@pytest.mark.parametrize("n", [4, 5, 6, 8, 9, 64])
+def test_one_layer_of_bidirectional_alibi_is_not_uap_with_the_swap_witness(n):
+    r = run(text(n, ALIBI))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.proved and step.facts["obstruction"] == "layer budget"
+    assert step.evidence["view witness"] == {"position": 2, "swap": [1, 3], "depth": 1}
+    assert step.evidence["breaking row"] == {"row": 4, "head": 1}
+    assert not steps(r, "PAT-BUDGET-VIEW")
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_one_layer_of_bidirectional_alibi_suffices_below_four_tokens(n):
+    r = run(text(n, ALIBI))
+    assert r.verdict == "UAP" and r.layers == 1
+    assert not steps(r, "PAT-BUDGET-WITNESS")
+
+
+def test_without_a_budget_and_with_two_layers_the_verdict_is_unchanged():
+    for layers in (None, 2):
+        r = run(text(8, ALIBI, layers=layers))
+        assert r.verdict == "UAP" and r.layers == 2
+        assert not steps(r, "PAT-BUDGET-WITNESS")
+
+
+def test_an_even_bias_that_is_not_injective_on_the_distance():
+    # h(3) = h(1): (1 3) is a symmetry at n = 4 (no witness); from n = 5 row 5 sees 1 and 3 at 4 and 2
+    assert not steps(run(text(4, BUMP)), "PAT-BUDGET-WITNESS")
+    r = run(text(8, BUMP))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["view witness"]["swap"] == [1, 3] and step.evidence["breaking row"]["row"] == 5
+
+
+@pytest.mark.parametrize("bias, n, verdict", [
+    ("bias symmetric toeplitz", 4, "NOT-UAP"), ("bias symmetric toeplitz", 3, "UAP"),
+    ("bias symmetric circulant", 5, "NOT-UAP"), ("bias symmetric circulant", 4, "UAP"),
+    ("bias toeplitz", 8, "UAP"), ("bias circulant", 8, "UAP"), ("bias free", 6, "UAP"),
+    ("rotary", 8, "UAP"), ("pattern full", 8, "UAP")])
+def test_trainable_and_other_position_terms_with_one_layer(bias, n, verdict):
+    r = run(text(n, bias, header=""))
+    assert r.verdict == verdict
+    assert bool(steps(r, "PAT-BUDGET-WITNESS")) == (verdict == "NOT-UAP")
+
+
+def test_t5_buckets_beyond_the_exact_range_share_a_bucket_in_row_one():
+    r = run(text(16, "bias buckets(32, 128)", header=""))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["view witness"] == {"position": 1, "swap": [9, 10], "depth": 1}
+
+
+def test_an_absolute_encoding_or_a_causal_target_leaves_the_rule_out():
+    assert not steps(run(text(8, ALIBI) + "positional absolute\n"), "PAT-BUDGET-WITNESS")
+    assert not steps(run(text(8, ALIBI) + "target causal\n"), "PAT-BUDGET-WITNESS")
+
+
+def test_a_position_blind_head_beside_alibi_keeps_the_witness():
+    r = run(text(6, ALIBI, "pattern full"))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["breaking row"] == {"row": 4, "head": 1}
+
+
+# ---------------------------------------------------------------------------------------------
+# A brute force over S_n, with its own labels: a one-layer witness (σ ∉ G keeping some row's labels)
+# exists exactly when the rule finds its row swap (dense heads of the kinds below, n ≤ 7).
+
+def _label(kind: str, n: int, q: int, k: int):
+    d = k - q
+    if kind == "plain":
+        return 0
+    if kind == "st":
+        return abs(d)
+    if kind == "sc":
+        return min(d % n, -d % n)
+    if kind == "alibi":
+        return abs(d)  # −m·|d| with m > 0: injective on |d|
+    if kind == "bump":
+        return (abs(d) - 2) ** 2
+    raise AssertionError(kind)
+
+
+def _brute_witness(kinds, n: int) -> bool:
+    labels = [[[_label(k, n, q, u) for u in range(1, n + 1)] for q in range(1, n + 1)] for k in kinds]
+
+    def keeps(perm, q):
+        return all(lab[perm[q - 1] - 1][perm[u - 1] - 1] == lab[q - 1][u - 1] for lab in labels for u in range(1, n + 1))
+    for perm in permutations(range(1, n + 1)):
+        rows = [keeps(perm, q) for q in range(1, n + 1)]
+        if not all(rows) and any(rows):
+            return True
+    return False
+
+
+HEAD_TEXT = {"plain": "pattern full", "st": "bias symmetric toeplitz", "sc": "bias symmetric circulant",
+             "alibi": ALIBI, "bump": BUMP}
+
+
+@pytest.mark.parametrize("kinds", [("st",), ("sc",), ("alibi",), ("bump",), ("st", "sc"), ("plain", "sc"),
+                                   ("alibi", "sc"), ("plain", "alibi")])
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
+def test_the_row_swap_is_found_exactly_when_brute_force_finds_a_one_layer_witness(kinds, n):
+    spec = parse_source(text(n, *(HEAD_TEXT[k] for k in kinds)), "brute.uap")
+    assert (B.row_swap(spec) is not None) == _brute_witness(kinds, n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Numerically: a random one-layer network (softmax with the fixed bias, residual, ReLU FFN) on the
+# witness pair, and the model of the σ ∉ G step
+
+def _layer(X, Wq, Wk, Wv, bias, W1, b1, W2):
+    scores = (X @ Wq.T) @ (X @ Wk.T).T + bias
+    w = np.exp(scores - scores.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    Y = X + w @ (X @ Wv.T)
+    return Y + np.maximum(Y @ W1.T + b1, 0) @ W2.T
+
+
+def _bias(n, h):
+    pos = np.arange(1, n + 1)
+    return h(np.abs(pos[:, None] - pos[None, :]).astype(float))
+
+
+@pytest.mark.parametrize("n, h, swap, centre, row", [
+    (8, lambda d: -0.7 * d, (1, 3), 2, 4),
+    (8, lambda d: -0.7 * (d - 2) ** 2, (1, 3), 2, 5),
+    (64, lambda d: -0.05 * d, (1, 3), 2, 4)])
+def test_a_random_one_layer_network_cannot_tell_the_witness_pair_apart(n, h, swap, centre, row):
+    rng = np.random.default_rng(7)
+    d = 3
+    bias = _bias(n, h)
+    a, b = swap
+    for _ in range(20):
+        X = rng.uniform(0, 1, size=(n, d))
+        Xs = X.copy()
+        Xs[[a - 1, b - 1]] = Xs[[b - 1, a - 1]]
+        params = [rng.normal(size=(d, d)) for _ in range(3)] + [bias, rng.normal(size=(8, d)), rng.normal(size=8),
+                                                               rng.normal(size=(d, 8))]
+        out, out_s = _layer(X, *params), _layer(Xs, *params)
+        assert np.abs(out[centre - 1] - out_s[centre - 1]).max() < 1e-12
+    # σ ∉ G: at W_Q = W_K = 0, W_V = I and a zero FFN the output at the breaking row moves under σ
+    zero, eye = np.zeros((d, d)), np.eye(d)
+    params = [zero, zero, eye, bias, np.zeros((8, d)), np.zeros(8), np.zeros((d, 8))]
+    out, out_s = _layer(X, *params), _layer(Xs, *params)
+    assert np.abs(out[row - 1] - out_s[row - 1]).max() > 1e-3
+
+
+# ---------------------------------------------------------------------------------------------
+# The certificate's own check, and the verifier
+
+def _certificate(n=8):
+    return B.row_swap(parse_source(text(n, ALIBI), "c.uap"))
+
+
+def test_the_certificate_accepts_the_found_swap():
+    cert = _certificate()
+    assert (cert.position, cert.swap, cert.row) == (2, (1, 3), 4)
+    cert.check()
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"swap": (1, 5)}, "different labels"), ({"row": 2}, "does not tell"), ({"budget": 2}, "one-layer"),
+    ({"row": 3}, "v ∉"), ({"position": 1}, "distinct")])
+def test_forged_row_swaps_are_rejected(change, why):
+    from dataclasses import replace
+    cert = replace(_certificate(), **change)
+    with pytest.raises(CertificateRejected, match=why):
+        cert.check()
+
+
+def test_a_fixed_factor_does_not_break_the_symmetry_by_itself():
+    lab = B.HeadLabels("fixed", "reweight", B.head_labels(parse_source(text(8, ALIBI), "c.uap"),
+                                                          parse_source(text(8, ALIBI), "c.uap").heads[0]).term,
+                       k00=sympy.Integer(1))
+    assert not lab.differ(8, 4, 1, 3)
+
+
+def test_the_verifier_re_checks_the_swap_and_rejects_a_tampered_one(tmp_path):
+    from uapcheck.verifier import verify
+    cert = certificate_from_cli(text(8, ALIBI), tmp_path)
+    report = verify(cert)
+    assert report.ok and report.verdict == "NOT-UAP"
+    assert any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "verified" for s in report.steps)
+    for field, value in (("swap", [1, 4]), ("row", 2), ("breaker", 3)):
+        bad = json.loads(json.dumps(cert))
+        for s in bad["steps"]:
+            if s["rule"] == "PAT-BUDGET-WITNESS":
+                s["data"][field] = value
+        report = verify(bad)
+        assert any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "rejected" for s in report.steps), field
+
+
+# ---------------------------------------------------------------------------------------------
+# Patterns: a budget of D layers when D + 1 are least by a view witness
+
+EDGES = "pattern edges {1 -> 2, 1 -> 3, 1 -> 4, 2 -> 1, 2 -> 3, 2 -> 4, 3 -> 2, 4 -> 1}"
+
+
+def test_the_view_witness_refutes_a_budget_equal_to_the_diameter():
+    r = run(text(4, EDGES, layers=2, header=""))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["route"] == "view witness"
+    assert step.evidence["view witness"]["position"] == 4
+    assert not steps(r, "PAT-BUDGET-VIEW")
+    assert run(text(4, EDGES, layers=3, header="")).verdict == "UAP"
+
+
+def test_bigbird_with_two_layers_is_not_uap(tmp_path):
+    from uapcheck.verifier import verify
+    source = text(64, "pattern window(3) + global(2) + random(3, seed=0)", layers=2, header="")
+    r = run(source)
+    assert r.verdict == "NOT-UAP" and steps(r, "PAT-BUDGET-WITNESS")
+    report = verify(certificate_from_cli(source, tmp_path))
+    assert report.ok and any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "verified" for s in report.steps)
+
+
+def test_a_labelled_witness_is_not_used_yet():
+    # with a bias the witness is labelled (§11.10): its certificate is not re-checked label by label
+    r = run(text(12, "pattern window(3) + global(2)\n  bias symmetric toeplitz", layers=2, header=""))
+    assert not steps(r, "PAT-BUDGET-WITNESS")
+
+
+def test_a_symbolic_budget_is_left_to_the_other_budget_rules():
+    r = run("tokens n\nattention {\n  " + SOFTMAX + "\n  pattern window(3) + global(2)\n}\nlayers 2\n")
+    assert r.verdict == "INCONCLUSIVE" and steps(r, "PAT-BUDGET-VIEW")
+    assert isinstance(r.spec.tokens, str) and not isinstance(r.spec.heads[0].pattern, S.Full)

@@ -1,0 +1,301 @@
+"""PAT-BUDGET-WITNESS: a `layers M` budget below a count that a view witness shows least: NOT-UAP.
+
+A view witness σ ∉ G at position i and depth M gives T(X)_i = T(σX)_{σ(i)} for every model with at most M
+attention layers, and §11.2's G-equivariant target then stays away from the family (docs/theory.md
+§11.12). Two routes:
+
+* row swap — dense heads, `layers 1`: a row i and two keys a, b that every head weighs alike in row i
+  (an even position term weighs i − s and i + s alike; a symmetric bias puts them in one class), so
+  exchanging x_a and x_b permutes the terms of every head's sum at row i; a row v ∉ {a, b} where one head
+  gives a and b different position-only weights shows that (a b) is not in G;
+* pattern — the PAT-LAYERS step shows D + 1 least by an (unlabelled) view witness at depth D, and the
+  budget is D: the same witness, checked arc by arc at depth M = D.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import sympy
+
+from .. import proof
+from .. import spec as S
+from ..certificates import Certificate, ViewWitness, _is_nonzero, _reject, _exact, bias_class
+from ..claim import claim
+from ..zero import is_zero
+from .wording import token
+
+CITE = proof.derived(text="the view lemma and its target (docs/theory.md §11.2), with labels (§11.10, §14.11(a)); "
+                     "docs/theory.md §11.12, PAT-BUDGET-WITNESS")
+
+#: Rows tried as the centre of a swap (i − s, i + s), and as the row that tells a from b.
+CENTRE_ROWS = 6
+BREAK_ROWS = 12
+
+
+@dataclass(frozen=True)
+class HeadLabels:
+    """How one dense head's weights in row i depend on the key's position u: through a label λ(i, u).
+
+    source "plain" (no position: one label), "trainable" (`bias KIND`: the class of (i, u)), "buckets"
+    (T5: the bucket of u − i), "fixed" (a fixed bias or factor: its value at (i, u)). `k00`: k(0, 0),
+    shown positive, when the head can put position-only weights on a row (W_Q = W_K = 0); None when it
+    cannot be used to tell two keys apart."""
+
+    source: str
+    kind: Optional[str] = None  # the trainable kind; "bias" or "reweight" for a fixed term
+    term: Optional[sympy.Expr] = None  # the fixed term in the position symbols (rules/positions.I, J)
+    buckets: Optional[tuple] = None  # (B, D) for T5
+    k00: Optional[sympy.Expr] = None
+
+    def label(self, n, i: int, u: int) -> Any:
+        if self.source == "plain":
+            return 0
+        if self.source == "trainable" and self.kind is not None:
+            return bias_class(self.kind, n, i, u)
+        if self.source == "buckets" and self.buckets is not None:
+            from .positions import t5_bucket
+            return t5_bucket(u - i, *self.buckets)
+        from .positions import I, J
+        if self.term is None:
+            raise ValueError("a fixed head without its term")
+        return self.term.xreplace({I: sympy.Integer(i), J: sympy.Integer(u)})
+
+    def same(self, n, i: int, a: int, b: int) -> bool:
+        """Keys a and b carry the same label in row i (exactly)."""
+        la, lb = self.label(n, i, a), self.label(n, i, b)
+        if self.source == "fixed":
+            return is_zero(sympy.simplify(la - lb))
+        return bool(la == lb)
+
+    def differ(self, n, v: int, a: int, b: int) -> bool:
+        """Keys a and b get different position-only weights in row v for some parameter of this head."""
+        if self.k00 is None or self.source == "plain":
+            return False
+        la, lb = self.label(n, v, a), self.label(n, v, b)
+        if self.source == "fixed":
+            return self.kind == "bias" and _is_nonzero(la - lb)
+        return bool(la != lb)
+
+    def to_json(self) -> dict:
+        out: dict = {"source": self.source}
+        if self.kind is not None:
+            out["kind"] = self.kind
+        if self.term is not None:
+            out["term"] = _exact(self.term)
+        if self.buckets is not None:
+            out["buckets"] = list(self.buckets)
+        out["k00"] = None if self.k00 is None else _exact(self.k00)
+        return out
+
+
+@dataclass(frozen=True)
+class RowSwap(Certificate):
+    """One layer of dense heads gives X and (a b)X the same output at row i, and (a b) ∉ G.
+
+    The check recomputes every head's labels: λ_h(i, a) = λ_h(i, b) for every head (the swap permutes
+    the terms of every sum at row i, which it fixes), and λ_h(v, a) ≠ λ_h(v, b) in the head `breaker`,
+    at a row v ∉ {a, b}, with k(0, 0) > 0 shown (at W_Q = W_K = 0 and W_V = I in that head, W_V = 0 in the
+    others, the output at v has different coefficients at x_a and x_b, so the model is not
+    (a b)-equivariant)."""
+
+    n: int
+    budget: int
+    position: int
+    swap: tuple  # (a, b)
+    row: int  # v
+    breaker: int  # the head (from 0) that tells a from b in row v
+    heads: tuple  # HeadLabels per head
+    kind = "row-swap"
+
+    def check(self) -> None:
+        try:
+            self._check()
+        except (ValueError, TypeError) as exc:
+            _reject(RowSwap, f"a label could not be computed ({exc})")
+
+    def _check(self) -> None:
+        n, i, (a, b), v = self.n, self.position, self.swap, self.row
+        if self.budget != 1:
+            _reject(RowSwap, "a row swap is a one-layer witness")
+        if not all(isinstance(p, int) and 1 <= p <= n for p in (i, a, b, v)) or len({i, a, b}) != 3 or v in (a, b):
+            _reject(RowSwap, "the positions are not i, a, b distinct with v ∉ {a, b}")
+        for h, lab in enumerate(self.heads):
+            if not isinstance(lab, HeadLabels) or lab.source not in ("plain", "trainable", "buckets", "fixed"):
+                _reject(RowSwap, f"head {h + 1}: its weights are not a function of a position label")
+            if not lab.same(n, i, a, b):
+                _reject(RowSwap, f"head {h + 1}: keys {a} and {b} carry different labels in row {i}")
+        if not 0 <= self.breaker < len(self.heads):
+            _reject(RowSwap, "no head tells a from b")
+        lab = self.heads[self.breaker]
+        if lab.k00 is not None and (sympy.simplify(lab.k00).is_positive is not True):
+            _reject(RowSwap, "k(0, 0) is not shown positive")
+        if not lab.differ(n, v, a, b):
+            _reject(RowSwap, f"head {self.breaker + 1} does not tell keys {a} and {b} apart in row {v}")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "n": self.n, "budget": self.budget, "position": self.position,
+                "swap": list(self.swap), "row": self.row, "breaker": self.breaker,
+                "heads": [h.to_json() for h in self.heads]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Dense heads, one layer: the row swap
+
+def head_labels(spec: S.Spec, head: S.Head) -> Optional[HeadLabels]:
+    """The head's labels, or None when its weights see more of the positions than a label (RoPE's score,
+    projections, landmarks) or the head is not dense."""
+    from . import positions as P
+    if not isinstance(head.pattern, S.Full) or head.projection is not None or head.nystrom:
+        return None
+    pos = head.position
+    if pos is not None and head.bias is not None:
+        return None
+    usable = head.heads is None and not head.differential
+    k00 = None
+    if usable and (pos is not None or head.bias is not None):
+        k00 = _k00(spec, head)
+    if pos is None and head.bias is None:
+        return HeadLabels("plain")
+    if pos is None:
+        return HeadLabels("trainable", head.bias, k00=k00)
+    if pos.kind == "buckets":
+        return HeadLabels("buckets", buckets=(pos.buckets, pos.max_distance), k00=k00)
+    if pos.kind in ("bias", "reweight"):
+        try:
+            term = P.position_expr(spec, head)
+        except (ValueError, TypeError, KeyError):
+            return None
+        return HeadLabels("fixed", pos.kind, term, k00=k00)
+    return None  # rotary: the score depends on the signed offset
+
+
+def _k00(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
+    from ..lower import Unsupported, lower_head
+    from .positions import _kernel_at_zero
+    try:
+        return _kernel_at_zero(lower_head(spec, head))
+    except (Unsupported, ValueError, TypeError):
+        return None
+
+
+def _candidates(n: int, labels: list) -> list:
+    """(i, a, b): mirror pairs (i − s, i + s) around the first rows, and the first pair of keys that share
+    a T5 bucket from row 1."""
+    from .positions import bucket_pair
+    out = [(i, i - s, i + s) for i in range(2, min(n - 1, CENTRE_ROWS) + 1) for s in range(1, min(i - 1, n - i) + 1)]
+    for lab in labels:
+        if lab.source == "buckets":
+            pair = bucket_pair(n, *lab.buckets)
+            if pair:
+                out.append((1, *pair))
+    return out
+
+
+def row_swap(spec: S.Spec) -> Optional[RowSwap]:
+    """A one-layer row swap for dense heads at a concrete n, or None (none of the candidates works, or the
+    heads are not all label-weighted)."""
+    n = spec.tokens
+    if not isinstance(n, int) or n < 3 or spec.positional != "none" or not spec.heads:
+        return None
+    found = [head_labels(spec, h) for h in spec.heads]
+    labels = [lab for lab in found if lab is not None]
+    if len(labels) != len(found) or all(lab.source == "plain" for lab in labels):
+        return None
+    rows = sorted(set(range(1, min(n, BREAK_ROWS) + 1)) | set(range(max(1, n - 2), n + 1)))
+    for i, a, b in _candidates(n, labels):
+        if not all(lab.same(n, i, a, b) for lab in labels):
+            continue
+        for v in rows:
+            if v in (a, b):
+                continue
+            for h, lab in enumerate(labels):
+                if lab.differ(n, v, a, b):
+                    return RowSwap(n, 1, i, (a, b), v, h, tuple(labels))
+    return None
+
+
+def _describe(lab: HeadLabels) -> str:
+    if lab.source == "trainable":
+        return f"the `{lab.kind}` classes"
+    if lab.source == "buckets":
+        return "the T5 buckets"
+    return "the fixed position weights"
+
+
+# ---------------------------------------------------------------------------------------------
+# Patterns: a budget of D layers when D + 1 are least by an unlabelled view witness
+
+def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> Optional[ViewWitness]:
+    """The PAT-LAYERS step's view witness at depth D when it applies to a budget M = D: every head without
+    bias or position term and no encoding (the unlabelled view lemma), D + 1 least."""
+    if layer_step is None or layer_step.rule != "PAT-LAYERS" or not layer_step.proved:
+        return None
+    cert = layer_step.certificate
+    if not isinstance(cert, ViewWitness) or not layer_step.facts.get("least"):
+        return None
+    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads):
+        return None
+    if spec.layers != cert.diameter or layer_step.facts.get("layers") != cert.diameter + 1:
+        return None
+    return cert
+
+
+@proof.rule("PAT-BUDGET-WITNESS", "A layer budget below a count a view witness shows least: NOT-UAP", CITE,
+            statuses=(proof.PROVED,), certificates=(RowSwap, ViewWitness))
+def budget_witness_step(spec: S.Spec, cert: "RowSwap | ViewWitness", layer_step: Optional[proof.Step] = None
+                        ) -> proof.Step:
+    """The NOT-UAP step: a row swap (dense heads, one layer), or the PAT-LAYERS step's view witness at depth D."""
+    if isinstance(cert, ViewWitness):
+        return _pattern_claim(spec, cert, layer_step)
+    i, (a, b), v = cert.position, cert.swap, cert.row
+    lab = cert.heads[cert.breaker]
+    who = "every head" if len(cert.heads) > 1 else "the head"
+    statement = claim(f"`layers {spec.layers}`: {who} weighs keys {a} and {b} alike in row {i} (their offsets from "
+                      f"{i} carry one label), so exchanging ", token(a), " and ", token(b), " permutes the terms of "
+                      f"every attention sum at row {i}, and one layer gives X and σX, σ = ({a} {b}), the same output "
+                      f"at position {i} for every parameter; σ is not in G: in row {v}, head {cert.breaker + 1} "
+                      f"weighs keys {a} and {b} differently ({_describe(lab)}, at W_Q = W_K = 0), so some model is not "
+                      "σ-equivariant; a G-equivariant target that tells X from σX at position "
+                      f"{i} (docs/theory.md §11.2) is not approximated with one layer")
+    evidence = {"budget": spec.layers, "route": "row swap",
+                "view witness": {"position": i, "swap": [a, b], "depth": 1},
+                "breaking row": {"row": v, "head": cert.breaker + 1}}
+    return proof.conclude(statement, proof.PROVED, [], evidence, certificate=cert,
+                          facts={"obstruction": "layer budget", "budget": spec.layers})
+
+
+def _pattern_claim(spec: S.Spec, cert: ViewWitness, layer_step: Optional[proof.Step]) -> proof.Step:
+    i, d = cert.position, cert.diameter
+    moved = [k for k, img in enumerate(cert.permutation, start=1) if img != k]
+    sigma = (f"σ = ({moved[0]} {moved[1]})" if len(moved) == 2 else "the witness σ")
+    statement = claim(f"`layers {spec.layers}` is the directed diameter D = {d}, below the least count D + 1: "
+                      f"{sigma} is not a symmetry of the pattern, and every position whose neighbourhood it changes "
+                      f"is at distance ≥ {d} from position {i}, so with {d} layers the output at {i} is the same "
+                      "for X and σX (view lemma); a G-equivariant target that tells them apart (docs/theory.md "
+                      "§11.2) is not approximated within the budget")
+    witness: dict = {"position": i, "depth": d}
+    if len(moved) == 2:
+        witness["swap"] = moved
+    else:
+        witness["permutation"] = list(cert.permutation)
+    evidence = {"budget": spec.layers, "route": "view witness", "view witness": witness}
+    return proof.conclude(statement, proof.PROVED, [layer_step] if layer_step is not None else [], evidence,
+                          certificate=cert, facts={"obstruction": "layer budget", "budget": spec.layers})
+
+
+def budget_step(spec: S.Spec, structure) -> Optional[proof.Step]:
+    """The NOT-UAP step for a `layers M` budget that a view witness defeats, or None: dense heads with
+    `layers 1` (a row swap), or a pattern whose D + 1 layers are least by a view witness, with M = D."""
+    if not isinstance(spec.layers, int) or spec.layers < 1 or spec.target != "equivariant":
+        return None
+    if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
+        return None  # per-layer patterns: their depth is SEQ-DEPTH's (rules/layers.py)
+    if all(isinstance(h.pattern, S.Full) for h in spec.heads):
+        if spec.layers != 1:
+            return None
+        swap = row_swap(spec)
+        return None if swap is None else budget_witness_step(spec, swap)
+    layer_step = next((s for s in structure if s.rule == "PAT-LAYERS"), None)
+    cert = pattern_witness(spec, layer_step)
+    return None if cert is None else budget_witness_step(spec, cert, layer_step)

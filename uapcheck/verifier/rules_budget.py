@@ -1,0 +1,185 @@
+"""PAT-BUDGET-WITNESS (docs/theory.md §11.12): a `layers M` budget that a view witness defeats, re-checked
+from the re-parsed heads. Row swap (dense heads, one layer): every head's label of the keys a and b in row
+i, recomputed here (the bias classes, T5's buckets in integer arithmetic, the fixed term's exact values),
+agrees, and one head with k(0, 0) > 0 labels them differently in a row v ∉ {a, b}. View witness (a
+pattern, M = D): σ ∉ Aut, and every position whose neighbourhood σ changes is at distance ≥ M from i,
+checked on the verifier's own arcs."""
+from __future__ import annotations
+
+import sympy
+
+from .. import spec as S
+from . import kernels, patterns
+from .check import VERIFIED, Reject, Trust, checker
+
+I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
+J_POS = sympy.Symbol("j·pos", integer=True, positive=True)
+
+
+def _class(kind: str, n: int, i: int, u: int):
+    d = u - i
+    table = {"free": (i, u), "toeplitz": d, "circulant": d % n, "symmetric toeplitz": abs(d),
+             "symmetric circulant": min(d % n, -d % n)}
+    if kind not in table:
+        raise Reject(f"unknown bias kind {kind}")
+    return table[kind]
+
+
+def t5_bucket(m: int, buckets: int, max_distance: int) -> int:
+    """T5's bidirectional bucket of the offset m = j − i, in integer arithmetic: half the buckets per
+    direction; |m| < B/4 exact; beyond, B/4 + ⌊log(|m|/(B/4)) / log(D/(B/4)) · B/4⌋ clipped at B/2 − 1, the
+    floor decided by comparing powers (k ≤ x ⇔ (|m|/e)^s ≥ (D/e)^k, e = B/4, s = B/2 − e)."""
+    half = buckets // 2
+    base = half if m > 0 else 0
+    d, exact = abs(m), half // 2
+    if d < exact:
+        return base + d
+    span = half - exact
+    k = 0
+    while k < span and d ** span * exact ** (k + 1) >= max_distance ** (k + 1) * exact ** span:
+        k += 1
+    return base + min(exact + k, half - 1)
+
+
+def _fixed_value(spec: S.Spec, pos: S.PositionTerm, i: int, u: int) -> sympy.Expr:
+    env: dict = dict(kernels.param_symbols(spec))
+    env["pi"] = sympy.pi
+    env[pos.names[0]], env[pos.names[1]] = sympy.Integer(i), sympy.Integer(u)
+    if pos.expr is None:
+        raise Reject("the position term has no formula")
+    value = kernels.evaluate(pos.expr, env)
+    if isinstance(value, tuple):
+        raise Reject("the position formula is not a scalar")
+    return value
+
+
+def _label(spec: S.Spec, head: S.Head, n: int, i: int, u: int):
+    """λ(i, u): what the head's weights in row i see of the key's position (None: no label, plain)."""
+    pos = head.position
+    if head.projection is not None or head.nystrom or not isinstance(head.pattern, S.Full):
+        raise Reject("a head whose weights see more than a position label (projections, landmarks, a pattern)")
+    if pos is None:
+        return None if head.bias is None else ("class", _class(head.bias, n, i, u))
+    if head.bias is not None:
+        raise Reject("a head with both a bias and a position term")
+    if pos.kind == "buckets":
+        return ("bucket", t5_bucket(u - i, pos.buckets, pos.max_distance))
+    if pos.kind in ("bias", "reweight"):
+        return ("value", _fixed_value(spec, pos, i, u))
+    raise Reject("RoPE's score depends on the signed offset: no label")
+
+
+def _same(x, y) -> bool:
+    if x is None or y is None:
+        return x is None and y is None
+    if x[0] == "value":
+        return sympy.simplify(x[1] - y[1]) == 0
+    return x == y
+
+
+def _different(spec: S.Spec, head: S.Head, x, y) -> bool:
+    """Different position-only weights at W_Q = W_K = 0: different classes or buckets, or a fixed bias whose
+    two values differ for every admissible parameter."""
+    if x is None or head.heads is not None or head.differential:
+        return False
+    if x[0] == "value":
+        if head.position is None or head.position.kind != "bias":
+            return False
+        diff = sympy.simplify(x[1] - y[1])
+        return bool(diff.is_nonzero is True or (diff.is_number and diff.is_zero is False))
+    return x != y
+
+
+def _k00_positive(spec: S.Spec, head: S.Head) -> sympy.Expr:
+    try:
+        k00 = sympy.simplify(kernels.kernel_value(spec, head, (sympy.Integer(0),), (sympy.Integer(0),)))
+    except (kernels.OutOfScope, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise Trust(f"k(0, 0) is not re-evaluated here ({exc})") from None
+    if k00.is_positive is not True:
+        raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
+    return k00
+
+
+def _int(v, what: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Reject(f"{what} is not an integer")
+    return v
+
+
+def _row_swap(ctx, s, data: dict):
+    spec, n = ctx.spec, ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Reject("a row swap is stated at a concrete n")
+    if spec.layers != 1 or data.get("budget") != 1:
+        raise Reject("a row swap defeats a budget of one layer only")
+    if spec.positional != "none":
+        raise Reject("an absolute encoding moves with the tokens: a swap changes the states")
+    if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
+        raise Reject("a row swap is for dense heads")
+    i, v = _int(data.get("position"), "the position"), _int(data.get("row"), "the row")
+    swap = data.get("swap")
+    if not (isinstance(swap, list) and len(swap) == 2):
+        raise Reject("the swap is not a pair")
+    a, b = (_int(x, "a swapped position") for x in swap)
+    if not all(1 <= p <= n for p in (i, a, b, v)) or len({i, a, b}) != 3 or v in (a, b):
+        raise Reject("the positions are not i, a, b distinct in 1..n with v ∉ {a, b}")
+    printed = s["evidence"].get("view witness") or {}
+    if printed.get("position") != i or printed.get("swap") != [a, b]:
+        raise Reject("the witness is not the one the derivation printed")
+    for k, head in enumerate(spec.heads):
+        if not _same(_label(spec, head, n, i, a), _label(spec, head, n, i, b)):
+            raise Reject(f"head {k + 1}: keys {a} and {b} carry different labels in row {i}")
+    h = _int(data.get("breaker"), "the breaking head")
+    if not 0 <= h < len(spec.heads):
+        raise Reject("no such head")
+    head = spec.heads[h]
+    if not _different(spec, head, _label(spec, head, n, v, a), _label(spec, head, n, v, b)):
+        raise Reject(f"head {h + 1} does not tell keys {a} and {b} apart in row {v}")
+    k00 = _k00_positive(spec, head)
+    return VERIFIED, (f"every head labels keys {a} and {b} alike in row {i} (recomputed), so one layer gives X and "
+                      f"({a} {b})X the same output at {i}; head {h + 1} labels them differently in row {v} with "
+                      f"k(0, 0) = {sympy.sstr(k00)} > 0, so ({a} {b}) is not in G")
+
+
+def _view(ctx, s, data: dict):
+    from .rules_graph import _concrete, _in_family_group
+    spec = ctx.spec
+    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads):
+        raise Reject("the unlabelled view lemma needs heads without bias or position term and no encoding")
+    n, heads = _concrete(ctx)
+    d = _int(data.get("depth"), "the depth")
+    if spec.layers != d or data.get("budget") != d:
+        raise Reject("the depth is not the budget")
+    i = _int(data.get("position"), "the position")
+    perm = data.get("permutation")
+    if not isinstance(perm, list) or not patterns.is_permutation(perm, n) or not 1 <= i <= n:
+        raise Reject("the witness is not a permutation of 1..n with a position")
+    if _in_family_group(ctx, heads, perm):
+        raise Reject("the witness is a symmetry of the family: it shows nothing")
+    bad = patterns.view_bad_positions(perm, heads, n)
+    outs = patterns.union_out(heads, n)
+    near = []
+    for v in sorted(bad):
+        dist = patterns.bfs(outs, v)[i]
+        if dist is not None and dist <= d - 1:
+            near.append(v)
+    if near:
+        raise Reject(f"position {near[0]}, whose neighbourhood σ changes, is within {d - 1} of {i}")
+    return VERIFIED, (f"view witness re-checked on the arcs: σ is not a symmetry and every position whose "
+                      f"neighbourhood it changes is at distance ≥ {d} from {i}: {d} layers give X and σX the same "
+                      f"output at {i}")
+
+
+@checker("PAT-BUDGET-WITNESS")
+def budget_witness(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("PAT-BUDGET-WITNESS only concludes `proved`")
+    if ctx.spec.target != "equivariant":
+        raise Reject("the witness defeats G-equivariant targets; the input declares another class")
+    data = s.get("data") or {}
+    route = data.get("route")
+    if route == "row swap":
+        return _row_swap(ctx, s, data)
+    if route == "view witness":
+        return _view(ctx, s, data)
+    raise Reject(f"unknown route {route!r}")
