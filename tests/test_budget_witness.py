@@ -260,10 +260,71 @@ def test_bigbird_with_two_layers_is_not_uap(tmp_path):
     assert report.ok and any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "verified" for s in report.steps)
 
 
-def test_a_labelled_witness_is_not_used_yet():
-    # with a bias the witness is labelled (§11.10): its certificate is not re-checked label by label
-    r = run(text(12, "pattern window(3) + global(2)\n  bias symmetric toeplitz", layers=2, header=""))
+LABELLED = "pattern window(1) + global(1)\n  bias symmetric circulant"
+
+
+def test_a_labelled_witness_refutes_a_budget_equal_to_the_diameter(tmp_path):
+    # D = 2, and D + 1 = 3 least: σ = (2 8) keeps every labelled neighbourhood within distance 1 of 5
+    from uapcheck.verifier import verify
+    source = text(8, LABELLED, layers=2, header="")
+    r = run(source)
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["route"] == "labelled view witness"
+    assert step.evidence["view witness"] == {"position": 5, "depth": 2, "swap": [2, 8]}
+    assert run(text(8, LABELLED, layers=3, header="")).verdict == "UAP"
+    cert = certificate_from_cli(source, tmp_path)
+    report = verify(cert)
+    assert report.ok and any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "verified" for s in report.steps)
+    for s in cert["steps"]:
+        if s["rule"] == "PAT-BUDGET-WITNESS":
+            s["data"]["position"] = 3  # 3's own neighbourhood moves under (2 8)
+    assert any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "rejected" for s in verify(cert).steps)
+
+
+def test_a_forged_labelled_witness_is_rejected():
+    from dataclasses import replace
+    (step,) = steps(run(text(8, LABELLED, layers=2, header="")), "PAT-BUDGET-WITNESS")
+    cert = step.certificate
+    cert.check()
+    with pytest.raises(CertificateRejected, match="within 1"):
+        replace(cert, position=2).check()
+    with pytest.raises(CertificateRejected, match="in the group"):
+        replace(cert, permutation=tuple(range(1, 9))).check()
+    # without the labels the same σ is not a witness for the circulant classes of another kind
+    with pytest.raises(CertificateRejected):
+        replace(cert, kinds=("toeplitz",)).check()
+
+
+def test_fixed_position_weights_on_a_pattern_are_not_used():
+    r = run(text(12, "pattern window(3) + global(2)\n  " + ALIBI, layers=2))
     assert not steps(r, "PAT-BUDGET-WITNESS")
+
+
+# ---------------------------------------------------------------------------------------------
+# Symbolic n: the witness (1 3) at row 2, told apart at row 4, for every n ≥ 4 (5 for a circulant)
+
+@pytest.mark.parametrize("head, low", [(ALIBI, 4), ("bias symmetric toeplitz", 4), ("bias symmetric circulant", 5),
+                                       (BUMP, None), (ALIBI + " / n", None)])
+def test_symbolic_n_states_the_range_of_the_witness(head, low):
+    r = run("param m > 0\nattention {\n  " + SOFTMAX + "\n  " + head + "\n}\nlayers 1\n")
+    found = steps(r, "PAT-BUDGET-WITNESS")
+    if low is None:
+        assert not found and r.verdict != "NOT-UAP"
+        return
+    (step,) = found
+    assert r.verdict == "NOT-UAP" and step.evidence["range"] == f"n ≥ {low}"
+    assert f"for n ≥ {low}" in str(step.claim)
+
+
+def test_the_symbolic_certificate_refuses_a_range_below_the_witness():
+    from dataclasses import replace
+    spec = parse_source("param m > 0\nattention {\n  " + SOFTMAX + "\n  bias symmetric circulant\n}\nlayers 1\n",
+                        "s.uap")
+    cert = B.row_swap(spec)
+    assert cert is not None and cert.low == 5
+    with pytest.raises(CertificateRejected, match="does not tell"):
+        replace(cert, low=4).check()
 
 
 def test_a_symbolic_budget_is_left_to_the_other_budget_rules():

@@ -343,9 +343,14 @@ def _budget_witness_data(step: proof.Step) -> dict:
     if ev.get("route") == "row swap":
         wit, row = ev.get("view witness") or {}, ev.get("breaking row") or {}
         data.update(position=wit.get("position"), swap=wit.get("swap"), row=row.get("row"),
-                    breaker=row["head"] - 1 if isinstance(row.get("head"), int) else None)
+                    breaker=row["head"] - 1 if isinstance(row.get("head"), int) else None,
+                    low=getattr(cert, "low", None))
     elif isinstance(cert, ViewWitness):
         data.update(position=cert.position, depth=cert.diameter, permutation=[int(v) for v in cert.permutation])
+    elif ev.get("route") == "labelled view witness" and cert is not None:
+        wit = ev.get("view witness") or {}
+        data.update(position=wit.get("position"), depth=wit.get("depth"),
+                    permutation=[int(v) for v in cert.to_json()["permutation"]])
     return data
 
 

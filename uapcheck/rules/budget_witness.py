@@ -20,10 +20,11 @@ import sympy
 
 from .. import proof
 from .. import spec as S
-from ..certificates import Certificate, ViewWitness, _is_nonzero, _reject, _exact, bias_class
-from ..claim import claim
+from ..certificates import (OFFSET_BIAS_KINDS, Certificate, ViewWitness, _bfs_from, _exact, _is_nonzero,
+                            _reject, bias_class)
+from ..claim import Formula, claim
 from ..zero import is_zero
-from .wording import token
+from .wording import ZERO_SCORES, token
 
 CITE = proof.derived(text="the view lemma and its target (docs/theory.md §11.2), with labels (§11.10, §14.11(a)); "
                      "docs/theory.md §11.12, PAT-BUDGET-WITNESS")
@@ -31,6 +32,10 @@ CITE = proof.derived(text="the view lemma and its target (docs/theory.md §11.2)
 #: Rows tried as the centre of a swap (i − s, i + s), and as the row that tells a from b.
 CENTRE_ROWS = 6
 BREAK_ROWS = 12
+#: Symbolic n: the witness (1 3) at row 2, told apart at row 4; the labels of positions ≤ 4 compare the
+#: same way for every n ≥ STABLE_FROM.
+SYMBOLIC_ROWS = 4
+STABLE_FROM = 7
 
 
 @dataclass(frozen=True)
@@ -97,25 +102,43 @@ class RowSwap(Certificate):
     the terms of every sum at row i, which it fixes), and λ_h(v, a) ≠ λ_h(v, b) in the head `breaker`,
     at a row v ∉ {a, b}, with k(0, 0) > 0 shown (at W_Q = W_K = 0 and W_V = I in that head, W_V = 0 in the
     others, the output at v has different coefficients at x_a and x_b, so the model is not
-    (a b)-equivariant)."""
+    (a b)-equivariant).
 
-    n: int
+    A symbolic n (`n` the tokens name) states the witness for every n ≥ `low`: the positions are at most
+    SYMBOLIC_ROWS, no label may depend on n (a fixed term without the tokens name; the class functions
+    compare offsets |d| ≤ 3, whose equalities are the same for every n ≥ 7 — min(|d|, n − |d|) = |d| once
+    n ≥ 6), so checking every n from `low` to 7 checks them all."""
+
+    n: Any  # int, or the tokens name
     budget: int
     position: int
     swap: tuple  # (a, b)
     row: int  # v
     breaker: int  # the head (from 0) that tells a from b in row v
     heads: tuple  # HeadLabels per head
+    low: Optional[int] = None  # symbolic n: the witness holds for n ≥ low
     kind = "row-swap"
 
     def check(self) -> None:
         try:
-            self._check()
+            if isinstance(self.n, int):
+                self._check(self.n)
+                return
+            low = self.low if isinstance(self.low, int) else 0
+            if low < SYMBOLIC_ROWS or max(self.position, self.row, *self.swap) > SYMBOLIC_ROWS:
+                _reject(RowSwap, f"a symbolic n needs positions ≤ {SYMBOLIC_ROWS} and a range n ≥ low ≥ "
+                                 f"{SYMBOLIC_ROWS}")
+            for lab in self.heads:
+                if isinstance(lab, HeadLabels) and lab.term is not None and any(
+                        str(x) == str(self.n) for x in lab.term.free_symbols):
+                    _reject(RowSwap, "a fixed term depends on n: its labels are not checked for every n")
+            for m in range(low, STABLE_FROM + 1):
+                self._check(m)
         except (ValueError, TypeError) as exc:
             _reject(RowSwap, f"a label could not be computed ({exc})")
 
-    def _check(self) -> None:
-        n, i, (a, b), v = self.n, self.position, self.swap, self.row
+    def _check(self, n: int) -> None:
+        i, (a, b), v = self.position, self.swap, self.row
         if self.budget != 1:
             _reject(RowSwap, "a row swap is a one-layer witness")
         if not all(isinstance(p, int) and 1 <= p <= n for p in (i, a, b, v)) or len({i, a, b}) != 3 or v in (a, b):
@@ -135,8 +158,64 @@ class RowSwap(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "n": self.n, "budget": self.budget, "position": self.position,
-                "swap": list(self.swap), "row": self.row, "breaker": self.breaker,
+                "swap": list(self.swap), "row": self.row, "breaker": self.breaker, "low": self.low,
                 "heads": [h.to_json() for h in self.heads]}
+
+
+@dataclass(frozen=True)
+class LabelledViewWitness(Certificate):
+    """A view witness with bias classes as arc labels (docs/theory.md §11.10): σ does not keep some head's
+    labelled arcs (so σ ∉ G, the group of the labelled heads, §11.4), and every position v at which σ does
+    not carry head h's labelled in-neighbourhood {(class_h(v, u), u) : u ∈ N_h(v) ∪ {v}} onto σ(v)'s is at
+    distance ≥ `depth` from `position`. Each head is position-blind (kind None) or has a trainable bias of
+    the given kind; the labels are recomputed here from the kinds."""
+
+    graphs: tuple
+    kinds: tuple  # per head: None or a trainable bias kind
+    depth: int
+    position: int
+    permutation: tuple  # [σ(1), ..., σ(n)]
+    kind = "labelled-view-witness"
+
+    def check(self) -> None:
+        n = self.graphs[0].n
+        perm = list(self.permutation)
+        if sorted(perm) != list(range(1, n + 1)) or not 1 <= self.position <= n or self.depth < 1:
+            _reject(LabelledViewWitness, "not a permutation with a position and a depth")
+        if any(k is not None and k not in ("free",) + OFFSET_BIAS_KINDS for k in self.kinds):
+            _reject(LabelledViewWitness, "a head's labels are not trainable bias classes")
+        bad, outside = _labelled_bad(self.graphs, self.kinds, perm)
+        if not outside:
+            _reject(LabelledViewWitness, "σ keeps every head's labelled arcs: it is in the group")
+        dist = _bfs_from(self.graphs, n, sorted(bad), radius=self.depth - 1)
+        if dist[self.position] >= 0:
+            _reject(LabelledViewWitness, f"position {self.position} is within {self.depth - 1} of a changed "
+                                         "labelled neighbourhood")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "depth": self.depth, "position": self.position, "kinds": list(self.kinds),
+                "permutation": list(self.permutation)}
+
+
+def _labelled_bad(graphs, kinds, perm) -> tuple[set, bool]:
+    """(the positions whose labelled in-neighbourhood σ does not carry onto σ(v)'s in some head, whether σ
+    moves some labelled arc out of its head's labelled arc set)."""
+    n = graphs[0].n
+    bad: set = set()
+    outside = False
+    for g, kind in zip(graphs, kinds):
+        nb: list[set] = [set([v]) for v in range(n + 1)]
+        for j, i in g.arcs():
+            nb[i].add(j)
+
+        for v in range(1, n + 1):
+            sv = perm[v - 1]
+            image = {perm[u - 1] for u in nb[v]}
+            if image != nb[sv] or (kind is not None and any(
+                    bias_class(kind, n, sv, perm[u - 1]) != bias_class(kind, n, v, u) for u in nb[v])):
+                bad.add(v)
+                outside = True
+    return bad, outside
 
 
 # ---------------------------------------------------------------------------------------------
@@ -196,12 +275,14 @@ def row_swap(spec: S.Spec) -> Optional[RowSwap]:
     """A one-layer row swap for dense heads at a concrete n, or None (none of the candidates works, or the
     heads are not all label-weighted)."""
     n = spec.tokens
-    if not isinstance(n, int) or n < 3 or spec.positional != "none" or not spec.heads:
+    if spec.positional != "none" or not spec.heads or (isinstance(n, int) and n < 3):
         return None
     found = [head_labels(spec, h) for h in spec.heads]
     labels = [lab for lab in found if lab is not None]
     if len(labels) != len(found) or all(lab.source == "plain" for lab in labels):
         return None
+    if not isinstance(n, int):
+        return _symbolic_swap(n, labels)
     rows = sorted(set(range(1, min(n, BREAK_ROWS) + 1)) | set(range(max(1, n - 2), n + 1)))
     for i, a, b in _candidates(n, labels):
         if not all(lab.same(n, i, a, b) for lab in labels):
@@ -212,6 +293,20 @@ def row_swap(spec: S.Spec) -> Optional[RowSwap]:
             for h, lab in enumerate(labels):
                 if lab.differ(n, v, a, b):
                     return RowSwap(n, 1, i, (a, b), v, h, tuple(labels))
+    return None
+
+
+def _symbolic_swap(n: str, labels: list) -> Optional[RowSwap]:
+    """Symbolic n: σ = (1 3) at row 2, told apart at row 4, for every n ≥ low (4, or 5 when only a
+    `symmetric circulant` head tells 1 from 3: at n = 4 its circular distances from 4 are 1 and 1)."""
+    for low in (4, 5):
+        for h in range(len(labels)):
+            cert = RowSwap(n, 1, 2, (1, 3), 4, h, tuple(labels), low)
+            try:
+                cert.check()
+            except proof.CertificateRejected:
+                continue
+            return cert
     return None
 
 
@@ -226,60 +321,109 @@ def _describe(lab: HeadLabels) -> str:
 # ---------------------------------------------------------------------------------------------
 # Patterns: a budget of D layers when D + 1 are least by an unlabelled view witness
 
-def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> Optional[ViewWitness]:
-    """The PAT-LAYERS step's view witness at depth D when it applies to a budget M = D: every head without
-    bias or position term and no encoding (the unlabelled view lemma), D + 1 least."""
+def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitness | LabelledViewWitness | None":
+    """The PAT-LAYERS step's view witness at depth D when it applies to a budget M = D (D + 1 least): the
+    unlabelled witness (heads without bias or position term), or a labelled one whose labels are trainable
+    bias classes (every head position-blind or with `bias KIND`); no encoding."""
     if layer_step is None or layer_step.rule != "PAT-LAYERS" or not layer_step.proved:
         return None
+    if not layer_step.facts.get("least") or spec.positional != "none":
+        return None
+    if any(h.position is not None for h in spec.heads):
+        return None  # fixed position weights: their labelled witness is the engine's alone
     cert = layer_step.certificate
-    if not isinstance(cert, ViewWitness) or not layer_step.facts.get("least"):
+    if isinstance(cert, ViewWitness):
+        if any(h.bias for h in spec.heads) or spec.layers != cert.diameter:
+            return None
+        return cert if layer_step.facts.get("layers") == cert.diameter + 1 else None
+    witness = layer_step.evidence.get("view witness")
+    d = layer_step.facts.get("diameter")
+    if not isinstance(witness, dict) or not isinstance(d, int) or spec.layers != d or \
+            layer_step.facts.get("layers") != d + 1 or not layer_step.premises:
         return None
-    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads):
+    graphs = getattr(layer_step.premises[0].certificate, "graphs", None)
+    if not graphs:
         return None
-    if spec.layers != cert.diameter or layer_step.facts.get("layers") != cert.diameter + 1:
+    perm = _permutation(witness, graphs[0].n)
+    if perm is None or not isinstance(witness.get("position"), int):
         return None
-    return cert
+    labelled = LabelledViewWitness(tuple(graphs), tuple(h.bias for h in spec.heads), d, witness["position"], perm)
+    try:
+        labelled.check()
+    except proof.CertificateRejected:
+        return None
+    return labelled
+
+
+def _permutation(witness: dict, n: int) -> Optional[tuple]:
+    """σ in full from a witness's evidence: a swap, the permutation, or its moved points when all are listed."""
+    if isinstance(witness.get("swap"), list) and len(witness["swap"]) == 2:
+        a, b = witness["swap"]
+        return tuple(b if k == a else a if k == b else k for k in range(1, n + 1))
+    if isinstance(witness.get("permutation"), list) and len(witness["permutation"]) == n:
+        return tuple(int(v) for v in witness["permutation"])
+    moved = witness.get("permutation (moved points)")
+    if isinstance(moved, dict) and "moved points" not in witness:
+        images = list(range(1, n + 1))
+        for k, v in moved.items():
+            images[int(k) - 1] = int(v)
+        return tuple(images)
+    return None
 
 
 @proof.rule("PAT-BUDGET-WITNESS", "A layer budget below a count a view witness shows least: NOT-UAP", CITE,
-            statuses=(proof.PROVED,), certificates=(RowSwap, ViewWitness))
-def budget_witness_step(spec: S.Spec, cert: "RowSwap | ViewWitness", layer_step: Optional[proof.Step] = None
-                        ) -> proof.Step:
+            statuses=(proof.PROVED,), certificates=(RowSwap, ViewWitness, LabelledViewWitness))
+def budget_witness_step(spec: S.Spec, cert: "RowSwap | ViewWitness | LabelledViewWitness",
+                        layer_step: Optional[proof.Step] = None) -> proof.Step:
     """The NOT-UAP step: a row swap (dense heads, one layer), or the PAT-LAYERS step's view witness at depth D."""
-    if isinstance(cert, ViewWitness):
+    if isinstance(cert, (ViewWitness, LabelledViewWitness)):
         return _pattern_claim(spec, cert, layer_step)
     i, (a, b), v = cert.position, cert.swap, cert.row
     lab = cert.heads[cert.breaker]
     who = "every head" if len(cert.heads) > 1 else "the head"
-    statement = claim(f"`layers {spec.layers}`: {who} weighs keys {a} and {b} alike in row {i} (their offsets from "
-                      f"{i} carry one label), so exchanging ", token(a), " and ", token(b), " permutes the terms of "
-                      f"every attention sum at row {i}, and one layer gives X and σX, σ = ({a} {b}), the same output "
-                      f"at position {i} for every parameter; σ is not in G: in row {v}, head {cert.breaker + 1} "
-                      f"weighs keys {a} and {b} differently ({_describe(lab)}, at W_Q = W_K = 0), so some model is not "
-                      "σ-equivariant; a G-equivariant target that tells X from σX at position "
+    where = claim("for ", Formula(sympy.GreaterThan(sympy.Symbol(str(cert.n), integer=True, positive=True), cert.low,
+                                                    evaluate=False), f"{cert.n} ≥ {cert.low}"), ", ") \
+        if cert.low is not None else ""
+    statement = claim(f"`layers {spec.layers}`: ", where, f"{who} weighs keys {a} and {b} alike in row {i} (their "
+                      f"offsets from {i} carry one label), so exchanging ", token(a), " and ", token(b), " permutes the "
+                      f"terms of every attention sum at row {i}, and one layer gives X and σX, σ = ({a} {b}), the same "
+                      f"output at position {i} for every parameter; σ is not in G: in row {v}, head {cert.breaker + 1} "
+                      f"weighs keys {a} and {b} differently ({_describe(lab)}, at ", ZERO_SCORES, "), so some model is "
+                      "not σ-equivariant; a G-equivariant target that tells X from σX at position "
                       f"{i} (docs/theory.md §11.2) is not approximated with one layer")
     evidence = {"budget": spec.layers, "route": "row swap",
                 "view witness": {"position": i, "swap": [a, b], "depth": 1},
                 "breaking row": {"row": v, "head": cert.breaker + 1}}
+    if cert.low is not None:
+        evidence["range"] = f"{cert.n} ≥ {cert.low}"
     return proof.conclude(statement, proof.PROVED, [], evidence, certificate=cert,
                           facts={"obstruction": "layer budget", "budget": spec.layers})
 
 
-def _pattern_claim(spec: S.Spec, cert: ViewWitness, layer_step: Optional[proof.Step]) -> proof.Step:
-    i, d = cert.position, cert.diameter
+def _pattern_claim(spec: S.Spec, cert: "ViewWitness | LabelledViewWitness", layer_step: Optional[proof.Step]
+                   ) -> proof.Step:
+    labelled = isinstance(cert, LabelledViewWitness)
+    i, d = cert.position, (cert.depth if isinstance(cert, LabelledViewWitness) else cert.diameter)
+    n = len(cert.permutation)
     moved = [k for k, img in enumerate(cert.permutation, start=1) if img != k]
     sigma = (f"σ = ({moved[0]} {moved[1]})" if len(moved) == 2 else "the witness σ")
+    what = ("labelled neighbourhood (the arcs with their bias classes, docs/theory.md §11.10)" if labelled
+            else "neighbourhood")
     statement = claim(f"`layers {spec.layers}` is the directed diameter D = {d}, below the least count D + 1: "
-                      f"{sigma} is not a symmetry of the pattern, and every position whose neighbourhood it changes "
-                      f"is at distance ≥ {d} from position {i}, so with {d} layers the output at {i} is the same "
-                      "for X and σX (view lemma); a G-equivariant target that tells them apart (docs/theory.md "
-                      "§11.2) is not approximated within the budget")
+                      f"{sigma} is not a symmetry of the {'labelled ' if labelled else ''}pattern, and every "
+                      f"position whose {what} it changes is at distance ≥ {d} from position {i}, so with {d} layers "
+                      f"the output at {i} is the same for X and σX ({'labelled ' if labelled else ''}view lemma); a "
+                      "G-equivariant target that tells them apart (docs/theory.md §11.2) is not approximated "
+                      "within the budget")
     witness: dict = {"position": i, "depth": d}
     if len(moved) == 2:
         witness["swap"] = moved
-    else:
+    elif n <= 64:
         witness["permutation"] = list(cert.permutation)
-    evidence = {"budget": spec.layers, "route": "view witness", "view witness": witness}
+    else:
+        witness["moved points"] = len(moved)
+    evidence = {"budget": spec.layers, "route": "labelled view witness" if labelled else "view witness",
+                "view witness": witness}
     return proof.conclude(statement, proof.PROVED, [layer_step] if layer_step is not None else [], evidence,
                           certificate=cert, facts={"obstruction": "layer budget", "budget": spec.layers})
 

@@ -47,7 +47,10 @@ def _fixed_value(spec: S.Spec, pos: S.PositionTerm, i: int, u: int) -> sympy.Exp
     env[pos.names[0]], env[pos.names[1]] = sympy.Integer(i), sympy.Integer(u)
     if pos.expr is None:
         raise Reject("the position term has no formula")
-    value = kernels.evaluate(pos.expr, env)
+    try:
+        value = kernels.evaluate(pos.expr, env)
+    except (kernels.OutOfScope, KeyError, TypeError, ValueError) as exc:
+        raise Reject(f"the position formula is not evaluated at ({i}, {u}): {exc}") from None
     if isinstance(value, tuple):
         raise Reject("the position formula is not a scalar")
     return value
@@ -106,10 +109,26 @@ def _int(v, what: str) -> int:
     return v
 
 
+#: Symbolic n: the witness sits on positions ≤ 4, whose labels compare alike for every n ≥ 7 (no label may
+#: depend on n; min(|d|, n − |d|) = |d| for |d| ≤ 3 once n ≥ 6), so n = low, …, 7 covers every n ≥ low.
+SYMBOLIC_ROWS, STABLE_FROM = 4, 7
+
+
 def _row_swap(ctx, s, data: dict):
-    spec, n = ctx.spec, ctx.spec.tokens
+    n = ctx.spec.tokens
     if not isinstance(n, int):
-        raise Reject("a row swap is stated at a concrete n")
+        low = data.get("low")
+        if not isinstance(low, int) or low < SYMBOLIC_ROWS:
+            raise Reject(f"a symbolic n needs the range n ≥ low ≥ {SYMBOLIC_ROWS}")
+        if s["evidence"].get("range") != f"{n} ≥ {low}":
+            raise Reject("the range is not the one the derivation printed")
+        reasons = [_row_swap_at(ctx, s, data, m, SYMBOLIC_ROWS) for m in range(low, STABLE_FROM + 1)]
+        return VERIFIED, reasons[0][1] + f"; at every n from {low} to {STABLE_FROM}, hence for every n ≥ {low}"
+    return _row_swap_at(ctx, s, data, n, n)
+
+
+def _row_swap_at(ctx, s, data: dict, n: int, top: int):
+    spec = ctx.spec
     if spec.layers != 1 or data.get("budget") != 1:
         raise Reject("a row swap defeats a budget of one layer only")
     if spec.positional != "none":
@@ -121,8 +140,8 @@ def _row_swap(ctx, s, data: dict):
     if not (isinstance(swap, list) and len(swap) == 2):
         raise Reject("the swap is not a pair")
     a, b = (_int(x, "a swapped position") for x in swap)
-    if not all(1 <= p <= n for p in (i, a, b, v)) or len({i, a, b}) != 3 or v in (a, b):
-        raise Reject("the positions are not i, a, b distinct in 1..n with v ∉ {a, b}")
+    if not all(1 <= p <= top for p in (i, a, b, v)) or len({i, a, b}) != 3 or v in (a, b):
+        raise Reject(f"the positions are not i, a, b distinct in 1..{top} with v ∉ {{a, b}}")
     printed = s["evidence"].get("view witness") or {}
     if printed.get("position") != i or printed.get("swap") != [a, b]:
         raise Reject("the witness is not the one the derivation printed")
@@ -141,12 +160,33 @@ def _row_swap(ctx, s, data: dict):
                       f"k(0, 0) = {sympy.sstr(k00)} > 0, so ({a} {b}) is not in G")
 
 
-def _view(ctx, s, data: dict):
-    from .rules_graph import _concrete, _in_family_group
+def _labelled_bad(spec: S.Spec, heads, n: int, perm: list) -> set:
+    """Positions v where, in some head, σ does not carry {(class(v, u), u) : u ∈ N(v) ∪ {v}} onto σ(v)'s
+    (a position-blind head: the neighbourhood alone)."""
+    bad: set = set()
+    for head, nb in zip(spec.heads, patterns.in_neighbourhoods(heads, n)):
+        kind = head.bias
+        for v in range(1, n + 1):
+            sv = perm[v - 1]
+            if frozenset(perm[u - 1] for u in nb[v]) != nb[sv]:
+                bad.add(v)
+            elif kind is not None and any(_class(kind, n, sv, perm[u - 1]) != _class(kind, n, v, u) for u in nb[v]):
+                bad.add(v)
+    return bad
+
+
+def _view(ctx, s, data: dict, labelled: bool = False):
+    from .rules_graph import LargeN, SymbolicN, _concrete, _in_family_group
     spec = ctx.spec
-    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads):
-        raise Reject("the unlabelled view lemma needs heads without bias or position term and no encoding")
-    n, heads = _concrete(ctx)
+    if spec.positional != "none" or any(h.position is not None for h in spec.heads) or (
+            not labelled and any(h.bias for h in spec.heads)):
+        raise Reject("the view lemma used needs heads without position term, no encoding, and (unlabelled) no bias")
+    try:
+        n, heads = _concrete(ctx)
+    except SymbolicN:
+        raise Reject("a view witness is stated at a concrete n") from None
+    except LargeN:
+        raise Trust("n above the verifier's arc limit: the view witness is not re-checked here") from None
     d = _int(data.get("depth"), "the depth")
     if spec.layers != d or data.get("budget") != d:
         raise Reject("the depth is not the budget")
@@ -156,7 +196,7 @@ def _view(ctx, s, data: dict):
         raise Reject("the witness is not a permutation of 1..n with a position")
     if _in_family_group(ctx, heads, perm):
         raise Reject("the witness is a symmetry of the family: it shows nothing")
-    bad = patterns.view_bad_positions(perm, heads, n)
+    bad = _labelled_bad(spec, heads, n, perm) if labelled else patterns.view_bad_positions(perm, heads, n)
     outs = patterns.union_out(heads, n)
     near = []
     for v in sorted(bad):
@@ -180,6 +220,6 @@ def budget_witness(ctx, s):
     route = data.get("route")
     if route == "row swap":
         return _row_swap(ctx, s, data)
-    if route == "view witness":
-        return _view(ctx, s, data)
+    if route in ("view witness", "labelled view witness"):
+        return _view(ctx, s, data, labelled=route == "labelled view witness")
     raise Reject(f"unknown route {route!r}")
