@@ -143,3 +143,47 @@ def test_window_plus_causal_at_2332_needs_exactly_777_layers():
 def test_a_causal_head_with_strided_global_window_at_399_needs_exactly_2_layers():
     facts = _layers("tokens 399\n" + HEAD.format("causal") + "\n" + HEAD.format("strided(2) + global(1) + window(2)"))
     assert facts == {"diameter": 2, "layers": 2, "least": True}
+
+
+@pytest.mark.parametrize("patterns,n", [(["star", "blocks(4)"], 40), (["window(1) + global(2)"], 30),
+                                        (["blocks(3) + global(1)"], 31), (["strided(3) + star"], 30),
+                                        (["blocks(2) + global(2)"], 20), (["blocks(2)", "global(1)"], 20)])
+def test_orbits_without_listed_generators_are_the_generated_orbits(patterns, n, monkeypatch):
+    """When G's generators are too many to list, the group engine still gives its orbits (twin classes
+    joined by the quotient's automorphisms); they equal the orbits of the listed generators."""
+    from uapcheck.graphs import symmetry
+    from uapcheck.groups import orbits
+    spec = _spec(patterns, n)
+    graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+    listed = symmetry_group(graphs)
+    monkeypatch.setattr(symmetry, "MAX_GENERATOR_ENTRIES", 0)
+    unlisted = symmetry_group(graphs)
+    assert unlisted.generators is None and unlisted.order == listed.order
+    assert list(unlisted.orbit_of) == orbits(n, listed.generators)
+
+
+def test_a_group_with_too_many_generators_to_list_is_decided_from_its_orbits():
+    """A `star` head and a `blocks(4)` head at n = 2,000: G (order about 10^29) has too many generators to
+    list; its orbits suffice for the rooted views, which find a witness (once: undecided)."""
+    got = _setup(["star", "blocks(4)"], 2000)
+    graphs, d, grp, st = got
+    assert grp.generators is None
+    decision = decide_views(graphs, d, int(grp.order), None, st.preserves, orbit_of=grp.orbit_of)
+    assert decision.sufficient is False
+    assert verify_witness(graphs, d, decision.witness, st.preserves)
+
+
+@pytest.mark.parametrize("patterns", [["window(3) + causal"], ["offsets {2, 4} cyclic + causal"],
+                                      ["causal", "strided(2) + global(1) + window(2)"]])
+def test_the_audited_mid_size_patterns_agree_with_the_bliss_path_at_small_n(patterns):
+    for n in (20, 31, 44):
+        got = _setup(patterns, n)
+        graphs, d, grp, st = got
+        slow, mid = _both(graphs, d, grp, st)
+        assert slow.sufficient is not None and mid.sufficient is slow.sufficient, (patterns, n)
+
+
+def test_offsets_2_4_cyclic_with_causal_at_640_needs_exactly_161_layers():
+    """Found by a random audit of unions at 100 ≤ n ≤ 2,000 (once 162, not shown least)."""
+    facts = _layers("tokens 640\n" + HEAD.format("offsets {2, 4} cyclic + causal"))
+    assert facts == {"diameter": 161, "layers": 161, "least": True}

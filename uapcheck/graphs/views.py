@@ -449,11 +449,13 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                  in_group: Callable[[Sequence[int]], bool], *,
                  work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0,
                  arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
-                 vertex_classes: Optional[Sequence] = None) -> ViewDecision:
+                 vertex_classes: Optional[Sequence] = None,
+                 orbit_of: Optional[Sequence[int]] = None) -> ViewDecision:
     """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
 
     ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
-    ``in_group`` tests membership in it. With ``arc_classes`` (a head's arc labels, §11.10) or
+    ``in_group`` tests membership in it; ``orbit_of`` (the least member of each position's orbit) stands
+    in for generators too many to list. With ``arc_classes`` (a head's arc labels, §11.10) or
     ``vertex_classes`` (an absolute positional encoding), the views are labelled and G must be the
     group that keeps the labels too.
     """
@@ -472,10 +474,11 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
             raise AssertionError("internal error: a transposition witness failed its re-check")
         return ViewDecision(False, witness=found)
-    if group_generators is None:
+    if group_generators is None and orbit_of is None:
         return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
                                          "orbits are unknown")
-    orbit_of = orbits(n, group_generators)
+    # the orbits from the generators, or as the group engine computed them without listing generators
+    orbit_of = orbits(n, group_generators) if group_generators is not None else list(orbit_of or ())
     reps = sorted(set(orbit_of))
     sizes = {r: 0 for r in reps}
     for r in orbit_of:

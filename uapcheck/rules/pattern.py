@@ -237,7 +237,8 @@ class LayerCount:
 
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
-                  group_generators=None, arc_classes=None, no_witness_proves: bool = True) -> LayerCount:
+                  group_generators=None, arc_classes=None, no_witness_proves: bool = True,
+                  orbit_of=None) -> LayerCount:
     """The number of layers for a strongly connected pattern with directed diameter D.
 
     `in_group(perm_list)` tells whether a permutation (1-based image list) is in the pattern's group
@@ -249,7 +250,8 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if group_order is None:
         group_order, group_generators = 0, None
-    decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes)
+    decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
+                            orbit_of=orbit_of)
     labelled = arc_classes is not None and any(c is not None for c in arc_classes)
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
@@ -439,7 +441,8 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
                 pgroup = grp if (grp is not None and spec.positional == "none") else \
                     symmetry_group(graphs)
                 preserves = pattern_structure(graphs).preserves
-                count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators)
+                count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators,
+                                      orbit_of=pgroup.orbit_of)
         except BudgetExceeded:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
                                "suffice ran out of its time budget (30 s)")
