@@ -296,8 +296,51 @@ def test_a_forged_labelled_witness_is_rejected():
         replace(cert, kinds=("toeplitz",)).check()
 
 
-def test_fixed_position_weights_on_a_pattern_are_not_used():
-    r = run(text(12, "pattern window(3) + global(2)\n  " + ALIBI, layers=2))
+# D = 3, and D + 1 least by a labelled witness: σ = (1 3) at position 7 (the classes |u − v| of the even bias)
+SPARSE = ("pattern edges {1 -> 2, 1 -> 3, 2 -> 1, 2 -> 3, 2 -> 4, 2 -> 7, 3 -> 2, 3 -> 4, 3 -> 5, 4 -> 3, 4 -> 5, "
+          "4 -> 6, 5 -> 2, 5 -> 4, 5 -> 6, 6 -> 2, 6 -> 5, 6 -> 7, 7 -> 6}")
+
+
+def test_a_fixed_even_bias_on_a_pattern_gives_a_labelled_witness(tmp_path):
+    from uapcheck.verifier import verify
+    source = text(7, SPARSE + "\n  " + ALIBI, layers=3)
+    r = run(source)
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["route"] == "labelled view witness"
+    assert step.evidence["view witness"] == {"position": 7, "depth": 3, "swap": [1, 3]}
+    assert [f is not None for f in step.certificate.fixed] == [True]
+    report = verify(certificate_from_cli(source, tmp_path))
+    assert report.ok and any(s.rule == "PAT-BUDGET-WITNESS" and s.outcome == "verified" for s in report.steps)
+    # the certificate ties the classes to the bias: `toeplitz` classes for an even bias are refused
+    from dataclasses import replace
+    with pytest.raises(CertificateRejected, match="classes are not those"):
+        replace(step.certificate, kinds=("toeplitz",)).check()
+
+
+def test_a_labelled_witness_at_depth_d_coincides_numerically():
+    # three softmax layers with the fixed bias −m·|i − j| on the pattern: equal outputs at 7 for X and (1 3)X
+    n, d = 7, 3
+    arcs = {(1, 2), (1, 3), (2, 1), (2, 3), (2, 4), (2, 7), (3, 2), (3, 4), (3, 5), (4, 3), (4, 5), (4, 6), (5, 2),
+            (5, 4), (5, 6), (6, 2), (6, 5), (6, 7), (7, 6)}
+    mask = np.full((n, n), -np.inf)
+    for i, j in arcs:  # `edges {i -> j}`: i attends to j
+        mask[i - 1, j - 1] = 0.0
+    np.fill_diagonal(mask, 0.0)
+    bias = _bias(n, lambda t: -0.9 * t) + mask
+    rng = np.random.default_rng(3)
+    X = rng.uniform(0, 1, size=(n, d))
+    Xs = X.copy()
+    Xs[[0, 2]] = Xs[[2, 0]]
+    for _ in range(3):
+        params = [rng.normal(size=(d, d)) for _ in range(3)] + [bias, rng.normal(size=(8, d)), rng.normal(size=8),
+                                                               rng.normal(size=(d, 8))]
+        X, Xs = _layer(X, *params), _layer(Xs, *params)
+    assert np.abs(X[6] - Xs[6]).max() < 1e-9 * max(1.0, np.abs(X).max())
+
+
+def test_rotary_on_a_pattern_is_not_used():
+    r = run(text(7, SPARSE + "\n  rotary", layers=3, header=""))
     assert not steps(r, "PAT-BUDGET-WITNESS")
 
 

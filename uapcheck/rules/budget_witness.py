@@ -20,7 +20,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
-from ..certificates import (OFFSET_BIAS_KINDS, Certificate, ViewWitness, _bfs_from, _exact, _is_nonzero,
+from ..certificates import (OFFSET_BIAS_KINDS, Certificate, OffsetClass, ViewWitness, _bfs_from, _exact, _is_nonzero,
                             _reject, bias_class)
 from ..claim import Formula, claim
 from ..zero import is_zero
@@ -171,10 +171,11 @@ class LabelledViewWitness(Certificate):
     the given kind; the labels are recomputed here from the kinds."""
 
     graphs: tuple
-    kinds: tuple  # per head: None or a trainable bias kind
+    kinds: tuple  # per head: None or a trainable bias kind (for a fixed bias: the kind of its classes)
     depth: int
     position: int
     permutation: tuple  # [σ(1), ..., σ(n)]
+    fixed: tuple = ()  # per head: None, or the OffsetClass of its fixed bias (normalised, k(0, 0) > 0)
     kind = "labelled-view-witness"
 
     def check(self) -> None:
@@ -184,6 +185,14 @@ class LabelledViewWitness(Certificate):
             _reject(LabelledViewWitness, "not a permutation with a position and a depth")
         if any(k is not None and k not in ("free",) + OFFSET_BIAS_KINDS for k in self.kinds):
             _reject(LabelledViewWitness, "a head's labels are not trainable bias classes")
+        for k, offset in enumerate(self.fixed):
+            if offset is None:
+                continue
+            if not isinstance(offset, OffsetClass) or offset.multiplicative:
+                _reject(LabelledViewWitness, f"head {k + 1}: a fixed term needs the offset classes of its bias")
+            offset.check()  # h(j − i), injective on the offsets (on |m| when even)
+            if self.kinds[k] != ("symmetric toeplitz" if offset.even else "toeplitz"):
+                _reject(LabelledViewWitness, f"head {k + 1}: the classes are not those of its fixed bias")
         bad, outside = _labelled_bad(self.graphs, self.kinds, perm)
         if not outside:
             _reject(LabelledViewWitness, "σ keeps every head's labelled arcs: it is in the group")
@@ -194,7 +203,8 @@ class LabelledViewWitness(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "depth": self.depth, "position": self.position, "kinds": list(self.kinds),
-                "permutation": list(self.permutation)}
+                "permutation": list(self.permutation),
+                "fixed": [None if f is None else f.to_json() for f in self.fixed]}
 
 
 def _labelled_bad(graphs, kinds, perm) -> tuple[set, bool]:
@@ -329,8 +339,9 @@ def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitn
         return None
     if not layer_step.facts.get("least") or spec.positional != "none":
         return None
-    if any(h.position is not None for h in spec.heads):
-        return None  # fixed position weights: their labelled witness is the engine's alone
+    fixed = tuple(_fixed_offset(spec, h) if h.position is not None else None for h in spec.heads)
+    if any(h.position is not None and f is None for h, f in zip(spec.heads, fixed)):
+        return None  # RoPE, buckets, a factor, or an offset function not shown injective on its classes
     cert = layer_step.certificate
     if isinstance(cert, ViewWitness):
         if any(h.bias for h in spec.heads) or spec.layers != cert.diameter:
@@ -347,12 +358,41 @@ def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitn
     perm = _permutation(witness, graphs[0].n)
     if perm is None or not isinstance(witness.get("position"), int):
         return None
-    labelled = LabelledViewWitness(tuple(graphs), tuple(h.bias for h in spec.heads), d, witness["position"], perm)
+    kinds = tuple(h.bias if f is None else ("symmetric toeplitz" if f.even else "toeplitz")
+                  for h, f in zip(spec.heads, fixed))
+    labelled = LabelledViewWitness(tuple(graphs), kinds, d, witness["position"], perm,
+                                   fixed if any(f is not None for f in fixed) else ())
     try:
         labelled.check()
     except proof.CertificateRejected:
         return None
     return labelled
+
+
+def _fixed_offset(spec: S.Spec, head: S.Head) -> Optional[OffsetClass]:
+    """The OffsetClass of a fixed bias on a normalised head with k(0, 0) > 0 whose offset function is injective
+    (or even and injective on |m|): its weights on an arc are a function of the arc's class, the row constant
+    b(v, v) cancelling in the normalisation (the labelled view lemma, §14.11(a)), and a σ moving a labelled arc
+    is not a symmetry (§16.1); else None."""
+    from . import positions as P
+    pos = head.position
+    if pos is None or pos.kind != "bias" or head.bias is not None or not head.normalized or head.projection \
+            is not None or head.nystrom or head.differential or head.heads is not None:
+        return None
+    info = P.analyse(spec, head)
+    if info.kind not in ("injective", "symmetric") or info.h is None or _k00(spec, head) is None:
+        return None
+    try:
+        term = P.position_expr(spec, head)
+    except (ValueError, TypeError, KeyError):
+        return None
+    offset = OffsetClass(term, P.I, P.J, P.M, info.h, False, info.kind == "symmetric", spec.tokens, info.method,
+                         info.bits)
+    try:
+        offset.check()
+    except proof.CertificateRejected:
+        return None
+    return offset
 
 
 def _permutation(witness: dict, n: int) -> Optional[tuple]:
@@ -407,8 +447,8 @@ def _pattern_claim(spec: S.Spec, cert: "ViewWitness | LabelledViewWitness", laye
     n = len(cert.permutation)
     moved = [k for k, img in enumerate(cert.permutation, start=1) if img != k]
     sigma = (f"σ = ({moved[0]} {moved[1]})" if len(moved) == 2 else "the witness σ")
-    what = ("labelled neighbourhood (the arcs with their bias classes, docs/theory.md §11.10)" if labelled
-            else "neighbourhood")
+    what = ("labelled neighbourhood (the arcs with their bias classes, or the classes of the offset of a fixed "
+            "bias, docs/theory.md §11.10)" if labelled else "neighbourhood")
     statement = claim(f"`layers {spec.layers}` is the directed diameter D = {d}, below the least count D + 1: "
                       f"{sigma} is not a symmetry of the {'labelled ' if labelled else ''}pattern, and every "
                       f"position whose {what} it changes is at distance ≥ {d} from position {i}, so with {d} layers "

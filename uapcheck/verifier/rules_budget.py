@@ -160,12 +160,30 @@ def _row_swap_at(ctx, s, data: dict, n: int, top: int):
                       f"k(0, 0) = {sympy.sstr(k00)} > 0, so ({a} {b}) is not in G")
 
 
-def _labelled_bad(spec: S.Spec, heads, n: int, perm: list) -> set:
+def _label_kinds(ctx, n: int) -> list:
+    """Per head: None (position-blind), its trainable bias kind, or for a fixed bias on a normalised head with
+    k(0, 0) > 0 the kind whose classes its offset function has (re-derived: injective → `toeplitz`, even and
+    injective on |m| → `symmetric toeplitz`); anything else is refused."""
+    from .rules_positions import effective_bias
+    kinds = []
+    for head in ctx.spec.heads:
+        pos = head.position
+        if pos is None:
+            kinds.append(head.bias)
+            continue
+        if pos.kind != "bias" or head.bias is not None or not head.normalized or head.heads is not None \
+                or head.differential:
+            raise Reject("a labelled witness for a position term other than a fixed bias on a normalised head")
+        _k00_positive(ctx.spec, head)
+        kinds.append(effective_bias(ctx, head, n))
+    return kinds
+
+
+def _labelled_bad(spec: S.Spec, heads, n: int, perm: list, kinds: list) -> set:
     """Positions v where, in some head, σ does not carry {(class(v, u), u) : u ∈ N(v) ∪ {v}} onto σ(v)'s
     (a position-blind head: the neighbourhood alone)."""
     bad: set = set()
-    for head, nb in zip(spec.heads, patterns.in_neighbourhoods(heads, n)):
-        kind = head.bias
+    for kind, nb in zip(kinds, patterns.in_neighbourhoods(heads, n)):
         for v in range(1, n + 1):
             sv = perm[v - 1]
             if frozenset(perm[u - 1] for u in nb[v]) != nb[sv]:
@@ -178,9 +196,8 @@ def _labelled_bad(spec: S.Spec, heads, n: int, perm: list) -> set:
 def _view(ctx, s, data: dict, labelled: bool = False):
     from .rules_graph import LargeN, SymbolicN, _concrete, _in_family_group
     spec = ctx.spec
-    if spec.positional != "none" or any(h.position is not None for h in spec.heads) or (
-            not labelled and any(h.bias for h in spec.heads)):
-        raise Reject("the view lemma used needs heads without position term, no encoding, and (unlabelled) no bias")
+    if spec.positional != "none" or (not labelled and any(h.bias or h.position is not None for h in spec.heads)):
+        raise Reject("the view lemma used needs no encoding, and (unlabelled) heads without bias or position term")
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
@@ -194,9 +211,15 @@ def _view(ctx, s, data: dict, labelled: bool = False):
     perm = data.get("permutation")
     if not isinstance(perm, list) or not patterns.is_permutation(perm, n) or not 1 <= i <= n:
         raise Reject("the witness is not a permutation of 1..n with a position")
-    if _in_family_group(ctx, heads, perm):
-        raise Reject("the witness is a symmetry of the family: it shows nothing")
-    bad = _labelled_bad(spec, heads, n, perm) if labelled else patterns.view_bad_positions(perm, heads, n)
+    if labelled:
+        kinds = _label_kinds(ctx, n)
+        if patterns.preserves(perm, patterns.labels_at(spec, heads, n, kinds), spec.positional):
+            raise Reject("the witness keeps every labelled arc: it is a symmetry of the family")
+        bad = _labelled_bad(spec, heads, n, perm, kinds)
+    else:
+        if _in_family_group(ctx, heads, perm):
+            raise Reject("the witness is a symmetry of the family: it shows nothing")
+        bad = patterns.view_bad_positions(perm, heads, n)
     outs = patterns.union_out(heads, n)
     near = []
     for v in sorted(bad):
@@ -205,7 +228,8 @@ def _view(ctx, s, data: dict, labelled: bool = False):
             near.append(v)
     if near:
         raise Reject(f"position {near[0]}, whose neighbourhood σ changes, is within {d - 1} of {i}")
-    return VERIFIED, (f"view witness re-checked on the arcs: σ is not a symmetry and every position whose "
+    what = "labelled view witness (classes recomputed)" if labelled else "view witness"
+    return VERIFIED, (f"{what} re-checked on the arcs: σ is not a symmetry and every position whose "
                       f"neighbourhood it changes is at distance ≥ {d} from {i}: {d} layers give X and σX the same "
                       f"output at {i}")
 
