@@ -264,9 +264,14 @@ def group(ctx, s):
     import math
     data = s.get("data") or {}
     from .trees import decode
-    claimed = decode(data.get("order"), ctx.symbols)
-    if not claimed.is_Integer:
-        raise Reject("the group's order is not stated as an integer")
+    if data.get("order") is None:
+        # an order too long for the certificate's integers is stated in the bounded form "≈ m × 10^e"
+        # (the certificate's `order`): the recomputed order is compared with that statement
+        claimed = _approximate_order(s)
+    else:
+        claimed = decode(data.get("order"), ctx.symbols)
+        if not claimed.is_Integer:
+            raise Reject("the group's order is not stated as an integer")
     gens = data.get("generators")
     if isinstance(gens, list):
         for g in gens:
@@ -285,13 +290,40 @@ def group(ctx, s):
     order = q_order
     for members, _ in parts:
         order *= math.factorial(len(members))
-    if order != claimed:
+    if isinstance(claimed, tuple):
+        if not _agrees_with(order, *claimed):
+            raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not ≈ {claimed[0]} × 10^{claimed[1]}")
+    elif order != claimed:
         raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not the stated order")
     big = sorted((len(m) for m, _ in parts if len(m) > 1), reverse=True)
+    stated = (f"agrees with the stated ≈ {claimed[0]} × 10^{claimed[1]} (to one unit in its last digit)"
+              if isinstance(claimed, tuple) else "equals the stated order")
     return VERIFIED, (f"twin classes recomputed on the interval model ({len(parts)} classes; sizes ≥ 2: "
                       f"{big[:6]}{'…' if len(big) > 6 else ''}), each checked to be a module (every permutation "
                       f"of it is an automorphism) and maximal; the coloured quotient's group by nauty (order "
-                      f"{q_order}); |Aut| = |Aut(quotient)| · ∏ |C|! equals the stated order")
+                      f"{q_order}); |Aut| = |Aut(quotient)| · ∏ |C|! {stated}")
+
+
+def _approximate_order(s) -> tuple:
+    """The stated order "≈ m × 10^e" of a step whose exact order is too long to write: (m as text, e)."""
+    import re
+    text = (s.get("certificate") or {}).get("order")
+    match = re.fullmatch(r"≈ ([1-9]\.[0-9]+) × 10\^([0-9]+)", text) if isinstance(text, str) else None
+    if match is None:
+        raise Reject("the group's order is stated neither as an integer nor as ≈ m × 10^e")
+    return match.group(1), int(match.group(2))
+
+
+def _agrees_with(order: int, mantissa: str, exponent: int) -> bool:
+    """Whether the positive integer `order` is mantissa × 10^exponent to within one unit in the
+    mantissa's last place (the statement is a rounding of a floating-point logarithm, so its last digit
+    may be off by one). Exact: compared in integers, (m − 1) · 10^(e − k) ≤ order ≤ (m + 1) · 10^(e − k)
+    with m the mantissa's k-digit fraction written as an integer."""
+    whole, _, frac = mantissa.partition(".")
+    m, scale = int(whole + frac), exponent - len(frac)
+    if scale >= 0:
+        return (m - 1) * 10 ** scale <= order <= (m + 1) * 10 ** scale
+    return (m - 1) <= order * 10 ** (-scale) <= (m + 1)
 
 
 def _quotient_order(ctx, parts, part_of) -> int:
