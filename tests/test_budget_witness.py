@@ -374,3 +374,12 @@ def test_a_symbolic_budget_is_left_to_the_other_budget_rules():
     r = run("tokens n\nattention {\n  " + SOFTMAX + "\n  pattern window(3) + global(2)\n}\nlayers 2\n")
     assert r.verdict == "INCONCLUSIVE" and steps(r, "PAT-BUDGET-VIEW")
     assert isinstance(r.spec.tokens, str) and not isinstance(r.spec.heads[0].pattern, S.Full)
+
+
+def test_a_family_theorems_witness_on_unbiased_heads_is_not_called_labelled():
+    # window(3) + global(2) at 5,000 tokens: Theorem F2's witness, on heads without labels
+    r = run(text(5000, "pattern window(3) + global(2)", layers=2, header=""))
+    assert r.verdict == "NOT-UAP"
+    (step,) = steps(r, "PAT-BUDGET-WITNESS")
+    assert step.evidence["route"] == "view witness"
+    assert "labelled" not in str(step.claim)

@@ -442,7 +442,9 @@ def budget_witness_step(spec: S.Spec, cert: "RowSwap | ViewWitness | LabelledVie
 
 def _pattern_claim(spec: S.Spec, cert: "ViewWitness | LabelledViewWitness", layer_step: Optional[proof.Step]
                    ) -> proof.Step:
-    labelled = isinstance(cert, LabelledViewWitness)
+    # labelled only when some head carries labels (a family theorem's witness on unbiased heads has none)
+    labelled = isinstance(cert, LabelledViewWitness) and (any(k is not None for k in cert.kinds)
+                                                          or any(f is not None for f in cert.fixed))
     i, d = cert.position, (cert.depth if isinstance(cert, LabelledViewWitness) else cert.diameter)
     n = len(cert.permutation)
     moved = [k for k, img in enumerate(cert.permutation, start=1) if img != k]
