@@ -312,7 +312,8 @@ def order_text(order) -> Union[int, str]:
 
 
 def position_set(points: Sequence[int]) -> str:
-    """A set of 1-based positions, compactly: an interval, an arithmetic progression, or a prefix."""
+    """A set of 1-based positions, compactly: an interval, an arithmetic progression, up to 6 listed, or a
+    prefix with the count."""
     pts = sorted(points)
     if not pts:
         return "∅"
@@ -323,6 +324,8 @@ def position_set(points: Sequence[int]) -> str:
         if step == 1:
             return f"{{{pts[0]}, …, {pts[-1]}}}"
         return f"{{{pts[0]}, {pts[1]}, …, {pts[-1]}}}"
+    if len(pts) <= 6:
+        return "{" + ", ".join(map(str, pts)) + "}"
     head = ", ".join(map(str, pts[:4]))
     return f"{{{head}, …}} ({len(pts)} positions)"
 
@@ -339,6 +342,8 @@ def position_set_latex(points: Sequence[int]) -> str:
         if step == 1:
             return rf"\{{{pts[0]}, \ldots, {pts[-1]}\}}"
         return rf"\{{{pts[0]}, {pts[1]}, \ldots, {pts[-1]}\}}"
+    if len(pts) <= 6:
+        return r"\{" + ", ".join(map(str, pts)) + r"\}"
     head = ", ".join(map(str, pts[:4]))
     return rf"\{{{head}, \ldots\}}\ ({len(pts)}\text{{ positions}})"
 
@@ -402,7 +407,7 @@ class GroupStructure:
 
     @property
     def text(self) -> str:
-        product = " × ".join(f.text for f in self.factors)
+        product = " × ".join(f"({f.text})" if _bracketed(f, self.factors) else f.text for f in self.factors)
         if self.quotient_order is None:
             return product
         return (f"({product}) ⋊ a group of order {order_text(self.quotient_order)} permuting the "
@@ -410,7 +415,7 @@ class GroupStructure:
 
     @property
     def latex(self) -> str:
-        product = r" \times ".join(f.latex for f in self.factors)
+        product = r" \times ".join(f"({f.latex})" if _bracketed(f, self.factors) else f.latex for f in self.factors)
         if self.quotient_order is None:
             return product
         from .render.math import integer
@@ -418,13 +423,31 @@ class GroupStructure:
                 rf"\text{{ permuting the {self.classes} twin classes}}")
 
 
+def _bracketed(factor, factors: tuple) -> bool:
+    """A wreath product among other factors is bracketed: S_7 on {2, …, 8} × (S_8 ≀ S_3 on the blocks …)."""
+    return len(factors) > 1 and getattr(factor, "compound", False)
+
+
 def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
-                    quotient_is_reflection: bool = False) -> Optional[GroupStructure]:
+                    quotient_is_reflection: bool = False,
+                    quotient_generators: Optional[Sequence[Sequence[int]]] = None) -> Optional[GroupStructure]:
     """G = ∏ Sym(C) over the twin classes C, extended by the quotient group permuting classes.
 
-    ``classes`` are 0-based twin classes (positions u, v with (u v) ∈ G). Returns None when there is
-    nothing to say beyond a standard name (no twin class of size ≥ 2 and a trivial quotient).
+    ``classes`` are 0-based twin classes (positions u, v with (u v) ∈ G). With the quotient's
+    generators (permutations of class indices), the part permuting classes is named by structure when
+    class_action proves a name (wreath products, C_k, D_k, the reflection of an interval); otherwise it
+    stays "a group of order N". Returns None when there is nothing to say beyond a standard name (no
+    twin class of size ≥ 2 and a trivial quotient).
     """
+    if quotient_order > 1 and not quotient_is_reflection and quotient_generators:
+        from .class_action import name_action
+        acting = name_action(classes, quotient_generators, quotient_order)
+        if acting is not None:
+            moved = {x for g in quotient_generators for x in range(len(classes)) if g[x] != x}
+            rest = [m for x, m in enumerate(classes) if x not in moved]
+            fixed = group_structure(n, rest, 1)
+            parts = list(fixed.factors if fixed is not None else ()) + acting
+            return GroupStructure(tuple(sorted(parts, key=_least_position)))
     factors: list = []
     big = sorted((m for m in classes if len(m) > 1), key=lambda m: m[0])
     by_size: dict[int, list] = {}
@@ -446,6 +469,18 @@ def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: in
     if not factors:
         return None
     return GroupStructure(tuple(factors), quotient_order, len(classes))
+
+
+def _least_position(factor) -> int:
+    """The least position a factor acts on (factors are listed in this order)."""
+    least = getattr(factor, "least", None)
+    if least is not None:
+        return least
+    if isinstance(factor, SymmetricOn):
+        return min(factor.positions)
+    if isinstance(factor, PowerOn):
+        return min(factor.covered)
+    return min(factor.positions) if factor.positions else 0
 
 
 def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int,

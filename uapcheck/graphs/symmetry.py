@@ -66,6 +66,8 @@ POSITIONAL_KINDS = ("none", "absolute")
 
 #: Generators are listed only while (number of generators) × n stays below this.
 MAX_GENERATOR_ENTRIES = 5_000_000
+#: The part of G permuting twin classes is named by structure up to this many classes (class_action).
+MAX_NAMED_CLASSES = 20_000
 #: BLISS splitting heuristic (first largest maximally non-equitable cell).
 SPLITTING = "flm"
 
@@ -634,6 +636,16 @@ class _Solution:
         for size, count in Counter(len(m) for m in self.classes if len(m) > 1).items():
             order *= _factorial(size) ** count
         self.order = order
+        self._qgens: Optional[list] = None
+
+    def quotient_generators(self) -> list:
+        """BLISS's generators of Aut(quotient), as permutations of the class indices (cached)."""
+        if self._qgens is None:
+            q = len(self.classes)
+            raw = (self.qgraph.automorphism_group(sh=SPLITTING, color=self.qcolours)
+                   if self.q_order > 1 else [])
+            self._qgens = [tuple(g[:q]) for g in raw]
+        return self._qgens
 
     def orbits(self) -> tuple[int, ...]:
         """The least member (0-based) of each position's G-orbit, without listing G's generators: a twin
@@ -671,8 +683,7 @@ class _Solution:
         in_class = sum((1 if len(m) == 2 else 2) for m in classes if len(m) >= 2)
         if (in_class + q_order.bit_length()) * n > MAX_GENERATOR_ENTRIES:
             return None
-        qgens = (self.qgraph.automorphism_group(sh=SPLITTING, color=self.qcolours)
-                 if q_order > 1 else [])
+        qgens = self.quotient_generators()
         gens: list[tuple[int, ...]] = []
         ident = list(range(1, n + 1))
         for members in classes:
@@ -687,7 +698,7 @@ class _Solution:
                     gens.append(tuple(p))
         for qg in qgens:
             if len(classes) == n:  # classes are [0], [1], ...: the generator itself
-                p = [k + 1 for k in qg[:n]]
+                p = [k + 1 for k in qg]
             else:
                 p = [0] * n
                 for k, members in enumerate(classes):
@@ -764,7 +775,10 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     method = f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})"
     parts = None
     if name is None or name.startswith("stabilizer"):
-        parts = typed_structure(n, classes, sol.q_order, _quotient_is_reflection(classes, gens, sol.q_order))
+        reflected = _quotient_is_reflection(classes, gens, sol.q_order)
+        qgens = sol.quotient_generators() if sol.q_order > 1 and not reflected and \
+            len(classes) <= MAX_NAMED_CLASSES else None
+        parts = typed_structure(n, classes, sol.q_order, reflected, qgens)
     return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
                          factorial_order_text(classes, sol.q_order), parts, factorial_order_latex(classes, sol.q_order),
                          orbit_of=sol.orbits() if gens is None else None)
