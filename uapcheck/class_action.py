@@ -1,4 +1,4 @@
-"""How a group G ≤ S_n permutes its twin classes, named by structure (docs/theory.md §9.4).
+"""How a group G ≤ S_n permutes its twin classes, named by structure (docs/theory.md §11.9, "Groups named by structure").
 
 The twin classes C_1, …, C_q of G (maximal sets of positions every permutation of which lies in G) are
 permuted by G, and the kernel of that action is ∏ Sym(C). So G = {σ : σ maps each class onto a class and

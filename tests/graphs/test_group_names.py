@@ -1,4 +1,4 @@
-"""Groups named by structure (uapcheck/class_action.py, docs/theory.md §9.4): every name is read back as
+"""Groups named by structure (uapcheck/class_action.py, docs/theory.md §11.9): every name is read back as
 a set of permutations, by its own definition written out here, and compared with the set of all
 permutations of S_n that preserve every head (brute force over S_n on the reference arcs)."""
 import itertools

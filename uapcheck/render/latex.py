@@ -210,7 +210,8 @@ def formula_tex(part) -> str:
     if tex is None:
         return escape(part.text)
     tex = " ".join(tex.split())
-    if len(tex) > _LONG_FORMULA:
+    if len(tex) > _LONG_FORMULA or getattr(part, "structure", None) is not None:
+        # a group named by its structure has words in \text, where TeX cannot break: a line of its own
         return r"\par{\centering\uapmath{" + tex + r"}\par}"
     return f"${tex}$"
 
