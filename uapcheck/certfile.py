@@ -134,8 +134,12 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         if not isinstance(order, int) and isinstance(ev.get("block group order"), int):
             order = _lifted_order(ev, spec)
         listed = isinstance(gens, list) and all(isinstance(g, list) for g in gens)  # image lists, not "(1 2)"
-        return {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
+        data = {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
                 "generators": gens if listed else None}
+        structure = _named_structure(ev.get("name"), spec) if listed else None
+        if structure is not None:
+            data["structure"] = structure
+        return data
     if n > MAX_ARCS_N:
         return _large_pattern_data(step)
     from .verifier.patterns import bfs
@@ -161,6 +165,32 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"i": wit.get("i"), "j": j, "distance": wit.get("distance from j to i"),
                 "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
     return None
+
+
+def _named_structure(name, spec, graphs=None) -> Optional[dict]:
+    """The typed factors behind a group named by its structure (recomputed: the step keeps only the words),
+    when the recomputed group's name is the printed one; None for a standard or other name."""
+    from .groups import NamedGroup
+    if not isinstance(name, str) or name in {g.value for g in NamedGroup} or name.startswith("stabilizer") \
+            or not isinstance(spec.tokens, int) or spec.tokens > MAX_ARCS_N:
+        return None
+    from .graphs import symmetry_group
+    if graphs is None:
+        grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
+    else:
+        grp = symmetry_group(graphs)
+    if grp.structure != name or grp.structure_parts is None:
+        return None
+    return grp.structure_parts.to_json()
+
+
+def _sequence_structure(name, spec) -> Optional[dict]:
+    """`_named_structure` for the group of a per-layer sequence (every layer's heads, as SEQ-GROUP)."""
+    if not isinstance(spec.tokens, int) or spec.tokens > MAX_ARCS_N or not isinstance(name, str):
+        return None
+    from .rules.layers import _network_layers, build_sequence
+    seq, _ = _network_layers(build_sequence(spec), spec.layers if isinstance(spec.layers, int) else None)
+    return _named_structure(name, spec, seq.distinct_graphs())
 
 
 def _layers_data(ev: dict, spec, certificate=None) -> dict:
@@ -373,6 +403,9 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
             data["generators"] = gens if isinstance(gens, list) else None
             if data["order"] is None and isinstance(kernel.get("order"), int):
                 data["order"] = kernel["order"]  # a large order is printed as text; the kernel's is exact
+            structure = _sequence_structure(data["name"], spec) if data["generators"] is not None else None
+            if structure is not None:
+                data["structure"] = structure
         return data
     if step.rule in ("SEQ-CONNECTED", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-REACH", "CONV-DISCONNECTED"):
         return _mixer_reach_data(step, spec)

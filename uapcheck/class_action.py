@@ -33,6 +33,8 @@ from .groups import position_set, position_set_latex
 
 #: Q is analysed only while it moves at most this many classes (above: "a group of order N").
 MAX_MOVED_CLASSES = 4096
+#: An orbit is compared with at most this many families of its signature (a bound on the work).
+MAX_LINK_TRIES = 32
 #: Above this many classes in an orbit, only a few candidate pairs are tried for its cyclic order.
 ALL_PAIRS_UP_TO = 64
 
@@ -105,6 +107,9 @@ class WreathOn:
                                           for c in self.base) + ")"
         return "(" + " × ".join(f"S_{len(c)} on {position_set(c)}" for c in self.base) + ")"
 
+    def to_json(self) -> dict:
+        return {"kind": "wreath", "top": self.top, "parts": [[list(c) for c in block] for block in self.parts]}
+
     @property
     def text(self) -> str:
         k = len(self.blocks)
@@ -128,6 +133,9 @@ class CycleOn:
     @property
     def least(self) -> int:
         return min(self.cycle)
+
+    def to_json(self) -> dict:
+        return {"kind": "cycle", "top": self.top, "cycle": list(self.cycle)}
 
     @property
     def text(self) -> str:
@@ -213,7 +221,7 @@ def _families(orbits: list[list[int]], gens: Sequence[Perm]) -> list[list[tuple[
     by_signature: dict[tuple, list[int]] = defaultdict(list)  # signature -> indices into families
     for orbit in orbits:
         sig = _signature(orbit, gens)
-        for f in by_signature[sig]:
+        for f in by_signature[sig][:MAX_LINK_TRIES]:  # unlinked at worst: the orders then decide nothing
             maps = _equivariant(families[f][0][0], orbit, gens)
             if maps:
                 families[f].append((orbit, maps))
@@ -288,6 +296,37 @@ def _dihedral_part(cycle: list[int], gens: Sequence[Perm]) -> frozenset:
 
 # ---------------------------------------------------------------------------------------------
 # Naming
+
+def name_by_colours(classes: Sequence[Sequence[int]], colours: Sequence[int], order: int) -> Optional[list]:
+    """Q named without its generators: Q keeps a colouring of the classes (size, internal label, and any
+    refinement every automorphism keeps), so Q ≤ ∏ Sym(classes of one colour); when |Q| is that product's
+    order, Q is the product: S_m ≀ S_k on each colour's k classes of size m. None otherwise (or when a
+    colour holds single positions, which Q cannot permute freely: they would be twins)."""
+    by_colour: dict[int, list[int]] = defaultdict(list)
+    for x in range(len(classes)):
+        by_colour[colours[x]].append(x)
+    moved = [members for members in by_colour.values() if len(members) > 1]
+    if sum(map(len, moved)) > MAX_MOVED_CLASSES or not moved:
+        return None
+    bound = 1
+    for members in moved:
+        bound *= math.factorial(len(members))
+        if bound > order:
+            return None
+    if bound != order:
+        return None
+    factors = []
+    for members in moved:
+        parts = [(tuple(v + 1 for v in classes[x]),) for x in sorted(members)]
+        if len(parts[0][0]) < 2:
+            return None
+        blocks = [p[0] for p in parts]
+        words = _blocks_words(blocks, ordered=False)
+        if words is None:
+            return None
+        factors.append(WreathOn("S", tuple(blocks), tuple(parts), words))
+    return factors
+
 
 def name_action(classes: Sequence[Sequence[int]], gens: Sequence[Perm], order: int) -> Optional[list]:
     """The factors naming Q (the group the generators induce on the 0-based `classes`, of exact order
@@ -368,6 +407,7 @@ def _family_factor(classes, family, top: str, first: list[int], gens, fixed_sing
         moved = sorted(blocks[0] + blocks[1])
         lo, hi = moved[0], moved[-1]
         if (lo + hi) % 2 == 0 and (lo + hi) // 2 in fixed_singles:
+            fixed_singles.discard((lo + hi) // 2)  # one factor names it, so the factors stay disjoint
             moved = sorted(moved + [(lo + hi) // 2])
         swap = {}
         for a, b in zip(members[0], members[1]):

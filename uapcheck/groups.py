@@ -362,13 +362,20 @@ class SymmetricOn:
     def latex(self) -> str:
         return rf"S_{{{self.size}}} \text{{ on }} {position_set_latex(self.positions)}"
 
+    def to_json(self) -> dict:
+        return {"kind": "symmetric", "positions": list(self.positions)}
+
 
 @dataclass(frozen=True)
 class PowerOn:
-    """(S_k)^c on c twin classes of k positions each."""
+    """(S_k)^c on c twin classes of k positions each (`classes`, 1-based, for certificates)."""
     size: int
     count: int
     covered: tuple
+    classes: tuple = field(default=(), compare=False)
+
+    def to_json(self) -> dict:
+        return {"kind": "power", "classes": [list(c) for c in self.classes]}
 
     @property
     def text(self) -> str:
@@ -394,6 +401,9 @@ class ReflectionOf:
     def latex(self) -> str:
         return r"\text{the reflection}" + (rf"\text{{ of }} {position_set_latex(self.positions)}"
                                            if self.positions is not None else "")
+
+    def to_json(self) -> dict:
+        return {"kind": "reflection", "positions": None if self.positions is None else list(self.positions)}
 
 
 @dataclass(frozen=True)
@@ -422,6 +432,12 @@ class GroupStructure:
         return (rf"({product}) \rtimes \text{{a group of order }} {integer(self.quotient_order)}"
                 rf"\text{{ permuting the {self.classes} twin classes}}")
 
+    def to_json(self) -> dict:
+        """The typed parts for a certificate: `uapcheck verify` words the name from them and rebuilds the
+        named group (uapcheck/verifier/named_structure.py)."""
+        return {"factors": [f.to_json() for f in self.factors], "quotient order": self.quotient_order,
+                "classes": self.classes}
+
 
 def _bracketed(factor, factors: tuple) -> bool:
     """A wreath product among other factors is bracketed: S_7 on {2, …, 8} × (S_8 ≀ S_3 on the blocks …)."""
@@ -430,7 +446,8 @@ def _bracketed(factor, factors: tuple) -> bool:
 
 def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: int,
                     quotient_is_reflection: bool = False,
-                    quotient_generators: Optional[Sequence[Sequence[int]]] = None) -> Optional[GroupStructure]:
+                    quotient_generators: Optional[Sequence[Sequence[int]]] = None,
+                    quotient_colours: Optional[Sequence[int]] = None) -> Optional[GroupStructure]:
     """G = ∏ Sym(C) over the twin classes C, extended by the quotient group permuting classes.
 
     ``classes`` are 0-based twin classes (positions u, v with (u v) ∈ G). With the quotient's
@@ -439,12 +456,18 @@ def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: in
     stays "a group of order N". Returns None when there is nothing to say beyond a standard name (no
     twin class of size ≥ 2 and a trivial quotient).
     """
-    if quotient_order > 1 and not quotient_is_reflection and quotient_generators:
-        from .class_action import name_action
-        acting = name_action(classes, quotient_generators, quotient_order)
+    if quotient_order > 1 and not quotient_is_reflection and (quotient_generators or quotient_colours):
+        from .class_action import name_action, name_by_colours
+        acting = None if quotient_colours is None else name_by_colours(classes, quotient_colours, quotient_order)
         if acting is not None:
-            moved = {x for g in quotient_generators for x in range(len(classes)) if g[x] != x}
-            rest = [m for x, m in enumerate(classes) if x not in moved]
+            moved = {v for f in acting for block in f.parts for c in block for v in c}
+            rest = [m for m in classes if m[0] + 1 not in moved]
+        elif quotient_generators:
+            acting = name_action(classes, quotient_generators, quotient_order)
+            if acting is not None:
+                moving = {x for g in quotient_generators for x in range(len(classes)) if g[x] != x}
+                rest = [m for x, m in enumerate(classes) if x not in moving]
+        if acting is not None:
             fixed = group_structure(n, rest, 1)
             parts = list(fixed.factors if fixed is not None else ()) + acting
             return GroupStructure(tuple(sorted(parts, key=_least_position)))
@@ -458,7 +481,8 @@ def group_structure(n: int, classes: Sequence[Sequence[int]], quotient_order: in
         if len(same) > 3:
             if members is same[0]:  # many classes of one size: one factor (S_k)^c
                 covered = tuple(sorted(v + 1 for m in same for v in m))
-                factors.append(PowerOn(len(members), len(same), covered))
+                factors.append(PowerOn(len(members), len(same), covered,
+                                       tuple(tuple(v + 1 for v in m) for m in same)))
             continue
         factors.append(SymmetricOn(len(members), tuple(sorted(v + 1 for v in members))))
     if quotient_order == 1:
@@ -502,10 +526,21 @@ def factorial_order_text(classes: Sequence[Sequence[int]], quotient_order: int) 
         for k, c in sizes.items():
             total *= math.factorial(k) ** c
         return total
-    parts = [] if quotient_order == 1 else [str(order_text(quotient_order))]
+    root = _factorial_root(quotient_order)
+    parts = [] if quotient_order == 1 else [f"{root}!" if root else str(order_text(quotient_order))]
     for k in sorted(sizes, reverse=True):
         parts.append(f"{k}!" if sizes[k] == 1 else f"({k}!)^{sizes[k]}")
     return " · ".join(parts) or "1"
+
+
+def _factorial_root(value: int) -> Optional[int]:
+    """k when value = k! with k ≥ 21 (smaller factorials print as numbers), else None; at most 100,000
+    multiplications."""
+    m, k = 1, 1
+    while m < value and k < 100_000:
+        k += 1
+        m *= k
+    return k if m == value and k >= 21 else None
 
 
 def factorial_order_latex(classes: Sequence[Sequence[int]], quotient_order: int) -> Optional[str]:
@@ -518,7 +553,8 @@ def factorial_order_latex(classes: Sequence[Sequence[int]], quotient_order: int)
         if len(m) > 1:
             sizes[len(m)] = sizes.get(len(m), 0) + 1
     from .render.math import integer
-    parts = [] if quotient_order == 1 else [integer(quotient_order)]
+    root = _factorial_root(quotient_order)
+    parts = [] if quotient_order == 1 else [f"{root}!" if root else integer(quotient_order)]
     for k in sorted(sizes, reverse=True):
         parts.append(f"{k}!" if sizes[k] == 1 else f"({k}!)^{{{sizes[k]}}}")
     return r" \cdot ".join(parts) or "1"

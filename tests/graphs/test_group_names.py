@@ -192,3 +192,24 @@ def test_a_wrong_or_unproved_order_names_nothing():
     # the order is a premise (BLISS's exact count): with it, Sym(4) is the bound and 4! proves it reached
     assert [p.text for p in name_action(classes, [(1, 0, 2, 3), (1, 2, 3, 0)], math.factorial(4))] == \
         ["S_2 ≀ S_4 on the blocks {1, 2}, {3, 4}, {5, 6}, {7, 8}"]
+
+
+def test_the_colour_bound_names_q_without_its_generators():
+    """Q keeps the colours of the classes: |Q| = ∏ (classes per colour)! proves Q is that product."""
+    from uapcheck.class_action import name_by_colours
+    classes = [[0], [1, 2], [3, 4], [5, 6], [7, 8, 9], [10, 11, 12]]
+    colours = [0, 1, 1, 1, 2, 2]
+    parts = name_by_colours(classes, colours, 6 * 2)
+    assert [p.text for p in parts] == ["S_2 ≀ S_3 on the blocks {2, 3}, {4, 5}, {6, 7}",
+                                       "S_3 ≀ S_2 on the blocks {8, 9, 10}, {11, 12, 13}"]
+    assert name_by_colours(classes, colours, 6) is None            # |Q| below the bound: not the product
+    assert name_by_colours([[0], [1], [2]], [0, 0, 0], 6) is None   # single positions cannot be permuted freely
+
+
+def test_a_large_group_permuting_classes_is_named_and_its_order_written_with_factorials():
+    from uapcheck.groups import factorial_order_text
+    G = structural([Blocks(2)], 64)
+    assert G.structure == "S_2 ≀ S_32 on the blocks {1, 2}, {3, 4}, …, {63, 64}"
+    assert G.order_text == "32! · (2!)^32" and G.order == math.factorial(32) * 2 ** 32
+    assert factorial_order_text([[0, 1], [2]], math.factorial(30)) == "30! · 2!"
+    assert factorial_order_text([[0, 1], [2]], math.factorial(30) + 2) != "30! · 2!"

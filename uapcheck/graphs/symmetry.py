@@ -776,9 +776,11 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     parts = None
     if name is None or name.startswith("stabilizer"):
         reflected = _quotient_is_reflection(classes, gens, sol.q_order)
-        qgens = sol.quotient_generators() if sol.q_order > 1 and not reflected and \
+        # Q's generators only when BLISS lists few (at most log2 |Q| of them, each on the classes)
+        listed = sol.q_order.bit_length() * len(classes) <= MAX_GENERATOR_ENTRIES
+        qgens = sol.quotient_generators() if sol.q_order > 1 and not reflected and listed and \
             len(classes) <= MAX_NAMED_CLASSES else None
-        parts = typed_structure(n, classes, sol.q_order, reflected, qgens)
+        parts = typed_structure(n, classes, sol.q_order, reflected, qgens, sol.qcolours[:len(classes)])
     return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
                          factorial_order_text(classes, sol.q_order), parts, factorial_order_latex(classes, sol.q_order),
                          orbit_of=sol.orbits() if gens is None else None)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, large, lemmas, patterns, rules_families, views
+from . import groups, large, lemmas, named_structure, patterns, rules_families, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -329,13 +329,25 @@ def sym_aut(ctx, s):
         raise Trust(f"the order {order} is re-derived (Schreier–Sims), completeness not re-checked: {method}")
     if full != order:
         raise Reject(f"the family has {full} symmetries ({method}); the generators give only {order}")
+    why = name_checked(data, gens, n, order)
+    return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
+                      f"complete: {method}{why}")
+
+
+def name_checked(data: dict, gens, n: int, order: int) -> str:
+    """The stated name is G's: a standard name by its standard generators, a name by structure by its
+    listed factors (named_structure); "" or "; why" for the step's reason."""
     name = data.get("name")
     if name in STANDARD_NAMES or (isinstance(name, str) and name.startswith("stabilizer ")):
         named = groups.named_generators(name, n)
         if named is None or groups.order(named, n) != order or not all(groups.contains(gens, n, g) for g in named):
             raise Reject(f"the group is not {name}")
-    return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
-                      f"complete: {method}")
+    if "structure" not in data:
+        return ""
+    try:
+        return "; " + named_structure.check(name, data["structure"], gens, n, order)
+    except named_structure.NotTheName as exc:
+        raise Reject(f"the group is not {name!r}: {exc}") from None
 
 
 def _large_layers(ctx, s):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import groups, layer_views, patterns
 from .check import VERIFIED, Reject, Trust, checker
+from .rules_graph import name_checked
 from .views import NoNauty
 
 STANDARD_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial")
@@ -122,13 +123,9 @@ def group(ctx, s):
         raise Trust(f"the order {order} is re-derived (Schreier–Sims), completeness not re-checked: {method}")
     if full != order:
         raise Reject(f"every layer's heads together have {full} symmetries ({method}); the generators give only {order}")
-    name = data.get("name")
-    if name in STANDARD_NAMES or (isinstance(name, str) and name.startswith("stabilizer ")):
-        named = groups.named_generators(name, L.n)
-        if named is None or groups.order(named, L.n) != order or not all(groups.contains(gens, L.n, g) for g in named):
-            raise Reject(f"the group is not {name}")
+    why = name_checked(data, gens, L.n, order)
     return VERIFIED, (f"every generator preserves the arcs of every head of layers 1..{len(L.group_layers())}; order "
-                      f"{order} by Schreier–Sims; complete: {method}")
+                      f"{order} by Schreier–Sims; complete: {method}{why}")
 
 
 def _group_step(ctx):
