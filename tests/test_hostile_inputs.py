@@ -23,7 +23,7 @@ CASES = {
     "star1560_order": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\nexpect uap group order 2\n",
                        "UAP", "expected a group of order 2, derived order 1559!"),
     "blocks_global_4096": ("tokens 4096\nattention { kernel k(x, y) = exp(x . y)\n pattern blocks(64) + global(1) }\n"
-                           "expect uap group order 2\n", "UAP", "derived order ≈ 10^87 · (64!)^63 · 63!"),
+                           "expect uap group order 2\n", "UAP", "derived order 63! · (64!)^63 · 63!"),
     # the generators are too many to list and the order is shown by its structure (it was an internal
     # error: the certificate's order, written as a power of ten, was compared with the structural form)
     "blocks3_global_1567": ("tokens 1567\nattention { kernel k(x, y) = exp(x . y)\n pattern global(1) + blocks(3) }\n",
