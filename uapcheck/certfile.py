@@ -43,10 +43,11 @@ def _tree(value) -> Any:
 
 
 def _without_residue_cases(value) -> Any:
-    """A Piecewise over residues of n with integer values (Theorem F11's diameter and layer count) as
-    floors, which trees carry: [n ≡ r (mod s)] = ⌊(n − r)/s⌋ − ⌊(n − r − 1)/s⌋. Anything else unchanged."""
+    """A Piecewise over residues of n (Theorem F11's diameter and layer count, integer pieces; Theorem
+    F12's, pieces ⌊n/(2s)⌋ + h) as floors, which trees carry: Σ_r (the piece for r)·[n ≡ r (mod s)] with
+    [n ≡ r (mod s)] = ⌊(n − r)/s⌋ − ⌊(n − r − 1)/s⌋. Anything else unchanged."""
     import sympy
-    if not isinstance(value, sympy.Piecewise) or not all(e.is_Integer for e, _ in value.args):
+    if not isinstance(value, sympy.Piecewise) or any(e.has(sympy.Mod, sympy.Piecewise) for e, _ in value.args):
         return value
     mods = {m for m in value.atoms(sympy.Mod) if m.args[1].is_Integer}
     if len(mods) != 1:
@@ -55,10 +56,11 @@ def _without_residue_cases(value) -> Any:
     n, s = mod.args[0], int(mod.args[1])
     out = sympy.Integer(0)
     for r in range(s):
-        v = value.xreplace({n: sympy.Integer(s * 10 ** 6 + r)})
-        if not v.is_Integer:
+        at = {n: sympy.Integer(s * 10 ** 6 + r)}
+        piece = next((e for e, c in value.args if c.xreplace(at) is sympy.true), None)
+        if piece is None or not piece.xreplace(at).is_Integer:
             return value
-        out += v * (sympy.floor((n - r) / s) - sympy.floor((n - r - 1) / s))
+        out += piece * (sympy.floor((n - r) / s) - sympy.floor((n - r - 1) / s))
     return out
 
 
@@ -302,7 +304,7 @@ def _family_theorem(spec, cache: dict):
             found = None
         # the theorems the verifier's table restates (F5 and F6 are its lemmas, §18.4, which state no range)
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
-            "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11") else None
+            "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12") else None
     return cache["family"]
 
 

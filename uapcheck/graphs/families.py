@@ -21,6 +21,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F6 ``offsets {1..w} cyclic`` (or {−w..−1}), n ≥ 2w + 2: D = ⌈(n−1)/w⌉, G = C_n, D layers, least.
 * F8 ``offsets {1, s} cyclic`` (or {−1, −s}), s ≥ 3, n ≥ s² + 1: D = q + max(r, s − 2) with
   n − 1 = qs + r, G = C_n, D layers, least (s = 2 is F6).
+* F12 ``offsets {−s, −1, 1, s} cyclic`` (the circulant C_n(1, s)), integer s ≥ 3, n ≥ s² + s + 2:
+  D = ⌊n/(2s)⌋ + h_s(n mod 2s) (``symmetric_two_jump_diameter``; one closed form, tabulated by residue),
+  G = D_n; for s ≥ 4, D layers, least; for s = 3, D + 1 layers (whether D suffice is not proved).
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; D + 1 layers (not shown least).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
@@ -35,7 +38,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
-Families whose closed forms are not proved (cyclic offsets other than {1..w} and {1, s}, window + dilated
+Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
 with r > w + 1, window + strided with s > 2w + 1) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
@@ -279,6 +282,8 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
             "exists and D layers suffice")
     if len(vals) == 2 and (vals[0] == 1 or vals[1] == -1) and w >= 3:
         return _two_jumps(n, w)
+    if vals == [-w, -1, 1, w] and w >= 3:
+        return _symmetric_two_jumps(n, w)
     return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", _two_jump_question(vals))
 
 
@@ -299,6 +304,55 @@ def _two_jumps(n, s: int) -> FamilyTheorem:
         "the rooted view of a position has no automorphism but the identity (the levels of the lattice "
         "costs x + y of x + sy; the ends of level s − 1 tell the jumps 1 and s apart), so no view witness "
         "exists and D layers suffice")
+
+
+def symmetric_two_jump_diameter(n: int, s: int) -> int:
+    """Theorem F12's diameter of the circulant C_n(1, s) (`offsets {−s, −1, 1, s} cyclic`) for integers
+    s ≥ 3 and n ≥ s² + s: with m = ⌊(s − 1)/2⌋, D − 1 is the largest of ⌊(n + m(s − 1) − 2)/(2s)⌋ and
+    of ⌊(n + K(s − 1) − 2)/(2s)⌋ over the K in (m, 2m] for which [n + (K − 2)s + K, n + K(s − 1) − 2]
+    holds a multiple of 2s (docs/theory.md §11.11: the levels L at which n is a sum of two positions
+    that the ball of radius L around 0 misses)."""
+    m = (s - 1) // 2
+    best = (n + m * (s - 1) - 2) // (2 * s)
+    for k in range(m + 1, 2 * m + 1):
+        high = (n + k * (s - 1) - 2) // (2 * s)
+        if high - (n + (k - 2) * s + k - 1) // (2 * s) == 1:
+            best = max(best, high)
+    return best + 1
+
+
+def symmetric_two_jump_excess(s: int) -> list[int]:
+    """h_s(ρ) = D(n) − ⌊n/(2s)⌋ for n ≡ ρ (mod 2s), ρ = 0, …, 2s − 1 (Theorem F12: every term of
+    ``symmetric_two_jump_diameter`` minus ⌊n/(2s)⌋ depends on n mod 2s only)."""
+    base = 2 * s * (s + 1)  # a multiple of 2s with base ≥ s² + s
+    return [symmetric_two_jump_diameter(base + rho, s) - (s + 1) for rho in range(2 * s)]
+
+
+def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
+    """Theorem F12: `offsets {−s, −1, 1, s} cyclic`, s ≥ 3, n ≥ s² + s + 2 (docs/theory.md §11.11)."""
+    excess = symmetric_two_jump_excess(s)
+    base = floor(n / (2 * s))
+    values = sorted(set(excess), key=lambda v: -excess.count(v))  # the most frequent value last (True)
+    pieces = [(base + v, sympy.Or(*[sympy.Eq(sympy.Mod(n, 2 * s), r) for r, e in enumerate(excess) if e == v]))
+              for v in values[1:]]
+    diameter: sympy.Expr = (base + values[0]) if len(values) == 1 else sympy.Piecewise(
+        *pieces, (base + values[0], True))
+    if s == 3:
+        layers = diameter + 1 if not isinstance(diameter, sympy.Piecewise) else sympy.Piecewise(
+            *[(e + 1, c) for e, c in diameter.args])
+        return FamilyTheorem(
+            "F12", "offsets {−s, −1, 1, s} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
+            "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), layers, False,
+            "the view argument (D + 1 layers suffice)",
+            open_question=("for {±1, ±3} whether D layers suffice at symbolic n is not proved (the proof of "
+                           f"Theorem F12 tells the jumps apart through common neighbours, which needs s ≥ 4; {SECTION})"))
+    return FamilyTheorem(
+        "F12", "offsets {−s, −1, 1, s} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
+        "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), diameter, True,
+        "the rooted view of a position has only the reflection through it as automorphism (the level "
+        "⌊s/2⌋ + 1 ≤ D tells the jump 1 from the jump s, the other jump's sign follows, and every further "
+        "position is the one common neighbour at its level of two lower ones), so no view witness exists and "
+        "D layers suffice")
 
 
 def _two_jump_question(vals: list) -> str:

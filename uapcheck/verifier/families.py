@@ -1,4 +1,4 @@
-"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7–F11), restated for the verifier:
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7–F12), restated for the verifier:
 its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
 its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
 and a few more lengths.
@@ -28,6 +28,11 @@ and a few more lengths.
                                          layers (least) when the local check of step (6) succeeds (the
                                          verifier's own search over the class permutations); else 3 = D + 1
                                          layers (not least)
+
+    F12 offsets {−s, −1, 1, s} cyclic, s ≥ 3: n ≥ s² + s + 2: D = max over t of min(c(t), c(n − t)), c the
+                                         cost of t with steps ±1, ±s (by residue of n mod 2s at a symbolic
+                                         length, one whole period re-checked), |G| = 2n (D_n), D layers
+                                         (least) for s ≥ 4, rooted views decided with nauty; D + 1 for s = 3
 
     F11 window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1: n ≥ s(4w + 3): D = 3 when positions a and n + 1 − b
                                          (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
@@ -339,6 +344,8 @@ def _f8(p: S.Offsets) -> Optional[Family]:
     if len(offs) != len(p.offsets):
         return None
     jumps = sorted(set(offs) - {0})
+    if len(jumps) == 4 and jumps[1:3] == [-1, 1] and jumps[0] == -jumps[3] and jumps[3] >= 3:
+        return _f12(jumps[3])
     if len(jumps) != 2 or not (jumps[0] == 1 or jumps[1] == -1):
         return None
     s = max(abs(j) for j in jumps)
@@ -357,6 +364,45 @@ def _f8(p: S.Offsets) -> Optional[Family]:
         return text == "C_n"
     return Family("F8", s * s + 1, 0, 0, True, lambda n: n, 1, name, None, lambda n: [rotation(n)],
                   diameter_at=diameter, period=s)
+
+
+def _f12(s: int) -> Family:
+    """F12: offsets {−s, −1, 1, s} cyclic, s ≥ 3, n ≥ s² + s + 2: D is the largest over 0 ≤ t ≤ n of
+    min(c(t), c(n − t)), c(t) = min over y of |y| + |t − sy| (the cost of t with steps ±1, ±s; no other
+    wrap-around is shorter), and D(n + 2s) = D(n) + 1, so at a symbolic length it is written by residue:
+    Σ_ρ (⌊n/(2s)⌋ + h_ρ)·[n ≡ ρ (mod 2s)] with h_ρ taken at one length of each class; G = D_n; D layers,
+    least, for s ≥ 4 (the rooted views re-decided with nauty over one period), D + 1 for s = 3."""
+    low = s * s + s + 2
+    period = 2 * s
+
+    def cost(t: int) -> int:
+        return min(abs(y) + abs(t - s * y) for y in range(t // s - 1, t // s + 2))
+
+    def at(n: int) -> int:
+        return max(min(cost(t), cost(n - t)) for t in range(n + 1))
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(at(n))
+        start = period * (low // period + 1)  # a multiple of 2s in the range
+        total = sympy.Integer(0)
+        for r in range(period):
+            h = at(start + r) - start // period
+            indicator = sympy.floor((n - r) / period) - sympy.floor((n - r - 1) / period)
+            total += (sympy.floor(n / period) + h) * indicator
+        return total
+
+    def rotation(n):
+        return [k % n + 1 for k in range(1, n + 1)]
+
+    def reflection(n):
+        return [n + 1 - k for k in range(1, n + 1)]
+
+    def name(text):
+        return text == "D_n"
+    extra = 0 if s >= 4 else 1
+    return Family("F12", low, 0, extra, s >= 4, lambda n: 2 * n, 1, name, None,
+                  lambda n: [rotation(n), reflection(n)], diameter_at=diameter, period=period)
 
 
 def _f11(w: int, s: int) -> Family:
