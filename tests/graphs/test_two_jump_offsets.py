@@ -106,7 +106,7 @@ def test_d_layers_suffice_below_the_range_too_where_the_engine_decides():
             assert got.least and got.layers == got.diameter
 
 
-@pytest.mark.parametrize("offsets", [(2, 3), (1, -3), (-1, 3), (1, 3, 5), (1, -1, 3, -3), (2, 5)])
+@pytest.mark.parametrize("offsets", [(2, 3), (1, -3), (-1, 3), (1, 3, 5), (2, -2, 3, -3), (2, 5)])
 def test_other_cyclic_offsets_name_open_question_o1(offsets):
     found = F.match([Offsets(offsets, True)], N, {})
     assert isinstance(found, F.OpenFamily) and "open question O1" in found.question
@@ -174,7 +174,8 @@ def test_the_verifier_rejects_a_forged_f8_claim(rule, key, value):
 
 
 # ---------------------------------------------------------------------------------------------
-# The symmetric {±1, ±s}: the two parts of open question O1 (b) proved in docs/theory.md §11.11
+# The symmetric {±1, ±s}: parts (b) and (a) of Theorem F12 (docs/theory.md §11.11; the rest in
+# tests/graphs/test_symmetric_two_jumps.py)
 
 def _walks(n: int, s: int, target: int) -> int:
     """Walks of length s from 0 to target in C_n(1, s) (steps ±1, ±s), by dynamic programming."""
@@ -211,7 +212,7 @@ def test_symmetric_two_jumps_diameter_grows_by_one_every_2s_from_s2_plus_s(s):
 
 
 def test_symmetric_two_jumps_can_need_d_plus_1_layers_where_g_is_dihedral():
-    """s = 6, n = 21: G = D_21 and yet a view witness exists (the least layer count stays open, O1)."""
+    """s = 6, n = 21, below Theorem F12's range: G = D_21 and yet a view witness exists (D = 3 < ⌊6/2⌋ + 1)."""
     got = F.concrete(Offsets((1, -1, 6, -6), True), 21)
     assert got.order == 42 and got.least and got.layers == got.diameter + 1
 
@@ -255,7 +256,7 @@ def test_at_an_integer_n_a_circulant_s_diameter_is_one_bfs_over_z_n(offsets):
 
 def test_the_symmetric_two_jumps_at_600000_tokens_take_the_closed_forms():
     """{±1, ±3} at n = 600,000 (2.4 million arcs, above the token-graph limit of rules/pattern.py): G = D_n
-    by O1 (b) (i), D by one BFS over Z_n, and D + 1 layers (sufficient; the least count is open, O1).
+    and D + 1 layers (sufficient, not shown least: Theorem F12 for s = 3), D by one BFS over Z_n.
     (At 150,000 tokens the token graph is built and decides D layers, least.)"""
     from uapcheck.graphs.closed_connectivity import circulant_eccentricity
     n = 600_000

@@ -22,7 +22,7 @@ Groups (per head; heads intersect; "S_n" also covers n ≤ 2 or 3 where the name
   walk of length s between their ends (an arc of size s has one), so Aut preserves the directed
   n-cycle: C_n (docs/theory.md §11.11, Theorem F8; at n = s² - 1, x ↦ sx is one more automorphism).
 * offsets {±1, ±s} cyclic, s ≥ 3: n ≥ s² + s + 1: an edge of size 1 has s - 1 more walks of length s
-  between its ends than an edge of size s, so Aut keeps the n-cycle: D_n (§11.11, O1 (b) (i)).
+  between its ends than an edge of size s, so Aut keeps the n-cycle: D_n (§11.11, Theorem F12 (b)).
 * global(g) / star: n ≤ g + 1 complete; n ≥ g + 2: the complete split graph, Sym(globals) ×
   Sym(others): g = 1 is "stabilizer 1", order (n - 1)!; g ≥ 2 has order g!(n - g)!.
 * window(w) + global(g): the universal vertices are the globals and the universal vertices of the

@@ -357,12 +357,10 @@ def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
 
 def _two_jump_question(vals: list) -> str:
     """O1 of §11.11, worded for these offsets."""
-    if len(vals) == 4 and vals[:2] == [-vals[3], -vals[2]] and vals[2] == 1:
-        s = vals[3]
-        what = (f"the symmetric two-jump circulant {{±1, ±{s}}}: G = D_n for n ≥ s² + s + 1 = {s * s + s + 1} and "
-                f"D(n + 2s) = D(n) + 1 for n ≥ s² + s are proved, but no closed form of the diameter's table over "
-                "n mod 2s and no least layer count at symbolic n (the concrete engine decides each n; at "
-                "n = 21, {±1, ±6} needs D + 1 layers with G = D_n)")
+    if len(vals) == 4 and vals[:2] == [-vals[3], -vals[2]]:
+        what = (f"the symmetric two-jump circulant {{±{vals[2]}, ±{vals[3]}}} without ±1: at symbolic n its diameter "
+                "depends on n through a lattice problem (double-loop networks), and the diameter, the group and the "
+                "least layer count are not proved (Theorem F12 covers {±1, ±s})")
     elif len(vals) == 2 and vals[0] < 0 < vals[1]:
         what = ("two jumps of opposite signs: the diameter of the circulant digraph depends on n through a "
                 "lattice problem (costs x + y of ax − by), and the diameter, the group and the least layer "
