@@ -16,7 +16,7 @@ from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, ve
 
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
                 "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10",
-                "dilated_window_n.uap": "F9",
+                "dilated_window_n.uap": "F9", "cyclic_symmetric_two_jumps.uap": "F12",
                 "window_strided2_n.uap": "F7"}
 
 

@@ -96,7 +96,7 @@ def test_the_facts_the_layer_proof_uses_hold_on_the_graph(s):
     for n in (s * s + s + 2, s * s + s + 3, s * s + 3 * s, 2 * s * s + 7):
         lev = _levels(n, s)
 
-        def lower(u):
+        def lower(u, n=n, lev=lev):
             return {(u + k) % n for k in steps if lev[(u + k) % n] == lev[u] - 1}
         for p in range(0, n, max(1, n // 17)):
             for a in steps:
