@@ -792,7 +792,8 @@ class StandardFamily(Certificate):
                 same = sympy.sympify(mine, strict=True) == sympy.sympify(value, strict=True) or is_zero(sympy.sympify(mine, strict=True) - sympy.sympify(value, strict=True))  # safe: strict (no text parsed)
             if not same:
                 _reject(StandardFamily, f"{name} = {value} is not Theorem {self.theorem}'s {mine}")
-        _, problem = F.check_instance(self.pattern, dict(self.lower_bounds))
+        length = int(self.n) if isinstance(self.n, (int, sympy.Integer)) else None
+        _, problem = F.check_instance(self.pattern, dict(self.lower_bounds), length=length)
         if problem is not None:
             _reject(StandardFamily, f"the instance check fails: {problem}")
 

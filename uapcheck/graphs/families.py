@@ -24,6 +24,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F12 ``offsets {−s, −1, 1, s} cyclic`` (the circulant C_n(1, s)), integer s ≥ 3, n ≥ s² + s + 2:
   D = ⌊n/(2s)⌋ + h_s(n mod 2s) (``symmetric_two_jump_diameter``; one closed form, tabulated by residue),
   G = D_n; for s ≥ 4, D layers, least; for s = 3, D + 1 layers (whether D suffice is not proved).
+* F13 (a lemma at an integer n) cyclic offsets K that a unit u of Z_n maps onto {1, s} or {±1, ±s} in the
+  range of F8 or F12 at that n (``multiplier_image``): x ↦ ux is an isomorphism of circulants, so the
+  image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; D + 1 layers (not shown least).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
@@ -47,6 +50,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from math import gcd
 from typing import Mapping, Optional, Sequence, Union
 
 import sympy
@@ -79,6 +83,7 @@ class FamilyTheorem:
     open_question: str = ""       # what the theorem leaves open (group, least layers)
     witness: Optional[tuple] = None  # (position, (a, b)): the swap that is a view witness at D layers
     n_symbol: sympy.Expr = Integer(0)  # the length the expressions are stated in
+    image: tuple = ()             # F13: the offsets x ↦ u·x (mod n) maps the pattern's onto
 
     @property
     def section(self) -> str:
@@ -284,6 +289,10 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
         return _two_jumps(n, w)
     if vals == [-w, -1, 1, w] and w >= 3:
         return _symmetric_two_jumps(n, w)
+    if isinstance(n, Integer) or isinstance(n, int):
+        found = multiplier_image(vals, int(n))
+        if found is not None:
+            return _multiplied(int(n), vals, *found)
     return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", _two_jump_question(vals))
 
 
@@ -353,6 +362,49 @@ def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
         "⌊s/2⌋ + 1 ≤ D tells the jump 1 from the jump s, the other jump's sign follows, and every further "
         "position is the one common neighbour at its level of two lower ones), so no view witness exists and "
         "D layers suffice")
+
+
+def multiplier_image(jumps: Sequence[int], n: int) -> Optional[tuple[int, tuple]]:
+    """Lemma F13 at an integer n: a unit u of Z_n with u·K (mod n) = {1, s} (Theorem F8 in range:
+    s ≥ 3, n ≥ s² + 1) or {±1, ±s} (Theorem F12 in range: 3 ≤ s ≤ n/2, n ≥ s² + s + 2), for the cyclic
+    offsets K (no 0, at least one jump other than ±1); (u, the image offsets) with the least s, or None."""
+    ks = {k % n for k in jumps}
+    if 0 in ks or len(ks) != len(jumps) or n < 3:
+        return None
+    best: Optional[tuple[int, tuple]] = None
+    for k in sorted(ks):
+        if gcd(k, n) != 1:
+            continue
+        u = pow(k, -1, n)
+        image = sorted({(u * j) % n for j in ks})
+        cand: tuple[int, tuple[int, ...]]
+        if len(image) == 2 and image[0] == 1 and image[1] >= 3 and n >= image[1] ** 2 + 1:
+            cand = (u, (1, image[1]))
+        elif len(image) == 4 and image[0] == 1 and image[3] == n - 1 and image[1] + image[2] == n \
+                and 3 <= image[1] and n >= image[1] ** 2 + image[1] + 2:
+            cand = (u, (-image[1], -1, 1, image[1]))
+        else:
+            continue
+        if best is None or max(cand[1]) < max(best[1]):
+            best = cand
+    return best
+
+
+def _multiplied(n: int, jumps: Sequence[int], u: int, image: tuple) -> FamilyTheorem:
+    """Lemma F13: x ↦ u·x (mod n) is an isomorphism of the circulant with offsets ``jumps`` onto the one
+    with offsets ``image``, so Theorem F8 or F12 gives D, G and the layers at this n."""
+    s = max(image)
+    inner = _two_jumps(Integer(n), s) if len(image) == 2 else _symmetric_two_jumps(Integer(n), s)
+    d = Integer(int(sympy.sympify(inner.diameter, strict=True).doit()))  # safe: strict (no text parsed)
+    layers = None if inner.layers is None else Integer(int(sympy.sympify(inner.layers, strict=True).doit()))  # safe: strict
+    shown = ", ".join(str(k) for k in image)
+    return FamilyTheorem(
+        "F13", f"offsets {{{', '.join(str(k) for k in jumps)}}} cyclic ≅ offsets {{{shown}}} cyclic",
+        (("u", Integer(u)), ("s", Integer(s))), Integer(n), d, inner.group, inner.order, inner.generators,
+        layers, inner.least,
+        f"x ↦ {u}·x (mod {n}) maps the pattern onto offsets {{{shown}}} cyclic (an isomorphism of circulants, "
+        f"Lemma F13), and for that pattern Theorem {inner.theorem} holds at n = {n}: {inner.why_layers}",
+        open_question=inner.open_question, image=image)
 
 
 def _two_jump_question(vals: list) -> str:
@@ -823,10 +875,16 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
 
 
 def check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases=None,
-                   positional: str = "none") -> tuple[str, Optional[str]]:
+                   positional: str = "none", length: Optional[int] = None) -> tuple[str, Optional[str]]:
     """The instance check of a family theorem: the theorem at symbolic n (each named parameter with a
     lower bound ≥ 1 as a positive Symbol) evaluated at the start of its range, parameters at their
-    lower bounds, against the concrete engine. Returns (what was compared, the discrepancy or None)."""
+    lower bounds, against the concrete engine. Returns (what was compared, the discrepancy or None).
+    For Lemma F13 (a theorem at the integer ``length`` only): the multiplier is checked on the offsets,
+    and the image's theorem gets its own instance check."""
+    if length is not None and not biases_or_positional(biases, positional):
+        at_n = match([pattern], Integer(length), {})
+        if isinstance(at_n, FamilyTheorem) and at_n.theorem == "F13":
+            return _multiplier_instance(at_n, pattern, length)
     n = sympy.Symbol("n", integer=True, positive=True)
     params = {k: sympy.Symbol(k, integer=True, positive=True) for k, v in lower_bounds.items() if v >= 1}
     theorem = match([pattern], n, params, biases, positional)
@@ -844,6 +902,22 @@ def check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases=Non
     if values["n"] > INSTANCE_MAX_N:
         return f"instance check skipped at {shown} (above {INSTANCE_MAX_N} positions)", None
     return f"the concrete engine agrees at {shown}", instance_check(theorem, instance, values)
+
+
+def biases_or_positional(biases, positional: str) -> bool:
+    return bool(biases and any(b is not None for b in biases)) or positional != "none"
+
+
+def _multiplier_instance(theorem: FamilyTheorem, pattern: Pattern, n: int) -> tuple[str, Optional[str]]:
+    from ..spec import Offsets
+    u = int(theorem.values()["u"])
+    jumps = [int(k) for k in getattr(pattern, "offsets", ())]
+    mapped = sorted({(u * k) % n for k in jumps})
+    if not isinstance(pattern, Offsets) or not pattern.cyclic or mapped != sorted({k % n for k in theorem.image}):
+        return "", f"x ↦ {u}x (mod {n}) does not map the offsets onto {theorem.image}"
+    text, problem = check_instance(Offsets(theorem.image, True), {})
+    shown = ", ".join(str(k) for k in theorem.image)
+    return f"x ↦ {u}x (mod {n}) maps the offsets onto {{{shown}}}; for those, {text}", problem
 
 
 #: The instance check runs the concrete engine up to this many positions.

@@ -34,7 +34,7 @@ def instance_check(spec: S.Spec) -> str:
     the text says what was compared. A discrepancy is an internal error, never a verdict."""
     from .pattern import _lower_bounds
     text, problem = F.check_instance(spec.heads[0].pattern, _lower_bounds(spec), [h.bias for h in spec.heads],
-                                     spec.positional)
+                                     spec.positional, spec.tokens if isinstance(spec.tokens, int) else None)
     if problem is not None:
         raise AssertionError(f"internal error: a family theorem disagrees with the concrete engine: {problem}")
     return text

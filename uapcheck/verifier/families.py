@@ -70,6 +70,8 @@ class Family:
     generators: Optional[Callable[[int], list]] = None  # n -> generators of G (for the rooted views)
     diameter_at: Optional[Callable[[sympy.Expr], sympy.Expr]] = None  # D as a function of n (else `diameter`)
     period: int = 1                            # D's formula depends on n mod this: one period is re-checked
+    instances: Optional[Callable[[str], Optional[str]]] = None  # F13: its own instance check (the image's)
+    instances_text: str = ""
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -110,7 +112,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
     if len(parts) == 1 and g is not None:
         return _f1(g)
     if len(parts) == 1 and isinstance(parts[0], S.Offsets) and parts[0].cyclic:
-        return _f8(parts[0])
+        found = _f8(parts[0])
+        if found is None and isinstance(spec.tokens, int):
+            return _f13(spec, parts[0], spec.tokens)
+        return found
     if len(parts) != 2:
         return None
     other = [q for q in parts if q not in glob]
@@ -405,6 +410,48 @@ def _f12(s: int) -> Family:
                   lambda n: [rotation(n), reflection(n)], diameter_at=diameter, period=period)
 
 
+def _f13(spec: S.Spec, p: S.Offsets, n: int) -> Optional[Family]:
+    """F13 at the integer n: a unit u of Z_n (the inverse of one jump) with u·K ≡ {1, s} (F8's range at n)
+    or {±1, ±s} (F12's range at n); x ↦ ux is an isomorphism of circulants, so the image's theorem gives
+    D, |G| and the layers at n, and its own instance check (on its arcs, at its range's start) is run."""
+    import dataclasses
+    from math import gcd
+    offs = [o for o in (_int(x) for x in p.offsets) if o is not None]
+    if len(offs) != len(p.offsets) or n < 3:
+        return None
+    ks = {o % n for o in offs} - {0}
+    if len(ks) != len(set(offs) - {0}):
+        return None
+    for k in sorted(ks):
+        if gcd(k, n) != 1:
+            continue
+        u = pow(k, -1, n)
+        image = sorted({(u * j) % n for j in ks})
+        offsets: tuple[int, ...]
+        if len(image) == 2 and image[0] == 1:
+            s, offsets = image[1], (1, image[1])
+            inner = _f8(S.Offsets(offsets, True))
+        elif len(image) == 4 and image[0] == 1 and image[3] == n - 1 and image[1] + image[2] == n:
+            s, offsets = image[1], (-image[1], -1, 1, image[1])
+            inner = _f12(s) if s >= 3 else None
+        else:
+            continue
+        if inner is None or n < inner.low:
+            continue
+        image_spec = dataclasses.replace(spec, heads=tuple(dataclasses.replace(h, pattern=S.Offsets(offsets, True))
+                                                           for h in spec.heads), tokens="n")
+        d = int(inner.d(n))
+
+        def instances(what: str, image_spec=image_spec, inner=inner) -> Optional[str]:
+            return instance_problem(image_spec, inner, what)
+        return Family("F13", n, d, int(inner.layers_at(n)), inner.least, inner.order, 1, inner.name, None,
+                      inner.generators, instances=instances,
+                      instances_text=(f"x ↦ {u}x (mod {n}) maps the offsets onto {{{', '.join(map(str, offsets))}}}; "
+                                      f"Theorem {inner.theorem}'s instances n = {inner.low}..{instance_top(inner)} "
+                                      "re-checked on the verifier's arcs"))
+    return None
+
+
 def _f11(w: int, s: int) -> Family:
     """F11: window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when two positions at opposite
     ends have no common neighbour (a ≤ s − w − 1 from the left, b ≤ s − w − 1 from the right: the class of
@@ -531,7 +578,14 @@ def residue_length(b: int, r: int, k: sympy.Symbol) -> ResidueLength:
 
 def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
     """At n = low, …, low + INSTANCES − 1 (and a whole residue period): the verifier's arcs give the
-    family's diameter, group order (and the generators preserve them), and the witness fails D layers."""
+    family's diameter, group order (and the generators preserve them), and the witness fails D layers.
+    F13 runs its image's instance check instead."""
+    if fam.instances is not None:
+        return fam.instances(what)
+    return _instance_problem_on_arcs(spec, fam, what)
+
+
+def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
     for n in range(fam.low, instance_top(fam) + 1):
         heads = [patterns.head_arcs(h.pattern, n) for h in spec.heads]
         outs = patterns.union_out(heads, n)

@@ -41,6 +41,8 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
         ctx.cache[key] = families.instance_problem(ctx.spec, fam, what)
     if ctx.cache[key]:
         raise Reject(f"Theorem {fam.theorem} fails at an instance: {ctx.cache[key]}")
+    if fam.instances_text:
+        return fam.instances_text
     return f"instances n = {fam.low}..{families.instance_top(fam)} re-checked on the verifier's arcs"
 
 
