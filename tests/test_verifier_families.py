@@ -17,6 +17,7 @@ from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, ve
 FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3", "blocks_global_n.uap": "F4",
                 "window_strided_n.uap": "F7", "cyclic_two_jumps.uap": "F8", "cyclic_window_global_n.uap": "F10",
                 "dilated_window_n.uap": "F9", "cyclic_symmetric_two_jumps.uap": "F12",
+                "window_strided_sparse_n.uap": "F14",
                 "window_strided2_n.uap": "F7"}
 
 
@@ -66,7 +67,7 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("window(2) + strided(3)").low == 33            # s(4w + 3)
     assert fam("window(1) + strided(3)").theorem == "F11"     # w + 2 ≤ s ≤ 2w + 1
     assert fam("window(1) + strided(3)").low == 21            # s(4w + 3)
-    assert fam("window(1) + strided(4)") is None              # s > 2w + 1: open (O2)
+    assert fam("window(1) + strided(4)").low == 28            # s ≥ 2w + 2: F14, s(4w + 3)
     assert fam("window(3) + strided(4)").low == 60            # max(s(4w + 3), 6w + 4s + 1) for the layers
     assert fam("window(3) + strided(4)").least
     assert not fam("window(7) + strided(8)").least            # the local check is not run for s ≥ 8

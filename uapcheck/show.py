@@ -125,27 +125,32 @@ def _implies(q, p) -> bool:
 
 
 def _residue_cases(e) -> "str | None":
-    """A Piecewise over residues of n (value if Mod(n, s) is one of some residues, else another) as
-    "3 if n mod 5 ∈ {0, 1, 4}, else 2" ("4 if n mod 3 = 0, else 3" for one residue); None for any other
-    Piecewise."""
+    """A Piecewise over residues of n (value if Mod(n, s) is one of some residues, …, else another) as
+    "3 if n mod 5 ∈ {0, 1, 4}, else 2" ("4 if n mod 3 = 0, else 3" for one residue; one "if" per piece);
+    None for any other Piecewise."""
     import sympy
-    if len(e.args) != 2 or e.args[1][1] is not sympy.true:
+    if len(e.args) < 2 or e.args[-1][1] is not sympy.true:
         return None
-    (value, cond), (other, _) = e.args
-    eqs = cond.args if isinstance(cond, sympy.Or) else (cond,)
-    residues, base = [], None
-    for eq in eqs:
-        if not (isinstance(eq, sympy.Eq) and isinstance(eq.lhs, sympy.Mod) and eq.rhs.is_Integer):
-            return None
-        if base is not None and eq.lhs != base:
-            return None
-        base = eq.lhs
-        residues.append(int(eq.rhs))
+    base = None
+    shown = []
+    for value, cond in e.args[:-1]:
+        eqs = cond.args if isinstance(cond, sympy.Or) else (cond,)
+        residues = []
+        for eq in eqs:
+            if not (isinstance(eq, sympy.Eq) and isinstance(eq.lhs, sympy.Mod) and eq.rhs.is_Integer):
+                return None
+            if base is not None and eq.lhs != base:
+                return None
+            base = eq.lhs
+            residues.append(int(eq.rhs))
+        shown.append((value, sorted(set(residues))))
     if base is None:
         return None
     n, s = base.args
-    residues = sorted(set(residues))
-    among = f"= {residues[0]}" if len(residues) == 1 else f"∈ {{{', '.join(map(str, residues))}}}"
-    return f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} {among}, else {sympy.sstr(other)}"
+
+    def among(residues: list) -> str:
+        return f"= {residues[0]}" if len(residues) == 1 else f"∈ {{{', '.join(map(str, residues))}}}"
+    return ", ".join(f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} {among(r)}" for value, r in shown) \
+        + f", else {sympy.sstr(e.args[-1][0])}"
 
 

@@ -52,6 +52,7 @@ def test_the_issue_s_examples():
         assert {m for m in range(s) if F.wide_stride_far(w, s, m)} == far
 
 
-def test_wider_strides_stay_open():
+def test_wider_strides_are_theorem_f14():
+    """s ≥ 2w + 2: Theorem F14 (tests/graphs/test_stride_beyond.py checks it)."""
     found = F.match([PatternUnion((Window(1), Strided(4)))], N, {})
-    assert isinstance(found, F.OpenFamily) and "O2" in found.question
+    assert isinstance(found, F.FamilyTheorem) and found.theorem == "F14" and not found.least

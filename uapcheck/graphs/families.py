@@ -29,6 +29,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; D + 1 layers (not shown least).
+* F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
+  the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; D + 1 layers
+  (not shown least).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
@@ -42,7 +45,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
 Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
-with r > w + 1, window + strided with s > 2w + 1) get an ``OpenFamily`` that names the
+with r > w + 1, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
 from __future__ import annotations
@@ -596,9 +599,11 @@ def _strided_family(n, w, s) -> Union[FamilyTheorem, OpenFamily]:
         return _window_strided(n, int(w), int(s))
     if _is_int(w) and _is_int(s) and int(w) + 2 <= int(s) <= 2 * int(w) + 1:
         return _window_wide_stride(n, int(w), int(s))
+    if _is_int(w) and _is_int(s) and int(w) >= 1 and int(s) >= 2 * int(w) + 2:
+        return _window_stride_beyond(n, int(w), int(s))
     return OpenFamily("window(w) + strided(s)",
-                      "for s > 2w + 1 (or symbolic w, s) the diameter depends on n mod s and is not "
-                      f"proved; the group and the least layer count are open ({SECTION}, open question O2)")
+                      "for symbolic w, s the diameter depends on n mod s and is not proved; the group and the "
+                      f"least layer count are open ({SECTION}, open question O2)")
 
 
 def wide_stride_far(w: int, s: int, m: int) -> bool:
@@ -606,6 +611,45 @@ def wide_stride_far(w: int, s: int, m: int) -> bool:
     (so D = 3, else D = 2): positions a and n + 1 − b, 1 ≤ a, b ≤ s − w − 1, with
     (m − a − b) mod s in [w, s − 1 − max(a, b)]."""
     return any(w <= (m - a - b) % s <= s - 1 - max(a, b) for a in range(1, s - w) for b in range(1, s - w))
+
+
+def stride_beyond_far(w: int, s: int, m: int) -> bool:
+    """Theorem F14: for s ≥ 2w + 2 and n ≡ m (mod s) in the range, some pair is at distance M + 1 (else
+    the diameter is M = 1 + ⌈⌊s/2⌋/w⌉): positions a and n + 1 − b, 1 ≤ a, b ≤ ⌊s/2⌋, whose residue gap
+    r = (m + 1 − a − b) mod s has ⌈min(r, s − r)/w⌉ = M − 1 and no walk–jump–walk of cost < M + 1, i.e.
+    ⌈|x|/w⌉ + ⌈|y|/w⌉ ≥ M for all x ≥ 1 − a, y ≥ 1 − b with x + y ≡ r (mod s)."""
+    half = s // 2
+    top = -(-half // w)
+    cost = 1 + top
+    for a in range(1, half + 1):
+        for b in range(1, half + 1):
+            r = (m + 1 - a - b) % s
+            if -(-min(r, s - r) // w) != top:
+                continue
+            if all(-(-abs(x) // w) + -(-abs(y) // w) >= cost
+                   for x in range(1 - a, cost * w + 1) for y in range(1 - b, cost * w + 1) if (x + y - r) % s == 0):
+                return True
+    return False
+
+
+def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
+    """Theorem F14: `window(w) + strided(s)`, s ≥ 2w + 2, n ≥ s(4w + 3) (docs/theory.md §11.11)."""
+    middle = 1 + -(-(s // 2) // w)  # M
+    far = [m for m in range(s) if stride_beyond_far(w, s, m)]
+    if not far:
+        diameter: sympy.Expr = Integer(middle)
+    elif len(far) == s:
+        diameter = Integer(middle + 1)
+    else:
+        diameter = sympy.Piecewise((Integer(middle + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), m) for m in far])),
+                                   (Integer(middle), True))
+    layers = diameter + 1 if not isinstance(diameter, sympy.Piecewise) else sympy.Piecewise(
+        *[(e + 1, c) for e, c in diameter.args])
+    return FamilyTheorem(
+        "F14", "window(w) + strided(s), s ≥ 2w + 2", (("w", Integer(w)), ("s", Integer(s))),
+        Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,
+        "the view argument (D + 1 layers suffice); whether D layers suffice is not proved for this family "
+        f"({SECTION}, open question O2)")
 
 
 def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:

@@ -1,4 +1,4 @@
-"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7–F12), restated for the verifier:
+"""The family theorems at symbolic n (docs/theory.md §11.11, F1–F4, F7–F14), restated for the verifier:
 its own match of the re-parsed pattern, its own ranges and closed forms, and an instance check with
 its own arcs, BFS, group code (every permutation or nauty) and view check at the start of the range
 and a few more lengths.
@@ -33,6 +33,10 @@ and a few more lengths.
                                          cost of t with steps ±1, ±s (by residue of n mod 2s at a symbolic
                                          length, one whole period re-checked), |G| = 2n (D_n), D layers
                                          (least) for s ≥ 4, rooted views decided with nauty; D + 1 for s = 3
+
+    F14 window(w) + strided(s), s ≥ 2w + 2:  n ≥ s(4w + 3): D = M or M + 1 by residue of n mod s (M = 1 +
+                                         ⌈⌊s/2⌋/w⌉; the verifier's own BFS at one length per residue, one whole
+                                         period re-checked); G = the reflection; D + 1 layers (not least)
 
     F11 window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1: n ≥ s(4w + 3): D = 3 when positions a and n + 1 − b
                                          (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
@@ -147,6 +151,8 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return None
         if w + 2 <= s <= 2 * w + 1:
             return _f11(w, s)
+        if w >= 1 and s >= 2 * w + 2:
+            return _f14(w, s)
         if not 2 <= s <= w + 1:
             return None
         return _f7(w, s)
@@ -450,6 +456,36 @@ def _f13(spec: S.Spec, p: S.Offsets, n: int) -> Optional[Family]:
                                       f"Theorem {inner.theorem}'s instances n = {inner.low}..{instance_top(inner)} "
                                       "re-checked on the verifier's arcs"))
     return None
+
+
+def _f14(w: int, s: int) -> Family:
+    """F14: window(w) + strided(s), s ≥ 2w + 2, n ≥ s(4w + 3): D is M or M + 1 (M = 1 + ⌈⌊s/2⌋/w⌉) by the
+    residue of n mod s; the verifier takes D at one length of each residue class from the start of the
+    range by breadth-first search on its own arcs (the theorem says D depends on n mod s only there), and
+    the instance check re-runs one whole period; G = the reflection; D + 1 layers, not least."""
+    low = s * (4 * w + 3)
+    pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
+    cache: dict = {}
+
+    def bfs_diameter(n: int) -> int:
+        if n not in cache:
+            outs = patterns.union_out([patterns.head_arcs(pattern, n)], n)
+            cache[n] = max(x for v in range(1, n + 1) for x in patterns.bfs(outs, v)[1:] if x is not None)
+        return cache[n]
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(bfs_diameter(low + (n - low) % s))
+        total = sympy.Integer(0)
+        for r in range(s):
+            d = bfs_diameter(low + (r - low) % s)
+            total += d * (sympy.floor((n - r) / s) - sympy.floor((n - r - 1) / s))
+        return total
+
+    def name(text):
+        return text == "reflection"
+    return Family("F14", low, 0, 1, False, lambda n: sympy.Integer(2), 1, name, None, None,
+                  diameter_at=diameter, period=s)
 
 
 def _f11(w: int, s: int) -> Family:
