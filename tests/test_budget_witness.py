@@ -383,3 +383,20 @@ def test_a_family_theorems_witness_on_unbiased_heads_is_not_called_labelled():
     (step,) = steps(r, "PAT-BUDGET-WITNESS")
     assert step.evidence["route"] == "view witness"
     assert "labelled" not in str(step.claim)
+
+
+def test_the_verifier_checks_a_least_counts_witness_with_its_bias_classes(tmp_path):
+    # window(1) + global(1) with a symmetric circulant bias at n = 8: 3 layers, least, witness (2 8) at 5.
+    # (2 3) at position 6 keeps every bare neighbourhood within distance 1 of 6 but not their classes: no
+    # witness, and the verifier must say so (it used to check the bare arcs only)
+    from uapcheck.verifier import check
+    cert = certificate_from_cli(text(8, LABELLED, layers=0, header=""), tmp_path)
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] and step["data"]["layers"] == 3
+    layers = [r for r in check.verify(cert).steps if r.rule == "PAT-LAYERS"]
+    assert layers[0].outcome == check.VERIFIED
+    forged = [1, 3, 2, 4, 5, 6, 7, 8]
+    step["data"]["view witness"] = {"permutation": forged, "position": 6}
+    step["evidence"]["view witness"] = {"position": 6}
+    layers = [r for r in check.verify(cert).steps if r.rule == "PAT-LAYERS"]
+    assert layers[0].outcome == check.REJECTED, layers[0]

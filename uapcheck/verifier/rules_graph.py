@@ -243,7 +243,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         i, perm = _quoted_witness(s, data, n)
         if _in_family_group(ctx, heads, perm):
             raise Reject("the view witness is a symmetry of the family: it shows nothing")
-        bad = patterns.view_bad_positions(perm, heads, n)
+        bad = _witness_bad_positions(ctx, heads, n, perm)
         dist = _all_distances(ctx, n, heads)
         near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= d - 1]
         if near:
@@ -260,6 +260,22 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
             return _exhaustive(ctx, heads, n, d)
         return _rooted_views(ctx, heads, n, d)
     raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
+
+
+def _witness_bad_positions(ctx, heads, n: int, perm: list) -> set:
+    """The positions whose neighbourhood σ changes; with bias classes (§11.10) the labelled neighbourhoods,
+    the classes recomputed here: a σ that keeps the bare arcs near i but not their classes is no witness."""
+    spec = ctx.spec
+    if spec.positional == "none" and not any(h.bias or h.position is not None for h in spec.heads):
+        return patterns.view_bad_positions(perm, heads, n)
+    if spec.positional != "none":
+        raise Trust("a view witness under an absolute positional encoding is not re-checked here")
+    from .rules_budget import _label_kinds, _labelled_bad
+    try:
+        kinds = _label_kinds(ctx, n)
+    except Reject as exc:
+        raise Trust(f"the labels of this position term are not re-derived here ({exc})") from None
+    return _labelled_bad(spec, heads, n, perm, kinds)
 
 
 def _rooted_views(ctx, heads, n, d):
@@ -363,6 +379,8 @@ def _large_layers(ctx, s):
     if m == d + 1 and not data.get("least"):
         return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
     if m == d + 1:
+        if ctx.spec.positional != "none" or any(h.bias or h.position is not None for h in ctx.spec.heads):
+            raise Trust("a labelled view witness at this n is not re-checked with its classes here")
         i, perm = _quoted_witness(s, data, n)
         return VERIFIED, (large.view_witness(ctx, perm, i, d) + f", and σ is not a symmetry of the heads, so {d} "
                           f"layers do not suffice; D + 1 = {m} do (view argument)")
