@@ -224,8 +224,10 @@ def _large_pattern_data(step: proof.Step) -> Optional[dict]:
     if step.rule == "PAT-CONNECTED":
         pair = ev.get("realised by") or {}
         diameter = ev.get("diameter")
-        if diameter is None and isinstance(step.facts.get("diameter"), int):
-            diameter = step.facts["diameter"]  # a family theorem at this n states it as a fact (§11.11)
+        fact = step.facts.get("diameter")
+        if diameter is None and (isinstance(fact, int) or getattr(fact, "is_Integer", False)):
+            # a family theorem or a closed form at this n states it as a fact (§11.11), an int or a SymPy Integer
+            diameter = int(fact)
         return {"diameter": diameter, "pair": [pair.get("from j"), pair.get("to i")]}
     return None
 

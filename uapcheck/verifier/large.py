@@ -16,6 +16,8 @@ interval model of the re-parsed patterns (uapcheck/verifier/intervals.py) withou
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from . import intervals as I
 from .check import VERIFIED, Reject, Trust
 
@@ -70,14 +72,22 @@ def eccentricities(ctx):
 
 def connected(ctx, s):
     data = s.get("data") or {}
+    if data.get("diameter") is None:  # a certificate of bounds only (the exact diameter was not decided)
+        fast = _diameter_on_arrays(ctx, exact=False)
+        if fast is not None and fast.strong is False:
+            raise Reject(f"x_{fast.unreached[0]} does not reach position {fast.unreached[1]}: not strongly connected")
+        raise Trust("only bounds on the diameter are certified")
     d = _int(data.get("diameter"), "the diameter")
+    pair = data.get("pair") or [None, None]
+    fast = _diameter_on_arrays(ctx)
+    if fast is not None:
+        return _connected_on_arrays(ctx, fast, d, pair)
     ecc = eccentricities(ctx)
     if ecc is None:
         raise Reject("some position does not reach every other: not strongly connected")
     true_d = max(ecc.values())
     if true_d != d:
         raise Reject(f"the directed diameter is {true_d}, not {d}")
-    pair = data.get("pair") or [None, None]
     if pair[0] is None and pair[1] is None:
         i = max(ecc, key=lambda v: ecc[v])
         return VERIFIED, (f"every one of the {len(ecc)} backward searches on the interval model reaches all "
@@ -87,6 +97,187 @@ def connected(ctx, s):
         raise Reject(f"d({j} -> {i}) is not the diameter {d}")
     return VERIFIED, (f"every one of the {len(ecc)} backward searches on the interval model reaches all positions; "
                       f"diameter {d}, attained by x_{j} reaching position {i}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The diameter on compact arc arrays (arrays.py): a few searches instead of one per position
+
+ORBIT_WORK = 400_000_000  # representatives × arcs searched before the step is left trusted
+
+
+def arrays(ctx):
+    """(the heads' arc codes, the union's adjacency), or None when the array builder does not cover
+    the patterns (the interval model is used then)."""
+    if "arrays" not in ctx.cache:
+        from . import arrays as A
+        try:
+            if any(h.bias for h in ctx.spec.heads) or ctx.spec.positional != "none":
+                raise A.Unsupported("a bias or positional encoding")
+            n = _int(ctx.spec.tokens, "the number of tokens")
+            heads = [A.head_codes(h.pattern, n) for h in ctx.spec.heads]
+            ctx.cache["arrays"] = (heads, A.Adjacency(heads, n))
+        except A.Unsupported:
+            ctx.cache["arrays"] = None
+    return ctx.cache["arrays"]
+
+
+def _candidates(ctx, n: int) -> list:
+    """(name, 1-based image list or numpy permutation) to try as automorphisms: the verifier's own
+    rotation and reflection, and the generators the certificate's group step lists or names."""
+    from . import arrays as A
+    from .groups import named_generators
+    out: list = [("the rotation i ↦ i + 1 (mod n)", A.rotation(n)), ("the reflection i ↦ n + 1 − i", A.reflection(n))]
+    for step in ctx.cert.get("steps", []):
+        if not isinstance(step, dict) or step.get("rule") != "SYM-AUT":
+            continue
+        raw = step.get("data")
+        data: dict = raw if isinstance(raw, dict) else {}
+        gens = data.get("generators")
+        for k, g in enumerate(gens if isinstance(gens, list) else []):
+            out.append((f"the group step's generator {k + 1}", g))
+        name = data.get("name")
+        if isinstance(name, str) and name in ("S_n", "C_n", "D_n") or (isinstance(name, str) and name.startswith("stabilizer ")):
+            for k, g in enumerate(named_generators(name, n) or []):
+                out.append((f"generator {k + 1} of {name}", g))
+    return out
+
+
+def automorphisms(ctx) -> list:
+    """The candidates (_candidates) that are automorphisms of the union of the heads, each checked on
+    the arcs here (σ keeps every degree, and the images of the arcs, sorted, are the arcs): an
+    eccentricity is constant on the orbits of these. A candidate that fails is dropped, never used."""
+    if "automorphisms" not in ctx.cache:
+        from . import arrays as A
+        _, adj = arrays(ctx)
+        n = adj.n
+        found: list = []
+        for name, cand in _candidates(ctx, n):
+            perm = cand if not isinstance(cand, list) else A.as_permutation(cand, n)
+            if perm is None or any(perm is g or (perm.shape == g.shape and bool((perm == g).all())) for _, g in found):
+                continue
+            if bool((perm == A.identity(n)).all()):
+                continue
+            if A.preserves(perm, adj.codes, n):
+                found.append((name, perm))
+        ctx.cache["automorphisms"] = found
+    return ctx.cache["automorphisms"]
+
+
+class _Diameter:
+    """What the searches on the arrays established: strong connectivity, the diameter (or bounds), and
+    for each computed search its source, direction and distances."""
+
+    def __init__(self):
+        self.strong: Optional[bool] = None
+        self.unreached: tuple = ()
+        self.lower = 0
+        self.upper: Optional[int] = None
+        self.how = ""
+        self.searches: dict = {}  # (direction, 0-based source) -> distances
+
+    @property
+    def exact(self) -> Optional[int]:
+        return self.lower if self.upper is not None and self.upper == self.lower else None
+
+
+def _search(adj, fact: _Diameter, direction: str, v: int):
+    from . import arrays as A
+    key = (direction, v)
+    if key not in fact.searches:
+        dist = A.distances_to(adj, v) if direction == "to" else A.distances_from(adj, v)
+        fact.searches[key] = dist
+        if int(dist.min()) < 0:
+            fact.strong = False
+            u = int(dist.argmin())
+            fact.unreached = (u + 1, v + 1) if direction == "to" else (v + 1, u + 1)
+        fact.lower = max(fact.lower, int(dist.max()))
+    return fact.searches[key]
+
+
+def _diameter_on_arrays(ctx, exact: bool = True) -> Optional[_Diameter]:  # noqa: C901 - three routes, each short
+    """The directed diameter from a few breadth-first searches on the arc arrays, None when the arrays do
+    not cover the patterns. Three routes, each sound on its own:
+      transitive  a checked automorphism group moves position 1 to every position: the eccentricity of
+                  position 1 (its backward search) is every position's, so it is the diameter, and
+                  that search reaching all positions is strong connectivity;
+      hub         for any position c, d(j → i) ≤ d(j → c) + d(c → i): the searches both ways from a few
+                  hubs bound D above, and every distance they find bounds it below; equal bounds are D;
+      orbits      else one backward search per orbit of the checked automorphisms (eccentricity is
+                  constant on orbits), while the work stays under ORBIT_WORK."""
+    if arrays(ctx) is None:
+        return None
+    key = ("diameter on arrays", exact)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    from . import arrays as A
+    _, adj = arrays(ctx)
+    n = adj.n
+    fact = _Diameter()
+    gens = [g for _, g in automorphisms(ctx)]
+    if any(A.is_rotation(g) for g in gens):
+        dist = _search(adj, fact, "to", 0)
+        fact.strong = fact.strong is not False
+        fact.upper = int(dist.max()) if fact.strong else None
+        fact.how = (f"{_names(ctx)} checked on the arcs, act transitively: one backward search (from position 1) "
+                    f"gives every position's eccentricity")
+        ctx.cache[key] = fact
+        return fact
+    hubs = sorted({0, n - 1, n // 2, A.busiest(adj)})
+    best = None
+    for c in hubs:
+        into, out = _search(adj, fact, "to", c), _search(adj, fact, "from", c)
+        if fact.strong is False:
+            ctx.cache[key] = fact
+            return fact
+        bound = int(into.max()) + int(out.max())
+        if best is None or bound < best[0]:
+            best = (bound, c)
+    fact.strong = True
+    assert best is not None
+    fact.upper = best[0]
+    fact.how = (f"the searches both ways from position {best[1] + 1} reach every position and bound D by "
+                f"{best[0]} (d(j → i) ≤ d(j → c) + d(c → i))")
+    if fact.exact is not None or not exact:
+        ctx.cache[key] = fact
+        return fact
+    reps = A.orbit_representatives(gens, n)
+    if len(reps) * max(adj.arcs, 1) > ORBIT_WORK:
+        raise Trust(f"the diameter is bounded by {fact.lower} ≤ D ≤ {fact.upper} on the arcs; the exact value needs "
+                    f"one search per orbit of the checked automorphisms ({len(reps):,} searches over {adj.arcs:,} "
+                    f"arcs), above the verifier's work limit")
+    ecc = max(int(_search(adj, fact, "to", v).max()) for v in reps)
+    if fact.strong is False:
+        ctx.cache[key] = fact
+        return fact
+    fact.lower = fact.upper = ecc
+    fact.how = (f"one backward search per orbit of {_names(ctx) or 'the identity'} ({len(reps):,} searches; "
+                f"eccentricity is constant on orbits of automorphisms)")
+    ctx.cache[key] = fact
+    return fact
+
+
+def _names(ctx) -> str:
+    return " and ".join(name for name, _ in automorphisms(ctx))
+
+
+def _connected_on_arrays(ctx, fact: _Diameter, d: int, pair: list):
+    if fact.strong is False:
+        raise Reject(f"x_{fact.unreached[0]} does not reach position {fact.unreached[1]}: not strongly connected")
+    true_d = fact.exact
+    if true_d is None:
+        raise Trust(f"the diameter is bounded by {fact.lower} ≤ D ≤ {fact.upper} on the arcs, not decided")
+    if true_d != d:
+        raise Reject(f"the directed diameter is {true_d}, not {d} ({fact.how})")
+    _, adj = arrays(ctx)
+    head = f"on the arc arrays ({adj.arcs:,} arcs): strongly connected, diameter {d}: {fact.how}"
+    if pair[0] is None and pair[1] is None:
+        return VERIFIED, head
+    j, i = _int(pair[0], "the pair"), _int(pair[1], "the pair")
+    if not (1 <= i <= adj.n and 1 <= j <= adj.n):
+        raise Reject("the pair is outside 1..n")
+    if int(_search(adj, fact, "to", i - 1)[j - 1]) != d:
+        raise Reject(f"d({j} -> {i}) is not the diameter {d}")
+    return VERIFIED, f"{head}; attained by x_{j} reaching position {i}"
 
 
 def _points(sp: I.Spans, v: int) -> set:

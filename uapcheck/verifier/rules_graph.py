@@ -88,7 +88,7 @@ def connected(ctx, s):
     except SymbolicN:
         return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
-        return large.connected(ctx, s)
+        return _lemma_at_length(ctx, s) or large.connected(ctx, s)
     data = s.get("data") or {}
     if "diameter" not in data or data.get("pair") is None:
         raise Trust("only bounds on the diameter are certified")
@@ -388,6 +388,9 @@ def _large_layers(ctx, s):
         fam = _family(ctx.spec, [frozenset()] * len(ctx.spec.heads), n)
         if fam in ("window", "star"):
             return VERIFIED, FAMILY_LEMMAS[fam]
+        by_lemma = _lemma_layers(ctx, n)
+        if by_lemma:
+            return by_lemma
         by_theorem = rules_families.at_length(ctx, n, d, m)  # a family theorem of §11.11 at this n
         if by_theorem:
             return VERIFIED, by_theorem
@@ -397,9 +400,120 @@ def _large_layers(ctx, s):
 
 def _large_group(ctx, s):
     data = s.get("data") or {}
+    found = _lemma_at_length(ctx, s)
+    if found:
+        return found
     why = large.forward_chain(ctx)
     if why is None:
         return large.group(ctx, s)
     if data.get("order") != 1 or data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
         raise Reject(f"the group is trivial ({why}), not the stated one")
     return VERIFIED, why
+
+
+# ---------------------------------------------------------------------------------------------
+# The verifier's lemma table (§18.4) at an integer n above the arc limit: the closed form evaluated
+# at n instead of a search per position (window, cyclic window, one-sided cyclic offsets)
+
+AT_LENGTH_LEMMAS = ("window", "cyclic window")
+_N, _W = "n", "w"
+
+
+def _lemma_here(ctx):
+    """The lemma of the verifier's table for the re-parsed pattern (one window(w), w an integer) with w
+    read as the lemma's parameter, or None: its closed forms are in n and w, and its instance check runs
+    over w = 1, 2, 3 (the lemma for every w, not this pattern's near-complete small instances)."""
+    if "lemma at n" not in ctx.cache:
+        import dataclasses
+
+        import sympy
+
+        from .. import spec as S
+        lemma, spec = None, ctx.spec
+        pats = {h.pattern for h in spec.heads}
+        p = next(iter(pats)) if len(pats) == 1 else None
+        if isinstance(p, S.Window) and isinstance(p.w, int) and not isinstance(p.w, bool) and p.w >= 1:
+            general = dataclasses.replace(spec, heads=[dataclasses.replace(h, pattern=dataclasses.replace(p, w=_W))
+                                                       for h in spec.heads])
+            found = lemmas.classify(general, sympy.Symbol(_N), {_W: sympy.Symbol(_W, positive=True, integer=True)})
+            if found is not None and found.param == _W and found.name in AT_LENGTH_LEMMAS:
+                lemma = (found, general, p.w)
+        ctx.cache["lemma at n"] = lemma
+    return ctx.cache["lemma at n"]
+
+
+def _lemma_instances(ctx, found, what: str) -> str:
+    lemma, general, _ = found
+    key = ("lemma at n instances", what)
+    if key not in ctx.cache:
+        ctx.cache[key] = lemmas.check_instances(general, lemma, _n_symbol(), _w_symbols(), what)
+    if ctx.cache[key]:
+        raise Reject(f"the `{lemma.name}` lemma fails at an instance: {ctx.cache[key]}")
+    return f"the lemma re-checked by brute force at n = {lemma.conn_from}..{lemmas.INSTANCE_MAX_N}, w = 1, 2, 3"
+
+
+def _n_symbol():
+    import sympy
+    return sympy.Symbol(_N)
+
+
+def _w_symbols() -> dict:
+    import sympy
+    return {_W: sympy.Symbol(_W, positive=True, integer=True)}
+
+
+def _at(expr, n: int, w: int) -> int:
+    return int(expr.subs({_n_symbol(): n, _w_symbols()[_W]: w}))
+
+
+def _lemma_at_length(ctx, s):
+    """PAT-CONNECTED or SYM-AUT at an integer n above the arc limit concluded from the verifier's own
+    lemma (docs/theory.md §18.4) when the re-parsed pattern is one window(w): its closed form at n and w
+    (D, or the group with its order) must be the step's, n in the lemma's range; None when no lemma
+    matches (the general checks apply)."""
+    found = _lemma_here(ctx)
+    if found is None:
+        return None
+    lemma, _, w = found
+    n = ctx.spec.tokens
+    data = s.get("data") or {}
+    head = f"`{lemma.name}` lemma (docs/theory.md §18.4) at n = {n}, w = {w}"
+    if s["rule"] == "PAT-CONNECTED":
+        if lemma.diameter is None or n < lemma.conn_from or data.get("diameter") is None:
+            return None
+        want = _at(lemma.diameter, n, w)
+        d = _int(data.get("diameter"), "the diameter")
+        if d != want:
+            raise Reject(f"the directed diameter is {want} ({head}: {lemma.diameter}), not {d}")
+        if (data.get("pair") or [None, None]) != [None, None]:
+            return None  # a stated pair is checked by a search (large.connected)
+        return VERIFIED, (f"{head}: strongly connected with diameter {lemma.diameter} = {want}; "
+                          + _lemma_instances(ctx, found, "connectivity"))
+    if s["rule"] == "SYM-AUT":
+        want = {"D_n": 2 * n, "reflection": 2}.get(lemma.group or "")
+        if want is None or n < lemma.group_from(w):
+            return None
+        if data.get("name") != lemma.group or data.get("order") != want:
+            raise Reject(f"the group is {lemma.group} of order {want} ({head}), not {data.get('name')!r} of order "
+                         f"{str(data.get('order'))[:40]}")
+        if isinstance(data.get("generators"), list) and data["generators"]:
+            return None  # listed generators are checked on the arcs (large.group)
+        return VERIFIED, (f"{head}: G = {lemma.group} of order {want} for n ≥ {lemma.group_from(w)}; "
+                          + _lemma_instances(ctx, found, "group") + " (the group up to n = 9, every permutation or nauty)")
+    return None
+
+
+def _lemma_layers(ctx, n: int):
+    """D layers (least) for one cyclic window(w) at an integer n ≥ 2w + 3: §11.9's rooted-view lemma, its
+    instances re-decided with nauty over w = 1, 2, 3; None when the lemma does not apply."""
+    found = _lemma_here(ctx)
+    if found is None:
+        return None
+    lemma, general, w = found
+    if lemma.rooted_from is None or n < lemma.rooted_from(w):
+        return None
+    import dataclasses
+    if "rooted lemma" not in ctx.cache:  # the lemma's instances, over w = 1, 2, 3 (the general pattern)
+        ctx.cache["rooted lemma"] = dataclasses.replace(ctx, spec=general, cache={})
+    status, why = lemmas._rooted_family(ctx.cache["rooted lemma"], lemma)
+    return status, why.replace("n ≥ 2w + 3", f"n ≥ 2w + 3 = {2 * w + 3} (here n = {n}, w = {w})")

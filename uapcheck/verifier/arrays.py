@@ -1,0 +1,300 @@
+"""Compact arc arrays for the verifier above its set-based arc limit (patterns.MAX_N): each head's arcs
+rebuilt from the re-parsed pattern by arithmetic into a sorted numpy array of codes, breadth-first
+search both ways over the union, and permutations checked to be automorphisms on the arcs themselves.
+
+Conventions are patterns.py's (positions 1..n, query i attends to key j gives the arc j -> i,
+self-loops dropped); internally positions are 0-based and an arc j -> i is the code j·n + i. The
+builder follows patterns._arcs part by part (tests/verifier/test_arc_arrays.py compares the two on
+every pattern kind it covers); a kind it does not cover raises Unsupported and the step goes back to
+the interval model (large.py).
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional, Sequence
+
+import numpy as np
+
+from .. import spec as S
+
+MAX_ARCS = 24_000_000  # about 0.4 GB of working arrays: window(8) cyclic at n = 1,048,576 has 16,777,216
+
+
+class Unsupported(Exception):
+    """A pattern part the array builder does not cover, or too many arcs."""
+
+
+def _int(term) -> int:
+    if isinstance(term, bool) or not isinstance(term, int):
+        raise Unsupported(f"pattern quantity {term!r} is not an integer")
+    return term
+
+
+def _offset(n: int, a: int, cyclic: bool) -> np.ndarray:
+    """Codes of the arcs (i + a) -> i over i (mod n when cyclic, else those in range), self-loops dropped."""
+    i = np.arange(n, dtype=np.int64)
+    j = i + a
+    if cyclic:
+        j %= n
+    else:
+        keep = (j >= 0) & (j < n)
+        i, j = i[keep], j[keep]
+    keep = j != i
+    return j[keep] * n + i[keep]
+
+
+def _star(n: int, centres: Sequence[int]) -> list:
+    """Every arc into and out of each (0-based) centre."""
+    out = []
+    v = np.arange(n, dtype=np.int64)
+    for t in centres:
+        others = v[v != t]
+        out += [others * n + t, t * n + others]
+    return out
+
+
+class _Builder:
+    def __init__(self, n: int):
+        self.n = n
+        self.count = 0
+
+    def _add(self, out: list, codes: np.ndarray) -> None:
+        self.count += codes.size
+        if self.count > MAX_ARCS:
+            raise Unsupported(f"more than {MAX_ARCS:,} arcs")
+        out.append(codes)
+
+    def _rows(self, out: list, keys: np.ndarray, queries: np.ndarray) -> None:
+        """Every arc key -> query between the two (0-based) sets, self-loops dropped."""
+        if keys.size * queries.size > MAX_ARCS:
+            raise Unsupported(f"more than {MAX_ARCS:,} arcs")
+        codes = (keys[:, None] * self.n + queries[None, :]).ravel()
+        self._add(out, codes[(codes // self.n) != (codes % self.n)])
+
+    def arcs(self, p: S.Pattern, out: list) -> None:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
+        n = self.n
+        if isinstance(p, S.PatternUnion):
+            for part in p.parts:
+                self.arcs(part, out)
+        elif isinstance(p, S.Window):
+            for d in range(1, _int(p.w) + 1):
+                if d >= n:
+                    break
+                self._add(out, _offset(n, d, p.cyclic))
+                self._add(out, _offset(n, -d, p.cyclic))
+        elif isinstance(p, S.Offsets):
+            for term in p.offsets:
+                self._add(out, _offset(n, _int(term), p.cyclic))
+        elif isinstance(p, S.Dilated):
+            w, r = _int(p.w), _int(p.r)
+            for k in range(1, w + 1):
+                if k * r >= n:
+                    break
+                self._add(out, _offset(n, k * r, False))
+                self._add(out, _offset(n, -k * r, False))
+        elif isinstance(p, (S.Global, S.Star, S.GlobalAt)):
+            if isinstance(p, S.GlobalAt):
+                centres = sorted({t - 1 for t in p.positions if 1 <= t <= n})
+            else:
+                g = 1 if isinstance(p, S.Star) else _int(p.g)
+                centres = list(range(min(g, n)))
+            if len(centres) * 2 * n > MAX_ARCS:
+                raise Unsupported(f"more than {MAX_ARCS:,} arcs")
+            for codes in _star(n, centres):
+                self._add(out, codes)
+        elif isinstance(p, S.Blocks):
+            b = _int(p.b)
+            if b < 1:
+                raise Unsupported("blocks(0)")
+            for start in range(0, n, b):
+                block = np.arange(start, min(n, start + b), dtype=np.int64)
+                self._rows(out, block, block)
+        elif isinstance(p, S.Sinks):
+            k = min(_int(p.k), n)
+            self._rows(out, np.arange(k, dtype=np.int64), np.arange(k, n, dtype=np.int64))
+        elif isinstance(p, S.RandomPattern):
+            r = _int(p.r)
+            if r * n > MAX_ARCS or r > n:
+                raise Unsupported("too many random arcs")
+            rng = random.Random(p.seed)  # the language defines random(r, seed=S) by Python's generator
+            keys = np.fromiter((j - 1 for _ in range(n) for j in rng.sample(range(1, n + 1), r)),
+                               dtype=np.int64, count=r * n)
+            queries = np.repeat(np.arange(n, dtype=np.int64), r)
+            keep = keys != queries
+            self._add(out, keys[keep] * n + queries[keep])
+        elif isinstance(p, S.Edges):
+            pairs = [(j - 1) * n + (i - 1) for (i, j) in p.edges if i != j and 1 <= i <= n and 1 <= j <= n]
+            self._add(out, np.array(pairs, dtype=np.int64))
+        else:
+            raise Unsupported(f"pattern {type(p).__name__}")
+
+
+def _sorted_unique(parts: list) -> np.ndarray:
+    if not parts:
+        return np.zeros(0, dtype=np.int64)
+    codes = np.sort(np.concatenate(parts), kind="stable")  # stable: a merge of the sorted runs, fast
+    if codes.size:
+        keep = np.empty(codes.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(codes[1:], codes[:-1], out=keep[1:])
+        codes = codes[keep]
+    return codes
+
+
+def head_codes(pattern: S.Pattern, n: int) -> np.ndarray:
+    """The sorted, distinct codes j·n + i (0-based) of one head's arcs at length n."""
+    if isinstance(pattern, S.Full) or n == 1:
+        raise Unsupported("a complete head")
+    out: list = []
+    _Builder(n).arcs(pattern, out)
+    return _sorted_unique(out)
+
+
+class Adjacency:
+    """The union of the heads as CSR arrays, each direction built when first asked for: `outs()` gives
+    (ptr, nbr) with nbr[ptr[v]:ptr[v + 1]] the w with v -> w, `ins()` the u with u -> v (0-based)."""
+
+    def __init__(self, heads: Sequence[np.ndarray], n: int):
+        self.n = n
+        self.codes = heads[0] if len(heads) == 1 else _sorted_unique(list(heads))
+        self._out: Optional[tuple] = None
+        self._in: Optional[tuple] = None
+
+    @property
+    def arcs(self) -> int:
+        return int(self.codes.size)
+
+    def outs(self) -> tuple:
+        if self._out is None:
+            n = self.n
+            ptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.codes // n, minlength=n), out=ptr[1:])
+            self._out = (ptr, self.codes % n)
+        return self._out
+
+    def ins(self) -> tuple:
+        if self._in is None:
+            n = self.n
+            src, dst = np.divmod(self.codes, n)
+            ptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(dst, minlength=n), out=ptr[1:])
+            del dst
+            order = np.argsort(self.codes % n, kind="stable")  # by query, keys ascending within each
+            self._in = (ptr, src[order])
+        return self._in
+
+
+def bfs(ptr: np.ndarray, nbr: np.ndarray, source: int, n: int) -> np.ndarray:
+    """Levels of a breadth-first search from the 0-based `source` along (ptr, nbr): −1 where unreached."""
+    dist = np.full(n, -1, dtype=np.int64)
+    dist[source] = 0
+    frontier = np.array([source], dtype=np.int64)
+    level = 0
+    while frontier.size:
+        level += 1
+        starts, ends = ptr[frontier], ptr[frontier + 1]
+        lens = ends - starts
+        total = int(lens.sum())
+        if total == 0:
+            break
+        if frontier.size == 1:
+            found = nbr[int(starts[0]):int(ends[0])]
+        else:
+            offsets = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(total, dtype=np.int64)
+            found = nbr[offsets]
+        found = found[dist[found] < 0]
+        if found.size == 0:
+            break
+        dist[found] = level
+        if found.size > 1:
+            found = np.flatnonzero(np.bincount(found, minlength=n)) if found.size > n // 64 else np.unique(found)
+        frontier = found
+    return dist
+
+
+def distances_to(adj: Adjacency, i: int) -> np.ndarray:
+    """d(v -> i) for every v (0-based), −1 when v does not reach i: the search along in-arcs."""
+    ptr, nbr = adj.ins()
+    return bfs(ptr, nbr, i, adj.n)
+
+
+def distances_from(adj: Adjacency, j: int) -> np.ndarray:
+    """d(j -> v) for every v (0-based), −1 when unreached."""
+    ptr, nbr = adj.outs()
+    return bfs(ptr, nbr, j, adj.n)
+
+
+def as_permutation(perm, n: int) -> Optional[np.ndarray]:
+    """A 1-based image list of 1..n as a 0-based numpy permutation, or None when it is not one."""
+    if not isinstance(perm, (list, np.ndarray)) or len(perm) != n:
+        return None
+    if isinstance(perm, list) and not all(isinstance(v, int) and not isinstance(v, bool) for v in perm):
+        return None
+    arr = np.asarray(perm, dtype=np.int64) - 1
+    if arr.size and (arr.min() < 0 or arr.max() >= n):
+        return None
+    seen = np.zeros(n, dtype=bool)
+    seen[arr] = True
+    return arr if bool(seen.all()) else None
+
+
+def preserves(perm: np.ndarray, codes: np.ndarray, n: int) -> bool:
+    """σ maps the arc set onto itself: the images σ(j)·n + σ(i), sorted, are the codes (σ is a bijection,
+    so equal sorted arrays mean equal sets)."""
+    if codes.size == 0:
+        return True
+    src, dst = codes // n, codes % n
+    if not _degrees_kept(perm, src, dst, n):  # necessary and cheap: σ keeps in- and out-degrees
+        return False
+    mapped = np.sort(perm[src] * n + perm[dst], kind="stable")
+    return bool(np.array_equal(mapped, codes))
+
+
+def _degrees_kept(perm: np.ndarray, src: np.ndarray, dst: np.ndarray, n: int) -> bool:
+    for ends in (src, dst):
+        deg = np.bincount(ends, minlength=n)
+        if not np.array_equal(deg[perm], deg):
+            return False
+    return True
+
+
+def identity(n: int) -> np.ndarray:
+    return np.arange(n, dtype=np.int64)
+
+
+def is_rotation(perm: np.ndarray) -> bool:
+    """σ is i ↦ i ± 1 (mod n): one n-cycle, so the group it generates is transitive."""
+    n = perm.size
+    return n > 0 and (bool((perm == rotation(n)).all()) or bool((perm[rotation(n)] == identity(n)).all()))
+
+
+def busiest(adj: Adjacency) -> int:
+    """A position with the most in-arcs (0-based): a natural hub."""
+    return int(np.argmax(np.diff(adj.ins()[0])))
+
+
+def rotation(n: int) -> np.ndarray:
+    return (np.arange(n, dtype=np.int64) + 1) % n
+
+
+def reflection(n: int) -> np.ndarray:
+    return np.arange(n - 1, -1, -1, dtype=np.int64)
+
+
+def orbit_representatives(gens: Sequence[np.ndarray], n: int) -> list[int]:
+    """The least (0-based) position of each orbit of the group the permutations generate (union–find)."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for g in gens:
+        moved = np.flatnonzero(g != np.arange(n))
+        for v, w in zip(moved.tolist(), g[moved].tolist()):
+            a, b = find(v), find(w)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return [v for v in range(n) if find(v) == v]
