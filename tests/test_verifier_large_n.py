@@ -195,3 +195,58 @@ def test_the_lemma_is_not_applied_below_its_range():
     Ctx.spec = parse_source(_text(1100, "window(8) cyclic"))
     Ctx.cache = {}
     assert rules_graph._lemma_at_length(Ctx(), step)[0] == VERIFIED
+
+
+# ---------------------------------------------------------------------------------------------
+# The group by colour refinement and twin checks; the view witness on the arrays
+
+def test_refinement_cells_give_the_brute_force_group_order():
+    import math
+
+    from uapcheck.verifier import groups
+    seen = 0
+    for pattern in ("window(1) + global(2) + random(1, seed=4)", "star", "global {1, 2, 3}", "window(1) + random(2, seed=9)",
+                    "window(2) + global(2)", "blocks(3)", "offsets {1, -2}"):
+        for n in (6, 7, 8):
+            spec = parse_source(_text(n, pattern))
+            codes = arrays.head_codes(spec.heads[0].pattern, n)
+            cells = arrays.group_by_refinement([codes], n)
+            lab = patterns.labels(spec, [patterns.head_arcs(spec.heads[0].pattern, n)])
+            full, _ = groups.full_order(lab, n, "none")
+            if cells is not None:
+                seen += 1
+                assert math.prod(math.factorial(len(c)) for c in cells) == full, (pattern, n, cells)
+    assert seen >= 8
+
+
+def test_changed_positions_are_the_set_builders():
+    import itertools
+    n = 8
+    spec = parse_source(_text(n, "window(1) + global(1) + random(1, seed=3)"))
+    heads = [patterns.head_arcs(spec.heads[0].pattern, n)]
+    codes = [arrays.head_codes(spec.heads[0].pattern, n)]
+    for images in itertools.islice(itertools.permutations(range(1, n + 1)), 0, 40320, 97):
+        perm = list(images)
+        mine = {int(v) + 1 for v in arrays.changed_positions(arrays.as_permutation(perm, n), codes, n)}
+        assert mine == patterns.view_bad_positions(perm, heads, n)
+
+
+def test_bigbird_group_and_view_witness_above_the_arc_limit_are_checked_on_the_arrays():
+    cert = _cert(2048, "window(3) + global(2) + random(3, seed=0)")
+    steps = _outcomes(cert)
+    assert steps["SYM-AUT"].outcome == VERIFIED and "colour refinement" in steps["SYM-AUT"].reason
+    assert steps["PAT-LAYERS"].outcome == VERIFIED and "arc arrays" in steps["PAT-LAYERS"].reason
+    bad = json.loads(json.dumps(cert))
+    _step(bad, "SYM-AUT")["data"]["order"] = 4
+    assert _outcomes(bad)["SYM-AUT"].outcome == REJECTED
+    bad = json.loads(json.dumps(cert))
+    wit = _step(bad, "PAT-LAYERS")["data"]["view witness"]
+    n = 2048
+    wit["permutation"] = [2, 1] + list(range(3, n + 1))  # (1 2): a symmetry, it changes nothing
+    assert _outcomes(bad)["PAT-LAYERS"].outcome == REJECTED
+    bad = json.loads(json.dumps(cert))
+    wit = _step(bad, "PAT-LAYERS")["data"]["view witness"]
+    swapped = [k for k in range(1, n + 1) if wit["permutation"][k - 1] != k]
+    wit["position"] = swapped[0]  # the witness's own moved position is within distance 0
+    _step(bad, "PAT-LAYERS")["evidence"]["view witness"]["position"] = swapped[0]
+    assert _outcomes(bad)["PAT-LAYERS"].outcome == REJECTED

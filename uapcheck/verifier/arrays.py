@@ -298,3 +298,90 @@ def orbit_representatives(gens: Sequence[np.ndarray], n: int) -> list[int]:
             if a != b:
                 parent[max(a, b)] = min(a, b)
     return [v for v in range(n) if find(v) == v]
+
+
+# ---------------------------------------------------------------------------------------------
+# The group: colour refinement, then twin checks
+
+REFINE_ROUNDS = 64
+MAX_TWIN_SWAPS = 512
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def refine(heads: Sequence[np.ndarray], n: int) -> Optional[np.ndarray]:
+    """A colouring of the positions that every permutation preserving each head's arcs preserves: colour
+    refinement, each round colouring v by (its colour, a sum of random weights of its in-neighbours'
+    colours and one of its out-neighbours', per head). Each round is a function of the last and of the
+    arcs alone, so an automorphism of every head keeps every round's colouring (a weight collision only
+    makes a colouring coarser, never wrong). None when it has not settled after REFINE_ROUNDS rounds."""
+    rng = np.random.default_rng(20261201)
+    colour = np.zeros(n, dtype=np.int64)
+    count = 1
+    ends = [np.divmod(codes, n) for codes in heads]
+    for _ in range(REFINE_ROUNDS):
+        weight = rng.integers(1, 1 << 62, size=count, dtype=np.int64).astype(np.uint64)
+        sig = colour.astype(np.uint64) * _MIX
+        for src, dst in ends:
+            for a, b in ((src, dst), (dst, src)):  # in-neighbours' colours, then out-neighbours'
+                acc = np.zeros(n, dtype=np.uint64)
+                np.add.at(acc, b, weight[colour[a]])
+                sig = sig * _MIX + acc
+        order = np.lexsort((sig, colour))
+        c_sorted, s_sorted = colour[order], sig[order]
+        step = np.empty(n, dtype=bool)
+        step[0] = False
+        step[1:] = (c_sorted[1:] != c_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
+        new = np.empty(n, dtype=np.int64)
+        new[order] = np.cumsum(step)
+        new_count = int(new.max()) + 1 if n else 0
+        colour = new
+        if new_count == count:
+            return colour
+        count = new_count
+    return None
+
+
+def swap_preserves(codes: np.ndarray, n: int, a: int, b: int) -> bool:
+    """The transposition (a b) (0-based) maps the arc set onto itself: only arcs at a or b move, so the
+    arcs at a or b, swapped and sorted, must be those arcs."""
+    src, dst = np.divmod(codes, n)
+    at = (src == a) | (src == b) | (dst == a) | (dst == b)
+    s, d = src[at], dst[at]
+    swap = np.arange(n, dtype=np.int64)
+    swap[a], swap[b] = b, a
+    return bool(np.array_equal(np.sort(swap[s] * n + swap[d]), np.sort(s * n + d)))
+
+
+def group_by_refinement(heads: Sequence[np.ndarray], n: int) -> Optional[list]:
+    """The cells of the refined colouring when every cell of two or more positions is a twin class (each
+    transposition of its first member with another is an automorphism of every head, and these generate
+    the cell's symmetric group): then G — the permutations keeping every head's arcs — is exactly the
+    product of the symmetric groups on the cells (G keeps each cell, and contains each cell's symmetric
+    group). None when the colouring has not settled or a cell is not checked to be a twin class."""
+    colour = refine(heads, n)
+    if colour is None:
+        return None
+    order = np.argsort(colour, kind="stable")
+    bounds = np.flatnonzero(np.diff(colour[order])) + 1
+    cells = [c for c in np.split(order, bounds) if c.size > 1]
+    if sum(c.size - 1 for c in cells) > MAX_TWIN_SWAPS:
+        return None
+    for cell in cells:
+        first = int(cell[0])
+        for other in cell[1:].tolist():
+            if not all(swap_preserves(codes, n, first, other) for codes in heads):
+                return None
+    return [sorted(int(v) + 1 for v in c) for c in cells]
+
+
+def changed_positions(perm: np.ndarray, heads: Sequence[np.ndarray], n: int) -> np.ndarray:
+    """The positions v (0-based) with σ(N_h(v)) ≠ N_h(σ v) for some head h: the arcs of σ(head) and of
+    the head differ exactly at queries σ(v) for those v."""
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[perm] = np.arange(n, dtype=np.int64)
+    bad = []
+    for codes in heads:
+        mapped = np.sort(perm[codes // n] * n + perm[codes % n])
+        differ = np.setxor1d(mapped, codes, assume_unique=True)
+        bad.append(inverse[differ % n])
+    return np.unique(np.concatenate(bad)) if bad else np.zeros(0, dtype=np.int64)

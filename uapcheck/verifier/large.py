@@ -306,6 +306,8 @@ def bad_positions(ctx, perm: list) -> set:
 
 
 def view_witness(ctx, perm: list, i: int, d: int) -> str:
+    if arrays(ctx) is not None:
+        return _view_witness_on_arrays(ctx, perm, i, d)
     spans = _spans(ctx)
     bad = bad_positions(ctx, perm)
     if not bad:
@@ -316,6 +318,27 @@ def view_witness(ctx, perm: list, i: int, d: int) -> str:
         if hit:
             raise Reject(f"position {hit[0]}, whose neighbourhood σ changes, is at distance {t} < {d} from {i}")
     return (f"view witness checked on the interval model: the {len(bad)} positions whose neighbourhood σ changes "
+            f"are at distance ≥ {d} from {i}")
+
+
+def _view_witness_on_arrays(ctx, perm: list, i: int, d: int) -> str:
+    from . import arrays as A
+    heads, adj = arrays(ctx)
+    sigma = A.as_permutation(perm, adj.n)
+    if sigma is None:
+        raise Reject("the view witness is not a permutation of 1..n")
+    if not 1 <= i <= adj.n:
+        raise Reject("the view witness's position is outside 1..n")
+    bad = A.changed_positions(sigma, heads, adj.n)
+    if bad.size == 0:
+        raise Reject("σ changes no neighbourhood: it is a symmetry of the heads and shows nothing")
+    dist = A.distances_to(adj, i - 1)[bad]
+    near = (dist >= 0) & (dist < d)
+    if bool(near.any()):
+        k = int(near.argmax())
+        raise Reject(f"position {int(bad[k]) + 1}, whose neighbourhood σ changes, is at distance {int(dist[k])} < {d} "
+                     f"from {i}")
+    return (f"view witness checked on the arc arrays: the {bad.size} positions whose neighbourhood σ changes "
             f"are at distance ≥ {d} from {i}")
 
 
@@ -466,8 +489,11 @@ def group(ctx, s):
     gens = data.get("generators")
     if isinstance(gens, list):
         for g in gens:
-            if not (isinstance(g, list) and len(g) == ctx.spec.tokens) or bad_positions(ctx, g):
+            if not (isinstance(g, list) and len(g) == ctx.spec.tokens) or not _symmetry(ctx, g):
                 raise Reject("a generator is not a symmetry of the heads")
+    by_cells = _group_on_arrays(ctx, claimed)
+    if by_cells:
+        return by_cells
     parts, part_of = twin_partition(ctx)
     try:
         q_order = _quotient_order(ctx, parts, part_of)
@@ -515,6 +541,38 @@ def _agrees_with(order: int, mantissa: str, exponent: int) -> bool:
     if scale >= 0:
         return (m - 1) * 10 ** scale <= order <= (m + 1) * 10 ** scale
     return (m - 1) <= order * 10 ** (-scale) <= (m + 1)
+
+
+def _symmetry(ctx, g: list) -> bool:
+    """g (a 1-based image list) keeps every head's arcs: on the arc arrays when they cover the patterns."""
+    if arrays(ctx) is None:
+        return not bad_positions(ctx, g)
+    from . import arrays as A
+    heads, adj = arrays(ctx)
+    perm = A.as_permutation(g, adj.n)
+    return perm is not None and all(A.preserves(perm, codes, adj.n) for codes in heads)
+
+
+def _group_on_arrays(ctx, claimed):
+    """|G| from colour refinement on the arc arrays (arrays.group_by_refinement) when every cell of two
+    or more positions is checked to be a twin class: G is the product of the cells' symmetric groups;
+    None when the arrays do not cover the patterns or refinement leaves a cell that is no twin class."""
+    import math
+    if arrays(ctx) is None:
+        return None
+    from . import arrays as A
+    heads, adj = arrays(ctx)
+    cells = A.group_by_refinement(heads, adj.n)
+    if cells is None:
+        return None
+    order = math.prod(math.factorial(len(c)) for c in cells)
+    if order != claimed:
+        raise Reject(f"|G| = ∏ |C|! = {order} over the refined cells, not the stated order")
+    shown = ", ".join("{" + ", ".join(map(str, c[:4])) + (", …" if len(c) > 4 else "") + "}" for c in cells[:4])
+    return VERIFIED, (f"colour refinement on the arc arrays ({adj.arcs:,} arcs) leaves {len(cells)} cell(s) of two or "
+                      f"more positions ({shown}{', …' if len(cells) > 4 else ''}), each checked to be a twin class "
+                      f"(every transposition with its first member keeps every head's arcs); an automorphism keeps "
+                      f"the refined colouring, so G is the product of the cells' symmetric groups, order {order}")
 
 
 def _quotient_order(ctx, parts, part_of) -> int:
