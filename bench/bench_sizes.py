@@ -2,7 +2,7 @@
 timed in the same run (interleaved B, case, B, ...; CPU = user + system time of the process, the
 figure the targets are checked on; wall is shown too). Writes bench/SIZES.md.
 
-    python bench/bench_sizes.py [--repeat 2] [--out bench/SIZES.md]
+    python bench/bench_sizes.py [--repeat 2] [--out bench/SIZES.md] [--verify-only]
 
 Targets (issue 9 §4, issue 14 "Large n"): structured patterns ≤ 3×B at any n up to 1,048,576 with
 verdict, G and least m; `random` and `edges` up to 65,536 ≤ 5×B. Each row also records what the run
@@ -39,6 +39,17 @@ CASES = [
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("window(1) + random(2, seed=1)", 65536, "window(1) + random(2, seed=1)", 5.0),
 ]
+
+
+# `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
+# timed): (label, tokens, pattern). The verifier imports no engine; above n = 1,024 it works on compact
+# arc arrays, the lemma table's closed forms and colour refinement (docs/theory.md §18.3).
+VERIFY_CASES = [
+    ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536, "window(3) + global(2) + random(3, seed=0)"),
+    ("window(64)", 65536, "window(64)"),
+    ("window(8) cyclic", 1048576, "window(8) cyclic"),
+]
+VERIFY_HEADER = "## `uapcheck verify` at real sizes"
 
 
 def _timed(cmd: list[str]) -> tuple[float, float, str]:
@@ -120,11 +131,49 @@ def _decided(out: str) -> str:
             + ("" if least is None else f" ({'least' if least else 'sufficient'}{bounds})"))
 
 
+def _verify_rows(repeat: int) -> list[str]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, n, pattern in VERIFY_CASES:
+            path, cert = os.path.join(tmp, "case.uap"), os.path.join(tmp, "case.json")
+            with open(path, "w") as fh:
+                fh.write(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n")
+            subprocess.run([PY, "-m", "uapcheck", "--format", "json", "--no-suggest", path, "--certificate", cert],
+                           capture_output=True, cwd=ROOT, check=False)
+            cmd = [PY, "-m", "uapcheck", "verify", cert]
+            ratios_cpu, ratios_wall, outcome = [], [], ""
+            for _ in range(repeat):
+                b1 = _timed(B_CMD)
+                cpu, wall, out = _timed(cmd)
+                b2 = _timed(B_CMD)
+                ratios_cpu.append(cpu / ((b1[0] + b2[0]) / 2))
+                ratios_wall.append(wall / ((b1[1] + b2[1]) / 2))
+                outcome = (out.strip().splitlines() or ["(no output)"])[-1].strip()
+            rows.append(f"| {label} | {n:,} | {min(ratios_cpu):.2f}×B | {min(ratios_wall):.2f}×B | {outcome} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+def _verify_table(rows: list[str], repeat: int) -> list[str]:
+    return [VERIFY_HEADER, "",
+            f"`uapcheck verify OUT.json` on the certificate `uapcheck FILE --certificate OUT.json` wrote (not timed), "
+            f"minimum of {repeat} runs, B interleaved as above.", "",
+            "| pattern | n | CPU | wall | outcome |", "|---|---|---|---|---|", *rows, ""]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(HERE / "SIZES.md"))
+    ap.add_argument("--verify-only", action="store_true",
+                    help="time only `uapcheck verify` and replace that table in the existing file")
     args = ap.parse_args()
+    if args.verify_only:
+        table = _verify_table(_verify_rows(args.repeat), args.repeat)
+        old = Path(args.out).read_text("utf-8")
+        head = old.split(VERIFY_HEADER)[0].rstrip("\n") + "\n\n"
+        Path(args.out).write_text(head + "\n".join(table), "utf-8")
+        return
     load_start = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -177,6 +226,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|",
         *rows,
         "",
+        *_verify_table(_verify_rows(args.repeat), args.repeat),
     ]
     Path(args.out).write_text("\n".join(text), "utf-8")
 
