@@ -566,13 +566,20 @@ def _group_on_arrays(ctx, claimed):
     if cells is None:
         return None
     order = math.prod(math.factorial(len(c)) for c in cells)
-    if order != claimed:
+    if isinstance(claimed, tuple):  # stated as "≈ m × 10^e" (group)
+        if not _agrees_with(order, *claimed):
+            raise Reject(f"|G| = ∏ |C|! over the refined cells is not ≈ {claimed[0]} × 10^{claimed[1]}")
+    elif order != claimed:
         raise Reject(f"|G| = ∏ |C|! = {order} over the refined cells, not the stated order")
     shown = ", ".join("{" + ", ".join(map(str, c[:4])) + (", …" if len(c) > 4 else "") + "}" for c in cells[:4])
+    if not cells:
+        return VERIFIED, (f"colour refinement on the arc arrays ({adj.arcs:,} arcs) gives every position a colour of "
+                          f"its own; an automorphism keeps the refined colouring, so G is trivial")
+    size = order if order < 10 ** 30 else f"about 2^{order.bit_length() - 1}"
     return VERIFIED, (f"colour refinement on the arc arrays ({adj.arcs:,} arcs) leaves {len(cells)} cell(s) of two or "
                       f"more positions ({shown}{', …' if len(cells) > 4 else ''}), each checked to be a twin class "
                       f"(every transposition with its first member keeps every head's arcs); an automorphism keeps "
-                      f"the refined colouring, so G is the product of the cells' symmetric groups, order {order}")
+                      f"the refined colouring, so G is the product of the cells' symmetric groups, order {size}")
 
 
 def _quotient_order(ctx, parts, part_of) -> int:
