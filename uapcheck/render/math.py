@@ -20,7 +20,7 @@ _NAMES = {
     "x·z": r"x \cdot z", "|z|²": r"\lVert z \rVert^{2}", "|x|²": r"\lVert x \rVert^{2}",
     "w·x": r"w \cdot x", "w·z": r"w \cdot z", "x[r]": r"x_{r}", "z[r]": r"z_{r}",
     "|z_b|²": r"\lVert z_{b} \rVert^{2}", "κ_b(x)": r"\kappa_{b}(x)", "ξ": r"\xi",
-    "i·pos": "i", "j·pos": "j", "m·off": "m", "q·k": r"q \cdot k", "|q−k|²": r"\lVert q - k \rVert^{2}",
+    "i·pos": "i", "j·pos": "j", "δ": r"\delta", "q·k": r"q \cdot k", "|q−k|²": r"\lVert q - k \rVert^{2}",
 }
 _SUBSCRIPTED = re.compile(r"^([A-Z])_([A-Za-z0-9]+)$")
 _LONG_NUMBER = 15
@@ -111,7 +111,7 @@ def _formulas(facts) -> Iterator[str]:
     if facts.get("region"):
         yield r"\text{region } " + region(facts["region"])
     if facts.get("offset function") is not None:
-        yield "h(m) = " + latex(facts["offset function"])
+        yield r"h(\delta) = " + latex(facts["offset function"])
     if facts.get("diameter") is not None:
         yield "D = " + latex(facts["diameter"])
     if facts.get("layers") is not None:

@@ -3,13 +3,13 @@
 Each construct is reduced to a *class function on the offset* m = j − i (docs/theory.md §16):
 
 * a fixed bias b(i, j) (or a fixed factor c(i, j)) that depends on the positions only through m:
-  h(m) = b(i, i + m) − b(i, i) (or c(i, i + m)/c(i, i)), decided exactly from the formula;
+  h(δ) = b(i, i + m) − b(i, i) (or c(i, i + m)/c(i, i)), decided exactly from the formula;
 * T5's buckets: the bucket of m, in integer arithmetic;
 * RoPE: the score is q_iᵀ R(m) k_j, and with the first frequency θ_0 = 1 a phase φ makes
   cos(m − φ) injective on the integers.
 
 From the class function: the group (offset-injective → the classes of a `toeplitz` bias;
-even and injective on |m| → those of `symmetric toeplitz`; otherwise undecided) and one-layer token
+even and injective on |δ| → those of `symmetric toeplitz`; otherwise undecided) and one-layer token
 distinguishability (POS-OFFSET, TD-FIXEDBIAS, TD-ROTARY, TD-BUCKETS).
 """
 from __future__ import annotations
@@ -41,9 +41,10 @@ CITE_T5 = proof.derived("Theorem 2", text="Raffel et al. 2020, T5, arXiv:1910.10
 
 I = sympy.Symbol("i·pos", integer=True, positive=True)
 J = sympy.Symbol("j·pos", integer=True, positive=True)
-# Not possible .uap names, so no param can collide with them.
-M = sympy.Symbol("m·off", integer=True)
-MP = sympy.Symbol("m·off", integer=True, positive=True)
+# Not possible .uap names (those are ASCII), so no param can collide with them; derivations print the
+# offset j − i as δ, never as m, which a model may name a parameter (ALiBi's slope).
+M = sympy.Symbol("δ", integer=True)
+MP = sympy.Symbol("δ", integer=True, positive=True)
 INTERVAL_MAX_N = 20_000
 
 
@@ -57,7 +58,7 @@ class OffsetClasses:
     positive: Optional[bool] = None  # reweight: c > 0 on every offset in range (None: not shown)
     method: str = ""  # how injectivity was shown: "linear" | "monotone" | "intervals" ("" when not shown)
     bits: int = 0  # the interval precision, for "intervals"
-    reason_parts: Optional[Claim] = field(default=None, compare=False)  # `reason` with h(m) as a formula
+    reason_parts: Optional[Claim] = field(default=None, compare=False)  # `reason` with h(δ) as a formula
 
     @property
     def reason_claim(self) -> Claim:
@@ -65,13 +66,13 @@ class OffsetClasses:
 
 
 def h_of_m(h: sympy.Expr) -> Formula:
-    """h(m) = … as a formula, worded `h(m) = {sympy.sstr(h)}`."""
-    return Formula(sympy.Eq(sympy.Function("h")(M), h, evaluate=False), f"h(m) = {sympy.sstr(h)}")
+    """h(δ) = … as a formula, worded `h(δ) = {sympy.sstr(h)}`."""
+    return Formula(sympy.Eq(sympy.Function("h")(M), h, evaluate=False), f"h(δ) = {sympy.sstr(h)}")
 
 
 def _offsets(kind, effective, h, rest: str, *args, **kwargs) -> OffsetClasses:
-    """OffsetClasses whose reason is `h(m) = … {rest}`, the formula typed."""
-    return OffsetClasses(kind, effective, h, f"h(m) = {sympy.sstr(h)}{rest}", *args,
+    """OffsetClasses whose reason is `h(δ) = … {rest}`, the formula typed."""
+    return OffsetClasses(kind, effective, h, f"h(δ) = {sympy.sstr(h)}{rest}", *args,
                          reason_parts=claim(h_of_m(h), rest), **kwargs)
 
 
@@ -88,7 +89,7 @@ def position_expr(spec: S.Spec, head: S.Head) -> sympy.Expr:
 
 
 def offset_function(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
-    """h(m) with m = j − i, when the formula depends on the positions only through m."""
+    """h(δ) with m = j − i, when the formula depends on the positions only through m."""
     return _offset_of(position_expr(spec, head), head.position.kind == "bias")
 
 
@@ -209,22 +210,22 @@ def monotone_polynomial(poly: sympy.Poly) -> bool:
 
 @exact_cache()  # a function of its arguments alone: the suggestion search re-derives it per edit
 def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
-    """Injective / even-and-injective-on-|m| over the offsets of n positions (n an int or symbolic)."""
+    """Injective / even-and-injective-on-|δ| over the offsets of n positions (n an int or symbolic)."""
     even = sympy.simplify(h.xreplace({M: -M}) - h) == 0
     poly = sympy.Poly(h, M) if h.is_polynomial(M) else None
     if poly is not None and poly.degree() == 1 and poly.LC().is_nonzero:
-        return _offsets("injective", "toeplitz", h, " is linear in m with a non-zero slope: injective on every "
+        return _offsets("injective", "toeplitz", h, " is linear in δ with a non-zero slope: injective on every "
                         "offset", method="linear")
     if even:
         hp = sympy.simplify(h.xreplace({M: MP}))
         pp = sympy.Poly(hp, MP) if hp.is_polynomial(MP) else None
         if pp is not None and pp.degree() == 1 and pp.LC().is_nonzero:
-            return _offsets("symmetric", "symmetric toeplitz", h, " is even in m and linear in |m| with a non-zero "
-                            "slope: injective on |m|", method="linear")
+            return _offsets("symmetric", "symmetric toeplitz", h, " is even in δ and linear in |δ| with a non-zero "
+                            "slope: injective on |δ|", method="linear")
         if pp is not None and monotone_polynomial(pp):
-            return _offsets("symmetric", "symmetric toeplitz", h, " is even in m and a polynomial in |m| whose "
-                            "non-constant coefficients share one sign and are not all 0: strictly monotone in |m|, "
-                            "injective on |m|", method="monotone")
+            return _offsets("symmetric", "symmetric toeplitz", h, " is even in δ and a polynomial in |δ| whose "
+                            "non-constant coefficients share one sign and are not all 0: strictly monotone in |δ|, "
+                            "injective on |δ|", method="monotone")
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
         return _offsets(None, None, h, ": injectivity on the offsets is decided only for linear forms, or by exact "
                         f"interval evaluation for an integer n ≤ {INTERVAL_MAX_N} without params")
@@ -240,8 +241,8 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     if multiplicative:
         positive = all(x.a > 0 for x in values)
     if disjoint:
-        how = (f"exact interval evaluation at m = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
-               f"exact interval evaluation at m = −{n - 1}..{n - 1}, {bits}-bit intervals")
+        how = (f"exact interval evaluation at δ = 0..{n - 1} (h is even), {bits}-bit intervals" if even else
+               f"exact interval evaluation at δ = −{n - 1}..{n - 1}, {bits}-bit intervals")
         return _offsets("symmetric" if even else "injective", "symmetric toeplitz" if even else "toeplitz",
                         h, f" takes pairwise different values: {how}", positive, method="intervals", bits=bits)
     return _offsets(None, None, h, ": two offsets could not be told apart by interval evaluation", positive)
@@ -253,8 +254,8 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
 def t5_bucket(m: int, num_buckets: int, max_distance: int) -> int:
     """relative_position = m = j − i. Half the buckets per direction; within a direction offsets
     below max_exact = buckets/4 have their own bucket, larger ones share logarithmic buckets
-    clipped at the last: bucket = max_exact + ⌊log(|m|/max_exact)/log(max_distance/max_exact)·
-    (half − max_exact)⌋, decided exactly (k ≤ x ⇔ |m|^(half−me)·me^k ≥ max_distance^k·me^(half−me))."""
+    clipped at the last: bucket = max_exact + ⌊log(|δ|/max_exact)/log(max_distance/max_exact)·
+    (half − max_exact)⌋, decided exactly (k ≤ x ⇔ |δ|^(half−me)·me^k ≥ max_distance^k·me^(half−me))."""
     half = num_buckets // 2
     base = half if m > 0 else 0
     d = abs(m)
@@ -333,8 +334,8 @@ def offset_step(head: S.Head, info: OffsetClasses, label: str, term: Optional[sy
     if info.kind is None:
         return proof.conclude(f"{label}: {what}: the classes of the offsets are not decided", proof.UNDECIDED,
                               evidence=ev)
-    shape = ("injective in m = j − i (the classes of a Toeplitz bias)" if info.kind == "injective" else
-             "even in m = j − i and injective in |m| (the classes of a symmetric Toeplitz bias)")
+    shape = ("injective in δ = j − i (the classes of a Toeplitz bias)" if info.kind == "injective" else
+             "even in δ = j − i and injective in |δ| (the classes of a symmetric Toeplitz bias)")
     if term is None:
         return proof.conclude(f"{label}: {what}: the position term is not available to certify its classes",
                               proof.UNDECIDED, evidence=ev)
@@ -384,7 +385,7 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
 
 def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
                    softmax: Optional[sympy.Expr], label: str) -> proof.Step:
-    """An even h, injective on |m| (docs/theory.md §16.2, Lemma E): one layer cannot tell i + s from i − s,
+    """An even h, injective on |δ| (docs/theory.md §16.2, Lemma E): one layer cannot tell i + s from i − s,
     but on a dense normalised softmax head two layers separate every pair outside the reflection."""
     premises = [offset, analytic]
     one_layer = claim(f"{label}: the fixed weights are even in j − i, so position i weighs i + s and i − s alike "
@@ -521,8 +522,8 @@ def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str
 # Causal rows: do a head's positions tell the keys of one causal row apart? (docs/theory.md §14.11)
 
 #: The trainable bias kinds whose classes are singletons on every causal row (offsets 0, −1, …, −(n − 1)):
-#: free (the pair), toeplitz (the offset), circulant (the offset mod n, all different for |m| < n),
-#: symmetric toeplitz (|m|). Symmetric circulant puts offsets −d and −(n − d) in one class.
+#: free (the pair), toeplitz (the offset), circulant (the offset mod n, all different for |δ| < n),
+#: symmetric toeplitz (|δ|). Symmetric circulant puts offsets −d and −(n − d) in one class.
 ROW_INJECTIVE_KINDS = ("free", "toeplitz", "circulant", "symmetric toeplitz")
 #: Concrete sizes up to which T5's buckets are computed offset by offset.
 BUCKET_ROW_MAX_N = 1_000_000
@@ -612,9 +613,9 @@ def causal_row_labels(spec: S.Spec, head: S.Head) -> CausalRowLabels:
     if info.kind in ("injective", "symmetric"):
         if pos.kind == "reweight" and info.positive is not True:
             return CausalRowLabels("fixed", detail, None, "c(i, j) > 0 on every offset is not shown")
-        what = ("injective in m" if info.kind == "injective" else "injective in |m|, hence on the causal "
-                "offsets m ≤ 0")
-        return CausalRowLabels("fixed", detail, True, f"h(m) = {sympy.sstr(info.h)} is {what} ({info.reason})",
+        what = ("injective in δ" if info.kind == "injective" else "injective in |δ|, hence on the causal "
+                "offsets δ ≤ 0")
+        return CausalRowLabels("fixed", detail, True, f"h(δ) = {sympy.sstr(info.h)} is {what} ({info.reason})",
                                reason_parts=claim(h_of_m(info.h), f" is {what} (", info.reason_claim, ")"))
     return CausalRowLabels("fixed", detail, None, info.reason, reason_parts=info.reason_claim)
 
@@ -636,7 +637,7 @@ def causal_row_collision(n: int, labels) -> Optional[tuple[int, int]]:
 def fixed_softmax_classes(spec: S.Spec, head: S.Head) -> Optional[str]:
     """The trainable-bias kind whose classes a fixed bias or factor has, when the head is a normalised
     softmax head k(x, y) = exp(γ x·y) (neither `affine query key` nor tied) and h is injective on those
-    classes (the offset: `toeplitz`; |m| for an even h: `symmetric toeplitz`), else None. Lemma V^ρ
+    classes (the offset: `toeplitz`; |δ| for an even h: `symmetric toeplitz`), else None. Lemma V^ρ
     (docs/theory.md §14.11(f)) then separates different labelled views in one layer."""
     from ..lower import Unsupported, lower_head
     pos = head.position

@@ -1,6 +1,6 @@
 """Positions in the weights (docs/theory.md §16) and heads that share or combine (§17), re-checked from
-the re-parsed formulas: the offset function h(m) = b(i, i + m) − b(i, i) recomputed by the verifier's
-own evaluator, its injectivity decided exactly (linear in m with a non-zero slope) or, for a
+the re-parsed formulas: the offset function h(δ) = b(i, i + m) − b(i, i) recomputed by the verifier's
+own evaluator, its injectivity decided exactly (linear in δ with a non-zero slope) or, for a
 transcendental h at an integer n, at 60 digits on every offset; the hypotheses of TD-FIXEDBIAS,
 TD-ROTARY, TD-BUCKETS, HEADS-SHARED and HEADS-DIFF read off the input and the premises' statuses."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from . import kernels
 from .check import NUMERIC, VERIFIED, Reject, Trust, checker
 
 I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
-M_OFF = sympy.Symbol("m·off", integer=True)
+M_OFF = sympy.Symbol("δ", integer=True)
 NUMERIC_MAX_N = 2048
 DIGITS = 60
 
@@ -27,7 +27,7 @@ def _head(ctx, s) -> S.Head:
 
 
 def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
-    """h(m) = b(i, i + m) − b(i, i); Reject when it depends on i."""
+    """h(δ) = b(i, i + m) − b(i, i); Reject when it depends on i."""
     pos = head.position
     if pos is None:
         raise Reject("the head has no position formula")
@@ -43,7 +43,7 @@ def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
         return val
     h = sympy.simplify(at(I_POS + M_OFF) - at(I_POS))
     if h.has(I_POS):
-        raise Reject(f"h(m) = {sympy.sstr(h)} depends on i: the formula is not a function of the offset")
+        raise Reject(f"h(δ) = {sympy.sstr(h)} depends on i: the formula is not a function of the offset")
     return h
 
 
@@ -68,17 +68,17 @@ def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
     h = offset_function(spec, head)
     slope = _linear_slope(h, M_OFF)
     if slope is not None:
-        return "injective", VERIFIED, f"h(m) = {sympy.sstr(h)} is linear in m with slope {sympy.sstr(slope)} ≠ 0"
+        return "injective", VERIFIED, f"h(δ) = {sympy.sstr(h)} is linear in δ with slope {sympy.sstr(slope)} ≠ 0"
     even = sympy.simplify(h.xreplace({M_OFF: -M_OFF}) - h) == 0
     mp = sympy.Symbol("m·abs", integer=True, positive=True)
     if even and _linear_slope(sympy.simplify(h.xreplace({M_OFF: mp})), mp) is not None:
-        return "symmetric", VERIFIED, f"h(m) = {sympy.sstr(h)} is even and linear in |m| with a non-zero slope"
+        return "symmetric", VERIFIED, f"h(δ) = {sympy.sstr(h)} is even and linear in |δ| with a non-zero slope"
     if even and _monotone(sympy.simplify(h.xreplace({M_OFF: mp})), mp):
-        return "symmetric", VERIFIED, (f"h(m) = {sympy.sstr(h)} is even and a polynomial in |m| whose non-constant "
-                                       "coefficients share one sign, not all 0: strictly monotone in |m|")
+        return "symmetric", VERIFIED, (f"h(δ) = {sympy.sstr(h)} is even and a polynomial in |δ| whose non-constant "
+                                       "coefficients share one sign, not all 0: strictly monotone in |δ|")
     n = spec.tokens
     if not isinstance(n, int) or n > NUMERIC_MAX_N or h.free_symbols - {M_OFF}:
-        raise Trust(f"h(m) = {sympy.sstr(h)}: injectivity is re-checked only for linear forms or an integer n "
+        raise Trust(f"h(δ) = {sympy.sstr(h)}: injectivity is re-checked only for linear forms or an integer n "
                     f"≤ {NUMERIC_MAX_N} without params")
     offsets = range(0, n) if even else range(-(n - 1), n)
     import mpmath
@@ -92,9 +92,9 @@ def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
         values.sort()
         gap = min((b - a for a, b in zip(values, values[1:])), default=mpmath.mpf(1))
         if not gap > mpmath.mpf(10) ** (-(DIGITS - 15)):
-            raise Reject(f"h(m) = {sympy.sstr(h)}: two offsets give values closer than 10^-{DIGITS - 15}")
+            raise Reject(f"h(δ) = {sympy.sstr(h)}: two offsets give values closer than 10^-{DIGITS - 15}")
     return ("symmetric" if even else "injective"), NUMERIC, (
-        f"h(m) = {sympy.sstr(h)} takes pairwise different values at m = {offsets.start}..{offsets.stop - 1} "
+        f"h(δ) = {sympy.sstr(h)} takes pairwise different values at δ = {offsets.start}..{offsets.stop - 1} "
         f"(smallest gap {mpmath.nstr(gap, 3)}; h is transcendental, so its values are compared at {DIGITS} digits)")
 
 
@@ -150,10 +150,10 @@ def td_fixed_bias(ctx, s):
 
 
 def _td_fixed_even(ctx, s, head: S.Head, off, an):
-    """Lemma E (§16.2): an even h, injective on |m|, on a dense normalised softmax head: two layers
+    """Lemma E (§16.2): an even h, injective on |δ|, on a dense normalised softmax head: two layers
     separate every pair outside the reflection (the count is BIAS-LAYERS')."""
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "symmetric":
-        raise Reject("Lemma E needs an even offset function injective on |m| and analyticity")
+        raise Reject("Lemma E needs an even offset function injective on |δ| and analyticity")
     if not isinstance(head.pattern, S.Full):
         raise Reject("Lemma E is for dense heads")
     gamma = softmax_gamma(ctx.spec, head)
@@ -161,7 +161,7 @@ def _td_fixed_even(ctx, s, head: S.Head, off, an):
         raise Reject("Lemma E is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
     if head.position is None or head.position.kind != "bias":
         raise Trust("a `reweight` factor: c > 0 is not re-checked here")
-    return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |m| (POS-OFFSET), AN-STRUCT proved, "
+    return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |δ| (POS-OFFSET), AN-STRUCT proved, "
                       f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived, a dense head: two layers separate every "
                       "pair outside the reflection")
 
