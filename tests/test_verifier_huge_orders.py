@@ -47,3 +47,26 @@ def test_the_approximate_comparison_is_exact_in_integers():
     assert not large._agrees_with(order, below, digits)
     assert not large._agrees_with(order, mantissa, digits + 1)
     assert large._agrees_with(12345, "1.23", 4) and not large._agrees_with(12345, "1.25", 4)
+
+
+COMPLETE = """architecture "complete cyclic window"
+attention {
+  kernel k(x, y) = exp(x . y)
+  pattern window(600) cyclic
+}
+tokens 1100
+"""
+
+
+def test_s_n_with_its_order_left_out_is_verified_as_n_factorial(tmp_path):
+    # a complete cyclic window: G = S_n, the order 1100! written only as text in the closed form's data
+    cert = certificate_from_cli(COMPLETE, tmp_path)
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert step["data"]["name"] == "S_n" and step["data"]["order"] is None
+    assert _sym_aut(check.verify(cert)).outcome == check.VERIFIED
+
+
+def test_a_group_falsely_named_s_n_is_rejected(tmp_path):
+    cert = certificate_from_cli(GLOBAL_TWO, tmp_path)
+    next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "S_n"
+    assert _sym_aut(check.verify(cert)).outcome == check.REJECTED

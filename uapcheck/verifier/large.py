@@ -481,7 +481,7 @@ def group(ctx, s):
     if data.get("order") is None:
         # an order too long for the certificate's integers is stated in the bounded form "≈ m × 10^e"
         # (the certificate's `order`): the recomputed order is compared with that statement
-        claimed = _approximate_order(s)
+        claimed = _approximate_order(s, ctx.spec.tokens)
     else:
         claimed = decode(data.get("order"), ctx.symbols)
         if not claimed.is_Integer:
@@ -521,13 +521,20 @@ def group(ctx, s):
                       f"{q_order}); |Aut| = |Aut(quotient)| · ∏ |C|! {stated}")
 
 
-def _approximate_order(s) -> tuple:
-    """The stated order "≈ m × 10^e" of a step whose exact order is too long to write: (m as text, e)."""
+def _approximate_order(s, n: int):
+    """The order of a step whose exact order is too long for the certificate's integers: n! when the group
+    is named S_n, N! when the certificate states "N!", else the bounded form "≈ m × 10^e" as (m as text, e)."""
+    import math
     import re
-    text = (s.get("certificate") or {}).get("order")
+    if (s.get("data") or {}).get("name") == "S_n":
+        return math.factorial(n)
+    cert = s.get("certificate") or {}
+    text = cert.get("order", (cert.get("data") or {}).get("order") if isinstance(cert.get("data"), dict) else None)
+    if isinstance(text, str) and re.fullmatch(r"[1-9][0-9]{0,6}!", text):
+        return math.factorial(int(text[:-1]))
     match = re.fullmatch(r"≈ ([1-9]\.[0-9]+) × 10\^([0-9]+)", text) if isinstance(text, str) else None
     if match is None:
-        raise Reject("the group's order is stated neither as an integer nor as ≈ m × 10^e")
+        raise Reject("the group's order is stated neither as an integer, N! nor ≈ m × 10^e")
     return match.group(1), int(match.group(2))
 
 
