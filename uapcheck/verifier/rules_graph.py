@@ -232,6 +232,15 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
         raise Reject("its premise is not the connectivity step")
+    if data.get("diameter") is None and not data.get("least"):
+        # the connectivity step bounds the diameter without deciding it (lower ≤ D ≤ upper): one layer more
+        # than its upper bound suffices by the view argument; that bound is the premise's to prove
+        upper = (prem[0].get("certificate") or {}).get("upper")
+        m = _int(data.get("layers"), "the number of layers")
+        if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
+            raise Reject("the layer count is not one more than the connectivity step's upper bound")
+        return VERIFIED, (f"{m} layers = the connectivity step's bound D ≤ {upper}, plus one: they suffice by the "
+                          "view argument (docs/theory.md §11.2); not claimed least")
     d = _int(data.get("diameter"), "the diameter")
     if (prem[0].get("data") or {}).get("diameter") != d:
         raise Reject("its diameter is not the connectivity step's")
@@ -371,6 +380,15 @@ def _large_layers(ctx, s):
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
         raise Reject("its premise is not the connectivity step")
+    if data.get("diameter") is None and not data.get("least"):
+        # the connectivity step bounds the diameter without deciding it (lower ≤ D ≤ upper): one layer more
+        # than its upper bound suffices by the view argument; that bound is the premise's to prove
+        upper = (prem[0].get("certificate") or {}).get("upper")
+        m = _int(data.get("layers"), "the number of layers")
+        if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
+            raise Reject("the layer count is not one more than the connectivity step's upper bound")
+        return VERIFIED, (f"{m} layers = the connectivity step's bound D ≤ {upper}, plus one: they suffice by the "
+                          "view argument (docs/theory.md §11.2); not claimed least")
     d = _int(data.get("diameter"), "the diameter")
     if (prem[0].get("data") or {}).get("diameter") != d:
         raise Reject("its diameter is not the connectivity step's")
