@@ -59,6 +59,25 @@ def test_pattern_check_loads_igraph_on_demand():
     assert "matplotlib" not in got["modules"]  # igraph's drawing backends are not loaded (uapcheck/lazy.py)
 
 
+@pytest.mark.parametrize("name", ["longformer_16.uap", "bigbird.uap", "blocks_global.uap", "octahedron.uap"])
+def test_small_pattern_check_builds_its_graphs_without_numpy(name):
+    """igraph asks whether an edge list is a numpy array by importing numpy (uapcheck/lazy.py), and the
+    diameter's probe loop keeps small bounds in lists: numpy is for large patterns only."""
+    for fmt in (["--format", "json"], ["--color", "never"]):
+        got = _probe(*fmt, str(CATALOG / name))
+        assert got["code"] == 0 and "igraph" in got["modules"]
+        assert "numpy" not in got["modules"]
+
+
+def test_importing_the_engines_loads_no_sympy_tensor_module():
+    """A module-level SymPy Add of three terms would import sympy.tensor.tensor (and the
+    combinatorics it pulls in); the engines build their constants under the stand-ins."""
+    code = ("import sys\nimport uapcheck.derive, uapcheck.cli\n"
+            "print(sorted(m for m in ('sympy.tensor.tensor', 'sympy.combinatorics') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stderr
+
+
 def test_matplotlib_still_imports_after_igraph_was_loaded_without_it():
     code = ("import sys\nfrom uapcheck.lazy import igraph\nigraph.Graph(n=2, edges=[(0, 1)])\n"
             "assert 'matplotlib' not in sys.modules\nimport matplotlib.pyplot\nprint(matplotlib.pyplot.figure)")

@@ -2,7 +2,8 @@
 
 `igraph = lazy_module("igraph")` binds a stand-in that imports igraph on the first attribute
 access (`igraph.Graph(...)`) and then forwards to it. A dense check never touches the pattern
-graphs, so it never imports igraph (nor numpy, which igraph pulls in when it builds a graph).
+graphs, so it never imports igraph; igraph makes its graphs without importing numpy (`digraph`,
+`igraph_without_numpy`), which only large patterns load.
 The stand-in is not put in sys.modules: `"igraph" in sys.modules` stays an honest test.
 
 `sympy_stand_ins()` keeps SymPy from loading its units and tensor modules, which its core imports
@@ -61,6 +62,31 @@ def import_igraph(name: str = "igraph") -> ModuleType:
 
 #: python-igraph (BLISS, BFS), needed only for sparse attention patterns.
 igraph: Any = lazy_module("igraph", import_igraph)
+
+
+@contextlib.contextmanager
+def igraph_without_numpy() -> Iterator[None]:
+    """While it runs, igraph makes graphs without importing numpy (about 70 ms). `Graph.__init__`,
+    which every graph igraph makes goes through (`induced_subgraph` too), imports numpy only to ask
+    whether the edge list is a numpy array, and skips the question when the import fails. Before numpy
+    is first imported no array can exist, so the answer is no either way: the block makes
+    `import numpy` fail, and leaves sys.modules as it was."""
+    if "numpy" in sys.modules:
+        yield
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # makes `import numpy` raise ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("numpy", 0) is None:
+            del sys.modules["numpy"]
+
+
+def digraph(n: int, edges: Any) -> Any:
+    """`igraph.Graph(n=n, edges=edges, directed=True)`, without importing numpy."""
+    graph_class = igraph.Graph  # igraph itself is imported outside the block
+    with igraph_without_numpy():
+        return graph_class(n=n, edges=edges, directed=True)
 
 
 #: SymPy modules that SymPy's core imports only to ask whether an expression holds one of their

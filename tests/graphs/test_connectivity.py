@@ -153,3 +153,25 @@ def test_large_patterns_fast():
     j, i = c.lower_pair
     assert math.ceil(abs(i - j) / 3) == 21845  # d(j -> i) in a window of radius 3
     assert time.perf_counter() - t < 20  # about 3 s on the reference machine
+
+
+# The probe loop keeps its bounds in lists up to LIST_BOUNDS_MAX_N positions and in numpy arrays
+# beyond: both give the same result, probe for probe.
+SAME_BOUNDS = [*[(p, n) for p, n, _, _ in PINNED if n > 1],
+               (Offsets((1, 5, -7), cyclic=True), 401), (Window(2, cyclic=True), 300),
+               (PatternUnion((Window(1), Strided(8))), 64), (PatternUnion((Dilated(3, 2), Window(1))), 90),
+               (PatternUnion((Blocks(8), Global(2))), 96), (BIGBIRD, 512)]
+
+
+@pytest.mark.parametrize("pattern,n", SAME_BOUNDS, ids=lambda x: repr(x)[:40])
+def test_list_and_array_bounds_agree(pattern, n, monkeypatch):
+    import uapcheck.graphs.connectivity as connectivity
+    g = build_graph(pattern, n)
+    as_lists = analyze_connectivity([g])
+    monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 0)
+    as_arrays = analyze_connectivity([g])
+    assert as_lists == as_arrays
+    monkeypatch.setattr(connectivity, "EXHAUSTIVE_MAX_WORK", 0)  # the probe loop to its end
+    as_arrays = analyze_connectivity([g])
+    monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 10 ** 9)
+    assert analyze_connectivity([g]) == as_arrays

@@ -32,7 +32,7 @@ from itertools import repeat
 from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
 
-from ..lazy import igraph as ig  # imported on first use: dense checks never need it
+from ..lazy import digraph, igraph as ig  # imported on first use: dense checks never need it
 
 from ..spec import (Blocks, Blockwise, Causal, Columns, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
@@ -581,7 +581,7 @@ def to_igraph(graph: PatternGraph) -> ig.Graph:
     if "igraph" not in cache:
         js, is_ = endpoints(graph)
         with _no_gc():
-            cache["igraph"] = ig.Graph(n=graph.n, edges=zip(js, is_), directed=True)
+            cache["igraph"] = digraph(graph.n, zip(js, is_))
     return cache["igraph"]
 
 

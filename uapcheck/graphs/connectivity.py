@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, sub
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
@@ -187,22 +187,138 @@ def fitting_n(n: int, arcs: int, work: int) -> int:
     return max(1, int((work / per_position) ** 0.5))
 
 
+#: Up to this many positions the probe loop keeps its bounds in Python lists (numpy's import, about
+#: 70 ms, costs more than the loop there); from it on, in numpy arrays. The same integers either way.
+LIST_BOUNDS_MAX_N = 8_192
+
+#: No upper bound yet (numpy's int64 maximum // 4 in both representations).
+_NO_BOUND = (2 ** 63 - 1) // 4
+
+
+class _ListBounds:
+    """The probe loop's bounds on every ecc_out(w), in Python lists."""
+
+    def __init__(self, n: int, degree: Sequence[int]):
+        self.upper = [_NO_BOUND] * n   # upper bound on ecc_out(w)
+        self.lower = [0] * n           # lower bound on ecc_out(w)
+        self.probed = [False] * n
+        self.degree = list(degree)
+        self.orbit_of: Optional[list[int]] = None
+
+    def add_probe(self, v0: int, d_in: Sequence[int], d_out: Sequence[int], e_out: int) -> None:
+        # upper[w] = min(upper[w], d_in[w] + e_out); lower[w] = max(lower[w], d_in[w], e_out - d_out[w])
+        self.upper = [min(u, di + e_out) for u, di in zip(self.upper, d_in)]
+        self.lower = [max(lo, di, e_out - do) for lo, di, do in zip(self.lower, d_in, d_out)]
+        self.upper[v0] = self.lower[v0] = e_out
+        self.probed[v0] = True
+
+    def use_orbits(self, orbit_of: list[int]) -> None:
+        self.orbit_of = list(orbit_of)
+
+    def spread_over_orbits(self) -> None:
+        """All members of an orbit share ecc_out: share the tightest bounds too."""
+        assert self.orbit_of is not None
+        up: dict[int, int] = {}
+        lo: dict[int, int] = {}
+        for o, u, low in zip(self.orbit_of, self.upper, self.lower):
+            up[o] = min(up.get(o, _NO_BOUND), u)
+            lo[o] = max(lo.get(o, -1), low)
+        self.upper = [up[o] for o in self.orbit_of]
+        self.lower = [lo[o] for o in self.orbit_of]
+
+    def open_count(self, best: int) -> int:
+        return sum(u > best for u in self.upper)
+
+    def top(self) -> int:
+        return max(self.upper)
+
+    def hub(self) -> int:
+        return self.degree.index(max(self.degree))
+
+    def next_probe(self, best: int, pick_high: bool) -> int:
+        """The open position (upper bound above `best`), unprobed if any, with the largest upper
+        (`pick_high`) or the smallest lower bound, then the largest degree, then the smallest index."""
+        open_ = [w for w, u in enumerate(self.upper) if u > best]
+        fresh = [w for w in open_ if not self.probed[w]] or open_
+        key = self.upper if pick_high else self.lower
+        extreme = max(key[w] for w in fresh) if pick_high else min(key[w] for w in fresh)
+        mask = [w for w in fresh if key[w] == extreme]
+        most = max(self.degree[w] for w in mask)
+        return next(w for w in mask if self.degree[w] == most)
+
+
+class _ArrayBounds:
+    """The same bounds in numpy int64 arrays (large n)."""
+
+    def __init__(self, n: int, degree: Sequence[int]):
+        import numpy as np
+        self.np = np
+        self.n = n
+        self.upper = np.full(n, _NO_BOUND, dtype=np.int64)
+        self.lower = np.zeros(n, dtype=np.int64)
+        self.probed = np.zeros(n, dtype=bool)
+        self.degree = np.asarray(degree, dtype=np.int64)
+        self.orbit_of: Any = None  # a numpy array once the orbits are known
+
+    def add_probe(self, v0: int, d_in: Sequence[int], d_out: Sequence[int], e_out: int) -> None:
+        np = self.np
+        a_in = np.asarray(d_in, dtype=np.int64)
+        a_out = np.asarray(d_out, dtype=np.int64)
+        np.minimum(self.upper, a_in + int(e_out), out=self.upper)
+        np.maximum(self.lower, a_in, out=self.lower)
+        np.maximum(self.lower, int(e_out) - a_out, out=self.lower)
+        self.upper[v0] = self.lower[v0] = e_out
+        self.probed[v0] = True
+
+    def use_orbits(self, orbit_of: list[int]) -> None:
+        self.orbit_of = self.np.asarray(orbit_of, dtype=self.np.int64)
+
+    def spread_over_orbits(self) -> None:
+        np = self.np
+        assert self.orbit_of is not None
+        up = np.full(self.n, _NO_BOUND, dtype=np.int64)
+        lo = np.full(self.n, -1, dtype=np.int64)
+        np.minimum.at(up, self.orbit_of, self.upper)
+        np.maximum.at(lo, self.orbit_of, self.lower)
+        self.upper[:] = up[self.orbit_of]
+        self.lower[:] = lo[self.orbit_of]
+
+    def open_count(self, best: int) -> int:
+        return int((self.upper > best).sum())
+
+    def top(self) -> int:
+        return int(self.upper.max())
+
+    def _first(self, mask) -> int:
+        return int(self.np.flatnonzero(mask)[0])
+
+    def hub(self) -> int:
+        return self._first(self.degree == self.degree.max())
+
+    def next_probe(self, best: int, pick_high: bool) -> int:
+        open_ = self.upper > best
+        fresh = open_ & ~self.probed
+        if not fresh.any():
+            fresh = open_
+        if pick_high:
+            mask = fresh & (self.upper == self.upper[fresh].max())
+        else:
+            mask = fresh & (self.lower == self.lower[fresh].min())
+        return self._first(mask & (self.degree == self.degree[mask].max()))
+
+
 def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
-    import numpy as np
     n = union.n
     start = time.process_time()
     INF = float("inf")
-    big = np.iinfo(np.int64).max // 4
-    upper = np.full(n, big, dtype=np.int64)   # upper bound on ecc_out(w) (big: none yet)
-    lower = np.zeros(n, dtype=np.int64)       # lower bound on ecc_out(w)
+    degree = g.degree(mode="all")
+    bounds = _ListBounds(n, degree) if n <= LIST_BOUNDS_MAX_N else _ArrayBounds(n, degree)
     best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
     probes: list[BFSProbe] = []
-    probed = np.zeros(n, dtype=bool)
-    orbit_of = None   # orbit id per vertex (numpy) once symmetry is used
+    orbits_known = False   # once symmetry is used
     automorphisms: tuple[tuple[int, ...], ...] = ()
     cheap_tried = bliss_tried = not use_symmetry
-    degree = np.asarray(g.degree(mode="all"), dtype=np.int64)
     remaining: dict[int, int] = {}  # number of probes -> candidates left then (the progress record)
 
     def probe(v0: int) -> None:
@@ -211,43 +327,23 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
         d_in = _bfs(g, v0, "in")
         e_out, e_in = max(d_out), max(d_in)
         probes.append(BFSProbe(v0 + 1, tuple(d_out), tuple(d_in)))
-        probed[v0] = True
         if e_out > best:
             best, best_pair = e_out, (v0 + 1, d_out.index(e_out) + 1)
         if e_in > best:
             best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
-        a_in = np.asarray(d_in, dtype=np.int64)
-        a_out = np.asarray(d_out, dtype=np.int64)
-        # upper[w] = min(upper[w], d_in[w] + e_out); lower[w] = max(lower[w], d_in[w], e_out - d_out[w])
-        np.minimum(upper, a_in + int(e_out), out=upper)
-        np.maximum(lower, a_in, out=lower)
-        np.maximum(lower, int(e_out) - a_out, out=lower)
-        upper[v0] = lower[v0] = e_out
-
-    def spread_over_orbits() -> None:
-        # all members of an orbit share ecc_out: share the tightest bounds too
-        assert orbit_of is not None  # called once the automorphisms have given the orbits
-        up = np.full(n, big, dtype=np.int64)
-        lo = np.full(n, -1, dtype=np.int64)
-        np.minimum.at(up, orbit_of, upper)
-        np.maximum.at(lo, orbit_of, lower)
-        upper[:] = up[orbit_of]
-        lower[:] = lo[orbit_of]
+        bounds.add_probe(v0, d_in, d_out, e_out)
 
     def use(perms) -> None:
-        nonlocal orbit_of
-        orbit_of = np.asarray(orbits(n, perms), dtype=np.int64)
+        nonlocal orbits_known
+        bounds.use_orbits(orbits(n, perms))
+        orbits_known = True
 
-    def first(mask) -> int:
-        return int(np.flatnonzero(mask)[0])
-
-    probe(first(degree == degree.max()))  # a hub first: global tokens close at once
+    probe(bounds.hub())  # a hub first: global tokens close at once
     pick_high = True
     while True:
-        if orbit_of is not None:
-            spread_over_orbits()
-        open_ = upper > best
-        count = int(open_.sum())
+        if orbits_known:
+            bounds.spread_over_orbits()
+        count = bounds.open_count(best)
         remaining[len(probes)] = count
         if not count:
             ub = UpperBound(best, "bounds", tuple(probes), automorphisms)
@@ -294,22 +390,12 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
                           f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
                           f"diameter of a pattern of this density is decided up to about n = {fit:,}")
         if reason is not None:
-            top = int(upper.max())
+            top = bounds.top()
             ub = UpperBound(top, "bounds", tuple(probes), automorphisms)
             return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
                                 upper=top, upper_bound=ub, probes_used=len(probes), reason=reason,
                                 fits_up_to=fit)
-        fresh = open_ & ~probed
-        if not fresh.any():
-            fresh = open_
-        if pick_high:
-            top = upper[fresh].max()
-            mask = fresh & (upper == top)
-            v = first(mask & (degree == degree[mask].max()))
-        else:
-            low = lower[fresh].min()
-            mask = fresh & (lower == low)
-            v = first(mask & (degree == degree[mask].max()))
+        v = bounds.next_probe(best, pick_high)
         pick_high = not pick_high
         probe(v)
 

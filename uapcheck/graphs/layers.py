@@ -280,7 +280,7 @@ class _RootedLayerView:
     subdivided by a vertex whose colour names its label set {(ℓ, h)} (ids shared across roots)."""
 
     def __init__(self, lists: _InLists, seq: LayerSequence, root0: int, m: int, label_ids: dict):
-        from ..lazy import igraph as ig
+        from ..lazy import digraph
 
         n = seq.n
         sets = view_sets(lists, seq, root0, m)
@@ -305,7 +305,7 @@ class _RootedLayerView:
             colours.append(m + 1 + lid)
             nxt += 1
         self.n = n
-        self.graph = ig.Graph(n=nxt, edges=edges, directed=True)
+        self.graph = digraph(nxt, edges)
         self.colours = colours
 
     def automorphism_order(self) -> int:

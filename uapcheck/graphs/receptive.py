@@ -219,7 +219,7 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
     witness iff it fails to carry some N_h(v), v ∈ R(i), onto N_h(σ v). The structure-preserving
     automorphisms form a subgroup, so some witness exists iff some *generator* of Aut(H_i) is one:
     BLISS's generators decide the question exactly."""
-    from ..lazy import igraph as ig  # without its drawing backends (uapcheck/lazy.py)
+    from ..lazy import digraph  # without its drawing backends (uapcheck/lazy.py)
     n, r = rec.n, rec.radius
     if r == 0:
         return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
@@ -255,7 +255,7 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
         work += len(colours) + len(edges)
         if work > budget_vertices:
             raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
-        g = ig.Graph(n=len(colours), edges=edges, directed=True)
+        g = digraph(len(colours), edges)
         for gen in g.automorphism_group(sh="fl", color=colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if not perm:

@@ -53,7 +53,7 @@ from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
 from ..bignum import count_automorphisms
-from ..lazy import igraph as ig  # imported on first use: dense checks never need it
+from ..lazy import digraph, igraph as ig, igraph_without_numpy  # imported on first use: dense checks never need it
 
 from ..groups import group_structure as typed_structure
 from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, reflection, rotation,
@@ -462,7 +462,7 @@ def _encode(num_vertices: int, vertex_colours: list[int], sources: Sequence[int]
     counts = Counter(labels)
     colours = list(vertex_colours)
     if len(counts) <= 1:
-        return ig.Graph(n=num_vertices, edges=zip(sources, targets), directed=True), colours
+        return digraph(num_vertices, zip(sources, targets)), colours
     plain = counts.most_common(1)[0][0]
     base = max(vertex_colours, default=-1) + 1
     other = sorted(lab for lab in counts if lab != plain)
@@ -478,7 +478,7 @@ def _encode(num_vertices: int, vertex_colours: list[int], sources: Sequence[int]
                 edges.append((nxt, b))
                 colours.append(colour_of_label[lab])
                 nxt += 1
-    return ig.Graph(n=nxt, edges=edges, directed=True), colours
+    return digraph(nxt, edges), colours
 
 
 def _quotient(st: _Structure, classes: list[list[int]]):
@@ -506,7 +506,8 @@ def _quotient(st: _Structure, classes: list[list[int]]):
             internal = st.labels.get(c) if st.labels is not None else (0 if c in st.codes else None)
             colours[k] = kinds.setdefault((len(members), internal), len(kinds))
     reps = [m[0] for m in classes]
-    h = g.induced_subgraph(reps)
+    with igraph_without_numpy():
+        h = g.induced_subgraph(reps)
     if st.labels is None:
         return h, colours
     pairs = h.get_edgelist()

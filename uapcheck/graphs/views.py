@@ -384,7 +384,7 @@ class _RootedView:
     label ≠ 0 is subdivided by a vertex of colour D + 1 + label."""
 
     def __init__(self, nb: Neighbourhoods, root0: int, diameter: int):
-        from ..lazy import igraph as ig
+        from ..lazy import digraph
 
         n, radius = nb.n, diameter - 1
         dist = nb.in_ball(root0, radius)
@@ -415,7 +415,7 @@ class _RootedView:
                         nxt += 1
         self.n = n
         self.work = len(edges)
-        self.graph = ig.Graph(n=nxt, edges=edges, directed=True)
+        self.graph = digraph(nxt, edges)
         self.colours = colours
 
     def automorphism_order(self) -> int:

@@ -14,6 +14,7 @@ from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, ClosedKernel, FeatureKernel, KernelModel
 from ..memo import exact_cache, exact_cache_iter
+from ..lazy import sympy_stand_ins
 from ..zero import is_zero
 
 CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
@@ -34,11 +35,12 @@ def _plain_term(model: KernelModel) -> sympy.Expr:
 # in a, b, c alone (e.g. 1 + |x - y|^2 > 0). Both are identities, so conclusions carry over.
 r_minus = sympy.Symbol("|x−z|²", nonnegative=True)
 r_plus = sympy.Symbol("|x+z|²", nonnegative=True)
-REPARAMETRISATIONS = (
-    ("x·z, |z|², |x|²", {}),
-    ("x·z = (|x|² + |z|² − |x−z|²)/2", {a: (b + c - r_minus) / 2}),
-    ("x·z = (|x+z|² − |x|² − |z|²)/2", {a: (r_plus - b - c) / 2}),
-)
+with sympy_stand_ins():  # an Add of three terms would import SymPy's tensor module (uapcheck/lazy.py)
+    REPARAMETRISATIONS = (
+        ("x·z, |z|², |x|²", {}),
+        ("x·z = (|x|² + |z|² − |x−z|²)/2", {a: (b + c - r_minus) / 2}),
+        ("x·z = (|x+z|² − |x|² − |z|²)/2", {a: (r_plus - b - c) / 2}),
+    )
 
 
 @exact_cache()  # functions of their arguments alone: computed once per batch
