@@ -139,7 +139,8 @@ class LayerViews(Certificate):
 @dataclass(frozen=True)
 class LayerGenerators(Certificate):
     """Every generator preserves every layer's heads (arc by arc), and the group they generate has
-    the stated order (SymPy, up to 256 points). That no larger group exists is BLISS's."""
+    the stated order (Schreier–Sims, uapcheck/schreier_sims.py, up to 256 points). That no larger group
+    exists is BLISS's."""
     seq: Any
     generators: tuple
     order: int
@@ -151,9 +152,8 @@ class LayerGenerators(Certificate):
             if sorted(g) != list(range(1, n + 1)) or not _in_group(self.seq, g):
                 _reject(LayerGenerators, f"the generator {list(g)} does not preserve every layer's heads")
         if n <= 256:
-            from sympy.combinatorics import Permutation, PermutationGroup
-            perms = [Permutation([x - 1 for x in g]) for g in self.generators] or [Permutation(list(range(n)))]
-            if PermutationGroup(perms).order() != self.order:
+            from .schreier_sims import generated_order
+            if generated_order(n, self.generators) != self.order:
                 _reject(LayerGenerators, "the generators do not generate a group of the stated order")
 
     def to_json(self) -> Any:
