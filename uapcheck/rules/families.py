@@ -40,6 +40,18 @@ def instance_check(spec: S.Spec) -> str:
     return text
 
 
+def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
+    """The family theorem whose pattern is the spec's (within 10 s), or None: no family, an open one, or
+    out of time."""
+    from . import pattern as P
+    try:
+        with time_limit("the family theorems of the pattern", 10.0):
+            theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
+    except BudgetExceeded:
+        return None
+    return theorem if isinstance(theorem, F.FamilyTheorem) else None
+
+
 def family_outcome(spec: S.Spec):
     """The pattern outcome from a family theorem, or None (not a family, or n outside the range).
     An open family returns None as well; `open_question` gives its text."""
@@ -47,12 +59,8 @@ def family_outcome(spec: S.Spec):
     if len(set(h.pattern for h in spec.heads)) != 1:
         return None
     n, params = P._symbols(spec)
-    try:
-        with time_limit("the family theorems of the pattern", 10.0):
-            theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
-    except BudgetExceeded:
-        return None
-    if not isinstance(theorem, F.FamilyTheorem):
+    theorem = _matched_theorem(spec, n, params)
+    if theorem is None:
         return None
     if isinstance(n, sympy.Symbol) and n in theorem.low.free_symbols:
         return None  # a pattern size that is the length itself (`global(n)`): not the family's range
@@ -113,12 +121,8 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
     if not isinstance(n, int) or len(set(h.pattern for h in spec.heads)) != 1:
         return None
     nn, params = P._symbols(spec)
-    try:
-        with time_limit("the family theorems of the pattern", 10.0):
-            theorem = F.match(P._patterns(spec), nn, params, P._biases(spec), spec.positional)
-    except BudgetExceeded:
-        return None
-    if (not isinstance(theorem, F.FamilyTheorem) or theorem.layers is None or not theorem.least
+    theorem = _matched_theorem(spec, nn, params)
+    if (theorem is None or theorem.layers is None or not theorem.least
             or theorem.low.free_symbols or n < int(theorem.low)):
         return None
     try:

@@ -215,6 +215,26 @@ def _quoted_witness(s, data, n: int) -> tuple:
     return i, perm
 
 
+def _layers_premise(ctx, s, data: dict) -> tuple:
+    """The connectivity premise every PAT-LAYERS route reads: (its exact diameter d, None), or, when the step
+    claims one layer more than a bounded, undecided diameter (lower ≤ D ≤ upper), (None, the outcome): one
+    layer more than the upper bound suffices by the view argument, and that bound is the premise's to prove."""
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    if data.get("diameter") is None and not data.get("least"):
+        upper = (prem[0].get("certificate") or {}).get("upper")
+        m = _int(data.get("layers"), "the number of layers")
+        if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
+            raise Reject("the layer count is not one more than the connectivity step's upper bound")
+        return None, (VERIFIED, f"{m} layers = the connectivity step's bound D ≤ {upper}, plus one: they suffice "
+                                "by the view argument (docs/theory.md §11.2); not claimed least")
+    d = _int(data.get("diameter"), "the diameter")
+    if (prem[0].get("data") or {}).get("diameter") != d:
+        raise Reject("its diameter is not the connectivity step's")
+    return d, None
+
+
 @checker("PAT-LAYERS")
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
@@ -229,21 +249,9 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     except LargeN:
         return _large_layers(ctx, s)
     data = s.get("data") or {}
-    prem = ctx.premises(s)
-    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
-        raise Reject("its premise is not the connectivity step")
-    if data.get("diameter") is None and not data.get("least"):
-        # the connectivity step bounds the diameter without deciding it (lower ≤ D ≤ upper): one layer more
-        # than its upper bound suffices by the view argument; that bound is the premise's to prove
-        upper = (prem[0].get("certificate") or {}).get("upper")
-        m = _int(data.get("layers"), "the number of layers")
-        if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
-            raise Reject("the layer count is not one more than the connectivity step's upper bound")
-        return VERIFIED, (f"{m} layers = the connectivity step's bound D ≤ {upper}, plus one: they suffice by the "
-                          "view argument (docs/theory.md §11.2); not claimed least")
-    d = _int(data.get("diameter"), "the diameter")
-    if (prem[0].get("data") or {}).get("diameter") != d:
-        raise Reject("its diameter is not the connectivity step's")
+    d, bounded = _layers_premise(ctx, s, data)
+    if bounded:
+        return bounded
     m = _int(data.get("layers"), "the number of layers")
     least = data.get("least")
     if m == d + 1 and not least:
@@ -377,21 +385,9 @@ def name_checked(data: dict, gens, n: int, order: int) -> str:
 
 def _large_layers(ctx, s):
     data = s.get("data") or {}
-    prem = ctx.premises(s)
-    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
-        raise Reject("its premise is not the connectivity step")
-    if data.get("diameter") is None and not data.get("least"):
-        # the connectivity step bounds the diameter without deciding it (lower ≤ D ≤ upper): one layer more
-        # than its upper bound suffices by the view argument; that bound is the premise's to prove
-        upper = (prem[0].get("certificate") or {}).get("upper")
-        m = _int(data.get("layers"), "the number of layers")
-        if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
-            raise Reject("the layer count is not one more than the connectivity step's upper bound")
-        return VERIFIED, (f"{m} layers = the connectivity step's bound D ≤ {upper}, plus one: they suffice by the "
-                          "view argument (docs/theory.md §11.2); not claimed least")
-    d = _int(data.get("diameter"), "the diameter")
-    if (prem[0].get("data") or {}).get("diameter") != d:
-        raise Reject("its diameter is not the connectivity step's")
+    d, bounded = _layers_premise(ctx, s, data)
+    if bounded:
+        return bounded
     m = _int(data.get("layers"), "the number of layers")
     n = ctx.spec.tokens
     if m == d + 1 and not data.get("least"):
