@@ -636,15 +636,7 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
     """Theorem F14: `window(w) + strided(s)`, s ≥ 2w + 2, n ≥ s(4w + 3) (docs/theory.md §11.11)."""
     middle = 1 + -(-(s // 2) // w)  # M
     far = [m for m in range(s) if stride_beyond_far(w, s, m)]
-    if not far:
-        diameter: sympy.Expr = Integer(middle)
-    elif len(far) == s:
-        diameter = Integer(middle + 1)
-    else:
-        diameter = sympy.Piecewise((Integer(middle + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), m) for m in far])),
-                                   (Integer(middle), True))
-    layers = diameter + 1 if not isinstance(diameter, sympy.Piecewise) else sympy.Piecewise(
-        *[(e + 1, c) for e, c in diameter.args])
+    diameter, layers = _one_more_on_residues(n, s, far, middle)
     return FamilyTheorem(
         "F14", "window(w) + strided(s), s ≥ 2w + 2", (("w", Integer(w)), ("s", Integer(s))),
         Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,
@@ -652,17 +644,24 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
         f"({SECTION}, open question O2)")
 
 
-def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:
-    far = [m for m in range(s) if wide_stride_far(w, s, m)]
+def _one_more_on_residues(n, s: int, far: list, base: int) -> tuple:
+    """D = base + 1 when n mod s is one of `far`, else base (as one number when every residue, or none, is
+    far), and D + 1 layers: the diameters of F11 and F14."""
     if not far:
-        diameter: sympy.Expr = Integer(2)
+        diameter: sympy.Expr = Integer(base)
     elif len(far) == s:
-        diameter = Integer(3)
+        diameter = Integer(base + 1)
     else:
-        diameter = sympy.Piecewise((Integer(3), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), m) for m in far])),
-                                   (Integer(2), True))
+        diameter = sympy.Piecewise((Integer(base + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), m) for m in far])),
+                                   (Integer(base), True))
     layers = diameter + 1 if not isinstance(diameter, sympy.Piecewise) else sympy.Piecewise(
         *[(e + 1, c) for e, c in diameter.args])
+    return diameter, layers
+
+
+def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:
+    far = [m for m in range(s) if wide_stride_far(w, s, m)]
+    diameter, layers = _one_more_on_residues(n, s, far, 2)
     return FamilyTheorem(
         "F11", "window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,

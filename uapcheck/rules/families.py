@@ -40,6 +40,15 @@ def instance_check(spec: S.Spec) -> str:
     return text
 
 
+def _instance_check_in_budget(spec: S.Spec) -> str:
+    """The concrete engine's agreement at a small instance (`instance_check`), within 20 s."""
+    try:
+        with time_limit("the family theorem's instance check", 20.0):
+            return instance_check(spec)
+    except BudgetExceeded:
+        return "instance check not run (time budget)"
+
+
 def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
     """The family theorem whose pattern is the spec's (within 10 s), or None: no family, an open one, or
     out of time."""
@@ -68,11 +77,7 @@ def family_outcome(spec: S.Spec):
         # a concrete n: the theorem applies only inside its range (integer parameters)
         if theorem.low.free_symbols or int(n) < int(theorem.low):
             return None
-    try:
-        with time_limit("the family theorem's instance check", 20.0):
-            checked = instance_check(spec)
-    except BudgetExceeded:
-        checked = "instance check not run (time budget)"
+    checked = _instance_check_in_budget(spec)
     desc = P._describe(spec)
     where = _range_text(theorem) if isinstance(n, sympy.Symbol) else f"n = {n}, in the range n ≥ {theorem.low}"
     small = _small_notes(spec, theorem) if isinstance(n, sympy.Symbol) else ()
@@ -125,11 +130,7 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
     if (theorem is None or theorem.layers is None or not theorem.least
             or theorem.low.free_symbols or n < int(theorem.low)):
         return None
-    try:
-        with time_limit("the family theorem's instance check", 20.0):
-            checked = instance_check(spec)
-    except BudgetExceeded:
-        checked = "instance check not run (time budget)"
+    checked = _instance_check_in_budget(spec)
     where = f"n = {n}, in the range n ≥ {theorem.low}"
     layers = int(theorem.layers.xreplace({theorem.n_symbol: nn}))
     witness = None
