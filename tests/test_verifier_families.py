@@ -72,7 +72,9 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("window(3) + strided(4)").least
     assert not fam("window(7) + strided(8)").least            # the local check is not run for s ≥ 8
     assert fam("window(2) + dilated(2, 2)").low == 12         # F9: max(2L + 1, 2L + μ + 1), L = 4, μ = 3
-    assert fam("window(1) + dilated(2, 4)") is None           # r > w + 1: open (O3)
+    assert fam("window(1) + dilated(2, 4)").theorem == "F15"  # r > w + 1
+    assert fam("window(1) + dilated(2, 4)").low == 31
+    assert fam("window(1) + dilated(8, 12)") is None          # F15's base case is not settled by R ≤ 6
 
 
 def test_the_strided_base_case_by_colour_refinement():

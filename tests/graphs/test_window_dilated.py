@@ -91,12 +91,13 @@ def test_f9_agrees_with_the_concrete_engine_for_every_n_up_to_60(w, wd, r):
 
 def test_outside_the_subfamily_the_question_stays_open():
     k = sympy.Symbol("k", integer=True, positive=True)
-    for p in (pattern(1, 2, 4), pattern(2, 2, 5), pattern(3, 2, 2), pattern("k", 2, 2), pattern(2, "k", 2)):
+    for p in (pattern(3, 2, 2), pattern("k", 2, 2), pattern(2, "k", 2), pattern(1, 8, 12), pattern(1, 10, 12)):
         found = F.match([p], N, {"k": k})
         assert isinstance(found, F.OpenFamily) and "open question O3" in found.question
-    # r > w + 1: a residue between multiples of r needs a detour, and the diameter is not F9's formula
+    # r > w + 1 is Theorem F15: a residue between multiples of r may need a detour, so F9's formula fails
     steps = [1, 4, 8]
     assert bfs_diameter(32, steps) == 6 != (32 - 1 - 2) // 8 + 2
+    assert F.match([pattern(1, 2, 4)], N, {}).theorem == "F15"
 
 
 def test_a_million_tokens_are_decided_by_the_theorem_without_arcs(no_graphs):

@@ -40,12 +40,15 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F9 ``window(w) + dilated(w', r)``, integers 2 ≤ r ≤ w + 1 and w'r ≥ w + 2: with L = w'r and μ the
   least d ≤ L that is not a step, and a finite base case (``dilated_base_check``, radius R) settled,
   for n ≥ max(2L + 1, R·L + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, G = the reflection, D layers, least.
+* F15 ``window(w) + dilated(w', r)``, integers w, w' ≥ 1, r ≥ w + 2, w'r ≤ 96: with the cost c on Z of the steps
+  and μ', C fitted to its running maximum (``wide_dilation``), D = ⌊(n − 1 − μ')/L⌋ + C, G = the reflection,
+  D layers, least, for n ≥ n₀ (``wide_dilation_low``: every hypothesis of the proof holds from there).
 * F10 ``window(w) cyclic + global(g)`` for any w, g ≥ 1 (used when g ≥ w is not decided: g < w, or
   symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
 Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
-with r > w + 1, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
+with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
 from __future__ import annotations
@@ -771,6 +774,8 @@ def each_alone(colour: dict, ball, positions) -> bool:
 
 
 def _window_dilated(n, w, wd, r) -> Union[FamilyTheorem, OpenFamily]:
+    if all(_is_int(x) for x in (w, wd, r)) and int(w) >= 1 and int(wd) >= 1 and int(r) >= int(w) + 2:
+        return _window_wide_dilation(n, int(w), int(wd), int(r))
     if not (all(_is_int(x) for x in (w, wd, r)) and 2 <= int(r) <= int(w) + 1 and int(wd) * int(r) >= int(w) + 2):
         return OpenFamily("window(w) + dilated(w', r)",
                           "outside Theorem F9's parameters (integers 2 ≤ r ≤ w + 1 with w'r ≥ w + 2: r > w + 1, or "
@@ -790,6 +795,135 @@ def _window_dilated(n, w, wd, r) -> Union[FamilyTheorem, OpenFamily]:
         (("w", Integer(w)), ("w'", Integer(wd)), ("r", Integer(r))),
         Integer(max(2 * top + 1, radius * top + mu + 1)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",),
         diameter, True,
+        "a permutation that keeps the neighbourhoods within distance D − 1 of a position fixes an end (the only "
+        "positions of least degree), then the positions near it (colour refinement of the ball around the end), "
+        "then each next position by its least known neighbour; so it is in G and no view witness exists: D layers "
+        "suffice")
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F15: window(w) + dilated(w', r) with r ≥ w + 2 (docs/theory.md §11.11)
+
+def dilated_cost(w: int, wd: int, r: int, x: int) -> int:
+    """c(x): the least number of steps from ±S, S = {1..w} ∪ {r, …, w'r} (r ≥ w + 2), summing to x ≥ 0
+    (walks in Z, no boundary): min over J ≥ 0 of ⌈J/w'⌉ + ⌈|x − Jr|/w⌉, J ≤ ⌊x/r⌋ + 1 (Theorem F15, (1))."""
+    return min(-(-j // wd) + -(-abs(x - j * r) // w) for j in range(0, x // r + 2))
+
+
+def confined_cost(steps: Sequence[int], x: int) -> int:
+    """g(x): the least number of steps from ±S of a walk from 0 to x that stays in [0, x] (BFS)."""
+    dist = {0: 0}
+    frontier = [0]
+    while x not in dist:
+        nxt = []
+        for u in frontier:
+            for d in steps:
+                for v in (u - d, u + d):
+                    if 0 <= v <= x and v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    return dist[x]
+
+
+@dataclass(frozen=True)
+class WideDilation:
+    """The finite data of Theorem F15 for window(w) + dilated(w', r), r ≥ w + 2: D(n) = ⌊(n − 1 − mu)/L⌋ + top
+    for n ≥ ``low`` (with G the reflection and D layers, least), computed from the step costs."""
+    steps: tuple
+    L: int
+    excess: int        # E = max of c over 0 ≤ ρ < L
+    periodic: int      # X2: c(x + L) = c(x) + 1 for x ≥ X2
+    mu: int            # D(n) = ⌊(n − 1 − mu)/L⌋ + top
+    top: int
+    formula_from: int  # N1: max_{x ≤ N} c(x) = ⌊(N − mu)/L⌋ + top for every N ≥ N1
+    short: int         # Gs = max over x < L of g(x)
+    radius: Optional[int]  # R of the base case (None: not settled)
+    low: int           # the range n ≥ low
+
+
+#: Theorem F15's finite computation runs for w'r up to this.
+WIDE_DILATION_MAX_L = 96
+
+
+@lru_cache(maxsize=64)
+def wide_dilation(w: int, wd: int, r: int) -> WideDilation:
+    """Theorem F15's constants (docs/theory.md §11.11), each by the finite computation its proof names."""
+    steps = tuple(sorted(set(range(1, w + 1)) | {k * r for k in range(1, wd + 1)}))
+    L = wd * r
+    cost = [dilated_cost(w, wd, r, x) for x in range(L)]
+    excess = max(cost)
+    # (2): beyond X2 every optimal J for x + L is ≥ w', so c(x + L) = c(x) + 1: a J < w' leaves a small part
+    # ≥ x + r, costing ≥ (x + r)/w > (x + L)/L + E ≥ c(x + L) once x(L − w) > (w(1 + E) − r)L
+    periodic = max(0, (w * (1 + excess) - r) * L // (L - w) + 1)
+    start = periodic + L - 1                          # N0 ≥ X2 + L − 1
+    end = start + 2 * L
+    cost += [dilated_cost(w, wd, r, x) for x in range(L, end + 1)]
+    running, best = [], -1
+    for x in range(end + 1):
+        best = max(best, cost[x])
+        running.append(best)
+    # P(N0) = max over X2 ≤ x ≤ N0 of c(x) must reach max_{x ≤ X2 + L − 1} c(x) (then the running maximum
+    # gains exactly 1 per period from N0 on)
+    if max(cost[periodic:start + 1]) < running[periodic + L - 1]:
+        raise ValueError("the running maximum of the costs is not periodic at N0")  # not reached (proof)
+    top_value = running[start]
+    # fit ⌊(N − mu)/L⌋ + t on the period [start, start + L)
+    jumps = [N for N in range(start + 1, start + L + 1) if running[N] == running[N - 1] + 1]
+    if len(jumps) != 1:
+        raise ValueError("the running maximum does not gain exactly once per period")
+    mu = jumps[0] % L
+    top = top_value - (start - mu) // L
+
+    def formula(N: int) -> int:
+        return (N - mu) // L + top
+    if any(formula(N) != running[N] for N in range(start, end + 1)):
+        raise ValueError("the closed form does not fit one period")
+    first = start
+    while first > 0 and formula(first - 1) == running[first - 1]:
+        first -= 1
+    short = max(confined_cost(steps, x) for x in range(1, L))
+    radius = next((k for k in range(1, 7) if dilated_ball_separates(w, wd, r, k) is not None), None)
+    low = wide_dilation_low(L, mu, top, first, short, radius or 0)
+    return WideDilation(steps, L, excess, periodic, mu, top, first, short, radius, low)
+
+
+def wide_dilation_low(L: int, mu: int, top: int, first: int, short: int, radius: int) -> int:
+    """The least n₀ such that every n ≥ n₀ satisfies the hypotheses of Theorem F15's proof: n ≥ 2L + 1 and
+    n ≥ 1 + RL (the ends, the group); n − 1 ≥ N1 and D ≥ Gs + 1 with D = ⌊(n − 1 − mu)/L⌋ + top (the
+    diameter, and every pair less than L apart within D − 1); with X = L⌊(n − 1 − mu)/L⌋ + mu (the least
+    offset whose running maximum reaches D): X − 1 ≥ N1, 2X > n − 1 and X ≥ RL + 1 (the ball)."""
+    def holds(n: int) -> bool:
+        q = (n - 1 - mu) // L
+        x = L * q + mu
+        return (n >= 2 * L + 1 and n >= 1 + radius * L and n - 1 >= first and q + top >= short + 1
+                and x - 1 >= first and 2 * x > n - 1 and x >= radius * L + 1)
+    # every condition holds from U on (X > n − 1 − L), so scan down from there
+    n = max(2 * L + 2, first + L + 1, radius * L + L + 2, L * (short + 1 - top) + mu + 1 + L)
+    assert all(holds(m) for m in range(n, n + 2 * L))
+    while n > 1 and holds(n - 1):
+        n -= 1
+    return n
+
+
+def _window_wide_dilation(n, w: int, wd: int, r: int) -> Union[FamilyTheorem, OpenFamily]:
+    """Theorem F15: `window(w) + dilated(w', r)`, integers w, w' ≥ 1, r ≥ w + 2 (docs/theory.md §11.11)."""
+    if wd * r > WIDE_DILATION_MAX_L:
+        return OpenFamily("window(w) + dilated(w', r)",
+                          f"Theorem F15's finite computation (step costs, the ball around position 1) is run for "
+                          f"w'r ≤ {WIDE_DILATION_MAX_L} only; here w'r = {wd * r}, so the diameter, the group and the "
+                          f"least layer count at symbolic n are not stated ({SECTION}, open question O3)")
+    data = wide_dilation(w, wd, r)
+    if data.radius is None:
+        return OpenFamily("window(w) + dilated(w', r)",
+                          "the base case of Theorem F15 (colour refinement of the ball around position 1) is not "
+                          f"settled for these parameters, so the group and the least layer count at symbolic n are "
+                          f"not proved ({SECTION}, open question O3)")
+    diameter = floor((n - 1 - data.mu) / data.L) + data.top
+    return FamilyTheorem(
+        "F15", "window(w) + dilated(w', r), r ≥ w + 2",
+        (("w", Integer(w)), ("w'", Integer(wd)), ("r", Integer(r))),
+        Integer(data.low), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), diameter, True,
         "a permutation that keeps the neighbourhoods within distance D − 1 of a position fixes an end (the only "
         "positions of least degree), then the positions near it (colour refinement of the ball around the end), "
         "then each next position by its least known neighbour; so it is in G and no view witness exists: D layers "

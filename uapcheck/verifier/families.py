@@ -13,6 +13,10 @@ and a few more lengths.
                                          n ≥ max(2L + 1, RL + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, |G| = 2 (the
                                          reflection), D layers (least), R the radius at which colour
                                          refinement of the ball around 1 separates 1, …, L
+    F15 window(w) + dilated(w', r), r ≥ w + 2, w'r ≤ 96: D = ⌊(n − 1 − μ′)/L⌋ + C, μ′ and C fitted to the running
+                                         maximum of the step costs on Z (the verifier's own BFS on Z) in its
+                                         periodic regime, |G| = 2 (the reflection), D layers (least), from the
+                                         least n where every hypothesis of the proof holds
     F4  blocks(b) + global(g), b ≥ 2:    n ≥ b(⌊g/b⌋ + 2) + 1: D = 2, |G| = g!·∏_s (s!)^{m_s}·m_s! over the
                                          pieces (blocks minus the globals) of each size s, 3 layers (least),
                                          witness σ = (a c), a in the next-to-last piece, c in the first,
@@ -140,6 +144,8 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         win = next(q for q in parts if isinstance(q, S.Window))
         dil = next(q for q in parts if isinstance(q, S.Dilated))
         w, wd, r = _int(win.w), _int(dil.w), _int(dil.r)
+        if not win.cyclic and w is not None and wd is not None and r is not None and w >= 1 and wd >= 1 and r >= w + 2:
+            return _f15(w, wd, r)
         if win.cyclic or w is None or wd is None or r is None or w < 1 or not 2 <= r <= w + 1 or wd * r < w + 2:
             return None
         return _f9(w, wd, r)
@@ -598,6 +604,97 @@ def _f9(w: int, wd: int, r: int) -> Optional[Family]:
         return text == "reflection"
     return Family("F9", max(2 * top + 1, radius * top + mu + 1), 0, 0, True, lambda n: sympy.Integer(2), 1, name,
                   None, gens, diameter_at=diameter, period=top)
+
+
+def _z_costs(steps: list, top: int) -> list:
+    """The least number of steps from ±S summing to x, for 0 ≤ x ≤ top: breadth-first search on the integers
+    in [−L, top + L] (a sum of steps of size ≤ L can be ordered so that its partial sums stay within L of
+    [0, x]: a positive step while below x, a negative one while at or above it)."""
+    big = steps[-1]
+    lo, hi = -big, top + big
+    dist = {0: 0}
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for s in steps:
+                for v in (u - s, u + s):
+                    if lo <= v <= hi and v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    return [dist[x] for x in range(top + 1)]
+
+
+def _inside_cost(steps: list, x: int) -> int:
+    """The least number of steps of a walk from 0 to x inside [0, x]."""
+    dist = {0: 0}
+    frontier = [0]
+    while x not in dist:
+        nxt = []
+        for u in frontier:
+            for s in steps:
+                for v in (u - s, u + s):
+                    if 0 <= v <= x and v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    return dist[x]
+
+
+def _f15(w: int, wd: int, r: int) -> Optional[Family]:
+    """F15: window(w) + dilated(w', r), r ≥ w + 2, w'r ≤ 96: with c the cost on Z (its own BFS), E its largest
+    value below L, X2 = max(0, ⌊(w(1 + E) − r)L/(L − w)⌋ + 1) (c(x + L) = c(x) + 1 beyond), the running maximum
+    of c fitted as ⌊(N − μ′)/L⌋ + C on one period from X2 + L − 1 and extended down to N1, G_s the largest
+    walk-inside cost below L, R the radius of the base case: D = ⌊(n − 1 − μ′)/L⌋ + C layers (least), G the
+    reflection, for n from the least length where every hypothesis of the proof holds."""
+    steps = sorted(set(range(1, w + 1)) | {k * r for k in range(1, wd + 1)})
+    top = steps[-1]
+    if top > 96:
+        return None
+    e_max = max(_z_costs(steps, top - 1))
+    x2 = max(0, (w * (1 + e_max) - r) * top // (top - w) + 1)
+    n0 = x2 + top - 1
+    costs = _z_costs(steps, n0 + 2 * top)
+    running = [max(costs[:k + 1]) for k in range(len(costs))]
+    if max(costs[x2:n0 + 1]) < running[x2 + top - 1]:
+        return None
+    gains = [k for k in range(n0 + 1, n0 + top + 1) if running[k] == running[k - 1] + 1]
+    if len(gains) != 1:
+        return None
+    mu = gains[0] % top
+    const = running[n0] - (n0 - mu) // top
+    if any((k - mu) // top + const != running[k] for k in range(n0, len(running))):
+        return None
+    n1 = n0
+    while n1 > 0 and (n1 - 1 - mu) // top + const == running[n1 - 1]:
+        n1 -= 1
+    short = max(_inside_cost(steps, x) for x in range(1, top))
+    radius = next((k for k in range(1, 7) if _dilated_ball_separates(steps, k)), None)
+    if radius is None:
+        return None
+
+    def hypotheses(n: int) -> bool:
+        q = (n - 1 - mu) // top
+        x = top * q + mu
+        return (n >= 2 * top + 1 and n >= 1 + radius * top and n - 1 >= n1 and q + const >= short + 1
+                and x - 1 >= n1 and 2 * x > n - 1 and x >= radius * top + 1)
+    low = max(2 * top + 2, n1 + top + 1, (radius + 1) * top + 2, top * (short + 1 - const) + mu + 1 + top)
+    if not all(hypotheses(k) for k in range(low, low + 2 * top)):
+        return None
+    while low > 1 and hypotheses(low - 1):
+        low -= 1
+
+    def diameter(n):
+        return sympy.floor((sympy.Integer(n) if isinstance(n, int) else n) / top - sympy.Rational(1 + mu, top)) + const
+
+    def gens(n):
+        return [list(range(n, 0, -1))]
+
+    def name(text):
+        return text == "reflection"
+    return Family("F15", low, 0, 0, True, lambda n: sympy.Integer(2), 1, name, None, gens,
+                  diameter_at=diameter, period=top)
 
 
 @dataclass(frozen=True)
