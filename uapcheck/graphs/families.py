@@ -47,6 +47,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
+* F20–F22 (``graphs/symbolic_unions.py``): straight-ordered patterns (D layers, least; G from the twin
+  classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22).
+
 Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
 with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
@@ -175,7 +178,8 @@ def _match(heads, n, params, biases, positional):
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
     if kinds == ["dilated", "window"]:
         return _window_dilated(n, _param(by["window"]), *by["dilated"].args)
-    return None
+    from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
+    return match_union(kinds, by, n)
 
 
 # ---------------------------------------------------------------------------------------------

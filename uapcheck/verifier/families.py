@@ -124,6 +124,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         if found is None and isinstance(spec.tokens, int):
             return _f13(spec, parts[0], spec.tokens)
         return found
+    from . import symbolic_unions  # F21, F22: unions of structured patterns (docs/theory.md §11.11)
+    union = symbolic_unions.match(parts)
+    if union is not None:
+        return union
     if len(parts) != 2:
         return None
     other = [q for q in parts if q not in glob]

@@ -1,0 +1,213 @@
+"""Unions of structured patterns at symbolic n: Theorems F20–F22 of docs/theory.md §11.11.
+
+* F20 (straight-ordered patterns): a symmetric head whose arc relation is *straight* in the natural
+  order (u < v < x and u ~ x imply u ~ v and v ~ x) and which is connected with diameter D ≥ 2 needs
+  exactly D layers (no view witness exists), its diameter is d(1, n) (the greedy walk to the right), and
+  its group is ∏ Sym(twin class) (the twin classes are intervals), extended by the reversal of the
+  positions when the reversal is an automorphism (Roberts 1971; Deng, Hell and Huang 1996).
+* F21 ``blocks(b) + window(w)``, integers b ≥ 3, 1 ≤ w ≤ b − 2, n ≥ 3b + 1: straight-ordered, so F20 gives
+  D (by residue of n mod the greedy period), G = the twin classes' symmetric groups, with the reflection
+  i ↦ n + 1 − i when b | n, and D layers, least.
+* F22 ``blocks(b) + window(w) + global(g)``, integers b ≥ 3, 1 ≤ w ≤ b − 2, g ≥ 1, n ≥ (⌊g/b⌋ + 3)b + 1:
+  D = 2, G = S_g on the globals × (the twin classes of the other positions' graph, with its reflection
+  i ↦ n + g + 1 − i when b | n + g), 3 layers, least (a swap of two adjacent non-twins of the second piece
+  is a view witness at position n).
+
+This module recognises the families, computes the values at an integer n from the closed forms of the
+proofs (the pieces, the intervals N[p] = [l(p), r(p)], the greedy walk), and states them at symbolic n
+by residue. Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from math import factorial
+
+import sympy
+from sympy import Integer
+
+SECTION = "docs/theory.md §11.11"
+
+
+# ---------------------------------------------------------------------------------------------
+# blocks(b) + window(w) [+ global(g)] at an integer n: the proofs' closed forms
+
+def first_piece_blocks(b: int, g: int) -> int:
+    """k0 = ⌊g/b⌋ + 1: the block that holds g + 1 (the first non-global position)."""
+    return g // b + 1
+
+
+def pieces(n: int, b: int, g: int) -> list[tuple[int, int]]:
+    """The blocks minus the globals that are not empty, as (first, last) positions."""
+    out = []
+    for k in range(1, -(-n // b) + 1):
+        lo, hi = max((k - 1) * b + 1, g + 1), min(k * b, n)
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+def neighbourhood_intervals(n: int, b: int, w: int, g: int) -> dict[int, tuple[int, int]]:
+    """N[p] ∩ R = [l(p), r(p)] for p in R = {g + 1, …, n}: the block piece of p and the window, clipped
+    to R (F20: the natural order of R is straight, so every closed neighbourhood is an interval)."""
+    out = {}
+    for lo, hi in pieces(n, b, g):
+        for p in range(lo, hi + 1):
+            out[p] = (max(g + 1, min(lo, p - w)), min(n, max(hi, p + w)))
+    return out
+
+
+def twin_classes(n: int, b: int, w: int, g: int) -> list[tuple[int, int]]:
+    """The twin classes of the graph on R = {g + 1, …, n}, as intervals (first, last): maximal runs of
+    consecutive positions with the same interval N[p] ∩ R (F20 (b): twin classes are intervals)."""
+    iv = neighbourhood_intervals(n, b, w, g)
+    out: list[tuple[int, int]] = []
+    start = g + 1
+    for p in range(g + 2, n + 2):
+        if p > n or iv[p] != iv[p - 1]:
+            out.append((start, p - 1))
+            start = p
+    return out
+
+
+def reflection_is_symmetry(n: int, b: int, g: int) -> bool:
+    """F21/F22: the reversal i ↦ n + g + 1 − i of R is an automorphism iff b | n + g (at least three
+    pieces, w ≤ b − 2)."""
+    return (n + g) % b == 0
+
+
+def order_at(n: int, b: int, w: int, g: int) -> int:
+    """|G| at an integer n in the range: g! · ∏ |C|! over the twin classes of R, times 2 with the
+    reflection."""
+    out = factorial(g)
+    for lo, hi in twin_classes(n, b, w, g):
+        out *= factorial(hi - lo + 1)
+    return out * (2 if reflection_is_symmetry(n, b, g) else 1)
+
+
+def greedy_reach(b: int, w: int, steps: int) -> list[int]:
+    """p_0 = 1, p_{t+1} = f(p_t) with f(p) = max(b⌈p/b⌉, p + w): the farthest position within t steps of 1
+    in blocks(b) + window(w) (unclipped; F20 (a))."""
+    out = [1]
+    for _ in range(steps):
+        p = out[-1]
+        out.append(max(b * (-(-p // b)), p + w))
+    return out
+
+
+def greedy_period(b: int, w: int) -> tuple[int, int]:
+    """(T, Q): p_{t+T} = p_t + Q for every t ≥ 1 (Q a multiple of b); F21's diameter grows by T every Q
+    positions. From p_1 = b (residue 0) the residues mod b return to 0 (each step from a residue
+    r > 0 goes to 0 or to r + w − b < r)."""
+    reach = greedy_reach(b, w, 2 * b + 2)
+    for t in range(2, len(reach)):
+        if reach[t] % b == 0:
+            return t - 1, reach[t] - reach[1]
+    raise AssertionError("the greedy walk of blocks + window has no period")  # not reached: see above
+
+
+def diameter_at(n: int, b: int, w: int) -> int:
+    """F21's diameter at an integer n ≥ 2: the least t with p_t ≥ n."""
+    t, reach = 0, 1
+    while reach < n:
+        reach = max(b * (-(-reach // b)), reach + w)
+        t += 1
+    return t
+
+
+def witness(n: int, b: int, w: int, g: int) -> tuple[int, tuple[int, int]]:
+    """F22's view witness at D = 2 layers: the root n and the swap (x x+1), x = k0·b + w, two adjacent
+    positions of the second piece that are not twins (k0·b sees x and not x + 1)."""
+    x = first_piece_blocks(b, g) * b + w
+    return n, (x, x + 1)
+
+
+def blocks_window_low(b: int, w: int, g: int) -> int:
+    """The start of F21's (g = 0) and F22's range: at least four pieces, n ≥ (k0 + 2)·b + 1, and for F22
+    the witness's condition (x + w + 1 outside N[n]: n ≥ k0·b + 3w + 2)."""
+    k0 = first_piece_blocks(b, g)
+    low = (k0 + 2) * b + 1
+    if g >= 1:
+        low = max(low, k0 * b + 3 * w + 2)
+    return low
+
+
+def blocks_window_applies(b, w, g) -> bool:
+    return all(isinstance(x, int) for x in (b, w, g)) and b >= 3 and 1 <= w <= b - 2 and g >= 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The theorems at symbolic n (or an Integer n)
+
+def _class_rule(b: int, w: int, g: int) -> str:
+    return (f"the runs of consecutive positions p with one interval N[p] = [max({g + 1}, min(start of p's block, "
+            f"p − {w})), min(n, max(end of p's block, p + {w}))]")
+
+
+def _residue_pieces(n, modulus: int, values: dict, build, explicit: bool = False) -> sympy.Expr:
+    """A Piecewise over n mod ``modulus`` (values: residue -> data; build(data) -> expression), residues with
+    equal expressions merged, the most frequent one last (True, or its residues when ``explicit``: the
+    certificate of a group order states one closed form per residue)."""
+    by_expr: dict = {}
+    for m in range(modulus):
+        by_expr.setdefault(build(values[m]), []).append(m)
+    exprs = sorted(by_expr, key=lambda e: (len(by_expr[e]), sympy.default_sort_key(e)))
+    if len(exprs) == 1:
+        return exprs[0]
+    pieces_ = [(e, sympy.Or(*[sympy.Eq(sympy.Mod(n, modulus), m) for m in by_expr[e]]))
+               for e in (exprs if explicit else exprs[:-1])]
+    return sympy.Piecewise(*pieces_) if explicit else sympy.Piecewise(*pieces_, (exprs[-1], True))
+
+
+def blocks_window_theorem(n, b: int, w: int, g: int):
+    """F21 (g = 0) or F22 (g ≥ 1) at the length n (a positive integer Symbol or an Integer)."""
+    from .families import FamilyTheorem
+    low = blocks_window_low(b, w, g)
+    inner = factorial(max(b - 2 * w, 1))          # M: a deep block's classes
+    base = {m: low + (m - low) % b for m in range(b)}
+    order = _residue_pieces(n, b, base, lambda n0: Integer(order_at(n0, b, w, g))
+                            * Integer(inner) ** (sympy.floor(n / b) - n0 // b), explicit=True)
+    rule = _class_rule(b, w, g)
+    if g == 0:
+        t, q = greedy_period(b, w)
+        dbase = {m: low + (m - low) % q for m in range(q)}
+        diameter = _residue_pieces(n, q, dbase, lambda n0: Integer(diameter_at(n0, b, w) - t * (n0 // q))
+                                   + t * sympy.floor(n / q))
+        group = (f"the symmetric groups of the twin classes ({rule}), with the reflection i ↦ n + 1 − i "
+                 f"when {b} | n")
+        return FamilyTheorem(
+            "F21", "blocks(b) + window(w), 1 ≤ w ≤ b − 2", (("b", Integer(b)), ("w", Integer(w))), Integer(low),
+            diameter, group, order, ("a transposition of two consecutive positions of one twin class",
+                                     f"i ↦ n + 1 − i when {b} | n"),
+            diameter, True,
+            "the pattern is straight in the order 1..n (u < v < x and u ~ x give u ~ v ~ x): a view of depth D "
+            "misses positions on one side only, and those form a clique, so every permutation meeting the "
+            "witness condition is an automorphism: no view witness, D layers suffice (Theorem F20)")
+    group = (f"{'' if g == 1 else f'S_{g} on {{1, …, {g}}} × '}the symmetric groups of the twin classes of the "
+             f"positions {{{g + 1}, …, n}} ({rule}), with the reflection i ↦ n + {g + 1} − i of {{{g + 1}, …, n}} "
+             f"when {b} | n + {g}" + ("; position 1 fixed" if g == 1 else ""))
+    x = first_piece_blocks(b, g) * b + w
+    return FamilyTheorem(
+        "F22", "blocks(b) + window(w) + global(g), 1 ≤ w ≤ b − 2", (("b", Integer(b)), ("w", Integer(w)),
+                                                                     ("g", Integer(g))), Integer(low),
+        Integer(2), group, order, (), Integer(3), True,
+        f"the swap ({x} {x + 1}) of two adjacent positions of the second block piece that are not twins "
+        f"({x - w} sees {x} and not {x + 1}) changes only the neighbourhoods of {x - w}, {x}, {x + 1} and "
+        f"{x + w + 1}, none within distance 1 of position n, and is not in G: D = 2 layers are not enough, "
+        "D + 1 = 3 suffice (Theorem F22)",
+        witness=(n, (Integer(x), Integer(x + 1))))
+
+
+def match_union(kinds: list, by: dict, n):
+    """The theorem of this module for the merged atoms (kinds sorted, by: kind -> atom), an OpenFamily
+    naming what is open, or None (not a family of this module)."""
+    from .families import OpenFamily
+    if kinds in (["blocks", "window"], ["blocks", "global", "window"]):
+        b, w = by["blocks"].args[0], by["window"].args[0]
+        g = by["global"].args[0] if "global" in by else Integer(0)
+        if not all(isinstance(x, (int, Integer)) for x in (b, w, g)):
+            return OpenFamily("blocks(b) + window(w)" + (" + global(g)" if "global" in by else ""),
+                              f"the closed forms are stated for integer b, w, g only ({SECTION}, Theorems F21, F22)")
+        b, w, g = int(b), int(w), int(g)
+        if blocks_window_applies(b, w, g):
+            return blocks_window_theorem(n, b, w, g)
+        return None
+    return None
