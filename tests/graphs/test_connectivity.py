@@ -175,3 +175,29 @@ def test_list_and_array_bounds_agree(pattern, n, monkeypatch):
     as_arrays = analyze_connectivity([g])
     monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 10 ** 9)
     assert analyze_connectivity([g]) == as_arrays
+
+
+def test_array_probes_are_checked_distance_by_distance(monkeypatch):
+    """Above LIST_BOUNDS_MAX_N the probes search the arc arrays and keep numpy distances: the kernel's
+    re-check accepts them, and rejects a probe whose distances were altered by one."""
+    import numpy as np
+
+    import uapcheck.graphs.connectivity as connectivity
+    from dataclasses import replace
+    pattern = PatternUnion((Window(1), RandomPattern(2, seed=1)))
+    g = build_graph(pattern, 300)
+    monkeypatch.setattr(connectivity, "EXHAUSTIVE_MAX_WORK", 0)  # the probe loop, not every eccentricity
+    as_lists = analyze_connectivity([g])
+    monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 0)
+    as_arrays = analyze_connectivity([g])
+    probes = as_arrays.upper_bound.probes
+    assert probes and all(isinstance(p.dist_out, np.ndarray) for p in probes)
+    assert as_arrays == as_lists and verify_connectivity([g], as_arrays)
+    assert [p.ecc_out for p in probes] == [max(p.dist_out.tolist()) for p in probes]
+    for threshold in (10 ** 12, 0):  # the plain re-check and the numpy one
+        monkeypatch.setattr(connectivity, "NUMPY_CHECK_ARCS", threshold)
+        bad_dist = probes[0].dist_in.copy()
+        bad_dist[int(np.argmax(bad_dist))] += 1
+        bad = replace(as_arrays.upper_bound, probes=(replace(probes[0], dist_in=bad_dist), *probes[1:]))
+        assert verify_connectivity([g], as_arrays)
+        assert not verify_connectivity([g], replace(as_arrays, upper_bound=bad))

@@ -27,6 +27,7 @@ eccentricity would exceed its work limit and the probes' progress (positions set
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -55,20 +56,32 @@ class Separation:
     reach_i: frozenset[int] = field(repr=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BFSProbe:
     """Exact BFS distances around one vertex p (1-based lists: index k-1 is position k).
 
     ``dist_out[k-1] = d(p -> k)`` (how many layers x_p needs to reach k) and
-    ``dist_in[k-1] = d(k -> p)``.
+    ``dist_in[k-1] = d(k -> p)``: tuples, or read-only numpy int64 arrays when the probe loop runs on
+    arc arrays (above ``LIST_BOUNDS_MAX_N`` positions). Equal probes have the same vertex and the same
+    distances, whichever the representation.
     """
     vertex: int
-    dist_out: tuple[int, ...] = field(repr=False)
-    dist_in: tuple[int, ...] = field(repr=False)
+    dist_out: Sequence[int] = field(repr=False)
+    dist_in: Sequence[int] = field(repr=False)
 
-    @property
+    @functools.cached_property
     def ecc_out(self) -> int:
-        return max(self.dist_out)
+        d = self.dist_out
+        return int(d.max()) if hasattr(d, "max") else max(d)  # numpy's max, not a Python loop over an array
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BFSProbe):
+            return NotImplemented
+        return (self.vertex == other.vertex and list(map(int, self.dist_out)) == list(map(int, other.dist_out))
+                and list(map(int, self.dist_in)) == list(map(int, other.dist_in)))
+
+    def __hash__(self) -> int:
+        return hash(self.vertex)
 
 
 @dataclass(frozen=True)
@@ -307,6 +320,29 @@ class _ArrayBounds:
         return self._first(mask & (self.degree == self.degree[mask].max()))
 
 
+class _ArraySearch:
+    """BFS distances on the union's compact arc arrays (numpy; graphs.arc_arrays.bfs), for the probe
+    loop at large n: about half of igraph's time per search there, most of which goes into the
+    Python list of n distances igraph returns, and the arrays go on to the bounds and the re-check
+    without a conversion. The graph is strongly connected, so every distance is reached (≥ 0)."""
+
+    def __init__(self, union: PatternGraph):
+        import numpy as np
+        n = union.n
+        src, dst = code_endpoints(union)  # sorted codes: sources ascending
+        self.n = n
+        self.out = (np.concatenate(([0], np.cumsum(np.bincount(src, minlength=n)))), dst)
+        by_target = np.argsort(dst, kind="stable")
+        self.in_ = (np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=n)))), src[by_target])
+
+    def distances(self, v0: int, mode: str):
+        from .arc_arrays import bfs
+        indptr, targets = self.out if mode == "out" else self.in_
+        d = bfs(indptr, targets, self.n, [v0])
+        d.flags.writeable = False
+        return d
+
+
 def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
     n = union.n
@@ -321,16 +357,24 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
     cheap_tried = bliss_tried = not use_symmetry
     remaining: dict[int, int] = {}  # number of probes -> candidates left then (the progress record)
 
+    search = _ArraySearch(union) if isinstance(bounds, _ArrayBounds) else None
+
     def probe(v0: int) -> None:
         nonlocal best, best_pair
-        d_out = _bfs(g, v0, "out")
-        d_in = _bfs(g, v0, "in")
-        e_out, e_in = max(d_out), max(d_in)
-        probes.append(BFSProbe(v0 + 1, tuple(d_out), tuple(d_in)))
+        if search is not None:  # numpy arrays, searched and kept as arrays
+            d_out, d_in = search.distances(v0, "out"), search.distances(v0, "in")
+            e_out, e_in = int(d_out.max()), int(d_in.max())
+            far_out, far_in = int(d_out.argmax()), int(d_in.argmax())  # the first position at that distance
+            probes.append(BFSProbe(v0 + 1, d_out, d_in))
+        else:
+            d_out, d_in = _bfs(g, v0, "out"), _bfs(g, v0, "in")
+            e_out, e_in = max(d_out), max(d_in)
+            far_out, far_in = d_out.index(e_out), d_in.index(e_in)
+            probes.append(BFSProbe(v0 + 1, tuple(d_out), tuple(d_in)))
         if e_out > best:
-            best, best_pair = e_out, (v0 + 1, d_out.index(e_out) + 1)
+            best, best_pair = e_out, (v0 + 1, far_out + 1)
         if e_in > best:
-            best, best_pair = e_in, (d_in.index(e_in) + 1, v0 + 1)
+            best, best_pair = e_in, (far_in + 1, v0 + 1)
         bounds.add_probe(v0, d_in, d_out, e_out)
 
     def use(perms) -> None:
