@@ -363,6 +363,11 @@ def _bfs_from(graphs, n: int, sources: Sequence[int], radius: Optional[int] = No
     return np.concatenate(([-1], dist))
 
 
+def _int_list(values) -> list[int]:
+    """Python ints from a tuple or a numpy array (the probe loop keeps large distances in arrays)."""
+    return values.tolist() if hasattr(values, "tolist") else list(values)
+
+
 @dataclass(frozen=True)
 class Diameter(Certificate):
     """Strong connectivity with directed diameter D (or an upper bound): the graphs engine's BFS
@@ -392,7 +397,7 @@ class Diameter(Certificate):
                "realised by": None if c.lower_pair is None else {"from j": c.lower_pair[0], "to i": c.lower_pair[1]},
                "upper bound method": ub.method if ub else None}
         if ub is not None and c.n <= JSON_ARRAY_LIMIT:
-            out["probes"] = [{"vertex": p.vertex, "dist_out": list(p.dist_out), "dist_in": list(p.dist_in)}
+            out["probes"] = [{"vertex": p.vertex, "dist_out": _int_list(p.dist_out), "dist_in": _int_list(p.dist_in)}
                              for p in ub.probes]
             out["automorphisms"] = [list(a) for a in ub.automorphisms]
             out["eccentricities"] = list(ub.eccentricities) if ub.eccentricities else None

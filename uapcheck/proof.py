@@ -179,6 +179,9 @@ def _jsonable(value: Any) -> Any:
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         seq = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        if (type(seq) in (list, tuple) and seq and set(map(type, seq)) == {int}
+                and -_SHORT_INT < min(seq) and max(seq) < _SHORT_INT):
+            return list(seq)  # distances and permutations: each entry is its own JSON value (see the top)
         return [_jsonable(v) for v in seq]
     if hasattr(value, "to_json"):
         return _jsonable(value.to_json())

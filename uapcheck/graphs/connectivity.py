@@ -28,6 +28,7 @@ eccentricity would exceed its work limit and the probes' progress (positions set
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -204,6 +205,15 @@ def fitting_n(n: int, arcs: int, work: int) -> int:
 #: 70 ms, costs more than the loop there); from it on, in numpy arrays. The same integers either way.
 LIST_BOUNDS_MAX_N = 8_192
 
+#: With numpy loaded already (a large pattern's symmetry group loads it), the probe loop runs on arrays
+#: from this many positions on: the same integers, probe for probe, for less than the lists cost.
+ARRAY_BOUNDS_LOADED_MIN_N = 1_024
+
+
+def _array_bounds(n: int) -> bool:
+    return n > LIST_BOUNDS_MAX_N or (n >= ARRAY_BOUNDS_LOADED_MIN_N and "numpy" in sys.modules)
+
+
 #: No upper bound yet (numpy's int64 maximum // 4 in both representations).
 _NO_BOUND = (2 ** 63 - 1) // 4
 
@@ -349,7 +359,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
     start = time.process_time()
     INF = float("inf")
     degree = g.degree(mode="all")
-    bounds = _ListBounds(n, degree) if n <= LIST_BOUNDS_MAX_N else _ArrayBounds(n, degree)
+    bounds = _ArrayBounds(n, degree) if _array_bounds(n) else _ListBounds(n, degree)
     best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
     probes: list[BFSProbe] = []
     orbits_known = False   # once symmetry is used
