@@ -114,3 +114,20 @@ def test_random_rows_are_the_documented_samples(r):
         for seed in (0, 1, 12345):
             rng = random.Random(seed)
             assert random_rows(seed, n, r) == [rng.sample(range(1, n + 1), r) for _ in range(n)], (n, seed)
+
+
+@pytest.mark.parametrize("r", [1, 2, 3, 5])
+def test_random_codes_are_the_codes_of_the_documented_rows(r, monkeypatch):
+    """Large n draws `random(r, seed)` from the generator's 32-bit words in bulk (numpy): the same
+    codes, query by query, as the rows of `random_rows`; passes of a few rows exercise the rows that
+    repeat a candidate at a pass boundary."""
+    from uapcheck.graphs import build as build_mod
+    for n in (4096, 5000):
+        for seed in (0, 3):
+            rows = build_mod.random_rows(seed, n, r)
+            expected = [(j - 1) * n + i0 for i0, row in enumerate(rows) for j in row]
+            assert build_mod.random_codes(seed, n, r) == expected, (n, seed)
+            monkeypatch.setattr(build_mod, "ROWS_PER_PASS", 7)
+            assert build_mod.random_codes(seed, n, r) == expected, (n, seed, "short passes")
+            monkeypatch.undo()
+    assert build_mod.random_codes(0, 100, r) is None  # small n: the rows themselves

@@ -201,3 +201,29 @@ def test_array_probes_are_checked_distance_by_distance(monkeypatch):
         bad = replace(as_arrays.upper_bound, probes=(replace(probes[0], dist_in=bad_dist), *probes[1:]))
         assert verify_connectivity([g], as_arrays)
         assert not verify_connectivity([g], replace(as_arrays, upper_bound=bad))
+
+
+@pytest.mark.parametrize("pattern,n", [(Window(3), 200), (BIGBIRD, 512), (PatternUnion((Window(1), Strided(8))), 64),
+                                       (Offsets((1, 5, -7), cyclic=True), 401)], ids=lambda x: repr(x)[:40])
+def test_deep_searches_on_arrays_go_to_igraph_with_the_same_result(pattern, n, monkeypatch):
+    """A numpy search stops after MAX_LEVELS levels and igraph searches instead (a path-like pattern
+    has thousands of levels): the same probes and bounds either way."""
+    import uapcheck.graphs.connectivity as connectivity
+    g = build_graph(pattern, n)
+    monkeypatch.setattr(connectivity, "EXHAUSTIVE_MAX_WORK", 0)
+    as_lists = analyze_connectivity([g])
+    monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 0)
+    for levels in (1, 3, 10 ** 6):
+        monkeypatch.setattr(connectivity._ArraySearch, "MAX_LEVELS", levels)
+        as_arrays = analyze_connectivity([g])
+        assert as_arrays == as_lists and verify_connectivity([g], as_arrays)
+
+
+def test_not_strongly_connected_on_arrays_gives_the_canonical_witness(monkeypatch):
+    import uapcheck.graphs.connectivity as connectivity
+    for pattern, n in ((Causal(), 300), (Offsets((1, 2)), 200), (Blocks(50), 200)):
+        g = build_graph(pattern, n)
+        plain = analyze_connectivity([g])
+        monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 0)
+        assert not plain.strongly_connected and analyze_connectivity([g]) == plain
+        monkeypatch.undo()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .build import PatternGraph, code_array
+from .build import PatternGraph, _derived, code_array, code_endpoints
 
 
 def union_codes(graphs: Sequence[PatternGraph]):
@@ -29,6 +29,30 @@ def out_csr(codes, n: int):
     import numpy as np
     src, dst = codes // n, codes % n  # sorted codes: sources ascending
     return np.searchsorted(src, np.arange(n + 1)), dst
+
+
+def graph_csr(graph: PatternGraph, mode: str):
+    """(indptr, targets) of one graph's out-arcs (``mode="out"``) or in-arcs (``"in"``: the arcs
+    reversed), 0-based, each neighbour list ascending; cached on the graph (read-only arrays)."""
+    import numpy as np
+    if mode not in ("out", "in"):
+        raise ValueError(f"mode must be 'out' or 'in', got {mode!r}")
+    cache = _derived(graph)
+    key = "csr " + mode
+    if key not in cache:
+        n = graph.n
+        src, dst = code_endpoints(graph)  # sorted codes: sources ascending, targets ascending per source
+        if mode == "out":
+            heads, tails = src, dst
+        else:
+            by_target = np.argsort(dst, kind="stable")  # stable: sources ascending per target
+            heads, tails = dst[by_target], src[by_target]
+        indptr = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n)))).astype(np.int64)
+        indptr.flags.writeable = False
+        tails = np.ascontiguousarray(tails)
+        tails.flags.writeable = False
+        cache[key] = (indptr, tails)
+    return cache[key]
 
 
 def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] = None,

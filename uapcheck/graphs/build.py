@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import repeat
@@ -216,26 +217,102 @@ def _sample_rows_by_bits(seed: int, n: int, r: int) -> list[list[int]]:
     return rows
 
 
+#: Rows handled per vectorised pass of `_sample_rows_by_words` (a row that repeats a draw ends a pass).
+ROWS_PER_PASS = 8192
+
+
+def _sample_rows_by_words(seed: int, n: int, r: int):
+    """The rows of `_sample_rows_by_bits` as an (n, r) numpy int64 array of 0-based keys, from the same
+    stream read in bulk: `getrandbits(32·W)` is W consecutive 32-bit outputs of the generator (least
+    significant word first on a little-endian machine), and `getrandbits(k)` (k ≤ 32) is one output
+    shifted right by 32 − k. The outputs below n, in order, are the candidates: a row takes the next r
+    unless two of them are equal, and such a row (about r²/2 in all) is drawn one candidate at a
+    time, skipping repeats, as `sample` does. None when n ≥ 2³² or r = 0; `random_rows` and
+    `random_codes` check the result against `_sample_rows_by_bits` on this interpreter first."""
+    k = n.bit_length()
+    if k > 32 or r < 1 or sys.byteorder != "little":
+        return None
+    import numpy as np
+    bits = random.Random(seed).getrandbits
+    shift = np.uint32(32 - k)
+
+    def candidates(count: int):
+        words = int(count * (1 << k) / n) + 64
+        raw = np.frombuffer(bits(32 * words).to_bytes(4 * words, "little"), dtype="<u4") >> shift
+        return raw[raw < n].astype(np.int64)
+
+    pool, at = candidates(n * r + n * r // 32 + 256), 0
+    out = np.empty((n, r), dtype=np.int64)
+    i = 0
+    while i < n:
+        rows = min(n - i, ROWS_PER_PASS)
+        if len(pool) - at < rows * r + r:
+            pool, at = np.concatenate((pool[at:], candidates(rows * r + 256))), 0
+        block = pool[at:at + rows * r].reshape(rows, r)
+        ordered = np.sort(block, axis=1)
+        repeats = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+        clean = int(repeats[0]) if len(repeats) else rows
+        out[i:i + clean] = block[:clean]
+        at += clean * r
+        i += clean
+        if clean < rows:  # row i repeats a candidate: drawn one candidate at a time
+            row: list[int] = []
+            while len(row) < r:
+                if at == len(pool):
+                    pool, at = candidates(256), 0
+                j = int(pool[at])
+                at += 1
+                if j not in row:
+                    row.append(j)
+            out[i] = row
+            i += 1
+    return out
+
+
 def _sample_threshold(r: int) -> int:
     """`random.sample` draws by rejection exactly when the population is larger than this."""
     return 21 + (4 ** math.ceil(math.log(r * 3, 4)) if r > 5 else 0)
 
 
 _FAST_ROWS_AGREE: dict[int, bool] = {}  # per r: does `_sample_rows_by_bits` draw what `sample` draws?
+_WORD_ROWS_AGREE: dict[int, bool] = {}  # per r: and `_sample_rows_by_words` what `_sample_rows_by_bits` draws?
+
+
+def _fast_rows(r: int) -> tuple[bool, bool]:
+    """(`_sample_rows_by_bits` draws what `sample` draws, `_sample_rows_by_words` what
+    `_sample_rows_by_bits` draws) for this r on this interpreter, checked once on a probe of about a
+    thousand rows (a few of which repeat a candidate)."""
+    if r not in _FAST_ROWS_AGREE:
+        probe_n = _sample_threshold(r) + 977
+        rng = random.Random(20261201)
+        by_bits = _sample_rows_by_bits(20261201, probe_n, r)
+        _FAST_ROWS_AGREE[r] = by_bits[:64] == [rng.sample(range(1, probe_n + 1), r) for _ in range(64)]
+        by_words = _sample_rows_by_words(20261201, probe_n, r) if _FAST_ROWS_AGREE[r] else None
+        _WORD_ROWS_AGREE[r] = by_words is not None and (by_words + 1).tolist() == by_bits
+    return _FAST_ROWS_AGREE[r], _WORD_ROWS_AGREE[r]
+
+
+def random_codes(seed: int, n: int, r: int) -> Optional[list[int]]:
+    """The arc codes (j − 1)·n + (i − 1) of `random(r, seed)`, query by query as in `random_rows`
+    (self-loops included), from `_sample_rows_by_words` without a list per row; None where that does
+    not apply (then `random_rows`)."""
+    if not (n > _sample_threshold(r) and n >= 4096 and _fast_rows(r)[1]):
+        return None
+    keys = _sample_rows_by_words(seed, n, r)
+    if keys is None:
+        return None
+    import numpy as np
+    keys *= n
+    keys += np.arange(n, dtype=np.int64)[:, None]
+    return keys.ravel().tolist()
 
 
 def random_rows(seed: int, n: int, r: int) -> list[list[int]]:
     """The keys of each query i = 1..n of `random(r, seed)`: one `rng.sample(range(1, n + 1), r)` per
     query, in order, from `rng = random.Random(seed)` (the documented definition). Large n uses
     `_sample_rows_by_bits`, once checked against `sample` itself on this interpreter."""
-    if n > _sample_threshold(r) and n >= 4096:
-        if r not in _FAST_ROWS_AGREE:
-            probe_n = _sample_threshold(r) + 977
-            rng = random.Random(20261201)
-            _FAST_ROWS_AGREE[r] = (_sample_rows_by_bits(20261201, probe_n, r)[:64] ==
-                                   [rng.sample(range(1, probe_n + 1), r) for _ in range(64)])
-        if _FAST_ROWS_AGREE[r]:
-            return _sample_rows_by_bits(seed, n, r)
+    if n > _sample_threshold(r) and n >= 4096 and _fast_rows(r)[0]:
+        return _sample_rows_by_bits(seed, n, r)
     rng = random.Random(seed)
     population = range(1, n + 1)
     return [rng.sample(population, r) for _ in range(n)]
@@ -353,7 +430,10 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
         if r > n:
             raise ValueError(f"random({r}) needs at least {r} tokens, got n = {n}")
         # queries in order i = 1..n, as documented
-        out.update([(j - 1) * n + i0 for i0, row in enumerate(random_rows(pattern.seed, n, r)) for j in row])
+        drawn = random_codes(pattern.seed, n, r)
+        if drawn is None:
+            drawn = [(j - 1) * n + i0 for i0, row in enumerate(random_rows(pattern.seed, n, r)) for j in row]
+        out.update(drawn)
     elif isinstance(pattern, Edges):
         for (i, j) in pattern.edges:  # (i, j): i attends to j
             if not (1 <= i <= n and 1 <= j <= n):

@@ -183,6 +183,19 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
         return Connectivity(n, True, diameter=1, lower=1, lower_pair=(2, 1), upper=1,
                             upper_bound=UpperBound(1, "complete"))
     g = to_igraph(union)
+    if _array_bounds(n):
+        # On arc arrays the first probe's two searches (from a hub) decide strong connectivity: every
+        # position reached both ways. Only a pattern that is not gets igraph's canonical witness.
+        search = _ArraySearch(union, g)
+        degree = search.degree()
+        hub = int(degree.argmax())  # the first position of largest degree, as the probe loop picks it
+        first = (hub, search.distances(hub, "out"), search.distances(hub, "in"))
+        if int(first[1].min()) < 0 or int(first[2].min()) < 0:
+            sep = _separation(g, n)
+            assert sep is not None  # a position missed from the hub: not strongly connected
+            return Connectivity(n, False, separation=sep)
+        return _diameter(union, g, max_probes=max_probes, time_budget=time_budget, use_symmetry=use_symmetry,
+                         known=union_automorphisms, search=search, degree=degree, first=first)
     sep = _separation(g, n)
     if sep is not None:
         return Connectivity(n, False, separation=sep)
@@ -336,30 +349,50 @@ class _ArraySearch:
     Python list of n distances igraph returns, and the arrays go on to the bounds and the re-check
     without a conversion. The graph is strongly connected, so every distance is reached (≥ 0)."""
 
-    def __init__(self, union: PatternGraph):
+    #: Levels a numpy search expands before it hands the search to igraph: numpy pays a few calls per
+    #: level, so a path-like pattern (window(3) at n = 65,536: 21,845 levels) is searched by igraph.
+    MAX_LEVELS = 64
+
+    def __init__(self, union: PatternGraph, g: ig.Graph):
+        from .arc_arrays import graph_csr
+        self.n, self.g = union.n, g
+        self.out, self.in_ = graph_csr(union, "out"), graph_csr(union, "in")
+        self.deep = False  # a search went past MAX_LEVELS: igraph searches from then on
+
+    def degree(self):
+        """In- plus out-degree of every position (igraph's ``degree(mode="all")``: no loops, no multi-arcs)."""
         import numpy as np
-        n = union.n
-        src, dst = code_endpoints(union)  # sorted codes: sources ascending
-        self.n = n
-        self.out = (np.concatenate(([0], np.cumsum(np.bincount(src, minlength=n)))), dst)
-        by_target = np.argsort(dst, kind="stable")
-        self.in_ = (np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=n)))), src[by_target])
+        return np.diff(self.out[0]) + np.diff(self.in_[0])
 
     def distances(self, v0: int, mode: str):
+        """d(v0 → ·) (``"out"``) or d(· → v0) (``"in"``), a read-only numpy int64 array, −1: unreached."""
+        import numpy as np
         from .arc_arrays import bfs
-        indptr, targets = self.out if mode == "out" else self.in_
-        d = bfs(indptr, targets, self.n, [v0])
+        d = None
+        if not self.deep:
+            indptr, targets = self.out if mode == "out" else self.in_
+            d = bfs(indptr, targets, self.n, [v0], radius=self.MAX_LEVELS)
+            if int(d.min()) < 0 and int((d == self.MAX_LEVELS).sum()) > 0:  # not finished: deeper than that
+                self.deep, d = True, None
+        if d is None:
+            row = np.asarray(_bfs(self.g, v0, mode), dtype=np.float64)
+            d = np.where(np.isinf(row), -1, row).astype(np.int64)
         d.flags.writeable = False
         return d
 
 
 def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
-              use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
+              use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None,
+              search: Optional[_ArraySearch] = None, degree: Any = None,
+              first: Optional[tuple] = None) -> Connectivity:
+    """The probe loop. On arc arrays the caller passes its ``search``, the degrees and the hub's
+    two distance arrays (``first``: the first probe, searched already to decide connectivity)."""
     n = union.n
     start = time.process_time()
     INF = float("inf")
-    degree = g.degree(mode="all")
-    bounds = _ArrayBounds(n, degree) if _array_bounds(n) else _ListBounds(n, degree)
+    if degree is None:
+        degree = g.degree(mode="all")
+    bounds = _ArrayBounds(n, degree) if search is not None else _ListBounds(n, degree)
     best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
     probes: list[BFSProbe] = []
     orbits_known = False   # once symmetry is used
@@ -367,12 +400,13 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
     cheap_tried = bliss_tried = not use_symmetry
     remaining: dict[int, int] = {}  # number of probes -> candidates left then (the progress record)
 
-    search = _ArraySearch(union) if isinstance(bounds, _ArrayBounds) else None
-
     def probe(v0: int) -> None:
         nonlocal best, best_pair
         if search is not None:  # numpy arrays, searched and kept as arrays
-            d_out, d_in = search.distances(v0, "out"), search.distances(v0, "in")
+            if first is not None and first[0] == v0 and not probes:
+                d_out, d_in = first[1], first[2]
+            else:
+                d_out, d_in = search.distances(v0, "out"), search.distances(v0, "in")
             e_out, e_in = int(d_out.max()), int(d_in.max())
             far_out, far_in = int(d_out.argmax()), int(d_in.argmax())  # the first position at that distance
             probes.append(BFSProbe(v0 + 1, d_out, d_in))

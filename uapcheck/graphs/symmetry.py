@@ -520,7 +520,8 @@ def _quotient(st: _Structure, classes: list[list[int]]):
 MAX_INVARIANT_SOURCES = 8
 
 
-def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
+def _invariant_colours(g: ig.Graph, colours: list[int],
+                       arcs_of: Optional[PatternGraph] = None) -> list[int]:
     """A finer colouring that every colour-preserving automorphism of g preserves, so BLISS counts
     the same group: (colour, out-degree, in-degree, d(S -> v), d(v -> S)), where S is the smallest
     class of (colour, out-degree, in-degree) (the least such key on ties) and d(S -> v) the
@@ -532,7 +533,7 @@ def _invariant_colours(g: ig.Graph, colours: list[int]) -> list[int]:
     """
     n = g.vcount()
     if n >= NUMPY_INVARIANT_VERTICES:
-        return _invariant_colours_arrays(g, colours)
+        return _invariant_colours_arrays(g, colours, arcs_of)
     key = list(zip(colours, g.outdegree(), g.indegree()))
     counts = Counter(key)
     size, first = min((c, k) for k, c in counts.items())
@@ -573,14 +574,22 @@ def _first_occurrence_ids(columns) -> tuple:
     return rank[group], sizes[by_first], first[by_first]
 
 
-def _invariant_colours_arrays(g, colours: list[int]) -> list[int]:
+def _invariant_colours_arrays(g, colours: list[int], arcs_of: Optional[PatternGraph] = None) -> list[int]:
     """``_invariant_colours`` on numpy arrays: the same smallest class S (least size, then least key
     (colour, out-degree, in-degree)), the same distances (unreached: one value of its own) and the same
-    numbering of the final classes by first occurrence."""
+    numbering of the final classes by first occurrence. ``arcs_of``: the pattern graph g was made from
+    (vertex k is position k + 1, the same arcs), when it is one: its degrees and distances are then
+    read from its compact arc arrays (graphs.arc_arrays) instead of n-long lists from igraph."""
     import numpy as np
     n = g.vcount()
-    cols = [np.asarray(colours, dtype=np.int64), np.asarray(g.outdegree(), dtype=np.int64),
-            np.asarray(g.indegree(), dtype=np.int64)]
+    csr = None
+    if arcs_of is not None and arcs_of.n == n and not arcs_of.complete:
+        from .arc_arrays import graph_csr
+        csr = {mode: graph_csr(arcs_of, mode) for mode in ("out", "in")}
+        cols = [np.asarray(colours, dtype=np.int64), np.diff(csr["out"][0]), np.diff(csr["in"][0])]
+    else:
+        cols = [np.asarray(colours, dtype=np.int64), np.asarray(g.outdegree(), dtype=np.int64),
+                np.asarray(g.indegree(), dtype=np.int64)]
     ids, sizes, firsts = _first_occurrence_ids(cols)
     if len(sizes) == n or int(sizes.min()) == n:
         return colours
@@ -593,6 +602,10 @@ def _invariant_colours_arrays(g, colours: list[int]) -> list[int]:
     sources = np.flatnonzero(ids == pick).tolist()
 
     def nearest(mode: str):
+        if csr is not None:  # one search from every source at once: the distance from the nearest
+            from .arc_arrays import bfs
+            indptr, targets = csr[mode]
+            return bfs(indptr, targets, n, sources)  # unreached: −1
         rows = np.asarray(g.distances(source=sources, mode=mode), dtype=np.float64)
         d = rows.min(axis=0)
         return np.where(np.isinf(d), -1, d).astype(np.int64)  # unreached: −1, apart from every distance
@@ -630,8 +643,10 @@ class _Solution:
         self.st = st
         self.classes = _twin_classes(st)
         self.qgraph, colours = _quotient(st, self.classes)
+        # no twins and no labels: the quotient is the support's own igraph, and its arc arrays serve
+        same = len(self.classes) == st.n and self.qgraph is to_igraph(st.support)
         with _no_gc():
-            self.qcolours = _invariant_colours(self.qgraph, colours)
+            self.qcolours = _invariant_colours(self.qgraph, colours, st.support if same else None)
         self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
         order = self.q_order
         for size, count in Counter(len(m) for m in self.classes if len(m) > 1).items():
