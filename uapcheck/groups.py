@@ -514,12 +514,18 @@ def structure_name(n: int, classes: Sequence[Sequence[int]], quotient_order: int
     return None if found is None else found.text
 
 
+def _class_sizes(classes: Sequence[Sequence[int]]) -> dict[int, int]:
+    """How many classes there are of each size ≥ 2, by size in order of first occurrence (one pass in
+    C over the sizes: at n = 65,536 the classes are mostly single positions)."""
+    sizes: dict[int, int] = {}
+    for size in filter((1).__lt__, map(len, classes)):
+        sizes[size] = sizes.get(size, 0) + 1
+    return sizes
+
+
 def factorial_order_text(classes: Sequence[Sequence[int]], quotient_order: int) -> Union[int, str]:
     """|G| = |Aut(quotient)| · ∏ |C|! as an int when short, else as a product of factorials."""
-    sizes: dict[int, int] = {}
-    for m in classes:
-        if len(m) > 1:
-            sizes[len(m)] = sizes.get(len(m), 0) + 1
+    sizes = _class_sizes(classes)
     bits = quotient_order.bit_length() + sum(c * math.lgamma(k + 1) / math.log(2) for k, c in sizes.items())
     if bits * 0.30103 < SHORT_DIGITS - 1:
         total = quotient_order
@@ -548,10 +554,7 @@ def factorial_order_latex(classes: Sequence[Sequence[int]], quotient_order: int)
     when the order is short enough to be a number)."""
     if isinstance(factorial_order_text(classes, quotient_order), int):
         return None
-    sizes: dict[int, int] = {}
-    for m in classes:
-        if len(m) > 1:
-            sizes[len(m)] = sizes.get(len(m), 0) + 1
+    sizes = _class_sizes(classes)
     from .render.math import integer
     root = _factorial_root(quotient_order)
     parts = [] if quotient_order == 1 else [f"{root}!" if root else integer(quotient_order)]

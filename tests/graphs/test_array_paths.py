@@ -234,3 +234,76 @@ def test_labelled_groups_agree_with_numpy_decoding(monkeypatch, pattern):
         grp = symmetry_group(graphs, [None, "toeplitz"])
         out.append((grp.order, grp.name, grp.structure))
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS + [Offsets((1, 2)), PatternUnion((Window(1), RandomPattern(2, seed=1)))],
+                         ids=str)
+def test_bottom_up_levels_give_the_same_distances(pattern):
+    """`bfs` with the reversed arcs (late levels expanded bottom-up) against the plain top-down search
+    and a queue: every source set, radius and stop tried."""
+    from uapcheck.graphs.arc_arrays import graph_csr
+    rng = random.Random(3)
+    for n in (9, 40, 300):
+        g = build_graph(pattern, n)
+        if g.complete:
+            continue
+        out, into = graph_csr(g, "out"), graph_csr(g, "in")
+        for _ in range(12):
+            sources = rng.sample(range(n), rng.choice((1, 1, 2, 5)))
+            radius = rng.choice((None, None, 1, 3))
+            stop = rng.choice((None, rng.randrange(n)))
+            for forward, backward in ((out, into), (into, out)):
+                plain = bfs(*forward, n, sources, radius=radius, stop=stop)
+                both = bfs(*forward, n, sources, radius=radius, stop=stop, reverse=backward)
+                assert plain.tolist() == both.tolist(), (n, sources, radius, stop)
+            if radius is None and stop is None:
+                assert bfs(*out, n, sources, reverse=into).tolist() == queue_bfs([g], n, sources)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS + [PatternUnion((Blocks(8), Global(2))), Star(), Global(3),
+                                                PatternUnion((Window(3), Global(2), RandomPattern(3, seed=0)))], ids=str)
+def test_cheap_key_prefilter_gives_the_same_buckets(pattern, monkeypatch):
+    """Positions that share no (out-degree, sum) pair are never sorted on all four cheap keys: the same
+    colliding groups, in the same order, as the full sort."""
+    for n in (30, 64, 200, 1000):
+        g = build_graph(pattern, n)
+        if g.complete:
+            continue
+        prefiltered = list(sym_mod._cheap_buckets_arrays(g))
+        monkeypatch.setattr(sym_mod, "PREFILTER_MAX_N", 0)
+        assert list(sym_mod._cheap_buckets_arrays(g)) == prefiltered, n
+        monkeypatch.undo()
+
+
+def test_first_occurrence_ids_are_the_dict_numbering():
+    """Classes of equal rows numbered by first occurrence (the plain `dict.setdefault` numbering),
+    with their sizes and first rows: through one combined key, and through the lexsort when the
+    columns' ranges do not fit one int64."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    cases = [[rng.integers(-3, int(rng.integers(1, 20)), size).astype(np.int64) for _ in range(k)]
+             for size, k in ((1, 1), (7, 2), (60, 3), (299, 5), (100, 4))]
+    cases.append([np.array([0, 2 ** 40, 5, 0]), np.array([0, 2 ** 40, 5, 0]), np.array([1, 1, 1, 1])])
+    assert sym_mod._one_key(cases[-1]) is None
+    for cols in cases:
+        ids: dict = {}
+        plain = [ids.setdefault(t, len(ids)) for t in zip(*[c.tolist() for c in cols])]
+        got, sizes, firsts = sym_mod._first_occurrence_ids(cols)
+        assert got.tolist() == plain
+        assert sizes.tolist() == [plain.count(i) for i in range(len(ids))]
+        assert firsts.tolist() == [plain.index(i) for i in range(len(ids))]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS + [Offsets((1, 2))], ids=str)
+def test_graph_csr_lists_each_positions_neighbours(pattern):
+    from uapcheck.graphs.arc_arrays import graph_csr
+    for n in (9, 64):
+        g = build_graph(pattern, n)
+        if g.complete:
+            continue
+        for mode in ("out", "in"):
+            indptr, targets = graph_csr(g, mode)
+            got = [targets[indptr[v]:indptr[v + 1]].tolist() for v in range(n)]
+            want = [sorted((i if mode == "out" else j) - 1 for j, i in g.arcs() if (j if mode == "out" else i) == v + 1)
+                    for v in range(n)]
+            assert got == want, mode

@@ -120,3 +120,31 @@ def test_successor_lists_agree(monkeypatch):
     plain = C._successors(graphs, 30)
     monkeypatch.setattr(C, "NUMPY_CHECK_ARCS", 0)
     assert C._successors(graphs, 30) == plain
+
+
+@pytest.mark.parametrize("pattern,n", [(PatternUnion((Window(1), RandomPattern(2, seed=1))), 60),
+                                       (PatternUnion((Window(2), RandomPattern(1, seed=3))), 40)])
+def test_bfs_array_check_decides_as_the_plain_one(pattern, n):
+    """The vectorised BFS check (least distance over each position's in-arcs = its distance − 1)
+    accepts and rejects exactly the arrays the per-arc check does: every root, both directions, the
+    true distances and copies with a few entries moved by ±1 or ±2; and on graphs that are not strongly
+    connected (unreached positions, a root with no in-arc)."""
+    import numpy as np
+
+    from uapcheck.spec import Causal, Edges, Offsets
+    rng = random.Random(5)
+    for pat, size in ((pattern, n), (Offsets((1,), cyclic=True), 9), (Causal(), 12), (Offsets((1, 2)), 15),
+                      (Edges(((1, 2), (2, 3), (3, 1), (1, 4))), 5)):
+        g = build_graph(pat, size)
+        outs, ins = conn_mod._adjacency(g)
+        src, dst = conn_mod._arc_arrays(g)
+        into, out_of = conn_mod._InArcs(src, dst, size), conn_mod._InArcs(dst, src, size)
+        for root in range(size):
+            for true, grouped, preds, succs in ((conn_mod._plain_bfs(outs, root), into, ins, outs),
+                                                (conn_mod._plain_bfs(ins, root), out_of, outs, ins)):
+                for trial in range(8):
+                    d = list(true)
+                    for _ in range(rng.randint(1, 3) if trial else 0):
+                        d[rng.randrange(size)] += rng.choice((-2, -1, 1, 2))
+                    assert (conn_mod._valid_bfs(root, d, preds, succs)
+                            == conn_mod._valid_bfs_arrays(root, np.array(d), grouped, size)), (pat, root, d)

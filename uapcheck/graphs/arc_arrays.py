@@ -44,9 +44,10 @@ def graph_csr(graph: PatternGraph, mode: str):
         src, dst = code_endpoints(graph)  # sorted codes: sources ascending, targets ascending per source
         if mode == "out":
             heads, tails = src, dst
-        else:
-            by_target = np.argsort(dst, kind="stable")  # stable: sources ascending per target
-            heads, tails = dst[by_target], src[by_target]
+        else:  # the reversed codes (i−1)·n + (j−1), sorted: targets ascending, sources ascending per target
+            reversed_codes = np.sort(dst * n + src)
+            heads = reversed_codes // n
+            tails = reversed_codes - heads * n
         indptr = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n)))).astype(np.int64)
         indptr.flags.writeable = False
         tails = np.ascontiguousarray(tails)
@@ -55,25 +56,44 @@ def graph_csr(graph: PatternGraph, mode: str):
     return cache[key]
 
 
+def _neighbours_of_all(indptr, targets, vertices):
+    """(the neighbours of every vertex in ``vertices``, concatenated in order; how many each has)."""
+    import numpy as np
+    starts = indptr[vertices]
+    lens = indptr[vertices + 1] - starts
+    offsets = np.cumsum(lens) - lens
+    return targets[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts - offsets, lens)], lens
+
+
 def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] = None,
-        stop: Optional[int] = None):
+        stop: Optional[int] = None, reverse=None):
     """Distances (0-based positions, numpy int64, −1: unreached) from the nearest of ``sources``,
-    up to ``radius`` hops (None: all); stops after the level that reaches ``stop``."""
+    up to ``radius`` hops (None: all); stops after the level that reaches ``stop``.
+
+    ``reverse``: the (indptr, targets) of the reversed arcs, when the caller has them: a level with
+    fewer positions left unreached than in the frontier is then expanded bottom-up (each unreached
+    position looks for an in-neighbour in the frontier), which reads fewer arcs on the last, largest
+    levels of an expander-like pattern. The same distances either way."""
     import numpy as np
     dist = np.full(n, -1, dtype=np.int64)
     dist[np.asarray(list(sources), dtype=np.int64)] = 0
     frontier = np.flatnonzero(dist == 0)  # each source once (np.unique would import numpy.ma)
+    unreached = n - frontier.size
     depth = 0
-    while frontier.size and (radius is None or depth < radius):
+    while frontier.size and unreached and (radius is None or depth < radius):
         if stop is not None and dist[stop] >= 0:
             break
         depth += 1
-        starts, lens = indptr[frontier], indptr[frontier + 1] - indptr[frontier]
-        total = int(lens.sum())
-        if total == 0:
+        if reverse is not None and unreached < frontier.size:
+            todo = np.flatnonzero(dist < 0)
+            parents, lens = _neighbours_of_all(reverse[0], reverse[1], todo)
+            newly = np.repeat(todo, lens)[dist[parents] == depth - 1]
+        else:
+            reached, _ = _neighbours_of_all(indptr, targets, frontier)
+            newly = reached[dist[reached] < 0]
+        if newly.size == 0:
             break
-        offsets = np.cumsum(lens) - lens
-        reached = targets[np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, lens)]
-        dist[reached[dist[reached] < 0]] = depth
+        dist[newly] = depth
         frontier = np.flatnonzero(dist == depth)
+        unreached -= frontier.size
     return dist

@@ -370,8 +370,8 @@ class _ArraySearch:
         from .arc_arrays import bfs
         d = None
         if not self.deep:
-            indptr, targets = self.out if mode == "out" else self.in_
-            d = bfs(indptr, targets, self.n, [v0], radius=self.MAX_LEVELS)
+            (indptr, targets), reverse = (self.out, self.in_) if mode == "out" else (self.in_, self.out)
+            d = bfs(indptr, targets, self.n, [v0], radius=self.MAX_LEVELS, reverse=reverse)
             if int(d.min()) < 0 and int((d == self.MAX_LEVELS).sum()) > 0:  # not finished: deeper than that
                 self.deep, d = True, None
         if d is None:
@@ -437,6 +437,11 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             ub = UpperBound(best, "bounds", tuple(probes), automorphisms)
             return Connectivity(n, True, diameter=best, lower=best, lower_pair=best_pair,
                                 upper=best, upper_bound=ub, probes_used=len(probes))
+        if not cheap_tried and len(probes) >= 8 and known is not None and not any(
+                p != tuple(range(1, n + 1)) for p in map(tuple, known)):
+            # the caller's whole automorphism group is trivial: neither the rotation nor the
+            # reflection (both move points for n ≥ 2) is an automorphism, as the check would find
+            cheap_tried = True
         if not cheap_tried and len(probes) >= 8:
             # stalled: vertex-transitive patterns (circulants) need symmetry; try the rotation
             # and the reflection first, they cost one pass over the arcs each
@@ -589,23 +594,55 @@ def _arc_arrays(union: PatternGraph):
     return code_endpoints(union)
 
 
-def _valid_bfs_arrays(root0: int, dist: Sequence[int], src, dst, n: int) -> bool:
-    """`_valid_bfs` on arc arrays (the search runs along src → dst), vectorised: the same three
-    conditions: dist[root] = 0 and every other vertex at distance ≥ 1; no arc a → b with
-    dist[b] > dist[a] + 1; every other vertex has an in-arc from distance dist − 1."""
+def _valid_bfs_arrays(root0: int, dist: Sequence[int], grouped: "_InArcs", n: int) -> bool:
+    """`_valid_bfs` on arc arrays, vectorised. ``grouped``: the arcs of the search's direction grouped
+    by head (``_InArcs``). The three conditions of `_valid_bfs` (dist[root] = 0 and every other vertex
+    at distance ≥ 1; no arc a → b with dist[b] > dist[a] + 1; every other vertex has an in-arc from
+    distance dist − 1) hold iff the first does, every other vertex b has an in-arc, and
+    min over in-arcs a → b of dist[a] = dist[b] − 1: the minimum is ≥ dist[b] − 1 exactly when no
+    in-arc of b breaks the second, and ≤ exactly when one meets the third (arcs into the root meet the
+    second whatever they are, every distance being ≥ 0)."""
     import numpy as np
     if len(dist) != n or dist[root0] != 0:
         return False
     d = np.asarray(dist, dtype=np.int64)
     if int((d < 1).sum()) != 1:  # only the root is at distance 0, none unreached (−1)
         return False
-    ds, dd = d[src], d[dst]
-    if bool((dd > ds + 1).any()):
-        return False
-    supported = np.zeros(n, dtype=bool)
-    supported[dst[ds == dd - 1]] = True
-    supported[root0] = True
-    return bool(supported.all())
+    heads = grouped.heads
+    missing = n - len(heads)
+    if missing > 1 or (missing == 1 and not grouped.is_head_missing(root0)):
+        return False  # a vertex other than the root has no in-arc
+    least = np.minimum.reduceat(d[grouped.tails], grouped.starts)  # min of dist over each head's in-arcs
+    expected = d[heads] - 1
+    if missing == 0:  # every vertex is a head (heads = 0, …, n − 1), the root too: its in-arcs need nothing
+        least[root0] = expected[root0]
+    return bool(np.array_equal(least, expected))
+
+
+class _InArcs:
+    """The arcs of one direction grouped by head for `_valid_bfs_arrays`, from the kernel's own
+    division of the codes: ``tails`` in head order, ``heads`` the distinct heads ascending and
+    ``starts`` where each head's arcs begin."""
+
+    def __init__(self, tail, head, n: int):
+        import numpy as np
+        if len(head) and bool((head[1:] >= head[:-1]).all()):  # already grouped (sorted codes, by source)
+            sorted_heads, self.tails = head, tail
+        else:  # the codes head·n + tail sorted (each arc once: distinct codes), then divided
+            grouped = np.sort(head * n + tail)
+            sorted_heads = grouped // n
+            self.tails = grouped - sorted_heads * n
+        if len(sorted_heads):
+            first = np.concatenate(([True], sorted_heads[1:] != sorted_heads[:-1]))
+            self.starts = np.flatnonzero(first)
+            self.heads = sorted_heads[self.starts]
+        else:
+            self.starts = self.heads = np.zeros(0, dtype=np.int64)
+
+    def is_head_missing(self, v: int) -> bool:
+        import numpy as np
+        at = int(np.searchsorted(self.heads, v))
+        return at == len(self.heads) or int(self.heads[at]) != v
 
 
 #: From this many arcs on, the probes' BFS arrays are re-checked with numpy (same conditions).
@@ -622,11 +659,12 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
         return (n == 1 and ub.bound >= 0) or (union.complete and ub.bound >= 1)
     if ub.method == "bounds" and ub.probes and union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
         src, dst = _arc_arrays(union)
+        into, out_of = _InArcs(src, dst, n), _InArcs(dst, src, n)  # heads: the arcs' targets; their sources
         for p in ub.probes:
             v0 = p.vertex - 1
             if not (0 <= v0 < n):
                 return False
-            if not _valid_bfs_arrays(v0, p.dist_out, src, dst, n) or not _valid_bfs_arrays(v0, p.dist_in, dst, src, n):
+            if not _valid_bfs_arrays(v0, p.dist_out, into, n) or not _valid_bfs_arrays(v0, p.dist_in, out_of, n):
                 return False
         return _probe_bounds_hold(union, ub)
     outs, ins = _adjacency(union)

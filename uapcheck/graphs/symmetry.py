@@ -398,14 +398,37 @@ def _cheap_buckets_arrays(support: PatternGraph):
     here = np.arange(n, dtype=np.int64)
     for closed in (False, True):
         keys = (lo, so + here, li, si + here) if closed else (lo, so, li, si)
-        order = np.lexsort(keys[::-1])
+        order = np.lexsort(keys[::-1]) if n > PREFILTER_MAX_N else _sharing_first_two(keys, n)
+        if len(order) == 0:
+            continue
         ks = np.stack([k[order] for k in keys], axis=1)
         new = np.concatenate(([True], np.any(ks[1:] != ks[:-1], axis=1)))
         starts = np.flatnonzero(new)
-        sizes = np.diff(np.append(starts, n))
+        sizes = np.diff(np.append(starts, len(order)))
         many = sizes > 1
         if many.any():
             yield closed, [sorted(order[a:a + z].tolist()) for a, z in zip(starts[many].tolist(), sizes[many].tolist())]
+
+
+#: Up to this n the first two cheap keys fit one int64 (lo·n² + sum < n³ + n² < 2⁶³) for the prefilter.
+PREFILTER_MAX_N = 1 << 20
+
+
+def _sharing_first_two(keys, n: int):
+    """The positions sharing their first two keys (out-degree, sum) with another position, ordered as
+    ``np.lexsort`` orders them by all four keys: every group of equal keys lies among them, in the same
+    order, and the others (most positions of a random pattern) are never sorted on four keys. The sum
+    is below n² (at most n − 1 neighbours, each below n, plus the position itself)."""
+    import numpy as np
+    first = keys[0] * (n * n) + keys[1]
+    by_first = np.argsort(first, kind="stable")
+    ordered = first[by_first]
+    same = ordered[1:] == ordered[:-1]
+    shared = np.zeros(n, dtype=bool)
+    shared[1:] |= same
+    shared[:-1] |= same
+    candidates = np.sort(by_first[shared])
+    return candidates[np.lexsort([k[candidates] for k in keys[::-1]])]
 
 
 class _NeighboursOf:
@@ -552,21 +575,42 @@ def _invariant_colours(g: ig.Graph, colours: list[int],
 NUMPY_INVARIANT_VERTICES = 20_000
 
 
+def _one_key(columns):
+    """Each row of the integer columns as one int64, ordered as the rows are lexicographically (each
+    column shifted to start at 0 and weighted by the ranges of the columns after it), or None when the
+    ranges' product reaches 2⁶²."""
+    import numpy as np
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows)]
+    if math.prod(spans) >= 1 << 62:
+        return None
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    for c, low, span in zip(columns, lows, spans):
+        key *= span
+        key += c - low
+    return key
+
+
 def _first_occurrence_ids(columns) -> tuple:
     """For integer columns (numpy, one row per vertex): each row's class id, numbered by first
     occurrence (as ``dict.setdefault(key, len(ids))`` over the rows), the class sizes (by id) and the
     first row of each class."""
     import numpy as np
     n = len(columns[0])
-    order = np.lexsort(columns[::-1])
-    rows = np.stack([c[order] for c in columns], axis=1)
-    new = np.concatenate(([True], np.any(rows[1:] != rows[:-1], axis=1)))
+    key = _one_key(columns)
+    if key is not None:  # the rows as one exact int64 each: one stable sort instead of a lexsort
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        new = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+    else:
+        order = np.lexsort(columns[::-1])
+        rows = np.stack([c[order] for c in columns], axis=1)
+        new = np.concatenate(([True], np.any(rows[1:] != rows[:-1], axis=1)))
     group_sorted = np.cumsum(new) - 1
     group = np.empty(n, dtype=np.int64)
     group[order] = group_sorted
     k = int(group_sorted[-1]) + 1
-    first = np.full(k, n, dtype=np.int64)
-    np.minimum.at(first, group, np.arange(n, dtype=np.int64))
+    first = order[np.flatnonzero(new)]  # both sorts are stable: a class's first row comes first
     rank = np.empty(k, dtype=np.int64)
     by_first = np.argsort(first, kind="stable")
     rank[by_first] = np.arange(k, dtype=np.int64)
@@ -605,7 +649,7 @@ def _invariant_colours_arrays(g, colours: list[int], arcs_of: Optional[PatternGr
         if csr is not None:  # one search from every source at once: the distance from the nearest
             from .arc_arrays import bfs
             indptr, targets = csr[mode]
-            return bfs(indptr, targets, n, sources)  # unreached: −1
+            return bfs(indptr, targets, n, sources, reverse=csr["in" if mode == "out" else "out"])  # unreached: −1
         rows = np.asarray(g.distances(source=sources, mode=mode), dtype=np.float64)
         d = rows.min(axis=0)
         return np.where(np.isinf(d), -1, d).astype(np.int64)  # unreached: −1, apart from every distance
@@ -649,7 +693,7 @@ class _Solution:
             self.qcolours = _invariant_colours(self.qgraph, colours, st.support if same else None)
         self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
         order = self.q_order
-        for size, count in Counter(len(m) for m in self.classes if len(m) > 1).items():
+        for size, count in Counter(filter((1).__lt__, map(len, self.classes))).items():  # classes of ≥ 2
             order *= _factorial(size) ** count
         self.order = order
         self._qgens: Optional[list] = None
