@@ -88,3 +88,39 @@ def test_a_real_size_is_decided_without_a_token_graph_and_rechecked():
     assert steps["PAT-CONNECTED"].outcome == VERIFIED
     assert steps["SYM-AUT"].outcome in (VERIFIED, TRUSTED)
     assert [s.rule for s in report.steps if s.outcome == REJECTED] == []
+
+
+@pytest.mark.parametrize("name, theorem", [("strided_global_n.uap", "F23"), ("cyclic_relay_n.uap", "F24"),
+                                           ("blocks_strided_n.uap", "F25")])
+def test_the_clique_and_path_families_rest_on_the_verifier_s_own_theorem(name, theorem):
+    report = verify(certificate(name))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    for s in report.steps:
+        if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
+            assert s.outcome == VERIFIED and f"Theorem {theorem}" in s.reason
+
+
+@pytest.mark.parametrize("pattern", ["strided(2) + global(2)", "strided(4) + star", "offsets {-1} cyclic + global(2)",
+                                     "offsets {0, 1} cyclic + star", "blocks(4) + strided(4)"])
+def test_other_clique_and_path_members_are_rechecked(pattern):
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+
+
+def test_forged_clique_and_path_claims_are_rejected():
+    cert = certificate("blocks_strided_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 2  # 3 at n ≡ 1 (mod 3)
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("strided_global_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 2
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("strided_global_n.uap")
+    case = _step(cert, "SYM-AUT")["data"]["order cases"][1]
+    case["order"] = {"op": "*", "args": [3, case["order"]]}
+    assert _rejects(cert, "SYM-AUT")
+    cert = certificate("cyclic_relay_n.uap")
+    _step(cert, "SYM-AUT")["data"]["name"] = "C_n"
+    assert _rejects(cert, "SYM-AUT")
+    cert = certificate("cyclic_relay_n.uap")
+    _step(cert, "PAT-CONNECTED")["data"]["from"] = 3
+    assert _rejects(cert, "PAT-CONNECTED")

@@ -48,7 +48,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
 * F20–F22 (``graphs/symbolic_unions.py``): straight-ordered patterns (D layers, least; G from the twin
-  classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22).
+  classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
+  ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
 
 Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
 with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the

@@ -13,6 +13,9 @@
   i ↦ n + g + 1 − i when b | n + g), 3 layers, least (a swap of two adjacent non-twins of the second piece
   is a view witness at position n).
 
+* F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
+  rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
+
 This module recognises the families, computes the values at an integer n from the closed forms of the
 proofs (the pieces, the intervals N[p] = [l(p), r(p)], the greedy walk), and states them at symbolic n
 by residue. Nothing here reads user text.
@@ -210,4 +213,150 @@ def match_union(kinds: list, by: dict, n):
         if blocks_window_applies(b, w, g):
             return blocks_window_theorem(n, b, w, g)
         return None
+    return _match_more(kinds, by, n)
+
+
+def _ints(*values) -> bool:
+    return all(isinstance(x, (int, Integer)) for x in values)
+
+
+def _match_more(kinds: list, by: dict, n):
+    """F23–F25, or an OpenFamily naming what is open, or None."""
+    from .families import OpenFamily
+    if kinds == ["global", "strided"]:
+        s, g = by["strided"].args[0], by["global"].args[0]
+        if _ints(s, g) and int(s) >= 2 and int(g) >= 1:
+            return strided_global_theorem(n, int(s), int(g))
+        return OpenFamily("strided(s) + global(g)", f"the closed forms are stated for integer s, g only ({SECTION}, "
+                          "Theorem F23)")
+    if kinds == ["coffsets", "global"]:
+        jumps = tuple(by["coffsets"].args)
+        if jumps in ((1,), (-1,)) or jumps in ((Integer(1),), (Integer(-1),)):
+            return cyclic_step_global_theorem(n, int(jumps[0]), by["global"].args[0])
+        return OpenFamily("offsets cyclic + global(g)", "cyclic offsets other than {1} or {−1} with globals are not "
+                          f"proved at symbolic n ({SECTION}, open question O6)")
+    if kinds == ["blocks", "strided"]:
+        b, s = by["blocks"].args[0], by["strided"].args[0]
+        if _ints(b, s) and int(b) == int(s) and int(s) >= 3:
+            return rook_theorem(n, int(s))
+        return OpenFamily("blocks(b) + strided(s)", "only b = s ≥ 3 (integers) is proved (Theorem F25: the rook's "
+                          "graph); for b ≠ s a block meets a residue class in several positions or none, and the "
+                          f"diameter, the group and the least layer count are open ({SECTION}, open question O6)")
+    if kinds == ["cwindow", "strided"]:
+        return OpenFamily("window(w) cyclic + strided(s)", "the diameter (walks through the wrap-around change the "
+                          "residue mod s by n mod s), the group (the concrete engine finds D_n when s | n, else the "
+                          "reflection) and the least layer count are not proved at symbolic n "
+                          f"({SECTION}, open question O6)")
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# F23 strided(s) + global(g); F24 offsets {±1} cyclic + global(g); F25 blocks(s) + strided(s)
+
+def strided_global_low(s: int, g: int) -> int:
+    """F23's range: n ≥ g + s + 1 (every residue class of the non-globals non-empty, one with two positions)."""
+    return g + s + 1
+
+
+def strided_global_order_at(n: int, s: int, g: int) -> int:
+    """g! · ((q + 1)!)^e · e! · (q!)^(s − e) · (s − e)! with n − g = qs + e (F23)."""
+    q, e = divmod(n - g, s)
+    return factorial(g) * factorial(q + 1) ** e * factorial(e) * factorial(q) ** (s - e) * factorial(s - e)
+
+
+def strided_global_theorem(n, s: int, g: int):
+    """F23: `strided(s) + global(g)`, integers s ≥ 2, g ≥ 1, n ≥ g + s + 1."""
+    from .families import FamilyTheorem, _fact
+    low = strided_global_low(s, g)
+    pieces_ = []
+    for m in range(s):
+        e = (m - g) % s
+        q = (n - g - e) / s
+        pieces_.append((_fact(g) * _fact(q + 1) ** e * _fact(e) * _fact(q) ** (s - e) * _fact(s - e),
+                        sympy.Eq(sympy.Mod(n, s), m)))
+    order = sympy.Piecewise(*pieces_)
+    group = (f"{'' if g == 1 else f'S_{g} on {{1, …, {g}}} × '}the automorphisms of the disjoint cliques "
+             f"{{{g + 1}, {g + 1 + s}, …}}, …, {{{g + s}, {g + 2 * s}, …}} (the residue classes mod {s} of the "
+             f"positions {{{g + 1}, …, n}}; cliques of equal size may be exchanged"
+             + ("; position 1 fixed)" if g == 1 else ")"))
+    family = "strided(s) + global(g)"
+    if s == 2:
+        return FamilyTheorem(
+            "F23", family, (("s", Integer(s)), ("g", Integer(g))), Integer(low), Integer(2), group, order, (),
+            Integer(2), True,
+            "at a non-global position the view holds the globals (the only universal positions) and the position's "
+            "residue class, so a permutation meeting the witness condition keeps the globals, maps that class onto a "
+            "class and hence the other class onto the other: it is an automorphism, no view witness exists, and "
+            "D = 2 layers suffice (Theorem F23)")
+    return FamilyTheorem(
+        "F23", family, (("s", Integer(s)), ("g", Integer(g))), Integer(low), Integer(2), group, order, (),
+        Integer(3), True,
+        f"the swap ({g + 1} {g + 3}) of positions of two residue classes other than that of {g + 2} changes no "
+        f"neighbourhood within distance 1 of position {g + 2} (the globals and its class), and is not in G "
+        f"({g + 1} ~ {g + 1 + s} is carried to a non-arc): D = 2 layers are not enough, D + 1 = 3 suffice (Theorem F23)",
+        witness=(Integer(g + 2), (Integer(g + 1), Integer(g + 3))))
+
+
+def cyclic_step_global_theorem(n, sign: int, g):
+    """F24: `offsets {1} cyclic + global(g)` (sign 1) or `offsets {−1} cyclic + global(g)` (sign −1), g ≥ 1,
+    n ≥ g + 3: D = 2, G = S_g on the globals, 3 layers, least."""
+    from .closed_forms import _span
+    from .families import FamilyTheorem, _fact, _globals_generators, _sub
+    one = g == 1 or g == Integer(1)
+    group = "trivial" if one else f"S_{_sub(g)} on {_span(1, g)}"
+    if sign > 0:
+        root, pair = n, (g + 1, g + 2)
+        why = ("the swap (g+1 g+2) fixes position n and the globals, which are all that is within distance 1 of n "
+               "(n attends to n + 1 ≡ 1, a global), and reverses the arc g+2 → g+1 of the path of the other positions: "
+               "D = 2 layers are not enough, D + 1 = 3 suffice (Theorem F24)")
+    else:
+        root, pair = g + 1, (n - 1, n)
+        why = ("the swap (n−1 n) fixes position g + 1 and the globals, which are all that is within distance 1 of g + 1 "
+               "(it attends to g, a global), and reverses the arc n−1 → n of the path of the other positions: D = 2 "
+               "layers are not enough, D + 1 = 3 suffice (Theorem F24)")
+    return FamilyTheorem(
+        "F24", f"offsets {{{sign}}} cyclic + global(g)", (("g", g),), g + 3, Integer(2), group, _fact(g),
+        _globals_generators(g), Integer(3), True, why, witness=(root, pair))
+
+
+def rook_low(s: int) -> int:
+    """F25's range: n ≥ s(s + 1) (at least s + 1 whole blocks)."""
+    return s * (s + 1)
+
+
+def rook_order_at(n: int, s: int) -> int:
+    """m!·ρ!·(s − ρ)! with n = ms + ρ, 0 ≤ ρ < s (F25)."""
+    m, rho = divmod(n, s)
+    return factorial(m) * factorial(rho) * factorial(s - rho)
+
+
+def rook_theorem(n, s: int):
+    """F25: `blocks(s) + strided(s)`, integer s ≥ 3, n ≥ s(s + 1): the rook's graph of the m = ⌊n/s⌋ whole
+    blocks by the s residues, with the last block's ρ = n − ms positions as a partial row."""
+    from .families import FamilyTheorem, _fact
+    m = sympy.floor(n / s)
+    pieces_ = []
+    lay = []
+    for rho in range(s):
+        pieces_.append((_fact(m) * _fact(rho) * _fact(s - rho), sympy.Eq(sympy.Mod(n, s), rho)))
+        lay.append((Integer(3 if 1 <= rho <= s - 2 else 2), sympy.Eq(sympy.Mod(n, s), rho)))
+    order = sympy.Piecewise(*pieces_)
+    three = [rho for rho in range(1, s - 1)]
+    if three:
+        layers = sympy.Piecewise((Integer(3), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), r) for r in three])),
+                                 (Integer(2), True))
+    else:
+        layers = Integer(2)
+    group = (f"S_⌊n/{s}⌋ permuting the whole blocks {{1, …, {s}}}, {{{s + 1}, …, {2 * s}}}, … × the permutations of "
+             f"the residues mod {s} that keep the last block's residues {{1, …, n mod {s}}}: S_(n mod {s}) × "
+             f"S_({s} − n mod {s}) (position (block k, residue r) ↦ (π k, τ r); the last partial block fixed)")
+    return FamilyTheorem(
+        "F25", "blocks(s) + strided(s)", (("s", Integer(s)),), Integer(rook_low(s)), Integer(2), group, order, (),
+        layers, True,
+        f"the positions form the rook's graph of the blocks by the residues mod {s}; when the last block has "
+        f"1 ≤ ρ ≤ {s - 2} positions, the swap (ρ+1 ρ+2) of two positions of the first block in residues the last "
+        f"block lacks changes no neighbourhood within distance 1 of position n − ρ + 1 (the last block and its "
+        "residue's column) and is not in G, so 3 layers are least; when ρ = 0 or ρ = s − 1 every rooted view holds "
+        "a whole row and a column meeting every row, which forces rows onto rows and columns onto columns: no view "
+        "witness, D = 2 layers suffice (Theorem F25)",
+        witness=None)

@@ -80,12 +80,15 @@ class Family:
     period: int = 1                            # D's formula depends on n mod this: one period is re-checked
     instances: Optional[Callable[[str], Optional[str]]] = None  # F13: its own instance check (the image's)
     instances_text: str = ""
+    layers_by: Optional[Callable[[sympy.Expr], sympy.Expr]] = None  # the layers as a function of n (F25)
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
         return sympy.Integer(self.diameter) if self.diameter_at is None else self.diameter_at(n)
 
     def layers_at(self, n) -> sympy.Expr:
+        if self.layers_by is not None:
+            return self.layers_by(n)
         return self.d(n) + (self.layers - self.diameter)
 
 
@@ -125,7 +128,7 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return _f13(spec, parts[0], spec.tokens)
         return found
     from . import symbolic_unions  # F21, F22: unions of structured patterns (docs/theory.md §11.11)
-    union = symbolic_unions.match(parts)
+    union = symbolic_unions.match(parts, spec)
     if union is not None:
         return union
     if len(parts) != 2:

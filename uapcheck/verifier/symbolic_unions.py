@@ -41,8 +41,12 @@ def _globals(parts: list) -> Optional[int]:
     return None
 
 
-def match(parts: list):
+def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
+    return _blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
+
+
+def _blocks_window(parts: list):
     g = _globals(parts)
     if g is None or g < 0:
         return None
@@ -148,3 +152,209 @@ class _BlocksWindow:
             return Family("F22", self.low, 2, 3, True, self.order, self.b, name, witness)
         return Family("F21", self.low, 0, 0, True, self.order, self.b, name, None, self.generators,
                       diameter_at=self.diameter, period=self.period()[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# F23 strided(s) + global(g), F24 offsets {±1} cyclic + global(g), F25 blocks(s) + strided(s)
+
+def _residue_of(n, modulus: int):
+    """(k, r) for a ResidueLength n = modulus·k + r (k its symbol), else None."""
+    from .families import ResidueLength
+    if isinstance(n, ResidueLength):
+        k = next(iter(n.n.free_symbols))
+        return k, int(n.n.xreplace({k: 0})) % modulus
+    return None
+
+
+def _class_generators(n: int, classes: list) -> list:
+    """Generators of ∏ Sym(C) and of the exchanges of equal-size classes (in increasing order)."""
+    out = []
+    for c in classes:
+        for a, b in zip(c, c[1:]):
+            out.append(_swap(n, a, b))
+    by_size: dict = {}
+    for c in classes:
+        by_size.setdefault(len(c), []).append(c)
+    for same in by_size.values():
+        for c1, c2 in zip(same, same[1:]):
+            perm = list(range(1, n + 1))
+            for a, b in zip(c1, c2):
+                perm[a - 1], perm[b - 1] = b, a
+            out.append(perm)
+    return out or [list(range(1, n + 1))]
+
+
+def strided_global(parts: list):
+    """F23: strided(s) + global(g) (or star), integers s ≥ 2, g ≥ 1: n ≥ g + s + 1, D = 2, |G| = g!·((q+1)!)^e·e!·
+    (q!)^(s−e)·(s−e)! with n − g = qs + e; D = 2 layers (least) for s = 2 (nauty on the instances), else 3
+    (least), witness the swap (g+1 g+3) at position g + 2."""
+    from .families import Family
+    kinds = sorted(type(q).__name__ for q in parts)
+    if kinds not in (["Global", "Strided"], ["Star", "Strided"]):
+        return None
+    glob = next(q for q in parts if isinstance(q, (S.Global, S.Star)))
+    g = 1 if isinstance(glob, S.Star) else _int(glob.g)
+    s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
+    if g is None or s is None or g < 1 or s < 2:
+        return None
+
+    def order(n):
+        found = _residue_of(n, s)
+        if found is None:
+            q, e = divmod(int(n) - g, s)
+            qq: sympy.Expr = sympy.Integer(q)
+        else:
+            k, r = found
+            e = (r - g) % s
+            qq = k + (r - g - e) // s
+        return (sympy.factorial(g) * sympy.factorial(qq + 1) ** e * sympy.factorial(e) * sympy.factorial(qq) ** (s - e)
+                * sympy.factorial(s - e))
+
+    def name(text):
+        return "residue classes" in text and "disjoint cliques" in text
+
+    if s >= 3:
+        def witness(n):
+            return g + 2, _swap(n, g + 1, g + 3)
+        return Family("F23", g + s + 1, 2, 3, True, order, s, name, witness)
+
+    def gens(n):
+        classes = [list(range(r, n + 1, s)) for r in range(g + 1, g + s + 1)]
+        return _class_generators(n, classes) + [_swap(n, a, a + 1) for a in range(1, g)]
+    return Family("F23", g + s + 1, 2, 2, True, order, s, name, None, gens)
+
+
+def cyclic_step_global(parts: list):
+    """F24: offsets {1} (or {−1}) cyclic + global(g), integer g ≥ 1: n ≥ g + 3, D = 2, |G| = g!, 3 layers (least),
+    witness (g+1 g+2) at n for {1}, (n−1 n) at g + 1 for {−1}."""
+    from .families import Family
+    kinds = sorted(type(q).__name__ for q in parts)
+    if kinds not in (["Global", "Offsets"], ["Offsets", "Star"]):
+        return None
+    glob = next(q for q in parts if isinstance(q, (S.Global, S.Star)))
+    g = 1 if isinstance(glob, S.Star) else _int(glob.g)
+    off = next(q for q in parts if isinstance(q, S.Offsets))
+    jumps = {_int(x) for x in off.offsets} - {0}
+    if g is None or g < 1 or not off.cyclic or None in jumps or jumps not in ({1}, {-1}):
+        return None
+    up = jumps == {1}
+
+    def witness(n):
+        return (n, _swap(n, g + 1, g + 2)) if up else (g + 1, _swap(n, n - 1, n))
+
+    def name(text):
+        return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ")
+    return Family("F24", g + 3, 2, 3, True, lambda n: sympy.factorial(g), 1, name, witness)
+
+
+def rook(parts: list, spec: S.Spec):
+    """F25: blocks(s) + strided(s), integer s ≥ 3: n ≥ s(s + 1), D = 2, |G| = m!·ρ!·(s − ρ)! with n = ms + ρ; 3 layers
+    (least; witness (ρ+1 ρ+2) at n − ρ + 1) when 1 ≤ ρ ≤ s − 2, else 2 (least; nauty on the instances)."""
+    kinds = sorted(type(q).__name__ for q in parts)
+    if kinds != ["Blocks", "Strided"]:
+        return None
+    b = _int(next(q for q in parts if isinstance(q, S.Blocks)).b)
+    s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
+    if b is None or s is None or b != s or s < 3:
+        return None
+    return _Rook(s, S.PatternUnion(tuple(parts)), spec).family()
+
+
+class _Rook:
+    def __init__(self, s: int, pattern: S.Pattern, spec: S.Spec):
+        self.s, self.pattern, self.spec, self.low = s, pattern, spec, s * (s + 1)
+
+    def order(self, n):
+        found = _residue_of(n, self.s)
+        if found is None:
+            m, rho = divmod(int(n), self.s)
+            mm: sympy.Expr = sympy.Integer(m)
+        else:
+            k, rho = found
+            mm = k
+        return sympy.factorial(mm) * sympy.factorial(rho) * sympy.factorial(self.s - rho)
+
+    def layers(self, n):
+        def at(rho):
+            return 3 if 1 <= rho <= self.s - 2 else 2
+        if isinstance(n, int):
+            return sympy.Integer(at(n % self.s))
+        return sum((at(r) * (sympy.floor((n - r) / self.s) - sympy.floor((n - r - 1) / self.s)) for r in range(self.s)),
+                   sympy.Integer(0))
+
+    def instances(self, what: str) -> Optional[str]:
+        """At one whole period from the range's start: D = 2 by BFS, |G| by the group code, and the layers: the
+        witness on the arcs (3 layers), or no view witness by nauty (2 layers)."""
+        from . import groups
+        for n in range(self.low, self.low + self.s + 1):
+            heads = [patterns.head_arcs(self.pattern, n)]
+            outs = patterns.union_out(heads, n)
+            dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
+            found = [x for arr in dist.values() for x in arr[1:]]
+            if None in found or max(x for x in found if x is not None) != 2:
+                return f"n = {n}: the diameter is not 2"
+            if what == "connectivity":
+                continue
+            lab = patterns.labels_at(self.spec, heads, n, kinds=[None])
+            if what == "group":
+                full, method = groups.full_order(lab, n, "none")
+                if full is None or full != int(self.order(n)):
+                    return f"n = {n}: the pattern has {full} symmetries ({method}), the theorem says {self.order(n)}"
+            problem = self._layers_problem(n, heads, dist, lab) if what == "layers" else None
+            if problem:
+                return problem
+        return None
+
+    def _layers_problem(self, n: int, heads: list, dist: dict, lab: dict) -> Optional[str]:
+        """3 layers (1 ≤ ρ ≤ s − 2): the witness is no symmetry and changes nothing within distance 1 of its root;
+        2 layers: the generators are symmetries and nauty finds no view witness."""
+        from . import views
+        m, rho = divmod(n, self.s)
+        if 1 <= rho <= self.s - 2:
+            root, perm = m * self.s + 1, _swap(n, rho + 1, rho + 2)
+            if patterns.preserves(perm, lab):
+                return f"n = {n}: the witness is a symmetry"
+            if any(dist[v][root] is not None and dist[v][root] <= 1 for v in patterns.view_bad_positions(perm, heads, n)):
+                return f"n = {n}: the witness changes a neighbourhood within distance 1 of {root}"
+            return None
+        gens = self.generators(n)
+        if not all(patterns.preserves(p, lab) for p in gens):
+            return f"n = {n}: a generator is not a symmetry"
+        try:
+            found = views.decide(heads, n, 2, gens)
+        except views.NoNauty as exc:
+            return f"n = {n}: the rooted views are not decided ({exc})"
+        return f"n = {n}: {found}" if found else None
+
+    def generators(self, n: int) -> list:
+        """Exchanges of consecutive whole blocks, and of consecutive residues within {1..ρ} and within {ρ+1..s}."""
+        s = self.s
+        m, rho = divmod(n, s)
+        gens: list = []
+        rows = [list(range(k * s + 1, k * s + s + 1)) for k in range(m)]
+        for r1, r2 in zip(rows, rows[1:]):
+            perm = list(range(1, n + 1))
+            for a, b in zip(r1, r2):
+                perm[a - 1], perm[b - 1] = b, a
+            gens.append(perm)
+        for lo_, hi_ in ((1, rho), (rho + 1, s)):
+            for c in range(lo_, hi_):
+                perm = list(range(1, n + 1))
+                for p in range(1, n + 1):
+                    if p % s == c % s:
+                        perm[p - 1] = p + 1
+                    elif p % s == (c + 1) % s:
+                        perm[p - 1] = p - 1
+                gens.append(perm)
+        return gens
+
+    def family(self):
+        from .families import Family
+
+        def name(text):
+            return "whole blocks" in text and "residues" in text
+        return Family("F25", self.low, 2, 2, True, self.order, self.s, name, None, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=self.s, instances=self.instances,
+                      instances_text=(f"instances n = {self.low}..{self.low + self.s} re-checked on the verifier's arcs "
+                                      "(BFS, the group code, the witness or nauty's rooted views)"),
+                      layers_by=self.layers)
