@@ -1,5 +1,6 @@
 """Theorem F12 (docs/theory.md §11.11): `offsets {−s, −1, 1, s} cyclic`, the circulant C_n(1, s), s ≥ 3,
-n ≥ s² + s + 2 — D = ⌊n/(2s)⌋ + h_s(n mod 2s) (a closed form), G = D_n, D layers least for s ≥ 4.
+n ≥ s² + s + 2 — D = ⌊n/(2s)⌋ + h_s(n mod 2s) (a closed form), G = D_n, D layers least for s ≥ 4, and
+for s = 3 by Theorem F16.
 
 Checked a second way: the closed form against a plain BFS over Z_n far past the engine's reach; the
 theorem at symbolic n against the concrete engine (graphs, BLISS, rooted views) at every n ≤ 60 in its
@@ -52,7 +53,7 @@ def test_the_closed_form_is_the_bfs_diameter_from_s2_plus_s(s):
 @pytest.mark.parametrize("s", [3, 4, 5, 6, 8, 11])
 def test_the_printed_residue_table_is_the_closed_form(s):
     theorem = F.match([_pattern(s)], N, {})
-    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F12"
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == ("F16" if s == 3 else "F12")
     assert theorem.low == s * s + s + 2 and theorem.group == "D_n"
     for n in range(s * s + s + 2, s * s + s + 2 + 6 * s):
         assert F.at(theorem, {"n": n})["diameter"] == F.symmetric_two_jump_diameter(n, s)
@@ -67,11 +68,11 @@ def test_the_table_of_s_4_and_s_6():
 @pytest.mark.parametrize("s", [3, 4, 5, 6, 7])
 def test_f12_agrees_with_the_concrete_engine_at_every_n_in_range(s):
     theorem = F.match([_pattern(s)], N, {})
-    assert theorem.least == (s >= 4)
+    assert theorem.least  # s = 3: Theorem F16
     for n in range(s * s + s + 2, NMAX + 1):
         assert F.instance_check(theorem, _pattern(s), {"n": n}) is None
         got = F.concrete(_pattern(s), n)
-        assert got.least and got.layers == got.diameter  # the engine: D layers (also for s = 3)
+        assert got.least and got.layers == got.diameter == F.at(theorem, {"n": n})["layers"]
 
 
 def test_f12_agrees_with_the_concrete_engine_past_60_for_s_4():
@@ -142,10 +143,37 @@ def test_symbolic_n_states_the_range_the_table_and_least():
         [max(_levels(n, 4)) for n in range(22, 31)]
 
 
-def test_s_3_states_d_plus_1_layers_not_least():
+def test_s_3_states_d_layers_least_by_f16():
     result = uapcheck.check(_source("offsets {-3, -1, 1, 3} cyclic"), "t.uap")
-    assert result.verdict == "UAP" and result.group.name == "D_n"
-    assert not _layers_step(result).facts.get("least")
+    assert result.verdict == "UAP" and (result.group.name, result.group.condition) == ("D_n", "n ≥ 14")
+    step = _layers_step(result)
+    assert step.facts.get("least") and "Theorem F16" in step.evidence["method"]
+    assert [int(sympy.piecewise_fold(result.layers.xreplace({N: n})).doit()) for n in range(14, 80)] == \
+        [max(_levels(n, 3)) for n in range(14, 80)]
+
+
+def test_the_facts_the_proof_of_f16_uses_hold_on_the_graph():
+    """F16 (i): p − a, p − b have the common neighbours {p, p − a − b} (opposite signs) and {p, p − a − b,
+    p − 2a} (equal signs); (ii): level 1 = {±1, ±3}, level 2 = {±2, ±4, ±6} with the lower sets ±{1, 3, −1},
+    ±{1, 3}, ±{3}, at every 14 ≤ n ≤ 80."""
+    steps = (1, -1, 3, -3)
+    for n in range(14, 81):
+        lev = _levels(n, 3)
+
+        def lower(u, n=n, lev=lev):
+            return {(u + k) % n for k in steps if lev[(u + k) % n] == lev[u] - 1}
+        for a in (1, -1):
+            for b in (3, -3):
+                for p in range(n):
+                    common = {(p - a + c) % n for c in steps} & {(p - b + d) % n for d in steps}
+                    want = {p, (p - a - b) % n} | ({(p - 2 * a) % n} if a * b > 0 else set())
+                    assert common == want, (n, a, b, p)
+        assert {t for t in range(n) if lev[t] == 1} == {1, 3, n - 1, n - 3}
+        assert {t for t in range(n) if lev[t] == 2} == {2, 4, 6, n - 2, n - 4, n - 6}
+        for sign in (1, -1):
+            assert lower(sign * 2 % n) == {sign % n, sign * 3 % n, -sign % n}
+            assert lower(sign * 4 % n) == {sign % n, sign * 3 % n}
+            assert lower(sign * 6 % n) == {sign * 3 % n}
 
 
 def test_a_million_tokens_is_decided_without_arcs():
@@ -165,7 +193,7 @@ def test_the_verifier_rechecks_f12_with_its_own_entry(s):
     assert report.ok and report.complete
     for st in report.steps:
         if st.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
-            assert st.outcome == VERIFIED and "Theorem F12" in st.reason
+            assert st.outcome == VERIFIED and ("Theorem F16" if s == 3 else "Theorem F12") in st.reason
 
 
 @pytest.mark.parametrize("rule, key, value", [

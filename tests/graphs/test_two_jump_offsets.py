@@ -106,7 +106,7 @@ def test_d_layers_suffice_below_the_range_too_where_the_engine_decides():
             assert got.least and got.layers == got.diameter
 
 
-@pytest.mark.parametrize("offsets", [(2, 3), (1, -3), (-1, 3), (1, 3, 5), (2, -2, 3, -3), (2, 5)])
+@pytest.mark.parametrize("offsets", [(2, 4), (1, -3), (-1, 3), (1, 3, 5), (2, -2, 3, -3), (3, 6)])  # {2, 3}, {2, 5}: F17
 def test_other_cyclic_offsets_name_open_question_o1(offsets):
     found = F.match([Offsets(offsets, True)], N, {})
     assert isinstance(found, F.OpenFamily) and "open question O1" in found.question
@@ -256,12 +256,12 @@ def test_at_an_integer_n_a_circulant_s_diameter_is_one_bfs_over_z_n(offsets):
 
 def test_the_symmetric_two_jumps_at_600000_tokens_take_the_closed_forms():
     """{±1, ±3} at n = 600,000 (2.4 million arcs, above the token-graph limit of rules/pattern.py): G = D_n
-    and D + 1 layers (sufficient, not shown least: Theorem F12 for s = 3), D by one BFS over Z_n.
-    (At 150,000 tokens the token graph is built and decides D layers, least.)"""
+    and D layers, least (Theorem F16), D by one BFS over Z_n. (At 150,000 tokens the token graph is built
+    and decides D layers, least, too.)"""
     from uapcheck.graphs.closed_connectivity import circulant_eccentricity
     n = 600_000
     result = _check(_source("offsets {1, -1, 3, -3} cyclic", f"tokens {n}\n"))
     d = _bfs_diameter(n, (1, -1, 3, -3))
     assert circulant_eccentricity(n, (1, -1, 3, -3)) == d
-    assert result.verdict == "UAP" and result.group.name == "D_n" and result.layers == d + 1
-    assert not _layers_step(result).facts.get("least")
+    assert result.verdict == "UAP" and result.group.name == "D_n" and result.layers == d
+    assert _layers_step(result).facts.get("least") and "Theorem F16" in _layers_step(result).evidence["method"]

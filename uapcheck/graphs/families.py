@@ -24,6 +24,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F12 ``offsets {−s, −1, 1, s} cyclic`` (the circulant C_n(1, s)), integer s ≥ 3, n ≥ s² + s + 2:
   D = ⌊n/(2s)⌋ + h_s(n mod 2s) (``symmetric_two_jump_diameter``; one closed form, tabulated by residue),
   G = D_n; for s ≥ 4, D layers, least; for s = 3, D + 1 layers (whether D suffice is not proved).
+* F16 ``offsets {−3, −1, 1, 3} cyclic``, n ≥ 14: F12's D and G = D_n, and D layers, least.
+* F17 ``offsets {a, b} cyclic`` (or {−a, −b}), integers 2 ≤ a < b, gcd(a, b) = 1, n ≥ max(b² + b + 1,
+  ab − a + 1, (b − a)(b − 1) + 1): D = ⌊n/b⌋ + h(n mod b) (``general_two_jump_diameter``), G = C_n, D layers,
+  least. With gcd(a, b) > 1 the connectivity depends on gcd(n, a, b): open at symbolic n.
 * F13 (a lemma at an integer n) cyclic offsets K that a unit u of Z_n maps onto {1, s} or {±1, ±s} in the
   range of F8 or F12 at that n (``multiplier_image``): x ↦ ux is an isomorphism of circulants, so the
   image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
@@ -51,7 +55,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
   ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
 
-Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s} and {±1, ±s}, window + dilated
+Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s}, {±1, ±s} and coprime
+one-sided {a, b}, window + dilated
 with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
@@ -304,6 +309,18 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
         found = multiplier_image(vals, int(n))
         if found is not None:
             return _multiplied(int(n), vals, *found)
+    if len(vals) == 2 and (vals[0] > 0 or vals[1] < 0) and min(abs(v) for v in vals) >= 2:
+        a, b = sorted(abs(v) for v in vals)
+        if gcd(a, b) == 1 and b <= GENERAL_TWO_JUMPS_MAX_B:
+            return _general_two_jumps(n, a, b)
+        if gcd(a, b) > 1:
+            g = gcd(a, b)
+            return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", (
+                f"the jumps share the factor g = {g}: the pattern is strongly connected iff gcd(n, {g}) = 1 (the "
+                f"arcs stay in the cosets of {g}·Z_n), so for n sharing a factor with {g} it is NOT-UAP, and for the "
+                f"other n, x ↦ {g}⁻¹x maps it onto offsets {{{a // g}, {b // g}}} cyclic (Theorem F17 when "
+                f"gcd = 1 and both ≥ 2, F8 when one is 1); one verdict at symbolic n cannot state both ({SECTION}, "
+                "Theorem F17, remark; open question O1)"))
     return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", _two_jump_question(vals))
 
 
@@ -358,14 +375,13 @@ def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
     diameter: sympy.Expr = (base + values[0]) if len(values) == 1 else sympy.Piecewise(
         *pieces, (base + values[0], True))
     if s == 3:
-        layers = diameter + 1 if not isinstance(diameter, sympy.Piecewise) else sympy.Piecewise(
-            *[(e + 1, c) for e, c in diameter.args])
         return FamilyTheorem(
-            "F12", "offsets {−s, −1, 1, s} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
-            "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), layers, False,
-            "the view argument (D + 1 layers suffice)",
-            open_question=("for {±1, ±3} whether D layers suffice at symbolic n is not proved (the proof of "
-                           f"Theorem F12 tells the jumps apart through common neighbours, which needs s ≥ 4; {SECTION})"))
+            "F16", "offsets {−3, −1, 1, 3} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
+            "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), diameter, True,
+            "the rooted view of a position has only the reflection through it as automorphism (the lower sets of "
+            "level 2 fix ±2, then ±3 and ±1; every further position is told apart from the other common "
+            "neighbours of two fixed lower ones by a fixed lower neighbour), so no view witness exists and D "
+            "layers suffice")
     return FamilyTheorem(
         "F12", "offsets {−s, −1, 1, s} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
         "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), diameter, True,
@@ -373,6 +389,51 @@ def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
         "⌊s/2⌋ + 1 ≤ D tells the jump 1 from the jump s, the other jump's sign follows, and every further "
         "position is the one common neighbour at its level of two lower ones), so no view witness exists and "
         "D layers suffice")
+
+
+#: Theorem F17's table of h(n mod b) is computed for b up to this.
+GENERAL_TWO_JUMPS_MAX_B = 400
+
+
+def general_two_jump_low(a: int, b: int) -> int:
+    """Theorem F17's range: n ≥ max(b² + b + 1, F + b + 1, (b − a)(b − 1) + 1), F = ab − a − b."""
+    return max(b * b + b + 1, a * b - a - b + b + 1, (b - a) * (b - 1) + 1)
+
+
+def general_two_jump_diameter(n: int, a: int, b: int) -> int:
+    """Theorem F17 (a): the diameter of `offsets {a, b} cyclic` (2 ≤ a < b, gcd(a, b) = 1) at an integer
+    n ≥ the range: the largest of f(t) over n − b ≤ t < n and of f(γ + n) over the gaps γ of ⟨a, b⟩, with
+    f(T) = (T + (b − a)x_T)/b, x_T ≡ T·a⁻¹ (mod b) (docs/theory.md §11.11)."""
+    inverse = pow(a, -1, b)
+
+    def cost(t: int) -> Optional[int]:
+        x = (t * inverse) % b
+        return (t + (b - a) * x) // b if a * x <= t else None
+    last = [cost(t) for t in range(n - b, n)]
+    if any(c is None for c in last):
+        raise ValueError(f"n = {n} is below Theorem F17's range")
+    gaps = [cost(g + n) for g in range(a * b - a - b + 1) if cost(g) is None]
+    return max([c for c in last if c is not None] + [c for c in gaps if c is not None])
+
+
+def _general_two_jumps(n, a: int, b: int) -> FamilyTheorem:
+    """Theorem F17: `offsets {a, b} cyclic` (or {−a, −b}), 2 ≤ a < b, gcd(a, b) = 1 (docs/theory.md §11.11)."""
+    low = general_two_jump_low(a, b)
+    base = b * (-(-low // b))
+    excess = [general_two_jump_diameter(base + rho, a, b) - (base + rho) // b for rho in range(b)]
+    head = floor(n / b)
+    values = sorted(set(excess), key=lambda v: -excess.count(v))
+    pieces = [(head + v, sympy.Or(*[sympy.Eq(sympy.Mod(n, b), r) for r, e in enumerate(excess) if e == v]))
+              for v in values[1:]]
+    diameter: sympy.Expr = (head + values[0]) if len(values) == 1 else sympy.Piecewise(
+        *pieces, (head + values[0], True))
+    return FamilyTheorem(
+        "F17", "offsets {a, b} cyclic, gcd(a, b) = 1", (("a", Integer(a)), ("b", Integer(b))), Integer(low),
+        diameter, "C_n", n, ("(1 2 ... n)",), diameter, True,
+        "the rooted view of a position has no automorphism but the identity (the ray of a-steps and the ray of "
+        "b-steps cannot be exchanged: a·b closes after a steps of b but b steps of a; then every position is "
+        "the only one of its level with its lower neighbours), so G = C_n, no view witness exists and D layers "
+        "suffice")
 
 
 def multiplier_image(jumps: Sequence[int], n: int) -> Optional[tuple[int, tuple]]:

@@ -38,6 +38,12 @@ and a few more lengths.
                                          length, one whole period re-checked), |G| = 2n (D_n), D layers
                                          (least) for s ≥ 4, rooted views decided with nauty; D + 1 for s = 3
 
+    F16 offsets {−3, −1, 1, 3} cyclic:   n ≥ 14: F12's D and D_n, D layers (least), rooted views with nauty
+    F17 offsets {a, b} cyclic (or {−a, −b}), 2 ≤ a < b, gcd(a, b) = 1: n ≥ max(b² + b + 1, ab − a + 1,
+                                         (b − a)(b − 1) + 1): D = ⌊n/b⌋ + h(n mod b) (the verifier's own BFS at one
+                                         length per residue, one whole period re-checked), |G| = n (C_n), D
+                                         layers (least), rooted views decided with nauty
+
     F14 window(w) + strided(s), s ≥ 2w + 2:  n ≥ s(4w + 3): D = M or M + 1 by residue of n mod s (M = 1 +
                                          ⌈⌊s/2⌋/w⌉; the verifier's own BFS at one length per residue, one whole
                                          period re-checked); G = the reflection; D + 1 layers (not least)
@@ -125,8 +131,8 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
     if len(parts) == 1 and isinstance(parts[0], S.Offsets) and parts[0].cyclic:
         found = _f8(parts[0])
         if found is None and isinstance(spec.tokens, int):
-            return _f13(spec, parts[0], spec.tokens)
-        return found
+            found = _f13(spec, parts[0], spec.tokens)
+        return found if found is not None else _f17(parts[0])
     from . import symbolic_unions  # F21, F22: unions of structured patterns (docs/theory.md §11.11)
     union = symbolic_unions.match(parts, spec)
     if union is not None:
@@ -424,9 +430,72 @@ def _f12(s: int) -> Family:
 
     def name(text):
         return text == "D_n"
-    extra = 0 if s >= 4 else 1
-    return Family("F12", low, 0, extra, s >= 4, lambda n: 2 * n, 1, name, None,
+    # F16 (s = 3): D layers as well, by its own proof
+    return Family("F12" if s >= 4 else "F16", low, 0, 0, True, lambda n: 2 * n, 1, name, None,
                   lambda n: [rotation(n), reflection(n)], diameter_at=diameter, period=period)
+
+
+def _cyclic_eccentricity(n: int, jumps: tuple) -> int:
+    """The largest distance from 0 in the circulant digraph on Z_n with these jumps (every position's, by
+    the rotations), by breadth-first search."""
+    dist = {0: 0}
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for k in jumps:
+                v = (u + k) % n
+                if v not in dist:
+                    dist[v] = dist[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return max(dist.values())
+
+
+def _f17(p: S.Offsets) -> Optional[Family]:
+    """F17: offsets {a, b} cyclic or {−a, −b}, 2 ≤ a < b, gcd(a, b) = 1, n ≥ max(b² + b + 1, ab − a + 1,
+    (b − a)(b − 1) + 1): D(n + b) = D(n) + 1 there, so the verifier takes D at one length of each residue class
+    mod b by breadth-first search on its own arcs (and the instance check re-runs one whole period); G = C_n;
+    D layers, least (the rooted views decided with nauty at every instance)."""
+    from math import gcd
+    offs = [o for o in (_int(x) for x in p.offsets) if o is not None]
+    if len(offs) != len(p.offsets):
+        return None
+    jumps = sorted(set(offs) - {0})
+    if len(jumps) != 2 or not (jumps[0] > 0 or jumps[1] < 0):
+        return None
+    a, b = sorted(abs(j) for j in jumps)
+    if a < 2 or gcd(a, b) != 1 or b > 400:
+        return None
+    low = max(b * b + b + 1, a * b - a + 1, (b - a) * (b - 1) + 1)
+    cache: dict = {}
+
+    def bfs_diameter(n: int) -> int:
+        if n not in cache:
+            cache[n] = _cyclic_eccentricity(n, (a, b))
+        return cache[n]
+
+    def at(n: int) -> int:
+        m = low + (n - low) % b          # the same residue, at the start of the range
+        return bfs_diameter(m) + (n - m) // b
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(at(n))
+        total = sympy.Integer(0)
+        for r in range(b):
+            m = low + (r - low) % b
+            h = bfs_diameter(m) - m // b
+            total += (sympy.floor(n / b) + h) * (sympy.floor((n - r) / b) - sympy.floor((n - r - 1) / b))
+        return total
+
+    def rotation(n):
+        return [k % n + 1 for k in range(1, n + 1)]
+
+    def name(text):
+        return text == "C_n"
+    return Family("F17", low, 0, 0, True, lambda n: n, 1, name, None, lambda n: [rotation(n)],
+                  diameter_at=diameter, period=b)
 
 
 def _f13(spec: S.Spec, p: S.Offsets, n: int) -> Optional[Family]:
