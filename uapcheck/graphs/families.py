@@ -432,8 +432,8 @@ def _general_two_jumps(n, a: int, b: int) -> FamilyTheorem:
         diameter, "C_n", n, ("(1 2 ... n)",), diameter, True,
         "the rooted view of a position has no automorphism but the identity (the ray of a-steps and the ray of "
         "b-steps cannot be exchanged: a·b closes after a steps of b but b steps of a; then every position is "
-        "the only one of its level with its lower neighbours), so G = C_n, no view witness exists and D layers "
-        "suffice")
+        "the only one of its level with its lower neighbours), so only the identity fixes a position, no view "
+        "witness exists and D layers suffice")
 
 
 def multiplier_image(jumps: Sequence[int], n: int) -> Optional[tuple[int, tuple]]:
