@@ -140,3 +140,72 @@ def test_each_file_of_a_batch_prints_what_it_prints_alone():
         alone = run([path])
         assert batch[i] == alone[0] == batch[2 * len(files) - 1 - i], path
 
+
+
+def test_a_key_function_names_what_the_result_depends_on():
+    calls = []
+
+    @exact_cache(key=lambda a, b: a)
+    def f(a, b):
+        calls.append((a, b))
+        return [a]
+
+    assert f(1, "x") == f(1, "y") == [1] and len(calls) == 1
+    f(2, "x")
+    assert len(calls) == 2
+
+
+# A head's kernel premises are finished steps kept per process (docs/theory.md §19): the suggestion
+# search's edited specs take them from the cache. Each edit's derivation must equal an uncached one.
+SUGGESTION_FILES = ["relu_score.uap", "cosformer.uap", "polynomial_offset.uap", "t5_buckets.uap", "window_budget.uap",
+                    "linear_elu.uap", "blocks.uap", "strided.uap", "linear_relu.uap", "alibi.uap", "two_heads.uap",
+                    "bias_term_window.uap"]
+
+
+@pytest.mark.parametrize("name", SUGGESTION_FILES)
+def test_cached_head_premises_give_the_uncached_derivation_of_every_edit(name):
+    from dataclasses import replace as dc_replace
+
+    from uapcheck.derive import check_spec
+    from uapcheck.errors import UapError
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+    from uapcheck.render.jsonout import result_json
+    from uapcheck.suggest import _candidates
+
+    spec = parse_source((ROOT / "catalog" / name).read_text("utf-8"), f"catalog/{name}")
+    edited = [dc_replace(s, expect=None) for _, s in _candidates(spec, pairs=True)]
+    edited.append(dc_replace(spec, tokens=spec.tokens + 1 if isinstance(spec.tokens, int) else "m"))
+
+    def derive(s):
+        try:
+            return result_json(check_spec(s))
+        except UapError as exc:
+            return str(exc)
+
+    clear_caches()
+    derive(spec)
+    warm = [derive(s) for s in edited]  # the heads' premises come from the original's derivation
+    for s, got in zip(edited, warm):
+        clear_caches()
+        assert derive(s) == got
+
+
+def test_head_premises_are_reused_only_for_the_same_inputs():
+    from dataclasses import replace as dc_replace
+
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+
+    spec = parse_source("tokens 8\nattention { kernel k(x, y) = exp(x . y) }\n")
+
+    def td_step(s):
+        return next(step for step in check_spec(s).root.walk() if step.rule == "TD-KERNEL")
+
+    clear_caches()
+    first = td_step(spec)
+    assert td_step(dc_replace(spec, target="causal")) is first      # the target is not read
+    assert td_step(dc_replace(spec, tokens=9)) is not first          # the length is
+    two = dc_replace(spec, heads=spec.heads * 2)
+    assert td_step(two) is not first                                  # so is the number of heads

@@ -17,6 +17,7 @@ from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nys
 from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
+from .memo import exact_cache
 from .show import show_expr, show_head
 
 
@@ -38,8 +39,12 @@ def _head_label(i: int, head: S.Head) -> str:
     return f"head {head.label or i + 1}"
 
 
+@exact_cache(maxsize=256, key=lambda spec, i, head: (spec.params, spec.tokens, len(spec.heads), i, head))
 def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
-    """(TD step, ill-posed?, notes) for one head."""
+    """(TD step, ill-posed?) for head i. Kept per process (uapcheck/memo.py; docs/theory.md §19): the
+    steps are finished theorems about exactly the inputs of the key (the head, its index and label,
+    the declared params, the length and the number of heads: all this reads of the spec), made and
+    checked by the kernel once; the suggestion search re-derives edited specs with the same heads."""
     label = _head_label(i, head)
     try:
         model = lower_head(spec, head)

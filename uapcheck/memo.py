@@ -12,8 +12,10 @@ one:
   machine's speed), so the next call computes afresh exactly as without a cache;
 - every call gets its own copy of the containers and dataclasses in the value, so no caller can
   change what another one sees; SymPy objects are immutable and shared.
-Use it only on functions whose result depends on nothing but their arguments (no proof steps: rules
-conclude afresh from the cached data). `clear_caches()` empties them all.
+Use it only on functions whose result depends on nothing but their arguments. Rules conclude afresh
+from the cached data, with one exception argued in docs/theory.md §19: a head's kernel premises
+(`derive._kernel_premises`) are finished steps keyed by every input they read, which the suggestion
+search re-derives for edited copies of a spec. `clear_caches()` empties them all.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import copy
 import dataclasses
 import functools
 from collections import OrderedDict
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 from .budget import BudgetExceeded
 
@@ -61,15 +63,18 @@ def fresh_copy(value: Any) -> Any:
     return value
 
 
-def exact_cache(maxsize: int = 128) -> Callable[[F], F]:
+def exact_cache(maxsize: int = 128, key: Optional[Callable[..., Any]] = None) -> Callable[[F], F]:
+    """`key`, when given, names the part of the arguments the result depends on (the cache is keyed
+    by `key(*args)` instead of all of them): the function must read nothing else of them."""
     def decorate(fn: F) -> F:
         store: OrderedDict = OrderedDict()
         _ALL.append(store)
+        select = key
 
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
             try:
-                key = _key(args)
+                key = _key(args if select is None else select(*args))
                 hash(key)
             except TypeError:  # an unhashable argument: no caching
                 return fn(*args)
