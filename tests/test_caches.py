@@ -209,3 +209,17 @@ def test_head_premises_are_reused_only_for_the_same_inputs():
     assert td_step(dc_replace(spec, tokens=9)) is not first          # the length is
     two = dc_replace(spec, heads=spec.heads * 2)
     assert td_step(two) is not first                                  # so is the number of heads
+    from uapcheck import budget
+    budget.set_scale(0.5)
+    try:
+        assert td_step(spec) is not first                             # and so are the budgets
+    finally:
+        budget.set_scale(1.0)
+    assert td_step(spec) is first
+
+
+def test_every_test_starts_with_empty_caches():
+    # tests/conftest.py empties the caches around each test (the test above filled them): a test that
+    # monkeypatches an engine neither sees steps derived without the patch nor leaves any behind.
+    from uapcheck.derive import _kernel_premises
+    assert _kernel_premises.cache_size() == 0

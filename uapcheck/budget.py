@@ -87,6 +87,11 @@ def set_scale(factor: float) -> None:
     _scale = factor
 
 
+def scale() -> float:
+    """The factor set by `set_scale` (1 unless a test changed it)."""
+    return _scale
+
+
 def set_step_listener(listener: Optional[Callable[[str], None]]) -> None:
     """Called with the innermost step's name whenever it changes (a worker publishes it)."""
     global _step_listener

@@ -39,11 +39,19 @@ def _head_label(i: int, head: S.Head) -> str:
     return f"head {head.label or i + 1}"
 
 
-@exact_cache(maxsize=256, key=lambda spec, i, head: (spec.params, spec.tokens, len(spec.heads), i, head))
+def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
+    """Everything a head's kernel premises depend on: the head (every field: kernel, projection,
+    bias, position, sharing, pattern, label and location), its index, the declared params, the length
+    and the number of heads (all the premises read of the spec), and the budgets in force (the local
+    budgets' scale and the file's budget: a step derived under one budget is not reused under
+    another, where it could have run out)."""
+    return (spec.params, spec.tokens, len(spec.heads), i, head, budget.scale(), budget.file_seconds)
+
+
+@exact_cache(maxsize=256, key=_premises_key)
 def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     """(TD step, ill-posed?) for head i. Kept per process (uapcheck/memo.py; docs/theory.md §19): the
-    steps are finished theorems about exactly the inputs of the key (the head, its index and label,
-    the declared params, the length and the number of heads: all this reads of the spec), made and
+    steps are finished theorems about exactly the inputs of the key (`_premises_key`), made and
     checked by the kernel once; the suggestion search re-derives edited specs with the same heads."""
     label = _head_label(i, head)
     try:
