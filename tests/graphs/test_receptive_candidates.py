@@ -30,3 +30,16 @@ def test_candidates_give_the_same_bad_positions(patterns):
                 rng.shuffle(images)
                 perm = {k + 1: images[k] for k in range(n)}
             assert _bad_positions(perm, nbs, n, labels, seen=seen) == _bad_positions(perm, nbs, n, labels)
+
+
+@pytest.mark.parametrize("patterns", [[Strided(4)], [PatternUnion((Window(1), RandomPattern(2, seed=3)))],
+                                      [Causal(), Window(2)], [Window(1), Strided(3)]], ids=str)
+def test_a_transposition_gives_the_same_bad_positions_by_its_shortcut(patterns):
+    # _swap_bad_positions (the transposition search's test) against the scan over every position
+    from uapcheck.graphs.receptive import _seen_sets, _swap_bad_positions
+    n = 20
+    nbs = in_neighbourhoods([build_graph(p, n) for p in patterns])
+    seen = _seen_sets(_seen_by(nbs, n))
+    for a in range(1, n + 1):
+        for b in range(a + 1, n + 1):
+            assert _swap_bad_positions(a, b, nbs, seen) == _bad_positions({a: b, b: a}, nbs, n), (a, b)

@@ -135,6 +135,28 @@ def _bad_positions(perm: dict, nbs, n: int, classes=None, seen=None) -> set:
     return bad
 
 
+def _seen_sets(seen) -> list[list[frozenset]]:
+    """_seen_by's lists as sets, for _swap_bad_positions."""
+    return [[frozenset(vs) for vs in per_head] for per_head in seen]
+
+
+def _swap_bad_positions(a: int, b: int, nbs, seen_sets) -> set:
+    """_bad_positions for the transposition σ = (a b), unlabelled. For v ∉ {a, b}, σ(v) = v and σ
+    carries N_h(v) onto N_h(v) exactly when N_h(v) holds both of a, b or neither: when it holds one,
+    the image holds the other instead. So v is bad exactly when some N_h(v) meets {a, b} once, that
+    is v ∈ seen[h][a] △ seen[h][b]; the two moved positions are tested as written."""
+    bad: set = set()
+    for h in range(len(nbs)):
+        bad |= seen_sets[h][a] ^ seen_sets[h][b]
+    bad.discard(a)
+    bad.discard(b)
+    swap = {a: b, b: a}
+    for v in (a, b):
+        if any(frozenset(swap.get(k, k) for k in nb[v]) != nb[swap[v]] for nb in nbs):
+            bad.add(v)
+    return bad
+
+
 def _witness_at(bad: set, rec: Receptive, depth: int) -> Optional[int]:
     """A position i such that every bad v in R(i) has d(v → i) ≥ depth, and some bad v lies in R(i)."""
     return _WitnessIndex(rec, depth).first(bad)
@@ -168,10 +190,10 @@ def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str]
     nbs = in_neighbourhoods(graphs)
     index = _WitnessIndex(rec, r)
     if n <= TRANSPOSITION_MAX_N:
-        seen = _seen_by(nbs, n)
+        seen = _seen_sets(_seen_by(nbs, n))
         for a, b in itertools.combinations(range(1, n + 1), 2):
             perm = {a: b, b: a}
-            bad = _bad_positions(perm, nbs, n, seen=seen)
+            bad = _swap_bad_positions(a, b, nbs, seen)
             i = index.first(bad)
             if i is not None:
                 return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "

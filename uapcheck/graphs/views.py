@@ -314,6 +314,43 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     return bad if bad else None
 
 
+BALL_MASKS_MAX_N = 4096  # the probe keeps one n-bit mask per position it met: n²/8 bytes at most
+
+
+def _ball_mask(nb: Neighbourhoods, v: int, radius: int) -> int:
+    """The positions at distance ≤ radius from v (0-based), as the bits of an int."""
+    seen = {v}
+    frontier = [v]
+    for _ in range(radius):
+        nxt = []
+        for x in frontier:
+            for w in nb.outs[x]:
+                if w not in seen:
+                    seen.add(w)
+                    nxt.append(w)
+        frontier = nxt
+        if not frontier:
+            break
+    bits = bytearray((nb.n >> 3) + 1)
+    for w in seen:
+        bits[w >> 3] |= 1 << (w & 7)
+    return int.from_bytes(bits, "little")
+
+
+def _blind_by_masks(nb: Neighbourhoods, bad: Iterable[int], radius: int, balls: dict) -> Optional[int]:
+    """_blind from the balls of the bad positions (computed once per position and kept in `balls`):
+    a position is within `radius` of the bad set exactly when it is within `radius` of one of them."""
+    seen = 0
+    for v in bad:
+        ball = balls.get(v)
+        if ball is None:
+            ball = balls[v] = _ball_mask(nb, v, radius)
+        seen |= ball
+    if seen == (1 << nb.n) - 1:
+        return None
+    return (~seen & (seen + 1)).bit_length() - 1  # the lowest position not seen
+
+
 def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int) -> Optional[int]:
     """A position (0-based) at distance > radius from every bad position, if any."""
     n = nb.n
@@ -358,13 +395,14 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     n = nb.n
     deadline = time.process_time() + seconds
     radius = diameter - 1
+    balls: Optional[dict] = {} if n <= BALL_MASKS_MAX_N else None
     for a, b in _candidate_pairs(nb):
         if time.process_time() > deadline:  # every pair: one _blind can read millions of arcs
             return None
         bad = _transposition_bad(nb, a, b)
         if bad is None:
             continue  # an automorphism of every head
-        i = _blind(nb, bad, radius)
+        i = _blind(nb, bad, radius) if balls is None else _blind_by_masks(nb, bad, radius, balls)
         if i is None:
             continue
         perm = list(range(1, n + 1))
