@@ -363,11 +363,14 @@ def _main(argv=None) -> int:
         return check_files(ns)
 
 
-def _printers_for(ns):
-    """Import the printers the format needs (before the workers fork); the console for text output."""
+def _printers_for(ns, several: bool = True):
+    """Import the printers the format needs (before the workers fork); the console for text output.
+    The summary's table only when `several` inputs will be summarised."""
     from .render import jsonout  # noqa: F401
     if ns.format == "text":  # rich only for text output
-        from .render import summary, text  # noqa: F401
+        from .render import text  # noqa: F401
+        if several:
+            from .render import summary  # noqa: F401
         return _make_console(ns.color)
     if ns.format in ("latex", "markdown"):
         from .render import latex, markdown  # noqa: F401
@@ -379,8 +382,8 @@ def check_files(ns) -> int:
     from . import budget, worker
     from .derive import check_spec  # noqa: F401  (imported before the workers fork)
     from .parse import parse_source  # noqa: F401
-    console = _printers_for(ns)
     files, problems = _files(ns.files)
+    console = _printers_for(ns, len(files) + len(problems) > 1)
     worst = EXIT_OK
     tally = Tally()
     for path, message in problems:

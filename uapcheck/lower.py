@@ -270,9 +270,9 @@ def lower_head(spec: Spec, head: Head) -> KernelModel:
                         "k(x, t z) = φ(x) φ(t z)")
 
 
-@lru_cache(maxsize=4)  # the same for every file: built once per process
-def _named_activations(z: sympy.Symbol) -> dict[str, sympy.Expr]:
-    return {name: build(z) for name, build in ACTIVATIONS.items()}
+@lru_cache(maxsize=64)  # the same for every file: each one used built once per process
+def _named_activation(name: str, z: sympy.Symbol) -> sympy.Expr:
+    return ACTIVATIONS[name](z)
 
 
 def ffn_activation(spec: Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
@@ -283,7 +283,7 @@ def ffn_activation(spec: Spec) -> tuple[Optional[sympy.Expr], sympy.Symbol]:
         return None, z
     if ffn.kind == "named":
         assert ffn.name is not None  # the parser sets the name of every named activation
-        return _named_activations(z)[ffn.name], z
+        return _named_activation(ffn.name, z), z
     assert ffn.var is not None and ffn.expr is not None  # `ffn sigma(u) = EXPR` sets both
     params = _params(spec)
     low = _Lowerer(params, {}, {}, {}, scalars={ffn.var: z})

@@ -73,6 +73,21 @@ def _limit_at_infinity(d, z, end):
     return sympy.limit(d, z, end)
 
 
+def _one_sided_limit(sigma, z, pieces, end, side: str):
+    """lim σ(z) as z → end from `side`. When a piece's region is an interval reaching `end` from that
+    side, σ equals the piece's expression on (end − δ, end) (or (end, end + δ)), so the limit is the
+    piece's: its value there for a polynomial (relu's 0 and ξ at 0), else SymPy's limit of the piece.
+    (SymPy's limit of a whole Piecewise at its breakpoint can take the wrong branch: it gives 2 from
+    the right for (ξ if ξ > 1 else ξ + 1) at 1, where σ tends to 1.) Otherwise SymPy's limit of σ."""
+    for expr, region in pieces:
+        if not isinstance(region, sympy.Interval):
+            continue
+        if (side == "-" and region.sup == end and region.inf < end) or (
+                side == "+" and region.inf == end and region.sup > end):
+            return expr.xreplace({z: end}) if expr.is_polynomial(z) else sympy.limit(expr, z, end, side)
+    return sympy.limit(sigma, z, end, side)
+
+
 @exact_cache()  # the same σ recurs in almost every file of a batch
 def _lipschitz(sigma, z) -> tuple[proof.Status, dict]:  # noqa: C901 - one check per premise of the piecewise Lipschitz argument
     """(the status of "σ is globally Lipschitz", evidence). Each piece: derivative continuous on its
@@ -110,8 +125,8 @@ def _lipschitz(sigma, z) -> tuple[proof.Status, dict]:  # noqa: C901 - one check
             for _expr, region in pieces:
                 for end in (region.inf, region.sup):
                     if end.is_finite:
-                        left = sympy.limit(sigma, z, end, "-")
-                        right = sympy.limit(sigma, z, end, "+")
+                        left = _one_sided_limit(sigma, z, pieces, end, "-")
+                        right = _one_sided_limit(sigma, z, pieces, end, "+")
                         if not is_zero(left - right):
                             return proof.REFUTED, {"reason": f"σ jumps at {end}"}
     return proof.PROVED, evidence
