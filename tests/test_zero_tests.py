@@ -151,3 +151,28 @@ def test_transcendental_non_zeros_decide_without_simplify(monkeypatch):
     xi = sympy.Symbol("ξ", positive=True)
     assert not is_zero(2 + sympy.tanh(r * xi) - r * (2 + sympy.tanh(xi)))  # bounded_tanh's homogeneity test
     assert not is_zero(sympy.exp(sympy.cos(r * xi)) - r ** 2 * sympy.exp(sympy.cos(xi)))
+
+
+def test_exponential_identities_are_zero_without_simplify_and_agree_with_it():
+    # zero._zero_in_one_exponential: expr as a rational function of Y = exp(g/L), brought to 0 by cancel
+    import random
+
+    from uapcheck.zero import _zero_in_one_exponential
+    a = sympy.Symbol("a", real=True)
+    b = sympy.Symbol("b", positive=True)
+    rng = random.Random(5)
+    sigmoid = [1 / (1 + sympy.exp(-k * a)) for k in (1, 2, 3)]
+    identities = [sigmoid[0] + 1 / (1 + sympy.exp(a)) - 1,
+                  (sympy.exp(a / 2) + 1) ** 2 - sympy.exp(a) - 2 * sympy.exp(a / 2) - 1,
+                  (sympy.exp(2 * a) - 1) / (sympy.exp(a) - 1) - sympy.exp(a) - 1,
+                  b * sigmoid[1] - b * sympy.exp(2 * a) / (sympy.exp(2 * a) + 1)]
+    for expr in identities:
+        assert _zero_in_one_exponential(expr) and sympy.simplify(expr) == 0, expr
+    for _ in range(30):
+        k = rng.choice([1, 2, 3])
+        c = sympy.Rational(rng.randint(1, 5), rng.randint(1, 3))
+        expr = c * sigmoid[k - 1] - c * sympy.exp(k * a) / (1 + sympy.exp(k * a)) + rng.choice([0, 1, b])
+        assert _zero_in_one_exponential(expr) == (sympy.simplify(expr) == 0), expr
+    # two different exponents' bases, or a non-rational rest: nothing decided
+    assert not _zero_in_one_exponential(sympy.exp(a) - sympy.exp(b))
+    assert not _zero_in_one_exponential(sympy.exp(a) * sympy.sin(a))
