@@ -124,3 +124,20 @@ def test_forged_clique_and_path_claims_are_rejected():
     cert = certificate("cyclic_relay_n.uap")
     _step(cert, "PAT-CONNECTED")["data"]["from"] = 3
     assert _rejects(cert, "PAT-CONNECTED")
+
+
+def test_f26_is_rechecked_and_claims_no_group_for_wider_windows():
+    report = verify(certificate("cyclic_window_strided_n.uap"))
+    assert report.ok and report.complete
+    assert all(s.outcome == VERIFIED and "Theorem F26" in s.reason for s in report.steps
+               if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+    cert = certificate("cyclic_window_strided_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["least"] = True  # F26 does not claim the least count
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("cyclic_window_strided_n.uap")
+    _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 2
+    assert _rejects(cert, "PAT-CONNECTED")
+    fam = families.match(parse_source(_symbolic("window(2) cyclic + strided(6)"), "t.uap"))
+    assert fam.theorem == "F26" and not fam.name("D_n when 6 | n, else the reflection")
+    report = verify(_cert_of(_symbolic("window(2) cyclic + strided(7)")))
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]

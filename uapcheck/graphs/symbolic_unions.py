@@ -13,6 +13,8 @@
   i ↦ n + g + 1 − i when b | n + g), 3 layers, least (a swap of two adjacent non-twins of the second piece
   is a view witness at position n).
 
+* F26 ``window(w) cyclic + strided(s)``, s ∈ {2w + 2, 2w + 3}: D = 3, G (w = 1) = D_n when s | n, else the
+  reflection; D + 1 layers (not shown least).
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -243,7 +245,11 @@ def _match_more(kinds: list, by: dict, n):
                           "graph); for b ≠ s a block meets a residue class in several positions or none, and the "
                           f"diameter, the group and the least layer count are open ({SECTION}, open question O6)")
     if kinds == ["cwindow", "strided"]:
-        return OpenFamily("window(w) cyclic + strided(s)", "the diameter (walks through the wrap-around change the "
+        w, s = by["cwindow"].args[0], by["strided"].args[0]
+        if _ints(w, s) and int(w) >= 1 and int(s) in (2 * int(w) + 2, 2 * int(w) + 3):
+            return cyclic_strided_theorem(n, int(w), int(s))
+        return OpenFamily("window(w) cyclic + strided(s)", "outside s ∈ {2w + 2, 2w + 3} (Theorem F26) the diameter (walks "
+                          "through the wrap-around change the "
                           "residue mod s by n mod s), the group (the concrete engine finds D_n when s | n, else the "
                           "reflection) and the least layer count are not proved at symbolic n "
                           f"({SECTION}, open question O6)")
@@ -360,3 +366,35 @@ def rook_theorem(n, s: int):
         "a whole row and a column meeting every row, which forces rows onto rows and columns onto columns: no view "
         "witness, D = 2 layers suffice (Theorem F25)",
         witness=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# F26 window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}
+
+def cyclic_strided_low(w: int, s: int) -> int:
+    """F26's range: n ≥ s(4w + 3) (the residue classes are told from the other pairs by common neighbours)."""
+    return s * (4 * w + 3)
+
+
+def cyclic_strided_theorem(n, w: int, s: int):
+    """F26: `window(w) cyclic + strided(s)`, integers w ≥ 1, s ∈ {2w + 2, 2w + 3}, n ≥ s(4w + 3): D = 3; for w = 1,
+    G = D_n when s | n, else the reflection; D + 1 = 4 layers (whether 3 suffice is open)."""
+    from .families import FamilyTheorem
+    family = "window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}"
+    params = (("w", Integer(w)), ("s", Integer(s)))
+    low = Integer(cyclic_strided_low(w, s))
+    layers_open = ("whether D = 3 layers suffice is not proved (the concrete engine finds 3 for window(1) cyclic + "
+                   f"strided(4) and 4 for window(1) cyclic + strided(5) at every n ≤ 60 it ran; {SECTION}, Theorem F26, "
+                   "open question O6)")
+    if w != 1:
+        return FamilyTheorem(
+            "F26", family, params, low, Integer(3), layers=Integer(4), least=False,
+            why_layers="the view argument (D + 1 layers suffice)",
+            open_question=(f"the group is proved only for w = 1 and for n mod {s} ∉ {{1, …, {w}}} (where a wrap-around "
+                           f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6); "
+                           + layers_open))
+    order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
+    return FamilyTheorem(
+        "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
+        ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
+        "the view argument (D + 1 layers suffice)", open_question=layers_open)

@@ -43,7 +43,8 @@ def _globals(parts: list) -> Optional[int]:
 
 def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
-    return _blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
+    return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
+            or cyclic_strided(parts))
 
 
 def _blocks_window(parts: list):
@@ -358,3 +359,27 @@ class _Rook:
                       instances_text=(f"instances n = {self.low}..{self.low + self.s} re-checked on the verifier's arcs "
                                       "(BFS, the group code, the witness or nauty's rooted views)"),
                       layers_by=self.layers)
+
+
+def cyclic_strided(parts: list):
+    """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3, D + 1 = 4 layers
+    (not least); for w = 1, |G| = 2n when s | n (D_n), else 2 (the reflection); for w ≥ 2 no group is claimed."""
+    from .families import Family
+    kinds = sorted(type(q).__name__ for q in parts)
+    if kinds != ["Strided", "Window"]:
+        return None
+    win = next(q for q in parts if isinstance(q, S.Window))
+    w, s = _int(win.w), _int(next(q for q in parts if isinstance(q, S.Strided)).s)
+    if not win.cyclic or w is None or s is None or w < 1 or s not in (2 * w + 2, 2 * w + 3):
+        return None
+
+    def order(n):
+        found = _residue_of(n, s)
+        if found is None:
+            return sympy.Integer(2 * int(n) if int(n) % s == 0 else 2)
+        k, r = found
+        return 2 * (s * k + r) if r == 0 else sympy.Integer(2)
+
+    def name(text):
+        return w == 1 and "D_n" in text and "reflection" in text
+    return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None)
