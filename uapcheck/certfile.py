@@ -128,6 +128,9 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _layers_data(ev, spec, step.certificate)
     if step.rule == "SYM-AUT":
         gens, order = ev.get("generators"), ev.get("order")
+        if not isinstance(gens, list):  # the evidence lists few; the kernel's certificate has them all (n ≤ 4,096)
+            kernel = getattr(step, "certificate_json", None) or {}
+            gens = kernel.get("generators") if kernel.get("kind") == "automorphism-generators" else None
         if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
             from .graphs import symmetry_group
             grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)

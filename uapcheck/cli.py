@@ -686,26 +686,60 @@ def _write_certificate(result, source: str, out: str) -> tuple[str, int]:
 def _verify_command(args: list[str]) -> int:
     """`uapcheck verify CERT.json...`: re-check certificate files with the independent verifier.
     Exit 0 when every file checks (every step of a UAP or NOT-UAP verdict verified or checked
-    numerically), 1 when a step or the input is rejected or a verdict is not fully re-checked,
-    2 when a file is not a readable certificate."""
+    numerically), 1 when a step or the input is rejected or a verdict is not fully re-checked (a step
+    the budget ran out in counts as not re-checked), 2 when a file is not a readable certificate.
+    Each certificate is re-checked in its own worker process within a CPU-time budget and an
+    address-space limit, as `uapcheck FILE` checks its files."""
+    from . import budget, worker
     ap = argparse.ArgumentParser(prog="uapcheck verify", description="Re-check uapcheck certificate files "
                                  "with a checker that shares no code with the rule engines.")
     ap.add_argument("certificates", nargs="+", metavar="CERT.json")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary line")
+    ap.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
+                    help="CPU time for each certificate (default 60); the step it runs out in and the later "
+                         "ones are reported as not re-checked")
+    ap.add_argument("--memory", type=_size, default=None, metavar="SIZE",
+                    help="address space for each certificate, e.g. 2G (default 4G, at most the machine's memory)")
     ns = parse_arguments(ap, args)
     if isinstance(ns, int):
         return ns
     from .verifier import Malformed, verify_file
     from .verifier.report import render
+    seconds = ns.budget or budget.DEFAULT_FILE_SECONDS
+    memory = ns.memory or _default_memory(1)
+    budget.configure(seconds, _show_size(memory))
+    limits = worker.Limits(seconds, memory)
+    paths = list(ns.certificates)
+
+    def job(path: str):
+        def run() -> worker.Outcome:
+            try:
+                report = verify_file(path, seconds)
+            except Malformed as exc:
+                return worker.Outcome("", f"{path}: error: {exc}\n", EXIT_INPUT)
+            return worker.Outcome(render(path, report, ns.quiet) + "\n", "", EXIT_OK if report.ok else EXIT_EXPECT)
+        return run
+
+    def on_death(index: int, death: worker.Death) -> worker.Outcome:
+        what = death.budget_text(limits)
+        if what is None:
+            how = f"signal {death.signal_number}" if death.signal_number else f"exit status {death.exit_status}"
+            return worker.Outcome("", f"{paths[index]}: internal error in uapcheck {__version__}: the verifier's "
+                                  f"worker ended ({how})\n", EXIT_INTERNAL)
+        return worker.Outcome("", f"{paths[index]}: not verified: the verifier's {what} ran out\n", EXIT_EXPECT)
+
+    if not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":
+        outcomes: Iterator[worker.Outcome] = (job(p)() for p in paths)
+    else:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        outcomes = worker.run_all([job(p) for p in paths], 1, limits, on_death)
     worst = EXIT_OK
-    for path in ns.certificates:
-        try:
-            report = verify_file(path)
-        except Malformed as exc:
-            print(f"{path}: error: {exc}", file=sys.stderr)
-            worst = max(worst, EXIT_INPUT)
-            continue
-        print(render(path, report, ns.quiet))
-        if not report.ok:
-            worst = max(worst, EXIT_EXPECT)
+    try:
+        for outcome in outcomes:
+            worst = _emit(outcome, worst)
+    finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:
+            close()
     return worst

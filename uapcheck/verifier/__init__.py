@@ -9,10 +9,12 @@ check and the trusted base with its size.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from .check import NUMERIC, REJECTED, TRUSTED, VERIFIED, Malformed, Report, load, verify
 
 __all__ = ["verify", "load", "Report", "Malformed", "VERIFIED", "NUMERIC", "TRUSTED", "REJECTED", "verify_file"]
 
 
-def verify_file(path: str) -> Report:
-    return verify(load(path))
+def verify_file(path: str, seconds: Optional[float] = None) -> Report:
+    return verify(load(path), seconds=seconds)

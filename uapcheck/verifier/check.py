@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import spec as S
-from . import kernels, patterns, structure
+from . import clock, kernels, patterns, structure
 from .trees import TreeError
 
 SCHEMA = "uapcheck-certificate/1"
@@ -144,9 +144,11 @@ class Context:
         return self.cache["arcs"]
 
 
-def verify(cert: dict, only: Optional[set] = None) -> Report:
+def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = None) -> Report:
     """Re-check a certificate. `only` (step ids) re-checks just those steps and the file-level facts
-    (the mutation test uses it: the other steps are unchanged copies of checked ones)."""
+    (the mutation test uses it: the other steps are unchanged copies of checked ones). `seconds`, when
+    given, is a CPU-time budget for the whole certificate: the step it runs out in, and every later one,
+    is reported TRUSTED (not re-checked), never guessed; so is a step that runs out of memory."""
     validate(cert)
     inp = cert["input"]
     report = Report(str(inp.get("path", "<certificate>")), cert["verdict"])
@@ -177,12 +179,24 @@ def verify(cert: dict, only: Optional[set] = None) -> Report:
     except structure.StructureError as exc:
         report.problems.append(str(exc))
         return report
-    for sid in order:
-        if only is not None and sid not in only:
-            continue
-        s = steps[sid]
-        outcome, reason = _check_step(ctx, s)
-        report.steps.append(StepOutcome(sid, s["rule"], s["status"], outcome, reason))
+    pending = [sid for sid in order if only is None or sid in only]
+    try:
+        with clock.cpu_budget(seconds):
+            while pending:
+                s = steps[pending[0]]
+                try:
+                    outcome, reason = _check_step(ctx, s)
+                except MemoryError:
+                    outcome, reason = TRUSTED, "not re-checked: the verifier ran out of memory in this step"
+                report.steps.append(StepOutcome(s["id"], s["rule"], s["status"], outcome, reason))
+                pending.pop(0)
+    except clock.OutOfTime:
+        for k, sid in enumerate(pending):
+            s = steps[sid]
+            why = (f"not re-checked: the verifier's CPU time budget of {seconds:g} s ran out in this step" if k == 0
+                   else f"not re-checked: the verifier's CPU time budget of {seconds:g} s had run out (in step "
+                        f"{pending[0]})")
+            report.steps.append(StepOutcome(sid, s["rule"], s["status"], TRUSTED, why))
     for problem in structure.check_top_level(ctx):
         report.problems.append(problem)
     return report

@@ -15,7 +15,6 @@ from typing import Optional, Sequence
 from .patterns import preserves
 
 BRUTE_FORCE_MAX_N = 7
-NAUTY_MAX_VERTICES = 300_000
 
 
 def order(perms: Sequence[Sequence[int]], n: int) -> int:
@@ -45,26 +44,12 @@ def full_order(lab: dict, n: int, positional: str) -> tuple[Optional[int], str]:
         import pynauty
     except ImportError:
         return None, "pynauty is not installed (pip install pynauty) and n > 7"
-    values = sorted(set(lab.values()), key=repr)
-    if n + 2 * len(lab) > NAUTY_MAX_VERTICES:
-        return None, f"{n + 2 * len(lab)} vertices exceed the verifier's nauty limit"
-    colour = {v: k for k, v in enumerate(values)}
-    # An undirected graph: the arc j -> i of label L becomes the path j - a - b - i with a coloured
-    # (L, tail) and b coloured (L, head); its automorphisms restrict to the labelled digraph's.
-    total = n + 2 * len(lab)
-    adjacency: dict[int, list[int]] = {v: [] for v in range(total)}
-    cells: list[set] = [set(range(n))] + [set() for _ in range(2 * len(values))]
-    for k, ((j, i), value) in enumerate(sorted(lab.items())):
-        a, b = n + 2 * k, n + 2 * k + 1
-        adjacency[j - 1].append(a)
-        adjacency[a].append(b)
-        adjacency[b].append(i - 1)
-        cells[1 + 2 * colour[value]].add(a)
-        cells[2 + 2 * colour[value]].add(b)
-    g = pynauty.Graph(total, directed=False, adjacency_dict=adjacency,
-                      vertex_coloring=[c for c in cells if c])
-    gens = pynauty.autgrp(g)[0]
-    perms = [[p[v] + 1 for v in range(n)] for p in gens]
+    from . import nauty_graph
+    try:
+        g, _ = nauty_graph.build(n, lab, [set(range(1, n + 1))])
+    except nauty_graph.TooLarge as exc:
+        return None, str(exc)
+    perms = nauty_graph.position_generators(pynauty.autgrp(g)[0], n)
     return order(perms, n), "nauty (pynauty) on the labelled digraph, order by Schreier–Sims"
 
 

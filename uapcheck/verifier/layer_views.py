@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from .. import spec as S
-from . import patterns
+from . import nauty_graph, patterns
 from .views import NoNauty, first_view_witness
 
 MAX_N = 1024
@@ -183,8 +183,9 @@ def witness_holds(L: Layers, perm: Sequence[int], i: int, depth: int) -> Optiona
     return None
 
 
-def _rooted_view(L: Layers, i: int, depth: int, keys: dict):
-    import pynauty
+def _rooted_view(L: Layers, i: int, depth: int):
+    """i's rooted view at this depth for nauty: the arcs of layer ℓ into V_ℓ labelled by the (layer, head)
+    pairs containing them, positions coloured by the last layer whose view set holds them."""
     n = L.n
     V = view_sets(L, i, depth)
     colour = [-1] * (n + 1)
@@ -197,27 +198,10 @@ def _rooted_view(L: Layers, i: int, depth: int, keys: dict):
             for u, v in arcs:
                 if v in V[layer]:
                     labels.setdefault((u, v), []).append((layer, h))
-    # An undirected graph (pynauty's directed mode can stall on these views): the arc u -> v becomes the
-    # path u - a - b - v, a coloured (tail, its label set), b coloured (head, its label set); its
-    # automorphisms restrict to those of the labelled coloured digraph on the positions.
-    total = n + 2 * len(labels)
-    adjacency: dict = {x: [] for x in range(total)}
-    cells: dict = {}
+    cells: list = [set() for _ in range(depth + 2)]
     for v in range(1, n + 1):
-        cells.setdefault(("position", colour[v]), set()).add(v - 1)
-    for k, ((u, v), hs) in enumerate(sorted(labels.items())):
-        a, b = n + 2 * k, n + 2 * k + 1
-        adjacency[u - 1].append(a)
-        adjacency[a].append(b)
-        adjacency[b].append(v - 1)
-        cells.setdefault(("tail", tuple(hs)), set()).add(a)
-        cells.setdefault(("head", tuple(hs)), set()).add(b)
-    for key in cells:
-        keys.setdefault(key, len(keys))
-    order = sorted(cells, key=lambda key: keys[key])
-    signature = tuple((keys[key], len(cells[key])) for key in order)
-    g = pynauty.Graph(total, directed=False, adjacency_dict=adjacency, vertex_coloring=[cells[key] for key in order])
-    return g, signature
+        cells[colour[v] + 1].add(v)
+    return nauty_graph.build(n, {arc: tuple(hs) for arc, hs in labels.items()}, cells)
 
 
 def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional[str]:
@@ -227,7 +211,6 @@ def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional
         import pynauty  # noqa: F401 - only whether it is there: first_view_witness uses it
     except ImportError:
         raise NoNauty("pynauty is not installed (pip install pynauty)") from None
-    keys: dict = {}
-    return first_view_witness(L.n, gens, lambda i: _rooted_view(L, i, depth, keys),
+    return first_view_witness(L.n, gens, lambda i: _rooted_view(L, i, depth),
                               "|Aut(R_{i})| = {aut} is not |Stab_G({i})| = {stab}: an automorphism of {i}'s rooted "
                               "view at this depth lies outside G, a view witness")

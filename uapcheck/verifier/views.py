@@ -2,8 +2,8 @@
 the rooted views of docs/theory.md §11.9.
 
 R_i is the digraph on the n positions with the arcs u → v of the union graph for v in the ball
-B_i = {v : d(v → i) ≤ D − 1}, each arc labelled by the set of heads containing it (a subdivision
-vertex coloured by that set when there are several heads), and position v coloured by
+B_i = {v : d(v → i) ≤ D − 1}, each arc labelled by the set of heads containing it (nauty sees it as
+nauty_graph's bit layers), and position v coloured by
 min(d(v → i), D). A view witness exists iff for some representative i of the G-orbits
 |Aut(R_i)| > |G| / |G·i|, or R_i ≅ R_j for two representatives i ≠ j (§11.9, Theorem). nauty gives
 the generators of Aut(R_i) (their order is re-derived by Schreier–Sims on the positions) and a
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from . import groups, patterns
+from . import groups, nauty_graph, patterns
 
-MAX_N = 512
+MAX_N = patterns.MAX_N  # the arcs are materialised up to here
 
 
 class NoNauty(Exception):
@@ -42,37 +42,18 @@ def orbits(gens: Sequence[Sequence[int]], n: int) -> list[list[int]]:
 
 
 def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int):
-    import pynauty
+    """i's rooted view for nauty: the arcs into the (D − 1)-ball labelled by the heads containing them,
+    positions coloured by min(d(v → i), D)."""
     ball = {v for v in range(1, n + 1) if dist_to_i[v] is not None and dist_to_i[v] <= d - 1}
     labels: dict = {}
     for h, arcs in enumerate(heads):
         for u, v in arcs:
             if v in ball:
                 labels.setdefault((u, v), []).append(h)
-    kinds = sorted({tuple(x) for x in labels.values()})
-    # An undirected graph (pynauty's directed mode can stall on rooted views): the arc u -> v becomes the
-    # path u - a - b - v, a coloured (tail, its head set), b coloured (head, its head set); its
-    # automorphisms restrict to those of the labelled coloured digraph on the positions, and every
-    # automorphism of that digraph extends.
-    total = n + 2 * len(labels)
-    adjacency: dict = {x: [] for x in range(total)}
     colour_cells: list = [set() for _ in range(d + 1)]
     for v in range(1, n + 1):
-        c = dist_to_i[v] if dist_to_i[v] is not None and dist_to_i[v] < d else d
-        colour_cells[c].add(v - 1)
-    tail_cells: list = [set() for _ in kinds]
-    head_cells: list = [set() for _ in kinds]
-    for k, ((u, v), hs) in enumerate(sorted(labels.items())):
-        a, b = n + 2 * k, n + 2 * k + 1
-        adjacency[u - 1].append(a)
-        adjacency[a].append(b)
-        adjacency[b].append(v - 1)
-        tail_cells[kinds.index(tuple(hs))].add(a)
-        head_cells[kinds.index(tuple(hs))].add(b)
-    cells = colour_cells + tail_cells + head_cells
-    signature = (tuple(len(c) for c in cells), tuple(kinds))
-    g = pynauty.Graph(total, directed=False, adjacency_dict=adjacency, vertex_coloring=[c for c in cells if c])
-    return g, signature
+        colour_cells[dist_to_i[v] if dist_to_i[v] is not None and dist_to_i[v] < d else d].add(v)
+    return nauty_graph.build(n, {arc: tuple(hs) for arc, hs in labels.items()}, colour_cells)
 
 
 def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]]) -> Optional[str]:
@@ -84,30 +65,60 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
     if n > MAX_N:
         raise NoNauty(f"n = {n} is above the rooted-view limit {MAX_N}")
     ins: list = [[] for _ in range(n + 1)]
+    in_mask = [0] * (n + 1)  # bit u of in_mask[v]: the arc u → v
     for arcs in heads:
         for u, v in arcs:
             ins[v].append(u)
-    # d(v → i): the search follows arcs backwards
-    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d), MISMATCH)
+            in_mask[v] |= 1 << u
+    everything = (1 << (n + 1)) - 2
+
+    def whole_ball(i: int) -> bool:
+        # d(v → i) ≤ D − 1 for every v: a backward search on bit sets, each position expanded once
+        seen = frontier = 1 << i
+        for _ in range(d - 1):
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                grown |= in_mask[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grown & ~seen
+            if not frontier:
+                break
+            seen |= frontier
+        return seen == everything
+    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d), MISMATCH,
+                              whole_ball)
 
 
 MISMATCH = ("|Aut(R_{i})| = {aut} exceeds |Stab_G({i})| = {stab}: some automorphism of {i}'s rooted view lies "
             "outside G, a view witness")
 
 
-def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, mismatch: str) -> Optional[str]:
+def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, mismatch: str,
+                       whole_ball=None) -> Optional[str]:
     """§11.9's theorem, decided with nauty: None when, for every G-orbit's representative i, the rooted
     view `rooted_view(i)` (a pynauty graph and the signature of its colour cells) has exactly
     |Stab_G(i)| automorphisms and no two representatives' views are isomorphic; else the reason
-    (`mismatch` worded with i, aut and stab, or the isomorphic pair)."""
+    (`mismatch` worded with i, aut and stab, or the isomorphic pair).
+
+    `whole_ball(i)`, when given, says that i's (D − 1)-ball is every position; such i are skipped (§11.9,
+    R1): their rooted view is the whole labelled structure coloured by distance to i, whose automorphisms
+    are exactly Stab_G(i) when G is the structure's full group (the SYM-AUT step checks that), and it
+    is isomorphic to no other representative's view: to a whole-ball one only by an automorphism of the
+    structure carrying i to j (then i, j share a G-orbit), to any other one never, since only the other
+    has positions coloured D."""
     import pynauty
     order = groups.order(gens, n)
     forms: dict = {}
     for orbit in orbits(gens, n):
         i = orbit[0]
-        g, signature = rooted_view(i)
-        auts = pynauty.autgrp(g)[0]
-        aut_order = groups.order([[p[v] + 1 for v in range(n)] for p in auts], n)
+        if whole_ball is not None and whole_ball(i):
+            continue
+        try:
+            g, signature = rooted_view(i)
+        except nauty_graph.TooLarge as exc:
+            raise NoNauty(f"{i}'s rooted view: {exc}") from None
+        aut_order = groups.order(nauty_graph.position_generators(pynauty.autgrp(g)[0], n), n)
         stab = order // len(orbit)
         if aut_order != stab:
             return mismatch.format(i=i, aut=aut_order, stab=stab)
