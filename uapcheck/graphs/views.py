@@ -317,10 +317,10 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
 BALL_MASKS_MAX_N = 4096  # the probe keeps one n-bit mask per position it met: n²/8 bytes at most
 
 
-def _ball_mask(nb: Neighbourhoods, v: int, radius: int) -> int:
-    """The positions at distance ≤ radius from v (0-based), as the bits of an int."""
-    seen = {v}
-    frontier = [v]
+def _within(nb: Neighbourhoods, sources: Iterable[int], radius: int) -> set:
+    """The positions (0-based) at distance ≤ radius from some source."""
+    seen = set(sources)
+    frontier = list(seen)
     for _ in range(radius):
         nxt = []
         for x in frontier:
@@ -329,10 +329,15 @@ def _ball_mask(nb: Neighbourhoods, v: int, radius: int) -> int:
                     seen.add(w)
                     nxt.append(w)
         frontier = nxt
-        if not frontier:
+        if not frontier or len(seen) == nb.n:
             break
+    return seen
+
+
+def _ball_mask(nb: Neighbourhoods, v: int, radius: int) -> int:
+    """The positions at distance ≤ radius from v (0-based), as the bits of an int."""
     bits = bytearray((nb.n >> 3) + 1)
-    for w in seen:
+    for w in _within(nb, (v,), radius):
         bits[w >> 3] |= 1 << (w & 7)
     return int.from_bytes(bits, "little")
 
@@ -353,22 +358,10 @@ def _blind_by_masks(nb: Neighbourhoods, bad: Iterable[int], radius: int, balls: 
 
 def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int) -> Optional[int]:
     """A position (0-based) at distance > radius from every bad position, if any."""
-    n = nb.n
-    seen = set(bad)
-    frontier = list(seen)
-    for _ in range(radius):
-        nxt = []
-        for v in frontier:
-            for w in nb.outs[v]:
-                if w not in seen:
-                    seen.add(w)
-                    nxt.append(w)
-        frontier = nxt
-        if len(seen) == n or not frontier:
-            break
-    if len(seen) == n:
+    seen = _within(nb, bad, radius)
+    if len(seen) == nb.n:
         return None
-    return next(v for v in range(n) if v not in seen)
+    return next(v for v in range(nb.n) if v not in seen)
 
 
 def _candidate_pairs(nb: "Neighbourhoods") -> Iterable[tuple[int, int]]:
