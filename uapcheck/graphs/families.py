@@ -185,7 +185,18 @@ def _match(heads, n, params, biases, positional):
     if kinds == ["dilated", "window"]:
         return _window_dilated(n, _param(by["window"]), *by["dilated"].args)
     from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
-    return match_union(kinds, by, n)
+    return _or_hubs(match_union(kinds, by, n), kinds, atoms, n)
+
+
+def _or_hubs(found, kinds: list, atoms: list, n):
+    """Theorems F30–F33 (globals added to a base, ``graphs/hub_unions.py``) where no theorem above decides:
+    no family, or the open family of cyclic offsets other than {±1} with globals."""
+    if found is None or (isinstance(found, OpenFamily) and kinds == ["coffsets", "global"]):
+        from .hub_unions import match_hubs
+        hub = match_hubs(atoms, n)
+        if hub is not None:
+            return hub
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
