@@ -1,0 +1,69 @@
+"""`uapcheck verify` on Theorems F31 and F33 (docs/theory.md §11.11): globals added to a base pattern at
+symbolic n; the verifier's own table (uapcheck/verifier/hub_unions.py) re-derives the range, the order and the
+witness, re-checks them on its own arcs, and a forged claim is rejected naming its step."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from certificates import certificate
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.parse import parse_source
+from uapcheck.verifier import REJECTED, VERIFIED, families, verify
+from uapcheck.verifier.trees import encode
+
+
+def _cert_of(text: str) -> dict:
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _symbolic(pattern: str) -> str:
+    return f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+@pytest.mark.parametrize("name, theorem", [("window_strided_global_n.uap", "F33"),
+                                           ("window_wide_strided_global_n.uap", "F33"),
+                                           ("dilated_global_n.uap", "F31")])
+def test_the_catalog_files_rest_on_the_verifier_s_own_theorem(name, theorem):
+    report = verify(certificate(name))
+    assert report.ok and report.complete
+    for s in report.steps:
+        if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
+            assert s.outcome == VERIFIED and f"Theorem {theorem}" in s.reason and "instances" in s.reason
+
+
+@pytest.mark.parametrize("pattern", ["offsets {0, 1, 2} + global(1)", "window(1) + dilated(3, 4) + global(2)",
+                                     "offsets {-1, -3} + star", "window(1) + strided(3) + global(1)",
+                                     "offsets {0, 1, 2} cyclic + global(2)", "dilated(1, 2) + global(2)"])
+def test_other_members_are_rechecked(pattern):
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+
+
+def test_the_table_matches_by_the_theorems_hypotheses():
+    def fam(pattern):
+        return families.match(parse_source(_symbolic(pattern), "t.uap"))
+    assert fam("dilated(2, 3) + global(1)").theorem == "F31"
+    assert fam("window(2) + strided(3) + global(1)").theorem == "F33"
+    assert not fam("window(2) + strided(3) + global(1)").least
+    assert fam("window(1) + strided(5) + global(2)").witness(40)[0] == 3
+    assert fam("window(1) cyclic + strided(5) + global(2)") is None
+    assert fam("blocks(4) + strided(3) + global(1)") is None
+
+
+def test_a_forged_order_is_rejected():
+    cert = _cert_of(_symbolic("window(1) + strided(5) + global(2)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order"] = encode(8)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_a_forged_range_is_rejected():
+    cert = _cert_of(_symbolic("dilated(2, 3) + global(1)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["from"] = encode(10)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)

@@ -1,0 +1,159 @@
+"""Theorems F30–F33 (docs/theory.md §11.11), restated for the verifier with its own reading of the
+re-parsed pattern: globals added to a base pattern, integer parameters.
+
+    F31 global(g) (or star) + a union of window, offsets and dilated parts, every offset at most r:
+        n ≥ g + 3r + 3 (and ≥ 4r + 3 with a cyclic part): D = 2, 3 layers (least), the witness the swap
+        (g+2r+2 g+2r+3) at position g + 1; G (F32) when every cyclic part has offsets at most g and then
+        - every part offsets of one sign with ±1 among them: S_g on the globals (order g!), n ≥ g + 2;
+        - dilated(w, r) alone: order g!·2^r·e!·(r − e)! with n − g ≡ e (mod r), n ≥ g + r(2w + 1);
+        - window(w) + dilated(w', r): S_g × the reflection of the rest (order 2·g!), from g + the range of
+          the verifier's own F9 or F15;
+    F33 window(w) + strided(s) + global(g): n ≥ g + the reflection's range (F7's group range, or s(4w + 3)):
+        D = 2, order 2·g!; 3 layers least with the theorem's witness when s ≥ w + 3 or (w, s) = (1, 3)
+        (n ≥ g + 2s + w + 2, or g + 9), else 3 layers, not least.
+
+The instance check (`families.instance_problem`) then re-checks D, |G| and the witness on the verifier's
+own arcs at the first lengths of the range.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def _swap(n: int, a: int, b: int) -> list:
+    return [b if k == a else a if k == b else k for k in range(1, n + 1)]
+
+
+def _offsets_of(q) -> Optional[list]:
+    """The integer offsets of a local part (window: ±1..±w; offsets: as listed, 0 dropped; dilated: ±kr)."""
+    if isinstance(q, S.Window):
+        w = _int(q.w)
+        return None if w is None or w < 1 else [k for k in range(-w, w + 1) if k]
+    if isinstance(q, S.Offsets):
+        ks = [_int(k) for k in q.offsets]
+        return None if any(k is None for k in ks) else [k for k in ks if k]
+    if isinstance(q, S.Dilated):
+        w, r = _int(q.w), _int(q.r)
+        return None if w is None or r is None or w < 1 or r < 2 else [s * k * r for k in range(1, w + 1) for s in (1, -1)]
+    return None
+
+
+def match(parts: list):
+    """The verifier's Family for these union parts (one global part and a base), or None."""
+    glob = [q for q in parts if isinstance(q, (S.Global, S.Star))]
+    base = [q for q in parts if not isinstance(q, (S.Global, S.Star))]
+    if len(glob) != 1 or not base:
+        return None
+    g = 1 if isinstance(glob[0], S.Star) else _int(glob[0].g)
+    if g is None or g < 1:
+        return None
+    kinds = sorted(type(q).__name__ for q in base)
+    if kinds == ["Strided", "Window"]:
+        win = next(q for q in base if isinstance(q, S.Window))
+        w, s = _int(win.w), _int(next(q for q in base if isinstance(q, S.Strided)).s)
+        if win.cyclic or w is None or s is None or w < 1 or s < 2:
+            return None
+        return _window_strided(g, w, s)
+    if not all(isinstance(q, (S.Window, S.Offsets, S.Dilated)) for q in base):
+        return None
+    offsets = [_offsets_of(q) for q in base]
+    if any(o is None for o in offsets) or not any(offsets):
+        return None
+    return _local(g, base, offsets)
+
+
+def _local(g: int, base: list, offsets: list):
+    from .families import Family
+    r = max(abs(k) for o in offsets for k in o)
+    cyclic = any(getattr(q, "cyclic", False) for q in base)
+    low = max(g + 3 * r + 3, 4 * r + 3) if cyclic else g + 3 * r + 3
+    a = g + 2 * r + 2
+
+    def witness(n):
+        return g + 1, _swap(n, a, a + 1)
+    found = _local_group(g, base, offsets)
+    if found is None:
+        return Family("F31", low, 2, 3, True, lambda n: sympy.nan, 1, None, witness)
+    glow, order, modulus, name = found
+    return Family("F31", max(low, glow), 2, 3, True, order, modulus, name, witness)
+
+
+def _local_group(g: int, base: list, offsets: list):
+    """(range, order, modulus, name test) of F32's group, or None (not proved)."""
+    from . import families
+    for q, o in zip(base, offsets):
+        if getattr(q, "cyclic", False) and max(abs(k) for k in o) > g:
+            return None  # wrap-around arcs inside the non-globals
+    ks = {k for o in offsets for k in o}
+    if all(isinstance(q, S.Offsets) for q in base) and (
+            (min(ks) > 0 and 1 in ks) or (max(ks) < 0 and -1 in ks)):
+        def trivial(text):
+            return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ") and "×" not in text
+        return g + 2, lambda n: sympy.factorial(g), 1, trivial
+    if len(base) == 1 and isinstance(base[0], S.Dilated):
+        w, r = int(base[0].w), int(base[0].r)
+
+        def order(n):
+            from .symbolic_unions import _residue_of
+            found = _residue_of(n, r)
+            e = ((int(n) if found is None else found[1]) - g) % r
+            return sympy.factorial(g) * 2 ** r * sympy.factorial(e) * sympy.factorial(r - e)
+
+        def paths(text):
+            return f"residue classes mod {r}" in text and "path" in text
+        return g + r * (2 * w + 1), order, r, paths
+    kinds = sorted(type(q).__name__ for q in base)
+    if kinds == ["Dilated", "Window"]:
+        win = next(q for q in base if isinstance(q, S.Window))
+        dil = next(q for q in base if isinstance(q, S.Dilated))
+        w, wd, r = int(win.w), int(dil.w), int(dil.r)
+        fam = families._f15(w, wd, r) if r >= w + 2 else (
+            families._f9(w, wd, r) if 2 <= r <= w + 1 and wd * r >= w + 2 else None)
+        if fam is None:
+            return None
+        return g + fam.low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
+    return None
+
+
+def _reflection_name(g: int):
+    def name(text):
+        if g == 1:
+            return text == "the reflection of {2, …, n}"
+        return text.startswith(f"S_{g} on {{1, ") and text.endswith(f"× the reflection of {{{g + 1}, …, n}}")
+    return name
+
+
+def _window_strided(g: int, w: int, s: int):
+    from . import families
+    from .families import Family
+    if 2 <= s <= w + 1:
+        d_star = w + 2 if (w + 1) % s == 0 else w + 1
+        extent = next((1 + k * w for k in range(max(1, w - 1), w + 5) if families._cross_ball_separates(w, s, k)), None)
+        if extent is None:
+            return None
+        mlow = max(d_star + 1, s * (4 * w + 3), 2 * w + 1, extent)
+    else:
+        mlow = s * (4 * w + 3)
+
+    def order(n):
+        return 2 * sympy.factorial(g)
+    if (w, s) == (1, 3):
+        def witness(n):
+            return g + 1, _swap(n, g + 3, g + 5)
+        return Family("F33", max(g + mlow, g + 9), 2, 3, True, order, 1, _reflection_name(g), witness)
+    if s >= w + 3:
+        a = g + s + w + 2
+        b = a + s if s >= 2 * w + 2 else a + 1
+
+        def witness_(n):
+            return g + 1, _swap(n, a, b)
+        return Family("F33", max(g + mlow, g + 2 * s + w + 2), 2, 3, True, order, 1, _reflection_name(g), witness_)
+    return Family("F33", g + mlow, 2, 3, False, order, 1, _reflection_name(g), None)
