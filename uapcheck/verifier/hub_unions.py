@@ -67,6 +67,12 @@ def match(parts: list):
     offsets = [_offsets_of(q) for q in base]
     if any(o is None for o in offsets) or not any(offsets):
         return None
+    ks = {k for o in offsets for k in o}
+    w = max(abs(k) for k in ks)
+    if ks == set(range(-w, w + 1)) - {0}:
+        return None  # a window (cyclic or not) with globals: Theorems F2, F3, F10
+    if len(base) == 1 and isinstance(base[0], S.Offsets) and base[0].cyclic and ks in ({1}, {-1}):
+        return None  # Theorem F24
     return _local(g, base, offsets)
 
 
