@@ -64,8 +64,9 @@ def match(parts: list):
         return _window_strided(g, w, s)
     if not all(isinstance(q, (S.Window, S.Offsets, S.Dilated)) for q in base):
         return None
-    offsets = [_offsets_of(q) for q in base]
-    if any(o is None for o in offsets) or not any(offsets):
+    found = [_offsets_of(q) for q in base]
+    offsets = [o for o in found if o is not None]
+    if len(offsets) != len(found) or not any(offsets):
         return None
     ks = {k for o in offsets for k in o}
     w = max(abs(k) for k in ks)
