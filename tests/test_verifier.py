@@ -316,6 +316,13 @@ def test_verify_reports_unreadable_certificates_in_one_line(tmp_path):
     assert "Traceback" not in p.stderr
 
 
+def test_verify_given_a_uap_file_says_how_to_write_its_certificate():
+    p = run("verify", "catalog/softmax.uap")
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "this is a .uap file, not a certificate" in p.stderr
+    assert "uapcheck --certificate OUT.json FILE.uap" in p.stderr and "Traceback" not in p.stderr
+
+
 @pytest.mark.parametrize("target", ["missing-dir/x.json", "/dev/full"])
 def test_an_unwritable_certificate_path_is_one_line_and_exit_2(tmp_path, target):
     if target == "/dev/full" and not Path("/dev/full").exists():

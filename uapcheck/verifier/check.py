@@ -86,6 +86,9 @@ def load(path: str) -> dict:
     try:
         cert = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        if path.endswith(".uap") or raw.lstrip()[:12] == b"architecture":
+            raise Malformed("this is a .uap file, not a certificate: write its certificate with "
+                            "`uapcheck --certificate OUT.json FILE.uap`, then run `uapcheck verify OUT.json`") from None
         raise Malformed(f"not a JSON certificate ({str(exc).splitlines()[0][:120]})") from None
     validate(cert)
     return cert
