@@ -154,17 +154,32 @@ def test_claimed_smaller_group_fails_the_expectation():
     assert result.verdict == "UAP" and result.expect_holds is False
 
 
-def test_running_out_of_time_is_inconclusive_and_names_the_step():
+class _JumpingClock:
+    """A CPU clock that jumps past every deadline once the first budget is set: the budget then runs out
+    at the next step, however fast the machine and however warm the caches (a scaled-down real budget
+    let a warm analysis finish in time)."""
+
+    def __init__(self) -> None:
+        import time
+        self._real = time.process_time
+        self.calls = 0
+
+    def process_time(self) -> float:
+        self.calls += 1
+        return self._real() + (0.0 if self.calls <= 1 else 1e6)
+
+
+def test_running_out_of_time_is_inconclusive_and_names_the_step(monkeypatch):
     from sympy.core.cache import clear_cache
 
     from uapcheck import budget, memo
-    budget.set_scale(1e-5)
     clear_cache()
     memo.clear_caches()  # an analysis cached by an earlier test would not spend the budget
+    monkeypatch.setattr(budget, "time", _JumpingClock())
     try:
         result = uapcheck.check("param gamma > 0\nattention { kernel k(x, y) = exp(-gamma * |x - y|^2) }\n")
     finally:
-        budget.set_scale(1.0)
+        monkeypatch.undo()
         clear_cache()
         memo.clear_caches()
     assert result.verdict == "INCONCLUSIVE"

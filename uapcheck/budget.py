@@ -167,6 +167,21 @@ def _on_timer(signum, frame) -> None:
     raise BudgetExceeded(target.step, target.seconds)
 
 
+def _raise_if_expired() -> None:
+    """Entering a budget when an enclosing one has already run out raises at once, as the timer would:
+    re-arming the timer on every entry and exit would otherwise postpone it while steps stay short."""
+    now = time.process_time()
+    expired = [f for f in _stack if f.deadline is not None and f.deadline <= now]
+    if not expired:
+        return
+    outer = next((f for f in expired if f.whole_file), None)
+    if outer is not None:
+        outer.fired = True
+        raise FileBudgetExceeded(current_step(), f"CPU time budget of {outer.seconds:g} s")
+    expired[0].fired = True
+    raise BudgetExceeded(expired[0].step, expired[0].seconds)
+
+
 def _arm(minimum: float = 0.001) -> None:
     deadlines = [f.deadline for f in _stack if f.deadline is not None]
     if not deadlines:
@@ -184,6 +199,7 @@ def _budget(frame: _Frame):
     if usable and frame.deadline is not None:
         # Never extend an enclosing deadline: keep the tighter.
         frame.deadline = min([frame.deadline] + [f.deadline for f in _stack if f.deadline is not None])
+        _raise_if_expired()
     _stack.append(frame)
     _publish()
     if usable:

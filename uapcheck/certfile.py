@@ -120,6 +120,8 @@ def _outs(graphs, n):
 
 
 def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
+    from .graphs.normal_form import normalise_spec
+    spec = normalise_spec(spec)[0]  # the pattern steps are about the normal forms (PAT-NORMAL, §11.13)
     n = spec.tokens
     ev = step.evidence
     if not isinstance(n, int):

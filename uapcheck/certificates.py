@@ -769,6 +769,107 @@ class BucketRange(Certificate):
         return {"kind": self.kind, "n": self.n, "buckets": self.buckets, "max distance": self.max_distance}
 
 
+def _arc_key(p) -> tuple:
+    """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
+    offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them
+    (union of the windows', dilated parts' and offsets' sets); the number of leading globals (the largest);
+    the block sizes not dividing another; the strides not a multiple of another; every other part as
+    written. Two unions with equal keys have the same arcs at every n (an arc j − i = d of a non-cyclic set
+    with d in the cyclic set is a cyclic arc; blocks(b) ⊆ blocks(c) when b | c; strided(t) ⊆ strided(s)
+    when s | t). A part with a named size is kept as written."""
+    from . import spec as S
+
+    def ints(*ts) -> bool:
+        return all(isinstance(t, int) and not isinstance(t, bool) for t in ts)
+
+    def num(t) -> int:
+        assert isinstance(t, int)
+        return t
+
+    def parts(q):
+        return [r for x in q.parts for r in parts(x)] if isinstance(q, S.PatternUnion) else [q]
+    cyclic: set = set()
+    linear: set = set()
+    globs: list = []
+    blocks: set = set()
+    strides: set = set()
+    others: set = set()
+    full = False
+    for q in parts(p):
+        if isinstance(q, S.Full):
+            full = True
+        elif isinstance(q, S.Window) and ints(q.w) and num(q.w) >= 0:
+            (cyclic if q.cyclic else linear).update(range(-num(q.w), num(q.w) + 1))
+        elif isinstance(q, S.Offsets) and ints(*q.offsets):
+            (cyclic if q.cyclic else linear).update(q.offsets)
+        elif isinstance(q, S.Dilated) and ints(q.w, q.r) and num(q.w) >= 0 and num(q.r) >= 1:
+            linear.update(k * num(q.r) for k in range(-num(q.w), num(q.w) + 1))
+        elif isinstance(q, S.Star):
+            globs.append(1)
+        elif isinstance(q, S.Global) and ints(q.g):
+            globs.append(num(q.g))
+        elif isinstance(q, S.Blocks) and ints(q.b) and num(q.b) >= 1:
+            blocks.add(num(q.b))
+        elif isinstance(q, S.Strided) and ints(q.s) and num(q.s) >= 1:
+            strides.add(num(q.s))
+        else:
+            others.add(q)
+    if full:
+        return ("full",)
+    return (frozenset(cyclic), frozenset(linear - cyclic), max(globs, default=0),
+            frozenset(b for b in blocks if not any(c != b and c % b == 0 for c in blocks)),
+            frozenset(s for s in strides if not any(t != s and s % t == 0 for t in strides)), frozenset(others))
+
+
+@dataclass(frozen=True)
+class SameArcs(Certificate):
+    """Each rewritten head's pattern as written and its normal form (graphs/normal_form.py) have the same
+    arcs at every n: the check compares their arc keys (`_arc_key`), computed part by part without the
+    rewrites. The JSON gives the normal form as typed parts (a part kept as written by its index among
+    the written parts), for the verifier."""
+
+    heads: tuple  # ((head index from 0, as written, normal form), ...), one per rewritten head
+    kind = "same arcs"
+
+    def check(self) -> None:
+        if not self.heads:
+            _reject(SameArcs, "no pattern was rewritten")
+        for _, written, normal in self.heads:
+            if _arc_key(written) != _arc_key(normal):
+                _reject(SameArcs, "the normal form does not have the arcs of the pattern as written")
+
+    def to_json(self) -> Any:
+        from .show import show_pattern
+        return {"kind": self.kind, "heads": [
+            {"head": i + 1, "written": show_pattern(a), "normal form": show_pattern(b), "parts": _typed_parts(a, b)}
+            for i, a, b in self.heads]}
+
+
+def _typed_parts(written, normal) -> list:
+    """The normal form's parts as JSON: {"as written": k} (the k-th written part, from 1) or the part's
+    kind and integer sizes."""
+    from . import spec as S
+
+    def flat(q):
+        return [r for x in q.parts for r in flat(x)] if isinstance(q, S.PatternUnion) else [q]
+    mine = flat(written)
+    out: list = []
+    for q in flat(normal):
+        if q in mine:
+            out.append({"as written": mine.index(q) + 1})
+        elif isinstance(q, S.Window):
+            out.append({"window": q.w, "cyclic": q.cyclic})
+        elif isinstance(q, S.Offsets):
+            out.append({"offsets": list(q.offsets), "cyclic": q.cyclic})
+        elif isinstance(q, S.Global):
+            out.append({"global": q.g})
+        elif isinstance(q, S.Full):
+            out.append({"full": True})
+        else:
+            raise TypeError(f"a normal form part of an unexpected kind: {q!r}")
+    return out
+
+
 @dataclass(frozen=True)
 class StandardFamily(Certificate):
     """A pattern fact of a standard family at symbolic n, or at a concrete n in the theorem's range

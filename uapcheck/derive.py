@@ -12,6 +12,7 @@ from .asymptotics import Undecided
 from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
+from .graphs.normal_form import normalise_spec
 from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets,
                     verdict, witness)
 from .render.notebook import ResultViews
@@ -240,9 +241,14 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
             # heads whose bias kind stands for fixed position weights (not a trainable bias): §11.10
             fixed = frozenset(k for k, h in enumerate(spec.heads)
                               if h.position is not None and h.position.kind != "buckets")
-            outcome = pattern.pattern_premises(group_spec, fixed)
+            # a union written in several parts is analysed as the pattern it is (docs/theory.md §11.13)
+            normal_spec, rewrites = normalise_spec(group_spec)
+            normal = [pattern.normal_form_step(tuple((k, a.pattern, b.pattern) for k, (a, b) in
+                                                     enumerate(zip(group_spec.heads, normal_spec.heads))
+                                                     if a.pattern != b.pattern), rewrites)] if rewrites else []
+            outcome = pattern.pattern_premises(normal_spec, fixed)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
-        structure, diameter = list(outcome.structure), outcome.diameter
+        structure, diameter = [*normal, *outcome.structure], outcome.diameter
     else:
         with stage("the symmetry group"):
             group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)

@@ -16,8 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (Diameter, FarPair, Generators, Inference, StandardFamily, Trusted, Unreachable,
-                            ViewWitness)
+from ..certificates import (Diameter, FarPair, Generators, Inference, SameArcs, StandardFamily, Trusted,
+                            Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
@@ -157,6 +157,22 @@ def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.St
                                    " attention layers"),
                           proof.PROVED, evidence=dict(evidence, patterns=desc), notes=notes,
                           facts={"diameter": diameter, "exact": exact}, certificate=certificate)
+
+
+CITE_NORMAL = proof.derived("Definition 4", text="the normal form of a union of structured patterns: set "
+                            "identities on the arcs, for every n (docs/theory.md §11.13)")
+
+
+@proof.rule("PAT-NORMAL", "A union of patterns analysed as the pattern it is", CITE_NORMAL,
+            statuses=(proof.PROVED,), certificates=(SameArcs,))
+def normal_form_step(heads: tuple, reasons: tuple) -> proof.Step:
+    """The heads' patterns as written ((head index, written, normal form), ...) have the arcs of their
+    normal forms (graphs/normal_form.py): the later pattern steps analyse the normal forms."""
+    shown = "; ".join(f"{show_pattern(a)} has the arcs of {show_pattern(b)}" for _, a, b in heads)
+    return proof.conclude(f"{shown}, at every n, so the pattern steps below analyse the latter", proof.PROVED,
+                          evidence={"rewrites": list(reasons),
+                                    "normal form": [show_pattern(b) for _, _, b in heads]},
+                          certificate=SameArcs(tuple(heads)))
 
 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE,

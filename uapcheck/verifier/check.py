@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import spec as S
-from . import clock, kernels, patterns, structure
+from . import clock, kernels, normal_form, patterns, structure
 from .trees import TreeError
 
 SCHEMA = "uapcheck-certificate/1"
@@ -177,6 +177,7 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
         steps[s["id"]] = s
         order.append(s["id"])
     ctx = Context(cert, spec, steps, order, {}, kernels.param_symbols(spec))
+    normal_form.apply(ctx)  # PAT-NORMAL first: the later pattern steps are re-checked on the normal forms
     try:
         structure.assign_heads(ctx)
     except structure.StructureError as exc:

@@ -66,10 +66,11 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
             return None
         wv = sympy.Integer(w) if kind == "int" else symbols[w]
         if not p.cyclic:
+            # the group's range starts at 2w + 1 for the pattern's own w (a literal w is not a param value)
             return Lemma("window", w if kind == "name" else None, sympy.ceiling((n - 1) / wv), "reflection",
-                         lambda x: 2 * x + 1, True)
+                         (lambda x: 2 * x + 1) if kind == "name" else (lambda x, w=w: 2 * w + 1), True)
         return Lemma("cyclic window", w if kind == "name" else None, sympy.ceiling(sympy.floor(n / 2) / wv), "D_n",
-                     lambda x: 2 * x + 3, False, rooted_from=(lambda x: 2 * x + 3) if kind == "name" else (lambda x, w=w: 2 * w + 3))
+                     (lambda x: 2 * x + 3) if kind == "name" else (lambda x, w=w: 2 * w + 3), False, rooted_from=(lambda x: 2 * x + 3) if kind == "name" else (lambda x, w=w: 2 * w + 3))
     if isinstance(p, S.Offsets) and p.cyclic and all(isinstance(o, int) and not isinstance(o, bool) for o in p.offsets):
         offs = set(p.offsets) - {0}
         w = len(offs)

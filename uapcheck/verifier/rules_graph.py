@@ -76,6 +76,15 @@ def _symbolic(ctx, s, by_lemma, by_family):
     return by_lemma(ctx, s)
 
 
+@checker("PAT-NORMAL")
+def normal_form(ctx, s):
+    """Checked before every other step (normal_form.apply), so the later steps see the normal forms."""
+    ok, why = ctx.cache.get(("normal form", s["id"]), (False, "the step was not checked before the others"))
+    if not ok:
+        raise Reject(why)
+    return VERIFIED, why
+
+
 @checker("PAT-CONNECTED")
 def connected(ctx, s):
     if s["status"] != "proved":

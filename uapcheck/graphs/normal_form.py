@@ -1,0 +1,176 @@
+"""The normal form of a union of structured patterns (docs/theory.md §11.13): rewrites that keep every
+arc, for every n, so a union written in several parts is analysed as the pattern it is.
+
+Each rewrite is a set identity on the arcs (j attends to i, or not), stated with its reason:
+
+- `star` is `global(1)`; global(g) ∪ global(h) = global(max(g, h)) (i attends to j iff i ≤ g or j ≤ g);
+- cyclic windows and cyclic offsets are one cyclic offset set, the union of theirs: (j − i) mod n ∈ A or
+  (j − i) mod n ∈ B iff (j − i) mod n ∈ A ∪ B; written `window(w) cyclic` when the set is {−w, …, w};
+- a part with a non-cyclic offset set (window(w) = {−w, …, w}, dilated(w, r) = {k·r : |k| ≤ w}, offsets) adds
+  no arc when its set lies inside the cyclic set (j − i = d with d in the cyclic set is an arc of it) or
+  inside another part's non-cyclic set; several non-cyclic `offsets` are one, the union of their sets;
+- blocks(b) ⊆ blocks(c) when b | c (the blocks of c are unions of blocks of b: both start at 1);
+- strided(t) ⊆ strided(s) when s | t; `full` contains every arc.
+
+Only parts whose sizes are integer literals are rewritten (a named size is left as written). Parts of
+other kinds (causal, random, edges, sinks, columns, listed globals, blockwise, intersections) are kept
+as written; the rewrites of the others still hold, since a union is a union of arc sets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from .. import spec as S
+from ..show import show_pattern
+
+
+@dataclass(frozen=True)
+class Normalised:
+    pattern: S.Pattern
+    reasons: tuple[str, ...]  # one line per rewrite, in the order applied; empty: nothing changed
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def offset_set(p: S.Pattern) -> Optional[frozenset]:
+    """The offsets j − i of a part that is an offset set with integer sizes (0 included when the part
+    has it), or None."""
+    if isinstance(p, S.Window):
+        w = _int(p.w)
+        return None if w is None or w < 0 else frozenset(range(-w, w + 1))
+    if isinstance(p, S.Dilated):
+        w, r = _int(p.w), _int(p.r)
+        return None if w is None or r is None or w < 0 or r < 1 else frozenset(k * r for k in range(-w, w + 1))
+    if isinstance(p, S.Offsets):
+        vals = [_int(t) for t in p.offsets]
+        return None if any(v is None for v in vals) else frozenset(v for v in vals if v is not None)
+    return None
+
+
+def _set(p: S.Pattern) -> frozenset:
+    values = offset_set(p)
+    if values is None:
+        raise TypeError(f"not an offset set with integer sizes: {p!r}")
+    return values
+
+
+def _cyclic(p: S.Pattern) -> bool:
+    return isinstance(p, (S.Window, S.Offsets)) and p.cyclic and offset_set(p) is not None
+
+
+def _linear(p: S.Pattern) -> bool:
+    if isinstance(p, (S.Window, S.Offsets)) and p.cyclic:
+        return False
+    return isinstance(p, (S.Window, S.Offsets, S.Dilated)) and offset_set(p) is not None
+
+
+def _as_set_pattern(values: frozenset, cyclic: bool) -> S.Pattern:
+    w = max((abs(v) for v in values), default=0)
+    if values == frozenset(range(-w, w + 1)):
+        return S.Window(w, cyclic)
+    return S.Offsets(tuple(sorted(values)), cyclic)
+
+
+def _flatten(p: S.Pattern) -> list:
+    return [q for part in p.parts for q in _flatten(part)] if isinstance(p, S.PatternUnion) else [p]
+
+
+def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
+    """The normal form of one head's pattern, with the reasons; the pattern itself when no rewrite applies."""
+    if not isinstance(p, S.PatternUnion):
+        values = offset_set(p) if isinstance(p, S.Offsets) else None
+        if isinstance(p, S.Offsets) and values is not None:
+            window = _as_set_pattern(values, p.cyclic)
+            if isinstance(window, S.Window):
+                return Normalised(window, (f"{show_pattern(p)} = {show_pattern(window)} (the same offsets)",))
+        return Normalised(p, ())
+    parts = _flatten(p)
+    reasons: list[str] = []
+    if any(isinstance(q, S.Full) for q in parts) and len(parts) > 1:
+        return Normalised(S.Full(), (f"{show_pattern(p)} contains `full`, so it has every arc: it is `full`",))
+    out = list(dict.fromkeys(parts))
+    if len(out) < len(parts):
+        reasons.append("a part written twice adds no arc")
+    globs = [q for q in out if isinstance(q, S.Star) or (isinstance(q, S.Global) and _int(q.g) is not None)]
+    if len(globs) > 1:
+        size = max(1 if isinstance(q, S.Star) else q.g for q in globs)
+        merged: S.Pattern = S.Global(size)
+        reasons.append(" ∪ ".join(show_pattern(q) for q in globs) + f" = global({size}) (star = global(1); "
+                       "i attends to j iff i or j is among the first g positions)")
+        first = out.index(globs[0])
+        out = [q for q in out if q not in globs]
+        out.insert(first, merged)
+    cyc = [q for q in out if _cyclic(q)]
+    if len(cyc) > 1:
+        union = frozenset().union(*[_set(q) for q in cyc])
+        merged = _as_set_pattern(union, True)
+        reasons.append(" ∪ ".join(show_pattern(q) for q in cyc) + f" = {show_pattern(merged)} (one cyclic offset set, "
+                       "the union of theirs)")
+        first = out.index(cyc[0])
+        out = [q for q in out if q not in cyc]
+        out.insert(first, merged)
+        cyc = [merged]
+    cyclic_set = _set(cyc[0]) if cyc else frozenset()
+    offs = [q for q in out if isinstance(q, S.Offsets) and _linear(q)]
+    if len(offs) > 1:
+        union = frozenset().union(*[_set(q) for q in offs])
+        merged = _as_set_pattern(union, False)
+        reasons.append(" ∪ ".join(show_pattern(q) for q in offs) + f" = {show_pattern(merged)} (one offset set, the "
+                       "union of theirs)")
+        first = out.index(offs[0])
+        out = [q for q in out if q not in offs]
+        out.insert(first, merged)
+    for q in [q for q in out if _linear(q)]:
+        mine = _set(q)
+        if cyc and mine <= cyclic_set:
+            reasons.append(f"{show_pattern(q)} ⊆ {show_pattern(cyc[0])} (its offsets are among the cyclic ones): "
+                           "it adds no arc")
+            out.remove(q)
+            continue
+        for other in out:
+            theirs = offset_set(other) if _linear(other) else None
+            if other is not q and theirs is not None and mine <= theirs and (
+                    mine != theirs or out.index(other) < out.index(q)):
+                reasons.append(f"{show_pattern(q)} ⊆ {show_pattern(other)} (its offsets are among the other's): "
+                               "it adds no arc")
+                out.remove(q)
+                break
+    for kind, field in ((S.Blocks, "b"), (S.Strided, "s")):
+        sizes = {q: getattr(q, field) for q in out if isinstance(q, kind) and (_int(getattr(q, field)) or 0) >= 1}
+        for q, mine in sizes.items():
+            # blocks(b) ⊆ blocks(c) when b | c; strided(t) ⊆ strided(s) when s | t
+            other = next((o for o, theirs in sizes.items() if o is not q and o in out and theirs != mine and
+                          (theirs % mine == 0 if kind is S.Blocks else mine % theirs == 0)), None)
+            if other is not None:
+                reasons.append(f"{show_pattern(q)} ⊆ {show_pattern(other)} ("
+                               + ("its blocks are unions of the smaller blocks" if kind is S.Blocks else
+                                  "a multiple of the larger stride is a multiple of the smaller")
+                               + "): it adds no arc")
+                out.remove(q)
+    if not reasons:
+        return Normalised(p, ())
+    result = out[0] if len(out) == 1 else S.PatternUnion(tuple(out))
+    return Normalised(result, tuple(reasons))
+
+
+def normalise_spec(spec: S.Spec) -> tuple[S.Spec, tuple[str, ...]]:
+    """The spec with each head's pattern in normal form, and the reasons (prefixed by the head when there
+    are several heads); the spec itself when nothing changes."""
+    heads = []
+    reasons: list[str] = []
+    for i, h in enumerate(spec.heads):
+        if isinstance(h.pattern, S.PatternSequence):
+            heads.append(h)
+            continue
+        got = normalise(h.pattern)
+        if got.reasons:
+            label = f"head {h.label or i + 1}: " if len(spec.heads) > 1 else ""
+            reasons.extend(label + r for r in got.reasons)
+            h = replace(h, pattern=got.pattern)
+        heads.append(h)
+    if not reasons:
+        return spec, ()
+    return replace(spec, heads=tuple(heads)), tuple(reasons)
