@@ -132,10 +132,12 @@ def test_the_verifier_rejects_a_tampered_normal_form():
     assert {s.rule: s.outcome for s in verify(cert).steps}["PAT-NORMAL"] == VERIFIED
 
 
-@pytest.mark.parametrize("pattern", ["window(2)", "window(3)", "window(2) cyclic", "window(4) cyclic"])
+@pytest.mark.parametrize("pattern", ["window(2)", "window(3)", "window(2) cyclic", "window(4) cyclic",
+                                     "offsets {0, 1, 2, 3} cyclic", "offsets {-2, -1, 0} cyclic"])
 def test_a_window_at_symbolic_n_is_verified_from_its_own_range(pattern):
-    """The verifier's `window` lemma once checked G = the reflection at n = 3 for window(2) (where the
-    pattern is complete): the range starts at 2w + 1 for the pattern's own w, not for w = 1."""
+    """The verifier's `window` and `one-sided` lemmas once checked the group at n = 3 for window(2) and
+    offsets {0, 1, 2, 3} cyclic (where the pattern is complete): the range starts at 2w + 1 (2w + 2) for the
+    pattern's own w, not for w = 1."""
     report = verify(_certificate(_file(pattern)))
     assert report.ok and report.complete
     assert {s.rule: s.outcome for s in report.steps}["SYM-AUT"] == VERIFIED

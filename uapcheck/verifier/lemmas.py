@@ -75,7 +75,7 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
         offs = set(p.offsets) - {0}
         w = len(offs)
         if offs == set(range(1, w + 1)) or offs == set(range(-w, 0)):
-            return Lemma("one-sided", None, sympy.ceiling((n - 1) / sympy.Integer(w)), "C_n", lambda x: 3, False,
+            return Lemma("one-sided", None, sympy.ceiling((n - 1) / sympy.Integer(w)), "C_n", lambda x, w=w: 2 * w + 2, False,
                          rooted_from=lambda x, w=w: 2 * w + 2)
     return None
 

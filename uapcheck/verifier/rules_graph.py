@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, large, lemmas, named_structure, patterns, rules_families, views
+from . import groups, invariants, large, lemmas, named_structure, patterns, rules_families, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -136,6 +136,13 @@ def disconnected(ctx, s):
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
+        if lemmas.classify(ctx.spec, lemmas.n_symbol(ctx), ctx.symbols) is None:
+            data = s.get("data") or {}
+            printed = s["evidence"].get("witness") or {}
+            i, j = data.get("i"), data.get("j")
+            why = invariants.separated(ctx.spec, i, j) if (printed.get("i"), printed.get("j")) == (i, j) else None
+            if why is not None:
+                return VERIFIED, "invariant (docs/theory.md §18.4): " + why
         return lemmas.symbolic_disconnected(ctx, s)
     except LargeN:
         data = s.get("data") or {}
