@@ -53,7 +53,7 @@ def _offsets(q) -> Optional[list]:
     return None
 
 
-def separated(spec: S.Spec, i, j) -> Optional[str]:
+def separated(spec: S.Spec, i, j) -> Optional[str]:  # noqa: C901 - one branch per invariant
     """Why x_j never reaches position i at every n where both exist, or None when no invariant shows it."""
     parts = _parts(spec)
     if not parts:
