@@ -101,9 +101,9 @@ def test_below_the_range_the_group_can_be_larger():
     assert got.order == 42
 
 
-def test_a_shared_factor_stays_open_with_its_question():
+def test_a_shared_factor_is_theorem_f27_for_n_coprime_to_it():
     found = F.match([Offsets((2, 4), True)], N, {})
-    assert isinstance(found, F.OpenFamily) and "gcd(n, 2) = 1" in found.question
+    assert isinstance(found, F.FamilyTheorem) and found.theorem == "F27" and found.coprime_to == 2
     assert not F.concrete(Offsets((2, 4), True), 20).connected and F.concrete(Offsets((2, 4), True), 21).connected
 
 

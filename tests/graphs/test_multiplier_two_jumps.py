@@ -61,9 +61,10 @@ def test_two_six_at_odd_n_is_one_three_and_at_even_n_not():
         assert F.multiplier_image((2, 6), n) is None
 
 
-def test_symbolic_n_is_still_open_question_o1():
+def test_symbolic_n_is_theorem_f27_for_odd_n():
+    """At symbolic n the shared factor 2 is Theorem F27's: {1, 3} after x ↦ 2⁻¹x, for odd n only."""
     found = F.match([Offsets((2, 6), True)], sympy.Symbol("n", integer=True, positive=True), {})
-    assert isinstance(found, F.OpenFamily) and "open question O1" in found.question
+    assert isinstance(found, F.FamilyTheorem) and found.theorem == "F27" and found.coprime_to == 2
 
 
 def _source(pattern: str, n: int) -> str:

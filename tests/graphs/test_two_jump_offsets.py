@@ -107,9 +107,14 @@ def test_d_layers_suffice_below_the_range_too_where_the_engine_decides():
 
 
 @pytest.mark.parametrize("offsets", [(2, 4), (1, -3), (-1, 3), (1, 3, 5), (2, -2, 3, -3), (3, 6)])  # {2, 3}, {2, 5}: F17
-def test_other_cyclic_offsets_name_open_question_o1(offsets):
+def test_other_cyclic_offsets_are_theorem_f27(offsets):
     found = F.match([Offsets(offsets, True)], N, {})
-    assert isinstance(found, F.OpenFamily) and "open question O1" in found.question
+    assert isinstance(found, F.FamilyTheorem) and found.theorem == "F27" and found.least
+
+
+def test_symbolic_cyclic_offsets_name_their_open_question():
+    found = F.match([Offsets((1, "s"), True)], N, {"s": sympy.Symbol("s", integer=True, positive=True)})
+    assert isinstance(found, F.OpenFamily) and "symbolic offsets" in found.question
 
 
 def _check(text: str):

@@ -27,7 +27,11 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F16 ``offsets {−3, −1, 1, 3} cyclic``, n ≥ 14: F12's D and G = D_n, and D layers, least.
 * F17 ``offsets {a, b} cyclic`` (or {−a, −b}), integers 2 ≤ a < b, gcd(a, b) = 1, n ≥ max(b² + b + 1,
   ab − a + 1, (b − a)(b − 1) + 1): D = ⌊n/b⌋ + h(n mod b) (``general_two_jump_diameter``), G = C_n, D layers,
-  least. With gcd(a, b) > 1 the connectivity depends on gcd(n, a, b): open at symbolic n.
+  least. With gcd(a, b) > 1, F27.
+* F27–F29 (``graphs/circulant_general.py``) ``offsets S cyclic`` with any other integer S (and unions of cyclic
+  offsets and cyclic windows, the circulant of the union of their jumps): strongly connected iff gcd(n, g) = 1
+  (g = gcd(S); the range then says "n odd" or "gcd(n, g) = 1"), D = ⌊n/L⌋ + h(n mod L), G = C_n (D_n when
+  S = −S) by a ball certificate, and D or D + 1 layers by residue, least, for n ≥ N₂.
 * F13 (a lemma at an integer n) cyclic offsets K that a unit u of Z_n maps onto {1, s} or {±1, ±s} in the
   range of F8 or F12 at that n (``multiplier_image``): x ↦ ux is an isomorphism of circulants, so the
   image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
@@ -55,8 +59,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
   ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
 
-Families whose closed forms are not proved (cyclic offsets other than {1..w}, {1, s}, {±1, ±s} and coprime
-one-sided {a, b}, window + dilated
+Families whose closed forms are not proved (cyclic offsets with symbolic jumps or beyond F27's bounds, window + dilated
 with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
 """
@@ -99,6 +102,7 @@ class FamilyTheorem:
     witness: Optional[tuple] = None  # (position, (a, b)): the swap that is a view witness at D layers
     n_symbol: sympy.Expr = Integer(0)  # the length the expressions are stated in
     image: tuple = ()             # F13: the offsets x ↦ u·x (mod n) maps the pattern's onto
+    coprime_to: int = 1           # F27: the range is also gcd(n, coprime_to) = 1 (else not strongly connected)
 
     @property
     def section(self) -> str:
@@ -180,6 +184,8 @@ def _match(heads, n, params, biases, positional):
         return _cyclic_window(n, _param(by["cwindow"]))
     if kinds == ["coffsets"]:
         return _cyclic_offsets(n, by["coffsets"].args)
+    if len(atoms) >= 2 and set(kinds) <= {"coffsets", "cwindow"}:
+        return _cyclic_union(n, atoms)
     if kinds == ["strided", "window"]:
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
     if kinds == ["dilated", "window"]:
@@ -303,7 +309,7 @@ def _cyclic_window(n, w) -> FamilyTheorem:
 
 def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
     if not all(_is_int(k) for k in ks):
-        return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION})")
+        return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION}, open question O1 (d))")
     vals = sorted({int(k) for k in ks})
     w = max(abs(v) for v in vals)
     if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
@@ -324,15 +330,83 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
         a, b = sorted(abs(v) for v in vals)
         if gcd(a, b) == 1 and b <= GENERAL_TWO_JUMPS_MAX_B:
             return _general_two_jumps(n, a, b)
-        if gcd(a, b) > 1:
-            g = gcd(a, b)
-            return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", (
-                f"the jumps share the factor g = {g}: the pattern is strongly connected iff gcd(n, {g}) = 1 (the "
-                f"arcs stay in the cosets of {g}·Z_n), so for n sharing a factor with {g} it is NOT-UAP, and for the "
-                f"other n, x ↦ {g}⁻¹x maps it onto offsets {{{a // g}, {b // g}}} cyclic (Theorem F17 when "
-                f"gcd = 1 and both ≥ 2, F8 when one is 1); one verdict at symbolic n cannot state both ({SECTION}, "
-                "Theorem F17, remark; open question O1)"))
-    return OpenFamily(f"offsets {{{', '.join(map(str, vals))}}} cyclic", _two_jump_question(vals))
+    return _general_circulant(n, vals)
+
+
+def _cyclic_union(n, atoms) -> Union[FamilyTheorem, OpenFamily, None]:
+    """A union of cyclic offsets and cyclic windows is the circulant of the union of their jumps: the
+    single pattern `offsets S cyclic` (its arcs are the union of the parts' arcs)."""
+    jumps: set = set()
+    for a in atoms:
+        if a.kind == "cwindow":
+            if not _is_int(a.args[0]):
+                return OpenFamily("cyclic windows and offsets", f"a symbolic window radius is not covered ({SECTION})")
+            w = int(a.args[0])
+            jumps |= set(range(-w, w + 1)) - {0}
+        else:
+            if not all(_is_int(k) for k in a.args):
+                return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION}, open question O1 (d))")
+            jumps |= {int(k) for k in a.args}
+    vals = sorted(jumps)
+    w = max(abs(v) for v in vals)
+    if vals == list(range(-w, 0)) + list(range(1, w + 1)):
+        return _cyclic_window(n, Integer(w))
+    return _cyclic_offsets(n, tuple(Integer(v) for v in vals))
+
+
+def _by_residue(head, n, period: int, table: Sequence[int]) -> sympy.Expr:
+    """head + table[n mod period], written as one Piecewise with the most frequent value last."""
+    values = sorted(set(table), key=lambda v: -list(table).count(v))
+    pieces = [(head + v, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r, e in enumerate(table) if e == v]))
+              for v in values[1:]]
+    return (head + values[0]) if len(values) == 1 else sympy.Piecewise(*pieces, (head + values[0], True))
+
+
+def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
+    """Theorems F27–F29: `offsets S cyclic` with any finite S (docs/theory.md §11.11)."""
+    from .circulant_general import MAX_JUMP, MAX_RADIUS, circulant_data
+    name = f"offsets {{{', '.join(map(str, vals))}}} cyclic"
+    data = circulant_data(tuple(vals))
+    if data is None:
+        return OpenFamily(name, f"a jump beyond {MAX_JUMP} in absolute value (after dividing by the gcd): the "
+                                f"constants and certificates of Theorems F27–F29 are not computed ({SECTION})")
+    red = data.red
+    if isinstance(n, (int, Integer)) and gcd(int(n), red.g) != 1:
+        return OpenFamily(name, f"gcd(n, {red.g}) > 1: not strongly connected")
+    L = data.period
+    diameter = _by_residue(floor(n / L), n, L, data.excess)
+    reduced = f"x ↦ {red.g}⁻¹x (mod n) maps it onto the jumps {{{', '.join(map(str, red.steps))}}}" if red.g > 1 else ""
+    group = order = None
+    generators: tuple = ()
+    question = ""
+    if data.radius is None:
+        question = (f"no radius R ≤ {MAX_RADIUS} makes the rooted ball of the Cayley graph of Z rigid on the jumps "
+                    f"(Theorem F28's certificate): the group at symbolic n is not proved ({SECTION})")
+    elif red.symmetric:
+        group, order, generators = "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i")
+    else:
+        group, order, generators = "C_n", n, ("(1 2 ... n)",)
+    layers = None
+    least = False
+    why = ""
+    if data.low_layers is not None and group is not None:
+        layers = diameter + _by_residue(Integer(0), n, L, [int(e) for e in data.extra]) if any(data.extra) else diameter
+        least = True
+        how = ("the rooted view of a position has no automorphism outside G" if not any(data.extra) else
+               "by residue: where D suffice, the rooted view of a position has no automorphism outside G; where "
+               "D + 1 are needed, an automorphism of the view fixes every position of level ≤ D − R and moves a "
+               "top one")
+        acts = "as ±1" if red.symmetric else "as the identity"
+        why = (f"{how} (Theorem F29: every automorphism of the view acts {acts} on the levels ≤ D − {data.radius} by "
+               f"the ball certificate of F28, and what it can do on the top levels depends on n mod {L} only, "
+               f"checked at n = {', '.join(map(str, data.checked_at))})")
+    elif group is not None:
+        question = (f"the layer check of Theorem F29 is beyond its budget for these jumps: D + 1 layers suffice, "
+                    f"whether D do is not decided at symbolic n ({SECTION})")
+    return FamilyTheorem(
+        "F27", "offsets S cyclic (any finite S)" + (f", {reduced}" if reduced else ""),
+        (("L", Integer(L)), ("R", Integer(data.radius or 0))), Integer(data.low), diameter, group, order, generators,
+        layers, least, why, open_question=question, coprime_to=red.g)
 
 
 def two_jump_diameter(n, s: int) -> sympy.Expr:
@@ -488,27 +562,6 @@ def _multiplied(n: int, jumps: Sequence[int], u: int, image: tuple) -> FamilyThe
         f"x ↦ {u}·x (mod {n}) maps the pattern onto offsets {{{shown}}} cyclic (an isomorphism of circulants, "
         f"Lemma F13), and for that pattern Theorem {inner.theorem} holds at n = {n}: {inner.why_layers}",
         open_question=inner.open_question, image=image)
-
-
-def _two_jump_question(vals: list) -> str:
-    """O1 of §11.11, worded for these offsets."""
-    if len(vals) == 4 and vals[:2] == [-vals[3], -vals[2]]:
-        what = (f"the symmetric two-jump circulant {{±{vals[2]}, ±{vals[3]}}} without ±1: at symbolic n its diameter "
-                "depends on n through a lattice problem (double-loop networks), and the diameter, the group and the "
-                "least layer count are not proved (Theorem F12 covers {±1, ±s})")
-    elif len(vals) == 2 and vals[0] < 0 < vals[1]:
-        what = ("two jumps of opposite signs: the diameter of the circulant digraph depends on n through a "
-                "lattice problem (costs x + y of ax − by), and the diameter, the group and the least layer "
-                "count at symbolic n are not proved")
-    elif len(vals) == 2:
-        what = ("two jumps {a, b} other than {1, s}: the diameter of the circulant digraph depends on n through "
-                "a lattice problem (the residues not of the form ax + by need wrap-around); no closed form, "
-                "group or least layer count at symbolic n is proved")
-    else:
-        what = ("three or more jumps other than {1, …, w} (or {±1, …, ±w}): the diameter of the circulant "
-                "depends on n through a lattice problem; no closed form, group or least layer count at "
-                "symbolic n is proved")
-    return f"{what} ({SECTION}, open question O1)"
 
 
 def strided_base_check(w: int, s: int) -> Optional[int]:
@@ -1027,9 +1080,17 @@ def _exact_int(e, values: Mapping[str, int]) -> Optional[int]:
 
 
 def in_range(theorem: FamilyTheorem, values: Mapping[str, int]) -> bool:
-    """n (values[name of n]) ≥ low at these integer values."""
+    """n (values[name of n]) ≥ low at these integer values (and gcd(n, coprime_to) = 1)."""
     gap = _exact_int(theorem.n_symbol - theorem.low, values)
+    if theorem.coprime_to > 1 and gcd(_exact_int(theorem.n_symbol, values) or 0, theorem.coprime_to) != 1:
+        return False
     return gap is not None and gap >= 0
+
+
+def coprime_words(n, g: int) -> str:
+    """The condition gcd(n, g) = 1 in words: "n odd" for g = 2."""
+    name = sympy.sstr(n)
+    return f"{name} odd" if g == 2 else f"gcd({name}, {g}) = 1"
 
 
 def at(theorem: FamilyTheorem, values: Mapping[str, int]) -> dict:

@@ -26,7 +26,20 @@ def _pretty(e) -> str:
 
 
 def _range_text(theorem: F.FamilyTheorem) -> str:
-    return f"{sympy.sstr(theorem.n_symbol)} ≥ {_pretty(theorem.low)}"
+    text = f"{sympy.sstr(theorem.n_symbol)} ≥ {_pretty(theorem.low)}"
+    return f"{text} and {F.coprime_words(theorem.n_symbol, theorem.coprime_to)}" if theorem.coprime_to > 1 else text
+
+
+def _disconnected_note(theorem: F.FamilyTheorem) -> tuple:
+    """For a theorem whose range asks gcd(n, g) = 1: what holds for the other n (Theorem F27 (a))."""
+    g = theorem.coprime_to
+    if g <= 1:
+        return ()
+    n = sympy.sstr(theorem.n_symbol)
+    other = f"{n} even" if g == 2 else f"gcd({n}, {g}) > 1"
+    return (f"for {other}: every jump is a multiple of d = gcd({n}, {g}) > 1, so the arcs stay in the cosets of "
+            f"d·Z_{n}: not strongly connected (x_2 never reaches position 1), NOT-UAP by the receptive-field "
+            f"argument (PAT-DISCONNECTED; {theorem.section})",)
 
 
 def instance_check(spec: S.Spec) -> str:
@@ -77,10 +90,12 @@ def family_outcome(spec: S.Spec):
         # a concrete n: the theorem applies only inside its range (integer parameters)
         if theorem.low.free_symbols or int(n) < int(theorem.low):
             return None
+        if sympy.gcd(int(n), theorem.coprime_to) != 1:
+            return None
     checked = _instance_check_in_budget(spec)
     desc = P._describe(spec)
     where = _range_text(theorem) if isinstance(n, sympy.Symbol) else f"n = {n}, in the range n ≥ {theorem.low}"
-    small = _small_notes(spec, theorem) if isinstance(n, sympy.Symbol) else ()
+    small = (_disconnected_note(theorem) + _small_notes(spec, theorem)) if isinstance(n, sympy.Symbol) else ()
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
           "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
@@ -128,7 +143,7 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
     nn, params = P._symbols(spec)
     theorem = _matched_theorem(spec, nn, params)
     if (theorem is None or theorem.layers is None or not theorem.least
-            or theorem.low.free_symbols or n < int(theorem.low)):
+            or theorem.low.free_symbols or n < int(theorem.low) or sympy.gcd(n, theorem.coprime_to) != 1):
         return None
     checked = _instance_check_in_budget(spec)
     where = f"n = {n}, in the range n ≥ {theorem.low}"

@@ -87,6 +87,7 @@ class Family:
     instances: Optional[Callable[[str], Optional[str]]] = None  # F13: its own instance check (the image's)
     instances_text: str = ""
     layers_by: Optional[Callable[[sympy.Expr], sympy.Expr]] = None  # the layers as a function of n (F25)
+    coprime_to: int = 1                        # F27: the range is also gcd(n, coprime_to) = 1
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -132,7 +133,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         found = _f8(parts[0])
         if found is None and isinstance(spec.tokens, int):
             found = _f13(spec, parts[0], spec.tokens)
-        return found if found is not None else _f17(parts[0])
+        found = found if found is not None else _f17(parts[0])
+        return found if found is not None else _f27(parts)
+    if len(parts) >= 2 and all(isinstance(q, (S.Offsets, S.Window)) and q.cyclic for q in parts):
+        return _f27(parts)
     from . import symbolic_unions  # F21, F22: unions of structured patterns (docs/theory.md §11.11)
     union = symbolic_unions.match(parts, spec)
     if union is not None:
@@ -498,6 +502,26 @@ def _f17(p: S.Offsets) -> Optional[Family]:
                   diameter_at=diameter, period=b)
 
 
+def _f27(parts: list) -> Optional[Family]:
+    """F27–F29: cyclic offsets (and unions with cyclic windows) with any other integer jump set
+    (uapcheck/verifier/circulant_general.py). A union whose jumps are {±1, …, ±w}, {1..w}, {1, s}, {±1, ±s} or
+    coprime one-sided {a, b} is left to those theorems (F5/F6 are lemmas, §18.4; F8, F12, F16, F17 here)."""
+    from . import circulant_general
+    jumps = circulant_general.union_jumps(parts)
+    if jumps is None:
+        return None
+    if len(parts) >= 2:
+        single = S.Offsets(tuple(sorted(set(jumps) | {0})), True)
+        for theorem in (_f8, _f17):
+            found = theorem(single)
+            if found is not None:
+                return found
+    w = max(abs(j) for j in jumps)
+    if jumps in (list(range(1, w + 1)), list(range(-w, 0)), list(range(-w, 0)) + list(range(1, w + 1))):
+        return None  # F5, F6: the verifier's lemmas
+    return circulant_general.family(jumps)
+
+
 def _f13(spec: S.Spec, p: S.Offsets, n: int) -> Optional[Family]:
     """F13 at the integer n: a unit u of Z_n (the inverse of one jump) with u·K ≡ {1, s} (F8's range at n)
     or {±1, ±s} (F12's range at n); x ↦ ux is an isomorphism of circulants, so the image's theorem gives
@@ -794,8 +818,15 @@ def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
     return _instance_problem_on_arcs(spec, fam, what)
 
 
+def _instance_lengths(fam: Family) -> list[int]:
+    """The lengths re-checked: low..instance_top, without the n sharing a factor with F27's gcd (outside
+    its range: not strongly connected there)."""
+    from math import gcd
+    return [n for n in range(fam.low, instance_top(fam) + 1) if gcd(n, fam.coprime_to) == 1]
+
+
 def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
-    for n in range(fam.low, instance_top(fam) + 1):
+    for n in _instance_lengths(fam):
         heads = [patterns.head_arcs(h.pattern, n) for h in spec.heads]
         outs = patterns.union_out(heads, n)
         dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}

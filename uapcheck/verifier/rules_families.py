@@ -32,6 +32,10 @@ def _range(ctx, s, fam: families.Family) -> int:
     low = _value(ctx, (s.get("data") or {}).get("from"), "the range (n ≥ from)")
     if not low.is_Integer or int(low) < fam.low:
         raise Reject(f"the range n ≥ {sympy.sstr(low)} starts below Theorem {fam.theorem}'s n ≥ {fam.low}")
+    coprime = (s.get("data") or {}).get("coprime to", 1)
+    if fam.coprime_to > 1 and coprime != fam.coprime_to:
+        raise Reject(f"the range does not ask gcd(n, {fam.coprime_to}) = 1 (Theorem {fam.theorem}: the jumps share "
+                     f"the factor {fam.coprime_to}, so other n are not strongly connected)")
     return int(low)
 
 
