@@ -25,7 +25,8 @@ def _symbolic(pattern: str) -> str:
 
 @pytest.mark.parametrize("name, theorem", [("window_strided_global_n.uap", "F33"),
                                            ("window_wide_strided_global_n.uap", "F33"),
-                                           ("dilated_global_n.uap", "F31")])
+                                           ("dilated_global_n.uap", "F31"),
+                                           ("blocks_strided_coprime_n.uap", "F34")])
 def test_the_catalog_files_rest_on_the_verifier_s_own_theorem(name, theorem):
     report = verify(certificate(name))
     assert report.ok and report.complete
@@ -36,7 +37,9 @@ def test_the_catalog_files_rest_on_the_verifier_s_own_theorem(name, theorem):
 
 @pytest.mark.parametrize("pattern", ["offsets {0, 1, 2} + global(1)", "window(1) + dilated(3, 4) + global(2)",
                                      "offsets {-1, -3} + star", "window(1) + strided(3) + global(1)",
-                                     "offsets {0, 1, 2} cyclic + global(2)", "dilated(1, 2) + global(2)"])
+                                     "offsets {0, 1, 2} cyclic + global(2)", "dilated(1, 2) + global(2)",
+                                     "window(3) + strided(2) + global(2)", "window(2) + strided(4) + global(1)",
+                                     "blocks(6) + strided(3)", "blocks(3) + strided(2)", "blocks(5) + strided(3)"])
 def test_other_members_are_rechecked(pattern):
     report = verify(_cert_of(_symbolic(pattern)))
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
@@ -47,7 +50,10 @@ def test_the_table_matches_by_the_theorems_hypotheses():
         return families.match(parse_source(_symbolic(pattern), "t.uap"))
     assert fam("dilated(2, 3) + global(1)").theorem == "F31"
     assert fam("window(2) + strided(3) + global(1)").theorem == "F33"
-    assert not fam("window(2) + strided(3) + global(1)").least
+    assert fam("window(2) + strided(3) + global(1)").least and fam("window(2) + strided(3) + global(1)").layers == 2
+    assert not fam("window(2) + strided(4) + global(1)").least
+    assert fam("blocks(4) + strided(3)").theorem == "F34" and fam("blocks(4) + strided(3)").low == 20
+    assert fam("blocks(3) + strided(4)") is None and fam("blocks(2) + strided(4)") is None
     assert fam("window(1) + strided(5) + global(2)").witness(40)[0] == 3
     assert fam("window(1) cyclic + strided(5) + global(2)") is None
     assert fam("blocks(4) + strided(3) + global(1)") is None
@@ -67,3 +73,11 @@ def test_a_forged_range_is_rejected():
     step["data"]["from"] = encode(10)
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_a_forged_order_case_of_blocks_and_strides_is_rejected():
+    cert = _cert_of(_symbolic("blocks(4) + strided(3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order cases"][0]["order"] = encode(7)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)

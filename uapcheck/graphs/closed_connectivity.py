@@ -90,6 +90,10 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
     if len(atoms) == 1:
         return _single_connectivity(atoms[0], n)
     by = {a.kind: a for a in atoms}
+    if kinds == {"blocks", "strided"} and len(atoms) == 2:
+        split = _blocks_stride_split(by["blocks"].args[0], by["strided"].args[0], n)
+        if split is not None:
+            return split
     if kinds == {"causal", "window"}:
         w = by["window"].args[0]
         return [_conn(sympy.true, True, ceiling((n - 1) / w),
@@ -106,6 +110,17 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
             return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
+
+
+def _blocks_stride_split(b, s, n) -> Optional[list[ConnectivityCase]]:
+    """blocks(b) + strided(kb), integers b ≥ 2, k ≥ 2: every arc keeps ⌈p/b⌉ mod k (one block: the same ⌈p/b⌉; a
+    multiple of kb apart: ⌈p/b⌉ changes by a multiple of k), which differs at 1 and b + 1, so for n ≥ b + 1 the
+    pattern is not strongly connected (docs/theory.md §11.11, after Theorem F34); complete for n ≤ b."""
+    if not (_is_int(b) and _is_int(s)) or int(b) < 2 or int(s) % int(b) or int(s) < 2 * int(b):
+        return None
+    return _complete_cases(n, b, "blocks(b) + strided(kb), n ≤ b") + [
+        _conn(Ge(n, b + 1), False, witness=(Integer(1), b + 1),
+              rule=f"blocks(b) + strided(kb), k = {int(s) // int(b)}: every arc keeps ⌈p/b⌉ mod k")]
 
 
 def _single_connectivity(a: _Atom, n) -> Optional[list[ConnectivityCase]]:

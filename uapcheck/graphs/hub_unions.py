@@ -229,6 +229,18 @@ def window_strided_witness(g: int, w: int, s: int) -> Optional[tuple[int, tuple[
     return g + 1, (u, v), g + 2 * s + w + 2
 
 
+def window_strided_two_layers(w: int, s: int) -> Optional[int]:
+    """F33 (b): the range in m (positions of the base) from which Theorem F7 proves that D = 2 layers suffice for
+    window(w) + strided(s) (2 ≤ s ≤ w + 1), or None (F7 does not prove it for these parameters)."""
+    from .families import FamilyTheorem, _window_strided
+    if not 2 <= s <= w + 1:
+        return None
+    base = _window_strided(sympy.Symbol("m", integer=True, positive=True), w, s)
+    if isinstance(base, FamilyTheorem) and base.least and base.layers == 2 and base.group is not None:
+        return int(base.low)
+    return None
+
+
 def window_strided_theorem(n, g: int, w: int, s: int):
     """F33: window(w) + strided(s) + global(g), integers w ≥ 1, s ≥ 2, g ≥ 1."""
     from .families import FamilyTheorem
@@ -236,11 +248,20 @@ def window_strided_theorem(n, g: int, w: int, s: int):
     family = "window(w) + strided(s) + global(g)"
     params = (("w", Integer(w)), ("s", Integer(s)), ("g", Integer(g)))
     found = window_strided_witness(g, w, s)
+    two = window_strided_two_layers(w, s)
     base_low = g + (mlow if mlow is not None else s * (4 * w + 3))
+    if mlow is not None and two is not None:
+        name, order, gens = _reflection_group(g)
+        gens = gens + (f"i ↦ n + {g + 1} − i on {{{g + 1}, …, n}}",)
+        return FamilyTheorem(
+            "F33", family, params, Integer(max(base_low, g + two)), Integer(2), name, order, gens, Integer(2), True,
+            "a permutation meeting the witness condition keeps the globals (the only positions that see everything) "
+            f"and, on the other positions, meets the condition of window({w}) + strided({s}) there, which forces it "
+            "into that pattern's group (Theorem F7's layer proof): no view witness, D = 2 layers suffice (Theorem F33)")
     low = base_low if found is None else max(base_low, found[2])
     if found is None:
-        layers_open = (f"whether D = 2 layers suffice is not proved for s ≤ w + 2 ({SECTION}, Theorem F33, open "
-                       "question O7; the concrete engine finds 2 at every n it ran); D + 1 = 3 suffice")
+        layers_open = (f"whether D = 2 layers suffice is not proved here for window({w}) + strided({s}) ({SECTION}, "
+                       "Theorem F33, open question O7; the concrete engine finds 2 at every n it ran); D + 1 = 3 suffice")
     if mlow is None:
         question = (f"the group of window({w}) + strided({s}) on the positions {{g + 1, …, n}} is not proved (Theorem "
                     f"F7's base case is not settled; {SECTION}, open question O2)")

@@ -241,9 +241,15 @@ def _match_more(kinds: list, by: dict, n):
         b, s = by["blocks"].args[0], by["strided"].args[0]
         if _ints(b, s) and int(b) == int(s) and int(s) >= 3:
             return rook_theorem(n, int(s))
-        return OpenFamily("blocks(b) + strided(s)", "only b = s ≥ 3 (integers) is proved (Theorem F25: the rook's "
-                          "graph); for b ≠ s a block meets a residue class in several positions or none, and the "
-                          f"diameter, the group and the least layer count are open ({SECTION}, open question O6)")
+        from . import blocks_strided
+        if _ints(b, s) and blocks_strided.applies(int(b), int(s)):
+            return blocks_strided.theorem(n, int(b), int(s))
+        if _ints(b, s) and int(b) >= 2 and int(s) % int(b) == 0 and int(s) >= 2 * int(b):
+            return None  # not strongly connected for n ≥ b + 1 (graphs/closed_connectivity.py)
+        return OpenFamily("blocks(b) + strided(s)", "b = s ≥ 3 (Theorem F25, the rook's graph) and b > s, s ≤ 7 (Theorem "
+                          "F34) are proved, and b | s, s ≥ 2b is not connected; for b < s with b ∤ s a block meets only "
+                          "b of the s residues, and the diameter, the group and the least layer count are open "
+                          f"({SECTION}, open question O7)")
     if kinds == ["cwindow", "strided"]:
         w, s = by["cwindow"].args[0], by["strided"].args[0]
         if _ints(w, s) and int(w) >= 1 and int(s) in (2 * int(w) + 2, 2 * int(w) + 3):

@@ -43,9 +43,9 @@ def _globals(parts: list) -> Optional[int]:
 
 def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
-    from . import hub_unions  # F30–F33: globals added to a base pattern
+    from . import blocks_strided, hub_unions  # F30–F34: globals added to a base pattern; blocks + strided, b > s
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
-            or cyclic_strided(parts) or hub_unions.match(parts))
+            or cyclic_strided(parts) or hub_unions.match(parts) or blocks_strided.match(parts, spec))
 
 
 def _blocks_window(parts: list):

@@ -1,0 +1,98 @@
+"""Theorem F34 of docs/theory.md §11.11 (`blocks(b) + strided(s)`, b > s ≥ 2) against the concrete engine (graphs,
+BLISS, rooted views) at every n ≤ 60 in range, its group order against an automorphism count written here at small
+n, its witness on the arcs, and the disconnection of `blocks(b) + strided(kb)` (k ≥ 2) by breadth-first search."""
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+import sympy
+
+from uapcheck.graphs import blocks_strided as BS
+from uapcheck.graphs import families as F
+from uapcheck.graphs.closed_connectivity import closed_connectivity
+from uapcheck.spec import Blocks, PatternUnion, Strided
+
+N = sympy.Symbol("n", integer=True, positive=True)
+PAIRS = [(3, 2), (5, 2), (4, 3), (5, 3), (7, 3), (5, 4), (6, 4), (7, 2), (6, 3), (4, 2), (8, 2), (9, 3), (7, 5)]
+
+
+def pattern(b, s):
+    return PatternUnion((Blocks(b), Strided(s)))
+
+
+def adjacent(b, s, u, v):
+    return (u - 1) // b == (v - 1) // b or (u - v) % s == 0
+
+
+@pytest.mark.parametrize("b, s", PAIRS)
+def test_theorem_agrees_with_the_concrete_engine(b, s):
+    theorem = F.match([pattern(b, s)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F34" and theorem.least
+    assert int(theorem.low) <= 60
+    for n in range(int(theorem.low), 61):
+        want = F.at(theorem, {"n": n})
+        got = F.concrete(pattern(b, s), n)
+        assert (got.diameter, got.order, got.layers, got.least) == (2, want["order"], want["layers"], True), n
+        assert want["layers"] == (3 if 1 <= n % b <= s - 2 else 2)
+
+
+def count_automorphisms(n, b, s):
+    count = 0
+
+    def extend(image):
+        nonlocal count
+        k = len(image) + 1
+        if k > n:
+            count += 1
+            return
+        for v in range(1, n + 1):
+            if v not in image and all(adjacent(b, s, k, u) == adjacent(b, s, v, image[u - 1]) for u in range(1, k)):
+                extend(image + [v])
+    extend([])
+    return count
+
+
+@pytest.mark.parametrize("b, s", [(3, 2), (4, 3), (4, 2)])
+def test_order_by_extending_partial_maps(b, s):
+    theorem = F.match([pattern(b, s)], N, {})
+    for n in range(int(theorem.low), min(int(theorem.low) + b, 23)):
+        assert count_automorphisms(n, b, s) == F.at(theorem, {"n": n})["order"], n
+
+
+@pytest.mark.parametrize("b, s", [(4, 3), (5, 3), (7, 5), (6, 4)])
+def test_witness_on_the_arcs(b, s):
+    for n in range(BS.low(b, s), 61):
+        found = BS.witness_at(n, b, s)
+        if found is None:
+            continue
+        i, (a, c) = found
+        sw = {a: c, c: a}.get
+
+        ins = {v: {u for u in range(1, n + 1) if adjacent(b, s, u, v)} for v in range(1, n + 1)}
+        assert all({sw(z, z) for z in ins[x]} == ins[sw(x, x)] for x in ins[i]), n
+        assert not all({sw(z, z) for z in ins[x]} == ins[sw(x, x)] for x in range(1, n + 1)), n
+
+
+@pytest.mark.parametrize("b, k", [(2, 2), (3, 2), (2, 3), (4, 2)])
+def test_blocks_dividing_the_stride_disconnect(b, k):
+    s = k * b
+    form = closed_connectivity([pattern(b, s)], N, {})
+    assert form is not None
+    for n in range(b + 1, 40):
+        seen, todo = {1}, deque([1])
+        while todo:
+            u = todo.popleft()
+            for v in range(1, n + 1):
+                if v not in seen and adjacent(b, s, u, v):
+                    seen.add(v)
+                    todo.append(v)
+        assert b + 1 not in seen
+        case = form.at({"n": n})
+        assert case is not None and not case.strongly_connected
+
+
+def test_other_pairs_stay_open():
+    assert isinstance(F.match([pattern(3, 4)], N, {}), F.OpenFamily)
+    assert isinstance(F.match([pattern(2, 3)], N, {}), F.OpenFamily)
+    assert isinstance(F.match([pattern(9, 8)], N, {}), F.OpenFamily)

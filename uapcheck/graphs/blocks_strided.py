@@ -1,0 +1,140 @@
+"""`blocks(b) + strided(s)` with b ≠ s at symbolic n: Theorem F34 of docs/theory.md §11.11 (F25 is b = s).
+
+Positions are the cells of a grid: the rows are the blocks ({1..b}, {b+1..2b}, …; m = ⌊n/b⌋ whole ones and a
+partial last one of ρ = n − mb positions), the columns the residue classes mod s; u ~ v iff u, v share a row or a
+column, and the positions of one row and one column (a *cell*) are twins.
+
+* b > s ≥ 2 (integers, s ≤ 7), n ≥ b·m₀ (``rows_low``): D = 2; G = the permutations that map blocks onto blocks and
+  residue classes onto residue classes, of order ∏ |cell|! × ∏ over row types (count)! × |T| (T the column
+  permutations that keep the multiset of row weight vectors and the last row's), written by residue of n mod bL,
+  L = s/gcd(b, s); 3 layers least when 1 ≤ ρ ≤ s − 2 (a swap of two positions of the first block in residues the
+  last block lacks is a view witness at the last block's first position), else 2 (no view witness).
+* b | s, s ≥ 2b: not strongly connected for n ≥ b + 1 (``graphs/closed_connectivity.py``: ⌈p/b⌉ mod s/b is kept
+  by every arc).
+* b < s with b ∤ s: open (D = 3 or 4 by residue in the concrete engine's answers; O7).
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from math import factorial, gcd
+
+import sympy
+from sympy import Integer
+
+SECTION = "docs/theory.md §11.11"
+#: the column permutations T are enumerated for s up to this
+MAX_S = 7
+
+
+def applies(b, s) -> bool:
+    return isinstance(b, int) and isinstance(s, int) and b > s >= 2 and s <= MAX_S
+
+
+def rows_low(b: int, s: int) -> int:
+    """m₀: every residue class has more than max(b, 2⌈b/s⌉) positions (m⌊b/s⌋ exceeds both), each row type
+    occurs at least once (m ≥ L), and m ≥ 3."""
+    fl, ce = b // s, -(-b // s)
+    return max(max(b, 2 * ce) // fl + 1, s // gcd(b, s), 3)
+
+
+def low(b: int, s: int) -> int:
+    """F34's range: n ≥ b·m₀."""
+    return b * rows_low(b, s)
+
+
+def row_vectors(n: int, b: int, s: int) -> list[tuple[int, ...]]:
+    """The cell sizes of each row (block), columns ordered by residue 0, …, s − 1."""
+    rows: dict = {}
+    for p in range(1, n + 1):
+        rows.setdefault((p - 1) // b, Counter())[p % s] += 1
+    return [tuple(rows[r][c] for c in range(s)) for r in sorted(rows)]
+
+
+def column_permutations(vectors: list, s: int) -> int:
+    """|T|: the permutations τ of the s columns with count(V∘τ⁻¹) = count(V) for every row vector V."""
+    count = Counter(vectors)
+    total = 0
+    for tau in permutations(range(s)):
+        inverse = [0] * s
+        for c, t in enumerate(tau):
+            inverse[t] = c
+        if all(count[tuple(v[inverse[c]] for c in range(s))] == k for v, k in count.items()):
+            total += 1
+    return total
+
+
+def order_at(n: int, b: int, s: int) -> int:
+    """|G| at an integer n in the range: ∏ |cell|! · ∏ (rows per vector)! · |T|."""
+    vectors = row_vectors(n, b, s)
+    out = column_permutations(vectors, s)
+    for v in vectors:
+        for x in v:
+            out *= factorial(x)
+    for k in Counter(vectors).values():
+        out *= factorial(k)
+    return out
+
+
+def row_factor(b: int, s: int) -> int:
+    """A = ∏ |cell|! over one whole row: r₀ = b mod s cells of ⌈b/s⌉ positions, s − r₀ of ⌊b/s⌋."""
+    r0, fl = b % s, b // s
+    return factorial(fl + 1) ** r0 * factorial(fl) ** (s - r0)
+
+
+def layers_at(n: int, b: int, s: int) -> int:
+    return 3 if 1 <= n % b <= s - 2 else 2
+
+
+def witness_at(n: int, b: int, s: int):
+    """(root, (a, c)) for 1 ≤ ρ ≤ s − 2: the first position of the last block, and two positions of the first block
+    whose residues the last block lacks (the residues of mb + ρ + 1 and mb + ρ + 2)."""
+    m, rho = divmod(n, b)
+    if not 1 <= rho <= s - 2:
+        return None
+    lacks = [(m * b + rho + t) % s for t in (1, 2)]
+    first = [next(p for p in range(1, b + 1) if p % s == c) for c in lacks]
+    return m * b + 1, (first[0], first[1])
+
+
+def theorem(n, b: int, s: int):
+    """F34 at the length n (a positive integer Symbol or an Integer)."""
+    from .families import FamilyTheorem, _fact
+    from .symbolic_unions import _residue_pieces
+    start = low(b, s)
+    period_rows = s // gcd(b, s)
+    period = b * period_rows
+    a = row_factor(b, s)
+    data = {}
+    for t in range(period):
+        n0 = start + (t - start) % period
+        m0 = n0 // b
+        alpha, beta = divmod(m0, period_rows)
+        scale = a ** m0 * factorial(alpha + 1) ** beta * factorial(alpha) ** (period_rows - beta)
+        value = order_at(n0, b, s)
+        assert value % scale == 0, "F34's order does not factor as stated"  # not reached: see the proof
+        data[t] = (value // scale, beta)
+    m = sympy.floor(n / b)
+    alpha_ = sympy.floor(n / period)
+
+    def build(item):
+        const, beta = item
+        return (Integer(const) * Integer(a) ** m * _fact(alpha_ + 1) ** beta * _fact(alpha_) ** (period_rows - beta))
+    order = _residue_pieces(n, period, data, build, explicit=True)
+    three = [r for r in range(b) if 1 <= r <= s - 2]
+    layers = (sympy.Piecewise((Integer(3), sympy.Or(*[sympy.Eq(sympy.Mod(n, b), r) for r in three])), (Integer(2), True))
+              if three else Integer(2))
+    group = (f"the permutations that map the blocks {{1, …, {b}}}, {{{b + 1}, …, {2 * b}}}, … onto blocks and the "
+             f"residue classes mod {s} onto residue classes (the positions of one block and one class are twins)")
+    return FamilyTheorem(
+        "F34", "blocks(b) + strided(s), b > s", (("b", Integer(b)), ("s", Integer(s))), Integer(start), Integer(2),
+        group, order, (), layers, True,
+        f"the positions form a grid of the blocks by the residues mod {s}; when the last block has 1 ≤ ρ ≤ {s - 2} "
+        "positions, the swap of two positions of the first block in residues the last block lacks changes no "
+        "neighbourhood within distance 1 of the last block's first position and is not in G, so 3 layers are least; "
+        "otherwise every rooted view holds a residue class that meets every block, which forces blocks onto blocks, "
+        "and a whole block (or the last block lacking at most one residue), which forces residue classes onto residue "
+        f"classes: no view witness, D = 2 layers suffice (Theorem F34)",
+        witness=None)
