@@ -98,5 +98,6 @@ def test_f25_order_against_every_permutation(s, n):
 
 
 def test_other_block_and_stride_sizes_stay_open():
-    found = F.match([PatternUnion((Blocks(4), Strided(2)))], N, {})
-    assert isinstance(found, F.OpenFamily) and "b ≠ s" in found.question
+    found = F.match([PatternUnion((Blocks(2), Strided(3)))], N, {})
+    assert isinstance(found, F.OpenFamily) and "b < s with b ∤ s" in found.question
+    assert F.match([PatternUnion((Blocks(4), Strided(2)))], N, {}).theorem == "F34"  # b > s (tests/graphs/test_blocks_strided.py)

@@ -92,11 +92,14 @@ def _globals_text(g: int) -> str:
     return "" if g == 1 else f"S_{g} on {{1, …, {g}}} × "
 
 
-def _reflection_group(g: int):
+def _reflection_group(g: int, n):
+    """S_g on the globals × the reflection of {g + 1, …, n} (F2's naming; n the length, a Symbol or an Integer)."""
     from .closed_forms import _span
     from .families import _fact, _globals_generators
-    name = ("the reflection of {2, …, n}" if g == 1 else f"S_{g} on {_span(1, g)} × the reflection of {{{g + 1}, …, n}}")
-    return name, 2 * _fact(Integer(g)), _globals_generators(Integer(g))
+    rest = _span(g + 1, n)
+    name = f"the reflection of {rest}" if g == 1 else f"S_{g} on {_span(1, g)} × the reflection of {rest}"
+    gens = _globals_generators(Integer(g)) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {rest}",)
+    return name, 2 * _fact(Integer(g)), gens
 
 
 def match_hubs(atoms: list, n):
@@ -154,9 +157,7 @@ def local_group(g: int, parts: list) -> Union[tuple, str]:
         m = sympy.Symbol("m", integer=True, positive=True)
         base = _window_dilated(m, Integer(w), Integer(wd), Integer(r))
         if isinstance(base, FamilyTheorem) and base.group is not None:
-            name, order, gens = _reflection_group(g)
-            gens = gens + (f"i ↦ n + {g + 1} − i on {{{g + 1}, …, n}}",)
-            return Integer(g) + base.low, name, lambda n: order, gens
+            return Integer(g) + base.low, "reflection", None, None
         return (f"the group of the positions {{g + 1, …, n}}: window({w}) + dilated({wd}, {r}) on n − g "
                       "positions has no proved closed form for its group (Theorems F9, F15 do not apply)")
     return (f"the group of the positions {{g + 1, …, n}}: {_base_text(flat)} on n − g positions has no "
@@ -200,7 +201,10 @@ def local_theorem(n, g: int, parts: list):
                              open_question=f"{found} ({SECTION}, Theorem F30; open question O7)",
                              witness=(Integer(root), (Integer(a), Integer(b))))
     glow, name, order, gens = found
-    return FamilyTheorem("F31", family, params, sympy.Max(low, glow), Integer(2), name, order(n), gens,
+    size = order(n) if order is not None else None
+    if name == "reflection":
+        name, size, gens = _reflection_group(g, n)
+    return FamilyTheorem("F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,
                          Integer(3), True, why, witness=(Integer(root), (Integer(a), Integer(b))))
 
 
@@ -251,8 +255,7 @@ def window_strided_theorem(n, g: int, w: int, s: int):
     two = window_strided_two_layers(w, s)
     base_low = g + (mlow if mlow is not None else s * (4 * w + 3))
     if mlow is not None and two is not None:
-        name, order, gens = _reflection_group(g)
-        gens = gens + (f"i ↦ n + {g + 1} − i on {{{g + 1}, …, n}}",)
+        name, order, gens = _reflection_group(g, n)
         return FamilyTheorem(
             "F33", family, params, Integer(max(base_low, g + two)), Integer(2), name, order, gens, Integer(2), True,
             "a permutation meeting the witness condition keeps the globals (the only positions that see everything) "
@@ -269,8 +272,7 @@ def window_strided_theorem(n, g: int, w: int, s: int):
             return FamilyTheorem("F33", family, params, Integer(low), Integer(2), layers=Integer(3), least=False,
                                  why_layers="the view argument (D + 1 layers suffice)",
                                  open_question=question + "; " + layers_open)
-    name, order, gens = _reflection_group(g)
-    gens = gens + (f"i ↦ n + {g + 1} − i on {{{g + 1}, …, n}}",)
+    name, order, gens = _reflection_group(g, n)
     if found is None:
         return FamilyTheorem("F33", family, params, Integer(low), Integer(2), name, order, gens, Integer(3), False,
                              "the view argument (D + 1 layers suffice)", open_question=layers_open)

@@ -58,6 +58,9 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
     if len(set(pats)) != 1:
         return None
     p = pats[0]
+    split = _block_split(p)
+    if split is not None:
+        return Lemma("block split", None, None, None, lambda w: 2, False, (1, split + 1), conn_from=split + 1)
     if isinstance(p, S.Star):
         return Lemma("star", None, sympy.Integer(2), "stabilizer 1", lambda w: 3, True, conn_from=3)
     if isinstance(p, S.Window):
@@ -78,6 +81,18 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
             return Lemma("one-sided", None, sympy.ceiling((n - 1) / sympy.Integer(w)), "C_n", lambda x, w=w: 2 * w + 2, False,
                          rooted_from=lambda x, w=w: 2 * w + 2)
     return None
+
+
+def _block_split(p: S.Pattern) -> Optional[int]:
+    """b for `blocks(b) + strided(kb)`, integers b ≥ 2, k ≥ 2: every arc keeps ⌈p/b⌉ mod k (one block, or a multiple
+    of kb apart), so x_{b+1} never reaches position 1 for n ≥ b + 1 (docs/theory.md §11.11, after Theorem F34)."""
+    if not isinstance(p, S.PatternUnion) or sorted(type(q).__name__ for q in p.parts) != ["Blocks", "Strided"]:
+        return None
+    b = next(q for q in p.parts if isinstance(q, S.Blocks)).b
+    s = next(q for q in p.parts if isinstance(q, S.Strided)).s
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (b, s)) or b < 2 or s % b or s < 2 * b:
+        return None
+    return b
 
 
 def forward(p: S.Pattern) -> bool:
@@ -225,6 +240,11 @@ def symbolic_disconnected(ctx, s):
     if lemma.witness is None or (data.get("i"), data.get("j")) != lemma.witness or (
             printed.get("i"), printed.get("j")) != lemma.witness:
         raise Reject(f"the witness is not the `{lemma.name}` lemma's (i, j) = {lemma.witness}")
+    if lemma.name == "block split":
+        b = lemma.witness[1] - 1
+        return VERIFIED, (f"`block split` lemma: every arc of blocks({b}) + strided(k·{b}), k ≥ 2, keeps ⌈p/{b}⌉ mod k, "
+                          f"so x_{b + 1} never reaches position 1, for every n ≥ {b + 1}; "
+                          + _instances_ok(ctx, lemma, "connectivity"))
     return VERIFIED, ("`forward` lemma: every arc j -> i of every head has j ≤ i, so no arc enters {1} and x_2 never "
                       "reaches position 1, for every n ≥ 2; " + _instances_ok(ctx, lemma, "connectivity"))
 
