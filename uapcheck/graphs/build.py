@@ -28,7 +28,6 @@ import math
 import random
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import repeat
 from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
@@ -91,22 +90,94 @@ class GraphTooLarge(ValueError):
     not a property of the pattern: use the closed forms of ``closed_forms`` instead)."""
 
 
-@dataclass(frozen=True)
 class PatternGraph:
-    """The arc set of one attention pattern (one head) on positions 1..n.
+    """The arc set of one attention pattern (one head) on positions 1..n. Immutable.
 
     ``codes`` holds ``(j-1)*n + (i-1)`` for each arc j -> i (i attends to j, j != i).
     When ``complete`` is true every ordered pair is an arc and ``codes`` is empty.
+
+    A large graph built from arrays (``from_sorted_codes``) keeps its codes as a sorted numpy int64
+    array (``code_array``) and makes the frozenset ``codes`` only when something asks for it: the
+    analysis of a large pattern reads the arrays, and a frozenset of 10⁶ Python ints costs about
+    0.1 s to make. Equality compares the arc sets either way; the hash reads only n, ``complete`` and
+    the number of arcs (equal graphs have equal hashes; unequal ones are told apart by equality).
     """
+
+    def __init__(self, n: int, codes: frozenset[int] = frozenset(), complete: bool = False):
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "complete", complete)
+        object.__setattr__(self, "_codes", codes if isinstance(codes, frozenset) else frozenset(codes))
+
+    @classmethod
+    def from_sorted_codes(cls, n: int, array) -> "PatternGraph":
+        """A graph whose codes are the given sorted, duplicate-free numpy int64 array (no self-loops,
+        not every pair); the frozenset is made on first use of ``codes``."""
+        graph = cls.__new__(cls)
+        object.__setattr__(graph, "n", n)
+        object.__setattr__(graph, "complete", False)
+        object.__setattr__(graph, "_codes", None)
+        array.flags.writeable = False
+        _derived(graph)["code array"] = array
+        return graph
+
     n: int
-    codes: frozenset[int]
-    complete: bool = False
+    complete: bool
+    _codes: Optional[frozenset[int]]
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"PatternGraph is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"PatternGraph is immutable (cannot delete {name!r})")
+
+    @property
+    def codes(self) -> frozenset[int]:
+        codes = self._codes
+        if codes is None:
+            with _no_gc():
+                codes = frozenset(_derived(self)["code array"].tolist())
+            object.__setattr__(self, "_codes", codes)
+        return codes
+
+    def _array_only(self) -> bool:
+        """The codes are held as an array only (no frozenset made yet)."""
+        return self._codes is None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PatternGraph):
+            return NotImplemented
+        if self is other:
+            return True
+        if self.n != other.n or self.complete != other.complete or self.num_arcs != other.num_arcs:
+            return False
+        if self._array_only() or other._array_only():
+            import numpy as np
+            return bool(np.array_equal(code_array(self), code_array(other)))
+        return self._codes == other._codes
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.complete, self.num_arcs))
+
+    def __repr__(self) -> str:
+        return f"PatternGraph(n={self.n}, arcs={self.num_arcs}, complete={self.complete})"
 
     def has_arc(self, j: int, i: int) -> bool:
         """True when query i attends to key j (j != i), i.e. the arc j -> i exists."""
         if j == i or not (1 <= i <= self.n and 1 <= j <= self.n):
             return False
-        return self.complete or ((j - 1) * self.n + (i - 1)) in self.codes
+        return self.complete or self.has_code((j - 1) * self.n + (i - 1))
+
+    def has_code(self, code: int) -> bool:
+        """The arc of this code is in the graph (a complete graph: every code off the diagonal)."""
+        if self.complete:
+            return 0 <= code < self.n * self.n and code % (self.n + 1) != 0
+        codes = self._codes
+        if codes is None:  # on arrays only: a binary search in the sorted codes
+            import numpy as np
+            arr = _derived(self)["code array"]
+            at = int(np.searchsorted(arr, code))
+            return at < len(arr) and int(arr[at]) == code
+        return code in codes
 
     def attends(self, i: int, j: int) -> bool:
         """True when query i sees key j (always true for j == i)."""
@@ -114,7 +185,9 @@ class PatternGraph:
 
     @property
     def num_arcs(self) -> int:
-        return self.n * (self.n - 1) if self.complete else len(self.codes)
+        if self.complete:
+            return self.n * (self.n - 1)
+        return len(self._codes) if self._codes is not None else len(_derived(self)["code array"])
 
     def arcs(self) -> Iterator[tuple[int, int]]:
         """The arcs (j, i), 1-based, j -> i, in code order (materialises complete graphs)."""
@@ -125,7 +198,7 @@ class PatternGraph:
                     if i != j:
                         yield (j, i)
             return
-        for c in sorted(self.codes):
+        for c in (code_array(self).tolist() if self._array_only() else sorted(self.codes)):
             j0, i0 = divmod(c, n)
             yield (j0 + 1, i0 + 1)
 
@@ -296,6 +369,12 @@ def random_codes(seed: int, n: int, r: int) -> Optional[list[int]]:
     """The arc codes (j − 1)·n + (i − 1) of `random(r, seed)`, query by query as in `random_rows`
     (self-loops included), from `_sample_rows_by_words` without a list per row; None where that does
     not apply (then `random_rows`)."""
+    codes = random_code_array(seed, n, r)
+    return None if codes is None else codes.tolist()
+
+
+def random_code_array(seed: int, n: int, r: int):
+    """`random_codes` as a numpy int64 array (query by query, self-loops included), or None."""
     if not (n > _sample_threshold(r) and n >= 4096 and _fast_rows(r)[1]):
         return None
     keys = _sample_rows_by_words(seed, n, r)
@@ -304,7 +383,7 @@ def random_codes(seed: int, n: int, r: int) -> Optional[list[int]]:
     import numpy as np
     keys *= n
     keys += np.arange(n, dtype=np.int64)[:, None]
-    return keys.ravel().tolist()
+    return keys.ravel()
 
 
 def random_rows(seed: int, n: int, r: int) -> list[list[int]]:
@@ -377,7 +456,7 @@ def _contains_full(pattern: Pattern) -> bool:
     return False
 
 
-def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
+def _add(out, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
     if isinstance(pattern, PatternUnion):
         for part in pattern.parts:
             _add(out, part, n, params)
@@ -430,6 +509,11 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
         if r > n:
             raise ValueError(f"random({r}) needs at least {r} tokens, got n = {n}")
         # queries in order i = 1..n, as documented
+        if isinstance(out, _CodeChunks):
+            array = random_code_array(pattern.seed, n, r)
+            if array is not None:
+                out.update(array)
+                return
         drawn = random_codes(pattern.seed, n, r)
         if drawn is None:
             drawn = [(j - 1) * n + i0 for i0, row in enumerate(random_rows(pattern.seed, n, r)) for j in row]
@@ -484,6 +568,75 @@ def _add(out: set, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:
         raise AssertionError("full is handled before arc generation")
     else:
         raise TypeError(f"unknown pattern {pattern!r}")
+
+
+class _CodeChunks:
+    """Where `_add` puts codes when a large graph is built on arrays: each `range` of codes becomes a
+    numpy int64 arange (each array, list or single code is kept as it comes), and `array` joins them,
+    sorted, each code once, self-loops dropped: the codes the set `_add` fills would hold."""
+
+    def __init__(self) -> None:
+        import numpy as np
+        self.np = np
+        self.chunks: list = []
+        self.singles: list[int] = []
+
+    def update(self, codes) -> None:
+        np = self.np
+        if isinstance(codes, range):
+            if len(codes):
+                self.chunks.append(np.arange(codes.start, codes.stop, codes.step, dtype=np.int64))
+        elif isinstance(codes, np.ndarray):
+            self.chunks.append(codes.astype(np.int64, copy=False))
+        else:
+            self.chunks.append(np.fromiter(codes, dtype=np.int64))
+
+    def add(self, code: int) -> None:
+        self.singles.append(code)
+
+    def array(self, n: int):
+        np = self.np
+        parts = self.chunks + [np.asarray(self.singles, dtype=np.int64)]
+        codes = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        codes.sort()
+        if len(codes) == 0:
+            return codes
+        keep = np.empty(len(codes), dtype=bool)
+        keep[0] = True
+        np.not_equal(codes[1:], codes[:-1], out=keep[1:])
+        keep &= (codes % (n + 1)) != 0  # self-loops i -> i
+        return codes[keep]
+
+
+def _has_intersection(pattern: Pattern) -> bool:
+    if isinstance(pattern, PatternIntersection):
+        return True
+    if isinstance(pattern, PatternUnion):
+        return any(_has_intersection(p) for p in pattern.parts)
+    if isinstance(pattern, Blockwise):
+        return _has_intersection(pattern.inner)
+    return False
+
+
+#: From this many estimated arcs on, a graph is built on numpy arrays (`_CodeChunks`) and kept as its
+#: sorted code array (`PatternGraph.from_sorted_codes`) when it has at least ``NUMPY_DECODE_ARCS`` arcs,
+#: the size from which its edge order is the ascending order of the codes either way.
+ARRAY_BUILD_ARCS = 200_000
+
+
+def _build_on_arrays(pattern: Pattern, n: int, params: Mapping[str, int]) -> Optional[PatternGraph]:
+    """The graph built on arrays, or None where the set-based build is to be used (an intersection,
+    n² beyond int64, or fewer than ``NUMPY_DECODE_ARCS`` arcs in the end)."""
+    if n * n >= 2 ** 63 or _has_intersection(pattern):
+        return None
+    out = _CodeChunks()
+    _add(out, pattern, n, params)
+    codes = out.array(n)
+    if len(codes) == n * (n - 1):
+        return PatternGraph(n, frozenset(), complete=True)
+    if len(codes) < NUMPY_DECODE_ARCS:
+        return None
+    return PatternGraph.from_sorted_codes(n, codes)
 
 
 @contextmanager
@@ -548,6 +701,10 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
         fit = fitting_size(pattern, n, params, max_arcs)
         raise GraphTooLarge(f"the pattern would materialise about {estimate:,} arcs at n = {n:,} "
                             f"(limit {max_arcs:,}, {why}); it fits up to n = {fit:,}")
+    if estimate >= ARRAY_BUILD_ARCS:
+        built = _build_on_arrays(pattern, n, params)
+        if built is not None:
+            return built
     with _no_gc():
         out: set[int] = set()
         _add(out, pattern, n, params)
@@ -568,6 +725,12 @@ def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
         return PatternGraph(n, frozenset(), complete=True)
     if len(graphs) == 1:
         return graphs[0]
+    if max(g.num_arcs for g in graphs) >= NUMPY_DECODE_ARCS and n * n < 2 ** 63:
+        from .arc_arrays import union_codes  # the union is as large: its edge order is ascending either way
+        union = union_codes(graphs)
+        if len(union) == n * (n - 1):
+            return PatternGraph(n, frozenset(), complete=True)
+        return PatternGraph.from_sorted_codes(n, union)
     with _no_gc():
         codes = frozenset().union(*(g.codes for g in graphs))
     if len(codes) == n * (n - 1):
@@ -586,7 +749,7 @@ def _derived(graph: PatternGraph) -> dict:
     cache = graph.__dict__.get("_derived")
     if cache is None:
         cache = {}
-        object.__setattr__(graph, "_derived", cache)  # frozen dataclass: bypass __setattr__
+        object.__setattr__(graph, "_derived", cache)  # immutable: bypass __setattr__
     return cache
 
 
@@ -630,7 +793,7 @@ NUMPY_DECODE_ARCS = 50_000
 
 
 def _decoded_by_numpy(graph: PatternGraph) -> bool:
-    return len(arc_codes(graph)) >= NUMPY_DECODE_ARCS and graph.n * graph.n < 2 ** 63
+    return graph.num_arcs >= NUMPY_DECODE_ARCS and graph.n * graph.n < 2 ** 63
 
 
 def edge_order(graph: PatternGraph):
@@ -649,12 +812,13 @@ def endpoints(graph: PatternGraph) -> tuple[list[int], list[int]]:
     """
     cache = _derived(graph)
     if "endpoints" not in cache:
-        codes, n = arc_codes(graph), graph.n
+        n = graph.n
         with _no_gc():
             if _decoded_by_numpy(graph):
                 sources, targets = code_endpoints(graph)  # the sorted codes, divided once
                 cache["endpoints"] = (sources.tolist(), targets.tolist())
             else:
+                codes = arc_codes(graph)
                 cache["endpoints"] = (list(map(floordiv, codes, repeat(n))),
                                       list(map(mod, codes, repeat(n))))
     return cache["endpoints"]

@@ -732,7 +732,10 @@ def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
     if union.complete:
         return True
     # every arc j -> i maps to an arc (σ(j), σ(i)); σ is a bijection, so arcs map onto arcs.
-    # Endpoints come from dividing the codes in plain Python: no igraph in this re-check.
+    # Endpoints come from dividing the codes (numpy on a large graph, else plain Python): no igraph.
+    if union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
+        from .symmetry import _preserves_arrays
+        return _preserves_arrays(union, tuple(perm))
     codes = union.codes
     if tuple(perm) == reflection(n):  # code c -> n² - 1 - c
         return all(map(codes.__contains__, map(sub, repeat(n * n - 1), codes)))

@@ -151,7 +151,7 @@ class _Structure:
                  num_labels: int, trivial: bool, reason: str):
         self.n = n
         self.support = support if support is not None else PatternGraph(n, frozenset())
-        self.codes: frozenset[int] = self.support.codes
+        self.num_arcs = self.support.num_arcs
         self.labels = labels
         self.num_labels = num_labels
         self.trivial = trivial
@@ -163,10 +163,15 @@ class _Structure:
         """The label of every arc, in the edge order of ``endpoints``/``to_igraph`` (cached)."""
         if self._edge_labels is None:
             if self.labels is None:
-                self._edge_labels = [0] * len(self.codes)
+                self._edge_labels = [0] * self.num_arcs
             else:
                 self._edge_labels = list(map(self.labels.__getitem__, edge_order(self.support)))
         return self._edge_labels
+
+    @property
+    def codes(self) -> frozenset[int]:
+        """The support's codes as a frozenset (made on first use for a graph built on arrays)."""
+        return self.support.codes
 
     def preserves(self, perm: Sequence[int]) -> bool:
         """perm: 1-based images.  True iff every labelled arc maps to an arc of the same label.
@@ -190,11 +195,11 @@ class _Structure:
         if self.trivial:
             return perm == tuple(range(1, n + 1))
         moved = list(compress(range(n), map(ne, perm, range(1, n + 1))))
-        if not moved or not self.codes:
+        if not moved or not self.num_arcs:
             return True
-        codes, labels = self.codes, self.labels
-        if labels is None and len(codes) >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
+        if self.labels is None and self.num_arcs >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
             return _preserves_arrays(self.support, perm)
+        codes, labels = self.codes, self.labels
         if perm == reflection(n):
             # (j, i) -> (n-1-j, n-1-i) in 0-based terms, i.e. code c -> n² - 1 - c: no decoding
             top = n * n - 1
@@ -273,34 +278,34 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
     if "free" in biases:
         return _Structure(n, None, None, 0, True, "free bias")
     # one layer per distinct (head graph, bias); identical heads give identical constraints
-    layers: list[tuple[frozenset[int], Optional[str], Optional[PatternGraph]]] = []
+    layers: list[tuple[PatternGraph, Optional[str], Optional[PatternGraph]]] = []
     seen: set = set()
     for g, b in zip(graphs, biases):
         if g.complete:
             if b is None:
                 continue  # a complete unbiased head is preserved by every permutation
-            codes, kind, source = _class_one_arcs(b, n), None, None
+            arcs, kind, source = PatternGraph(n, _class_one_arcs(b, n)), None, None
         else:
-            codes, kind, source = g.codes, b, g
-        key = (codes, kind)
+            arcs, kind, source = g, b, g
+        key = (arcs, kind)  # graphs compare by their arc sets (and hash without reading them)
         if key not in seen:
             seen.add(key)
-            layers.append((codes, kind, source))
+            layers.append((arcs, kind, source))
     if not layers:
         return _Structure(n, None, None, 0, False, "no constraint")
     if len(layers) == 1 and layers[0][1] is None:
-        codes, _, source = layers[0]
-        support = source if source is not None else PatternGraph(n, codes)
-        return _Structure(n, support, None, 1 if codes else 0, False, "one head")
+        arcs, _, source = layers[0]
+        support = source if source is not None else arcs
+        return _Structure(n, support, None, 1 if arcs.num_arcs else 0, False, "one head")
     with _no_gc():
         joint: dict[int, tuple] = defaultdict(tuple)
-        for h, (codes, kind, _) in enumerate(layers):
+        for h, (arcs, kind, _) in enumerate(layers):
             if kind is None:  # every arc of an unbiased layer has class 0
                 tag = ((h, 0),)
-                for c in codes:
+                for c in arcs.codes:
                     joint[c] += tag
             else:
-                for c in codes:
+                for c in arcs.codes:
                     j0, i0 = divmod(c, n)
                     joint[c] += ((h, _bias_class(kind, n, j0, i0)),)
         ids: dict[tuple, int] = {}
@@ -354,7 +359,7 @@ def _twin_classes(st: _Structure) -> list[list[int]]:
     """
     n = st.n
     groups: list[list[int]] = []
-    if len(st.codes) >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
+    if st.num_arcs >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
         with _no_gc():
             for closed, members_list in _cheap_buckets_arrays(st.support):
                 outs, ins = _neighbours_of(st.support, sum(map(len, members_list)))
@@ -526,7 +531,7 @@ def _quotient(st: _Structure, classes: list[list[int]]):
     for k, members in enumerate(classes):
         if len(members) > 1:
             c = members[1] * n + members[0]
-            internal = st.labels.get(c) if st.labels is not None else (0 if c in st.codes else None)
+            internal = st.labels.get(c) if st.labels is not None else (0 if st.support.has_code(c) else None)
             colours[k] = kinds.setdefault((len(members), internal), len(kinds))
     reps = [m[0] for m in classes]
     with igraph_without_numpy():
@@ -538,6 +543,10 @@ def _quotient(st: _Structure, classes: list[list[int]]):
     labels = [st.labels[reps[a] * n + reps[b]] for a, b in pairs]
     return _encode(q, colours, sources, targets, labels)
 
+
+#: Up to this many twins (positions beyond the least of their twin class), a large unlabelled support's
+#: group is counted by BLISS on the support itself rather than on its twin quotient (`_Solution`).
+MAX_TWINS_ON_SUPPORT = 64
 
 #: Sources of the distance invariant (see ``_invariant_colours``): at most this many BFS runs.
 MAX_INVARIANT_SOURCES = 8
@@ -686,17 +695,62 @@ class _Solution:
     def __init__(self, st: _Structure):
         self.st = st
         self.classes = _twin_classes(st)
-        self.qgraph, colours = _quotient(st, self.classes)
-        # no twins and no labels: the quotient is the support's own igraph, and its arc arrays serve
-        same = len(self.classes) == st.n and self.qgraph is to_igraph(st.support)
-        with _no_gc():
-            self.qcolours = _invariant_colours(self.qgraph, colours, st.support if same else None)
-        self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
-        order = self.q_order
-        for size, count in Counter(filter((1).__lt__, map(len, self.classes))).items():  # classes of ≥ 2
-            order *= _factorial(size) ** count
-        self.order = order
+        twins = st.n - len(self.classes)  # positions beyond the least of their class
+        sizes = Counter(filter((1).__lt__, map(len, self.classes)))  # classes of ≥ 2
+        in_classes = 1
+        for size, count in sizes.items():
+            in_classes *= _factorial(size) ** count
+        self._quotient: Optional[tuple] = None
+        if 0 < twins <= MAX_TWINS_ON_SUPPORT and st.labels is None and st.num_arcs >= NUMPY_PRESERVE_ARCS:
+            # A few twins in a large graph: BLISS runs on the support itself (the igraph the analysis
+            # has already) with every twin but the least of its class in a colour of its own, and the
+            # quotient, an induced subgraph as large as the support, is made only if its generators or
+            # orbits are asked for. The count is |H| for H = the σ ∈ G keeping that set T of twins,
+            # and |H| = ∏(|C| − 1)! · |Aut(quotient)| (docs/theory.md §11.6 SYM-AUT, "Twins pinned").
+            g = to_igraph(st.support)
+            base = [0] * st.n
+            for members in self.classes:
+                for v in members[1:]:
+                    base[v] = 1
+            with _no_gc():
+                colours = _invariant_colours(g, base, st.support)
+            pinned = count_automorphisms(g, sh=SPLITTING, color=colours)
+            kept = 1
+            for size, count in sizes.items():
+                kept *= _factorial(size - 1) ** count
+            self.q_order, rest = divmod(pinned, kept)
+            if rest:
+                raise AssertionError("internal error: BLISS's count is not a multiple of ∏(|C| − 1)!")
+        else:
+            self._make_quotient()
+            self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
+        self.order = self.q_order * in_classes
         self._qgens: Optional[list] = None
+
+    def _make_quotient(self) -> None:
+        st = self.st
+        qgraph, colours = _quotient(st, self.classes)
+        # no twins and no labels: the quotient is the support's own igraph, and its arc arrays serve
+        same = len(self.classes) == st.n and qgraph is to_igraph(st.support)
+        with _no_gc():
+            qcolours = _invariant_colours(qgraph, colours, st.support if same else None)
+        self._quotient = (qgraph, qcolours)
+
+    @property
+    def qgraph(self):
+        """The coloured twin quotient (igraph), made on first use."""
+        if self._quotient is None:
+            self._make_quotient()
+        assert self._quotient is not None
+        return self._quotient[0]
+
+    @property
+    def qcolours(self) -> list[int]:
+        """The quotient's vertex colours (refined by `_invariant_colours`), made on first use."""
+        if self._quotient is None:
+            self._make_quotient()
+        assert self._quotient is not None
+        return self._quotient[1]
 
     def quotient_generators(self) -> list:
         """BLISS's generators of Aut(quotient), as permutations of the class indices (cached)."""
@@ -815,7 +869,7 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     if st.trivial:
         name = NamedGroup.SYMMETRIC if n == 1 else NamedGroup.TRIVIAL
         return SymmetryGroup(n, 1, name, (), st.reason)
-    if not st.codes:  # no constraint at all: every head complete and unbiased
+    if not st.num_arcs:  # no constraint at all: every head complete and unbiased
         return SymmetryGroup(n, math.factorial(n), NamedGroup.SYMMETRIC,
                              symmetric_generators(list(range(1, n + 1)), n), "no constraint")
     sol = _Solution(st)
@@ -828,7 +882,7 @@ def symmetry_group(graphs: Sequence[PatternGraph],
     if gens is not None:
         # self-check: a generator outside G would be a wrong equivariance claim
         budget = MAX_GENERATOR_ENTRIES * 10
-        if len(gens) * max(1, len(st.codes)) <= budget:
+        if len(gens) * max(1, st.num_arcs) <= budget:
             bad = [p for p in gens if not st.preserves(p)]
             if bad:
                 raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
@@ -840,7 +894,8 @@ def symmetry_group(graphs: Sequence[PatternGraph],
         listed = sol.q_order.bit_length() * len(classes) <= MAX_GENERATOR_ENTRIES
         qgens = sol.quotient_generators() if sol.q_order > 1 and not reflected and listed and \
             len(classes) <= MAX_NAMED_CLASSES else None
-        parts = typed_structure(n, classes, sol.q_order, reflected, qgens, sol.qcolours[:len(classes)])
+        parts = typed_structure(n, classes, sol.q_order, reflected, qgens,
+                                sol.qcolours[:len(classes)] if sol.q_order > 1 else None)
     return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
                          factorial_order_text(classes, sol.q_order), parts, factorial_order_latex(classes, sol.q_order),
                          orbit_of=sol.orbits() if gens is None else None)
@@ -886,7 +941,7 @@ def verify_group(group: SymmetryGroup, graphs: Sequence[PatternGraph],
 def automorphisms_of_graph(graph: PatternGraph) -> Optional[list[tuple[int, ...]]]:
     """Generators of Aut(graph) for a single unlabelled digraph (None if too many to list)."""
     st = _structure([graph], None, "none")
-    if not st.codes:
+    if not st.num_arcs:
         return [tuple(p) for p in symmetric_generators(list(range(1, graph.n + 1)), graph.n)]
     gens = _Solution(st).generators()
     return None if gens is None else list(gens)
