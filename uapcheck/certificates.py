@@ -403,6 +403,8 @@ class Diameter(Certificate):
                              for p in ub.probes]
             out["automorphisms"] = [list(a) for a in ub.automorphisms]
             out["eccentricities"] = list(ub.eccentricities) if ub.eccentricities else None
+            if ub.batches:  # their level masks are re-checked in process, not written out
+                out["probe batches"] = [list(b.sources) for b in ub.batches]
         return out
 
 

@@ -148,3 +148,119 @@ def test_pinned_twins_on_a_symmetric_graph_keep_the_quotient_generators(monkeypa
     pinned = sym_mod.symmetry_group([g])
     assert pinned.order == by_quotient.order == 2 ** 6 * 6
     assert pinned.generators == by_quotient.generators and pinned.structure == by_quotient.structure
+
+
+# ---------------------------------------------------------------------------------------------
+# Probes searched 64 at a time (bit-parallel level masks) and their re-check by the kernel
+
+def _queue_distances(n, arcs, source):
+    outs = [[] for _ in range(n)]
+    for a, b in arcs:
+        outs[a].append(b)
+    dist = [-1] * n
+    dist[source] = 0
+    frontier = [source]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            for b in outs[a]:
+                if dist[b] < 0:
+                    dist[b] = dist[a] + 1
+                    nxt.append(b)
+        frontier = nxt
+    return dist
+
+
+def test_bit_levels_are_the_distances_of_each_source():
+    import numpy as np
+
+    from uapcheck.graphs.arc_arrays import bit_levels
+    rng = random.Random(7)
+    for trial in range(40):
+        n = rng.choice((5, 17, 40))
+        arcs = {(a, b) for a in range(n) for b in range(n) if a != b and rng.random() < rng.choice((0.05, 0.2))}
+        by_head = sorted((b, a) for a, b in arcs)  # forward: each head's tails
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        for b, _ in by_head:
+            indptr[b + 1] += 1
+        indptr = np.cumsum(indptr)
+        tails = np.asarray([a for _, a in by_head], dtype=np.int64)
+        sources = rng.sample(range(n), rng.randint(1, min(n, 64)))
+        masks = bit_levels(indptr, tails, n, sources, max_levels=10 ** 6)
+        dists = [_queue_distances(n, arcs, s) for s in sources]
+        for level, mask in enumerate(masks):
+            for v in range(n):
+                want = sum(1 << k for k, d in enumerate(dists) if 0 <= d[v] <= level)
+                assert int(mask[v]) == want, (trial, level, v)
+        deepest = max(max(d) for d in dists)
+        assert len(masks) == deepest + 1  # the last level is the first that the next one repeats
+        assert bit_levels(indptr, tails, n, sources, max_levels=deepest - 1) is None or deepest == 0
+
+
+def test_lowest_bit_index_is_the_lowest_set_bit():
+    import numpy as np
+
+    from uapcheck.graphs.arc_arrays import lowest_bit_index
+    rng = random.Random(3)
+    words = [0, 1, 2, 3, 1 << 63, (1 << 64) - 1, (1 << 63) | 1, 6 << 40] + [rng.getrandbits(64) for _ in range(500)]
+    words += [rng.getrandbits(64) << rng.randrange(64) & ((1 << 64) - 1) for _ in range(500)]
+    got = lowest_bit_index(np.asarray(words, dtype=np.uint64)).tolist()
+    assert got == [(w & -w).bit_length() - 1 for w in words]
+
+
+def _batched(monkeypatch):
+    from uapcheck.graphs import connectivity as conn_mod
+    monkeypatch.setattr(conn_mod, "LIST_BOUNDS_MAX_N", 0)        # bounds and searches on arc arrays
+    monkeypatch.setattr(conn_mod, "ARRAY_BOUNDS_LOADED_MIN_N", 0)
+    monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", 0)         # the kernel's checks on arc arrays
+    monkeypatch.setattr(conn_mod, "EXHAUSTIVE_MAX_WORK", 0)      # every eccentricity out of reach: batches
+    monkeypatch.setattr(conn_mod, "BATCH_PROBES", 8)
+    return conn_mod
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_batched_probes_bound_the_diameter_and_the_kernel_checks_them(monkeypatch, seed):
+    conn_mod = _batched(monkeypatch)
+    rng = random.Random(seed)
+    n = rng.choice((30, 60, 90))
+    pattern = PatternUnion((Window(1), RandomPattern(rng.choice((1, 2)), seed=seed)))
+    graphs = [build_graph(pattern, n)]
+    c = conn_mod.analyze_connectivity(graphs, use_symmetry=bool(seed % 2), max_probes=rng.choice((40, 400)))
+    true_d = max(max(_queue_distances(n, [divmod(x, n) for x in graphs[0].codes], v)) for v in range(n))
+    assert c.strongly_connected and c.upper_bound is not None and c.upper_bound.batches
+    assert c.lower <= true_d <= c.upper and (c.diameter is None or c.diameter == true_d)
+    assert c.probes_used == len(c.upper_bound.probes) + sum(len(b.sources) for b in c.upper_bound.batches)
+    assert conn_mod.verify_connectivity(graphs, c)
+
+
+def test_the_kernel_rejects_altered_batches(monkeypatch):
+    import dataclasses
+
+    import numpy as np
+    conn_mod = _batched(monkeypatch)
+    n = 60
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(1, seed=2))), n)]
+    c = conn_mod.analyze_connectivity(graphs, use_symmetry=False, max_probes=400)
+    assert conn_mod.verify_connectivity(graphs, c)
+    ub = c.upper_bound
+    b = ub.batches[0]
+
+    def with_batch(**change):
+        altered = dataclasses.replace(b, **change)
+        return dataclasses.replace(c, upper_bound=dataclasses.replace(ub, batches=(altered,) + ub.batches[1:]))
+
+    flipped = [m.copy() for m in b.forward]
+    flipped[1][5] ^= np.uint64(1)  # a bit set (or cleared) one level early
+    assert not conn_mod.verify_connectivity(graphs, with_batch(forward=tuple(flipped)))
+    shorter = b.backward[:-2] if len(b.backward) > 2 else b.backward[:1]
+    assert not conn_mod.verify_connectivity(graphs, with_batch(backward=shorter))  # never reaches every bit
+    assert not conn_mod.verify_connectivity(graphs, with_batch(order=b.order[::-1]))  # bits no longer by ecc
+    swapped = b.sources[1:2] + b.sources[:1] + b.sources[2:]
+    assert not conn_mod.verify_connectivity(graphs, with_batch(sources=swapped))
+    # a smaller bound than the batches prove is rejected
+    lower_claim = dataclasses.replace(c, upper=c.upper - 1, diameter=None,
+                                      upper_bound=dataclasses.replace(ub, bound=ub.bound - 1))
+    assert c.upper - 1 < c.lower or not conn_mod.verify_connectivity(graphs, lower_claim)
+    # batches are checked on arc arrays only
+    monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", 10 ** 9)
+    assert not conn_mod.verify_connectivity(graphs, c)

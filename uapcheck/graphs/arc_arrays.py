@@ -97,3 +97,45 @@ def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] =
         frontier = np.flatnonzero(dist == depth)
         unreached -= frontier.size
     return dist
+
+
+#: Sources one bit-parallel search follows at once (the bits of a uint64).
+BATCH_SOURCES = 64
+
+
+def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int):
+    """A breadth-first search from up to 64 sources at once, as level masks (numpy uint64): bit k of
+    ``masks[L][v]`` is set iff v is within L hops of ``sources[k]`` along arcs a → v, where
+    ``tails[indptr[v]:indptr[v + 1]]`` are the a's of v (the in-neighbours for a search forward, the
+    out-neighbours for one backward). Each level is one pass over the arcs: v's mask or-ed with those of
+    its a's. The list ends with the first level equal to the next (every later level is the same);
+    None when that takes more than ``max_levels`` levels."""
+    import numpy as np
+    if not 1 <= len(sources) <= BATCH_SOURCES:
+        raise ValueError(f"a bit-parallel search takes 1 to {BATCH_SOURCES} sources, got {len(sources)}")
+    has = np.flatnonzero(indptr[1:] > indptr[:-1])  # the positions with at least one a
+    starts = indptr[has]
+    mask = np.zeros(n, dtype=np.uint64)
+    mask[np.asarray(sources, dtype=np.int64)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
+    masks = [mask]
+    while len(tails):
+        nxt = mask.copy()
+        nxt[has] |= np.bitwise_or.reduceat(mask[tails], starts)
+        if np.array_equal(nxt, mask):
+            break
+        if len(masks) > max_levels:
+            return None
+        masks.append(nxt)
+        mask = nxt
+    for m in masks:
+        m.flags.writeable = False
+    return masks
+
+
+def lowest_bit_index(words):
+    """The index of the lowest set bit of each uint64 (numpy int64), −1 where no bit is set: x & −x
+    isolates that bit, a power of two 2^i, which float64 holds exactly, and frexp writes it as
+    0.5 · 2^(i + 1) (and 0 as 0 · 2^0)."""
+    import numpy as np
+    low = words & (~words + np.uint64(1))
+    return np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1

@@ -85,6 +85,19 @@ class BFSProbe:
         return hash(self.vertex)
 
 
+@dataclass(frozen=True, eq=False)
+class BFSBatch:
+    """Breadth-first searches from up to 64 probes at once, both ways, as bit-parallel level masks
+    (read-only numpy uint64 arrays, 0-based positions): bit k of ``forward[L][v]`` is set iff
+    d(sources[k] → v) ≤ L, and bit k of ``backward[L][w]`` iff d(w → order[k]) ≤ L. ``order`` holds the
+    same probes by ascending ecc_out, so the lowest bit set in ``backward[L][w]`` names the probe of least
+    eccentricity within L hops of w. Each mask list ends at its first fixed point; probes are 1-based."""
+    sources: tuple[int, ...]
+    forward: tuple = field(repr=False)
+    order: tuple[int, ...]
+    backward: tuple = field(repr=False)
+
+
 @dataclass(frozen=True)
 class UpperBound:
     """Evidence that every pair (j, i) has d(j -> i) <= ``bound``.
@@ -98,6 +111,8 @@ class UpperBound:
     probes: tuple[BFSProbe, ...] = ()
     automorphisms: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
     eccentricities: Optional[tuple[int, ...]] = field(default=None, repr=False)
+    #: probes searched 64 at a time on arc arrays (method "bounds" only)
+    batches: tuple[BFSBatch, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)
@@ -205,6 +220,11 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
 
 #: The probe loop checks its progress over this many probes before it gives up early.
 PROGRESS_WINDOW = 8
+#: When batches apply, the probes searched one at a time before them, and the probes of one batch.
+SEQUENTIAL_PROBES = 4
+BATCH_PROBES = 64
+#: The level masks all batches may keep for the kernel (uint64 words: 2²⁵ is 256 MiB).
+MAX_BATCH_WORDS = 1 << 25
 
 
 def fitting_n(n: int, arcs: int, work: int) -> int:
@@ -306,6 +326,16 @@ class _ArrayBounds:
         self.upper[v0] = self.lower[v0] = e_out
         self.probed[v0] = True
 
+    def add_batch(self, sources0: Sequence[int], ecc: Sequence[int], upper, lower) -> None:
+        """A batch's bounds: ``upper`` on every ecc_out (min over its probes of d(w → p) + ecc_out(p)),
+        ``lower`` (max over its probes of d(w → p)) and each probe's own ecc_out."""
+        np = self.np
+        np.minimum(self.upper, upper, out=self.upper)
+        np.maximum(self.lower, lower, out=self.lower)
+        at = np.asarray(sources0, dtype=np.int64)
+        self.upper[at] = self.lower[at] = np.asarray(ecc, dtype=np.int64)
+        self.probed[at] = True
+
     def use_orbits(self, orbit_of: list[int]) -> None:
         self.orbit_of = self.np.asarray(orbit_of, dtype=self.np.int64)
 
@@ -330,6 +360,29 @@ class _ArrayBounds:
 
     def hub(self) -> int:
         return self._first(self.degree == self.degree.max())
+
+    def next_probes(self, best: int, pick_high: bool, count: int) -> list[int]:
+        """The positions `next_probe` would return one after another, alternating from `pick_high`, were
+        each marked probed in turn and the bounds left as they are: two rankings of the fresh open
+        positions (largest upper bound, then largest degree, then least index; smallest lower bound,
+        then the same), taken in turn, each position once. Fewer than `count` when fewer are fresh."""
+        np = self.np
+        fresh = np.flatnonzero((self.upper > best) & ~self.probed)
+        if len(fresh) == 0:
+            return []
+        deg = self.degree[fresh]
+        high = fresh[np.lexsort((fresh, -deg, -self.upper[fresh]))][:count].tolist()
+        low = fresh[np.lexsort((fresh, -deg, self.lower[fresh]))][:count].tolist()
+        picks: list[int] = []
+        taken: set[int] = set()
+        rankings = {True: iter(high), False: iter(low)}
+        side = pick_high
+        while len(picks) < min(count, len(fresh)):
+            v = next(w for w in rankings[side] if w not in taken)
+            picks.append(v)
+            taken.add(v)
+            side = not side
+        return picks
 
     def next_probe(self, best: int, pick_high: bool) -> int:
         open_ = self.upper > best
@@ -380,6 +433,76 @@ class _ArraySearch:
         d.flags.writeable = False
         return d
 
+    def batch(self, sources0: Sequence[int]) -> Optional["_SearchedBatch"]:
+        """Up to 64 probes searched at once both ways (``arc_arrays.bit_levels``), with what the probe
+        loop reads off them; None when a search is deeper than MAX_LEVELS (then one at a time)."""
+        import numpy as np
+        from .arc_arrays import bit_levels, lowest_bit_index
+        if self.deep:
+            return None
+        n, k = self.n, len(sources0)
+        forward = bit_levels(self.in_[0], self.in_[1], n, sources0, self.MAX_LEVELS)
+        if forward is None:
+            return None
+        ecc = _first_levels_everywhere(forward, k)
+        if min(ecc) < 0:
+            return None  # a probe misses a position (never, strongly connected)
+        order = sorted(range(k), key=lambda b: (ecc[b], b))
+        backward = bit_levels(self.out[0], self.out[1], n, [sources0[b] for b in order], self.MAX_LEVELS)
+        if backward is None:
+            return None
+        ecc_in = _first_levels_everywhere(backward, k)
+        if min(ecc_in) < 0:
+            return None
+        # index 0: no bit set (lowest_bit_index −1, shifted by one), never a bound
+        by_low = np.asarray([_NO_BOUND] + [ecc[b] for b in order], dtype=np.int64)
+        upper = np.full(n, _NO_BOUND, dtype=np.int64)
+        for level, mask in enumerate(backward):
+            candidate = by_low[lowest_bit_index(mask) + 1]
+            candidate += level
+            np.minimum(upper, candidate, out=upper)
+        full = np.uint64((1 << k) - 1)
+        lower = np.zeros(n, dtype=np.int64)
+        for mask in backward[:-1]:
+            lower += mask != full  # max over the probes of d(w → p): the levels before w reaches them all
+        evidence = BFSBatch(tuple(v + 1 for v in sources0), tuple(forward),
+                            tuple(sources0[b] + 1 for b in order), tuple(backward))
+        return _SearchedBatch(evidence, ecc, [ecc_in[order.index(b)] for b in range(k)], upper, lower)
+
+
+@dataclass(frozen=True, eq=False)
+class _SearchedBatch:
+    """A batch's evidence and what the probe loop reads off it (``ecc``, ``ecc_in``: per probe, in
+    ``evidence.sources`` order)."""
+    evidence: BFSBatch
+    ecc: list[int]
+    ecc_in: list[int]
+    upper: Any
+    lower: Any
+
+    def far(self, b: int, backward: bool) -> int:
+        """The first position (0-based) at the largest distance from probe b (to it, ``backward``)."""
+        import numpy as np
+        ev = self.evidence
+        if backward:
+            bit, masks, e = ev.order.index(ev.sources[b]), ev.backward, self.ecc_in[b]
+        else:
+            bit, masks, e = b, ev.forward, self.ecc[b]
+        missing = (masks[e - 1] >> np.uint64(bit)) & np.uint64(1)
+        return int(np.flatnonzero(missing == 0)[0])
+
+
+def _first_levels_everywhere(masks, k: int) -> list[int]:
+    """For each bit b < k, the first level at which every position has it (−1: never)."""
+    import numpy as np
+    first = [-1] * k
+    for level, mask in enumerate(masks):
+        common = int(np.bitwise_and.reduce(mask))
+        for b in range(k):
+            if first[b] < 0 and (common >> b) & 1:
+                first[b] = level
+    return first
+
 
 def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None,
@@ -399,6 +522,33 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
     automorphisms: tuple[tuple[int, ...], ...] = ()
     cheap_tried = bliss_tried = not use_symmetry
     remaining: dict[int, int] = {}  # number of probes -> candidates left then (the progress record)
+    # Large graphs whose every eccentricity is out of reach search probes 64 at a time after the first
+    # few (bit-parallel, one pass over the arcs per level for all of them): see `_ArraySearch.batch`.
+    batching = (search is not None and union.num_arcs >= NUMPY_CHECK_ARCS
+                and n * union.num_arcs > EXHAUSTIVE_MAX_WORK)
+    batches: list[BFSBatch] = []
+    batch_words = 0
+    last_batch = 0  # probes in the last step when it was a batch (the progress record's window)
+
+    def used() -> int:
+        return len(probes) + sum(len(b.sources) for b in batches)
+
+    def probe_batch(picks: list[int]) -> bool:
+        nonlocal best, best_pair, batch_words
+        assert search is not None
+        got = search.batch(picks)
+        if got is None:
+            return False
+        batches.append(got.evidence)
+        batch_words += n * (len(got.evidence.forward) + len(got.evidence.backward))
+        for b, v0 in enumerate(picks):  # as one probe after another would
+            if got.ecc[b] > best:
+                best, best_pair = got.ecc[b], (v0 + 1, got.far(b, False) + 1)
+            if got.ecc_in[b] > best:
+                best, best_pair = got.ecc_in[b], (got.far(b, True) + 1, v0 + 1)
+        assert isinstance(bounds, _ArrayBounds)
+        bounds.add_batch(picks, got.ecc, got.upper, got.lower)
+        return True
 
     def probe(v0: int) -> None:
         nonlocal best, best_pair
@@ -432,17 +582,17 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
         if orbits_known:
             bounds.spread_over_orbits()
         count = bounds.open_count(best)
-        remaining[len(probes)] = count
+        remaining[used()] = count
         if not count:
-            ub = UpperBound(best, "bounds", tuple(probes), automorphisms)
+            ub = UpperBound(best, "bounds", tuple(probes), automorphisms, batches=tuple(batches))
             return Connectivity(n, True, diameter=best, lower=best, lower_pair=best_pair,
-                                upper=best, upper_bound=ub, probes_used=len(probes))
-        if not cheap_tried and len(probes) >= 8 and known is not None and not any(
+                                upper=best, upper_bound=ub, probes_used=used())
+        if not cheap_tried and used() >= 8 and known is not None and not any(
                 p != tuple(range(1, n + 1)) for p in map(tuple, known)):
             # the caller's whole automorphism group is trivial: neither the rotation nor the
             # reflection (both move points for n ≥ 2) is an automorphism, as the check would find
             cheap_tried = True
-        if not cheap_tried and len(probes) >= 8:
+        if not cheap_tried and used() >= 8:
             # stalled: vertex-transitive patterns (circulants) need symmetry; try the rotation
             # and the reflection first, they cost one pass over the arcs each
             cheap_tried = True
@@ -452,9 +602,9 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
                 use(automorphisms)
                 continue
         exhaustive_fits = n * g.ecount() <= EXHAUSTIVE_MAX_WORK
-        if len(probes) >= 16 and exhaustive_fits:
+        if used() >= 16 and exhaustive_fits:
             return _exhaustive(union, g, probes)
-        if not bliss_tried and len(probes) >= 16:
+        if not bliss_tried and used() >= 16:
             bliss_tried = True
             gens: Optional[list[tuple[int, ...]]]
             if known is not None:
@@ -467,27 +617,39 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
                 use(automorphisms)
                 continue
         reason, fit = None, None
-        if len(probes) >= max_probes or time.process_time() - start > time_budget:
-            reason = (f"the probes ran out of their budget ({len(probes)} BFS probes, limit {max_probes}, "
+        span = last_batch or PROGRESS_WINDOW
+        if used() >= max_probes or time.process_time() - start > time_budget:
+            reason = (f"the probes ran out of their budget ({used()} BFS probes, limit {max_probes}, "
                       f"{time_budget:g} s of CPU time)")
-        elif len(probes) >= 16 and bliss_tried and len(probes) - PROGRESS_WINDOW in remaining:
-            removed = remaining[len(probes) - PROGRESS_WINDOW] - count
-            needed = count * PROGRESS_WINDOW / removed if removed > 0 else INF
-            if len(probes) + needed > max_probes:
+        elif used() >= 16 and bliss_tried and used() - span in remaining:
+            removed = remaining[used() - span] - count
+            needed = count * span / removed if removed > 0 else INF
+            if used() + needed > max_probes:
                 work = n * g.ecount()
                 fit = fitting_n(n, g.ecount(), EXHAUSTIVE_MAX_WORK)
-                reason = (f"after {len(probes)} BFS probes {count:,} positions still have an eccentricity bound "
-                          f"above the longest distance found ({best}), and the last {PROGRESS_WINDOW} probes "
+                reason = (f"after {used()} BFS probes {count:,} positions still have an eccentricity bound "
+                          f"above the longest distance found ({best}), and the last {span} probes "
                           f"settled {max(0, removed):,} of them, so the probes would not close within their "
                           f"limit ({max_probes}); every eccentricity takes n = {n:,} BFS runs over "
                           f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
                           f"diameter of a pattern of this density is decided up to about n = {fit:,}")
         if reason is not None:
             top = bounds.top()
-            ub = UpperBound(top, "bounds", tuple(probes), automorphisms)
+            ub = UpperBound(top, "bounds", tuple(probes), automorphisms, batches=tuple(batches))
             return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
-                                upper=top, upper_bound=ub, probes_used=len(probes), reason=reason,
+                                upper=top, upper_bound=ub, probes_used=used(), reason=reason,
                                 fits_up_to=fit)
+        if batching and used() >= SEQUENTIAL_PROBES and n * 2 * (best + 2) + batch_words <= MAX_BATCH_WORDS:
+            # the next probes by the same rule, each pick leaving the fresh ones, searched at once
+            assert isinstance(bounds, _ArrayBounds)
+            picks = bounds.next_probes(best, pick_high, min(BATCH_PROBES, max_probes - used()))
+            if len(picks) % 2:
+                pick_high = not pick_high
+            if len(picks) > 1 and probe_batch(picks):
+                last_batch = len(picks)
+                continue
+            batching = False  # deeper than a batch searches: one probe at a time from here
+        last_batch = 0
         v = bounds.next_probe(best, pick_high)
         pick_high = not pick_high
         probe(v)
@@ -619,6 +781,58 @@ def _valid_bfs_arrays(root0: int, dist: Sequence[int], grouped: "_InArcs", n: in
     return bool(np.array_equal(least, expected))
 
 
+def _valid_bit_levels(sources: Sequence[int], masks: Sequence, grouped: "_InArcs", n: int) -> bool:
+    """``masks`` are the level masks of a bit-parallel search from ``sources`` (1-based; bit k for
+    sources[k]) along the arcs grouped by head in ``grouped``: level 0 is each source's own bit, each
+    next level is the previous one or-ed, at every head, with the masks of its arcs' tails, the last
+    level is its own next (nothing more is reached) and every position has every bit (all reached).
+    Then bit k of masks[L][v] is set iff the search distance from sources[k] to v is at most L."""
+    import numpy as np
+    k = len(sources)
+    if not (1 <= k <= 64) or len(set(sources)) != k or not all(1 <= v <= n for v in sources) or not masks:
+        return False
+    if any(getattr(m, "dtype", None) != np.uint64 or m.shape != (n,) for m in masks):
+        return False
+    start = np.zeros(n, dtype=np.uint64)
+    start[np.asarray(sources, dtype=np.int64) - 1] = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+    if not np.array_equal(masks[0], start):
+        return False
+    for level, mask in enumerate(masks):
+        nxt = mask.copy()
+        if len(grouped.tails):
+            nxt[grouped.heads] |= np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+        want = masks[level + 1] if level + 1 < len(masks) else mask
+        if not np.array_equal(nxt, want):
+            return False
+    return bool((masks[-1] == np.uint64((1 << k) - 1)).all())
+
+
+def _batch_bound(batch: BFSBatch, n: int):
+    """Every position's bound min over the batch's probes p of d(w → p) + ecc_out(p) (numpy int64), from
+    masks `_valid_bit_levels` accepted: ecc_out(p) is the first forward level at which every position
+    has p's bit; ``order`` must list the probes by ascending ecc_out, so the lowest bit set in a
+    backward mask names the least ecc_out within that many hops. None when it does not."""
+    import numpy as np
+    from .arc_arrays import lowest_bit_index
+    k = len(batch.sources)
+    ecc = [-1] * k
+    for level, mask in enumerate(batch.forward):
+        common = int(np.bitwise_and.reduce(mask))
+        for b in range(k):
+            if ecc[b] < 0 and (common >> b) & 1:
+                ecc[b] = level
+    of = dict(zip(batch.sources, ecc))
+    by_order = np.asarray([of[v] for v in batch.order], dtype=np.int64)
+    if min(ecc) < 0 or bool((by_order[1:] < by_order[:-1]).any()):
+        return None
+    unreached = 2 ** 62  # no bit set yet: no bound (above any level plus eccentricity)
+    by_low = np.concatenate(([unreached], by_order))  # lowest_bit_index + 1: 0 when no bit is set
+    bound = np.full(n, unreached, dtype=np.int64)
+    for level, mask in enumerate(batch.backward):
+        np.minimum(bound, by_low[lowest_bit_index(mask) + 1] + level, out=bound)
+    return bound
+
+
 class _InArcs:
     """The arcs of one direction grouped by head for `_valid_bfs_arrays`, from the kernel's own
     division of the codes: ``tails`` in head order, ``heads`` the distinct heads ascending and
@@ -657,16 +871,10 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     n = union.n
     if ub.method == "complete":
         return (n == 1 and ub.bound >= 0) or (union.complete and ub.bound >= 1)
-    if ub.method == "bounds" and ub.probes and union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
-        src, dst = _arc_arrays(union)
-        into, out_of = _InArcs(src, dst, n), _InArcs(dst, src, n)  # heads: the arcs' targets; their sources
-        for p in ub.probes:
-            v0 = p.vertex - 1
-            if not (0 <= v0 < n):
-                return False
-            if not _valid_bfs_arrays(v0, p.dist_out, into, n) or not _valid_bfs_arrays(v0, p.dist_in, out_of, n):
-                return False
-        return _probe_bounds_hold(union, ub)
+    if ub.method == "bounds" and (ub.probes or ub.batches) and union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
+        return _upper_bound_on_arrays(union, ub)
+    if ub.batches:
+        return False  # batches are searched, and checked, on arc arrays only
     outs, ins = _adjacency(union)
     if ub.method == "exhaustive":
         ecc = ub.eccentricities
@@ -688,6 +896,25 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     return _probe_bounds_hold(union, ub)
 
 
+def _upper_bound_on_arrays(union: PatternGraph, ub: UpperBound) -> bool:
+    """`verify_upper_bound` for probes and batches on arc arrays (numpy): every distance array and
+    every batch's level masks checked arc by arc, then the bound."""
+    n = union.n
+    src, dst = _arc_arrays(union)
+    into, out_of = _InArcs(src, dst, n), _InArcs(dst, src, n)  # heads: the arcs' targets; their sources
+    for p in ub.probes:
+        v0 = p.vertex - 1
+        if not (0 <= v0 < n):
+            return False
+        if not _valid_bfs_arrays(v0, p.dist_out, into, n) or not _valid_bfs_arrays(v0, p.dist_in, out_of, n):
+            return False
+    for b in ub.batches:
+        if not (_valid_bit_levels(b.sources, b.forward, into, n) and sorted(b.order) == sorted(b.sources)
+                and _valid_bit_levels(b.order, b.backward, out_of, n)):
+            return False
+    return _probe_bounds_hold(union, ub)
+
+
 def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
     """With every probe's BFS arrays checked: the automorphisms re-checked on the arcs, and every
     eccentricity bounded by min over probes of d_in + ecc_out (shared over orbits) ≤ ub.bound."""
@@ -695,7 +922,7 @@ def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:
     for perm in ub.automorphisms:
         if not _is_graph_automorphism(perm, union):
             return False
-    if len(ub.probes) * n >= NUMPY_BOUNDS_ENTRIES:
+    if len(ub.probes) * n >= NUMPY_BOUNDS_ENTRIES or ub.batches:
         return _probe_bounds_hold_arrays(n, ub)
     probe_bounds = [(p.dist_in, p.ecc_out) for p in ub.probes]
     best = [min(d_in[w] + e for d_in, e in probe_bounds) for w in range(n)]
@@ -716,7 +943,12 @@ def _probe_bounds_hold_arrays(n: int, ub: UpperBound) -> bool:
     for p in ub.probes:
         row = np.asarray(p.dist_in, dtype=np.int64) + int(p.ecc_out)
         best = row if best is None else np.minimum(best, row)
-    assert best is not None  # called with probes only
+    for b in ub.batches:
+        row = _batch_bound(b, n)
+        if row is None:
+            return False
+        best = row if best is None else np.minimum(best, row)
+    assert best is not None  # called with probes or batches only
     if ub.automorphisms:
         orbit = np.asarray(orbits(n, ub.automorphisms), dtype=np.int64)
         orbit_best = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
