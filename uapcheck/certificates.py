@@ -502,14 +502,17 @@ def _view_bad_arrays(graphs, perm: Sequence[int]) -> tuple[bool, set]:
     import numpy as np
     n = graphs[0].n
     perm0 = np.asarray(perm, dtype=np.int64) - 1
+    moved = perm0 != np.arange(n)
     preserved, bad = True, set()
     for g in graphs:
         arrays = _CodeArrays(g)
-        ok = arrays.images_present(perm0)
+        # an arc between two fixed points is its own image: only the arcs at moved points are looked up
+        select = np.flatnonzero(moved[arrays.src] | moved[arrays.dst])
+        ok = arrays.images_present(perm0, select)
         if not bool(ok.all()):
             preserved = False
         indeg = np.bincount(arrays.dst, minlength=n)
-        bad.update((arrays.dst[~ok] + 1).tolist())
+        bad.update((arrays.dst[select[~ok]] + 1).tolist())
         bad.update((np.nonzero(indeg != indeg[perm0])[0] + 1).tolist())
     return preserved, bad
 

@@ -264,3 +264,25 @@ def test_the_kernel_rejects_altered_batches(monkeypatch):
     # batches are checked on arc arrays only
     monkeypatch.setattr(conn_mod, "NUMPY_CHECK_ARCS", 10 ** 9)
     assert not conn_mod.verify_connectivity(graphs, c)
+
+
+def test_vertex_ok_with_the_moved_points_is_the_pointwise_image():
+    from uapcheck.graphs.views import Neighbourhoods
+    rng = random.Random(5)
+    for trial in range(30):
+        n = rng.choice((8, 15, 30))
+        pattern = rng.choice([PatternUnion((Window(1), Global(1), RandomPattern(1, seed=trial))),
+                              PatternUnion((Window(2), RandomPattern(2, seed=trial))), Star(), Blocks(3)])
+        nb = Neighbourhoods([build_graph(pattern, n)])
+        for _ in range(20):
+            p0 = list(range(n))
+            points = rng.sample(range(n), rng.choice((2, 2, 3, 4)))
+            images = points[:]
+            rng.shuffle(images)
+            for a, b in zip(points, images):
+                p0[a] = b
+            moved = frozenset(v for v in range(n) if p0[v] != v)
+            for v in range(n):
+                want = all(frozenset(p0[u] for u in nb.head_set(h, v)) == nb.head_set(h, p0[v])
+                           for h in range(nb.num_heads))
+                assert nb.vertex_ok(p0, v, moved) == want == nb.vertex_ok(p0, v), (trial, v)

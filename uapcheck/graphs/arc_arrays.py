@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .build import PatternGraph, _derived, code_array, code_endpoints
+from .build import PatternGraph, _derived, code_array, code_endpoints, reversed_code_array
 
 
 def union_codes(graphs: Sequence[PatternGraph]):
@@ -45,7 +45,7 @@ def graph_csr(graph: PatternGraph, mode: str):
         if mode == "out":
             heads, tails = src, dst
         else:  # the reversed codes (i−1)·n + (j−1), sorted: targets ascending, sources ascending per target
-            reversed_codes = np.sort(dst * n + src)
+            reversed_codes = reversed_code_array(graph)
             heads = reversed_codes // n
             tails = reversed_codes - heads * n
         indptr = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n)))).astype(np.int64)

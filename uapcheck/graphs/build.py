@@ -787,6 +787,20 @@ def code_endpoints(graph: PatternGraph):
     return cache["code endpoints"]
 
 
+def reversed_code_array(graph: PatternGraph):
+    """The codes of the reversed arcs, (i−1)·n + (j−1) for each arc j → i, sorted (numpy int64): the
+    arcs grouped by target, sources ascending within each. Cached (the in-arc CSR of the searches and
+    the kernel's grouping of arcs by head both read it); the array must not be modified."""
+    cache = _derived(graph)
+    if "reversed code array" not in cache:
+        src, dst = code_endpoints(graph)
+        arr = dst * graph.n + src
+        arr.sort()
+        arr.flags.writeable = False
+        cache["reversed code array"] = arr
+    return cache["reversed code array"]
+
+
 #: From this many arcs on, ``endpoints`` divides the codes with numpy (exact int64 arithmetic;
 #: codes are below n² ≤ 2⁶³) instead of one Python division per arc and coordinate.
 NUMPY_DECODE_ARCS = 50_000

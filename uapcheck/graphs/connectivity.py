@@ -38,7 +38,8 @@ from typing import Any, Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import orbits, reflection, rotation
-from .build import PatternGraph, code_array, code_endpoints, endpoints, to_igraph, union_graph
+from .build import (PatternGraph, code_array, code_endpoints, endpoints, reversed_code_array, to_igraph,
+                    union_graph)
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -838,12 +839,13 @@ class _InArcs:
     division of the codes: ``tails`` in head order, ``heads`` the distinct heads ascending and
     ``starts`` where each head's arcs begin."""
 
-    def __init__(self, tail, head, n: int):
+    def __init__(self, tail, head, n: int, grouped_codes=None):
         import numpy as np
         if len(head) and bool((head[1:] >= head[:-1]).all()):  # already grouped (sorted codes, by source)
             sorted_heads, self.tails = head, tail
         else:  # the codes head·n + tail sorted (each arc once: distinct codes), then divided
-            grouped = np.sort(head * n + tail)
+            # (``grouped_codes``: that sorted array, when the graph has it cached)
+            grouped = np.sort(head * n + tail) if grouped_codes is None else grouped_codes
             sorted_heads = grouped // n
             self.tails = grouped - sorted_heads * n
         if len(sorted_heads):
@@ -901,7 +903,8 @@ def _upper_bound_on_arrays(union: PatternGraph, ub: UpperBound) -> bool:
     every batch's level masks checked arc by arc, then the bound."""
     n = union.n
     src, dst = _arc_arrays(union)
-    into, out_of = _InArcs(src, dst, n), _InArcs(dst, src, n)  # heads: the arcs' targets; their sources
+    # heads: the arcs' targets (the reversed codes (i−1)·n + (j−1), sorted); their sources
+    into, out_of = _InArcs(src, dst, n, reversed_code_array(union)), _InArcs(dst, src, n)
     for p in ub.probes:
         v0 = p.vertex - 1
         if not (0 <= v0 < n):

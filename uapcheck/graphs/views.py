@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from itertools import repeat
+from itertools import compress, repeat
+from operator import ne
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -214,11 +215,20 @@ class Neighbourhoods:
         c = self.classes[h]
         return None if c is None else c.of(self.n, v, u)
 
-    def vertex_ok(self, p0: Sequence[int], v: int) -> bool:
-        """σ (0-based images p0) carries every head's labelled in-neighbourhood of v onto that of σ(v)."""
+    def vertex_ok(self, p0: Sequence[int], v: int, moved: Optional[frozenset] = None) -> bool:
+        """σ (0-based images p0) carries every head's labelled in-neighbourhood of v onto that of σ(v).
+
+        ``moved``: the points σ moves, when the caller has them. σ fixes every other point and maps
+        the moved ones onto themselves, so σ(N) = (N − M) ∪ σ(N ∩ M), which is N' exactly when N and N'
+        differ only inside M (their symmetric difference, a C-level set operation) and σ(N ∩ M) = N' ∩ M:
+        the image of a large neighbourhood (a global token's) is never built point by point."""
         for h in range(self.num_heads):
             nv = self.head_set(h, v)
-            if frozenset(p0[u] for u in nv) != self.head_set(h, p0[v]):
+            image = self.head_set(h, p0[v])
+            if moved is not None and len(moved) < len(nv):
+                if not (nv ^ image) <= moved or frozenset(p0[u] for u in nv & moved) != image & moved:
+                    return False
+            elif frozenset(p0[u] for u in nv) != image:
                 return False
             if self.classes[h] is not None and any(self.arc_label(h, p0[v], p0[u]) != self.arc_label(h, v, u)
                                                    for u in nv):
@@ -261,8 +271,9 @@ def witness_condition_holds(nb: Neighbourhoods, perm: Sequence[int], position: i
     if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
         return False
     p0 = [x - 1 for x in perm]
+    moved = frozenset(compress(range(n), map(ne, p0, range(n))))
     for v in nb.in_ball(position - 1, radius):
-        if not nb.vertex_ok(p0, v):
+        if not nb.vertex_ok(p0, v, moved):
             return False
     if nb.vertex_classes is not None:
         vc = nb.vertex_classes
