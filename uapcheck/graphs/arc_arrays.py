@@ -114,13 +114,19 @@ def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int):
     if not 1 <= len(sources) <= BATCH_SOURCES:
         raise ValueError(f"a bit-parallel search takes 1 to {BATCH_SOURCES} sources, got {len(sources)}")
     has = np.flatnonzero(indptr[1:] > indptr[:-1])  # the positions with at least one a
+    everyone = len(has) == n  # (a strongly connected graph): the or-ed masks line up with the positions
     starts = indptr[has]
     mask = np.zeros(n, dtype=np.uint64)
     mask[np.asarray(sources, dtype=np.int64)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
     masks = [mask]
     while len(tails):
-        nxt = mask.copy()
-        nxt[has] |= np.bitwise_or.reduceat(mask[tails], starts)
+        reached = np.bitwise_or.reduceat(mask[tails], starts)
+        if everyone:
+            nxt = reached
+            nxt |= mask
+        else:
+            nxt = mask.copy()
+            nxt[has] |= reached
         if np.array_equal(nxt, mask):
             break
         if len(masks) > max_levels:

@@ -621,7 +621,7 @@ def _has_intersection(pattern: Pattern) -> bool:
 #: From this many estimated arcs on, a graph is built on numpy arrays (`_CodeChunks`) and kept as its
 #: sorted code array (`PatternGraph.from_sorted_codes`) when it has at least ``NUMPY_DECODE_ARCS`` arcs,
 #: the size from which its edge order is the ascending order of the codes either way.
-ARRAY_BUILD_ARCS = 200_000
+ARRAY_BUILD_ARCS = 50_000
 
 
 def _build_on_arrays(pattern: Pattern, n: int, params: Mapping[str, int]) -> Optional[PatternGraph]:

@@ -222,7 +222,7 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
 #: The probe loop checks its progress over this many probes before it gives up early.
 PROGRESS_WINDOW = 8
 #: When batches apply, the probes searched one at a time before them, and the probes of one batch.
-SEQUENTIAL_PROBES = 4
+SEQUENTIAL_PROBES = 3
 BATCH_PROBES = 64
 #: The level masks all batches may keep for the kernel (uint64 words: 2²⁵ is 256 MiB).
 MAX_BATCH_WORDS = 1 << 25
@@ -798,10 +798,15 @@ def _valid_bit_levels(sources: Sequence[int], masks: Sequence, grouped: "_InArcs
     start[np.asarray(sources, dtype=np.int64) - 1] = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
     if not np.array_equal(masks[0], start):
         return False
+    everyone = len(grouped.heads) == n  # every position has an arc in: the or-ed masks line up with them
     for level, mask in enumerate(masks):
-        nxt = mask.copy()
-        if len(grouped.tails):
-            nxt[grouped.heads] |= np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+        if everyone:
+            nxt = np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+            nxt |= mask
+        else:
+            nxt = mask.copy()
+            if len(grouped.tails):
+                nxt[grouped.heads] |= np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
         want = masks[level + 1] if level + 1 < len(masks) else mask
         if not np.array_equal(nxt, want):
             return False
