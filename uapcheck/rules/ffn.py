@@ -64,13 +64,38 @@ def _limit_at_infinity(d, z, end):
     if len(terms) > 1:
         parts = []
         for term in terms:
-            part = sympy.limit(term, z, end)
+            part = sympy.Integer(0) if _decays_like_gaussian(term, z, end) else sympy.limit(term, z, end)
             if not part.is_Rational:
                 break
             parts.append(part)
         else:
             return sympy.Add(*parts)
     return sympy.limit(d, z, end)
+
+
+def _decays_like_gaussian(term, z, end) -> bool:
+    """True when term = C · z^k · exp(P(z)) with C a finite constant, k ≥ 0 an integer and P a
+    polynomial with real numeric coefficients that tends to −∞ as z → end (its leading coefficient times
+    sign(end)^deg P is negative, deg P ≥ 1): then |term| ≤ |C| |z|^k e^{−c|z|^m} for large |z| with
+    c > 0, m ≥ 1, so term → 0 exactly. (gelu's σ' has the term z·φ(z) = z e^{−z²/2}/√(2π): SymPy's
+    limit spends half of Definition 2's time on it.) False means nothing: the caller takes SymPy's limit."""
+    exponent = sympy.Integer(0)
+    for factor in sympy.Mul.make_args(term):
+        if isinstance(factor, sympy.exp):
+            exponent += factor.args[0]
+        elif factor == z or (isinstance(factor, sympy.Pow) and factor.base == z and factor.exp.is_Integer
+                             and factor.exp > 0):
+            continue
+        elif factor.free_symbols or factor.is_finite is not True or factor.is_real is not True:
+            return False
+    if exponent == 0 or exponent.free_symbols != {z} or not exponent.is_polynomial(z):
+        return False
+    poly = sympy.Poly(exponent, z)
+    lead, degree = poly.LC(), poly.degree()
+    if degree < 1 or not all(co.is_real is True and not co.free_symbols for co in poly.all_coeffs()):
+        return False
+    sign = lead if end == sympy.oo else lead * (-1) ** degree
+    return sign.is_negative is True
 
 
 def _one_sided_limit(sigma, z, pieces, end, side: str):
