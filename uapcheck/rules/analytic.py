@@ -43,11 +43,21 @@ with sympy_stand_ins():  # an Add of three terms would import SymPy's tensor mod
     )
 
 
-@exact_cache()  # functions of their arguments alone: computed once per batch
 def _forms(model: KernelModel, expr: sympy.Expr):
+    """(name, form) for each way of writing the kernel, in order. Lazily: the callers stop at the first
+    form that decides, and a rewritten form costs an expansion (two thirds of this work in a batch
+    went to forms nobody looked at)."""
     if not isinstance(model, ClosedKernel):
-        return [("per-feature invariants", expr)]
-    return [(name, sympy.expand(expr.xreplace(sub)) if sub else expr) for name, sub in REPARAMETRISATIONS]
+        yield "per-feature invariants", expr
+        return
+    for index, (name, sub) in enumerate(REPARAMETRISATIONS):
+        yield name, (_rewritten(expr, index) if sub else expr)
+
+
+@exact_cache()  # a function of its arguments alone: computed once per batch
+def _rewritten(expr: sympy.Expr, index: int) -> sympy.Expr:
+    """The kernel written with the index-th reparametrisation of x·z (an identity), expanded."""
+    return sympy.expand(expr.xreplace(REPARAMETRISATIONS[index][1]))
 
 
 @exact_cache_iter()
