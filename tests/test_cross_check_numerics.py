@@ -1,0 +1,73 @@
+"""The numeric cross-check's values of log k(x, t z) (uapcheck/kernel_limit/numeric_check.py): evalf
+with t and the params substituted numerically gives the number of the exact route (substitute, let
+SymPy evaluate, then evalf) to every printed digit; anything that is not a finite non-zero real to
+full accuracy goes the exact way."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from uapcheck.kernel_limit import numeric_check
+from uapcheck.kernel_limit.analysis import invariants_at
+from uapcheck.lower import SCALE as t, lower_head
+from uapcheck.parse import parse_source
+
+KERNELS = [
+    "attention { kernel k(x, y) = exp(x . y) }",
+    "attention { kernel k(x, y) = exp(-|x - y|^2 / 3) + exp(x . y) }",
+    "attention { kernel k(x, y) = (x . y + c)^2 }",
+    "attention { kernel k(x, y) = exp(-sqrt(|x - y|^2 + 1)) }",
+    "attention { kernel k(x, y) = log(1 + exp(x . y)) }",
+    "attention { kernel k(x, y) = 2 + tanh(x . y) }",
+    "attention { kernel k(x, y) = exp(x . y) + 999999999 }",
+    "attention { features phi(x) = elu(x) + 1 }",
+    "attention { features phi(x) = exp(x) + 1 }",
+]
+
+
+def _model(body: str):
+    spec = parse_source(("param c > 0\n" if " c)" in body else "") + body + "\n")
+    return lower_head(spec, spec.heads[0])
+
+
+def _exact(model, x, z, tval, digits):
+    """The route the check took before the numeric one (and still takes when that declines)."""
+    expr = model.scaled if hasattr(model, "scaled") else model.query * model.key
+    val = expr.xreplace(invariants_at(model, x, z)).xreplace({t: tval})
+    return sympy.log(val).xreplace(numeric_check._sample_params(val)).evalf(digits)
+
+
+@pytest.mark.parametrize("body", KERNELS)
+@pytest.mark.parametrize("z", [1, -1, 2])
+def test_the_numeric_route_gives_the_exact_routes_number(body, z):
+    model = _model(body)
+    for tval in (sympy.Integer(10) ** 3, sympy.Integer(10) ** 6, sympy.Integer(10) ** 12):
+        digits = 40 + 2 * len(str(tval))
+        exact = _exact(model, 1, z, tval, digits)
+        fast = numeric_check._log_k(model, 1, z, tval, digits)
+        assert type(fast) is type(exact)
+        assert str(sympy.Float(fast, 12)) == str(sympy.Float(exact, 12))
+        if isinstance(exact, sympy.Float) and exact != 0:
+            assert abs(fast - exact) <= abs(exact) * sympy.Float(10) ** (5 - digits)
+
+
+def test_an_exact_zero_or_a_complex_value_goes_the_exact_way():
+    assert numeric_check._log_numerically(sympy.Integer(1), sympy.Integer(10) ** 6, 50) is None  # log 1 = 0
+    assert numeric_check._log_numerically(-1 - t, sympy.Integer(10) ** 6, 50) is None  # log of a negative
+    assert numeric_check._log_numerically(1 + t, sympy.Integer(10) ** 6, 50) == sympy.log(10 ** 6 + 1).evalf(50)
+
+
+def test_a_value_evalf_cannot_get_to_full_accuracy_goes_the_exact_way():
+    # e^t (1 + e^{−t}) − e^t = 1, but numerically the two huge terms cancel to far below any precision
+    expr = sympy.exp(t) * (1 + sympy.exp(-t)) - sympy.exp(t)
+    assert numeric_check._log_numerically(expr, sympy.Integer(10) ** 24, 90) is None
+
+
+def test_the_cross_check_prints_the_numbers_of_the_exact_route(monkeypatch):
+    from uapcheck.kernel_limit.analysis import analyse_closed
+    model = _model("attention { kernel k(x, y) = exp(-|x - y|^2 / 3) + exp(x . y) }")
+    result = next(r for r in analyse_closed(model) if r.witness)
+    fast = numeric_check.cross_check(model, result)
+    numeric_check.cross_check.cache_clear()
+    monkeypatch.setattr(numeric_check, "_log_numerically", lambda *args: None)
+    assert numeric_check.cross_check(model, result) == fast
