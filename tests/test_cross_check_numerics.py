@@ -22,6 +22,8 @@ KERNELS = [
     "attention { kernel k(x, y) = exp(x . y) + 999999999 }",
     "attention { features phi(x) = elu(x) + 1 }",
     "attention { features phi(x) = exp(x) + 1 }",
+    "attention { kernel k(x, y) = exp(exp(x . y)) }",  # at x·z < 0 the exact route resolves a value evalf calls 0
+    "attention { kernel k(x, y) = 1 / (1 + exp(-(x . y))) }",
 ]
 
 
@@ -55,6 +57,18 @@ def test_an_exact_zero_or_a_complex_value_goes_the_exact_way():
     assert numeric_check._log_numerically(sympy.Integer(1), sympy.Integer(10) ** 6, 50) is None  # log 1 = 0
     assert numeric_check._log_numerically(-1 - t, sympy.Integer(10) ** 6, 50) is None  # log of a negative
     assert numeric_check._log_numerically(1 + t, sympy.Integer(10) ** 6, 50) == sympy.log(10 ** 6 + 1).evalf(50)
+
+
+def test_an_exponential_inside_an_exponential_is_never_evaluated_numerically(monkeypatch):
+    # exp(exp(t)) at t = 10¹²: an exponent of 4·10¹¹ digits (tens of GB); the exact route takes
+    # log(exp(y)) = y first. The numeric route must decline without evaluating anything.
+    evaluated = []
+    monkeypatch.setattr(sympy.Expr, "evalf", lambda self, *args, **kwargs: evaluated.append(self))
+    for expr in (sympy.exp(sympy.exp(t)), sympy.exp(sympy.cosh(t)) + 1, 2 ** (2 ** t), sympy.exp(3 ** t) * t):
+        assert numeric_check._log_numerically(expr, sympy.Integer(10) ** 12, 90) is None
+    assert evaluated == []
+    assert numeric_check._nested_growth(sympy.exp(sympy.exp(t))) and not numeric_check._nested_growth(
+        sympy.exp(t ** 2) * sympy.exp(-t) + sympy.tanh(sympy.exp(t)))
 
 
 def test_a_value_evalf_cannot_get_to_full_accuracy_goes_the_exact_way():

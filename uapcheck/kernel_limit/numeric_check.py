@@ -42,8 +42,13 @@ def _log_numerically(at_point: sympy.Expr, tval, digits: int) -> Optional[sympy.
     The same number as substituting exactly first (SymPy then evaluates exp, log and powers of the
     huge t symbolically, about three quarters of the check's time) and evaluating after: both are
     evalf of one expression, and `strict=True` makes evalf raise instead of returning fewer than
-    `digits` correct digits. Only a finite non-zero real is taken; anything else (an exact 0, ±∞, a
-    complex value, a failure) is None, and the caller evaluates the exact way, as before."""
+    `digits` correct digits. Only a finite non-zero real is taken. Anything else (an exact 0, ±∞, a
+    complex value, a failure) is None, and the caller evaluates the exact way, as before: an exact 0
+    there can be a value below evalf's resolution that the exact route resolves after simplifying
+    (log(exp(exp(−t))) is exp(−t) there, about 10^(−434) at t = 10³). An exponential nested in
+    another (`_nested_growth`) goes the exact way without being tried."""
+    if _nested_growth(at_point):
+        return None
     params = {sym: val for sym, val in _sample_params(at_point).items() if sym != t}
     try:
         value = sympy.log(at_point, evaluate=False).evalf(digits, subs={t: tval, **params}, strict=True)
@@ -54,6 +59,28 @@ def _log_numerically(at_point: sympy.Expr, tval, digits: int) -> Optional[sympy.
     if isinstance(value, sympy.Float) and value.is_finite and value != 0:
         return value
     return None
+
+
+_GROWING = (sympy.exp, sympy.sinh, sympy.cosh)
+
+
+def _grows_in_t(node) -> bool:
+    """An exponential of something in t: exp, sinh, cosh, or a power with t in its exponent."""
+    if isinstance(node, _GROWING):
+        return t in node.args[0].free_symbols
+    return isinstance(node, sympy.Pow) and t in node.exp.free_symbols
+
+
+def _nested_growth(expr: sympy.Expr) -> bool:
+    """Whether an exponential in t sits inside another one's argument (exp(exp(t))): its value at
+    t = 10⁶ has an exponent of 10⁴³⁴²⁹⁴ digits, beyond numeric evaluation, where the exact route
+    first simplifies log(exp(y)) to y."""
+    for node in sympy.preorder_traversal(expr):
+        if _grows_in_t(node):
+            inner = node.args[0] if isinstance(node, _GROWING) else node.exp
+            if any(_grows_in_t(sub) for sub in sympy.preorder_traversal(inner)):
+                return True
+    return False
 
 
 def _sample_params(expr) -> dict:
