@@ -135,26 +135,56 @@ def _bad_positions(perm: dict, nbs, n: int, classes=None, seen=None) -> set:
     return bad
 
 
-def _seen_sets(seen) -> list[list[frozenset]]:
-    """_seen_by's lists as sets, for _swap_bad_positions."""
-    return [[frozenset(vs) for vs in per_head] for per_head in seen]
+def _seen_sets(seen) -> list[list[int]]:
+    """_seen_by's lists as bit masks (bit v set for each v), for _swap_bad_mask."""
+    return [[_mask(vs) for vs in per_head] for per_head in seen]
 
 
-def _swap_bad_positions(a: int, b: int, nbs, seen_sets) -> set:
-    """_bad_positions for the transposition σ = (a b), unlabelled. For v ∉ {a, b}, σ(v) = v and σ
-    carries N_h(v) onto N_h(v) exactly when N_h(v) holds both of a, b or neither: when it holds one,
-    the image holds the other instead. So v is bad exactly when some N_h(v) meets {a, b} once, that
-    is v ∈ seen[h][a] △ seen[h][b]; the two moved positions are tested as written."""
-    bad: set = set()
-    for h in range(len(nbs)):
-        bad |= seen_sets[h][a] ^ seen_sets[h][b]
-    bad.discard(a)
-    bad.discard(b)
-    swap = {a: b, b: a}
-    for v in (a, b):
-        if any(frozenset(swap.get(k, k) for k in nb[v]) != nb[swap[v]] for nb in nbs):
-            bad.add(v)
+def _mask(positions) -> int:
+    out = 0
+    for v in positions:
+        out |= 1 << v
+    return out
+
+
+def _positions(mask: int) -> set:
+    out = set()
+    while mask:
+        low = mask & -mask
+        out.add(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _neighbourhood_masks(nbs) -> list[list[int]]:
+    """nbs (in_neighbourhoods) as bit masks: masks[h][v] has bit k for each k ∈ N_h(v)."""
+    return [[_mask(s) for s in nb] for nb in nbs]
+
+
+def _swap_bad_mask(a: int, b: int, nb_masks, seen_masks) -> int:
+    """_bad_positions for the transposition σ = (a b), unlabelled, as a bit mask. For v ∉ {a, b},
+    σ(v) = v and σ carries N_h(v) onto N_h(v) exactly when N_h(v) holds both of a, b or neither: when
+    it holds one, the image holds the other instead. So v is bad exactly when some N_h(v) meets
+    {a, b} once, that is v ∈ seen[h][a] △ seen[h][b]; the two moved positions are tested as written
+    (σ N_h(v) is N_h(v) with the bits of a and b exchanged, compared with N_h(σ v))."""
+    bad = 0
+    for seen in seen_masks:
+        bad |= seen[a] ^ seen[b]
+    pair = (1 << a) | (1 << b)
+    bad &= ~pair
+    for v, image in ((a, b), (b, a)):
+        for masks in nb_masks:
+            m = masks[v]
+            swapped = (m & ~pair) | (((m >> a) & 1) << b) | (((m >> b) & 1) << a)
+            if swapped != masks[image]:
+                bad |= 1 << v
+                break
     return bad
+
+
+def _swap_bad_positions(a: int, b: int, nbs, seen_masks) -> set:
+    """_swap_bad_mask as a set of positions."""
+    return _positions(_swap_bad_mask(a, b, _neighbourhood_masks(nbs), seen_masks))
 
 
 def _witness_at(bad: set, rec: Receptive, depth: int) -> Optional[int]:
@@ -163,21 +193,38 @@ def _witness_at(bad: set, rec: Receptive, depth: int) -> Optional[int]:
 
 
 class _WitnessIndex:
-    """`_witness_at` for many bad sets against one (rec, depth): per position i, the set R(i) and the
-    set of v with d(v → i) < depth, so each test is two set intersections: i qualifies exactly when
-    bad meets R(i) and misses the near set (then every bad v in R(i) is at distance ≥ depth)."""
+    """`_witness_at` for many bad sets against one (rec, depth). Position i qualifies exactly when bad
+    meets R(i) and misses the near set {v : d(v → i) < depth} (then every bad v in R(i) is at distance
+    ≥ depth). Indexed by v instead of i, as bit masks over the positions: reaches[v] has bit i when
+    v ∈ R(i), near[v] when d(v → i) < depth. The positions that qualify are then
+    (OR of reaches[v]) AND NOT (OR of near[v]) over the bad v, and the first is the lowest bit: a
+    cost in the size of the bad set (a few positions for a transposition), not in n."""
 
     def __init__(self, rec: Receptive, depth: int) -> None:
-        self.fields = [frozenset(rec.dist[i]) for i in range(1, rec.n + 1)]
-        self.near = [frozenset(v for v, d in rec.dist[i].items() if d < depth) for i in range(1, rec.n + 1)]
+        reaches = [0] * (rec.n + 1)
+        near = [0] * (rec.n + 1)
+        for i in range(1, rec.n + 1):
+            bit = 1 << i
+            for v, d in rec.dist[i].items():
+                reaches[v] |= bit
+                if d < depth:
+                    near[v] |= bit
+        self.reaches, self.near = reaches, near
 
     def first(self, bad: set) -> Optional[int]:
-        if not bad:
-            return None
-        for i, (field, near) in enumerate(zip(self.fields, self.near), start=1):
-            if not field.isdisjoint(bad) and near.isdisjoint(bad):
-                return i
-        return None
+        return self.first_of_mask(_mask(bad))
+
+    def first_of_mask(self, bad: int) -> Optional[int]:
+        """`first` for the bad positions as a bit mask."""
+        reached = excluded = 0
+        while bad:
+            low = bad & -bad
+            v = low.bit_length() - 1
+            reached |= self.reaches[v]
+            excluded |= self.near[v]
+            bad ^= low
+        qualifying = reached & ~excluded
+        return (qualifying & -qualifying).bit_length() - 1 if qualifying else None
 
 
 def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str] = None) -> WitnessSearch:
@@ -191,10 +238,10 @@ def search(graphs: Sequence[PatternGraph], rec: Receptive, proven: Optional[str]
     index = _WitnessIndex(rec, r)
     if n <= TRANSPOSITION_MAX_N:
         seen = _seen_sets(_seen_by(nbs, n))
+        nb_masks = _neighbourhood_masks(nbs)
         for a, b in itertools.combinations(range(1, n + 1), 2):
             perm = {a: b, b: a}
-            bad = _swap_bad_positions(a, b, nbs, seen)
-            i = index.first(bad)
+            i = index.first_of_mask(_swap_bad_mask(a, b, nb_masks, seen))
             if i is not None:
                 return WitnessSearch(r + 1, True, f"receptive witness: {r} layer{'s are' if r != 1 else ' is'} not "
                                      f"enough, {r + 1} suffice", _witness_record(i, [a, b], None, perm, r))
