@@ -4,6 +4,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import dataclass_code as _dataclass_code  # noqa: E402 - before any module defines a dataclass
+
+_dataclass_code.install()
+
 
 def check(text: str, path: str = "<string>"):
     """Parse `.uap` text and derive its verdict. Raises uapcheck.errors.UapError on bad input."""
