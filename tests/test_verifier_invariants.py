@@ -89,3 +89,19 @@ def test_a_witness_the_invariant_does_not_separate_is_not_verified():
     step["data"]["j"] = 4  # 4 ≡ 1 (mod 3): x_4 does reach position 1
     step["evidence"]["witness"]["j"] = 4
     assert {s.rule: s.outcome for s in verify(bad).steps}["PAT-DISCONNECTED"] != VERIFIED
+
+
+def test_a_not_uap_verdict_rests_on_its_obstruction_only(monkeypatch):
+    """strided(3) at symbolic n: the group step is not re-checked (trusted), but NOT-UAP rests on the
+    disconnection alone, so the certificate is OK; when the obstruction itself is not re-checked, it is not."""
+    from uapcheck.verifier import invariants
+    from uapcheck.verifier.report import summary
+    cert = _certificate("strided(3)")
+    report = verify(cert)
+    trusted = [s.rule for s in report.steps if s.outcome != VERIFIED]
+    assert trusted == ["SYM-AUT"] and report.ok and not report.complete
+    assert "the obstruction it rests on and the verdict are verified" in summary(report)
+    monkeypatch.setattr(invariants, "separated", lambda spec, i, j: None)
+    report = verify(cert)
+    assert {s.rule: s.outcome for s in report.steps}["PAT-DISCONNECTED"] != VERIFIED and not report.ok
+    assert "NOT FULLY VERIFIED" in summary(report)

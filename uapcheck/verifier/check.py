@@ -48,6 +48,9 @@ class Report:
     verdict: str
     steps: list[StepOutcome] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # rejections outside any step (hash, verdict)
+    # the steps a NOT-UAP verdict rests on (VERDICT-T1, its proved obstruction and that step's premises):
+    # the obstruction alone gives NOT-UAP, whatever the kernels, the FFN and the group (§11.1); None: all
+    rests_on: Optional[frozenset] = None
 
     @property
     def rejected(self) -> list[StepOutcome]:
@@ -59,10 +62,16 @@ class Report:
         return all(s.outcome in (VERIFIED, NUMERIC) for s in self.steps)
 
     @property
+    def rests_verified(self) -> bool:
+        """The steps the verdict rests on are verified or checked numerically (every step, unless `rests_on`)."""
+        return all(s.outcome in (VERIFIED, NUMERIC) for s in self.steps
+                   if self.rests_on is None or s.id in self.rests_on)
+
+    @property
     def ok(self) -> bool:
         if self.problems or self.rejected:
             return False
-        return self.complete or self.verdict not in ("UAP", "NOT-UAP")
+        return self.rests_verified or self.verdict not in ("UAP", "NOT-UAP")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +212,26 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
             report.steps.append(StepOutcome(sid, s["rule"], s["status"], TRUSTED, why))
     for problem in structure.check_top_level(ctx):
         report.problems.append(problem)
+    report.rests_on = _obstruction_chain(cert["verdict"], steps, order)
     return report
+
+
+def _obstruction_chain(verdict: str, steps: dict, order: list) -> Optional[frozenset]:
+    """For a NOT-UAP verdict of VERDICT-T1 with a proved obstruction among its premises: the verdict step,
+    the obstruction and its premises, transitively; else None (the verdict rests on every step)."""
+    root = steps[order[-1]]
+    if verdict != "NOT-UAP" or root["rule"] != "VERDICT-T1":
+        return None
+    todo = [p for p in root["premises"] if steps[p]["rule"] in structure.OBSTRUCTIONS and steps[p]["status"] == "proved"]
+    if not todo:
+        return None
+    seen = {root["id"]}
+    while todo:
+        sid = todo.pop()
+        if sid not in seen:
+            seen.add(sid)
+            todo.extend(steps[sid]["premises"])
+    return frozenset(seen)
 
 
 def _check_step(ctx: Context, s: dict) -> tuple[str, str]:

@@ -14,6 +14,9 @@ def summary(report: Report) -> str:
         return f"REJECTED: {first} [{parts}]"
     if report.ok and report.complete:
         return f"OK: {report.verdict} re-checked, every step verified or checked numerically [{parts}]"
+    if report.ok and report.rests_on is not None and report.verdict == "NOT-UAP":
+        return (f"OK: NOT-UAP re-checked: the obstruction it rests on and the verdict are verified; the other steps are "
+                f"not needed by it [{parts}]")
     if report.ok:
         return f"OK: {report.verdict} claims nothing that needs every step; [{parts}]"
     return f"NOT FULLY VERIFIED: the {report.verdict} verdict has trusted steps [{parts}]"
