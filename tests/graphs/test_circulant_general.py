@@ -137,7 +137,7 @@ def _source(pattern: str, tokens: str = "") -> str:
 
 def test_a_shared_factor_is_uap_for_odd_n_and_says_not_uap_for_even_n():
     result = uapcheck.check(_source("offsets {0, 2, 4} cyclic", "tokens n\n"), "t.uap")
-    assert result.verdict == "UAP" and (result.group.name, result.group.condition) == ("C_n", "n ≥ 11 and n odd")
+    assert result.verdict == "UAP" and (result.group.name, result.group.condition) == ("C_n", "n ≥ 5 and n odd")
     step = next(s for s in result.root.walk() if s.rule == "PAT-CONNECTED")
     assert any("n even" in note and "NOT-UAP" in note for note in step.notes)
     six = uapcheck.check(_source("offsets {0, 6, 9} cyclic", "tokens n\n"), "t.uap")
@@ -199,4 +199,4 @@ def test_the_verifier_restated_ranges_equal_the_engines():
     for jumps in JUMP_SETS:
         mine = V.restated(jumps)
         data = C.circulant_data(jumps)
-        assert mine is not None and (mine[0], mine[1]) == (data.low, data.period), jumps
+        assert mine is not None and (mine[0], mine[1]) == (data.proved_low, data.period), jumps

@@ -22,7 +22,7 @@ theorem (FamilyTheorem "F27") from them. Nothing here reads user text.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, reduce
 from math import ceil, gcd
@@ -30,13 +30,18 @@ from typing import Optional, Sequence
 
 SECTION = "docs/theory.md §11.11"
 
-#: The certificate radius R of Theorem F28 is searched up to this.
+#: The certificate radius R of Theorem F28 is searched up to max(this, a + b + 2): below the length a + b
+#: of the relation a·b + b·(−a) = 0, the ball of {−a, b} is the simplex of N², whose swap of the two
+#: coordinates is a rooted automorphism exchanging the jumps.
 MAX_RADIUS = 8
 #: No theorem is attempted when the largest |jump| (after dividing by the gcd) exceeds this.
 MAX_JUMP = 40
 #: The layer check of F29 runs at one n per residue class: skipped (D + 1 sufficient) when the sum
 #: of those n exceeds this.
 MAX_LAYER_WORK = 400_000
+#: Below the proved range N₂ the concrete engine decides each n downwards to the first that differs
+#: from the closed forms (so the stated range is sharp), when N₂ is at most this.
+ONSET_MAX = 160
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,11 +220,15 @@ def ball_orders(steps: Sequence[int], radius: int) -> tuple[int, int]:
     return whole, fixed
 
 
+def max_radius(red: Reduced) -> int:
+    return max(MAX_RADIUS, red.a + red.b + 2)
+
+
 def rigid_radius(red: Reduced) -> Optional[int]:
-    """The least R ≤ MAX_RADIUS at which every rooted automorphism of the radius-R ball acts on S as the
+    """The least R ≤ max_radius at which every rooted automorphism of the radius-R ball acts on S as the
     identity (S ≠ −S) or as ±1 (S = −S); None if none does."""
     want = 2 if red.symmetric else 1
-    for radius in range(1, MAX_RADIUS + 1):
+    for radius in range(1, max_radius(red) + 1):
         whole, fixed = ball_orders(red.steps, radius)
         if whole == want * fixed:
             return radius
@@ -275,6 +284,7 @@ class CirculantData:
     low_layers: Optional[int]      # N₂ (None: the least count is not decided)
     extra: tuple[bool, ...]        # extra[ρ]: D + 1 layers are least for n ≡ ρ (mod L); else D
     checked_at: tuple[int, ...]    # the n of F29's check, one per residue
+    onset: Optional[int] = None    # the least n₁ ≤ N₂ with the closed forms decided concretely on [n₁, N₂)
 
     @property
     def period(self) -> int:
@@ -284,13 +294,21 @@ class CirculantData:
         return n // self.period + self.excess[n % self.period]
 
     @property
-    def low(self) -> int:
-        """The range of the whole theorem (diameter, group and least layers where proved), made coprime
-        to g (the instance check runs at it)."""
+    def proved_low(self) -> int:
+        """N₂ (or the largest range proved), made coprime to g."""
         low = max(x for x in (self.low_diameter, self.low_group, self.low_layers) if x is not None)
         while gcd(low, self.red.g) != 1:
             low += 1
         return low
+
+    @property
+    def low(self) -> int:
+        """The stated range: the proved one, extended down to the onset where every n below it was
+        decided by the concrete engine with the same values (the instance check runs at it)."""
+        return self.onset if self.onset is not None else self.proved_low
+
+    def layers(self, n: int) -> int:
+        return self.diameter(n) + int(self.extra[n % self.period])
 
 
 @lru_cache(maxsize=256)
@@ -313,4 +331,27 @@ def circulant_data(jumps: tuple[int, ...]) -> Optional[CirculantData]:
         return CirculantData(red, c, low_d, excess, radius, low_g, None, (), ())
     at = tuple(sorted(range(low_l, low_l + L), key=lambda m: m % L))
     extra = tuple(not top_rigid(red.steps, n, radius) for n in at)
-    return CirculantData(red, c, low_d, excess, radius, low_g, low_l, extra, at)
+    data = CirculantData(red, c, low_d, excess, radius, low_g, low_l, extra, at)
+    return replace(data, onset=concrete_onset(data)) if data.proved_low <= ONSET_MAX else data
+
+
+def concrete_onset(data: CirculantData) -> int:
+    """The least n₁ ≤ N₂ such that at every n in [n₁, N₂) with gcd(n, g) = 1 the concrete engine (graphs,
+    BLISS, rooted views) finds the closed forms' D, |G| (n or 2n) and least layer count: each such n is
+    then decided by that computation, the others by F27–F29, so the values hold for n ≥ n₁; at n₁ − 1
+    (coprime to g) they differ, unless n₁ = 3. Uses the reduced steps (the isomorphism of F27 (b))."""
+    from ..spec import Offsets
+    from .families import concrete
+    pattern = Offsets(tuple(sorted(set(data.red.steps) | {0})), True)
+    order = 2 if data.red.symmetric else 1
+    onset = data.proved_low
+    n = onset - 1
+    while n >= 3:
+        if gcd(n, data.red.g) == 1:
+            got = concrete(pattern, n)
+            if not (got.connected and got.least and got.diameter == data.diameter(n)
+                    and got.order == order * n and got.layers == data.layers(n)):
+                break
+            onset = n
+        n -= 1
+    return onset

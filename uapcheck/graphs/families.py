@@ -364,7 +364,7 @@ def _by_residue(head, n, period: int, table: Sequence[int]) -> sympy.Expr:
 
 def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
     """Theorems F27–F29: `offsets S cyclic` with any finite S (docs/theory.md §11.11)."""
-    from .circulant_general import MAX_JUMP, MAX_RADIUS, circulant_data
+    from .circulant_general import MAX_JUMP, circulant_data, max_radius
     name = f"offsets {{{', '.join(map(str, vals))}}} cyclic"
     data = circulant_data(tuple(vals))
     if data is None:
@@ -380,7 +380,7 @@ def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
     generators: tuple = ()
     question = ""
     if data.radius is None:
-        question = (f"no radius R ≤ {MAX_RADIUS} makes the rooted ball of the Cayley graph of Z rigid on the jumps "
+        question = (f"no radius R ≤ {max_radius(red)} makes the rooted ball of the Cayley graph of Z rigid on the jumps "
                     f"(Theorem F28's certificate): the group at symbolic n is not proved ({SECTION})")
     elif red.symmetric:
         group, order, generators = "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i")
@@ -403,8 +403,10 @@ def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
     elif group is not None:
         question = (f"the layer check of Theorem F29 is beyond its budget for these jumps: D + 1 layers suffice, "
                     f"whether D do is not decided at symbolic n ({SECTION})")
+    below = (f"; proved for n ≥ {data.proved_low}, and each {data.low} ≤ n < {data.proved_low} decided by the concrete "
+             "engine with the same values (the range is sharp)") if data.low < data.proved_low else ""
     return FamilyTheorem(
-        "F27", "offsets S cyclic (any finite S)" + (f", {reduced}" if reduced else ""),
+        "F27", "offsets S cyclic (any finite S)" + (f", {reduced}" if reduced else "") + below,
         (("L", Integer(L)), ("R", Integer(data.radius or 0))), Integer(data.low), diameter, group, order, generators,
         layers, least, why, open_question=question, coprime_to=red.g)
 

@@ -23,6 +23,7 @@ from .. import spec as S
 
 MAX_JUMP = 40
 MAX_RADIUS = 8
+ONSET_MAX = 160  # below a proved range at most this, each n is re-decided on the verifier's arcs (the onset)
 
 
 def union_jumps(parts: Sequence[S.Pattern]) -> Optional[list[int]]:
@@ -98,7 +99,7 @@ def _eccentricity(steps: Sequence[int], n: int) -> Optional[int]:
 
 def restated(jumps: Sequence[int]):
     """(low, period, diameter table h, symmetric, g) of F27–F29 for these jumps, or None (beyond the
-    bounds, no certificate radius ≤ 8)."""
+    bounds, no certificate radius ≤ max(8, a + b + 2))."""
     vals = sorted(set(jumps) - {0})
     g = 0
     for v in vals:
@@ -117,7 +118,7 @@ def restated(jumps: Sequence[int]):
     span = m_plus + m_minus + 2 * (a + b) + 4
     ell = _lengths(steps, -span - a, span + b)
     k_plus = max(Fraction(ell[m]) - Fraction(m, b) for m in range(m_plus + b) if m in ell)
-    radius = next((r for r in range(1, MAX_RADIUS + 1) if _ball_rigid(steps, r, symmetric)), None)
+    radius = next((r for r in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, r, symmetric)), None)
     if radius is None:
         return None
     low_group = max(radius * (a + b) + max(a, b) + 1, 2 * max(abs(s) for s in steps) + 1, 3)
@@ -166,6 +167,39 @@ def _d_layers_everywhere(jumps, low: int, period: int, g: int, diameter, gens) -
     return True
 
 
+def _agrees_at(jumps, n: int, diameter, gens, symmetric: bool) -> bool:
+    """At this n, on the verifier's arcs: the diameter is the table's (BFS from one position: the rotations
+    are symmetries), |G| is n or 2n (nauty), and D layers suffice (rooted views with nauty)."""
+    from . import groups, patterns, views
+    pattern = S.Offsets(tuple(sorted(set(jumps) | {0})), True)
+    heads = [patterns.head_arcs(pattern, n)]
+    dist = patterns.bfs(patterns.union_out(heads, n), 1)
+    if any(x is None for x in dist[1:]) or max(dist[1:]) != int(diameter(n)):
+        return False
+    lab = {arc: ((0, None),) for arc in heads[0]}
+    full, _ = groups.full_order(lab, n, "none")
+    if full != (2 * n if symmetric else n):
+        return False
+    try:
+        return views.decide(heads, n, int(diameter(n)), gens(n)) is None
+    except views.NoNauty:
+        return False
+
+
+def _onset(jumps, low: int, g: int, diameter, gens, symmetric: bool) -> int:
+    """The least n₁ ≤ low with every n in [n₁, low) (coprime to g) agreeing on the verifier's arcs."""
+    if low > ONSET_MAX:
+        return low
+    onset, n = low, low - 1
+    while n >= 3:
+        if gcd(n, g) == 1:
+            if not _agrees_at(jumps, n, diameter, gens, symmetric):
+                break
+            onset = n
+        n -= 1
+    return onset
+
+
 def family(jumps: Sequence[int]):
     """The verifier's Family for F27–F29, or None."""
     from .families import Family
@@ -191,6 +225,7 @@ def family(jumps: Sequence[int]):
         return text == ("D_n" if symmetric else "C_n")
     if not _d_layers_everywhere(jumps, low, period, g, diameter, gens):
         return None
+    low = _onset(jumps, low, g, diameter, gens, symmetric)
     order = (lambda n: 2 * n) if symmetric else (lambda n: n)
     return Family("F27", low, 0, 0, True, order, 1, name, None, gens, diameter_at=diameter, period=period,
                   coprime_to=g)
