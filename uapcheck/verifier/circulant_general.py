@@ -173,8 +173,8 @@ def _agrees_at(jumps, n: int, diameter, gens, symmetric: bool) -> bool:
     from . import groups, patterns, views
     pattern = S.Offsets(tuple(sorted(set(jumps) | {0})), True)
     heads = [patterns.head_arcs(pattern, n)]
-    dist = patterns.bfs(patterns.union_out(heads, n), 1)
-    if any(x is None for x in dist[1:]) or max(dist[1:]) != int(diameter(n)):
+    reached = [x for x in patterns.bfs(patterns.union_out(heads, n), 1)[1:] if x is not None]
+    if len(reached) != n or max(reached) != int(diameter(n)):
         return False
     lab = {arc: ((0, None),) for arc in heads[0]}
     full, _ = groups.full_order(lab, n, "none")
