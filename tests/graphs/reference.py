@@ -73,6 +73,27 @@ def attends(pattern, n, params=None):  # noqa: C901 - one branch per pattern kin
     return out
 
 
+def count_automorphisms(n, arc, invariant=None):
+    """|{σ ∈ S_n : arc(u, v) ⇔ arc(σu, σv) for all u, v}|, by extending partial maps position by position
+    and dropping one that breaks an arc or a non-arc (the same count as trying all of S_n). `invariant`,
+    when given, is a quantity every automorphism keeps (a degree, say): it only prunes."""
+    count = 0
+
+    def extend(image):
+        nonlocal count
+        k = len(image) + 1
+        if k > n:
+            count += 1
+            return
+        for v in range(1, n + 1):
+            if v not in image and (invariant is None or invariant(k) == invariant(v)) and arc(k, k) == arc(v, v) \
+                    and all(arc(k, u) == arc(v, image[u - 1]) and arc(u, k) == arc(image[u - 1], v)
+                            for u in range(1, k)):
+                extend(image + [v])
+    extend([])
+    return count
+
+
 def bias_class(kind, n, i, j):
     d = j - i
     return {None: 0, "circulant": d % n, "symmetric circulant": min(d % n, n - d % n),

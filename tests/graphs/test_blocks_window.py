@@ -20,6 +20,8 @@ from uapcheck.graphs import families as F
 from uapcheck.graphs import symbolic_unions as U
 from uapcheck.spec import Blocks, Global, PatternUnion, Window
 
+from .reference import count_automorphisms
+
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
 F21_PARAMS = [(3, 1), (4, 1), (4, 2), (5, 1), (5, 2), (5, 3), (6, 2), (7, 3), (8, 1)]
@@ -87,22 +89,8 @@ def test_the_pattern_is_straight_and_the_twin_classes_are_the_runs_of_equal_inte
 
 
 def brute_order(n, b, w, g):
-    """|Aut(Γ)| by trying every permutation, built position by position (a partial map that breaks an
-    adjacency is not extended): the same count as all of S_n, without listing the failing ones."""
-    adj = adjacency(n, b, w, g)
-    count = 0
-
-    def extend(image):
-        nonlocal count
-        k = len(image) + 1
-        if k > n:
-            count += 1
-            return
-        for v in range(1, n + 1):
-            if v not in image and all(adj(k, u) == adj(v, image[u - 1]) for u in range(1, k)):
-                extend(image + [v])
-    extend([])
-    return count
+    """|Aut(Γ)| by trying every permutation, built position by position (reference.count_automorphisms)."""
+    return count_automorphisms(n, adjacency(n, b, w, g))
 
 
 @pytest.mark.parametrize("b,w,g,n", [(3, 1, 0, 10), (3, 1, 0, 12), (3, 1, 1, 13), (4, 1, 0, 13), (4, 1, 0, 12),

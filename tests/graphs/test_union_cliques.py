@@ -11,26 +11,10 @@ from uapcheck.graphs import families as F
 from uapcheck.graphs import symbolic_unions as U
 from uapcheck.spec import Blocks, Global, Offsets, PatternUnion, Star, Strided
 
+from .reference import count_automorphisms
+
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
-
-
-def count_automorphisms(n, arc):
-    """|{σ ∈ S_n : arc(u, v) ⇔ arc(σu, σv)}| by extending partial maps that keep every arc and non-arc."""
-    count = 0
-
-    def extend(image):
-        nonlocal count
-        k = len(image) + 1
-        if k > n:
-            count += 1
-            return
-        for v in range(1, n + 1):
-            if v not in image and arc(k, k) == arc(v, v) and all(
-                    arc(k, u) == arc(v, image[u - 1]) and arc(u, k) == arc(image[u - 1], v) for u in range(1, k)):
-                extend(image + [v])
-    extend([])
-    return count
 
 
 def agree(pattern, theorem, n):
