@@ -96,7 +96,7 @@ def _exec(source, globals=None, locals=None, /):
         if isinstance(source, str):
             # compiled here without this module's flags, as the builtin would for the caller
             source = compile(source, FILENAME, "exec", dont_inherit=True)
-        return builtins.exec(source, globals, locals)
+        return builtins.exec(source, globals, locals)  # safe: the dataclasses module's own call, passed on unchanged
     if not _state.loaded:
         _load()
     codes = _codes_of(module)
@@ -113,7 +113,7 @@ def _exec(source, globals=None, locals=None, /):
     else:
         stats["hits"] += 1
     _used.setdefault(module, set()).add(source)
-    return builtins.exec(code, globals, locals)
+    return builtins.exec(code, globals, locals)  # safe: code compiled from the method text dataclasses generated for a uapcheck class (no user text)
 
 
 def save() -> None:
