@@ -20,6 +20,7 @@ from typing import Optional, Sequence
 import sympy
 
 from .. import spec as S
+from .families import cyclic_eccentricity
 
 MAX_JUMP = 40
 MAX_RADIUS = 8
@@ -82,20 +83,6 @@ def _ball_rigid(steps: Sequence[int], radius: int, symmetric: bool) -> bool:
     return True
 
 
-def _eccentricity(steps: Sequence[int], n: int) -> Optional[int]:
-    dist = {0: 0}
-    frontier = [0]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for s in steps:
-                v = (u + s) % n
-                if v not in dist:
-                    dist[v] = dist[u] + 1
-                    nxt.append(v)
-        frontier = nxt
-    return max(dist.values()) if len(dist) == n else None
-
 
 def restated(jumps: Sequence[int]):
     """(low, period, diameter table h, symmetric, g) of F27–F29 for these jumps, or None (beyond the
@@ -140,7 +127,7 @@ def restated(jumps: Sequence[int]):
         low_l = max(low_d, low_group, y + frob + 3 * b + 1, m_plus + y + b, frob + y + b + 1, b * (small + radius) + 1)
     table = {}
     for n in range(low_d, low_d + period):
-        d = _eccentricity(steps, n)
+        d = cyclic_eccentricity(n, steps)
         if d is None:
             return None
         table[n % period] = d - n // period

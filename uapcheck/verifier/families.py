@@ -439,9 +439,9 @@ def _f12(s: int) -> Family:
                   lambda n: [rotation(n), reflection(n)], diameter_at=diameter, period=period)
 
 
-def _cyclic_eccentricity(n: int, jumps: tuple) -> int:
+def cyclic_eccentricity(n: int, jumps) -> Optional[int]:
     """The largest distance from 0 in the circulant digraph on Z_n with these jumps (every position's, by
-    the rotations), by breadth-first search."""
+    the rotations), by breadth-first search; None when some position is not reached."""
     dist = {0: 0}
     frontier = [0]
     while frontier:
@@ -453,7 +453,7 @@ def _cyclic_eccentricity(n: int, jumps: tuple) -> int:
                     dist[v] = dist[u] + 1
                     nxt.append(v)
         frontier = nxt
-    return max(dist.values())
+    return max(dist.values()) if len(dist) == n else None
 
 
 def _f17(p: S.Offsets) -> Optional[Family]:
@@ -476,7 +476,9 @@ def _f17(p: S.Offsets) -> Optional[Family]:
 
     def bfs_diameter(n: int) -> int:
         if n not in cache:
-            cache[n] = _cyclic_eccentricity(n, (a, b))
+            d = cyclic_eccentricity(n, (a, b))
+            assert d is not None  # gcd(a, b) = 1: every position is reached
+            cache[n] = d
         return cache[n]
 
     def at(n: int) -> int:
