@@ -74,6 +74,13 @@ def _as_set_pattern(values: frozenset, cyclic: bool) -> S.Pattern:
     return S.Offsets(tuple(sorted(values)), cyclic)
 
 
+def _replace(out: list, parts: list, merged: S.Pattern) -> list:
+    """`out` with `parts` replaced by `merged`, at the place of the first of them."""
+    first = out.index(parts[0])
+    rest = [q for q in out if q not in parts]
+    return rest[:first] + [merged] + rest[first:]
+
+
 def _flatten(p: S.Pattern) -> list:
     return [q for part in p.parts for q in _flatten(part)] if isinstance(p, S.PatternUnion) else [p]
 
@@ -100,18 +107,14 @@ def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
         merged: S.Pattern = S.Global(size)
         reasons.append(" ∪ ".join(show_pattern(q) for q in globs) + f" = global({size}) (star = global(1); "
                        "i attends to j iff i or j is among the first g positions)")
-        first = out.index(globs[0])
-        out = [q for q in out if q not in globs]
-        out.insert(first, merged)
+        out = _replace(out, globs, merged)
     cyc = [q for q in out if _cyclic(q)]
     if len(cyc) > 1:
         union = frozenset().union(*[_set(q) for q in cyc])
         merged = _as_set_pattern(union, True)
         reasons.append(" ∪ ".join(show_pattern(q) for q in cyc) + f" = {show_pattern(merged)} (one cyclic offset set, "
                        "the union of theirs)")
-        first = out.index(cyc[0])
-        out = [q for q in out if q not in cyc]
-        out.insert(first, merged)
+        out = _replace(out, cyc, merged)
         cyc = [merged]
     cyclic_set = _set(cyc[0]) if cyc else frozenset()
     offs = [q for q in out if isinstance(q, S.Offsets) and _linear(q)]
@@ -120,9 +123,7 @@ def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
         merged = _as_set_pattern(union, False)
         reasons.append(" ∪ ".join(show_pattern(q) for q in offs) + f" = {show_pattern(merged)} (one offset set, the "
                        "union of theirs)")
-        first = out.index(offs[0])
-        out = [q for q in out if q not in offs]
-        out.insert(first, merged)
+        out = _replace(out, offs, merged)
     for q in [q for q in out if _linear(q)]:
         mine = _set(q)
         if cyc and mine <= cyclic_set:
