@@ -32,7 +32,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import sympy  # noqa: E402
-from sympy.printing.str import StrPrinter  # noqa: E402
 
 import uapcheck  # noqa: E402
 from uapcheck import spec as S  # noqa: E402
@@ -56,16 +55,6 @@ NOT_IN_PAPER = "—"
 VERDICT_ORDER = ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED")
 
 
-class _Printer(StrPrinter):
-    """SymPy expressions with ⌈·⌉ and ⌊·⌋ instead of ceiling(·) and floor(·)."""
-
-    def _print_ceiling(self, expr):
-        return "⌈" + self._print(expr.args[0]) + "⌉"
-
-    def _print_floor(self, expr):
-        return "⌊" + self._print(expr.args[0]) + "⌋"
-
-
 def show_value(value) -> str:
     if isinstance(value, str):
         try:
@@ -74,10 +63,8 @@ def show_value(value) -> str:
             return value
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, sympy.Piecewise):  # a count by residue of n (Theorem F11)
-        from uapcheck.show import show_size
-        return show_size(value)
-    return _Printer().doprint(value)
+    from uapcheck.show import show_size
+    return show_size(value)
 
 
 def show_condition(cond: str) -> str:

@@ -13,6 +13,20 @@ def test_ceiling_and_floor_with_parentheses_inside_are_bracketed():
     assert show_size(sympy.floor(n / 4) + 1) == "⌊n/4⌋ + 1"
 
 
+def test_the_argument_of_a_ceiling_or_floor_reads_over_one_denominator():
+    # SymPy keeps ceiling(n/2 - 1/2); a reader writes ⌈(n - 1)/2⌉
+    assert show_size(sympy.ceiling(n / 2 - sympy.Rational(1, 2)) + 1) == "⌈(n - 1)/2⌉ + 1"
+    assert show_size(sympy.floor(n / 8 - sympy.Rational(7, 8)) + 3) == "⌊(n - 7)/8⌋ + 3"
+    # an argument that is not simpler over one denominator is left as it is
+    assert show_size(sympy.floor(n / 2 + w / 3)) == "⌊n/2 + w/3⌋"
+
+
+def test_products_and_powers_read_with_a_dot_and_a_caret():
+    assert show_size(2 * n) == "2·n"
+    assert show_size(3 * n ** 2) == "3·n^2"
+    assert show_size(24 ** (sympy.ceiling(n / 4) - 2)) == "24^(⌈n/4⌉ - 2)"
+
+
 def test_max_and_min_read_in_lower_case():
     assert show_size(sympy.Max(n - 2 * sympy.ceiling(n / 3) + 1, sympy.ceiling(n / 3))) == \
         "max(n - 2·⌈n/3⌉ + 1, ⌈n/3⌉)"

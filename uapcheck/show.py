@@ -83,19 +83,52 @@ def show_head(h: S.Head) -> str:
 
 
 def show_size(e) -> str:
-    """A SymPy expression of n as reports show it: ⌈n/4⌉, ⌊n/2⌋, 2·n, 24^(⌈n/4⌉ − 2)."""
-    import re
-
+    """A SymPy expression of n as reports show it: ⌈(n - 1)/2⌉, ⌊n/2⌋, 2·n, 24^(⌈n/4⌉ - 2)."""
     import sympy
     cases = _residue_cases(e) if isinstance(e, sympy.Piecewise) else None
     if cases is not None:
         return cases
-    text = sympy.sstr(e)
-    for _ in range(4):  # innermost first, so arguments with parentheses of their own are bracketed too
-        text = re.sub(r"ceiling\(((?:[^()]|\([^()]*\))*)\)", r"⌈\1⌉", text)
-        text = re.sub(r"floor\(((?:[^()]|\([^()]*\))*)\)", r"⌊\1⌋", text)
-    text = re.sub(r"\bMax\(", "max(", re.sub(r"\bMin\(", "min(", text))
-    return text.replace("**", "^").replace("*", "·")
+    return _size_printer().doprint(e)
+
+
+_SIZE_PRINTER = None
+
+
+def _size_printer():
+    """SymPy's own str printer, walking the expression, with the notation of reports: ⌈ ⌉ and ⌊ ⌋ around
+    an argument put over one denominator (⌈(n - 1)/2⌉, not ⌈n/2 - 1/2⌉), max/min, · and ^."""
+    global _SIZE_PRINTER
+    if _SIZE_PRINTER is None:
+        import sympy
+        from sympy.printing.str import StrPrinter
+
+        class SizePrinter(StrPrinter):
+            def _bracket(self, e, left: str, right: str) -> str:
+                arg = e.args[0]
+                together = sympy.together(arg)
+                return left + self._print(together if sympy.count_ops(together) <= sympy.count_ops(arg) else arg) \
+                    + right
+
+            def _print_ceiling(self, e) -> str:
+                return self._bracket(e, "⌈", "⌉")
+
+            def _print_floor(self, e) -> str:
+                return self._bracket(e, "⌊", "⌋")
+
+            def _print_Max(self, e) -> str:
+                return "max(" + ", ".join(self._print(a) for a in sorted(e.args, key=sympy.default_sort_key)) + ")"
+
+            def _print_Min(self, e) -> str:
+                return "min(" + ", ".join(self._print(a) for a in sorted(e.args, key=sympy.default_sort_key)) + ")"
+
+            def _print_Mul(self, e) -> str:
+                return super()._print_Mul(e).replace("*", "·")
+
+            def _print_Pow(self, e, rational=False) -> str:
+                return super()._print_Pow(e, rational).replace("**", "^")
+
+        _SIZE_PRINTER = SizePrinter()
+    return _SIZE_PRINTER
 
 
 _RELATIONS = {"GreaterThan": "≥", "StrictGreaterThan": ">", "LessThan": "≤", "StrictLessThan": "<",
