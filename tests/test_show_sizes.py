@@ -39,6 +39,11 @@ def test_a_count_by_one_residue_reads_as_an_equation():
     assert show_size(two) == "3 if n mod 5 ∈ {0, 4}, else 2"
 
 
+def test_the_values_of_a_count_by_residue_read_like_any_size():
+    count = sympy.Piecewise((sympy.floor(n / 5) + 2, sympy.Eq(sympy.Mod(n, 5), 4)), (sympy.floor(n / 5) + 1, True))
+    assert show_size(count) == "⌊n/5⌋ + 2 if n mod 5 = 4, else ⌊n/5⌋ + 1"
+
+
 def test_a_range_drops_a_bound_another_implies():
     cond = sympy.And(sympy.Ge(n, w + 2), sympy.Ge(n, 2 * w + 1), evaluate=False)
     assert show_condition(cond) == "n ≥ 2·w + 1"

@@ -183,7 +183,8 @@ def _residue_cases(e) -> "str | None":
 
     def among(residues: list) -> str:
         return f"= {residues[0]}" if len(residues) == 1 else f"∈ {{{', '.join(map(str, residues))}}}"
-    return ", ".join(f"{sympy.sstr(value)} if {sympy.sstr(n)} mod {sympy.sstr(s)} {among(r)}" for value, r in shown) \
-        + f", else {sympy.sstr(e.args[-1][0])}"
+    printer = _size_printer()
+    return ", ".join(f"{printer.doprint(value)} if {printer.doprint(n)} mod {printer.doprint(s)} {among(r)}"
+                     for value, r in shown) + f", else {printer.doprint(e.args[-1][0])}"
 
 
