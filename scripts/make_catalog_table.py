@@ -67,6 +67,15 @@ def show_value(value) -> str:
     return show_size(value)
 
 
+def show_range(group) -> str:
+    """A group's range of n as the reports print it (uapcheck.show.show_condition drops a bound another implies:
+    "n ≥ 2·w + 1", not "n ≥ w + 2, n ≥ 2w + 1"); the condition's text where no formula is kept."""
+    if group.condition_formula is not None:
+        from uapcheck.show import show_condition as show_formula
+        return show_formula(group.condition_formula)
+    return show_condition(group.condition)
+
+
 def show_condition(cond: str) -> str:
     """`(n >= w + 2) & (n >= 2*w + 1)` as `n ≥ w + 2, n ≥ 2w + 1`."""
     parts = []
@@ -144,7 +153,7 @@ def show_group(result) -> str:
     if g.name and (g.name in ("S_n", "C_n", "D_n") or g.name.startswith("stabilizer")) and str(g.order).isdigit():
         text += f", order {g.order}"  # a named group at a concrete n
     if g.condition:
-        text += f" (for {show_condition(g.condition)})"
+        text += f" (for {show_range(g)})"
     return text
 
 
@@ -217,7 +226,7 @@ def differences(rows: list[Row]) -> list[str]:
     lf_layers = show_value(lf.layers) if lf.verdict == "UAP" else lf.verdict
     cw = res.get("cyclic_window.uap")
     cw_layers = show_value(cw.layers) if cw is not None and cw.verdict == "UAP" else "no count"
-    lf_cond = show_condition(lf.group.condition) if lf.group is not None and lf.group.condition else "no condition"
+    lf_cond = show_range(lf.group) if lf.group is not None and lf.group.condition else "no condition"
     out = [
         "## Where the derivation differs from the digest's table",
         "",
