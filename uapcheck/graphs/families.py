@@ -75,7 +75,8 @@ import sympy
 from sympy import Integer, ceiling, floor
 
 from ..spec import Pattern
-from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
+from .closed_forms import EAGER_FACTORIAL_MAX, _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
+from ..bignum import factorial
 
 Value = Union[int, sympy.Expr]
 SECTION = "docs/theory.md §11.11"
@@ -275,8 +276,17 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
     blocks = ceiling(n / b)
     middle = blocks - k0 - 1            # full blocks strictly between
     # |G| = g! · ∏ over clique sizes s of (s!)^m_s · m_s!, per residue of n mod b
-    pieces = []
-    for rho in range(1, b + 1):         # rho: the last piece's size, n - b(⌈n/b⌉ - 1)
+    if isinstance(n, (int, Integer)):
+        # a concrete n: only its own residue, with no exact power or factorial of a huge size
+        rho = int(n) - b * (int(blocks) - 1)
+        counts_at: dict = {}
+        for size, mult in ((first, 1), (b, int(middle)), (rho, 1)):
+            counts_at[size] = counts_at.get(size, 0) + mult
+        order = bounded_product(g, counts_at)
+        pieces = [(order, sympy.true)]
+    else:
+        pieces = []
+    for rho in range(1, b + 1) if not pieces else ():  # rho: the last piece's size, n - b(⌈n/b⌉ - 1)
         counts: dict = {}
         for size, mult in ((first, Integer(1)), (b, middle), (rho, Integer(1))):
             counts[size] = counts.get(size, Integer(0)) + mult
@@ -284,7 +294,7 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
         for size, mult in counts.items():
             order *= _fact(size) ** mult * sympy.factorial(mult)
         pieces.append((order, sympy.Eq(sympy.Mod(n, b), rho % b)))
-    order = sympy.Piecewise(*pieces)
+    order = pieces[0][0] if pieces[0][1] is sympy.true else sympy.Piecewise(*pieces)
     group = (f"{'' if g == 1 else f'S_{g} on {_span(1, g)} × '}the automorphisms of the disjoint cliques "
              f"{_span(g + 1, k0 * b)}, {_span(k0 * b + 1, (k0 + 1) * b)}, …, "
              f"{{{b}⌈{sympy.sstr(n)}/{b}⌉ − {b - 1}, …, {sympy.sstr(n)}}} (the blocks minus the globals; "
@@ -296,6 +306,48 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
         "no neighbourhood within distance 1 of a position of the last block, and is not in G: D = 2 layers "
         "are not enough, D + 1 = 3 suffice",
         witness=None)
+
+
+#: An order whose exact value would have more decimal digits than this is kept as a product of powers and
+#: factorials (printed by structure, never computed digit by digit).
+EXACT_ORDER_DIGITS = 100_000
+
+
+def bounded_product(g: int, counts: Mapping[int, int]) -> sympy.Expr:
+    """g! · ∏_s (s!)^(m_s) · m_s! over the clique sizes s with multiplicities m_s (the order of S_g times
+    the automorphisms of disjoint cliques): exact when it has at most EXACT_ORDER_DIGITS digits, else
+    an unevaluated product whose big factors stay powers and factorials."""
+    import math
+    factors = [(math.lgamma(g + 1), (g, 1, False))]
+    for size, mult in counts.items():
+        if mult <= 0:
+            continue
+        factors.append((mult * math.lgamma(size + 1), (size, mult, False)))
+        factors.append((math.lgamma(mult + 1), (mult, 1, False)))
+    digits = sum(f for f, _ in factors) / math.log(10)
+    if digits <= EXACT_ORDER_DIGITS:
+        out = Integer(math.factorial(g))
+        for size, mult in counts.items():
+            if mult > 0:
+                out *= Integer(math.factorial(size)) ** mult * Integer(math.factorial(mult))
+        return out
+    small, big = Integer(1), []
+    for size, mult in sorted(counts.items()):
+        if mult <= 0:
+            continue
+        base = Integer(math.factorial(size))
+        if mult * math.lgamma(size + 1) / math.log(10) <= 1000:
+            small *= base ** mult
+        else:
+            big.append(sympy.Pow(base, Integer(mult), evaluate=False))
+        if mult <= EAGER_FACTORIAL_MAX:
+            small *= Integer(math.factorial(mult))
+        else:
+            big.append(factorial(Integer(mult), evaluate=False))
+    small *= Integer(math.factorial(g)) if g <= EAGER_FACTORIAL_MAX else 1
+    if g > EAGER_FACTORIAL_MAX:
+        big.insert(0, factorial(Integer(g), evaluate=False))
+    return sympy.Mul(small, *big, evaluate=False) if small != 1 else sympy.Mul(*big, evaluate=False)
 
 
 def _cyclic_window(n, w) -> FamilyTheorem:
