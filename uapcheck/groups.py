@@ -305,6 +305,7 @@ def order_text(order) -> Union[int, str]:
             big = {i: sympy.Symbol(show_int(int(i))) for i in order.atoms(sympy.Integer)
                    if abs(i) >= 10 ** MAX_DIGITS_SHOWN}
             text = sympy.sstr(order.xreplace(big))
+        text = re.sub(r"factorial\((\w+)\)\*\*(\w+)", r"(\1!)^\2", text)  # (64!)^63
         text = re.sub(r"factorial\((\w+)\)", r"\1!", text)
         text = re.sub(r"factorial\(([^()]*)\)", r"(\1)!", text)
         return text.replace("*", " · ").replace(" ·  · ", "^")

@@ -308,46 +308,32 @@ def _blocks_global(n, b: int, g: int) -> FamilyTheorem:
         witness=None)
 
 
-#: An order whose exact value would have more decimal digits than this is kept as a product of powers and
-#: factorials (printed by structure, never computed digit by digit).
-EXACT_ORDER_DIGITS = 100_000
+#: An order whose exact value would have more decimal digits than this is kept as a product of factorials and
+#: their powers (printed by structure, as the concrete engine prints it, never computed digit by digit).
+EXACT_ORDER_DIGITS = 1000
 
 
 def bounded_product(g: int, counts: Mapping[int, int]) -> sympy.Expr:
     """g! · ∏_s (s!)^(m_s) · m_s! over the clique sizes s with multiplicities m_s (the order of S_g times
-    the automorphisms of disjoint cliques): exact when it has at most EXACT_ORDER_DIGITS digits, else
-    an unevaluated product whose big factors stay powers and factorials."""
+    the automorphisms of disjoint cliques): an Integer when it has at most EXACT_ORDER_DIGITS digits, else
+    the unevaluated product ∏ m_s! · ∏_s (s!)^(c_s) over the class sizes s (the globals a class of size
+    g), largest first."""
     import math
-    factors = [(math.lgamma(g + 1), (g, 1, False))]
-    for size, mult in counts.items():
-        if mult <= 0:
-            continue
-        factors.append((mult * math.lgamma(size + 1), (size, mult, False)))
-        factors.append((math.lgamma(mult + 1), (mult, 1, False)))
-    digits = sum(f for f, _ in factors) / math.log(10)
-    if digits <= EXACT_ORDER_DIGITS:
-        out = Integer(math.factorial(g))
+    counts = {s: m for s, m in counts.items() if m > 0}
+    log_order = math.lgamma(g + 1) + sum(m * math.lgamma(s + 1) + math.lgamma(m + 1) for s, m in counts.items())
+    if log_order / math.log(10) <= EXACT_ORDER_DIGITS:
+        out = math.factorial(g)
         for size, mult in counts.items():
-            if mult > 0:
-                out *= Integer(math.factorial(size)) ** mult * Integer(math.factorial(mult))
-        return out
-    small, big = Integer(1), []
-    for size, mult in sorted(counts.items()):
-        if mult <= 0:
-            continue
-        base = Integer(math.factorial(size))
-        if mult * math.lgamma(size + 1) / math.log(10) <= 1000:
-            small *= base ** mult
-        else:
-            big.append(sympy.Pow(base, Integer(mult), evaluate=False))
-        if mult <= EAGER_FACTORIAL_MAX:
-            small *= Integer(math.factorial(mult))
-        else:
-            big.append(factorial(Integer(mult), evaluate=False))
-    small *= Integer(math.factorial(g)) if g <= EAGER_FACTORIAL_MAX else 1
-    if g > EAGER_FACTORIAL_MAX:
-        big.insert(0, factorial(Integer(g), evaluate=False))
-    return sympy.Mul(small, *big, evaluate=False) if small != 1 else sympy.Mul(*big, evaluate=False)
+            out *= math.factorial(size) ** mult * math.factorial(mult)
+        return Integer(out)
+    parts = [factorial(Integer(m), evaluate=False) for _, m in sorted(counts.items(), reverse=True) if m >= 2]
+    sizes = dict(counts)
+    sizes[g] = sizes.get(g, 0) + 1
+    for size, mult in sorted(sizes.items(), reverse=True):
+        if size >= 2:
+            fact = factorial(Integer(size), evaluate=False)
+            parts.append(fact if mult == 1 else sympy.Pow(fact, Integer(mult), evaluate=False))
+    return sympy.Mul(*parts, evaluate=False)
 
 
 def _cyclic_window(n, w) -> FamilyTheorem:

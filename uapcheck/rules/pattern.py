@@ -745,6 +745,10 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
             closed = _symbolic(spec)
             if _settled(closed):
                 return closed
+            if closed.obstruction is not None:
+                # proved not strongly connected at this n (NOT-UAP): the group does not change the verdict,
+                # and the token graph is not built for it
+                return _without_group(spec, closed)
             if _usable(closed) and _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS:
                 # the token graph would take longer than the budget; keep the closed forms' answer
                 return closed
@@ -758,6 +762,18 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
                 return family
         return outcome
     return _symbolic(spec)
+
+
+def _without_group(spec: S.Spec, closed: PatternOutcome) -> PatternOutcome:
+    """A closed-form outcome that proves the pattern not strongly connected at a concrete n: when no closed
+    form gives the group either, its step says so at this n (the verdict does not depend on it)."""
+    if closed.group is not None:
+        return closed
+    arcs = _estimated_arcs(spec)
+    step = group_undecided(_describe(spec), f"no closed form for the group at n = {spec.tokens:,}; the verdict "
+                           f"does not depend on it (the pattern is not strongly connected), so the token graph "
+                           f"(about {arcs:,} arcs) is not built for it")
+    return PatternOutcome(step, None, closed.structure, closed.layers, closed.diameter, closed.obstruction)
 
 
 def _family_least(spec: S.Spec) -> Optional[PatternOutcome]:
@@ -778,7 +794,7 @@ def _least_open(outcome: PatternOutcome) -> bool:
 
 
 #: Above this many arcs (estimated), a structured pattern at a concrete n tries its closed forms first.
-CLOSED_FORM_FIRST_ARCS = 400_000
+CLOSED_FORM_FIRST_ARCS = 50_000
 #: Above this many arcs, a pattern at a concrete n that is a standard family inside its theorem's range
 #: takes the theorem's least layer count (docs/theory.md §11.11) instead of the rooted-view search;
 #: below, the search decides (and the theorem is the fallback when it runs out).
