@@ -83,6 +83,10 @@ def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] =
     while frontier.size and unreached and (radius is None or depth < radius):
         if stop is not None and dist[stop] >= 0:
             break
+        if depth == LEVELS_BEFORE_C and frontier.size <= THIN_FRONTIER_MAX and frontier.size * THIN_FRONTIER < unreached:
+            # a long, thin search (a path-like pattern: thousands of levels of a few positions each): each
+            # level's numpy calls cost more than the level; igraph's C search gives the same distances
+            return _c_bfs(indptr, targets, n, frontier.tolist(), radius, stop, dist, depth)
         depth += 1
         if reverse is not None and unreached < frontier.size:
             todo = np.flatnonzero(dist < 0)
@@ -96,6 +100,53 @@ def bfs(indptr, targets, n: int, sources: Sequence[int], radius: Optional[int] =
         dist[newly] = depth
         frontier = np.flatnonzero(dist == depth)
         unreached -= frontier.size
+    return dist
+
+
+#: After this many levels, a search whose frontier is thin (below 1/THIN_FRONTIER of the positions left) goes on
+#: in C (python-igraph) from its frontier.
+LEVELS_BEFORE_C = 64
+THIN_FRONTIER = 64
+THIN_FRONTIER_MAX = 16  # searches from at most this many frontier positions (one C search each)
+_C_GRAPHS: dict = {}  # id(indptr) → (indptr, targets, the igraph graph): the arrays are kept, so ids stay theirs
+
+
+def _c_graph(indptr, targets, n: int):
+    """The directed igraph of the CSR arrays (v → targets[indptr[v]:indptr[v + 1]]), built once per pair."""
+    import numpy as np
+    from ..lazy import digraph
+    got = _C_GRAPHS.get(id(indptr))
+    if got is not None and got[0] is indptr and got[1] is targets:
+        return got[2]
+    sources = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    graph = digraph(n, zip(sources.tolist(), targets.tolist()))
+    if len(_C_GRAPHS) >= 8:
+        _C_GRAPHS.pop(next(iter(_C_GRAPHS)))
+    _C_GRAPHS[id(indptr)] = (indptr, targets, graph)
+    return graph
+
+
+def _c_bfs(indptr, targets, n: int, frontier: list, radius, stop, dist, depth: int):
+    """The rest of ``bfs`` from a frontier at ``depth`` (``dist`` set up to it), by igraph's breadth-first
+    search in C: each frontier position's own search, the least distance kept (a position first reached at
+    level L of the whole search is at distance depth + L from the frontier's nearest member)."""
+    import numpy as np
+    graph = _c_graph(indptr, targets, n)
+    best = np.full(n, -1, dtype=np.int64)
+    for v in frontier:
+        order, starts, _ = graph.bfs(v, mode="out")
+        order = np.asarray(order, dtype=np.int64)
+        level = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(np.asarray(starts, dtype=np.int64)))
+        here = np.full(n, -1, dtype=np.int64)
+        here[order] = level
+        better = (here >= 0) & ((best < 0) | (here < best))
+        best[better] = here[better]
+    todo = (dist < 0) & (best >= 0)
+    dist[todo] = best[todo] + depth
+    if radius is not None:
+        dist[dist > radius] = -1
+    if stop is not None and dist[stop] >= 0:
+        dist[dist > dist[stop]] = -1
     return dist
 
 

@@ -173,6 +173,12 @@ def covering_roots(arrays: ArcArrays, roots: Sequence[int], diameter: int, probe
     return {r for r in roots if bound[r] <= diameter - 1}
 
 
+#: After this many roots, a projected total (arcs so far × roots ÷ roots done) above PROJECTED_MARGIN times the
+#: limit ends the search: it would reach the limit long before the last root.
+PROJECTED_AFTER_ROOTS = 4
+PROJECTED_MARGIN = 4
+
+
 @dataclass
 class LargeOutcome:
     """``witness``: (root, 1-based image tuple, how) or None; ``auts``/``keys`` per examined root;
@@ -257,12 +263,21 @@ def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[i
         dist = arrays.in_distances(r, diameter - 1)
         if bool((dist >= 0).all()):
             out.covering.append(r)
+            out.arcs += len(arrays.codes)  # the search read every arc: counted as work like a view's arcs
+            if k + 1 >= PROJECTED_AFTER_ROOTS and out.arcs * len(todo) / (k + 1) > PROJECTED_MARGIN * arc_limit:
+                estimate = out.arcs * len(todo) / (k + 1)
+                fit = int(arrays.n * (arc_limit / estimate) ** 0.5)
+                out.undecided = (f"the searches and rooted views of the {len(todo):,} roots would read about "
+                                 f"{int(estimate):,} arcs in all (limit {arc_limit:,}); a pattern of this kind fits "
+                                 f"up to about n = {fit:,}")
+                return out
             continue
         view = refine(arrays, r, dist, diameter)
         out.arcs += view.arcs
-        if out.arcs > arc_limit:
-            # work grows like (roots × arcs), both ∝ n for the same kind of pattern
-            estimate = out.arcs * len(todo) / (k + 1)
+        estimate = out.arcs * len(todo) / (k + 1)
+        if out.arcs > arc_limit or (k + 1 >= PROJECTED_AFTER_ROOTS and estimate > PROJECTED_MARGIN * arc_limit):
+            # work grows like (roots × arcs), both ∝ n for the same kind of pattern; a projection far above
+            # the limit after a few roots ends the search at once instead of when the limit is reached
             fit = int(arrays.n * (arc_limit / estimate) ** 0.5)
             out.undecided = (f"the rooted views of the {len(todo):,} roots whose ball is not every position "
                              f"hold about {int(estimate):,} arcs in all (limit {arc_limit:,}); a pattern of this "
