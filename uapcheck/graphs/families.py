@@ -149,6 +149,23 @@ def match(heads: Sequence[Pattern], n: sympy.Expr, params: Optional[Mapping[str,
           positional: str = "none") -> Union[FamilyTheorem, OpenFamily, None]:
     """The family theorem for these heads (stated with the length ``n``, a positive integer Symbol
     or an Integer), an OpenFamily, or None (not a standard family)."""
+    try:
+        key = (tuple(heads), n, tuple(sorted((params or {}).items())), tuple(biases or ()), positional)
+        hash(key)
+    except TypeError:
+        return _match_uncached(heads, n, params, biases, positional)
+    return _match_cached(key)
+
+
+@lru_cache(maxsize=256)
+def _match_cached(key: tuple):
+    """`match` once per (heads, n, params, biases, positional): the theorems are immutable values, and a
+    derivation asks for the same one several times (the steps, their certificates' re-checks)."""
+    heads, n, params, biases, positional = key
+    return _match_uncached(list(heads), n, dict(params), list(biases) or None, positional)
+
+
+def _match_uncached(heads, n, params, biases, positional):
     found = _match(heads, n, params, biases, positional)
     if isinstance(found, FamilyTheorem):
         return replace(found, n_symbol=n)
@@ -1174,7 +1191,9 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
     if not layers:
         return ConcreteAnswer(n, True, d, int(grp.order), name, None, False)
     st = pattern_structure(graphs)
-    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves)
+    # the transposition probe only finds witnesses early; the canonical test after it decides either way, so
+    # its CPU allowance is short here (an instance check where D layers suffice would spend all of it)
+    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS)
     if dec.sufficient is None:
         return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
     return ConcreteAnswer(n, True, d, int(grp.order), name, d if dec.sufficient else d + 1, True)
@@ -1274,6 +1293,9 @@ def _multiplier_instance(theorem: FamilyTheorem, pattern: Pattern, n: int) -> tu
     shown = ", ".join(str(k) for k in theorem.image)
     return f"x ↦ {u}x (mod {n}) maps the offsets onto {{{shown}}}; for those, {text}", problem
 
+
+#: CPU seconds of the transposition probe in the concrete engine's answer (the exact test follows it).
+INSTANCE_PROBE_SECONDS = 0.2
 
 #: The instance check runs the concrete engine up to this many positions.
 INSTANCE_MAX_N = 512
