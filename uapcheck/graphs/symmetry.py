@@ -548,6 +548,24 @@ def _quotient(st: _Structure, classes: list[list[int]]):
 #: group is counted by BLISS on the support itself rather than on its twin quotient (`_Solution`).
 MAX_TWINS_ON_SUPPORT = 64
 
+def _degrees_spread(support: PatternGraph) -> bool:
+    """No position shares its (out-degree, in-degree) with half the positions or more: BLISS's own degree
+    refinement then separates the positions in a few rounds (a pattern with random arcs), and the distance
+    invariant of ``_invariant_colours`` (two more searches) would only repeat it. The count is the same either
+    way (the invariant only refines the colouring by an invariant of every automorphism); this only decides
+    whether to compute it where the colouring is used for the count alone."""
+    import numpy as np
+    n = support.n
+    if n < 2 or support.complete:
+        return False
+    src, dst = code_endpoints(support)  # decoded once, shared with the twin classes' cheap keys
+    out_deg = np.bincount(src, minlength=n).astype(np.int64)
+    in_deg = np.bincount(dst, minlength=n).astype(np.int64)
+    key = np.sort(out_deg * (n + 1) + in_deg)  # (np.unique would import numpy.ma)
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    return int(np.diff(np.append(starts, n)).max()) * 2 < n
+
+
 #: Sources of the distance invariant (see ``_invariant_colours``): at most this many BFS runs.
 MAX_INVARIANT_SOURCES = 8
 
@@ -713,7 +731,7 @@ class _Solution:
                 for v in members[1:]:
                     base[v] = 1
             with _no_gc():
-                colours = _invariant_colours(g, base, st.support)
+                colours = base if _degrees_spread(st.support) else _invariant_colours(g, base, st.support)
             pinned = count_automorphisms(g, sh=SPLITTING, color=colours)
             kept = 1
             for size, count in sizes.items():
