@@ -289,6 +289,24 @@ def _power_of_ten(k: int) -> str:
     return f"≈ 10^{int(exponent)}"
 
 
+def _factorial_power_text(part) -> str:
+    """k! or (k!)^m for a factorial of an integer, or its power."""
+    if isinstance(part, sympy.Pow):
+        return f"({int(part.base.args[0])}!)^{int(part.exp)}"
+    return f"{int(part.args[0])}!"
+
+
+def _factorial_product(order) -> bool:
+    """An unevaluated product of factorials of integers and their integer powers (an order kept by structure,
+    graphs/families.bounded_product), printed factor by factor in its own order, as the group engine prints
+    the same order ("63! · (64!)^63 · 63!")."""
+    def factor(a) -> bool:
+        if isinstance(a, sympy.Pow):
+            return a.exp.is_Integer and factor(a.base)
+        return isinstance(a, sympy.factorial) and a.args[0].is_Integer
+    return isinstance(order, sympy.Mul) and all(factor(a) for a in order.args)
+
+
 def order_text(order) -> Union[int, str]:
     """The order as an int when short, else a bounded string (never a 200-digit number)."""
     if isinstance(order, sympy.Basic) and order.is_Integer:
@@ -297,6 +315,8 @@ def order_text(order) -> Union[int, str]:
         if order <= 0 or _digits_upper(order) <= SHORT_DIGITS:
             return order
         return _power_of_ten(order)
+    if isinstance(order, sympy.Basic) and _factorial_product(order):
+        return " · ".join(_factorial_power_text(a) for a in order.args)
     if isinstance(order, sympy.Basic):
         try:
             text = sympy.sstr(order)

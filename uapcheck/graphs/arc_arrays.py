@@ -136,7 +136,9 @@ def _c_bfs(indptr, targets, n: int, frontier: list, radius, stop, dist, depth: i
     for v in frontier:
         order, starts, _ = graph.bfs(v, mode="out")
         order = np.asarray(order, dtype=np.int64)
-        level = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(np.asarray(starts, dtype=np.int64)))
+        bounds = np.asarray(starts, dtype=np.int64)
+        sizes = bounds[1:] - bounds[:-1]
+        level = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
         here = np.full(n, -1, dtype=np.int64)
         here[order] = level
         better = (here >= 0) & ((best < 0) | (here < best))

@@ -75,7 +75,7 @@ import sympy
 from sympy import Integer, ceiling, floor
 
 from ..spec import Pattern
-from .closed_forms import EAGER_FACTORIAL_MAX, _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
+from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial
 
 Value = Union[int, sympy.Expr]

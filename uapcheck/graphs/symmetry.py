@@ -739,15 +739,22 @@ class _Solution:
             self.q_order, rest = divmod(pinned, kept)
             if rest:
                 raise AssertionError("internal error: BLISS's count is not a multiple of ∏(|C| − 1)!")
+        elif st.num_arcs >= NUMPY_PRESERVE_ARCS and _degrees_spread(st.support):
+            # degrees alone separate most positions (random arcs): BLISS counts on the quotient's own colours;
+            # the distance invariant (the same count) is made only if the names or generators ask for it
+            qgraph, colours = self._raw_quotient = _quotient(st, self.classes)
+            self.q_order = count_automorphisms(qgraph, sh=SPLITTING, color=colours)
         else:
             self._make_quotient()
             self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
         self.order = self.q_order * in_classes
         self._qgens: Optional[list] = None
 
+    _raw_quotient: Optional[tuple] = None
+
     def _make_quotient(self) -> None:
         st = self.st
-        qgraph, colours = _quotient(st, self.classes)
+        qgraph, colours = self._raw_quotient or _quotient(st, self.classes)
         # no twins and no labels: the quotient is the support's own igraph, and its arc arrays serve
         same = len(self.classes) == st.n and qgraph is to_igraph(st.support)
         with _no_gc():
