@@ -206,8 +206,9 @@ def _match(heads, n, params, biases, positional):
         return _cyclic_union(n, atoms)
     if kinds == ["strided", "window"]:
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
-    if kinds == ["dilated", "window"]:
-        return _window_dilated(n, _param(by["window"]), *by["dilated"].args)
+    line = _line_family(n, atoms, kinds, by)
+    if line is not None:
+        return line
     from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
     return _or_hubs(match_union(kinds, by, n), kinds, atoms, n)
 
@@ -464,6 +465,75 @@ def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
         "F27", "offsets S cyclic (any finite S)" + (f", {reduced}" if reduced else "") + below,
         (("L", Integer(L)), ("R", Integer(data.radius or 0))), Integer(data.low), diameter, group, order, generators,
         layers, least, why, open_question=question, coprime_to=red.g)
+
+
+def line_jumps(atoms) -> Optional[list[int]]:
+    """The jumps S of a union of non-cyclic window, dilated and offsets parts with integer sizes (its arcs
+    are those of `offsets S`, docs/theory.md §11.13), else None."""
+    jumps: set = set()
+    for a in atoms:
+        if not all(_is_int(x) for x in a.args):
+            return None
+        if a.kind == "window":
+            w = int(a.args[0])
+            jumps |= set(range(-w, w + 1))
+        elif a.kind == "dilated":
+            w, r = (int(x) for x in a.args)
+            jumps |= {k * r for k in range(-w, w + 1)}
+        elif a.kind == "offsets":
+            jumps |= {int(k) for k in a.args}
+        else:
+            return None
+    out = sorted(jumps - {0})
+    return out or None
+
+
+def _line_family(n, atoms, kinds: list, by: dict) -> Union[FamilyTheorem, OpenFamily, None]:
+    """`window + dilated` by F9 or F15 where they apply, else (and for every union of non-cyclic windows,
+    dilations and offsets with an offsets part or two dilations) by F40–F42; None when neither matches."""
+    if kinds == ["dilated", "window"]:
+        found = _window_dilated(n, _param(by["window"]), *by["dilated"].args)
+        return found if isinstance(found, FamilyTheorem) else (_line_offsets(n, atoms) or found)
+    if "offsets" in kinds or kinds.count("dilated") >= 2:
+        return _line_offsets(n, atoms)
+    return None
+
+
+def _line_offsets(n, atoms) -> Optional[FamilyTheorem]:
+    """Theorems F40–F42: a union of non-cyclic window, dilated and offsets parts, the pattern `offsets S` on
+    a line, with jumps of both signs and gcd 1 (docs/theory.md §11.11); None when it is not one (one-sided
+    or a shared factor: not strongly connected, §11.3) or beyond the computation's bounds."""
+    from .offsets_line import line_data
+    jumps = line_jumps(atoms)
+    if jumps is None:
+        return None
+    data = line_data(tuple(jumps))
+    if data is None or data.radius is None:
+        return None
+    L = data.period
+    diameter = _by_residue(floor(n / L), n, L, data.excess)
+    generators: tuple = ("i ↦ n + 1 − i",) if data.symmetric else ()
+    group, order = ("reflection", Integer(2)) if data.symmetric else ("trivial", Integer(1))
+    layers: Optional[sympy.Expr] = None
+    least, why, question = False, "", ""
+    if data.low_layers is not None:
+        layers = diameter + _by_residue(Integer(0), n, L, [int(e) for e in data.extra]) if any(data.extra) else diameter
+        least = True
+        why = ("a permutation meeting the view condition at a position is, by the ball certificate of radius "
+               f"{data.radius} on the deep positions and the ends' induction, the identity (or the reflection) "
+               "outside the far end's top levels; what it can do there depends on n mod "
+               f"{L} only (Theorem F42), decided at n = {', '.join(map(str, data.checked_at))} by the rooted views")
+    else:
+        question = (f"the layer check of Theorem F42 is beyond its budget for these jumps: D + 1 layers suffice, "
+                    f"whether D do is not decided at symbolic n ({SECTION})")
+    shown = ", ".join(map(str, data.jumps))
+    mirror = " (mirrored: i ↦ n + 1 − i maps it onto the jumps −S)" if data.mirrored else ""
+    below = (f"; proved for n ≥ {data.proved_low}, and each {data.low} ≤ n < {data.proved_low} decided by the concrete "
+             "engine with the same values (the range is sharp)") if data.low < data.proved_low else ""
+    return FamilyTheorem(
+        "F40", f"offsets S on a line (S = {{{shown}}}){mirror}{below}",
+        (("L", Integer(L)), ("R", Integer(data.radius))), Integer(data.low), diameter, group, order, generators,
+        layers, least, why, open_question=question)
 
 
 def two_jump_diameter(n, s: int) -> sympy.Expr:

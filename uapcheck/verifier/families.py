@@ -137,6 +137,11 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         return found if found is not None else _f27(parts)
     if len(parts) >= 2 and all(isinstance(q, (S.Offsets, S.Window)) and q.cyclic for q in parts):
         return _f27(parts)
+    from . import offsets_line  # F40–F42: non-cyclic window, dilated and offsets parts (docs/theory.md §11.11)
+    jumps = offsets_line.line_jumps(parts)
+    if jumps is not None and (any(isinstance(q, S.Offsets) for q in parts)
+                              or sum(isinstance(q, S.Dilated) for q in parts) >= 2):
+        return offsets_line.family(jumps)
     from . import symbolic_unions  # F21, F22: unions of structured patterns (docs/theory.md §11.11)
     union = symbolic_unions.match(parts, spec)
     if union is not None:
@@ -162,10 +167,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         dil = next(q for q in parts if isinstance(q, S.Dilated))
         w, wd, r = _int(win.w), _int(dil.w), _int(dil.r)
         if not win.cyclic and w is not None and wd is not None and r is not None and w >= 1 and wd >= 1 and r >= w + 2:
-            return _f15(w, wd, r)
+            return _f15(w, wd, r) or _line(parts)
         if win.cyclic or w is None or wd is None or r is None or w < 1 or not 2 <= r <= w + 1 or wd * r < w + 2:
-            return None
-        return _f9(w, wd, r)
+            return _line(parts)
+        return _f9(w, wd, r) or _line(parts)
     if kinds == ["Strided", "Window"]:
         win = next(q for q in parts if isinstance(q, S.Window))
         st = next(q for q in parts if isinstance(q, S.Strided))
@@ -180,6 +185,13 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return None
         return _f7(w, s)
     return None
+
+
+def _line(parts) -> Optional[Family]:
+    """F40–F42 where F9 and F15 do not apply (uapcheck/verifier/offsets_line.py)."""
+    from . import offsets_line
+    jumps = offsets_line.line_jumps(parts)
+    return offsets_line.family(jumps) if jumps is not None else None
 
 
 def _f1(g: int) -> Family:
