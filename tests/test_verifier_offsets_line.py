@@ -73,3 +73,22 @@ def test_a_forged_layer_count_is_rejected():
     report = verify(cert)
     rejected = [s for s in report.steps if s.rule == "PAT-LAYERS" and s.outcome == REJECTED]
     assert not report.ok and rejected and "layers" in rejected[0].reason
+
+
+@pytest.mark.parametrize("pattern", ["window(1) + offsets {0, 5} + global(1)", "offsets {-1, 0, 3} + global(2)",
+                                     "window(2) + offsets {-5, 5} + star"])
+def test_hubs_on_a_line_take_the_verifier_s_own_group(pattern):
+    """Theorem F43: F31's group step rests on the verifier's own restatement of F41."""
+    report = verify(_cert_of(pattern))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    group = next(s for s in report.steps if s.rule == "SYM-AUT")
+    assert group.outcome == VERIFIED and "Theorem F31" in group.reason
+
+
+def test_a_forged_hub_group_is_rejected():
+    cert = _cert_of("window(1) + offsets {0, 5} + global(1)")
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["name"] = "the reflection of {2, …, n}"
+    step["data"]["order"] = encode(2)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)

@@ -158,10 +158,36 @@ def local_group(g: int, parts: list) -> Union[tuple, str]:
         base = _window_dilated(m, Integer(w), Integer(wd), Integer(r))
         if isinstance(base, FamilyTheorem) and base.group is not None:
             return Integer(g) + base.low, "reflection", None, None
+        line = _line_group(g, flat)
+        if line is not None:
+            return line
         return (f"the group of the positions {{g + 1, …, n}}: window({w}) + dilated({wd}, {r}) on n − g "
                       "positions has no proved closed form for its group (Theorems F9, F15 do not apply)")
+    line = _line_group(g, flat)
+    if line is not None:
+        return line
     return (f"the group of the positions {{g + 1, …, n}}: {_base_text(flat)} on n − g positions has no "
                   "proved closed form for its group")
+
+
+def _line_group(g: int, flat: list) -> Optional[tuple]:
+    """Theorem F43: a base of non-cyclic windows, dilations and offsets is `offsets S` on the m = n − g positions
+    of R (F30 (c)); where F41 proves its group (the reflection when S = −S, else trivial) for m ≥ m₀, and no
+    position of R attends to all of R (m ≥ |S| + 2), G = S_g × that group for n ≥ g + m₀."""
+    from .closed_forms import _Atom, _span
+    from .families import _fact, _globals_generators, line_jumps
+    from .offsets_line import line_data
+    jumps = line_jumps([_Atom(kind, tuple(Integer(x) for x in args)) for kind, args in flat])
+    if not jumps:
+        return None
+    data = line_data(tuple(jumps))
+    if data is None or data.low_group is None:
+        return None
+    low = Integer(g + max(min(data.low, data.low_group), len(jumps) + 2))
+    if data.symmetric:
+        return low, "reflection", None, None
+    name = "trivial" if g == 1 else f"S_{g} on {_span(1, g)}"
+    return low, name, lambda n: _fact(Integer(g)), _globals_generators(Integer(g))
 
 
 def _dilated_name(g: int, w: int, r: int) -> str:

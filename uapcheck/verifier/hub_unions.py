@@ -125,10 +125,26 @@ def _local_group(g: int, base: list, offsets: list):
         w, wd, r = int(win.w), int(dil.w), int(dil.r)
         fam = families._f15(w, wd, r) if r >= w + 2 else (
             families._f9(w, wd, r) if 2 <= r <= w + 1 and wd * r >= w + 2 else None)
-        if fam is None:
-            return None
-        return g + fam.low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
-    return None
+        if fam is not None:
+            return g + fam.low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
+    return _line_group(g, sorted(ks))
+
+
+def _line_group(g: int, jumps: list):
+    """Theorem F43: the base is `offsets S` on the positions g + 1..n (F30 (c)); F41's group there, when the
+    verifier's own restatement proves it (uapcheck/verifier/offsets_line.py), and no universal position."""
+    from . import offsets_line
+    found = offsets_line.group_range(jumps)
+    if found is None:
+        return None
+    m0, symmetric = found
+    low = g + max(m0, len(jumps) + 2)
+    if symmetric:
+        return low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
+
+    def trivial(text):
+        return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ") and "×" not in text
+    return low, lambda n: sympy.factorial(g), 1, trivial
 
 
 def _reflection_name(g: int):

@@ -13,6 +13,7 @@ brute force, rooted views): the stated range is accepted only from its own onset
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import ceil, floor, gcd
 from typing import Optional, Sequence
 
@@ -73,7 +74,12 @@ def _diameter_on_arcs(steps, n: int) -> Optional[int]:
 
 
 def restated(jumps: Sequence[int]):
-    """(proved low N₂, period, diameter table, symmetric, extra table, steps) of F40–F42, or None."""
+    """(proved low N₂, period, diameter table, symmetric, extra table, steps, N_G) of F40–F42, or None."""
+    return _restated(tuple(sorted(set(jumps))))
+
+
+@lru_cache(maxsize=64)
+def _restated(jumps: tuple):
     steps = _steps(jumps)
     if steps is None or max(abs(s) for s in steps) > MAX_JUMP:
         return None
@@ -119,7 +125,7 @@ def restated(jumps: Sequence[int]):
         if witness is None:
             return None
         extra[n % period] = witness
-    return low_l, period, table, symmetric, extra, steps
+    return low_l, period, table, symmetric, extra, steps, low_g
 
 
 def _gens(n: int, symmetric: bool) -> list:
@@ -155,13 +161,32 @@ def _agrees_at(steps, n: int, diameter, layers, symmetric: bool) -> bool:
     return found is not None and layers(n) == d + int(found)
 
 
+def group_range(jumps: Sequence[int]) -> Optional[tuple[int, bool]]:
+    """(m₀, S = −S): F41's group (the reflection, or trivial) holds on m ≥ m₀ positions, m₀ the least of F41's
+    own range and the onset down to which every m was re-decided on the verifier's arcs; None if not proved."""
+    found = restated(jumps)
+    fam = family(jumps)
+    if found is None or fam is None:
+        return None
+    return min(fam.low, found[6]), found[3]
+
+
+@lru_cache(maxsize=64)
+def _family(jumps: tuple):
+    return _build_family(jumps)
+
+
 def family(jumps: Sequence[int]):
     """The verifier's Family for F40–F42, or None."""
+    return _family(tuple(sorted(set(jumps))))
+
+
+def _build_family(jumps: Sequence[int]):
     from .families import Family
     found = restated(jumps)
     if found is None:
         return None
-    low, period, table, symmetric, extra, steps = found
+    low, period, table, symmetric, extra, steps, _ = found
 
     def by_residue(n, values):
         if isinstance(n, int):
