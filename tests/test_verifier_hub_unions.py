@@ -53,7 +53,7 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("window(2) + strided(3) + global(1)").least and fam("window(2) + strided(3) + global(1)").layers == 2
     assert not fam("window(2) + strided(4) + global(1)").least
     assert fam("blocks(4) + strided(3)").theorem == "F34" and fam("blocks(4) + strided(3)").low == 20
-    assert fam("blocks(3) + strided(4)") is None and fam("blocks(2) + strided(4)") is None
+    assert fam("blocks(3) + strided(4)").theorem == "F44" and fam("blocks(2) + strided(4)") is None
     assert fam("window(1) + strided(5) + global(2)").witness(40)[0] == 3
     assert fam("window(1) cyclic + strided(5) + global(2)") is None
     assert fam("blocks(4) + strided(3) + global(1)") is None
@@ -77,6 +77,22 @@ def test_a_forged_range_is_rejected():
 
 def test_a_forged_order_case_of_blocks_and_strides_is_rejected():
     cert = _cert_of(_symbolic("blocks(4) + strided(3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order cases"][0]["order"] = encode(7)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+@pytest.mark.parametrize("pattern", ["blocks(2) + strided(3)", "blocks(3) + strided(5)"])
+def test_blocks_below_the_stride_rest_on_the_verifier_s_own_theorem(pattern):
+    """Theorem F44 (b < s, b ∤ s): D per residue, the order and D + 1 layers (not least) re-derived."""
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F44" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_a_forged_order_case_below_the_stride_is_rejected():
+    cert = _cert_of(_symbolic("blocks(2) + strided(3)"))
     step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
     step["data"]["order cases"][0]["order"] = encode(7)
     report = verify(cert)

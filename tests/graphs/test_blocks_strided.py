@@ -4,6 +4,7 @@ n, its witness on the arcs, and the disconnection of `blocks(b) + strided(kb)` (
 from __future__ import annotations
 
 from collections import deque
+from math import gcd
 
 import pytest
 import sympy
@@ -83,6 +84,40 @@ def test_blocks_dividing_the_stride_disconnect(b, k):
 
 
 def test_other_pairs_stay_open():
-    assert isinstance(F.match([pattern(3, 4)], N, {}), F.OpenFamily)
-    assert isinstance(F.match([pattern(2, 3)], N, {}), F.OpenFamily)
     assert isinstance(F.match([pattern(9, 8)], N, {}), F.OpenFamily)
+    assert isinstance(F.match([pattern(3, 8)], N, {}), F.OpenFamily)  # s > 7: T is not enumerated
+
+
+BELOW = [(2, 3), (3, 4), (3, 5), (4, 6), (2, 5), (4, 7), (5, 6)]
+
+
+@pytest.mark.parametrize("b, s", BELOW)
+def test_f44_against_the_concrete_engine(b, s):
+    """Theorem F44 (b < s, b ∤ s): D by residue, |G| and D + 1 ≥ the least layer count, at every n ≤ 60 in range
+    (and one whole period of n mod bL beyond the range's start)."""
+    theorem = F.match([pattern(b, s)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44" and not theorem.least
+    low = int(theorem.low)
+    period = b * (s // gcd(b, s))
+    for n in range(low, max(61, low + period)):
+        want = F.at(theorem, {"n": n})
+        got = F.concrete(pattern(b, s), n)
+        assert got.connected and got.diameter == want["diameter"], (b, s, n)
+        assert got.order == want["order"], (b, s, n)
+        assert got.least and want["layers"] == got.diameter + 1 >= got.layers, (b, s, n)
+
+
+@pytest.mark.parametrize("b, s, n", [(2, 3, 9), (2, 3, 10), (2, 3, 11), (3, 4, 16), (2, 5, 15)])
+def test_f44_order_by_counting(b, s, n):
+    """|G| against an automorphism count written in the test (partial maps extended position by position)."""
+    theorem = F.match([pattern(b, s)], N, {})
+    assert F.at(theorem, {"n": n})["order"] == count_graph_automorphisms(n, lambda u, v: adjacent(b, s, u, v) and u != v)
+
+
+def test_f44_is_a_line_graph():
+    """Γ is the line graph of the block–residue incidence graph: b < s puts at most one position in each (block,
+    residue) pair, and u ~ v iff they share a block or a residue."""
+    for b, s in BELOW:
+        for n in range(1, 40):
+            pairs = [((p - 1) // b, p % s) for p in range(1, n + 1)]
+            assert len(set(pairs)) == n

@@ -91,9 +91,14 @@ def test_f9_agrees_with_the_concrete_engine_for_every_n_up_to_60(w, wd, r):
 
 def test_outside_the_subfamily_the_question_stays_open():
     k = sympy.Symbol("k", integer=True, positive=True)
-    for p in (pattern(3, 2, 2), pattern("k", 2, 2), pattern(2, "k", 2), pattern(1, 8, 12), pattern(1, 10, 12)):
+    for p in (pattern("k", 2, 2), pattern(2, "k", 2), pattern(1, 10, 12)):
         found = F.match([p], N, {"k": k})
         assert isinstance(found, F.OpenFamily) and "open question O3" in found.question
+    # integer sizes outside F9 and F15 with jumps up to 40 are offsets on a line: Theorems F40–F42
+    # (window(3) + dilated(2, 2) has the jumps ±1, …, ±4, the arcs of window(4); dilated(8, 12) reaches 96 > 40)
+    line = F.match([pattern(3, 2, 2)], N, {})
+    assert line.theorem == "F40" and all(F.at(line, {"n": n})["diameter"] == -(-(n - 1) // 4) for n in range(25, 60))
+    assert isinstance(F.match([pattern(1, 8, 12)], N, {}), F.OpenFamily)
     # r > w + 1 is Theorem F15: a residue between multiples of r may need a detour, so F9's formula fails
     steps = [1, 4, 8]
     assert bfs_diameter(32, steps) == 6 != (32 - 1 - 2) // 8 + 2

@@ -138,3 +138,78 @@ def theorem(n, b: int, s: int):
         "and a whole block (or the last block lacking at most one residue), which forces residue classes onto residue "
         f"classes: no view witness, D = 2 layers suffice (Theorem F34)",
         witness=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F44: b < s with b ∤ s — the line graph of the block–residue incidence graph
+
+def applies_below(b, s) -> bool:
+    """F44: integers 2 ≤ b < s ≤ MAX_S with b ∤ s (b | s, s ≥ 2b is not connected)."""
+    return isinstance(b, int) and isinstance(s, int) and 2 <= b < s <= MAX_S and s % b != 0
+
+
+def low_below(b: int, s: int) -> int:
+    """F44's range: every one of the L = s/gcd(b, s) whole-block types occurs (⌊n/b⌋ ≥ L), and every residue
+    class has more than b positions (⌊n/s⌋ ≥ b + 1)."""
+    return max(b * (s // gcd(b, s)), s * (b + 1))
+
+
+def diameter_at(n: int, b: int, s: int) -> int:
+    """D at an integer n by breadth-first search (u ~ v iff one block or one residue class); -1 if not connected."""
+    blocks: dict = {}
+    classes: dict = {}
+    for p in range(1, n + 1):
+        blocks.setdefault((p - 1) // b, []).append(p)
+        classes.setdefault(p % s, []).append(p)
+    worst = 0
+    for src in range(1, n + 1):
+        seen = {src: 0}
+        frontier = [src]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in blocks[(u - 1) // b] + classes[u % s]:
+                    if v not in seen:
+                        seen[v] = seen[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        if len(seen) < n:
+            return -1
+        worst = max(worst, max(seen.values()))
+    return worst
+
+
+def theorem_below(n, b: int, s: int):
+    """F44 at the length n: D by residue of n mod bL (one period of breadth-first searches), G the permutations
+    that map blocks onto blocks and residue classes onto residue classes (Whitney: Γ is the line graph of the
+    block–residue incidence graph), of order |T|·∏ (blocks per type)!, and D + 1 layers (not shown least)."""
+    from .families import FamilyTheorem, _fact
+    from .symbolic_unions import _residue_pieces
+    start = low_below(b, s)
+    period_rows = s // gcd(b, s)
+    period = b * period_rows
+    data, table = {}, {}
+    for t in range(period):
+        n0 = start + (t - start) % period
+        alpha, beta = divmod(n0 // b, period_rows)
+        scale = factorial(alpha + 1) ** beta * factorial(alpha) ** (period_rows - beta)
+        value = order_at(n0, b, s)
+        assert value % scale == 0, "F44's order does not factor as stated"  # not reached: see the proof
+        data[t] = (value // scale, beta)
+        table[t] = diameter_at(n0, b, s)
+    alpha_ = sympy.floor(n / period)
+
+    def build(item):
+        const, beta = item
+        return Integer(const) * _fact(alpha_ + 1) ** beta * _fact(alpha_) ** (period_rows - beta)
+    order = _residue_pieces(n, period, data, build, explicit=True)
+    diameter = _residue_pieces(n, period, table, Integer)
+    from .closed_forms import _span
+    group = (f"the permutations that map the blocks {_span(1, b)}, {_span(b + 1, 2 * b)}, … onto blocks and the "
+             f"residue classes mod {s} onto residue classes (Γ is the line graph of the block–residue incidence graph)")
+    return FamilyTheorem(
+        "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
+        diameter, group, order, (), diameter + 1, False,
+        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F44, open question O9)",
+        open_question=(f"whether D layers suffice for blocks(b) + strided(s) with b < s, b ∤ s is not proved at symbolic "
+                       f"n ({SECTION}, Theorem F44, open question O9)"))

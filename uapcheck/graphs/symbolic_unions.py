@@ -244,6 +244,8 @@ def _match_more(kinds: list, by: dict, n):
         from . import blocks_strided
         if _ints(b, s) and blocks_strided.applies(int(b), int(s)):
             return blocks_strided.theorem(n, int(b), int(s))
+        if _ints(b, s) and blocks_strided.applies_below(int(b), int(s)):
+            return blocks_strided.theorem_below(n, int(b), int(s))
         if _ints(b, s) and int(b) >= 2 and int(s) % int(b) == 0 and int(s) >= 2 * int(b):
             return None  # not strongly connected for n ≥ b + 1 (graphs/closed_connectivity.py)
         return OpenFamily("blocks(b) + strided(s)", "b = s ≥ 3 (Theorem F25, the rook's graph) and b > s, s ≤ 7 (Theorem "

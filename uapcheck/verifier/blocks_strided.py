@@ -28,6 +28,8 @@ def match(parts: list, spec: S.Spec):
         return None
     b = _int(next(q for q in parts if isinstance(q, S.Blocks)).b)
     s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
+    if b is not None and s is not None and 2 <= b < s <= 7 and s % b:
+        return _Incidence(b, s, S.PatternUnion(tuple(parts)), spec).family()
     if b is None or s is None or not b > s >= 2 or s > 7:
         return None
     return _Grid(b, s, S.PatternUnion(tuple(parts)), spec).family()
@@ -138,3 +140,57 @@ class _Grid:
                       instances_text=(f"instances n = {self.low}..{self.low + self.b} re-checked on the verifier's arcs "
                                       "(BFS, the group code, the witness or nauty's rooted views)"),
                       layers_by=self.layers)
+
+
+class _Incidence(_Grid):
+    """Theorem F44: b < s, b ∤ s — the line graph of the block–residue incidence graph. The verifier's own range
+    (every block type present, every class above b positions), D per residue of n mod bL by BFS on its arcs, |G| by
+    its own count (cells of one position), and D + 1 layers (not claimed least)."""
+
+    def __init__(self, b: int, s: int, pattern: S.Pattern, spec: S.Spec):
+        self.b, self.s, self.pattern, self.spec = b, s, pattern, spec
+        self.rows_per_period = s // gcd(b, s)
+        self.period = b * self.rows_per_period
+        self.low = max(b * self.rows_per_period, s * (b + 1))
+        self.whole = 1  # every cell holds at most one position (b < s)
+        self.table = {}
+        for n in range(self.low, self.low + self.period):
+            self.table[n % self.period] = self._diameter(n)
+
+    def _diameter(self, n: int) -> Optional[int]:
+        outs = patterns.union_out([patterns.head_arcs(self.pattern, n)], n)
+        found = [x for v in range(1, n + 1) for x in patterns.bfs(outs, v)[1:]]
+        return None if None in found else max(x for x in found if x is not None)
+
+    def diameter(self, n):
+        if isinstance(n, int):
+            return sympy.Integer(self.table[n % self.period])
+        return sum((self.table[r] * (sympy.floor((n - r) / self.period) - sympy.floor((n - r - 1) / self.period))
+                    for r in range(self.period)), sympy.Integer(0))
+
+    def instances(self, what: str) -> Optional[str]:
+        from . import groups
+        for n in range(self.low, self.low + self.period + 1):
+            d = self._diameter(n)
+            if d is None or d != self.table[n % self.period]:
+                return f"n = {n}: the diameter is {d}, not {self.table[n % self.period]}"
+            if what == "group":
+                heads = [patterns.head_arcs(self.pattern, n)]
+                lab = patterns.labels_at(self.spec, heads, n, kinds=[None])
+                full, method = groups.full_order(lab, n, "none")
+                if full is None or full != self.count(n):
+                    return f"n = {n}: the pattern has {full} symmetries ({method}), the theorem says {self.count(n)}"
+        return None
+
+    def family(self):
+        from .families import Family
+
+        def name(text):
+            return "onto blocks" in text and f"residue classes mod {self.s}" in text and "line graph" in text
+        if any(d is None for d in self.table.values()):
+            return None
+        return Family("F44", self.low, 0, 0, False, self.order, self.period, name, None, None,
+                      diameter_at=self.diameter, period=self.period, instances=self.instances,
+                      instances_text=(f"instances n = {self.low}..{self.low + self.period} re-checked on the verifier's "
+                                      "arcs (BFS, the group code)"),
+                      layers_by=lambda n: self.diameter(n) + 1)
