@@ -37,6 +37,9 @@ MAX_JUMP = 40
 #: The layer check runs the concrete engine at one n per residue class: skipped (D + 1 sufficient, not
 #: shown least) when the first of those n exceeds this.
 MAX_CHECK_N = 400
+#: ... and when the checks' total length (a·(N₂ + a), the positions of one rooted-view decision per residue)
+#: exceeds this (a symbolic-n derivation stays within seconds).
+MAX_CHECK_WORK = 3_000
 #: Below the proved range the concrete engine decides each n downwards to the first that differs from
 #: the closed forms (so the stated range is sharp), when the proved range starts at most here.
 ONSET_MAX = 100
@@ -199,7 +202,7 @@ def line_data(jumps: tuple[int, ...]) -> Optional[LineData]:
         return LineData(vals, steps, mirrored, c, n0, excess, None, None, None, (), ())
     low_g = group_low(steps, radius)
     low_l = layers_low(steps, c, radius, n0)
-    if low_l + L > MAX_CHECK_N:
+    if low_l + L > MAX_CHECK_N or L * (low_l + L) > MAX_CHECK_WORK:
         return LineData(vals, steps, mirrored, c, n0, excess, radius, low_g, None, (), ())
     checks = tuple(sorted(range(low_l, low_l + L), key=lambda m: m % L))
     extra = []

@@ -25,6 +25,7 @@ from .circulant_general import _ball_rigid, _lengths
 MAX_JUMP = 40
 MAX_RADIUS = 8
 MAX_CHECK_N = 400
+MAX_CHECK_WORK = 3_000
 ONSET_MAX = 100
 
 
@@ -111,7 +112,7 @@ def _restated(jumps: tuple):
     low_l = max(low_d, low_g, far + radius * b + a + b + 1, a * (2 * kc + radius + 1) + 2,
                 far + a * kc + max(plus, minus) + b + 2, low_d + a * kc + 2)
     period = a
-    if low_l + period > MAX_CHECK_N:
+    if low_l + period > MAX_CHECK_N or period * (low_l + period) > MAX_CHECK_WORK:
         return None
     table = {}
     for n in range(low_d, low_d + period):
