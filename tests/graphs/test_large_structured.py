@@ -98,14 +98,14 @@ def _walk(step):
         yield from _walk(p)
 
 
-def test_offsets_of_both_signs_at_a_million_end_with_the_size_that_fits():
-    """`offsets {-1, 0, 3}` has no closed form: the token graph decides D = n − 1 and G = trivial, and the
-    rooted-view test stops at once on its projected work, naming the size that fits (D + 1 sufficient)."""
+def test_offsets_of_both_signs_at_a_million_are_decided_by_the_closed_form():
+    """`offsets {-1, 0, 3}` at n = 1,048,576: Theorems F40–F42 (docs/theory.md §11.11) give D = n − 1, G trivial and
+    D layers, least, at that n without building the token graph (formerly D + 1 sufficient, the rooted-view test
+    stopping on its projected work)."""
     n = 1_048_576
     start = time.process_time()
     result = uapcheck.check(_source(n, "offsets {-1, 0, 3}"))
     assert time.process_time() - start < 40
-    assert result.verdict == "UAP" and result.layers == n and result.group.order == 1
+    assert result.verdict == "UAP" and result.layers == n - 1 and result.group.order == 1
     layers = next(s for s in _walk(result.root) if s.rule == "PAT-LAYERS")
-    assert layers.evidence["least"] is False
-    assert "fits up to about n =" in layers.evidence["method"]
+    assert layers.evidence["least"] is True
