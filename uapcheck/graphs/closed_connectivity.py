@@ -71,8 +71,28 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
         atoms = _merge([a for p in heads for a in _atoms(p, dict(params or {}))])
         cases = _connectivity(atoms, n)
     except _Undecided:
-        return None
+        cases = None
+    if len(set(heads)) > 1 and isinstance(n, sympy.Symbol) and not any(c.diameter is not None for c in cases or ()):
+        union = _union_family(heads, n, params)  # several heads: connectivity is the union's
+        if union is not None:
+            return ClosedForm((union,))
     return None if cases is None else ClosedForm(tuple(_prune(cases)))
+
+
+def _union_family(heads: Sequence[Pattern], n, params) -> Optional[ConnectivityCase]:
+    """Several heads at symbolic n: the union of their arcs is one pattern; its family theorem
+    (graphs/families.py, docs/theory.md §11.11) gives the connectivity and diameter for n ≥ its bound."""
+    from ..spec import PatternUnion
+    from .families import FamilyTheorem, match
+    union = PatternUnion(tuple(dict.fromkeys(heads)))
+    try:
+        found = match([union], n, params)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    if not isinstance(found, FamilyTheorem) or found.coprime_to > 1 or found.low.free_symbols:
+        return None
+    return _conn(Ge(n, found.low), True, found.diameter,
+                 rule=f"the union of the heads' arcs is one pattern of {found.section} ({found.family})")
 
 
 def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:

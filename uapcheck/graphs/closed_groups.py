@@ -94,11 +94,15 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
         raise ValueError("one bias entry per head (and at least one head) is needed")
     if positional not in ("none", "absolute"):
         raise ValueError(f"unknown positional encoding {positional!r}")
+    pairs = list(dict.fromkeys(zip(heads, biases)))  # identical heads: same group
     try:
-        distinct = [(_merge(_atoms(p, params)), b)
-                    for p, b in dict.fromkeys(zip(heads, biases))]  # identical heads: same group
+        distinct = [(_merge(_atoms(p, params)), b) for p, b in pairs]
     except _Undecided:
         return None
+    if len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and isinstance(n, sympy.Symbol):
+        several = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
+        if several is not None:
+            return several
     if len(distinct) > 1 and all(b is None and len(a) == 1 and a[0].kind == "cwindow"
                                  for a, b in distinct):
         # ∩ Aut(C_n^{w_k}) = Aut(C_n^{min w}): for n ≤ 2 min w + 1 all are S_n; at n = 2 min w + 2
@@ -118,6 +122,20 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
     for other in per_head[1:]:
         cases = _intersect(cases, other)
     cases = _prune(cases)
+    return ClosedForm(tuple(cases)) if cases else None
+
+
+def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params) -> Optional[ClosedForm]:
+    """Distinct unbiased heads at symbolic n: the exact intersection of graphs/head_intersection.py
+    (Theorems F35–F39), from the heads' own closed forms; None when it does not decide."""
+    from .head_intersection import intersect
+    per_head = []
+    for a in atoms:
+        try:
+            per_head.append(_head_group(a, None, n))
+        except (_Undecided, ValueError, TypeError):
+            per_head.append(None)
+    cases = intersect(patterns, per_head, n, params)
     return ClosedForm(tuple(cases)) if cases else None
 
 

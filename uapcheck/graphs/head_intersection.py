@@ -1,0 +1,570 @@
+"""Several heads with different patterns at symbolic n: G = ∩_h Aut(Γ_h), exactly, with its range of n
+(docs/theory.md §11.11, Theorems F35–F39; open question O8).
+
+The heads have independent parameters, so G is the automorphism group of the arc-coloured union (an
+arc's colour is the set of heads that have it). One head, the *anchor*, has a group H that is known in
+closed form for every n ≥ its bound and is small and explicit: trivial, the reflection ρ: i ↦ n + 1 − i,
+Sym({1..u}) × ⟨the reflection of {u+1..n}⟩ (u ≤ PREFIX_MAX), C_n or D_n. The anchor's group comes from
+its GroupCase data (graphs/closed_groups.py) or from its family theorem (graphs/families.py), never
+from a list of pattern names. Then G = {h ∈ H : h keeps every other head's arcs}, decided as follows.
+
+* F35 (types). Integer parameters; K the largest size of any part (window radius, offset, w'·r of a
+  dilation, block size, number of globals), L the lcm of the block sizes and strides. For an arc (i, j) its
+  type is (i's distance to either end when at most K', j's, i − j when |i − j| ≤ K' (else its sign),
+  (i − 1) mod L, (j − 1) mod L). Every part's arcs are a union of types for n > 2K', and for
+  n ≥ N₀ = 3K' + 2L + 1 the set of types that occur depends only on n mod L. A *boundary map* (one
+  that moves positions within K' − K of the ends by a bounded amount and acts on the middle by i ↦ i + k
+  or i ↦ c − i with c ≡ n + t, |k|, |t| ≤ T) maps types to types by a rule that depends only on n mod L;
+  so "φ keeps the arcs of head B" has the same answer at every n ≥ N₀ in a residue class mod L.
+* F36 (small anchors). H ⊆ a finite set of boundary maps (trivial, ρ, the prefix products): each element
+  is kept or not, by F35 once per residue class, so G is stated for every n ≥ N₀ in the class; the
+  lengths below N₀ are decided one by one (the same test at that n) down to where the class's answer
+  first changes or the anchor's own range ends.
+* F37 (rotations). H = C_n or D_n: when the rotation i ↦ i + 1 (mod n) keeps every other head, G ⊇ C_n,
+  and G = D_n iff ρ keeps them too (H = D_n), else C_n.
+* F38 (a seam). When some other head B has, for some step 1 ≤ d < n/2, every arc x → x + d with
+  x ≤ n − d but not every wrapped one (x > n − d), no rotation other than the identity keeps B
+  (a proper non-empty set of wrapped starts is never a union of cosets of a non-trivial subgroup of Z_n).
+  A reflection σ_c: i ↦ c − i (mod n) of the cycle that keeps B maps B's missing step-d arcs onto its
+  missing step −d arcs, so c ≡ x₀ + y for the least missing start x₀ and a missing step −d start y: at most d
+  candidates, each tested; at most one passes (two would give a rotation).
+* F39 (the assembly) states G per residue class with its range, names it by structure, and gives the
+  verifier (uapcheck/verifier/head_intersection.py) the anchor, the class results and the ranges.
+
+Anything else (no anchor, a class whose answer needs a map beyond the bounds, symbolic parameters, a
+group with no name here) is undecided: open question O8.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from math import gcd, factorial
+from typing import Mapping, Optional, Sequence
+
+import sympy
+from sympy import And, Eq, Ge, Integer, Mod, Or
+
+from ..spec import Pattern
+from .closed_forms import GroupCase, _Atom, _atoms, _is_int, _merge, _span, _Undecided
+
+#: Anchors Sym({1..u}) × ⟨reflection of {u+1..n}⟩ are enumerated element by element up to this u.
+PREFIX_MAX = 4
+#: No closed form is attempted when the representative lengths would exceed this (arcs ~ n² per head).
+MAX_REPRESENTATIVE_N = 400
+SECTION = "docs/theory.md §11.11, Theorems F35–F39"
+
+ANCHOR_RANK = {"trivial": 0, "reflection": 1, "prefix": 2, "cyclic": 3, "dihedral": 4}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Head ``head``'s group is known for every n ≥ ``low``: ``kind`` (prefix: Sym({1..u}) × ⟨the
+    reflection of {u+1..n}⟩ with u = ``prefix``); ``source`` says where that closed form comes from."""
+    head: int
+    kind: str
+    low: int
+    prefix: int = 0
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ClassResult:
+    """G on one residue class n ≡ ``residue`` (mod ``modulus``), for every such n ≥ ``low``: ``kind``
+    "finite" with ``elements`` (boundary maps, see `perm`), or "rotations" with the one element
+    ("rotations", m, t): the rotations by the multiples of m, and the reflections i ↦ t + km − i when t is
+    not None (m = 1: C_n, or D_n)."""
+    modulus: int
+    residue: int
+    low: int
+    kind: str
+    elements: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Intersection:
+    """The whole answer: the anchor, the sizes (K, L, N₀ of Theorem F35) and one result per class."""
+    anchor: Anchor
+    reach: int
+    modulus: int
+    start: int
+    classes: tuple
+
+
+# ---------------------------------------------------------------------------------------------
+# Boundary maps (the elements of the small anchors), as permutations at a concrete n
+
+def perm(element: tuple, n: int) -> tuple:
+    """The images of 1..n under a boundary map: ("id",); ("rot", k): i ↦ i + k (mod n);
+    ("refl", t): i ↦ t − i (mod n) (t = 1 is ρ: i ↦ n + 1 − i; t = 2 fixes 1 and reverses 2..n);
+    ("prefix", π, e): π on 1..u (u = len(π)), and on u+1..n the identity (e = 0) or the reversal (e = 1)."""
+    kind = element[0]
+    if kind == "id":
+        return tuple(range(1, n + 1))
+    if kind == "rot":
+        k = element[1]
+        return tuple((i - 1 + k) % n + 1 for i in range(1, n + 1))
+    if kind == "refl":
+        t = element[1]
+        return tuple((t - i - 1) % n + 1 for i in range(1, n + 1))
+    if kind == "prefix":
+        pi, e = element[1], element[2]
+        u = len(pi)
+        return tuple(pi) + tuple((n + u + 1 - i) if e else i for i in range(u + 1, n + 1))
+    raise ValueError(f"unknown boundary map {element!r}")
+
+
+def keeps(p: Sequence[int], codes: Optional[frozenset], n: int) -> bool:
+    """p maps the arc set onto itself (codes: (j−1)·n + (i−1) per arc j → i; None: every pair)."""
+    if codes is None:
+        return True
+    return all((p[c // n] - 1) * n + p[c % n] - 1 in codes for c in codes)
+
+
+def _identity_prefix(u: int) -> tuple:
+    return tuple(range(1, u + 1))
+
+
+def anchor_elements(anchor: Anchor) -> list:
+    if anchor.kind == "trivial":
+        return [("id",)]
+    if anchor.kind == "reflection":
+        return [("id",), ("refl", 1)]
+    if anchor.kind == "prefix":
+        return [("prefix", tuple(pi), e) for pi in permutations(range(1, anchor.prefix + 1)) for e in (0, 1)]
+    raise ValueError(anchor.kind)
+
+
+def _normal(element: tuple, n: int) -> tuple:
+    """One name per map: the identity prefix map is ("id",); a reflection's t in (−n/2, n/2]."""
+    if element[0] == "prefix" and element[2] == 0 and tuple(element[1]) == _identity_prefix(len(element[1])):
+        return ("id",)
+    if element[0] == "refl":
+        c = element[1] % n
+        return ("refl", c if c <= n // 2 else c - n)
+    return element
+
+
+# ---------------------------------------------------------------------------------------------
+# The decision at one length n (exact at that n)
+
+def _seam(codes: Optional[frozenset], n: int, reach: int):
+    """(d, missing wrapped starts) for the least step d ≤ reach, d < n/2, where the head has every
+    unwrapped arc x → x + d and not every wrapped one; None when there is none (Theorem F38)."""
+    if codes is None:
+        return None
+    for d in range(1, min(reach, (n - 1) // 2) + 1):
+        if all((x - 1) * n + (x + d - 1) in codes for x in range(1, n - d + 1)):
+            missing = [x for x in range(n - d + 1, n + 1) if (x - 1) * n + (x + d - n - 1) not in codes]
+            if missing:
+                return d, missing
+    return None
+
+
+def _boundary(x: int, n: int, reach: int) -> bool:
+    return x <= reach or x > n - reach
+
+
+def _marked(codes: Optional[frozenset], n: int, reach: int):
+    """An Aut-invariant set X of the head's positions (universal; out- or in-universal; isolated; no
+    out- or no in-arcs) that is non-empty, not everything, and lies within ``reach`` of the ends; None."""
+    if codes is None:
+        return None
+    outs = [0] * (n + 1)
+    ins = [0] * (n + 1)
+    for c in codes:
+        outs[c // n + 1] += 1
+        ins[c % n + 1] += 1
+    tests = (lambda v: outs[v] == n - 1 and ins[v] == n - 1, lambda v: outs[v] == n - 1,
+             lambda v: ins[v] == n - 1, lambda v: outs[v] == 0 and ins[v] == 0, lambda v: outs[v] == 0,
+             lambda v: ins[v] == 0)
+    for test in tests:
+        xs = [v for v in range(1, n + 1) if test(v)]
+        if xs and len(xs) < n and all(_boundary(x, n, reach) for x in xs):
+            return xs
+    return None
+
+
+def _candidates(codes: frozenset, n: int, reach: int) -> Optional[list]:
+    """Theorem F38: when this head pins the rotations to the identity (a seam of step d, or a marked set
+    near the ends), the c (mod n) of the only reflections σ_c: i ↦ c − i that can keep it; else None."""
+    found = _seam(codes, n, reach)
+    if found is not None:
+        d, missing = found
+        back = [y for y in range(1, n + 1) if (y - 1) * n + (y - d - 1) % n not in codes]
+        if len(back) != len(missing):
+            return []
+        return [(missing[0] + y) % n for y in back]
+    xs = _marked(codes, n, reach)
+    if xs is not None:
+        first = max(xs) if min(xs) == 1 and max(xs) > n // 2 else min(xs)  # any element serves
+        return [(first + y) % n for y in xs]
+    return None
+
+
+def decide_at(n: int, anchor: Anchor, others: Sequence[Optional[frozenset]], reach: int,
+              modulus: int = 1) -> Optional[tuple]:
+    """G = H ∩ ⋂ Aut(others) at this n, with H the anchor's group (valid for n ≥ anchor.low):
+    ("finite", frozenset of normalised boundary maps), or ("rotations", m, t): the rotations by the multiples
+    of m (m | n), with the reflections σ_{t + km} when t is not None; None when not decided here."""
+    if anchor.kind in ("trivial", "reflection", "prefix"):
+        kept = frozenset(_normal(e, n) for e in anchor_elements(anchor)
+                         if all(keeps(perm(e, n), c, n) for c in others))
+        return ("finite", kept)
+    reflections = anchor.kind == "dihedral"
+    for m in range(1, min(modulus, n - 1) + 1):
+        if n % m == 0 and all(keeps(perm(("rot", m), n), c, n) for c in others):
+            t = None
+            if reflections:
+                for c in range(m):
+                    if all(keeps(perm(("refl", c + (1 if m == 1 else 0)), n), o, n) for o in others):
+                        t = c + (1 if m == 1 else 0)
+                        break
+            return ("rotations", m, t)
+    for codes in others:
+        cands = _candidates(codes, n, reach) if codes is not None else None
+        if cands is None:
+            continue
+        if not reflections:
+            return ("finite", frozenset({("id",)}))
+        passing = {_normal(("refl", c), n) for c in cands
+                   if all(keeps(perm(("refl", c), n), o, n) for o in others)}
+        if len(passing) > 1:
+            return None  # cannot happen (their product would be a rotation); refuse rather than guess
+        return ("finite", frozenset({("id",)}) | frozenset(passing))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes of Theorem F35
+
+def reach_and_modulus(heads_atoms: Sequence[Sequence[_Atom]]) -> Optional[tuple[int, int]]:
+    """(K, L): the largest part size and the lcm of block sizes and strides; None for parts without
+    integer sizes or outside the vocabulary of Theorem F35."""
+    reach, modulus = 1, 1
+    for atoms in heads_atoms:
+        for a in atoms:
+            if not all(_is_int(x) for x in a.args):
+                return None
+            args = [int(x) for x in a.args]
+            if a.kind in ("full", "empty", "causal"):
+                continue
+            if a.kind in ("window", "cwindow", "global"):
+                reach = max(reach, args[0])
+            elif a.kind in ("offsets", "coffsets"):
+                reach = max(reach, max(abs(k) for k in args))
+            elif a.kind == "dilated":
+                reach = max(reach, args[0] * args[1])
+            elif a.kind == "blocks":
+                reach = max(reach, args[0])
+                modulus = modulus * args[0] // gcd(modulus, args[0])
+            elif a.kind == "strided":
+                reach = max(reach, args[0])  # a seam of step s (Theorem F38)
+                modulus = modulus * args[0] // gcd(modulus, args[0])
+            else:
+                return None
+    return reach, modulus
+
+
+def shift_bound(reach: int, modulus: int) -> int:
+    """T: the boundary maps tested move positions by at most this (reflections |t| ≤ 2K + 2 + L, rotations
+    by at most L, prefixes ≤ K)."""
+    return 2 * reach + 2 + modulus
+
+
+def start_length(reach: int, modulus: int) -> int:
+    """N₀ = 4K' + 2L + 1 with K' = K + T + 2 (Theorem F35)."""
+    return 4 * (reach + shift_bound(reach, modulus) + 2) + 2 * modulus + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Anchors from the heads' own closed forms
+
+def _low_of(condition, n: sympy.Symbol) -> Optional[int]:
+    """The least N with the condition true for every n ≥ N, when it involves only n and integers."""
+    if condition is sympy.true:
+        return 1
+    if condition.free_symbols - {n}:
+        return None
+    consts = [int(x) for x in condition.atoms(sympy.Integer)]
+    top = max(consts + [1]) + 2
+    truth = []
+    for v in range(1, top + 1):
+        val = condition.xreplace({n: Integer(v)})
+        if val not in (sympy.true, sympy.false):
+            return None
+        truth.append(val is sympy.true)
+    if not truth[-1] or condition.atoms(Mod):
+        return None
+    low = top
+    while low > 1 and truth[low - 2]:
+        low -= 1
+    return low
+
+
+def _prefix_text(u: int, n) -> str:
+    if u == 1:
+        return f"the reflection of {_span(2, n)}"
+    return f"S_{u} on {_span(1, u)} × the reflection of {_span(u + 1, n)}"
+
+
+def _kind_of(name: Optional[str], structure: Optional[str], n) -> Optional[tuple[str, int]]:
+    """(kind, u) of a group named by a closed form (the anchor vocabulary), else None."""
+    text = name or structure
+    if text in ("trivial",):
+        return ("trivial", 0)
+    if text in ("reflection", "the reflection"):
+        return ("reflection", 0)
+    if text == "C_n":
+        return ("cyclic", 0)
+    if text == "D_n":
+        return ("dihedral", 0)
+    for u in range(1, PREFIX_MAX + 1):
+        if structure == _prefix_text(u, n) or (name is None and text == _prefix_text(u, n)):
+            return ("prefix", u)
+    return None
+
+
+def anchor_from_cases(head: int, cases: Sequence[GroupCase], n: sympy.Symbol) -> Optional[Anchor]:
+    best = None
+    for case in cases:
+        kind = _kind_of(case.name, case.structure, n)
+        if kind is None:
+            continue
+        low = _low_of(case.condition, n)
+        if low is None:
+            continue
+        found = Anchor(head, kind[0], low, kind[1], case.rule)
+        if best is None or (ANCHOR_RANK[found.kind], found.low) < (ANCHOR_RANK[best.kind], best.low):
+            best = found
+    return best
+
+
+def anchor_from_family(head: int, pattern: Pattern, n: sympy.Symbol, params: Mapping) -> Optional[Anchor]:
+    """The head's family theorem (graphs/families.py), when it names a group of the anchor vocabulary
+    for every n ≥ its bound (not one that also asks gcd(n, g) = 1: G is not stated at the other n)."""
+    from .families import FamilyTheorem, match
+    try:
+        found = match([pattern], n, params)
+    except (_Undecided, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(found, FamilyTheorem) or found.group is None or found.coprime_to > 1:
+        return None
+    if not _is_int(found.low):
+        return None
+    kind = _kind_of(found.group, found.group, n)
+    if kind is None:
+        return None
+    return Anchor(head, kind[0], int(found.low), kind[1], found.section)
+
+
+# ---------------------------------------------------------------------------------------------
+# The symbolic answer
+
+def _graph_codes(pattern: Pattern, n: int, params: Mapping[str, int]) -> Optional[frozenset]:
+    from .build import build_graph
+    g = build_graph(pattern, n, params)
+    return None if g.complete else frozenset(g.codes)
+
+
+def _others(patterns: Sequence[Pattern], anchor: Anchor, n: int, params) -> list:
+    return [_graph_codes(p, n, params) for k, p in enumerate(patterns) if k != anchor.head]
+
+
+def _within_bounds(result: tuple, reach: int, modulus: int) -> bool:
+    """F35 covers the class's answer: every reflection found moves the middle by at most T."""
+    if result[0] != "finite":
+        return True
+    return all(e[0] != "refl" or abs(e[1]) <= shift_bound(reach, modulus) for e in result[1])
+
+
+@lru_cache(maxsize=256)
+def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: str) -> Optional[Intersection]:
+    params = dict(params_items)
+    try:
+        heads_atoms = [_merge(_atoms(p, params)) for p in patterns]
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    sizes = reach_and_modulus(heads_atoms)
+    if sizes is None:
+        return None
+    reach, modulus = sizes
+    start = max(start_length(reach, modulus), anchor.low)
+    if start + 2 * modulus > MAX_REPRESENTATIVE_N:
+        return None
+    classes = []
+    for residue in range(modulus):
+        rep = start + (residue - start) % modulus
+        result = decide_at(rep, anchor, _others(patterns, anchor, rep, params), reach, modulus)
+        again = decide_at(rep + modulus, anchor, _others(patterns, anchor, rep + modulus, params), reach, modulus)
+        if result is None or result != again or not _within_bounds(result, reach, modulus):
+            return None
+        low = rep
+        while low - modulus >= max(anchor.low, 1):
+            m = low - modulus
+            if decide_at(m, anchor, _others(patterns, anchor, m, params), reach, modulus) != result:
+                break
+            low = m
+        classes.append(ClassResult(modulus, residue, low, result[0], frozenset(result[1]) if result[0] == "finite"
+                                   else frozenset({("rotations", result[1], result[2])})))
+    return Intersection(anchor, reach, modulus, start, tuple(classes))
+
+
+def anchor_forward(head: int, pattern: Pattern, params: Mapping) -> Optional[Anchor]:
+    """A head made of `causal` and non-cyclic `offsets` only whose arcs all point one way and include every
+    arc between neighbours (i → i + 1 for all i, or all i + 1 → i): a Hamiltonian directed path in an
+    acyclic digraph fixes its only topological order, so its group is trivial for every n ≥ 2 (those
+    parts' arcs are the same differences at every n, so one length decides both properties)."""
+    try:
+        atoms = _merge(_atoms(pattern, params))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    if not atoms or any(a.kind not in ("offsets", "causal") or not all(_is_int(x) for x in a.args) for a in atoms):
+        return None
+    n = 2 + max([abs(int(x)) for a in atoms for x in a.args] + [1])
+    codes = _graph_codes(pattern, n, {k: int(v) for k, v in params.items() if _is_int(v)})
+    if codes is None:
+        return None
+    steps = {c // n - c % n for c in codes}  # j − i for each arc j → i
+    for sign in (1, -1):
+        neighbours = ([i * n + i - 1 for i in range(1, n)] if sign > 0  # j = i + 1
+                      else [(i - 2) * n + i - 1 for i in range(2, n + 1)])  # j = i − 1
+        if all(d * sign > 0 for d in steps) and all(c in codes for c in neighbours):
+            return Anchor(head, "trivial", 2, 0, "one-way arcs with every neighbour arc: an acyclic digraph with "
+                                                 "a Hamiltonian path (Theorem F36)")
+    return None
+
+
+def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]],
+                  n: sympy.Symbol, params: Mapping) -> Optional[Anchor]:
+    best = None
+    for k, (pattern, cases) in enumerate(zip(patterns, head_cases)):
+        found = anchor_from_cases(k, cases, n) if cases else None
+        if found is None:
+            found = anchor_forward(k, pattern, params) or anchor_from_family(k, pattern, n, params)
+        if found is not None and (best is None or (ANCHOR_RANK[found.kind], found.low)
+                                  < (ANCHOR_RANK[best.kind], best.low)):
+            best = found
+    return best
+
+
+def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
+              params: Optional[Mapping] = None) -> Optional[list[GroupCase]]:
+    """The group of several distinct unbiased heads at symbolic n as cases (one per residue class of n, or
+    one), each with its range; None when no anchor decides it (open question O8)."""
+    params = dict(params or {})
+    if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
+        return None
+    anchor = choose_anchor(patterns, head_cases, n, params)
+    if anchor is None:
+        return None
+    ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))
+    found = _intersection(tuple(patterns), ints, anchor, n.name)
+    if found is None:
+        return None
+    return cases_of(found, n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+
+def _refl_text(t: int, n) -> str:
+    if t == 2:
+        return f"the reflection of {_span(2, n)}"
+    if t == 0:
+        return f"the reflection of {_span(1, n - 1)}"
+    if t > 2:
+        a, b = _span(1, t - 1), _span(t, n)
+    else:
+        a, b = _span(1, n + t - 1), _span(n + t, n)
+    return f"the reflection of {a} and of {b} at once"
+
+
+def _orbits(group: list, u: int) -> list:
+    seen, out = set(), []
+    for x in range(1, u + 1):
+        if x in seen:
+            continue
+        orbit = {g[x - 1] for g in group}
+        seen |= orbit
+        out.append(sorted(orbit))
+    return out
+
+
+def _set_text(points: list) -> str:
+    if points == list(range(points[0], points[-1] + 1)):
+        return _span(points[0], points[-1])
+    return "{" + ", ".join(str(p) for p in points) + "}"
+
+
+def describe(result: ClassResult, n) -> Optional[tuple]:
+    """(order, name, structure, contains) of a class's group; None when it has no name here."""
+    if result.kind == "rotations":
+        ((_, m, t),) = result.elements
+        if m == 1:
+            if t is None:
+                return n, "C_n", None, frozenset({"C_n"})
+            return 2 * n, "D_n", None, frozenset({"C_n", "D_n", "reflection"})
+        text = f"the rotations i ↦ i + {m}k (mod n)"
+        if t is None:
+            return n / m, None, text, frozenset()
+        return 2 * n / m, None, f"{text} and the reflections i ↦ {t} + {m}k − i (mod n)", frozenset()
+    elements = result.elements
+    if elements == frozenset({("id",)}):
+        return Integer(1), "trivial", None, frozenset()
+    if all(e[0] in ("id", "refl") for e in elements) and len(elements) == 2:
+        (t,) = [e[1] for e in elements if e[0] == "refl"]
+        if t == 1:
+            return Integer(2), "reflection", None, frozenset({"reflection"})
+        return Integer(2), None, _refl_text(t, n), frozenset()
+    if not all(e[0] in ("id", "prefix") for e in elements):
+        return None
+    u = next(len(e[1]) for e in elements if e[0] == "prefix")
+    full = [e if e[0] == "prefix" else ("prefix", _identity_prefix(u), 0) for e in elements]
+    fixed = [tuple(e[1]) for e in full if e[2] == 0]
+    with_refl = [tuple(e[1]) for e in full if e[2] == 1]
+    if with_refl and _identity_prefix(u) not in with_refl:
+        return None  # the reflection comes only with a prefix permutation: no name here
+    orbits = _orbits(fixed, u)
+    if len(fixed) != _product(factorial(len(o)) for o in orbits):
+        return None  # not a product of symmetric groups on its orbits
+    factors = [f"S_{len(o)} on {_set_text(o)}" for o in orbits if len(o) > 1]
+    if with_refl:
+        factors.append(f"the reflection of {_span(u + 1, n)}")
+    order = Integer(len(fixed) * (2 if with_refl else 1))
+    if not factors:
+        return Integer(1), "trivial", None, frozenset()
+    return order, None, " × ".join(factors), frozenset()
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def class_condition(result: ClassResult, n: sympy.Symbol):
+    low = Ge(n, result.low)
+    return low if result.modulus == 1 else And(low, Eq(Mod(n, result.modulus), result.residue))
+
+
+def cases_of(found: Intersection, n: sympy.Symbol) -> Optional[list[GroupCase]]:
+    named = []
+    for result in found.classes:
+        d = describe(result, n)
+        if d is None:
+            return None
+        named.append((result, d))
+    rule = f"several heads: the anchor's group ∩ the others' arcs ({SECTION})"
+    same = len({(r.kind, r.elements) for r, _ in named}) == 1
+    if same:
+        result, (order, name, structure, contains) = named[0]
+        lows = {r.low for r, _ in named}
+        if len(lows) == 1:
+            cond = Ge(n, result.low)
+        else:
+            cond = Or(*[class_condition(r, n) for r, _ in named])
+        return [GroupCase(cond, order, name, None, contains, rule, structure, intersection=found)]
+    return [GroupCase(class_condition(r, n), order, name, None, contains, rule, structure, intersection=found)
+            for r, (order, name, structure, contains) in named]
