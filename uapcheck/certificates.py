@@ -917,6 +917,43 @@ class StandardFamily(Certificate):
                 "instance parameters": dict(self.lower_bounds)}
 
 
+@dataclass(frozen=True)
+class HeadIntersection(Certificate):
+    """G of several heads with different patterns at symbolic n (docs/theory.md §11.11, Theorems F35–F39):
+    the anchor head and its group, the sizes K, L, N₀ of Theorem F35, and G on every residue class of n
+    mod L with the class's range. The check re-runs the decision (graphs/head_intersection.py) on the
+    heads and compares every class; the verifier (uapcheck/verifier/head_intersection.py) re-decides it
+    with its own arcs and checks instances with nauty."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    intersection: Any      # graphs.head_intersection.Intersection
+    stated: Any            # (residue, low) of the class the step states, or None: every class
+    order: Any             # the stated group's order (an expression in n)
+    kind = "head intersection"
+
+    def check(self) -> None:
+        from .graphs import head_intersection as HI
+        found = HI.recheck(self.patterns, self.intersection.anchor)
+        if found != self.intersection:
+            _reject(HeadIntersection, "re-deciding the intersection gives other classes or ranges")
+        n = sympy.Symbol("n", integer=True, positive=True)
+        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        order = order.xreplace({s: n for s in order.free_symbols})  # the length, whatever its name
+        for c in found.classes:
+            if self.stated is None or (c.residue, c.low) == tuple(self.stated):
+                d = HI.describe(c, n)
+                if d is None or not is_zero(d[0] - order):
+                    _reject(HeadIntersection, f"the order {self.order} is not the class's")
+
+    def to_json(self) -> Any:
+        from .graphs.head_intersection import intersection_json
+        out = intersection_json(self.intersection)
+        if self.stated is not None:
+            out["stated class"] = {"residue": self.stated[0], "from": self.stated[1]}
+        out["order"] = _exact(self.order)
+        return dict(out, kind=self.kind, section="docs/theory.md §11.11, Theorems F35–F39")
+
+
 # ---------------------------------------------------------------------------------------------
 # Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
 

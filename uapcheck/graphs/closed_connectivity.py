@@ -39,6 +39,7 @@ Connectivity and diameter
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import reduce
 from typing import Mapping, Optional, Sequence
 
@@ -75,7 +76,8 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
     if len(set(heads)) > 1 and isinstance(n, sympy.Symbol) and not any(c.diameter is not None for c in cases or ()):
         union = _union_family(heads, n, params)  # several heads: connectivity is the union's
         if union is not None:
-            return ClosedForm((union,))
+            below = [replace(c, condition=And(c.condition, sympy.Not(union.condition))) for c in cases or ()]
+            return ClosedForm((union,) + tuple(_prune(below)))
     return None if cases is None else ClosedForm(tuple(_prune(cases)))
 
 

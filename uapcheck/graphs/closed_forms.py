@@ -77,8 +77,8 @@ class GroupCase:
     rule: str = ""
     #: G by its structure when it has no standard name ("S_2 on {1, 2} × the reflection of {3, …, n}")
     structure: Optional[str] = None
-    #: several heads: the decision of graphs/head_intersection.py (Theorems F35–F39) the case comes from,
-    #: for its certificate
+    #: several heads: (the decision of graphs/head_intersection.py (Theorems F35–F39), the (residue, low) of
+    #: its class this case states, or None for all of them), for the case's certificate
     intersection: Optional[object] = field(default=None, compare=False)
 
 

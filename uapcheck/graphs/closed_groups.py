@@ -99,10 +99,47 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
         distinct = [(_merge(_atoms(p, params)), b) for p, b in pairs]
     except _Undecided:
         return None
-    if len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and isinstance(n, sympy.Symbol):
-        several = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
-        if several is not None:
-            return several
+    several = (len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs)
+               and isinstance(n, sympy.Symbol))
+    found = _by_heads(distinct, biases, positional, n)
+    if several:
+        # Theorems F35–F39 (certified, re-checked by the verifier) where they decide; the exact facts above
+        # for the other n
+        mine = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
+        if mine is not None:
+            return ClosedForm(tuple(mine.cases) + _below(found, mine, n))
+    return found
+
+
+def _below(found: Optional[ClosedForm], mine: ClosedForm, n) -> tuple:
+    """The cases of `found` at the lengths Theorems F35–F39 leave out (finitely many: every class holds from
+    its bound on), each as a union of runs of n."""
+    if found is None:
+        return ()
+    top = max(c.intersection[0].classes[k].low for c in mine.cases[:1] for k in range(len(c.intersection[0].classes)))
+
+    def holds(cond, k):
+        return cond.xreplace({n: Integer(k)}) is sympy.true
+
+    out = []
+    for case in found.cases:
+        if case.condition.free_symbols - {n}:
+            continue
+        ks = [k for k in range(1, top) if holds(case.condition, k) and not any(holds(m.condition, k) for m in mine.cases)]
+        runs: list[list[int]] = []
+        for k in ks:
+            if runs and runs[-1][1] == k - 1:
+                runs[-1][1] = k
+            else:
+                runs.append([k, k])
+        if runs:
+            cond = Or(*[Eq(n, a) if a == b else And(Ge(n, a), Le(n, b)) for a, b in runs])
+            out.append(replace(case, condition=cond))
+    return tuple(out)
+
+
+def _by_heads(distinct, biases, positional, n) -> Optional[ClosedForm]:
+    """The intersection of the heads' own closed forms by the exact facts of the module docstring."""
     if len(distinct) > 1 and all(b is None and len(a) == 1 and a[0].kind == "cwindow"
                                  for a, b in distinct):
         # ∩ Aut(C_n^{w_k}) = Aut(C_n^{min w}): for n ≤ 2 min w + 1 all are S_n; at n = 2 min w + 2

@@ -435,6 +435,24 @@ def anchor_forward(head: int, pattern: Pattern, params: Mapping) -> Optional[Anc
     return None
 
 
+def recheck(patterns: tuple, anchor: Anchor) -> Optional[Intersection]:
+    """The decision again for these distinct heads and this anchor (the certificate's check)."""
+    return _intersection.__wrapped__(tuple(patterns), (), anchor, "n")
+
+
+def element_json(element: tuple) -> list:
+    return [element[0]] + [list(x) if isinstance(x, tuple) else x for x in element[1:]]
+
+
+def intersection_json(found: Intersection) -> dict:
+    a = found.anchor
+    return {"anchor": {"head": a.head + 1, "group": a.kind, "prefix": a.prefix, "from": a.low, "source": a.source},
+            "reach": found.reach, "modulus": found.modulus, "start": found.start,
+            "classes": [{"residue": c.residue, "from": c.low, "kind": c.kind,
+                         "elements": sorted((element_json(e) for e in c.elements), key=repr)}
+                        for c in found.classes]}
+
+
 def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]],
                   n: sympy.Symbol, params: Mapping) -> Optional[Anchor]:
     best = None
@@ -565,6 +583,7 @@ def cases_of(found: Intersection, n: sympy.Symbol) -> Optional[list[GroupCase]]:
             cond = Ge(n, result.low)
         else:
             cond = Or(*[class_condition(r, n) for r, _ in named])
-        return [GroupCase(cond, order, name, None, contains, rule, structure, intersection=found)]
-    return [GroupCase(class_condition(r, n), order, name, None, contains, rule, structure, intersection=found)
+        return [GroupCase(cond, order, name, None, contains, rule, structure, intersection=(found, None))]
+    return [GroupCase(class_condition(r, n), order, name, None, contains, rule, structure,
+                      intersection=(found, (r.residue, r.low)))
             for r, (order, name, structure, contains) in named]

@@ -638,8 +638,18 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                                                               evaluate=False))
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)},
-                      _closed_form(gprimary, {"order": info.order}), tuple(_other_cases(grp, gprimary)))
+                      _group_certificate(spec, gprimary, info), tuple(_other_cases(grp, gprimary)))
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+
+
+def _group_certificate(spec: S.Spec, case, info):
+    """Several heads decided by Theorems F35–F39: the intersection itself (re-checked by the kernel and the
+    verifier); any other closed form: the engine's, trusted."""
+    if case.intersection is None:
+        return _closed_form(case, {"order": info.order})
+    from ..certificates import HeadIntersection
+    found, stated = case.intersection
+    return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order)
 
 
 def _family_range(spec: S.Spec, n, params):

@@ -15,7 +15,7 @@ from .. import proof
 from .wording import condition_claim, order_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..certificates import Generators, StandardFamily, Trusted
+from ..certificates import Generators, HeadIntersection, StandardFamily, Trusted
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
 
@@ -89,9 +89,11 @@ def _order_text(order) -> str:
 
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, Trusted))
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, Trusted))
 def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
-    if isinstance(certificate, Generators):
+    if isinstance(certificate, HeadIntersection):
+        certified = {_order_text(certificate.order)}
+    elif isinstance(certificate, Generators):
         certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
     elif isinstance(certificate, StandardFamily):
         certified = {_order_text(dict(certificate.claims)["order"])}

@@ -349,6 +349,9 @@ def _exhaustive(ctx, heads, n, d):
 def sym_aut(ctx, s):
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")
+    if (s.get("certificate") or {}).get("kind") == "head intersection":
+        from . import head_intersection  # several heads at symbolic n: Theorems F35–F39
+        return head_intersection.check(ctx, s)
     found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found

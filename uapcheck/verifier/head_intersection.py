@@ -1,0 +1,416 @@
+"""SYM-AUT for several heads with different patterns at symbolic n (docs/theory.md §11.11, Theorems
+F35–F39), re-checked with the verifier's own code: its own arcs (patterns.head_arcs), its own boundary
+maps, its own reading of the sizes K, L and of N₀, and its own tables for the anchor head's group.
+
+What is checked (a certificate of kind "head intersection"):
+* the anchor head's group: the verifier's own lemma table (§18.4) or family table (§11.11) names that
+  group for that head alone from a length at most the anchor's bound, or (trivial) the head has one-way
+  arcs with every neighbour arc, re-checked on its arcs; else the step is trusted, never verified;
+* Theorem F35's N₀ from the verifier's own K and L: the certificate's start is at least it;
+* every residue class: the decision (the anchor's elements tested on the other heads' arcs; rotations,
+  seams and marked sets for C_n and D_n, Theorems F36–F38) re-made at two lengths ≥ N₀ of the class and
+  at every length from the class's stated bound up to there (the lengths below N₀ are single instances);
+* the stated group: its name and order are the class's;
+* instances: at the first lengths of every class (up to INSTANCE_TOP), the order of the coloured union's
+  automorphism group by nauty equals the class's order.
+"""
+from __future__ import annotations
+
+from itertools import permutations
+from math import gcd
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from . import patterns
+
+INSTANCE_TOP = 30
+PREFIX_MAX = 4
+
+
+class Unsupported(Exception):
+    """The heads are outside what this check covers (the step is then trusted, not verified)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes (Theorem F35)
+
+def _int(t) -> int:
+    if not isinstance(t, int) or isinstance(t, bool):
+        raise Unsupported(f"a symbolic size {t!r}")
+    return t
+
+
+def sizes(pats) -> tuple[int, int]:
+    """(K, L) of Theorem F35 from the re-parsed patterns."""
+    reach, modulus = 1, 1
+
+    def lcm(a, b):
+        return a * b // gcd(a, b)
+
+    def walk(p):
+        nonlocal reach, modulus
+        if isinstance(p, S.PatternUnion):
+            for q in p.parts:
+                walk(q)
+        elif isinstance(p, (S.Full, S.Causal)):
+            pass
+        elif isinstance(p, S.Window):
+            reach = max(reach, _int(p.w))
+        elif isinstance(p, S.Offsets):
+            reach = max([reach] + [abs(_int(k)) for k in p.offsets])
+        elif isinstance(p, S.Dilated):
+            reach = max(reach, _int(p.w) * _int(p.r))
+        elif isinstance(p, S.Blocks):
+            reach = max(reach, _int(p.b))
+            modulus = lcm(modulus, _int(p.b))
+        elif isinstance(p, S.Strided):
+            reach = max(reach, _int(p.s))
+            modulus = lcm(modulus, _int(p.s))
+        elif isinstance(p, S.Star):
+            reach = max(reach, 1)
+        elif isinstance(p, S.Global):
+            reach = max(reach, _int(p.g))
+        elif isinstance(p, S.GlobalAt) and set(p.positions) == set(range(1, len(p.positions) + 1)):
+            reach = max(reach, len(p.positions))
+        else:
+            raise Unsupported(f"pattern {type(p).__name__}")
+    for p in pats:
+        walk(p)
+    return reach, modulus
+
+
+def start(reach: int, modulus: int) -> int:
+    t = 2 * reach + 2 + modulus
+    return 4 * (reach + t + 2) + 2 * modulus + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Boundary maps and the decision at one length
+
+def image(element: list, n: int) -> list:
+    kind = element[0]
+    if kind == "id":
+        return list(range(1, n + 1))
+    if kind == "rot":
+        return [(i - 1 + element[1]) % n + 1 for i in range(1, n + 1)]
+    if kind == "refl":
+        return [(element[1] - i - 1) % n + 1 for i in range(1, n + 1)]
+    if kind == "prefix":
+        pi, e = list(element[1]), element[2]
+        u = len(pi)
+        return pi + [(n + u + 1 - i) if e else i for i in range(u + 1, n + 1)]
+    raise ValueError(f"unknown map {element!r}")
+
+
+def _kept(p: list, arcs: frozenset, complete: bool) -> bool:
+    return complete or all((p[j - 1], p[i - 1]) in arcs for (j, i) in arcs)
+
+
+def _norm(element: list, n: int) -> tuple:
+    if element[0] == "prefix" and element[2] == 0 and list(element[1]) == list(range(1, len(element[1]) + 1)):
+        return ("id",)
+    if element[0] == "refl":
+        c = element[1] % n
+        return ("refl", c if c <= n // 2 else c - n)
+    if element[0] == "prefix":
+        return ("prefix", tuple(element[1]), element[2])
+    return tuple(element)
+
+
+def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
+    """The candidate reflections c when this head fixes the rotations (a seam of step d ≤ K, d < n/2: every
+    unwrapped arc x → x + d, not every wrapped one; or a universal / one-way-universal / isolated / sourceless
+    / sinkless set of positions all within K of the ends); None otherwise."""
+    for d in range(1, min(reach, (n - 1) // 2) + 1):
+        if all((x, x + d) in arcs for x in range(1, n - d + 1)):
+            missing = [x for x in range(n - d + 1, n + 1) if (x, x + d - n) not in arcs]
+            if missing:
+                back = [y for y in range(1, n + 1) if (y, (y - d - 1) % n + 1) not in arcs]
+                if len(back) != len(missing):
+                    return []
+                return [(missing[0] + y) % n for y in back]
+    outs, ins = [0] * (n + 1), [0] * (n + 1)
+    for (j, i) in arcs:
+        outs[j] += 1
+        ins[i] += 1
+    for test in (lambda v: outs[v] == ins[v] == n - 1, lambda v: outs[v] == n - 1, lambda v: ins[v] == n - 1,
+                 lambda v: outs[v] == ins[v] == 0, lambda v: outs[v] == 0, lambda v: ins[v] == 0):
+        xs = [v for v in range(1, n + 1) if test(v)]
+        if xs and len(xs) < n and all(x <= reach or x > n - reach for x in xs):
+            first = max(xs) if min(xs) == 1 and max(xs) > n // 2 else min(xs)
+            return [(first + y) % n for y in xs]
+    return None
+
+
+def decide(n: int, anchor: dict, others: list, reach: int, modulus: int) -> Optional[tuple]:
+    """("finite", frozenset) or ("rotations", m, t) at this n: the anchor's group ∩ the others' arcs."""
+    kind = anchor["group"]
+    if kind in ("trivial", "reflection", "prefix"):
+        if kind == "trivial":
+            elements = [["id"]]
+        elif kind == "reflection":
+            elements = [["id"], ["refl", 1]]
+        else:
+            u = int(anchor["prefix"])
+            if not 1 <= u <= PREFIX_MAX:
+                raise Unsupported(f"a prefix of {u} positions")
+            elements = [["prefix", list(pi), e] for pi in permutations(range(1, u + 1)) for e in (0, 1)]
+        kept = frozenset(_norm(e, n) for e in elements if all(_kept(image(e, n), a, c) for a, c in others))
+        return ("finite", kept)
+    if kind not in ("cyclic", "dihedral"):
+        raise Unsupported(f"an anchor group {kind!r}")
+    for m in range(1, min(modulus, n - 1) + 1):
+        if n % m == 0 and all(_kept(image(["rot", m], n), a, c) for a, c in others):
+            t = None
+            if kind == "dihedral":
+                for c in range(m):
+                    c1 = c + (1 if m == 1 else 0)
+                    if all(_kept(image(["refl", c1], n), a, cc) for a, cc in others):
+                        t = c1
+                        break
+            return ("rotations", m, t)
+    for arcs, complete in others:
+        if complete:
+            continue
+        cands = _rotations_pinned(arcs, n, reach)
+        if cands is None:
+            continue
+        if kind == "cyclic":
+            return ("finite", frozenset({("id",)}))
+        passing = {_norm(["refl", c], n) for c in cands if all(_kept(image(["refl", c], n), a, cc) for a, cc in others)}
+        if len(passing) > 1:
+            return None
+        return ("finite", frozenset({("id",)}) | frozenset(passing))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The anchor's own group
+
+def _forward_trivial(p) -> bool:
+    parts = list(p.parts) if isinstance(p, S.PatternUnion) else [p]
+    if not all(isinstance(q, S.Causal) or (isinstance(q, S.Offsets) and not q.cyclic) for q in parts):
+        return False
+    n = 2 + max([abs(_int(k)) for q in parts if isinstance(q, S.Offsets) for k in q.offsets] + [1])
+    arcs = patterns.head_arcs(p, n)
+    if len(arcs) == n * (n - 1):
+        return False
+    for sign in (1, -1):
+        if all((j - i) * sign > 0 for (j, i) in arcs) and all((i + sign, i) in arcs
+                                                              for i in range(1, n + 1) if 1 <= i + sign <= n):
+            return True
+    return False
+
+
+def _names(kind: str, u: int) -> list:
+    if kind == "trivial":
+        return ["trivial"]
+    if kind == "reflection":
+        return ["reflection", "the reflection"]
+    if kind == "cyclic":
+        return ["C_n"]
+    if kind == "dihedral":
+        return ["D_n"]
+    if u == 1:
+        return ["the reflection of {2, …, n}"]
+    first = "{" + ", ".join(str(k) for k in range(1, u + 1)) + "}" if u <= 3 else f"{{1, …, {u}}}"
+    rest = f"{{{u + 1}, …, n}}"
+    return [f"S_{u} on {first} × the reflection of {rest}"]
+
+
+def anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict, n: sympy.Symbol, symbols: dict) -> str:
+    """Why the anchor head's group is the stated one from its stated bound on; Unsupported otherwise."""
+    from dataclasses import replace
+    from . import families, lemmas
+    kind, low, u = anchor["group"], int(anchor["from"]), int(anchor.get("prefix") or 0)
+    if kind == "trivial" and _forward_trivial(head):
+        return "the anchor head's arcs all point one way and contain every neighbour arc (a DAG with a Hamiltonian path)"
+    alone = replace(spec, heads=(replace(spec.heads[0], pattern=head),))
+    lemma = lemmas.classify(alone, n, symbols)
+    if lemma is not None and lemma.group in _names(kind, u) and lemma.param is None:
+        own = int(lemma.group_from(None))
+        return (f"the verifier's `{lemma.name}` lemma (§18.4) gives the anchor head's group {lemma.group} from "
+                f"n = {own}" + _below(head, kind, u, low, own))
+    fam = families.match(alone)
+    if fam is not None and fam.name is not None and fam.coprime_to == 1 and any(fam.name(t) for t in _names(kind, u)):
+        return (f"the verifier's Theorem {fam.theorem} (§11.11) gives the anchor head's group from n = {fam.low}"
+                + _below(head, kind, u, low, fam.low))
+    raise Unsupported(f"the anchor head's group ({kind} from n = {low}) is not in the verifier's tables")
+
+
+def _anchor_generators(kind: str, u: int) -> list:
+    if kind == "trivial":
+        return []
+    if kind == "reflection":
+        return [["refl", 1]]
+    if kind == "cyclic":
+        return [["rot", 1]]
+    if kind == "dihedral":
+        return [["rot", 1], ["refl", 1]]
+    return [["prefix", list(pi), e] for pi in permutations(range(1, u + 1)) for e in (0, 1)]
+
+
+def _anchor_order(kind: str, u: int, n: int) -> int:
+    return {"trivial": 1, "reflection": 2, "cyclic": n, "dihedral": 2 * n}.get(kind) or 2 * _fact(u)
+
+
+def _fact(u: int) -> int:
+    out = 1
+    for k in range(2, u + 1):
+        out *= k
+    return out
+
+
+def _below(head, kind: str, u: int, low: int, own: int) -> str:
+    """The lengths from the certificate's bound to the table's: the head's group at each, exactly (its
+    order by nauty or by every permutation, and the anchor's generators keep its arcs)."""
+    from .check import Reject
+    from . import groups
+    if low >= own:
+        return ""
+    for n in range(low, own):
+        arcs = patterns.head_arcs(head, n)
+        lab = {a: (0,) for a in arcs}
+        full, method = groups.full_order(lab, n, "none")
+        if full is None:
+            raise Unsupported(f"the anchor head's group at n = {n} is not re-counted ({method})")
+        complete = len(arcs) == n * (n - 1)
+        if full != _anchor_order(kind, u, n) or not all(_kept(image(g, n), arcs, complete)
+                                                        for g in _anchor_generators(kind, u)):
+            raise Reject(f"at n = {n} the anchor head's group is not the stated {kind} (order {full})")
+    return f", and at n = {low}..{own - 1} by its order and generators on the verifier's arcs"
+
+
+# ---------------------------------------------------------------------------------------------
+# Orders and names
+
+def order_of(cls: dict, n: int) -> int:
+    if cls["kind"] == "rotations":
+        (_, m, t), = [e for e in cls["elements"]]
+        return (n // m) * (1 if t is None else 2)
+    return len(cls["elements"])
+
+
+def name_fits(cls: dict, name: Optional[str]) -> bool:
+    """The stated name is the class's: a standard name for C_n, D_n, the reflection and the trivial group;
+    a structure otherwise (its order is checked separately)."""
+    elements = [tuple(e) for e in cls["elements"]]
+    if cls["kind"] == "rotations":
+        (_, m, t), = elements
+        if m == 1:
+            return name == ("C_n" if t is None else "D_n")
+        return isinstance(name, str) and f"i ↦ i + {m}k" in name
+    if elements == [("id",)]:
+        return name == "trivial"
+    if sorted(elements, key=repr) == sorted([("id",), ("refl", 1)], key=repr):
+        return name == "reflection"
+    return isinstance(name, str) and name not in ("trivial", "reflection", "C_n", "D_n", "S_n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The check
+
+def _classes(cert: dict) -> list:
+    out = []
+    for c in cert["classes"]:
+        elements = frozenset(tuple(tuple(x) if isinstance(x, list) else x for x in e) for e in c["elements"])
+        out.append({"residue": int(c["residue"]), "from": int(c["from"]), "kind": c["kind"], "elements": elements})
+    return out
+
+
+def _result_of(cls: dict) -> tuple:
+    if cls["kind"] == "rotations":
+        ((_, m, t),) = cls["elements"]
+        return ("rotations", m, t)
+    return ("finite", cls["elements"])
+
+
+def check(ctx, s) -> tuple[str, str]:
+    from .check import VERIFIED, Reject, Trust
+    spec = ctx.spec
+    cert = s.get("certificate") or {}
+    if spec.positional != "none" or any(h.bias for h in spec.heads):
+        raise Reject("Theorems F35–F39 are for unbiased heads without a positional encoding")
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    if len(pats) < 2:
+        raise Reject("Theorems F35–F39 are for several heads with different patterns")
+    try:
+        reach, modulus = sizes(pats)
+        anchor = cert["anchor"]
+        k = int(anchor["head"]) - 1
+        if not 0 <= k < len(pats):
+            raise Reject("the anchor is not one of the heads")
+        n_sym = ctx.symbols[spec.tokens]
+        why_anchor = anchor_checked(spec, pats[k], anchor, n_sym, ctx.symbols)
+    except Unsupported as exc:
+        raise Trust(f"outside the verifier's check of Theorems F35–F39: {exc}") from None
+    n0 = max(start(reach, modulus), int(anchor["from"]))
+    if int(cert.get("modulus", 0)) != modulus:
+        raise Reject(f"the classes are not the residues mod L = {modulus} (the lcm of block sizes and strides)")
+    classes = _classes(cert)
+    if sorted(c["residue"] for c in classes) != list(range(modulus)):
+        raise Reject(f"the classes do not cover every residue of n mod {modulus}")
+    others_cache: dict = {}
+
+    def others(n):
+        if n not in others_cache:
+            out = []
+            for j, p in enumerate(pats):
+                if j == k:
+                    continue
+                arcs = patterns.head_arcs(p, n)
+                out.append((arcs, len(arcs) == n * (n - 1)))
+            others_cache[n] = out
+        return others_cache[n]
+
+    for c in classes:
+        if c["from"] < int(anchor["from"]):
+            raise Reject(f"the class n ≡ {c['residue']} (mod {modulus}) starts at n = {c['from']}, below the "
+                         f"anchor's bound {anchor['from']}")
+        want = _result_of(c)
+        rep = n0 + (c["residue"] - n0) % modulus
+        for n in [m for m in range(c["from"], rep) if (m - c["residue"]) % modulus == 0] + [rep, rep + modulus]:
+            got = decide(n, anchor, others(n), reach, modulus)
+            if got != want:
+                raise Reject(f"at n = {n} the intersection is {got}, not the certificate's {want}")
+        for e in c["elements"]:
+            if e[0] == "refl" and abs(e[1]) > 2 * reach + 2 + modulus:
+                raise Reject("a reflection beyond Theorem F35's bound")
+    stated = cert.get("stated class")
+    data = s.get("data") or {}
+    shown = [c for c in classes if stated is None or (c["residue"], c["from"]) == (stated["residue"], stated["from"])]
+    if not shown:
+        raise Reject("the stated class is not one of the classes")
+    if stated is None and len({(c["kind"], c["elements"]) for c in classes}) != 1:
+        raise Reject("the classes differ, so the step must state one")
+    if not name_fits(shown[0], data.get("name")):
+        raise Reject(f"the name {data.get('name')!r} is not the class's group")
+    checked = _nauty_instances(spec, pats, classes, modulus)
+    return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
+                      f"each of the {modulus} classes re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
+                      f"length from its bound; {checked}")
+
+
+def _nauty_instances(spec, pats, classes, modulus) -> str:
+    from .check import Reject
+    from . import groups
+    count = 0
+    for c in classes:
+        for n in range(c["from"], INSTANCE_TOP + 1):
+            if (n - c["residue"]) % modulus:
+                continue
+            heads = [patterns.head_arcs(p, n) for p in pats]
+            lab: dict = {}
+            for idx, arcs in enumerate(heads):
+                for a in arcs:
+                    lab[a] = lab.get(a, ()) + (idx,)
+            full, method = groups.full_order(lab, n, "none")
+            if full is None:
+                return f"instances not re-counted ({method})"
+            if full != order_of({"kind": c["kind"], "elements": list(c["elements"])}, n):
+                raise Reject(f"at n = {n} the heads have {full} common symmetries, not {order_of(c, n)}")
+            count += 1
+    return f"the orders re-counted at {count} instances n ≤ {INSTANCE_TOP} (nauty on the coloured union)"
+
