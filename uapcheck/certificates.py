@@ -950,7 +950,8 @@ class HeadIntersection(Certificate):
         out = intersection_json(self.intersection)
         if self.stated is not None:
             out["stated class"] = {"residue": self.stated[0], "from": self.stated[1]}
-        out["order"] = _exact(self.order)
+        from .verifier.trees import encode
+        out["order"] = encode(sympy.sympify(self.order, strict=True))  # safe: strict (no text parsed)
         return dict(out, kind=self.kind, section="docs/theory.md §11.11, Theorems F35–F39")
 
 

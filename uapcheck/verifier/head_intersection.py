@@ -387,10 +387,26 @@ def check(ctx, s) -> tuple[str, str]:
         raise Reject("the classes differ, so the step must state one")
     if not name_fits(shown[0], data.get("name")):
         raise Reject(f"the name {data.get('name')!r} is not the class's group")
+    _order_fits(ctx, cert, data, shown[0], n_sym)
     checked = _nauty_instances(spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
                       f"each of the {modulus} classes re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
                       f"length from its bound; {checked}")
+
+
+def _order_fits(ctx, cert: dict, data: dict, cls: dict, n: sympy.Symbol) -> None:
+    """The certificate's order (and the step's, when it states one) is the class's: equal at a length of
+    the class far out (both are n, 2n, n/m, 2n/m or a constant)."""
+    from .check import Reject
+    from .trees import decode
+    big = 10 ** 6 * int(cert["modulus"]) + cls["residue"]  # in the class (m | L for the rotations by m)
+    for where in (cert.get("order"), data.get("order")):
+        if where is None:
+            continue
+        claimed = decode(where, ctx.symbols) if not isinstance(where, int) else sympy.Integer(where)
+        claimed = sympy.sympify(claimed, strict=True).xreplace({n: sympy.Integer(big)})  # safe: strict (no text parsed)
+        if claimed != order_of(cls, big):
+            raise Reject(f"the order {sympy.sstr(claimed)} at n = {big} is not the class's {order_of(cls, big)}")
 
 
 def _nauty_instances(spec, pats, classes, modulus) -> str:

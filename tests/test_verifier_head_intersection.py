@@ -1,0 +1,116 @@
+"""`uapcheck verify` on Theorems F35–F39 (docs/theory.md §11.11): several heads with different patterns at
+symbolic n. The verifier (uapcheck/verifier/head_intersection.py) re-decides every residue class on its own
+arcs, takes the anchor head's group from its own tables, and re-counts instances with nauty; a tampered
+certificate (group, range, elements, modulus, anchor, order) is rejected naming its step."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.verifier import REJECTED, TRUSTED, VERIFIED, verify
+from uapcheck.verifier.trees import encode
+
+
+def _heads(*patterns: str) -> str:
+    return "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)
+
+
+def _cert(*patterns: str) -> dict:
+    text = _heads(*patterns)
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _group(report):
+    return next(s for s in report.steps if s.rule == "SYM-AUT")
+
+
+def _step(cert):
+    return next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+
+
+CASES = [("window(1) cyclic", "offsets {0, 2} cyclic"), ("window(2)", "blocks(4)"), ("window(1)", "strided(2)"),
+         ("global(1)", "window(3)"), ("window(1) cyclic", "window(2) + global(1)"),
+         ("offsets {0, 1} cyclic", "offsets {0, -1} cyclic"), ("window(1) cyclic", "blocks(2)"),
+         ("window(1) cyclic", "global(1)"), ("causal", "window(1) cyclic"), ("offsets {1, 3} cyclic", "window(1)")]
+
+
+@pytest.mark.parametrize("patterns", CASES, ids=[" | ".join(c) for c in CASES])
+def test_the_intersection_is_verified(patterns):
+    cert = _cert(*patterns)
+    assert _step(cert)["certificate"]["kind"] == "head intersection"
+    step = _group(verify(cert))
+    assert step.outcome == VERIFIED, step.reason
+    assert "F35" in step.reason and "nauty" in step.reason
+
+
+def _rejected(cert) -> bool:
+    return _group(verify(cert)).outcome == REJECTED
+
+
+def test_a_wrong_group_name_is_rejected():
+    cert = _cert("window(1) cyclic", "offsets {0, 2} cyclic")
+    _step(cert)["data"]["name"] = "D_n"
+    assert _rejected(cert)
+
+
+def test_a_wrong_order_is_rejected():
+    cert = _cert("window(1) cyclic", "offsets {0, 2} cyclic")
+    _step(cert)["certificate"]["order"] = encode(2)
+    assert _rejected(cert)
+
+
+def test_a_range_starting_too_low_is_rejected():
+    cert = _cert("window(1)", "offsets {0, 3} cyclic")  # the anchor (reflection) from n = 3, G from n = 7
+    forged = _step(cert)["certificate"]
+    assert forged["anchor"]["from"] == 3 and forged["classes"][0]["from"] == 7
+    forged["classes"][0]["from"] = 4
+    assert _rejected(cert)
+
+
+def test_a_range_below_the_anchor_s_bound_is_rejected():
+    cert = _cert("global(1)", "window(3)")
+    _step(cert)["certificate"]["classes"][0]["from"] = 3
+    assert _rejected(cert)
+
+
+def test_a_wrong_element_is_rejected():
+    cert = _cert("window(2)", "blocks(4)")
+    classes = _step(cert)["certificate"]["classes"]
+    good = next(c for c in classes if c["residue"] == 0)
+    assert ["refl", 1] in good["elements"]
+    bad = next(c for c in classes if c["residue"] == 1)
+    bad["elements"] = [["id"], ["refl", 1]]
+    assert _rejected(cert)
+
+
+def test_a_bigger_group_is_rejected():
+    cert = _cert("window(1) cyclic", "offsets {0, 2} cyclic")
+    c = _step(cert)["certificate"]["classes"][0]
+    c["elements"] = [["rotations", 1, 1]]
+    _step(cert)["data"]["name"] = "D_n"
+    assert _rejected(cert)
+
+
+def test_a_wrong_modulus_is_rejected():
+    cert = _cert("window(2)", "blocks(4)")
+    _step(cert)["certificate"]["modulus"] = 2
+    assert _rejected(cert)
+
+
+def test_a_false_anchor_is_not_verified():
+    cert = _cert("window(1) cyclic", "offsets {0, 2} cyclic")
+    forged = copy.deepcopy(cert)
+    _step(forged)["certificate"]["anchor"]["group"] = "reflection"
+    assert _group(verify(forged)).outcome in (REJECTED, TRUSTED)
+    forged = copy.deepcopy(cert)
+    _step(forged)["certificate"]["anchor"]["head"] = 2  # offsets {0, 2} cyclic: not D_n
+    assert _group(verify(forged)).outcome in (REJECTED, TRUSTED)
+
+
+def test_two_large_groups_stay_undecided():
+    cert = _cert("blocks(4) + global(1)", "strided(4)")
+    assert not any(s["rule"] == "SYM-AUT" for s in cert["steps"])
