@@ -934,8 +934,9 @@ class HeadIntersection(Certificate):
     def check(self) -> None:
         from .graphs import head_intersection as HI
         found = HI.recheck(self.patterns, self.intersection.anchor)
-        if found != self.intersection:
+        if found is None or found != self.intersection:
             _reject(HeadIntersection, "re-deciding the intersection gives other classes or ranges")
+            return
         n = sympy.Symbol("n", integer=True, positive=True)
         order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
         order = order.xreplace({s: n for s in order.free_symbols})  # the length, whatever its name

@@ -618,6 +618,9 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                          "view argument with an upper bound on the diameter"))
         else:
             structure.append(undecided_step(desc, f"the diameter has no closed form here{question}"))
+    if (layer_range is None and primary is not None and primary.condition is not sympy.true
+            and len(set(_patterns(spec))) > 1):
+        layer_range = primary.condition  # several heads: the verdict holds where the union's closed form does too
     gprimary = _primary(grp, spec, n)
     if gprimary is None:
         return PatternOutcome(group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None,
@@ -675,6 +678,17 @@ def _implies(stronger, weaker, spec: S.Spec, n) -> bool:
     when a_s·p + b_s ≥ a_w·p + b_w for every p ≥ p_0, i.e. a_s ≥ a_w and the inequality holds at p_0."""
     if weaker is sympy.true:
         return True
+    if isinstance(weaker, sympy.Or) and isinstance(stronger, sympy.GreaterThan) and stronger.lhs == n \
+            and stronger.rhs.is_Integer:
+        # residue classes each from its own bound (Theorem F39): implied when n ≥ N reaches every bound
+        lows = [a.rhs for arg in weaker.args for a in (arg.args if isinstance(arg, sympy.And) else (arg,))
+                if isinstance(a, sympy.GreaterThan) and a.lhs == n]
+        residues = [a for arg in weaker.args for a in (arg.args if isinstance(arg, sympy.And) else (arg,))
+                    if isinstance(a, sympy.Eq)]
+        return (len(lows) == len(weaker.args) == len(residues) and all(x.is_Integer and x <= stronger.rhs for x in lows)
+                and len({r.rhs for r in residues}) == len(residues)
+                and all(isinstance(r.lhs, sympy.Mod) and r.lhs.args[0] == n and r.lhs.args[1] == len(residues)
+                        for r in residues))
     if not (isinstance(stronger, sympy.GreaterThan) and isinstance(weaker, sympy.GreaterThan)
             and stronger.lhs == n and weaker.lhs == n):
         return False

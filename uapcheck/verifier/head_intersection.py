@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from itertools import permutations
 from math import gcd
-from typing import Optional
+from typing import Any, Optional
 
 import sympy
 
@@ -144,42 +144,49 @@ def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
     return None
 
 
+def _elements(anchor: dict) -> list:
+    kind = anchor["group"]
+    if kind == "trivial":
+        return [["id"]]
+    if kind == "reflection":
+        return [["id"], ["refl", 1]]
+    u = int(anchor["prefix"])
+    if not 1 <= u <= PREFIX_MAX:
+        raise Unsupported(f"a prefix of {u} positions")
+    return [["prefix", list(pi), e] for pi in permutations(range(1, u + 1)) for e in (0, 1)]
+
+
+def _all_keep(element: list, n: int, others: list) -> bool:
+    p = image(element, n)
+    return all(_kept(p, a, c) for a, c in others)
+
+
+def _rotations(n: int, dihedral: bool, others: list, modulus: int) -> Optional[tuple]:
+    for m in range(1, min(modulus, n - 1) + 1):
+        if n % m == 0 and _all_keep(["rot", m], n, others):
+            firsts = [c + (1 if m == 1 else 0) for c in range(m)] if dihedral else []
+            t = next((c for c in firsts if _all_keep(["refl", c], n, others)), None)
+            return ("rotations", m, t)
+    return None
+
+
 def decide(n: int, anchor: dict, others: list, reach: int, modulus: int) -> Optional[tuple]:
     """("finite", frozenset) or ("rotations", m, t) at this n: the anchor's group ∩ the others' arcs."""
     kind = anchor["group"]
     if kind in ("trivial", "reflection", "prefix"):
-        if kind == "trivial":
-            elements = [["id"]]
-        elif kind == "reflection":
-            elements = [["id"], ["refl", 1]]
-        else:
-            u = int(anchor["prefix"])
-            if not 1 <= u <= PREFIX_MAX:
-                raise Unsupported(f"a prefix of {u} positions")
-            elements = [["prefix", list(pi), e] for pi in permutations(range(1, u + 1)) for e in (0, 1)]
-        kept = frozenset(_norm(e, n) for e in elements if all(_kept(image(e, n), a, c) for a, c in others))
-        return ("finite", kept)
+        return ("finite", frozenset(_norm(e, n) for e in _elements(anchor) if _all_keep(e, n, others)))
     if kind not in ("cyclic", "dihedral"):
         raise Unsupported(f"an anchor group {kind!r}")
-    for m in range(1, min(modulus, n - 1) + 1):
-        if n % m == 0 and all(_kept(image(["rot", m], n), a, c) for a, c in others):
-            t = None
-            if kind == "dihedral":
-                for c in range(m):
-                    c1 = c + (1 if m == 1 else 0)
-                    if all(_kept(image(["refl", c1], n), a, cc) for a, cc in others):
-                        t = c1
-                        break
-            return ("rotations", m, t)
+    found = _rotations(n, kind == "dihedral", others, modulus)
+    if found is not None:
+        return found
     for arcs, complete in others:
-        if complete:
-            continue
-        cands = _rotations_pinned(arcs, n, reach)
+        cands = None if complete else _rotations_pinned(arcs, n, reach)
         if cands is None:
             continue
         if kind == "cyclic":
             return ("finite", frozenset({("id",)}))
-        passing = {_norm(["refl", c], n) for c in cands if all(_kept(image(["refl", c], n), a, cc) for a, cc in others)}
+        passing = {_norm(["refl", c], n) for c in cands if _all_keep(["refl", c], n, others)}
         if len(passing) > 1:
             return None
         return ("finite", frozenset({("id",)}) | frozenset(passing))
@@ -227,10 +234,17 @@ def anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict, n: sympy.Symbol,
     kind, low, u = anchor["group"], int(anchor["from"]), int(anchor.get("prefix") or 0)
     if kind == "trivial" and _forward_trivial(head):
         return "the anchor head's arcs all point one way and contain every neighbour arc (a DAG with a Hamiltonian path)"
+    if isinstance(head, S.Offsets) and head.cyclic and all(isinstance(k, int) and not isinstance(k, bool)
+                                                            for k in head.offsets):
+        jumps = {int(k) for k in head.offsets} - {0}
+        w = max((abs(k) for k in jumps), default=0)
+        if w and jumps == set(range(-w, w + 1)) - {0}:
+            head = S.Window(w, True)  # the same arcs: offsets {±1, …, ±w} cyclic is window(w) cyclic
     alone = replace(spec, heads=(replace(spec.heads[0], pattern=head),))
     lemma = lemmas.classify(alone, n, symbols)
     if lemma is not None and lemma.group in _names(kind, u) and lemma.param is None:
-        own = int(lemma.group_from(None))
+        start_of: Any = lemma.group_from
+        own = int(start_of(None))
         return (f"the verifier's `{lemma.name}` lemma (§18.4) gives the anchor head's group {lemma.group} from "
                 f"n = {own}" + _below(head, kind, u, low, own))
     fam = families.match(alone)
@@ -327,10 +341,10 @@ def _result_of(cls: dict) -> tuple:
     return ("finite", cls["elements"])
 
 
-def check(ctx, s) -> tuple[str, str]:
-    from .check import VERIFIED, Reject, Trust
+def _setting(ctx, cert: dict):
+    """(distinct patterns, K, L, anchor index, why the anchor's group holds); Trust when unsupported."""
+    from .check import Reject, Trust
     spec = ctx.spec
-    cert = s.get("certificate") or {}
     if spec.positional != "none" or any(h.bias for h in spec.heads):
         raise Reject("Theorems F35–F39 are for unbiased heads without a positional encoding")
     pats = list(dict.fromkeys(h.pattern for h in spec.heads))
@@ -342,42 +356,49 @@ def check(ctx, s) -> tuple[str, str]:
         k = int(anchor["head"]) - 1
         if not 0 <= k < len(pats):
             raise Reject("the anchor is not one of the heads")
-        n_sym = ctx.symbols[spec.tokens]
-        why_anchor = anchor_checked(spec, pats[k], anchor, n_sym, ctx.symbols)
+        why = anchor_checked(spec, pats[k], anchor, ctx.symbols[spec.tokens], ctx.symbols)
     except Unsupported as exc:
         raise Trust(f"outside the verifier's check of Theorems F35–F39: {exc}") from None
-    n0 = max(start(reach, modulus), int(anchor["from"]))
-    if int(cert.get("modulus", 0)) != modulus:
-        raise Reject(f"the classes are not the residues mod L = {modulus} (the lcm of block sizes and strides)")
-    classes = _classes(cert)
-    if sorted(c["residue"] for c in classes) != list(range(modulus)):
-        raise Reject(f"the classes do not cover every residue of n mod {modulus}")
-    others_cache: dict = {}
+    return pats, reach, modulus, k, why
+
+
+def _redecide(pats, k: int, anchor: dict, classes: list, reach: int, modulus: int, n0: int) -> None:
+    """Every class re-decided at two lengths ≥ N₀ and at every length from its bound."""
+    from .check import Reject
+    cache: dict = {}
 
     def others(n):
-        if n not in others_cache:
-            out = []
-            for j, p in enumerate(pats):
-                if j == k:
-                    continue
-                arcs = patterns.head_arcs(p, n)
-                out.append((arcs, len(arcs) == n * (n - 1)))
-            others_cache[n] = out
-        return others_cache[n]
+        if n not in cache:
+            cache[n] = [(arcs, len(arcs) == n * (n - 1))
+                        for arcs in (patterns.head_arcs(p, n) for j, p in enumerate(pats) if j != k)]
+        return cache[n]
 
     for c in classes:
         if c["from"] < int(anchor["from"]):
             raise Reject(f"the class n ≡ {c['residue']} (mod {modulus}) starts at n = {c['from']}, below the "
                          f"anchor's bound {anchor['from']}")
+        if any(e[0] == "refl" and abs(e[1]) > 2 * reach + 2 + modulus for e in c["elements"]):
+            raise Reject("a reflection beyond Theorem F35's bound")
         want = _result_of(c)
         rep = n0 + (c["residue"] - n0) % modulus
         for n in [m for m in range(c["from"], rep) if (m - c["residue"]) % modulus == 0] + [rep, rep + modulus]:
             got = decide(n, anchor, others(n), reach, modulus)
             if got != want:
                 raise Reject(f"at n = {n} the intersection is {got}, not the certificate's {want}")
-        for e in c["elements"]:
-            if e[0] == "refl" and abs(e[1]) > 2 * reach + 2 + modulus:
-                raise Reject("a reflection beyond Theorem F35's bound")
+
+
+def check(ctx, s) -> tuple[str, str]:
+    from .check import VERIFIED, Reject
+    cert = s.get("certificate") or {}
+    pats, reach, modulus, k, why_anchor = _setting(ctx, cert)
+    anchor = cert["anchor"]
+    n0 = max(start(reach, modulus), int(anchor["from"]))
+    if int(cert.get("modulus", 0)) != modulus:
+        raise Reject(f"the classes are not the residues mod L = {modulus} (the lcm of block sizes and strides)")
+    classes = _classes(cert)
+    if sorted(c["residue"] for c in classes) != list(range(modulus)):
+        raise Reject(f"the classes do not cover every residue of n mod {modulus}")
+    _redecide(pats, k, anchor, classes, reach, modulus, n0)
     stated = cert.get("stated class")
     data = s.get("data") or {}
     shown = [c for c in classes if stated is None or (c["residue"], c["from"]) == (stated["residue"], stated["from"])]
@@ -387,8 +408,8 @@ def check(ctx, s) -> tuple[str, str]:
         raise Reject("the classes differ, so the step must state one")
     if not name_fits(shown[0], data.get("name")):
         raise Reject(f"the name {data.get('name')!r} is not the class's group")
-    _order_fits(ctx, cert, data, shown[0], n_sym)
-    checked = _nauty_instances(spec, pats, classes, modulus)
+    _order_fits(ctx, cert, data, shown[0], ctx.symbols[ctx.spec.tokens])
+    checked = _nauty_instances(ctx.spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
                       f"each of the {modulus} classes re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
                       f"length from its bound; {checked}")
