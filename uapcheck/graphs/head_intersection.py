@@ -168,8 +168,8 @@ def _boundary(x: int, n: int, reach: int) -> bool:
 def _marked(codes: Optional[frozenset], n: int, reach: int):
     """An Aut-invariant set X of the head's positions (universal; out- or in-universal; isolated; no
     out- or no in-arcs) that is non-empty, not everything, and lies within ``reach`` of the ends; None."""
-    if codes is None:
-        return None
+    if codes is None or 4 * reach > n:
+        return None  # the 2K positions around n | 1 must be at most n/2 (Theorem F38)
     outs = [0] * (n + 1)
     ins = [0] * (n + 1)
     for c in codes:

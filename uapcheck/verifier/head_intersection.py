@@ -131,6 +131,8 @@ def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
                 if len(back) != len(missing):
                     return []
                 return [(missing[0] + y) % n for y in back]
+    if 4 * reach > n:
+        return None  # a coset of a non-trivial subgroup of Z_n fits in no cyclic interval of n/2 positions
     outs, ins = [0] * (n + 1), [0] * (n + 1)
     for (j, i) in arcs:
         outs[j] += 1
