@@ -199,3 +199,17 @@ def test_random_pairs_never_disagree():
             if case.name is not None:
                 assert case.name == got.name, (heads, n)
     assert decided >= 20
+
+
+def test_the_union_of_the_heads_serves_as_anchor():
+    """G ⊆ Aut(union): with the union window(1) + dilated(1, 3) (the reflection from its family theorem) as
+    anchor, the decision agrees with the concrete engine at every n ≤ 60 of its range."""
+    heads = (Window(1), Dilated(1, 3))
+    anchor = HI.anchor_from_family(-1, U(*heads), N, {})
+    assert anchor is not None and anchor.kind == "reflection" and anchor.head == -1
+    found = HI._intersection.__wrapped__(heads, (), anchor, "n")
+    assert found is not None
+    for case in HI.cases_of(found, N):
+        for n in range(2, NMAX + 1):
+            if case.condition.xreplace({N: n}) is sympy.true:
+                assert int(case.order.xreplace({N: n})) == symmetry_group(_graphs(heads, n)).order, n

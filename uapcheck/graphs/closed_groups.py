@@ -172,7 +172,11 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
             per_head.append(_head_group(a, None, n))
         except (_Undecided, ValueError, TypeError):
             per_head.append(None)
-    cases = intersect(patterns, per_head, n, params)
+    try:
+        union = _head_group(_merge([x for a in atoms for x in a]), None, n)
+    except (_Undecided, ValueError, TypeError):
+        union = None
+    cases = intersect(patterns, per_head, n, params, union)
     return ClosedForm(tuple(cases)) if cases else None
 
 

@@ -368,6 +368,8 @@ def _graph_codes(pattern: Pattern, n: int, params: Mapping[str, int]) -> Optiona
 
 
 def _others(patterns: Sequence[Pattern], anchor: Anchor, n: int, params) -> list:
+    """The heads whose arcs the anchor's elements are tested on: all but the anchor (all, when the anchor is
+    the union of the heads, head −1)."""
     return [_graph_codes(p, n, params) for k, p in enumerate(patterns) if k != anchor.head]
 
 
@@ -454,9 +456,14 @@ def intersection_json(found: Intersection) -> dict:
 
 
 def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]],
-                  n: sympy.Symbol, params: Mapping) -> Optional[Anchor]:
+                  n: sympy.Symbol, params: Mapping,
+                  union_cases: Optional[Sequence[GroupCase]] = None) -> Optional[Anchor]:
+    """The anchor of least rank: a head, or (head −1) the union of all heads, whose group contains G since an
+    automorphism of the coloured union keeps the union's arcs."""
+    from ..spec import PatternUnion
     best = None
-    for k, (pattern, cases) in enumerate(zip(patterns, head_cases)):
+    candidates = list(enumerate(zip(patterns, head_cases))) + [(-1, (PatternUnion(tuple(patterns)), union_cases))]
+    for k, (pattern, cases) in candidates:
         found = anchor_from_cases(k, cases, n) if cases else None
         if found is None:
             found = anchor_forward(k, pattern, params) or anchor_from_family(k, pattern, n, params)
@@ -467,13 +474,14 @@ def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Seq
 
 
 def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
-              params: Optional[Mapping] = None) -> Optional[list[GroupCase]]:
+              params: Optional[Mapping] = None,
+              union_cases: Optional[Sequence[GroupCase]] = None) -> Optional[list[GroupCase]]:
     """The group of several distinct unbiased heads at symbolic n as cases (one per residue class of n, or
     one), each with its range; None when no anchor decides it (open question O8)."""
     params = dict(params or {})
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
-    anchor = choose_anchor(patterns, head_cases, n, params)
+    anchor = choose_anchor(patterns, head_cases, n, params, union_cases)
     if anchor is None:
         return None
     ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))

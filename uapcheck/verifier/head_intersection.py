@@ -355,10 +355,13 @@ def _setting(ctx, cert: dict):
     try:
         reach, modulus = sizes(pats)
         anchor = cert["anchor"]
-        k = int(anchor["head"]) - 1
-        if not 0 <= k < len(pats):
-            raise Reject("the anchor is not one of the heads")
-        why = anchor_checked(spec, pats[k], anchor, ctx.symbols[spec.tokens], ctx.symbols)
+        k = int(anchor["head"]) - 1  # 0: the union of the heads (its group contains G)
+        if not -1 <= k < len(pats):
+            raise Reject("the anchor is not one of the heads nor their union")
+        head = pats[k] if k >= 0 else S.PatternUnion(tuple(pats))
+        why = anchor_checked(spec, head, anchor, ctx.symbols[spec.tokens], ctx.symbols)
+        if k < 0:
+            why = "the union's group contains G: " + why
     except Unsupported as exc:
         raise Trust(f"outside the verifier's check of Theorems F35–F39: {exc}") from None
     return pats, reach, modulus, k, why
