@@ -273,8 +273,10 @@ def shift_bound(reach: int, modulus: int) -> int:
 
 
 def start_length(reach: int, modulus: int) -> int:
-    """N₀ = 4K' + 2L + 1 with K' = K + T + 2 (Theorem F35)."""
-    return 4 * (reach + shift_bound(reach, modulus) + 2) + 2 * modulus + 1
+    """N₀ = max(4K' + 2L + 1, 2K' + (K + 2)L + 1) with K' = K + T + 2 (Theorem F35: from N₀ on, every type of
+    position away from the ends occurs more than K times)."""
+    wide = reach + shift_bound(reach, modulus) + 2
+    return max(4 * wide + 2 * modulus + 1, 2 * wide + (reach + 2) * modulus + 1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -82,8 +82,9 @@ def sizes(pats) -> tuple[int, int]:
 
 
 def start(reach: int, modulus: int) -> int:
-    t = 2 * reach + 2 + modulus
-    return 4 * (reach + t + 2) + 2 * modulus + 1
+    """N₀ of Theorem F35: K' = K + T + 2 with T = 2K + 2 + L; max(4K' + 2L + 1, 2K' + (K + 2)L + 1)."""
+    wide = reach + (2 * reach + 2 + modulus) + 2
+    return max(4 * wide + 2 * modulus + 1, 2 * wide + (reach + 2) * modulus + 1)
 
 
 # ---------------------------------------------------------------------------------------------
