@@ -294,8 +294,9 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     if step.rule == "SYM-AUT":
         data = {"name": ev.get("name")}
     theorem = _family_theorem(spec, cache)
-    if data is not None and theorem is not None:
-        data.update(_family_data(step, theorem))
+    several = len({h.pattern for h in spec.heads}) > 1
+    if data is not None and theorem is not None and not (several and step.rule == "SYM-AUT"):
+        data.update(_family_data(step, theorem))  # several heads: the union's theorem states D, not G
     return data
 
 
@@ -304,9 +305,13 @@ def _family_theorem(spec, cache: dict):
     if "family" not in cache:
         from .graphs import families
         from .rules import pattern
+        from .spec import PatternUnion
         try:
             n, params = pattern._symbols(spec)
-            found = families.match(pattern._patterns(spec), n, params, pattern._biases(spec), spec.positional)
+            pats = list(dict.fromkeys(pattern._patterns(spec)))
+            if len(pats) > 1 and not any(pattern._biases(spec)):
+                pats = [PatternUnion(tuple(pats))]  # several heads: connectivity and D are the union's
+            found = families.match(pats, n, params, pattern._biases(spec)[:1], spec.positional)
         except (ValueError, TypeError, KeyError):
             found = None
         # the theorems the verifier's table restates (F5 and F6 are its lemmas, §18.4, which state no range)

@@ -73,8 +73,8 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
         cases = _connectivity(atoms, n)
     except _Undecided:
         cases = None
-    if len(set(heads)) > 1 and isinstance(n, sympy.Symbol) and not any(c.diameter is not None for c in cases or ()):
-        union = _union_family(heads, n, params)  # several heads: connectivity is the union's
+    if len(set(heads)) > 1 and isinstance(n, sympy.Symbol):
+        union = _union_family(heads, n, params)  # several heads: connectivity is the union's (its theorem first)
         if union is not None:
             below = [replace(c, condition=And(c.condition, sympy.Not(union.condition))) for c in cases or ()]
             return ClosedForm((union,) + tuple(_prune(below)))

@@ -18,6 +18,40 @@ def family(ctx) -> Optional[families.Family]:
     return ctx.cache["family"]
 
 
+def union_family(ctx) -> Optional[families.Family]:
+    """Several distinct unbiased heads without a positional encoding: the family theorem of their union
+    (connectivity and the diameter are the union's), or None."""
+    spec = ctx.spec
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    if len(pats) < 2 or spec.positional != "none" or any(h.bias for h in spec.heads):
+        return None
+    if "union family" not in ctx.cache:
+        from dataclasses import replace
+        from .. import spec as S
+        alone = replace(spec, heads=(replace(spec.heads[0], pattern=S.PatternUnion(tuple(pats))),))
+        ctx.cache["union family"] = families.match(alone)
+    return ctx.cache["union family"]
+
+
+def union_layers(ctx, s, fam: families.Family):
+    """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
+    several heads needs coloured views, not decided at symbolic n)."""
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    m = _value(ctx, data.get("layers"), "the number of layers")
+    d = _value(ctx, data.get("diameter"), "the diameter")
+    n = _n(ctx)
+    if not families.same_value(fam, d, n) or not families.same_value(fam, m - 1, n) or data.get("least"):
+        raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not D + 1 = {sympy.sstr(fam.d(n) + 1)} "
+                     f"(not least) with the union's D (Theorem {fam.theorem})")
+    low = _range(ctx, s, fam)
+    return VERIFIED, (f"several heads: D = {sympy.sstr(fam.d(n))} is the union's (Theorem {fam.theorem}, n ≥ {low}), and "
+                      f"D + 1 layers suffice by the view argument (§11.2); not claimed least; "
+                      + _instances(ctx, fam, "connectivity") + " (BFS on the union)")
+
+
 def _n(ctx) -> sympy.Symbol:
     return ctx.symbols[ctx.spec.tokens]
 
