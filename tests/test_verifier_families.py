@@ -179,10 +179,10 @@ def test_a_diameter_by_residue_is_rechecked_for_every_residue():
     _step(forged, "PAT-CONNECTED")["data"]["diameter"] = 2  # not 2 at n ≡ 0, 1, 4
     assert _rejects(forged, "PAT-CONNECTED")
     forged = _cert_of(_symbolic("window(2) + strided(5)"))
-    _step(forged, "PAT-LAYERS")["data"]["least"] = True  # F11 does not claim the least count
+    _step(forged, "PAT-LAYERS")["data"]["least"] = False  # F53 proves 3 layers least at every n
     assert _rejects(forged, "PAT-LAYERS")
     forged = _cert_of(_symbolic("window(2) + strided(5)"))
-    _step(forged, "PAT-LAYERS")["data"]["layers"] = 3  # D + 1 = 4 at n ≡ 0
+    _step(forged, "PAT-LAYERS")["data"]["layers"] = 2  # one too low: the swap (5 8) is a witness at 2 layers
     assert _rejects(forged, "PAT-LAYERS")
 
 

@@ -36,7 +36,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   range of F8 or F12 at that n (``multiplier_image``): x ↦ ux is an isomorphism of circulants, so the
   image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
-  the set ``wide_stride_far`` gives, else D = 2; G = the reflection; D + 1 layers (not shown least).
+  the set ``wide_stride_far`` gives, else D = 2; G = the reflection; 3 layers, least, by Theorem F53
+  (``graphs/strided_least.py``) unless s = w + 2 with w ≥ 2 (then D + 1, not shown least: O11).
 * F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
   the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; D + 1 layers
   (not shown least).
@@ -920,13 +921,26 @@ def _one_more_on_residues(n, s: int, far: list, base: int) -> tuple:
 
 
 def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:
+    from .strided_least import WIDE_STRIDE_OPEN, wide_stride_witness
     far = [m for m in range(s) if wide_stride_far(w, s, m)]
     diameter, layers = _one_more_on_residues(n, s, far, 2)
-    return FamilyTheorem(
+    theorem = FamilyTheorem(
         "F11", "window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,
-        "the view argument (D + 1 layers suffice); whether D layers suffice is not proved for this family "
-        f"({SECTION}, open question O2)")
+        f"the view argument (D + 1 layers suffice); {WIDE_STRIDE_OPEN}")
+    found = wide_stride_witness(w, s)
+    if len(far) == s:
+        return theorem
+    if found is None:  # s = w + 2, w ≥ 2: 3 layers suffice (F53 (a) where D = 3), least only where D = 3
+        return replace(theorem, layers=Integer(3), why_layers=(
+            "Theorem F53 (a): where D = 3 the positions at distance 3 from any position are pairwise adjacent, so "
+            f"D = 3 layers suffice (least); where D = 2, D + 1 = 3 suffice, and {WIDE_STRIDE_OPEN}"))
+    pos, (a, b) = found
+    return replace(theorem, layers=Integer(3), least=True, witness=(Integer(pos), (Integer(a), Integer(b))),
+                   why_layers=(f"Theorem F53: the swap ({a} {b}) keeps the neighbourhood of every position within "
+                               "distance 1 of position 1 and is not in G, so 2 layers are not enough; where D = 3 "
+                               "the positions at distance 3 from any position are pairwise adjacent, so D = 3 "
+                               "layers suffice (and where D = 2, D + 1 = 3 do)"))
 
 
 def _window_strided(n, w: int, s: int) -> FamilyTheorem:

@@ -307,6 +307,10 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         depth = ("(", count, ")") if isinstance(layers, sympy.Add) else (count,)
         claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", *depth,
                          f" view of every position determines the sample up to the group ({method})")
+    elif exact and isinstance(diameter, sympy.Piecewise):
+        # D by residue (Theorem F53): the count is least in every residue class, D or D + 1 as the method says
+        claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
+                         eq("D", diameter, quantity(diameter).text), f" ({method})")
     elif exact:
         claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "

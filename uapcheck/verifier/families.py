@@ -88,6 +88,8 @@ class Family:
     instances_text: str = ""
     layers_by: Optional[Callable[[sympy.Expr], sympy.Expr]] = None  # the layers as a function of n (F25)
     coprime_to: int = 1                        # F27: the range is also gcd(n, coprime_to) = 1
+    layers_check: Optional[Callable[[int, int], Optional[str]]] = None  # (n, D) -> problem: F53's own layer check
+    layers_text: str = ""                      # why the layer count holds, when not one of the standard reasons
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -632,8 +634,19 @@ def _f11(w: int, s: int) -> Family:
 
     def name(text):
         return text == "reflection"
-    return Family("F11", low, 0, 1, False, lambda n: sympy.Integer(2), 1, name, None, None,
-                  diameter_at=diameter, period=s)
+    from . import strided_least
+    found = strided_least.witness(w, s)
+    # F53: 3 layers at every n of the range; least when the witness (restated, re-checked on the half-line) exists
+    if found is not None and strided_least.witness_on_the_half_line(w, s) is not None:
+        found = None
+    why = ("3 layers least (Theorem F53): the swap ({} {}) keeps every neighbourhood within distance 1 of position 1 "
+           "(re-checked on the half-line, which covers every n) and is not in G; ".format(*found[1:])
+           if found is not None else "3 layers suffice, not claimed least (Theorem F53 (a); D = 2 open, O11): ")
+    why += ("where D = 3 the far positions are pairwise adjacent, so D layers suffice (rooted views with nauty at "
+            "every instance)")
+    return Family("F11", low, 0, 1, found is not None, lambda n: sympy.Integer(2), 1, name, None, None,
+                  diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(3),
+                  layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d), layers_text=why)
 
 
 def same_value(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, layers: bool = False) -> bool:
@@ -859,24 +872,38 @@ def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[
                 return f"n = {n}: the group is not computed ({method})"
             if full != int(fam.order(n)):
                 return f"n = {n}: the pattern has {full} symmetries, the theorem says {fam.order(n)}"
-        if what == "layers" and fam.witness is not None:
-            i, perm = fam.witness(n)
-            if patterns.preserves(perm, lab):
-                return f"n = {n}: the witness is a symmetry"
-            bad = patterns.view_bad_positions(perm, heads, n)
-            near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= want - 1]
-            if near:
-                return f"n = {n}: position {near[0]}, whose neighbourhood σ changes, is within D − 1 of {i}"
-        if what == "layers" and fam.least and fam.witness is None and fam.generators is not None:
-            gens = fam.generators(n)
-            if not all(patterns.preserves(g, lab) for g in gens):
-                return f"n = {n}: a generator is not a symmetry"
-            try:
-                found = views.decide(heads, n, want, gens)
-            except views.NoNauty as exc:
-                return f"n = {n}: the rooted views are not decided ({exc})"
-            if found:
-                return f"n = {n}: {found}"
+        if what == "layers":
+            problem = _layers_problem(fam, heads, n, want, dist, lab)
+            if problem:
+                return problem
+    return None
+
+
+def _layers_problem(fam: Family, heads: list, n: int, want: int, dist: dict, lab: dict) -> Optional[str]:
+    """The layer count at one instance: the family's own check (F53), the witness fails D layers, or (least
+    without a witness) no view witness at depth D (nauty)."""
+    if fam.layers_check is not None:
+        problem = fam.layers_check(n, want)
+        if problem:
+            return problem
+    if fam.witness is not None:
+        i, perm = fam.witness(n)
+        if patterns.preserves(perm, lab):
+            return f"n = {n}: the witness is a symmetry"
+        bad = patterns.view_bad_positions(perm, heads, n)
+        near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= want - 1]
+        if near:
+            return f"n = {n}: position {near[0]}, whose neighbourhood σ changes, is within D − 1 of {i}"
+    if fam.least and fam.witness is None and fam.generators is not None:
+        gens = fam.generators(n)
+        if not all(patterns.preserves(g, lab) for g in gens):
+            return f"n = {n}: a generator is not a symmetry"
+        try:
+            found = views.decide(heads, n, want, gens)
+        except views.NoNauty as exc:
+            return f"n = {n}: the rooted views are not decided ({exc})"
+        if found:
+            return f"n = {n}: {found}"
     return None
 
 

@@ -107,7 +107,9 @@ def layers(ctx, s, fam: families.Family):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "
                      f"{fam.theorem}'s {sympy.sstr(fam.layers_at(n))} (least: {fam.least}, D = {sympy.sstr(fam.d(n))})")
     low = _range(ctx, s, fam)
-    if not fam.least:
+    if fam.layers_text:
+        why = fam.layers_text
+    elif not fam.least:
         why = "D + 1 layers suffice by the view argument (§11.2); not claimed least"
     elif fam.witness is not None:
         why = (f"D + 1 = {sympy.sstr(fam.layers_at(n))} layers least: the theorem's view witness (a swap outside G) changes no "

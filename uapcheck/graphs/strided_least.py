@@ -1,0 +1,38 @@
+"""Least layer counts of `window(w) + strided(s)` at symbolic n (docs/theory.md §11.11, Theorem F53).
+
+Theorem F11 gives the diameter (D = 2 or 3 by n mod s) and the group (the reflection) for w + 2 ≤ s ≤ 2w + 1
+and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers there:
+
+* where D = 3, D layers suffice: the positions at distance 3 from any root lie within s − w − 2 ≤ w − 1 of
+  one end, so they are pairwise adjacent, and a rooted view that knows every other arc knows them all
+  (the *far-clique lemma*);
+* for s = 2w + 1 the swap (s, s + w + 1), and for w + 3 ≤ s ≤ 2w the swap (s + w + 2, s + w + 3), is a view
+  witness at position 1 with 2 layers at every n in the range (both positions have the same neighbours
+  in N(1)), so 3 layers are least at every n;
+* for s = w + 2 with w ≥ 2 and D = 2 no such swap exists and the concrete engine finds that 2 layers
+  suffice; that case is not proved here (open question O11), so the count stays D + 1 there.
+
+This module only states the theorem's values; the proofs are in docs/theory.md.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN"]
+
+#: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2 (docs/theory.md §11.11, O11)
+WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2, w ≥ 2 (the concrete "
+                    "engine finds 2; docs/theory.md §11.11, open question O11)")
+
+
+def wide_stride_witness(w: int, s: int) -> Optional[tuple[int, tuple[int, int]]]:
+    """Theorem F53 (b): the view witness (position, (a, b)) with 2 layers for `window(w) + strided(s)`,
+    w + 2 ≤ s ≤ 2w + 1, at every n ≥ s(4w + 3): the swap (a b) keeps N(v) for every v ∈ N(1) and is not the
+    reflection. None for s = w + 2 with w ≥ 2 (no such swap; see WIDE_STRIDE_OPEN)."""
+    if not (w >= 1 and w + 2 <= s <= 2 * w + 1):
+        return None
+    if s == 2 * w + 1:
+        return 1, (s, s + w + 1)
+    if s >= w + 3:
+        return 1, (s + w + 2, s + w + 3)
+    return None

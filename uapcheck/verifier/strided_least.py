@@ -1,0 +1,87 @@
+"""Theorem F53 (docs/theory.md §11.11), restated for the verifier: the least layer count of
+`window(w) + strided(s)` with w + 2 ≤ s ≤ 2w + 1 at every n ≥ s(4w + 3) (Theorem F11's range).
+
+    (a) where D = 3, D layers suffice: the positions at distance 3 from a root lie within s − w − 2 ≤ w − 1
+        of one end, pairwise adjacent (the far-clique lemma);
+    (b) s = 2w + 1: the swap (s, s + w + 1), and w + 3 ≤ s ≤ 2w: the swap (s + w + 2, s + w + 3), keeps N(v)
+        for every v ∈ N(1) and is not the reflection: 2 layers are not enough at any n;
+    so for those s, 3 layers are least at every n ≥ s(4w + 3). (s = w + 2 with w ≥ 2: not claimed.)
+
+The verifier's own code: the witness positions are restated here (not read from the engine), the
+witness condition of (b) is re-checked on the positions of the half-line 1, 2, … (the condition involves
+only N(1)'s members within w of the swapped positions or in their classes inside [1, w + 1], none near the
+far end once n ≥ s(4w + 3), so one check covers every n), and each instance n of the range re-checks, on
+the verifier's arcs, the witness (not a symmetry; every position whose neighbourhood it changes at distance
+≥ 2 from position 1), and where D = 3 the far-clique condition and the rooted views at depth 3 with nauty.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import spec as S
+from . import patterns, views
+
+
+def witness(w: int, s: int) -> Optional[tuple[int, int, int]]:
+    """(position, a, b) of F53 (b), or None outside its parameters."""
+    if not (w >= 1 and w + 2 <= s <= 2 * w + 1):
+        return None
+    if s == 2 * w + 1:
+        return 1, s, s + w + 1
+    if s >= w + 3:
+        return 1, s + w + 2, s + w + 3
+    return None
+
+
+def witness_on_the_half_line(w: int, s: int) -> Optional[str]:
+    """F53 (b)'s condition with no right end: a, b ∉ N(1), and every v ∈ N(1) with v ≤ b + w (all the
+    members of N(1) that can see a or b: within w of them, or in their classes inside W(1)) sees both or
+    neither. None when it holds, else what fails."""
+    found = witness(w, s)
+    if found is None:
+        return "no witness for these parameters"
+    i, a, b = found
+
+    def adj(u: int, v: int) -> bool:
+        return abs(u - v) <= w or (u - v) % s == 0
+    if adj(a, i) or adj(b, i) or a == b:
+        return f"{a} or {b} is in N({i})"
+    for v in range(1, b + 2 * w + 2 * s + 1):
+        if adj(v, i) and adj(v, a) != adj(v, b):
+            return f"position {v} ∈ N({i}) sees exactly one of {a}, {b}"
+    if b + w >= s * (4 * w + 3):
+        return "the witness reaches the far end of the range's first length"
+    return None
+
+
+def instance_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
+    """At one length n with diameter d: the witness (when the parameters have one) fails 2 layers (so 3 are
+    needed), and where d = 3 no view witness exists at depth 3 (nauty) and the far positions of every root
+    are pairwise adjacent."""
+    pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
+    heads = [patterns.head_arcs(pattern, n)]
+    outs = patterns.union_out(heads, n)
+    arcs = heads[0]
+    dist_to = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}  # dist_to[v][i] = d(v → i)
+    found = witness(w, s)
+    if found is not None:
+        i, a, b = found
+        perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
+        if all(((perm[u - 1], perm[v - 1]) in arcs) for u, v in arcs):
+            return f"n = {n}: the swap ({a} {b}) is a symmetry"
+        bad = patterns.view_bad_positions(perm, heads, n)
+        near = [v for v in bad if (dist_to[v][i] or 0) <= 1]  # connected: every distance is a number
+        if near:
+            return f"n = {n}: position {near[0]}, whose neighbourhood the swap changes, is within 1 of {i}"
+    if d == 3:
+        for root in range(1, n + 1):
+            far = [v for v in range(1, n + 1) if dist_to[v][root] == 3]
+            if any((u, v) not in arcs for u in far for v in far if u != v):
+                return f"n = {n}: two positions at distance 3 from {root} are not adjacent"
+        try:
+            problem = views.decide(heads, n, 3, [list(range(n, 0, -1))])
+        except views.NoNauty as exc:
+            return f"n = {n}: the rooted views are not decided ({exc})"
+        if problem:
+            return f"n = {n}: {problem}"
+    return None
