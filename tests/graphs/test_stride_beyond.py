@@ -81,9 +81,10 @@ def test_f14_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
     pattern = PatternUnion((Window(w), Strided(s)))
     theorem = F.match([pattern], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F14"
-    assert theorem.low == s * (4 * w + 3) and theorem.group == "reflection" and not theorem.least
+    assert theorem.low == s * (4 * w + 3) and theorem.group == "reflection"
+    assert theorem.least is (s == 5)  # Theorem F54 (b): s odd, w | ⌊s/2⌋ (tests/graphs/test_strided_least.py)
     for n in range(s * (4 * w + 3), 61):
-        assert F.instance_check(theorem, pattern, {"n": n}) is None  # D, |G|, and D + 1 ≥ the least count
+        assert F.instance_check(theorem, pattern, {"n": n}) is None  # D, |G|, and M + 1 ≥ the least count
 
 
 def test_the_printed_piecewise_of_window_1_strided_5():
@@ -119,7 +120,7 @@ def test_the_verifier_rechecks_f14_with_its_own_entry(tokens):
 def test_a_large_n_is_decided_without_a_token_graph():
     result = uapcheck.check(_source("window(1) + strided(5)", "tokens 300000\n"), "t.uap")
     assert result.verdict == "UAP" and result.group.name == "reflection"
-    assert result.layers == 5  # 300000 ≡ 0 (mod 5): D = 4, D + 1 layers
+    assert result.layers == 4  # 300000 ≡ 0 (mod 5): D = 4 = M + 1, which suffice and are least (Theorem F54)
 
 
 def test_the_verifier_rejects_a_forged_f14_diameter():

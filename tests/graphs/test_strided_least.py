@@ -1,4 +1,4 @@
-"""Theorem F53 (docs/theory.md §11.11): the least layer count of `window(w) + strided(s)`, w + 2 ≤ s ≤ 2w + 1.
+"""Theorems F53 and F54 (docs/theory.md §11.11): the least layer count of `window(w) + strided(s)`, s ≥ w + 2.
 
 Compared with the concrete engine (graphs, BLISS, rooted views: the least count by canonical labelling) at
 every n ≤ 60 in Theorem F11's range for every (w, s) with w ≤ 3 (for w = 3 the range starts above 60: one
@@ -17,7 +17,7 @@ import sympy
 import uapcheck
 from uapcheck import certfile
 from uapcheck.graphs import families as F
-from uapcheck.graphs.strided_least import wide_stride_witness
+from uapcheck.graphs.strided_least import stride_beyond_block_witness, wide_stride_witness
 from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 from uapcheck.verifier import strided_least as V
@@ -184,3 +184,140 @@ def test_the_verifier_restates_the_witness_and_rechecks_instances(w, s):
 def test_the_verifier_rejects_a_wrong_witness_on_the_half_line(monkeypatch):
     monkeypatch.setattr(V, "witness", lambda w, s: (1, s, s + w + 2))
     assert V.witness_on_the_half_line(1, 3) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F54: s ≥ 2w + 2
+
+BEYOND = [(1, s) for s in range(4, 10)] + [(2, s) for s in (6, 7, 8, 9)] + [(3, s) for s in (8, 12, 13)]
+
+
+def _beyond_lengths(w: int, s: int) -> list[int]:
+    low = s * (4 * w + 3)
+    return list(range(low, max(61, low + s + 1)))
+
+
+@pytest.mark.parametrize("w,s", BEYOND)
+def test_f54_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
+    pattern = PatternUnion((Window(w), Strided(s)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F14"
+    middle = 1 + -(-(s // 2) // w)
+    witness = stride_beyond_block_witness(w, s)
+    assert (witness is not None) is (s % 2 == 1 and (s // 2) % w == 0)
+    for n in _beyond_lengths(w, s):
+        got = F.concrete(pattern, n)
+        want = F.at(theorem, {"n": n})
+        assert got.least and got.diameter == want["diameter"] and want["layers"] == middle + 1
+        if witness is not None:
+            assert got.layers == middle + 1, n          # F54 (b): least at every n
+        elif got.diameter == middle + 1:
+            assert got.layers == got.diameter, n        # F54 (a): D suffices where D = M + 1
+        else:
+            assert got.layers <= middle + 1, n          # F54 (c): M + 1 sufficient (M least at most n: O11)
+    assert theorem.least is (witness is not None)
+
+
+@pytest.mark.parametrize("w,s", [p for p in BEYOND if stride_beyond_block_witness(*p) is not None])
+def test_the_block_exchange_keeps_every_neighbourhood_in_the_ball(w, s):
+    """F54 (b) on the arcs, with code written here: the exchange changes N(v) only for v at distance ≥ M."""
+    middle = 1 + (s // 2) // w
+    pos, p = stride_beyond_block_witness(w, s)
+    for n in _beyond_lengths(w, s)[: s + 1]:
+        dist = _distances(n, w, s, pos)
+
+        def image(x):
+            return x + s if p <= x < p + s else x - s if p + s <= x < p + 2 * s else x
+        changed = [v for v in range(1, n + 1)
+                   if {image(x) for x in range(1, n + 1) if _adj(w, s, v, x)}
+                   != {x for x in range(1, n + 1) if _adj(w, s, image(v), x)}]
+        assert changed and min(dist[v] for v in changed) >= middle
+
+
+def test_an_end_witness_makes_case_c_depend_on_the_residue():
+    """window(3) + strided(12), D = M = 3 at n ≡ 2 .. 7 (mod 12): M + 1 = 4 layers are least at n ≡ 2 only (the
+    swap (3 4) at position n − 3), so F54 does not claim the count there (O11)."""
+    pattern = PatternUnion((Window(3), Strided(12)))
+    got = {n % 12: F.concrete(pattern, n).layers for n in range(182, 188)}
+    assert got == {2: 4, 3: 3, 4: 3, 5: 3, 6: 3, 7: 3}
+    assert not F.match([pattern], N, {}).least
+
+
+def test_the_verifier_rechecks_f54_and_rejects_a_count_one_too_low():
+    for tokens in ("", "tokens 300000\n"):
+        report = verify(_cert(_source("window(1) + strided(5)", tokens)))
+        assert report.ok and report.complete
+        step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+        assert step.outcome == VERIFIED and "Theorem F14" in step.reason
+    cert = _cert(_source("window(1) + strided(5)"))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 3
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_the_verifier_rejects_least_in_case_c():
+    cert = _cert(_source("window(1) + strided(4)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is False and step["data"]["layers"] == 4
+    step["data"]["least"] = True
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+@pytest.mark.parametrize("w,s", [(1, 5), (1, 7), (2, 9), (3, 13)])
+def test_the_verifier_restates_the_block_witness(w, s):
+    assert V.block_witness(w, s) == stride_beyond_block_witness(w, s)
+    assert V.block_conditions(w, s) is None
+    low = s * (4 * w + 3)
+    theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
+    for n in (low, low + 1):
+        assert V.beyond_instance_problem(w, s, n, F.at(theorem, {"n": n})["diameter"]) is None
+    assert V.block_witness(1, 4) is None and V.block_witness(2, 7) is None
+
+
+def test_the_verifier_rejects_a_block_witness_one_position_off(monkeypatch):
+    monkeypatch.setattr(V, "block_witness", lambda w, s: (1, 10))  # p = 9 for window(1) + strided(5)
+    assert V.block_conditions(1, 5) is not None
+    assert V.beyond_instance_problem(1, 5, 36, 3) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F55: window(1) cyclic + strided(5)
+
+def test_f55_agrees_with_the_concrete_engine_and_its_exchange_is_a_witness():
+    pattern = PatternUnion((Window(1, True), Strided(5)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F26" and theorem.least and "F55" in theorem.why_layers
+    for n in range(35, 61):
+        got = F.concrete(pattern, n)
+        assert got.least and got.diameter == 3 and got.layers == F.at(theorem, {"n": n})["layers"] == 4, n
+
+        def adj(u, v, n=n):
+            return min(abs(u - v), n - abs(u - v)) <= 1 or (u - v) % 5 == 0
+
+        def image(x):
+            return x + 5 if 10 <= x < 15 else x - 5 if 15 <= x < 20 else x
+        dist = {2: 0}
+        queue = deque([2])
+        while queue:
+            x = queue.popleft()
+            for y in range(1, n + 1):
+                if y not in dist and adj(x, y):
+                    dist[y] = dist[x] + 1
+                    queue.append(y)
+        changed = [v for v in range(1, n + 1) if {image(x) for x in range(1, n + 1) if adj(v, x)}
+                   != {x for x in range(1, n + 1) if adj(image(v), x)}]
+        assert changed and min(dist[v] for v in changed) >= 3
+        assert V.cyclic_block_problem(n) is None
+    other = F.match([PatternUnion((Window(1, True), Strided(4)))], N, {})
+    assert not other.least  # s = 2w + 2: open (O6)
+
+
+def test_the_verifier_rechecks_f55_and_rejects_three_layers():
+    report = verify(_cert(_source("window(1) cyclic + strided(5)")))
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F55" in step.reason
+    cert = _cert(_source("window(1) cyclic + strided(5)"))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 3
+    assert not verify(cert).ok

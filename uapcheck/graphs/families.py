@@ -39,8 +39,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; 3 layers, least, by Theorem F53
   (``graphs/strided_least.py``) unless s = w + 2 with w ≥ 2 (then D + 1, not shown least: O11).
 * F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
-  the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; D + 1 layers
-  (not shown least).
+  the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; M + 1 layers by
+  Theorem F54 (``graphs/strided_least.py``), least when s is odd and w | ⌊s/2⌋ (else least only where D = M + 1:
+  O11).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
@@ -897,12 +898,24 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
     """Theorem F14: `window(w) + strided(s)`, s ≥ 2w + 2, n ≥ s(4w + 3) (docs/theory.md §11.11)."""
     middle = 1 + -(-(s // 2) // w)  # M
     far = [m for m in range(s) if stride_beyond_far(w, s, m)]
-    diameter, layers = _one_more_on_residues(n, s, far, middle)
+    diameter, _ = _one_more_on_residues(n, s, far, middle)
+    from .strided_least import STRIDE_BEYOND_OPEN, stride_beyond_block_witness
+    found = stride_beyond_block_witness(w, s)
+    if found is not None:
+        p = found[1]
+        least, why = True, (
+            f"Theorem F54: exchanging the blocks {{{p}, …, {p + s - 1}}} and {{{p + s}, …, {p + 2 * s - 1}}} keeps the "
+            f"neighbourhood of every position within distance M − 1 = {middle - 1} of position 1 and is not in G, so "
+            f"M = {middle} layers are not enough; where D = M + 1 a rooted view fixes every position, so D layers "
+            "suffice (and where D = M, D + 1 do)")
+    else:
+        least, why = len(far) == s, (
+            "Theorem F54 (a): where D = M + 1 a rooted view fixes every position, so D layers suffice (least); where "
+            f"D = M, D + 1 do, and {STRIDE_BEYOND_OPEN}")
     return FamilyTheorem(
         "F14", "window(w) + strided(s), s ≥ 2w + 2", (("w", Integer(w)), ("s", Integer(s))),
-        Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,
-        "the view argument (D + 1 layers suffice); whether D layers suffice is not proved for this family "
-        f"({SECTION}, open question O2)")
+        Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), Integer(middle + 1),
+        least, why)
 
 
 def _one_more_on_residues(n, s: int, far: list, base: int) -> tuple:

@@ -1,4 +1,4 @@
-"""Least layer counts of `window(w) + strided(s)` at symbolic n (docs/theory.md §11.11, Theorem F53).
+"""Least layer counts of `window(w) + strided(s)` at symbolic n (docs/theory.md §11.11, Theorems F53, F54).
 
 Theorem F11 gives the diameter (D = 2 or 3 by n mod s) and the group (the reflection) for w + 2 ≤ s ≤ 2w + 1
 and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers there:
@@ -12,13 +12,18 @@ and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers th
 * for s = w + 2 with w ≥ 2 and D = 2 no such swap exists and the concrete engine finds that 2 layers
   suffice; that case is not proved here (open question O11), so the count stays D + 1 there.
 
-This module only states the theorem's values; the proofs are in docs/theory.md.
+Theorem F14 gives D (M or M + 1 by n mod s, M = 1 + ⌈⌊s/2⌋/w⌉) and G for s ≥ 2w + 2; Theorem F54 adds: where
+D = M + 1, D layers suffice (a rooted view knows every position but a few of one end, and fixes them); for s
+odd with w | ⌊s/2⌋, exchanging two consecutive blocks of s positions is a view witness at position 1 with M
+layers, so M + 1 layers are least at every n; otherwise whether M suffice where D = M stays open (O11).
+
+This module only states the theorems' values; the proofs are in docs/theory.md.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN"]
+__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN"]
 
 #: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2 (docs/theory.md §11.11, O11)
 WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2, w ≥ 2 (the concrete "
@@ -36,3 +41,22 @@ def wide_stride_witness(w: int, s: int) -> Optional[tuple[int, tuple[int, int]]]
     if s >= w + 3:
         return 1, (s + w + 2, s + w + 3)
     return None
+
+
+#: what stays open for `window(w) + strided(s)` with s ≥ 2w + 2 (docs/theory.md §11.11, O11)
+STRIDE_BEYOND_OPEN = ("whether D = M layers suffice where D = M is not proved unless s is odd and w divides ⌊s/2⌋ "
+                      "(the concrete engine finds M at most such n, and M + 1 at some, e.g. n ≡ 2 (mod 12) for "
+                      "window(3) + strided(12); docs/theory.md §11.11, open question O11)")
+
+
+def stride_beyond_block_witness(w: int, s: int) -> Optional[tuple[int, int]]:
+    """Theorem F54 (b): for `window(w) + strided(s)` with s ≥ 2w + 2 odd and w | ⌊s/2⌋, the exchange of the blocks
+    [p, p + s − 1] and [p + s, p + 2s − 1] (x ↦ x ± s) is a view witness at position 1 with M = 1 + ⌊s/2⌋/w
+    layers at every n ≥ s(4w + 3): (1, p), p the least p ≥ Mw + 2 with p ≡ ⌊s/2⌋ + 2 (mod s). None otherwise."""
+    half = s // 2
+    if w < 1 or s < 2 * w + 2 or s % 2 == 0 or half % w:
+        return None
+    middle = 1 + half // w
+    p = middle * w + 2
+    p += (half + 2 - p) % s
+    return 1, p

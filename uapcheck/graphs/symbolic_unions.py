@@ -386,14 +386,15 @@ def cyclic_strided_low(w: int, s: int) -> int:
 
 def cyclic_strided_theorem(n, w: int, s: int):
     """F26: `window(w) cyclic + strided(s)`, integers w ≥ 1, s ∈ {2w + 2, 2w + 3}, n ≥ s(4w + 3): D = 3; for w = 1,
-    G = D_n when s | n, else the reflection; D + 1 = 4 layers (whether 3 suffice is open)."""
+    G = D_n when s | n, else the reflection; D + 1 = 4 layers, least for s = 5 (Theorem F55), else whether 3
+    suffice is open."""
     from .families import FamilyTheorem
     family = "window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}"
     params = (("w", Integer(w)), ("s", Integer(s)))
     low = Integer(cyclic_strided_low(w, s))
     layers_open = ("whether D = 3 layers suffice is not proved (the concrete engine finds 3 for window(1) cyclic + "
-                   f"strided(4) and 4 for window(1) cyclic + strided(5) at every n ≤ 60 it ran; {SECTION}, Theorem F26, "
-                   "open question O6)")
+                   f"strided(4) at every n ≤ 60 it ran; {SECTION}, Theorem F26, open question O6; for window(1) cyclic + "
+                   "strided(5) Theorem F55 proves 4 least)")
     if w != 1:
         return FamilyTheorem(
             "F26", family, params, low, Integer(3), layers=Integer(4), least=False,
@@ -402,7 +403,13 @@ def cyclic_strided_theorem(n, w: int, s: int):
                            f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6); "
                            + layers_open))
     order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
-    return FamilyTheorem(
+    theorem = FamilyTheorem(
         "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
         ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
         "the view argument (D + 1 layers suffice)", open_question=layers_open)
+    if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
+        from dataclasses import replace
+        return replace(theorem, least=True, open_question="", why_layers=(
+            "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "
+            "within distance 2 of position 2 and is not in G, so D = 3 layers are not enough; D + 1 = 4 suffice"))
+    return theorem

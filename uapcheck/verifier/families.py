@@ -46,12 +46,13 @@ and a few more lengths.
 
     F14 window(w) + strided(s), s ≥ 2w + 2:  n ≥ s(4w + 3): D = M or M + 1 by residue of n mod s (M = 1 +
                                          ⌈⌊s/2⌋/w⌉; the verifier's own BFS at one length per residue, one whole
-                                         period re-checked); G = the reflection; D + 1 layers (not least)
+                                         period re-checked); G = the reflection; M + 1 layers (Theorem F54:
+                                         least when s is odd and w | ⌊s/2⌋, by a block exchange at position 1)
 
     F11 window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1: n ≥ s(4w + 3): D = 3 when positions a and n + 1 − b
                                          (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
-                                         n mod s, one whole period re-checked); G = the reflection; D + 1
-                                         layers (not least)
+                                         n mod s, one whole period re-checked); G = the reflection; 3
+                                         layers (Theorem F53: least unless s = w + 2 with w ≥ 2)
 
 Parameters are integer literals (the catalog's families); a named size is not matched here.
 """
@@ -90,6 +91,7 @@ class Family:
     coprime_to: int = 1                        # F27: the range is also gcd(n, coprime_to) = 1
     layers_check: Optional[Callable[[int, int], Optional[str]]] = None  # (n, D) -> problem: F53's own layer check
     layers_text: str = ""                      # why the layer count holds, when not one of the standard reasons
+    quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53)
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -606,8 +608,18 @@ def _f14(w: int, s: int) -> Family:
 
     def name(text):
         return text == "reflection"
-    return Family("F14", low, 0, 1, False, lambda n: sympy.Integer(2), 1, name, None, None,
-                  diameter_at=diameter, period=s)
+    from . import strided_least
+    middle = 1 + -(-(s // 2) // w)
+    # F54: M + 1 layers at every n; least when the block witness (restated, its conditions checked) exists
+    least = strided_least.block_witness(w, s) is not None and strided_least.block_conditions(w, s) is None
+    why = (f"M + 1 = {middle + 1} layers least (Theorem F54): exchanging two blocks of {s} positions keeps every "
+           "neighbourhood within M − 1 of position 1 (the proof's conditions checked near the block boundaries, "
+           "which covers every n) and is not in G; " if least else
+           f"M + 1 = {middle + 1} layers suffice, not claimed least (Theorem F54 (a); D = M open, O11): ")
+    why += "where D = M + 1, D layers suffice (rooted views with nauty at every instance)"
+    return Family("F14", low, 0, 1, least, lambda n: sympy.Integer(2), 1, name, None, None,
+                  diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(middle + 1),
+                  layers_check=lambda n, d: strided_least.beyond_instance_problem(w, s, n, d), layers_text=why)
 
 
 def _f11(w: int, s: int) -> Family:
@@ -646,7 +658,8 @@ def _f11(w: int, s: int) -> Family:
             "every instance)")
     return Family("F11", low, 0, 1, found is not None, lambda n: sympy.Integer(2), 1, name, None, None,
                   diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(3),
-                  layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d), layers_text=why)
+                  layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d), layers_text=why,
+                  quoted_witness=None if found is None else (lambda n: (found[0], _swap(n, found[1], found[2]))))
 
 
 def same_value(fam: Family, claimed: sympy.Expr, n_sym: sympy.Symbol, layers: bool = False) -> bool:

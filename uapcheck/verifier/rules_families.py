@@ -164,6 +164,17 @@ def _at_symbolic_n(name: str, n: int) -> str:
     return name.replace(f"S_{n - 1} on", "S_(n − 1) on").replace(f", …, {n}}}", ", …, n}")
 
 
+def _check_quoted_witness(s, fam: families.Family, n: int) -> None:
+    """A view witness the step quotes at an integer n is the theorem's own (F53: position 1 and its swap)."""
+    wit = (s.get("data") or {}).get("view witness")
+    if fam.quoted_witness is None or wit is None:
+        return
+    i, perm = fam.quoted_witness(n)
+    if not isinstance(wit, dict) or wit.get("position") != i or wit.get("permutation") != perm:
+        raise Reject(f"the view witness is not Theorem {fam.theorem}'s (position {i}, "
+                     f"{[k for k in range(1, n + 1) if perm[k - 1] != k]} exchanged)")
+
+
 def concrete_step(ctx, s) -> Optional[tuple]:
     """PAT-CONNECTED, PAT-LAYERS or SYM-AUT concluded from a family theorem at an integer n in its range
     (docs/theory.md §11.11: real sizes are decided without a token graph): the verifier's own table entry
@@ -194,6 +205,7 @@ def concrete_step(ctx, s) -> Optional[tuple]:
         if any(v != d for v in _stated(s, "diameter")) or not layers or \
                 any(v != m for v in layers) or not least or any(v is not fam.least for v in least):
             raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least})")
+        _check_quoted_witness(s, fam, n)
         return VERIFIED, f"{head}: {m} layers (least: {fam.least}); " + _instances(ctx, fam, "layers")
     if s["rule"] == "SYM-AUT":
         name = (s.get("data") or {}).get("name")

@@ -7,6 +7,14 @@
         for every v ∈ N(1) and is not the reflection: 2 layers are not enough at any n;
     so for those s, 3 layers are least at every n ≥ s(4w + 3). (s = w + 2 with w ≥ 2: not claimed.)
 
+and Theorem F54 for s ≥ 2w + 2 (Theorem F14's range; M = 1 + ⌈⌊s/2⌋/w⌉, D = M or M + 1):
+
+    (a) where D = M + 1, D layers suffice (re-checked at every instance with nauty);
+    (b) s odd, w | ⌊s/2⌋: exchanging the blocks [p, p + s − 1] and [p + s, p + 2s − 1] is a view witness at
+        position 1 with M layers (p restated here; the proof's conditions checked on the positions near the
+        block boundaries, which covers every n; the exchange re-checked on the arcs at every instance);
+    so M + 1 layers at every n, least in case (b).
+
 The verifier's own code: the witness positions are restated here (not read from the engine), the
 witness condition of (b) is re-checked on the positions of the half-line 1, 2, … (the condition involves
 only N(1)'s members within w of the swapped positions or in their classes inside [1, w + 1], none near the
@@ -84,4 +92,83 @@ def instance_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
             return f"n = {n}: the rooted views are not decided ({exc})"
         if problem:
             return f"n = {n}: {problem}"
+    return None
+
+
+def block_witness(w: int, s: int) -> Optional[tuple[int, int]]:
+    """F54 (b): (position 1, p) for s ≥ 2w + 2 odd with w | ⌊s/2⌋: p the least p ≥ Mw + 2, p ≡ ⌊s/2⌋ + 2 (mod s)."""
+    half = s // 2
+    if w < 1 or s < 2 * w + 2 or s % 2 == 0 or half % w:
+        return None
+    middle = 1 + half // w
+    p = next(q for q in range(middle * w + 2, middle * w + 2 + s) if (q - half - 2) % s == 0)
+    return 1, p
+
+
+def block_conditions(w: int, s: int) -> Optional[str]:
+    """F54 (b)'s proof conditions, for every n ≥ s(4w + 3) at once: every position v within w of a block
+    boundary has residue distance δ from position 1 with ⌈δ/w⌉ = M − 1 (so the walk–jump–walk and
+    jump–walk–jump costs are ≥ M) and v − 1 > (M − 1)w (so a walk costs ≥ M), and the blocks end before the
+    range's first length. None when they hold."""
+    found = block_witness(w, s)
+    if found is None:
+        return "no block witness for these parameters"
+    _, p = found
+    half = s // 2
+    middle = 1 + -(-half // w)
+    for q in (p, p + s, p + 2 * s):
+        for v in range(q - w, q + w):
+            r = (v - 1) % s
+            if -(-min(r, s - r) // w) != middle - 1 or v - 1 <= (middle - 1) * w:
+                return f"position {v} (near the block boundary {q}) may lie within M − 1 of position 1"
+    if p + 2 * s + w > s * (4 * w + 3):
+        return "the blocks reach beyond the range's first length"
+    return None
+
+
+def beyond_instance_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
+    """F54 at one length n with diameter d: the block exchange (when the parameters have one) keeps every
+    neighbourhood within M − 1 of position 1 and is no symmetry; where d = M + 1 no view witness exists at
+    depth d (nauty)."""
+    pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    middle = 1 + -(-(s // 2) // w)
+    found = block_witness(w, s)
+    if found is not None:
+        i, p = found
+        perm = list(range(1, n + 1))
+        for x in range(p, p + s):
+            perm[x - 1], perm[x + s - 1] = x + s, x
+        if all(((perm[u - 1], perm[v - 1]) in arcs) for u, v in arcs):
+            return f"n = {n}: the block exchange at {p} is a symmetry"
+        dist = patterns.bfs(patterns.union_out(heads, n), i)  # symmetric: d(i → v) = d(v → i)
+        near = [v for v in patterns.view_bad_positions(perm, heads, n) if (dist[v] or 0) <= middle - 1]
+        if near:
+            return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within M − 1 of {i}"
+    if d == middle + 1:
+        try:
+            problem = views.decide(heads, n, d, [list(range(n, 0, -1))])
+        except views.NoNauty as exc:
+            return f"n = {n}: the rooted views are not decided ({exc})"
+        if problem:
+            return f"n = {n}: {problem}"
+    return None
+
+
+def cyclic_block_problem(n: int) -> Optional[str]:
+    """Theorem F55 at one length n ≥ 35: for `window(1) cyclic + strided(5)` the exchange of {10, …, 14} and
+    {15, …, 19} is no symmetry and changes no neighbourhood within distance 2 of position 2."""
+    pattern = S.PatternUnion((S.Window(1, True), S.Strided(5)))
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    perm = list(range(1, n + 1))
+    for x in range(10, 15):
+        perm[x - 1], perm[x + 4] = x + 5, x
+    if all(((perm[u - 1], perm[v - 1]) in arcs) for u, v in arcs):
+        return f"n = {n}: the block exchange is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), 2)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if (dist[v] or 0) <= 2]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within 2 of position 2"
     return None

@@ -383,4 +383,11 @@ def cyclic_strided(parts: list):
 
     def name(text):
         return w == 1 and "D_n" in text and "reflection" in text
+    if (w, s) == (1, 5):  # Theorem F55: 4 layers least (a block exchange at position 2, re-checked at every instance)
+        from .strided_least import cyclic_block_problem
+        return Family("F26", s * (4 * w + 3), 3, 4, True, order, s, name, None,
+                      layers_check=lambda n, d: cyclic_block_problem(n),
+                      layers_text=("4 layers least (Theorem F55): exchanging the blocks {10, …, 14} and {15, …, 19} "
+                                   "keeps every neighbourhood within distance 2 of position 2 and is not in G (checked "
+                                   "on the verifier's arcs at every instance); D + 1 = 4 suffice"))
     return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None)
