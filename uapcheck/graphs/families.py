@@ -1334,7 +1334,11 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     else what differs (a discrepancy is an engine or theorem bug, never a verdict)."""
     want = at(theorem, values)
     n = int(values[theorem.n_symbol.name]) if isinstance(theorem.n_symbol, sympy.Symbol) else int(theorem.n_symbol)
-    got = concrete(pattern, n, want["layers"] is not None)
+    # A count D + 1 not claimed least can never be exceeded (the concrete count is D or D + 1, §11.2): once the
+    # diameters agree there is nothing to compare, and the rooted-view decision is not run
+    vacuous = (want["layers"] is not None and not theorem.least and want["diameter"] is not None
+               and want["layers"] == want["diameter"] + 1)
+    got = concrete(pattern, n, want["layers"] is not None and not vacuous)
     if not got.connected or got.diameter != want["diameter"]:
         return f"n = {n}: diameter {got.diameter} (concrete) ≠ {want['diameter']} (theorem {theorem.theorem})"
     if want["order"] is not None and got.order != want["order"]:
