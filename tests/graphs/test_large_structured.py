@@ -109,3 +109,19 @@ def test_offsets_of_both_signs_at_a_million_are_decided_by_the_closed_form():
     assert result.verdict == "UAP" and result.layers == n - 1 and result.group.order == 1
     layers = next(s for s in _walk(result.root) if s.rule == "PAT-LAYERS")
     assert layers.evidence["least"] is True
+
+
+def test_instance_check_without_views_still_compares_diameter_and_order():
+    """Theorem F11 (`window(2) + strided(4)`, s = w + 2: 3 layers, not claimed least): where 3 = D + 1 its instance
+    check skips the rooted views (D + 1 is never exceeded) and still catches a wrong diameter or order."""
+    from dataclasses import replace
+    from uapcheck.spec import Strided, Window
+    pattern = PatternUnion((Window(2), Strided(4)))
+    n_sym = sympy.Symbol("n", integer=True, positive=True)
+    theorem = F.match([pattern], n_sym, {})
+    assert theorem.theorem == "F11" and not theorem.least
+    values = {"n": int(theorem.low)}
+    assert F.instance_check(theorem, pattern, values) is None
+    assert "diameter" in F.instance_check(replace(theorem, diameter=theorem.diameter + 1,
+                                                  layers=theorem.layers + 1), pattern, values)
+    assert "|G|" in F.instance_check(replace(theorem, order=theorem.order * 2), pattern, values)
