@@ -11,7 +11,9 @@ column, and the positions of one row and one column (a *cell*) are twins.
   last block lacks is a view witness at the last block's first position), else 2 (no view witness).
 * b | s, s ≥ 2b: not strongly connected for n ≥ b + 1 (``graphs/closed_connectivity.py``: ⌈p/b⌉ mod s/b is kept
   by every arc).
-* b < s with b ∤ s: open (D = 3 or 4 by residue in the concrete engine's answers; O7).
+* b < s with b ∤ s, s ≤ 7 (Theorem F44, ``theorem_below``): Γ is the line graph of the block–residue incidence
+  graph; D by residue of n mod bL, G = the permutations mapping blocks onto blocks and classes onto classes (Whitney),
+  of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers, whether D suffice open (O9).
 
 Nothing here reads user text.
 """

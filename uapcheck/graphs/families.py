@@ -57,6 +57,13 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   symbolic parameters), k = max(g, w), n ≥ k + 2w + 3: D = 2, G = S_g on {1..g} × the reflection of
   {g+1..n}, 3 layers, least (the swap (k+1 k+2) is a view witness at n); for g ≥ w it is F3.
 
+* F40–F42 (``graphs/offsets_line.py``) ``offsets S`` on a line, and every union of non-cyclic windows, dilations and
+  offsets (the jumps S of both signs, gcd 1; F9 and F15 first where they apply): d(j → i) = ℓ(j − i) for n ≥ a + b,
+  D = ⌊n/a⌋ + h(n mod a) after the mirror (a ≤ b), G = the reflection when S = −S else trivial (F28's ball
+  certificate), D or D + 1 layers by residue, least, from N₂ (down to the sharp onset by the concrete engine).
+  F43 (``graphs/hub_unions.py``) adds globals to such a base; F44 (``graphs/blocks_strided.py``) is
+  ``blocks(b) + strided(s)`` with b < s, b ∤ s.
+
 * F20–F22 (``graphs/symbolic_unions.py``): straight-ordered patterns (D layers, least; G from the twin
   classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
   ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
