@@ -62,6 +62,19 @@ def test_a_range_keeps_one_of_two_equal_bounds():
     assert len(parts) == 2 and "n ≥ 12" in parts
 
 
+def test_alternatives_and_residues_read_in_words():
+    assert show_condition(sympy.Or(sympy.Ge(n, 3), sympy.Eq(n, 1))) == "n = 1 or n ≥ 3"
+    classes = sympy.Or(sympy.And(sympy.Ge(n, 8), sympy.Eq(sympy.Mod(n, 4), 0)),
+                       sympy.And(sympy.Ge(n, 11), sympy.Eq(sympy.Mod(n, 4), 1)))
+    assert show_condition(classes) == "(n ≥ 8 and n mod 4 = 0) or (n ≥ 11 and n mod 4 = 1)"
+    assert show_size(sympy.Mod(n + 1, 4)) == "(n + 1) mod 4"
+
+
+def test_a_count_by_residue_plus_a_constant_reads_as_one_count():
+    count = sympy.Piecewise((2 * sympy.floor(n / 4) - 1, sympy.Eq(sympy.Mod(n, 4), 0)), (2 * sympy.floor(n / 4), True))
+    assert show_size(count + 1) == "2·⌊n/4⌋ if n mod 4 = 0, else 2·⌊n/4⌋ + 1"
+
+
 def test_a_range_of_other_shape_is_printed_as_is():
-    cond = sympy.Or(sympy.Ge(n, 3), sympy.Eq(n, 1))
+    cond = sympy.Not(sympy.Eq(sympy.Mod(n, 3), 0), evaluate=False)
     assert show_condition(cond) == sympy.sstr(cond)

@@ -85,6 +85,9 @@ def show_head(h: S.Head) -> str:
 def show_size(e) -> str:
     """A SymPy expression of n as reports show it: ⌈(n - 1)/2⌉, ⌊n/2⌋, 2·n, 24^(⌈n/4⌉ - 2)."""
     import sympy
+    if isinstance(e, sympy.Basic) and e.has(sympy.Piecewise) and not isinstance(e, sympy.Piecewise):
+        folded = sympy.piecewise_fold(e)  # Piecewise(…) + 1 as one Piecewise: a count by residue reads as one
+        e = folded if isinstance(folded, sympy.Piecewise) else e
     cases = _residue_cases(e) if isinstance(e, sympy.Piecewise) else None
     if cases is not None:
         return cases
@@ -127,6 +130,9 @@ def _size_printer():
             def _print_Pow(self, e, rational=False) -> str:
                 return super()._print_Pow(e, rational).replace("**", "^")
 
+            def _print_Mod(self, e) -> str:
+                return f"{self.parenthesize(e.args[0], 50)} mod {self.parenthesize(e.args[1], 50)}"
+
         _SIZE_PRINTER = SizePrinter()
     return _SIZE_PRINTER
 
@@ -136,17 +142,22 @@ _RELATIONS = {"GreaterThan": "≥", "StrictGreaterThan": ">", "LessThan": "≤",
 
 
 def show_condition(cond) -> str:
-    """A range of n as reports show it: "n ≥ 2·w + 1", conjunctions joined by "and". A lower bound on the
-    same side that another bound of the conjunction implies (for every value of the symbols, under their
-    assumptions) is left out: "(n >= w + 2) & (n >= 2*w + 1)" for a positive integer w is "n ≥ 2·w + 1"."""
+    """A range of n as reports show it: "n ≥ 2·w + 1", "n mod 4 = 0", conjunctions joined by "and",
+    alternatives by "or" (each conjunction among them in parentheses). A lower bound on the same side that
+    another bound of the conjunction implies (for every value of the symbols, under their assumptions) is left
+    out: "(n >= w + 2) & (n >= 2*w + 1)" for a positive integer w is "n ≥ 2·w + 1"."""
     import sympy
+    if isinstance(cond, sympy.Or):
+        return " or ".join(f"({show_condition(a)})" if isinstance(a, sympy.And) else show_condition(a)
+                           for a in cond.args)
     parts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
-    if not all(type(p).__name__ in _RELATIONS for p in parts):
+    if not all(type(p).__name__ in _RELATIONS or isinstance(p, sympy.Or) for p in parts):
         return sympy.sstr(cond)
     # a bound goes when another implies it strictly, or implies it and comes first (two equal bounds: one stays)
     kept = [p for i, p in enumerate(parts)
             if not any(j != i and _implies(q, p) and (j < i or not _implies(p, q)) for j, q in enumerate(parts))]
-    return " and ".join(f"{show_size(p.lhs)} {_RELATIONS[type(p).__name__]} {show_size(p.rhs)}" for p in kept)
+    return " and ".join(f"({show_condition(p)})" if isinstance(p, sympy.Or) else
+                        f"{show_size(p.lhs)} {_RELATIONS[type(p).__name__]} {show_size(p.rhs)}" for p in kept)
 
 
 def _implies(q, p) -> bool:

@@ -27,7 +27,7 @@ from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_g
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.views import decide_views
 from ..groups import order_text
-from ..show import show_size, show_pattern
+from ..show import show_condition, show_pattern, show_size
 from ..groups import GroupInfo, symbolic_generators
 from .symmetry import group_step, group_undecided
 
@@ -105,7 +105,7 @@ def _primary(form, spec: S.Spec, n: sympy.Symbol):
 
 
 def _show_condition(cond) -> str:
-    return "for every n" if cond is sympy.true else f"for {sympy.sstr(cond)}"
+    return "for every n" if cond is sympy.true else f"for {show_condition(cond)}"
 
 
 def _other_cases(form, primary) -> list[str]:
@@ -114,7 +114,7 @@ def _other_cases(form, primary) -> list[str]:
         if case is primary:
             continue
         if hasattr(case, "strongly_connected"):
-            what = (f"strongly connected, diameter {sympy.sstr(case.diameter)}" if case.strongly_connected
+            what = (f"strongly connected, diameter {show_size(case.diameter)}" if case.strongly_connected
                     else f"not strongly connected (x_{case.witness[1]} never reaches position {case.witness[0]})")
         else:
             what = f"|G| = {show_order(case.order)}" + (f" ({case.name})" if case.name else "")
@@ -183,7 +183,7 @@ def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), co
     at, reader = position(i), token(j)
     where = evidence.get("range")
     typed = isinstance(condition, sympy.Basic) and condition is not sympy.true
-    where = (claim_of(" (for ", Formula(condition, sympy.sstr(condition)), ")") if typed else
+    where = (claim_of(" (for ", Formula(condition, show_condition(condition)), ")") if typed else
              f" ({where})") if where and where != "for every n" else ""
     return proof.conclude(claim_of("the pattern is not strongly connected", where, ": ", reader, " never reaches "
                                    "position ", at, " in any number of layers, so every model's output at ",
@@ -632,13 +632,13 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
-    cond = "" if gprimary.condition is sympy.true else sympy.sstr(gprimary.condition)
+    cond = "" if gprimary.condition is sympy.true else show_condition(gprimary.condition)
     gens = symbolic_generators(name)
     info = GroupInfo(name, order_text(gprimary.order), gens, cond, gprimary.condition if cond else None)
     if layer_range is not None and obstruction is None:
         # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
-        lr = sympy.sstr(layer_range)
+        lr = show_condition(layer_range)
         alone = not cond or _implies(layer_range, gprimary.condition, spec, n)
         info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
                         condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
