@@ -894,7 +894,7 @@ class StandardFamily(Certificate):
 
     def check(self) -> None:
         from .graphs import families as F
-        found = F.match([self.pattern], self.n, dict(self.params))
+        found = F.match([self.pattern], self.n, dict(self.params), lower=dict(self.lower_bounds))
         if not isinstance(found, F.FamilyTheorem) or found.theorem != self.theorem:
             _reject(StandardFamily, f"the pattern is not in the family of Theorem {self.theorem}")
         for name, value in self.claims:

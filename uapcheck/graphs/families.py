@@ -113,6 +113,8 @@ class FamilyTheorem:
     n_symbol: sympy.Expr = Integer(0)  # the length the expressions are stated in
     image: tuple = ()             # F13: the offsets x ↦ u·x (mod n) maps the pattern's onto
     coprime_to: int = 1           # F27: the range is also gcd(n, coprime_to) = 1 (else not strongly connected)
+    order_cases: tuple = ()       # F47: the order by divisibility cases (parametric_sizes.OrderCase), in order
+    order_shown: str = ""         # F47: those cases in words, as the report shows the order
 
     @property
     def section(self) -> str:
@@ -155,33 +157,35 @@ def _ge(a, b) -> Optional[bool]:
 
 def match(heads: Sequence[Pattern], n: sympy.Expr, params: Optional[Mapping[str, Value]] = None,
           biases: Optional[Sequence[Optional[str]]] = None,
-          positional: str = "none") -> Union[FamilyTheorem, OpenFamily, None]:
+          positional: str = "none", lower: Optional[Mapping[str, int]] = None) -> Union[FamilyTheorem, OpenFamily, None]:
     """The family theorem for these heads (stated with the length ``n``, a positive integer Symbol
-    or an Integer), an OpenFamily, or None (not a standard family)."""
+    or an Integer), an OpenFamily, or None (not a standard family). ``lower`` gives the declared least
+    value of each parameter (default 1): the theorems with parameter sizes (F47–F52) need it."""
     try:
-        key = (tuple(heads), n, tuple(sorted((params or {}).items())), tuple(biases or ()), positional)
+        key = (tuple(heads), n, tuple(sorted((params or {}).items())), tuple(biases or ()), positional,
+               tuple(sorted((lower or {}).items())))
         hash(key)
     except TypeError:
-        return _match_uncached(heads, n, params, biases, positional)
+        return _match_uncached(heads, n, params, biases, positional, lower or {})
     return _match_cached(key)
 
 
 @lru_cache(maxsize=256)
 def _match_cached(key: tuple):
-    """`match` once per (heads, n, params, biases, positional): the theorems are immutable values, and a
+    """`match` once per (heads, n, params, biases, positional, lower): the theorems are immutable values, and a
     derivation asks for the same one several times (the steps, their certificates' re-checks)."""
-    heads, n, params, biases, positional = key
-    return _match_uncached(list(heads), n, dict(params), list(biases) or None, positional)
+    heads, n, params, biases, positional, lower = key
+    return _match_uncached(list(heads), n, dict(params), list(biases) or None, positional, dict(lower))
 
 
-def _match_uncached(heads, n, params, biases, positional):
-    found = _match(heads, n, params, biases, positional)
+def _match_uncached(heads, n, params, biases, positional, lower):
+    found = _match(heads, n, params, biases, positional, lower)
     if isinstance(found, FamilyTheorem):
         return replace(found, n_symbol=n)
     return found
 
 
-def _match(heads, n, params, biases, positional):
+def _match(heads, n, params, biases, positional, lower):
     if biases and any(b is not None for b in biases):
         return None
     if positional != "none" or not heads or len(set(heads)) != 1:
@@ -192,6 +196,11 @@ def _match(heads, n, params, biases, positional):
         return None
     kinds = sorted(a.kind for a in atoms)
     by = {a.kind: a for a in atoms}
+    if len(by) == len(atoms):
+        from .parametric_sizes import match_parametric  # F47–F49: sizes that are declared parameters
+        found = match_parametric(kinds, by, n, lower)
+        if found is not None:
+            return found
     if kinds == ["global"]:
         return _global(n, _param(by["global"]))
     if kinds == ["global", "window"]:
@@ -1369,7 +1378,7 @@ def check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases=Non
             return _multiplier_instance(at_n, pattern, length)
     n = sympy.Symbol("n", integer=True, positive=True)
     params = {k: sympy.Symbol(k, integer=True, positive=True) for k, v in lower_bounds.items() if v >= 1}
-    theorem = match([pattern], n, params, biases, positional)
+    theorem = match([pattern], n, params, biases, positional, lower=dict(lower_bounds))
     if not isinstance(theorem, FamilyTheorem):
         return "", "the family theorem does not match at symbolic n"
     values = dict(lower_bounds)

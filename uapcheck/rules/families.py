@@ -68,7 +68,8 @@ def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
     from . import pattern as P
     try:
         with time_limit("the family theorems of the pattern", 10.0):
-            theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
+            theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional,
+                              lower=P._lower_bounds(spec))
     except BudgetExceeded:
         return None
     return theorem if isinstance(theorem, F.FamilyTheorem) else None
@@ -125,11 +126,16 @@ def family_outcome(spec: S.Spec):
     if isinstance(order, sympy.Piecewise) and not isinstance(n, sympy.Symbol):
         order = order.doit()
     shown_order = order_text(order)
+    if theorem.order_shown and isinstance(n, sympy.Symbol):  # by divisibility cases, in words (F47)
+        shown_order = theorem.order_shown
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
-    gstep = group_step(desc, info, gev, _certificate(spec, theorem, group=theorem.group, order=order), small)
+    claims = dict(group=theorem.group, order=order)
+    if theorem.order_shown and isinstance(n, sympy.Symbol):
+        claims["order_shown"] = theorem.order_shown
+    gstep = group_step(desc, info, gev, _certificate(spec, theorem, **claims), small)
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
 
 
@@ -191,7 +197,7 @@ def open_question(spec: S.Spec) -> Optional[str]:
     n, params = P._symbols(spec)
     if not isinstance(n, sympy.Symbol):
         return None
-    found = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional)
+    found = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional, lower=P._lower_bounds(spec))
     if isinstance(found, F.OpenFamily):
         return f"{found.family}: {found.question}"
     return None

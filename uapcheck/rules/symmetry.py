@@ -96,7 +96,8 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
     elif isinstance(certificate, Generators):
         certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
     elif isinstance(certificate, StandardFamily):
-        certified = {_order_text(dict(certificate.claims)["order"])}
+        claims = dict(certificate.claims)
+        certified = {_order_text(claims["order"])} | ({claims["order_shown"]} if claims.get("order_shown") else set())
     elif isinstance(certificate, Trusted) and "order" in certificate.data:
         certified = {_order_text(certificate.data["order"]),
                      _order_text(certificate.data.get("shown", certificate.data["order"]))}

@@ -1,0 +1,232 @@
+"""Theorems F47–F49 (docs/theory.md §11.11): families whose sizes are declared parameters.
+
+Each closed form, stated with the sizes as symbols, is evaluated at every parameter value up to a bound and
+at every n ≤ 60 in its range, and compared with the concrete engine (graphs, BLISS, rooted views) on the
+pattern with the sizes written as literals; the group orders also with an automorphism count written in the
+test at small n, and the view witnesses on the arcs. The parameter values below a theorem's least value
+give an open family that says what to declare."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from uapcheck.graphs import families as F
+from uapcheck.graphs.parametric_sizes import order_piecewise
+from uapcheck.spec import Blocks, Global, Offsets, PatternUnion, Strided
+
+from .reference import count_automorphisms
+
+N = sympy.Symbol("n", integer=True, positive=True)
+TOP = 60
+
+
+def sym(name):
+    return sympy.Symbol(name, integer=True, positive=True)
+
+
+def theorem(pattern, names, lower):
+    found = F.match([pattern], N, {k: sym(k) for k in names}, lower=lower)
+    assert isinstance(found, F.FamilyTheorem), found
+    return found
+
+
+def values_at(th, n, **params):
+    return F.at(th, dict(params, n=n))
+
+
+def compare(th, literal, n, **params):
+    want = values_at(th, n, **params)
+    got = F.concrete(literal, n)
+    assert got.connected and got.diameter == want["diameter"], (n, params, got)
+    assert got.order == want["order"], (n, params, got.order, want["order"])
+    assert got.least and got.layers == want["layers"], (n, params, got)
+
+
+def witness_holds(graphs, diameter, perm, position) -> bool:
+    """σ keeps every neighbourhood within distance D − 1 of the position, and is not an automorphism."""
+    from uapcheck.graphs.views import Neighbourhoods, witness_condition_holds
+    nb = Neighbourhoods(graphs)
+    n = len(perm)
+    moves_an_arc = any(frozenset(perm[u] - 1 for u in nb.head_set(0, v)) != nb.head_set(0, perm[v] - 1)
+                       for v in range(n))
+    return moves_an_arc and witness_condition_holds(nb, perm, position, diameter - 1)
+
+
+def low_at(th, **params) -> int:
+    return int(th.low.xreplace({sym(k): sympy.Integer(v) for k, v in params.items()}))
+
+
+def blocks_global(b, g):
+    return PatternUnion((Blocks(b), Global(g)))
+
+
+def strided_global(s, g):
+    return PatternUnion((Strided(s), Global(g)))
+
+
+# ---------------------------------------------------------------------------------------------
+# F47: blocks(b) + global(g)
+
+@pytest.mark.parametrize("b", range(2, 9))
+def test_blocks_symbolic_size_one_global_matches_the_engine(b):
+    th = theorem(blocks_global("b", 1), ["b"], {"b": 2})
+    assert th.theorem == "F47" and low_at(th, b=b) == 2 * b + 1
+    for n in range(low_at(th, b=b), TOP + 1):
+        compare(th, blocks_global(b, 1), n, b=b)
+
+
+@pytest.mark.parametrize("b,g", [(b, g) for b in range(2, 9) for g in (2, 3, 5)])
+def test_blocks_and_globals_both_symbolic_match_the_engine(b, g):
+    th = theorem(blocks_global("b", "g"), ["b", "g"], {"b": 2, "g": 1})
+    low = low_at(th, b=b, g=g)
+    assert low == b * (g // b + 2) + 1
+    for n in range(low, min(TOP, low + 3 * b + 2) + 1):
+        compare(th, blocks_global(b, g), n, b=b, g=g)
+
+
+@pytest.mark.parametrize("g", range(1, 9))
+def test_symbolic_global_count_with_literal_blocks_matches_the_engine(g):
+    th = theorem(blocks_global(3, "g"), ["g"], {"g": 1})
+    for n in range(low_at(th, g=g), TOP + 1):
+        compare(th, blocks_global(3, g), n, g=g)
+
+
+def test_blocks_witness_is_a_view_witness_on_the_arcs():
+    from uapcheck.graphs import build_graph
+    th = theorem(blocks_global("b", "g"), ["b", "g"], {"b": 2, "g": 1})
+    for b, g in [(2, 1), (3, 2), (4, 1), (5, 7)]:
+        for n in range(low_at(th, b=b, g=g), low_at(th, b=b, g=g) + 2 * b):
+            pos, (a, c) = th.witness
+            at = {N: n, sym("b"): b, sym("g"): g}
+            pos, a, c = (int(sympy.sympify(x, strict=True).xreplace(at)) for x in (pos, a, c))
+            perm = list(range(1, n + 1))
+            perm[a - 1], perm[c - 1] = c, a
+            graph = build_graph(blocks_global(b, g), n, {})
+            assert witness_holds([graph], 2, perm, pos), (b, g, n)
+
+
+def test_blocks_orders_by_brute_force_at_small_n():
+    th = theorem(blocks_global("b", "g"), ["b", "g"], {"b": 2, "g": 1})
+    for b, g in [(2, 1), (2, 2), (3, 1), (3, 3), (4, 2)]:
+        for n in range(low_at(th, b=b, g=g), 14):
+            def arc(u, v, b=b, g=g):
+                return u != v and (u <= g or v <= g or (u - 1) // b == (v - 1) // b)
+            assert count_automorphisms(n, arc) == values_at(th, n, b=b, g=g)["order"], (b, g, n)
+
+
+def test_blocks_order_text_states_the_cases_in_words():
+    th = theorem(blocks_global("b", "g"), ["b", "g"], {"b": 2, "g": 1})
+    text = th.order_shown
+    assert "b | g and b | n" in text and "b | g + n" in text and "otherwise" in text
+    assert "Piecewise" not in text and "Mod(" not in text and "Eq(" not in text
+    one = theorem(blocks_global("b", 1), ["b"], {"b": 2})
+    assert "b | g" not in one.order_shown and "(b - 1)!" in one.order_shown.replace("−", "-")
+
+
+def test_blocks_of_one_are_not_covered():
+    found = F.match([blocks_global("b", 1)], N, {"b": sym("b")}, lower={"b": 1})
+    assert isinstance(found, F.OpenFamily) and "param b integer >= 2" in found.question
+
+
+def test_order_cases_agree_with_the_piecewise():
+    th = theorem(blocks_global("b", "g"), ["b", "g"], {"b": 2, "g": 1})
+    pw = order_piecewise(th.order_cases)
+    assert pw == th.order
+
+
+# ---------------------------------------------------------------------------------------------
+# F48: strided(s) + global(g)
+
+@pytest.mark.parametrize("s", range(3, 9))
+def test_strided_symbolic_stride_matches_the_engine(s):
+    th = theorem(strided_global("s", 1), ["s"], {"s": 3})
+    assert th.theorem == "F48" and th.layers == 3
+    for n in range(low_at(th, s=s), TOP + 1):
+        compare(th, strided_global(s, 1), n, s=s)
+
+
+@pytest.mark.parametrize("s,g", [(s, g) for s in range(3, 9) for g in (2, 3)])
+def test_strided_stride_and_globals_symbolic_match_the_engine(s, g):
+    th = theorem(strided_global("s", "g"), ["s", "g"], {"s": 3, "g": 1})
+    low = low_at(th, s=s, g=g)
+    assert low == g + s + 1
+    for n in range(low, min(TOP, low + 2 * s + 2) + 1):
+        compare(th, strided_global(s, g), n, s=s, g=g)
+
+
+@pytest.mark.parametrize("g", range(1, 7))
+def test_strided_two_with_symbolic_globals_needs_two_layers(g):
+    th = theorem(strided_global(2, "g"), ["g"], {"g": 1})
+    assert th.layers == 2
+    for n in range(low_at(th, g=g), TOP + 1):
+        compare(th, strided_global(2, g), n, g=g)
+
+
+def test_strided_witness_is_a_view_witness_on_the_arcs():
+    from uapcheck.graphs import build_graph
+    th = theorem(strided_global("s", "g"), ["s", "g"], {"s": 3, "g": 1})
+    for s, g in [(3, 1), (4, 2), (7, 3)]:
+        for n in range(low_at(th, s=s, g=g), low_at(th, s=s, g=g) + 2 * s):
+            pos, (a, c) = (int(g + 2), (g + 1, g + 3))
+            assert th.witness == (sym("g") + 2, (sym("g") + 1, sym("g") + 3))
+            perm = list(range(1, n + 1))
+            perm[a - 1], perm[c - 1] = c, a
+            assert witness_holds([build_graph(strided_global(s, g), n, {})], 2, perm, pos), (s, g, n)
+
+
+def test_strided_orders_by_brute_force_at_small_n():
+    th = theorem(strided_global("s", "g"), ["s", "g"], {"s": 3, "g": 1})
+    for s, g in [(3, 1), (3, 2), (4, 1), (5, 2)]:
+        for n in range(low_at(th, s=s, g=g), 12):
+            def arc(u, v, s=s, g=g):
+                return u != v and (u <= g or v <= g or (u - v) % s == 0)
+            assert count_automorphisms(n, arc) == values_at(th, n, s=s, g=g)["order"], (s, g, n)
+
+
+@pytest.mark.parametrize("least", [1, 2])
+def test_strides_below_three_are_not_covered(least):
+    found = F.match([strided_global("s", 1)], N, {"s": sym("s")}, lower={"s": least})
+    assert isinstance(found, F.OpenFamily) and "param s integer >= 3" in found.question
+
+
+# ---------------------------------------------------------------------------------------------
+# F49: offsets {1, s} cyclic and {−1, −s} cyclic
+
+@pytest.mark.parametrize("s", range(2, 8))
+@pytest.mark.parametrize("sign", [1, -1])
+def test_two_jumps_symbolic_matches_the_engine(s, sign):
+    th = theorem(Offsets((sign, "s" if sign > 0 else "-s"), True), ["s"], {"s": 2})
+    assert th.theorem == "F49"
+    low = low_at(th, s=s)
+    assert low == max(s * s + 1, 6)
+    for n in range(low, TOP + 1):
+        compare(th, Offsets((sign, sign * s), True), n, s=s)
+
+
+def test_two_jumps_orders_by_brute_force_at_small_n():
+    th = theorem(Offsets((1, "s"), True), ["s"], {"s": 2})
+    for s in (2, 3):
+        for n in range(low_at(th, s=s), 13):
+            def arc(u, v, s=s, n=n):
+                return (u - v) % n in (1, s % n)
+            assert count_automorphisms(n, arc) == values_at(th, n, s=s)["order"] == n, (s, n)
+
+
+def test_one_jump_value_is_not_covered():
+    found = F.match([Offsets((1, "s"), True)], N, {"s": sym("s")}, lower={"s": 1})
+    assert isinstance(found, F.OpenFamily) and "param s integer >= 2" in found.question
+
+
+# ---------------------------------------------------------------------------------------------
+# window(w) + global(g) with symbolic g (Theorem F2 and F10 read with g a symbol)
+
+@pytest.mark.parametrize("w,g", [(w, g) for w in (1, 2, 3) for g in (1, 2, 4)])
+def test_window_with_symbolic_globals_matches_the_engine(w, g):
+    from uapcheck.spec import Window
+    for cyclic in (False, True):
+        pattern = PatternUnion((Window("w", cyclic), Global("g")))
+        th = theorem(pattern, ["w", "g"], {"w": 1, "g": 1})
+        assert th.theorem == ("F10" if cyclic else "F2")
+        low = low_at(th, w=w, g=g)
+        for n in range(low, min(TOP, low + 6) + 1):
+            compare(th, PatternUnion((Window(w, cyclic), Global(g))), n, w=w, g=g)
