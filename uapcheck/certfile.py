@@ -311,13 +311,14 @@ def _family_theorem(spec, cache: dict):
             pats = list(dict.fromkeys(pattern._patterns(spec)))
             if len(pats) > 1 and not any(pattern._biases(spec)):
                 pats = [PatternUnion(tuple(pats))]  # several heads: connectivity and D are the union's
-            found = families.match(pats, n, params, pattern._biases(spec)[:1], spec.positional)
+            found = families.match(pats, n, params, pattern._biases(spec)[:1], spec.positional,
+                                   lower=pattern._lower_bounds(spec))
         except (ValueError, TypeError, KeyError):
             found = None
         # the theorems the verifier's table restates (F5 and F6 are its lemmas, §18.4, which state no range)
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
             "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F21",
-            "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44") else None
+            "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49") else None
     return cache["family"]
 
 
@@ -328,7 +329,11 @@ def _family_data(step: proof.Step, theorem) -> dict:
     data: dict = {"from": _tree(theorem.low)}
     if getattr(theorem, "coprime_to", 1) > 1:
         data["coprime to"] = theorem.coprime_to  # the range is also gcd(n, coprime to) = 1 (Theorem F27)
-    if step.rule == "SYM-AUT" and theorem.order is not None:
+    if step.rule == "SYM-AUT" and theorem.order_cases:  # F47: cases by divisibility, tried in order
+        data["order by cases"] = [{"order": _tree(c.order), "divides": [[_tree(m), _tree(x)] for m, x in c.divides],
+                                   "not divides": [[_tree(m), _tree(x)] for m, x in c.not_divides]}
+                                  for c in theorem.order_cases]
+    elif step.rule == "SYM-AUT" and theorem.order is not None:
         order = theorem.order
         if isinstance(order, sympy.Piecewise):
             cases = []

@@ -179,13 +179,30 @@ def _match_cached(key: tuple):
 
 
 def _match_uncached(heads, n, params, biases, positional, lower):
-    found = _match(heads, n, params, biases, positional, lower)
+    found = _parametric(heads, n, params, biases, positional, lower)
+    if found is None:
+        found = _match(heads, n, params, biases, positional)
     if isinstance(found, FamilyTheorem):
         return replace(found, n_symbol=n)
     return found
 
 
-def _match(heads, n, params, biases, positional, lower):
+def _parametric(heads, n, params, biases, positional, lower):
+    """Theorems F47–F49 (``graphs/parametric_sizes.py``): one family whose sizes are declared parameters."""
+    if biases and any(b is not None for b in biases) or positional != "none" or not heads or len(set(heads)) != 1:
+        return None
+    try:
+        atoms = _merge(_atoms(heads[0], dict(params or {})))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    by = {a.kind: a for a in atoms}
+    if len(by) != len(atoms):
+        return None
+    from .parametric_sizes import match_parametric
+    return match_parametric(sorted(by), by, n, lower)
+
+
+def _match(heads, n, params, biases, positional):
     if biases and any(b is not None for b in biases):
         return None
     if positional != "none" or not heads or len(set(heads)) != 1:
@@ -196,11 +213,6 @@ def _match(heads, n, params, biases, positional, lower):
         return None
     kinds = sorted(a.kind for a in atoms)
     by = {a.kind: a for a in atoms}
-    if len(by) == len(atoms):
-        from .parametric_sizes import match_parametric  # F47–F49: sizes that are declared parameters
-        found = match_parametric(kinds, by, n, lower)
-        if found is not None:
-            return found
     if kinds == ["global"]:
         return _global(n, _param(by["global"]))
     if kinds == ["global", "window"]:

@@ -69,6 +69,11 @@ def _int(v, what):
 def _symbolic(ctx, s, by_lemma, by_family):
     """Symbolic n: the verifier's lemma table (§18.4) first, then its family theorems (§11.11)."""
     stated_range = "from" in (s.get("data") or {})  # a family theorem's step states its range
+    if stated_range:
+        from . import parametric  # named sizes (F47–F49, F2/F3/F10 with named w, g)
+        param = parametric.family(ctx)
+        if param is not None:
+            return parametric.check_step(ctx, s, param)
     if stated_range or lemmas.classify(ctx.spec, lemmas.n_symbol(ctx), ctx.symbols) is None:
         fam = rules_families.family(ctx)
         if fam is not None:

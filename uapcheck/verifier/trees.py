@@ -4,7 +4,7 @@
     {"q": [3, 8]}              the rational 3/8
     {"sym": "n"}               a named quantity: the length n or a declared param
     {"op": "+", "args": [...]} also "*", "^" (base, exponent), "ceiling", "floor", "max", "min",
-                               "factorial" (of an integer 0..100,000)
+                               "factorial" (of an integer 0..100,000), "mod" (a, b): a mod b
 
 `encode` (used by the certificate writer) and `decode` (used by the verifier) are inverse on the
 values the derivations produce. `decode` builds SymPy objects by explicit constructors only.
@@ -29,8 +29,9 @@ _OPS: dict[str, Callable] = {
     "max": lambda args: sympy.Max(*args),
     "min": lambda args: sympy.Min(*args),
     "factorial": lambda args: _factorial(args[0]),
+    "mod": lambda args: sympy.Mod(args[0], args[1]),
 }
-_ARITY = {"^": 2, "ceiling": 1, "floor": 1, "factorial": 1}
+_ARITY = {"^": 2, "ceiling": 1, "floor": 1, "factorial": 1, "mod": 2}
 MAX_FACTORIAL = 100_000
 
 
@@ -89,7 +90,7 @@ def encode(value: Any) -> Any:
     if isinstance(value, sympy.Symbol):
         return {"sym": value.name}
     for cls, op in ((sympy.Add, "+"), (sympy.Mul, "*"), (sympy.Pow, "^"), (sympy.factorial, "factorial"), (sympy.ceiling, "ceiling"),
-                    (sympy.floor, "floor"), (sympy.Max, "max"), (sympy.Min, "min")):
+                    (sympy.floor, "floor"), (sympy.Max, "max"), (sympy.Min, "min"), (sympy.Mod, "mod")):
         if isinstance(value, cls):
             return {"op": op, "args": [encode(a) for a in value.args]}
     raise TreeError(f"no tree form for {type(value).__name__}")
