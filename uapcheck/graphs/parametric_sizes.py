@@ -157,7 +157,7 @@ def blocks_global_order_text(n, b, g, lower: Mapping[str, int]) -> str:
 
 
 def _blocks_global(n, b, g, lower: Mapping[str, int]):
-    from .families import FamilyTheorem, _globals_generators
+    from .families import FamilyTheorem
     family = "blocks(b) + global(g)"
     if _value(b, lower) < 2:
         return _need(sympy.sstr(b), 2, "blocks(1) has no arcs, and the pattern is global(g): Theorem F1, 2 layers",
@@ -175,7 +175,7 @@ def _blocks_global(n, b, g, lower: Mapping[str, int]):
     low = blocks_global_low(b, g) if _is_param(g) or _value(b, lower) <= int(g) else 2 * b + 1
     return FamilyTheorem(
         "F47", family, (("b", b), ("g", g)), low, Integer(2), group,
-        order_piecewise(cases), _globals_generators(g), Integer(3), True,
+        order_piecewise(cases), (), Integer(3), True,
         "the swap of the first non-global position g + 1 with the first position of the next-to-last block "
         "changes no neighbourhood within distance 1 of position n (the globals see everything; the last piece "
         "is fixed pointwise), and is not in G (it carries an arc inside the next-to-last block to one between "
@@ -195,7 +195,7 @@ def strided_global_order(n, s, g) -> sympy.Expr:
 
 
 def _strided_global(n, s, g, lower: Mapping[str, int]):
-    from .families import FamilyTheorem, _globals_generators
+    from .families import FamilyTheorem
     family = "strided(s) + global(g)"
     if s == 2:
         return _strided2_global(n, g)
@@ -208,7 +208,7 @@ def _strided_global(n, s, g, lower: Mapping[str, int]):
              + ("; position 1 fixed)" if g == 1 else ")"))
     return FamilyTheorem(
         "F48", family, (("s", s), ("g", g)), g + s + 1, Integer(2), group, strided_global_order(n, s, g),
-        _globals_generators(g), Integer(3), True,
+        (), Integer(3), True,
         "the swap (g+1 g+3) of positions of two residue classes other than that of g + 2 changes no neighbourhood "
         "within distance 1 of position g + 2 (the globals and its class), and is not in G (g + 1 ~ g + 1 + s is "
         "carried to a non-arc, as s ≥ 3): D = 2 layers are not enough, D + 1 = 3 suffice",
@@ -217,13 +217,13 @@ def _strided_global(n, s, g, lower: Mapping[str, int]):
 
 def _strided2_global(n, g):
     """F48 at s = 2 (F23's argument for s = 2, which does not use the value of g): 2 layers, least."""
-    from .families import FamilyTheorem, _globals_generators
+    from .families import FamilyTheorem
     globals_ = "" if g == 1 else f"S_{_show(g)} on {{1, …, {_show(g)}}} × "
     group = (f"{globals_}the automorphisms of the disjoint cliques formed by the residue classes mod 2 of "
              f"{{{_show(g + 1)}, …, {_show(n)}}} (cliques of equal size may be exchanged)")
     return FamilyTheorem(
         "F48", "strided(s) + global(g)", (("s", Integer(2)), ("g", g)), g + 3, Integer(2), group,
-        strided_global_order(n, Integer(2), g), _globals_generators(g), Integer(2), True,
+        strided_global_order(n, Integer(2), g), (), Integer(2), True,
         "at a non-global position the view holds the globals (the only universal positions) and the position's "
         "residue class, so a permutation meeting the witness condition keeps the globals, maps that class onto a "
         "class and hence the other class onto the other: it is an automorphism, no view witness exists, and "
