@@ -103,7 +103,7 @@ def _need(name: str, least: int, why: str, family: str):
     from .families import OpenFamily
     return OpenFamily(family, f"the answer changes at {name} < {least} ({why}), so one verdict for every declared "
                               f"value cannot be stated: declare `param {name} integer >= {least}` or give {name} a value "
-                              f"({SECTION}, Theorem F4{'7' if 'blocks' in family else '8'})")
+                              f"({SECTION}, Theorem F4{'7' if 'blocks' in family else '8'}; open question O10 (e))")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ def _two_jumps(n, ks: tuple, lower: Mapping[str, int]):
         from .families import OpenFamily
         return OpenFamily(family, f"at {s} = 1 the two jumps coincide (one jump: Theorem F6 with another range), so one "
                                   f"verdict for every declared value cannot be stated: declare `param {s} integer >= 2` "
-                                  f"({SECTION}, Theorem F49)")
+                                  f"({SECTION}, Theorem F49; open question O10 (e))")
     d = two_jump_diameter(n, s)
     return FamilyTheorem(
         "F49", "offsets {1, s} cyclic" if sign > 0 else "offsets {−1, −s} cyclic", (("s", s),), two_jump_low(s), d,
