@@ -122,3 +122,30 @@ def test_a_declared_least_value_below_the_theorem_s_is_rejected(certs):
     assert not report.ok
     assert any(s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT") and s.outcome == REJECTED and "s ≥ 3" in s.reason
                for s in report.steps)
+
+
+BOUND_CASES = [("s integer >= 3", "window(1) + strided(s)", "F50"),
+               ("s integer >= 4", "window(2) + strided(s)", "F50"),
+               ("s integer >= 3", "offsets {-s, -1, 1, s} cyclic", "F51")]
+
+
+@pytest.mark.parametrize("params, pattern, theorem", BOUND_CASES)
+def test_bounded_diameters_are_verified(params, pattern, theorem):
+    report = verify(_cert_of(_source(params, pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert any(s.rule == "PAT-LAYERS" and f"Theorem {theorem}" in s.reason for s in report.steps)
+
+
+def test_a_bound_below_the_theorem_s_is_rejected():
+    cert = _cert_of(_source("s integer >= 3", "offsets {-s, -1, 1, s} cyclic"))
+    data = _step(cert, "PAT-CONNECTED")["data"]
+    data["diameter bound"] = {"op": "floor", "args": [{"op": "*", "args": [{"sym": "n"}, {"op": "^", "args": [
+        {"op": "*", "args": [2, {"sym": "s"}]}, -1]}]}]}  # ⌊n/(2s)⌋, dropping the ⌈s/2⌉
+    assert _rejected(cert, "PAT-CONNECTED")
+
+
+def test_a_bound_stated_as_the_diameter_is_rejected():
+    cert = _cert_of(_source("s integer >= 3", "window(1) + strided(s)"))
+    data = _step(cert, "PAT-CONNECTED")["data"]
+    data["diameter"] = data.pop("diameter bound")
+    assert _rejected(cert, "PAT-CONNECTED")

@@ -318,7 +318,8 @@ def _family_theorem(spec, cache: dict):
         # the theorems the verifier's table restates (F5 and F6 are its lemmas, §18.4, which state no range)
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
             "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F21",
-            "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49") else None
+            "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49", "F50",
+            "F51") else None
     return cache["family"]
 
 
@@ -327,6 +328,8 @@ def _family_data(step: proof.Step, theorem) -> dict:
     when it depends on n mod b) as trees."""
     import sympy
     data: dict = {"from": _tree(theorem.low)}
+    if not getattr(theorem, "diameter_exact", True) and step.rule in ("PAT-CONNECTED", "PAT-LAYERS"):
+        data["diameter bound"] = _tree(theorem.diameter)  # F50, F51: D ≤ this, not D itself
     if getattr(theorem, "coprime_to", 1) > 1:
         data["coprime to"] = theorem.coprime_to  # the range is also gcd(n, coprime to) = 1 (Theorem F27)
     if step.rule == "SYM-AUT" and theorem.order_cases:  # F47: cases by divisibility, tried in order

@@ -230,3 +230,74 @@ def test_window_with_symbolic_globals_matches_the_engine(w, g):
         low = low_at(th, w=w, g=g)
         for n in range(low, min(TOP, low + 6) + 1):
             compare(th, PatternUnion((Window(w, cyclic), Global(g))), n, w=w, g=g)
+
+
+# ---------------------------------------------------------------------------------------------
+# F50: window(w) + strided(s) with s named, s ≥ w + 2 (a bound on D); F51: offsets {±1, ±s} cyclic, s named
+
+def bound_compare(th, literal, n, **params):
+    want = values_at(th, n, **params)
+    got = F.concrete(literal, n)
+    assert got.connected and got.diameter <= want["diameter"], (n, params, got, want)
+    assert got.order == want["order"], (n, params, got.order, want["order"])
+    assert got.layers is not None and got.layers <= want["layers"], (n, params, got, want)
+    return got.diameter
+
+
+@pytest.mark.parametrize("w,s", [(1, s) for s in range(3, 9)] + [(2, s) for s in range(4, 7)] + [(3, 5)])
+def test_window_with_named_stride_is_bounded_and_the_reflection(w, s):
+    from uapcheck.spec import Window
+    th = theorem(PatternUnion((Window(w), Strided("s"))), ["s"], {"s": w + 2})
+    assert th.theorem == "F50" and not th.diameter_exact and not th.least
+    low = low_at(th, s=s)
+    assert low == s * (4 * w + 3)
+    seen = set()
+    for n in range(low, max(TOP, low + s) + 1):  # every n ≤ 60 in range, and a period beyond when it starts later
+        seen.add(bound_compare(th, PatternUnion((Window(w), Strided(s))), n, s=s))
+    # the bound is M + 1 with D ∈ {M, M + 1} (F11, F14): D reaches M at least
+    assert min(seen) >= values_at(th, low, s=s)["diameter"] - 1
+
+
+def test_window_with_named_stride_below_w_plus_two_is_open():
+    from uapcheck.spec import Window
+    found = F.match([PatternUnion((Window(1), Strided("s")))], N, {"s": sym("s")}, lower={"s": 2})
+    assert isinstance(found, F.OpenFamily) and "param s integer >= 3" in found.question
+    found = F.match([PatternUnion((Window("w"), Strided(3)))], N, {"w": sym("w")}, lower={"w": 1})
+    assert isinstance(found, F.OpenFamily) and "O10 (a)" in found.question
+
+
+@pytest.mark.parametrize("s", range(3, 8))
+def test_symmetric_jumps_with_named_s_are_bounded_and_dihedral(s):
+    th = theorem(Offsets((-1, 1, "s", "-s"), True), ["s"], {"s": 3})
+    assert th.theorem == "F51" and not th.diameter_exact
+    low = low_at(th, s=s)
+    assert low == s * s + s + 2
+    attained = False
+    for n in range(low, max(TOP, low + 2 * s) + 1):  # every n ≤ 60 in range, and at least a period of n mod 2s
+        d = bound_compare(th, Offsets((-s, -1, 1, s), True), n, s=s)
+        attained |= d == values_at(th, n, s=s)["diameter"]
+    assert attained  # h_s reaches ⌈s/2⌉ at some residue: the bound is attained
+
+
+def test_symmetric_jumps_bound_against_breadth_first_search_far_beyond():
+    """The bound ⌊n/(2s)⌋ + ⌈s/2⌉ against a BFS on Z_n written here, for s ≤ 12 and n up to 400."""
+    th = theorem(Offsets((-1, 1, "s", "-s"), True), ["s"], {"s": 3})
+    for s in range(3, 13):
+        for n in range(s * s + s + 2, 400, 7):
+            dist = {0: 0}
+            frontier = [0]
+            while frontier:
+                nxt = []
+                for u in frontier:
+                    for k in (1, -1, s, -s):
+                        v = (u + k) % n
+                        if v not in dist:
+                            dist[v] = dist[u] + 1
+                            nxt.append(v)
+                frontier = nxt
+            assert max(dist.values()) <= values_at(th, n, s=s)["diameter"], (s, n)
+
+
+def test_symmetric_jumps_below_three_are_open():
+    found = F.match([Offsets((-1, 1, "s", "-s"), True)], N, {"s": sym("s")}, lower={"s": 2})
+    assert isinstance(found, F.OpenFamily) and "param s integer >= 3" in found.question

@@ -113,8 +113,13 @@ def test_other_cyclic_offsets_are_theorem_f27(offsets):
 
 
 def test_symbolic_cyclic_offsets_name_their_open_question():
-    found = F.match([Offsets((1, "s"), True)], N, {"s": sympy.Symbol("s", integer=True, positive=True)})
+    s = {"s": sympy.Symbol("s", integer=True, positive=True)}
+    found = F.match([Offsets((2, "s"), True)], N, s)
     assert isinstance(found, F.OpenFamily) and "symbolic offsets" in found.question
+    # {1, s} with s named is Theorem F49 from s ≥ 2; declared from 1, the derivation says what to declare
+    found = F.match([Offsets((1, "s"), True)], N, s)
+    assert isinstance(found, F.OpenFamily) and "param s integer >= 2" in found.question and "O10" in found.question
+    assert F.match([Offsets((1, "s"), True)], N, s, lower={"s": 2}).theorem == "F49"
 
 
 def _check(text: str):

@@ -14,9 +14,15 @@ the size as a symbol, with its range of n in the parameters and the least parame
 * F49 ``offsets {1, s} cyclic`` or ``{−1, −s}`` (s a parameter; s ≥ 2): F8 for every s ≥ 3 and F6 (w = 2)
   at s = 2. For n ≥ max(s² + 1, 6): D = q + max(r, s − 2) with n − 1 = qs + r, G = C_n, D layers, least.
 
+* F50 ``window(w) + strided(s)`` (w a literal, s a parameter; s ≥ w + 2): F11 and F14 for every such s. For
+  n ≥ s(4w + 3): D ≤ M + 1, M = 1 + ⌈⌊s/2⌋/w⌉ (an upper bound: which residues of n mod s give M + 1 is computed
+  per pair), G = the reflection, M + 2 layers (not shown least).
+* F51 ``offsets {−s, −1, 1, s} cyclic`` (s a parameter; s ≥ 3): F12 (b) and a walk bound. For n ≥ s² + s + 2:
+  D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (an upper bound), G = D_n, bound + 1 layers (not shown least).
+
 A parameter whose declared least value is below what the theorem needs gets an ``OpenFamily`` saying
 which value changes the answer and what to declare. Families with parameter sizes that are not here
-(window + strided, window + dilated, {±1, ±s} cyclic, symbolic jumps of other offsets) stay open:
+(window + strided with w named, window + dilated, other named jumps) stay open:
 docs/theory.md §11.11, open question O10.
 
 Nothing here reads user text; the expressions are built from SymPy constructors.
@@ -95,7 +101,10 @@ def match_parametric(kinds: list, by: dict, n, lower: Mapping[str, int]):
     if kinds == ["global", "strided"]:
         return _strided_global(n, by["strided"].args[0], by["global"].args[0], lower)
     if kinds == ["coffsets"]:
-        return _two_jumps(n, by["coffsets"].args, lower)
+        found = _symmetric_two_jumps(n, by["coffsets"].args, lower)
+        return found if found is not None else _two_jumps(n, by["coffsets"].args, lower)
+    if kinds == ["strided", "window"]:
+        return _window_strided(n, by["window"].args[0], by["strided"].args[0], lower)
     return None
 
 
@@ -263,6 +272,73 @@ def _two_jumps(n, ks: tuple, lower: Mapping[str, int]):
         "the rooted view of a position has no automorphism but the identity (the levels of the lattice costs x + y "
         "of x + sy; the ends of level s − 1 tell the jumps 1 and s apart), so no view witness exists and D layers "
         "suffice (Theorem F8 for s ≥ 3, F6 at s = 2)")
+
+
+# ---------------------------------------------------------------------------------------------
+# F50: window(w) + strided(s), s ≥ w + 2, s named; F51: offsets {−s, −1, 1, s} cyclic, s named
+
+def stride_bound(w, s) -> sympy.Expr:
+    """F50's bound D ≤ M + 1, M = 1 + ⌈⌊s/2⌋/w⌉ (F11 and F14: D is M or M + 1 by the residue of n mod s)."""
+    return 2 + ceiling(floor(s / 2) / w)
+
+
+def _window_strided(n, w, s, lower: Mapping[str, int]):
+    from .families import FamilyTheorem, OpenFamily
+    family = "window(w) + strided(s)"
+    if _is_param(w):
+        return OpenFamily(family, "with the window radius named, every declaration allows w ≥ s − 1, Theorem F7's regime, "
+                                  "whose group and layer count rest on finite checks made per pair (w, s) "
+                                  f"({SECTION}, open question O10 (a))")
+    if not _is_param(s):
+        return None
+    if _value(s, lower) < int(w) + 2:
+        return OpenFamily(family, f"the answer changes at {s} ≤ {int(w) + 1} (Theorem F7's regime, finite checks per pair, "
+                                  f"and {s} = 1 is complete), so one verdict for every declared value cannot be stated: "
+                                  f"declare `param {s} integer >= {int(w) + 2}` ({SECTION}, Theorem F50; open question "
+                                  "O10 (a))")
+    bound = stride_bound(w, s)
+    return FamilyTheorem(
+        "F50", "window(w) + strided(s), s ≥ w + 2", (("w", w), ("s", s)), s * (4 * w + 3), bound, "reflection",
+        Integer(2), ("i ↦ n + 1 − i",), bound + 1, False,
+        "the view argument with the bound M + 1 on the diameter, M = 1 + ⌈⌊s/2⌋/w⌉ (Theorems F11 and F14: D is M or "
+        "M + 1 by the residue of n mod s), so D + 1 ≤ M + 2 layers suffice",
+        open_question=("the exact diameter (M or M + 1 by a set of residues of n mod s computed per pair (w, s)) and "
+                       f"whether D layers suffice are not stated in closed form in s ({SECTION}, open question O10 (a))"),
+        diameter_exact=False)
+
+
+def symmetric_two_jump_bound(n, s) -> sympy.Expr:
+    """F51's bound: D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (a position t ≤ n/2 away costs ⌊t/s⌋ + min(r, s + 1 − r), and
+    min(r, s + 1 − r) ≤ ⌊(s + 1)/2⌋ = ⌈s/2⌉)."""
+    return floor(n / (2 * s)) + ceiling(s / 2)
+
+
+def _symmetric_two_jumps(n, ks: tuple, lower: Mapping[str, int]):
+    from .families import FamilyTheorem, OpenFamily
+    if len(ks) != 4 or Integer(1) not in ks or Integer(-1) not in ks:
+        return None
+    others = [k for k in ks if k not in (Integer(1), Integer(-1))]
+    names = {x for k in others for x in k.free_symbols}
+    if len(names) != 1:
+        return None
+    s = names.pop()
+    if set(others) != {s, -s}:
+        return None
+    family = "offsets {−s, −1, 1, s} cyclic"
+    if _value(s, lower) < 3:
+        return OpenFamily(family, f"the answer changes at {s} ≤ 2 (the jumps coincide at {s} = 1; {{±1, ±2}} is the cyclic "
+                                  f"window of radius 2), so one verdict for every declared value cannot be stated: declare "
+                                  f"`param {s} integer >= 3` ({SECTION}, Theorem F51; open question O10 (c))")
+    bound = symmetric_two_jump_bound(n, s)
+    return FamilyTheorem(
+        "F51", family, (("s", s),), s ** 2 + s + 2, bound, "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"),
+        bound + 1, False,
+        "the view argument with the bound ⌊n/(2s)⌋ + ⌈s/2⌉ on the diameter (every position is at most ⌊n/2⌋ "
+        "away around the ring, reached with ⌊t/s⌋ jumps and min(r, s + 1 − r) steps), so D + 1 layers suffice",
+        open_question=("the exact diameter ⌊n/(2s)⌋ + h_s(n mod 2s) (Theorem F12 (a), h_s tabulated per s) is not "
+                       f"stated in closed form in s ({SECTION}, open question O10 (c)); D layers suffice for each "
+                       "integer s ≥ 4 (F12 (c)), but D is not named here"),
+        diameter_exact=False)
 
 
 def parameter_names(theorem) -> list[str]:

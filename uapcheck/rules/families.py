@@ -100,7 +100,11 @@ def family_outcome(spec: S.Spec):
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
           "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
-    connected = P.connected_step(desc, _certificate(spec, theorem, diameter=diameter, low=theorem.low), ev, small)
+    bound = {} if theorem.diameter_exact else {"diameter_exact": False}  # F50, F51: an upper bound only
+    connected = P.connected_step(desc, _certificate(spec, theorem, diameter=diameter, low=theorem.low, **bound), ev,
+                                 small)
+    if bound:
+        diameter = None  # what follows must not read the bound as the diameter (budgets, D layers)
     structure = [connected]
     if theorem.layers is not None:
         layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))

@@ -137,7 +137,8 @@ def _diameter_of(certificate) -> tuple:
         c = certificate.connectivity
         return (c.diameter, True) if c.diameter is not None else (c.upper, False)
     if isinstance(certificate, StandardFamily):
-        return dict(certificate.claims)["diameter"], True
+        claims = dict(certificate.claims)
+        return claims["diameter"], bool(claims.get("diameter_exact", True))
     if isinstance(certificate, Trusted) and "diameter" in certificate.data:
         return certificate.data["diameter"], bool(certificate.data.get("exact", True))
     raise proof.CertificateRejected(f"PAT-CONNECTED concludes from a Diameter certificate, not {certificate!r}")

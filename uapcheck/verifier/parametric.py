@@ -6,6 +6,10 @@ named window or global count), restated for the verifier with its own reading of
                                            literal with a named g: 2 layers, least)
     F49 offsets {1, s} cyclic or {−1, −s}, s ≥ 2: n ≥ max(s² + 1, 6): D = q + max(r, s − 2), n − 1 = qs + r,
                                            |G| = n, D layers (least)
+    F50 window(w) + strided(s), w a literal, s named ≥ w + 2: n ≥ s(4w + 3): D ≤ 2 + ⌈⌊s/2⌋/w⌉ (a bound), |G| = 2,
+                                           bound + 1 layers (not least)
+    F51 offsets {−s, −1, 1, s} cyclic, s ≥ 3: n ≥ s² + s + 2: D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (a bound), |G| = 2n, bound + 1
+                                           layers (not least)
     F2  window(w) + global(g):             n ≥ g + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least)
     F3  window(w) cyclic + global(g), g ≥ w (decided from the declared values): F2's values
     F10 window(w) cyclic + global(g):      n ≥ max(g, w) + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least)
@@ -14,7 +18,7 @@ The check of a step, at symbolic n with named sizes: (1) every param is declared
 least the theorem's (b ≥ 2, s ≥ 3, s ≥ 2); (2) at every parameter point of a grid (each named size from its
 declared least value up to GRID more), the stated range, diameter, layer count and order, evaluated at every
 n of the range up to the grid's top length, equal the verifier's own restatement (its range a lower bound of
-the stated one); (3) at the first parameter points, the verifier's own family table for the literal
+the stated one; for F50 and F51 the stated bound and bound + 1 layers); (3) at the first parameter points, the verifier's own family table for the literal
 instance (families.match on the pattern with the sizes written out) gives the same values, and its instance
 check re-checks D, |G|, the witness or the rooted views (nauty) on its own arcs.
 """
@@ -48,6 +52,7 @@ class ParamFamily:
     least_layers: bool
     order: Callable[[int, dict], int]
     name: Callable[[str], bool]
+    bound: bool = False                        # F50, F51: `diameter` is an upper bound, the layers bound + 1
 
 
 def _fact(k: int) -> int:
@@ -87,7 +92,9 @@ def match(spec: S.Spec) -> Optional[ParamFamily]:
     if kinds == ["Global", "Strided"]:
         return _f48(by["Strided"].s, by["Global"].g)
     if kinds == ["Offsets"] and by["Offsets"].cyclic:
-        return _f49(by["Offsets"].offsets)
+        return _f51(by["Offsets"].offsets) or _f49(by["Offsets"].offsets)
+    if kinds == ["Strided", "Window"] and not by["Window"].cyclic:
+        return _f50(by["Window"].w, by["Strided"].s)
     if kinds == ["Global", "Window"]:
         return _window_global(by["Window"], by["Global"].g, spec)
     return None
@@ -162,6 +169,37 @@ def _f49(offsets) -> Optional[ParamFamily]:
                        lambda n, v: n, lambda text: text == "C_n")
 
 
+def _f50(wt, st) -> Optional[ParamFamily]:
+    """window(w) + strided(s) with a literal w and a named s ≥ w + 2: n ≥ s(4w + 3), D ≤ 2 + ⌈⌊s/2⌋/w⌉, the
+    reflection, bound + 1 layers (not least)."""
+    if not isinstance(wt, int) or not isinstance(st, str) or st.startswith("-"):
+        return None
+
+    def bound(n, v):
+        s = v[st]
+        return 2 + -(-(s // 2) // wt)
+    return ParamFamily("F50", (st,), {st: wt + 2}, lambda v: v[st] * (4 * wt + 3), bound,
+                       lambda n, v: bound(n, v) + 1, False, lambda n, v: 2, lambda text: text == "reflection", True)
+
+
+def _f51(offsets) -> Optional[ParamFamily]:
+    """offsets {−s, −1, 1, s} cyclic with s named, s ≥ 3: n ≥ s² + s + 2, D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉, D_n, bound + 1
+    layers (not least)."""
+    ks = [k for k in offsets if k != 0]
+    named = {k.lstrip("-") for k in ks if isinstance(k, str)}
+    if len(ks) != 4 or len(named) != 1 or sorted(k for k in ks if isinstance(k, int)) != [-1, 1]:
+        return None
+    name = named.pop()
+    if sorted(k for k in ks if isinstance(k, str)) != sorted([name, "-" + name]):
+        return None
+
+    def bound(n, v):
+        s = v[name]
+        return n // (2 * s) + (s + 1) // 2
+    return ParamFamily("F51", (name,), {name: 3}, lambda v: v[name] ** 2 + v[name] + 2, bound,
+                       lambda n, v: bound(n, v) + 1, False, lambda n, v: 2 * n, lambda text: text == "D_n", True)
+
+
 def _window_global(win, gt, spec) -> Optional[ParamFamily]:
     wt = win.w
     if isinstance(wt, str) and wt.startswith("-") or isinstance(gt, str) and gt.startswith("-"):
@@ -225,7 +263,8 @@ def closed_form_problem(fam: ParamFamily, spec: S.Spec, symbols: dict, stated: d
         else:
             start = mine_low
         for n in range(start, max(start, TOP_N) + 1):
-            for key, mine in (("diameter", fam.diameter), ("layers", fam.layers), ("order", fam.order)):
+            dkey = "diameter bound" if fam.bound else "diameter"
+            for key, mine in ((dkey, fam.diameter), ("layers", fam.layers), ("order", fam.order)):
                 if key == "order" and "order cases" in stated:
                     got = _case_order(stated["order cases"], n, v, symbols)
                 elif key in stated:
@@ -284,8 +323,12 @@ def instance_problem(fam: ParamFamily, spec: S.Spec, what: str) -> Optional[str]
         if table.low > fam.low(v):
             return f"at {v} the literal theorem's range n ≥ {table.low} starts above n ≥ {fam.low(v)}"
         for n in range(fam.low(v), fam.low(v) + 4):
-            if int(table.d(n)) != fam.diameter(n, v) or int(table.layers_at(n)) != fam.layers(n, v) or \
-                    table.least != fam.least_layers or int(table.order(n)) != fam.order(n, v):
+            if fam.bound:  # the literal theorem's exact D is at most the bound, and its least count at most bound + 1
+                same = int(table.d(n)) <= fam.diameter(n, v) and int(table.layers_at(n)) <= fam.layers(n, v)
+            else:
+                same = int(table.d(n)) == fam.diameter(n, v) and int(table.layers_at(n)) == fam.layers(n, v) and \
+                    table.least == fam.least_layers
+            if not same or int(table.order(n)) != fam.order(n, v):
                 return f"at {v}, n = {n} the literal theorem {table.theorem} gives other values"
         problem = families.instance_problem(inst, table, what)
         if problem:
@@ -321,7 +364,7 @@ def _decoded(ctx, s) -> dict:
     data = s.get("data") or {}
     out: dict = {}
     try:
-        for key in ("from", "diameter", "layers", "order"):
+        for key in ("from", "diameter", "diameter bound", "layers", "order"):
             if data.get(key) is not None:
                 out[key] = decode(data[key], ctx.symbols)
         if data.get("order by cases") is not None:
@@ -347,9 +390,14 @@ def check_step(ctx, s, fam: ParamFamily):
         raise Reject(problem)
     stated = _decoded(ctx, s)
     rule = s["rule"]
-    keep = {"PAT-CONNECTED": ("from", "diameter"), "PAT-LAYERS": ("from", "diameter", "layers"),
+    keep = {"PAT-CONNECTED": ("from", "diameter", "diameter bound"),
+            "PAT-LAYERS": ("from", "diameter", "diameter bound", "layers"),
             "SYM-AUT": ("from", "order", "order cases")}[rule]
     stated = {k: v for k, v in stated.items() if k in keep}
+    if fam.bound and rule != "SYM-AUT" and "diameter bound" not in stated:
+        raise Reject(f"Theorem {fam.theorem} bounds the diameter; the step states no bound")
+    if fam.bound and "diameter" in stated:
+        raise Reject(f"Theorem {fam.theorem} proves only a bound on the diameter, not the stated diameter")
     if rule == "PAT-LAYERS":
         data = s.get("data") or {}
         if bool(data.get("least")) != fam.least_layers:
