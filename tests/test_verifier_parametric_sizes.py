@@ -149,3 +149,13 @@ def test_a_bound_stated_as_the_diameter_is_rejected():
     data = _step(cert, "PAT-CONNECTED")["data"]
     data["diameter"] = data.pop("diameter bound")
     assert _rejected(cert, "PAT-CONNECTED")
+
+
+def test_one_name_in_two_sizes_needs_the_larger_least_value():
+    import hashlib
+    cert = _cert_of(_source("b integer >= 2", "blocks(b) + global(b)"))
+    assert verify(cert).ok
+    text = cert["input"]["text"].replace("param b integer >= 2", "param b integer >= 1")
+    cert["input"]["text"], cert["input"]["sha256"] = text, hashlib.sha256(text.encode()).hexdigest()
+    report = verify(cert)
+    assert not report.ok and any(s.outcome == REJECTED and "b ≥ 2" in s.reason for s in report.steps)

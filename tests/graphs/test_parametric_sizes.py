@@ -301,3 +301,22 @@ def test_symmetric_jumps_bound_against_breadth_first_search_far_beyond():
 def test_symmetric_jumps_below_three_are_open():
     found = F.match([Offsets((-1, 1, "s", "-s"), True)], N, {"s": sym("s")}, lower={"s": 2})
     assert isinstance(found, F.OpenFamily) and "param s integer >= 3" in found.question
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-head closed group cases with a named jump (the groups other heads are intersected with)
+
+@pytest.mark.parametrize("jumps, named, least, order", [((1, "s"), "C_n", 2, lambda n: n),
+                                                       ((-1, "-s"), "C_n", 2, lambda n: n),
+                                                       ((-1, 1, "s", "-s"), "D_n", 3, lambda n: 2 * n)])
+def test_named_jump_group_cases_match_the_engine(jumps, named, least, order):
+    from uapcheck.graphs.closed_groups import closed_group
+    form = closed_group([Offsets(jumps, True)], N, {"s": sym("s")})
+    assert form is not None and len(form.cases) == 1 and form.cases[0].name == named
+    for s in range(least, 8):
+        lit = Offsets(tuple(int(k) if isinstance(k, int) else (s if k == "s" else -s) for k in jumps), True)
+        for n in range(s * s + (s + 1 if len(jumps) == 4 else 0), TOP + 1):
+            case = form.at({"n": n, "s": s})
+            assert case is not None and int(case.order) == order(n) == F.concrete(lit, n, False).order, (s, n)
+    below = form.at({"n": 40, "s": least - 1})
+    assert below is None  # no case below the parameter's least value

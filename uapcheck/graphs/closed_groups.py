@@ -277,7 +277,7 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
                 _grp(Ge(n, 2 * w + 3), 2 * n, "D_n", "window(w) cyclic, n ≥ 2w + 3: dihedral")]
     if a.kind == "coffsets":
         if not all(_is_int(k) for k in a.args):
-            return None
+            return _named_jumps_group(a, n)
         vals = sorted({int(k) for k in a.args})
         w = max(abs(v) for v in vals)
         if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
@@ -328,6 +328,24 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
                      "strided(s): disjoint cliques on residue classes")]
     if a.kind == "causal":
         return [_sym(Eq(n, 1), n, "n = 1"), _triv(Ge(n, 2), "causal: transitive tournament")]
+    return None
+
+
+def _named_jumps_group(a: _Atom, n) -> Optional[list[GroupCase]]:
+    """Cyclic offsets with a named jump s (docs/theory.md §11.11, F49 and F51): {1, s} or {−1, −s} has G = C_n for
+    s ≥ 2 and n ≥ s² (F8's walk counts; F6 at s = 2), {−s, −1, 1, s} has G = D_n for s ≥ 3 and n ≥ s² + s + 1
+    (F12 (b)). The conditions name the parameter's range; values outside it have no case (undecided)."""
+    ks = set(a.args)
+    names = {x for k in ks for x in k.free_symbols}
+    if len(names) != 1:
+        return None
+    s = names.pop()
+    if ks in ({Integer(1), s}, {Integer(-1), -s}):
+        return [_grp(And(Ge(s, 2), Ge(n, s ** 2)), n, "C_n", "cyclic offsets {1, s}, s named, n ≥ s²: rotations "
+                     "(F49: the walk counts of F8)")]
+    if ks == {Integer(1), Integer(-1), s, -s}:
+        return [_grp(And(Ge(s, 3), Ge(n, s ** 2 + s + 1)), 2 * n, "D_n", "cyclic offsets {±1, ±s}, s named, "
+                     "n ≥ s² + s + 1: walk counts keep the n-cycle (F51, F12 (b))")]
     return None
 
 

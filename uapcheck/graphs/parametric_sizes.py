@@ -288,14 +288,14 @@ def _window_strided(n, w, s, lower: Mapping[str, int]):
     if _is_param(w):
         return OpenFamily(family, "with the window radius named, every declaration allows w ≥ s − 1, Theorem F7's regime, "
                                   "whose group and layer count rest on finite checks made per pair (w, s) "
-                                  f"({SECTION}, open question O10 (a))")
+                                  f"({SECTION}, open questions O2 and O10 (a))")
     if not _is_param(s):
         return None
     if _value(s, lower) < int(w) + 2:
         return OpenFamily(family, f"the answer changes at {s} ≤ {int(w) + 1} (Theorem F7's regime, finite checks per pair, "
                                   f"and {s} = 1 is complete), so one verdict for every declared value cannot be stated: "
-                                  f"declare `param {s} integer >= {int(w) + 2}` ({SECTION}, Theorem F50; open question "
-                                  "O10 (a))")
+                                  f"declare `param {s} integer >= {int(w) + 2}` ({SECTION}, Theorem F50; open questions "
+                                  "O2 and O10 (a))")
     bound = stride_bound(w, s)
     return FamilyTheorem(
         "F50", "window(w) + strided(s), s ≥ w + 2", (("w", w), ("s", s)), s * (4 * w + 3), bound, "reflection",

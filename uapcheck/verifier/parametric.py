@@ -106,7 +106,13 @@ def _terms(q) -> list:
 
 
 def _least(*pairs) -> dict:
-    return {name: k for term, k in pairs if (name := _name_of(term)) is not None}
+    """The least value each named size needs (the largest over its uses: `blocks(b) + global(b)` needs b ≥ 2)."""
+    out: dict = {}
+    for term, k in pairs:
+        name = _name_of(term)
+        if name is not None:
+            out[name] = max(out.get(name, k), k)
+    return out
 
 
 def _f47(bt, gt) -> Optional[ParamFamily]:
