@@ -159,3 +159,15 @@ def test_one_name_in_two_sizes_needs_the_larger_least_value():
     cert["input"]["text"], cert["input"]["sha256"] = text, hashlib.sha256(text.encode()).hexdigest()
     report = verify(cert)
     assert not report.ok and any(s.outcome == REJECTED and "b ≥ 2" in s.reason for s in report.steps)
+
+
+@pytest.mark.parametrize("params, pattern", [("w integer >= 4", "window(w) + dilated(1, 5)"),
+                                             ("w integer >= 5", "window(w) + dilated(2, 3)")])
+def test_a_window_absorbing_a_dilation_is_verified(params, pattern):
+    cert = _cert_of(_source(params, pattern))
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert any(s.rule == "PAT-LAYERS" and "Theorem F52" in s.reason for s in report.steps)
+    forged = copy.deepcopy(cert)
+    _step(forged, "PAT-LAYERS")["data"]["from"] = {"op": "+", "args": [{"sym": "w"}, 2]}
+    assert _rejected(forged, "PAT-LAYERS")

@@ -320,3 +320,25 @@ def test_named_jump_group_cases_match_the_engine(jumps, named, least, order):
             assert case is not None and int(case.order) == order(n) == F.concrete(lit, n, False).order, (s, n)
     below = form.at({"n": 40, "s": least - 1})
     assert below is None  # no case below the parameter's least value
+
+
+# ---------------------------------------------------------------------------------------------
+# F52: window(w) + dilated(w', r) with w named, w ≥ w'r − 1: the window of radius max(w, w'r)
+
+@pytest.mark.parametrize("wd,r", [(1, 5), (2, 2), (2, 3), (1, 3), (3, 2)])
+def test_window_absorbing_a_dilation_matches_the_engine(wd, r):
+    from uapcheck.spec import Dilated, Window
+    top = wd * r
+    th = theorem(PatternUnion((Window("w"), Dilated(wd, r))), ["w"], {"w": top - 1})
+    assert th.theorem == "F52" and th.least
+    for w in range(top - 1, top + 4):
+        low = low_at(th, w=w)
+        assert low == 2 * max(w, top) + 1
+        for n in range(low, TOP + 1):
+            compare(th, PatternUnion((Window(w), Dilated(wd, r))), n, w=w)
+
+
+def test_window_below_the_dilation_is_open():
+    from uapcheck.spec import Dilated, Window
+    found = F.match([PatternUnion((Window("w"), Dilated(1, 5)))], N, {"w": sym("w")}, lower={"w": 1})
+    assert isinstance(found, F.OpenFamily) and "param w integer >= 4" in found.question and "O3" in found.question

@@ -1,6 +1,6 @@
 """Standard families whose sizes are declared parameters (`param b integer >= 2`, then `blocks(b) +
 global(1)`): Theorems F47–F49 of docs/theory.md §11.11, each the literal-size theorem's proof read with
-the size as a symbol, with its range of n in the parameters and the least parameter value it needs.
+the size as a symbol (F47–F52), with its range of n in the parameters and the least parameter value it needs.
 
 * F47 ``blocks(b) + global(g)`` (b or g a parameter; b ≥ 2): F4 for every b ≥ 2, g ≥ 1. For
   n ≥ b(⌊g/b⌋ + 2) + 1: D = 2, G = S_g on the globals × the automorphisms of the disjoint cliques on the
@@ -19,6 +19,9 @@ the size as a symbol, with its range of n in the parameters and the least parame
   per pair), G = the reflection, M + 2 layers (not shown least).
 * F51 ``offsets {−s, −1, 1, s} cyclic`` (s a parameter; s ≥ 3): F12 (b) and a walk bound. For n ≥ s² + s + 2:
   D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (an upper bound), G = D_n, bound + 1 layers (not shown least).
+
+* F52 ``window(w) + dilated(w′, r)`` (w a parameter, w′ and r literals; w ≥ w′r − 1): the union is the window of
+  radius m = max(w, w′r); for n ≥ 2m + 1: D = ⌈(n − 1)/m⌉, G = the reflection, D layers, least.
 
 A parameter whose declared least value is below what the theorem needs gets an ``OpenFamily`` saying
 which value changes the answer and what to declare. Families with parameter sizes that are not here
@@ -105,6 +108,8 @@ def match_parametric(kinds: list, by: dict, n, lower: Mapping[str, int]):
         return found if found is not None else _two_jumps(n, by["coffsets"].args, lower)
     if kinds == ["strided", "window"]:
         return _window_strided(n, by["window"].args[0], by["strided"].args[0], lower)
+    if kinds == ["dilated", "window"]:
+        return _window_dilated(n, by["window"].args[0], *by["dilated"].args, lower)
     return None
 
 
@@ -339,6 +344,31 @@ def _symmetric_two_jumps(n, ks: tuple, lower: Mapping[str, int]):
                        f"stated in closed form in s ({SECTION}, open question O10 (c)); D layers suffice for each "
                        "integer s ≥ 4 (F12 (c)), but D is not named here"),
         diameter_exact=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# F52: window(w) + dilated(w', r) with w named, w ≥ w'r − 1: the window of radius max(w, w'r)
+
+def _window_dilated(n, w, wd, r, lower: Mapping[str, int]):
+    from .families import FamilyTheorem, OpenFamily
+    if not (_is_param(w) and not _is_param(wd) and not _is_param(r)):
+        return None  # a named dilation or step: open (O3, O10 (b)), as the literal-size path says
+    top = int(wd) * int(r)
+    if _value(w, lower) < top - 1:
+        return OpenFamily("window(w) + dilated(w', r)",
+                          f"with {w} named from {_value(w, lower)}, the values {w} < {top - 1} give Theorem F9's or F15's "
+                          f"pattern, whose constants are computed per triple; declare `param {w} integer >= {top - 1}` "
+                          f"(then the union is a window, Theorem F52) ({SECTION}, open question O3; with named sizes, "
+                          "O10 (b))")
+    radius = w if _value(w, lower) >= top else sympy.Max(w, top)
+    d = ceiling((n - 1) / radius)
+    return FamilyTheorem(
+        "F52", "window(w) + dilated(w', r), w ≥ w'r − 1: the window of radius max(w, w'r)",
+        (("w", w), ("w'", Integer(int(wd))), ("r", Integer(int(r)))), 2 * radius + 1, d, "reflection", Integer(2),
+        ("i ↦ n + 1 − i",), d, True,
+        "the union has the arcs of the window of radius max(w, w'r) (every multiple of r up to w'r is at most w, or is "
+        "w'r = w + 1), a straight-ordered pattern: no view witness exists and D layers suffice (§11.2, item 4; "
+        "Theorem F20)")
 
 
 def parameter_names(theorem) -> list[str]:

@@ -25,8 +25,17 @@ def _pretty(e) -> str:
     return show_size(e)
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _low_text(low) -> str:
+    """"max(6, s² + 1)": a range's start in words, a power of a named size as a superscript (words hold no `^`)."""
+    import re
+    return re.sub(r"\^(\d+)", lambda m: m.group(1).translate(_SUPERSCRIPT), _pretty(low))
+
+
 def _range_text(theorem: F.FamilyTheorem) -> str:
-    text = f"{sympy.sstr(theorem.n_symbol)} ≥ {_pretty(theorem.low)}"
+    text = f"{sympy.sstr(theorem.n_symbol)} ≥ {_low_text(theorem.low)}"
     return f"{text} and {F.coprime_words(theorem.n_symbol, theorem.coprime_to)}" if theorem.coprime_to > 1 else text
 
 
@@ -183,7 +192,7 @@ def _small_notes(spec: S.Spec, theorem: F.FamilyTheorem) -> tuple:
     else where the concrete engine takes over."""
     low = theorem.low
     n = theorem.n_symbol
-    head = f"for {sympy.sstr(n)} < {_pretty(low)} the theorem does not apply; the concrete engine decides each n"
+    head = f"for {sympy.sstr(n)} < {_low_text(low)} the theorem does not apply; the concrete engine decides each n"
     if low.free_symbols or int(low) > F.SMALL_N_LISTED:
         return (head + " (give `tokens N`)",)
     pattern = spec.heads[0].pattern

@@ -10,6 +10,9 @@ named window or global count), restated for the verifier with its own reading of
                                            bound + 1 layers (not least)
     F51 offsets {−s, −1, 1, s} cyclic, s ≥ 3: n ≥ s² + s + 2: D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (a bound), |G| = 2n, bound + 1
                                            layers (not least)
+    F52 window(w) + dilated(w', r), w named ≥ w'r − 1: n ≥ 2m + 1, m = max(w, w'r): D = ⌈(n − 1)/m⌉, |G| = 2, D
+                                           layers (least; the literal instance is checked as the window of radius m
+                                           on the union's own arcs, rooted views with nauty)
     F2  window(w) + global(g):             n ≥ g + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least)
     F3  window(w) cyclic + global(g), g ≥ w (decided from the declared values): F2's values
     F10 window(w) cyclic + global(g):      n ≥ max(g, w) + 2w + 3: D = 2, |G| = 2·g!, 3 layers (least)
@@ -95,6 +98,8 @@ def match(spec: S.Spec) -> Optional[ParamFamily]:
         return _f51(by["Offsets"].offsets) or _f49(by["Offsets"].offsets)
     if kinds == ["Strided", "Window"] and not by["Window"].cyclic:
         return _f50(by["Window"].w, by["Strided"].s)
+    if kinds == ["Dilated", "Window"] and not by["Window"].cyclic:
+        return _f52(by["Window"].w, by["Dilated"].w, by["Dilated"].r)
     if kinds == ["Global", "Window"]:
         return _window_global(by["Window"], by["Global"].g, spec)
     return None
@@ -204,6 +209,35 @@ def _f51(offsets) -> Optional[ParamFamily]:
         return n // (2 * s) + (s + 1) // 2
     return ParamFamily("F51", (name,), {name: 3}, lambda v: v[name] ** 2 + v[name] + 2, bound,
                        lambda n, v: bound(n, v) + 1, False, lambda n, v: 2 * n, lambda text: text == "D_n", True)
+
+
+def _f52(wt, wdt, rt) -> Optional[ParamFamily]:
+    """window(w) + dilated(w', r), w named ≥ w'r − 1, literal w', r ≥ 2: the window of radius m = max(w, w'r),
+    n ≥ 2m + 1: D = ⌈(n − 1)/m⌉, the reflection, D layers (least)."""
+    if not isinstance(wt, str) or wt.startswith("-") or not isinstance(wdt, int) or not isinstance(rt, int) or rt < 2:
+        return None
+    top = wdt * rt
+
+    def radius(v):
+        return max(v[wt], top)
+
+    def diameter(n, v):
+        return -(-(n - 1) // radius(v))
+    return ParamFamily("F52", (wt,), {wt: top - 1}, lambda v: 2 * radius(v) + 1, diameter, diameter, True,
+                       lambda n, v: 2, lambda text: text == "reflection")
+
+
+def _window_table(m: int):
+    """The window of radius m, restated (§11.2, item 4): n ≥ 2m + 1, D = ⌈(n − 1)/m⌉, the reflection, D layers."""
+    from .families import Family
+
+    def diameter(n):
+        return sympy.ceiling(sympy.Rational(n - 1, m) if isinstance(n, int) else (n - 1) / m)
+
+    def reversal(n):
+        return list(range(n, 0, -1))
+    return Family("F52", 2 * m + 1, 0, 0, True, lambda n: 2, 1, lambda text: text == "reflection", None,
+                  lambda n: [reversal(n)], diameter_at=diameter, period=m)
 
 
 def _window_global(win, gt, spec) -> Optional[ParamFamily]:
@@ -320,7 +354,7 @@ def instance_problem(fam: ParamFamily, spec: S.Spec, what: str) -> Optional[str]
     from . import families
     for v in points(fam, spec)[:INSTANCE_POINTS]:
         inst = instance_spec(spec, v)
-        table = families.match(inst)
+        table = families.match(inst) if fam.theorem != "F52" else _window_table(fam.low(v) // 2)
         if table is None:
             if fam.theorem == "F49" and 2 in v.values():
                 table = _f6_two(v)
