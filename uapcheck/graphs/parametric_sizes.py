@@ -109,7 +109,8 @@ def match_parametric(kinds: list, by: dict, n, lower: Mapping[str, int]):
     if kinds == ["strided", "window"]:
         return _window_strided(n, by["window"].args[0], by["strided"].args[0], lower)
     if kinds == ["dilated", "window"]:
-        return _window_dilated(n, by["window"].args[0], *by["dilated"].args, lower)
+        wd, r = by["dilated"].args
+        return _window_dilated(n, by["window"].args[0], wd, r, lower)
     return None
 
 
