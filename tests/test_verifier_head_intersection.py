@@ -114,3 +114,15 @@ def test_a_false_anchor_is_not_verified():
 def test_two_large_groups_stay_undecided():
     cert = _cert("blocks(4) + global(1)", "strided(4)")
     assert not any(s["rule"] == "SYM-AUT" for s in cert["steps"])
+
+
+def test_several_heads_connectivity_and_layers_rest_on_the_union():
+    """PAT-CONNECTED and PAT-LAYERS of several heads: the union's family theorem (window + global: F2) or the
+    union's lemma (ring + jumps: the cyclic window), D + 1 layers not least; a claim of least is rejected."""
+    for patterns in (("window(2)", "global(1)"), ("offsets {1, -1} cyclic", "offsets {2, -2} cyclic")):
+        cert = _cert(*patterns)
+        report = verify(cert)
+        assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+        step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+        step["data"]["least"] = True
+        assert any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in verify(cert).steps)

@@ -129,11 +129,11 @@ def _brute_order(heads, n):
     return count_automorphisms(n, lambda u, v: tuple((v, u) in p for p in pairs))
 
 
-@pytest.mark.parametrize("heads", DECIDED[::3], ids=[str(i) for i in range(0, len(DECIDED), 3)])
+@pytest.mark.parametrize("heads", DECIDED, ids=[str(i) for i in range(len(DECIDED))])
 def test_orders_against_brute_force(heads):
     form = _closed(heads)
     checked = 0
-    for n in range(2, 12):
+    for n in range(2, 11):
         case = _case_at(form, n)
         if case is None:
             continue

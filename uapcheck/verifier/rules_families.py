@@ -33,6 +33,92 @@ def union_family(ctx) -> Optional[families.Family]:
     return ctx.cache["union family"]
 
 
+def several_heads(ctx, s, rule: str):
+    """PAT-CONNECTED or PAT-LAYERS of several distinct heads at symbolic n from their union: its family theorem
+    (when the step states its range) or its lemma; None when neither applies (another check runs)."""
+    union = union_family(ctx)
+    if union is not None and "from" in (s.get("data") or {}):
+        return connected(ctx, s, union) if rule == "PAT-CONNECTED" else union_layers(ctx, s, union)
+    found = union_lemma(ctx)
+    if found is not None:
+        return union_lemma_step(ctx, s, found, rule)
+    return None
+
+
+def union_lemma(ctx):
+    """Several distinct unbiased heads whose union is a pattern of the verifier's lemma table (§18.4: cyclic
+    windows, one-sided cyclic offsets, windows, stars): (the union's spec, its lemma), or None."""
+    spec = ctx.spec
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    if len(pats) < 2 or spec.positional != "none" or any(h.bias for h in spec.heads):
+        return None
+    if "union lemma" not in ctx.cache:
+        from dataclasses import replace
+        from .. import spec as S
+        from . import lemmas
+        parts = [q for p in pats for q in (p.parts if isinstance(p, S.PatternUnion) else (p,))]
+        union = _as_one_pattern(parts)
+        found = None
+        if union is not None:
+            alone = replace(spec, heads=(replace(spec.heads[0], pattern=union),))
+            lemma = lemmas.classify(alone, lemmas.n_symbol(ctx), ctx.symbols)
+            if lemma is not None and lemma.diameter is not None and lemma.param is None:
+                found = (alone, lemma)
+        ctx.cache["union lemma"] = found
+    return ctx.cache["union lemma"]
+
+
+def _as_one_pattern(parts: list):
+    """Cyclic offsets and cyclic windows with integer jumps whose union is {±1, …, ±w} (a cyclic window) or
+    {1, …, w} / {−w, …, −1} (one-sided offsets): that one pattern; else None."""
+    from .. import spec as S
+    jumps: set = set()
+    for q in parts:
+        if isinstance(q, S.Window) and q.cyclic and isinstance(q.w, int) and not isinstance(q.w, bool):
+            jumps |= set(range(-q.w, q.w + 1))
+        elif isinstance(q, S.Offsets) and q.cyclic and all(isinstance(k, int) and not isinstance(k, bool)
+                                                            for k in q.offsets):
+            jumps |= set(q.offsets)
+        else:
+            return None
+    jumps -= {0}
+    w = max((abs(k) for k in jumps), default=0)
+    if not w:
+        return None
+    if jumps == set(range(-w, w + 1)) - {0}:
+        return S.Window(w, True)
+    if jumps == set(range(1, w + 1)) or jumps == set(range(-w, 0)):
+        return S.Offsets(tuple(sorted(jumps)), True)
+    return None
+
+
+def union_lemma_step(ctx, s, found, rule: str):
+    """PAT-CONNECTED (D is the lemma's) or PAT-LAYERS (D + 1, not least) of several heads whose union is a
+    lemma's pattern, with the lemma's brute-force instances on the union."""
+    from . import lemmas
+    from .trees import decode
+    alone, lemma = found
+    data = s.get("data") or {}
+    d = decode(data.get("diameter"), ctx.symbols)
+    if not lemmas._same(d, lemma.diameter):
+        raise Reject(f"the diameter {sympy.sstr(d)} is not the union's `{lemma.name}` closed form {sympy.sstr(lemma.diameter)}")
+    if rule == "PAT-LAYERS":
+        prem = ctx.premises(s)
+        m = decode(data.get("layers"), ctx.symbols)
+        if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED" or not lemmas._same(m, lemma.diameter + 1) \
+                or data.get("least"):
+            raise Reject("several heads: the layers are not D + 1 (not least) with the union's D")
+    key = ("union lemma instances",)
+    if key not in ctx.cache:
+        ctx.cache[key] = lemmas.check_instances(alone, lemma, lemmas.n_symbol(ctx), ctx.symbols, "connectivity")
+    if ctx.cache[key]:
+        raise Reject(f"the union's closed form fails at an instance: {ctx.cache[key]}")
+    what = ("D + 1 layers suffice by the view argument (§11.2), not claimed least" if rule == "PAT-LAYERS"
+            else f"diameter {sympy.sstr(lemma.diameter)} for n ≥ {lemma.conn_from}")
+    return VERIFIED, (f"several heads: the union is the `{lemma.name}` lemma's pattern (docs/theory.md §18.4): {what}; "
+                      f"re-checked by brute force at n = {lemma.conn_from}..{lemmas.INSTANCE_MAX_N} on the union")
+
+
 def union_layers(ctx, s, fam: families.Family):
     """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
     several heads needs coloured views, not decided at symbolic n)."""

@@ -100,9 +100,9 @@ def connected(ctx, s):
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
-        union = rules_families.union_family(ctx)  # several heads: the union's theorem (Theorem F39)
-        if union is not None and "from" in (s.get("data") or {}):
-            return rules_families.connected(ctx, s, union)
+        several = rules_families.several_heads(ctx, s, "PAT-CONNECTED")  # the union's theorem (Theorem F39)
+        if several:
+            return several
         return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
         return _lemma_at_length(ctx, s) or large.connected(ctx, s)
@@ -269,9 +269,9 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
-        union = rules_families.union_family(ctx)  # several heads: D + 1 with the union's D (Theorem F39)
-        if union is not None and "from" in (s.get("data") or {}):
-            return rules_families.union_layers(ctx, s, union)
+        several = rules_families.several_heads(ctx, s, "PAT-LAYERS")  # D + 1 with the union's D (Theorem F39)
+        if several:
+            return several
         return _symbolic(ctx, s, lemmas.symbolic_layers, rules_families.layers)
     except LargeN:
         return _large_layers(ctx, s)
