@@ -16,6 +16,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .residue_layers import DiameterTwoByResidue
 
 
 def _int(t) -> Optional[int]:
@@ -35,9 +36,10 @@ def match(parts: list, spec: S.Spec):
     return _Grid(b, s, S.PatternUnion(tuple(parts)), spec).family()
 
 
-class _Grid:
+class _Grid(DiameterTwoByResidue):
     def __init__(self, b: int, s: int, pattern: S.Pattern, spec: S.Spec):
         self.b, self.s, self.pattern, self.spec = b, s, pattern, spec
+        self.layer_modulus = b
         floor_, ceil_ = b // s, -(-b // s)
         self.rows_per_period = s // gcd(b, s)
         self.low = b * max(max(b, 2 * ceil_) // floor_ + 1, self.rows_per_period, 3)
@@ -78,34 +80,8 @@ class _Grid:
         alpha = sympy.floor(length / self.period)
         return const * sympy.Integer(self.whole) ** m * sympy.factorial(alpha + 1) ** beta * sympy.factorial(alpha) ** (big - beta)
 
-    def layers(self, n):
-        def at(rho):
-            return 3 if 1 <= rho <= self.s - 2 else 2
-        if isinstance(n, int):
-            return sympy.Integer(at(n % self.b))
-        return sum((at(r) * (sympy.floor((n - r) / self.b) - sympy.floor((n - r - 1) / self.b)) for r in range(self.b)),
-                   sympy.Integer(0))
-
-    def instances(self, what: str) -> Optional[str]:
-        from . import groups
-        for n in range(self.low, self.low + self.b + 1):
-            heads = [patterns.head_arcs(self.pattern, n)]
-            outs = patterns.union_out(heads, n)
-            dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
-            found = [x for arr in dist.values() for x in arr[1:]]
-            if None in found or max(x for x in found if x is not None) != 2:
-                return f"n = {n}: the diameter is not 2"
-            if what == "connectivity":
-                continue
-            lab = patterns.labels_at(self.spec, heads, n, kinds=[None])
-            if what == "group":
-                full, method = groups.full_order(lab, n, "none")
-                if full is None or full != self.count(n):
-                    return f"n = {n}: the pattern has {full} symmetries ({method}), the theorem says {self.count(n)}"
-            problem = self._layers_problem(n, heads, dist, lab) if what == "layers" else None
-            if problem:
-                return problem
-        return None
+    def expected_order(self, n: int) -> int:
+        return self.count(n)
 
     def _layers_problem(self, n: int, heads: list, dist: dict, lab: dict) -> Optional[str]:
         from . import views

@@ -119,16 +119,21 @@ def union_lemma_step(ctx, s, found, rule: str):
                       f"re-checked by brute force at n = {lemma.conn_from}..{lemmas.INSTANCE_MAX_N} on the union")
 
 
-def union_layers(ctx, s, fam: families.Family):
-    """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
-    several heads needs coloured views, not decided at symbolic n)."""
+def _layer_values(ctx, s) -> tuple:
+    """A PAT-LAYERS step's (layers, diameter, n), after checking its one premise is the connectivity step."""
     data = s.get("data") or {}
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
         raise Reject("its premise is not the connectivity step")
-    m = _value(ctx, data.get("layers"), "the number of layers")
-    d = _value(ctx, data.get("diameter"), "the diameter")
-    n = _n(ctx)
+    return (_value(ctx, data.get("layers"), "the number of layers"), _value(ctx, data.get("diameter"), "the diameter"),
+            _n(ctx))
+
+
+def union_layers(ctx, s, fam: families.Family):
+    """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
+    several heads needs coloured views, not decided at symbolic n)."""
+    data = s.get("data") or {}
+    m, d, n = _layer_values(ctx, s)
     if not families.same_value(fam, d, n) or not families.same_value(fam, m - 1, n) or data.get("least"):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not D + 1 = {sympy.sstr(fam.d(n) + 1)} "
                      f"(not least) with the union's D (Theorem {fam.theorem})")
@@ -182,12 +187,7 @@ def connected(ctx, s, fam: families.Family):
 
 def layers(ctx, s, fam: families.Family):
     data = s.get("data") or {}
-    prem = ctx.premises(s)
-    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
-        raise Reject("its premise is not the connectivity step")
-    m = _value(ctx, data.get("layers"), "the number of layers")
-    d = _value(ctx, data.get("diameter"), "the diameter")
-    n = _n(ctx)
+    m, d, n = _layer_values(ctx, s)
     if (not families.same_value(fam, d, n) or not families.same_value(fam, m, n, layers=True)
             or bool(data.get("least")) != fam.least):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "

@@ -20,6 +20,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .residue_layers import DiameterTwoByResidue
 
 
 def _int(t) -> Optional[int]:
@@ -262,9 +263,10 @@ def rook(parts: list, spec: S.Spec):
     return _Rook(s, S.PatternUnion(tuple(parts)), spec).family()
 
 
-class _Rook:
+class _Rook(DiameterTwoByResidue):
     def __init__(self, s: int, pattern: S.Pattern, spec: S.Spec):
         self.s, self.pattern, self.spec, self.low = s, pattern, spec, s * (s + 1)
+        self.layer_modulus = s
 
     def order(self, n):
         found = _residue_of(n, self.s)
@@ -276,36 +278,8 @@ class _Rook:
             mm = k
         return sympy.factorial(mm) * sympy.factorial(rho) * sympy.factorial(self.s - rho)
 
-    def layers(self, n):
-        def at(rho):
-            return 3 if 1 <= rho <= self.s - 2 else 2
-        if isinstance(n, int):
-            return sympy.Integer(at(n % self.s))
-        return sum((at(r) * (sympy.floor((n - r) / self.s) - sympy.floor((n - r - 1) / self.s)) for r in range(self.s)),
-                   sympy.Integer(0))
-
-    def instances(self, what: str) -> Optional[str]:
-        """At one whole period from the range's start: D = 2 by BFS, |G| by the group code, and the layers: the
-        witness on the arcs (3 layers), or no view witness by nauty (2 layers)."""
-        from . import groups
-        for n in range(self.low, self.low + self.s + 1):
-            heads = [patterns.head_arcs(self.pattern, n)]
-            outs = patterns.union_out(heads, n)
-            dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
-            found = [x for arr in dist.values() for x in arr[1:]]
-            if None in found or max(x for x in found if x is not None) != 2:
-                return f"n = {n}: the diameter is not 2"
-            if what == "connectivity":
-                continue
-            lab = patterns.labels_at(self.spec, heads, n, kinds=[None])
-            if what == "group":
-                full, method = groups.full_order(lab, n, "none")
-                if full is None or full != int(self.order(n)):
-                    return f"n = {n}: the pattern has {full} symmetries ({method}), the theorem says {self.order(n)}"
-            problem = self._layers_problem(n, heads, dist, lab) if what == "layers" else None
-            if problem:
-                return problem
-        return None
+    def expected_order(self, n: int) -> int:
+        return int(self.order(n))
 
     def _layers_problem(self, n: int, heads: list, dist: dict, lab: dict) -> Optional[str]:
         """3 layers (1 ≤ ρ ≤ s − 2): the witness is no symmetry and changes nothing within distance 1 of its root;
