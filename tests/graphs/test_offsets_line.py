@@ -11,6 +11,7 @@ from math import gcd
 import pytest
 import sympy
 
+from tests.graphs.reference import all_distances as reference_distances
 from tests.graphs.reference import count_automorphisms
 from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete, line_jumps
@@ -34,21 +35,8 @@ def arcs_of(S, n):
 
 
 def all_distances(S, n):
-    out = {v: [] for v in range(1, n + 1)}
-    for j, i in arcs_of(S, n):
-        out[j].append(i)
-    dist = {}
-    for src in range(1, n + 1):
-        seen = {src: 0}
-        queue = deque([src])
-        while queue:
-            u = queue.popleft()
-            for v in out[u]:
-                if v not in seen:
-                    seen[v] = seen[u] + 1
-                    queue.append(v)
-        dist[src] = seen
-    return dist
+    """dist[j][i] = d(j → i) on P_n(S), by breadth-first search on the arcs (the shared reference search)."""
+    return reference_distances([(i, j) for j, i in arcs_of(S, n)], n)
 
 
 def bfs_diameter(S, n):
