@@ -156,6 +156,29 @@ def test_a_group_named_at_a_real_size_is_the_theorem_s(pattern, theorem):
     assert _rejects(forged, "SYM-AUT")
 
 
+@pytest.mark.parametrize("pattern, position, swap", [("window(2) cyclic + global(1)", 100000, (3, 4)),
+                                                      ("window(3) cyclic + global(2)", 100000, (4, 5))])
+def test_a_quoted_view_witness_at_a_real_size_is_the_theorem_s(pattern, position, swap):
+    """F10 at n = 100,000: PAT-LAYERS quotes the swap (w+1 w+2) at position n as its view witness; the verifier
+    compares it with its own restatement of the theorem's witness, so a changed swap or position is rejected."""
+    text = "tokens 100000\n" + _symbolic(pattern)
+    cert = _cert_of(text)
+    quoted = _step(cert, "PAT-LAYERS")["data"]["view witness"]
+    assert quoted["position"] == position
+    assert [k for k, v in enumerate(quoted["permutation"], 1) if v != k] == list(swap)
+    report = verify(cert)
+    assert report.ok and report.complete
+    forged = _cert_of(text)
+    _step(forged, "PAT-LAYERS")["data"]["view witness"]["position"] = position - 1
+    assert _rejects(forged, "PAT-LAYERS")
+    forged = _cert_of(text)
+    perm = _step(forged, "PAT-LAYERS")["data"]["view witness"]["permutation"]
+    a, b = swap
+    perm[a - 1], perm[b - 1] = a, b  # the identity: no witness at all
+    perm[b], perm[b + 1] = b + 2, b + 1  # another swap, further right
+    assert _rejects(forged, "PAT-LAYERS")
+
+
 def test_an_order_too_large_to_restate_is_trusted_not_rejected():
     """star at 1,048,576 tokens: G = S_1048575 on {2, …, 1048576}, of order 1048575!, stated only as text: the
     verifier checks the name and leaves the order trusted, naming why (it was a malformed-data rejection)."""

@@ -91,7 +91,7 @@ class Family:
     coprime_to: int = 1                        # F27: the range is also gcd(n, coprime_to) = 1
     layers_check: Optional[Callable[[int, int], Optional[str]]] = None  # (n, D) -> problem: F53's own layer check
     layers_text: str = ""                      # why the layer count holds, when not one of the standard reasons
-    quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53)
+    quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53; else `witness`)
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""

@@ -251,11 +251,13 @@ def _at_symbolic_n(name: str, n: int) -> str:
 
 
 def _check_quoted_witness(s, fam: families.Family, n: int) -> None:
-    """A view witness the step quotes at an integer n is the theorem's own (F53: position 1 and its swap)."""
+    """A view witness the step quotes at an integer n is the theorem's own (F53: position 1 and its swap;
+    F2, F4, F10: the swap the theorem names, at its position)."""
     wit = (s.get("data") or {}).get("view witness")
-    if fam.quoted_witness is None or wit is None:
+    theirs = fam.quoted_witness or fam.witness
+    if theirs is None or wit is None:
         return
-    i, perm = fam.quoted_witness(n)
+    i, perm = theirs(n)
     if not isinstance(wit, dict) or wit.get("position") != i or wit.get("permutation") != perm:
         raise Reject(f"the view witness is not Theorem {fam.theorem}'s (position {i}, "
                      f"{[k for k in range(1, n + 1) if perm[k - 1] != k]} exchanged)")
