@@ -293,6 +293,9 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         return {"i": wit.get("i"), "j": wit.get("j")}
     if step.rule == "SYM-AUT":
         data = {"name": ev.get("name")}
+        if ev.get("classes"):  # G by residue class of n: each class's stated group
+            data["classes"] = [{"residues": c["residues"], "name": c["name"], "order": c["order"]}
+                               for c in ev["classes"]]
     theorem = _family_theorem(spec, cache)
     several = len({h.pattern for h in spec.heads}) > 1
     if data is not None and theorem is not None and not (several and step.rule == "SYM-AUT"):

@@ -956,6 +956,34 @@ class HeadIntersection(Certificate):
         return dict(out, kind=self.kind, section="docs/theory.md §11.11, Theorems F35–F39")
 
 
+@dataclass(frozen=True)
+class ByResidueClass(Certificate):
+    """A result at symbolic n stated on every residue class of n mod `modulus` (docs/theory.md §11.4): each
+    entry (residues, certificate) proves the class's result for the n with n mod L among its residues. The
+    check: the entries' residues partition 0, …, L − 1, and each entry's certificate checks (a rule using it
+    compares each class's stated result with its entry's)."""
+
+    modulus: int
+    entries: tuple  # ((residues, Certificate), ...)
+    kind = "by residue class"
+
+    def check(self) -> None:
+        if not isinstance(self.modulus, int) or self.modulus < 2:
+            _reject(ByResidueClass, "the classes are residues mod an integer L ≥ 2")
+        covered = sorted(r for residues, _ in self.entries for r in residues)
+        if covered != list(range(self.modulus)):
+            _reject(ByResidueClass, f"the classes do not partition the residues mod {self.modulus}")
+        for _, certificate in self.entries:
+            if not isinstance(certificate, Certificate) or isinstance(certificate, (ByResidueClass, Inference)):
+                _reject(ByResidueClass, "each class is proved by its own certificate")
+            certificate.check()
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "modulus": self.modulus,
+                "classes": [{"residues": list(residues), "certificate": certificate.to_json()}
+                            for residues, certificate in self.entries]}
+
+
 # ---------------------------------------------------------------------------------------------
 # Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
 

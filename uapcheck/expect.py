@@ -95,6 +95,10 @@ def _group_mismatch(spec: S.Spec, group, name: str, arg: Optional[int]) -> str:
     """Why the derived group is not the expected one ("" when it is)."""
     if group is None:
         return "no group derived"
+    if group.classes:
+        # G depends on n mod L (docs/language.md, `expect`): one name holds only if every class has that group
+        return f"expected group {name if arg is None else f'{name} {arg}'}, derived G = {group.name} (G depends on n mod " \
+               f"{group.classes[0].modulus})"
     if name == "order":
         assert arg is not None  # the parser requires `order N`
         if not same_order(group.order, arg):

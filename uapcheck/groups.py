@@ -89,10 +89,39 @@ class GroupInfo:
     structure: Any = field(default=None, compare=False)
     # the order in math mode when it is a product of factorials (the words stay `order`)
     order_latex: Optional[str] = field(default=None, compare=False)
+    #: G by residue class of n (docs/theory.md §11.4): when it is not empty, G is the class's group on each
+    #: class (GroupClass, together covering every residue of n mod their modulus, the last one printed
+    #: "else"), `name` and `order` are the classes' words, and `generators` is empty
+    classes: tuple = ()
 
     def to_json(self) -> dict:
-        return {"name": self.name, "order": self.order, "condition": self.condition or None,
-                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
+        out = {"name": self.name, "order": self.order, "condition": self.condition or None,
+               "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
+        if self.classes:
+            out["classes"] = [c.to_json() for c in self.classes]
+        return out
+
+
+@dataclass(frozen=True)
+class GroupClass:
+    """G on one residue class of n: the residues r with n mod `modulus` = r, the class as a SymPy condition
+    (Eq(Mod(n, L), r), or an Or of such) and the class's group (a GroupInfo without condition)."""
+
+    modulus: int
+    residues: tuple
+    condition: Any
+    group: GroupInfo
+
+    def to_json(self) -> dict:
+        return {"modulus": self.modulus, "residues": list(self.residues), "name": self.group.name,
+                "order": self.group.order,
+                "generators": [g if isinstance(g, str) else list(g) for g in self.group.generators]}
+
+
+def class_condition(n, modulus: int, residues) -> Any:
+    """n mod L = r, or n mod L = r₁ ∨ …, as one SymPy condition (the residues in increasing order)."""
+    eqs = [sympy.Eq(sympy.Mod(n, modulus), r, evaluate=False) for r in sorted(residues)]
+    return eqs[0] if len(eqs) == 1 else sympy.Or(*eqs, evaluate=False)
 
 
 MAX_CONCRETE = 256  # above this, orders and generators are given by formula, not materialised

@@ -147,6 +147,9 @@ def show_condition(cond) -> str:
     another bound of the conjunction implies (for every value of the symbols, under their assumptions) is left
     out: "(n >= w + 2) & (n >= 2*w + 1)" for a positive integer w is "n ≥ 2·w + 1"."""
     import sympy
+    among = _residue_set(cond)
+    if among is not None:
+        return among
     if isinstance(cond, sympy.Or):
         return " or ".join(f"({show_condition(a)})" if isinstance(a, sympy.And) else show_condition(a)
                            for a in cond.args)
@@ -158,6 +161,31 @@ def show_condition(cond) -> str:
             if not any(j != i and _implies(q, p) and (j < i or not _implies(p, q)) for j, q in enumerate(parts))]
     return " and ".join(f"({show_condition(p)})" if isinstance(p, sympy.Or) else
                         f"{show_size(p.lhs)} {_RELATIONS[type(p).__name__]} {show_size(p.rhs)}" for p in kept)
+
+
+def _residue_set(cond) -> "str | None":
+    """An Or of n mod L = r over one n and L as "n mod L ∈ {r₁, r₂}"; None for any other condition."""
+    import sympy
+    if not isinstance(cond, sympy.Or):
+        return None
+    bases, residues = set(), []
+    for eq in cond.args:
+        if not (isinstance(eq, sympy.Eq) and isinstance(eq.lhs, sympy.Mod) and eq.rhs.is_Integer):
+            return None
+        bases.add(eq.lhs)
+        residues.append(int(eq.rhs))
+    if len(bases) != 1:
+        return None
+    shown = ", ".join(str(r) for r in sorted(set(residues)))
+    return f"{show_size(bases.pop())} ∈ {{{shown}}}"
+
+
+def show_classes(items) -> str:
+    """Values by residue class of n, the last one for every other class: "reflection if n mod 4 = 0, else
+    trivial". `items`: (words, condition) in printing order."""
+    items = list(items)
+    shown = [f"{words} if {show_condition(cond)}" for words, cond in items[:-1]]
+    return ", ".join(shown + [f"else {items[-1][0]}"])
 
 
 def _implies(q, p) -> bool:

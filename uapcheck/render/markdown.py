@@ -133,6 +133,11 @@ def headline_markdown(result) -> str:
 
 
 def _group_markdown(group) -> str:
+    if group.classes:  # G by residue class of n: each class's group and its condition as math
+        last = len(group.classes) - 1
+        return escape("G =") + " " + ", ".join(
+            f"{_class_group(c.group)} if {math(formula_latex(c.condition))}" if k < last
+            else f"else {_class_group(c.group)}" for k, c in enumerate(group.classes))
     named = _SUBSCRIPTED.match(group.name) if group.name else None
     if named:  # S_n, C_n, D_n (as the LaTeX headline; other names are words there too)
         return math(f"G = {named[1]}_{{{named[2]}}}")
@@ -140,12 +145,28 @@ def _group_markdown(group) -> str:
         return math(f"G = {group.structure.latex}")
     if group.name:
         return escape(f"G = {group.name}")
+    return escape("G =") + " " + _of_order(group)
+
+
+def _class_group(group) -> str:
+    """One residue class's group: its name (S_n, C_n, D_n and structures as math) or its order."""
+    named = _SUBSCRIPTED.match(group.name) if group.name else None
+    if named:
+        return math(f"{named[1]}_{{{named[2]}}}")
+    if group.name and getattr(group, "structure", None) is not None:
+        return math(group.structure.latex)
+    if group.name:
+        return escape(group.name)
+    return _of_order(group)
+
+
+def _of_order(group) -> str:
     order = group.order
     if getattr(group, "order_latex", None):
-        return escape("G = group of order") + " " + math(group.order_latex)
+        return escape("group of order") + " " + math(group.order_latex)
     if isinstance(order, int) and not isinstance(order, bool):
-        return escape("G = group of order ") + math(formula_latex(order))
-    return escape(f"G = group of order {order}")
+        return escape("group of order ") + math(formula_latex(order))
+    return escape(f"group of order {order}")
 
 
 def _layers_markdown(layers) -> str:

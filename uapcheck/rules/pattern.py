@@ -16,7 +16,7 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (Diameter, FarPair, Generators, Inference, SameArcs, StandardFamily, Trusted,
+from ..certificates import (ByResidueClass, Diameter, FarPair, Generators, Inference, SameArcs, StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
@@ -27,8 +27,10 @@ from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_g
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.views import decide_views
 from ..groups import order_text
-from ..show import show_condition, show_pattern, show_size
-from ..groups import GroupInfo, symbolic_generators
+from ..show import show_classes, show_condition, show_pattern, show_size
+from ..groups import GroupClass, GroupInfo, class_condition, symbolic_generators
+from .residue_classes import split_by_residue
+from ..conditions import simplify_condition
 from .symmetry import group_step, group_undecided
 
 CITE_SPARSE_TEXT = ("Cheng et al. 2025, sparse corollary (strong connectivity, directed diameter ≤ m); "
@@ -626,6 +628,11 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     if (layer_range is None and primary is not None and primary.condition is not sympy.true
             and len(set(_patterns(spec))) > 1):
         layer_range = primary.condition  # several heads: the verdict holds where the union's closed form does too
+    split = split_by_residue(grp, n, _lower_bounds(spec))
+    if split is not None and len({_group_key(case) for case in split.chosen}) > 1:
+        # G depends on n mod L: one group per residue class (Theorem 1 per class, docs/theory.md §11.4)
+        gstep, info = _group_by_class(spec, desc, n, grp, split, layer_range if obstruction is None else None)
+        return PatternOutcome(gstep, info, tuple(structure), layers, diameter, obstruction)
     gprimary = _primary(grp, spec, n)
     if gprimary is None:
         return PatternOutcome(group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None,
@@ -648,6 +655,48 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                    "generators": list(gens)},
                       _group_certificate(spec, gprimary, info), tuple(_other_cases(grp, gprimary)))
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+
+
+def _case_group(case) -> GroupInfo:
+    """The group a closed form's case states (no range: the caller states it)."""
+    name = case.name or case.structure
+    if case.fixed_point is not None:
+        name = f"stabilizer {sympy.sstr(case.fixed_point)}"
+    return GroupInfo(name, order_text(case.order), symbolic_generators(name))
+
+
+def _group_key(case) -> tuple:
+    info = _case_group(case)
+    return info.name, str(info.order)
+
+
+def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tuple[proof.Step, GroupInfo]:
+    """SYM-AUT for a group that depends on n mod L: each residue class's case of the closed form, classes with
+    the same group merged, stated for the range where every chosen case (and the layer count) holds."""
+    merged: dict = {}
+    entries = []
+    for residues, case in split.classes():
+        info = _case_group(case)
+        entries.append((residues, _group_certificate(spec, case, info)))
+        merged.setdefault((info.name, str(info.order)), ([], info))[0].extend(residues)
+    classes = [GroupClass(split.modulus, tuple(sorted(rs)), class_condition(n, split.modulus, rs), info)
+               for rs, info in merged.values()]
+    last = max(classes, key=lambda c: (len(c.residues), c.residues[0]))  # the largest class reads "else"
+    classes = sorted((c for c in classes if c is not last), key=lambda c: c.residues[0]) + [last]
+    where = simplify_condition(split.bound if layer_range is None else sympy.And(split.bound, layer_range))
+    words = show_classes((c.group.name or f"a group of order {c.group.order}", c.condition) for c in classes)
+    orders = show_classes((str(c.group.order), c.condition) for c in classes)
+    shown = "" if where is sympy.true else show_condition(where)
+    info = GroupInfo(words, orders, (), shown, where if shown else None, classes=tuple(classes))
+    chosen = {id(case) for case in split.chosen}
+    notes = tuple(f"{_show_condition(case.condition)}: |G| = {show_order(case.order)}"
+                  + (f" ({case.name})" if case.name else "") for case in grp.cases if id(case) not in chosen)
+    ev = {"range": _show_condition(where), "modulus": split.modulus,
+          "classes": [{"residues": list(c.residues), "name": c.group.name, "order": c.group.order,
+                       "generators": list(c.group.generators)} for c in classes],
+          "closed forms": sorted({case.rule for case in split.chosen})}
+    certificate = ByResidueClass(split.modulus, tuple(entries))
+    return group_step(desc, info, ev, certificate, notes), info
 
 
 def _group_certificate(spec: S.Spec, case, info):

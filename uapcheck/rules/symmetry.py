@@ -12,10 +12,10 @@ from typing import Optional
 import sympy
 
 from .. import proof
-from .wording import condition_claim, order_claim
+from .wording import condition_claim, group_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..certificates import Generators, HeadIntersection, StandardFamily, Trusted
+from ..certificates import ByResidueClass, Generators, HeadIntersection, StandardFamily, Trusted
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
 
@@ -88,25 +88,46 @@ def _order_text(order) -> str:
     return shown if isinstance(shown, str) else sympy.sstr(shown)
 
 
-@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, Trusted))
-def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
+def _certified_orders(certificate) -> set:
+    """The orders (as the report shows them) a group certificate proves."""
     if isinstance(certificate, HeadIntersection):
-        certified = {_order_text(certificate.order)}
-    elif isinstance(certificate, Generators):
-        certified = {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
-    elif isinstance(certificate, StandardFamily):
+        return {_order_text(certificate.order)}
+    if isinstance(certificate, Generators):
+        return {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
+    if isinstance(certificate, StandardFamily):
         claims = dict(certificate.claims)
-        certified = {_order_text(claims["order"])} | ({claims["order_shown"]} if claims.get("order_shown") else set())
-    elif isinstance(certificate, Trusted) and "order" in certificate.data:
-        certified = {_order_text(certificate.data["order"]),
-                     _order_text(certificate.data.get("shown", certificate.data["order"]))}
-    else:
-        certified = set()
-    if _order_text(info.order) not in certified:
+        return {_order_text(claims["order"])} | ({claims["order_shown"]} if claims.get("order_shown") else set())
+    if isinstance(certificate, Trusted) and "order" in certificate.data:
+        return {_order_text(certificate.data["order"]),
+                _order_text(certificate.data.get("shown", certificate.data["order"]))}
+    return set()
+
+
+def _check_classes(info: GroupInfo, certificate) -> None:
+    """G by residue class: the certificate's classes are the group's (one modulus), and every entry proves
+    the order of the class its residues lie in."""
+    if not isinstance(certificate, ByResidueClass):
+        raise proof.CertificateRejected("SYM-AUT: a group by residue class is proved class by class")
+    where = {r: cls for cls in info.classes for r in cls.residues}
+    if any(cls.modulus != certificate.modulus for cls in info.classes) or \
+            sorted(where) != list(range(certificate.modulus)):
+        raise proof.CertificateRejected("SYM-AUT: the group's classes are not the certificate's")
+    for residues, entry in certificate.entries:
+        stated = {_order_text(where[r].group.order) for r in residues}
+        if len(stated) != 1 or not stated <= _certified_orders(entry):
+            raise proof.CertificateRejected(f"SYM-AUT: the classes n mod {certificate.modulus} ∈ {list(residues)} "
+                                            "do not have the certified order")
+
+
+@proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, Trusted,
+                                                    ByResidueClass))
+def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
+    if info.classes:
+        _check_classes(info, certificate)
+    elif _order_text(info.order) not in _certified_orders(certificate):
         raise proof.CertificateRejected(f"SYM-AUT: the group of order {info.order} is not the certified one")
-    named = group_of(info.name, "G", info.structure) if info.name else order_claim(info)
-    return proof.conclude(claim_of("the exact equivariance group of the attention family is ", named,
+    return proof.conclude(claim_of("the exact equivariance group of the attention family is ", group_claim(info),
                                    condition_claim(info, " (for ", ")"), ": each head's pattern and bias must be "
                                    "preserved separately (never Aut of the union)"),
                           proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,

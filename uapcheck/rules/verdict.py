@@ -7,9 +7,9 @@ from dataclasses import dataclass, replace
 from .. import proof
 from ..certificates import Inference
 from ..proof import Certificate
-from ..claim import claim as claim_of, group as group_of, of_step
+from ..claim import claim as claim_of, of_step
 from ..claim import REASON, written
-from .wording import ZERO_KEYS, listed, m_layer, order_claim, value
+from .wording import ZERO_KEYS, group_claim, listed, m_layer, value
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
@@ -228,7 +228,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         claim = claim_of("ILL-POSED: ", REASON, of_step(why))
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else value(layers)
-        named = group_of(group.name, "G", group.structure) if group.name else order_claim(group)
+        named = group_claim(group)
         claim = claim_of("UAP · ", named, " · ", lay, f" {unit} layer"
                          f"{'' if layers == 1 else 's'}: ", REASON, "Definition 2 holds and the "
                          f"{'' if unit == 'attention' else unit + ' '}family is ", *m_layer(layers, lay),

@@ -67,6 +67,32 @@ def group_is(info, lhs: str = "G") -> Claim:
     return claim(f"{lhs} = a group of order {order}")
 
 
+def group_claim(info, lhs: str = "G") -> Claim:
+    """`G = S_n` (by name, by structure or by order); for G by residue class of n (`info.classes`, docs/theory.md
+    §11.4) `G = reflection if n mod 4 = 0, else trivial`, each class's condition a formula."""
+    if not info.classes:
+        return claim(group(info.name, lhs, info.structure)) if info.name else order_claim(info, lhs)
+    from ..show import show_condition
+    parts: list = [f"{lhs} = "]
+    last = len(info.classes) - 1
+    for k, cls in enumerate(info.classes):
+        g = cls.group
+        named = claim(group(g.name, "", g.structure)) if g.name else _of_order(g)
+        if k < last:
+            parts += [named, " if ", Formula(cls.condition, show_condition(cls.condition)), ", "]
+        else:
+            parts += ["else ", named]
+    return claim(*parts)
+
+
+def _of_order(info) -> Claim:
+    """`a group of order N` (N as `order_claim` words it)."""
+    from ..bignum import show_order
+    if getattr(info, "order_latex", None):
+        return claim("a group of order ", written(show_order(info.order), info.order_latex))
+    return claim(f"a group of order {show_order(info.order)}")
+
+
 def order_claim(info, lhs: str = "G") -> Claim:
     """`G = a group of order N`, N in words and, for a product of factorials, as a written formula."""
     from ..bignum import show_order

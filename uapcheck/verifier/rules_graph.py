@@ -360,6 +360,9 @@ def _exhaustive(ctx, heads, n, d):
 def sym_aut(ctx, s):
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")
+    if (s.get("certificate") or {}).get("kind") == "by residue class":
+        from . import by_class  # G by residue class of n: each class re-checked by its own kind
+        return by_class.check(ctx, s, sym_aut)
     if (s.get("certificate") or {}).get("kind") == "head intersection":
         from . import head_intersection  # several heads at symbolic n: Theorems F35–F39
         return head_intersection.check(ctx, s)

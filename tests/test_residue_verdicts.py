@@ -1,0 +1,165 @@
+"""One verdict for every n in range when G depends on n mod L (docs/theory.md §11.4): the group step states
+each residue class's group (typed, GroupInfo.classes), the verdict and every printer say it by class, the
+kernel checks each class against its own certificate, and the verifier re-checks every class. The classes
+are compared with the concrete engine at every n of the range up to a bound (a second way)."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import certfile, proof
+from uapcheck.certificates import ByResidueClass, Trusted
+from uapcheck.render import jsonout
+from uapcheck.render.latex import headline_tex
+from uapcheck.render.markdown import headline_markdown
+from uapcheck.render.verdict_lines import headline
+from uapcheck.verifier import REJECTED, VERIFIED, verify
+
+HEADS = """architecture "window and blocks heads"
+tokens {n}
+attention a {{
+  kernel k(x, y) = exp(x . y)
+  pattern window(2)
+}}
+attention b {{
+  kernel k(x, y) = exp(x . y)
+  pattern blocks(4)
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def result():
+    return uapcheck.check(HEADS.format(n="n"), "heads.uap")
+
+
+def _group_step(result):
+    return next(s for s in result.root.walk() if s.rule == "SYM-AUT")
+
+
+def test_the_verdict_states_the_group_of_every_class(result):
+    assert result.verdict == "UAP"
+    assert headline(result).startswith("UAP · G = reflection if n mod 4 = 0, else trivial · ")
+    assert headline(result).endswith("attention layers (for n ≥ 13)")
+    g = result.group
+    assert [(c.modulus, c.residues, c.group.name, c.group.order) for c in g.classes] == [
+        (4, (0,), "reflection", 2), (4, (1, 2, 3), "trivial", 1)]
+    assert str(result.root.claim).startswith("UAP · G = reflection if n mod 4 = 0, else trivial · ")
+
+
+@pytest.mark.parametrize("n", range(13, 21))
+def test_each_class_is_the_concrete_group(result, n):
+    """The class of n gives the group the concrete engine computes at that n."""
+    concrete = uapcheck.check(HEADS.format(n=n), "heads.uap").group
+    cls = next(c for c in result.group.classes if n % c.modulus in c.residues)
+    assert concrete.order == cls.group.order
+    assert concrete.name == cls.group.name
+
+
+def test_the_printers_walk_the_classes(result):
+    md = headline_markdown(result)
+    assert "reflection if $`n \\bmod 4 = 0`$, else trivial" in md and "(for $`n \\geq 13`$)" in md
+    tex = headline_tex(result)
+    assert "reflection if $n \\bmod 4 = 0$, else trivial" in tex
+
+
+def test_the_json_group_has_typed_classes(result):
+    out = json.loads(jsonout.dumps(jsonout.result_json(result)))
+    assert out["group"]["classes"] == [
+        {"modulus": 4, "residues": [0], "name": "reflection", "order": 2, "generators": ["i ↦ n + 1 − i"]},
+        {"modulus": 4, "residues": [1, 2, 3], "name": "trivial", "order": 1, "generators": []}]
+    assert out["group"]["condition"] == "n ≥ 13"
+
+
+def test_a_group_without_classes_has_no_classes_key():
+    text = HEADS.format(n="n").replace("blocks(4)", "global(1)")
+    out = jsonout.result_json(uapcheck.check(text, "t.uap"))
+    assert "classes" not in out["group"]
+
+
+def test_the_kernel_rejects_a_partial_or_wrong_class_certificate(result):
+    step = _group_step(result)
+    cert = step.certificate
+    assert isinstance(cert, ByResidueClass) and cert.modulus == 4
+    with pytest.raises(proof.CertificateRejected):
+        ByResidueClass(4, cert.entries[:-1]).check()  # a residue not covered
+    with pytest.raises(proof.CertificateRejected):
+        ByResidueClass(4, cert.entries + cert.entries[:1]).check()  # a residue twice
+    from uapcheck.rules.symmetry import group_step
+    info = result.group
+    swapped = tuple((rs, Trusted("x", "y", {"order": 2})) for rs, _ in cert.entries)  # every class of order 2
+    with pytest.raises(proof.CertificateRejected):
+        group_step("d", info, {}, ByResidueClass(4, swapped))
+    with pytest.raises(proof.CertificateRejected):
+        group_step("d", info, {}, Trusted("x", "y", {"order": 2}))  # by class needs a class certificate
+
+
+def test_expect_one_group_fails_when_g_depends_on_the_class():
+    text = HEADS.format(n="n") + "expect uap group reflection\n"
+    r = uapcheck.check(text, "t.uap")
+    assert r.expect_holds is False and "depends on n mod 4" in r.expect_reason
+
+
+def _cert():
+    text = HEADS.format(n="n")
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _sym(cert):
+    return next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+
+
+def _outcome(cert):
+    return next(s for s in verify(cert).steps if s.rule == "SYM-AUT")
+
+
+def test_the_verifier_checks_every_class():
+    step = _outcome(_cert())
+    assert step.outcome == VERIFIED, step.reason
+    assert "n mod 4 ∈ [0]: reflection" in step.reason and "F35" in step.reason
+
+
+@pytest.mark.parametrize("tamper", ["name", "residues", "partition", "stated class"])
+def test_the_verifier_rejects_a_tampered_class(tamper):
+    cert = _cert()
+    step = _sym(cert)
+    if tamper == "name":  # the class n ≡ 1 stated reflection
+        step["data"]["classes"][1]["name"] = "reflection"
+        step["data"]["classes"][1]["order"] = 2
+    elif tamper == "residues":  # the step's classes are not the certificate's
+        step["data"]["classes"][1]["residues"] = [1, 2]
+    elif tamper == "partition":
+        step["certificate"]["classes"] = step["certificate"]["classes"][:-1]
+    else:  # a class's certificate states another class
+        entries = step["certificate"]["classes"]
+        entries[1]["certificate"], entries[2]["certificate"] = (copy.deepcopy(entries[2]["certificate"]),
+                                                                copy.deepcopy(entries[1]["certificate"]))
+    assert _outcome(cert).outcome == REJECTED
+
+
+def test_conditions_are_simplified_exactly():
+    from uapcheck.conditions import simplify_condition as simplify
+    from uapcheck.show import show_condition
+    n = sympy.Symbol("n", integer=True, positive=True)
+    w = sympy.Symbol("w", integer=True, positive=True)
+    assert simplify(sympy.And(n >= 5, n >= 8, n >= 13)) == (n >= 13)
+    assert show_condition(simplify(sympy.And(sympy.Eq(n, 1), n < 8))) == "n = 1"
+    assert show_condition(simplify(sympy.Or(n <= 3, sympy.Eq(n, 4)))) == "n ≤ 4"
+    assert show_condition(simplify(sympy.Or(sympy.And(n >= 5, n <= 7), n >= 8))) == "n ≥ 5"
+    assert show_condition(simplify(sympy.Or(n <= 3, n >= 5))) in ("n ≤ 3 or n ≥ 5", "n ≥ 5 or n ≤ 3")  # kept
+    assert show_condition(simplify(sympy.And(n >= w + 2, n >= 2 * w + 1))) == "n ≥ 2·w + 1"
+    assert show_condition(simplify(sympy.And(n > 12, n <= 12))) != ""
+    # every simplification is equivalent: compare at every n ≤ 40 and w ≤ 5
+    conds = [sympy.And(n >= 5, n >= 8, n >= 13), sympy.And(sympy.Eq(n, 1), n < 8), sympy.Or(n <= 3, sympy.Eq(n, 4)),
+             sympy.Or(sympy.And(n >= 5, n <= 7), n >= 8), sympy.And(n >= w + 2, n >= 2 * w + 1),
+             sympy.And(n > 12, sympy.Eq(sympy.Mod(n, 4), 0)), sympy.Or(sympy.And(n >= 2, n <= 4), sympy.Eq(n, 9))]
+    for c in conds:
+        s = simplify(c)
+        for nv in range(1, 41):
+            for wv in range(1, 6):
+                assert bool(c.subs({n: nv, w: wv})) == bool(s.subs({n: nv, w: wv})), (c, s, nv, wv)
+    assert show_condition(sympy.Or(*(sympy.Eq(sympy.Mod(n, 4), r) for r in (1, 2, 3)))) == "n mod 4 ∈ {1, 2, 3}"

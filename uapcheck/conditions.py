@@ -1,0 +1,150 @@
+"""Conditions on n and the parameters (SymPy relations), simplified exactly before they are printed.
+
+A range is built by conjoining the ranges of several results (n ≥ 8 from the group, n ≥ 13 from the
+layer count), so it carries bounds that others imply. `simplify_condition` returns an equivalent
+condition, for every value of the symbols under their assumptions (integers, positive where declared):
+
+* in a conjunction, a lower bound (lhs ≥ a, lhs > a) implied by another of the same lhs is dropped, and
+  so is an upper bound (lhs ≤ a, lhs < a) implied by another; on an integer lhs a strict bound is the
+  non-strict one moved by 1 (n > 12 is n ≥ 13), an equality n = a drops every bound it satisfies;
+* in a disjunction, two integer ranges of the same lhs that meet or touch merge into one
+  (n ≤ 3 or n = 4 is n ≤ 4; 5 ≤ n ≤ 7 or n ≥ 8 is n ≥ 5).
+
+Nothing is dropped that is not implied: an implication is decided by the sign of a difference of
+bounds (sympy's assumptions), and undecided differences keep both bounds.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+
+def _integer(expr) -> bool:
+    return bool(getattr(expr, "is_integer", False))
+
+
+def _as_bound(rel) -> Optional[tuple]:
+    """(lhs, kind, value) for lhs ≥ value ("lower"), lhs ≤ value ("upper") or lhs = value ("equal"), with strict
+    bounds on an integer side moved by 1; None for any other relation."""
+    if isinstance(rel, sympy.Equality) and rel.lhs.free_symbols:
+        return rel.lhs, "equal", rel.rhs
+    if isinstance(rel, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
+        lhs, rhs = rel.lhs, rel.rhs
+        strict = isinstance(rel, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+        lower = isinstance(rel, (sympy.GreaterThan, sympy.StrictGreaterThan))
+        if strict and not (_integer(lhs) and _integer(rhs)):
+            return None
+        if strict:
+            rhs = rhs + 1 if lower else rhs - 1
+        return lhs, "lower" if lower else "upper", rhs
+    return None
+
+
+def _nonnegative(expr) -> bool:
+    return sympy.simplify(expr).is_nonnegative is True
+
+
+def _implied(q: tuple, p: tuple) -> bool:
+    """Whether bound q implies bound p (same lhs)."""
+    lhs_q, kind_q, a = q
+    lhs_p, kind_p, b = p
+    if lhs_q != lhs_p:
+        return False
+    if kind_p == "lower":
+        return kind_q in ("lower", "equal") and _nonnegative(a - b)
+    if kind_p == "upper":
+        return kind_q in ("upper", "equal") and _nonnegative(b - a)
+    return kind_q == "equal" and sympy.simplify(a - b) == 0
+
+
+def _relation(bound: tuple):
+    lhs, kind, value = bound
+    make = {"lower": sympy.GreaterThan, "upper": sympy.LessThan, "equal": sympy.Eq}[kind]
+    return make(lhs, value, evaluate=False)
+
+
+def _conjunction(parts: list):
+    bounds = [_as_bound(p) for p in parts]
+    kept = []
+    for i, p in enumerate(parts):
+        b = bounds[i]
+        if b is None:
+            kept.append(p)
+            continue
+        # dropped when another bound implies it strictly, or implies it and comes first (equal bounds: one stays)
+        if any(j != i and c is not None and _implied(c, b) and (j < i or not _implied(b, c))
+               for j, c in enumerate(bounds)):
+            continue
+        kept.append(_relation(b) if _relation(b) != p and b[1] != "equal" else p)
+    # an integer range lo ≤ n ≤ lo is n = lo
+    lows = [_as_bound(p) for p in kept]
+    for i, lo in enumerate(lows):
+        for j, hi in enumerate(lows):
+            if lo and hi and lo[1] == "lower" and hi[1] == "upper" and lo[0] == hi[0] and _integer(lo[0]) \
+                    and sympy.simplify(lo[2] - hi[2]) == 0:
+                rest = [p for k, p in enumerate(kept) if k not in (i, j)]
+                return _conjunction([sympy.Eq(lo[0], lo[2], evaluate=False), *rest])
+    if not kept:
+        return sympy.true
+    return kept[0] if len(kept) == 1 else sympy.And(*kept, evaluate=False)
+
+
+def _interval(cond) -> Optional[tuple]:
+    """(lhs, low, high) with integer bounds (None: unbounded) for an integer range of one integer lhs."""
+    parts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
+    lhs, low, high = None, None, None
+    for p in parts:
+        b = _as_bound(p)
+        if b is None or not b[2].is_Integer or not _integer(b[0]) or (lhs is not None and b[0] != lhs):
+            return None
+        lhs = b[0]
+        if b[1] in ("lower", "equal"):
+            low = b[2] if low is None else max(low, b[2])
+        if b[1] in ("upper", "equal"):
+            high = b[2] if high is None else min(high, b[2])
+    return None if lhs is None else (lhs, low, high)
+
+
+def _range(lhs, low, high):
+    if low is not None and high is not None and low == high:
+        return sympy.Eq(lhs, low, evaluate=False)
+    parts = ([sympy.GreaterThan(lhs, low, evaluate=False)] if low is not None else []) + \
+        ([sympy.LessThan(lhs, high, evaluate=False)] if high is not None else [])
+    if not parts:
+        return sympy.true
+    return parts[0] if len(parts) == 1 else sympy.And(*parts, evaluate=False)
+
+
+def _disjunction(parts: list):
+    intervals = [_interval(p) for p in parts]
+    merged: list = []
+    rest = [p for p, iv in zip(parts, intervals) if iv is None]
+    for iv in sorted((iv for iv in intervals if iv is not None),
+                     key=lambda t: (sympy.default_sort_key(t[0]), float("-inf") if t[1] is None else int(t[1]))):
+        if merged and merged[-1][0] == iv[0]:
+            lhs, low, high = merged[-1]
+            if high is None or iv[1] is None or int(iv[1]) <= int(high) + 1:
+                top = None if high is None or iv[2] is None else max(high, iv[2])
+                merged[-1] = (lhs, low, top)
+                continue
+        merged.append(iv)
+    out = [_range(*iv) for iv in merged] + rest
+    if any(o is sympy.true for o in out):
+        return sympy.true
+    return out[0] if len(out) == 1 else sympy.Or(*out, evaluate=False)
+
+
+def simplify_condition(cond):
+    """An equivalent condition without implied bounds and with adjacent integer ranges merged."""
+    if not isinstance(cond, sympy.Basic) or cond in (sympy.true, sympy.false):
+        return cond
+    if isinstance(cond, sympy.Or):
+        return _disjunction([simplify_condition(a) for a in cond.args])
+    if isinstance(cond, sympy.And):
+        flat: list = []
+        for a in cond.args:
+            a = simplify_condition(a)
+            flat.extend(a.args if isinstance(a, sympy.And) else (a,))
+        return _conjunction(flat)
+    return cond
