@@ -97,3 +97,31 @@ def test_a_forged_order_case_below_the_stride_is_rejected():
     step["data"]["order cases"][0]["order"] = encode(7)
     report = verify(cert)
     assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+@pytest.mark.parametrize("pattern", ["offsets {1, 5} cyclic + global(2)", "offsets {-5, -1, 1, 5} cyclic + star",
+                                     "window(2) cyclic + offsets {7} cyclic + global(1)",
+                                     "window(1) + offsets {0, 4} cyclic + star"])
+def test_cyclic_bases_with_a_hole_rest_on_the_verifier_s_own_theorem(pattern):
+    """Theorem F62: its own ball certificate, range and onset (nauty orders on its own arcs)."""
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F62" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_a_forged_order_of_a_cyclic_hole_is_rejected():
+    cert = _cert_of(_symbolic("offsets {-5, -1, 1, 5} cyclic + global(2)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order"] = encode(2)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_a_range_of_a_cyclic_hole_below_its_onset_is_rejected():
+    """offsets {1, 5} cyclic + star: at n = 24 the order is 2, so a range from 24 is rejected."""
+    cert = _cert_of(_symbolic("offsets {1, 5} cyclic + star"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert step["data"]["from"] == encode(25)
+    step["data"]["from"] = encode(24)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)

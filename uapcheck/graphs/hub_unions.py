@@ -140,8 +140,13 @@ def local_group(g: int, parts: list) -> Union[tuple, str]:
     from .families import FamilyTheorem, _window_dilated
     flat = straightened(parts, g)
     if any(kind in CYCLIC for kind, _ in flat):
+        from .cyclic_hubs import hole_group  # Theorem F62: the circulant with a hole
+        found = hole_group(g, parts)
+        if found is not None:
+            return found
         return ("the group of the positions {g + 1, …, n}: a cyclic part with an offset above g adds "
-                      "wrap-around arcs inside them, and their automorphisms are not proved at symbolic n")
+                      "wrap-around arcs inside them, and with non-cyclic parts of offsets above g their automorphisms "
+                      "are not proved at symbolic n")
     if one_sided_with_step_one(flat):
         from .closed_forms import _span
         from .families import _fact, _globals_generators
@@ -230,7 +235,11 @@ def local_theorem(n, g: int, parts: list):
     size = order(n) if order is not None else None
     if name == "reflection":
         name, size, gens = _reflection_group(g, n)
-    return FamilyTheorem("F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,
+    from .cyclic_hubs import cyclic_jumps
+    hole = cyclic and cyclic_jumps(parts, g) is not None   # the group is Theorem F62's (graphs/cyclic_hubs.py)
+    if hole:
+        family += "; the other positions: a circulant with the hole {1, …, g} (Theorem F62)"
+    return FamilyTheorem("F62" if hole else "F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,
                          Integer(3), True, why, witness=(Integer(root), (Integer(a), Integer(b))))
 
 

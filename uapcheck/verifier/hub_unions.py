@@ -87,11 +87,30 @@ def _local(g: int, base: list, offsets: list):
 
     def witness(n):
         return g + 1, _swap(n, a, a + 1)
-    found = _local_group(g, base, offsets)
+    from .cyclic_hubs import hole_jumps
+    hole = hole_jumps(g, base, offsets) if cyclic else None
+    found = _hole_group(g, hole, low) if hole is not None else _local_group(g, base, offsets)
+    theorem = "F62" if hole is not None else "F31"
     if found is None:
-        return Family("F31", low, 2, 3, True, lambda n: sympy.nan, 1, None, witness)
+        return Family(theorem, low, 2, 3, True, lambda n: sympy.nan, 1, None, witness)
     glow, order, modulus, name = found
-    return Family("F31", max(low, glow), 2, 3, True, order, modulus, name, witness)
+    return Family(theorem, max(low, glow), 2, 3, True, order, modulus, name, witness)
+
+
+def _hole_group(g: int, jumps: tuple, floor: int):
+    """Theorem F62: the circulant of the jumps with the hole {1, …, g}; (range, order, modulus, name test) from the
+    verifier's own restatement (uapcheck/verifier/cyclic_hubs.py), or None."""
+    from .cyclic_hubs import restated
+    found = restated(jumps, g, floor)
+    if found is None:
+        return None
+    low, symmetric = found
+    if symmetric:
+        return low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
+
+    def trivial(text):
+        return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ") and "×" not in text
+    return low, lambda n: sympy.factorial(g), 1, trivial
 
 
 def _local_group(g: int, base: list, offsets: list):
