@@ -33,7 +33,7 @@ BASES = [
     (U(Offsets((1, 4)), Global(2)), "F31", True, True),
     (U(Offsets((0, 1, 2), True), Global(2)), "F31", True, True),
     (U(Window(1, True), Dilated(2, 2), Global(1)), "F31", True, True),
-    (U(Offsets((0, 1), True), Offsets((0, 3), True), Global(2)), "F31", False, True),
+    (U(Offsets((0, 1), True), Offsets((0, 3), True), Global(2)), "F62", True, True),  # the group by Theorem F62
     (U(Window(1), Offsets((3,)), Global(1)), "F31", True, True),  # the group by Theorem F43
     (U(Window(1), Strided(3), Global(1)), "F33", True, True),
     (U(Window(1), Strided(4), Global(1)), "F33", True, True),
