@@ -223,3 +223,30 @@ def test_every_test_starts_with_empty_caches():
     # monkeypatches an engine neither sees steps derived without the patch nor leaves any behind.
     from uapcheck.derive import _kernel_premises
     assert _kernel_premises.cache_size() == 0
+
+
+# Pattern files whose family theorems keep per-process results that depend only on the pattern (the line
+# offsets' F40-F42 data, the concrete engine's answers at each n, the family match): each of these files,
+# checked in one process after the others (and again after all of them, in the reverse order), prints its
+# golden copy, the output of `uapcheck --format json` on the catalog.
+PATTERN_FILES = ["dilated_multi_window_n.uap", "line_mixed_sign_offsets_n.uap", "dilated_window_n.uap",
+                 "dilated_window_wide_n.uap", "dilated_window.uap", "longformer_16.uap"]
+
+
+def test_pattern_files_in_one_process_print_their_golden_copies_in_either_order(monkeypatch):
+    import importlib.util
+
+    from uapcheck.cli import main
+    spec = importlib.util.spec_from_file_location("make_catalog_json_for_caches", ROOT / "scripts" / "make_catalog_json.py")
+    mk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mk)
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("UAPCHECK_IN_PROCESS", "1")
+    files = [f"catalog/{n}" for n in PATTERN_FILES]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["--format", "json", *files, *files[::-1]])
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 * len(files)
+    for name, line in zip(PATTERN_FILES + PATTERN_FILES[::-1], lines):
+        assert not mk.differences(name, line), name

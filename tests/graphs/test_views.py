@@ -24,7 +24,7 @@ def _spec(patterns, n):
     return parse_source(f"tokens {n}\n{heads}", "views.uap")
 
 
-def _decide(patterns, n, probe_seconds=2.0):
+def _decide(patterns, n, probe_seconds=2.0, certificate=True):
     spec = _spec(patterns, n)
     graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
     conn = analyze_connectivity(graphs)
@@ -33,7 +33,7 @@ def _decide(patterns, n, probe_seconds=2.0):
     st = pattern_structure(graphs)
     d = int(conn.diameter)
     return graphs, d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves,
-                                  probe_seconds=probe_seconds), st
+                                  probe_seconds=probe_seconds, certificate=certificate), st
 
 
 def _brute(patterns, n):
@@ -84,6 +84,11 @@ def test_the_exact_decision_agrees_with_brute_force_over_all_permutations(patter
     assert alone.sufficient is suffices
     if not suffices:
         assert verify_witness(graphs, d, alone.witness, st.preserves)
+    # and so does the answer without a certificate (no probe; views told apart by invariants first)
+    graphs, d, bare, st = _decide(patterns, n, certificate=False)
+    assert bare.sufficient is suffices and bare.certificate is None
+    if not suffices:
+        assert verify_witness(graphs, d, bare.witness, st.preserves)
 
 
 def test_enough_small_patterns_are_pinned():
@@ -115,6 +120,7 @@ def test_least_layers_up_to_64(patterns, n, diameter, suffices):
     else:
         cert = decision.certificate
         assert sum(cert.orbit_sizes) == n and len(set(cert.canonical_digests)) == len(cert.representatives)
+    assert _decide(patterns, n, certificate=False)[2].sufficient is decision.sufficient
 
 
 def test_a_witness_outside_the_group_is_rejected_by_the_recheck():
@@ -133,6 +139,10 @@ def test_isomorphic_rooted_views_in_different_orbits_give_the_witness_isomorphis
     decision = decide_views(graphs, 5, 1, [identity], lambda p: tuple(p) == identity, probe_seconds=0.0)
     assert decision.sufficient is False and "isomorphic" in decision.witness.how
     assert decision.witness.permutation in {(2, 3, 4, 5, 6, 1), (6, 1, 2, 3, 4, 5)}
+    # without a certificate the views' invariants coincide, so their canonical forms are compared: the same witness
+    bare = decide_views(graphs, 5, 1, [identity], lambda p: tuple(p) == identity, certificate=False)
+    assert bare.sufficient is False and "isomorphic" in bare.witness.how
+    assert bare.witness.permutation in {(2, 3, 4, 5, 6, 1), (6, 1, 2, 3, 4, 5)}
 
 
 def test_a_resource_limit_is_reported_with_the_size_that_fits(monkeypatch):

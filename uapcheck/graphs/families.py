@@ -1319,7 +1319,8 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
     st = pattern_structure(graphs)
     # the transposition probe only finds witnesses early; the canonical test after it decides either way, so
     # its CPU allowance is short here (an instance check where D layers suffice would spend all of it)
-    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS)
+    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS,
+                       certificate=False)
     if dec.sufficient is None:
         return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
     return ConcreteAnswer(n, True, d, int(grp.order), name, d if dec.sufficient else d + 1, True)

@@ -460,6 +460,12 @@ class _RootedView:
         self.graph = digraph(nxt, edges)
         self.colours = colours
 
+    def invariant(self) -> tuple:
+        """Kept by every isomorphism of rooted views (colours and arcs are): the sorted (colour, in-degree,
+        out-degree) of the vertices."""
+        g = self.graph
+        return tuple(sorted(zip(self.colours, g.indegree(), g.outdegree())))
+
     def automorphism_order(self) -> int:
         return count_automorphisms(self.graph, sh="flm", color=self.colours)
 
@@ -492,7 +498,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                  work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0,
                  arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None,
-                 orbit_of: Optional[Sequence[int]] = None) -> ViewDecision:
+                 orbit_of: Optional[Sequence[int]] = None, certificate: bool = True) -> ViewDecision:
     """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
 
     ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
@@ -500,6 +506,11 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     in for generators too many to list. With ``arc_classes`` (a head's arc labels, §11.10) or
     ``vertex_classes`` (an absolute positional encoding), the views are labelled and G must be the
     group that keeps the labels too.
+
+    ``certificate=False`` (the caller wants the answer only, e.g. the concrete engine inside a family theorem's
+    checks): the answer is the same, but the views of different orbits are told apart by a cheap invariant
+    first (``_RootedView.invariant``), canonical forms are computed only where invariants coincide, and a
+    "sufficient" answer carries no certificate.
     """
     n = graphs[0].n
     if diameter < 1:
@@ -511,24 +522,29 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                                          f"for the neighbourhood lists); a pattern of this kind fits up to about "
                                          f"n = {fit:,}")
     nb = Neighbourhoods(graphs, arc_classes, vertex_classes)
-    found = probe_transpositions(nb, diameter, in_group, probe_seconds)
-    if found is not None:
-        if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
-            raise AssertionError("internal error: a transposition witness failed its re-check")
-        return ViewDecision(False, witness=found)
-    if group_generators is None and orbit_of is None:
-        return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
-                                         "orbits are unknown")
+    known = group_generators is not None or orbit_of is not None
     # the orbits from the generators, or as the group engine computed them without listing generators
-    orbit_of = orbits(n, group_generators) if group_generators is not None else list(orbit_of or ())
+    orbit_of = (orbits(n, group_generators) if group_generators is not None else list(orbit_of or ())) if known else []
     reps = sorted(set(orbit_of))
-    sizes = {r: 0 for r in reps}
-    for r in orbit_of:
-        sizes[r] += 1
     # the work of one rooted view is at most the number of arcs (plus subdivisions)
     estimate = len(reps) * max(1, nb.num_arcs) * (2 if nb.num_labels > 1 else 1)
     if nb.labelled:
         estimate *= max(1, len(graphs))  # labels are read per head
+    # Without a certificate to show, a witness is wanted only as an answer: when the exact test fits its budget
+    # it finds one as surely as the probe (an automorphism of a view outside G, or isomorphic views), so the
+    # probe, which would scan every transposition when D layers suffice, is skipped
+    if certificate or not (known and estimate <= work_limit):
+        found = probe_transpositions(nb, diameter, in_group, probe_seconds)
+        if found is not None:
+            if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
+                raise AssertionError("internal error: a transposition witness failed its re-check")
+            return ViewDecision(False, witness=found)
+    if not known:
+        return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
+                                         "orbits are unknown")
+    sizes = {r: 0 for r in reps}
+    for r in orbit_of:
+        sizes[r] += 1
     if estimate > work_limit and not nb.labelled and nb.vertex_classes is None:
         return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group)
     if estimate > work_limit:
@@ -540,6 +556,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                                          f"n = {fit:,}")
     auts, digests, labellings = [], [], {}
     seen: dict[str, int] = {}
+    buckets: dict[tuple, list] = {}
     for r in reps:
         view = _RootedView(nb, r, diameter)
         stab = group_order // sizes[r]
@@ -555,28 +572,45 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                         raise AssertionError("internal error: a rooted-view automorphism failed its re-check")
                     return ViewDecision(False, witness=w)
             raise AssertionError("internal error: Aut(R_i) is larger than Stab_G(i) but every generator is in G")
-        lab, digest = view.canonical()
-        if digest in seen:
-            other = seen[digest]
-            lab_j = labellings[other]
-            inv_j = [0] * len(lab_j)
-            for v, k in enumerate(lab_j):
-                inv_j[k] = v
-            # φ = lab_j⁻¹ ∘ lab_r : R_r → R_other
-            perm = tuple(inv_j[lab[v]] + 1 for v in range(n))
-            if witness_condition_holds(nb, perm, r + 1, diameter - 1) and not in_group(perm):
-                return ViewDecision(False, witness=ViewWitness(
-                    r + 1, perm, f"the rooted views of positions {r + 1} and {other + 1} (different G-orbits) "
-                                 "are isomorphic"))
-            return ViewDecision(None, reason="two canonical digests coincided without an isomorphism "
-                                             "(a hash collision)")
-        seen[digest] = r
-        labellings[r] = lab
+        if not certificate:
+            # isomorphic views have equal invariants: only views whose invariants coincide are compared
+            bucket = buckets.setdefault(view.invariant(), [])
+            bucket.append((r, view))
+            if len(bucket) == 1:
+                continue
+            pending = bucket if len(bucket) == 2 else bucket[-1:]
+        else:
+            pending = [(r, view)]
+        for q, q_view in pending:
+            lab, digest = q_view.canonical()
+            if digest in seen:
+                return _isomorphic_views(nb, diameter, in_group, q, lab, seen[digest], labellings[seen[digest]])
+            seen[digest] = q
+            labellings[q] = lab
+            digests.append(digest)
         auts.append(aut)
-        digests.append(digest)
+    if not certificate:
+        return ViewDecision(True, reason="no view witness (the rooted views told apart by invariants and canonical "
+                                         "forms)")
     cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in reps),
                                  tuple(sizes[r] for r in reps), tuple(auts), tuple(digests))
     return ViewDecision(True, certificate=cert)
+
+
+def _isomorphic_views(nb: Neighbourhoods, diameter: int, in_group: Callable[[Sequence[int]], bool],
+                      r: int, lab: Sequence[int], other: int, lab_j: Sequence[int]) -> ViewDecision:
+    """Two representatives whose rooted views have the same canonical digest: the isomorphism
+    φ = lab_j⁻¹ ∘ lab_r : R_r → R_other, re-checked on the arcs, is a witness."""
+    inv_j = [0] * len(lab_j)
+    for v, k in enumerate(lab_j):
+        inv_j[k] = v
+    perm = tuple(inv_j[lab[v]] + 1 for v in range(nb.n))
+    if witness_condition_holds(nb, perm, r + 1, diameter - 1) and not in_group(perm):
+        return ViewDecision(False, witness=ViewWitness(
+            r + 1, perm, f"the rooted views of positions {r + 1} and {other + 1} (different G-orbits) "
+                         "are isomorphic"))
+    return ViewDecision(None, reason="two canonical digests coincided without an isomorphism "
+                                     "(a hash collision)")
 
 
 def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diameter: int, group_order: int,
