@@ -132,7 +132,10 @@ def test_f26_is_rechecked_and_claims_no_group_for_wider_windows():
     assert all(s.outcome == VERIFIED and "Theorem F26" in s.reason for s in report.steps
                if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
     cert = certificate("cyclic_window_strided_n.uap")
-    _step(cert, "PAT-LAYERS")["data"]["least"] = True  # F26 does not claim the least count
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 2  # F56: 3 = D layers, least; 2 is below the diameter
+    assert _rejects(cert, "PAT-LAYERS")
+    cert = certificate("cyclic_window_strided_n.uap")
+    _step(cert, "PAT-LAYERS")["data"]["layers"] = 4  # F56 states 3
     assert _rejects(cert, "PAT-LAYERS")
     cert = certificate("cyclic_window_strided_n.uap")
     _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 2

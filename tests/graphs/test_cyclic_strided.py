@@ -1,14 +1,24 @@
 """Theorem F26 (docs/theory.md §11.11): `window(w) cyclic + strided(s)` with s ∈ {2w + 2, 2w + 3}: D = 3 for
-n ≥ s(4w + 3); for w = 1 G = D_n when s | n, else the reflection; D + 1 = 4 layers suffice (not claimed least).
+n ≥ s(4w + 3); for w = 1 G = D_n when s | n, else the reflection; D + 1 = 4 layers suffice, and Theorem F56: for
+s = 2w + 2, D = 3 layers, least (every position at distance 3 from a root i lies in the class of i + w + 1).
 Checked against the concrete engine at every n ≤ 60 in range (and past it for w = 2), the group against every
-permutation at small n, and that the stated count is never below the engine's least count."""
+permutation at small n, that the stated count is never below the engine's least count and equals it for
+s = 2w + 2, and F56's far-class premise by breadth-first search on the reference arcs (tests/graphs/reference.py);
+the verifier's F56 entry accepts the certificate and rejects a count one too low and `least` for s = 2w + 3."""
 from __future__ import annotations
 
 import pytest
 import sympy
 
+import json
+
+import uapcheck
+from uapcheck import certfile
 from uapcheck.graphs import families as F
 from uapcheck.spec import PatternUnion, Strided, Window
+from uapcheck.verifier import REJECTED, VERIFIED, verify
+
+from .reference import all_distances, attends
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -21,13 +31,16 @@ def pattern(w, s):
 def test_f26_agrees_with_the_concrete_engine(w, s, top):
     theorem = F.match([pattern(w, s)], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F26"
-    assert theorem.least is ((w, s) == (1, 5))  # Theorem F55 (tests/graphs/test_strided_least.py)
+    assert theorem.least is ((w, s) == (1, 5) or s == 2 * w + 2)  # F55 (tests/graphs/test_strided_least.py), F56
     assert (theorem.group is None) == (w != 1)
+    stated = 3 if s == 2 * w + 2 else 4
     for n in range(s * (4 * w + 3), top + 1):
         got = F.concrete(pattern(w, s), n)
         want = F.at(theorem, {"n": n})
         assert got.diameter == 3 == want["diameter"], n
-        assert got.least and got.layers <= want["layers"] == 4, n  # a sufficient count, never below the least
+        assert got.least and got.layers <= want["layers"] == stated, n  # a sufficient count, never below the least
+        if theorem.least:
+            assert got.layers == stated, n
         if w == 1:
             assert got.order == want["order"] == (2 * n if n % s == 0 else 2), n
         else:
@@ -39,3 +52,59 @@ def test_f26_below_the_range_and_outside_the_strides_claims_nothing():
     assert isinstance(F.match([pattern(1, 3)], N, {}), F.OpenFamily)
     theorem = F.match([pattern(1, 4)], N, {})
     assert not F.in_range(theorem, {"n": 27}) and F.in_range(theorem, {"n": 28})
+
+
+@pytest.mark.parametrize("w,top", [(1, 60), (2, 80), (3, 128)])
+def test_f56_far_positions_lie_in_the_class_w_plus_1_away(w, top):
+    """F56's premise on the reference arcs: for s = 2w + 2 every position at distance 3 from a root i is
+    ≡ i + w + 1 (mod s), so the far positions of every root are pairwise adjacent; nothing is farther."""
+    s = 2 * w + 2
+    for n in range(s * (4 * w + 3), top + 1):
+        pairs = attends(pattern(w, s), n)
+        dist = all_distances(pairs, n)
+        for root in range(1, n + 1):
+            far = [v for v in range(1, n + 1) if dist[root].get(v, 99) > 2]
+            assert all(dist[root].get(v) == 3 for v in far), (n, root)
+            assert all((v - root - w - 1) % s == 0 for v in far), (n, root)
+            assert all((u, v) in pairs for u in far for v in far if u != v), (n, root)
+
+
+def test_f56_the_far_class_fails_for_the_odd_stride():
+    """The premise is special to s = 2w + 2: for s = 2w + 3 some root has far positions in two classes, not
+    adjacent (for (1, 5) Theorem F55 shows 3 layers are not enough)."""
+    for w, n in [(1, 35), (2, 78)]:
+        s = 2 * w + 3
+        pairs = attends(pattern(w, s), n)
+        dist = all_distances(pairs, n)
+        assert any((u, v) not in pairs for root in range(1, n + 1)
+                   for u in dist[root] if dist[root][u] == 3 for v in dist[root] if dist[root][v] == 3 and u != v)
+
+
+def _cert(body: str) -> dict:
+    text = f'architecture "c"\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {body}\n}}\n'
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _layers_step(cert: dict) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+
+
+def test_the_verifier_rechecks_f56_and_rejects_two_layers():
+    cert = _cert("window(1) cyclic + strided(4)")
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F56" in step.reason
+    data = _layers_step(cert)["data"]
+    assert data["layers"] == 3 and data["least"] is True
+    data["layers"] = 2
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_the_verifier_rejects_three_layers_least_for_the_odd_stride():
+    cert = _cert("window(2) cyclic + strided(7)")
+    data = _layers_step(cert)["data"]
+    assert data["layers"] == 4 and data["least"] is False
+    data["layers"], data["least"] = 3, True
+    assert not verify(cert).ok

@@ -310,7 +310,7 @@ def test_f55_agrees_with_the_concrete_engine_and_its_exchange_is_a_witness():
         assert changed and min(dist[v] for v in changed) >= 3
         assert V.cyclic_block_problem(n) is None
     other = F.match([PatternUnion((Window(1, True), Strided(4)))], N, {})
-    assert not other.least  # s = 2w + 2: open (O6)
+    assert other.least and F.at(other, {"n": 40})["layers"] == 3  # s = 2w + 2: D = 3 least (F56)
 
 
 def test_the_verifier_rechecks_f55_and_rejects_three_layers():

@@ -17,13 +17,33 @@ D = M + 1, D layers suffice (a rooted view knows every position but a few of one
 odd with w | ⌊s/2⌋, exchanging two consecutive blocks of s positions is a view witness at position 1 with M
 layers, so M + 1 layers are least at every n; otherwise whether M suffice where D = M stays open (O11).
 
+For `window(w) cyclic + strided(s)` (Theorem F26's range, D = 3), Theorem F56 adds: for s = 2w + 2 every position
+at distance 3 from a root i lies in the class of i + w + 1 (the one residue that no window around i or around a
+member of i's class reaches within two steps), so the far positions are pairwise adjacent and the far-clique
+lemma gives D = 3 layers, least; for s = 2w + 3 the count stays D + 1 (least for w = 1 by Theorem F55, open
+for w ≥ 2, O6).
+
 This module only states the theorems' values; the proofs are in docs/theory.md.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN"]
+__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
+           "cyclic_even_stride_why", "CYCLIC_ODD_STRIDE_OPEN"]
+
+def cyclic_even_stride_why(w: int) -> str:
+    """Why D = 3 layers suffice for `window(w) cyclic + strided(2w + 2)` (docs/theory.md §11.11, Theorem F56)."""
+    return (f"Theorem F56: every position at distance 3 from a position i lies in the residue class of i + {w + 1} "
+            f"(mod {2 * w + 2}), so the positions at distance 3 from any position are pairwise adjacent, and D = 3 "
+            "layers suffice (the far-clique lemma of Theorem F53); D layers are always needed")
+
+
+#: what stays open for `window(w) cyclic + strided(2w + 3)` with w ≥ 2 (docs/theory.md §11.11, O6)
+CYCLIC_ODD_STRIDE_OPEN = (
+    "whether D = 3 layers suffice is not proved for s = 2w + 3 with w ≥ 2 (docs/theory.md §11.11, Theorem F26, "
+    "open question O6; for window(1) cyclic + strided(5) Theorem F55 proves 4 least, and for s = 2w + 2 "
+    "Theorem F56 proves 3 least)")
 
 #: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2 (docs/theory.md §11.11, O11)
 WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2, w ≥ 2 (the concrete "

@@ -14,7 +14,8 @@
   is a view witness at position n).
 
 * F26 ``window(w) cyclic + strided(s)``, s ∈ {2w + 2, 2w + 3}: D = 3, G (w = 1) = D_n when s | n, else the
-  reflection; D + 1 layers (not shown least).
+  reflection; D = 3 layers, least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem
+  F55), else D + 1 (not shown least).
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -386,29 +387,33 @@ def cyclic_strided_low(w: int, s: int) -> int:
 
 def cyclic_strided_theorem(n, w: int, s: int):
     """F26: `window(w) cyclic + strided(s)`, integers w ≥ 1, s ∈ {2w + 2, 2w + 3}, n ≥ s(4w + 3): D = 3; for w = 1,
-    G = D_n when s | n, else the reflection; D + 1 = 4 layers, least for s = 5 (Theorem F55), else whether 3
-    suffice is open."""
+    G = D_n when s | n, else the reflection. Layers: for s = 2w + 2, D = 3, least (Theorem F56: the positions at
+    distance 3 from any position lie in one residue class); for (w, s) = (1, 5), D + 1 = 4, least (Theorem F55);
+    otherwise D + 1 = 4, sufficient (whether 3 suffice is open, O6)."""
+    from dataclasses import replace
     from .families import FamilyTheorem
+    from .strided_least import CYCLIC_ODD_STRIDE_OPEN, cyclic_even_stride_why
     family = "window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}"
     params = (("w", Integer(w)), ("s", Integer(s)))
     low = Integer(cyclic_strided_low(w, s))
-    layers_open = ("whether D = 3 layers suffice is not proved (the concrete engine finds 3 for window(1) cyclic + "
-                   f"strided(4) at every n ≤ 60 it ran; {SECTION}, Theorem F26, open question O6; for window(1) cyclic + "
-                   "strided(5) Theorem F55 proves 4 least)")
+    layers_open = CYCLIC_ODD_STRIDE_OPEN
+    group_open = (f"the group is proved only for w = 1 and for n mod {s} ∉ {{1, …, {w}}} (where a wrap-around "
+                  f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6)")
     if w != 1:
-        return FamilyTheorem(
+        theorem = FamilyTheorem(
             "F26", family, params, low, Integer(3), layers=Integer(4), least=False,
-            why_layers="the view argument (D + 1 layers suffice)",
-            open_question=(f"the group is proved only for w = 1 and for n mod {s} ∉ {{1, …, {w}}} (where a wrap-around "
-                           f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6); "
-                           + layers_open))
-    order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
-    theorem = FamilyTheorem(
-        "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
-        ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
-        "the view argument (D + 1 layers suffice)", open_question=layers_open)
+            why_layers="the view argument (D + 1 layers suffice)", open_question=group_open + "; " + layers_open)
+    else:
+        order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2),
+                                explicit=True)
+        theorem = FamilyTheorem(
+            "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
+            ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
+            "the view argument (D + 1 layers suffice)", open_question=layers_open)
+    if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one residue class
+        return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_even_stride_why(w),
+                       open_question="" if w == 1 else group_open)
     if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
-        from dataclasses import replace
         return replace(theorem, least=True, open_question="", why_layers=(
             "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "
             "within distance 2 of position 2 and is not in G, so D = 3 layers are not enough; D + 1 = 4 suffice"))

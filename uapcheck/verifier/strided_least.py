@@ -15,6 +15,10 @@ and Theorem F54 for s ≥ 2w + 2 (Theorem F14's range; M = 1 + ⌈⌊s/2⌋/w⌉
         block boundaries, which covers every n; the exchange re-checked on the arcs at every instance);
     so M + 1 layers at every n, least in case (b).
 
+Theorem F56 for `window(w) cyclic + strided(2w + 2)` (Theorem F26's range, D = 3): every position at distance 3
+from a root i lies in the class of i + w + 1, so the far positions are pairwise adjacent and D = 3 layers suffice
+(the far-clique lemma), least; re-checked at every instance by breadth-first search on the verifier's arcs.
+
 The verifier's own code: the witness positions are restated here (not read from the engine), the
 witness condition of (b) is re-checked on the positions of the half-line 1, 2, … (the condition involves
 only N(1)'s members within w of the swapped positions or in their classes inside [1, w + 1], none near the
@@ -171,4 +175,27 @@ def cyclic_block_problem(n: int) -> Optional[str]:
     near = [v for v in patterns.view_bad_positions(perm, heads, n) if (dist[v] or 0) <= 2]
     if near:
         return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within 2 of position 2"
+    return None
+
+
+def cyclic_far_class_problem(w: int, n: int) -> Optional[str]:
+    """Theorem F56 at one length n ≥ s(4w + 3), s = 2w + 2: for `window(w) cyclic + strided(s)` the diameter is 3
+    and every position at distance 3 from a root i lies in the class of i + w + 1 (mod s), so the far positions of
+    every root are pairwise adjacent (the far-clique lemma: D = 3 layers suffice). Re-checked on the verifier's
+    arcs by breadth-first search from every root."""
+    s = 2 * w + 2
+    pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    outs = patterns.union_out(heads, n)
+    for root in range(1, n + 1):
+        dist = patterns.bfs(outs, root)  # symmetric: d(root → v) = d(v → root)
+        far = [v for v in range(1, n + 1) if (dist[v] if dist[v] is not None else n) > 2]
+        if any(dist[v] != 3 for v in far):
+            return f"n = {n}: a position is farther than 3 from {root}"
+        odd = [v for v in far if (v - root - w - 1) % s]
+        if odd:
+            return f"n = {n}: position {odd[0]} is at distance 3 from {root} outside the class of {root} + {w + 1}"
+        if any((u, v) not in arcs for u in far for v in far if u != v):
+            return f"n = {n}: two positions at distance 3 from {root} are not adjacent"
     return None

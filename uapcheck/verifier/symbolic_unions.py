@@ -337,8 +337,9 @@ class _Rook(DiameterTwoByResidue):
 
 
 def cyclic_strided(parts: list):
-    """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3, D + 1 = 4 layers
-    (not least); for w = 1, |G| = 2n when s | n (D_n), else 2 (the reflection); for w ≥ 2 no group is claimed."""
+    """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
+    least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
+    least); for w = 1, |G| = 2n when s | n (D_n), else 2 (the reflection); for w ≥ 2 no group is claimed."""
     from .families import Family
     kinds = sorted(type(q).__name__ for q in parts)
     if kinds != ["Strided", "Window"]:
@@ -357,6 +358,14 @@ def cyclic_strided(parts: list):
 
     def name(text):
         return w == 1 and "D_n" in text and "reflection" in text
+    if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one class (re-checked at every instance)
+        from .strided_least import cyclic_far_class_problem
+        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None,
+                      layers_check=lambda n, d: cyclic_far_class_problem(w, n),
+                      layers_text=("D = 3 layers least (Theorem F56): every position at distance 3 from a position i "
+                                   f"lies in the class of i + {w + 1} (mod {s}), so the far positions are pairwise "
+                                   "adjacent (the far-clique lemma; checked by breadth-first search on the verifier's "
+                                   "arcs at every instance)"))
     if (w, s) == (1, 5):  # Theorem F55: 4 layers least (a block exchange at position 2, re-checked at every instance)
         from .strided_least import cyclic_block_problem
         return Family("F26", s * (4 * w + 3), 3, 4, True, order, s, name, None,
