@@ -190,8 +190,9 @@ def cyclic_far_class_problem(w: int, n: int) -> Optional[str]:
     outs = patterns.union_out(heads, n)
     for root in range(1, n + 1):
         dist = patterns.bfs(outs, root)  # symmetric: d(root → v) = d(v → root)
-        far = [v for v in range(1, n + 1) if (dist[v] if dist[v] is not None else n) > 2]
-        if any(dist[v] != 3 for v in far):
+        reach = [n if d is None else d for d in dist]
+        far = [v for v in range(1, n + 1) if reach[v] > 2]
+        if any(reach[v] != 3 for v in far):
             return f"n = {n}: a position is farther than 3 from {root}"
         odd = [v for v in far if (v - root - w - 1) % s]
         if odd:
