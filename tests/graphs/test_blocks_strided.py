@@ -1,6 +1,9 @@
 """Theorem F34 of docs/theory.md §11.11 (`blocks(b) + strided(s)`, b > s ≥ 2) against the concrete engine (graphs,
 BLISS, rooted views) at every n ≤ 60 in range, its group order against an automorphism count written here at small
-n, its witness on the arcs, and the disconnection of `blocks(b) + strided(kb)` (k ≥ 2) by breadth-first search."""
+n, its witness on the arcs, and the disconnection of `blocks(b) + strided(kb)` (k ≥ 2) by breadth-first search.
+Theorems F44 and F57 (b < s, b ∤ s): D, |G| and the least layer count against the concrete engine; F57's premise
+(far positions adjacent iff they have a common neighbour in the ball) and its witness on the reference arcs
+(tests/graphs/reference.py); the verifier's F57 entry accepts and rejects forged counts."""
 from __future__ import annotations
 
 from collections import deque
@@ -14,6 +17,7 @@ from uapcheck.graphs import families as F
 from uapcheck.graphs.closed_connectivity import closed_connectivity
 from uapcheck.spec import Blocks, PatternUnion, Strided
 
+from .reference import all_distances, attends
 from .reference import count_automorphisms as count_graph_automorphisms
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -89,6 +93,7 @@ def test_other_pairs_stay_open():
 
 
 BELOW = [(2, 3), (3, 4), (3, 5), (4, 6), (2, 5), (4, 7), (5, 6)]
+OPEN_BELOW = [(2, 5), (2, 7), (3, 7)]  # D > 3: F57 does not apply (open, O9)
 
 
 @pytest.mark.parametrize("b, s", BELOW)
@@ -96,7 +101,8 @@ def test_f44_against_the_concrete_engine(b, s):
     """Theorem F44 (b < s, b ∤ s): D by residue, |G| and D + 1 ≥ the least layer count, at every n ≤ 60 in range
     (and one whole period of n mod bL beyond the range's start)."""
     theorem = F.match([pattern(b, s)], N, {})
-    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44" and not theorem.least
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44"
+    assert theorem.least is ((b, s) not in OPEN_BELOW)  # Theorem F57 where D = 3
     low = int(theorem.low)
     period = b * (s // gcd(b, s))
     for n in range(low, max(61, low + period)):
@@ -104,7 +110,10 @@ def test_f44_against_the_concrete_engine(b, s):
         got = F.concrete(pattern(b, s), n)
         assert got.connected and got.diameter == want["diameter"], (b, s, n)
         assert got.order == want["order"], (b, s, n)
-        assert got.least and want["layers"] == got.diameter + 1 >= got.layers, (b, s, n)
+        if theorem.least:
+            assert got.least and want["layers"] == got.layers == (4 if 1 <= n % b <= s - b else 3), (b, s, n)
+        else:
+            assert got.least and want["layers"] == got.diameter + 1 >= got.layers, (b, s, n)
 
 
 @pytest.mark.parametrize("b, s, n", [(2, 3, 9), (2, 3, 10), (2, 3, 11), (3, 4, 16), (2, 5, 15)])
@@ -121,3 +130,64 @@ def test_f44_is_a_line_graph():
         for n in range(1, 40):
             pairs = [((p - 1) // b, p % s) for p in range(1, n + 1)]
             assert len(set(pairs)) == n
+
+
+def test_f57_decides_exactly_the_pairs_with_diameter_3():
+    for s in range(3, 8):
+        for b in range(2, s):
+            if s % b:
+                assert BS.below_least(b, s) is ((b, s) not in OPEN_BELOW), (b, s)
+
+
+@pytest.mark.parametrize("b, s", [(2, 3), (3, 4), (3, 5), (4, 5), (4, 6), (4, 7)])
+def test_f57_premise_and_witness_on_the_reference_arcs(b, s):
+    """Where F57 says 3 layers: at every root, two positions at distance 3 are adjacent exactly when some position
+    within distance 2 of the root is adjacent to both (the lemma's premise). Where it says 4: the swap keeps every
+    neighbourhood within distance 2 of the root and is not a symmetry. Over one period of n mod bL from the start."""
+    low = BS.low_below(b, s)
+    for n in range(low, low + b * (s // gcd(b, s)) + 1):
+        pairs = attends(pattern(b, s), n)
+        nb = {v: {v} | {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+        dist = all_distances(pairs, n)
+        if 1 <= n % b <= s - b:
+            root, (x, y) = BS.below_witness(n, b, s)
+
+            image = {v: v for v in range(1, n + 1)} | {x: y, y: x}
+            changed = [v for v in range(1, n + 1) if {image[u] for u in nb[v]} != nb[image[v]]]
+            assert changed and min(dist[root][v] for v in changed) >= 3, (b, s, n)
+            continue
+        for root in range(1, n + 1):
+            far = [v for v in range(1, n + 1) if dist[root][v] == 3]
+            for u in far:
+                for v in far:
+                    if u < v:
+                        common = any(dist[root][z] <= 2 for z in nb[u] & nb[v])
+                        assert (v in nb[u]) == common, (b, s, n, root, u, v)
+
+
+def _cert(body: str) -> dict:
+    import json
+
+    import uapcheck
+    from uapcheck import certfile
+    text = f'architecture "c"\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {body}\n}}\n'
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def test_the_verifier_rechecks_f57_and_rejects_forged_counts():
+    from uapcheck.verifier import REJECTED, VERIFIED, verify
+    cert = _cert("blocks(2) + strided(3)")
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F57" in step.reason
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is True
+    data["layers"] = 3  # 3 at every n: one too low at odd n
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+    cert = _cert("blocks(2) + strided(5)")  # D = 5: F57 does not apply, D + 1 not least
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is False
+    data["least"] = True
+    assert not verify(cert).ok

@@ -13,13 +13,17 @@ column, and the positions of one row and one column (a *cell*) are twins.
   by every arc).
 * b < s with b ∤ s, s ≤ 7 (Theorem F44, ``theorem_below``): Γ is the line graph of the block–residue incidence
   graph; D by residue of n mod bL, G = the permutations mapping blocks onto blocks and classes onto classes (Whitney),
-  of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers, whether D suffice open (O9).
+  of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers, whether D suffice open (O9),
+  except where Theorem F57 decides: when D = 3 at every n of the range, the least count is D + 1 = 4 for
+  1 ≤ n mod b ≤ s − b and D = 3 otherwise (``below_least``: a finite check of F57's criterion on the block types, which
+  depend on n mod bL only once every type occurs twice).
 
 Nothing here reads user text.
 """
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from math import factorial, gcd
 
@@ -181,6 +185,71 @@ def diameter_at(n: int, b: int, s: int) -> int:
     return worst
 
 
+def block_sets(n: int, b: int, s: int) -> tuple:
+    """The residue sets of the blocks at an integer n: (Counter of the whole blocks' sets, the last partial block's
+    set or None). F57's criterion reads only these."""
+    whole, rho = divmod(n, b)
+    kinds: Counter = Counter(frozenset(((k - 1) * b + j) % s for j in range(1, b + 1)) for k in range(1, whole + 1))
+    last = frozenset((whole * b + j) % s for j in range(1, rho + 1)) if rho else None
+    return kinds, last
+
+
+def below_verdict(n: int, b: int, s: int) -> str:
+    """Theorem F57's criterion at an integer n where D = 3 (Γ the line graph of the block–residue incidence graph;
+    a position is (block, class)). For the root (B, C) the far positions are the (B′, C′) with C′ ∉ B and C ∉ B′:
+    'D' when at every root two far positions in one block share a class with B (so they have a common neighbour
+    within distance 2) and two far positions in one class c have a common neighbour (a block holding C and c):
+    then adjacency among far positions is read off the ball and D layers suffice; 'W' when some root (B, C) has a
+    block B′ ∌ C disjoint from B with another block of the same set (swapping the positions of one class in the
+    two is a view witness); '?' otherwise."""
+    kinds, last = block_sets(n, b, s)
+    sets = list(kinds.items()) + ([(last, 1)] if last is not None else [])
+    witness = broken = False
+    for root_set, _ in sets:
+        for c in root_set:
+            for other, count in sets:
+                if c not in other and len(other - root_set) >= 2 and not other & root_set:
+                    broken = True
+                    witness = witness or count >= 2
+            for cls in set(range(s)) - root_set - {c}:
+                holders = sum(count for other, count in sets if cls in other and c not in other)
+                if holders >= 2 and not any(c in other and cls in other for other, _ in sets):
+                    broken = True
+    return "W" if witness else ("?" if broken else "D")
+
+
+@lru_cache(maxsize=64)
+def below_least(b: int, s: int) -> bool:
+    """Theorem F57's finite check: D = 3 over one period of n mod bL from F44's range's start (D depends on n mod bL
+    there, F44 (a)), and the criterion gives 'W' exactly when 1 ≤ n mod b ≤ s − b, and 'D' otherwise, at every n from
+    the range's start through one whole period past the length where every block type occurs twice (from there on
+    the block sets, hence the criterion, depend on n mod bL only)."""
+    period = b * (s // gcd(b, s))
+    start = low_below(b, s)
+    if any(diameter_at(n, b, s) != 3 for n in range(start, start + period)):
+        return False
+    return all(below_verdict(n, b, s) == ("W" if 1 <= n % b <= s - b else "D")
+               for n in range(start, max(start, 2 * period) + period))
+
+
+def below_witness(n: int, b: int, s: int):
+    """F57 (b) at an integer n with 1 ≤ n mod b ≤ s − b: (root, (x, y)) — a root (B, C), and x, y the positions of
+    one class in two blocks with the same residue set, missing C and disjoint from B. None when there is none."""
+    kinds, _ = block_sets(n, b, s)
+    blocks_of: dict = {}
+    for k in range(1, n // b + 1):
+        blocks_of.setdefault(frozenset(((k - 1) * b + j) % s for j in range(1, b + 1)), []).append(k)
+    for root in (n, *range(1, n)):
+        block = frozenset(p % s for p in range((root - 1) // b * b + 1, min(n, (root - 1) // b * b + b) + 1))
+        c = root % s
+        for other, ks in blocks_of.items():
+            if len(ks) >= 2 and c not in other and not other & block and len(other) >= 2:
+                cls = min(other)
+                x, y = ((k - 1) * b + next(j for j in range(1, b + 1) if ((k - 1) * b + j) % s == cls) for k in ks[:2])
+                return root, (x, y)
+    return None
+
+
 def theorem_below(n, b: int, s: int):
     """F44 at the length n: D by residue of n mod bL (one period of breadth-first searches), G the permutations
     that map blocks onto blocks and residue classes onto residue classes (Whitney: Γ is the line graph of the
@@ -209,9 +278,26 @@ def theorem_below(n, b: int, s: int):
     from .closed_forms import _span
     group = (f"the permutations that map the blocks {_span(1, b)}, {_span(b + 1, 2 * b)}, … onto blocks and the "
              f"residue classes mod {s} onto residue classes (Γ is the line graph of the block–residue incidence graph)")
+    if below_least(b, s):  # Theorem F57: D = 3 everywhere; 4 least for 1 ≤ n mod b ≤ s − b, else 3
+        four = list(range(1, s - b + 1))
+        layers = sympy.Piecewise((Integer(4), sympy.Or(*[sympy.Eq(sympy.Mod(n, b), r) for r in four])),
+                                 (Integer(3), True))
+        return FamilyTheorem(
+            "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
+            Integer(3), group, order, (), layers, True, below_why(b, s))
     return FamilyTheorem(
         "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
         diameter, group, order, (), diameter + 1, False,
         "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F44, open question O9)",
         open_question=(f"whether D layers suffice for blocks(b) + strided(s) with b < s, b ∤ s is not proved at symbolic "
                        f"n ({SECTION}, Theorem F44, open question O9)"))
+
+
+def below_why(b: int, s: int) -> str:
+    """Why Theorem F57's count holds, in words."""
+    return (f"Theorem F57: a position is (block, residue class); where 1 ≤ n mod {b} ≤ {s - b}, some position (B, C) has "
+            "a block disjoint from B and missing C whose residue set another block repeats, and swapping the "
+            "positions of one class in these two blocks keeps the neighbourhood of every position within distance 2 "
+            "of (B, C) and is not in G, so D = 3 layers are not enough and D + 1 = 4 are least; otherwise two "
+            "positions at distance 3 from any position are adjacent exactly when they have a common neighbour "
+            "within distance 2 of it, so a rooted view of depth 3 fixes every arc and D = 3 layers suffice")

@@ -4,6 +4,14 @@ s ≤ 7, for n ≥ b·m₀ with m₀ = max(⌊max(b, 2⌈b/s⌉)/⌊b/s⌋⌋ + 
 column permutations T), as C_t·A^m·((α + 1)!)^β·(α!)^{L−β} per residue t of n mod bL; 3 layers (least) when
 1 ≤ n mod b ≤ s − 2, with the witness checked on the arcs, else 2 (least; nauty's rooted views, with G's
 generators from nauty on the verifier's arcs), re-checked at one whole period of n mod b from the range's start.
+
+Theorem F44 (b < s, b ∤ s, s ≤ 7: the line graph of the block–residue incidence graph) with Theorem F57's layers:
+where the verifier's own check finds D = 3 and F57's criterion (restated here on the blocks' residue sets, read off
+the positions) decided at every n from the range's start through one period of n mod bL past the length where every
+block set occurs twice, 4 = D + 1 layers (least) for 1 ≤ n mod b ≤ s − b and D = 3 (least) otherwise; at one whole
+period of instances, where 3 layers are claimed, two positions at distance 3 from any root are adjacent exactly
+when they have a common neighbour within distance 2 of it (the lemma's premise, by BFS on the verifier's arcs), and
+where 4 are claimed the swap of one class's positions in two blocks of one residue set is checked on the arcs.
 """
 from __future__ import annotations
 
@@ -129,6 +137,7 @@ class _Incidence(_Grid):
         self.period = b * self.rows_per_period
         self.low = max(b * self.rows_per_period, s * (b + 1))
         self.whole = 1  # every cell holds at most one position (b < s)
+        self._least: Optional[bool] = None
         self.table = {}
         for n in range(self.low, self.low + self.period):
             self.table[n % self.period] = self._diameter(n)
@@ -156,13 +165,114 @@ class _Incidence(_Grid):
                 full, method = groups.full_order(lab, n, "none")
                 if full is None or full != self.count(n):
                     return f"n = {n}: the pattern has {full} symmetries ({method}), the theorem says {self.count(n)}"
+            if what == "layers" and self.least_decided():
+                problem = self.layers_problem(n)
+                if problem:
+                    return problem
         return None
+
+    def _sets(self, n: int) -> tuple:
+        """The residue set of every block, read off the positions: ({block index: set}, the last block's index when
+        it is partial, else None)."""
+        sets: dict = {}
+        for p in range(1, n + 1):
+            sets.setdefault((p - 1) // self.b, set()).add(p % self.s)
+        last = (n - 1) // self.b if n % self.b else None
+        return {k: frozenset(v) for k, v in sets.items()}, last
+
+    def criterion(self, n: int) -> str:
+        """F57 at n (D = 3): 'W' when a root (block k, class c) has a block j ∌ c, disjoint from block k, with ≥ 2
+        classes and another block of the same set; 'D' when no root has such a block j at all and every class e
+        outside k's set and c held by two blocks without c shares a block with c; '?' otherwise."""
+        sets, _ = self._sets(n)
+        same = Counter(sets.values())
+        found = bad = False
+        for here in sets.values():
+            for c in here:
+                for there in sets.values():
+                    if c in there or there & here or len(there) < 2:
+                        continue
+                    bad = True
+                    found = found or same[there] >= 2
+                for e in range(self.s):
+                    if e in here or e == c:
+                        continue
+                    lacking = [there for there in sets.values() if e in there and c not in there]
+                    if len(lacking) >= 2 and not any(c in there and e in there for there in sets.values()):
+                        bad = True
+        return "W" if found else ("?" if bad else "D")
+
+    def layers(self, n):
+        def at(rho):
+            return 4 if 1 <= rho <= self.s - self.b else 3
+        if isinstance(n, int):
+            return sympy.Integer(at(n % self.b))
+        return sum((at(r) * (sympy.floor((n - r) / self.b) - sympy.floor((n - r - 1) / self.b)) for r in range(self.b)),
+                   sympy.Integer(0))
+
+    def least_decided(self) -> bool:
+        """F57's finite check, the verifier's own: D = 3 in every residue class (its table, one period of BFS), and the
+        criterion as the layer formula says at every n from the range's start through one period past 2bL (from
+        there on the block sets depend on n mod bL only)."""
+        if self._least is not None:
+            return self._least
+        top = max(self.low, 2 * self.period) + self.period
+        self._least = all(d == 3 for d in self.table.values()) and all(self.criterion(n) == ("W" if int(self.layers(n)) == 4 else "D")
+                   for n in range(self.low, top))
+        return self._least
+
+    def layers_problem(self, n: int) -> Optional[str]:
+        """At one instance: where 3 layers, the common-neighbour premise at every root; where 4, the swap."""
+        heads = [patterns.head_arcs(self.pattern, n)]
+        arcs = heads[0]
+        outs = patterns.union_out(heads, n)
+        dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
+        if int(self.layers(n)) == 3:
+            for root in range(1, n + 1):
+                far = [v for v in range(1, n + 1) if dist[root][v] == 3]
+                for u in far:
+                    for v in far:
+                        if u < v and ((u, v) in arcs) != any(
+                                (u, z) in arcs and (v, z) in arcs and (dist[root][z] or 0) <= 2 for z in range(1, n + 1)):
+                            return f"n = {n}: positions {u}, {v} at distance 3 from {root} break the common-neighbour premise"
+            return None
+        sets, last = self._sets(n)
+        for k, here in sets.items():
+            root = k * self.b + 1
+            c = root % self.s
+            for j, there in sets.items():
+                twins = [i for i, other in sets.items() if other == there and i != j and i != last]
+                if j == last or c in there or there & here or len(there) < 2 or not twins:
+                    continue
+                e = min(there)
+                x, y = (i * self.b + next(q for q in range(1, self.b + 1) if (i * self.b + q) % self.s == e)
+                        for i in (j, twins[0]))
+                perm = [y if q == x else x if q == y else q for q in range(1, n + 1)]
+                if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
+                    return f"n = {n}: the swap ({x} {y}) is a symmetry"
+                bad = [v for v in patterns.view_bad_positions(perm, heads, n) if (dist[v][root] or 0) <= 2]
+                if bad:
+                    return f"n = {n}: the swap ({x} {y}) changes the neighbourhood of {bad[0]}, within 2 of {root}"
+                return None
+        return f"n = {n}: no swap of one class's positions in two blocks of one residue set was found"
 
     def family(self):
         from .families import Family
 
         def name(text):
             return "onto blocks" in text and f"residue classes mod {self.s}" in text and "line graph" in text
+        if any(d is None for d in self.table.values()):
+            return None
+        if self.least_decided():  # Theorem F57
+            return Family("F44", self.low, 3, 3, True, self.order, self.period, name, None, None,
+                          diameter_at=self.diameter, period=self.period, instances=self.instances,
+                          instances_text=(f"instances n = {self.low}..{self.low + self.period} re-checked on the "
+                                          "verifier's arcs (BFS, the group code, F57's premise or witness)"),
+                          layers_by=self.layers,
+                          layers_text=(f"Theorem F57 (the verifier's own criterion on the blocks' residue sets, at every "
+                                       f"n from {self.low} through one period past {2 * self.period}): 4 layers least "
+                                       f"for 1 ≤ n mod {self.b} ≤ {self.s - self.b} (a swap of one class's positions in "
+                                       "two blocks of one residue set), else D = 3, least"))
         if any(d is None for d in self.table.values()):
             return None
         return Family("F44", self.low, 0, 0, False, self.order, self.period, name, None, None,
