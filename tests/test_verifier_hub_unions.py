@@ -125,3 +125,39 @@ def test_a_range_of_a_cyclic_hole_below_its_onset_is_rejected():
     step["data"]["from"] = encode(24)
     report = verify(cert)
     assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+@pytest.mark.parametrize("pattern, theorem", [("blocks(2) + dilated(1, 2)", "F63"), ("blocks(3) + dilated(2, 3)", "F63"),
+                                              ("blocks(5) + window(1) + strided(5)", "F64"),
+                                              ("blocks(7) + window(2) + strided(7)", "F64")])
+def test_grids_rest_on_the_verifier_s_own_theorem(pattern, theorem):
+    """Theorems F63 and F64: the verifier's own range, D and order by residue, and (F64) the block exchange on its arcs."""
+    report = verify(_cert_of(_symbolic(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(f"Theorem {theorem}" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+@pytest.mark.parametrize("pattern", ["blocks(3) + dilated(1, 3)", "blocks(5) + window(1) + strided(5)"])
+def test_a_forged_order_case_of_a_grid_is_rejected(pattern):
+    cert = _cert_of(_symbolic(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order cases"][0]["order"] = encode(5)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_a_forged_least_layer_count_of_blocks_and_dilations_is_rejected():
+    """F63 claims D + 1 layers, not least: a certificate claiming them least is rejected."""
+    cert = _cert_of(_symbolic("blocks(3) + dilated(1, 3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["least"] = True
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_a_range_of_the_window_grid_below_the_theorem_is_rejected():
+    cert = _cert_of(_symbolic("blocks(5) + window(1) + strided(5)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["from"] = encode(25)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)

@@ -216,7 +216,24 @@ def match_union(kinds: list, by: dict, n):
         if blocks_window_applies(b, w, g):
             return blocks_window_theorem(n, b, w, g)
         return None
+    if kinds in (["blocks", "strided", "window"], ["blocks", "dilated"]):
+        return _grids(kinds, by, n)
     return _match_more(kinds, by, n)
+
+
+def _grids(kinds: list, by: dict, n):
+    """F63 (blocks(b) + dilated(w, b)) and F64 (blocks(s) + window(w) + strided(s), s ≥ 2w + 3), or None."""
+    if kinds == ["blocks", "strided", "window"]:
+        from . import blocks_window_strided  # Theorem F64: the block equal to the stride, with a window
+        b, s, w = by["blocks"].args[0], by["strided"].args[0], by["window"].args[0]
+        if _ints(b, s, w) and blocks_window_strided.applies(int(b), int(w), int(s)):
+            return blocks_window_strided.theorem(n, int(s), int(w))
+        return None
+    from . import blocks_dilated  # Theorem F63: the grid of blocks by offsets (r = b)
+    b, (w, r) = by["blocks"].args[0], by["dilated"].args
+    if _ints(b, w, r) and blocks_dilated.applies(int(b), int(w), int(r)):
+        return blocks_dilated.theorem(n, int(b), int(w))
+    return None
 
 
 def _ints(*values) -> bool:
