@@ -129,7 +129,8 @@ def test_a_range_of_a_cyclic_hole_below_its_onset_is_rejected():
 
 @pytest.mark.parametrize("pattern, theorem", [("blocks(2) + dilated(1, 2)", "F63"), ("blocks(3) + dilated(2, 3)", "F63"),
                                               ("blocks(5) + window(1) + strided(5)", "F64"),
-                                              ("blocks(7) + window(2) + strided(7)", "F64")])
+                                              ("blocks(7) + window(2) + strided(7)", "F64"),
+                                              ("blocks(4) + window(1) + strided(4)", "F64")])
 def test_grids_rest_on_the_verifier_s_own_theorem(pattern, theorem):
     """Theorems F63 and F64: the verifier's own range, D and order by residue, and (F64) the block exchange on its arcs."""
     report = verify(_cert_of(_symbolic(pattern)))

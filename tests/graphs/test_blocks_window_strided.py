@@ -1,4 +1,4 @@
-"""Theorem F64 (docs/theory.md §11.11): `blocks(s) + window(w) + strided(s)` with s ≥ 2w + 3 — D = 2, |G| by residue of
+"""Theorem F64 (docs/theory.md §11.11): `blocks(s) + window(w) + strided(s)` with s ≥ max(2w + 1, w + 3) — D = 2, |G| by residue of
 n mod s, 3 layers least — against the concrete engine (graphs, BLISS, rooted views) at every n ≤ 60 in range and at
 spot lengths above, the order by an automorphism count written in the test (no engine), and the block exchange on the
 arcs by the definition of a view witness."""
@@ -24,7 +24,9 @@ def _theorem(s, w):
     return families.match([_pattern(s, w)], N, {})
 
 
-@pytest.mark.parametrize("s, w, lengths", [(5, 1, range(30, 61)), (6, 1, range(42, 61)), (7, 2, (56, 57, 60, 61, 62, 63, 70))])
+@pytest.mark.parametrize("s, w, lengths", [(4, 1, range(20, 61)), (5, 1, range(30, 61)), (5, 2, range(30, 61)),
+                                            (6, 1, range(42, 61)), (7, 3, (56, 57, 58, 59, 60, 61, 62, 63)),
+                                            (7, 2, (56, 57, 60, 61, 62, 63, 70))])
 def test_against_concrete_engine(s, w, lengths):
     theorem = _theorem(s, w)
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F64"
@@ -47,7 +49,8 @@ def test_order_by_counting():
         assert count_automorphisms(n, _arc(5, 1)) == F64.order_at(n, 5, 1), n
 
 
-@pytest.mark.parametrize("s, w, n", [(5, 1, 30), (5, 1, 33), (6, 1, 45), (7, 2, 59), (9, 3, 90), (8, 2, 77)])
+@pytest.mark.parametrize("s, w, n", [(4, 1, 20), (4, 1, 23), (5, 1, 30), (5, 1, 33), (5, 2, 31), (6, 1, 45), (7, 2, 59),
+                                     (7, 3, 58), (9, 3, 90), (8, 2, 77)])
 def test_the_block_exchange_is_a_view_witness(s, w, n):
     """By the definition (§11.9): σ is no symmetry, and σ(N(v)) = N(σ v) for every v within distance 1 of w + 1."""
     arc = _arc(s, w)
@@ -60,7 +63,9 @@ def test_the_block_exchange_is_a_view_witness(s, w, n):
         assert image == {u for u in range(1, n + 1) if u == perm[v - 1] or arc(u, perm[v - 1])}, (s, w, n, v)
 
 
-def test_narrow_blocks_stay_outside():
-    """s ≤ 2w + 2 (here blocks(4) + window(1) + strided(4)) is not F64's."""
-    found = _theorem(4, 1)
+@pytest.mark.parametrize("s, w", [(6, 3), (3, 1)])
+def test_narrow_blocks_stay_outside(s, w):
+    """s ≤ 2w (no interior offset; blocks(6) + window(3) + strided(6) needs 2 layers at some residues) and s = 3,
+    w = 1 (a row is no larger than a clique holding a window edge) are not F64's."""
+    found = _theorem(s, w)
     assert not (isinstance(found, families.FamilyTheorem) and found.theorem == "F64")

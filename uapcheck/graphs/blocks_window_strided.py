@@ -5,7 +5,7 @@ Position p is the cell (row k, column c) with k = ⌈p/s⌉ its block and c = p 
 residue class mod s: `blocks(s) + strided(s)` is the rook's graph of the rows by the columns (F25), with a partial
 last row of the columns 1..ρ, ρ = n mod s. The window adds, between consecutive rows, the *cross* edges
 (k, s − j) ~ (k + 1, d − j), 0 ≤ j < d ≤ w: the tail columns T = {s − w + 1, …, s} to the head columns H = {1, …, w}
-(a staircase: tail column s − j meets the heads 1..w − j). For s ≥ 2w + 3, n ≥ s·max(s + 1, 2w + 3): D = 2;
+(a staircase: tail column s − j meets the heads 1..w − j). For s ≥ max(2w + 1, w + 3), n ≥ s(s + 1): D = 2;
 G = the permutations of the interior columns I = {w + 1, …, s − w} (in every row at once) that keep the last row's
 columns, × the reflection i ↦ n + 1 − i when s | n; 3 = D + 1 layers, least (exchanging the blocks 3 and 4 is a view
 witness at position w + 1).
@@ -22,13 +22,13 @@ SECTION = "docs/theory.md §11.11"
 
 
 def applies(b, w, s) -> bool:
-    return all(isinstance(x, int) for x in (b, w, s)) and b == s and w >= 1 and s >= 2 * w + 3
+    return all(isinstance(x, int) for x in (b, w, s)) and b == s and w >= 1 and s >= max(2 * w + 1, w + 3)
 
 
 def low(s: int, w: int) -> int:
-    """F64's range: m = ⌊n/s⌋ ≥ max(s + 1, 2w + 3) whole rows (the columns are the cliques above s cells, and every
-    clique holding a cross edge has at most 2w + 2 cells)."""
-    return s * max(s + 1, 2 * w + 3)
+    """F64's range: m = ⌊n/s⌋ ≥ s + 1 whole rows (the columns are the cliques above s cells; every clique holding a
+    cross edge has at most w + 2 < s cells)."""
+    return s * (s + 1)
 
 
 def block_exchange(n: int, s: int) -> list[int]:
@@ -70,7 +70,7 @@ def theorem(n, s: int, w: int):
                  f"the interior offsets {{{w + 1}, …, {s - w}}} permuted alike in every block, keeping the last block's "
                  f"offsets {{1, …, {rho}}}; no reflection ({s} ∤ n)")
     return FamilyTheorem(
-        "F64", "blocks(s) + window(w) + strided(s), s ≥ 2w + 3", (("s", Integer(s)), ("w", Integer(w))),
+        "F64", "blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)", (("s", Integer(s)), ("w", Integer(w))),
         Integer(start), Integer(2), group, order, (), Integer(3), True,
         f"exchanging the blocks {{{2 * s + 1}, …, {3 * s}}} and {{{3 * s + 1}, …, {4 * s}}} keeps the neighbourhood of "
         f"every position within distance 1 of position {w + 1} (the first block and the residue class of {w + 1} mod "

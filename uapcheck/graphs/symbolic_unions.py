@@ -222,7 +222,7 @@ def match_union(kinds: list, by: dict, n):
 
 
 def _grids(kinds: list, by: dict, n):
-    """F63 (blocks(b) + dilated(w, b)) and F64 (blocks(s) + window(w) + strided(s), s ≥ 2w + 3), or None."""
+    """F63 (blocks(b) + dilated(w, b)) and F64 (blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)), or None."""
     if kinds == ["blocks", "strided", "window"]:
         from . import blocks_window_strided  # Theorem F64: the block equal to the stride, with a window
         b, s, w = by["blocks"].args[0], by["strided"].args[0], by["window"].args[0]

@@ -1,5 +1,5 @@
 """Theorem F64 (docs/theory.md §11.11), restated for the verifier: `blocks(s) + window(w) + strided(s)`, integers
-w ≥ 1, s ≥ 2w + 3, for n ≥ s·max(s + 1, 2w + 3): D = 2; |G| = 2·(s − 2w)! when s | n, else a!·(s − 2w − a)! with a
+w ≥ 1, s ≥ max(2w + 1, w + 3), for n ≥ s(s + 1): D = 2; |G| = 2·(s − 2w)! when s | n, else a!·(s − 2w − a)! with a
 the interior offsets {w + 1, …, s − w} that the last block holds; 3 layers, least: the exchange of the blocks 3 and 4
 is re-checked on the verifier's arcs at every instance (no symmetry, and no neighbourhood within distance 1 of
 position w + 1 changed). The instance check re-checks D and the order at a whole period of n mod s.
@@ -26,7 +26,7 @@ def match(parts: list):
     b = _int(next(q for q in parts if isinstance(q, S.Blocks)).b)
     s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
     w = _int(win.w)
-    if win.cyclic or b is None or s is None or w is None or b != s or w < 1 or s < 2 * w + 3:
+    if win.cyclic or b is None or s is None or w is None or b != s or w < 1 or s < max(2 * w + 1, w + 3):
         return None
     return _family(s, w, S.PatternUnion(tuple(parts)))
 
@@ -56,7 +56,7 @@ def exchange_problem(pattern: S.Pattern, n: int, s: int, w: int) -> Optional[str
 
 def _family(s: int, w: int, pattern: S.Pattern):
     from .families import Family, ResidueLength
-    low = s * max(s + 1, 2 * w + 3)
+    low = s * (s + 1)
 
     def order(n):
         rho = (n.rho % s) if isinstance(n, ResidueLength) else int(n) % s
