@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import pickle
 import weakref
 
@@ -96,6 +97,23 @@ def test_evidence_and_facts_are_copies(result):
     facts = step.facts
     facts["forged"] = True
     assert "forged" not in step.facts
+
+
+def test_nested_evidence_and_certificate_data_are_copies_too():
+    """The JSON views of a step (evidence, facts, certificate) are copied all the way down: changing a list or
+    dict inside what a caller got never changes the record (a pattern step's evidence nests both)."""
+    res = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
+    checked = set()
+    for step in res.root.walk():
+        for name in ("evidence", "facts_json", "certificate_json"):
+            before = json.dumps(getattr(step, name), sort_keys=True)
+            got = getattr(step, name)
+            for value in (got.values() if isinstance(got, dict) else ()):
+                if isinstance(value, (dict, list)) and value:
+                    value.clear()
+                    checked.add(name)
+            assert json.dumps(getattr(step, name), sort_keys=True) == before, (step.rule, name)
+    assert checked == {"evidence", "facts_json", "certificate_json"}
 
 
 def test_rules_are_registered_only_in_the_rules_package():

@@ -111,6 +111,13 @@ class Context:
         return expr.xreplace(subs) if subs else expr
 
 
+def _sign_candidates(pos: sympy.Expr):
+    """The form whose sign the assumptions are asked first, then its factored terms, made only when the
+    form itself leaves the sign open (most signs are read off the form)."""
+    yield pos
+    yield sympy.factor_terms(pos)
+
+
 def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     """+1, -1 or 0 when the assumptions prove it; NeedSign or Undecided otherwise."""
     if not isinstance(expr, sympy.Basic):
@@ -118,7 +125,7 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     if expr == 0:
         return 0
     pos = ctx.positive_form(expr)
-    for candidate in (pos, sympy.factor_terms(pos)):
+    for candidate in _sign_candidates(pos):
         if candidate.is_positive:
             return 1
         if candidate.is_negative:

@@ -188,6 +188,23 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+_JSON_ATOMS = (str, int, float, bool, type(None))
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of `_jsonable`'s output (dicts with text keys, lists, text, numbers, booleans, None): every
+    dict and list copied, the immutable leaves shared, as `copy.deepcopy` does for such data; anything else
+    goes to `copy.deepcopy`. A caller that changes what it got never changes the kernel's record."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _JSON_ATOMS else _json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _JSON_ATOMS else _json_copy(v) for v in value]
+    if kind in _JSON_ATOMS:
+        return value
+    return copy.deepcopy(value)
+
+
 class _SealedClass(type):
     """Step's class attributes (its field properties) cannot be replaced after the kernel set them."""
 
@@ -314,7 +331,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
 
     def getter(name: str) -> property:
         if name in ("evidence", "facts_json", "certificate_json"):
-            return property(lambda self: copy.deepcopy(record(self)[name]))
+            return property(lambda self: _json_copy(record(self)[name]))
         if name == "facts":
             return property(lambda self: dict(record(self)[name]))
         return property(lambda self: record(self)[name])

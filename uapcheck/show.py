@@ -1,6 +1,7 @@
 """Print Spec expressions and patterns in the user's own notation (SymPy would rewrite them)."""
 from __future__ import annotations
 
+import functools
 from typing import Union
 
 from . import spec as S
@@ -193,7 +194,17 @@ def _implies(q, p) -> bool:
     import sympy
     if not (isinstance(q, sympy.GreaterThan) and isinstance(p, sympy.GreaterThan) and q.lhs == p.lhs):
         return False
-    return sympy.simplify(q.rhs - p.rhs).is_nonnegative is True
+    return _nonnegative(q.rhs - p.rhs)
+
+
+@functools.lru_cache(maxsize=256)
+def _nonnegative(difference) -> bool:
+    """Whether the difference of two bounds is decided ≥ 0 (once per process for equal differences: the
+    same conditions recur in the ranges of a file and of a batch)."""
+    import sympy
+    if difference.is_Number:  # simplify returns a number unchanged
+        return difference.is_nonnegative is True
+    return sympy.simplify(difference).is_nonnegative is True
 
 
 def _residue_cases(e) -> "str | None":

@@ -20,15 +20,20 @@ from .analysis import RegionResult, invariants_at
 CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ · (the largest constant)
 
 
-def _log_k(model: KernelModel, x: int, z: int, tval, digits: int = 40):
-    """log k(x, t z) at t = tval (the params at their sample values), to `digits` digits."""
+def _at_point(model: KernelModel, x: int, z: int) -> sympy.Expr:
+    """k(x, t z) with the invariants at the 1-dimensional query x and key z, t left free."""
     inv = invariants_at(model, x, z)
     expr = model.scaled if isinstance(model, ClosedKernel) else model.query * model.key
     if isinstance(model, FeatureKernel) and model.index == "landmark":
         expr = model.key  # the landmark coefficient cancels in the ratio
         inv = dict(inv, **{})
         inv[ZETA] = sympy.Integer(1)
-    at_point = expr.xreplace(inv)
+    return expr.xreplace(inv)
+
+
+def _log_k(at_point: sympy.Expr, tval, digits: int = 40):
+    """log k(x, t z) at t = tval (the params at their sample values), to `digits` digits, from
+    ``_at_point(model, x, z)`` (made once per point: only t changes between the check's evaluations)."""
     value = _log_numerically(at_point, tval, digits)
     if value is not None:
         return value
@@ -131,12 +136,13 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
         with time_limit("the numeric cross-check of the kernel limit", 10.0):
             small = base / sympy.Integer(10) ** 3
             digits = 40 + 2 * len(str(base))
+            k1, k2 = _at_point(model, x, z1), _at_point(model, x, z2)
             out["values"][f"t = {small}"] = sympy.Float(
-                _log_k(model, x, z1, small, digits) - _log_k(model, x, z2, small, digits), 12)
+                _log_k(k1, small, digits) - _log_k(k2, small, digits), 12)
             for step in range(CROSS_CHECK_STEPS):
                 big = base * sympy.Integer(10) ** (6 * step)
                 digits = 40 + 2 * len(str(big))
-                actual = _log_k(model, x, z1, big, digits) - _log_k(model, x, z2, big, digits)
+                actual = _log_k(k1, big, digits) - _log_k(k2, big, digits)
                 out["values"][f"t = {big}"] = sympy.Float(actual, 12)
                 mismatch = _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out)
                 if mismatch is None:
