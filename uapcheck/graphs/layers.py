@@ -288,18 +288,25 @@ class _RootedLayerView:
         for ell in range(m + 1):
             for v in sets[ell]:
                 colours[v] = ell
-        labels: dict[tuple[int, int], set] = {}
+        # each arc u → v as the code u·n + v (sorted codes: the order of the pairs (u, v)), its label set
+        # {(ℓ, h)} as the bits ℓ·H + h of an int (H heads at most per layer): one int per arc instead of a
+        # set of pairs, the same label ids (a set and its bits determine each other)
+        width = max(len(heads) for heads in lists.heads)
+        labels: dict[int, int] = {}
+        get = labels.get
         for ell in range(1, m + 1):
             heads = lists.heads[(ell - 1) % seq.period]
             for v in sets[ell]:
                 for h, ins in enumerate(heads):
+                    bit = 1 << (ell * width + h)
                     for u in ins[v]:
-                        labels.setdefault((u, v), set()).add((ell, h))
+                        code = u * n + v
+                        labels[code] = get(code, 0) | bit
         edges: list[tuple[int, int]] = []
         nxt = n
-        for (u, v), lab in sorted(labels.items()):
-            key = frozenset(lab)
-            lid = label_ids.setdefault(key, len(label_ids))
+        for code in sorted(labels):
+            u, v = divmod(code, n)
+            lid = label_ids.setdefault(labels[code], len(label_ids))
             edges.append((u, nxt))
             edges.append((nxt, v))
             colours.append(m + 1 + lid)
