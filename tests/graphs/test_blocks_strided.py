@@ -93,7 +93,8 @@ def test_other_pairs_stay_open():
 
 
 BELOW = [(2, 3), (3, 4), (3, 5), (4, 6), (2, 5), (4, 7), (5, 6)]
-OPEN_BELOW = [(2, 5), (2, 7), (3, 7)]  # D > 3: F57 does not apply (open, O9)
+OPEN_BELOW = [(2, 5), (2, 7), (3, 7)]  # D > 3: F57 does not apply
+PUMPED = [(2, 5), (2, 7)]  # F58 decides these; (3, 7) stays open (O9)
 
 
 @pytest.mark.parametrize("b, s", BELOW)
@@ -102,7 +103,7 @@ def test_f44_against_the_concrete_engine(b, s):
     (and one whole period of n mod bL beyond the range's start)."""
     theorem = F.match([pattern(b, s)], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44"
-    assert theorem.least is ((b, s) not in OPEN_BELOW)  # Theorem F57 where D = 3
+    assert theorem.least is ((b, s) not in OPEN_BELOW or (b, s) in PUMPED)  # F57 where D = 3, else F58
     low = int(theorem.low)
     period = b * (s // gcd(b, s))
     for n in range(low, max(61, low + period)):
@@ -110,13 +111,15 @@ def test_f44_against_the_concrete_engine(b, s):
         got = F.concrete(pattern(b, s), n)
         assert got.connected and got.diameter == want["diameter"], (b, s, n)
         assert got.order == want["order"], (b, s, n)
-        if theorem.least:
+        if theorem.least and (b, s) in PUMPED:  # F58: D + 1 exactly for odd n (b = 2)
+            assert got.least and want["layers"] == got.layers == got.diameter + n % 2, (b, s, n)
+        elif theorem.least:
             assert got.least and want["layers"] == got.layers == (4 if 1 <= n % b <= s - b else 3), (b, s, n)
         else:
             assert got.least and want["layers"] == got.diameter + 1 >= got.layers, (b, s, n)
 
 
-@pytest.mark.parametrize("b, s, n", [(2, 3, 9), (2, 3, 10), (2, 3, 11), (3, 4, 16), (2, 5, 15)])
+@pytest.mark.parametrize("b, s, n", [(2, 3, 9), (2, 3, 10), (2, 3, 11), (3, 4, 16), (2, 5, 18)])
 def test_f44_order_by_counting(b, s, n):
     """|G| against an automorphism count written in the test (partial maps extended position by position)."""
     theorem = F.match([pattern(b, s)], N, {})
@@ -186,8 +189,46 @@ def test_the_verifier_rechecks_f57_and_rejects_forged_counts():
     data["layers"] = 3  # 3 at every n: one too low at odd n
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
-    cert = _cert("blocks(2) + strided(5)")  # D = 5: F57 does not apply, D + 1 not least
+    cert = _cert("blocks(3) + strided(7)")  # D = 4: neither F57 nor F58 applies, D + 1 not least
     data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
     assert data["least"] is False
     data["least"] = True
     assert not verify(cert).ok
+
+
+@pytest.mark.parametrize("b, s", [(2, 3), (3, 4), (2, 5)])
+def test_f58_check_agrees_with_f57_and_the_engine(b, s):
+    """F58's finite check (the twin-block witness or the common-neighbour premise, carried by twin insertion)
+    gives F57's count where both apply, and decides (2, 5): D + 1 = 6 exactly for odd n, from n = 18."""
+    start, table = BS.pumped_layers(b, s)
+    if (b, s) == (2, 5):
+        assert start == 18 and all(v == 5 + t % 2 for t, v in table.items())
+    else:
+        assert start == BS.low_below(b, s)
+        assert all(v == (4 if 1 <= t % b <= s - b else 3) for t, v in table.items())
+    assert BS.pumped_layers(3, 7) is None  # ρ = 1, 2: neither condition (open, O9)
+
+
+@pytest.mark.parametrize("b, s, n", [(2, 5, 19), (2, 5, 21), (2, 7, 23)])
+def test_f58_witness_on_the_reference_arcs(b, s, n):
+    """The swap changes no neighbourhood within distance D − 1 of its root, and is not a symmetry."""
+    root, (x, y) = BS.pumping_witness(n, b, s)
+    pairs = attends(pattern(b, s), n)
+    nb = {v: {v} | {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+    dist = all_distances(pairs, n)
+    d = max(max(row.values()) for row in dist.values())
+    image = {v: v for v in range(1, n + 1)} | {x: y, y: x}
+    changed = [v for v in range(1, n + 1) if {image[u] for u in nb[v]} != nb[image[v]]]
+    assert changed and min(dist[root][v] for v in changed) >= d
+
+
+def test_the_verifier_rechecks_f58():
+    from uapcheck.verifier import REJECTED, VERIFIED, verify
+    cert = _cert("blocks(2) + strided(5)")
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F58" in step.reason
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 5
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)

@@ -16,7 +16,9 @@ column, and the positions of one row and one column (a *cell*) are twins.
   of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers, whether D suffice open (O9),
   except where Theorem F57 decides: when D = 3 at every n of the range, the least count is D + 1 = 4 for
   1 ≤ n mod b ≤ s − b and D = 3 otherwise (``below_least``: a finite check of F57's criterion on the block types, which
-  depend on n mod bL only once every type occurs twice).
+  depend on n mod bL only once every type occurs twice). Where D > 3, Theorem F58 (``pumped_layers``) checks a
+  twin-block witness or the common-neighbour premise at every n up to one period past 4bL; adding a block of each
+  type is adding twins, which keeps both, so the last period decides every larger n ((2, 5), (2, 7); (3, 7) open).
 
 Nothing here reads user text.
 """
@@ -250,13 +252,95 @@ def below_witness(n: int, b: int, s: int):
     return None
 
 
+def _neighbours(n: int, b: int, s: int) -> dict:
+    """N(p) (with p) at an integer n: the positions of p's block and of p's residue class."""
+    blocks: dict = {}
+    classes: dict = {}
+    for p in range(1, n + 1):
+        blocks.setdefault((p - 1) // b, set()).add(p)
+        classes.setdefault(p % s, set()).add(p)
+    return {p: blocks[(p - 1) // b] | classes[p % s] for p in range(1, n + 1)}
+
+
+def _distances(nbrs: dict, root: int) -> dict:
+    seen = {root: 0}
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in nbrs[u]:
+                if v not in seen:
+                    seen[v] = seen[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return seen
+
+
+def pumping_verdict(n: int, b: int, s: int) -> tuple:
+    """Theorem F58's two conditions at an integer n: (D, 'W', (root, (k, k′))) when two whole blocks k, k′ (0-based)
+    with one residue set lie entirely at distance ≥ D from a root (swapping one class's positions in them is a view
+    witness); (D, 'Q', None) when at every root two positions at distance D are adjacent exactly when they have a
+    common neighbour within distance D − 1 of it (the common-neighbour lemma: D layers suffice); else (D, '?', None)."""
+    nbrs = _neighbours(n, b, s)
+    dist = {r: _distances(nbrs, r) for r in nbrs}
+    d = max(max(x.values()) for x in dist.values())
+    kinds: dict = {}
+    for k in range(n // b):
+        kinds.setdefault(frozenset(p % s for p in range(k * b + 1, k * b + b + 1)), []).append(k)
+    common = True
+    for root in sorted(dist, reverse=True):  # the last block's positions first: that is where the premise fails
+        here = dist[root]
+        for ks in kinds.values():
+            far = [k for k in ks if all(here[k * b + j] >= d for j in range(1, b + 1))]
+            if len(far) >= 2:
+                return d, "W", (root, (far[0], far[1]))
+        if not common:
+            continue
+        ball = {v for v, x in here.items() if x < d}
+        rim = [v for v, x in here.items() if x == d]
+        common = all((v in nbrs[u]) == bool(nbrs[u] & nbrs[v] & ball) for a, u in enumerate(rim) for v in rim[a + 1:])
+    return d, ("Q" if common else "?"), None
+
+
+@lru_cache(maxsize=64)
+def pumped_layers(b: int, s: int):
+    """Theorem F58's finite check: the conditions over one period of n mod bL from max(start, 4bL) (from ⌊n/b⌋ ≥ 4L
+    on, each holds at n + bL when it holds at n: adding a block of each type is adding twins), and then at every
+    smaller n down to the first that disagrees. Returns (start, {n mod bL: least layers}) when that period is decided
+    everywhere, start the least n from which every n agrees with it (at least F44's start); None otherwise."""
+    period = b * (s // gcd(b, s))
+    low = low_below(b, s)
+    top = max(low, 4 * period) + period
+    table = {}
+    for n in range(top - period, top):
+        table[n % period] = pumping_verdict(n, b, s)[:2]
+        if table[n % period][1] == "?":
+            return None
+    start = top - period  # every n below it, down to the start, is checked directly
+    while start > low and pumping_verdict(start - 1, b, s)[:2] == table[(start - 1) % period]:
+        start -= 1
+    return start, {t: d + (kind == "W") for t, (d, kind) in table.items()}
+
+
+def pumping_witness(n: int, b: int, s: int):
+    """F58 (b) at an integer n: (root, (x, y)), x and y the positions of the least class in the two far blocks."""
+    d, kind, found = pumping_verdict(n, b, s)
+    if kind != "W":
+        return None
+    root, (k, k2) = found
+    cls = min(p % s for p in range(k * b + 1, k * b + b + 1))
+    x, y = (next(p for p in range(j * b + 1, j * b + b + 1) if p % s == cls) for j in (k, k2))
+    return root, (x, y)
+
+
 def theorem_below(n, b: int, s: int):
     """F44 at the length n: D by residue of n mod bL (one period of breadth-first searches), G the permutations
     that map blocks onto blocks and residue classes onto residue classes (Whitney: Γ is the line graph of the
     block–residue incidence graph), of order |T|·∏ (blocks per type)!, and D + 1 layers (not shown least)."""
     from .families import FamilyTheorem, _fact
     from .symbolic_unions import _residue_pieces
-    start = low_below(b, s)
+    pumped = None if below_least(b, s) else pumped_layers(b, s)
+    start = low_below(b, s) if pumped is None else pumped[0]
     period_rows = s // gcd(b, s)
     period = b * period_rows
     data, table = {}, {}
@@ -285,6 +369,15 @@ def theorem_below(n, b: int, s: int):
         return FamilyTheorem(
             "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
             Integer(3), group, order, (), layers, True, below_why(b, s))
+    if pumped is not None:  # Theorem F58: the least count by residue of n mod bL, from the check's start
+        by_b = {t % b: v for t, v in pumped[1].items()}
+        if all(by_b[t % b] == v for t, v in pumped[1].items()):  # the count follows n mod b alone
+            layers = _residue_pieces(n, b, by_b, Integer)
+        else:
+            layers = _residue_pieces(n, period, pumped[1], Integer)
+        return FamilyTheorem(
+            "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
+            diameter, group, order, (), layers, True, pumping_why(b, s, pumped[1], period))
     return FamilyTheorem(
         "F44", "blocks(b) + strided(s), b < s, b ∤ s", (("b", Integer(b)), ("s", Integer(s))), Integer(start),
         diameter, group, order, (), diameter + 1, False,
@@ -301,3 +394,13 @@ def below_why(b: int, s: int) -> str:
             "of (B, C) and is not in G, so D = 3 layers are not enough and D + 1 = 4 are least; otherwise two "
             "positions at distance 3 from any position are adjacent exactly when they have a common neighbour "
             "within distance 2 of it, so a rooted view of depth 3 fixes every arc and D = 3 layers suffice")
+
+
+def pumping_why(b: int, s: int, table: dict, period: int) -> str:
+    """Why Theorem F58's count holds, in words."""
+    return ("Theorem F58: where the count is D + 1, two whole blocks with one residue set lie entirely at distance ≥ D "
+            "from some position, and swapping one class's positions in them changes no neighbourhood within distance "
+            "D − 1 of it and is not in G; where it is D, two positions at distance D from any position are adjacent "
+            "exactly when they have a common neighbour nearer to it, so a rooted view of depth D fixes every arc; both "
+            f"checked over one period of n mod {period} from the range's start past {4 * period}, and carried to every "
+            "larger n by adding twin blocks")

@@ -12,6 +12,9 @@ block set occurs twice, 4 = D + 1 layers (least) for 1 ≤ n mod b ≤ s − b a
 period of instances, where 3 layers are claimed, two positions at distance 3 from any root are adjacent exactly
 when they have a common neighbour within distance 2 of it (the lemma's premise, by BFS on the verifier's arcs), and
 where 4 are claimed the swap of one class's positions in two blocks of one residue set is checked on the arcs.
+Where F57 does not apply, Theorem F58: the verifier's own check, on its arcs, of a twin-block witness (two whole blocks
+of one residue set entirely at distance ≥ D from a root) or the common-neighbour premise at every n from the range's
+start through one period past 4bL, its own start for the periodic count, and the conditions again at the instances.
 """
 from __future__ import annotations
 
@@ -138,6 +141,7 @@ class _Incidence(_Grid):
         self.low = max(b * self.rows_per_period, s * (b + 1))
         self.whole = 1  # every cell holds at most one position (b < s)
         self._least: Optional[bool] = None
+        self._pumped: Optional[tuple] = None
         self.table = {}
         for n in range(self.low, self.low + self.period):
             self.table[n % self.period] = self._diameter(n)
@@ -256,6 +260,67 @@ class _Incidence(_Grid):
                 return None
         return f"n = {n}: no swap of one class's positions in two blocks of one residue set was found"
 
+    def pumping(self, n: int) -> str:
+        """F58's conditions at n on the verifier's arcs: 'W' when two whole blocks with one residue set lie entirely
+        at distance ≥ D from some root; 'Q' when at every root two positions at distance D are adjacent iff they have
+        a common neighbour within D − 1; '?' otherwise."""
+        arcs = patterns.head_arcs(self.pattern, n)
+        outs = patterns.union_out([arcs], n)
+        near = [set(outs[v]) | {v} for v in range(n + 1)]
+        dist = [[0 if x is None else x for x in patterns.bfs(outs, v)] for v in range(n + 1)]
+        d = max(max(row[1:]) for row in dist[1:])
+        sets: dict = {}
+        for k in range(n // self.b):
+            sets.setdefault(frozenset(p % self.s for p in range(k * self.b + 1, (k + 1) * self.b + 1)), []).append(k)
+        rule = True
+        for root in range(n, 0, -1):
+            row = dist[root]
+            for ks in sets.values():
+                if sum(all(row[k * self.b + q] >= d for q in range(1, self.b + 1)) for k in ks) >= 2:
+                    return "W"
+            rim = [v for v in range(1, n + 1) if row[v] == d]
+            rule = rule and all(((u, v) in arcs) == any(row[z] < d for z in near[u] & near[v])
+                                for a, u in enumerate(rim) for v in rim[a + 1:])
+        return "Q" if rule else "?"
+
+    def pumped(self):
+        """F58's finite check, the verifier's own: the conditions over one period from max(start, 4bL), then at every
+        smaller n down to the first that disagrees; (start, {n mod bL: layers}) when that period is decided."""
+        if self._pumped is not None:
+            return self._pumped or None
+        top = max(self.low, 4 * self.period) + self.period
+        last = {}
+        for n in range(top - self.period, top):
+            last[n % self.period] = (self.table[n % self.period], self.pumping(n))
+            if last[n % self.period][1] == "?":
+                self._pumped = ()
+                return None
+        start = top - self.period
+        while start > self.low and (self.table[(start - 1) % self.period], self.pumping(start - 1)) == \
+                last[(start - 1) % self.period]:
+            start -= 1
+        self._pumped = (start, {t: int(d) + (kind == "W") for t, (d, kind) in last.items()})
+        return self._pumped
+
+    def pumped_layers(self, n):
+        _, table = self.pumped()
+        if isinstance(n, int):
+            return sympy.Integer(table[n % self.period])
+        return sum((table[r] * (sympy.floor((n - r) / self.period) - sympy.floor((n - r - 1) / self.period))
+                    for r in range(self.period)), sympy.Integer(0))
+
+    def pumped_instances(self, what: str) -> Optional[str]:
+        problem = self.instances(what)
+        if problem or what != "layers":
+            return problem
+        start, table = self.pumped()
+        for n in range(start, start + self.period + 1):
+            kind = self.pumping(n)
+            want = "W" if table[n % self.period] > self.table[n % self.period] else "Q"
+            if kind != want:
+                return f"n = {n}: F58's condition is {kind}, the layer count needs {want}"
+        return None
+
     def family(self):
         from .families import Family
 
@@ -263,6 +328,17 @@ class _Incidence(_Grid):
             return "onto blocks" in text and f"residue classes mod {self.s}" in text and "line graph" in text
         if any(d is None for d in self.table.values()):
             return None
+        if not self.least_decided() and self.pumped() is not None:  # Theorem F58
+            start = self.pumped()[0]
+            return Family("F44", start, 0, 0, True, self.order, self.period, name, None, None,
+                          diameter_at=self.diameter, period=self.period, instances=self.pumped_instances,
+                          instances_text=(f"instances n = {self.low}..{self.low + self.period} re-checked on the "
+                                          "verifier's arcs (BFS, the group code, F58's conditions)"),
+                          layers_by=self.pumped_layers,
+                          layers_text=(f"Theorem F58 (the verifier's own check of the twin-block witness or the "
+                                       f"common-neighbour premise on its arcs at every n from {self.low} through one "
+                                       f"period past {4 * self.period}; from {start} on the count follows n mod "
+                                       f"{self.period}): least"))
         if self.least_decided():  # Theorem F57
             return Family("F44", self.low, 3, 3, True, self.order, self.period, name, None, None,
                           diameter_at=self.diameter, period=self.period, instances=self.instances,
