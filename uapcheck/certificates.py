@@ -984,6 +984,43 @@ class ByResidueClass(Certificate):
                             for residues, certificate in self.entries]}
 
 
+@dataclass(frozen=True)
+class HeadLayers(Certificate):
+    """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
+    Theorems F70–F71), from the union of their arcs: F70, the union's theorem proves D layers and the heads'
+    group (Theorems F35–F39) has the union's order on every residue class; F71, the union's swap witness meets
+    every head's view condition (checked at every length from the bound up to N + M − 1). The check re-runs
+    the decision (graphs/head_layers.py); the verifier (uapcheck/verifier/head_layers.py) re-decides it with
+    its own arcs, family table and intersection."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.head_layers.HeadLayers (F70: with the heads' intersection)
+    kind = "head layers"
+
+    def check(self) -> None:
+        from .graphs import head_layers as HL
+        from .graphs.closed_groups import closed_group
+        n = sympy.Symbol("n", integer=True, positive=True)
+        grp = closed_group(list(self.patterns), n, {}, [None] * len(self.patterns), "none")
+        again = HL.least_layers(list(self.patterns), grp.cases if grp else None, n)
+        if again is None or again != self.found:
+            _reject(HeadLayers, "re-deciding the heads' layer count gives another answer")
+
+    def to_json(self) -> Any:
+        from .verifier.trees import encode
+        f = self.found
+        out: dict = {"kind": self.kind, "theorem": f.theorem, "section": f.section, "union theorem": f.union_theorem,
+                     "from": f.low, "modulus": f.modulus}
+        if f.witness is not None:
+            pos, (a, b) = f.witness
+            out.update({"position": encode(pos), "swap": [encode(a), encode(b)], "reach": f.reach,
+                        "period": f.period, "start": f.start})
+        if f.intersection is not None:
+            from .graphs.head_intersection import intersection_json
+            out["intersection"] = intersection_json(f.intersection)
+        return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
 

@@ -16,7 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (ByResidueClass, Diameter, FarPair, Generators, Inference, SameArcs, StandardFamily, Trusted,
+from ..certificates import (ByResidueClass, Diameter, FarPair, Generators, HeadLayers, Inference, SameArcs,
+                            StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
@@ -297,10 +298,10 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
-            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, Trusted))
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
-                graphs=None, labelled: bool = False, family: Optional[StandardFamily] = None,
+                graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
                 permutation: Optional[tuple[int, ...]] = None) -> proof.Step:
     count = layers if isinstance(layers, int) else quantity(layers)
     if diameter is None:
@@ -598,24 +599,8 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             diameter = primary.diameter
             connected = connected_step(desc, _closed_form(primary, {"diameter": diameter, "exact": True}), ev, notes)
             structure.append(connected)
-            family = _proven_family(spec)
-            if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
-                family = "the single pattern is complete: one layer sees every token"
-            witness = None if family else _closed_witness(spec, n, params)
-            if family:
-                layers = diameter
-                structure.append(layers_step(connected, diameter, layers, True, family))
-                layer_range = _family_range(spec, n, params)
-            elif witness is not None:
-                layers = diameter + 1
-                structure.append(layers_step(connected, diameter, layers, True,
-                                             "view witness (closed form, docs/theory.md §11.9): D layers are "
-                                             "not enough, D + 1 suffice", witness))
-            else:
-                layers = diameter + 1
-                structure.append(layers_step(connected, diameter, layers, False,
-                                             "view argument; D layers are proved enough only for "
-                                             "non-cyclic windows, stars and complete patterns"))
+            step, layers, layer_range = _symbolic_layers(spec, n, params, grp, connected, diameter)
+            structure.append(step)
         elif primary.diameter_bound is not None:
             bound = primary.diameter_bound
             connected = connected_step(desc, _closed_form(primary, {"diameter": bound, "exact": False}), ev, notes)
@@ -697,6 +682,68 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tupl
           "closed forms": sorted({case.rule for case in split.chosen})}
     certificate = ByResidueClass(split.modulus, tuple(entries))
     return group_step(desc, info, ev, certificate, notes), info
+
+
+def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diameter):
+    """Symbolic n with an exact D: (the PAT-LAYERS step, the count, the range of its proof or None)."""
+    heads = _heads_layers(spec, n, params, grp, diameter)
+    if heads is not None:
+        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads)
+        return (layers_step(connected, diameter, heads.layers, True, _heads_layers_method(heads),
+                            _heads_witness(heads), family=cert), heads.layers, sympy.Ge(n, heads.low))
+    family = _proven_family(spec)
+    if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
+        family = "the single pattern is complete: one layer sees every token"
+    if family:
+        return (layers_step(connected, diameter, diameter, True, family), diameter,
+                _family_range(spec, n, params))
+    witness = _closed_witness(spec, n, params)
+    if witness is not None:
+        return (layers_step(connected, diameter, diameter + 1, True, "view witness (closed form, docs/theory.md "
+                            "§11.9): D layers are not enough, D + 1 suffice", witness), diameter + 1, None)
+    return (layers_step(connected, diameter, diameter + 1, False, "view argument; D layers are proved enough only "
+                        "for non-cyclic windows, stars and complete patterns"), diameter + 1, None)
+
+
+def _heads_layers(spec: S.Spec, n, params, grp, diameter):
+    """Several distinct unbiased heads without a positional encoding at symbolic n: the least count from the
+    union of their arcs (Theorems F70–F71, graphs/head_layers.py), when it decides and its D is this one."""
+    from ..graphs.head_layers import least_layers
+    pats = list(dict.fromkeys(_patterns(spec)))
+    if (len(pats) < 2 or not isinstance(n, sympy.Symbol) or spec.positional != "none"
+            or any(h.bias for h in spec.heads)):
+        return None
+    try:
+        with time_limit("the least layer count of several heads", 10.0):
+            found = least_layers(pats, grp.cases if grp is not None else None, n, params)
+    except BudgetExceeded:
+        return None
+    if found is None or not is_zero(sympy.sympify(found.diameter - diameter, strict=True)):  # safe: strict (no text parsed)
+        return None
+    return found
+
+
+def _heads_layers_method(found) -> str:
+    if found.theorem == "F70":
+        return (f"several heads, Theorem F70 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
+                f"(Theorem {found.union_theorem}) and the heads' group has the union's order on every residue "
+                f"class, so a view witness of the heads would be one of the union; for n ≥ {found.low}")
+    return (f"several heads, Theorem F71 (docs/theory.md §11.11): the union's view witness (Theorem "
+            f"{found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on the heads' arcs "
+            f"up to n = {found.start + found.modulus - 1} and the same for every larger n of each residue class "
+            f"mod {found.modulus}; for n ≥ {found.low}")
+
+
+def _heads_witness(found) -> Optional[dict]:
+    if found.witness is None:
+        return None
+    pos, (a, b) = found.witness
+    show = sympy.sstr
+    return {"position": show(pos), "swap": [show(a), show(b)], "range": f"for n ≥ {found.low}",
+            "found by": f"{found.section} (the union's witness, Theorem {found.union_theorem})",
+            "why": f"every position whose neighbourhood in some head the swap ({show(a)} {show(b)}) changes is at "
+                   f"distance 2 from {show(pos)}, so after 2 layers the output there is the same for X and for "
+                   f"X with x_{_index_text(a)}, x_{_index_text(b)} exchanged"}
 
 
 def _group_certificate(spec: S.Spec, case, info):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, invariants, large, lemmas, named_structure, patterns, rules_families, views
+from . import groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -269,6 +269,8 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
+        if head_layers.applies(s):  # several heads, least from the union (Theorems F70–F71)
+            return head_layers.check(ctx, s)
         several = rules_families.several_heads(ctx, s, "PAT-LAYERS")  # D + 1 with the union's D (Theorem F39)
         if several:
             return several

@@ -1,0 +1,111 @@
+"""Theorems F70–F71 of docs/theory.md §11.11 (the least layer count of several heads at symbolic n, from the union
+of their arcs): every decided head tuple against the concrete engine (graphs, BLISS rooted views with the heads
+as arc colours) at EVERY n ≤ 60 in its range, F71's swap re-checked with the reference neighbourhoods (no code
+shared with the engine), and the least count by brute force over S_n at n = 7 where a range starts there."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs import head_layers as HL
+from uapcheck.graphs.closed_groups import closed_group
+from uapcheck.graphs.symmetry import pattern_structure
+from uapcheck.graphs.views import decide_views
+from uapcheck.show import show_pattern
+from uapcheck.spec import Global, Offsets, PatternUnion, Strided, Window
+
+from .brute_views import least_layers as brute_least, neighbourhoods
+
+N = sympy.Symbol("n", integer=True, positive=True)
+NMAX = 60
+
+
+def U(*parts):
+    return PatternUnion(tuple(parts))
+
+
+# (heads, theorem, union's theorem)
+DECIDED = [
+    ((Window(2), Global(1)), "F71", "F2"),                                  # catalog longformer_heads_n
+    ((Window(3), Strided(4)), "F70", "F7"),                                 # catalog sparse_transformer_heads_n
+    ((Offsets((1, -1), True), Offsets((2, -2), True)), "F70", "F5"),        # catalog two_heads_ring_jumps_n
+    ((Window(3), Global(2)), "F71", "F2"),
+    ((Strided(4), Global(1)), "F71", "F23"),
+    ((Window(1, True), Offsets((0, 2), True)), "F70", "F27"),
+    ((Window(2), Strided(3)), "F70", "F7"),
+    ((Window(1), Strided(2)), "F70", "F7"),
+]
+
+
+def _closed(heads):
+    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
+    return HL.least_layers(list(heads), grp.cases if grp else None, N)
+
+
+def _engine(heads, n):
+    """(D, whether D layers suffice) from the concrete engine on the heads (coloured rooted views)."""
+    graphs = [build_graph(h, n, {}) for h in heads]
+    conn = analyze_connectivity(graphs)
+    assert conn.strongly_connected
+    grp = symmetry_group(graphs)
+    st = pattern_structure(graphs)
+    d = int(conn.diameter)
+    return d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=2.0).sufficient
+
+
+@pytest.mark.parametrize("heads,theorem,union", DECIDED)
+def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, theorem, union):
+    found = _closed(heads)
+    assert found is not None and found.theorem == theorem and found.union_theorem == union
+    assert found.low <= NMAX
+    for n in range(found.low, NMAX + 1):
+        d, suffices = _engine(heads, n)
+        assert d == int(found.diameter.xreplace({N: n})), n
+        layers = int(found.layers.xreplace({N: n}))
+        assert layers == (d if suffices else d + 1), (n, layers, d, suffices)
+
+
+@pytest.mark.parametrize("heads,theorem,union", [c for c in DECIDED if c[1] == "F71"])
+def test_the_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoods(heads, theorem, union):
+    found = _closed(heads)
+    texts = [show_pattern(h) for h in heads]
+    pos, (a, b) = found.witness
+    for n in range(found.low, NMAX + 1):
+        i, x, y = (int(e.xreplace({N: n})) for e in (pos, a, b))
+        nbs = neighbourhoods(texts, n)
+        ball = {i} | set().union(*(nb[i] for nb in nbs))
+        assert x not in ball and y not in ball
+        for nb in nbs:
+            for v in ball:
+                assert (x in nb[v]) == (y in nb[v]), (n, v)
+
+
+def test_the_least_count_by_brute_force_where_a_range_starts_low():
+    # two_heads_ring_jumps at n = 7 (F5's range starts there): D = 2 layers, no view witness over S_7
+    heads = (Offsets((1, -1), True), Offsets((2, -2), True))
+    found = _closed(heads)
+    assert found.low == 7
+    nbs = neighbourhoods([show_pattern(h) for h in heads], 7)
+    assert brute_least(nbs, 7) == int(found.layers.xreplace({N: 7})) == 2
+
+
+def test_undecided_tuples_stay_undecided():
+    # the union's group is larger than the heads' on a class (window(2) | blocks(4): the reflection only
+    # for n ≡ 0 mod 4), and a union witness one head does not keep (window(1) | global(1): N(1) in the window
+    # head holds 2 but not 3): no claim
+    from uapcheck.spec import Blocks
+    assert _closed((Window(2), Blocks(4))) is None
+    assert _closed((Window(1), Global(1))) is None
+    # the two directions of a ring in two heads: G = C_n, the union's D_n is larger
+    assert _closed((Offsets((1,), True), Offsets((-1,), True))) is None
+
+
+def test_the_check_rejects_a_swap_that_one_head_splits():
+    n = 12
+    heads = [build_graph(Window(1), n, {}), build_graph(Global(1), n, {})]
+    assert not HL.heads_keep_swap(heads, n, 7, 2, 3)   # N(1) in the window head holds 2, not 3
+    heads = [build_graph(Window(2), n, {}), build_graph(Global(1), n, {})]
+    assert HL.heads_keep_swap(heads, n, 8, 2, 3)
+    assert not HL.heads_keep_swap(heads, n, 4, 2, 3)   # 2 is in the ball of 4
+    assert not HL.heads_keep_swap(heads, n, 8, 3, 3)

@@ -1,0 +1,247 @@
+"""The least layer count of several heads with different patterns at symbolic n, from the union of their arcs
+(docs/theory.md §11.11, Theorems F70–F71; open question O8).
+
+The heads have independent parameters, so their group is G = ∩_h Aut(Γ_h) ⊆ Aut(Γ), Γ the union (§11.4),
+and the view condition of §11.2 reads every head: σ satisfies it at i when σ(N_h(v)) = N_h(σ v) for every
+head h and every v within D − 1 of i (distances in the union, so the ball B_i is the union's). Keeping
+every head's neighbourhood keeps the union's, so a witness of the heads satisfies the union's condition.
+
+* F70 (equal groups). When the union's family theorem proves that D layers suffice for Γ in one head, and G
+  has the order of Aut(Γ) on every residue class (G ⊆ Aut(Γ), so G = Aut(Γ)), then a witness of the heads
+  would be a witness of the union (outside G = Aut(Γ)), which the theorem excludes: D layers suffice for
+  the heads, and they are the least (§11.1).
+* F71 (a kept witness). When the union's theorem proves D = 2 and gives the swap σ = (a b) as a view witness
+  at i (so σ ∉ Aut(Γ) ⊇ G), σ is a witness of the heads iff a, b ∉ B_i and every head's N_h(v), v ∈ B_i,
+  holds both of a, b or neither. With i, a, b within E of the ends of [1, n] (in each residue class of n
+  mod M they are c or n + c with c fixed), the truth of that statement is one and the same at every
+  n ≥ N = 2(E + K + 1) + max(L, K + 1) of the class (the profile argument of F71): it is checked at every
+  length from the union's bound up to N + M − 1, on the heads' arcs.
+
+Both answers come with the union's range; anything else (no union theorem, groups that differ on some
+class, a witness that is not a swap near the ends, D ≠ 2) is left to the count D + 1, not shown least.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+from typing import Mapping, Optional, Sequence
+
+import sympy
+from sympy import Integer
+
+from ..spec import Pattern, PatternUnion
+from .closed_forms import GroupCase, _atoms, _merge, _Undecided
+
+SECTION = "docs/theory.md §11.11, Theorems F70–F71"
+#: F71 checks every length from the union's bound up to N + M − 1; no claim is made when that exceeds this.
+MAX_CHECKED_N = 400
+
+
+@dataclass(frozen=True)
+class HeadLayers:
+    """The heads' least layer count for every n ≥ ``low``: ``layers`` (D under F70, D + 1 under F71), the union's
+    theorem ``union_theorem``; F71's swap ``witness`` = (position, (a, b)) in n, its class modulus ``modulus``,
+    the part size ``reach`` (K), the lcm ``period`` (L) and the length ``start`` (N) of its profile argument."""
+    theorem: str
+    union_theorem: str
+    low: int
+    diameter: sympy.Expr
+    layers: sympy.Expr
+    witness: Optional[tuple] = None
+    modulus: int = 1
+    reach: int = 0
+    period: int = 1
+    start: int = 0
+    intersection: Optional[object] = None  # F70: the heads' group (graphs/head_intersection.Intersection)
+
+    @property
+    def section(self) -> str:
+        return f"docs/theory.md §11.11, Theorem {self.theorem}"
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b)
+
+
+def _moduli(expr, n: sympy.Symbol) -> int:
+    """The lcm of the q for which the expression depends on n mod q (floor, ceiling of n/q, Mod(n, q))."""
+    m = 1
+    for f in expr.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
+        arg = f.args[0]
+        if isinstance(f, sympy.Mod):
+            q = f.args[1]
+            if not q.is_Integer:
+                raise ValueError("a modulus that is not an integer")
+            m = _lcm(m, int(q))
+            continue
+        coeff = sympy.Rational(sympy.expand(arg).coeff(n, 1))
+        m = _lcm(m, int(coeff.q))
+    return m
+
+
+def _in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol):
+    return sympy.simplify(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
+
+
+# ---------------------------------------------------------------------------------------------
+# F70: the union's D suffices and the groups are equal
+
+def equal_groups(union, cases: Sequence[GroupCase], n: sympy.Symbol) -> Optional[HeadLayers]:
+    """F70: the union's theorem proves D layers (least) and G has the union's order on every residue class."""
+    if (union is None or union.layers is None or not union.least or union.order is None or union.coprime_to > 1
+            or union.low.free_symbols or not union.diameter_exact):
+        return None
+    if sympy.simplify(union.layers - union.diameter) != 0:
+        return None
+    found = _intersection_of(cases)
+    if found is None:
+        return None
+    from .head_intersection import describe
+    try:
+        modulus = _lcm(found.modulus, _moduli(sympy.sympify(union.order, strict=True), union.n_symbol))  # safe: strict (no text parsed)
+    except (ValueError, TypeError):
+        return None
+    k = sympy.Symbol("k", integer=True, positive=True)
+    union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    for residue in range(modulus):
+        cls = found.classes[residue % found.modulus]
+        named = describe(cls, n)
+        if named is None:
+            return None
+        diff = _in_class(named[0] - union_order, n, modulus, residue, k)
+        if diff != 0:
+            return None
+    low = max([int(union.low)] + [c.low for c in found.classes])
+    diameter = union.diameter.xreplace({union.n_symbol: n})
+    return HeadLayers("F70", union.theorem, low, diameter, diameter, modulus=modulus, intersection=found)
+
+
+def _intersection_of(cases: Sequence[GroupCase]):
+    """The one decision of graphs/head_intersection.py behind the heads' group cases, or None."""
+    pairs = [c.intersection for c in cases if isinstance(c.intersection, tuple)]
+    found = {id(pair[0]): pair[0] for pair in pairs}
+    if len(found) != 1:
+        return None  # (the cases without one are the small lengths below every class's range)
+    return next(iter(found.values()))
+
+
+# ---------------------------------------------------------------------------------------------
+# F71: the union's swap witness, kept by every head
+
+def heads_keep_swap(heads: Sequence, n: int, position: int, a: int, b: int) -> bool:
+    """σ = (a b) meets the view condition of every head at ``position`` with D = 2: a, b are not in the ball
+    B = {v : some head has the arc v → position} ∪ {position}, and every head's N_h(v), v ∈ B, holds both of
+    a, b or neither. ``heads``: the heads' PatternGraphs at n."""
+    if not (1 <= position <= n and 1 <= a <= n and 1 <= b <= n) or a == b:
+        return False
+
+    def sees(g, v: int, u: int) -> bool:  # v attends to u in head g
+        return u == v or g.complete or (u - 1) * n + (v - 1) in g.codes
+
+    ball = {v for v in range(1, n + 1) if any(sees(g, position, v) for g in heads)}
+    if a in ball or b in ball:
+        return False
+    return all(sees(g, v, a) == sees(g, v, b) for v in ball for g in heads)
+
+
+def _sizes(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, int]]:
+    from .head_intersection import reach_and_modulus
+    try:
+        return reach_and_modulus([_merge(_atoms(p, dict(params))) for p in patterns])
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+
+
+def _end_offsets(expr, n: sympy.Symbol, modulus: int, k: sympy.Symbol) -> Optional[list[int]]:
+    """Per residue class mod ``modulus``: the position's distance to its nearer end when it is c or n + c with
+    c a fixed integer in the class (1 ≤ c, or c ≤ 0), else None."""
+    out = []
+    for residue in range(modulus):
+        at = _in_class(expr, n, modulus, residue, k)
+        left = sympy.simplify(at)
+        right = sympy.simplify(at - (modulus * k + residue))
+        if left.is_Integer and int(left) >= 1:
+            out.append(int(left) - 1)
+        elif right.is_Integer and int(right) <= 0:
+            out.append(-int(right))
+        else:
+            return None
+    return out
+
+
+def kept_witness(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping) -> Optional[HeadLayers]:
+    """F71: the union's theorem proves D = 2 and D + 1 = 3 layers least with a swap witness near the ends; the
+    swap meets every head's condition at every n from the returned bound (checked up to N + M − 1)."""
+    if (union is None or union.witness is None or not union.least or union.layers is None or union.coprime_to > 1
+            or union.low.free_symbols or not union.diameter_exact):
+        return None
+    if union.diameter != 2 or sympy.simplify(union.layers - 3) != 0:
+        return None
+    sizes = _sizes(patterns, params)
+    if sizes is None:
+        return None
+    reach, period = sizes
+    pos, (a, b) = union.witness
+    exprs = [sympy.sympify(e, strict=True).xreplace({union.n_symbol: n}) for e in (pos, a, b)]  # safe: strict (no text parsed)
+    try:
+        modulus = period
+        for e in exprs:
+            modulus = _lcm(modulus, _moduli(e, n))
+    except (ValueError, TypeError):
+        return None
+    k = sympy.Symbol("k", integer=True, positive=True)
+    ends = [_end_offsets(e, n, modulus, k) for e in exprs]
+    if any(x is None for x in ends):
+        return None
+    far = max(max(x) for x in ends if x is not None)
+    start = 2 * (far + reach + 1) + max(period, reach + 1)
+    low = max(int(union.low), 1)
+    top = max(start, low) + modulus - 1
+    if top > MAX_CHECKED_N:
+        return None
+    from .build import build_graph
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    failed = None
+    for length in range(low, top + 1):
+        heads = [build_graph(p, length, ints) for p in patterns]
+        at = [int(e.xreplace({n: Integer(length)})) for e in exprs]
+        if not heads_keep_swap(heads, length, at[0], at[1], at[2]):
+            if length >= start:
+                return None  # the class's answer is "no" for every n ≥ N
+            failed = length
+    if failed is not None:
+        low = failed + 1
+    diameter = Integer(2)
+    return HeadLayers("F71", union.theorem, low, diameter, Integer(3), witness=(exprs[0], (exprs[1], exprs[2])),
+                      modulus=modulus, reach=reach, period=period, start=start)
+
+
+# ---------------------------------------------------------------------------------------------
+# The decision
+
+def union_theorem(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping):
+    """The family theorem of the union of the heads' arcs (graphs/families.py), or None."""
+    from .families import FamilyTheorem, match
+    try:
+        found = match([PatternUnion(tuple(dict.fromkeys(patterns)))], n, dict(params))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    return found if isinstance(found, FamilyTheorem) else None
+
+
+def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
+                 params: Optional[Mapping] = None) -> Optional[HeadLayers]:
+    """The least layer count of several distinct unbiased heads without a positional encoding at symbolic n
+    (F70, else F71), or None (the count stays D + 1, not shown least)."""
+    params = dict(params or {})
+    patterns = list(dict.fromkeys(patterns))
+    if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
+        return None
+    union = union_theorem(patterns, n, params)
+    if union is None:
+        return None
+    if cases:
+        found = equal_groups(union, cases, n)
+        if found is not None:
+            return found
+    return kept_witness(patterns, union, n, params)

@@ -1,0 +1,211 @@
+"""PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
+arcs (docs/theory.md §11.11, Theorems F70–F71), re-checked with the verifier's own code: its own family table or
+lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
+
+What is checked (a certificate of kind "head layers"):
+* F70: the union's entry in the verifier's table proves D layers (least) from a bound, with the step's D; the
+  heads' group, re-decided from the certificate's intersection on the verifier's arcs, has the union's order on
+  every residue class (symbolically, n = Mk + r), so it is the union's group; the range starts at or above the
+  union's bound and every class's;
+* F71: the union's entry proves D = 2 and 3 layers (least) with a swap witness; the certificate's swap is the
+  entry's at every length checked; the verifier's own K, L and the ends of the swap give N; the swap meets
+  every head's view condition (a, b outside the ball, every head's neighbourhood on the ball holds both or
+  neither) at every length from the step's bound up to N + M − 1, on the verifier's arcs.
+"""
+from __future__ import annotations
+
+from math import gcd
+import sympy
+
+from .. import spec as S
+from . import patterns
+from .check import VERIFIED, Reject, Trust
+from .trees import decode
+
+MAX_CHECKED_N = 400
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b)
+
+
+def _setting(ctx) -> tuple[list, sympy.Symbol]:
+    spec = ctx.spec
+    if spec.positional != "none" or any(h.bias for h in spec.heads):
+        raise Reject("Theorems F70–F71 are for unbiased heads without a positional encoding")
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    if len(pats) < 2:
+        raise Reject("Theorems F70–F71 are for several heads with different patterns")
+    n = ctx.symbols.get(spec.tokens) if isinstance(spec.tokens, str) else None
+    if n is None:
+        raise Reject("Theorems F70–F71 state a symbolic length")
+    return pats, n
+
+
+def _union(ctx):
+    """(D(n), layers(n), least, low, order(n) or None, modulus, witness(n) or None) of the union from the verifier's
+    own family table or lemma table; Trust when neither has it."""
+    from . import rules_families
+    fam = rules_families.union_family(ctx)
+    if fam is not None:
+        if fam.coprime_to > 1:
+            raise Trust("the union's theorem has a coprimality condition")
+        return (fam.d, fam.layers_at, fam.least, fam.low, fam.order, fam.modulus, fam.witness)
+    found = rules_families.union_lemma(ctx)
+    if found is not None:
+        _, lemma = found
+        orders = {"D_n": lambda n: 2 * n, "C_n": lambda n: n, "reflection": lambda n: sympy.Integer(2)}
+        if lemma.group not in orders or (lemma.rooted_from is None and not lemma.least_layers):
+            raise Trust(f"the union's `{lemma.name}` lemma states no least count or group used here")
+        low = max(lemma.conn_from, lemma.group_from(1), lemma.rooted_from(1) if lemma.rooted_from else 1)
+        return (lambda n: lemma.diameter.xreplace({s: n for s in lemma.diameter.free_symbols}),
+                lambda n: lemma.diameter.xreplace({s: n for s in lemma.diameter.free_symbols}), True, low,
+                orders[lemma.group], 1, None)
+    raise Trust("the union of the heads is not in the verifier's family or lemma table")
+
+
+def _class_order(cls: dict, n) -> sympy.Expr:
+    if cls["kind"] == "rotations":
+        (_, m, t), = [e for e in cls["elements"]]
+        return n / m * (1 if t is None else 2)
+    return sympy.Integer(len(cls["elements"]))
+
+
+def _in_class(expr, n, modulus: int, residue: int, k):
+    return sympy.simplify(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
+
+
+def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
+    from . import head_intersection as HI
+    d, layers, least, low, order, umod, _ = _union(ctx)
+    data = s.get("data") or {}
+    if not least or sympy.simplify(layers(n) - d(n)) != 0:
+        raise Reject("F70: the union's theorem does not prove D layers least")
+    if sympy.simplify(decode(data.get("layers"), ctx.symbols) - d(n)) != 0:
+        raise Reject(f"F70: the layers are not the union's D = {sympy.sstr(d(n))}")
+    inter = cert.get("intersection")
+    if not isinstance(inter, dict):
+        raise Reject("F70: no intersection for the heads' group")
+    try:
+        _, reach, modulus, head, _why = HI._setting(ctx, inter)
+        n0 = max(HI.start(reach, modulus), int(inter["anchor"]["from"]))
+        if int(inter.get("modulus", 0)) != modulus:
+            raise Reject(f"F70: the classes are not the residues mod L = {modulus}")
+        classes = HI._classes(inter)
+        if sorted(c["residue"] for c in classes) != list(range(modulus)):
+            raise Reject(f"F70: the classes do not cover every residue of n mod {modulus}")
+        HI._redecide(pats, head, inter["anchor"], classes, reach, modulus, n0)
+    except HI.Unsupported as exc:
+        raise Trust(f"F70: the heads' group is outside the verifier's check: {exc}") from None
+    m = _lcm(modulus, umod)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    by_residue = {c["residue"]: c for c in classes}
+    for r in range(m):
+        cls = by_residue[r % modulus]
+        if _in_class(_class_order(cls, n) - order(n), n, m, r, k) != 0:
+            raise Reject(f"F70: on n ≡ {r} (mod {m}) the heads' group has order {sympy.sstr(_class_order(cls, n))}, "
+                         f"not the union's {sympy.sstr(order(n))}")
+    need = max([int(low)] + [c["from"] for c in classes])
+    if int(cert.get("from", 0)) < need:
+        raise Reject(f"F70: the range starts at n = {cert.get('from')}, below {need} (the union's bound and every class's)")
+    return (f"Theorem F70: the union's own entry proves D layers (least) from n = {low}; the heads' group re-decided "
+            f"on the verifier's arcs has the union's order on every class mod {m}, so it is the union's group and a "
+            f"witness of the heads would be one of the union")
+
+
+def _sizes(pats: list) -> tuple[int, int]:
+    from . import head_intersection as HI
+    try:
+        return HI.sizes(pats)
+    except HI.Unsupported as exc:
+        raise Trust(f"F71: {exc}") from None
+
+
+def keeps_swap(heads: list, n: int, position: int, a: int, b: int) -> bool:
+    """(a b) meets every head's view condition at ``position`` with D = 2 (heads: arc sets of pairs (j, i),
+    i attends to j)."""
+    if not (1 <= position <= n and 1 <= a <= n and 1 <= b <= n) or a == b:
+        return False
+    ins: list[dict[int, set]] = [dict() for _ in heads]
+    for idx, arcs in enumerate(heads):
+        for j, i in arcs:
+            ins[idx].setdefault(i, set()).add(j)
+    ball = {position} | set().union(*(x.get(position, set()) for x in ins))
+    if a in ball or b in ball:
+        return False
+    for x in ins:
+        for v in ball:
+            seen = x.get(v, set()) | {v}
+            if (a in seen) != (b in seen):
+                return False
+    return True
+
+
+def _kept_witness(ctx, s, cert: dict, pats: list, n) -> str:
+    d, layers, least, low, _, _, witness = _union(ctx)
+    if not least or witness is None or d(n) != 2 or layers(n) != 3:
+        raise Reject("F71: the union's theorem does not prove D = 2 and 3 layers least with a witness")
+    data = s.get("data") or {}
+    if decode(data.get("layers"), ctx.symbols) != 3:
+        raise Reject("F71: the layers are not 3 = D + 1")
+    reach, period = _sizes(pats)
+    m = int(cert.get("modulus", 0))
+    if m < 1 or m % period:
+        raise Reject(f"F71: the modulus {m} is not a multiple of L = {period}")
+    exprs = [decode(cert.get("position"), ctx.symbols)] + [decode(x, ctx.symbols) for x in cert.get("swap") or []]
+    if len(exprs) != 3:
+        raise Reject("F71: the witness is not a position and a swap")
+    k = sympy.Symbol("k", integer=True, positive=True)
+    far = 0
+    for e in exprs:
+        for r in range(m):
+            at = _in_class(e, n, m, r, k)
+            right = sympy.simplify(at - (m * k + r))
+            if at.is_Integer and int(at) >= 1:
+                far = max(far, int(at) - 1)
+            elif right.is_Integer and int(right) <= 0:
+                far = max(far, -int(right))
+            else:
+                raise Reject(f"F71: {sympy.sstr(e)} is not a fixed distance from an end on n ≡ {r} (mod {m})")
+    start = 2 * (far + reach + 1) + max(period, reach + 1)
+    first = int(cert.get("from", 0))
+    if first < low:
+        raise Reject(f"F71: the range starts at n = {first}, below the union theorem's {low}")
+    top = max(start, first) + m - 1
+    if top > MAX_CHECKED_N:
+        raise Trust(f"F71: the lengths to check go up to {top}")
+    for length in range(first, top + 1):
+        pos, a, b = (int(e.xreplace({n: sympy.Integer(length)})) for e in exprs)
+        wpos, perm = witness(length)
+        moved = [x for x, y in enumerate(perm, 1) if x != y]
+        if wpos != pos or sorted(moved) != sorted([a, b]):
+            raise Reject(f"F71: at n = {length} the swap is not the union theorem's witness")
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if not keeps_swap(heads, length, pos, a, b):
+            raise Reject(f"F71: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
+    return (f"Theorem F71: the union's own entry gives D = 2, 3 layers least and the swap; it meets every head's "
+            f"view condition on the verifier's arcs at n = {first}..{top} (N = {start} from K = {reach}, L = {period}, "
+            f"the swap within {far} of the ends), hence at every n ≥ {first}")
+
+
+def check(ctx, s) -> tuple[str, str]:
+    cert = s.get("certificate") or {}
+    data = s.get("data") or {}
+    if not data.get("least"):
+        raise Reject("a head-layers certificate states a least count")
+    pats, n = _setting(ctx)
+    if any(isinstance(p, S.PatternUnion) and not p.parts for p in pats):
+        raise Reject("an empty pattern")
+    theorem = cert.get("theorem")
+    if theorem == "F70":
+        why = _equal_groups(ctx, s, cert, pats, n)
+    elif theorem == "F71":
+        why = _kept_witness(ctx, s, cert, pats, n)
+    else:
+        raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
+    return VERIFIED, f"{why} (docs/theory.md §11.11)"
+
+
+def applies(s) -> bool:
+    return (s.get("certificate") or {}).get("kind") == "head layers"
+
