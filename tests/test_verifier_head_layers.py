@@ -68,6 +68,12 @@ def test_a_range_below_the_checked_lengths_is_rejected(longformer):
     assert _rejected(cert)
 
 
+def test_a_step_range_other_than_the_certificates_is_rejected(longformer):
+    cert = copy.deepcopy(longformer)
+    _step(cert)["data"]["from"] = 7
+    assert _rejected(cert)
+
+
 def test_another_swap_is_rejected(longformer):
     cert = copy.deepcopy(longformer)
     _step(cert)["certificate"]["swap"] = [encode(4), encode(5)]

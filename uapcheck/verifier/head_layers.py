@@ -194,6 +194,8 @@ def check(ctx, s) -> tuple[str, str]:
     if not data.get("least"):
         raise Reject("a head-layers certificate states a least count")
     pats, n = _setting(ctx)
+    if data.get("from") != cert.get("from"):
+        raise Reject(f"the step's range starts at n = {data.get('from')}, not at the certificate's {cert.get('from')}")
     if any(isinstance(p, S.PatternUnion) and not p.parts for p in pats):
         raise Reject("an empty pattern")
     theorem = cert.get("theorem")
