@@ -165,7 +165,10 @@ def show_verdict(result) -> str:
     alternative = getattr(result, "alternative", None)
     if alternative is not None:
         return f"{result.verdict}<br>({alternative.phrase()})"
-    return result.verdict
+    from uapcheck.render.verdict_lines import other_classes
+    from uapcheck.show import show_condition as show_typed
+    # residue classes of n with another verdict (docs/theory.md §12): NOT-UAP for n mod 2 = 0
+    return result.verdict + "".join(f"<br>{verdict} for {show_typed(cond)}" for cond, verdict in other_classes(result))
 
 
 def show_layers(result) -> str:

@@ -163,3 +163,164 @@ def test_conditions_are_simplified_exactly():
             for wv in range(1, 6):
                 assert bool(c.subs({n: nv, w: wv})) == bool(s.subs({n: nv, w: wv})), (c, s, nv, wv)
     assert show_condition(sympy.Or(*(sympy.Eq(sympy.Mod(n, 4), r) for r in (1, 2, 3)))) == "n mod 4 ∈ {1, 2, 3}"
+
+
+# ---------------------------------------------------------------------------------------------
+# `expect uap group A if n mod L = r, …, else B` (docs/language.md §7)
+
+@pytest.mark.parametrize("expected, holds", [
+    ("reflection if n mod 4 = 0, else trivial", True),
+    ("reflection if n mod 4 = 0 else trivial", True),
+    ("trivial if n mod 4 in {1, 2, 3} else reflection", True),
+    ("reflection if n mod 8 in {0, 4} else trivial", True),  # a multiple of the derived modulus
+    ("reflection if n mod 4 = 0, trivial if n mod 4 = 1, else trivial", True),
+    ("reflection if n mod 2 = 0 else trivial", False),  # n ≡ 2 (mod 4) is trivial
+    ("order 2 if n mod 4 = 0 else order 1", True),
+    ("S_n if n mod 4 = 0 else trivial", False),
+])
+def test_expect_by_class(expected, holds):
+    r = uapcheck.check(HEADS.format(n="n") + f"expect uap group {expected}\n", "t.uap")
+    assert r.expect_holds is holds, r.expect_reason
+    if not holds:
+        assert r.expect_reason.startswith("for n mod ")
+
+
+def test_expect_by_class_of_a_group_without_classes():
+    """A derived group that does not depend on n mod L is the same in every expected class."""
+    text = HEADS.format(n="n").replace("blocks(4)", "global(1)")
+    assert uapcheck.check(text + "expect uap group trivial if n mod 2 = 0 else trivial\n", "t.uap").expect_holds
+    assert not uapcheck.check(text + "expect uap group reflection if n mod 2 = 0 else trivial\n", "t.uap").expect_holds
+
+
+@pytest.mark.parametrize("line, where, message", [
+    ("reflection if m mod 4 = 0 else trivial", "m", "symbolic `tokens` name"),
+    ("reflection if n mod 4 = 4 else trivial", "4", "one of 0, …, 3"),
+    ("reflection if n mod 1 = 0 else trivial", "1", "from 2"),
+    ("reflection if n mod 4 in {0, 1, 2, 3} else trivial", None, "leave one to `else`"),
+    ("reflection if n mod 4 = 0, trivial if n mod 2 = 1 else trivial", None, "one modulus"),
+    ("reflection if n mod 4 = 0, trivial if n mod 4 = 0 else trivial", None, "two classes"),
+])
+def test_expect_by_class_errors(line, where, message):
+    from uapcheck.errors import UapError
+    text = HEADS.format(n="n") + f"expect uap group {line}\n"
+    with pytest.raises(UapError) as err:
+        uapcheck.check(text, "t.uap")
+    assert message in err.value.message
+    if where is not None:
+        assert text.splitlines()[err.value.line - 1][err.value.column - 1:].startswith(where)
+
+
+def test_expect_by_class_needs_a_symbolic_length():
+    from uapcheck.errors import UapError
+    with pytest.raises(UapError, match="integer `tokens`"):
+        uapcheck.check(HEADS.format(n=16) + "expect uap group reflection if n mod 4 = 0 else trivial\n", "t.uap")
+
+
+# ---------------------------------------------------------------------------------------------
+# Different verdict kinds by class: UAP for odd n, NOT-UAP for even n (Theorem F27 (a))
+
+EVEN_JUMPS = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern offsets {{0, 2}} cyclic
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def jumps():
+    return uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
+
+
+def test_the_verdict_states_each_class_s_kind(jumps):
+    assert jumps.verdict == "UAP" and jumps.group.name == "C_n"
+    assert headline(jumps) == "UAP · G = C_n · n - 1 attention layers (for n ≥ 3 and n odd); NOT-UAP for n ≥ 3 and n mod 2 = 0"
+    assert "; NOT-UAP for n ≥ 3 and n mod 2 = 0: x_2 never reaches position 1 (PAT-DISCONNECTED)" in str(jumps.root.claim)
+    out = jsonout.result_json(jumps)
+    assert out["by_class"] == [{"condition": "n ≥ 3 and n mod 2 = 0", "verdict": "NOT-UAP"}]
+    assert "NOT-UAP for $`n \\bmod 2 = 0 \\wedge n \\geq 3`$" in headline_markdown(jumps)
+    assert "NOT-UAP for $n \\bmod 2 = 0 \\wedge n \\geq 3$" in headline_tex(jumps)
+
+
+@pytest.mark.parametrize("n", range(3, 13))
+def test_each_verdict_kind_is_the_concrete_one(n):
+    concrete = uapcheck.check(EVEN_JUMPS.format(n=n), "j.uap")
+    if n % 2:
+        assert concrete.verdict == "UAP" and concrete.layers == n - 1 and concrete.group.order == n
+    else:
+        assert concrete.verdict == "NOT-UAP"
+
+
+def test_a_class_obstruction_leaves_the_other_classes_verdict():
+    """The kernel's verdict rule: an obstruction stated for residue classes only does not decide the verdict."""
+    from uapcheck.rules.verdict import class_obstructions, decide
+    r = uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
+    root = r.root
+    step = root.certificate
+    assert class_obstructions(step.structure) and decide(step.ffn, step.heads, step.structure, step.group_step,
+                                                         step.dim)[0] is proof.Verdict.UAP
+    assert root.facts["by_class"][0][1] is proof.Verdict.NOT_UAP
+
+
+def test_the_coset_certificate_is_checked():
+    from uapcheck.certificates import CosetInvariant
+    from uapcheck import spec as S
+    ring = S.Offsets((0, 2), cyclic=True)
+    CosetInvariant((ring,), 2, (0,)).check()
+    for bad in (CosetInvariant((ring,), 2, (1,)), CosetInvariant((ring,), 3, (0,)),
+                CosetInvariant((S.Offsets((0, 2)),), 2, (0,)), CosetInvariant((ring,), 2, ())):
+        with pytest.raises(proof.CertificateRejected):
+            bad.check()
+
+
+def _jumps_cert():
+    text = EVEN_JUMPS.format(n="n")
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "j.uap"), text)))
+
+
+def _apart(cert):
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-DISCONNECTED")
+
+
+def test_the_verifier_checks_the_class_obstruction():
+    report = verify(_jumps_cert())
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    step = next(s for s in report.steps if s.rule == "PAT-DISCONNECTED")
+    assert step.outcome == VERIFIED and "BFS" in step.reason
+
+
+@pytest.mark.parametrize("tamper", ["odd class", "modulus", "witness", "no classes"])
+def test_the_verifier_rejects_a_tampered_class_obstruction(tamper):
+    cert = _jumps_cert()
+    step = _apart(cert)
+    if tamper == "odd class":  # claims NOT-UAP for odd n too
+        step["data"]["classes"]["residues"] = [1]
+        step["certificate"]["residues"] = [1]
+    elif tamper == "modulus":
+        step["data"]["classes"]["modulus"] = 4
+        step["certificate"]["modulus"] = 4
+    elif tamper == "witness":
+        step["data"]["j"] = 3
+    else:  # read as an obstruction for every n, the premises give NOT-UAP, not the certificate's UAP
+        del step["data"]["classes"]
+    report = verify(cert)
+    assert not report.ok
+
+
+def test_connectivity_by_class_gives_one_diameter_per_class():
+    """All classes connected, by different cases: one case over the range, its diameter a Piecewise by class."""
+    from uapcheck.graphs.closed_forms import ClosedForm, ConnectivityCase
+    from uapcheck.rules.pattern import _connected_by_class
+    from uapcheck import spec as S
+    n = sympy.Symbol("n", integer=True, positive=True)
+    form = ClosedForm((ConnectivityCase(sympy.And(n >= 5, sympy.Eq(sympy.Mod(n, 2), 0)), True, n / 2, rule="even"),
+                       ConnectivityCase(sympy.And(n >= 7, sympy.Eq(sympy.Mod(n, 2), 1)), True, (n + 1) / 2, rule="odd"),
+                       ConnectivityCase(n < 5, True, None, rule="small")))
+    from uapcheck.parse import parse_source
+    spec = parse_source(EVEN_JUMPS.format(n="n"), "j.uap")
+    assert isinstance(spec, S.Spec)
+    case, apart = _connected_by_class(form, spec, n)
+    assert apart == [] and case.condition == (n >= 7)
+    for value in range(7, 30):
+        want = value // 2 if value % 2 == 0 else (value + 1) // 2
+        assert case.diameter.subs(n, value) == want

@@ -47,6 +47,9 @@ def _without_residue_cases(value) -> Any:
     F12's, pieces ⌊n/(2s)⌋ + h) as floors, which trees carry: Σ_r (the piece for r)·[n ≡ r (mod s)] with
     [n ≡ r (mod s)] = ⌊(n − r)/s⌋ − ⌊(n − r − 1)/s⌋. Anything else unchanged."""
     import sympy
+    if isinstance(value, sympy.Basic) and value.has(sympy.Piecewise) and not isinstance(value, sympy.Piecewise):
+        folded = sympy.piecewise_fold(value)  # D + 1 with D by residue: one Piecewise over the residues
+        value = folded if isinstance(folded, sympy.Piecewise) else value
     if not isinstance(value, sympy.Piecewise) or any(e.has(sympy.Mod, sympy.Piecewise) for e, _ in value.args):
         return value
     mods = {m for m in value.atoms(sympy.Mod) if m.args[1].is_Integer}
@@ -225,7 +228,10 @@ def _large_pattern_data(step: proof.Step) -> Optional[dict]:
     ev = step.evidence
     if step.rule == "PAT-DISCONNECTED":
         wit = ev.get("witness") or {}
-        return {"i": wit.get("i"), "j": wit.get("j")}
+        out = {"i": wit.get("i"), "j": wit.get("j")}
+        if step.facts.get("residue_class") is not None:  # NOT-UAP on these classes only (docs/theory.md §12)
+            out["classes"] = {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}
+        return out
     if step.rule == "PAT-CONNECTED":
         pair = ev.get("realised by") or {}
         diameter = ev.get("diameter")
@@ -290,7 +296,10 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         data = {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
     if step.rule == "PAT-DISCONNECTED":
         wit = ev.get("witness") or {}
-        return {"i": wit.get("i"), "j": wit.get("j")}
+        out = {"i": wit.get("i"), "j": wit.get("j")}
+        if step.facts.get("residue_class") is not None:  # NOT-UAP on these classes only (docs/theory.md §12)
+            out["classes"] = {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}
+        return out
     if step.rule == "SYM-AUT":
         data = {"name": ev.get("name")}
         if ev.get("classes"):  # G by residue class of n: each class's stated group

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional, Sequence
 import sympy
 
 from . import proof
+from . import spec as S
 from .proof import Certificate, CertificateRejected, Status
 from .value_enum import ValueEnum
 from .groups import bias_class
@@ -1019,6 +1020,38 @@ class HeadLayers(Certificate):
             from .graphs.head_intersection import intersection_json
             out["intersection"] = intersection_json(f.intersection)
         return out
+
+
+@dataclass(frozen=True)
+class CosetInvariant(Certificate):
+    """`offsets S cyclic` (every head) at symbolic n on the residue classes n ≡ r (mod g) with gcd(r, g) > 1
+    (docs/theory.md §11.11, Theorem F27 (a)): g divides every offset, so e = gcd(n, g) > 1 divides every
+    offset and n, every arc keeps a position's residue mod e, and x_2 never reaches position 1 (1 ≢ 2 mod e).
+    The check: the patterns are cyclic offsets with integer offsets, g divides each, and gcd(r, g) > 1 for
+    every stated residue r."""
+
+    patterns: tuple  # spec.Patterns of the heads
+    modulus: int     # g
+    residues: tuple  # the classes n mod g it states
+    kind = "coset invariant"
+
+    def check(self) -> None:
+        from math import gcd
+        offsets = []
+        for p in self.patterns:
+            if not isinstance(p, S.Offsets) or not p.cyclic or not all(isinstance(o, int) for o in p.offsets):
+                _reject(CosetInvariant, "the heads are cyclic offsets with integer offsets")
+            offsets.extend(p.offsets)
+        g = self.modulus
+        if not isinstance(g, int) or g < 2 or any(o % g for o in offsets):
+            _reject(CosetInvariant, f"{g} does not divide every offset")
+        if not self.residues or any(not 0 <= r < g or gcd(r, g) == 1 for r in self.residues):
+            _reject(CosetInvariant, f"a stated class n ≡ r (mod {g}) has gcd(r, {g}) = 1")
+
+    def to_json(self) -> Any:
+        from .show import show_pattern
+        return {"kind": self.kind, "patterns": [show_pattern(p) for p in self.patterns], "modulus": self.modulus,
+                "residues": list(self.residues), "witness": {"i": 1, "j": 2}}
 
 
 # ---------------------------------------------------------------------------------------------

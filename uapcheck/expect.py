@@ -113,6 +113,25 @@ def _group_mismatch(spec: S.Spec, group, name: str, arg: Optional[int]) -> str:
     return ""
 
 
+def _classes_mismatch(spec: S.Spec, group, ex: S.Expectation) -> str:
+    """`group A if n mod L = r, …, else B`: residue by residue of n mod lcm(L, L'), the expected group is the
+    derived one (L' the derived classes' modulus; a derived group without classes is the same in every class)."""
+    if group is None:
+        return "no group derived"
+    modulus = ex.group_classes[0][0]
+    derived = group.classes[0].modulus if group.classes else 1
+    both = math.lcm(modulus, derived)
+    for r in range(both):
+        want = next((g for m, residues, g in ex.group_classes if r % m in residues), ex.group)
+        assert want is not None  # the parser requires the `else` group
+        have = next((c.group for c in group.classes if r % c.modulus in c.residues), None) if group.classes else \
+            group
+        mismatch = _group_mismatch(spec, have, *want)
+        if mismatch:
+            return f"for n mod {both} = {r}: {mismatch}"
+    return ""
+
+
 def check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
     """(None, "") without an `expect` line; else whether the derivation meets it, and why not."""
     ex = spec.expect
@@ -121,7 +140,11 @@ def check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Option
     want = {"uap": "UAP", "not-uap": "NOT-UAP", "inconclusive": "INCONCLUSIVE", "ill-posed": "ILL-POSED"}[ex.verdict]
     if want != verdict_name:
         return False, f"expected {want}, derived {verdict_name}"
-    if ex.group:
+    if ex.group_classes:
+        mismatch = _classes_mismatch(spec, group, ex)
+        if mismatch:
+            return False, mismatch
+    elif ex.group:
         mismatch = _group_mismatch(spec, group, *ex.group)
         if mismatch:
             return False, mismatch

@@ -776,6 +776,19 @@ def _mentions(expr: spec.Expr, name: str) -> bool:
 #: At most this many patterns in one `pattern sequence/periodic { ... }`.
 MAX_LAYER_PATTERNS = 64
 GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
+
+
+@dataclass(frozen=True)
+class _ExpectedGroup:
+    """The group of an `expect uap group ...`: one group, or classes of n mod L and the `else` group."""
+
+    otherwise: tuple
+    classes: tuple
+    text: str
+
+
+def _group_text(ref: tuple) -> str:
+    return ref[0] + (f" {ref[1]}" if ref[1] is not None else "")
 _NUMBERED_GROUPS = ("order", "stabilizer")
 POSITIONALS = ("none", "absolute")
 
@@ -818,6 +831,9 @@ class _BuildIR(Transformer_NonRecursive):
     def signed_int(self, *parts: Token) -> _Int:
         minus = next((p for p in parts if p.type == "MINUS"), None)
         return _Int(minus, next(p for p in parts if p.type != "MINUS"))
+
+    def group_number(self, *parts: Token) -> _Int:  # `order 48`: a number only, so `if` after a name is a keyword
+        return self.signed_int(*parts)
 
     def intterm(self, value: _Int) -> _Int:
         return value
@@ -896,19 +912,67 @@ class _BuildIR(Transformer_NonRecursive):
     # -- expect ----------------------------------------------------------------------------
     @v_args(inline=True, meta=True)
     def expect(self, meta: Meta, verdict: Token, *parts: Any) -> spec.Expectation:
-        group = next((p for p in parts if isinstance(p, tuple)), None)
-        layers = next((p for p in parts if not isinstance(p, tuple)), None)
-        if str(verdict) != "uap" and (group or layers):
+        chosen = next((p for p in parts if isinstance(p, _ExpectedGroup)), None)
+        layers = next((p for p in parts if not isinstance(p, _ExpectedGroup)), None)
+        if str(verdict) != "uap" and (chosen or layers):
             raise _err(meta, "`group` and `layers` go with `expect uap`")
+        group, classes = (chosen.otherwise, chosen.classes) if chosen else (None, ())
         text_parts = [str(verdict)]
-        if group:
-            text_parts.append("group " + group[0] + (f" {group[1]}" if group[1] is not None else ""))
+        if chosen:
+            text_parts.append("group " + chosen.text)
         if layers is not None:
             from .show import show_expr
             text_parts.append("layers " + show_expr(layers))
-        return spec.Expectation(str(verdict), group, layers, " ".join(text_parts), loc=_loc(meta))
+        return spec.Expectation(str(verdict), group, layers, " ".join(text_parts), loc=_loc(meta),
+                                group_classes=classes)
 
-    def expect_group(self, name: Token, number: Optional[_Int] = None) -> tuple[str, Optional[int]]:
+    def expect_group(self, ref: tuple[str, Optional[int]]) -> "_ExpectedGroup":
+        return _ExpectedGroup(ref, (), _group_text(ref))
+
+    @v_args(inline=True, meta=True)
+    def expect_group_classes(self, meta: Meta, *parts: Any) -> "_ExpectedGroup":
+        """`group A if n mod L = r, …, else B`: the classes (one modulus, disjoint residues) and the else group."""
+        *cases, otherwise = parts
+        moduli = {modulus for modulus, _, _, _ in cases}
+        if len(moduli) != 1:
+            raise _err(meta, "the classes of `group ... if n mod L ...` use one modulus L")
+        seen: set = set()
+        for _, residues, _, where in cases:
+            if seen & set(residues):
+                raise _err(where, "a residue is in two classes")
+            seen |= set(residues)
+        (modulus,) = moduli
+        if len(seen) >= modulus:
+            raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
+        text = ", ".join(f"{_group_text(g)} if {self.scope.tokens} mod {m} "
+                         + (f"= {rs[0]}" if len(rs) == 1 else "in {" + ", ".join(map(str, rs)) + "}")
+                         for m, rs, g, _ in cases) + f", else {_group_text(otherwise)}"
+        return _ExpectedGroup(otherwise, tuple((m, rs, g) for m, rs, g, _ in cases), text)
+
+    @v_args(inline=True, meta=True)
+    def group_case(self, meta: Meta, ref: tuple, name: Token, modulus: Token, residues: tuple) -> tuple:
+        tokens = self.scope.tokens
+        if not isinstance(tokens, str) or str(name) != tokens:
+            raise _err(name, "a class of `group ... if` is a residue of the symbolic `tokens` name"
+                             + (f" `{tokens}`" if isinstance(tokens, str) else " (this file has an integer `tokens`)"))
+        m = int(str(modulus))
+        if not 2 <= m <= 10 ** 6:
+            raise _err(modulus, "the modulus of a class is an integer from 2 to 10⁶")
+        for r in residues:
+            if not 0 <= int(str(r)) < m:
+                raise _err(r, f"a residue mod {m} is one of 0, …, {m - 1}")
+        values = tuple(sorted({int(str(r)) for r in residues}))
+        if len(values) != len(residues):
+            raise _err(meta, "a residue is listed twice")
+        return m, values, ref, meta
+
+    def residue_one(self, r: Token) -> tuple:
+        return (r,)
+
+    def residue_set(self, *rs: Token) -> tuple:
+        return rs
+
+    def group_ref(self, name: Token, number: Optional[_Int] = None) -> tuple[str, Optional[int]]:
         arg = None
         if number is not None:
             if number.value.type != "INT" or number.minus is not None or len(str(number.value)) > 400:

@@ -294,6 +294,9 @@ class Expectation:
     layers: Optional[Expr] = None
     text: str = ""
     loc: Loc = field(default=NOLOC, compare=False)
+    #: G by residue class of n: ((modulus, residues, (name, arg)), ...) for the classes written with `if`;
+    #: `group` is then the `else` group, for every other residue
+    group_classes: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,15 @@ def result_json(result) -> dict:
     expect = None
     if spec.expect is not None:
         expect = {"text": spec.expect.text, "holds": result.expect_holds, "reason": result.expect_reason or None}
-    return {"schema": SCHEMA, "file": spec.path, "architecture": spec.architecture, "verdict": result.verdict,
+    out = {"schema": SCHEMA, "file": spec.path, "architecture": spec.architecture, "verdict": result.verdict,
             "group": group_json(result.group) if result.verdict == "UAP" else None, "layers": layers,
             "expect": expect, "steps": steps, "target": _target_json(result),
             "alternative": result.alternative.record() if getattr(result, "alternative", None) else None}
+    others = result.root.facts.get("by_class", ())
+    if others:  # residue classes of n with another verdict than the stated range's (docs/language.md §8)
+        from ..show import show_condition
+        out["by_class"] = [{"condition": show_condition(cond), "verdict": verdict.value} for cond, verdict in others]
+    return out
 
 
 def _target_json(result) -> dict:

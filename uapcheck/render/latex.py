@@ -23,7 +23,7 @@ from .. import proof
 from ..claim import Formula
 from . import source
 from .math import claim_formulas, part_latex, step_formulas
-from .verdict_lines import expect_line, reason_parts, shown_path
+from .verdict_lines import expect_line, other_classes, reason_parts, shown_path
 
 _ASCII = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -282,13 +282,20 @@ def headline_tex(result) -> str:
     if result.verdict != "UAP":
         if alternative is not None:
             return escape(f"{result.verdict} for G-equivariant targets; ") + _target_tex(alternative)
+        if other_classes(result):
+            return _classes_tex(result)[2:] + escape(f"; {result.verdict} otherwise")
         return escape(result.verdict)
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} {kind} layer{'' if lay == 1 else 's'}"
     if g.condition:
         text += " (for " + condition_tex(g) + ")"
-    return text
+    return text + _classes_tex(result)
+
+
+def _classes_tex(result) -> str:
+    """"; NOT-UAP for $n \\geq 3 \\wedge …$" for each residue class with another verdict (§12)."""
+    return "".join(f"; {escape(verdict)} for " + formula_tex(Formula(cond, "")) for cond, verdict in other_classes(result))
 
 
 def condition_tex(group) -> str:

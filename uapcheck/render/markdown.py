@@ -14,7 +14,7 @@ from .. import proof
 from . import source
 from .math import claim_formulas, part_latex, step_formulas
 from .math import latex as formula_latex
-from .verdict_lines import expect_line, reason_parts, shown_path, suggestion_line
+from .verdict_lines import expect_line, other_classes, reason_parts, shown_path, suggestion_line
 from .verdict_lines import headline as headline  # the text headline, re-exported for callers of this module
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
@@ -122,6 +122,8 @@ def headline_markdown(result) -> str:
     if result.verdict != "UAP":
         if alternative is not None:
             return escape(f"{result.verdict} for G-equivariant targets; ") + _target_markdown(alternative)
+        if other_classes(result):
+            return _classes_markdown(result)[2:] + escape(f"; {result.verdict} otherwise")
         return escape(result.verdict)
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
@@ -129,7 +131,13 @@ def headline_markdown(result) -> str:
     if g.condition:
         typed = getattr(g, "condition_formula", None)
         text += f" (for {escape(str(g.condition)) if typed is None else math(formula_latex(typed))})"
-    return text
+    return text + _classes_markdown(result)
+
+
+def _classes_markdown(result) -> str:
+    """"; NOT-UAP for n ≥ 3 ∧ n mod 2 = 0" for each residue class with another verdict (§12, by residue class)."""
+    return "".join(escape(f"; {verdict} for") + " " + math(formula_latex(cond))
+                   for cond, verdict in other_classes(result))
 
 
 def _group_markdown(group) -> str:

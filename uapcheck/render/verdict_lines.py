@@ -13,6 +13,8 @@ def headline(result) -> str:
     if result.verdict != "UAP":
         if alternative is not None:
             return f"{result.verdict} for G-equivariant targets; {alternative.phrase()}"
+        if other_classes(result):  # "NOT-UAP for n mod 2 = 0; INCONCLUSIVE otherwise"
+            return _classes_text(result)[2:] + f"; {result.verdict} otherwise"
         return result.verdict
     g = result.group
     lay = result.layers
@@ -25,7 +27,18 @@ def headline(result) -> str:
         typed = getattr(g, "condition_formula", None)
         from ..show import show_condition
         text += f" (for {g.condition if typed is None else show_condition(typed)})"
-    return text
+    return text + _classes_text(result)
+
+
+def other_classes(result) -> tuple:
+    """(condition, verdict name) for the residue classes of n whose verdict differs from the one stated for
+    the range (docs/theory.md §12, by residue class), from the verdict step's facts."""
+    return tuple((cond, verdict.value) for cond, verdict in result.root.facts.get("by_class", ()))
+
+
+def _classes_text(result) -> str:
+    from ..show import show_condition
+    return "".join(f"; {verdict} for {show_condition(cond)}" for cond, verdict in other_classes(result))
 
 
 def _count_text(lay) -> str:

@@ -51,6 +51,31 @@ def _disconnected_note(theorem: F.FamilyTheorem) -> tuple:
             f"argument (PAT-DISCONNECTED; {theorem.section})",)
 
 
+def _disconnected_classes(spec: S.Spec, theorem: F.FamilyTheorem, desc: str):
+    """For a theorem whose range asks gcd(n, g) = 1 (Theorem F27) on cyclic offsets: PAT-DISCONNECTED for the
+    other residue classes of n mod g (gcd(n, g) > 1, from the theorem's start), beside the verdict for the
+    range (docs/theory.md §12, by residue class); None when the theorem asks no such condition or the heads
+    are not cyclic offsets with integer offsets (the other classes stay a note)."""
+    from math import gcd
+    from ..certificates import CosetInvariant
+    from ..groups import class_condition
+    from ..show import show_condition
+    from .pattern import disconnected_step
+    g = theorem.coprime_to
+    pats = tuple(dict.fromkeys(h.pattern for h in spec.heads))
+    if g <= 1 or not all(isinstance(p, S.Offsets) and p.cyclic and all(isinstance(o, int) and o % g == 0
+                                                                     for o in p.offsets) for p in pats):
+        return None
+    n = theorem.n_symbol
+    residues = tuple(r for r in range(g) if gcd(r, g) > 1)
+    where = sympy.And(sympy.Ge(n, theorem.low), class_condition(n, g, residues), evaluate=False)
+    ev = {"range": f"for {show_condition(where)}", "theorem": f"{theorem.section} (a)",
+          "why": f"every offset is a multiple of {g}, so for e = gcd(n, {g}) > 1 every arc keeps a position's "
+                 f"residue mod e, and positions 1 and 2 lie in different cosets of e·Z_n"}
+    return disconnected_step(desc, 1, 2, ev, CosetInvariant(pats, g, residues), condition=where,
+                             by_class=(g, residues))
+
+
 def instance_check(spec: S.Spec) -> str:
     """Run the family theorem's concrete instance check (uapcheck/graphs/families.check_instance);
     the text says what was compared. A discrepancy is an internal error, never a verdict."""
@@ -105,7 +130,9 @@ def family_outcome(spec: S.Spec):
     checked = _instance_check_in_budget(spec)
     desc = P._describe(spec)
     where = _range_text(theorem) if isinstance(n, sympy.Symbol) else f"n = {n}, in the range n ≥ {theorem.low}"
-    small = (_disconnected_note(theorem) + _small_notes(spec, theorem)) if isinstance(n, sympy.Symbol) else ()
+    classes = _disconnected_classes(spec, theorem, P._describe(spec)) if isinstance(n, sympy.Symbol) else None
+    small = (() if classes is not None else _disconnected_note(theorem)) + _small_notes(spec, theorem) \
+        if isinstance(n, sympy.Symbol) else ()
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
           "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
@@ -114,7 +141,7 @@ def family_outcome(spec: S.Spec):
                                  small)
     if bound:
         diameter = None  # what follows must not read the bound as the diameter (budgets, D layers)
-    structure = [connected]
+    structure = [connected] + ([classes] if classes is not None else [])
     if theorem.layers is not None:
         layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))
         method = f"{theorem.why_layers} ({theorem.section}, for {where})"

@@ -16,8 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (ByResidueClass, Diameter, FarPair, Generators, HeadLayers, Inference, SameArcs,
-                            StandardFamily, Trusted,
+from ..certificates import (ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, HeadLayers, Inference,
+                            SameArcs, StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
@@ -180,9 +180,13 @@ def normal_form_step(heads: tuple, reasons: tuple) -> proof.Step:
 
 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE,
-            statuses=(proof.PROVED,), certificates=(Unreachable, Trusted))
-def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), condition=None) -> proof.Step:
-    """`condition`: the range of n where the closed form holds (a SymPy condition), for the claim's formula."""
+            statuses=(proof.PROVED,), certificates=(Unreachable, Trusted, CosetInvariant))
+def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), condition=None,
+                      by_class: Optional[tuple] = None) -> proof.Step:
+    """`condition`: the range of n where the closed form holds (a SymPy condition), for the claim's formula.
+    `by_class`: (L, residues) when the condition is residue classes of n mod L beside a verdict for the other
+    classes (§12, by residue class): the facts `residue_class` (the condition), `modulus` and `residues` carry
+    it, so the verdict states NOT-UAP for these classes only."""
     witness = {"i": i, "j": j, "target": SUM_TARGET}
     at, reader = position(i), token(j)
     where = evidence.get("range")
@@ -195,7 +199,9 @@ def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), co
                                    "-invariant, hence G-equivariant) depends on it: its ", L_P,
                                    " distance to the family stays positive (receptive-field argument)"), proof.PROVED,
                           evidence=dict(evidence, patterns=desc, witness=witness),
-                          notes=notes, facts={"obstruction": "unreachable", "i": witness["i"], "j": witness["j"]},
+                          notes=notes, facts={"obstruction": "unreachable", "i": witness["i"], "j": witness["j"],
+                                              **({"residue_class": condition, "modulus": by_class[0],
+                                                  "residues": tuple(by_class[1])} if by_class else {})},
                           certificate=certificate)
 
 
@@ -579,7 +585,7 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
         return PatternOutcome(group_undecided(desc, str(exc)), None, (step,), None, None, None)
     structure, layers, diameter, obstruction = [], None, None, None
     layer_range = None  # where the layer count's proof holds, when narrower than the group's range
-    primary = _primary(conn, spec, n)
+    primary, apart = _connected_by_class(conn, spec, n)
     question = open_question(spec)
     question = f" ({question})" if question else ""
     if primary is None:
@@ -610,25 +616,33 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                          "view argument with an upper bound on the diameter"))
         else:
             structure.append(undecided_step(desc, f"the diameter has no closed form here{question}"))
+    if obstruction is None:  # NOT-UAP on the residue classes where the pattern falls apart (§12, by class)
+        structure.extend(_apart_step(desc, case, where, classes, _patterns(spec)) for case, where, classes in apart)
     if (layer_range is None and primary is not None and primary.condition is not sympy.true
             and len(set(_patterns(spec))) > 1):
         layer_range = primary.condition  # several heads: the verdict holds where the union's closed form does too
+    step, info = _symbolic_group(spec, desc, n, grp, layer_range if obstruction is None else None, question)
+    return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+
+
+def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str) -> tuple:
+    """SYM-AUT at symbolic n from the group's closed form: by residue class of n when the case at large n
+    depends on n mod L (§11.4), else the case at large n, stated where the layer count holds too
+    (`layer_range`); SYM-UNDECIDED (and no group) when no case is chosen."""
     split = split_by_residue(grp, n, _lower_bounds(spec))
     if split is not None and len({_group_key(case) for case in split.chosen}) > 1:
         # G depends on n mod L: one group per residue class (Theorem 1 per class, docs/theory.md §11.4)
-        gstep, info = _group_by_class(spec, desc, n, grp, split, layer_range if obstruction is None else None)
-        return PatternOutcome(gstep, info, tuple(structure), layers, diameter, obstruction)
+        return _group_by_class(spec, desc, n, grp, split, layer_range)
     gprimary = _primary(grp, spec, n)
     if gprimary is None:
-        return PatternOutcome(group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None,
-                              tuple(structure), layers, diameter, obstruction)
+        return group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None
     name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
     cond = "" if gprimary.condition is sympy.true else show_condition(gprimary.condition)
     gens = symbolic_generators(name)
     info = GroupInfo(name, order_text(gprimary.order), gens, cond, gprimary.condition if cond else None)
-    if layer_range is not None and obstruction is None:
+    if layer_range is not None:
         # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
         lr = show_condition(layer_range)
@@ -639,7 +653,58 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
                                    "generators": list(gens)},
                       _group_certificate(spec, gprimary, info), tuple(_other_cases(grp, gprimary)))
-    return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
+    return step, info
+
+
+def _connected_by_class(conn, spec: S.Spec, n) -> tuple:
+    """(the connectivity case the verdict states, [(case, its classes' condition), ...] for the residue classes
+    of n where the pattern is not strongly connected). When the cases at large n depend on n mod L, are
+    strongly connected on some classes (all by one case) and not on the others, the verdict is stated for the
+    connected classes and NOT-UAP for the others (docs/theory.md §12, by residue class); otherwise the case
+    that holds at large n, and no classes."""
+    split = split_by_residue(conn, n, _lower_bounds(spec))
+    if split is not None:
+        joined = [case for _, case in split.classes() if case.strongly_connected]
+        apart = [(rs, case) for rs, case in split.classes() if not case.strongly_connected]
+        if len(joined) == 1 and apart:
+            out = []
+            for residues, case in apart:
+                where = sympy.And(case.condition, class_condition(n, split.modulus, residues))
+                out.append((case, simplify_condition(where), (split.modulus, residues)))
+            return joined[0], out
+        if not apart and len(joined) > 1 and all(case.diameter is not None for case in joined):
+            return _diameter_by_class(split, n), []
+    return _primary(conn, spec, n), []
+
+
+def _diameter_by_class(split, n):
+    """One connectivity case for the range where every class's case holds, its diameter a Piecewise over
+    n mod L (each class's case's diameter; the largest class last): for n in the range with n ≡ r (mod L)
+    the class's case holds, so its diameter is the value (docs/theory.md §11.4)."""
+    from ..graphs.closed_forms import ConnectivityCase
+    pieces = sorted(split.classes(), key=lambda item: (len(item[0]), item[0][0]))
+    last = pieces[-1]
+    cases = [(case.diameter, class_condition(n, split.modulus, residues)) for residues, case in pieces[:-1]]
+    diameter = sympy.Piecewise(*cases, (last[1].diameter, True))
+    rule = "by residue class of n mod " + str(split.modulus) + ": " + "; ".join(
+        f"{list(residues)}: {case.rule}" for residues, case in split.classes())
+    return ConnectivityCase(simplify_condition(split.bound), True, diameter, rule=rule)
+
+
+def _apart_step(desc: str, case, where, classes: tuple, patterns: list) -> proof.Step:
+    """PAT-DISCONNECTED on residue classes of n (`where`; `classes`: (L, residues)): the closed form's case,
+    its witness (i, j)."""
+    i, j = case.witness
+    certificate = _closed_form(case, {"i": i, "j": j})
+    if (i, j) == (1, 2) and all(isinstance(p, S.Offsets) for p in patterns):
+        coset = CosetInvariant(tuple(dict.fromkeys(patterns)), *classes)
+        try:
+            coset.check()  # cyclic offsets whose gcd the classes share: Theorem F27 (a), checked, not trusted
+            certificate = coset
+        except proof.CertificateRejected:
+            pass
+    return disconnected_step(desc, i, j, {"range": _show_condition(where), "closed form": case.rule},
+                             certificate, condition=where, by_class=classes)
 
 
 def _case_group(case) -> GroupInfo:

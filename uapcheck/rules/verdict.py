@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from .. import proof
 from ..certificates import Inference
 from ..proof import Certificate
-from ..claim import claim as claim_of, of_step
+from ..claim import Formula, claim as claim_of, of_step
+from ..show import show_condition
 from ..claim import REASON, written
-from .wording import ZERO_KEYS, group_claim, listed, m_layer, value
+from .wording import ZERO_KEYS, group_claim, listed, m_layer, position, token, value
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
@@ -150,7 +151,8 @@ def _with_layer_range(group, structure):
 def decide(ffn, heads, structure, group_step, dim):
     """(verdict, the premise that decides it or None, group, layers, needs d ≥ 2) from the premises'
     statuses and typed facts alone."""
-    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")), None)
+    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")
+                        and s.facts.get("residue_class") is None), None)
     ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     group = group_step.facts.get("group") if group_step.proved else None
     layers = _layers_of(structure, group_step, heads)
@@ -192,6 +194,13 @@ class VerdictPremises(Certificate):
         return {"kind": self.kind, "verdict": self.verdict.value,
                 "premises": [{"rule": s.rule, "status": s.status.value, "facts": s.facts_json}
                              for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
+
+
+def class_obstructions(structure) -> tuple:
+    """The proved obstructions stated for residue classes of n only (PAT-DISCONNECTED with the fact
+    `residue_class`): NOT-UAP on those classes, beside the verdict for the stated range (docs/theory.md §12)."""
+    return tuple(s for s in structure if s.proved and s.facts.get("obstruction")
+                 and s.facts.get("residue_class") is not None)
 
 
 def outcome(ffn, heads, structure, group_step, dim):
@@ -238,6 +247,11 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
+    others = class_obstructions(structure)
+    for step in others:  # NOT-UAP on other residue classes of n (docs/theory.md §12, by residue class)
+        where = step.facts["residue_class"]
+        claim += claim_of("; NOT-UAP for ", Formula(where, show_condition(where)), ": ", token(step.facts["j"]),
+                          " never reaches position ", position(step.facts["i"]), f" ({step.rule})")
     if verdict is proof.Verdict.UAP and dim == 1:
         # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
         dim_step = dimension_range(dim, premise_needs_two=two_dims)
@@ -252,6 +266,8 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict)
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
+    if others:
+        facts["by_class"] = tuple((s.facts["residue_class"], proof.Verdict.NOT_UAP) for s in others)
     return proof.conclude(claim, status, premises, {"verdict": verdict.value}, facts=facts,
                           certificate=cert)
 

@@ -222,7 +222,7 @@ def _obstruction_chain(verdict: str, steps: dict, order: list) -> Optional[froze
     root = steps[order[-1]]
     if verdict != "NOT-UAP" or root["rule"] != "VERDICT-T1":
         return None
-    todo = [p for p in root["premises"] if steps[p]["rule"] in structure.OBSTRUCTIONS and steps[p]["status"] == "proved"]
+    todo = [p for p in root["premises"] if structure.is_obstruction(steps[p])]
     if not todo:
         return None
     seen = {root["id"]}

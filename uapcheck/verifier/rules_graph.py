@@ -141,6 +141,9 @@ def connected(ctx, s):
 def disconnected(ctx, s):
     if s["status"] != "proved":
         raise Reject("PAT-DISCONNECTED only concludes `proved`")
+    if (s.get("data") or {}).get("classes"):
+        from . import by_class  # NOT-UAP on residue classes of n only
+        return by_class.disconnected(ctx, s)
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:

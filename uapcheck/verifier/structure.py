@@ -64,9 +64,15 @@ def assign_heads(ctx) -> None:
             stack.extend(ctx.steps[sid]["premises"])
 
 
+def is_obstruction(s: dict) -> bool:
+    """A proved obstruction to the verdict's range: not one stated for residue classes of n only (its data's
+    `classes`: NOT-UAP on those classes, beside the verdict for the others, docs/theory.md §12)."""
+    return s["rule"] in OBSTRUCTIONS and s["status"] == "proved" and not (s.get("data") or {}).get("classes")
+
+
 def expected_verdict(ctx) -> str:
     ffn, tds, rest, group = slots(ctx)
-    if any(s["rule"] in OBSTRUCTIONS and s["status"] == "proved" for s in rest):
+    if any(is_obstruction(s) for s in rest):
         return "NOT-UAP"
     if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" for s in tds):
         return "ILL-POSED"
