@@ -138,10 +138,14 @@ def _source(pattern: str, tokens: str = "") -> str:
 def test_a_shared_factor_is_uap_for_odd_n_and_says_not_uap_for_even_n():
     result = uapcheck.check(_source("offsets {0, 2, 4} cyclic", "tokens n\n"), "t.uap")
     assert result.verdict == "UAP" and (result.group.name, result.group.condition) == ("C_n", "n ≥ 5 and n odd")
-    step = next(s for s in result.root.walk() if s.rule == "PAT-CONNECTED")
-    assert any("n even" in note and "NOT-UAP" in note for note in step.notes)
+    # the even class is a step of its own (F27 (a), docs/theory.md §12 by residue class), and the verdict says it
+    step = next(s for s in result.root.walk() if s.rule == "PAT-DISCONNECTED")
+    assert (step.facts["modulus"], step.facts["residues"]) == (2, (0,))
+    assert "; NOT-UAP for n ≥ 5 and n mod 2 = 0: " in str(result.root.claim)
     six = uapcheck.check(_source("offsets {0, 6, 9} cyclic", "tokens n\n"), "t.uap")
     assert six.verdict == "UAP" and six.group.condition.endswith("gcd(n, 3) = 1")
+    step = next(s for s in six.root.walk() if s.rule == "PAT-DISCONNECTED")
+    assert (step.facts["modulus"], step.facts["residues"]) == (3, (0,))
 
 
 def test_unions_of_cyclic_parts_are_one_circulant():
