@@ -234,10 +234,10 @@ def jumps():
 
 def test_the_verdict_states_each_class_s_kind(jumps):
     assert jumps.verdict == "UAP" and jumps.group.name == "C_n"
-    assert headline(jumps) == "UAP · G = C_n · n - 1 attention layers (for n ≥ 3 and n odd); NOT-UAP for n ≥ 3 and n mod 2 = 0"
-    assert "; NOT-UAP for n ≥ 3 and n mod 2 = 0: x_2 never reaches position 1 (PAT-DISCONNECTED)" in str(jumps.root.claim)
+    assert headline(jumps) == "UAP · G = C_n · n - 1 attention layers (for n ≥ 3 and n odd); NOT-UAP for n ≥ 3 and n even"
+    assert "; NOT-UAP for n ≥ 3 and n even: x_2 never reaches position 1 (PAT-DISCONNECTED)" in str(jumps.root.claim)
     out = jsonout.result_json(jumps)
-    assert out["by_class"] == [{"condition": "n ≥ 3 and n mod 2 = 0", "verdict": "NOT-UAP"}]
+    assert out["by_class"] == [{"condition": "n ≥ 3 and n even", "verdict": "NOT-UAP"}]
     assert "NOT-UAP for $`n \\bmod 2 = 0 \\wedge n \\geq 3`$" in headline_markdown(jumps)
     assert "NOT-UAP for $n \\bmod 2 = 0 \\wedge n \\geq 3$" in headline_tex(jumps)
 
@@ -257,7 +257,7 @@ def test_a_class_obstruction_leaves_the_other_classes_verdict():
     r = uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
     root = r.root
     step = root.certificate
-    assert class_obstructions(step.structure) and decide(step.ffn, step.heads, step.structure, step.group_step,
+    assert class_obstructions(step.structure, step.group_step) and decide(step.ffn, step.heads, step.structure, step.group_step,
                                                          step.dim)[0] is proof.Verdict.UAP
     assert root.facts["by_class"][0][1] is proof.Verdict.NOT_UAP
 
@@ -324,3 +324,28 @@ def test_connectivity_by_class_gives_one_diameter_per_class():
     for value in range(7, 30):
         want = value // 2 if value % 2 == 0 else (value + 1) // 2
         assert case.diameter.subs(n, value) == want
+
+
+def test_a_class_obstruction_inside_the_stated_range_decides_the_verdict():
+    """The kernel's guard: NOT-UAP on some classes leaves the verdict of the others only when the stated range
+    provably excludes those classes; a range that does not (no residue part) gives NOT-UAP."""
+    from uapcheck.groups import GroupInfo
+    from uapcheck.rules.symmetry import group_step
+    from uapcheck.rules.verdict import decide
+    r = uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
+    cert = r.root.certificate
+    n = sympy.Symbol("n", integer=True, positive=True)
+    wide = GroupInfo("C_n", "n", (), "n ≥ 3", n >= 3)  # the range n ≥ 3 contains the even class
+    step = group_step("d", wide, {}, Trusted("x", "y", {"order": "n"}))
+    assert decide(cert.ffn, cert.heads, cert.structure, step, cert.dim)[0] is proof.Verdict.NOT_UAP
+    assert decide(cert.ffn, cert.heads, cert.structure, cert.group_step, cert.dim)[0] is proof.Verdict.UAP
+
+
+def test_excludes_reads_the_residue_parts_exactly():
+    from uapcheck.rules.residue_classes import excludes
+    n = sympy.Symbol("n", integer=True, positive=True)
+    odd = sympy.And(n >= 3, sympy.Ne(sympy.Mod(n, 2), 0))
+    assert excludes(odd, n, 2, (0,)) and excludes(odd, n, 4, (0, 2)) and not excludes(odd, n, 4, (0, 1))
+    assert not excludes(n >= 3, n, 2, (0,)) and not excludes(None, n, 2, (0,))
+    coprime6 = sympy.And(sympy.Ne(sympy.Mod(n, 2), 0), sympy.Ne(sympy.Mod(n, 3), 0))
+    assert excludes(coprime6, n, 6, (0, 2, 3, 4)) and not excludes(coprime6, n, 6, (1,))

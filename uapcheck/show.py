@@ -160,8 +160,18 @@ def show_condition(cond) -> str:
     # a bound goes when another implies it strictly, or implies it and comes first (two equal bounds: one stays)
     kept = [p for i, p in enumerate(parts)
             if not any(j != i and _implies(q, p) and (j < i or not _implies(p, q)) for j, q in enumerate(parts))]
-    return " and ".join(f"({show_condition(p)})" if isinstance(p, sympy.Or) else
+    return " and ".join(f"({show_condition(p)})" if isinstance(p, sympy.Or) else _parity(p) or
                         f"{show_size(p.lhs)} {_RELATIONS[type(p).__name__]} {show_size(p.rhs)}" for p in kept)
+
+
+def _parity(rel) -> "str | None":
+    """x mod 2 = 0 as "x even", x mod 2 = 1 or x mod 2 ≠ 0 as "x odd" (and the converse); None otherwise."""
+    import sympy
+    if not (isinstance(rel, (sympy.Eq, sympy.Ne)) and isinstance(rel.lhs, sympy.Mod) and rel.lhs.args[1] == 2
+            and rel.rhs in (0, 1)):
+        return None
+    even = (rel.rhs == 0) == isinstance(rel, sympy.Eq)
+    return f"{show_size(rel.lhs.args[0])} {'even' if even else 'odd'}"
 
 
 def _residue_set(cond) -> "str | None":

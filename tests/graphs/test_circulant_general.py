@@ -141,7 +141,7 @@ def test_a_shared_factor_is_uap_for_odd_n_and_says_not_uap_for_even_n():
     # the even class is a step of its own (F27 (a), docs/theory.md §12 by residue class), and the verdict says it
     step = next(s for s in result.root.walk() if s.rule == "PAT-DISCONNECTED")
     assert (step.facts["modulus"], step.facts["residues"]) == (2, (0,))
-    assert "; NOT-UAP for n ≥ 5 and n mod 2 = 0: " in str(result.root.claim)
+    assert "; NOT-UAP for n ≥ 5 and n even: " in str(result.root.claim)
     six = uapcheck.check(_source("offsets {0, 6, 9} cyclic", "tokens n\n"), "t.uap")
     assert six.verdict == "UAP" and six.group.condition.endswith("gcd(n, 3) = 1")
     step = next(s for s in six.root.walk() if s.rule == "PAT-DISCONNECTED")

@@ -269,6 +269,9 @@ def layers_math(layers) -> str:
         return f"${layers}$"
     import sympy
     if isinstance(layers, sympy.Basic):
+        if layers.has(sympy.Piecewise) and not isinstance(layers, sympy.Piecewise):
+            folded = sympy.piecewise_fold(layers)  # D + 1 by residue as one case list, as the text prints it
+            layers = folded if isinstance(folded, sympy.Piecewise) else layers
         return f"${sympy.latex(layers)}$"
     return escape(str(layers))
 

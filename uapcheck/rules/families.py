@@ -51,6 +51,16 @@ def _disconnected_note(theorem: F.FamilyTheorem) -> tuple:
             f"argument (PAT-DISCONNECTED; {theorem.section})",)
 
 
+def _coprime_range(theorem: F.FamilyTheorem, n):
+    """The range n ≥ N with gcd(n, g) = 1 as a formula (n mod p ≠ 0 for every prime p | g), for a theorem that
+    asks it at symbolic n (so the verdict can tell which classes its range excludes, §12); else None."""
+    if theorem.coprime_to <= 1 or not isinstance(n, sympy.Symbol):
+        return None
+    m = theorem.n_symbol
+    return sympy.And(sympy.Ge(m, theorem.low), *[sympy.Ne(sympy.Mod(m, p), 0)
+                                                 for p in sympy.primefactors(theorem.coprime_to)], evaluate=False)
+
+
 def _disconnected_classes(spec: S.Spec, theorem: F.FamilyTheorem, desc: str):
     """For a theorem whose range asks gcd(n, g) = 1 (Theorem F27) on cyclic offsets: PAT-DISCONNECTED for the
     other residue classes of n mod g (gcd(n, g) > 1, from the theorem's start), beside the verdict for the
@@ -169,7 +179,7 @@ def family_outcome(spec: S.Spec):
     if theorem.order_shown and isinstance(n, sympy.Symbol):  # by divisibility cases, in words (F47)
         shown_order = theorem.order_shown
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
-                     _range_text(theorem) if isinstance(n, sympy.Symbol) else "")
+                     _range_text(theorem) if isinstance(n, sympy.Symbol) else "", _coprime_range(theorem, n))
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
     claims = dict(group=theorem.group, order=order)

@@ -616,8 +616,12 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                                          "view argument with an upper bound on the diameter"))
         else:
             structure.append(undecided_step(desc, f"the diameter has no closed form here{question}"))
-    if obstruction is None:  # NOT-UAP on the residue classes where the pattern falls apart (§12, by class)
+    if obstruction is None and apart:  # NOT-UAP on the residue classes where the pattern falls apart (§12)
         structure.extend(_apart_step(desc, case, where, classes, _patterns(spec)) for case, where, classes in apart)
+        # the verdict of the other classes is stated only where the connected case holds: the group's range
+        # takes its condition, so no range stated for UAP contains a class stated NOT-UAP
+        layer_range = primary.condition if layer_range is None else \
+            simplify_condition(sympy.And(layer_range, primary.condition))
     if (layer_range is None and primary is not None and primary.condition is not sympy.true
             and len(set(_patterns(spec))) > 1):
         layer_range = primary.condition  # several heads: the verdict holds where the union's closed form does too

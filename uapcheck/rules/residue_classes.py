@@ -125,3 +125,18 @@ def split_by_residue(form, n, lower_bounds: dict) -> Optional[ResidueSplit]:
         if any(case is c for c in chosen):
             bounds.extend(b for b in bound if b not in bounds)
     return ResidueSplit(modulus, tuple(chosen), sympy.And(*bounds) if bounds else sympy.true)
+
+
+def excludes(cond, n, modulus: int, residues) -> bool:
+    """Whether `cond` is false for every n ≡ r (mod `modulus`), r in `residues`, proved from its residue parts
+    alone (conjuncts that are functions of n mod m for integers m): some such conjunct is false at each r, read
+    modulo lcm(modulus, m). False when it cannot be shown (a condition without residue parts excludes nothing)."""
+    if not isinstance(n, sympy.Symbol) or not isinstance(cond, sympy.Basic):
+        return False
+    parts = [p for p in _conjuncts(cond) if p.atoms(sympy.Mod) and n in p.free_symbols and _residue_part(p, n)]
+    moduli = [_periodic_mod(a, n) for p in parts for a in p.atoms(sympy.Mod) if n in a.free_symbols]
+    if not parts or any(m is None for m in moduli):
+        return False
+    both = lcm(modulus, *[m for m in moduli if m is not None])
+    return all(any(not _holds_at(p, {n.name: r}) for p in parts)
+               for r in range(both) if r % modulus in residues)

@@ -151,10 +151,12 @@ def _with_layer_range(group, structure):
 def decide(ffn, heads, structure, group_step, dim):
     """(verdict, the premise that decides it or None, group, layers, needs d ≥ 2) from the premises'
     statuses and typed facts alone."""
-    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")
-                        and s.facts.get("residue_class") is None), None)
-    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     group = group_step.facts.get("group") if group_step.proved else None
+    # an obstruction on residue classes leaves the verdict of the others only when the stated range excludes
+    # those classes (proved from the range's residue parts); otherwise it decides the verdict (§12)
+    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")
+                        and not _class_only(s, group)), None)
+    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     layers = _layers_of(structure, group_step, heads)
     two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk(heads))
     if obstruction is not None:
@@ -196,11 +198,22 @@ class VerdictPremises(Certificate):
                              for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
 
 
-def class_obstructions(structure) -> tuple:
+def _class_only(step, group) -> bool:
+    """An obstruction stated for residue classes of n whose classes the group's stated range excludes."""
+    from .residue_classes import excludes
+    if step.facts.get("residue_class") is None or group is None:
+        return False
+    where = getattr(group, "condition_formula", None)
+    n = next((a.args[0] for a in step.facts["residue_class"].atoms(sympy.Mod)), None)
+    return excludes(where, n, step.facts["modulus"], step.facts["residues"])
+
+
+def class_obstructions(structure, group_step) -> tuple:
     """The proved obstructions stated for residue classes of n only (PAT-DISCONNECTED with the fact
-    `residue_class`): NOT-UAP on those classes, beside the verdict for the stated range (docs/theory.md §12)."""
-    return tuple(s for s in structure if s.proved and s.facts.get("obstruction")
-                 and s.facts.get("residue_class") is not None)
+    `residue_class`) that the stated range excludes: NOT-UAP on those classes, beside the verdict for the
+    range (docs/theory.md §12)."""
+    group = group_step.facts.get("group") if group_step.proved else None
+    return tuple(s for s in structure if s.proved and s.facts.get("obstruction") and _class_only(s, group))
 
 
 def outcome(ffn, heads, structure, group_step, dim):
@@ -247,7 +260,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
-    others = class_obstructions(structure)
+    others = class_obstructions(structure, group_step) if verdict is not proof.Verdict.NOT_UAP else ()
     for step in others:  # NOT-UAP on other residue classes of n (docs/theory.md §12, by residue class)
         where = step.facts["residue_class"]
         claim += claim_of("; NOT-UAP for ", Formula(where, show_condition(where)), ": ", token(step.facts["j"]),
