@@ -34,7 +34,7 @@ def _step(cert):
 
 CASES = [(("window(2)", "global(1)"), "F71"), (("window(3)", "strided(4)"), "F70"),
          (("offsets {1, -1} cyclic", "offsets {2, -2} cyclic"), "F70"), (("strided(4)", "global(1)"), "F71"),
-         (("window(1) cyclic", "offsets {0, 2} cyclic"), "F70")]
+         (("window(1) cyclic", "offsets {0, 2} cyclic"), "F70"), (("window(1)", "global(1)"), "F71")]
 
 
 @pytest.mark.parametrize("patterns,theorem", CASES, ids=[" | ".join(c[0]) for c in CASES])
@@ -116,6 +116,13 @@ def test_a_range_below_the_union_theorem_is_rejected(sparse):
 def test_an_unknown_theorem_is_rejected(sparse):
     cert = copy.deepcopy(sparse)
     _step(cert)["certificate"]["theorem"] = "F99"
+    assert _rejected(cert)
+
+
+def test_f31s_witness_claimed_for_a_union_outside_f31_is_rejected(sparse):
+    cert = copy.deepcopy(sparse)
+    c = _step(cert)["certificate"]
+    c.update({"theorem": "F71", "union theorem": "F31", "position": encode(2), "swap": [encode(6), encode(7)]})
     assert _rejected(cert)
 
 

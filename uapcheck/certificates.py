@@ -986,6 +986,40 @@ class ByResidueClass(Certificate):
 
 
 @dataclass(frozen=True)
+class PartitionHeads(Certificate):
+    """G of two partition heads at symbolic n (docs/theory.md §11.11, Theorem F72): the heads' kinds, L, N and
+    the order on every residue class of n mod L with the class's range. The check re-runs the decision
+    (graphs/partition_heads.py); the verifier (uapcheck/verifier/partition_heads.py) re-derives every class with
+    its own partitions and nauty's order at the class's base length."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.partition_heads.PartitionGroup
+    order: Any             # the stated group's order (an expression in n)
+    kind = "partition heads"
+
+    def check(self) -> None:
+        from .graphs import partition_heads as PH
+        again = PH.decide(list(self.patterns))
+        if again is None or again != self.found:
+            _reject(PartitionHeads, "re-deciding the two partition heads gives other classes or ranges")
+            return
+        n = sympy.Symbol("n", integer=True, positive=True)
+        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        order = order.xreplace({s: n for s in order.free_symbols})
+        if not any(is_zero(c.expression(n, again.modulus) - order) for c in again.classes):
+            _reject(PartitionHeads, f"the order {self.order} is not a class's")
+
+    def to_json(self) -> Any:
+        from .verifier.trees import encode
+        f = self.found
+        return {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F72", "modulus": f.modulus,
+                "start": f.start, "name": f.name(),
+                "classes": [{"residue": c.residue, "from": c.low, "base": c.base, "constant": c.constant,
+                             "power": c.power, "factorials": [list(x) for x in c.factorials]} for c in f.classes],
+                "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+
+
+@dataclass(frozen=True)
 class HeadLayers(Certificate):
     """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
     Theorems F70–F71), from the union of their arcs: F70, the union's theorem proves D layers and the heads'

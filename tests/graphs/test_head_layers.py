@@ -35,6 +35,9 @@ DECIDED = [
     ((Window(1, True), Offsets((0, 2), True)), "F70", "F27"),
     ((Window(2), Strided(3)), "F70", "F7"),
     ((Window(1), Strided(2)), "F70", "F7"),
+    ((Window(1), Global(1)), "F71", "F31"),          # F2's swap is split by the window head; F31's is kept
+    ((Window(1), Global(2)), "F71", "F31"),
+    ((U(Window(1), Global(1)), Window(2)), "F71", "F2"),
 ]
 
 
@@ -92,13 +95,17 @@ def test_the_least_count_by_brute_force_where_a_range_starts_low():
 
 def test_undecided_tuples_stay_undecided():
     # the union's group is larger than the heads' on a class (window(2) | blocks(4): the reflection only
-    # for n ≡ 0 mod 4), and a union witness one head does not keep (window(1) | global(1): N(1) in the window
-    # head holds 2 but not 3): no claim
+    # for n ≡ 0 mod 4): no claim
     from uapcheck.spec import Blocks
     assert _closed((Window(2), Blocks(4))) is None
-    assert _closed((Window(1), Global(1))) is None
     # the two directions of a ring in two heads: G = C_n, the union's D_n is larger
     assert _closed((Offsets((1,), True), Offsets((-1,), True))) is None
+
+
+def test_a_split_union_witness_falls_back_to_f31s():
+    # window(1) | global(1): F2's swap (2 3) at 6 is split (the window head's N(1) = {1, 2}), F31's (5 6) at 2 is kept
+    found = _closed((Window(1), Global(1)))
+    assert found.union_theorem == "F31" and found.witness == (2, (5, 6)) and found.low == 7
 
 
 def test_the_check_rejects_a_swap_that_one_head_splits():

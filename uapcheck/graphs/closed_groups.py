@@ -116,7 +116,9 @@ def _below(found: Optional[ClosedForm], mine: ClosedForm, n) -> tuple:
     its bound on), each as a union of runs of n."""
     if found is None:
         return ()
-    top = max(c.intersection[0].classes[k].low for c in mine.cases[:1] for k in range(len(c.intersection[0].classes)))
+    decision = mine.cases[0].intersection
+    owner = decision[1] if decision[0] == "partition heads" else decision[0]  # Theorem F72 or F35–F39
+    top = max(c.low for c in owner.classes)
 
     def holds(cond, k):
         return cond.xreplace({n: Integer(k)}) is sympy.true
@@ -177,6 +179,9 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
     except (_Undecided, ValueError, TypeError):
         union = None
     cases = intersect(patterns, per_head, n, params, union)
+    if not cases:
+        from .partition_heads import group_cases  # two partition heads (Theorem F72)
+        cases = group_cases(patterns, n, params)
     return ClosedForm(tuple(cases)) if cases else None
 
 

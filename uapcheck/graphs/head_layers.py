@@ -30,7 +30,7 @@ import sympy
 from sympy import Integer
 
 from ..spec import Pattern, PatternUnion
-from .closed_forms import GroupCase, _atoms, _merge, _Undecided
+from .closed_forms import GroupCase, _atoms, _is_int, _merge, _Undecided
 
 SECTION = "docs/theory.md §11.11, Theorems F70–F71"
 #: F71 checks every length from the union's bound up to N + M − 1; no claim is made when that exceeds this.
@@ -118,7 +118,9 @@ def equal_groups(union, cases: Sequence[GroupCase], n: sympy.Symbol) -> Optional
 
 def _intersection_of(cases: Sequence[GroupCase]):
     """The one decision of graphs/head_intersection.py behind the heads' group cases, or None."""
-    pairs = [c.intersection for c in cases if isinstance(c.intersection, tuple)]
+    from .head_intersection import Intersection
+    pairs = [c.intersection for c in cases
+             if isinstance(c.intersection, tuple) and isinstance(c.intersection[0], Intersection)]
     found = {id(pair[0]): pair[0] for pair in pairs}
     if len(found) != 1:
         return None  # (the cases without one are the small lengths below every class's range)
@@ -171,18 +173,63 @@ def _end_offsets(expr, n: sympy.Symbol, modulus: int, k: sympy.Symbol) -> Option
 
 def kept_witness(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping) -> Optional[HeadLayers]:
     """F71: the union's theorem proves D = 2 and D + 1 = 3 layers least with a swap witness near the ends; the
-    swap meets every head's condition at every n from the returned bound (checked up to N + M − 1)."""
-    if (union is None or union.witness is None or not union.least or union.layers is None or union.coprime_to > 1
+    swap meets every head's condition at every n from the returned bound (checked up to N + M − 1). When the
+    union's own witness is split by a head, F31's witness of a union of globals and local parts is tried."""
+    if (union is None or not union.least or union.layers is None or union.coprime_to > 1
             or union.low.free_symbols or not union.diameter_exact):
         return None
     if union.diameter != 2 or sympy.simplify(union.layers - 3) != 0:
         return None
+    found = None
+    if union.witness is not None:
+        pos, (a, b) = union.witness
+        exprs = [sympy.sympify(e, strict=True).xreplace({union.n_symbol: n}) for e in (pos, a, b)]  # safe: strict (no text parsed)
+        found = _kept(patterns, union.theorem, int(union.low), exprs, n, params)
+    if found is None:
+        hub = hub_witness(patterns, params)
+        if hub is not None:
+            low, (pos, a, b) = hub
+            found = _kept(patterns, "F31", max(low, int(union.low)), [Integer(pos), Integer(a), Integer(b)], n, params)
+    return found
+
+
+def hub_witness(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, tuple[int, int, int]]]:
+    """Theorem F31's witness when the union of the heads is `global(g)` with window, offsets and dilated parts
+    (every offset at most r): (its bound, (position g + 1, a = g + 2r + 2, a + 1))."""
+    try:
+        atoms = _merge([x for p in patterns for x in _atoms(p, dict(params))])
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    hubs = [x for x in atoms if x.kind == "global"]
+    base = [x for x in atoms if x.kind != "global"]
+    if len(hubs) != 1 or not base or not all(all(_is_int(v) for v in x.args) for x in atoms):
+        return None
+    reach = 0
+    for x in base:
+        args = [int(v) for v in x.args]
+        if x.kind in ("window", "cwindow"):
+            reach = max(reach, args[0])
+        elif x.kind in ("offsets", "coffsets"):
+            reach = max([reach] + [abs(k) for k in args])
+        elif x.kind == "dilated":
+            reach = max(reach, args[0] * args[1])
+        else:
+            return None
+    if reach < 1:
+        return None
+    g = int(hubs[0].args[0])
+    cyclic = any(x.kind in ("cwindow", "coffsets") for x in base)
+    low = max(g + 3 * reach + 3, 4 * reach + 3) if cyclic else g + 3 * reach + 3
+    a = g + 2 * reach + 2
+    return low, (g + 1, a, a + 1)
+
+
+def _kept(patterns: Sequence[Pattern], theorem: str, union_low: int, exprs: list, n: sympy.Symbol,
+          params: Mapping) -> Optional[HeadLayers]:
     sizes = _sizes(patterns, params)
     if sizes is None:
         return None
     reach, period = sizes
-    pos, (a, b) = union.witness
-    exprs = [sympy.sympify(e, strict=True).xreplace({union.n_symbol: n}) for e in (pos, a, b)]  # safe: strict (no text parsed)
     try:
         modulus = period
         for e in exprs:
@@ -195,7 +242,7 @@ def kept_witness(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Ma
         return None
     far = max(max(x) for x in ends if x is not None)
     start = 2 * (far + reach + 1) + max(period, reach + 1)
-    low = max(int(union.low), 1)
+    low = max(union_low, 1)
     top = max(start, low) + modulus - 1
     if top > MAX_CHECKED_N:
         return None
@@ -211,8 +258,7 @@ def kept_witness(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Ma
             failed = length
     if failed is not None:
         low = failed + 1
-    diameter = Integer(2)
-    return HeadLayers("F71", union.theorem, low, diameter, Integer(3), witness=(exprs[0], (exprs[1], exprs[2])),
+    return HeadLayers("F71", theorem, low, Integer(2), Integer(3), witness=(exprs[0], (exprs[1], exprs[2])),
                       modulus=modulus, reach=reach, period=period, start=start)
 
 

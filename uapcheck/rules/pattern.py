@@ -820,6 +820,9 @@ def _group_certificate(spec: S.Spec, case, info):
     verifier); any other closed form: the engine's, trusted."""
     if case.intersection is None:
         return _closed_form(case, {"order": info.order})
+    if case.intersection[0] == "partition heads":  # Theorem F72
+        from ..certificates import PartitionHeads
+        return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order)
     from ..certificates import HeadIntersection
     found, stated = case.intersection
     return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order)

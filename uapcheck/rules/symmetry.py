@@ -15,7 +15,7 @@ from .. import proof
 from .wording import condition_claim, group_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..certificates import ByResidueClass, Generators, HeadIntersection, StandardFamily, Trusted
+from ..certificates import ByResidueClass, Generators, HeadIntersection, PartitionHeads, StandardFamily, Trusted
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
 
@@ -90,7 +90,7 @@ def _order_text(order) -> str:
 
 def _certified_orders(certificate) -> set:
     """The orders (as the report shows them) a group certificate proves."""
-    if isinstance(certificate, HeadIntersection):
+    if isinstance(certificate, (HeadIntersection, PartitionHeads)):
         return {_order_text(certificate.order)}
     if isinstance(certificate, Generators):
         return {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
@@ -120,8 +120,8 @@ def _check_classes(info: GroupInfo, certificate) -> None:
 
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, Trusted,
-                                                    ByResidueClass))
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, PartitionHeads,
+                                                    Trusted, ByResidueClass))
 def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
     if info.classes:
         _check_classes(info, certificate)

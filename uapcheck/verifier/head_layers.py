@@ -141,8 +141,26 @@ def keeps_swap(heads: list, n: int, position: int, a: int, b: int) -> bool:
     return True
 
 
+def _hub_union(pats: list):
+    """Theorem F31's entry (verifier/hub_unions.py) for the union of the heads when it is globals with window,
+    offsets and dilated parts; Reject otherwise."""
+    from . import hub_unions
+    parts = [q for p in pats for q in (p.parts if isinstance(p, S.PatternUnion) else (p,))]
+    hubs: list = [1 if isinstance(q, S.Star) else q.g for q in parts if isinstance(q, (S.Global, S.Star))]
+    base = [q for q in parts if not isinstance(q, (S.Global, S.Star))]
+    offsets = [hub_unions._offsets_of(q) for q in base]
+    if (not hubs or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 1 for g in hubs) or not base
+            or any(o is None for o in offsets) or not any(offsets)):
+        raise Reject("F71 with Theorem F31's witness: the union is not globals with window, offsets and dilated parts")
+    return hub_unions._local(max(int(g) for g in hubs), base, offsets)
+
+
 def _kept_witness(ctx, s, cert: dict, pats: list, n) -> str:
-    d, layers, least, low, _, _, witness = _union(ctx)
+    if cert.get("union theorem") == "F31":
+        fam = _hub_union(pats)
+        d, layers, least, low, witness = (fam.d, fam.layers_at, fam.least, fam.low, fam.witness)
+    else:
+        d, layers, least, low, _, _, witness = _union(ctx)
     if not least or witness is None or d(n) != 2 or layers(n) != 3:
         raise Reject("F71: the union's theorem does not prove D = 2 and 3 layers least with a witness")
     data = s.get("data") or {}

@@ -368,6 +368,9 @@ def sym_aut(ctx, s):
     if (s.get("certificate") or {}).get("kind") == "by residue class":
         from . import by_class  # G by residue class of n: each class re-checked by its own kind
         return by_class.check(ctx, s, sym_aut)
+    if (s.get("certificate") or {}).get("kind") == "partition heads":
+        from . import partition_heads  # two partition heads at symbolic n: Theorem F72
+        return partition_heads.check(ctx, s)
     if (s.get("certificate") or {}).get("kind") == "head intersection":
         from . import head_intersection  # several heads at symbolic n: Theorems F35–F39
         return head_intersection.check(ctx, s)
