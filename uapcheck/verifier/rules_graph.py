@@ -361,6 +361,19 @@ def _exhaustive(ctx, heads, n, d):
     return VERIFIED, f"every one of the {n}! permutations tried: no view witness, so D = {d} layers suffice"
 
 
+def _several_heads_group(ctx, s):
+    """Several heads at symbolic n: Theorems F35–F39 (a head intersection) or F72 (two partition heads); None
+    for another certificate."""
+    kind = (s.get("certificate") or {}).get("kind")
+    if kind == "partition heads":
+        from . import partition_heads
+        return partition_heads.check(ctx, s)
+    if kind == "head intersection":
+        from . import head_intersection
+        return head_intersection.check(ctx, s)
+    return None
+
+
 @checker("SYM-AUT")
 def sym_aut(ctx, s):
     if s["status"] != "proved":
@@ -368,12 +381,9 @@ def sym_aut(ctx, s):
     if (s.get("certificate") or {}).get("kind") == "by residue class":
         from . import by_class  # G by residue class of n: each class re-checked by its own kind
         return by_class.check(ctx, s, sym_aut)
-    if (s.get("certificate") or {}).get("kind") == "partition heads":
-        from . import partition_heads  # two partition heads at symbolic n: Theorem F72
-        return partition_heads.check(ctx, s)
-    if (s.get("certificate") or {}).get("kind") == "head intersection":
-        from . import head_intersection  # several heads at symbolic n: Theorems F35–F39
-        return head_intersection.check(ctx, s)
+    several = _several_heads_group(ctx, s)
+    if several:
+        return several
     found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
