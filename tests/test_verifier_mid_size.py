@@ -128,3 +128,26 @@ def test_the_budget_reports_later_steps_as_trusted_in_the_api(mid_size_certifica
     assert len(report.steps) == len(cert["steps"])
     first = outcomes.index(TRUSTED)
     assert all(o == TRUSTED for o in outcomes[first:]) and not report.ok
+
+
+def test_a_timer_that_a_c_call_turns_into_its_own_error_still_reports_the_budget(mid_size_certificate, monkeypatch):
+    """pynauty reads attributes from C; a timer firing there comes back as its TypeError ("missing
+    'vertex_coloring' attribute"), not as the budget's exception. The verifier still reports the budget
+    (TRUSTED, where it ran out), never a rejection made of that error."""
+    from uapcheck.verifier import check
+
+    import time
+
+    def swallowing(ctx, s):
+        start = time.process_time()
+        try:
+            while time.process_time() - start < 0.5:
+                pass
+        except BaseException:  # what the C call does with the timer's exception
+            pass
+        return REJECTED, "TypeError: missing 'vertex_coloring' attribute"
+    monkeypatch.setattr(check, "_check_step", swallowing)
+    cert = json.loads(mid_size_certificate.read_text("utf-8"))
+    report = verify(cert, seconds=0.05)
+    assert [s.outcome for s in report.steps] == [TRUSTED] * len(cert["steps"])
+    assert "ran out in this step" in report.steps[0].reason
