@@ -153,11 +153,20 @@ def test_named_examples():
     assert at((Global(1), Window(3)), 30).name == "trivial"
 
 
-def test_no_anchor_stays_undecided():
-    """Two heads whose groups are both large products (O8) are not decided here."""
+def test_two_large_products_are_decided_by_the_partition_heads_theorem():
+    """Two heads whose groups are both large products (O8, no small anchor) are decided by Theorem F72
+    (tests/graphs/test_partition_heads.py checks it in depth); here: a class holds at n = 1000, and its order
+    at the first lengths in range is the brute-force count."""
     for heads in ([U(Blocks(4), Global(1)), Strided(4)], [Blocks(3), Strided(2)]):
         form = closed_group(heads, N)
-        assert form is None or _case_at(form, 1000) is None
+        assert form is not None and _case_at(form, 1000) is not None
+        checked = 0
+        for n in range(2, 11):
+            case = _case_at(form, n)
+            if case is not None:
+                assert int(case.order) == _brute_order(heads, n), (heads, n)
+                checked += 1
+        assert checked, heads
 
 
 def test_symbolic_parameters_stay_undecided():
