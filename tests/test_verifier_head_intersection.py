@@ -115,19 +115,24 @@ def test_a_false_anchor_is_not_verified():
     assert _group(verify(forged)).outcome in (REJECTED, TRUSTED)
 
 
-def test_two_large_groups_stay_undecided():
+def test_two_large_groups_are_decided_and_verified():
+    """Two heads whose groups are both large products: Theorem F72 states the group
+    (tests/test_verifier_partition_heads.py tampers with it); the verifier re-checks the step."""
     cert = _cert("blocks(4) + global(1)", "strided(4)")
-    assert not any(s["rule"] == "SYM-AUT" for s in cert["steps"])
+    assert any(s["rule"] == "SYM-AUT" for s in cert["steps"])
+    assert [s.outcome for s in verify(cert).steps if s.rule == "SYM-AUT"] == [VERIFIED]
 
 
 def test_several_heads_connectivity_and_layers_rest_on_the_union():
     """PAT-CONNECTED and PAT-LAYERS of several heads: the union's family theorem (window + global: F2) or the
-    union's lemma (the two directions of a ring: the cyclic window), D + 1 layers not least where Theorems F70–F71
-    do not decide (tests/test_verifier_head_layers.py); a claim of least is rejected."""
+    union's lemma (the two directions of a ring: the cyclic window); where Theorems F70–F71 do not decide (the
+    ring), D + 1 layers are not least, and a claim of least is rejected (tests/test_verifier_head_layers.py for
+    the theorems)."""
     for patterns in (("window(1)", "global(1)"), ("offsets {1} cyclic", "offsets {-1} cyclic")):
-        cert = _cert(*patterns)
-        report = verify(cert)
+        report = verify(_cert(*patterns))
         assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
-        step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-        step["data"]["least"] = True
-        assert any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in verify(cert).steps)
+    cert = _cert("offsets {1} cyclic", "offsets {-1} cyclic")
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is False
+    step["data"]["least"] = True
+    assert any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in verify(cert).steps)
