@@ -112,8 +112,9 @@ def classify(pattern: Pattern, params: Mapping) -> Optional[PartitionHead]:
         atoms = _merge(_atoms(pattern, dict(params)))
     except (_Undecided, KeyError, TypeError, ValueError):
         return None
-    if not atoms or not all(all(_is_int(x) for x in a.args) for a in atoms):
-        return None
+    if not atoms or not all(a.kind in ("blocks", "strided", "global") and len(a.args) >= 1
+                            and all(_is_int(x) for x in a.args) for a in atoms):
+        return None  # `full`, windows, offsets, …: not a partition head
     kinds = {a.kind: int(a.args[0]) for a in atoms}
     if len(kinds) != len(atoms) or not set(kinds) <= {"blocks", "strided", "global"}:
         return None
