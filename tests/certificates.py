@@ -31,3 +31,9 @@ def certificate_from_cli(text: str, tmp_path) -> dict:
     subprocess.run([sys.executable, "-m", "uapcheck", str(src), "--certificate", str(out), "--format", "json"],
                    capture_output=True, check=False, cwd=REPO, timeout=300)
     return json.loads(out.read_text())
+
+
+def heads_certificate(*patterns: str) -> dict:
+    """The certificate of softmax heads, one per pattern, at symbolic n (the several-heads verifier tests)."""
+    text = "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))

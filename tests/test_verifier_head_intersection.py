@@ -5,23 +5,12 @@ certificate (group, range, elements, modulus, anchor, order) is rejected naming 
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
+from certificates import heads_certificate as _cert
 
-import uapcheck
-from uapcheck import certfile
 from uapcheck.verifier import REJECTED, TRUSTED, VERIFIED, verify
 from uapcheck.verifier.trees import encode
-
-
-def _heads(*patterns: str) -> str:
-    return "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)
-
-
-def _cert(*patterns: str) -> dict:
-    text = _heads(*patterns)
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _group(report):

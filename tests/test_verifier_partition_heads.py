@@ -4,23 +4,12 @@ and nauty's order; a tampered certificate (constant, growth, range, name, modulu
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
+from certificates import heads_certificate as _cert
 
-import uapcheck
-from uapcheck import certfile
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 from uapcheck.verifier.trees import encode
-
-
-def _heads(*patterns: str) -> str:
-    return "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)
-
-
-def _cert(*patterns: str) -> dict:
-    text = _heads(*patterns)
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _group(report):
