@@ -165,6 +165,31 @@ def test_conditions_are_simplified_exactly():
     assert show_condition(sympy.Or(*(sympy.Eq(sympy.Mod(n, 4), r) for r in (1, 2, 3)))) == "n mod 4 ∈ {1, 2, 3}"
 
 
+def test_equal_values_by_class_read_once():
+    from uapcheck.show import show_classes
+    n = sympy.Symbol("n", integer=True, positive=True)
+
+    def c(r):
+        return sympy.Eq(sympy.Mod(n, 4), r)
+    assert show_classes([("A", c(0)), ("A", c(2)), ("A", c(1))]) == "A"
+    assert show_classes([("A", c(0)), ("B", c(2)), ("A", c(3)), ("C", c(1))]) == \
+        "A if n mod 4 ∈ {0, 3}, B if n mod 4 = 2, else C"
+    assert show_classes([("A", c(0)), ("C", c(2)), ("C", c(1))]) == "A if n mod 4 = 0, else C"
+
+
+def test_a_group_whose_name_holds_in_every_class_is_named_once():
+    # blocks(4) | strided(4): one description for every class, orders that differ by class
+    heads = HEADS.replace("pattern window(2)", "pattern blocks(4)").replace(
+        "attention b {{\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(4)", "attention b {{\n  kernel k(x, y) = exp(x . y)\n  pattern strided(4)")
+    r = uapcheck.check(heads.format(n="n"), "heads.uap")
+    assert r.verdict == "UAP"
+    assert len(r.group.classes) >= 2
+    assert len({c.group.name for c in r.group.classes}) == 1
+    assert " if n mod" not in r.group.name
+    assert r.group.name == r.group.classes[0].group.name
+    assert " if n mod" in r.group.order  # the orders still differ by class
+
+
 # ---------------------------------------------------------------------------------------------
 # `expect uap group A if n mod L = r, …, else B` (docs/language.md §7)
 

@@ -194,9 +194,20 @@ def _residue_set(cond) -> "str | None":
 def show_classes(items) -> str:
     """Values by residue class of n, the last one for every other class: "reflection if n mod 4 = 0, else
     trivial". `items`: (words, condition) in printing order."""
+    import sympy
+
+    from .conditions import simplify_condition
     items = list(items)
-    shown = [f"{words} if {show_condition(cond)}" for words, cond in items[:-1]]
-    return ", ".join(shown + [f"else {items[-1][0]}"])
+    last = items[-1][0]
+    # equal values read once: the classes with the else value go to it, the others' conditions are joined
+    joined: dict = {}
+    for words, cond in items[:-1]:
+        if words != last:
+            joined.setdefault(words, []).append(cond)
+    if not joined:
+        return last
+    shown = [f"{words} if {show_condition(simplify_condition(sympy.Or(*conds)))}" for words, conds in joined.items()]
+    return ", ".join(shown + [f"else {last}"])
 
 
 def _implies(q, p) -> bool:
