@@ -174,7 +174,9 @@ def show_verdict(result) -> str:
 def show_layers(result) -> str:
     if result.verdict != "UAP" or result.layers is None:
         return NOT_IN_PAPER
-    return show_value(result.layers)
+    from uapcheck.render.verdict_lines import layers_least
+    shown = show_value(result.layers)
+    return shown if layers_least(result) is not False else f"{shown} (sufficient, not shown least)"
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,9 @@ def differences(rows: list[Row]) -> list[str]:
     lf, bb = res["longformer.uap"], res["bigbird.uap"]
     lf_layers = show_value(lf.layers) if lf.verdict == "UAP" else lf.verdict
     cw = res.get("cyclic_window.uap")
+    from uapcheck.render.verdict_lines import layers_least
     cw_layers = show_value(cw.layers) if cw is not None and cw.verdict == "UAP" else "no count"
+    cw_least = cw is not None and layers_least(cw) is True
     lf_cond = show_range(lf.group) if lf.group is not None and lf.group.condition else "no condition"
     out = [
         "## Where the derivation differs from the digest's table",
@@ -243,7 +247,9 @@ def differences(rows: list[Row]) -> list[str]:
         "§11.5). Hopping w positions at a time reaches every position in ⌈(n − 1)/w⌉ hops, and for windows "
         "that many layers also suffice (docs/theory.md §11.2). ⌈n/(2w)⌉ matches a *cyclic* window instead, "
         "whose directed diameter is ⌈⌊n/2⌋/w⌉ ≤ ⌈n/(2w)⌉ ([cyclic_window.uap](cyclic_window.uap); the "
-        f"checker reports {cw_layers} layers there, a sufficient count, while the diameter is a lower bound). "
+        f"checker reports {cw_layers} layers there, "
+        + ("the diameter, shown least: Theorem F5). " if cw_least else "a sufficient count, while the diameter is a lower bound). ")
+        + 
         "For n = 9 and w = 1 the "
         "digest's count is 5 and the derived one 8.",
     ]
@@ -286,8 +292,8 @@ def differences(rows: list[Row]) -> list[str]:
         "suffice (view argument, docs/theory.md §11.2). The "
         f"checker reports {show_value(bb.layers) if bb.verdict == 'UAP' else bb.verdict} for "
         f"[bigbird.uap](bigbird.uap), whose expect line is "
-        f"`{bb.spec.expect.text if bb.spec.expect else 'missing'}`; the language reference's example of this "
-        "file states `layers 2`. The catalog's other patterns that join a global token to a window, blocks or "
+        f"`{bb.spec.expect.text if bb.spec.expect else 'missing'}`, as in the language reference's example of this "
+        "file. The catalog's other patterns that join a global token to a window, blocks or "
         "random keys behave the same way (diameter 2, 3 layers needed: [bigbird_32.uap](bigbird_32.uap), "
         "[blocks_global.uap](blocks_global.uap), [star_transformer.uap](star_transformer.uap), "
         "[longformer_global.uap](longformer_global.uap)); for the pure star ([star.uap](star.uap)) the "
@@ -338,7 +344,9 @@ def refutation(rows: list[Row]) -> str:
             f"[bigbird.uap](bigbird.uap) is connected within {w.diameter} layers (its directed diameter), but "
             f"{witness_sentence(bb)}: a view witness, re-checked arc by arc by the proof kernel and by `uapcheck "
             f"verify`. {show_value(bb.layers)} layers are needed and suffice (docs/theory.md §11.2 and §11.5). "
-            "The checker reports the least number of layers of each pattern, D or D + 1.")
+            "The checker reports the least number of layers of each pattern, D or D + 1, wherever it proves it "
+            "least; a count marked \"sufficient, not shown least\" is enough, and whether fewer layers suffice is "
+            "open there (docs/theory.md §13 L2).")
 
 
 def summary(rows: list[Row]) -> str:

@@ -139,12 +139,12 @@ def theorem(n, b: int, s: int):
     return FamilyTheorem(
         "F34", "blocks(b) + strided(s), b > s", (("b", Integer(b)), ("s", Integer(s))), Integer(start), Integer(2),
         group, order, (), layers, True,
-        f"the positions form a grid of the blocks by the residues mod {s}; when the last block has 1 ≤ ρ ≤ {s - 2} "
-        "positions, the swap of two positions of the first block in residues the last block lacks changes no "
+        f"the positions form a grid of the blocks by the residues mod {s}; when the last block has "
+        + (f"1 ≤ ρ ≤ {s - 2} positions" if s > 3 else "ρ = 1 position") + ", the swap of two positions of the first block in residues the last block lacks changes no "
         "neighbourhood within distance 1 of the last block's first position and is not in G, so 3 layers are least; "
         "otherwise every rooted view holds a residue class that meets every block, which forces blocks onto blocks, "
         "and a whole block (or the last block lacking at most one residue), which forces residue classes onto residue "
-        f"classes: no view witness, D = 2 layers suffice (Theorem F34)",
+        "classes: no view witness, D = 2 layers suffice (Theorem F34)",
         witness=None)
 
 
@@ -388,7 +388,8 @@ def theorem_below(n, b: int, s: int):
 
 def below_why(b: int, s: int) -> str:
     """Why Theorem F57's count holds, in words."""
-    return (f"Theorem F57: a position is (block, residue class); where 1 ≤ n mod {b} ≤ {s - b}, some position (B, C) has "
+    where = f"1 ≤ n mod {b} ≤ {s - b}" if s - b > 1 else ("n is odd" if b == 2 else f"n mod {b} = 1")
+    return (f"Theorem F57: a position is (block, residue class); where {where}, some position (B, C) has "
             "a block disjoint from B and missing C whose residue set another block repeats, and swapping the "
             "positions of one class in these two blocks keeps the neighbourhood of every position within distance 2 "
             "of (B, C) and is not in G, so D = 3 layers are not enough and D + 1 = 4 are least; otherwise two "

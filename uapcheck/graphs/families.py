@@ -285,8 +285,9 @@ def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
         "F3" if cyclic else "F2", fam, (("w", w), ("g", g)), g + 2 * w + 3, Integer(2), group,
         2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
         Integer(3), True,
-        "the swap (g+1 g+2) changes only the neighbourhoods of g + 1, g + 2 and g + w + 2, all at distance 2 "
-        "from g + 2w + 3, and is not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
+        f"the swap ({sympy.sstr(g + 1)} {sympy.sstr(g + 2)}) changes only the neighbourhoods of {sympy.sstr(g + 1)}, "
+        f"{sympy.sstr(g + 2)} and {sympy.sstr(g + w + 2)}, all at distance 2 from {sympy.sstr(g + 2 * w + 3)}, and is "
+        "not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
         witness=(g + 2 * w + 3, (g + 1, g + 2)))
 
 
@@ -301,7 +302,9 @@ def _cyclic_window_global(n, w, g) -> FamilyTheorem:
         "F10", "window(w) cyclic + global(g)", (("w", w), ("g", g)), k + 2 * w + 3, Integer(2), group,
         2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
         Integer(3), True,
-        "with k = max(g, w), the swap (k+1 k+2) changes only the neighbourhoods of k + 1, k + 2 and k + w + 2 "
+        (f"the swap ({sympy.sstr(k + 1)} {sympy.sstr(k + 2)}) changes only the neighbourhoods of {sympy.sstr(k + 1)}, "
+         f"{sympy.sstr(k + 2)} and {sympy.sstr(k + w + 2)} " if k.is_Integer else
+         "with k = max(g, w), the swap (k+1 k+2) changes only the neighbourhoods of k + 1, k + 2 and k + w + 2 ") +
         "(the globals see both), none within distance 1 of position n, and is not in G: D = 2 layers are not "
         "enough, D + 1 = 3 suffice",
         witness=(n, (k + 1, k + 2)))
@@ -485,8 +488,9 @@ def _general_circulant(n, vals: list) -> Union[FamilyTheorem, OpenFamily]:
                "top one")
         acts = "as ±1" if red.symmetric else "as the identity"
         why = (f"{how} (Theorem F29: every automorphism of the view acts {acts} on the levels ≤ D − {data.radius} by "
-               f"the ball certificate of F28, and what it can do on the top levels depends on n mod {L} only, "
-               f"checked at n = {', '.join(map(str, data.checked_at))})")
+               f"the ball certificate of F28, and what it can do on the top levels "
+               + (f"depends on n mod {L} only" if L > 1 else "does not depend on n") +
+               f", checked at n = {', '.join(map(str, data.checked_at))})")
     elif group is not None:
         question = (f"the layer check of Theorem F29 is beyond its budget for these jumps: D + 1 layers suffice, "
                     f"whether D do is not decided at symbolic n ({SECTION})")
@@ -552,8 +556,9 @@ def _line_offsets(n, atoms) -> Optional[FamilyTheorem]:
         least = True
         why = ("a permutation meeting the view condition at a position is, by the ball certificate of radius "
                f"{data.radius} on the deep positions and the ends' induction, the identity (or the reflection) "
-               "outside the far end's top levels; what it can do there depends on n mod "
-               f"{L} only (Theorem F42), decided at n = {', '.join(map(str, data.checked_at))} by the rooted views")
+               "outside the far end's top levels; what it can do there "
+               + (f"depends on n mod {L} only" if L > 1 else "does not depend on n") +
+               f" (Theorem F42), decided at n = {', '.join(map(str, data.checked_at))} by the rooted views")
     else:
         question = (f"the layer check of Theorem F42 is beyond its budget for these jumps: D + 1 layers suffice, "
                     f"whether D do is not decided at symbolic n ({SECTION})")

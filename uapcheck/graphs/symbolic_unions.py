@@ -338,8 +338,9 @@ def cyclic_step_global_theorem(n, sign: int, g):
     group = "trivial" if one else f"S_{_sub(g)} on {_span(1, g)}"
     if sign > 0:
         root, pair = n, (g + 1, g + 2)
-        why = ("the swap (g+1 g+2) fixes position n and the globals, which are all that is within distance 1 of n "
-               "(n attends to n + 1 ≡ 1, a global), and reverses the arc g+2 → g+1 of the path of the other positions: "
+        why = (f"the swap ({sympy.sstr(g + 1)} {sympy.sstr(g + 2)}) fixes position n and the globals, which are all "
+               "that is within distance 1 of n (n attends to n + 1 ≡ 1, a global), and reverses the arc "
+               f"{sympy.sstr(g + 2)} → {sympy.sstr(g + 1)} of the path of the other positions: "
                "D = 2 layers are not enough, D + 1 = 3 suffice (Theorem F24)")
     else:
         root, pair = g + 1, (n - 1, n)
@@ -386,8 +387,8 @@ def rook_theorem(n, s: int):
         "F25", "blocks(s) + strided(s)", (("s", Integer(s)),), Integer(rook_low(s)), Integer(2), group, order, (),
         layers, True,
         f"the positions form the rook's graph of the blocks by the residues mod {s}; when the last block has "
-        f"1 ≤ ρ ≤ {s - 2} positions, the swap (ρ+1 ρ+2) of two positions of the first block in residues the last "
-        f"block lacks changes no neighbourhood within distance 1 of position n − ρ + 1 (the last block and its "
+        + (f"1 ≤ ρ ≤ {s - 2} positions" if s > 3 else "ρ = 1 position") + ", the swap (ρ+1 ρ+2) of two positions of the first block in residues the last "
+        "block lacks changes no neighbourhood within distance 1 of position n − ρ + 1 (the last block and its "
         "residue's column) and is not in G, so 3 layers are least; when ρ = 0 or ρ = s − 1 every rooted view holds "
         "a whole row and a column meeting every row, which forces rows onto rows and columns onto columns: no view "
         "witness, D = 2 layers suffice (Theorem F25)",

@@ -6,6 +6,7 @@ import json
 import sympy
 
 from .. import proof
+from .verdict_lines import layers_least
 
 SCHEMA = "uapcheck/1"
 
@@ -47,6 +48,7 @@ def result_json(result) -> dict:
         expect = {"text": spec.expect.text, "holds": result.expect_holds, "reason": result.expect_reason or None}
     out = {"schema": SCHEMA, "file": spec.path, "architecture": spec.architecture, "verdict": result.verdict,
             "group": group_json(result.group) if result.verdict == "UAP" else None, "layers": layers,
+            "least": layers_least(result),
             "expect": expect, "steps": steps, "target": _target_json(result),
             "alternative": result.alternative.record() if getattr(result, "alternative", None) else None}
     others = result.root.facts.get("by_class", ())

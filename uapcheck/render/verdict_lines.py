@@ -22,12 +22,30 @@ def headline(result) -> str:
     gname = g.name if g.name else f"group of order {show_order(g.order)}"
     lay_text = lay if isinstance(lay, int) else _count_text(lay)
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
-    text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}"
+    text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}{NOT_LEAST if layers_least(result) is False else ''}"
     if g.condition:
         typed = getattr(g, "condition_formula", None)
         from ..show import show_condition
         text += f" (for {g.condition if typed is None else show_condition(typed)})"
     return text + _classes_text(result)
+
+
+NOT_LEAST = " (sufficient, not shown least)"
+LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")
+
+
+def layers_least(result) -> "bool | None":
+    """Whether the verdict's layer count is proved least: the `least` fact of the layer step the count comes
+    from (PAT-LAYERS, SEQ-LAYERS, CONV-LAYERS, BIAS-LAYERS); True for one layer (no fewer layers exist);
+    None when the verdict states no count."""
+    if result.verdict != "UAP" or result.layers is None:
+        return None
+    if result.layers == 1:
+        return True
+    for step in result.root.walk():
+        if step.rule in LAYER_RULES and step.proved and "least" in step.facts:
+            return bool(step.facts["least"])
+    return None
 
 
 def other_classes(result) -> tuple:

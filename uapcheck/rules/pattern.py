@@ -314,9 +314,14 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
                          "most ", quantity(layers - 1), f" ({method})")
     elif layers == diameter:
-        depth = ("(", count, ")") if isinstance(layers, sympy.Add) else (count,)
-        claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", *depth,
-                         f" view of every position determines the sample up to the group ({method})")
+        if isinstance(layers, sympy.Piecewise):  # a count by residue: the view's depth is that count, D
+            claim = claim_of(count, " attention layers suffice: the depth-D view of every position, D = the "
+                             "directed diameter (that count), determines the sample up to the group "
+                             f"({method})")
+        else:
+            depth = ("(", count, ")") if isinstance(layers, sympy.Add) else (count,)
+            claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", *depth,
+                             f" view of every position determines the sample up to the group ({method})")
     elif exact and isinstance(diameter, sympy.Piecewise):
         # D by residue (Theorem F53): the count is least in every residue class, D or D + 1 as the method says
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
@@ -770,8 +775,10 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
     if witness is not None:
         return (layers_step(connected, diameter, diameter + 1, True, "view witness (closed form, docs/theory.md "
                             "§11.9): D layers are not enough, D + 1 suffice", witness), diameter + 1, None)
-    return (layers_step(connected, diameter, diameter + 1, False, "view argument; D layers are proved enough only "
-                        "for non-cyclic windows, stars and complete patterns"), diameter + 1, None)
+    several = len(set(_patterns(spec))) > 1
+    return (layers_step(connected, diameter, diameter + 1, False, "view argument: D + 1 layers suffice; no family "
+                        "theorem decides whether D do for this pattern (docs/theory.md §11.11; open, §13 L2"
+                        + (", O8 for several heads" if several else "") + ")"), diameter + 1, None)
 
 
 def _heads_layers(spec: S.Spec, n, params, grp, diameter):
@@ -799,8 +806,8 @@ def _heads_layers_method(found) -> str:
                 f"class, so a view witness of the heads would be one of the union; for n ≥ {found.low}")
     return (f"several heads, Theorem F71 (docs/theory.md §11.11): the union's view witness (Theorem "
             f"{found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on the heads' arcs "
-            f"up to n = {found.start + found.modulus - 1} and the same for every larger n of each residue class "
-            f"mod {found.modulus}; for n ≥ {found.low}")
+            f"up to n = {found.start + found.modulus - 1} and the same for every larger n"
+            + (f" of each residue class mod {found.modulus}" if found.modulus > 1 else "") + f"; for n ≥ {found.low}")
 
 
 def _heads_witness(found) -> Optional[dict]:

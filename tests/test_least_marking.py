@@ -1,0 +1,97 @@
+"""A layer count that is sufficient but not shown least says so wherever the verdict is printed (the text,
+Markdown and LaTeX headlines, the JSON `least` field, the catalog table), and one that is least does not; the
+words of the layer steps name positions and residues as numbers, not as unfilled formulas."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import uapcheck
+from uapcheck.render import jsonout
+from uapcheck.render.latex import headline_tex
+from uapcheck.render.markdown import headline_markdown
+from uapcheck.render.verdict_lines import NOT_LEAST, headline, layers_least
+
+SUFFICIENT = """architecture "window and a named stride"
+param s integer >= 3
+tokens n
+attention {
+  kernel k(x, y) = exp(x . y)
+  pattern window(1) + strided(s)
+}
+"""
+
+LEAST = """tokens n
+attention {
+  kernel k(x, y) = exp(x . y)
+  pattern window(2) + global(1)
+}
+"""
+
+DENSE = """attention {
+  kernel k(x, y) = exp(x . y)
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sufficient():
+    return uapcheck.check(SUFFICIENT, "sufficient.uap")
+
+
+@pytest.fixture(scope="module")
+def least():
+    return uapcheck.check(LEAST, "least.uap")
+
+
+def test_a_sufficient_count_is_marked_in_every_headline(sufficient):
+    assert sufficient.verdict == "UAP"
+    assert layers_least(sufficient) is False
+    assert NOT_LEAST.strip() in headline(sufficient)
+    assert "not shown least" in headline_markdown(sufficient)
+    assert "not shown least" in headline_tex(sufficient)
+    record = json.loads(jsonout.dumps(jsonout.result_json(sufficient)))
+    assert record["least"] is False
+
+
+def test_a_least_count_is_not_marked(least):
+    assert least.verdict == "UAP"
+    assert layers_least(least) is True
+    for text in (headline(least), headline_markdown(least), headline_tex(least)):
+        assert "not shown least" not in text
+    assert json.loads(jsonout.dumps(jsonout.result_json(least)))["least"] is True
+
+
+def test_one_layer_is_least_and_other_verdicts_have_no_count():
+    dense = uapcheck.check(DENSE, "dense.uap")
+    assert dense.layers == 1 and layers_least(dense) is True
+    causal = uapcheck.check(DENSE.replace("exp(x . y)\n", "exp(x . y)\n  pattern causal\n"), "causal.uap")
+    assert causal.verdict != "UAP"
+    assert layers_least(causal) is None
+    assert json.loads(jsonout.dumps(jsonout.result_json(causal)))["least"] is None
+
+
+def test_the_catalog_table_marks_a_sufficient_count(sufficient, least):
+    import importlib.util
+    import sys
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_catalog_table.py"
+    spec = importlib.util.spec_from_file_location("make_catalog_table", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is created
+    spec.loader.exec_module(module)
+    assert module.show_layers(sufficient).endswith("(sufficient, not shown least)")
+    assert module.show_layers(least) == "3"
+
+
+def test_the_view_witness_of_window_and_globals_names_its_positions(least):
+    layers = next(s for s in least.root.walk() if s.rule == "PAT-LAYERS")
+    assert "the swap (2 3)" in layers.claim and "g+1" not in layers.claim
+
+
+def test_a_count_that_does_not_depend_on_n_says_so():
+    result = uapcheck.check(LEAST.replace("window(2) + global(1)", "offsets {-1, 0, 3}"), "line.uap")
+    layers = next(s for s in result.root.walk() if s.rule == "PAT-LAYERS")
+    assert "n mod 1" not in layers.claim
+    assert "does not depend on n" in layers.claim
