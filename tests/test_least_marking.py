@@ -95,3 +95,21 @@ def test_a_count_that_does_not_depend_on_n_says_so():
     layers = next(s for s in result.root.walk() if s.rule == "PAT-LAYERS")
     assert "n mod 1" not in layers.claim
     assert "does not depend on n" in layers.claim
+
+
+def test_the_notes_below_the_range_are_simplified_and_filled():
+    source = """tokens n
+attention a {
+  kernel k(x, y) = exp(x . y)
+  pattern window(2)
+}
+attention b {
+  kernel k(x, y) = exp(x . y)
+  pattern blocks(4)
+}
+"""
+    result = uapcheck.check(source, "heads.uap")
+    notes = [note for s in result.root.walk() for note in s.notes]
+    assert any(note.startswith("for n = 4: |G| = 4") for note in notes), notes  # the number, not 2·(6 − n)!
+    assert not any("None" in note for note in notes), notes
+    assert not any(" and n <" in note for note in notes), notes

@@ -108,7 +108,18 @@ def _primary(form, spec: S.Spec, n: sympy.Symbol):
 
 
 def _show_condition(cond) -> str:
+    cond = simplify_condition(cond) if isinstance(cond, sympy.Basic) else cond
     return "for every n" if cond is sympy.true else f"for {show_condition(cond)}"
+
+
+def _order_in(case):
+    """A case's order; its number when the case's condition is one length (n = 4: 2·(6 − n)! is 4)."""
+    order = case.order
+    single = simplify_condition(case.condition) if isinstance(case.condition, sympy.Basic) else None
+    if (isinstance(single, sympy.Eq) and isinstance(order, sympy.Basic) and single.rhs.is_Integer
+            and single.lhs.is_Symbol and order.free_symbols <= {single.lhs}):
+        return order.subs(single.lhs, single.rhs)
+    return order
 
 
 def _other_cases(form, primary) -> list[str]:
@@ -117,10 +128,12 @@ def _other_cases(form, primary) -> list[str]:
         if case is primary:
             continue
         if hasattr(case, "strongly_connected"):
-            what = (f"strongly connected, diameter {show_size(case.diameter)}" if case.strongly_connected
+            what = ((f"strongly connected, diameter {show_size(case.diameter)}" if case.diameter is not None else
+                     "strongly connected (no closed form of the diameter there; an integer n is decided by the "
+                     "concrete engine)") if case.strongly_connected
                     else f"not strongly connected (x_{case.witness[1]} never reaches position {case.witness[0]})")
         else:
-            what = f"|G| = {show_order(case.order)}" + (f" ({case.name})" if case.name else "")
+            what = f"|G| = {show_order(_order_in(case))}" + (f" ({case.name})" if case.name else "")
         out.append(f"{_show_condition(case.condition)}: {what}")
     return out
 
@@ -748,7 +761,7 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tupl
     shown = "" if where is sympy.true else show_condition(where)
     info = GroupInfo(words, orders, (), shown, where if shown else None, classes=tuple(classes))
     chosen = {id(case) for case in split.chosen}
-    notes = tuple(f"{_show_condition(case.condition)}: |G| = {show_order(case.order)}"
+    notes = tuple(f"{_show_condition(case.condition)}: |G| = {show_order(_order_in(case))}"
                   + (f" ({case.name})" if case.name else "") for case in grp.cases if id(case) not in chosen)
     ev = {"range": _show_condition(where), "modulus": split.modulus,
           "classes": [{"residues": list(c.residues), "name": c.group.name, "order": c.group.order,
