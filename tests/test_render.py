@@ -327,3 +327,11 @@ def test_steps_know_their_head_by_name():
     heads = {s.rule: s.head for s in r.root.walk() if s.rule in ("TD-KERNEL", "FFN-DEF2", "SYM-AUT", "VERDICT-T1")}
     assert heads["FFN-DEF2"] is None and heads["SYM-AUT"] is None and heads["VERDICT-T1"] is None
     assert {s.head for s in r.root.walk() if s.rule == "TD-KERNEL"} == {"ring", "jumps"}
+
+
+def test_a_large_group_without_listed_generators_says_so():
+    from uapcheck.render.outline import flatten_evidence
+    assert flatten_evidence({"group": "S_3 × S_4", "order": 144, "generators": []}) == [
+        ("group", "S_3 × S_4"), ("order", "144"), ("generators", "not listed (the group is stated by its structure)")]
+    assert flatten_evidence({"group": "trivial", "order": 1, "generators": []})[-1] == ("generators", "none")
+    assert flatten_evidence({"generators": ["(1 2)"], "order": 2})[0] == ("generators", "(1 2)")

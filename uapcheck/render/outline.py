@@ -88,7 +88,11 @@ def flatten_evidence(value, prefix: str = "") -> list[tuple[str, str]]:
     if isinstance(value, dict):
         out: list[tuple[str, str]] = []
         for key, item in value.items():
-            out.extend(flatten_evidence(item, f"{prefix}.{key}" if prefix else str(key)))
+            path = f"{prefix}.{key}" if prefix else str(key)
+            if key == "generators" and not item and str(value.get("order", 1)) not in ("1", "None"):
+                out.append((path, "not listed (the group is stated by its structure)"))  # a non-trivial group
+                continue
+            out.extend(flatten_evidence(item, path))
         return out
     if isinstance(value, (list, tuple)):
         if all(not isinstance(v, (dict, list, tuple)) for v in value):
