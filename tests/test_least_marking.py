@@ -113,3 +113,10 @@ attention b {
     assert any(note.startswith("for n = 4: |G| = 4") for note in notes), notes  # the number, not 2·(6 − n)!
     assert not any("None" in note for note in notes), notes
     assert not any(" and n <" in note for note in notes), notes
+
+
+def test_the_theorems_constants_are_said_in_words():
+    result = uapcheck.check(LEAST.replace("window(2) + global(1)", "offsets {1, 2, 5} cyclic"), "jumps.uap")
+    keys = [key for s in result.root.walk() for key in s.evidence.get("parameters", {})]
+    assert keys and "L" not in keys and "R" not in keys
+    assert any(key.startswith("L (") for key in keys)

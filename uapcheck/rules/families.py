@@ -119,6 +119,11 @@ def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
     return theorem if isinstance(theorem, F.FamilyTheorem) else None
 
 
+# the theorems' own constants, said in words where a bare letter would mean nothing (F27–F29, F40–F42)
+_PARAMETER_WORDS = {"L": "L (D and the layer count repeat with n mod L)",
+                    "R": "R (the radius of the ball certificate)"}
+
+
 def family_outcome(spec: S.Spec):
     """The pattern outcome from a family theorem, or None (not a family, or n outside the range).
     An open family returns None as well; `open_question` gives its text."""
@@ -144,7 +149,8 @@ def family_outcome(spec: S.Spec):
     small = (() if classes is not None else _disconnected_note(theorem)) + _small_notes(spec, theorem) \
         if isinstance(n, sympy.Symbol) else ()
     ev = {"range": f"for {where}", "family": theorem.family, "theorem": theorem.section,
-          "parameters": {k: sympy.sstr(v) for k, v in theorem.params}, "instance check": checked}
+          "parameters": {_PARAMETER_WORDS.get(k, k): sympy.sstr(v) for k, v in theorem.params},
+          "instance check": checked}
     diameter = theorem.diameter if isinstance(n, sympy.Symbol) else int(theorem.diameter.xreplace({theorem.n_symbol: n}))
     bound = {} if theorem.diameter_exact else {"diameter_exact": False}  # F50, F51: an upper bound only
     connected = P.connected_step(desc, _certificate(spec, theorem, diameter=diameter, low=theorem.low, **bound), ev,
