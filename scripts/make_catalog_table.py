@@ -354,7 +354,14 @@ def summary(rows: list[Row]) -> str:
     for row in rows:
         counts[row.result.verdict] = counts.get(row.result.verdict, 0) + 1
     parts = [f"{counts[v]} {v}" for v in counts if counts[v]]
-    return f"{len(rows)} architectures: " + ", ".join(parts) + "."
+    from uapcheck.render.verdict_lines import other_classes
+    split = [row for row in rows if other_classes(row.result)]
+    note = ""
+    if split:  # a verdict stated for some residue classes of n, another for the others (docs/theory.md §12)
+        names = ", ".join(row.file for row in split)
+        note = (f" (each counted by the verdict of its stated range; {len(split)} "
+                f"{'has' if len(split) == 1 else 'have'} another verdict on other residue classes of n: {names})")
+    return f"{len(rows)} architectures: " + ", ".join(parts) + note + "."
 
 
 def render(catalog: Path = CATALOG) -> str:
