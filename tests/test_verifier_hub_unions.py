@@ -147,13 +147,30 @@ def test_a_forged_order_case_of_a_grid_is_rejected(pattern):
     assert not report.ok and any(s.rule == "SYM-AUT" and s.outcome == REJECTED for s in report.steps)
 
 
-def test_a_forged_least_layer_count_of_blocks_and_dilations_is_rejected():
-    """F63 claims D + 1 layers, not least: a certificate claiming them least is rejected."""
+def test_a_forged_layer_count_of_blocks_and_dilations_is_rejected():
+    """F80: D layers, least. A certificate claiming D + 1, or D not least, or D − 1 is rejected."""
     cert = _cert_of(_symbolic("blocks(3) + dilated(1, 3)"))
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    step["data"]["least"] = True
-    report = verify(cert)
-    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+    assert step["data"]["least"] is True and step["data"]["layers"] == step["data"]["diameter"]
+    for key, forge in (("least", False), ("layers", encode(4)), ("layers", encode(2))):
+        forged = json.loads(json.dumps(cert))
+        next(s for s in forged["steps"] if s["rule"] == "PAT-LAYERS")["data"][key] = forge
+        report = verify(forged)
+        assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps), key
+
+
+def test_the_least_degree_clique_premise_is_rechecked_on_the_verifier_s_arcs():
+    """F80's premise at one length: it holds for blocks(b) + dilated(w, b) at its diameter, and the check rejects a
+    pattern where two far positions are adjacent with no common neighbour in the ball (window(2) + strided(4) at
+    n = 45, D = 2, far pairs (c + 1, c + 3)) and a diameter one too small."""
+    from uapcheck import spec as S
+    from uapcheck.verifier.blocks_dilated import least_degree_clique_problem
+    for b, w, n, d in ((2, 1, 6, 3), (3, 2, 17, 4), (4, 1, 15, 4)):
+        pattern = S.PatternUnion((S.Blocks(b), S.Dilated(w, b)))
+        assert least_degree_clique_problem(pattern, n, d) is None
+        assert "farther" in least_degree_clique_problem(pattern, n, d - 1)
+    problem = least_degree_clique_problem(S.PatternUnion((S.Window(2), S.Strided(4))), 45, 2)
+    assert problem is not None and "break the least-degree clique premise" in problem
 
 
 def test_a_range_of_the_window_grid_below_the_theorem_is_rejected():

@@ -5,8 +5,10 @@ rows of b cells and a last partial row holds the offsets 1..ρ, ρ = n − mb. T
 the dilation (p ~ p ± jb, 1 ≤ j ≤ w) joins the cells of one column (offset) whose rows are at most w apart. So Γ
 is the Cartesian product K_b □ P^w_m of a clique and the w-th power of a path when b | n, with a partial row
 otherwise. F63: D = ⌈(⌈n/b⌉ − 1)/w⌉ + 1; G = the maps (k, c) ↦ (π k, τ c) with τ ∈ S_ρ × S_(b − ρ) on the offsets
-(S_b when ρ = 0) and π the identity, or also the reversal of the rows when b | n; D + 1 layers suffice (whether D
-do is open; the concrete engine finds D at every n ≤ 60 it ran).
+(S_b when ρ = 0) and π the identity, or also the reversal of the rows when b | n. F80: D layers suffice (so they are
+least): at every root the positions at distance D lie in the far rows on one side, two of them are adjacent iff
+they have a common neighbour within D − 1 of the root or both lie in the far row with the fewest neighbours in the
+ball (the least-degree clique lemma).
 
 Nothing here reads user text.
 """
@@ -66,7 +68,11 @@ def theorem(n, b: int, w: int):
         "F63", "blocks(b) + dilated(w, b)", (("b", Integer(b)), ("w", Integer(w))), Integer(start), diameter,
         group, order, (f"a transposition of two offsets, applied in every block (when {b} | n, or both below n mod {b})",
                        f"i ↦ n + 1 − i when {b} | n"),
-        diameter + 1, False,
-        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F63)",
-        open_question=(f"whether D layers suffice for blocks(b) + dilated(w, b) is not proved at symbolic n ({SECTION}, "
-                       "Theorem F63; the concrete engine finds D at every n ≤ 60 it ran)"))
+        diameter, True, WHY_D_LAYERS)
+
+
+#: why D layers suffice (docs/theory.md §11.11, Theorem F80)
+WHY_D_LAYERS = ("Theorem F80: the positions at distance D from a root lie in the farthest rows on one side of it; two of "
+                "them are adjacent exactly when they have a common neighbour within D − 1 of the root, or both lie in the "
+                "far row with the fewest neighbours within D − 1 (a clique), so a rooted view at depth D fixes every arc "
+                "(the least-degree clique lemma) and D layers suffice; D layers are always needed")

@@ -1,8 +1,10 @@
 """Theorem F63 (docs/theory.md §11.11), restated for the verifier: `blocks(b) + dilated(w, b)`, integers b ≥ 2,
 w ≥ 1, the grid of the blocks by the offsets within a block (K_b □ P^w when b | n): for n ≥ b·max(2w + 1, w + 2, 3),
-D = ⌈(⌈n/b⌉ − 1)/w⌉ + 1, |G| = 2·b! when b | n, else ρ!·(b − ρ)! with ρ = n mod b; D + 1 layers (not least). The
-verifier's own range and closed forms; the instance check re-checks a whole period of n mod b from the range's start
-on its own arcs (BFS, the group order with nauty).
+D = ⌈(⌈n/b⌉ − 1)/w⌉ + 1, |G| = 2·b! when b | n, else ρ!·(b − ρ)! with ρ = n mod b; with Theorem F80, D layers
+(least). The verifier's own range and closed forms; the instance check re-checks a whole period of n mod b from the
+range's start on its own arcs (BFS, the group order with nauty), and, for the layers, F80's premise at every root:
+two positions at distance D are adjacent exactly when they have a common neighbour within distance D − 1, or both
+have the fewest neighbours within distance D − 1 among the positions at distance D (the least-degree clique lemma).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Optional
 import sympy
 
 from .. import spec as S
+from . import patterns
 
 
 def _int(t) -> Optional[int]:
@@ -42,5 +45,40 @@ def _family(b: int, w: int):
 
     def name(text):
         return f"offsets {{1, …, {b}}} within a block" in text and "reversal of the blocks" in text
-    return Family("F63", low, 0, 0, False, order, b, name, None, None, diameter_at=diameter, period=b,
-                  layers_by=lambda n: diameter(n) + 1)
+    return Family("F63", low, 0, 0, True, order, b, name, None, None, diameter_at=diameter, period=b,
+                  layers_by=diameter, layers_check=lambda n, d: least_degree_clique_problem(
+                      S.PatternUnion((S.Blocks(b), S.Dilated(w, b))), n, d),
+                  layers_text="D layers least (Theorem F80: at every root, two positions at distance D are adjacent "
+                              "exactly when they share a neighbour within D − 1 or both have the fewest neighbours "
+                              "within D − 1, re-checked on the verifier's arcs at every instance)")
+
+
+def least_degree_clique_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
+    """The premise of the least-degree clique lemma (docs/theory.md §11.11, Theorem F80) at one length, on the
+    verifier's arcs: the pattern is symmetric with diameter d, and at every root i, two positions u ≠ u′ at distance
+    d from i are adjacent iff some position within d − 1 of i is adjacent to both, or both lie in Q_i (the positions
+    at distance d with the fewest neighbours within d − 1 of i). None when it holds."""
+    arcs = patterns.head_arcs(pattern, n)
+    if any((i, j) not in arcs for j, i in arcs):
+        return f"n = {n}: the pattern is not symmetric"
+    outs = patterns.union_out([arcs], n)
+    near = [set(o) for o in outs]
+    for root in range(1, n + 1):
+        found = patterns.bfs(outs, root)
+        dist = [d + 1 if x is None else x for x in found]
+        if any(x > d for x in dist[1:]):
+            return f"n = {n}: a position is farther than {d} from {root}"
+        ball = {v for v in range(1, n + 1) if dist[v] <= d - 1}
+        far = [v for v in range(1, n + 1) if dist[v] == d]
+        if not far:
+            continue
+        inside = {u: near[u] & ball for u in far}
+        fewest = min(len(x) for x in inside.values())
+        least = {u for u in far if len(inside[u]) == fewest}
+        for k, u in enumerate(far):
+            for v in far[k + 1:]:
+                rule = bool(inside[u] & inside[v]) or (u in least and v in least)
+                if rule != (v in near[u]):
+                    return (f"n = {n}: positions {u}, {v} at distance {d} from {root} break the least-degree clique "
+                            "premise")
+    return None
