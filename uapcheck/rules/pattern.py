@@ -672,8 +672,12 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
         info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
                         condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
                                                                               evaluate=False))
-    step = group_step(desc, info, {"range": _show_condition(gprimary.condition), "closed form": gprimary.rule,
-                                   "generators": list(gens)},
+    own = _show_condition(gprimary.condition)
+    stated = f"for {info.condition}" if info.condition else "for every n"
+    # the step states G where the verdict holds (the group's range and the layer count's); the closed form's own
+    # range, when wider, is said as such
+    ranges = {"range": own} if stated == own else {"range": stated, "the group's closed form holds": own}
+    step = group_step(desc, info, {**ranges, "closed form": gprimary.rule, "generators": list(gens)},
                       _group_certificate(spec, gprimary, info), tuple(_other_cases(grp, gprimary)))
     return step, info
 
