@@ -308,7 +308,9 @@ def strided_global_theorem(n, s: int, g: int):
                         sympy.Eq(sympy.Mod(n, s), m)))
     order = sympy.Piecewise(*pieces_)
     group = (f"{'' if g == 1 else f'S_{g} on {{1, …, {g}}} × '}the automorphisms of the disjoint cliques "
-             f"{{{g + 1}, {g + 1 + s}, …}}, …, {{{g + s}, {g + 2 * s}, …}} (the residue classes mod {s} of the "
+             + (", ".join(f"{{{g + r}, {g + r + s}, …}}" for r in range(1, s + 1)) if s <= 4 else
+                f"{{{g + 1}, {g + 1 + s}, …}}, …, {{{g + s}, {g + 2 * s}, …}}")
+             + f" (the residue classes mod {s} of the "
              f"positions {{{g + 1}, …, n}}; cliques of equal size may be exchanged"
              + ("; position 1 fixed)" if g == 1 else ")"))
     family = "strided(s) + global(g)"
