@@ -68,6 +68,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
   ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
 
+* F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
+  cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
+  the cells holding one position more, by residue of n mod st; 2 layers, least.
+
 Families whose closed forms are not proved (cyclic offsets with symbolic jumps or beyond F27's bounds, window + dilated
 with symbolic parameters or beyond F15's computation, window + strided with symbolic w or s) get an ``OpenFamily`` that names the
 open question; nothing is concluded from it.
@@ -237,11 +241,23 @@ def _match(heads, n, params, biases, positional):
         return _cyclic_union(n, atoms)
     if kinds == ["strided", "window"]:
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
-    line = _line_family(n, atoms, kinds, by)
+    line = _strided_pair(n, atoms) if kinds == ["strided", "strided"] else _line_family(n, atoms, kinds, by)
     if line is not None:
         return line
     from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
     return _or_hubs(match_union(kinds, by, n), kinds, atoms, n)
+
+
+def _strided_pair(n, atoms: list):
+    """Theorem F73 (``graphs/strided_pairs.py``): two coprime strides; None otherwise (a common factor is not
+    strongly connected, ``graphs/closed_connectivity.py``)."""
+    from .strided_pairs import applies, theorem
+    strides = [a.args[0] for a in atoms]
+    if not all(_is_int(x) for x in strides):
+        return OpenFamily("strided(s) + strided(t)", f"the closed forms are stated for integer s, t only ({SECTION}, "
+                          "Theorem F73)")
+    s, t = sorted(int(x) for x in strides)
+    return theorem(n, s, t) if applies(s, t) else None
 
 
 def _or_hubs(found, kinds: list, atoms: list, n):
