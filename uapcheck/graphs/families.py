@@ -68,6 +68,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   classes and the reversal), ``blocks(b) + window(w)`` (F21) and ``blocks(b) + window(w) + global(g)`` (F22);
   ``strided(s) + global(g)`` (F23), ``offsets {±1} cyclic + global(g)`` (F24), ``blocks(s) + strided(s)`` (F25).
 
+* F74 (``graphs/strided_lines.py``) ``strided(s)`` with non-cyclic windows, dilations and offsets (not a window alone)
+  whose jumps leaving a residue class have both signs and gcd 1: D by residue of n mod s (one breadth-first search
+  per residue past N₀), G = the reflection or trivial (F41 for those jumps), D + 1 layers (whether D suffice open).
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.
@@ -545,9 +548,23 @@ def _line_family(n, atoms, kinds: list, by: dict) -> Union[FamilyTheorem, OpenFa
     if kinds == ["dilated", "window"]:
         found = _window_dilated(n, _param(by["window"]), *by["dilated"].args)
         return found if isinstance(found, FamilyTheorem) else (_line_offsets(n, atoms) or found)
+    if kinds.count("strided") == 1 and set(kinds) - {"strided"} <= {"window", "offsets", "dilated"}:
+        return _strided_line(n, atoms)
     if "offsets" in kinds or kinds.count("dilated") >= 2:
         return _line_offsets(n, atoms)
     return None
+
+
+def _strided_line(n, atoms) -> Optional[FamilyTheorem]:
+    """Theorem F74 (``graphs/strided_lines.py``): `strided(s)` with non-cyclic windows, dilations and offsets whose
+    jumps leaving a residue class have both signs and gcd 1; None otherwise."""
+    from .strided_lines import strided_line, theorem
+    stride = next(a for a in atoms if a.kind == "strided").args[0]
+    jumps = line_jumps([a for a in atoms if a.kind != "strided"])
+    if jumps is None or not _is_int(stride) or int(stride) < 2:
+        return None
+    data = strided_line(int(stride), tuple(jumps))
+    return None if data is None else theorem(n, data)
 
 
 def _line_offsets(n, atoms) -> Optional[FamilyTheorem]:

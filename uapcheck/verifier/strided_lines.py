@@ -1,0 +1,143 @@
+"""Theorem F74 (docs/theory.md §11.11), restated for the verifier: `strided(s)` united with non-cyclic `window`,
+`dilated` and `offsets` parts (jumps S, the union's arcs those of `offsets S`), where the jumps S′ = {k ∈ S : s ∤ k}
+have both signs and gcd 1 and F28's ball certificate holds for S′ (radius R). For n ≥ max(N₀, N_G, s(4J + 3)),
+J = max |S|, N₀ = 4·K₀·J + 2s, K₀ = c* + 2 (c* the most steps needed to change the residue mod s), N_G F41's range for
+S′: G = the reflection when S′ = −S′, else trivial; D depends on n mod s only; D + 1 layers (not least).
+
+The verifier's own jump sets, residue costs (breadth-first search on Z_s), ranges, ball certificate (nauty,
+``circulant_general._ball_rigid``) and D at one length per residue from N₀ by breadth-first search on its own arcs
+(out-neighbour bit sets read off ``patterns.head_arcs``).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from math import gcd
+from typing import Optional, Sequence
+
+import sympy
+
+from .. import spec as S
+from . import patterns
+from .circulant_general import _ball_rigid
+
+MAX_JUMP = 40
+MAX_RADIUS = 8
+MAX_LOW = 2_000
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def match(parts: list):
+    from .offsets_line import line_jumps
+    strided = [q for q in parts if isinstance(q, S.Strided)]
+    rest = [q for q in parts if not isinstance(q, S.Strided)]
+    if len(strided) != 1 or not rest or all(isinstance(q, S.Window) for q in rest):
+        return None  # a window alone is Theorems F7, F11 and F14
+    s = _int(strided[0].s)
+    jumps = line_jumps(rest)
+    if s is None or s < 2 or jumps is None:
+        return None
+    found = restated(s, tuple(jumps), S.PatternUnion(tuple(parts)))
+    if found is None:
+        return None
+    low, table, symmetric = found
+    return _family(s, low, table, symmetric)
+
+
+def _costs(jumps: Sequence[int], s: int) -> dict[int, int]:
+    """The least number of arcs j → j − k (k ∈ S) whose steps sum to r mod s, for each reachable r."""
+    best = {0: 0}
+    todo = [0]
+    while todo:
+        nxt = []
+        for r in todo:
+            for k in jumps:
+                x = (r - k) % s
+                if x not in best:
+                    best[x] = best[r] + 1
+                    nxt.append(x)
+        todo = nxt
+    return best
+
+
+def diameter_on_arcs(pattern: S.Pattern, n: int) -> Optional[int]:
+    """D by breadth-first search from every position on the verifier's arcs (out-neighbour bit sets)."""
+    out = [0] * (n + 1)
+    for j, i in patterns.head_arcs(pattern, n):
+        out[j] |= 1 << i
+    full = ((1 << (n + 1)) - 1) ^ 1
+    worst = 0
+    for v in range(1, n + 1):
+        seen = frontier = 1 << v
+        level = 0
+        while seen != full:
+            nxt = 0
+            x = frontier
+            while x:
+                low = x & -x
+                nxt |= out[low.bit_length() - 1]
+                x ^= low
+            frontier = nxt & ~seen
+            if not frontier:
+                return None
+            seen |= frontier
+            level += 1
+        worst = max(worst, level)
+    return worst
+
+
+@lru_cache(maxsize=64)
+def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, dict, bool]]:
+    """(the range's start, D by residue of n mod s on the pattern's own arcs, S′ = −S′), or None when F74 does not
+    apply."""
+    vals = sorted(set(jumps) - {0})
+    if not vals or max(abs(k) for k in vals) > MAX_JUMP:
+        return None
+    leaving = [k for k in vals if k % s]
+    if not leaving or min(leaving) > 0 or max(leaving) < 0:
+        return None
+    g = 0
+    for k in leaving:
+        g = gcd(g, abs(k))
+    if g != 1:
+        return None
+    steps = sorted(-k for k in leaving) if -min(leaving) > max(leaving) else leaving
+    symmetric = set(leaving) == {-k for k in leaving}
+    a, b = -steps[0], steps[-1]
+    radius = next((r for r in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, r, symmetric)), None)
+    if radius is None:
+        return None
+    costs = _costs(vals, s)
+    if len(costs) != s:
+        return None
+    big = max(abs(k) for k in vals)
+    low_d = 4 * (max(costs.values()) + 2) * big + 2 * s
+    if low_d > MAX_LOW:
+        return None
+    low_g = max((radius + 1) * (a + b) + 1, 2 * max(a, b) + 1, s * (4 * big + 3))
+    table = {}
+    for n in range(low_d, low_d + s):
+        d = diameter_on_arcs(pattern, n)
+        if d is None:
+            return None
+        table[n % s] = d
+    return max(low_d, low_g), table, symmetric
+
+
+def _family(s: int, low: int, table: dict, symmetric: bool):
+    from .families import Family
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(table[n % s])
+        values = set(table.values())
+        if len(values) == 1:
+            return sympy.Integer(values.pop())
+        return sympy.Piecewise(*[(sympy.Integer(table[r]), sympy.Eq(sympy.Mod(n, s), r)) for r in range(s)])
+
+    def name(text):
+        return text == ("reflection" if symmetric else "trivial")
+    return Family("F74", low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
+                  diameter_at=diameter, period=s, layers_by=lambda n: diameter(n) + 1)
