@@ -33,6 +33,8 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 from typing import Any, Optional, Sequence, Union
 
 import sympy
@@ -237,12 +239,19 @@ def orbits(n: int, generators: Sequence[Sequence[int]]) -> list[int]:
             x = parent[x]
         return x
 
+    touched: set[int] = set()
     for perm in generators:
-        for x in range(n):
+        # a point the generator fixes joins nothing: only its moved points are visited (a transposition
+        # of two tokens at n = 65,536 visits 2 of them)
+        moved = list(compress(range(n), map(ne, perm, range(1, n + 1))))
+        touched.update(moved)
+        for x in moved:
             a, b = find(x), find(perm[x] - 1)
             if a != b:
                 parent[max(a, b)] = min(a, b)
-    return [find(x) for x in range(n)]
+    for x in touched:  # every other point is its own root
+        parent[x] = find(x)
+    return parent
 
 
 def symmetric_generators(points: list[int], n: int) -> tuple[tuple[int, ...], ...]:

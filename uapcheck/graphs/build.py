@@ -866,14 +866,18 @@ def neighbour_lists(graph: PatternGraph, mode: str) -> list[list[int]]:
 
 
 class LazyNeighbours:
-    """The lists of ``neighbour_lists`` fetched one position at a time from igraph (same lists, same
-    order), for searches that touch few positions (the transposition probe near its first pairs):
-    the n lists are never all built. Read-only, like the lists it stands for."""
+    """The lists of ``neighbour_lists`` fetched one position at a time (same lists, same order), for
+    searches that touch few positions (the transposition probe near its first pairs): the n lists are
+    never all built. They are read off the graph's compressed rows when a search has made them already
+    (``arc_arrays.graph_csr``: each list ascending, as igraph's), else asked of igraph. Read-only, like
+    the lists they stand for."""
 
     def __init__(self, graph: PatternGraph, mode: str):
         if mode not in ("out", "in"):
             raise ValueError(f"mode must be 'out' or 'in', got {mode!r}")
-        self._graph, self._mode, self._n = to_igraph(graph), mode, graph.n
+        self._mode, self._n = mode, graph.n
+        self._rows = _derived(graph).get("csr " + mode)
+        self._graph = to_igraph(graph) if self._rows is None else None
         self._memo: dict[int, list[int]] = {}
 
     def __len__(self) -> int:
@@ -884,11 +888,27 @@ class LazyNeighbours:
         if got is None:
             if not 0 <= v < self._n:
                 raise IndexError(v)
-            got = self._memo[v] = self._graph.neighbors(v, mode=self._mode)
+            if self._rows is not None:
+                indptr, targets = self._rows
+                got = targets[int(indptr[v]):int(indptr[v + 1])].tolist()
+            else:
+                assert self._graph is not None  # no rows: made from igraph
+                got = self._graph.neighbors(v, mode=self._mode)
+            self._memo[v] = got
         return got
 
     def __iter__(self):
         return (self[v] for v in range(self._n))
+
+
+def out_degrees(graph: PatternGraph) -> list[int]:
+    """Each position's out-degree (self-loops counted, as igraph's ``outdegree``): from the compressed
+    rows when a search has made them, else from igraph."""
+    rows = _derived(graph).get("csr out")
+    if rows is not None:
+        import numpy as np
+        return np.diff(rows[0]).tolist()
+    return to_igraph(graph).outdegree()
 
 
 def neighbours(graph: PatternGraph, mode: str):

@@ -198,20 +198,21 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
     if union.complete:
         return Connectivity(n, True, diameter=1, lower=1, lower_pair=(2, 1), upper=1,
                             upper_bound=UpperBound(1, "complete"))
-    g = to_igraph(union)
     if _array_bounds(n):
         # On arc arrays the first probe's two searches (from a hub) decide strong connectivity: every
-        # position reached both ways. Only a pattern that is not gets igraph's canonical witness.
-        search = _ArraySearch(union, g)
+        # position reached both ways. Only a pattern that is not gets igraph's canonical witness; the
+        # igraph graph is made only if something asks for it (a deep search, the exhaustive test).
+        search = _ArraySearch(union)
         degree = search.degree()
         hub = int(degree.argmax())  # the first position of largest degree, as the probe loop picks it
         first = (hub, search.distances(hub, "out"), search.distances(hub, "in"))
         if int(first[1].min()) < 0 or int(first[2].min()) < 0:
-            sep = _separation(g, n)
+            sep = _separation(to_igraph(union), n)
             assert sep is not None  # a position missed from the hub: not strongly connected
             return Connectivity(n, False, separation=sep)
-        return _diameter(union, g, max_probes=max_probes, time_budget=time_budget, use_symmetry=use_symmetry,
+        return _diameter(union, None, max_probes=max_probes, time_budget=time_budget, use_symmetry=use_symmetry,
                          known=union_automorphisms, search=search, degree=degree, first=first)
+    g = to_igraph(union)
     sep = _separation(g, n)
     if sep is not None:
         return Connectivity(n, False, separation=sep)
@@ -407,9 +408,9 @@ class _ArraySearch:
     #: level, so a path-like pattern (window(3) at n = 65,536: 21,845 levels) is searched by igraph.
     MAX_LEVELS = 64
 
-    def __init__(self, union: PatternGraph, g: ig.Graph):
+    def __init__(self, union: PatternGraph):
         from .arc_arrays import graph_csr
-        self.n, self.g = union.n, g
+        self.n, self.union = union.n, union
         self.out, self.in_ = graph_csr(union, "out"), graph_csr(union, "in")
         self.deep = False  # a search went past MAX_LEVELS: igraph searches from then on
 
@@ -429,7 +430,7 @@ class _ArraySearch:
             if int(d.min()) < 0 and int((d == self.MAX_LEVELS).sum()) > 0:  # not finished: deeper than that
                 self.deep, d = True, None
         if d is None:
-            row = np.asarray(_bfs(self.g, v0, mode), dtype=np.float64)
+            row = np.asarray(_bfs(to_igraph(self.union), v0, mode), dtype=np.float64)
             d = np.where(np.isinf(row), -1, row).astype(np.int64)
         d.flags.writeable = False
         return d
@@ -505,16 +506,19 @@ def _first_levels_everywhere(masks, k: int) -> list[int]:
     return first
 
 
-def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
+def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None,
               search: Optional[_ArraySearch] = None, degree: Any = None,
               first: Optional[tuple] = None) -> Connectivity:
     """The probe loop. On arc arrays the caller passes its ``search``, the degrees and the hub's
-    two distance arrays (``first``: the first probe, searched already to decide connectivity)."""
+    two distance arrays (``first``: the first probe, searched already to decide connectivity); ``g``, the
+    union's igraph graph, is then None (made only if the exhaustive test is reached)."""
     n = union.n
+    arcs = union.num_arcs  # the igraph graph's edge count: one edge per arc code
     start = time.process_time()
     INF = float("inf")
     if degree is None:
+        assert g is not None  # lists: the caller passes the graph
         degree = g.degree(mode="all")
     bounds = _ArrayBounds(n, degree) if search is not None else _ListBounds(n, degree)
     best, best_pair = 0, None  # largest proven distance and the pair (j, i) realising it
@@ -562,6 +566,7 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             far_out, far_in = int(d_out.argmax()), int(d_in.argmax())  # the first position at that distance
             probes.append(BFSProbe(v0 + 1, d_out, d_in))
         else:
+            assert g is not None
             d_out, d_in = _bfs(g, v0, "out"), _bfs(g, v0, "in")
             e_out, e_in = max(d_out), max(d_in)
             far_out, far_in = d_out.index(e_out), d_in.index(e_in)
@@ -602,9 +607,9 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             if automorphisms:
                 use(automorphisms)
                 continue
-        exhaustive_fits = n * g.ecount() <= EXHAUSTIVE_MAX_WORK
+        exhaustive_fits = n * arcs <= EXHAUSTIVE_MAX_WORK
         if used() >= 16 and exhaustive_fits:
-            return _exhaustive(union, g, probes)
+            return _exhaustive(union, g if g is not None else to_igraph(union), probes)
         if not bliss_tried and used() >= 16:
             bliss_tried = True
             gens: Optional[list[tuple[int, ...]]]
@@ -626,13 +631,13 @@ def _diameter(union: PatternGraph, g: ig.Graph, *, max_probes: int, time_budget:
             removed = remaining[used() - span] - count
             needed = count * span / removed if removed > 0 else INF
             if used() + needed > max_probes:
-                work = n * g.ecount()
-                fit = fitting_n(n, g.ecount(), EXHAUSTIVE_MAX_WORK)
+                work = n * arcs
+                fit = fitting_n(n, arcs, EXHAUSTIVE_MAX_WORK)
                 reason = (f"after {used()} BFS probes {count:,} positions still have an eccentricity bound "
                           f"above the longest distance found ({best}), and the last {span} probes "
                           f"settled {max(0, removed):,} of them, so the probes would not close within their "
                           f"limit ({max_probes}); every eccentricity takes n = {n:,} BFS runs over "
-                          f"{g.ecount():,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
+                          f"{arcs:,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
                           f"diameter of a pattern of this density is decided up to about n = {fit:,}")
         if reason is not None:
             top = bounds.top()

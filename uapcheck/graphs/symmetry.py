@@ -38,7 +38,9 @@ lists) is counted for all positions and exact keys are built only where it colli
 is the subgraph induced by one representative per class.  BLISS gets a finer colouring that every
 automorphism preserves (distances from the smallest degree class), which spares it ~n/w refinement
 rounds along a window.  The name is decided before any generator is listed: a named group keeps its
-standard generators, so BLISS runs only once for it.  Membership checks stay plain Python over the
+standard generators, so BLISS runs only once for it.  A large unlabelled head is first coloured by
+colour refinement on its arc arrays (graphs/refinement.py): when the colours are the twin classes, G is
+their product and BLISS does not run at all (random patterns).  Membership checks stay plain Python over the
 codes (C-level ``map``/``filter``): the reflection by code arithmetic, permutations that move few
 points by probing the codes at those points only, others by one pass over the arcs.
 """
@@ -437,22 +439,24 @@ def _sharing_first_two(keys, n: int):
 
 
 class _NeighboursOf:
-    """Neighbour lists of single positions on demand (igraph, C), for a few colliding positions."""
+    """Neighbour lists of single positions on demand, for a few colliding positions: slices of the
+    support's compressed rows (graphs.arc_arrays.graph_csr, shared with the connectivity search), the
+    same ascending lists as igraph's ``neighbors(u, mode)`` (a self-loop lists u once)."""
 
-    def __init__(self, graph, mode: str):
-        self.graph, self.mode = graph, mode
+    def __init__(self, support: PatternGraph, mode: str):
+        from .arc_arrays import graph_csr
+        self.indptr, self.targets = graph_csr(support, mode)
 
     def __getitem__(self, u: int) -> list[int]:
-        return self.graph.neighbors(u, mode=self.mode)
+        return self.targets[int(self.indptr[u]):int(self.indptr[u + 1])].tolist()
 
 
 def _neighbours_of(support: PatternGraph, count: int):
     """(outs, ins) indexable by position: all lists (cached, shared) when many positions are asked
-    for, else one igraph query per position."""
+    for, else each position's list read off the compressed rows."""
     if count * 8 >= support.n or "neighbours out" in support.__dict__.get("_derived", {}):
         return neighbour_lists(support, "out"), neighbour_lists(support, "in")
-    g = to_igraph(support)
-    return _NeighboursOf(g, "out"), _NeighboursOf(g, "in")
+    return _NeighboursOf(support, "out"), _NeighboursOf(support, "in")
 
 
 def _merge_twin_groups(n: int, groups: list[list[int]]) -> list[list[int]]:
@@ -543,6 +547,10 @@ def _quotient(st: _Structure, classes: list[list[int]]):
     labels = [st.labels[reps[a] * n + reps[b]] for a, b in pairs]
     return _encode(q, colours, sources, targets, labels)
 
+
+#: From this many arcs on, an unlabelled support's group is first tried by colour refinement on its arc arrays
+#: (`_refines_to_twins`): a few numpy passes over the arcs, where BLISS builds its own graph and searches.
+REFINE_MIN_ARCS = 50_000
 
 #: Up to this many twins (positions beyond the least of their twin class), a large unlabelled support's
 #: group is counted by BLISS on the support itself rather than on its twin quotient (`_Solution`).
@@ -685,6 +693,16 @@ def _invariant_colours_arrays(g, colours: list[int], arcs_of: Optional[PatternGr
     return final.tolist()
 
 
+def _refines_to_twins(support: PatternGraph, classes: int) -> bool:
+    """Colour refinement on the support's arc arrays reaches one colour per twin class (graphs.refinement)."""
+    from .refinement import colour_count_reaches
+    n = support.n
+    if support.complete or n * n >= 2 ** 63:
+        return False
+    src, dst = code_endpoints(support)
+    return colour_count_reaches(src, dst, n, classes)
+
+
 @lru_cache(maxsize=32)
 def _factorial(k: int) -> int:
     return math.factorial(k)
@@ -719,7 +737,13 @@ class _Solution:
         for size, count in sizes.items():
             in_classes *= _factorial(size) ** count
         self._quotient: Optional[tuple] = None
-        if 0 < twins <= MAX_TWINS_ON_SUPPORT and st.labels is None and st.num_arcs >= NUMPY_PRESERVE_ARCS:
+        self.refined = False  # the count came from colour refinement (its colours are the twin classes)
+        if st.labels is None and st.num_arcs >= REFINE_MIN_ARCS and _refines_to_twins(st.support, len(self.classes)):
+            # every automorphism keeps each refined colour, and the colours are the twin classes: G = ∏ Sym(C),
+            # the quotient's group is trivial (docs/theory.md §11.6 SYM-AUT, "Colour refinement first")
+            self.refined = True
+            self.q_order = 1
+        elif 0 < twins <= MAX_TWINS_ON_SUPPORT and st.labels is None and st.num_arcs >= NUMPY_PRESERVE_ARCS:
             # A few twins in a large graph: BLISS runs on the support itself (the igraph the analysis
             # has already) with every twin but the least of its class in a colour of its own, and the
             # quotient, an induced subgraph as large as the support, is made only if its generators or
@@ -911,7 +935,8 @@ def symmetry_group(graphs: Sequence[PatternGraph],
             bad = [p for p in gens if not st.preserves(p)]
             if bad:
                 raise AssertionError(f"internal error: computed generator {bad[0]} is not in G")
-    method = f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})"
+    method = (f"colour refinement, whose colours are the twin classes ({len(classes)} classes; {st.reason})"
+              if sol.refined else f"BLISS on the twin quotient ({len(classes)} classes; {st.reason})")
     parts = None
     if name is None or name.startswith("stabilizer"):
         reflected = _quotient_is_reflection(classes, gens, sol.q_order)

@@ -156,7 +156,7 @@ class Neighbourhoods:
 
     def __init__(self, graphs: Sequence[PatternGraph], arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None):
-        from .build import neighbour_lists, neighbours, to_igraph, union_graph
+        from .build import neighbour_lists, neighbours, out_degrees, union_graph
 
         n = graphs[0].n
         self.n = n
@@ -176,7 +176,7 @@ class Neighbourhoods:
             # one unlabelled head: its lists fetched per position as the search needs them
             self._head_lists = [neighbours(distinct[0], "in")]
             self.outs = neighbours(union, "out")
-            self.out_degrees = to_igraph(union).outdegree() if not union.complete else [n - 1] * n
+            self.out_degrees = out_degrees(union) if not union.complete else [n - 1] * n
             self.ins = self._head_lists[0]
             self.labels = None
             self.num_labels = 1
