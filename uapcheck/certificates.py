@@ -327,7 +327,7 @@ def _successors_arrays(graphs, n: int) -> list[list[int]]:
     if len(graphs) == 1:
         codes = code_array(graphs[0])  # sorted, each arc once
     else:
-        codes = np.sort(np.concatenate([code_array(g) for g in graphs]))
+        codes = np.sort(np.concatenate([code_array(g) for g in graphs]), kind="stable")  # sorted runs: timsort
         codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
     src, dst = codes // n, codes % n  # sorted codes: sources ascending, targets ascending within one
     cuts = np.searchsorted(src, np.arange(n + 1)).tolist()

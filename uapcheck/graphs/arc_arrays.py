@@ -18,7 +18,7 @@ def union_codes(graphs: Sequence[PatternGraph]):
     import numpy as np
     if len(graphs) == 1:
         return code_array(graphs[0])
-    codes = np.sort(np.concatenate([code_array(g) for g in graphs]))
+    codes = np.sort(np.concatenate([code_array(g) for g in graphs]), kind="stable")  # sorted runs: timsort
     if len(codes) == 0:
         return codes
     return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]

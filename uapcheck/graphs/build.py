@@ -598,7 +598,7 @@ class _CodeChunks:
         np = self.np
         parts = self.chunks + [np.asarray(self.singles, dtype=np.int64)]
         codes = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        codes.sort()
+        codes.sort(kind="stable")  # the same order; timsort takes the parts' ascending runs as they are
         if len(codes) == 0:
             return codes
         keep = np.empty(len(codes), dtype=bool)
@@ -787,6 +787,24 @@ def code_endpoints(graph: PatternGraph):
     return cache["code endpoints"]
 
 
+def _sorted_reversed(src, dst, n: int):
+    """The codes dst·n + src in ascending order, for arcs listed in ascending code order (sources ascending,
+    targets ascending per source): a stable sort by target alone keeps the sources ascending within each
+    target, and sorting 16-bit keys stably is numpy's radix sort, one pass over the arcs per 16 bits of n
+    (a comparison sort of the int64 codes costs several times more at 10⁵ arcs and beyond)."""
+    import numpy as np
+    if n <= 1 << 16:
+        order = np.argsort(dst.astype(np.uint16), kind="stable")
+    elif n <= 1 << 32:  # least significant 16 bits first, then the most significant: a stable sort by dst
+        order = np.argsort((dst & 0xFFFF).astype(np.uint16), kind="stable")
+        order = order[np.argsort((dst[order] >> 16).astype(np.uint16), kind="stable")]
+    else:
+        arr = dst * n + src
+        arr.sort()
+        return arr
+    return dst[order] * n + src[order]
+
+
 def reversed_code_array(graph: PatternGraph):
     """The codes of the reversed arcs, (i−1)·n + (j−1) for each arc j → i, sorted (numpy int64): the
     arcs grouped by target, sources ascending within each. Cached (the in-arc CSR of the searches and
@@ -794,8 +812,7 @@ def reversed_code_array(graph: PatternGraph):
     cache = _derived(graph)
     if "reversed code array" not in cache:
         src, dst = code_endpoints(graph)
-        arr = dst * graph.n + src
-        arr.sort()
+        arr = _sorted_reversed(src, dst, graph.n)
         arr.flags.writeable = False
         cache["reversed code array"] = arr
     return cache["reversed code array"]

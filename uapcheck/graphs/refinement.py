@@ -12,8 +12,8 @@ colour (a twin transposition is an automorphism), so when the colouring has exac
 there are twin classes, its colours *are* the twin classes, G keeps each of them, and G = ∏ Sym(C)
 exactly, with no search. Otherwise the caller runs BLISS as before.
 
-The multiset sums are exact: each colour gets a pseudo-random integer weight below 2³¹ (a fixed seed, so
-the run is reproducible), the weights of a position's neighbours are summed by ``np.bincount`` in
+The multiset sums are exact: each colour gets a pseudo-random integer weight below 2³¹ (splitmix64 of the
+colour and the round, so the run is reproducible; numpy.random, about 30 ms to import, is not needed), the weights of a position's neighbours are summed by ``np.bincount`` in
 float64, and every partial sum is an integer below 2³¹ · n ≤ 2⁵³ (n ≤ 2²², checked), so the sum is
 exact whatever order the additions take: it depends on the multiset alone.
 """
@@ -28,7 +28,18 @@ MAX_N = 1 << 22
 _WEIGHT_BITS = 31
 _MIX_IN = 0x9E3779B97F4A7C15
 _MIX_OUT = 0xC2B2AE3D27D4EB4F
-_SEED = 20261202
+
+
+def _weights(count: int, round_: int) -> Any:
+    """Weights 1 … 2³¹ − 1 for the colours 0 … count − 1 in this round (float64, exact integers): the top
+    bits of splitmix64 of round · 2³² + colour, made nonzero."""
+    import numpy as np
+    z = np.arange(count, dtype=np.uint64) + np.uint64(round_ << 32)
+    z += np.uint64(_MIX_IN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return ((z >> np.uint64(64 - _WEIGHT_BITS)) | np.uint64(1)).astype(np.float64)
 
 
 def colour_count_reaches(src: Any, dst: Any, n: int, target: int, max_rounds: int = MAX_ROUNDS) -> bool:
@@ -40,15 +51,13 @@ def colour_count_reaches(src: Any, dst: Any, n: int, target: int, max_rounds: in
     import numpy as np
     if not 1 <= n <= MAX_N or target > n:
         return False
-    rng = np.random.default_rng(_SEED)
     colour = np.zeros(n, dtype=np.int64)
     count = 1
     if count >= target:
         return count == target
     mix_in, mix_out = np.uint64(_MIX_IN), np.uint64(_MIX_OUT)
-    for _ in range(max_rounds):
-        weight = rng.integers(1, 1 << _WEIGHT_BITS, size=count, dtype=np.int64).astype(np.float64)
-        of = weight[colour]
+    for round_ in range(max_rounds):
+        of = _weights(count, round_)[colour]
         into = np.bincount(dst, weights=of[src], minlength=n).astype(np.uint64)   # Σ over in-neighbours
         out_of = np.bincount(src, weights=of[dst], minlength=n).astype(np.uint64)  # Σ over out-neighbours
         key = colour.astype(np.uint64)
