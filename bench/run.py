@@ -165,7 +165,20 @@ CPU): small patterns build their igraph graphs and the diameter's bounds without
 the engines no longer import SymPy's tensor and combinatorics modules, and the kernel's group
 certificates check orders with uapcheck/schreier_sims.py (sparse_transformer_fixed's per-layer
 group 0.18 s to 0.05 s). Against the revision before (dffb2ab), the same 98 files interleaved
-(CPU s, best of 3): the 57 files 2.24 → 2.05, JSON 4.08 → 3.98, text 5.28 → 4.36 (best of 2)."""
+(CPU s, best of 3): the 57 files 2.24 → 2.05, JSON 4.08 → 3.98, text 5.28 → 4.36 (best of 2).
+
+Then (2026-12-02, speed2; load average 7.8 at the start, 5.5 to 3.5 during the sizes, so every
+figure is inflated, B 0.46 s CPU against about 0.24 s idle): a large unlabelled head's group is
+counted by colour refinement on its arc arrays before BLISS (when the refined colours are the twin
+classes, G is their product and BLISS does not run: about 30 ms instead of about 120 ms for
+window(1) + random(2) at n = 65,536), the connectivity probe loop, the twin classes and the views
+read neighbour lists off the compressed rows instead of building an igraph graph (about 50 ms
+there), the reversed arc codes come from a 16-bit radix sort of the targets (about 40 ms to 3 ms at
+262,138 arcs), and `groups.orbits` visits only moved points. Against the igraph floor, before →
+after in the same conditions (`bench/bench_sizes.py --only`, best of 3): window(1) + random(2) at
+65,536 2.13× → 1.4–1.6×, BigBird at 65,536 1.21× → 0.8×, BigBird at 4,096 3.37× → 2.0–2.8× (a floor of about 12 ms, where the load
+moves the ratio most; still above 2×). Catalog outputs byte-identical in every format
+(`bench/compare_outputs.py`)."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
