@@ -34,7 +34,8 @@ def _step(cert):
 
 CASES = [(("window(2)", "global(1)"), "F71"), (("window(3)", "strided(4)"), "F70"),
          (("offsets {1, -1} cyclic", "offsets {2, -2} cyclic"), "F70"), (("strided(4)", "global(1)"), "F71"),
-         (("window(1) cyclic", "offsets {0, 2} cyclic"), "F70"), (("window(1)", "global(1)"), "F71")]
+         (("window(1) cyclic", "offsets {0, 2} cyclic"), "F70"), (("window(1)", "global(1)"), "F71"),
+         (("blocks(4)", "strided(4)"), "F86"), (("blocks(3)", "strided(3)"), "F86")]
 
 
 @pytest.mark.parametrize("patterns,theorem", CASES, ids=[" | ".join(c[0]) for c in CASES])
@@ -129,4 +130,58 @@ def test_f31s_witness_claimed_for_a_union_outside_f31_is_rejected(sparse):
 def test_least_false_with_this_certificate_is_rejected(longformer):
     cert = copy.deepcopy(longformer)
     _step(cert)["data"]["least"] = False
+    assert _rejected(cert)
+
+
+@pytest.fixture(scope="module")
+def rook():
+    return _cert("blocks(4)", "strided(4)")
+
+
+def _class(cert, residue: int) -> dict:
+    return next(c for c in _step(cert)["certificate"]["classes"] if c["residue"] == residue)
+
+
+def test_f86_two_layers_claimed_on_a_witness_class_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    _class(cert, 1).update({"layers": 2})
+    assert _rejected(cert)
+
+
+def test_f86_a_step_count_other_than_the_classes_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    _step(cert)["data"]["layers"] = encode(2)   # 2 everywhere: below the least on n ≡ 1, 2 (mod 4)
+    assert _rejected(cert)
+
+
+def test_f86_another_swap_on_a_class_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    _class(cert, 2)["swap"] = [encode(2), encode(3)]
+    assert _rejected(cert)
+
+
+def test_f86_a_class_starting_below_the_union_theorem_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    _class(cert, 1)["from"] = 17
+    assert _rejected(cert)
+
+
+def test_f86_a_tampered_order_of_the_heads_group_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    _step(cert)["certificate"]["partition heads"]["classes"][0]["constant"] = 12
+    assert _rejected(cert)
+
+
+def test_f86_a_modulus_below_the_unions_period_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    c = _step(cert)["certificate"]
+    c["modulus"] = 2
+    c["classes"] = [x for x in c["classes"] if x["residue"] < 2]
+    assert _rejected(cert)
+
+
+def test_f86_a_missing_class_is_rejected(rook):
+    cert = copy.deepcopy(rook)
+    c = _step(cert)["certificate"]
+    c["classes"] = [x for x in c["classes"] if x["residue"] != 3]
     assert _rejected(cert)

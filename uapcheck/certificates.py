@@ -1011,11 +1011,8 @@ class PartitionHeads(Certificate):
 
     def to_json(self) -> Any:
         from .verifier.trees import encode
-        f = self.found
-        return {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F72", "modulus": f.modulus,
-                "start": f.start, "name": f.name(),
-                "classes": [{"residue": c.residue, "from": c.low, "base": c.base, "constant": c.constant,
-                             "power": c.power, "factorials": [list(x) for x in c.factorials]} for c in f.classes],
+        from .graphs.partition_heads import partition_json
+        return {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F72", **partition_json(self.found),
                 "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
 
 
@@ -1050,9 +1047,20 @@ class HeadLayers(Certificate):
             pos, (a, b) = f.witness
             out.update({"position": encode(pos), "swap": [encode(a), encode(b)], "reach": f.reach,
                         "period": f.period, "start": f.start})
+        if f.classes:  # F86: each class's count, and the swap on the classes that need D + 1
+            out.update({"reach": f.reach, "period": f.period,
+                        "classes": [{"residue": c.residue, "layers": c.layers, "from": c.low,
+                                     **({} if c.witness is None else
+                                        {"position": encode(c.witness[0]),
+                                         "swap": [encode(c.witness[1][0]), encode(c.witness[1][1])]})}
+                                    for c in f.classes]})
         if f.intersection is not None:
-            from .graphs.head_intersection import intersection_json
-            out["intersection"] = intersection_json(f.intersection)
+            from .graphs.head_intersection import Intersection, intersection_json
+            from .graphs.partition_heads import partition_json
+            if isinstance(f.intersection, Intersection):
+                out["intersection"] = intersection_json(f.intersection)
+            else:
+                out["partition heads"] = partition_json(f.intersection)
         return out
 
 

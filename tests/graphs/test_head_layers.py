@@ -13,7 +13,7 @@ from uapcheck.graphs.closed_groups import closed_group
 from uapcheck.graphs.symmetry import pattern_structure
 from uapcheck.graphs.views import decide_views
 from uapcheck.show import show_pattern
-from uapcheck.spec import Global, Offsets, PatternUnion, Strided, Window
+from uapcheck.spec import Blocks, Global, Offsets, PatternUnion, Strided, Window
 
 from .brute_views import least_layers as brute_least, neighbourhoods
 
@@ -38,6 +38,9 @@ DECIDED = [
     ((Window(1), Global(1)), "F71", "F31"),          # F2's swap is split by the window head; F31's is kept
     ((Window(1), Global(2)), "F71", "F31"),
     ((U(Window(1), Global(1)), Window(2)), "F71", "F2"),
+    ((Blocks(4), Strided(4)), "F86", "F25"),         # catalog blocks_strided_heads_n: 3 for n ≡ 1, 2 (mod 4), else 2
+    ((Blocks(3), Strided(3)), "F86", "F25"),
+    ((Blocks(5), Strided(5)), "F86", "F25"),
 ]
 
 
@@ -82,6 +85,36 @@ def test_the_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoo
         for nb in nbs:
             for v in ball:
                 assert (x in nb[v]) == (y in nb[v]), (n, v)
+
+
+@pytest.mark.parametrize("heads,theorem,union", [c for c in DECIDED if c[1] == "F86"])
+def test_each_class_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoods(heads, theorem, union):
+    found = _closed(heads)
+    texts = [show_pattern(h) for h in heads]
+    assert {c.residue for c in found.classes} == set(range(found.modulus))
+    assert any(c.witness is None for c in found.classes) and any(c.witness for c in found.classes)
+    for c in found.classes:
+        if c.witness is None:
+            continue
+        pos, (a, b) = c.witness
+        for n in range(c.low, NMAX + 1, found.modulus):
+            assert n % found.modulus == c.residue
+            i, x, y = (int(e.xreplace({N: n})) for e in (pos, a, b))
+            nbs = neighbourhoods(texts, n)
+            ball = {i} | set().union(*(nb[i] for nb in nbs))
+            assert x not in ball and y not in ball
+            for nb in nbs:
+                for v in ball:
+                    assert (x in nb[v]) == (y in nb[v]), (n, v)
+
+
+def test_the_class_pattern_of_the_rook_heads_by_brute_force_below_the_range():
+    # blocks(3) | strided(3) at n = 6 and 7 (below F25's range n ≥ 12, so no claim there): the brute force over S_n
+    # shows the same split by class the theorem states from 12 on, D = 2 for n ≡ 0 and D + 1 for n ≡ 1 (mod 3)
+    texts = ["blocks(3)", "strided(3)"]
+    found = _closed((Blocks(3), Strided(3)))
+    for n in (6, 7):
+        assert brute_least(neighbourhoods(texts, n), n) == int(found.layers.xreplace({N: n}))
 
 
 def test_the_least_count_by_brute_force_where_a_range_starts_low():

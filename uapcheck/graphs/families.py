@@ -123,6 +123,8 @@ class FamilyTheorem:
     order_cases: tuple = ()       # F47: the order by divisibility cases (parametric_sizes.OrderCase), in order
     order_shown: str = ""         # F47: those cases in words, as the report shows the order
     diameter_exact: bool = True   # F50, F51: `diameter` is only an upper bound (the layers are bound + 1, not least)
+    class_witnesses: tuple = ()   # F25: ((modulus, residue, (position, (a, b))), ...): the swap witness on the
+    #                               classes where the layers are D + 1 (`witness` is None there: it varies by class)
 
     @property
     def section(self) -> str:

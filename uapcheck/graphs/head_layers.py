@@ -52,11 +52,24 @@ class HeadLayers:
     reach: int = 0
     period: int = 1
     start: int = 0
-    intersection: Optional[object] = None  # F70: the heads' group (graphs/head_intersection.Intersection)
+    intersection: Optional[object] = None  # F70, F86: the heads' group (head_intersection.Intersection, or F86's
+    #                                        partition_heads.PartitionGroup)
+    classes: tuple = ()  # F86: one ClassLayers per residue of n mod ``modulus``
 
     @property
     def section(self) -> str:
         return f"docs/theory.md §11.11, Theorem {self.theorem}"
+
+
+@dataclass(frozen=True)
+class ClassLayers:
+    """F86 on the class n ≡ ``residue`` (mod the answer's modulus): ``layers`` = D (the union's theorem proves D
+    layers there and the heads' group has the union's order on the class) or D + 1 = 3 with the union's swap
+    ``witness`` (position, (a, b)) in n, which meets every head's view condition on the class from ``low``."""
+    residue: int
+    layers: int
+    low: int
+    witness: Optional[tuple] = None
 
 
 def _lcm(a: int, b: int) -> int:
@@ -263,6 +276,150 @@ def _kept(patterns: Sequence[Pattern], theorem: str, union_low: int, exprs: list
 
 
 # ---------------------------------------------------------------------------------------------
+# F86: F70 and F71 class by class, when the union's count depends on n mod M
+
+def _group_orders(cases: Optional[Sequence[GroupCase]], n: sympy.Symbol) -> Optional[tuple]:
+    """(modulus, {residue: (|G| on the class as an expression in n, the class's bound)}, the decision) of the heads'
+    group: Theorems F35–F39 (graphs/head_intersection.Intersection) or F72 (graphs/partition_heads.PartitionGroup);
+    None otherwise."""
+    from .head_intersection import Intersection, describe
+    from .partition_heads import PartitionGroup
+    if not cases:
+        return None
+    found = {id(c.intersection[-1] if c.intersection[0] == "partition heads" else c.intersection[0]):
+             (c.intersection[-1] if c.intersection[0] == "partition heads" else c.intersection[0])
+             for c in cases if isinstance(c.intersection, tuple)}
+    if len(found) != 1:
+        return None
+    decision = next(iter(found.values()))
+    orders = {}
+    if isinstance(decision, PartitionGroup):
+        for c in decision.classes:
+            orders[c.residue] = (c.expression(n, decision.modulus), c.low)
+        return decision.modulus, orders, decision
+    if isinstance(decision, Intersection):
+        for cls in decision.classes:
+            named = describe(cls, n)
+            if named is None:
+                return None
+            orders[cls.residue] = (named[0], cls.low)
+        return decision.modulus, orders, decision
+    return None
+
+
+def _integer_in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol) -> Optional[int]:
+    at = _in_class(expr, n, modulus, residue, k)
+    return int(at) if at.is_Integer else None
+
+
+def _class_witness(union, n: sympy.Symbol, modulus: int, residue: int) -> Optional[list]:
+    """The union theorem's swap witness on the class (position, a, b as expressions in n), or None."""
+    if union.witness is not None:
+        pos, (a, b) = union.witness
+        return [sympy.sympify(e, strict=True).xreplace({union.n_symbol: n}) for e in (pos, a, b)]  # safe: strict (no text parsed)
+    for m, r, (pos, (a, b)) in union.class_witnesses:
+        if modulus % m == 0 and residue % m == r:
+            return [sympy.sympify(e, strict=True).xreplace({union.n_symbol: n}) for e in (pos, a, b)]  # safe: strict (no text parsed)
+    return None
+
+
+def _ends_in_class(exprs: list, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol) -> Optional[int]:
+    """E: the largest distance to the nearer end of the positions (each c or n + c on the class), or None."""
+    far = 0
+    for e in exprs:
+        at = _in_class(e, n, modulus, residue, k)
+        right = sympy.simplify(at - (modulus * k + residue))
+        if at.is_Integer and int(at) >= 1:
+            far = max(far, int(at) - 1)
+        elif right.is_Integer and int(right) <= 0:
+            far = max(far, -int(right))
+        else:
+            return None
+    return far
+
+
+def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, params: Mapping, modulus: int,
+                   residue: int, low: int, reach: int, period: int) -> Optional[tuple[int, int]]:
+    """F71's check on one class: (the class's bound, N), the swap meeting every head's condition at every length
+    of the class from the bound up to max(N, low) + M − 1; None when it fails at some length ≥ N or N is beyond
+    the lengths checked."""
+    k = sympy.Symbol("k", integer=True, positive=True)
+    far = _ends_in_class(exprs, n, modulus, residue, k)
+    if far is None:
+        return None
+    start = 2 * (far + reach + 1) + max(period, reach + 1)
+    top = max(start, low) + modulus - 1
+    if top > MAX_CHECKED_N:
+        return None
+    from .build import build_graph
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    first = low + (residue - low) % modulus
+    bound = first
+    for length in range(first, top + 1, modulus):
+        heads = [build_graph(p, length, ints) for p in patterns]
+        at = [int(e.xreplace({n: Integer(length)})) for e in exprs]
+        if not heads_keep_swap(heads, length, at[0], at[1], at[2]):
+            if length >= start:
+                return None
+            bound = length + modulus
+    return bound, start
+
+
+def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
+             params: Mapping) -> Optional[HeadLayers]:
+    """F86: on every residue class of n mod M the union's theorem proves D layers (least) and the heads' group has
+    the union's order there (F70 on the class), or it proves D + 1 = 3 with a swap witness near the ends that every
+    head keeps on the class (F71 on the class). None unless every class is one or the other."""
+    if (union is None or union.layers is None or not union.least or union.order is None or union.coprime_to > 1
+            or union.low.free_symbols or not union.diameter_exact or not union.diameter.is_Integer):
+        return None
+    groups = _group_orders(cases, n)
+    sizes = _sizes(patterns, params)
+    if groups is None or sizes is None:
+        return None
+    gmod, orders, decision = groups
+    reach, period = sizes
+    union_layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    try:
+        modulus = _lcm(_lcm(gmod, period), _lcm(_moduli(union_order, n), _moduli(union_layers, n)))
+        for m, _, _ in union.class_witnesses:
+            modulus = _lcm(modulus, int(m))
+    except (ValueError, TypeError):
+        return None
+    d = int(union.diameter)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    low = max([int(union.low)] + [bound for _, bound in orders.values()])
+    classes = []
+    for residue in range(modulus):
+        layers = _integer_in_class(union_layers, n, modulus, residue, k)
+        if layers == d:
+            group_order = orders[residue % gmod][0]
+            if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
+                return None
+            classes.append(ClassLayers(residue, d, low))
+        elif layers == d + 1 == 3:
+            exprs = _class_witness(union, n, modulus, residue)
+            if exprs is None:
+                return None
+            kept = _kept_on_class(patterns, exprs, n, params, modulus, residue, low, reach, period)
+            if kept is None:
+                return None
+            classes.append(ClassLayers(residue, 3, kept[0], (exprs[0], (exprs[1], exprs[2]))))
+        else:
+            return None
+    if len({c.layers for c in classes}) == 1:
+        layers_expr: sympy.Expr = Integer(classes[0].layers)
+    else:
+        more = [c.residue for c in classes if c.layers == d + 1]
+        layers_expr = sympy.Piecewise((Integer(d + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, modulus), r) for r in more])),
+                                      (Integer(d), True))
+    overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
+    return HeadLayers("F86", union.theorem, overall, Integer(d), layers_expr, modulus=modulus, reach=reach,
+                      period=period, intersection=decision, classes=tuple(classes))
+
+
+# ---------------------------------------------------------------------------------------------
 # The decision
 
 def union_theorem(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping):
@@ -290,4 +447,7 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         found = equal_groups(union, cases, n)
         if found is not None:
             return found
-    return kept_witness(patterns, union, n, params)
+    found = kept_witness(patterns, union, n, params)
+    if found is not None:
+        return found
+    return by_class(patterns, union, cases, n, params)

@@ -107,6 +107,13 @@ class PartitionGroup:
         return f"the permutations keeping {a}, and {b}"
 
 
+def partition_json(found: PartitionGroup) -> dict:
+    """The decision as the certificates write it (L, N, the name, every class's order formula and bound)."""
+    return {"modulus": found.modulus, "start": found.start, "name": found.name(),
+            "classes": [{"residue": c.residue, "from": c.low, "base": c.base, "constant": c.constant,
+                         "power": c.power, "factorials": [list(x) for x in c.factorials]} for c in found.classes]}
+
+
 def classify(pattern: Pattern, params: Mapping) -> Optional[PartitionHead]:
     try:
         atoms = _merge(_atoms(pattern, dict(params)))

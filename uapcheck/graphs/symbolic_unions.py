@@ -394,7 +394,8 @@ def rook_theorem(n, s: int):
         "residue's column) and is not in G, so 3 layers are least; when ρ = 0 or ρ = s − 1 every rooted view holds "
         "a whole row and a column meeting every row, which forces rows onto rows and columns onto columns: no view "
         "witness, D = 2 layers suffice (Theorem F25)",
-        witness=None)
+        witness=None, class_witnesses=tuple((s, rho, (n - rho + 1, (Integer(rho + 1), Integer(rho + 2))))
+                                            for rho in three))
 
 
 # ---------------------------------------------------------------------------------------------

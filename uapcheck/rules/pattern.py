@@ -339,6 +339,11 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         # D by residue (Theorem F53): the count is least in every residue class, D or D + 1 as the method says
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
                          eq("D", diameter, quantity(diameter).text), f" ({method})")
+    elif exact and isinstance(layers, sympy.Piecewise):
+        # the count depends on n mod L (Theorems F25, F86): D on some classes, D + 1 on the others, least on each
+        claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
+                         eq("D", diameter), ": D on the residue classes where no view witness exists, D + 1 where "
+                         f"one does ({method})")
     elif exact:
         claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "
@@ -817,6 +822,20 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
 
 
 def _heads_layers_method(found) -> str:
+    if found.theorem == "F86":
+        more = [c.residue for c in found.classes if c.layers > int(found.diameter)]
+        few = [c.residue for c in found.classes if c.layers == int(found.diameter)]
+        parts = []
+        if few:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the union needs D layers "
+                         f"(Theorem {found.union_theorem}) and the heads' group has the union's order, so a view "
+                         "witness of the heads would be one of the union")
+        if more:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, more))}}} the union's view witness "
+                         f"(Theorem {found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on "
+                         "the heads' arcs at every length of the class up to its profile bound")
+        return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
+                f"for n ≥ {found.low}")
     if found.theorem == "F70":
         return (f"several heads, Theorem F70 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
                 f"(Theorem {found.union_theorem}) and the heads' group has the union's order on every residue "
@@ -828,6 +847,8 @@ def _heads_layers_method(found) -> str:
 
 
 def _heads_witness(found) -> Optional[dict]:
+    if found.classes:
+        return _heads_class_witnesses(found)
     if found.witness is None:
         return None
     pos, (a, b) = found.witness
@@ -837,6 +858,20 @@ def _heads_witness(found) -> Optional[dict]:
             "why": f"every position whose neighbourhood in some head the swap ({show(a)} {show(b)}) changes is at "
                    f"distance 2 from {show(pos)}, so after 2 layers the output there is the same for X and for "
                    f"X with x_{_index_text(a)}, x_{_index_text(b)} exchanged"}
+
+
+def _heads_class_witnesses(found) -> Optional[dict]:
+    """F86: the swap of every class that needs D + 1 layers."""
+    show = sympy.sstr
+    out = {}
+    for c in found.classes:
+        if c.witness is not None:
+            pos, (a, b) = c.witness
+            out[f"n mod {found.modulus} = {c.residue}"] = {"position": show(pos), "swap": [show(a), show(b)],
+                                                           "range": f"for n ≥ {c.low} in the class"}
+    if not out:
+        return None
+    return {"by class": out, "found by": f"{found.section} (the union's witnesses, Theorem {found.union_theorem})"}
 
 
 def _group_certificate(spec: S.Spec, case, info):

@@ -92,6 +92,8 @@ class Family:
     layers_check: Optional[Callable[[int, int], Optional[str]]] = None  # (n, D) -> problem: F53's own layer check
     layers_text: str = ""                      # why the layer count holds, when not one of the standard reasons
     quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53; else `witness`)
+    class_witness: Optional[Callable[[int], Optional[tuple]]] = None  # F25: n -> (position, permutation) where the
+    #                                                                  layers are D + 1 at n, None where D suffice
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""

@@ -206,6 +206,146 @@ def _kept_witness(ctx, s, cert: dict, pats: list, n) -> str:
             f"the swap within {far} of the ends), hence at every n ≥ {first}")
 
 
+# ---------------------------------------------------------------------------------------------
+# F86: F70 and F71 class by class
+
+def _heads_orders(ctx, cert: dict, pats: list, n) -> tuple[int, dict]:
+    """(the group's modulus, {residue: (|G| on the class in n, the class's bound)}), re-derived by the verifier's own
+    F35–F39 (an "intersection") or F72 (a "partition heads" decision) check."""
+    from . import head_intersection as HI
+    from . import partition_heads as PH
+    inter = cert.get("intersection")
+    if isinstance(inter, dict):
+        try:
+            _, reach, modulus, head, _why = HI._setting(ctx, inter)
+            n0 = max(HI.start(reach, modulus), int(inter["anchor"]["from"]))
+            if int(inter.get("modulus", 0)) != modulus:
+                raise Reject(f"F86: the group's classes are not the residues mod L = {modulus}")
+            classes = HI._classes(inter)
+            if sorted(c["residue"] for c in classes) != list(range(modulus)):
+                raise Reject(f"F86: the group's classes do not cover every residue of n mod {modulus}")
+            HI._redecide(pats, head, inter["anchor"], classes, reach, modulus, n0)
+        except HI.Unsupported as exc:
+            raise Trust(f"F86: the heads' group is outside the verifier's check: {exc}") from None
+        return modulus, {c["residue"]: (_class_order(c, n), int(c["from"])) for c in classes}
+    part = cert.get("partition heads")
+    if isinstance(part, dict):
+        PH.check(ctx, {"certificate": part, "data": {"name": part.get("name")}})  # rejects unless re-derived
+        m = int(part["modulus"])
+        out = {}
+        for c in part["classes"]:
+            t = sympy.floor(n / m) - int(c["base"]) // m
+            e = sympy.Integer(int(c["constant"])) * sympy.Integer(int(c["power"])) ** t
+            for z, d, mult in c["factorials"]:
+                e *= sympy.factorial(int(z) + int(d) * t) ** int(mult)
+            out[int(c["residue"])] = (e, int(c["from"]))
+        return m, out
+    raise Reject("F86: no decision of the heads' group")
+
+
+def _same_order_on_class(fam, theirs, n, modulus: int, residue: int) -> bool:
+    """The heads' order equals the union's on n ≡ residue (mod modulus), symbolically (n = Mk + r)."""
+    from .families import residue_length
+    k = sympy.Symbol("k", integer=True, positive=True)
+    at = sympy.sympify(theirs, strict=True).xreplace({n: modulus * k + residue})  # safe: strict (no text parsed)
+    if fam.modulus == 1:
+        mine = sympy.sympify(fam.order(n), strict=True).xreplace({n: modulus * k + residue})  # safe: strict (no text parsed)
+    else:
+        if modulus % fam.modulus:
+            return False
+        k2 = sympy.Symbol("k2", integer=True, positive=True)
+        r0 = residue % fam.modulus
+        mine = sympy.sympify(fam.order(residue_length(fam.modulus, r0, k2)), strict=True)  # safe: strict (no text parsed)
+        mine = mine.xreplace({k2: (modulus * k + residue - r0) // fam.modulus})
+    diff = sympy.simplify(at - mine)
+    return diff == 0 or sympy.simplify(sympy.combsimp(at / mine)) == 1
+
+
+def _class_far(exprs: list, n, m: int, r: int) -> int:
+    k = sympy.Symbol("k", integer=True, positive=True)
+    far = 0
+    for e in exprs:
+        at = _in_class(e, n, m, r, k)
+        right = sympy.simplify(at - (m * k + r))
+        if at.is_Integer and int(at) >= 1:
+            far = max(far, int(at) - 1)
+        elif right.is_Integer and int(right) <= 0:
+            far = max(far, -int(right))
+        else:
+            raise Reject(f"F86: {sympy.sstr(e)} is not a fixed distance from an end on n ≡ {r} (mod {m})")
+    return far
+
+
+def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one problem per claim of the certificate
+    from . import rules_families
+    fam = rules_families.union_family(ctx)
+    if fam is None:
+        raise Trust("F86: the union of the heads is not in the verifier's family table")
+    if fam.coprime_to > 1 or not fam.least or not fam.d(n).is_Integer:
+        raise Reject("F86: the union's theorem does not prove a least count with a constant D")
+    d = int(fam.d(n))
+    gmod, orders = _heads_orders(ctx, cert, pats, n)
+    reach, period = _sizes(pats)
+    m = int(cert.get("modulus", 0))
+    for q, what in ((gmod, "the group's modulus"), (period, "L"), (fam.modulus, "the union's order modulus"),
+                    (fam.period, "the union's period")):
+        if m < 1 or m % max(q, 1):
+            raise Reject(f"F86: the modulus {m} is not a multiple of {what} ({q})")
+    if fam.layers_by is not None and m % getattr(fam, "period", 1):
+        raise Reject("F86: the modulus is not a multiple of the union's layer period")
+    classes = {int(c["residue"]): c for c in cert.get("classes") or []}
+    if sorted(classes) != list(range(m)):
+        raise Reject(f"F86: the classes do not cover every residue of n mod {m}")
+    first = int(cert.get("from", 0))
+    low = max([int(fam.low)] + [b for _, b in orders.values()])
+    if first < low:
+        raise Reject(f"F86: the range starts at n = {first}, below {low} (the union's bound and the group's classes')")
+    few, more = [], []
+    stated = decode((s.get("data") or {}).get("layers"), ctx.symbols)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    for r, c in sorted(classes.items()):
+        sample = low + (r - low) % m
+        want = int(fam.layers_at(sample))
+        if int(c.get("layers", 0)) != want:
+            raise Reject(f"F86: on n ≡ {r} (mod {m}) the union's theorem gives {want} layers, not {c.get('layers')}")
+        if _in_class(stated, n, m, r, k) != want:
+            raise Reject(f"F86: the step states {sympy.sstr(stated)} layers, not {want} on n ≡ {r} (mod {m})")
+        if want == d:
+            if not _same_order_on_class(fam, orders[r % gmod][0], n, m, r):
+                raise Reject(f"F86: on n ≡ {r} (mod {m}) the heads' group does not have the union's order")
+            few.append(r)
+            continue
+        own_witness = fam.class_witness or fam.witness
+        if want != d + 1 or d != 2 or own_witness is None:
+            raise Reject(f"F86: on n ≡ {r} (mod {m}) the union's theorem gives no swap witness at D = 2")
+        exprs = [decode(c.get("position"), ctx.symbols)] + [decode(x, ctx.symbols) for x in c.get("swap") or []]
+        if len(exprs) != 3:
+            raise Reject(f"F86: the class n ≡ {r} (mod {m}) has no position and swap")
+        start = 2 * (_class_far(exprs, n, m, r) + reach + 1) + max(period, reach + 1)
+        bound = int(c.get("from", 0))
+        if (bound - r) % m or bound < low or first < bound - m + 1:
+            raise Reject(f"F86: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
+        top = max(start, bound) + m - 1
+        if top > MAX_CHECKED_N:
+            raise Trust(f"F86: the lengths to check go up to {top}")
+        for length in range(bound, top + 1, m):
+            pos, a, b = (int(e.xreplace({n: sympy.Integer(length)})) for e in exprs)
+            own = own_witness(length)
+            if own is None:
+                raise Reject(f"F86: at n = {length} the union's theorem has no witness")
+            wpos, perm = own
+            if wpos != pos or sorted(x for x, y in enumerate(perm, 1) if x != y) != sorted([a, b]):
+                raise Reject(f"F86: at n = {length} the swap is not the union theorem's witness")
+            heads = [patterns.head_arcs(p, length) for p in pats]
+            if not keeps_swap(heads, length, pos, a, b):
+                raise Reject(f"F86: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
+        more.append(r)
+    return (f"Theorem F86, class by class mod {m}: the union's own entry (Theorem {fam.theorem}) proves D = {d} "
+            f"layers on {few} where the heads' group, re-derived by the verifier, has the union's order, and D + 1 "
+            f"with its swap on {more}, which meets every head's view condition on the verifier's arcs at every length "
+            f"of the class up to its profile bound; for n ≥ {first}")
+
+
 def check(ctx, s) -> tuple[str, str]:
     cert = s.get("certificate") or {}
     data = s.get("data") or {}
@@ -221,6 +361,8 @@ def check(ctx, s) -> tuple[str, str]:
         why = _equal_groups(ctx, s, cert, pats, n)
     elif theorem == "F71":
         why = _kept_witness(ctx, s, cert, pats, n)
+    elif theorem == "F86":
+        why = _by_class(ctx, s, cert, pats, n)
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"

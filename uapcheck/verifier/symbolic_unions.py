@@ -336,7 +336,12 @@ class _Rook(DiameterTwoByResidue):
                       diameter_at=lambda n: sympy.Integer(2), period=self.s, instances=self.instances,
                       instances_text=(f"instances n = {self.low}..{self.low + self.s} re-checked on the verifier's arcs "
                                       "(BFS, the group code, the witness or nauty's rooted views)"),
-                      layers_by=self.layers)
+                      layers_by=self.layers, class_witness=self.witness_at)
+
+    def witness_at(self, n: int) -> Optional[tuple]:
+        """The theorem's view witness at n when 1 ≤ ρ ≤ s − 2: (ρ+1 ρ+2) at position ms + 1; None otherwise."""
+        m, rho = divmod(n, self.s)
+        return (m * self.s + 1, _swap(n, rho + 1, rho + 2)) if 1 <= rho <= self.s - 2 else None
 
 
 def cyclic_strided(parts: list):
