@@ -278,12 +278,12 @@ def test_each_verdict_kind_is_the_concrete_one(n):
 
 def test_a_class_obstruction_leaves_the_other_classes_verdict():
     """The kernel's verdict rule: an obstruction stated for residue classes only does not decide the verdict."""
-    from uapcheck.rules.verdict import class_obstructions, decide
+    from uapcheck.rules.verdict import class_verdicts, decide
     r = uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
     root = r.root
     step = root.certificate
-    assert class_obstructions(step.structure, step.group_step) and decide(step.ffn, step.heads, step.structure, step.group_step,
-                                                         step.dim)[0] is proof.Verdict.UAP
+    assert class_verdicts(step.structure, step.group_step, proof.Verdict.UAP) and decide(
+        step.ffn, step.heads, step.structure, step.group_step, step.dim)[0] is proof.Verdict.UAP
     assert root.facts["by_class"][0][1] is proof.Verdict.NOT_UAP
 
 
@@ -314,7 +314,8 @@ def test_the_verifier_checks_the_class_obstruction():
     assert step.outcome == VERIFIED and "BFS" in step.reason
 
 
-@pytest.mark.parametrize("tamper", ["odd class", "modulus", "witness", "no classes"])
+@pytest.mark.parametrize("tamper", ["odd class", "modulus", "witness", "no classes", "range with even n", "no range",
+                                    "range tree", "unlisted class"])
 def test_the_verifier_rejects_a_tampered_class_obstruction(tamper):
     cert = _jumps_cert()
     step = _apart(cert)
@@ -326,8 +327,16 @@ def test_the_verifier_rejects_a_tampered_class_obstruction(tamper):
         step["certificate"]["modulus"] = 4
     elif tamper == "witness":
         step["data"]["j"] = 3
-    else:  # read as an obstruction for every n, the premises give NOT-UAP, not the certificate's UAP
+    elif tamper == "no classes":  # read as an obstruction for every n, the premises give NOT-UAP, not the UAP
         del step["data"]["classes"]
+    elif tamper == "range with even n":  # the verifier re-derives that the UAP range excludes the even classes
+        cert["steps"][-1]["data"]["range"] = {"rel": ">=", "args": [{"sym": "n"}, 3]}
+    elif tamper == "no range":
+        cert["steps"][-1]["data"]["range"] = None
+    elif tamper == "range tree":
+        cert["steps"][-1]["data"]["range"] = {"rel": "=~", "args": [{"sym": "n"}, 3]}
+    else:  # the even classes' NOT-UAP is not stated beside the UAP
+        cert["steps"][-1]["data"]["classes"] = []
     report = verify(cert)
     assert not report.ok
 
@@ -351,19 +360,31 @@ def test_connectivity_by_class_gives_one_diameter_per_class():
         assert case.diameter.subs(n, value) == want
 
 
-def test_a_class_obstruction_inside_the_stated_range_decides_the_verdict():
-    """The kernel's guard: NOT-UAP on some classes leaves the verdict of the others only when the stated range
-    provably excludes those classes; a range that does not (no residue part) gives NOT-UAP."""
+def test_a_class_obstruction_inside_the_stated_range_restricts_the_range(monkeypatch):
+    """The kernel's rule: NOT-UAP on some classes leaves the verdict of the others, on a range restricted to them
+    (a range that does not exclude the classes gets the other classes' residue condition); the certificate check
+    rejects a UAP whose stated range still contains them; no group leaves the obstruction decisive."""
     from uapcheck.groups import GroupInfo
+    from uapcheck.rules import verdict as V
     from uapcheck.rules.symmetry import group_step
-    from uapcheck.rules.verdict import decide
     r = uapcheck.check(EVEN_JUMPS.format(n="n"), "j.uap")
     cert = r.root.certificate
     n = sympy.Symbol("n", integer=True, positive=True)
     wide = GroupInfo("C_n", "n", (), "n ≥ 3", n >= 3)  # the range n ≥ 3 contains the even class
     step = group_step("d", wide, {}, Trusted("x", "y", {"order": "n"}))
-    assert decide(cert.ffn, cert.heads, cert.structure, step, cert.dim)[0] is proof.Verdict.NOT_UAP
-    assert decide(cert.ffn, cert.heads, cert.structure, cert.group_step, cert.dim)[0] is proof.Verdict.UAP
+    got, _, group, _, _ = V.decide(cert.ffn, cert.heads, cert.structure, step, cert.dim)
+    assert got is proof.Verdict.UAP and V.excludes_classes(group, cert.structure)
+    assert [bool(group.condition_formula.subs(n, v)) for v in range(1, 9)] == [False, False, True, False, True,
+                                                                                 False, True, False]
+    # without a formula for the range nothing can be excluded: the obstruction decides
+    words = GroupInfo("C_n", "n", (), "n ≥ 3")
+    step = group_step("d", words, {}, Trusted("x", "y", {"order": "n"}))
+    assert V.decide(cert.ffn, cert.heads, cert.structure, step, cert.dim)[0] is proof.Verdict.NOT_UAP
+    # the certificate's own guard: a UAP verdict whose range was not restricted is rejected
+    monkeypatch.setattr(V, "_stated_range", lambda group, steps: group)
+    with pytest.raises(proof.CertificateRejected, match="does not exclude"):
+        V.VerdictPremises(cert.ffn, cert.heads, cert.structure, group_step("d", wide, {}, Trusted("x", "y", {"order": "n"})),
+                          cert.dim, proof.Verdict.UAP).check()
 
 
 def test_excludes_reads_the_residue_parts_exactly():

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from . import __version__, proof
 from .certificates import ViewWitness
-from .verifier.trees import TreeError, encode
+from .verifier.trees import TreeError, encode, encode_condition
 
 SCHEMA = "uapcheck-certificate/1"
 MAX_ARCS_N = 256  # arcs and all-pairs distances are written up to this many tokens
@@ -378,6 +378,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _lim_data(ev)
     if step.rule == "PAT-BUDGET-WITNESS":
         return _budget_witness_data(step)
+    if step.rule in ("PAT-BUDGET-CLASS", "PAT-BUDGET-VIEW") and step.facts.get("residue_class") is not None:
+        return _budget_class_data(step)
     if step.rule.startswith("PAT-") or step.rule == "SYM-AUT":
         try:
             return _pattern_data(step, spec, cache)
@@ -397,12 +399,37 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "FFN-DEF2":
         return _ffn_data(ev)
     if step.rule == "VERDICT-T1":
-        return {"verdict": ev.get("verdict")}
+        return _verdict_data(step)
     if step.rule.startswith("TGT-"):
         return _target_data(step, spec, cache)
     if step.rule == "POS-OFFSET":
         return _offset_data(spec, cache)
     return None
+
+
+def _verdict_data(step: proof.Step) -> dict:
+    """The verdict; beside a verdict for a range, the premises stated for residue classes of n only (their
+    classes and verdicts, docs/theory.md §12) and the range itself as a condition tree, so the verifier can
+    re-derive that the range excludes those classes."""
+    out: dict = {"verdict": step.evidence.get("verdict")}
+    stated = {str(cond): kind.value for cond, kind in step.facts.get("by_class", ())}
+    classes = [p for p in step.premises if p.facts.get("residue_class") is not None]
+    if not classes:
+        return out
+    out["classes"] = [{"modulus": p.facts["modulus"], "residues": list(p.facts["residues"]), "rule": p.rule,
+                       "verdict": stated.get(str(p.facts["residue_class"]))} for p in classes]
+    formula = getattr(step.facts.get("group"), "condition_formula", None)
+    try:
+        out["range"] = encode_condition(formula) if formula is not None else None
+    except TreeError:
+        out["range"] = None
+    return out
+
+
+def _budget_class_data(step: proof.Step) -> dict:
+    """PAT-BUDGET-CLASS, PAT-BUDGET-VIEW on classes: the budget and the classes it states."""
+    return {"budget": step.facts.get("budget", step.evidence.get("budget")),
+            "classes": {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}}
 
 
 def _budget_witness_data(step: proof.Step) -> dict:

@@ -1096,6 +1096,50 @@ class CosetInvariant(Certificate):
                 "residues": list(self.residues), "witness": {"i": 1, "j": 2}}
 
 
+@dataclass(frozen=True)
+class BudgetByClass(Certificate):
+    """A `layers M` budget below the count of some residue classes of n only (docs/theory.md §12, by residue
+    class): the proved PAT-LAYERS step states its count m and the diameter D as functions of n mod L (a
+    Piecewise over the residues). The check reads both off the step's facts, requires the pieces on every
+    stated residue r (mod the pieces' modulus) to be integers, and M < D_r (the receptive field: some x_j never
+    reaches some position within M layers), or M < m_r where the step's count is least (`least`: m_r − 1
+    layers, hence M, fail by the step's own certificate)."""
+
+    layer_step: proof.Step
+    budget: int
+    modulus: int
+    residues: tuple
+    kind = "budget by class"
+
+    def check(self) -> None:
+        from .rules.residue_classes import pieces_by_residue
+        step = self.layer_step
+        if not proof.is_step(step) or step.rule != "PAT-LAYERS" or not step.proved:
+            _reject(BudgetByClass, "the count is a proved PAT-LAYERS step's")
+        layers, diameter, least = step.facts.get("layers"), step.facts.get("diameter"), step.facts.get("least")
+        mods = layers.atoms(sympy.Mod) if isinstance(layers, sympy.Basic) else set()
+        n = next((a.args[0] for a in mods if isinstance(a.args[0], sympy.Symbol)), None)
+        split = pieces_by_residue(layers, n)
+        if split is None or split[0] != self.modulus or not self.residues:
+            _reject(BudgetByClass, f"the layer count is not a function of n mod {self.modulus}")
+        assert split is not None  # for the type checker: _reject raised otherwise
+        dsplit = pieces_by_residue(diameter, n)
+        for r in self.residues:
+            if not 0 <= r < self.modulus:
+                _reject(BudgetByClass, f"{r} is not a residue mod {self.modulus}")
+            m_r = split[1][r]
+            d_r = dsplit[1][r % dsplit[0]] if dsplit is not None else diameter
+            if not (isinstance(m_r, sympy.Integer) and isinstance(d_r, (int, sympy.Integer))):
+                _reject(BudgetByClass, f"the count on n ≡ {r} (mod {self.modulus}) is not a number")
+            assert d_r is not None  # for the type checker: a number, checked above
+            if not (self.budget < d_r or (least is True and self.budget < m_r)):
+                _reject(BudgetByClass, f"on n ≡ {r} (mod {self.modulus}) the budget {self.budget} is not below D = {d_r}"
+                        f" nor below a least count ({m_r}, least: {least})")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "budget": self.budget, "modulus": self.modulus, "residues": list(self.residues)}
+
+
 # ---------------------------------------------------------------------------------------------
 # Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
 

@@ -265,11 +265,15 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         tds = [verdict.pe_lift(td) for td in tds]
 
     # a budget below a count that a view witness shows least (docs/theory.md §11.12): NOT-UAP with the witness
-    budget_fail = budget_witness.budget_step(spec, structure) if obstruction is None else None
-    if budget_fail is None and obstruction is None:
+    # a budget against a count by residue class of n: decided class by class (docs/theory.md §12)
+    by_class = pattern.budget_by_class(spec, next((s for s in structure if s.rule == "PAT-LAYERS"), None),
+                                       group) if obstruction is None else None
+    budget_fail = budget_witness.budget_step(spec, structure) if obstruction is None and by_class is None else None
+    if budget_fail is None and obstruction is None and by_class is None:
         budget_fail = pattern.budget_check(spec, layers, diameter)
     if budget_fail is not None:
         structure = [*structure, budget_fail]
+    structure = [*structure, *(by_class or ())]
     verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)
 
     def make_root(extra):

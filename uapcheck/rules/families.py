@@ -53,10 +53,16 @@ def _disconnected_note(theorem: F.FamilyTheorem) -> tuple:
 
 def _coprime_range(theorem: F.FamilyTheorem, n):
     """The range n ≥ N with gcd(n, g) = 1 as a formula (n mod p ≠ 0 for every prime p | g), for a theorem that
-    asks it at symbolic n (so the verdict can tell which classes its range excludes, §12); else None."""
-    if theorem.coprime_to <= 1 or not isinstance(n, sympy.Symbol):
+    asks it at symbolic n (so the verdict can tell which classes its range excludes, §12); n ≥ N for an integer N
+    otherwise; None at a concrete n or with a start in the parameters."""
+    if not isinstance(n, sympy.Symbol):
         return None
     m = theorem.n_symbol
+    if theorem.coprime_to <= 1:
+        # an integer start as a formula too (its words are the same), so a verdict by residue class can restrict
+        # the range to some classes (§12); a start in the parameters keeps its words only
+        low = sympy.sympify(theorem.low, strict=True)  # safe: an integer or a SymPy value, no text
+        return sympy.Ge(m, low, evaluate=False) if low.is_Integer else None
     return sympy.And(sympy.Ge(m, theorem.low), *[sympy.Ne(sympy.Mod(m, p), 0)
                                                  for p in sympy.primefactors(theorem.coprime_to)], evaluate=False)
 

@@ -16,8 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, HeadLayers, Inference,
-                            SameArcs, StandardFamily, Trusted,
+from ..certificates import (BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, HeadLayers,
+                            Inference, SameArcs, StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
@@ -30,7 +30,7 @@ from ..graphs.views import decide_views
 from ..groups import order_text
 from ..show import show_classes, show_condition, show_pattern, show_size
 from ..groups import GroupClass, GroupInfo, class_condition, symbolic_generators
-from .residue_classes import split_by_residue
+from .residue_classes import pieces_by_residue, split_by_residue
 from ..conditions import simplify_condition
 from .symmetry import group_step, group_undecided
 
@@ -1125,11 +1125,14 @@ def _exceeds(spec: S.Spec, expr) -> list[bool]:
     params = _free_params(spec)
     lows = _lower_bounds(spec)
     out = []
+    split = pieces_by_residue(expr, n) if isinstance(n, sympy.Symbol) else None
     for bump in (0, 1, 3):
-        sub = {n: sympy.Integer(10 ** 7)} if isinstance(n, sympy.Symbol) else {}
-        sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
-        value = sympy.Integer(expr) if isinstance(expr, int) else expr.xreplace(sub)
-        out.append(bool(value.is_Integer and value > spec.layers))
+        # every residue class of a count by residue of n (not one large n only, docs/theory.md §12)
+        for r in range(split[0] if split is not None else 1):
+            sub = {n: sympy.Integer(10 ** 7 * (split[0] if split else 1) + r)} if isinstance(n, sympy.Symbol) else {}
+            sub.update({sym: sympy.Integer(lows[name] + bump) for name, sym in params.items()})
+            value = sympy.Integer(expr) if isinstance(expr, int) else expr.xreplace(sub)
+            out.append(bool(value.is_Integer and value > spec.layers))
     return out
 
 
@@ -1179,6 +1182,83 @@ def _grows_beyond(expr, n: sympy.Symbol, budget: int) -> bool:
     return bool(lim.is_number and lim.is_finite and lim > budget)
 
 
+def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optional[GroupInfo]) -> Optional[list]:
+    """A `layers M` budget against a count that depends on n mod L (docs/theory.md §12, by residue class): None
+    when the count is not a Piecewise over residues of n with integer pieces (budget_check decides then); else
+    one step per kind of class where M is short — PAT-BUDGET-CLASS (NOT-UAP there) where M < D, or M < m with m
+    least; PAT-BUDGET-VIEW on those classes (undecided there) where D ≤ M < m is not shown least — and [] when M
+    suffices on every class. `group`: the group step's, whose range the count is proved on."""
+    where = getattr(group, "condition_formula", None)
+    if spec.layers is None or not isinstance(spec.layers, int) or layer_step is None or not layer_step.proved:
+        return None
+    if where is None and group is not None and group.condition:
+        return None  # a range in words only: the classes' condition could not carry it (budget_check decides)
+    n, _ = _symbols(spec)
+    layers, diameter = layer_step.facts.get("layers"), layer_step.facts.get("diameter")
+    split = pieces_by_residue(layers, n)
+    if split is None:
+        return None
+    modulus, pieces = split
+    dsplit = pieces_by_residue(diameter, n)
+    dpieces = [dsplit[1][r % dsplit[0]] for r in range(modulus)] if dsplit is not None else [diameter] * modulus
+    if not all(isinstance(x, sympy.Integer) for x in (*pieces, *dpieces)) or (dsplit and modulus % dsplit[0]):
+        return None
+    budget, least = spec.layers, layer_step.facts.get("least") is True
+    short = tuple(r for r in range(modulus) if budget < dpieces[r] or (least and budget < pieces[r]))
+    open_ = tuple(r for r in range(modulus) if r not in short and budget < pieces[r])
+    steps = []
+    from ..groups import class_condition
+    for residues, make in ((short, budget_class_step), (open_, budget_class_open)):
+        if residues:
+            cond = class_condition(n, modulus, residues)
+            cond = simplify_condition(cond if where is None else sympy.And(where, cond))
+            steps.append(make(spec, layer_step, modulus, residues, cond,
+                              {r: (int(dpieces[r]), int(pieces[r])) for r in residues}))
+    return steps
+
+
+@proof.rule("PAT-BUDGET-CLASS", "A layer budget below the count of some residue classes of n: NOT-UAP there",
+            CITE_SPARSE, statuses=(proof.PROVED,), certificates=(BudgetByClass,))
+def budget_class_step(spec: S.Spec, layer_step: proof.Step, modulus: int, residues: tuple, where, counts: dict
+                      ) -> proof.Step:
+    """NOT-UAP on the classes n mod `modulus` in `residues` (`where`: their condition with the range); `counts`:
+    residue → (D, m) there."""
+    below_d = all(spec.layers < d for d, _ in counts.values())
+    if below_d:
+        why = claim_of(" is below the directed diameter there (", listed_counts(counts, 0, modulus),
+                       "): some ", X_J, " never reaches some position i within the budget, while the equivariant "
+                       "target ", SUM_TARGET_CLAIM, " depends on it")
+    else:
+        why = claim_of(" is below the least number of layers there (", listed_counts(counts, 1, modulus),
+                       ", least by PAT-LAYERS: with fewer layers some position cannot tell a sample from a "
+                       "rearrangement outside the group, so the family misses an equivariant target)")
+    return proof.conclude(claim_of(f"`layers {spec.layers}` on ", Formula(where, show_condition(where)), why),
+                          proof.PROVED, [layer_step],
+                          evidence={"budget": spec.layers, "range": _show_condition(where), "modulus": modulus,
+                                    "residues": list(residues),
+                                    "counts": {str(r): {"diameter": d, "layers": m} for r, (d, m) in counts.items()}},
+                          facts={"obstruction": "layer budget", "budget": spec.layers, "residue_class": where,
+                                 "modulus": modulus, "residues": tuple(residues)},
+                          certificate=BudgetByClass(layer_step, spec.layers, modulus, tuple(residues)))
+
+
+def budget_class_open(spec: S.Spec, layer_step: proof.Step, modulus: int, residues: tuple, where, counts: dict
+                      ) -> proof.Step:
+    """PAT-BUDGET-VIEW on the classes n mod `modulus` in `residues` only: D ≤ M below a count not shown least."""
+    return budget_between(spec, None, None, (layer_step, modulus, tuple(residues), where, counts))
+
+
+def listed_counts(counts: dict, k: int, modulus: int) -> str:
+    """"D = 3 for n mod 2 = 1" words, one value per group of residues (k = 0: the diameter, 1: the layers)."""
+    what = "D" if k == 0 else "m"
+    out = []
+    for v in sorted({c[k] for c in counts.values()}):
+        rs = sorted(r for r, c in counts.items() if c[k] == v)
+        out.append(f"{what} = {v} for n mod {modulus} " + (f"= {rs[0]}" if len(rs) == 1 else
+                                                            "in {" + ", ".join(map(str, rs)) + "}"))
+    return "; ".join(out)
+
+
 @proof.rule("PAT-BUDGET-PARAM", "A layer budget whose sufficiency depends on the parameters", CITE_SPARSE, statuses=(proof.UNDECIDED,))
 def budget_depends(spec: S.Spec, diameter) -> proof.Step:
     return proof.conclude(claim_of(f"`layers {spec.layers}` reaches every position exactly when ",
@@ -1189,7 +1269,19 @@ def budget_depends(spec: S.Spec, diameter) -> proof.Step:
 
 
 @proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS, statuses=(proof.UNDECIDED,))
-def budget_between(spec: S.Spec, layers, diameter) -> proof.Step:
+def budget_between(spec: S.Spec, layers, diameter, by_class: Optional[tuple] = None) -> proof.Step:
+    """`by_class`: (the PAT-LAYERS step, L, residues, their condition, residue → (D, m)) when the budget falls
+    between D and the count on those residue classes of n only (docs/theory.md §12): undecided there."""
+    if by_class is not None:
+        layer_step, modulus, residues, where, counts = by_class
+        return proof.conclude(claim_of(f"`layers {spec.layers}` on ", Formula(where, show_condition(where)),
+                                       " lets every token reach every position (", listed_counts(counts, 0, modulus),
+                                       ") but is below the layers the view argument uses there (",
+                                       listed_counts(counts, 1, modulus), "); whether the budget suffices there "
+                                       "is not decided"), proof.UNDECIDED, [layer_step],
+                              evidence={"budget": spec.layers, "range": _show_condition(where), "modulus": modulus,
+                                        "residues": list(residues)},
+                              facts={"residue_class": where, "modulus": modulus, "residues": residues})
     if diameter is None:
         return proof.conclude(claim_of(f"`layers {spec.layers}` is below the ", quantity(layers), " layers the view "
                                        "argument uses, and the diameter is only bounded: whether the budget suffices "

@@ -140,3 +140,42 @@ def excludes(cond, n, modulus: int, residues) -> bool:
     both = lcm(modulus, *[m for m in moduli if m is not None])
     return all(any(not _holds_at(p, {n.name: r}) for p in parts)
                for r in range(both) if r % modulus in residues)
+
+
+def pieces_by_residue(expr, n) -> Optional[tuple[int, tuple]]:
+    """(L, (e_0, …, e_{L−1})) when `expr` is a Piecewise over residues of n mod L (after folding sums such as
+    D + 1 into one Piecewise): e_r is the piece that holds on n ≡ r (mod L), for every n. None when `expr`
+    has no Piecewise, or some condition is not a function of n mod an integer alone (then nothing is split)."""
+    if not isinstance(expr, sympy.Basic) or not isinstance(n, sympy.Symbol) or not expr.has(sympy.Piecewise):
+        return None
+    folded = sympy.piecewise_fold(expr)
+    if not isinstance(folded, sympy.Piecewise):
+        return None
+    moduli = []
+    for _, cond in folded.args:
+        if cond is sympy.true:
+            continue
+        if not _residue_part(cond, n):
+            return None
+        for atom in cond.atoms(sympy.Mod):
+            m = _periodic_mod(atom, n) if n in atom.free_symbols else None
+            if m is None:
+                return None
+            moduli.append(m)
+    if not moduli:
+        return None
+    modulus = lcm(*moduli)
+    pieces = []
+    for r in range(modulus):
+        piece = next((e for e, c in folded.args if _holds_at(c, {n.name: r})), None)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    return modulus, tuple(pieces)
+
+
+def complement_condition(n, modulus: int, residues):
+    """n mod L in the residues not listed (None when every residue is listed)."""
+    from ..groups import class_condition
+    rest = [r for r in range(modulus) if r not in set(residues)]
+    return class_condition(n, modulus, rest) if rest else None

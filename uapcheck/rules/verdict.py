@@ -152,10 +152,13 @@ def decide(ffn, heads, structure, group_step, dim):
     """(verdict, the premise that decides it or None, group, layers, needs d ≥ 2) from the premises'
     statuses and typed facts alone."""
     group = group_step.facts.get("group") if group_step.proved else None
-    # an obstruction on residue classes leaves the verdict of the others only when the stated range excludes
-    # those classes (proved from the range's residue parts); otherwise it decides the verdict (§12)
-    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction")
-                        and not _class_only(s, group)), None)
+    # steps stated for residue classes of n only (a proved obstruction, or an undecided premise, there) leave the
+    # verdict of the other classes: the stated range is restricted to the classes none of them states (§12)
+    side = class_steps(structure)
+    stated = _stated_range(group, side)
+    if stated is None:
+        side = ()
+    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction") and s not in side), None)
     ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     layers = _layers_of(structure, group_step, heads)
     two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk(heads))
@@ -163,10 +166,75 @@ def decide(ffn, heads, structure, group_step, dim):
         return proof.Verdict.NOT_UAP, obstruction, group, layers, False
     if ill is not None:
         return proof.Verdict.ILL_POSED, ill, group, layers, False
-    if ffn.proved and all(h.proved for h in heads) and group is not None and layers is not None and all(
-            s.proved for s in structure):
-        return proof.Verdict.UAP, None, _with_layer_range(group, structure), layers, two_dims
-    return proof.Verdict.INCONCLUSIVE, None, group, layers, False
+    if ffn.proved and all(h.proved for h in heads) and stated is not None and layers is not None and all(
+            s.proved for s in structure if s not in side):
+        return proof.Verdict.UAP, None, _with_layer_range(stated, structure), _layers_left(layers, side), two_dims
+    return proof.Verdict.INCONCLUSIVE, None, stated if stated is not None else group, layers, False
+
+
+def excludes_classes(group, structure) -> bool:
+    """Whether the stated range of `group` excludes the classes of every premise stated for residue classes of
+    n only, proved from the range's residue parts (`residue_classes.excludes`)."""
+    from .residue_classes import excludes
+    where = getattr(group, "condition_formula", None)
+    return all(excludes(where, _class_symbol([s]), s.facts["modulus"], s.facts["residues"])
+               for s in class_steps(structure))
+
+
+def _layers_left(layers, side):
+    """A count by residue of n on the classes the class steps leave: their one piece when it is the same on each
+    of them (`layers 3` leaves n even, where the count 4 if n mod 2 = 1, else 3 is 3), else the count itself."""
+    from math import lcm
+    from .residue_classes import pieces_by_residue
+    n = _class_symbol(side) if side else None
+    split = pieces_by_residue(layers, n) if n is not None else None
+    if split is None:
+        return layers
+    modulus = lcm(split[0], *(s.facts["modulus"] for s in side))
+    left = {split[1][r % split[0]] for r in range(modulus)
+            if not any(r % s.facts["modulus"] in s.facts["residues"] for s in side)}
+    if len(left) != 1:
+        return layers
+    (piece,) = left
+    return int(piece) if isinstance(piece, sympy.Integer) else piece
+
+
+def class_steps(structure) -> tuple:
+    """The premises stated for residue classes of n only (the facts `residue_class`, `modulus`, `residues`): a
+    proved obstruction there (NOT-UAP on those classes) or an undecided step there (INCONCLUSIVE on them)."""
+    return tuple(s for s in structure if s.facts.get("residue_class") is not None
+                 and ((s.proved and s.facts.get("obstruction")) or s.status is proof.UNDECIDED))
+
+
+def _class_symbol(steps):
+    return next((a.args[0] for s in steps for a in s.facts["residue_class"].atoms(sympy.Mod)
+                 if isinstance(a.args[0], sympy.Symbol)), None)
+
+
+def _stated_range(group, steps):
+    """The group with its range restricted to the residue classes of n that no class step states (n mod L in
+    the others, L the lcm of the steps' moduli), so that the range provably excludes every such class
+    (`residue_classes.excludes`); the group unchanged when its range excludes them already; None when no
+    class is left, when there is no group, or when the range has no formula to restrict."""
+    from math import lcm
+    from ..conditions import simplify_condition
+    from ..groups import class_condition
+    from .residue_classes import excludes
+    if group is None or not steps:
+        return group
+    n = _class_symbol(steps)
+    where = getattr(group, "condition_formula", None)
+    if n is None or (group.condition and where is None):
+        return None
+    if all(excludes(where, n, s.facts["modulus"], s.facts["residues"]) for s in steps):
+        return group
+    modulus = lcm(*(s.facts["modulus"] for s in steps))
+    left = [r for r in range(modulus) if not any(r % s.facts["modulus"] in s.facts["residues"] for s in steps)]
+    if not left:
+        return None
+    cond = class_condition(n, modulus, left)
+    formula = simplify_condition(cond if where is None else sympy.And(where, cond))
+    return replace(group, condition=show_condition(formula), condition_formula=formula)
 
 
 @dataclass(frozen=True)
@@ -186,7 +254,11 @@ class VerdictPremises(Certificate):
         for s in (self.ffn, *self.heads, *self.structure, self.group_step):
             if not proof.is_step(s):
                 raise proof.CertificateRejected("VerdictPremises: a premise is not a derivation step")
-        got = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)[0]
+        got, _, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        if got is proof.Verdict.UAP and not excludes_classes(group, self.structure):
+            # no range stated for UAP contains a class that a premise states NOT-UAP or undecided (§12)
+            raise proof.CertificateRejected("VerdictPremises: the UAP range does not exclude the classes that a "
+                                            "premise states for residue classes of n only")
         if self.dim == 1 and got is proof.Verdict.UAP and self.verdict is proof.Verdict.INCONCLUSIVE:
             return  # DIM-RANGE: Theorem 1 assumes d ≥ 2
         if got is not self.verdict:
@@ -198,22 +270,16 @@ class VerdictPremises(Certificate):
                              for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
 
 
-def _class_only(step, group) -> bool:
-    """An obstruction stated for residue classes of n whose classes the group's stated range excludes."""
-    from .residue_classes import excludes
-    if step.facts.get("residue_class") is None or group is None:
-        return False
-    where = getattr(group, "condition_formula", None)
-    n = next((a.args[0] for a in step.facts["residue_class"].atoms(sympy.Mod)), None)
-    return excludes(where, n, step.facts["modulus"], step.facts["residues"])
-
-
-def class_obstructions(structure, group_step) -> tuple:
-    """The proved obstructions stated for residue classes of n only (PAT-DISCONNECTED with the fact
-    `residue_class`) that the stated range excludes: NOT-UAP on those classes, beside the verdict for the
-    range (docs/theory.md §12)."""
+def class_verdicts(structure, group_step, verdict) -> tuple:
+    """(step, the verdict on its classes) for the premises stated for residue classes of n only whose classes the
+    stated range excludes (NOT-UAP for a proved obstruction, INCONCLUSIVE for an undecided step), beside a
+    verdict `verdict` for the range (docs/theory.md §12); only those whose verdict differs from it."""
     group = group_step.facts.get("group") if group_step.proved else None
-    return tuple(s for s in structure if s.proved and s.facts.get("obstruction") and _class_only(s, group))
+    side = class_steps(structure)
+    if _stated_range(group, side) is None:
+        return ()
+    out = tuple((s, proof.Verdict.NOT_UAP if s.proved else proof.Verdict.INCONCLUSIVE) for s in side)
+    return tuple((s, v) for s, v in out if v is not verdict)
 
 
 def outcome(ffn, heads, structure, group_step, dim):
@@ -260,11 +326,10 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
-    others = class_obstructions(structure, group_step) if verdict is not proof.Verdict.NOT_UAP else ()
-    for step in others:  # NOT-UAP on other residue classes of n (docs/theory.md §12, by residue class)
+    others = class_verdicts(structure, group_step, verdict) if verdict is not proof.Verdict.NOT_UAP else ()
+    for step, kind in others:  # other residue classes of n with their own verdict (docs/theory.md §12)
         where = step.facts["residue_class"]
-        claim += claim_of("; NOT-UAP for ", Formula(where, show_condition(where)), ": ", token(step.facts["j"]),
-                          " never reaches position ", position(step.facts["i"]), f" ({step.rule})")
+        claim += claim_of(f"; {kind.value} for ", Formula(where, show_condition(where)), ": ", _class_reason(step))
     if verdict is proof.Verdict.UAP and dim == 1:
         # Theorem 1 assumes d ≥ 2: at d = 1 no verdict of UAP, whatever the premises.
         dim_step = dimension_range(dim, premise_needs_two=two_dims)
@@ -280,9 +345,18 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
     if others:
-        facts["by_class"] = tuple((s.facts["residue_class"], proof.Verdict.NOT_UAP) for s in others)
+        facts["by_class"] = tuple((s.facts["residue_class"], kind) for s, kind in others)
     return proof.conclude(claim, status, premises, {"verdict": verdict.value}, facts=facts,
                           certificate=cert)
+
+
+def _class_reason(step):
+    """Why a class has its own verdict, in the words of the step that states it."""
+    if "j" in step.facts and "i" in step.facts:
+        return claim_of(token(step.facts["j"]), " never reaches position ", position(step.facts["i"]), f" ({step.rule})")
+    if step.proved:
+        return f"`layers {step.facts.get('budget')}` is below the count there ({step.rule})"
+    return f"{step.rule} is undecided there"
 
 
 @proof.rule("DIM-RANGE", "A premise proved only for token dimension d ≥ 2", CITE_DIM, statuses=(proof.UNDECIDED,))

@@ -119,3 +119,152 @@ def disconnected(ctx, s) -> tuple[str, str]:
                       f"e = gcd(n, {modulus}) > 1 divides every offset and n, so every arc keeps a position's residue "
                       f"mod e and x_2 never reaches position 1; BFS on the verifier's arcs agrees at {checked} lengths "
                       f"n ≤ {INSTANCE_TOP}")
+
+
+# ---------------------------------------------------------------------------------------------
+# A verdict beside premises stated for residue classes of n only (docs/theory.md §12): the verdict's range,
+# read from its condition tree, must exclude every such class; re-derived here from the range's residue parts.
+
+def _linear_mod(atom, n) -> bool:
+    """Mod(a·n + c, m) with integers a, c and an integer m ≥ 1."""
+    import sympy
+    arg, m = atom.args
+    if not (isinstance(m, sympy.Integer) and m >= 1) or arg.free_symbols - {n}:
+        return False
+    arg = sympy.expand(arg)
+    return all(isinstance(c, sympy.Integer) for c in (arg.coeff(n, 1), arg.coeff(n, 0))) and \
+        sympy.expand(arg - arg.coeff(n, 1) * n - arg.coeff(n, 0)) == 0
+
+
+def _residue_parts(cond, n) -> list:
+    """The conjuncts of `cond` that are functions of n mod integers alone (n only inside linear Mod atoms)."""
+    import sympy
+    parts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
+    out = []
+    for p in parts:
+        mods = [a for a in p.atoms(sympy.Mod) if n in a.free_symbols]
+        if not mods or not all(_linear_mod(a, n) for a in mods):
+            continue
+        hidden = p.xreplace({a: sympy.Dummy() for a in mods})
+        if not any(not isinstance(s, sympy.Dummy) for s in hidden.free_symbols):
+            out.append(p)
+    return out
+
+
+def range_excludes(cond, n, modulus: int, residues) -> bool:
+    """Whether the range `cond` is false at every n ≡ r (mod `modulus`), r in `residues`: at each residue t of
+    n mod lcm(modulus, the parts' moduli) with t mod `modulus` among them, some residue part is false (it
+    depends on n mod its moduli only, so its value at t is its value on the whole class)."""
+    import sympy
+    from math import lcm
+    if cond is None:
+        return False
+    parts = _residue_parts(cond, n)
+    if not parts:
+        return False
+    moduli = [int(a.args[1]) for p in parts for a in p.atoms(sympy.Mod) if n in a.free_symbols]
+    both = lcm(modulus, *moduli)
+    for t in range(both):
+        if t % modulus not in residues:
+            continue
+        if not any(p.xreplace({n: sympy.Integer(t)}) is sympy.false for p in parts):
+            return False
+    return True
+
+
+def on_class(expr, n, modulus: int, r: int):
+    """{r': expr at n = M·k + r'} for the residues r' ≡ r (mod `modulus`) of n mod M (M: `modulus` times what the
+    floors, ceilings and Mods of expr need), each an expression in k with every floor(a·n + b), ceiling and
+    Mod(a·n + b, m) reduced exactly (a·M an integer: floor(a·M·k + c) = a·M·k + floor(c)); None when one is
+    not of that form."""
+    import sympy
+    from math import lcm
+    dens = [modulus]
+    for atom in expr.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
+        arg = sympy.expand(atom.args[0])
+        if arg.free_symbols - {n} or sympy.degree(arg, n) > 1:
+            return None
+        a = arg.coeff(n, 1)
+        if not isinstance(a, sympy.Rational):
+            return None
+        dens.append(int(a.q) * (int(atom.args[1]) if isinstance(atom, sympy.Mod) else 1))
+    big = lcm(*dens)
+    k = sympy.Symbol("k·class", integer=True, nonnegative=True)
+
+    def reduce(e):
+        if not e.args:
+            return e
+        args = [reduce(a) for a in e.args]
+        if isinstance(e, (sympy.floor, sympy.ceiling, sympy.Mod)):
+            arg = sympy.expand(args[0])
+            slope, rest = arg.coeff(k, 1), sympy.expand(arg - arg.coeff(k, 1) * k)
+            if k in rest.free_symbols or not isinstance(slope, sympy.Integer):
+                raise ValueError("not linear in k")
+            if isinstance(e, sympy.Mod):
+                m = args[1]
+                if not isinstance(m, sympy.Integer) or slope % m:
+                    raise ValueError("Mod not periodic in k")
+                return sympy.Mod(rest, m)
+            return slope * k + (sympy.floor(rest) if isinstance(e, sympy.floor) else sympy.ceiling(rest))
+        return e.func(*args)
+    out = {}
+    for rr in range(r, big, modulus):
+        try:
+            out[rr] = sympy.expand(reduce(expr.xreplace({n: big * k + rr})))
+        except ValueError:
+            return None
+    return out
+
+
+def side_classes(ctx) -> tuple[set, list]:
+    """(the ids of the premises stated for residue classes of n only whose classes the verdict's range
+    excludes, the problems found): each such premise must be listed in the verdict's `classes` with its verdict
+    (NOT-UAP proved, INCONCLUSIVE undecided), and its classes excluded from the range, re-derived here."""
+    from .structure import root, slots
+    from .trees import TreeError, decode_condition
+    r = root(ctx)
+    _, _, rest, _ = slots(ctx)
+    stepped = [s for s in rest if (s.get("data") or {}).get("classes")]
+    if not stepped:
+        return set(), []
+    data = r.get("data") or {}
+    n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    try:
+        where = decode_condition(data["range"], ctx.symbols) if data.get("range") is not None else None
+    except TreeError as exc:
+        return set(), [f"{r['id']} (VERDICT-T1): its range: {exc}"]
+    listed = [(int(c["modulus"]), sorted(int(x) for x in c["residues"]), c.get("verdict"))
+              for c in data.get("classes") or []]
+    side, problems = set(), []
+    for s in stepped:
+        cls = s["data"]["classes"]
+        modulus, residues = int(cls["modulus"]), sorted(int(x) for x in cls["residues"])
+        if n is None or not range_excludes(where, n, modulus, residues):
+            continue  # then it is an obstruction (or an open premise) for the whole range
+        want = "NOT-UAP" if s["status"] == "proved" else "INCONCLUSIVE"
+        if (modulus, residues, want) not in listed and ctx.cert["verdict"] != want:
+            problems.append(f"{r['id']} (VERDICT-T1): the classes n mod {modulus} in {residues} of {s['id']} are "
+                            f"not stated {want}")
+        side.add(s["id"])
+    return side, problems
+
+
+def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
+    """The summary's count equals the layer step's on every residue class of n the side premises leave (exactly:
+    their difference, reduced on each class by `on_class`, is 0)."""
+    from math import lcm
+    steps = [ctx.steps[sid] for sid in side]
+    moduli = [int(s["data"]["classes"]["modulus"]) for s in steps]
+    modulus = lcm(*moduli)
+    n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    if n is None:
+        return False
+    diff = layers - want
+    for t in range(modulus):
+        if any(t % int(s["data"]["classes"]["modulus"]) in [int(x) for x in s["data"]["classes"]["residues"]]
+               for s in steps):
+            continue
+        values = on_class(diff, n, modulus, t)
+        if values is None or any(v != 0 for v in values.values()):
+            return False
+    return True

@@ -247,3 +247,46 @@ def budget_witness(ctx, s):
     if route in ("view witness", "labelled view witness"):
         return _view(ctx, s, data, labelled=route == "labelled view witness")
     raise Reject(f"unknown route {route!r}")
+
+
+@checker("PAT-BUDGET-CLASS")
+def budget_by_class(ctx, s):
+    """A `layers M` budget below the count on some residue classes of n only (docs/theory.md §12): from the
+    premise PAT-LAYERS step's count m and diameter D (its data's trees, reduced exactly on each stated class),
+    M < D there, or M < m with the count least."""
+    from .by_class import on_class
+    from .trees import TreeError, decode
+    if s["status"] != "proved":
+        raise Reject("PAT-BUDGET-CLASS only concludes `proved`")
+    if ctx.spec.target != "equivariant":
+        raise Reject("the budget argument is for G-equivariant targets; the input declares another class")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-LAYERS" or prem[0]["status"] != "proved":
+        raise Reject("its premise is the proved PAT-LAYERS step")
+    budget = ctx.spec.layers
+    if not isinstance(budget, int) or (s.get("data") or {}).get("budget") != budget:
+        raise Reject("the budget is not the input's `layers`")
+    data = prem[0].get("data") or {}
+    cls = (s.get("data") or {}).get("classes") or {}
+    n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    try:
+        layers, diameter = decode(data.get("layers"), ctx.symbols), decode(data.get("diameter"), ctx.symbols)
+        modulus, residues = int(cls["modulus"]), [int(r) for r in cls["residues"]]
+    except (TreeError, KeyError, TypeError, ValueError) as exc:
+        raise Reject(f"the count or the classes: {exc}") from None
+    if n is None or modulus < 1 or not residues or any(not 0 <= r < modulus for r in residues):
+        raise Reject("the classes are not residues of a symbolic n")
+    least = data.get("least") is True
+    for r in residues:
+        ms, ds = on_class(layers, n, modulus, r), on_class(diameter, n, modulus, r)
+        if ms is None or ds is None:
+            raise Reject(f"the count on n ≡ {r} (mod {modulus}) is not a function of the class")
+        for m, d in zip(ms.values(), ds.values()):
+            if not (m.is_Integer and d.is_Integer):
+                raise Reject(f"the count on n ≡ {r} (mod {modulus}) is not one number")
+            if not (budget < d or (least and budget < m)):
+                raise Reject(f"on n ≡ {r} (mod {modulus}) the budget {budget} is below neither D = {d} nor a least "
+                             f"count ({m})")
+    return VERIFIED, (f"the PAT-LAYERS count and diameter, reduced exactly on each class n ≡ r (mod {modulus}), "
+                      f"r ∈ {residues}: `layers {budget}` is below D there, or below the count that step proves least "
+                      "(receptive field, or its view witness at the smaller depth)")

@@ -14,7 +14,8 @@ class StructureError(Exception):
     pass
 
 
-OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET", "PAT-BUDGET-WITNESS", "SEQ-DISCONNECTED", "SEQ-DEPTH", "CONV-DISCONNECTED")
+OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET", "PAT-BUDGET-WITNESS", "PAT-BUDGET-CLASS", "SEQ-DISCONNECTED", "SEQ-DEPTH",
+                "CONV-DISCONNECTED")
 GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED", "SEQ-GROUP", "CONV-GROUP")
 
 
@@ -64,19 +65,20 @@ def assign_heads(ctx) -> None:
             stack.extend(ctx.steps[sid]["premises"])
 
 
-def is_obstruction(s: dict) -> bool:
-    """A proved obstruction to the verdict's range: not one stated for residue classes of n only (its data's
-    `classes`: NOT-UAP on those classes, beside the verdict for the others, docs/theory.md §12)."""
-    return s["rule"] in OBSTRUCTIONS and s["status"] == "proved" and not (s.get("data") or {}).get("classes")
+def is_obstruction(s: dict, side=frozenset()) -> bool:
+    """A proved obstruction to the verdict's range: not one stated for residue classes of n that the verdict's
+    range excludes (`side`, by_class.side_classes: NOT-UAP on those classes, beside the verdict for the others,
+    docs/theory.md §12)."""
+    return s["rule"] in OBSTRUCTIONS and s["status"] == "proved" and s["id"] not in side
 
 
-def expected_verdict(ctx) -> str:
+def expected_verdict(ctx, side=frozenset()) -> str:
     ffn, tds, rest, group = slots(ctx)
-    if any(is_obstruction(s) for s in rest):
+    if any(is_obstruction(s, side) for s in rest):
         return "NOT-UAP"
     if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" for s in tds):
         return "ILL-POSED"
-    if all(s["status"] == "proved" for s in [ffn, *tds, *rest, group]):
+    if all(s["status"] == "proved" for s in [ffn, *tds, *(s for s in rest if s["id"] not in side), group]):
         return "UAP"
     return "INCONCLUSIVE"
 
@@ -92,15 +94,17 @@ def _reachable(ctx) -> set:
 
 
 def check_top_level(ctx) -> list[str]:
-    problems = []
+    problems: list[str] = []
     if root(ctx)["rule"] == "TGT-VERDICT":
         return _check_target_verdict(ctx)
     if not is_theorem1(ctx):
         if ctx.cert["verdict"] in ("UAP", "NOT-UAP"):
             return [f"the verdict step {root(ctx)['rule']} is not one the verifier reads"]
         return []
+    from .by_class import side_classes
     try:
-        want = expected_verdict(ctx)
+        side, problems = side_classes(ctx)
+        want = expected_verdict(ctx, side)
     except StructureError as exc:
         return [str(exc)]
     r = root(ctx)
@@ -112,7 +116,7 @@ def check_top_level(ctx) -> list[str]:
     if stray:
         problems.append(f"steps {', '.join(sorted(stray))} are not premises of the verdict")
     if want == "UAP":
-        problems.extend(_check_summary(ctx))
+        problems.extend(_check_summary(ctx, side))
     return problems
 
 
@@ -123,7 +127,7 @@ def _group_name(step: dict) -> Optional[str]:
     return data.get("name")
 
 
-def _check_summary(ctx) -> list[str]:
+def _check_summary(ctx, side=frozenset()) -> list[str]:
     problems = []
     _, _, rest, group = slots(ctx)
     g = ctx.cert.get("group")
@@ -154,7 +158,13 @@ def _check_summary(ctx) -> list[str]:
                for t in (ctx.steps[sid] for sid in _reachable(ctx))):
             return problems + ["layers: a fixed even bias on dense heads needs the layer count of BIAS-LAYERS"]
         want = sympy.Integer(1)
-    if sympy.simplify(layers - want) != 0:
+    if side:
+        # beside classes with another verdict: the count on the classes the verdict's range keeps (§12)
+        from .by_class import same_on_kept_classes
+        if not same_on_kept_classes(ctx, side, layers, want):
+            problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives "
+                            f"{sympy.sstr(want)} on the classes the verdict states")
+    elif sympy.simplify(layers - want) != 0:
         problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")
     return problems
 

@@ -94,3 +94,47 @@ def encode(value: Any) -> Any:
         if isinstance(value, cls):
             return {"op": op, "args": [encode(a) for a in value.args]}
     raise TreeError(f"no tree form for {type(value).__name__}")
+
+
+# Conditions on n (a verdict's range, docs/theory.md §12): {"rel": OP, "args": [tree, tree]} with OP one of
+# "==", "!=", ">=", ">", "<=", "<"; {"and": [...]}, {"or": [...]}, {"not": c}; {"bool": true|false}.
+_RELATIONS: dict[str, Callable] = {"==": sympy.Eq, "!=": sympy.Ne, ">=": sympy.Ge, ">": sympy.Gt, "<=": sympy.Le,
+                                   "<": sympy.Lt}
+
+
+def encode_condition(cond: Any) -> Any:
+    """A SymPy condition as a tree; TreeError when it has other parts."""
+    if cond is sympy.true or cond is sympy.false:
+        return {"bool": cond is sympy.true}
+    if isinstance(cond, (sympy.And, sympy.Or)):
+        return {"and" if isinstance(cond, sympy.And) else "or": [encode_condition(a) for a in cond.args]}
+    if isinstance(cond, sympy.Not):
+        return {"not": encode_condition(cond.args[0])}
+    for op, cls in _RELATIONS.items():
+        if type(cond) is cls:
+            return {"rel": op, "args": [encode(cond.lhs), encode(cond.rhs)]}
+    raise TreeError(f"no tree form for the condition {type(cond).__name__}")
+
+
+def decode_condition(tree: Any, symbols: Mapping[str, sympy.Symbol], depth: int = 0) -> Any:
+    """The condition a tree of `encode_condition` describes, built by explicit constructors."""
+    if depth > MAX_DEPTH:
+        raise TreeError("condition tree nested too deeply")
+    if not isinstance(tree, dict) or len(tree) not in (1, 2):
+        raise TreeError(f"not a condition tree: {str(tree)[:60]}")
+    if set(tree) == {"bool"} and isinstance(tree["bool"], bool):
+        return sympy.true if tree["bool"] else sympy.false
+    if set(tree) in ({"and"}, {"or"}):
+        (key,) = tree
+        parts = tree[key]
+        if not isinstance(parts, list) or not parts:
+            raise TreeError(f"{key} takes a list of conditions")
+        args = [decode_condition(p, symbols, depth + 1) for p in parts]
+        return sympy.And(*args, evaluate=False) if key == "and" else sympy.Or(*args, evaluate=False)
+    if set(tree) == {"not"}:
+        return sympy.Not(decode_condition(tree["not"], symbols, depth + 1))
+    if set(tree) == {"rel", "args"} and tree["rel"] in _RELATIONS and isinstance(tree["args"], list) \
+            and len(tree["args"]) == 2:
+        lhs, rhs = (decode(a, symbols, depth + 1) for a in tree["args"])
+        return _RELATIONS[tree["rel"]](lhs, rhs, evaluate=False)
+    raise TreeError(f"not a condition tree: {str(tree)[:60]}")
