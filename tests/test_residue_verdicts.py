@@ -44,7 +44,7 @@ def _group_step(result):
 def test_the_verdict_states_the_group_of_every_class(result):
     assert result.verdict == "UAP"
     assert headline(result).startswith("UAP · G = reflection if n mod 4 = 0, else trivial · ")
-    assert headline(result).endswith("attention layers (sufficient, not shown least) (for n ≥ 13)")
+    assert headline(result).endswith("attention layers (sufficient, not shown least) (for n ≥ 13); UAP at n = 1…12")
     g = result.group
     assert [(c.modulus, c.residues, c.group.name, c.group.order) for c in g.classes] == [
         (4, (0,), "reflection", 2), (4, (1, 2, 3), "trivial", 1)]
@@ -259,7 +259,8 @@ def jumps():
 
 def test_the_verdict_states_each_class_s_kind(jumps):
     assert jumps.verdict == "UAP" and jumps.group.name == "C_n"
-    assert headline(jumps) == "UAP · G = C_n · n - 1 attention layers (for n ≥ 3 and n odd); NOT-UAP for n ≥ 3 and n even"
+    assert headline(jumps) == ("UAP · G = C_n · n - 1 attention layers (for n ≥ 3 and n odd); NOT-UAP for n ≥ 3 and n "
+                               "even; UAP at n = 1; NOT-UAP at n = 2")
     assert "; NOT-UAP for n ≥ 3 and n even: x_2 never reaches position 1 (PAT-DISCONNECTED)" in str(jumps.root.claim)
     out = jsonout.result_json(jumps)
     assert out["by_class"] == [{"condition": "n ≥ 3 and n even", "verdict": "NOT-UAP"}]

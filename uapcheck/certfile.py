@@ -414,16 +414,28 @@ def _verdict_data(step: proof.Step) -> dict:
     out: dict = {"verdict": step.evidence.get("verdict")}
     stated = {str(cond): kind.value for cond, kind in step.facts.get("by_class", ())}
     classes = [p for p in step.premises if p.facts.get("residue_class") is not None]
-    if not classes:
+    below = step.facts.get("below_range", ())
+    if below:  # each length below the range, decided at that n: its verdict and count
+        out["lengths"] = [{"n": r.n, "verdict": r.verdict.value if r.verdict is not None else None,
+                           "layers": r.layers} for r in below]
+    if not classes and not below:
         return out
     out["classes"] = [{"modulus": p.facts["modulus"], "residues": list(p.facts["residues"]), "rule": p.rule,
-                       "verdict": stated.get(str(p.facts["residue_class"]))} for p in classes]
+                       "verdict": stated.get(str(p.facts["residue_class"])),
+                       "condition": _condition_tree(p.facts["residue_class"])} for p in classes]
     formula = getattr(step.facts.get("group"), "condition_formula", None)
     try:
         out["range"] = encode_condition(formula) if formula is not None else None
     except TreeError:
         out["range"] = None
     return out
+
+
+def _condition_tree(cond) -> Any:
+    try:
+        return encode_condition(cond)
+    except TreeError:
+        return None
 
 
 def _budget_class_data(step: proof.Step) -> dict:

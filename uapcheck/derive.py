@@ -13,8 +13,8 @@ from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
-from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, symmetry, targets,
-                    verdict, witness)
+from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, small_lengths,
+                    symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
@@ -275,9 +275,14 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]
     verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)
+    # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
+    with stage("the lengths below the stated range"):
+        classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name)]
+        lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes)
 
     def make_root(extra):
-        return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra)
+        return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra, lengths=lengths,
+                                    open_below=open_below)
     # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
     # The target analysis sees the heads as written: positions in the weights change the causal layer
     # count (ALiBi and RoPE see the order of a prefix in one layer, docs/theory.md §14.11).
@@ -287,7 +292,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
-        holds, reason = check_expect(spec, verdict_name, group, shown_layers)
+        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))
     # The group is the verdict's: only a UAP verdict names one (as the JSON does).
     return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason,
                   decision.outcome, decision.alternative)

@@ -17,6 +17,11 @@ from .zero import is_zero
 
 
 def _layers_value(expect: S.Expectation, spec: S.Spec):
+    return _layers_of(expect.layers, spec)
+
+
+def _layers_of(node, spec: S.Spec):
+    """An `expect ... layers` expression as a SymPy value (the symbolic length and the params as Symbols)."""
     from .functions import LAYER_FUNCTIONS
     from .lower import param_symbol
     syms = {p.name: param_symbol(p) for p in spec.params}
@@ -37,7 +42,7 @@ def _layers_value(expect: S.Expectation, spec: S.Spec):
             args = [go(x) for x in node.args]
             return LAYER_FUNCTIONS[node.fn].build(*args)
         raise ValueError(node)
-    return go(expect.layers)
+    return go(node)
 
 
 def _same_layers(derived, expected) -> bool:
@@ -132,13 +137,108 @@ def _classes_mismatch(spec: S.Spec, group, ex: S.Expectation) -> str:
     return ""
 
 
-def check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Optional[bool], str]:
-    """(None, "") without an `expect` line; else whether the derivation meets it, and why not."""
+VERDICTS = {"uap": "UAP", "not-uap": "NOT-UAP", "inconclusive": "INCONCLUSIVE", "ill-posed": "ILL-POSED"}
+
+
+def _n_symbol(spec: S.Spec):
+    return sympy.Symbol(spec.tokens, integer=True, positive=True) if isinstance(spec.tokens, str) else None
+
+
+def _moduli(cond, n) -> list[int]:
+    return [int(a.args[1]) for a in cond.atoms(sympy.Mod) if n in a.free_symbols and a.args[1].is_Integer] \
+        if isinstance(cond, sympy.Basic) else []
+
+
+def _derived_verdict_at(verdict_name: str, group, by_class, n, modulus: int, r: int) -> Optional[str]:
+    """The verdict the derivation states for the residue class n ≡ r (mod `modulus`): a class verdict whose
+    condition's residue parts hold there, else the verdict stated first, unless its range provably excludes the
+    class (then none)."""
+    from .rules.residue_classes import excludes
+    for cond, kind in by_class:
+        if excludes(cond, n, modulus, (r,)):
+            continue
+        if _residue_parts_hold(cond, n, modulus, r):
+            return kind.value
+    where = getattr(group, "condition_formula", None) if verdict_name == "UAP" else None
+    return None if excludes(where, n, modulus, (r,)) else verdict_name
+
+
+def _residue_parts_hold(cond, n, modulus: int, r: int) -> bool:
+    """Every conjunct of `cond` that is a function of n mod integers holds on the class n ≡ r (mod `modulus`), and
+    there is one (`modulus` a multiple of their moduli)."""
+    from .rules.residue_classes import _conjuncts, _residue_part
+    parts = [p for p in _conjuncts(cond) if p.atoms(sympy.Mod) and n in p.free_symbols and _residue_part(p, n)]
+    return bool(parts) and all(p.xreplace({n: sympy.Integer(r)}) is sympy.true for p in parts)
+
+
+def _verdict_classes_mismatch(spec: S.Spec, verdict_name: str, group, by_class, ex: S.Expectation) -> str:
+    """`expect V …, W if n mod L = r, …`: residue by residue of n mod lcm(L, the derived moduli), the expected
+    verdict is the one the derivation states for that class."""
+    n = _n_symbol(spec)
+    if n is None:
+        return "verdicts by class need a symbolic n"
+    modulus = math.lcm(*(m for m, _, _ in ex.verdict_classes),
+                       *(m for cond, _ in by_class for m in _moduli(cond, n)),
+                       *_moduli(getattr(group, "condition_formula", None), n))
+    for r in range(modulus):
+        want = next((VERDICTS[v] for m, rs, v in ex.verdict_classes if r % m in rs), VERDICTS[ex.verdict])
+        have = _derived_verdict_at(verdict_name, group, by_class, n, modulus, r)
+        if have != want:
+            return f"for n mod {modulus} = {r}: expected {want}, derived {have or 'no verdict for this class'}"
+    return ""
+
+
+def _same_on_class(derived, expected, n, modulus: int, r: int) -> bool:
+    """Two counts agree on n = modulus·k + r for k = 1, …, 40 (and each other name on 2, …, 29)."""
+    if is_zero(sympy.sympify(derived - expected, strict=True)):  # safe: SymPy values, no text
+        return True
+    others = sorted((sympy.sympify(derived, strict=True).free_symbols | expected.free_symbols) - {n}, key=str)
+    if len(others) > 1:
+        return False
+    for k in range(1, 41):
+        for values in itertools.product(range(2, 30), repeat=len(others)):
+            sub = {n: modulus * k + r, **dict(zip(others, values))}
+            if sympy.sympify(derived, strict=True).xreplace(sub) != expected.xreplace(sub):
+                return False
+    return True
+
+
+def _layer_classes_mismatch(spec: S.Spec, layers, ex: S.Expectation) -> str:
+    """`layers E if n mod L = r, …, else F`: on every residue class of n mod lcm(L, the derived count's modulus)
+    where the expected verdict is UAP, the expected count is the derived one (compared on the class)."""
+    from .rules.residue_classes import pieces_by_residue
+    n = _n_symbol(spec)
+    if layers is None or n is None:
+        return "no layer count derived"
+    split = pieces_by_residue(layers, n) if isinstance(layers, sympy.Basic) else None
+    modulus = math.lcm(*(m for m, _, _ in ex.layer_classes), *(m for m, _, _ in ex.verdict_classes),
+                       split[0] if split else 1)
+    for r in range(modulus):
+        if any(r % m in rs for m, rs, _ in ex.verdict_classes):
+            continue  # another verdict expected there: no count
+        node = next((e for m, rs, e in ex.layer_classes if r % m in rs), ex.layers)
+        assert node is not None  # the parser requires the `else` count
+        want = _layers_of(node, spec)
+        have = split[1][r % split[0]] if split else layers
+        if not _same_on_class(have, want, n, modulus, r):
+            return f"for n mod {modulus} = {r}: expected {show_expr(node)} attention layers, derived {have}"
+    return ""
+
+
+def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=()) -> tuple[Optional[bool], str]:
+    """(None, "") without an `expect` line; else whether the derivation meets it, and why not. `by_class`: the
+    verdict step's (condition, verdict) for the residue classes of n with another verdict (docs/theory.md §12)."""
     ex = spec.expect
     if ex is None:
         return None, ""
-    want = {"uap": "UAP", "not-uap": "NOT-UAP", "inconclusive": "INCONCLUSIVE", "ill-posed": "ILL-POSED"}[ex.verdict]
-    if want != verdict_name:
+    want = VERDICTS[ex.verdict]
+    if ex.verdict_classes:
+        mismatch = _verdict_classes_mismatch(spec, verdict_name, group, by_class, ex)
+        if mismatch:
+            return False, mismatch
+        if want != "UAP":
+            return True, ""
+    elif want != verdict_name:
         return False, f"expected {want}, derived {verdict_name}"
     if ex.group_classes:
         mismatch = _classes_mismatch(spec, group, ex)
@@ -148,7 +248,11 @@ def check_expect(spec: S.Spec, verdict_name: str, group, layers) -> tuple[Option
         mismatch = _group_mismatch(spec, group, *ex.group)
         if mismatch:
             return False, mismatch
-    if ex.layers is not None:
+    if ex.layer_classes:
+        mismatch = _layer_classes_mismatch(spec, layers, ex)
+        if mismatch:
+            return False, mismatch
+    elif ex.layers is not None:
         expected = _layers_value(ex, spec)
         if not _same_layers(layers, expected):
             return False, f"expected {show_expr(ex.layers)} attention layers, derived {layers}"

@@ -787,6 +787,28 @@ class _ExpectedGroup:
     text: str
 
 
+@dataclass(frozen=True)
+class _ExpectedLayers:
+    """The layer count of an `expect uap ... layers ...` by residue class: the classes and the `else` count."""
+
+    otherwise: Any
+    classes: tuple  # ((modulus, residues, Expr), ...)
+
+
+@dataclass(frozen=True)
+class _VerdictCase:
+    """`, VERDICT if n mod L = r` of an `expect` line: another verdict on those residue classes of n."""
+
+    verdict: str
+    modulus: int
+    residues: tuple
+    meta: Any
+
+
+def _classes_text(tokens: str, m: int, rs: tuple) -> str:
+    return f"{tokens} mod {m} " + (f"= {rs[0]}" if len(rs) == 1 else "in {" + ", ".join(map(str, rs)) + "}")
+
+
 def _group_text(ref: tuple) -> str:
     return ref[0] + (f" {ref[1]}" if ref[1] is not None else "")
 _NUMBERED_GROUPS = ("order", "stabilizer")
@@ -912,19 +934,94 @@ class _BuildIR(Transformer_NonRecursive):
     # -- expect ----------------------------------------------------------------------------
     @v_args(inline=True, meta=True)
     def expect(self, meta: Meta, verdict: Token, *parts: Any) -> spec.Expectation:
+        from .show import show_expr
         chosen = next((p for p in parts if isinstance(p, _ExpectedGroup)), None)
-        layers = next((p for p in parts if not isinstance(p, _ExpectedGroup)), None)
+        cases = tuple(p for p in parts if isinstance(p, _VerdictCase))
+        layers = next((p for p in parts if not isinstance(p, (_ExpectedGroup, _VerdictCase))), None)
         if str(verdict) != "uap" and (chosen or layers):
             raise _err(meta, "`group` and `layers` go with `expect uap`")
         group, classes = (chosen.otherwise, chosen.classes) if chosen else (None, ())
+        layer_classes: tuple = ()
+        if isinstance(layers, _ExpectedLayers):
+            layers, layer_classes = layers.otherwise, layers.classes
         text_parts = [str(verdict)]
         if chosen:
             text_parts.append("group " + chosen.text)
-        if layers is not None:
-            from .show import show_expr
+        tokens = str(self.scope.tokens)
+        if layer_classes:
+            assert layers is not None  # the parser requires the `else` count
+            text_parts.append("layers " + ", ".join(f"{show_expr(e)} if {_classes_text(tokens, m, rs)}"
+                                                    for m, rs, e in layer_classes) + f", else {show_expr(layers)}")
+        elif layers is not None:
             text_parts.append("layers " + show_expr(layers))
-        return spec.Expectation(str(verdict), group, layers, " ".join(text_parts), loc=_loc(meta),
-                                group_classes=classes)
+        verdict_classes = self._verdict_classes(cases)
+        text = " ".join(text_parts) + "".join(f", {v} if {_classes_text(tokens, m, rs)}"
+                                              for m, rs, v in verdict_classes)
+        return spec.Expectation(str(verdict), group, layers, text, loc=_loc(meta),
+                                group_classes=classes, layer_classes=layer_classes, verdict_classes=verdict_classes)
+
+    def _verdict_classes(self, cases: tuple) -> tuple:
+        """`, V if n mod L = r, …`: one modulus, disjoint residues, and at least one residue left to the first
+        verdict."""
+        if not cases:
+            return ()
+        moduli = {c.modulus for c in cases}
+        if len(moduli) != 1:
+            raise _err(cases[1].meta, "the classes of `expect ..., VERDICT if n mod L ...` use one modulus L")
+        seen: set = set()
+        for c in cases:
+            if seen & set(c.residues):
+                raise _err(c.meta, "a residue is in two classes")
+            seen |= set(c.residues)
+        (modulus,) = moduli
+        if len(seen) >= modulus:
+            raise _err(cases[-1].meta, f"the classes cover every residue mod {modulus}: leave one to the first verdict")
+        return tuple((c.modulus, c.residues, c.verdict) for c in cases)
+
+    @v_args(inline=True, meta=True)
+    def verdict_case(self, meta: Meta, verdict: Token, name: Token, modulus: Token, residues: tuple) -> _VerdictCase:
+        m, values = self._residue_class("expect ..., VERDICT if", meta, name, modulus, residues)
+        return _VerdictCase(str(verdict), m, values, meta)
+
+    @v_args(inline=True, meta=True)
+    def layer_case(self, meta: Meta, body: Tree, name: Token, modulus: Token, residues: tuple) -> tuple:
+        m, values = self._residue_class("layers ... if", meta, name, modulus, residues)
+        return m, values, self.expect_layers(body), meta
+
+    @v_args(inline=True, meta=True)
+    def expect_layers_classes(self, meta: Meta, *parts: Any) -> _ExpectedLayers:
+        """`layers E if n mod L = r, …, else F`: the classes (one modulus, disjoint residues) and the else count."""
+        *cases, otherwise = parts
+        moduli = {m for m, _, _, _ in cases}
+        if len(moduli) != 1:
+            raise _err(meta, "the classes of `layers ... if n mod L ...` use one modulus L")
+        seen: set = set()
+        for _, residues, _, where in cases:
+            if seen & set(residues):
+                raise _err(where, "a residue is in two classes")
+            seen |= set(residues)
+        (modulus,) = moduli
+        if len(seen) >= modulus:
+            raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
+        return _ExpectedLayers(self.expect_layers(otherwise), tuple((m, rs, e) for m, rs, e, _ in cases))
+
+    def _residue_class(self, what: str, meta: Meta, name: Token, modulus: Token, residues: tuple) -> tuple:
+        """(L, the residues) of `NAME mod L = r` / `in {…}`, checked: NAME the symbolic `tokens` name, 2 ≤ L ≤ 10⁶,
+        each residue in 0, …, L − 1 and listed once."""
+        tokens = self.scope.tokens
+        if not isinstance(tokens, str) or str(name) != tokens:
+            raise _err(name, f"a class of `{what}` is a residue of the symbolic `tokens` name"
+                             + (f" `{tokens}`" if isinstance(tokens, str) else " (this file has an integer `tokens`)"))
+        m = int(str(modulus))
+        if not 2 <= m <= 10 ** 6:
+            raise _err(modulus, "the modulus of a class is an integer from 2 to 10⁶")
+        for r in residues:
+            if not 0 <= int(str(r)) < m:
+                raise _err(r, f"a residue mod {m} is one of 0, …, {m - 1}")
+        values = tuple(sorted({int(str(r)) for r in residues}))
+        if len(values) != len(residues):
+            raise _err(meta, "a residue is listed twice")
+        return m, values
 
     def expect_group(self, ref: tuple[str, Optional[int]]) -> "_ExpectedGroup":
         return _ExpectedGroup(ref, (), _group_text(ref))
@@ -951,19 +1048,7 @@ class _BuildIR(Transformer_NonRecursive):
 
     @v_args(inline=True, meta=True)
     def group_case(self, meta: Meta, ref: tuple, name: Token, modulus: Token, residues: tuple) -> tuple:
-        tokens = self.scope.tokens
-        if not isinstance(tokens, str) or str(name) != tokens:
-            raise _err(name, "a class of `group ... if` is a residue of the symbolic `tokens` name"
-                             + (f" `{tokens}`" if isinstance(tokens, str) else " (this file has an integer `tokens`)"))
-        m = int(str(modulus))
-        if not 2 <= m <= 10 ** 6:
-            raise _err(modulus, "the modulus of a class is an integer from 2 to 10⁶")
-        for r in residues:
-            if not 0 <= int(str(r)) < m:
-                raise _err(r, f"a residue mod {m} is one of 0, …, {m - 1}")
-        values = tuple(sorted({int(str(r)) for r in residues}))
-        if len(values) != len(residues):
-            raise _err(meta, "a residue is listed twice")
+        m, values = self._residue_class("group ... if", meta, name, modulus, residues)
         return m, values, ref, meta
 
     def residue_one(self, r: Token) -> tuple:

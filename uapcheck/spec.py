@@ -297,6 +297,10 @@ class Expectation:
     #: G by residue class of n: ((modulus, residues, (name, arg)), ...) for the classes written with `if`;
     #: `group` is then the `else` group, for every other residue
     group_classes: tuple = ()
+    #: the layer count by residue class of n: ((modulus, residues, Expr), ...); `layers` is then the `else` count
+    layer_classes: tuple = ()
+    #: other verdicts on residue classes of n: ((modulus, residues, verdict), ...); `verdict` holds on the others
+    verdict_classes: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,15 @@ def suggestions(spec: S.Spec, limit: int = 5, first_only: bool = False,
     """Edits that make the spec provably UAP, smallest change first (at most `limit`); the search stops
     trying new candidates once `deadline` (a time.process_time() value: CPU seconds, so the answer does
     not depend on how busy the machine is) has passed."""
+    from .rules.small_lengths import ENABLED
+    token = ENABLED.set(False)  # an edit's verdict for its range is what is shown; not its lengths below it
+    try:
+        return _suggestions(spec, limit, first_only, deadline)
+    finally:
+        ENABLED.reset(token)
+
+
+def _suggestions(spec: S.Spec, limit: int, first_only: bool, deadline: Optional[float]) -> list[Suggestion]:
     import time
     from .derive import check_spec
     from .errors import UapError

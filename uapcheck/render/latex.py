@@ -23,7 +23,7 @@ from .. import proof
 from ..claim import Formula
 from . import source
 from .math import claim_formulas, part_latex, step_formulas
-from .verdict_lines import expect_line, other_classes, reason_parts, shown_path
+from .verdict_lines import expect_line, lengths_text, other_classes, reason_parts, shown_path
 
 _ASCII = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -296,7 +296,7 @@ def headline_tex(result) -> str:
         text += escape(NOT_LEAST)
     if g.condition:
         text += " (for " + condition_tex(g) + ")"
-    return text + _classes_tex(result)
+    return text + _classes_tex(result) + escape(lengths_text(result))
 
 
 def _classes_tex(result) -> str:

@@ -14,7 +14,7 @@ from .. import proof
 from . import source
 from .math import claim_formulas, part_latex, step_formulas
 from .math import latex as formula_latex
-from .verdict_lines import expect_line, other_classes, reason_parts, shown_path, suggestion_line
+from .verdict_lines import expect_line, lengths_text, other_classes, reason_parts, shown_path, suggestion_line
 from .verdict_lines import NOT_LEAST, layers_least
 from .verdict_lines import headline as headline  # the text headline, re-exported for callers of this module
 
@@ -134,7 +134,7 @@ def headline_markdown(result) -> str:
     if g.condition:
         typed = getattr(g, "condition_formula", None)
         text += f" (for {escape(str(g.condition)) if typed is None else math(formula_latex(typed))})"
-    return text + _classes_markdown(result)
+    return text + _classes_markdown(result) + escape(lengths_text(result))
 
 
 def _classes_markdown(result) -> str:

@@ -27,7 +27,17 @@ def headline(result) -> str:
         typed = getattr(g, "condition_formula", None)
         from ..show import show_condition
         text += f" (for {g.condition if typed is None else show_condition(typed)})"
-    return text + _classes_text(result)
+    return text + _classes_text(result) + lengths_text(result)
+
+
+def lengths_text(result) -> str:
+    """"; UAP at n = 1…12": the verdict at each length below the stated range (docs/theory.md §12), from the
+    verdict step's facts; "" when there are none."""
+    records = result.root.facts.get("below_range", ())
+    if not records:
+        return ""
+    from ..rules.small_lengths import lengths_words
+    return "; " + lengths_words(records)
 
 
 NOT_LEAST = " (sufficient, not shown least)"

@@ -30,7 +30,7 @@ from ..graphs.views import decide_views
 from ..groups import order_text
 from ..show import show_classes, show_condition, show_pattern, show_size
 from ..groups import GroupClass, GroupInfo, class_condition, symbolic_generators
-from .residue_classes import pieces_by_residue, split_by_residue
+from .residue_classes import dependence, pieces_by_residue, split_by_residue
 from ..conditions import simplify_condition
 from .symmetry import group_step, group_undecided
 
@@ -661,8 +661,12 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
         # G depends on n mod L: one group per residue class (Theorem 1 per class, docs/theory.md §11.4)
         return _group_by_class(spec, desc, n, grp, split, layer_range)
     gprimary = _primary(grp, spec, n)
+    # a class whose case at large n depends on the parameters is named exactly (docs/theory.md §11.4)
+    why = dependence(grp, n, _lower_bounds(spec)) if split is None else None
+    apart = f"by residue class of n the case at large n is not one: {why}" if why else ""
     if gprimary is None:
-        return group_undecided(desc, f"no closed form for the group with symbolic n{question}"), None
+        return group_undecided(desc, f"no closed form for the group with symbolic n{question}"
+                               + (f"; {apart}" if apart else "")), None
     name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
@@ -683,7 +687,8 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     # range, when wider, is said as such
     ranges = {"range": own} if stated == own else {"range": stated, "the group's closed form holds": own}
     step = group_step(desc, info, {**ranges, "closed form": gprimary.rule, "generators": list(gens)},
-                      _group_certificate(spec, gprimary, info), tuple(_other_cases(grp, gprimary)))
+                      _group_certificate(spec, gprimary, info),
+                      tuple(_other_cases(grp, gprimary)) + ((apart,) if apart else ()))
     return step, info
 
 

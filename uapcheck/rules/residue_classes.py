@@ -3,8 +3,11 @@
 A closed form (graphs/closed_forms.ClosedForm) states its result as cases with conditions on n and the
 parameters. When the cases that hold at large n differ by the residue of n mod L, no single case is "the"
 answer: Theorem 1 applies to each class of n separately (docs/theory.md §11.4). `split_by_residue` finds,
-for every residue r of n mod L, the one case that holds at every large n ≡ r (sampled as the single-case
-choice of rules/pattern.py samples), and the range R where every chosen case's bounds hold. The split is
+for every residue r of n mod L, the one case that holds at every large n ≡ r — proved, not sampled: its residue
+parts hold at r, and each of its bounds holds at every large n for every admissible value of the parameters
+(`_eventually`: a lower bound a·n + g ≥ 0 with a > 0, a parameter condition true on the parameters' whole
+range) — and the range R where every chosen case's bounds hold. When the case of some class depends on the
+parameters, `dependence` says exactly how. The split is
 exact by construction: a case's condition is the conjunction of its bounds (free of Mod, kept in R) and its
 residue parts (a function of n mod L alone, evaluated at r), so for n in R with n ≡ r (mod L) the chosen
 case's condition holds.
@@ -17,8 +20,6 @@ from typing import Optional
 
 import sympy
 
-#: A residue class of n is sampled at n = SAMPLE·L + r (large), as the single-case choice samples 10⁷.
-SAMPLE = 10 ** 6
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,107 @@ def _parts(form, n) -> Optional[list]:
     return parts
 
 
+ALWAYS, NEVER, DEPENDS = "always", "never", "depends"
+
+
+def _params_sign(expr, params: dict) -> Optional[str]:
+    """For expr linear in the parameters (each an integer p ≥ its lower bound, unbounded above): ALWAYS when
+    expr ≥ 0 at every admissible value, NEVER when expr < 0 at every one, DEPENDS otherwise; None when expr is
+    not linear in them with numeric coefficients. A linear function on the box [p₀, ∞) × … has its minimum at
+    the corner when every coefficient is ≥ 0 (else none), and its maximum at the corner when every one is ≤ 0."""
+    syms = sorted(expr.free_symbols, key=str)
+    if any(s.name not in params for s in syms):
+        return None
+    expr = sympy.expand(expr)
+    if syms:
+        poly = sympy.Poly(expr, *syms)
+        if poly.total_degree() > 1 or not all(c.is_Rational for c in poly.coeffs()):
+            return None
+        slopes = [poly.coeff_monomial(s) for s in syms]
+    else:
+        if not expr.is_Rational:
+            return None
+        slopes = []
+    corner = expr.xreplace({s: sympy.Integer(params[s.name]) for s in syms})
+    if all(c >= 0 for c in slopes) and corner >= 0:
+        return ALWAYS
+    if all(c <= 0 for c in slopes) and corner < 0:
+        return NEVER
+    return DEPENDS
+
+
+def _relation_kind(rel) -> Optional[tuple]:
+    """(difference lhs − rhs, "ge" | "gt" | "le" | "lt" | "eq" | "ne")."""
+    kinds = {sympy.GreaterThan: "ge", sympy.StrictGreaterThan: "gt", sympy.LessThan: "le",
+             sympy.StrictLessThan: "lt", sympy.Equality: "eq", sympy.Unequality: "ne"}
+    kind = kinds.get(type(rel))
+    return None if kind is None else (rel.lhs - rel.rhs, kind)
+
+
+def _eventually(bound, n, params: dict) -> Optional[str]:
+    """Whether a case's bound holds at every large n (for each admissible value of the parameters): ALWAYS, NEVER
+    or DEPENDS (on the parameters), proved, or None when it is not decided here. A relation a·n + g(params) ⋈ 0
+    with a a non-zero number: ≥, >, ≠ hold for every large n when a > 0 (g is finite at each parameter value),
+    ≤, <, = never do; a relation without n is decided over the parameters' whole range (`_params_sign`); And and
+    Or combine these."""
+    if bound is sympy.true:
+        return ALWAYS
+    if bound is sympy.false:
+        return NEVER
+    if isinstance(bound, (sympy.And, sympy.Or)):
+        parts = [_eventually(a, n, params) for a in bound.args]
+        if any(p is None for p in parts):
+            return None
+        if isinstance(bound, sympy.And):
+            return NEVER if NEVER in parts else ALWAYS if all(p == ALWAYS for p in parts) else DEPENDS
+        return ALWAYS if ALWAYS in parts else NEVER if all(p == NEVER for p in parts) else DEPENDS
+    got = _relation_kind(bound)
+    if got is None:
+        return None
+    diff, kind = got
+    if n not in diff.free_symbols:
+        sign = {"ge": diff, "gt": diff - 1, "le": -diff, "lt": -diff - 1}.get(kind)
+        if sign is not None:  # integers: x > 0 is x − 1 ≥ 0
+            return _params_sign(sign, params)
+        zero = _params_sign(diff, params), _params_sign(-diff, params)
+        if zero == (ALWAYS, ALWAYS):  # identically 0
+            return ALWAYS if kind == "eq" else NEVER
+        if NEVER in zero:  # never 0
+            return NEVER if kind == "eq" else ALWAYS
+        return None if None in zero else DEPENDS
+    diff = sympy.expand(diff)
+    if not diff.is_polynomial(n) or sympy.degree(diff, n) != 1:
+        return None
+    slope = diff.coeff(n, 1)
+    if not slope.is_Rational or slope == 0 or n in diff.coeff(n, 0).free_symbols:
+        return None
+    up = bool(slope > 0)
+    holds = {"ge": up, "gt": up, "ne": True, "le": not up, "lt": not up, "eq": False}[kind]
+    return ALWAYS if holds else NEVER
+
+
 def split_by_residue(form, n, lower_bounds: dict) -> Optional[ResidueSplit]:
     """The cases of `form` by residue class of n mod L (L the lcm of the moduli of n in its conditions), or
     None when no condition mentions n mod an integer, when some case's condition mixes residues with other
-    terms, or when some residue class has no single case at large n (for the sampled parameter values:
-    each parameter at its lower bound + 0, 1, 3, 7, as the single-case choice samples)."""
+    terms, or when some residue class has no single case at large n, proved (`choices`)."""
+    found = choices(form, n, lower_bounds)
+    if found is None or any(len(c) != 1 or c[0][1] != ALWAYS for c in found[1]):
+        return None
+    modulus, picks, parts = found
+    chosen = tuple(c[0][0] for c in picks)
+    bounds: list = []
+    for case, _, bound in parts:
+        if any(case is c for c in chosen):
+            bounds.extend(b for b in bound if b not in bounds)
+    return ResidueSplit(modulus, chosen, sympy.And(*bounds) if bounds else sympy.true)
+
+
+def choices(form, n, lower_bounds: dict) -> Optional[tuple]:
+    """(L, for every residue r of n mod L the cases that may hold at every large n ≡ r with ALWAYS or DEPENDS,
+    the cases' parts), or None when the residues cannot be read (no Mod of n, a Mod of n by a parameter, a
+    condition mixing n mod L with other terms) or a bound is not decided. A case holds at every large n ≡ r when
+    its residue parts hold at r (they depend on n mod L alone) and each bound holds eventually (`_eventually`:
+    proved over every admissible parameter value, no sampling)."""
     if form is None or not isinstance(n, sympy.Symbol):
         return None
     moduli = set()
@@ -108,23 +205,41 @@ def split_by_residue(form, n, lower_bounds: dict) -> Optional[ResidueSplit]:
     parts = _parts(form, n)
     if parts is None:
         return None
-    chosen = []
+    kinds = []
+    for _, _, bound in parts:
+        each = [_eventually(b, n, lower_bounds) for b in bound]
+        if any(k is None for k in each):
+            return None
+        kinds.append(NEVER if NEVER in each else ALWAYS if all(k == ALWAYS for k in each) else DEPENDS)
+    picks = []
     for r in range(modulus):
-        pick = None
-        for bump in (0, 1, 3, 7):
-            values = {name: v + bump for name, v in lower_bounds.items()}
-            values[n.name] = SAMPLE * modulus + r
-            here = [case for case, residue, bound in parts
-                    if all(_holds_at(p, {n.name: r}) for p in residue) and all(_holds_at(p, values) for p in bound)]
-            if len(here) != 1 or (pick is not None and here[0] is not pick):
-                return None
-            pick = here[0]
-        chosen.append(pick)
-    bounds: list = []
-    for case, _, bound in parts:
-        if any(case is c for c in chosen):
-            bounds.extend(b for b in bound if b not in bounds)
-    return ResidueSplit(modulus, tuple(chosen), sympy.And(*bounds) if bounds else sympy.true)
+        here = [(case, kind) for (case, residue, _), kind in zip(parts, kinds)
+                if kind != NEVER and all(_holds_at(p, {n.name: r}) for p in residue)]
+        picks.append(tuple(here))
+    return modulus, tuple(picks), parts
+
+
+def dependence(form, n, lower_bounds: dict) -> Optional[str]:
+    """Why no split by residue is stated when the case of some class at large n depends on the parameters (or
+    several cases hold there): "n mod 4 = 1: … (n ≥ 2·w + 3 and w ≥ 2), or … (…)", exactly as the cases state
+    it; None when that is not why."""
+    from ..show import show_condition
+    found = choices(form, n, lower_bounds)
+    if found is None:
+        return None
+    modulus, picks, parts = found
+    out = []
+    for r, here in enumerate(picks):
+        if len(here) == 1 and here[0][1] == ALWAYS:
+            continue
+        if not here:
+            out.append(f"n mod {modulus} = {r}: no case holds at large n")
+            continue
+        bounds = {id(case): bound for case, _, bound in parts}
+        cases = [f"`{getattr(case, 'rule', '') or 'a case'}` where "
+                 + (show_condition(sympy.And(*bounds[id(case)])) if bounds[id(case)] else "every n") for case, _ in here]
+        out.append(f"n mod {modulus} = {r}: " + " or ".join(cases))
+    return "; ".join(out) if out else None
 
 
 def excludes(cond, n, modulus: int, residues) -> bool:

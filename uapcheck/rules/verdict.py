@@ -248,9 +248,13 @@ class VerdictPremises(Certificate):
     group_step: proof.Step
     dim: object
     verdict: proof.Verdict
+    #: the lengths below the stated range, each with the root of its own derivation at that n (or None when it
+    #: was not decided there): (LengthVerdict, step or None), docs/theory.md §12
+    lengths: tuple = ()
     kind = "verdict-premises"
 
     def check(self) -> None:
+        self._check_lengths()
         for s in (self.ffn, *self.heads, *self.structure, self.group_step):
             if not proof.is_step(s):
                 raise proof.CertificateRejected("VerdictPremises: a premise is not a derivation step")
@@ -263,6 +267,34 @@ class VerdictPremises(Certificate):
             return  # DIM-RANGE: Theorem 1 assumes d ≥ 2
         if got is not self.verdict:
             raise proof.CertificateRejected(f"VerdictPremises: the premises give {got.value}, not {self.verdict.value}")
+
+    def _check_lengths(self) -> None:
+        """Each length's verdict is the one its own derivation concludes (a kernel-made VERDICT-T1 step), and the
+        lengths are exactly those below the stated range: the ones no stated condition covers."""
+        if not self.lengths:
+            return
+        from .small_lengths import uncovered
+        got, _, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        if got is not proof.Verdict.UAP:
+            raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP verdict only")
+        for record, root in self.lengths:
+            if root is None:
+                if record.verdict is not None:
+                    raise proof.CertificateRejected(f"VerdictPremises: the verdict at n = {record.n} has no derivation")
+                continue
+            if not proof.is_step(root) or root.rule != "VERDICT-T1" or root.facts.get("verdict") is not record.verdict:
+                raise proof.CertificateRejected(f"VerdictPremises: the verdict at n = {record.n} is not its "
+                                                "derivation's")
+            if record.verdict is proof.Verdict.UAP and (root.facts.get("layers") != record.layers):
+                raise proof.CertificateRejected(f"VerdictPremises: the count at n = {record.n} is not its derivation's")
+        where = getattr(group, "condition_formula", None)
+        n = _class_symbol(class_steps(self.structure)) or next(iter(getattr(where, "free_symbols", ())), None)
+        conditions = [sympy.true if where is None else where,
+                      *(s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got))]
+        want = uncovered(conditions, n) if n is not None else None
+        if want is None or [r.n for r, _ in self.lengths] != want:
+            raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the ones "
+                                            "no stated class covers")
 
     def to_json(self):
         return {"kind": self.kind, "verdict": self.verdict.value,
@@ -306,7 +338,9 @@ def _with_dimension(group, dim):
 @proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(VerdictPremises,))
 def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proof.Step, dim,
-                 extra=(), *, unit: str = "attention") -> proof.Step:
+                 extra=(), *, unit: str = "attention", lengths: tuple = (), open_below: str = "") -> proof.Step:
+    """`lengths`: (LengthVerdict, its derivation's root) for each length below the stated range (rules/
+    small_lengths.py); `open_below`: why they are not enumerated, when they are not."""
     """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
     verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
@@ -340,14 +374,29 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         if not isinstance(dim, int):
             claim += f" (for token dimension {dim} ≥ 2)"
             group = _with_dimension(group, dim)
+    evidence: dict = {"verdict": verdict.value}
+    if verdict is not proof.Verdict.UAP:
+        lengths, open_below = (), ""
+    if lengths:  # each length below the range, decided at that n (docs/theory.md §12)
+        claim += claim_of("; below the range: ", _lengths_words(tuple(r for r, _ in lengths)))
+        evidence["below the range"] = [r.words() for r, _ in lengths]
+    elif open_below:
+        evidence["below the range"] = f"not enumerated: {open_below}"
     status = proof.UNDECIDED if verdict is proof.Verdict.INCONCLUSIVE else proof.PROVED
-    cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict)
+    cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict, tuple(lengths))
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
     if others:
         facts["by_class"] = tuple((s.facts["residue_class"], kind) for s, kind in others)
-    return proof.conclude(claim, status, premises, {"verdict": verdict.value}, facts=facts,
-                          certificate=cert)
+    if lengths:
+        facts["below_range"] = tuple(r for r, _ in lengths)
+    return proof.conclude(claim, status, premises, evidence, facts=facts, certificate=cert)
+
+
+def _lengths_words(records) -> str:
+    """"UAP at n = 1…12" / "UAP at n = 1; NOT-UAP at n = 2": the verdict at each length, runs joined."""
+    from .small_lengths import lengths_words
+    return lengths_words(records)
 
 
 def _class_reason(step):

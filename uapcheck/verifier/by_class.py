@@ -268,3 +268,107 @@ def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
         if values is None or any(v != 0 for v in values.values()):
             return False
     return True
+
+
+# ---------------------------------------------------------------------------------------------
+# The lengths below a verdict's stated range (docs/theory.md §12): the verdict step lists each length 1 ≤ n that
+# no stated condition covers, with the verdict the derivation at that n concluded.
+
+def _uncovered(conditions, n) -> "list[int] | None":
+    """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on)."""
+    import sympy
+    from math import lcm
+    consts, moduli = [1], [1]
+    for c in conditions:
+        for rel in c.atoms(sympy.Rel):
+            if rel.free_symbols - {n}:
+                return None
+            consts += [abs(int(x)) for x in (rel.lhs, rel.rhs) if isinstance(x, sympy.Integer)]
+        for a in c.atoms(sympy.Mod):
+            if n in a.free_symbols:
+                if not isinstance(a.args[1], sympy.Integer):
+                    return None
+                moduli.append(int(a.args[1]))
+    start, period = max(consts) + 1, lcm(*moduli)
+    out = []
+    for v in range(1, start + period):
+        values = [c.xreplace({n: sympy.Integer(v)}) for c in conditions]
+        if any(x not in (sympy.true, sympy.false) for x in values):
+            return None
+        if not any(x is sympy.true for x in values):
+            out.append(v)
+    return None if any(v >= start for v in out) else out
+
+
+def _resolved(pattern, name: str, n: int):
+    """The pattern with the symbolic length's name replaced by n; ValueError for any other name."""
+    import dataclasses
+    if isinstance(pattern, str):
+        sign, bare = (-1, pattern[1:]) if pattern.startswith("-") else (1, pattern)
+        if bare != name:
+            raise ValueError(f"the size {pattern} is a parameter")
+        return sign * n
+    if isinstance(pattern, tuple):
+        return tuple(_resolved(x, name, n) for x in pattern)
+    if dataclasses.is_dataclass(pattern) and not isinstance(pattern, type):
+        return dataclasses.replace(pattern, **{f.name: _resolved(getattr(pattern, f.name), name, n)
+                                                for f in dataclasses.fields(pattern) if f.init})
+    return pattern
+
+
+def lengths(ctx, s) -> str:
+    """The verdict step's lengths below its range: exactly the lengths no stated condition covers (the range and
+    the classes stated beside it, decoded here), and at each one the verdict agrees with BFS on the verifier's own
+    arcs (NOT-UAP: not strongly connected, or a budget below the diameter, or a budget the verifier does not
+    re-decide; UAP: strongly connected with the diameter at most the count, and the count within the budget).
+    Returns the words for the step's reason ("" without lengths)."""
+    import sympy
+    from . import patterns
+    from .check import Reject, Trust
+    from .trees import TreeError, decode_condition
+    data = s.get("data") or {}
+    listed = data.get("lengths")
+    if not listed:
+        return ""
+    if not isinstance(ctx.spec.tokens, str):
+        raise Reject("lengths below a range are stated for a symbolic n only")
+    n = ctx.symbols[ctx.spec.tokens]
+    try:
+        conds = [decode_condition(data["range"], ctx.symbols) if data.get("range") is not None else sympy.true]
+        conds += [decode_condition(c["condition"], ctx.symbols) for c in data.get("classes") or []
+                  if c.get("verdict") is not None]
+    except (TreeError, KeyError, TypeError) as exc:
+        raise Reject(f"the range or a class condition: {exc}") from None
+    want = _uncovered(conds, n)
+    got = [int(x["n"]) for x in listed]
+    if want is None or got != want:
+        raise Reject(f"the lengths below the range are {want}, the step states {got}")
+    budget = ctx.spec.layers
+    for x in listed:
+        value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
+        if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
+            raise Reject(f"n = {value}: unknown verdict {verdict!r}")
+        if verdict not in ("UAP", "NOT-UAP"):
+            continue
+        try:
+            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Trust(f"the lengths below the range: n = {value}: {exc}") from None
+        outs = patterns.union_out(heads, value)
+        dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
+        connected = all(d is not None for row in dists for d in row[1:])
+        diameter: int = max((d for row in dists for d in row[1:] if d is not None), default=0)
+        cap = value if budget == ctx.spec.tokens else budget if isinstance(budget, int) else None
+        if verdict == "NOT-UAP" and connected and (cap is None or cap >= diameter):
+            if cap is None:
+                raise Reject(f"n = {value}: stated NOT-UAP, but the pattern is strongly connected")
+            continue  # a budget at least D: a view witness's business, not re-decided here
+        if verdict == "UAP":
+            if not connected or not isinstance(layers, int) or layers < max(diameter, 1) or (
+                    cap is not None and layers > cap):
+                raise Reject(f"n = {value}: stated UAP with {layers} layers, but BFS gives "
+                             f"{'no strong connectivity' if not connected else f'D = {diameter}'}")
+    return (f"; the lengths below the range, n = {', '.join(map(str, got))}, are exactly those no stated condition "
+            "covers (re-derived from the range and the classes), and at each BFS on the verifier's arcs agrees with "
+            "the stated verdict (the groups and whether D layers suffice there are the derivations' at those n, "
+            "not re-checked)")

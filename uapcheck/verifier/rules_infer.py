@@ -38,8 +38,10 @@ def verdict(ctx, s):
     want = "proved" if ctx.cert["verdict"] in ("UAP", "NOT-UAP", "ILL-POSED") else "undecided"
     if s["status"] != want:
         raise Reject(f"a {ctx.cert['verdict']} verdict step is {want}, not {s['status']}")
+    from .by_class import lengths
+    below = lengths(ctx, s)  # the lengths below the stated range, when the step lists them (§12)
     return VERIFIED, ("inference: the verdict recomputed from its premises' statuses (Theorem 1 with the "
-                      "fixed-m corollary; a proved obstruction gives NOT-UAP)")
+                      "fixed-m corollary; a proved obstruction gives NOT-UAP)" + below)
 
 
 @checker("TD-KERNEL")

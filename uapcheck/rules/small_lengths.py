@@ -1,0 +1,216 @@
+"""The lengths below a verdict's stated range, each decided by the concrete engine (docs/theory.md §12).
+
+A verdict by residue class of n is stated for a range (n ≥ 13, or n ≥ 3 and n odd beside NOT-UAP for n ≥ 3
+and n even): its closed forms do not hold below it. The lengths 1 ≤ n that no stated class covers are finitely
+many when every condition is a lower bound on n and a function of n mod integers (coverage is periodic from the
+largest bound on); each of them, up to `TOP`, is decided by the derivation at that integer n — the concrete
+engine, exact at small n — and stated with the verdict as typed data (`LengthVerdict`). A length whose file is
+refused at that n (a pattern size above n) is not a length the file allows; one whose derivation runs out of its
+budget, or above `TOP`, is stated as not decided. When a condition depends on a parameter (n ≥ 2·w + 3) or has no
+formula, the lengths below the range are not enumerable, and the verdict says so (`open_below`).
+"""
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import time
+from dataclasses import dataclass
+from math import lcm
+from typing import Any, Optional
+
+import sympy
+
+from .. import proof
+from .. import spec as S
+
+#: The largest length decided below a range (the lengths above it, if any, are stated as not decided).
+TOP = 60
+#: CPU seconds for each length's derivation, and for all of them together.
+EACH_SECONDS = 10.0
+ALL_SECONDS = 20.0
+#: Off while the suggestion search derives edited files (only their verdict for the range is read there).
+ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("lengths below the range", default=True)
+
+
+@dataclass(frozen=True)
+class LengthVerdict:
+    """The verdict at one length n below the stated range: `verdict` None when it was not decided (`why`)
+    or when the file does not allow that n (`allowed` False); `group` and `layers` for UAP; `least` whether the
+    count is the least one."""
+
+    n: int
+    verdict: Optional[proof.Verdict]
+    group: Any = None  # GroupInfo at that n
+    layers: Optional[int] = None
+    least: Optional[bool] = None
+    allowed: bool = True
+    why: str = ""
+
+    def to_json(self) -> dict:
+        from ..bignum import json_order
+        g = self.group
+        return {"n": self.n, "verdict": self.verdict.value if self.verdict is not None else None,
+                "group": None if g is None else {"name": g.name, "order": json_order(g.order)},
+                "layers": self.layers, "least": self.least, "allowed": self.allowed, "why": self.why or None}
+
+    def words(self) -> str:
+        if not self.allowed:
+            return f"n = {self.n}: not a length the file allows ({self.why})"
+        if self.verdict is None:
+            return f"n = {self.n}: not decided ({self.why})"
+        if self.verdict is proof.Verdict.UAP:
+            from ..bignum import show_order
+            name = self.group.name if self.group is not None and self.group.name else \
+                f"a group of order {show_order(self.group.order)}" if self.group is not None else "?"
+            least = "" if self.least is None else (", least" if self.least else ", sufficient")
+            return f"n = {self.n}: UAP · G = {name} · {self.layers} layer{'' if self.layers == 1 else 's'}{least}"
+        return f"n = {self.n}: {self.verdict.value}"
+
+
+def _bounds(cond, n) -> Optional[list]:
+    """The integer constants c of the relations of `cond` between n and a number; None when a relation has another
+    symbol than n or a side that is not n or a linear Mod of n."""
+    out = []
+    for rel in cond.atoms(sympy.Rel):
+        if rel.free_symbols - {n}:
+            return None
+        for side in (rel.lhs, rel.rhs):
+            if side.is_Integer:
+                out.append(int(side))
+    return out
+
+
+def _moduli(cond, n) -> Optional[list]:
+    out = []
+    for atom in cond.atoms(sympy.Mod):
+        if n not in atom.free_symbols:
+            continue
+        if not atom.args[1].is_Integer:
+            return None
+        out.append(int(atom.args[1]))
+    return out
+
+
+def _holds(cond, n, value: int) -> Optional[bool]:
+    got = cond.xreplace({n: sympy.Integer(value)}) if isinstance(cond, sympy.Basic) else cond
+    return True if got is sympy.true else False if got is sympy.false else None
+
+
+def uncovered(conditions, n) -> Optional[list[int]]:
+    """The lengths n ≥ 1 at which none of `conditions` holds (conditions on n alone: relations with integers and
+    linear Mods of n), when they are finitely many; None otherwise. Coverage is periodic with period L (the lcm
+    of the moduli) from the largest constant B on, so it is decided by the lengths up to B + L."""
+    if not isinstance(n, sympy.Symbol) or any(not isinstance(c, sympy.Basic) for c in conditions):
+        return None
+    consts, moduli = [1], [1]
+    for c in conditions:
+        b, m = _bounds(c, n), _moduli(c, n)
+        if b is None or m is None:
+            return None
+        consts += b
+        moduli += m
+    start, period = max(abs(c) for c in consts) + 1, lcm(*moduli)
+    out = []
+    for value in range(1, start + period):
+        held = [_holds(c, n, value) for c in conditions]
+        if any(h is None for h in held):
+            return None
+        if not any(held):
+            out.append(value)
+    if any(v >= start for v in out):
+        return None  # a whole class is never covered
+    return out
+
+
+def _concrete(spec: S.Spec, value: int) -> S.Spec:
+    """The file at the integer length `value`: the symbolic name replaced wherever it stands for a size."""
+    from ..simulate.run import _resolve
+    values = {spec.tokens: value}
+    heads = tuple(dataclasses.replace(h, pattern=_resolve(h.pattern, values)) for h in spec.heads)
+    layers = value if spec.layers == spec.tokens else spec.layers
+    return dataclasses.replace(spec, tokens=value, heads=heads, layers=layers, expect=None)
+
+
+def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optional[proof.Step]], ...]:
+    """(the verdict at each length, the root step of its derivation or None), by the derivation at that n."""
+    from ..budget import FileBudgetExceeded
+    from ..derive import check_spec
+    from ..errors import UapError
+    out: list = []
+    deadline = time.process_time() + ALL_SECONDS
+    for value in lengths:
+        if value > TOP or time.process_time() > deadline:
+            why = f"above n = {TOP}" if value > TOP else "the time for the lengths below the range ran out"
+            out.append((LengthVerdict(value, None, why=why), None))
+            continue
+        try:
+            result = check_spec(_concrete(spec, value), EACH_SECONDS)
+        except UapError as exc:
+            out.append((LengthVerdict(value, None, allowed=False, why=exc.message), None))
+            continue
+        except FileBudgetExceeded:
+            raise  # the file's own budget: reported by the caller's check_spec
+        except (ValueError, KeyError, TypeError) as exc:
+            out.append((LengthVerdict(value, None, allowed=False, why=str(exc)), None))
+            continue
+        root = result.root
+        if root.rule != "VERDICT-T1":
+            out.append((LengthVerdict(value, None, why=f"its derivation ends in {root.rule}"), None))
+            continue
+        verdict = proof.Verdict(result.verdict)
+        layers = result.layers if isinstance(result.layers, int) else None
+        least = next((bool(s.facts.get("least")) for s in root.walk() if s.rule == "PAT-LAYERS" and s.proved), None)
+        out.append((LengthVerdict(value, verdict, result.group if verdict is proof.Verdict.UAP else None,
+                                  layers if verdict is proof.Verdict.UAP else None,
+                                  least if verdict is proof.Verdict.UAP else None), root))
+    return tuple(out)
+
+
+def applies(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions) -> bool:
+    """A UAP verdict at symbolic n stated by residue class (its group, its count, its range or another class's
+    verdict depends on n mod L: docs/theory.md §11.4, §12)."""
+    from .residue_classes import pieces_by_residue
+    if not isinstance(spec.tokens, str) or verdict is not proof.Verdict.UAP or group is None or spec.target != "equivariant":
+        return False
+    n = sympy.Symbol(spec.tokens, integer=True, positive=True)
+    where = getattr(group, "condition_formula", None)
+    return bool(group.classes or class_conditions or pieces_by_residue(layers, n) is not None
+                or (isinstance(where, sympy.Basic) and any(n in a.free_symbols for a in where.atoms(sympy.Mod))))
+
+
+def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions) -> tuple:
+    """(the lengths below the range with their verdicts and derivations, or (), and why they are not enumerable
+    when they are not: "" otherwise)."""
+    if not ENABLED.get() or not applies(spec, verdict, group, layers, class_conditions):
+        return (), ""
+    n = sympy.Symbol(spec.tokens, integer=True, positive=True)
+    where = getattr(group, "condition_formula", None)
+    if where is None and group.condition:
+        return (), f"the range {group.condition} has no formula"
+    conditions = [sympy.true if where is None else where, *class_conditions]
+    lengths = uncovered(conditions, n)
+    if lengths is None:
+        return (), "the range depends on the parameters"
+    return decide(spec, lengths), ""
+
+
+def _runs(values: list[int]) -> str:
+    """"1…3, 5": consecutive lengths as one run."""
+    out, start = [], None
+    for k, v in enumerate(values):
+        if start is None:
+            start = v
+        if k + 1 == len(values) or values[k + 1] != v + 1:
+            out.append(str(v) if v == start else f"{start}…{v}" if v > start + 1 else f"{start}, {v}")
+            start = None
+    return ", ".join(out)
+
+
+def lengths_words(records) -> str:
+    """"UAP at n = 1…12" or "UAP at n = 1; NOT-UAP at n = 2": each verdict at the lengths that have it (the
+    lengths the file does not allow, and those not decided, named as such)."""
+    groups: dict = {}
+    for r in records:
+        key = r.verdict.value if r.verdict is not None else ("not allowed" if not r.allowed else "not decided")
+        groups.setdefault(key, []).append(r.n)
+    return "; ".join(f"{key} at n = {_runs(ns)}" for key, ns in groups.items())
