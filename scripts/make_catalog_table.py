@@ -165,10 +165,13 @@ def show_verdict(result) -> str:
     alternative = getattr(result, "alternative", None)
     if alternative is not None:
         return f"{result.verdict}<br>({alternative.phrase()})"
-    from uapcheck.render.verdict_lines import other_classes
+    from uapcheck.render.verdict_lines import lengths_text, other_classes
     from uapcheck.show import show_condition as show_typed
-    # residue classes of n with another verdict (docs/theory.md §12): NOT-UAP for n mod 2 = 0
-    return result.verdict + "".join(f"<br>{verdict} for {show_typed(cond)}" for cond, verdict in other_classes(result))
+    # residue classes of n with another verdict (docs/theory.md §12): NOT-UAP for n mod 2 = 0; and the lengths below
+    # the range, each decided at that n
+    below = lengths_text(result)
+    return result.verdict + "".join(f"<br>{verdict} for {show_typed(cond)}" for cond, verdict in other_classes(result)) \
+        + (f"<br>below the range: {below[2:]}" if below else "")
 
 
 def show_layers(result) -> str:

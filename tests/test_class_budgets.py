@@ -32,7 +32,8 @@ def three():
 def test_a_budget_below_the_odd_classes_count_is_not_uap_there(three):
     """Theorem F57: 4 layers least for odd n, 3 for even n (n ≥ 9); `layers 3` is UAP for even n only."""
     assert three.verdict == "UAP" and three.layers == 3
-    assert headline(three).endswith("· 3 attention layers (for n ≥ 9 and n even); NOT-UAP for n ≥ 9 and n odd")
+    assert headline(three).endswith("· 3 attention layers (for n ≥ 9 and n even); NOT-UAP for n ≥ 9 and n odd; "
+                                    "UAP at n = 1, 2, 4, 6…8; NOT-UAP at n = 3, 5")
     step = next(s for s in three.root.walk() if s.rule == "PAT-BUDGET-CLASS")
     assert step.proved and step.facts["modulus"] == 2 and step.facts["residues"] == (1,)
     out = jsonout.result_json(three)
@@ -69,7 +70,7 @@ def test_a_budget_below_every_class_is_not_uap_and_one_above_is_uap():
     assert two.verdict == "NOT-UAP" and "by_class" not in jsonout.result_json(two)
     four = uapcheck.check(BLOCKS.format(n="n", m=4), "b.uap")
     assert four.verdict == "UAP" and not any(s.rule == "PAT-BUDGET-CLASS" for s in four.root.walk())
-    assert headline(four).endswith("4 if n mod 2 = 1, else 3 attention layers (for n ≥ 9)")
+    assert "4 if n mod 2 = 1, else 3 attention layers (for n ≥ 9); UAP at n = " in headline(four)
 
 
 def test_the_kernel_checks_the_budget_class_by_class(three):
