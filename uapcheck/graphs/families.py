@@ -298,6 +298,12 @@ def _global(n, g) -> FamilyTheorem:
         "at a non-global position the view fixes the global set; at a global one it is the whole graph")
 
 
+def _words(size) -> str:
+    """A position named by sizes as the claims' words write it ("g + 2·w + 3"; a product is a formula part)."""
+    from ..show import show_size
+    return show_size(size)
+
+
 def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
     group = (f"the reflection of {_span(2, n)}" if g == 1 else
              f"S_{_sym_text(g)} on {_span(1, g)} × the reflection of {_span(g + 1, n)}")
@@ -306,8 +312,8 @@ def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
         "F3" if cyclic else "F2", fam, (("w", w), ("g", g)), g + 2 * w + 3, Integer(2), group,
         2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
         Integer(3), True,
-        f"the swap ({sympy.sstr(g + 1)} {sympy.sstr(g + 2)}) changes only the neighbourhoods of {sympy.sstr(g + 1)}, "
-        f"{sympy.sstr(g + 2)} and {sympy.sstr(g + w + 2)}, all at distance 2 from {sympy.sstr(g + 2 * w + 3)}, and is "
+        f"the swap ({_words(g + 1)} {_words(g + 2)}) changes only the neighbourhoods of {_words(g + 1)}, "
+        f"{_words(g + 2)} and {_words(g + w + 2)}, all at distance 2 from {_words(g + 2 * w + 3)}, and is "
         "not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
         witness=(g + 2 * w + 3, (g + 1, g + 2)))
 
