@@ -20,7 +20,7 @@ from uapcheck.graphs import analyze_connectivity, build_graph
 from uapcheck.graphs import symmetry as sym_mod
 from uapcheck.graphs.arc_arrays import graph_csr
 from uapcheck.graphs.build import LazyNeighbours, PatternGraph, _derived, out_degrees, to_igraph
-from uapcheck.graphs.refinement import colour_count_reaches
+from uapcheck.graphs.refinement import cells, refined_colours
 from uapcheck.groups import orbits
 from uapcheck.spec import Global, PatternUnion, RandomPattern, Window
 
@@ -46,7 +46,12 @@ def _twin_class_count(n, arcs):
     return n - sum(parent[v] != v for v in range(n)), [sum(parent[v] == r for v in range(n)) for r in set(parent)]
 
 
-def test_reaching_the_twin_classes_means_the_group_is_their_product():
+def _colours(src, dst, n):
+    colour = refined_colours(src, dst, n)
+    return None if colour is None else int(colour.max()) + 1
+
+
+def test_as_many_colours_as_twin_classes_means_the_group_is_their_product():
     rng = random.Random(20261202)
     reached = 0
     for trial in range(150):
@@ -55,30 +60,47 @@ def test_reaching_the_twin_classes_means_the_group_is_their_product():
         classes, sizes = _twin_class_count(n, arcs)
         src, dst = _arrays(n, arcs)
         brute = count_automorphisms(n, lambda u, v, arcs=arcs: (u - 1, v - 1) in arcs)
-        if colour_count_reaches(src, dst, n, classes):
+        count = _colours(src, dst, n)
+        assert count is not None and count <= classes  # twins share a colour
+        if count == classes:
             reached += 1
             assert brute == math.prod(math.factorial(s) for s in sizes), (trial, n, sorted(arcs))
     assert reached > 60  # most random digraphs refine down to their twin classes
 
 
-def test_refinement_never_claims_a_vertex_transitive_graph():
+def test_refined_colours_are_kept_by_every_automorphism():
+    # an automorphism maps each position to one of the same colour: checked against all permutations
+    import itertools
+    rng = random.Random(11)
+    for _ in range(40):
+        n = rng.choice((4, 5, 6))
+        arcs = _random_arcs(rng, n, 0.35)
+        src, dst = _arrays(n, arcs)
+        colour = refined_colours(src, dst, n).tolist()
+        for perm in itertools.permutations(range(n)):
+            if {(perm[a], perm[b]) for a, b in arcs} == arcs:
+                assert all(colour[perm[v]] == colour[v] for v in range(n))
+
+
+def test_refinement_never_splits_a_vertex_transitive_graph():
     for n in (5, 8, 13):
         cycle = {(a, (a + 1) % n) for a in range(n)}
         src, dst = _arrays(n, cycle)
-        assert not colour_count_reaches(src, dst, n, n)  # C_n acts transitively: one colour stays
-        assert colour_count_reaches(src, dst, n, 1)
+        assert _colours(src, dst, n) == 1  # C_n acts transitively: one colour stays
     # a regular graph: K_{3,3} minus a perfect matching (a 6-cycle), arcs both ways; every position has the
     # same degrees, so refinement keeps one colour and the count is left to BLISS
     arcs = {(a, b) for a in range(3) for b in range(3, 6) if b - 3 != a}
     arcs |= {(b, a) for a, b in arcs}
     src, dst = _arrays(6, arcs)
-    assert not colour_count_reaches(src, dst, 6, 6)
+    assert _colours(src, dst, 6) == 1
 
 
-def test_refinement_rejects_sizes_it_cannot_sum_exactly():
+def test_cells_are_the_colours_of_two_or_more():
+    import numpy as np
+    assert cells(np.asarray([2, 0, 2, 1, 0, 3])) == [[0, 2], [1, 4]]
+    assert cells(np.asarray([0, 1, 2])) == []
     src, dst = _arrays(3, {(0, 1), (1, 2)})
-    assert not colour_count_reaches(src, dst, 0, 1)
-    assert not colour_count_reaches(src, dst, 3, 4)  # more colours than positions
+    assert refined_colours(src, dst, 0) is None
 
 
 def _with_planted_twins(rng, base, p):

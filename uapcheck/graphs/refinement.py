@@ -8,9 +8,9 @@ collision can only merge colours that a perfect hash would tell apart, which mak
 never one that an automorphism breaks.
 
 Used by the symmetry engine (docs/theory.md §11.6, "Colour refinement first"): twins are always in one
-colour (a twin transposition is an automorphism), so when the colouring has exactly as many colours as
-there are twin classes, its colours *are* the twin classes, G keeps each of them, and G = ∏ Sym(C)
-exactly, with no search. Otherwise the caller runs BLISS as before.
+colour (a twin transposition is an automorphism), so when every colour of two or more positions is checked
+to be one twin class, the colours *are* the twin classes, G keeps each of them, and G = ∏ Sym(C) exactly,
+with no search. Otherwise the caller finds the twin classes and runs BLISS as before.
 
 The multiset sums are exact: each colour gets a pseudo-random integer weight below 2³¹ (splitmix64 of the
 colour and the round, so the run is reproducible; numpy.random, about 30 ms to import, is not needed), the weights of a position's neighbours are summed by ``np.bincount`` in
@@ -19,7 +19,7 @@ exact whatever order the additions take: it depends on the multiset alone.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 #: Rounds at most (random patterns settle in a handful; a window needs about n/w, and goes to BLISS).
 MAX_ROUNDS = 24
@@ -42,19 +42,15 @@ def _weights(count: int, round_: int) -> Any:
     return ((z >> np.uint64(64 - _WEIGHT_BITS)) | np.uint64(1)).astype(np.float64)
 
 
-def colour_count_reaches(src: Any, dst: Any, n: int, target: int, max_rounds: int = MAX_ROUNDS) -> bool:
-    """True iff colour refinement of the digraph with arcs src[k] → dst[k] (0-based numpy int64 arrays,
-    every arc once) reaches ``target`` colours within ``max_rounds`` rounds. False also when a round adds
-    no colour (refinement has stopped below the target) or n is out of range. Colours never exceed the
-    number of orbits of the automorphism group, so ``target`` = the number of twin classes can only be
-    reached when the twin classes are the orbits, each of them kept by every automorphism."""
+def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS) -> Optional[Any]:
+    """A colouring of the positions (numpy int64, colours 0 … k − 1) that every automorphism of the digraph
+    with arcs src[k] → dst[k] (0-based numpy int64 arrays, every arc once) keeps: the rounds of colour
+    refinement until one adds no colour, or ``max_rounds`` of them. None when n is out of range."""
     import numpy as np
-    if not 1 <= n <= MAX_N or target > n:
-        return False
+    if not 1 <= n <= MAX_N:
+        return None
     colour = np.zeros(n, dtype=np.int64)
     count = 1
-    if count >= target:
-        return count == target
     mix_in, mix_out = np.uint64(_MIX_IN), np.uint64(_MIX_OUT)
     for round_ in range(max_rounds):
         of = _weights(count, round_)[colour]
@@ -69,10 +65,22 @@ def colour_count_reaches(src: Any, dst: Any, n: int, target: int, max_rounds: in
         ranked = key[order]
         new = np.empty(n, dtype=np.int64)
         new[order] = np.cumsum(np.concatenate(([False], ranked[1:] != ranked[:-1])))
-        new_count = int(ranked.size and new[order[-1]]) + 1
-        if new_count >= target:
-            return new_count == target
+        new_count = int(new[order[-1]]) + 1
         if new_count <= count:
-            return False
+            return colour  # no colour added: refinement has stopped (this round's colouring is as good)
         colour, count = new, new_count
-    return False
+        if count == n:
+            return colour
+    return colour
+
+
+def cells(colour: Any) -> list[list[int]]:
+    """The colour classes of two or more positions, each ascending, ordered by least member."""
+    import numpy as np
+    order = np.argsort(colour, kind="stable")
+    ranked = colour[order]
+    starts = np.flatnonzero(np.concatenate(([True], ranked[1:] != ranked[:-1])))
+    sizes = np.diff(np.append(starts, len(order)))
+    big = sizes > 1
+    found = [order[a:a + z].tolist() for a, z in zip(starts[big].tolist(), sizes[big].tolist())]
+    return sorted(found)  # each ascending (a stable sort keeps positions in order within a colour)

@@ -549,7 +549,7 @@ def _quotient(st: _Structure, classes: list[list[int]]):
 
 
 #: From this many arcs on, an unlabelled support's group is first tried by colour refinement on its arc arrays
-#: (`_refines_to_twins`): a few numpy passes over the arcs, where BLISS builds its own graph and searches.
+#: (`_refined_twin_classes`): a few numpy passes over the arcs, where BLISS builds its own graph and searches.
 REFINE_MIN_ARCS = 50_000
 
 #: Up to this many twins (positions beyond the least of their twin class), a large unlabelled support's
@@ -693,14 +693,59 @@ def _invariant_colours_arrays(g, colours: list[int], arcs_of: Optional[PatternGr
     return final.tolist()
 
 
-def _refines_to_twins(support: PatternGraph, classes: int) -> bool:
-    """Colour refinement on the support's arc arrays reaches one colour per twin class (graphs.refinement)."""
-    from .refinement import colour_count_reaches
-    n = support.n
-    if support.complete or n * n >= 2 ** 63:
-        return False
+#: Refined colours of two or more positions are checked to be twin classes only up to this many positions in
+#: them in all (beyond the least of each); past it the twin classes are found as without refinement.
+MAX_REFINED_TWINS = 4_096
+
+
+def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
+    """The twin classes as `_twin_classes` lists them (each ascending, ordered by least member, singletons
+    included), when colour refinement on the support's arc arrays (graphs.refinement) makes every colour of
+    two or more positions one twin class, checked on its members' neighbourhoods; else None.
+
+    Twins always share a colour (a twin transposition is an automorphism, and automorphisms keep the
+    refined colouring), so a colour that is one twin class is all of it, and positions alone in their
+    colour are alone in their class: the colours are then exactly the twin classes."""
+    from .refinement import cells, refined_colours
+    support = st.support
+    n = st.n
+    if support is None or support.complete or n * n >= 2 ** 63:
+        return None
     src, dst = code_endpoints(support)
-    return colour_count_reaches(src, dst, n, classes)
+    colour = refined_colours(src, dst, n)
+    if colour is None:
+        return None
+    found = cells(colour)
+    members = sum(map(len, found))
+    if members - len(found) > MAX_REFINED_TWINS:
+        return None
+    if found:
+        outs, ins = _neighbours_of(support, members)
+        for cell in found:
+            # a class of twins is all open (no arcs between them) or all closed (arcs both ways), so the cell
+            # is one twin class exactly when the open or the closed keys make it one group (the closed keys
+            # first when its first two positions are adjacent: open twins are not)
+            closed = support.has_code(cell[0] * n + cell[1])
+            if _exact_twins(st, cell, outs, ins, closed) != [cell] and \
+                    _exact_twins(st, cell, outs, ins, not closed) != [cell]:
+                return None
+    return _with_singletons(n, found)
+
+
+def _with_singletons(n: int, groups: list[list[int]]) -> list[list[int]]:
+    """Disjoint ascending groups and every other position alone, as one list ordered by least member."""
+    lead = {g[0]: g for g in groups}
+    special = sorted(set(lead).union(*(g[1:] for g in groups)))
+    out: list[list[int]] = []
+    at = 0
+    with _no_gc():
+        for u in special:
+            out.extend([v] for v in range(at, u))
+            if u in lead:
+                out.append(lead[u])
+            at = u + 1
+        out.extend([v] for v in range(at, n))
+    return out
 
 
 @lru_cache(maxsize=32)
@@ -730,18 +775,19 @@ class _Solution:
 
     def __init__(self, st: _Structure):
         self.st = st
-        self.classes = _twin_classes(st)
+        refined = _refined_twin_classes(st) if st.labels is None and st.num_arcs >= REFINE_MIN_ARCS else None
+        # the count came from colour refinement: its colours are the twin classes
+        self.refined = refined is not None
+        self.classes = refined if refined is not None else _twin_classes(st)
         twins = st.n - len(self.classes)  # positions beyond the least of their class
         sizes = Counter(filter((1).__lt__, map(len, self.classes)))  # classes of ≥ 2
         in_classes = 1
         for size, count in sizes.items():
             in_classes *= _factorial(size) ** count
         self._quotient: Optional[tuple] = None
-        self.refined = False  # the count came from colour refinement (its colours are the twin classes)
-        if st.labels is None and st.num_arcs >= REFINE_MIN_ARCS and _refines_to_twins(st.support, len(self.classes)):
+        if self.refined:
             # every automorphism keeps each refined colour, and the colours are the twin classes: G = ∏ Sym(C),
             # the quotient's group is trivial (docs/theory.md §11.6 SYM-AUT, "Colour refinement first")
-            self.refined = True
             self.q_order = 1
         elif 0 < twins <= MAX_TWINS_ON_SUPPORT and st.labels is None and st.num_arcs >= NUMPY_PRESERVE_ARCS:
             # A few twins in a large graph: BLISS runs on the support itself (the igraph the analysis
