@@ -218,6 +218,34 @@ def test_head_premises_are_reused_only_for_the_same_inputs():
     assert td_step(spec) is first
 
 
+def test_head_premises_are_shared_by_sparse_patterns_and_not_with_a_full_head():
+    # the premises ask of the pattern only whether it is full (the position rules, the witness search)
+    from dataclasses import replace as dc_replace
+
+    from uapcheck import spec as S
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+
+    spec = parse_source("tokens 16\nattention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
+
+    def td_step(s):
+        return next(step for step in check_spec(s).root.walk() if step.rule == "TD-KERNEL")
+
+    def with_pattern(pattern):
+        return dc_replace(spec, heads=(dc_replace(spec.heads[0], pattern=pattern),))
+
+    clear_caches()
+    first = td_step(spec)
+    assert td_step(with_pattern(S.Blocks(4))) is first
+    assert td_step(with_pattern(S.Full())) is not first
+    for pattern in (S.Blocks(4), S.Full()):  # and each is the step an uncached run makes
+        cached = td_step(with_pattern(pattern))
+        clear_caches()
+        fresh = td_step(with_pattern(pattern))
+        assert (cached.claim, cached.status, cached.evidence) == (fresh.claim, fresh.status, fresh.evidence)
+
+
 def test_every_test_starts_with_empty_caches():
     # tests/conftest.py empties the caches around each test (the test above filled them): a test that
     # monkeypatches an engine neither sees steps derived without the patch nor leaves any behind.

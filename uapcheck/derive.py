@@ -1,7 +1,7 @@
 """Run the rule engines on a Spec and assemble the derivation and its verdict."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import sympy
@@ -42,11 +42,18 @@ def _head_label(i: int, head: S.Head) -> str:
 
 def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     """Everything a head's kernel premises depend on: the head (every field: kernel, projection,
-    bias, position, sharing, pattern, label and location), its index, the declared params, the length
+    bias, position, sharing and label; of its pattern only whether it is full, all the premises ask
+    of it: the position rules and the witness search), its index, the declared params, the length
     and the number of heads (all the premises read of the spec), and the budgets in force (the local
     budgets' scale and the file's budget: a step derived under one budget is not reused under
-    another, where it could have run out)."""
-    return (spec.params, spec.tokens, len(spec.heads), i, head, budget.scale(), budget.file_seconds)
+    another, where it could have run out). Heads that differ in their sparse pattern alone (most of
+    a catalog) share their premises."""
+    full = isinstance(head.pattern, S.Full)
+    kernel_head = head if full else replace(head, pattern=_FULL)
+    return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, budget.scale(), budget.file_seconds)
+
+
+_FULL = S.Full()
 
 
 @exact_cache(maxsize=256, key=_premises_key)
