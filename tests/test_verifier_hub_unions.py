@@ -51,7 +51,8 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("dilated(2, 3) + global(1)").theorem == "F31"
     assert fam("window(2) + strided(3) + global(1)").theorem == "F33"
     assert fam("window(2) + strided(3) + global(1)").least and fam("window(2) + strided(3) + global(1)").layers == 2
-    assert not fam("window(2) + strided(4) + global(1)").least
+    assert fam("window(2) + strided(4) + global(1)").least and fam("window(2) + strided(4) + global(1)").layers == 2
+    assert not fam("window(6) + strided(8) + global(1)").least  # s = w + 2 beyond F81's check (s ≤ 7)
     assert fam("blocks(4) + strided(3)").theorem == "F34" and fam("blocks(4) + strided(3)").low == 20
     assert fam("blocks(3) + strided(4)").theorem == "F44" and fam("blocks(2) + strided(4)") is None
     assert fam("window(1) + strided(5) + global(2)").witness(40)[0] == 3
@@ -177,5 +178,20 @@ def test_a_range_of_the_window_grid_below_the_theorem_is_rejected():
     cert = _cert_of(_symbolic("blocks(5) + window(1) + strided(5)"))
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     step["data"]["from"] = encode(25)
+    report = verify(cert)
+    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_window_strided_global_with_s_equal_w_plus_2_rests_on_f81():
+    """F33 (b) with Theorem F81: window(2) + strided(4) + global(1) needs 2 layers, least; the verifier re-derives it
+    with its own restatement of F81's check and the rooted views with nauty, and rejects 3 layers (the count before)."""
+    cert = _cert_of(_symbolic("window(2) + strided(4) + global(1)"))
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(s for s in report.steps if s.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "Theorem F33" in step.reason
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is True and data["layers"] == 2
+    data["layers"] = 3
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)

@@ -232,3 +232,26 @@ def test_the_verifier_rechecks_f58():
     next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 5
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_o9_the_block_swap_at_the_last_position_when_n_is_1_mod_3():
+    """O9, blocks(3) + strided(7), n ≡ 1 (mod 3): the last block is {n}; with r = n mod 7 the positions of residues
+    r + 3, r + 4 in one whole block see, from within distance D − 1 = 3 of n, only their own block (every position
+    within 3 of n is in a block meeting n's class, whose residues are within 2 of r, or in a class within 2 of r), so
+    their swap is a view witness at n and D + 1 = 5 layers are needed there (the concrete engine agrees). Checked on
+    the reference arcs at every n ≡ 1 (mod 3) from 22 to 60; n ≡ 2 (mod 3) stays open."""
+    b, s = 3, 7
+    for n in range(22, 61, 3):
+        r = n % s
+        blocks = [range(3 * k + 1, 3 * k + 4) for k in range(n // 3)]
+        block = next(B for B in blocks if {(r + 3) % s, (r + 4) % s} <= {p % s for p in B})
+        x, y = (next(p for p in block if p % s == (r + t) % s) for t in (3, 4))
+        pairs = attends(pattern(b, s), n)
+        nb = {v: {v} | {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+        dist = all_distances(pairs, n)
+        d = max(max(row.values()) for row in dist.values())
+        image = {v: v for v in range(1, n + 1)} | {x: y, y: x}
+        changed = [v for v in range(1, n + 1) if {image[u] for u in nb[v]} != nb[image[v]]]
+        assert d == 4 and changed and min(dist[n][v] for v in changed) >= d, n
+    for n in (43, 46, 49):
+        assert F.concrete(pattern(b, s), n).layers == (5 if n % 3 == 1 else 4), n

@@ -43,7 +43,8 @@ BASES = [
     (U(Window(2), Strided(3), Global(1)), "F33", True, True),
     (U(Window(1), Strided(2), Global(1)), "F33", True, True),
     (U(Window(3), Strided(2), Global(2)), "F33", True, True),
-    (U(Window(2), Strided(4), Global(1)), "F33", True, False),
+    (U(Window(2), Strided(4), Global(1)), "F33", True, True),   # s = w + 2: 2 layers by Theorem F81
+    (U(Window(2), Strided(4), Global(2)), "F33", True, True),
 ]
 
 

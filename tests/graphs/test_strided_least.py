@@ -1,4 +1,4 @@
-"""Theorems F53 and F54 (docs/theory.md §11.11): the least layer count of `window(w) + strided(s)`, s ≥ w + 2.
+"""Theorems F53, F54 and F81 (docs/theory.md §11.11): the least layer count of `window(w) + strided(s)`, s ≥ w + 2.
 
 Compared with the concrete engine (graphs, BLISS, rooted views: the least count by canonical labelling) at
 every n ≤ 60 in Theorem F11's range for every (w, s) with w ≤ 3 (for w = 3 the range starts above 60: one
@@ -54,7 +54,7 @@ def test_f53_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
     theorem = F.match([pattern], N, {})
     assert theorem.theorem == "F11"
     proved = wide_stride_witness(w, s) is not None
-    assert theorem.least is proved and proved is (s != w + 2 or w == 1)
+    assert proved is (s != w + 2 or w == 1) and theorem.least
     for n in _lengths(w, s):
         got = F.concrete(pattern, n)
         want = F.at(theorem, {"n": n})
@@ -62,8 +62,8 @@ def test_f53_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
         if proved:
             assert got.layers == want["layers"] == 3, n
         else:
-            # s = w + 2, w ≥ 2: 3 layers least where D = 3; where D = 2 the engine finds 2 (not proved: O11)
-            assert got.layers == got.diameter and want["layers"] == 3 and not theorem.least, n
+            # s = w + 2, w ≥ 2 (Theorem F81): D layers, 2 where D = 2 and 3 where D = 3
+            assert got.layers == got.diameter == want["layers"], n
 
 
 @pytest.mark.parametrize("w,s", [p for p in PAIRS if wide_stride_witness(*p) is not None])
@@ -160,14 +160,59 @@ def test_the_verifier_rejects_a_wrong_residue_set():
     assert not report.ok and any(s.rule == "PAT-CONNECTED" and s.outcome == REJECTED for s in report.steps)
 
 
-def test_the_verifier_rejects_least_for_the_open_case():
-    """window(2) + strided(4) (s = w + 2): 3 layers are not claimed least; a certificate saying so fails."""
+def test_the_verifier_rechecks_f81_and_rejects_a_constant_count():
+    """window(2) + strided(4) (s = w + 2, Theorem F81): D layers, least (3 if n mod 4 = 0, else 2), verified with the
+    verifier's own check; a constant 3 (the count before F81) or a constant 2 is rejected."""
     cert = _cert(_source("window(2) + strided(4)"))
-    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert step["data"]["least"] is False
-    step["data"]["least"] = True
     report = verify(cert)
-    assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F81" in step.reason
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is True
+    for forged in (3, 2):
+        bad = json.loads(json.dumps(cert))
+        next(s for s in bad["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = forged
+        report = verify(bad)
+        assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
+
+
+def test_f81_check_runs_for_s_up_to_7_only():
+    """Theorem F81's finite check succeeds for 2 ≤ w ≤ 5 in the engine and in the verifier's restatement; for
+    s = w + 2 ≥ 8 it is not run, and the count stays 3, sufficient, not least (O11)."""
+    from uapcheck.graphs.strided_least import wide_stride_rigid
+    from uapcheck.verifier.families import _wide_views_rigid
+    for w in range(2, 6):
+        assert wide_stride_rigid(w) and _wide_views_rigid(w), w
+    assert not wide_stride_rigid(6) and not _wide_views_rigid(6) and not wide_stride_rigid(1)
+    theorem = F.match([PatternUnion((Window(6), Strided(8)))], N, {})
+    assert not theorem.least and F.at(theorem, {"n": 216 + 1})["layers"] == 3
+
+
+@pytest.mark.parametrize("w", [2, 3, 4, 5])
+def test_the_end_case_of_f81_on_the_arcs(w):
+    """F81 (3′) at n ≡ w (mod s), s = w + 2, by code written here: the classes of w + 1 and w + 2 have equal end counts;
+    the only position with no neighbour in the class of w + 1 is n, in the class of w + 2 it is 1; n's neighbours in
+    the ball of w + 1 are {w} and in the ball of n − w − 1 at least w positions; at an interior root i of the class
+    of w + 1 they are {i − 1}, and i + 1 (not i − 1) is adjacent to all of [i + 2, i + w]."""
+    s = w + 2
+    low = s * (4 * w + 3)
+    for n in [m for m in range(low, low + 2 * s) if m % s == w]:
+        def ball(i, n=n):
+            return {v for v in range(1, n + 1) if v == i or _adj(w, s, v, i)}
+
+        def near(x, n=n):
+            return {v for v in range(1, n + 1) if v != x and _adj(w, s, v, x)}
+        first = [c for c in range(1, n + 1) if c % s == (w + 1) % s]
+        second = [c for c in range(1, n + 1) if c % s == 0]
+        assert first[0] == w + 1 and first[-1] == n - w - 1 and second[0] == w + 2 and second[-1] == n - w
+        assert [x for x in range(1, n + 1) if x not in first and not near(x) & set(first)] == [n]
+        assert [x for x in range(1, n + 1) if x not in second and not near(x) & set(second)] == [1]
+        assert near(n) & ball(w + 1) == {w} and len(near(n) & ball(n - w - 1)) >= w
+        for i in first[1:-1]:
+            assert near(n) & ball(i) == {i - 1}, (n, i)
+            assert all(_adj(w, s, i + 1, y) for y in range(i + 2, i + w + 1))
+            assert not _adj(w, s, i - 1, i + w)
 
 
 @pytest.mark.parametrize("w,s", [p for p in PAIRS if wide_stride_witness(*p) is not None])
@@ -321,3 +366,17 @@ def test_the_verifier_rechecks_f55_and_rejects_three_layers():
     cert = _cert(_source("window(1) cyclic + strided(5)"))
     next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 3
     assert not verify(cert).ok
+
+
+@pytest.mark.parametrize("w", [4, 5])
+def test_f81_agrees_with_the_concrete_engine_over_a_period_for_larger_windows(w):
+    """Theorem F81 for s = w + 2 with w = 4, 5: D layers (least) against the concrete engine over one period and one
+    more length from the range's start (n = 114..120 and 161..168)."""
+    s = w + 2
+    pattern = PatternUnion((Window(w), Strided(s)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F11" and theorem.least
+    low = s * (4 * w + 3)
+    for n in range(low, low + s + 1):
+        got = F.concrete(pattern, n)
+        assert got.least and got.layers == got.diameter == F.at(theorem, {"n": n})["layers"], n

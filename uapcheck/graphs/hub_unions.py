@@ -17,8 +17,9 @@ structured patterns. With P = {1, …, g} (the globals) and R = {g + 1, …, n}:
   A cyclic part whose offsets are at most g is its non-cyclic part (every wrap-around arc has an end in
   P). Other bases: the group is not proved (the union stays undecided there).
 * F33 ``window(w) + strided(s) + global(g)``: G = S_g × the reflection of R in the range of F7, F11 or F14
-  on n − g positions; 3 layers least for s ≥ w + 3 and for (w, s) = (1, 3) (explicit witnesses), else
-  3 = D + 1 suffice and whether 2 do is not proved.
+  on n − g positions; 3 layers least for s ≥ w + 3 and for (w, s) = (1, 3) (explicit witnesses); 2 layers least
+  where Theorem F7 (s ≤ w + 1) or F81 (s = w + 2) shows the base rigid at depth 2 (their finite checks, s ≤ 7);
+  else 3 = D + 1 suffice and whether 2 do is not proved.
 
 Nothing here reads user text.
 """
@@ -269,9 +270,13 @@ def window_strided_witness(g: int, w: int, s: int) -> Optional[tuple[int, tuple[
 
 
 def window_strided_two_layers(w: int, s: int) -> Optional[int]:
-    """F33 (b): the range in m (positions of the base) from which Theorem F7 proves that D = 2 layers suffice for
-    window(w) + strided(s) (2 ≤ s ≤ w + 1), or None (F7 does not prove it for these parameters)."""
+    """F33 (b): the range in m (positions of the base) from which Theorem F7 (2 ≤ s ≤ w + 1) or Theorem F81 (s = w + 2)
+    proves that no view witness exists at depth 2 for window(w) + strided(s), or None (not proved for these
+    parameters)."""
     from .families import FamilyTheorem, _window_strided
+    from .strided_least import wide_stride_rigid
+    if s == w + 2 and wide_stride_rigid(w):  # Theorem F81: no depth-2 witness at any m ≥ s(4w + 3)
+        return s * (4 * w + 3)
     if not 2 <= s <= w + 1:
         return None
     base = _window_strided(sympy.Symbol("m", integer=True, positive=True), w, s)
@@ -295,7 +300,8 @@ def window_strided_theorem(n, g: int, w: int, s: int):
             "F33", family, params, Integer(max(base_low, g + two)), Integer(2), name, order, gens, Integer(2), True,
             "a permutation meeting the witness condition keeps the globals (the only positions that see everything) "
             f"and, on the other positions, meets the condition of window({w}) + strided({s}) there, which forces it "
-            "into that pattern's group (Theorem F7's layer proof): no view witness, D = 2 layers suffice (Theorem F33)")
+            f"into that pattern's group (Theorem {'F81' if s == w + 2 else 'F7'}'s layer proof): no view witness, D = 2 "
+            "layers suffice (Theorem F33)")
     low = base_low if found is None else max(base_low, found[2])
     if found is None:
         layers_open = (f"whether D = 2 layers suffice is not proved here for window({w}) + strided({s}) ({SECTION}, "

@@ -9,8 +9,12 @@ and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers th
 * for s = 2w + 1 the swap (s, s + w + 1), and for w + 3 ≤ s ≤ 2w the swap (s + w + 2, s + w + 3), is a view
   witness at position 1 with 2 layers at every n in the range (both positions have the same neighbours
   in N(1)), so 3 layers are least at every n;
-* for s = w + 2 with w ≥ 2 and D = 2 no such swap exists and the concrete engine finds that 2 layers
-  suffice; that case is not proved here (open question O11), so the count stays D + 1 there.
+* for s = w + 2 with w ≥ 2 no such swap exists, and Theorem F81 proves that 2 layers suffice where D = 2: a
+  permutation keeping every neighbourhood within distance 1 of a root keeps its residue class (many common
+  neighbours), orders it (the runs of the class), is the identity or the reflection there (the counts at its ends,
+  and where those agree, n ≡ w (mod s), the position n with no neighbour in the class and its one neighbour near
+  the root), and then fixes every other position (the finite check of Theorem F7's step (6), run for s ≤ 7); so
+  the least count is D (2 or 3 by n mod s) wherever the check succeeds.
 
 Theorem F14 gives D (M or M + 1 by n mod s, M = 1 + ⌈⌊s/2⌋/w⌉) and G for s ≥ 2w + 2; Theorem F54 adds: where
 D = M + 1, D layers suffice (a rooted view knows every position but a few of one end, and fixes them); for s
@@ -27,9 +31,10 @@ This module only states the theorems' values; the proofs are in docs/theory.md.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
-__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
+__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
            "cyclic_even_stride_why", "CYCLIC_ODD_STRIDE_OPEN"]
 
 def cyclic_even_stride_why(w: int) -> str:
@@ -45,9 +50,33 @@ CYCLIC_ODD_STRIDE_OPEN = (
     "open question O6; for window(1) cyclic + strided(5) Theorem F55 proves 4 least, and for s = 2w + 2 "
     "Theorem F56 proves 3 least)")
 
-#: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2 (docs/theory.md §11.11, O11)
-WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2, w ≥ 2 (the concrete "
-                    "engine finds 2; docs/theory.md §11.11, open question O11)")
+#: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2, where F81's check is not run (s > 7)
+WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2 beyond s = 7 (Theorem F81's "
+                    "finite check runs for s ≤ 7; the concrete engine finds 2; docs/theory.md §11.11, open question O11)")
+
+
+@lru_cache(maxsize=None)
+def wide_stride_rigid(w: int) -> bool:
+    """Theorem F81: for `window(w) + strided(w + 2)`, w ≥ 2, the finite check of Theorem F7's step (6) succeeds at
+    every root offset i = 1, …, 3w + 3s + 1 (s = w + 2): a permutation fixing the root's class pointwise and keeping
+    every neighbourhood within distance 1 of the root is the identity. Then no view witness exists at depth 2, at
+    every n ≥ s(4w + 3). False when it fails or is not run (s > STRIDED_VIEW_MAX_S)."""
+    from .families import STRIDED_VIEW_MAX_S, strided_local_rigid
+    s = w + 2
+    if w < 2 or s > STRIDED_VIEW_MAX_S:
+        return False
+    return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
+
+
+def wide_stride_why(w: int) -> str:
+    """Why D layers suffice for `window(w) + strided(w + 2)` (Theorem F81 where D = 2, F53 (a) where D = 3)."""
+    return ("Theorem F81: a permutation that keeps every neighbourhood within distance 1 of a position i keeps i's "
+            f"residue class mod {w + 2} (its many common neighbours), orders it (the runs of that class within {w} of "
+            "each other position), is the identity or the reflection there (the counts at its two ends; where they "
+            f"agree, n ≡ {w} (mod {w + 2}), the only position with no neighbour in the class and its neighbours near i), "
+            "and then fixes every other position (the finite check of Theorem F7's step (6)): no view witness, so "
+            "D = 2 layers suffice where D = 2; where D = 3 the positions at distance 3 from any position are pairwise "
+            "adjacent (Theorem F53 (a)): D layers suffice, and D layers are always needed")
 
 
 def wide_stride_witness(w: int, s: int) -> Optional[tuple[int, tuple[int, int]]]:

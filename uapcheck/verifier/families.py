@@ -52,11 +52,15 @@ and a few more lengths.
     F11 window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1: n ≥ s(4w + 3): D = 3 when positions a and n + 1 − b
                                          (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
                                          n mod s, one whole period re-checked); G = the reflection; 3
-                                         layers (Theorem F53: least unless s = w + 2 with w ≥ 2)
+                                         layers (Theorem F53: least unless s = w + 2 with w ≥ 2); for
+                                         s = w + 2 ≤ 7, D layers, least (Theorem F81: F7's local check
+                                         restated, every class permutation tried; nauty at the instances)
 
 Parameters are integer literals (the catalog's families); a named size is not matched here.
 """
 from __future__ import annotations
+
+import functools
 
 import re
 from dataclasses import dataclass
@@ -365,6 +369,17 @@ def _strided_types_fit(close: list, typ: dict, tau: dict) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=None)
+def _wide_views_rigid(w: int) -> bool:
+    """Theorem F81 (docs/theory.md §11.11), restated: for window(w) + strided(w + 2), w ≥ 2, the local check of F7's
+    step (6) (every class permutation tried) succeeds at every root offset i = 1, …, 3w + 3s + 1, s = w + 2; the
+    proof's other steps (the class, its order, the ends, including the case n ≡ w (mod s) where the end counts
+    agree) hold at every n ≥ s(4w + 3). Run for s ≤ STRIDED_VIEW_MAX_S, as the engine does."""
+    s = w + 2
+    return w >= 2 and s <= STRIDED_VIEW_MAX_S and all(
+        _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+
+
 def _strided_views_rigid(w: int, s: int) -> bool:
     return 3 <= s <= min(w + 1, STRIDED_VIEW_MAX_S) and all(
         _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
@@ -653,9 +668,18 @@ def _f11(w: int, s: int) -> Family:
     # F53: 3 layers at every n of the range; least when the witness (restated, re-checked on the half-line) exists
     if found is not None and strided_least.witness_on_the_half_line(w, s) is not None:
         found = None
+    if found is None and s == w + 2 and _wide_views_rigid(w):
+        # F81: D layers (2 or 3 by n mod s), least: the restated local check, and the rooted views with nauty at depth
+        # D at every instance
+        why = ("D layers least (Theorem F81 where D = 2: the local check of F7's step (6) restated and run at every "
+               "root offset; Theorem F53 (a) where D = 3), rooted views decided with nauty at every instance")
+        return Family("F11", low, 0, 0, True, lambda n: sympy.Integer(2), 1, name, None, None,
+                      diameter_at=diameter, period=s, layers_by=diameter,
+                      layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d, two_rigid=True),
+                      layers_text=why)
     why = ("3 layers least (Theorem F53): the swap ({} {}) keeps every neighbourhood within distance 1 of position 1 "
            "(re-checked on the half-line, which covers every n) and is not in G; ".format(*found[1:])
-           if found is not None else "3 layers suffice, not claimed least (Theorem F53 (a); D = 2 open, O11): ")
+           if found is not None else "3 layers suffice, not claimed least (Theorem F53 (a); D = 2 open beyond F81's check, O11): ")
     why += ("where D = 3 the far positions are pairwise adjacent, so D layers suffice (rooted views with nauty at "
             "every instance)")
     return Family("F11", low, 0, 1, found is not None, lambda n: sympy.Integer(2), 1, name, None, None,

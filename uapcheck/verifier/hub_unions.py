@@ -11,7 +11,8 @@ re-parsed pattern: globals added to a base pattern, integer parameters.
     F33 window(w) + strided(s) + global(g): n ≥ g + the reflection's range (F7's group range, or s(4w + 3)):
         D = 2, order 2·g!; 3 layers least with the theorem's witness when s ≥ w + 3 or (w, s) = (1, 3)
         (n ≥ g + 2s + w + 2, or g + 9); 2 layers least (rooted views with nauty at the instances) where its own F7
-        entry proves 2 layers for window(w) + strided(s), from g + that entry's range; else 3 layers, not least.
+        entry proves 2 layers for window(w) + strided(s), from g + that entry's range, or, for s = w + 2, where its own
+        restatement of Theorem F81's check succeeds, from g + s(4w + 3); else 3 layers, not least.
 
 The instance check (`families.instance_problem`) then re-checks D, |G| and the witness on the verifier's
 own arcs at the first lengths of the range.
@@ -189,14 +190,16 @@ def _window_strided(g: int, w: int, s: int):
     def order(n):
         return 2 * sympy.factorial(g)
     fam7 = families._f7(w, s) if 2 <= s <= w + 1 else None
-    if fam7 is not None and fam7.least and fam7.layers == 2:
+    wide = s == w + 2 and families._wide_views_rigid(w)  # Theorem F81: the base is rigid at depth 2
+    if (fam7 is not None and fam7.least and fam7.layers == 2) or wide:
         def gens(n):
             out = [list(range(1, g + 1)) + list(range(n, g, -1))]      # the reflection of {g + 1, …, n}
             if g >= 2:
                 out.append([2, 1] + list(range(3, n + 1)))
                 out.append(list(range(2, g + 1)) + [1] + list(range(g + 1, n + 1)))
             return out
-        return Family("F33", max(g + mlow, g + fam7.low), 2, 2, True, order, 1, _reflection_name(g), None, gens)
+        base_low = mlow if fam7 is None else max(mlow, fam7.low)
+        return Family("F33", g + base_low, 2, 2, True, order, 1, _reflection_name(g), None, gens)
     if (w, s) == (1, 3):
         def witness(n):
             return g + 1, _swap(n, g + 3, g + 5)

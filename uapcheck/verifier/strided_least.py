@@ -5,7 +5,9 @@
         of one end, pairwise adjacent (the far-clique lemma);
     (b) s = 2w + 1: the swap (s, s + w + 1), and w + 3 ≤ s ≤ 2w: the swap (s + w + 2, s + w + 3), keeps N(v)
         for every v ∈ N(1) and is not the reflection: 2 layers are not enough at any n;
-    so for those s, 3 layers are least at every n ≥ s(4w + 3). (s = w + 2 with w ≥ 2: not claimed.)
+    so for those s, 3 layers are least at every n ≥ s(4w + 3). For s = w + 2 with w ≥ 2, Theorem F81: where D = 2,
+    D layers suffice when F7's local check (restated in verifier/families.py) succeeds; the rooted views are
+    re-decided with nauty at depth D at every instance.
 
 and Theorem F54 for s ≥ 2w + 2 (Theorem F14's range; M = 1 + ⌈⌊s/2⌋/w⌉, D = M or M + 1):
 
@@ -66,10 +68,11 @@ def witness_on_the_half_line(w: int, s: int) -> Optional[str]:
     return None
 
 
-def instance_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
+def instance_problem(w: int, s: int, n: int, d: int, two_rigid: bool = False) -> Optional[str]:
     """At one length n with diameter d: the witness (when the parameters have one) fails 2 layers (so 3 are
     needed), and where d = 3 no view witness exists at depth 3 (nauty) and the far positions of every root
-    are pairwise adjacent."""
+    are pairwise adjacent; with `two_rigid` (Theorem F81, s = w + 2), where d = 2 no view witness exists at depth 2
+    (nauty)."""
     pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
     heads = [patterns.head_arcs(pattern, n)]
     outs = patterns.union_out(heads, n)
@@ -85,6 +88,13 @@ def instance_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
         near = [v for v in bad if (dist_to[v][i] or 0) <= 1]  # connected: every distance is a number
         if near:
             return f"n = {n}: position {near[0]}, whose neighbourhood the swap changes, is within 1 of {i}"
+    if d == 2 and two_rigid:
+        try:
+            problem = views.decide(heads, n, 2, [list(range(n, 0, -1))])
+        except views.NoNauty as exc:
+            return f"n = {n}: the rooted views are not decided ({exc})"
+        if problem:
+            return f"n = {n}: {problem}"
     if d == 3:
         for root in range(1, n + 1):
             far = [v for v in range(1, n + 1) if dist_to[v][root] == 3]
