@@ -39,12 +39,13 @@ def _diameter(n: int, w: int, s: int) -> int:
 def test_the_diameter_by_residue_agrees_with_a_search(w, s):
     theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
     assert theorem.theorem == "F11" and theorem.group == "reflection"
-    assert theorem.least is (s != w + 2 or w == 1)  # Theorem F53 (tests/graphs/test_strided_least.py)
+    assert theorem.least  # Theorems F53 and, for s = w + 2 ≤ 7, F81 (tests/graphs/test_strided_least.py)
     low = int(theorem.low)
     for n in range(low, low + 3 * s):
         want = _diameter(n, w, s)
         assert F.at(theorem, {"n": n})["diameter"] == want
-        assert F.at(theorem, {"n": n})["layers"] == 3  # D where D = 3 (F53 (a)), D + 1 where D = 2
+        # F53: D where D = 3 (a), D + 1 where D = 2 (b); s = w + 2, w ≥ 2: D at every n (F81)
+        assert F.at(theorem, {"n": n})["layers"] == (want if s == w + 2 and w >= 2 else 3)
 
 
 def test_the_issue_s_examples():
