@@ -1065,6 +1065,41 @@ class HeadLayers(Certificate):
 
 
 @dataclass(frozen=True)
+class GlobalUnion(Certificate):
+    """The union of every head's parts has globals 1..g and other parts with integer sizes (docs/theory.md §11.11,
+    Theorem F87): strongly connected with D = 2 for every n ≥ the found bound (j → 1 → i; from N₁ on the pair
+    (g + 1, g + 1 + t) is not joined, and every length from the bound up to N₁ has a non-adjacent pair). The check
+    re-runs the decision (graphs/global_unions.py); the verifier (uapcheck/verifier/global_unions.py) re-derives
+    it with its own arcs."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns
+    found: Any             # graphs.global_unions.GlobalUnion
+    kind = "global union"
+
+    def check(self) -> None:
+        from .graphs import global_unions as GU
+        again = GU.decide(self.found.globals, self.found.parts)
+        if again is None or again != self.found:
+            _reject(GlobalUnion, "re-deciding the union with globals gives another bound")
+        from .graphs.closed_forms import _atoms, _merge
+        atoms = _merge([a for p in self.patterns for a in _atoms(p, {})])
+        hubs = [int(a.args[0]) for a in atoms if a.kind == "global"]
+        others = tuple(sorted(set((a.kind, tuple(int(x) for x in a.args)) for a in atoms if a.kind != "global")))
+        if not hubs or max(hubs) != self.found.globals or others != self.found.parts:
+            _reject(GlobalUnion, "the globals and parts are not the heads'")
+
+    @property
+    def data(self) -> dict:
+        return {"diameter": 2, "exact": True}
+
+    def to_json(self) -> Any:
+        f = self.found
+        return {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F87", "globals": f.globals,
+                "parts": [[k, list(a)] for k, a in f.parts], "from": f.low, "far": f.far, "step": f.step,
+                "diameter": 2}
+
+
+@dataclass(frozen=True)
 class CosetInvariant(Certificate):
     """`offsets S cyclic` (every head) at symbolic n on the residue classes n ≡ r (mod g) with gcd(r, g) > 1
     (docs/theory.md §11.11, Theorem F27 (a)): g divides every offset, so e = gcd(n, g) > 1 divides every

@@ -32,7 +32,8 @@ Connectivity and diameter
   g + 2 is a non-arc); window(w): N0 = g + w + 1; window(w) cyclic: N0 = max(g + w + 1, 2w + 1)
   (a non-global pair at circular distance w + 1 exists iff n ≥ g + w + 2 and n ≥ 2w + 2); blocks(b):
   N0 = b·ceil((g + 1)/b) (all non-globals in one block); offsets K (integers, not cyclic):
-  N0 = g + d* with d* the least d ≥ 1 with d ∉ K or -d ∉ K.
+  N0 = g + d* with d* the least d ≥ 1 with d ∉ K or -d ∉ K.  Several parts with integer sizes, or cyclic
+  offsets: Theorem F87 (graphs/global_unions.py).
 * a union containing window(w ≥ 1) (or offsets ⊇ {±1}) is strongly connected, with the window's
   diameter as an upper bound ``diameter_bound``; its exact diameter is not derived.
 """
@@ -270,10 +271,36 @@ def circulant_eccentricity(n: int, jumps: Sequence[int]) -> int:
     return level
 
 
+def _global_union(g, others: list, n) -> Optional[list[ConnectivityCase]]:
+    """Theorem F87 (graphs/global_unions.py): globals with other parts of integer sizes, D = 2 from a length checked
+    down from an explicit non-adjacent pair."""
+    from .global_unions import decide
+    if not _is_int(g) or not all(all(_is_int(x) for x in a.args) for a in others):
+        return None
+    found = decide(int(g), [(a.kind, tuple(int(x) for x in a.args)) for a in others])
+    if found is None:
+        return None
+    rule = (f"global tokens: j -> 1 -> i; g + 1 does not attend to g + 1 + {found.step} in any other part from "
+            f"n = {found.far} on, and every length from {found.low} up to there has a non-adjacent pair (Theorem F87)")
+    cases = [_conn(Eq(n, 1), True, Integer(0), rule="n = 1")]
+    if found.low - 1 >= 2:
+        if found.monotone:
+            cases.append(_conn(And(Ge(n, 2), Le(n, found.low - 1)), True, Integer(1),
+                               rule="global tokens: the union is complete (Theorem F87: no cyclic part, so the union at "
+                                    "n is the union at n + 1 restricted to 1..n)"))
+        else:
+            cases.append(_conn(And(Ge(n, 2), Le(n, found.low - 1)), True, None, bound=Integer(2),
+                               rule="global tokens: j -> 1 -> i (Theorem F87)"))
+    cases.append(replace(_conn(Ge(n, found.low), True, Integer(2), rule=rule), hub=found))
+    return cases
+
+
 def _global_connectivity(atoms, n):
     g = _max([a.args[0] for a in atoms if a.kind == "global"])
     others = [a for a in atoms if a.kind != "global"]
     rule = "global tokens: j -> 1 -> i"
+    if len(others) > 1:
+        return _global_union(g, others, n)
     if not others:
         n0 = g + 1
     elif len(others) == 1:
@@ -298,7 +325,7 @@ def _global_connectivity(atoms, n):
                 d += 1
             n0 = g + d
         else:
-            return None
+            return _global_union(g, others, n)  # cyclic offsets (Theorem F87)
     else:
         return None
     return [_conn(Eq(n, 1), True, Integer(0), rule="n = 1"),

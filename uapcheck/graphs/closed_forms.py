@@ -62,6 +62,7 @@ class ConnectivityCase:
     witness: Optional[tuple[sympy.Expr, sympy.Expr]] = None
     diameter_bound: Optional[sympy.Expr] = None
     rule: str = ""
+    hub: Optional[object] = None  # Theorem F87's decision (graphs/global_unions.GlobalUnion) behind the case
 
 
 @dataclass(frozen=True)

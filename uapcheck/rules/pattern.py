@@ -16,8 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, HeadLayers,
-                            Inference, SameArcs, StandardFamily, Trusted,
+from ..certificates import (BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
+                            HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
@@ -157,11 +157,13 @@ def _diameter_of(certificate) -> tuple:
         return claims["diameter"], bool(claims.get("diameter_exact", True))
     if isinstance(certificate, Trusted) and "diameter" in certificate.data:
         return certificate.data["diameter"], bool(certificate.data.get("exact", True))
+    if isinstance(certificate, GlobalUnion):
+        return 2, True
     raise proof.CertificateRejected(f"PAT-CONNECTED concludes from a Diameter certificate, not {certificate!r}")
 
 
 @proof.rule("PAT-CONNECTED", "Strongly connected pattern: m = the directed diameter", CITE_CONNECTED,
-            statuses=(proof.PROVED,), certificates=(Diameter, StandardFamily, Trusted))
+            statuses=(proof.PROVED,), certificates=(Diameter, StandardFamily, GlobalUnion, Trusted))
 def connected_step(desc: str, certificate, evidence: dict, notes=()) -> proof.Step:
     diameter, exact = _diameter_of(certificate)
     shown = diameter if isinstance(diameter, int) else show_size(diameter)
@@ -626,7 +628,9 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
             structure.append(obstruction)
         elif primary.diameter is not None:
             diameter = primary.diameter
-            connected = connected_step(desc, _closed_form(primary, {"diameter": diameter, "exact": True}), ev, notes)
+            certificate = (GlobalUnion(tuple(dict.fromkeys(_patterns(spec))), primary.hub) if primary.hub is not None
+                           else _closed_form(primary, {"diameter": diameter, "exact": True}))
+            connected = connected_step(desc, certificate, ev, notes)
             structure.append(connected)
             step, layers, layer_range = _symbolic_layers(spec, n, params, grp, connected, diameter)
             structure.append(step)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families, views
+from . import global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families, views
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -94,7 +94,8 @@ def normal_form(ctx, s):
 def connected(ctx, s):
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
-    found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
+    found = (global_unions.check(ctx, s) if global_unions.applies(s) else None  # a union with globals (F87), any n
+             ) or lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
     try:
@@ -274,6 +275,9 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     except SymbolicN:
         if head_layers.applies(s):  # several heads, least from the union (Theorems F70–F71)
             return head_layers.check(ctx, s)
+        on_hub = global_unions.layers(ctx, s)  # D + 1 on Theorem F87's D = 2
+        if on_hub:
+            return on_hub
         several = rules_families.several_heads(ctx, s, "PAT-LAYERS")  # D + 1 with the union's D (Theorem F39)
         if several:
             return several
