@@ -35,7 +35,8 @@ def _step(cert):
 CASES = [(("window(2)", "global(1)"), "F71"), (("window(3)", "strided(4)"), "F70"),
          (("offsets {1, -1} cyclic", "offsets {2, -2} cyclic"), "F70"), (("strided(4)", "global(1)"), "F71"),
          (("window(1) cyclic", "offsets {0, 2} cyclic"), "F70"), (("window(1)", "global(1)"), "F71"),
-         (("blocks(4)", "strided(4)"), "F86"), (("blocks(3)", "strided(3)"), "F86")]
+         (("blocks(4)", "strided(4)"), "F86"), (("blocks(3)", "strided(3)"), "F86"),
+         (("global(2)", "strided(4)"), "F86"), (("blocks(2) + global(1)", "strided(3)"), "F86")]
 
 
 @pytest.mark.parametrize("patterns,theorem", CASES, ids=[" | ".join(c[0]) for c in CASES])
@@ -184,4 +185,38 @@ def test_f86_a_missing_class_is_rejected(rook):
     cert = copy.deepcopy(rook)
     c = _step(cert)["certificate"]
     c["classes"] = [x for x in c["classes"] if x["residue"] != 3]
+    assert _rejected(cert)
+
+
+@pytest.fixture(scope="module")
+def own_swaps():
+    return _cert("global(2)", "strided(4)")
+
+
+def test_f88_a_swap_inside_g_is_rejected(own_swaps):
+    cert = copy.deepcopy(own_swaps)
+    c = _class(cert, 3)    # n ≡ 3 (mod 4): 3 and 7 share a residue class and are not globals: the swap is in G
+    c.update({"position": {"args": [-1, {"sym": "n"}], "op": "+"}, "swap": [encode(3), encode(7)]})
+    assert _rejected(cert)
+
+
+def test_f88_two_layers_claimed_on_its_class_are_rejected(own_swaps):
+    cert = copy.deepcopy(own_swaps)
+    _class(cert, 0)["layers"] = 2
+    assert _rejected(cert)
+
+
+def test_f88_a_class_bound_below_its_checked_lengths_is_rejected(own_swaps):
+    cert = copy.deepcopy(own_swaps)
+    c = _step(cert)["certificate"]
+    _class(cert, 3)["from"] = 3    # below F23's range n ≥ 7
+    c["from"] = 3
+    _step(cert)["data"]["from"] = 3
+    assert _rejected(cert)
+
+
+def test_f88_on_f87_without_its_connectivity_premise_is_rejected():
+    cert = _cert("blocks(2) + global(1)", "strided(3)")
+    conn = next(s for s in cert["steps"] if s["rule"] == "PAT-CONNECTED")
+    conn["certificate"] = {"kind": "trusted", "engine": "graphs.closed_forms", "reason": "", "data": {}}
     assert _rejected(cert)

@@ -1049,7 +1049,7 @@ class HeadLayers(Certificate):
                         "period": f.period, "start": f.start})
         if f.classes:  # F86: each class's count, and the swap on the classes that need D + 1
             out.update({"reach": f.reach, "period": f.period,
-                        "classes": [{"residue": c.residue, "layers": c.layers, "from": c.low,
+                        "classes": [{"residue": c.residue, "layers": c.layers, "from": c.low, "found by": c.found_by,
                                      **({} if c.witness is None else
                                         {"position": encode(c.witness[0]),
                                          "swap": [encode(c.witness[1][0]), encode(c.witness[1][1])]})}

@@ -70,6 +70,7 @@ class ClassLayers:
     layers: int
     low: int
     witness: Optional[tuple] = None
+    found_by: str = ""  # "F71": the union theorem's swap; "F88": a swap found for the heads themselves
 
 
 def _lcm(a: int, b: int) -> int:
@@ -338,11 +339,27 @@ def _ends_in_class(exprs: list, n: sympy.Symbol, modulus: int, residue: int, k: 
     return far
 
 
+def _sees(g, n: int, v: int, u: int) -> bool:
+    """Query v attends to key u in the head's PatternGraph g at length n."""
+    return u == v or g.complete or (u - 1) * n + (v - 1) in g.codes
+
+
+def swap_moves_a_head(heads: Sequence, n: int, a: int, b: int) -> bool:
+    """The swap (a b) is not an automorphism of some head (so it lies outside G = ∩ Aut(Γ_h))."""
+    for g in heads:
+        if _sees(g, n, a, b) != _sees(g, n, b, a):
+            return True
+        for v in range(1, n + 1):
+            if v not in (a, b) and (_sees(g, n, v, a) != _sees(g, n, v, b) or _sees(g, n, a, v) != _sees(g, n, b, v)):
+                return True
+    return False
+
+
 def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, params: Mapping, modulus: int,
-                   residue: int, low: int, reach: int, period: int) -> Optional[tuple[int, int]]:
+                   residue: int, low: int, reach: int, period: int, moved: bool = False) -> Optional[tuple[int, int]]:
     """F71's check on one class: (the class's bound, N), the swap meeting every head's condition at every length
-    of the class from the bound up to max(N, low) + M − 1; None when it fails at some length ≥ N or N is beyond
-    the lengths checked."""
+    of the class from the bound up to max(N, low) + M − 1 (and, with ``moved``, F88's: the swap is no automorphism
+    of some head there); None when it fails at some length ≥ N or N is beyond the lengths checked."""
     k = sympy.Symbol("k", integer=True, positive=True)
     far = _ends_in_class(exprs, n, modulus, residue, k)
     if far is None:
@@ -358,11 +375,39 @@ def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, pa
     for length in range(first, top + 1, modulus):
         heads = [build_graph(p, length, ints) for p in patterns]
         at = [int(e.xreplace({n: Integer(length)})) for e in exprs]
-        if not heads_keep_swap(heads, length, at[0], at[1], at[2]):
+        if not heads_keep_swap(heads, length, at[0], at[1], at[2]) or (
+                moved and not swap_moves_a_head(heads, length, at[1], at[2])):
             if length >= start:
                 return None
             bound = length + modulus
     return bound, start
+
+
+def _find_swap(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, modulus: int, residue: int, low: int,
+               reach: int, period: int) -> Optional[tuple[list, int]]:
+    """F88: a swap (a b) at i, all three within 2K + 2 of an end, meeting every head's condition and moving a head,
+    found at one length of the class and checked on the class (its expressions in n, the class's bound)."""
+    from .build import build_graph
+    zone = 2 * reach + 2
+    base = max(low, 2 * (zone + reach + 1) + max(period, reach + 1))
+    base += (residue - base) % modulus
+    if base + modulus > MAX_CHECKED_N:
+        return None
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    heads = [build_graph(p, base, ints) for p in patterns]
+    near = sorted(set(range(1, zone + 2)) | set(range(base - zone, base + 1)), key=lambda p: (min(p - 1, base - p), p))
+    for i in near:
+        for x in near:
+            for y in near:
+                if not (x < y and i not in (x, y)) or not heads_keep_swap(heads, base, i, x, y):
+                    continue
+                if not swap_moves_a_head(heads, base, x, y):
+                    continue
+                exprs = [Integer(p) if 2 * p <= base else n + (p - base) for p in (i, x, y)]
+                kept = _kept_on_class(patterns, exprs, n, params, modulus, residue, low, reach, period, moved=True)
+                if kept is not None:
+                    return exprs, kept[0]
+    return None
 
 
 def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
@@ -370,44 +415,51 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
     """F86: on every residue class of n mod M the union's theorem proves D layers (least) and the heads' group has
     the union's order there (F70 on the class), or it proves D + 1 = 3 with a swap witness near the ends that every
     head keeps on the class (F71 on the class). None unless every class is one or the other."""
-    if (union is None or union.layers is None or not union.least or union.order is None or union.coprime_to > 1
-            or union.low.free_symbols or not union.diameter_exact or not union.diameter.is_Integer):
-        return None
+    if union is not None and (union.layers is None or not union.least or union.order is None
+                              or union.coprime_to > 1 or union.low.free_symbols or not union.diameter_exact
+                              or not union.diameter.is_Integer):
+        union = None
     groups = _group_orders(cases, n)
     sizes = _sizes(patterns, params)
-    if groups is None or sizes is None:
+    if sizes is None:
         return None
-    gmod, orders, decision = groups
     reach, period = sizes
-    union_layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
-    union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
-    try:
-        modulus = _lcm(_lcm(gmod, period), _lcm(_moduli(union_order, n), _moduli(union_layers, n)))
-        for m, _, _ in union.class_witnesses:
-            modulus = _lcm(modulus, int(m))
-    except (ValueError, TypeError):
-        return None
-    d = int(union.diameter)
+    if union is None:
+        two = _diameter_two_from(patterns, n, params)  # F88 alone: D = 2 from the union's closed form
+        if two is None:
+            return None
+        d, low, modulus, theorem = 2, two, period, "F87"
+        gmod, orders, decision = groups if groups is not None else (1, {}, None)
+        union_layers = union_order = None
+    else:
+        if groups is None:
+            return None
+        gmod, orders, decision = groups
+        union_layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+        union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+        try:
+            modulus = _lcm(_lcm(gmod, period), _lcm(_moduli(union_order, n), _moduli(union_layers, n)))
+            for m, _, _ in union.class_witnesses:
+                modulus = _lcm(modulus, int(m))
+        except (ValueError, TypeError):
+            return None
+        d, theorem = int(union.diameter), union.theorem
+        low = max([int(union.low)] + [bound for _, bound in orders.values()])
     k = sympy.Symbol("k", integer=True, positive=True)
-    low = max([int(union.low)] + [bound for _, bound in orders.values()])
     classes = []
     for residue in range(modulus):
-        layers = _integer_in_class(union_layers, n, modulus, residue, k)
-        if layers == d:
-            group_order = orders[residue % gmod][0]
-            if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
-                return None
-            classes.append(ClassLayers(residue, d, low))
-        elif layers == d + 1 == 3:
-            exprs = _class_witness(union, n, modulus, residue)
-            if exprs is None:
-                return None
-            kept = _kept_on_class(patterns, exprs, n, params, modulus, residue, low, reach, period)
-            if kept is None:
-                return None
-            classes.append(ClassLayers(residue, 3, kept[0], (exprs[0], (exprs[1], exprs[2]))))
-        else:
+        found = None
+        if union is not None:
+            found = _union_class(patterns, union, union_layers, union_order, orders, gmod, n, params, modulus,
+                                 residue, low, reach, period, k)
+        if found is None and d == 2:
+            swap = _find_swap(patterns, n, params, modulus, residue, low, reach, period)
+            if swap is not None:
+                exprs, bound = swap
+                found = ClassLayers(residue, 3, bound, (exprs[0], (exprs[1], exprs[2])), "F88")
+        if found is None:
             return None
+        classes.append(found)
     if len({c.layers for c in classes}) == 1:
         layers_expr: sympy.Expr = Integer(classes[0].layers)
     else:
@@ -415,8 +467,41 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
         layers_expr = sympy.Piecewise((Integer(d + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, modulus), r) for r in more])),
                                       (Integer(d), True))
     overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
-    return HeadLayers("F86", union.theorem, overall, Integer(d), layers_expr, modulus=modulus, reach=reach,
-                      period=period, intersection=decision, classes=tuple(classes))
+    return HeadLayers("F86", theorem, overall, Integer(d), layers_expr, modulus=modulus, reach=reach,
+                      period=period, intersection=decision if union is not None else None, classes=tuple(classes))
+
+
+def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod: int, n: sympy.Symbol,
+                 params: Mapping, modulus: int, residue: int, low: int, reach: int, period: int,
+                 k: sympy.Symbol) -> Optional[ClassLayers]:
+    """F86 (a) or (b) on one class from the union's theorem, or None."""
+    d = int(union.diameter)
+    layers = _integer_in_class(union_layers, n, modulus, residue, k)
+    if layers == d:
+        group_order = orders[residue % gmod][0]
+        if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
+            return None
+        return ClassLayers(residue, d, low)
+    if layers == d + 1 == 3:
+        exprs = _class_witness(union, n, modulus, residue)
+        if exprs is None:
+            return None
+        kept = _kept_on_class(patterns, exprs, n, params, modulus, residue, low, reach, period)
+        if kept is None:
+            return None
+        return ClassLayers(residue, 3, kept[0], (exprs[0], (exprs[1], exprs[2])), "F71")
+    return None
+
+
+def _diameter_two_from(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -> Optional[int]:
+    """N with D = 2 for every n ≥ N, from Theorem F87's closed form of the union (a union with globals), or None."""
+    from .closed_connectivity import closed_connectivity
+    try:
+        form = closed_connectivity(list(patterns), n, params)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    hubs = [c.hub for c in (form.cases if form is not None else ()) if c.hub is not None]
+    return hubs[0].low if len(hubs) == 1 else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,7 +527,7 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         return None
     union = union_theorem(patterns, n, params)
     if union is None:
-        return None
+        return by_class(patterns, None, cases, n, params)  # F88 alone, on F87's D = 2
     if cases:
         found = equal_groups(union, cases, n)
         if found is not None:

@@ -832,7 +832,8 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
 
 def _heads_layers_method(found) -> str:
     if found.theorem == "F86":
-        more = [c.residue for c in found.classes if c.layers > int(found.diameter)]
+        more = [c.residue for c in found.classes if c.found_by == "F71"]
+        own = [c.residue for c in found.classes if c.found_by == "F88"]
         few = [c.residue for c in found.classes if c.layers == int(found.diameter)]
         parts = []
         if few:
@@ -843,6 +844,11 @@ def _heads_layers_method(found) -> str:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, more))}}} the union's view witness "
                          f"(Theorem {found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on "
                          "the heads' arcs at every length of the class up to its profile bound")
+        if own:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, own))}}} a swap near the ends that is no "
+                         "automorphism of some head keeps every head's neighbourhoods on the ball of D = 2 (Theorem "
+                         f"F88; D from Theorem {found.union_theorem}), checked on the heads' arcs at every length of the "
+                         "class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
     if found.theorem == "F70":

@@ -276,34 +276,95 @@ def _class_far(exprs: list, n, m: int, r: int) -> int:
     return far
 
 
+def _moves_a_head(heads: list, n: int, a: int, b: int) -> bool:
+    """The swap (a b) is no automorphism of some head's arcs (pairs (j, i): i attends to j)."""
+    def perm(x):
+        return b if x == a else a if x == b else x
+    return any(any((perm(j), perm(i)) not in arcs for j, i in arcs) for arcs in heads)
+
+
+def _swap_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple, low: int, first: int,
+                union_witness=None) -> None:
+    """(*) for the class's swap at every length of the class from its bound up to its own N + M − 1; with the union's
+    witness (F71 on the class) the swap is the union theorem's, else (F88) it moves some head's arcs."""
+    reach, period = sizes
+    exprs = [decode(c.get("position"), ctx.symbols)] + [decode(x, ctx.symbols) for x in c.get("swap") or []]
+    if len(exprs) != 3:
+        raise Reject(f"F86: the class n ≡ {r} (mod {m}) has no position and swap")
+    start = 2 * (_class_far(exprs, n, m, r) + reach + 1) + max(period, reach + 1)
+    bound = int(c.get("from", 0))
+    if (bound - r) % m or bound < low or first < bound - m + 1:
+        raise Reject(f"F86: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
+    top = max(start, bound) + m - 1
+    if top > MAX_CHECKED_N:
+        raise Trust(f"F86: the lengths to check go up to {top}")
+    for length in range(bound, top + 1, m):
+        pos, a, b = (int(e.xreplace({n: sympy.Integer(length)})) for e in exprs)
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if union_witness is not None:
+            own = union_witness(length)
+            if own is None:
+                raise Reject(f"F86: at n = {length} the union's theorem has no witness")
+            wpos, perm = own
+            if wpos != pos or sorted(x for x, y in enumerate(perm, 1) if x != y) != sorted([a, b]):
+                raise Reject(f"F86: at n = {length} the swap is not the union theorem's witness")
+        elif not _moves_a_head(heads, length, a, b):
+            raise Reject(f"F86: at n = {length} the swap ({a} {b}) is an automorphism of every head (inside G)")
+        if not keeps_swap(heads, length, pos, a, b):
+            raise Reject(f"F86: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
+
+
+def _f87_premise(ctx, s) -> int:
+    """The bound of Theorem F87's D = 2, from the step's connectivity premise (verified on its own)."""
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED" or \
+            (prem[0].get("certificate") or {}).get("kind") != "global union":
+        raise Reject("F86 on Theorem F87's D = 2: the premise is not that connectivity step")
+    return int(prem[0]["certificate"].get("from", 0))
+
+
 def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one problem per claim of the certificate
     from . import rules_families
-    fam = rules_families.union_family(ctx)
-    if fam is None:
-        raise Trust("F86: the union of the heads is not in the verifier's family table")
-    if fam.coprime_to > 1 or not fam.least or not fam.d(n).is_Integer:
-        raise Reject("F86: the union's theorem does not prove a least count with a constant D")
-    d = int(fam.d(n))
-    gmod, orders = _heads_orders(ctx, cert, pats, n)
-    reach, period = _sizes(pats)
+    sizes = _sizes(pats)
     m = int(cert.get("modulus", 0))
-    for q, what in ((gmod, "the group's modulus"), (period, "L"), (fam.modulus, "the union's order modulus"),
-                    (fam.period, "the union's period")):
-        if m < 1 or m % max(q, 1):
-            raise Reject(f"F86: the modulus {m} is not a multiple of {what} ({q})")
-    if fam.layers_by is not None and m % getattr(fam, "period", 1):
-        raise Reject("F86: the modulus is not a multiple of the union's layer period")
     classes = {int(c["residue"]): c for c in cert.get("classes") or []}
-    if sorted(classes) != list(range(m)):
+    if m < 1 or sorted(classes) != list(range(m)):
         raise Reject(f"F86: the classes do not cover every residue of n mod {m}")
     first = int(cert.get("from", 0))
-    low = max([int(fam.low)] + [b for _, b in orders.values()])
-    if first < low:
-        raise Reject(f"F86: the range starts at n = {first}, below {low} (the union's bound and the group's classes')")
-    few, more = [], []
     stated = decode((s.get("data") or {}).get("layers"), ctx.symbols)
     k = sympy.Symbol("k", integer=True, positive=True)
+    fam = None
+    if cert.get("union theorem") == "F87":
+        d, low, gmod, orders = 2, _f87_premise(ctx, s), 1, dict[int, tuple]()
+        if (s.get("data") or {}).get("diameter") != 2:
+            raise Reject("F86 on Theorem F87: D is 2")
+    else:
+        fam = rules_families.union_family(ctx)
+        if fam is None:
+            raise Trust("F86: the union of the heads is not in the verifier's family table")
+        if fam.coprime_to > 1 or not fam.least or not fam.d(n).is_Integer:
+            raise Reject("F86: the union's theorem does not prove a least count with a constant D")
+        d = int(fam.d(n))
+        gmod, orders = _heads_orders(ctx, cert, pats, n)
+        for q, what in ((gmod, "the group's modulus"), (fam.modulus, "the union's order modulus"),
+                        (fam.period, "the union's period")):
+            if m % max(q, 1):
+                raise Reject(f"F86: the modulus {m} is not a multiple of {what} ({q})")
+        low = max([int(fam.low)] + [b for _, b in orders.values()])
+    if m % sizes[1]:
+        raise Reject(f"F86: the modulus {m} is not a multiple of L ({sizes[1]})")
+    if first < low:
+        raise Reject(f"F86: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
+    few, more, own = [], [], []
     for r, c in sorted(classes.items()):
+        if c.get("found by") == "F88":
+            if d != 2 or int(c.get("layers", 0)) != 3 or _in_class(stated, n, m, r, k) != 3:
+                raise Reject(f"F86: a swap of the heads' own (F88) on n ≡ {r} (mod {m}) gives 3 = D + 1 layers with D = 2")
+            _swap_class(ctx, c, pats, n, m, r, sizes, low, first)
+            own.append(r)
+            continue
+        if fam is None:
+            raise Reject(f"F86 on Theorem F87: the class n ≡ {r} (mod {m}) has no swap of the heads' own")
         sample = low + (r - low) % m
         want = int(fam.layers_at(sample))
         if int(c.get("layers", 0)) != want:
@@ -318,32 +379,13 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         own_witness = fam.class_witness or fam.witness
         if want != d + 1 or d != 2 or own_witness is None:
             raise Reject(f"F86: on n ≡ {r} (mod {m}) the union's theorem gives no swap witness at D = 2")
-        exprs = [decode(c.get("position"), ctx.symbols)] + [decode(x, ctx.symbols) for x in c.get("swap") or []]
-        if len(exprs) != 3:
-            raise Reject(f"F86: the class n ≡ {r} (mod {m}) has no position and swap")
-        start = 2 * (_class_far(exprs, n, m, r) + reach + 1) + max(period, reach + 1)
-        bound = int(c.get("from", 0))
-        if (bound - r) % m or bound < low or first < bound - m + 1:
-            raise Reject(f"F86: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
-        top = max(start, bound) + m - 1
-        if top > MAX_CHECKED_N:
-            raise Trust(f"F86: the lengths to check go up to {top}")
-        for length in range(bound, top + 1, m):
-            pos, a, b = (int(e.xreplace({n: sympy.Integer(length)})) for e in exprs)
-            own = own_witness(length)
-            if own is None:
-                raise Reject(f"F86: at n = {length} the union's theorem has no witness")
-            wpos, perm = own
-            if wpos != pos or sorted(x for x, y in enumerate(perm, 1) if x != y) != sorted([a, b]):
-                raise Reject(f"F86: at n = {length} the swap is not the union theorem's witness")
-            heads = [patterns.head_arcs(p, length) for p in pats]
-            if not keeps_swap(heads, length, pos, a, b):
-                raise Reject(f"F86: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
+        _swap_class(ctx, c, pats, n, m, r, sizes, low, first, own_witness)
         more.append(r)
-    return (f"Theorem F86, class by class mod {m}: the union's own entry (Theorem {fam.theorem}) proves D = {d} "
-            f"layers on {few} where the heads' group, re-derived by the verifier, has the union's order, and D + 1 "
-            f"with its swap on {more}, which meets every head's view condition on the verifier's arcs at every length "
-            f"of the class up to its profile bound; for n ≥ {first}")
+    source = f"Theorem {fam.theorem}, the verifier's own entry" if fam is not None else "Theorem F87, verified"
+    return (f"Theorem F86, class by class mod {m}, D = {d} from {source}: D layers on {few} (the heads' group, "
+            f"re-derived by the verifier, has the union's order), D + 1 with the union's swap on {more} and with a swap "
+            f"of the heads' own that moves a head (F88) on {own}, each meeting every head's view condition on the "
+            f"verifier's arcs at every length of the class up to its profile bound; for n ≥ {first}")
 
 
 def check(ctx, s) -> tuple[str, str]:
