@@ -109,7 +109,7 @@ def test_each_class_kept_swap_meets_every_heads_condition_by_the_reference_neigh
                 for v in ball:
                     assert (x in nb[v]) == (y in nb[v]), (n, v)
             if c.found_by == "F88":  # outside G: the swap is no automorphism of some head
-                def image(v):
+                def image(v, x=x, y=y):
                     return y if v == x else x if v == y else v
                 assert any(frozenset(map(image, nb[v])) != nb[image(v)] for nb in nbs for v in range(1, n + 1)), n
 
