@@ -70,7 +70,7 @@ class ClassLayers:
     layers: int
     low: int
     witness: Optional[tuple] = None
-    found_by: str = ""  # "F71": the union theorem's swap; "F88": a swap found for the heads themselves
+    found_by: str = ""  # "F70": D, the groups equal; "F71": the union theorem's swap; "F88": the heads' own swap
 
 
 def _lcm(a: int, b: int) -> int:
@@ -481,7 +481,7 @@ def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod:
         group_order = orders[residue % gmod][0]
         if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
             return None
-        return ClassLayers(residue, d, low)
+        return ClassLayers(residue, d, low, None, "F70")
     if layers == d + 1 == 3:
         exprs = _class_witness(union, n, modulus, residue)
         if exprs is None:
