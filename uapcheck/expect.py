@@ -192,13 +192,14 @@ def _same_on_class(derived, expected, n, modulus: int, r: int) -> bool:
     """Two counts agree on n = modulus·k + r for k = 1, …, 40 (and each other name on 2, …, 29)."""
     if is_zero(sympy.sympify(derived - expected, strict=True)):  # safe: SymPy values, no text
         return True
-    others = sorted((sympy.sympify(derived, strict=True).free_symbols | expected.free_symbols) - {n}, key=str)
+    derived = sympy.sympify(derived, strict=True)  # safe: a derived count (int or SymPy value), no text
+    others = sorted((derived.free_symbols | expected.free_symbols) - {n}, key=str)
     if len(others) > 1:
         return False
     for k in range(1, 41):
         for values in itertools.product(range(2, 30), repeat=len(others)):
             sub = {n: modulus * k + r, **dict(zip(others, values))}
-            if sympy.sympify(derived, strict=True).xreplace(sub) != expected.xreplace(sub):
+            if derived.xreplace(sub) != expected.xreplace(sub):
                 return False
     return True
 

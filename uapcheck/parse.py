@@ -809,6 +809,22 @@ def _classes_text(tokens: str, m: int, rs: tuple) -> str:
     return f"{tokens} mod {m} " + (f"= {rs[0]}" if len(rs) == 1 else "in {" + ", ".join(map(str, rs)) + "}")
 
 
+def _check_partition(meta: Meta, what: str, cases: list) -> None:
+    """The classes of `WHAT A if n mod L = r, …, else B` ((L, residues, value, where) each): one modulus L,
+    disjoint residues, and at least one residue left to `else`."""
+    moduli = {modulus for modulus, _, _, _ in cases}
+    if len(moduli) != 1:
+        raise _err(meta, f"the classes of `{what} ... if n mod L ...` use one modulus L")
+    seen: set = set()
+    for _, residues, _, where in cases:
+        if seen & set(residues):
+            raise _err(where, "a residue is in two classes")
+        seen |= set(residues)
+    (modulus,) = moduli
+    if len(seen) >= modulus:
+        raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
+
+
 def _group_text(ref: tuple) -> str:
     return ref[0] + (f" {ref[1]}" if ref[1] is not None else "")
 _NUMBERED_GROUPS = ("order", "stabilizer")
@@ -992,17 +1008,7 @@ class _BuildIR(Transformer_NonRecursive):
     def expect_layers_classes(self, meta: Meta, *parts: Any) -> _ExpectedLayers:
         """`layers E if n mod L = r, …, else F`: the classes (one modulus, disjoint residues) and the else count."""
         *cases, otherwise = parts
-        moduli = {m for m, _, _, _ in cases}
-        if len(moduli) != 1:
-            raise _err(meta, "the classes of `layers ... if n mod L ...` use one modulus L")
-        seen: set = set()
-        for _, residues, _, where in cases:
-            if seen & set(residues):
-                raise _err(where, "a residue is in two classes")
-            seen |= set(residues)
-        (modulus,) = moduli
-        if len(seen) >= modulus:
-            raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
+        _check_partition(meta, "layers", cases)
         return _ExpectedLayers(self.expect_layers(otherwise), tuple((m, rs, e) for m, rs, e, _ in cases))
 
     def _residue_class(self, what: str, meta: Meta, name: Token, modulus: Token, residues: tuple) -> tuple:
@@ -1030,17 +1036,7 @@ class _BuildIR(Transformer_NonRecursive):
     def expect_group_classes(self, meta: Meta, *parts: Any) -> "_ExpectedGroup":
         """`group A if n mod L = r, …, else B`: the classes (one modulus, disjoint residues) and the else group."""
         *cases, otherwise = parts
-        moduli = {modulus for modulus, _, _, _ in cases}
-        if len(moduli) != 1:
-            raise _err(meta, "the classes of `group ... if n mod L ...` use one modulus L")
-        seen: set = set()
-        for _, residues, _, where in cases:
-            if seen & set(residues):
-                raise _err(where, "a residue is in two classes")
-            seen |= set(residues)
-        (modulus,) = moduli
-        if len(seen) >= modulus:
-            raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
+        _check_partition(meta, "group", cases)
         text = ", ".join(f"{_group_text(g)} if {self.scope.tokens} mod {m} "
                          + (f"= {rs[0]}" if len(rs) == 1 else "in {" + ", ".join(map(str, rs)) + "}")
                          for m, rs, g, _ in cases) + f", else {_group_text(otherwise)}"

@@ -76,7 +76,6 @@ def _in_class(expr, n, modulus: int, residue: int, k):
 
 
 def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
-    from . import head_intersection as HI
     d, layers, least, low, order, umod, _ = _union(ctx)
     data = s.get("data") or {}
     if not least or sympy.simplify(layers(n) - d(n)) != 0:
@@ -86,17 +85,7 @@ def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
     inter = cert.get("intersection")
     if not isinstance(inter, dict):
         raise Reject("F70: no intersection for the heads' group")
-    try:
-        _, reach, modulus, head, _why = HI._setting(ctx, inter)
-        n0 = max(HI.start(reach, modulus), int(inter["anchor"]["from"]))
-        if int(inter.get("modulus", 0)) != modulus:
-            raise Reject(f"F70: the classes are not the residues mod L = {modulus}")
-        classes = HI._classes(inter)
-        if sorted(c["residue"] for c in classes) != list(range(modulus)):
-            raise Reject(f"F70: the classes do not cover every residue of n mod {modulus}")
-        HI._redecide(pats, head, inter["anchor"], classes, reach, modulus, n0)
-    except HI.Unsupported as exc:
-        raise Trust(f"F70: the heads' group is outside the verifier's check: {exc}") from None
+    modulus, classes = _redecided_classes(ctx, inter, pats, "F70")
     m = _lcm(modulus, umod)
     k = sympy.Symbol("k", integer=True, positive=True)
     by_residue = {c["residue"]: c for c in classes}
@@ -207,26 +196,33 @@ def _kept_witness(ctx, s, cert: dict, pats: list, n) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+def _redecided_classes(ctx, inter: dict, pats: list, theorem: str) -> tuple[int, list]:
+    """(L, the classes) of the heads' group (an F35–F39 "intersection"), each class re-decided by the verifier's
+    own head-intersection check; a class set that is not every residue of n mod L is rejected."""
+    from . import head_intersection as HI
+    try:
+        _, reach, modulus, head, _why = HI._setting(ctx, inter)
+        n0 = max(HI.start(reach, modulus), int(inter["anchor"]["from"]))
+        if int(inter.get("modulus", 0)) != modulus:
+            raise Reject(f"{theorem}: the group's classes are not the residues mod L = {modulus}")
+        classes = HI._classes(inter)
+        if sorted(c["residue"] for c in classes) != list(range(modulus)):
+            raise Reject(f"{theorem}: the group's classes do not cover every residue of n mod {modulus}")
+        HI._redecide(pats, head, inter["anchor"], classes, reach, modulus, n0)
+    except HI.Unsupported as exc:
+        raise Trust(f"{theorem}: the heads' group is outside the verifier's check: {exc}") from None
+    return modulus, classes
+
+
 # F86: F70 and F71 class by class
 
 def _heads_orders(ctx, cert: dict, pats: list, n) -> tuple[int, dict]:
     """(the group's modulus, {residue: (|G| on the class in n, the class's bound)}), re-derived by the verifier's own
     F35–F39 (an "intersection") or F72 (a "partition heads" decision) check."""
-    from . import head_intersection as HI
     from . import partition_heads as PH
     inter = cert.get("intersection")
     if isinstance(inter, dict):
-        try:
-            _, reach, modulus, head, _why = HI._setting(ctx, inter)
-            n0 = max(HI.start(reach, modulus), int(inter["anchor"]["from"]))
-            if int(inter.get("modulus", 0)) != modulus:
-                raise Reject(f"F86: the group's classes are not the residues mod L = {modulus}")
-            classes = HI._classes(inter)
-            if sorted(c["residue"] for c in classes) != list(range(modulus)):
-                raise Reject(f"F86: the group's classes do not cover every residue of n mod {modulus}")
-            HI._redecide(pats, head, inter["anchor"], classes, reach, modulus, n0)
-        except HI.Unsupported as exc:
-            raise Trust(f"F86: the heads' group is outside the verifier's check: {exc}") from None
+        modulus, classes = _redecided_classes(ctx, inter, pats, "F86")
         return modulus, {c["residue"]: (_class_order(c, n), int(c["from"])) for c in classes}
     part = cert.get("partition heads")
     if isinstance(part, dict):
