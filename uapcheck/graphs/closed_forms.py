@@ -321,7 +321,7 @@ def closed_view_witness(heads: Sequence[Pattern], n: Value, params: Optional[Map
     """A view witness stated for a range of n, for the families where one is proved; else None.
 
     window(w) + global(g) in one head (w, g ≥ 1), n ≥ g + 3w + 3: with a = g + w + 1, the swap
-    (a a+1) changes only the neighbourhoods of g + 1, a, a + 1 and a + w + 1 (the others see both or
+    (a a+1) can change only the neighbourhoods of g + 1, a, a + 1 and a + w + 1 (the others see both or
     neither of a, a + 1; the globals see both), all at distance 2 = D from i = g + 3w + 3; and it is
     not in G = Sym(globals) × ⟨reflection of the others⟩.
     """

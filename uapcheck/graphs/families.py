@@ -313,7 +313,7 @@ def _window_global(n, w, g, cyclic: bool) -> FamilyTheorem:
         "F3" if cyclic else "F2", fam, (("w", w), ("g", g)), g + 2 * w + 3, Integer(2), group,
         2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
         Integer(3), True,
-        f"the swap ({_words(g + 1)} {_words(g + 2)}) changes only the neighbourhoods of {_words(g + 1)}, "
+        f"the swap ({_words(g + 1)} {_words(g + 2)}) can change only the neighbourhoods of {_words(g + 1)}, "
         f"{_words(g + 2)} and {_words(g + w + 2)}, all at distance 2 from {_words(g + 2 * w + 3)}, and is "
         "not in G: D = 2 layers are not enough, D + 1 = 3 suffice",
         witness=(g + 2 * w + 3, (g + 1, g + 2)))
@@ -330,9 +330,9 @@ def _cyclic_window_global(n, w, g) -> FamilyTheorem:
         "F10", "window(w) cyclic + global(g)", (("w", w), ("g", g)), k + 2 * w + 3, Integer(2), group,
         2 * _fact(g), _globals_generators(g) + (f"i ↦ {sympy.sstr(n + g + 1)} − i on {_span(g + 1, n)}",),
         Integer(3), True,
-        (f"the swap ({sympy.sstr(k + 1)} {sympy.sstr(k + 2)}) changes only the neighbourhoods of {sympy.sstr(k + 1)}, "
+        (f"the swap ({sympy.sstr(k + 1)} {sympy.sstr(k + 2)}) can change only the neighbourhoods of {sympy.sstr(k + 1)}, "
          f"{sympy.sstr(k + 2)} and {sympy.sstr(k + w + 2)} " if k.is_Integer else
-         "with k = max(g, w), the swap (k+1 k+2) changes only the neighbourhoods of k + 1, k + 2 and k + w + 2 ") +
+         "with k = max(g, w), the swap (k+1 k+2) can change only the neighbourhoods of k + 1, k + 2 and k + w + 2 ") +
         "(the globals see both), none within distance 1 of position n, and is not in G: D = 2 layers are not "
         "enough, D + 1 = 3 suffice",
         witness=(n, (k + 1, k + 2)))

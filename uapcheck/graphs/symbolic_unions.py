@@ -196,7 +196,7 @@ def blocks_window_theorem(n, b: int, w: int, g: int):
                                                                      ("g", Integer(g))), Integer(low),
         Integer(2), group, order, (), Integer(3), True,
         f"the swap ({x} {x + 1}) of two adjacent positions of the second block piece that are not twins "
-        f"({x - w} sees {x} and not {x + 1}) changes only the neighbourhoods of {x - w}, {x}, {x + 1} and "
+        f"({x - w} sees {x} and not {x + 1}) can change only the neighbourhoods of {x - w}, {x}, {x + 1} and "
         f"{x + w + 1}, none within distance 1 of position n, and is not in G: D = 2 layers are not enough, "
         "D + 1 = 3 suffice (Theorem F22)",
         witness=(n, (Integer(x), Integer(x + 1))))

@@ -503,7 +503,7 @@ def _wg_layers(ctx, s: dict, lemma: WindowGlobals, n: int) -> str:
             raise Reject(f"the view witness is not the lemma's swap ({a} {b})")
     if str(printed.get("position")) != str(i) or [str(x) for x in printed.get("swap") or []] != [str(a), str(b)]:
         raise Reject(f"the printed view witness is not the lemma's swap ({a} {b}) at position {i}")
-    return (f"the swap ({a} {b}) changes only the neighbourhoods of {a}, {b} and {lemma.g + lemma.w + 2}, none "
+    return (f"the swap ({a} {b}) can change only the neighbourhoods of {a}, {b} and {lemma.g + lemma.w + 2}, none "
             f"within distance 1 of {i}, and is not in G: 2 layers are not enough, 3 suffice (view argument)")
 
 
