@@ -119,6 +119,32 @@ def test_sigint_exits_130_with_one_line(tmp_path):
     assert out == b""
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="finds the worker through /proc")
+def test_sigint_reaching_only_the_worker_is_an_interruption(tmp_path):
+    # Ctrl-C signals the whole process group; when the worker dies of it before the parent sees its own
+    # SIGINT, the run is still an interruption (130 and one line), never an internal error about the worker
+    slow = tmp_path / "slow.uap"
+    slow.write_text("attention { kernel k(x, y) = 1 / sqrt(|x - y|^1000) }\n")
+    p = subprocess.Popen([sys.executable, "-m", "uapcheck", "--budget", "300", str(slow)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=REPO, env=env(), start_new_session=True)
+    children: list[int] = []
+    deadline = time.monotonic() + 60
+    while not children and time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                children = [int(c) for c in f.read().split()]
+        except OSError:
+            break
+    assert children, "no worker process appeared"
+    time.sleep(1)
+    os.kill(children[0], signal.SIGINT)  # the worker alone
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert err.decode().splitlines() == ["uapcheck: interrupted"]
+    assert out == b""
+
+
 def test_columns_zero_still_prints_the_verdict():
     r = run(SOFTMAX, environ=env(COLUMNS="0"))
     assert r.code == 0 and HEADLINE in r.stdout

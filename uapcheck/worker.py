@@ -260,6 +260,12 @@ def _hand_out(workers: list[_Worker], pending: deque) -> None:
 def _ended(w: _Worker, pending: deque, done: dict, on_death: Callable[[int, Death], Outcome]) -> None:
     """A worker's report pipe ended: reap it; its job, if any, is re-queued or reported dead."""
     _, status, usage = os.wait4(w.pid, 0)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT:
+        # Ctrl-C reached the worker (whose SIGINT is the default action) before the parent's own: the run is
+        # interrupted, and the parent reports it once, as for its own SIGINT
+        w.close()
+        w.shared.close()
+        raise KeyboardInterrupt
     if w.index is not None:
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
             pending.appendleft(w.index)  # it left before reading this job: not run
