@@ -162,18 +162,7 @@ def _kept_witness(ctx, s, cert: dict, pats: list, n) -> str:
     exprs = [decode(cert.get("position"), ctx.symbols)] + [decode(x, ctx.symbols) for x in cert.get("swap") or []]
     if len(exprs) != 3:
         raise Reject("F71: the witness is not a position and a swap")
-    k = sympy.Symbol("k", integer=True, positive=True)
-    far = 0
-    for e in exprs:
-        for r in range(m):
-            at = _in_class(e, n, m, r, k)
-            right = sympy.simplify(at - (m * k + r))
-            if at.is_Integer and int(at) >= 1:
-                far = max(far, int(at) - 1)
-            elif right.is_Integer and int(right) <= 0:
-                far = max(far, -int(right))
-            else:
-                raise Reject(f"F71: {sympy.sstr(e)} is not a fixed distance from an end on n ≡ {r} (mod {m})")
+    far = max(_class_far(exprs, n, m, r, "F71") for r in range(m))
     start = 2 * (far + reach + 1) + max(period, reach + 1)
     first = int(cert.get("from", 0))
     if first < low:
@@ -257,7 +246,9 @@ def _same_order_on_class(fam, theirs, n, modulus: int, residue: int) -> bool:
     return diff == 0 or sympy.simplify(sympy.combsimp(at / mine)) == 1
 
 
-def _class_far(exprs: list, n, m: int, r: int) -> int:
+def _class_far(exprs: list, n, m: int, r: int, theorem: str = "F86") -> int:
+    """The farthest the positions (expressions in n) lie from their nearer end on n ≡ r (mod m); rejected when
+    one is not a fixed distance from an end there."""
     k = sympy.Symbol("k", integer=True, positive=True)
     far = 0
     for e in exprs:
@@ -268,7 +259,7 @@ def _class_far(exprs: list, n, m: int, r: int) -> int:
         elif right.is_Integer and int(right) <= 0:
             far = max(far, -int(right))
         else:
-            raise Reject(f"F86: {sympy.sstr(e)} is not a fixed distance from an end on n ≡ {r} (mod {m})")
+            raise Reject(f"{theorem}: {sympy.sstr(e)} is not a fixed distance from an end on n ≡ {r} (mod {m})")
     return far
 
 
