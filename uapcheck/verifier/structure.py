@@ -3,6 +3,7 @@ premises' statuses (Theorem 1's rule, as VERDICT-T1 applies it), and the summary
 group, layers) matched against the steps that establish them."""
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import sympy
@@ -127,18 +128,52 @@ def _group_name(step: dict) -> Optional[str]:
     return data.get("name")
 
 
+# the orders a dense group step's name fixes (SYM-DENSE states a name, not an order)
+_NAMED_ORDERS = {"trivial": 1, "reflection": 2}
+
+
+def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
+    """The certificate's summary group is the one its group step establishes: the same name, and an order only
+    when that step states it (or its name fixes it). Without this a certificate could name a larger group than
+    the family's beside a correct derivation."""
+    problems = []
+    name = _group_name(group)
+    if g.get("name") != name:
+        problems.append(f"group: the certificate names {g.get('name')!r}, {group['id']} ({group['rule']}) "
+                        f"establishes {name!r}")
+    order = g.get("order")
+    if order is None:
+        return problems
+    if isinstance(order, bool) or not isinstance(order, int):
+        return problems + [f"group: the order {str(order)[:60]!r} is not an integer"]
+    stated = (group.get("data") or {}).get("order")
+    if stated is None:
+        want = _NAMED_ORDERS.get(name) if isinstance(name, str) else None
+        if want is None and name == "S_n" and isinstance(ctx.spec.tokens, int) and ctx.spec.tokens <= 1000:
+            want = math.factorial(ctx.spec.tokens)
+    else:
+        try:
+            value = decode(stated, ctx.symbols)
+        except TreeError as exc:
+            return problems + [f"{group['id']} ({group['rule']}): order: {exc}"]
+        want = int(value) if isinstance(value, sympy.Integer) else None
+    if want is None:
+        problems.append(f"group: the certificate states order {order}, which {group['id']} ({group['rule']}) "
+                        f"does not establish")
+    elif order != want:
+        problems.append(f"group: order {order} differs from {group['id']}'s ({want})")
+    if g.get("generators") and order == 1:
+        problems.append("group: a trivial group has no generators")
+    return problems
+
+
 def _check_summary(ctx, side=frozenset()) -> list[str]:
     problems = []
     _, _, rest, group = slots(ctx)
     g = ctx.cert.get("group")
     if not isinstance(g, dict):
         return ["group: a UAP certificate names its group"]
-    if group["rule"] == "SYM-DENSE" and g.get("name") != _group_name(group):
-        problems.append(f"group: the certificate names {g.get('name')!r}, {group['id']} ({group['rule']}) "
-                        f"establishes {_group_name(group)!r}")
-    stated = (group.get("data") or {}).get("order")
-    if group["rule"] == "SYM-AUT" and isinstance(g.get("order"), int) and isinstance(stated, int) and g["order"] != stated:
-        problems.append(f"group: order {g.get('order')} differs from {group['id']}'s")
+    problems.extend(_check_group_summary(ctx, g, group))
     layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")]
     try:
         layers = decode(ctx.cert.get("layers"), ctx.symbols)
@@ -185,6 +220,11 @@ def _check_target_verdict(ctx) -> list[str]:
     if stray:
         problems.append(f"steps {', '.join(sorted(stray))} are not premises of the verdict")
     if want == "UAP":
+        g = ctx.cert.get("group")
+        if g is not None and not (isinstance(g, dict) and g.get("name") == "trivial" and g.get("order") in (1, None)
+                                  and not g.get("generators")):
+            problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
+                            f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
         lay = [p for p in ctx.premises(r) if p["rule"] == "TGT-LAYERS"]
         try:
             layers = decode(ctx.cert.get("layers"), ctx.symbols)
