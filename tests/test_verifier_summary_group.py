@@ -42,3 +42,11 @@ def test_a_summary_group_other_than_the_steps_is_rejected(name, change, word):
     assert cert["group"] != before, "the tampering must change the summary"
     got = _rejections(cert)
     assert any("group" in g and word in g for g in got), got
+
+
+@pytest.mark.parametrize("name", ["bigbird.uap", "alibi_bidirectional.uap", "softmax.uap"])
+def test_generators_other_than_the_steps_are_rejected(name):
+    cert = copy.deepcopy(certificate(name))
+    cert["group"]["generators"] = [[2, 1, 3, 4, 5, 6]]  # the swap (1 2)
+    got = _rejections(cert)
+    assert any("generators" in g for g in got), got

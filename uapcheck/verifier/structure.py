@@ -141,6 +141,7 @@ def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
     if g.get("name") != name:
         problems.append(f"group: the certificate names {g.get('name')!r}, {group['id']} ({group['rule']}) "
                         f"establishes {name!r}")
+    problems.extend(_check_summary_generators(ctx, g, group, name))
     order = g.get("order")
     if order is None:
         return problems
@@ -162,9 +163,23 @@ def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
                         f"does not establish")
     elif order != want:
         problems.append(f"group: order {order} differs from {group['id']}'s ({want})")
-    if g.get("generators") and order == 1:
-        problems.append("group: a trivial group has no generators")
     return problems
+
+
+def _check_summary_generators(ctx, g: dict, group: dict, name) -> list[str]:
+    """Generators in the summary are the group step's (whose own check puts them in G); a dense step states none, so
+    there only the reflection's reversal is accepted, at a concrete n."""
+    listed = g.get("generators")
+    if not listed:
+        return []
+    stated = (group.get("data") or {}).get("generators")
+    if stated is not None:
+        return [] if listed == stated else [f"group: the certificate's generators are not those of {group['id']} "
+                                             f"({group['rule']})"]
+    n = ctx.spec.tokens
+    if name == "reflection" and isinstance(n, int) and listed == [list(range(n, 0, -1))]:
+        return []
+    return [f"group: the certificate lists generators that {group['id']} ({group['rule']}) does not establish"]
 
 
 def _check_summary(ctx, side=frozenset()) -> list[str]:
