@@ -94,7 +94,7 @@ def test_other_pairs_stay_open():
 
 BELOW = [(2, 3), (3, 4), (3, 5), (4, 6), (2, 5), (4, 7), (5, 6)]
 OPEN_BELOW = [(2, 5), (2, 7), (3, 7)]  # D > 3: F57 does not apply
-PUMPED = [(2, 5), (2, 7)]  # F58 decides these; (3, 7) stays open (O9)
+PUMPED = [(2, 5), (2, 7), (3, 7)]  # F58 decides these, (3, 7) with F66's conditions
 
 
 @pytest.mark.parametrize("b, s", BELOW)
@@ -189,11 +189,8 @@ def test_the_verifier_rechecks_f57_and_rejects_forged_counts():
     data["layers"] = 3  # 3 at every n: one too low at odd n
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
-    cert = _cert("blocks(3) + strided(7)")  # D = 4: neither F57 nor F58 applies, D + 1 not least
-    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
-    assert data["least"] is False
-    data["least"] = True
-    assert not verify(cert).ok
+    cert = _cert("blocks(3) + strided(9)")  # 3 | 9: not strongly connected, no layer count to forge
+    assert not any(s["rule"] == "PAT-LAYERS" and s["data"].get("least") for s in cert["steps"])
 
 
 @pytest.mark.parametrize("b, s", [(2, 3), (3, 4), (2, 5)])
@@ -206,7 +203,8 @@ def test_f58_check_agrees_with_f57_and_the_engine(b, s):
     else:
         assert start == BS.low_below(b, s)
         assert all(v == (4 if 1 <= t % b <= s - b else 3) for t, v in table.items())
-    assert BS.pumped_layers(3, 7) is None  # ρ = 1, 2: neither condition (open, O9)
+    start, table = BS.pumped_layers(3, 7)  # F66: the in-block swap at n ≡ 1 (mod 3), the far-star premise else
+    assert start == 28 and all(v == (5 if t % 3 == 1 else 4) for t, v in table.items())
 
 
 @pytest.mark.parametrize("b, s, n", [(2, 5, 19), (2, 5, 21), (2, 7, 23)])
@@ -255,3 +253,114 @@ def test_o9_the_block_swap_at_the_last_position_when_n_is_1_mod_3():
         assert d == 4 and changed and min(dist[n][v] for v in changed) >= d, n
     for n in (43, 46, 49):
         assert F.concrete(pattern(b, s), n).layers == (5 if n % 3 == 1 else 4), n
+
+
+def test_o9_closed_blocks_3_strided_7_against_the_concrete_engine():
+    """Theorems F82 and F66: `blocks(3) + strided(7)` needs 5 = D + 1 layers for n ≡ 1 (mod 3) and D = 4 otherwise,
+    least, from n = 28 — against the concrete engine (rooted views by canonical labelling) at every n ≤ 60 in range."""
+    theorem = F.match([pattern(3, 7)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44" and theorem.least
+    assert int(theorem.low) == 28 and "F66" in theorem.why_layers and "far-star" in theorem.why_layers
+    for n in range(28, 61):
+        want = F.at(theorem, {"n": n})
+        got = F.concrete(pattern(3, 7), n)
+        assert got.least and got.diameter == want["diameter"] == 4, n
+        assert want["layers"] == got.layers == (5 if n % 3 == 1 else 4), n
+
+
+def test_f66_conditions_on_the_reference_arcs():
+    """F66 on the reference arcs (tests/graphs/reference.py) for (3, 7) over one period of n mod 21 from 28: where the
+    check finds the in-block swap, it changes only neighbourhoods at distance ≥ D from its root and is not a
+    symmetry; where it finds the far-star premise, every block and class has two positions or more and at most one of
+    them lies entirely at distance D from any root."""
+    b, s = 3, 7
+    for n in range(28, 50):
+        pairs = attends(pattern(b, s), n)
+        nb = {v: {v} | {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+        dist = all_distances(pairs, n)
+        d = max(max(row.values()) for row in dist.values())
+        kind = BS.pumping_verdict(n, b, s)[1]
+        assert kind == ("X" if n % 3 == 1 else "Q" if n % 3 == 0 else "S"), n
+        if kind == "X":
+            root, (x, y) = BS.pumping_witness(n, b, s)
+            image = {v: v for v in range(1, n + 1)} | {x: y, y: x}
+            changed = [v for v in range(1, n + 1) if {image[u] for u in nb[v]} != nb[image[v]]]
+            assert changed and min(dist[root][v] for v in changed) >= d, n
+            continue
+        stars = [{p for p in range(1, n + 1) if (p - 1) // b == k} for k in range(-(-n // b))]
+        stars += [{p for p in range(1, n + 1) if p % s == c} for c in range(s)]
+        assert all(len(st) >= 2 for st in stars), n
+        assert all(sum(all(dist[root][p] == d for p in st) for st in stars) <= 1 for root in range(1, n + 1)), n
+
+
+def _line_graph(edges):
+    """The closed neighbourhoods of the line graph of a graph H given by its edge list (one head)."""
+    m = len(edges)
+    out = [frozenset()] + [frozenset(f + 1 for f in range(m) if set(edges[e]) & set(edges[f])) for e in range(m)]
+    return [out]
+
+
+def test_far_star_lemma_against_brute_force():
+    """Theorem F65 (the far-star lemma) on line graphs of bipartite graphs H with every vertex of degree ≥ 2 (every
+    star of two positions or more), at most 8 edges: wherever at most one star lies entirely at distance D from every
+    root, brute force over S_n (tests/graphs/brute_views.py) finds no view witness at depth D (every such H with at
+    most 8 edges meets the premise). The premise is not idle: `blocks(2) + strided(5)` at n = 19 has two blocks
+    entirely at distance D from a root, and the concrete engine needs D + 1 layers there."""
+    import itertools
+    import random
+
+    from .brute_views import diameter, distances_to, view_witness
+    rng = random.Random(7)
+    held = 0
+    seen = set()
+    for _ in range(400):
+        left, right = rng.randint(2, 4), rng.randint(2, 4)
+        cells = list(itertools.product(range(left), range(right)))
+        edges = sorted(rng.sample(cells, rng.randint(4, min(8, len(cells)))))
+        ends = [("L", a) for a, _ in edges] + [("R", c) for _, c in edges]
+        if any(ends.count(x) < 2 for x in set(ends)) or tuple(edges) in seen:
+            continue
+        seen.add(tuple(edges))
+        nbs = _line_graph([(("L", a), ("R", c)) for a, c in edges])
+        n = len(edges)
+        d = diameter(nbs, n)
+        if d is None or d < 2:
+            continue
+        dist = distances_to(nbs, n)
+        stars = [{e + 1 for e, x in enumerate(edges) if x[k] == v} for k in (0, 1) for v in {x[k] for x in edges}]
+        premise = all(sum(all(dist[i][p] == d for p in st) for st in stars) <= 1 for i in range(1, n + 1))
+        assert premise, edges
+        held += 1
+        assert view_witness(nbs, n, d) is None, edges
+        if held >= 12:
+            break
+    assert held >= 12
+    n = 19
+    pairs = attends(pattern(2, 5), n)
+    dist = all_distances(pairs, n)
+    d = max(max(row.values()) for row in dist.values())
+    stars = [{p for p in range(1, n + 1) if (p - 1) // 2 == k} for k in range(10)]
+    stars += [{p for p in range(1, n + 1) if p % 5 == c} for c in range(5)]
+    assert max(sum(all(dist[i][p] == d for p in st) for st in stars) for i in range(1, n + 1)) >= 2
+    assert F.concrete(pattern(2, 5), n).layers == d + 1
+
+
+def test_the_verifier_rechecks_f66_and_rejects_forged_counts():
+    """The verifier re-derives `blocks(3) + strided(7)`'s count with its own F58/F66 check, and rejects 4 layers
+    (one too low at n ≡ 1 mod 3) and 5 layers claimed least (one too many at the other n)."""
+    import copy
+
+    from uapcheck.verifier import REJECTED, VERIFIED, verify
+    cert = _cert("blocks(3) + strided(7)")
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F66" in step.reason
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is True
+    for forged in (4, 5):
+        bad = copy.deepcopy(cert)
+        next(s for s in bad["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = forged
+        report = verify(bad)
+        step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+        assert not report.ok and step.outcome == REJECTED and "F44" in step.reason, (forged, step.reason)

@@ -13,12 +13,15 @@ column, and the positions of one row and one column (a *cell*) are twins.
   by every arc).
 * b < s with b ∤ s, s ≤ 7 (Theorem F44, ``theorem_below``): Γ is the line graph of the block–residue incidence
   graph; D by residue of n mod bL, G = the permutations mapping blocks onto blocks and classes onto classes (Whitney),
-  of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers, whether D suffice open (O9),
+  of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers,
   except where Theorem F57 decides: when D = 3 at every n of the range, the least count is D + 1 = 4 for
   1 ≤ n mod b ≤ s − b and D = 3 otherwise (``below_least``: a finite check of F57's criterion on the block types, which
   depend on n mod bL only once every type occurs twice). Where D > 3, Theorem F58 (``pumped_layers``) checks a
   twin-block witness or the common-neighbour premise at every n up to one period past 4bL; adding a block of each
-  type is adding twins, which keeps both, so the last period decides every larger n ((2, 5), (2, 7); (3, 7) open).
+  type is adding twins, which keeps both, so the last period decides every larger n ((2, 5), (2, 7)). Theorem F66
+  adds a second witness (two positions of one block whose residue classes lie at distance ≥ D from a root) and a
+  second rigidity condition (the far-star lemma F65: at most one block or class entirely at distance D from any
+  root), both kept by twin insertion: it decides (3, 7), 5 = D + 1 layers least for n ≡ 1 (mod 3), else D = 4.
 
 Nothing here reads user text.
 """
@@ -276,11 +279,47 @@ def _distances(nbrs: dict, root: int) -> dict:
     return seen
 
 
+def _stars(n: int, b: int, s: int) -> list:
+    """The stars of Γ = L(H) at an integer n: every block (the last one partial) and every residue class, as lists of
+    positions; two positions are adjacent iff some star holds both."""
+    blocks = [list(range(k * b + 1, min(n, k * b + b) + 1)) for k in range(-(-n // b))]
+    return blocks + [[p for p in range(1, n + 1) if p % s == c] for c in range(s)]
+
+
+def _in_block_swap(n: int, b: int, s: int, dist: dict, d: int):
+    """Theorem F66 (X): (root, (x, y)) with x, y in one whole block and every position of their two residue classes
+    at distance ≥ d from the root (the swap (x y) then changes only neighbourhoods there); None when there is none."""
+    classes = {c: [p for p in range(1, n + 1) if p % s == c] for c in range(s)}
+    for root in sorted(dist, reverse=True):
+        here = dist[root]
+        far = {c for c, members in classes.items() if all(here[p] >= d for p in members)}
+        if len(far) < 2:
+            continue
+        for k in range(n // b):
+            inside = [p for p in range(k * b + 1, k * b + b + 1) if p % s in far]
+            if len(inside) >= 2:
+                return root, (inside[0], inside[1])
+    return None
+
+
+def _far_stars_at_most_one(n: int, b: int, s: int, dist: dict, d: int) -> bool:
+    """Theorem F65's premise at n: every star holds at least two positions, and at every root at most one star lies
+    entirely at distance d (the diameter)."""
+    stars = _stars(n, b, s)
+    if any(len(st) < 2 for st in stars):
+        return False
+    return all(sum(all(here[p] >= d for p in st) for st in stars) <= 1 for here in dist.values())
+
+
 def pumping_verdict(n: int, b: int, s: int) -> tuple:
-    """Theorem F58's two conditions at an integer n: (D, 'W', (root, (k, k′))) when two whole blocks k, k′ (0-based)
-    with one residue set lie entirely at distance ≥ D from a root (swapping one class's positions in them is a view
-    witness); (D, 'Q', None) when at every root two positions at distance D are adjacent exactly when they have a
-    common neighbour within distance D − 1 of it (the common-neighbour lemma: D layers suffice); else (D, '?', None)."""
+    """Theorems F58 and F66: the conditions at an integer n. Witnesses (D layers are not enough): (D, 'W', (root,
+    (k, k′))) when two whole blocks k, k′ (0-based) with one residue set lie entirely at distance ≥ D from a root
+    (swapping one class's positions in them is a view witness); (D, 'X', (root, (x, y))) when two positions x, y of
+    one whole block have residue classes entirely at distance ≥ D from a root (their swap is a view witness). Rigid
+    (D layers suffice): (D, 'Q', None) when at every root two positions at distance D are adjacent exactly when they
+    have a common neighbour within distance D − 1 of it (the common-neighbour lemma); (D, 'S', None) when every star
+    (block or class) holds two positions or more and at every root at most one star lies entirely at distance D (the
+    far-star lemma, Theorem F65). Else (D, '?', None)."""
     nbrs = _neighbours(n, b, s)
     dist = {r: _distances(nbrs, r) for r in nbrs}
     d = max(max(x.values()) for x in dist.values())
@@ -299,7 +338,16 @@ def pumping_verdict(n: int, b: int, s: int) -> tuple:
         ball = {v for v, x in here.items() if x < d}
         rim = [v for v, x in here.items() if x == d]
         common = all((v in nbrs[u]) == bool(nbrs[u] & nbrs[v] & ball) for a, u in enumerate(rim) for v in rim[a + 1:])
-    return d, ("Q" if common else "?"), None
+    swap = _in_block_swap(n, b, s, dist, d)
+    if swap is not None:
+        return d, "X", swap
+    if common:
+        return d, "Q", None
+    return d, ("S" if _far_stars_at_most_one(n, b, s, dist, d) else "?"), None
+
+
+#: the kinds of pumping_verdict that are view witnesses at D layers (the count is D + 1 there)
+WITNESSED = ("W", "X")
 
 
 @lru_cache(maxsize=64)
@@ -313,18 +361,27 @@ def pumped_layers(b: int, s: int):
     top = max(low, 4 * period) + period
     table = {}
     for n in range(top - period, top):
-        table[n % period] = pumping_verdict(n, b, s)[:2]
-        if table[n % period][1] == "?":
+        table[n % period] = _count(pumping_verdict(n, b, s))
+        if table[n % period] is None:
             return None
     start = top - period  # every n below it, down to the start, is checked directly
-    while start > low and pumping_verdict(start - 1, b, s)[:2] == table[(start - 1) % period]:
+    while start > low and _count(pumping_verdict(start - 1, b, s)) == table[(start - 1) % period]:
         start -= 1
-    return start, {t: d + (kind == "W") for t, (d, kind) in table.items()}
+    return start, table
+
+
+def _count(verdict: tuple):
+    """The least layer count a verdict of ``pumping_verdict`` proves: D + 1 at a witness, D where rigid, else None."""
+    d, kind, _ = verdict
+    return None if kind == "?" else d + (kind in WITNESSED)
 
 
 def pumping_witness(n: int, b: int, s: int):
-    """F58 (b) at an integer n: (root, (x, y)), x and y the positions of the least class in the two far blocks."""
+    """F58 (b) at an integer n: (root, (x, y)), x and y the positions of the least class in the two far blocks; F66
+    (X): the two positions of one block whose classes lie at distance ≥ D from the root."""
     d, kind, found = pumping_verdict(n, b, s)
+    if kind == "X":
+        return found
     if kind != "W":
         return None
     root, (k, k2) = found
@@ -398,10 +455,30 @@ def below_why(b: int, s: int) -> str:
 
 
 def pumping_why(b: int, s: int, table: dict, period: int) -> str:
-    """Why Theorem F58's count holds, in words."""
-    return ("Theorem F58: where the count is D + 1, two whole blocks with one residue set lie entirely at distance ≥ D "
-            "from some position, and swapping one class's positions in them changes no neighbourhood within distance "
-            "D − 1 of it and is not in G; where it is D, two positions at distance D from any position are adjacent "
-            "exactly when they have a common neighbour nearer to it, so a rooted view of depth D fixes every arc; both "
-            f"checked over one period of n mod {period} from the range's start past {4 * period}, and carried to every "
-            "larger n by adding twin blocks")
+    """Why Theorem F58's count (with F66's conditions) holds, in words."""
+    top = max(low_below(b, s), 4 * period) + period
+    kinds = {pumping_verdict(n, b, s)[1] for n in range(top - period, top)}
+    plus = []
+    if "W" in kinds:
+        plus.append("two whole blocks with one residue set lie entirely at distance ≥ D from some position, and "
+                    "swapping one class's positions in them")
+    if "X" in kinds:
+        plus.append("two residue classes lie entirely at distance ≥ D from some position, and swapping their "
+                    "positions in one block (Theorem F66)")
+    equal = []
+    if "Q" in kinds:
+        equal.append("two positions at distance D from any position are adjacent exactly when they have a common "
+                     "neighbour nearer to it")
+    if "S" in kinds:
+        equal.append("at most one block or residue class lies entirely at distance D from any position, so a rooted "
+                     "view of depth D carries every block and class onto a block or class (the far-star lemma, "
+                     "Theorem F65)")
+    theorems = "Theorem F58" + (" with Theorem F66" if kinds & {"X", "S"} else "")
+    text = f"{theorems}: "
+    if plus:
+        text += ("where the count is D + 1, " + " or ".join(plus) + " changes no neighbourhood within distance D − 1 of "
+                 "it and is not in G; ")
+    if equal:
+        text += "where it is D, " + "; or ".join(equal) + ", so a rooted view of depth D fixes every arc; "
+    return (text + f"both checked over one period of n mod {period} from the range's start past {4 * period}, and "
+            "carried to every larger n by adding twin blocks")

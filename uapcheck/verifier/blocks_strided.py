@@ -12,9 +12,12 @@ block set occurs twice, 4 = D + 1 layers (least) for 1 ≤ n mod b ≤ s − b a
 period of instances, where 3 layers are claimed, two positions at distance 3 from any root are adjacent exactly
 when they have a common neighbour within distance 2 of it (the lemma's premise, by BFS on the verifier's arcs), and
 where 4 are claimed the swap of one class's positions in two blocks of one residue set is checked on the arcs.
-Where F57 does not apply, Theorem F58: the verifier's own check, on its arcs, of a twin-block witness (two whole blocks
-of one residue set entirely at distance ≥ D from a root) or the common-neighbour premise at every n from the range's
-start through one period past 4bL, its own start for the periodic count, and the conditions again at the instances.
+Where F57 does not apply, Theorems F58 and F66: the verifier's own check, on its arcs, of a twin-block witness (two
+whole blocks of one residue set entirely at distance ≥ D from a root), an in-block swap witness (two positions of one
+whole block whose residue classes lie entirely at distance ≥ D from a root), the common-neighbour premise, or the
+far-star premise (every block and class of two positions or more, at most one of them entirely at distance D from any
+root) at every n from the range's start through one period past 4bL, its own start for the periodic count, and the
+conditions again at the instances.
 """
 from __future__ import annotations
 
@@ -261,9 +264,11 @@ class _Incidence(_Grid):
         return f"n = {n}: no swap of one class's positions in two blocks of one residue set was found"
 
     def pumping(self, n: int) -> str:
-        """F58's conditions at n on the verifier's arcs: 'W' when two whole blocks with one residue set lie entirely
-        at distance ≥ D from some root; 'Q' when at every root two positions at distance D are adjacent iff they have
-        a common neighbour within D − 1; '?' otherwise."""
+        """F58's and F66's conditions at n on the verifier's arcs. Witnesses: 'W' when two whole blocks with one
+        residue set lie entirely at distance ≥ D from some root; 'X' when two positions of one whole block have residue
+        classes entirely at distance ≥ D from some root. Rigid: 'Q' when at every root two positions at distance D are
+        adjacent iff they have a common neighbour within D − 1; 'S' when every block and class holds two positions or
+        more and at every root at most one of them lies entirely at distance D (F65). '?' otherwise."""
         arcs = patterns.head_arcs(self.pattern, n)
         outs = patterns.union_out([arcs], n)
         near = [set(outs[v]) | {v} for v in range(n + 1)]
@@ -272,16 +277,27 @@ class _Incidence(_Grid):
         sets: dict = {}
         for k in range(n // self.b):
             sets.setdefault(frozenset(p % self.s for p in range(k * self.b + 1, (k + 1) * self.b + 1)), []).append(k)
+        groups = [[p for p in range(1, n + 1) if (p - 1) // self.b == k] for k in range((n - 1) // self.b + 1)]
+        groups += [[p for p in range(1, n + 1) if p % self.s == c] for c in range(self.s)]
         rule = True
+        swap = spread = False
         for root in range(n, 0, -1):
             row = dist[root]
             for ks in sets.values():
                 if sum(all(row[k * self.b + q] >= d for q in range(1, self.b + 1)) for k in ks) >= 2:
                     return "W"
+            far = {c for c in range(self.s) if all(row[p] >= d for p in range(1, n + 1) if p % self.s == c)}
+            swap = swap or any(len({(k * self.b + q) % self.s for q in range(1, self.b + 1)} & far) >= 2
+                               for k in range(n // self.b))
+            spread = spread or sum(all(row[p] >= d for p in g) for g in groups) >= 2
             rim = [v for v in range(1, n + 1) if row[v] == d]
             rule = rule and all(((u, v) in arcs) == any(row[z] < d for z in near[u] & near[v])
                                 for a, u in enumerate(rim) for v in rim[a + 1:])
-        return "Q" if rule else "?"
+        if swap:
+            return "X"
+        if rule:
+            return "Q"
+        return "S" if not spread and all(len(g) >= 2 for g in groups) else "?"
 
     def pumped(self):
         """F58's finite check, the verifier's own: the conditions over one period from max(start, 4bL), then at every
@@ -291,16 +307,20 @@ class _Incidence(_Grid):
         top = max(self.low, 4 * self.period) + self.period
         last = {}
         for n in range(top - self.period, top):
-            last[n % self.period] = (self.table[n % self.period], self.pumping(n))
-            if last[n % self.period][1] == "?":
+            last[n % self.period] = self._count(n)
+            if last[n % self.period] is None:
                 self._pumped = ()
                 return None
         start = top - self.period
-        while start > self.low and (self.table[(start - 1) % self.period], self.pumping(start - 1)) == \
-                last[(start - 1) % self.period]:
+        while start > self.low and self._count(start - 1) == last[(start - 1) % self.period]:
             start -= 1
-        self._pumped = (start, {t: int(d) + (kind == "W") for t, (d, kind) in last.items()})
+        self._pumped = (start, last)
         return self._pumped
+
+    def _count(self, n: int) -> Optional[int]:
+        """The least count the conditions prove at n: D + 1 at a witness ('W', 'X'), D where rigid ('Q', 'S')."""
+        kind, d = self.pumping(n), self.table[n % self.period]
+        return None if kind == "?" or d is None else d + (kind in ("W", "X"))
 
     def pumped_layers(self, n):
         _, table = self.pumped()
@@ -316,9 +336,9 @@ class _Incidence(_Grid):
         start, table = self.pumped()
         for n in range(start, start + self.period + 1):
             kind = self.pumping(n)
-            want = "W" if table[n % self.period] > self.table[n % self.period] else "Q"
-            if kind != want:
-                return f"n = {n}: F58's condition is {kind}, the layer count needs {want}"
+            want = ("W", "X") if table[n % self.period] > self.table[n % self.period] else ("Q", "S")
+            if kind not in want:
+                return f"n = {n}: F58's condition is {kind}, the layer count needs {' or '.join(want)}"
         return None
 
     def family(self):
@@ -335,8 +355,9 @@ class _Incidence(_Grid):
                           instances_text=(f"instances n = {self.low}..{self.low + self.period} re-checked on the "
                                           "verifier's arcs (BFS, the group code, F58's conditions)"),
                           layers_by=self.pumped_layers,
-                          layers_text=(f"Theorem F58 (the verifier's own check of the twin-block witness or the "
-                                       f"common-neighbour premise on its arcs at every n from {self.low} through one "
+                          layers_text=(f"Theorem F58 with F66 (the verifier's own check of the twin-block or in-block "
+                                       f"swap witness, or the common-neighbour or far-star premise, on its arcs at "
+                                       f"every n from {self.low} through one "
                                        f"period past {4 * self.period}; from {start} on the count follows n mod "
                                        f"{self.period}): least"))
         if self.least_decided():  # Theorem F57
