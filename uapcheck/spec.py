@@ -6,6 +6,7 @@ text the user wrote.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -325,3 +326,17 @@ class Spec:
             if p.name == name:
                 return p
         return None
+
+
+def resolve_sizes(obj, values: dict):
+    """`obj` (a pattern, a mixer, or a tuple of them) with the integer names in `values` (and "-name")
+    replaced by their values wherever they stand for a size."""
+    if isinstance(obj, str):
+        name, sign = (obj[1:], -1) if obj.startswith("-") else (obj, 1)
+        return sign * values[name] if name in values else obj
+    if isinstance(obj, tuple):
+        return tuple(resolve_sizes(x, values) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {f.name: resolve_sizes(getattr(obj, f.name), values) for f in dataclasses.fields(obj) if f.init}
+        return dataclasses.replace(obj, **changes)
+    return obj

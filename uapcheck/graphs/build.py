@@ -69,6 +69,8 @@ def _memory_limit_bytes() -> Optional[int]:
 #: at n = 65,536 in 3 s), and the seconds the pattern engine's budgets allow for building and analysing.
 ARCS_PER_SECOND = 300_000
 GRAPH_SECONDS = 30
+#: The arcs always allowed, whatever the memory available says.
+ARC_BUDGET_FLOOR = 100_000
 
 
 def arc_budget() -> int:
@@ -78,7 +80,7 @@ def arc_budget() -> int:
     mem = _memory_limit_bytes()
     if mem is None:
         return by_time
-    return max(100_000, min(by_time, int(mem * MEMORY_SHARE) // BYTES_PER_ARC))
+    return max(ARC_BUDGET_FLOOR, min(by_time, int(mem * MEMORY_SHARE) // BYTES_PER_ARC))
 
 
 #: Kept for callers that name a cap explicitly (tests); build_graph uses ``arc_budget()``.
@@ -88,6 +90,10 @@ DEFAULT_MAX_ARCS = 6_000_000
 class GraphTooLarge(ValueError):
     """The pattern would materialise more arcs than the caller allowed (a resource budget,
     not a property of the pattern: use the closed forms of ``closed_forms`` instead)."""
+
+    #: How many graphs this process refused for its resources (``arc_budget()``: the memory available
+    #: at the time), not for a caller's cap; a report shaped by one is not kept (uapcheck/result_cache.py).
+    refused_for_resources = 0
 
 
 class PatternGraph:
@@ -693,11 +699,15 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
         return PatternGraph(n, frozenset(), complete=True)
     estimate = _estimate(pattern, n, params)
     if max_arcs is None:
-        max_arcs = arc_budget()
+        # arc_budget() is never below ARC_BUDGET_FLOOR: a graph within it needs no look at the
+        # process's memory (which reads /proc, about 0.1 ms a graph)
+        max_arcs = ARC_BUDGET_FLOOR if estimate <= ARC_BUDGET_FLOOR else arc_budget()
         why = "set by the memory available and the time budget"
     else:
         why = "the caller's cap"
     if estimate > max_arcs:
+        if why != "the caller's cap":
+            GraphTooLarge.refused_for_resources += 1
         fit = fitting_size(pattern, n, params, max_arcs)
         raise GraphTooLarge(f"the pattern would materialise about {estimate:,} arcs at n = {n:,} "
                             f"(limit {max_arcs:,}, {why}); it fits up to n = {fit:,}")

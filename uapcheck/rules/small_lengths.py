@@ -124,9 +124,8 @@ def uncovered(conditions, n) -> Optional[list[int]]:
 
 def _concrete(spec: S.Spec, value: int) -> S.Spec:
     """The file at the integer length `value`: the symbolic name replaced wherever it stands for a size."""
-    from ..simulate.run import _resolve
     values = {spec.tokens: value}
-    heads = tuple(dataclasses.replace(h, pattern=_resolve(h.pattern, values)) for h in spec.heads)
+    heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values)) for h in spec.heads)
     layers = value if spec.layers == spec.tokens else spec.layers
     return dataclasses.replace(spec, tokens=value, heads=heads, layers=layers, expect=None)
 

@@ -62,19 +62,6 @@ class Simulation:
 # ---------------------------------------------------------------------------------------------
 # The concrete instance
 
-def _resolve(obj, values: dict):
-    """Replace integer parameter names (and "-name") inside a pattern by their values."""
-    if isinstance(obj, str):
-        name, sign = (obj[1:], -1) if obj.startswith("-") else (obj, 1)
-        return sign * values[name] if name in values else obj
-    if isinstance(obj, tuple):
-        return tuple(_resolve(x, values) for x in obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {f.name: _resolve(getattr(obj, f.name), values) for f in dataclasses.fields(obj) if f.init}
-        return dataclasses.replace(obj, **changes)
-    return obj
-
-
 def _scalar_value(p: S.Param, rng: np.random.Generator) -> float:
     if p.constraint in ("> 0", ">= 0"):
         return float(rng.uniform(0.5, 1.5))
@@ -129,11 +116,11 @@ def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tup
     if isinstance(spec.tokens, str):
         values[spec.tokens] = n
         constants[spec.tokens] = float(n)  # a position formula may name n (cosFormer's c(i, j))
-    heads = tuple(dataclasses.replace(h, pattern=_resolve(h.pattern, values)) for h in spec.heads)
+    heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values)) for h in spec.heads)
     layers = spec.layers
     if isinstance(layers, str):
         layers = values.get(layers, layers)
-    mixer = _resolve(spec.mixer, values) if spec.mixer is not None else None
+    mixer = S.resolve_sizes(spec.mixer, values) if spec.mixer is not None else None
     concrete = dataclasses.replace(spec, tokens=n, dim=d, heads=heads, layers=layers, expect=None, mixer=mixer)
     return concrete, constants, chosen
 
