@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in sizes:
                 with open(path, "w") as fh:
                     fh.write(_source(n, heads))
-                cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--budget", str(args.timeout), path]
+                cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", "--budget", str(args.timeout), path]
                 cpu, wall, out = _timed(cmd, args.timeout)
                 verdict, text = _decided(out)
                 label = " | ".join(heads)

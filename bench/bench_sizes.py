@@ -150,7 +150,7 @@ def _verify_rows(repeat: int) -> list[str]:
             path, cert = os.path.join(tmp, "case.uap"), os.path.join(tmp, "case.json")
             with open(path, "w") as fh:
                 fh.write(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n")
-            subprocess.run([PY, "-m", "uapcheck", "--format", "json", "--no-suggest", path, "--certificate", cert],
+            subprocess.run([PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", path, "--certificate", cert],
                            capture_output=True, cwd=ROOT, check=False)
             cmd = [PY, "-m", "uapcheck", "verify", cert]
             ratios_cpu, ratios_wall, outcome = [], [], ""
@@ -182,7 +182,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
             path = os.path.join(tmp, "case.uap")
             with open(path, "w") as fh:
                 fh.write(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n")
-            cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", path]
+            cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", path]
             _timed(cmd)  # warm the parser cache
             ratios_cpu, ratios_wall, decided = [], [], ""
             for _ in range(repeat):

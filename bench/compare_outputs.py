@@ -6,13 +6,15 @@ revision, in every output format, and compare the bytes.
 Both trees read the same inputs (the catalog files that are identical in both), each tree in one
 process over all files, as a batch run does. The current tree also runs the files in reverse
 order, file by file in JSON, so that a cache carrying something from one file to the next would
-show. Exit status 0 when every output is byte-identical, 1 otherwise (the differing files are
+show; and the result cache is filled and read (JSON and text) against the derivations' output. Every
+other run has every cache off. Exit status 0 when every output is byte-identical, 1 otherwise (the differing files are
 listed). Only the revision's package is used from it; both run on this interpreter.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -44,9 +46,11 @@ def _export(ref: str, dest: Path) -> None:
     (dest / "uapcheck" / "grammars" / "__init__.py").write_text("")
 
 
-def _run(tree: Path, args: list[str], files: list[str]) -> tuple[int, str, str]:
+def _run(tree: Path, args: list[str], files: list[str], cache: str = "") -> tuple[int, str, str]:
+    """Every cache off by default (UAPCHECK_CACHE_DIR=""): both trees derive every report."""
+    env = {**os.environ, "UAPCHECK_CACHE_DIR": cache}
     proc = subprocess.run([sys.executable, "-c", RUNNER, str(tree), *args, *files], capture_output=True,
-                          text=True, cwd=ROOT, timeout=1800)
+                          text=True, cwd=ROOT, timeout=1800, env=env)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -91,6 +95,16 @@ def main() -> int:
             print(f"  depends on the order: {f}")
         if moved:
             failures.append("order")
+        # the result cache: a run that fills it and a run of hits print what the derivations print
+        cache = tempfile.mkdtemp(prefix="uapcheck-compare-cache-")
+        for name in ("json", "text"):
+            cold = _run(ROOT, FORMATS[name], files)
+            filled, hits = (_run(ROOT, FORMATS[name], files, cache) for _ in range(2))
+            same = cold == filled == hits
+            print(f"cached    {len(files)} files, {name}: {'identical' if same else 'DIFFERENT'}")
+            if not same:
+                failures.append(f"cached {name}")
+        shutil.rmtree(cache, ignore_errors=True)
     return 1 if failures else 0
 
 

@@ -55,7 +55,7 @@ def run_cli(files: list[Path], jobs: int = 1) -> dict[str, str]:
         return {}
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR", "NO_COLOR")}
     env["PYTHONIOENCODING"] = "utf-8"
-    cmd = [sys.executable, "-m", "uapcheck", "--format", "json", "-j", str(jobs),
+    cmd = [sys.executable, "-m", "uapcheck", "--format", "json", "--no-cache", "-j", str(jobs),
            *(str(f.relative_to(ROOT)) for f in files)]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, timeout=1800)
     if proc.returncode not in (0, 1):  # 1: an expect line does not hold; still a report

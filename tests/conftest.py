@@ -1,12 +1,18 @@
 """Test-suite options: `nightly` tests (the long fuzzing run, large-n resource runs) run only with
 UAPCHECK_NIGHTLY=1. Shared fixtures: `no_graphs` (a derivation that must not build a token graph).
 Every test starts with empty per-process caches (uapcheck/memo.py), so no test sees steps or facts an
-earlier test derived, perhaps with an engine it had monkeypatched."""
+earlier test derived, perhaps with an engine it had monkeypatched, and with a cache directory of its own
+(`private_cache_dir`): no test reads the user's cache or a report an earlier test left in the result cache."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
 
@@ -33,6 +39,29 @@ def empty_caches():
     clear_caches()
     yield
     clear_caches()
+
+
+@pytest.fixture(scope="session")
+def _warm_cache_files(tmp_path_factory):
+    """The parser's tables and the compiled dataclass methods (uapcheck/user_cache.py), made once for the
+    session in a temporary directory of its own by one run over a dense and a pattern file."""
+    directory = tmp_path_factory.mktemp("uapcheck-cache-warm")
+    env = {**os.environ, "UAPCHECK_CACHE_DIR": str(directory), "UAPCHECK_IN_PROCESS": "1"}
+    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--color", "never", "catalog/softmax.uap",
+                    "catalog/longformer_16.uap"], cwd=ROOT, env=env, capture_output=True, timeout=600)
+    return sorted(p for p in directory.iterdir() if p.is_file())
+
+
+@pytest.fixture(autouse=True)
+def private_cache_dir(monkeypatch, tmp_path_factory, _warm_cache_files):
+    """Every test, and every uapcheck it starts, uses a cache directory of its own (UAPCHECK_CACHE_DIR):
+    never the user's, and with no report a former test kept in the result cache (uapcheck/result_cache.py).
+    It starts with links to the session's parser tables and dataclass code, so that runs start warm."""
+    directory = tmp_path_factory.mktemp("uapcheck-cache")
+    for f in _warm_cache_files:
+        (directory / f.name).symlink_to(f)
+    monkeypatch.setenv("UAPCHECK_CACHE_DIR", str(directory))
+    return directory
 
 
 @pytest.fixture

@@ -323,6 +323,9 @@ def _parser() -> argparse.ArgumentParser:
                          "divided among the jobs); running out gives INCONCLUSIVE naming the step")
     ap.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                     help="check N files at once (default 1, or the number of cores when a directory is given)")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="neither read nor write the result cache (reports of unchanged files, kept in "
+                         "$UAPCHECK_CACHE_DIR, else ~/.cache/uapcheck)")
     ap.add_argument("--version", action="version", version=f"uapcheck {__version__}")
     _add_simulate_flag(ap)
     return ap
@@ -363,27 +366,40 @@ def _main(argv=None) -> int:
         return check_files(ns)
 
 
-def _printers_for(ns, several: bool = True):
-    """Import the printers the format needs (before the workers fork); the console for text output.
-    The summary's table only when `several` inputs will be summarised."""
+def _console_for(ns, several: bool):
+    """The console for text output (None for the other formats), and the summary's table when `several`
+    inputs will be summarised."""
+    if ns.format != "text":  # rich only for text output
+        return None
+    if several:
+        from .render import summary  # noqa: F401
+    return _make_console(ns.color)
+
+
+def _import_printers(ns) -> None:
     from .render import jsonout  # noqa: F401
-    if ns.format == "text":  # rich only for text output
+    if ns.format == "text":
         from .render import text  # noqa: F401
-        if several:
-            from .render import summary  # noqa: F401
-        return _make_console(ns.color)
     if ns.format in ("latex", "markdown"):
         from .render import latex, markdown  # noqa: F401
-    return None
+
+
+def _import_engines(ns, files: int) -> None:
+    """The engines and printers, imported (and the parser built when several files follow) before the
+    workers fork, so that each worker starts warm."""
+    from .derive import check_spec  # noqa: F401
+    from .parse import parse_source  # noqa: F401
+    _import_printers(ns)
+    _build_parser_before_forking(files)
 
 
 def check_files(ns) -> int:
-    """Check every file of the command line in forked workers; print in the files' order."""
-    from . import budget, worker
-    from .derive import check_spec  # noqa: F401  (imported before the workers fork)
-    from .parse import parse_source  # noqa: F401
+    """Check every file of the command line in forked workers; print in the files' order. A file whose
+    report is in the result cache (uapcheck/result_cache.py) is printed from it, and the engines are
+    not even imported when every file's is."""
+    from . import budget, result_cache, worker
     files, problems = _files(ns.files)
-    console = _printers_for(ns, len(files) + len(problems) > 1)
+    console = _console_for(ns, len(files) + len(problems) > 1)
     worst = EXIT_OK
     tally = Tally()
     for path, message in problems:
@@ -405,34 +421,31 @@ def check_files(ns) -> int:
     budget.configure(seconds, _show_size(memory))
     limits = worker.Limits(seconds, memory)
     inputs = [_read(path) for path in files]
-    _build_parser_before_forking(len(files))
+    cache = result_cache.open_cache(ns, console)
+    found = result_cache.lookups(cache, inputs)
+    missing = [i for i, (_, hit) in enumerate(found) if hit is None]
+    if missing:
+        _import_engines(ns, len(missing))
     _resume_collection()
 
     def job(index: int):
         return lambda: _check_one(inputs[index], ns, console)
 
-    def on_death(index: int, death: worker.Death) -> worker.Outcome:
-        return _report_death(inputs[index], death, limits, ns, console)
+    def on_death(k: int, death: worker.Death) -> worker.Outcome:  # k: the k-th file checked here
+        return _report_death(inputs[missing[k]], death, limits, ns, console)
 
-    if not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":
+    computed: Iterator[worker.Outcome]
+    if not missing:
+        computed = iter(())
+    elif not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":
         # No workers (for profiling, or where fork is missing): the CPU budget still applies, the
         # memory limit does not.
-        outcomes: Iterator[worker.Outcome] = (job(i)() for i in range(len(files)))
+        computed = (job(i)() for i in missing)
     else:
         sys.stdout.flush()
         sys.stderr.flush()
-        outcomes = worker.run_all([job(i) for i in range(len(files))], jobs, limits, on_death)
-    try:
-        for item, outcome in zip(inputs, outcomes):
-            worst = _emit(outcome, worst)
-            if outcome.summary is None:
-                tally.error(item.shown)
-            else:
-                tally.add(item.shown, outcome.summary)
-    finally:
-        close = getattr(outcomes, "close", None)
-        if close is not None:
-            close()
+        computed = worker.run_all([job(i) for i in missing], jobs, limits, on_death)
+    worst = _emit_in_order(inputs, found, computed, cache, tally, worst)
     if len(files) + len(problems) > 1 and ns.format == "text":
         from .render.summary import print_summary
         try:
@@ -441,6 +454,28 @@ def check_files(ns) -> int:
         except Exception:  # noqa: BLE001 - the summary is a convenience, never a crash
             return worst
         worst = _emit(worker.Outcome(cap.get(), "", worst), worst)
+    return worst
+
+
+def _emit_in_order(inputs: list, found: list, computed: Iterator, cache, tally: Tally, worst: int) -> int:
+    """Print each file's outcome in the files' order: the cached one, or the next one checked (kept in the
+    cache when it may be)."""
+    try:
+        for item, (key, hit) in zip(inputs, found):
+            outcome = hit if hit is not None else next(computed)
+            if hit is None and key is not None and cache is not None and outcome.cacheable:
+                cache.store(key, outcome)
+            worst = _emit(outcome, worst)
+            if outcome.summary is None:
+                tally.error(item.shown)
+            else:
+                tally.add(item.shown, outcome.summary)
+    finally:
+        close = getattr(computed, "close", None)
+        if close is not None:
+            close()
+        if cache is not None and cache.stored:
+            cache.prune()
     return worst
 
 
@@ -489,7 +524,7 @@ class _Input:
 
 def _read(path: str) -> _Input:
     """Read at most one byte more than the size limit, so /dev/zero cannot exhaust memory."""
-    from .parse import MAX_SOURCE_BYTES
+    from .errors import MAX_SOURCE_BYTES
     try:
         if path == "-":
             if sys.stdin is None:
@@ -560,6 +595,20 @@ def printable_block(text: str) -> str:
 
 
 def _check_one(item: _Input, ns, console):
+    """The outcome of one file; cacheable when nothing that depends on the machine (a budget running out,
+    a token graph refused for the memory available) shaped it."""
+    from .budget import BudgetExceeded, FileBudgetExceeded
+    from .graphs.build import GraphTooLarge
+    before = (BudgetExceeded.raised, FileBudgetExceeded.raised, GraphTooLarge.refused_for_resources)
+    outcome = _derive_one(item, ns, console)
+    after = (BudgetExceeded.raised, FileBudgetExceeded.raised, GraphTooLarge.refused_for_resources)
+    if outcome.code in (EXIT_OK, EXIT_EXPECT) and outcome.summary is not None and after == before:
+        from dataclasses import replace
+        return replace(outcome, cacheable=True)
+    return outcome
+
+
+def _derive_one(item: _Input, ns, console):
     from .budget import stage
     from .derive import check_spec
     from .errors import UapError, format_error

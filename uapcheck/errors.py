@@ -4,6 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: The largest input file, in bytes (a larger one is an input error; readers read one byte more, never all).
+MAX_SOURCE_BYTES = 1_000_000
+
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 

@@ -101,12 +101,19 @@ STAND_INS: dict[str, tuple[str, ...]] = {
 
 @functools.lru_cache(maxsize=None)
 def _stand_in(name: str) -> ModuleType:
-    """A stand-in for module `name`, made once per process: SymPy classes of which no instance is made."""
-    import sympy
-
+    """A stand-in for module `name`, made once per process: SymPy classes of which no instance is made.
+    Each class is made when it is first asked for (a run that prints cached reports never imports SymPy)."""
     module = ModuleType(name, f"a stand-in for {name} while uapcheck derives (uapcheck/lazy.py)")
-    for cls in STAND_INS[name]:
-        setattr(module, cls, type(cls, (sympy.AtomicExpr,), {"__module__": name}))
+
+    def make_class(attribute: str) -> type:
+        if attribute not in STAND_INS[name]:
+            raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
+        import sympy
+        cls = type(attribute, (sympy.AtomicExpr,), {"__module__": name})
+        setattr(module, attribute, cls)
+        return cls
+
+    module.__getattr__ = make_class  # type: ignore[method-assign]
     return module
 
 

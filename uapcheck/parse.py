@@ -32,9 +32,8 @@ from lark.tree import Meta
 from lark.visitors import Transformer_NonRecursive
 
 from . import functions, spec
-from .errors import UapError, printable
+from .errors import MAX_SOURCE_BYTES, UapError, printable
 
-MAX_SOURCE_BYTES = 1_000_000
 MAX_NESTING = 200
 MAX_TREE_DEPTH = 400
 MAX_DECIMAL_EXPONENT = 300

@@ -47,6 +47,7 @@ class Outcome:
     stderr: str
     code: int
     summary: Optional[object] = None  # verdict and expect of a checked file, for the run's summary
+    cacheable: bool = False  # a function of the file and the options alone (uapcheck/result_cache.py)
 
 
 @dataclass(frozen=True)
