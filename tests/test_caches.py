@@ -206,7 +206,8 @@ def test_head_premises_are_reused_only_for_the_same_inputs():
     clear_caches()
     first = td_step(spec)
     assert td_step(dc_replace(spec, target="causal")) is first      # the target is not read
-    assert td_step(dc_replace(spec, tokens=9)) is not first          # the length is
+    # nor the length, by the steps up to the witness route of a head without positions (TD-KERNEL by LIM here)
+    assert td_step(dc_replace(spec, tokens=9)) is first
     two = dc_replace(spec, heads=spec.heads * 2)
     assert td_step(two) is not first                                  # so is the number of heads
     from uapcheck import budget
@@ -216,6 +217,30 @@ def test_head_premises_are_reused_only_for_the_same_inputs():
     finally:
         budget.set_scale(1.0)
     assert td_step(spec) is first
+
+
+def test_the_length_is_read_by_the_witness_route_and_the_position_rules():
+    from dataclasses import replace as dc_replace
+
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+
+    def head_step(s, rule):
+        return next(step for step in check_spec(s).root.walk() if step.rule == rule)
+
+    for text, rule in (("attention { kernel k(x, y) = (x . y)^2 }", "TD-WITNESS"),
+                       ("param m > 0\nattention { kernel k(q, key) = exp(q . key)\n bias b(i, j) = -m * (i - j) }",
+                        "TD-FIXEDBIAS")):
+        spec = parse_source(f"tokens 8\n{text}\n")
+        clear_caches()
+        first = head_step(spec, rule)
+        assert head_step(spec, rule) is first
+        other = head_step(dc_replace(spec, tokens=9), rule)
+        assert other is not first
+        clear_caches()
+        fresh = head_step(dc_replace(spec, tokens=9), rule)  # and the step at 9 is an uncached run's
+        assert (other.claim, other.status, other.evidence) == (fresh.claim, fresh.status, fresh.evidence)
 
 
 def test_head_premises_are_shared_by_sparse_patterns_and_not_with_a_full_head():
@@ -278,3 +303,24 @@ def test_pattern_files_in_one_process_print_their_golden_copies_in_either_order(
     assert len(lines) == 2 * len(files)
     for name, line in zip(PATTERN_FILES + PATTERN_FILES[::-1], lines):
         assert not mk.differences(name, line), name
+
+
+@pytest.mark.parametrize("name", ["blocks_strided_below_n.uap", "cyclic_three_jumps.uap"])
+def test_each_length_below_a_range_derives_as_an_uncached_run(name):
+    """The lengths below a by-class range share the head's steps before the witness route (derive._kernel_core,
+    keyed without the length): each length's derivation after the file's is the one an uncached run makes."""
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+    from uapcheck.render.jsonout import result_json
+    from uapcheck.rules import small_lengths
+
+    spec = parse_source((ROOT / "catalog" / name).read_text("utf-8"), f"catalog/{name}")
+    clear_caches()
+    below = result_json(check_spec(spec)).get("below_range")
+    assert below, name
+    lengths = [r["n"] for r in below if r["allowed"]]
+    warm = [result_json(check_spec(small_lengths._concrete(spec, n))) for n in lengths]
+    for n, got in zip(lengths, warm):
+        clear_caches()
+        assert result_json(check_spec(small_lengths._concrete(spec, n))) == got, n

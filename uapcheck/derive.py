@@ -53,27 +53,35 @@ def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, budget.scale(), budget.file_seconds)
 
 
+def _core_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
+    """`_premises_key` without the length when the head has no position in its weights: the steps before the
+    witness route (lowering, positivity, projections, Nyström, LIM, analyticity, the moment routes) read no
+    length then (only the position rules and the witness route do), so the lengths below a by-class range,
+    derived one by one, share them."""
+    key = _premises_key(spec, i, head)
+    return key if head.position is not None else (key[0], None, *key[2:])
+
+
 _FULL = S.Full()
 
 
-@exact_cache(maxsize=256, key=_premises_key)
-def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
-    """(TD step, ill-posed?) for head i. Kept per process (uapcheck/memo.py; docs/theory.md §19): the
-    steps are finished theorems about exactly the inputs of the key (`_premises_key`), made and
-    checked by the kernel once; the suggestion search re-derives edited specs with the same heads."""
+@exact_cache(maxsize=256, key=_core_key)
+def _kernel_core(spec: S.Spec, i: int, head: S.Head):
+    """The premises of head i up to the witness route: ((TD step, ill-posed?), None) when they are finished
+    there, else (None, (model, TD step, LIM step, analyticity step)) for `_kernel_premises` to go on from."""
     label = _head_label(i, head)
     try:
         model = lower_head(spec, head)
     except Unsupported as exc:
-        return limit.unsupported(label, str(exc)), False
+        return (limit.unsupported(label, str(exc)), False), None
     _reject_undefined(model, head)
     pos = analytic.positive_kernel(model, head.normalized)
     if head.normalized and pos.status == proof.REFUTED:
-        return pos, True
+        return (pos, True), None
     if head.projection:
         an = analytic.analytic_structural(model, pos, head.normalized)
-        return verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label,
-                                    analytic.zero_key_positive(model)), False
+        return (verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label,
+                                     analytic.zero_key_positive(model)), False), None
     lim_model = model
     extra = []
     if head.nystrom and head.normalized:
@@ -82,7 +90,7 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         nys, fk = nystrom.nystrom_model(head, model)
         extra.append(nys)
         if fk is None:
-            return verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized), label), False
+            return (verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized), label), False), None
         lim_model = fk
     red = limit.reduce_step(lim_model, show_head(head))
     try:
@@ -99,7 +107,20 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         region = _region_signs(lim.facts["region"])
     an = analytic.analytic_structural(model, pos, head.normalized, region)
     td = verdict.td_kernel(lim, an, label)
-    td = _beyond_lim(spec, head, model, td, lim, an, label)
+    return None, (model, _moment_routes(spec, head, model, td, lim, an, label), lim, an)
+
+
+@exact_cache(maxsize=256, key=_premises_key)
+def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
+    """(TD step, ill-posed?) for head i. Kept per process (uapcheck/memo.py; docs/theory.md §19): the
+    steps are finished theorems about exactly the inputs of the key (`_premises_key`), made and
+    checked by the kernel once; the suggestion search re-derives edited specs with the same heads."""
+    label = _head_label(i, head)
+    finished, core = _kernel_core(spec, i, head)
+    if finished is not None:
+        return finished
+    model, td, lim, an = core
+    td = _witness_route(spec, head, model, td, lim, an, label)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
@@ -111,17 +132,22 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     return td, False
 
 
-
-def _beyond_lim(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,
-                label: str) -> proof.Step:
-    """When (LIM) does not give TD-KERNEL: the moment routes, then an exact one-layer witness
-    (docs/theory.md §20)."""
+def _moment_routes(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,
+                   label: str) -> proof.Step:
+    """When (LIM) does not give TD-KERNEL: the moment routes (docs/theory.md §20)."""
     if td.proved:
         return td
     params = frozenset(p.name for p in spec.params)
     if ridge.applies(head, model, params):
         # Corollary 5's scores α(q·k) with bias terms, and radial kernels g(|q − k|²).
         td = ridge.separation_step(model, head, params, an, lim, label)
+    return td
+
+
+def _witness_route(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,
+                   label: str) -> proof.Step:
+    """When neither (LIM) nor a moment route gives TD-KERNEL: an exact one-layer witness (docs/theory.md
+    §20), which needs as many tokens as the witness has points."""
     if not td.proved:
         found = witness.find_witness(model, head, len(spec.heads))
         if found is not None and not (isinstance(spec.tokens, int) and spec.tokens < len(found.left) + 1):
