@@ -190,7 +190,22 @@ there), the reversed arc codes come from a 16-bit radix sort of the targets (abo
 after in the same conditions (`bench/bench_sizes.py --only`, best of 3): window(1) + random(2) at
 65,536 2.13× → 1.4–1.6×, BigBird at 65,536 1.21× → 0.8×, BigBird at 4,096 3.37× → 2.0–2.8× (a floor of about 12 ms, where the load
 moves the ratio most; still above 2×). Catalog outputs byte-identical in every format
-(`bench/compare_outputs.py`)."""
+(`bench/compare_outputs.py`).
+
+Then (2026-12-02, speed3, second round; load average about 10 to 14 on the 2 cores, so every figure is
+inflated): a result cache (uapcheck/result_cache.py) prints an unchanged file's report from the cache
+(the rows "result cache filled": when every file is a hit the engines and SymPy are not imported), and
+the cold path lost what the lengths below a by-class range re-did at each n: the numpy import (the size
+substitution no longer goes through the simulator), LIM and the other kernel steps before the witness
+route (kept once per head without the length, theory.md §19), and a read of /proc/meminfo per small
+graph. Per-file CPU in one process, imports excluded, the revision before (869f944) against after, best
+of 3 interleaved (B 0.355 s): the 139 files 15.4×B → 14.2×B; blocks_strided_heads_n 1.61 → 1.43,
+window_strided_near_n 1.16 → 0.97, blocks_global_strided_heads_n 0.87 → 0.60, cyclic_symmetric_two_jumps
+0.56 → 0.50, blocks_strided_coprime_n 0.45 → 0.35, window_blocks_heads_n 0.43 → 0.27 (×B). The cold
+catalog stays far above 4×B: what is left is spread over the engines (the rooted-view decisions at each
+length, the families' instance checks and small cases, the proof kernel's certificate checks), with no
+single step above a tenth of it; and blocks_strided_residue3_n, the 140th file (added the same day), alone
+takes about a third of the cold catalog in the table above."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
