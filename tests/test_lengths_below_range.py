@@ -147,3 +147,70 @@ def test_the_verifier_rejects_tampered_lengths(tamper):
     report = verify(cert)
     assert not report.ok
     assert next(s for s in report.steps if s.rule == "VERDICT-T1").outcome == REJECTED
+
+
+def _diameter(text, value):
+    from uapcheck.parse import parse_source
+    from uapcheck.verifier import patterns
+    spec = parse_source(text.format(n=value), "t.uap")
+    heads = [patterns.head_arcs(h.pattern, value) for h in spec.heads]
+    outs = patterns.union_out(heads, value)
+    return max(d for j in range(1, value + 1) for d in patterns.bfs(outs, j)[1:])
+
+
+def test_the_certificate_states_each_length_s_order_and_whether_its_count_is_least():
+    cert = _cert(HEADS.format(n="n"))
+    lengths = cert["steps"][-1]["data"]["lengths"]
+    assert [(x["n"], x["order"], x["layers"], x["least"]) for x in lengths[:5]] == [
+        (1, 1, 1, True), (2, 2, 1, True), (3, 6, 1, True), (4, 4, 2, True), (5, 1, 2, True)]
+
+
+def _tampered(text, change):
+    cert = _cert(text.format(n="n"))
+    lengths = cert["steps"][-1]["data"]["lengths"]
+    change(lengths)
+    report = verify(cert)
+    return next(s for s in report.steps if s.rule == "VERDICT-T1")
+
+
+def test_the_verifier_re_derives_each_length_s_group_order():
+    def order(lengths):  # n = 5: trivial (window(2) | blocks(4)), stated as the reflection's order
+        lengths[4]["order"] = 2
+    step = _tampered(HEADS, order)
+    assert step.outcome == REJECTED and "n = 5" in step.reason and "order 2" in step.reason
+
+
+def test_the_verifier_rejects_d_layers_where_a_view_witness_exists():
+    """At n = 4 the count is D + 1 = 2, least (the blocks head is complete, the window head is not: a view
+    witness at depth 1): stating 1 layer is rejected."""
+    value = 4
+    d = _diameter(HEADS, value)
+
+    def fewer(lengths):
+        x = lengths[value - 1]
+        assert x["layers"] == d + 1 and x["least"]
+        x["layers"] = d
+    step = _tampered(HEADS, fewer)
+    assert step.outcome == REJECTED and f"n = {value}" in step.reason and "do not suffice" in step.reason
+
+
+def test_the_verifier_rejects_d_plus_one_stated_least_where_d_layers_suffice():
+    value = next(k for k in range(5, 13) if _diameter(HEADS, k) == uapcheck.check(HEADS.format(n=k), "t.uap").layers)
+
+    def more(lengths):
+        lengths[value - 1]["layers"] += 1
+    step = _tampered(HEADS, more)
+    assert step.outcome == REJECTED and "D layers suffice" in step.reason
+
+
+def test_a_larger_count_not_claimed_least_is_accepted_and_a_missing_order_is_trusted():
+    from uapcheck.verifier import TRUSTED, VERIFIED
+
+    def weaker(lengths):  # D + 2 layers, not least: true, only weaker
+        lengths[5]["layers"] += 1
+        lengths[5]["least"] = False
+    assert _tampered(HEADS, weaker).outcome == VERIFIED
+
+    def no_order(lengths):
+        lengths[5]["order"] = None
+    assert _tampered(HEADS, no_order).outcome == TRUSTED

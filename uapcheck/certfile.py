@@ -407,6 +407,18 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     return None
 
 
+def _length_data(record) -> dict:
+    """One length below the range: its verdict, and for UAP its count, whether that count is the least, and the
+    order of its group (exact, when the derivation states it as a number), for the verifier to re-derive."""
+    out: dict = {"n": record.n, "verdict": record.verdict.value if record.verdict is not None else None,
+                 "layers": record.layers}
+    if record.verdict is proof.Verdict.UAP:
+        order = getattr(record.group, "order", None)
+        out["order"] = int(order) if isinstance(order, int) and not isinstance(order, bool) else None
+        out["least"] = record.least
+    return out
+
+
 def _verdict_data(step: proof.Step) -> dict:
     """The verdict; beside a verdict for a range, the premises stated for residue classes of n only (their
     classes and verdicts, docs/theory.md §12) and the range itself as a condition tree, so the verifier can
@@ -416,8 +428,7 @@ def _verdict_data(step: proof.Step) -> dict:
     classes = [p for p in step.premises if p.facts.get("residue_class") is not None]
     below = step.facts.get("below_range", ())
     if below:  # each length below the range, decided at that n: its verdict and count
-        out["lengths"] = [{"n": r.n, "verdict": r.verdict.value if r.verdict is not None else None,
-                           "layers": r.layers} for r in below]
+        out["lengths"] = [_length_data(r) for r in below]
     if not classes and not below:
         return out
     out["classes"] = [{"modulus": p.facts["modulus"], "residues": list(p.facts["residues"]), "rule": p.rule,

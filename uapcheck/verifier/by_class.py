@@ -368,7 +368,55 @@ def lengths(ctx, s) -> str:
                     cap is not None and layers > cap):
                 raise Reject(f"n = {value}: stated UAP with {layers} layers, but BFS gives "
                              f"{'no strong connectivity' if not connected else f'D = {diameter}'}")
+            _group_and_layers_at(ctx, heads, value, diameter, x)
     return (f"; the lengths below the range, n = {', '.join(map(str, got))}, are exactly those no stated condition "
             "covers (re-derived from the range and the classes), and at each BFS on the verifier's arcs agrees with "
-            "the stated verdict (the groups and whether D layers suffice there are the derivations' at those n, "
-            "not re-checked)")
+            "the stated verdict; where UAP, the group's order is re-derived (nauty's generators on the verifier's "
+            "labelled arcs, order by Schreier–Sims) and the count checked against the rooted views at that n "
+            "(D layers only when no view witness exists, D + 1 stated least only when one does)")
+
+
+def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
+    """At a length stated UAP below the range: the stated order of G is |Aut| of the verifier's labelled arcs at n
+    (nauty's generators, their order by Schreier–Sims), and the count is D only when no view witness exists at
+    depth D (so D layers suffice), D + 1 stated least only when one does (docs/theory.md §11.9, decided with nauty
+    on the rooted views), any larger count not least. Rejects a disagreement; Trust when nauty is not available,
+    the order is not stated as a number, or the heads carry bias or a positional encoding (labelled views, not
+    re-decided here)."""
+    from . import groups, patterns, views
+    from .check import Reject, Trust
+    lab = patterns.labels_at(ctx.spec, heads, n)
+    gens, method = groups.full_generators(lab, n, ctx.spec.positional)
+    if gens is None:
+        raise Trust(f"the lengths below the range: n = {n}: the group is not re-derived ({method})")
+    if not all(patterns.preserves(g, lab, ctx.spec.positional) for g in gens):
+        raise Reject(f"n = {n}: a generator found does not preserve the labelled arcs")
+    order = groups.order(gens, n)
+    stated = x.get("order")
+    if not isinstance(stated, int) or isinstance(stated, bool):
+        raise Trust(f"the lengths below the range: n = {n}: the group's order is not stated as a number")
+    if stated != order:
+        raise Reject(f"n = {n}: the group stated has order {stated}, but the labelled arcs have {order} symmetries "
+                     f"({method})")
+    layers, least = int(x["layers"]), x.get("least")
+    if least not in (True, False, None):
+        raise Reject(f"n = {n}: `least` is not a truth value")
+    depth = max(diameter, 1)
+    if layers > depth + 1:
+        if least:
+            raise Reject(f"n = {n}: {layers} layers stated least, above D + 1 = {depth + 1} (which always suffice)")
+        return
+    if layers == depth + 1 and not least:
+        return  # D + 1 suffice by the view argument (§11.2)
+    if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
+        raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "
+                    "encoding (labelled views) is not re-decided here")
+    try:
+        problem = views.decide(heads, n, depth, gens)
+    except views.NoNauty as exc:
+        raise Trust(f"the lengths below the range: n = {n}: the rooted views are not re-decided: {exc}") from None
+    if layers == depth and problem:
+        raise Reject(f"n = {n}: {layers} = D layers stated, but {problem}, so D layers do not suffice")
+    if layers == depth + 1 and problem is None:
+        raise Reject(f"n = {n}: {layers} = D + 1 layers stated least, but no view witness exists at depth D = "
+                     f"{depth}: D layers suffice")

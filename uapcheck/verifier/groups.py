@@ -40,17 +40,30 @@ def full_order(lab: dict, n: int, positional: str) -> tuple[Optional[int], str]:
     if n <= BRUTE_FORCE_MAX_N:
         count = sum(1 for images in itertools.permutations(range(1, n + 1)) if preserves(list(images), lab))
         return count, f"every one of the {n}! permutations tried"
+    gens, method = full_generators(lab, n, positional)
+    return (None, method) if gens is None else (order(gens, n), method)
+
+
+def full_generators(lab: dict, n: int, positional: str) -> tuple[Optional[list[list[int]]], str]:
+    """(generators of the whole group of the labelled structure, method), found without the engines: nauty's
+    generators, or every permutation that preserves the labels when n ≤ 7 and pynauty is missing; (None,
+    reason) when neither is available."""
+    if positional == "absolute" or n <= 1:
+        return [], "an absolute positional encoding is fixed only by the identity"
     try:
         import pynauty
     except ImportError:
+        if n <= BRUTE_FORCE_MAX_N:
+            return ([list(p) for p in itertools.permutations(range(1, n + 1)) if preserves(list(p), lab)],
+                    f"every one of the {n}! permutations tried")
         return None, "pynauty is not installed (pip install pynauty) and n > 7"
     from . import nauty_graph
     try:
         g, _ = nauty_graph.build(n, lab, [set(range(1, n + 1))])
     except nauty_graph.TooLarge as exc:
         return None, str(exc)
-    perms = nauty_graph.position_generators(pynauty.autgrp(g)[0], n)
-    return order(perms, n), "nauty (pynauty) on the labelled digraph, order by Schreier–Sims"
+    return (nauty_graph.position_generators(pynauty.autgrp(g)[0], n),
+            "nauty (pynauty) on the labelled digraph, order by Schreier–Sims")
 
 
 def named_generators(name: str, n: int) -> Optional[list[list[int]]]:
