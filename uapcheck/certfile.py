@@ -378,7 +378,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _lim_data(ev)
     if step.rule == "PAT-BUDGET-WITNESS":
         return _budget_witness_data(step)
-    if step.rule in ("PAT-BUDGET-CLASS", "PAT-BUDGET-VIEW") and step.facts.get("residue_class") is not None:
+    if step.rule in ("PAT-BUDGET-CLASS", "PAT-BUDGET-VIEW", "SYM-UNDECIDED") and \
+            step.facts.get("residue_class") is not None:
         return _budget_class_data(step)
     if step.rule.startswith("PAT-") or step.rule == "SYM-AUT":
         try:
@@ -450,9 +451,12 @@ def _condition_tree(cond) -> Any:
 
 
 def _budget_class_data(step: proof.Step) -> dict:
-    """PAT-BUDGET-CLASS, PAT-BUDGET-VIEW on classes: the budget and the classes it states."""
-    return {"budget": step.facts.get("budget", step.evidence.get("budget")),
-            "classes": {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}}
+    """PAT-BUDGET-CLASS, PAT-BUDGET-VIEW on classes: the budget and the classes it states; SYM-UNDECIDED on classes
+    (the group open there only, docs/theory.md §11.4): the classes."""
+    classes = {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}
+    if step.rule == "SYM-UNDECIDED":
+        return {"classes": classes}
+    return {"budget": step.facts.get("budget", step.evidence.get("budget")), "classes": classes}
 
 
 def _budget_witness_data(step: proof.Step) -> dict:

@@ -966,13 +966,16 @@ class ByResidueClass(Certificate):
 
     modulus: int
     entries: tuple  # ((residues, Certificate), ...)
+    #: residues where nothing is proved (a class left open: the rule stating the result excludes them from its
+    #: range, docs/theory.md §11.4); the entries and these partition 0, …, L − 1
+    open_residues: tuple = ()
     kind = "by residue class"
 
     def check(self) -> None:
         if not isinstance(self.modulus, int) or self.modulus < 2:
             _reject(ByResidueClass, "the classes are residues mod an integer L ≥ 2")
-        covered = sorted(r for residues, _ in self.entries for r in residues)
-        if covered != list(range(self.modulus)):
+        covered = sorted([*(r for residues, _ in self.entries for r in residues), *self.open_residues])
+        if covered != list(range(self.modulus)) or not self.entries:
             _reject(ByResidueClass, f"the classes do not partition the residues mod {self.modulus}")
         for _, certificate in self.entries:
             if not isinstance(certificate, Certificate) or isinstance(certificate, (ByResidueClass, Inference)):
@@ -980,9 +983,12 @@ class ByResidueClass(Certificate):
             certificate.check()
 
     def to_json(self) -> Any:
-        return {"kind": self.kind, "modulus": self.modulus,
-                "classes": [{"residues": list(residues), "certificate": certificate.to_json()}
-                            for residues, certificate in self.entries]}
+        out = {"kind": self.kind, "modulus": self.modulus,
+               "classes": [{"residues": list(residues), "certificate": certificate.to_json()}
+                           for residues, certificate in self.entries]}
+        if self.open_residues:
+            out["open"] = list(self.open_residues)
+        return out
 
 
 @dataclass(frozen=True)

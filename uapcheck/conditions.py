@@ -96,7 +96,8 @@ def _interval(cond) -> Optional[tuple]:
     lhs, low, high = None, None, None
     for p in parts:
         b = _as_bound(p)
-        if b is None or not b[2].is_Integer or not _integer(b[0]) or (lhs is not None and b[0] != lhs):
+        if b is None or not b[2].is_Integer or not _integer(b[0]) or (lhs is not None and b[0] != lhs) \
+                or b[0].has(sympy.Mod):  # residues stay a set of classes (n mod 3 ∈ {0, 1}), not a range
             return None
         lhs = b[0]
         if b[1] in ("lower", "equal"):

@@ -120,13 +120,17 @@ def _group_mismatch(spec: S.Spec, group, name: str, arg: Optional[int]) -> str:
 
 def _classes_mismatch(spec: S.Spec, group, ex: S.Expectation) -> str:
     """`group A if n mod L = r, …, else B`: residue by residue of n mod lcm(L, L'), the expected group is the
-    derived one (L' the derived classes' modulus; a derived group without classes is the same in every class)."""
+    derived one (L' the derived classes' modulus; a derived group without classes is the same in every class), on
+    every class where the expected verdict is UAP (a class expected with another verdict has no group to compare;
+    its verdict is compared by `_verdict_classes_mismatch`)."""
     if group is None:
         return "no group derived"
     modulus = ex.group_classes[0][0]
     derived = group.classes[0].modulus if group.classes else 1
-    both = math.lcm(modulus, derived)
+    both = math.lcm(modulus, derived, *(m for m, _, _ in ex.verdict_classes))
     for r in range(both):
+        if any(r % m in rs for m, rs, _ in ex.verdict_classes):
+            continue  # another verdict expected there: no group
         want = next((g for m, residues, g in ex.group_classes if r % m in residues), ex.group)
         assert want is not None  # the parser requires the `else` group
         have = next((c.group for c in group.classes if r % c.modulus in c.residues), None) if group.classes else \

@@ -96,6 +96,14 @@ class GroupInfo:
     #: "else"), `name` and `order` are the classes' words, and `generators` is empty
     classes: tuple = ()
 
+    def every_class(self) -> bool:
+        """Whether the classes cover every residue of n mod their modulus (else the group is stated on those
+        classes only, its range excluding the others, docs/theory.md §11.4: no class is printed "else")."""
+        if not self.classes:
+            return True
+        modulus = self.classes[0].modulus
+        return sorted(r for c in self.classes for r in c.residues) == list(range(modulus))
+
     def to_json(self) -> dict:
         out = {"name": self.name, "order": self.order, "condition": self.condition or None,
                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}

@@ -191,13 +191,20 @@ def _residue_set(cond) -> "str | None":
     return f"{show_size(bases.pop())} ∈ {{{shown}}}"
 
 
-def show_classes(items) -> str:
+def show_classes(items, otherwise: bool = True) -> str:
     """Values by residue class of n, the last one for every other class: "reflection if n mod 4 = 0, else
-    trivial". `items`: (words, condition) in printing order."""
+    trivial". `items`: (words, condition) in printing order. Without `otherwise` (the classes do not cover every
+    residue) each value is said with its condition, none with "else"."""
     import sympy
 
     from .conditions import simplify_condition
     items = list(items)
+    if not otherwise:
+        joined_all: dict = {}
+        for words, cond in items:
+            joined_all.setdefault(words, []).append(cond)
+        return ", ".join(f"{words} if {show_condition(simplify_condition(sympy.Or(*conds)))}"
+                         for words, conds in joined_all.items())
     last = items[-1][0]
     # equal values read once: the classes with the else value go to it, the others' conditions are joined
     joined: dict = {}

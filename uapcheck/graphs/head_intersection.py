@@ -402,7 +402,9 @@ def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: 
         result = decide_at(rep, anchor, _others(patterns, anchor, rep, params), reach, modulus)
         again = decide_at(rep + modulus, anchor, _others(patterns, anchor, rep + modulus, params), reach, modulus)
         if result is None or result != again or not _within_bounds(result, reach, modulus):
-            return None
+            # not decided on this class: it stays open (no group is stated there); the others are still decided
+            classes.append(ClassResult(modulus, residue, rep, "open"))
+            continue
         low = rep
         while low - modulus >= max(anchor.low, 1):
             m = low - modulus
@@ -411,6 +413,8 @@ def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: 
             low = m
         classes.append(ClassResult(modulus, residue, low, result[0], frozenset(result[1]) if result[0] == "finite"
                                    else frozenset({("rotations", result[1], result[2])})))
+    if all(c.kind == "open" for c in classes):
+        return None
     return Intersection(anchor, reach, modulus, start, tuple(classes))
 
 
@@ -526,7 +530,10 @@ def _set_text(points: list) -> str:
 
 
 def describe(result: ClassResult, n) -> Optional[tuple]:
-    """(order, name, structure, contains) of a class's group; None when it has no name here."""
+    """(order, name, structure, contains) of a class's group; None when it has no name here or the class is
+    open (not decided by Theorems F35–F38)."""
+    if result.kind == "open":
+        return None
     if result.kind == "rotations":
         ((_, m, t),) = result.elements
         if m == 1:
@@ -578,14 +585,18 @@ def class_condition(result: ClassResult, n: sympy.Symbol):
 
 
 def cases_of(found: Intersection, n: sympy.Symbol) -> Optional[list[GroupCase]]:
+    """One case per class whose group is decided and named; a class left open (or with no name here) has no case,
+    so the closed form says nothing there (docs/theory.md §11.4: the verdict is then INCONCLUSIVE on that class
+    only). None when no class is named."""
     named = []
     for result in found.classes:
         d = describe(result, n)
-        if d is None:
-            return None
-        named.append((result, d))
+        if d is not None:
+            named.append((result, d))
+    if not named:
+        return None
     rule = f"several heads: the anchor's group ∩ the others' arcs ({SECTION})"
-    same = len({(r.kind, r.elements) for r, _ in named}) == 1
+    same = len(named) == len(found.classes) and len({(r.kind, r.elements) for r, _ in named}) == 1
     if same:
         result, (order, name, structure, contains) = named[0]
         lows = {r.low for r, _ in named}

@@ -237,7 +237,7 @@ def group_math(group) -> str:
     """The group as LaTeX: S_n, C_n, D_n in math mode, other names as text, long orders bounded; a group by
     residue class of n as each class's group with its condition in math mode."""
     if group.classes:
-        last = len(group.classes) - 1
+        last = len(group.classes) - 1 if group.every_class() else len(group.classes)
         return ", ".join(f"{group_math(c.group)} if {formula_tex(Formula(c.condition, ''))}" if k < last
                          else f"else {group_math(c.group)}" for k, c in enumerate(group.classes))
     name = group.name

@@ -145,7 +145,7 @@ def _classes_markdown(result) -> str:
 
 def _group_markdown(group) -> str:
     if group.classes:  # G by residue class of n: each class's group and its condition as math
-        last = len(group.classes) - 1
+        last = len(group.classes) - 1 if group.every_class() else len(group.classes)
         return escape("G =") + " " + ", ".join(
             f"{_class_group(c.group)} if {math(formula_latex(c.condition))}" if k < last
             else f"else {_class_group(c.group)}" for k, c in enumerate(group.classes))

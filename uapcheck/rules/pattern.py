@@ -30,7 +30,7 @@ from ..graphs.views import decide_views
 from ..groups import order_text
 from ..show import show_classes, show_condition, show_pattern, show_size
 from ..groups import GroupClass, GroupInfo, class_condition, symbolic_generators
-from .residue_classes import dependence, pieces_by_residue, split_by_residue
+from .residue_classes import dependence, pieces_by_residue, split_by_residue, split_partially
 from ..conditions import simplify_condition
 from .symmetry import group_step, group_undecided
 
@@ -652,7 +652,9 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
     if (layer_range is None and primary is not None and primary.condition is not sympy.true
             and len(set(_patterns(spec))) > 1):
         layer_range = primary.condition  # several heads: the verdict holds where the union's closed form does too
-    step, info = _symbolic_group(spec, desc, n, grp, layer_range if obstruction is None else None, question)
+    step, info, *undecided = _symbolic_group(spec, desc, n, grp, layer_range if obstruction is None else None,
+                                             question)
+    structure.extend(undecided)  # the group undecided on some residue classes only (INCONCLUSIVE there, §12)
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
 
 
@@ -664,6 +666,10 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     if split is not None and len({_group_key(case) for case in split.chosen}) > 1:
         # G depends on n mod L: one group per residue class (Theorem 1 per class, docs/theory.md §11.4)
         return _group_by_class(spec, desc, n, grp, split, layer_range)
+    partial = split_partially(grp, n, _lower_bounds(spec)) if split is None else None
+    if partial is not None:
+        # G proved on some residue classes only: stated there, and undecided on the others (§11.4, §12)
+        return _group_by_class(spec, desc, n, grp, partial.split, layer_range, partial)
     gprimary = _primary(grp, spec, n)
     # a class whose case at large n depends on the parameters is named exactly (docs/theory.md §11.4)
     why = dependence(grp, n, _lower_bounds(spec)) if split is None else None
@@ -760,9 +766,12 @@ def _group_key(case) -> tuple:
     return info.name, str(info.order)
 
 
-def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tuple[proof.Step, GroupInfo]:
+def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range, partial=None) -> tuple:
     """SYM-AUT for a group that depends on n mod L: each residue class's case of the closed form, classes with
-    the same group merged, stated for the range where every chosen case (and the layer count) holds."""
+    the same group merged, stated for the range where every chosen case (and the layer count) holds. With
+    `partial` (a PartialSplit: some classes have no case proved at large n), the range is also restricted to the
+    decided classes, and SYM-UNDECIDED is stated for the open ones (their facts name the classes, so the verdict
+    is INCONCLUSIVE there only): (SYM-AUT, its group, SYM-UNDECIDED)."""
     merged: dict = {}
     entries = []
     for residues, case in split.classes():
@@ -773,9 +782,12 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tupl
                for rs, info in merged.values()]
     last = max(classes, key=lambda c: (len(c.residues), c.residues[0]))  # the largest class reads "else"
     classes = sorted((c for c in classes if c is not last), key=lambda c: c.residues[0]) + [last]
-    where = simplify_condition(split.bound if layer_range is None else sympy.And(split.bound, layer_range))
-    words = show_classes((c.group.name or f"a group of order {c.group.order}", c.condition) for c in classes)
-    orders = show_classes((str(c.group.order), c.condition) for c in classes)
+    where = bound = simplify_condition(split.bound if layer_range is None else sympy.And(split.bound, layer_range))
+    if partial is not None:
+        where = simplify_condition(sympy.And(bound, class_condition(n, split.modulus, partial.decided())))
+    every = partial is None
+    words = show_classes(((c.group.name or f"a group of order {c.group.order}", c.condition) for c in classes), every)
+    orders = show_classes(((str(c.group.order), c.condition) for c in classes), every)
     shown = "" if where is sympy.true else show_condition(where)
     info = GroupInfo(words, orders, (), shown, where if shown else None, classes=tuple(classes))
     chosen = {id(case) for case in split.chosen}
@@ -784,9 +796,14 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range) -> tupl
     ev = {"range": _show_condition(where), "modulus": split.modulus,
           "classes": [{"residues": list(c.residues), "name": c.group.name, "order": c.group.order,
                        "generators": list(c.group.generators)} for c in classes],
-          "closed forms": sorted({case.rule for case in split.chosen})}
-    certificate = ByResidueClass(split.modulus, tuple(entries))
-    return group_step(desc, info, ev, certificate, notes), info
+          "closed forms": sorted({case.rule for case in split.chosen if case is not None})}
+    if partial is None:
+        return group_step(desc, info, ev, ByResidueClass(split.modulus, tuple(entries)), notes), info
+    ev["open classes"] = show_condition(class_condition(n, split.modulus, partial.open))
+    step = group_step(desc, info, ev, ByResidueClass(split.modulus, tuple(entries), partial.open), notes)
+    reason = (f"no closed form gives G there at large n ({partial.why})" if partial.why
+              else "no closed form gives G there at large n")
+    return step, info, group_undecided(desc, reason, (n, split.modulus, partial.open, bound))
 
 
 def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diameter):

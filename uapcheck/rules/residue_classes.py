@@ -36,6 +36,8 @@ class ResidueSplit:
         out: dict[int, list[int]] = {}
         cases: dict[int, object] = {}
         for r, case in enumerate(self.chosen):
+            if case is None:
+                continue  # an open class (PartialSplit): no case chosen there
             out.setdefault(id(case), []).append(r)
             cases[id(case)] = case
         return [(tuple(rs), cases[key]) for key, rs in out.items()]
@@ -180,6 +182,43 @@ def split_by_residue(form, n, lower_bounds: dict) -> Optional[ResidueSplit]:
         if any(case is c for c in chosen):
             bounds.extend(b for b in bound if b not in bounds)
     return ResidueSplit(modulus, chosen, sympy.And(*bounds) if bounds else sympy.true)
+
+
+@dataclass(frozen=True)
+class PartialSplit:
+    """The residues of n mod `modulus` split into those with one case proved at every large n (`split`, whose
+    `chosen[r]` is None on the others) and the open ones (`open`), each open residue with why no case is chosen
+    there (`why`: no case holds at large n, or the case depends on the parameters, exactly as the cases say)."""
+
+    split: ResidueSplit
+    open: tuple
+    why: str
+
+    def decided(self) -> tuple:
+        return tuple(r for r in range(self.split.modulus) if r not in self.open)
+
+
+def split_partially(form, n, lower_bounds: dict) -> Optional[PartialSplit]:
+    """The cases of `form` by residue class on the classes where one case is proved at every large n, when the
+    others have none (no case holds there at large n, or only cases that hold for some parameter values): those
+    classes are open, and a verdict states nothing proved on them (docs/theory.md §11.4, §12). None when every
+    class has its case (`split_by_residue` applies), when no class has one, when some class has several cases
+    that hold at every large n, or when the residues cannot be read."""
+    found = choices(form, n, lower_bounds)
+    if found is None:
+        return None
+    modulus, picks, parts = found
+    proved = [len(c) == 1 and c[0][1] == ALWAYS for c in picks]
+    if all(proved) or not any(proved) or any(any(k == ALWAYS for _, k in c) and not ok
+                                             for c, ok in zip(picks, proved)):
+        return None
+    chosen = tuple(c[0][0] if ok else None for c, ok in zip(picks, proved))
+    bounds: list = []
+    for case, _, bound in parts:
+        if any(case is c for c in chosen if c is not None):
+            bounds.extend(b for b in bound if b not in bounds)
+    split = ResidueSplit(modulus, chosen, sympy.And(*bounds) if bounds else sympy.true)
+    return PartialSplit(split, tuple(r for r, ok in enumerate(proved) if not ok), dependence(form, n, lower_bounds) or "")
 
 
 def choices(form, n, lower_bounds: dict) -> Optional[tuple]:

@@ -105,13 +105,22 @@ def _certified_orders(certificate) -> set:
 
 def _check_classes(info: GroupInfo, certificate) -> None:
     """G by residue class: the certificate's classes are the group's (one modulus), and every entry proves
-    the order of the class its residues lie in."""
+    the order of the class its residues lie in. Residues the certificate leaves open (no group proved there)
+    must be excluded by the group's stated range, proved from its residue parts (docs/theory.md §11.4)."""
+    from .residue_classes import excludes
     if not isinstance(certificate, ByResidueClass):
         raise proof.CertificateRejected("SYM-AUT: a group by residue class is proved class by class")
     where = {r: cls for cls in info.classes for r in cls.residues}
     if any(cls.modulus != certificate.modulus for cls in info.classes) or \
-            sorted(where) != list(range(certificate.modulus)):
+            sorted([*where, *certificate.open_residues]) != list(range(certificate.modulus)):
         raise proof.CertificateRejected("SYM-AUT: the group's classes are not the certificate's")
+    formula = info.condition_formula
+    n = next((a.args[0] for a in getattr(formula, "atoms", lambda *_: ())(sympy.Mod)
+              if isinstance(a.args[0], sympy.Symbol)), None)
+    if certificate.open_residues and (n is None or not excludes(formula, n, certificate.modulus,
+                                                                certificate.open_residues)):
+        raise proof.CertificateRejected("SYM-AUT: the stated range does not exclude the classes where no group is "
+                                        "proved")
     for residues, entry in certificate.entries:
         stated = {_order_text(where[r].group.order) for r in residues}
         if len(stated) != 1 or not stated <= _certified_orders(entry):
@@ -136,6 +145,22 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
 
 
 @proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
-def group_undecided(desc: str, reason: str) -> proof.Step:
-    return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
-                          evidence={"patterns": desc, "reason": reason})
+def group_undecided(desc: str, reason: str, by_class: Optional[tuple] = None) -> proof.Step:
+    """`by_class`: (n, L, residues, range) when the group is undecided on these residue classes of n mod L only
+    (the group step states the others, docs/theory.md §11.4), within the range of the closed forms' bounds: the
+    facts `residue_class` (the classes within that range), `modulus` and `residues` carry them, so the verdict is
+    INCONCLUSIVE on these classes only (§12) and the lengths below the range are decided one by one."""
+    if by_class is None:
+        return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
+                              evidence={"patterns": desc, "reason": reason})
+    from ..claim import Formula
+    from ..groups import class_condition
+    from ..show import show_condition
+    from ..conditions import simplify_condition
+    n, modulus, residues, bound = by_class
+    where = simplify_condition(sympy.And(bound, class_condition(n, modulus, residues)))
+    return proof.conclude(claim_of("the symmetry group is undecided for ", Formula(where, show_condition(where)),
+                                   f": {reason}"), proof.UNDECIDED,
+                          evidence={"patterns": desc, "reason": reason, "classes": show_condition(where)},
+                          facts={"residue_class": where, "modulus": modulus, "residues": tuple(residues),
+                                 "open": "no closed form gives the group there"})

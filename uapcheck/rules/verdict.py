@@ -405,6 +405,8 @@ def _class_reason(step):
         return claim_of(token(step.facts["j"]), " never reaches position ", position(step.facts["i"]), f" ({step.rule})")
     if step.proved:
         return f"`layers {step.facts.get('budget')}` is below the count there ({step.rule})"
+    if step.facts.get("open"):  # the open premise, in its own words
+        return f"{step.facts['open']} ({step.rule})"
     return f"{step.rule} is undecided there"
 
 

@@ -2,8 +2,10 @@
 
 SYM-AUT when G depends on n mod L, and the step states one group per class:
 
-* the certificate's classes (kind "by residue class") partition the residues 0, …, L − 1, and the step's
-  stated classes (its data) are the same residues, each stated class with one name;
+* the certificate's classes (kind "by residue class") and its open residues (no group proved there) partition
+  the residues 0, …, L − 1, and the step's stated classes (its data) are the certificate's classes, each stated
+  class with one name; open residues need a premise of the verdict stating the group undecided on exactly those
+  classes (SYM-UNDECIDED with `classes`), whose classes the verdict's range must exclude (`side_classes`);
 * each class's certificate is re-checked by the verifier's own check of its kind (Theorems F35–F39 for a
   "head intersection"), as a SYM-AUT step stating that class's group; a "head intersection" class must
   state the residue class of its own modulus that the class's residues lie in;
@@ -38,8 +40,11 @@ def check(ctx, s, check_one) -> tuple[str, str]:
     modulus = int(cert["modulus"])
     entries = cert["classes"]
     covered = sorted(int(r) for e in entries for r in e["residues"])
-    if modulus < 2 or covered != list(range(modulus)):
+    left = sorted(int(r) for r in cert.get("open") or [])
+    if modulus < 2 or not entries or sorted(covered + left) != list(range(modulus)):
         raise Reject(f"the classes do not partition the residues of n mod {modulus}")
+    if left:
+        _open_classes_stated(ctx, modulus, left)
     stated = _stated(s)
     if sorted(stated) != covered:
         raise Reject("the step's classes are not the certificate's")
@@ -74,6 +79,21 @@ def check(ctx, s, check_one) -> tuple[str, str]:
     whys = list(dict.fromkeys(why for _, _, why in reasons))  # one certificate often proves every class
     return VERIFIED, (f"G on each of the {len(entries)} certified classes ({stated_groups}), each re-checked: "
                       + "; ".join(whys))
+
+
+def _open_classes_stated(ctx, modulus: int, left: list) -> None:
+    """Residues where the certificate proves no group: a premise of the verdict must state the group undecided on
+    exactly those classes (SYM-UNDECIDED with `classes`), so that the verdict's range is checked to exclude them
+    (`side_classes`) or the verdict is INCONCLUSIVE."""
+    from .check import Reject
+    from .structure import slots
+    _, _, rest, _ = slots(ctx)
+    for p in rest:
+        cls = (p.get("data") or {}).get("classes")
+        if p["rule"] == "SYM-UNDECIDED" and isinstance(cls, dict) and int(cls["modulus"]) == modulus and \
+                sorted(int(r) for r in cls["residues"]) == left:
+            return
+    raise Reject(f"no group is proved for n mod {modulus} ∈ {left}, and no premise states it undecided there")
 
 
 INSTANCE_TOP = 40

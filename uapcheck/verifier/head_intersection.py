@@ -10,6 +10,7 @@ What is checked (a certificate of kind "head intersection"):
 * every residue class: the decision (the anchor's elements tested on the other heads' arcs; rotations,
   seams and marked sets for C_n and D_n, Theorems F36–F38) re-made at two lengths ≥ N₀ of the class and
   at every length from the class's stated bound up to there (the lengths below N₀ are single instances);
+  a class of kind "open" (not decided) claims nothing and is skipped, and the stated class must not be one;
 * the stated group: its name and order are the class's;
 * instances: at the first lengths of every class (up to INSTANCE_TOP), the order of the coloured union's
   automorphism group by nauty equals the class's order.
@@ -380,6 +381,8 @@ def _redecide(pats, k: int, anchor: dict, classes: list, reach: int, modulus: in
         return cache[n]
 
     for c in classes:
+        if c["kind"] == "open":
+            continue  # not decided: no group is stated there (the step must not state this class)
         if c["from"] < int(anchor["from"]):
             raise Reject(f"the class n ≡ {c['residue']} (mod {modulus}) starts at n = {c['from']}, below the "
                          f"anchor's bound {anchor['from']}")
@@ -410,6 +413,9 @@ def check(ctx, s) -> tuple[str, str]:
     shown = [c for c in classes if stated is None or (c["residue"], c["from"]) == (stated["residue"], stated["from"])]
     if not shown:
         raise Reject("the stated class is not one of the classes")
+    if shown[0]["kind"] not in ("finite", "rotations") or (
+            stated is None and any(c["kind"] == "open" for c in classes)):
+        raise Reject("the stated class is not decided (an open class states no group)")
     if stated is None and len({(c["kind"], c["elements"]) for c in classes}) != 1:
         raise Reject("the classes differ, so the step must state one")
     if not name_fits(shown[0], data.get("name")):
@@ -417,8 +423,13 @@ def check(ctx, s) -> tuple[str, str]:
     _order_fits(ctx, cert, data, shown[0], ctx.symbols[ctx.spec.tokens])
     checked = _nauty_instances(ctx.spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
-                      f"each of the {modulus} classes re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
-                      f"length from its bound; {checked}")
+                      f"each {'decided class' if _open_words(classes, modulus) else f'of the {modulus} classes'} re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
+                      f"length from its bound{_open_words(classes, modulus)}; {checked}")
+
+
+def _open_words(classes: list, modulus: int) -> str:
+    left = [c["residue"] for c in classes if c["kind"] == "open"]
+    return f" (n mod {modulus} ∈ {left} open: no group stated there)" if left else ""
 
 
 def _order_fits(ctx, cert: dict, data: dict, cls: dict, n: sympy.Symbol) -> None:
@@ -441,6 +452,8 @@ def _nauty_instances(spec, pats, classes, modulus) -> str:
     from . import groups
     count = 0
     for c in classes:
+        if c["kind"] == "open":
+            continue
         for n in range(c["from"], INSTANCE_TOP + 1):
             if (n - c["residue"]) % modulus:
                 continue
