@@ -72,6 +72,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F74 (``graphs/strided_lines.py``) ``strided(s)`` with non-cyclic windows, dilations and offsets (not a window alone)
   whose jumps leaving a residue class have both signs and gcd 1: D by residue of n mod s (one breadth-first search
   per residue past N₀), G = the reflection or trivial (F41 for those jumps), D + 1 layers (whether D suffice open).
+* F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
+  joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
+  permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.

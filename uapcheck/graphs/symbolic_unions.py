@@ -222,7 +222,7 @@ def match_union(kinds: list, by: dict, n):
 
 
 def _grids(kinds: list, by: dict, n):
-    """F63 (blocks(b) + dilated(w, b)) and F64 (blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)), or None."""
+    """F63 (blocks(b) + dilated(w, b)), F95 (blocks(b) + dilated(w, r), 2wr ≤ b) and F64 (blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)), or None."""
     if kinds == ["blocks", "strided", "window"]:
         from . import blocks_window_strided  # Theorem F64: the block equal to the stride, with a window
         b, s, w = by["blocks"].args[0], by["strided"].args[0], by["window"].args[0]
@@ -233,6 +233,9 @@ def _grids(kinds: list, by: dict, n):
     b, (w, r) = by["blocks"].args[0], by["dilated"].args
     if _ints(b, w, r) and blocks_dilated.applies(int(b), int(w), int(r)):
         return blocks_dilated.theorem(n, int(b), int(w))
+    from . import blocks_dilated_chains  # Theorem F95: chains of blocks joined by the dilation (2wr ≤ b)
+    if _ints(b, w, r) and blocks_dilated_chains.applies(int(b), int(w), int(r)):
+        return blocks_dilated_chains.theorem(n, int(b), int(w), int(r))
     return None
 
 

@@ -1,0 +1,102 @@
+"""Theorem F95 (docs/theory.md §11.11), restated for the verifier: `blocks(b) + dilated(w, r)`, integers r ≥ 2,
+w ≥ 1, 2wr ≤ b — chains of blocks joined by the dilation. With L = wr, n = mb + ρ (0 ≤ ρ < b), for n ≥ 2b:
+D = 2⌈n/b⌉ − 2 when 1 ≤ ρ ≤ L, else 2⌈n/b⌉ − 1; |G| = 2·((b − L)!)²·((b − 2L)!)^(m − 2)·(r!)^(m − 1) when b | n, else
+(b − L)!·((b − 2L)!)^(m − 2)·(r!)^(m − 1)·(b − 2L + w·max(0, r − ρ))!·J(ρ)·(max(0, ρ − L))!, J(ρ) the last
+junction's count (its classes reaching the partial block exchanged when they reach it alike, and the twins among a
+class's right positions); D layers, least. The verifier's own range and closed forms; the instance check re-checks a
+whole period of n mod b from the range's start on its own arcs (BFS, the group order with nauty), and, for the layers,
+the far-clique premise at every root: the positions at distance D from it are pairwise adjacent.
+"""
+from __future__ import annotations
+
+from math import factorial
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from . import patterns
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def match(parts: list):
+    if sorted(type(q).__name__ for q in parts) != ["Blocks", "Dilated"]:
+        return None
+    blk = next(q for q in parts if isinstance(q, S.Blocks))
+    dil = next(q for q in parts if isinstance(q, S.Dilated))
+    b, w, r = _int(blk.b), _int(dil.w), _int(dil.r)
+    if b is None or w is None or r is None or w < 1 or r < 2 or 2 * w * r > b:
+        return None
+    return _family(b, w, r)
+
+
+def _junction(rho: int, w: int, r: int) -> int:
+    """The last junction's automorphisms that keep its two sides (a partial block of ρ positions): per residue class
+    c ≤ min(ρ, r) the left positions c, c + r, … up to min(ρ, wr); classes with as many are exchanged, and the
+    right positions of a class adjacent to all its left ones are twins."""
+    top = min(rho, w * r)
+    sizes = [sum(1 for y in range(1, top + 1) if y % r == c % r) for c in range(1, r + 1)]
+    out = 1
+    for size in sorted(set(sizes)):
+        if size:
+            out *= factorial(sizes.count(size)) * factorial(w + 1 - size) ** sizes.count(size)
+    return out
+
+
+def _order(m, rho: int, b: int, w: int, r: int):
+    ell = w * r
+    common = sympy.factorial(b - 2 * ell) ** (m - 2) * sympy.factorial(r) ** (m - 1)
+    if rho == 0:
+        return 2 * sympy.factorial(b - ell) ** 2 * common
+    return (sympy.factorial(b - ell) * common * sympy.factorial(b - 2 * ell + w * max(0, r - rho))
+            * _junction(rho, w, r) * sympy.factorial(max(0, rho - ell)))
+
+
+def _family(b: int, w: int, r: int):
+    from .families import Family, ResidueLength
+    ell = w * r
+
+    def diameter(n):
+        if isinstance(n, int):
+            blocks = -(-n // b)
+            return sympy.Integer(2 * blocks - (2 if 1 <= n % b <= ell else 1))
+        short = sympy.Or(*[sympy.Eq(sympy.Mod(n, b), t) for t in range(1, ell + 1)])
+        return sympy.Piecewise((2 * sympy.ceiling(n / b) - 2, short), (2 * sympy.ceiling(n / b) - 1, True))
+
+    def order(n):
+        if isinstance(n, ResidueLength):
+            k = next(iter(n.n.free_symbols))
+            return _order(k, n.rho % b, b, w, r)  # n = bk + ρ: k whole blocks
+        return sympy.Integer(_order(int(n) // b, int(n) % b, b, w, r))
+
+    def name(text):
+        return f"residue classes mod {r}" in text and "no arc to another block" in text and "reflection" in text
+    return Family("F95", 2 * b, 0, 0, True, order, b, name, None, None, diameter_at=diameter, period=b,
+                  layers_by=diameter, layers_check=lambda n, d: far_clique_problem(
+                      S.PatternUnion((S.Blocks(b), S.Dilated(w, r))), n, d),
+                  layers_text="D layers least (Theorem F95: at every root the positions at distance D are pairwise "
+                              "adjacent, re-checked on the verifier's arcs at every instance; the far-clique lemma)")
+
+
+def far_clique_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
+    """The premise of the far-clique lemma (docs/theory.md §11.11, Theorem F53) at one length, on the verifier's
+    arcs: the pattern is symmetric with diameter d, and at every root the positions at distance d from it are
+    pairwise adjacent. None when it holds."""
+    arcs = patterns.head_arcs(pattern, n)
+    if any((i, j) not in arcs for j, i in arcs):
+        return f"n = {n}: the pattern is not symmetric"
+    outs = patterns.union_out([arcs], n)
+    near = [set(o) for o in outs]
+    for root in range(1, n + 1):
+        found = patterns.bfs(outs, root)
+        if any(x is None or x > d for x in found[1:]):
+            return f"n = {n}: a position is farther than {d} from {root}"
+        far = [v for v in range(1, n + 1) if found[v] == d]
+        for k, u in enumerate(far):
+            for v in far[k + 1:]:
+                if v not in near[u]:
+                    return f"n = {n}: positions {u}, {v} at distance {d} from {root} are not adjacent"
+    return None
