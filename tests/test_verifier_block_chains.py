@@ -77,3 +77,37 @@ def test_the_far_clique_premise_is_rechecked_on_the_verifier_s_arcs():
         assert far_clique_problem(pattern, n, d) is None, (b, w, r, n)
         assert "farther" in far_clique_problem(pattern, n, d - 1)
     assert "not adjacent" in far_clique_problem(S.PatternUnion((S.Blocks(3), S.Dilated(2, 2))), 15, 4)
+
+
+@pytest.mark.parametrize("pattern", ["blocks(4) + dilated(1, 2) + global(1)", "blocks(6) + dilated(1, 3) + global(7)"])
+def test_the_chain_with_globals_rests_on_the_verifier_s_own_theorem(pattern):
+    """F96: the verifier's own range, order by residue and swap witness re-checked on its arcs."""
+    report = verify(_cert_of(_source(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F96" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_a_forged_claim_of_the_chain_with_globals_is_rejected():
+    """F96: an order, a layer count of 2 or 4, or a range below the theorem's is rejected."""
+    cert = _cert_of(_source("blocks(4) + dilated(1, 2) + global(1)"))
+    forgeries = [("SYM-AUT", lambda d: d["order cases"][0].update(order=encode(7))),
+                 ("PAT-LAYERS", lambda d: d.update(layers=encode(2))),
+                 ("PAT-LAYERS", lambda d: d.update(layers=encode(4))),
+                 ("SYM-AUT", lambda d: d.update({"from": encode(16)}))]
+    for rule, forge in forgeries:
+        forged = json.loads(json.dumps(cert))
+        forge(next(s for s in forged["steps"] if s["rule"] == rule)["data"])
+        report = verify(forged)
+        assert not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps), rule
+
+
+def test_the_verifier_matches_the_chains_by_their_hypotheses():
+    from uapcheck.parse import parse_source
+    from uapcheck.verifier import families
+
+    def fam(pattern):
+        return families.match(parse_source(_source(pattern), "t.uap"))
+    assert fam("blocks(4) + dilated(1, 2)").theorem == "F95" and fam("blocks(4) + dilated(1, 2)").low == 8
+    assert fam("blocks(4) + dilated(1, 2) + star").theorem == "F96" and fam("blocks(4) + dilated(1, 2) + star").low == 17
+    assert fam("blocks(3) + dilated(2, 2)") is None and fam("blocks(5) + dilated(2, 2) + global(1)") is None
+    assert fam("blocks(4) + dilated(1, 4)").theorem == "F63"

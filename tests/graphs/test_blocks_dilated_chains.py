@@ -14,7 +14,7 @@ from tests.graphs.reference import attends, count_automorphisms
 from uapcheck.graphs import blocks_dilated_chains as F95
 from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete
-from uapcheck.spec import Blocks, Dilated, PatternUnion
+from uapcheck.spec import Blocks, Dilated, Global, PatternUnion
 
 N = sympy.Symbol("n", integer=True, positive=True)
 PARAMS = [(4, 1, 2), (5, 1, 2), (6, 1, 3), (7, 1, 3), (8, 2, 2), (8, 1, 4), (9, 1, 4)]
@@ -113,3 +113,58 @@ def test_the_kernel_rechecks_the_family_step():
         StandardFamily(pattern, N, (), (), "F63", ()).check()
     with pytest.raises(CertificateRejected):
         StandardFamily(_pattern(3, 2, 2), N, (), (), "F95", ()).check()
+
+
+GLOBAL_PARAMS = [(4, 1, 2, 1), (4, 1, 2, 3), (4, 1, 2, 5), (6, 1, 3, 2), (6, 1, 3, 7), (8, 2, 2, 1), (5, 1, 2, 2)]
+
+
+def _global_pattern(b, w, r, g):
+    return PatternUnion((Blocks(b), Dilated(w, r), Global(g)))
+
+
+@pytest.mark.parametrize("b, w, r, g", GLOBAL_PARAMS)
+def test_globals_against_concrete_engine(b, w, r, g):
+    """F96: D = 2, |G| by residue and 3 layers (least) at every n from the range's start to 60."""
+    theorem = families.match([_global_pattern(b, w, r, g)], N, {})
+    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F96"
+    assert theorem.least and int(theorem.layers) == 3 and int(theorem.low) == F95.low_global(b, g)
+    for n in range(F95.low_global(b, g), 61):
+        want = families.at(theorem, {"n": n})
+        got = concrete(_global_pattern(b, w, r, g), n)
+        assert got.connected and got.diameter == want["diameter"] == 2, (b, w, r, g, n)
+        assert got.order == want["order"] == F95.global_order_at(n, b, w, r, g), (b, w, r, g, n)
+        assert got.least and got.layers == want["layers"] == 3, (b, w, r, g, n)
+
+
+@pytest.mark.parametrize("b, w, r, g", [(4, 1, 2, 1), (4, 1, 2, 2)])
+def test_globals_order_by_counting(b, w, r, g):
+    def arc(u, v):
+        return u != v and (u <= g or v <= g or (u - 1) // b == (v - 1) // b
+                           or (abs(u - v) % r == 0 and abs(u - v) <= w * r))
+    for n in range(F95.low_global(b, g), F95.low_global(b, g) + b):
+        assert count_automorphisms(n, arc) == F95.global_order_at(n, b, w, r, g), (b, w, r, g, n)
+
+
+@pytest.mark.parametrize("b, w, r, g", GLOBAL_PARAMS)
+def test_the_globals_swap_is_a_view_witness(b, w, r, g):
+    """The swap (x x+1) is not a symmetry (on the reference arcs) and every position whose neighbourhood it changes is
+    more than 1 from n, over one period of n mod b from the range's start."""
+    x = F95.swap_position(b, w, r, g)
+    for n in range(F95.low_global(b, g), F95.low_global(b, g) + b):
+        arcs = attends(_global_pattern(b, w, r, g), n)
+        sigma = {x: x + 1, x + 1: x}
+        image = {(sigma.get(i, i), sigma.get(j, j)) for i, j in arcs}
+        assert image != arcs, (b, w, r, g, n)
+        near_n = {n} | {j for i, j in arcs if i == n}
+        for v in near_n:
+            seen = {j for i, j in arcs if i == v}
+            assert {sigma.get(j, j) for j in seen} == {j for i, j in arcs if i == sigma.get(v, v)}, (b, w, r, g, n, v)
+
+
+def test_the_chain_count_restates_f95():
+    """F96's chain count with a whole first block (g = 0 in effect) is F95's order."""
+    for b, w, r in [(4, 1, 2), (6, 1, 3), (8, 2, 2), (9, 1, 4)]:
+        for n in range(4 * b, 9 * b):
+            blocks = -(-n // b)
+            count = F95.chain_order(b, blocks - 2, n % b or b, b, w, r) * (2 if n % b == 0 else 1)
+            assert count == F95.order_at(n, b, w, r), (b, w, r, n)

@@ -64,6 +64,72 @@ def block_factor(b: int, w: int, r: int) -> int:
     return factorial(b - 2 * w * r) * factorial(r)
 
 
+def chain_order(first: int, middle: int, last: int, b: int, w: int, r: int) -> int:
+    """|G₀| of a chain of pieces of sizes first, b (``middle`` ≥ 2 whole blocks), last (1 ≤ first, last ≤ b): the
+    permutations keeping every piece and the arcs between pieces (F96 (b); F95's when first = b). An end piece of
+    size t has max(0, t − L) free positions and its junction J(t) (the mirror of the last junction for the first);
+    the whole block beside it has w·max(0, r − t) more free positions (its ports that reach nothing there)."""
+    ell = w * r
+    return (factorial(max(0, first - ell)) * last_junction_order(first, w, r)
+            * factorial(b - 2 * ell + w * max(0, r - first)) * factorial(b - 2 * ell) ** (middle - 2)
+            * factorial(b - 2 * ell + w * max(0, r - last)) * factorial(r) ** (middle - 1)
+            * last_junction_order(last, w, r) * factorial(max(0, last - ell)))
+
+
+def applies_global(b, w, r, g) -> bool:
+    return applies(b, w, r) and isinstance(g, int) and g >= 1
+
+
+def low_global(b: int, g: int) -> int:
+    """F96's range: n ≥ (k₀ + 3)b + 1, k₀ = ⌊g/b⌋ + 1 the block holding g + 1: the first piece, three whole blocks and
+    a last piece (the swap witness's blocks k₀ + 1, k₀ + 2 are then more than one block from the last)."""
+    return (g // b + 4) * b + 1
+
+
+def global_order_at(n: int, b: int, w: int, r: int, g: int) -> int:
+    """|G| of `blocks(b) + dilated(w, r) + global(g)` at one length n in F96's range."""
+    k0 = g // b + 1
+    first, last = k0 * b - g, n % b or b
+    pieces = -(-n // b) - k0 + 1
+    return factorial(g) * chain_order(first, pieces - 2, last, b, w, r) * (2 if (n + g) % b == 0 else 1)
+
+
+def swap_position(b: int, w: int, r: int, g: int) -> int:
+    """x of F96's witness (x x+1): the first two right ports of the block after the first piece (classes 1 and 2)."""
+    return (g // b + 2) * b - w * r + 1
+
+
+def theorem_global(n, b: int, w: int, r: int, g: int):
+    """F96 at the length n (a positive integer Symbol or an Integer)."""
+    from .families import FamilyTheorem
+    from .symbolic_unions import _residue_pieces
+    ell, start = w * r, low_global(b, g)
+    base = {t: start + (t - start) % b for t in range(b)}
+    order = _residue_pieces(n, b, base, lambda n0: Integer(global_order_at(n0, b, w, r, g))
+                            * Integer(block_factor(b, w, r)) ** (sympy.floor(n / b) - n0 // b), explicit=True)
+    globs = "position 1 fixed × " if g == 1 else f"S_{g} on {{1, …, {g}}} × "
+    group = (f"{globs}the permutations of {{{g + 1}, …, n}} that keep every block {{{b}k + 1, …, {b}k + {b}}} (less the "
+             f"globals) and the arcs between consecutive blocks: at a junction of two whole blocks the {r}! "
+             f"permutations of its residue classes mod {r} (a class's positions among the last {ell} of one block and "
+             f"the first {ell} of the next, moved together), and the positions with no arc to another block "
+             f"permuted freely within their block; with the reflection i ↦ n + {g + 1} − i of {{{g + 1}, …, n}} when "
+             f"{b} | n + {g}")
+    if isinstance(n, (int, Integer)):
+        group = group.replace(f"; with the reflection i ↦ n + {g + 1} − i of {{{g + 1}, …, n}} when {b} | n + {g}",
+                              f"; with the reflection i ↦ n + {g + 1} − i of {{{g + 1}, …, n}}" if (int(n) + g) % b == 0
+                              else f"; no reflection ({b} ∤ n + {g})")
+    x = swap_position(b, w, r, g)
+    return FamilyTheorem(
+        "F96", "blocks(b) + dilated(w, r) + global(g), r ≥ 2, 2wr ≤ b",
+        (("b", Integer(b)), ("w", Integer(w)), ("r", Integer(r)), ("g", Integer(g))), Integer(start), Integer(2),
+        group, order, (), Integer(3), True,
+        f"the swap ({x} {x + 1}) of two positions of one block with different arcs to the next block ({x} ~ {x + ell} "
+        f"and {x + 1} ≁ {x + ell}) can change only the neighbourhoods of {x}, {x + 1} and of positions of the next "
+        f"block, none within distance 1 of position n (its block, the block before it and the globals), and is not "
+        f"in G: D = 2 layers are not enough, D + 1 = 3 suffice (Theorem F96)",
+        witness=(n, (Integer(x), Integer(x + 1))))
+
+
 def theorem(n, b: int, w: int, r: int):
     """F95 at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem

@@ -75,6 +75,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
+  F96 adds ``global(g)``: D = 2, G = S_g × the chain's group on {g + 1, …, n}, 3 layers, least (a swap witness).
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.

@@ -218,6 +218,12 @@ def match_union(kinds: list, by: dict, n):
         return None
     if kinds in (["blocks", "strided", "window"], ["blocks", "dilated"]):
         return _grids(kinds, by, n)
+    if kinds == ["blocks", "dilated", "global"]:
+        from . import blocks_dilated_chains  # Theorem F96: the chains of F95 with globals
+        b, (w, r), g = by["blocks"].args[0], by["dilated"].args, by["global"].args[0]
+        if _ints(b, w, r, g) and blocks_dilated_chains.applies_global(int(b), int(w), int(r), int(g)):
+            return blocks_dilated_chains.theorem_global(n, int(b), int(w), int(r), int(g))
+        return None
     return _match_more(kinds, by, n)
 
 
