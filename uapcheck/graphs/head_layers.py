@@ -55,6 +55,7 @@ class HeadLayers:
     intersection: Optional[object] = None  # F70, F86: the heads' group (head_intersection.Intersection, or F86's
     #                                        partition_heads.PartitionGroup)
     classes: tuple = ()  # F86: one ClassLayers per residue of n mod ``modulus``
+    far_ends: Optional[object] = None  # F75: straight_heads.FarEnds
 
     @property
     def section(self) -> str:
@@ -532,6 +533,10 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         found = equal_groups(union, cases, n)
         if found is not None:
             return found
+    from .straight_heads import heads_layers as straight
+    found = straight(patterns, union, n, params)
+    if found is not None:
+        return found
     found = kept_witness(patterns, union, n, params)
     if found is not None:
         return found

@@ -868,6 +868,15 @@ def _heads_layers_method(found) -> str:
                          "class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
+    if found.theorem == "F75":
+        e = found.far_ends
+        return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "
+                f"(Theorem {found.union_theorem}) and the positions at distance D from any position form a clique in "
+                f"every head, so a permutation meeting every head's view condition keeps every head's arcs (those "
+                f"meeting the ball by the condition, those outside it as cliques): no view witness, though the "
+                f"heads' group may be smaller than the union's; checked on the heads' arcs up to "
+                f"n = {e.start + e.modulus - 1} and the same for every larger n of each residue class mod "
+                f"{e.modulus}; for n ≥ {found.low}")
     if found.theorem == "F70":
         return (f"several heads, Theorem F70 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
                 f"(Theorem {found.union_theorem}) and the heads' group has the union's order on every residue "
