@@ -143,9 +143,10 @@ def test_the_least_count_by_brute_force_where_a_range_starts_low():
 
 def test_undecided_tuples_stay_undecided():
     # the union's group is larger than the heads' on a class (window(2) | blocks(4): the reflection only
-    # for n ≡ 0 mod 4): no claim
+    # for n ≡ 0 mod 4): no claim from F70 (F75 decides it from the far ends, tests/graphs/test_straight_heads.py)
     from uapcheck.spec import Blocks
-    assert _closed((Window(2), Blocks(4))) is None
+    assert _closed((Window(2), Blocks(4))).theorem == "F75"
+    assert _closed((Window(1), Blocks(4))) is None
     # the two directions of a ring in two heads: G = C_n, the union's D_n is larger
     assert _closed((Offsets((1,), True), Offsets((-1,), True))) is None
 
