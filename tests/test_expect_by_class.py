@@ -83,12 +83,13 @@ def test_expect_the_other_classes_of_a_disconnected_pattern():
 
 
 def test_expect_a_symbolic_count_by_class():
-    line = ("expect uap group reflection if n mod 4 = 0, else trivial layers 2 * floor(n / 4) if n mod 4 = 0, "
-            "2 * floor(n / 4) + 2 if n mod 4 = 3, else 2 * floor(n / 4) + 1")
+    # window(2) | blocks(4): D layers, least (Theorem F75), D by class of n mod 4
+    line = ("expect uap group reflection if n mod 4 = 0, else trivial layers 2 * floor(n / 4) - 1 if n mod 4 = 0, "
+            "2 * floor(n / 4) + 1 if n mod 4 = 3, else 2 * floor(n / 4)")
     assert _holds(HEADS, line) == (True, "")
-    assert _holds(HEADS, line.replace("+ 2 if", "+ 1 if"))[0] is False
-    assert _holds(HEADS, "expect uap layers n / 2 if n mod 4 in {0, 2}, else (n + 1) / 2")[0] is True  # with n
-    assert _holds(HEADS, "expect uap layers n / 2 if n mod 4 in {0, 2}, else (n + 3) / 2")[0] is False
+    assert _holds(HEADS, line.replace("+ 1 if", "+ 2 if"))[0] is False
+    assert _holds(HEADS, "expect uap layers n / 2 - 1 if n mod 4 in {0, 2}, else (n - 1) / 2")[0] is True  # with n
+    assert _holds(HEADS, "expect uap layers n / 2 - 1 if n mod 4 in {0, 2}, else (n + 1) / 2")[0] is False
 
 
 def test_the_expectation_is_printed_back():
