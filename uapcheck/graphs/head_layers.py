@@ -71,7 +71,8 @@ class ClassLayers:
     layers: int
     low: int
     witness: Optional[tuple] = None
-    found_by: str = ""  # "F70": D, the groups equal; "F71": the union theorem's swap; "F88": the heads' own swap
+    found_by: str = ""  # "F70": D, the groups equal; "F71": the union theorem's swap; "F88": the heads' own swap;
+    #                     "F76": D = 2, partition heads whose balls hide at most one part of each head
 
 
 def _lcm(a: int, b: int) -> int:
@@ -454,10 +455,7 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
             found = _union_class(patterns, union, union_layers, union_order, orders, gmod, n, params, modulus,
                                  residue, low, reach, period, k)
         if found is None and d == 2:
-            swap = _find_swap(patterns, n, params, modulus, residue, low, reach, period)
-            if swap is not None:
-                exprs, bound = swap
-                found = ClassLayers(residue, 3, bound, (exprs[0], (exprs[1], exprs[2])), "F88")
+            found = _heads_own_class(patterns, n, params, modulus, residue, low, reach, period)
         if found is None:
             return None
         classes.append(found)
@@ -470,6 +468,21 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
     overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
     return HeadLayers("F86", theorem, overall, Integer(d), layers_expr, modulus=modulus, reach=reach,
                       period=period, intersection=decision if union is not None else None, classes=tuple(classes))
+
+
+def _heads_own_class(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
+                     low: int, reach: int, period: int) -> Optional[ClassLayers]:
+    """A class decided from the heads alone at D = 2: F76 (no ball hides two parts of one head: 2 layers) or F88 (a
+    swap of the heads' own: 3 layers); None otherwise."""
+    from .partition_layers import class_bound
+    bound = class_bound(patterns, params, modulus, residue, low)
+    if bound is not None:
+        return ClassLayers(residue, 2, bound, None, "F76")
+    swap = _find_swap(patterns, n, params, modulus, residue, low, reach, period)
+    if swap is not None:
+        exprs, bound = swap
+        return ClassLayers(residue, 3, bound, (exprs[0], (exprs[1], exprs[2])), "F88")
+    return None
 
 
 def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod: int, n: sympy.Symbol,

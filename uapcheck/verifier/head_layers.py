@@ -342,8 +342,15 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         raise Reject(f"F86: the modulus {m} is not a multiple of L ({sizes[1]})")
     if first < low:
         raise Reject(f"F86: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
-    few, more, own = [], [], []
+    few, more, own, hidden = [], [], [], []
     for r, c in sorted(classes.items()):
+        if c.get("found by") == "F76":
+            from . import partition_layers
+            if d != 2 or int(c.get("layers", 0)) != 2 or _in_class(stated, n, m, r, k) != 2:
+                raise Reject(f"F86: a class of partition heads (F76) on n ≡ {r} (mod {m}) gives D = 2 layers with D = 2")
+            partition_layers.check_class(c, pats, m, r, low, first)
+            hidden.append(r)
+            continue
         if c.get("found by") == "F88":
             if d != 2 or int(c.get("layers", 0)) != 3 or _in_class(stated, n, m, r, k) != 3:
                 raise Reject(f"F86: a swap of the heads' own (F88) on n ≡ {r} (mod {m}) gives 3 = D + 1 layers with D = 2")
@@ -370,7 +377,8 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         more.append(r)
     source = f"Theorem {fam.theorem}, the verifier's own entry" if fam is not None else "Theorem F87, verified"
     return (f"Theorem F86, class by class mod {m}, D = {d} from {source}: D layers on {few} (the heads' group, "
-            f"re-derived by the verifier, has the union's order), D + 1 with the union's swap on {more} and with a swap "
+            f"re-derived by the verifier, has the union's order), D = 2 on {hidden} (partition heads, no ball hiding two "
+            f"parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
             f"of the heads' own that moves a head (F88) on {own}, each meeting every head's view condition on the "
             f"verifier's arcs at every length of the class up to its profile bound; for n ≥ {first}")
 
