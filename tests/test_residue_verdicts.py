@@ -44,7 +44,7 @@ def _group_step(result):
 def test_the_verdict_states_the_group_of_every_class(result):
     assert result.verdict == "UAP"
     assert headline(result).startswith("UAP · G = reflection if n mod 4 = 0, else trivial · ")
-    assert headline(result).endswith("attention layers (sufficient, not shown least) (for n ≥ 13); UAP at n = 1…12")
+    assert headline(result).endswith("attention layers (for n ≥ 13); UAP at n = 1…12")  # D, least (Theorem F75)
     g = result.group
     assert [(c.modulus, c.residues, c.group.name, c.group.order) for c in g.classes] == [
         (4, (0,), "reflection", 2), (4, (1, 2, 3), "trivial", 1)]
