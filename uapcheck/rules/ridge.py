@@ -57,6 +57,54 @@ def _nonzero(value: sympy.Expr) -> bool:
         return False
 
 
+def _finite(value: sympy.Expr) -> bool:
+    """`value` is finite for every admissible value of the declared params in it (SymPy's assumptions)."""
+    if value.is_finite:
+        return True
+    try:
+        with time_limit("deciding whether a growth constant is finite", 2.0):
+            return sympy.simplify(value).is_finite is True
+    except BudgetExceeded:
+        return False
+
+
+def _degenerate_values(value: sympy.Expr) -> list[str]:
+    """Admissible param values (by the params' assumptions) where `value` is 0 or not finite, when
+    SymPy's solver names them: 'g = 0'. Best effort, for the wording only (the check does not use it)."""
+    named: list[str] = []
+    num, den = sympy.fraction(sympy.together(value))
+    for sym in sorted(value.free_symbols, key=lambda s: s.name):
+        for part in (den, num):
+            try:
+                with time_limit("naming the degenerate values of a param", 2.0):
+                    roots = sympy.solve(part, sym)
+            except (BudgetExceeded, NotImplementedError, ValueError, TypeError):
+                continue
+            for root in roots:
+                text = f"{sym.name} = {sympy.sstr(root)}"
+                if root.is_real is not False and text not in named:
+                    named.append(text)
+    return named
+
+
+def growth_form_problem(g: Growth) -> Optional[str]:
+    """Why the growth C t^p e^{E(t)} is not proved for every admissible value of the declared params
+    (docs/theory.md §20.1, hypothesis (G)), or None: C must be finite and non-zero and p free of params
+    for all of them. The engine computes the form for the params as symbols, generically: at a value
+    where C vanishes or is infinite (1/g at g = 0 for `1/(1 + g r)`) the profile has another growth,
+    possibly that of a polynomial (a constant)."""
+    if g is ZERO:
+        return None
+    if g.p.free_symbols:
+        return f"its power t^{sympy.sstr(g.p)} depends on a param"
+    if not (_finite(g.C) and _nonzero(g.C)):
+        where = _degenerate_values(g.C)
+        at = f" (it is 0 or not finite at {' and at '.join(where)})" if where else ""
+        return (f"its constant C = {sympy.sstr(g.C)} is not shown finite and non-zero for every admissible "
+                f"param value{at}")
+    return None
+
+
 def _growth_json(g: Growth) -> dict:
     return {"C": sympy.sstr(g.C), "p": sympy.sstr(g.p),
             "E": [[sympy.sstr(al), sympy.sstr(co)] for al, co in g.E]}
@@ -106,15 +154,23 @@ def _model_value(g: Growth, tval) -> sympy.Expr:
     return g.C * tval ** g.p * sympy.exp(sum((co * tval ** al for al, co in g.E), sympy.Integer(0)))
 
 
+def _param_samples(params) -> list[dict]:
+    """Admissible values of the params at which the certified growths are re-evaluated: 3/2, and 7 (a
+    second point, so that a growth right at one value only is caught), for every param at once."""
+    return [{s: value for s in params} for value in (sympy.Rational(3, 2), sympy.Integer(7))]
+
+
 @dataclass(frozen=True)
 class MomentCertificate(proof.Certificate):
     """The kernel as a function of one scalar (q·k for TD-RIDGE, |q − k|² for TD-RADIAL), the head's
     flags, the analyticity step, and the profile's growth at +∞ (and at −∞ for q·k). The check:
     the kernel is that function of that scalar alone (exact identity); the head's flags are those
     the rule needs; the analyticity step is proved (for a normalised head, with positivity proved
-    under it); the growths rule out a polynomial (exact); and the profile at ±T agrees with the
-    certified growths at high precision at T = 10, 10³, 10⁵ (relative errors that do not grow,
-    below 10⁻² at the largest T), with the declared params at 3/2."""
+    under it); each growth holds for every admissible param value (C finite and non-zero and p free
+    of params, under the params' declared signs: hypothesis (G) of docs/theory.md §20.1); the growths
+    rule out a polynomial (exact); and the profile at ±T agrees with the certified growths at high
+    precision at T = 10, 10³, 10⁵ (relative errors that do not grow, below 10⁻² at the largest T),
+    with the declared params at 3/2 and at 7."""
 
     shape: str  # "dot" (k = α(x·z)) or "radial" (k = g(|x − z|²))
     kernel: sympy.Expr  # the head's k(x, z) in the invariants
@@ -140,6 +196,10 @@ class MomentCertificate(proof.Certificate):
         extra = {s for s in self.kernel.free_symbols if s not in (a, b, c)}
         if any(s.name not in self.params for s in extra) or self.variable in self.kernel.free_symbols:
             raise reject("MomentCertificate: the kernel has symbols other than its invariants and params")
+        for g in (self.plus, self.minus):
+            problem = None if g is None else growth_form_problem(g)
+            if problem:
+                raise reject(f"MomentCertificate: the growth does not hold for every admissible param value: {problem}")
         scalar = a if self.shape == "dot" else c - 2 * a + b
         if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
             raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
@@ -148,7 +208,11 @@ class MomentCertificate(proof.Certificate):
                 raise reject("MomentCertificate: the growth at +∞ does not rule out a polynomial")
         elif self.minus is None or not_polynomial_reason(self.plus, self.minus) is None:
             raise reject("MomentCertificate: the growths do not rule out a polynomial")
-        sample = {s: sympy.Rational(3, 2) for s in extra}
+        for sample in _param_samples(extra):
+            self._check_numerically(sample)
+
+    def _check_numerically(self, sample: dict) -> None:
+        reject = proof.CertificateRejected
         for sign, g in ((1, self.plus), (-1, self.minus)):
             if g is None or g is ZERO:
                 continue
@@ -260,6 +324,16 @@ def _lim_text(lim: Any) -> str:
     return f"(LIM) is {lim.status.value} here ({lim.rule}), so Corollary 1's route is not used"
 
 
+def _not_for_every_param(label: str, name: str, end: str, problem: str, lim: Any, premises: list, ev: dict):
+    """The undecided step when the profile's growth is the engine's generic one only: concluded by the
+    calling rule (this runs inside it)."""
+    return proof.conclude(f"{label}: whether {name} is a polynomial is decided for generic params only: its growth "
+                          f"at {end} is computed with the params as symbols, and {problem}; at such a value {name} "
+                          f"may be a polynomial (a constant makes the layer blind to the tokens), so the step is "
+                          f"undecided (a `param` range that leaves those values out decides the rest); "
+                          f"{_lim_text(lim)}", proof.UNDECIDED, premises, dict(ev, reason=problem))
+
+
 @proof.rule("TD-RIDGE", "An analytic non-polynomial score α(q·k) with affine query and key: one layer "
             "distinguishes (Corollary 5)", CITE_RIDGE, statuses=(proof.PROVED, proof.UNDECIDED),
             certificates=(MomentCertificate,))
@@ -279,8 +353,12 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
         why = problem or problem2 or "α's growth is not determined"
         return proof.conclude(f"{label}: whether α is a polynomial is not decided: {why}; {_lim_text(lim)}",
                               proof.UNDECIDED, premises, dict(ev, reason=why))
-    reason = not_polynomial_reason(plus, minus)
     ev.update({"growth of α(t), t → +∞": _growth_json(plus), "growth of α(−t), t → +∞": _growth_json(minus)})
+    for end, g in (("+∞", plus), ("−∞", minus)):
+        problem = growth_form_problem(g)
+        if problem:
+            return _not_for_every_param(label, "α", end, problem, lim, premises, ev)
+    reason = not_polynomial_reason(plus, minus)
     if reason is None:
         return proof.conclude(f"{label}: α is not shown to be a non-polynomial (its growths at ±∞ are those of a "
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
@@ -312,8 +390,11 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
     if problem or plus is None:
         return proof.conclude(f"{label}: whether g is a polynomial is not decided: {problem}; {_lim_text(lim)}",
                               proof.UNDECIDED, premises, dict(ev, reason=problem))
-    reason = not_polynomial_at_infinity(plus)
     ev["growth of g(t), t → +∞"] = _growth_json(plus)
+    problem = growth_form_problem(plus)
+    if problem:
+        return _not_for_every_param(label, "g", "+∞", problem, lim, premises, ev)
+    reason = not_polynomial_at_infinity(plus)
     if reason is None:
         return proof.conclude(f"{label}: g is not shown to be a non-polynomial (its growth at +∞ is that of a "
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)

@@ -3,7 +3,12 @@ from the re-parsed formula alone (the verifier's own evaluation, kernels.kernel_
 
 - TD-RIDGE / TD-RADIAL: the head's items, the analyticity premise, that the kernel depends on its
   claimed scalar only (exact equality at integer points sharing the scalar), and that the profile
-  does not behave like a polynomial at large arguments (60 digits): `checked numerically`.
+  does not behave like a polynomial at large arguments (60 digits), with the same apparent power,
+  at several admissible values of the declared params (3/2, 7, and 0 where the declaration admits
+  it); with params in the profile, its growth is also re-derived for every admissible value: the
+  limit L of profile(T)/T^p (or of log|profile(T)|/T^α) with the params as symbols must be finite
+  and non-zero under the params' declared signs (`param g >= 0` with 1/(1 + g r): L = 1/g, not
+  finite at g = 0, rejected): `checked numerically`.
 - TD-WITNESS: the two samples of the evidence, evaluated through one layer at exact rational
   parameter points (with bias vectors under `affine query key`): equal outputs at the shared token
   at every point (exact where the values are rational, else to 45 digits): `checked numerically`,
@@ -96,17 +101,87 @@ def _moment_route(ctx, s, shape: str):
         if not _same(_value(ctx, head, x1, y1), _value(ctx, head, x2, y2)):
             raise Reject(f"the kernel is not a function of {'x·y' if shape == 'dot' else '|x − y|²'} alone")
     points = [sympy.Integer(10), sympy.Integer(10) ** 3, sympy.Integer(10) ** 5]
-    if shape == "dot":  # x = (1, 0), y = (T, 0): x·y = T
-        plus = [sympy.N(_value(ctx, head, (1, 0), (T, 0)), DIGITS) for T in points]
-        minus = [sympy.N(_value(ctx, head, (1, 0), (-T, 0)), DIGITS) for T in points]
-    else:  # |x − y|² = T
-        plus = [sympy.N(_value(ctx, head, (0, 0), (sympy.sqrt(T), 0)), DIGITS) for T in points]
-        minus = None
-    if not _profile_is_not_polynomial(plus, minus, points):
-        raise Reject("the profile behaves like a polynomial at large arguments")
+    symbols = kernels.param_symbols(ctx.spec)
+    ends = _profiles(ctx, head, shape)
+    params = sorted({sym for f in ends for sym in f.free_symbols if sym != _T}, key=lambda sym: sym.name)
+    degrees = set()
+    for sample in _admissible_samples(ctx.spec, symbols, params):
+        plus, minus = ([sympy.N(f.xreplace({**sample, _T: T}), DIGITS) for T in points] if f is not None else None
+                       for f in (ends[0], ends[1] if len(ends) > 1 else None))
+        at = ", ".join(f"{sym.name} = {sympy.sstr(v)}" for sym, v in sample.items())
+        if not _profile_is_not_polynomial(plus, minus, points):
+            raise Reject("the profile behaves like a polynomial at large arguments" + (f" at {at}" if at else ""))
+        degrees.add(_apparent_degree(plus, points))
+    if len(degrees) > 1:
+        raise Reject("the profile's apparent power at large arguments changes with the params (the growth is not one "
+                     "form for every admissible value)")
+    for f in ends:
+        if params:
+            _growth_for_every_param(f, params)
     return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile at "
-                     "±10, ±10³, ±10⁵ (60 digits) does not behave like a polynomial; the moment lemma "
-                     "(docs/theory.md §20.1) and Theorem 2 with the proved analyticity give the conclusion")
+                     "±10, ±10³, ±10⁵ (60 digits) does not behave like a polynomial"
+                     + (" at admissible values of the params, with its growth constant finite and non-zero for "
+                        "every admissible value" if params else "")
+                     + "; the moment lemma (docs/theory.md §20.1) and Theorem 2 with the proved analyticity give "
+                     "the conclusion")
+
+
+_T = sympy.Symbol("T", positive=True)
+
+
+def _profiles(ctx, head, shape: str) -> list:
+    """The profile at +T (and at −T for the dot shape) with the params as symbols."""
+    if shape == "dot":  # x = (1, 0), y = (±T, 0): x·y = ±T
+        return [kernels.kernel_value(ctx.spec, head, (1, 0), (sign * _T, 0)) for sign in (1, -1)]
+    return [kernels.kernel_value(ctx.spec, head, (0, 0), (sympy.sqrt(_T), 0))]  # |x − y|² = T
+
+
+def _admissible_samples(spec, symbols: dict, params: list) -> list[dict]:
+    """3/2 and 7 for every param, and each param's boundary 0 where its declaration admits it."""
+    out = [{p: sympy.Rational(3, 2) for p in params}, {p: sympy.Integer(7) for p in params}]
+    declared = {p.name: p for p in spec.params}
+    for p in params:
+        decl = declared.get(p.name)
+        if decl is not None and (decl.constraint in (">= 0", "real")
+                                 or (decl.constraint == "integer" and (decl.lower is None or decl.lower <= 0))):
+            out.append({**out[0], p: sympy.Integer(0)})
+    return out
+
+
+def _apparent_degree(values, points):
+    a, b = values[-2], values[-1]
+    if a == 0 or b == 0:
+        return None
+    return round(float(sympy.log(abs(b / a)) / sympy.log(points[-1] / points[-2])) * 12) / 12
+
+
+def _growth_for_every_param(f, params: list) -> None:
+    """The growth of the profile f(T) re-derived with the params as symbols: L = lim f(T)/T^p for the
+    apparent power p (or lim log|f(T)|/T^α for an exponential profile) must be finite and non-zero
+    for every admissible value, by SymPy's assumptions on the declared params."""
+    sample = {p: sympy.Rational(3, 2) for p in params}
+    points = [sympy.Integer(10) ** 4, sympy.Integer(10) ** 5]
+    values = [sympy.N(f.xreplace({**sample, _T: T}), DIGITS) for T in points]
+    degree = _apparent_degree(values, points)
+    candidates = []
+    if degree is not None and abs(degree) <= 40:
+        candidates.append(f / _T ** sympy.Rational(round(degree * 12), 12))
+    candidates += [sympy.log(sympy.Abs(f)) / _T ** alpha for alpha in (1, 2, sympy.Rational(1, 2))]
+    for quotient in candidates:
+        try:
+            limit = sympy.limit(quotient, _T, sympy.oo)
+        except (NotImplementedError, ValueError, TypeError, RecursionError):
+            continue
+        if limit.has(sympy.Limit) or limit.has(sympy.nan):
+            continue
+        if limit.is_finite and limit.is_zero is False:
+            return
+        if limit.is_zero or limit.is_finite is False:
+            continue  # not the right power: try the next form
+        names = ", ".join(p.name for p in params)
+        raise Reject(f"the profile's growth constant {sympy.sstr(limit)} is not shown finite and non-zero for every "
+                     f"admissible value of {names}")
+    raise Reject("the profile's growth is not re-derived for every admissible param value")
 
 
 @checker("TD-RIDGE")
