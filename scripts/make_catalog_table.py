@@ -157,11 +157,21 @@ def show_group(result) -> str:
     return text
 
 
+def _below_target_range(target) -> str:
+    """"<br>below the range: n = 1, 2: 1 layer; …" for a target-class count proved for a range (§14.9)."""
+    if target.verdict != "UAP" or not target.range:
+        return ""
+    if target.below is None:
+        return "<br>below the range: not covered"
+    from uapcheck.rules.targets import lengths_words
+    return "<br>below the range: " + "; ".join(lengths_words(target.below))
+
+
 def show_verdict(result) -> str:
     """The verdict, naming a declared target class, or the class a NOT-UAP pattern does approximate."""
     target = getattr(result, "target", None)
     if target is not None:
-        return f"{result.verdict} for {target.target} targets"
+        return f"{result.verdict} for {target.target} targets" + _below_target_range(target)
     alternative = getattr(result, "alternative", None)
     if alternative is not None:
         return f"{result.verdict}<br>({alternative.phrase()})"
@@ -179,7 +189,9 @@ def show_layers(result) -> str:
         return NOT_IN_PAPER
     from uapcheck.render.verdict_lines import layers_least
     shown = show_value(result.layers)
-    return shown if layers_least(result) is not False else f"{shown} (sufficient, not shown least)"
+    target = getattr(result, "target", None)
+    where = "" if target is None or not target.range else f" (for {target.range})"  # a count proved for a range (§14.9)
+    return (shown if layers_least(result) is not False else f"{shown} (sufficient, not shown least)") + where
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,8 @@ def test_causal_not_uap_names_the_causal_result():
     assert (r.alternative.target, r.alternative.verdict, r.alternative.layers, r.alternative.least) == \
         ("causal", "UAP", 2, True)
     from uapcheck.render.verdict_lines import headline
-    assert headline(r) == "NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers"
+    assert headline(r) == ("NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers (for n ≥ 3; "
+                           "n = 1, 2: 1 layer)")
     assert "TGT-ALTERNATIVE" in rules(r)
 
 
@@ -164,11 +165,15 @@ def test_json_has_typed_target_and_alternative():
     r = check(f"attention {{ {SOFTMAX}; pattern causal }}")
     d = r.to_dict()
     assert d["target"] == {"class": "equivariant", "declared": "equivariant"}
-    assert d["alternative"] == {"target": "causal", "verdict": "UAP", "layers": 2, "least": True, "reason": None}
+    below = [{"n": n, "verdict": "UAP", "layers": 1, "least": True, "allowed": True, "why": None} for n in (1, 2)]
+    assert d["alternative"] == {"target": "causal", "verdict": "UAP", "layers": 2, "least": True, "reason": None,
+                                "range": "n ≥ 3", "below_range": below}  # §14.6: 2 layers for n ≥ 3, 1 below
     r = check(f"attention {{ {SOFTMAX}; pattern offsets {{-2, -1, 0}} }}\ntarget causal")
     d = r.to_dict()
     assert d["verdict"] == "UAP" and d["layers"] == "ceiling(n/2 - 1/2)"
-    assert d["target"] == {"class": "causal", "declared": "causal", "least": True}
+    assert {k: d["target"][k] for k in ("class", "declared", "least", "range")} == {
+        "class": "causal", "declared": "causal", "least": True, "range": "n ≥ 4"}
+    assert [(r["n"], r["layers"]) for r in d["target"]["below_range"]] == [(1, 1), (2, 1), (3, 2)]
     assert d["alternative"] is None
 
 
@@ -422,7 +427,8 @@ def test_a_causal_not_uap_panel_names_the_causal_result(name):
 def test_the_alibi_and_streaming_llm_panels():
     alibi, streaming = check_file("alibi.uap"), check_file("streaming_llm.uap")
     assert alibi.alternative.phrase() == "UAP for causal targets with 1 attention layer"
-    assert streaming.alternative.phrase() == "UAP for causal targets with ⌈(-k + n - 1)/w⌉ attention layers"
+    assert streaming.alternative.phrase() == ("UAP for causal targets with ⌈(-k + n - 1)/w⌉ attention layers (for "
+                                              "n ≥ max(2·k, k + w + 2); shorter lengths are not covered)")
     assert rules(streaming)["TGT-RECEPTIVE"].evidence["range"] == "for n ≥ max(k + w + 2, 2·k)"
 
 

@@ -574,14 +574,17 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "TGT-RECEPTIVE":
         return {"target": ev.get("target"), "radius": value("radius", ev.get("radius"))}
     if step.rule == "TGT-LAYERS":
+        start = step.facts.get("from")  # at symbolic n, the closed form's range n ≥ start (§14.9)
         return {"radius": value("radius", ev.get("radius")), "layers": value("layers", ev.get("layers")),
-                "least": ev.get("least")}
+                "least": ev.get("least"), "from": start if start is None or isinstance(start, int) else _tree(start)}
     if step.rule == "TGT-ALTERNATIVE":
         alt = ev.get("alternative") or {}
         return {"target": alt.get("target"), "verdict": alt.get("verdict"), "least": alt.get("least"),
-                "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None}
+                "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None,
+                "range": alt.get("range"), "below_range": alt.get("below_range")}
     if step.rule == "TGT-VERDICT":
-        return {"target": ev.get("target"), "verdict": ev.get("verdict")}
+        return {"target": ev.get("target"), "verdict": ev.get("verdict"), "range": ev.get("range"),
+                "below_range": ev.get("below_range")}
     if step.rule == "TGT-POSITIONS":
         return {"route": ev.get("route"), "separating": ev.get("separating")}
     return None

@@ -66,7 +66,11 @@ def _target_json(result) -> dict:
     outcome = getattr(result, "target", None)
     if outcome is None:
         return {"class": "equivariant", "declared": result.spec.target}
-    return {"class": outcome.target, "declared": result.spec.target, "least": outcome.least}
+    out = {"class": outcome.target, "declared": result.spec.target, "least": outcome.least}
+    record = outcome.record()
+    if "range" in record:  # a count at symbolic n proved for a range, with the lengths below it (§14.9)
+        out["range"], out["below_range"] = record["range"], record["below_range"]
+    return out
 
 
 def error_json(path: str, err) -> dict:

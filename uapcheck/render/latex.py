@@ -319,7 +319,7 @@ def _target_tex(outcome) -> str:
     lay = outcome.layers
     least = "" if outcome.least else " (sufficient, not shown least)"
     return (escape(f"UAP for {outcome.target} targets with ") + layers_math(lay) +
-            f" attention layer{'' if lay == 1 else 's'}" + escape(least))
+            f" attention layer{'' if lay == 1 else 's'}" + escape(least + outcome.range_words()))
 
 
 def render(result, standalone: bool = False) -> str:

@@ -195,7 +195,7 @@ def _target_markdown(outcome) -> str:
     lay = outcome.layers
     least = "" if outcome.least else " (sufficient, not shown least)"
     return (escape(f"UAP for {outcome.target} targets with ") + _layers_markdown(lay) +
-            f" attention layer{'' if lay == 1 else 's'}" + escape(least))
+            f" attention layer{'' if lay == 1 else 's'}" + escape(least + outcome.range_words()))
 
 
 def render(result, suggestion=None) -> str:

@@ -85,13 +85,29 @@ class TargetOutcome:
     steps: tuple = field(default=())  # derivation steps (premises of the verdict step)
     reason: str = ""
     head_steps: Optional[tuple] = None  # the head premises the class's verdict rests on (None: every TD step)
+    # at symbolic n: the lengths the layer count is proved for ("n ≥ 6"; "" for every n), and the lengths below
+    # that range, each decided by the derivation at that n (TargetLength), or None when they are not enumerable
+    range: str = ""
+    below: Optional[tuple] = ()
 
     def record(self) -> dict:
         lay = self.layers
         if lay is not None and not isinstance(lay, int):
             lay = sympy.sstr(lay)
-        return {"target": self.target, "verdict": self.verdict, "layers": lay, "least": self.least,
-                "reason": self.reason or None}
+        out = {"target": self.target, "verdict": self.verdict, "layers": lay, "least": self.least,
+               "reason": self.reason or None}
+        if self.verdict == "UAP" and self.range:
+            out["range"] = self.range
+            out["below_range"] = None if self.below is None else [r.to_json() for r in self.below]
+        return out
+
+    def range_words(self) -> str:
+        """" (for n ≥ 6; n = 1, 2: 1 layer; n = 3…5: 2 layers)" after a UAP count stated for a range, else ""."""
+        if self.verdict != "UAP" or not self.range:
+            return ""
+        if self.below is None:
+            return f" (for {self.range}; shorter lengths are not covered)"
+        return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below)) + ")"  # () → " (for n ≥ 3)"
 
     def phrase(self) -> str:
         """"UAP for causal targets with 2 attention layers" (the panel's second half)."""
@@ -100,8 +116,43 @@ class TargetOutcome:
             lay = self.layers if isinstance(self.layers, int) else show_size(self.layers)
             least = "" if self.least else " (sufficient, not shown least)"
             return (f"UAP for {self.target} targets with {lay} attention layer{'' if self.layers == 1 else 's'}"
-                    f"{least}")
+                    f"{least}{self.range_words()}")
         return f"{self.verdict} for {self.target} targets"
+
+
+@dataclass(frozen=True)
+class TargetLength:
+    """The target-class verdict at one length n below the range of a count stated at symbolic n, by the
+    derivation at that n: `verdict` None when not decided or not allowed (`why`)."""
+    n: int
+    verdict: Optional[str]
+    layers: Optional[int] = None
+    least: Optional[bool] = None
+    allowed: bool = True
+    why: str = ""
+
+    def to_json(self) -> dict:
+        return {"n": self.n, "verdict": self.verdict, "layers": self.layers, "least": self.least,
+                "allowed": self.allowed, "why": self.why or None}
+
+    def key(self) -> str:
+        if not self.allowed:
+            return "not a length the file allows"
+        if self.verdict is None:
+            return f"not decided ({self.why})"
+        if self.verdict == "UAP":
+            least = "" if self.least else " (sufficient, not shown least)"
+            return f"{self.layers} layer{'' if self.layers == 1 else 's'}{least}"
+        return self.verdict
+
+
+def lengths_words(records) -> list[str]:
+    """["n = 1, 2: 1 layer", "n = 3…5: 2 layers"]: the lengths with the same outcome, in order of first length."""
+    from .small_lengths import _runs
+    groups: dict = {}
+    for r in records:
+        groups.setdefault(r.key(), []).append(r.n)
+    return [f"n = {_runs(ns)}: {key}" for key, ns in groups.items()]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,6 +202,19 @@ def _causal_kind(patterns) -> Optional[tuple[str, int, int]]:
     return None
 
 
+def closed_from(kind: tuple) -> "int | sympy.Expr":
+    """The least n from which the closed form of `kind` (radius and least layers) holds: 3 for the full causal
+    mask (§14.6: two layers, one at n ≤ 2), max(k + w + 2, 2k) for a causal window with k sinks (§14.7)."""
+    name, w, k = kind
+    if name == "causal":
+        return 3
+    if isinstance(w, int) and isinstance(k, int):
+        return max(k + w + 2, 2 * k)
+    w_ = sympy.Symbol(w, integer=True, positive=True) if isinstance(w, str) else w
+    k_ = sympy.Symbol(k, integer=True, positive=True) if isinstance(k, str) else k
+    return sympy.Max(k_ + w_ + 2, 2 * k_)
+
+
 def _causal_closed(kind: tuple[str, int, int], n) -> tuple:
     """(r, least layers, method) for the full causal mask, or a causal window of width w with k sinks.
 
@@ -189,7 +253,7 @@ def _desc(spec: S.Spec) -> str:
 
 @proof.rule("TGT-RECEPTIVE", "The receptive-field class of the pattern (causal maps for a causal mask)", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
-def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.Step:
+def receptive_step(spec: S.Spec, target: str, radius, evidence: dict, where: str = "") -> proof.Step:
     if target == "causal":
         what = claim("every arc goes from an earlier position to a later one and every position k − 1 "
                      "attends-reaches k, so the receptive field of i is ", PREFIX_POSITIONS, " and the family's "
@@ -198,8 +262,8 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
         what = claim("the family's models are receptive: ", F_I, " depends only on the tokens at the positions that "
                      "reach i, and agrees at i and j whenever a head-preserving isomorphism of the receptive fields "
                      "carries i to j: that is its target class")
-    return proof.conclude(claim(what, "; receptive diameter ", eq("r", radius), ": fewer than r attention layers "
-                                "leave some ", X_J, " out of the output at a position it reaches"), proof.PROVED,
+    return proof.conclude(claim(what, "; receptive diameter ", eq("r", radius), _for(where), ": fewer than r attention "
+                                "layers leave some ", X_J, " out of the output at a position it reaches"), proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec), target=target, radius=radius),
                           facts={"target": target, "radius": radius},
                           certificate=_trusted("the receptive fields of the pattern", target=target, radius=radius))
@@ -208,25 +272,47 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict) -> proof.S
 @proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: "str | Claim",
-                witness: Optional[dict] = None, positional: Optional[proof.Step] = None) -> proof.Step:
+                witness: Optional[dict] = None, positional: Optional[proof.Step] = None,
+                start: "int | sympy.Expr | None" = None) -> proof.Step:
+    """`start`: at symbolic n, the least n the closed form holds from (None: every n the file allows)."""
     lay = layers if isinstance(layers, int) else value(layers)
+    where = "" if start is None else _range_text(start)
     if least and layers == radius:
         statement = claim(lay, f" attention layer{'s' if layers != 1 else ''} (= r) suffice for {target} targets and "
-                          "are the least")
+                          "are the least", _for(where))
     elif least:
-        statement = claim(lay, f" attention layers are needed and suffice for {target} targets: with ",
-                          eq("r", radius), " layers some position cannot tell two inputs that the class separates")
+        statement = claim(lay, f" attention layers are needed and suffice for {target} targets", _for(where),
+                          ": with ", eq("r", radius), " layers some position cannot tell two inputs that the class "
+                          "separates")
     else:
-        statement = claim(lay, f" attention layers suffice for {target} targets (r + 1, the receptive view argument); ",
-                          eq("r", radius), " are necessary, and whether they suffice is not decided: sufficient, not "
-                          "shown least")
+        statement = claim(lay, f" attention layers suffice for {target} targets", _for(where), " (r + 1, the receptive "
+                          "view argument); ", eq("r", radius), " are necessary, and whether they suffice is not "
+                          "decided: sufficient, not shown least")
     ev = {"radius": radius, "layers": layers, "least": least, "method": str(method)}
+    if start is not None:
+        ev["range"] = where
     if witness:
         ev["receptive witness"] = witness
     premises = [receptive] if positional is None else [receptive, positional]
     return proof.conclude(claim(statement, " (", method, ")"), proof.PROVED, premises, ev,
-                          facts={"layers": layers, "radius": radius, "least": least},
+                          facts={"layers": layers, "radius": radius, "least": least,
+                                 **({} if start is None else {"from": start})},
                           certificate=_trusted(str(method), layers=layers, radius=radius))
+
+
+def _range_text(start) -> str:
+    """"n ≥ 6" (a bound with params: "n ≥ max(k + w + 2, 2·k)")."""
+    if isinstance(start, int):
+        return f"n ≥ {start}"
+    from ..show import show_size
+    return f"n ≥ {show_size(start)}"
+
+
+def _for(where: str):
+    """", for n ≥ 6" as a claim part (a formula), or nothing."""
+    if not where:
+        return ""
+    return claim(", for ", written(where, where.replace("≥", r"\geq").replace("·", r"\cdot ")))
 
 
 @proof.rule("TGT-UNDECIDED", "Target-class analysis undecided", CITE_TGT, statuses=(proof.UNDECIDED,))
@@ -261,10 +347,14 @@ def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: 
 
 @proof.rule("TGT-VERDICT", "Theorem 1 for the receptive-field class (causal form)", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
             certificates=(TargetVerdict,))
-def verdict_step(target: str, verdict: str, claim: str, premises: list) -> proof.Step:
+def verdict_step(target: str, verdict: str, claim: str, premises: list, ranged: Optional[dict] = None) -> proof.Step:
+    """`ranged`: the outcome's range and lengths below it (TargetOutcome.record()), for a count proved for a range."""
     status = proof.PROVED if verdict in ("UAP", "NOT-UAP") else proof.UNDECIDED
     cert = TargetVerdict(verdict, tuple(premises)) if status is proof.PROVED else None
-    return proof.conclude(claim, status, premises, {"target": target, "verdict": verdict},
+    ev = {"target": target, "verdict": verdict}
+    if ranged and "range" in ranged:
+        ev.update({"range": ranged["range"], "below_range": ranged["below_range"]})
+    return proof.conclude(claim, status, premises, ev,
                           facts={"verdict": proof.Verdict(verdict), "target": target}, certificate=cert)
 
 
@@ -624,10 +714,11 @@ def _structure_of(patterns: tuple, n, positional):
                               "depth-r view fixes the tokens of the whole receptive field")
         form = ("causal mask" if kind[0] == "causal" else f"causal window w = {kind[1]}" +
                 (f" with {kind[2]} sinks" if kind[2] else ""))
-        return {"target": "causal", "radius": r, "layers": lay, "least": True, "method": method,
+        start = None if isinstance(n, int) else closed_from(kind)
+        return {"target": "causal", "radius": r, "layers": lay, "least": True, "method": method, "from": start,
                 "evidence": {"closed form": form,
-                             "range": "for every n" if kind[0] == "causal" or isinstance(n, int)
-                             else f"for n ≥ {_window_range(kind)}"}}
+                             "range": "for every n" if isinstance(n, int)
+                             else "for n ≥ 3" if kind[0] == "causal" else f"for n ≥ {_window_range(kind)}"}}
     if not isinstance(n, int):
         return "no closed form for this pattern with symbolic n (give `tokens N` to compute it for one n)"
     from ..graphs import GraphTooLarge, build_graph
@@ -698,9 +789,12 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
         step = undecided_step(spec, target, "the pattern is not in the causal class (some position attends to a later "
                                             "one); use `target receptive` for the family's own class")
         return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
-    rec_step = receptive_step(spec, info["target"], info["radius"], info["evidence"])
+    start = info.get("from")
+    where = "" if start is None else _range_text(start)
+    rec_step = receptive_step(spec, info["target"], info["radius"], info["evidence"], where)
+    # a count from the positions (§14.11) holds at every n; the closed form's count for n ≥ start
     lay_step = layers_step(rec_step, info["target"], info["radius"], info["layers"], info["least"], info["method"],
-                           info.get("witness"), pos_step)
+                           info.get("witness"), pos_step, start if pos_step is None else None)
     steps = [rec_step, lay_step]
     cls = info["target"]
     if spec.layers is not None and isinstance(spec.layers, int) and isinstance(info["layers"], int) \
@@ -716,10 +810,70 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
     if pos_step is not None and pos_step.proved:
         tds = _causal_head_steps(tds)
     if ffn_step.proved and all(td.proved for td in tds):
-        return _finish(spec, cls, "UAP", info["layers"], info["least"], steps, "", ffn_step, tds)
+        outcome = _finish(spec, cls, "UAP", info["layers"], info["least"], steps, "", ffn_step, tds)
+        return _with_range(spec, outcome, start) if start is not None else outcome
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
     return _finish(spec, cls, "INCONCLUSIVE", None, False, steps, reason, ffn_step, tds)
+
+
+def _with_range(spec: S.Spec, outcome: TargetOutcome, start) -> TargetOutcome:
+    """A UAP count at symbolic n from a closed form that holds for n ≥ `start`: the lengths below it decided one by
+    one by the derivation at that n (the concrete engine). When each of them has the formula's count (and its
+    `least`), the count holds for every n and no range is stated; otherwise the range is stated with the lengths
+    below it (docs/theory.md §14.9). A bound with params (n ≥ max(k + w + 2, 2k)) leaves them not enumerated."""
+    from dataclasses import replace
+    from .small_lengths import ENABLED
+    where = _range_text(start)
+    if not isinstance(start, int):
+        return replace(outcome, range=where, below=None)
+    if not ENABLED.get():  # the suggestion search reads the verdict only: the range, the lengths below not derived
+        return replace(outcome, range=where, below=())
+    records = _lengths_below(spec, outcome.target, start)
+    n = sympy.Symbol(spec.tokens, integer=True, positive=True)
+
+    def formula_at(value: int) -> int:
+        lay = outcome.layers
+        return lay if isinstance(lay, int) else int(sympy.sympify(lay, strict=True).xreplace({n: value}))  # safe: strict (no text parsed)
+    allowed = [r for r in records if r.allowed]
+    if all(r.verdict == "UAP" and r.layers == formula_at(r.n) and r.least == outcome.least for r in allowed):
+        return replace(outcome, below=tuple(records))  # the count holds at every length: no range to state
+    return replace(outcome, range=where, below=tuple(records))
+
+
+def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
+    """The verdict for `target` at n = 1 … start − 1, each by the derivation at that n (the file with `target
+    TARGET`, also when the class is the alternative of a NOT-UAP verdict)."""
+    from dataclasses import replace
+    from ..derive import check_spec
+    from ..errors import UapError
+    from .small_lengths import EACH_SECONDS, _concrete
+    out = []
+    for length in range(1, start):
+        sinks = [p.k for h in spec.heads for p in _parts(h.pattern) if isinstance(p, S.Sinks) and isinstance(p.k, int)]
+        if any(k > length for k in sinks):  # as the parser refuses `tokens 1` with sinks(2)
+            out.append(TargetLength(length, None, allowed=False, why=f"number of sinks {max(sinks)} exceeds n = {length}"))
+            continue
+        try:
+            result = check_spec(_concrete(replace(spec, target=target), length), EACH_SECONDS)
+        except UapError as exc:
+            out.append(TargetLength(length, None, allowed=False, why=exc.message))
+            continue
+        outcome = getattr(result, "target", None)
+        if outcome is None or result.verdict not in ("UAP", "NOT-UAP") or outcome.target != target:
+            out.append(TargetLength(length, None, why=f"the derivation at n = {length} gives {result.verdict} for "
+                                    f"{'G-equivariant' if outcome is None else outcome.target} targets"))
+            continue
+        out.append(TargetLength(length, result.verdict, result.layers if result.verdict == "UAP" else None,
+                                outcome.least if result.verdict == "UAP" else None))
+    return out
+
+
+def _parts(p: S.Pattern) -> list:
+    """The pattern's parts through unions and intersections."""
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
+        return [q for part in p.parts for q in _parts(part)]
+    return [p]
 
 
 def _causal_head_steps(tds: list) -> list:
@@ -776,7 +930,7 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
     claim = _claim(outcome)
     top = verdict_step(outcome.target, outcome.verdict, claim,
                        [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
-                        group_step, *outcome.steps])
+                        group_step, *outcome.steps], outcome.record())
     return Decision(outcome.verdict, outcome.layers if outcome.verdict == "UAP" else None, top, outcome, None)
 
 
@@ -784,7 +938,7 @@ def _phrase_parts(outcome: TargetOutcome) -> tuple[str, str]:
     """TargetOutcome.phrase() around its layer count, for a UAP outcome."""
     least = "" if outcome.least else " (sufficient, not shown least)"
     return (f"UAP for {outcome.target} targets with ",
-            f" attention layer{'' if outcome.layers == 1 else 's'}{least}")
+            f" attention layer{'' if outcome.layers == 1 else 's'}{least}{outcome.range_words()}")
 
 
 def _claim(outcome: TargetOutcome) -> "str | Claim":

@@ -161,6 +161,8 @@ def layers(ctx, s):
     nn = ctx.symbols[n] if not isinstance(n, int) else n
     if isinstance(n, int) and n < R.closed_from(kind):
         raise Trust(f"n = {n} is below the closed form's range")
+    if not isinstance(n, int):
+        _check_stated_range(ctx, s, kind)
     want = R.closed_layers(kind, nn)
     if not _same(m, want):
         raise Reject(f"{sympy.sstr(m)} layers is not the closed form's {sympy.sstr(want)}")
@@ -172,6 +174,64 @@ def layers(ctx, s):
     if isinstance(n, int):
         why += f" (n = {n} ≥ {R.closed_from(kind)}, the closed form's range)"
     return VERIFIED, f"{why}; " + _instances(ctx, kind)
+
+
+def _check_stated_range(ctx, s, kind) -> None:
+    """At symbolic n the closed form holds for n ≥ closed_from(kind) only (§14.6: 2 layers for n ≥ 3, 1 below;
+    §14.7): the step must state a range that starts there or later."""
+    start = (s.get("data") or {}).get("from")
+    want = R.closed_from(kind)
+    if start is None:
+        raise Reject(f"the closed form holds for n ≥ {sympy.sstr(want)} only, and the step states no range")
+    stated = start if isinstance(start, int) else decode(start, ctx.symbols)
+    if not _same(stated, want) and not (isinstance(stated, int) and isinstance(want, int) and stated >= want):
+        raise Reject(f"the stated range n ≥ {sympy.sstr(stated)} is not within the closed form's n ≥ {sympy.sstr(want)}")
+
+
+def least_layers_at(kind, n: int) -> int:
+    """The least layers for the causal class of `kind` at a small n, by the verifier's own search: from
+    max(r, 1) up, the first depth with no receptive witness (Theorem L: r + 1 always suffice)."""
+    spans = I.Spans([R.instance_pattern(kind)], n)
+    m = max(R.scan(spans).radius, 1)
+    while R.find_witness([spans], spans, m) is not None:
+        m += 1
+    return m
+
+
+def check_lengths_below(ctx, lay_step, data) -> str:
+    """A count at symbolic n whose TGT-LAYERS step holds for n ≥ start: the verdict step either states that range
+    (the lengths below it are then stated one by one: each re-checked here) or claims the count at every n, in
+    which case every length below the range must have the formula's count. Plain patterns with integer widths,
+    n ≤ WITNESS_MAX_N; otherwise the lengths are trusted."""
+    start = (lay_step.get("data") or {}).get("from")
+    n = ctx.spec.tokens
+    if start is None or isinstance(n, int):
+        return ""
+    if "TGT-POSITIONS" in [p["rule"] for p in ctx.premises(lay_step)]:
+        return ""  # §14.11's one layer holds at every n (its TGT-LAYERS check)
+    if not isinstance(start, int):
+        if data.get("range") is None:
+            raise Reject("a count proved for a range with params is stated for every n")
+        return "; the range with params is stated, the lengths below it are not covered"
+    kind = _kind(ctx)
+    if ctx.spec.positional != "none" or any(h.bias or h.position for h in ctx.spec.heads) or _named(kind) \
+            or start - 1 > R.WITNESS_MAX_N:
+        raise Trust("the lengths below the closed form's range are not re-checked for positions, params or n > 7")
+    formula = _value(ctx, lay_step, "layers")
+    least = bool((lay_step.get("data") or {}).get("least"))
+    stated = {r.get("n"): r for r in (data.get("below_range") or [])}
+    for value in range(1, start):
+        truth = least_layers_at(kind, value)
+        if data.get("range") is None:
+            at = formula.xreplace({ctx.symbols[n]: value}) if isinstance(formula, sympy.Basic) else formula
+            if int(at) != truth or not least:
+                raise Reject(f"the count is stated for every n, but at n = {value} the least is {truth}, not {at}")
+            continue
+        rec = stated.get(value)
+        if rec is None or rec.get("verdict") != "UAP" or rec.get("layers") != truth or not rec.get("least"):
+            raise Reject(f"at n = {value} below the range the least is {truth} layers: the stated length differs")
+    return (f"; the lengths n < {start} below the closed form's range re-checked by the verifier's witness search "
+            "(every permutation)")
 
 
 def _layers_from_positions(ctx, s, prem):
@@ -259,9 +319,11 @@ def verdict(ctx, s):
         raise Reject(f"the premises give {want}")
     if (s["status"] == "proved") != (want in ("UAP", "NOT-UAP")):
         raise Reject(f"a {want} verdict step is not {s['status']}")
+    lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
+    below = check_lengths_below(ctx, lay[0], data) if want == "UAP" and lay else ""
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
                       "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
-                      "TGT-NOT-CAUSAL or TGT-BUDGET")
+                      "TGT-NOT-CAUSAL or TGT-BUDGET" + below)
 
 
 def expected_verdict(ctx, s) -> str:
@@ -301,5 +363,6 @@ def alternative(ctx, s):
     ffns, tds = _slot_statuses(ctx)
     if not ffns or any(x["status"] != "proved" for x in ffns + tds):
         raise Reject("UAP for the class needs FFN-DEF2 and every head's token distinguishing step proved")
+    below = check_lengths_below(ctx, lay, data)
     return VERIFIED, ("inference: TGT-LAYERS proved, FFN-DEF2 and every head's token distinguishing step proved "
-                      "give UAP for the family's own class (TGT-VERDICT's rule)")
+                      "give UAP for the family's own class (TGT-VERDICT's rule)" + below)
