@@ -50,3 +50,17 @@ def test_generators_other_than_the_steps_are_rejected(name):
     cert["group"]["generators"] = [[2, 1, 3, 4, 5, 6]]  # the swap (1 2)
     got = _rejections(cert)
     assert any("generators" in g for g in got), got
+
+
+def test_a_convolutions_rotation_is_accepted_and_another_list_rejected():
+    import json
+
+    import uapcheck
+    from uapcheck import certfile
+    text = "tokens 12\nconvolution circular(2)\n"
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+    assert cert["group"]["name"] == "C_n" and _rejections(cert) == []
+    cert["group"]["generators"] = [[12, *range(1, 12)]]  # the rotation the other way
+    assert _rejections(cert) == []
+    cert["group"]["generators"] = [[*range(12, 0, -1)]]  # the reversal: not in C_n's listing
+    assert any("generators" in g for g in _rejections(cert))

@@ -177,9 +177,23 @@ def _check_summary_generators(ctx, g: dict, group: dict, name) -> list[str]:
         return [] if listed == stated else [f"group: the certificate's generators are not those of {group['id']} "
                                              f"({group['rule']})"]
     n = ctx.spec.tokens
-    if name == "reflection" and isinstance(n, int) and listed == [list(range(n, 0, -1))]:
+    if isinstance(n, int) and _named_generators(name, n, listed):
         return []
     return [f"group: the certificate lists generators that {group['id']} ({group['rule']}) does not establish"]
+
+
+def _named_generators(name, n: int, listed) -> bool:
+    """The generators a step's name alone fixes, at a concrete n: the reversal for the reflection, a rotation by one
+    for C_n (a convolution's group), both for D_n."""
+    reversal = list(range(n, 0, -1))
+    rotations = ([*range(2, n + 1), 1], [n, *range(1, n)])
+    if name == "reflection":
+        return listed == [reversal]
+    if name == "C_n":
+        return len(listed) == 1 and listed[0] in rotations
+    if name == "D_n":
+        return len(listed) == 2 and reversal in listed and any(r in listed for r in rotations)
+    return False
 
 
 def _check_summary(ctx, side=frozenset()) -> list[str]:
