@@ -23,7 +23,9 @@ Connectivity and diameter
   is q + max(r, s - 2) with n - 1 = qs + r (docs/theory.md §11.11, Theorem F8; wrap-around cannot
   help there); below, strongly connected (1 ∈ K') with no closed form here.
 * dilated(w, r), r ≥ 2: arcs join positions congruent mod r, witness (1, 2); r = 1 is window(w).
-* strided(s), s ≥ 2: arcs join positions congruent mod s, witness (1, 2); s = 1 is full.
+* strided(s), s ≥ 2: arcs join positions congruent mod s, witness (1, 2); s = 1 is full. Several strided and
+  dilated parts whose strides and steps share a factor g ≥ 2: every arc keeps p mod g, witness (1, 2) (Theorem F89
+  (a)).
 * blocks(b): n ≤ b is complete; n > b: positions 1 and b + 1 lie in different blocks, no arc leaves
   a block, witness (1, b + 1).
 * any global(g ≥ 1) (star = global(1)): j -> 1 -> i for all i, j, so strongly connected with
@@ -117,6 +119,12 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
         split = _blocks_stride_split(by["blocks"].args[0], by["strided"].args[0], n)
         if split is not None:
             return split
+    modulus = _common_modulus(atoms)
+    if modulus is not None:
+        return [_conn(one, True, Integer(0), rule="n = 1"),
+                _conn(many, False, witness=(Integer(1), Integer(2)),
+                      rule=f"strided and dilated parts whose steps are all multiples of {modulus}: every arc keeps "
+                           f"p mod {modulus} (docs/theory.md §11.11, Theorem F89 (a))")]
     if kinds == {"causal", "window"}:
         w = by["window"].args[0]
         return [_conn(sympy.true, True, ceiling((n - 1) / w),
@@ -133,6 +141,21 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
             return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
+
+
+def _common_modulus(atoms: list[_Atom]) -> Optional[int]:
+    """g ≥ 2 dividing the stride of every `strided` part and the step r of every `dilated(w, r)` part (integers, no
+    other kind): every arc keeps p mod g. None otherwise."""
+    steps = []
+    for a in atoms:
+        if a.kind == "strided" and _is_int(a.args[0]):
+            steps.append(int(a.args[0]))
+        elif a.kind == "dilated" and _is_int(a.args[1]):
+            steps.append(int(a.args[1]))
+        else:
+            return None
+    g = math.gcd(*steps) if steps else 0
+    return g if g >= 2 else None
 
 
 def _blocks_stride_split(b, s, n) -> Optional[list[ConnectivityCase]]:

@@ -72,6 +72,11 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F74 (``graphs/strided_lines.py``) ``strided(s)`` with non-cyclic windows, dilations and offsets (not a window alone)
   whose jumps leaving a residue class have both signs and gcd 1: D by residue of n mod s (one breadth-first search
   per residue past N₀), G = the reflection or trivial (F41 for those jumps), D + 1 layers (whether D suffice open).
+* F89 (``graphs/strided_unions.py``) two or more strides with gcd 1, not F73's two coprime ones alone, n ≥ L =
+  lcm of the strides (after dropping multiples): D = the diameter of the residue graph Q on Z_L, G = the twin classes'
+  symmetric groups (cells of one coset of the translations keeping Q's neighbourhoods) with the automorphisms of the
+  quotient keeping their sizes, by residue of n mod L; D layers least by the common-neighbour lemma on Q, or D + 1
+  least by a transposition witness on Q, else D + 1 sufficient.
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
@@ -251,7 +256,8 @@ def _match(heads, n, params, biases, positional):
         return _cyclic_union(n, atoms)
     if kinds == ["strided", "window"]:
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
-    line = _strided_pair(n, atoms) if kinds == ["strided", "strided"] else _line_family(n, atoms, kinds, by)
+    several = len(kinds) >= 2 and set(kinds) == {"strided"}
+    line = _strided_union(n, atoms) if several else _line_family(n, atoms, kinds, by)
     if line is not None:
         return line
     from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
@@ -268,6 +274,21 @@ def _strided_pair(n, atoms: list):
                           "Theorem F73)")
     s, t = sorted(int(x) for x in strides)
     return theorem(n, s, t) if applies(s, t) else None
+
+
+def _strided_union(n, atoms: list):
+    """Two or more strides: Theorem F73 for two coprime ones, Theorem F89 (``graphs/strided_unions.py``) for the
+    others with gcd 1; None otherwise (a common factor is not strongly connected, ``graphs/closed_connectivity.py``)."""
+    if len(atoms) == 2:
+        found = _strided_pair(n, atoms)
+        if found is not None:
+            return found
+    from .strided_unions import applies, theorem
+    strides = [a.args[0] for a in atoms]
+    if not all(_is_int(x) for x in strides):
+        return OpenFamily("strided(s₁) + … + strided(s_k)", f"the closed forms are stated for integer strides only "
+                          f"({SECTION}, Theorem F89)")
+    return theorem(n, strides) if applies(strides) else None
 
 
 def _or_hubs(found, kinds: list, atoms: list, n):

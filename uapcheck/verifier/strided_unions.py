@@ -1,0 +1,166 @@
+"""Theorem F89 (docs/theory.md §11.11), restated for the verifier: a union of two or more `strided` parts (integers at
+least 2) whose strides, after dropping every multiple of another, have gcd 1 and are not two coprime strides alone
+(Theorem F73), for n ≥ L = their lcm. Positions are adjacent iff their residues mod L are adjacent in the residue
+graph Q on Z_L (x ~ y iff some stride divides x − y). The verifier re-derives, with its own code on Q:
+
+* D: the largest distance from the residue 0 (breadth-first search on Z_L; Q is a Cayley graph);
+* |G| = N · ∏ over the twin classes T of Q (equal closed neighbourhoods) of (|T|·q + h_T)!, with n = qL + ρ, h_T the
+  number of residues 1, …, ρ in T, N the order of the automorphisms of the quotient on the classes keeping the
+  colours h_T (nauty's generators, Schreier–Sims);
+* the layer count: D (least) when two residues at distance D from 0 are adjacent exactly when some residue within
+  D − 1 of 0 is adjacent to both (and then, at every instance, that premise on its own arcs at every root); D + 1
+  (least) when two residues at distance D with the same neighbours within D − 1 are not twins (the swap of those
+  positions at the root L is the witness, re-checked at every instance); D + 1, not least, otherwise.
+"""
+from __future__ import annotations
+
+from functools import lru_cache, reduce
+from math import gcd, lcm
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from . import patterns
+
+MAX_L = 5000
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def match(parts: list):
+    if len(parts) < 2 or any(type(q).__name__ != "Strided" for q in parts):
+        return None
+    values = [_int(q.s) for q in parts]
+    if any(v is None or v < 2 for v in values):
+        return None
+    written = sorted({v for v in values if v is not None})
+    kept = tuple(s for s in written if not any(t != s and s % t == 0 for t in written))
+    if len(kept) < 2 or reduce(gcd, kept) != 1 or lcm(*kept) > MAX_L:
+        return None
+    if len(written) == 2 and len(kept) == 2:
+        return None  # two coprime strides: Theorem F73
+    return _family(kept, S.PatternUnion(tuple(parts)))
+
+
+@lru_cache(maxsize=64)
+def residue_graph(kept: tuple) -> dict:
+    """Q's data: L, the distances from 0, the closed neighbourhoods, the twin classes, the layer decision."""
+    L = lcm(*kept)
+
+    def adj(x: int, y: int) -> bool:
+        return any((x - y) % s == 0 for s in kept)
+    closed = [frozenset(y for y in range(L) if adj(x, y)) for x in range(L)]
+    dist = {0: 0}
+    queue = [0]
+    for x in queue:
+        for y in closed[x]:
+            if y not in dist:
+                dist[y] = dist[x] + 1
+                queue.append(y)
+    D = max(dist.values())
+    inner = {x for x, d in dist.items() if d < D}
+    far = sorted(x for x, d in dist.items() if d == D)
+    premise = all(adj(x, y) == bool(closed[x] & closed[y] & inner) for i, x in enumerate(far) for y in far[i + 1:])
+    witness = None
+    if not premise:
+        for i, x in enumerate(far):
+            for y in far[i + 1:]:
+                if closed[x] & inner != closed[y] & inner:
+                    continue
+                twins = closed[x] == closed[y] if adj(x, y) else closed[x] - {x} == closed[y] - {y}
+                if not twins:
+                    witness = (x, y)
+                    break
+            if witness:
+                break
+    groups: dict = {}
+    for x in range(L):
+        groups.setdefault(closed[x], []).append(x)
+    classes = sorted(groups.values())
+    return {"L": L, "D": D, "closed": closed, "classes": classes, "premise": premise, "witness": witness,
+            "connected": len(dist) == L}
+
+
+@lru_cache(maxsize=2048)
+def quotient_order(kept: tuple, rho: int) -> int:
+    """N: the automorphisms of the quotient (one vertex per twin class, adjacent when their residues are) keeping
+    the colours h_T (residues 1..ρ in T), by nauty and Schreier–Sims."""
+    import pynauty
+
+    from .groups import order
+    data = residue_graph(kept)
+    classes, closed = data["classes"], data["closed"]
+    k = len(classes)
+    heavy = {x % data["L"] for x in range(1, rho + 1)}
+    colour = [sum(1 for x in c if x in heavy) for c in classes]
+    adjacency = {a: [b for b in range(k) if b != a and classes[b][0] in closed[classes[a][0]]] for a in range(k)}
+    cells = [set(a for a in range(k) if colour[a] == c) for c in sorted(set(colour))]
+    graph = pynauty.Graph(k, directed=False, adjacency_dict=adjacency, vertex_coloring=cells)
+    gens = [[p[v] + 1 for v in range(k)] for p in pynauty.autgrp(graph)[0]]
+    return order(gens, k) if gens else 1
+
+
+def premise_problem(pattern: S.Pattern, n: int, D: int) -> Optional[str]:
+    """The common-neighbour lemma's premise on the verifier's arcs: at every root i, two positions at distance D
+    are adjacent iff some position within distance D − 1 of i is adjacent to both."""
+    arcs = patterns.head_arcs(pattern, n)
+    outs = patterns.union_out([arcs], n)
+    near: list[set[int]] = [set() for _ in range(n + 1)]
+    for j, i in arcs:
+        near[i].add(j)
+    for i in range(1, n + 1):
+        dist = patterns.bfs(outs, i)
+        ball = {v for v, d in enumerate(dist) if v and d is not None and d <= D - 1}
+        far = [v for v in range(1, n + 1) if dist[v] == D]
+        for x, u in enumerate(far):
+            for v in far[x + 1:]:
+                shared = bool(near[u] & near[v] & ball)
+                if (v in near[u]) != shared:
+                    return (f"n = {n}: positions {u}, {v} at distance {D} from {i} are "
+                            f"{'adjacent' if v in near[u] else 'not adjacent'} but "
+                            f"{'have' if shared else 'have no'} common neighbour within distance {D - 1}")
+    return None
+
+
+def _family(kept: tuple, pattern: S.Pattern):
+    from .families import Family
+    from .symbolic_unions import _residue_of
+    data = residue_graph(kept)
+    L, D = data["L"], data["D"]
+    if not data["connected"]:
+        return None
+
+    def order(n):
+        found = _residue_of(n, L)
+        if found is None:
+            q, rho = divmod(int(n), L)
+            qq: sympy.Expr = sympy.Integer(q)
+        else:
+            qq, rho = found
+        heavy = {x % L for x in range(1, rho + 1)}
+        out: sympy.Expr = sympy.Integer(quotient_order(kept, rho))
+        for c in data["classes"]:
+            out *= sympy.factorial(len(c) * qq + sum(1 for x in c if x in heavy))
+        return out
+
+    def name(text):
+        return "twin classes" in text and f"residues mod {L}" in text
+
+    witness = None
+    if data["witness"] is not None:
+        x, y = data["witness"]
+
+        def witness(n):
+            return L, [y if k == x else x if k == y else k for k in range(1, n + 1)]
+    least = data["premise"] or witness is not None
+    layers = D if data["premise"] else D + 1
+    check = (lambda n, d: premise_problem(pattern, n, d)) if data["premise"] else None
+    text = ""
+    if data["premise"]:
+        text = (f"{D} layers least (Theorem F89): on the residue graph mod {L} two residues at distance {D} from 0 are "
+                f"adjacent exactly when one within {D - 1} is adjacent to both, and at every instance the same holds on "
+                "the verifier's arcs at every root, so by the common-neighbour lemma no view witness exists")
+    return Family("F89", L, D, layers, least, order, L, name, witness, layers_check=check, layers_text=text)
