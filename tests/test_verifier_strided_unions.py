@@ -80,3 +80,32 @@ def test_a_count_not_shown_least_cannot_be_claimed_least():
     assert step["data"]["layers"] == 3 and not step["data"]["least"]
     step["data"]["least"] = True
     assert _rejects(cert, "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("pattern", ["strided(2) + strided(3) + strided(5) + star",
+                                     "strided(4) + strided(6) + strided(9) + global(2)", "strided(2) + strided(3) + star"])
+def test_globals_rest_on_the_verifier_s_own_theorem(pattern):
+    report = verify(_cert_of(_source(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F90" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_globals_a_forged_order_is_rejected():
+    cert = _cert_of(_source("strided(2) + strided(3) + global(2)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["order cases"][0]["order"] = encode(4)
+    assert _rejects(cert, "SYM-AUT")
+
+
+def test_globals_two_layers_below_the_witness_are_rejected():
+    cert = _cert_of(_source("strided(6) + strided(10) + strided(15) + star"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["layers"] == 3 and step["data"]["least"]
+    step["data"]["layers"] = 2
+    assert _rejects(cert, "PAT-LAYERS")
+
+
+def test_globals_a_range_below_the_theorem_is_rejected():
+    cert = _cert_of(_source("strided(2) + strided(3) + star"))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["from"] = encode(6)
+    assert _rejects(cert, "PAT-LAYERS")

@@ -77,6 +77,12 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   symmetric groups (cells of one coset of the translations keeping Q's neighbourhoods) with the automorphisms of the
   quotient keeping their sizes, by residue of n mod L; D layers least by the common-neighbour lemma on Q, or D + 1
   least by a transposition witness on Q, else D + 1 sufficient.
+* F90 (``graphs/strided_globals.py``, through ``hub_unions.match_hubs``) two or more strides with gcd 1 and
+  ``global(g)``, n ≥ g + L: D = 2, G = S_g × F89's group on n − g positions, 2 layers least by the common-neighbour
+  lemma with the globals left out, or 3 least by a transposition witness, else 3 sufficient.
+* F91 (``graphs/strided_dilations.py``) F74's setting with the jumps leaving a class sharing a factor 2 ≤ r < s,
+  gcd(r, s) = 1 (``strided(5) + dilated(2, 3)``): D by residue of n mod s (F74 (a)), G = the reflection or trivial,
+  D + 1 layers (whether D suffice open).
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
@@ -598,7 +604,11 @@ def _strided_line(n, atoms) -> Optional[FamilyTheorem]:
     if jumps is None or not _is_int(stride) or int(stride) < 2:
         return None
     data = strided_line(int(stride), tuple(jumps))
-    return None if data is None else theorem(n, data)
+    if data is not None:
+        return theorem(n, data)
+    from . import strided_dilations  # Theorem F91: the jumps leaving a class share a factor r < s
+    scaled = strided_dilations.strided_scaled(int(stride), tuple(jumps))
+    return None if scaled is None else strided_dilations.theorem(n, scaled)
 
 
 def _line_offsets(n, atoms) -> Optional[FamilyTheorem]:

@@ -20,6 +20,7 @@ structured patterns. With P = {1, …, g} (the globals) and R = {g + 1, …, n}:
   on n − g positions; 3 layers least for s ≥ w + 3 and for (w, s) = (1, 3) (explicit witnesses); 2 layers least
   where Theorem F7 (s ≤ w + 1) or F81 (s = w + 2) shows the base rigid at depth 2 (their finite checks, s ≤ 7);
   else 3 = D + 1 suffice and whether 2 do is not proved.
+* F90 (``graphs/strided_globals.py``) two or more strides (gcd 1) with ``global(g)``: matched here, decided there.
 
 Nothing here reads user text.
 """
@@ -116,6 +117,10 @@ def match_hubs(atoms: list, n):
     kinds = sorted(kind for kind, _ in base)
     if all(kind in LOCAL for kind in kinds):
         return local_theorem(n, g, base)
+    if len(kinds) >= 2 and set(kinds) == {"strided"}:
+        from . import strided_globals  # Theorem F90: several strides with globals
+        strides = [args[0] for _, args in base]
+        return strided_globals.theorem(n, strides, g) if strided_globals.applies(strides, g) else None
     if kinds == ["strided", "window"]:
         w = int(next(args for kind, args in base if kind == "window")[0])
         s = int(next(args for kind, args in base if kind == "strided")[0])

@@ -45,12 +45,13 @@ def _globals(parts: list) -> Optional[int]:
 def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
     from . import (blocks_dilated, blocks_dilated_chains, blocks_strided, blocks_window_strided,  # F30–F34, F63, F64,
-                   hub_unions, strided_lines, strided_pairs, strided_unions)  # F73, F74, F89, F95, F96
+                   hub_unions, strided_dilations, strided_lines, strided_pairs,  # F73, F74, F89, F91, F95, F96
+                   strided_unions)
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
             or cyclic_strided(parts) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
             or blocks_dilated.match(parts) or blocks_dilated_chains.match(parts)
             or blocks_dilated_chains.match_global(parts) or blocks_window_strided.match(parts) or strided_pairs.match(parts)
-            or strided_lines.match(parts) or strided_unions.match(parts))
+            or strided_lines.match(parts) or strided_unions.match(parts) or strided_dilations.match(parts))
 
 
 def _blocks_window(parts: list):

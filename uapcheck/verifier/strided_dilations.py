@@ -1,0 +1,93 @@
+"""Theorem F91 (docs/theory.md §11.11), restated for the verifier: `strided(s)` united with non-cyclic `window`,
+`dilated` and `offsets` parts (jumps S) where the jumps S′ = {k ∈ S : s ∤ k} share the factor r = gcd(S′) with
+2 ≤ r < s and gcd(r, s) = 1, S′/r has both signs and F28's ball certificate (radius R). For n ≥ max(N₀, r·N_G, r·s,
+s(4J + 3)), J = max |S|, N₀ = 4·K₀·J + 2s as in F74, N_G F41's range for S′/r: G = the reflection when S′ = −S′, else
+trivial; D depends on n mod s only; D + 1 layers (not least).
+
+The verifier's own jump sets, factor, residue costs, ranges, ball certificate (nauty, ``circulant_general._ball_rigid``)
+and D at one length per residue from N₀ by breadth-first search on its own arcs (``strided_lines.diameter_on_arcs``).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from math import gcd
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from .circulant_general import _ball_rigid
+from .strided_lines import MAX_JUMP, MAX_LOW, MAX_RADIUS, _costs, _int, diameter_on_arcs
+
+
+def match(parts: list):
+    from .offsets_line import line_jumps
+    strided = [q for q in parts if isinstance(q, S.Strided)]
+    rest = [q for q in parts if not isinstance(q, S.Strided)]
+    if len(strided) != 1 or not rest or all(isinstance(q, S.Window) for q in rest):
+        return None
+    s = _int(strided[0].s)
+    jumps = line_jumps(rest)
+    if s is None or s < 3 or jumps is None:
+        return None
+    found = restated(s, tuple(jumps), S.PatternUnion(tuple(parts)))
+    if found is None:
+        return None
+    low, table, symmetric = found
+    return _family(s, low, table, symmetric)
+
+
+@lru_cache(maxsize=64)
+def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, dict, bool]]:
+    """(the range's start, D by residue of n mod s on the pattern's own arcs, S′ = −S′), or None when F91 does not
+    apply."""
+    vals = sorted(set(jumps) - {0})
+    if not vals or max(abs(k) for k in vals) > MAX_JUMP:
+        return None
+    leaving = [k for k in vals if k % s]
+    r = 0
+    for k in leaving:
+        r = gcd(r, abs(k))
+    if not leaving or not (2 <= r < s) or gcd(r, s) != 1:
+        return None
+    scaled = [k // r for k in leaving]
+    if min(scaled) > 0 or max(scaled) < 0:
+        return None
+    steps = sorted(-k for k in scaled) if -min(scaled) > max(scaled) else scaled
+    symmetric = set(scaled) == {-k for k in scaled}
+    a, b = -steps[0], steps[-1]
+    radius = next((x for x in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, x, symmetric)), None)
+    if radius is None:
+        return None
+    costs = _costs(vals, s)
+    if len(costs) != s:
+        return None
+    big = max(abs(k) for k in vals)
+    low_d = 4 * (max(costs.values()) + 2) * big + 2 * s
+    if low_d > MAX_LOW:
+        return None
+    low_g = max(r * max((radius + 1) * (a + b) + 1, 2 * max(a, b) + 1), r * s, s * (4 * big + 3))
+    table = {}
+    for n in range(low_d, low_d + s):
+        d = diameter_on_arcs(pattern, n)
+        if d is None:
+            return None
+        table[n % s] = d
+    return max(low_d, low_g), table, symmetric
+
+
+def _family(s: int, low: int, table: dict, symmetric: bool):
+    from .families import Family
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(table[n % s])
+        values = set(table.values())
+        if len(values) == 1:
+            return sympy.Integer(values.pop())
+        return sympy.Piecewise(*[(sympy.Integer(table[r]), sympy.Eq(sympy.Mod(n, s), r)) for r in range(s)])
+
+    def name(text):
+        return text == ("reflection" if symmetric else "trivial")
+    return Family("F91", low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
+                  diameter_at=diameter, period=s, layers_by=lambda n: diameter(n) + 1)
