@@ -80,6 +80,31 @@ def test_f56_the_far_class_fails_for_the_odd_stride():
                    for u in dist[root] if dist[root][u] == 3 for v in dist[root] if dist[root][v] == 3 and u != v)
 
 
+@pytest.mark.parametrize("w, n", [(2, 77), (2, 84), (3, 135), (4, 209)])
+def test_f67_common_neighbour_premise_when_the_stride_divides_n(w, n):
+    """Theorem F67 on the reference arcs: for s = 2w + 3 with s | n, every position at distance 3 from the root 1 (one
+    root suffices: the rotations are automorphisms) lies in the classes 1 ± (w + 1) more than 2w away, and two of them
+    are adjacent exactly when some position within distance 2 of the root is adjacent to both (the common-neighbour
+    premise), so 3 = D layers suffice; the concrete engine agrees at the lengths it can afford."""
+    s = 2 * w + 3
+    assert n % s == 0 and n >= s * (4 * w + 3)
+    pairs = attends(pattern(w, s), n)
+    nb = {v: {v} | {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+    dist = all_distances(pairs, n)
+    assert max(max(row.values()) for row in dist.values()) == 3
+    for r in (1, n // 2):
+        assert sorted(dist[r][v] for v in range(1, n + 1)) == sorted(dist[1][v] for v in range(1, n + 1))
+    far = [v for v in range(1, n + 1) if dist[1][v] == 3]
+    ball = {v for v in range(1, n + 1) if dist[1][v] <= 2}
+    assert all((v - 1) % s in (w + 1, s - w - 1) and min(v - 1, n + 1 - v) > 2 * w for v in far)
+    for a, u in enumerate(far):
+        for v in far[a + 1:]:
+            assert (v in nb[u]) == bool(nb[u] & nb[v] & ball), (u, v)
+    if n <= 84:
+        got = F.concrete(pattern(w, s), n)
+        assert got.least and got.layers == got.diameter == 3
+
+
 def _cert(body: str) -> dict:
     text = f'architecture "c"\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {body}\n}}\n'
     return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))

@@ -177,16 +177,44 @@ def test_the_verifier_rechecks_f81_and_rejects_a_constant_count():
         assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
 
 
-def test_f81_check_runs_for_s_up_to_7_only():
-    """Theorem F81's finite check succeeds for 2 ≤ w ≤ 5 in the engine and in the verifier's restatement; for
-    s = w + 2 ≥ 8 it is not run, and the count stays 3, sufficient, not least (O11)."""
+def test_f81_check_runs_for_s_up_to_9_only():
+    """Theorem F81's finite check succeeds for 2 ≤ w ≤ 7 in the engine and in the verifier's restatement (its
+    backtracking over the class permutations); for s = w + 2 ≥ 10 it is not run, and the count stays 3, sufficient,
+    not least (O11)."""
     from uapcheck.graphs.strided_least import wide_stride_rigid
     from uapcheck.verifier.families import _wide_views_rigid
-    for w in range(2, 6):
+    for w in range(2, 8):
         assert wide_stride_rigid(w) and _wide_views_rigid(w), w
-    assert not wide_stride_rigid(6) and not _wide_views_rigid(6) and not wide_stride_rigid(1)
-    theorem = F.match([PatternUnion((Window(6), Strided(8)))], N, {})
-    assert not theorem.least and F.at(theorem, {"n": 216 + 1})["layers"] == 3
+    assert not wide_stride_rigid(8) and not _wide_views_rigid(8) and not wide_stride_rigid(1)
+    theorem = F.match([PatternUnion((Window(8), Strided(10)))], N, {})
+    assert not theorem.least and F.at(theorem, {"n": 350 + 1})["layers"] == 3
+
+
+def test_the_verifiers_backtracking_takes_every_class_permutation_the_plain_search_takes():
+    """The verifier's F7/F81 restatement builds κ by backtracking; against every permutation of the s − 1 classes
+    tried one by one (written here), it yields the same κ at every root offset for the (w, s) of F7 with s ≤ 5 and
+    of F81 with w ≤ 4."""
+    import itertools
+
+    from uapcheck.verifier import families as VF
+    for w, s in [(2, 3), (3, 3), (3, 4), (4, 5), (2, 4), (3, 5), (4, 6)]:
+        for i in range(1, 3 * w + 3 * s + 2):
+            y, where, _, _ = VF._strided_local(w, s, i)
+            plain = [dict(zip(range(1, s), p)) for p in itertools.permutations(range(1, s))
+                     if VF._strided_tau(w, s, i, y, where, dict(zip(range(1, s), p))) is not None]
+            assert sorted(map(sorted, (k.items() for k in VF._class_maps(w, s, i, y, where)))) == \
+                sorted(map(sorted, (k.items() for k in plain))), (w, s, i)
+
+
+@pytest.mark.parametrize("w, n", [(6, 217), (6, 222), (7, 281)])
+def test_f81_beyond_s_7_against_the_concrete_engine(w, n):
+    """Theorem F81 with its check run for s = 8, 9: where D = 2 (s ∤ n), 2 layers, least, as the concrete engine
+    (rooted views by canonical labelling) decides."""
+    pattern = PatternUnion((Window(w), Strided(w + 2)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F11" and theorem.least
+    got = F.concrete(pattern, n)
+    assert got.least and got.diameter == got.layers == F.at(theorem, {"n": n})["layers"] == 2
 
 
 @pytest.mark.parametrize("w", [2, 3, 4, 5])

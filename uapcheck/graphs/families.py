@@ -38,7 +38,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; 3 layers, least, by Theorem F53
   (``graphs/strided_least.py``) unless s = w + 2 with w ≥ 2, where Theorem F81 gives D layers, least, when its
-  finite check runs and succeeds (s ≤ 7; else 3, not shown least where D = 2: O11).
+  finite check runs and succeeds (s ≤ 9; else 3, not shown least where D = 2: O11).
 * F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
   the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; M + 1 layers by
   Theorem F54 (``graphs/strided_least.py``), least when s is odd and w | ⌊s/2⌋ (else least only where D = M + 1:
@@ -848,6 +848,8 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
 #: The local view check of Theorem F7 searches the permutations of the s − 1 other residue classes; it
 #: runs for s up to this (s = 8 takes seconds), and above it the least layer count stays open.
 STRIDED_VIEW_MAX_S = 7
+#: Theorem F81 (s = w + 2) runs the same check for s up to this (w ≤ 7: under a second; s = 10 takes ~10 s)
+WIDE_VIEW_MAX_S = 9
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers th
   permutation keeping every neighbourhood within distance 1 of a root keeps its residue class (many common
   neighbours), orders it (the runs of the class), is the identity or the reflection there (the counts at its ends,
   and where those agree, n ≡ w (mod s), the position n with no neighbour in the class and its one neighbour near
-  the root), and then fixes every other position (the finite check of Theorem F7's step (6), run for s ≤ 7); so
+  the root), and then fixes every other position (the finite check of Theorem F7's step (6), run for s ≤ 9); so
   the least count is D (2 or 3 by n mod s) wherever the check succeeds.
 
 Theorem F14 gives D (M or M + 1 by n mod s, M = 1 + ⌈⌊s/2⌋/w⌉) and G for s ≥ 2w + 2; Theorem F54 adds: where
@@ -51,8 +51,8 @@ CYCLIC_ODD_STRIDE_OPEN = (
     "Theorem F56 proves 3 least)")
 
 #: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2, where F81's check is not run (s > 7)
-WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2 beyond s = 7 (Theorem F81's "
-                    "finite check runs for s ≤ 7; the concrete engine finds 2; docs/theory.md §11.11, open question O11)")
+WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2 beyond s = 9 (Theorem F81's "
+                    "finite check runs for s ≤ 9; the concrete engine finds 2; docs/theory.md §11.11, open question O11)")
 
 
 @lru_cache(maxsize=None)
@@ -60,10 +60,10 @@ def wide_stride_rigid(w: int) -> bool:
     """Theorem F81: for `window(w) + strided(w + 2)`, w ≥ 2, the finite check of Theorem F7's step (6) succeeds at
     every root offset i = 1, …, 3w + 3s + 1 (s = w + 2): a permutation fixing the root's class pointwise and keeping
     every neighbourhood within distance 1 of the root is the identity. Then no view witness exists at depth 2, at
-    every n ≥ s(4w + 3). False when it fails or is not run (s > STRIDED_VIEW_MAX_S)."""
-    from .families import STRIDED_VIEW_MAX_S, strided_local_rigid
+    every n ≥ s(4w + 3). False when it fails or is not run (s > WIDE_VIEW_MAX_S)."""
+    from .families import WIDE_VIEW_MAX_S, strided_local_rigid
     s = w + 2
-    if w < 2 or s > STRIDED_VIEW_MAX_S:
+    if w < 2 or s > WIDE_VIEW_MAX_S:
         return False
     return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
 

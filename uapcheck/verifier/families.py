@@ -53,7 +53,7 @@ and a few more lengths.
                                          (a, b ≤ s − w − 1) have no common neighbour, else 2 (by residue of
                                          n mod s, one whole period re-checked); G = the reflection; 3
                                          layers (Theorem F53: least unless s = w + 2 with w ≥ 2); for
-                                         s = w + 2 ≤ 7, D layers, least (Theorem F81: F7's local check
+                                         s = w + 2 ≤ 9, D layers, least (Theorem F81: F7's local check
                                          restated, every class permutation tried; nauty at the instances)
 
 Parameters are integer literals (the catalog's families); a named size is not matched here.
@@ -296,8 +296,10 @@ def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
     return _alone(colour, ball, range(1, w + 1))
 
 
-#: The verifier runs its own local view check of F7 for s up to this (as the engine does).
+#: The verifier runs its own local view check of F7 for s up to this (as the engine does), and of F81 (s = w + 2)
+#: for s up to WIDE_VIEW_MAX_S.
 STRIDED_VIEW_MAX_S = 7
+WIDE_VIEW_MAX_S = 9
 
 
 def _strided_root_rigid(w: int, s: int, i: int) -> bool:
@@ -305,14 +307,14 @@ def _strided_root_rigid(w: int, s: int, i: int) -> bool:
     far end beyond i + 3w + 2s) no τ ≠ id fixing the root's class C(i) pointwise keeps the cells (equal
     runs W(x) ∩ C(i)), maps the classes by a permutation κ read on Y = W(i) ∖ C(i), keeps Γ on Y, and
     maps the type t(x) = {v ∈ Y : x ~ v} of every position of a cell meeting [i − 2w, i + 2w] to the
-    type of its image. Every κ is tried (κ ≠ id must fail; κ = id needs distinct types off Y)."""
-    import itertools
+    type of its image. Every κ is tried (κ ≠ id must fail; κ = id needs distinct types off Y): κ is built residue by
+    residue, and a partial κ is dropped as soon as it sends a position of Y outside Y or breaks Γ among the positions
+    of Y it places (every completion would fail ``_strided_tau`` on the same pair)."""
     local = _strided_local(w, s, i)
     if local is None:
         return False
     y, where, close, typ = local
-    for perm in itertools.permutations(range(1, s)):
-        kappa = dict(zip(range(1, s), perm))
+    for kappa in _class_maps(w, s, i, y, where):
         tau = _strided_tau(w, s, i, y, where, kappa)
         if tau is None or not _strided_types_fit(close, typ, tau):
             continue
@@ -321,6 +323,31 @@ def _strided_root_rigid(w: int, s: int, i: int) -> bool:
         if any(len({typ[x] for x in c if x not in tau}) != len([x for x in c if x not in tau]) for c in close):
             return False
     return True
+
+
+def _class_maps(w: int, s: int, i: int, y: list, where: dict):
+    """The permutations κ of the residues 1, …, s − 1 (mod s, relative to i) under which every position of Y has an
+    image in Y (its cell's position in the class κ of its own) and Γ is kept on Y, by backtracking."""
+    def place(kappa: dict, tau: dict):
+        r = len(kappa) + 1
+        if r == s:
+            yield dict(kappa)
+            return
+        for img in range(1, s):
+            if img in kappa.values():
+                continue
+            kappa[r] = img
+            new = {}
+            for u in y:
+                if (u - i) % s == r:
+                    hit = [x for x in where[u] if (x - i) % s == img]
+                    new[u] = hit[0] if hit and hit[0] in y else None
+            both = tau | new
+            if None not in new.values() and all(
+                    _strided_near(w, s, a, b) == _strided_near(w, s, both[a], both[b]) for a in new for b in both):
+                yield from place(kappa, both)
+            del kappa[r]
+    return place({}, {})
 
 
 def _strided_near(w: int, s: int, a: int, b: int) -> bool:
@@ -374,9 +401,9 @@ def _wide_views_rigid(w: int) -> bool:
     """Theorem F81 (docs/theory.md §11.11), restated: for window(w) + strided(w + 2), w ≥ 2, the local check of F7's
     step (6) (every class permutation tried) succeeds at every root offset i = 1, …, 3w + 3s + 1, s = w + 2; the
     proof's other steps (the class, its order, the ends, including the case n ≡ w (mod s) where the end counts
-    agree) hold at every n ≥ s(4w + 3). Run for s ≤ STRIDED_VIEW_MAX_S, as the engine does."""
+    agree) hold at every n ≥ s(4w + 3). Run for s ≤ WIDE_VIEW_MAX_S, as the engine does."""
     s = w + 2
-    return w >= 2 and s <= STRIDED_VIEW_MAX_S and all(
+    return w >= 2 and s <= WIDE_VIEW_MAX_S and all(
         _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
 
 
