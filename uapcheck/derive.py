@@ -75,7 +75,9 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     except Unsupported as exc:
         return (limit.unsupported(label, str(exc)), False), None
     _reject_undefined(model, head)
-    pos = analytic.positive_kernel(model, head.normalized)
+    dense = (isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
+             and spec.tokens != 1)
+    pos = analytic.positive_kernel(model, head.normalized, dense)
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:

@@ -195,7 +195,9 @@ def _jsonable_k(evidence: dict):
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, Trusted))
-def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
+def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False) -> proof.Step:
+    """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
+    has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs."""
     expr = _plain_term(model)
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
@@ -218,12 +220,24 @@ def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
             atoms = _boundary_zeros(form, regions)
             if atoms:
                 # The sign regions are open: on a boundary hyperplane (e.g. x . z = 0) the kernel
-                # may vanish. A normaliser then vanishes only if every key lies there.
+                # may vanish. A normaliser then vanishes only where the query is orthogonal to every key of
+                # its row: for a dense head at n ≥ 2 a closed set of parameters of codimension ≥ 2, with a
+                # connected complement when d ≥ 2 (docs/theory.md §4, third form); otherwise not shown.
                 boundary = [f"{atom} = 0" for atom in atoms]
-                return _positivity(normalized, claim("k(x, y) > 0 off the hypersurfaces ",
-                                                     listed(vanishes(atom) for atom in atoms),
-                                                     ": a normaliser vanishes only where every key lies on them"),
-                                      proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
+                off = listed(vanishes(atom) for atom in atoms)
+                if not (dense and atoms == [a]):
+                    return _positivity(normalized, claim("the kernel is not shown positive: it vanishes on ", off,
+                                                         ", and for this head (a sparse pattern, a row with one key, "
+                                                         "tied, projected or landmark keys, or a coordinate boundary) the "
+                                                         "parameters where a normaliser vanishes are not shown to leave "
+                                                         "a connected set"), proof.UNDECIDED,
+                                       evidence=dict(ev, boundary=boundary))
+                return _positivity(normalized, claim("k(x, y) > 0 off the hypersurfaces ", off, ": a normaliser "
+                                                     "vanishes only where the query is orthogonal to every key of its "
+                                                     "row, a closed set of parameters of codimension ≥ 2 for a dense "
+                                                     "head (n ≥ 2 keys per row), whose complement is connected for "
+                                                     "d ≥ 2"),
+                                   proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
             if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
                 return _positivity(normalized, "k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 1"))
@@ -232,6 +246,15 @@ def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
             return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                                   "only where every key or the query is 0", proof.PROVED,
                                   evidence=dict(ev, dimensions="d ≥ 2"))
+    diagonal = _positive_off_diagonal(model, expr) if dense else None
+    if diagonal is not None:
+        form_name, form, where = diagonal
+        return _positivity(normalized, claim("k(x, y) > 0 unless the query equals ", where, ": a normaliser vanishes "
+                                             "only where every key of its row equals it, which for n ≥ 2 distinct "
+                                             "tokens lies in a linear subspace of parameters of codimension d, whose "
+                                             "complement is connected for d ≥ 2"), proof.PROVED,
+                           evidence={"k(x, z)": form, "written with": form_name, "dimensions": "d ≥ 2",
+                                     "boundary": ["|x−z|² = 0" if where == "a key" else "|x+z|² = 0"]})
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
         periodic = _periodic_sign_change(model)
@@ -259,6 +282,23 @@ def positive_kernel(model: KernelModel, normalized: bool = True) -> proof.Step:
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
     return _positivity(normalized, "the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
+
+
+def _positive_off_diagonal(model: KernelModel, expr: sympy.Expr):
+    """(form name, form, "a key" or "the negative of a key") when the kernel, written with |x − z|² (or |x + z|²), is
+    positive wherever that distance is positive, for every |x|², |z|² ≥ 0 (e.g. |x − y|² exp(x·y)); else None."""
+    for index, where in ((1, "a key"), (2, "the negative of a key")):
+        if not isinstance(model, ClosedKernel):
+            return None
+        name, _ = REPARAMETRISATIONS[index]
+        form = _rewritten(expr, index)
+        distance = r_minus if index == 1 else r_plus
+        if not form.has(distance):
+            continue
+        off = form.xreplace({distance: sympy.Symbol(f"{distance.name}>0", positive=True)})
+        if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(off))):
+            return name, form, where
+    return None
 
 
 def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
@@ -308,9 +348,16 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
             everywhere = not _non_analytic_nodes(_with_nonnegative_norms(form))
             dims = "" if everywhere else (" away from the null set of parameters where a key or query "
                                           "direction vanishes (its complement is connected for d ≥ 2)")
+            # the second and third forms of WP-POSITIVE: a normaliser that vanishes on a closed null set of
+            # parameters (at W_Q = 0 for |x|² exp(x·y) or (x·y)² exp(x·y)), off which the layer is analytic
+            partial = normalized and positivity.evidence.get("dimensions") == "d ≥ 2"
+            divided = ("" if not normalized else
+                       " and divided by a normaliser that is positive off a closed set of parameters of codimension "
+                       "≥ 2 (WP-POSITIVE), on whose connected complement (d ≥ 2) the layer is analytic" if partial
+                       else " and divided by a positive normaliser")
             statement = claim("the attention layer is real-analytic in θ", where, f"{dims}: the kernel is built "
-                              "from analytic functions of the Gram invariants" +
-                              (" and divided by a positive normaliser" if normalized else ""))
+                              "from analytic functions of the Gram invariants" + divided)
+            everywhere = everywhere and not partial
             ev = {"kernel": form, "written with": form_name, "dimensions": "d ≥ 1" if everywhere else "d ≥ 2"}
             return proof.conclude(statement, proof.PROVED, premises, ev, facts={"min_dim": 1 if everywhere else 2},
                                   certificate=Trusted("structural scan", "no non-analytic operation (|·|, max, "

@@ -12,7 +12,10 @@ position 1 coincide for every parameter value of one attention layer (docs/theor
   S and −S with ΣS = 0.
 
 The certificate re-checks the identity of the two outputs exactly, as polynomials (or analytic
-expressions) in the free parameter invariants. Definition 3 with m = 1 then fails; whether more
+expressions) in the free parameter invariants. Definition 3 with m = 1 then fails in its literal reading
+(every finite data set); the pair is one point of a Lebesgue-null set of data sets, so under the
+general-position reading (docs/theory.md §1.4, §13 L1, L8) the premise stays open and the verdict stays
+INCONCLUSIVE (never NOT-UAP from such a witness). Whether more
 attention layers, or the FFN layers between them, separate the pair is the open question the
 derivation names (for the uniform kernel no number of attention layers does: each one translates
 every token by the same vector).
@@ -214,14 +217,25 @@ def _find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
     return None
 
 
+#: Which reading of Definition 3 a witness pair refutes (docs/theory.md §1.4, §13 L1 and L8): the pair is one point
+#: of a Lebesgue-null set of data sets, so it refutes the literal reading ("every finite D") only.
+READING = "literal (every finite data set); the pair lies in a Lebesgue-null set of data sets"
+_NULL = {"polynomial": "tokens on a line with equal power sums", "homogeneous": "tokens on a ray with equal power sums",
+         "odd": "S and −S with ΣS = 0"}
+
+
 def _open_question(cert: WitnessCertificate) -> Claim:
+    null = (f"The pair lies in a Lebesgue-null set of data sets ({_NULL[cert.family]}), so it refutes the literal "
+            "reading of Definition 3 (every finite data set) only; under the general-position reading (every data "
+            "set off a null set, §1.4, Known limitations L1, on which every UAP verdict for kernel attention rests) "
+            "Theorem 1's premise stays open, and the verdict is INCONCLUSIVE, not NOT-UAP (L8)")
     if cert.family == "polynomial" and cert.degree == 0:
         return claim("No number of attention layers separates them either (each layer adds ",
                      written("W_V·mean", r"W_{V} \cdot \mathrm{mean}"), " to every token, "
-                     "and the two means stay equal), so Definition 3 fails for every m; whether the FFN layers "
-                     "between attention layers recover the G-UAP is open")
-    return claim("Whether m ≥ 2 attention layers (or the FFN layers between them) separate every pair is open: "
-                 "Theorem 1's premise with m = 1 is refuted, the UAP itself is not")
+                     "and the two means stay equal), so the literal reading fails for every m. ", null,
+                     "; whether the FFN layers between attention layers recover the G-UAP is open")
+    return claim(null, "; whether m ≥ 2 attention layers (or the FFN layers between them) separate every pair is "
+                 "open, and the UAP itself is not refuted")
 
 
 @proof.rule("TD-WITNESS", "One layer is not token distinguishing: an exact witness pair", CITE_WITNESS,
@@ -237,14 +251,15 @@ def td_witness(cert: WitnessCertificate, tokens, lim: proof.Step, analytic: proo
             "odd": "α(s) + α(−s) = 2α(0), so the keys S and −S with ΣS = 0 give the same weighted sum"}[cert.family]
     more = "" if not isinstance(tokens, int) or tokens == size else (
         f" (with the other {tokens - size} tokens shared by both samples)")
-    statement = claim(f"{label}: one attention layer is not token distinguishing (Definition 3, m = 1): ", what,
+    statement = claim(f"{label}: one attention layer is not token distinguishing in the literal reading of "
+                      "Definition 3 (m = 1, every finite data set): ", what,
                       "; the samples ", _sample("X", (shared, *cert.left)), " and ", _sample("X′", (shared, *cert.right)),
                       f"{more} are in different orbits, and their outputs at position 1 coincide for every parameter "
                       "value (their normalisers, if any, are equal too). ", _open_question(cert))
     if not isinstance(tokens, int):
         statement += f" (the witness needs n ≥ {size})"
     ev = {"X": [shared, *cert.left], "X′": [shared, *cert.right], "e": "any fixed non-zero vector",
-          "family": cert.family, "degree in the key": cert.degree}
+          "family": cert.family, "degree in the key": cert.degree, "reading refuted": READING}
     return proof.conclude(statement, proof.REFUTED, [lim, analytic], ev, certificate=cert)
 
 
