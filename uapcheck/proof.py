@@ -342,9 +342,11 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
     def is_step(value: Any) -> bool:
         return type(value) is Step and value in records
 
-    def rule(rule_id: str, title: str, cite, *, statuses, certificates=()) -> Callable:
+    def rule(rule_id: str, title: str, cite, *, statuses, certificates=(), variants=None) -> Callable:
         """Register a rule: `statuses` it may conclude, `certificates` (Certificate classes) it
-        concludes a decisive status from."""
+        concludes a decisive status from, and `variants` (name → Citation): other sources a step of
+        the rule may name with `conclude(..., variant=NAME)`, where the rule's argument is not the
+        cited statement's (TD-KERNEL's (LIM) on a region only: derived here, not Corollary 1)."""
         caller = sys._getframe(1).f_globals.get("__name__", "")
         if not state["open"]:
             raise RuntimeError(f"rule {rule_id}: the rule registry is closed (rules are registered only "
@@ -369,8 +371,11 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
                 raise ValueError(f"rule id {rule_id} registered twice")
             # The checks are taken now: patching a certificate class later does not change them.
             checks = {cls: cls.__dict__.get("check") or cls.check for cls in certs}
+            for name, variant in dict(variants or {}).items():
+                if not isinstance(variant, Citation):
+                    raise TypeError(f"rule {rule_id}: citation variant {name!r} is not a Citation")
             registry[rule_id] = {"statuses": declared, "checks": checks, "citation": citation,
-                                 "globals": fn.__globals__}
+                                 "variants": dict(variants or {}), "globals": fn.__globals__}
             public[rule_id] = RuleInfo(rule_id, title, citation.text, fn.__qualname__, declared,
                                        tuple(c.__name__ for c in certs), citation)
 
@@ -389,7 +394,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
 
     def conclude(claim: "str | Claim", status, premises=(), evidence: Optional[Mapping[str, Any]] = None,
                  notes=(), rule_id: Optional[str] = None, *, facts: Optional[Mapping[str, Any]] = None,
-                 certificate: Optional[Certificate] = None) -> Step:
+                 certificate: Optional[Certificate] = None, variant: Optional[str] = None) -> Step:
         current = active.get()
         if current is None:
             raise RuntimeError("proof.conclude called outside a rule")
@@ -422,11 +427,16 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             if check is None:
                 raise CertificateRejected(f"rule {active_id} does not conclude from a {type(certificate).__name__}")
             check(certificate)
+        citation = entry["citation"]
+        if variant is not None:
+            if variant not in entry["variants"]:
+                raise RuntimeError(f"rule {active_id} declares no citation variant {variant!r}")
+            citation = entry["variants"][variant]
         step = new_object(Step)
         records[step] = {
             "rule": active_id, "claim": str(claim), "claim_parts": parts, "status": status, "premises": premises,
-            "evidence": _jsonable(dict(evidence or {})), "cite": entry["citation"].text,
-            "citation": entry["citation"], "notes": tuple(str(n) for n in notes),
+            "evidence": _jsonable(dict(evidence or {})), "cite": citation.text,
+            "citation": citation, "notes": tuple(str(n) for n in notes),
             "facts": types.MappingProxyType(dict(facts or {})), "facts_json": _jsonable(dict(facts or {})),
             "certificate": certificate,
             "certificate_json": None if certificate is None else _jsonable(certificate.to_json()),

@@ -382,7 +382,8 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
                               "analytic functions of |q ∓ k|² > 0 and the Gram invariants" +
                               (" and divided by a positive normaliser" if normalized else ""))
             return proof.conclude(statement, proof.PROVED, premises, {"kernel": form, "written with": form_name,
-                                                                   "dimensions": "d ≥ 2"}, facts={"min_dim": 2},
+                                                                   "dimensions": "d ≥ 2"},
+                                  facts={"min_dim": 2, "off_diagonal": True},
                                   certificate=Trusted("structural scan", "no non-analytic operation once |q ∓ k|² > "
                                                       "0 (docs/theory.md §20.4)" + (" and a positive normaliser "
                                                       "(premise)" if normalized else ""), {"kernel": form}))

@@ -14,7 +14,11 @@ from .wording import ZERO_KEYS, group_claim, listed, m_layer, position, token, v
 
 CITE_T1_TEXT = "Cheng et al. 2025, Theorem 1 and the fixed-m corollary; docs/theory.md §Verdict"
 CITE_T1 = proof.paper("Theorem 1", "Theorem 2", text=CITE_T1_TEXT)
-CITE_PE = proof.paper("§2.2", text=CITE_T1_TEXT)  # the paper's remark on absolute positional encodings
+# The paper only names positional encodings as the way from G-UAP to plain UAP (a limitation remark); the mechanism,
+# an equivariant extension through X ↦ X + E (standard since Yun et al. 2020), is derived here.
+CITE_PE = proof.derived("Theorem 1", text="the equivariant extension through X ↦ X + E (the argument of Yun et al. "
+                        "2020, Transformers are universal approximators of sequence-to-sequence functions), derived "
+                        "here: docs/theory.md §10; the paper names positional encodings only as a limitation")
 CITE_DIM = proof.paper("Theorem 1", text="Cheng et al. 2025, §2: \"we assume that d ≥ 2\", the standing assumption of "
                        "Theorem 1; docs/theory.md §12 DIM-RANGE")
 CITE_TD_TEXT = "Cheng et al. 2025, kernel corollary with Theorem 2; docs/theory.md §Token distinguishability"
@@ -23,16 +27,30 @@ CITE_LINFORMER = proof.paper("Corollary 3", text=CITE_TD_TEXT)
 CITE_BIAS = proof.derived("Corollary 1", text=CITE_TD_TEXT)
 
 
+# Where Corollary 1 does not apply as stated (it asks (LIM) for generic parameters and an analytic kernel), the
+# argument is the corollary's, redone here: (LIM) on a data-dependent open region (LIM-REGION, §6, §20.3), or a
+# layer analytic only off q = ±k (the Laplacian, §20.4).
+CITE_TD_REGION = proof.derived("Corollary 1", "Theorem 2", text=(
+    "the kernel corollary's argument with (LIM) on a data-dependent open region, derived here: docs/theory.md §6 "
+    "(LIM-REGION) and §20.3, with Theorem 2 on that connected region"))
+CITE_TD_OFF_DIAGONAL = proof.derived("Corollary 1", "Theorem 2", text=(
+    "the kernel corollary's argument for a kernel that is not analytic at q = ±k, derived here: docs/theory.md "
+    "§20.4, with Theorem 2 off those subspaces"))
+
+
 @proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED),
-            certificates=(Inference,))
+            certificates=(Inference,), variants={"region": CITE_TD_REGION, "off-diagonal": CITE_TD_OFF_DIAGONAL})
 def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
     if lim.proved and analytic.proved:
+        variant = ("region" if lim.rule == "LIM-REGION" else
+                   "off-diagonal" if analytic.facts.get("off_diagonal") else None)
         return proof.conclude(f"{label}: one layer separates any two samples from different orbits "
                               "(dominant-pair lemma under LIM), and analyticity in θ extends this to every "
                               "finite data set (Theorem 2): 1-layer token distinguishing",
                               proof.PROVED, [lim, analytic], facts={"layers": 1},
                               certificate=Inference(((lim, proof.PROVED), (analytic, proof.PROVED)),
-                                                    "the dominant-pair lemma under (LIM), extended by Theorem 2"))
+                                                    "the dominant-pair lemma under (LIM), extended by Theorem 2"),
+                              variant=variant)
     failing = [s.rule for s in (lim, analytic) if not s.proved]
     return proof.conclude(f"{label}: token distinguishability is not established (premise {', '.join(failing)} "
                           "not proved)", proof.UNDECIDED, [lim, analytic])
@@ -102,7 +120,7 @@ def pe_lift(td: proof.Step) -> proof.Step:
         return proof.conclude("the premises without positional encoding are not proved", proof.UNDECIDED, [td])
     return proof.conclude("with a learned encoding E chosen with separated distinct columns, σ(K + E) ∩ (K + E) = ∅ for "
                           "σ ≠ id, so any continuous target on K extends equivariantly and is approximated "
-                          "through X ↦ T(X + E) (paper §6.9)", proof.PROVED, [td],
+                          "through X ↦ T(X + E) (derived here, docs/theory.md §10)", proof.PROVED, [td],
                           certificate=Inference(((td, proof.PROVED),), "an equivariant extension through X ↦ X + E"))
 
 
