@@ -513,7 +513,8 @@ class _TypedExpr(Transformer_NonRecursive):
             raise _err(meta, "unknown name `T`: a transpose is not written in .uap; write the inner product "
                              "xᵀy as `x . y`")
         raise _err(meta, f"unknown name `{name}`; declare a constant with `param NAME > 0` (or `real`, "
-                         "`!= 0`, ...)")
+                         f"`!= 0`, ...), or, for a random vector of random features, end the `features` line with "
+                         f"`random {name}`")
 
     def call(self, meta: Meta, fn: Token, *args: _Typed) -> _Typed:
         if self.random and any(_mentions(a.expr, self.random) for a in args if a.type != SCALAR):

@@ -94,7 +94,8 @@ def build_sequence(spec: S.Spec) -> LayerSequence:
 def connected_step(desc: str, cert: LayersConnected) -> proof.Step:
     d = cert.depth
     claim = claim_of("every ", X_J, " reaches every position through an increasing sequence of layers within "
-                     f"the first {d} attention layer{'s' if d != 1 else ''} (Definition 4, connected within {d} layers)")
+                     f"the first {d} attention layer{'s' if d != 1 else ''} (Definition 4, connected within {d} "
+                     f"layer{'s' if d != 1 else ''})")
     if cert.missing:
         i, j = cert.missing
         claim += claim_of(f", and not within {d - 1}: ", token(j), f" does not reach position {i}, so at least "
@@ -248,7 +249,7 @@ def layered_premises(spec: S.Spec):
         wit = least.witness
         at_depth = LayerViewWitness(seq, wit.depth, wit.position, wit.permutation)
         source = f"the budget `layers {budget}`" if by_budget else f"the sequence has {seq.depth} layers"
-        obstruction = depth_step(connected, at_depth, f"Φ is connected within {diameter} layers, but the network has at "
+        obstruction = depth_step(connected, at_depth, f"Φ is connected within {diameter} layer{'s' if diameter != 1 else ''}, but the network has at "
                                                   f"most {limit} attention layers ({source})")
         return PatternOutcome(gstep, info, (connected, obstruction), None, diameter, obstruction)
     if least.layers is None:

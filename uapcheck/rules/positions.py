@@ -226,6 +226,10 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
             return _offsets("symmetric", "symmetric toeplitz", h, " is even in δ and a polynomial in |δ| whose "
                             "non-constant coefficients share one sign and are not all 0: strictly monotone in |δ|, "
                             "injective on |δ|", method="monotone")
+    if poly is not None and poly.degree() == 1:  # linear, with a slope that may vanish (`param m >= 0`)
+        return _offsets(None, None, h, f" is linear in δ, but its slope {sympy.sstr(poly.LC())} is not shown non-zero "
+                        "for every admissible param value (at slope 0 every offset has the same weight): injectivity "
+                        "is not decided")
     if not isinstance(n, int) or n > INTERVAL_MAX_N or (h.free_symbols - {M}):
         return _offsets(None, None, h, ": injectivity on the offsets is decided only for linear forms, or by exact "
                         f"interval evaluation for an integer n ≤ {INTERVAL_MAX_N} without params")

@@ -93,8 +93,10 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
         # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}. The classes still depend
         # on the offset alone (the own arc has class 0 in every row), so Lemma V^λ holds: each layer is
         # injective on labelled views, and the layer count is the labelled views' (PAT-LAYERS, BIAS-LAYERS).
-        return proof.conclude(claim_of(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so one layer is not "
-                                       "token distinguishing; its classes depend on the offset alone, so each layer "
+        return proof.conclude(claim_of(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so with the bias one "
+                                       "layer is not token distinguishing w.r.t. the biased family's group (the "
+                                       "kernel step below is w.r.t. S_n, with the bias at 0); its classes depend on "
+                                       "the offset alone, so each layer "
                                        "separates different labelled views (Lemma ", written("V^λ", r"V^{\lambda}"),
                                        ", docs/theory.md §11.10), and the number of layers is the labelled views' "
                                        "(PAT-LAYERS or BIAS-LAYERS)"), proof.PROVED, [td],
