@@ -75,8 +75,8 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     except Unsupported as exc:
         return (limit.unsupported(label, str(exc)), False), None
     _reject_undefined(model, head)
-    dense = (isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
-             and spec.tokens != 1)
+    # no length read here (_core_key drops it): the claim states the n ≥ 2 keys per row it needs
+    dense = isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
     pos = analytic.positive_kernel(model, head.normalized, dense)
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
