@@ -95,7 +95,7 @@ def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
         # injective on labelled views, and the layer count is the labelled views' (PAT-LAYERS, BIAS-LAYERS).
         return proof.conclude(claim_of(f"{label}: a `{kind}` bias weighs i + s and i − s alike, so with the bias one "
                                        "layer is not token distinguishing w.r.t. the biased family's group (the "
-                                       "kernel step below is w.r.t. S_n, with the bias at 0); its classes depend on "
+                                       "kernel step below is w.r.t. every permutation, with the bias at 0); its classes depend on "
                                        "the offset alone, so each layer "
                                        "separates different labelled views (Lemma ", written("V^λ", r"V^{\lambda}"),
                                        ", docs/theory.md §11.10), and the number of layers is the labelled views' "
