@@ -13,7 +13,6 @@ from functools import lru_cache
 from math import gcd
 from typing import Optional
 
-import sympy
 
 from .. import spec as S
 from .circulant_general import _ball_rigid
@@ -34,7 +33,8 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric = found
-    return _family(s, low, table, symmetric)
+    from .strided_lines import family_by_residue
+    return family_by_residue("F91", s, low, table, symmetric)
 
 
 @lru_cache(maxsize=64)
@@ -74,20 +74,3 @@ def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, di
             return None
         table[n % s] = d
     return max(low_d, low_g), table, symmetric
-
-
-def _family(s: int, low: int, table: dict, symmetric: bool):
-    from .families import Family
-
-    def diameter(n):
-        if isinstance(n, int):
-            return sympy.Integer(table[n % s])
-        values = set(table.values())
-        if len(values) == 1:
-            return sympy.Integer(values.pop())
-        return sympy.Piecewise(*[(sympy.Integer(table[r]), sympy.Eq(sympy.Mod(n, s), r)) for r in range(s)])
-
-    def name(text):
-        return text == ("reflection" if symmetric else "trivial")
-    return Family("F91", low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
-                  diameter_at=diameter, period=s, layers_by=lambda n: diameter(n) + 1)

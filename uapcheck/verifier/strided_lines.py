@@ -43,7 +43,7 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric = found
-    return _family(s, low, table, symmetric)
+    return family_by_residue("F74", s, low, table, symmetric)
 
 
 def _costs(jumps: Sequence[int], s: int) -> dict[int, int]:
@@ -126,7 +126,8 @@ def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, di
     return max(low_d, low_g), table, symmetric
 
 
-def _family(s: int, low: int, table: dict, symmetric: bool):
+def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bool):
+    """The verifier's Family of F74 or F91: D by residue of n mod s from `table`, G the reflection or trivial, D + 1 layers."""
     from .families import Family
 
     def diameter(n):
@@ -139,5 +140,5 @@ def _family(s: int, low: int, table: dict, symmetric: bool):
 
     def name(text):
         return text == ("reflection" if symmetric else "trivial")
-    return Family("F74", low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
+    return Family(theorem, low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
                   diameter_at=diameter, period=s, layers_by=lambda n: diameter(n) + 1)
