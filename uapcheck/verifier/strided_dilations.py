@@ -15,8 +15,7 @@ from typing import Optional
 
 
 from .. import spec as S
-from .circulant_general import _ball_rigid
-from .strided_lines import MAX_JUMP, MAX_LOW, MAX_RADIUS, _costs, _int, diameter_on_arcs
+from .strided_lines import MAX_JUMP, _int, family_by_residue, restate_by_residue
 
 
 def match(parts: list):
@@ -33,7 +32,6 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric = found
-    from .strided_lines import family_by_residue
     return family_by_residue("F91", s, low, table, symmetric)
 
 
@@ -53,24 +51,4 @@ def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, di
     scaled = [k // r for k in leaving]
     if min(scaled) > 0 or max(scaled) < 0:
         return None
-    steps = sorted(-k for k in scaled) if -min(scaled) > max(scaled) else scaled
-    symmetric = set(scaled) == {-k for k in scaled}
-    a, b = -steps[0], steps[-1]
-    radius = next((x for x in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, x, symmetric)), None)
-    if radius is None:
-        return None
-    costs = _costs(vals, s)
-    if len(costs) != s:
-        return None
-    big = max(abs(k) for k in vals)
-    low_d = 4 * (max(costs.values()) + 2) * big + 2 * s
-    if low_d > MAX_LOW:
-        return None
-    low_g = max(r * max((radius + 1) * (a + b) + 1, 2 * max(a, b) + 1), r * s, s * (4 * big + 3))
-    table = {}
-    for n in range(low_d, low_d + s):
-        d = diameter_on_arcs(pattern, n)
-        if d is None:
-            return None
-        table[n % s] = d
-    return max(low_d, low_g), table, symmetric
+    return restate_by_residue(s, vals, scaled, r, pattern)

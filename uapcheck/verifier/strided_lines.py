@@ -103,10 +103,18 @@ def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, di
         g = gcd(g, abs(k))
     if g != 1:
         return None
+    return restate_by_residue(s, vals, leaving, 1, pattern)
+
+
+def restate_by_residue(s: int, vals: list, leaving: list, r: int, pattern: S.Pattern
+                       ) -> Optional[tuple[int, dict, bool]]:
+    """F74's restatement from the class-changing jumps divided by their common factor r (1 for F74, 2 ≤ r < s for
+    F91): the ball certificate on those steps, the range (the group's bound scaled by r) and D by residue of n mod s
+    on the pattern's own arcs."""
     steps = sorted(-k for k in leaving) if -min(leaving) > max(leaving) else leaving
     symmetric = set(leaving) == {-k for k in leaving}
     a, b = -steps[0], steps[-1]
-    radius = next((r for r in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, r, symmetric)), None)
+    radius = next((x for x in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, x, symmetric)), None)
     if radius is None:
         return None
     costs = _costs(vals, s)
@@ -116,7 +124,7 @@ def restated(s: int, jumps: tuple, pattern: S.Pattern) -> Optional[tuple[int, di
     low_d = 4 * (max(costs.values()) + 2) * big + 2 * s
     if low_d > MAX_LOW:
         return None
-    low_g = max((radius + 1) * (a + b) + 1, 2 * max(a, b) + 1, s * (4 * big + 3))
+    low_g = max(r * max((radius + 1) * (a + b) + 1, 2 * max(a, b) + 1), r * s, s * (4 * big + 3))
     table = {}
     for n in range(low_d, low_d + s):
         d = diameter_on_arcs(pattern, n)
