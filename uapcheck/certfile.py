@@ -132,24 +132,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "PAT-LAYERS":
         return _layers_data(ev, spec, step.certificate)
     if step.rule == "SYM-AUT":
-        gens, order = ev.get("generators"), ev.get("order")
-        if not isinstance(gens, list):  # the evidence lists few; the kernel's certificate has them all (n ≤ 4,096)
-            kernel = getattr(step, "certificate_json", None) or {}
-            gens = kernel.get("generators") if kernel.get("kind") == "automorphism-generators" else None
-        if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
-            from .graphs import symmetry_group
-            grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
-            gens = [list(g) for g in grp.generators] if grp.generators is not None else None
-            order = int(grp.order)
-        if not isinstance(order, int) and isinstance(ev.get("block group order"), int):
-            order = _lifted_order(ev, spec)
-        listed = isinstance(gens, list) and all(isinstance(g, list) for g in gens)  # image lists, not "(1 2)"
-        data = {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
-                "generators": gens if listed else None}
-        structure = _named_structure(ev.get("name"), spec) if listed else None
-        if structure is not None:
-            data["structure"] = structure
-        return data
+        return _group_data(ev, step, spec, n)
     if n > MAX_ARCS_N:
         return _large_pattern_data(step)
     from .verifier.patterns import bfs
@@ -176,6 +159,30 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
                 "budget": ev.get("budget"), "distances": bfs(outs, j) if isinstance(j, int) else None}
     return None
 
+
+
+def _group_data(ev: dict, step: proof.Step, spec, n: int) -> dict:
+    """SYM-AUT at an integer n: the name, the exact order and the generators (image lists)."""
+    gens, order = ev.get("generators"), ev.get("order")
+    if not isinstance(gens, list):  # the evidence lists few; the kernel's certificate has them all (n ≤ 4,096)
+        kernel = getattr(step, "certificate_json", None) or {}
+        gens = kernel.get("generators") if kernel.get("kind") == "automorphism-generators" else None
+        if gens is not None and not isinstance(order, int) and isinstance(kernel.get("order"), int):
+            order = kernel["order"]  # the evidence prints a long order in a bounded form
+    if (not isinstance(gens, list) or not isinstance(order, int)) and n <= MAX_ARCS_N:
+        from .graphs import symmetry_group
+        grp = symmetry_group(_graphs(spec), [h.bias for h in spec.heads], spec.positional)
+        gens = [list(g) for g in grp.generators] if grp.generators is not None else None
+        order = int(grp.order)
+    if not isinstance(order, int) and isinstance(ev.get("block group order"), int):
+        order = _lifted_order(ev, spec)
+    listed = isinstance(gens, list) and all(isinstance(g, list) for g in gens)  # image lists, not "(1 2)"
+    data = {"name": ev.get("name"), "order": order if isinstance(order, (int, dict)) else None,
+            "generators": gens if listed else None}
+    structure = _named_structure(ev.get("name"), spec) if listed else None
+    if structure is not None:
+        data["structure"] = structure
+    return data
 
 def _named_structure(name, spec, graphs=None) -> Optional[dict]:
     """The typed factors behind a group named by its structure (recomputed: the step keeps only the words),

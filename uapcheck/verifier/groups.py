@@ -9,6 +9,7 @@ vertices are coloured by the label and the side; since
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Optional, Sequence
 
@@ -18,9 +19,15 @@ BRUTE_FORCE_MAX_N = 7
 
 
 def order(perms: Sequence[Sequence[int]], n: int) -> int:
-    from sympy.combinatorics import Permutation, PermutationGroup
     if not perms or n <= 1:
         return 1
+    return _order(tuple(tuple(p) for p in perms), n)
+
+
+@functools.lru_cache(maxsize=64)
+def _order(perms: tuple, n: int) -> int:
+    # one Schreier–Sims per generating set: the view and group checks of one certificate ask for the same one
+    from sympy.combinatorics import Permutation, PermutationGroup
     return int(PermutationGroup([Permutation([v - 1 for v in p]) for p in perms]).order())
 
 

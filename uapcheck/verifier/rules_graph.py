@@ -348,7 +348,7 @@ def _rooted_views(ctx, heads, n, d):
     if problem:
         raise Reject(f"{d} layers do not suffice: {problem}")
     return VERIFIED, (f"rooted views (§11.9) decided with nauty, not BLISS: for every G-orbit representative i, "
-                      f"|Aut(R_i)| = |Stab_G(i)| and the canonical forms differ, so no view witness exists and "
+                      f"|Aut(R_i)| = |Stab_G(i)| and no two views are isomorphic, so no view witness exists and "
                       f"D = {d} layers suffice")
 
 

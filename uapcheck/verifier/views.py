@@ -122,8 +122,18 @@ def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, misma
         stab = order // len(orbit)
         if aut_order != stab:
             return mismatch.format(i=i, aut=aut_order, stab=stab)
-        key = (signature, pynauty.certificate(g))
-        if key in forms:
-            return f"the rooted views of {forms[key]} and {i} (different G-orbits) are isomorphic: a view witness"
-        forms[key] = i
+        # Isomorphic views have equal signatures, so a canonical form is computed only for views whose
+        # signature another representative shares (nauty's canonical labelling is the costly part).
+        same = forms.setdefault(signature, [])
+        if same:
+            cert = pynauty.certificate(g)
+            for k, (j, other) in enumerate(same):
+                if not isinstance(other, bytes):
+                    other = same[k][1] = pynauty.certificate(other)
+                if other == cert:
+                    return (f"the rooted views of {j} and {i} (different G-orbits) are isomorphic: a view "
+                            f"witness")
+            same.append([i, cert])
+        else:
+            same.append([i, g])
     return None
