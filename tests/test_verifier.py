@@ -203,6 +203,18 @@ def test_a_changed_target_layer_count_is_rejected():
     assert _names_step(cert, "TGT-VERDICT")
 
 
+def test_a_receptive_count_claimed_least_is_rederived_with_nauty():
+    # dilated.uap: four lines P_8^2, r = 4 layers are the least (Theorem F68); 5 claimed least is rejected
+    cert = certificate("dilated.uap")
+    lay = _step(cert, "TGT-LAYERS")
+    assert lay["data"]["least"] is True and lay["data"]["layers"] == 4
+    lay["data"]["layers"] = 5
+    assert _names_step(cert, "TGT-LAYERS")
+    cert = certificate("blocks.uap")
+    _step(cert, "TGT-LAYERS")["data"]["least"] = False  # 1 layer not shown least is not r + 1
+    assert _names_step(cert, "TGT-LAYERS")
+
+
 def test_large_n_pattern_facts_are_rechecked():
     cert = certificate("mistral_7b.uap")  # n = 32,768
     _step(cert, "PAT-DISCONNECTED")["data"]["j"] = 1

@@ -341,3 +341,96 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
     return WitnessSearch(r, True, "exact: at every position, every automorphism of the known part of the receptive "
                                   "field (BLISS generators) preserves the whole receptive field, so no receptive witness "
                                   "exists and the depth-r views separate every pair outside one class")
+
+
+def _known_part_graph(i: int, rec: Receptive, nbs, arc_colour: dict):
+    """(verts, colours, edges) of H_i: the positions of R(i), i coloured 1, the known part
+    K_i = {v : d(v → i) ≤ r − 1} coloured 2, the rest 3; each arc u → v of head h with v ∈ K_i, u ≠ v,
+    as a subdivision vertex of the head's colour (4, 5, …: `arc_colour`, shared by every H_i)."""
+    dist, r = rec.dist[i], rec.radius
+    verts = sorted(dist)
+    index = {v: k for k, v in enumerate(verts)}
+    colours = [1 if v == i else (2 if dist[v] <= r - 1 else 3) for v in verts]
+    edges = []
+    for h, nb in enumerate(nbs):
+        if h not in arc_colour:
+            arc_colour[h] = 4 + len(arc_colour)
+        for v in verts:
+            if dist[v] > r - 1:
+                continue
+            for u in sorted(nb[v]):
+                if u == v:
+                    continue
+                s = len(colours)
+                colours.append(arc_colour[h])
+                edges.append((index[u], s))
+                edges.append((s, index[v]))
+    return verts, colours, edges
+
+
+def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices: int = 200_000) -> WitnessSearch:
+    """The exact least layers for any pattern at a concrete n (docs/theory.md §14.5(f), Theorem F68).
+
+    A receptive witness (σ, i) has d(v → i) = r for some v (so i is a *root*: its receptive field has
+    eccentricity r), maps R(i) onto R(σ i), and is then a question about τ = σ restricted to R(i) alone:
+    an isomorphism of the coloured graphs H_i → H_σ(i) (_known_part_graph) that is not an isomorphism of
+    the receptive fields (some N_h(v), v ∈ R(i), not carried onto N_h(τ v)). Decided by BLISS: (1) at every
+    root, some generator of Aut(H_i) that is not an automorphism of R(i) is a witness (they form a subgroup);
+    (2) when every Aut(H_i) lies in Aut(R(i)), the isomorphisms H_i → H_j are one coset τ₀·Aut(H_i), all
+    receptive-field isomorphisms or none, so one canonical isomorphism from a representative of each
+    canonical class to each other member decides it."""
+    from ..lazy import digraph
+    n, r = rec.n, rec.radius
+    if r == 0:
+        return WitnessSearch(1, True, "no position attends to another: one layer (the FFN alone decides)")
+    nbs = in_neighbourhoods(graphs)
+    roots = [i for i in range(1, n + 1) if max(rec.dist[i].values()) == r]
+    arc_colour: dict = {}
+    classes: dict = {}  # canonical form of H_i ↦ (representative root, its canonical labelling, its verts)
+    work = 0
+    for i in roots:
+        verts, colours, edges = _known_part_graph(i, rec, nbs, arc_colour)
+        work += len(colours) + len(edges)
+        if work > budget_vertices:
+            raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
+        g = digraph(len(colours), edges)
+        for gen in g.automorphism_group(sh="fl", color=colours):
+            perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
+            if perm and _bad_positions(perm, nbs, n) & set(verts):
+                return _exact_witness(i, perm, n, r, "a generator of the automorphisms of the known part at "
+                                      f"{i}, BLISS")
+        label = g.canonical_permutation(sh="fl", color=colours)
+        form = (len(verts), tuple(sorted(colours[k] for k in range(len(colours)))),
+                tuple(sorted((label[a], label[b]) for a, b in edges)),
+                tuple(sorted((label[k], colours[k]) for k in range(len(colours)))))
+        if form not in classes:
+            classes[form] = (i, label, verts)
+            continue
+        i0, label0, verts0 = classes[form]
+        at = {label[k]: verts[k] for k in range(len(verts))}
+        perm = {verts0[k]: at[label0[k]] for k in range(len(verts0))}  # τ₀ : R(i0) → R(i), i0 ↦ i
+        if _bad_positions(_extend(perm, n), nbs, n) & set(verts0):
+            return _exact_witness(i0, _extend(perm, n), n, r, f"the known parts at {i0} and {i} are isomorphic, "
+                                  "the receptive fields not by that isomorphism, BLISS canonical forms")
+    return WitnessSearch(r, True, "exact (Theorem F68, §14.5(f)): at every position whose receptive field reaches "
+                                  "depth r, every automorphism of the known part preserves the receptive field, and "
+                                  "isomorphic known parts belong to isomorphic receptive fields (BLISS generators and "
+                                  "canonical forms), so no receptive witness exists")
+
+
+def _extend(perm: dict, n: int) -> dict:
+    """A bijection between two sets of positions extended to a permutation of 1..n: the positions outside
+    its domain go, in increasing order, to the positions outside its image (identities left out)."""
+    rest = sorted(set(range(1, n + 1)) - set(perm))
+    free = sorted(set(range(1, n + 1)) - set(perm.values()))
+    out = dict(perm)
+    out.update(zip(rest, free))
+    return {k: v for k, v in out.items() if k != v}
+
+
+def _exact_witness(i: int, perm: dict, n: int, r: int, how: str) -> WitnessSearch:
+    moved = sorted(perm)
+    swap = moved if len(moved) == 2 else None
+    images = None if swap else [perm.get(k, k) for k in range(1, n + 1)]
+    return WitnessSearch(r + 1, True, f"receptive witness (Theorem F68: {how}): {r} layer{'s are' if r != 1 else ' is'} not "
+                         f"enough, {r + 1} suffice", _witness_record(i, swap, images, perm, r))

@@ -269,12 +269,75 @@ def receptive_step(spec: S.Spec, target: str, radius, evidence: dict, where: str
                           certificate=_trusted("the receptive fields of the pattern", target=target, radius=radius))
 
 
+@dataclass(frozen=True)
+class ReceptiveCount(proof.Certificate):
+    """TGT-LAYERS at a concrete n by Theorem F68's exact test (docs/theory.md §14.5(f)). The check, on the
+    closed in-neighbourhoods N_h(v) ∋ v of every head: x_j lies exactly r hops before i (`far`: r − 1 layers
+    leave it out of the output at i); the count is r, or r + 1 with a receptive witness (σ, i) that is one
+    by the definition (σ carries N_h(v) onto N_h(σ v) for every v within r − 1 hops of i, and not for some v
+    that reaches i). That no witness exists when the count is r rests on BLISS (named under `trusted`)."""
+    neighbourhoods: tuple  # per head, per position 0..n (0 unused): N_h(v)
+    radius: int
+    layers: int
+    far: tuple  # (i, j): d(j → i) = r
+    witness: Optional[tuple] = None  # (i, images of 1..n)
+    kind = "receptive-count"
+
+    def _distances_to(self, i: int) -> dict:
+        n = len(self.neighbourhoods[0]) - 1
+        union = [set().union(*(nb[v] for nb in self.neighbourhoods)) for v in range(n + 1)]
+        dist, frontier = {i: 0}, [i]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in union[a]:
+                    if b not in dist:
+                        dist[b] = dist[a] + 1
+                        nxt.append(b)
+            frontier = nxt
+        return dist
+
+    def check(self) -> None:
+        r = self.radius
+        i, j = self.far
+        if self._distances_to(i).get(j) != r:
+            raise proof.CertificateRejected(f"ReceptiveCount: x_{j} is not exactly {r} hops before {i}")
+        if self.layers != (r + 1 if self.witness else max(r, 1)):
+            raise proof.CertificateRejected("ReceptiveCount: the count is not r (no witness) or r + 1 (a witness)")
+        if self.witness:
+            self._check_witness(*self.witness)
+
+    def _check_witness(self, i: int, images: tuple) -> None:
+        n = len(self.neighbourhoods[0]) - 1
+        if sorted(images) != list(range(1, n + 1)):
+            raise proof.CertificateRejected("ReceptiveCount: the witness is not a permutation of 1..n")
+        sigma = (0, *images)
+
+        def keeps(v: int) -> bool:
+            return all(frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]] for nb in self.neighbourhoods)
+        dist = self._distances_to(i)
+        if not all(keeps(v) for v, d in dist.items() if d <= self.radius - 1):
+            raise proof.CertificateRejected("ReceptiveCount: σ does not keep a neighbourhood within r − 1 hops")
+        if all(keeps(v) for v in dist):
+            raise proof.CertificateRejected("ReceptiveCount: σ is an isomorphism of the receptive fields")
+
+    def to_json(self):
+        out: dict = {"kind": self.kind, "radius": self.radius, "layers": self.layers,
+                     "far pair": {"i": self.far[0], "j": self.far[1]}}
+        if self.witness:
+            out["witness"] = {"position": self.witness[0], "permutation": list(self.witness[1])}
+        else:
+            out["trusted"] = "that no receptive witness exists at depth r: BLISS generators and canonical forms"
+        return out
+
+
 @proof.rule("TGT-LAYERS", "Least attention layers for the receptive-field class: r or r + 1", CITE_TGT, statuses=(proof.PROVED,),
-            certificates=(Trusted,))
+            certificates=(Trusted, ReceptiveCount))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: "str | Claim",
                 witness: Optional[dict] = None, positional: Optional[proof.Step] = None,
-                start: "int | sympy.Expr | None" = None) -> proof.Step:
-    """`start`: at symbolic n, the least n the closed form holds from (None: every n the file allows)."""
+                start: "int | sympy.Expr | None" = None, count: Optional[ReceptiveCount] = None) -> proof.Step:
+    """`start`: at symbolic n, the least n the closed form holds from (None: every n the file allows);
+    `count`: the certificate of Theorem F68's exact test at a concrete n (else the step is trusted)."""
     lay = layers if isinstance(layers, int) else value(layers)
     where = "" if start is None else _range_text(start)
     if least and layers == radius:
@@ -297,7 +360,8 @@ def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool,
     return proof.conclude(claim(statement, " (", method, ")"), proof.PROVED, premises, ev,
                           facts={"layers": layers, "radius": radius, "least": least,
                                  **({} if start is None else {"from": start})},
-                          certificate=_trusted(str(method), layers=layers, radius=radius))
+                          certificate=count if count is not None else _trusted(str(method), layers=layers,
+                                                                               radius=radius))
 
 
 def _range_text(start) -> str:
@@ -735,6 +799,7 @@ def _structure_of(patterns: tuple, n, positional):
     if rec.missing:
         ev["not reached"] = {"i": rec.missing[0], "j": rec.missing[1]}
     proven = None
+    count = None  # Theorem F68's certificate, when its exact test decides the count
     try:
         with time_limit("searching for a receptive witness", 30.0):
             found = None
@@ -744,17 +809,40 @@ def _structure_of(patterns: tuple, n, positional):
                     found = causal_exact(graphs, rec)
                 except TooLarge:
                     found = None
+            elif proven is None:
+                from ..graphs.receptive import receptive_exact
+                try:
+                    found = receptive_exact(graphs, rec)
+                    count = _count_certificate(graphs, rec, found)
+                except TooLarge:
+                    found = None
             if found is None:
                 found = search(graphs, rec, proven)
     except BudgetExceeded:
         from ..graphs.receptive import WitnessSearch
-        found = WitnessSearch(rec.radius + 1, False, "r + 1 layers suffice; the witness search ran out of time")
+        found, count = WitnessSearch(rec.radius + 1, False, "r + 1 layers suffice; the witness search ran out of "
+                                                            "time"), None
     if positional == "absolute" and found.layers > max(rec.radius, 1):
         from ..graphs.receptive import WitnessSearch
         found = WitnessSearch(max(rec.radius, 1), True, "an absolute positional encoding labels every token with its "
                               "position, so the depth-r view fixes the tokens of the whole receptive field")
+        count = None  # the count is not Theorem F68's
     return {"target": target, "radius": rec.radius, "layers": found.layers, "least": found.least,
-            "method": found.method, "witness": found.witness, "evidence": ev, "missing": rec.missing}
+            "method": found.method, "witness": found.witness, "evidence": ev, "missing": rec.missing,
+            "count": count}
+
+
+def _count_certificate(graphs, rec, found) -> ReceptiveCount:
+    """Theorem F68's count as a certificate: the in-neighbourhoods, the far pair, the witness if any."""
+    from ..graphs.receptive import in_neighbourhoods
+    nbs = tuple(tuple(nb) for nb in in_neighbourhoods(graphs))
+    witness = None
+    if found.witness:
+        w = found.witness
+        perm = ({w["swap"][0]: w["swap"][1], w["swap"][1]: w["swap"][0]} if "swap" in w else
+                {k + 1: v for k, v in enumerate(w["permutation"])})
+        witness = (w["position"], tuple(perm.get(k, k) for k in range(1, rec.n + 1)))
+    return ReceptiveCount(nbs, rec.radius, found.layers, (rec.far[0], rec.far[1]), witness)
 
 
 def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> TargetOutcome:
@@ -794,7 +882,8 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
     rec_step = receptive_step(spec, info["target"], info["radius"], info["evidence"], where)
     # a count from the positions (§14.11) holds at every n; the closed form's count for n ≥ start
     lay_step = layers_step(rec_step, info["target"], info["radius"], info["layers"], info["least"], info["method"],
-                           info.get("witness"), pos_step, start if pos_step is None else None)
+                           info.get("witness"), pos_step, start if pos_step is None else None,
+                           info.get("count") if pos_step is None else None)
     steps = [rec_step, lay_step]
     cls = info["target"]
     if spec.layers is not None and isinstance(spec.layers, int) and isinstance(info["layers"], int) \

@@ -169,3 +169,75 @@ def find_witness(spans_per_head: list, union: I.Spans, m: int) -> Optional[tuple
             if all(_keeps(sigma, v, nbs) for v in inner) and not all(_keeps(sigma, v, nbs) for v in field):
                 return list(sigma[1:]), i
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The exact least layers at a concrete n, with nauty (Theorem F68, §14.5(f))
+
+EXACT_MAX_N = 4096
+EXACT_MAX_WORK = 400_000  # positions and arcs of the rooted graphs, summed over the roots
+
+
+def _rooted(nbs, field: list, dist: dict, depth: Optional[int]):
+    """field's positions as 1..m with the arcs u → v (u ≠ v) into the positions with d(v → i) ≤ depth − 1
+    (every position when depth is None), each labelled by the heads holding it; (m, arcs, index)."""
+    index = {v: k + 1 for k, v in enumerate(field)}
+    arcs: dict = {}
+    for h, nb in enumerate(nbs):
+        for v in field:
+            if depth is not None and dist[v] > depth - 1:
+                continue
+            for u in nb[v]:
+                if u != v:
+                    arcs[(index[u], index[v])] = arcs.get((index[u], index[v]), ()) + (h,)
+    return len(field), arcs, index
+
+
+def exact_least(spans_per_head: list, union: I.Spans, radius: int) -> tuple[int, str]:
+    """(the least layers for the receptive-field class, why), re-derived with nauty: r, or r + 1 when a
+    receptive witness exists (§14.5(d)). A witness (σ, i) has i at eccentricity r and is a question about σ
+    on R(i) alone (Theorem F68): a bijection R(i) → R(j), i ↦ j, that is an isomorphism of the *known parts*
+    H (the arcs into the positions at distance ≤ r − 1 from the root, those positions and the root
+    coloured) but not of the *fields* F (every arc of R(i), the root coloured). Some witness exists iff
+    for a root i some generator of Aut(H_i) is not an automorphism of F_i, or H_i ≅ H_j while F_i ≇ F_j
+    for two roots: a root-preserving isomorphism of the fields keeps distances, so it is one of the known
+    parts, and when Aut(H_i) ⊆ Aut(F_i) the isomorphisms H_i → H_j are one coset of Aut(H_i)."""
+    import pynauty
+    from . import nauty_graph
+    n = union.n
+    if radius == 0:
+        return 1, "no position attends to another: one layer"
+    if n > EXACT_MAX_N:
+        raise I.Unsupported(f"n = {n} is above the exact receptive search's limit {EXACT_MAX_N}")
+    nbs = neighbourhoods(spans_per_head, n)
+    forms: dict = {}
+    work = 0
+    for i in range(1, n + 1):
+        levels = union.levels(i)
+        if len(levels) - 1 != radius:
+            continue
+        dist = {v: t for t, lv in enumerate(levels) for lo, hi in lv for v in range(lo, hi + 1)}
+        field = sorted(dist)
+        m, known_arcs, index = _rooted(nbs, field, dist, radius)
+        _, field_arcs, _ = _rooted(nbs, field, dist, None)
+        work += m + len(field_arcs)
+        if work > EXACT_MAX_WORK:
+            raise I.Unsupported(f"the rooted graphs exceed {EXACT_MAX_WORK} positions and arcs")
+        known = {index[v] for v in field if 0 < dist[v] <= radius - 1}
+        root = {index[i]}
+        try:
+            h_graph, h_sig = nauty_graph.build(m, known_arcs, [root, known, set(range(1, m + 1)) - root - known])
+            f_graph, f_sig = nauty_graph.build(m, field_arcs, [root, set(range(1, m + 1)) - root])
+        except nauty_graph.TooLarge as exc:
+            raise I.Unsupported(str(exc)) from None
+        for gen in nauty_graph.position_generators(pynauty.autgrp(h_graph)[0], m):
+            if any(field_arcs.get((gen[u - 1], gen[v - 1])) != heads for (u, v), heads in field_arcs.items()):
+                return radius + 1, (f"an automorphism of the known part of {i}'s receptive field (nauty generator) is "
+                                    f"not one of the field: a receptive witness at depth {radius}")
+        h_key, f_key = (h_sig, pynauty.certificate(h_graph)), (f_sig, pynauty.certificate(f_graph))
+        if h_key in forms and forms[h_key][1] != f_key:
+            return radius + 1, (f"the known parts of the receptive fields of {forms[h_key][0]} and {i} are isomorphic "
+                                f"and the fields are not (nauty certificates): a receptive witness at depth {radius}")
+        forms.setdefault(h_key, (i, f_key))
+    return radius, (f"every root's known part has only automorphisms of its receptive field, and isomorphic known "
+                    f"parts have isomorphic fields (nauty): no receptive witness at depth {radius}")

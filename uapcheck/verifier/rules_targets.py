@@ -156,6 +156,8 @@ def layers(ctx, s):
         if not _same(m, r + 1):
             raise Reject(f"{sympy.sstr(m)} layers, not shown least, is not r + 1 = {sympy.sstr(r + 1)}")
         return VERIFIED, "Theorem L (§14.5(d)): r + 1 layers always suffice for the receptive-field class"
+    if isinstance(ctx.spec.tokens, int) and R.causal_kind(ctx.spec) is None:
+        return _exact_layers(ctx, r, m)
     kind = _kind(ctx)
     n = ctx.spec.tokens
     nn = ctx.symbols[n] if not isinstance(n, int) else n
@@ -174,6 +176,25 @@ def layers(ctx, s):
     if isinstance(n, int):
         why += f" (n = {n} ≥ {R.closed_from(kind)}, the closed form's range)"
     return VERIFIED, f"{why}; " + _instances(ctx, kind)
+
+
+def _exact_layers(ctx, r, m):
+    """A least count at a concrete n without a closed form: Theorem F68's exact decision with nauty on the
+    interval model (uapcheck/verifier/receptive.py, exact_least)."""
+    _plain(ctx)
+    facts = _concrete_facts(ctx)
+    if r != facts.radius:
+        raise Reject(f"the receptive diameter is {facts.radius}, not {sympy.sstr(r)}")
+    try:
+        least, why = R.exact_least(I.head_spans(ctx.spec), I.union_spans(ctx.spec), facts.radius)
+    except I.Unsupported as exc:
+        raise Trust(f"the exact receptive search does not cover this file: {exc}") from None
+    except ImportError:
+        raise Trust("pynauty is not installed (pip install pynauty)") from None
+    if m != least:
+        raise Reject(f"{sympy.sstr(m)} layers, stated least, but the least is {least}: {why}")
+    return VERIFIED, (f"Theorem F68 (§14.5(f)), re-derived at n = {ctx.spec.tokens}: {why}, so {least} layer"
+                      f"{'s are' if least != 1 else ' is'} the least (r = {facts.radius} needed: the far pair)")
 
 
 def _check_stated_range(ctx, s, kind) -> None:
