@@ -495,6 +495,9 @@ class CausalPositions(proof.Certificate):
 
     def _check_one_layer(self) -> None:
         from . import positions as P
+        if isinstance(self.n, int) and self.n < 2:
+            raise proof.CertificateRejected("CausalPositions: one layer from the labels needs n ≥ 2 (r = 1, §14.11 "
+                                            "(c), (d))")
         if self.separating is None or not 0 <= self.separating < len(self.heads):
             raise proof.CertificateRejected("CausalPositions: no separating head")
         h = self.heads[self.separating]
@@ -634,7 +637,7 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
     evidence = {"heads": [f"{lab.source}: {lab.detail} — {lab.reason}" for lab in labels]}
     all_causal = all(isinstance(h.pattern, S.Causal) for h in spec.heads)
     blind_ok = all(lab.source in ("plain", "trainable") for lab in labels)
-    if all_causal and not (isinstance(n, int) and n <= 2):
+    if all_causal and not (isinstance(n, int) and n <= 1):  # n ≥ 2: §14.11 (c), (d)
         for k, (lab, rec) in enumerate(zip(labels, records)):
             if lab.injective is not True:
                 continue
