@@ -60,3 +60,15 @@ def test_the_kernel_refuses_the_one_layer_route_at_n_1():
     CausalPositions("one layer", 2, _records(), separating=0).check()
     with pytest.raises(proof.CertificateRejected, match="n ≥ 2"):
         CausalPositions("one layer", 1, _records(), separating=0).check()
+
+
+@pytest.mark.parametrize("head", sorted(HEADS))
+def test_the_verifier_re_checks_the_route_at_n_2(head):
+    import json
+
+    from uapcheck import certfile
+    from uapcheck.verifier import VERIFIED, verify
+    source = text(head, "2")
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(source, "t.uap"), source)))
+    checked = {s.rule: s.outcome for s in verify(cert).steps}
+    assert checked["TGT-POSITIONS"] == checked["TGT-LAYERS"] == checked["TGT-VERDICT"] == VERIFIED
