@@ -82,10 +82,12 @@ def test_a_count_that_holds_at_every_length_states_no_range():
     assert result.layers == 1 and result.target.range == "" and "for n" not in result.target.phrase()
 
 
-def test_a_range_with_params_says_the_shorter_lengths_are_not_covered():
+def test_a_range_with_params_states_the_lengths_below_it_in_closed_form():
+    """§14.7, the lengths below the range: tests/test_target_lengths_with_params.py compares them with the search."""
     result = uapcheck.check(open("catalog/streaming_llm.uap").read(), "catalog/streaming_llm.uap")
     alt = result.alternative
-    assert alt.below is None and "shorter lengths are not covered" in alt.phrase() and "n ≥ max(" in alt.range
+    assert alt.below is None and alt.pieces and "n ≥ max(" in alt.range
+    assert "; n ≤ 2: 1 layer; 3 ≤ n < max(2·k, k + w + 2): max(2, ⌈(k - 1)/w⌉) layers)" in alt.phrase()
 
 
 @pytest.mark.parametrize("name", ["window_sink_decoder.uap", "causal_window_decoder.uap", "causal_decoder.uap",

@@ -588,13 +588,27 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         alt = ev.get("alternative") or {}
         return {"target": alt.get("target"), "verdict": alt.get("verdict"), "least": alt.get("least"),
                 "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None,
-                "range": alt.get("range"), "below_range": alt.get("below_range")}
+                "range": alt.get("range"), "below_range": alt.get("below_range"), **_below_pieces(step)}
     if step.rule == "TGT-VERDICT":
         return {"target": ev.get("target"), "verdict": ev.get("verdict"), "range": ev.get("range"),
-                "below_range": ev.get("below_range")}
+                "below_range": ev.get("below_range"), **_below_pieces(step)}
+    if step.rule == "TGT-BELOW":
+        return {"pieces": _piece_trees(step.facts.get("pieces", ()))}
     if step.rule == "TGT-POSITIONS":
         return {"route": ev.get("route"), "separating": ev.get("separating")}
     return None
+
+
+def _piece_trees(pieces) -> list:
+    """TGT-BELOW's pieces as trees: the lengths from ≤ n < below, with their count and whether it is the least."""
+    return [{"from": _tree(p.lower), "below": _tree(p.upper), "layers": _tree(p.layers), "least": p.least}
+            for p in pieces]
+
+
+def _below_pieces(step: proof.Step) -> dict:
+    """{"below_pieces": trees} when a premise of the verdict step is TGT-BELOW (a range with params, §14.7)."""
+    below = [p for p in step.premises if p.rule == "TGT-BELOW"]
+    return {"below_pieces": _piece_trees(below[0].facts.get("pieces", ()))} if below else {}
 
 
 def _patterns_section(spec) -> Optional[dict]:

@@ -70,6 +70,8 @@ def _target_json(result) -> dict:
     record = outcome.record()
     if "range" in record:  # a count at symbolic n proved for a range, with the lengths below it (§14.9)
         out["range"], out["below_range"] = record["range"], record["below_range"]
+        if "below_pieces" in record:  # a range with params: the lengths below it in closed form (TGT-BELOW)
+            out["below_pieces"] = record["below_pieces"]
     return out
 
 

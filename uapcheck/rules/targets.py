@@ -89,6 +89,8 @@ class TargetOutcome:
     # that range, each decided by the derivation at that n (TargetLength), or None when they are not enumerable
     range: str = ""
     below: Optional[tuple] = ()
+    # with params in the range's bound: the lengths below it in closed form (target_below.TargetPiece), or None
+    pieces: Optional[tuple] = None
 
     def record(self) -> dict:
         lay = self.layers
@@ -99,14 +101,18 @@ class TargetOutcome:
         if self.verdict == "UAP" and self.range:
             out["range"] = self.range
             out["below_range"] = None if self.below is None else [r.to_json() for r in self.below]
+            if self.pieces:
+                out["below_pieces"] = [p.to_json() for p in self.pieces]
         return out
 
     def range_words(self) -> str:
         """" (for n ≥ 6; n = 1, 2: 1 layer; n = 3…5: 2 layers)" after a UAP count stated for a range, else ""."""
         if self.verdict != "UAP" or not self.range:
             return ""
+        if self.below is None and self.pieces:
+            return f" (for {self.range}" + "".join(f"; {p.words()}" for p in self.pieces) + ")"
         if self.below is None:
-            return f" (for {self.range}; shorter lengths are not covered)"
+            return f" (for {self.range}; the lengths below it are not decided with positions or an encoding)"
         return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below)) + ")"  # () → " (for n ≥ 3)"
 
     def phrase(self) -> str:
@@ -637,7 +643,9 @@ def causal_positions(spec: S.Spec, info: dict, tds: list):
     evidence = {"heads": [f"{lab.source}: {lab.detail} — {lab.reason}" for lab in labels]}
     all_causal = all(isinstance(h.pattern, S.Causal) for h in spec.heads)
     blind_ok = all(lab.source in ("plain", "trainable") for lab in labels)
-    if all_causal and not (isinstance(n, int) and n <= 1):  # n ≥ 2: §14.11 (c), (d)
+    # §14.11 (c), (d) hold for n ≥ 2; at n = 2 position-blind or trainable heads keep the position-blind count
+    # (1 layer, least, by containment (e)), so the route is taken there for fixed terms and RoPE only
+    if all_causal and not (isinstance(n, int) and (n <= 1 or (n == 2 and blind_ok))):
         for k, (lab, rec) in enumerate(zip(labels, records)):
             if lab.injective is not True:
                 continue
@@ -918,7 +926,7 @@ def _with_range(spec: S.Spec, outcome: TargetOutcome, start) -> TargetOutcome:
     from .small_lengths import ENABLED
     where = _range_text(start)
     if not isinstance(start, int):
-        return replace(outcome, range=where, below=None)
+        return _with_pieces(spec, replace(outcome, range=where, below=None), where)
     if not ENABLED.get():  # the suggestion search reads the verdict only: the range, the lengths below not derived
         return replace(outcome, range=where, below=())
     records = _lengths_below(spec, outcome.target, start)
@@ -931,6 +939,20 @@ def _with_range(spec: S.Spec, outcome: TargetOutcome, start) -> TargetOutcome:
     if all(r.verdict == "UAP" and r.layers == formula_at(r.n) and r.least == outcome.least for r in allowed):
         return replace(outcome, below=tuple(records))  # the count holds at every length: no range to state
     return replace(outcome, range=where, below=tuple(records))
+
+
+def _with_pieces(spec: S.Spec, outcome: TargetOutcome, where: str) -> TargetOutcome:
+    """A causal window (k ≥ 0 sinks) whose range has params: the lengths below it in closed form (TGT-BELOW, §14.7),
+    for plain heads without a positional encoding; otherwise they stay not covered."""
+    from dataclasses import replace
+    from .target_below import below_step
+    kind = _causal_kind(tuple(h.pattern for h in spec.heads))
+    if kind is None or kind[0] != "window" or _has_positions(spec) or spec.positional != "none" \
+            or outcome.target != "causal" or not outcome.least:
+        return outcome
+    lay = next(s for s in outcome.steps if s.rule == "TGT-LAYERS")
+    step = below_step(lay, kind[1], kind[2], str(spec.tokens), where)
+    return replace(outcome, pieces=step.facts["pieces"], steps=(*outcome.steps, step))
 
 
 def _lengths_below(spec: S.Spec, target: str, start: int) -> list:

@@ -15,7 +15,7 @@ from .check import VERIFIED, Reject, Trust, checker
 from .trees import decode
 
 INSTANCE_MAX_N = 24
-TARGET_RULES = ("TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BUDGET", "TGT-NOT-CAUSAL", "TGT-PLAIN")
+TARGET_RULES = ("TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BUDGET", "TGT-NOT-CAUSAL", "TGT-PLAIN", "TGT-BELOW")
 
 
 def _same(a, b) -> bool:
@@ -209,6 +209,65 @@ def _check_stated_range(ctx, s, kind) -> None:
         raise Reject(f"the stated range n ≥ {sympy.sstr(stated)} is not within the closed form's n ≥ {sympy.sstr(want)}")
 
 
+def own_pieces(kind) -> list:
+    """§14.7 below the range of a causal window with k ≥ 0 sinks, as the verifier states it: (first n, first n above,
+    least layers) for n ≤ 2 (1 layer: r ≤ 1 and no rearranged prefix of length ≥ 2 before a row) and for
+    3 ≤ n < the range (max(2, ⌈(k − 1)/w⌉): the diameter is at most max(1, ⌈(k − 1)/w⌉) there, 2 layers when it is
+    1 as for the full causal mask, and no receptive witness when it is ≥ 2)."""
+    _, w, k = kind
+    short = 2 if isinstance(k, int) and k <= 2 else sympy.Max(2, sympy.ceiling((k - 1) / w))
+    return [(1, 3, 1), (3, R.closed_from(kind), short)]
+
+
+@checker("TGT-BELOW")
+def below(ctx, s):
+    """The lengths below a causal window's range with params: the stated pieces are the verifier's own statement of
+    §14.7's lemma, and at every instance w = 1..3 (k = 1..3 with sinks) each length max(k, 1) ≤ n < the range,
+    n ≤ 7, lies in one piece whose count is the least the exhaustive witness search finds."""
+    if s["status"] != "proved":
+        raise Reject("TGT-BELOW only concludes `proved`")
+    prem = ctx.premises(s)
+    if [p["rule"] for p in prem] != ["TGT-LAYERS"] or prem[0]["status"] != "proved" or \
+            not (prem[0].get("data") or {}).get("least"):
+        raise Reject("its premise is not a proved TGT-LAYERS step with the least count")
+    if isinstance(ctx.spec.tokens, int) or ctx.spec.positional != "none" or \
+            any(h.bias or h.position or h.projection for h in ctx.spec.heads):
+        raise Reject("§14.7's lengths below the range are stated for plain heads at symbolic n")
+    kind = _kind(ctx)
+    if kind[0] != "window" or not _named(kind):
+        raise Reject("the lemma is about a causal window whose range has params")
+    stated = [(_piece_value(ctx, p, "from"), _piece_value(ctx, p, "below"), _piece_value(ctx, p, "layers"),
+               p.get("least")) for p in (s.get("data") or {}).get("pieces") or []]
+    want = own_pieces(kind)
+    if len(stated) != len(want) or not all(
+            least is True and _same(a, x) and _same(b, y) and _same(m, z)
+            for (a, b, m, least), (x, y, z) in zip(stated, want)):
+        raise Reject("the pieces are not §14.7's below the range: n ≤ 2: 1 layer; 3 ≤ n < the range: "
+                     f"{sympy.sstr(want[1][2])} layers")
+    ws = [kind[1]] if isinstance(kind[1], int) else [1, 2, 3]
+    ks = [kind[2]] if isinstance(kind[2], int) else [1, 2, 3]
+    for inst in [("window", w, k) for w in ws for k in ks]:
+        values = {sym: v for sym, v in zip(kind[1:], inst[1:]) if isinstance(sym, sympy.Symbol)}
+        for n in range(max(inst[2], 1), min(R.closed_from(inst), R.WITNESS_MAX_N + 1)):
+            hits = [m for a, b, m, _ in stated if _at(a, values) <= n < _at(b, values)]
+            truth = least_layers_at(inst, n)
+            if len(hits) != 1 or _at(hits[0], values) != truth:
+                raise Reject(f"at w = {inst[1]}, k = {inst[2]}, n = {n} the least is {truth} layers")
+    return VERIFIED, ("§14.7 below the range (n ≤ 2: 1 layer; 3 ≤ n < the range: max(2, ⌈(k − 1)/w⌉)), re-derived; "
+                      f"every length n ≤ {R.WITNESS_MAX_N} below the range re-checked at w = {', '.join(map(str, ws))}, "
+                      f"k = {', '.join(map(str, ks))} by trying every permutation")
+
+
+def _piece_value(ctx, piece: dict, key: str):
+    if piece.get(key) is None:
+        raise Reject(f"a piece does not state its {key}")
+    return decode(piece[key], ctx.symbols)
+
+
+def _at(value, values: dict) -> int:
+    return int(value.xreplace(values)) if isinstance(value, sympy.Basic) else int(value)
+
+
 def least_layers_at(kind, n: int) -> int:
     """The least layers for the causal class of `kind` at a small n, by the verifier's own search: from
     max(r, 1) up, the first depth with no receptive witness (Theorem L: r + 1 always suffice)."""
@@ -219,7 +278,7 @@ def least_layers_at(kind, n: int) -> int:
     return m
 
 
-def check_lengths_below(ctx, lay_step, data) -> str:
+def check_lengths_below(ctx, lay_step, data, step=None) -> str:
     """A count at symbolic n whose TGT-LAYERS step holds for n ≥ start: the verdict step either states that range
     (the lengths below it are then stated one by one: each re-checked here) or claims the count at every n, in
     which case every length below the range must have the formula's count. Plain patterns with integer widths,
@@ -233,7 +292,9 @@ def check_lengths_below(ctx, lay_step, data) -> str:
     if not isinstance(start, int):
         if data.get("range") is None:
             raise Reject("a count proved for a range with params is stated for every n")
-        return "; the range with params is stated, the lengths below it are not covered"
+        if data.get("below_pieces") is None:
+            return "; the range with params is stated, the lengths below it are not covered"
+        return _check_pieces(ctx, data["below_pieces"], step)
     kind = _kind(ctx)
     if ctx.spec.positional != "none" or any(h.bias or h.position for h in ctx.spec.heads) or _named(kind) \
             or start - 1 > R.WITNESS_MAX_N:
@@ -253,6 +314,19 @@ def check_lengths_below(ctx, lay_step, data) -> str:
             raise Reject(f"at n = {value} below the range the least is {truth} layers: the stated length differs")
     return (f"; the lengths n < {start} below the closed form's range re-checked by the verifier's witness search "
             "(every permutation)")
+
+
+def _check_pieces(ctx, pieces: list, step) -> str:
+    """The verdict's lengths below a range with params are its TGT-BELOW premise's (checked on its own)."""
+    below = [p for p in (ctx.premises(step) if step is not None else []) if p["rule"] == "TGT-BELOW"]
+    if len(below) != 1 or below[0]["status"] != "proved":
+        raise Reject("the lengths below the range with params are stated without a proved TGT-BELOW premise")
+    given = (below[0].get("data") or {}).get("pieces") or []
+    if len(given) != len(pieces) or not all(
+            all(_same(_piece_value(ctx, p, key), _piece_value(ctx, q, key)) for key in ("from", "below", "layers"))
+            and p.get("least") == q.get("least") for p, q in zip(pieces, given)):
+        raise Reject("the lengths below the range are not the TGT-BELOW premise's")
+    return "; the lengths below the range with params are the TGT-BELOW premise's (§14.7)"
 
 
 def _layers_from_positions(ctx, s, prem):
@@ -341,7 +415,7 @@ def verdict(ctx, s):
     if (s["status"] == "proved") != (want in ("UAP", "NOT-UAP")):
         raise Reject(f"a {want} verdict step is not {s['status']}")
     lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
-    below = check_lengths_below(ctx, lay[0], data) if want == "UAP" and lay else ""
+    below = check_lengths_below(ctx, lay[0], data, s) if want == "UAP" and lay else ""
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
                       "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
                       "TGT-NOT-CAUSAL or TGT-BUDGET" + below)
@@ -371,9 +445,9 @@ def alternative(ctx, s):
     if s["status"] != "proved" or data.get("verdict") != "UAP":
         raise Reject("a proved alternative here is UAP for the family's own class")
     rules = [p["rule"] for p in prem]
-    if rules != ["TGT-RECEPTIVE", "TGT-LAYERS"]:
-        raise Reject("its premises are not TGT-RECEPTIVE and TGT-LAYERS")
-    rec, lay = prem
+    if rules not in (["TGT-RECEPTIVE", "TGT-LAYERS"], ["TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BELOW"]):
+        raise Reject("its premises are not TGT-RECEPTIVE and TGT-LAYERS (and TGT-BELOW)")
+    rec, lay = prem[:2]
     if rec["status"] != "proved" or lay["status"] != "proved":
         raise Reject("a premise is not proved")
     if data.get("target") != (rec.get("data") or {}).get("target"):
@@ -384,6 +458,6 @@ def alternative(ctx, s):
     ffns, tds = _slot_statuses(ctx)
     if not ffns or any(x["status"] != "proved" for x in ffns + tds):
         raise Reject("UAP for the class needs FFN-DEF2 and every head's token distinguishing step proved")
-    below = check_lengths_below(ctx, lay, data)
+    below = check_lengths_below(ctx, lay, data, s)
     return VERIFIED, ("inference: TGT-LAYERS proved, FFN-DEF2 and every head's token distinguishing step proved "
                       "give UAP for the family's own class (TGT-VERDICT's rule)" + below)
