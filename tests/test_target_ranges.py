@@ -127,3 +127,16 @@ def test_the_verifier_rejects_a_count_stated_without_its_range():
     _step(cert, "TGT-VERDICT")["data"]["below_range"][3]["layers"] = 1  # n = 4 needs 2 layers
     outcome = next(s for s in verify(cert).steps if s.rule == "TGT-VERDICT")
     assert outcome.outcome == REJECTED and "n = 4" in outcome.reason
+
+
+def test_a_pattern_without_a_closed_form_at_symbolic_n_names_the_open_question():
+    """`blocks(2) + strided(4)`: NOT-UAP, and for its receptive class the diameter and the least count are open at
+    symbolic n (docs/theory.md §14.10); the step says which, and where they are decided."""
+    result = uapcheck.check(open("catalog/blocks_strided_split_n.uap").read(), "catalog/blocks_strided_split_n.uap")
+    alt = result.alternative
+    assert result.verdict == "NOT-UAP" and alt.verdict == "INCONCLUSIVE" and alt.target == "receptive"
+    (step,) = [s for s in result.root.walk() if s.rule == "TGT-UNDECIDED"]
+    reason = step.evidence["reason"]
+    assert reason.startswith("the receptive diameter r of blocks(2) + strided(4) at symbolic n, and whether a "
+                             "receptive witness exists at depth r")
+    assert "give `tokens N` to decide them at one n" in reason

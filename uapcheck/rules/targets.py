@@ -795,7 +795,11 @@ def _structure_of(patterns: tuple, n, positional):
                              "range": "for every n" if isinstance(n, int)
                              else "for n ≥ 3" if kind[0] == "causal" else f"for n ≥ {_window_range(kind)}"}}
     if not isinstance(n, int):
-        return "no closed form for this pattern with symbolic n (give `tokens N` to compute it for one n)"
+        shown = " | ".join(dict.fromkeys(show_pattern(p) for p in patterns))
+        return (f"the receptive diameter r of {shown} at symbolic n, and whether a receptive witness exists at depth r "
+                "(r + 1 layers are then the least, else r; §14.5(d)), are open: the receptive class has closed forms at "
+                "symbolic n only for the full causal mask and a causal window with or without sinks (§14.9); give "
+                "`tokens N` to decide them at one n")
     from ..graphs import GraphTooLarge, build_graph
     from ..graphs.receptive import TooLarge, receptive_fields, search
     try:
