@@ -214,3 +214,18 @@ def test_a_larger_count_not_claimed_least_is_accepted_and_a_missing_order_is_tru
     def no_order(lengths):
         lengths[5]["order"] = None
     assert _tampered(HEADS, no_order).outcome == TRUSTED
+
+
+@pytest.mark.parametrize("conditions, want", [
+    ([sympy.Ne(sympy.Symbol("n", integer=True, positive=True) / 10, 2)], None),  # n = 20 uncovered, past 2
+    ([sympy.floor(sympy.Symbol("n", integer=True, positive=True) / 10) >= 3], None),
+    ([2 * sympy.Symbol("n", integer=True, positive=True) >= 13], [1, 2, 3, 4, 5, 6]),
+])
+def test_lengths_are_enumerated_only_for_relations_whose_thresholds_the_constants_bound(conditions, want):
+    """A relation a·n + c ⋈ 0 with integers a, c changes truth only at n = −c/a, within |c|: coverage is periodic from
+    the largest constant on. A rational slope (n/10 ≠ 2 fails at n = 20 only) or a floor of n is refused, by the
+    engine and by the verifier's own reading (both used to call every length covered at n/10 ≠ 2)."""
+    from uapcheck.rules.small_lengths import uncovered
+    from uapcheck.verifier.by_class import _uncovered
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert uncovered(conditions, n) == want and _uncovered(conditions, n) == want

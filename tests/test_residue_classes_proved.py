@@ -32,13 +32,27 @@ S = sympy.Symbol("s", integer=True, positive=True)
     (sympy.Or(N <= 3, W >= 5), {"w": 1}, DEPENDS),
     (2 * N - 3 * W >= 7, {"w": 1}, ALWAYS),
     (-N + W >= 0, {"w": 1}, NEVER),
+    # bounds not linear in n (docs/theory.md §11.4): floors and ceilings of linear terms, slopes with parameters
+    (sympy.floor(N / W) >= 3, {"w": 1}, ALWAYS),
+    (sympy.floor(N / W) >= 3, {"w": 0}, None),  # w = 0 admissible: the slope 1/w is not known positive
+    (sympy.ceiling((N - 1) / W) - W >= 2, {"w": 1}, ALWAYS),
+    (N * W >= 5, {"w": 1}, ALWAYS),
+    (5 - sympy.floor(N / 3) >= 0, {"w": 1}, NEVER),
+    (sympy.Eq(sympy.floor(N / 3), 4), {"w": 1}, NEVER),
+    (sympy.Ne(sympy.floor(N / 3), W), {"w": 1}, ALWAYS),
+    (N - 2 * sympy.floor(N / 2) >= 1, {"w": 1}, None),  # slopes 1 and −1: bounded, not decided
+    (sympy.floor(N / 2) - N >= -W, {"w": 1}, NEVER),
+    (N - sympy.floor(N / W) >= 3, {"w": 2}, None),  # 1 − 1/w > 0, but of mixed signs: not shown here
 ])
 def test_eventually_is_exact(bound, lows, want):
     assert _eventually(bound, N, lows) == want
 
 
 @pytest.mark.parametrize("bound, lows", [(W >= 2, {"w": 1}), (S - W >= 1, {"w": 1, "s": 2}), (W >= 2, {"w": 2}),
-                                         (W < 1, {"w": 1}), (sympy.Or(N <= 3, W >= 5), {"w": 1})])
+                                         (W < 1, {"w": 1}), (sympy.Or(N <= 3, W >= 5), {"w": 1}),
+                                         (sympy.floor(N / W) >= 3, {"w": 1}),
+                                         (sympy.ceiling((N - 1) / W) - W >= 2, {"w": 1}),
+                                         (5 - sympy.floor(N / 3) >= 0, {"w": 1})])
 def test_eventually_agrees_with_a_grid(bound, lows):
     """At n = 10⁹ and every parameter value up to 40 above its lower bound: ALWAYS holds everywhere, NEVER
     nowhere, DEPENDS somewhere and not everywhere."""
@@ -84,3 +98,19 @@ def test_an_upper_bound_is_never_the_case_at_large_n():
                  (sympy.And(N >= 5, sympy.Eq(sympy.Mod(N, 2), 1)), (N + 1) / 2, "odd"))
     assert split_by_residue(form, N, {}) is None
     assert dependence(form, N, {}) == "n mod 2 = 0: no case holds at large n"
+
+
+def test_a_split_with_a_bound_not_linear_in_n():
+    """⌊n/w⌋ ≥ 3 holds at every large n for every w ≥ 1 (its slope 1/w is positive): the classes are split, and the
+    range keeps the bound itself, so the chosen case's condition holds on the range (§11.4)."""
+    bound = sympy.floor(N / W) >= 3
+    form = _form((sympy.And(bound, sympy.Eq(sympy.Mod(N, 2), 0)), N / 2, "even"),
+                 (sympy.And(bound, sympy.Eq(sympy.Mod(N, 2), 1)), (N + 1) / 2, "odd"),
+                 (sympy.floor(N / W) <= 2, sympy.Integer(1), "small"))
+    split = split_by_residue(form, N, {"w": 1})
+    assert split is not None and [c.rule for c in split.chosen] == ["even", "odd"] and split.bound == bound
+    for w in range(1, 6):  # on the range each class's case holds: brute force
+        for n in range(1, 80):
+            if bool(bound.xreplace({N: n, W: w})):
+                case = split.chosen[n % 2]
+                assert bool(case.condition.xreplace({N: n, W: w}))

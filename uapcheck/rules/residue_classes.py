@@ -157,15 +157,62 @@ def _eventually(bound, n, params: dict) -> Optional[str]:
         if NEVER in zero:  # never 0
             return NEVER if kind == "eq" else ALWAYS
         return None if None in zero else DEPENDS
-    diff = sympy.expand(diff)
-    if not diff.is_polynomial(n) or sympy.degree(diff, n) != 1:
+    sign = _growth(sympy.expand(diff), n, params)
+    if sign is None:
         return None
-    slope = diff.coeff(n, 1)
-    if not slope.is_Rational or slope == 0 or n in diff.coeff(n, 0).free_symbols:
-        return None
-    up = bool(slope > 0)
+    up = sign > 0
     holds = {"ge": up, "gt": up, "ne": True, "le": not up, "lt": not up, "eq": False}[kind]
     return ALWAYS if holds else NEVER
+
+
+def _positive_monomial(expr, params: dict) -> Optional[int]:
+    """+1 or −1 when `expr` is a non-zero rational times integer powers of parameters whose lower bound is ≥ 1
+    (so of that sign at every admissible value), else None."""
+    coeff, rest = sympy.expand(expr).as_coeff_Mul()
+    if not coeff.is_Rational or coeff == 0:
+        return None
+    for factor in sympy.Mul.make_args(rest):
+        base, exp = factor.as_base_exp()
+        if base == 1:
+            continue
+        if not (isinstance(base, sympy.Symbol) and base.name in params and params[base.name] >= 1 and exp.is_Integer):
+            return None
+    return 1 if coeff > 0 else -1
+
+
+def _growth(diff, n, params: dict) -> Optional[int]:
+    """+1 when diff → +∞ as n → ∞ at every admissible parameter value, −1 when it → −∞, None when not shown.
+
+    diff = g + Σ_i c_i·t_i with g free of n and each t_i either n or ⌊a_i·n + b_i⌋ or ⌈a_i·n + b_i⌉ (c_i, a_i, b_i
+    free of n), the c_i·a_i numbers whose sum has sign σ, or each a rational times powers of parameters ≥ 1, all of
+    sign σ. Since
+    x − 1 < ⌊x⌋ ≤ x ≤ ⌈x⌉ < x + 1, |c_i·t_i − c_i·a_i·n − c_i·b_i| ≤ |c_i|, so diff = (Σ_i c_i·a_i)·n + O(1) at each
+    parameter value, with Σ_i c_i·a_i of sign σ: diff tends to σ·∞ (a bound ⌊n/w⌋ ≥ 3 holds at every large n)."""
+    if diff.is_polynomial(n) and sympy.degree(diff, n) == 1 and n not in diff.coeff(n, 0).free_symbols \
+            and diff.coeff(n, 1).is_Rational:  # a·n + g, a a number: g is finite at each parameter value
+        return None if diff.coeff(n, 1) == 0 else 1 if diff.coeff(n, 1) > 0 else -1
+    if any(s.name not in params or params[s.name] < 1 for s in diff.free_symbols - {n}):
+        return None  # a parameter that may be 0 could sit in a denominator
+    signs, slopes = set(), []
+    for term in sympy.Add.make_args(diff):
+        if n not in term.free_symbols:
+            continue
+        coeff, core = term.as_independent(n, as_Add=False)
+        if core == n:
+            slope = sympy.Integer(1)
+        elif isinstance(core, (sympy.floor, sympy.ceiling)):
+            arg = sympy.expand(core.args[0])
+            if not arg.is_polynomial(n) or sympy.degree(arg, n) != 1 or n in arg.coeff(n, 0).free_symbols:
+                return None
+            slope = arg.coeff(n, 1)
+        else:
+            return None
+        slopes.append(sympy.expand(coeff * slope))
+        signs.add(_positive_monomial(slopes[-1], params))
+    if slopes and all(x.is_Rational for x in slopes):  # numeric slopes: the sign of their sum
+        total = sum(slopes)
+        return None if total == 0 else 1 if total > 0 else -1
+    return signs.pop() if len(signs) == 1 and None not in signs else None
 
 
 def split_by_residue(form, n, lower_bounds: dict) -> Optional[ResidueSplit]:

@@ -68,15 +68,25 @@ class LengthVerdict:
 
 
 def _bounds(cond, n) -> Optional[list]:
-    """The integer constants c of the relations of `cond` between n and a number; None when a relation has another
-    symbol than n or a side that is not n or a linear Mod of n."""
+    """The integer constants c of the relations of `cond`: each is a·n + c ⋈ 0 with integers a, c (its truth
+    changes only at n = −c/a, |c/a| ≤ |c|) or a relation between Mods of n and integers; None for any other
+    relation (another symbol, a rational slope such as n/10 ≠ 2, ⌊n/2⌋ ≥ 3: their thresholds are not bounded by
+    the constants, so coverage would not be periodic from the largest one on)."""
     out = []
     for rel in cond.atoms(sympy.Rel):
         if rel.free_symbols - {n}:
             return None
-        for side in (rel.lhs, rel.rhs):
-            if side.is_Integer:
-                out.append(int(side))
+        diff = sympy.expand(rel.lhs - rel.rhs)
+        mods = [a for a in diff.atoms(sympy.Mod) if n in a.free_symbols]
+        if mods:
+            if n in diff.xreplace({m: sympy.Dummy() for m in mods}).free_symbols:
+                return None  # n outside its Mods
+            out += [int(side) for side in (rel.lhs, rel.rhs) if side.is_Integer]
+            continue
+        if not diff.is_polynomial(n) or sympy.degree(diff, n) > 1 or \
+                not all(c.is_Integer for c in sympy.Poly(diff, n).all_coeffs()):
+            return None
+        out.append(int(diff.coeff(n, 0)))
     return out
 
 

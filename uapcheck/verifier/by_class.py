@@ -294,6 +294,25 @@ def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
 # The lengths below a verdict's stated range (docs/theory.md §12): the verdict step lists each length 1 ≤ n that
 # no stated condition covers, with the verdict the derivation at that n concluded.
 
+def _threshold_bound(rel, n) -> "int | None":
+    """A bound on the n where the relation's truth can change: |c| for a·n + c ⋈ 0 with integers a, c; the
+    integers it compares with for a relation of Mods of n alone; None otherwise (a rational slope or a floor of n
+    changes truth beyond its constants, so the relation is not read)."""
+    import sympy
+    diff = sympy.expand(rel.lhs - rel.rhs)
+    mods = {a: sympy.Dummy() for a in diff.atoms(sympy.Mod) if n in a.free_symbols}
+    if mods:
+        if n in diff.xreplace(mods).free_symbols:
+            return None
+        return max([0] + [abs(int(x)) for x in (rel.lhs, rel.rhs) if isinstance(x, sympy.Integer)])
+    if not diff.is_polynomial(n):
+        return None
+    poly = sympy.Poly(diff, n)
+    if poly.degree() > 1 or not all(c.is_Integer for c in poly.all_coeffs()):
+        return None
+    return abs(int(diff.coeff(n, 0)))
+
+
 def _uncovered(conditions, n) -> "list[int] | None":
     """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on)."""
     import sympy
@@ -303,7 +322,10 @@ def _uncovered(conditions, n) -> "list[int] | None":
         for rel in c.atoms(sympy.Rel):
             if rel.free_symbols - {n}:
                 return None
-            consts += [abs(int(x)) for x in (rel.lhs, rel.rhs) if isinstance(x, sympy.Integer)]
+            const = _threshold_bound(rel, n)
+            if const is None:
+                return None
+            consts.append(const)
         for a in c.atoms(sympy.Mod):
             if n in a.free_symbols:
                 if not isinstance(a.args[1], sympy.Integer):
