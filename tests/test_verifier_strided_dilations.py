@@ -59,3 +59,42 @@ def test_a_range_below_the_theorem_is_rejected():
     cert = _cert_of(_source("strided(3) + dilated(1, 2)"))
     next(s for s in cert["steps"] if s["rule"] == "PAT-CONNECTED")["data"]["from"] = encode(20)
     assert _rejects(cert, "PAT-CONNECTED")
+
+
+# Theorem F92: r > s, lines of one class exchanged; the verifier counts the group its own way and by nauty at instances
+
+
+@pytest.mark.parametrize("pattern", ["strided(2) + dilated(1, 3)", "strided(3) + offsets {-4, 8}"])
+def test_r_above_s_rests_on_the_verifier_s_own_theorem(pattern):
+    report = verify(_cert_of(_source(pattern)))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F92" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_r_above_s_at_a_large_length():
+    report = verify(_cert_of(_source("strided(3) + dilated(1, 4)", 1_048_576)))
+    steps = {s.rule: s for s in report.steps}
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(steps[r].outcome == "verified" and "Theorem F92" in steps[r].reason for r in ("PAT-CONNECTED", "SYM-AUT"))
+
+
+def test_r_above_s_a_forged_order_is_rejected():
+    cert = _cert_of(_source("strided(3) + dilated(1, 4)", 1_048_576))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert step["data"]["order"] == encode(4)  # n = 1,048,576 ≡ 4 (mod 12): the lines' types give 4
+    step["data"]["order"] = encode(8)
+    assert _rejects(cert, "SYM-AUT")
+
+
+def test_r_above_s_a_forged_group_is_rejected():
+    cert = _cert_of(_source("strided(2) + dilated(1, 3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    step["data"]["name"] = "reflection"
+    step["data"]["order"] = encode(2)
+    assert _rejects(cert, "SYM-AUT")
+
+
+def test_r_above_s_a_range_below_the_theorem_is_rejected():
+    cert = _cert_of(_source("strided(2) + dilated(1, 3)"))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-CONNECTED")["data"]["from"] = encode(20)
+    assert _rejects(cert, "PAT-CONNECTED")

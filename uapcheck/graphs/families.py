@@ -82,7 +82,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   lemma with the globals left out, or 3 least by a transposition witness, else 3 sufficient.
 * F91 (``graphs/strided_dilations.py``) F74's setting with the jumps leaving a class sharing a factor 2 ≤ r < s,
   gcd(r, s) = 1 (``strided(5) + dilated(2, 3)``): D by residue of n mod s (F74 (a)), G = the reflection or trivial,
-  D + 1 layers (whether D suffice open).
+  D + 1 layers (whether D suffice open). F92 (same module) the same with r > s (``strided(2) + dilated(1, 3)``): the
+  lines of one class can be exchanged, so G = the maps of lines onto lines of the same length (in order, or reversed
+  when S′ = −S′) moving the classes alike, of order constant by residue of n mod rs.
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
@@ -606,7 +608,7 @@ def _strided_line(n, atoms) -> Optional[FamilyTheorem]:
     data = strided_line(int(stride), tuple(jumps))
     if data is not None:
         return theorem(n, data)
-    from . import strided_dilations  # Theorem F91: the jumps leaving a class share a factor r < s
+    from . import strided_dilations  # Theorems F91, F92: the jumps leaving a class share a factor r ≠ s
     scaled = strided_dilations.strided_scaled(int(stride), tuple(jumps))
     return None if scaled is None else strided_dilations.theorem(n, scaled)
 

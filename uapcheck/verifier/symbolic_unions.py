@@ -45,7 +45,7 @@ def _globals(parts: list) -> Optional[int]:
 def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
     from . import (blocks_dilated, blocks_dilated_chains, blocks_strided, blocks_window_strided,  # F30–F34, F63, F64,
-                   hub_unions, strided_dilations, strided_lines, strided_pairs,  # F73, F74, F89, F91, F95, F96
+                   hub_unions, strided_dilations, strided_lines, strided_pairs,  # F73, F74, F89, F91, F92, F95, F96
                    strided_unions)
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
             or cyclic_strided(parts) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
