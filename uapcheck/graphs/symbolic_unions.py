@@ -228,12 +228,18 @@ def match_union(kinds: list, by: dict, n):
 
 
 def _grids(kinds: list, by: dict, n):
-    """F63 (blocks(b) + dilated(w, b)), F95 (blocks(b) + dilated(w, r), 2wr ≤ b) and F64 (blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)), or None."""
+    """F63 (blocks(b) + dilated(w, b)), F95 (blocks(b) + dilated(w, r), 2wr ≤ b), F64 (blocks(s) + window(w) + strided(s),
+    s ≥ max(2w + 1, w + 3)) and F93 (blocks(b) + window(w) + strided(s), 3 ≤ b < s, w ≤ b − 2), or None."""
     if kinds == ["blocks", "strided", "window"]:
         from . import blocks_window_strided  # Theorem F64: the block equal to the stride, with a window
         b, s, w = by["blocks"].args[0], by["strided"].args[0], by["window"].args[0]
         if _ints(b, s, w) and blocks_window_strided.applies(int(b), int(w), int(s)):
             return blocks_window_strided.theorem(n, int(s), int(w))
+        from . import blocks_window_strided_classes  # Theorem F93: the block shorter than the stride
+        if _ints(b, s, w):
+            data = blocks_window_strided_classes.decide(int(b), int(w), int(s))
+            if data is not None:
+                return blocks_window_strided_classes.theorem(n, data)
         return None
     from . import blocks_dilated  # Theorem F63: the grid of blocks by offsets (r = b)
     b, (w, r) = by["blocks"].args[0], by["dilated"].args

@@ -3,6 +3,14 @@ w ≥ 1, s ≥ max(2w + 1, w + 3), for n ≥ s(s + 1): D = 2; |G| = 2·(s − 2w
 the interior offsets {w + 1, …, s − w} that the last block holds; 3 layers, least: the exchange of the blocks 3 and 4
 is re-checked on the verifier's arcs at every instance (no symmetry, and no neighbourhood within distance 1 of
 position w + 1 changed). The instance check re-checks D and the order at a whole period of n mod s.
+
+Theorem F93: `blocks(b) + window(w) + strided(s)` with 3 ≤ b < s, 1 ≤ w ≤ b − 2 (P = lcm(b, s) ≤ 120), for n ≥
+max(4K₀(b − 1) + 2P, 3b + 1, s(4b − 1), P + 4b), K₀ = ⌈⌊s/2⌋/w⌉ + 2: D and |G| depend on n mod P only; G = the
+permutations of the classes mod s keeping the residue set of every twin class of `blocks(b) + window(w)`, applied in
+every twin class alike (|G| = ∏ |atom|!), times the reflection when b | n; D + 1 layers, not least. The verifier's own
+range, D at one length per residue by breadth-first search on its own arcs, and the order from its own twin classes
+(equal closed neighbourhoods on its own arcs of the blocks and the window, not assumed to be runs); the instance check
+compares both with BFS and nauty over a whole period of n mod P.
 """
 from __future__ import annotations
 
@@ -26,9 +34,76 @@ def match(parts: list):
     b = _int(next(q for q in parts if isinstance(q, S.Blocks)).b)
     s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
     w = _int(win.w)
-    if win.cyclic or b is None or s is None or w is None or b != s or w < 1 or s < max(2 * w + 1, w + 3):
+    if win.cyclic or b is None or s is None or w is None:
+        return None
+    if 3 <= b < s and 1 <= w <= b - 2:
+        return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
+    if b != s or w < 1 or s < max(2 * w + 1, w + 3):
         return None
     return _family(s, w, S.PatternUnion(tuple(parts)))
+
+
+def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
+    """Theorem F93's Family, or None beyond the restatement's limits (P > 120, the range above 1,200)."""
+    from math import lcm
+
+    from .families import Family, ResidueLength
+    from .strided_lines import diameter_on_arcs
+    period = lcm(b, s)
+    k0 = (s // 2 + w - 1) // w + 2
+    low = max(4 * k0 * (b - 1) + 2 * period, 3 * b + 1, s * (4 * b - 1), period + 4 * b)
+    if period > 120 or low > 1200:
+        return None
+    diameters, orders = {}, {}
+    for n in range(low, low + period):
+        d = diameter_on_arcs(pattern, n)
+        if d is None:
+            return None
+        diameters[n % period] = d
+        orders[n % period] = _class_maps(n, b, w, s)
+
+    def residue(n) -> int:
+        return n.rho % period if isinstance(n, ResidueLength) else int(n) % period
+
+    def diameter(n):
+        if isinstance(n, int):
+            return sympy.Integer(diameters[n % period])
+        values = set(diameters.values())
+        if len(values) == 1:
+            return sympy.Integer(values.pop())
+        return sympy.Piecewise(*[(sympy.Integer(diameters[r]), sympy.Eq(sympy.Mod(n, period), r))
+                                 for r in range(period)])
+
+    def name(text):  # the order is compared residue by residue; the name only has to be this theorem's wording
+        return text in ("trivial", "reflection") or "reflection i ↦ n + 1 − i" in text or (
+            f"mod {s}" in text and "twin run" in text)
+
+    return Family("F93", low, 0, 0, False, lambda n: sympy.Integer(orders[residue(n)]), period, name, None,
+                  diameter_at=diameter, period=period, layers_by=lambda n: diameter(n) + 1)
+
+
+def _class_maps(n: int, b: int, w: int, s: int) -> int:
+    """|G| at n: the twin classes of `blocks(b) + window(w)` on the verifier's arcs (equal closed neighbourhoods), the
+    classes mod s grouped by which twin classes' residue sets hold them, ∏ |group|!, times 2 when b | n."""
+    local = patterns.head_arcs(S.PatternUnion((S.Blocks(b), S.Window(w))), n)
+    closed: dict = {v: {v} for v in range(1, n + 1)}
+    for j, i in local:
+        closed[i].add(j)
+        closed[j].add(i)
+    twins: dict = {}
+    for v in range(1, n + 1):
+        twins.setdefault(frozenset(closed[v]), []).append(v)
+    sets = [frozenset(v % s for v in cls) for cls in twins.values()]
+    if any(len(x) != len(cls) for x, cls in zip(sets, twins.values())):
+        return 0  # two positions of one class in a twin class: outside the restatement (cannot happen for b < s)
+    groups: dict = {}
+    for x in range(s):
+        key = tuple(x in part for part in sets)
+        groups[key] = groups.get(key, 0) + 1
+    out = 2 if n % b == 0 else 1
+    for size in groups.values():
+        out *= factorial(size)
+    return out
 
 
 def _count(n: int, s: int, w: int) -> int:
