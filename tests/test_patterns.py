@@ -161,7 +161,7 @@ def test_sparse_pattern_does_not_rescue_a_failing_kernel():
 
 
 def test_union_without_a_group_closed_form_is_inconclusive_not_guessed():
-    r = run(head("blocks(3) + window(1) + strided(5)"))  # (blocks(3) + strided(4) is Theorem F44 now, §11.11)
+    r = run(head("blocks(5) + window(2) + strided(3)"))  # (a block longer than the stride, s ≤ 2w: §13 L4)
     assert r.verdict == "INCONCLUSIVE"
     assert any(s.rule == "SYM-UNDECIDED" for s in r.root.walk())
 
