@@ -310,7 +310,8 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     if step.rule == "SYM-AUT":
         data = {"name": ev.get("name")}
         if ev.get("classes"):  # G by residue class of n: each class's stated group
-            data["classes"] = [{"residues": c["residues"], "name": c["name"], "order": c["order"]}
+            data["classes"] = [{"residues": c["residues"], "name": c["name"],
+                                "order": _class_order(step.certificate, c["residues"], c["order"])}
                                for c in ev["classes"]]
     theorem = _family_theorem(spec, cache)
     several = len({h.pattern for h in spec.heads}) > 1
@@ -320,6 +321,18 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     if data is not None and isinstance(step.certificate, HeadLayers):
         data["from"] = step.certificate.found.low  # Theorems F70–F71: the heads' range, at or above the union's
     return data
+
+
+def _class_order(certificate, residues, shown) -> Any:
+    """A residue class's order as its entries' certificates state it (an expression tree), so that the
+    verifier binds the stated order to the class's own certificate; the shown value when they state none."""
+    from .certificates import ByResidueClass
+    if not isinstance(certificate, ByResidueClass):
+        return shown
+    trees = [sub.to_json().get("order") for rs, sub in certificate.entries if set(rs) & set(residues)]
+    if trees and all(isinstance(t, dict) and t == trees[0] for t in trees):
+        return trees[0]
+    return shown
 
 
 def _family_theorem(spec, cache: dict):

@@ -433,7 +433,8 @@ def cyclic_strided_theorem(n, w: int, s: int):
     params = (("w", Integer(w)), ("s", Integer(s)))
     low = Integer(cyclic_strided_low(w, s))
     layers_open = CYCLIC_ODD_STRIDE_OPEN
-    group_open = (f"the group is proved only for w = 1 and for n mod {s} ∉ {{1, …, {w}}} (where a wrap-around "
+    small = "{" + (", ".join(str(r) for r in range(1, w + 1)) if w <= 3 else f"1, …, {w}") + "}"
+    group_open = (f"the group is proved only for w = 1 and for n mod {s} ∉ {small} (where a wrap-around "
                   f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6)")
     if w != 1:
         theorem = FamilyTheorem(

@@ -19,6 +19,8 @@ must miss position 1. Any other certificate (a closed form of the engine) is tru
 """
 from __future__ import annotations
 
+import json
+
 
 def _stated(s) -> dict:
     """residue → (name, order) of the step's data classes."""
@@ -51,10 +53,10 @@ def check(ctx, s, check_one) -> tuple[str, str]:
     reasons, trusted = [], []
     for e in entries:
         residues = [int(r) for r in e["residues"]]
-        names = {stated[r] for r in residues}
+        names = {json.dumps(stated[r], sort_keys=True): stated[r] for r in residues}  # orders may be trees
         if len(names) != 1:
             raise Reject(f"the residues {residues} have one certificate but different stated groups")
-        (name, order), = names
+        (name, order), = names.values()
         sub = e["certificate"]
         if sub.get("kind") == "head intersection" and sub.get("stated class") is not None:
             own = int(sub["modulus"])
@@ -62,7 +64,11 @@ def check(ctx, s, check_one) -> tuple[str, str]:
             if any(r % own != at for r in residues) or modulus % own:
                 raise Reject(f"the residues {residues} mod {modulus} are not the class n ≡ {at} (mod {own}) "
                              "their certificate states")
+        if isinstance(sub.get("order"), dict) and order != sub["order"]:
+            # the class's certificate states its order as a formula: the step must state that formula
+            raise Reject(f"the order stated for n mod {modulus} ∈ {residues} is not its certificate's")
         data = {"name": name} if not isinstance(order, int) else {"name": name, "order": order}
+        data.update({"residues": residues, "modulus": modulus})  # the class a class-specific check must match
         step = dict(s, certificate=sub, data=data)
         try:
             outcome, why = check_one(ctx, step)

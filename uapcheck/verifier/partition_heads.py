@@ -189,7 +189,7 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     if (s.get("data") or {}).get("name") != name or cert.get("name") != name:
         raise Reject(f"Theorem F72: the name is not {name!r}")
     n = ctx.symbols[spec.tokens]
-    exprs = []
+    exprs: dict = {}
     for r, c in classes.items():
         base = start + (r - start) % m
         if int(c["base"]) != base:
@@ -229,12 +229,24 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         e = sympy.Integer(constant) * sympy.Integer(power) ** t
         for z, d, k in mine:
             e *= sympy.factorial(z + d * t) ** k
-        exprs.append(e)
+        exprs[r] = e
+    data = s.get("data") or {}
+    outer = data.get("modulus")
+    mine_r = sorted({int(r) % m for r in data.get("residues") or []})
+    if outer is not None and int(outer) % m:
+        raise Reject(f"Theorem F72: the classes mod {outer} are not unions of classes mod L = {m}")
     stated = cert.get("order")
+    if stated is None and mine_r:
+        raise Reject("Theorem F72: a class's certificate states no order")
     if stated is not None:
         claimed = decode(stated, ctx.symbols) if not isinstance(stated, int) else sympy.Integer(stated)
         claimed = sympy.sympify(claimed, strict=True).xreplace({x: n for x in claimed.free_symbols})  # safe: strict (no text parsed)
-        if not any(sympy.simplify(claimed - e) == 0 for e in exprs):
+        if mine_r:  # a class of the step: its order is the formula of each of its residues
+            wrong = [r for r in mine_r if sympy.simplify(claimed - exprs[r]) != 0]
+            if wrong:
+                raise Reject(f"Theorem F72: the stated order is not the formula of the class n ≡ {wrong[0]} "
+                             f"(mod {m})")
+        elif not any(sympy.simplify(claimed - e) == 0 for e in exprs.values()):
             raise Reject("Theorem F72: the stated order is no class's formula")
     return VERIFIED, (f"Theorem F72 (docs/theory.md §11.11): two partition heads, L = {m}, N = {start}; every class's "
                       f"formula re-derived from the verifier's cells and twin classes with one period inserted, its "
