@@ -89,6 +89,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   strided(s)``, 3 ≤ b < s, 1 ≤ w ≤ b − 2: D by residue of n mod lcm(b, s) (breadth-first search at one n per residue),
   G = the permutations of the classes mod s keeping every twin run's residues of ``blocks(b) + window(w)``, with the
   reflection when b | n; D + 1 layers (whether D suffice open).
+* F94 (``graphs/blocks_window_strided_cells.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
+  strided(s)``, b > s ≥ 2w + 1: D = 2, G = the cells' symmetric groups of the positions without window edges between
+  blocks (with the class permutations that keep them, and the reflection when b | n), 3 layers, least (an exchange of
+  blocks).
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).

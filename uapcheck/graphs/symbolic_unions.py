@@ -240,6 +240,9 @@ def _grids(kinds: list, by: dict, n):
             data = blocks_window_strided_classes.decide(int(b), int(w), int(s))
             if data is not None:
                 return blocks_window_strided_classes.theorem(n, data)
+        from . import blocks_window_strided_cells  # Theorem F94: the block longer than the stride, s ≥ 2w + 1
+        if _ints(b, s, w) and blocks_window_strided_cells.applies(int(b), int(w), int(s)):
+            return blocks_window_strided_cells.theorem(n, int(b), int(w), int(s))
         return None
     from . import blocks_dilated  # Theorem F63: the grid of blocks by offsets (r = b)
     b, (w, r) = by["blocks"].args[0], by["dilated"].args

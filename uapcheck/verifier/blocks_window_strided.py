@@ -11,6 +11,14 @@ every twin class alike (|G| = ∏ |atom|!), times the reflection when b | n; D +
 range, D at one length per residue by breadth-first search on its own arcs, and the order from its own twin classes
 (equal closed neighbourhoods on its own arcs of the blocks and the window, not assumed to be runs); the instance check
 compares both with BFS and nauty over a whole period of n mod P.
+
+Theorem F94: `blocks(b) + window(w) + strided(s)` with b > s ≥ 2w + 1, for n ≥ max(s(b + 2w + 2⌈(b + 2w)/s⌉ + 1),
+(2L + 4)b), L = s/gcd(b, s): D = 2; |G| = C_t·A^⌊n/P⌋ by residue t of n mod P = lcm(b, s); 3 layers, least: the
+exchange of the L blocks from the block 3 on with the next L is a view witness at the theorem's root. The verifier's
+own range and root; the order at one length n₀ of each residue from its own twin classes (equal closed
+neighbourhoods on its own arcs) and nauty on the quotient coloured by the classes' sizes, A from n₀ and n₀ + P; the
+exchange re-checked on its own arcs at every instance (no symmetry, no neighbourhood within distance 1 of the root
+changed).
 """
 from __future__ import annotations
 
@@ -38,6 +46,8 @@ def match(parts: list):
         return None
     if 3 <= b < s and 1 <= w <= b - 2:
         return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
+    if b > s >= 2 * w + 1 and w >= 1:
+        return _longer_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b != s or w < 1 or s < max(2 * w + 1, w + 3):
         return None
     return _family(s, w, S.PatternUnion(tuple(parts)))
@@ -146,3 +156,82 @@ def _family(s: int, w: int, pattern: S.Pattern):
                                f"{{{3 * s + 1}, …, {4 * s}}} keeps every neighbourhood within distance 1 of position "
                                f"{w + 1} and is not in G (checked on the verifier's arcs at every instance); D + 1 = 3 "
                                "suffice"))
+
+
+def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
+    """Theorem F94's Family, or None beyond the restatement's limits (P > 60, the range above 600)."""
+    from math import gcd, lcm
+
+    from .families import Family, ResidueLength
+    period, chunk = lcm(b, s), (s // gcd(b, s)) * b
+    low = max(s * (b + 2 * w + 2 * ((b + 2 * w + s - 1) // s) + 1), 2 * chunk + 4 * b)
+    if period > 60 or low > 600:
+        return None
+    base = {}
+    for n in range(low, low + period):
+        first, second = _twin_quotient_order(pattern, n), _twin_quotient_order(pattern, n + period)
+        if first == 0 or second % first:
+            return None
+        base[n % period] = (n, first, second // first)
+    near = {(2 * b + t) % s for t in range(-w + 1, w + 1)}
+    root = next(c for c in range(1, b + 1) if c % s not in near)
+
+    def order(n):
+        if isinstance(n, ResidueLength):
+            n0, at, grow = base[n.rho % period]
+            periods = sympy.floor((n.n - n0) / period)   # n − n₀ is a multiple of P in the class
+            return sympy.Integer(at) * sympy.Integer(grow) ** periods
+        n0, at, grow = base[int(n) % period]
+        return sympy.Integer(at * grow ** ((int(n) - n0) // period))
+
+    def name(text):
+        return f"cells (one block, one residue class mod {s})" in text
+
+    return Family("F94", low, 2, 3, True, order, period, name, None,
+                  diameter_at=lambda n: sympy.Integer(2), period=period,
+                  layers_check=lambda n, d: _chunk_problem(pattern, n, b, chunk, root),
+                  layers_text=(f"3 layers least (Theorem F94): exchanging the blocks {{{2 * b + 1}, …, {2 * b + chunk}}} "
+                               f"with {{{2 * b + chunk + 1}, …, {2 * b + 2 * chunk}}} keeps every neighbourhood within "
+                               f"distance 1 of position {root} and is not in G (checked on the verifier's arcs at every "
+                               "instance); D + 1 = 3 suffice"))
+
+
+def _twin_quotient_order(pattern: S.Pattern, n: int) -> int:
+    """|Aut| at n: ∏ |T|! over the twin classes (equal closed neighbourhoods on the verifier's arcs) times the
+    automorphisms of the quotient (a vertex per class, adjacent when their positions are) keeping the classes' sizes,
+    by nauty and Schreier–Sims."""
+    import pynauty
+
+    from .groups import order as group_order
+    closed: dict = {v: {v} for v in range(1, n + 1)}
+    for j, i in patterns.head_arcs(pattern, n):
+        closed[i].add(j)
+        closed[j].add(i)
+    twins: dict = {}
+    for v in range(1, n + 1):
+        twins.setdefault(frozenset(closed[v]), []).append(v)
+    classes = list(twins.values())
+    k = len(classes)
+    adjacency = {a: [c for c in range(k) if c != a and classes[c][0] in closed[classes[a][0]]] for a in range(k)}
+    cells = [set(a for a in range(k) if len(classes[a]) == size) for size in sorted({len(c) for c in classes})]
+    graph = pynauty.Graph(k, directed=False, adjacency_dict=adjacency, vertex_coloring=cells)
+    gens = [[p[v] + 1 for v in range(k)] for p in pynauty.autgrp(graph)[0]]
+    out = group_order(gens, k) if gens else 1
+    for c in classes:
+        out *= factorial(len(c))
+    return out
+
+
+def _chunk_problem(pattern: S.Pattern, n: int, b: int, chunk: int, root: int) -> Optional[str]:
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    perm = list(range(1, n + 1))
+    for p in range(2 * b + 1, 2 * b + chunk + 1):
+        perm[p - 1], perm[p + chunk - 1] = p + chunk, p
+    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
+        return f"n = {n}: the exchange of blocks is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within 1 of position {root}"
+    return None

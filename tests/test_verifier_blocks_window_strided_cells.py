@@ -1,0 +1,72 @@
+"""`uapcheck verify` on Theorem F94 (docs/theory.md §11.11): `blocks(b) + window(w) + strided(s)` with b > s ≥ 2w + 1.
+The verifier's own restatement (uapcheck/verifier/blocks_window_strided.py) re-derives the range, the root, the order
+from its own twin classes with nauty, and the block exchange on its own arcs; a forged claim is rejected naming its
+step."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.verifier import REJECTED, verify
+from uapcheck.verifier.trees import encode
+
+
+def _cert_of(text: str) -> dict:
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _source(pattern: str, tokens: int | None = None) -> str:
+    head = f"tokens {tokens}\n" if tokens else ""
+    return head + f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+def _rejects(cert: dict, rule: str) -> bool:
+    report = verify(cert)
+    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
+
+
+PATTERN = "blocks(6) + window(1) + strided(4)"
+
+
+@pytest.fixture(scope="module")
+def cert() -> dict:
+    return _cert_of(_source(PATTERN))
+
+
+def test_the_union_rests_on_the_verifier_s_own_theorem(cert):
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all("Theorem F94" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_a_real_size_rests_on_the_theorem():
+    report = verify(_cert_of(_source(PATTERN, 1_048_576)))
+    steps = {s.rule: s for s in report.steps}
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(steps[r].outcome == "verified" and "Theorem F94" in steps[r].reason
+               for r in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+
+
+def test_a_forged_order_is_rejected(cert):
+    forged = json.loads(json.dumps(cert))
+    step = next(s for s in forged["steps"] if s["rule"] == "SYM-AUT")
+    case = next(c for c in step["data"]["order cases"] if c["residue"] == 0)
+    assert case["order"] == encode(8)            # 6 | n: the theorem's count
+    case["order"] = encode(16)
+    assert _rejects(forged, "SYM-AUT")
+
+
+def test_a_range_below_the_theorem_is_rejected(cert):
+    forged = json.loads(json.dumps(cert))
+    next(s for s in forged["steps"] if s["rule"] == "PAT-CONNECTED")["data"]["from"] = encode(20)
+    assert _rejects(forged, "PAT-CONNECTED")
+
+
+def test_two_layers_are_rejected(cert):
+    forged = json.loads(json.dumps(cert))
+    step = next(s for s in forged["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["layers"] = encode(2)
+    assert _rejects(forged, "PAT-LAYERS")
