@@ -324,3 +324,22 @@ def test_each_length_below_a_range_derives_as_an_uncached_run(name):
     for n, got in zip(lengths, warm):
         clear_caches()
         assert result_json(check_spec(small_lengths._concrete(spec, n))) == got, n
+
+
+def test_a_family_theorem_is_matched_once_for_equivalent_forms_of_one_head():
+    """The step passes the length as a parameter and one bias per head, the kernel's re-match neither: both read the
+    same merged atoms, so the theorem is computed once and each caller gets the one a fresh match gives."""
+    from uapcheck.graphs import families as F
+    from uapcheck.memo import clear_caches
+    from uapcheck.spec import Blocks, PatternUnion, Strided
+
+    n = sympy.Symbol("n", integer=True, positive=True)
+    head = PatternUnion((Blocks(4), Strided(3)))
+    clear_caches()
+    F._match_cached.cache_clear()
+    fresh = F.match([head], n, {"n": n}, [None])
+    assert F._match_atoms.cache_size() == 1
+    again = F.match([head], n, {}, None, lower={"n": 1})
+    assert F._match_atoms.cache_size() == 1 and again == fresh and again is not fresh
+    other = F.match([PatternUnion((Blocks(5), Strided(3)))], n, {})
+    assert F._match_atoms.cache_size() == 2 and other != fresh

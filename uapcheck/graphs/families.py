@@ -119,6 +119,7 @@ from sympy import Integer, ceiling, floor
 from ..spec import Pattern
 from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial
+from ..memo import exact_cache
 
 Value = Union[int, sympy.Expr]
 SECTION = "docs/theory.md §11.11"
@@ -247,6 +248,16 @@ def _match(heads, n, params, biases, positional):
         atoms = _merge(_atoms(heads[0], dict(params or {})))
     except (_Undecided, KeyError, TypeError, ValueError):
         return None
+    return _match_atoms(tuple(atoms), n)
+
+
+@exact_cache(maxsize=256)
+def _match_atoms(merged: tuple, n):
+    """The theorem for one head's merged atoms at the length n: what ``_match`` decides reads the pattern only
+    through its atoms (the parameters resolved), so the steps, their certificates' re-checks and the instance
+    checks, which pass the parameters, biases and lower bounds in different but equivalent forms, compute each
+    theorem once per process."""
+    atoms = list(merged)
     kinds = sorted(a.kind for a in atoms)
     by = {a.kind: a for a in atoms}
     if kinds == ["global"]:
