@@ -394,3 +394,69 @@ def test_column_permutations_cut_column_by_column_count_every_permutation(s):
         cases.append([tuple(rng.randint(0, 1) for _ in range(s)) for _ in range(rng.randint(1, 6))])
     for vectors in cases:
         assert BS.column_permutations(vectors, s) == _column_permutations_by_enumeration(vectors, s), vectors
+
+
+def _distances_by_search(nbrs):
+    """{root: {p: d(root, p)}} by breadth-first search from every position."""
+    dist = {}
+    for root in nbrs:
+        seen, frontier = {root: 0}, [root]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in nbrs[u]:
+                    if v not in seen:
+                        seen[v] = seen[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        dist[root] = seen
+    return dist
+
+
+def _pumping_verdict_by_search(n, b, s):
+    """F58/F66's conditions at n as first written: breadth-first search from every position of Γ, sets of positions
+    (the reference for the distance matrix read off the block–residue incidence graph)."""
+    nbrs = {p: {q for q in range(1, n + 1) if adjacent(b, s, p, q)} for p in range(1, n + 1)}
+    dist = _distances_by_search(nbrs)
+    d = max(max(x.values()) for x in dist.values())
+    kinds: dict = {}
+    for k in range(n // b):
+        kinds.setdefault(frozenset(p % s for p in range(k * b + 1, k * b + b + 1)), []).append(k)
+    common = True
+    for root in sorted(dist, reverse=True):
+        here = dist[root]
+        for ks in kinds.values():
+            far = [k for k in ks if all(here[k * b + j] >= d for j in range(1, b + 1))]
+            if len(far) >= 2:
+                return d, "W", (root, (far[0], far[1]))
+        if common:
+            ball = {v for v, x in here.items() if x < d}
+            rim = [v for v, x in here.items() if x == d]
+            common = all((v in nbrs[u]) == bool(nbrs[u] & nbrs[v] & ball) for a, u in enumerate(rim)
+                         for v in rim[a + 1:])
+    classes = {c: [p for p in range(1, n + 1) if p % s == c] for c in range(s)}
+    for root in sorted(dist, reverse=True):
+        far = {c for c, members in classes.items() if all(dist[root][p] >= d for p in members)}
+        if len(far) >= 2:
+            for k in range(n // b):
+                inside = [p for p in range(k * b + 1, k * b + b + 1) if p % s in far]
+                if len(inside) >= 2:
+                    return d, "X", (root, (inside[0], inside[1]))
+    if common:
+        return d, "Q", None
+    stars = [list(range(k * b + 1, min(n, k * b + b) + 1)) for k in range(-(-n // b))] + list(classes.values())
+    if any(len(st) < 2 for st in stars):
+        return d, "?", None
+    rigid = all(sum(all(here[p] >= d for p in st) for st in stars) <= 1 for here in dist.values())
+    return d, "S" if rigid else "?", None
+
+
+@pytest.mark.parametrize("b, s", [(2, 3), (2, 5), (3, 5), (2, 7), (3, 7), (4, 7), (5, 7)])
+def test_pumping_verdict_from_the_incidence_graph_agrees_with_the_search_on_positions(b, s):
+    """Every verdict kind (W, X, Q, S, ?) and witness of pumping_verdict, from distances read off H, equals the one
+    the breadth-first search on the positions gives, over one period from F44's start and around 4bL."""
+    period = b * (s // gcd(b, s))
+    low = BS.low_below(b, s)
+    for n in [*range(low, low + period), *range(4 * period, 4 * period + 3)]:
+        if n >= low:
+            assert BS.pumping_verdict(n, b, s) == _pumping_verdict_by_search(n, b, s), n

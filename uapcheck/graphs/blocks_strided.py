@@ -282,50 +282,42 @@ def _neighbours(n: int, b: int, s: int) -> dict:
     return {p: blocks[(p - 1) // b] | classes[p % s] for p in range(1, n + 1)}
 
 
-def _distances(nbrs: dict, root: int) -> dict:
-    seen = {root: 0}
-    frontier = [root]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v in nbrs[u]:
-                if v not in seen:
-                    seen[v] = seen[u] + 1
-                    nxt.append(v)
-        frontier = nxt
-    return seen
-
-
-def _stars(n: int, b: int, s: int) -> list:
-    """The stars of Γ = L(H) at an integer n: every block (the last one partial) and every residue class, as lists of
-    positions; two positions are adjacent iff some star holds both."""
-    blocks = [list(range(k * b + 1, min(n, k * b + b) + 1)) for k in range(-(-n // b))]
-    return blocks + [[p for p in range(1, n + 1) if p % s == c] for c in range(s)]
-
-
-def _in_block_swap(n: int, b: int, s: int, dist: dict, d: int):
-    """Theorem F66 (X): (root, (x, y)) with x, y in one whole block and every position of their two residue classes
-    at distance ≥ d from the root (the swap (x y) then changes only neighbourhoods there); None when there is none."""
-    classes = {c: [p for p in range(1, n + 1) if p % s == c] for c in range(s)}
-    for root in sorted(dist, reverse=True):
-        here = dist[root]
-        far = {c for c, members in classes.items() if all(here[p] >= d for p in members)}
-        if len(far) < 2:
-            continue
-        for k in range(n // b):
-            inside = [p for p in range(k * b + 1, k * b + b + 1) if p % s in far]
-            if len(inside) >= 2:
-                return root, (inside[0], inside[1])
-    return None
-
-
-def _far_stars_at_most_one(n: int, b: int, s: int, dist: dict, d: int) -> bool:
-    """Theorem F65's premise at n: every star holds at least two positions, and at every root at most one star lies
-    entirely at distance d (the diameter)."""
-    stars = _stars(n, b, s)
-    if any(len(st) < 2 for st in stars):
-        return False
-    return all(sum(all(here[p] >= d for p in st) for st in stars) <= 1 for here in dist.values())
+def _distance_matrix(n: int, b: int, s: int):
+    """The distances of Γ at an integer n as an n × n array (row root − 1, column p − 1), or None when Γ is not
+    connected. Γ is the line graph of the block–residue incidence graph H (a position is the edge between its block
+    and its residue class), so for p ≠ root, d(root, p) = 1 + the least distance in H between an end of root and an
+    end of p: breadth-first searches in H, whose ⌈n/b⌉ + s vertices are far fewer than the positions."""
+    import numpy as np
+    blocks = -(-n // b)
+    size = blocks + s  # H's vertices: blocks 0, …, blocks − 1, then residue class c as blocks + c
+    adjacent: list = [set() for _ in range(size)]
+    for p in range(1, n + 1):
+        k, c = (p - 1) // b, blocks + p % s
+        adjacent[k].add(c)
+        adjacent[c].add(k)
+    far = 2 * size + 2  # no distance in H reaches it
+    in_h = np.full((size, size), far, dtype=np.int64)
+    for x in range(size):
+        row = {x: 0}
+        frontier = [x]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in adjacent[u]:
+                    if v not in row:
+                        row[v] = row[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        in_h[x, list(row)] = list(row.values())
+    positions = np.arange(1, n + 1)
+    block_end, class_end = (positions - 1) // b, blocks + positions % s
+    nearest = np.minimum(np.minimum(in_h[np.ix_(block_end, block_end)], in_h[np.ix_(block_end, class_end)]),
+                         np.minimum(in_h[np.ix_(class_end, block_end)], in_h[np.ix_(class_end, class_end)]))
+    if int(nearest.max()) >= far:
+        return None
+    dist = nearest + 1
+    np.fill_diagonal(dist, 0)
+    return dist
 
 
 @lru_cache(maxsize=512)
@@ -337,31 +329,79 @@ def pumping_verdict(n: int, b: int, s: int) -> tuple:
     (D layers suffice): (D, 'Q', None) when at every root two positions at distance D are adjacent exactly when they
     have a common neighbour within distance D − 1 of it (the common-neighbour lemma); (D, 'S', None) when every star
     (block or class) holds two positions or more and at every root at most one star lies entirely at distance D (the
-    far-star lemma, Theorem F65). Else (D, '?', None)."""
-    nbrs = _neighbours(n, b, s)
-    dist = {r: _distances(nbrs, r) for r in nbrs}
-    d = max(max(x.values()) for x in dist.values())
+    far-star lemma, Theorem F65). Else (D, '?', None). The roots are tried from the last position down (the last
+    block's positions first: that is where the premises fail), and the first witness found is the one returned."""
+    import numpy as np
+    dist = _distance_matrix(n, b, s)
+    if dist is None:
+        raise ValueError(f"blocks({b}) + strided({s}) is not connected at n = {n}")
+    d = int(dist.max())
+    whole = n // b
     kinds: dict = {}
-    for k in range(n // b):
+    for k in range(whole):
         kinds.setdefault(frozenset(p % s for p in range(k * b + 1, k * b + b + 1)), []).append(k)
+    # far_block[r, k]: the whole block k lies entirely at distance ≥ D from the root r + 1
+    far_block = dist[:, :whole * b].reshape(n, whole, b).min(axis=2) >= d
+    twice = [(ks, far_block[:, ks].sum(axis=1) >= 2) for ks in kinds.values()]
+    for r in range(n - 1, -1, -1):
+        for ks, found in twice:
+            if found[r]:
+                far = [k for k in ks if far_block[r, k]]
+                return d, "W", (r + 1, (far[0], far[1]))
+    # the common-neighbour lemma at each root: two positions at distance D are adjacent exactly when some position
+    # within distance D − 1 is a neighbour of both (adjacency: one block or one residue class)
+    positions = np.arange(1, n + 1)
+    adjacent = (((positions[:, None] - 1) // b == (positions[None, :] - 1) // b)
+                | (positions[:, None] % s == positions[None, :] % s))
+    as_float = adjacent.astype(np.float64)
     common = True
-    for root in sorted(dist, reverse=True):  # the last block's positions first: that is where the premise fails
-        here = dist[root]
-        for ks in kinds.values():
-            far = [k for k in ks if all(here[k * b + j] >= d for j in range(1, b + 1))]
-            if len(far) >= 2:
-                return d, "W", (root, (far[0], far[1]))
-        if not common:
-            continue
-        ball = {v for v, x in here.items() if x < d}
-        rim = [v for v, x in here.items() if x == d]
-        common = all((v in nbrs[u]) == bool(nbrs[u] & nbrs[v] & ball) for a, u in enumerate(rim) for v in rim[a + 1:])
-    swap = _in_block_swap(n, b, s, dist, d)
+    for r in range(n - 1, -1, -1):
+        row = dist[r]
+        ball, rim = np.flatnonzero(row < d), np.flatnonzero(row == d)
+        shared = (as_float[np.ix_(rim, ball)] @ as_float[np.ix_(ball, rim)]) > 0
+        agree = shared == adjacent[np.ix_(rim, rim)]
+        np.fill_diagonal(agree, True)
+        if not agree.all():
+            common = False
+            break
+    # far_class[r, c]: every position of residue class c lies at distance ≥ D from the root r + 1
+    far_class = np.ones((n, s), dtype=bool)
+    for c in range(s):
+        members = [p - 1 for p in range(1, n + 1) if p % s == c]
+        if members:
+            far_class[:, c] = dist[:, members].min(axis=1) >= d
+    swap = _in_block_swap(n, b, s, far_class)
     if swap is not None:
         return d, "X", swap
     if common:
         return d, "Q", None
-    return d, ("S" if _far_stars_at_most_one(n, b, s, dist, d) else "?"), None
+    return d, ("S" if _far_stars_at_most_one(n, b, s, dist, d, far_class) else "?"), None
+
+
+def _in_block_swap(n: int, b: int, s: int, far_class):
+    """Theorem F66 (X): (root, (x, y)) with x, y in one whole block and every position of their two residue classes
+    at distance ≥ d from the root (the swap (x y) then changes only neighbourhoods there); None when there is none.
+    ``far_class[r, c]``: class c lies entirely at distance ≥ d from the root r + 1."""
+    for r in range(n - 1, -1, -1):
+        far = {c for c in range(s) if far_class[r, c]}
+        if len(far) < 2:
+            continue
+        for k in range(n // b):
+            inside = [p for p in range(k * b + 1, k * b + b + 1) if p % s in far]
+            if len(inside) >= 2:
+                return r + 1, (inside[0], inside[1])
+    return None
+
+
+def _far_stars_at_most_one(n: int, b: int, s: int, dist, d: int, far_class) -> bool:
+    """Theorem F65's premise at n: every star (every block, the last one partial, and every residue class) holds at
+    least two positions, and at every root at most one star lies entirely at distance d (the diameter)."""
+    blocks = -(-n // b)
+    if any(min(n, k * b + b) - k * b < 2 for k in range(blocks)) or any(len(range(c or s, n + 1, s)) < 2
+                                                                          for c in range(s)):
+        return False
+    far_blocks = sum((dist[:, k * b:min(n, k * b + b)].min(axis=1) >= d).astype(int) for k in range(blocks))
+    return bool(((far_blocks + far_class.sum(axis=1)) <= 1).all())
 
 
 #: the kinds of pumping_verdict that are view witnesses at D layers (the count is D + 1 there)
