@@ -199,3 +199,23 @@ def test_one_sided_cyclic_offsets_need_only_the_diameter_for_every_n_up_to_60(of
     for n in range(w + 2, 61):
         graphs, d, decision, st = _decide([f"offsets {{{offsets}}} cyclic"], n)
         assert decision.sufficient is True, (offsets, n)
+
+
+@pytest.mark.parametrize("patterns", ["window(1) + strided(3)", "strided(4)", "causal; window(2)",
+                                      "window(1) + random(2, 3)", "window(1); strided(3)"])
+def test_the_view_probe_swap_masks_give_the_positions_a_swap_changes(patterns):
+    """The view probe's bit masks (graphs/views._SwapMasks) against its set-based test, with and without position
+    labels, at every transposition."""
+    from uapcheck.graphs.views import Neighbourhoods, _bits, _SwapMasks, _transposition_bad
+    from uapcheck.spec import Causal, PatternUnion, RandomPattern, Strided, Window
+    heads = {"window(1) + strided(3)": [PatternUnion((Window(1), Strided(3)))], "strided(4)": [Strided(4)],
+             "causal; window(2)": [Causal(), Window(2)], "window(1); strided(3)": [Window(1), Strided(3)],
+             "window(1) + random(2, 3)": [PatternUnion((Window(1), RandomPattern(2, seed=3)))]}[patterns]
+    for n in (2, 7, 16):
+        graphs = [build_graph(p, n) for p in heads]
+        for labels in (None, [p % 3 for p in range(n)]):
+            nb = Neighbourhoods(graphs, None, labels)
+            masks = _SwapMasks(nb)
+            for a in range(n):
+                for b in range(a + 1, n):
+                    assert set(_bits(masks.bad(a, b))) == (_transposition_bad(nb, a, b) or set()), (n, a, b)

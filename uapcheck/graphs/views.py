@@ -325,6 +325,62 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     return bad if bad else None
 
 
+class _SwapMasks:
+    """``_transposition_bad`` for unlabelled heads, as bit masks built once per position the probe meets: seen[h][k]
+    has bit v when k ∈ N_h(v) (v ≠ k), own[h][k] is N_h(k) (k included). For v ∉ {a, b}, the swap (a b) changes
+    N_h(v) exactly when N_h(v) holds one of a, b, that is when v is in seen[h][a] △ seen[h][b]; a and b themselves
+    are changed when the swap does not carry some N_h(a) onto N_h(b) (it carries N_h(b) onto N_h(a) then too)."""
+
+    def __init__(self, nb: Neighbourhoods) -> None:
+        self.nb = nb
+        self.seen: list[dict[int, int]] = [{} for _ in range(nb.num_heads)]
+        self.own: list[dict[int, int]] = [{} for _ in range(nb.num_heads)]
+
+    def _seen(self, h: int, k: int) -> int:
+        got = self.seen[h].get(k)
+        if got is None:
+            nb = self.nb
+            bits = bytearray((nb.n >> 3) + 1)
+            for v in nb.outs[k]:
+                if v != k and k in nb.head_set(h, v):
+                    bits[v >> 3] |= 1 << (v & 7)
+            got = self.seen[h][k] = int.from_bytes(bits, "little")
+        return got
+
+    def _own(self, h: int, k: int) -> int:
+        got = self.own[h].get(k)
+        if got is None:
+            bits = bytearray((self.nb.n >> 3) + 1)
+            for v in self.nb.head_set(h, k):
+                bits[v >> 3] |= 1 << (v & 7)
+            got = self.own[h][k] = int.from_bytes(bits, "little")
+        return got
+
+    def bad(self, a: int, b: int) -> int:
+        """The positions (bits, 0-based) whose neighbourhood the swap (a b) changes; 0: it changes none."""
+        if self.nb.vertex_classes is not None and self.nb.vertex_classes[a] != self.nb.vertex_classes[b]:
+            return 0  # as _transposition_bad: the swap changes a token's label in every view
+        pair = (1 << a) | (1 << b)
+        bad = 0
+        swap_ok = True
+        for h in range(self.nb.num_heads):
+            bad |= self._seen(h, a) ^ self._seen(h, b)
+            if swap_ok:
+                m = self._own(h, a)
+                swapped = (m & ~pair) | (((m >> a) & 1) << b) | (((m >> b) & 1) << a)
+                swap_ok = swapped == self._own(h, b)
+        bad &= ~pair
+        return bad if swap_ok else bad | pair
+
+
+def _bits(mask: int) -> Iterable[int]:
+    """The positions of the set bits of mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 BALL_MASKS_MAX_N = 4096  # the probe keeps one n-bit mask per position it met: n²/8 bytes at most
 
 
@@ -400,13 +456,21 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     deadline = time.process_time() + seconds
     radius = diameter - 1
     balls: Optional[dict] = {} if n <= BALL_MASKS_MAX_N else None
+    swaps = _SwapMasks(nb) if balls is not None and not nb.labelled else None
+    ball_masks: dict = balls if balls is not None else {}
     for a, b in _candidate_pairs(nb):
         if time.process_time() > deadline:  # every pair: one _blind can read millions of arcs
             return None
-        bad = _transposition_bad(nb, a, b)
-        if bad is None:
-            continue  # an automorphism of every head
-        i = _blind(nb, bad, radius) if balls is None else _blind_by_masks(nb, bad, radius, balls)
+        if swaps is not None:
+            mask = swaps.bad(a, b)
+            if not mask:
+                continue  # an automorphism of every head
+            i = _blind_by_masks(nb, _bits(mask), radius, ball_masks)
+        else:
+            bad = _transposition_bad(nb, a, b)
+            if bad is None:
+                continue  # an automorphism of every head
+            i = _blind(nb, bad, radius) if balls is None else _blind_by_masks(nb, bad, radius, balls)
         if i is None:
             continue
         perm = list(range(1, n + 1))
