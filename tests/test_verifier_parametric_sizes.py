@@ -144,6 +144,14 @@ def test_a_bound_below_the_theorem_s_is_rejected():
     assert _rejected(cert, "PAT-CONNECTED")
 
 
+def test_the_named_stride_count_one_above_the_bound_is_rejected():
+    # F50 states the bound M + 1 as the layers (F53 (a), F54 (a)); M + 2, the view argument on the bound, is not it
+    cert = _cert_of(_source("s integer >= 3", "window(1) + strided(s)"))
+    data = _step(cert, "PAT-LAYERS")["data"]
+    data["layers"] = {"op": "+", "args": [1, data["layers"]]}
+    assert _rejected(cert, "PAT-LAYERS")
+
+
 def test_a_bound_stated_as_the_diameter_is_rejected():
     cert = _cert_of(_source("s integer >= 3", "window(1) + strided(s)"))
     data = _step(cert, "PAT-CONNECTED")["data"]

@@ -258,6 +258,20 @@ def test_window_with_named_stride_is_bounded_and_the_reflection(w, s):
     assert min(seen) >= values_at(th, low, s=s)["diameter"] - 1
 
 
+@pytest.mark.parametrize("s", [3, 5, 7])
+def test_named_stride_layers_are_the_bound_and_least_at_odd_strides(s):
+    """F50 states M + 1 layers (F53 (a), F54 (a) where D = M + 1); at an odd stride with w = 1 they are least
+    (F53 (b), F54 (b)): the concrete rooted views find exactly M + 1 at every n of a period from the range's start."""
+    from uapcheck.spec import Window
+    th = theorem(PatternUnion((Window(1), Strided("s"))), ["s"], {"s": 3})
+    low = low_at(th, s=s)
+    for n in range(low, low + s):
+        want = values_at(th, n, s=s)
+        assert want["layers"] == want["diameter"] == s // 2 + 2
+        got = F.concrete(PatternUnion((Window(1), Strided(s))), n)
+        assert got.least and got.layers == want["layers"], (s, n, got)
+
+
 def test_window_with_named_stride_below_w_plus_two_is_open():
     from uapcheck.spec import Window
     found = F.match([PatternUnion((Window(1), Strided("s")))], N, {"s": sym("s")}, lower={"s": 2})

@@ -149,7 +149,7 @@ class FamilyTheorem:
     coprime_to: int = 1           # F27: the range is also gcd(n, coprime_to) = 1 (else not strongly connected)
     order_cases: tuple = ()       # F47: the order by divisibility cases (parametric_sizes.OrderCase), in order
     order_shown: str = ""         # F47: those cases in words, as the report shows the order
-    diameter_exact: bool = True   # F50, F51: `diameter` is only an upper bound (the layers are bound + 1, not least)
+    diameter_exact: bool = True   # F50, F51: `diameter` is only an upper bound (the layers not least)
     class_witnesses: tuple = ()   # F25: ((modulus, residue, (position, (a, b))), ...): the swap witness on the
     #                               classes where the layers are D + 1 (`witness` is None there: it varies by class)
 
@@ -1476,7 +1476,7 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     vacuous = (want["layers"] is not None and not theorem.least and want["diameter"] is not None
                and want["layers"] == want["diameter"] + 1)
     got = concrete(pattern, n, want["layers"] is not None and not vacuous)
-    if not theorem.diameter_exact:  # F50, F51: a bound on D, and bound + 1 layers (sufficient)
+    if not theorem.diameter_exact:  # F50, F51: a bound on D, and the layers sufficient (F50: the bound; F51: + 1)
         if not got.connected or got.diameter is None or got.diameter > want["diameter"]:
             return f"n = {n}: diameter {got.diameter} (concrete) above the bound {want['diameter']} (theorem {theorem.theorem})"
         if want["order"] is not None and got.order != want["order"]:

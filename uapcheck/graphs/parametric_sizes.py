@@ -16,7 +16,8 @@ the size as a symbol (F47–F52), with its range of n in the parameters and the 
 
 * F50 ``window(w) + strided(s)`` (w a literal, s a parameter; s ≥ w + 2): F11 and F14 for every such s. For
   n ≥ s(4w + 3): D ≤ M + 1, M = 1 + ⌈⌊s/2⌋/w⌉ (an upper bound: which residues of n mod s give M + 1 is computed
-  per pair), G = the reflection, M + 2 layers (not shown least).
+  per pair), G = the reflection, M + 1 layers (F53 (a) and F54 (a): D layers where D = M + 1; not shown least:
+  least for odd s with w | ⌊s/2⌋ and for s = 2w + 1 or w + 3 ≤ s ≤ 2w, open for even s ≥ 2w + 2).
 * F51 ``offsets {−s, −1, 1, s} cyclic`` (s a parameter; s ≥ 3): F12 (b) and a walk bound. For n ≥ s² + s + 2:
   D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (an upper bound), G = D_n, bound + 1 layers (not shown least).
 
@@ -284,7 +285,8 @@ def _two_jumps(n, ks: tuple, lower: Mapping[str, int]):
 # F50: window(w) + strided(s), s ≥ w + 2, s named; F51: offsets {−s, −1, 1, s} cyclic, s named
 
 def stride_bound(w, s) -> sympy.Expr:
-    """F50's bound D ≤ M + 1, M = 1 + ⌈⌊s/2⌋/w⌉ (F11 and F14: D is M or M + 1 by the residue of n mod s)."""
+    """F50's bound D ≤ M + 1, M = 1 + ⌈⌊s/2⌋/w⌉ (F11 and F14: D is M or M + 1 by the residue of n mod s); M + 1
+    layers suffice (F53 (a), F54 (a))."""
     return 2 + ceiling(floor(s / 2) / w)
 
 
@@ -305,11 +307,14 @@ def _window_strided(n, w, s, lower: Mapping[str, int]):
     bound = stride_bound(w, s)
     return FamilyTheorem(
         "F50", "window(w) + strided(s), s ≥ w + 2", (("w", w), ("s", s)), s * (4 * w + 3), bound, "reflection",
-        Integer(2), ("i ↦ n + 1 − i",), bound + 1, False,
-        "the view argument with the bound M + 1 on the diameter, M = 1 + ⌈⌊s/2⌋/w⌉ (Theorems F11 and F14: D is M or "
-        "M + 1 by the residue of n mod s), so D + 1 ≤ M + 2 layers suffice",
-        open_question=("the exact diameter (M or M + 1 by a set of residues of n mod s computed per pair (w, s)) and "
-                       f"whether D layers suffice are not stated in closed form in s ({SECTION}, open question O10 (a))"),
+        Integer(2), ("i ↦ n + 1 − i",), bound, False,
+        "M + 1 layers suffice, M = 1 + ⌈⌊s/2⌋/w⌉: D is M or M + 1 (Theorems F11 and F14); where D = M the view "
+        "argument gives D + 1 = M + 1, and where D = M + 1 a rooted view fixes every position, so D layers suffice "
+        "(Theorem F53 (a) for s ≤ 2w + 1, F54 (a) for s ≥ 2w + 2, proofs that take s as any integer in range)",
+        open_question=("the exact diameter (M or M + 1 by a set of residues of n mod s computed per pair (w, s)), and "
+                       "whether M layers suffice where D = M: they do not for odd s when w divides ⌊s/2⌋ (F54 (b)) nor "
+                       "for s = 3 with w = 1 (F53), and are open at even s (F54 (c)), so M + 1 is least only on part "
+                       f"of the declared values ({SECTION}, open question O10 (a))"),
         diameter_exact=False)
 
 

@@ -325,9 +325,13 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                 graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
                 permutation: Optional[tuple[int, ...]] = None) -> proof.Step:
     count = layers if isinstance(layers, int) else quantity(layers)
-    if diameter is None:
+    bound = connected.facts.get("diameter") if diameter is None else None  # F50, F51: an upper bound on D
+    if diameter is None and (bound is None or is_zero(sympy.sympify(layers - bound - 1, strict=True))):  # safe: strict
         claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
                          "most ", quantity(layers - 1), f" ({method})")
+    elif diameter is None:  # F50: the bound itself, by the theorem's own argument where D reaches it
+        claim = claim_of(count, " attention layers suffice: the directed diameter is at most ", quantity(bound),
+                         f" ({method})")
     elif layers == diameter:
         if isinstance(layers, sympy.Piecewise):  # a count by residue: the view's depth is that count, D
             claim = claim_of(count, " attention layers suffice: the depth-D view of every position, D = the "

@@ -7,7 +7,7 @@ named window or global count), restated for the verifier with its own reading of
     F49 offsets {1, s} cyclic or {−1, −s}, s ≥ 2: n ≥ max(s² + 1, 6): D = q + max(r, s − 2), n − 1 = qs + r,
                                            |G| = n, D layers (least)
     F50 window(w) + strided(s), w a literal, s named ≥ w + 2: n ≥ s(4w + 3): D ≤ 2 + ⌈⌊s/2⌋/w⌉ (a bound), |G| = 2,
-                                           bound + 1 layers (not least)
+                                           bound layers (not least; F53 (a), F54 (a))
     F51 offsets {−s, −1, 1, s} cyclic, s ≥ 3: n ≥ s² + s + 2: D ≤ ⌊n/(2s)⌋ + ⌈s/2⌉ (a bound), |G| = 2n, bound + 1
                                            layers (not least)
     F52 window(w) + dilated(w', r), w named ≥ w'r − 1: n ≥ 2m + 1, m = max(w, w'r): D = ⌈(n − 1)/m⌉, |G| = 2, D
@@ -21,7 +21,7 @@ The check of a step, at symbolic n with named sizes: (1) every param is declared
 least the theorem's (b ≥ 2, s ≥ 3, s ≥ 2); (2) at every parameter point of a grid (each named size from its
 declared least value up to GRID more), the stated range, diameter, layer count and order, evaluated at every
 n of the range up to the grid's top length, equal the verifier's own restatement (its range a lower bound of
-the stated one; for F50 and F51 the stated bound and bound + 1 layers); (3) at the first parameter points, the verifier's own family table for the literal
+the stated one; for F50 the stated bound and as many layers, for F51 the bound and bound + 1 layers); (3) at the first parameter points, the verifier's own family table for the literal
 instance (families.match on the pattern with the sizes written out) gives the same values, and its instance
 check re-checks D, |G|, the witness or the rooted views (nauty) on its own arcs.
 """
@@ -55,7 +55,7 @@ class ParamFamily:
     least_layers: bool
     order: Callable[[int, dict], int]
     name: Callable[[str], bool]
-    bound: bool = False                        # F50, F51: `diameter` is an upper bound, the layers bound + 1
+    bound: bool = False                        # F50, F51: `diameter` is an upper bound (F50: the layers the bound, F51: bound + 1)
 
 
 def _fact(k: int) -> int:
@@ -182,7 +182,8 @@ def _f49(offsets) -> Optional[ParamFamily]:
 
 def _f50(wt, st) -> Optional[ParamFamily]:
     """window(w) + strided(s) with a literal w and a named s ≥ w + 2: n ≥ s(4w + 3), D ≤ 2 + ⌈⌊s/2⌋/w⌉, the
-    reflection, bound + 1 layers (not least)."""
+    reflection, that bound as the layers (not least): where D is the bound D layers suffice (F53 (a), F54 (a)),
+    elsewhere D + 1 ≤ the bound."""
     if not isinstance(wt, int) or not isinstance(st, str) or st.startswith("-"):
         return None
 
@@ -190,7 +191,7 @@ def _f50(wt, st) -> Optional[ParamFamily]:
         s = v[st]
         return 2 + -(-(s // 2) // wt)
     return ParamFamily("F50", (st,), {st: wt + 2}, lambda v: v[st] * (4 * wt + 3), bound,
-                       lambda n, v: bound(n, v) + 1, False, lambda n, v: 2, lambda text: text == "reflection", True)
+                       bound, False, lambda n, v: 2, lambda text: text == "reflection", True)
 
 
 def _f51(offsets) -> Optional[ParamFamily]:
@@ -363,7 +364,7 @@ def instance_problem(fam: ParamFamily, spec: S.Spec, what: str) -> Optional[str]
         if table.low > fam.low(v):
             return f"at {v} the literal theorem's range n ≥ {table.low} starts above n ≥ {fam.low(v)}"
         for n in range(fam.low(v), fam.low(v) + 4):
-            if fam.bound:  # the literal theorem's exact D is at most the bound, and its least count at most bound + 1
+            if fam.bound:  # the literal theorem's exact D is at most the bound, and its count at most the stated layers
                 same = int(table.d(n)) <= fam.diameter(n, v) and int(table.layers_at(n)) <= fam.layers(n, v)
             else:
                 same = int(table.d(n)) == fam.diameter(n, v) and int(table.layers_at(n)) == fam.layers(n, v) and \
