@@ -47,20 +47,17 @@ def window_keys(n: int, w: int):
 @pytest.mark.parametrize("n,w", [(4, 1), (5, 1), (6, 2), (7, 2), (7, 3)])
 @pytest.mark.parametrize("bias,label", [(ALIBI, lambda v, u: u - v), (EVEN, lambda v, u: abs(u - v))])
 def test_alibi_on_a_causal_window_gets_the_brute_force_least_count(n, w, bias, label):
-    """The labelled count is the brute force's. An even bias keeps its undecided TD-FIXEDBIAS step (one
-    bidirectional layer cannot tell i + s from i − s, a G-equivariant question, §14.11(e)), so its verdict
-    stays INCONCLUSIVE while TGT-POSITIONS decides the count."""
+    """The labelled count is the brute force's, and the verdict is UAP with it for both biases: on a causal
+    window no row sees i + s and i − s together, so the even bias's TD-FIXEDBIAS step is proved (Lemma O,
+    docs/theory.md §16.2)."""
     r = uapcheck.check(program(n, f"causal & window({w})", bias))
     want = brute_least(n, window_keys(n, w), label)
     step = next(s for s in r.root.walk() if s.rule == "TGT-POSITIONS")
     assert step.proved and step.evidence["route"] == "labelled views"
     layers = next(s for s in r.root.walk() if s.rule == "TGT-LAYERS")
     assert layers.proved and layers.evidence["layers"] == want and layers.evidence["least"] is True
-    if bias == ALIBI:
-        assert (r.verdict, r.layers) == ("UAP", want), r.root.claim
-    else:
-        assert r.verdict == "INCONCLUSIVE"
-        assert not next(s for s in r.root.walk() if s.rule == "TD-FIXEDBIAS").proved
+    assert (r.verdict, r.layers) == ("UAP", want), r.root.claim
+    assert next(s for s in r.root.walk() if s.rule == "TD-FIXEDBIAS").proved
 
 
 EDGES = "edges {2 -> 1, 3 -> 2, 4 -> 1, 4 -> 2, 4 -> 3, 5 -> 1, 5 -> 4}"

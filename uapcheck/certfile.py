@@ -414,7 +414,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "TD-BIAS":
         return {"labelled_views": bool(step.facts.get("labelled_views"))}
     if step.rule == "TD-FIXEDBIAS":
-        return {"fixed_even": bool(step.facts.get("fixed_even"))}
+        side = step.facts.get("one_sided")
+        return {"fixed_even": bool(step.facts.get("fixed_even")), **({"one_sided": side} if side else {})}
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":

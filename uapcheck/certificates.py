@@ -753,6 +753,44 @@ class OffsetClass(Certificate):
                 "n": _exact(self.n), "method": self.method, "bits": self.bits or None}
 
 
+def _arc_side(p) -> Optional[int]:
+    """−1 (+1) when every arc i → j of the pattern has j ≤ i (j ≥ i), from the pattern's form; None otherwise."""
+    if isinstance(p, (S.Causal, S.Sinks)):
+        return -1
+    if isinstance(p, S.Offsets) and not p.cyclic and all(isinstance(o, int) for o in p.offsets):
+        signs = {(o > 0) - (o < 0) for o in p.offsets if isinstance(o, int)} - {0}
+        return -1 if not signs else (signs.pop() if len(signs) == 1 else None)
+    if isinstance(p, S.Edges) and p.edges:
+        signs = {(j > i) - (j < i) for i, j in p.edges} - {0}
+        return -1 if not signs else (signs.pop() if len(signs) == 1 else None)
+    if isinstance(p, S.PatternIntersection):
+        return next((side for side in map(_arc_side, p.parts) if side is not None), None)
+    if isinstance(p, S.PatternUnion):
+        sides = {_arc_side(q) for q in p.parts}
+        return sides.pop() if len(sides) == 1 else None
+    return None
+
+
+@dataclass(frozen=True)
+class OneSidedPattern(Certificate):
+    """Every arc i → j (query i attends to key j) of the pattern has j ≤ i (side −1) or j ≥ i (side +1), for
+    every n: the causal mask and sinks look back; non-cyclic offsets and edges by their signs; an
+    intersection has the side of any part; a union the side all its parts share."""
+
+    pattern: Any  # a spec.Pattern
+    side: int
+    kind = "one-sided-pattern"
+
+    def check(self) -> None:
+        side = _arc_side(self.pattern)
+        if self.side not in (-1, 1) or side != self.side:
+            _reject(OneSidedPattern, "the pattern's arcs are not shown to lie on side "
+                                     f"{'j ≤ i' if self.side < 0 else 'j ≥ i'} of the diagonal")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "side": self.side}
+
+
 @dataclass(frozen=True)
 class BucketRange(Certificate):
     """T5 buckets at a concrete n: every offset |j − i| ≤ n − 1 has its own bucket (the buckets of

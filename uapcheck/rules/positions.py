@@ -25,7 +25,7 @@ from .. import proof
 from .. import spec as S
 from ..claim import Claim, Formula, claim, written
 from .wording import ZERO_SCORES, shifted_token
-from ..certificates import BucketRange, Inference, OffsetClass, PositiveValue, SoftmaxKernel
+from ..certificates import BucketRange, Inference, OffsetClass, OneSidedPattern, PositiveValue, SoftmaxKernel
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..memo import exact_cache
 from ..lower import (KEY_COORD as v, KEY_NORM2 as b_sym, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c_sym,
@@ -360,7 +360,10 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
     pos = head.position
     premises = [offset, analytic]
     if info.kind == "symmetric":
-        return _td_fixed_even(head, offset, analytic, info, softmax, label)
+        side = pattern_side(head.pattern)
+        if side is None:
+            return _td_fixed_even(head, offset, analytic, info, softmax, label)
+        return _td_fixed_one_sided(head, offset, analytic, info, k00, label, side)
     if info.kind != "injective":
         return proof.conclude(f"{label}: the offset classes are not decided", proof.UNDECIDED, premises)
     if pos.kind == "reweight" and info.positive is not True:
@@ -385,6 +388,61 @@ def td_fixed_bias(head: S.Head, offset: proof.Step, analytic: proof.Step, info: 
                                 " for every l, hence h(σl − σi) = h(l − i) and σ = id (h injective); with Theorem 2: "
                                 "1-layer token distinguishing w.r.t. the trivial group"), proof.PROVED, premises,
                           facts={"layers": 1}, certificate=cert)
+
+
+def pattern_side(p) -> Optional[int]:
+    """−1 when every arc i → j of the pattern has j ≤ i (the causal mask, a causal window, sinks), +1 when
+    every arc has j ≥ i, None when neither is shown (read from the pattern's form, for every n)."""
+    if isinstance(p, (S.Causal, S.Sinks)):
+        return -1
+    if isinstance(p, S.Offsets) and not p.cyclic and all(isinstance(o, int) for o in p.offsets):
+        if all(o <= 0 for o in p.offsets):
+            return -1
+        return 1 if all(o >= 0 for o in p.offsets) else None
+    if isinstance(p, S.Edges) and p.edges:
+        if all(j <= i for i, j in p.edges):
+            return -1
+        return 1 if all(j >= i for i, j in p.edges) else None
+    if isinstance(p, S.PatternIntersection):
+        return next((side for side in map(pattern_side, p.parts) if side is not None), None)
+    if isinstance(p, S.PatternUnion):
+        sides = {pattern_side(q) for q in p.parts}
+        return sides.pop() if len(sides) == 1 else None
+    return None
+
+
+def _td_fixed_one_sided(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,
+                        k00: Optional[sympy.Expr], label: str, side: int) -> proof.Step:
+    """An even h, injective on |δ|, on a one-sided pattern (docs/theory.md §16.2, Lemma O): no row sees two
+    keys at the same distance, so h labels the keys of every row differently, as an offset-injective h does."""
+    premises = [offset, analytic]
+    seen = "j ≤ i" if side < 0 else "j ≥ i"
+    offsets = "δ ≤ 0" if side < 0 else "δ ≥ 0"
+    if head.position.kind == "reweight" and info.positive is not True:
+        return proof.conclude(f"{label}: c(i, j) > 0 on every pair is not shown, so the weights may vanish or change "
+                              "sign", proof.UNDECIDED, premises)
+    if not analytic.proved or not offset.proved:
+        return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, premises)
+    if k00 is None:
+        return proof.conclude(claim(f"{label}: k(0, 0) > 0 is not shown, so the position-only weights at ",
+                                    ZERO_SCORES, " that the argument uses may not exist"), proof.UNDECIDED, premises)
+    requires = [(offset, "offset classes", "symmetric")]
+    if head.position.kind == "reweight":
+        requires.append((offset, "positive", True))
+    cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
+                     "Lemma O: on a pattern whose arcs i → j all have " + seen + ", an even h injective on |δ| is "
+                     "injective on the offsets every row sees, so the fixed weights at W_Q = W_K = 0 label the keys of "
+                     "every row differently, as an offset-injective h does",
+                     tuple(requires), (PositiveValue(k00, "k(0, 0), the weight at W_Q = W_K = 0"),
+                                       OneSidedPattern(head.pattern, side)))
+    return proof.conclude(claim(f"{label}: h is even in j − i, but every arc i → j of the pattern has {seen}, so no "
+                                "row sees both i + s and i − s and h is injective on the offsets " + offsets +
+                                " a row sees: at ", ZERO_SCORES, " the fixed weights, positive on every arc, label "
+                                "the keys of every row differently, as an offset-injective h does (the even case's "
+                                "obstruction needs a row that sees i + s and i − s; Lemma O, docs/theory.md §16.2); "
+                                "the pattern is not strongly connected, so the count is the target class's "
+                                "(TGT-LAYERS)"), proof.PROVED, premises,
+                          {"visible offsets": offsets}, facts={"one_sided": side}, certificate=cert)
 
 
 def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info: OffsetClasses,

@@ -10,7 +10,7 @@ from typing import Optional
 import sympy
 
 from .. import spec as S
-from . import kernels
+from . import kernels, patterns
 from .check import NUMERIC, VERIFIED, Reject, Trust, checker
 
 I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
@@ -137,6 +137,9 @@ def td_fixed_bias(ctx, s):
         return VERIFIED, "an undecided step asserts nothing"
     if (s.get("data") or {}).get("fixed_even"):
         return _td_fixed_even(ctx, s, head, off, an)
+    side = (s.get("data") or {}).get("one_sided")
+    if side is not None:
+        return _td_fixed_one_sided(ctx, head, off, an, side)
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "injective":
         raise Reject("proved without an injective offset function and analyticity")
     if head.position.kind != "bias":
@@ -147,6 +150,49 @@ def td_fixed_bias(ctx, s):
         raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
     return VERIFIED, (f"inference (§16.2): h injective (POS-OFFSET), AN-STRUCT proved, k(0, 0) = {sympy.sstr(k00)} > 0: "
                       "1-layer token distinguishing w.r.t. the trivial group")
+
+
+def _k00_positive(ctx, head: S.Head) -> sympy.Expr:
+    k00 = sympy.simplify(kernels.kernel_value(ctx.spec, head, (sympy.Integer(0),), (sympy.Integer(0),)))
+    if k00.is_positive is not True:
+        raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
+    return k00
+
+
+ONE_SIDED_SAMPLE = 24  # at a symbolic n, the arcs are rebuilt for n = 2, …, this
+
+
+def _arcs_on_side(pattern: S.Pattern, n: int, side: int) -> bool:
+    """Every arc (j, i) (query i attends to key j) has j ≤ i (side −1) or j ≥ i (side +1)."""
+    return all((j - i) * side >= 0 for j, i in patterns.head_arcs(pattern, n))
+
+
+def _td_fixed_one_sided(ctx, head: S.Head, off, an, side):
+    """Lemma O (§16.2): an even h, injective on |δ|, on a pattern whose arcs all lie on one side of the
+    diagonal is injective on the offsets every row sees, so the offset-injective argument applies."""
+    if side not in (-1, 1):
+        raise Reject(f"the side of the pattern is {side!r}, not −1 or +1")
+    if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "symmetric":
+        raise Reject("Lemma O needs an even offset function injective on |δ| and analyticity")
+    if head.position is None or head.position.kind != "bias":
+        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    k00 = _k00_positive(ctx, head)
+    n = ctx.spec.tokens
+    where = "j ≤ i" if side < 0 else "j ≥ i"
+    try:
+        lengths = [n] if isinstance(n, int) else list(range(2, ONE_SIDED_SAMPLE + 1))
+        if isinstance(n, int) and n > patterns.MAX_N:
+            raise Trust(f"n = {n} is above the {patterns.MAX_N} tokens whose arcs are rebuilt")
+        for length in lengths:
+            if not _arcs_on_side(head.pattern, length, side):
+                raise Reject(f"at n = {length} an arc of the pattern does not have {where}")
+    except patterns.Symbolic as exc:
+        raise Trust(f"the pattern's arcs are not rebuilt: {exc}") from None
+    how = VERIFIED if isinstance(n, int) else NUMERIC
+    at = f"n = {n}" if isinstance(n, int) else f"n = 2, …, {ONE_SIDED_SAMPLE}"
+    return how, (f"inference (§16.2, Lemma O): h even and injective on |δ| (POS-OFFSET), AN-STRUCT proved, "
+                 f"k(0, 0) = {sympy.sstr(k00)} > 0, every arc i → j has {where} (rebuilt at {at}): h is injective on "
+                 "the offsets every row sees")
 
 
 def _td_fixed_even(ctx, s, head: S.Head, off, an):
