@@ -114,10 +114,45 @@ def test_the_paper_design_at_symbolic_n():
     ("tokens 12\nconvolution circular {0, 4, 6}", "NOT-UAP"),
     ("tokens 12\nconvolution circular {0}", "NOT-UAP"),
     ("convolution circular {0, 2}", "INCONCLUSIVE"),
+    ("convolution circular {0}", "NOT-UAP"),
+    ("param l integer >= 1\nconvolution circular {0}\nlayers l", "NOT-UAP"),
     ("convolution circular {-2, -1, 0, 1}", "UAP"),
 ])
 def test_verdicts(text, verdict):
     assert check_spec(parse_source(text, "c.uap")).verdict == verdict
+
+
+def test_taps_that_are_all_zero_never_mix_at_symbolic_n():
+    """`convolution circular {0}`: the mixer is (1 + ψ_0)·X, so for n ≥ 2 x_2 never reaches position 1
+    (the concrete engine agrees at every n from 2 to 40), and the group is S_n (every permutation tried)."""
+    r = check_spec(parse_source("convolution circular {0}", "c.uap"))
+    steps = {s.rule: s for s in r.root.walk()}
+    assert r.verdict == "NOT-UAP" and steps["CONV-DISCONNECTED"].proved and "n ≥ 2" in steps["CONV-DISCONNECTED"].claim
+    assert steps["CONV-GROUP"].facts["group"].name == "S_n"
+    for n in range(2, 41):
+        assert check_spec(parse_source(f"tokens {n}\nconvolution circular {{0}}", "c.uap")).verdict == "NOT-UAP"
+        assert sumset_depth(n, (0,)) is None
+    for n in range(2, 6):
+        assert _brute_group_order(n, (0,)) == math.factorial(n)
+
+
+def test_the_symbolic_count_is_stated_from_n_2_where_it_meets_the_concrete_one():
+    """⌈(n − 1)/l⌉ is 0 at n = 1, where the concrete engine counts 1: the symbolic verdict states n ≥ 2,
+    and on that range the formula is the concrete count at every n ≤ 30 and l ≤ 3."""
+    r = check_spec(parse_source("param l integer >= 1\nconvolution circular(l)", "cn.uap"))
+    assert r.group.condition == "n ≥ 2"
+    n, l = sympy.symbols("n l", integer=True, positive=True)
+    for span in (1, 2, 3):
+        for size in range(1, 31):
+            concrete = check_spec(parse_source(f"tokens {size}\nconvolution circular({span})", "c.uap")).layers
+            formula = int(r.layers.subs({sympy.Symbol("n", integer=True, positive=True): size,
+                                         sympy.Symbol("l", integer=True, positive=True): span}))
+            assert (formula == concrete) == (size >= 2), (span, size, formula, concrete)
+
+
+def test_an_expectation_counts_convolution_layers_in_words():
+    r = check_spec(parse_source("tokens 1\nconvolution circular(2)\nexpect uap group C_n layers 0", "c.uap"))
+    assert not r.expect_holds and "expected 0 convolution layers, derived 1" in r.expect_reason
 
 
 def test_layers_at_concrete_n():

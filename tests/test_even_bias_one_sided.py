@@ -151,3 +151,13 @@ def test_the_verifier_rejects_the_lemma_on_a_two_sided_pattern(tmp_path):
             step["status"] = "proved"
             step["data"]["one_sided"] = -1
     assert any(s.rule == "TD-FIXEDBIAS" and s.outcome == "rejected" for s in verify(text).steps)
+
+
+@pytest.mark.parametrize("first,second", [("causal", "window(2)"), ("window(2)", "causal")])
+def test_the_head_premises_are_not_shared_across_sides(first, second):
+    """The per-process cache of a head's premises keys on the side of its pattern: a causal head's proved
+    step is never reused for a window head with the same kernel and bias, nor the other way round."""
+    uapcheck.check(decoder(first, n=None, target=""))
+    r = uapcheck.check(decoder(second, n=None, target=""))
+    td = _rules(r)["TD-FIXEDBIAS"]
+    assert td.proved is (second == "causal")

@@ -55,6 +55,7 @@ def _all_checked(cert):
     ("tokens 12\nconvolution circular {0, 3}\n", "NOT-UAP"),             # g = 3
     ("tokens 12\nlayers 3\nconvolution circular(2)\n", "NOT-UAP"),       # budget below D = 6
     ("convolution circular {-1, 0, 1}\n", "UAP"),                        # symbolic n
+    ("convolution circular {0}\n", "NOT-UAP"),                           # symbolic n, no tap moves a token
 ])
 def test_every_step_of_these_derivations_is_rechecked(text, verdict):
     cert = _cert_of(text)
@@ -167,3 +168,18 @@ def test_the_convolution_closed_forms_by_brute_force():
         for a, b in ((0, 1), (0, 3), (-1, 1), (-2, 1)):
             d, _ = rules_conv.sumset_depth(n, list(range(a, b + 1)))
             assert d == -(-(n - 1) // (b - a))
+
+
+def test_forged_zero_tap_claims_are_rejected():
+    """Taps that are all 0 at symbolic n: the verifier re-derives S_n and the witness (1, 2)."""
+    cert = _cert_of("convolution circular {0}\n")
+    _step(cert, "CONV-GROUP")["data"]["name"] = "C_n"
+    assert _rejects(cert, "CONV-GROUP")
+    cert = _cert_of("convolution circular {0}\n")
+    _step(cert, "CONV-DISCONNECTED")["data"]["j"] = 3
+    assert _rejects(cert, "CONV-DISCONNECTED")
+    cert = _cert_of("convolution circular {0}\n")
+    text = cert["input"]["text"].replace("{0}", "{0, 2}")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = certfile.source_hash(text)
+    assert not verify(cert).ok  # 0 and 2 do mix the tokens of odd n

@@ -44,13 +44,17 @@ def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     """Everything a head's kernel premises depend on: the head (every field: kernel, projection,
     bias, position, sharing and label; of its pattern only whether it is full, all the premises ask
     of it: the position rules and the witness search), its index, the declared params, the length
-    and the number of heads (all the premises read of the spec), and the budgets in force (the local
+    and the number of heads (all the premises read of the spec), the side of the pattern for a head with
+    a position term, and the budgets in force (the local
     budgets' scale and the file's budget: a step derived under one budget is not reused under
     another, where it could have run out). Heads that differ in their sparse pattern alone (most of
     a catalog) share their premises."""
     full = isinstance(head.pattern, S.Full)
     kernel_head = head if full else replace(head, pattern=_FULL)
-    return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, budget.scale(), budget.file_seconds)
+    # a position term also asks whether the pattern's arcs lie on one side of the diagonal (Lemma O, §16.2)
+    side = positions.pattern_side(head.pattern) if head.position is not None and not full else None
+    return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, side, budget.scale(),
+            budget.file_seconds)
 
 
 def _core_key(spec: S.Spec, i: int, head: S.Head) -> tuple:

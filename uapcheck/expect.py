@@ -226,7 +226,7 @@ def _layer_classes_mismatch(spec: S.Spec, layers, ex: S.Expectation) -> str:
         want = _layers_of(node, spec)
         have = split[1][r % split[0]] if split else layers
         if not _same_on_class(have, want, n, modulus, r):
-            return f"for n mod {modulus} = {r}: expected {show_expr(node)} attention layers, derived {have}"
+            return f"for n mod {modulus} = {r}: expected {show_expr(node)} {_kind_of_layers(spec)}, derived {have}"
     return ""
 
 
@@ -260,5 +260,10 @@ def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=()) ->
     elif ex.layers is not None:
         expected = _layers_value(ex, spec)
         if not _same_layers(layers, expected):
-            return False, f"expected {show_expr(ex.layers)} attention layers, derived {layers}"
+            return False, f"expected {show_expr(ex.layers)} {_kind_of_layers(spec)}, derived {layers}"
     return True, ""
+
+
+def _kind_of_layers(spec: S.Spec) -> str:
+    """What the layer count counts: convolution layers for the convolution mixer, else attention layers."""
+    return "convolution layers" if spec.mixer is not None else "attention layers"

@@ -191,6 +191,21 @@ class CirculantSpan(Certificate):
 
 
 @dataclass(frozen=True)
+class ZeroTaps(Certificate):
+    """Every tap is the integer 0, so for every n the mixer is X ↦ (1 + ψ_0) X: it never moves a token
+    (the sum sets stay {0}), and it commutes with every permutation."""
+    taps: tuple
+    kind = "zero-taps"
+
+    def check(self) -> None:
+        if not self.taps or any(not isinstance(t, int) or isinstance(t, bool) or t != 0 for t in self.taps):
+            _reject(ZeroTaps, f"the taps {list(self.taps)} are not all the integer 0")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "taps": list(self.taps)}
+
+
+@dataclass(frozen=True)
 class TapInterval(Certificate):
     """Symbolic n: K ∪ {0} is the integer interval [a, b] of width w = b − a ≥ 1 (`circular(l)`: taps
     0..l with l declared `integer >= 1`), so K \\ {0} contains ±1 or two consecutive integers and

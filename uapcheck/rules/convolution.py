@@ -13,7 +13,7 @@ from .. import proof
 from .. import spec as S
 from ..proof import Certificate
 from ..graphs.circulant import MAX_CIRCULANT_N, interval_width, missing_offset, sumset_depth, tap_gcd
-from ..layer_certificates import CirculantSpan, TapInterval
+from ..layer_certificates import CirculantSpan, TapInterval, ZeroTaps
 from ..claim import Formula, claim, group, written
 from ..groups import GroupInfo
 from .wording import C_N, S_N, SUM_TARGET as SUM_TARGET_CLAIM, Z_N, shifted_token, token, value
@@ -42,12 +42,17 @@ def concrete_taps(conv: S.Convolution) -> Optional[tuple]:
 
 
 @proof.rule("CONV-GROUP", "The convolution mixer's exact group: the centraliser of its tap shifts",
-            CITE_CONV_GROUP, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
+            CITE_CONV_GROUP, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ZeroTaps))
 def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
-    why = (claim("the taps generate ", Z_N, ", so a permutation commuting with every trainable circulant commutes "
-                 "with the cyclic shift: ", group("C_n", "G")) if info.name == "C_n" else
-           claim(f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in ", Z_N, ": G is the "
-                 "centraliser of that shift's power"))
+    if isinstance(cert, ZeroTaps):
+        why = claim("every tap is 0, so the mixer is a multiple of the identity and commutes with every "
+                    "permutation: ", group("S_n", "G"))
+    elif info.name == "C_n":
+        why = claim("the taps generate ", Z_N, ", so a permutation commuting with every trainable circulant commutes "
+                    "with the cyclic shift: ", group("C_n", "G"))
+    else:
+        why = claim(f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in ", Z_N, ": G is the "
+                    "centraliser of that shift's power")
     named = group(info.name, "G") if info.name else claim("G = ", value(info.order))
     return proof.conclude(claim("the exact equivariance group of the convolution family is ", named, ": ", why),
                           proof.PROVED, evidence={"mixer": desc, "name": info.name, "order": info.order},
@@ -75,8 +80,8 @@ def reach_step(desc: str, depth, cert, missing: Optional[int]) -> proof.Step:
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
-            statuses=(proof.PROVED,), certificates=(CirculantSpan,))
-def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str,
+            statuses=(proof.PROVED,), certificates=(CirculantSpan, ZeroTaps))
+def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps", i: int, j: int, why: str,
                       within: Optional[int] = None) -> proof.Step:
     return proof.conclude(claim(token(j), f" never reaches position {i} {why}, so every model's output at {i} "
                                 "ignores ", token(j), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
@@ -88,7 +93,9 @@ def disconnected_step(desc: str, cert: CirculantSpan, i: int, j: int, why: str,
 
 @proof.rule("CONV-LAYERS", "D convolution layers are token distinguishing under C_n, and least", CITE_CONV,
             statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
-def layers_step(reach: proof.Step, layers, cert) -> proof.Step:
+def layers_step(reach: proof.Step, layers, cert, n=None) -> proof.Step:
+    """`n`: the symbol of a symbolic n, whose count ⌈(n − 1)/w⌉ is stated for n ≥ 2 (at n = 1 it is 0,
+    and the count is one layer, as at every concrete n)."""
     shown = sympy.sstr(layers)
     count = value(layers) if not isinstance(layers, int) else shown
     return proof.conclude(claim(count, f" convolution layer{'s' if layers != 1 else ''} are token distinguishing "
@@ -97,7 +104,14 @@ def layers_step(reach: proof.Step, layers, cert) -> proof.Step:
                                 ") are linearly independent polynomials in the taps once the sum set covers ", Z_N,
                                 ", so equal outputs for all taps force equal cyclic shifts of the samples "
                                 "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
-                          facts={"layers": layers}, certificate=cert)
+                          facts={"layers": layers, **_range_facts(n)}, certificate=cert)
+
+
+def _range_facts(n) -> dict:
+    """The range n ≥ 2 of a symbolic count (the verdict states it beside the group), or nothing."""
+    if n is None:
+        return {}
+    return {"condition": f"{n} ≥ 2", "condition_formula": sympy.GreaterThan(n, 2, evaluate=False)}
 
 
 @proof.rule("CONV-UNDECIDED", "Convolution mixer analysis undecided", CITE_CONV, statuses=(proof.UNDECIDED,))
@@ -163,6 +177,13 @@ def convolution_premises(spec: S.Spec):
     else:
         width = interval_width(conv.taps)
         interval = TapInterval(tuple(conv.taps))
+    if conv.span is None and conv.taps and all(t == 0 for t in conv.taps):
+        zero = ZeroTaps(tuple(conv.taps))
+        info = GroupInfo("S_n", "n!", ())
+        gstep = group_step(desc, info, zero)
+        obstruction = disconnected_step(desc, zero, 1, 2, "at any depth, for n ≥ 2 (every tap is 0: the mixer never "
+                                                          "moves a token, so tokens are never mixed)")
+        return gstep, info, [obstruction], None, obstruction
     if width is None:
         step = undecided_step(desc, "no closed form for these taps with symbolic n (give `tokens N`)")
         return group_undecided(desc, step.claim), None, [step], None, None
@@ -174,4 +195,4 @@ def convolution_premises(spec: S.Spec):
         step = undecided_step(desc, f"`layers {spec.layers}` suffices exactly when {sympy.sstr(depth)} ≤ "
                                     f"{spec.layers}, which depends on n (NOT-UAP where it fails)")
         return gstep, info, [reach, step], None, None
-    return gstep, info, [reach, layers_step(reach, depth, interval)], depth, None
+    return gstep, info, [reach, layers_step(reach, depth, interval, nsym)], depth, None

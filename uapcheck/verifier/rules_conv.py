@@ -240,7 +240,35 @@ def group(ctx, s):
     return _concrete_group(ctx, n, data.get("name"), data.get("order"))
 
 
+def _all_zero(ctx) -> bool:
+    conv = _mixer(ctx)
+    return conv.span is None and bool(conv.taps) and all(t == 0 for t in _taps(ctx, {}))
+
+
+def _symbolic_disconnected(ctx, data):
+    """Every tap 0: for every n ≥ 2 the sum sets stay {0}, so x_2 never reaches position 1."""
+    if not _all_zero(ctx):
+        raise Trust("convolution taps that never mix are re-checked at an integer n only, or when every tap is 0")
+    if (data.get("i"), data.get("j")) != (1, 2):
+        raise Reject("the witness for taps that are all 0 is the pair (1, 2)")
+    for k in range(2, INSTANCE_MAX_N + 1):
+        d, sets = sumset_depth(k, _taps(ctx, {}))
+        if d is not None or sets[-1] != {0}:
+            raise Reject(f"at n = {k} the sum sets of the taps grow")
+    return VERIFIED, ("every tap is 0: the m-fold sum set of K ∪ {0} is {0} for every m and every n, so for n ≥ 2 "
+                      f"x_2 never reaches position 1 (§22.2); the sum sets recomputed at n = 2..{INSTANCE_MAX_N}")
+
+
 def _symbolic_group(ctx, name, order):
+    if _all_zero(ctx):
+        if name != "S_n":
+            raise Reject(f"every tap is 0, so the mixer commutes with every permutation: the group is S_n, not {name!r}")
+        bad = [k for k in range(2, GROUP_INSTANCE_MAX_N + 1)
+               if centraliser_order(k, _taps(ctx, {})) != math.factorial(k)]
+        if bad:
+            raise Reject(f"at n = {bad[0]} the centraliser of the taps is not S_n")
+        return VERIFIED, ("every tap is 0: the mixer is a multiple of the identity, whose centraliser is S_n (§22.1); "
+                          f"every permutation tried at n = 2..{GROUP_INSTANCE_MAX_N}")
     if not isinstance(_mixer(ctx).span, str) and name == "C_n":
         for k in range(2, INSTANCE_MAX_N + 1):
             g = tap_gcd(k, _taps(ctx, {}))
@@ -290,7 +318,7 @@ def disconnected(ctx, s):
         raise Reject("CONV-DISCONNECTED only concludes `proved`")
     n = _n(ctx)
     if n is None:
-        raise Trust("convolution taps that never mix are re-checked at an integer n only")
+        return _symbolic_disconnected(ctx, s.get("data") or {})
     data = s.get("data") or {}
     i, j = data.get("i"), data.get("j")
     if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in (i, j)):
