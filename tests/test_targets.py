@@ -472,14 +472,14 @@ def test_fixed_positions_injective_on_causal_offsets_need_one_layer(body):
 
 
 @pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)^2", "reweight c(i, j) = cos(pi * (i - j) / 18)"])
-def test_an_even_fixed_bias_counts_one_layer_but_its_head_step_stays_open(body):
-    """Even in j − i, injective in |j − i|: one layer on causal rows (§14.11(c)); the verdict still waits
-    for TD-FIXEDBIAS, which is undecided for an even bias (a G-equivariant question, §14.11(e))."""
+def test_an_even_fixed_bias_on_the_causal_mask_is_one_layer(body):
+    """Even in j − i, injective in |j − i|: one layer on causal rows (§14.11(c)), and TD-FIXEDBIAS is proved
+    by Lemma O (§16.2): on the causal mask no row sees i + s and i − s together."""
     r = _positions(body, "tokens 9")
-    assert r.verdict == "INCONCLUSIVE"
+    assert (r.verdict, r.layers) == ("UAP", 1)
     layers = rules(r)["TGT-LAYERS"]
     assert layers.evidence["layers"] == 1 and layers.evidence["least"] is True
-    assert "TD-FIXEDBIAS" in r.root.claim
+    assert rules(r)["TD-FIXEDBIAS"].proved and rules(r)["TD-FIXEDBIAS"].facts["one_sided"] == -1
 
 
 def test_a_trainable_bias_on_a_causal_window_keeps_the_window_count():
