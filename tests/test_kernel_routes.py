@@ -337,3 +337,36 @@ def test_a_power_that_depends_on_a_param_is_not_taken_for_a_non_polynomial(text)
     result = uapcheck.check(text)
     assert result.verdict == "INCONCLUSIVE"
     assert all(s.status != proof.PROVED for r in ("TD-RIDGE", "TD-RADIAL") for s in steps(result, r))
+
+
+@pytest.mark.parametrize("kernel", ["exp(-|x - y|^2) + 1", "1 + 1 / (1 + |x - y|^2)^2", "1 / (1 + |x - y|^2) + 1/2"])
+def test_radial_proves_a_bounded_profile_that_is_not_constant(kernel):
+    """A profile with a finite limit C at +∞ and g(0) ≠ C is not a polynomial (a polynomial with a finite
+    limit is that constant): TD-RADIAL proves it, and the certificate's check agrees (docs/theory.md §20.2)."""
+    result = uapcheck.check(head(f"kernel k(x, y) = {kernel}"))
+    assert result.verdict == "UAP" and result.layers == 1
+    (step,) = steps(result, "TD-RADIAL")
+    assert step.status == proof.PROVED and "finite limit" in step.claim
+    step.certificate.check()
+
+
+@pytest.mark.parametrize("kernel,params", [("exp(-g * |x - y|^2) + 1", "param g >= 0\n"),
+                                           ("1 + c / (1 + |x - y|^2)", "param c real\n")])
+def test_a_bounded_profile_that_a_param_can_make_constant_is_not_proved(kernel, params):
+    """At g = 0 (or c = 0) the profile is the constant 2 (or 1): the bounded case needs g(0) ≠ C for every
+    admissible value, so the step is not proved."""
+    result = uapcheck.check(params + head(f"kernel k(x, y) = {kernel}"))
+    assert all(s.status != proof.PROVED for s in steps(result, "TD-RADIAL"))
+
+
+def test_the_bounded_case_holds_numerically_on_the_moment_pair():
+    """exp(−|x − y|²) + 1 separates the equal-power-sum pair that (x·y)² cannot (50 digits)."""
+    mp.mp.dps = 50
+    X = [mp.mpf(v) for v in (5, 0, 4, 7, 11)]
+    Y = [mp.mpf(v) for v in (5, 1, 2, 9, 10)]
+
+    def out(tokens, wq, wk):
+        ws = [mp.exp(-(wq * tokens[0] - wk * t) ** 2) + 1 for t in tokens]
+        return sum(w * t for w, t in zip(ws, tokens)) / sum(ws)
+    gaps = [abs(out(X, wq, wk) - out(Y, wq, wk)) for wq, wk in ((0.3, 0.2), (0.1, 0.25), (0.05, 0.07))]
+    assert max(gaps) > mp.mpf(10) ** -6

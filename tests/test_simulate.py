@@ -477,3 +477,26 @@ def test_a_fixed_bias_formula_is_evaluated_at_every_pair():
     got = net._position_matrix(concrete.heads[0], FLOAT)
     i, j = np.meshgrid(np.arange(1, 6), np.arange(1, 6), indexing="ij")
     assert np.allclose(got, -constants["m"] * (i - j))
+
+
+@pytest.mark.parametrize("name", ["polynomial.uap", "uniform.uap", "relu_score.uap"])
+def test_the_witness_pair_of_td_witness_is_run_and_coincides(name):
+    """The pair TD-WITNESS cites has equal one-layer outputs at position 1 on every sampled network (0 at 50
+    digits), while random pairs through the same networks differ (docs/theory.md §20.5)."""
+    sim = simulate(load(name), None, Options(seed=1, samples=2))
+    (demo,) = [d for d in sim.demonstrations if d.kind == "witness-pair"]
+    assert demo.holds is True and demo.data["exact_distance"] == 0.0 and demo.data["min_random_relative"] > 1e-6
+    assert sim.consistent
+
+
+def test_the_witness_experiment_fails_on_a_pair_that_one_layer_separates():
+    """The experiment can fail: the same check on the softmax head, which separates the polynomial pair."""
+    from uapcheck.simulate.experiments import witness_pair
+    spec = load("softmax.uap") if (CATALOG / "softmax.uap").exists() else parse_source(
+        "attention { kernel k(x, y) = exp(x . y) }", "s.uap")
+    concrete, constants, _ = instantiate(spec, Options(tokens=8), np.random.default_rng(0))
+    model = Model(concrete, 8, concrete.dim if isinstance(concrete.dim, int) else 3, _masks(concrete), constants)
+    rng = np.random.default_rng(0)
+    lab = Lab(Network(model, rng, 1), rng, 2)
+    demo = witness_pair(lab, [lab.net], [13, 1, 5, 8, 12], [13, 2, 3, 10, 11])
+    assert demo.holds is False

@@ -391,6 +391,19 @@ def _ffn_data(ev: dict) -> dict:
             "second difference": _number(second.get("sigma(p) - 2 sigma(q) + sigma(r)"))}
 
 
+def _fixed_bias_data(step: proof.Step) -> dict:
+    side = step.facts.get("one_sided")
+    return {"fixed_even": bool(step.facts.get("fixed_even")), **({"one_sided": side} if side else {})}
+
+
+# the typed facts of a head's steps that the verifier reads
+_HEAD_FACTS = {
+    "TD-BIAS": lambda step: {"labelled_views": bool(step.facts.get("labelled_views"))},
+    "HEADS-ZERO-VALUE": lambda step: {"separating_head": step.facts.get("separating_head")},
+    "TD-FIXEDBIAS": _fixed_bias_data,
+}
+
+
 def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     ev = step.evidence
     if step.rule.startswith("LIM-") and step.rule not in ("LIM-REDUCE", "LIM-NYSTROM", "LIM-NYSTROM-USE",
@@ -411,11 +424,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "BIAS-LAYERS":
         return {"layers": step.facts.get("layers"), "least": step.facts.get("least"),
                 "condition": step.facts.get("condition")}
-    if step.rule == "TD-BIAS":
-        return {"labelled_views": bool(step.facts.get("labelled_views"))}
-    if step.rule == "TD-FIXEDBIAS":
-        side = step.facts.get("one_sided")
-        return {"fixed_even": bool(step.facts.get("fixed_even")), **({"one_sided": side} if side else {})}
+    if step.rule in _HEAD_FACTS:
+        return _HEAD_FACTS[step.rule](step)
     if step.rule == "SYM-DENSE":
         return {"group": ev.get("group")}
     if step.rule == "FFN-DEF2":

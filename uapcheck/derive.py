@@ -254,6 +254,11 @@ def _ffn_text(block: S.FFN) -> str:
     return f"{block.name}({block.var}) = {show_expr(block.expr)}"
 
 
+def _zero_value(spec: S.Spec, j: int, td: proof.Step, k: int) -> proof.Step:
+    with proof.about_head(str(spec.heads[j].label or j + 1)):
+        return heads.zero_value(td, _head_label(j, spec.heads[j]), _head_label(k, spec.heads[k]), k)
+
+
 def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verdict chain moves into the VERDICT rules
     sigma, z = ffn_activation(spec)
     ffn_step = ffn.ffn_definition2(sigma, z, _ffn_text(spec.ffn))
@@ -299,6 +304,11 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
                 layers = structure[0].facts["layers"]  # a `layers M` budget is checked against this count
     if undecided_group:
         group_step, group = symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
+
+    if not structure and group_step.proved:
+        k = heads.separating_head(spec, tds, group)
+        if k is not None:  # Lemma Z (docs/theory.md §17.3): the open heads get W_V = 0
+            tds = [td if td.proved else _zero_value(spec, j, td, k) for j, td in enumerate(tds)]
 
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]

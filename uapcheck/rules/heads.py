@@ -5,17 +5,21 @@ single head's; the rules record why.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from .. import proof
 from .. import spec as S
 from ..certificates import Inference
 from ..claim import claim, written
-from .wording import W_K, W_Q, W_V
+from .wording import S_N, W_K, W_Q, W_V
 
 DIFFERENTIAL = written("softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ)",
                        r"\operatorname{softmax}(Q_{1} K_{1}^{\top}) - \lambda \operatorname{softmax}(Q_{2} K_{2}^{\top})")
 
 CITE_GQA = proof.derived("Theorem 2", text="Shazeer 2019, arXiv:1911.02150 (multi-query); Ainslie et al. 2023, "
                          "arXiv:2305.13245 (GQA); the argument: docs/theory.md §17.1")
+CITE_ZERO = proof.derived("Theorem 2", text="a head with a zero value map leaves the others' layer: docs/theory.md "
+                          "§17.3 (Lemma Z)")
 CITE_DIFF = proof.derived("Theorem 2", text="Ye et al. 2024, Differential Transformer, arXiv:2410.05258; the argument: "
                           "docs/theory.md §17.2")
 
@@ -56,3 +60,54 @@ def differential(td: proof.Step, label: str) -> proof.Step:
                           {"λ": "trainable, any real value"}, facts={"layers": 1},
                           certificate=Inference(((td, proof.PROVED),), "at λ = 0 the layer is the single head"))
 
+
+
+# The head steps that state 1-layer token distinguishing w.r.t. the head's own group for a plain dense head.
+ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF")
+
+
+def _plain_dense(head: S.Head) -> bool:
+    return isinstance(head.pattern, S.Full) and head.bias is None and head.position is None
+
+
+def _well_posed(head: S.Head, td: proof.Step) -> bool:
+    """The head's layer is defined for every parameter: unnormalised, or a proved positive kernel among its
+    premises (and nothing shown ill-posed)."""
+    steps = list(td.walk())
+    if any(s.status is proof.REFUTED and s.facts.get("ill_posed") for s in steps):
+        return False
+    return not head.normalized or any(s.rule == "WP-POSITIVE" and s.proved for s in steps)
+
+
+def separating_head(spec: S.Spec, tds: list, group) -> Optional[int]:
+    """The index of a plain dense head whose step is proved 1-layer token distinguishing, when Lemma Z applies
+    to the others (§17.3): several heads, all dense, G = S_n, no absolute encoding, every other head undecided
+    and well-posed; else None."""
+    if len(tds) < 2 or group is None or group.name != "S_n" or spec.positional == "absolute":
+        return None
+    if not all(isinstance(h.pattern, S.Full) for h in spec.heads):
+        return None
+    k = next((k for k, (h, td) in enumerate(zip(spec.heads, tds))
+              if td.proved and td.rule in ONE_LAYER_RULES and _plain_dense(h)), None)
+    if k is None:
+        return None
+    others = [(h, td) for j, (h, td) in enumerate(zip(spec.heads, tds)) if j != k]
+    if not all(td.proved or (td.status is proof.UNDECIDED and _well_posed(h, td)) for h, td in others):
+        return None
+    return k if any(not td.proved for _, td in others) else None
+
+
+@proof.rule("HEADS-ZERO-VALUE", "A head left out by its own zero value map: another head separates alone",
+            CITE_ZERO, statuses=(proof.PROVED,), certificates=(Inference,))
+def zero_value(td: proof.Step, label: str, other: str, k: int) -> proof.Step:
+    """Head `label`'s open premise `td` is not needed: head `other` (index k) is 1-layer token distinguishing
+    w.r.t. S_n alone, and W_V = 0 in this head (its own trainable value map) leaves that head's layer."""
+    return proof.conclude(claim(f"{label}: its own premise is open ({td.rule} undecided), but with ", W_V,
+                                " = 0 in this head (every head has its own trainable value map) the layer is "
+                                f"{other} alone, whose step proves it 1-layer token distinguishing w.r.t. ", S_N,
+                                ", the family's group: the family contains that head's family with the same group, "
+                                "so it is 1-layer token distinguishing whatever this head computes (Lemma Z, "
+                                "docs/theory.md §17.3)"), proof.PROVED, [td],
+                          {"separating head": other}, facts={"separating_head": k, "layers": 1},
+                          certificate=Inference(((td, proof.UNDECIDED),),
+                                                "Lemma Z: W_V = 0 in this head leaves the separating head's layer"))

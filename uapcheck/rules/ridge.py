@@ -204,7 +204,7 @@ class MomentCertificate(proof.Certificate):
         if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
             raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
         if self.shape == "radial":
-            if not_polynomial_at_infinity(self.plus) is None:
+            if not_polynomial_at_infinity(self.plus, self.profile, self.variable) is None:
                 raise reject("MomentCertificate: the growth at +∞ does not rule out a polynomial")
         elif self.minus is None or not_polynomial_reason(self.plus, self.minus) is None:
             raise reject("MomentCertificate: the growths do not rule out a polynomial")
@@ -228,7 +228,8 @@ class MomentCertificate(proof.Certificate):
                              f"certified growth (relative errors {[sympy.sstr(e.evalf(5)) for e in errors]})")
 
     def to_json(self) -> Any:
-        reason = (not_polynomial_at_infinity(self.plus) if self.shape == "radial" or self.minus is None
+        reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
+                  if self.shape == "radial" or self.minus is None
                   else not_polynomial_reason(self.plus, self.minus))
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
@@ -242,8 +243,12 @@ U = sympy.Symbol("q·k", real=True)
 R = sympy.Symbol("|q−k|²", nonnegative=True)
 
 
-def not_polynomial_at_infinity(g: Growth) -> Optional[Claim]:
-    """Why a profile with growth `g` at +∞ is not a polynomial (a polynomial grows like L t^D)."""
+def not_polynomial_at_infinity(g: Growth, profile: Optional[sympy.Expr] = None,
+                               variable: Optional[sympy.Symbol] = None) -> Optional[Claim]:
+    """Why a profile with growth `g` at +∞ is not a polynomial (a polynomial grows like L t^D). With the
+    profile and its variable: a profile with a finite limit C at +∞ (p = 0, no exponential part) whose value
+    at 0 differs from C for every admissible param value is not a polynomial either — a polynomial with a
+    finite limit at +∞ is that constant (docs/theory.md §20.2, the bounded case)."""
     if g is ZERO or g.oscillating:
         return None
     if g.E and any(_nonzero(co) for _, co in g.E):
@@ -252,7 +257,25 @@ def not_polynomial_at_infinity(g: Growth) -> Optional[Claim]:
         return None  # a power that depends on a param (it may be an integer), or an E that may vanish
     if not (g.p.is_integer and g.p.is_nonnegative):
         return claim("it behaves like ", _power(None, g.p), " at +∞, not a non-negative integer power")
+    if g.p == 0 and profile is not None and variable is not None:
+        return _bounded_not_constant(g, profile, variable)
     return None
+
+
+def _bounded_not_constant(g: Growth, profile: sympy.Expr, variable: sympy.Symbol) -> Optional[Claim]:
+    """The bounded case: g(t) → C at +∞ and g(0) ≠ C for every admissible param value (exact)."""
+    try:
+        with time_limit("the profile at 0", 3.0):
+            at_zero = sympy.simplify(profile.xreplace({variable: sympy.Integer(0)}))
+            gap = sympy.simplify(at_zero - g.C)
+    except BudgetExceeded:
+        return None
+    if at_zero.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) or not _finite(at_zero) or not _nonzero(gap):
+        return None
+    zero = Formula(sympy.Eq(sympy.Function("g")(sympy.Integer(0)), at_zero, evaluate=False),
+                   f"g(0) = {sympy.sstr(at_zero)}")
+    return claim("it tends to ", math(g.C), " at +∞ while ", zero, ": a polynomial with a finite limit at +∞ is "
+                 "that constant")
 
 
 def _extra_ok(expr, params: frozenset, allowed) -> bool:
@@ -394,7 +417,7 @@ def td_radial(model, head, params: frozenset, analytic: proof.Step, lim: proof.S
     problem = growth_form_problem(plus)
     if problem:
         return _not_for_every_param(label, "g", "+∞", problem, lim, premises, ev)
-    reason = not_polynomial_at_infinity(plus)
+    reason = not_polynomial_at_infinity(plus, g, R)
     if reason is None:
         return proof.conclude(f"{label}: g is not shown to be a non-polynomial (its growth at +∞ is that of a "
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)

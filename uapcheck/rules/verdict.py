@@ -84,11 +84,29 @@ def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: 
                                                 "row of the trainable F that separates, extended by Theorem 2"))
 
 
+def open_kernel_premise(td: proof.Step) -> str:
+    """Which premise of the kernel step a bias or bucket rule lacks: the bias argument concentrates a row on one
+    shift by the dominant-pair lemma, which needs (LIM) and analyticity (docs/theory.md §8); the moment routes
+    (TD-RIDGE, TD-RADIAL, §20) are for heads without a bias and are not used here."""
+    lim = next((p for p in td.premises if p.rule.startswith("LIM-")), None)
+    analytic = next((p for p in td.premises if p.rule == "AN-STRUCT"), None)
+    missing = []
+    if lim is not None and not lim.proved:
+        missing.append(f"(LIM) is {lim.status.value} here ({lim.rule})")
+    if analytic is not None and not analytic.proved:
+        missing.append(f"analyticity in θ is {analytic.status.value} (AN-STRUCT)")
+    if not missing:
+        return f"the kernel step {td.rule} is not proved"
+    return ("the bias rules build on the kernel's token distinguishability through (LIM) and analyticity (the "
+            "dominant-pair lemma, docs/theory.md §8), and " + " and ".join(missing) + "; TD-RIDGE and TD-RADIAL, "
+            "which need no (LIM), are for heads without a bias")
+
+
 @proof.rule("TD-BIAS", "A trainable structured bias separates permuted copies", CITE_BIAS, statuses=(proof.PROVED, proof.UNDECIDED),
             certificates=(Inference,))
 def td_bias(td: proof.Step, kind: str, label: str) -> proof.Step:
     if not td.proved:
-        return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
+        return proof.conclude(f"{label}: {open_kernel_premise(td)}", proof.UNDECIDED, [td])
     if kind.startswith("symmetric"):
         # B_{i,i+s} = B_{i,i-s}: one layer at i cannot tell x_{i+s} from x_{i-s}. The classes still depend
         # on the offset alone (the own arc has class 0 in every row), so Lemma V^λ holds: each layer is

@@ -612,3 +612,50 @@ def receptive_separation(lab: Lab, layers: int, predicted: bool, label: str) -> 
             "max_distance_of_agreeing_pairs": same_worst, "scale": scale}
     return Demonstration("receptive-separation", f"{_layers(layers)} separate tokens with different receptive "
                          "fields", ok if predicted else None, lines, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# TD-WITNESS: a pair one layer never separates
+
+def witness_pair(lab: Lab, networks: Sequence[Network], first: Sequence[int], second: Sequence[int]) -> Demonstration:
+    """TD-WITNESS's pair (docs/theory.md §20.5): the tokens X = x·e and X′ = x′·e on a line through 0 (e a
+    random dyadic vector, the same in both, so the tokens are exact; positions beyond the pair's length get the same random tokens in
+    both samples, which add the same terms to both rows). The derivation says their one-layer outputs at
+    position 1 coincide for every parameter: checked on every network in float64, and on the first at 50
+    digits; a random pair of samples is separated by the same networks, so the coincidence is the pair's."""
+    n, d = lab.n, lab.d
+    if len(first) > n:
+        return Demonstration("witness-pair", "the witness pair of TD-WITNESS", None,
+                             [f"the pair has {len(first)} tokens, more than n = {n}: not run"], {})
+    coincide, random_gap, scale = [], [], 1.0
+    exact = None
+    for k in range(lab.samples):
+        e = np.zeros(d)
+        while not e.any():  # a dyadic direction: the products x·e are exact in float64, so X stays on one line
+            e = lab.rng.integers(-8, 9, size=d) / 8.0
+        pad = lab.rng.normal(size=(n - len(first), d))
+        X = np.vstack([np.outer(np.asarray(first, dtype=float), e), pad])
+        Y = np.vstack([np.outer(np.asarray(second, dtype=float), e), pad])
+        for net in networks:
+            a, b = net.forward(X, 1), net.forward(Y, 1)
+            scale = max(scale, lab.scale(a[1], b[1]))
+            coincide.append(_norm(a[1][0] - b[1][0]))
+            R1, R2 = lab.sample(), lab.sample()
+            ra, rb = net.forward(R1, 1), net.forward(R2, 1)
+            random_gap.append(_norm(ra[1][0] - rb[1][0]) / lab.scale(ra[1], rb[1]))
+        if k == 0:
+            digits, dist = lab.exact_distances(X, Y, [(1, 1)], 1)
+            exact = (digits, dist[1][0])
+    digits, at_one = exact
+    worst = max(coincide)
+    ok = worst / scale <= COINCIDENT and at_one / scale <= mp_coincident(digits) and min(random_gap) >= SEPARATED
+    lines = [f"X = ({', '.join(map(str, first))})·e and X′ = ({', '.join(map(str, second))})·e"
+             + (f", positions {len(first) + 1}..{n} the same random tokens in both" if n > len(first) else ""),
+             f"{len(networks)} networks × {lab.samples} directions e: after 1 layer the outputs at position 1 agree — "
+             f"largest distance {fmt(worst)} in float64 (scale {scale:.2g}), {fmt(at_one)} at {digits} digits",
+             f"random pairs of samples through the same networks differ at position 1: smallest relative distance "
+             f"{fmt(min(random_gap))}"]
+    data = {"X": list(first), "X′": list(second), "networks": len(networks), "max_distance": worst,
+            "exact_distance": at_one, "digits": digits, "scale": scale, "min_random_relative": min(random_gap)}
+    return Demonstration("witness-pair", "the witness pair of TD-WITNESS: one layer gives equal outputs at "
+                         "position 1", ok, lines, data)

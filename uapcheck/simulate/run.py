@@ -19,7 +19,7 @@ import numpy as np
 from .. import spec as S
 from .evaluate import SimulationUnsupported
 from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, prefix_rearrangement, reach_and_distance,
-                          receptive_field, receptive_separation, separation, view_witness)
+                          receptive_field, receptive_separation, separation, view_witness, witness_pair)
 from .network import Model, Network, refuse_unknown
 
 DEFAULT_TOKENS = 8
@@ -28,6 +28,7 @@ MAX_TOKENS = 256
 MAX_DIM = 64
 MAX_LAYERS = 64
 ILL_POSED_NETWORKS = 4
+WITNESS_NETWORKS = 4
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,17 @@ def _realising_pair(result) -> Optional[tuple[int, int, int]]:
         return None
 
 
+def _witness_samples(result) -> Optional[tuple[list[int], list[int]]]:
+    """The two samples of a refuted TD-WITNESS step (integers along a line), for the witness experiment."""
+    for step in result.root.walk():
+        if step.rule == "TD-WITNESS" and step.status.value == "refuted":
+            X, Y = step.evidence.get("X"), step.evidence.get("X′")
+            if isinstance(X, list) and isinstance(Y, list) and len(X) == len(Y) and \
+                    all(isinstance(v, int) for v in X + Y):
+                return list(X), list(Y)
+    return None
+
+
 def _pair(witness) -> Optional[tuple[int, int]]:
     try:
         return int(witness["i"]), int(witness["j"])
@@ -323,6 +335,8 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     if ("prefix", 2) not in plan and (options.causal or (
             verdict == "NOT-UAP" and any(_has_causal(h.pattern) for h in concrete.heads))):
         plan.append(("prefix", 2))
+    if _witness_samples(result) is not None:  # the pair TD-WITNESS cites: equal one-layer outputs at position 1
+        plan.append(("witness", 1))
     if finite_depth is not None:  # a finite sequence has no layers beyond its own
         plan = [(kind, min(d, finite_depth)) if kind == "disconnected" else (kind, d) for kind, d in plan
                 if kind == "disconnected" or d <= finite_depth]
@@ -374,6 +388,10 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
                 i, j = (int(x) + 1 for x in np.argwhere(dist == radius)[0])
                 demos.append(receptive_field(lab, i, j, [radius - 1], radius, f"x_{j} is {radius} hops from "
                                              f"position {i}, so {radius - 1} layers are not enough"))
+        elif kind == "witness":
+            first, second = _witness_samples(result)
+            nets = [net] + [Network(model, rng, 1) for _ in range(WITNESS_NETWORKS - 1)]
+            demos.append(witness_pair(lab, nets, first, second))
         elif kind == "prefix":
             demos.append(prefix_rearrangement(lab, one_layer=_causal_one_layer(result), swap=_row_collision(result)))
     return Simulation(spec.path, spec.architecture, verdict, n, model.d, options.seed, options.samples, chosen,

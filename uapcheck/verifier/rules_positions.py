@@ -284,6 +284,55 @@ def heads_shared(ctx, s):
                       "W_K, W_V/H), whose step is proved; the group is the single head's")
 
 
+ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF")
+
+
+def _subtree(ctx, sid: str) -> list[dict]:
+    seen, stack, out = set(), [sid], []
+    while stack:
+        cur = stack.pop()
+        if cur not in seen:
+            seen.add(cur)
+            out.append(ctx.steps[cur])
+            stack.extend(ctx.steps[cur]["premises"])
+    return out
+
+
+@checker("HEADS-ZERO-VALUE")
+def heads_zero_value(ctx, s):
+    """Lemma Z (§17.3): W_V = 0 in this head leaves the separating head's layer, which is 1-layer token
+    distinguishing w.r.t. S_n, the family's group."""
+    from .structure import slots
+    head = _head(ctx, s)
+    if s["status"] != "proved":
+        raise Reject("HEADS-ZERO-VALUE concludes `proved`")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["status"] != "undecided":
+        raise Reject("its premise is this head's own undecided step")
+    k = (s.get("data") or {}).get("separating_head")
+    heads = ctx.spec.heads
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(heads) or heads[k] is head:
+        raise Reject("the separating head is not another head of the input")
+    if ctx.spec.positional == "absolute" or not all(isinstance(h.pattern, S.Full) for h in heads):
+        raise Reject("Lemma Z is stated for dense heads without an absolute encoding")
+    sep = heads[k]
+    if sep.bias is not None or sep.position is not None:
+        raise Reject("the separating head carries positions or a bias: its group may be smaller than S_n")
+    _, tds, rest, group = slots(ctx)
+    if rest or group["rule"] != "SYM-DENSE" or group["status"] != "proved" or (group.get("data") or {}).get("group") != "S_n":
+        raise Reject("Lemma Z needs the dense group S_n and no layer step")
+    if tds[k]["status"] != "proved" or tds[k]["rule"] not in ONE_LAYER_RULES:
+        raise Reject(f"the separating head's step ({tds[k]['rule']}, {tds[k]['status']}) is not a proved one-layer step")
+    steps = _subtree(ctx, prem[0]["id"])
+    if head.normalized and not any(
+            p["rule"] == "WP-POSITIVE" and p["status"] == "proved" for p in steps):
+        raise Reject("a normalised head needs a proved positive kernel (its layer must be defined)")
+    if any(p["rule"] == "WP-POSITIVE" and p["status"] == "refuted" for p in steps):
+        raise Reject("the head is ill-posed")
+    return VERIFIED, (f"inference (§17.3, Lemma Z): W_V = 0 in this head leaves head {k + 1}'s layer, whose proved "
+                      f"{tds[k]['rule']} step is 1-layer token distinguishing w.r.t. S_n, the family's group")
+
+
 @checker("HEADS-DIFF")
 def heads_diff(ctx, s):
     head = _head(ctx, s)

@@ -109,7 +109,8 @@ def _moment_route(ctx, s, shape: str):
         plus, minus = ([sympy.N(f.xreplace({**sample, _T: T}), DIGITS) for T in points] if f is not None else None
                        for f in (ends[0], ends[1] if len(ends) > 1 else None))
         at = ", ".join(f"{sym.name} = {sympy.sstr(v)}" for sym, v in sample.items())
-        if not _profile_is_not_polynomial(plus, minus, points):
+        if not _profile_is_not_polynomial(plus, minus, points) and not (
+                shape == "radial" and _bounded_not_constant(ends[0].xreplace(sample), plus)):
             raise Reject("the profile behaves like a polynomial at large arguments" + (f" at {at}" if at else ""))
         degrees.add(_apparent_degree(plus, points))
     if len(degrees) > 1:
@@ -127,6 +128,17 @@ def _moment_route(ctx, s, shape: str):
 
 
 _T = sympy.Symbol("T", positive=True)
+
+
+def _bounded_not_constant(profile, values) -> bool:
+    """The bounded case of §20.2: the profile's value at 0 lies more than a hundred times farther from its value
+    at T = 10⁵ than that lies from the value at 10³ (it settles, and not at g(0)): bounded and not constant,
+    which no polynomial is on [0, ∞)."""
+    at_zero = sympy.N(sympy.limit(profile, _T, 0, "+"), DIGITS)
+    if not at_zero.is_finite:
+        return False
+    settle, step = values[-1], abs(values[-1] - values[-2])
+    return abs(at_zero - settle) > 100 * step
 
 
 def _profiles(ctx, head, shape: str) -> list:
