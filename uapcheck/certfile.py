@@ -97,7 +97,8 @@ def _lim_data(ev: dict) -> dict:
         wit = item.get("witness") or {}
         if "points" in wit:
             region["points"] = [{"x": p["x"], "z1": p["z1"], "z2": p["z2"], "power": _power(p.get("term")),
-                                 "difference": _number(p.get("coefficient difference"))}
+                                 "difference": _number(p.get("coefficient difference")),
+                                 **({"sign class": p["sign class"]} if "sign class" in p else {})}
                                 for p in wit["points"]]
         elif "limit of the ratio" in wit:
             region["finite limit"] = {"x": wit["x"], "z1": wit["z1"], "z2": wit["z2"],

@@ -272,11 +272,24 @@ def key_regions_for_features(results: list[RegionResult], model: FeatureKernel):
                 both = pos.status.holds and neg.status.holds
                 regions["mixed signs"] = RegionResult(
                     Region(()), None if not both else pos.growth, RegionStatus.HOLDS if both else RegionStatus.UNDECIDED,
-                    "either sign class may dominate; both make the growing part depend on the key"
-                    if both else "the dominant sign class is undecided", pos.witness if both else None)
+                    "either sign class may dominate; both make the growing part depend on the key (the witnesses "
+                    "are those of the two sign classes)" if both else "the dominant sign class is undecided",
+                    _sign_class_witness(pos, neg, model.key_symbol) if both else None)
     else:
         regions["mixed signs"] = None
     return regions
+
+
+def _sign_class_witness(pos: RegionResult, neg: RegionResult, key) -> Optional[dict]:
+    """The mixed region's witness when either sign class may dominate: the points of both classes, each
+    marked with the class it lies in (a key whose dominant terms are one class's is ruled by that class)."""
+    points = []
+    for name, r in ((f"all {key} > 0", pos), (f"all {key} < 0", neg)):
+        for point in (r.witness or {}).get("points", []):
+            points.append(dict(point, **{"sign class": name}))
+    if not points:
+        return None
+    return {"points": points, "first": points[0]}
 
 
 def query_positive(model: FeatureKernel, name: str) -> bool:

@@ -1046,9 +1046,12 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
                                                   "group is not shown non-trivial")
             outcome = TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim)
     claim = _claim(outcome)
+    # the receptive analysis of a disconnected family does not read the group: an open group step is not
+    # among its premises (it would show an undecided step under a proved verdict)
+    group_premise = [group_step] if group_step.proved or not disconnected else []
     top = verdict_step(outcome.target, outcome.verdict, claim,
                        [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
-                        group_step, *outcome.steps], outcome.record())
+                        *group_premise, *outcome.steps], outcome.record())
     return Decision(outcome.verdict, outcome.layers if outcome.verdict == "UAP" else None, top, outcome, None)
 
 

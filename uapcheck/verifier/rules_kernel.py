@@ -85,6 +85,10 @@ def _printed_points(s: dict, region: str) -> list:
 def _check_point(ctx, head, region, p) -> str:
     """VERIFIED or NUMERIC for one witness point; Reject when it does not show the growth."""
     x, z1, z2 = _vec(p.get("x")), _vec(p.get("z1")), _vec(p.get("z2"))
+    if region == "mixed signs" and p.get("sign class") is not None:
+        region = p["sign class"]  # a point of one sign class, which rules the keys its terms dominate
+        if region not in ("all w·z > 0", "all w·z < 0", "all z[r] > 0", "all z[r] < 0"):
+            raise Reject(f"unknown sign class {region!r} of a mixed-region point")
     if not (_in_region(region, int(x[0]), int(z1[0])) and _in_region(region, int(x[0]), int(z2[0]))):
         raise Reject(f"the witness point x = {p.get('x')}, z = {p.get('z1')}, {p.get('z2')} is outside the region {region}")
     power = p.get("power")
