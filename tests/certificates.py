@@ -37,3 +37,21 @@ def heads_certificate(*patterns: str) -> dict:
     """The certificate of softmax heads, one per pattern, at symbolic n (the several-heads verifier tests)."""
     text = "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)
     return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def certificate_of(text: str) -> dict:
+    """The certificate of a `.uap` text, through JSON as `--certificate` writes it."""
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def softmax_source(pattern: str, tokens: int | None = None) -> str:
+    """One softmax head with this pattern, at `tokens` (symbolic n when None)."""
+    head = f"tokens {tokens}\n" if tokens else ""
+    return head + f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+def rejects(cert: dict, rule: str) -> bool:
+    """The verifier rejects the certificate, at a step of this rule."""
+    from uapcheck.verifier import REJECTED, verify
+    report = verify(cert)
+    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)

@@ -8,24 +8,11 @@ import json
 
 import pytest
 
-import uapcheck
-from uapcheck import certfile
-from uapcheck.verifier import REJECTED, verify
+from certificates import certificate_of, rejects, softmax_source
+
+from uapcheck.verifier import verify
 from uapcheck.verifier.trees import encode
 
-
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
-
-
-def _source(pattern: str, tokens: int | None = None) -> str:
-    head = f"tokens {tokens}\n" if tokens else ""
-    return head + f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
-
-
-def _rejects(cert: dict, rule: str) -> bool:
-    report = verify(cert)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
 
 
 PATTERN = "blocks(6) + window(1) + strided(4)"
@@ -33,7 +20,7 @@ PATTERN = "blocks(6) + window(1) + strided(4)"
 
 @pytest.fixture(scope="module")
 def cert() -> dict:
-    return _cert_of(_source(PATTERN))
+    return certificate_of(softmax_source(PATTERN))
 
 
 def test_the_union_rests_on_the_verifier_s_own_theorem(cert):
@@ -43,7 +30,7 @@ def test_the_union_rests_on_the_verifier_s_own_theorem(cert):
 
 
 def test_a_real_size_rests_on_the_theorem():
-    report = verify(_cert_of(_source(PATTERN, 1_048_576)))
+    report = verify(certificate_of(softmax_source(PATTERN, 1_048_576)))
     steps = {s.rule: s for s in report.steps}
     assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
     assert all(steps[r].outcome == "verified" and "Theorem F94" in steps[r].reason
@@ -56,17 +43,17 @@ def test_a_forged_order_is_rejected(cert):
     case = next(c for c in step["data"]["order cases"] if c["residue"] == 0)
     assert case["order"] == encode(8)            # 6 | n: the theorem's count
     case["order"] = encode(16)
-    assert _rejects(forged, "SYM-AUT")
+    assert rejects(forged, "SYM-AUT")
 
 
 def test_a_range_below_the_theorem_is_rejected(cert):
     forged = json.loads(json.dumps(cert))
     next(s for s in forged["steps"] if s["rule"] == "PAT-CONNECTED")["data"]["from"] = encode(20)
-    assert _rejects(forged, "PAT-CONNECTED")
+    assert rejects(forged, "PAT-CONNECTED")
 
 
 def test_two_layers_are_rejected(cert):
     forged = json.loads(json.dumps(cert))
     step = next(s for s in forged["steps"] if s["rule"] == "PAT-LAYERS")
     step["data"]["layers"] = encode(2)
-    assert _rejects(forged, "PAT-LAYERS")
+    assert rejects(forged, "PAT-LAYERS")
