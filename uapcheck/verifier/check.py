@@ -51,6 +51,8 @@ class Report:
     # the steps a NOT-UAP verdict rests on (VERDICT-T1, its proved obstruction and that step's premises):
     # the obstruction alone gives NOT-UAP, whatever the kernels, the FFN and the group (§11.1); None: all
     rests_on: Optional[frozenset] = None
+    # what an OK certifies, read off the re-checked fields (statement.py); None when something was rejected
+    statement: Optional[Any] = None
 
     @property
     def rejected(self) -> list[StepOutcome]:
@@ -215,6 +217,9 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
     for problem in structure.check_top_level(ctx):
         report.problems.append(problem)
     report.rests_on = _obstruction_chain(cert["verdict"], steps, order)
+    if report.ok:
+        from . import statement
+        report.statement = statement.certified(ctx)
     return report
 
 

@@ -282,8 +282,14 @@ def symbolic_group(ctx, s):
     if lemma.group is None or (name != lemma.group and not _structural_name(lemma, name)):
         raise Reject(f"the group {name!r} is not the `{lemma.name}` lemma's {lemma.group!r}")
     _instances_ok(ctx, lemma, "group")
-    return VERIFIED, (f"`{lemma.name}` lemma (docs/theory.md §18.4): G = {lemma.group} from the lemma's bound on; every "
-                      "instance up to n = 9 re-checked (every permutation, or nauty)")
+    return VERIFIED, (f"`{lemma.name}` lemma (docs/theory.md §18.4): G = {lemma.group} for n ≥ {_group_bound(ctx, lemma)}; "
+                      "every instance up to n = 9 re-checked (every permutation, or nauty)")
+
+
+def _group_bound(ctx, lemma: Lemma) -> str:
+    """The first length of the lemma's group, in the pattern's own parameter (a literal size: its number)."""
+    w = ctx.symbols.get(lemma.param, sympy.Symbol(lemma.param, positive=True, integer=True)) if lemma.param else 1
+    return sympy.sstr(lemma.group_from(w))
 
 
 def _rooted_family(ctx, lemma: Lemma):

@@ -1,6 +1,8 @@
 """Plain-text report of a verification: one line per step, then the summary."""
 from __future__ import annotations
 
+import sympy
+
 from .check import NUMERIC, REJECTED, TRUSTED, VERIFIED, Report
 
 MARK = {VERIFIED: "verified", NUMERIC: "checked numerically", TRUSTED: "trusted", REJECTED: "REJECTED"}
@@ -22,6 +24,38 @@ def summary(report: Report) -> str:
     return f"NOT FULLY VERIFIED: the {report.verdict} verdict has trusted steps [{parts}]"
 
 
+def _count(layers, least) -> str:
+    text = sympy.sstr(layers)
+    unit = "attention layer" if layers == 1 else "attention layers"
+    return f"{text} {unit}" + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[least]
+
+
+def statement_lines(report: Report) -> list[str]:
+    """What an OK certifies (statement.Statement), then what it does not."""
+    st = report.statement
+    if st is None or st.verdict == "INCONCLUSIVE":  # it asserts no property of the family
+        return []
+    parts = [st.verdict + (f" for {st.target} targets" if st.target else "")]
+    if st.verdict == "NOT-UAP" and st.alternatives:
+        parts[0] = "NOT-UAP for G-equivariant targets"
+    if st.verdict == "UAP":
+        if st.group is not None:
+            parts.append(f"G = {st.group}" + (f" (order {st.order})" if st.order is not None and len(str(st.order)) <= 30
+                                               else ""))
+        if st.layers is not None:
+            parts.append(_count(st.layers, st.least))
+    line = " · ".join(parts)
+    for alt in st.alternatives:
+        line += (f"; UAP for {alt.target} targets with {_count(alt.layers, alt.least)}"
+                 + (f" for n ≥ {sympy.sstr(alt.start)}" if alt.start is not None and alt.start != 1 else ""))
+    if st.by_class:
+        line += "; by residue class of n and length as the verdict step's data states"
+    elif st.symbolic_n and st.verdict == "UAP":
+        line += "; for the lengths n that each step's line above states"
+    return [f"  certified: {line}",
+            "  not certified: the steps' prose (claim, evidence, facts), which is the engine's record for a reader"]
+
+
 def render(path: str, report: Report, quiet: bool = False) -> str:
     lines = [f"{path}: {report.path} · {report.verdict}"]
     for s in report.steps:
@@ -31,4 +65,6 @@ def render(path: str, report: Report, quiet: bool = False) -> str:
     for p in report.problems:
         lines.append(f"  REJECTED: {p}")
     lines.append(f"  {summary(report)}")
+    if report.ok:
+        lines.extend(statement_lines(report))
     return "\n".join(lines)

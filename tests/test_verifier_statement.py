@@ -1,0 +1,71 @@
+"""`uapcheck verify` states what an OK certifies, read off the fields it re-checked (verifier/statement.py), and
+says what it does not certify (the steps' prose); a lemma's group step names the lengths it holds for."""
+from __future__ import annotations
+
+import copy
+
+from tests.certificates import certificate
+from uapcheck.verifier import verify
+from uapcheck.verifier.report import render
+
+
+def _text(cert: dict) -> str:
+    return render("c.json", verify(cert))
+
+
+def _certified(cert: dict) -> str:
+    lines = [line.strip() for line in _text(cert).splitlines() if line.strip().startswith("certified:")]
+    assert len(lines) <= 1
+    return lines[0] if lines else ""
+
+
+def test_a_concrete_uap_states_its_group_order_and_least_count():
+    assert _certified(certificate("longformer_16.uap")) == (
+        "certified: UAP · G = reflection (order 2) · 8 attention layers (least)")
+
+
+def test_the_prose_is_said_not_to_be_certified():
+    assert "not certified: the steps' prose (claim, evidence, facts)" in _text(certificate("longformer_16.uap"))
+
+
+def test_a_target_class_states_its_count_and_range():
+    assert _certified(certificate("causal.uap")) == (
+        "certified: NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers (least) "
+        "for n ≥ 3")
+
+
+def test_a_sufficient_count_is_not_stated_least():
+    import sympy
+    from uapcheck.verifier.check import Report
+    from uapcheck.verifier.report import statement_lines
+    from uapcheck.verifier.statement import Statement
+    report = Report("f.uap", "UAP", statement=Statement("UAP", "trivial", 1, sympy.Integer(6), False))
+    assert statement_lines(report)[0] == (
+        "  certified: UAP · G = trivial (order 1) · 6 attention layers (sufficient, not shown least)")
+    report = Report("f.uap", "UAP", statement=Statement("UAP", "trivial", 1, sympy.Integer(6), None))
+    assert statement_lines(report)[0] == "  certified: UAP · G = trivial (order 1) · 6 attention layers"
+
+
+def test_a_symbolic_lemma_names_its_range_and_the_statement_points_to_it():
+    text = _text(certificate("cyclic_window.uap"))
+    assert "G = D_n for n ≥ 2*w + 3" in text
+    assert "for the lengths n that each step's line above states" in text
+
+
+def test_a_rejected_certificate_states_nothing_certified():
+    cert = copy.deepcopy(certificate("longformer_16.uap"))
+    cert["layers"] = 7
+    text = _text(cert)
+    assert "REJECTED" in text and "certified:" not in text
+
+
+def test_an_inconclusive_verdict_states_no_property():
+    assert _certified(certificate("polynomial.uap")) == ""
+
+
+def test_an_edit_to_prose_alone_does_not_change_the_certified_statement():
+    cert = copy.deepcopy(certificate("longformer_16.uap"))
+    before = _certified(cert)
+    for s in cert["steps"]:
+        s["claim"] = "UAP for every group with 1 layer"
+    assert _certified(cert) == before

@@ -1,0 +1,104 @@
+"""What an `OK` certifies, as typed data read off the fields the checks re-derived (docs/theory.md §18.1).
+
+The top-level verdict, the summary's group (its name and, when stated, its order) and layer count are compared
+with the steps that establish them (structure.check_top_level); a layer step's `least` flag and a target class's
+alternative (its class, count, `least` and the first length of its closed form's range) are re-checked by those
+steps' own checks. Nothing here is read from prose: a step's `claim`, `evidence` and `facts` are not certified.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import sympy
+
+from .structure import is_theorem1, root, slots
+from .trees import TreeError, decode
+
+LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """UAP for a declared target class: the class, the count, whether it is least, and the range's first length."""
+    target: str
+    layers: sympy.Expr
+    least: bool
+    start: Optional[sympy.Expr]
+
+
+@dataclass(frozen=True)
+class Statement:
+    verdict: str
+    group: Optional[str] = None
+    order: Optional[int] = None
+    layers: Optional[sympy.Expr] = None
+    least: Optional[bool] = None
+    by_class: bool = False  # the verdict step states residue classes or lengths beside its range
+    target: Optional[str] = None  # a verdict for a declared target class (TGT-VERDICT)
+    symbolic_n: bool = False  # the input's n is a name: each step states the lengths it holds for
+    alternatives: tuple[Alternative, ...] = ()
+
+
+def _decoded(tree, ctx) -> Optional[sympy.Expr]:
+    try:
+        value = decode(tree, ctx.symbols)
+    except TreeError:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return sympy.Integer(value)
+    return value if isinstance(value, sympy.Basic) else None
+
+
+def certified(ctx) -> Statement:
+    """The statement of a certificate that verified; read only after `structure.check_top_level` found no problem."""
+    verdict = ctx.cert["verdict"]
+    alternatives = tuple(_alternatives(ctx))
+    r = root(ctx)
+    symbolic_n = not isinstance(ctx.spec.tokens, int)
+    if verdict != "UAP":
+        return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n)
+    g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
+    order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
+    layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
+    least, target = None, None
+    if r["rule"] == "TGT-VERDICT":
+        target, least = _target_class(ctx, r)
+    elif is_theorem1(ctx):
+        _, _, rest, _ = slots(ctx)
+        steps = [s for s in rest if s["rule"] in LAYER_RULES]
+        if steps:
+            flag = (steps[-1].get("data") or {}).get("least")
+            least = flag if isinstance(flag, bool) else None
+        elif layers is not None and layers == 1:
+            least = True  # one layer, and no family has fewer
+    data = r.get("data") or {}
+    by_class = bool(data.get("classes") or data.get("lengths"))
+    return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
+                     by_class, target, symbolic_n, alternatives)
+
+
+def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
+    """The class of TGT-VERDICT's TGT-RECEPTIVE premise and its TGT-LAYERS premise's `least` flag."""
+    prem = {p["rule"]: p for p in ctx.premises(r)}
+    target = ((prem.get("TGT-RECEPTIVE") or {}).get("data") or {}).get("target")
+    least = ((prem.get("TGT-LAYERS") or {}).get("data") or {}).get("least")
+    return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
+
+
+def _alternatives(ctx) -> list[Alternative]:
+    out = []
+    for sid in ctx.order:
+        s = ctx.steps[sid]
+        if s["rule"] != "TGT-ALTERNATIVE" or s["status"] != "proved":
+            continue
+        data = s.get("data") or {}
+        layers = _decoded(data.get("layers"), ctx)
+        lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
+        start = (lay[0].get("data") or {}).get("from") if lay else None
+        if layers is None or not isinstance(data.get("target"), str):
+            continue
+        out.append(Alternative(data["target"], layers, bool(data.get("least")),
+                               _decoded(start, ctx) if start is not None else None))
+    return out
+
