@@ -96,8 +96,10 @@ def test_r_above_s_against_the_concrete_engine(s, rest, r, symmetric):
     range) and through one period of n mod rs from the range's start where that is at most 100; the order by residue
     against the brute-force count."""
     theorem = families.match([_pattern(s, rest)], N, {})
-    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F92" and not theorem.least
-    assert theorem.values()["r"] == r and theorem.layers == theorem.diameter + 1
+    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F92"
+    two = s == 2 and symmetric  # Theorem F97: D layers, least (tests/graphs/test_strided_lines_least.py)
+    assert theorem.least == two and theorem.values()["r"] == r
+    assert theorem.layers == theorem.diameter + (0 if two else 1)
     pattern = _pattern(s, rest)
     low = int(theorem.low)
     top = low + r * s - 1 if low + r * s <= 100 else low + s

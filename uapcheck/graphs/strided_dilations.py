@@ -163,6 +163,7 @@ def _type_bijections(sizes: list[int], weight: dict) -> int:
 def theorem(n, data: StridedScaled):
     """F91 (r < s) or F92 (r > s) at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
+    from .strided_lines_least import line_layers
     from .symbolic_unions import _residue_pieces
     s = data.s
     if isinstance(n, (int, Integer)):
@@ -173,6 +174,8 @@ def theorem(n, data: StridedScaled):
     r = data.factor
     question = (f"whether D layers suffice for strided(s) with local parts is not proved ({SECTION}, Theorems "
                 f"F74, F91 and F92); the jumps leaving a residue class are {{{shown}}}, all multiples of {r}")
+    layers = line_layers(s, data.symmetric, "F92" if r > s else "F91", question)
+    count = diameter if layers.least else diameter + 1
     if r > s:
         period = r * s
         if isinstance(n, (int, Integer)):
@@ -185,13 +188,11 @@ def theorem(n, data: StridedScaled):
                  f"in order{turned}, all moving the residue classes mod {s} by one map{where}")
         return FamilyTheorem(
             "F92", "strided(s) + non-cyclic local parts whose jumps leaving a class share a factor r > s",
-            (("s", Integer(s)), ("r", Integer(r))), Integer(data.low), diameter, group, order, (), diameter + 1,
-            False, "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F92, as F74)",
-            open_question=question)
+            (("s", Integer(s)), ("r", Integer(r))), Integer(data.low), diameter, group, order, (), count,
+            layers.least, layers.why, open_question=layers.question)
     group, order = ("reflection", Integer(2)) if data.symmetric else ("trivial", Integer(1))
     return FamilyTheorem(
         "F91", "strided(s) + non-cyclic local parts whose jumps leaving a class share a factor r < s",
         (("s", Integer(s)), ("r", Integer(r))), Integer(data.low), diameter,
-        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), diameter + 1, False,
-        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F91, as F74)",
-        open_question=question)
+        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), count, layers.least, layers.why,
+        open_question=layers.question)

@@ -145,14 +145,16 @@ def theorem(n, data: StridedLine):
         diameter: sympy.Expr = Integer(data.diameter(int(n)))
     else:
         diameter = _residue_pieces(n, s, {r: data.table[r] for r in range(s)}, Integer)
+    from .strided_lines_least import line_layers
     group, order = ("reflection", Integer(2)) if data.symmetric else ("trivial", Integer(1))
     shown = ", ".join(map(str, data.leaving))
+    layers = line_layers(s, data.symmetric, "F74", (
+        f"whether D layers suffice for strided(s) with non-cyclic windows, dilations and offsets is not proved "
+        f"({SECTION}, Theorem F74; the concrete engine finds D at every n ≤ 60 it ran); the jumps leaving a residue "
+        f"class are {{{shown}}}"))
     return FamilyTheorem(
         "F74", "strided(s) + non-cyclic windows, dilations and offsets",
         (("s", Integer(s)),), Integer(data.low), diameter,
-        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), diameter + 1, False,
-        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F74)",
-        open_question=(f"whether D layers suffice for strided(s) with non-cyclic windows, dilations and offsets is not "
-                       f"proved ({SECTION}, Theorem F74; the concrete engine finds D at every n ≤ 60 it ran); the jumps "
-                       f"leaving a residue class are {{{shown}}}"))
+        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), diameter if layers.least else diameter + 1,
+        layers.least, layers.why, open_question=layers.question)
 

@@ -40,15 +40,15 @@ def match(parts: list):
         return None
     low, table, symmetric, r = found
     if r < s:
-        return family_by_residue("F91", s, low, table, symmetric)
-    return _exchanges_family(s, r, low, table, symmetric)
+        return family_by_residue("F91", s, low, table, symmetric, S.PatternUnion(tuple(parts)))
+    return _exchanges_family(s, r, low, table, symmetric, S.PatternUnion(tuple(parts)))
 
 
-def _exchanges_family(s: int, r: int, low: int, table: dict, symmetric: bool):
+def _exchanges_family(s: int, r: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern):
     """F92's Family: D by residue of n mod s, |G| by residue of n mod rs (the verifier's own count), D + 1 layers."""
     from .families import Family
     from .symbolic_unions import _residue_of
-    base = family_by_residue("F92", s, low, table, symmetric)
+    base = family_by_residue("F92", s, low, table, symmetric, pattern)
     period = r * s
 
     def order(n):
@@ -60,8 +60,8 @@ def _exchanges_family(s: int, r: int, low: int, table: dict, symmetric: bool):
     def name(text):
         return "onto a line of the same length" in text and f"residue classes mod {s}" in text
 
-    return Family("F92", low, 0, 0, False, order, period, name, None, diameter_at=base.diameter_at, period=s,
-                  layers_by=base.layers_by)
+    return Family("F92", low, 0, 0, base.least, order, period, name, None, diameter_at=base.diameter_at, period=s,
+                  layers_by=base.layers_by, layers_check=base.layers_check, layers_text=base.layers_text)
 
 
 @lru_cache(maxsize=4096)

@@ -43,7 +43,7 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric = found
-    return family_by_residue("F74", s, low, table, symmetric)
+    return family_by_residue("F74", s, low, table, symmetric, S.PatternUnion(tuple(parts)))
 
 
 def _costs(jumps: Sequence[int], s: int) -> dict[int, int]:
@@ -134,7 +134,7 @@ def restate_by_residue(s: int, vals: list, leaving: list, r: int, pattern: S.Pat
     return max(low_d, low_g), table, symmetric
 
 
-def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bool):
+def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern):
     """The verifier's Family of F74 or F91: D by residue of n mod s from `table`, G the reflection or trivial, D + 1 layers."""
     from .families import Family
 
@@ -148,5 +148,21 @@ def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bo
 
     def name(text):
         return text == ("reflection" if symmetric else "trivial")
-    return Family(theorem, low, 0, 0, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
-                  diameter_at=diameter, period=s, layers_by=lambda n: diameter(n) + 1)
+    least, layers_by, check, text = least_layers(s, symmetric, diameter, pattern)
+    return Family(theorem, low, 0, 0, least, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
+                  diameter_at=diameter, period=s, layers_by=layers_by, layers_check=check, layers_text=text)
+
+
+def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern):
+    """(least, the layers as a function of n, the check at one instance, why) for F74, F91 and F92: Theorem F97 — with
+    s = 2 and S′ = −S′ the positions at distance D from a root lie in the class it misses, a clique, so D layers are
+    least by the far-clique lemma, re-checked on the verifier's arcs at every instance —, else D + 1, not least."""
+    if s != 2 or not symmetric:
+        return False, (lambda n: diameter(n) + 1), None, ""
+    from .blocks_dilated_chains import far_clique_problem
+
+    def check(n: int, d: int) -> Optional[str]:
+        return far_clique_problem(pattern, n, d)
+    return True, diameter, check, ("D layers least (Theorem F97: with two residue classes and symmetric jumps the "
+                                   "positions at distance D from a root lie in the other class, pairwise adjacent, "
+                                   "re-checked on the verifier's arcs at every instance; the far-clique lemma)")

@@ -1,0 +1,64 @@
+"""`uapcheck verify` on Theorem F97 (docs/theory.md §11.11): `strided(2)` with non-cyclic local parts whose jumps
+leaving a class are symmetric needs D layers, least. The verifier restates it (uapcheck/verifier/strided_lines.py,
+`least_layers`: s = 2 and S′ = −S′ on its own jump sets, and the far-clique premise on its own arcs at every instance)
+and rejects a least claim outside it."""
+from __future__ import annotations
+
+import pytest
+import sympy
+from certificates import certificate_of, rejects, softmax_source
+
+from uapcheck.verifier import verify
+from uapcheck.verifier.trees import encode
+
+
+@pytest.mark.parametrize("pattern, name", [("strided(2) + dilated(1, 3)", "F92"),
+                                           ("strided(2) + window(1) + dilated(1, 3)", "F74")])
+def test_d_layers_least_rest_on_the_verifier_s_own_theorem(pattern, name):
+    cert = certificate_of(softmax_source(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is True
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    layers = next(s for s in report.steps if s.rule == "PAT-LAYERS")
+    assert f"Theorem {name}" in layers.reason and "F97" in layers.reason
+
+
+def test_at_a_large_length():
+    report = verify(certificate_of(softmax_source("strided(2) + dilated(1, 3)", 1_048_576)))
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+
+
+def test_one_layer_more_is_rejected():
+    cert = certificate_of(softmax_source("strided(2) + dilated(1, 3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["least"] = False
+    assert rejects(cert, "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}", "strided(5) + offsets {-2, 4}"])
+def test_least_outside_the_theorem_is_rejected(pattern):
+    """An asymmetric S′ (the far-clique lemma needs a symmetric pattern), or s ≥ 3: D + 1, not least."""
+    cert = certificate_of(softmax_source(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is False
+    step["data"]["least"] = True
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_the_premise_check_finds_a_far_pair_that_is_not_adjacent():
+    """The instance check itself: on `strided(5) + dilated(2, 3)` at n = 60 (five classes, D = 3) some far positions
+    of two classes are not adjacent, so the restated check reports a problem there."""
+    from uapcheck import spec as S
+    from uapcheck.verifier.strided_lines import least_layers
+    least, _, check, _ = least_layers(2, True, lambda n: sympy.Integer(3),
+                                     S.PatternUnion((S.Strided(5), S.Dilated(2, 3))))
+    assert least and check is not None
+    assert check(60, 3) is not None
+
+
+def test_layers_stated_as_data_are_compared():
+    cert = certificate_of(softmax_source("strided(2) + dilated(1, 3)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["layers"] = encode(3)
+    assert rejects(cert, "PAT-LAYERS")
