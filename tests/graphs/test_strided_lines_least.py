@@ -58,7 +58,7 @@ def _far_clique(pattern, n: int) -> bool:
                     queue.append(v)
         dist[root] = d
     big = max(max(d.values()) for d in dist.values())
-    for root, d in dist.items():
+    for d in dist.values():
         far = [v for v, k in d.items() if k == big]
         if any(v not in adj[u] for u in far for v in far if u < v):
             return False
