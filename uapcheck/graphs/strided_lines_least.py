@@ -31,5 +31,4 @@ def line_layers(s: int, symmetric: bool, theorem: str, question: str) -> LineLay
                                 "it, so the positions at distance D all lie in the other class and are pairwise "
                                 "adjacent; the far-clique lemma, Theorem F53)")
     return LineLayers(False, f"D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem "
-                             f"{theorem}{'' if theorem == 'F74' else ', as F74'}; Theorem F97 proves D for s = 2 with "
-                             "symmetric jumps)", question)
+                             f"{theorem}{'' if theorem == 'F74' else ', as F74'})", question)
