@@ -164,7 +164,7 @@ def _reject_undefined(model, head: S.Head) -> None:
     """A kernel that SymPy evaluates to ∞ or NaN (e.g. a division by 0 hidden in a product) is an
     input error at the head, not something to reason about."""
     from .errors import UapError
-    exprs = [model.scaled, model.plain] if hasattr(model, "scaled") else [model.query, model.key]
+    exprs = [model.scaled, model.plain] if hasattr(model, "scaled") else [e for part in model.parts for e in part]
     if any(e.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) for e in exprs):
         raise UapError("the kernel is undefined: it evaluates to ∞ or NaN (a division by zero or the "
                        "log of zero)", head.loc.line, head.loc.column)

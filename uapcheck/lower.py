@@ -22,7 +22,7 @@ from typing import Optional
 import sympy
 from sympy import Abs, sqrt
 
-from .spec import BinOp, Call, Dot, Expr, Head, Name, Neg, Norm, Num, Param, Spec
+from .spec import BinOp, Call, Dot, Expr, FeatureList, Head, Name, Neg, Norm, Num, Param, Spec
 from .functions import ACTIVATIONS, FUNCTIONS
 
 # Internal symbols carry names that no .uap identifier can have ([A-Za-z][A-Za-z0-9_]*), so a
@@ -196,17 +196,45 @@ class ClosedKernel:
 
 @dataclass(frozen=True)
 class FeatureKernel:
-    """k(x, t z) = Σ_r Q(query_r) K_r(t): a finite sum of per-feature products."""
-    query: sympy.Expr  # Q in the per-feature query symbol (u or f) and c
-    key: sympy.Expr  # K(t) in the per-feature key symbol (v or e), b and t
+    """k(x, t z) = Σ_r Σ_c Q_c(query_r) K_c(t): a finite sum over features r of per-feature terms, one
+    product per component c of the feature map (one component unless the map is a bracketed list)."""
+    parts: tuple[tuple[sympy.Expr, sympy.Expr], ...]  # (Q_c, K_c): Q in the per-feature query symbol
+    # (u or f) and c, K(t) in the per-feature key symbol (v or e), b and t
     query_symbol: sympy.Symbol
     key_symbol: sympy.Symbol
     index: str  # "coordinate" (r = 1..d) or "random" (r = 1..m, w_r fixed random vectors)
     description: str
 
     @property
+    def single(self) -> bool:
+        """One component: the per-feature term is the product Q(query_r) K(t)."""
+        return len(self.parts) == 1
+
+    @property
+    def query(self) -> sympy.Expr:
+        """Q of a one-component map (a rule that reads the factors alone is for such maps only)."""
+        if not self.single:
+            raise Unsupported("a feature map with several components has no single query factor")
+        return self.parts[0][0]
+
+    @property
+    def key(self) -> sympy.Expr:
+        if not self.single:
+            raise Unsupported("a feature map with several components has no single key factor")
+        return self.parts[0][1]
+
+    @property
     def plain_key(self) -> sympy.Expr:
         return self.key.subs(SCALE, 1)
+
+    @property
+    def term(self) -> sympy.Expr:
+        """The per-feature term Σ_c Q_c K_c(t) of k(x, t z)."""
+        return sympy.Add(*[q * k for q, k in self.parts])
+
+    @property
+    def plain_term(self) -> sympy.Expr:
+        return self.term.subs(SCALE, 1)
 
 
 KernelModel = ClosedKernel | FeatureKernel
@@ -225,6 +253,8 @@ def lower_head(spec: Spec, head: Head) -> KernelModel:
     """The kernel of a head, ready for the engines. Raises Unsupported when out of scope."""
     params = _params(spec)
     if head.kind in ("kernel", "score"):
+        if isinstance(head.expr, FeatureList):
+            raise Unsupported("a kernel or score is one scalar, not a list")
         xq, yk = head.params
         qscale = SCALE if head.tie else sympy.Integer(1)
         scaled = _Lowerer(params, {xq: ("q", qscale), yk: ("k", SCALE)}, _gram_xz(), {}).lower(head.expr)
@@ -237,18 +267,12 @@ def lower_head(spec: Spec, head: Head) -> KernelModel:
         return ClosedKernel(scaled, plain, (QUERY_DOT_KEY, KEY_NORM2), query_symbols, desc)
 
     (xname,) = head.params
+    if isinstance(head.expr, FeatureList):
+        return _feature_list(params, head, head.expr)
     gram: dict[frozenset, sympy.Expr] = {frozenset(("q",)): QUERY_NORM2, frozenset(("k",)): KEY_NORM2}
     if head.random:
-        wname = head.random
-        gram_q = dict(gram)
-        gram_q[frozenset(("w", "q"))] = RANDOM_DOT_QUERY
-        gram_k = dict(gram)
-        gram_k[frozenset(("w", "k"))] = RANDOM_DOT_KEY
-        q = _Lowerer(params, {xname: ("q", 1), wname: ("w", 1)}, gram_q, {}).lower(head.expr)
-        k = _Lowerer(params, {xname: ("k", SCALE), wname: ("w", 1)}, gram_k, {}).lower(head.expr)
-        if isinstance(q, (Vec, Coord)):
-            raise Unsupported("a random feature must be a scalar")
-        return FeatureKernel(q, k, RANDOM_DOT_QUERY, RANDOM_DOT_KEY, "random",
+        q, k = _random_component(params, head, head.expr)
+        return FeatureKernel(((q, k),), RANDOM_DOT_QUERY, RANDOM_DOT_KEY, "random",
                              "k(x, t z) = Σ_r φ_r(x) φ_r(t z) over the fixed random vectors w_r")
     q = _Lowerer(params, {xname: ("q", 1)}, gram, {"q": QUERY_COORD}).lower(head.expr)
     k = _Lowerer(params, {xname: ("k", SCALE)}, gram, {"k": KEY_COORD}).lower(head.expr)
@@ -262,12 +286,54 @@ def lower_head(spec: Spec, head: Head) -> KernelModel:
                             "k(x, t z) = φ(x) . φ(t z)")
     if isinstance(q, Coord):
         assert isinstance(k, Coord)
-        return FeatureKernel(q.value, k.value, QUERY_COORD, KEY_COORD, "coordinate",
+        return FeatureKernel(((q.value, k.value),), QUERY_COORD, KEY_COORD, "coordinate",
                              "k(x, t z) = Σ_r φ(x)_r φ(t z)_r over the coordinates r")
     # A scalar feature map: a single feature.
     scaled = q * k
     return ClosedKernel(scaled, scaled.subs(SCALE, 1), (QUERY_DOT_KEY, KEY_NORM2), (QUERY_NORM2,),
                         "k(x, t z) = φ(x) φ(t z)")
+
+
+def _feature_gram() -> dict[frozenset, sympy.Expr]:
+    return {frozenset(("q",)): QUERY_NORM2, frozenset(("k",)): KEY_NORM2}
+
+
+def _random_component(params: dict[str, sympy.Symbol], head: Head, expr: Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """(Q, K(t)) of one scalar random feature: in f = w·x and |x|², and in e = w·z, |z|² and t."""
+    (xname,), wname = head.params, head.random
+    assert wname is not None
+    gram_q = dict(_feature_gram())
+    gram_q[frozenset(("w", "q"))] = RANDOM_DOT_QUERY
+    gram_k = dict(_feature_gram())
+    gram_k[frozenset(("w", "k"))] = RANDOM_DOT_KEY
+    q = _Lowerer(params, {xname: ("q", 1), wname: ("w", 1)}, gram_q, {}).lower(expr)
+    k = _Lowerer(params, {xname: ("k", SCALE), wname: ("w", 1)}, gram_k, {}).lower(expr)
+    if isinstance(q, (Vec, Coord)) or isinstance(k, (Vec, Coord)):
+        raise Unsupported("a random feature must be a scalar")
+    return q, k
+
+
+def _coordinate_component(params: dict[str, sympy.Symbol], head: Head, expr: Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """(Q, K(t)) of one coordinate-wise component: in u = x[r] (and |x|²), and in v = z[r], |z|², t."""
+    (xname,) = head.params
+    qlow = _Lowerer(params, {xname: ("q", 1)}, _feature_gram(), {"q": QUERY_COORD})
+    klow = _Lowerer(params, {xname: ("k", SCALE)}, _feature_gram(), {"k": KEY_COORD})
+    q, k = qlow.lower(expr), klow.lower(expr)
+    if not isinstance(q, (Vec, Coord)) or not isinstance(k, (Vec, Coord)):
+        raise Unsupported("a component of a coordinate-wise feature list must be a vector")
+    return qlow.coord(q), klow.coord(k)
+
+
+def _feature_list(params: dict[str, sympy.Symbol], head: Head, body: FeatureList) -> FeatureKernel:
+    """A bracketed list [φ_1, …, φ_C]: the kernel Σ_r Σ_c φ_c(x)_r φ_c(t z)_r (docs/theory.md §6.1)."""
+    if head.random:
+        parts = tuple(_random_component(params, head, item) for item in body.items)
+        return FeatureKernel(parts, RANDOM_DOT_QUERY, RANDOM_DOT_KEY, "random",
+                             "k(x, t z) = Σ_r Σ_c φ_c(x; w_r) φ_c(t z; w_r) over the fixed random vectors w_r "
+                             "and the components c")
+    parts = tuple(_coordinate_component(params, head, item) for item in body.items)
+    return FeatureKernel(parts, QUERY_COORD, KEY_COORD, "coordinate",
+                         "k(x, t z) = Σ_r Σ_c φ_c(x)_r φ_c(t z)_r over the coordinates r and the components c")
 
 
 @lru_cache(maxsize=64)  # the same for every file: each one used built once per process

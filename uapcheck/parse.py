@@ -423,6 +423,7 @@ class _Scope:
 
 SCALAR, LINVEC, COORDVEC = "scalar", "vector", "coordinate-wise vector"
 MAX_CONSTANT_BITS = 4000
+MAX_FEATURE_COMPONENTS = 16  # the components of a bracketed feature list
 
 
 @dataclass(frozen=True)
@@ -851,7 +852,7 @@ class _Function:
     kind: str
     fn: str
     params: tuple[str, ...]
-    expr: spec.Expr
+    expr: spec.HeadExpr
     random: Optional[str]
 
 
@@ -1108,19 +1109,51 @@ class _BuildIR(Transformer_NonRecursive):
 
     def _features(self, fn: Token, x: Token, body: Tree) -> _Function:
         self._vector_names((x, x))
-        typed = _TypedExpr(self.scope.params, vectors=frozenset({str(x)})).typed(body)
+        typer = _TypedExpr(self.scope.params, vectors=frozenset({str(x)}))
+        if body.data == "feature_list":
+            return _Function("features", str(fn), (str(x),), self._components(body, typer, None), None)
+        typed = typer.typed(body)
         return _Function("features", str(fn), (str(x),), typed.expr, None)
 
     def _random_features(self, fn: Token, x: Token, body: Tree, w: Token, clause: Meta) -> _Function:
         if str(w) == str(x):
             raise _err(clause, "the random vector needs its own name")
         self._vector_names((x, x), (w, body.meta))  # a clash of the random vector's name is shown at the map
-        typed = _TypedExpr(self.scope.params, vectors=frozenset({str(x), str(w)}), random=str(w)).typed(body)
+        typer = _TypedExpr(self.scope.params, vectors=frozenset({str(x), str(w)}), random=str(w))
+        if body.data == "feature_list":
+            expr: spec.HeadExpr = self._components(body, typer, str(w))
+            items = expr.items if isinstance(expr, spec.FeatureList) else (expr,)
+            if not any(_mentions(item, str(w)) for item in items):
+                raise _err(clause, f"the random vector `{w}` does not appear in the feature map")
+            return _Function("features", str(fn), (str(x),), expr, str(w))
+        typed = typer.typed(body)
         if typed.type != SCALAR:
             raise _err(typed, "a random feature must be a scalar expression of `w . x` and norms")
         if not _mentions(typed.expr, str(w)):
             raise _err(clause, f"the random vector `{w}` does not appear in the feature map")
         return _Function("features", str(fn), (str(x),), typed.expr, str(w))
+
+    @staticmethod
+    def _components(body: Tree, typer: "_TypedExpr", random: Optional[str]) -> spec.HeadExpr:
+        """`[φ_1, …, φ_C]`: each component typed alone; with `random w` each is a scalar (one number per
+        random vector), otherwise each is a vector in the argument (one number per coordinate). A list
+        of one component is that component."""
+        items = []
+        for tree in body.children:
+            typed = typer.typed(tree)
+            if random is not None and typed.type != SCALAR:
+                raise _err(typed, f"a component of a random feature map must be a scalar expression of "
+                                  f"`{random} . x` and norms, but this one is a {typed.type}")
+            if random is None and typed.type == SCALAR:
+                raise _err(typed, "a component of a feature list without `random` must be a vector in the "
+                                  "argument (one value per coordinate, e.g. `exp(x)`), but this one is a scalar; "
+                                  "scalar components need a random vector (`random w`)")
+            items.append(typed.expr)
+        if len(items) > MAX_FEATURE_COMPONENTS:
+            raise _err(body.meta, f"a feature list has at most {MAX_FEATURE_COMPONENTS} components")
+        if len(items) == 1:
+            return items[0]
+        return spec.FeatureList(tuple(items), _loc(body.meta))
 
     def _vector_names(self, *names: tuple[Token, Any]) -> None:
         for name, where in names:

@@ -76,11 +76,18 @@ def show_pattern(p: Union[S.Pattern, S.PatternSequence]) -> str:  # noqa: C901 -
     raise TypeError(f"not a pattern: {p!r}")
 
 
+def show_head_expr(e: S.HeadExpr) -> str:
+    """A head's body: an expression, or a bracketed list of feature components."""
+    if isinstance(e, S.FeatureList):
+        return "[" + ", ".join(show_expr(c) for c in e.items) + "]"
+    return show_expr(e)
+
+
 def show_head(h: S.Head) -> str:
     if h.kind == "features":
-        s = f"features {h.fn}({h.params[0]}) = {show_expr(h.expr)}"
+        s = f"features {h.fn}({h.params[0]}) = {show_head_expr(h.expr)}"
         return s + (f" random {h.random}" if h.random else "")
-    return f"{h.kind} {h.fn}({h.params[0]}, {h.params[1]}) = {show_expr(h.expr)}"
+    return f"{h.kind} {h.fn}({h.params[0]}, {h.params[1]}) = {show_head_expr(h.expr)}"
 
 
 def show_size(e) -> str:

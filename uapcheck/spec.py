@@ -76,6 +76,19 @@ class Norm:
 Expr = Union[Num, Name, Call, BinOp, Neg, Dot, Norm]
 
 
+@dataclass(frozen=True)
+class FeatureList:
+    """A vector-valued feature map written as a bracketed list of components, `[φ_1(x), …, φ_C(x)]`:
+    its kernel is Σ_c φ_c(x) · φ_c(y) (per random vector, or per coordinate for coordinate-wise
+    components). Only the body of a `features` item is one."""
+    items: tuple[Expr, ...]
+    loc: Loc = field(default=NOLOC, compare=False)
+
+
+#: The body of a head's defining item: an expression, or a list of feature components.
+HeadExpr = Union[Expr, FeatureList]
+
+
 # ---------------------------------------------------------------------------------------------
 # Integer-valued quantities in patterns and sizes: a literal or the name of an integer param.
 
@@ -250,7 +263,7 @@ class Head:
     kind: str  # "kernel" | "features" | "score"
     fn: str  # the name the user gave the function (k, phi, s, ...)
     params: tuple[str, ...]  # its vector arguments: (x, y) for kernel/score, (x,) for features
-    expr: Expr
+    expr: HeadExpr  # a FeatureList only for `features phi(x) = [..., ...]`
     random: Optional[str] = None  # the random vector's name for random features
     normalize: Optional[bool] = None  # None: the default for the kind
     nystrom: Optional[int] = None

@@ -214,29 +214,38 @@ def analyse_closed(model: ClosedKernel) -> list[RegionResult]:
 
 @exact_cache()  # a function of the model alone: computed once per batch
 def analyse_features(model: FeatureKernel) -> tuple[list[RegionResult], Optional[str]]:
-    """Per sign region of the key feature: the growth of one term Q(q) K(t, k_r)."""
+    """Per sign region of the key feature: the growth of one term Q(q) K(t, k_r) (of the key factor K
+    alone for a one-component map, of the whole term Σ_c Q_c(q) K_c(t, k_r) for several components)."""
     problem = None
     # The query factors must be non-negative so that no terms cancel. Landmark coefficients may
     # have either sign, but the dominant landmark is generically unique and its coefficient is
     # generically non-zero (LIM-NYSTROM), so no cancellation can happen there either.
-    checks = [] if model.index == "landmark" else _explore(lambda cx: sign_of(model.query, cx), Context())
-    for _ctx, res in checks:
-        if isinstance(res, Exception) or res < 0:
-            problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-negative, "
-                       "so terms of the feature sum may cancel")
+    for query, _ in ([] if model.index == "landmark" else model.parts):
+        for _ctx, res in _explore(lambda cx, q=query: sign_of(q, cx), Context()):
+            if isinstance(res, Exception) or res < 0:
+                name = "the feature map φ" if model.single else "the component φ_c"
+                problem = (f"{name} = {sympy.sstr(query)} is not shown non-negative, "
+                           "so terms of the feature sum may cancel")
     if not problem and model.index != "landmark":
         # A parameter factor (γ·φ with γ ≥ 0, say) could make every feature vanish.
-        probe = model.query.xreplace({model.query_symbol: sympy.Integer(1), c: sympy.Integer(1)})
+        queries = sympy.Add(*[q for q, _ in model.parts])
+        probe = queries.xreplace({model.query_symbol: sympy.Integer(1), c: sympy.Integer(1)})
         try:
             nonzero = sign_of(probe, Context()) != 0
         except (Undecided, NeedSign, BudgetExceeded):
             nonzero = False
         if not nonzero:
-            problem = (f"the feature map φ = {sympy.sstr(model.query)} is not shown non-zero for every "
+            problem = (f"the feature map φ = {sympy.sstr(queries)} is not shown non-zero for every "
                        "admissible parameter value")
     out = []
-    for ctx, g in _explore(lambda cx: growth(model.key, cx), Context()):
+    studied = model.key if model.single else model.term
+    for ctx, g in _explore(lambda cx: growth(studied, cx), Context()):
         out.append(_judge(g, model, _region(ctx), ctx))
+    if not model.single and any(name != model.key_symbol.name for r in out for name, _ in r.region.signs):
+        # The regions must be those of the key feature alone (all > 0, all < 0, mixed); a split on the
+        # query's sign makes the dominant component depend on the query, which the rule does not combine.
+        problem = problem or ("the dominant component of the feature map depends on the sign of the query "
+                              "feature, which the feature-sum argument does not combine")
     return out, problem
 
 
@@ -295,6 +304,6 @@ def _sign_class_witness(pos: RegionResult, neg: RegionResult, key) -> Optional[d
 def query_positive(model: FeatureKernel, name: str) -> bool:
     sign = -1 if "<" in name else 1
     try:
-        return sign_of(model.query, Context({model.query_symbol: sign})) > 0
+        return all(sign_of(q, Context({model.query_symbol: sign})) > 0 for q, _ in model.parts)
     except (Undecided, NeedSign, BudgetExceeded):
         return False

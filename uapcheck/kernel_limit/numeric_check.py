@@ -23,7 +23,7 @@ CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ �
 def _at_point(model: KernelModel, x: int, z: int) -> sympy.Expr:
     """k(x, t z) with the invariants at the 1-dimensional query x and key z, t left free."""
     inv = invariants_at(model, x, z)
-    expr = model.scaled if isinstance(model, ClosedKernel) else model.query * model.key
+    expr = model.scaled if isinstance(model, ClosedKernel) else model.term
     if isinstance(model, FeatureKernel) and model.index == "landmark":
         expr = model.key  # the landmark coefficient cancels in the ratio
         inv = dict(inv, **{})
@@ -102,7 +102,7 @@ def _sample_params(expr) -> dict:
 def _scale_of_constants(model: KernelModel) -> sympy.Integer:
     """A power of ten at least the largest constant of the kernel (and at least 1): the expansion's
     lower-order terms are relatively O(constant / t), so t is chosen as 10⁶ times this."""
-    exprs = [model.scaled] if isinstance(model, ClosedKernel) else [model.query, model.key]
+    exprs = [model.scaled] if isinstance(model, ClosedKernel) else [e for part in model.parts for e in part]
     biggest = sympy.Integer(1)
     for expr in exprs:
         for num in expr.atoms(sympy.Rational):

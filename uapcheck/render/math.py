@@ -105,6 +105,8 @@ def _formulas(facts) -> Iterator[str]:
     if "query factor" in facts:
         yield (r"k(x, t z) = \sum_{r} Q_{r}\, K_{r}(t), \quad Q_{r} = " + latex(facts["query factor"]) +
                r", \quad K_{r}(t) = " + latex(facts["key factor"]))
+    if "feature term" in facts:  # a feature map with several components: Σ_c Q_c K_c(t) per feature
+        yield r"k(x, t z) = \sum_{r} T_{r}(t), \quad T_{r}(t) = " + latex(facts["feature term"])
     for signs, expr in facts.get("growing parts", ()):
         on = r" \quad \text{on } " + region(signs) if signs else ""
         yield r"\log k(x, t z) = " + latex(expr) + r" + O(1)" + on

@@ -12,7 +12,7 @@ from .wording import listed, sign, vanishes
 from ..certificates import SignChange, Trusted
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
-from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, ClosedKernel, FeatureKernel, KernelModel
+from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
@@ -27,7 +27,7 @@ NON_ANALYTIC = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise, sympy.sign, sy
 def _plain_term(model: KernelModel) -> sympy.Expr:
     if isinstance(model, ClosedKernel):
         return model.plain
-    return model.query * model.plain_key
+    return model.plain_term
 
 
 # The Gram invariants are not independent: x . z = (|x|^2 + |z|^2 - |x - z|^2)/2 = (|x + z|^2 - |x|^2 - |z|^2)/2.
@@ -78,6 +78,8 @@ def _point(model: KernelModel, x: int, y: int) -> dict:
 def _point_value(model: KernelModel, x: int, y: int) -> sympy.Expr:
     if isinstance(model, ClosedKernel):
         return model.plain.xreplace({a: sympy.Integer(x * y), b: sympy.Integer(y * y), c: sympy.Integer(x * x)})
+    if not model.single:  # Σ_c Q_c(x) K_c(y) of one feature
+        return model.plain_term.xreplace(_point(model, x, y))
     return (model.query.xreplace({model.query_symbol: sympy.Integer(x), c: sympy.Integer(x * x)}) *
             model.plain_key.xreplace({model.key_symbol: sympy.Integer(y), b: sympy.Integer(y * y)}))
 
@@ -104,7 +106,7 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     """Random features A(|y|²)·P(w·y) with P 2π-periodic and negative somewhere: by Kronecker's
     theorem (almost every draw of w_r has rationally independent projections on some direction)
     the keys can put every w_r·y near a point where P < 0, so the normaliser changes sign."""
-    if model.index != "random":
+    if model.index != "random" or not model.single:
         return None
     key = model.plain_key
     amp, per = key.as_independent(model.key_symbol, as_Add=False)
@@ -133,7 +135,8 @@ def zero_key_positive(model: KernelModel) -> bool:
     if isinstance(model, ClosedKernel):
         expr = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)})
     else:
-        expr = model.query * model.plain_key.xreplace({model.key_symbol: sympy.Integer(0), b: sympy.Integer(0)})
+        expr = sympy.Add(*[q * k.subs(SCALE, 1).xreplace({model.key_symbol: sympy.Integer(0), b: sympy.Integer(0)})
+                           for q, k in model.parts])
     if expr.has(sympy.zoo, sympy.nan):
         return False
     return all(s == 1 for _, s in _sign_regions(expr))

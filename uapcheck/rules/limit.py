@@ -43,15 +43,24 @@ def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
         claim = claim_of(model.description, ": ", chain(written("k = ", "k(x, t z) ="),
                                                         Formula(model.scaled, sympy.sstr(model.scaled))))
         ev = {"k(x, t z)": model.scaled, "invariants": "x·z (query · key direction), |z|², |x|²"}
-    else:
+    elif model.single:
         claim = claim_of(described(model), ": ", chain(
             written("k = Σ_r ", r"k = \sum_{r}"),
             Formula(sympy.Mul(model.query, model.key, evaluate=False),
                     f"({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")))
         ev = {"query factor": model.query, "key factor": model.key,
               "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
+    else:
+        terms = [sympy.Mul(q, k, evaluate=False) for q, k in model.parts]
+        claim = claim_of(described(model), ": ", chain(
+            written("k = Σ_r ", r"k = \sum_{r}"),
+            Formula(sympy.Add(*terms, evaluate=False),
+                    " + ".join(f"({sympy.sstr(q)}) · ({sympy.sstr(k)})" for q, k in model.parts))))
+        ev = {"components": [{"query factor": q, "key factor": k} for q, k in model.parts],
+              "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
     facts = ({"kernel": model.scaled} if isinstance(model, ClosedKernel) else
-             {"query factor": model.query, "key factor": model.key})
+             {"query factor": model.query, "key factor": model.key} if model.single else
+             {"feature term": model.term})
     return proof.conclude(claim, proof.PROVED, evidence=dict(ev, head=head_text), facts=facts,
                           certificate=Trusted("lowering", "the kernel written in the Gram invariants by construction "
                                               "(uapcheck/lower.py; the identities of docs/theory.md §6.1)",

@@ -45,7 +45,7 @@ def nystrom_model(head: S.Head, model) -> tuple[proof.Step, Optional[FeatureKern
     zeta = ZETA
     key = sympy.exp(-gamma * (zeta - 2 * t * e + t ** 2 * b))
     kappa = KAPPA
-    fk = FeatureKernel(kappa, key, kappa, e, "landmark",
+    fk = FeatureKernel(((kappa, key),), kappa, e, "landmark",
                        "k̃(x, t z) = Σ_b κ_b(x) k(z_b, t z) over the fixed landmarks z_b")
     step = proof.conclude(claim("Gaussian kernel with ", eq("γ", gamma, latex_name="gamma"), ": ", LANDMARK_SUM, "; ",
                                 written("κ_b(x) ≠ 0", r"\kappa_{b}(x) \neq 0"), " for generic x (",

@@ -292,9 +292,11 @@ def _kernel_at_zero(model) -> Optional[sympy.Expr]:
     try:
         if hasattr(model, "plain"):
             value = model.plain.xreplace({a: 0, b_sym: 0, c_sym: 0})
-        else:
+        elif model.single:
             value = (model.query.xreplace({u: 0, c_sym: 0}) *
                      model.key.xreplace({v: 0, t: 1, b_sym: 0}))
+        else:  # Σ_c φ_c(0) φ_c(0), per feature
+            value = model.term.xreplace({model.query_symbol: 0, model.key_symbol: 0, c_sym: 0, b_sym: 0, t: 1})
         value = sympy.simplify(value)
     except (TypeError, ValueError, ZeroDivisionError):
         return None

@@ -206,7 +206,7 @@ def _find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
             if not head.normalized and is_zero(k + k.xreplace({a: -a}) - 2 * k.xreplace({a: 0})):
                 return WitnessCertificate("odd", k, None, 1, (1, 2, -3), (-1, -2, 3), False, False)
         return None
-    if isinstance(model, FeatureKernel) and model.index == "coordinate" and not head.affine:
+    if isinstance(model, FeatureKernel) and model.single and model.index == "coordinate" and not head.affine:
         for degree in (1, 2, 3):
             if homogeneous_degree_holds(model.key, model.key_symbol, degree):
                 left, right = equal_power_sets(degree + 1)

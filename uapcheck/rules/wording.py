@@ -188,11 +188,21 @@ _FEATURE_SUMS = {
                               r"\tilde{k}(x, t z) = \sum_{b} \kappa_{b}(x)\, k(z_{b}, t z)"),
                       " over the fixed landmarks ", written("z_b", "z_{b}")),
 }
+# The same for a feature map with several components c (a bracketed list), keyed by its index.
+_COMPONENT_SUMS = {
+    "coordinate": claim(written("k(x, t z) = Σ_r Σ_c φ_c(x)_r φ_c(t z)_r",
+                                r"k(x, t z) = \sum_{r} \sum_{c} \varphi_{c}(x)_{r}\, \varphi_{c}(t z)_{r}"),
+                        " over the coordinates r and the components c"),
+    "random": claim(written("k(x, t z) = Σ_r Σ_c φ_c(x; w_r) φ_c(t z; w_r)",
+                            r"k(x, t z) = \sum_{r} \sum_{c} \varphi_{c}(x; w_{r})\, \varphi_{c}(t z; w_{r})"),
+                    " over the fixed random vectors ", written("w_r", "w_{r}"), " and the components c"),
+}
 
 
 def described(model) -> Claim:
     """A kernel model's description as a claim: typed for the feature sums, else its words."""
-    typed = _FEATURE_SUMS.get(getattr(model, "index", ""))
+    sums = _FEATURE_SUMS if getattr(model, "single", True) else _COMPONENT_SUMS
+    typed = sums.get(getattr(model, "index", ""))
     if typed is not None and str(typed) == model.description:
         return typed
     return claim(model.description)

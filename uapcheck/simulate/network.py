@@ -205,6 +205,13 @@ def conv_taps(conv: S.Convolution) -> tuple[int, ...]:
     return tuple(int(t) for t in conv.taps)
 
 
+def _scalar_body(head: S.Head) -> S.Expr:
+    """The formula of a kernel or score head (only a feature map is ever a list of components)."""
+    if isinstance(head.expr, S.FeatureList):
+        raise SimulationUnsupported("a kernel or score is one scalar, not a list", head.loc)
+    return head.expr
+
+
 class Network:
     """A `depth`-layer network of the family with random parameters (and a random positional
     encoding under `positional absolute`)."""
@@ -222,7 +229,7 @@ class Network:
         if head.kind in ("kernel", "score"):
             xq, yk = head.params
             env = dict(consts, **{xq: Value(Q[:, None, :], True), yk: Value(K[None, :, :], True)})
-            w = evaluate(head.expr, env, ar)
+            w = evaluate(_scalar_body(head), env, ar)
             if w.vector:
                 raise SimulationUnsupported("the kernel is not a scalar", head.loc)
             return np.broadcast_to(w.array, (Q.shape[0], K.shape[0]))
@@ -267,14 +274,21 @@ class Network:
     def _kernel_pairs(self, head: S.Head, Qp, Kp, ar: Arithmetic):
         consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
         xq, yk = head.params
-        w = evaluate(head.expr, dict(consts, **{xq: Value(Qp, True), yk: Value(Kp, True)}), ar)
+        w = evaluate(_scalar_body(head), dict(consts, **{xq: Value(Qp, True), yk: Value(Kp, True)}), ar)
         if w.vector:
             raise SimulationUnsupported("the kernel is not a scalar", head.loc)
         return np.broadcast_to(w.array, (Qp.shape[0],))
 
     @staticmethod
     def _feature(head: S.Head, env, ar, shape):
-        phi = evaluate(head.expr, env, ar)
+        body = head.expr
+        if isinstance(body, S.FeatureList):  # the components side by side: Σ_c φ_c(x)·φ_c(y) in fq @ fk.T
+            return np.concatenate([Network._component(head, item, env, ar, shape) for item in body.items], axis=-1)
+        return Network._component(head, body, env, ar, shape)
+
+    @staticmethod
+    def _component(head: S.Head, body: S.Expr, env, ar, shape):
+        phi = evaluate(body, env, ar)
         if shape is not None:  # random features: one scalar per (token, w_r)
             if phi.vector:
                 raise SimulationUnsupported("a random feature must be a scalar", head.loc)

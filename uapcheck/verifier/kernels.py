@@ -146,6 +146,8 @@ def kernel_value(spec: S.Spec, head: S.Head, x: Sequence, y: Sequence, w: Sequen
     x, y = tuple(x), tuple(y)
     if head.kind in ("kernel", "score"):
         env[head.params[0]], env[head.params[1]] = x, y
+        if isinstance(head.expr, S.FeatureList):
+            raise OutOfScope("a kernel given as a list")
         val = evaluate(head.expr, env)
         if isinstance(val, Vec):
             raise OutOfScope("the kernel is not a scalar")
@@ -154,15 +156,28 @@ def kernel_value(spec: S.Spec, head: S.Head, x: Sequence, y: Sequence, w: Sequen
         if head.random:
             env[head.random] = tuple(w if w is not None else (1,) + (0,) * (len(x) - 1))
         env[head.params[0]] = x
-        fx = evaluate(head.expr, env)
+        fx = _feature_value(head.expr, env)
         env[head.params[0]] = y
-        fy = evaluate(head.expr, env)
+        fy = _feature_value(head.expr, env)
         if isinstance(fx, Vec) and isinstance(fy, Vec):
             return sympy.Add(*[p * q for p, q in zip(fx, fy)])
         if isinstance(fx, Vec) or isinstance(fy, Vec):
             raise OutOfScope("a feature map that is sometimes a vector")
         return fx * fy
     raise OutOfScope(f"head kind {head.kind}")
+
+
+def _feature_value(body: S.HeadExpr, env: Mapping[str, Value]) -> Value:
+    """φ at one argument; a bracketed list of components is the vector of all their values (each a
+    scalar per random vector, or a vector of coordinates), so Σ over it is Σ_c φ_c(x)·φ_c(y)."""
+    if not isinstance(body, S.FeatureList):
+        return evaluate(body, env)
+    values = [evaluate(item, env) for item in body.items]
+    if all(isinstance(v, Vec) for v in values):
+        return tuple(p for v in values for p in v)
+    if any(isinstance(v, Vec) for v in values):
+        raise OutOfScope("a feature list with scalar and vector components")
+    return tuple(values)
 
 
 def scaled_kernel(spec: S.Spec, head: S.Head, x: Sequence, z: Sequence) -> sympy.Expr:

@@ -244,6 +244,8 @@ def _param(ctx, name):
 
 def positive(ctx, e, vectors) -> bool:
     """e > 0 for every input and admissible param, by structure."""
+    if isinstance(e, S.FeatureList):  # every component positive: each product φ_c(x)φ_c(y) is
+        return all(positive(ctx, item, vectors) for item in e.items)
     if isinstance(e, S.Num):
         return e.value > 0
     if isinstance(e, S.Name):
@@ -301,6 +303,8 @@ ANALYTIC = ("exp", "sin", "cos", "sinh", "cosh", "tanh", "erf", "sigmoid", "soft
 def analytic(ctx, e, signed=frozenset()) -> bool:
     """e is real-analytic in its inputs everywhere, by structure; `signed` names the vectors whose
     every coordinate has a fixed sign on the region considered (there relu and elu are analytic)."""
+    if isinstance(e, S.FeatureList):
+        return all(analytic(ctx, item, signed) for item in e.items)
     if isinstance(e, (S.Num, S.Name)):
         return True
     if isinstance(e, S.Neg):
