@@ -29,7 +29,7 @@ def test_the_forms_are_the_identities_written_out():
 
 def test_a_feature_kernel_has_one_form():
     u = sympy.Symbol("u", real=True)
-    model = FeatureKernel(sympy.exp(u), sympy.exp(u), u, u, "coordinate", "test")
+    model = FeatureKernel(((sympy.exp(u), sympy.exp(u)),), u, u, "coordinate", "test")
     assert list(analytic._forms(model, sympy.exp(u))) == [("per-feature invariants", sympy.exp(u))]
 
 
