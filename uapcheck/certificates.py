@@ -819,8 +819,10 @@ def _arc_key(p) -> tuple:
     (union of the windows', dilated parts' and offsets' sets); the number of leading globals (the largest);
     the block sizes not dividing another; the strides not a multiple of another; every other part as
     written. Two unions with equal keys have the same arcs at every n (an arc j − i = d of a non-cyclic set
-    with d in the cyclic set is a cyclic arc; blocks(b) ⊆ blocks(c) when b | c; strided(t) ⊆ strided(s)
-    when s | t). A part with a named size is kept as written."""
+    with d in the cyclic set is a cyclic arc, and with s | d a strided(s) arc; d = 0 is no arc, every position
+    seeing itself; blocks(b) ⊆ blocks(c) when b | c, and blocks(b) adds no arc when every d with 0 < |d| < b
+    is an offset of a part or a multiple of a stride; strided(t) ⊆ strided(s) when s | t). A part with a
+    named size is kept as written."""
     from . import spec as S
 
     def ints(*ts) -> bool:
@@ -860,9 +862,15 @@ def _arc_key(p) -> tuple:
             others.add(q)
     if full:
         return ("full",)
-    return (frozenset(cyclic), frozenset(linear - cyclic), max(globs, default=0),
-            frozenset(b for b in blocks if not any(c != b and c % b == 0 for c in blocks)),
-            frozenset(s for s in strides if not any(t != s and s % t == 0 for t in strides)), frozenset(others))
+    least_strides = frozenset(s for s in strides if not any(t != s and s % t == 0 for t in strides))
+
+    def covered(d: int) -> bool:  # j − i = d is an arc of an offset part or of a stride (0: no arc)
+        return d == 0 or d in cyclic or d in linear or any(d % s == 0 for s in least_strides)
+    return (frozenset(cyclic), frozenset(d for d in linear - cyclic if d != 0 and all(d % s for s in least_strides)),
+            max(globs, default=0),
+            frozenset(b for b in blocks if not any(c != b and c % b == 0 for c in blocks)
+                      and not all(covered(d) and covered(-d) for d in range(1, b))),
+            least_strides, frozenset(others))
 
 
 @dataclass(frozen=True)

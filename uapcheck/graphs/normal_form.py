@@ -10,7 +10,11 @@ Each rewrite is a set identity on the arcs (j attends to i, or not), stated with
   no arc when its set lies inside the cyclic set (j − i = d with d in the cyclic set is an arc of it) or
   inside another part's non-cyclic set; several non-cyclic `offsets` are one, the union of their sets;
 - blocks(b) ⊆ blocks(c) when b | c (the blocks of c are unions of blocks of b: both start at 1);
-- strided(t) ⊆ strided(s) when s | t; `full` contains every arc.
+- strided(t) ⊆ strided(s) when s | t; `full` contains every arc;
+- a non-cyclic offset part, or `blocks(b)`, adds no arc when each of its differences d = j − i ≠ 0 (for blocks,
+  0 < |d| < b) is in the cyclic set, in another non-cyclic part's set or a multiple of a stride: its arc is then
+  an arc of that part at every n (d = 0 is no arc: every position sees itself). `blocks(b) + window(w)` is
+  `window(w)` exactly when b ≤ w + 1.
 
 Only parts whose sizes are integer literals are rewritten (a named size is left as written). Parts of
 other kinds (causal, random, edges, sinks, columns, listed globals, blockwise, intersections) are kept
@@ -151,10 +155,50 @@ def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
                                   "a multiple of the larger stride is a multiple of the smaller")
                                + "): it adds no arc")
                 out.remove(q)
+    out = _drop_covered(out, cyc[0] if cyc else None, reasons)
     if not reasons:
         return Normalised(p, ())
     result = out[0] if len(out) == 1 else S.PatternUnion(tuple(out))
     return Normalised(result, tuple(reasons))
+
+
+def _strides(out: list) -> list:
+    return [q.s for q in out if isinstance(q, S.Strided) and (_int(q.s) or 0) >= 1]
+
+
+def _cover(d: int, cyclic: Optional[S.Pattern], linear: list, strides: list) -> Optional[str]:
+    """Which of the other parts has every arc j − i = d at every n (d = 0 is no arc: every position sees
+    itself), as a name; None when none of them has."""
+    if cyclic is not None and d in _set(cyclic):
+        return show_pattern(cyclic)
+    q = next((q for q in linear if d in _set(q)), None)
+    if q is not None:
+        return show_pattern(q)
+    s = next((s for s in strides if d % s == 0), None)
+    return None if s is None else f"strided({s})"
+
+
+def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list:
+    """Drop each non-cyclic offset part and each `blocks(b)` whose arcs are arcs of the other parts at every n
+    (docs/theory.md §11.13, item 6): a part's arc with j − i = d is an arc of the cyclic part when d is among
+    its offsets, of a non-cyclic offset part when d is among its offsets (both ends are in 1..n), and of
+    strided(s) when s | d. The positions of one block differ by d with 0 < |d| < b."""
+    for q in list(out):
+        if not (_linear(q) or isinstance(q, S.Blocks) and (_int(q.b) or 0) >= 1):
+            continue
+        others = [o for o in out if o is not q and _linear(o)]
+        size = _int(getattr(q, "b", None)) or 0
+        wanted = sorted(_set(q) - {0}) if _linear(q) else [d for d in range(1 - size, size) if d != 0]
+        by = [_cover(d, cyclic, others, _strides(out)) for d in wanted]
+        if any(b is None for b in by):
+            continue
+        names = list(dict.fromkeys(b for b in by if b is not None))
+        what = "d among its offsets, d ≠ 0," if _linear(q) else f"0 < |d| < {size} within one block,"
+        reasons.append(f"{show_pattern(q)} ⊆ " + " ∪ ".join(names) + f" (each of its arcs, j − i = d with {what} is "
+                       + ("that part's" if len(names) == 1 else "one of those parts'") + " at every n; d = 0 is no "
+                       "arc, as every position sees itself): it adds no arc")
+        out.remove(q)
+    return out
 
 
 def normalise_spec(spec: S.Spec) -> tuple[S.Spec, tuple[str, ...]]:

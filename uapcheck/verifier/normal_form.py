@@ -1,8 +1,9 @@
 """PAT-NORMAL, re-checked (docs/theory.md §11.13): a head's pattern as written and the normal form the
 certificate gives (typed parts: a kind with integer sizes, or a written part by its index) have the
 same arcs at every n. The verifier computes each side's arc description itself, part by part: the
-cyclic offset set, the non-cyclic offsets outside it, the number of leading globals, the block sizes
-dividing no other, the strides no other divides, the other parts as written. Equal descriptions mean
+cyclic offset set, the non-cyclic offsets outside it that are not 0 and no stride divides, the number of
+leading globals, the block sizes dividing no other whose differences are not all offsets or stride
+multiples, the strides no other divides, the other parts as written. Equal descriptions mean
 equal arcs. When the step checks, the later pattern steps are re-checked on the normal form, as the
 engine derived them; when it does not, on the pattern as written."""
 from __future__ import annotations
@@ -54,10 +55,21 @@ def arcs_description(p) -> tuple:
             strides.add(_num(q.s))
         else:
             rest.add(q)
-    lin -= cyc
-    blocks = {b for b in blocks if all(c == b or c % b for c in blocks)}
     strides = {s for s in strides if all(t == s or s % t for t in strides)}
+    # an offset d is an arc of a stride s when s | d; d = 0 is no arc (every position sees itself)
+    reached = {d for d in cyc | lin if d != 0} | {0}
+    multiples = {d for d in lin if any(d % s == 0 for s in strides)}
+    whole_blocks = {b for b in blocks if all(c == b or c % b for c in blocks)}
+    # blocks(b) adds no arc when every difference of two positions of one block is such an arc
+    blocks = {b for b in whole_blocks
+              if not all(_reaches(d, reached, strides) and _reaches(-d, reached, strides) for d in range(1, b))}
+    lin = {d for d in lin if d not in cyc and d not in multiples and d != 0}
     return (frozenset(cyc), frozenset(lin), first, frozenset(blocks), frozenset(strides), frozenset(rest))
+
+
+def _reaches(d: int, offsets: set, strides: set) -> bool:
+    """Whether j − i = d is an arc of an offset part (cyclic or not) or of a stride, at every n."""
+    return d in offsets or any(d % s == 0 for s in strides)
 
 
 def _part(entry: Any, written: list):
