@@ -130,6 +130,12 @@ def test_a_part_inside_the_others_is_dropped_with_the_arcs_kept_at_every_n_to_40
                 assert not _arcs(q, 40) <= others, (text, q)
 
 
+def test_a_block_of_one_position_has_no_arc():
+    got = normalise(_pattern("blocks(1) + global(1)"))
+    assert got.pattern == S.Global(1) and got.reasons == (
+        "blocks(1) has no arc (a block of one position, and every position sees itself)",)
+
+
 def test_the_dropped_parts_are_named_with_the_parts_that_hold_their_arcs():
     got = normalise(_pattern("blocks(3) + window(1) + strided(2)"))
     assert got.reasons == ("blocks(3) ⊆ strided(2) ∪ window(1) (each of its arcs, j − i = d with 0 < |d| < 3 within "

@@ -192,6 +192,10 @@ def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list
         by = [_cover(d, cyclic, others, _strides(out)) for d in wanted]
         if any(b is None for b in by):
             continue
+        if not wanted:
+            reasons.append(f"{show_pattern(q)} has no arc (a block of one position, and every position sees itself)")
+            out.remove(q)
+            continue
         names = list(dict.fromkeys(b for b in by if b is not None))
         what = "d among its offsets, d ≠ 0," if _linear(q) else f"0 < |d| < {size} within one block,"
         reasons.append(f"{show_pattern(q)} ⊆ " + " ∪ ".join(names) + f" (each of its arcs, j − i = d with {what} is "
