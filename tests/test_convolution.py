@@ -113,7 +113,9 @@ def test_the_paper_design_at_symbolic_n():
     ("tokens 12\nconvolution circular(3)\nlayers 4", "UAP"),
     ("tokens 12\nconvolution circular {0, 4, 6}", "NOT-UAP"),
     ("tokens 12\nconvolution circular {0}", "NOT-UAP"),
-    ("convolution circular {0, 2}", "INCONCLUSIVE"),
+    ("convolution circular {0, 2}", "UAP"),  # by residue class: UAP for odd n, NOT-UAP for even n (§22.5)
+    ("convolution circular {0, 2, 5}", "INCONCLUSIVE"),  # gcd 1, not an interval: no closed form at symbolic n
+    ("convolution circular {0, 2}\nlayers 3", "INCONCLUSIVE"),
     ("convolution circular {0}", "NOT-UAP"),
     ("param l integer >= 1\nconvolution circular {0}\nlayers l", "NOT-UAP"),
     ("convolution circular {-2, -1, 0, 1}", "UAP"),
@@ -180,3 +182,61 @@ def test_simulate_shows_separation_and_the_least_count():
     sim = simulate(spec, options=Options(tokens=8))
     assert sim.demonstrations and sim.consistent
     assert {d.kind for d in sim.demonstrations} >= {"separation", "receptive-field"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Taps s·[a, b] with s ≥ 2 at symbolic n: a verdict by residue class of n mod s (docs/theory.md §22.5)
+
+SCALED = [((0, 2), 2, 1), ((0, 3), 3, 1), ((-2, 0, 2), 2, 2), ((0, 4, 8), 4, 2), ((0, 6), 6, 1), ((2, 4), 2, 2),
+          ((-3, 3), 3, 2)]
+
+
+def _bfs_depth(n, taps):
+    """The least m with every offset a sum of at most m taps mod n (an independent BFS), None if never."""
+    dist = {0: 0}
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for k in taps:
+                r = (s + k) % n
+                if r not in dist:
+                    dist[r] = dist[s] + 1
+                    nxt.append(r)
+        frontier = nxt
+    return max(dist.values()) if len(dist) == n else None
+
+
+@pytest.mark.parametrize("taps,step,width", SCALED)
+def test_scaled_taps_by_residue_class_agree_with_every_concrete_n(taps, step, width):
+    """UAP with G = C_n and ⌈(n − 1)/w⌉ layers for n ≥ 2 with gcd(n, s) = 1, NOT-UAP (x_2 never reaches position 1)
+    for the other classes: against the concrete engine and an independent BFS at every n ≤ 40, and against
+    the centraliser by brute force over S_n for n ≤ 7."""
+    text = "convolution circular {" + ", ".join(map(str, taps)) + "}"
+    r = check_spec(parse_source(text, "c.uap"))
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert r.verdict == "UAP" and r.group.name == "C_n" and r.layers == sympy.ceiling((n - 1) / width)
+    steps = {s.rule: s for s in r.root.walk()}
+    obstruction = steps["CONV-DISCONNECTED"]
+    assert obstruction.proved and obstruction.facts["modulus"] == step
+    assert obstruction.facts["residues"] == tuple(q for q in range(step) if math.gcd(q, step) > 1)
+    for size in range(2, 41):
+        concrete = check_spec(parse_source(f"tokens {size}\n{text}", "c.uap"))
+        bfs = _bfs_depth(size, taps)
+        if math.gcd(size, step) > 1:
+            assert concrete.verdict == "NOT-UAP" and bfs is None, size
+        else:
+            want = -(-(size - 1) // width)
+            assert concrete.verdict == "UAP" and concrete.group.name == "C_n", size
+            assert concrete.layers == want == bfs == int(r.layers.subs(n, size)), size
+            if size <= 7:
+                assert _brute_group_order(size, taps) == size
+
+
+def test_scaled_taps_expectation_by_class():
+    r = check_spec(parse_source("convolution circular {0, 2}\nexpect uap group C_n layers n - 1, not-uap if n mod 2 = 0",
+                                "c.uap"))
+    assert r.expect_holds, r.expect_reason
+    r = check_spec(parse_source("convolution circular {0, 2}\nexpect uap group C_n layers n - 1, not-uap if n mod 2 = 1",
+                                "c.uap"))
+    assert not r.expect_holds

@@ -56,6 +56,8 @@ def _all_checked(cert):
     ("tokens 12\nlayers 3\nconvolution circular(2)\n", "NOT-UAP"),       # budget below D = 6
     ("convolution circular {-1, 0, 1}\n", "UAP"),                        # symbolic n
     ("convolution circular {0}\n", "NOT-UAP"),                           # symbolic n, no tap moves a token
+    ("convolution circular {0, 2}\n", "UAP"),                            # symbolic n, by residue class mod 2
+    ("convolution circular {-3, 0, 3}\n", "UAP"),                        # symbolic n, by residue class mod 3
 ])
 def test_every_step_of_these_derivations_is_rechecked(text, verdict):
     cert = _cert_of(text)
@@ -183,3 +185,29 @@ def test_forged_zero_tap_claims_are_rejected():
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
     assert not verify(cert).ok  # 0 and 2 do mix the tokens of odd n
+
+
+def test_forged_claims_by_residue_class_are_rejected():
+    """Taps {0, 2} at symbolic n: C_n and n − 1 layers on odd n, NOT-UAP on even n (§22.5). The verifier re-derives
+    the classes from the re-parsed taps: each forged class, group, count or witness is rejected."""
+    text = "convolution circular {0, 2}\n"
+    assert verify(_cert_of(text)).ok
+    forgeries = [
+        ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].pop("on classes")),
+        ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].update({"on classes": {"modulus": 2, "residues": [0, 1]}})),
+        ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"on classes": {"modulus": 4, "residues": [1, 3]}})),
+        ("CONV-LAYERS", lambda c: _step(c, "CONV-LAYERS")["data"].pop("on classes")),
+        ("CONV-DISCONNECTED", lambda c: _step(c, "CONV-DISCONNECTED")["data"].update(
+            {"classes": {"modulus": 2, "residues": [1]}})),
+        ("CONV-DISCONNECTED", lambda c: _step(c, "CONV-DISCONNECTED")["data"].update({"j": 3})),
+        ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"depth": {"op": "+", "args": [-2, {"sym": "n"}]}})),
+    ]
+    for rule, forge in forgeries:
+        cert = _cert_of(text)
+        forge(cert)
+        assert _rejects(cert, rule), rule
+    # an obstruction on only some of the classes mod 6 that miss offset 1 (n ≡ 3 is left out): rejected
+    cert = _cert_of("convolution circular {0, 6}\n")
+    assert verify(cert).ok
+    _step(cert, "CONV-DISCONNECTED")["data"]["classes"]["residues"] = [0, 2, 4]
+    assert not verify(cert).ok

@@ -517,12 +517,16 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
         layers = ev.get("layers")
         data = {"layers": layers if isinstance(layers, int) else _tree(step.facts.get("layers", layers)),
                 "least": ev.get("least")}
+        if step.rule == "CONV-LAYERS" and step.premises and step.premises[0].evidence.get("on classes"):
+            data["on classes"] = step.premises[0].evidence["on classes"]  # the reach step's classes
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
     if step.rule in ("SEQ-GROUP", "CONV-GROUP"):
         order = ev.get("order")
         data = {"name": ev.get("name"), "order": order if isinstance(order, int) else None}
+        if ev.get("on classes"):  # a convolution's group on these residue classes of n only (§22.5)
+            data["on classes"] = ev["on classes"]
         if step.rule == "SEQ-GROUP":
             kernel = getattr(step, "certificate_json", None) or {}
             gens = kernel.get("generators")
@@ -563,11 +567,17 @@ def _mixer_reach_data(step: proof.Step, spec) -> Optional[dict]:
         if not isinstance(depth, int) and not isinstance(spec.tokens, int) and spec.layers is None:
             from .rules.convolution import convolution_premises
             depth = convolution_premises(spec)[3]  # at symbolic n (no budget) the reach D is the layer count
-        return {"depth": depth if isinstance(depth, int) else _tree(depth), "i": pair.get("i"), "j": pair.get("j")}
+        out = {"depth": depth if isinstance(depth, int) else _tree(depth), "i": pair.get("i"), "j": pair.get("j")}
+        if ev.get("on classes"):  # D on these residue classes of n only (§22.5)
+            out["on classes"] = ev["on classes"]
+        return out
     if step.rule == "SEQ-DEPTH":
         return {"view witness": _seq_witness(ev.get("view witness") or ev.get("witness"), spec)}
     wit = ev.get("witness") or {}
-    return {"i": wit.get("i"), "j": wit.get("j")}
+    out = {"i": wit.get("i"), "j": wit.get("j")}
+    if step.rule == "CONV-DISCONNECTED" and ev.get("classes"):  # NOT-UAP on these classes only (§12, §22.5)
+        out["classes"] = ev["classes"]
+    return out
 
 
 def _offset_data(spec, cache: dict) -> Optional[dict]:

@@ -242,7 +242,7 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
     root = verdict.verdict_step(ffn_step, [], structure, group_step, spec.dim, unit="convolution")
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
-        holds, reason = check_expect(spec, verdict_name, group, shown_layers)
+        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))
     return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason)
 
 

@@ -206,6 +206,28 @@ class ZeroTaps(Certificate):
 
 
 @dataclass(frozen=True)
+class ScaledTapInterval(Certificate):
+    """Symbolic n: K ∪ {0} = s·[a, b] with s ≥ 2 the gcd of the non-zero taps and b − a ≥ 1, so
+    gcd(n, K \\ {0}) = gcd(n, s) depends on n mod s alone: on the classes with gcd(n mod s, s) = 1,
+    multiplication by s is an automorphism of Z_n and the m-fold sum set is s·[ma, mb] (D = ⌈(n − 1)/(b − a)⌉,
+    G = C_n); on the others every tap and n are multiples of e = gcd(n, s) > 1 (docs/theory.md §22.5)."""
+    taps: tuple
+    step: int
+    kind = "scaled-tap-interval"
+
+    def check(self) -> None:
+        from .graphs.circulant import scaled_interval
+        if any(not isinstance(t, int) or isinstance(t, bool) for t in self.taps):
+            _reject(ScaledTapInterval, "the taps are not integers")
+        found = scaled_interval(self.taps)
+        if found is None or found[0] != self.step:
+            _reject(ScaledTapInterval, f"the taps with 0 are not {self.step} times an interval of width ≥ 1")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "taps": list(self.taps), "step": self.step}
+
+
+@dataclass(frozen=True)
 class TapInterval(Certificate):
     """Symbolic n: K ∪ {0} is the integer interval [a, b] of width w = b − a ≥ 1 (`circular(l)`: taps
     0..l with l declared `integer >= 1`), so K \\ {0} contains ±1 or two consecutive integers and

@@ -48,6 +48,21 @@ def missing_offset(n: int, taps, m: int) -> Optional[int]:
     return next((s for s in range(n) if s not in reached), None)
 
 
+def scaled_interval(taps) -> Optional[tuple[int, int, int]]:
+    """(s, a, b) when K ∪ {0} = s·[a, b] = {s·a, …, s·b} with s ≥ 2 the gcd of the non-zero taps and
+    b − a ≥ 1 (`{0, 2}`: s = 2, [0, 1]); else None. Then gcd(n, K \\ {0}) = gcd(n, s) for every n."""
+    nonzero = sorted({abs(t) for t in taps} - {0})
+    if not nonzero:
+        return None
+    s = math.gcd(*nonzero)
+    if s < 2:
+        return None
+    scaled = sorted({t // s for t in taps} | {0})
+    if interval_width(scaled) is None:
+        return None
+    return s, scaled[0], scaled[-1]
+
+
 def interval_width(taps) -> Optional[int]:
     """b − a when K ∪ {0} is the integer interval [a, b] (with a < b), else None."""
     vals = sorted(set(taps) | {0})

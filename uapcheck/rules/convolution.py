@@ -5,6 +5,7 @@ least number of mixing layers and token distinguishability (docs/theory.md §22)
 """
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import sympy
@@ -12,10 +13,12 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..proof import Certificate
-from ..graphs.circulant import MAX_CIRCULANT_N, interval_width, missing_offset, sumset_depth, tap_gcd
-from ..layer_certificates import CirculantSpan, TapInterval, ZeroTaps
+from ..graphs.circulant import (MAX_CIRCULANT_N, interval_width, missing_offset, scaled_interval, sumset_depth,
+                                tap_gcd)
+from ..layer_certificates import CirculantSpan, ScaledTapInterval, TapInterval, ZeroTaps
 from ..claim import Formula, claim, group, written
-from ..groups import GroupInfo
+from ..groups import GroupInfo, class_condition
+from ..show import show_condition
 from .wording import C_N, S_N, SUM_TARGET as SUM_TARGET_CLAIM, Z_N, shifted_token, token, value
 
 CITE_CONV = proof.derived(
@@ -42,9 +45,16 @@ def concrete_taps(conv: S.Convolution) -> Optional[tuple]:
 
 
 @proof.rule("CONV-GROUP", "The convolution mixer's exact group: the centraliser of its tap shifts",
-            CITE_CONV_GROUP, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ZeroTaps))
-def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
-    if isinstance(cert, ZeroTaps):
+            CITE_CONV_GROUP, statuses=(proof.PROVED,),
+            certificates=(CirculantSpan, TapInterval, ZeroTaps, ScaledTapInterval))
+def group_step(desc: str, info: GroupInfo, cert, on_classes: Optional[dict] = None) -> proof.Step:
+    """`on_classes`: {"modulus": s, "residues": [...]} when the group is stated on those residue classes of n only
+    (their condition is `info.condition_formula`; the other classes are NOT-UAP, CONV-DISCONNECTED)."""
+    if isinstance(cert, ScaledTapInterval):
+        why = claim("every tap is a multiple of ", str(cert.step), ", and on ", Formula(info.condition_formula,
+                    show_condition(info.condition_formula)), f" n is prime to {cert.step}, so multiplying by "
+                    f"{cert.step} is an automorphism of ", Z_N, " and the taps generate it: ", group("C_n", "G"))
+    elif isinstance(cert, ZeroTaps):
         why = claim("every tap is 0, so the mixer is a multiple of the identity and commutes with every "
                     "permutation: ", group("S_n", "G"))
     elif info.name == "C_n":
@@ -54,48 +64,65 @@ def group_step(desc: str, info: GroupInfo, cert) -> proof.Step:
         why = claim(f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in ", Z_N, ": G is the "
                     "centraliser of that shift's power")
     named = group(info.name, "G") if info.name else claim("G = ", value(info.order))
+    ev: dict = {"mixer": desc, "name": info.name, "order": info.order}
+    if on_classes is not None:
+        ev["on classes"] = on_classes
     return proof.conclude(claim("the exact equivariance group of the convolution family is ", named, ": ", why),
-                          proof.PROVED, evidence={"mixer": desc, "name": info.name, "order": info.order},
-                          facts={"group": info}, certificate=cert)
+                          proof.PROVED, evidence=ev, facts={"group": info}, certificate=cert)
 
 
 @proof.rule("CONV-REACH", "The convolution mixer reaches every position within D layers (and not fewer)",
-            CITE_CONV, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
-def reach_step(desc: str, depth, cert, missing: Optional[int]) -> proof.Step:
+            CITE_CONV, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ScaledTapInterval))
+def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optional[tuple] = None) -> proof.Step:
+    """`on_classes`: (their condition, {"modulus": s, "residues": [...]}) when D is stated on those classes only."""
     shown = sympy.sstr(depth)
     m = sympy.Symbol("m")
-    statement = claim("after m layers position i reads ", shifted_token("i+s", "i+s"), " for s in the m-fold sum "
-                      "set of the taps with 0 (mod n); it is all of ", Z_N, " from ",
+    where = claim("on ", Formula(on_classes[0], show_condition(on_classes[0])), ", ") if on_classes else ""
+    statement = claim(where, "after m layers position i reads ", shifted_token("i+s", "i+s"), " for s in the m-fold "
+                      "sum set of the taps with 0 (mod n); it is all of ", Z_N, " from ",
                       Formula(sympy.Eq(m, depth, evaluate=False), f"m = {shown}"), " on")
     if missing is not None:
         statement += claim(", and not at ", Formula(sympy.Eq(m, sympy.Add(depth, -1, evaluate=False), evaluate=False),
                                                     f"m = {shown} − 1"),
                            f" (offset {missing} is missing), so fewer layers are not enough")
+    elif isinstance(cert, ScaledTapInterval):
+        statement += claim(f" (the offsets are {cert.step} times an interval that grows by its width per layer, and "
+                           f"multiplying by {cert.step} is a bijection of ", Z_N, " there), and not before")
     elif not isinstance(depth, int):
         statement += " (the interval of offsets grows by the taps' width per layer), and not before"
     ev: dict = {"mixer": desc, "D": depth}
+    if on_classes:
+        ev["on classes"] = on_classes[1]
     if missing is not None:
         ev["not within D − 1"] = {"i": 1, "j": 1 + missing}  # position 1 does not read x_(1 + s)
     return proof.conclude(statement, proof.PROVED, evidence=ev, certificate=cert)
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
-            statuses=(proof.PROVED,), certificates=(CirculantSpan, ZeroTaps))
-def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps", i: int, j: int, why: str,
-                      within: Optional[int] = None) -> proof.Step:
-    return proof.conclude(claim(token(j), f" never reaches position {i} {why}, so every model's output at {i} "
-                                "ignores ", token(j), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
+            statuses=(proof.PROVED,), certificates=(CirculantSpan, ZeroTaps, ScaledTapInterval))
+def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps | ScaledTapInterval", i: int, j: int, why,
+                      within: Optional[int] = None, by_class: Optional[tuple] = None) -> proof.Step:
+    """`by_class`: (L, residues, their condition) when the obstruction holds on those residue classes of n mod L only
+    (the facts `residue_class`, `modulus`, `residues`: NOT-UAP there, beside the verdict for the others, §12)."""
+    where = claim("for ", Formula(by_class[2], show_condition(by_class[2])), ", ") if by_class else ""
+    ev = {"mixer": desc, "witness": {"i": i, "j": j, "target": SUM_TARGET}, "within layers": within}
+    facts: dict = {"obstruction": True}
+    if by_class:
+        ev["classes"] = {"modulus": by_class[0], "residues": list(by_class[1])}
+        facts.update({"i": i, "j": j, "residue_class": by_class[2], "modulus": by_class[0],
+                      "residues": tuple(by_class[1])})
+    return proof.conclude(claim(where, token(j), f" never reaches position {i} ", why, f", so every model's output at "
+                                f"{i} ignores ", token(j), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
                                 "-invariant, hence G-equivariant) depends on it"),
-                          proof.PROVED, evidence={"mixer": desc, "witness": {"i": i, "j": j, "target": SUM_TARGET},
-                                                  "within layers": within},
-                          facts={"obstruction": True}, certificate=cert)
+                          proof.PROVED, evidence=ev, facts=facts, certificate=cert)
 
 
 @proof.rule("CONV-LAYERS", "D convolution layers are token distinguishing under C_n, and least", CITE_CONV,
-            statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval))
-def layers_step(reach: proof.Step, layers, cert, n=None) -> proof.Step:
+            statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ScaledTapInterval))
+def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tuple] = None) -> proof.Step:
     """`n`: the symbol of a symbolic n, whose count ⌈(n − 1)/w⌉ is stated for n ≥ 2 (at n = 1 it is 0,
-    and the count is one layer, as at every concrete n)."""
+    and the count is one layer, as at every concrete n); `on_classes`: (their condition, {"modulus", "residues"})
+    when it is stated on those residue classes of n only (the range is then n ≥ 2 on them)."""
     shown = sympy.sstr(layers)
     count = value(layers) if not isinstance(layers, int) else shown
     return proof.conclude(claim(count, f" convolution layer{'s' if layers != 1 else ''} are token distinguishing "
@@ -104,14 +131,20 @@ def layers_step(reach: proof.Step, layers, cert, n=None) -> proof.Step:
                                 ") are linearly independent polynomials in the taps once the sum set covers ", Z_N,
                                 ", so equal outputs for all taps force equal cyclic shifts of the samples "
                                 "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
-                          facts={"layers": layers, **_range_facts(n)}, certificate=cert)
+                          facts={"layers": layers, **_range_facts(n, on_classes[0] if on_classes else None)},
+                          certificate=cert)
 
 
-def _range_facts(n) -> dict:
-    """The range n ≥ 2 of a symbolic count (the verdict states it beside the group), or nothing."""
+def _range_facts(n, classes=None) -> dict:
+    """The range n ≥ 2 of a symbolic count (the verdict states it beside the group), with the residue classes
+    it is stated on, or nothing."""
     if n is None:
         return {}
-    return {"condition": f"{n} ≥ 2", "condition_formula": sympy.GreaterThan(n, 2, evaluate=False)}
+    at_least = sympy.GreaterThan(n, 2, evaluate=False)
+    if classes is None:
+        return {"condition": f"{n} ≥ 2", "condition_formula": at_least}
+    formula = sympy.And(at_least, classes, evaluate=False)
+    return {"condition": show_condition(formula), "condition_formula": formula}
 
 
 @proof.rule("CONV-UNDECIDED", "Convolution mixer analysis undecided", CITE_CONV, statuses=(proof.UNDECIDED,))
@@ -184,6 +217,9 @@ def convolution_premises(spec: S.Spec):
         obstruction = disconnected_step(desc, zero, 1, 2, "at any depth, for n ≥ 2 (every tap is 0: the mixer never "
                                                           "moves a token, so tokens are never mixed)")
         return gstep, info, [obstruction], None, obstruction
+    scaled = scaled_interval(conv.taps) if conv.span is None and width is None else None
+    if scaled is not None:
+        return _scaled_premises(spec, desc, nsym, scaled)
     if width is None:
         step = undecided_step(desc, "no closed form for these taps with symbolic n (give `tokens N`)")
         return group_undecided(desc, step.claim), None, [step], None, None
@@ -196,3 +232,28 @@ def convolution_premises(spec: S.Spec):
                                     f"{spec.layers}, which depends on n (NOT-UAP where it fails)")
         return gstep, info, [reach, step], None, None
     return gstep, info, [reach, layers_step(reach, depth, interval, nsym)], depth, None
+
+
+def _scaled_premises(spec: S.Spec, desc: str, nsym: sympy.Symbol, scaled: tuple[int, int, int]):
+    """Symbolic n, K ∪ {0} = s·[a, b] with s ≥ 2 (docs/theory.md §22.5): on the classes of n mod s prime to s, G = C_n
+    and D = ⌈(n − 1)/(b − a)⌉ layers, least; on the others x_2 never reaches position 1 (NOT-UAP there)."""
+    assert spec.mixer is not None
+    s, a, b = scaled
+    cert = ScaledTapInterval(tuple(spec.mixer.taps), s)
+    coprime = tuple(r for r in range(s) if math.gcd(r, s) == 1)
+    shared = tuple(r for r in range(s) if math.gcd(r, s) > 1)
+    good, bad = class_condition(nsym, s, coprime), class_condition(nsym, s, shared)
+    kept = {"modulus": s, "residues": list(coprime)}
+    info = GroupInfo("C_n", nsym, ("(1 2 ... n)",), condition=show_condition(good), condition_formula=good)
+    gstep = group_step(desc, info, cert, kept)
+    obstruction = disconnected_step(desc, cert, 1, 2, claim(f"at any depth: every tap is a multiple of {s}, so for "
+                                                            f"e = gcd(n, {s}) > 1 the sum sets stay in e", Z_N,
+                                                            " and offset 1 is never reached"),
+                                    by_class=(s, shared, bad))
+    depth = sympy.ceiling((nsym - 1) / (b - a))
+    reach = reach_step(desc, depth, cert, None, (good, kept))
+    if isinstance(spec.layers, int):
+        step = undecided_step(desc, f"`layers {spec.layers}` suffices exactly when {sympy.sstr(depth)} ≤ "
+                                    f"{spec.layers}, which depends on n (NOT-UAP where it fails)")
+        return gstep, info, [obstruction, reach, step], None, None
+    return gstep, info, [obstruction, reach, layers_step(reach, depth, cert, nsym, (good, kept))], depth, None

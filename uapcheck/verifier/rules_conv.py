@@ -7,7 +7,11 @@ first m where that is Z_n) layers are token distinguishing under C_n when g = 1 
 
 At symbolic n the verifier accepts taps whose union with 0 is an interval [a, b] of width b − a ≥ 1
 for every allowed value of the span (then g = 1 for every n, and the m-fold sum set is [ma, mb]
-mod n, so D = ⌈(n − 1)/(b − a)⌉); each closed form is re-checked by brute force at n = 2..12.
+mod n, so D = ⌈(n − 1)/(b − a)⌉); each closed form is re-checked by brute force at n = 2..12. Taps
+whose union with 0 is s·[a, b] with s ≥ 2 (§22.5, `{0, 2}`) are accepted by residue class of n mod s: the
+group, the reach and the count on the classes prime to s (named by the steps' "on classes", which must be
+exactly those), NOT-UAP on the others (CONV-DISCONNECTED's "classes", exactly the others, with the pair
+(1, 2) re-checked by the sum sets at every n ≤ 40 of those classes).
 """
 from __future__ import annotations
 
@@ -67,17 +71,53 @@ def _span_values(ctx) -> tuple[Optional[str], list[int]]:
 
 
 def _interval(ctx) -> tuple[sympy.Expr, sympy.Expr]:
-    """(a, b) with K ∪ {0} = [a, b] for every allowed span, width ≥ 1 — else the step is not covered."""
+    """(a, b) with K ∪ {0} = s·[a, b] for every allowed span, width ≥ 1 (s = 1 but for integer taps whose non-zero
+    members share a factor s ≥ 2, `_step`) — else the step is not covered."""
     conv = _mixer(ctx)
     name, _ = _span_values(ctx)
     if name is not None:
         return sympy.Integer(0), ctx.symbols[name]
-    ks = set(_taps(ctx, {})) | {0}
+    s = _step(ctx)
+    ks = {t // s for t in _taps(ctx, {})} | {0}
     a, b = min(ks), max(ks)
     if ks != set(range(a, b + 1)) or b - a < 1:
-        raise Trust(f"taps {sorted(conv.taps)} with 0 are not an interval of width ≥ 1: at symbolic n their gcd "
-                    "with n depends on n")
+        raise Trust(f"taps {sorted(conv.taps)} with 0 are not an interval of width ≥ 1, nor a multiple of one: at "
+                    "symbolic n their gcd with n is not decided here")
     return sympy.Integer(a), sympy.Integer(b)
+
+
+def _step(ctx) -> int:
+    """s = the gcd of the non-zero integer taps (1 for a span, or when every tap is 0)."""
+    if _mixer(ctx).span is not None:
+        return 1
+    nonzero = [abs(t) for t in _taps(ctx, {}) if t != 0]
+    return math.gcd(*nonzero) if nonzero else 1
+
+
+def _kept(ctx) -> list[int]:
+    """The residues r of n mod s with gcd(r, s) = 1: the classes where the taps generate Z_n."""
+    s = _step(ctx)
+    return [r for r in range(s) if math.gcd(r, s) == 1]
+
+
+def _on_classes(ctx, data: dict) -> str:
+    """For taps s·[a, b] with s ≥ 2, a step at symbolic n states its classes ("on classes"), and they must be exactly
+    the residues prime to s; for s = 1 it states none. Returns the words for the reason."""
+    s = _step(ctx)
+    stated = data.get("on classes")
+    if s == 1:
+        if stated:
+            raise Reject("the taps generate Z_n for every n: no residue classes to state")
+        return ""
+    if not isinstance(stated, dict) or stated.get("modulus") != s or \
+            sorted(int(r) for r in stated.get("residues") or []) != _kept(ctx):
+        raise Reject(f"every non-zero tap is a multiple of {s}: the step holds on the classes n mod {s} in "
+                     f"{_kept(ctx)} exactly, and must state them")
+    return f" on the classes n mod {s} in {_kept(ctx)} (prime to {s}: multiplying by {s} is an automorphism of Z_n)"
+
+
+def _in_kept(ctx, n: int) -> bool:
+    return math.gcd(n, _step(ctx)) == 1
 
 
 def tap_gcd(n: int, taps) -> int:
@@ -143,6 +183,8 @@ def _check_depth_instances(ctx, formula) -> str:
         for values, _v in _instances(ctx):
             taps = _taps(ctx, values)
             for n in range(2, INSTANCE_MAX_N + 1):
+                if not _in_kept(ctx, n):
+                    continue
                 sub = {n_sym: n, **({ctx.symbols[k]: val for k, val in values.items()})}
                 want = int(formula.xreplace(sub))
                 got, _ = sumset_depth(n, taps)
@@ -186,8 +228,10 @@ def reach(ctx, s):
         formula = _depth_formula(ctx)
         if not _same(claimed, formula):
             raise Reject(f"D = {sympy.sstr(claimed)} is not the interval closed form {sympy.sstr(formula)}")
-        return VERIFIED, (f"K ∪ {{0}} is an interval of width ≥ 1, so the m-fold sum set is an interval of m times that "
-                          f"width and D = {sympy.sstr(formula)} (§22.2); " + _check_depth_instances(ctx, formula))
+        where = _on_classes(ctx, data)
+        return VERIFIED, (f"K ∪ {{0}} is an interval of width ≥ 1 (or s times one), so the m-fold sum set is an interval "
+                          f"of m times that width (s times one) and D = {sympy.sstr(formula)}{where} (§22.2, §22.5); "
+                          + _check_depth_instances(ctx, formula))
     d, sets, _ = _concrete_depth(ctx, n)
     if claimed != d:
         raise Reject(f"the sum sets fill Z_{n} after {d} layers, not {sympy.sstr(claimed)}")
@@ -216,7 +260,7 @@ def layers(ctx, s):
         formula = _depth_formula(ctx)
         if not _same(m, formula):
             raise Reject(f"{sympy.sstr(m)} layers is not the interval closed form {sympy.sstr(formula)}")
-        why = _check_depth_instances(ctx, formula)
+        why = _on_classes(ctx, data).strip() + ("; " if _step(ctx) > 1 else "") + _check_depth_instances(ctx, formula)
     else:
         depth, _, taps = _concrete_depth(ctx, n)
         if m != depth:
@@ -236,6 +280,8 @@ def group(ctx, s):
     data = s.get("data") or {}
     n = _n(ctx)
     if n is None:
+        if _step(ctx) > 1 and not _all_zero(ctx):
+            return _scaled_group(ctx, data)
         return _symbolic_group(ctx, data.get("name"), data.get("order"))
     return _concrete_group(ctx, n, data.get("name"), data.get("order"))
 
@@ -245,8 +291,57 @@ def _all_zero(ctx) -> bool:
     return conv.span is None and bool(conv.taps) and all(t == 0 for t in _taps(ctx, {}))
 
 
+def _scaled_group(ctx, data):
+    """Taps s·[a, b], s ≥ 2: C_n on the classes prime to s (stated exactly), every permutation tried there."""
+    where = _on_classes(ctx, data)
+    _interval(ctx)
+    if data.get("name") != "C_n" or data.get("order") is not None:
+        raise Reject(f"the group {data.get('name')!r} is not C_n on the classes prime to {_step(ctx)}")
+    taps = _taps(ctx, {})
+    for k in range(2, INSTANCE_MAX_N + 1):
+        if _in_kept(ctx, k) and tap_gcd(k, taps) != 1:
+            raise Reject(f"at n = {k} the taps do not generate Z_n")
+    bad = [k for k in range(2, GROUP_INSTANCE_MAX_N + 2) if _in_kept(ctx, k) and centraliser_order(k, taps) != k]
+    if bad:
+        raise Reject(f"at n = {bad[0]} the centraliser of the taps does not have order {bad[0]}")
+    return VERIFIED, (f"gcd(n, taps) = gcd(n, {_step(ctx)}) = 1{where}, so the centraliser of the tap shifts is "
+                      f"⟨P⟩ = C_n (§22.1, §22.5); every permutation tried at the lengths of those classes up to "
+                      f"{GROUP_INSTANCE_MAX_N + 1}")
+
+
+CLASS_INSTANCE_TOP = 40
+
+
+def _disconnected_by_class(ctx, data):
+    """Taps whose non-zero members are multiples of s ≥ 2: NOT-UAP on exactly the classes n mod s with
+    gcd(r, s) > 1, where e = gcd(n, s) > 1 divides every tap and n; the sum sets recomputed at n ≤ 40 there."""
+    classes = data["classes"]
+    s = _step(ctx)
+    if _mixer(ctx).span is not None or s < 2:
+        raise Reject("NOT-UAP by residue class needs integer taps whose non-zero members share a factor")
+    residues = sorted(int(r) for r in classes.get("residues") or [])
+    shared = [r for r in range(s) if math.gcd(r, s) > 1]
+    if classes.get("modulus") != s or residues != shared:
+        raise Reject(f"the classes where the taps miss offset 1 are n mod {s} in {shared} exactly")
+    if (data.get("i"), data.get("j")) != (1, 2):
+        raise Reject("the witness of taps that stay in a proper subgroup is x_2 and position 1")
+    taps, checked = _taps(ctx, {}), 0
+    for n in range(2, CLASS_INSTANCE_TOP + 1):
+        if n % s not in residues:
+            continue
+        _d, sets = sumset_depth(n, taps)
+        if 1 in sets[-1]:
+            raise Reject(f"at n = {n} offset 1 is reached")
+        checked += 1
+    return VERIFIED, (f"every non-zero tap is a multiple of {s}: for n mod {s} in {shared}, e = gcd(n, {s}) > 1 divides "
+                      f"every tap and n, so the sum sets stay in eZ_n and x_2 never reaches position 1 (§22.5); the "
+                      f"sum sets recomputed at {checked} lengths n ≤ {CLASS_INSTANCE_TOP} of those classes")
+
+
 def _symbolic_disconnected(ctx, data):
     """Every tap 0: for every n ≥ 2 the sum sets stay {0}, so x_2 never reaches position 1."""
+    if data.get("classes"):
+        return _disconnected_by_class(ctx, data)
     if not _all_zero(ctx):
         raise Trust("convolution taps that never mix are re-checked at an integer n only, or when every tap is 0")
     if (data.get("i"), data.get("j")) != (1, 2):
