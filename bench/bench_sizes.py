@@ -43,6 +43,8 @@ CASES = [
     ("offsets {-5, 0, 4, 9} cyclic", 1048576, "offsets {-5, 0, 4, 9} cyclic", 3.0),
     ("offsets {1, 5} cyclic + global(2)", 1048576, "offsets {1, 5} cyclic + global(2)", 3.0),
     ("blocks(8) + window(2) + strided(8)", 1048576, "blocks(8) + window(2) + strided(8)", 3.0),
+    ("blocks(10) + window(2) + strided(4)", 1048576, "blocks(10) + window(2) + strided(4)", 3.0),
+    ("blocks(2) + window(1) + strided(5)", 1048576, "blocks(2) + window(1) + strided(5)", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),

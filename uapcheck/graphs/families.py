@@ -93,6 +93,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   strided(s)``, b > s ≥ 2w + 1: D = 2, G = the cells' symmetric groups of the positions without window edges between
   blocks (with the class permutations that keep them, and the reflection when b | n), 3 layers, least (an exchange of
   blocks).
+* F100 (``graphs/blocks_window_strided_wide.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
+  strided(s)``, b ≥ s, w + 2 ≤ s ≤ 2w: D = 2, G = the cells' symmetric groups of the positions without window edges
+  between blocks (every class fixed), with the reflection when b | n; 3 layers, least when b > s (a swap inside the
+  first block), not shown least when b = s.
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).

@@ -19,6 +19,13 @@ own range and root; the order at one length n₀ of each residue from its own tw
 neighbourhoods on its own arcs) and nauty on the quotient coloured by the classes' sizes, A from n₀ and n₀ + P; the
 exchange re-checked on its own arcs at every instance (no symmetry, no neighbourhood within distance 1 of the root
 changed).
+
+Theorem F100: `blocks(b) + window(w) + strided(s)` with b ≥ s, w + 2 ≤ s ≤ 2w, for n ≥ max(s(b + 2w + 2⌈(b + 2w)/s⌉ +
+1), 4b + 1): D = 2; |G| = C_t·A^⌊n/P⌋ by residue t of n mod P; 3 layers, least when b > s: the swap of b − s and b is
+a view witness at the verifier's own root (the first position of the fourth block whose class is none of b, …, b + w
+mod s); 3 sufficient, not least, when b = s.
+The order as for F94 (its own twin classes and nauty on the quotient at n₀ and n₀ + P); the swap re-checked on its own
+arcs at every instance.
 """
 from __future__ import annotations
 
@@ -48,6 +55,8 @@ def match(parts: list):
         return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b > s >= 2 * w + 1 and w >= 1:
         return _longer_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
+    if b >= s and w + 2 <= s <= 2 * w:
+        return _wide_window_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b != s or w < 1 or s < max(2 * w + 1, w + 3):
         return None
     return _family(s, w, S.PatternUnion(tuple(parts)))
@@ -194,6 +203,63 @@ def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
                                f"with {{{2 * b + chunk + 1}, …, {2 * b + 2 * chunk}}} keeps every neighbourhood within "
                                f"distance 1 of position {root} and is not in G (checked on the verifier's arcs at every "
                                "instance); D + 1 = 3 suffice"))
+
+
+def _wide_window_family(b: int, w: int, s: int, pattern: S.Pattern):
+    """Theorem F100's Family (b ≥ s, w + 2 ≤ s ≤ 2w), or None beyond the restatement's limits (P > 60, the range above
+    600)."""
+    from math import lcm
+
+    from .families import Family, ResidueLength
+    period = lcm(b, s)
+    low = max(s * (b + 2 * w + 2 * ((b + 2 * w + s - 1) // s) + 1), 4 * b + 1)
+    if period > 60 or low > 600:
+        return None
+    base = {}
+    for n in range(low, low + period):
+        first, second = _twin_quotient_order(pattern, n), _twin_quotient_order(pattern, n + period)
+        if first == 0 or second % first:
+            return None
+        base[n % period] = (n, first, second // first)
+    # the swap's pair and the positions that see one of them only have the residues b, …, b + w mod s: the root is
+    # the verifier's own, the first position of the fourth block in none of them
+    seen_by_one = {(b + t) % s for t in range(w + 1)}
+    root = next(p for p in range(3 * b + 1, 4 * b + 1) if p % s not in seen_by_one)
+
+    def order(n):
+        if isinstance(n, ResidueLength):
+            n0, at, grow = base[n.rho % period]
+            return sympy.Integer(at) * sympy.Integer(grow) ** sympy.floor((n.n - n0) / period)
+        n0, at, grow = base[int(n) % period]
+        return sympy.Integer(at * grow ** ((int(n) - n0) // period))
+
+    def name(text):
+        return "reflection i ↦ n + 1 − i" in text and (
+            b <= 2 * w + 1 or f"cells (one block, one residue class mod {s})" in text)
+
+    if b == s:   # 3 layers suffice; whether 2 do is open
+        return Family("F100", low, 2, 3, False, order, period, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=period)
+    return Family("F100", low, 2, 3, True, order, period, name, None,
+                  diameter_at=lambda n: sympy.Integer(2), period=period,
+                  layers_check=lambda n, d: _swap_problem(pattern, n, b - s, b, root),
+                  layers_text=(f"3 layers least (Theorem F100): swapping {b - s} and {b} keeps every neighbourhood "
+                               f"within distance 1 of position {root} and is not in G (checked on the verifier's arcs "
+                               "at every instance); D + 1 = 3 suffice"))
+
+
+def _swap_problem(pattern: S.Pattern, n: int, x: int, y: int, root: int) -> Optional[str]:
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    perm = list(range(1, n + 1))
+    perm[x - 1], perm[y - 1] = y, x
+    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
+        return f"n = {n}: the swap of {x} and {y} is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood the swap changes, is within 1 of position {root}"
+    return None
 
 
 def _twin_quotient_order(pattern: S.Pattern, n: int) -> int:
