@@ -135,6 +135,17 @@ def _bad_positions(perm: dict, nbs, n: int, classes=None, seen=None) -> set:
     return bad
 
 
+def _any_bad_among(perm: dict, nbs, positions) -> bool:
+    """Whether some v in `positions` is in _bad_positions(perm, nbs, n) (unlabelled): the same test, made only
+    at those positions and stopped at the first bad one (receptive_exact asks only about R(i))."""
+    for v in positions:
+        pv = perm.get(v, v)
+        for nb in nbs:
+            if frozenset(perm.get(k, k) for k in nb[v]) != nb[pv]:
+                return True
+    return False
+
+
 def _seen_sets(seen) -> list[list[int]]:
     """_seen_by's lists as bit masks (bit v set for each v), for _swap_bad_mask."""
     return [[_mask(vs) for vs in per_head] for per_head in seen]
@@ -396,7 +407,7 @@ def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_verti
         g = digraph(len(colours), edges)
         for gen in g.automorphism_group(sh="fl", color=colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
-            if perm and _bad_positions(perm, nbs, n) & set(verts):
+            if perm and _any_bad_among(perm, nbs, verts):
                 return _exact_witness(i, perm, n, r, "a generator of the automorphisms of the known part at "
                                       f"{i}, BLISS")
         label = g.canonical_permutation(sh="fl", color=colours)
@@ -409,7 +420,7 @@ def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_verti
         i0, label0, verts0 = classes[form]
         at = {label[k]: verts[k] for k in range(len(verts))}
         perm = {verts0[k]: at[label0[k]] for k in range(len(verts0))}  # τ₀ : R(i0) → R(i), i0 ↦ i
-        if _bad_positions(_extend(perm, n), nbs, n) & set(verts0):
+        if _any_bad_among(_extend(perm, n), nbs, verts0):
             return _exact_witness(i0, _extend(perm, n), n, r, f"the known parts at {i0} and {i} are isomorphic, "
                                   "the receptive fields not by that isomorphism, BLISS canonical forms")
     return WitnessSearch(r, True, "exact (Theorem F68, §14.5(f)): at every position whose receptive field reaches "
