@@ -272,6 +272,18 @@ def test_worker_outcomes_keep_the_job_order():
     assert [o.stdout for o in outs] == [f"{k}\n" for k in range(5)]
 
 
+def test_a_worker_runs_the_cyclic_collector_at_its_own_threshold_and_the_parent_keeps_its_own():
+    from uapcheck import worker
+
+    def job():
+        return worker.Outcome(f"{gc.get_threshold()[0]} {int(gc.isenabled())}", "", 0)
+
+    before = gc.get_threshold()
+    (out,) = list(worker.run_all([job], 1, worker.Limits(30, None), lambda i, d: worker.Outcome("", "died", 3)))
+    assert out.stdout == f"{worker.GC_THRESHOLD} {int(gc.isenabled())}"
+    assert worker.GC_THRESHOLD > 700 and gc.get_threshold() == before
+
+
 def test_a_budget_never_raises_inside_a_gc_callback_and_fires_after_it():
     lost = []
 
