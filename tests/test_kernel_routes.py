@@ -281,6 +281,30 @@ def test_the_witness_certificate_rejects_a_wrong_pair():
         not_odd.check()
 
 
+def test_an_odd_witness_is_checked_by_pairing_and_the_expanded_value_sums_agree():
+    """The kernel checks an odd-score witness through α(s) + α(−s) = 2α(0), S and −S and ΣS = 0 (the value
+    sums then differ by 2α(0)·ΣS): the sums expanded in full vanish too, and each hypothesis is enforced."""
+    from uapcheck.lower import QUERY_DOT_KEY as a  # the docs' names of the invariants
+    from uapcheck.zero import is_zero
+    scores = (1 / (1 + sympy.exp(-a)), sympy.tanh(a), 2 + sympy.tanh(a / 3), a ** 3 - a + 5)
+    for alpha in scores:
+        for left in ((1, 2, -3), (3, -1, -2), (4, 5, -2, -7)):
+            right = tuple(-r for r in left)
+            witness.WitnessCertificate("odd", alpha, None, 1, left, right, False, False).check()
+            weight = lambda r: alpha.xreplace({a: sympy.Integer(r) * witness.ALPHA})  # noqa: E731
+            sums = sum(weight(r) * r for r in left) - sum(weight(r) * r for r in right)
+            assert is_zero(sympy.expand(sums)), (alpha, left)
+    sigmoid = scores[0]
+    for left, right, normalized, affine in (((1, 2, -4), (-1, -2, 4), False, False),  # ΣS ≠ 0
+                                            ((1, 2, -3), (-1, -2, 4), False, False),  # not −S
+                                            ((1, 2, -3), (-1, -2, 3), True, False),   # normalised
+                                            ((1, 2, -3), (-1, -2, 3), False, True)):  # bias terms
+        with pytest.raises(proof.CertificateRejected):
+            witness.WitnessCertificate("odd", sigmoid, None, 1, left, right, normalized, affine).check()
+    with pytest.raises(proof.CertificateRejected):  # α(s) + α(−s) ≠ 2α(0)
+        witness.WitnessCertificate("odd", a ** 2 + a, None, 1, (1, 2, -3), (-1, -2, 3), False, False).check()
+
+
 @pytest.mark.parametrize("k", range(1, 8))
 def test_equal_power_sets(k):
     left, right = witness.equal_power_sets(k)
