@@ -291,7 +291,7 @@ def test_an_odd_witness_is_checked_by_pairing_and_the_expanded_value_sums_agree(
         for left in ((1, 2, -3), (3, -1, -2), (4, 5, -2, -7)):
             right = tuple(-r for r in left)
             witness.WitnessCertificate("odd", alpha, None, 1, left, right, False, False).check()
-            weight = lambda r: alpha.xreplace({a: sympy.Integer(r) * witness.ALPHA})  # noqa: E731
+            weight = lambda r, alpha=alpha: alpha.xreplace({a: sympy.Integer(r) * witness.ALPHA})  # noqa: E731
             sums = sum(weight(r) * r for r in left) - sum(weight(r) * r for r in right)
             assert is_zero(sympy.expand(sums)), (alpha, left)
     sigmoid = scores[0]
