@@ -1034,11 +1034,11 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
         # `target receptive` on a strongly connected (or dense) family: every receptive field is 1..n and
         # the class is the G-equivariant maps, so the verdict is the equivariant one.
         if spec.target == "equivariant" and verdict == "NOT-UAP" and disconnected:
-            alt = analyse(spec, "receptive", ffn_step, tds)
+            alt = within_dimension(spec, analyse(spec, "receptive", ffn_step, tds))
             return Decision(verdict, layers, make_root([_alternative_step(alt)]), None, alt)
         return Decision(verdict, layers, make_root([]), None, None)
     if disconnected:
-        outcome = analyse(spec, spec.target, ffn_step, tds)
+        outcome = within_dimension(spec, analyse(spec, spec.target, ffn_step, tds))
     else:
         outcome = causal_from_equivariant(spec, verdict, group, layers)
         if outcome is None:
@@ -1053,6 +1053,17 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
                        [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
                         *group_premise, *outcome.steps], outcome.record())
     return Decision(outcome.verdict, outcome.layers if outcome.verdict == "UAP" else None, top, outcome, None)
+
+
+def within_dimension(spec: S.Spec, outcome: TargetOutcome) -> TargetOutcome:
+    """Theorem 1′ assumes d ≥ 2, as Theorem 1 does (docs/theory.md §14.3, §12 DIM-RANGE): under `dim 1` a UAP
+    outcome for a target class becomes INCONCLUSIVE, its steps kept and the DIM-RANGE step added."""
+    if outcome.verdict != "UAP" or not (isinstance(spec.dim, int) and spec.dim < 2):
+        return outcome
+    from .verdict import dimension_range
+    step = dimension_range(spec.dim, premise_needs_two=False)
+    return TargetOutcome(outcome.target, "INCONCLUSIVE", None, False, (*outcome.steps, step), step.claim,
+                         outcome.head_steps)
 
 
 def _phrase_parts(outcome: TargetOutcome) -> tuple[str, str]:

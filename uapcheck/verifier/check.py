@@ -73,7 +73,8 @@ class Report:
     def ok(self) -> bool:
         if self.problems or self.rejected:
             return False
-        return self.rests_verified or self.verdict not in ("UAP", "NOT-UAP")
+        # UAP, NOT-UAP and ILL-POSED each assert a property of the family (ILL-POSED: the normaliser changes sign)
+        return self.rests_verified or self.verdict not in ("UAP", "NOT-UAP", "ILL-POSED")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 structure of the re-parsed formula, and the Gaussian form behind Nyström heads."""
 from __future__ import annotations
 
+import dataclasses
+
 import sympy
 
 from .. import spec as S
@@ -181,8 +183,9 @@ def lim(ctx, s):  # noqa: C901 - one check per field of a LIM certificate
         if s["rule"] == "LIM-REGION":
             if not head.affine or statuses.get(chosen) not in HOLDS:
                 raise Reject("LIM-REGION needs `affine query key` and a region where (LIM) holds")
-            # the chosen region proves the step; the others' stated results are re-checked too
-            need = [r for r in regions if r.get("region") == chosen or r.get("status") == "fails"]
+            # the chosen region proves the step; the others' stated results are re-checked too (a region stated to
+            # hold needs its own witness points, a failing one its finite limit)
+            need = [r for r in regions if r.get("region") == chosen or r.get("status") in ("fails", *HOLDS)]
         else:
             if any(v not in HOLDS for v in statuses.values()):
                 raise Reject("proved although a region does not hold")
@@ -398,7 +401,7 @@ def wp_positive(ctx, s):
         ev = s["evidence"]
         pos, neg = ev.get("positive at"), ev.get("negative at")
         if not (isinstance(pos, dict) and isinstance(neg, dict)):
-            raise Trust("a sign change of a random-feature kernel: not re-checked here")
+            return VERIFIED, _periodic_sign_change(ctx, head)
         signs = []
         for point in (pos, neg):
             val = kernels.kernel_value(ctx.spec, head, _vec(point.get("x")), _vec(point.get("y")))
@@ -408,6 +411,81 @@ def wp_positive(ctx, s):
             raise Reject("the kernel does not take both signs at the stated points")
         return VERIFIED, "the kernel takes both signs at the stated points"
     return VERIFIED, "an undecided step asserts nothing"
+
+
+def _nodes(e):
+    """The sub-expressions of a re-parsed expression, e itself first."""
+    yield e
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        for item in (v if isinstance(v, tuple) else (v,)):
+            if dataclasses.is_dataclass(item) and not isinstance(item, (S.Loc, type)):
+                yield from _nodes(item)
+
+
+def _factors(e) -> list:
+    if isinstance(e, S.BinOp) and e.op == "*":
+        return _factors(e.left) + _factors(e.right)
+    return [e]
+
+
+def _names(e) -> set:
+    return {n.id for n in _nodes(e) if isinstance(n, S.Name)}
+
+
+def _through_dot(e, w: str, x: str) -> bool:
+    """Every occurrence of w and x in e is inside a `w . x` (or `x . w`) of the two names themselves."""
+    if isinstance(e, S.Dot) and {getattr(e.left, "id", None), getattr(e.right, "id", None)} == {w, x} and \
+            isinstance(e.left, S.Name) and isinstance(e.right, S.Name):
+        return True
+    if isinstance(e, S.Name):
+        return e.id not in (w, x)
+    return all(_through_dot(c, w, x) for c in _children(e))
+
+
+def _children(e) -> list:
+    out = []
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        out.extend(i for i in (v if isinstance(v, tuple) else (v,)) if dataclasses.is_dataclass(i)
+                   and not isinstance(i, (S.Loc, type)))
+    return out
+
+
+def _periodic_sign_change(ctx, head) -> str:
+    """A random-feature map φ(x) = A(x)·F(w·x): A > 0 by structure and free of w, F a 2π-periodic function of s = w·x
+    alone, with no params, positive at some s⁺ and negative at some s⁻ among 0, π/2, π, 3π/2 (exact). Then
+    k(x, y) = A(x)A(y) Σ_r F(w_r·x)F(w_r·y) takes both signs for almost every draw of w_1, …, w_m: no non-zero
+    integer combination of the w_r vanishes almost surely, so (Kronecker–Weyl) y ↦ (w_r·y mod 2π)_r has a dense
+    image in the torus; points with every w_r·x near s⁺ and every w_r·y near s⁺ or s⁻ give k > 0 and k < 0
+    (docs/theory.md §4, §18.3)."""
+    if head.kind != "features" or not head.random or not head.params or not dataclasses.is_dataclass(head.expr):
+        raise Trust("a sign change of a random-feature kernel not of the form A(x)·F(w·x): not re-checked here")
+    w, x = head.random, head.params[0]
+    periodic = [f for f in _factors(head.expr) if w in _names(f)]
+    amplitude = [f for f in _factors(head.expr) if w not in _names(f)]
+    if len(periodic) != 1 or not _through_dot(periodic[0], w, x):
+        raise Trust("the random vector does not enter one factor through w·x alone: not re-checked here")
+    if not all(positive(ctx, a, (x,)) for a in amplitude):
+        raise Trust("the amplitude A(x) is not positive by structure: not re-checked here")
+    s_ = sympy.Symbol("s", real=True)
+    try:
+        f = kernels.evaluate(periodic[0], {w: (sympy.Integer(1),), x: (s_,)})
+    except kernels.OutOfScope as exc:
+        raise Trust(f"the periodic factor is not evaluated here ({exc})") from None
+    if not isinstance(f, sympy.Expr) or f.free_symbols - {s_}:
+        raise Trust("the periodic factor has params or is not a scalar: not re-checked here")
+    if sympy.simplify(f.subs(s_, s_ + 2 * sympy.pi) - f) != 0:
+        raise Reject("the factor of w·x is not shown 2π-periodic")
+    signs = {at: numeric.sign_of_constant(sympy.simplify(f.subs(s_, at)))
+             for at in (sympy.Integer(0), sympy.pi / 2, sympy.pi, 3 * sympy.pi / 2)}
+    plus = next((at for at, sg in signs.items() if sg == 1), None)
+    minus = next((at for at, sg in signs.items() if sg == -1), None)
+    if plus is None or minus is None:
+        raise Reject("the factor of w·x does not take both signs at 0, π/2, π, 3π/2")
+    return (f"φ(x) = A(x)·F(w·x) with A > 0 by structure and F 2π-periodic, F({sympy.sstr(plus)}) > 0 > "
+            f"F({sympy.sstr(minus)}) (exact): for almost every draw the values w_r·y are dense mod 2π "
+            "(Kronecker–Weyl), so the kernel takes both signs")
 
 
 @checker("AN-STRUCT")

@@ -257,5 +257,13 @@ def td_witness(ctx, s):
         checked += 1
     if checked < 2:
         raise Reject("too few parameter points with a defined output")
+    cert = s.get("certificate") or {}
+    tail = ""
+    if cert.get("kind") == "one-layer-witness":
+        shared = cert.get("shared")
+        if [shared, *(cert.get("left") or [])] != X or [shared, *(cert.get("right") or [])] != Y:
+            raise Reject("the proof kernel's certificate states another pair than the evidence's")
+        tail = ("; the proof kernel's certificate states the same pair, and its identity for every parameter is that "
+                "kernel's check (docs/theory.md §20.5)")
     return NUMERIC, (f"the two samples' outputs at the shared token agree at {checked} exact rational parameter "
-                     "points (to 45 digits); the step's certificate proves the identity for every parameter")
+                     "points (to 45 digits)" + tail)

@@ -422,7 +422,7 @@ def verdict(ctx, s):
 
 
 def expected_verdict(ctx, s) -> str:
-    from .structure import slots
+    from .structure import below_two_dimensions, slots
     prem = ctx.premises(s)
     if any(p["rule"] in ("TGT-NOT-CAUSAL", "TGT-BUDGET") and p["status"] == "proved" for p in prem):
         return "NOT-UAP"
@@ -430,7 +430,7 @@ def expected_verdict(ctx, s) -> str:
     lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
-        return "UAP"
+        return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"
     return "INCONCLUSIVE"
 
 
@@ -444,6 +444,9 @@ def alternative(ctx, s):
         return VERIFIED, "an undecided step asserts nothing"
     if s["status"] != "proved" or data.get("verdict") != "UAP":
         raise Reject("a proved alternative here is UAP for the family's own class")
+    from .structure import below_two_dimensions
+    if below_two_dimensions(ctx):
+        raise Reject("the input declares `dim 1`, and Theorem 1's receptive form assumes d ≥ 2 (§14.3): no UAP there")
     rules = [p["rule"] for p in prem]
     if rules not in (["TGT-RECEPTIVE", "TGT-LAYERS"], ["TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BELOW"]):
         raise Reject("its premises are not TGT-RECEPTIVE and TGT-LAYERS (and TGT-BELOW)")

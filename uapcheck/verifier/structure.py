@@ -80,8 +80,15 @@ def expected_verdict(ctx, side=frozenset()) -> str:
     if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" for s in tds):
         return "ILL-POSED"
     if all(s["status"] == "proved" for s in [ffn, *tds, *(s for s in rest if s["id"] not in side), group]):
-        return "UAP"
+        return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"
     return "INCONCLUSIVE"
+
+
+def below_two_dimensions(ctx) -> bool:
+    """The input declares `dim 1`: Theorem 1 and its receptive form assume d ≥ 2 (docs/theory.md §1.5, §14.3), so
+    proved premises give no UAP there (DIM-RANGE, §12)."""
+    dim = ctx.spec.dim
+    return isinstance(dim, int) and not isinstance(dim, bool) and dim < 2
 
 
 def _reachable(ctx) -> set:

@@ -1,0 +1,60 @@
+"""Kernel-side certificate fields that an OK used to leave unchecked: an ILL-POSED verdict resting on a trusted sign
+change, the random-feature sign change itself (a positive amplitude times a 2π-periodic factor of w·x), the
+regions a LIM-REGION step states beside its chosen one, and the pair of a TD-WITNESS proof certificate."""
+from __future__ import annotations
+
+import copy
+import hashlib
+
+from tests.certificates import certificate
+from uapcheck.verifier import verify
+
+
+def _with_text(cert: dict, old: str, new: str) -> dict:
+    out = copy.deepcopy(cert)
+    text = out["input"]["text"]
+    assert old in text
+    text = text.replace(old, new)
+    out["input"]["text"] = text
+    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def _outcome(report, rule: str) -> str:
+    return next(s.outcome for s in report.steps if s.rule == rule)
+
+
+def test_the_random_feature_sign_change_is_verified():
+    report = verify(certificate("performer_trig.uap"))
+    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+
+
+def test_a_positive_periodic_factor_is_rejected():
+    cert = _with_text(certificate("performer_trig.uap"), "cos(w . x)", "(2 + cos(w . x))")
+    report = verify(cert)
+    assert not report.ok and _outcome(report, "WP-POSITIVE") == "rejected"
+
+
+def test_an_ill_posed_verdict_on_a_trusted_step_is_not_ok():
+    cert = _with_text(certificate("performer_trig.uap"), "exp(|x|^2 / 2) * cos(w . x)", "exp(w . x - |x|^2 / 2)")
+    report = verify(cert)
+    assert _outcome(report, "WP-POSITIVE") in ("trusted", "rejected")
+    assert not report.ok
+
+
+def test_a_failing_region_restated_as_holding_is_rejected():
+    cert = copy.deepcopy(certificate("sigmoid.uap"))
+    step = next(s for s in cert["steps"] if s["rule"] == "LIM-REGION")
+    other = next(r for r in step["data"]["regions"] if r["region"] != step["data"]["chosen region"])
+    assert other["status"] == "fails"
+    other["status"] = "holds"
+    report = verify(cert)
+    assert not report.ok and _outcome(report, "LIM-REGION") == "rejected"
+
+
+def test_a_witness_certificate_with_another_pair_is_rejected():
+    cert = copy.deepcopy(certificate("polynomial.uap"))
+    step = next(s for s in cert["steps"] if s["rule"] == "TD-WITNESS")
+    step["certificate"]["right"][-1] += 1
+    assert _outcome(verify(cert), "TD-WITNESS") == "rejected"
+    assert _outcome(verify(certificate("polynomial.uap")), "TD-WITNESS") == "checked numerically"
