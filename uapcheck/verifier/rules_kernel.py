@@ -444,7 +444,7 @@ def _through_dot(e, w: str, x: str) -> bool:
 
 
 def _children(e) -> list:
-    out = []
+    out: list = []
     for f in dataclasses.fields(e):
         v = getattr(e, f.name)
         out.extend(i for i in (v if isinstance(v, tuple) else (v,)) if dataclasses.is_dataclass(i)
