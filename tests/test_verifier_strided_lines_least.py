@@ -52,7 +52,7 @@ def test_the_premise_check_finds_a_far_pair_that_is_not_adjacent():
     from uapcheck import spec as S
     from uapcheck.verifier.strided_lines import least_layers
     least, _, check, _ = least_layers(2, True, lambda n: sympy.Integer(3),
-                                     S.PatternUnion((S.Strided(5), S.Dilated(2, 3))))
+                                      S.PatternUnion((S.Strided(5), S.Dilated(2, 3))), [-6, -3, 3, 6], 135)
     assert least and check is not None
     assert check(60, 3) is not None
 
@@ -62,3 +62,48 @@ def test_layers_stated_as_data_are_compared():
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     step["data"]["layers"] = encode(3)
     assert rejects(cert, "PAT-LAYERS")
+
+
+# Theorem F98: s ≥ 3, S′ = −S′, the common-neighbour premise on the verifier's own graph through N₁ + s − 1
+
+
+@pytest.mark.parametrize("pattern, name", [("strided(5) + dilated(2, 3)", "F91"), ("strided(3) + dilated(1, 4)", "F92")])
+def test_premise_d_layers_least_rest_on_the_verifier_s_own_check(pattern, name):
+    cert = certificate_of(softmax_source(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is True
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    layers = next(s for s in report.steps if s.rule == "PAT-LAYERS")
+    assert f"Theorem {name}" in layers.reason and "F98" in layers.reason
+
+
+def test_premise_one_layer_more_is_rejected():
+    cert = certificate_of(softmax_source("strided(5) + dilated(2, 3)"))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["least"] = False
+    assert rejects(cert, "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("pattern", ["strided(6) + window(1) + dilated(1, 3)", "strided(4) + window(1) + dilated(1, 4)"])
+def test_least_where_the_premise_fails_is_rejected(pattern):
+    """The verifier's own finite check finds a length where the premise fails (every n, or n ≡ 0 mod 4)."""
+    cert = certificate_of(softmax_source(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is False
+    step["data"]["least"] = True
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_the_restated_finite_check():
+    from uapcheck.verifier.strided_lines import premise_lengths
+    assert premise_lengths(5, [-6, -3, 3, 6], 135) == 312   # N₁ = 16·18 + 20 = 308, one period of n mod 5
+    assert premise_lengths(4, [-4, -1, 1, 4], 60) is None    # fails at n = 60
+    assert premise_lengths(7, [-20, -10, 10, 20], 100) is None  # N₁ + s − 1 above 720: not run
+
+
+def test_the_instance_check_names_a_failing_pair():
+    from uapcheck import spec as S
+    from uapcheck.verifier.strided_lines import common_neighbour_problem
+    problem = common_neighbour_problem(S.PatternUnion((S.Strided(6), S.Window(1), S.Dilated(1, 3))), 90, 3)
+    assert problem is not None and "common neighbour" in problem
+    assert common_neighbour_problem(S.PatternUnion((S.Strided(5), S.Dilated(2, 3))), 140, 3) is None

@@ -1,7 +1,8 @@
 """The least layer count of `strided(s)` with non-cyclic local parts (docs/theory.md §11.11, Theorems F74, F91, F92):
-Theorem F97 (s = 2 with symmetric jumps leaving a class: D layers, least) against the concrete engine (graphs, BLISS,
-rooted views by canonical labelling) at every n ≤ 60 in range and against brute force over S_n at small n; the
-far-clique premise on the reference arcs (tests/graphs/reference.py)."""
+Theorem F97 (s = 2 with symmetric jumps leaving a class: D layers, least) and Theorem F98 (s ≥ 3, symmetric: D layers,
+least, where the common-neighbour premise holds through one period past 16M + 4s) against the concrete engine (graphs,
+BLISS, rooted views by canonical labelling) at every n ≤ 60 in range, or one period of the range and two later lengths,
+and the lemmas against brute force over S_n at small n; the premises on the reference arcs (tests/graphs/reference.py)."""
 from __future__ import annotations
 
 from collections import deque
@@ -9,7 +10,7 @@ from collections import deque
 import pytest
 import sympy
 
-from uapcheck.graphs import families
+from uapcheck.graphs import families, strided_lines_least
 from uapcheck.graphs.families import concrete
 from uapcheck.parse import parse_source
 
@@ -83,10 +84,94 @@ def test_two_classes_against_brute_force(pattern, n):
     assert brute_views.view_witness(nbs, n, d) is None
 
 
-@pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}", "strided(5) + dilated(2, 3)",
-                                     "strided(8) + offsets {-5, 9}"])
-def test_outside_f97_the_count_stays_sufficient(pattern):
-    """Not s = 2 with S′ = −S′: D + 1 layers, not least, the question named."""
+@pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}", "strided(8) + offsets {-5, 9}"])
+def test_asymmetric_jumps_stay_sufficient(pattern):
+    """S′ ≠ −S′ (neither F97 nor F98): D + 1 layers, not least, the question named."""
+    theorem, _ = _theorem(pattern)
+    assert isinstance(theorem, families.FamilyTheorem) and not theorem.least
+    assert theorem.layers == theorem.diameter + 1 and theorem.open_question
+
+
+# Theorem F98: s ≥ 3, S′ = −S′, the common-neighbour premise through one period past N₁ = max(N, 16M + 4s)
+PREMISE = [("strided(5) + dilated(2, 3)", "F91"), ("strided(7) + dilated(1, 2)", "F91"),
+           ("strided(3) + offsets {-5, -2, 2, 5}", "F74"), ("strided(3) + dilated(1, 4)", "F92")]
+NO_PREMISE = ["strided(6) + window(1) + dilated(1, 3)", "strided(4) + window(1) + dilated(1, 4)",
+              "strided(4) + dilated(1, 5)"]
+
+
+@pytest.mark.parametrize("pattern, name", PREMISE)
+def test_premise_d_layers_least_against_the_concrete_engine(pattern, name):
+    """D layers, least, at every n of one period from the range's start and at two later lengths, as the concrete
+    engine decides (rooted views by canonical labelling)."""
+    theorem, pat = _theorem(pattern)
+    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == name
+    assert theorem.least and theorem.layers == theorem.diameter and "F98" in theorem.why_layers
+    low = int(theorem.low)
+    s = int(theorem.values()["s"])
+    for n in list(range(low, low + s)) + [low + 3 * s + 1, low + 5 * s + 2]:
+        got = concrete(pat, n)
+        want = families.at(theorem, {"n": n})
+        assert got.least and got.layers == want["layers"] == want["diameter"] == got.diameter, (pattern, n)
+
+
+def _premise_on_reference_arcs(pattern, n: int) -> bool:
+    """The common-neighbour premise by breadth-first search on the reference arcs, pair by pair."""
+    pairs = attends(pattern, n)
+    adj = {v: {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
+    dist = {}
+    for root in adj:
+        d = {root: 0}
+        queue = deque([root])
+        while queue:
+            u = queue.popleft()
+            for v in adj[u]:
+                if v not in d:
+                    d[v] = d[u] + 1
+                    queue.append(v)
+        dist[root] = d
+    big = max(max(d.values()) for d in dist.values())
+    for d in dist.values():
+        ball = {v for v, k in d.items() if k < big}
+        far = sorted(v for v, k in d.items() if k == big)
+        for x, u in enumerate(far):
+            for v in far[x + 1:]:
+                if (v in adj[u]) != bool(adj[u] & adj[v] & ball):
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("pattern, s, jumps, lengths", [
+    ("strided(5) + dilated(2, 3)", 5, (-6, -3, 3, 6), (135, 138, 140)),
+    ("strided(6) + window(1) + dilated(1, 3)", 6, (-3, -1, 1, 3), (90, 91)),
+    ("strided(4) + window(1) + dilated(1, 4)", 4, (-4, -1, 1, 4), (60, 61, 64))])
+def test_the_finite_check_against_the_reference_arcs(pattern, s, jumps, lengths):
+    _, pat = _theorem(pattern)
+    for n in lengths:
+        assert strided_lines_least.premise_holds(s, jumps, n) == _premise_on_reference_arcs(pat, n), (pattern, n)
+
+
+@pytest.mark.parametrize("s, jumps", [(5, (-6, -3, 3, 6)), (7, (-2, 2)), (4, (-4, -1, 1, 4))])
+def test_the_premise_is_periodic_past_the_check(s, jumps):
+    """(a) beyond the lengths the theorem reads: P(n) = P(n + s) over two more periods past N₁ + s."""
+    _, top = strided_lines_least.check_span(s, jumps, 0)
+    for n in range(top + 1, top + 2 * s + 1):
+        assert strided_lines_least.premise_holds(s, jumps, n) == strided_lines_least.premise_holds(s, jumps, n + s)
+
+
+@pytest.mark.parametrize("pattern", ["strided(3) + dilated(1, 2)", "strided(3) + dilated(1, 4)"])
+def test_the_common_neighbour_lemma_against_brute_force(pattern):
+    """Where the premise holds at a small length, brute force over S_n finds no view witness at depth D."""
+    _, pat = _theorem(pattern)
+    n = 8
+    pairs_ok = _premise_on_reference_arcs(pat, n)
+    nbs = brute_views.neighbourhoods([pattern], n)
+    d = brute_views.diameter(nbs, n)
+    assert pairs_ok and d is not None and d >= 2
+    assert brute_views.view_witness(nbs, n, d) is None
+
+
+@pytest.mark.parametrize("pattern", NO_PREMISE)
+def test_where_the_premise_fails_the_count_stays_sufficient(pattern):
     theorem, _ = _theorem(pattern)
     assert isinstance(theorem, families.FamilyTheorem) and not theorem.least
     assert theorem.layers == theorem.diameter + 1 and theorem.open_question

@@ -174,7 +174,7 @@ def theorem(n, data: StridedScaled):
     r = data.factor
     question = (f"whether D layers suffice for strided(s) with local parts is not proved ({SECTION}, Theorems "
                 f"F74, F91 and F92); the jumps leaving a residue class are {{{shown}}}, all multiples of {r}")
-    layers = line_layers(s, data.symmetric, "F92" if r > s else "F91", question)
+    layers = line_layers(s, data.symmetric, "F92" if r > s else "F91", question, data.jumps, data.low)
     count = diameter if layers.least else diameter + 1
     if r > s:
         period = r * s

@@ -151,7 +151,7 @@ def theorem(n, data: StridedLine):
     layers = line_layers(s, data.symmetric, "F74", (
         f"whether D layers suffice for strided(s) with non-cyclic windows, dilations and offsets is not proved "
         f"({SECTION}, Theorem F74; the concrete engine finds D at every n ≤ 60 it ran); the jumps leaving a residue "
-        f"class are {{{shown}}}"))
+        f"class are {{{shown}}}"), data.jumps, data.low)
     return FamilyTheorem(
         "F74", "strided(s) + non-cyclic windows, dilations and offsets",
         (("s", Integer(s)),), Integer(data.low), diameter,

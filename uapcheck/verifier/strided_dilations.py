@@ -39,16 +39,17 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric, r = found
+    vals = sorted(set(jumps) - {0})
     if r < s:
-        return family_by_residue("F91", s, low, table, symmetric, S.PatternUnion(tuple(parts)))
-    return _exchanges_family(s, r, low, table, symmetric, S.PatternUnion(tuple(parts)))
+        return family_by_residue("F91", s, low, table, symmetric, S.PatternUnion(tuple(parts)), vals)
+    return _exchanges_family(s, r, low, table, symmetric, S.PatternUnion(tuple(parts)), vals)
 
 
-def _exchanges_family(s: int, r: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern):
+def _exchanges_family(s: int, r: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern, vals: list):
     """F92's Family: D by residue of n mod s, |G| by residue of n mod rs (the verifier's own count), D + 1 layers."""
     from .families import Family
     from .symbolic_unions import _residue_of
-    base = family_by_residue("F92", s, low, table, symmetric, pattern)
+    base = family_by_residue("F92", s, low, table, symmetric, pattern, vals)
     period = r * s
 
     def order(n):

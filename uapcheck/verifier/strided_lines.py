@@ -43,7 +43,7 @@ def match(parts: list):
     if found is None:
         return None
     low, table, symmetric = found
-    return family_by_residue("F74", s, low, table, symmetric, S.PatternUnion(tuple(parts)))
+    return family_by_residue("F74", s, low, table, symmetric, S.PatternUnion(tuple(parts)), sorted(set(jumps) - {0}))
 
 
 def _costs(jumps: Sequence[int], s: int) -> dict[int, int]:
@@ -134,7 +134,8 @@ def restate_by_residue(s: int, vals: list, leaving: list, r: int, pattern: S.Pat
     return max(low_d, low_g), table, symmetric
 
 
-def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern):
+def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bool, pattern: S.Pattern,
+                      vals: list):
     """The verifier's Family of F74 or F91: D by residue of n mod s from `table`, G the reflection or trivial, D + 1 layers."""
     from .families import Family
 
@@ -148,21 +149,140 @@ def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bo
 
     def name(text):
         return text == ("reflection" if symmetric else "trivial")
-    least, layers_by, check, text = least_layers(s, symmetric, diameter, pattern)
+    least, layers_by, check, text = least_layers(s, symmetric, diameter, pattern, vals, low)
     return Family(theorem, low, 0, 0, least, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
                   diameter_at=diameter, period=s, layers_by=layers_by, layers_check=check, layers_text=text)
 
 
-def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern):
-    """(least, the layers as a function of n, the check at one instance, why) for F74, F91 and F92: Theorem F97 — with
+def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern, vals: list, low: int):
+    """(least, the layers as a function of n, the check at one instance, why) for F74, F91 and F92. Theorem F97: with
     s = 2 and S′ = −S′ the positions at distance D from a root lie in the class it misses, a clique, so D layers are
-    least by the far-clique lemma, re-checked on the verifier's arcs at every instance —, else D + 1, not least."""
-    if s != 2 or not symmetric:
+    least by the far-clique lemma, re-checked on the verifier's arcs at every instance. Theorem F98: with s ≥ 3 and
+    S′ = −S′, D layers are least when the common-neighbour premise holds at every length from the range's start through
+    N₁ + s − 1 (the verifier's own finite check, `premise_lengths`), re-checked on its arcs at every instance. Else
+    D + 1, not least."""
+    if not symmetric:
         return False, (lambda n: diameter(n) + 1), None, ""
-    from .blocks_dilated_chains import far_clique_problem
+    if s == 2:
+        from .blocks_dilated_chains import far_clique_problem
 
-    def check(n: int, d: int) -> Optional[str]:
-        return far_clique_problem(pattern, n, d)
-    return True, diameter, check, ("D layers least (Theorem F97: with two residue classes and symmetric jumps the "
-                                   "positions at distance D from a root lie in the other class, pairwise adjacent, "
-                                   "re-checked on the verifier's arcs at every instance; the far-clique lemma)")
+        def clique(n: int, d: int) -> Optional[str]:
+            return far_clique_problem(pattern, n, d)
+        return True, diameter, clique, ("D layers least (Theorem F97: with two residue classes and symmetric jumps "
+                                        "the positions at distance D from a root lie in the other class, pairwise "
+                                        "adjacent, re-checked on the verifier's arcs at every instance; the far-clique "
+                                        "lemma)")
+    top = premise_lengths(s, vals, low)
+    if top is None:
+        return False, (lambda n: diameter(n) + 1), None, ""
+
+    def premise(n: int, d: int) -> Optional[str]:
+        return common_neighbour_problem(pattern, n, d)
+    return True, diameter, premise, (f"D layers least (Theorem F98: far positions adjacent exactly when they have a "
+                                     f"common neighbour within D − 1 of the root, found on the verifier's own graph at "
+                                     f"every length from {low} to {top} — where the premise is periodic mod {s} — and "
+                                     "re-checked on its arcs at every instance; the common-neighbour lemma)")
+
+#: Theorem F98: the verifier re-runs the finite check only up to this last length (the engine's limit too).
+MAX_CHECK_TOP = 720
+
+
+def premise_lengths(s: int, vals: list, low: int) -> Optional[int]:
+    """Theorem F98 restated: the last length of the finite check (N₁ + s − 1, N₁ = max(low, 16M + 4s), M = K₀·J with
+    the verifier's own residue costs) when the common-neighbour premise holds at every length from `low` through it
+    on the verifier's own graph of `strided(s) + offsets S`, else None."""
+    costs = _costs(vals, s)
+    far = (max(costs.values()) + 2) * max(abs(k) for k in vals)
+    top = max(low, 16 * far + 4 * s) + s - 1
+    if top > MAX_CHECK_TOP:
+        return None
+    for n in range(low, top + 1):
+        if not _premise_on_lines(s, vals, n):
+            return None
+    return top
+
+
+def _premise_on_lines(s: int, vals: list, n: int) -> bool:
+    """At every root (all of them), two positions at the largest distance D are adjacent iff a position within D − 1
+    of the root is adjacent to both; adjacency read off the jump set and the residues mod s (bit v − 1 is v)."""
+    rings = _rings(s, vals, n)
+    if rings is None:
+        return False
+    around = _closed_neighbourhoods(s, vals, n)
+    d = max(len(r) for r in rings) - 1
+    for ring in rings:
+        if len(ring) - 1 < d:
+            continue
+        ball = sum(ring[:d])
+        far = ring[d]
+        for u in (v for v in range(n) if far >> v & 1):
+            reach = 0
+            common = ball & around[u]
+            while common:
+                z = (common & -common).bit_length() - 1
+                common &= common - 1
+                reach |= around[z]
+            if (reach ^ around[u]) & far & ~(1 << u):
+                return False
+    return True
+
+
+def _closed_neighbourhoods(s: int, vals: list, n: int) -> list[int]:
+    """Bit v − 1 of entry v − 1 and of its neighbours: the residue class mod s and the jumps inside 1..n."""
+    out = []
+    for v in range(n):
+        bits = sum(1 << x for x in range(v % s, n, s)) | 1 << v
+        for k in vals:
+            if 0 <= v + k < n:
+                bits |= 1 << (v + k)
+        out.append(bits)
+    return out
+
+
+def _rings(s: int, vals: list, n: int) -> Optional[list[list[int]]]:
+    """Per root, the bit sets of the positions at distance 0, 1, 2, … (None when some position is not reached)."""
+    mask = (1 << n) - 1
+    same = [sum(1 << x for x in range(c, n, s)) for c in range(s)]
+    rings = []
+    for root in range(n):
+        seen = edge = 1 << root
+        ring = [edge]
+        while seen != mask:
+            grown = edge
+            for k in vals:
+                grown |= (edge << k if k > 0 else edge >> -k) & mask
+            for c in same:
+                if c & edge:
+                    grown |= c
+            edge = grown & ~seen
+            if not edge:
+                return None
+            seen |= edge
+            ring.append(edge)
+        rings.append(ring)
+    return rings
+
+
+def common_neighbour_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
+    """The common-neighbour premise at one instance on the verifier's arcs (``patterns.head_arcs``): symmetric, diameter
+    d, and far pairs adjacent exactly when they have a common neighbour within d − 1 of the root. None when it holds."""
+    arcs = patterns.head_arcs(pattern, n)
+    if any((i, j) not in arcs for j, i in arcs):
+        return f"n = {n}: the pattern is not symmetric"
+    outs = patterns.union_out([arcs], n)
+    near = [set(o) | {v} for v, o in enumerate(outs)]
+    for root in range(1, n + 1):
+        found = patterns.bfs(outs, root)
+        dist = [d + 1 if x is None else x for x in found]
+        if any(x > d for x in dist[1:]):
+            return f"n = {n}: a position is farther than {d} from {root}"
+        ball = {v for v in range(1, n + 1) if dist[v] <= d - 1}
+        far = [v for v in range(1, n + 1) if dist[v] == d]
+        for k, u in enumerate(far):
+            for v in far[k + 1:]:
+                shared = bool(near[u] & near[v] & ball)
+                if (v in near[u]) != shared:
+                    return (f"n = {n}: positions {u}, {v} at distance {d} from {root} are "
+                            f"{'adjacent' if v in near[u] else 'not adjacent'} but "
+                            f"{'have' if shared else 'have no'} common neighbour within distance {d - 1}")
+    return None
