@@ -27,8 +27,11 @@ def _pattern(s, rest):
 @pytest.mark.parametrize("s, rest, r, symmetric", CASES)
 def test_against_concrete_engine(s, rest, r, symmetric):
     theorem = families.match([_pattern(s, rest)], N, {})
-    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F91" and not theorem.least
+    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F91"
     assert theorem.values()["r"] == r and theorem.group == ("reflection" if symmetric else "trivial")
+    assert not theorem.least or symmetric  # Theorem F98 (tests/graphs/test_strided_lines_least.py)
+    if (s, rest) == (5, (Dilated(2, 3),)):
+        assert theorem.least
     low = int(theorem.low)
     pattern = _pattern(s, rest)
     for n in range(low, low + 2 * s):
@@ -36,7 +39,7 @@ def test_against_concrete_engine(s, rest, r, symmetric):
         got = concrete(pattern, n, layers=False)
         assert got.connected and got.diameter == want["diameter"], (s, rest, n)
         assert got.order == want["order"] == (2 if symmetric else 1), (s, rest, n)
-        assert want["layers"] == want["diameter"] + 1
+        assert want["layers"] == want["diameter"] + (0 if theorem.least else 1)
     for n in range(max(20, r * s), 61):
         assert concrete(pattern, n, layers=False).order == (2 if symmetric else 1), (s, rest, n)
 
@@ -97,9 +100,9 @@ def test_r_above_s_against_the_concrete_engine(s, rest, r, symmetric):
     against the brute-force count."""
     theorem = families.match([_pattern(s, rest)], N, {})
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F92"
-    two = s == 2 and symmetric  # Theorem F97: D layers, least (tests/graphs/test_strided_lines_least.py)
-    assert theorem.least == two and theorem.values()["r"] == r
-    assert theorem.layers == theorem.diameter + (0 if two else 1)
+    # Theorems F97 (s = 2) and F98 (s ≥ 3): D layers, least, only with S′ = −S′ (tests/graphs/test_strided_lines_least.py)
+    assert theorem.least if s == 2 and symmetric else (symmetric or not theorem.least)
+    assert theorem.values()["r"] == r and theorem.layers == theorem.diameter + (0 if theorem.least else 1)
     pattern = _pattern(s, rest)
     low = int(theorem.low)
     top = low + r * s - 1 if low + r * s <= 100 else low + s
