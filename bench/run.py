@@ -205,7 +205,42 @@ window_strided_near_n 1.16 → 0.97, blocks_global_strided_heads_n 0.87 → 0.60
 catalog stays far above 4×B: what is left is spread over the engines (the rooted-view decisions at each
 length, the families' instance checks and small cases, the proof kernel's certificate checks), with no
 single step above a tenth of it; and blocks_strided_residue3_n, the 140th file (added the same day), alone
-takes about a third of the cold catalog in the table above."""
+takes about a third of the cold catalog in the table above.
+
+Then (2026-12-02, speed4; load average 11 to 15 on the 2 cores, so every figure is inflated, B 0.51 s CPU
+against about 0.35 s idle): blocks(b) + strided(s)'s finite checks run once per process (the theorem was built four
+times per file: by the step, its instance check, the kernel's re-match and its instance check) and count the column
+permutations column by column instead of over all s! of them; F58/F66's check reads Γ's distances off the
+block–residue incidence graph as arrays; a family theorem is keyed by the head's merged atoms, so equivalent forms
+of one head share it; the view probe tests each transposition on bit masks. Per-file CPU in one process, imports
+excluded, the revision before (12f9651) against after, interleaved, two rounds: the 146 files 9.5–10.1 s → 6.7–6.8 s;
+blocks_strided_residue3_n 2.6–3.0 s → 0.51–0.58 s, window_strided_near_n 0.43–0.52 s → 0.35–0.39 s. These figures
+and the catalog rows above were measured on 12f9651 with these changes and a pruned exhaustive receptive-witness
+search (n ≤ 8), which 903b695's exact receptive count (Theorem F68) has since made unnecessary and which was dropped;
+they are to be re-measured on an idle machine.
+Output byte-identical (the catalog goldens, in one process and with workers; the snapshots). The cold catalog is
+still far above 4×B: no step is above a tenth of what is left (the lengths below a by-class range, each derived
+at its n; the families' small cases and instance checks; the kernel premises' SymPy work; the several-heads layer
+count, which the proof kernel re-decides; imports, about 0.3 s for the engines after SymPy).
+
+Then (2026-12-02, end of the day, idle machine: load average 0.02 at the start): the rows above, 149 files. The original 57 files measured 4.78×B in this run; 12f9651 and this revision take the same CPU on them (1.45–1.74 s user, three interleaved runs each), while B itself ranged over 0.34–0.48 s in consecutive runs, so that row sits at the edge of its target and moves with B, not with the code.
+
+Then (2026-12-03, speed5; load average 6 to 8 on the 2 cores from the other lanes' test runs, so every figure is
+inflated and B itself was 0.36 to 0.46 s CPU): the receptive-witness search tests a generator of the known part's
+automorphisms only at the positions of R(i) and stops at the first bad one (the 57 files' receptive_exact 0.064 s
+to 0.020 s CPU in one process), a worker runs the cyclic collector at a first threshold of 20,000 instead of 700
+(about 70 collections over the 57 files, 4 % of the worker's CPU; whole catalog 0.12 s to 0.01 s), and the proof
+kernel checks an odd-score one-layer witness by pairing r with −r instead of expanding its value sums again
+(sigmoid_plain about 0.03 s). The 57 files, the revision before against after, interleaved, median of 6: 1.80 s
+to 1.63 s CPU. Where the 57 files' time goes after these (a sampling profile of the worker, which does all the
+checking under `-j 1`, plus the parent's imports): the parent, that is B and uapcheck's own modules, lark and its
+tables (about 0.1 s over B), about a quarter; in the worker, the positivity engine (WP-POSITIVE: the sign regions
+of the kernel's three forms, the off-diagonal forms and the sign witnesses) about 40 %, (LIM) about 15 % (its
+numeric cross-check 6 %), the pattern engines about 12 %, parsing, lowering, FFN-DEF2 and rendering under 5 %
+each. SymPy's assumption queries are a quarter of the worker's time and `factor` in sign_of 5 to 10 %; three files
+(polynomial_offset, laplacian, bounded_tanh) take a fifth of it. The catalog rows and the per-file table above are
+from `python bench/run.py --catalog-only --repeat 3` in those conditions (load average 8 at the start), to be
+re-measured on an idle machine."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
