@@ -80,3 +80,44 @@ def test_the_verifier_re_checks_the_lemma_and_rejects_forgeries(tmp_path):
             if step["rule"] == "HEADS-ZERO-VALUE":
                 step["data"].update(forged)
         assert any(s.rule == "HEADS-ZERO-VALUE" and s.outcome == "rejected" for s in verify(bad).steps), forged
+
+
+# ---------------------------------------------------------------------------------------------
+# Dimensions: a head proved only for d ≥ 2 beside a head proved for every d (§17.3, "Dimensions")
+
+LAPLACE_SCORE = "attention { score s(x, y) = exp(-|x - y|) * (2 + sin(x . y)) }\n"
+
+
+def test_a_head_proved_only_for_d_2_beside_softmax_does_not_narrow_the_verdict():
+    """Alone, the Laplacian-type score head is UAP for d ≥ 2 only (its analyticity off q = ±k needs a connected
+    complement); beside softmax, Lemma Z stands in for it and the verdict is softmax's, for every d."""
+    alone = uapcheck.check(LAPLACE_SCORE)
+    assert alone.verdict == "UAP" and "d ≥ 2" in alone.group.condition
+    for text in (SOFTMAX + LAPLACE_SCORE, LAPLACE_SCORE + SOFTMAX):
+        r = uapcheck.check(text)
+        assert (r.verdict, r.layers, r.group.name) == ("UAP", 1, "S_n")
+        assert "d ≥ 2" not in (r.group.condition or "")
+        zero = _rules(r)["HEADS-ZERO-VALUE"]
+        assert zero.proved and zero.premises[0].proved and "only for token dimension d ≥ 2" in str(zero.claim)
+    # under `dim 1` the verdict stays INCONCLUSIVE, but for Theorem 1's own assumption d ≥ 2, not a premise's
+    r = uapcheck.check("dim 1\n" + SOFTMAX + LAPLACE_SCORE)
+    dim = _rules(r)["DIM-RANGE"]
+    assert r.verdict == "INCONCLUSIVE" and "Theorem 1 is stated for token dimension d ≥ 2" in str(dim.claim)
+
+
+def test_two_heads_proved_for_every_d_are_not_rewritten():
+    r = uapcheck.check(SOFTMAX + SOFTMAX)
+    assert r.verdict == "UAP" and "HEADS-ZERO-VALUE" not in _rules(r)
+
+
+def test_the_verifier_accepts_the_lemma_beside_a_proved_head_and_rejects_a_forged_separator(tmp_path):
+    from uapcheck.verifier import REJECTED, verify
+    cert = certificate_from_cli(SOFTMAX + LAPLACE_SCORE, tmp_path)
+    report = verify(cert)
+    assert report.ok or not any(s.outcome == REJECTED for s in report.steps)
+    zero = next(s for s in report.steps if s.rule == "HEADS-ZERO-VALUE")
+    assert zero.outcome != REJECTED
+    step = next(s for s in cert["steps"] if s["rule"] == "HEADS-ZERO-VALUE")
+    step["data"]["separating_head"] = 1  # the head itself
+    report = verify(cert)
+    assert any(s.rule == "HEADS-ZERO-VALUE" and s.outcome == REJECTED for s in report.steps)

@@ -308,7 +308,8 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if not structure and group_step.proved:
         k = heads.separating_head(spec, tds, group)
         if k is not None:  # Lemma Z (docs/theory.md §17.3): the open heads get W_V = 0
-            tds = [td if td.proved else _zero_value(spec, j, td, k) for j, td in enumerate(tds)]
+            tds = [_zero_value(spec, j, td, k) if j != k and heads.left_out(td, tds[k]) else td
+                   for j, td in enumerate(tds)]
 
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]

@@ -79,35 +79,51 @@ def _well_posed(head: S.Head, td: proof.Step) -> bool:
     return not head.normalized or any(s.rule == "WP-POSITIVE" and s.proved for s in steps)
 
 
+def needs_two_dims(td: proof.Step) -> bool:
+    """Whether a head's step rests on a premise proved only for token dimension d ≥ 2 (a fact `min_dim` 2)."""
+    return any(s.proved and s.facts.get("min_dim") == 2 for s in td.walk())
+
+
 def separating_head(spec: S.Spec, tds: list, group) -> Optional[int]:
     """The index of a plain dense head whose step is proved 1-layer token distinguishing, when Lemma Z applies
-    to the others (§17.3): several heads, all dense, G = S_n, no absolute encoding, every other head undecided
-    and well-posed; else None."""
+    to the others (§17.3): several heads, all dense, G = S_n, no absolute encoding, every other head proved or
+    undecided and well-posed, and some other head left out by it (`left_out`: undecided, or proved only for
+    d ≥ 2 beside a separating head proved for every d); else None. A head proved for every d is preferred."""
     if len(tds) < 2 or group is None or group.name != "S_n" or spec.positional == "absolute":
         return None
     if not all(isinstance(h.pattern, S.Full) for h in spec.heads):
         return None
-    k = next((k for k, (h, td) in enumerate(zip(spec.heads, tds))
-              if td.proved and td.rule in ONE_LAYER_RULES and _plain_dense(h)), None)
-    if k is None:
+    candidates = [k for k, (h, td) in enumerate(zip(spec.heads, tds))
+                  if td.proved and td.rule in ONE_LAYER_RULES and _plain_dense(h)]
+    if not candidates:
         return None
+    k = next((k for k in candidates if not needs_two_dims(tds[k])), candidates[0])
     others = [(h, td) for j, (h, td) in enumerate(zip(spec.heads, tds)) if j != k]
     if not all(td.proved or (td.status is proof.UNDECIDED and _well_posed(h, td)) for h, td in others):
         return None
-    return k if any(not td.proved for _, td in others) else None
+    return k if any(left_out(td, tds[k]) for _, td in others) else None
+
+
+def left_out(td: proof.Step, separating: proof.Step) -> bool:
+    """Whether Lemma Z stands in for this head's step beside the separating head's: the step is open, or it is
+    proved only for d ≥ 2 while the separating head's holds for every d (§17.3, dimensions)."""
+    return not td.proved or (needs_two_dims(td) and not needs_two_dims(separating))
 
 
 @proof.rule("HEADS-ZERO-VALUE", "A head left out by its own zero value map: another head separates alone",
             CITE_ZERO, statuses=(proof.PROVED,), certificates=(Inference,))
 def zero_value(td: proof.Step, label: str, other: str, k: int) -> proof.Step:
-    """Head `label`'s open premise `td` is not needed: head `other` (index k) is 1-layer token distinguishing
-    w.r.t. S_n alone, and W_V = 0 in this head (its own trainable value map) leaves that head's layer."""
-    return proof.conclude(claim(f"{label}: its own premise is open ({td.rule} undecided), but with ", W_V,
+    """Head `label`'s premise `td` is not needed: head `other` (index k) is 1-layer token distinguishing
+    w.r.t. S_n alone, and W_V = 0 in this head (its own trainable value map) leaves that head's layer. `td` is
+    undecided, or proved only for d ≥ 2 (then the verdict need not inherit that range, §17.3)."""
+    own = (f"its own premise is open ({td.rule} undecided)" if not td.proved else
+           f"its own premise ({td.rule}) is proved only for token dimension d ≥ 2")
+    return proof.conclude(claim(f"{label}: {own}, but with ", W_V,
                                 " = 0 in this head (every head has its own trainable value map) the layer is "
                                 f"{other} alone, whose step proves it 1-layer token distinguishing w.r.t. ", S_N,
                                 ", the family's group: the family contains that head's family with the same group, "
                                 "so it is 1-layer token distinguishing whatever this head computes (Lemma Z, "
                                 "docs/theory.md §17.3)"), proof.PROVED, [td],
                           {"separating head": other}, facts={"separating_head": k, "layers": 1},
-                          certificate=Inference(((td, proof.UNDECIDED),),
+                          certificate=Inference(((td, td.status),),
                                                 "Lemma Z: W_V = 0 in this head leaves the separating head's layer"))

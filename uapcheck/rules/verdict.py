@@ -153,6 +153,21 @@ def _walk(steps):
                 yield s
 
 
+def _walk_used(steps):
+    """The steps the verdict rests on: as `_walk`, but a head left out by Lemma Z (HEADS-ZERO-VALUE, §17.3) rests on
+    the separating head, not on its own premise, so that premise's range (d ≥ 2) is not the verdict's."""
+    seen: set = set()
+    stack = list(steps)
+    while stack:
+        s = stack.pop()
+        if id(s) in seen:
+            continue
+        seen.add(id(s))
+        yield s
+        if s.rule != "HEADS-ZERO-VALUE":
+            stack.extend(s.premises)
+
+
 def _layers_of(structure, group_step, heads=()):
     """The number of layers the premises establish: PAT-LAYERS's (SEQ-LAYERS's for per-layer patterns,
     CONV-LAYERS's for the convolution mixer, BIAS-LAYERS's for dense heads with a symmetric bias), or 1
@@ -199,7 +214,7 @@ def decide(ffn, heads, structure, group_step, dim):
     obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction") and s not in side), None)
     ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
     layers = _layers_of(structure, group_step, heads)
-    two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk(heads))
+    two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk_used(heads))
     if obstruction is not None:
         return proof.Verdict.NOT_UAP, obstruction, group, layers, False
     if ill is not None:

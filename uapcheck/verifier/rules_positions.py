@@ -307,8 +307,8 @@ def heads_zero_value(ctx, s):
     if s["status"] != "proved":
         raise Reject("HEADS-ZERO-VALUE concludes `proved`")
     prem = ctx.premises(s)
-    if len(prem) != 1 or prem[0]["status"] != "undecided":
-        raise Reject("its premise is this head's own undecided step")
+    if len(prem) != 1 or prem[0]["status"] not in ("undecided", "proved"):
+        raise Reject("its premise is this head's own step, undecided (or proved, for d ≥ 2 only)")
     k = (s.get("data") or {}).get("separating_head")
     heads = ctx.spec.heads
     if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(heads) or heads[k] is head:
