@@ -78,7 +78,9 @@ class WitnessCertificate(proof.Certificate):
     """The witness (`left`, `right`: the scalars r of the tokens r·e besides the shared token), the
     head's kernel data, and the family it belongs to. The check recomputes, exactly, the two outputs'
     parameter-dependent parts Σ k(q, k_j) v_j (and Σ k(q, k_j) when normalised) at the shared token
-    and shows them identical; the shared token's own term is the same in both samples."""
+    and shows them identical; the shared token's own term is the same in both samples. For an odd score
+    it checks the family's hypotheses on the head's α (α(s) + α(−s) = 2α(0), S and −S, ΣS = 0, no
+    normaliser or bias), from which the parts are identical by pairing r with −r (docs/theory.md §20.5)."""
 
     family: str  # "polynomial", "homogeneous" or "odd"
     kernel: sympy.Expr  # closed: k in (a, b, c, params); features: the key factor K in (v, t)
