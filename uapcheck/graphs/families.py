@@ -97,6 +97,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   strided(s)``, b ≥ s, w + 2 ≤ s ≤ 2w: D = 2, G = the cells' symmetric groups of the positions without window edges
   between blocks (every class fixed), with the reflection when b | n; 3 layers, least when b > s (a swap inside the
   first block), not shown least when b = s.
+* F101 (``graphs/cyclic_window_line.py``) ``window(w) cyclic`` with non-cyclic window, dilated and offsets parts whose
+  offsets outside {−w, …, w} form A ≠ ∅: G = the reflection when A = −A, else trivial (the positions of largest degree
+  are a line pattern with F41's group, the seam follows); D ≤ ⌈⌊n/2⌋/w⌉ (the cyclic window's), that plus one layers
+  sufficient; D itself not stated.
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
@@ -287,12 +291,30 @@ def _match_atoms(merged: tuple, n):
         return _cyclic_union(n, atoms)
     if kinds == ["strided", "window"]:
         return _strided_family(n, _param(by["window"]), _param(by["strided"]))
+    if "cwindow" in kinds and len(kinds) >= 2 and set(kinds) - {"cwindow"} <= {"window", "offsets", "dilated"}:
+        found = _cyclic_window_line(n, atoms)
+        if found is not None:
+            return found
     several = len(kinds) >= 2 and set(kinds) == {"strided"}
     line = _strided_union(n, atoms) if several else _line_family(n, atoms, kinds, by)
     if line is not None:
         return line
     from .symbolic_unions import match_union  # F20–F22: unions of structured patterns
     return _or_hubs(match_union(kinds, by, n), kinds, atoms, n)
+
+
+def _cyclic_window_line(n, atoms: list) -> Optional[FamilyTheorem]:
+    """Theorem F101 (``graphs/cyclic_window_line.py``): one `window(w) cyclic` with non-cyclic window, dilated and
+    offsets parts some of whose offsets lie outside {−w, …, w}; None otherwise."""
+    from .cyclic_window_line import seam_data, theorem
+    if not isinstance(n, sympy.Symbol):
+        return None  # at an integer n the concrete path states D itself; the bound is not wired there (§13 L4)
+    cyclic = [a for a in atoms if a.kind == "cwindow"]
+    jumps = line_jumps([a for a in atoms if a.kind != "cwindow"])
+    if len(cyclic) != 1 or jumps is None or not _is_int(cyclic[0].args[0]):
+        return None
+    data = seam_data(int(cyclic[0].args[0]), tuple(jumps))
+    return None if data is None else theorem(n, data)
 
 
 def _strided_pair(n, atoms: list):

@@ -98,6 +98,7 @@ class Family:
     quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53; else `witness`)
     class_witness: Optional[Callable[[int], Optional[tuple]]] = None  # F25: n -> (position, permutation) where the
     #                                                                  layers are D + 1 at n, None where D suffice
+    bound: bool = False                        # F101: `diameter_at` is an upper bound on D, not D
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -147,6 +148,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         return found if found is not None else _f27(parts)
     if len(parts) >= 2 and all(isinstance(q, (S.Offsets, S.Window)) and q.cyclic for q in parts):
         return _f27(parts)
+    from . import cyclic_window_line  # F101: a cyclic window with non-cyclic parts outside it (§11.11)
+    seam = cyclic_window_line.match(parts)
+    if seam is not None:
+        return seam
     from . import offsets_line  # F40–F42: non-cyclic window, dilated and offsets parts (docs/theory.md §11.11)
     jumps = offsets_line.line_jumps(parts)
     if jumps is not None and (any(isinstance(q, S.Offsets) for q in parts)
@@ -927,8 +932,8 @@ def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[
             return f"n = {n}: not strongly connected"
         d = max(x for arr in dist.values() for x in arr[1:] if x is not None)
         want = int(fam.d(n))
-        if d != want:
-            return f"n = {n}: the diameter is {d}, not {want}"
+        if d != want and not (fam.bound and d < want):
+            return f"n = {n}: the diameter is {d}, " + (f"above the bound {want}" if fam.bound else f"not {want}")
         if what == "connectivity":
             continue
         lab = patterns.labels_at(spec, heads, n)

@@ -175,7 +175,24 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
     return f"instances n = {fam.low}..{families.instance_top(fam)} re-checked on the verifier's arcs"
 
 
+def _bounded(ctx, s, fam: families.Family) -> sympy.Expr:
+    """A theorem stating an upper bound on D (F101): the step states that bound and no diameter; the bound."""
+    data = s.get("data") or {}
+    if data.get("diameter") is not None:
+        raise Reject(f"Theorem {fam.theorem} bounds the diameter; the step states D itself")
+    claimed = _value(ctx, data.get("diameter bound"), "the diameter bound")
+    if not families.same_value(fam, claimed, _n(ctx)):
+        raise Reject(f"the diameter bound {sympy.sstr(claimed)} is not Theorem {fam.theorem}'s {sympy.sstr(fam.d(_n(ctx)))}")
+    return claimed
+
+
 def connected(ctx, s, fam: families.Family):
+    if fam.bound:
+        bound = _bounded(ctx, s, fam)
+        low = _range(ctx, s, fam)
+        return VERIFIED, (f"Theorem {fam.theorem} (docs/theory.md §11.11), matched on the re-parsed pattern: strongly "
+                          f"connected with D ≤ {sympy.sstr(bound)} for n ≥ {low}; "
+                          + _instances(ctx, fam, "connectivity") + " (BFS: D at most the bound)")
     d = _value(ctx, (s.get("data") or {}).get("diameter"), "the diameter")
     mine = fam.d(_n(ctx))
     if not families.same_value(fam, d, _n(ctx)):
@@ -187,6 +204,18 @@ def connected(ctx, s, fam: families.Family):
 
 def layers(ctx, s, fam: families.Family):
     data = s.get("data") or {}
+    if fam.bound:
+        bound = _bounded(ctx, s, fam)
+        prem = ctx.premises(s)
+        m = _value(ctx, data.get("layers"), "the number of layers")
+        if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+            raise Reject("its premise is not the connectivity step")
+        if not families.same_value(fam, m, _n(ctx), layers=True) or data.get("least"):
+            raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not Theorem {fam.theorem}'s "
+                         f"{sympy.sstr(fam.layers_at(_n(ctx)))} (not least)")
+        low = _range(ctx, s, fam)
+        return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: D ≤ {sympy.sstr(bound)}, so one layer more suffices by "
+                          "the view argument (§11.2); not claimed least; " + _instances(ctx, fam, "layers"))
     m, d, n = _layer_values(ctx, s)
     if (not families.same_value(fam, d, n) or not families.same_value(fam, m, n, layers=True)
             or bool(data.get("least")) != fam.least):
