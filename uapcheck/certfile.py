@@ -462,12 +462,13 @@ def _verdict_data(step: proof.Step) -> dict:
     below = step.facts.get("below_range", ())
     if below:  # each length below the range, decided at that n: its verdict and count
         out["lengths"] = [_length_data(r) for r in below]
-    if not classes and not below:
+    obstructed = step.facts.get("range")  # a NOT-UAP verdict's range: its obstruction's (§12)
+    if not classes and not below and obstructed is None:
         return out
     out["classes"] = [{"modulus": p.facts["modulus"], "residues": list(p.facts["residues"]), "rule": p.rule,
                        "verdict": stated.get(str(p.facts["residue_class"])),
                        "condition": _condition_tree(p.facts["residue_class"])} for p in classes]
-    formula = getattr(step.facts.get("group"), "condition_formula", None)
+    formula = obstructed if obstructed is not None else getattr(step.facts.get("group"), "condition_formula", None)
     try:
         out["range"] = encode_condition(formula) if formula is not None else None
     except TreeError:
@@ -488,7 +489,10 @@ def _budget_class_data(step: proof.Step) -> dict:
     classes = {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}
     if step.rule == "SYM-UNDECIDED":
         return {"classes": classes}
-    return {"budget": step.facts.get("budget", step.evidence.get("budget")), "classes": classes}
+    out = {"budget": step.facts.get("budget", step.evidence.get("budget")), "classes": classes}
+    if step.rule == "PAT-BUDGET-CLASS":  # the classes with the range, for the verifier to hold against the count's
+        out["range"] = _condition_tree(step.facts["residue_class"])
+    return out
 
 
 def _budget_witness_data(step: proof.Step) -> dict:

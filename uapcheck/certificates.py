@@ -1192,7 +1192,8 @@ class CosetInvariant(Certificate):
 class BudgetByClass(Certificate):
     """A `layers M` budget below the count of some residue classes of n only (docs/theory.md §12, by residue
     class): the proved PAT-LAYERS step states its count m and the diameter D as functions of n mod L (a
-    Piecewise over the residues). The check reads both off the step's facts, requires the pieces on every
+    Piecewise over the residues), or as one number each on the whole range (L = 1, the residue 0: every n of the
+    range). The check reads both off the step's facts, requires the pieces on every
     stated residue r (mod the pieces' modulus) to be integers, and M < D_r (the receptive field: some x_j never
     reaches some position within M layers), or M < m_r where the step's count is least (`least`: m_r − 1
     layers, hence M, fail by the step's own certificate)."""
@@ -1212,6 +1213,9 @@ class BudgetByClass(Certificate):
         mods = layers.atoms(sympy.Mod) if isinstance(layers, sympy.Basic) else set()
         n = next((a.args[0] for a in mods if isinstance(a.args[0], sympy.Symbol)), None)
         split = pieces_by_residue(layers, n)
+        if split is None and self.modulus == 1 and isinstance(layers, (int, sympy.Integer)) and \
+                not isinstance(layers, bool):
+            split = (1, (sympy.Integer(layers),))  # one number on the whole range: every residue mod 1
         if split is None or split[0] != self.modulus or not self.residues:
             _reject(BudgetByClass, f"the layer count is not a function of n mod {self.modulus}")
         assert split is not None  # for the type checker: _reject raised otherwise
@@ -1221,7 +1225,7 @@ class BudgetByClass(Certificate):
                 _reject(BudgetByClass, f"{r} is not a residue mod {self.modulus}")
             m_r = split[1][r]
             d_r = dsplit[1][r % dsplit[0]] if dsplit is not None else diameter
-            if not (isinstance(m_r, sympy.Integer) and isinstance(d_r, (int, sympy.Integer))):
+            if not (isinstance(m_r, sympy.Integer) and isinstance(d_r, (int, sympy.Integer))) or isinstance(d_r, bool):
                 _reject(BudgetByClass, f"the count on n ≡ {r} (mod {self.modulus}) is not a number")
             assert d_r is not None  # for the type checker: a number, checked above
             if not (self.budget < d_r or (least is True and self.budget < m_r)):

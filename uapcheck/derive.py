@@ -316,11 +316,12 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
 
     # a budget below a count that a view witness shows least (docs/theory.md §11.12): NOT-UAP with the witness
     # a budget against a count by residue class of n: decided class by class (docs/theory.md §12)
-    by_class = pattern.budget_by_class(spec, next((s for s in structure if s.rule == "PAT-LAYERS"), None),
-                                       group) if obstruction is None else None
+    layer_step = next((s for s in structure if s.rule == "PAT-LAYERS"), None)
+    by_class = pattern.budget_by_class(spec, layer_step, group) if obstruction is None else None
     budget_fail = budget_witness.budget_step(spec, structure) if obstruction is None and by_class is None else None
     if budget_fail is None and obstruction is None and by_class is None:
-        budget_fail = pattern.budget_check(spec, layers, diameter)
+        least = layer_step.facts.get("least") if layer_step is not None and layer_step.proved else None
+        budget_fail = pattern.budget_check(spec, layers, diameter, least)
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]
@@ -328,7 +329,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
     with stage("the lengths below the stated range"):
         classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name)]
-        lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes)
+        why = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)[1]  # the deciding obstruction
+        lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes,
+                                                        verdict.obstruction_range(why))
 
     def make_root(extra):
         return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra, lengths=lengths,

@@ -216,7 +216,8 @@ def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), co
                           evidence=dict(evidence, patterns=desc, witness=witness),
                           notes=notes, facts={"obstruction": "unreachable", "i": witness["i"], "j": witness["j"],
                                               **({"residue_class": condition, "modulus": by_class[0],
-                                                  "residues": tuple(by_class[1])} if by_class else {})},
+                                                  "residues": tuple(by_class[1])} if by_class else
+                                                 {"range": condition} if typed else {})},
                           certificate=certificate)
 
 
@@ -1187,9 +1188,10 @@ def _exceeds(spec: S.Spec, expr) -> list[bool]:
     return out
 
 
-def budget_check(spec: S.Spec, layers, diameter):
+def budget_check(spec: S.Spec, layers, diameter, least: Optional[bool] = None):
     """A `layers M` budget: a NOT-UAP step below the diameter, an undecided step between the
-    diameter and the layers the view argument needs, or None when it suffices."""
+    diameter and the layers the view argument needs, or None when it suffices. `least`: the PAT-LAYERS step's
+    fact (False: its count is sufficient, not shown least; the undecided step says so)."""
     if spec.layers is None or layers is None or not isinstance(spec.layers, int):
         return None
     if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
@@ -1207,7 +1209,7 @@ def budget_check(spec: S.Spec, layers, diameter):
                     return layer_budget(spec, diameter, cert, chk.witness, chk.distance)
             return layer_budget(spec, diameter, Trusted("graphs", f"the directed diameter {diameter} exceeds the "
                                                         f"budget {spec.layers}", {"diameter": diameter}))
-        return budget_between(spec, layers, diameter)
+        return budget_between(spec, layers, diameter, least=least)
     n, _ = _symbols(spec)
     if diameter is not None:
         if isinstance(n, sympy.Symbol) and _grows_beyond(diameter, n, spec.layers):
@@ -1215,7 +1217,7 @@ def budget_check(spec: S.Spec, layers, diameter):
         if any(_exceeds(spec, diameter)):
             return budget_depends(spec, diameter)
     if any(_exceeds(spec, layers)):
-        return budget_between(spec, layers, diameter)
+        return budget_between(spec, layers, diameter, least=least)
     return None
 
 
@@ -1248,7 +1250,7 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
     layers, diameter = layer_step.facts.get("layers"), layer_step.facts.get("diameter")
     split = pieces_by_residue(layers, n)
     if split is None:
-        return None
+        return _budget_below_least(spec, layer_step, where, n)
     modulus, pieces = split
     dsplit = pieces_by_residue(diameter, n)
     dpieces = [dsplit[1][r % dsplit[0]] for r in range(modulus)] if dsplit is not None else [diameter] * modulus
@@ -1268,6 +1270,23 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
     return steps
 
 
+def _budget_below_least(spec: S.Spec, layer_step: proof.Step, where, n) -> Optional[list]:
+    """A diameter D and a count m that are one number each on the whole range R of a symbolic n, and a budget
+    M < D, or D ≤ M < m with m proved least (a family theorem's view witness at depth D = m − 1 for every n in R):
+    PAT-BUDGET-CLASS on every residue (L = 1), NOT-UAP on R (docs/theory.md §12); None otherwise (budget_check
+    decides: PAT-BUDGET-VIEW when the count is not least, nothing when M suffices). The range must be a formula in
+    n (the group step's), so the verdict states it."""
+    layers, diameter = layer_step.facts.get("layers"), layer_step.facts.get("diameter")
+    if not isinstance(n, sympy.Symbol) or not isinstance(where, sympy.Basic) or where is sympy.true:
+        return None
+    if not all(isinstance(x, (int, sympy.Integer)) and not isinstance(x, bool) for x in (layers, diameter)):
+        return None
+    budget, m, d = spec.layers, int(layers), int(diameter)
+    if not (budget < d or (budget < m and layer_step.facts.get("least") is True)):
+        return None
+    return [budget_class_step(spec, layer_step, 1, (0,), where, {0: (d, m)})]
+
+
 @proof.rule("PAT-BUDGET-CLASS", "A layer budget below the count of some residue classes of n: NOT-UAP there",
             CITE_SPARSE, statuses=(proof.PROVED,), certificates=(BudgetByClass,))
 def budget_class_step(spec: S.Spec, layer_step: proof.Step, modulus: int, residues: tuple, where, counts: dict
@@ -1281,8 +1300,9 @@ def budget_class_step(spec: S.Spec, layer_step: proof.Step, modulus: int, residu
                        "target ", SUM_TARGET_CLAIM, " depends on it")
     else:
         why = claim_of(" is below the least number of layers there (", listed_counts(counts, 1, modulus),
-                       ", least by PAT-LAYERS: with fewer layers some position cannot tell a sample from a "
-                       "rearrangement outside the group, so the family misses an equivariant target)")
+                       ", least by PAT-LAYERS", _witness_words(layer_step) if modulus == 1 else "", ": with fewer "
+                       "layers some position cannot tell a sample from a rearrangement outside the group, so the "
+                       "family misses an equivariant target)")
     return proof.conclude(claim_of(f"`layers {spec.layers}` on ", Formula(where, show_condition(where)), why),
                           proof.PROVED, [layer_step],
                           evidence={"budget": spec.layers, "range": _show_condition(where), "modulus": modulus,
@@ -1291,6 +1311,18 @@ def budget_class_step(spec: S.Spec, layer_step: proof.Step, modulus: int, residu
                           facts={"obstruction": "layer budget", "budget": spec.layers, "residue_class": where,
                                  "modulus": modulus, "residues": tuple(residues)},
                           certificate=BudgetByClass(layer_step, spec.layers, modulus, tuple(residues)))
+
+
+def _witness_words(layer_step: proof.Step) -> str:
+    """", whose view witness is the swap (2 14) at position 36 (docs/theory.md §11.11, Theorem F89)": the PAT-LAYERS
+    step's witness at depth D, which is one at every smaller depth too; "" when the step states none."""
+    witness = layer_step.evidence.get("view witness")
+    if not isinstance(witness, dict) or not isinstance(witness.get("swap"), list) or "position" not in witness:
+        return ""
+    a, b = witness["swap"]
+    source = ", ".join(str(witness[k]) for k in ("found by", "range") if witness.get(k))
+    return f", whose view witness is the swap ({a} {b}) at position {witness['position']}" + \
+        (f" ({source})" if source else "")
 
 
 def budget_class_open(spec: S.Spec, layer_step: proof.Step, modulus: int, residues: tuple, where, counts: dict
@@ -1302,6 +1334,8 @@ def budget_class_open(spec: S.Spec, layer_step: proof.Step, modulus: int, residu
 def listed_counts(counts: dict, k: int, modulus: int) -> str:
     """"D = 3 for n mod 2 = 1" words, one value per group of residues (k = 0: the diameter, 1: the layers)."""
     what = "D" if k == 0 else "m"
+    if modulus == 1:  # one number on the whole range
+        return f"{what} = {next(iter(counts.values()))[k]}"
     out = []
     for v in sorted({c[k] for c in counts.values()}):
         rs = sorted(r for r, c in counts.items() if c[k] == v)
@@ -1320,7 +1354,8 @@ def budget_depends(spec: S.Spec, diameter) -> proof.Step:
 
 
 @proof.rule("PAT-BUDGET-VIEW", "A layer budget that reaches every position but may not separate", CITE_VIEWS, statuses=(proof.UNDECIDED,))
-def budget_between(spec: S.Spec, layers, diameter, by_class: Optional[tuple] = None) -> proof.Step:
+def budget_between(spec: S.Spec, layers, diameter, by_class: Optional[tuple] = None,
+                   least: Optional[bool] = None) -> proof.Step:
     """`by_class`: (the PAT-LAYERS step, L, residues, their condition, residue → (D, m)) when the budget falls
     between D and the count on those residue classes of n only (docs/theory.md §12): undecided there."""
     if by_class is not None:
@@ -1338,9 +1373,11 @@ def budget_between(spec: S.Spec, layers, diameter, by_class: Optional[tuple] = N
                                        "argument uses, and the diameter is only bounded: whether the budget suffices "
                                        "is not decided"),
                               proof.UNDECIDED, evidence={"budget": spec.layers, "layers": layers})
+    why = ", which suffice and are not shown least (PAT-LAYERS: whether fewer suffice is open)" if least is False \
+        else ""
     return proof.conclude(claim_of(f"`layers {spec.layers}` lets every token reach every position (diameter ",
                                    quantity(diameter), ") but is below the ", quantity(layers), " layers the view argument "
-                                   "uses; whether the budget suffices is not decided"), proof.UNDECIDED,
+                                   f"uses{why}; whether the budget suffices is not decided"), proof.UNDECIDED,
                           evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 

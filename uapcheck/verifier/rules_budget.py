@@ -277,6 +277,7 @@ def budget_by_class(ctx, s):
     if n is None or modulus < 1 or not residues or any(not 0 <= r < modulus for r in residues):
         raise Reject("the classes are not residues of a symbolic n")
     least = data.get("least") is True
+    start = _range_start(ctx, s, data, n)
     for r in residues:
         ms, ds = on_class(layers, n, modulus, r), on_class(diameter, n, modulus, r)
         if ms is None or ds is None:
@@ -287,6 +288,29 @@ def budget_by_class(ctx, s):
             if not (budget < d or (least and budget < m)):
                 raise Reject(f"on n ≡ {r} (mod {modulus}) the budget {budget} is below neither D = {d} nor a least "
                              f"count ({m})")
-    return VERIFIED, (f"the PAT-LAYERS count and diameter, reduced exactly on each class n ≡ r (mod {modulus}), "
-                      f"r ∈ {residues}: `layers {budget}` is below D there, or below the count that step proves least "
-                      "(receptive field, or its view witness at the smaller depth)")
+    where = "on the whole range" if modulus == 1 else f"reduced exactly on each class n ≡ r (mod {modulus}), r ∈ " \
+        f"{residues}"
+    return VERIFIED, (f"the PAT-LAYERS count and diameter, {where}: `layers {budget}` is below D there, or below the "
+                      "count that step proves least (receptive field, or its view witness at the smaller depth)"
+                      + (f"; the stated range holds at no n below the count's n ≥ {start}" if start else ""))
+
+
+def _range_start(ctx, s, layer_data: dict, n) -> "int | None":
+    """The PAT-LAYERS step's range n ≥ `from`, when it states one: the budget step's range (its data's condition
+    tree) must hold at no n below it, so no NOT-UAP is stated where the count is not proved. None without one."""
+    import sympy
+    from .trees import TreeError, decode_condition
+    start = layer_data.get("from")
+    if not isinstance(start, int) or isinstance(start, bool):
+        return None
+    tree = (s.get("data") or {}).get("range")
+    if tree is None:
+        raise Reject(f"the count is proved for n ≥ {start}, and the step states no range")
+    try:
+        cond = decode_condition(tree, ctx.symbols)
+    except (TreeError, KeyError, TypeError) as exc:
+        raise Reject(f"the range: {exc}") from None
+    for value in range(1, start):
+        if cond.xreplace({n: sympy.Integer(value)}) is not sympy.false:
+            raise Reject(f"the stated range holds (or is not decided) at n = {value}, below the count's n ≥ {start}")
+    return start
