@@ -173,15 +173,16 @@ def show_verdict(result) -> str:
     if target is not None:
         return f"{result.verdict} for {target.target} targets" + _below_target_range(target)
     alternative = getattr(result, "alternative", None)
-    if alternative is not None:
-        return f"{result.verdict}<br>({alternative.phrase()})"
     from uapcheck.render.verdict_lines import lengths_text, other_classes
     from uapcheck.show import show_condition as show_typed
     # residue classes of n with another verdict (docs/theory.md §12): NOT-UAP for n mod 2 = 0; and the lengths below
-    # the range, each decided at that n
+    # the range, each decided at that n; a NOT-UAP verdict's range (its obstruction's)
     below = lengths_text(result)
-    return result.verdict + "".join(f"<br>{verdict} for {show_typed(cond)}" for cond, verdict in other_classes(result)) \
+    where = result.root.facts.get("range")
+    stated = result.verdict + (f" for {show_typed(where)}" if where is not None else "")
+    text = stated + "".join(f"<br>{verdict} for {show_typed(cond)}" for cond, verdict in other_classes(result)) \
         + (f"<br>below the range: {below[2:]}" if below else "")
+    return text + (f"<br>({alternative.phrase()})" if alternative is not None else "")
 
 
 def show_layers(result) -> str:

@@ -68,10 +68,12 @@ def test_the_headline_and_the_json_state_the_lengths():
     assert headline(heads).endswith("(for n ≥ 13); UAP at n = 1…12")
 
 
-def test_a_verdict_without_classes_states_no_lengths():
+def test_a_verdict_for_one_bound_on_n_states_its_lengths_and_one_for_every_n_none():
     text = HEADS.format(n="n").replace("blocks(4)", "global(1)")
-    result = uapcheck.check(text, "t.uap")
-    assert not _records(result) and "below_range" not in jsonout.result_json(result)
+    result = uapcheck.check(text, "t.uap")  # UAP for n ≥ 8 (no classes): the lengths 1…7 each decided
+    assert [r.n for r in _records(result)] == list(range(1, 8))
+    dense = uapcheck.check(JUMPS.format(n="n").replace("offsets {0, 2} cyclic", "full"), "t.uap")
+    assert dense.verdict == "UAP" and not _records(dense) and "below_range" not in jsonout.result_json(dense)
 
 
 def test_a_range_in_the_parameters_is_stated_as_not_enumerated():

@@ -55,6 +55,10 @@ def result_json(result) -> dict:
     if others:  # residue classes of n with another verdict than the stated range's (docs/language.md §8)
         from ..show import show_condition
         out["by_class"] = [{"condition": show_condition(cond), "verdict": verdict.value} for cond, verdict in others]
+    where = result.root.facts.get("range")
+    if where is not None:  # the range a NOT-UAP verdict is stated for: its obstruction's (docs/language.md §8)
+        from ..show import show_condition
+        out["range"] = show_condition(where)
     below = result.root.facts.get("below_range", ())
     if below:  # each length below the stated range, decided at that n (docs/language.md §8)
         out["below_range"] = [r.to_json() for r in below]

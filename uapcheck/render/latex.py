@@ -283,10 +283,16 @@ def headline_tex(result) -> str:
         return _target_tex(outcome)
     alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
+        where = result.root.facts.get("range")  # a NOT-UAP verdict's range, the obstruction's (§12)
+        stated = "for " + formula_tex(Formula(where, "")) + escape(lengths_text(result)) if where is not None else ""
         if alternative is not None:
-            return escape(f"{result.verdict} for G-equivariant targets; ") + _target_tex(alternative)
+            within = f" ({stated})" if stated else ""
+            return escape(f"{result.verdict} for G-equivariant targets") + within + "; " + _target_tex(alternative)
         if other_classes(result):
             return _classes_tex(result)[2:] + escape(f"; {result.verdict} otherwise")
+        if where is not None:
+            return escape(result.verdict) + " (for " + formula_tex(Formula(where, "")) + ")" + \
+                escape(lengths_text(result))
         return escape(result.verdict)
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"

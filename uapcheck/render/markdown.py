@@ -121,10 +121,14 @@ def headline_markdown(result) -> str:
         return _target_markdown(outcome)
     alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
+        where = result.root.facts.get("range")  # a NOT-UAP verdict's range, the obstruction's (§12)
         if alternative is not None:
-            return escape(f"{result.verdict} for G-equivariant targets; ") + _target_markdown(alternative)
+            within = f" (for {math(formula_latex(where))}{escape(lengths_text(result))})" if where is not None else ""
+            return escape(f"{result.verdict} for G-equivariant targets") + within + "; " + _target_markdown(alternative)
         if other_classes(result):
             return _classes_markdown(result)[2:] + escape(f"; {result.verdict} otherwise")
+        if where is not None:
+            return escape(result.verdict) + f" (for {math(formula_latex(where))})" + escape(lengths_text(result))
         return escape(result.verdict)
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
@@ -194,8 +198,9 @@ def _target_markdown(outcome) -> str:
         return escape(outcome.phrase())
     lay = outcome.layers
     least = "" if outcome.least else " (sufficient, not shown least)"
-    return (escape(f"UAP for {outcome.target} targets with ") + _layers_markdown(lay) +
-            f" attention layer{'' if lay == 1 else 's'}" + escape(least + outcome.range_words()))
+    words = escape(least + outcome.range_words())  # escape drops the leading space: put it back outside
+    return (escape(f"UAP for {outcome.target} targets with") + " " + _layers_markdown(lay) +
+            f" attention layer{'' if lay == 1 else 's'}" + (" " + words if words else ""))
 
 
 def render(result, suggestion=None) -> str:

@@ -11,11 +11,13 @@ def headline(result) -> str:
         return outcome.phrase()
     alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
+        stated = range_text(result)  # "for n ≥ 3", "; UAP at n = 1, 2": the obstruction's range, the lengths below
         if alternative is not None:
-            return f"{result.verdict} for G-equivariant targets; {alternative.phrase()}"
+            within = f" ({stated[0]}{stated[1]})" if stated else ""
+            return f"{result.verdict} for G-equivariant targets{within}; {alternative.phrase()}"
         if other_classes(result):  # "NOT-UAP for n mod 2 = 0; INCONCLUSIVE otherwise"
             return _classes_text(result)[2:] + f"; {result.verdict} otherwise"
-        return result.verdict
+        return result.verdict + (f" ({stated[0]}){stated[1]}" if stated else "")
     g = result.group
     lay = result.layers
     from ..bignum import show_order
@@ -28,6 +30,16 @@ def headline(result) -> str:
         from ..show import show_condition
         text += f" (for {g.condition if typed is None else show_condition(typed)})"
     return text + _classes_text(result) + lengths_text(result)
+
+
+def range_text(result) -> tuple:
+    """("for n ≥ 3", "; UAP at n = 1, 2"): the range a NOT-UAP verdict is stated for (its obstruction's, the verdict
+    step's fact `range`) and the verdicts at the lengths below it; () without a range."""
+    where = result.root.facts.get("range")
+    if where is None:
+        return ()
+    from ..show import show_condition
+    return f"for {show_condition(where)}", lengths_text(result)
 
 
 def lengths_text(result) -> str:

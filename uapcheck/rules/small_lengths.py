@@ -140,6 +140,30 @@ def _concrete(spec: S.Spec, value: int) -> S.Spec:
     return dataclasses.replace(spec, tokens=value, heads=heads, layers=layers, expect=None)
 
 
+#: The pattern sizes that count positions, which the parser refuses above `tokens N` (parse._COUNTS_POSITIONS).
+_COUNTS = ((S.Global, "g", "global pattern size"), (S.Sinks, "k", "number of sinks"),
+           (S.RandomPattern, "r", "random pattern count"))
+
+
+def _refused(pattern, value: int) -> Optional[str]:
+    """Why the file is refused at `tokens value` (a size that counts positions above it), as the parser words it;
+    None when it is allowed. A `blockwise` pattern's sizes count blocks, not positions: not walked."""
+    if isinstance(pattern, S.Blockwise):
+        return None
+    for kind, field, what in _COUNTS:
+        size = getattr(pattern, field, None) if isinstance(pattern, kind) else None
+        if isinstance(size, int) and abs(size) > value:
+            return f"{what} {size} exceeds `tokens {value}`"
+    if dataclasses.is_dataclass(pattern) and not isinstance(pattern, type):
+        for f in dataclasses.fields(pattern):
+            parts = getattr(pattern, f.name)
+            for part in parts if isinstance(parts, tuple) else (parts,):
+                why = _refused(part, value) if dataclasses.is_dataclass(part) else None
+                if why is not None:
+                    return why
+    return None
+
+
 def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optional[proof.Step]], ...]:
     """(the verdict at each length, the root step of its derivation or None), by the derivation at that n."""
     from ..budget import FileBudgetExceeded
@@ -151,6 +175,11 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
         if value > TOP or time.process_time() > deadline:
             why = f"above n = {TOP}" if value > TOP else "the time for the lengths below the range ran out"
             out.append((LengthVerdict(value, None, why=why), None))
+            continue
+        reasons = (_refused(S.resolve_sizes(h.pattern, {spec.tokens: value}), value) for h in spec.heads)
+        refused = next((r for r in reasons if r is not None), None)
+        if refused is not None:  # the file at `tokens value` is refused, as the parser refuses it
+            out.append((LengthVerdict(value, None, allowed=False, why=refused), None))
             continue
         try:
             result = check_spec(_concrete(spec, value), EACH_SECONDS)
@@ -177,20 +206,27 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
 
 def applies(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions) -> bool:
     """A UAP verdict at symbolic n stated by residue class (its group, its count, its range or another class's
-    verdict depends on n mod L: docs/theory.md §11.4, §12)."""
+    verdict depends on n mod L: docs/theory.md §11.4, §12), or for a range in n alone (n ≥ 23)."""
     from .residue_classes import pieces_by_residue
     if not isinstance(spec.tokens, str) or verdict is not proof.Verdict.UAP or group is None or spec.target != "equivariant":
         return False
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
     where = getattr(group, "condition_formula", None)
     return bool(group.classes or class_conditions or pieces_by_residue(layers, n) is not None
-                or (isinstance(where, sympy.Basic) and any(n in a.free_symbols for a in where.atoms(sympy.Mod))))
+                or (isinstance(where, sympy.Basic) and (any(n in a.free_symbols for a in where.atoms(sympy.Mod))
+                                                        or where.free_symbols == {n})))
 
 
-def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions) -> tuple:
+def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions, obstruction_range=None
+                ) -> tuple:
     """(the lengths below the range with their verdicts and derivations, or (), and why they are not enumerable
-    when they are not: "" otherwise)."""
-    if not ENABLED.get() or not applies(spec, verdict, group, layers, class_conditions):
+    when they are not: "" otherwise). `obstruction_range`: for NOT-UAP, the range of the obstruction that decides
+    it (n ≥ 3), whose lengths below are listed the same way when it is a condition on n alone."""
+    if not ENABLED.get():
+        return (), ""
+    if verdict is proof.Verdict.NOT_UAP:
+        return _below_obstruction(spec, obstruction_range)
+    if not applies(spec, verdict, group, layers, class_conditions):
         return (), ""
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
     where = getattr(group, "condition_formula", None)
@@ -200,6 +236,20 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     lengths = uncovered(conditions, n)
     if lengths is None:
         return (), "the range depends on the parameters"
+    return decide(spec, lengths), ""
+
+
+def _below_obstruction(spec: S.Spec, where) -> tuple:
+    """The lengths below a NOT-UAP verdict's range (the obstruction's), each decided at that n; (), "" when the
+    range is not a condition on the symbolic n alone (a parameter in it: not enumerable, said so)."""
+    if not isinstance(spec.tokens, str) or spec.target != "equivariant" or not isinstance(where, sympy.Basic):
+        return (), ""
+    n = sympy.Symbol(spec.tokens, integer=True, positive=True)
+    if where.free_symbols != {n}:
+        return (), "the range depends on the parameters"
+    lengths = uncovered([where], n)
+    if lengths is None:
+        return (), "the range is not a bound on n with residues of n"
     return decide(spec, lengths), ""
 
 

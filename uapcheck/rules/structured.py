@@ -11,6 +11,7 @@ is cheap enough (it then names the group and lists generators exactly as for any
 """
 from __future__ import annotations
 
+import sympy
 
 from .. import spec as S
 from ..certificates import Trusted
@@ -75,8 +76,8 @@ def _triangular(spec: S.Spec, concrete: bool):
     else:
         return None
     n = spec.tokens
-    if concrete and n < 2:
-        return None
+    if isinstance(n, int) and n < 2:
+        return None  # one position: nothing to reach (with params too, where `concrete` is False)
     desc = _describe(spec)
     if lower:
         i, j = 1, 2
@@ -86,9 +87,13 @@ def _triangular(spec: S.Spec, concrete: bool):
         i, j = n, (n - 1 if concrete else f"{n} - 1")
         why = (f"every arc j → i of every head has j ≥ i, so the only position with a path to {n} is {n} itself")
     evidence = {"positions that reach i": [i], "why": why}
+    where = None
     if not concrete:
         evidence["range"] = f"for {n} ≥ 2"
-    obstruction = disconnected_step(desc, i, j, evidence, Trusted("graphs.arith", why, {"i": i, "j": j}))
+    if isinstance(n, str):  # typed: the verdict states the range
+        where = sympy.Ge(sympy.Symbol(n, integer=True, positive=True), 2)
+    obstruction = disconnected_step(desc, i, j, evidence, Trusted("graphs.arith", why, {"i": i, "j": j}),
+                                    condition=where)
     group = None
     if concrete:
         try:

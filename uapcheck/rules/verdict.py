@@ -225,6 +225,19 @@ def decide(ffn, heads, structure, group_step, dim):
     return proof.Verdict.INCONCLUSIVE, None, stated if stated is not None else group, layers, False
 
 
+def obstruction_range(step):
+    """The range of n on which a proved obstruction that decides the whole verdict holds, as its step states it (a
+    SymPy condition): the classes of a class step (`residue_class`, when no class is left beside it), or the range
+    of a closed form (`range`, PAT-DISCONNECTED for n ≥ 3); None when the step states none (every n, or a
+    concrete n)."""
+    if step is None:
+        return None
+    where = step.facts.get("residue_class")
+    if where is None:
+        where = step.facts.get("range")
+    return where if isinstance(where, sympy.Basic) and where is not sympy.true else None
+
+
 def excludes_classes(group, structure) -> bool:
     """Whether the stated range of `group` excludes the classes of every premise stated for residue classes of
     n only, proved from the range's residue parts (`residue_classes.excludes`)."""
@@ -327,9 +340,31 @@ class VerdictPremises(Certificate):
         if not self.lengths:
             return
         from .small_lengths import uncovered
-        got, _, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
-        if got is not proof.Verdict.UAP:
-            raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP verdict only")
+        got, why, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        if got not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP):
+            raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP or NOT-UAP "
+                                            "verdict only")
+        if got is proof.Verdict.NOT_UAP:  # the obstruction's range (docs/theory.md §12)
+            where = obstruction_range(why)
+            n = next(iter(getattr(where, "free_symbols", ())), None)
+            want = uncovered([where], n) if n is not None else None
+            if want is None or [r.n for r, _ in self.lengths] != want:
+                raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the "
+                                                "ones the obstruction's range leaves")
+            self._check_each_length()
+            return
+        self._check_each_length()
+        where = getattr(group, "condition_formula", None)
+        n = _class_symbol(class_steps(self.structure)) or next(iter(getattr(where, "free_symbols", ())), None)
+        conditions = [sympy.true if where is None else where,
+                      *(s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got))]
+        want = uncovered(conditions, n) if n is not None else None
+        if want is None or [r.n for r, _ in self.lengths] != want:
+            raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the ones "
+                                            "no stated class covers")
+
+    def _check_each_length(self) -> None:
+        """Each length's verdict and count are those of its own derivation's kernel-made VERDICT-T1 step."""
         for record, root in self.lengths:
             if root is None:
                 if record.verdict is not None:
@@ -340,14 +375,6 @@ class VerdictPremises(Certificate):
                                                 "derivation's")
             if record.verdict is proof.Verdict.UAP and (root.facts.get("layers") != record.layers):
                 raise proof.CertificateRejected(f"VerdictPremises: the count at n = {record.n} is not its derivation's")
-        where = getattr(group, "condition_formula", None)
-        n = _class_symbol(class_steps(self.structure)) or next(iter(getattr(where, "free_symbols", ())), None)
-        conditions = [sympy.true if where is None else where,
-                      *(s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got))]
-        want = uncovered(conditions, n) if n is not None else None
-        if want is None or [r.n for r, _ in self.lengths] != want:
-            raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the ones "
-                                            "no stated class covers")
 
     def to_json(self):
         return {"kind": self.kind, "verdict": self.verdict.value,
@@ -397,8 +424,10 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
     verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
+    stated = None
     if verdict is proof.Verdict.NOT_UAP:
         claim = claim_of("NOT-UAP: ", REASON, of_step(why))
+        stated = obstruction_range(why)  # the obstruction's range: the headline states it (docs/theory.md §12)
     elif verdict is proof.Verdict.ILL_POSED:
         claim = claim_of("ILL-POSED: ", REASON, of_step(why))
     elif verdict is proof.Verdict.UAP:
@@ -428,7 +457,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
             claim += f" (for token dimension {dim} ≥ 2)"
             group = _with_dimension(group, dim)
     evidence: dict = {"verdict": verdict.value}
-    if verdict is not proof.Verdict.UAP:
+    if verdict not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP):
         lengths, open_below = (), ""
     if lengths:  # each length below the range, decided at that n (docs/theory.md §12)
         claim += claim_of("; below the range: ", _lengths_words(tuple(r for r, _ in lengths)))
@@ -439,6 +468,8 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict, tuple(lengths))
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
+    if verdict is proof.Verdict.NOT_UAP and stated is not None:
+        facts["range"] = stated
     if others:
         facts["by_class"] = tuple((s.facts["residue_class"], kind) for s, kind in others)
     if lengths:

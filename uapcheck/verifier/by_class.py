@@ -20,6 +20,7 @@ must miss position 1. Any other certificate (a closed form of the engine) is tru
 from __future__ import annotations
 
 import json
+import math
 
 
 def _stated(s) -> dict:
@@ -424,6 +425,74 @@ def lengths(ctx, s) -> str:
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
 
 
+#: The lengths of a NOT-UAP verdict's range re-checked on the verifier's arcs.
+RANGE_TOP = 60
+
+
+def not_uap_range(ctx, s) -> str:
+    """A NOT-UAP verdict stated for a range R of a symbolic n (its data's `range`, the obstruction's): at every
+    n ≤ RANGE_TOP in R the verifier's own arcs are not strongly connected, or the budget is below their diameter,
+    or a proved PAT-BUDGET-CLASS premise states the same range (its check holds that range against the count's
+    theorem, which is a view witness's business). Rejects a length of R where none of these holds, so no NOT-UAP
+    is stated below the obstruction's range; "" for another verdict or without a range, words otherwise."""
+    import sympy
+    from . import patterns
+    from .check import Reject
+    from .trees import TreeError, decode_condition
+    data = s.get("data") or {}
+    if ctx.cert.get("verdict") != "NOT-UAP" or data.get("range") is None or not isinstance(ctx.spec.tokens, str):
+        return ""
+    n = ctx.symbols[ctx.spec.tokens]
+    try:
+        where = decode_condition(data["range"], ctx.symbols)
+    except (TreeError, KeyError, TypeError) as exc:
+        raise Reject(f"the range: {exc}") from None
+    if where.free_symbols != {n}:
+        return f"; the range {where} has parameters: it is the obstruction premise's, not re-checked at lengths"
+    by_budget = any(p["rule"] == "PAT-BUDGET-CLASS" and p["status"] == "proved" and
+                    (p.get("data") or {}).get("range") == data["range"] for p in ctx.premises(s))
+    budget, checked = ctx.spec.layers, []
+    for value in range(1, RANGE_TOP + 1):
+        if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
+            continue
+        try:
+            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Reject(f"n = {value} of the NOT-UAP range: the pattern is not built ({exc})") from None
+        outs = patterns.union_out(heads, value)
+        dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
+        connected = all(d is not None for row in dists for d in row[1:])
+        diameter = max((d for row in dists for d in row[1:] if d is not None), default=0)
+        if connected and not (isinstance(budget, int) and budget < diameter) and not by_budget:
+            raise Reject(f"n = {value} lies in the NOT-UAP range {where}, but the pattern is strongly connected "
+                         f"(D = {diameter}) and no budget premise states that range")
+        checked.append(value)
+    if not checked:
+        return ""
+    return (f"; the NOT-UAP range {where} re-checked at n = {checked[0]}…{checked[-1]} on the verifier's arcs (not "
+            "strongly connected, or the budget below the diameter" + (", or the budget step's range" if by_budget
+                                                                     else "") + ")")
+
+
+def _dense_bias_at(ctx, n: int, layers: int, depth: int) -> bool:
+    """Dense heads whose only position information is a trainable bias, at a small n (depth D = 1): whether one
+    layer suffices is re-decided over all of S_n by the BIAS-LAYERS check's brute force (a row's labels kept by a
+    σ outside the group); True when the stated count agrees, Reject when it does not, False when this does not
+    apply."""
+    from .. import spec as S
+    from .check import Reject
+    from .rules_bias import EXHAUSTIVE_N, one_layer_witness
+    heads = ctx.spec.heads
+    if depth != 1 or n > EXHAUSTIVE_N or ctx.spec.positional != "none" or not any(h.bias for h in heads) or any(
+            not isinstance(h.pattern, S.Full) or h.position is not None for h in heads):
+        return False
+    found = one_layer_witness(sorted({h.bias for h in heads if h.bias}), n)
+    if (found is not None) != (layers == 2):
+        raise Reject(f"n = {n}: {layers} layer(s) stated, but a one-layer labelled witness "
+                     f"{'exists' if found else 'does not exist'} (all of S_{n})")
+    return True
+
+
 def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     """At a length stated UAP below the range: the stated order of G is |Aut| of the verifier's labelled arcs at n
     (nauty's generators, their order by Schreier–Sims), and the count is D only when no view witness exists at
@@ -456,6 +525,10 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
         return
     if layers == depth + 1 and not least:
         return  # D + 1 suffice by the view argument (§11.2)
+    if layers == depth and order == math.factorial(n):
+        return  # G = S_n: no permutation lies outside G, so no view witness exists and D layers suffice (§11.9)
+    if _dense_bias_at(ctx, n, layers, depth):
+        return  # dense heads with trainable biases, re-decided over S_n (BIAS-LAYERS' own check)
     if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
         raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "
                     "encoding (labelled views) is not re-decided here")
