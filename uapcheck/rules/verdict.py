@@ -373,8 +373,10 @@ class VerdictPremises(Certificate):
             if not proof.is_step(root) or root.rule != "VERDICT-T1" or root.facts.get("verdict") is not record.verdict:
                 raise proof.CertificateRejected(f"VerdictPremises: the verdict at n = {record.n} is not its "
                                                 "derivation's")
-            if record.verdict is proof.Verdict.UAP and (root.facts.get("layers") != record.layers):
-                raise proof.CertificateRejected(f"VerdictPremises: the count at n = {record.n} is not its derivation's")
+            if record.verdict is proof.Verdict.UAP and (root.facts.get("layers") != record.layers or getattr(
+                    root.facts.get("group"), "order", None) != getattr(record.group, "order", None)):
+                raise proof.CertificateRejected(f"VerdictPremises: the count or the group's order at n = {record.n} "
+                                                "is not its derivation's")
 
     def to_json(self):
         return {"kind": self.kind, "verdict": self.verdict.value,
