@@ -371,8 +371,10 @@ def test_the_symbolic_certificate_refuses_a_range_below_the_witness():
 
 
 def test_a_symbolic_budget_is_left_to_the_other_budget_rules():
+    """At symbolic n no witness is built here: the family theorem's least count (F2: D + 1 = 3) decides the budget
+    D = 2 on its whole range through PAT-BUDGET-CLASS (tests/test_budget_least_symbolic.py)."""
     r = run("tokens n\nattention {\n  " + SOFTMAX + "\n  pattern window(3) + global(2)\n}\nlayers 2\n")
-    assert r.verdict == "INCONCLUSIVE" and steps(r, "PAT-BUDGET-VIEW")
+    assert r.verdict == "NOT-UAP" and steps(r, "PAT-BUDGET-CLASS") and not steps(r, "PAT-BUDGET-WITNESS")
     assert isinstance(r.spec.tokens, str) and not isinstance(r.spec.heads[0].pattern, S.Full)
 
 

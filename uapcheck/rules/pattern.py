@@ -486,7 +486,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
         if theorem is not None:
             return theorem
     if family:
-        count = LayerCount(diameter, True, family)
+        count = LayerCount(max(diameter, 1), True, family)  # n = 1 (D = 0): one layer, as for every pattern
     elif any(_biases(spec)):
         count = _labelled_count(spec, graphs, diameter, grp, fixed_heads)
     elif spec.positional == "absolute":
