@@ -458,7 +458,9 @@ def not_uap_range(ctx, s) -> str:
         try:
             heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
         except (ValueError, KeyError, TypeError) as exc:
-            raise Reject(f"n = {value} of the NOT-UAP range: the pattern is not built ({exc})") from None
+            # a pattern size that is a parameter: no arcs at a length alone; the range is the obstruction premise's
+            return (f"; the NOT-UAP range {where} is not re-checked at lengths ({exc}): it rests on the obstruction "
+                    "premise's check")
         outs = patterns.union_out(heads, value)
         dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
         connected = all(d is not None for row in dists for d in row[1:])
