@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Optional
 
 __all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
-           "cyclic_even_stride_why", "CYCLIC_ODD_STRIDE_OPEN"]
+           "cyclic_even_stride_why", "cyclic_odd_stride_divides_why", "CYCLIC_ODD_STRIDE_OPEN"]
 
 def cyclic_even_stride_why(w: int) -> str:
     """Why D = 3 layers suffice for `window(w) cyclic + strided(2w + 2)` (docs/theory.md §11.11, Theorem F56)."""
@@ -44,11 +44,20 @@ def cyclic_even_stride_why(w: int) -> str:
             "layers suffice (the far-clique lemma of Theorem F53); D layers are always needed")
 
 
+def cyclic_odd_stride_divides_why(w: int, s: int) -> str:
+    """Why D = 3 layers suffice for `window(w) cyclic + strided(2w + 3)`, w ≥ 2, at a length n with s | n (docs/theory.md
+    §11.11, Theorem F67)."""
+    return (f"Theorem F67: as {s} divides n, the positions at distance 3 from a position i are those of the classes of "
+            f"i ± {w + 1} (mod {s}) more than {2 * w} away from i, and two of them are adjacent exactly when a position "
+            "within distance 2 of i is adjacent to both, so D = 3 layers suffice (the common-neighbour lemma of Theorem "
+            "F57); D layers are always needed")
+
+
 #: what stays open for `window(w) cyclic + strided(2w + 3)` with w ≥ 2 (docs/theory.md §11.11, O6)
 CYCLIC_ODD_STRIDE_OPEN = (
     "whether D = 3 layers suffice is not proved for s = 2w + 3 with w ≥ 2 (docs/theory.md §11.11, Theorem F26, "
-    "open question O6; for window(1) cyclic + strided(5) Theorem F55 proves 4 least, and for s = 2w + 2 "
-    "Theorem F56 proves 3 least)")
+    "open question O6; for window(1) cyclic + strided(5) Theorem F55 proves 4 least, for s = 2w + 2 "
+    "Theorem F56 proves 3 least, and at a length n with s | n Theorem F67 proves 3 least)")
 
 #: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2, where F81's check is not run (s > 7)
 WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2 beyond s = 9 (Theorem F81's "

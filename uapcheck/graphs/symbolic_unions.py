@@ -457,6 +457,12 @@ def cyclic_strided_theorem(n, w: int, s: int):
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one residue class
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_even_stride_why(w),
                        open_question="" if w == 1 else group_open)
+    if s == 2 * w + 3 and w >= 2 and isinstance(n, (int, Integer)) and int(n) % s == 0:
+        # Theorem F67 at a length n with s | n: the common-neighbour premise holds at every root (a count by residue
+        # class with a least flag on one class only is not stated at symbolic n, so only a concrete n uses it)
+        from .strided_least import cyclic_odd_stride_divides_why
+        return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_odd_stride_divides_why(w, s),
+                       open_question=group_open)
     if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
         return replace(theorem, least=True, open_question="", why_layers=(
             "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "

@@ -48,7 +48,7 @@ def match(parts: list, spec: S.Spec):
                    hub_unions, strided_dilations, strided_lines, strided_pairs,  # F73, F74, F89, F91, F92, F95, F96
                    strided_unions)
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
-            or cyclic_strided(parts) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
+            or cyclic_strided(parts, spec.tokens) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
             or blocks_dilated.match(parts) or blocks_dilated_chains.match(parts)
             or blocks_dilated_chains.match_global(parts) or blocks_window_strided.match(parts) or strided_pairs.match(parts)
             or strided_lines.match(parts) or strided_unions.match(parts) or strided_dilations.match(parts))
@@ -346,7 +346,7 @@ class _Rook(DiameterTwoByResidue):
         return (m * self.s + 1, _swap(n, rho + 1, rho + 2)) if 1 <= rho <= self.s - 2 else None
 
 
-def cyclic_strided(parts: list):
+def cyclic_strided(parts: list, tokens=None):
     """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
     least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
     least); for w = 1, |G| = 2n when s | n (D_n), else 2 (the reflection); for w ≥ 2 no group is claimed."""
@@ -383,4 +383,19 @@ def cyclic_strided(parts: list):
                       layers_text=("4 layers least (Theorem F55): exchanging the blocks {10, …, 14} and {15, …, 19} "
                                    "keeps every neighbourhood within distance 2 of position 2 and is not in G (checked "
                                    "on the verifier's arcs at every instance); D + 1 = 4 suffice"))
+    low = s * (4 * w + 3)
+    if s == 2 * w + 3 and w >= 2 and isinstance(tokens, int) and tokens % s == 0 and tokens >= low:
+        # Theorem F67 at the file's length, a multiple of s: the common-neighbour premise, re-checked on the verifier's
+        # arcs at the range's first multiple of s here and at every instance that is a multiple of s (at the others
+        # the theorem says nothing)
+        from .strided_lines import common_neighbour_problem
+        pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+        if common_neighbour_problem(pattern, low + (-low) % s, 3) is not None:
+            return Family("F26", low, 3, 4, False, order, s, name, None)
+        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None,
+                      layers_check=lambda n, d: None if n % s else common_neighbour_problem(pattern, n, d),
+                      layers_text=(f"D = 3 layers least at n = {tokens}, a multiple of {s} (Theorem F67): two positions at "
+                                   "distance 3 from a root are adjacent exactly when a position within distance 2 of it "
+                                   "is adjacent to both (checked on the verifier's arcs at every instance that is a "
+                                   f"multiple of {s}; the common-neighbour lemma)"))
     return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None)
