@@ -44,6 +44,11 @@ def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
     h = sympy.simplify(at(I_POS + M_OFF) - at(I_POS))
     if h.has(I_POS):
         raise Reject(f"h(δ) = {sympy.sstr(h)} depends on i: the formula is not a function of the offset")
+    if not head.normalized:
+        diagonal = sympy.simplify(at(I_POS))
+        if diagonal.has(I_POS):
+            raise Reject(f"b(i, i) = {sympy.sstr(diagonal)} depends on i: in an unnormalised head the row factor "
+                         "e^(b(i, i)) does not cancel, so h(δ) does not give the head's classes (§16.1)")
     return h
 
 
