@@ -69,3 +69,9 @@ def test_an_edit_to_prose_alone_does_not_change_the_certified_statement():
     for s in cert["steps"]:
         s["claim"] = "UAP for every group with 1 layer"
     assert _certified(cert) == before
+
+
+def test_a_count_by_residue_class_is_stated_class_by_class():
+    # F86: blocks(4) | strided(4) needs 3 layers for n ≡ 1, 2 (mod 4), else 2 (docs/theory.md §13 L2)
+    assert "attention layers by n mod 4: 2 for {0, 3}, 3 for {1, 2} (least)" in _certified(
+        certificate("blocks_strided_heads_n.uap"))

@@ -42,7 +42,12 @@ def statement_lines(report: Report) -> list[str]:
         if st.group is not None:
             parts.append(f"G = {st.group}" + (f" (order {st.order})" if st.order is not None and len(str(st.order)) <= 30
                                                else ""))
-        if st.layers is not None:
+        if st.layers_by_residue is not None:
+            modulus, pieces = st.layers_by_residue
+            parts.append("attention layers by n mod " + str(modulus) + ": "
+                         + ", ".join(f"{sympy.sstr(value)} for {{{', '.join(map(str, rs))}}}" for rs, value in pieces)
+                         + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[st.least])
+        elif st.layers is not None:
             parts.append(_count(st.layers, st.least))
     line = " · ".join(parts)
     for alt in st.alternatives:

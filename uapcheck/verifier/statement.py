@@ -37,6 +37,8 @@ class Statement:
     by_class: bool = False  # the verdict step states residue classes or lengths beside its range
     target: Optional[str] = None  # a verdict for a declared target class (TGT-VERDICT)
     symbolic_n: bool = False  # the input's n is a name: each step states the lengths it holds for
+    # the layer count by residue of n: (modulus, ((residues, count), ...)) when floors or ceilings of n make it periodic
+    layers_by_residue: Optional[tuple] = None
     alternatives: tuple[Alternative, ...] = ()
 
 
@@ -75,7 +77,40 @@ def certified(ctx) -> Statement:
     data = r.get("data") or {}
     by_class = bool(data.get("classes") or data.get("lengths"))
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
-                     by_class, target, symbolic_n, alternatives)
+                     by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
+                     alternatives=alternatives)
+
+
+MAX_MODULUS = 64
+
+
+def by_residue(layers, ctx) -> Optional[tuple]:
+    """(M, ((residues, count), ...)) when the count has floors or ceilings of n with denominators whose lcm M is at
+    most MAX_MODULUS: on n = M·k + r each floor is exact, so the count is a polynomial in k there, written back in n
+    (residues with the same count merged); None otherwise."""
+    n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    if layers is None or n is None:
+        return None
+    rounded = [a for a in layers.atoms(sympy.floor, sympy.ceiling) if a.has(n)]
+    if not rounded:
+        return None
+    modulus = 1
+    for a in rounded:
+        coeff = sympy.Poly(a.args[0], n).coeff_monomial(n) if a.args[0].is_polynomial(n) else None
+        if coeff is None or not coeff.is_Rational:
+            return None
+        modulus = sympy.ilcm(modulus, coeff.q)
+    if modulus > MAX_MODULUS or modulus == 1:
+        return None
+    k = sympy.Dummy("k", integer=True, nonnegative=True)
+    groups: dict = {}
+    for r in range(modulus):
+        at = sympy.simplify(layers.xreplace({n: modulus * k + r}))
+        if at.has(sympy.floor, sympy.ceiling):
+            return None
+        groups.setdefault(sympy.expand(at.xreplace({k: (n - r) / modulus})), []).append(r)
+    return modulus, tuple((tuple(rs), value) for value, rs in groups.items())
+
 
 
 def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
