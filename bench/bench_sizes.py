@@ -45,6 +45,7 @@ CASES = [
     ("blocks(8) + window(2) + strided(8)", 1048576, "blocks(8) + window(2) + strided(8)", 3.0),
     ("blocks(10) + window(2) + strided(4)", 1048576, "blocks(10) + window(2) + strided(4)", 3.0),
     ("blocks(2) + window(1) + strided(5)", 1048576, "blocks(2) + window(1) + strided(5)", 3.0),
+    ("window(1) cyclic + dilated(2, 4)", 1048576, "window(1) cyclic + dilated(2, 4)", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),

@@ -63,3 +63,20 @@ def test_a_least_count_is_rejected(cert):
     forged = json.loads(json.dumps(cert))
     _step(forged, "PAT-LAYERS")["data"]["least"] = True
     assert rejects(forged, "PAT-LAYERS")
+
+
+def test_a_real_size_rests_on_the_theorem_with_the_bound():
+    cert = certificate_of(softmax_source(PATTERN, 1_048_576))
+    report = verify(cert)
+    steps = {s.rule: s for s in report.steps}
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(steps[r].outcome == "verified" and "Theorem F101" in steps[r].reason
+               for r in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+    data = _step(cert, "PAT-CONNECTED")["data"]
+    assert data["diameter"] is None and data["diameter bound"] == 524_288
+    forged = json.loads(json.dumps(cert))
+    _step(forged, "PAT-CONNECTED")["data"]["diameter"] = 524_288     # the bound stated as D itself
+    assert rejects(forged, "PAT-CONNECTED")
+    forged = json.loads(json.dumps(cert))
+    _step(forged, "PAT-LAYERS")["data"]["layers"] = 524_288
+    assert rejects(forged, "PAT-LAYERS")

@@ -68,6 +68,6 @@ def test_the_diameter_is_a_bound_and_is_not_periodic():
     assert ds == {40: 6, 41: 5, 42: 6}
 
 
-def test_a_concrete_n_is_left_to_the_concrete_path():
-    found = families.match([_pattern(CASES[0])], sympy.Integer(100), {})
-    assert getattr(found, "theorem", None) != "F101"
+def test_a_real_size_is_decided_without_arcs():
+    found = families.match([_pattern(CASES[0])], sympy.Integer(1_048_576), {})
+    assert found.theorem == "F101" and found.order == 2 and found.diameter == 524_288 and found.layers == 524_289

@@ -307,8 +307,6 @@ def _cyclic_window_line(n, atoms: list) -> Optional[FamilyTheorem]:
     """Theorem F101 (``graphs/cyclic_window_line.py``): one `window(w) cyclic` with non-cyclic window, dilated and
     offsets parts some of whose offsets lie outside {−w, …, w}; None otherwise."""
     from .cyclic_window_line import seam_data, theorem
-    if not isinstance(n, sympy.Symbol):
-        return None  # at an integer n the concrete path states D itself; the bound is not wired there (§13 L4)
     cyclic = [a for a in atoms if a.kind == "cwindow"]
     jumps = line_jumps([a for a in atoms if a.kind != "cwindow"])
     if len(cyclic) != 1 or jumps is None or not _is_int(cyclic[0].args[0]):

@@ -175,6 +175,28 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
     return f"instances n = {fam.low}..{families.instance_top(fam)} re-checked on the verifier's arcs"
 
 
+def _bounded_at(ctx, s, fam: families.Family, n: int, head: str) -> tuple:
+    """At an integer n, a theorem bounding D (F101): PAT-CONNECTED states the bound and no diameter, PAT-LAYERS one
+    layer more, not least."""
+    data = s.get("data") or {}
+    bound = int(fam.d(n))
+    if data.get("diameter") is not None or data.get("diameter bound", bound) != bound:
+        raise Reject(f"Theorem {fam.theorem} bounds the diameter by {bound} at n = {n}; the step states "
+                     f"{data.get('diameter')!r} (bound {data.get('diameter bound')!r})")
+    if s["rule"] == "PAT-CONNECTED":
+        if "diameter bound" not in data:
+            raise Reject("the diameter bound is not given")
+        return VERIFIED, f"{head}: strongly connected with D ≤ {bound}; " + _instances(ctx, fam, "connectivity") + \
+            " (BFS: D at most the bound)"
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
+        raise Reject("its premise is not the connectivity step")
+    if data.get("layers") != int(fam.layers_at(n)) or data.get("least") is not False:
+        raise Reject(f"Theorem {fam.theorem} gives {int(fam.layers_at(n))} layers (not least) at n = {n}")
+    return VERIFIED, (f"{head}: D ≤ {bound}, so {bound + 1} layers suffice by the view argument (§11.2); not claimed "
+                      "least; " + _instances(ctx, fam, "layers"))
+
+
 def _bounded(ctx, s, fam: families.Family) -> sympy.Expr:
     """A theorem stating an upper bound on D (F101): the step states that bound and no diameter; the bound."""
     data = s.get("data") or {}
@@ -307,6 +329,8 @@ def concrete_step(ctx, s) -> Optional[tuple]:
     if n < fam.low:
         raise Reject(f"n = {n} is below the range n ≥ {fam.low} of Theorem {fam.theorem}")
     head = f"Theorem {fam.theorem} (docs/theory.md §11.11) at n = {n} ≥ {fam.low}, matched on the re-parsed pattern"
+    if fam.bound and s["rule"] in ("PAT-CONNECTED", "PAT-LAYERS"):
+        return _bounded_at(ctx, s, fam, n, head)
     if s["rule"] == "PAT-CONNECTED":
         want = int(fam.d(n))
         stated = _stated(s, "diameter")
