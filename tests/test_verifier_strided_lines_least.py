@@ -84,9 +84,9 @@ def test_premise_one_layer_more_is_rejected():
     assert rejects(cert, "PAT-LAYERS")
 
 
-@pytest.mark.parametrize("pattern", ["strided(6) + window(1) + dilated(1, 3)", "strided(4) + dilated(1, 5)"])
+@pytest.mark.parametrize("pattern", ["strided(6) + window(1) + dilated(1, 3)"])
 def test_least_where_the_premise_fails_is_rejected(pattern):
-    """The verifier's own finite check finds a length where the premise fails (at every n for both)."""
+    """The verifier's own finite check finds a length with neither the premise nor a swap of far positions."""
     cert = certificate_of(softmax_source(pattern))
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert step["data"]["least"] is False
@@ -95,10 +95,11 @@ def test_least_where_the_premise_fails_is_rejected(pattern):
 
 
 def test_the_restated_finite_check():
-    from uapcheck.verifier.strided_lines import premise_lengths
-    assert premise_lengths(5, [-6, -3, 3, 6], 135) == 312   # N₁ = 16·18 + 20 = 308, one period of n mod 5
-    assert premise_lengths(4, [-4, -1, 1, 4], 60) is None    # fails at n = 60
-    assert premise_lengths(7, [-20, -10, 10, 20], 100) is None  # N₁ + s − 1 above 720: not run
+    from uapcheck.verifier.strided_lines import least_table
+    assert least_table(5, [-6, -3, 3, 6], 135) == (312, {r: 0 for r in range(5)})  # N₁ = 16·18 + 20 = 308
+    assert least_table(4, [-5, 5], 92) == (339, {r: 1 for r in range(4)})         # F99: a swap at every n
+    assert least_table(4, [-4, -1, 1, 4], 60) is None    # n = 60: neither
+    assert least_table(7, [-20, -10, 10, 20], 100) is None  # N₁ + s − 1 above 720: not run
 
 
 def test_the_instance_check_names_a_failing_pair():
@@ -107,3 +108,24 @@ def test_the_instance_check_names_a_failing_pair():
     problem = common_neighbour_problem(S.PatternUnion((S.Strided(6), S.Window(1), S.Dilated(1, 3))), 90, 3)
     assert problem is not None and "common neighbour" in problem
     assert common_neighbour_problem(S.PatternUnion((S.Strided(5), S.Dilated(2, 3))), 140, 3) is None
+
+
+# Theorem F99: D + 1 layers least where a swap of two far positions is a view witness, at every residue
+
+
+def test_swap_d_plus_one_least_rests_on_the_verifier_s_own_check():
+    cert = certificate_of(softmax_source("strided(4) + dilated(1, 5)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is True
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert "F99" in next(s for s in report.steps if s.rule == "PAT-LAYERS").reason
+    step["data"]["layers"] = step["data"]["diameter"]   # D, one too few
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_the_instance_witness_check():
+    from uapcheck import spec as S
+    from uapcheck.verifier.strided_lines import swap_witness_problem
+    assert swap_witness_problem(S.PatternUnion((S.Strided(4), S.Dilated(1, 5))), 92, 3) is None
+    assert swap_witness_problem(S.PatternUnion((S.Strided(5), S.Dilated(2, 3))), 136, 3) is not None

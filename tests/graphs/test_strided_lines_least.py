@@ -95,8 +95,7 @@ def test_asymmetric_jumps_stay_sufficient(pattern):
 # Theorem F98: s ≥ 3, S′ = −S′, the common-neighbour premise through one period past N₁ = max(N, 16M + 4s)
 PREMISE = [("strided(5) + dilated(2, 3)", "F91"), ("strided(7) + dilated(1, 2)", "F91"),
            ("strided(3) + offsets {-5, -2, 2, 5}", "F74"), ("strided(3) + dilated(1, 4)", "F92")]
-NO_PREMISE = ["strided(6) + window(1) + dilated(1, 3)",
-              "strided(4) + dilated(1, 5)"]
+NO_PREMISE = ["strided(6) + window(1) + dilated(1, 3)"]
 
 
 @pytest.mark.parametrize("pattern, name", PREMISE)
@@ -172,7 +171,72 @@ def test_the_common_neighbour_lemma_against_brute_force(pattern):
 
 
 @pytest.mark.parametrize("pattern", NO_PREMISE)
-def test_where_the_premise_fails_the_count_stays_sufficient(pattern):
+def test_where_the_check_decides_nothing_the_count_stays_sufficient(pattern):
+    """Neither the premise (F98) nor a swap of far positions (F99) at some length: D + 1, sufficient."""
     theorem, _ = _theorem(pattern)
     assert isinstance(theorem, families.FamilyTheorem) and not theorem.least
     assert theorem.layers == theorem.diameter + 1 and theorem.open_question
+
+
+# Theorem F99: a swap of two far positions with the same neighbours in the ball, not twins: D + 1 layers, least
+WITNESSED = [("strided(4) + dilated(1, 5)", "F92")]
+
+
+@pytest.mark.parametrize("pattern, name", WITNESSED)
+def test_swap_d_plus_one_least_against_the_concrete_engine(pattern, name):
+    theorem, pat = _theorem(pattern)
+    assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == name
+    assert theorem.least and "F99" in theorem.why_layers
+    low = int(theorem.low)
+    s = int(theorem.values()["s"])
+    for n in list(range(low, low + s)) + [low + 3 * s + 1]:
+        got = concrete(pat, n)
+        want = families.at(theorem, {"n": n})
+        assert got.least and got.layers == want["layers"] == want["diameter"] + 1, (pattern, n)
+
+
+def _swap_on_reference_arcs(pattern, n: int) -> bool:
+    """Some root has two positions at distance D with the same neighbours within D − 1 that are not twins."""
+    pairs = attends(pattern, n)
+    adj = {v: {j for (i, j) in pairs if i == v} | {v} for v in range(1, n + 1)}
+    dist = {}
+    for root in adj:
+        d = {root: 0}
+        queue = deque([root])
+        while queue:
+            u = queue.popleft()
+            for v in adj[u]:
+                if v not in d:
+                    d[v] = d[u] + 1
+                    queue.append(v)
+        dist[root] = d
+    big = max(max(d.values()) for d in dist.values())
+    for d in dist.values():
+        ball = {v for v, k in d.items() if k < big}
+        far = sorted(v for v, k in d.items() if k == big)
+        for x, u in enumerate(far):
+            for v in far[x + 1:]:
+                if adj[u] & ball == adj[v] & ball and adj[u] - {u, v} != adj[v] - {u, v}:
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("pattern, s, jumps, n, want", [
+    ("strided(4) + dilated(1, 5)", 4, (-5, 5), 92, 1), ("strided(4) + dilated(1, 5)", 4, (-5, 5), 95, 1),
+    ("strided(5) + dilated(2, 3)", 5, (-6, -3, 3, 6), 136, 0),
+    ("strided(6) + window(1) + dilated(1, 3)", 6, (-3, -1, 1, 3), 90, None)])
+def test_each_length_decided_against_the_reference_arcs(pattern, s, jumps, n, want):
+    _, pat = _theorem(pattern)
+    assert strided_lines_least.decide_length(s, jumps, n) == want
+    assert _swap_on_reference_arcs(pat, n) == (want == 1)
+    assert _premise_on_reference_arcs(pat, n) == (want == 0)
+
+
+def test_the_swap_against_brute_force():
+    """Where the reference arcs show a swap of two far positions, brute force over S_8 finds a view witness at depth D."""
+    pattern = "strided(3) + dilated(1, 5)"
+    _, pat = _theorem(pattern)
+    nbs = brute_views.neighbourhoods([pattern], 8)
+    d = brute_views.diameter(nbs, 8)
+    assert d is not None and _swap_on_reference_arcs(pat, 8)   # the swap (5 8) at the root 4
+    assert brute_views.view_witness(nbs, 8, d) is not None

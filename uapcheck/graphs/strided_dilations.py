@@ -163,7 +163,7 @@ def _type_bijections(sizes: list[int], weight: dict) -> int:
 def theorem(n, data: StridedScaled):
     """F91 (r < s) or F92 (r > s) at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
-    from .strided_lines_least import line_layers
+    from .strided_lines_least import layer_count, line_layers
     from .symbolic_unions import _residue_pieces
     s = data.s
     if isinstance(n, (int, Integer)):
@@ -175,7 +175,7 @@ def theorem(n, data: StridedScaled):
     question = (f"whether D layers suffice for strided(s) with local parts is not proved ({SECTION}, Theorems "
                 f"F74, F91 and F92); the jumps leaving a residue class are {{{shown}}}, all multiples of {r}")
     layers = line_layers(s, data.symmetric, "F92" if r > s else "F91", question, data.jumps, data.low)
-    count = diameter if layers.least else diameter + 1
+    count = layer_count(n, diameter, layers, data.table, s)
     if r > s:
         period = r * s
         if isinstance(n, (int, Integer)):

@@ -145,7 +145,7 @@ def theorem(n, data: StridedLine):
         diameter: sympy.Expr = Integer(data.diameter(int(n)))
     else:
         diameter = _residue_pieces(n, s, {r: data.table[r] for r in range(s)}, Integer)
-    from .strided_lines_least import line_layers
+    from .strided_lines_least import layer_count, line_layers
     group, order = ("reflection", Integer(2)) if data.symmetric else ("trivial", Integer(1))
     shown = ", ".join(map(str, data.leaving))
     layers = line_layers(s, data.symmetric, "F74", (
@@ -155,6 +155,6 @@ def theorem(n, data: StridedLine):
     return FamilyTheorem(
         "F74", "strided(s) + non-cyclic windows, dilations and offsets",
         (("s", Integer(s)),), Integer(data.low), diameter,
-        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), diameter if layers.least else diameter + 1,
+        group, order, ("i ↦ n + 1 − i",) if data.symmetric else (), layer_count(n, diameter, layers, data.table, s),
         layers.least, layers.why, open_question=layers.question)
 

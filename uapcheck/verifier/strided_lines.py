@@ -157,10 +157,11 @@ def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bo
 def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern, vals: list, low: int):
     """(least, the layers as a function of n, the check at one instance, why) for F74, F91 and F92. Theorem F97: with
     s = 2 and S′ = −S′ the positions at distance D from a root lie in the class it misses, a clique, so D layers are
-    least by the far-clique lemma, re-checked on the verifier's arcs at every instance. Theorem F98: with s ≥ 3 and
-    S′ = −S′, D layers are least when the common-neighbour premise holds at every length from the range's start through
-    N₁ + s − 1 (the verifier's own finite check, `premise_lengths`), re-checked on its arcs at every instance. Else
-    D + 1, not least."""
+    least by the far-clique lemma, re-checked on the verifier's arcs at every instance. Theorems F98 and F99: with
+    s ≥ 3 and S′ = −S′, D layers are least on the classes of n mod s where the common-neighbour premise holds and D + 1
+    on those where a swap of two far positions is a view witness, when the verifier's own finite check (`least_table`)
+    finds one or the other at every length from the range's start through N₁ + s − 1, each class alike; re-checked on
+    its arcs at every instance. Else D + 1, not least."""
     if not symmetric:
         return False, (lambda n: diameter(n) + 1), None, ""
     if s == 2:
@@ -172,49 +173,71 @@ def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern, vals: li
                                         "the positions at distance D from a root lie in the other class, pairwise "
                                         "adjacent, re-checked on the verifier's arcs at every instance; the far-clique "
                                         "lemma)")
-    top = premise_lengths(s, vals, low)
-    if top is None:
+    found = least_table(s, vals, low)
+    if found is None:
         return False, (lambda n: diameter(n) + 1), None, ""
+    top, extra = found
 
-    def premise(n: int, d: int) -> Optional[str]:
+    def layers(n):
+        if isinstance(n, int):
+            return diameter(n) + extra[n % s]
+        return diameter(n) + sympy.Piecewise(*[(sympy.Integer(extra[r]), sympy.Eq(sympy.Mod(n, s), r))
+                                                for r in range(s - 1)], (sympy.Integer(extra[s - 1]), True))
+
+    def check(n: int, d: int) -> Optional[str]:
+        if extra[n % s]:
+            return swap_witness_problem(pattern, n, d)
         return common_neighbour_problem(pattern, n, d)
-    return True, diameter, premise, (f"D layers least (Theorem F98: far positions adjacent exactly when they have a "
-                                     f"common neighbour within D − 1 of the root, found on the verifier's own graph at "
-                                     f"every length from {low} to {top} — where the premise is periodic mod {s} — and "
-                                     "re-checked on its arcs at every instance; the common-neighbour lemma)")
+    plus = sorted(r for r in range(s) if extra[r])
+    return True, layers, check, (f"the least layers D + {{1 at n mod {s} ∈ {plus}, else 0}} (Theorems F98 and F99: at "
+                                 "every length from {low} to {top} on the verifier's own graph — past which both "
+                                 f"properties repeat with period {s} — either far positions are adjacent exactly when "
+                                 "they have a common neighbour within D − 1 of the root, or two far positions with the "
+                                 "same neighbours there are not twins; re-checked on its arcs at every instance)"
+                                 ).replace("{low}", str(low)).replace("{top}", str(top))
 
 #: Theorem F98: the verifier re-runs the finite check only up to this last length (the engine's limit too).
 MAX_CHECK_TOP = 720
 
 
-def premise_lengths(s: int, vals: list, low: int) -> Optional[int]:
-    """Theorem F98 restated: the last length of the finite check (N₁ + s − 1, N₁ = max(low, 16M + 4s), M = K₀·J with
-    the verifier's own residue costs) when the common-neighbour premise holds at every length from `low` through it
-    on the verifier's own graph of `strided(s) + offsets S`, else None."""
+def least_table(s: int, vals: list, low: int) -> Optional[tuple[int, dict]]:
+    """Theorems F98 and F99 restated: (the last length of the finite check, N₁ + s − 1 with N₁ = max(low, 16M + 4s),
+    M = K₀·J from the verifier's own residue costs; per residue of n mod s, 0 where the common-neighbour premise holds
+    and 1 where a swap of two far positions is a view witness) when every length from `low` through it is one or the
+    other on the verifier's own graph of `strided(s) + offsets S`, each residue class alike; else None."""
     costs = _costs(vals, s)
     far = (max(costs.values()) + 2) * max(abs(k) for k in vals)
     top = max(low, 16 * far + 4 * s) + s - 1
     if top > MAX_CHECK_TOP:
         return None
+    extra: dict = {}
     for n in range(low, top + 1):
-        if not _premise_on_lines(s, vals, n):
+        rings = _rings(s, vals, n)
+        if rings is None:
             return None
-    return top
+        around = _closed_neighbourhoods(s, vals, n)
+        if _premise_rings(rings, around, n):
+            found = 0
+        elif _swap_rings(rings, around):
+            found = 1
+        else:
+            return None
+        if extra.setdefault(n % s, found) != found:
+            return None
+    return top, extra
 
 
-def _premise_on_lines(s: int, vals: list, n: int) -> bool:
-    """At every root (all of them), two positions at the largest distance D are adjacent iff a position within D − 1
-    of the root is adjacent to both; adjacency read off the jump set and the residues mod s (bit v − 1 is v)."""
-    rings = _rings(s, vals, n)
-    if rings is None:
-        return False
-    around = _closed_neighbourhoods(s, vals, n)
+def _far_parts(rings: list):
     d = max(len(r) for r in rings) - 1
     for ring in rings:
-        if len(ring) - 1 < d:
-            continue
-        ball = sum(ring[:d])
-        far = ring[d]
+        if len(ring) - 1 == d:
+            yield sum(ring[:d]), ring[d]
+
+
+def _premise_rings(rings: list, around: list, n: int) -> bool:
+    """At every root (all of them), two positions at the largest distance D are adjacent iff a position within D − 1
+    of the root is adjacent to both (bit v − 1 is position v)."""
+    for ball, far in _far_parts(rings):
         for u in (v for v in range(n) if far >> v & 1):
             reach = 0
             common = ball & around[u]
@@ -225,6 +248,41 @@ def _premise_on_lines(s: int, vals: list, n: int) -> bool:
             if (reach ^ around[u]) & far & ~(1 << u):
                 return False
     return True
+
+
+def _swap_rings(rings: list, around: list) -> bool:
+    """Some root has two positions at distance D with the same neighbours in its ball that are not twins."""
+    for ball, far in _far_parts(rings):
+        seen: dict = {}
+        for u in (v for v in range(far.bit_length()) if far >> v & 1):
+            seen.setdefault(around[u] & ball, []).append(u)
+        for group in seen.values():
+            if any((around[x] ^ around[y]) & ~(1 << x | 1 << y) for a, x in enumerate(group) for y in group[a + 1:]):
+                return True
+    return False
+
+
+def swap_witness_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
+    """Theorem F99 at one instance on the verifier's arcs: some root has two positions at distance d whose
+    neighbourhoods agree on the positions within d − 1 of it and differ elsewhere (their swap is a view witness with d
+    layers). None when one is found."""
+    arcs = patterns.head_arcs(pattern, n)
+    outs = patterns.union_out([arcs], n)
+    near = [frozenset(o) | {v} for v, o in enumerate(outs)]
+    for root in range(1, n + 1):
+        found = patterns.bfs(outs, root)
+        dist = [d + 1 if x is None else x for x in found]
+        ball = frozenset(v for v in range(1, n + 1) if dist[v] <= d - 1)
+        groups: dict = {}
+        for v in range(1, n + 1):
+            if dist[v] == d:
+                groups.setdefault(near[v] & ball, []).append(v)
+        for group in groups.values():
+            for a, x in enumerate(group):
+                for y in group[a + 1:]:
+                    if near[x] - {x, y} != near[y] - {x, y}:
+                        return None
+    return f"n = {n}: no swap of two positions at distance {d} from a root is a view witness"
 
 
 def _closed_neighbourhoods(s: int, vals: list, n: int) -> list[int]:
