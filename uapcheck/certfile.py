@@ -405,6 +405,7 @@ _HEAD_FACTS = {
     "TD-BIAS": lambda step: {"labelled_views": bool(step.facts.get("labelled_views"))},
     "HEADS-ZERO-VALUE": lambda step: {"separating_head": step.facts.get("separating_head")},
     "TD-FIXEDBIAS": _fixed_bias_data,
+    "TD-MEANS": lambda step: {"layers": step.facts.get("layers")},
 }
 
 

@@ -13,8 +13,8 @@ from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
-from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, nystrom, pattern, positions, ridge, small_lengths,
-                    symmetry, targets, verdict, witness)
+from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
+                    small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
@@ -310,6 +310,13 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         if k is not None:  # Lemma Z (docs/theory.md §17.3): the open heads get W_V = 0
             tds = [_zero_value(spec, j, td, k) if j != k and heads.left_out(td, tds[k]) else td
                    for j, td in enumerate(tds)]
+
+    if not structure and group_step.proved and group is not None and group.name == "S_n" and spec.layers is None \
+            and spec.target == "equivariant":
+        route = means.applies(spec, tds[0], ffn_step) if len(tds) == 1 else None
+        if route is not None:  # Lemma M (docs/theory.md §20.9): an FFN block, then uniform weights
+            with proof.about_head(str(spec.heads[0].label or 1)):
+                tds = [means.means_step(tds[0], route[0], ffn_step, route[1], _head_label(0, spec.heads[0]))]
 
     if spec.positional == "absolute" and group is not None:
         tds = [verdict.pe_lift(td) for td in tds]

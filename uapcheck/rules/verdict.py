@@ -179,6 +179,8 @@ def _layers_of(structure, group_step, heads=()):
             (s.rule == "TD-BIAS" and s.facts.get("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
                                                                         s.facts.get("fixed_even"))
             for s in _walk(heads)):
+        if any(h.rule == "TD-MEANS" and h.proved for h in heads):
+            return 2  # Lemma M: an FFN block, then a uniform-weight attention block (docs/theory.md §20.9)
         return 1  # one layer of dense heads, each of which is 1-layer token distinguishing
     return None
 

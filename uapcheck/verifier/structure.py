@@ -22,7 +22,7 @@ GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED", "SEQ-GROUP", "CONV-GROUP
 
 HEAD_SLOT_RULES = ("TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "PE-LIFT", "WP-POSITIVE", "LIM-UNSUPPORTED",
                    "LIM-NYSTROM-USE", "TD-FIXEDBIAS", "TD-ROTARY", "TD-BUCKETS", "HEADS-SHARED", "HEADS-DIFF",
-                   "TD-RIDGE", "TD-RADIAL", "TD-WITNESS", "HEADS-ZERO-VALUE")
+                   "TD-RIDGE", "TD-RADIAL", "TD-WITNESS", "HEADS-ZERO-VALUE", "TD-MEANS")
 
 
 def root(ctx) -> dict:
@@ -205,7 +205,7 @@ def _named_generators(name, n: int, listed) -> bool:
 
 def _check_summary(ctx, side=frozenset()) -> list[str]:
     problems = []
-    _, _, rest, group = slots(ctx)
+    _, tds, rest, group = slots(ctx)
     g = ctx.cert.get("group")
     if not isinstance(g, dict):
         return ["group: a UAP certificate names its group"]
@@ -228,7 +228,8 @@ def _check_summary(ctx, side=frozenset()) -> list[str]:
         if any(t["rule"] == "TD-FIXEDBIAS" and (t.get("data") or {}).get("fixed_even")
                for t in (ctx.steps[sid] for sid in _reachable(ctx))):
             return problems + ["layers: a fixed even bias on dense heads needs the layer count of BIAS-LAYERS"]
-        want = sympy.Integer(1)
+        # Lemma M (TD-MEANS, §20.9): an FFN block, then a uniform-weight attention block
+        want = sympy.Integer(2 if any(t["rule"] == "TD-MEANS" and t["status"] == "proved" for t in tds) else 1)
     if side:
         # beside classes with another verdict: the count on the classes the verdict's range keeps (§12)
         from .by_class import same_on_kept_classes
