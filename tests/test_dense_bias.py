@@ -214,3 +214,12 @@ def test_the_headline_states_the_layer_range_in_words_and_formula():
     from uapcheck.render.markdown import render as markdown
     headline = next(line for line in markdown(r).splitlines() if line.startswith("**UAP"))
     assert r"n \geq 4" in headline and r"n \geq 2" not in headline
+
+
+def test_no_count_without_every_head_token_distinguishing():
+    """Lemma V^λ needs each head's kernel premise: a tanh score with a symmetric bias (its TD-KERNEL open) gets no
+    count, and the verifier refuses a forged proved count there."""
+    r = uapcheck.check("attention { score s(x, y) = tanh(x . y); affine query key; bias symmetric toeplitz }\n")
+    step = next(s for s in r.root.walk() if s.rule == "BIAS-LAYERS")
+    assert step.status is proof.UNDECIDED and "head 1" in str(step.claim)
+    assert r.verdict == "INCONCLUSIVE"

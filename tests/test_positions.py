@@ -211,3 +211,82 @@ def test_alibi_causal_alternative_is_one_layer_not_the_position_blind_two():
     layers = [s for s in r.root.walk() if s.rule == "TGT-LAYERS" and s.proved]
     assert layers and all(s.evidence["layers"] == 1 and s.evidence["least"] for s in layers)
     assert any(s.rule == "TGT-POSITIONS" and s.proved for s in r.root.walk())
+
+
+# ---------------------------------------------------------------------------------------------
+# T5 buckets: a count of one layer wherever the offsets' buckets are pairwise different, decided exactly
+
+def test_t5_buckets_at_the_first_lengths_past_the_exact_range():
+    """B = 32, D = 128: the exact range is offsets below 8; the first logarithmic buckets hold one offset each up to
+    |δ| = 8, so n = 9 is still a Toeplitz bias (UAP, trivial group, 1 layer), and from n = 10 the offsets 8 and 9 share a
+    bucket (the witness). Against a brute-force count of the released formula's buckets at every n ≤ 40."""
+    from uapcheck.rules.positions import buckets_injective
+    for n in range(2, 41):
+        released = {t5_bucket(m, 32, 128) for m in range(-(n - 1), n)}
+        assert buckets_injective(n, 32, 128) == (len(released) == 2 * n - 1) == (n <= 9), n
+    r = _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 9")
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", 1)
+    r = _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 10")
+    assert r.verdict == "INCONCLUSIVE" and _rules(r)["TD-BUCKETS"].evidence["witness"]["swap"] == [9, 10]
+
+
+def test_the_verifier_recomputes_the_buckets(tmp_path):
+    from certificates import certificate_from_cli
+    from uapcheck.verifier import verify
+    text = "tokens 9\nattention {\n  kernel k(q, key) = exp(q . key)\n  bias buckets(32, 128)\n}\n"
+    assert verify(certificate_from_cli(text, tmp_path)).ok
+    cert = certificate_from_cli(text.replace("tokens 9", "tokens 9"), tmp_path)
+    forged = cert["input"]["text"].replace("tokens 9", "tokens 10")
+    cert["input"]["text"] = forged
+    import hashlib
+    cert["input"]["sha256"] = hashlib.sha256(forged.encode("utf-8")).hexdigest()
+    assert not verify(cert).ok  # at n = 10 two offsets share a bucket
+
+
+# ---------------------------------------------------------------------------------------------
+# Unnormalised heads: the row's own term b(i, i) is not cancelled (docs/theory.md §16.1)
+
+ROW_BIAS = "bias b(i, j) = i - |i - j|"
+
+
+def test_an_unnormalised_head_with_a_row_dependent_diagonal_has_no_offset_group():
+    for head in (f"score s(x, y) = exp(x . y)\n{ROW_BIAS}", f"kernel k(x, y) = exp(x . y)\nunnormalized\n{ROW_BIAS}",
+                 "score s(x, y) = exp(x . y)\nreweight c(i, j) = (1 + i) * exp(-(|i - j|))"):
+        r = _check(head, tokens="tokens 8")
+        steps = _rules(r)
+        assert "SYM-DENSE" not in steps or not steps["SYM-DENSE"].proved, head
+        assert r.verdict != "UAP"
+    # normalised, the row term cancels: the offset classes give the reflection
+    r = _check(f"kernel k(x, y) = exp(x . y)\n{ROW_BIAS}", tokens="tokens 8")
+    assert r.group is not None and r.group.name == "reflection"
+    # unnormalised with a constant diagonal (b(i, i) = 0) keeps the offset classes
+    r = _check("score s(x, y) = exp(x . y)\nbias b(i, j) = -(|i - j|)", tokens="tokens 8")
+    assert _rules(r)["POS-OFFSET"].proved
+
+
+def test_the_reversal_is_no_symmetry_of_the_unnormalised_row_bias_numerically():
+    import numpy as np
+    rng = np.random.default_rng(0)
+    n, d = 6, 3
+    i = np.arange(1, n + 1)
+    bias = i[:, None] - np.abs(i[:, None] - i[None, :])
+    wq, wk, wv = (rng.normal(size=(d, d)) * 0.3 for _ in range(3))
+
+    def layer(x):
+        w = np.exp((x @ wq.T) @ (x @ wk.T).T + bias)
+        return x + w @ (x @ wv.T)
+    x = rng.normal(size=(n, d))
+    assert np.linalg.norm(layer(x[::-1]) - layer(x)[::-1]) > 1e-3 * np.linalg.norm(layer(x))
+
+
+def test_the_verifier_rejects_the_offset_group_for_an_unnormalised_row_bias(tmp_path):
+    import hashlib
+    from certificates import certificate_from_cli
+    from uapcheck.verifier import verify
+    text = f"tokens 8\nattention {{\n  kernel k(x, y) = exp(x . y)\n  {ROW_BIAS}\n}}\n"
+    cert = certificate_from_cli(text, tmp_path)
+    assert verify(cert).ok
+    forged = cert["input"]["text"].replace(ROW_BIAS, f"unnormalized\n  {ROW_BIAS}")
+    cert["input"]["text"] = forged
+    cert["input"]["sha256"] = hashlib.sha256(forged.encode("utf-8")).hexdigest()
+    assert not verify(cert).ok

@@ -111,6 +111,13 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
             return proof.conclude(why, proof.UNDECIDED, evidence={"reason": "fixed position weights"})
         return _fixed_even_count(spec, n, n_value, steps)
     kinds = tuple(sorted({h.bias for h in spec.heads if h.bias}))
+    open_heads = [k + 1 for k, td in enumerate(tds) if not td.proved]
+    if open_heads:
+        # Lemma V^λ (and TD-BIAS for the injective kinds) needs every head's kernel token distinguishing: with a
+        # head's premise open, only "one layer is not enough" would follow, and no count is stated.
+        return proof.conclude(f"the layer count is not decided: Lemma V^λ needs every head's token-distinguishing "
+                              f"premise, and head {', '.join(map(str, open_heads))} has it open", proof.UNDECIDED,
+                              evidence={"reason": "a head's token-distinguishing premise is open", "heads": open_heads})
     if set(kinds) & {"free", "toeplitz"}:
         injective = next(k for k in kinds if k in ("free", "toeplitz"))
         return _conclude(f"one layer suffices: the `{injective}` bias gives every key of a row its own class, so "

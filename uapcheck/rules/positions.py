@@ -273,6 +273,21 @@ def t5_bucket(m: int, num_buckets: int, max_distance: int) -> int:
     return base + min(me + k, half - 1)
 
 
+#: above this n the offsets' buckets are not enumerated (two offsets then share a bucket for every bucket count the
+#: language takes: the logarithmic buckets are at most num_buckets/2 per direction)
+BUCKET_ENUMERATION_N = 100_000
+
+
+def buckets_injective(n: int, num_buckets: int, max_distance: int) -> bool:
+    """Whether the offsets −(n − 1), …, n − 1 have pairwise different buckets (each offset its own class)."""
+    if n - 1 < (num_buckets // 2) // 2:
+        return True
+    if n > BUCKET_ENUMERATION_N:
+        return False
+    seen = {t5_bucket(m, num_buckets, max_distance) for m in range(-(n - 1), n)}
+    return len(seen) == 2 * n - 1
+
+
 def bucket_pair(n: int, num_buckets: int, max_distance: int) -> Optional[tuple[int, int]]:
     """Two positions l < l' that share a bucket as seen from position 1, if any (n concrete)."""
     seen: dict[int, int] = {}
@@ -314,9 +329,10 @@ def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
                              "the integers")
     if pos.kind == "buckets":
         me = pos.buckets // 4
-        if isinstance(n, int) and n - 1 < me:
-            return OffsetClasses("injective", "toeplitz", None, f"every offset |j − i| ≤ {n - 1} is below the exact "
-                                 f"range {me}: each offset has its own bucket (a Toeplitz bias)")
+        if isinstance(n, int) and buckets_injective(n, pos.buckets, pos.max_distance):
+            return OffsetClasses("injective", "toeplitz", None, f"the offsets −{n - 1}, …, {n - 1} have pairwise "
+                                 f"different buckets (every offset below {me} has its own, and the logarithmic buckets "
+                                 "met up to this n hold one offset each): a Toeplitz bias")
         return OffsetClasses("buckets", "toeplitz" if me >= 2 else None, None,
                              f"offsets up to {me - 1} in each direction have their own bucket; larger ones share "
                              f"logarithmic buckets up to distance {pos.max_distance}")
@@ -324,7 +340,19 @@ def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
     if h is None:
         return OffsetClasses(None, None, None, f"`{pos.fn}({pos.names[0]}, {pos.names[1]})` does not depend on the "
                              "positions only through their offset")
+    if not head.normalized and row_dependent(spec, head):
+        # Unnormalised, the row's own term b(i, i) (resp. c(i, i)) is not cancelled by a normaliser: a permutation must
+        # keep it too, so the classes of h alone would give too large a group (docs/theory.md §16.1).
+        return OffsetClasses(None, None, h, f"the head is unnormalised and `{pos.fn}({pos.names[0]}, {pos.names[0]})` "
+                             f"depends on {pos.names[0]}: the row factor is not cancelled by a normaliser, so the "
+                             "offset classes alone do not give the group")
     return classify(h, n, pos.kind == "reweight")
+
+
+def row_dependent(spec: S.Spec, head: S.Head) -> bool:
+    """Whether the position term on the diagonal, b(i, i) (or c(i, i)), depends on i (or is not shown constant)."""
+    diagonal = sympy.simplify(position_expr(spec, head).xreplace({J: I}))
+    return bool(diagonal.has(I))
 
 
 @proof.rule("POS-OFFSET", "A fixed position bias or factor as a function of the offset j − i", CITE_POS,
@@ -522,8 +550,8 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
     if not td.proved:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
     me = pos.buckets // 4
-    if isinstance(n, int) and n - 1 < me:
-        return proof.conclude(f"{label}: every offset |j − i| ≤ {n - 1} lies in T5's exact range (< {me}): the "
+    if isinstance(n, int) and buckets_injective(n, pos.buckets, pos.max_distance):
+        return proof.conclude(f"{label}: the offsets −{n - 1}, …, {n - 1} have pairwise different buckets: the "
                               "buckets are the classes of a Toeplitz bias, and a large bias on one bucket "
                               "concentrates each row on one position (as TD-BIAS for `toeplitz`): 1-layer token "
                               "distinguishing w.r.t. the trivial group", proof.PROVED, [td], facts={"layers": 1},
@@ -539,6 +567,9 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
                                 f"{t5_bucket(l1 - 1, pos.buckets, pos.max_distance)}; every other key keeps its "
                                 "bucket, so row 1 is the same for X and for X with these two tokens exchanged, for "
                                 "every parameter"}
+    if pair is None and isinstance(n, int):
+        return proof.conclude(f"{label}: the buckets of the offsets up to {n - 1} are not enumerated at this n; more "
+                              "layers are not analysed here", proof.UNDECIDED, [td], ev)
     return proof.conclude(f"{label}: offsets beyond {me - 1} share logarithmic buckets, so one layer does not tell "
                           "two positions of one bucket apart (X and X with them exchanged agree at the row, and "
                           "the exchange is not a symmetry); more layers are not analysed here", proof.UNDECIDED,

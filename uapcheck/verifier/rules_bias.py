@@ -126,6 +126,10 @@ def bias_layers(ctx, s):
         return VERIFIED, "undecided: asserts nothing"
     if s["status"] != "proved":
         raise Reject(f"BIAS-LAYERS does not conclude `{s['status']}`")
+    from .structure import slots
+    _, tds, _, _ = slots(ctx)
+    if not fixed and any(t["status"] != "proved" for t in tds):
+        raise Reject("a count for a trainable bias needs every head's token-distinguishing step proved (Lemma V^λ)")
     data = s.get("data") or {}
     layers, least = data.get("layers"), data.get("least")
     if layers not in (1, 2):

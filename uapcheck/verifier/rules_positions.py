@@ -263,13 +263,37 @@ def td_buckets(ctx, s):
     if [p["rule"] for p in prem] != ["TD-KERNEL"]:
         raise Reject("its premise is not TD-KERNEL")
     n = ctx.spec.tokens
-    exact = isinstance(n, int) and n - 1 < pos.buckets // 4
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
+    exact = isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)
     if s["status"] != "proved" or not _proved(prem[0]) or not exact:
-        raise Reject(f"proved needs TD-KERNEL proved and every offset below the exact range {pos.buckets // 4}")
-    return VERIFIED, (f"inference (§16.4): every offset |j − i| ≤ {n - 1} < B/4 = {pos.buckets // 4} has its own bucket "
-                      "(a Toeplitz bias), TD-KERNEL proved")
+        raise Reject("proved needs TD-KERNEL proved and every offset |j − i| ≤ n − 1 in a bucket of its own")
+    return VERIFIED, (f"inference (§16.4): the offsets −{n - 1}, …, {n - 1} have pairwise different T5 buckets "
+                      "(recomputed from the released bucket function: a Toeplitz bias), TD-KERNEL proved")
+
+
+BUCKET_CHECK_N = 2048
+
+
+def _released_bucket(m: int, num_buckets: int, max_distance: int) -> int:
+    """T5's bidirectional _relative_position_bucket(j − i = m), as released, with the logarithm's floor evaluated
+    exactly (SymPy) rather than in floating point."""
+    half = num_buckets // 2
+    ret = half if m > 0 else 0
+    d = abs(m)
+    exact = half // 2
+    if d < exact:
+        return ret + d
+    large = exact + int(sympy.floor(sympy.log(sympy.Rational(d, exact)) / sympy.log(sympy.Rational(max_distance, exact))
+                                    * (half - exact)))
+    return ret + min(large, half - 1)
+
+
+def _own_buckets(n: int, num_buckets: int, max_distance: int) -> bool:
+    if n > BUCKET_CHECK_N:
+        return False
+    buckets = [_released_bucket(m, num_buckets, max_distance) for m in range(-(n - 1), n)]
+    return len(set(buckets)) == len(buckets)
 
 
 @checker("HEADS-SHARED")
@@ -364,13 +388,28 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
             raise Trust("RoPE's group is derived for softmax heads only")
         return "toeplitz"
     if pos.kind == "buckets":
-        if not (isinstance(n, int) and n - 1 < pos.buckets // 4):
-            raise Trust("T5 buckets beyond the exact range: the bucket classes are not re-derived here")
+        if not (isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)):
+            raise Trust("T5 buckets shared by several offsets: the bucket classes are not re-derived here")
         return "toeplitz"
     if pos.kind == "reweight":
         raise Trust("a `reweight` factor: its offset classes are not re-checked here")
+    if not head.normalized and _row_dependent(ctx, head):
+        raise Reject("an unnormalised head whose b(i, i) depends on i: the row factor is not cancelled, so the offset "
+                     "classes do not give the group (§16.1)")
     key = ("offset class", head)
     if key not in ctx.cache:
         ctx.cache[key] = offset_class(ctx.spec, head)
     kind = ctx.cache[key][0]
     return "toeplitz" if kind == "injective" else "symmetric toeplitz"
+
+
+def _row_dependent(ctx, head) -> bool:
+    """Whether the position term on the diagonal, b(i, i), depends on i (evaluated from the re-parsed formula)."""
+    pos = head.position
+    i = sympy.Symbol("i_diag", integer=True, positive=True)
+    env = dict(kernels.param_symbols(ctx.spec), **{pos.names[0]: i, pos.names[1]: i, "pi": sympy.pi})
+    try:
+        value = kernels.evaluate(pos.expr, env)
+    except kernels.OutOfScope:
+        return True
+    return bool(sympy.simplify(value).has(i))
