@@ -290,3 +290,13 @@ def test_the_verifier_rejects_the_offset_group_for_an_unnormalised_row_bias(tmp_
     cert["input"]["text"] = forged
     cert["input"]["sha256"] = hashlib.sha256(forged.encode("utf-8")).hexdigest()
     assert not verify(cert).ok
+
+
+def test_rope_at_dimension_one_states_no_offset_group():
+    """At d = 1 RoPE has no rotation plane (it rotates pairs of coordinates): the layer is position-blind there, so the
+    offset classes (the trivial group) are not the layer's; the group is left undecided rather than stated."""
+    r = uapcheck.check("dim 1\nattention { kernel k(q, key) = exp(q . key); rotary }\n")
+    steps = _rules(r)
+    assert r.verdict == "INCONCLUSIVE" and "SYM-UNDECIDED" in steps and "SYM-DENSE" not in steps
+    r = uapcheck.check("attention { kernel k(q, key) = exp(q . key); rotary }\n")
+    assert r.verdict == "UAP" and r.group.name == "trivial"

@@ -323,12 +323,18 @@ def _kernel_at_zero(model) -> Optional[sympy.Expr]:
 def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
     pos = head.position
     n = spec.tokens
+    if pos.kind == "rotary" and spec.dim == 1:
+        return OffsetClasses(None, None, None, "at d = 1 there is no rotation plane: RoPE rotates pairs of coordinates, "
+                             "so the offset classes of its factor are not those of the layer")
     if pos.kind == "rotary":
         return OffsetClasses("injective", "toeplitz", None, "RoPE: q_iᵀ R(j − i) k_j depends on the positions through "
                              "j − i, and with θ_0 = 1 and a generic phase φ the factor cos(m − φ) is injective on "
                              "the integers")
     if pos.kind == "buckets":
         me = pos.buckets // 4
+        if isinstance(n, int) and n - 1 < me:
+            return OffsetClasses("injective", "toeplitz", None, f"every offset |j − i| ≤ {n - 1} is below the exact "
+                                 f"range {me}: each offset has its own bucket (a Toeplitz bias)")
         if isinstance(n, int) and buckets_injective(n, pos.buckets, pos.max_distance):
             return OffsetClasses("injective", "toeplitz", None, f"the offsets −{n - 1}, …, {n - 1} have pairwise "
                                  f"different buckets (every offset below {me} has its own, and the logarithmic buckets "
@@ -551,8 +557,9 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
         return proof.conclude(f"{label}: the kernel premises are not proved", proof.UNDECIDED, [td])
     me = pos.buckets // 4
     if isinstance(n, int) and buckets_injective(n, pos.buckets, pos.max_distance):
-        return proof.conclude(f"{label}: the offsets −{n - 1}, …, {n - 1} have pairwise different buckets: the "
-                              "buckets are the classes of a Toeplitz bias, and a large bias on one bucket "
+        why = (f"every offset |j − i| ≤ {n - 1} lies in T5's exact range (< {me})" if n - 1 < me else
+               f"the offsets −{n - 1}, …, {n - 1} have pairwise different buckets")
+        return proof.conclude(f"{label}: {why}: the buckets are the classes of a Toeplitz bias, and a large bias on one bucket "
                               "concentrates each row on one position (as TD-BIAS for `toeplitz`): 1-layer token "
                               "distinguishing w.r.t. the trivial group", proof.PROVED, [td], facts={"layers": 1},
                               certificate=Inference(((td, proof.PROVED),), "a large bias on one bucket concentrates "

@@ -197,6 +197,8 @@ def lim(ctx, s):  # noqa: C901 - one check per field of a LIM certificate
         need = [r for r in regions if r.get("status") == "fails"]
         if not need:
             raise Trust("the failing region oscillates: not re-checked here")
+        # the regions stated to hold are certified facts too: their witness points are re-checked as well
+        need += [r for r in regions if r.get("status") in HOLDS]
     else:
         return VERIFIED, "an undecided step asserts nothing"
     outcomes, classes = [], []
