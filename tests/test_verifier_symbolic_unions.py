@@ -126,7 +126,7 @@ def test_forged_clique_and_path_claims_are_rejected():
     assert _rejects(cert, "PAT-CONNECTED")
 
 
-def test_f26_is_rechecked_and_claims_no_group_for_wider_windows():
+def test_f26_is_rechecked_and_claims_the_group_of_wider_windows_off_the_open_classes():
     report = verify(certificate("cyclic_window_strided_n.uap"))
     assert report.ok and report.complete
     assert all(s.outcome == VERIFIED and "Theorem F26" in s.reason for s in report.steps
@@ -141,6 +141,6 @@ def test_f26_is_rechecked_and_claims_no_group_for_wider_windows():
     _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 2
     assert _rejects(cert, "PAT-CONNECTED")
     fam = families.match(parse_source(_symbolic("window(2) cyclic + strided(6)"), "t.uap"))
-    assert fam.theorem == "F26" and not fam.name("D_n when 6 | n, else the reflection")
+    assert fam.theorem == "F26" and fam.name("D_n when 6 | n, else the reflection") and fam.group_open == (1, 2)
     report = verify(_cert_of(_symbolic("window(2) cyclic + strided(7)")))
     assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]

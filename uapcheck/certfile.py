@@ -371,6 +371,8 @@ def _family_data(step: proof.Step, theorem) -> dict:
         data["diameter bound"] = _tree(theorem.diameter)  # F50, F51: D ≤ this, not D itself
     if getattr(theorem, "coprime_to", 1) > 1:
         data["coprime to"] = theorem.coprime_to  # the range is also gcd(n, coprime to) = 1 (Theorem F27)
+    if step.rule == "SYM-AUT" and getattr(theorem, "group_open", ()):  # no group stated on these classes (F26)
+        data["open classes"] = {"modulus": theorem.group_open[0], "residues": list(theorem.group_open[1])}
     if step.rule == "SYM-AUT" and theorem.order_cases:  # F47: cases by divisibility, tried in order
         data["order by cases"] = [{"order": _tree(c.order), "divides": [[_tree(m), _tree(x)] for m, x in c.divides],
                                    "not divides": [[_tree(m), _tree(x)] for m, x in c.not_divides]}

@@ -32,7 +32,8 @@ def test_f26_agrees_with_the_concrete_engine(w, s, top):
     theorem = F.match([pattern(w, s)], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F26"
     assert theorem.least is ((w, s) == (1, 5) or s == 2 * w + 2)  # F55 (tests/graphs/test_strided_least.py), F56
-    assert (theorem.group is None) == (w != 1)
+    open_ = tuple(range(1, w + 1)) if w != 1 else ()  # w ≥ 2: no group on n mod s ∈ {1, …, w}
+    assert theorem.group is not None and theorem.group_open[:2] == ((s, open_) if open_ else ())
     stated = 3 if s == 2 * w + 2 else 4
     for n in range(s * (4 * w + 3), top + 1):
         got = F.concrete(pattern(w, s), n)
@@ -41,7 +42,7 @@ def test_f26_agrees_with_the_concrete_engine(w, s, top):
         assert got.least and got.layers <= want["layers"] == stated, n  # a sufficient count, never below the least
         if theorem.least:
             assert got.layers == stated, n
-        if w == 1:
+        if n % s not in open_:
             assert got.order == want["order"] == (2 * n if n % s == 0 else 2), n
         else:
             assert got.order == (2 * n if n % s == 0 else 2), n  # the engine agrees where F26 claims nothing

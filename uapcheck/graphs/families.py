@@ -160,6 +160,8 @@ class FamilyTheorem:
     diameter_exact: bool = True   # F50, F51: `diameter` is only an upper bound (the layers not least)
     class_witnesses: tuple = ()   # F25: ((modulus, residue, (position, (a, b))), ...): the swap witness on the
     #                               classes where the layers are D + 1 (`witness` is None there: it varies by class)
+    group_open: tuple = ()        # F26 (w ≥ 2): (modulus, residues, why): `group` is not proved on n mod modulus
+    #                               in residues, for the reason `why` (the verdict is INCONCLUSIVE there, by class)
 
     @property
     def section(self) -> str:
@@ -1495,6 +1497,8 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     else what differs (a discrepancy is an engine or theorem bug, never a verdict)."""
     want = at(theorem, values)
     n = int(values[theorem.n_symbol.name]) if isinstance(theorem.n_symbol, sympy.Symbol) else int(theorem.n_symbol)
+    if theorem.group_open and n % theorem.group_open[0] in theorem.group_open[1]:
+        want = dict(want, order=None)  # no group is claimed on this class (F26, w ≥ 2)
     # A count D + 1 not claimed least can never be exceeded (the concrete count is D or D + 1, §11.2): once the
     # diameters agree there is nothing to compare, and the rooted-view decision is not run
     vacuous = (want["layers"] is not None and not theorem.least and want["diameter"] is not None

@@ -350,7 +350,7 @@ def anchor_from_family(head: int, pattern: Pattern, n: sympy.Symbol, params: Map
         found = match([pattern], n, params)
     except (_Undecided, ValueError, TypeError, KeyError):
         return None
-    if not isinstance(found, FamilyTheorem) or found.group is None or found.coprime_to > 1:
+    if not isinstance(found, FamilyTheorem) or found.group is None or found.coprime_to > 1 or found.group_open:
         return None
     if not _is_int(found.low):
         return None

@@ -441,28 +441,26 @@ def cyclic_strided_theorem(n, w: int, s: int):
     low = Integer(cyclic_strided_low(w, s))
     layers_open = CYCLIC_ODD_STRIDE_OPEN
     small = "{" + (", ".join(str(r) for r in range(1, w + 1)) if w <= 3 else f"1, …, {w}") + "}"
-    group_open = (f"the group is proved only for w = 1 and for n mod {s} ∉ {small} (where a wrap-around "
-                  f"window pair lies in one residue class; {SECTION}, Theorem F26, open question O6)")
-    if w != 1:
-        theorem = FamilyTheorem(
-            "F26", family, params, low, Integer(3), layers=Integer(4), least=False,
-            why_layers="the view argument (D + 1 layers suffice)", open_question=group_open + "; " + layers_open)
-    else:
-        order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2),
-                                explicit=True)
-        theorem = FamilyTheorem(
-            "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
-            ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
-            "the view argument (D + 1 layers suffice)", open_question=layers_open)
+    group_words = (f"for n mod {s} ∈ {small} a wrap-around window pair lies in one residue class, and the "
+                   f"automorphisms of what is left of the cyclic window are not determined ({SECTION}, Theorem F26, "
+                   "open question O6)")
+    order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
+    theorem = FamilyTheorem(
+        "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
+        ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
+        "the view argument (D + 1 layers suffice)", open_question=layers_open)
+    if w != 1:  # the group on n mod s ∉ {1, …, w} only (there X is the whole cyclic window); open on the others
+        theorem = replace(theorem, open_question=group_words + "; " + layers_open,
+                          group_open=(s, tuple(range(1, w + 1)), group_words))
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one residue class
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_even_stride_why(w),
-                       open_question="" if w == 1 else group_open)
+                       open_question="" if w == 1 else group_words)
     if s == 2 * w + 3 and w >= 2 and isinstance(n, (int, Integer)) and int(n) % s == 0:
         # Theorem F67 at a length n with s | n: the common-neighbour premise holds at every root (a count by residue
         # class with a least flag on one class only is not stated at symbolic n, so only a concrete n uses it)
         from .strided_least import cyclic_odd_stride_divides_why
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_odd_stride_divides_why(w, s),
-                       open_question=group_open)
+                       open_question=group_words)
     if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
         return replace(theorem, least=True, open_question="", why_layers=(
             "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "

@@ -145,11 +145,12 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
 
 
 @proof.rule("SYM-UNDECIDED", "Symmetry group undecided", CITE_GROUP, statuses=(proof.UNDECIDED,))
-def group_undecided(desc: str, reason: str, by_class: Optional[tuple] = None) -> proof.Step:
+def group_undecided(desc: str, reason: str, by_class: Optional[tuple] = None, open_words: str = "") -> proof.Step:
     """`by_class`: (n, L, residues, range) when the group is undecided on these residue classes of n mod L only
     (the group step states the others, docs/theory.md §11.4), within the range of the closed forms' bounds: the
     facts `residue_class` (the classes within that range), `modulus` and `residues` carry them, so the verdict is
-    INCONCLUSIVE on these classes only (§12) and the lengths below the range are decided one by one."""
+    INCONCLUSIVE on these classes only (§12) and the lengths below the range are decided one by one. `open_words`:
+    the open question there, as the verdict names it (else "no closed form gives the group there")."""
     if by_class is None:
         return proof.conclude(f"the symmetry group is undecided: {reason}", proof.UNDECIDED,
                               evidence={"patterns": desc, "reason": reason})
@@ -163,4 +164,4 @@ def group_undecided(desc: str, reason: str, by_class: Optional[tuple] = None) ->
                                    f": {reason}"), proof.UNDECIDED,
                           evidence={"patterns": desc, "reason": reason, "classes": show_condition(where)},
                           facts={"residue_class": where, "modulus": modulus, "residues": tuple(residues),
-                                 "open": "no closed form gives the group there"})
+                                 "open": open_words or "no closed form gives the group there"})

@@ -99,6 +99,7 @@ class Family:
     class_witness: Optional[Callable[[int], Optional[tuple]]] = None  # F25: n -> (position, permutation) where the
     #                                                                  layers are D + 1 at n, None where D suffice
     bound: bool = False                        # F101: `diameter_at` is an upper bound on D, not D
+    group_open: tuple = ()                     # F26 (w ≥ 2): the residues of n mod `modulus` where no group is stated
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""
@@ -937,6 +938,8 @@ def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[
         if what == "connectivity":
             continue
         lab = patterns.labels_at(spec, heads, n)
+        if what == "group" and n % fam.modulus in fam.group_open:
+            continue  # no group is claimed on this class
         if what == "group":
             full, method = groups.full_order(lab, n, "none")
             if full is None:

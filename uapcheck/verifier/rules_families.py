@@ -277,9 +277,30 @@ def group(ctx, s, fam: families.Family):
         if fam.modulus != 1 or not families.same_order(fam, claimed, n, None):
             raise Reject(f"the order {sympy.sstr(claimed)} is not Theorem {fam.theorem}'s")
     low = _range(ctx, s, fam)
+    left = _open_classes(ctx, s, fam)
     return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: the stated order is the theorem's closed form"
-                      + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + "; "
+                      + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + left + "; "
                       + _instances(ctx, fam, "group") + " (every permutation, or nauty)")
+
+
+def _open_classes(ctx, s, fam: families.Family) -> str:
+    """A theorem that states no group on some classes (F26, w ≥ 2): the step must name exactly those as open (its
+    data's `open classes`), and a SYM-UNDECIDED step must state them (the verdict's range is then re-derived to
+    exclude them, by_class.side_classes); words for the reason, "" for a theorem without open classes."""
+    stated = (s.get("data") or {}).get("open classes")
+    if not fam.group_open:
+        if stated:
+            raise Reject(f"Theorem {fam.theorem} states the group on every class: none is open")
+        return ""
+    want = {"modulus": fam.modulus, "residues": list(fam.group_open)}
+    if stated != want:
+        raise Reject(f"Theorem {fam.theorem} states no group for n mod {fam.modulus} in {list(fam.group_open)}: the "
+                     "step must leave exactly those open")
+    if not any(x["rule"] == "SYM-UNDECIDED" and (x.get("data") or {}).get("classes") == want
+               for x in ctx.steps.values()):
+        raise Reject(f"no SYM-UNDECIDED step states the classes n mod {fam.modulus} in {list(fam.group_open)}")
+    return (f", except on n mod {fam.modulus} ∈ {list(fam.group_open)}, where the theorem states no group and a "
+            "SYM-UNDECIDED step leaves it open")
 
 
 def at_length(ctx, n: int, d: int, m: int) -> Optional[str]:

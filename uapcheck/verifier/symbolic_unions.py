@@ -349,7 +349,8 @@ class _Rook(DiameterTwoByResidue):
 def cyclic_strided(parts: list, tokens=None):
     """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
     least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
-    least); for w = 1, |G| = 2n when s | n (D_n), else 2 (the reflection); for w ≥ 2 no group is claimed."""
+    least); |G| = 2n when s | n (D_n), else 2 (the reflection), for w = 1 on every class and for w ≥ 2 on the classes
+    n mod s ∉ {1, …, w} only (`group_open`: no group is claimed on those)."""
     from .families import Family
     kinds = sorted(type(q).__name__ for q in parts)
     if kinds != ["Strided", "Window"]:
@@ -367,10 +368,11 @@ def cyclic_strided(parts: list, tokens=None):
         return 2 * (s * k + r) if r == 0 else sympy.Integer(2)
 
     def name(text):
-        return w == 1 and "D_n" in text and "reflection" in text
+        return "D_n" in text and "reflection" in text
+    open_ = tuple(range(1, w + 1)) if w >= 2 else ()
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one class (re-checked at every instance)
         from .strided_least import cyclic_far_class_problem
-        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None,
+        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None, group_open=open_,
                       layers_check=lambda n, d: cyclic_far_class_problem(w, n),
                       layers_text=("D = 3 layers least (Theorem F56): every position at distance 3 from a position i "
                                    f"lies in the class of i + {w + 1} (mod {s}), so the far positions are pairwise "
@@ -378,7 +380,7 @@ def cyclic_strided(parts: list, tokens=None):
                                    "arcs at every instance)"))
     if (w, s) == (1, 5):  # Theorem F55: 4 layers least (a block exchange at position 2, re-checked at every instance)
         from .strided_least import cyclic_block_problem
-        return Family("F26", s * (4 * w + 3), 3, 4, True, order, s, name, None,
+        return Family("F26", s * (4 * w + 3), 3, 4, True, order, s, name, None, group_open=open_,
                       layers_check=lambda n, d: cyclic_block_problem(n),
                       layers_text=("4 layers least (Theorem F55): exchanging the blocks {10, …, 14} and {15, …, 19} "
                                    "keeps every neighbourhood within distance 2 of position 2 and is not in G (checked "
@@ -391,11 +393,11 @@ def cyclic_strided(parts: list, tokens=None):
         from .strided_lines import common_neighbour_problem
         pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
         if common_neighbour_problem(pattern, low + (-low) % s, 3) is not None:
-            return Family("F26", low, 3, 4, False, order, s, name, None)
-        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None,
+            return Family("F26", low, 3, 4, False, order, s, name, None, group_open=open_)
+        return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None, group_open=open_,
                       layers_check=lambda n, d: None if n % s else common_neighbour_problem(pattern, n, d),
                       layers_text=(f"D = 3 layers least at n = {tokens}, a multiple of {s} (Theorem F67): two positions at "
                                    "distance 3 from a root are adjacent exactly when a position within distance 2 of it "
                                    "is adjacent to both (checked on the verifier's arcs at every instance that is a "
                                    f"multiple of {s}; the common-neighbour lemma)"))
-    return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None)
+    return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None, group_open=open_)
