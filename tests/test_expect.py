@@ -3,6 +3,7 @@ compared as expressions."""
 from __future__ import annotations
 
 import pytest
+import sympy
 
 import uapcheck
 
@@ -55,3 +56,28 @@ def test_expect_symmetric_group_at_one_token_with_encoding():
 ])
 def test_expect_group_compares_groups(text, holds):
     assert check(text).expect_holds is holds
+
+
+# -- a layer count equal on a grid is not a proof ------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, expected, holds", [
+    # the derived ⌈(n − 1)/l⌉ against one that differs from n = 30 on: refuted on the class n ≡ 0 (mod 30)
+    ("param l integer >= 1\nconvolution circular(l)\n", "ceil((n - 1) / l) + floor(n / 30)", False),
+    ("param l integer >= 1\nconvolution circular(l)\n", "floor((n - 2) / l) + 1", True),  # ⌈p/q⌉ = ⌊(p − 1)/q⌋ + 1
+    ("attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n", "n - 1 + floor(n / 30)", False),
+    ("attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n", "n - 1 + floor(n / 30) - floor(n / 30)", True),
+    # equal on every class of n mod 2, by the exact reduction: ⌊n/2⌋ + ⌈n/2⌉ = n
+    ("attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n", "floor(n / 2) + ceil(n / 2) - 1", True),
+])
+def test_expect_layers_are_proved_equal_or_refuted(body, expected, holds):
+    r = check(body + f"expect uap layers {expected}")
+    assert r.expect_holds is holds, r.expect_reason
+
+
+def test_expect_layers_equal_on_the_grid_only_are_not_decided():
+    """Two names and counts that agree on {2, …, 29}² but are not shown equal: the expectation does not hold, and
+    the reason says why."""
+    from uapcheck.expect import _same_layers
+    n, w = sympy.Symbol("n", integer=True, positive=True), sympy.Symbol("w", integer=True, positive=True)
+    assert _same_layers(sympy.ceiling((n - 1) / w), sympy.ceiling((n - 1) / w) + sympy.floor(n / (30 * w)), n) \
+        is None

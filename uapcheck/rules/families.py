@@ -179,9 +179,7 @@ def family_outcome(spec: S.Spec):
         layers = diameter + 1
         structure.append(P.layers_step(connected, diameter, layers, False,
                                        f"view argument; whether D layers suffice is open: {theorem.open_question}"))
-    open_here = bool(theorem.group_open) and not isinstance(n, sympy.Symbol) and \
-        int(n) % theorem.group_open[0] in theorem.group_open[1]
-    if theorem.group is None or open_here:
+    if _no_group_at(theorem, n):
         gstep = group_undecided(desc, f"no closed form for the group is proved: {theorem.open_question}")
         return P.PatternOutcome(gstep, None, tuple(structure), layers, diameter, None)
     order = sympy.sympify(theorem.order, strict=True)  # safe: strict (no text parsed)
@@ -194,10 +192,9 @@ def family_outcome(spec: S.Spec):
         shown_order = theorem.order_shown
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "", _coprime_range(theorem, n))
-    if theorem.group_open and isinstance(n, sympy.Symbol):
-        # G on some residue classes only: the range keeps the others, and the group is undecided on these (§11.4)
-        info, undecided = _open_classes(desc, theorem, n, info)
-        structure.append(undecided)
+    # G on some residue classes only: the range keeps the others, and the group is undecided on these (§11.4)
+    info, undecided = _open_classes(desc, theorem, n, info)
+    structure.extend(undecided)
     gev = {"range": f"for {where}", "theorem": theorem.section, "structure": theorem.group,
            "generators": list(theorem.generators), "instance check": checked}
     claims = dict(group=theorem.group, order=order)
@@ -207,11 +204,19 @@ def family_outcome(spec: S.Spec):
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, None)
 
 
+def _no_group_at(theorem: F.FamilyTheorem, n) -> bool:
+    """The theorem states no group: none at all, or a concrete n in one of its open classes (F26, w ≥ 2)."""
+    return theorem.group is None or (bool(theorem.group_open) and not isinstance(n, sympy.Symbol)
+                                     and int(n) % theorem.group_open[0] in theorem.group_open[1])
+
+
 def _open_classes(desc: str, theorem: F.FamilyTheorem, n, info: GroupInfo) -> tuple:
-    """(the group with its range restricted to the classes n mod L the theorem proves it on, SYM-UNDECIDED on the
-    others): `theorem.group_open` = (L, residues) where no group is proved (docs/theory.md §11.4, *a group proved
-    on some classes only*; Theorem F26 for w ≥ 2). The verdict is then UAP on the kept classes and INCONCLUSIVE on
-    these, by class (§12)."""
+    """(the group with its range restricted to the classes n mod L the theorem proves it on, [SYM-UNDECIDED on the
+    others]): `theorem.group_open` = (L, residues, why) where no group is proved (docs/theory.md §11.4, *a group
+    proved on some classes only*; Theorem F26 for w ≥ 2). The verdict is then UAP on the kept classes and
+    INCONCLUSIVE on these, by class (§12). (info, []) for a theorem without open classes or at a concrete n."""
+    if not theorem.group_open or not isinstance(n, sympy.Symbol):
+        return info, []
     from dataclasses import replace
     from ..conditions import simplify_condition
     from ..groups import class_condition
@@ -222,7 +227,7 @@ def _open_classes(desc: str, theorem: F.FamilyTheorem, n, info: GroupInfo) -> tu
     where = simplify_condition(sympy.And(bound, class_condition(n, modulus, kept)))
     undecided = group_undecided(desc, f"no closed form for the group is proved there: {why}",
                                 by_class=(n, modulus, tuple(residues), bound), open_words=why)
-    return replace(info, condition=show_condition(where), condition_formula=where), undecided
+    return replace(info, condition=show_condition(where), condition_formula=where), [undecided]
 
 
 def family_layer_count(spec: S.Spec) -> Optional[dict]:
