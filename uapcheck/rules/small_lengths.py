@@ -211,7 +211,7 @@ def applies(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condition
     if not isinstance(spec.tokens, str) or verdict is not proof.Verdict.UAP or group is None or spec.target != "equivariant":
         return False
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
-    where = getattr(group, "condition_formula", None)
+    where = _in_n(getattr(group, "condition_formula", None), n)
     return bool(group.classes or class_conditions or pieces_by_residue(layers, n) is not None
                 or (isinstance(where, sympy.Basic) and (any(n in a.free_symbols for a in where.atoms(sympy.Mod))
                                                         or where.free_symbols == {n})))
@@ -229,7 +229,7 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     if not applies(spec, verdict, group, layers, class_conditions):
         return (), ""
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
-    where = getattr(group, "condition_formula", None)
+    where = _in_n(getattr(group, "condition_formula", None), n)
     if where is None and group.condition:
         return (), f"the range {group.condition} has no formula"
     conditions = [sympy.true if where is None else where, *class_conditions]
@@ -237,6 +237,14 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     if lengths is None:
         return (), "the range depends on the parameters"
     return decide(spec, lengths), ""
+
+
+def _in_n(where, n):
+    """The condition with every symbol named as the length read as the length itself (a named group's range
+    `n ≥ 3` is written with a plain Symbol)."""
+    if not isinstance(where, sympy.Basic):
+        return where
+    return where.xreplace({x: n for x in where.free_symbols if isinstance(x, sympy.Symbol) and x.name == n.name})
 
 
 def _below_obstruction(spec: S.Spec, where) -> tuple:
