@@ -75,3 +75,8 @@ def test_a_count_by_residue_class_is_stated_class_by_class():
     # F86: blocks(4) | strided(4) needs 3 layers for n ≡ 1, 2 (mod 4), else 2 (docs/theory.md §13 L2)
     assert "attention layers by n mod 4: 2 for {0, 3}, 3 for {1, 2} (least)" in _certified(
         certificate("blocks_strided_heads_n.uap"))
+
+
+def test_a_convolution_count_is_stated_in_convolution_layers():
+    line = _certified(certificate("cn_convolution.uap"))
+    assert "convolution layers (least)" in line and "attention" not in line

@@ -24,9 +24,9 @@ def summary(report: Report) -> str:
     return f"NOT FULLY VERIFIED: the {report.verdict} verdict has trusted steps [{parts}]"
 
 
-def _count(layers, least) -> str:
+def _count(layers, least, kind: str = "attention") -> str:
     text = sympy.sstr(layers)
-    unit = "attention layer" if layers == 1 else "attention layers"
+    unit = f"{kind} layer" if layers == 1 else f"{kind} layers"
     return f"{text} {unit}" + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[least]
 
 
@@ -44,11 +44,11 @@ def statement_lines(report: Report) -> list[str]:
                                                else ""))
         if st.layers_by_residue is not None:
             modulus, pieces = st.layers_by_residue
-            parts.append("attention layers by n mod " + str(modulus) + ": "
+            parts.append(f"{st.unit} layers by n mod {modulus}: "
                          + ", ".join(f"{sympy.sstr(value)} for {{{', '.join(map(str, rs))}}}" for rs, value in pieces)
                          + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[st.least])
         elif st.layers is not None:
-            parts.append(_count(st.layers, st.least))
+            parts.append(_count(st.layers, st.least, st.unit))
     line = " · ".join(parts)
     for alt in st.alternatives:
         line += (f"; UAP for {alt.target} targets with {_count(alt.layers, alt.least)}"

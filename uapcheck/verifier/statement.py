@@ -39,6 +39,7 @@ class Statement:
     symbolic_n: bool = False  # the input's n is a name: each step states the lengths it holds for
     # the layer count by residue of n: (modulus, ((residues, count), ...)) when floors or ceilings of n make it periodic
     layers_by_residue: Optional[tuple] = None
+    unit: str = "attention"  # what the count counts: "convolution" for the convolution mixer (CONV-LAYERS)
     alternatives: tuple[Alternative, ...] = ()
 
 
@@ -63,12 +64,14 @@ def certified(ctx) -> Statement:
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
-    least, target = None, None
+    least, target, unit = None, None, "attention"
     if r["rule"] == "TGT-VERDICT":
         target, least = _target_class(ctx, r)
     elif is_theorem1(ctx):
         _, _, rest, _ = slots(ctx)
         steps = [s for s in rest if s["rule"] in LAYER_RULES]
+        if any(s["rule"] == "CONV-LAYERS" for s in steps):
+            unit = "convolution"
         if steps:
             flag = (steps[-1].get("data") or {}).get("least")
             least = flag if isinstance(flag, bool) else None
@@ -78,7 +81,7 @@ def certified(ctx) -> Statement:
     by_class = bool(data.get("classes") or data.get("lengths"))
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
                      by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
-                     alternatives=alternatives)
+                     unit=unit, alternatives=alternatives)
 
 
 MAX_MODULUS = 64
