@@ -131,7 +131,8 @@ def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tu
                                 ") are linearly independent polynomials in the taps once the sum set covers ", Z_N,
                                 ", so equal outputs for all taps force equal cyclic shifts of the samples "
                                 "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
-                          facts={"layers": layers, **_range_facts(n, on_classes[0] if on_classes else None)},
+                          facts={"layers": layers, "least": True,  # D is necessary (§22.2): the JSON's `least`
+                                 **_range_facts(n, on_classes[0] if on_classes else None)},
                           certificate=cert)
 
 
