@@ -81,3 +81,8 @@ def test_expect_layers_equal_on_the_grid_only_are_not_decided():
     n, w = sympy.Symbol("n", integer=True, positive=True), sympy.Symbol("w", integer=True, positive=True)
     assert _same_layers(sympy.ceiling((n - 1) / w), sympy.ceiling((n - 1) / w) + sympy.floor(n / (30 * w)), n) \
         is None
+
+
+def test_an_expected_single_layer_is_worded_in_the_singular():
+    r = check("attention { kernel k(x, y) = exp(x . y); bias symmetric circulant }\nexpect uap layers 1")
+    assert r.expect_holds is False and r.expect_reason == "expected 1 attention layer, derived 2"

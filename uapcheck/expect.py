@@ -280,7 +280,7 @@ def _layer_classes_mismatch(spec: S.Spec, layers, ex: S.Expectation) -> str:
         want = _layers_of(node, spec)
         have = split[1][r % split[0]] if split else layers
         if not _same_on_class(have, want, n, modulus, r):
-            return f"for n mod {modulus} = {r}: expected {show_expr(node)} {_kind_of_layers(spec)}, derived {have}"
+            return f"for n mod {modulus} = {r}: expected {show_expr(node)} {_kind_of_layers(spec, node)}, derived {have}"
     return ""
 
 
@@ -315,13 +315,15 @@ def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=()) ->
         expected = _layers_value(ex, spec)
         same = _same_layers(layers, expected, _n_symbol(spec))
         if same is None:  # equal on a grid is not a proof (docs/language.md §7)
-            return False, (f"expected {show_expr(ex.layers)} {_kind_of_layers(spec)}, derived {layers}: not shown "
+            return False, (f"expected {show_expr(ex.layers)} {_kind_of_layers(spec, ex.layers)}, derived {layers}: not shown "
                            "equal (they agree on the grid of values 2, …, 29 only)")
         if not same:
-            return False, f"expected {show_expr(ex.layers)} {_kind_of_layers(spec)}, derived {layers}"
+            return False, f"expected {show_expr(ex.layers)} {_kind_of_layers(spec, ex.layers)}, derived {layers}"
     return True, ""
 
 
-def _kind_of_layers(spec: S.Spec) -> str:
-    """What the layer count counts: convolution layers for the convolution mixer, else attention layers."""
-    return "convolution layers" if spec.mixer is not None else "attention layers"
+def _kind_of_layers(spec: S.Spec, count=None) -> str:
+    """What the layer count counts: convolution layers for the convolution mixer, else attention layers (one layer
+    when the expected count is the number 1)."""
+    kind = "convolution layer" if spec.mixer is not None else "attention layer"
+    return kind if count is not None and show_expr(count) == "1" else kind + "s"
