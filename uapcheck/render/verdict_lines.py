@@ -53,12 +53,13 @@ def lengths_text(result) -> str:
 
 
 NOT_LEAST = " (sufficient, not shown least)"
-LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")
+# the steps a count comes from; TD-MEANS (Lemma M) gives 2 layers on a dense head, sufficient, not shown least
+LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS", "TD-MEANS")
 
 
 def layers_least(result) -> "bool | None":
     """Whether the verdict's layer count is proved least: the `least` fact of the layer step the count comes
-    from (PAT-LAYERS, SEQ-LAYERS, CONV-LAYERS, BIAS-LAYERS); True for one layer (no fewer layers exist);
+    from (PAT-LAYERS, SEQ-LAYERS, CONV-LAYERS, BIAS-LAYERS, TD-MEANS); True for one layer (no fewer layers exist);
     None when the verdict states no count."""
     if result.verdict != "UAP" or result.layers is None:
         return None

@@ -82,6 +82,6 @@ def means_step(td: proof.Step, an: proof.Step, ffn_step: proof.Step, value, labe
               " makes every token distinct: the blocks are analytic in their parameters, so Theorem 2 with m = 2 "
               "gives 2-layer token distinguishing (Lemma M, docs/theory.md §20.9)"),
         proof.PROVED, [td, an, ffn_step], {"kernel at zero": value, "layers": 2, "least": False},
-        facts={"layers": 2, "kernel_at_zero": value},
+        facts={"layers": 2, "kernel_at_zero": value, "least": False},
         certificate=Inference(((td, td.status), (an, proof.PROVED), (ffn_step, proof.PROVED)),
                               "Lemma M: an FFN block then a uniform-weight attention block, Theorem 2 with m = 2"))

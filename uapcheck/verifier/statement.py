@@ -77,6 +77,8 @@ def certified(ctx) -> Statement:
             least = flag if isinstance(flag, bool) else None
         elif layers is not None and layers == 1:
             least = True  # one layer, and no family has fewer
+        elif any(ctx.steps[p]["rule"] == "TD-MEANS" for p in ctx.steps):
+            least = False  # Lemma M's two layers (§20.9): sufficient, not shown least
     data = r.get("data") or {}
     by_class = bool(data.get("classes") or data.get("lengths"))
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
