@@ -156,8 +156,9 @@ def test_causal_not_uap_names_the_causal_result():
     assert (r.alternative.target, r.alternative.verdict, r.alternative.layers, r.alternative.least) == \
         ("causal", "UAP", 2, True)
     from uapcheck.render.verdict_lines import headline
-    assert headline(r) == ("NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers (for n ≥ 3; "
-                           "n = 1, 2: 1 layer)")
+    # the NOT-UAP headline states its obstruction's range and the lengths below it (docs/theory.md §12)
+    assert headline(r) == ("NOT-UAP for G-equivariant targets (for n ≥ 2; UAP at n = 1); UAP for causal targets with 2 "
+                           "attention layers (for n ≥ 3; n = 1, 2: 1 layer)")
     assert "TGT-ALTERNATIVE" in rules(r)
 
 
@@ -421,7 +422,8 @@ def test_a_causal_not_uap_panel_names_the_causal_result(name):
     assert alt is not None and alt.target == "causal" and alt.verdict == "UAP", (name, alt)
     assert alt.least
     from uapcheck.render.verdict_lines import headline  # the panel's first line
-    assert headline(r).startswith("NOT-UAP for G-equivariant targets; UAP for causal targets with ")
+    first = headline(r)
+    assert first.startswith("NOT-UAP for G-equivariant targets") and "; UAP for causal targets with " in first
 
 
 def test_the_alibi_and_streaming_llm_panels():

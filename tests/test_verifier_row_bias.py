@@ -38,8 +38,9 @@ def test_the_certificate_claiming_the_reflection_is_not_ok():
     from uapcheck.verifier import verify
     cert = certificate_of("tokens 8\nattention {\n  score s(x, y) = exp(x . y)\n  " + ROW_BIAS + "\n}\n")
     report = verify(cert)
-    dense = next(s for s in cert["steps"] if s["rule"] == "SYM-DENSE")
-    if dense["status"] == "proved" and dense["data"]["group"] == "reflection":
+    dense = next((s for s in cert["steps"] if s["rule"] == "SYM-DENSE"), None)
+    if dense is not None and dense["status"] == "proved" and (dense["data"] or {}).get("group") == "reflection":
         assert any(s.rule == "SYM-DENSE" and s.outcome == "rejected" for s in report.steps)
-    else:  # the engine no longer claims that group
-        assert dense["data"] is None or dense["data"].get("group") != "reflection"
+    else:  # the engine no longer claims that group (its group step is undecided)
+        assert cert["group"] is None or cert["group"].get("name") != "reflection"
+        assert report.ok
