@@ -161,6 +161,28 @@ class Lab:
         return digits, out
 
 
+def _non_finite(value) -> bool:
+    """A nan or an infinity anywhere in an experiment's numbers."""
+    if isinstance(value, dict):
+        return any(_non_finite(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_non_finite(v) for v in value)
+    if isinstance(value, (float, np.floating)):
+        return not np.isfinite(value)
+    return False
+
+
+def judged(demo: Demonstration) -> Demonstration:
+    """The demonstration as reported: one whose numbers contain a nan or an infinity (the random
+    network overflowed) neither agrees nor contradicts: it is marked unusable, whatever its
+    comparisons said (a nan compares false, an infinity compares above every threshold)."""
+    if demo.holds is None or not _non_finite(demo.data):
+        return demo
+    lines = [*demo.lines, "unusable: the random network overflowed (nan or inf among these numbers), so this "
+             "experiment neither confirms nor contradicts the verdict; try another --seed"]
+    return Demonstration(demo.kind, demo.title, None, lines, dict(demo.data, unusable=True))
+
+
 def _norm(v: np.ndarray) -> float:
     return float(np.sqrt(np.sum(np.asarray(v, dtype=float) ** 2)))
 
@@ -272,7 +294,10 @@ def view_witness(lab: Lab, position: int, images: list[int], depth: int) -> Demo
         X = lab.sample()
         Xs = permute(X, images)
         a, b = lab.net.forward(X, depth + 1), lab.net.forward(Xs, depth + 1)
-        scale = max(scale, lab.scale(a[depth + 1], b[depth + 1]))
+        # the scale of the two compared tokens (not of the whole state: an unnormalised head may make
+        # other tokens far larger, and a difference is judged against the tokens it is a difference of)
+        scale = max(scale, *(float(np.max(np.abs(s[L][p - 1]))) for s, p in ((a, position), (b, sigma_i))
+                             for L in (depth, depth + 1)))
         coincide.append(_norm(a[depth][position - 1] - b[depth][sigma_i - 1]))
         separate.append(_norm(a[depth + 1][position - 1] - b[depth + 1][sigma_i - 1]))
         if k == 0:
@@ -505,10 +530,13 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None, one_layer: bo
     what = (f"the tokens at {swap[1]} and {swap[2]} exchanged (their labels agree in every head)" if swap is not None
             else f"the tokens at {span} reversed")
     lines = [f"position {i}; {what} (σ = {show_perm(images)}), x_{i} kept, {lab.samples} samples:",
-             f"after 1 layer the outputs at {i} {'agree' if agree1 else 'differ'}: largest distance {fmt(max(one))} "
-             f"({fmt(at1)} at {digits} digits)",
-             f"after 2 layers they {'differ' if differ2 else 'agree'}: smallest distance {fmt(min(two))} "
-             f"({fmt(at2)} at {digits} digits; scale {scale:.2g})"]
+             # an agreement is shown by the largest distance over the samples, a difference by the smallest
+             f"after 1 layer the outputs at {i} " + (f"agree: largest distance {fmt(max(one))}" if agree1 else
+                                                     f"differ: smallest distance {fmt(min(one))}")
+             + f" ({fmt(at1)} at {digits} digits)",
+             "after 2 layers they " + (f"differ: smallest distance {fmt(min(two))}" if differ2 else
+                                       f"agree: largest distance {fmt(max(two))}")
+             + f" ({fmt(at2)} at {digits} digits; scale {scale:.2g})"]
     if labelled and one_layer:
         ok = differ2 and min(one) / scale >= SEPARATED and at1 / scale >= mp_separated(digits)
         lines.append("the heads label the keys of a causal row, so one layer already sees the order (§14.11)")
@@ -610,8 +638,8 @@ def receptive_separation(lab: Lab, layers: int, predicted: bool, label: str) -> 
     data = {"layers": layers, "samples": len(family), "min_token_distance": closest,
             "exact_min_token_distance": exact[1] if exact else None, "digits": exact[0] if exact else None,
             "max_distance_of_agreeing_pairs": same_worst, "scale": scale}
-    return Demonstration("receptive-separation", f"{_layers(layers)} separate tokens with different receptive "
-                         "fields", ok if predicted else None, lines, data)
+    return Demonstration("receptive-separation", f"{_layers(layers)} separate{'s' if layers == 1 else ''} tokens "
+                         "with different receptive fields", ok if predicted else None, lines, data)
 
 
 # ---------------------------------------------------------------------------------------------

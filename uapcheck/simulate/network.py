@@ -23,6 +23,12 @@ RANDOM_FEATURES = 16
 #: Scale of the residual branches: small enough that exponential kernels stay finite over the
 #: depths the experiments use, large enough that separations stand far above round-off.
 BRANCH_SCALE = 1.0
+#: An unnormalised head (a `score`, or a kernel marked `unnormalized`) sums n weights k(q_i, k_j)
+#: without dividing by their total, so exponential scores of random W_Q, W_K grow with every layer
+#: (e^{q·k} of states that are themselves large) until float64 overflows. Such heads get W_Q, W_K
+#: scaled by this factor (scores q·k by its square) and W_O divided by n times the largest fixed
+#: weight e^{b(i, j)} or c(i, j); any fixed scaling of the parameters is a network of the family.
+UNNORMALISED_QK = 0.5
 
 # Head and spec fields the network models; any other field (a construct added to the language
 # after this module) with a non-default value is refused rather than silently ignored.
@@ -164,8 +170,9 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
     scale = BRANCH_SCALE / max(1.0, np.sqrt(depth))
     heads = []
     for head in model.heads:
-        WQ = rng.normal(size=(d, d)) / np.sqrt(d)
-        WK = WQ if head.tie else rng.normal(size=(d, d)) / np.sqrt(d)
+        qk = 1.0 if head.normalized else UNNORMALISED_QK
+        WQ = rng.normal(size=(d, d)) / np.sqrt(d) * qk
+        WK = WQ if head.tie else rng.normal(size=(d, d)) / np.sqrt(d) * qk
         WV = rng.normal(size=(d, d)) / np.sqrt(d)
         WO = rng.normal(size=(d, d)) / np.sqrt(d) * scale / np.sqrt(len(model.heads))
         zeros = np.zeros(d)
@@ -184,6 +191,8 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
             hp.B = bias_matrix(head.bias, n, rng) / 2
         if head.position is not None and head.position.kind == "buckets":
             hp.B = bucket_matrix(head.position.buckets, head.position.max_distance, n, rng) / 2
+        if not head.normalized:
+            hp.WO = hp.WO / (n * _largest_fixed_weight(model, head, hp))
         heads.append(hp)
     conv = model.spec.mixer
     taps = None if conv is None else rng.normal(size=len(conv_taps(conv))) * scale
@@ -194,6 +203,26 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
     b1 = rng.normal(size=width)
     W2 = rng.normal(size=(d, width)) / np.sqrt(width) * scale
     return LayerParams(heads, W1, b1, W2, taps)
+
+
+def _largest_fixed_weight(model: Model, head: S.Head, hp: HeadParams) -> float:
+    """The largest fixed factor of an unnormalised head's weights: e^{B_ij} of a bias class,
+    e^{b(i, j)} of a fixed bias, |c(i, j)| of a reweighting (1 when there is none, or when the
+    formula cannot be evaluated here: the forward pass reports that itself)."""
+    largest = 1.0
+    if hp.B is not None:
+        largest = max(largest, float(np.max(np.exp(hp.B))))
+    pos = head.position
+    if pos is not None and pos.kind in ("bias", "reweight"):
+        try:
+            fixed = np.asarray(Network.position_values(model, pos, FLOAT), dtype=float)
+        except (SimulationUnsupported, ArithmeticError, TypeError, ValueError):
+            return largest
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = np.exp(fixed) if pos.kind == "bias" else np.abs(fixed)
+        if np.all(np.isfinite(values)) and values.size:
+            largest = max(largest, float(np.max(values)))
+    return largest
 
 
 def conv_taps(conv: S.Convolution) -> tuple[int, ...]:
@@ -249,10 +278,14 @@ class Network:
 
     def _position_matrix(self, head: S.Head, ar: Arithmetic):
         """The fixed b(i, j) or c(i, j) of the head at every pair of positions (1-based)."""
-        pos = head.position
-        n = self.model.n
+        return Network.position_values(self.model, head.position, ar)
+
+    @staticmethod
+    def position_values(model: Model, pos, ar: Arithmetic):
+        """The values of a fixed position term b(i, j) or c(i, j) on the n × n grid of positions."""
+        n = model.n
         grid = np.arange(1, n + 1, dtype=float)
-        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in model.constants.items()}
         pi = ar.const(getattr(getattr(ar, "mp", None), "pi", np.pi))
         env = dict(consts, pi=Value(ar.array(pi), False),
                    **{pos.names[0]: Value(ar.array(grid)[:, None], False),

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import spec as S
 from .evaluate import SimulationUnsupported
-from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, prefix_rearrangement, reach_and_distance,
+from .experiments import (Demonstration, GroupOracle, Lab, ill_posed, judged, prefix_rearrangement, reach_and_distance,
                           receptive_field, receptive_separation, separation, view_witness, witness_pair)
 from .network import Model, Network, refuse_unknown
 
@@ -262,6 +262,12 @@ def _has_causal(pattern) -> bool:
 
 def _derived_line(result) -> str:
     g = result.group
+    target = getattr(result.spec, "target", "equivariant")
+    if target != "equivariant":  # a verdict for causal or receptive targets states no group
+        parts = [f"{result.verdict} for {target} targets"]
+        if result.verdict == "UAP" and result.layers is not None:
+            parts.append(f"{result.layers} attention layer{'s' if result.layers != 1 else ''}")
+        return " · ".join(parts)
     parts = [result.verdict]
     if result.verdict == "UAP":
         if g is not None:
@@ -346,53 +352,55 @@ def simulate(spec: S.Spec, result=None, options: Options = Options()) -> Simulat
     net = Network(model, rng, depth)
     lab = Lab(net, rng, options.samples)
     demos: list[Demonstration] = []
-    for kind, need in plan:
-        if kind == "separation":
-            enough = need >= result.layers  # fewer layers than derived: nothing is predicted
-            demos.append(separation(lab, need, group, enough, f"{need}-layer token distinguishing" if enough
-                                    else f"separated with fewer layers than the derived {result.layers} "
-                                         "(no prediction)"))
-        elif kind == "evidence":
-            demos.append(separation(lab, need, group, False, "separated (evidence only: the verdict is open)"))
-        elif kind == "view":
-            position, images, d = witness
-            demos.append(view_witness(lab, position, images, d))
-        elif kind == "budget view":
-            position, images, d = _budget_witness(result)
-            demos.append(view_witness(lab, position, images, d))
-        elif kind == "least":
-            i, j, d = _realising_pair(result)
-            demos.append(receptive_field(lab, i, j, [d - 1], d, f"x_{j} is {d} hops from position {i}, so "
-                                         f"{d - 1} layers are not enough"))
-        elif kind == "disconnected":
-            i, j = _pair(dis["witness"])
-            demos.append(receptive_field(lab, i, j, list(range(1, need + 1)), None,
-                                         f"x_{j} never reaches position {i}"))
-        elif kind == "budget":
-            bud = _evidence(result, "PAT-BUDGET")
-            i, j = _pair(bud["witness"])
-            budget = int(bud["budget"])
-            demos.append(receptive_field(lab, i, j, [budget], need if need > budget else None,
-                                         f"the budget is {budget} layers"))
-        elif kind == "ill":
-            nets = [net] + [Network(model, rng, 1) for _ in range(ILL_POSED_NETWORKS - 1)]
-            demos.append(ill_posed(lab, nets))
-        elif kind == "receptive":
-            predicted = verdict == "UAP" and isinstance(result.layers, int) and need >= result.layers
-            demos.append(receptive_separation(lab, need, predicted, f"{need}-layer token distinguishing for "
-                                              f"{target} targets" if predicted else "evidence only (no prediction)"))
-        elif kind == "radius":
-            _, dist = reach_and_distance(lab)
-            radius = int(dist.max())
-            if radius == need:  # the least count is the receptive radius: one layer fewer misses a token
-                i, j = (int(x) + 1 for x in np.argwhere(dist == radius)[0])
-                demos.append(receptive_field(lab, i, j, [radius - 1], radius, f"x_{j} is {radius} hops from "
-                                             f"position {i}, so {radius - 1} layers are not enough"))
-        elif kind == "witness":
-            first, second = _witness_samples(result)
-            nets = [net] + [Network(model, rng, 1) for _ in range(WITNESS_NETWORKS - 1)]
-            demos.append(witness_pair(lab, nets, first, second))
-        elif kind == "prefix":
-            demos.append(prefix_rearrangement(lab, one_layer=_causal_one_layer(result), swap=_row_collision(result)))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is judged (experiments.judged), not warned
+        for kind, need in plan:
+            if kind == "separation":
+                enough = need >= result.layers  # fewer layers than derived: nothing is predicted
+                demos.append(separation(lab, need, group, enough, f"{need}-layer token distinguishing" if enough
+                                        else f"separated with fewer layers than the derived {result.layers} "
+                                             "(no prediction)"))
+            elif kind == "evidence":
+                demos.append(separation(lab, need, group, False, "separated (evidence only: the verdict is open)"))
+            elif kind == "view":
+                position, images, d = witness
+                demos.append(view_witness(lab, position, images, d))
+            elif kind == "budget view":
+                position, images, d = _budget_witness(result)
+                demos.append(view_witness(lab, position, images, d))
+            elif kind == "least":
+                i, j, d = _realising_pair(result)
+                demos.append(receptive_field(lab, i, j, [d - 1], d, f"x_{j} is {d} hops from position {i}, so "
+                                             f"{d - 1} layers are not enough"))
+            elif kind == "disconnected":
+                i, j = _pair(dis["witness"])
+                demos.append(receptive_field(lab, i, j, list(range(1, need + 1)), None,
+                                             f"x_{j} never reaches position {i}"))
+            elif kind == "budget":
+                bud = _evidence(result, "PAT-BUDGET")
+                i, j = _pair(bud["witness"])
+                budget = int(bud["budget"])
+                demos.append(receptive_field(lab, i, j, [budget], need if need > budget else None,
+                                             f"the budget is {budget} layers"))
+            elif kind == "ill":
+                nets = [net] + [Network(model, rng, 1) for _ in range(ILL_POSED_NETWORKS - 1)]
+                demos.append(ill_posed(lab, nets))
+            elif kind == "receptive":
+                predicted = verdict == "UAP" and isinstance(result.layers, int) and need >= result.layers
+                demos.append(receptive_separation(lab, need, predicted, f"{need}-layer token distinguishing for "
+                                                  f"{target} targets" if predicted else "evidence only (no prediction)"))
+            elif kind == "radius":
+                _, dist = reach_and_distance(lab)
+                radius = int(dist.max())
+                if radius == need:  # the least count is the receptive radius: one layer fewer misses a token
+                    i, j = (int(x) + 1 for x in np.argwhere(dist == radius)[0])
+                    demos.append(receptive_field(lab, i, j, [radius - 1], radius, f"x_{j} is {radius} hops from "
+                                                 f"position {i}, so {radius - 1} layers are not enough"))
+            elif kind == "witness":
+                first, second = _witness_samples(result)
+                nets = [net] + [Network(model, rng, 1) for _ in range(WITNESS_NETWORKS - 1)]
+                demos.append(witness_pair(lab, nets, first, second))
+            elif kind == "prefix":
+                demos.append(prefix_rearrangement(lab, one_layer=_causal_one_layer(result), swap=_row_collision(result)))
+    demos = [judged(demo) for demo in demos]
     return Simulation(spec.path, spec.architecture, verdict, n, model.d, options.seed, options.samples, chosen,
                       _derived_line(result), demos, time.perf_counter() - start)

@@ -14,7 +14,9 @@ def _mark(holds) -> str:
 
 
 def text_lines(sim: Simulation) -> list[str]:
-    inst = ", ".join(f"{k} = {v}" for k, v in sim.instance.items())
+    # the values chosen for the file's symbolic quantities, except the size and dimension the line states
+    inst = ", ".join(f"{k} = {v}" for k, v in sim.instance.items()
+                     if not (k == "n" and v == sim.n) and not (k == "d" and v == sim.d))
     head = (f"simulation at n = {sim.n}, d = {sim.d}, seed {sim.seed}, {sim.samples} samples per experiment"
             + (f" ({inst})" if inst else ""))
     lines = [head, f"derivation at this size: {sim.derived}"]
