@@ -597,6 +597,13 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     # Without a certificate to show, a witness is wanted only as an answer: when the exact test fits its budget
     # it finds one as surely as the probe (an automorphism of a view outside G, or isomorphic views), so the
     # probe, which would scan every transposition when D layers suffice, is skipped
+    if certificate and known and estimate <= min(EXACT_FIRST_WORK, work_limit):
+        # a small exact test runs first: where D layers suffice (no witness exists, so the probe would find none
+        # after scanning every transposition) its certificate is the answer; where it finds a witness, the
+        # search runs as below (the probe, then the exact test), so the witness reported is the same
+        shown = _no_witness_certificate(nb, diameter, group_order, reps, _orbit_sizes(reps, orbit_of))
+        if shown is not None:
+            return shown
     if certificate or not (known and estimate <= work_limit):
         found = probe_transpositions(nb, diameter, in_group, probe_seconds)
         if found is not None:
@@ -606,9 +613,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     if not known:
         return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
                                          "orbits are unknown")
-    sizes = {r: 0 for r in reps}
-    for r in orbit_of:
-        sizes[r] += 1
+    sizes = _orbit_sizes(reps, orbit_of)
     if estimate > work_limit and not nb.labelled and nb.vertex_classes is None:
         return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group)
     if estimate > work_limit:
@@ -618,6 +623,46 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                                          f"{nb.num_arcs} arcs each (about {estimate:,} arc visits, limit "
                                          f"{work_limit:,}); a pattern of this kind fits up to about "
                                          f"n = {fit:,}")
+    return _exact(nb, diameter, group_order, reps, sizes, in_group, certificate)
+
+
+#: The exact test runs before the transposition probe when its work estimate (arc visits) is at most this: a few
+#: milliseconds, where the probe would scan all n(n − 1)/2 transpositions before the exact test runs anyway.
+EXACT_FIRST_WORK = 250_000
+
+
+def _orbit_sizes(reps: Sequence[int], orbit_of: Sequence[int]) -> dict:
+    sizes = {r: 0 for r in reps}
+    for r in orbit_of:
+        sizes[r] += 1
+    return sizes
+
+
+def _no_witness_certificate(nb: Neighbourhoods, diameter: int, group_order: int, reps: Sequence[int],
+                            sizes: dict) -> Optional[ViewDecision]:
+    """`_exact`'s certificate when no view witness exists, or None when one may exist: every rooted view's
+    automorphism order first (a witness is most often an automorphism outside G), then the canonical forms, which
+    must be pairwise distinct. The certificate is the one `_exact` makes: the same orders and digests, in the same
+    order of representatives."""
+    views = []
+    for r in reps:
+        view = _RootedView(nb, r, diameter)
+        if view.automorphism_order() != group_order // sizes[r]:
+            return None
+        views.append(view)
+    digests = [view.canonical()[1] for view in views]
+    if len(set(digests)) != len(digests):
+        return None
+    auts = tuple(group_order // sizes[r] for r in reps)
+    cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in reps),
+                                 tuple(sizes[r] for r in reps), auts, tuple(digests))
+    return ViewDecision(True, certificate=cert)
+
+
+def _exact(nb: Neighbourhoods, diameter: int, group_order: int, reps: Sequence[int], sizes: dict,
+           in_group: Callable[[Sequence[int]], bool], certificate: bool) -> ViewDecision:
+    """The exact test by canonical labelling (the module docstring): an automorphism of a rooted view outside G,
+    two isomorphic views of different orbits, or the certificate that no view witness exists."""
     auts, digests, labellings = [], [], {}
     seen: dict[str, int] = {}
     buckets: dict[tuple, list] = {}
