@@ -46,6 +46,8 @@ CASES = [
     ("blocks(10) + window(2) + strided(4)", 1048576, "blocks(10) + window(2) + strided(4)", 3.0),
     ("blocks(2) + window(1) + strided(5)", 1048576, "blocks(2) + window(1) + strided(5)", 3.0),
     ("window(1) cyclic + dilated(2, 4)", 1048576, "window(1) cyclic + dilated(2, 4)", 3.0),
+    ("blocks(3) + dilated(2, 2)", 1048576, "blocks(3) + dilated(2, 2)", 3.0),
+    ("blocks(3) + offsets {1, -4}", 1048576, "blocks(3) + offsets {1, -4}", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),

@@ -105,6 +105,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
   F96 adds ``global(g)``: D = 2, G = S_g × the chain's group on {g + 1, …, n}, 3 layers, least (a swap witness).
+* F115, F116 (``graphs/periodic_lines.py``, through ``symbolic_unions.match_union``) ``blocks(b)`` with non-cyclic window,
+  dilated and offsets parts where no theorem above applies: D = c⌊n/(σQ)⌋ + h(n mod σQ) from min-plus powers of the
+  transfer matrix between stretches of Q positions (one breadth-first search per residue), G = the ends' finite groups
+  with the reflection when b | n and S = −S (a ball certificate with period b), D + 1 layers (whether D do open).
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.

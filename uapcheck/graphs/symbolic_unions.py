@@ -217,14 +217,31 @@ def match_union(kinds: list, by: dict, n):
             return blocks_window_theorem(n, b, w, g)
         return None
     if kinds in (["blocks", "strided", "window"], ["blocks", "dilated"]):
-        return _grids(kinds, by, n)
+        return _grids(kinds, by, n) or _periodic_line(kinds, by, n)
     if kinds == ["blocks", "dilated", "global"]:
         from . import blocks_dilated_chains  # Theorem F96: the chains of F95 with globals
         b, (w, r), g = by["blocks"].args[0], by["dilated"].args, by["global"].args[0]
         if _ints(b, w, r, g) and blocks_dilated_chains.applies_global(int(b), int(w), int(r), int(g)):
             return blocks_dilated_chains.theorem_global(n, int(b), int(w), int(r), int(g))
         return None
-    return _match_more(kinds, by, n)
+    return _match_more(kinds, by, n) or _periodic_line(kinds, by, n)
+
+
+def _periodic_line(kinds: list, by: dict, n):
+    """Theorems F115, F116 (``graphs/periodic_lines.py``): `blocks(b)` with non-cyclic window, dilated and offsets parts
+    (no other part), where no theorem above applies; None when outside its bounds or its certificate."""
+    if len(set(kinds)) != len(kinds):  # two parts of one kind: ``by`` holds one of them
+        return None
+    if "blocks" not in kinds or len(kinds) < 2 or not set(kinds) - {"blocks"} <= {"window", "dilated", "offsets"}:
+        return None
+    from . import periodic_lines
+    from .families import line_jumps
+    b = by["blocks"].args[0]
+    jumps = line_jumps([by[k] for k in kinds if k != "blocks"])
+    if not _ints(b) or jumps is None or int(b) < 2:
+        return None
+    data = periodic_lines.decide(int(b), tuple(jumps))
+    return None if data is None else periodic_lines.theorem(n, data)
 
 
 def _grids(kinds: list, by: dict, n):
