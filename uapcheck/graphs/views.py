@@ -555,6 +555,21 @@ class _RootedView:
         h.update(repr(arcs).encode())
         return list(lab), h.hexdigest()
 
+    def canonical_form(self) -> tuple[list[int], tuple]:
+        """(canonical labelling, the canonical form itself): the form that `canonical` digests (vertex count,
+        colours in canonical order, arcs as codes a·m + b in canonical labels, sorted), for views compared with
+        each other only (no digest to show): equal forms, equal digests, and no hash to collide."""
+        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
+        m = len(order)
+        lab = [0] * m
+        for k, v in enumerate(order):
+            lab[v] = k
+        cols = [0] * m
+        for v, c in enumerate(self.colours):
+            cols[lab[v]] = c
+        codes = sorted([lab[a] * m + lab[b] for a, b in self.graph.get_edgelist()])
+        return lab, (m, tuple(cols), tuple(codes))
+
 
 def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,  # noqa: C901 - the view argument's exits (budget, witness, proof); to be split
                  group_generators: Optional[Sequence[Sequence[int]]],
@@ -664,7 +679,7 @@ def _exact(nb: Neighbourhoods, diameter: int, group_order: int, reps: Sequence[i
     """The exact test by canonical labelling (the module docstring): an automorphism of a rooted view outside G,
     two isomorphic views of different orbits, or the certificate that no view witness exists."""
     auts, digests, labellings = [], [], {}
-    seen: dict[str, int] = {}
+    seen: dict = {}  # digest (or, without a certificate, the canonical form itself) → representative
     buckets: dict[tuple, list] = {}
     for r in reps:
         view = _RootedView(nb, r, diameter)
@@ -691,7 +706,7 @@ def _exact(nb: Neighbourhoods, diameter: int, group_order: int, reps: Sequence[i
         else:
             pending = [(r, view)]
         for q, q_view in pending:
-            lab, digest = q_view.canonical()
+            lab, digest = q_view.canonical() if certificate else q_view.canonical_form()
             if digest in seen:
                 return _isomorphic_views(nb, diameter, in_group, q, lab, seen[digest], labellings[seen[digest]])
             seen[digest] = q
