@@ -292,8 +292,9 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if group_order is None:
         group_order, group_generators = 0, None
+    from .small_lengths import FACTS_ONLY
     decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
-                            orbit_of=orbit_of)
+                            orbit_of=orbit_of, certificate=not FACTS_ONLY.get())
     labelled = arc_classes is not None and any(c is not None for c in arc_classes)
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"

@@ -30,6 +30,10 @@ EACH_SECONDS = 10.0
 ALL_SECONDS = 20.0
 #: Off while the suggestion search derives edited files (only their verdict for the range is read there).
 ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("lengths below the range", default=True)
+#: True while a length below a range is derived: that derivation's steps are read for their facts only (the
+#: verdict, the count, whether it is least; `decide`), never printed, so the rooted-view test there answers
+#: without the per-orbit digests of its evidence (graphs/views.py, `certificate=False`: the same answer).
+FACTS_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("a length below the range", default=False)
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,11 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
             out.append((LengthVerdict(value, None, allowed=False, why=refused), None))
             continue
         try:
-            result = check_spec(_concrete(spec, value), EACH_SECONDS)
+            token = FACTS_ONLY.set(True)
+            try:
+                result = check_spec(_concrete(spec, value), EACH_SECONDS)
+            finally:
+                FACTS_ONLY.reset(token)
         except UapError as exc:
             out.append((LengthVerdict(value, None, allowed=False, why=exc.message), None))
             continue
