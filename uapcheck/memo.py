@@ -33,16 +33,42 @@ F = TypeVar("F", bound=Callable[..., Any])
 _ALL: list[OrderedDict] = []
 
 
+_SEQUENCE, _MAPPING, _SET, _DATACLASS, _LEAF = range(5)
+#: How `_key` takes a value of each type apart (decided once per type; a dataclass type with its field names).
+_KINDS: dict[type, tuple] = {}
+
+
+def _kind(kind: type) -> tuple:
+    got = _KINDS.get(kind)
+    if got is None:
+        if issubclass(kind, (tuple, list)):
+            got = (_SEQUENCE,)
+        elif issubclass(kind, dict):
+            got = (_MAPPING,)
+        elif issubclass(kind, (set, frozenset)):
+            got = (_SET,)
+        elif dataclasses.is_dataclass(kind):
+            got = (_DATACLASS, tuple(f.name for f in dataclasses.fields(kind)))
+        else:
+            got = (_LEAF,)
+        _KINDS[kind] = got
+    return got
+
+
 def _key(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return (type(value), tuple(_key(v) for v in value))
-    if isinstance(value, dict):
-        return (type(value), tuple((_key(k), _key(v)) for k, v in value.items()))
-    if isinstance(value, (set, frozenset)):
-        return (type(value), frozenset(_key(v) for v in value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value), tuple(_key(getattr(value, f.name)) for f in dataclasses.fields(value)))
-    return (type(value), value)
+    """The value with its exact type at every level, through containers and dataclasses (a type object itself,
+    dataclass or not, is a leaf)."""
+    kind = type(value)
+    how = _kind(kind)
+    if how[0] == _LEAF:
+        return (kind, value)
+    if how[0] == _SEQUENCE:
+        return (kind, tuple(map(_key, value)))
+    if how[0] == _DATACLASS:
+        return (kind, tuple(_key(getattr(value, name)) for name in how[1]))
+    if how[0] == _MAPPING:
+        return (kind, tuple((_key(k), _key(v)) for k, v in value.items()))
+    return (kind, frozenset(map(_key, value)))
 
 
 def fresh_copy(value: Any) -> Any:
