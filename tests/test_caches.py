@@ -271,6 +271,35 @@ def test_head_premises_are_shared_by_sparse_patterns_and_not_with_a_full_head():
         assert (cached.claim, cached.status, cached.evidence) == (fresh.claim, fresh.status, fresh.evidence)
 
 
+def test_the_ffn_step_is_reused_only_for_the_same_activation_text_and_budgets():
+    """FFN-DEF2 is kept as a finished step (docs/theory.md §19): files with the same FFN share it, and it is the
+    step an uncached run concludes (claim, status, evidence, certificate)."""
+    from uapcheck import budget
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches
+    from uapcheck.parse import parse_source
+
+    def ffn_step(text):
+        spec = parse_source(text)
+        return next(step for step in check_spec(spec).root.walk() if step.rule == "FFN-DEF2")
+
+    relu = "tokens 8\nattention { kernel k(x, y) = exp(x . y) }\n"
+    clear_caches()
+    first = ffn_step(relu)
+    assert ffn_step(relu.replace("tokens 8", "tokens 9")) is first            # another file, the same FFN
+    assert ffn_step("ffn gelu\n" + relu) is not first                         # another activation
+    budget.set_scale(0.5)
+    try:
+        assert ffn_step(relu) is not first                                    # another budget
+    finally:
+        budget.set_scale(1.0)
+    clear_caches()
+    fresh = ffn_step(relu)
+    assert fresh is not first
+    assert (fresh.claim, fresh.status, fresh.evidence, fresh.certificate_json) == \
+        (first.claim, first.status, first.evidence, first.certificate_json)
+
+
 def test_every_test_starts_with_empty_caches():
     # tests/conftest.py empties the caches around each test (the test above filled them): a test that
     # monkeypatches an engine neither sees steps derived without the patch nor leaves any behind.

@@ -259,9 +259,24 @@ def _zero_value(spec: S.Spec, j: int, td: proof.Step, k: int) -> proof.Step:
         return heads.zero_value(td, _head_label(j, spec.heads[j]), _head_label(k, spec.heads[k]), k)
 
 
+def _ffn_key(sigma, z, text: str) -> tuple:
+    """Everything Definition 2's step depends on: the activation σ and its variable, the FFN as the file writes
+    it (the step's evidence), and the budgets in force (the scale of the local budgets: σ's affinity test has
+    one; and the file's budget)."""
+    return (sigma, z, text, budget.scale(), budget.file_seconds)
+
+
+@exact_cache(maxsize=64, key=_ffn_key)
+def _ffn_step(sigma, z, text: str) -> proof.Step:
+    """FFN-DEF2 for the activation σ, kept per process as a finished step (uapcheck/memo.py; docs/theory.md §19),
+    as a head's kernel premises are: every file of a batch with the same FFN, every length below a range and
+    every edit of the suggestion search concludes the same step from the same inputs."""
+    return ffn.ffn_definition2(sigma, z, text)
+
+
 def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verdict chain moves into the VERDICT rules
     sigma, z = ffn_activation(spec)
-    ffn_step = ffn.ffn_definition2(sigma, z, _ffn_text(spec.ffn))
+    ffn_step = _ffn_step(sigma, z, _ffn_text(spec.ffn))
 
     if spec.mixer is not None:
         return _check_mixer(spec, ffn_step)

@@ -13,10 +13,10 @@ one:
 - every call gets its own copy of the containers and dataclasses in the value, so no caller can
   change what another one sees; SymPy objects are immutable and shared.
 Use it only on functions whose result depends on nothing but their arguments. Rules conclude afresh
-from the cached data, with one exception argued in docs/theory.md §19: a head's kernel premises
-(`derive._kernel_premises`, and their part before the witness route, `derive._kernel_core`) are finished
-steps keyed by every input they read, which the suggestion search re-derives for edited copies of a spec
-and the lengths below a by-class range derive at each n. `clear_caches()` empties them all.
+from the cached data, with two exceptions argued in docs/theory.md §19: a head's kernel premises
+(`derive._kernel_premises`, and their part before the witness route, `derive._kernel_core`) and Definition 2's
+step (`derive._ffn_step`) are finished steps keyed by every input they read, which the suggestion search
+re-derives for edited copies of a spec and the lengths below a by-class range derive at each n. `clear_caches()` empties them all.
 """
 from __future__ import annotations
 
