@@ -83,10 +83,14 @@ def igraph_without_numpy() -> Iterator[None]:
 
 
 def digraph(n: int, edges: Any) -> Any:
-    """`igraph.Graph(n=n, edges=edges, directed=True)`, without importing numpy."""
-    graph_class = igraph.Graph  # igraph itself is imported outside the block
-    with igraph_without_numpy():
-        return graph_class(n=n, edges=edges, directed=True)
+    """`igraph.Graph(n=n, edges=edges, directed=True)` for an edge list or iterator of pairs (never a numpy
+    array), without importing numpy: the C constructor itself (`GraphBase.__init__`), which is all
+    `Graph.__init__` runs for such edges and no attributes, after its keyword handling and its numpy question
+    (half the cost of a small graph; the rooted views build thousands)."""
+    graph_class = igraph.Graph
+    graph = graph_class.__new__(graph_class)
+    igraph.GraphBase.__init__(graph, n, edges, True)
+    return graph
 
 
 #: SymPy modules that SymPy's core imports only to ask whether an expression holds one of their
