@@ -153,10 +153,33 @@ def _printed(value: sympy.Basic) -> str:
     return sympy.sstr(value)
 
 
+#: Types `_jsonable` returns as they are, told by their exact type (what the general tests give them).
+_PLAIN_TYPES = frozenset((str, bool, float, type(None)))
+
+
 def _jsonable(value: Any) -> Any:
     """Evidence must be re-checkable by other programs: store exact values as plain JSON data."""
-    if type(value) is int and -_SHORT_INT < value < _SHORT_INT:
+    kind = type(value)
+    if kind is int and -_SHORT_INT < value < _SHORT_INT:
         return value  # the common case (positions, distances, generators), printed in full anyway
+    # the plain types by their exact type first (without asking every isinstance and the Mapping ABC on the way)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is dict:
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return _json_sequence(value)
+    return _jsonable_other(value)
+
+
+def _json_sequence(seq: Any) -> list:
+    if (type(seq) in (list, tuple) and seq and set(map(type, seq)) == {int}
+            and -_SHORT_INT < min(seq) and max(seq) < _SHORT_INT):
+        return list(seq)  # distances and permutations: each entry is its own JSON value (see the top)
+    return [_jsonable(v) for v in seq]
+
+
+def _jsonable_other(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -178,11 +201,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        seq = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
-        if (type(seq) in (list, tuple) and seq and set(map(type, seq)) == {int}
-                and -_SHORT_INT < min(seq) and max(seq) < _SHORT_INT):
-            return list(seq)  # distances and permutations: each entry is its own JSON value (see the top)
-        return [_jsonable(v) for v in seq]
+        return _json_sequence(sorted(value, key=str) if isinstance(value, (set, frozenset)) else value)
     if hasattr(value, "to_json"):
         return _jsonable(value.to_json())
     return str(value)
