@@ -305,6 +305,8 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         data = {"diameter": _tree(out.diameter)}
     if step.rule == "PAT-LAYERS":
         data = {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
+        if ev.get("least classes"):  # least on these residue classes of n only (docs/theory.md §12)
+            data["least classes"] = ev["least classes"]
     if step.rule == "PAT-DISCONNECTED":
         wit = ev.get("witness") or {}
         out = {"i": wit.get("i"), "j": wit.get("j")}

@@ -946,7 +946,7 @@ class StandardFamily(Certificate):
             _reject(StandardFamily, f"the pattern is not in the family of Theorem {self.theorem}")
         for name, value in self.claims:
             mine = getattr(found, name)
-            if isinstance(value, (bool, str)) or value is None or mine is None:
+            if isinstance(value, (bool, str, tuple)) or value is None or mine is None:
                 same = mine == value
             else:
                 same = sympy.sympify(mine, strict=True) == sympy.sympify(value, strict=True) or is_zero(sympy.sympify(mine, strict=True) - sympy.sympify(value, strict=True))  # safe: strict (no text parsed)

@@ -34,13 +34,14 @@ def test_f26_agrees_with_the_concrete_engine(w, s, top):
     assert theorem.least is ((w, s) == (1, 5) or s == 2 * w + 2)  # F55 (tests/graphs/test_strided_least.py), F56
     open_ = tuple(range(1, w + 1)) if w != 1 else ()  # w ≥ 2: no group on n mod s ∈ {1, …, w}
     assert theorem.group is not None and theorem.group_open[:2] == ((s, open_) if open_ else ())
-    stated = 3 if s == 2 * w + 2 else 4
     for n in range(s * (4 * w + 3), top + 1):
+        # F56: 3; F67 at s | n (w ≥ 2, a least flag by class): 3; else 4
+        stated = 3 if s == 2 * w + 2 or (w >= 2 and n % s == 0) else 4
         got = F.concrete(pattern(w, s), n)
         want = F.at(theorem, {"n": n})
         assert got.diameter == 3 == want["diameter"], n
         assert got.least and got.layers <= want["layers"] == stated, n  # a sufficient count, never below the least
-        if theorem.least:
+        if theorem.least_at(n):
             assert got.layers == stated, n
         if n % s not in open_:
             assert got.order == want["order"] == (2 * n if n % s == 0 else 2), n
@@ -131,6 +132,8 @@ def test_the_verifier_rechecks_f56_and_rejects_two_layers():
 def test_the_verifier_rejects_three_layers_least_for_the_odd_stride():
     cert = _cert("window(2) cyclic + strided(7)")
     data = _layers_step(cert)["data"]
-    assert data["layers"] == 4 and data["least"] is False
+    # 3 if n mod 7 = 0, else 4 (the count by class as a tree), least on n mod 7 = 0 only (Theorem F67)
+    assert data["least"] is False and data["least classes"] == {"modulus": 7, "residues": [0]}
     data["layers"], data["least"] = 3, True
+    del data["least classes"]
     assert not verify(cert).ok

@@ -166,10 +166,16 @@ class FamilyTheorem:
     #                               classes where the layers are D + 1 (`witness` is None there: it varies by class)
     group_open: tuple = ()        # F26 (w ≥ 2): (modulus, residues, why): `group` is not proved on n mod modulus
     #                               in residues, for the reason `why` (the verdict is INCONCLUSIVE there, by class)
+    least_classes: tuple = ()     # (modulus, residues) with `least` False: the count is least on the classes n mod
+    #                               modulus in residues and sufficient, not shown least, on the others (F67 at s | n)
 
     @property
     def section(self) -> str:
         return f"{SECTION}, Theorem {self.theorem}"
+
+    def least_at(self, n: int) -> bool:
+        """Whether the count is proved least at the integer length n: on every class, or on n's class."""
+        return self.least or bool(self.least_classes and n % self.least_classes[0] in self.least_classes[1])
 
     def values(self) -> dict:
         return {k: v for k, v in self.params}
@@ -1505,7 +1511,8 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
         want = dict(want, order=None)  # no group is claimed on this class (F26, w ≥ 2)
     # A count D + 1 not claimed least can never be exceeded (the concrete count is D or D + 1, §11.2): once the
     # diameters agree there is nothing to compare, and the rooted-view decision is not run
-    vacuous = (want["layers"] is not None and not theorem.least and want["diameter"] is not None
+    least = theorem.least_at(n)  # least on every class, or on n's (a least flag by residue class)
+    vacuous = (want["layers"] is not None and not least and want["diameter"] is not None
                and want["layers"] == want["diameter"] + 1)
     got = concrete(pattern, n, want["layers"] is not None and not vacuous)
     if not theorem.diameter_exact:  # F50, F51: a bound on D, and the layers sufficient (F50: the bound; F51: + 1)
@@ -1521,7 +1528,7 @@ def instance_check(theorem: FamilyTheorem, pattern: Pattern, values: Mapping[str
     if want["order"] is not None and got.order != want["order"]:
         return f"n = {n}: |G| = {got.order} (concrete) ≠ {want['order']} (theorem {theorem.theorem})"
     if want["layers"] is not None and got.least and got.layers != want["layers"] and (
-            theorem.least or got.layers > want["layers"]):  # a count not claimed least must be sufficient
+            least or got.layers > want["layers"]):  # a count not claimed least must be sufficient
         return f"n = {n}: least layers {got.layers} (concrete) ≠ {want['layers']} (theorem {theorem.theorem})"
     return None
 

@@ -35,7 +35,8 @@ from functools import lru_cache
 from typing import Optional
 
 __all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
-           "cyclic_even_stride_why", "cyclic_odd_stride_divides_why", "CYCLIC_ODD_STRIDE_OPEN"]
+           "cyclic_even_stride_why", "cyclic_odd_stride_divides_why", "CYCLIC_ODD_STRIDE_OPEN",
+           "cyclic_odd_stride_classes_why", "CYCLIC_ODD_STRIDE_CLASSES_OPEN"]
 
 def cyclic_even_stride_why(w: int) -> str:
     """Why D = 3 layers suffice for `window(w) cyclic + strided(2w + 2)` (docs/theory.md §11.11, Theorem F56)."""
@@ -52,6 +53,21 @@ def cyclic_odd_stride_divides_why(w: int, s: int) -> str:
             "within distance 2 of i is adjacent to both, so D = 3 layers suffice (the common-neighbour lemma of Theorem "
             "F57); D layers are always needed")
 
+
+def cyclic_odd_stride_classes_why(w: int, s: int) -> str:
+    """The count by class of `window(w) cyclic + strided(2w + 3)`, w ≥ 2, at symbolic n (docs/theory.md §11.11,
+    Theorem F67 on the class s | n, the view argument on the others)."""
+    return (f"Theorem F67 for n mod {s} = 0: the positions at distance 3 from a position i are those of the classes of "
+            f"i ± {w + 1} (mod {s}) more than {2 * w} away from i, and two of them are adjacent exactly when a position "
+            "within distance 2 of i is adjacent to both, so D = 3 layers suffice (the common-neighbour lemma of Theorem "
+            "F57) and are least; on the other classes D + 1 = 4 layers suffice by the view argument, and whether D = 3 "
+            "do is open (open question O6)")
+
+
+#: what stays open for `window(w) cyclic + strided(2w + 3)`, w ≥ 2, at symbolic n: the classes s ∤ n (O6)
+CYCLIC_ODD_STRIDE_CLASSES_OPEN = (
+    "whether D = 3 layers suffice for n mod s ≠ 0 is not proved for s = 2w + 3 with w ≥ 2 (docs/theory.md §11.11, "
+    "Theorem F26, open question O6; for n mod s = 0 Theorem F67 proves 3 least)")
 
 #: what stays open for `window(w) cyclic + strided(2w + 3)` with w ≥ 2 (docs/theory.md §11.11, O6)
 CYCLIC_ODD_STRIDE_OPEN = (

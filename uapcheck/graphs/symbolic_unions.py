@@ -15,7 +15,8 @@
 
 * F26 ``window(w) cyclic + strided(s)``, s ∈ {2w + 2, 2w + 3}: D = 3, G (w = 1) = D_n when s | n, else the
   reflection; D = 3 layers, least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem
-  F55), else D + 1 (not shown least).
+  F55), else D + 1 (not shown least), except on the class s | n, where Theorem F67 gives D = 3, least (a least
+  flag by residue class at symbolic n, ``least_classes``).
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -478,6 +479,13 @@ def cyclic_strided_theorem(n, w: int, s: int):
         from .strided_least import cyclic_odd_stride_divides_why
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_odd_stride_divides_why(w, s),
                        open_question=group_words)
+    if s == 2 * w + 3 and w >= 2 and isinstance(n, sympy.Symbol):
+        # Theorem F67 on the class s | n (3 layers, least), D + 1 = 4 sufficient on the others: a least flag by class
+        from .strided_least import CYCLIC_ODD_STRIDE_CLASSES_OPEN, cyclic_odd_stride_classes_why
+        layers = sympy.Piecewise((Integer(3), sympy.Eq(sympy.Mod(n, s), 0)), (Integer(4), True))
+        return replace(theorem, layers=layers, least=False, least_classes=(s, (0,)),
+                       why_layers=cyclic_odd_stride_classes_why(w, s),
+                       open_question=group_words + "; " + CYCLIC_ODD_STRIDE_CLASSES_OPEN)
     if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
         return replace(theorem, least=True, open_question="", why_layers=(
             "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "

@@ -6,7 +6,7 @@ import json
 import sympy
 
 from .. import proof
-from .verdict_lines import layers_least
+from .verdict_lines import layers_least, least_classes
 
 SCHEMA = "uapcheck/1"
 
@@ -51,6 +51,9 @@ def result_json(result) -> dict:
             "least": layers_least(result),
             "expect": expect, "steps": steps, "target": _target_json(result),
             "alternative": result.alternative.record() if getattr(result, "alternative", None) else None}
+    least_on = least_classes(result)
+    if least_on:  # a count least on these residue classes only (docs/theory.md §12)
+        out["least_classes"] = {"modulus": least_on[0], "residues": list(least_on[1])}
     others = result.root.facts.get("by_class", ())
     if others:  # residue classes of n with another verdict than the stated range's (docs/language.md §8)
         from ..show import show_condition

@@ -297,9 +297,9 @@ def headline_tex(result) -> str:
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = rf"UAP $\cdot$ $G =$ {group_math(g)} $\cdot$ {layers_math(lay)} {kind} layer{'' if lay == 1 else 's'}"
-    from .verdict_lines import NOT_LEAST, layers_least
+    from .verdict_lines import layers_least, not_least_words
     if layers_least(result) is False:
-        text += escape(NOT_LEAST)
+        text += escape(not_least_words(result))
     if g.condition:
         text += " (for " + condition_tex(g) + ")"
     return text + _classes_tex(result) + escape(lengths_text(result))

@@ -15,7 +15,7 @@ from . import source
 from .math import claim_formulas, part_latex, step_formulas
 from .math import latex as formula_latex
 from .verdict_lines import expect_line, lengths_text, other_classes, reason_parts, shown_path, suggestion_line
-from .verdict_lines import NOT_LEAST, layers_least
+from .verdict_lines import layers_least, not_least_words
 from .verdict_lines import headline as headline  # the text headline, re-exported for callers of this module
 
 MARK = {proof.PROVED: "✔", proof.REFUTED: "✘", proof.UNDECIDED: "?"}
@@ -134,7 +134,7 @@ def headline_markdown(result) -> str:
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
     text = "UAP · " + _group_markdown(g) + " · " + _layers_markdown(lay) + f" {kind} layer{'' if lay == 1 else 's'}"
     if layers_least(result) is False:
-        text += escape(NOT_LEAST)
+        text += escape(not_least_words(result))
     if g.condition:
         typed = getattr(g, "condition_formula", None)
         text += f" (for {escape(str(g.condition)) if typed is None else math(formula_latex(typed))})"

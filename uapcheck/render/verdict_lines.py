@@ -24,7 +24,7 @@ def headline(result) -> str:
     gname = g.name if g.name else f"group of order {show_order(g.order)}"
     lay_text = lay if isinstance(lay, int) else _count_text(lay)
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"
-    text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}{NOT_LEAST if layers_least(result) is False else ''}"
+    text = f"UAP · G = {gname} · {lay_text} {kind} layer{'' if lay == 1 else 's'}{not_least_words(result)}"
     if g.condition:
         typed = getattr(g, "condition_formula", None)
         from ..show import show_condition
@@ -67,8 +67,49 @@ def layers_least(result) -> "bool | None":
         return True
     for step in result.root.walk():
         if step.rule in LAYER_RULES and step.proved and "least" in step.facts:
-            return bool(step.facts["least"])
+            classes = step.facts.get("least_classes") or ()
+            return bool(step.facts["least"]) or bool(classes and _stated_within(result, classes))
     return None
+
+
+def _stated_within(result, classes: tuple) -> bool:
+    """Whether the verdict's stated range (its group's condition) lies in the classes n mod L in `classes[1]`:
+    at a large n of every other residue the condition is false (a budget equal to the count there, §12)."""
+    import sympy
+    where = getattr(result.group, "condition_formula", None)
+    if not isinstance(where, sympy.Basic) or len(where.free_symbols) != 1:
+        return False
+    n = next(iter(where.free_symbols))
+    modulus, residues = classes
+    big = modulus * 10 ** 6
+    return all(where.xreplace({n: sympy.Integer(big + r)}) is sympy.false
+               for r in range(modulus) if r not in residues)
+
+
+def least_classes(result) -> tuple:
+    """(L, residues): the classes n mod L on which a count not least on every class is least (the layer step's
+    `least_classes` fact, a least flag by residue class, docs/theory.md §12); () when there are none."""
+    if layers_least(result) is not False:
+        return ()
+    for step in result.root.walk():
+        if step.rule in LAYER_RULES and step.proved and "least" in step.facts:
+            return tuple(step.facts.get("least_classes") or ())
+    return ()
+
+
+def not_least_words(result) -> str:
+    """" (sufficient, not shown least)" after a count not proved least; " (least for n mod 7 = 0; sufficient, not
+    shown least otherwise)" after a count least on some residue classes only; "" after a least count."""
+    if layers_least(result) is not False:
+        return ""
+    classes = least_classes(result)
+    if not classes:
+        return NOT_LEAST
+    import sympy
+    from ..groups import class_condition
+    from ..show import show_condition
+    where = class_condition(sympy.Symbol("n", integer=True, positive=True), classes[0], classes[1])
+    return f" (least for {show_condition(where)}; sufficient, not shown least otherwise)"
 
 
 def other_classes(result) -> tuple:

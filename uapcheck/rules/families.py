@@ -173,8 +173,11 @@ def family_outcome(spec: S.Spec):
             shown = sympy.sstr if isinstance(n, sympy.Symbol) else int  # positions are numbers at a concrete n
             witness = {"position": shown(pos), "swap": [shown(a), shown(b)], "range": f"for {where}",
                        "found by": f"{theorem.section}"}
-        structure.append(P.layers_step(connected, diameter, layers, theorem.least, method, witness,
-                                       family=_certificate(spec, theorem, layers=layers, least=theorem.least)))
+        by_class = theorem.least_classes if isinstance(n, sympy.Symbol) else ()
+        least = theorem.least if isinstance(n, sympy.Symbol) else theorem.least_at(int(n))
+        claims = dict(layers=layers, least=theorem.least) | ({"least_classes": by_class} if by_class else {})
+        structure.append(P.layers_step(connected, diameter, layers, least, method, witness,
+                                       family=_certificate(spec, theorem, **claims), least_classes=by_class))
     else:
         layers = diameter + 1
         structure.append(P.layers_step(connected, diameter, layers, False,

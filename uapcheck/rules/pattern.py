@@ -325,7 +325,10 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
-                permutation: Optional[tuple[int, ...]] = None) -> proof.Step:
+                permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = ()) -> proof.Step:
+    """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
+    `exact` False: least on the classes n mod L in residues only, sufficient, not shown least, on the others (a
+    least flag by residue class, docs/theory.md §12)."""
     count = layers if isinstance(layers, int) else quantity(layers)
     bound = connected.facts.get("diameter") if diameter is None else None  # F50, F51: an upper bound on D
     if diameter is None and (bound is None or is_zero(sympy.sympify(layers - bound - 1, strict=True))):  # safe: strict
@@ -352,6 +355,11 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
                          eq("D", diameter), ": D on the residue classes where no view witness exists, D + 1 where "
                          f"one does ({method})")
+    elif least_classes:
+        where = class_condition(connected_n(layers), least_classes[0], least_classes[1])
+        claim = claim_of(count, " attention layers suffice for every n in the range, with ", eq("D", diameter),
+                         "; they are least for ", Formula(where, show_condition(where)), " and sufficient, not shown "
+                         f"least, on the other classes ({method})")
     elif exact:
         claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "
@@ -361,15 +369,25 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                          eq("D", diameter, None if isinstance(diameter, int) else quantity(diameter).text),
                          f" layers are necessary, and whether they suffice is not decided ({method})")
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
+    facts = {"layers": layers, "diameter": diameter, "least": exact}
+    if least_classes:
+        ev["least classes"] = {"modulus": least_classes[0], "residues": list(least_classes[1])}
+        facts["least_classes"] = (least_classes[0], tuple(least_classes[1]))
     if witness:
         ev["view witness"] = witness
     if certificate:
         ev["rooted views"] = certificate
     return proof.conclude(claim, proof.PROVED, [connected], ev, notes,
-                          facts={"layers": layers, "diameter": diameter, "least": exact},
+                          facts=facts,
                           certificate=family or _layers_certificate(connected, diameter, layers, exact, method,
                                                                     witness, graphs, certificate, labelled,
                                                                     permutation))
+
+
+def connected_n(layers) -> sympy.Symbol:
+    """The length symbol of a count by residue class (the n of its Mods)."""
+    mods = [m for m in layers.atoms(sympy.Mod) if m.args[0].free_symbols]
+    return sorted(mods[0].args[0].free_symbols, key=str)[0]
 
 
 def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,
@@ -1258,7 +1276,9 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
     if not all(isinstance(x, sympy.Integer) for x in (*pieces, *dpieces)) or (dsplit and modulus % dsplit[0]):
         return None
     budget, least = spec.layers, layer_step.facts.get("least") is True
-    short = tuple(r for r in range(modulus) if budget < dpieces[r] or (least and budget < pieces[r]))
+    on = layer_step.facts.get("least_classes") or ()  # least on these classes only (a least flag by class)
+    least_at = [least or bool(on and modulus % on[0] == 0 and r % on[0] in on[1]) for r in range(modulus)]
+    short = tuple(r for r in range(modulus) if budget < dpieces[r] or (least_at[r] and budget < pieces[r]))
     open_ = tuple(r for r in range(modulus) if r not in short and budget < pieces[r])
     steps = []
     from ..groups import class_condition

@@ -100,6 +100,8 @@ class Family:
     #                                                                  layers are D + 1 at n, None where D suffice
     bound: bool = False                        # F101: `diameter_at` is an upper bound on D, not D
     group_open: tuple = ()                     # F26 (w ≥ 2): the residues of n mod `modulus` where no group is stated
+    least_classes: tuple = ()                  # (L, residues) with `least` False: the count is least on the classes
+    #                                            n mod L in residues only (F67 on s | n at symbolic n)
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""

@@ -243,6 +243,11 @@ def layers(ctx, s, fam: families.Family):
             or bool(data.get("least")) != fam.least):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "
                      f"{fam.theorem}'s {sympy.sstr(fam.layers_at(n))} (least: {fam.least}, D = {sympy.sstr(fam.d(n))})")
+    want_classes = ({"modulus": fam.least_classes[0], "residues": list(fam.least_classes[1])}
+                    if fam.least_classes and isinstance(n, sympy.Symbol) else None)
+    if data.get("least classes") != want_classes:
+        raise Reject(f"the classes where the count is least, {data.get('least classes')}, are not Theorem "
+                     f"{fam.theorem}'s {want_classes}")
     low = _range(ctx, s, fam)
     if fam.layers_text:
         why = fam.layers_text

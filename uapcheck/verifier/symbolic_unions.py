@@ -400,4 +400,19 @@ def cyclic_strided(parts: list, tokens=None):
                                    "distance 3 from a root are adjacent exactly when a position within distance 2 of it "
                                    "is adjacent to both (checked on the verifier's arcs at every instance that is a "
                                    f"multiple of {s}; the common-neighbour lemma)"))
+    if s == 2 * w + 3 and w >= 2 and not isinstance(tokens, int):
+        # Theorem F67 on the class s | n at symbolic n: 3 layers, least there (the common-neighbour premise re-checked
+        # on the verifier's arcs at the range's first multiple of s and at every instance that is one), 4 elsewhere
+        from .strided_lines import common_neighbour_problem
+        pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+        if common_neighbour_problem(pattern, low + (-low) % s, 3) is None:
+            return Family("F26", low, 3, 4, False, order, s, name, None, group_open=open_,
+                          diameter_at=lambda n: sympy.Integer(3), period=s, least_classes=(s, (0,)),
+                          layers_by=lambda n: sympy.Piecewise((sympy.Integer(3), sympy.Eq(sympy.Mod(n, s), 0)),
+                                                              (sympy.Integer(4), True)),
+                          layers_check=lambda n, d: None if n % s else common_neighbour_problem(pattern, n, d),
+                          layers_text=(f"3 layers least for n mod {s} = 0 (Theorem F67: the common-neighbour premise, "
+                                       f"re-checked on the verifier's arcs at n = {low + (-low) % s} and at every "
+                                       f"instance that is a multiple of {s}), D + 1 = 4 layers, not claimed least, "
+                                       "on the other classes (the view argument, §11.2)"))
     return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None, group_open=open_)
