@@ -109,5 +109,6 @@ def test_the_verifier_matches_the_chains_by_their_hypotheses():
         return families.match(parse_source(_source(pattern), "t.uap"))
     assert fam("blocks(4) + dilated(1, 2)").theorem == "F95" and fam("blocks(4) + dilated(1, 2)").low == 8
     assert fam("blocks(4) + dilated(1, 2) + star").theorem == "F96" and fam("blocks(4) + dilated(1, 2) + star").low == 17
-    assert fam("blocks(3) + dilated(2, 2)") is None and fam("blocks(5) + dilated(2, 2) + global(1)") is None
+    assert fam("blocks(3) + dilated(2, 2)").theorem == "F115"  # 2wr > b: Theorems F115, F116, not F95
+    assert fam("blocks(5) + dilated(2, 2) + global(1)") is None
     assert fam("blocks(4) + dilated(1, 4)").theorem == "F63"
