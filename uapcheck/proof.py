@@ -263,6 +263,8 @@ class Step(metaclass=_SealedClass):
         certificate_json: Optional[Any]
         head: Optional[str]
 
+        def fact(self, name: str, default: Any = None) -> Any: ...
+
     def __new__(cls, *args, **kwargs):
         raise RuntimeError("derivation steps are made only by rules (use proof.conclude inside @rule)")
 
@@ -357,6 +359,12 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
 
     for name in _FIELDS:
         type.__setattr__(Step, name, getter(name))
+
+    def fact(self: Step, name: str, default: Any = None) -> Any:
+        """One typed fact: `step.facts.get(name, default)` without copying every fact first."""
+        return record(self)["facts"].get(name, default)
+
+    type.__setattr__(Step, "fact", fact)
 
     def is_step(value: Any) -> bool:
         return type(value) is Step and value in records

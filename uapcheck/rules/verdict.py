@@ -176,8 +176,8 @@ def _layers_of(structure, group_step, heads=()):
         if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS") and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure and not any(
-            (s.rule == "TD-BIAS" and s.facts.get("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
-                                                                        s.facts.get("fixed_even"))
+            (s.rule == "TD-BIAS" and s.fact("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
+                                                                    s.fact("fixed_even"))
             for s in _walk(heads)):
         if any(h.rule == "TD-MEANS" and h.proved for h in heads):
             return 2  # Lemma M: an FFN block, then a uniform-weight attention block (docs/theory.md §20.9)
@@ -189,7 +189,7 @@ def _with_layer_range(group, structure):
     """The group with the range of n from which the layer step's count holds (BIAS-LAYERS at symbolic
     n: e.g. "n ≥ 4"). That range lies inside the named group's own (D_n, C_n: n ≥ 3; the reflection:
     n ≥ 2), so it replaces it; any other condition is kept beside it."""
-    steps = [s for s in structure if s.proved and s.facts.get("condition")]
+    steps = [s for s in structure if s.proved and s.fact("condition")]
     if not steps or group is None:
         return group
     cond = " and ".join(s.facts["condition"] for s in steps)
@@ -206,17 +206,17 @@ def _with_layer_range(group, structure):
 def decide(ffn, heads, structure, group_step, dim):
     """(verdict, the premise that decides it or None, group, layers, needs d ≥ 2) from the premises'
     statuses and typed facts alone."""
-    group = group_step.facts.get("group") if group_step.proved else None
+    group = group_step.fact("group") if group_step.proved else None
     # steps stated for residue classes of n only (a proved obstruction, or an undecided premise, there) leave the
     # verdict of the other classes: the stated range is restricted to the classes none of them states (§12)
     side = class_steps(structure)
     stated = _stated_range(group, side)
     if stated is None:
         side = ()
-    obstruction = next((s for s in structure if s.proved and s.facts.get("obstruction") and s not in side), None)
-    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.facts.get("ill_posed")), None)
+    obstruction = next((s for s in structure if s.proved and s.fact("obstruction") and s not in side), None)
+    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")), None)
     layers = _layers_of(structure, group_step, heads)
-    two_dims = any(s.proved and s.facts.get("min_dim") == 2 for s in _walk_used(heads))
+    two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
     if obstruction is not None:
         return proof.Verdict.NOT_UAP, obstruction, group, layers, False
     if ill is not None:
@@ -270,8 +270,8 @@ def _layers_left(layers, side):
 def class_steps(structure) -> tuple:
     """The premises stated for residue classes of n only (the facts `residue_class`, `modulus`, `residues`): a
     proved obstruction there (NOT-UAP on those classes) or an undecided step there (INCONCLUSIVE on them)."""
-    return tuple(s for s in structure if s.facts.get("residue_class") is not None
-                 and ((s.proved and s.facts.get("obstruction")) or s.status is proof.UNDECIDED))
+    return tuple(s for s in structure if s.fact("residue_class") is not None
+                 and ((s.proved and s.fact("obstruction")) or s.status is proof.UNDECIDED))
 
 
 def _class_symbol(steps):
