@@ -240,7 +240,30 @@ numeric cross-check 6 %), the pattern engines about 12 %, parsing, lowering, FFN
 each. SymPy's assumption queries are a quarter of the worker's time and `factor` in sign_of 5 to 10 %; three files
 (polynomial_offset, laplacian, bounded_tanh) take a fifth of it. The catalog rows and the per-file table above are
 from `python bench/run.py --catalog-only --repeat 3` in those conditions (load average 8 at the start), to be
-re-measured on an idle machine."""
+re-measured on an idle machine.
+
+Then (2026-12-03, speed6; load average 8 to 10 on the 2 cores, so every figure is inflated): since the idle run of
+0d5565e (whole catalog 30.8×B) half of the catalog's CPU went to the lengths below a stated range (about 1,140
+derivations at n ≤ 60, each a whole derivation) and a quarter to the families' symbolic matching, instance checks
+and small cases. Cut, each in its own commit, every output byte-identical (`bench/compare_outputs.py cbc9612`: the
+153 files in every format, reversed, and through the result cache): the small rooted-view test (≤ 250,000 arc
+visits) runs before the transposition probe, which scanned every swap where D layers suffice (683 such decisions);
+rooted views compared without a certificate by their canonical forms themselves, not a SHA-256 of their printed
+arcs; the lengths below a range, whose steps are read for their facts only, answer the views test without the
+per-orbit digests; cache keys taken apart by a rule per type (3× faster); FFN-DEF2 kept per process as a finished
+step (theory §19); small igraph graphs made by the C constructor (61 to 32 µs); `_jsonable` answers plain types by
+their exact type; `Step.fact` reads one fact without copying all of them (about 233,000 copies in the verdict
+rules). The per-file CPU summed in one process (imports excluded), cbc9612 against this revision interleaved, two
+runs each: 14.8 and 12.3 s to 12.1 and 10.4 s (about −17 %); the lengths below a range 5.4 s to about 3.5 s. The
+original 57 files moved little (1.28 and 1.11 s to 1.25 and 1.10 s): their time is the kernel engines' (WP-POSITIVE's
+sign regions about 40 %, (LIM) about 20 %: SymPy's assumption queries and `factor`) and the start-up, which these
+cuts do not touch. What is left of the whole catalog (a profile of this revision): the lengths below a range
+still about 40 % (per length: the rooted views, BLISS on every orbit's view, about a third; the connectivity probes
+and the kernel's BFS re-check a fifth; the group and its Schreier–Sims check a sixth; the verdict and target steps
+the rest), the families' matching, instance checks and small cases about 25 % (the concrete engine at each small
+n, the line offsets' onset search), the dense kernels about 20 %. What would cut them: deciding a length below a
+range from the family's closed form at that n where one holds, a bit-parallel BFS in the kernel's connectivity
+check, and positivity and (LIM) without SymPy's assumption system (interval and polynomial sign tests first)."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
