@@ -1,7 +1,8 @@
 """Definition 2 (nonlinear affine invariance) for the FFN family x ↦ W σ(Ax − b)."""
 from __future__ import annotations
 
-from typing import Optional
+import itertools
+from typing import Iterator, Optional
 
 import sympy
 from sympy.calculus.singularities import singularities
@@ -19,9 +20,30 @@ CITE_DEF2 = proof.paper("Definition 2", text="Cheng et al. 2025, Definition 2 (n
 TRIPLES = [(-1, 0, 1), (0, 1, 2), (-2, -1, 0), (1, 2, 3), (-3, -2, -1), (-1, 1, 3)]
 
 
+def _breakpoint_triples(sigma, z) -> list[tuple[int, int, int]]:
+    """(β − 1, β, β + 1) for every finite integer end point β of the pieces of a piecewise σ (relu(u − 1000)
+    bends at 1000, far from the fixed triples; a kink is where a second difference sees the bend)."""
+    try:
+        pieces = _pieces(sigma, z)
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
+        return []
+    ends: set[int] = set()
+    for _, region in pieces:
+        for interval in (region.args if isinstance(region, sympy.Union) else (region,)):
+            for end in (getattr(interval, "start", None), getattr(interval, "end", None)):
+                if end is not None and end.is_Integer and abs(int(end)) <= 10**9:
+                    ends.add(int(end))
+    return [(e - 1, e, e + 1) for e in sorted(ends)]
+
+
+def _lazy_breakpoint_triples(sigma, z) -> Iterator[tuple[int, int, int]]:
+    """The breakpoint triples not among TRIPLES, computed only when the fixed triples have all failed."""
+    yield from (t for t in _breakpoint_triples(sigma, z) if t not in TRIPLES)
+
+
 @exact_cache()  # σ = relu in almost every file of a batch, and in every derivation of the suggestion search
 def _second_difference(sigma, z) -> Optional[dict]:
-    for p, q, r in TRIPLES:
+    for p, q, r in itertools.chain(TRIPLES, _lazy_breakpoint_triples(sigma, z)):
         val = sigma.subs(z, p) - 2 * sigma.subs(z, q) + sigma.subs(z, r)
         val = sympy.nsimplify(val) if val.is_Float else val
         if val.is_zero is False:
@@ -173,7 +195,7 @@ def ffn_definition2(sigma, z, description: str) -> proof.Step:
             dd = sympy.simplify(sympy.diff(sigma, z, 2))
         if dd == 0:
             sigma_of_z = Formula(sympy.Eq(sympy.Function("sigma")(z), sigma, evaluate=False),
-                                 f"σ(z) = {sympy.sstr(sigma)}")
+                                 f"σ({z}) = {sympy.sstr(sigma)}")
             return proof.conclude(claim(sigma_of_z, " is affine (", written("σ'' ≡ 0", r"\sigma'' \equiv 0"),
                                         "): Definition 2 fails"),
                                   proof.REFUTED, evidence={"sigma''": dd, "ffn": description},
