@@ -179,6 +179,51 @@ class SignChange(Certificate):
                 "negative at": {str(k): _exact(v) for k, v in self.negative_at.items()}}
 
 
+def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:
+    """1 when q(u) has the sign of u (q > 0 for u > 0, q < 0 for u < 0), −1 when the opposite sign, 0 when
+    neither is shown: by SymPy's assumptions at a positive and a negative u, or from q(0) = 0 and q′ of
+    one sign on the whole line (q is then strictly monotone through 0)."""
+    pos, neg = sympy.Symbol("u>0", positive=True), sympy.Symbol("u<0", negative=True)
+    at_pos, at_neg = q.xreplace({u: pos}), q.xreplace({u: neg})
+    if at_pos.is_positive and at_neg.is_negative:
+        return 1
+    if at_pos.is_negative and at_neg.is_positive:
+        return -1
+    if not is_zero(simplified(q.xreplace({u: sympy.Integer(0)}))):
+        return 0
+    slope = simplified(sympy.diff(q, u))
+    return 1 if slope.is_positive else -1 if slope.is_negative else 0
+
+
+@dataclass(frozen=True)
+class SignPattern(Certificate):
+    """A feature map whose every component has the sign of its argument takes both signs (docs/theory.md
+    §4, Lemma K): each component (Q_c, K_c) is the same function on the query and the key side
+    (K_c(v, |z|²) = Q_c(v, |z|²)), and Q_c(u, |x|²) has the sign of u (or of −u) for every |x|² > 0. Then
+    k(x, x) = Σ_r Σ_c Q_c(u_r)² > 0 and k(x, −x) = Σ_r Σ_c Q_c(u_r)Q_c(−u_r) < 0 at every x whose
+    per-feature arguments u_r are all non-zero."""
+
+    parts: tuple  # ((Q_c, K_c), ...): Q_c in `query` and |x|², K_c in `key` and |z|²
+    query: sympy.Symbol
+    key: sympy.Symbol
+    norms: tuple  # (|x|², |z|²)
+    kind = "sign-pattern"
+
+    def check(self) -> None:
+        u, v = self.query, self.key
+        qn, kn = self.norms
+        for q, k in self.parts:
+            if q.free_symbols - {u, qn} or k.free_symbols - {v, kn}:
+                _reject(SignPattern, "a component has symbols other than its per-feature argument and norm")
+            if not is_zero(simplified(k.xreplace({v: u, kn: qn}) - q)):
+                _reject(SignPattern, f"the key side {sympy.sstr(k)} is not the query side {sympy.sstr(q)}")
+            if not sign_of_argument(q, u):
+                _reject(SignPattern, f"{sympy.sstr(q)} is not shown to have the sign of its argument")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "components": [_exact(q) for q, _ in self.parts]}
+
+
 @dataclass(frozen=True)
 class Affine(Certificate):
     """σ'' ≡ 0: the activation is affine (or there is no FFN: `sigma` None)."""

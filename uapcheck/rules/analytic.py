@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Optional
 
 import sympy
@@ -9,7 +10,7 @@ import sympy
 from .. import proof
 from ..claim import claim, written
 from .wording import listed, sign, vanishes
-from ..certificates import SignChange, Trusted
+from ..certificates import SignChange, SignPattern, Trusted, sign_of_argument
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
@@ -130,6 +131,34 @@ def _periodic_sign_change(model: FeatureKernel) -> Optional[dict]:
     return None
 
 
+@dataclass(frozen=True)
+class _Pattern:
+    signs: list  # per component: "+" (sign of u) or "−" (sign of −u)
+    certificate: SignPattern
+
+
+def _sign_pattern(model: FeatureKernel) -> Optional[_Pattern]:
+    """The sign-pattern certificate when every component of the feature map is the same function on both
+    sides and has the sign of its argument (or of its negative) for every |x|² > 0 (Lemma K, theory §4)."""
+    u, v = model.query_symbol, model.key_symbol
+    parts = tuple((q, k.subs(SCALE, 1)) for q, k in model.parts)
+    signs = []
+    for q, _ in parts:
+        try:
+            sg = sign_of_argument(q, u)
+        except (TypeError, ValueError, NotImplementedError):
+            return None
+        if not sg:
+            return None
+        signs.append("+" if sg > 0 else "−")
+    certificate = SignPattern(parts, u, v, (c, b))
+    try:
+        certificate.check()
+    except proof.CertificateRejected:
+        return None
+    return _Pattern(signs, certificate)
+
+
 def zero_key_positive(model: KernelModel) -> bool:
     """k(q, 0) > 0 for every query q: the uniform-weight argument of TD-LINFORMER needs it."""
     if isinstance(model, ClosedKernel):
@@ -197,7 +226,7 @@ def _jsonable_k(evidence: dict):
 
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
-            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, Trusted))
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, SignPattern, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False) -> proof.Step:
     """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
     has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs."""
@@ -268,6 +297,19 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                   certificate=Trusted("Kronecker's theorem", "a positive amplitude times a 2π-periodic "
                                                       "factor negative at one point and positive at another",
                                                       periodic))
+        pattern = _sign_pattern(model)
+        if pattern is not None:
+            where = {"coordinate": "every coordinate of x non-zero", "random": "every w_r·x non-zero"}[model.index]
+            return _positivity(normalized, claim("every component of the feature map has the sign of its argument, so ",
+                                                 written("k(x, −x) < 0 < k(x, x)", r"k(x, -x) < 0 < k(x, x)"),
+                                                 " (", where, "): the kernel takes both signs, and the normaliser "
+                                                 "vanishes on a hypersurface of inputs, where the layer has poles "
+                                                 "(Lemma K)"),
+                               proof.REFUTED,
+                               evidence={"sign pattern": {"components": [q for q, _ in model.parts],
+                                                          "sign of the argument": pattern.signs},
+                                         "index": model.index},
+                               certificate=pattern.certificate)
         if neg is not None:
             return _positivity(normalized, "one feature product φ_r(x)φ_r(y) takes negative values, so the "
                                   "normaliser is not shown positive", proof.UNDECIDED,

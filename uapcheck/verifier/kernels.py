@@ -112,6 +112,8 @@ def evaluate(expr: S.Expr, env: Mapping[str, Value], depth: int = 0) -> Value:  
                 raise OutOfScope("division by a vector")
             return _mul(a, 1 / b)
         if expr.op == "^":
+            if isinstance(a, Vec) and not isinstance(b, Vec):  # a coordinate-wise vector: coordinate by coordinate
+                return tuple(p ** b for p in a)
             if isinstance(a, Vec) or isinstance(b, Vec):
                 raise OutOfScope("a power of a vector")
             return a ** b

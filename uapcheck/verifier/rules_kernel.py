@@ -401,6 +401,8 @@ def wp_positive(ctx, s):
         raise Trust("positivity by sign regions: not re-checked here")
     if s["status"] == "refuted":
         ev = s["evidence"]
+        if "sign pattern" in ev:
+            return VERIFIED, _sign_pattern(ctx, head)
         pos, neg = ev.get("positive at"), ev.get("negative at")
         if not (isinstance(pos, dict) and isinstance(neg, dict)):
             return VERIFIED, _periodic_sign_change(ctx, head)
@@ -452,6 +454,50 @@ def _children(e) -> list:
         out.extend(i for i in (v if isinstance(v, tuple) else (v,)) if dataclasses.is_dataclass(i)
                    and not isinstance(i, (S.Loc, type)))
     return out
+
+
+def _has_sign_of(f: sympy.Expr, s_: sympy.Symbol) -> bool:
+    """f(s) > 0 for every s > 0 and < 0 for every s < 0 (or the reverse), whatever its other (real) symbols:
+    by SymPy's assumptions at a positive and a negative s, or from f(0) = 0 and f′ of one sign everywhere."""
+    pos, neg = sympy.Symbol("s_pos", positive=True), sympy.Symbol("s_neg", negative=True)
+    a, b = sympy.simplify(f.subs(s_, pos)), sympy.simplify(f.subs(s_, neg))
+    if (a.is_positive and b.is_negative) or (a.is_negative and b.is_positive):
+        return True
+    if sympy.simplify(f.subs(s_, 0)) != 0:
+        return False
+    slope = sympy.simplify(sympy.diff(f, s_))
+    return bool(slope.is_positive or slope.is_negative)
+
+
+def _sign_pattern(ctx, head) -> str:
+    """Lemma K (docs/theory.md §4): every component of the feature map has the sign of its argument (or of its
+    negative), so k(x, −x) = Σ φ(x)_r φ(−x)_r < 0 < Σ φ(x)_r² = k(x, x) where every argument is non-zero. Re-derived
+    from the formula: a coordinate map is evaluated at x = (s, t) (its first coordinate, t a second real
+    coordinate, so a dependence on |x|² is covered), a random map, which must use x only through w·x, at w = (1),
+    x = (s)."""
+    if head.kind != "features" or not head.params or not dataclasses.is_dataclass(head.expr):
+        raise Reject("a sign pattern is a property of a feature map")
+    x = head.params[0]
+    s_, t_ = sympy.Symbol("s", real=True), sympy.Symbol("t", real=True)
+    items = head.expr.items if isinstance(head.expr, S.FeatureList) else (head.expr,)
+    params = dict(kernels.param_symbols(ctx.spec))
+    for item in items:
+        try:
+            if head.random:
+                if not _through_dot(item, head.random, x):
+                    raise Reject("the random vector and the token do not enter only through w·x")
+                f = kernels.evaluate(item, dict(params, **{head.random: (sympy.Integer(1),), x: (s_,)}))
+            else:
+                f = kernels.evaluate(item, dict(params, **{x: (s_, t_)}))
+        except kernels.OutOfScope as exc:
+            raise Trust(f"the feature map is not evaluated here ({exc})") from None
+        first = f[0] if isinstance(f, tuple) else f
+        if not isinstance(first, sympy.Expr) or first.free_symbols - {s_, t_, *params.values()}:
+            raise Trust("a component is not a scalar of the argument: not re-checked here")
+        if not _has_sign_of(first, s_):
+            raise Reject(f"the component {sympy.sstr(first)} is not shown to have the sign of its argument")
+    return ("every component of φ has the sign of its argument (re-derived from the formula), so k(x, −x) < 0 < "
+            "k(x, x) wherever every argument is non-zero: the kernel takes both signs")
 
 
 def _periodic_sign_change(ctx, head) -> str:
