@@ -475,11 +475,11 @@ def _sign_pattern(ctx, head) -> str:
     from the formula: a coordinate map is evaluated at x = (s, t) (its first coordinate, t a second real
     coordinate, so a dependence on |x|² is covered), a random map, which must use x only through w·x, at w = (1),
     x = (s)."""
-    if head.kind != "features" or not head.params or not dataclasses.is_dataclass(head.expr):
+    if head.kind != "features" or not head.params or head.expr is None:
         raise Reject("a sign pattern is a property of a feature map")
     x = head.params[0]
     s_, t_ = sympy.Symbol("s", real=True), sympy.Symbol("t", real=True)
-    items = head.expr.items if isinstance(head.expr, S.FeatureList) else (head.expr,)
+    items: tuple[S.Expr, ...] = head.expr.items if isinstance(head.expr, S.FeatureList) else (head.expr,)
     params = dict(kernels.param_symbols(ctx.spec))
     for item in items:
         try:
