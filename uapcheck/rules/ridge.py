@@ -181,8 +181,9 @@ class MomentCertificate(proof.Certificate):
     affine: bool
     tied: bool
     analytic: Any  # the AN-STRUCT step
-    plus: Growth
+    plus: Optional[Growth]  # None when `period` shows the profile is not a polynomial
     minus: Optional[Growth]  # None for the radial shape (only r ≥ 0 is reachable)
+    period: Optional[sympy.Expr] = None  # P with α(u + P) = α(u) (a periodic non-constant α: not a polynomial)
     kind = "moment-profile"
 
     def check(self) -> None:
@@ -196,6 +197,17 @@ class MomentCertificate(proof.Certificate):
         extra = {s for s in self.kernel.free_symbols if s not in (a, b, c)}
         if any(s.name not in self.params for s in extra) or self.variable in self.kernel.free_symbols:
             raise reject("MomentCertificate: the kernel has symbols other than its invariants and params")
+        scalar = a if self.shape == "dot" else c - 2 * a + b
+        if self.period is not None:
+            if self.shape != "dot" or extra:
+                raise reject("MomentCertificate: the periodic route is for a score α(q·k) without params")
+            if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
+                raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
+            if periodic_not_constant(self.profile, self.variable, self.period) is None:
+                raise reject("MomentCertificate: the profile is not shown periodic and non-constant")
+            return
+        if self.plus is None:
+            raise reject("MomentCertificate: neither a growth at +∞ nor a period")
         for g in (self.plus, self.minus):
             problem = None if g is None else growth_form_problem(g)
             if problem:
@@ -211,7 +223,7 @@ class MomentCertificate(proof.Certificate):
         for sample in _param_samples(extra):
             self._check_numerically(sample)
 
-    def _check_numerically(self, sample: dict) -> None:
+    def _check_numerically(self, sample: dict) -> None:  # with growths (not the periodic route)
         reject = proof.CertificateRejected
         for sign, g in ((1, self.plus), (-1, self.minus)):
             if g is None or g is ZERO:
@@ -228,14 +240,46 @@ class MomentCertificate(proof.Certificate):
                              f"certified growth (relative errors {[sympy.sstr(e.evalf(5)) for e in errors]})")
 
     def to_json(self) -> Any:
-        reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
-                  if self.shape == "radial" or self.minus is None
-                  else not_polynomial_reason(self.plus, self.minus))
+        if self.period is not None or self.plus is None:
+            reason = periodic_not_constant(self.profile, self.variable, self.period) if self.period is not None else None
+        else:
+            reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
+                      if self.shape == "radial" or self.minus is None
+                      else not_polynomial_reason(self.plus, self.minus))
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
-                "tied": self.tied, "growth at +inf": _growth_json(self.plus),
+                "tied": self.tied, "period": None if self.period is None else sympy.sstr(self.period),
+                "growth at +inf": None if self.plus is None else _growth_json(self.plus),
                 "growth at -inf": None if self.minus is None else _growth_json(self.minus),
                 "reason": None if reason is None else str(reason)}
+
+
+def periodic_not_constant(profile: sympy.Expr, variable: sympy.Symbol, period: sympy.Expr) -> Optional[str]:
+    """Why α is not a polynomial when α(u + P) = α(u) exactly (P ≠ 0) and α takes two different values at 0 and
+    P/4 or P/2 (a periodic polynomial is bounded, hence constant); None when that is not shown."""
+    if period.free_symbols or not period.is_nonzero:
+        return None
+    try:
+        if not is_zero(profile.xreplace({variable: variable + period}) - profile):
+            return None
+        for other in (period / 4, period / 2):
+            gap = sympy.simplify(profile.xreplace({variable: sympy.Integer(0)}) - profile.xreplace({variable: other}))
+            if gap.is_zero is False:
+                return (f"α(u + {sympy.sstr(period)}) = α(u) and α(0) ≠ α({sympy.sstr(other)}): a periodic polynomial "
+                        "is constant")
+    except (TypeError, ValueError, NotImplementedError):
+        return None
+    return None
+
+
+def _period(alpha: sympy.Expr) -> Optional[sympy.Expr]:
+    """A period 2π or π of a param-free α with sines and cosines, shown by periodic_not_constant."""
+    if alpha.free_symbols - {U} or not alpha.has(sympy.sin, sympy.cos):
+        return None
+    for period in (2 * sympy.pi, sympy.pi):
+        if periodic_not_constant(alpha, U, period) is not None:
+            return period
+    return None
 
 
 _T = sympy.Symbol("t")  # the variable of a growth at infinity, in a claim's formula
@@ -370,6 +414,12 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
     if not analytic.proved:
         return proof.conclude(f"{label}: the layer is not shown analytic in θ, so Theorem 2 is not available; "
                               f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
+    period = _period(alpha)
+    if period is not None:
+        reason = periodic_not_constant(alpha, U, period)
+        cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
+                                 head.tie, analytic, None, None, period)
+        return _ridge_proved(label, alpha, str(reason), lim, premises, dict(ev, period=period, reason=str(reason)), cert)
     plus, problem = _growth_or_problem(alpha.xreplace({U: t}), "+∞")
     minus, problem2 = _growth_or_problem(alpha.xreplace({U: -t}), "−∞") if plus is not None else (None, "")
     if problem or problem2 or plus is None or minus is None:
@@ -387,14 +437,18 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
                               f"polynomial); {_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
                              head.tie, analytic, plus, minus)
+    return _ridge_proved(label, alpha, reason, lim, premises, dict(ev, reason=str(reason)), cert)
+
+
+def _ridge_proved(label: str, alpha, reason, lim, premises: list, ev: dict, cert: MomentCertificate) -> proof.Step:
     u = sympy.Symbol("u")
     alpha_of_u = Formula(sympy.Eq(sympy.Function("alpha")(u), alpha.xreplace({U: u}), evaluate=False),
-                         f"α(u) = {sympy.sstr(alpha)}")
+                         f"α(u) = {sympy.sstr(alpha.xreplace({U: u}))}")
     statement = claim(f"{label}: ", alpha_of_u, " is analytic and not a polynomial (", reason, "); with ",
                       written("W_Q = 0", "W_{Q} = 0"), " the score of key z is ",
                       written("α(s₀ + ε uᵀz)", r"\alpha(s_{0} + \varepsilon\, u^{\top} z)"), " with the base point ",
                       written("s₀", "s_{0}"), f" (from the biases) and u free, so by {_MOMENT_LEMMA}", S_N, f". {_lim_text(lim)}")
-    return proof.conclude(statement, proof.PROVED, premises, dict(ev, reason=str(reason)), certificate=cert)
+    return proof.conclude(statement, proof.PROVED, premises, ev, certificate=cert)
 
 
 @proof.rule("TD-RADIAL", "An analytic non-polynomial radial kernel g(|q − k|²): one layer distinguishes",

@@ -104,6 +104,11 @@ def _moment_route(ctx, s, shape: str):
     symbols = kernels.param_symbols(ctx.spec)
     ends = _profiles(ctx, head, shape)
     params = sorted({sym for f in ends for sym in f.free_symbols if sym != _T}, key=lambda sym: sym.name)
+    if shape == "dot" and not params and _periodic_not_constant(ends[0]):
+        return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile is "
+                         "2π-periodic (exact) and takes different values at 0 and π/2, so it is not a polynomial (a "
+                         "periodic polynomial is constant); the moment lemma (docs/theory.md §20.1) and Theorem 2 with "
+                         "the proved analyticity give the conclusion")
     degrees = set()
     for sample in _admissible_samples(ctx.spec, symbols, params):
         plus, minus = ([sympy.N(f.xreplace({**sample, _T: T}), DIGITS) for T in points] if f is not None else None
@@ -128,6 +133,17 @@ def _moment_route(ctx, s, shape: str):
 
 
 _T = sympy.Symbol("T", positive=True)
+
+
+def _periodic_not_constant(profile) -> bool:
+    """The profile f(T) (no params) is 2π-periodic, f(T + 2π) = f(T) exactly, and f(0) ≠ f(π/2): not a polynomial."""
+    try:
+        if sympy.simplify(profile.xreplace({_T: _T + 2 * sympy.pi}) - profile) != 0:
+            return False
+        gap = sympy.simplify(profile.xreplace({_T: sympy.Integer(0)}) - profile.xreplace({_T: sympy.pi / 2}))
+    except (TypeError, ValueError, NotImplementedError):
+        return False
+    return gap.is_zero is False
 
 
 def _bounded_not_constant(profile, values) -> bool:
