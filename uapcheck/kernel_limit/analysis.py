@@ -94,19 +94,25 @@ def _growing_difference(g: Growth, model: KernelModel, x: int, z1: int, z2: int)
     for alpha in exps:
         with time_limit("simplifying a witness coefficient", 3.0):
             diff = simplified(coeffs[alpha].xreplace(s1) - coeffs[alpha].xreplace(s2))
-        try:
-            if sign_of(diff, Context()) != 0:
-                return f"t^{alpha}", diff
-        except (Undecided, NeedSign):
-            continue
+        if _nonzero_for_every_param(diff):
+            return f"t^{alpha}", diff
     with time_limit("simplifying a witness coefficient", 3.0):
         diff = simplified(g.p.xreplace(s1) - g.p.xreplace(s2))
-    try:
-        if diff != 0 and sign_of(diff, Context()) != 0:
-            return "log t", diff
-    except (Undecided, NeedSign):
-        pass
+    if diff != 0 and _nonzero_for_every_param(diff):
+        return "log t", diff
     return None
+
+
+def _nonzero_for_every_param(diff: sympy.Expr) -> bool:
+    """The coefficient difference is non-zero for every admissible value of the declared params: of one sign
+    (the sign engine), or non-zero by SymPy's assumptions on the params (−g·x·z with `param g != 0`: which key
+    dominates then depends on the sign of g, but one of them does for every g, which is all (LIM) asks)."""
+    if diff.is_zero is False:
+        return True
+    try:
+        return sign_of(diff, Context()) != 0
+    except (Undecided, NeedSign):
+        return False
 
 
 def key_invariants(model: KernelModel) -> set:

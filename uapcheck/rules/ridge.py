@@ -199,12 +199,7 @@ class MomentCertificate(proof.Certificate):
             raise reject("MomentCertificate: the kernel has symbols other than its invariants and params")
         scalar = a if self.shape == "dot" else c - 2 * a + b
         if self.period is not None:
-            if self.shape != "dot" or extra:
-                raise reject("MomentCertificate: the periodic route is for a score α(q·k) without params")
-            if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
-                raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
-            if periodic_not_constant(self.profile, self.variable, self.period) is None:
-                raise reject("MomentCertificate: the profile is not shown periodic and non-constant")
+            self._check_periodic(extra, scalar)
             return
         if self.plus is None:
             raise reject("MomentCertificate: neither a growth at +∞ nor a period")
@@ -223,6 +218,16 @@ class MomentCertificate(proof.Certificate):
         for sample in _param_samples(extra):
             self._check_numerically(sample)
 
+    def _check_periodic(self, extra: set, scalar: sympy.Expr) -> None:
+        """The periodic route: a param-free α(q·k) that is the kernel, periodic and not constant."""
+        reject = proof.CertificateRejected
+        if self.shape != "dot" or extra or self.period is None:
+            raise reject("MomentCertificate: the periodic route is for a score α(q·k) without params")
+        if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
+            raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
+        if periodic_not_constant(self.profile, self.variable, self.period) is None:
+            raise reject("MomentCertificate: the profile is not shown periodic and non-constant")
+
     def _check_numerically(self, sample: dict) -> None:  # with growths (not the periodic route)
         reject = proof.CertificateRejected
         for sign, g in ((1, self.plus), (-1, self.minus)):
@@ -240,9 +245,10 @@ class MomentCertificate(proof.Certificate):
                              f"certified growth (relative errors {[sympy.sstr(e.evalf(5)) for e in errors]})")
 
     def to_json(self) -> Any:
-        if self.period is not None or self.plus is None:
-            reason = periodic_not_constant(self.profile, self.variable, self.period) if self.period is not None else None
-        else:
+        reason: Any = None
+        if self.period is not None:
+            reason = periodic_not_constant(self.profile, self.variable, self.period)
+        elif self.plus is not None:
             reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
                       if self.shape == "radial" or self.minus is None
                       else not_polynomial_reason(self.plus, self.minus))
@@ -416,10 +422,10 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
                               f"{_lim_text(lim)}", proof.UNDECIDED, premises, ev)
     period = _period(alpha)
     if period is not None:
-        reason = periodic_not_constant(alpha, U, period)
+        why_periodic = str(periodic_not_constant(alpha, U, period))
         cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
                                  head.tie, analytic, None, None, period)
-        return _ridge_proved(label, alpha, str(reason), lim, premises, dict(ev, period=period, reason=str(reason)), cert)
+        return _ridge_proved(label, alpha, why_periodic, lim, premises, dict(ev, period=period, reason=why_periodic), cert)
     plus, problem = _growth_or_problem(alpha.xreplace({U: t}), "+∞")
     minus, problem2 = _growth_or_problem(alpha.xreplace({U: -t}), "−∞") if plus is not None else (None, "")
     if problem or problem2 or plus is None or minus is None:
