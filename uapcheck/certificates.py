@@ -225,6 +225,40 @@ class SignPattern(Certificate):
 
 
 @dataclass(frozen=True)
+class SignAtInfinity(Certificate):
+    """A kernel k(a, b, c) (a = x·z, b = |z|², c = |x|²) takes both signs along the 1-D ray x = 1, z = s
+    (a = s, b = s², c = 1): its limits at s → +∞ and s → −∞ (finite or infinite) are of opposite signs for
+    every admissible param value, so k has opposite signs at points far enough out (docs/theory.md §4)."""
+
+    expression: sympy.Expr
+    dot: sympy.Symbol
+    key_norm: sympy.Symbol
+    query_norm: sympy.Symbol
+    kind = "sign-at-infinity"
+
+    def limits(self) -> tuple[sympy.Expr, sympy.Expr]:
+        s = sympy.Symbol("s", real=True)
+        ray = self.expression.xreplace({self.dot: s, self.key_norm: s ** 2, self.query_norm: sympy.Integer(1)})
+        return sympy.limit(ray, s, sympy.oo), sympy.limit(ray, s, -sympy.oo)
+
+    def check(self) -> None:
+        plus, minus = self.limits()
+        signs = []
+        for value in (plus, minus):
+            if value.has(sympy.Limit, sympy.nan, sympy.zoo, sympy.AccumBounds):
+                _reject(SignAtInfinity, f"the limit {sympy.sstr(value)} is not determined")
+            signs.append(1 if value.is_extended_positive else -1 if value.is_extended_negative else 0)
+        if sorted(signs) != [-1, 1]:
+            _reject(SignAtInfinity, f"the limits {sympy.sstr(plus)} and {sympy.sstr(minus)} are not of opposite signs "
+                    "for every admissible param value")
+
+    def to_json(self) -> Any:
+        plus, minus = self.limits()
+        return {"kind": self.kind, "expression": _exact(self.expression), "limit at +oo": _exact(plus),
+                "limit at -oo": _exact(minus)}
+
+
+@dataclass(frozen=True)
 class Affine(Certificate):
     """σ'' ≡ 0: the activation is affine (or there is no FFN: `sigma` None)."""
 

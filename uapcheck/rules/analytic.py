@@ -8,12 +8,13 @@ from typing import Optional
 import sympy
 
 from .. import proof
-from ..claim import claim, written
+from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import SignChange, SignPattern, Trusted, sign_of_argument
+from ..certificates import SignAtInfinity, SignChange, SignPattern, Trusted, sign_of_argument
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
+from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
@@ -159,6 +160,20 @@ def _sign_pattern(model: FeatureKernel) -> Optional[_Pattern]:
     return _Pattern(signs, certificate)
 
 
+def _sign_at_infinity(model: ClosedKernel) -> Optional[SignAtInfinity]:
+    """Opposite signs of the kernel's limits along the ray x = 1, z = s, s → ±∞, for every admissible param
+    value (exp(x·y) − c with c > 0: +∞ and −c): the witness points depend on the params, the limits do not."""
+    if not model.plain.free_symbols - {a, b, c}:
+        return None  # without params the exact points of _sign_witnesses decide
+    certificate = SignAtInfinity(model.plain, a, b, c)
+    try:
+        with time_limit("the kernel's limits along a ray", 3.0):
+            certificate.check()
+    except (proof.CertificateRejected, BudgetExceeded, NotImplementedError, ValueError, TypeError):
+        return None
+    return certificate
+
+
 def zero_key_positive(model: KernelModel) -> bool:
     """k(q, 0) > 0 for every query q: the uniform-weight argument of TD-LINFORMER needs it."""
     if isinstance(model, ClosedKernel):
@@ -226,7 +241,7 @@ def _jsonable_k(evidence: dict):
 
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
-            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, SignPattern, Trusted))
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, SignPattern, SignAtInfinity, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False) -> proof.Step:
     """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
     has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs."""
@@ -322,6 +337,15 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                         "negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}},
                               certificate=SignChange(_plain_term(model), _point(model, pos[0], pos[1]),
                                                      _point(model, neg[0], neg[1])))
+    far = _sign_at_infinity(model) if isinstance(model, ClosedKernel) and (pos is None or neg is None) else None
+    if far is not None:
+        plus, minus = far.limits()
+        return _positivity(normalized, claim("the kernel takes both signs: along x = 1, z = s its limits are ",
+                                             math(plus), " as s → +∞ and ", math(minus), " as s → −∞, of opposite signs "
+                                             "for every admissible parameter value, so the normaliser vanishes on a "
+                                             "hypersurface of inputs, where the layer has poles"), proof.REFUTED,
+                           evidence={"sign at infinity": {"x": [1], "z": "s", "limit at +∞": plus, "limit at −∞": minus}},
+                           certificate=far)
     if zero is not None:
         return _positivity(normalized, "the kernel is not shown positive: it vanishes at some inputs, so the "
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,

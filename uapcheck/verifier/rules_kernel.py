@@ -403,6 +403,8 @@ def wp_positive(ctx, s):
         ev = s["evidence"]
         if "sign pattern" in ev:
             return VERIFIED, _sign_pattern(ctx, head)
+        if "sign at infinity" in ev:
+            return VERIFIED, _sign_at_infinity(ctx, head)
         pos, neg = ev.get("positive at"), ev.get("negative at")
         if not (isinstance(pos, dict) and isinstance(neg, dict)):
             return VERIFIED, _periodic_sign_change(ctx, head)
@@ -498,6 +500,31 @@ def _sign_pattern(ctx, head) -> str:
             raise Reject(f"the component {sympy.sstr(first)} is not shown to have the sign of its argument")
     return ("every component of φ has the sign of its argument (re-derived from the formula), so k(x, −x) < 0 < "
             "k(x, x) wherever every argument is non-zero: the kernel takes both signs")
+
+
+def _sign_at_infinity(ctx, head) -> str:
+    """The kernel along the ray x = (1), y = (s), re-evaluated from the formula with the params as symbols under their
+    declared signs: its limits at s → +∞ and s → −∞ have opposite signs for every admissible value, so the kernel
+    takes both signs far enough out (docs/theory.md §4)."""
+    s_ = sympy.Symbol("s", real=True)
+    try:
+        ray = kernels.kernel_value(ctx.spec, head, (sympy.Integer(1),), (s_,))
+    except kernels.OutOfScope as exc:
+        raise Trust(f"the kernel is not evaluated here ({exc})") from None
+    signs = []
+    for end in (sympy.oo, -sympy.oo):
+        try:
+            value = sympy.limit(ray, s_, end)
+        except (NotImplementedError, ValueError, TypeError, RecursionError):
+            raise Trust("the limit along the ray is not computed here") from None
+        if value.has(sympy.Limit, sympy.nan, sympy.zoo, sympy.AccumBounds):
+            raise Reject(f"the limit {sympy.sstr(value)} along the ray is not determined")
+        signs.append(1 if value.is_extended_positive else -1 if value.is_extended_negative else 0)
+    if sorted(signs) != [-1, 1]:
+        raise Reject("the kernel's limits along x = 1, y = s → ±∞ are not of opposite signs for every admissible "
+                     "param value")
+    return ("the kernel's limits along x = 1, y = s → ±∞ (re-derived from the formula, params under their declared "
+            "signs) have opposite signs: the kernel takes both signs")
 
 
 def _periodic_sign_change(ctx, head) -> str:
