@@ -160,6 +160,47 @@ def _sign_pattern(model: FeatureKernel) -> Optional[_Pattern]:
     return _Pattern(signs, certificate)
 
 
+def _feature_sign(model: FeatureKernel, normalized: bool, neg) -> Optional[proof.Step]:
+    """A feature kernel's sign steps: a periodic random-feature sign change, a sign pattern (Lemma K), or one
+    negative feature product (undecided); None when none applies."""
+    periodic = _periodic_sign_change(model)
+    if periodic:
+        return _positivity(normalized, "the random-feature kernel changes sign: the normaliser vanishes on a "
+                              "hypersurface of inputs, where the layer has poles", proof.REFUTED,
+                              evidence=periodic,
+                              certificate=Trusted("Kronecker's theorem", "a positive amplitude times a 2π-periodic "
+                                                  "factor negative at one point and positive at another",
+                                                  periodic))
+    pattern = _sign_pattern(model)
+    if pattern is not None:
+        where = {"coordinate": "every coordinate of x non-zero", "random": "every w_r·x non-zero"}[model.index]
+        return _positivity(normalized, claim("every component of the feature map has the sign of its argument, so ",
+                                             written("k(x, −x) < 0 < k(x, x)", r"k(x, -x) < 0 < k(x, x)"),
+                                             " (", where, "): the kernel takes both signs, and the normaliser "
+                                             "vanishes on a hypersurface of inputs, where the layer has poles "
+                                             "(Lemma K)"),
+                           proof.REFUTED,
+                           evidence={"sign pattern": {"components": [q for q, _ in model.parts],
+                                                      "sign of the argument": pattern.signs},
+                                     "index": model.index},
+                           certificate=pattern.certificate)
+    if neg is not None:
+        return _positivity(normalized, "one feature product φ_r(x)φ_r(y) takes negative values, so the "
+                              "normaliser is not shown positive", proof.UNDECIDED,
+                              evidence={"negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
+    return None
+
+
+def _both_signs_far_out(far: SignAtInfinity, normalized: bool) -> proof.Step:
+    plus, minus = far.limits()
+    return _positivity(normalized, claim("the kernel takes both signs: along x = 1, z = s its limits are ",
+                                         math(plus), " as s → +∞ and ", math(minus), " as s → −∞, of opposite signs "
+                                         "for every admissible parameter value, so the normaliser vanishes on a "
+                                         "hypersurface of inputs, where the layer has poles"), proof.REFUTED,
+                       evidence={"sign at infinity": {"x": [1], "z": "s", "limit at +∞": plus, "limit at −∞": minus}},
+                       certificate=far)
+
+
 def _sign_at_infinity(model: ClosedKernel) -> Optional[SignAtInfinity]:
     """Opposite signs of the kernel's limits along the ray x = 1, z = s, s → ±∞, for every admissible param
     value (exp(x·y) − c with c > 0: +∞ and −c): the witness points depend on the params, the limits do not."""
@@ -304,31 +345,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                      "boundary": ["|x−z|² = 0" if where == "a key" else "|x+z|² = 0"]})
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
-        periodic = _periodic_sign_change(model)
-        if periodic:
-            return _positivity(normalized, "the random-feature kernel changes sign: the normaliser vanishes on a "
-                                  "hypersurface of inputs, where the layer has poles", proof.REFUTED,
-                                  evidence=periodic,
-                                  certificate=Trusted("Kronecker's theorem", "a positive amplitude times a 2π-periodic "
-                                                      "factor negative at one point and positive at another",
-                                                      periodic))
-        pattern = _sign_pattern(model)
-        if pattern is not None:
-            where = {"coordinate": "every coordinate of x non-zero", "random": "every w_r·x non-zero"}[model.index]
-            return _positivity(normalized, claim("every component of the feature map has the sign of its argument, so ",
-                                                 written("k(x, −x) < 0 < k(x, x)", r"k(x, -x) < 0 < k(x, x)"),
-                                                 " (", where, "): the kernel takes both signs, and the normaliser "
-                                                 "vanishes on a hypersurface of inputs, where the layer has poles "
-                                                 "(Lemma K)"),
-                               proof.REFUTED,
-                               evidence={"sign pattern": {"components": [q for q, _ in model.parts],
-                                                          "sign of the argument": pattern.signs},
-                                         "index": model.index},
-                               certificate=pattern.certificate)
-        if neg is not None:
-            return _positivity(normalized, "one feature product φ_r(x)φ_r(y) takes negative values, so the "
-                                  "normaliser is not shown positive", proof.UNDECIDED,
-                                  evidence={"negative at": {"x": [neg[0]], "y": [neg[1]], "value": neg[2]}})
+        feature_step = _feature_sign(model, normalized, neg)
+        if feature_step is not None:
+            return feature_step
     if neg is not None and pos is not None:
         return _positivity(normalized, claim("the kernel takes both signs: the normaliser ",
                                              written("Σ_j k(q_i, k_j)", r"\sum_{j} k(q_{i}, k_{j})"),
@@ -339,13 +358,7 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                                      _point(model, neg[0], neg[1])))
     far = _sign_at_infinity(model) if isinstance(model, ClosedKernel) and (pos is None or neg is None) else None
     if far is not None:
-        plus, minus = far.limits()
-        return _positivity(normalized, claim("the kernel takes both signs: along x = 1, z = s its limits are ",
-                                             math(plus), " as s → +∞ and ", math(minus), " as s → −∞, of opposite signs "
-                                             "for every admissible parameter value, so the normaliser vanishes on a "
-                                             "hypersurface of inputs, where the layer has poles"), proof.REFUTED,
-                           evidence={"sign at infinity": {"x": [1], "z": "s", "limit at +∞": plus, "limit at −∞": minus}},
-                           certificate=far)
+        return _both_signs_far_out(far, normalized)
     if zero is not None:
         return _positivity(normalized, "the kernel is not shown positive: it vanishes at some inputs, so the "
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,

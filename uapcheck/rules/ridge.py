@@ -252,9 +252,10 @@ class MomentCertificate(proof.Certificate):
             reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
                       if self.shape == "radial" or self.minus is None
                       else not_polynomial_reason(self.plus, self.minus))
+        period = {} if self.period is None else {"period": sympy.sstr(self.period)}
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
-                "tied": self.tied, "period": None if self.period is None else sympy.sstr(self.period),
+                "tied": self.tied, **period,
                 "growth at +inf": None if self.plus is None else _growth_json(self.plus),
                 "growth at -inf": None if self.minus is None else _growth_json(self.minus),
                 "reason": None if reason is None else str(reason)}
