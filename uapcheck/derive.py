@@ -127,6 +127,8 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         return finished
     model, td, lim, an = core
     td = _witness_route(spec, head, model, td, lim, an, label)
+    if spec.tokens == 1 and not td.proved and td.rule == "TD-KERNEL" and _well_posed(head, an):
+        td = verdict.td_kernel(lim, an, label, one_token=True)
     if head.bias:
         td = verdict.td_bias(td, head.bias, label)
     if head.position is not None:
@@ -136,6 +138,12 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     if head.heads is not None:
         td = heads.shared_heads(head, td, label)
     return td, False
+
+
+def _well_posed(head: S.Head, an: proof.Step) -> bool:
+    """The head's layer is defined everywhere: unnormalised, or normalised with the kernel proved positive (the
+    WP-POSITIVE premise of its analyticity step)."""
+    return not head.normalized or any(p.rule == "WP-POSITIVE" and p.proved for p in an.premises)
 
 
 def _moment_routes(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof.Step, an: proof.Step,

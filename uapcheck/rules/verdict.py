@@ -38,9 +38,25 @@ CITE_TD_OFF_DIAGONAL = proof.derived("Corollary 1", "Theorem 2", text=(
     "§20.4, with Theorem 2 off those subspaces"))
 
 
+CITE_TD_ONE_TOKEN = proof.derived("Definition 3", text=(
+    "Definition 3 at n = 1, derived here: two samples from different orbits are two different tokens, and the layer "
+    "with W_V = 0 (the identity) keeps them apart; docs/theory.md §8 (TD-KERNEL at n = 1)"))
+
+
 @proof.rule("TD-KERNEL", "One kernel-attention layer is token distinguishing", CITE_TD, statuses=(proof.PROVED, proof.UNDECIDED),
-            certificates=(Inference,), variants={"region": CITE_TD_REGION, "off-diagonal": CITE_TD_OFF_DIAGONAL})
-def td_kernel(lim: proof.Step, analytic: proof.Step, label: str) -> proof.Step:
+            certificates=(Inference,), variants={"region": CITE_TD_REGION, "off-diagonal": CITE_TD_OFF_DIAGONAL,
+                                                 "one-token": CITE_TD_ONE_TOKEN})
+def td_kernel(lim: proof.Step, analytic: proof.Step, label: str, one_token: bool = False) -> proof.Step:
+    """`one_token`: the sequence has n = 1 token and the head is well-posed (unnormalised, or its normaliser proved
+    positive): one layer is token distinguishing whatever (LIM) says (docs/theory.md §8, TD-KERNEL at n = 1)."""
+    if one_token and not (lim.proved and analytic.proved):
+        return proof.conclude(f"{label}: at n = 1 two samples from different orbits are two different tokens, and the "
+                              "layer with W_V = 0 is the identity, which keeps them apart: 1-layer token distinguishing "
+                              "(the head is well-posed; (LIM) is not needed)", proof.PROVED, [lim, analytic],
+                              facts={"layers": 1},
+                              certificate=Inference(((lim, lim.status), (analytic, analytic.status)),
+                                                    "Definition 3 at n = 1 (the identity layer separates two tokens)"),
+                              variant="one-token")
     if lim.proved and analytic.proved:
         variant = ("region" if lim.rule == "LIM-REGION" else
                    "off-diagonal" if analytic.facts.get("off_diagonal") else None)

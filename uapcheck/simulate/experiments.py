@@ -229,7 +229,7 @@ def separation(lab: Lab, layers: int, group: GroupOracle, predicted: bool, label
                     rearranged.append(permute(X, sigma))
                     sigma_text.append(show_perm(sigma))
                     break
-    for X in originals:
+    for X in originals if lab.n >= 2 else ():  # at n = 1 a copy sharing the token is the sample itself
         Y = lab.sample()
         i, j = int(rng.integers(lab.n)), int(rng.integers(lab.n))
         Y[j] = X[i]

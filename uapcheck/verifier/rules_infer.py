@@ -50,10 +50,23 @@ def td_kernel(ctx, s):
     lim, an = _premise_rules(ctx, s, LIM_PROVING | {"LIM-NYSTROM"}, {"AN-STRUCT"})
     both = lim["status"] == "proved" and an["status"] == "proved"
     if s["status"] == "proved" and not both:
+        if ctx.spec.tokens == 1:
+            return VERIFIED, _one_token(ctx, s, an)
         raise Reject("proved although a premise (LIM or analyticity) is not proved")
     if s["status"] == "refuted" or (s["status"] == "undecided" and both):
         raise Reject(f"status {s['status']} does not follow from the premises")
     return VERIFIED, "inference: (LIM) and analyticity give token distinguishing (dominant-pair lemma, Theorem 2)"
+
+
+def _one_token(ctx, s, an) -> str:
+    """TD-KERNEL at n = 1 (docs/theory.md §8): two samples from different orbits are two different tokens, and the
+    identity layer (W_V = 0) keeps them apart, for a well-posed head: unnormalised, or normalised with the kernel
+    proved positive (the analyticity step's WP-POSITIVE premise)."""
+    head = _head(ctx, s)
+    if head.normalized and not any(p["rule"] == "WP-POSITIVE" and p["status"] == "proved" for p in ctx.premises(an)):
+        raise Reject("at n = 1 a normalised head is token distinguishing only with its normaliser proved positive")
+    return ("at n = 1 two samples from different orbits are two different tokens, and the identity layer (W_V = 0) "
+            "keeps them apart; the head is well-posed")
 
 
 @checker("TD-BIAS")
