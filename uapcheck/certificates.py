@@ -784,7 +784,7 @@ class OffsetClass(Certificate):
     multiplicative: bool
     even: bool
     n: object  # int or a symbol
-    method: str  # "linear" | "monotone" | "intervals"
+    method: str  # "linear" | "monotone" | "derivative" | "intervals"
     bits: int = 0
     kind = "offset-classes"
 
@@ -805,6 +805,12 @@ class OffsetClass(Certificate):
             poly = sympy.Poly(hh, var) if hh.is_polynomial(var) else None
             if poly is None or poly.degree() != 1 or poly.LC().is_nonzero is not True:
                 _reject(OffsetClass, "h is not linear with a non-zero slope")
+            return
+        if self.method == "derivative":
+            x = sympy.Dummy("x", real=True)
+            slope = simplified(sympy.diff(self.h.xreplace({m: x}), x))
+            if self.even or self.h.free_symbols - {m} or not (slope.is_positive or slope.is_negative):
+                _reject(OffsetClass, "h′ is not shown of one sign on the real line")
             return
         if self.method == "monotone":
             var = sympy.Dummy("m", positive=True)

@@ -199,6 +199,32 @@ def offsets_disjoint(h: sympy.Expr, n: int, even: bool, bits: int) -> bool:
     return _disjoint(offset_values(h, n, even, bits))
 
 
+def _linear_positive(h: sympy.Expr, n) -> Optional[bool]:
+    """A linear h(δ) without params at a concrete n: positive on every offset −(n − 1)..n − 1 when positive at both
+    ends (a linear function takes its least value at an end), e.g. 10 + δ at n = 8 (least 3); else None."""
+    if not isinstance(n, int) or h.free_symbols - {M}:
+        return None
+    ends = [h.xreplace({M: sympy.Integer(e)}) for e in (-(n - 1), n - 1)]
+    return True if all(e.is_positive for e in ends) else None
+
+
+def _strictly_monotone(h: sympy.Expr) -> Optional[bool]:
+    """h(δ) without params whose derivative on the real line has one sign (SymPy's assumptions, e.g. e^δ): strictly
+    monotone, hence injective on the integers. Returns whether h is also positive on the whole line (a reweight's
+    c > 0), or None when monotonicity is not shown."""
+    if h.free_symbols - {M}:
+        return None
+    x = sympy.Dummy("x", real=True)
+    hx = h.xreplace({M: x})
+    try:
+        slope = sympy.simplify(sympy.diff(hx, x))
+    except (TypeError, ValueError, NotImplementedError):
+        return None
+    if not (slope.is_positive or slope.is_negative):
+        return None
+    return bool(hx.is_positive)
+
+
 def monotone_polynomial(poly: sympy.Poly) -> bool:
     """Σ_(k ≥ 1) c_k x^k (+ c_0) with every c_k ≥ 0, or every c_k ≤ 0, and some c_k ≠ 0 (signs decided
     under the params' assumptions): strictly monotone on x ≥ 0, since p(y) − p(x) = Σ c_k (y^k − x^k)."""
@@ -215,7 +241,12 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
     poly = sympy.Poly(h, M) if h.is_polynomial(M) else None
     if poly is not None and poly.degree() == 1 and poly.LC().is_nonzero:
         return _offsets("injective", "toeplitz", h, " is linear in δ with a non-zero slope: injective on every "
-                        "offset", method="linear")
+                        "offset", _linear_positive(h, n) if multiplicative else None, method="linear")
+    monotone = _strictly_monotone(h) if not even else None
+    if monotone is not None:
+        return _offsets("injective", "toeplitz", h, " is strictly monotone in δ (its derivative has one sign on the "
+                        "real line): injective on every offset", monotone if multiplicative else None,
+                        method="derivative")
     if even:
         hp = sympy.simplify(h.xreplace({M: MP}))
         pp = sympy.Poly(hp, MP) if hp.is_polynomial(MP) else None

@@ -81,6 +81,12 @@ def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
     if even and _monotone(sympy.simplify(h.xreplace({M_OFF: mp})), mp):
         return "symmetric", VERIFIED, (f"h(δ) = {sympy.sstr(h)} is even and a polynomial in |δ| whose non-constant "
                                        "coefficients share one sign, not all 0: strictly monotone in |δ|")
+    if not even and not h.free_symbols - {M_OFF}:
+        x = sympy.Symbol("x·real", real=True)
+        slope = sympy.simplify(sympy.diff(h.xreplace({M_OFF: x}), x))
+        if slope.is_positive or slope.is_negative:
+            return "injective", VERIFIED, (f"h(δ) = {sympy.sstr(h)} has the derivative {sympy.sstr(slope)}, of one sign "
+                                           "on the real line: strictly monotone, injective on every offset")
     n = spec.tokens
     if not isinstance(n, int) or n > NUMERIC_MAX_N or h.free_symbols - {M_OFF}:
         raise Trust(f"h(δ) = {sympy.sstr(h)}: injectivity is re-checked only for linear forms or an integer n "
