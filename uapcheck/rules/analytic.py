@@ -247,7 +247,8 @@ def _trig_positive(expr: sympy.Expr) -> bool:
                 continue
         if factor.is_positive:
             continue
-        atoms = [n for n in sympy.preorder_traversal(factor) if isinstance(n, (sympy.sin, sympy.cos))]
+        # sin, cos, and tanh, erf of real arguments: each value lies in [−1, 1]
+        atoms = [n for n in sympy.preorder_traversal(factor) if isinstance(n, (sympy.sin, sympy.cos, sympy.tanh, sympy.erf))]
         if not atoms:
             return False
         syms = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
@@ -289,9 +290,10 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     expr = _plain_term(model)
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
-                    claim(", and sines/cosines in an affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
+                    claim(", and values s_k in [−1, 1] (sin, cos, tanh, erf) in an affine form ",
+                          written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
                           " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"), ")")
-                    if expr.has(sympy.sin, sympy.cos) else ")")
+                    if expr.has(sympy.sin, sympy.cos, sympy.tanh, sympy.erf) else ")")
         if _trig_positive(_with_nonnegative_norms(expr)):
             return _positivity(normalized, claim("k(x, y) > 0 for all inputs and parameters: ", why), proof.PROVED,
                                   evidence={"k": expr, "dimensions": "d ≥ 1"})

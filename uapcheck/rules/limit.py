@@ -203,12 +203,12 @@ def _not_established(model, affine, reduce, regions, statuses, reachable) -> pro
     if reachable and not affine:
         notes.append(f"(LIM) holds on the region {reachable[0]}, but without `affine query key` no "
                      "parameter choice puts every key there (keys y and −y have opposite signs)")
-    claim = claim_of("(LIM) is not established: it fails or is undecided on ",
+    refuted = bool(failing) and all(statuses[n].fails for n in failing)
+    claim = claim_of("(LIM) fails on " if refuted else "(LIM) is not established: it fails or is undecided on ",
                      listed(region_claim(n, regions[n], model) for n in failing))
     checked = [cross_check(model, regions[n]) for n in failing if regions[n] is not None and regions[n].witness]
     if checked:
         ev["numeric cross-check"] = checked
-    refuted = bool(failing) and all(statuses[n].fails for n in failing)
     status = proof.REFUTED if refuted else proof.UNDECIDED
     return _unless_disagreeing(proof.conclude(
         claim, status, [reduce], ev, notes, facts={"growing parts": _growing_parts(regions)},

@@ -60,16 +60,31 @@ def td_kernel(lim: proof.Step, analytic: proof.Step, label: str, one_token: bool
     if lim.proved and analytic.proved:
         variant = ("region" if lim.rule == "LIM-REGION" else
                    "off-diagonal" if analytic.facts.get("off_diagonal") else None)
-        return proof.conclude(f"{label}: one layer separates any two samples from different orbits "
-                              "(dominant-pair lemma under LIM), and analyticity in θ extends this to every "
+        return proof.conclude(f"{label}: one layer separates any two generic samples from different orbits (off a "
+                              "null subset of the data sets with the same shared tokens; dominant-pair lemma under "
+                              "LIM), and analyticity in θ extends this to every "
                               "finite data set (Theorem 2): 1-layer token distinguishing",
                               proof.PROVED, [lim, analytic], facts={"layers": 1},
                               certificate=Inference(((lim, proof.PROVED), (analytic, proof.PROVED)),
                                                     "the dominant-pair lemma under (LIM), extended by Theorem 2"),
                               variant=variant)
-    failing = [s.rule for s in (lim, analytic) if not s.proved]
-    return proof.conclude(f"{label}: token distinguishability is not established (premise {', '.join(failing)} "
-                          "not proved)", proof.UNDECIDED, [lim, analytic])
+    return proof.conclude(f"{label}: token distinguishability is not established: {_open_premises(lim, analytic)}",
+                          proof.UNDECIDED, [lim, analytic])
+
+
+def _open_premises(lim: proof.Step, analytic: proof.Step) -> str:
+    """Which premise of the kernel corollary is missing, and how: refuted or undecided, with the reason."""
+    parts = []
+    if not lim.proved:
+        parts.append(f"(LIM) {'fails' if lim.status is proof.REFUTED else 'is undecided'} ({lim.rule})")
+    if not analytic.proved:
+        ops = analytic.evidence.get("non-analytic operations")
+        names = sorted({str(op).split(":")[0] for op in ops}) if isinstance(ops, (list, tuple)) else [str(ops)] if ops else []
+        why = f": {', '.join(names)}" if names else ""
+        parts.append(f"analyticity in θ is not shown ({analytic.rule}{why})")
+    return (" and ".join(parts) + ", so the kernel corollary does not apply; no moment route (which needs `affine "
+            "query key` or a radial kernel) applies and no exact one-layer witness pair was found, so whether one layer "
+            "is token distinguishing is open")
 
 
 @proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_LINFORMER, statuses=(proof.PROVED, proof.UNDECIDED),
