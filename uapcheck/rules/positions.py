@@ -524,8 +524,9 @@ def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info:
     if not isinstance(head.pattern, S.Full):
         why = "; more layers are analysed for dense heads only (on a pattern the fixed weights are not scaled away)"
     elif softmax is None:
+        what = ("this head is not one (it is unnormalised)" if not head.normalized else "this kernel is not one")
         why = ("; two layers are shown for a dense normalised softmax head k(x, y) = exp(γ x·y) only (the second "
-               "layer needs scaled scores that order its states), and this kernel is not one")
+               f"layer needs scaled scores that order its states), and {what}")
     elif head.position.kind == "reweight" and info.positive is not True:
         why = "; c(i, j) > 0 on every offset is not shown, so the weights may vanish or change sign"
     elif not analytic.proved or not offset.proved:

@@ -94,10 +94,11 @@ def td_linformer(analytic: proof.Step, positive: proof.Step, fixed: bool, size: 
     if fixed:
         return proof.conclude(claim_of(f"{label}: with frozen E, F ∈ ",
                                        written(f"R^{{{size}×n}}", rf"\mathbb{{R}}^{{{size} \times n}}"),
-                                       f" and n > 2·{size}, ker E ∩ ker F ≠ 0, "
+                                       f", for n > {2 * size} (= 2·{size}) ker E ∩ ker F ≠ 0, "
                                        "so two different inputs X ≠ X' can have identical contexts ",
                                        written("XEᵀ, XFᵀ", r"X E^{\top}, X F^{\top}"), "; tokens "
-                                       "where they agree then stay equal for every θ"), proof.UNDECIDED, [analytic],
+                                       "where they agree then stay equal for every θ (at n ≤ "
+                                       f"{2 * size} the frozen case is not decided)"), proof.UNDECIDED, [analytic],
                               {"reason": "contexts of different inputs can coincide"})
     if not analytic.proved or not positive.proved:
         return proof.conclude(f"{label}: analyticity or the kernel's positivity is not established",
