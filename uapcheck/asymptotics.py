@@ -108,7 +108,17 @@ class Context:
         for atom, s in self.signs.items():
             dummy = sympy.Symbol(f"{atom.name}_pos", positive=True)
             subs[atom] = dummy if s > 0 else -dummy
-        return expr.xreplace(subs) if subs else expr
+        if not subs:
+            return expr
+        try:
+            return expr.xreplace(subs)
+        except (TypeError, ValueError) as exc:
+            # A comparison (relu, elu, max, abs) of a non-real value, e.g. sqrt(x·z) where x·z < 0:
+            # the formula is not real-valued in this region, so no sign is decided there.
+            raise Undecided(f"{sympy.sstr(expr)} is not real-valued where the signs are {self._signs_text()}") from exc
+
+    def _signs_text(self) -> str:
+        return ", ".join(f"{atom} {'>' if s > 0 else '<'} 0" for atom, s in sorted(self.signs.items(), key=str))
 
 
 def _sign_candidates(pos: sympy.Expr):
