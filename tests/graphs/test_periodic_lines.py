@@ -48,6 +48,16 @@ def test_against_concrete_engine(parts):
         assert want["layers"] == want["diameter"] + 1
 
 
+def test_the_stated_range_below_the_proved_one():
+    """The range is computed downwards from the proved one (90 for blocks(3) + dilated(2, 2)) while the exact D and |G|
+    agree with the closed forms, to 61: every length in between against the concrete engine."""
+    data = PL.decide(3, (-4, -2, 2, 4))
+    assert data is not None and data.proved_low == 90 and data.low == 61
+    for n in range(61, 90):
+        got = concrete(PatternUnion((Blocks(3), Dilated(2, 2))), n, layers=False)
+        assert (got.diameter, got.order) == (data.diameter_at(n), data.order_at(n)), n
+
+
 def test_the_diameter_grows_by_c_every_period():
     """D(n + σQ) = D(n) + c on a second period, by BFS on the reference arcs (no engine)."""
     data = PL.decide(3, (-4, -2, 2, 4))

@@ -23,7 +23,7 @@ Nothing here reads user text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 from typing import Optional, Sequence
@@ -58,6 +58,8 @@ class PeriodicLine:
     right_orders: tuple[int, ...]    # |E_R| at n ≡ 0, …, b − 1 (mod b)
     left_moved: tuple[int, ...]      # the positions E_L moves (empty when trivial)
     right_moved: tuple[tuple[int, ...], ...]  # by residue: the positions E_R moves, as offsets n − p (0 for n)
+    onset: int = 0                   # the stated range's start (≤ the proved one): every length from it to the
+    #                                  proved range has the closed forms' values, computed exactly (0: not searched)
 
     @property
     def symmetric(self) -> bool:
@@ -68,8 +70,12 @@ class PeriodicLine:
         return self.sigma * self.cut
 
     @property
-    def low(self) -> int:
+    def proved_low(self) -> int:
         return max(self.diameter_low, self.group_low)
+
+    @property
+    def low(self) -> int:
+        return self.onset or self.proved_low
 
     def diameter_at(self, n: int) -> int:
         """D at an integer n ≥ N₀ (F115)."""
@@ -446,8 +452,33 @@ def decide(b: int, jumps: tuple[int, ...]) -> Optional[PeriodicLine]:
     ends = group_data(b, jumps)
     if ends is None:
         return None
-    return PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, ends.radius, ends.low,
+    data = PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, ends.radius, ends.low,
                         ends.left[0], tuple(r[0] for r in ends.right), ends.left[1], tuple(r[1] for r in ends.right))
+    return replace(data, onset=onset(data))
+
+
+ONSET_FLOOR = 61  # the lengths up to 60 are decided one by one below any range (docs/theory.md §13 L5)
+
+
+def onset(data: PeriodicLine) -> int:
+    """The least n from which every length below the proved range has the closed forms' D and |G|, computed exactly
+    (breadth-first search, BLISS on Γ_n), searched downwards from the proved range and not below max(61, 2(RJ + J) + 1)
+    (there E_L and E_R are automorphisms, so equal orders give the group)."""
+    floor_ = max(ONSET_FLOOR, 2 * (data.radius * data.span + data.span) + 1)
+    n = data.proved_low
+    while n - 1 >= floor_ and _agrees(n - 1, data):
+        n -= 1
+    return n
+
+
+def _agrees(n: int, data: PeriodicLine) -> bool:
+    from ..bignum import count_automorphisms
+    from ..lazy import digraph
+    found = survey(n, data.b, data.jumps, data.cut, 0)
+    if found is None or max(found.values()) != data.diameter_at(n):
+        return False
+    graph = digraph(n, _graph(range(1, n + 1), data.b, data.jumps))
+    return count_automorphisms(graph, sh="flm") == data.order_at(n)
 
 
 def _group_words(data: PeriodicLine, n) -> str:

@@ -129,9 +129,11 @@ def restated(b: int, jumps: tuple[int, ...]):
             ends = _group(b, jumps, span)
             if ends is None:
                 return None
-            group_low, left, right = ends
+            radius, group_low, left, right = ends
             symmetric = set(jumps) == {-k for k in jumps}
-            return max(low, group_low), low, period, max(rate_f, rate_b), base, left, right, symmetric
+            start_ = _onset(b, jumps, max(low, group_low), max(61, 2 * (radius + 1) * span + 1),
+                            low, period, max(rate_f, rate_b), base, left, right, symmetric)
+            return start_, low, period, max(rate_f, rate_b), base, left, right, symmetric
         low += period
     return None
 
@@ -167,6 +169,34 @@ def _base(b: int, jumps, low: int, period: int, q: int, span: int, zone: int, sh
             return None
         out.append(top)
     return tuple(out)
+
+
+def _onset(b: int, jumps, proved: int, floor_: int, low: int, period: int, growth: int, base: tuple, left: int,
+           right: tuple, symmetric: bool) -> int:
+    """The stated range: downwards from the proved one while the length below has the closed forms' D (BFS on the
+    verifier's arcs) and order (nauty, Schreier–Sims), not below ``floor_``."""
+    import pynauty
+
+    from . import groups, nauty_graph
+    n = proved
+    while n - 1 >= floor_:
+        m = n - 1
+        want_d = base[(m - low) % period] + growth * ((m - low) // period)
+        want_g = left * right[m % b] * (2 if symmetric and m % b == 0 else 1)
+        arcs = patterns.head_arcs(_pattern(b, jumps), m)
+        outs = patterns.union_out([arcs], m)
+        worst = 0
+        for u in range(1, m + 1):
+            dist = patterns.bfs(outs, u)
+            if any(d is None for d in dist[1:]):
+                return n
+            worst = max(worst, max(d for d in dist[1:] if d is not None))
+        graph, _ = nauty_graph.build(m, {a: 1 for a in arcs}, [set(range(1, m + 1))])
+        order = groups.order(nauty_graph.position_generators(pynauty.autgrp(graph)[0], m), m)
+        if worst != want_d or order != want_g:
+            return n
+        n = m
+    return n
 
 
 def _pattern(b: int, jumps) -> S.Pattern:
@@ -249,7 +279,7 @@ def _group(b: int, jumps, span: int):
         if _rigid(b, jumps, radius, symmetric):
             found = _ends(b, jumps, span, radius, symmetric)
             if found is not None:
-                return found
+                return (radius,) + found
     return None
 
 
