@@ -188,11 +188,11 @@ def show_verdict(result) -> str:
 def show_layers(result) -> str:
     if result.verdict != "UAP" or result.layers is None:
         return NOT_IN_PAPER
-    from uapcheck.render.verdict_lines import layers_least
+    from uapcheck.render.verdict_lines import not_least_words
     shown = show_value(result.layers)
     target = getattr(result, "target", None)
     where = "" if target is None or not target.range else f" (for {target.range})"  # a count proved for a range (§14.9)
-    return (shown if layers_least(result) is not False else f"{shown} (sufficient, not shown least)") + where
+    return shown + not_least_words(result) + where  # " (least for n mod 4 ∈ {1, 2, 3}; …)" for a least flag by class
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ product of the runs' permutations keeps the classes iff it moves the classes by 
 the residue set of every run, in every run alike. So |G| = ∏ |A|! over the *atoms* A (the classes sorted by which
 runs' residue sets hold them), times 2 when b | n, constant by residue of n mod P = lcm(b, s). D depends on n mod P
 only (F74 (a)'s argument with the residues mod P), read off one n per residue by breadth-first search. D + 1 layers
-suffice; whether D do is open.
+suffice; Theorem F110 proves them least on the classes of n mod P where a swap of two positions at distance D from a
+root with the same neighbours within D − 1 (not twins) exists at every length from the range's start through
+N₁ + P − 1 (F99's cut argument with P for s carries it to every n); whether D do on the others is open.
 
 Nothing here reads user text.
 """
@@ -120,6 +122,115 @@ def order_at(n: int, b: int, w: int, s: int) -> int:
     return out
 
 
+#: Theorem F110: the swap check runs through N₁ + P − 1 only when that is at most this.
+MAX_SWAP_TOP = 720
+
+
+def swap_top(b: int, w: int, s: int, low: int) -> int:
+    """The last length of Theorem F110's check: N₁ + P − 1, N₁ = max(N, 16M + 4P), M = K₀(b − 1) (F93's constants)."""
+    period = lcm(b, s)
+    k0 = -(-(s // 2) // w) + 2
+    return max(low, 16 * k0 * (b - 1) + 4 * period) + period - 1
+
+
+def _closed_neighbourhoods(n: int, b: int, w: int, s: int) -> list[int]:
+    """Entry p (1..n): the bit set (bit q − 1 is position q) of p and its neighbours: its block, the positions within
+    w, its residue class mod s."""
+    out = [0] * (n + 1)
+    classes = [sum(1 << (q - 1) for q in range(r if r else s, n + 1, s)) for r in range(s)]
+    for p in range(1, n + 1):
+        start = (p - 1) // b * b + 1
+        bits = ((1 << (min(start + b - 1, n) - start + 1)) - 1) << (start - 1)
+        bits |= ((1 << (min(p + w, n) - max(p - w, 1) + 1)) - 1) << (max(p - w, 1) - 1)
+        out[p] = bits | classes[p % s]
+    return out
+
+
+def swap_witness(n: int, b: int, w: int, s: int, diameter: int) -> Optional[tuple[int, int, int]]:
+    """Theorem F110 (F99's W(n)) at the length n: (root, x, y) with x ≠ y at distance D from the root, the same
+    neighbours within distance D − 1 of it, and N[x] ∖ {x, y} ≠ N[y] ∖ {x, y} (so their swap is a view witness with D
+    layers); roots near the ends first. None when no root has one."""
+    near = _closed_neighbourhoods(n, b, w, s)
+    full = (1 << n) - 1
+    for root in sorted(range(1, n + 1), key=lambda r: (min(r, n + 1 - r), -r)):
+        seen = edge = 1 << (root - 1)
+        rings = [edge]
+        while seen != full:
+            grown, rest = 0, edge
+            while rest:
+                low = rest & -rest
+                grown |= near[low.bit_length()]
+                rest ^= low
+            edge = grown & ~seen
+            if not edge:
+                return None  # not strongly connected (outside the theorem's range)
+            seen |= edge
+            rings.append(edge)
+        if len(rings) - 1 != diameter:
+            continue
+        ball = full & ~rings[diameter]
+        groups: dict[int, list[int]] = {}
+        rest = rings[diameter]
+        while rest:
+            low = rest & -rest
+            groups.setdefault(near[low.bit_length()] & ball, []).append(low.bit_length())
+            rest ^= low
+        for group in groups.values():
+            for k, x in enumerate(group):
+                for y in group[k + 1:]:
+                    if (near[x] ^ near[y]) & ~((1 << (x - 1)) | (1 << (y - 1))):
+                        return root, x, y
+    return None
+
+
+def coarsest_classes(period: int, residues) -> tuple[int, tuple[int, ...]]:
+    """(L, the residues mod L): the least divisor L of `period` such that the residues mod `period` are exactly the
+    n with n mod L among them."""
+    kept = set(residues)
+    for modulus in sorted(d for d in range(1, period + 1) if period % d == 0):
+        coarse = {r % modulus for r in kept}
+        if {r for r in range(period) if r % modulus in coarse} == kept:
+            return modulus, tuple(sorted(coarse))
+    return period, tuple(sorted(kept))
+
+
+@lru_cache(maxsize=64)
+def swap_classes(b: int, w: int, s: int) -> tuple:
+    """Theorem F110: (L, residues) for the classes of n mod P (written mod the least L that carries them) where every
+    length from the range's start through N₁ + P − 1 has a swap witness (`swap_witness`), so D + 1 layers are least at
+    every n of those classes in the range; () when there are none or the check is beyond MAX_SWAP_TOP."""
+    data = decide(b, w, s)
+    if data is None:
+        return ()
+    top = swap_top(b, w, s, data.low)
+    if top > MAX_SWAP_TOP:
+        return ()
+    alive = set(range(data.period))
+    for n in range(data.low, top + 1):
+        r = n % data.period
+        if r in alive and swap_witness(n, b, w, s, data.diameters[r]) is None:
+            alive.discard(r)
+    return coarsest_classes(data.period, alive) if alive else ()
+
+
+def swap_words(b: int, w: int, s: int, classes: tuple) -> str:
+    """Why D + 1 layers are least on the classes of Theorem F110 (and sufficient on the others)."""
+    from ..groups import class_condition
+    from ..show import show_condition
+    data = decide(b, w, s)
+    assert data is not None
+    modulus, residues = classes
+    top = swap_top(b, w, s, data.low)
+    every = modulus == 1
+    where = "every n" if every else show_condition(class_condition(sympy.Symbol("n", integer=True, positive=True),
+                                                                    modulus, residues))
+    return (f"Theorem F110: for {where} some position has two positions at distance D with the same neighbours "
+            "within distance D − 1 of it that are not twins, so their swap is a view witness and D layers are not "
+            f"enough (checked at every such length from {data.low} through {top}, and carried to every larger n "
+            f"by the cut argument with the period {data.period}); D + 1 layers suffice by the view argument"
+            + ("" if every else "; on the other classes whether D layers suffice is open (Theorem F93)"))
+
+
 def _group_words(data: BlocksWindowStrided, n) -> str:
     b, s = data.b, data.s
     if isinstance(n, (int, Integer)):
@@ -150,7 +261,8 @@ def theorem(n, data: BlocksWindowStrided):
         order = _residue_pieces(n, P, {m: data.orders[m] for m in range(P)}, Integer, explicit=True)
     words = _group_words(data, n)
     group = "trivial" if words == "trivial" else ("reflection" if words == "the reflection i ↦ n + 1 − i" else words)
-    return FamilyTheorem(
+    classes = swap_classes(data.b, data.w, data.s) if isinstance(n, sympy.Symbol) else ()
+    found = FamilyTheorem(
         "F93", "blocks(b) + window(w) + strided(s), 3 ≤ b < s, 1 ≤ w ≤ b − 2",
         (("b", Integer(data.b)), ("w", Integer(data.w)), ("s", Integer(data.s))), Integer(data.low), diameter,
         group, order, (), diameter + 1, False,
@@ -158,3 +270,11 @@ def theorem(n, data: BlocksWindowStrided):
         open_question=(f"whether D layers suffice for blocks(b) + window(w) + strided(s) with b < s is not proved "
                        f"({SECTION}, Theorem F93; the concrete engine finds D at some residues of n mod "
                        f"{P} and D + 1 at others)"))
+    if not classes:
+        return found
+    from dataclasses import replace
+    why = swap_words(data.b, data.w, data.s, classes)
+    if classes[0] == 1:
+        return replace(found, least=True, why_layers=why, open_question="")
+    return replace(found, least_classes=classes, why_layers=why, open_question=found.open_question.replace(
+        "is not proved", "is not proved off the classes where Theorem F110 proves D + 1 least"))

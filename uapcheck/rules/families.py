@@ -174,10 +174,11 @@ def family_outcome(spec: S.Spec):
             witness = {"position": shown(pos), "swap": [shown(a), shown(b)], "range": f"for {where}",
                        "found by": f"{theorem.section}"}
         by_class = theorem.least_classes if isinstance(n, sympy.Symbol) else ()
-        least = theorem.least if isinstance(n, sympy.Symbol) else theorem.least_at(int(n))
+        least = theorem.least  # at a concrete n a theorem states its own flag (F67 at s | n)
         claims = dict(layers=layers, least=theorem.least) | ({"least_classes": by_class} if by_class else {})
         structure.append(P.layers_step(connected, diameter, layers, least, method, witness,
-                                       family=_certificate(spec, theorem, **claims), least_classes=by_class))
+                                       family=_certificate(spec, theorem, **claims), least_classes=by_class,
+                                       length=theorem.n_symbol))
     else:
         layers = diameter + 1
         structure.append(P.layers_step(connected, diameter, layers, False,

@@ -325,10 +325,11 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
-                permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = ()) -> proof.Step:
+                permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
+                length: Optional[sympy.Symbol] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
-    `exact` False: least on the classes n mod L in residues only, sufficient, not shown least, on the others (a
-    least flag by residue class, docs/theory.md §12)."""
+    `exact` False: least on the classes `length` mod L in residues only, sufficient, not shown least, on the others
+    (a least flag by residue class, docs/theory.md §12)."""
     count = layers if isinstance(layers, int) else quantity(layers)
     bound = connected.facts.get("diameter") if diameter is None else None  # F50, F51: an upper bound on D
     if diameter is None and (bound is None or is_zero(sympy.sympify(layers - bound - 1, strict=True))):  # safe: strict
@@ -356,7 +357,7 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                          eq("D", diameter), ": D on the residue classes where no view witness exists, D + 1 where "
                          f"one does ({method})")
     elif least_classes:
-        where = class_condition(connected_n(layers), least_classes[0], least_classes[1])
+        where = class_condition(length, least_classes[0], least_classes[1])
         claim = claim_of(count, " attention layers suffice for every n in the range, with ", eq("D", diameter),
                          "; they are least for ", Formula(where, show_condition(where)), " and sufficient, not shown "
                          f"least, on the other classes ({method})")
@@ -382,12 +383,6 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                           certificate=family or _layers_certificate(connected, diameter, layers, exact, method,
                                                                     witness, graphs, certificate, labelled,
                                                                     permutation))
-
-
-def connected_n(layers) -> sympy.Symbol:
-    """The length symbol of a count by residue class (the n of its Mods)."""
-    mods = [m for m in layers.atoms(sympy.Mod) if m.args[0].free_symbols]
-    return sorted(mods[0].args[0].free_symbols, key=str)[0]
 
 
 def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,

@@ -7,7 +7,9 @@ position w + 1 changed). The instance check re-checks D and the order at a whole
 Theorem F93: `blocks(b) + window(w) + strided(s)` with 3 ≤ b < s, 1 ≤ w ≤ b − 2 (P = lcm(b, s) ≤ 120), for n ≥
 max(4K₀(b − 1) + 2P, 3b + 1, s(4b − 1), P + 4b), K₀ = ⌈⌊s/2⌋/w⌉ + 2: D and |G| depend on n mod P only; G = the
 permutations of the classes mod s keeping the residue set of every twin class of `blocks(b) + window(w)`, applied in
-every twin class alike (|G| = ∏ |atom|!), times the reflection when b | n; D + 1 layers, not least. The verifier's own
+every twin class alike (|G| = ∏ |atom|!), times the reflection when b | n; D + 1 layers, least on the classes of
+n mod P where Theorem F110's swap check (restated here on the verifier's own bit sets) succeeds at every length from
+the range's start through N₁ + P − 1, not least on the others. The verifier's own
 range, D at one length per residue by breadth-first search on its own arcs, and the order from its own twin classes
 (equal closed neighbourhoods on its own arcs of the blocks and the window, not assumed to be runs); the instance check
 compares both with BFS and nauty over a whole period of n mod P.
@@ -97,8 +99,83 @@ def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
         return text in ("trivial", "reflection") or "reflection i ↦ n + 1 − i" in text or (
             f"mod {s}" in text and "twin run" in text)
 
-    return Family("F93", low, 0, 0, False, lambda n: sympy.Integer(orders[residue(n)]), period, name, None,
-                  diameter_at=diameter, period=period, layers_by=lambda n: diameter(n) + 1)
+    least, classes, check = _swap_classes(b, w, s, low, period, diameters, pattern)
+    where = "every n" if least else f"n mod {classes[0]} in {list(classes[1])}" if classes else ""
+    text = (f"D + 1 layers least for {where} (Theorem F110: at every length of those classes from {low} through "
+            "N₁ + P − 1, on the verifier's own bit sets, two positions at distance D from a root with the same "
+            "neighbours within D − 1 that are not twins; their swap re-checked on the verifier's arcs at every "
+            "instance of those classes)" + ("" if least else ", D + 1 not claimed least on the other classes")
+            if where else "")
+    return Family("F93", low, 0, 0, least, lambda n: sympy.Integer(orders[residue(n)]), period, name, None,
+                  diameter_at=diameter, period=period, layers_by=lambda n: diameter(n) + 1, least_classes=classes,
+                  layers_check=check, layers_text=text)
+
+
+#: Theorem F110: the verifier re-runs the swap check only up to this last length (the engine's limit too).
+SWAP_TOP = 720
+
+
+def _swap_classes(b: int, w: int, s: int, low: int, period: int, diameters: dict, pattern: S.Pattern) -> tuple:
+    """Theorem F110 restated: (least on every class, (L, residues) of the classes where it is least, the instance
+    check). The verifier's own last length N₁ + P − 1 (N₁ = max(low, 16M + 4P), M = K₀(b − 1)) and, at every length
+    from `low` through it, its own search for two positions at distance D from a root with the same neighbours within
+    D − 1 that are not twins; a class of n mod P is kept when every length of it has one."""
+    from .strided_lines import swap_witness_problem
+    k0 = (s // 2 + w - 1) // w + 2
+    top = max(low, 16 * k0 * (b - 1) + 4 * period) + period - 1
+    if top > SWAP_TOP:
+        return False, (), None
+    kept = set(range(period))
+    for n in range(low, top + 1):
+        if n % period in kept and not _has_swap(n, b, w, s, diameters[n % period]):
+            kept.discard(n % period)
+    if not kept:
+        return False, (), None
+    modulus = min(m for m in range(1, period + 1) if period % m == 0
+                  and all((r in kept) == (r % m in {k % m for k in kept}) for r in range(period)))
+    residues = tuple(sorted({k % modulus for k in kept}))
+
+    def check(n: int, d: int) -> Optional[str]:
+        return swap_witness_problem(pattern, n, d) if n % modulus in residues else None
+    if modulus == 1:
+        return True, (), check
+    return False, (modulus, residues), check
+
+
+def _has_swap(n: int, b: int, w: int, s: int, d: int) -> bool:
+    """On the verifier's own bit sets (bit v is position v + 1): some root, tried from the ends inwards, has two
+    positions at distance d with equal neighbours among the positions within d − 1 and unequal neighbourhoods outside
+    the pair."""
+    everything = (1 << n) - 1
+    same_class = [0] * s
+    for u in range(n):
+        same_class[u % s] |= 1 << u
+    around = []
+    for v in range(n):
+        block = ((1 << b) - 1) << (v // b * b)  # the positions of v's block (cut at n below)
+        window = ((1 << (2 * w + 1)) - 1) << v >> w  # v − w … v + w (cut at 0 by the shift, at n below)
+        around.append((block | window | same_class[v % s]) & everything)
+    for root in sorted(range(n), key=lambda v: min(v, n - 1 - v)):
+        reached, shell, depth = 1 << root, 1 << root, 0
+        while reached != everything and depth < d:
+            grown = 0
+            for v in range(n):
+                if shell >> v & 1:
+                    grown |= around[v]
+            shell = grown & ~reached
+            reached |= shell
+            depth += 1
+        if depth != d or reached != everything:
+            continue
+        inner = everything & ~shell
+        by_view: dict = {}
+        for v in range(n):
+            if shell >> v & 1:
+                by_view.setdefault(around[v] & inner, []).append(v)
+        for group in by_view.values():
+            if any((around[x] ^ around[y]) & ~(1 << x | 1 << y) for k, x in enumerate(group) for y in group[k + 1:]):
+                return True
+    return False
 
 
 def _class_maps(n: int, b: int, w: int, s: int) -> int:

@@ -1,0 +1,117 @@
+"""Theorem F110 (docs/theory.md §11.11): `blocks(b) + window(w) + strided(s)` with 3 ≤ b < s, w ≤ b − 2 (Theorem F93's
+setting) has D + 1 layers, least, on the classes of n mod P = lcm(b, s) where a swap of two positions at distance D
+from a root with the same neighbours within D − 1 (not twins) exists at every length of a finite check, carried to
+every n by the cut argument; sufficient, not shown least, on the others (a least flag by residue class). Checked
+against the concrete engine (rooted views by canonical labelling) at three periods of n mod 4 from the
+range's start and two later lengths, the swap as a view witness on the reference arcs, the search against brute force over S_n at n = 7, 8,
+and the verifier's restatement with tampering."""
+from __future__ import annotations
+
+import pytest
+import sympy
+from certificates import certificate_of, rejects, softmax_source
+
+from uapcheck.graphs import blocks_window_strided_classes as B
+from uapcheck.graphs import families
+from uapcheck.graphs.families import concrete
+from uapcheck.spec import Blocks, PatternUnion, Strided, Window
+from uapcheck.verifier import verify
+
+from .brute_views import least_layers, neighbourhoods
+from .reference import attends
+
+N = sympy.Symbol("n", integer=True, positive=True)
+SHORTER = "blocks(4) + window(1) + strided(7)"
+
+
+def _pattern(b: int, w: int, s: int) -> PatternUnion:
+    return PatternUnion((Blocks(b), Window(w, False), Strided(s)))
+
+
+def test_the_classes_of_the_catalog_pattern():
+    assert B.swap_classes(4, 1, 7) == (4, (1, 2, 3))
+    theorem = families.match([_pattern(4, 1, 7)], N, {})
+    assert theorem.theorem == "F93" and not theorem.least and theorem.least_classes == (4, (1, 2, 3))
+    assert theorem.layers == 4 and "F110" in theorem.why_layers
+    # where D = 2 the swap holds on every class with D = 2, and the classes with D = 3 stay open
+    data = B.decide(4, 2, 5)
+    modulus, residues = B.swap_classes(4, 2, 5)
+    assert modulus == 20 and set(residues) == {r for r in range(20) if data.diameters[r] == 2}
+    assert B.swap_classes(3, 1, 4) == ()  # no class: D + 1 stays sufficient
+
+
+@pytest.mark.parametrize("n", list(range(116, 128)) + [147, 150])
+def test_the_classes_against_the_concrete_engine(n):
+    """On a least class the engine's least count is the stated D + 1; on the others the stated D + 1 is at least it
+    (the engine finds D there: whether D suffice at every such n is open)."""
+    theorem = families.match([_pattern(4, 1, 7)], N, {})
+    got = concrete(_pattern(4, 1, 7), n)
+    assert got.least and got.diameter == 3
+    if theorem.least_at(n):
+        assert got.layers == 4, n
+    else:
+        assert got.layers == 3, n
+
+
+def _is_view_witness(pattern, n: int, root: int, x: int, y: int) -> bool:
+    """The swap (x y) keeps the closed neighbourhood of every position within D − 1 of the root and is not a
+    symmetry, on the reference arcs."""
+    pairs = attends(pattern, n)
+    near = {v: frozenset([v] + [j for (i, j) in pairs if i == v]) for v in range(1, n + 1)}
+    sigma = {v: v for v in range(1, n + 1)}
+    sigma[x], sigma[y] = y, x
+    dist = {root: 0}
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for u in near[v]:
+                if u not in dist:
+                    dist[u] = dist[v] + 1
+                    nxt.append(u)
+        frontier = nxt
+    d = max(dist.values())
+    keeps = all(frozenset(sigma[u] for u in near[v]) == near[sigma[v]] for v in near if dist[v] <= d - 1)
+    symmetry = all(frozenset(sigma[u] for u in near[v]) == near[sigma[v]] for v in near)
+    return keeps and not symmetry and dist[x] == dist[y] == d
+
+
+@pytest.mark.parametrize("n", [117, 118, 119, 121, 150])
+def test_the_swap_is_a_view_witness_on_the_reference_arcs(n):
+    found = B.swap_witness(n, 4, 1, 7, 3)
+    assert found is not None
+    assert _is_view_witness(_pattern(4, 1, 7), n, *found)
+    assert B.swap_witness(120, 4, 1, 7, 3) is None
+
+
+@pytest.mark.parametrize("b, w, s, n", [(3, 1, 4, 7), (3, 1, 4, 8), (3, 1, 5, 8)])
+def test_the_search_against_brute_force(b, w, s, n):
+    """At small n (outside the range, where the lemma (a) still holds): a swap the search finds is a view witness, and
+    brute force over S_n then needs D + 1 layers."""
+    from .brute_views import diameter
+    nbs = neighbourhoods([f"blocks({b}) + window({w}) + strided({s})"], n)
+    d = diameter(nbs, n)
+    found = B.swap_witness(n, b, w, s, d)
+    if found is not None:
+        assert _is_view_witness(_pattern(b, w, s), n, *found)
+        assert least_layers(nbs, n) == d + 1
+
+
+def test_the_verifier_restates_the_classes():
+    cert = certificate_of(softmax_source(SHORTER))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is False and step["data"]["least classes"] == {"modulus": 4, "residues": [1, 2, 3]}
+    report = verify(cert)
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert any("F110" in s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+    for forged in (None, {"modulus": 4, "residues": [0, 1, 2, 3]}):
+        cert = certificate_of(softmax_source(SHORTER))
+        step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+        if forged is None:
+            del step["data"]["least classes"]
+        else:
+            step["data"]["least classes"] = forged
+        assert rejects(cert, "PAT-LAYERS")
+    cert = certificate_of(softmax_source(SHORTER))
+    next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["least"] = True
+    assert rejects(cert, "PAT-LAYERS")
