@@ -240,9 +240,11 @@ def _offsets_atom(ks: tuple, cyclic: bool) -> _Atom:
 
 
 def _merge(atoms: list[_Atom]) -> list[_Atom]:
-    """Drop empties and duplicates; merge windows (union of windows = the largest)."""
+    """Drop empties and duplicates; merge windows (union of windows = the largest) and globals (global(a) ∪
+    global(b) = global(max(a, b)), so no head carries two global atoms of which a rule would read only one)."""
     out: list[_Atom] = []
     windows, cwindows = [], []
+    globals_: list = []
     for a in atoms:
         if a.kind == "empty" or a in out:
             continue
@@ -250,8 +252,14 @@ def _merge(atoms: list[_Atom]) -> list[_Atom]:
             windows.append(a.args[0])
         elif a.kind == "cwindow":
             cwindows.append(a.args[0])
+        elif a.kind == "global":
+            if not globals_:
+                out.append(a)  # its place; the size is the largest, below
+            globals_.append(a.args[0])
         else:
             out.append(a)
+    if len(set(globals_)) > 1:
+        out = [_Atom("global", (_max(globals_),)) if a.kind == "global" else a for a in out]
     w = _max(windows) if windows else None
     c = _max(cwindows) if cwindows else None
     if w is not None and c is not None and _is_int(w) and _is_int(c) and int(w) <= int(c):
