@@ -1060,7 +1060,10 @@ class HeadIntersection(Certificate):
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
     intersection: Any      # graphs.head_intersection.Intersection
     stated: Any            # (residue, low) of the class the step states, or None: every class
-    order: Any             # the stated group's order (an expression in n)
+    order: Any             # the stated group's order (an expression in n; an integer at a concrete length)
+    #: a concrete length n the step states G at (Theorem F125 (a)): it lies in the stated class, and the order
+    #: is the class's at n; None: symbolic n
+    length: Any = None
     kind = "head intersection"
 
     def check(self) -> None:
@@ -1072,17 +1075,37 @@ class HeadIntersection(Certificate):
         n = sympy.Symbol("n", integer=True, positive=True)
         order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
         order = order.xreplace({s: n for s in order.free_symbols})  # the length, whatever its name
+        if self.length is not None:
+            self._check_length(found, order, n)
+            return
         for c in found.classes:
             if self.stated is None or (c.residue, c.low) == tuple(self.stated):
                 d = HI.describe(c, n)
                 if d is None or not is_zero(d[0] - order):
                     _reject(HeadIntersection, f"the order {self.order} is not the class's")
 
+    def _check_length(self, found, order, n) -> None:
+        """Theorem F125 (a): the length lies in a decided class (the stated one, when one is), from its bound
+        on, and the order is that class's at this length."""
+        from .graphs import head_intersection as HI
+        length = self.length
+        if not isinstance(length, int) or isinstance(length, bool) or length < 1 or order.free_symbols:
+            _reject(HeadIntersection, "a concrete length states an integer order at a positive integer length")
+        here = [c for c in found.classes if c.kind != "open" and length % found.modulus == c.residue
+                and length >= c.low]
+        if len(here) != 1 or (self.stated is not None and (here[0].residue, here[0].low) != tuple(self.stated)):
+            _reject(HeadIntersection, f"n = {length} is not in a decided class of the intersection")
+        d = HI.describe(here[0], n)
+        if d is None or not is_zero(sympy.sympify(d[0], strict=True).xreplace({n: length}) - order):  # safe: strict
+            _reject(HeadIntersection, f"the order {self.order} is not the class's at n = {length}")
+
     def to_json(self) -> Any:
         from .graphs.head_intersection import intersection_json
         out = intersection_json(self.intersection)
         if self.stated is not None:
             out["stated class"] = {"residue": self.stated[0], "from": self.stated[1]}
+        if self.length is not None:
+            out["n"] = self.length
         from .verifier.trees import encode
         out["order"] = encode(sympy.sympify(self.order, strict=True))  # safe: strict (no text parsed)
         return dict(out, kind=self.kind, section="docs/theory.md §11.11, Theorems F35–F39")

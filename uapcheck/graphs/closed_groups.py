@@ -108,7 +108,20 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
         mine = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
         if mine is not None:
             return ClosedForm(tuple(mine.cases) + _below(found, mine, n))
+    elif (len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and n.is_Integer
+          and not _holds_at(found, n)):
+        # a concrete length the heads' own closed forms leave open: the class of Theorems F35–F39 holding at
+        # this n (Theorem F125 (a), graphs/heads_at_length.py), decided without the arcs at n
+        from .heads_at_length import group_at
+        at = group_at([p for p, _ in pairs], int(n), params)
+        if at is not None:
+            return ClosedForm((at,))
     return found
+
+
+def _holds_at(found: Optional[ClosedForm], n) -> bool:
+    """Some case of `found` holds at the concrete length n."""
+    return found is not None and any(case.condition is sympy.true for case in found.cases)
 
 
 def _below(found: Optional[ClosedForm], mine: ClosedForm, n) -> tuple:

@@ -949,8 +949,9 @@ def _group_certificate(spec: S.Spec, case, info):
         from ..certificates import PartitionHeads
         return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order)
     from ..certificates import HeadIntersection
-    found, stated = case.intersection
-    return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order)
+    found, stated, *length = case.intersection  # a concrete length: Theorem F125 (a)
+    return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order,
+                            length[0] if length else None)
 
 
 def _family_range(spec: S.Spec, n, params):

@@ -345,10 +345,13 @@ def _result_of(cls: dict) -> tuple:
     return ("finite", cls["elements"])
 
 
-def _setting(ctx, cert: dict):
-    """(distinct patterns, K, L, anchor index, why the anchor's group holds); Trust when unsupported."""
+def _setting(ctx, cert: dict, n: Optional[sympy.Symbol] = None, symbols: Optional[dict] = None):
+    """(distinct patterns, K, L, anchor index, why the anchor's group holds); Trust when unsupported. `n`, `symbols`:
+    the length's symbol and the symbols (default: the file's own, at symbolic n)."""
     from .check import Reject, Trust
     spec = ctx.spec
+    if n is None or symbols is None:
+        n, symbols = ctx.symbols[spec.tokens], ctx.symbols
     if spec.positional != "none" or any(h.bias for h in spec.heads):
         raise Reject("Theorems F35–F39 are for unbiased heads without a positional encoding")
     pats = list(dict.fromkeys(h.pattern for h in spec.heads))
@@ -361,7 +364,7 @@ def _setting(ctx, cert: dict):
         if not -1 <= k < len(pats):
             raise Reject("the anchor is not one of the heads nor their union")
         head = pats[k] if k >= 0 else S.PatternUnion(tuple(pats))
-        why = anchor_checked(spec, head, anchor, ctx.symbols[spec.tokens], ctx.symbols)
+        why = anchor_checked(spec, head, anchor, n, symbols)
         if k < 0:
             why = "the union's group contains G: " + why
     except Unsupported as exc:
@@ -399,7 +402,15 @@ def _redecide(pats, k: int, anchor: dict, classes: list, reach: int, modulus: in
 def check(ctx, s) -> tuple[str, str]:
     from .check import VERIFIED, Reject
     cert = s.get("certificate") or {}
-    pats, reach, modulus, k, why_anchor = _setting(ctx, cert)
+    length = cert.get("n")
+    if length is None:
+        n, symbols = ctx.symbols[ctx.spec.tokens], ctx.symbols
+    else:  # Theorem F125 (a): the symbolic decision, and this length in its stated class
+        if not isinstance(length, int) or isinstance(length, bool) or length != ctx.spec.tokens:
+            raise Reject(f"the certificate's length {length!r} is not the file's n = {ctx.spec.tokens}")
+        n = sympy.Symbol("n", integer=True, positive=True)
+        symbols = dict(ctx.symbols, n=n)
+    pats, reach, modulus, k, why_anchor = _setting(ctx, cert, n, symbols)
     anchor = cert["anchor"]
     n0 = max(start(reach, modulus), int(anchor["from"]))
     if int(cert.get("modulus", 0)) != modulus:
@@ -420,11 +431,15 @@ def check(ctx, s) -> tuple[str, str]:
         raise Reject("the classes differ, so the step must state one")
     if not name_fits(shown[0], data.get("name")):
         raise Reject(f"the name {data.get('name')!r} is not the class's group")
-    _order_fits(ctx, cert, data, shown[0], ctx.symbols[ctx.spec.tokens])
+    if length is None:
+        _order_fits(ctx, cert, data, shown[0], n)
+        at = ""
+    else:
+        at = _length_fits(cert, data, classes, shown[0], modulus, length)
     checked = _nauty_instances(ctx.spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
                       f"each {'decided class' if _open_words(classes, modulus) else f'of the {modulus} classes'} re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
-                      f"length from its bound{_open_words(classes, modulus)}; {checked}")
+                      f"length from its bound{_open_words(classes, modulus)}; {checked}{at}")
 
 
 def _open_words(classes: list, modulus: int) -> str:
@@ -445,6 +460,27 @@ def _order_fits(ctx, cert: dict, data: dict, cls: dict, n: sympy.Symbol) -> None
         claimed = sympy.sympify(claimed, strict=True).xreplace({n: sympy.Integer(big)})  # safe: strict (no text parsed)
         if claimed != order_of(cls, big):
             raise Reject(f"the order {sympy.sstr(claimed)} at n = {big} is not the class's {order_of(cls, big)}")
+
+
+def _length_fits(cert: dict, data: dict, classes: list, cls: dict, modulus: int, length: int) -> str:
+    """Theorem F125 (a): the file's length lies in the stated class from its bound on (the class of its residue
+    when none is stated), and the certificate's and the step's orders are the class's at that length."""
+    from .check import Reject
+    here = [c for c in classes if c["residue"] == length % modulus]
+    if len(here) != 1 or (here[0]["residue"], here[0]["from"]) != (cls["residue"], cls["from"]):
+        raise Reject(f"n = {length} is not in the stated class")
+    if here[0]["kind"] == "open" or length < here[0]["from"]:
+        raise Reject(f"n = {length} is below the class's bound {here[0]['from']} or in an open class")
+    want = order_of(here[0], length)
+    for where in (cert.get("order"), data.get("order")):
+        if where is None:
+            continue
+        if not isinstance(where, int) or isinstance(where, bool):
+            from .trees import decode
+            where = decode(where, {})
+        if sympy.Integer(where) != want:
+            raise Reject(f"the order {where} at n = {length} is not the class's {want}")
+    return f"; n = {length} lies in the class n ≡ {length % modulus} (mod {modulus}) from n = {here[0]['from']}, order {want}"
 
 
 def _nauty_instances(spec, pats, classes, modulus) -> str:
