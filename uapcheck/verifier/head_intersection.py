@@ -435,7 +435,7 @@ def check(ctx, s) -> tuple[str, str]:
         _order_fits(ctx, cert, data, shown[0], n)
         at = ""
     else:
-        at = _length_fits(cert, data, classes, shown[0], modulus, length)
+        at = _length_fits(cert, data, classes, shown[0] if stated is not None else None, modulus, length)
     checked = _nauty_instances(ctx.spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
                       f"each {'decided class' if _open_words(classes, modulus) else f'of the {modulus} classes'} re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
@@ -462,12 +462,13 @@ def _order_fits(ctx, cert: dict, data: dict, cls: dict, n: sympy.Symbol) -> None
             raise Reject(f"the order {sympy.sstr(claimed)} at n = {big} is not the class's {order_of(cls, big)}")
 
 
-def _length_fits(cert: dict, data: dict, classes: list, cls: dict, modulus: int, length: int) -> str:
-    """Theorem F125 (a): the file's length lies in the stated class from its bound on (the class of its residue
-    when none is stated), and the certificate's and the step's orders are the class's at that length."""
+def _length_fits(cert: dict, data: dict, classes: list, cls: Optional[dict], modulus: int, length: int) -> str:
+    """Theorem F125 (a): the file's length lies in the stated class `cls` from its bound on (in the class of its
+    residue when none is stated: every class then has the same group), and the certificate's and the step's orders
+    are the class's at that length."""
     from .check import Reject
     here = [c for c in classes if c["residue"] == length % modulus]
-    if len(here) != 1 or (here[0]["residue"], here[0]["from"]) != (cls["residue"], cls["from"]):
+    if len(here) != 1 or (cls is not None and (here[0]["residue"], here[0]["from"]) != (cls["residue"], cls["from"])):
         raise Reject(f"n = {length} is not in the stated class")
     if here[0]["kind"] == "open" or length < here[0]["from"]:
         raise Reject(f"n = {length} is below the class's bound {here[0]['from']} or in an open class")
