@@ -60,3 +60,29 @@ def test_a_class_that_does_not_hold_the_length_is_rejected():
     forged = copy.deepcopy(cert)
     _step(forged)["certificate"]["stated class"] = {"residue": other["residue"], "from": other["from"]}
     assert _outcome(forged).outcome == REJECTED
+
+
+def test_classes_with_one_group_and_their_own_bounds_are_verified():
+    """No class is stated when every class has the same group (trivial here, modulus 24, bounds 11 to 34): the
+    length's own class and bound are checked."""
+    cert = certificate_of(_source("star + window(4)", "blocks(8) + blocks(3)"))
+    certificate = _step(cert)["certificate"]
+    assert "stated class" not in certificate and certificate["modulus"] == 24
+    step = _outcome(cert)
+    assert step.outcome == VERIFIED, step.reason
+
+
+def _layers(cert):
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+
+
+def test_the_count_at_the_length_is_verified_and_a_tampered_one_rejected(cert):
+    step = next(s for s in verify(cert).steps if s.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED, step.reason
+    assert f"read at n = {N}: 3 layers" in step.reason
+    forged = copy.deepcopy(cert)
+    _layers(forged)["data"]["layers"] = 2
+    assert next(s for s in verify(forged).steps if s.rule == "PAT-LAYERS").outcome == REJECTED
+    forged = copy.deepcopy(cert)
+    _layers(forged)["certificate"]["n"] = 7
+    assert next(s for s in verify(forged).steps if s.rule == "PAT-LAYERS").outcome == REJECTED

@@ -1188,6 +1188,9 @@ class HeadLayers(Certificate):
 
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
     found: Any             # graphs.head_layers.HeadLayers (F70: with the heads' intersection)
+    #: a concrete length the step states the count at (Theorem F125 (b)), and that count; None: symbolic n
+    length: Any = None
+    count: Any = None
     kind = "head layers"
 
     def check(self) -> None:
@@ -1198,12 +1201,23 @@ class HeadLayers(Certificate):
         again = HL.least_layers(list(self.patterns), grp.cases if grp else None, n)
         if again is None or again != self.found:
             _reject(HeadLayers, "re-deciding the heads' layer count gives another answer")
+        if self.length is not None or self.count is not None:
+            from .graphs.heads_at_length import layers_at
+            if not isinstance(self.length, int) or isinstance(self.length, bool):
+                _reject(HeadLayers, "a count at a concrete length names a positive integer length")
+            at = layers_at(self.found, self.length)
+            if at is None or at.layers != self.count:
+                _reject(HeadLayers, f"n = {self.length} is outside the decision's range or class, or the count there "
+                                    f"is not {self.count}")
 
     def to_json(self) -> Any:
         from .verifier.trees import encode
         f = self.found
         out: dict = {"kind": self.kind, "theorem": f.theorem, "section": f.section, "union theorem": f.union_theorem,
                      "from": f.low, "modulus": f.modulus}
+        if self.length is not None:  # Theorem F125 (b): the symbolic count and D, and the length they are read at
+            out.update({"n": self.length, "layers": encode(sympy.sympify(f.layers, strict=True)),  # safe: strict
+                        "diameter": encode(sympy.sympify(f.diameter, strict=True))})  # safe: strict
         if f.witness is not None:
             pos, (a, b) = f.witness
             out.update({"position": encode(pos), "swap": [encode(a), encode(b)], "reach": f.reach,

@@ -113,13 +113,61 @@ def _source(n: int, heads: list[str]) -> str:
                                      for h in heads)
 
 
-@pytest.mark.parametrize("heads, group", [(["star", "offsets {-5, 3} cyclic"], "trivial"),
-                                          (["window(3) cyclic", "window(1) cyclic + dilated(3, 4)"], "reflection"),
-                                          (["window(2) + global(3) + star", "strided(9) + global(2)"],
-                                           "S_2 on {1, 2}")])
-def test_several_heads_at_a_million_positions_end_quickly_with_their_group(heads, group):
+@pytest.mark.parametrize("heads, group, layers", [
+    (["star", "offsets {-5, 3} cyclic"], "trivial", 3),
+    (["window(3) cyclic", "window(1) cyclic + dilated(3, 4)"], "reflection", None),  # D only bounded: not least
+    (["window(2) + global(3) + star", "strided(9) + global(2)"], "S_2 on {1, 2}", 3)])
+def test_several_heads_at_a_million_positions_end_quickly_with_their_group(heads, group, layers):
     start = time.process_time()
     result = uapcheck.check(_source(1_048_576, heads))
     assert result.verdict == "UAP", result.verdict
     assert (result.group.name or result.group.structure) == group
+    least = next(s.evidence.get("least") for s in result.root.walk() if s.rule == "PAT-LAYERS")
+    assert bool(least) == (layers is not None) and (layers is None or result.layers == layers)
     assert time.process_time() - start < 20
+
+
+# ---------------------------------------------------------------------------------------------
+# F125 (b): the least layer count at a concrete length
+
+LAYER_HEADS = [["star", "offsets {-5, 3} cyclic"], ["window(2) + global(3)", "strided(9) + global(2)"],
+               ["star + window(4)", "blocks(8) + blocks(3)"], ["window(2) + offsets {4, 10} + star", "strided(9)"]]
+
+
+def _parsed(heads: list[str], n: int):
+    from uapcheck.parse import parse_source
+    return [h.pattern for h in parse_source(_source(n, heads), "t.uap").heads]
+
+
+@pytest.mark.parametrize("heads", LAYER_HEADS, ids=[str(i) for i in range(len(LAYER_HEADS))])
+def test_the_count_at_n_is_the_concrete_engines_least_count(heads):
+    """Every third n ≤ 60 where the decision holds, and the first lengths of its range, against the concrete
+    engine's least count (rooted views on the token graph: the checker at these n never takes the symbolic route)."""
+    from uapcheck.graphs.heads_at_length import heads_layers_at, layers_at
+    compared = 0
+    first = heads_layers_at(_parsed(heads, 10 ** 6), 10 ** 6)
+    assert first is not None
+    low = first.found.low
+    for n in sorted(set(range(3, NMAX + 1, 3)) | {61, 62, low, low + 1, low + 7}):
+        at = layers_at(first.found, n)  # the one symbolic decision, read at n
+        if at is None:
+            continue
+        result = uapcheck.check(_source(n, heads))
+        assert result.verdict == "UAP", (heads, n)
+        least = next(s.evidence.get("least") for s in result.root.walk() if s.rule == "PAT-LAYERS")
+        assert least and result.layers == at.layers, (heads, n, result.layers, at.layers)
+        compared += 1
+    assert compared >= 3
+
+
+def test_the_kernel_checks_the_count_at_the_length():
+    from uapcheck.certificates import HeadLayers
+    from uapcheck.graphs.heads_at_length import heads_layers_at
+    pats = _parsed(["star", "offsets {-5, 3} cyclic"], 1_000_000)
+    at = heads_layers_at(pats, 1_000_000)
+    assert at is not None and at.layers == 3
+    HeadLayers(tuple(pats), at.found, 1_000_000, 3).check()
+    with pytest.raises(CertificateRejected):
+        HeadLayers(tuple(pats), at.found, 1_000_000, 2).check()  # not the count there
+    with pytest.raises(CertificateRejected):
+        HeadLayers(tuple(pats), at.found, 5, 3).check()  # below the range

@@ -7,12 +7,16 @@ the symbolic one (graphs/head_intersection.py, a few representative lengths ≤ 
 length such as n = 1,048,576 costs no arc; the certificate carries the length, and the kernel and the
 verifier check that it lies in the stated class.
 
+Likewise the least layer count (F125 (b)): Theorems F70–F71, F75, F76, F86 and F88 decide it at symbolic n for every
+n ≥ their bound (F86, F76, F88: class by class mod M); at a concrete n in that range (and class) the count is the
+symbolic one evaluated at n, least, with the union's witness evaluated at n where the count is D + 1.
+
 Lengths below the class's bound, or in an open class, get nothing here (the token graph decides them, or the
 group stays undecided).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Mapping, Optional, Sequence
 
 import sympy
@@ -72,3 +76,54 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
                             f"{c.low}, of Theorems F35–F39 ({SECTION})",
                        intersection=(found, stated, n))
     return None
+
+
+@dataclass(frozen=True)
+class LayersAt:
+    """Theorem F125 (b): the least layer count ``layers`` of the heads at the concrete length ``n`` (with the union's
+    diameter ``diameter`` there), from the symbolic decision ``found`` (graphs/head_layers.HeadLayers) whose range
+    (and class, for F86) holds n; ``witness`` (position, (a, b)) at n when the count is D + 1."""
+    found: object
+    n: int
+    layers: int
+    diameter: int
+    witness: Optional[tuple] = None
+
+
+def layers_at(found, n: int) -> Optional[LayersAt]:
+    """The symbolic least count `found` evaluated at n, when n is in its range (and in a class F86 decides)."""
+    big = symbol()
+    if n < found.low:
+        return None
+    at = {big: Integer(n)}
+    diameter = sympy.sympify(found.diameter, strict=True).xreplace(at)  # safe: strict (no text parsed)
+    if found.classes:
+        here = [c for c in found.classes if c.residue == n % found.modulus]
+        if len(here) != 1 or n < here[0].low:
+            return None
+        layers, witness = sympy.Integer(here[0].layers), here[0].witness
+    else:
+        layers, witness = sympy.sympify(found.layers, strict=True).xreplace(at), found.witness  # safe: strict
+    if not (layers.is_Integer and diameter.is_Integer):
+        return None
+    if witness is not None:
+        pos, (a, b) = witness
+        witness = tuple(int(sympy.sympify(e, strict=True).xreplace(at)) for e in (pos, a, b))  # safe: strict
+        witness = (witness[0], (witness[1], witness[2]))
+    return LayersAt(found, n, int(layers), int(diameter), witness)
+
+
+def heads_layers_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = None) -> Optional[LayersAt]:
+    """The least layer count of the distinct unbiased heads `patterns` at the concrete length n from Theorems
+    F70–F71, F75, F76, F86 and F88 at symbolic n (F125 (b)); None when they leave n undecided."""
+    from .closed_groups import closed_group
+    from .head_layers import least_layers
+    if len(patterns) < 2:
+        return None
+    big = symbol()
+    try:
+        grp = closed_group(list(patterns), big, dict(params or {}))
+        found = least_layers(list(patterns), grp.cases if grp is not None else None, big, dict(params or {}))
+    except (ValueError, TypeError):
+        return None
+    return None if found is None else layers_at(found, n)

@@ -828,6 +828,11 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range, partial
 def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diameter):
     """Symbolic n with an exact D: (the PAT-LAYERS step, the count, the range of its proof or None)."""
     heads = _heads_layers(spec, n, params, grp, diameter)
+    if heads is not None and not isinstance(n, sympy.Symbol):  # a concrete length (Theorem F125 (b))
+        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads.found, heads.n, heads.layers)
+        return (layers_step(connected, diameter, heads.layers, True,
+                            f"{_heads_layers_method(heads.found)}; here n = {heads.n:,} (Theorem F125 (b))",
+                            _witness_at(heads), family=cert), heads.layers, None)
     if heads is not None:
         cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads)
         return (layers_step(connected, diameter, heads.layers, True, _heads_layers_method(heads),
@@ -853,9 +858,17 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
     union of their arcs (Theorems F70–F71, graphs/head_layers.py), when it decides and its D is this one."""
     from ..graphs.head_layers import least_layers
     pats = list(dict.fromkeys(_patterns(spec)))
-    if (len(pats) < 2 or not isinstance(n, sympy.Symbol) or spec.positional != "none"
-            or any(h.bias for h in spec.heads)):
+    if len(pats) < 2 or spec.positional != "none" or any(h.bias for h in spec.heads):
         return None
+    if not isinstance(n, sympy.Symbol):
+        # a concrete length: the symbolic theorems evaluated at n (Theorem F125 (b)), without the arcs at n
+        from ..graphs.heads_at_length import heads_layers_at
+        try:
+            with time_limit("the least layer count of several heads", 10.0):
+                at = heads_layers_at(pats, int(n), params)
+        except BudgetExceeded:
+            return None
+        return at if at is not None and at.diameter == diameter else None
     try:
         with time_limit("the least layer count of several heads", 10.0):
             found = least_layers(pats, grp.cases if grp is not None else None, n, params)
@@ -924,6 +937,15 @@ def _heads_witness(found) -> Optional[dict]:
             "why": f"every position whose neighbourhood in some head the swap ({show(a)} {show(b)}) changes is at "
                    f"distance 2 from {show(pos)}, so after 2 layers the output there is the same for X and for "
                    f"X with x_{_index_text(a)}, x_{_index_text(b)} exchanged"}
+
+
+def _witness_at(at) -> Optional[dict]:
+    """The union's swap at a concrete length (Theorem F125 (b)), when the count there is D + 1."""
+    if at.witness is None:
+        return None
+    pos, (a, b) = at.witness
+    return {"position": pos, "swap": [a, b], "diameter": at.diameter,
+            "found by": f"{at.found.section} (the union's witness, Theorem {at.found.union_theorem}), at n = {at.n:,}"}
 
 
 def _heads_class_witnesses(found) -> Optional[dict]:

@@ -388,6 +388,8 @@ def check(ctx, s) -> tuple[str, str]:
     data = s.get("data") or {}
     if not data.get("least"):
         raise Reject("a head-layers certificate states a least count")
+    if cert.get("n") is not None:
+        return _at_length(ctx, s, cert, data)
     pats, n = _setting(ctx)
     if data.get("from") != cert.get("from"):
         raise Reject(f"the step's range starts at n = {data.get('from')}, not at the certificate's {cert.get('from')}")
@@ -406,6 +408,44 @@ def check(ctx, s) -> tuple[str, str]:
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"
+
+
+def _at_length(ctx, s, cert: dict, data: dict) -> tuple[str, str]:
+    """Theorem F125 (b): the certificate's symbolic count (and D) checked as at symbolic n, on the file read with a
+    symbolic length, then read at the file's length: it lies in the range (and in its class, for F86), and the
+    step's count and D are the symbolic ones there."""
+    from dataclasses import replace
+    from .kernels import param_symbols
+    length = cert.get("n")
+    if not isinstance(length, int) or isinstance(length, bool) or length != ctx.spec.tokens:
+        raise Reject(f"the certificate's length {length!r} is not the file's n = {ctx.spec.tokens}")
+    if any(p.name == "n" for p in ctx.spec.params):
+        raise Trust("a parameter named n: the symbolic length is not re-read")
+    if cert.get("layers") is None or cert.get("diameter") is None:
+        raise Reject("a count at a concrete length states the symbolic count and D it is read from")
+    spec = replace(ctx.spec, tokens="n")
+    symbolic = replace(ctx, spec=spec, symbols=param_symbols(spec), cache={})
+    step = dict(s, certificate={k: v for k, v in cert.items() if k != "n"},
+                data=dict(data, layers=cert["layers"], diameter=cert["diameter"], **{"from": cert.get("from")}))
+    _, why = check(symbolic, step)
+    n = symbolic.symbols["n"]
+    at = {n: sympy.Integer(length)}
+    if length < int(cert.get("from", 0)):
+        raise Reject(f"n = {length} is below the range's bound {cert.get('from')}")
+    if cert.get("classes"):
+        here = [c for c in cert["classes"] if int(c["residue"]) == length % int(cert.get("modulus", 0) or 1)]
+        if len(here) != 1 or length < int(here[0]["from"]):
+            raise Reject(f"n = {length} is not in a class of the decision from its bound on")
+        want = sympy.Integer(int(here[0]["layers"]))
+    else:
+        want = sympy.sympify(decode(cert["layers"], symbolic.symbols), strict=True).xreplace(at)  # safe: strict
+    diameter = sympy.sympify(decode(cert["diameter"], symbolic.symbols), strict=True).xreplace(at)  # safe: strict
+    got = sympy.sympify(decode(data.get("layers"), ctx.symbols), strict=True)  # safe: strict (no text parsed)
+    if got != want:
+        raise Reject(f"the step's count {got} is not the decision's {want} at n = {length}")
+    if data.get("diameter") is not None and sympy.sympify(decode(data["diameter"], ctx.symbols), strict=True) != diameter:  # safe: strict
+        raise Reject(f"the step's D is not the decision's {diameter} at n = {length}")
+    return VERIFIED, f"{why}; read at n = {length}: {want} layers, D = {diameter} (Theorem F125 (b))"
 
 
 def applies(s) -> bool:

@@ -267,6 +267,8 @@ def _layers_premise(ctx, s, data: dict) -> tuple:
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
+    if head_layers.applies(s) and (s.get("certificate") or {}).get("n") is not None:
+        return head_layers.check(ctx, s)  # several heads at a concrete length, least from the union (Theorem F125 (b))
     found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
