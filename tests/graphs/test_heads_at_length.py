@@ -171,3 +171,30 @@ def test_the_kernel_checks_the_count_at_the_length():
         HeadLayers(tuple(pats), at.found, 1_000_000, 2).check()  # not the count there
     with pytest.raises(CertificateRejected):
         HeadLayers(tuple(pats), at.found, 5, 3).check()  # below the range
+
+
+# ---------------------------------------------------------------------------------------------
+# F125 (c): the union's family theorem read at a concrete length
+
+@pytest.mark.parametrize("heads, lengths", [((Dilated(3, 3), Strided(5)), (195, 196, 197, 198, 199, 230, 401)),
+                                            ((Window(1), Strided(2)), (7, 8, 31, 60, 99))])
+def test_the_union_theorem_at_n_is_the_concrete_diameter(heads, lengths):
+    from uapcheck.graphs import analyze_connectivity
+    from uapcheck.graphs.closed_connectivity import _union_family_at
+    compared = 0
+    for n in lengths:
+        case = _union_family_at(list(heads), n, {})
+        if case is None:
+            continue
+        got = analyze_connectivity(_graphs(heads, n))
+        assert got.strongly_connected and got.diameter == int(case.diameter), (heads, n, case.diameter, got.diameter)
+        compared += 1
+    assert compared >= 3
+
+
+def test_the_concrete_connectivity_takes_the_union_theorem_when_the_atoms_give_no_diameter():
+    from uapcheck.graphs.closed_connectivity import closed_connectivity
+    form = closed_connectivity([Dilated(3, 3), Strided(5)], 1_048_576)
+    assert form is not None and len(form.cases) == 1
+    case = form.cases[0]
+    assert case.strongly_connected and case.diameter == 3 and "F125 (c)" in case.rule

@@ -81,7 +81,31 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
         if union is not None:
             below = [replace(c, condition=And(c.condition, sympy.Not(union.condition))) for c in cases or ()]
             return ClosedForm((union,) + tuple(_prune(below)))
+    if len(set(heads)) > 1 and n.is_Integer and not _exact_at(cases):
+        # a concrete length the atoms' own cases leave without an exact diameter: the union's family theorem
+        # read at n (Theorem F125 (c)), without the arcs at n
+        at = _union_family_at(heads, int(n), params)
+        if at is not None:
+            return ClosedForm((at,))
     return None if cases is None else ClosedForm(tuple(_prune(cases)))
+
+
+def _exact_at(cases) -> bool:
+    """Some case holds at this concrete n and states the connectivity exactly (a diameter, or not connected)."""
+    return any(c.condition is sympy.true and (not c.strongly_connected or c.diameter is not None)
+               for c in cases or ())
+
+
+def _union_family_at(heads: Sequence[Pattern], n: int, params) -> Optional[ConnectivityCase]:
+    """Several heads at a concrete n ≥ the bound of their union's family theorem: that theorem's diameter at n."""
+    big = sympy.Symbol("n", integer=True, positive=True)
+    union = _union_family(heads, big, params)
+    if union is None or union.condition.xreplace({big: Integer(n)}) is not sympy.true:
+        return None
+    diameter = union.diameter.xreplace({big: Integer(n)})
+    if not diameter.is_Integer:
+        return None
+    return _conn(sympy.true, True, diameter, rule=f"{union.rule}, at n = {n:,} (Theorem F125 (c))")
 
 
 def _union_family(heads: Sequence[Pattern], n, params) -> Optional[ConnectivityCase]:

@@ -340,6 +340,28 @@ def _check_quoted_witness(s, fam: families.Family, n: int) -> None:
                      f"{[k for k in range(1, n + 1) if perm[k - 1] != k]} exchanged)")
 
 
+def several_heads_at(ctx, s) -> Optional[tuple]:
+    """PAT-CONNECTED of several distinct heads at an integer n (Theorem F125 (c)): the verifier's own entry for the
+    union of their arcs, n ≥ its range, the stated diameter its own at n, and its instance check; None when the
+    union has no entry with an exact D (another check applies)."""
+    from .lemmas import _stated
+    n = ctx.spec.tokens
+    if s["rule"] != "PAT-CONNECTED" or not isinstance(n, int):
+        return None
+    union = union_family(ctx)
+    if union is None or union.bound or union.coprime_to > 1 or n < union.low:
+        return None
+    want = int(union.d(n))
+    stated = _stated(s, "diameter")
+    if not stated:
+        return None  # a bound only: another check applies
+    if any(v != want for v in stated):
+        raise Reject(f"the diameter {stated} is not Theorem {union.theorem}'s {want} for the union of the heads")
+    return VERIFIED, (f"Theorem {union.theorem} (docs/theory.md §11.11) for the union of the heads' arcs at n = {n} ≥ "
+                      f"{union.low} (Theorem F125 (c)), matched on the re-parsed patterns: D = {want}; "
+                      + _instances(ctx, union, "connectivity") + " (BFS)")
+
+
 def concrete_step(ctx, s) -> Optional[tuple]:
     """PAT-CONNECTED, PAT-LAYERS or SYM-AUT concluded from a family theorem at an integer n in its range
     (docs/theory.md §11.11: real sizes are decided without a token graph): the verifier's own table entry

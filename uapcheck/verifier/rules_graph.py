@@ -106,7 +106,8 @@ def connected(ctx, s):
             return several
         return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
-        return _lemma_at_length(ctx, s) or large.connected(ctx, s)
+        # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
+        return rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or large.connected(ctx, s)
     data = s.get("data") or {}
     if "diameter" not in data or data.get("pair") is None:
         raise Trust("only bounds on the diameter are certified")
