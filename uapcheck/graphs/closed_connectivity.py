@@ -100,7 +100,7 @@ def _union_family_at(heads: Sequence[Pattern], n: int, params) -> Optional[Conne
     """Several heads at a concrete n ≥ the bound of their union's family theorem: that theorem's diameter at n."""
     big = sympy.Symbol("n", integer=True, positive=True)
     union = _union_family(heads, big, params)
-    if union is None or union.condition.xreplace({big: Integer(n)}) is not sympy.true:
+    if union is None or union.diameter is None or union.condition.xreplace({big: Integer(n)}) is not sympy.true:
         return None
     diameter = union.diameter.xreplace({big: Integer(n)})
     if not diameter.is_Integer:
