@@ -64,6 +64,17 @@ VERIFY_CASES = [
     ("window(8) cyclic", 1048576, "window(8) cyclic"),
 ]
 VERIFY_HEADER = "## `uapcheck verify` at real sizes"
+#: bench/audit_sizes.py's before/after tables, written by hand below the timed tables and kept on regeneration
+AUDIT_HEADER = "## Audit of random unions and several heads"
+
+
+def _kept_audit(path: str) -> list:
+    """The audit section of the existing file (from AUDIT_HEADER on), as lines to append; none when absent."""
+    try:
+        old = Path(path).read_text("utf-8")
+    except OSError:
+        return []
+    return ["", AUDIT_HEADER + old.split(AUDIT_HEADER, 1)[1].rstrip("\n")] if AUDIT_HEADER in old else []
 
 
 def _timed(cmd: list[str]) -> tuple[float, float, str]:
@@ -238,7 +249,7 @@ def main() -> None:
         table = _verify_table(_verify_rows(args.repeat), args.repeat)
         old = Path(args.out).read_text("utf-8")
         head = old.split(VERIFY_HEADER)[0].rstrip("\n") + "\n\n"
-        Path(args.out).write_text(head + "\n".join(table), "utf-8")
+        Path(args.out).write_text(head + "\n".join(table + _kept_audit(args.out)), "utf-8")
         return
     load_start = os.getloadavg()[0]
     rows = _case_rows(CASES, args.repeat)
@@ -259,6 +270,7 @@ def main() -> None:
         *rows,
         "",
         *_verify_table(_verify_rows(args.repeat), args.repeat),
+        *_kept_audit(args.out),
     ]
     Path(args.out).write_text("\n".join(text), "utf-8")
 
