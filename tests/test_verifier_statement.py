@@ -21,7 +21,7 @@ def _certified(cert: dict) -> str:
 
 def test_a_concrete_uap_states_its_group_order_and_least_count():
     assert _certified(certificate("longformer_16.uap")) == (
-        "certified: UAP · G = reflection (order 2) · 8 attention layers (least)")
+        "certified: UAP (at n = 16) · G = reflection (order 2) · 8 attention layers (least)")
 
 
 def test_the_prose_is_said_not_to_be_certified():
@@ -30,7 +30,7 @@ def test_the_prose_is_said_not_to_be_certified():
 
 def test_a_target_class_states_its_count_and_range():
     assert _certified(certificate("causal.uap")) == (
-        "certified: NOT-UAP for G-equivariant targets; UAP for causal targets with 2 attention layers (least) "
+        "certified: NOT-UAP for G-equivariant targets (for n ≥ 2); UAP for causal targets with 2 attention layers (least) "
         "for n ≥ 3")
 
 
@@ -80,3 +80,12 @@ def test_a_count_by_residue_class_is_stated_class_by_class():
 def test_a_convolution_count_is_stated_in_convolution_layers():
     line = _certified(certificate("cn_convolution.uap"))
     assert "convolution layers (least)" in line and "attention" not in line
+
+
+def test_a_symbolic_verdict_states_its_range():
+    # the range is the verdict step's, re-checked against its premises' starts (tests/test_verifier_verdict_range.py)
+    assert _certified(certificate("strided_three_witness_n.uap")).startswith("certified: UAP (for n ≥ 36) · G = ")
+
+
+def test_a_concrete_length_is_stated():
+    assert _certified(certificate("strided_dilated_1m.uap")).startswith("certified: UAP (at n = 1,048,576) · G = ")

@@ -425,6 +425,43 @@ def lengths(ctx, s) -> str:
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
 
 
+def range_within_premises(ctx, s) -> str:
+    """A UAP verdict stated for a range of a symbolic n rests on premises each proved from its own start (their
+    data's `from`, checked by their own checks): the verdict's range must hold at no length below the largest
+    integer start, re-derived here at every such length (a lowered range would certify lengths the theorems do not
+    cover). Starts with parameters are the family theorems with named sizes (§18.5). "" when nothing applies."""
+    import sympy
+    from .check import Reject
+    from .trees import TreeError, decode, decode_condition
+    data = s.get("data") or {}
+    if ctx.cert.get("verdict") != "UAP" or data.get("range") is None or not isinstance(ctx.spec.tokens, str):
+        return ""
+    n = ctx.symbols[ctx.spec.tokens]
+    starts = []
+    for p in ctx.premises(s):
+        low = (p.get("data") or {}).get("from") if p.get("status") == "proved" else None
+        if low is None:
+            continue
+        try:
+            value = decode(low, ctx.symbols)
+        except TreeError as exc:
+            raise Reject(f"premise {p['id']}'s start: {exc}") from None
+        if isinstance(value, sympy.Integer):
+            starts.append((int(value), p["id"]))
+    if not starts:
+        return ""
+    start, pid = max(starts)
+    try:
+        where = decode_condition(data["range"], ctx.symbols)
+    except (TreeError, TypeError) as exc:
+        raise Reject(f"the range: {exc}") from None
+    for v in range(1, start):
+        if where.xreplace({n: sympy.Integer(v)}) is not sympy.false:
+            raise Reject(f"the range {where} holds (or is not decided) at n = {v}, below premise {pid}'s start "
+                         f"n ≥ {start}")
+    return f"; the range holds at no length below n = {start}, the largest start of its premises ({pid})"
+
+
 #: The lengths of a NOT-UAP verdict's range re-checked on the verifier's arcs.
 RANGE_TOP = 60
 

@@ -38,6 +38,8 @@ def statement_lines(report: Report) -> list[str]:
     parts = [st.verdict + (f" for {st.target} targets" if st.target else "")]
     if st.verdict == "NOT-UAP" and st.alternatives:
         parts[0] = "NOT-UAP for G-equivariant targets"
+    if st.where is not None:
+        parts[0] += f" ({'at' if st.where.startswith('n = ') else 'for'} {st.where})"
     if st.verdict == "UAP":
         if st.group is not None:
             parts.append(f"G = {st.group}" + (f" (order {st.order})" if st.order is not None and len(str(st.order)) <= 30

@@ -38,8 +38,9 @@ def verdict(ctx, s):
     want = "proved" if ctx.cert["verdict"] in ("UAP", "NOT-UAP", "ILL-POSED") else "undecided"
     if s["status"] != want:
         raise Reject(f"a {ctx.cert['verdict']} verdict step is {want}, not {s['status']}")
-    from .by_class import lengths, not_uap_range
-    below = lengths(ctx, s)  # the lengths below the stated range, when the step lists them (§12)
+    from .by_class import lengths, not_uap_range, range_within_premises
+    below = range_within_premises(ctx, s)  # a UAP range starts no lower than the premises it rests on
+    below += lengths(ctx, s)  # the lengths below the stated range, when the step lists them (§12)
     below += not_uap_range(ctx, s)  # a NOT-UAP verdict's range, re-checked at its first lengths
     return VERIFIED, ("inference: the verdict recomputed from its premises' statuses (Theorem 1 with the "
                       "fixed-m corollary; a proved obstruction gives NOT-UAP)" + below)

@@ -13,7 +13,7 @@ from typing import Optional
 import sympy
 
 from .structure import is_theorem1, root, slots
-from .trees import TreeError, decode
+from .trees import TreeError, decode, decode_condition
 
 LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")
 
@@ -41,6 +41,7 @@ class Statement:
     layers_by_residue: Optional[tuple] = None
     unit: str = "attention"  # what the count counts: "convolution" for the convolution mixer (CONV-LAYERS)
     alternatives: tuple[Alternative, ...] = ()
+    where: Optional[str] = None  # the verdict's range of a symbolic n ("n ≥ 36"), or the concrete length ("n = 64")
 
 
 def _decoded(tree, ctx) -> Optional[sympy.Expr]:
@@ -59,8 +60,9 @@ def certified(ctx) -> Statement:
     alternatives = tuple(_alternatives(ctx))
     r = root(ctx)
     symbolic_n = not isinstance(ctx.spec.tokens, int)
+    where = _where(ctx, r)
     if verdict != "UAP":
-        return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n)
+        return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n, where=where)
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
@@ -83,7 +85,22 @@ def certified(ctx) -> Statement:
     by_class = bool(data.get("classes") or data.get("lengths"))
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
                      by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
-                     unit=unit, alternatives=alternatives)
+                     unit=unit, alternatives=alternatives, where=where)
+
+
+def _where(ctx, r) -> Optional[str]:
+    """The lengths the verdict holds for: a concrete n, or the verdict step's range of a symbolic n (re-checked by
+    VERDICT-T1 against its premises' starts and, for NOT-UAP, at its first lengths)."""
+    if isinstance(ctx.spec.tokens, int):
+        return f"n = {ctx.spec.tokens:,}"
+    tree = (r.get("data") or {}).get("range")
+    if tree is None:
+        return None
+    try:
+        cond = decode_condition(tree, ctx.symbols)
+    except (TreeError, TypeError):
+        return None
+    return sympy.sstr(cond).replace(">=", "≥").replace("<=", "≤")
 
 
 MAX_MODULUS = 64

@@ -1,0 +1,45 @@
+"""A UAP verdict's range of a symbolic n starts no lower than the premises it rests on
+(uapcheck/verifier/by_class.py, range_within_premises; docs/theory.md §18.3): lowering the verdict step's range and
+dropping the lengths below it, so that the lengths check re-derives them from the forged range, is rejected. Each
+forged start is a length where the family is not what the theorems state (e.g. strided(4) + strided(6) + strided(9)
+is not strongly connected at n = 2…9)."""
+import copy
+
+import pytest
+
+from certificates import certificate
+
+from uapcheck.verifier import verify
+
+
+def _verdict(cert) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "VERDICT-T1")
+
+
+def _rejections(cert) -> list[str]:
+    report = verify(cert)
+    return list(report.problems) + [s.reason for s in report.rejected]
+
+
+def _lowered(cert, start: int) -> dict:
+    out = copy.deepcopy(cert)
+    data = _verdict(out)["data"]
+    assert data["range"]["rel"] == ">=" and data["range"]["args"][0] == {"sym": "n"}
+    assert data["range"]["args"][1] > start
+    data["range"]["args"][1] = start
+    data["lengths"] = [x for x in data.get("lengths") or [] if x["n"] < start]
+    return out
+
+
+CASES = [("strided_three_witness_n.uap", 36, [2, 30, 35]), ("blocks_dilated_chains_n.uap", 8, [2, 7]),
+         ("cyclic_window_dilated_n.uap", 65, [20, 64])]
+
+
+@pytest.mark.parametrize("name, start, forged", CASES)
+def test_a_verdict_range_below_its_premises_start_is_rejected(name, start, forged):
+    cert = certificate(name)
+    assert _verdict(cert)["data"]["range"]["args"][1] == start
+    assert _rejections(cert) == []
+    for low in forged:
+        reasons = _rejections(_lowered(cert, low))
+        assert any("below premise" in r and f"n ≥ {start}" in r for r in reasons), (low, reasons)
