@@ -537,10 +537,9 @@ class _RootedView:
         gens = self.graph.automorphism_group(sh="flm", color=self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
-    def canonical(self) -> tuple[list[int], str]:
-        """(canonical labelling v ↦ canonical index, digest of the canonical form)."""
-        # igraph returns, for each canonical index k, the vertex placed there (the form that
-        # ``permute_vertices`` applies); the labelling is its inverse: v ↦ its canonical index
+    def _canonical_labels(self) -> tuple[list[int], list[int]]:
+        """(v ↦ its canonical index, the colours in canonical order). igraph returns, for each canonical index k,
+        the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse."""
         order = self.graph.canonical_permutation(sh="flm", color=self.colours)
         m = len(order)
         lab = [0] * m
@@ -549,6 +548,12 @@ class _RootedView:
         cols = [0] * m
         for v, c in enumerate(self.colours):
             cols[lab[v]] = c
+        return lab, cols
+
+    def canonical(self) -> tuple[list[int], str]:
+        """(canonical labelling v ↦ canonical index, digest of the canonical form)."""
+        lab, cols = self._canonical_labels()
+        m = len(lab)
         arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
         h = hashlib.sha256()
         h.update(repr((m, cols)).encode())
@@ -559,14 +564,8 @@ class _RootedView:
         """(canonical labelling, the canonical form itself): the form that `canonical` digests (vertex count,
         colours in canonical order, arcs as codes a·m + b in canonical labels, sorted), for views compared with
         each other only (no digest to show): equal forms, equal digests, and no hash to collide."""
-        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
-        m = len(order)
-        lab = [0] * m
-        for k, v in enumerate(order):
-            lab[v] = k
-        cols = [0] * m
-        for v, c in enumerate(self.colours):
-            cols[lab[v]] = c
+        lab, cols = self._canonical_labels()
+        m = len(lab)
         codes = sorted([lab[a] * m + lab[b] for a, b in self.graph.get_edgelist()])
         return lab, (m, tuple(cols), tuple(codes))
 
