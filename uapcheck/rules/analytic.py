@@ -290,8 +290,8 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     expr = _plain_term(model)
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
-                    claim(", and values s_k in [−1, 1] (sin, cos, tanh, erf) in an affine form ",
-                          written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
+                    claim(", and values ", written("s_k", "s_{k}"), " in [−1, 1] (sin, cos, tanh, erf) in an "
+                          "affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
                           " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"), ")")
                     if expr.has(sympy.sin, sympy.cos, sympy.tanh, sympy.erf) else ")")
         if _trig_positive(_with_nonnegative_norms(expr)):
