@@ -64,14 +64,7 @@ def _arcs(steps: Sequence[int], n: int) -> frozenset:
 
 def _diameter_on_arcs(steps, n: int) -> Optional[int]:
     from . import patterns
-    outs = patterns.union_out([_arcs(steps, n)], n)
-    worst = 0
-    for v in range(1, n + 1):
-        dist = patterns.bfs(outs, v)
-        if any(x is None for x in dist[1:]):
-            return None
-        worst = max(worst, max(x for x in dist[1:] if x is not None))
-    return worst
+    return patterns.diameter(patterns.union_out([_arcs(steps, n)], n), n)
 
 
 def restated(jumps: Sequence[int]):

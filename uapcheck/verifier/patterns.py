@@ -163,6 +163,18 @@ def bfs(outs: list[list[int]], source: int) -> list[Optional[int]]:
     return dist
 
 
+
+def diameter(outs: list[list[int]], n: int) -> Optional[int]:
+    """The directed diameter of positions 1..n under `outs` (BFS from each), None when not strongly connected."""
+    worst = 0
+    for v in range(1, n + 1):
+        dist = bfs(outs, v)
+        if any(x is None for x in dist[1:]):
+            return None
+        worst = max(worst, max((x for x in dist[1:] if x is not None), default=0))
+    return worst
+
+
 def check_distances(heads: Sequence[frozenset], n: int, source: int, dist: Sequence) -> Optional[str]:
     """A distance array from `source`, checked arc by arc: d[source] = 0, d[v] <= d[u] + 1 on every
     arc u -> v (so d is at most the distance), and every other reached v has an in-arc from some u with

@@ -184,13 +184,9 @@ def _onset(b: int, jumps, proved: int, floor_: int, low: int, period: int, growt
         want_d = base[(m - low) % period] + growth * ((m - low) // period)
         want_g = left * right[m % b] * (2 if symmetric and m % b == 0 else 1)
         arcs = patterns.head_arcs(_pattern(b, jumps), m)
-        outs = patterns.union_out([arcs], m)
-        worst = 0
-        for u in range(1, m + 1):
-            dist = patterns.bfs(outs, u)
-            if any(d is None for d in dist[1:]):
-                return n
-            worst = max(worst, max(d for d in dist[1:] if d is not None))
+        worst = patterns.diameter(patterns.union_out([arcs], m), m)
+        if worst is None:
+            return n
         graph, _ = nauty_graph.build(m, {a: 1 for a in arcs}, [set(range(1, m + 1))])
         order = groups.order(nauty_graph.position_generators(pynauty.autgrp(graph)[0], m), m)
         if worst != want_d or order != want_g:
