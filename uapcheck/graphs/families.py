@@ -109,6 +109,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   dilated and offsets parts where no theorem above applies: D = c⌊n/(σQ)⌋ + h(n mod σQ) from min-plus powers of the
   transfer matrix between stretches of Q positions (one breadth-first search per residue), G = the ends' finite groups
   with the reflection when b | n and S = −S (a ball certificate with period b), D + 1 layers (whether D do open).
+* F117 (``graphs/periodic_exchanges.py``, after F116) the same unions when a periodic symmetry exchanges residues mod b:
+  |G| by residue of n mod b (BLISS at b lengths, a certificate relative to the periodic symmetries), G an extension of
+  the automorphisms fixing the deep positions by the periodic symmetries that extend; D by F115.
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.

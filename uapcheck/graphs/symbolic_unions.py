@@ -229,8 +229,9 @@ def match_union(kinds: list, by: dict, n):
 
 
 def _periodic_line(kinds: list, by: dict, n):
-    """Theorems F115, F116 (``graphs/periodic_lines.py``): `blocks(b)` with non-cyclic window, dilated and offsets parts
-    (no other part), where no theorem above applies; None when outside its bounds or its certificate."""
+    """Theorems F115, F116 (``graphs/periodic_lines.py``), or F115 with F117 (``graphs/periodic_exchanges.py``) when a
+    symmetry exchanges residues mod b: `blocks(b)` with non-cyclic window, dilated and offsets parts (no other part),
+    where no theorem above applies; None when outside their bounds or certificates."""
     if len(set(kinds)) != len(kinds):  # two parts of one kind: ``by`` holds one of them
         return None
     if "blocks" not in kinds or len(kinds) < 2 or not set(kinds) - {"blocks"} <= {"window", "dilated", "offsets"}:
@@ -242,7 +243,11 @@ def _periodic_line(kinds: list, by: dict, n):
     if not _ints(b) or jumps is None or int(b) < 2:
         return None
     data = periodic_lines.decide(int(b), tuple(jumps))
-    return None if data is None else periodic_lines.theorem(n, data)
+    if data is not None:
+        return periodic_lines.theorem(n, data)
+    from . import periodic_exchanges  # F117: symmetries that exchange residues mod b, where F116's certificate fails
+    found = periodic_exchanges.decide(int(b), tuple(jumps))
+    return None if found is None else periodic_exchanges.theorem(n, found)
 
 
 def _grids(kinds: list, by: dict, n):

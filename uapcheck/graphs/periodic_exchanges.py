@@ -1,0 +1,388 @@
+"""`blocks(b)` with non-cyclic window, dilated and offsets parts whose symmetries exchange residues mod b: Theorem F117
+of docs/theory.md §11.11 (the group; the diameter is Theorem F115's).
+
+Γ_∞ is the digraph on Z of Theorems F115–F116 (``graphs/periodic_lines.py``): j → i when i ≠ j share a block
+{kb + 1, …, kb + b} or j − i lies in S. A *periodic symmetry* is an automorphism α of Γ_∞ with α(p + b) = α(p) ± b:
+α(kb + x) = ±kb + a_x, given by its values a_1, …, a_b on one block (so the symmetries form a group A that contains the
+translations by b, the reflections p ↦ kb + 1 − p when S = −S, and for instance the residue exchange of
+`blocks(4) + dilated(3, 2)`, p ↦ p + 1 for odd p, p − 1 for even p). Where F116's certificate fails because such an
+exchange exists, F117 asks a certificate relative to A:
+
+* (C1) the coloured rooted balls of radius R of two residues are isomorphic only when some α ∈ A maps one residue to
+  the other; (C2) every automorphism of a residue's ball acts on its first level as an element of A fixing the root
+  (|Aut β(x)| = |Stab_A(x)| times the order with the first level coloured one by one); (C5) only the identity of A
+  fixes a position and a neighbour; (C3), (C4) as in F116 (no ball of a position near an end is isomorphic to a
+  residue's ball; the deep positions are connected).
+
+Then every automorphism of Γ_n agrees on the deep positions with one α ∈ A, and for n ≥ N_G the automorphisms of Γ_n
+and of Γ_(n + b) correspond one to one (cut in the middle, the right part moved by b): |G| depends on n mod b only and
+is read off b lengths (BLISS), with the elements of A that extend named (the kernel, the automorphisms fixing every
+deep position, moves positions near the ends only).
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Optional, Sequence
+
+import sympy
+from sympy import Integer
+
+from . import periodic_lines as lines
+
+SECTION = "docs/theory.md §11.11"
+MAX_SEARCH = 200_000   # nodes of the search for the periodic symmetries
+MAX_SYMMETRIES = 64    # |A / translations|
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """α(kb + x) = sign·kb + images[x − 1] (x = 1..b), an automorphism of Γ_∞."""
+    sign: int
+    images: tuple[int, ...]
+
+    def __call__(self, p: int) -> int:
+        b = len(self.images)
+        k, x = divmod(p - 1, b)
+        return self.sign * k * b + self.images[x]
+
+    def shifted(self, t: int) -> "Symmetry":
+        return Symmetry(self.sign, tuple(a + t for a in self.images))
+
+
+def _arc(j: int, i: int, b: int, jumps: frozenset) -> bool:
+    """j → i in Γ_∞."""
+    return i != j and ((i - 1) // b == (j - 1) // b or j - i in jumps)
+
+
+class _Search:
+    """The backtracking search for the periodic symmetries: a_1 ∈ [1, b], then a_x ∈ [a_1 − J, a_1 + J] with distinct
+    residues, keeping arcs and non-arcs within J between the assigned residues; a full assignment is kept when it maps
+    every arc j → i with i ∈ [1, b] onto an arc (then it is an automorphism, docs/theory.md F117)."""
+
+    def __init__(self, b: int, jumps: tuple[int, ...]):
+        self.b, self.jset = b, frozenset(jumps)
+        self.span = max(b - 1, max(abs(k) for k in jumps))
+        self.preds = {x: [j for j in range(x - self.span, x + self.span + 1) if _arc(j, x, b, self.jset)]
+                      for x in range(1, b + 1)}
+        self.found: list[Symmetry] = []
+        self.nodes = 0
+
+    def complete(self, alpha: Symmetry) -> bool:
+        return all(_arc(alpha(j), alpha(i), self.b, self.jset) for i in range(1, self.b + 1) for j in self.preds[i])
+
+    def fits(self, sign: int, images: list[int]) -> bool:
+        """Arcs and non-arcs between the assigned residues (one of them the last), within J, are kept."""
+        b, jset = self.b, self.jset
+        alpha, x = Symmetry(sign, tuple(images) + (0,) * (b - len(images))), len(images)
+        for p in range(x - self.span, x + self.span + 1):
+            if p != x and (p - 1) % b + 1 <= x and (
+                    _arc(p, x, b, jset) != _arc(alpha(p), alpha(x), b, jset)
+                    or _arc(x, p, b, jset) != _arc(alpha(x), alpha(p), b, jset)):
+                return False
+        return True
+
+    def extend(self, sign: int, images: list[int], used: frozenset) -> bool:
+        """False when the search is beyond its bounds."""
+        self.nodes += 1
+        if self.nodes > MAX_SEARCH or len(self.found) > MAX_SYMMETRIES:
+            return False
+        if len(images) == self.b:
+            alpha = Symmetry(sign, tuple(images))
+            if self.complete(alpha):
+                self.found.append(alpha)
+            return True
+        for c in range(images[0] - self.span, images[0] + self.span + 1):
+            if c % self.b not in used and self.fits(sign, images + [c]) and \
+                    not self.extend(sign, images + [c], used | {c % self.b}):
+                return False
+        return True
+
+
+def symmetries(b: int, jumps: tuple[int, ...]) -> Optional[list[Symmetry]]:
+    """The periodic symmetries of Γ_∞ up to translation by b (the one with a_1 ∈ [1, b] each), the identity first; None
+    when the search exceeds its bound."""
+    search = _Search(b, jumps)
+    for sign in (1, -1):
+        for first in range(1, b + 1):
+            if not search.extend(sign, [first], frozenset({first % b})):
+                return None
+    return sorted(search.found, key=lambda a: (a.sign != 1, a.images != tuple(range(1, b + 1)), a.images))
+
+
+def _fixing(alpha: Symmetry, x: int, b: int) -> Optional[Symmetry]:
+    """The translate of α by a multiple of b that fixes x, or None."""
+    t = x - alpha(x)
+    return alpha.shifted(t) if t % b == 0 else None
+
+
+def _moves_neighbours(alpha: Symmetry, x: int, b: int, jumps) -> bool:
+    """(C5) at x: α (fixing x, not the identity) moves every neighbour of x (arcs either way)."""
+    near = set(lines.successors(x, b, jumps)) | set(lines.predecessors(x, b, jumps))
+    return all(alpha(u) != u for u in near)
+
+
+def certificate(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry]) -> bool:
+    """(C1), (C2) and (C5) at the radius."""
+    identity = tuple(range(1, b + 1))
+    orbit = {x: {(a(x) - 1) % b + 1 for a in found} for x in range(1, b + 1)}
+    keys = {}
+    for x in range(1, b + 1):
+        stabiliser = [s for s in (_fixing(a, x, b) for a in found) if s is not None]
+        if not all(_moves_neighbours(s, x, b, jumps) for s in stabiliser if (s.sign, s.images) != (1, identity)):
+            return False
+        ball = lines._ball(x, radius, b, jumps, None, None)
+        keys[x] = lines._key(ball, b, jumps)
+        vertices = sorted(ball)
+        colours = [ball[v] for v in vertices]
+        pinned = [radius + 1 + i if ball[v] == 1 else c for i, (v, c) in enumerate(zip(vertices, colours))]
+        if lines._order(vertices, colours, b, jumps) != len(stabiliser) * lines._order(vertices, pinned, b, jumps):
+            return False
+    return all(keys[x] != keys[y] or y in orbit[x] for x in keys for y in keys if x < y)
+
+
+@dataclass(frozen=True)
+class ClassGroup:
+    """G at the lengths n ≡ rho (mod b) from the range on."""
+    order: int
+    kernel: int                          # the automorphisms fixing every deep position
+    moved: tuple[int, ...]               # the positions they move: p (≤ n/2), or p − n − 1 (< 0) near n
+    shifts: tuple[tuple[int, tuple[int, ...]], ...]  # the extending symmetries: (sign, δ by residue 1..b), see words
+
+
+@dataclass(frozen=True)
+class Exchanges:
+    b: int
+    jumps: tuple[int, ...]
+    radius: int
+    group_low: int                       # N_G
+    classes: tuple[ClassGroup, ...]      # by n mod b
+    line: lines.PeriodicLine             # F115's diameter (its group fields unused)
+    found: tuple[Symmetry, ...]          # A / translations, the identity first
+    onset: int
+
+    @property
+    def low(self) -> int:
+        return self.onset
+
+    def order_at(self, n: int) -> int:
+        return self.classes[n % self.b].order
+
+
+@lru_cache(maxsize=64)
+def group_data(b: int, jumps: tuple[int, ...]):
+    """(R, N_G, the class groups) of F117, or None."""
+    found = symmetries(b, jumps)
+    if found is None or len(found) < 2:
+        return None
+    span = max(b - 1, max(abs(k) for k in jumps))
+    for radius in range(1, lines.MAX_RADIUS + 1):
+        if not certificate(b, jumps, radius, found):
+            continue
+        low = _range(b, jumps, radius, span, found)
+        if low is None:
+            return None
+        classes = []
+        for rho in range(b):
+            n = low + (rho - low) % b
+            got = _class_group(n, b, jumps, radius, span, found)
+            if got is None:
+                return None
+            classes.append(got)
+        return radius, low, tuple(classes), tuple(found)  # classes[rho]: at the length low + (rho − low) mod b ≡ rho
+    return None
+
+
+@lru_cache(maxsize=256)
+def _extent(x: int, b: int, jumps: tuple[int, ...], radius: int) -> tuple[int, int]:
+    """(min, max) of the ball of radius R of x in Γ_∞, less x: the same for every position ≡ x (mod b)."""
+    ball = lines._ball(x, radius, b, jumps, None, None)
+    return min(ball) - x, max(ball) - x
+
+
+def _deep(n: int, b: int, jumps, radius: int, span: int) -> set[int]:
+    """The positions whose ball in Γ_∞ lies in 1..n."""
+    out = set()
+    for v in range(1, n + 1):
+        lo, hi = _extent((v - 1) % b + 1, b, tuple(jumps), radius)
+        if v + lo >= 1 and v + hi <= n:
+            out.add(v)
+    return out
+
+
+def _range(b: int, jumps, radius: int, span: int, found: Sequence[Symmetry]) -> Optional[int]:
+    """(C3), (C4) at one length per residue, and N_G: the ends' distance f (as F116), the symmetries' displacement Δ
+    (|α(p) − p| or the spread of α(p) + p), and room in the middle for the cut."""
+    reach, wide = radius * span, 2 * span + b
+    for x in range(1, b + 1):
+        piece = set(range(x, x + wide))
+        if len(lines._component(min(piece), piece, b, jumps)) != wide:
+            return None
+    keys = {lines._key(lines._ball(x, radius, b, jumps, None, None), b, jumps) for x in range(1, b + 1)}
+    shift = max(max(abs(a(x) - a.sign * x) for x in range(1, b + 1)) for a in found)
+    spread = max(max(a(x) - a.sign * x for x in range(1, b + 1)) - min(a(x) - a.sign * x for x in range(1, b + 1))
+                 for a in found)
+    move = shift + spread + b
+    low = 2 * reach + 2 * wide + 2 * span + 2 * b + 4 * move
+    for _ in range(4):
+        far = 0
+        for rho in range(b):
+            n = low + (rho - low) % b
+            deep = _deep(n, b, jumps, radius, span)
+            near = [v for v in range(1, n + 1) if v not in deep]
+            if any(lines._key(lines._ball(v, radius, b, jumps, 1, n), b, jumps) in keys for v in near):
+                return None
+            for piece in (deep & set(range(1, reach + wide + 1)), deep & set(range(n - reach - wide + 1, n + 1))):
+                if len(lines._component(min(piece), piece, b, jumps)) != len(piece):
+                    return None
+            everything = set(range(1, n + 1))
+            from_left = lines._component(reach + 1, everything, b, jumps)
+            from_right = lines._component(n - reach, everything, b, jumps)
+            far = max([far] + [from_left[v] for v in near if v <= reach] + [from_right[v] for v in near if v > reach])
+        need = 2 * reach + 2 * wide + 2 * span + 2 * b + 4 * move + 2 * far * span
+        if need <= low:
+            return low
+        low = need
+    return None
+
+
+def _class_group(n: int, b: int, jumps, radius: int, span: int, found: Sequence[Symmetry]) -> Optional[ClassGroup]:
+    """|Aut Γ_n| (BLISS), the kernel (the deep positions coloured one by one) and the symmetries α ∈ A with α(T) = T
+    whose restriction to T extends to an automorphism (canonical forms); None if |G| ≠ |kernel|·#extending."""
+    from ..bignum import count_automorphisms
+    from ..lazy import digraph
+    deep = _deep(n, b, jumps, radius, span)
+    edges = lines._graph(range(1, n + 1), b, jumps)
+    graph = digraph(n, edges)
+    order = count_automorphisms(graph, sh="flm")
+    label = {v: i + 1 for i, v in enumerate(sorted(deep))}
+    colours = [label.get(v, 0) for v in range(1, n + 1)]
+    kernel = count_automorphisms(graph, sh="flm", color=colours)
+    moved: tuple[int, ...] = ()
+    if kernel > 1:
+        gens = graph.automorphism_group(sh="flm", color=colours)
+        moved = tuple(sorted({i + 1 if i + 1 <= n // 2 else i - n for g in gens for i, j in enumerate(g) if i != j}))
+    own = _canonical(graph, colours)
+    shifts = []
+    first, last = min(deep), max(deep)
+    for alpha in found:
+        near = (first if alpha.sign > 0 else last) - alpha(first)  # β(first) is T's first (last) position
+        for t in range(near // b - 2, near // b + 3):
+            beta = alpha.shifted(t * b)
+            if {beta(v) for v in deep} != deep:
+                continue
+            moved_colours = [0] * n
+            for v in deep:
+                moved_colours[beta(v) - 1] = label[v]
+            if _canonical(graph, moved_colours) == own:
+                start = n + 1 if beta.sign < 0 else 0
+                shifts.append((beta.sign, tuple(beta(x) - start - beta.sign * x for x in range(1, b + 1))))
+    shifts.sort(key=lambda s: (s[0] != 1, any(s[1]), s[1]))
+    if order != kernel * len(shifts):
+        return None
+    return ClassGroup(order, kernel, moved, tuple(shifts))
+
+
+def _canonical(graph, colours: list[int]) -> tuple:
+    order = graph.canonical_permutation(sh="flm", color=colours)
+    label = [0] * len(order)
+    for k, v in enumerate(order):
+        label[v] = k
+    placed = [0] * len(order)
+    for v, c in enumerate(colours):
+        placed[label[v]] = c
+    return tuple(placed), tuple(sorted((label[x], label[y]) for x, y in graph.get_edgelist()))
+
+
+@lru_cache(maxsize=64)
+def decide(b: int, jumps: tuple[int, ...]) -> Optional[Exchanges]:
+    """F115 (D) with F117 (G), or None (F115 fails, F116 applies, or no certificate)."""
+    if b < 2 or not jumps or 0 in jumps:
+        return None
+    found = lines.diameter_data(b, jumps)
+    if found is None:
+        return None
+    span_, cut, sigma, start, growth, zone, low, base = found
+    groups = group_data(b, jumps)
+    if groups is None:
+        return None
+    radius, group_low, classes, found_ = groups
+    line = lines.PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, radius, group_low, 1,
+                              (1,) * b, (), ((),) * b)
+    data = Exchanges(b, jumps, radius, group_low, classes, line, found_, 0)
+    return replace(data, onset=_onset(data))
+
+
+def _onset(data: Exchanges) -> int:
+    """The stated range: downwards from the proved one while the length below has F115's D (BFS) and F117's group
+    (|G|, K and the extending symmetries, by BLISS: then G = K·H there as well), not below max(61, 2(RJ + J) + 1)."""
+    line = data.line
+    floor_ = max(lines.ONSET_FLOOR, 2 * (data.radius * line.span + line.span) + 1)
+    n = max(line.diameter_low, data.group_low)
+    while n - 1 >= floor_:
+        m = n - 1
+        found = lines.survey(m, data.b, data.jumps, line.cut, 0)
+        if found is None or max(found.values()) != line.diameter_at(m):
+            break
+        if _class_group(m, data.b, data.jumps, data.radius, line.span, data.found) != data.classes[m % data.b]:
+            break  # the order, the kernel's moved positions and the extending symmetries: the words hold at m
+        n = m
+    return n
+
+
+def _symmetry_words(sign: int, delta: tuple[int, ...], b: int) -> str:
+    if sign < 0 and not any(delta):
+        return "the reflection i ↦ n + 1 − i"
+    base = "i" if sign > 0 else "n + 1 − i"
+    shown = ", ".join(sympy.sstr(d) for d in delta)
+    return f"{base} + δ(i mod {b}) with δ = ({shown}) on the residues 1, …, {b}"
+
+
+def _position(p: int, n) -> str:
+    """A moved position p > 0, or p − n − 1 < 0 near n (at an integer n, its value)."""
+    if p > 0:
+        return str(p)
+    if isinstance(n, (int, Integer)):
+        return str(int(n) + 1 + p)
+    return f"n − {-p - 1}" if p < -1 else "n"
+
+
+def class_words(data: Exchanges, rho: int, n=None) -> str:
+    group = data.classes[rho]
+    parts = []
+    if group.kernel > 1:
+        near = ", ".join(_position(p, n) for p in sorted(group.moved, key=lambda p: (p < 0, p)))
+        parts.append(f"the permutations of {{{near}}} that keep the arcs (order {group.kernel})")
+    others = [s for s in group.shifts if s[0] != 1 or any(s[1])]
+    if others:
+        shown = "; ".join(_symmetry_words(sign, delta, data.b) for sign, delta in others)
+        parts.append(f"the periodic symmetries {{{shown}}} with the identity (order {len(group.shifts)})")
+    return " extended by ".join(parts) or "trivial"
+
+
+def theorem(n, data: Exchanges):
+    """F115 (D) and F117 (G) at the length n (a positive integer Symbol or an Integer)."""
+    from .families import FamilyTheorem
+    from .symbolic_unions import _residue_pieces
+    line = data.line
+    P, c, low = line.period, line.growth, line.diameter_low
+    b = data.b
+    if isinstance(n, (int, Integer)):
+        diameter: sympy.Expr = Integer(line.diameter_at(int(n)))
+        order: sympy.Expr = Integer(data.order_at(int(n)))
+        group = class_words(data, int(n) % b, n)
+    else:
+        offsets = {(low + t) % P: line.base[t] - c * ((low + t) // P) for t in range(P)}
+        diameter = _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
+        order = _residue_pieces(n, b, {m: data.order_at(m) for m in range(b)}, Integer, explicit=True)
+        group = "; ".join(f"for n mod {b} = {rho}: {class_words(data, rho)}" for rho in range(b))
+    shown = ", ".join(map(str, data.jumps))
+    return FamilyTheorem(
+        "F117", f"blocks(b) + a non-cyclic line part with jumps S whose symmetries exchange residues (S = {{{shown}}})",
+        (("b", Integer(b)), ("P", Integer(P)), ("R", Integer(data.radius))), Integer(data.low), diameter,
+        group, order, (), diameter + 1, False,
+        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, F117)",
+        open_question=(f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, "
+                       "Theorems F115, F117)"))
