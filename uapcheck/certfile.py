@@ -420,6 +420,10 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return _lim_data(ev)
     if step.rule == "PAT-BUDGET-WITNESS":
         return _budget_witness_data(step)
+    if step.rule == "PAT-BUDGET-N":  # the budget and the range it is below the diameter on (docs/theory.md §12)
+        return {"budget": step.facts.get("budget"), "range": _condition_tree(step.facts.get("range")),
+                "from": step.facts.get("from"), "modulus": step.facts.get("modulus")} \
+            if step.facts.get("range") is not None else {"budget": step.facts.get("budget")}
     if step.rule in ("PAT-BUDGET-CLASS", "PAT-BUDGET-VIEW", "SYM-UNDECIDED") and \
             step.facts.get("residue_class") is not None:
         return _budget_class_data(step)

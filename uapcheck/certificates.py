@@ -1358,6 +1358,64 @@ class BudgetByClass(Certificate):
         return {"kind": self.kind, "budget": self.budget, "modulus": self.modulus, "residues": list(self.residues)}
 
 
+@dataclass(frozen=True)
+class BudgetBeyond(Certificate):
+    """A `layers M` budget below a diameter closed form D(n) that grows with n, from the length `start` on
+    (docs/theory.md §12, PAT-BUDGET-N). The check reads D off the proved PAT-CONNECTED step and proves D(n) > M for
+    every n ≥ start by induction on n mod L, without the rule's own reduction on classes: D(v) > M exactly at
+    v = start, …, start + L − 1, and the step D(n + L) − D(n) (SymPy's exact simplification of floors, ceilings and
+    Mods of n + L) is a function of n mod L alone that is ≥ 0 on every residue. It also checks that the stated range
+    holds at no length below `start`, and that `start` is least (D(start − 1) ≤ M, when start − 1 lies in the
+    group's range `within`)."""
+
+    connected: proof.Step
+    budget: int
+    start: int
+    modulus: int
+    range: Any    # the step's range: a SymPy condition on n
+    within: Any   # the closed forms' range (the group step's), a SymPy condition on n, or sympy.true
+    kind = "budget beyond"
+
+    def check(self) -> None:
+        step = self.connected
+        if not proof.is_step(step) or step.rule != "PAT-CONNECTED" or not step.proved:
+            _reject(BudgetBeyond, "the diameter is a proved PAT-CONNECTED step's")
+        diameter = step.facts.get("diameter")
+        if not isinstance(diameter, sympy.Basic) or len(diameter.free_symbols) != 1 or step.facts.get("exact") is False:
+            _reject(BudgetBeyond, "the diameter is an exact closed form in n alone")
+        assert isinstance(diameter, sympy.Basic)  # for the type checker: _reject raised otherwise
+        (n,) = diameter.free_symbols
+        big = self.modulus
+        if not isinstance(big, int) or big < 1 or not isinstance(self.start, int) or self.start < 1:
+            _reject(BudgetBeyond, "the modulus and the start are positive integers")
+        step_up = sympy.piecewise_fold(diameter.xreplace({n: n + big}) - diameter)
+        for atom in step_up.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
+            if n in atom.free_symbols and not (isinstance(atom, sympy.Mod) and atom.args[0] == n and
+                                               isinstance(atom.args[1], sympy.Integer) and big % int(atom.args[1]) == 0):
+                _reject(BudgetBeyond, f"D(n + {big}) − D(n) is not a function of n mod {big}")
+        if step_up.free_symbols - {n}:
+            _reject(BudgetBeyond, "D(n + L) − D(n) has another symbol")
+        for v in range(self.start, self.start + big):
+            at = sympy.piecewise_fold(diameter.xreplace({n: sympy.Integer(v)}))
+            up = sympy.piecewise_fold(step_up.xreplace({n: sympy.Integer(v)}))
+            if not (isinstance(at, sympy.Integer) and at > self.budget):
+                _reject(BudgetBeyond, f"D({v}) = {at} is not above the budget {self.budget}")
+            if not (isinstance(up, sympy.Integer) and up >= 0):
+                _reject(BudgetBeyond, f"D({v + big}) − D({v}) = {up} is not ≥ 0")
+        for v in range(1, self.start):
+            if self.range.xreplace({n: sympy.Integer(v)}) is not sympy.false:
+                _reject(BudgetBeyond, f"the stated range holds (or is not decided) at n = {v}, below {self.start}")
+        before = self.start - 1
+        if before >= 1 and self.within.xreplace({n: sympy.Integer(before)}) is sympy.true:
+            at = sympy.piecewise_fold(diameter.xreplace({n: sympy.Integer(before)}))
+            if not (isinstance(at, sympy.Integer) and at <= self.budget):
+                _reject(BudgetBeyond, f"the start {self.start} is not the least: D({before}) = {at} exceeds "
+                                      f"{self.budget} too")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "budget": self.budget, "from": self.start, "modulus": self.modulus}
+
+
 # ---------------------------------------------------------------------------------------------
 # Dense heads with trainable offset biases (docs/theory.md §8, BIAS-LAYERS)
 

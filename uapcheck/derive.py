@@ -351,7 +351,8 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     budget_fail = budget_witness.budget_step(spec, structure) if obstruction is None and by_class is None else None
     if budget_fail is None and obstruction is None and by_class is None:
         least = layer_step.facts.get("least") if layer_step is not None and layer_step.proved else None
-        budget_fail = pattern.budget_check(spec, layers, diameter, least)
+        connected = next((s for s in structure if s.rule == "PAT-CONNECTED" and s.proved), None)
+        budget_fail = pattern.budget_check(spec, layers, diameter, least, connected, group)
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]

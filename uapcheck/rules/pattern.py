@@ -16,7 +16,7 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
+from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
                             HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
                             Unreachable, ViewWitness)
 from ..zero import is_zero
@@ -1225,10 +1225,13 @@ def _exceeds(spec: S.Spec, expr) -> list[bool]:
     return out
 
 
-def budget_check(spec: S.Spec, layers, diameter, least: Optional[bool] = None):
+def budget_check(spec: S.Spec, layers, diameter, least: Optional[bool] = None,
+                 connected: Optional[proof.Step] = None, group: Optional[GroupInfo] = None):
     """A `layers M` budget: a NOT-UAP step below the diameter, an undecided step between the
     diameter and the layers the view argument needs, or None when it suffices. `least`: the PAT-LAYERS step's
-    fact (False: its count is sufficient, not shown least; the undecided step says so)."""
+    fact (False: its count is sufficient, not shown least; the undecided step says so). `connected`, `group`: the
+    PAT-CONNECTED step and the group step's group, whose range the diameter's closed form holds on (a symbolic n:
+    PAT-BUDGET-N states the range where the budget is below it, docs/theory.md §12)."""
     if spec.layers is None or layers is None or not isinstance(spec.layers, int):
         return None
     if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
@@ -1250,7 +1253,8 @@ def budget_check(spec: S.Spec, layers, diameter, least: Optional[bool] = None):
     n, _ = _symbols(spec)
     if diameter is not None:
         if isinstance(n, sympy.Symbol) and _grows_beyond(diameter, n, spec.layers):
-            return symbolic_budget(spec, diameter)
+            ranged = budget_beyond(spec, diameter, n, connected, group)
+            return ranged if ranged is not None else symbolic_budget(spec, diameter)
         if any(_exceeds(spec, diameter)):
             return budget_depends(spec, diameter)
     if any(_exceeds(spec, layers)):
@@ -1420,9 +1424,52 @@ def budget_between(spec: S.Spec, layers, diameter, by_class: Optional[tuple] = N
                           evidence={"budget": spec.layers, "diameter": diameter, "layers": layers})
 
 
-@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP for large n", CITE_SPARSE,
-            statuses=(proof.PROVED,), certificates=(Trusted,))
-def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
+def budget_beyond(spec: S.Spec, diameter, n, connected: Optional[proof.Step], group) -> Optional[proof.Step]:
+    """PAT-BUDGET-N with its range (docs/theory.md §12): the least N with D(n) > M for every n ≥ N, from the
+    diameter's closed form on the residue classes of n (rules/budget_range.py), within the range the closed forms
+    hold on (the group step's); None when the closed form is not of that shape (a parameter in it, a class that
+    stays at or below M), when there is no proved PAT-CONNECTED step, or when the group's range has no formula."""
+    from .budget_range import first_beyond
+    from .small_lengths import _in_n
+    if connected is None or spec.params or not isinstance(spec.layers, int):
+        return None
+    where = _in_n(getattr(group, "condition_formula", None), n) if group is not None else None
+    if group is None or (where is None and group.condition):
+        return None
+    where = sympy.true if where is None else where
+    if not isinstance(where, sympy.Basic) or where.free_symbols - {n}:
+        return None
+    found = first_beyond(diameter, n, spec.layers)
+    if found is None:
+        return None
+    low = found.start
+    while low <= 10_000 and where.xreplace({n: sympy.Integer(low)}) is not sympy.true:
+        low += 1  # the first length of the closed forms' range from N on
+    if low > 10_000:
+        return None
+    stated = simplify_condition(sympy.And(where, sympy.Ge(n, low)))
+    return symbolic_budget(spec, diameter, (connected, found, low, stated, where))
+
+
+@proof.rule("PAT-BUDGET-N", "A layer budget below a diameter that grows with n: NOT-UAP from the first n where it is",
+            CITE_SPARSE, statuses=(proof.PROVED,), certificates=(Trusted, BudgetBeyond))
+def symbolic_budget(spec: S.Spec, layers, ranged: Optional[tuple] = None) -> proof.Step:
+    """`ranged`: (the PAT-CONNECTED step, budget_range.Beyond, the range's first length, the range, the closed
+    forms' range) when the first n with D(n) > M for all larger n is computed from the closed form; None: the
+    sampled limit only (a diameter with parameters), "for all large n"."""
+    if ranged is not None:
+        connected, found, low, stated, where = ranged
+        return proof.conclude(claim_of(f"`layers {spec.layers}` is below the directed diameter D = ", quantity(layers),
+                                       " of the pattern on ", Formula(stated, show_condition(stated)), ": ",
+                                       _beyond_words(spec.layers, layers, found, low),
+                                       "; some ", X_J, " then never reaches some position i within the budget"),
+                              proof.PROVED, [connected],
+                              evidence={"budget": spec.layers, "needed": layers, "range": _show_condition(stated),
+                                        "fails when": f"{sympy.sstr(layers)} > {spec.layers}",
+                                        "first n": found.start, "by n mod": found.modulus},
+                              facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": layers,
+                                     "range": stated, "from": low, "modulus": found.modulus},
+                              certificate=BudgetBeyond(connected, spec.layers, low, found.modulus, stated, where))
     return proof.conclude(claim_of(f"`layers {spec.layers}` is below the directed diameter ", quantity(layers),
                                    " of the pattern whenever ",
                                    Formula(sympy.StrictGreaterThan(layers, spec.layers, evaluate=False),
@@ -1434,3 +1481,25 @@ def symbolic_budget(spec: S.Spec, layers) -> proof.Step:
                           facts={"obstruction": "layer budget", "budget": spec.layers, "diameter": layers},
                           certificate=Trusted("sympy.limit", f"lim_(n→∞) {sympy.sstr(layers)} exceeds {spec.layers}",
                                               {"diameter": layers, "budget": spec.layers}))
+
+
+def _beyond_words(budget: int, diameter, found, low: int) -> str:
+    """"D > 5 exactly from n = 13 on (on n = 4k + r: D = 2k - 1, 2k, 2k, 2k + 1 for r = 0, 1, 2, 3, none decreasing
+    in k; D(12) = 5)": the first length and why, from the closed form's lines on the classes."""
+    from .budget_range import K, value_at
+    n = next(iter(diameter.free_symbols))
+    why = []
+    if found.modulus > 1:
+        lines = ", ".join(sympy.sstr(a * K + b).replace("*", "") for a, b in found.lines)
+        why.append(f"on n = {found.modulus}k + r: D = {lines} for r = {', '.join(map(str, range(found.modulus)))}, "
+                   "none decreasing in k")
+    else:
+        (a, b), = found.lines
+        why.append(f"D = {sympy.sstr(a * K + b).replace('k', 'n')}, not decreasing in n")
+    before = found.start - 1
+    if before >= 1:
+        why.append(f"D({before}) = {value_at(diameter, n, before)}")
+    words = f"D > {budget} exactly from n = {found.start} on ({'; '.join(why)})"
+    if low > found.start:
+        words += f", and the closed forms hold from n = {low} on"
+    return words

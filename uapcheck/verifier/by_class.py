@@ -486,6 +486,10 @@ def not_uap_range(ctx, s) -> str:
         raise Reject(f"the range: {exc}") from None
     if where.free_symbols != {n}:
         return f"; the range {where} has parameters: it is the obstruction premise's, not re-checked at lengths"
+    beyond = [p for p in ctx.premises(s) if p["rule"] == "PAT-BUDGET-N" and p["status"] == "proved"]
+    if beyond and (beyond[0].get("data") or {}).get("range") != data["range"]:
+        raise Reject(f"the NOT-UAP range is not the range of {beyond[0]['id']} (PAT-BUDGET-N), which its check holds "
+                     "against the diameter's closed form")
     by_budget = any(p["rule"] == "PAT-BUDGET-CLASS" and p["status"] == "proved" and
                     (p.get("data") or {}).get("range") == data["range"] for p in ctx.premises(s))
     budget, checked = ctx.spec.layers, []

@@ -314,3 +314,74 @@ def _range_start(ctx, s, layer_data: dict, n) -> "int | None":
         if cond.xreplace({n: sympy.Integer(value)}) is not sympy.false:
             raise Reject(f"the stated range holds (or is not decided) at n = {value}, below the count's n ≥ {start}")
     return start
+
+
+@checker("PAT-BUDGET-N")
+def budget_beyond(ctx, s):
+    """A `layers M` budget below a diameter closed form that grows with n (docs/theory.md §12): the premise
+    PAT-CONNECTED's diameter tree (checked by its own step, with its range n ≥ `from`), reduced exactly on each
+    class n = L·k + r by the verifier's own `on_class`, is a·k + b with a ≥ 0 on every class and exceeds M from
+    some k on; so D(n) > M for every n ≥ N (N the first length from which every class is beyond M). The stated
+    range must hold at no length below max(N, from), and the stated modulus is L. A step without a range (the
+    sampled limit of a closed form with parameters) is trusted."""
+    from .by_class import on_class
+    from .trees import TreeError, decode, decode_condition
+    if s["status"] != "proved":
+        raise Reject("PAT-BUDGET-N only concludes `proved`")
+    if ctx.spec.target != "equivariant":
+        raise Reject("the budget argument is for G-equivariant targets; the input declares another class")
+    data = s.get("data") or {}
+    budget = ctx.spec.layers
+    if not isinstance(budget, int) or isinstance(budget, bool) or data.get("budget") != budget:
+        raise Reject("the budget is not the input's `layers`")
+    if data.get("range") is None:
+        raise Trust("no range: the diameter's limit as n grows (a closed form with parameters) is not re-checked")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED" or prem[0]["status"] != "proved":
+        raise Reject("its premise is the proved PAT-CONNECTED step")
+    pdata = prem[0].get("data") or {}
+    if not isinstance(ctx.spec.tokens, str) or "diameter bound" in pdata:
+        raise Reject("the diameter is an exact closed form at a symbolic n")
+    n = ctx.symbols[ctx.spec.tokens]
+    try:
+        diameter = decode(pdata.get("diameter"), ctx.symbols)
+        where = decode_condition(data["range"], ctx.symbols)
+        start = decode(pdata["from"], ctx.symbols) if pdata.get("from") is not None else sympy.Integer(1)
+    except (TreeError, KeyError, TypeError) as exc:
+        raise Reject(f"the diameter, the range or the premise's start: {exc}") from None
+    if not isinstance(start, sympy.Integer) or diameter.free_symbols - {n}:
+        raise Reject("the diameter's closed form has parameters, or its range no integer start")
+    lines = on_class(diameter, n, 1, 0)
+    if lines is None:
+        raise Reject("the diameter is not exact on the residue classes of n (floors of linear functions of n)")
+    big = len(lines)
+    if data.get("modulus") != big:
+        raise Reject(f"the stated modulus {data.get('modulus')} is not {big}, the one the closed form's floors need")
+    beyond = _first_beyond(lines, budget)
+    low = max(beyond, int(start))
+    for v in range(1, low):
+        if where.xreplace({n: sympy.Integer(v)}) is not sympy.false:
+            raise Reject(f"the range {where} holds (or is not decided) at n = {v}, below n = {low} (D > {budget} "
+                         f"from n = {beyond} on; the diameter's closed form from n = {start} on)")
+    return VERIFIED, (f"the PAT-CONNECTED diameter, reduced exactly on each class n = {big}k + r, is linear and "
+                      f"not decreasing in k, and exceeds `layers {budget}` from n = {beyond} on; the range {where} "
+                      f"holds at no length below n = {low}")
+
+
+def _first_beyond(lines: dict, budget: int) -> int:
+    """The first length N from which the diameter, a·k + b on each class n = L·k + r (`lines`: r → that
+    expression), exceeds the budget on every class: each class from k_r = ⌊(M − b)/a⌋ + 1 on (0 when b > M), and N
+    one past the largest L·k_r + r − L (docs/theory.md §12, Theorem F130). Rejects a class that is not linear in k,
+    decreases, or stays at or below M."""
+    big = len(lines)
+    lasts = []
+    k = next(iter(set().union(*(e.free_symbols for e in lines.values()))), None)
+    for r, e in sorted(lines.items()):
+        a, b = (e.coeff(k, 1), e.coeff(k, 0)) if k is not None else (sympy.Integer(0), e)
+        if (k is not None and sympy.expand(e - a * k - b) != 0) or not (a.is_Rational and b.is_Rational):
+            raise Reject(f"on n = {big}k + {r} the diameter {e} is not linear in k")
+        if a < 0 or (a == 0 and b <= budget):
+            raise Reject(f"on n = {big}k + {r} the diameter {e} does not stay above the budget {budget}")
+        first = 0 if b > budget else int(sympy.floor((budget - b) / a)) + 1
+        lasts.append(big * first + r - big)
+    return max(1, max(lasts) + 1)
