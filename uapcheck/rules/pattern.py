@@ -293,6 +293,9 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     if group_order is None:
         group_order, group_generators = 0, None
     from .small_lengths import FACTS_ONLY
+    quick = _quick_count(graphs, diameter, group_generators, orbit_of, arc_classes) if FACTS_ONLY.get() else None
+    if quick is not None:
+        return quick
     decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
                             orbit_of=orbit_of, certificate=not FACTS_ONLY.get())
     labelled = arc_classes is not None and any(c is not None for c in arc_classes)
@@ -318,6 +321,37 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
                           "suffice", certificate=cert)
     return LayerCount(diameter + 1, False, f"view argument: D + 1 = {diameter + 1} layers suffice; whether "
                       f"D = {diameter} suffice is not decided: {decision.reason}")
+
+
+def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators, orbit_of,
+                 arc_classes) -> Optional[LayerCount]:
+    """Where only the answer is read (a length below a stated range): for one symmetric head without labels, a swap
+    witness (Theorem F99 (a)) or Theorem F111's far-adjacency table answers as the rooted views would, without
+    canonical forms (graphs/far_view_least.py); None when neither holds (the exact test decides)."""
+    from ..graphs.far_view_least import quick_count
+    from ..groups import orbits
+    if len(graphs) != 1 or (arc_classes is not None and any(c is not None for c in arc_classes)):
+        return None
+    n = graphs[0].n
+    if group_generators is not None:
+        reps = sorted(set(orbits(n, group_generators)))
+    elif orbit_of is not None:
+        reps = sorted(set(orbit_of))
+    else:
+        return None
+    found = quick_count(graphs[0], diameter, [r + 1 for r in reps])
+    if found is None:
+        return None
+    if found.sufficient:
+        return LayerCount(diameter, True, "the far-adjacency table (Theorem F111): whether two positions at distance "
+                          "D from a root are adjacent is read off the colours of their neighbours within D − 1, so no "
+                          "view witness exists and D layers suffice")
+    x, y = found.swap
+    perm = tuple(y if k == x else x if k == y else k for k in range(1, n + 1))
+    witness = {"diameter": diameter, "position": found.root, "swap": [x, y]}
+    return LayerCount(diameter + 1, True, "view witness: D layers are not enough, D + 1 suffice (a swap of two "
+                      "positions at distance D with the same neighbours within distance D − 1, Theorem F99 (a))",
+                      witness, permutation=perm)
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
