@@ -46,7 +46,7 @@ def test_the_numeric_route_gives_the_exact_routes_number(body, z):
     for tval in (sympy.Integer(10) ** 3, sympy.Integer(10) ** 6, sympy.Integer(10) ** 12):
         digits = 40 + 2 * len(str(tval))
         exact = _exact(model, 1, z, tval, digits)
-        fast = numeric_check._log_k(numeric_check._at_point(model, 1, z), tval, digits)
+        fast = numeric_check._log_k(numeric_check._Point(model, 1, z), tval, digits)
         assert type(fast) is type(exact)
         assert str(sympy.Float(fast, 12)) == str(sympy.Float(exact, 12))
         if isinstance(exact, sympy.Float) and exact != 0:
@@ -83,5 +83,31 @@ def test_the_cross_check_prints_the_numbers_of_the_exact_route(monkeypatch):
     result = next(r for r in analyse_closed(model) if r.witness)
     fast = numeric_check.cross_check(model, result)
     numeric_check.cross_check.cache_clear()
+    monkeypatch.setattr(numeric_check, "_log_beside", lambda *args: None)
     monkeypatch.setattr(numeric_check, "_log_numerically", lambda *args: None)
     assert numeric_check.cross_check(model, result) == fast
+
+
+@pytest.mark.parametrize("body", KERNELS)
+@pytest.mark.parametrize("z", [1, -1, 2])
+def test_the_formula_evaluated_beside_its_values_gives_the_substituted_formulas_number(body, z):
+    # the values of the invariants given to evalf beside t, not substituted first: the same number where both
+    # answer, and the substituted formula's own route wherever the formula has a nested exponential
+    model = _model(body)
+    point = numeric_check._Point(model, 1, z)
+    for tval in (sympy.Integer(10) ** 6, sympy.Integer(10) ** 12):
+        digits = 40 + 2 * len(str(tval))
+        beside = numeric_check._log_beside(point, tval, digits)
+        substituted = numeric_check._log_numerically(point.exact, tval, digits)
+        if numeric_check._nested_growth(point.formula):
+            assert beside is None
+        if beside is not None and substituted is not None:
+            assert str(sympy.Float(beside, 12)) == str(sympy.Float(substituted, 12))
+            assert abs(beside - substituted) <= abs(substituted) * sympy.Float(10) ** (5 - digits)
+
+
+def test_the_substituted_formula_is_made_only_when_needed():
+    model = _model("attention { kernel k(x, y) = exp(-sqrt(|x - y|^2 + 1)) }")
+    point = numeric_check._Point(model, 1, 2)
+    assert numeric_check._log_k(point, sympy.Integer(10) ** 6, 52) is not None
+    assert point._exact is None

@@ -20,25 +20,64 @@ from .analysis import RegionResult, invariants_at
 CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ · (the largest constant)
 
 
-def _at_point(model: KernelModel, x: int, z: int) -> sympy.Expr:
-    """k(x, t z) with the invariants at the 1-dimensional query x and key z, t left free."""
-    inv = invariants_at(model, x, z)
-    expr = model.scaled if isinstance(model, ClosedKernel) else model.term
-    if isinstance(model, FeatureKernel) and model.index == "landmark":
-        expr = model.key  # the landmark coefficient cancels in the ratio
-        inv = dict(inv, **{})
-        inv[ZETA] = sympy.Integer(1)
-    return expr.xreplace(inv)
+class _Point:
+    """k(x, t z) at the 1-dimensional query x and key z, t left free: the model's formula and the values of its
+    invariants there. The formula with the values substituted exactly (`exact`) is made only when the numeric
+    evaluation of the formula with the values beside it (`_log_beside`) does not give the number: SymPy builds
+    and evaluates the substituted tree anew (exp and sqrt of the new arguments), most of the check's time."""
+
+    def __init__(self, model: KernelModel, x: int, z: int):
+        inv = invariants_at(model, x, z)
+        expr = model.scaled if isinstance(model, ClosedKernel) else model.term
+        if isinstance(model, FeatureKernel) and model.index == "landmark":
+            expr = model.key  # the landmark coefficient cancels in the ratio
+            inv = dict(inv)
+            inv[ZETA] = sympy.Integer(1)
+        self.formula, self.values = expr, inv
+        self._exact: Optional[sympy.Expr] = None
+
+    @property
+    def exact(self) -> sympy.Expr:
+        if self._exact is None:
+            self._exact = self.formula.xreplace(self.values)
+        return self._exact
 
 
-def _log_k(at_point: sympy.Expr, tval, digits: int = 40):
-    """log k(x, t z) at t = tval (the params at their sample values), to `digits` digits, from
-    ``_at_point(model, x, z)`` (made once per point: only t changes between the check's evaluations)."""
+def _log_k(point: _Point, tval, digits: int = 40):
+    """log k(x, t z) at t = tval (the params at their sample values), to `digits` digits (made once per point:
+    only t changes between the check's evaluations)."""
+    value = _log_beside(point, tval, digits)
+    if value is not None:
+        return value
+    at_point = point.exact
     value = _log_numerically(at_point, tval, digits)
     if value is not None:
         return value
     val = at_point.xreplace({t: tval})
     return sympy.log(val).xreplace(_sample_params(val)).evalf(digits)
+
+
+def _log_beside(point: _Point, tval, digits: int) -> Optional[sympy.Float]:
+    """`_log_numerically` of the point's formula with the invariants' values given to evalf beside t and the
+    params, instead of substituted first: evalf of the same function at the same exact arguments, to `digits`
+    correct digits (`strict=True`). None where the formula has an exponential nested in another (the
+    substituted one then has one too, or fewer: it goes the way `_log_numerically` decides) and wherever
+    `_log_numerically` would answer None of it (an exact 0, ±∞, a complex value, a failure); the caller then
+    substitutes and evaluates as before."""
+    if _nested_growth(point.formula):
+        return None
+    params = {sym: val for sym, val in _sample_params(point.formula).items()
+              if sym != t and sym not in point.values}
+    try:
+        value = sympy.log(point.formula, evaluate=False).evalf(
+            digits, subs={**point.values, t: tval, **params}, strict=True)
+    except (BudgetExceeded, MemoryError):
+        raise
+    except Exception:  # noqa: BLE001 - PrecisionExhausted or any failure: the substituted formula decides
+        return None
+    if isinstance(value, sympy.Float) and value.is_finite and value != 0:
+        return value
+    return None
 
 
 def _log_numerically(at_point: sympy.Expr, tval, digits: int) -> Optional[sympy.Float]:
@@ -136,7 +175,7 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
         with time_limit("the numeric cross-check of the kernel limit", 10.0):
             small = base / sympy.Integer(10) ** 3
             digits = 40 + 2 * len(str(base))
-            k1, k2 = _at_point(model, x, z1), _at_point(model, x, z2)
+            k1, k2 = _Point(model, x, z1), _Point(model, x, z2)
             out["values"][f"t = {small}"] = sympy.Float(
                 _log_k(k1, small, digits) - _log_k(k2, small, digits), 12)
             for step in range(CROSS_CHECK_STEPS):
