@@ -1154,7 +1154,10 @@ class PartitionHeads(Certificate):
 
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
     found: Any             # graphs.partition_heads.PartitionGroup
-    order: Any             # the stated group's order (an expression in n)
+    order: Any             # the stated group's order (an expression in n: at a concrete length, its class's formula)
+    #: a concrete length the step states G at (Theorem F126): it lies in the class whose formula `order` is, from
+    #: the class's bound on; None: symbolic n
+    length: Any = None
     kind = "partition heads"
 
     def check(self) -> None:
@@ -1166,14 +1169,32 @@ class PartitionHeads(Certificate):
         n = sympy.Symbol("n", integer=True, positive=True)
         order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
         order = order.xreplace({s: n for s in order.free_symbols})
-        if not any(is_zero(c.expression(n, again.modulus) - order) for c in again.classes):
+        mine = [c for c in again.classes if is_zero(c.expression(n, again.modulus) - order)]
+        if not mine:
             _reject(PartitionHeads, f"the order {self.order} is not a class's")
+        if self.length is not None:
+            length = self.length
+            if not isinstance(length, int) or isinstance(length, bool) or not any(
+                    length % again.modulus == c.residue and length >= c.low for c in mine):
+                _reject(PartitionHeads, f"n = {length} is not in a class whose formula is {self.order}, from its bound on")
+
+    def order_at_length(self) -> Any:
+        """Theorem F126: |G| at the concrete length, the stated class's formula read there (large factorials kept
+        unevaluated)."""
+        from .graphs.heads_at_length import partition_class_at, partition_order_at
+        c = partition_class_at(self.found, self.length)
+        if c is None:
+            _reject(PartitionHeads, f"n = {self.length} is in no class of the decision from its bound on")
+        return partition_order_at(c, self.length, self.found.modulus)
 
     def to_json(self) -> Any:
         from .verifier.trees import encode
         from .graphs.partition_heads import partition_json
-        return {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F72", **partition_json(self.found),
-                "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+        out = {"kind": self.kind, "section": "docs/theory.md §11.11, Theorem F72", **partition_json(self.found),
+               "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+        if self.length is not None:  # Theorem F126: the length the class's formula is read at
+            out.update({"n": self.length, "section": "docs/theory.md §11.11, Theorems F72 and F126"})
+        return out
 
 
 @dataclass(frozen=True)
@@ -1216,7 +1237,9 @@ class HeadLayers(Certificate):
         out: dict = {"kind": self.kind, "theorem": f.theorem, "section": f.section, "union theorem": f.union_theorem,
                      "from": f.low, "modulus": f.modulus}
         if self.length is not None:  # Theorem F125 (b): the symbolic count and D, and the length they are read at
-            out.update({"n": self.length, "layers": encode(sympy.sympify(f.layers, strict=True)),  # safe: strict
+            from .certfile import _without_residue_cases  # F86's count by class: the floors the step's data carries
+            out.update({"n": self.length,
+                        "layers": encode(_without_residue_cases(sympy.sympify(f.layers, strict=True))),  # safe: strict
                         "diameter": encode(sympy.sympify(f.diameter, strict=True))})  # safe: strict
         if f.witness is not None:
             pos, (a, b) = f.witness

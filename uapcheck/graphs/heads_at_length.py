@@ -11,6 +11,10 @@ Likewise the least layer count (F125 (b)): Theorems F70–F71, F75, F76, F86 and
 n ≥ their bound (F86, F76, F88: class by class mod M); at a concrete n in that range (and class) the count is the
 symbolic one evaluated at n, least, with the union's witness evaluated at n where the count is D + 1.
 
+Two partition heads (Theorem F72, whose group is a large product and not F35–F39's) are read the same way (Theorem
+F126): the class of n mod L holding n gives G at n, its order the class's formula at n with large factorials left
+unevaluated.
+
 Lengths below the class's bound, or in an open class, get nothing here (the token graph decides them, or the
 group stays undecided).
 """
@@ -58,7 +62,12 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
         return None
     for case in form.cases:
         decision = case.intersection
-        if not isinstance(decision, tuple) or decision[0] == "partition heads":
+        if isinstance(decision, tuple) and decision[0] == "partition heads":
+            at = _partition_group_at(case, decision[1], n)
+            if at is not None:
+                return at
+            continue
+        if not isinstance(decision, tuple):
             continue
         found, stated = decision
         c = class_of(found, n)
@@ -76,6 +85,47 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
                             f"{c.low}, of Theorems F35–F39 ({SECTION})",
                        intersection=(found, stated, n))
     return None
+
+
+def partition_class_at(found, n: int):
+    """The class of Theorem F72's decision `found` (graphs/partition_heads.PartitionGroup) that holds at n (n ≡ its
+    residue mod L, n ≥ its bound), or None."""
+    for c in found.classes:
+        if n % found.modulus == c.residue and n >= c.low:
+            return c
+    return None
+
+
+def partition_order_at(c, n: int, modulus: int) -> sympy.Expr:
+    """|G| of F72's class `c` at the length n as an expression whose large factorials and powers stay unevaluated
+    (24·262144! at n = 1,048,576 rather than its million digits): constant · power^t · ∏ (z + δt)!^m,
+    t = (n − base)/L."""
+    from .closed_forms import _fact
+    t = (n - c.base) // modulus
+    out = [Integer(c.constant)]
+    if c.power != 1 and t:
+        out.append(sympy.Pow(Integer(c.power), Integer(t), evaluate=False) if t > 20 else Integer(c.power ** t))
+    for z, d, m in c.factorials:
+        f = _fact(z + d * t)
+        out.append(f if m == 1 else sympy.Pow(f, Integer(m), evaluate=False))
+    number = sympy.Mul(*[x for x in out if x.is_Integer])
+    rest = [x for x in out if not x.is_Integer]
+    if not rest:
+        return number
+    return sympy.Mul(*([number] if number != 1 else []), *rest, evaluate=False) if len(rest) > 1 or number != 1 \
+        else rest[0]
+
+
+def _partition_group_at(case: GroupCase, found, n: int) -> Optional[GroupCase]:
+    """Theorem F126: the group of two partition heads (Theorem F72) at the concrete length n, read off the class of
+    n mod L holding n, without the arcs at n."""
+    c = partition_class_at(found, n)
+    if c is None:
+        return None
+    return replace(case, condition=sympy.true, order=partition_order_at(c, n, found.modulus),
+                   rule=f"two partition heads at n = {n:,}: the class n ≡ {c.residue} (mod {found.modulus}), n ≥ "
+                        f"{c.low}, of Theorem F72 (docs/theory.md §11.11, Theorem F126)",
+                   intersection=("partition heads", found, n))
 
 
 @dataclass(frozen=True)

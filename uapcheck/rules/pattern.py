@@ -1003,7 +1003,13 @@ def _group_certificate(spec: S.Spec, case, info):
         return _closed_form(case, {"order": info.order})
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
-        return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order)
+        found, *length = case.intersection[1:]
+        if length:  # a concrete length (Theorem F126): the class's formula in n, and the length it is read at
+            from ..graphs.heads_at_length import partition_class_at, symbol
+            c = partition_class_at(found, length[0])
+            return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), found, c.expression(symbol(), found.modulus),
+                                  length[0])
+        return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), found, case.order)
     from ..certificates import HeadIntersection
     found, stated, *length = case.intersection  # a concrete length: Theorem F125 (a)
     return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order,

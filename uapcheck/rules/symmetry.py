@@ -90,6 +90,8 @@ def _order_text(order) -> str:
 
 def _certified_orders(certificate) -> set:
     """The orders (as the report shows them) a group certificate proves."""
+    if isinstance(certificate, PartitionHeads) and certificate.length is not None:
+        return {_order_text(certificate.order_at_length())}  # Theorem F126: the class's formula at the length
     if isinstance(certificate, (HeadIntersection, PartitionHeads)):
         return {_order_text(certificate.order)}
     if isinstance(certificate, Generators):

@@ -188,7 +188,15 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     name = f"the permutations keeping {_words(hs[0])}, and {_words(hs[1])}"
     if (s.get("data") or {}).get("name") != name or cert.get("name") != name:
         raise Reject(f"Theorem F72: the name is not {name!r}")
-    n = ctx.symbols[spec.tokens]
+    at_n = cert.get("n")
+    if at_n is None:
+        n = ctx.symbols[spec.tokens]
+        symbols = ctx.symbols
+    else:  # Theorem F126: the symbolic decision, read at the file's length
+        if not isinstance(at_n, int) or isinstance(at_n, bool) or at_n != spec.tokens:
+            raise Reject(f"Theorem F126: the certificate's length {at_n!r} is not the file's n = {spec.tokens}")
+        n = sympy.Symbol("n", integer=True, positive=True)
+        symbols = dict(ctx.symbols, n=n)
     exprs: dict = {}
     for r, c in classes.items():
         base = start + (r - start) % m
@@ -239,13 +247,24 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     if stated is None and mine_r:
         raise Reject("Theorem F72: a class's certificate states no order")
     if stated is not None:
-        claimed = decode(stated, ctx.symbols) if not isinstance(stated, int) else sympy.Integer(stated)
+        claimed = decode(stated, symbols) if not isinstance(stated, int) else sympy.Integer(stated)
         claimed = sympy.sympify(claimed, strict=True).xreplace({x: n for x in claimed.free_symbols})  # safe: strict (no text parsed)
         if mine_r:  # a class of the step: its order is the formula of each of its residues
             wrong = [r for r in mine_r if sympy.simplify(claimed - exprs[r]) != 0]
             if wrong:
                 raise Reject(f"Theorem F72: the stated order is not the formula of the class n ≡ {wrong[0]} "
                              f"(mod {m})")
+        elif at_n is not None:  # Theorem F126: the class of the file's length, from its bound on
+            here = at_n % m
+            if at_n < int(classes[here]["from"]):
+                raise Reject(f"Theorem F126: n = {at_n} is below the bound {classes[here]['from']} of its class "
+                             f"n ≡ {here} (mod {m})")
+            if sympy.simplify(claimed - exprs[here]) != 0:
+                raise Reject(f"Theorem F126: the stated order is not the formula of n's class n ≡ {here} (mod {m})")
+            return VERIFIED, (f"Theorem F72 (docs/theory.md §11.11) read at n = {at_n} (Theorem F126): two partition "
+                              f"heads, L = {m}, N = {start}; every class's formula re-derived as at symbolic n, and "
+                              f"n lies in the class n ≡ {here} (mod {m}) from n = {classes[here]['from']}, whose formula the "
+                              "certificate states")
         elif not any(sympy.simplify(claimed - e) == 0 for e in exprs.values()):
             raise Reject("Theorem F72: the stated order is no class's formula")
     return VERIFIED, (f"Theorem F72 (docs/theory.md §11.11): two partition heads, L = {m}, N = {start}; every class's "
