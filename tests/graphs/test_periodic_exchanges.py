@@ -22,6 +22,7 @@ UNIONS = [
     (Blocks(8), Offsets((-6, -4, 6), False)),          # not symmetric: the exchange, end transpositions
     (Blocks(6), Offsets((-4, 2), False)),
     (Blocks(4), Offsets((-2, 6), False)),
+    (Blocks(6), Dilated(2, 2)),                        # a symmetry fixes a position and a neighbour: (C5) as stated
 ]
 
 
@@ -97,3 +98,12 @@ def test_values_at_a_million_without_arcs():
     assert want["order"] == 4 and want["diameter"] == 174_763 and want["layers"] == 174_764
     second = families.at(_theorem((Blocks(8), Offsets((-6, -4, 6), False))), {"n": 1_048_576})
     assert second["order"] == 8
+
+
+def test_the_search_for_symmetries_stays_small():
+    """The images are tried among positions whose balls of radius 2 are isomorphic: blocks(10) + dilated(2, 2) gets its
+    8 symmetries (the parity exchange, the exchange of the middle pair 5, 6 of each block, the reflections) within the
+    node bound, where trying every clique took over a minute; with twins in the blocks the bound ends the search."""
+    found = PE.symmetries(10, (-4, -2, 2, 4))
+    assert found is not None and len(found) == 8
+    assert PE.symmetries(16, (-3, -1, 1, 3)) is None

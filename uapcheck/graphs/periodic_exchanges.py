@@ -33,7 +33,7 @@ from sympy import Integer
 from . import periodic_lines as lines
 
 SECTION = "docs/theory.md §11.11"
-MAX_SEARCH = 200_000   # nodes of the search for the periodic symmetries
+MAX_SEARCH = 20_000    # nodes of the search for the periodic symmetries
 MAX_SYMMETRIES = 64    # |A / translations|
 
 
@@ -69,6 +69,10 @@ class _Search:
                       for x in range(1, b + 1)}
         self.found: list[Symmetry] = []
         self.nodes = 0
+        # α maps a position onto one whose coloured ball of radius 2 is isomorphic (Γ_∞'s balls are translates of the
+        # residues' balls): only such images are tried
+        keys = [lines._key(lines._ball(x, 2, b, jumps, None, None), b, jumps) for x in range(1, b + 1)]
+        self.like = [{y for y in range(b) if keys[y] == keys[x]} for x in range(b)]
 
     def complete(self, alpha: Symmetry) -> bool:
         return all(_arc(alpha(j), alpha(i), self.b, self.jset) for i in range(1, self.b + 1) for j in self.preds[i])
@@ -94,8 +98,9 @@ class _Search:
             if self.complete(alpha):
                 self.found.append(alpha)
             return True
+        like = self.like[len(images)]
         for c in range(images[0] - self.span, images[0] + self.span + 1):
-            if c % self.b not in used and self.fits(sign, images + [c]) and \
+            if c % self.b not in used and (c - 1) % self.b in like and self.fits(sign, images + [c]) and \
                     not self.extend(sign, images + [c], used | {c % self.b}):
                 return False
         return True
@@ -107,7 +112,7 @@ def symmetries(b: int, jumps: tuple[int, ...]) -> Optional[list[Symmetry]]:
     search = _Search(b, jumps)
     for sign in (1, -1):
         for first in range(1, b + 1):
-            if not search.extend(sign, [first], frozenset({first % b})):
+            if first - 1 in search.like[0] and not search.extend(sign, [first], frozenset({first % b})):
                 return None
     return sorted(search.found, key=lambda a: (a.sign != 1, a.images != tuple(range(1, b + 1)), a.images))
 
@@ -118,10 +123,15 @@ def _fixing(alpha: Symmetry, x: int, b: int) -> Optional[Symmetry]:
     return alpha.shifted(t) if t % b == 0 else None
 
 
+def _around(p: int, b: int, jumps) -> set[int]:
+    return set(lines.successors(p, b, jumps)) | set(lines.predecessors(p, b, jumps))
+
+
 def _moves_neighbours(alpha: Symmetry, x: int, b: int, jumps) -> bool:
-    """(C5) at x: α (fixing x, not the identity) moves every neighbour of x (arcs either way)."""
-    near = set(lines.successors(x, b, jumps)) | set(lines.predecessors(x, b, jumps))
-    return all(alpha(u) != u for u in near)
+    """(C5) at x: α (fixing x, not the identity) moves, for every U-neighbour y of x, y itself or a common U-neighbour
+    of x and y."""
+    near = _around(x, b, jumps)
+    return all(alpha(y) != y or any(alpha(z) != z for z in near & _around(y, b, jumps)) for y in near)
 
 
 def certificate(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry]) -> bool:
@@ -315,6 +325,30 @@ def decide(b: int, jumps: tuple[int, ...]) -> Optional[Exchanges]:
     return replace(data, onset=_onset(data))
 
 
+def _diameter(n: int, b: int, jumps) -> Optional[int]:
+    """The directed diameter of Γ_n (None: not strongly connected), by one search from every source at once: reach[v]
+    holds a bit for each source that reaches v within the levels so far (a block is a clique: its members' bits are
+    pooled once per level)."""
+    reach = [1 << v for v in range(n)]
+    full = (1 << n) - 1
+    moves = [(v, v - k) for v in range(n) for k in jumps if 0 <= v - k < n]  # v → v − k
+    level = 0
+    while any(r != full for r in reach):
+        nxt = reach[:]
+        for first in range(0, n, b):
+            pooled = 0
+            for v in range(first, min(first + b, n)):
+                pooled |= reach[v]
+            for v in range(first, min(first + b, n)):
+                nxt[v] |= pooled
+        for v, q in moves:
+            nxt[q] |= reach[v]
+        if nxt == reach:
+            return None
+        reach, level = nxt, level + 1
+    return level
+
+
 def _onset(data: Exchanges) -> int:
     """The stated range: downwards from the proved one while the length below has F115's D (BFS) and F117's group
     (|G|, K and the extending symmetries, by BLISS: then G = K·H there as well), not below max(61, 2(RJ + J) + 1)."""
@@ -323,8 +357,7 @@ def _onset(data: Exchanges) -> int:
     n = max(line.diameter_low, data.group_low)
     while n - 1 >= floor_:
         m = n - 1
-        found = lines.survey(m, data.b, data.jumps, line.cut, 0)
-        if found is None or max(found.values()) != line.diameter_at(m):
+        if _diameter(m, data.b, data.jumps) != line.diameter_at(m):
             break
         if _class_group(m, data.b, data.jumps, data.radius, line.span, data.found) != data.classes[m % data.b]:
             break  # the order, the kernel's moved positions and the extending symmetries: the words hold at m
@@ -336,8 +369,8 @@ def _symmetry_words(sign: int, delta: tuple[int, ...], b: int) -> str:
     if sign < 0 and not any(delta):
         return "the reflection i ↦ n + 1 − i"
     base = "i" if sign > 0 else "n + 1 − i"
-    shown = ", ".join(sympy.sstr(d) for d in delta)
-    return f"{base} + δ(i mod {b}) with δ = ({shown}) on the residues 1, …, {b}"
+    shown = ", ".join(str(d).replace("-", "−") for d in delta)
+    return f"i ↦ {base} + δ(i mod {b}) with δ = ({shown}) on the residues 1, …, {b}"
 
 
 def _position(p: int, n) -> str:
@@ -349,16 +382,45 @@ def _position(p: int, n) -> str:
     return f"n − {-p - 1}" if p < -1 else "n"
 
 
+def _compose(f: tuple, g: tuple, b: int, rho: int) -> tuple:
+    """f ∘ g for the maps p ↦ (n + 1 if sign < 0 else 0) + sign·p + δ(p mod b), read in the middle of a length
+    n ≡ rho (mod b)."""
+    n = 1000 * b + rho
+
+    def apply(h: tuple, p: int) -> int:
+        return (n + 1 if h[0] < 0 else 0) + h[0] * p + h[1][(p - 1) % b]
+    sign = f[0] * g[0]
+    start = n + 1 if sign < 0 else 0
+    return sign, tuple(apply(f, apply(g, p)) - start - sign * p for p in range(500 * b + 1, 500 * b + b + 1))
+
+
+def _generators(shifts: Sequence[tuple], b: int, rho: int) -> list[tuple]:
+    """A generating set of the extending symmetries, taken in order (the exchanges first, the reflection first among
+    the reversals), each one not in the group generated by those before."""
+    identity = (1, (0,) * b)
+    group, gens = {identity}, []
+    for h in sorted(shifts, key=lambda s: (s[0] != 1, any(s[1]), s[1])):
+        if h in group:
+            continue
+        gens.append(h)
+        while True:
+            more = {_compose(x, y, b, rho) for x in group for y in gens} - group
+            if not more:
+                break
+            group |= more
+    return gens
+
+
 def class_words(data: Exchanges, rho: int, n=None) -> str:
     group = data.classes[rho]
     parts = []
     if group.kernel > 1:
         near = ", ".join(_position(p, n) for p in sorted(group.moved, key=lambda p: (p < 0, p)))
         parts.append(f"the permutations of {{{near}}} that keep the arcs (order {group.kernel})")
-    others = [s for s in group.shifts if s[0] != 1 or any(s[1])]
-    if others:
-        shown = "; ".join(_symmetry_words(sign, delta, data.b) for sign, delta in others)
-        parts.append(f"the periodic symmetries {{{shown}}} with the identity (order {len(group.shifts)})")
+    gens = _generators(group.shifts, data.b, rho)
+    if gens:
+        shown = "; ".join(_symmetry_words(sign, delta, data.b) for sign, delta in gens)
+        parts.append(f"the periodic symmetries generated by {{{shown}}} (order {len(group.shifts)})")
     return " extended by ".join(parts) or "trivial"
 
 
