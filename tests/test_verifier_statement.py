@@ -30,8 +30,8 @@ def test_the_prose_is_said_not_to_be_certified():
 
 def test_a_target_class_states_its_count_and_range():
     assert _certified(certificate("causal.uap")) == (
-        "certified: NOT-UAP for G-equivariant targets (for n ≥ 2); UAP for causal targets with 2 attention layers (least) "
-        "for n ≥ 3")
+        "certified: NOT-UAP for G-equivariant targets (for n ≥ 2; UAP at n = 1); UAP for causal targets with 2 attention "
+        "layers (least) for n ≥ 3")
 
 
 def test_a_sufficient_count_is_not_stated_least():
@@ -73,8 +73,40 @@ def test_an_edit_to_prose_alone_does_not_change_the_certified_statement():
 
 def test_a_count_by_residue_class_is_stated_class_by_class():
     # F86: blocks(4) | strided(4) needs 3 layers for n ≡ 1, 2 (mod 4), else 2 (docs/theory.md §13 L2)
-    assert "attention layers by n mod 4: 2 for {0, 3}, 3 for {1, 2} (least)" in _certified(
+    assert "attention layers by n mod 4: 2 for n mod 4 ∈ {0, 3}, 3 for n mod 4 ∈ {1, 2} (least)" in _certified(
         certificate("blocks_strided_heads_n.uap"))
+
+
+def test_a_count_with_floors_is_written_as_the_headline_writes_it():
+    # F101: ⌊n/2⌋ + 1 layers; on each class the polynomial the verifier reduced it to, with the class written out
+    assert ("⌊n/2⌋ + 1 attention layers (n/2 + 1 for n mod 2 = 0, (n + 1)/2 for n mod 2 = 1) (sufficient, not shown "
+            "least)") in _certified(certificate("cyclic_window_dilated_n.uap"))
+
+
+def _with_budget(name: str, budget: int) -> dict:
+    """The certificate of a catalog file with its `expect` line dropped and `layers BUDGET` added."""
+    import json
+    import re
+    from pathlib import Path
+    import uapcheck
+    from uapcheck import certfile
+    text = (Path(__file__).resolve().parent.parent / "catalog" / name).read_text("utf-8")
+    text = re.sub(r"(?m)^expect .*$", "", text) + f"\nlayers {budget}\n"
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, name), text)))
+
+
+def test_a_budget_by_class_states_the_classes_it_is_not_uap_on():
+    # Theorems F86–F88: 2 layers least on n ≡ 0, 3 (mod 4), 3 least on n ≡ 1, 2; `layers 2` is NOT-UAP on the
+    # latter. The line states the range it certifies 2 layers (least) on, the NOT-UAP classes and the lengths below.
+    assert _certified(_with_budget("blocks_global_strided_heads_n.uap", 2)) == (
+        "certified: UAP (for n ≥ 8 and n mod 4 ∈ {0, 3}) · G = the permutations keeping {1} and the blocks of 4 minus "
+        "it, and the residue classes mod 4 · 2 attention layers (least); NOT-UAP for n ≥ 8 and n mod 4 ∈ {1, 2}; UAP "
+        "at n = 1…7")
+
+
+def test_a_not_uap_range_states_the_lengths_below_it():
+    assert _certified(_with_budget("blocks_dilated_chains_n.uap", 5)) == \
+        "certified: NOT-UAP (for n ≥ 13); UAP at n = 1…12"
 
 
 def test_a_convolution_count_is_stated_in_convolution_layers():

@@ -30,6 +30,19 @@ def _count(layers, least, kind: str = "attention") -> str:
     return f"{text} {unit}" + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[least]
 
 
+def _residues(modulus: int, residues) -> str:
+    """"n mod 4 ∈ {0, 3}" or "n mod 2 = 1", as the headline writes a class."""
+    rs = list(residues)
+    return f"n mod {modulus} = {rs[0]}" if len(rs) == 1 else f"n mod {modulus} ∈ {{{', '.join(map(str, rs))}}}"
+
+
+def _piece(value) -> str:
+    """A count's polynomial on one residue class: n/2 + 1/2 written (n + 1)/2."""
+    from .statement import condition_words
+    constant = sympy.expand(value).as_coeff_Add()[0]
+    return condition_words(sympy.together(value) if not constant.is_Integer else value)
+
+
 def statement_lines(report: Report) -> list[str]:
     """What an OK certifies (statement.Statement), then what it does not."""
     st = report.statement
@@ -38,26 +51,34 @@ def statement_lines(report: Report) -> list[str]:
     parts = [st.verdict + (f" for {st.target} targets" if st.target else "")]
     if st.verdict == "NOT-UAP" and st.alternatives:
         parts[0] = "NOT-UAP for G-equivariant targets"
+    inside = bool(st.alternatives and st.below and st.where is not None)  # the headline's "(for n ≥ 3; UAP at n = 1)"
     if st.where is not None:
-        parts[0] += f" ({'at' if st.where.startswith('n = ') else 'for'} {st.where})"
+        parts[0] += f" ({'at' if st.where.startswith('n = ') else 'for'} {st.where}" + \
+            (f"; {st.below})" if inside else ")")
     if st.verdict == "UAP":
         if st.group is not None:
             parts.append(f"G = {st.group}" + (f" (order {st.order})" if st.order is not None and len(str(st.order)) <= 30
                                                else ""))
         if st.layers_by_residue is not None:
             modulus, pieces = st.layers_by_residue
-            parts.append(f"{st.unit} layers by n mod {modulus}: "
-                         + ", ".join(f"{sympy.sstr(value)} for {{{', '.join(map(str, rs))}}}" for rs, value in pieces)
+            listed = ", ".join(f"{_piece(value)} for {_residues(modulus, rs)}" for rs, value in pieces)
+            constant = all(not getattr(value, "free_symbols", None) for _, value in pieces)
+            parts.append((f"{st.unit} layers by n mod {modulus}: {listed}" if constant or st.layers_text is None else
+                          f"{st.layers_text} {st.unit} layers ({listed})")
                          + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[st.least])
         elif st.layers is not None:
             parts.append(_count(st.layers, st.least, st.unit))
     line = " · ".join(parts)
+    for verdict, where in st.others:  # the other classes, each with its verdict (§12)
+        line += f"; {verdict} for {where}"
+    if st.below and not inside:
+        line += f"; {st.below}"
     for alt in st.alternatives:
         line += (f"; UAP for {alt.target} targets with {_count(alt.layers, alt.least)}"
                  + (f" for n ≥ {sympy.sstr(alt.start)}" if alt.start is not None and alt.start != 1 else ""))
     if st.by_class:
         line += "; by residue class of n and length as the verdict step's data states"
-    elif st.symbolic_n and st.verdict == "UAP":
+    elif st.symbolic_n and st.verdict == "UAP" and st.where is None:
         line += "; for the lengths n that each step's line above states"
     return [f"  certified: {line}",
             "  not certified: the steps' prose (claim, evidence, facts), which is the engine's record for a reader"]

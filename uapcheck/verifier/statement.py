@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import sympy
+from sympy.printing.str import StrPrinter
 
 from .structure import is_theorem1, root, slots
 from .trees import TreeError, decode, decode_condition
@@ -42,6 +43,12 @@ class Statement:
     unit: str = "attention"  # what the count counts: "convolution" for the convolution mixer (CONV-LAYERS)
     alternatives: tuple[Alternative, ...] = ()
     where: Optional[str] = None  # the verdict's range of a symbolic n ("n ≥ 36"), or the concrete length ("n = 64")
+    #: the other residue classes of n with their own verdict, as the verdict step's data lists them (re-checked by
+    #: VERDICT-T1: each class's premise, its verdict, and the range's exclusion of it): ((verdict, condition), ...)
+    others: tuple = ()
+    #: the lengths below the range with their verdicts ("UAP at n = 1…7"), re-checked by VERDICT-T1 at each length
+    below: Optional[str] = None
+    layers_text: Optional[str] = None  # the count as the headline writes it (⌊n/2⌋ + 1), beside its pieces by class
 
 
 def _decoded(tree, ctx) -> Optional[sympy.Expr]:
@@ -61,8 +68,10 @@ def certified(ctx) -> Statement:
     r = root(ctx)
     symbolic_n = not isinstance(ctx.spec.tokens, int)
     where = _where(ctx, r)
+    others, below = _others(ctx, r), _below(r)
     if verdict != "UAP":
-        return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n, where=where)
+        return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n, where=where, others=others,
+                         below=below)
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
@@ -82,10 +91,88 @@ def certified(ctx) -> Statement:
         elif any(ctx.steps[p]["rule"] == "TD-MEANS" for p in ctx.steps):
             least = False  # Lemma M's two layers (§20.9): sufficient, not shown least
     data = r.get("data") or {}
-    by_class = bool(data.get("classes") or data.get("lengths"))
+    stated = [c for c in data.get("classes") or [] if c.get("verdict") is not None]
+    # residue classes or lengths the line below does not state (each class with its verdict, and the lengths, are)
+    by_class = len(others) < len(stated) or (bool(data.get("lengths")) and below is None)
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
                      by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
-                     unit=unit, alternatives=alternatives, where=where)
+                     unit=unit, alternatives=alternatives, where=where, others=others, below=below,
+                     layers_text=condition_words(layers) if layers is not None else None)
+
+
+def _others(ctx, r) -> tuple:
+    """(verdict, condition in words) for each class the verdict step's data lists with its own verdict."""
+    out = []
+    for c in (r.get("data") or {}).get("classes") or []:
+        if c.get("verdict") not in ("UAP", "NOT-UAP", "INCONCLUSIVE") or c.get("condition") is None:
+            continue
+        try:
+            cond = decode_condition(c["condition"], ctx.symbols)
+        except (TreeError, TypeError, KeyError):
+            continue
+        out.append((c["verdict"], condition_words(cond)))
+    return tuple(out)
+
+
+def _below(r) -> Optional[str]:
+    """"UAP at n = 1…7; NOT-UAP at n = 8": the lengths below the range the verdict step lists, with their verdicts."""
+    listed = (r.get("data") or {}).get("lengths") or []
+    groups: dict = {}
+    for x in listed:
+        if not isinstance(x, dict) or not isinstance(x.get("n"), int):
+            return None
+        key = x.get("verdict") if x.get("verdict") in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED") \
+            else "not decided"
+        groups.setdefault(key, []).append(x["n"])
+    return "; ".join(f"{key} at n = {_runs(ns)}" for key, ns in groups.items()) or None
+
+
+def _runs(values: list) -> str:
+    out, start = [], None
+    for k, v in enumerate(values):
+        start = v if start is None else start
+        if k + 1 == len(values) or values[k + 1] != v + 1:
+            out.append(str(v) if v == start else f"{start}…{v}" if v > start + 1 else f"{start}, {v}")
+            start = None
+    return ", ".join(out)
+
+
+class _Words(StrPrinter):
+    """Conditions and counts as the headline writes them: n ≥ 8, n mod 4 ∈ {1, 2}, ⌊n/2⌋ + 1."""
+
+    def _print_floor(self, e):
+        return f"⌊{self._print(e.args[0])}⌋"
+
+    def _print_ceiling(self, e):
+        return f"⌈{self._print(e.args[0])}⌉"
+
+    def _print_Mod(self, e):
+        return f"{self._print(e.args[0])} mod {self._print(e.args[1])}"
+
+    def _print_Relational(self, e):
+        op = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "==": "=", "!=": "≠"}.get(e.rel_op, e.rel_op)
+        return f"{self._print(e.lhs)} {op} {self._print(e.rhs)}"
+
+    def _print_And(self, e):
+        return " and ".join(self._part(a) for a in e.args)
+
+    def _print_Or(self, e):
+        eqs = [a for a in e.args if isinstance(a, sympy.Eq) and isinstance(a.lhs, sympy.Mod) and a.rhs.is_Integer]
+        if len(eqs) == len(e.args) and len({a.lhs for a in eqs}) == 1:
+            residues = sorted(int(a.rhs) for a in eqs)
+            return f"{self._print(eqs[0].lhs)} ∈ {{{', '.join(map(str, residues))}}}"
+        return " or ".join(self._part(a) for a in e.args)
+
+    def _part(self, a) -> str:
+        text = self._print(a)
+        return f"({text})" if isinstance(a, (sympy.And, sympy.Or)) and not text.startswith(("n mod", "k mod")) \
+            and " ∈ " not in text else text
+
+
+def condition_words(cond) -> str:
+    """A condition or a count in the headline's words (the verifier's own printer)."""
+    return _Words().doprint(cond).replace("*", "·")
+
 
 
 def _where(ctx, r) -> Optional[str]:
@@ -100,7 +187,7 @@ def _where(ctx, r) -> Optional[str]:
         cond = decode_condition(tree, ctx.symbols)
     except (TreeError, TypeError):
         return None
-    return sympy.sstr(cond).replace(">=", "≥").replace("<=", "≤")
+    return condition_words(cond)
 
 
 MAX_MODULUS = 64
