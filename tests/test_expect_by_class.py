@@ -55,6 +55,14 @@ def test_expect_verdicts_by_class_with_a_budget(line, holds):
         assert why.startswith("for n mod ") or why.startswith("expected ")
 
 
+def test_a_failed_verdict_names_every_class_derived():
+    """`expect not-uap` on a file that is UAP on some classes and NOT-UAP on the others says both, as the headline does,
+    not the verdict stated first alone."""
+    got, why = _holds(BLOCKS.format(n="n", budget="layers 3"), "expect not-uap")
+    assert got is False
+    assert why == "expected NOT-UAP, derived UAP for n ≥ 9 and n even; NOT-UAP for n ≥ 9 and n odd", why
+
+
 @pytest.mark.parametrize("line, holds", [
     ("expect uap layers 3 if n mod 2 = 0, else 4", True),
     ("expect uap layers 4 if n mod 2 = 1, else 3", True),

@@ -229,6 +229,17 @@ def _residue_parts_hold(cond, n, modulus: int, r: int) -> bool:
     return bool(parts) and all(p.xreplace({n: sympy.Integer(r)}) is sympy.true for p in parts)
 
 
+def _derived_words(verdict_name: str, group, by_class) -> str:
+    """The derived verdict as the headline states it: "UAP for n ≥ 8 and (n mod 4 ∈ {0, 3}); NOT-UAP for n ≥ 8 and
+    (n mod 4 ∈ {1, 2})" beside residue classes of n with another verdict (docs/theory.md §12), else the verdict."""
+    if not by_class:
+        return verdict_name
+    from .show import show_condition
+    where = getattr(group, "condition", None)
+    out = verdict_name + (f" for {where}" if where else "")
+    return out + "".join(f"; {kind.value} for {show_condition(cond)}" for cond, kind in by_class)
+
+
 def _verdict_classes_mismatch(spec: S.Spec, verdict_name: str, group, by_class, ex: S.Expectation) -> str:
     """`expect V …, W if n mod L = r, …`: residue by residue of n mod lcm(L, the derived moduli), the expected
     verdict is the one the derivation states for that class."""
@@ -298,7 +309,7 @@ def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=()) ->
         if want != "UAP":
             return True, ""
     elif want != verdict_name:
-        return False, f"expected {want}, derived {verdict_name}"
+        return False, f"expected {want}, derived {_derived_words(verdict_name, group, by_class)}"
     if ex.group_classes:
         mismatch = _classes_mismatch(spec, group, ex)
         if mismatch:
