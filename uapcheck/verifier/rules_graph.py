@@ -156,7 +156,11 @@ def disconnected(ctx, s):
             why = invariants.separated(ctx.spec, i, j) if (printed.get("i"), printed.get("j")) == (i, j) else None
             if why is not None:
                 return VERIFIED, "invariant (docs/theory.md §18.4): " + why
-        return lemmas.symbolic_disconnected(ctx, s)
+        try:
+            return lemmas.symbolic_disconnected(ctx, s)
+        except Trust:
+            _pair_reached(ctx, s)  # a pair that some length of the range joins is wrong, whatever the closed form
+            raise
     except LargeN:
         data = s.get("data") or {}
         i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
@@ -177,6 +181,41 @@ def disconnected(ctx, s):
                 raise Reject(f"arc {u} -> {v} enters the closed set from outside")
     return VERIFIED, (f"no arc enters the {len(closed)} positions that reach {i} from outside, and x_{j} is not "
                       f"among them: position {i} never sees x_{j}")
+
+
+#: The lengths at which a symbolic PAT-DISCONNECTED pair is tried on the verifier's arcs.
+PAIR_TOP = 40
+
+
+def _pair_reached(ctx, s) -> None:
+    """A symbolic PAT-DISCONNECTED step that no closed form of the verifier's table covers: its pair (i, j) is
+    tried at each n ≤ PAIR_TOP of the verdict's NOT-UAP range (every n ≥ max(i, j) without one) by BFS on the
+    verifier's arcs; x_j reaching position i there refutes "x_j never reaches position i" (Reject, naming the pair
+    and the length). Returns when no length refutes it (the step stays trusted)."""
+    import sympy
+    from .by_class import _resolved
+    from .structure import root
+    from .trees import TreeError, decode_condition
+    data = s.get("data") or {}
+    i, j = data.get("i"), data.get("j")
+    if not (isinstance(i, int) and isinstance(j, int)) or isinstance(i, bool) or isinstance(j, bool):
+        return
+    n = ctx.symbols[ctx.spec.tokens]
+    tree = (root(ctx).get("data") or {}).get("range")
+    try:
+        where = decode_condition(tree, ctx.symbols) if tree is not None else sympy.true
+    except (TreeError, TypeError, KeyError):
+        return
+    for value in range(max(i, j, 2), PAIR_TOP + 1):
+        if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
+            continue
+        try:
+            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+        except (ValueError, KeyError, TypeError):
+            return  # a parameter size: no arcs at a length alone
+        if patterns.bfs(patterns.union_out(heads, value), j)[i] is not None:
+            raise Reject(f"the pair (i, j) = ({i}, {j}) fails: x_{j} reaches position {i} at n = {value}, a length "
+                         "of the NOT-UAP range (BFS on the verifier's arcs)")
 
 
 @checker("PAT-BUDGET")
