@@ -227,3 +227,51 @@ def test_not_strongly_connected_on_arrays_gives_the_canonical_witness(monkeypatc
         monkeypatch.setattr(connectivity, "LIST_BOUNDS_MAX_N", 0)
         assert not plain.strongly_connected and analyze_connectivity([g]) == plain
         monkeypatch.undo()
+
+
+def _eccentricities_by_search(outs):
+    """One plain BFS per vertex: each vertex's out-eccentricity, None when some vertex reaches not every other."""
+    from uapcheck.graphs.connectivity import _plain_bfs
+    out = []
+    for v in range(len(outs)):
+        dist = _plain_bfs(outs, v)
+        if min(dist) < 0:
+            return None
+        out.append(max(dist))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(st.just(n), st.sets(
+    st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n * n))))
+def test_the_bit_parallel_eccentricities_are_those_of_one_search_per_vertex(graph):
+    from uapcheck.graphs.connectivity import _eccentricities
+    n, arcs = graph
+    outs: list = [[] for _ in range(n)]
+    ins: list = [[] for _ in range(n)]
+    for j, i in sorted(arcs):
+        outs[j].append(i)
+        ins[i].append(j)
+    assert _eccentricities(ins) == _eccentricities_by_search(outs)
+
+
+@pytest.mark.parametrize("pattern, n", [(Window(3), 40), (Window(1), 17), (Offsets((1,), cyclic=True), 9),
+                                        (PatternUnion((Strided(4), Window(1))), 30), (Star(), 12)])
+def test_an_exhaustive_diameter_is_re_checked_and_a_wrong_eccentricity_is_rejected(pattern, n):
+    import dataclasses
+    from uapcheck.graphs import connectivity
+    from uapcheck.graphs.connectivity import verify_upper_bound
+    from uapcheck.graphs.build import to_igraph
+    g = build_graph(pattern, n)
+    ub = connectivity._exhaustive(g, to_igraph(g), []).upper_bound  # every eccentricity, by igraph
+    assert ub.method == "exhaustive" and verify_upper_bound([g], ub)
+    ecc = list(ub.eccentricities)
+    outs: list = [[] for _ in range(n)]
+    for i, j in sorted(attends(pattern, n)):  # query i attends key j: x_j reaches position i
+        outs[j - 1].append(i - 1)
+    assert ecc == _eccentricities_by_search(outs)
+    for k in (0, n // 2, n - 1):
+        for wrong in (ecc[k] - 1, ecc[k] + 1):
+            if 0 <= wrong <= ub.bound:
+                bad = dataclasses.replace(ub, eccentricities=tuple(ecc[:k] + [wrong] + ecc[k + 1:]))
+                assert not verify_upper_bound([g], bad)

@@ -32,7 +32,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import add, sub
+from operator import add, or_, sub
 from typing import Any, Optional, Sequence
 
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
@@ -738,6 +738,37 @@ def _valid_bfs(root0: int, dist: Sequence[int], preds: list[list[int]], succs: l
     return True
 
 
+def _eccentricities(ins: list[list[int]]) -> Optional[list[int]]:
+    """The out-eccentricity of every vertex (0-based lists of in-neighbours), or None when some vertex does
+    not reach every other: all the searches at once, bit-parallel. ``reach[w]`` holds bit s when d(s → w) ≤ k;
+    one level ors into it the sets of w's in-neighbours, so the work is one pass over the arcs per level, up to
+    the largest eccentricity, instead of one search per vertex. Vertex s's eccentricity is the first level at
+    which bit s is in every ``reach[w]``."""
+    n = len(ins)
+    reach = [1 << w for w in range(n)]
+    full = (1 << n) - 1
+    ecc: list = [None] * n
+    done = 0
+    level = 0
+    while True:
+        common = full
+        for r in reach:
+            common &= r
+        fresh = common & ~done
+        while fresh:
+            low = fresh & -fresh
+            ecc[low.bit_length() - 1] = level
+            fresh ^= low
+        done |= common
+        if done == full:
+            return ecc
+        grown = [functools.reduce(or_, map(reach.__getitem__, into), own) for own, into in zip(reach, ins)]
+        if grown == reach:
+            return None  # nothing more is reached: some vertex never reaches some other
+        reach = grown
+        level += 1
+
+
 def _plain_bfs(outs: list[list[int]], source: int, stop: Optional[int] = None) -> list[int]:
     """0-based distances from `source` (−1: unreachable), in plain Python so that re-checks do not
     depend on igraph; stops early once `stop` is reached."""
@@ -892,11 +923,8 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
         ecc = ub.eccentricities
         if ecc is None or len(ecc) != n or max(ecc) > ub.bound:
             return False
-        for v in range(n):  # one BFS per vertex
-            dist = _plain_bfs(outs, v)
-            if min(dist) < 0 or max(dist) != ecc[v]:
-                return False
-        return True
+        got = _eccentricities(ins)  # every vertex's, all at once: as one search per vertex would find them
+        return got is not None and not any(mine != theirs for mine, theirs in zip(got, ecc))
     if ub.method != "bounds" or not ub.probes:
         return False
     for p in ub.probes:
