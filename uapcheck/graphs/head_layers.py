@@ -29,6 +29,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import Integer
 
+from ..memo import exact_cache
 from ..spec import Pattern, PatternUnion
 from .closed_forms import GroupCase, _atoms, _is_int, _merge, _Undecided
 
@@ -95,8 +96,15 @@ def _moduli(expr, n: sympy.Symbol) -> int:
     return m
 
 
+@exact_cache(maxsize=512)
+def _simplified(expr):
+    """sympy.simplify, kept per process (uapcheck/memo.py): a function of its argument alone, and the same closed
+    forms are simplified again when F70/F71 are matched for the rule, its instance check and the kernel's re-match."""
+    return sympy.simplify(expr)
+
+
 def _in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol):
-    return sympy.simplify(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
+    return _simplified(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -107,7 +115,7 @@ def equal_groups(union, cases: Sequence[GroupCase], n: sympy.Symbol) -> Optional
     if (union is None or union.layers is None or not union.least or union.order is None or union.coprime_to > 1
             or union.low.free_symbols or not union.diameter_exact):
         return None
-    if sympy.simplify(union.layers - union.diameter) != 0:
+    if _simplified(union.layers - union.diameter) != 0:
         return None
     found = _intersection_of(cases)
     if found is None:
@@ -176,8 +184,8 @@ def _end_offsets(expr, n: sympy.Symbol, modulus: int, k: sympy.Symbol) -> Option
     out = []
     for residue in range(modulus):
         at = _in_class(expr, n, modulus, residue, k)
-        left = sympy.simplify(at)
-        right = sympy.simplify(at - (modulus * k + residue))
+        left = _simplified(at)
+        right = _simplified(at - (modulus * k + residue))
         if left.is_Integer and int(left) >= 1:
             out.append(int(left) - 1)
         elif right.is_Integer and int(right) <= 0:
@@ -194,7 +202,7 @@ def kept_witness(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Ma
     if (union is None or not union.least or union.layers is None or union.coprime_to > 1
             or union.low.free_symbols or not union.diameter_exact):
         return None
-    if union.diameter != 2 or sympy.simplify(union.layers - 3) != 0:
+    if union.diameter != 2 or _simplified(union.layers - 3) != 0:
         return None
     found = None
     if union.witness is not None:
@@ -331,7 +339,7 @@ def _ends_in_class(exprs: list, n: sympy.Symbol, modulus: int, residue: int, k: 
     far = 0
     for e in exprs:
         at = _in_class(e, n, modulus, residue, k)
-        right = sympy.simplify(at - (modulus * k + residue))
+        right = _simplified(at - (modulus * k + residue))
         if at.is_Integer and int(at) >= 1:
             far = max(far, int(at) - 1)
         elif right.is_Integer and int(right) <= 0:
