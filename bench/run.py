@@ -263,7 +263,36 @@ and the kernel's BFS re-check a fifth; the group and its Schreier–Sims check a
 the rest), the families' matching, instance checks and small cases about 25 % (the concrete engine at each small
 n, the line offsets' onset search), the dense kernels about 20 %. What would cut them: deciding a length below a
 range from the family's closed form at that n where one holds, a bit-parallel BFS in the kernel's connectivity
-check, and positivity and (LIM) without SymPy's assumption system (interval and polynomial sign tests first)."""
+check, and positivity and (LIM) without SymPy's assumption system (interval and polynomial sign tests first).
+
+Then (2026-12-03, speed7; load average 10 to 12 on the 2 cores from the other lanes' test runs, so every figure is
+inflated and only interleaved comparisons are quoted): three cuts, each in its own commit, every output
+byte-identical (`bench/compare_outputs.py`: four formats, reversed, through the result cache). (LIM)'s numeric
+cross-check evaluates log k(x, t z) with the invariants' values given to evalf beside t instead of substituting them
+first (SymPy rebuilt and re-evaluated the kernel's tree at each witness point): laplacian 0.083 to 0.059 s, the 57
+files' per-file CPU in one process 1.06 to 1.00 s. The kernel re-checks an exhaustive diameter's eccentricities
+bit-parallel (the sets of sources within k steps of each position as Python ints, one pass over the arcs per level)
+instead of one plain BFS per vertex, which the lengths below a range, now decided up to n = 128, make most of: the
+seven heaviest length files 3.82 to 3.69 s. Theorems F70/F71's closed forms are simplified once per process (the
+rule, its instance check and the kernel's re-match simplified the same differences again): blocks_strided_heads_n
+0.48 to 0.37 s. The 57 files, per-file CPU in one process, the session's start (509d194) against this revision
+interleaved, 4 rounds: 1.14 to 1.11 s (sum of per-file minima); they stay at about 4×B, short of 3.5×B. Where their
+time goes (a sampling profile of `-j 1`): SymPy's import in the parent about 28 %, uapcheck's own imports, lark's
+tables and the contextual lexer's first regex compilation (about 20 ms) about 8 %, the worker about 57 %; in the
+worker WP-POSITIVE 27 % (polynomial_offset alone 0.13 s: four reparametrised polynomial forms whose signs SymPy's
+assumptions, factor_terms and factor each leave undecided, then the sign witnesses at 30 points with a symbolic c),
+(LIM) 25 % (Puiseux series, the growth regions, the cross-check), the pattern engines 15 %, the target analysis 6 %;
+fork's copy-on-write faults add about 0.05 s of system time (33,700 minor faults against 17,900 in one process). No
+step whose result is not read remains there: what would cut it is a sign decision that answers "undecided" faster
+than SymPy's assumptions with the same answers (every catalog file's WP-POSITIVE region signs pin it), or fewer
+forms tried where an earlier form's failure implies the later ones'. The whole catalog (a profile at c993cd1): the
+lengths below a range about 41 % (rooted views and F111's far-adjacency table about a third of that, the
+connectivity probes and the kernel's re-check a quarter, the group and its Schreier–Sims check a sixth), the
+families' symbolic matching, instance checks and small cases 23 %, the dense kernels about 8 %; what would cut them:
+a length below a range read off a family's closed form at that n where one holds (the kernel re-checking the
+instance), the rooted views of consecutive lengths built from the last one's neighbourhoods, and the families'
+matches kept per head across the rule, its instance check and the kernel's re-match as F70/F71's simplifications now
+are."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
