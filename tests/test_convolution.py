@@ -12,7 +12,7 @@ import sympy
 
 from uapcheck.derive import check_spec
 from uapcheck.errors import UapError
-from uapcheck.graphs.circulant import missing_offset, sumset_depth, tap_gcd
+from uapcheck.graphs.circulant import missing_offset, sumset_depth, tap_depth_expression, tap_gcd, tap_sumset_form
 from uapcheck.parse import parse_source
 
 
@@ -114,7 +114,8 @@ def test_the_paper_design_at_symbolic_n():
     ("tokens 12\nconvolution circular {0, 4, 6}", "NOT-UAP"),
     ("tokens 12\nconvolution circular {0}", "NOT-UAP"),
     ("convolution circular {0, 2}", "UAP"),  # by residue class: UAP for odd n, NOT-UAP for even n (§22.5)
-    ("convolution circular {0, 2, 5}", "INCONCLUSIVE"),  # gcd 1, not an interval: no closed form at symbolic n
+    ("convolution circular {0, 2, 5}", "UAP"),  # gcd 1, not an interval: Lemma P, for n ≥ 8 (§22.6)
+    ("convolution circular {0, 2, 5}\nlayers 4", "INCONCLUSIVE"),
     ("convolution circular {0, 2}\nlayers 3", "INCONCLUSIVE"),
     ("convolution circular {0}", "NOT-UAP"),
     ("param l integer >= 1\nconvolution circular {0}\nlayers l", "NOT-UAP"),
@@ -240,3 +241,72 @@ def test_scaled_taps_expectation_by_class():
     r = check_spec(parse_source("convolution circular {0, 2}\nexpect uap group C_n layers n - 1, not-uap if n mod 2 = 1",
                                 "c.uap"))
     assert not r.expect_holds
+
+
+# ---------------------------------------------------------------------------------------------
+# Any integer taps at symbolic n: Lemma P (docs/theory.md §22.6)
+
+GENERAL = [((1, 3), 1, 2), ((0, 2, 6), 2, 2), ((0, 2, 5), 1, 8), ((2, 5), 1, 8), ((-3, 0, 5), 1, 28),
+           ((0, 1, 3, 9), 1, 20), ((-1, 4), 1, 12), ((0, 3, 6, 15), 3, 2)]
+
+
+@pytest.mark.parametrize("taps,step,start", GENERAL)
+def test_lemma_p_agrees_with_the_concrete_engine_at_every_n_up_to_60(taps, step, start):
+    """The symbolic verdict (UAP, C_n, Lemma P's count for n ≥ start with gcd(n, s) = 1; NOT-UAP where gcd(n, s) > 1)
+    against the concrete engine and an independent BFS at every n ≤ 60; the range is sharp (the count differs at
+    start − 1)."""
+    text = "convolution circular {" + ", ".join(map(str, taps)) + "}"
+    r = check_spec(parse_source(text, "c.uap"))
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert r.verdict == "UAP" and r.group.name == "C_n"
+    layers = next(s for s in r.root.walk() if s.rule == "CONV-LAYERS")
+    assert layers.proved and layers.facts["least"] and layers.facts["from"] == start
+    for size in range(2, 61):
+        bfs = _bfs_depth(size, taps)
+        if math.gcd(size, step) > 1:
+            assert bfs is None, size
+            if size % 4 == 0:
+                assert check_spec(parse_source(f"tokens {size}\n{text}", "c.uap")).verdict == "NOT-UAP", size
+            continue
+        claimed = int(r.layers.subs(n, size))
+        if size < start:
+            assert size != start - 1 or claimed != bfs, size  # the stated range cannot start lower
+            continue
+        assert claimed == bfs, size
+        if size % 3 == 0 or size < start + 3:
+            concrete = check_spec(parse_source(f"tokens {size}\n{text}", "c.uap"))
+            assert concrete.verdict == "UAP" and concrete.group.name == "C_n" and concrete.layers == bfs, size
+
+
+def test_taps_1_3_need_the_ceiling_of_n_plus_1_over_3():
+    """K ∪ {0} = {0, 1, 3}: k{0, 1, 3} = [0, 3k] ∖ {3k − 1}, which covers Z_n exactly when 3k ≥ n + 1."""
+    r = check_spec(parse_source("convolution circular {1, 3}\nexpect uap group C_n layers ceil((n + 1) / 3)", "c.uap"))
+    assert r.verdict == "UAP" and r.expect_holds, r.expect_reason
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert r.layers == sympy.ceiling((n + 1) / 3)
+    for k in range(1, 30):
+        kfold = {0}
+        for _ in range(k):
+            kfold = {x + a for x in kfold for a in (0, 1, 3)}
+        assert kfold == set(range(3 * k + 1)) - {3 * k - 1}
+
+
+def test_lemma_p_at_random_taps_against_bfs():
+    """The closed form at 80 random tap sets (both signs, spans up to 24), at every n from its start to 100 (the
+    printed expression against it on two periods of n mod b)."""
+    rng = random.Random(7)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    for _ in range(80):
+        taps = tuple(sorted(rng.sample(range(-12, 13), rng.randint(1, 4))))
+        form = tap_sumset_form(taps)
+        if form is None:
+            assert all(t == 0 for t in taps)
+            continue
+        expr = tap_depth_expression(form, n)
+        for size in range(form.start, 101):
+            if math.gcd(size, form.step) == 1:
+                assert _bfs_depth(size, taps) == form.depth_at(size), (taps, size)
+        for size in range(form.proved_from, form.proved_from + 2 * form.span):
+            assert int(expr.subs(n, size)) == form.depth_at(size), (taps, size)
+        if form.start > 2 and math.gcd(form.start - 1, form.step) == 1:
+            assert form.depth_at(form.start - 1) != _bfs_depth(form.start - 1, taps), taps

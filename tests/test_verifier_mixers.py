@@ -58,6 +58,9 @@ def _all_checked(cert):
     ("convolution circular {0}\n", "NOT-UAP"),                           # symbolic n, no tap moves a token
     ("convolution circular {0, 2}\n", "UAP"),                            # symbolic n, by residue class mod 2
     ("convolution circular {-3, 0, 3}\n", "UAP"),                        # symbolic n, by residue class mod 3
+    ("convolution circular {1, 3}\n", "UAP"),                            # symbolic n, Lemma P
+    ("convolution circular {0, 2, 5}\n", "UAP"),                         # symbolic n, Lemma P from n = 8
+    ("convolution circular {0, 2, 6}\n", "UAP"),                         # Lemma P by residue class mod 2
 ])
 def test_every_step_of_these_derivations_is_rechecked(text, verdict):
     cert = _cert_of(text)
@@ -211,3 +214,45 @@ def test_forged_claims_by_residue_class_are_rejected():
     assert verify(cert).ok
     _step(cert, "CONV-DISCONNECTED")["data"]["classes"]["residues"] = [0, 2, 4]
     assert not verify(cert).ok
+
+
+def test_forged_lemma_p_claims_are_rejected():
+    """Taps {0, 2, 5} at symbolic n (Lemma P, §22.6): the verifier re-derives the gaps, k₀ and u* from the re-parsed
+    taps, compares the stated count on each class of n mod 5 and recomputes the sum sets below the proved range."""
+    text = "convolution circular {0, 2, 5}\n"
+    assert verify(_cert_of(text)).ok
+    plus_one = {"op": "+", "args": [1, {"op": "ceiling", "args": [{"op": "+", "args": [
+        {"q": [9, 5]}, {"op": "*", "args": [{"q": [1, 5]}, {"sym": "n"}]}]}]}]}
+    forgeries = [
+        ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"from": 7})),  # D(7) = 3, not 4
+        ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"from": None})),
+        ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"depth": plus_one})),
+        ("CONV-LAYERS", lambda c: _step(c, "CONV-LAYERS")["data"].update({"from": 9})),  # not the reach step's
+        ("CONV-LAYERS", lambda c: _step(c, "CONV-LAYERS")["data"].update({"layers": plus_one})),
+        ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].update({"name": "D_n"})),
+    ]
+    for rule, forge in forgeries:
+        cert = _cert_of(text)
+        forge(cert)
+        assert _rejects(cert, rule), rule
+    cert = _cert_of(text)
+    text2 = cert["input"]["text"].replace("{0, 2, 5}", "{0, 2, 7}")
+    cert["input"]["text"] = text2
+    cert["input"]["sha256"] = certfile.source_hash(text2)
+    assert not verify(cert).ok
+    # {0, 2, 6}: on odd n only; the classes must be stated
+    cert = _cert_of("convolution circular {0, 2, 6}\n")
+    _step(cert, "CONV-REACH")["data"].pop("on classes")
+    assert _rejects(cert, "CONV-REACH")
+
+
+def test_lemma_p_by_the_verifier_s_own_derivation():
+    """The verifier's Lemma P data for {1, 3}: A = {0, 1, 3}, u* = (3, 1, 2), so D = (n + u*[−n mod 3])/3 =
+    ⌈(n + 1)/3⌉; and at every n ≥ its proved start the formula meets the verifier's sum sets."""
+    p = rules_conv._lemma_p([1, 3])
+    assert p["A"] == [0, 1, 3] and p["least"] == {0: 3, 1: 1, 2: 2} and p["k0"] == 2
+    for taps in ([1, 3], [0, 2, 5], [-3, 0, 5], [0, 4, 9]):
+        p = rules_conv._lemma_p(taps)
+        for n in range(p["proved"], p["proved"] + 40):
+            d, _ = rules_conv.sumset_depth(n, taps)
+            assert d == (n + p["least"][(-n) % p["b"]]) // p["b"], (taps, n)

@@ -535,6 +535,8 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
                 "least": ev.get("least")}
         if step.rule == "CONV-LAYERS" and step.premises and step.premises[0].evidence.get("on classes"):
             data["on classes"] = step.premises[0].evidence["on classes"]  # the reach step's classes
+        if step.rule == "CONV-LAYERS" and step.facts.get("from") is not None:
+            data["from"] = step.facts["from"]  # Lemma P's count holds for n ≥ this (§22.6)
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
@@ -586,6 +588,8 @@ def _mixer_reach_data(step: proof.Step, spec) -> Optional[dict]:
         out = {"depth": depth if isinstance(depth, int) else _tree(depth), "i": pair.get("i"), "j": pair.get("j")}
         if ev.get("on classes"):  # D on these residue classes of n only (§22.5)
             out["on classes"] = ev["on classes"]
+        if ev.get("from") is not None:  # Lemma P's D holds for n ≥ this (§22.6)
+            out["from"] = ev["from"]
         return out
     if step.rule == "SEQ-DEPTH":
         return {"view witness": _seq_witness(ev.get("view witness") or ev.get("witness"), spec)}

@@ -228,6 +228,40 @@ class ScaledTapInterval(Certificate):
 
 
 @dataclass(frozen=True)
+class TapSumsets(Certificate):
+    """Symbolic n, any integer taps K (not all 0), Lemma P (docs/theory.md §22.6): with s the gcd of the non-zero
+    taps and A = (K ∪ {0})/s − min ⊆ [0, b], the k-fold sum set of A is [0, kb] minus the gaps of ⟨A⟩ and kb minus the
+    gaps of ⟨b − A⟩ from k₀ on (a finite check at k₀ and an induction), so for n prime to s the depth is
+    D(n) = (n + u*[−n mod b])/b from max(F + 1, max u* + 1, k₀b) on, and down to `start` by the sum-set recurrence."""
+    taps: tuple
+    step: int
+    start: int
+    kind = "tap-sumsets"
+
+    def check(self) -> None:
+        from .graphs.circulant import tap_sumset_form
+        if any(not isinstance(t, int) or isinstance(t, bool) for t in self.taps):
+            _reject(TapSumsets, "the taps are not integers")
+        form = tap_sumset_form(self.taps)
+        if form is None:
+            _reject(TapSumsets, "no closed form for these taps (every tap 0, or a span above the limit)")
+        if form.step != self.step:
+            _reject(TapSumsets, f"the gcd of the non-zero taps is {form.step}, not {self.step}")
+        if self.start < form.start:
+            _reject(TapSumsets, f"the closed form fails at some n below {form.start} (n ≥ {self.start} stated)")
+
+    def to_json(self) -> Any:
+        from .graphs.circulant import tap_sumset_form
+        form = tap_sumset_form(self.taps)
+        out: dict = {"kind": self.kind, "taps": list(self.taps), "step": self.step, "from": self.start}
+        if form is not None:
+            out.update({"reduced": list(form.reduced), "span": form.span, "gaps": list(form.gaps_low),
+                        "mirrored gaps": list(form.gaps_high), "least excess": list(form.least_excess),
+                        "k0": form.k0, "proved from": form.proved_from})
+        return out
+
+
+@dataclass(frozen=True)
 class TapInterval(Certificate):
     """Symbolic n: K ∪ {0} is the integer interval [a, b] of width w = b − a ≥ 1 (`circular(l)`: taps
     0..l with l declared `integer >= 1`), so K \\ {0} contains ±1 or two consecutive integers and

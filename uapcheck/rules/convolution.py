@@ -13,9 +13,9 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..proof import Certificate
-from ..graphs.circulant import (MAX_CIRCULANT_N, interval_width, missing_offset, scaled_interval, sumset_depth,
-                                tap_gcd)
-from ..layer_certificates import CirculantSpan, ScaledTapInterval, TapInterval, ZeroTaps
+from ..graphs.circulant import (MAX_CIRCULANT_N, TapSumsetForm, interval_width, missing_offset, scaled_interval,
+                                sumset_depth, tap_depth_expression, tap_gcd, tap_sumset_form)
+from ..layer_certificates import CirculantSpan, ScaledTapInterval, TapInterval, TapSumsets, ZeroTaps
 from ..claim import Formula, claim, group, written
 from ..groups import GroupInfo, class_condition
 from ..show import show_condition
@@ -46,11 +46,14 @@ def concrete_taps(conv: S.Convolution) -> Optional[tuple]:
 
 @proof.rule("CONV-GROUP", "The convolution mixer's exact group: the centraliser of its tap shifts",
             CITE_CONV_GROUP, statuses=(proof.PROVED,),
-            certificates=(CirculantSpan, TapInterval, ZeroTaps, ScaledTapInterval))
+            certificates=(CirculantSpan, TapInterval, ZeroTaps, ScaledTapInterval, TapSumsets))
 def group_step(desc: str, info: GroupInfo, cert, on_classes: Optional[dict] = None) -> proof.Step:
     """`on_classes`: {"modulus": s, "residues": [...]} when the group is stated on those residue classes of n only
     (their condition is `info.condition_formula`; the other classes are NOT-UAP, CONV-DISCONNECTED)."""
-    if isinstance(cert, ScaledTapInterval):
+    if isinstance(cert, TapSumsets) and cert.step == 1:
+        why = claim("the non-zero taps have gcd 1, so gcd(n, taps) = 1 for every n and the taps generate ", Z_N,
+                    ": ", group("C_n", "G"))
+    elif isinstance(cert, (ScaledTapInterval, TapSumsets)):
         why = claim("every tap is a multiple of ", str(cert.step), ", and on ", Formula(info.condition_formula,
                     show_condition(info.condition_formula)), f" n is prime to {cert.step}, so multiplying by "
                     f"{cert.step} is an automorphism of ", Z_N, " and the taps generate it: ", group("C_n", "G"))
@@ -72,10 +75,14 @@ def group_step(desc: str, info: GroupInfo, cert, on_classes: Optional[dict] = No
 
 
 @proof.rule("CONV-REACH", "The convolution mixer reaches every position within D layers (and not fewer)",
-            CITE_CONV, statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ScaledTapInterval))
+            CITE_CONV, statuses=(proof.PROVED,),
+            certificates=(CirculantSpan, TapInterval, ScaledTapInterval, TapSumsets))
 def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optional[tuple] = None) -> proof.Step:
     """`on_classes`: (their condition, {"modulus": s, "residues": [...]}) when D is stated on those classes only."""
     shown = sympy.sstr(depth)
+    if isinstance(cert, TapSumsets) and not isinstance(depth, int):
+        from ..show import show_size
+        shown = show_size(depth)  # "⌈(n + 9)/5⌉ + 1 if n mod 5 = 0, else ⌈(n + 9)/5⌉"
     m = sympy.Symbol("m")
     where = claim("on ", Formula(on_classes[0], show_condition(on_classes[0])), ", ") if on_classes else ""
     statement = claim(where, "after m layers position i reads ", shifted_token("i+s", "i+s"), " for s in the m-fold "
@@ -85,12 +92,20 @@ def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optio
         statement += claim(", and not at ", Formula(sympy.Eq(m, sympy.Add(depth, -1, evaluate=False), evaluate=False),
                                                     f"m = {shown} − 1"),
                            f" (offset {missing} is missing), so fewer layers are not enough")
+    elif isinstance(cert, TapSumsets):
+        statement += claim(f", for n ≥ {cert.start} (Lemma P: from k₀ = ", value(_form(cert).k0), " on, the k-fold sum "
+                           "set of the reduced taps is [0, kb] minus the gaps of two numerical semigroups near its ends, "
+                           "so Z_n is covered exactly when the overhang kb − n clears both gap sets and their sums"
+                           + (f"; multiplying by {cert.step} is a bijection of " if cert.step > 1 else ""),
+                           *((Z_N, " there") if cert.step > 1 else ()), "), and not before")
     elif isinstance(cert, ScaledTapInterval):
         statement += claim(f" (the offsets are {cert.step} times an interval that grows by its width per layer, and "
                            f"multiplying by {cert.step} is a bijection of ", Z_N, " there), and not before")
     elif not isinstance(depth, int):
         statement += " (the interval of offsets grows by the taps' width per layer), and not before"
     ev: dict = {"mixer": desc, "D": depth}
+    if isinstance(cert, TapSumsets):
+        ev["from"] = cert.start  # Lemma P's D holds for n ≥ this (docs/theory.md §22.6)
     if on_classes:
         ev["on classes"] = on_classes[1]
     if missing is not None:
@@ -99,8 +114,8 @@ def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optio
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
-            statuses=(proof.PROVED,), certificates=(CirculantSpan, ZeroTaps, ScaledTapInterval))
-def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps | ScaledTapInterval", i: int, j: int, why,
+            statuses=(proof.PROVED,), certificates=(CirculantSpan, ZeroTaps, ScaledTapInterval, TapSumsets))
+def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps | ScaledTapInterval | TapSumsets", i: int, j: int, why,
                       within: Optional[int] = None, by_class: Optional[tuple] = None) -> proof.Step:
     """`by_class`: (L, residues, their condition) when the obstruction holds on those residue classes of n mod L only
     (the facts `residue_class`, `modulus`, `residues`: NOT-UAP there, beside the verdict for the others, §12)."""
@@ -118,8 +133,9 @@ def disconnected_step(desc: str, cert: "CirculantSpan | ZeroTaps | ScaledTapInte
 
 
 @proof.rule("CONV-LAYERS", "D convolution layers are token distinguishing under C_n, and least", CITE_CONV,
-            statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ScaledTapInterval))
-def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tuple] = None) -> proof.Step:
+            statuses=(proof.PROVED,), certificates=(CirculantSpan, TapInterval, ScaledTapInterval, TapSumsets))
+def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tuple] = None,
+                start: int = 2) -> proof.Step:
     """`n`: the symbol of a symbolic n, whose count ⌈(n − 1)/w⌉ is stated for n ≥ 2 (at n = 1 it is 0,
     and the count is one layer, as at every concrete n); `on_classes`: (their condition, {"modulus", "residues"})
     when it is stated on those residue classes of n only (the range is then n ≥ 2 on them)."""
@@ -132,18 +148,19 @@ def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tu
                                 ", so equal outputs for all taps force equal cyclic shifts of the samples "
                                 "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
                           facts={"layers": layers, "least": True,  # D is necessary (§22.2): the JSON's `least`
-                                 **_range_facts(n, on_classes[0] if on_classes else None)},
+                                 **_range_facts(n, on_classes[0] if on_classes else None, start),
+                                 **({"from": start} if isinstance(cert, TapSumsets) else {})},
                           certificate=cert)
 
 
-def _range_facts(n, classes=None) -> dict:
-    """The range n ≥ 2 of a symbolic count (the verdict states it beside the group), with the residue classes
-    it is stated on, or nothing."""
+def _range_facts(n, classes=None, start: int = 2) -> dict:
+    """The range n ≥ start (2 but for Lemma P's closed forms) of a symbolic count (the verdict states it beside the
+    group), with the residue classes it is stated on, or nothing."""
     if n is None:
         return {}
-    at_least = sympy.GreaterThan(n, 2, evaluate=False)
+    at_least = sympy.GreaterThan(n, start, evaluate=False)
     if classes is None:
-        return {"condition": f"{n} ≥ 2", "condition_formula": at_least}
+        return {"condition": f"{n} ≥ {start}", "condition_formula": at_least}
     formula = sympy.And(at_least, classes, evaluate=False)
     return {"condition": show_condition(formula), "condition_formula": formula}
 
@@ -221,6 +238,9 @@ def convolution_premises(spec: S.Spec):
     scaled = scaled_interval(conv.taps) if conv.span is None and width is None else None
     if scaled is not None:
         return _scaled_premises(spec, desc, nsym, scaled)
+    form = tap_sumset_form(conv.taps) if conv.span is None and width is None else None
+    if form is not None:
+        return _sumset_premises(spec, desc, nsym, form)
     if width is None:
         step = undecided_step(desc, "no closed form for these taps with symbolic n (give `tokens N`)")
         return group_undecided(desc, step.claim), None, [step], None, None
@@ -258,3 +278,44 @@ def _scaled_premises(spec: S.Spec, desc: str, nsym: sympy.Symbol, scaled: tuple[
                                     f"{spec.layers}, which depends on n (NOT-UAP where it fails)")
         return gstep, info, [obstruction, reach, step], None, None
     return gstep, info, [obstruction, reach, layers_step(reach, depth, cert, nsym, (good, kept))], depth, None
+
+
+def _form(cert: TapSumsets) -> TapSumsetForm:
+    form = tap_sumset_form(cert.taps)
+    assert form is not None  # the kernel checked the certificate
+    return form
+
+
+def _sumset_premises(spec: S.Spec, desc: str, nsym: sympy.Symbol, form: TapSumsetForm):
+    """Symbolic n, integer taps that are neither an interval nor s times one with 0 (docs/theory.md §22.6, Lemma P):
+    G = C_n on the classes of n mod s prime to s (every n when s = 1), NOT-UAP on the others, and
+    D(n) = (n + u*[−n mod b])/b layers, least, for n ≥ the form's start."""
+    assert spec.mixer is not None
+    s = form.step
+    cert = TapSumsets(tuple(spec.mixer.taps), s, form.start)
+    depth = tap_depth_expression(form, nsym)
+    steps: list = []
+    classes = None
+    if s > 1:
+        coprime = tuple(r for r in range(s) if math.gcd(r, s) == 1)
+        shared = tuple(r for r in range(s) if math.gcd(r, s) > 1)
+        good, bad = class_condition(nsym, s, coprime), class_condition(nsym, s, shared)
+        kept = {"modulus": s, "residues": list(coprime)}
+        classes = (good, kept)
+        info = GroupInfo("C_n", nsym, ("(1 2 ... n)",), condition=show_condition(good), condition_formula=good)
+        gstep = group_step(desc, info, cert, kept)
+        steps.append(disconnected_step(desc, cert, 1, 2, claim(f"at any depth: every tap is a multiple of {s}, so for "
+                                                               f"e = gcd(n, {s}) > 1 the sum sets stay in e", Z_N,
+                                                               " and offset 1 is never reached"),
+                                       by_class=(s, shared, bad)))
+    else:
+        info = GroupInfo("C_n", nsym, ("(1 2 ... n)",))
+        gstep = group_step(desc, info, cert)
+    reach = reach_step(desc, depth, cert, None, classes)
+    steps.append(reach)
+    if isinstance(spec.layers, int):
+        steps.append(undecided_step(desc, f"`layers {spec.layers}` suffices exactly when {sympy.sstr(depth)} ≤ "
+                                          f"{spec.layers}, which depends on n (NOT-UAP where it fails)"))
+        return gstep, info, steps, None, None
+    steps.append(layers_step(reach, depth, cert, nsym, classes, form.start))
+    return gstep, info, steps, depth, None

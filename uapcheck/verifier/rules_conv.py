@@ -224,6 +224,9 @@ def reach(ctx, s):
     data = s.get("data") or {}
     claimed = _claimed_depth(ctx, data.get("depth"))
     n = _n(ctx)
+    if n is None and _general_taps(ctx):
+        where = _on_classes(ctx, data)
+        return VERIFIED, f"D{where}: " + _lemma_p_check(ctx, claimed, data.get("from"))
     if n is None:
         formula = _depth_formula(ctx)
         if not _same(claimed, formula):
@@ -256,7 +259,12 @@ def layers(ctx, s):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) are not the reach step's D = {sympy.sstr(d)}, "
                      "least")
     n = _n(ctx)
-    if n is None:
+    if n is None and _general_taps(ctx):
+        if data.get("from") != (prem[0].get("data") or {}).get("from"):
+            raise Reject("the count's range is not the reach step's")
+        why = _on_classes(ctx, data).strip() + ("; " if _step(ctx) > 1 else "") + \
+            _lemma_p_check(ctx, m, data.get("from"))
+    elif n is None:
         formula = _depth_formula(ctx)
         if not _same(m, formula):
             raise Reject(f"{sympy.sstr(m)} layers is not the interval closed form {sympy.sstr(formula)}")
@@ -268,7 +276,8 @@ def layers(ctx, s):
         if tap_gcd(n, taps) != 1:
             raise Reject("the taps do not generate Z_n")
         why = f"the sum sets recomputed at n = {n}"
-    return VERIFIED, (f"D = {sympy.sstr(m)} layers: the D-fold sum set is Z_n, so the composed coefficients c_s are "
+    shown = "D" if n is None and _general_taps(ctx) else f"D = {sympy.sstr(m)}"
+    return VERIFIED, (f"{shown} layers: the D-fold sum set is Z_n, so the composed coefficients c_s are "
                       f"linearly independent polynomials in the taps (§22.3, token distinguishing under C_n), and fewer "
                       f"leave an offset unread (§22.2); {why}")
 
@@ -294,7 +303,6 @@ def _all_zero(ctx) -> bool:
 def _scaled_group(ctx, data):
     """Taps s·[a, b], s ≥ 2: C_n on the classes prime to s (stated exactly), every permutation tried there."""
     where = _on_classes(ctx, data)
-    _interval(ctx)
     if data.get("name") != "C_n" or data.get("order") is not None:
         raise Reject(f"the group {data.get('name')!r} is not C_n on the classes prime to {_step(ctx)}")
     taps = _taps(ctx, {})
@@ -369,9 +377,12 @@ def _symbolic_group(ctx, name, order):
             g = tap_gcd(k, _taps(ctx, {}))
             if g != 1:
                 raise Reject(f"at n = {k} the taps generate only {g}Z_n: G is not C_n for every n")
-    _interval(ctx)
+    if isinstance(_mixer(ctx).span, str):
+        _interval(ctx)
+    elif _step(ctx) != 1:
+        raise Reject("the non-zero taps share a factor: G is C_n on residue classes of n only")
     if name != "C_n" or order is not None:
-        raise Reject(f"the group {name!r} (order {order}) is not C_n: taps with 0 forming an interval of width ≥ 1 "
+        raise Reject(f"the group {name!r} (order {order}) is not C_n: taps whose non-zero members have gcd 1 "
                      "generate Z_n for every n")
     key = "conv group instances"
     if key not in ctx.cache:
@@ -385,8 +396,8 @@ def _symbolic_group(ctx, name, order):
     if ctx.cache[key]:
         raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
     span, values = _span_values(ctx)
-    return VERIFIED, ("K ∖ {0} holds 1 or two consecutive integers, so gcd(n, K) = 1 and the centraliser of the "
-                      "tap shifts is ⟨P⟩ = C_n for every n (§22.1); every permutation tried at n = 2.."
+    return VERIFIED, ("the non-zero taps have gcd 1 (K ∖ {0} holds 1 or two consecutive integers for a span), so "
+                      "gcd(n, K) = 1 and the centraliser of the tap shifts is ⟨P⟩ = C_n for every n (§22.1); every permutation tried at n = 2.."
                       f"{GROUP_INSTANCE_MAX_N}" + (f", {span} = {', '.join(map(str, values))}" if span else ""))
 
 
@@ -428,3 +439,98 @@ def disconnected(ctx, s):
         raise Reject(f"offset {(j - i) % n} is reached: x_{j} reaches position {i}")
     return VERIFIED, (f"the sum sets of the taps with 0 recomputed: offset {(j - i) % n} is never reached"
                       + (f" within {budget} layers" if budget is not None else " (they stay in gZ_n)"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma P (§22.6): any integer taps at symbolic n, re-derived here from the taps alone
+
+MAX_REDUCED_SPAN = 64
+
+
+def _general_taps(ctx) -> bool:
+    """Integer taps, not all 0, whose union with 0 is neither an interval nor s times one: Lemma P's case."""
+    conv = _mixer(ctx)
+    if conv.span is not None or _all_zero(ctx):
+        return False
+    s = _step(ctx)
+    ks = sorted({t // s for t in _taps(ctx, {})} | {0})
+    return ks != list(range(ks[0], ks[-1] + 1))
+
+
+def _numerical_gaps(gens: list[int]) -> list[int]:
+    """ℕ ∖ ⟨gens⟩ for positive generators with gcd 1 (every gap is below max²)."""
+    top = max(gens) ** 2 + 1
+    reach = {0}
+    for x in range(1, top + 1):
+        if any(x - g in reach for g in gens):
+            reach.add(x)
+    return [x for x in range(top + 1) if x not in reach]
+
+
+def _lemma_p(taps: list[int]) -> dict:
+    """Lemma P's data from the taps: s, A ⊆ [0, b], the gaps, u*[ρ], the k₀ whose finite check starts the induction,
+    and the length from which the closed form is proved."""
+    s = math.gcd(*[abs(t) for t in taps if t != 0])
+    ks = sorted({t // s for t in taps} | {0})
+    a = [x - ks[0] for x in ks]
+    b = a[-1]
+    if b > MAX_REDUCED_SPAN:
+        raise Trust(f"the reduced taps span {b} > {MAX_REDUCED_SPAN}: Lemma P is not re-derived here")
+    if math.gcd(*a) != 1:
+        raise Reject("the reduced taps do not have gcd 1")
+    low = _numerical_gaps([x for x in a if x > 0])
+    high = _numerical_gaps([b - x for x in a if x < b])
+    f1, f2 = max(low, default=-1), max(high, default=-1)
+    big = max(f1, f2, -1)
+    sums = {g + h for g in low for h in high}
+    least = {}
+    for rho in range(b):
+        u = big + ((rho - big) % b)
+        while u in sums:
+            u += b
+        least[rho] = u
+    k = 1
+    while True:
+        if k * b >= b + f1 + f2 + 1:
+            kfold = {0}
+            for _ in range(k):
+                kfold = {x + y for x in kfold for y in a}
+            if kfold == {x for x in range(k * b + 1) if x not in low and (k * b - x) not in high}:
+                break
+        k += 1
+        if k > 8 * b + 8:
+            raise Trust("the sum-set structure of Lemma P is not reached within the verifier's search")
+    return {"s": s, "A": a, "b": b, "least": least, "k0": k,
+            "proved": max(big + 1, max(least.values()) + 1, k * b, 2)}
+
+
+def _lemma_p_check(ctx, claimed, start) -> str:
+    """The stated D equals Lemma P's (n + u*[−n mod b])/b on every class n = bk + r (symbolically in k), which the
+    lemma proves for n ≥ its start; below that, down to the stated `from`, the sum sets recomputed at each n."""
+    if not isinstance(start, int) or isinstance(start, bool) or start < 2:
+        raise Reject("Lemma P's count needs its first length `from`, an integer ≥ 2")
+    taps = _taps(ctx, {})
+    key = ("lemma P", tuple(taps))
+    if key not in ctx.cache:
+        ctx.cache[key] = _lemma_p(taps)
+    p = ctx.cache[key]
+    n = ctx.symbols[ctx.spec.tokens]
+    b, s = p["b"], p["s"]
+    k = sympy.Symbol("k_lemma_p", integer=True, nonnegative=True)
+    for r in range(b):
+        want = k + (r + p["least"][(-r) % b]) // b
+        got = sympy.simplify(sympy.piecewise_fold(claimed.xreplace({n: b * k + r})))
+        if sympy.simplify(got - want) != 0:
+            raise Reject(f"on n = {b}k + {r} the count is {sympy.sstr(got)}, not Lemma P's {sympy.sstr(want)}")
+    checked = 0
+    for v in range(start, p["proved"]):
+        if math.gcd(v, s) != 1:
+            continue
+        d, _ = sumset_depth(v, taps)
+        if d != int(claimed.xreplace({n: v})):
+            raise Reject(f"at n = {v} the sum sets fill Z_n after {d} layers, not {claimed.xreplace({n: v})}")
+        checked += 1
+    return (f"Lemma P re-derived from the taps (reduced span b = {b}, k₀ = {p['k0']}: the k-fold sum set is [0, kb] "
+            f"minus the two gap sets from k₀ on), so D = (n + u*[−n mod b])/b for n ≥ {p['proved']}, equal to the "
+            f"stated count on each class of n mod {b}; the sum sets recomputed at the {checked} lengths from "
+            f"{start} below that")
