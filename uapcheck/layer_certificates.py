@@ -244,7 +244,8 @@ class TapSumsets(Certificate):
             _reject(TapSumsets, "the taps are not integers")
         form = tap_sumset_form(self.taps)
         if form is None:
-            _reject(TapSumsets, "no closed form for these taps (every tap 0, or a span above the limit)")
+            raise CertificateRejected("TapSumsets: no closed form for these taps (every tap 0, or a span above the "
+                                      "limit)")
         if form.step != self.step:
             _reject(TapSumsets, f"the gcd of the non-zero taps is {form.step}, not {self.step}")
         if self.start < form.start:
