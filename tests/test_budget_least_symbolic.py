@@ -26,8 +26,8 @@ attention {{
 STRIDES = "strided(4) + strided(6) + strided(9)"
 # Theorem F55: window(1) cyclic + strided(5), D = 3, 4 layers least, n ≥ 35
 RING = "window(1) cyclic + strided(5)"
-# Theorem F89: D = 2, 3 layers sufficient, not shown least (n ≥ 60)
-OPEN = "strided(3) + strided(4) + strided(5)"
+# Theorem F89: D = 2, 3 layers sufficient, not shown least (n ≥ 60; no F112 table either)
+OPEN = "strided(4) + strided(5) + strided(6)"
 N = sympy.Symbol("n", integer=True, positive=True)
 
 

@@ -117,9 +117,9 @@ def test_layer_budget_that_suffices():
 
 
 def test_layer_budget_between_the_diameter_and_the_view_bound_is_undecided():
-    """D = 2 and 3 layers sufficient, not shown least (Theorem F89 (d), open case): `layers 2` is undecided. With a
+    """D = 2 and 3 layers sufficient, not shown least (Theorem F89 (d), open case, no F112 table): `layers 2` is undecided. With a
     count proved least (window(3) + global(2), Theorem F2: 3 least) the same budget is NOT-UAP on the range."""
-    r = run(head("strided(3) + strided(4) + strided(5)"), "layers 2\n")
+    r = run(head("strided(4) + strided(5) + strided(6)"), "layers 2\n")
     assert r.verdict == "INCONCLUSIVE"
     assert any(s.rule == "PAT-BUDGET-VIEW" for s in r.root.walk())
     decided = run(head("window(3) + global(2)"), "layers 2\n")

@@ -74,12 +74,31 @@ def test_a_layer_count_below_the_witness_is_rejected():
 
 
 def test_a_count_not_shown_least_cannot_be_claimed_least():
-    """strided(3) + strided(4) + strided(5): neither the premise nor a witness; D + 1 = 3 is not least."""
-    cert = _cert_of(_source("strided(3) + strided(4) + strided(5)"))
+    """strided(4) + strided(5) + strided(6): neither the premise nor a witness nor Theorem F112's table; D + 1 = 3 is
+    not least."""
+    cert = _cert_of(_source("strided(4) + strided(5) + strided(6)"))
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert step["data"]["layers"] == 3 and not step["data"]["least"]
     step["data"]["least"] = True
     assert _rejects(cert, "PAT-LAYERS")
+
+
+def test_the_far_adjacency_table_gives_d_least_and_rejects_d_plus_one_claimed_least():
+    """strided(3) + strided(4) + strided(5): Theorem F112's table on the residue graph, re-derived by the verifier: 2 =
+    D layers, least, verified; 3 claimed least is rejected, and 2 claimed for {4, 5, 6} (no table) is rejected."""
+    cert = _cert_of(_source("strided(3) + strided(4) + strided(5)"))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["layers"] == 2 and step["data"]["least"]
+    report = verify(cert)
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert any("Theorem F112" in s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+    step["data"]["layers"] = 3
+    assert _rejects(cert, "PAT-LAYERS")
+    other = _cert_of(_source("strided(4) + strided(5) + strided(6)"))
+    step = next(s for s in other["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["layers"] = 2
+    step["data"]["least"] = True
+    assert _rejects(other, "PAT-LAYERS")
 
 
 @pytest.mark.parametrize("pattern", ["strided(2) + strided(3) + strided(5) + star",

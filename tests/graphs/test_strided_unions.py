@@ -22,7 +22,7 @@ N = sympy.Symbol("n", integer=True, positive=True)
 
 # (strides as written, D, layers, least)
 CASES = [((2, 3, 5), 2, 2, True), ((4, 6, 9), 2, 3, True), ((6, 10, 15), 3, 3, True), ((2, 3, 4), 2, 2, True),
-         ((2, 5, 6), 2, 2, True), ((3, 4, 5), 2, 3, False), ((2, 3, 7), 2, 2, True), ((4, 6, 15), 2, 3, True), ((10, 12, 15), 3, 3, True)]
+         ((2, 5, 6), 2, 2, True), ((3, 4, 5), 2, 2, True), ((4, 5, 6), 2, 3, False), ((2, 3, 7), 2, 2, True), ((4, 6, 15), 2, 3, True), ((10, 12, 15), 3, 3, True)]
 
 
 def _pattern(strides):
@@ -122,3 +122,16 @@ def test_strides_sharing_a_factor_are_not_strongly_connected(strides):
 def test_two_coprime_strides_stay_f73(strides):
     found = _theorem(strides)
     assert isinstance(found, families.FamilyTheorem) and found.theorem == "F73"
+
+
+@pytest.mark.parametrize("strides, lengths", [((3, 4, 5), (60, 61, 62, 63, 64, 65, 70, 90)), ((3, 4, 7), range(84, 90))])
+def test_the_far_adjacency_table_on_the_residue_graph(strides, lengths):
+    """Theorem F112: where the far-adjacency table holds on Q at the cell 0, D layers suffice at every n ≥ L; the
+    concrete engine's rooted views agree at the first lengths of the range (and later ones for {3, 4, 5}), and the
+    table fails for {4, 5, 6}, which stays open."""
+    data = strided_unions.decide(strides)
+    assert data.table and not data.lemma and data.witness is None and data.layers == data.diameter == 2
+    for n in lengths:
+        got = concrete(_pattern(strides), n)
+        assert got.least and got.layers == 2, (strides, n)
+    assert not strided_unions.decide((4, 5, 6)).table

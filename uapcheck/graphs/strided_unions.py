@@ -12,7 +12,8 @@ strides alone (Theorem F73), and n = qL + ρ ≥ L (every cell non-empty):
   groups of the classes with the automorphisms of the quotient R = Q/H that keep the classes' sizes, which are
   |H|q + h_T(ρ) with h_T(ρ) the number of residues 1, …, ρ in the class T: |G| = N_ρ · ∏_T (|H|q + h_T(ρ))!, N_ρ the
   order of Aut(R) keeping the colours h_T(ρ);
-* D layers, least, when the common-neighbour lemma's premise holds on Q at the cell 0; D + 1, least, when Q has
+* D layers, least, when the common-neighbour lemma's premise holds on Q at the cell 0, or Theorem F112's far-adjacency
+  table (with no two residues twins); D + 1, least, when Q has
   two cells at distance D from 0 with the same neighbours within D − 1 that are not twins (their transposition is a
   view witness); otherwise D + 1, sufficient (whether D suffice is open).
 
@@ -20,6 +21,7 @@ Nothing here reads user text.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from math import gcd, lcm
@@ -75,14 +77,15 @@ class StridedUnion:
     classes: tuple[tuple[int, ...], ...]  # the cosets x + H (residues in 0..L−1), sorted
     lemma: bool                   # the common-neighbour lemma's premise holds on Q at 0
     witness: Optional[tuple[int, int]]    # two cells at distance D whose transposition is a view witness
+    table: bool = False           # Theorem F112: the far-adjacency table holds on Q at 0 (H trivial)
 
     @property
     def layers(self) -> int:
-        return self.diameter if self.lemma else self.diameter + 1
+        return self.diameter if self.lemma or self.table else self.diameter + 1
 
     @property
     def least(self) -> bool:
-        return self.lemma or self.witness is not None
+        return self.lemma or self.table or self.witness is not None
 
 
 def adjacent(x: int, y: int, strides) -> bool:
@@ -130,7 +133,32 @@ def decide(strides: tuple[int, ...]) -> Optional[StridedUnion]:
         witness = next(((x, y) for xs in by_trace.values() for a, x in enumerate(xs) for y in xs[a + 1:]
                         if not_twins(x, y, strides, nbr)), None)
     classes = tuple(sorted({tuple(sorted((x + h) % L for h in stab)) for x in range(L)}))
-    return StridedUnion(strides, L, D, stab, classes, lemma, witness)
+    table = not lemma and witness is None and stab == (0,) and far_table(nbr, dist, D, far)
+    return StridedUnion(strides, L, D, stab, classes, lemma, witness, table)
+
+
+def far_table(nbr: list[int], dist: dict[int, int], diameter: int, far: list[int]) -> bool:
+    """Theorem F112's premise on Q at the cell 0 (H trivial): the far cells have pairwise different neighbours
+    within D − 1 of 0, and whether two far cells are adjacent is one function of (their common neighbours' count at
+    each distance 1, …, D − 1, the unordered pair of their neighbours' counts by colour), a cell's colour within D − 1
+    being its distance and the numbers of its neighbours at each distance 0, …, D (Theorem F111 on the cells)."""
+    rings = [sum(1 << x for x, d in dist.items() if d == k) for k in range(diameter + 1)]
+    ball = sum(rings[:diameter])
+    if len({nbr[x] & ball for x in far}) < len(far):
+        return False
+    colour = {z: (d, *((nbr[z] & ring).bit_count() for ring in rings)) for z, d in dist.items() if d < diameter}
+
+    def counts(x: int) -> tuple:
+        return tuple(sorted(Counter(colour[z] for z in colour if nbr[x] >> z & 1).items()))
+    own = {x: counts(x) for x in far}
+    table: dict[tuple, bool] = {}
+    for a, x in enumerate(far):
+        for y in far[a + 1:]:
+            common = nbr[x] & nbr[y]
+            key = (tuple((common & ring).bit_count() for ring in rings[1:diameter]), *sorted((own[x], own[y])))
+            if table.setdefault(key, bool(nbr[x] >> y & 1)) != bool(nbr[x] >> y & 1):
+                return False
+    return True
 
 
 def not_twins(x: int, y: int, strides, nbr: list[int]) -> bool:
@@ -226,13 +254,18 @@ def theorem(n, strides):
         why = (f"the cells {x} and {y} (mod {L}) lie at distance D from the cell 0 of the root {L} and have the same "
                f"neighbours within D − 1 of it without being twins, so the swap ({x} {y}) is a view witness at {L}: "
                f"D + 1 layers, least (Theorem F89)")
+    elif data.table:
+        why = (f"on Q (mod {L}) the cells at distance D = {data.diameter} from 0 have pairwise different neighbours "
+               "within D − 1, and whether two of them are adjacent is read off the colours of their neighbours there, "
+               "so a view witness would induce an automorphism of Q keeping the cells' sizes, which lies in G: D "
+               "layers suffice at every n ≥ L, least (Theorem F112)")
     else:
         why = "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F89)"
     open_parts = []
     if not data.least:
         open_parts.append(f"whether D layers suffice for the strides {{{shown}}} is not proved ({SECTION}, Theorem "
                           "F89: neither the common-neighbour lemma's premise nor a transposition witness holds on the "
-                          "residue graph)")
+                          "residue graph, nor Theorem F112's far-adjacency table)")
     if not symbolic_order:
         open_parts.append(f"the group is stated at a concrete n only (one closed form per residue of n mod {L} > "
                           f"{MAX_SYMBOLIC_L}: give `tokens N`)")

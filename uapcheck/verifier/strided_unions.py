@@ -84,8 +84,31 @@ def residue_graph(kept: tuple) -> dict:
     for x in range(L):
         groups.setdefault(closed[x], []).append(x)
     classes = sorted(groups.values())
+    table = (not premise and witness is None and len(classes) == L and len(dist) == L
+             and _table_holds(closed, dist, D, inner, far))
     return {"L": L, "D": D, "closed": closed, "classes": classes, "premise": premise, "witness": witness,
-            "connected": len(dist) == L}
+            "table": table, "connected": len(dist) == L}
+
+
+def _table_holds(closed: list, dist: dict, D: int, inner: set, far: list) -> bool:
+    """Theorem F112 on the residue graph (no two residues twins): the residues at distance D from 0 have pairwise
+    different neighbours within D − 1 of 0, and adjacency of two of them is one function of (their common
+    neighbours' count at each distance 1, …, D − 1; the unordered pair of the multisets of their neighbours' colours
+    within D − 1, a colour being a residue's distance and the numbers of its neighbours at each distance)."""
+    traces = [closed[x] & inner for x in far]
+    if len(set(traces)) < len(traces):
+        return False
+    colour = {z: (dist[z],) + tuple(sum(1 for y in closed[z] if dist[y] == k) for k in range(D + 1)) for z in inner}
+    seen = {x: sorted(colour[z] for z in closed[x] & inner) for x in far}
+    table: dict = {}
+    for i, x in enumerate(far):
+        for y in far[i + 1:]:
+            shared = closed[x] & closed[y]
+            key = (tuple(sum(1 for z in shared if dist[z] == k) for k in range(1, D)),
+                   tuple(sorted((tuple(seen[x]), tuple(seen[y])))))
+            if table.setdefault(key, y in closed[x]) != (y in closed[x]):
+                return False
+    return True
 
 
 def _swap_pair(kept: tuple, closed: list, inner, far: list) -> Optional[tuple[int, int]]:
@@ -176,14 +199,19 @@ def _family(kept: tuple, pattern: S.Pattern):
 
         def witness(n):
             return L, [y if k == x else x if k == y else k for k in range(1, n + 1)]
-    least = data["premise"] or witness is not None
-    layers = D if data["premise"] else D + 1
+    least = data["premise"] or data["table"] or witness is not None
+    layers = D if data["premise"] or data["table"] else D + 1
     check = (lambda n, d: premise_problem(pattern, n, d)) if data["premise"] else None
     text = ""
     if data["premise"]:
         text = (f"{D} layers least (Theorem F89): on the residue graph mod {L} two residues at distance {D} from 0 are "
                 f"adjacent exactly when one within {D - 1} is adjacent to both, and at every instance the same holds on "
                 "the verifier's arcs at every root, so by the common-neighbour lemma no view witness exists")
+    elif data["table"]:
+        text = (f"{D} layers least (Theorem F112): on the residue graph mod {L} the residues at distance {D} from 0 have "
+                f"different neighbours within {D - 1}, and their adjacency is one function of the colours of those "
+                "neighbours (re-derived here), so a view witness would induce a size-keeping automorphism of the residue "
+                "graph, which lies in G")
     return Family("F89", L, D, layers, least, order, L, name, witness, layers_check=check, layers_text=text)
 
 
