@@ -421,7 +421,8 @@ def lengths(ctx, s) -> str:
     return (f"; the lengths below the range, n = {', '.join(map(str, got))}, are exactly those no stated condition "
             "covers (re-derived from the range and the classes), and at each BFS on the verifier's arcs agrees with "
             "the stated verdict; where UAP, the group's order is re-derived (nauty's generators on the verifier's "
-            "labelled arcs, order by Schreier–Sims) and the count checked against the rooted views at that n "
+            "labelled arcs, order by Schreier–Sims) and the count checked against the rooted views at that n, or, for "
+            "one symmetric head, a swap witness or Theorem F111's far-adjacency table on the verifier's arcs "
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
 
 
@@ -536,6 +537,21 @@ def _dense_bias_at(ctx, n: int, layers: int, depth: int) -> bool:
     return True
 
 
+def _view_problem(heads, n: int, depth: int, gens) -> "str | None":
+    """None when no view witness exists at depth D = `depth` at n, else why one does: for one symmetric head a swap
+    witness or Theorem F111's far-adjacency table on the verifier's arcs (verifier/far_table.py), else the rooted
+    views with nauty."""
+    from . import far_table, views
+    from .check import Trust
+    quick = far_table.decide(heads, n, depth, [min(orbit) for orbit in views.orbits(gens, n)])
+    if quick is not None:
+        return None if quick == "enough" else "a swap of two positions at distance D is a view witness"
+    try:
+        return views.decide(heads, n, depth, gens)
+    except views.NoNauty as exc:
+        raise Trust(f"the lengths below the range: n = {n}: the rooted views are not re-decided: {exc}") from None
+
+
 def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     """At a length stated UAP below the range: the stated order of G is |Aut| of the verifier's labelled arcs at n
     (nauty's generators, their order by Schreier–Sims), and the count is D only when no view witness exists at
@@ -543,7 +559,7 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     on the rooted views), any larger count not least. Rejects a disagreement; Trust when nauty is not available,
     the order is not stated as a number, or the heads carry bias or a positional encoding (labelled views, not
     re-decided here)."""
-    from . import groups, patterns, views
+    from . import groups, patterns
     from .check import Reject, Trust
     lab = patterns.labels_at(ctx.spec, heads, n)
     gens, method = groups.full_generators(lab, n, ctx.spec.positional)
@@ -575,10 +591,7 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
         raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "
                     "encoding (labelled views) is not re-decided here")
-    try:
-        problem = views.decide(heads, n, depth, gens)
-    except views.NoNauty as exc:
-        raise Trust(f"the lengths below the range: n = {n}: the rooted views are not re-decided: {exc}") from None
+    problem = _view_problem(heads, n, depth, gens)
     if layers == depth and problem:
         raise Reject(f"n = {n}: {layers} = D layers stated, but {problem}, so D layers do not suffice")
     if layers == depth + 1 and problem is None:

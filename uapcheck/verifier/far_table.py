@@ -1,0 +1,100 @@
+"""Two exact answers to "do D layers suffice?" for one symmetric head at one n, re-derived on the verifier's own arcs
+(docs/theory.md §11.9, Theorem F111 and the swap of Theorem F99 (a)); shares no code with the engines.
+
+* a swap (x y) of two positions at distance D from a root i, with the same neighbours among the positions within
+  D − 1 of i and not twins, is a view witness (checked here by the definition: (x y) moves some arc, and keeps the
+  closed neighbourhood of every position within D − 1 of i);
+* when adjacency of two positions at distance D from a root is one function of (their common neighbours' count at
+  each distance 1, …, D − 1, the unordered pair of their neighbours' counts by colour), a colour being a ball
+  position's distance and the sizes of its closed neighbourhood's meets with every distance layer, no view witness
+  exists (Theorem F111).
+
+`decide` returns "witness" or "enough" when one of them answers, None when neither does (the caller's rooted views
+decide).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Optional, Sequence
+
+
+def _closed(arcs: frozenset, n: int) -> Optional[list[frozenset]]:
+    """N[v] for v = 1..n (index 0 unused), or None when some arc has no reverse."""
+    out: list[set] = [set()] + [{v} for v in range(1, n + 1)]
+    for j, i in arcs:
+        if (i, j) not in arcs:
+            return None
+        out[i].add(j)
+    return [frozenset(s) for s in out]
+
+
+def _layers(near: list[frozenset], n: int, root: int) -> list[int]:
+    """dist[v] = d(v, root) (−1 when unreachable), by breadth-first search on the closed neighbourhoods."""
+    dist = [-1] * (n + 1)
+    dist[root] = 0
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in near[u]:
+                if dist[v] < 0:
+                    dist[v] = dist[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return dist
+
+
+def _swap_is_witness(near: list[frozenset], n: int, dist: list[int], d: int, x: int, y: int) -> bool:
+    def image(v: int) -> int:
+        return y if v == x else x if v == y else v
+    moves_an_arc = any(frozenset(image(u) for u in near[v]) != near[image(v)] for v in range(1, n + 1))
+    keeps_ball = all(frozenset(image(u) for u in near[v]) == near[image(v)]
+                     for v in range(1, n + 1) if 0 <= dist[v] <= d - 1)
+    return moves_an_arc and keeps_ball
+
+
+def _swap_at(near: list[frozenset], n: int, dist: list[int], d: int, far: list[int], ball: set) -> bool:
+    """Some two positions at distance d with the same neighbours in the ball swap to a view witness."""
+    by_ball: dict = {}
+    for x in far:
+        by_ball.setdefault(near[x] & ball, []).append(x)
+    return any(_swap_is_witness(near, n, dist, d, x, y)
+               for group in by_ball.values() for k, x in enumerate(group) for y in group[k + 1:])
+
+
+def _table_agrees(near: list[frozenset], dist: list[int], d: int, far: list[int], ball: set, table: dict) -> bool:
+    """The root's entries of Theorem F111's table agree with `table` (entries added as they come)."""
+    colour = {z: (dist[z],) + tuple(sum(1 for u in near[z] if dist[u] == k) for k in range(d + 1)) for z in ball}
+    counts = {u: tuple(sorted(Counter(colour[z] for z in near[u] & ball).items())) for u in far}
+    for k, u in enumerate(far):
+        for v in far[k + 1:]:
+            common = near[u] & near[v]
+            key = (tuple(sum(1 for z in common if dist[z] == level) for level in range(1, d)),
+                   frozenset((counts[u], counts[v])), counts[u] == counts[v])
+            if table.setdefault(key, v in near[u]) != (v in near[u]):
+                return False
+    return True
+
+
+def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence[int]) -> Optional[str]:
+    """"witness", "enough" or None for one symmetric head with diameter d ≥ 2; `representatives`: one position of
+    each orbit of the group G = Aut(Γ) the verifier re-derived."""
+    if len(heads) != 1 or d < 2:
+        return None
+    near = _closed(heads[0], n)
+    if near is None:
+        return None
+    table: dict = {}
+    consistent = True
+    for root in representatives:
+        dist = _layers(near, n, root)
+        if min(dist[1:]) < 0 or max(dist[1:]) > d:
+            return None
+        far = [v for v in range(1, n + 1) if dist[v] == d]
+        if not far:
+            continue
+        ball = {v for v in range(1, n + 1) if dist[v] < d}
+        if _swap_at(near, n, dist, d, far, ball):
+            return "witness"
+        consistent = consistent and _table_agrees(near, dist, d, far, ball, table)
+    return "enough" if consistent else None
