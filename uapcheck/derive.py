@@ -81,7 +81,7 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     _reject_undefined(model, head)
     # no length read here (_core_key drops it): the claim states the n ≥ 2 keys per row it needs
     dense = isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
-    pos = analytic.positive_kernel(model, head.normalized, dense)
+    pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie))
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:

@@ -284,9 +284,12 @@ def _jsonable_k(evidence: dict):
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, SignPattern, SignAtInfinity, Trusted))
-def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False) -> proof.Step:
+def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False) -> proof.Step:
     """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
-    has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs."""
+    has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs.
+    `tied`: query and key share one projection, so every row's normaliser holds its own token's term k(q_i, q_i) and a
+    sign change of k alone does not show that a normaliser vanishes (exp(x·y) − 1/3 on `window(1)`: the normaliser
+    exceeds e^{|q|²} − 1 ≥ 0); no refutation is drawn then."""
     expr = _plain_term(model)
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
@@ -345,6 +348,11 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                              "complement is connected for d ≥ 2"), proof.PROVED,
                            evidence={"k(x, z)": form, "written with": form_name, "dimensions": "d ≥ 2",
                                      "boundary": ["|x−z|² = 0" if where == "a key" else "|x+z|² = 0"]})
+    if tied:
+        return _positivity(normalized, claim("the kernel is not shown positive, and with `tie query key` every row's "
+                                             "normaliser holds the term ", written("k(q_i, q_i)", r"k(q_{i}, q_{i})"),
+                                             " of its own token, so a sign change of k does not show that a "
+                                             "normaliser vanishes"), proof.UNDECIDED, evidence={"k": expr})
     pos, neg, zero = _sign_witnesses(model)
     if isinstance(model, FeatureKernel):
         feature_step = _feature_sign(model, normalized, neg)
