@@ -169,3 +169,39 @@ def test_the_verifier_rejects_a_tampered_range(tamper):
     want = {"range start lowered": "PAT-BUDGET-N", "budget": "PAT-BUDGET-N", "budget in the input": "PAT-BUDGET-N",
             "class dropped": "PAT-BUDGET-N", "verdict range": "VERDICT-T1", "diameter": "PAT-CONNECTED"}[tamper]
     assert want in rejected, (rejected, report.problems)
+
+
+def _bfs_diameter(n: int, w: int, cyclic: bool) -> int:
+    """The directed diameter of `window(w)` (cyclic or not) at n by plain BFS from every position (no engine)."""
+    def near(i):
+        for s in range(-w, w + 1):
+            j = i + s
+            if cyclic:
+                yield j % n
+            elif 0 <= j < n:
+                yield j
+    best = 0
+    for root in range(n):
+        seen, frontier, depth = {root}, [root], 0
+        while len(seen) < n:
+            frontier = [j for i in frontier for j in near(i) if j not in seen]
+            seen.update(frontier)
+            depth += 1
+        best = max(best, depth)
+    return best
+
+
+@pytest.mark.parametrize("w,cyclic,m", [(2, False, 3), (3, False, 2), (2, True, 3), (3, True, 2), (2, True, 4)])
+def test_windows_wider_than_one_get_the_range_of_their_first_length_beyond(w, cyclic, m):
+    """window(w) with w ≥ 2 (D = ⌈(n − 1)/w⌉) and the cyclic window (D = ⌈⌊n/2⌋/w⌉, a nested rounding): once an
+    internal error (the kernel's check did not see D(n + w) − D(n) as a function of n mod w) or a NOT-UAP without a
+    range. The range starts at the first n whose BFS diameter exceeds m, and the certificate verifies."""
+    pattern = f"window({w})" + (" cyclic" if cyclic else "")
+    result = _check(pattern, "n", m)
+    step = _budget_step(result)
+    first = next(n for n in range(2, 200) if _bfs_diameter(n, w, cyclic) > m)
+    assert all(_bfs_diameter(n, w, cyclic) > m for n in range(first, first + 4 * w + 4))
+    assert step.proved and step.facts["from"] == first, (pattern, m, step.facts.get("from"), first)
+    assert headline(result).startswith(f"NOT-UAP (for n ≥ {first}); UAP at n = 1…{first - 1}")
+    report = verify(_cert(pattern, m))
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps] + report.problems

@@ -1412,15 +1412,20 @@ class BudgetBeyond(Certificate):
         if not isinstance(big, int) or big < 1 or not isinstance(self.start, int) or self.start < 1:
             _reject(BudgetBeyond, "the modulus and the start are positive integers")
         step_up = sympy.piecewise_fold(diameter.xreplace({n: n + big}) - diameter)
-        for atom in step_up.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
-            if n in atom.free_symbols and not (isinstance(atom, sympy.Mod) and atom.args[0] == n and
-                                               isinstance(atom.args[1], sympy.Integer) and big % int(atom.args[1]) == 0):
-                _reject(BudgetBeyond, f"D(n + {big}) − D(n) is not a function of n mod {big}")
         if step_up.free_symbols - {n}:
             _reject(BudgetBeyond, "D(n + L) − D(n) has another symbol")
+        # D(n + L) − D(n) on each class n = L·j + r, j ≥ 0 an integer: SymPy takes the integer j out of every
+        # floor, ceiling and Mod, so a constant on every class shows it a function of n mod L alone.
+        j = sympy.Symbol("j", integer=True, nonnegative=True)
+        ups = {}
+        for r in range(big):
+            on = sympy.expand(sympy.piecewise_fold(step_up.xreplace({n: big * j + r})))
+            if on.free_symbols:
+                _reject(BudgetBeyond, f"D(n + {big}) − D(n) is not a function of n mod {big}")
+            ups[r] = on
         for v in range(self.start, self.start + big):
             at = sympy.piecewise_fold(diameter.xreplace({n: sympy.Integer(v)}))
-            up = sympy.piecewise_fold(step_up.xreplace({n: sympy.Integer(v)}))
+            up = ups[v % big]
             if not (isinstance(at, sympy.Integer) and at > self.budget):
                 _reject(BudgetBeyond, f"D({v}) = {at} is not above the budget {self.budget}")
             if not (isinstance(up, sympy.Integer) and up >= 0):

@@ -37,7 +37,7 @@ def class_modulus(expr, n) -> Optional[int]:
     slope that is not rational, or another symbol."""
     dens = [1]
     for atom in expr.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
-        arg = sympy.expand(atom.args[0])
+        arg = sympy.expand(_unrounded(atom.args[0]))
         if n not in arg.free_symbols:
             continue
         if arg.free_symbols - {n} or not arg.is_polynomial(n) or sympy.degree(arg, n) != 1:
@@ -52,6 +52,18 @@ def class_modulus(expr, n) -> Optional[int]:
             extra = int(atom.args[1])
         dens.append(int(slope.q) * extra)
     return lcm(*dens)
+
+
+def _unrounded(expr):
+    """expr with every floor and ceiling replaced by its argument and every Mod by 0: the slope in n that a nested
+    rounding has on average (ceiling(floor(n/2)/2) has slope 1/4), so that the modulus makes the outer rounding exact
+    too; lines_on_classes then checks exactness on every class by substitution, so a modulus too small only gives
+    None."""
+    while True:
+        atoms = expr.atoms(sympy.floor, sympy.ceiling, sympy.Mod)
+        if not atoms:
+            return expr
+        expr = expr.xreplace({a: (sympy.Integer(0) if isinstance(a, sympy.Mod) else a.args[0]) for a in atoms})
 
 
 def lines_on_classes(expr, n) -> Optional[tuple[int, tuple]]:

@@ -206,9 +206,17 @@ def on_class(expr, n, modulus: int, r: int):
     not of that form."""
     import sympy
     from math import lcm
+    def flat(e):
+        # the average slope of a nested rounding: floors and ceilings by their arguments, Mods by 0 (the classes are
+        # then checked exact by `reduce` below, so a modulus too small only gives None)
+        while e.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
+            e = e.xreplace({a: (sympy.Integer(0) if isinstance(a, sympy.Mod) else a.args[0])
+                            for a in e.atoms(sympy.floor, sympy.ceiling, sympy.Mod)})
+        return e
+
     dens = [modulus]
     for atom in expr.atoms(sympy.floor, sympy.ceiling, sympy.Mod):
-        arg = sympy.expand(atom.args[0])
+        arg = sympy.expand(flat(atom.args[0]))
         if arg.free_symbols - {n} or sympy.degree(arg, n) > 1:
             return None
         a = arg.coeff(n, 1)
