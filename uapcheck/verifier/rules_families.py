@@ -138,9 +138,21 @@ def union_layers(ctx, s, fam: families.Family):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not D + 1 = {sympy.sstr(fam.d(n) + 1)} "
                      f"(not least) with the union's D (Theorem {fam.theorem})")
     low = _range(ctx, s, fam)
+    _within_premise(ctx, s, low)
     return VERIFIED, (f"several heads: D = {sympy.sstr(fam.d(n))} is the union's (Theorem {fam.theorem}, n ≥ {low}), and "
                       f"D + 1 layers suffice by the view argument (§11.2); not claimed least; "
                       + _instances(ctx, fam, "connectivity") + " (BFS on the union)")
+
+
+def _within_premise(ctx, s, low: int) -> None:
+    """A layer count rests on its connectivity step: its range may not start below the premise's stated range
+    (a count stated from n = 64 on a connectivity stated from n = 65 on claims more than its premise gives)."""
+    for prem in ctx.premises(s):
+        start = (prem.get("data") or {}).get("from")
+        if prem["rule"] == "PAT-CONNECTED" and start is not None:
+            value = _value(ctx, start, "the premise's range")
+            if value.is_Integer and int(value) > low:
+                raise Reject(f"the range n ≥ {low} starts below its connectivity premise's n ≥ {int(value)}")
 
 
 def _n(ctx) -> sympy.Symbol:
@@ -236,6 +248,7 @@ def layers(ctx, s, fam: families.Family):
             raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not Theorem {fam.theorem}'s "
                          f"{sympy.sstr(fam.layers_at(_n(ctx)))} (not least)")
         low = _range(ctx, s, fam)
+        _within_premise(ctx, s, low)
         return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: D ≤ {sympy.sstr(bound)}, so one layer more suffices by "
                           "the view argument (§11.2); not claimed least; " + _instances(ctx, fam, "layers"))
     m, d, n = _layer_values(ctx, s)
@@ -249,6 +262,7 @@ def layers(ctx, s, fam: families.Family):
         raise Reject(f"the classes where the count is least, {data.get('least classes')}, are not Theorem "
                      f"{fam.theorem}'s {want_classes}")
     low = _range(ctx, s, fam)
+    _within_premise(ctx, s, low)
     if fam.layers_text:
         why = fam.layers_text
     elif not fam.least:
