@@ -58,3 +58,15 @@ def test_a_witness_certificate_with_another_pair_is_rejected():
     step["certificate"]["right"][-1] += 1
     assert _outcome(verify(cert), "TD-WITNESS") == "rejected"
     assert _outcome(verify(certificate("polynomial.uap")), "TD-WITNESS") == "checked numerically"
+
+
+def test_positivity_of_an_exponential_of_a_non_real_argument_is_not_verified():
+    """exp(√(x·y)) is not positive (exp(2i) at x·y = −4): a WP-POSITIVE `proved` kept on that formula is not verified
+    by structure (the verifier's positivity needs a real argument of exp, sigmoid, softplus and cosh)."""
+    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = exp(sqrt(x . y))")
+    assert _outcome(verify(cert), "WP-POSITIVE") != "verified"
+    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = 2 ^ sqrt(x . y)")
+    assert _outcome(verify(cert), "WP-POSITIVE") != "verified"
+    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)",
+                      "kernel k(x, y) = exp(sqrt(|x|^2) + log(1 + |y|^2))")
+    assert _outcome(verify(cert), "WP-POSITIVE") == "verified"

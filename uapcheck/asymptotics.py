@@ -22,6 +22,7 @@ from sympy import Rational
 from typing import Optional
 
 from .budget import BudgetExceeded, time_limit
+from .realness import proved_real
 from .lower import KEY_COORD, QUERY_COORD, QUERY_DOT_KEY, RANDOM_DOT_KEY, RANDOM_DOT_QUERY, SCALE
 
 SIGN_ATOMS = (QUERY_DOT_KEY, QUERY_COORD, KEY_COORD, RANDOM_DOT_KEY, RANDOM_DOT_QUERY)
@@ -214,7 +215,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
             try:
                 total = total + additive(arg, ctx)
             except Oscillates:
-                if not _bounded(arg):
+                if not _bounded(arg, ctx):
                     raise
                 total = total + Additive(oscillating=True)
         return total
@@ -242,6 +243,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
     if isinstance(expr, (sympy.sin, sympy.cos)):
         inner = additive(expr.args[0], ctx)
         if inner.E or inner.lam != 0:
+            _require_real_growth(expr, inner, ctx)
             raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
     expanded = sympy.expand(expr)
     if expanded.is_polynomial(SCALE):
@@ -382,6 +384,7 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
     if isinstance(expr, (sympy.sin, sympy.cos, sympy.tan)):
         inner = additive(expr.args[0], ctx)
         if inner.E or inner.lam != 0:
+            _require_real_growth(expr, inner, ctx)
             raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
         limit = type(expr)(inner.const)
         return Growth(limit, sympy.Integer(0), ()) if limit != 0 else _zero_or_undecided(expr)
@@ -395,6 +398,20 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
     if isinstance(expr, sympy.Add):
         return _growth_of_sum(expr, ctx)
     raise Undecided(f"no asymptotic rule for {type(expr).__name__} in {sympy.sstr(expr)}")
+
+
+def _require_real_growth(expr, inner: Additive, ctx: Context) -> None:
+    """A sine or cosine of a growing argument oscillates only when its argument is real: cos(√(t a)) is
+    cosh(√(t |a|)) for a < 0. NeedSign for an invariant the coefficients depend on, Undecided when they are not
+    proved real in this region."""
+    coefficients = [co for _, co in inner.E] + [inner.lam, inner.const]
+    if all(proved_real(ctx.positive_form(co)) for co in coefficients):
+        return
+    for atom in SIGN_ATOMS:
+        if atom not in ctx.signs and any(atom in co.free_symbols for co in coefficients):
+            raise NeedSign(atom)
+    raise Undecided(f"{sympy.sstr(expr)}: its argument is not shown real, so it need not "
+                    "oscillate (cos(i s) = cosh s)")
 
 
 def _zero_or_undecided(expr):
@@ -414,8 +431,12 @@ def _trig_atoms(expr) -> list:
             if isinstance(node, (sympy.sin, sympy.cos)) and _has_t(node)]
 
 
-def _replace_trig(expr):
+def _replace_trig(expr, ctx: Context):
+    """The sines and cosines in t replaced by real symbols standing for values in [−1, 1]; no symbols when
+    one of their arguments is not proved real in this region (its value is then not in [−1, 1])."""
     atoms = _trig_atoms(expr)
+    if not all(proved_real(ctx.positive_form(atom.args[0])) for atom in atoms):
+        return expr, []
     symbols = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
     return expr.xreplace(dict(zip(atoms, symbols))), symbols
 
@@ -423,7 +444,7 @@ def _replace_trig(expr):
 def _positive_bounded_oscillation(expr, ctx: Context) -> bool:
     """expr depends on t only through sin/cos of growing arguments and stays between two positive
     constants: exp of a polynomial in those values, or A + Σ B_k s_k with A > Σ |B_k| (numbers)."""
-    g, symbols = _replace_trig(expr)
+    g, symbols = _replace_trig(expr, ctx)
     if not symbols or _has_t(g):
         return False
     if isinstance(g, sympy.exp) and g.args[0].is_polynomial(*symbols):
@@ -444,9 +465,9 @@ def trig_polynomial_positive(g, symbols) -> bool:
     return bool(const - rest > 0)
 
 
-def _bounded(expr) -> bool:
-    """expr depends on t only through sin/cos values and is a polynomial in them."""
-    g, symbols = _replace_trig(expr)
+def _bounded(expr, ctx: Context) -> bool:
+    """expr depends on t only through sin/cos values of real arguments and is a polynomial in them."""
+    g, symbols = _replace_trig(expr, ctx)
     return bool(symbols) and not _has_t(g) and g.is_polynomial(*symbols)
 
 
@@ -456,7 +477,7 @@ def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:  # noqa: C901 - the
         try:
             parts.append(growth(arg, ctx))
         except Oscillates:
-            if not _bounded(arg):
+            if not _bounded(arg, ctx):
                 raise
             bounded.append(arg)
     parts = [g for g in parts if g is not ZERO]

@@ -18,6 +18,7 @@ from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
+from ..realness import bounded_atoms, proved_real, unreal_arguments
 
 CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
                       "docs/theory.md §Analyticity")
@@ -239,17 +240,17 @@ def _boundary_zeros(expr: sympy.Expr, regions) -> list:
 
 
 def _trig_positive(expr: sympy.Expr) -> bool:
-    """Each factor is positive: proved by the assumptions, or of the form exp(·), or an affine
-    function A + Σ B_k s_k of sines and cosines with numbers A > Σ |B_k|."""
+    """Each factor is positive: proved by the assumptions, or of the form exp(·) of a real argument, or an
+    affine function A + Σ B_k s_k of sines, cosines, tanh and erf of arguments proved real, with numbers
+    A > Σ |B_k| (of a non-real argument they are unbounded: 2 − cos(√(x·z)) = 2 − cosh 2 at x·z = −4)."""
     for factor in sympy.Mul.make_args(expr):
-        if isinstance(factor, sympy.exp) and factor.args[0].is_real is not False:
-            if factor.args[0].is_extended_real or _real_by_structure(factor.args[0]):
-                continue
+        if isinstance(factor, sympy.exp) and proved_real(factor.args[0], _provably_positive):
+            continue
         if factor.is_positive:
             continue
-        # sin, cos, and tanh, erf of real arguments: each value lies in [−1, 1]
-        atoms = [n for n in sympy.preorder_traversal(factor) if isinstance(n, (sympy.sin, sympy.cos, sympy.tanh, sympy.erf))]
-        if not atoms:
+        # sin, cos, tanh, erf of real arguments: each value lies in [−1, 1]
+        atoms = bounded_atoms(factor)
+        if not atoms or unreal_arguments(factor, _provably_positive):
             return False
         syms = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
         g = factor.xreplace(dict(zip(atoms, syms)))
@@ -258,10 +259,6 @@ def _trig_positive(expr: sympy.Expr) -> bool:
         if not trig_polynomial_positive(g, syms):
             return False
     return True
-
-
-def _real_by_structure(expr) -> bool:
-    return all(sym.is_real for sym in expr.free_symbols) and not expr.has(sympy.sqrt, sympy.log, sympy.Pow)
 
 
 def _positivity(normalized: bool, statement, status, evidence: dict, certificate=None) -> proof.Step:

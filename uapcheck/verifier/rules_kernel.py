@@ -257,8 +257,8 @@ def positive(ctx, e, vectors) -> bool:
         p = _param(ctx, e.id)
         return p is not None and p.constraint == "> 0"
     if isinstance(e, S.Call):
-        if e.fn in ("exp", "sigmoid", "softplus", "cosh"):
-            return True
+        if e.fn in ("exp", "sigmoid", "softplus", "cosh"):  # positive on the reals only: exp(√(x·y)) is not
+            return all(real(ctx, arg) for arg in e.args)
         if e.fn == "sqrt" and len(e.args) == 1:  # the square root of a positive number is positive
             return positive(ctx, e.args[0], vectors)
         return False
@@ -275,7 +275,34 @@ def positive(ctx, e, vectors) -> bool:
         if e.op in ("*", "/"):
             return positive(ctx, e.left, vectors) and positive(ctx, e.right, vectors)
         if e.op == "^":
-            return positive(ctx, e.left, vectors)
+            return positive(ctx, e.left, vectors) and real(ctx, e.right)
+    return False
+
+
+REAL_OF_REAL = ("exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf", "sigmoid", "softplus", "relu", "elu",
+                "gelu", "silu", "abs", "max", "min", "identity")
+
+
+def real(ctx, e) -> bool:
+    """e is real wherever it is defined, by structure: the invariants, numbers and params, the real operations and
+    functions of real arguments, a log of a positive quantity, a fractional power or sqrt of a non-negative one."""
+    if isinstance(e, (S.Num, S.Name, S.Dot, S.Norm)):
+        return True
+    if isinstance(e, S.Neg):
+        return real(ctx, e.operand)
+    if isinstance(e, S.Call):
+        if e.fn == "log":
+            return positive(ctx, e.args[0], ()) and real(ctx, e.args[0])
+        if e.fn == "sqrt":
+            return nonneg(ctx, e.args[0], ()) and real(ctx, e.args[0])
+        return e.fn in REAL_OF_REAL and all(real(ctx, arg) for arg in e.args)
+    if isinstance(e, S.BinOp):
+        if not (real(ctx, e.left) and real(ctx, e.right)):
+            return False
+        if e.op == "^":
+            integer = isinstance(e.right, S.Num) and e.right.value.is_integer
+            return integer or nonneg(ctx, e.left, ())
+        return e.op in ("+", "-", "*", "/")
     return False
 
 
@@ -289,8 +316,10 @@ def nonneg(ctx, e, vectors) -> bool:
         return p is not None and p.constraint in ("> 0", ">= 0")
     if isinstance(e, S.Norm):
         return True
-    if isinstance(e, S.Call) and e.fn in ("relu", "abs", "sqrt"):
+    if isinstance(e, S.Call) and e.fn in ("relu", "abs"):
         return True
+    if isinstance(e, S.Call) and e.fn == "sqrt":  # √u ≥ 0 for u ≥ 0 only: √(x·y) is imaginary where x·y < 0
+        return nonneg(ctx, e.args[0], vectors)
     if isinstance(e, S.BinOp):
         if e.op == "+":
             return nonneg(ctx, e.left, vectors) and nonneg(ctx, e.right, vectors)

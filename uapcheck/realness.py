@@ -1,0 +1,66 @@
+"""Which expressions are proved real-valued: the premise under which sin, cos, tanh and erf lie in [−1, 1].
+
+Off the real line these functions are unbounded (cos(2i) = cosh 2 > 1, tanh(iπ/4) = i), so a rule that
+bounds them first proves their argument real here (docs/theory.md §4). The proof is structural: real
+symbols and numbers, sums, products and integer powers of real quantities, the real functions of a real
+argument, the logarithm of a quantity proved positive, a negative power of one proved non-zero, and a
+fractional power of one proved positive (or non-negative, for a positive exponent).
+Anything else (sqrt of an expression of unknown sign, a logarithm of one not proved positive, a function
+this module does not know) is not proved real.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import sympy
+
+# sin, cos, tanh and erf of a real argument lie in [−1, 1]; of a complex one they do not.
+BOUNDED_FUNCTIONS = (sympy.sin, sympy.cos, sympy.tanh, sympy.erf)
+_REAL_OF_REAL = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.sinh, sympy.cosh, sympy.tanh, sympy.erf,
+                 sympy.atan, sympy.sign, sympy.Heaviside)
+
+Positive = Callable[[sympy.Expr], bool]
+
+
+def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None) -> bool:  # noqa: C901 - one branch per node kind
+    """expr is real (and finite) by its structure: a negative power needs a base proved non-zero. `positive` proves a quantity > 0 (the sign
+    engine) where SymPy's assumptions do not; a logarithm's argument and a fractional power's base need it."""
+    def pos(e: sympy.Expr) -> bool:
+        return e.is_positive is True or (positive is not None and positive(e))
+
+    if expr.is_Number or expr.is_NumberSymbol or expr.is_Symbol:
+        return expr.is_real is True
+    if expr.is_Add or expr.is_Mul:
+        return all(proved_real(arg, positive) for arg in expr.args)
+    if expr.is_Pow:
+        base, ex = expr.args
+        if base is sympy.E:
+            return proved_real(ex, positive)
+        if not proved_real(ex, positive) or not proved_real(base, positive):
+            return False
+        if ex.is_integer and ex.is_nonnegative:
+            return True
+        if ex.is_integer:  # a negative power: finite only where the base is not 0
+            return base.is_nonzero is True or pos(base)
+        return (ex.is_positive is True and base.is_nonnegative is True) or pos(base)
+    if isinstance(expr, sympy.log):
+        return pos(expr.args[0]) and proved_real(expr.args[0], positive)
+    if isinstance(expr, sympy.Abs):
+        return True
+    if isinstance(expr, _REAL_OF_REAL):
+        return proved_real(expr.args[0], positive)
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        return all(proved_real(arg, positive) for arg in expr.args)
+    if isinstance(expr, sympy.Piecewise):
+        return all(proved_real(value, positive) for value, _ in expr.args)
+    return False
+
+
+def bounded_atoms(expr: sympy.Basic) -> list:
+    """The sin, cos, tanh and erf nodes of expr, outermost first."""
+    return [node for node in sympy.preorder_traversal(expr) if isinstance(node, BOUNDED_FUNCTIONS)]
+
+
+def unreal_arguments(expr: sympy.Basic, positive: Optional[Positive] = None) -> list:
+    """The sin, cos, tanh and erf nodes of expr whose argument is not proved real."""
+    return [node for node in bounded_atoms(expr) if not proved_real(node.args[0], positive)]
