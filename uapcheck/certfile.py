@@ -133,7 +133,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "PAT-LAYERS":
         return _layers_data(ev, spec, step.certificate)
     if step.rule == "SYM-AUT":
-        return _group_data(ev, step, spec, n)
+        return {**_group_data(ev, step, spec, n), **_periodic_at_length(step)}
     if n > MAX_ARCS_N:
         return _large_pattern_data(step)
     from .verifier.patterns import bfs
@@ -360,7 +360,8 @@ def _family_theorem(spec, cache: dict):
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
             "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F21",
             "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49", "F50", "F62",
-            "F51", "F52", "F63", "F64", "F73", "F74", "F89", "F90", "F91", "F92", "F93", "F94", "F95", "F96", "F100", "F101", "F115") else None
+            "F51", "F52", "F63", "F64", "F73", "F74", "F89", "F90", "F91", "F92", "F93", "F94", "F95", "F96", "F100", "F101", "F115",
+            "F117") else None
     return cache["family"]
 
 
@@ -373,6 +374,8 @@ def _family_data(step: proof.Step, theorem) -> dict:
         data["diameter bound"] = _tree(theorem.diameter)  # F50, F51: D ≤ this, not D itself
     if getattr(theorem, "coprime_to", 1) > 1:
         data["coprime to"] = theorem.coprime_to  # the range is also gcd(n, coprime to) = 1 (Theorem F27)
+    if step.rule == "SYM-AUT" and getattr(theorem, "periodic", ()):  # F117: its radius and periodic symmetries
+        data.update(_periodic_data(theorem.periodic))
     if step.rule == "SYM-AUT" and getattr(theorem, "group_open", ()):  # no group stated on these classes (F26)
         data["open classes"] = {"modulus": theorem.group_open[0], "residues": list(theorem.group_open[1])}
     if step.rule == "SYM-AUT" and theorem.order_cases:  # F47: cases by divisibility, tried in order
@@ -391,6 +394,24 @@ def _family_data(step: proof.Step, theorem) -> dict:
         else:
             data["order"] = _tree(order)
     return data
+
+
+def _periodic_data(periodic: tuple) -> dict:
+    """Theorem F117's certificate radius and periodic symmetries (kb + x ↦ sign·kb + a_x), which the verifier
+    re-derives."""
+    radius, found = periodic
+    return {"periodic symmetries": {"radius": radius, "symmetries": [[sign, list(images)] for sign, images in found]}}
+
+
+def _periodic_at_length(step: proof.Step) -> dict:
+    """SYM-AUT at an integer n concluded from Theorem F117: its periodic symmetries; {} for any other step."""
+    from .certificates import StandardFamily
+    cert = step.certificate
+    if not isinstance(cert, StandardFamily) or cert.theorem != "F117":
+        return {}
+    from .graphs import families
+    found = families.match([cert.pattern], cert.n, dict(cert.params), lower=dict(cert.lower_bounds))
+    return _periodic_data(found.periodic) if isinstance(found, families.FamilyTheorem) and found.periodic else {}
 
 
 def _ffn_data(ev: dict) -> dict:

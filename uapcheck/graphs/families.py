@@ -171,6 +171,8 @@ class FamilyTheorem:
     #                               in residues, for the reason `why` (the verdict is INCONCLUSIVE there, by class)
     least_classes: tuple = ()     # (modulus, residues) with `least` False: the count is least on the classes n mod
     #                               modulus in residues and sufficient, not shown least, on the others (F67 at s | n)
+    periodic: tuple = ()          # F117: (R, ((sign, (a_1, …, a_b)), ...)): the certificate's radius and the periodic
+    #                               symmetries modulo translation (kb + x ↦ sign·kb + a_x), which the verifier re-derives
 
     @property
     def section(self) -> str:

@@ -447,4 +447,5 @@ def theorem(n, data: Exchanges):
         group, order, (), diameter + 1, False,
         "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, F117)",
         open_question=(f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, "
-                       "Theorems F115, F117)"))
+                       "Theorems F115, F117)"),
+        periodic=(data.radius, tuple((a.sign, a.images) for a in data.found)))

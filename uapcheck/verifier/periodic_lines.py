@@ -97,6 +97,23 @@ def _power_law(m: tuple) -> Optional[tuple[int, int, int]]:
 @lru_cache(maxsize=32)
 def restated(b: int, jumps: tuple[int, ...]):
     """(low, N₀, σQ, c, D at N₀ … N₀ + σQ − 1, |E_L|, |E_R| by n mod b, S = −S) of F115–F116, or None."""
+    found = diameter_part(b, jumps)
+    if found is None:
+        return None
+    span, low, period, growth, base = found
+    ends = _group(b, jumps, span)
+    if ends is None:
+        return None
+    radius, group_low, left, right = ends
+    symmetric = set(jumps) == {-k for k in jumps}
+    start_ = _onset(b, jumps, max(low, group_low), max(61, 2 * (radius + 1) * span + 1),
+                    low, period, growth, base, left, right, symmetric)
+    return start_, low, period, growth, base, left, right, symmetric
+
+
+@lru_cache(maxsize=32)
+def diameter_part(b: int, jumps: tuple[int, ...]) -> Optional[tuple[int, int, int, int, tuple[int, ...]]]:
+    """F115 alone: (J, N₀, σQ, c, D at N₀ … N₀ + σQ − 1), or None (also read by Theorem F117's restatement)."""
     span = max(b - 1, max(abs(k) for k in jumps))
     if span > MAX_SPAN:
         return None
@@ -126,14 +143,7 @@ def restated(b: int, jumps: tuple[int, ...]):
             return None
         base = _base(b, jumps, low, period, q, span, zone, 2 * zone + start + 3, rate_f, rate_b)
         if base is not None:
-            ends = _group(b, jumps, span)
-            if ends is None:
-                return None
-            radius, group_low, left, right = ends
-            symmetric = set(jumps) == {-k for k in jumps}
-            start_ = _onset(b, jumps, max(low, group_low), max(61, 2 * (radius + 1) * span + 1),
-                            low, period, max(rate_f, rate_b), base, left, right, symmetric)
-            return start_, low, period, max(rate_f, rate_b), base, left, right, symmetric
+            return span, low, period, max(rate_f, rate_b), base
         low += period
     return None
 

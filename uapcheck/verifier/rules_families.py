@@ -281,6 +281,7 @@ def group(ctx, s, fam: families.Family):
     name = data.get("name")
     if fam.name is not None and not (isinstance(name, str) and fam.name(name)):
         raise Reject(f"the group {str(name)[:80]!r} is not Theorem {fam.theorem}'s")
+    _check_data(fam, data, None)
     n = _n(ctx)
     if "order cases" in data:
         cases = data["order cases"]
@@ -300,6 +301,14 @@ def group(ctx, s, fam: families.Family):
     return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: the stated order is the theorem's closed form"
                       + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + left + "; "
                       + _instances(ctx, fam, "group") + " (every permutation, or nauty)")
+
+
+def _check_data(fam: families.Family, data: dict, n: Optional[int]) -> None:
+    """The theorem's own check of the step's data at an integer n or (None) a symbolic one (F117: the group's words
+    by class, the periodic symmetries and the certificate's radius)."""
+    problem = fam.data_check(data, n) if fam.data_check is not None else None
+    if problem:
+        raise Reject(problem)
 
 
 def _open_classes(ctx, s, fam: families.Family) -> str:
@@ -414,6 +423,7 @@ def concrete_step(ctx, s) -> Optional[tuple]:
         name = (s.get("data") or {}).get("name")
         if fam.name is not None and not (isinstance(name, str) and (fam.name(name) or fam.name(_at_symbolic_n(name, n)))):
             raise Reject(f"the group {str(name)[:80]!r} is not Theorem {fam.theorem}'s")
+        _check_data(fam, s.get("data") or {}, n)
         stated = _stated(s, "order")
         if stated and all(isinstance(v, str) for v in stated):
             # (n − 1)! at n = 1,048,576 and the like: the certificate states the order only as text, which
