@@ -70,3 +70,20 @@ def test_the_margin_check_sees_an_overfull_line(tmp_path):
     # The check above can fail: an unbreakable word wider than the text block is reported.
     log = compile_tex("\\documentclass{article}\\begin{document}\n" + "x" * 200 + "\n\\end{document}\n", tmp_path)
     assert overfull(log) and overfull(log)[0] > 100
+
+
+def test_a_long_layer_count_in_the_headline_is_boxed_to_the_line(tmp_path):
+    """A layer count by residue of n (a case list TeX cannot break) is set with \\uapmath in the headline, which is
+    the argument of \\textbf (no \\par there); a short one stays inline."""
+    import sympy
+    n = sympy.Symbol("n", integer=True, positive=True)
+    cases = sympy.Piecewise(*[(4 * sympy.floor(n / 24) + k, sympy.Or(*[sympy.Eq(sympy.Mod(n, 24), 6 * k + r)
+                                                                        for r in range(6)])) for k in range(3)],
+                            (4 * sympy.floor(n / 24) + 3, True))  # four cases, three of six residues each
+    assert latex.layers_math(n + 1) == "$n + 1$"
+    boxed = latex.layers_math(cases + 1)
+    assert boxed.startswith(r"\newline\uapmath{") and r"\par" not in boxed
+    document = "\n".join([r"\documentclass[11pt]{article}", r"\usepackage[margin=1in]{geometry}", *latex.PREAMBLE,
+                          r"\begin{document}", r"\textbf{UAP $\cdot$ $G =$ trivial $\cdot$ " + boxed + " attention layers}.",
+                          r"\end{document}"])
+    assert overfull(compile_tex(document, tmp_path)) == []

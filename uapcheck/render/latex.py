@@ -265,6 +265,9 @@ def order_math(order) -> str:
 
 
 def layers_math(layers) -> str:
+    """The layer count in math mode; a long one (a case list by residue of n) on a line of its own with \\uapmath,
+    scaled down to the line width when wider (TeX cannot break inside it); the lines end with \\newline, not \\par,
+    since the headline is the argument of \\textbf."""
     if isinstance(layers, int):
         return f"${layers}$"
     import sympy
@@ -272,7 +275,10 @@ def layers_math(layers) -> str:
         if layers.has(sympy.Piecewise) and not isinstance(layers, sympy.Piecewise):
             folded = sympy.piecewise_fold(layers)  # D + 1 by residue as one case list, as the text prints it
             layers = folded if isinstance(folded, sympy.Piecewise) else layers
-        return f"${sympy.latex(layers)}$"
+        tex = sympy.latex(layers)
+        if len(tex) > _LONG_FORMULA:
+            return r"\newline\uapmath{" + " ".join(tex.split()) + r"}\newline "
+        return f"${tex}$"
     return escape(str(layers))
 
 
