@@ -361,7 +361,7 @@ def _family_theorem(spec, cache: dict):
             "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F21",
             "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49", "F50", "F62",
             "F51", "F52", "F63", "F64", "F73", "F74", "F89", "F90", "F91", "F92", "F93", "F94", "F95", "F96", "F100", "F101", "F115",
-            "F117") else None
+            "F117", "F122") else None
     return cache["family"]
 
 
@@ -397,17 +397,17 @@ def _family_data(step: proof.Step, theorem) -> dict:
 
 
 def _periodic_data(periodic: tuple) -> dict:
-    """Theorem F117's certificate radius and periodic symmetries (kb + x ↦ sign·kb + a_x), which the verifier
-    re-derives."""
+    """Theorem F117's or F122's certificate radius and periodic symmetries (kb + x ↦ sign·kb + a_x), which the
+    verifier re-derives."""
     radius, found = periodic
     return {"periodic symmetries": {"radius": radius, "symmetries": [[sign, list(images)] for sign, images in found]}}
 
 
 def _periodic_at_length(step: proof.Step) -> dict:
-    """SYM-AUT at an integer n concluded from Theorem F117: its periodic symmetries; {} for any other step."""
+    """SYM-AUT at an integer n concluded from Theorem F117 or F122: its periodic symmetries; {} for any other step."""
     from .certificates import StandardFamily
     cert = step.certificate
-    if not isinstance(cert, StandardFamily) or cert.theorem != "F117":
+    if not isinstance(cert, StandardFamily) or cert.theorem not in ("F117", "F122"):
         return {}
     from .graphs import families
     found = families.match([cert.pattern], cert.n, dict(cert.params), lower=dict(cert.lower_bounds))

@@ -112,6 +112,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F117 (``graphs/periodic_exchanges.py``, after F116) the same unions when a periodic symmetry exchanges residues mod b:
   |G| by residue of n mod b (BLISS at b lengths, a certificate relative to the periodic symmetries), G an extension of
   the automorphisms fixing the deep positions by the periodic symmetries that extend; D by F115.
+* F122 (``graphs/periodic_determined.py``, after F117) the same unions when F117's (C5) fails but every automorphism
+  is a periodic symmetry (a patch of positions and a determining window W): G = the periodic symmetries keeping 1..n.
 * F73 (``graphs/strided_pairs.py``) ``strided(s) + strided(t)``, integers 2 ≤ s < t coprime, n ≥ st: D = 2, G = the
   cells' symmetric groups (a cell: one residue mod s and one mod t) with the pairs of residue permutations that keep
   the cells holding one position more, by residue of n mod st; 2 layers, least.

@@ -230,7 +230,7 @@ def match_union(kinds: list, by: dict, n):
 
 def _periodic_line(kinds: list, by: dict, n):
     """Theorems F115, F116 (``graphs/periodic_lines.py``), or F115 with F117 (``graphs/periodic_exchanges.py``) when a
-    symmetry exchanges residues mod b: `blocks(b)` with non-cyclic window, dilated and offsets parts (no other part),
+    symmetry exchanges residues mod b, or with F122 (``graphs/periodic_determined.py``) where F117's (C5) fails: `blocks(b)` with non-cyclic window, dilated and offsets parts (no other part),
     where no theorem above applies; None when outside their bounds or certificates."""
     if len(set(kinds)) != len(kinds):  # two parts of one kind: ``by`` holds one of them
         return None
@@ -247,7 +247,11 @@ def _periodic_line(kinds: list, by: dict, n):
         return periodic_lines.theorem(n, data)
     from . import periodic_exchanges  # F117: symmetries that exchange residues mod b, where F116's certificate fails
     found = periodic_exchanges.decide(int(b), tuple(jumps))
-    return None if found is None else periodic_exchanges.theorem(n, found)
+    if found is not None:
+        return periodic_exchanges.theorem(n, found)
+    from . import periodic_determined  # F122: every automorphism a periodic symmetry, where F117's (C5) fails
+    determined = periodic_determined.decide(int(b), tuple(jumps))
+    return None if determined is None else periodic_determined.theorem(n, determined)
 
 
 def _grids(kinds: list, by: dict, n):

@@ -271,6 +271,7 @@ def _onset(b: int, jumps, radius: int, span: int, proved: int, low: int, period:
 
 class _Values:
     """The verifier's F117 values for one union: D by F115, |G| and |K| by n mod b, the symmetries and the radius."""
+    theorem = "F117"
 
     def __init__(self, b: int, found: tuple):
         self.b = b
@@ -321,10 +322,10 @@ class _Values:
         if n is None and not re.match(rf"for n mod {b} = \d+: ", words):
             return f"the group is not named class by class of n mod {b}"
         if n is not None and not self.class_named(words, n % b):
-            return f"the group {words[:80]!r} is not Theorem F117's for n ≡ {n % b} (mod {b})"
+            return f"the group {words[:80]!r} is not Theorem {self.theorem}'s for n ≡ {n % b} (mod {b})"
         stated = data.get("periodic symmetries")
         if not isinstance(stated, dict):
-            return "the periodic symmetries of Theorem F117 are not given"
+            return f"the periodic symmetries of Theorem {self.theorem} are not given"
         if stated.get("radius") != self.radius:
             return f"the certificate radius {stated.get('radius')!r} is not the verifier's {self.radius}"
         listed = stated.get("symmetries")

@@ -45,14 +45,14 @@ def _globals(parts: list) -> Optional[int]:
 def match(parts: list, spec: S.Spec):
     """The verifier's Family for these union parts, or None."""
     from . import (blocks_dilated, blocks_dilated_chains, blocks_strided, blocks_window_strided,  # F30–F34, F63, F64,
-                   hub_unions, periodic_exchanges, periodic_lines, strided_dilations,  # F73, F74, F89, F91, F92,
-                   strided_lines, strided_pairs, strided_unions)  # F95, F96, F115, F116, F117
+                   hub_unions, periodic_determined, periodic_exchanges, periodic_lines,  # F73, F74, F89, F91,
+                   strided_dilations, strided_lines, strided_pairs, strided_unions)  # F92, F95, F96, F115–F117, F122
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
             or cyclic_strided(parts, spec.tokens) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
             or blocks_dilated.match(parts) or blocks_dilated_chains.match(parts)
             or blocks_dilated_chains.match_global(parts) or blocks_window_strided.match(parts) or strided_pairs.match(parts)
             or strided_lines.match(parts) or strided_unions.match(parts) or strided_dilations.match(parts)
-            or periodic_lines.match(parts) or periodic_exchanges.match(parts))
+            or periodic_lines.match(parts) or periodic_exchanges.match(parts) or periodic_determined.match(parts))
 
 
 def _blocks_window(parts: list):
