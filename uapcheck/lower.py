@@ -279,9 +279,12 @@ def lower_head(spec: Spec, head: Head) -> KernelModel:
     if isinstance(q, Vec):
         # A linear feature map φ(x) = α x: the kernel is α² x . y, a closed form.
         (_, alpha_q), = q.coeffs if len(q.coeffs) == 1 else ((None, None),)
-        if alpha_q is None:
+        (_, alpha_k), = k.coeffs if isinstance(k, Vec) and len(k.coeffs) == 1 else ((None, None),)
+        if alpha_q is None or alpha_k is None:
             raise Unsupported("a linear feature map must be a multiple of its argument")
-        scaled = alpha_q * alpha_q * SCALE * QUERY_DOT_KEY
+        # φ(x) = α(|x|²) x: k(x, t z) = α(|x|²) x · α(t²|z|²) t z, the key's coefficient α(t²|z|²) t from
+        # the key's own lowering (the query's coefficient used twice gave α(|x|²)² t x·z)
+        scaled = alpha_q * alpha_k * QUERY_DOT_KEY
         return ClosedKernel(scaled, scaled.subs(SCALE, 1), (QUERY_DOT_KEY, KEY_NORM2), (QUERY_NORM2,),
                             "k(x, t z) = φ(x) . φ(t z)")
     if isinstance(q, Coord):
