@@ -179,6 +179,37 @@ class SignChange(Certificate):
                 "negative at": {str(k): _exact(v) for k, v in self.negative_at.items()}}
 
 
+@dataclass(frozen=True)
+class ZeroRow(Certificate):
+    """The reweight c(i, j) is exactly 0 at row `row` and every key `visible` of that row, so the row's normaliser
+    Σ_j k(q_i, k_j) c(i, j) is 0 for every input and parameter (docs/theory.md §4, the row form). The check
+    substitutes the positions exactly; the row's visible set is the pattern's (`trusted`: read off a one-sided
+    pattern for every n, or built at the concrete length)."""
+
+    term: sympy.Expr
+    i: sympy.Symbol
+    j: sympy.Symbol
+    row: sympy.Expr
+    visible: tuple
+    every_n: bool
+    n: Optional[int]  # the concrete length the row was built at (None: every n)
+    kind = "zero-row"
+
+    def check(self) -> None:
+        if not self.visible:
+            _reject(ZeroRow, "the row has no visible key")
+        for key in self.visible:
+            value = simplified(self.term.xreplace({self.i: self.row, self.j: key}))
+            if not (value == 0 or is_zero(value)):
+                _reject(ZeroRow, f"c({self.row}, {key}) = {sympy.sstr(value)} is not 0")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "c(i, j)": _exact(self.term), "row": _exact(self.row),
+                "visible": [_exact(v) for v in self.visible], "every n": self.every_n, "n": self.n,
+                "trusted": "the row's visible keys: " + ("a one-sided pattern's end row sees only itself, for every n"
+                                                        if self.every_n else "the pattern built at this length")}
+
+
 def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:
     """1 when q(u) has the sign of u (q > 0 for u > 0, q < 0 for u < 0), −1 when the opposite sign, 0 when
     neither is shown: by SymPy's assumptions at a positive and a negative u, or from q(0) = 0 and q′ of

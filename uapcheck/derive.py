@@ -14,6 +14,7 @@ from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
 from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
+                    reweight_rows,
                     small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
 from .expect import check_expect
@@ -50,7 +51,9 @@ def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     another, where it could have run out). Heads that differ in their sparse pattern alone (most of
     a catalog) share their premises."""
     full = isinstance(head.pattern, S.Full)
-    kernel_head = head if full else replace(head, pattern=_FULL)
+    # a normalised reweight reads its rows' visible keys (rules/reweight_rows.py): its whole pattern is in the key
+    rows = head.position is not None and head.position.kind == "reweight" and head.normalized
+    kernel_head = head if full or rows else replace(head, pattern=_FULL)
     # a position term also asks whether the pattern's arcs lie on one side of the diagonal (Lemma O, §16.2)
     side = positions.pattern_side(head.pattern) if head.position is not None and not full else None
     return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, side, budget.scale(),
@@ -58,12 +61,13 @@ def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
 
 
 def _core_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
-    """`_premises_key` without the length when the head has no position in its weights: the steps before the
-    witness route (lowering, positivity, projections, Nyström, LIM, analyticity, the moment routes) read no
+    """`_premises_key` without the length when the head has no position in its weights, save whether it is 1 (the
+    positivity forms that need two keys per row are not used then): the steps before the
+    witness route (lowering, positivity, projections, Nyström, LIM, analyticity, the moment routes) read no other
     length then (only the position rules and the witness route do), so the lengths below a by-class range,
     derived one by one, share them."""
     key = _premises_key(spec, i, head)
-    return key if head.position is not None else (key[0], None, *key[2:])
+    return key if head.position is not None else (key[0], 1 if key[1] == 1 else None, *key[2:])
 
 
 _FULL = S.Full()
@@ -79,9 +83,14 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     except Unsupported as exc:
         return (limit.unsupported(label, str(exc)), False), None
     _reject_undefined(model, head)
-    # no length read here (_core_key drops it): the claim states the n ≥ 2 keys per row it needs
-    dense = isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
-    pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie))
+    # no length read here beyond n = 1 (_core_key keeps only that): the third and fourth forms of WP-POSITIVE need
+    # n ≥ 2 keys per row, which `tokens 1` does not have (its one row's normaliser k(q, k) vanishes on the quadric
+    # q·k = 0 in the parameters, which splits them)
+    one_token = spec.tokens == 1
+    dense = (isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
+             and not one_token)
+    pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie),
+                                   zero_row=reweight_rows.zero_row(spec, head))
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:

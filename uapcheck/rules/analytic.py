@@ -10,7 +10,7 @@ import sympy
 from .. import proof
 from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import SignAtInfinity, SignChange, SignPattern, Trusted, sign_of_argument
+from ..certificates import SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow, sign_of_argument
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
@@ -279,15 +279,8 @@ def _jsonable_k(evidence: dict):
     return next((v for k, v in evidence.items() if k.startswith("k") or k.startswith("φ")), None)
 
 
-@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
-            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED), certificates=(SignChange, SignPattern, SignAtInfinity, Trusted))
-def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False) -> proof.Step:
-    """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
-    has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs.
-    `tied`: query and key share one projection, so every row's normaliser holds its own token's term k(q_i, q_i) and a
-    sign change of k alone does not show that a normaliser vanishes (exp(x·y) − 1/3 on `window(1)`: the normaliser
-    exceeds e^{|q|²} − 1 ≥ 0); no refutation is drawn then."""
-    expr = _plain_term(model)
+def _positive_by_factors(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
+    """WP-POSITIVE's first test, factor by factor (`_trig_positive`): the proved step, or None when it does not apply."""
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
                     claim(", and values ", written("s_k", "s_{k}"), " in [−1, 1] (sin, cos, tanh, erf) in an "
@@ -300,6 +293,27 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
         return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                               "only where every key or the query is 0", proof.PROVED,
                               evidence={"k": expr, "dimensions": "d ≥ 2"})
+    return None
+
+
+@proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
+            statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
+            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, Trusted))
+def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
+                    zero_row: Optional[ZeroRow] = None) -> proof.Step:
+    """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
+    has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs.
+    `tied`: query and key share one projection, so every row's normaliser holds its own token's term k(q_i, q_i) and a
+    sign change of k alone does not show that a normaliser vanishes (exp(x·y) − 1/3 on `window(1)`: the normaliser
+    exceeds e^{|q|²} − 1 ≥ 0); no refutation is drawn then.
+    `zero_row`: a row of a normalised reweighted head whose factors c(i, j) all vanish (rules/reweight_rows.py): its
+    normaliser is 0 whatever the kernel, so the step is refuted from it first."""
+    if zero_row is not None and normalized:
+        return _zero_row_step(zero_row)
+    expr = _plain_term(model)
+    by_factors = _positive_by_factors(expr, normalized)
+    if by_factors is not None:
+        return by_factors
     for form_name, form in _forms(model, expr):
         regions = list(_sign_regions(form))
         if all(s == 1 for _, s in regions):
@@ -371,6 +385,27 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
     return _positivity(normalized, "the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
+
+
+def _zero_row_step(row: ZeroRow) -> proof.Step:
+    where = (claim("row ", math(row.row), " sees only itself at every length n") if row.every_n and row.n is None else
+             claim("row ", math(row.row), " sees only itself (every arc of the pattern lies on one side of the "
+                   "diagonal)") if row.every_n else
+             claim("at n = ", math(sympy.Integer(row.n or 0)), " row ", math(row.row), " sees only the keys ",
+                   listed(math(v) for v in row.visible)))
+    return _positivity(True, claim("the reweight vanishes on a whole row: ", where, ", and ",
+                                   written("c(i, j) = 0", "c(i, j) = 0"), " at each of them, so that row's normaliser ",
+                                   written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
+                                   " is 0 for every input and parameter: the layer is undefined there"),
+                       proof.REFUTED,
+                       evidence={"zero row": {"row": _position(row.row), "visible": [_position(v) for v in row.visible],
+                                              "every n": row.every_n, "n": row.n, "c(i, j)": row.term}},
+                       certificate=row)
+
+
+def _position(p: sympy.Expr):
+    """A position as evidence: an int, or the length's name for the last row at every n."""
+    return int(p) if p.is_Integer else str(p)
 
 
 def _positive_off_diagonal(model: KernelModel, expr: sympy.Expr):

@@ -249,10 +249,12 @@ def decide(ffn, heads, structure, group_step, dim):
     ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")), None)
     layers = _layers_of(structure, group_step, heads)
     two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
-    if obstruction is not None:
-        return proof.Verdict.NOT_UAP, obstruction, group, layers, False
+    # an undefined layer comes first: a family with a head whose normaliser vanishes has no models to approximate
+    # with, so no statement about its distance to a target (an obstruction) is made of it
     if ill is not None:
         return proof.Verdict.ILL_POSED, ill, group, layers, False
+    if obstruction is not None:
+        return proof.Verdict.NOT_UAP, obstruction, group, layers, False
     if ffn.proved and all(h.proved for h in heads) and stated is not None and layers is not None and all(
             s.proved for s in structure if s not in side):
         return proof.Verdict.UAP, None, _with_layer_range(stated, structure), _layers_left(layers, side), two_dims

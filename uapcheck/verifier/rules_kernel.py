@@ -7,7 +7,7 @@ import dataclasses
 import sympy
 
 from .. import spec as S
-from . import kernels, numeric
+from . import kernels, numeric, patterns
 from .check import NUMERIC, VERIFIED, Reject, Trust, checker
 from .kernels import T
 from .trees import decode
@@ -430,6 +430,8 @@ def wp_positive(ctx, s):
         raise Trust("positivity by sign regions: not re-checked here")
     if s["status"] == "refuted":
         ev = s["evidence"]
+        if "zero row" in ev:
+            return VERIFIED, _zero_row(ctx, head, ev["zero row"])
         if "sign pattern" in ev:
             return VERIFIED, _sign_pattern(ctx, head)
         if "sign at infinity" in ev:
@@ -446,6 +448,63 @@ def wp_positive(ctx, s):
             raise Reject("the kernel does not take both signs at the stated points")
         return VERIFIED, "the kernel takes both signs at the stated points"
     return VERIFIED, "an undecided step asserts nothing"
+
+
+def _zero_row(ctx, head: S.Head, row: dict) -> str:
+    """A reweight that vanishes at every visible key of one row: the row's visible keys re-derived from the pattern
+    (at the stated length, or, for every n, from a pattern whose arcs all lie on one side of the diagonal, whose
+    first or last row then sees only itself), and c(row, j) evaluated exactly."""
+    pos = head.position
+    if pos is None or pos.kind != "reweight" or pos.expr is None or not head.normalized:
+        raise Reject("a zero row needs a normalised head with a reweight")
+    if not isinstance(row, dict) or not isinstance(row.get("visible"), list):
+        raise Reject("the zero row states no visible keys")
+    tokens = ctx.spec.tokens
+    symbols = kernels.param_symbols(ctx.spec)
+
+    def position(v):
+        if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 ** 6:
+            return sympy.Integer(v)
+        if isinstance(v, str) and v == tokens:
+            return symbols[v]
+        raise Reject(f"a position is a positive integer or the length's name, not {str(v)[:20]}")
+    i, visible = position(row.get("row")), sorted({position(v) for v in row["visible"]}, key=str)
+    if row.get("every n") is True:
+        side = _one_side(head.pattern)
+        end = sympy.Integer(1) if side == -1 else (symbols[tokens] if isinstance(tokens, str) else sympy.Integer(tokens))
+        if side is None or i != end or visible != [i]:
+            raise Reject("the pattern does not show that this row sees only itself at every length")
+    else:
+        n = row.get("n")
+        if not (isinstance(tokens, int) and n == tokens and isinstance(i, sympy.Integer) and 1 <= i <= n <= 4096):
+            raise Reject("a zero row at one length needs the file's concrete length")
+        arcs = patterns.head_arcs(head.pattern, n)
+        seen = sorted({sympy.Integer(j) for j, q in arcs if q == i} | {i}, key=str)
+        if seen != visible:
+            raise Reject(f"row {i} sees the keys {[int(j) for j in seen]}, not the stated ones")
+    env = dict(symbols)
+    for key in visible:
+        env[pos.names[0]], env[pos.names[1]] = i, key
+        value = kernels.evaluate(pos.expr, env)
+        if sympy.simplify(value) != 0:
+            raise Reject(f"c({i}, {key}) = {sympy.sstr(value)} is not 0")
+    return f"c(i, j) = 0 at every key the row {i} sees: its normaliser vanishes for every input and parameter"
+
+
+def _one_side(p) -> "int | None":
+    """−1 when every arc j → i of the pattern has j < i (row 1 sees only itself at every n), +1 when j > i (row n
+    does), from the pattern's form."""
+    if isinstance(p, S.Causal) or (isinstance(p, S.Window) and p.w == 0):
+        return -1
+    if isinstance(p, S.Offsets) and not p.cyclic:
+        offsets = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
+        if len(offsets) != len(p.offsets):
+            return None
+        return -1 if all(o <= 0 for o in offsets) else (1 if all(o >= 0 for o in offsets) else None)
+    if isinstance(p, S.PatternUnion):
+        sides = {_one_side(q) for q in p.parts}
+        return sides.pop() if len(sides) == 1 else None
+    return None
 
 
 def _nodes(e):
