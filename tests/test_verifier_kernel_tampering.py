@@ -70,3 +70,27 @@ def test_positivity_of_an_exponential_of_a_non_real_argument_is_not_verified():
     cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)",
                       "kernel k(x, y) = exp(sqrt(|x|^2) + log(1 + |y|^2))")
     assert _outcome(verify(cert), "WP-POSITIVE") == "verified"
+
+
+def _ridge_certificate(tmp_path) -> dict:
+    from tests.certificates import certificate_from_cli
+    return certificate_from_cli("attention {\n  score s(x, y) = cos(x . y)\n  affine query key\n}\n", tmp_path)
+
+
+def _with_period(cert: dict, evidence: str, stated: str) -> dict:
+    out = copy.deepcopy(cert)
+    step = next(s for s in out["steps"] if s["rule"] == "TD-RIDGE")
+    step["evidence"]["period"], step["certificate"]["period"] = evidence, stated
+    return out
+
+
+def test_a_ridge_period_is_re_derived_and_a_tampered_one_rejected(tmp_path):
+    """TD-RIDGE's periodic route states a period p of α(u) = cos u; the verifier checks α(u + p) = α(u) exactly for
+    the stated p: 2π and 4π hold, π (cos(u + π) = −cos u) and a period the evidence and certificate disagree on do
+    not."""
+    cert = _ridge_certificate(tmp_path)
+    assert _outcome(verify(cert), "TD-RIDGE") == "checked numerically"
+    assert _outcome(verify(_with_period(cert, "4*pi", "4*pi")), "TD-RIDGE") == "checked numerically"
+    for evidence, stated in (("pi", "pi"), ("pi/2", "pi/2"), ("2*pi", "pi"), ("2*pi + 1", "2*pi + 1")):
+        report = verify(_with_period(cert, evidence, stated))
+        assert _outcome(report, "TD-RIDGE") == "rejected" and not report.ok, (evidence, stated)

@@ -17,6 +17,7 @@ from the re-parsed formula alone (the verifier's own evaluation, kernels.kernel_
 from __future__ import annotations
 
 import random
+import re
 
 import sympy
 
@@ -104,6 +105,15 @@ def _moment_route(ctx, s, shape: str):
     symbols = kernels.param_symbols(ctx.spec)
     ends = _profiles(ctx, head, shape)
     params = sorted({sym for f in ends for sym in f.free_symbols if sym != _T}, key=lambda sym: sym.name)
+    stated = _stated_period(s)
+    if stated is not None:
+        if shape != "dot" or params:
+            raise Reject("a period is stated for a param-free score α(q·k) only")
+        _check_period(ends[0], ends[1], stated)
+        return NUMERIC, (f"the kernel is a function of the claimed scalar at integer points, and the stated period "
+                         f"p = {sympy.sstr(stated)} is re-derived: α(u + p) = α(u) exactly and α takes different values "
+                         "at 0 and p/4 or p/2, so it is not a polynomial (a periodic polynomial is constant); the moment "
+                         "lemma (docs/theory.md §20.1) and Theorem 2 with the proved analyticity give the conclusion")
     if shape == "dot" and not params and _periodic_not_constant(ends[0]):
         return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile is "
                          "2π-periodic (exact) and takes different values at 0 and π/2, so it is not a polynomial (a "
@@ -133,6 +143,43 @@ def _moment_route(ctx, s, shape: str):
 
 
 _T = sympy.Symbol("T", positive=True)
+
+
+_PERIOD = re.compile(r"^(?:([1-9][0-9]{0,3})\*)?pi(?:/([1-9][0-9]{0,3}))?$")
+
+
+def _stated_period(s) -> "sympy.Expr | None":
+    """The period the step states (evidence and certificate must agree), read as a rational multiple of π from its
+    text by a fixed pattern (`2*pi`, `pi`, `pi/2`, `3*pi/2`), never by a general parser; None when none is stated."""
+    texts = {d.get("period") for d in (s.get("evidence") or {}, s.get("certificate") or {}) if isinstance(d, dict)}
+    texts.discard(None)
+    if not texts:
+        return None
+    if len(texts) > 1:
+        raise Reject("the evidence and the certificate state different periods")
+    (text,) = texts
+    match = _PERIOD.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise Reject(f"the stated period {str(text)[:30]!r} is not a positive rational multiple of π")
+    return sympy.Rational(int(match.group(1) or 1), int(match.group(2) or 1)) * sympy.pi
+
+
+def _check_period(plus, minus, period) -> None:
+    """α(u + p) = α(u) for every real u, exactly (on u = T and u = −T, T > 0, from the two profiles), and α(0) differs
+    from α(p/4) or α(p/2): the stated period is one, and α is periodic and not constant."""
+    u = sympy.Symbol("u", real=True)
+    alpha = plus.xreplace({_T: u})
+    try:
+        if minus is None or sympy.simplify(minus.xreplace({_T: -u}) - alpha) != 0:
+            raise Reject("the profile is not one expression in q·k on both sides of 0")
+        if sympy.simplify(alpha.xreplace({u: u + period}) - alpha) != 0:
+            raise Reject(f"α(u + {sympy.sstr(period)}) = α(u) does not hold: the stated period is not a period")
+        gaps = [sympy.simplify(alpha.xreplace({u: sympy.Integer(0)}) - alpha.xreplace({u: period * f}))
+                for f in (sympy.Rational(1, 4), sympy.Rational(1, 2))]
+    except (TypeError, ValueError, NotImplementedError) as exc:
+        raise Reject(f"the stated period could not be checked: {exc}") from exc
+    if not any(g.is_zero is False for g in gaps):
+        raise Reject("α(0) = α(p/4) = α(p/2) is not ruled out: the profile is not shown non-constant")
 
 
 def _periodic_not_constant(profile) -> bool:
