@@ -26,6 +26,8 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
+from . import bit_rings
+
 SECTION = "docs/theory.md §11.11"
 MAX_PERIOD = 120     # P = lcm(b, s): one breadth-first search and one order per residue of n mod P
 MAX_LOW = 1200       # the range's start (the searches run on that many positions)
@@ -153,19 +155,9 @@ def swap_witness(n: int, b: int, w: int, s: int, diameter: int) -> Optional[tupl
     near = _closed_neighbourhoods(n, b, w, s)
     full = (1 << n) - 1
     for root in sorted(range(1, n + 1), key=lambda r: (min(r, n + 1 - r), -r)):
-        seen = edge = 1 << (root - 1)
-        rings = [edge]
-        while seen != full:
-            grown, rest = 0, edge
-            while rest:
-                low = rest & -rest
-                grown |= near[low.bit_length()]
-                rest ^= low
-            edge = grown & ~seen
-            if not edge:
-                return None  # not strongly connected (outside the theorem's range)
-            seen |= edge
-            rings.append(edge)
+        rings = bit_rings.rings(near, n, root)
+        if rings is None:
+            return None  # not strongly connected (outside the theorem's range)
         if len(rings) - 1 != diameter:
             continue
         ball = full & ~rings[diameter]

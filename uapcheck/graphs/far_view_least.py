@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from .bit_rings import members as _members
+from .bit_rings import rings as _rings
 from .build import PatternGraph
 
 #: Past this many positions the check is not tried (its pairs of far positions grow like n²·(far positions)²).
@@ -50,33 +52,6 @@ def closed_neighbourhoods(graph: PatternGraph) -> Optional[list[int]]:
             return None
         near[i] |= 1 << (j - 1)
     return near
-
-
-def _rings(near: list[int], n: int, root: int) -> Optional[list[int]]:
-    full = (1 << n) - 1
-    seen = edge = 1 << (root - 1)
-    rings = [edge]
-    while seen != full:
-        grown, rest = 0, edge
-        while rest:
-            low = rest & -rest
-            grown |= near[low.bit_length()]
-            rest ^= low
-        edge = grown & ~seen
-        if not edge:
-            return None
-        seen |= edge
-        rings.append(edge)
-    return rings
-
-
-def _members(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length())
-        bits ^= low
-    return out
 
 
 def quick_count(graph: PatternGraph, diameter: int, roots: Sequence[int]) -> Optional[QuickCount]:
