@@ -285,3 +285,19 @@ print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_verify_imports_no_engine_and_no_sympy_tensor_module(tmp_path):
+    """`uapcheck verify` re-checks a certificate with the verifier alone: none of the engines' modules, and
+    SymPy's tensor and units modules not at all (the stand-ins of uapcheck/lazy.py, as for a check)."""
+    cert = tmp_path / "softmax.json"
+    made = subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(cert),
+                           str(CATALOG / "softmax.uap")], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert made.returncode == 0, made.stderr
+    probe = ("import sys\nfrom uapcheck.cli import main\ncode = main(sys.argv[1:])\n"
+             "print(code, sorted(m for m in sys.modules if m.split('.')[:2] in (['uapcheck', 'derive'], "
+             "['uapcheck', 'rules'], ['uapcheck', 'graphs'], ['uapcheck', 'kernel_limit'], ['uapcheck', 'lower'], "
+             "['uapcheck', 'proof']) or m.startswith(('sympy.tensor.tensor', 'sympy.physics', 'igraph'))))")
+    proc = subprocess.run([sys.executable, "-c", probe, "verify", str(cert)], capture_output=True, text=True,
+                          cwd=ROOT, env=dict(os.environ, UAPCHECK_IN_PROCESS="1"), timeout=300)
+    assert proc.stdout.strip().splitlines()[-1] == "0 []", (proc.stdout, proc.stderr)

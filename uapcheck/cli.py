@@ -739,7 +739,6 @@ def _verify_command(args: list[str]) -> int:
     the budget ran out in counts as not re-checked), 2 when a file is not a readable certificate.
     Each certificate is re-checked in its own worker process within a CPU-time budget and an
     address-space limit, as `uapcheck FILE` checks its files."""
-    from . import budget, worker
     ap = argparse.ArgumentParser(prog="uapcheck verify", description="Re-check uapcheck certificate files "
                                  "with a checker that shares no code with the rule engines.")
     ap.add_argument("certificates", nargs="+", metavar="CERT.json")
@@ -752,6 +751,14 @@ def _verify_command(args: list[str]) -> int:
     ns = parse_arguments(ap, args)
     if isinstance(ns, int):
         return ns
+    from .lazy import sympy_stand_ins
+    with sympy_stand_ins():  # SymPy's units and tensor modules are never loaded (uapcheck/lazy.py)
+        return _verify_files(ns)
+
+
+def _verify_files(ns) -> int:
+    """Re-check the certificates of `ns` (the parsed `verify` arguments) and print each report."""
+    from . import budget, worker
     from .verifier import Malformed, verify_file
     from .verifier.report import render
     seconds = ns.budget or budget.DEFAULT_FILE_SECONDS
