@@ -97,6 +97,9 @@ STILL_PROVED = [
     ("exp(x . y) * (2 + cos(sqrt(1 + |y|^2)))", None),
     ("exp(x . y) * (2 + tanh(log(1 + |x|^2)))", None),
     ("2 + cos(x . y)", None),
+    # |x − y| = √(|x|² + |y|² − 2x·y) is real: the factor test is repeated with x·y written through |x ∓ z|² ≥ 0
+    ("(2 + cos(|x - y|)) * exp(-|x - y|)", None),
+    ("(2 + sin(|x + y|)) * exp(x . y)", None),
 ]
 
 

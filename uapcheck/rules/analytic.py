@@ -279,7 +279,7 @@ def _jsonable_k(evidence: dict):
     return next((v for k, v in evidence.items() if k.startswith("k") or k.startswith("φ")), None)
 
 
-def _positive_by_factors(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
+def _factor_step(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
     """WP-POSITIVE's first test, factor by factor (`_trig_positive`): the proved step, or None when it does not apply."""
     if _trig_positive(expr):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
@@ -294,6 +294,17 @@ def _positive_by_factors(expr: sympy.Expr, normalized: bool) -> Optional[proof.S
                               "only where every key or the query is 0", proof.PROVED,
                               evidence={"k": expr, "dimensions": "d ≥ 2"})
     return None
+
+
+def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
+    """The factor test as written, then, when an argument is not proved real as written, on the kernel written with
+    |x − z|² or |x + z|² ≥ 0, common factors taken out: the norm |x − y| in 2 + cos(|x - y|) is
+    √(|x|² + |y|² − 2x·y), a square root of |x−z|² once rewritten."""
+    step = _factor_step(expr, normalized)
+    if step is not None or not unreal_arguments(expr, _provably_positive):
+        return step
+    return next((step for _, form in itertools.islice(_forms(model, expr), 1, None)
+                 if (step := _factor_step(sympy.factor_terms(form), normalized)) is not None), None)
 
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
@@ -311,7 +322,7 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     if zero_row is not None and normalized:
         return _zero_row_step(zero_row)
     expr = _plain_term(model)
-    by_factors = _positive_by_factors(expr, normalized)
+    by_factors = _positive_by_factors(model, expr, normalized)
     if by_factors is not None:
         return by_factors
     for form_name, form in _forms(model, expr):
