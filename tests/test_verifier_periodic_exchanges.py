@@ -117,6 +117,9 @@ def test_a_forged_list_of_symmetries_is_rejected(exchange):
 def test_a_forged_group_name_is_rejected(exchange):
     assert _forged(exchange, "SYM-AUT", lambda d: d.update(name=d["name"].replace("(order 4)", "(order 8)")))
     assert _forged(exchange, "SYM-AUT", lambda d: d.update(name="trivial"))
+    # a stated generator that is no periodic symmetry: the exchange's δ = (1, −1, 1, −1) written (1, 1, −1, −1)
+    assert _forged(exchange, "SYM-AUT", lambda d: d.update(name=d["name"].replace("(1, −1, 1, −1)", "(1, 1, −1, −1)")))
+    assert _forged(exchange, "SYM-AUT", lambda d: d.update(name=d["name"].replace("(1, −1, 1, −1)", "(1, −1, 1)")))
 
 
 def test_a_forged_diameter_is_rejected(exchange):

@@ -33,6 +33,7 @@ MAX_NODES = 200_000    # nodes of the search for the periodic symmetries
 MAX_SYMMETRIES = 64    # |A / translations|
 
 Symmetry = tuple[int, tuple[int, ...]]  # (ε, (a_1, …, a_b)): kb + x ↦ εkb + a_x
+_GENERATOR = re.compile(r"i ↦ (i|n \+ 1 − i) \+ δ\(i mod \d+\) with δ = \(([^)]*)\)|the reflection i ↦ (n) \+ 1 − i")
 
 
 def _int(t) -> Optional[int]:
@@ -296,13 +297,35 @@ class _Values:
         return sympy.Integer(self.classes[rho][0])
 
     def class_named(self, text: str, rho: int) -> bool:
-        """A class's words name K by its order (when not trivial) and the extending symmetries by theirs."""
+        """A class's words name K by its order (when not trivial) and the extending symmetries by theirs, each
+        generator they state (i ↦ i + δ(i mod b), i ↦ n + 1 − i + δ(i mod b), the reflection) one of the verifier's
+        periodic symmetries."""
         whole, kernel = self.classes[rho]
         extending = whole // kernel
         if whole == 1:
             return text.strip() == "trivial"
+        if extending > 1:
+            stated = self.stated_generators(text, rho)
+            if not stated or not set(stated) <= set(self.symmetries):
+                return False
         return ((kernel == 1 or (f"(order {kernel})" in text and "keep the arcs" in text))
                 and (extending == 1 or (f"(order {extending})" in text and "periodic symmetries" in text)))
+
+    def stated_generators(self, text: str, rho: int) -> Optional[list[Symmetry]]:
+        """The generators the words state, as periodic maps of Z (kb + x ↦ εkb + a_x, normalised), read at a length
+        n ≡ rho (mod b); None when a δ is not b integers."""
+        b, out = self.b, []
+        for m in _GENERATOR.finditer(text):
+            sign = 1 if m.group(1) == "i" else -1
+            try:
+                delta = [0] * b if m.group(2) is None else [int(v.replace("−", "-")) for v in m.group(2).split(", ")]
+            except ValueError:
+                return None
+            if len(delta) != b:
+                return None
+            start = rho + 1 if sign < 0 else 0  # n + 1 ≡ rho + 1 (mod b)
+            out.append(_normal((sign, tuple(start + sign * x + d for x, d in zip(range(1, b + 1), delta))), b))
+        return out
 
     def name(self, text: str) -> bool:
         pieces = re.split(rf"(?:^|; )for n mod {self.b} = (\d+): ", text)
