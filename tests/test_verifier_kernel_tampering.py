@@ -1,12 +1,19 @@
 """Kernel-side certificate fields that an OK used to leave unchecked: an ILL-POSED verdict resting on a trusted sign
 change, the random-feature sign change itself (a positive amplitude times a 2π-periodic factor of w·x), the
-regions a LIM-REGION step states beside its chosen one, and the pair of a TD-WITNESS proof certificate."""
+regions a LIM-REGION step states beside its chosen one, the pair of a TD-WITNESS proof certificate, the limits of a
+sign at infinity, Lemma K's component signs, POS-OFFSET's offset function h, a `reweight` factor's classes and
+positivity, and a custom activation's non-affinity witness and Lipschitz bound. Each field is made false in a
+certificate the verifier accepts, and the verifier must then reject the step that states it."""
 from __future__ import annotations
 
 import copy
 import hashlib
+from fractions import Fraction
 
-from tests.certificates import certificate
+import numpy as np
+import pytest
+
+from tests.certificates import certificate, certificate_of
 from uapcheck.verifier import verify
 
 
@@ -94,3 +101,232 @@ def test_a_ridge_period_is_re_derived_and_a_tampered_one_rejected(tmp_path):
     for evidence, stated in (("pi", "pi"), ("pi/2", "pi/2"), ("2*pi", "pi"), ("2*pi + 1", "2*pi + 1")):
         report = verify(_with_period(cert, evidence, stated))
         assert _outcome(report, "TD-RIDGE") == "rejected" and not report.ok, (evidence, stated)
+
+
+def _step(cert: dict, rule: str) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == rule)
+
+
+def _rejected_at(cert: dict, rule: str) -> str:
+    """The reason the verifier rejects the certificate at the step of this rule (the test fails otherwise)."""
+    report = verify(cert)
+    assert not report.ok
+    (outcome,) = [s for s in report.steps if s.rule == rule]
+    assert outcome.outcome == "rejected", outcome
+    return outcome.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A sign at infinity: exp(x . y) - c, c > 0, has the limits +∞ and −c along x = 1, y = s → ±∞
+
+SIGN_AT_INFINITY = "param c > 0\nattention { kernel k(x, y) = exp(x . y) - c }\n"
+
+
+def test_the_limits_at_infinity_are_stated_and_verified():
+    cert = certificate_of(SIGN_AT_INFINITY)
+    data = _step(cert, "WP-POSITIVE")["data"]["sign at infinity"]
+    assert data["limit at +oo"] == {"infinity": 1}
+    assert data["limit at -oo"] == {"op": "*", "args": [-1, {"sym": "c"}]}
+    report = verify(cert)
+    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+
+
+@pytest.mark.parametrize("key, value", [
+    ("limit at -oo", {"sym": "c"}),  # the sign flipped: −c < 0 stated as c > 0
+    ("limit at -oo", {"op": "*", "args": [-2, {"sym": "c"}]}),
+    ("limit at -oo", {"infinity": -1}),
+    ("limit at +oo", {"infinity": -1}),
+    ("limit at +oo", 7),
+])
+def test_a_false_limit_at_infinity_is_rejected(key, value):
+    cert = copy.deepcopy(certificate_of(SIGN_AT_INFINITY))
+    _step(cert, "WP-POSITIVE")["data"]["sign at infinity"][key] = value
+    assert "the step states" in _rejected_at(cert, "WP-POSITIVE")
+
+
+def test_another_ray_is_rejected():
+    cert = copy.deepcopy(certificate_of(SIGN_AT_INFINITY))
+    _step(cert, "WP-POSITIVE")["data"]["sign at infinity"]["x"] = [2]
+    assert "ray" in _rejected_at(cert, "WP-POSITIVE")
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma K: every component has the sign of its argument (+) or of its negative (−)
+
+SIGN_PATTERN = "attention { features phi(x) = [x, 1 - exp(x)] }\n"
+
+
+def test_the_component_signs_are_stated_and_verified():
+    cert = certificate_of(SIGN_PATTERN)
+    assert _step(cert, "WP-POSITIVE")["data"]["sign pattern"] == {"signs": ["+", "−"], "index": "coordinate"}
+    report = verify(cert)
+    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+    # a second way: x and 1 − e^x at ±1/2 have the signs stated
+    assert np.sign([0.5, 1 - np.exp(0.5)]).tolist() == [1.0, -1.0]
+    assert np.sign([-0.5, 1 - np.exp(-0.5)]).tolist() == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["signs"].__setitem__(1, "+"), "component 2"),
+    (lambda d: d["signs"].__setitem__(0, "−"), "component 1"),
+    (lambda d: d["signs"].pop(), "components"),
+    (lambda d: d["signs"].append("+"), "components"),
+    (lambda d: d.__setitem__("index", "random"), "arguments"),
+])
+def test_a_false_component_sign_is_rejected(change, words):
+    cert = copy.deepcopy(certificate_of(SIGN_PATTERN))
+    change(_step(cert, "WP-POSITIVE")["data"]["sign pattern"])
+    assert words in _rejected_at(cert, "WP-POSITIVE")
+
+
+def test_a_random_feature_sign_pattern_states_its_index():
+    cert = certificate_of("attention { features phi(x) = sinh(w . x) random w }\n")
+    assert _step(cert, "WP-POSITIVE")["data"]["sign pattern"] == {"signs": ["+"], "index": "random"}
+    assert verify(cert).ok
+    bad = copy.deepcopy(cert)
+    _step(bad, "WP-POSITIVE")["data"]["sign pattern"]["index"] = "coordinate"
+    _rejected_at(bad, "WP-POSITIVE")
+
+
+# ---------------------------------------------------------------------------------------------
+# POS-OFFSET's offset function h(δ)
+
+
+def test_the_offset_function_is_stated_and_verified():
+    cert = certificate("alibi.uap")  # bias −m·(i − j): h(δ) = m·δ
+    assert _step(cert, "POS-OFFSET")["data"]["h"] == {"op": "*", "args": [{"sym": "δ"}, {"sym": "m"}]}
+    assert _outcome(verify(cert), "POS-OFFSET") == "verified"
+
+
+@pytest.mark.parametrize("h", [
+    {"op": "*", "args": [2, {"sym": "m"}, {"sym": "δ"}]},
+    {"op": "*", "args": [-1, {"sym": "m"}, {"sym": "δ"}]},
+    {"sym": "δ"},
+    {"fn": "exp", "args": [{"sym": "δ"}]},
+])
+def test_a_false_offset_function_is_rejected(h):
+    cert = copy.deepcopy(certificate("alibi.uap"))
+    _step(cert, "POS-OFFSET")["data"]["h"] = h
+    assert "offset function" in _rejected_at(cert, "POS-OFFSET")
+
+
+# ---------------------------------------------------------------------------------------------
+# `reweight c(i, j)`: h(δ) = c(i, i + δ)/c(i, i), its classes and c > 0 on every offset
+
+REWEIGHT = "tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  reweight c(i, j) = 10 + j - i\n}}\n"
+
+
+def _least_weight(n: int) -> Fraction:
+    """A second way: min over the offsets δ = −(n − 1)..n − 1 of (10 + δ)/10, in exact fractions."""
+    return min(Fraction(10 + d, 10) for d in range(-(n - 1), n))
+
+
+def test_a_positive_reweight_is_verified():
+    assert _least_weight(8) == Fraction(3, 10)
+    cert = certificate_of(REWEIGHT.format(n=8))
+    off = _step(cert, "POS-OFFSET")
+    assert off["data"]["positive"] is True and off["data"]["class"] == "injective"
+    report = verify(cert)
+    assert cert["verdict"] == "UAP" and report.ok
+    assert _outcome(report, "POS-OFFSET") == "verified" and _outcome(report, "TD-FIXEDBIAS") == "verified"
+
+
+def test_a_reweight_stated_positive_where_it_vanishes_is_rejected():
+    assert _least_weight(12) < 0
+    cert = copy.deepcopy(certificate_of(REWEIGHT.format(n=12)))
+    off = _step(cert, "POS-OFFSET")
+    assert off["data"]["positive"] is not True
+    assert verify(cert).ok
+    off["data"]["positive"] = True
+    assert "c > 0" in _rejected_at(cert, "POS-OFFSET")
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.__setitem__("h", {"op": "+", "args": [1, {"sym": "δ"}]}),
+    lambda d: d.__setitem__("class", "symmetric"),
+])
+def test_a_false_reweight_offset_function_or_class_is_rejected(change):
+    cert = copy.deepcopy(certificate_of(REWEIGHT.format(n=8)))
+    change(_step(cert, "POS-OFFSET")["data"])
+    _rejected_at(cert, "POS-OFFSET")
+
+
+def test_a_fixed_bias_step_on_a_reweight_not_stated_positive_is_rejected():
+    cert = copy.deepcopy(certificate_of(REWEIGHT.format(n=8)))
+    _step(cert, "POS-OFFSET")["data"]["positive"] = None
+    assert "c > 0" in _rejected_at(cert, "TD-FIXEDBIAS")
+
+
+def test_the_cosformer_reweight_is_re_checked():
+    """cos(π(i − j)/2048) at n = 1024: even, injective on |δ| and positive (its least value, at |δ| = 1023, is
+    cos(1023π/2048) > 0); the verifier re-checks both at 60 digits."""
+    assert np.cos(np.pi * 1023 / 2048) > 1e-3
+    cert = certificate("cosformer.uap")
+    off = _step(cert, "POS-OFFSET")
+    assert off["data"]["h"] == {"fn": "cos", "args": [{"op": "*", "args": [{"q": [1, 2048]}, {"const": "pi"},
+                                                                            {"sym": "δ"}]}]}
+    assert _outcome(verify(cert), "POS-OFFSET") == "checked numerically"
+    bad = copy.deepcopy(cert)
+    _step(bad, "POS-OFFSET")["data"]["h"]["fn"] = "sin"
+    _rejected_at(bad, "POS-OFFSET")
+
+
+# ---------------------------------------------------------------------------------------------
+# FFN-DEF2 with a custom activation: the second difference exactly, the Lipschitz bound by structure
+
+def _ffn(body: str) -> dict:
+    return certificate_of(f"attention {{ kernel k(x, y) = exp(x . y) }}\nffn sigma(u) = {body}\n")
+
+
+LIPSCHITZ_BY_STRUCTURE = ["u / (1 + abs(u))", "tanh(u) + u", "relu(u) - relu(u - 1)", "1 / (1 + relu(u))",
+                          "sin(u) * cos(u)", "max(u, 0) / 3"]
+SIGMA = {"u / (1 + abs(u))": lambda u: u / (1 + abs(u)), "tanh(u) + u": lambda u: np.tanh(u) + u,
+         "relu(u) - relu(u - 1)": lambda u: np.maximum(u, 0) - np.maximum(u - 1, 0),
+         "1 / (1 + relu(u))": lambda u: 1 / (1 + np.maximum(u, 0)), "sin(u) * cos(u)": lambda u: np.sin(u) * np.cos(u),
+         "max(u, 0) / 3": lambda u: np.maximum(u, 0) / 3}
+
+
+@pytest.mark.parametrize("body", LIPSCHITZ_BY_STRUCTURE)
+def test_a_custom_activation_is_re_checked(body):
+    cert = _ffn(body)
+    report = verify(cert)
+    assert cert["verdict"] == "UAP" and report.ok
+    assert _outcome(report, "FFN-DEF2") in ("verified", "checked numerically")
+    # a second way: difference quotients at random pairs, near and far, stay below 2 (each bound above is ≤ 2)
+    rng = np.random.default_rng(0)
+    u = rng.normal(scale=50, size=20000)
+    v = u + rng.normal(scale=0.5, size=20000)
+    q = np.abs(SIGMA[body](u) - SIGMA[body](v)) / np.abs(u - v)
+    assert q.max() < 2
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.__setitem__("second difference", {"q": [1, 3]}), "second difference"),
+    (lambda d: d.__setitem__("points", [0, 2, 4]), "second difference"),
+    (lambda d: d.__setitem__("points", [0, 1, 3]), "equally spaced"),
+])
+def test_a_false_non_affinity_witness_of_a_custom_activation_is_rejected(change, words):
+    cert = copy.deepcopy(_ffn("u / (1 + abs(u))"))  # second difference at 0, 1, 2: 0 − 1 + 2/3 = −1/3
+    change(_step(cert, "FFN-DEF2")["data"])
+    assert words in _rejected_at(cert, "FFN-DEF2")
+
+
+def test_an_affine_custom_activation_is_verified_and_a_non_affine_one_refuted_is_rejected():
+    cert = _ffn("2*u + 1")
+    assert _step(cert, "FFN-DEF2")["status"] == "refuted" and _outcome(verify(cert), "FFN-DEF2") == "verified"
+    bad = copy.deepcopy(_ffn("u / (1 + abs(u))"))
+    _step(bad, "FFN-DEF2")["status"] = "refuted"
+    assert "affine" in _rejected_at(bad, "FFN-DEF2")
+
+
+@pytest.mark.parametrize("body", ["u * tanh(u)", "exp(-u^2)"])
+def test_a_lipschitz_bound_outside_the_structural_rules_is_trusted_not_ok(body):
+    """Lipschitz (|σ'| ≤ 2 and ≤ √(2/e)), but not by the structural rules: the step is trusted, named, and the UAP
+    verdict is not OK; its non-affinity is still re-checked."""
+    cert = _ffn(body)
+    report = verify(cert)
+    (step,) = [s for s in report.steps if s.rule == "FFN-DEF2"]
+    assert step.outcome == "trusted" and "Lipschitz" in step.reason and not report.ok
+    bad = copy.deepcopy(cert)
+    _step(bad, "FFN-DEF2")["data"]["second difference"] = 5
+    _rejected_at(bad, "FFN-DEF2")

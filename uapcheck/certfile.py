@@ -460,16 +460,44 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
                 "condition": step.facts.get("condition")}
     if step.rule in _HEAD_FACTS:
         return _HEAD_FACTS[step.rule](step)
-    if step.rule == "SYM-DENSE":
-        return {"group": ev.get("group")}
-    if step.rule == "FFN-DEF2":
-        return _ffn_data(ev)
-    if step.rule == "VERDICT-T1":
-        return _verdict_data(step)
+    if step.rule in _SPEC_FACTS:
+        return _SPEC_FACTS[step.rule](step, spec, cache)
     if step.rule.startswith("TGT-"):
         return _target_data(step, spec, cache)
-    if step.rule == "POS-OFFSET":
-        return _offset_data(spec, cache)
+    return None
+
+
+# the typed facts of the other steps the verifier reads (by rule)
+_SPEC_FACTS = {
+    "SYM-DENSE": lambda step, spec, cache: {"group": step.evidence.get("group")},
+    "FFN-DEF2": lambda step, spec, cache: _ffn_data(step.evidence),
+    "VERDICT-T1": lambda step, spec, cache: _verdict_data(step),
+    "POS-OFFSET": lambda step, spec, cache: _offset_data(spec, cache),
+    "WP-POSITIVE": lambda step, spec, cache: _sign_data(step),
+}
+
+
+def _limit_tree(value) -> Any:
+    """A limit as a tree, ±∞ as {"infinity": ±1} (the WP-POSITIVE data only); None when it has no tree form."""
+    import sympy
+    if value in (sympy.oo, -sympy.oo):
+        return {"infinity": 1 if value == sympy.oo else -1}
+    return _tree(value)
+
+
+def _sign_data(step: proof.Step) -> Optional[dict]:
+    """A refuted WP-POSITIVE step's sign facts: the limits along the ray x = 1, z = s (sign at infinity), or each
+    component's sign, "+" for the sign of its argument and "−" for the sign of its negative, and the kind of argument
+    (Lemma K)."""
+    from .certificates import SignAtInfinity
+    ev = step.evidence
+    if "sign at infinity" in ev and isinstance(step.certificate, SignAtInfinity):
+        plus, minus = step.certificate.limits()
+        return {"sign at infinity": {"x": [1], "z": "s", "limit at +oo": _limit_tree(plus),
+                                     "limit at -oo": _limit_tree(minus)}}
+    pattern = ev.get("sign pattern")
+    if isinstance(pattern, dict):
+        return {"sign pattern": {"signs": list(pattern.get("sign of the argument") or []), "index": ev.get("index")}}
     return None
 
 
@@ -622,14 +650,25 @@ def _mixer_reach_data(step: proof.Step, spec) -> Optional[dict]:
 
 
 def _offset_data(spec, cache: dict) -> Optional[dict]:
-    """The offset class of the next head with a position formula (the steps come in head order)."""
+    """The offset class of the next head with a position formula (the steps come in head order), the offset
+    function h(δ) as a tree (with the functions and π of `encode(..., functions=True)`), and for a `reweight`
+    whether h > 0 on every offset."""
     from .rules import positions
     heads = [h for h in spec.heads if h.position is not None and h.position.kind in ("bias", "reweight")]
     k = cache.get("offset steps", 0)
     cache["offset steps"] = k + 1
     if k >= len(heads):
         return None
-    return {"class": positions.analyse(spec, heads[k]).kind}
+    info = positions.analyse(spec, heads[k])
+    data: dict = {"class": info.kind}
+    if info.h is not None:
+        try:
+            data["h"] = encode(info.h, functions=True)
+        except (TreeError, TypeError):
+            data["h"] = None
+    if heads[k].position.kind == "reweight":
+        data["positive"] = info.positive
+    return data
 
 
 def _target_values(spec, cache: dict) -> dict:

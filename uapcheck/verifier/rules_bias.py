@@ -76,14 +76,12 @@ def _by_witness(n, kinds, layers, condition, sufficiency: str = "Lemma V^λ"):
 
 def _fixed_even_heads(ctx) -> list:
     """The heads whose fixed position term is even and injective on |m| (the verifier's own offset
-    analysis; a `reweight` factor is not re-checked, Trust)."""
+    analysis, a `reweight` factor's h = c(i, i + δ)/c(i, i) included)."""
     out = []
     for head in ctx.spec.heads:
         pos = head.position
         if pos is None or pos.kind not in ("bias", "reweight"):
             continue
-        if pos.kind == "reweight":
-            raise Trust("a `reweight` factor: its offset classes and positivity are not re-checked here")
         key = ("offset class", head)
         if key not in ctx.cache:
             try:

@@ -432,10 +432,11 @@ def wp_positive(ctx, s):
         ev = s["evidence"]
         if "zero row" in ev:
             return VERIFIED, _zero_row(ctx, head, ev["zero row"])
+        data = s.get("data") or {}
         if "sign pattern" in ev:
-            return VERIFIED, _sign_pattern(ctx, head)
+            return VERIFIED, _sign_pattern(ctx, head, data.get("sign pattern"))
         if "sign at infinity" in ev:
-            return VERIFIED, _sign_at_infinity(ctx, head)
+            return VERIFIED, _sign_at_infinity(ctx, head, data.get("sign at infinity"))
         pos, neg = ev.get("positive at"), ev.get("negative at")
         if not (isinstance(pos, dict) and isinstance(neg, dict)):
             return VERIFIED, _periodic_sign_change(ctx, head)
@@ -546,20 +547,23 @@ def _children(e) -> list:
     return out
 
 
-def _has_sign_of(f: sympy.Expr, s_: sympy.Symbol) -> bool:
-    """f(s) > 0 for every s > 0 and < 0 for every s < 0 (or the reverse), whatever its other (real) symbols:
-    by SymPy's assumptions at a positive and a negative s, or from f(0) = 0 and f′ of one sign everywhere."""
+def _sign_of(f: sympy.Expr, s_: sympy.Symbol) -> str | None:
+    """"+" when f(s) > 0 for every s > 0 and < 0 for every s < 0, "−" for the reverse, whatever its other (real)
+    symbols: by SymPy's assumptions at a positive and a negative s, or from f(0) = 0 and f′ of one sign everywhere;
+    None when neither is shown."""
     pos, neg = sympy.Symbol("s_pos", positive=True), sympy.Symbol("s_neg", negative=True)
     a, b = sympy.simplify(f.subs(s_, pos)), sympy.simplify(f.subs(s_, neg))
-    if (a.is_positive and b.is_negative) or (a.is_negative and b.is_positive):
-        return True
+    if a.is_positive and b.is_negative:
+        return "+"
+    if a.is_negative and b.is_positive:
+        return "−"
     if sympy.simplify(f.subs(s_, 0)) != 0:
-        return False
+        return None
     slope = sympy.simplify(sympy.diff(f, s_))
-    return bool(slope.is_positive or slope.is_negative)
+    return "+" if slope.is_positive else "−" if slope.is_negative else None
 
 
-def _sign_pattern(ctx, head) -> str:
+def _sign_pattern(ctx, head, stated) -> str:  # noqa: C901 - one check per field of the sign pattern
     """Lemma K (docs/theory.md §4): every component of the feature map has the sign of its argument (or of its
     negative), so k(x, −x) = Σ φ(x)_r φ(−x)_r < 0 < Σ φ(x)_r² = k(x, x) where every argument is non-zero. Re-derived
     from the formula: a coordinate map is evaluated at x = (s, t) (its first coordinate, t a second real
@@ -571,7 +575,15 @@ def _sign_pattern(ctx, head) -> str:
     s_, t_ = sympy.Symbol("s", real=True), sympy.Symbol("t", real=True)
     items: tuple[S.Expr, ...] = head.expr.items if isinstance(head.expr, S.FeatureList) else (head.expr,)
     params = dict(kernels.param_symbols(ctx.spec))
-    for item in items:
+    signs = stated.get("signs") if isinstance(stated, dict) else None
+    if signs is not None and (not isinstance(signs, list) or len(signs) != len(items)):
+        raise Reject(f"the step states {len(signs) if isinstance(signs, list) else signs!r} component signs; the "
+                     f"feature map has {len(items)} components")
+    index = stated.get("index") if isinstance(stated, dict) else None
+    if index is not None and index != ("random" if head.random else "coordinate"):
+        raise Reject(f"the step states {index!r} arguments; the feature map's are "
+                     f"{'w·x (random features)' if head.random else 'the coordinates of x'}")
+    for c, item in enumerate(items):
         try:
             if head.random:
                 if not _through_dot(item, head.random, x):
@@ -584,13 +596,27 @@ def _sign_pattern(ctx, head) -> str:
         first = f[0] if isinstance(f, tuple) else f
         if not isinstance(first, sympy.Expr) or first.free_symbols - {s_, t_, *params.values()}:
             raise Trust("a component is not a scalar of the argument: not re-checked here")
-        if not _has_sign_of(first, s_):
+        sign = _sign_of(first, s_)
+        if sign is None:
             raise Reject(f"the component {sympy.sstr(first)} is not shown to have the sign of its argument")
-    return ("every component of φ has the sign of its argument (re-derived from the formula), so k(x, −x) < 0 < "
-            "k(x, x) wherever every argument is non-zero: the kernel takes both signs")
+        if signs is not None and signs[c] != sign:
+            raise Reject(f"component {c + 1}, {sympy.sstr(first)}, has the sign of "
+                         f"{'its argument' if sign == '+' else 'its negative'} ({sign}); the step states {signs[c]!r}")
+    checked = f"; the stated signs {', '.join(signs)} agree" if signs else ""
+    return ("every component of φ has the sign of its argument or of its negative (re-derived from the formula"
+            f"{checked}), so k(x, −x) < 0 < k(x, x) wherever every argument is non-zero: the kernel takes both signs")
 
 
-def _sign_at_infinity(ctx, head) -> str:
+def _stated_limit(tree, symbols) -> sympy.Expr:
+    """A limit the step states: ±∞ as {"infinity": ±1}, else an expression tree."""
+    if isinstance(tree, dict) and set(tree) == {"infinity"}:
+        if tree["infinity"] not in (1, -1) or isinstance(tree["infinity"], bool):
+            raise Reject(f"an infinite limit is {{\"infinity\": 1}} or {{\"infinity\": -1}}, not {str(tree)[:40]}")
+        return sympy.oo if tree["infinity"] == 1 else -sympy.oo
+    return decode(tree, symbols)
+
+
+def _sign_at_infinity(ctx, head, stated) -> str:  # noqa: C901 - one check per field of the limits
     """The kernel along the ray x = (1), y = (s), re-evaluated from the formula with the params as symbols under their
     declared signs: its limits at s → +∞ and s → −∞ have opposite signs for every admissible value, so the kernel
     takes both signs far enough out (docs/theory.md §4)."""
@@ -599,7 +625,7 @@ def _sign_at_infinity(ctx, head) -> str:
         ray = kernels.kernel_value(ctx.spec, head, (sympy.Integer(1),), (s_,))
     except kernels.OutOfScope as exc:
         raise Trust(f"the kernel is not evaluated here ({exc})") from None
-    signs = []
+    signs, limits = [], []
     for end in (sympy.oo, -sympy.oo):
         try:
             value = sympy.limit(ray, s_, end)
@@ -608,11 +634,25 @@ def _sign_at_infinity(ctx, head) -> str:
         if value.has(sympy.Limit, sympy.nan, sympy.zoo, sympy.AccumBounds):
             raise Reject(f"the limit {sympy.sstr(value)} along the ray is not determined")
         signs.append(1 if value.is_extended_positive else -1 if value.is_extended_negative else 0)
+        limits.append(value)
+    if isinstance(stated, dict):
+        if stated.get("x", [1]) != [1] or stated.get("z", "s") != "s":
+            raise Reject("the ray of the limits is x = 1, z = s, not the one the step states")
+        for end, key, value in (("+∞", "limit at +oo", limits[0]), ("−∞", "limit at -oo", limits[1])):
+            if stated.get(key) is None:
+                continue
+            want = _stated_limit(stated[key], ctx.symbols)
+            same = want == value if not (want.is_finite and value.is_finite) else sympy.simplify(want - value) == 0
+            if not same:
+                raise Reject(f"the kernel's limit along x = 1, y = s → {end} is {sympy.sstr(value)}; the step states "
+                             f"{sympy.sstr(want)}")
     if sorted(signs) != [-1, 1]:
         raise Reject("the kernel's limits along x = 1, y = s → ±∞ are not of opposite signs for every admissible "
                      "param value")
-    return ("the kernel's limits along x = 1, y = s → ±∞ (re-derived from the formula, params under their declared "
-            "signs) have opposite signs: the kernel takes both signs")
+    return (f"the kernel's limits along x = 1, y = s → ±∞, {sympy.sstr(limits[0])} and {sympy.sstr(limits[1])} "
+            "(re-derived from the formula, params under their declared signs"
+            + ("; the stated limits agree" if isinstance(stated, dict) else "") + "), have opposite signs: the kernel "
+            "takes both signs")
 
 
 def _periodic_sign_change(ctx, head) -> str:

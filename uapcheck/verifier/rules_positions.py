@@ -12,6 +12,7 @@ import sympy
 from .. import spec as S
 from . import kernels, patterns
 from .check import NUMERIC, VERIFIED, Reject, Trust, checker
+from .trees import decode
 
 I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
 M_OFF = sympy.Symbol("δ", integer=True)
@@ -27,7 +28,7 @@ def _head(ctx, s) -> S.Head:
 
 
 def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
-    """h(δ) = b(i, i + m) − b(i, i); Reject when it depends on i."""
+    """h(δ) = b(i, i + m) − b(i, i) for a `bias`, c(i, i + m)/c(i, i) for a `reweight`; Reject when it depends on i."""
     pos = head.position
     if pos is None:
         raise Reject("the head has no position formula")
@@ -41,7 +42,13 @@ def offset_function(spec: S.Spec, head: S.Head) -> sympy.Expr:
         if isinstance(val, tuple):
             raise Reject("the position formula is not a scalar")
         return val
-    h = sympy.simplify(at(I_POS + M_OFF) - at(I_POS))
+    if pos.kind == "reweight":
+        own = sympy.simplify(at(I_POS))
+        if own.is_zero is not False:
+            raise Reject(f"c(i, i) = {sympy.sstr(own)} is not shown non-zero")
+        h = sympy.simplify(at(I_POS + M_OFF) / own)
+    else:
+        h = sympy.simplify(at(I_POS + M_OFF) - at(I_POS))
     if h.has(I_POS):
         raise Reject(f"h(δ) = {sympy.sstr(h)} depends on i: the formula is not a function of the offset")
     if not head.normalized:
@@ -109,18 +116,60 @@ def offset_class(spec: S.Spec, head: S.Head) -> tuple[str, str, str]:
         f"(smallest gap {mpmath.nstr(gap, 3)}; h is transcendental, so its values are compared at {DIGITS} digits)")
 
 
+def reweight_positive(spec: S.Spec, head: S.Head) -> tuple[Optional[bool], str, str]:
+    """(positive, how, reason): whether a `reweight`'s h(δ) = c(i, i + δ)/c(i, i) is > 0 on every offset of the
+    sequence: exactly for a linear h without params at an integer n (its least value is at an end) or an h whose
+    positivity on the whole line SymPy's assumptions show; else, for an integer n ≤ NUMERIC_MAX_N without params,
+    at 60 digits on every offset (a value above 10^-45 is positive). None: not decided here."""
+    h = offset_function(spec, head)
+    n = spec.tokens
+    x = sympy.Symbol("x·real", real=True)
+    if sympy.simplify(h.xreplace({M_OFF: x})).is_positive:
+        return True, VERIFIED, f"h(δ) = {sympy.sstr(h)} is positive on the whole real line"
+    if not isinstance(n, int) or h.free_symbols - {M_OFF}:
+        return None, VERIFIED, f"h(δ) = {sympy.sstr(h)} is not shown positive on every offset at every n"
+    if h.is_polynomial(M_OFF) and sympy.Poly(h, M_OFF).degree() <= 1:
+        ends = [h.xreplace({M_OFF: sympy.Integer(e)}) for e in (-(n - 1), n - 1)]
+        ok = all(e.is_positive for e in ends)
+        return ok, VERIFIED, (f"h(δ) = {sympy.sstr(h)} is linear: its values at δ = ±{n - 1} are "
+                              f"{', '.join(map(sympy.sstr, ends))}")
+    if n > NUMERIC_MAX_N:
+        return None, VERIFIED, f"n = {n} is above the {NUMERIC_MAX_N} offsets evaluated here"
+    import mpmath
+    with mpmath.workdps(DIGITS):
+        least = None
+        for m in range(-(n - 1), n):
+            val = sympy.N(h.xreplace({M_OFF: sympy.Integer(m)}), DIGITS)
+            if not val.is_real:
+                return False, NUMERIC, f"h({m}) is not a real number"
+            least = val if least is None or val < least else least
+    if least is not None and least > sympy.Float(10) ** (-(DIGITS - 15)):
+        return True, NUMERIC, f"h(δ) = {sympy.sstr(h)} is at least {sympy.N(least, 6)} on δ = −{n - 1}..{n - 1} (60 digits)"
+    return False, NUMERIC, f"h(δ) = {sympy.sstr(h)} takes the value {sympy.N(least, 6)} ≤ 0 on an offset"
+
+
+def _stated_h(ctx, s, head: S.Head) -> None:
+    """The offset function the step states (a tree), compared with the verifier's own h(δ)."""
+    data = s.get("data") or {}
+    if data.get("h") is None:
+        return
+    stated = decode(data["h"], dict(ctx.symbols, **{"δ": M_OFF}), functions=True)
+    own = offset_function(ctx.spec, head)
+    if sympy.simplify(stated - own) != 0:
+        raise Reject(f"the offset function is h(δ) = {sympy.sstr(own)}, the step states {sympy.sstr(stated)}")
+
+
 @checker("POS-OFFSET")
 def pos_offset(ctx, s):
     head = _head(ctx, s)
     pos = head.position
     if pos is None or pos.kind not in ("bias", "reweight"):
         raise Reject("the head has no position formula")
-    if pos.kind == "reweight":
-        raise Trust("a `reweight` factor: its offset classes and positivity are not re-checked here")
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
     if s["status"] != "proved":
         raise Reject("POS-OFFSET never refutes")
+    _stated_h(ctx, s, head)
     key = ("offset class", head)
     if key not in ctx.cache:
         ctx.cache[key] = offset_class(ctx.spec, head)
@@ -128,7 +177,20 @@ def pos_offset(ctx, s):
     claimed = (s.get("data") or {}).get("class")
     if claimed != kind:
         raise Reject(f"h is {kind} on the offsets, the step says {claimed}")
-    return how, f"{reason}: the classes of a {'symmetric ' if kind == 'symmetric' else ''}Toeplitz bias (§16.1)"
+    reason = f"{reason}: the classes of a {'symmetric ' if kind == 'symmetric' else ''}Toeplitz bias (§16.1)"
+    if pos.kind == "reweight":
+        stated = (s.get("data") or {}).get("positive")
+        if stated is True:
+            positive, how_pos, why = reweight_positive(ctx.spec, head)
+            if positive is False:
+                raise Reject(f"the step states c > 0 on every offset, but {why}")
+            if positive is None:
+                raise Trust(f"the step states c > 0 on every offset: not re-checked here ({why})")
+            how = NUMERIC if NUMERIC in (how, how_pos) else VERIFIED
+            reason += f"; c > 0 on every offset: {why}"
+        elif stated is not None and stated is not False:
+            raise Reject(f"the positivity of the factor is {stated!r}, not true, false or null")
+    return how, reason
 
 
 def _proved(p) -> bool:
@@ -153,14 +215,22 @@ def td_fixed_bias(ctx, s):
         return _td_fixed_one_sided(ctx, head, off, an, side)
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "injective":
         raise Reject("proved without an injective offset function and analyticity")
-    if head.position.kind != "bias":
-        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    _reweight_premise(head, off)
     k00 = kernels.kernel_value(ctx.spec, head, (sympy.Integer(0),), (sympy.Integer(0),))
     k00 = sympy.simplify(k00)
     if k00.is_positive is not True:
         raise Reject(f"k(0, 0) = {sympy.sstr(k00)} is not shown positive")
     return VERIFIED, (f"inference (§16.2): h injective (POS-OFFSET), AN-STRUCT proved, k(0, 0) = {sympy.sstr(k00)} > 0: "
                       "1-layer token distinguishing w.r.t. the trivial group")
+
+
+def _reweight_premise(head: S.Head, off: dict) -> None:
+    """A `reweight` factor's weights are positive: its POS-OFFSET step (re-checked there) states c > 0 on every
+    offset."""
+    if head.position is None or head.position.kind not in ("bias", "reweight"):
+        raise Reject("the head has no fixed position term")
+    if head.position.kind == "reweight" and (off.get("data") or {}).get("positive") is not True:
+        raise Reject("a `reweight` factor needs c > 0 on every offset, and its POS-OFFSET step does not state it")
 
 
 def _k00_positive(ctx, head: S.Head) -> sympy.Expr:
@@ -185,8 +255,7 @@ def _td_fixed_one_sided(ctx, head: S.Head, off, an, side):
         raise Reject(f"the side of the pattern is {side!r}, not −1 or +1")
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "symmetric":
         raise Reject("Lemma O needs an even offset function injective on |δ| and analyticity")
-    if head.position is None or head.position.kind != "bias":
-        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    _reweight_premise(head, off)
     k00 = _k00_positive(ctx, head)
     n = ctx.spec.tokens
     where = "j ≤ i" if side < 0 else "j ≥ i"
@@ -216,8 +285,7 @@ def _td_fixed_even(ctx, s, head: S.Head, off, an):
     gamma = softmax_gamma(ctx.spec, head)
     if gamma is None:
         raise Reject("Lemma E is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
-    if head.position is None or head.position.kind != "bias":
-        raise Trust("a `reweight` factor: c > 0 is not re-checked here")
+    _reweight_premise(head, off)
     return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |δ| (POS-OFFSET), AN-STRUCT proved, "
                       f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived, a dense head: two layers separate every "
                       "pair outside the reflection")
@@ -397,8 +465,8 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
         if not (isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)):
             raise Trust("T5 buckets shared by several offsets: the bucket classes are not re-derived here")
         return "toeplitz"
-    if pos.kind == "reweight":
-        raise Trust("a `reweight` factor: its offset classes are not re-checked here")
+    if pos.kind == "reweight" and reweight_positive(ctx.spec, head)[0] is not True:
+        raise Trust("a `reweight` factor not shown positive on every offset: its classes may not be the weights'")
     if not head.normalized and _row_dependent(ctx, head):
         raise Reject("an unnormalised head whose b(i, i) depends on i: the row factor is not cancelled, so the offset "
                      "classes do not give the group (§16.1)")

@@ -5,6 +5,8 @@
     {"sym": "n"}               a named quantity: the length n or a declared param
     {"op": "+", "args": [...]} also "*", "^" (base, exponent), "ceiling", "floor", "max", "min",
                                "factorial" (of an integer 0..100,000), "mod" (a, b): a mod b
+    {"fn": "cos", "args": [...]}  only with functions=True (an offset function h(δ)): one of FUNCTION_NAMES;
+    {"const": "pi"}            likewise, π or "e"
 
 `encode` (used by the certificate writer) and `decode` (used by the verifier) are inverse on the
 values the derivations produce. `decode` builds SymPy objects by explicit constructors only.
@@ -44,8 +46,28 @@ def _factorial(k):
 MAX_DEPTH = 60
 MAX_INT_DIGITS = 2000
 
+# the functions and constants of an offset function's tree (`functions=True`), by explicit constructors
+FUNCTION_NAMES: dict[str, Callable] = {
+    "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "sinh": sympy.sinh,
+    "cosh": sympy.cosh, "tanh": sympy.tanh, "erf": sympy.erf, "abs": sympy.Abs, "atan": sympy.atan,
+}
+CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "e": sympy.E}
 
-def decode(tree: Any, symbols: Mapping[str, sympy.Symbol], depth: int = 0) -> sympy.Expr:
+
+def _decode_function(tree: dict, symbols: Mapping[str, sympy.Symbol], depth: int) -> sympy.Expr:
+    if set(tree) == {"const"}:
+        if tree["const"] not in CONSTANTS:
+            raise TreeError(f"unknown constant {str(tree['const'])[:30]!r}")
+        return CONSTANTS[tree["const"]]
+    if set(tree) == {"fn", "args"}:
+        name, args = tree["fn"], tree["args"]
+        if name not in FUNCTION_NAMES or not isinstance(args, list) or len(args) != 1:
+            raise TreeError(f"unknown function {str(name)[:30]!r} (one argument)")
+        return FUNCTION_NAMES[name](decode(args[0], symbols, depth + 1, functions=True))
+    raise TreeError(f"not an expression tree: {str(tree)[:60]}")
+
+
+def decode(tree: Any, symbols: Mapping[str, sympy.Symbol], depth: int = 0, functions: bool = False) -> sympy.Expr:
     if depth > MAX_DEPTH:
         raise TreeError("expression tree nested too deeply")
     if isinstance(tree, bool):
@@ -73,12 +95,15 @@ def decode(tree: Any, symbols: Mapping[str, sympy.Symbol], depth: int = 0) -> sy
             raise TreeError(f"unknown operation {str(op)[:30]!r}")
         if op in _ARITY and len(args) != _ARITY[op]:
             raise TreeError(f"{op} takes {_ARITY[op]} arguments")
-        return _OPS[op]([decode(a, symbols, depth + 1) for a in args])
+        return _OPS[op]([decode(a, symbols, depth + 1, functions) for a in args])
+    if functions:
+        return _decode_function(tree, symbols, depth)
     raise TreeError(f"not an expression tree: {str(tree)[:60]}")
 
 
-def encode(value: Any) -> Any:
-    """A SymPy (or Python int) value as a tree; TreeError when it has other parts."""
+def encode(value: Any, functions: bool = False) -> Any:
+    """A SymPy (or Python int) value as a tree; TreeError when it has other parts (with `functions`, the
+    functions of FUNCTION_NAMES and the constants π and e are parts too)."""
     if isinstance(value, bool):
         raise TreeError("a boolean is not a value")
     if isinstance(value, int):
@@ -92,7 +117,14 @@ def encode(value: Any) -> Any:
     for cls, op in ((sympy.Add, "+"), (sympy.Mul, "*"), (sympy.Pow, "^"), (sympy.factorial, "factorial"), (sympy.ceiling, "ceiling"),
                     (sympy.floor, "floor"), (sympy.Max, "max"), (sympy.Min, "min"), (sympy.Mod, "mod")):
         if isinstance(value, cls):
-            return {"op": op, "args": [encode(a) for a in value.args]}
+            return {"op": op, "args": [encode(a, functions) for a in value.args]}
+    if functions:
+        for name, const in CONSTANTS.items():
+            if value == const:
+                return {"const": name}
+        for name, fn in FUNCTION_NAMES.items():
+            if isinstance(value, sympy.Function) and value.func == fn and len(value.args) == 1:
+                return {"fn": name, "args": [encode(value.args[0], True)]}
     raise TreeError(f"no tree form for {type(value).__name__}")
 
 
