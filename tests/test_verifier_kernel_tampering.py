@@ -330,3 +330,19 @@ def test_a_lipschitz_bound_outside_the_structural_rules_is_trusted_not_ok(body):
     bad = copy.deepcopy(cert)
     _step(bad, "FFN-DEF2")["data"]["second difference"] = 5
     _rejected_at(bad, "FFN-DEF2")
+
+
+# ---------------------------------------------------------------------------------------------
+# Statuses a kernel-side rule never concludes
+
+
+@pytest.mark.parametrize("name, rule, status", [
+    ("softmax.uap", "AN-STRUCT", "refuted"),  # "not analytic": the rule never shows it
+    ("sigmoid.uap", "LIM-REGION", "refuted"),  # LIM-REGION proves (LIM) on a region or stays undecided
+    ("softmax.uap", "WP-POSITIVE", "refuted"),  # a sign change of exp(x . y) with no witness at all
+])
+def test_a_status_the_rule_never_concludes_is_rejected(name, rule, status):
+    cert = copy.deepcopy(certificate(name))
+    assert verify(cert).ok
+    _step(cert, rule)["status"] = status
+    _rejected_at(cert, rule)

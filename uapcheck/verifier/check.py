@@ -251,6 +251,9 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
             if s["status"] != "undecided":
                 raise Reject(f"rule {s['rule']} only ever concludes `undecided`")
             return VERIFIED, "an undecided step asserts nothing"
+        allowed = KERNEL_STATUSES.get(s["rule"])
+        if allowed is not None and s["status"] not in allowed:
+            raise Reject(f"rule {s['rule']} only ever concludes {' or '.join(f'`{a}`' for a in allowed)}")
         if checker is None:
             raise Trust(f"no checker for rule {s['rule']}")
         return checker(ctx, s)
@@ -266,6 +269,15 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
 
 ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "LIM-UNDECIDED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
                   "WP-NYSTROM", "TGT-UNDECIDED"}
+
+# The statuses a kernel-side rule can conclude (its section of docs/theory.md): a step of such a rule with another
+# status states what the rule never shows (an AN-STRUCT `refuted`, "not analytic"; a LIM-REGION `refuted`)
+KERNEL_STATUSES = {
+    **{rule: ("proved", "undecided") for rule in (
+        "AN-STRUCT", "LIM-REGION", "LIM-NYSTROM", "POS-OFFSET", "TD-FIXEDBIAS", "TD-KERNEL", "TD-BIAS", "TD-BUCKETS",
+        "TD-LINFORMER", "TD-RADIAL", "TD-ROTARY", "HEADS-DIFF", "HEADS-SHARED", "PE-LIFT")},
+    **{rule: ("proved",) for rule in ("HEADS-ZERO-VALUE", "LIM-REDUCE", "TD-MEANS")},
+}
 
 CHECKERS: dict[str, Callable[[Context, dict], tuple[str, str]]] = {}
 

@@ -662,7 +662,10 @@ def _periodic_sign_change(ctx, head) -> str:
     integer combination of the w_r vanishes almost surely, so (Kronecker–Weyl) y ↦ (w_r·y mod 2π)_r has a dense
     image in the torus; points with every w_r·x near s⁺ and every w_r·y near s⁺ or s⁻ give k > 0 and k < 0
     (docs/theory.md §4, §18.3)."""
-    if head.kind != "features" or not head.random or not head.params or not dataclasses.is_dataclass(head.expr):
+    if head.kind != "features" or not head.random:
+        raise Reject("refuted without a witness: no points of both signs, no sign pattern, no limits at infinity, and "
+                     "the head is not a random-feature map whose draw could give them")
+    if not head.params or not dataclasses.is_dataclass(head.expr):
         raise Trust("a sign change of a random-feature kernel not of the form A(x)·F(w·x): not re-checked here")
     w, x = head.random, head.params[0]
     periodic = [f for f in _factors(head.expr) if w in _names(f)]
