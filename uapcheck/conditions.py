@@ -10,6 +10,11 @@ condition, for every value of the symbols under their assumptions (integers, pos
 * in a disjunction, two integer ranges of the same lhs that meet or touch merge into one
   (n ≤ 3 or n = 4 is n ≤ 4; 5 ≤ n ≤ 7 or n ≥ 8 is n ≥ 5).
 
+* residue sets of one symbol (n mod L = r, alternatives of them, n mod L ≠ r) are combined exactly: in a
+  conjunction intersected, in a disjunction united, as sets of residues mod the lcm of their moduli, and
+  written back mod the least modulus that states the same set (n mod 20 ∈ {0, 5, 10, 15} is n mod 5 = 0); all
+  the residues are no condition (n ≥ 76 and n mod 20 ∈ {0, …, 19} is n ≥ 76), none is false.
+
 Nothing is dropped that is not implied: an implication is decided by the sign of a difference of
 bounds (sympy's assumptions), and undecided differences keep both bounds.
 """
@@ -64,7 +69,71 @@ def _relation(bound: tuple):
     return make(lhs, value, evaluate=False)
 
 
+def _residues(cond) -> Optional[tuple]:
+    """(n, L, the residues mod L where cond holds) for n mod L = r (n a symbol, L ≥ 1 and r integers), n mod L ≠ r,
+    or an alternative of such conditions on the same n; None for any other condition."""
+    if isinstance(cond, sympy.Or):
+        found = [_residues(a) for a in cond.args]
+        if any(f is None for f in found) or len({f[0] for f in found if f is not None}) != 1:
+            return None
+        return _combine([f for f in found if f is not None], union=True)
+    if not (isinstance(cond, (sympy.Eq, sympy.Ne)) and isinstance(cond.lhs, sympy.Mod)):
+        return None
+    n, modulus = cond.lhs.args
+    if not (isinstance(n, sympy.Symbol) and n.is_integer and isinstance(modulus, sympy.Integer) and modulus >= 1
+            and isinstance(cond.rhs, sympy.Integer)):
+        return None
+    big, r = int(modulus), int(cond.rhs)
+    held = {r} if 0 <= r < big else set()
+    return n, big, frozenset(held if isinstance(cond, sympy.Eq) else set(range(big)) - held)
+
+
+def _combine(sets: list, union: bool) -> tuple:
+    """The intersection (or the union) of residue sets of one symbol, mod the lcm of their moduli."""
+    from math import lcm
+    n = sets[0][0]
+    big = lcm(*(m for _, m, _ in sets))
+    lifted = [{r for r in range(big) if r % m in rs} for _, m, rs in sets]
+    out = set().union(*lifted) if union else set.intersection(*lifted)
+    return n, big, frozenset(out)
+
+
+def _residue_condition(n, modulus: int, residues: frozenset):
+    """The residue set written mod the least modulus that states it; true for all residues, false for none."""
+    if not residues:
+        return sympy.false
+    for d in range(1, modulus + 1):
+        if modulus % d == 0:
+            small = {r % d for r in residues}
+            if len(small) * (modulus // d) == len(residues):
+                if len(small) == d:
+                    return sympy.true
+                eqs = [sympy.Eq(sympy.Mod(n, d), r, evaluate=False) for r in sorted(small)]
+                return eqs[0] if len(eqs) == 1 else sympy.Or(*eqs, evaluate=False)
+    return sympy.true  # not reached: d = modulus states every set
+
+
+def _merge_residues(parts: list, union: bool) -> list:
+    """The parts with the residue sets of each symbol combined into one (at the place of the first)."""
+    found = [_residues(p) for p in parts]
+    out: list = []
+    done: set = set()
+    for p, f in zip(parts, found):
+        if f is None:
+            out.append(p)
+            continue
+        if f[0] in done:
+            continue
+        done.add(f[0])
+        same = [g for g in found if g is not None and g[0] == f[0]]
+        out.append(_residue_condition(*_combine(same, union)) if len(same) > 1 else _residue_condition(*f))
+    return out
+
+
 def _conjunction(parts: list):
+    parts = [p for p in _merge_residues(parts, union=False) if p is not sympy.true]
+    if any(p is sympy.false for p in parts):
+        return sympy.false
     bounds = [_as_bound(p) for p in parts]
     kept = []
     for i, p in enumerate(parts):
@@ -118,6 +187,11 @@ def _range(lhs, low, high):
 
 
 def _disjunction(parts: list):
+    parts = [p for p in _merge_residues(parts, union=True) if p is not sympy.false]
+    if any(p is sympy.true for p in parts):
+        return sympy.true
+    if not parts:
+        return sympy.false
     intervals = [_interval(p) for p in parts]
     merged: list = []
     rest = [p for p, iv in zip(parts, intervals) if iv is None]
@@ -141,11 +215,17 @@ def simplify_condition(cond):
     if not isinstance(cond, sympy.Basic) or cond in (sympy.true, sympy.false):
         return cond
     if isinstance(cond, sympy.Or):
-        return _disjunction([simplify_condition(a) for a in cond.args])
+        flat_or: list = []
+        for a in cond.args:
+            a = simplify_condition(a)
+            flat_or.extend(a.args if isinstance(a, sympy.Or) and _residues(a) is None else (a,))
+        return _disjunction(flat_or)
     if isinstance(cond, sympy.And):
         flat: list = []
         for a in cond.args:
             a = simplify_condition(a)
             flat.extend(a.args if isinstance(a, sympy.And) else (a,))
         return _conjunction(flat)
+    if _residues(cond) is not None:
+        return _residue_condition(*_residues(cond))
     return cond
