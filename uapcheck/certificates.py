@@ -1386,12 +1386,15 @@ class BudgetByClass(Certificate):
         if not proof.is_step(step) or step.rule != "PAT-LAYERS" or not step.proved:
             _reject(BudgetByClass, "the count is a proved PAT-LAYERS step's")
         layers, diameter, least = step.facts.get("layers"), step.facts.get("diameter"), step.facts.get("least")
+        on = step.facts.get("least_classes") or ()  # least on these classes n mod L only (a least flag by class)
         mods = layers.atoms(sympy.Mod) if isinstance(layers, sympy.Basic) else set()
         n = next((a.args[0] for a in mods if isinstance(a.args[0], sympy.Symbol)), None)
         split = pieces_by_residue(layers, n)
-        if split is None and self.modulus == 1 and isinstance(layers, (int, sympy.Integer)) and \
+        if split is None and isinstance(self.modulus, int) and (self.modulus == 1 or (
+                on and self.modulus % on[0] == 0)) and isinstance(layers, (int, sympy.Integer)) and \
                 not isinstance(layers, bool):
-            split = (1, (sympy.Integer(layers),))  # one number on the whole range: every residue mod 1
+            # one number on the whole range: every residue mod 1, or mod the classes where it is least
+            split = (self.modulus, (sympy.Integer(layers),) * self.modulus)
         if split is None or split[0] != self.modulus or not self.residues:
             _reject(BudgetByClass, f"the layer count is not a function of n mod {self.modulus}")
         assert split is not None  # for the type checker: _reject raised otherwise
@@ -1404,9 +1407,10 @@ class BudgetByClass(Certificate):
             if not (isinstance(m_r, sympy.Integer) and isinstance(d_r, (int, sympy.Integer))) or isinstance(d_r, bool):
                 _reject(BudgetByClass, f"the count on n ≡ {r} (mod {self.modulus}) is not a number")
             assert d_r is not None  # for the type checker: a number, checked above
-            if not (self.budget < d_r or (least is True and self.budget < m_r)):
+            least_r = least is True or bool(on and self.modulus % on[0] == 0 and r % on[0] in on[1])
+            if not (self.budget < d_r or (least_r and self.budget < m_r)):
                 _reject(BudgetByClass, f"on n ≡ {r} (mod {self.modulus}) the budget {self.budget} is not below D = {d_r}"
-                        f" nor below a least count ({m_r}, least: {least})")
+                        f" nor below a least count ({m_r}, least: {least_r})")
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "budget": self.budget, "modulus": self.modulus, "residues": list(self.residues)}

@@ -368,8 +368,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)
     # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
     with stage("the lengths below the stated range"):
-        classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name)]
         why = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)[1]  # the deciding obstruction
+        classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name,
+                                                                                why)]
         lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes,
                                                         verdict.obstruction_range(why))
 

@@ -294,10 +294,10 @@ def headline_tex(result) -> str:
         if alternative is not None:
             within = f" ({stated})" if stated else ""
             return escape(f"{result.verdict} for G-equivariant targets") + within + "; " + _target_tex(alternative)
-        if other_classes(result):
+        if other_classes(result) and where is None:
             return _classes_tex(result)[2:] + escape(f"; {result.verdict} otherwise")
         if where is not None:
-            return escape(result.verdict) + " (for " + formula_tex(Formula(where, "")) + ")" + \
+            return escape(result.verdict) + " (for " + formula_tex(Formula(where, "")) + ")" + _classes_tex(result) + \
                 escape(lengths_text(result))
         return escape(result.verdict)
     g, lay = result.group, result.layers

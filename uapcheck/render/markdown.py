@@ -125,10 +125,11 @@ def headline_markdown(result) -> str:
         if alternative is not None:
             within = f" (for {math(formula_latex(where))}{escape(lengths_text(result))})" if where is not None else ""
             return escape(f"{result.verdict} for G-equivariant targets") + within + "; " + _target_markdown(alternative)
-        if other_classes(result):
+        if other_classes(result) and where is None:
             return _classes_markdown(result)[2:] + escape(f"; {result.verdict} otherwise")
         if where is not None:
-            return escape(result.verdict) + f" (for {math(formula_latex(where))})" + escape(lengths_text(result))
+            return escape(result.verdict) + f" (for {math(formula_latex(where))})" + _classes_markdown(result) + \
+                escape(lengths_text(result))
         return escape(result.verdict)
     g, lay = result.group, result.layers
     kind = "convolution" if getattr(result.spec, "mixer", None) is not None else "attention"

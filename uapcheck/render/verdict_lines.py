@@ -15,9 +15,10 @@ def headline(result) -> str:
         if alternative is not None:
             within = f" ({stated[0]}{stated[1]})" if stated else ""
             return f"{result.verdict} for G-equivariant targets{within}; {alternative.phrase()}"
-        if other_classes(result):  # "NOT-UAP for n mod 2 = 0; INCONCLUSIVE otherwise"
+        if other_classes(result) and not stated:  # "NOT-UAP for n mod 2 = 0; INCONCLUSIVE otherwise"
             return _classes_text(result)[2:] + f"; {result.verdict} otherwise"
-        return result.verdict + (f" ({stated[0]}){stated[1]}" if stated else "")
+        # "NOT-UAP (for n ≥ 116 and n mod 4 ∈ {1, 2, 3}); INCONCLUSIVE for n ≥ 116 and n mod 4 = 0; UAP at n = 1…12"
+        return result.verdict + (f" ({stated[0]}){_classes_text(result)}{stated[1]}" if stated else "")
     g = result.group
     lay = result.layers
     from ..bignum import show_order

@@ -1329,7 +1329,11 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
         return None  # a range in words only: the classes' condition could not carry it (budget_check decides)
     n, _ = _symbols(spec)
     layers, diameter = layer_step.facts.get("layers"), layer_step.facts.get("diameter")
+    on = layer_step.facts.get("least_classes") or ()  # least on these classes only (a least flag by class)
     split = pieces_by_residue(layers, n)
+    if split is None and on and isinstance(n, sympy.Symbol) and isinstance(where, sympy.Basic) and \
+            all(isinstance(x, (int, sympy.Integer)) and not isinstance(x, bool) for x in (layers, diameter)):
+        split = (on[0], (sympy.Integer(layers),) * on[0])  # one count on the range, least on some classes of n mod L
     if split is None:
         return _budget_below_least(spec, layer_step, where, n)
     modulus, pieces = split
@@ -1338,7 +1342,6 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
     if not all(isinstance(x, sympy.Integer) for x in (*pieces, *dpieces)) or (dsplit and modulus % dsplit[0]):
         return None
     budget, least = spec.layers, layer_step.facts.get("least") is True
-    on = layer_step.facts.get("least_classes") or ()  # least on these classes only (a least flag by class)
     least_at = [least or bool(on and modulus % on[0] == 0 and r % on[0] in on[1]) for r in range(modulus)]
     short = tuple(r for r in range(modulus) if budget < dpieces[r] or (least_at[r] and budget < pieces[r]))
     open_ = tuple(r for r in range(modulus) if r not in short and budget < pieces[r])
@@ -1377,10 +1380,18 @@ def budget_class_step(spec: S.Spec, layer_step: proof.Step, modulus: int, residu
     """NOT-UAP on the classes n mod `modulus` in `residues` (`where`: their condition with the range); `counts`:
     residue → (D, m) there."""
     below_d = all(spec.layers < d for d, _ in counts.values())
+    by_d = {r: c for r, c in counts.items() if spec.layers < c[0]}
     if below_d:
         why = claim_of(" is below the directed diameter there (", listed_counts(counts, 0, modulus),
                        "): some ", X_J, " never reaches some position i within the budget, while the equivariant "
                        "target ", SUM_TARGET_CLAIM, " depends on it")
+    elif by_d:  # below D on some classes, below a count least there on the others
+        by_m = {r: c for r, c in counts.items() if r not in by_d}
+        why = claim_of(" is below the directed diameter on some classes (", listed_counts(by_d, 0, modulus),
+                       ": some ", X_J, " never reaches some position i within the budget) and below the least number "
+                       "of layers on the others (", listed_counts(by_m, 1, modulus), ", least by PAT-LAYERS: with "
+                       "fewer layers some position cannot tell a sample from a rearrangement outside the group), so "
+                       "the family misses an equivariant target there")
     else:
         why = claim_of(" is below the least number of layers there (", listed_counts(counts, 1, modulus),
                        ", least by PAT-LAYERS", _witness_words(layer_step) if modulus == 1 else "", ": with fewer "

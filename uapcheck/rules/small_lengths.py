@@ -235,7 +235,7 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     if not ENABLED.get():
         return (), ""
     if verdict is proof.Verdict.NOT_UAP:
-        return _below_obstruction(spec, obstruction_range)
+        return _below_obstruction(spec, obstruction_range, class_conditions)
     if not applies(spec, verdict, group, layers, class_conditions):
         return (), ""
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
@@ -257,15 +257,16 @@ def _in_n(where, n):
     return where.xreplace({x: n for x in where.free_symbols if isinstance(x, sympy.Symbol) and x.name == n.name})
 
 
-def _below_obstruction(spec: S.Spec, where) -> tuple:
-    """The lengths below a NOT-UAP verdict's range (the obstruction's), each decided at that n; (), "" when the
-    range is not a condition on the symbolic n alone (a parameter in it: not enumerable, said so)."""
+def _below_obstruction(spec: S.Spec, where, class_conditions=()) -> tuple:
+    """The lengths below a NOT-UAP verdict's range (the obstruction's) and the undecided classes stated beside it
+    (`class_conditions`), each decided at that n; (), "" when the range is not a condition on the symbolic n alone
+    (a parameter in it: not enumerable, said so)."""
     if not isinstance(spec.tokens, str) or spec.target != "equivariant" or not isinstance(where, sympy.Basic):
         return (), ""
     n = sympy.Symbol(spec.tokens, integer=True, positive=True)
     if where.free_symbols != {n}:
         return (), "the range depends on the parameters"
-    lengths = uncovered([where], n)
+    lengths = uncovered([where, *class_conditions], n)
     if lengths is None:
         return (), "the range is not a bound on n with residues of n"
     return decide(spec, lengths), ""

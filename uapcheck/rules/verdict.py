@@ -380,10 +380,11 @@ class VerdictPremises(Certificate):
         if got not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP):
             raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP or NOT-UAP "
                                             "verdict only")
-        if got is proof.Verdict.NOT_UAP:  # the obstruction's range (docs/theory.md §12)
+        if got is proof.Verdict.NOT_UAP:  # the obstruction's range and the undecided classes beside it (§12)
             where = obstruction_range(why)
             n = next(iter(getattr(where, "free_symbols", ())), None)
-            want = uncovered([where], n) if n is not None else None
+            beside = [s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got, why)]
+            want = uncovered([where, *beside], n) if n is not None else None
             if want is None or [r.n for r, _ in self.lengths] != want:
                 raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the "
                                                 "ones the obstruction's range leaves")
@@ -420,10 +421,19 @@ class VerdictPremises(Certificate):
                              for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
 
 
-def class_verdicts(structure, group_step, verdict) -> tuple:
+def class_verdicts(structure, group_step, verdict, why=None) -> tuple:
     """(step, the verdict on its classes) for the premises stated for residue classes of n only whose classes the
     stated range excludes (NOT-UAP for a proved obstruction, INCONCLUSIVE for an undecided step), beside a
-    verdict `verdict` for the range (docs/theory.md §12); only those whose verdict differs from it."""
+    verdict `verdict` for the range (docs/theory.md §12); only those whose verdict differs from it. Beside a
+    NOT-UAP decided by `why` on some classes (its range), the undecided steps on classes that range excludes."""
+    if verdict is proof.Verdict.NOT_UAP:
+        from .residue_classes import excludes
+        where = obstruction_range(why)
+        if where is None:
+            return ()
+        return tuple((s, proof.Verdict.INCONCLUSIVE) for s in class_steps(structure)
+                     if s is not why and not s.proved
+                     and excludes(where, _class_symbol([s]), s.facts["modulus"], s.facts["residues"]))
     group = group_step.facts.get("group") if group_step.proved else None
     side = class_steps(structure)
     if _stated_range(group, side) is None:
@@ -480,7 +490,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
-    others = class_verdicts(structure, group_step, verdict) if verdict is not proof.Verdict.NOT_UAP else ()
+    others = class_verdicts(structure, group_step, verdict, why)
     for step, kind in others:  # other residue classes of n with their own verdict (docs/theory.md §12)
         where = step.facts["residue_class"]
         claim += claim_of(f"; {kind.value} for ", Formula(where, show_condition(where)), ": ", _class_reason(step))

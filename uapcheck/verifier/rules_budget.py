@@ -277,6 +277,7 @@ def budget_by_class(ctx, s):
     if n is None or modulus < 1 or not residues or any(not 0 <= r < modulus for r in residues):
         raise Reject("the classes are not residues of a symbolic n")
     least = data.get("least") is True
+    least_on = _least_classes(ctx, data)
     start = _range_start(ctx, s, data, n)
     for r in residues:
         ms, ds = on_class(layers, n, modulus, r), on_class(diameter, n, modulus, r)
@@ -285,7 +286,8 @@ def budget_by_class(ctx, s):
         for m, d in zip(ms.values(), ds.values()):
             if not (m.is_Integer and d.is_Integer):
                 raise Reject(f"the count on n ≡ {r} (mod {modulus}) is not one number")
-            if not (budget < d or (least and budget < m)):
+            least_r = least or bool(least_on and modulus % least_on[0] == 0 and r % least_on[0] in least_on[1])
+            if not (budget < d or (least_r and budget < m)):
                 raise Reject(f"on n ≡ {r} (mod {modulus}) the budget {budget} is below neither D = {d} nor a least "
                              f"count ({m})")
     where = "on the whole range" if modulus == 1 else f"reduced exactly on each class n ≡ r (mod {modulus}), r ∈ " \
@@ -293,6 +295,24 @@ def budget_by_class(ctx, s):
     return VERIFIED, (f"the PAT-LAYERS count and diameter, {where}: `layers {budget}` is below D there, or below the "
                       "count that step proves least (receptive field, or its view witness at the smaller depth)"
                       + (f"; the stated range holds at no n below the count's n ≥ {start}" if start else ""))
+
+
+def _least_classes(ctx, layer_data: dict) -> tuple:
+    """(L, residues) where the PAT-LAYERS count is least on the classes n mod L only (its data's `least classes`,
+    a least flag by class, Theorems F67 and F110), or (): restated from the verifier's own family theorem of the
+    pattern (or of the heads' union), so that a count is read as least on no class the verifier's table does not
+    name."""
+    stated = layer_data.get("least classes")
+    if stated is None:
+        return ()
+    from . import rules_families
+    fam = rules_families.family(ctx) or rules_families.union_family(ctx)
+    classes = fam.least_classes if fam is not None else ()
+    mine = {"modulus": classes[0], "residues": list(classes[1])} if classes else None
+    if not classes or stated != mine:
+        raise Reject(f"the classes where the count is least, {stated}, are not those of the verifier's family "
+                     f"theorem ({mine})")
+    return int(classes[0]), tuple(int(r) for r in classes[1])
 
 
 def _range_start(ctx, s, layer_data: dict, n) -> "int | None":
