@@ -1271,7 +1271,7 @@ class HeadLayers(Certificate):
             from .certfile import _without_residue_cases  # F86's count by class: the floors the step's data carries
             out.update({"n": self.length,
                         "layers": encode(_without_residue_cases(sympy.sympify(f.layers, strict=True))),  # safe: strict
-                        "diameter": encode(sympy.sympify(f.diameter, strict=True))})  # safe: strict
+                        "diameter": encode(_without_residue_cases(sympy.sympify(f.diameter, strict=True)))})  # safe: strict
         if f.witness is not None:
             pos, (a, b) = f.witness
             out.update({"position": encode(pos), "swap": [encode(a), encode(b)], "reach": f.reach,

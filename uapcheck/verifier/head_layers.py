@@ -76,6 +76,7 @@ def _in_class(expr, n, modulus: int, residue: int, k):
 
 
 def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
+    from . import rules_families
     d, layers, least, low, order, umod, _ = _union(ctx)
     data = s.get("data") or {}
     if not least or sympy.simplify(layers(n) - d(n)) != 0:
@@ -89,11 +90,17 @@ def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
     m = _lcm(modulus, umod)
     k = sympy.Symbol("k", integer=True, positive=True)
     by_residue = {c["residue"]: c for c in classes}
+    fam = rules_families.union_family(ctx)  # a union whose order depends on n mod its modulus: read on each class
     for r in range(m):
         cls = by_residue[r % modulus]
-        if _in_class(_class_order(cls, n) - order(n), n, m, r, k) != 0:
+        by_class = fam is not None and umod > 1  # the union's order is read on the class, never at a plain symbol
+        same = _same_order_on_class(fam, _class_order(cls, n), n, m, r) if by_class else \
+            _in_class(_class_order(cls, n) - order(n), n, m, r, k) == 0
+        if not same:
+            theirs = f"the union's on that class (Theorem {fam.theorem})" if by_class and fam is not None else \
+                f"the union's {sympy.sstr(order(n))}"
             raise Reject(f"F70: on n ≡ {r} (mod {m}) the heads' group has order {sympy.sstr(_class_order(cls, n))}, "
-                         f"not the union's {sympy.sstr(order(n))}")
+                         f"not {theirs}")
     need = max([int(low)] + [c["from"] for c in classes])
     if int(cert.get("from", 0)) < need:
         raise Reject(f"F70: the range starts at n = {cert.get('from')}, below {need} (the union's bound and every class's)")
