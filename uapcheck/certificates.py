@@ -725,23 +725,24 @@ class Generators(Certificate):
 
     def _check_generators(self, n: int, identity: tuple) -> None:
         from .graphs import is_automorphism
-        arcs = _arc_sets(self.graphs)
-        # Per head, the arcs at each position: a generator only moves the arcs at the points it moves.
-        incident = []
-        for head in arcs:
-            at: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
-            for j, i in head:
-                at[j].append((j, i))
-                if i != j:
-                    at[i].append((j, i))
-            incident.append(at)
+        from .graphs.build import arc_codes, endpoints
+        # Per head, its arc codes ((j − 1)·n + (i − 1) for j -> i) and the arcs at each position (0-based): a
+        # generator only moves the arcs at the points it moves.
+        heads = []
+        for graph in self.graphs:
+            at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            for j0, i0 in zip(*endpoints(graph)):
+                at[j0].append((j0, i0))
+                if i0 != j0:
+                    at[i0].append((j0, i0))
+            heads.append((arc_codes(graph), at))
         labelled = any(self.biases) or self.positional != "none"
         for g in self.generators:
             if len(g) != n or tuple(sorted(g)) != identity:
                 _reject(Generators, "a generator is not a permutation")
-            moved = [k for k, image in enumerate(g, 1) if image != k]
-            for head, at in zip(arcs, incident):
-                if any((g[j - 1], g[i - 1]) not in head for k in moved for j, i in at[k]):
+            moved = [k for k, image in enumerate(g) if image != k + 1]
+            for codes, at in heads:
+                if any((g[j0] - 1) * n + g[i0] - 1 not in codes for k in moved for j0, i0 in at[k]):
                     _reject(Generators, f"the generator {list(g)} moves an arc off its head")
             if labelled and not is_automorphism(list(g), list(self.graphs), list(self.biases), self.positional):
                 _reject(Generators, f"the generator {list(g)} does not preserve the heads' bias labels or "

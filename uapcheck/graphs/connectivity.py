@@ -38,8 +38,8 @@ from typing import Any, Optional, Sequence
 from ..lazy import igraph as ig  # imported on first use: dense checks never need it
 
 from ..groups import orbits, reflection, rotation
-from .build import (PatternGraph, code_array, code_endpoints, endpoints, reversed_code_array, to_igraph,
-                    union_graph)
+from .build import (PatternGraph, _derived, code_array, code_endpoints, endpoints, reversed_code_array,
+                    to_igraph, union_graph)
 
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
@@ -699,13 +699,19 @@ def check_layers(graphs: Sequence[PatternGraph], budget: int,
 # Re-checking evidence (independent of igraph: plain Python over the arc codes)
 
 def _adjacency(union: PatternGraph) -> tuple[list[list[int]], list[list[int]]]:
-    n = union.n
-    outs: list[list[int]] = [[] for _ in range(n)]
-    ins: list[list[int]] = [[] for _ in range(n)]
-    for j0, i0 in zip(*endpoints(union)):
-        outs[j0].append(i0)
-        ins[i0].append(j0)
-    return outs, ins
+    """0-based (out-neighbour lists, in-neighbour lists) in the order of ``endpoints``. Made once per graph and
+    kept on it (the diameter's re-check and the distance of its realising pair read the same lists); callers must
+    not modify them."""
+    cache = _derived(union)
+    if "adjacency lists" not in cache:
+        n = union.n
+        outs: list[list[int]] = [[] for _ in range(n)]
+        ins: list[list[int]] = [[] for _ in range(n)]
+        for j0, i0 in zip(*endpoints(union)):
+            outs[j0].append(i0)
+            ins[i0].append(j0)
+        cache["adjacency lists"] = (outs, ins)
+    return cache["adjacency lists"]
 
 
 def verify_separation(graphs: Sequence[PatternGraph], sep: Separation) -> bool:

@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 
 from .bit_rings import members as _members
 from .bit_rings import rings as _rings
-from .build import PatternGraph
+from .build import PatternGraph, arc_codes, endpoints
 
 #: Past this many positions the check is not tried (its pairs of far positions grow like n²·(far positions)²).
 MAX_POSITIONS = 512
@@ -46,11 +46,11 @@ def closed_neighbourhoods(graph: PatternGraph) -> Optional[list[int]]:
     if graph.complete:
         return None
     near = [0] + [1 << (v - 1) for v in range(1, n + 1)]
-    arcs = set(graph.arcs())
-    for j, i in arcs:
-        if (i, j) not in arcs:
+    codes = arc_codes(graph)  # the arc j -> i is (j − 1)·n + (i − 1)
+    for j0, i0 in zip(*endpoints(graph)):
+        if i0 * n + j0 not in codes:
             return None
-        near[i] |= 1 << (j - 1)
+        near[i0 + 1] |= 1 << j0
     return near
 
 
@@ -84,24 +84,39 @@ def quick_count(graph: PatternGraph, diameter: int, roots: Sequence[int]) -> Opt
 def _table_holds(near: list[int], diameter: int, views) -> bool:
     """Theorem F111's premise: adjacency of two far positions is one function of their colour data at every root
     (the colours' ids are shared by every root; a far position's data is the count of its neighbours of each colour
-    within D − 1, a pair's the counts of its common neighbours at each distance 1, …, D − 1)."""
+    within D − 1, a pair's the counts of its common neighbours at each distance 1, …, D − 1). A far position's data
+    is held as a small id (equal data, equal id, at every root), so the table's keys are short tuples of ints."""
     colour_ids: dict[tuple, int] = {}
-    table: dict[tuple, bool] = {}
+    data_ids: dict[tuple, int] = {}
+    table: dict[tuple, int] = {}
     for rings, ball, far in views:
         masks: dict[int, int] = {}
         for level in range(diameter):
             for z in _members(rings[level]):
-                key = (level, *((near[z] & ring).bit_count() for ring in rings))
-                c = colour_ids.setdefault(key, len(colour_ids))
+                near_z = near[z]
+                c = colour_ids.setdefault((level, *[(near_z & ring).bit_count() for ring in rings]), len(colour_ids))
                 masks[c] = masks.get(c, 0) | 1 << (z - 1)
         by_colour = sorted(masks.items())
-        levels = rings[1:diameter]
-        own = {u: tuple((c, (near[u] & m).bit_count()) for c, m in by_colour if near[u] & m) for u in far}
-        for k, u in enumerate(far):
-            mine, a = near[u] & ball, own[u]
-            for v in far[k + 1:]:
-                b, common = own[v], mine & near[v]
-                key = (tuple((common & ring).bit_count() for ring in levels), *((a, b) if a <= b else (b, a)))
-                if table.setdefault(key, bool(near[u] >> (v - 1) & 1)) != bool(near[u] >> (v - 1) & 1):
-                    return False
+        own = [data_ids.setdefault(tuple([(c, (near[u] & m).bit_count()) for c, m in by_colour if near[u] & m]),
+                                   len(data_ids)) for u in far]
+        if not _pairs_agree(table, near, ball, rings[1:diameter], far, own):
+            return False
+    return True
+
+
+def _pairs_agree(table: dict, near: list[int], ball: int, levels: list[int], far: list[int], own: list[int]) -> bool:
+    """Add every pair of far positions at one root to `table` (key: the counts of their common neighbours at each
+    level, then the pair of their data ids, smaller first; value: whether they are adjacent); False at the first pair
+    whose key the table holds with the other value."""
+    single = levels[0] if len(levels) == 1 else None
+    for k, u in enumerate(far):
+        near_u, a = near[u], own[k]
+        mine = near_u & ball
+        for v, b in zip(far[k + 1:], own[k + 1:]):
+            common = mine & near[v]
+            counts = (common & single).bit_count() if single is not None else \
+                tuple([(common & ring).bit_count() for ring in levels])
+            adjacent = near_u >> (v - 1) & 1
+            if table.setdefault((counts, a, b) if a <= b else (counts, b, a), adjacent) != adjacent:
+                return False
     return True
