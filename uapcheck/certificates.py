@@ -725,24 +725,22 @@ class Generators(Certificate):
 
     def _check_generators(self, n: int, identity: tuple) -> None:
         from .graphs import is_automorphism
-        from .graphs.build import arc_codes, endpoints
-        # Per head, its arc codes ((j − 1)·n + (i − 1) for j -> i) and the arcs at each position (0-based): a
-        # generator only moves the arcs at the points it moves.
-        heads = []
-        for graph in self.graphs:
-            at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-            for j0, i0 in zip(*endpoints(graph)):
-                at[j0].append((j0, i0))
-                if i0 != j0:
-                    at[i0].append((j0, i0))
-            heads.append((arc_codes(graph), at))
+        from .graphs.build import arc_codes
+        from .graphs.connectivity import adjacency_lists
+        # Per head, its arc codes ((j − 1)·n + (i − 1) for j -> i) and the arcs at each position k (0-based): k -> i
+        # for i in outs[k], j -> k for j in ins[k]. A generator only moves the arcs at the points it moves.
+        heads = [(arc_codes(graph), *adjacency_lists(graph)) for graph in self.graphs]
         labelled = any(self.biases) or self.positional != "none"
         for g in self.generators:
             if len(g) != n or tuple(sorted(g)) != identity:
                 _reject(Generators, "a generator is not a permutation")
-            moved = [k for k, image in enumerate(g) if image != k + 1]
-            for codes, at in heads:
-                if any((g[j0] - 1) * n + g[i0] - 1 not in codes for k in moved for j0, i0 in at[k]):
+            col = [image - 1 for image in g]  # the arc j -> i goes to code row[j] + col[i]
+            row = [(image - 1) * n for image in g]
+            for codes, outs, ins in heads:
+                has = codes.__contains__
+                if not all(all(map(has, map(row[k].__add__, map(col.__getitem__, outs[k]))))
+                           and all(map(has, map(col[k].__add__, map(row.__getitem__, ins[k]))))
+                           for k in range(n) if col[k] != k):
                     _reject(Generators, f"the generator {list(g)} moves an arc off its head")
             if labelled and not is_automorphism(list(g), list(self.graphs), list(self.biases), self.positional):
                 _reject(Generators, f"the generator {list(g)} does not preserve the heads' bias labels or "

@@ -47,10 +47,7 @@ def generated_order(n: int, generators: Sequence[Sequence[int]]) -> int:  # noqa
     checked: list[set[tuple[int, int]]] = []  # (β, index of s in strong[i]) already sifted
 
     def inverse(p: bytes) -> bytes:
-        r = bytearray(MAX_POINTS)
-        for i, x in enumerate(p):
-            r[x] = i
-        return bytes(r)
+        return bytes.maketrans(p, identity)  # entry p[i] is i
 
     def close_orbit(i: int) -> None:
         t, points, k = transversal[i], orbit[i], 0

@@ -136,7 +136,7 @@ def test_bfs_array_check_decides_as_the_plain_one(pattern, n):
     for pat, size in ((pattern, n), (Offsets((1,), cyclic=True), 9), (Causal(), 12), (Offsets((1, 2)), 15),
                       (Edges(((1, 2), (2, 3), (3, 1), (1, 4))), 5)):
         g = build_graph(pat, size)
-        outs, ins = conn_mod._adjacency(g)
+        outs, ins = conn_mod.adjacency_lists(g)
         src, dst = conn_mod._arc_arrays(g)
         into, out_of = conn_mod._InArcs(src, dst, size), conn_mod._InArcs(dst, src, size)
         for root in range(size):

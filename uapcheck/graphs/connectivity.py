@@ -698,16 +698,16 @@ def check_layers(graphs: Sequence[PatternGraph], budget: int,
 # ---------------------------------------------------------------------------------------------
 # Re-checking evidence (independent of igraph: plain Python over the arc codes)
 
-def _adjacency(union: PatternGraph) -> tuple[list[list[int]], list[list[int]]]:
-    """0-based (out-neighbour lists, in-neighbour lists) in the order of ``endpoints``. Made once per graph and
-    kept on it (the diameter's re-check and the distance of its realising pair read the same lists); callers must
-    not modify them."""
-    cache = _derived(union)
+def adjacency_lists(graph: PatternGraph) -> tuple[list[list[int]], list[list[int]]]:
+    """0-based (out-neighbour lists, in-neighbour lists) in the order of ``endpoints``, in plain Python over the arc
+    codes. Made once per graph and kept on it (the diameter's re-check, the distance of its realising pair and the
+    proof kernel's check of automorphism generators read the same lists); callers must not modify them."""
+    cache = _derived(graph)
     if "adjacency lists" not in cache:
-        n = union.n
+        n = graph.n
         outs: list[list[int]] = [[] for _ in range(n)]
         ins: list[list[int]] = [[] for _ in range(n)]
-        for j0, i0 in zip(*endpoints(union)):
+        for j0, i0 in zip(*endpoints(graph)):
             outs[j0].append(i0)
             ins[i0].append(j0)
         cache["adjacency lists"] = (outs, ins)
@@ -734,13 +734,13 @@ def _valid_bfs(root0: int, dist: Sequence[int], preds: list[list[int]], succs: l
     n = len(preds)
     if len(dist) != n or dist[root0] != 0:
         return False
+    at = dist.__getitem__
     for a in range(n):
         da = dist[a]
-        if a != root0 and (da < 1 or not any(dist[p] == da - 1 for p in preds[a])):
+        if a != root0 and (da < 1 or (da - 1) not in map(at, preds[a])):  # some predecessor one step closer
             return False
-        for b in succs[a]:
-            if dist[b] > da + 1:
-                return False
+        if succs[a] and max(map(at, succs[a])) > da + 1:  # no successor more than one step further
+            return False
     return True
 
 
@@ -924,7 +924,7 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
         return _upper_bound_on_arrays(union, ub)
     if ub.batches:
         return False  # batches are searched, and checked, on arc arrays only
-    outs, ins = _adjacency(union)
+    outs, ins = adjacency_lists(union)
     if ub.method == "exhaustive":
         ecc = ub.eccentricities
         if ecc is None or len(ecc) != n or max(ecc) > ub.bound:
@@ -1037,7 +1037,7 @@ def distance(graphs: Sequence[PatternGraph], j: int, i: int) -> Optional[int]:
         indptr, targets = out_csr(code_array(union), union.n)
         d = int(bfs(indptr, targets, union.n, [j - 1], stop=i - 1)[i - 1])
     else:
-        outs, _ = _adjacency(union)
+        outs, _ = adjacency_lists(union)
         d = _plain_bfs(outs, j - 1, stop=i - 1)[i - 1]
     return d if d >= 0 else None
 
