@@ -346,3 +346,30 @@ def test_a_status_the_rule_never_concludes_is_rejected(name, rule, status):
     assert verify(cert).ok
     _step(cert, rule)["status"] = status
     _rejected_at(cert, rule)
+
+
+_SIGN_CHANGE = "attention { kernel k(x, y) = 2 - cos(sqrt(x . y)) }\nffn relu\n"
+
+
+def _sign_change_step(cert: dict) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "WP-POSITIVE")
+
+
+def test_a_sign_change_certificate_block_is_verified():
+    cert = certificate_of(_SIGN_CHANGE)
+    assert _sign_change_step(cert)["certificate"]["kind"] == "sign-change"
+    report = verify(cert)
+    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+
+
+@pytest.mark.parametrize("key, name, value", [
+    ("negative at", "x·z", -1),  # 2 - cos(sqrt(-1)) = 2 - cosh(1) > 0: no sign change there
+    ("negative at", "|z|²", 1),  # |x|² |z|² < (x·z)²: no such point
+    ("positive at", "x·z", -4),
+    ("negative at", "y·y", 4),
+])
+def test_a_sign_change_block_stating_another_point_is_rejected(key, name, value):
+    cert = certificate_of(_SIGN_CHANGE)
+    _sign_change_step(cert)["certificate"][key][name] = value
+    report = verify(cert)
+    assert not report.ok and _outcome(report, "WP-POSITIVE") == "rejected"

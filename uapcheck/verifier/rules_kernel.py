@@ -447,8 +447,36 @@ def wp_positive(ctx, s):
             signs.append(numeric.sign_of_constant(sympy.simplify(val)))
         if signs != [1, -1]:
             raise Reject("the kernel does not take both signs at the stated points")
-        return VERIFIED, "the kernel takes both signs at the stated points"
+        _sign_change_block(s.get("certificate"), pos, neg)
+        return VERIFIED, ("the kernel takes both signs at the stated points; the certificate's invariants are those "
+                          "of the same points")
     return VERIFIED, "an undecided step asserts nothing"
+
+
+# The invariants a sign-change certificate names, as functions of the 1-dimensional query x and key y.
+_INVARIANTS_AT = {"x·z": lambda x, y: x * y, "|z|²": lambda x, y: y * y, "|x|²": lambda x, y: x * x,
+                  "w·x": lambda x, y: x, "w·z": lambda x, y: y, "x[r]": lambda x, y: x, "z[r]": lambda x, y: y}
+
+
+def _sign_change_block(cert, pos: dict, neg: dict) -> None:
+    """The step's certificate block states the witness points again as invariants (x·z, |x|², |z|², …): each
+    stated value must be the invariant of the evidence's point just checked, so that no field of the block
+    states a point that was not re-checked."""
+    if cert is None:
+        return
+    if not isinstance(cert, dict) or cert.get("kind") != "sign-change":
+        raise Reject("a sign change's certificate block is of another kind")
+    for key, point in (("positive at", pos), ("negative at", neg)):
+        stated = cert.get(key)
+        if not isinstance(stated, dict) or not stated:
+            raise Reject(f"the certificate block states no point '{key}'")
+        x, y = _vec(point.get("x"))[0], _vec(point.get("y"))[0]
+        for name, value in stated.items():
+            if name not in _INVARIANTS_AT:
+                raise Reject(f"the certificate block's point '{key}' names an unknown invariant {name[:20]}")
+            if not isinstance(value, int) or isinstance(value, bool) or value != _INVARIANTS_AT[name](x, y):
+                raise Reject(f"the certificate block's {name} = {str(value)[:20]} '{key}' is not the invariant of "
+                             f"the checked point (x, y) = ({x}, {y})")
 
 
 def _zero_row(ctx, head: S.Head, row: dict) -> str:
