@@ -19,6 +19,8 @@ from math import factorial
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 
 
@@ -55,15 +57,15 @@ def theorem(n, b: int, w: int):
     rows = sympy.ceiling(n / b)
     diameter = sympy.ceiling((rows - 1) / w) + 1
     order = _residue_pieces(n, b, {t: t for t in range(b)}, lambda t: Integer(order_at(t, b)), explicit=True)
-    group = (f"the offsets {{1, …, {b}}} within a block permuted alike in every block, keeping the last block's offsets "
+    group = (f"the offsets {_span(1, b)} within a block permuted alike in every block, keeping the last block's offsets "
              f"{{1, …, n mod {b}}} (S_(n mod {b}) × S_({b} − n mod {b})), with the reversal of the blocks when {b} | n "
              f"(S_{b} × the reflection i ↦ n + 1 − i)")
     if isinstance(n, (int, Integer)):  # a concrete n: its own residue's group
         rho = int(n) % b
-        group = (f"the offsets {{1, …, {b}}} within a block permuted alike in every block (S_{b}), with the reversal of "
+        group = (f"the offsets {_span(1, b)} within a block permuted alike in every block (S_{b}), with the reversal of "
                  "the blocks (S_{b} × the reflection i ↦ n + 1 − i)".replace("{b}", str(b)) if rho == 0 else
-                 f"the offsets {{1, …, {b}}} within a block permuted alike in every block, keeping the last block's "
-                 f"offsets {{1, …, {rho}}} (S_{rho} × S_{b - rho}); no reversal of the blocks ({b} ∤ n)")
+                 f"the offsets {_span(1, b)} within a block permuted alike in every block, keeping the last block's "
+                 f"offsets {_span(1, rho)} (S_{rho} × S_{b - rho}); no reversal of the blocks ({b} ∤ n)")
     return FamilyTheorem(
         "F63", "blocks(b) + dilated(w, b)", (("b", Integer(b)), ("w", Integer(w))), Integer(start), diameter,
         group, order, (f"a transposition of two offsets, applied in every block (when {b} | n, or both below n mod {b})",

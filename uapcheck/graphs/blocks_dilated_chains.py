@@ -19,6 +19,8 @@ from math import factorial
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 
 
@@ -107,7 +109,7 @@ def theorem_global(n, b: int, w: int, r: int, g: int):
     base = {t: start + (t - start) % b for t in range(b)}
     order = _residue_pieces(n, b, base, lambda n0: Integer(global_order_at(n0, b, w, r, g))
                             * Integer(block_factor(b, w, r)) ** (sympy.floor(n / b) - n0 // b), explicit=True)
-    globs = "position 1 fixed × " if g == 1 else f"S_{g} on {{1, …, {g}}} × "
+    globs = "position 1 fixed × " if g == 1 else f"S_{g} on {_span(1, g)} × "
     group = (f"{globs}the permutations of {{{g + 1}, …, n}} that keep every block {{{b}k + 1, …, {b}k + {b}}} (less the "
              f"globals) and the arcs between consecutive blocks: at a junction of two whole blocks the {r}! "
              f"permutations of its residue classes mod {r} (a class's positions among the last {ell} of one block and "

@@ -34,6 +34,8 @@ from math import factorial, gcd
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 #: the column permutations T are enumerated for s up to this
 MAX_S = 7
@@ -153,7 +155,7 @@ def theorem(n, b: int, s: int):
     three = [r for r in range(b) if 1 <= r <= s - 2]
     layers = (sympy.Piecewise((Integer(3), sympy.Or(*[sympy.Eq(sympy.Mod(n, b), r) for r in three])), (Integer(2), True))
               if three else Integer(2))
-    group = (f"the permutations that map the blocks {{1, …, {b}}}, {{{b + 1}, …, {2 * b}}}, … onto blocks and the "
+    group = (f"the permutations that map the blocks {_span(1, b)}, {_span(b + 1, 2 * b)}, … onto blocks and the "
              f"residue classes mod {s} onto residue classes (the positions of one block and one class are twins)")
     return FamilyTheorem(
         "F34", "blocks(b) + strided(s), b > s", (("b", Integer(b)), ("s", Integer(s))), Integer(start), Integer(2),
@@ -474,7 +476,6 @@ def theorem_below(n, b: int, s: int):
         return Integer(const) * _fact(alpha_ + 1) ** beta * _fact(alpha_) ** (period_rows - beta)
     order = _residue_pieces(n, period, data, build, explicit=True)
     diameter = _residue_pieces(n, period, table, Integer)
-    from .closed_forms import _span
     group = (f"the permutations that map the blocks {_span(1, b)}, {_span(b + 1, 2 * b)}, … onto blocks and the "
              f"residue classes mod {s} onto residue classes (Γ is the line graph of the block–residue incidence graph)")
     if below_least(b, s):  # Theorem F57: D = 3 everywhere; 4 least for 1 ≤ n mod b ≤ s − b, else 3

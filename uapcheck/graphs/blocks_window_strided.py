@@ -18,6 +18,8 @@ from math import factorial
 
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 
 
@@ -61,18 +63,18 @@ def theorem(n, s: int, w: int):
     start = low(s, w)
     order = _residue_pieces(n, s, {t: t for t in range(s)}, lambda t: Integer(order_at(t + s * start, s, w)),
                             explicit=True)
-    group = (f"the interior offsets {{{w + 1}, …, {s - w}}} permuted alike in every block, keeping the last block's "
+    group = (f"the interior offsets {_span(w + 1, s - w)} permuted alike in every block, keeping the last block's "
              f"offsets {{1, …, n mod {s}}}, × the reflection i ↦ n + 1 − i when {s} | n")
     if isinstance(n, (int, Integer)):  # a concrete n: its own residue's group
         rho = int(n) % s
-        group = (f"the interior offsets {{{w + 1}, …, {s - w}}} permuted alike in every block (S_{s - 2 * w}), × the "
+        group = (f"the interior offsets {_span(w + 1, s - w)} permuted alike in every block (S_{s - 2 * w}), × the "
                  "reflection i ↦ n + 1 − i" if rho == 0 else
-                 f"the interior offsets {{{w + 1}, …, {s - w}}} permuted alike in every block, keeping the last block's "
-                 f"offsets {{1, …, {rho}}}; no reflection ({s} ∤ n)")
+                 f"the interior offsets {_span(w + 1, s - w)} permuted alike in every block, keeping the last block's "
+                 f"offsets {_span(1, rho)}; no reflection ({s} ∤ n)")
     return FamilyTheorem(
         "F64", "blocks(s) + window(w) + strided(s), s ≥ max(2w + 1, w + 3)", (("s", Integer(s)), ("w", Integer(w))),
         Integer(start), Integer(2), group, order, (), Integer(3), True,
-        f"exchanging the blocks {{{2 * s + 1}, …, {3 * s}}} and {{{3 * s + 1}, …, {4 * s}}} keeps the neighbourhood of "
+        f"exchanging the blocks {_span(2 * s + 1, 3 * s)} and {_span(3 * s + 1, 4 * s)} keeps the neighbourhood of "
         f"every position within distance 1 of position {w + 1} (the first block and the residue class of {w + 1} mod "
         f"{s}, whose positions have no window edge leaving their block) and is not in G (it breaks the window edge "
         f"{2 * s} ~ {2 * s + 1}): D = 2 layers are not enough, D + 1 = 3 suffice (Theorem F64)")

@@ -25,6 +25,8 @@ from math import factorial, gcd, lcm
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 MAX_PERIOD = 600     # P = lcm(b, s)
 
 
@@ -147,7 +149,7 @@ def theorem(n, b: int, w: int, s: int):
              f"reflection i ↦ n + 1 − i when {b} | n")
     chunk = (s // gcd(b, s)) * b
     i = root(b, w, s)
-    why = (f"exchanging the blocks {{{2 * b + 1}, …, {2 * b + chunk}}} with {{{2 * b + chunk + 1}, …, {2 * b + 2 * chunk}}} "
+    why = (f"exchanging the blocks {_span(2 * b + 1, 2 * b + chunk)} with {_span(2 * b + chunk + 1, 2 * b + 2 * chunk)} "
            f"(a shift by {chunk}, a multiple of {s}) keeps the neighbourhood of every position within distance 1 of "
            f"position {i} (its block and its residue class mod {s}, which meets no position within {w} of the "
            f"exchanged stretches' ends) and is not in G (it breaks the window edge {2 * b} ~ {2 * b + 1}): D = 2 layers "

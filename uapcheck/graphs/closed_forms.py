@@ -34,11 +34,12 @@ Value = Union[int, sympy.Expr]
 EAGER_FACTORIAL_MAX = 20
 
 
-def _span(lo, hi) -> str:
-    """{lo, …, hi} (the positions listed when there are at most three)."""
+def _span(lo, hi, show=sympy.sstr) -> str:
+    """{lo, …, hi}: the engine's one wording of an interval of positions, listed in full when it has at most
+    three ({1}, {1, 2}, {1, 2, 3}); `show` writes a symbolic end."""
     if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < 3:
         return "{" + ", ".join(str(k) for k in range(int(lo), int(hi) + 1)) + "}"
-    return f"{{{sympy.sstr(lo)}, …, {sympy.sstr(hi)}}}"
+    return f"{{{show(lo)}, …, {show(hi)}}}"
 
 
 def _fact(x) -> sympy.Expr:

@@ -1081,7 +1081,7 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
     if found is not None:
         p = found[1]
         least, why = True, (
-            f"Theorem F54: exchanging the blocks {{{p}, …, {p + s - 1}}} and {{{p + s}, …, {p + 2 * s - 1}}} keeps the "
+            f"Theorem F54: exchanging the blocks {_span(p, p + s - 1)} and {_span(p + s, p + 2 * s - 1)} keeps the "
             f"neighbourhood of every position within distance M − 1 = {middle - 1} of position 1 and is not in G, so "
             f"M = {middle} layers are not enough; where D = M + 1 a rooted view fixes every position, so D layers "
             "suffice (and where D = M, D + 1 do)")

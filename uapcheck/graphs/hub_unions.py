@@ -32,6 +32,8 @@ from typing import Optional, Union
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 LOCAL = ("window", "cwindow", "offsets", "coffsets", "dilated")
 CYCLIC = ("cwindow", "coffsets")
@@ -91,7 +93,7 @@ def dilated_alone_order_at(n: int, g: int, r: int) -> int:
 
 
 def _globals_text(g: int) -> str:
-    return "" if g == 1 else f"S_{g} on {{1, …, {g}}} × "
+    return "" if g == 1 else f"S_{g} on {_span(1, g)} × "
 
 
 def _reflection_group(g: int, n):

@@ -39,6 +39,8 @@ from typing import Mapping, Sequence
 import sympy
 from sympy import Integer, ceiling, floor
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 
 
@@ -182,9 +184,9 @@ def _blocks_global(n, b, g, lower: Mapping[str, int]):
         return None
     cases = blocks_global_cases(n, b, g, lower)
     k0b = b * (floor(g / b) + 1) if _is_param(g) or _value(b, lower) <= int(g) else b
-    globals_ = "" if g == 1 else f"S_{_show(g)} on {{1, …, {_show(g)}}} × "
-    group = (f"{globals_}the automorphisms of the disjoint cliques {{{_show(g + 1)}, …, {_show(k0b)}}}, "
-             f"{{{_show(k0b + 1)}, …, {_show(k0b + b)}}}, …, {{{_show(b * ceiling(n / b) - b + 1)}, …, {_show(n)}}} "
+    globals_ = "" if g == 1 else f"S_{_show(g)} on {_span(1, g, _show)} × "
+    group = (f"{globals_}the automorphisms of the disjoint cliques {_span(g + 1, k0b, _show)}, "
+             f"{_span(k0b + 1, k0b + b, _show)}, …, {_span(b * ceiling(n / b) - b + 1, n, _show)} "
              f"(the blocks of {_show(b)} minus the globals; cliques of equal size may be exchanged"
              + ("; position 1 fixed)" if g == 1 else ")"))
     a = b * (ceiling(n / b) - 2) + 1
@@ -218,9 +220,9 @@ def _strided_global(n, s, g, lower: Mapping[str, int]):
     if _value(s, lower) < 3:
         return _need(sympy.sstr(s), 3, "strided(1) is complete, and at s = 2 two layers suffice (Theorem F23) where "
                                        "s ≥ 3 needs three", family)
-    globals_ = "" if g == 1 else f"S_{_show(g)} on {{1, …, {_show(g)}}} × "
+    globals_ = "" if g == 1 else f"S_{_show(g)} on {_span(1, g, _show)} × "
     group = (f"{globals_}the automorphisms of the disjoint cliques formed by the residue classes mod {_show(s)} of "
-             f"{{{_show(g + 1)}, …, {_show(n)}}} (cliques of equal size may be exchanged"
+             f"{_span(g + 1, n, _show)} (cliques of equal size may be exchanged"
              + ("; position 1 fixed)" if g == 1 else ")"))
     return FamilyTheorem(
         "F48", family, (("s", s), ("g", g)), g + s + 1, Integer(2), group, strided_global_order(n, s, g),
@@ -234,9 +236,9 @@ def _strided_global(n, s, g, lower: Mapping[str, int]):
 def _strided2_global(n, g):
     """F48 at s = 2 (F23's argument for s = 2, which does not use the value of g): 2 layers, least."""
     from .families import FamilyTheorem
-    globals_ = "" if g == 1 else f"S_{_show(g)} on {{1, …, {_show(g)}}} × "
+    globals_ = "" if g == 1 else f"S_{_show(g)} on {_span(1, g, _show)} × "
     group = (f"{globals_}the automorphisms of the disjoint cliques formed by the residue classes mod 2 of "
-             f"{{{_show(g + 1)}, …, {_show(n)}}} (cliques of equal size may be exchanged)")
+             f"{_span(g + 1, n, _show)} (cliques of equal size may be exchanged)")
     return FamilyTheorem(
         "F48", "strided(s) + global(g)", (("s", Integer(2)), ("g", g)), g + 3, Integer(2), group,
         strided_global_order(n, Integer(2), g), (), Integer(2), True,

@@ -34,7 +34,7 @@ import sympy
 from sympy import And, Eq, Ge, Integer, Mod
 
 from ..spec import Pattern
-from .closed_forms import GroupCase, _atoms, _is_int, _merge, _Undecided
+from .closed_forms import GroupCase, _atoms, _is_int, _merge, _span, _Undecided
 
 SECTION = "docs/theory.md §11.11, Theorem F72"
 #: No closed form is attempted when a representative length would exceed this.
@@ -54,7 +54,7 @@ class PartitionHead:
                 "rest": ""}[self.kind]
         if not self.globals:
             return rest
-        first = "{1}" if self.globals == 1 else f"{{1, …, {self.globals}}}"
+        first = _span(1, self.globals)
         return first if not rest else f"{first} and {rest} minus it"
 
 

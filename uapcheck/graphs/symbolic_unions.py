@@ -31,6 +31,8 @@ from math import factorial
 import sympy
 from sympy import Integer
 
+from .closed_forms import _span
+
 SECTION = "docs/theory.md §11.11"
 
 
@@ -188,7 +190,7 @@ def blocks_window_theorem(n, b: int, w: int, g: int):
             "the pattern is straight in the order 1..n (u < v < x and u ~ x give u ~ v ~ x): a view of depth D "
             "misses positions on one side only, and those form a clique, so every permutation meeting the "
             "witness condition is an automorphism: no view witness, D layers suffice (Theorem F20)")
-    group = (f"{'' if g == 1 else f'S_{g} on {{1, …, {g}}} × '}the symmetric groups of the twin classes of the "
+    group = (f"{'' if g == 1 else f'S_{g} on {_span(1, g)} × '}the symmetric groups of the twin classes of the "
              f"positions {{{g + 1}, …, n}} ({rule}), with the reflection i ↦ n + {g + 1} − i of {{{g + 1}, …, n}} "
              f"when {b} | n + {g}" + ("; position 1 fixed" if g == 1 else ""))
     x = first_piece_blocks(b, g) * b + w
@@ -356,7 +358,7 @@ def strided_global_theorem(n, s: int, g: int):
         pieces_.append((_fact(g) * _fact(q + 1) ** e * _fact(e) * _fact(q) ** (s - e) * _fact(s - e),
                         sympy.Eq(sympy.Mod(n, s), m)))
     order = sympy.Piecewise(*pieces_)
-    group = (f"{'' if g == 1 else f'S_{g} on {{1, …, {g}}} × '}the automorphisms of the disjoint cliques "
+    group = (f"{'' if g == 1 else f'S_{g} on {_span(1, g)} × '}the automorphisms of the disjoint cliques "
              + (", ".join(f"{{{g + r}, {g + r + s}, …}}" for r in range(1, s + 1)) if s <= 4 else
                 f"{{{g + 1}, {g + 1 + s}, …}}, …, {{{g + s}, {g + 2 * s}, …}}")
              + f" (the residue classes mod {s} of the "
@@ -431,7 +433,7 @@ def rook_theorem(n, s: int):
                                  (Integer(2), True))
     else:
         layers = Integer(2)
-    group = (f"S_⌊n/{s}⌋ permuting the whole blocks {{1, …, {s}}}, {{{s + 1}, …, {2 * s}}}, … × the permutations of "
+    group = (f"S_⌊n/{s}⌋ permuting the whole blocks {_span(1, s)}, {_span(s + 1, 2 * s)}, … × the permutations of "
              f"the residues mod {s} that keep the last block's residues {{1, …, n mod {s}}}: S_(n mod {s}) × "
              f"S_({s} − n mod {s}) (position (block k, residue r) ↦ (π k, τ r); the last partial block fixed)")
     return FamilyTheorem(

@@ -14,6 +14,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .named_structure import interval
 
 
 def _int(t) -> Optional[int]:
@@ -44,7 +45,7 @@ def _family(b: int, w: int):
         return 2 * sympy.factorial(b) if rho == 0 else sympy.factorial(rho) * sympy.factorial(b - rho)
 
     def name(text):
-        return f"offsets {{1, …, {b}}} within a block" in text and "reversal of the blocks" in text
+        return f"offsets {interval(1, b)} within a block" in text and "reversal of the blocks" in text
     return Family("F63", low, 0, 0, True, order, b, name, None, None, diameter_at=diameter, period=b,
                   layers_by=diameter, layers_check=lambda n, d: least_degree_clique_problem(
                       S.PatternUnion((S.Blocks(b), S.Dilated(w, b))), n, d),

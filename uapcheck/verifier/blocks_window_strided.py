@@ -38,6 +38,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .named_structure import interval
 
 
 def _int(t) -> Optional[int]:
@@ -234,12 +235,12 @@ def _family(s: int, w: int, pattern: S.Pattern):
         return sympy.Integer(_count(rho + s * low, s, w))
 
     def name(text):
-        return f"interior offsets {{{w + 1}, …, {s - w}}}" in text and "reflection" in text
+        return f"interior offsets {interval(w + 1, s - w)}" in text and "reflection" in text
     return Family("F64", low, 2, 3, True, order, s, name, None,
                   diameter_at=lambda n: sympy.Integer(2), period=s,  # a whole period re-checked, past MAX_INSTANCE_N
                   layers_check=lambda n, d: exchange_problem(pattern, n, s, w),
-                  layers_text=(f"3 layers least (Theorem F64): exchanging the blocks {{{2 * s + 1}, …, {3 * s}}} and "
-                               f"{{{3 * s + 1}, …, {4 * s}}} keeps every neighbourhood within distance 1 of position "
+                  layers_text=(f"3 layers least (Theorem F64): exchanging the blocks {interval(2 * s + 1, 3 * s)} and "
+                               f"{interval(3 * s + 1, 4 * s)} keeps every neighbourhood within distance 1 of position "
                                f"{w + 1} and is not in G (checked on the verifier's arcs at every instance); D + 1 = 3 "
                                "suffice"))
 
@@ -276,8 +277,8 @@ def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
     return Family("F94", low, 2, 3, True, order, period, name, None,
                   diameter_at=lambda n: sympy.Integer(2), period=period,
                   layers_check=lambda n, d: _chunk_problem(pattern, n, b, chunk, root),
-                  layers_text=(f"3 layers least (Theorem F94): exchanging the blocks {{{2 * b + 1}, …, {2 * b + chunk}}} "
-                               f"with {{{2 * b + chunk + 1}, …, {2 * b + 2 * chunk}}} keeps every neighbourhood within "
+                  layers_text=(f"3 layers least (Theorem F94): exchanging the blocks {interval(2 * b + 1, 2 * b + chunk)} "
+                               f"with {interval(2 * b + chunk + 1, 2 * b + 2 * chunk)} keeps every neighbourhood within "
                                f"distance 1 of position {root} and is not in G (checked on the verifier's arcs at every "
                                "instance); D + 1 = 3 suffice"))
 

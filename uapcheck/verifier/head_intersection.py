@@ -25,6 +25,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .named_structure import interval
 
 INSTANCE_TOP = 30
 PREFIX_MAX = 4
@@ -226,7 +227,7 @@ def _names(kind: str, u: int) -> list:
         return ["D_n"]
     if u == 1:
         return ["the reflection of {2, …, n}"]
-    first = "{" + ", ".join(str(k) for k in range(1, u + 1)) + "}" if u <= 3 else f"{{1, …, {u}}}"
+    first = interval(1, u)
     rest = f"{{{u + 1}, …, n}}"
     return [f"S_{u} on {first} × the reflection of {rest}"]
 

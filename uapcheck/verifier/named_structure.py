@@ -21,6 +21,13 @@ class NotTheName(Exception):
 # ---------------------------------------------------------------------------------------------
 # Wording
 
+def interval(lo: int, hi: int) -> str:
+    """{lo, …, hi}, listed in full when it has at most three positions ({1}, {1, 2}, {1, 2, 3})."""
+    if hi - lo < 3:
+        return "{" + ", ".join(str(k) for k in range(lo, hi + 1)) + "}"
+    return f"{{{lo}, …, {hi}}}"
+
+
 def _set(points) -> str:
     pts = sorted(points)
     if not pts:

@@ -23,6 +23,7 @@ import sympy
 
 from .. import spec as S
 from . import patterns
+from .named_structure import interval
 from .check import VERIFIED, Reject, Trust
 from .trees import decode
 
@@ -155,7 +156,7 @@ def _words(h: Head) -> str:
     rest = {"blocks": f"the blocks of {h.size}", "strided": f"the residue classes mod {h.size}", "rest": ""}[h.kind]
     if not h.globals:
         return rest
-    first = "{1}" if h.globals == 1 else f"{{1, …, {h.globals}}}"
+    first = interval(1, h.globals)
     return first if not rest else f"{first} and {rest} minus it"
 
 
