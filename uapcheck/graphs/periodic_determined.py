@@ -51,20 +51,8 @@ def only_identity_fixes(found: Sequence[exchanges.Symmetry], points: set[int], b
 
 def balls_hold(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[exchanges.Symmetry]) -> bool:
     """(C1′), (C2′) and (C5₀) at the radius."""
-    orbit = {x: {(a(x) - 1) % b + 1 for a in found} for x in range(1, b + 1)}
-    keys = {}
-    for x in range(1, b + 1):
-        if not only_identity_fixes(found, _closed(x, b, jumps), b):
-            return False
-        stabiliser = [s for s in (exchanges._fixing(a, x, b) for a in found) if s is not None]
-        ball = lines._ball(x, radius, b, jumps, None, None)
-        keys[x] = lines._key(ball, b, jumps)
-        vertices = sorted(ball)
-        colours = [ball[v] for v in vertices]
-        pinned = [radius + 1 + i if ball[v] == 1 else c for i, (v, c) in enumerate(zip(vertices, colours))]
-        if lines._order(vertices, colours, b, jumps) != len(stabiliser) * lines._order(vertices, pinned, b, jumps):
-            return False
-    return all(keys[x] != keys[y] or y in orbit[x] for x in keys for y in keys if x < y)
+    return exchanges.balls_certificate(b, jumps, radius, found,
+                                       lambda x, _: only_identity_fixes(found, _closed(x, b, jumps), b))
 
 
 def _arc(j: int, i: int, b: int, jset: frozenset) -> bool:
@@ -202,40 +190,25 @@ def group_data(b: int, jumps: tuple[int, ...]):
 @lru_cache(maxsize=64)
 def decide(b: int, jumps: tuple[int, ...]) -> Optional[Determined]:
     """F115 (D) with F122 (G), or None (F115 fails, or no certificate)."""
-    if b < 2 or not jumps or 0 in jumps:
+    got = lines.diameter_and_groups(b, jumps, group_data)
+    if got is None:
         return None
-    found = lines.diameter_data(b, jumps)
-    if found is None:
-        return None
-    span_, cut, sigma, start, growth, zone, low, base = found
-    groups = group_data(b, jumps)
-    if groups is None:
-        return None
-    radius, width, group_low, orders, symmetries = groups
-    line = lines.PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, radius, group_low, 1,
-                              (1,) * b, (), ((),) * b)
+    found, (radius, width, group_low, orders, symmetries) = got
+    line = lines.diameter_line(b, jumps, found, radius, group_low)
     data = Determined(b, jumps, radius, width, group_low, orders, line, symmetries, 0)
     return replace(data, onset=_onset(data))
 
 
 def _onset(data: Determined) -> int:
-    """The stated range: downwards from the proved one while the length below has F115's D (BFS) and |Aut Γ_n|
-    (BLISS) equal to the number of α ∈ A keeping 1..n (those are automorphisms, so they are then all of G), not below
-    max(61, 2(RJ + J) + 1)."""
+    """The stated range: F115's D and |Aut Γ_n| (BLISS) equal to the number of α ∈ A keeping 1..n (those are
+    automorphisms, so they are then all of G) at each length below the proved one (exchanges.onset_down)."""
     from ..bignum import count_automorphisms
     from ..lazy import digraph
-    line = data.line
-    floor_ = max(lines.ONSET_FLOOR, 2 * (data.radius * line.span + line.span) + 1)
-    n = max(line.diameter_low, data.group_low)
-    while n - 1 >= floor_:
-        m = n - 1
-        if exchanges._diameter(m, data.b, data.jumps) != line.diameter_at(m):
-            break
+
+    def group_holds(m: int) -> bool:
         order = count_automorphisms(digraph(m, lines._graph(range(1, m + 1), data.b, data.jumps)), sh="flm")
-        if order != data.order_at(m) or order != count_at(m, data.b, data.found):
-            break
-        n = m
-    return n
+        return order == data.order_at(m) == count_at(m, data.b, data.found)
+    return exchanges.onset_down(data, group_holds)
 
 
 def _class_words(data: Determined, rho: int) -> str:
@@ -249,16 +222,12 @@ def theorem(n, data: Determined):
     """F115 (D) and F122 (G) at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
     from .symbolic_unions import _residue_pieces
-    line = data.line
-    P, c, low = line.period, line.growth, line.diameter_low
-    b = data.b
+    P, b = data.line.period, data.b
+    diameter = lines.diameter_at_length(n, data.line)
     if isinstance(n, (int, Integer)):
-        diameter: sympy.Expr = Integer(line.diameter_at(int(n)))
         order: sympy.Expr = Integer(count_at(int(n), b, data.found))
         group = _class_words(data, int(n) % b)
     else:
-        offsets = {(low + t) % P: line.base[t] - c * ((low + t) // P) for t in range(P)}
-        diameter = _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
         order = _residue_pieces(n, b, {m: data.order_at(m) for m in range(b)}, Integer, explicit=True)
         group = "; ".join(f"for n mod {b} = {rho}: {_class_words(data, rho)}" for rho in range(b))
     shown = ", ".join(map(str, data.jumps))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import sympy
 from sympy import Integer
@@ -137,11 +137,19 @@ def _moves_neighbours(alpha: Symmetry, x: int, b: int, jumps) -> bool:
 def certificate(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry]) -> bool:
     """(C1), (C2) and (C5) at the radius."""
     identity = tuple(range(1, b + 1))
+    return balls_certificate(b, jumps, radius, found, lambda x, stabiliser: all(
+        _moves_neighbours(s, x, b, jumps) for s in stabiliser if (s.sign, s.images) != (1, identity)))
+
+
+def balls_certificate(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry],
+                      at_residue: Callable[[int, list[Symmetry]], bool]) -> bool:
+    """(C1), (C2) at the radius, with `at_residue(x, the translates of A fixing x)` at each x in 1..b (F117's (C5),
+    F122's (C1′), (C2′) with (C5₀))."""
     orbit = {x: {(a(x) - 1) % b + 1 for a in found} for x in range(1, b + 1)}
     keys = {}
     for x in range(1, b + 1):
         stabiliser = [s for s in (_fixing(a, x, b) for a in found) if s is not None]
-        if not all(_moves_neighbours(s, x, b, jumps) for s in stabiliser if (s.sign, s.images) != (1, identity)):
+        if not at_residue(x, stabiliser):
             return False
         ball = lines._ball(x, radius, b, jumps, None, None)
         keys[x] = lines._key(ball, b, jumps)
@@ -309,19 +317,12 @@ def _canonical(graph, colours: list[int]) -> tuple:
 @lru_cache(maxsize=64)
 def decide(b: int, jumps: tuple[int, ...]) -> Optional[Exchanges]:
     """F115 (D) with F117 (G), or None (F115 fails, F116 applies, or no certificate)."""
-    if b < 2 or not jumps or 0 in jumps:
+    got = lines.diameter_and_groups(b, jumps, group_data)
+    if got is None:
         return None
-    found = lines.diameter_data(b, jumps)
-    if found is None:
-        return None
-    span_, cut, sigma, start, growth, zone, low, base = found
-    groups = group_data(b, jumps)
-    if groups is None:
-        return None
-    radius, group_low, classes, found_ = groups
-    line = lines.PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, radius, group_low, 1,
-                              (1,) * b, (), ((),) * b)
-    data = Exchanges(b, jumps, radius, group_low, classes, line, found_, 0)
+    found, (radius, group_low, classes, symmetries_) = got
+    line = lines.diameter_line(b, jumps, found, radius, group_low)
+    data = Exchanges(b, jumps, radius, group_low, classes, line, symmetries_, 0)
     return replace(data, onset=_onset(data))
 
 
@@ -349,20 +350,27 @@ def _diameter(n: int, b: int, jumps) -> Optional[int]:
     return level
 
 
-def _onset(data: Exchanges) -> int:
-    """The stated range: downwards from the proved one while the length below has F115's D (BFS) and F117's group
-    (|G|, K and the extending symmetries, by BLISS: then G = K·H there as well), not below max(61, 2(RJ + J) + 1)."""
+def onset_down(data, group_holds) -> int:
+    """The stated range of F117 or F122 (`data` an Exchanges or a Determined): downwards from the proved one while
+    the length m below has F115's D (the search above) and `group_holds(m)`, not below max(61, 2(RJ + J) + 1)."""
     line = data.line
     floor_ = max(lines.ONSET_FLOOR, 2 * (data.radius * line.span + line.span) + 1)
     n = max(line.diameter_low, data.group_low)
     while n - 1 >= floor_:
         m = n - 1
-        if _diameter(m, data.b, data.jumps) != line.diameter_at(m):
+        if _diameter(m, data.b, data.jumps) != line.diameter_at(m) or not group_holds(m):
             break
-        if _class_group(m, data.b, data.jumps, data.radius, line.span, data.found) != data.classes[m % data.b]:
-            break  # the order, the kernel's moved positions and the extending symmetries: the words hold at m
         n = m
     return n
+
+
+def _onset(data: Exchanges) -> int:
+    """The stated range: F115's D and F117's group (|G|, K and the extending symmetries, by BLISS: then G = K·H
+    there as well) at each length below the proved one (onset_down)."""
+    line = data.line
+    # the order, the kernel's moved positions and the extending symmetries: the words hold at m
+    return onset_down(data, lambda m: _class_group(m, data.b, data.jumps, data.radius, line.span, data.found)
+                      == data.classes[m % data.b])
 
 
 def _symmetry_words(sign: int, delta: tuple[int, ...], b: int) -> str:
@@ -428,16 +436,12 @@ def theorem(n, data: Exchanges):
     """F115 (D) and F117 (G) at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
     from .symbolic_unions import _residue_pieces
-    line = data.line
-    P, c, low = line.period, line.growth, line.diameter_low
-    b = data.b
+    P, b = data.line.period, data.b
+    diameter = lines.diameter_at_length(n, data.line)
     if isinstance(n, (int, Integer)):
-        diameter: sympy.Expr = Integer(line.diameter_at(int(n)))
         order: sympy.Expr = Integer(data.order_at(int(n)))
         group = class_words(data, int(n) % b, n)
     else:
-        offsets = {(low + t) % P: line.base[t] - c * ((low + t) // P) for t in range(P)}
-        diameter = _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
         order = _residue_pieces(n, b, {m: data.order_at(m) for m in range(b)}, Integer, explicit=True)
         group = "; ".join(f"for n mod {b} = {rho}: {class_words(data, rho)}" for rho in range(b))
     shown = ", ".join(map(str, data.jumps))

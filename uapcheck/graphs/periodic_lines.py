@@ -441,18 +441,40 @@ def _component(root: int, allowed: set[int], b: int, jumps) -> dict[int, int]:
 # ---------------------------------------------------------------------------------------------
 # Both theorems together
 
-@lru_cache(maxsize=64)
-def decide(b: int, jumps: tuple[int, ...]) -> Optional[PeriodicLine]:
+def diameter_and_groups(b: int, jumps: tuple[int, ...], groups_of) -> Optional[tuple[tuple, object]]:
+    """(F115's diameter data, `groups_of(b, jumps)`: a group theorem's certificate), or None when either is missing
+    (the diameter is sought first). Shared by F116, F117 and F122."""
     if b < 2 or not jumps or 0 in jumps:
         return None
     found = diameter_data(b, jumps)
     if found is None:
         return None
-    span_, cut, sigma, start, growth, zone, low, base = found
-    ends = group_data(b, jumps)
-    if ends is None:
+    groups = groups_of(b, jumps)
+    return None if groups is None else (found, groups)
+
+
+def diameter_line(b: int, jumps: tuple[int, ...], found: tuple, radius: int, group_low: int) -> PeriodicLine:
+    """F115's diameter beside another theorem's group (F117, F122): the ends' group fields unused (trivial)."""
+    return PeriodicLine(b, jumps, *found, radius, group_low, 1, (1,) * b, (), ((),) * b)
+
+
+def diameter_at_length(n, data: PeriodicLine) -> sympy.Expr:
+    """F115's D at the length n: its value at an Integer, the closed form by n mod σQ at a Symbol."""
+    from .symbolic_unions import _residue_pieces
+    if isinstance(n, (int, Integer)):
+        return Integer(data.diameter_at(int(n)))
+    P, c, low = data.period, data.growth, data.diameter_low
+    offsets = {(low + t) % P: data.base[t] - c * ((low + t) // P) for t in range(P)}
+    return _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
+
+
+@lru_cache(maxsize=64)
+def decide(b: int, jumps: tuple[int, ...]) -> Optional[PeriodicLine]:
+    got = diameter_and_groups(b, jumps, group_data)
+    if got is None:
         return None
-    data = PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, ends.radius, ends.low,
+    found, ends = got
+    data = PeriodicLine(b, jumps, *found, ends.radius, ends.low,
                         ends.left[0], tuple(r[0] for r in ends.right), ends.left[1], tuple(r[1] for r in ends.right))
     return replace(data, onset=onset(data))
 
@@ -512,13 +534,11 @@ def theorem(n, data: PeriodicLine):
     """F115 (D) and F116 (G) at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
     from .symbolic_unions import _residue_pieces
-    P, c, low = data.period, data.growth, data.diameter_low
+    P, low = data.period, data.diameter_low
+    diameter = diameter_at_length(n, data)
     if isinstance(n, (int, Integer)):
-        diameter: sympy.Expr = Integer(data.diameter_at(int(n)))
         order: sympy.Expr = Integer(data.order_at(int(n)))
     else:
-        offsets = {(low + t) % P: data.base[t] - c * ((low + t) // P) for t in range(P)}
-        diameter = _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
         order = _residue_pieces(n, data.b, {m: data.order_at(low + (m - low) % data.b) for m in range(data.b)},
                                 Integer, explicit=True)
     words = _group_words(data, n)
