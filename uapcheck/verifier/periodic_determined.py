@@ -18,7 +18,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from .. import spec as S
 from . import patterns
 from . import periodic_exchanges as exchanges
 from . import periodic_lines as lines
@@ -28,17 +27,7 @@ Symmetry = exchanges.Symmetry
 
 def match(parts: list):
     """The verifier's Family of F122 for these union parts, or None (the parts as F117's match asks)."""
-    from .offsets_line import line_jumps
-    blocks = [q for q in parts if isinstance(q, S.Blocks)]
-    rest = [q for q in parts if not isinstance(q, S.Blocks)]
-    if len(blocks) != 1 or not rest:
-        return None
-    b = exchanges._int(blocks[0].b)
-    jumps = line_jumps(rest)
-    if b is None or b < 2 or jumps is None or set(range(1, b)) <= {abs(k) for k in jumps if -k in jumps}:
-        return None
-    found = restated(b, tuple(jumps))
-    return None if found is None else _family(b, found)
+    return exchanges.match_with(parts, restated, _family)
 
 
 def _closed(p: int, b: int, jumps) -> set[int]:
@@ -57,19 +46,8 @@ def _fixes_only_identity(found: Sequence[Symmetry], points: set[int], b: int) ->
 
 def balls_hold(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry]) -> bool:
     """(C1′), (C2′) and (C5₀) at the radius."""
-    certs = []
-    for x in range(1, b + 1):
-        if not _fixes_only_identity(found, _closed(x, b, jumps), b):
-            return False  # (C5₀)
-        stab = [s for s in (exchanges._fixing(a, x, b) for a in found) if s is not None]
-        ball = lines._ball(x, radius, b, jumps, None)
-        certs.append(lines._certificate(ball, radius, b, jumps))
-        cells = lines._cells(ball, radius)
-        pinned = [cells[0]] + [{v} for v in sorted(cells[1])] + cells[2:]
-        if lines._order(sorted(ball), cells, b, jumps) != len(stab) * lines._order(sorted(ball), pinned, b, jumps):
-            return False  # (C2′)
-    orbit = {x: {(exchanges._apply(a, x, b) - 1) % b + 1 for a in found} for x in range(1, b + 1)}
-    return all(certs[x - 1] != certs[y - 1] or y in orbit[x] for x in range(1, b + 1) for y in range(x + 1, b + 1))
+    return exchanges.balls_certificate(b, jumps, radius, found,  # (C5₀) at each residue
+                                       lambda x, _: _fixes_only_identity(found, _closed(x, b, jumps), b))
 
 
 def window(b: int, jumps: tuple[int, ...]) -> Optional[int]:
@@ -202,12 +180,9 @@ class _Values(exchanges._Values):
 
 
 def _family(b: int, found: tuple):
-    from .families import Family
     v = _Values(b, found)
-    return Family("F122", v.stated, 0, 0, False, v.order, b, v.name, None, diameter_at=v.diameter, period=v.period,
-                  layers_by=lambda n: v.diameter(n) + 1, data_check=v.data_check,
-                  instances_text=(f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), "
-                                  f"balls at radius {v.radius}, patch and determining window, N_G = {v.group_low}, "
-                                  f"|G| by n mod {b} as the count of those keeping 1..n, the range re-derived by BFS "
-                                  f"and nauty; instances n = {v.stated}..{v.stated + v.period} re-checked on the "
-                                  "verifier's arcs"))
+    return exchanges.values_family(
+        v, (f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), balls at radius "
+            f"{v.radius}, patch and determining window, N_G = {v.group_low}, |G| by n mod {b} as the count of those "
+            f"keeping 1..n, the range re-derived by BFS and nauty; instances n = {v.stated}..{v.stated + v.period} "
+            "re-checked on the verifier's arcs"))

@@ -25,7 +25,6 @@ from typing import Optional, Sequence
 
 import sympy
 
-from .. import spec as S
 from . import patterns
 from . import periodic_lines as lines
 
@@ -36,25 +35,24 @@ Symmetry = tuple[int, tuple[int, ...]]  # (ε, (a_1, …, a_b)): kb + x ↦ εkb
 _GENERATOR = re.compile(r"i ↦ (i|n \+ 1 − i) \+ δ\(i mod \d+\) with δ = \(([^)]*)\)|the reflection i ↦ (n) \+ 1 − i")
 
 
-def _int(t) -> Optional[int]:
-    return t if isinstance(t, int) and not isinstance(t, bool) else None
-
-
 def match(parts: list):
-    """The verifier's Family of F117 for these union parts, or None: one `blocks(b)` whose arcs the line parts do not
-    already hold (else the union is the line pattern alone, which PAT-NORMAL gives and F40–F42 decide), F115's D, no
+    """The verifier's Family of F117 for these union parts, or None: the parts as match_with asks, F115's D, no
     F116 certificate, and F117's certificate."""
-    from .offsets_line import line_jumps
-    blocks = [q for q in parts if isinstance(q, S.Blocks)]
-    rest = [q for q in parts if not isinstance(q, S.Blocks)]
-    if len(blocks) != 1 or not rest:
+    return match_with(parts, restated, _family)
+
+
+def match_with(parts: list, restated_, family):
+    """`family(b, restated_(b, S))` (F117, F122) when the parts are one `blocks(b)` whose arcs the line parts (the
+    jumps S) do not already hold (else the union is the line pattern alone, which PAT-NORMAL gives and F40–F42
+    decide) and the restatement holds; else None."""
+    got = lines.blocks_and_jumps(parts)
+    if got is None:
         return None
-    b = _int(blocks[0].b)
-    jumps = line_jumps(rest)
-    if b is None or b < 2 or jumps is None or set(range(1, b)) <= {abs(k) for k in jumps if -k in jumps}:
+    b, jumps = got
+    if set(range(1, b)) <= {abs(k) for k in jumps if -k in jumps}:
         return None
-    found = restated(b, tuple(jumps))
-    return None if found is None else _family(b, found)
+    found = restated_(b, jumps)
+    return None if found is None else family(b, found)
 
 
 def _apply(alpha: Symmetry, p: int, b: int) -> int:
@@ -145,16 +143,22 @@ def _around(p: int, b: int, jumps) -> set[int]:
 def certificate_holds(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry]) -> bool:
     """(C1′), (C2′) and (C5) at the radius, relative to the symmetries found."""
     identity = (1, tuple(range(1, b + 1)))
+
+    def moves_neighbours(x: int, stab: list) -> bool:  # (C5)
+        near = _around(x, b, jumps)
+        return all(all(_apply(s, y, b) != y or any(_apply(s, z, b) != z for z in near & _around(y, b, jumps))
+                       for y in near) for s in stab if s != identity)
+    return balls_certificate(b, jumps, radius, found, moves_neighbours)
+
+
+def balls_certificate(b: int, jumps: tuple[int, ...], radius: int, found: Sequence[Symmetry], at_residue) -> bool:
+    """(C1′), (C2′) at the radius, with `at_residue(x, the translates of the symmetries fixing x)` at each x in 1..b
+    (F117's (C5), F122's (C5₀))."""
     certs = []
     for x in range(1, b + 1):
         stab = [s for s in (_fixing(a, x, b) for a in found) if s is not None]
-        near = _around(x, b, jumps)
-        for s in stab:
-            if s == identity:
-                continue
-            if not all(_apply(s, y, b) != y or any(_apply(s, z, b) != z for z in near & _around(y, b, jumps))
-                       for y in near):
-                return False  # (C5)
+        if not at_residue(x, stab):
+            return False
         ball = lines._ball(x, radius, b, jumps, None)
         certs.append(lines._certificate(ball, radius, b, jumps))
         cells = lines._cells(ball, radius)
@@ -280,16 +284,7 @@ class _Values:
          self.symmetries) = found
 
     def diameter(self, n):
-        low, period, growth, base = self.low, self.period, self.growth, self.base
-        if isinstance(n, int):
-            t = (n - low) % period
-            return sympy.Integer(base[t] + growth * ((n - low) // period))
-        pieces = []
-        for t in range(period):
-            m = low + t
-            pieces.append((sympy.Integer(base[t] - growth * (m // period)) + growth * sympy.floor(n / period),
-                           sympy.Eq(sympy.Mod(n, period), m % period)))
-        return sympy.Piecewise(*pieces)
+        return lines.periodic_diameter(n, self.low, self.period, self.growth, self.base)
 
     def order(self, n):
         from .families import ResidueLength
@@ -365,12 +360,17 @@ class _Values:
         return None
 
 
-def _family(b: int, found: tuple):
+def values_family(v: _Values, instances_text: str):
+    """The Family of F117 or F122 from the verifier's values (D by F115, |G| by n mod b, D + 1 layers)."""
     from .families import Family
+    return Family(v.theorem, v.stated, 0, 0, False, v.order, v.b, v.name, None, diameter_at=v.diameter,
+                  period=v.period, layers_by=lambda n: v.diameter(n) + 1, data_check=v.data_check,
+                  instances_text=instances_text)
+
+
+def _family(b: int, found: tuple):
     v = _Values(b, found)
-    return Family("F117", v.stated, 0, 0, False, v.order, b, v.name, None, diameter_at=v.diameter, period=v.period,
-                  layers_by=lambda n: v.diameter(n) + 1, data_check=v.data_check,
-                  instances_text=(f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), "
-                                  f"ball certificate at radius {v.radius}, N_G = {v.group_low}, |G| by n mod {b} with "
-                                  f"nauty from N_G, the range re-derived by BFS and nauty; instances n = {v.stated}.."
-                                  f"{v.stated + v.period} re-checked on the verifier's arcs"))
+    return values_family(v, (f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), "
+                             f"ball certificate at radius {v.radius}, N_G = {v.group_low}, |G| by n mod {b} with "
+                             f"nauty from N_G, the range re-derived by BFS and nauty; instances n = {v.stated}.."
+                             f"{v.stated + v.period} re-checked on the verifier's arcs"))

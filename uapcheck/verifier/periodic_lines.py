@@ -36,7 +36,8 @@ def _int(t) -> Optional[int]:
     return t if isinstance(t, int) and not isinstance(t, bool) else None
 
 
-def match(parts: list):
+def blocks_and_jumps(parts: list) -> Optional[tuple[int, tuple[int, ...]]]:
+    """(b, S) when the union parts are one `blocks(b)` (b ≥ 2) and line parts with the jumps S, else None."""
     from .offsets_line import line_jumps
     blocks = [q for q in parts if isinstance(q, S.Blocks)]
     rest = [q for q in parts if not isinstance(q, S.Blocks)]
@@ -46,8 +47,13 @@ def match(parts: list):
     jumps = line_jumps(rest)
     if b is None or b < 2 or jumps is None:
         return None
-    found = restated(b, tuple(jumps))
-    return None if found is None else _family(b, *found)
+    return b, tuple(jumps)
+
+
+def match(parts: list):
+    got = blocks_and_jumps(parts)
+    found = None if got is None else restated(*got)
+    return None if found is None else _family(got[0], *found)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,20 +337,25 @@ def _ends(b: int, jumps, span: int, radius: int, symmetric: bool):
     return None
 
 
+def periodic_diameter(n, low: int, period: int, growth: int, base: tuple):
+    """F115's D at n (an int) or by n mod the period (a Symbol): base[t] at low + t, growing by `growth` a period."""
+    if isinstance(n, int):
+        t = (n - low) % period
+        return sympy.Integer(base[t] + growth * ((n - low) // period))
+    pieces = []
+    for t in range(period):
+        m = low + t
+        pieces.append((sympy.Integer(base[t] - growth * (m // period)) + growth * sympy.floor(n / period),
+                       sympy.Eq(sympy.Mod(n, period), m % period)))
+    return sympy.Piecewise(*pieces)
+
+
 def _family(b: int, low: int, diameter_low: int, period: int, growth: int, base: tuple, left: int, right: tuple,
             symmetric: bool):
     from .families import Family, ResidueLength
 
     def diameter(n):
-        if isinstance(n, int):
-            t = (n - diameter_low) % period
-            return sympy.Integer(base[t] + growth * ((n - diameter_low) // period))
-        pieces = []
-        for t in range(period):
-            m = diameter_low + t
-            pieces.append((sympy.Integer(base[t] - growth * (m // period)) + growth * sympy.floor(n / period),
-                           sympy.Eq(sympy.Mod(n, period), m % period)))
-        return sympy.Piecewise(*pieces)
+        return periodic_diameter(n, diameter_low, period, growth, base)
 
     def order(n):
         rho = n.rho % b if isinstance(n, ResidueLength) else int(n) % b
