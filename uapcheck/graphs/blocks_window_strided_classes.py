@@ -27,6 +27,7 @@ import sympy
 from sympy import Integer
 
 from . import bit_rings
+from .strided_lines import bitset_diameter, class_masks
 
 SECTION = "docs/theory.md §11.11"
 MAX_PERIOD = 120     # P = lcm(b, s): one breadth-first search and one order per residue of n mod P
@@ -74,37 +75,20 @@ def decide(b: int, w: int, s: int) -> Optional[BlocksWindowStrided]:
     diameters = [0] * period
     orders = [0] * period
     for n in range(start, start + period):
-        diameters[n % period] = diameter_at(n, b, w, s)
+        d = diameter_at(n, b, w, s)
+        if d is None:
+            return None
+        diameters[n % period] = d
         orders[n % period] = order_at(n, b, w, s)
     return BlocksWindowStrided(b, w, s, period, low_d, low_g, tuple(diameters), tuple(orders))
 
 
-def diameter_at(n: int, b: int, w: int, s: int) -> int:
+def diameter_at(n: int, b: int, w: int, s: int) -> Optional[int]:
     """D on 1..n by breadth-first search from every position on bit sets (bit p − 1 is position p; the window's arcs
-    by shifts, a block or a class met by the frontier taken whole)."""
-    full = (1 << n) - 1
-    classes = [sum(1 << (p - 1) for p in range(r if r else s, n + 1, s)) for r in range(s)]
+    by shifts, a block or a class met by the frontier taken whole); None when not strongly connected."""
     blocks = [((1 << min(b, n - k)) - 1) << k for k in range(0, n, b)]
-    worst = 0
-    for j in range(1, n + 1):
-        seen = frontier = 1 << (j - 1)
-        level = 0
-        while seen != full:
-            nxt = 0
-            for k in range(1, w + 1):
-                nxt |= (frontier >> k) | (frontier << k)
-            nxt &= full
-            for part in blocks:
-                if frontier & part:
-                    nxt |= part
-            for part in classes:
-                if frontier & part:
-                    nxt |= part
-            frontier = nxt & ~seen
-            seen |= frontier
-            level += 1
-        worst = max(worst, level)
-    return worst
+    window = [k for k in range(1, w + 1)] + [-k for k in range(1, w + 1)]
+    return bitset_diameter(n, window, blocks + class_masks(n, s))
 
 
 def atoms_at(n: int, b: int, w: int, s: int) -> list[list[int]]:

@@ -20,8 +20,7 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
-from .circulant_general import reduce_jumps, rigid_radius
-from .offsets_line import MAX_JUMP, group_low, line_steps
+from .offsets_line import MAX_JUMP, group_low, rigid_steps
 
 SECTION = "docs/theory.md §11.11"
 
@@ -44,13 +43,10 @@ def seam_data(w: int, jumps: tuple[int, ...]) -> Optional[SeamData]:
     outside = tuple(sorted(set(jumps) - window))
     if w < 1 or not outside or max(abs(k) for k in outside) > MAX_JUMP:
         return None
-    found = line_steps(sorted((window | set(outside)) - {0}))
+    found = rigid_steps(sorted((window | set(outside)) - {0}))
     if found is None:
         return None
-    steps, _ = found
-    radius = rigid_radius(reduce_jumps(steps))
-    if radius is None:
-        return None
+    steps, radius = found
     far = max(abs(k) for k in outside)
     # |F| = n − 2J reaches F41's range; n > 2J + w (no cyclic arc among F wraps, no jump of A ≡ one of the window's
     # mod n); n ≥ 2w + 3 (Theorem F5's bound on D)

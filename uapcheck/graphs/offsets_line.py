@@ -58,6 +58,17 @@ def line_steps(jumps: Sequence[int]) -> Optional[tuple[tuple[int, ...], bool]]:
     return tuple(vals), False
 
 
+def rigid_steps(jumps: Sequence[int]) -> Optional[tuple[tuple[int, ...], int]]:
+    """(S mirrored as line_steps gives it, F28's ball certificate radius for S), or None (no steps, or no
+    certificate)."""
+    found = line_steps(jumps)
+    if found is None:
+        return None
+    steps, _ = found
+    radius = rigid_radius(reduce_jumps(steps))
+    return None if radius is None else (steps, radius)
+
+
 @dataclass(frozen=True)
 class LineData:
     jumps: tuple[int, ...]        # the non-zero jumps as given (sorted)

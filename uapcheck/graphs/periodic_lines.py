@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import sympy
 from sympy import Integer
@@ -441,7 +441,7 @@ def _component(root: int, allowed: set[int], b: int, jumps) -> dict[int, int]:
 # ---------------------------------------------------------------------------------------------
 # Both theorems together
 
-def diameter_and_groups(b: int, jumps: tuple[int, ...], groups_of) -> Optional[tuple[tuple, object]]:
+def diameter_and_groups(b: int, jumps: tuple[int, ...], groups_of) -> Optional[tuple[tuple, Any]]:
     """(F115's diameter data, `groups_of(b, jumps)`: a group theorem's certificate), or None when either is missing
     (the diameter is sought first). Shared by F116, F117 and F122."""
     if b < 2 or not jumps or 0 in jumps:
@@ -455,7 +455,15 @@ def diameter_and_groups(b: int, jumps: tuple[int, ...], groups_of) -> Optional[t
 
 def diameter_line(b: int, jumps: tuple[int, ...], found: tuple, radius: int, group_low: int) -> PeriodicLine:
     """F115's diameter beside another theorem's group (F117, F122): the ends' group fields unused (trivial)."""
-    return PeriodicLine(b, jumps, *found, radius, group_low, 1, (1,) * b, (), ((),) * b)
+    return _line(b, jumps, found, radius, group_low, 1, (1,) * b, (), ((),) * b)
+
+
+def _line(b: int, jumps: tuple[int, ...], found: tuple, radius: int, group_low: int, left_order: int,
+          right_orders: tuple[int, ...], left_moved: tuple[int, ...], right_moved: tuple[tuple[int, ...], ...]):
+    """A PeriodicLine from F115's diameter data (J, Q, σ, t₀, c, h, N₀, base) and the ends' group fields."""
+    span_, cut, sigma, start, growth, zone, low, base = found
+    return PeriodicLine(b, jumps, span_, cut, sigma, start, growth, zone, low, base, radius, group_low, left_order,
+                        right_orders, left_moved, right_moved)
 
 
 def diameter_at_length(n, data: PeriodicLine) -> sympy.Expr:
@@ -474,8 +482,8 @@ def decide(b: int, jumps: tuple[int, ...]) -> Optional[PeriodicLine]:
     if got is None:
         return None
     found, ends = got
-    data = PeriodicLine(b, jumps, *found, ends.radius, ends.low,
-                        ends.left[0], tuple(r[0] for r in ends.right), ends.left[1], tuple(r[1] for r in ends.right))
+    data = _line(b, jumps, found, ends.radius, ends.low,
+                 ends.left[0], tuple(r[0] for r in ends.right), ends.left[1], tuple(r[1] for r in ends.right))
     return replace(data, onset=onset(data))
 
 

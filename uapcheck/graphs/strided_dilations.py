@@ -27,7 +27,7 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
-from .strided_lines import MAX_JUMP, MAX_LOW, SECTION, diameter_bfs, residue_costs
+from .strided_lines import MAX_JUMP, MAX_LOW, SECTION, diameter_by_residue, residue_costs
 
 MAX_LINES = 12      # F92: r at most this (the order is counted over the r lines' types)
 MAX_PERIOD = 120    # F92: the order depends on n mod rs; at most this many closed forms
@@ -54,9 +54,8 @@ class StridedScaled:
 def strided_scaled(s: int, jumps: tuple[int, ...]) -> Optional[StridedScaled]:
     """F91 for `strided(s)` with the local jumps S, or None (gcd(S′) = 1 — Theorem F74 —, r ≥ s or sharing a factor
     with s, S′/r one-sided, no ball certificate, a jump beyond MAX_JUMP, N₀ beyond MAX_LOW)."""
-    from .circulant_general import reduce_jumps, rigid_radius
     from .offsets_line import group_low as line_group_low
-    from .offsets_line import line_steps
+    from .offsets_line import rigid_steps
     vals = tuple(sorted({int(k) for k in jumps} - {0}))
     if s < 2 or not vals or max(abs(k) for k in vals) > MAX_JUMP:
         return None
@@ -66,13 +65,10 @@ def strided_scaled(s: int, jumps: tuple[int, ...]) -> Optional[StridedScaled]:
     r = reduce(gcd, (abs(k) for k in leaving))
     if r < 2 or gcd(r, s) != 1 or (r > s and (r > MAX_LINES or r * s > MAX_PERIOD)) or (r < s and s < 3):
         return None
-    found = line_steps(tuple(k // r for k in leaving))
+    found = rigid_steps(tuple(k // r for k in leaving))
     if found is None:
         return None
-    steps, _ = found
-    radius = rigid_radius(reduce_jumps(steps))
-    if radius is None:
-        return None
+    steps, radius = found
     costs = residue_costs(vals, s)
     if len(costs) < s:  # cannot happen when gcd(r, s) = 1; kept as a guard
         return None
@@ -80,12 +76,9 @@ def strided_scaled(s: int, jumps: tuple[int, ...]) -> Optional[StridedScaled]:
     low_d = 4 * (max(costs.values()) + 2) * big + 2 * s
     if low_d > MAX_LOW:
         return None
-    table = [0] * s
-    for n in range(low_d, low_d + s):
-        d = diameter_bfs(vals, s, n)
-        if d is None:
-            return None
-        table[n % s] = d
+    table = diameter_by_residue(vals, s, low_d)
+    if table is None:
+        return None
     low_g = max(r * line_group_low(steps, radius), r * s, s * (4 * big + 3))
     symmetric = set(leaving) == {-k for k in leaving}
     orders: tuple[int, ...] = ()
@@ -93,7 +86,7 @@ def strided_scaled(s: int, jumps: tuple[int, ...]) -> Optional[StridedScaled]:
         start = max(low_d, low_g)
         by_residue = {n % (r * s): line_order(n, s, r, symmetric) for n in range(start, start + r * s)}
         orders = tuple(by_residue[m] for m in range(r * s))
-    return StridedScaled(s, vals, leaving, r, low_d, tuple(table), low_g, symmetric, orders)
+    return StridedScaled(s, vals, leaving, r, low_d, table, low_g, symmetric, orders)
 
 
 def line_order(n: int, s: int, r: int, symmetric: bool) -> int:

@@ -55,16 +55,15 @@ class StridedLine:
         return 2 if self.symmetric else 1
 
 
-def residue_costs(jumps: Sequence[int], s: int) -> dict[int, int]:
-    """c(r): the least number of steps, each −k for a jump k (an arc j → j − k), whose sum is r mod s (BFS on Z_s)."""
-    steps = {(-k) % s for k in jumps}
+def residue_distances(steps, m: int) -> dict[int, int]:
+    """The distance from 0 of each residue mod m reached by adding the steps (BFS on Z_m, in the steps' order)."""
     dist = {0: 0}
     frontier = [0]
     while frontier:
         nxt = []
         for u in frontier:
             for t in steps:
-                v = (u + t) % s
+                v = (u + t) % m
                 if v not in dist:
                     dist[v] = dist[u] + 1
                     nxt.append(v)
@@ -72,12 +71,16 @@ def residue_costs(jumps: Sequence[int], s: int) -> dict[int, int]:
     return dist
 
 
-def diameter_bfs(jumps: Sequence[int], s: int, n: int) -> Optional[int]:
-    """D of `strided(s) + offsets S` on 1..n by breadth-first search from every position on bit sets (bit p − 1 is
-    position p; an arc j → j − k for k ∈ S inside 1..n, and a class reached is taken whole), or None when not
-    strongly connected."""
+def residue_costs(jumps: Sequence[int], s: int) -> dict[int, int]:
+    """c(r): the least number of steps, each −k for a jump k (an arc j → j − k), whose sum is r mod s (BFS on Z_s)."""
+    return residue_distances({(-k) % s for k in jumps}, s)
+
+
+def bitset_diameter(n: int, jumps: Sequence[int], parts: Sequence[int]) -> Optional[int]:
+    """D on 1..n by breadth-first search from every position on bit sets (bit p − 1 is position p; an arc j → j − k
+    for k in `jumps` inside 1..n, and a part (a bit mask of positions that form a clique) met by the frontier taken
+    whole), or None when not strongly connected."""
     full = (1 << n) - 1
-    classes = [sum(1 << (p - 1) for p in range(r if r else s, n + 1, s)) for r in range(s)]
     worst = 0
     for j in range(1, n + 1):
         seen = frontier = 1 << (j - 1)
@@ -87,9 +90,9 @@ def diameter_bfs(jumps: Sequence[int], s: int, n: int) -> Optional[int]:
             for k in jumps:
                 nxt |= (frontier >> k) if k > 0 else (frontier << -k)
             nxt &= full
-            for cls in classes:
-                if frontier & cls:
-                    nxt |= cls
+            for part in parts:
+                if frontier & part:
+                    nxt |= part
             frontier = nxt & ~seen
             if not frontier:
                 return None
@@ -99,24 +102,42 @@ def diameter_bfs(jumps: Sequence[int], s: int, n: int) -> Optional[int]:
     return worst
 
 
+def class_masks(n: int, s: int) -> list[int]:
+    """The residue classes mod s of 1..n as bit masks (bit p − 1 is position p), by residue 0..s − 1."""
+    return [sum(1 << (p - 1) for p in range(r if r else s, n + 1, s)) for r in range(s)]
+
+
+def diameter_bfs(jumps: Sequence[int], s: int, n: int) -> Optional[int]:
+    """D of `strided(s) + offsets S` on 1..n (bitset_diameter, the classes mod s taken whole), or None when not
+    strongly connected."""
+    return bitset_diameter(n, jumps, class_masks(n, s))
+
+
+def diameter_by_residue(jumps: Sequence[int], s: int, low: int) -> Optional[tuple[int, ...]]:
+    """D at the lengths low..low + s − 1, indexed by n mod s (None when one is not strongly connected)."""
+    table = [0] * s
+    for n in range(low, low + s):
+        d = diameter_bfs(jumps, s, n)
+        if d is None:
+            return None
+        table[n % s] = d
+    return tuple(table)
+
+
 @lru_cache(maxsize=128)
 def strided_line(s: int, jumps: tuple[int, ...]) -> Optional[StridedLine]:
     """F74 for `strided(s)` with the local jumps S (0 ignored), or None (S′ one-sided or with gcd > 1, a jump
     beyond MAX_JUMP, no ball certificate, or N₀ beyond MAX_LOW)."""
-    from .circulant_general import reduce_jumps, rigid_radius
     from .offsets_line import group_low as line_group_low
-    from .offsets_line import line_steps
+    from .offsets_line import rigid_steps
     vals = tuple(sorted({int(k) for k in jumps} - {0}))
     if s < 2 or not vals or max(abs(k) for k in vals) > MAX_JUMP:
         return None
     leaving = tuple(k for k in vals if k % s)
-    found = line_steps(leaving)
+    found = rigid_steps(leaving)
     if found is None:
         return None
-    steps, _ = found
-    radius = rigid_radius(reduce_jumps(steps))
-    if radius is None:
-        return None
+    steps, radius = found
     costs = residue_costs(vals, s)
     if len(costs) < s:  # cannot happen when gcd(S′) = 1; kept as a guard
         return None
@@ -125,14 +146,11 @@ def strided_line(s: int, jumps: tuple[int, ...]) -> Optional[StridedLine]:
     low_d = 4 * bound * big + 2 * s
     if low_d > MAX_LOW:
         return None
-    table = [0] * s
-    for n in range(low_d, low_d + s):
-        d = diameter_bfs(vals, s, n)
-        if d is None:
-            return None
-        table[n % s] = d
+    table = diameter_by_residue(vals, s, low_d)
+    if table is None:
+        return None
     low_g = max(line_group_low(steps, radius), s * (4 * big + 3))
-    return StridedLine(s, vals, leaving, bound, low_d, tuple(table), radius, low_g,
+    return StridedLine(s, vals, leaving, bound, low_d, table, radius, low_g,
                        set(leaving) == {-k for k in leaving})
 
 

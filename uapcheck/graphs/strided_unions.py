@@ -30,6 +30,8 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
+from .strided_lines import residue_distances
+
 SECTION = "docs/theory.md §11.11"
 
 #: The closed forms are computed for L = lcm(S) up to this (a BFS and a BLISS count on L vertices).
@@ -107,17 +109,7 @@ def decide(strides: tuple[int, ...]) -> Optional[StridedUnion]:
         return ((m << h) | (m >> (L - h))) & full
     nbr = [shifted(mask0, x) for x in range(L)]  # N_Q[x] = x + C₀
     stab = tuple(h for h in range(L) if nbr[h] == mask0)
-    dist = {0: 0}
-    frontier = [0]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            for c in closed:
-                y = (x + c) % L
-                if y not in dist:
-                    dist[y] = dist[x] + 1
-                    nxt.append(y)
-        frontier = nxt
+    dist = residue_distances(closed, L)
     if len(dist) < L:
         return None
     D = max(dist.values())

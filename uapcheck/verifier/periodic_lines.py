@@ -52,7 +52,9 @@ def blocks_and_jumps(parts: list) -> Optional[tuple[int, tuple[int, ...]]]:
 
 def match(parts: list):
     got = blocks_and_jumps(parts)
-    found = None if got is None else restated(*got)
+    if got is None:
+        return None
+    found = restated(*got)
     return None if found is None else _family(got[0], *found)
 
 
