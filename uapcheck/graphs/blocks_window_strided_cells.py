@@ -129,20 +129,23 @@ def chunk_exchange(n: int, b: int, s: int) -> list[int]:
     return perm
 
 
-def theorem(n, b: int, w: int, s: int):
-    """F94 at the length n (a positive integer Symbol or an Integer)."""
-    from .families import FamilyTheorem
+def growing_order(n, start: int, period: int, factor: int, order_at) -> sympy.Expr:
+    """|G| at the length n (an Integer, or a Symbol: by n mod the period) when it is order_at(n₀) at the lengths n₀ of
+    start..start + period − 1 and gains the factor a period (F94, F100)."""
     from .symbolic_unions import _residue_pieces
-    start = low(b, w, s)
-    period = lcm(b, s)
-    A = period_factor(b, w, s)
     base = {m: start + (m - start) % period for m in range(period)}
     if isinstance(n, (int, Integer)):
         n0 = base[int(n) % period]
-        order: sympy.Expr = Integer(order_at(n0, b, w, s)) * Integer(A) ** ((int(n) - n0) // period)
-    else:
-        order = _residue_pieces(n, period, base, lambda n0: Integer(order_at(n0, b, w, s))
-                                * Integer(A) ** (sympy.floor(n / period) - n0 // period), explicit=True)
+        return Integer(order_at(n0)) * Integer(factor) ** ((int(n) - n0) // period)
+    return _residue_pieces(n, period, base, lambda n0: Integer(order_at(n0))
+                           * Integer(factor) ** (sympy.floor(n / period) - n0 // period), explicit=True)
+
+
+def theorem(n, b: int, w: int, s: int):
+    """F94 at the length n (a positive integer Symbol or an Integer)."""
+    from .families import FamilyTheorem
+    start = low(b, w, s)
+    order = growing_order(n, start, lcm(b, s), period_factor(b, w, s), lambda n0: order_at(n0, b, w, s))
     bunch = (f" (and of the last whole block's last positions when 0 < n mod {b} < {w})" if w >= 2 else "")
     group = (f"the symmetric groups of the cells (one block, one residue class mod {s}) of the positions with no "
              f"window edge into another block{bunch}, with the permutations of the classes that keep them, × the "

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from math import factorial, lcm
 
-import sympy
 from sympy import Integer
+
+from .blocks_window_strided_cells import growing_order
 
 MAX_PERIOD = 600     # P = lcm(b, s)
 
@@ -92,17 +93,8 @@ def swap(b: int, s: int) -> tuple[int, int]:
 def theorem(n, b: int, w: int, s: int):
     """F100 at the length n (a positive integer Symbol or an Integer)."""
     from .families import FamilyTheorem
-    from .symbolic_unions import _residue_pieces
     start = low(b, w, s)
-    period = lcm(b, s)
-    A = period_factor(b, w, s)
-    base = {m: start + (m - start) % period for m in range(period)}
-    if isinstance(n, (int, Integer)):
-        n0 = base[int(n) % period]
-        order: sympy.Expr = Integer(order_at(n0, b, w, s)) * Integer(A) ** ((int(n) - n0) // period)
-    else:
-        order = _residue_pieces(n, period, base, lambda n0: Integer(order_at(n0, b, w, s))
-                                * Integer(A) ** (sympy.floor(n / period) - n0 // period), explicit=True)
+    order = growing_order(n, start, lcm(b, s), period_factor(b, w, s), lambda n0: order_at(n0, b, w, s))
     if b <= 2 * w + 1:    # every cell has at most one inner position, the bunch at most one of each class
         group = f"the reflection i ↦ n + 1 − i when {b} | n, else trivial"
     else:

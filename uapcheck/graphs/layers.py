@@ -97,16 +97,19 @@ def reach_sets(seq: LayerSequence, layers: int, start: int = 0, lists: Optional[
     n, p = seq.n, seq.period
     cur = [1 << v for v in range(n)]
     for t in range(layers):
-        q = (start + t) % p
-        union = lists.union[q]
-        nxt = []
-        for v in range(n):
-            acc = cur[v]
-            for u in union[v]:
-                acc |= cur[u]
-            nxt.append(acc)
-        cur = nxt
+        cur = _one_layer(cur, lists.union[(start + t) % p])
     return cur
+
+
+def _one_layer(cur: list[int], union: list) -> list[int]:
+    """The reach bitsets after one more layer whose in-neighbours (0-based, of every head) are ``union``."""
+    nxt = []
+    for v, before in enumerate(cur):
+        acc = before
+        for u in union[v]:
+            acc |= cur[u]
+        nxt.append(acc)
+    return nxt
 
 
 @dataclass(frozen=True)
@@ -138,14 +141,7 @@ def connectivity(seq: LayerSequence, limit: Optional[int] = None, start: int = 0
     unchanged = 0
     m = 0
     while limit is None or m < limit:
-        q = (start + m) % p
-        union = lists.union[q]
-        nxt = []
-        for v in range(n):
-            acc = cur[v]
-            for u in union[v]:
-                acc |= cur[u]
-            nxt.append(acc)
+        nxt = _one_layer(cur, lists.union[(start + m) % p])
         m += 1
         unchanged = unchanged + 1 if nxt == cur else 0
         cur = nxt

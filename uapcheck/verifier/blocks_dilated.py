@@ -21,13 +21,22 @@ def _int(t) -> Optional[int]:
     return t if isinstance(t, int) and not isinstance(t, bool) else None
 
 
-def match(parts: list):
+def blocks_dilated(parts: list) -> Optional[tuple[int, int, int]]:
+    """(b, w, r) when the union parts are `blocks(b)` and `dilated(w, r)` with integer arguments, else None."""
     if sorted(type(q).__name__ for q in parts) != ["Blocks", "Dilated"]:
         return None
     blk = next(q for q in parts if isinstance(q, S.Blocks))
     dil = next(q for q in parts if isinstance(q, S.Dilated))
     b, w, r = _int(blk.b), _int(dil.w), _int(dil.r)
-    if b is None or w is None or r is None or b < 2 or w < 1 or r != b:
+    return None if b is None or w is None or r is None else (b, w, r)
+
+
+def match(parts: list):
+    got = blocks_dilated(parts)
+    if got is None:
+        return None
+    b, w, r = got
+    if b < 2 or w < 1 or r != b:
         return None
     return _family(b, w)
 
@@ -54,16 +63,24 @@ def _family(b: int, w: int):
                               "within D − 1, re-checked on the verifier's arcs at every instance)")
 
 
+def symmetric_neighbours(pattern: S.Pattern, n: int) -> Optional[tuple[list, list[set]]]:
+    """(the out-lists, the neighbour sets) of the pattern at n on the verifier's arcs; None when it is not symmetric."""
+    arcs = patterns.head_arcs(pattern, n)
+    if any((i, j) not in arcs for j, i in arcs):
+        return None
+    outs = patterns.union_out([arcs], n)
+    return outs, [set(o) for o in outs]
+
+
 def least_degree_clique_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
     """The premise of the least-degree clique lemma (docs/theory.md §11.11, Theorem F80) at one length, on the
     verifier's arcs: the pattern is symmetric with diameter d, and at every root i, two positions u ≠ u′ at distance
     d from i are adjacent iff some position within d − 1 of i is adjacent to both, or both lie in Q_i (the positions
     at distance d with the fewest neighbours within d − 1 of i). None when it holds."""
-    arcs = patterns.head_arcs(pattern, n)
-    if any((i, j) not in arcs for j, i in arcs):
+    got = symmetric_neighbours(pattern, n)
+    if got is None:
         return f"n = {n}: the pattern is not symmetric"
-    outs = patterns.union_out([arcs], n)
-    near = [set(o) for o in outs]
+    outs, near = got
     for root in range(1, n + 1):
         found = patterns.bfs(outs, root)
         dist = [d + 1 if x is None else x for x in found]

@@ -20,19 +20,15 @@ import sympy
 
 from .. import spec as S
 from . import patterns
-
-
-def _int(t) -> Optional[int]:
-    return t if isinstance(t, int) and not isinstance(t, bool) else None
+from .blocks_dilated import blocks_dilated, symmetric_neighbours
 
 
 def match(parts: list):
-    if sorted(type(q).__name__ for q in parts) != ["Blocks", "Dilated"]:
+    got = blocks_dilated(parts)
+    if got is None:
         return None
-    blk = next(q for q in parts if isinstance(q, S.Blocks))
-    dil = next(q for q in parts if isinstance(q, S.Dilated))
-    b, w, r = _int(blk.b), _int(dil.w), _int(dil.r)
-    if b is None or w is None or r is None or w < 1 or r < 2 or 2 * w * r > b:
+    b, w, r = got
+    if w < 1 or r < 2 or 2 * w * r > b:
         return None
     return _family(b, w, r)
 
@@ -90,12 +86,13 @@ def match_global(parts: list):
     kinds = sorted(type(q).__name__ for q in parts)
     if kinds not in (["Blocks", "Dilated", "Global"], ["Blocks", "Dilated", "Star"]):
         return None
-    blk = next(q for q in parts if isinstance(q, S.Blocks))
-    dil = next(q for q in parts if isinstance(q, S.Dilated))
     glob = next(q for q in parts if isinstance(q, (S.Global, S.Star)))
-    b, w, r = _int(blk.b), _int(dil.w), _int(dil.r)
-    g = 1 if isinstance(glob, S.Star) else _int(glob.g)
-    if b is None or w is None or r is None or g is None or g < 1 or w < 1 or r < 2 or 2 * w * r > b:
+    got = blocks_dilated([q for q in parts if q is not glob])
+    g = 1 if isinstance(glob, S.Star) else glob.g
+    if got is None or not isinstance(g, int) or isinstance(g, bool):
+        return None
+    b, w, r = got
+    if g < 1 or w < 1 or r < 2 or 2 * w * r > b:
         return None
     return _family_global(b, w, r, g)
 
@@ -140,11 +137,10 @@ def far_clique_problem(pattern: S.Pattern, n: int, d: int) -> Optional[str]:
     """The premise of the far-clique lemma (docs/theory.md §11.11, Theorem F53) at one length, on the verifier's
     arcs: the pattern is symmetric with diameter d, and at every root the positions at distance d from it are
     pairwise adjacent. None when it holds."""
-    arcs = patterns.head_arcs(pattern, n)
-    if any((i, j) not in arcs for j, i in arcs):
+    got = symmetric_neighbours(pattern, n)
+    if got is None:
         return f"n = {n}: the pattern is not symmetric"
-    outs = patterns.union_out([arcs], n)
-    near = [set(o) for o in outs]
+    outs, near = got
     for root in range(1, n + 1):
         found = patterns.bfs(outs, root)
         if any(x is None or x > d for x in found[1:]):

@@ -212,17 +212,25 @@ def _count(n: int, s: int, w: int) -> int:
 
 
 def exchange_problem(pattern: S.Pattern, n: int, s: int, w: int) -> Optional[str]:
-    heads = [patterns.head_arcs(pattern, n)]
-    arcs = heads[0]
     perm = list(range(1, n + 1))
     for t in range(1, s + 1):
         perm[2 * s + t - 1], perm[3 * s + t - 1] = 3 * s + t, 2 * s + t
+    return _view_witness_problem(pattern, n, perm, w + 1, "the block exchange", "the exchange")
+
+
+def _view_witness_problem(pattern: S.Pattern, n: int, perm: list[int], root: int, named: str, short: str
+                          ) -> Optional[str]:
+    """None when the permutation is not a symmetry of the pattern at n and changes no neighbourhood within distance 1
+    of the root (a view witness against 2 layers, on the verifier's arcs); else what fails, `named` and `short`
+    naming the permutation."""
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
     if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
-        return f"n = {n}: the block exchange is a symmetry"
-    dist = patterns.bfs(patterns.union_out(heads, n), w + 1)
+        return f"n = {n}: {named} is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
     near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
     if near:
-        return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within 1 of position {w + 1}"
+        return f"n = {n}: position {near[0]}, whose neighbourhood {short} changes, is within 1 of position {root}"
     return None
 
 
@@ -245,23 +253,21 @@ def _family(s: int, w: int, pattern: S.Pattern):
                                "suffice"))
 
 
-def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
-    """Theorem F94's Family, or None beyond the restatement's limits (P > 60, the range above 600)."""
-    from math import gcd, lcm
-
-    from .families import Family, ResidueLength
-    period, chunk = lcm(b, s), (s // gcd(b, s)) * b
-    low = max(s * (b + 2 * w + 2 * ((b + 2 * w + s - 1) // s) + 1), 2 * chunk + 4 * b)
-    if period > 60 or low > 600:
-        return None
+def _growth_base(pattern: S.Pattern, low: int, period: int) -> Optional[dict]:
+    """By n mod the period: (n₀, |G| at n₀, the factor |G(n₀ + P)|/|G(n₀)|) at the lengths low..low + P − 1, from the
+    verifier's twin-quotient counts; None when a factor is not an integer."""
     base = {}
     for n in range(low, low + period):
         first, second = _twin_quotient_order(pattern, n), _twin_quotient_order(pattern, n + period)
         if first == 0 or second % first:
             return None
         base[n % period] = (n, first, second // first)
-    near = {(2 * b + t) % s for t in range(-w + 1, w + 1)}
-    root = next(c for c in range(1, b + 1) if c % s not in near)
+    return base
+
+
+def _grown_order(base: dict, period: int):
+    """|G| at a length or a residue class: |G(n₀)| times the factor once a period past n₀ (F94, F100)."""
+    from .families import ResidueLength
 
     def order(n):
         if isinstance(n, ResidueLength):
@@ -270,6 +276,25 @@ def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
             return sympy.Integer(at) * sympy.Integer(grow) ** periods
         n0, at, grow = base[int(n) % period]
         return sympy.Integer(at * grow ** ((int(n) - n0) // period))
+    return order
+
+
+def _longer_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
+    """Theorem F94's Family, or None beyond the restatement's limits (P > 60, the range above 600)."""
+    from math import gcd, lcm
+
+    from .families import Family
+    period, chunk = lcm(b, s), (s // gcd(b, s)) * b
+    low = max(s * (b + 2 * w + 2 * ((b + 2 * w + s - 1) // s) + 1), 2 * chunk + 4 * b)
+    if period > 60 or low > 600:
+        return None
+    base = _growth_base(pattern, low, period)
+    if base is None:
+        return None
+    near = {(2 * b + t) % s for t in range(-w + 1, w + 1)}
+    root = next(c for c in range(1, b + 1) if c % s not in near)
+
+    order = _grown_order(base, period)
 
     def name(text):
         return f"cells (one block, one residue class mod {s})" in text
@@ -288,28 +313,20 @@ def _wide_window_family(b: int, w: int, s: int, pattern: S.Pattern):
     600)."""
     from math import lcm
 
-    from .families import Family, ResidueLength
+    from .families import Family
     period = lcm(b, s)
     low = max(s * (b + 2 * w + 2 * ((b + 2 * w + s - 1) // s) + 1), 4 * b + 1)
     if period > 60 or low > 600:
         return None
-    base = {}
-    for n in range(low, low + period):
-        first, second = _twin_quotient_order(pattern, n), _twin_quotient_order(pattern, n + period)
-        if first == 0 or second % first:
-            return None
-        base[n % period] = (n, first, second // first)
+    base = _growth_base(pattern, low, period)
+    if base is None:
+        return None
     # the swap's pair and the positions that see one of them only have the residues b, …, b + w mod s: the root is
     # the verifier's own, the first position of the fourth block in none of them
     seen_by_one = {(b + t) % s for t in range(w + 1)}
     root = next(p for p in range(3 * b + 1, 4 * b + 1) if p % s not in seen_by_one)
 
-    def order(n):
-        if isinstance(n, ResidueLength):
-            n0, at, grow = base[n.rho % period]
-            return sympy.Integer(at) * sympy.Integer(grow) ** sympy.floor((n.n - n0) / period)
-        n0, at, grow = base[int(n) % period]
-        return sympy.Integer(at * grow ** ((int(n) - n0) // period))
+    order = _grown_order(base, period)
 
     def name(text):
         return "reflection i ↦ n + 1 − i" in text and (
@@ -327,17 +344,9 @@ def _wide_window_family(b: int, w: int, s: int, pattern: S.Pattern):
 
 
 def _swap_problem(pattern: S.Pattern, n: int, x: int, y: int, root: int) -> Optional[str]:
-    heads = [patterns.head_arcs(pattern, n)]
-    arcs = heads[0]
     perm = list(range(1, n + 1))
     perm[x - 1], perm[y - 1] = y, x
-    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
-        return f"n = {n}: the swap of {x} and {y} is a symmetry"
-    dist = patterns.bfs(patterns.union_out(heads, n), root)
-    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
-    if near:
-        return f"n = {n}: position {near[0]}, whose neighbourhood the swap changes, is within 1 of position {root}"
-    return None
+    return _view_witness_problem(pattern, n, perm, root, f"the swap of {x} and {y}", "the swap")
 
 
 def _twin_quotient_order(pattern: S.Pattern, n: int) -> int:
@@ -367,15 +376,7 @@ def _twin_quotient_order(pattern: S.Pattern, n: int) -> int:
 
 
 def _chunk_problem(pattern: S.Pattern, n: int, b: int, chunk: int, root: int) -> Optional[str]:
-    heads = [patterns.head_arcs(pattern, n)]
-    arcs = heads[0]
     perm = list(range(1, n + 1))
     for p in range(2 * b + 1, 2 * b + chunk + 1):
         perm[p - 1], perm[p + chunk - 1] = p + chunk, p
-    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
-        return f"n = {n}: the exchange of blocks is a symmetry"
-    dist = patterns.bfs(patterns.union_out(heads, n), root)
-    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
-    if near:
-        return f"n = {n}: position {near[0]}, whose neighbourhood the exchange changes, is within 1 of position {root}"
-    return None
+    return _view_witness_problem(pattern, n, perm, root, "the exchange of blocks", "the exchange")
