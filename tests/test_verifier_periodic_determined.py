@@ -5,18 +5,16 @@ N_G, the count of the symmetries keeping 1..n by n mod b, the range by BFS and n
 a certificate whose order of a class, list of symmetries, D or range is tampered with is rejected at its step."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from certificates import certificate_of, softmax_source
+from periodic_restatements import assert_agrees, assert_rests_on
+from periodic_restatements import forged as _forged
 
 from uapcheck.graphs import periodic_determined as engine
 from uapcheck.parse import parse_source
-from uapcheck.verifier import REJECTED, TRUSTED, VERIFIED, families, verify
+from uapcheck.verifier import families, verify
 from uapcheck.verifier import periodic_determined as restated
 from uapcheck.verifier.trees import encode
-
-F122_STEPS = ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT")
 
 
 @pytest.fixture(scope="module")
@@ -24,31 +22,15 @@ def classes_of_three() -> dict:
     return certificate_of(softmax_source("blocks(6) + dilated(2, 3)"))
 
 
-def _forged(cert: dict, rule: str, forge) -> bool:
-    forged = json.loads(json.dumps(cert))
-    forge(next(s for s in forged["steps"] if s["rule"] == rule)["data"])
-    report = verify(forged)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
-
-
 def test_the_union_rests_on_the_verifier_s_own_theorem(classes_of_three):
-    report = verify(classes_of_three)
-    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
-    steps = [s for s in report.steps if s.rule in F122_STEPS]
-    assert len(steps) == 3 and all(s.outcome == VERIFIED and "Theorem F122" in s.reason for s in steps)
-    assert not any(s.outcome == TRUSTED for s in report.steps)
+    assert_rests_on(classes_of_three, "F122")
 
 
 @pytest.mark.parametrize("b, jumps", [(6, (-6, -3, 3, 6)), (8, (-8, -4, 4, 8))])
 def test_the_restatement_agrees_with_the_engine(b, jumps):
     data = engine.decide(b, jumps)
-    found = restated.restated(b, jumps)
-    assert data is not None and found is not None
-    low, diameter_low, period, growth, base, radius, group_low, classes, symmetries = found
-    assert (low, diameter_low, period, growth, base) == (data.low, data.line.diameter_low, data.line.period,
-                                                         data.line.growth, data.line.base)
-    assert (radius, group_low, tuple(order for order, _ in classes)) == (data.radius, data.group_low, data.orders)
-    assert set(symmetries) == {(a.sign, a.images) for a in data.found}
+    classes = assert_agrees(data, restated.restated(b, jumps))
+    assert tuple(order for order, _ in classes) == data.orders
     assert restated.window(b, jumps) == data.width
 
 

@@ -6,18 +6,18 @@ certificate whose order of a class, list of symmetries, radius, D or range is ta
 from __future__ import annotations
 
 import itertools
-import json
 
 import pytest
 from certificates import certificate, certificate_of, softmax_source
+from periodic_restatements import STEPS as F117_STEPS
+from periodic_restatements import assert_agrees, assert_rests_on
+from periodic_restatements import forged as _forged
 
 from uapcheck.graphs import periodic_exchanges as engine
 from uapcheck.parse import parse_source
-from uapcheck.verifier import REJECTED, TRUSTED, VERIFIED, families, verify
+from uapcheck.verifier import families, verify
 from uapcheck.verifier import periodic_exchanges as restated
 from uapcheck.verifier.trees import encode
-
-F117_STEPS = ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT")
 
 
 @pytest.fixture(scope="module")
@@ -25,33 +25,16 @@ def exchange() -> dict:
     return certificate("blocks_dilated_exchange_n.uap")
 
 
-def _forged(cert: dict, rule: str, forge) -> bool:
-    forged = json.loads(json.dumps(cert))
-    forge(next(s for s in forged["steps"] if s["rule"] == rule)["data"])
-    report = verify(forged)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
-
-
 def test_the_catalog_file_rests_on_the_verifier_s_own_theorem(exchange):
-    report = verify(exchange)
-    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
-    steps = [s for s in report.steps if s.rule in F117_STEPS]
-    assert len(steps) == 3 and all(s.outcome == VERIFIED and "Theorem F117" in s.reason for s in steps)
-    assert not any(s.outcome == TRUSTED for s in report.steps)
+    assert_rests_on(exchange, "F117")
 
 
 @pytest.mark.parametrize("b, jumps", [(4, (-6, -4, -2, 2, 4, 6)), (6, (-4, -2, 2, 4)), (8, (-6, -4, 6))])
 def test_the_restatement_agrees_with_the_engine(b, jumps):
     """The symmetries, the radius, N_G, the range, D's data and |G|, |K| by n mod b, computed independently."""
     data = engine.decide(b, jumps)
-    found = restated.restated(b, jumps)
-    assert data is not None and found is not None
-    low, diameter_low, period, growth, base, radius, group_low, classes, symmetries = found
-    assert (low, diameter_low, period, growth, base) == (data.low, data.line.diameter_low, data.line.period,
-                                                         data.line.growth, data.line.base)
-    assert (radius, group_low) == (data.radius, data.group_low)
+    classes = assert_agrees(data, restated.restated(b, jumps))
     assert classes == tuple((c.order, c.kernel) for c in data.classes)
-    assert set(symmetries) == {(a.sign, a.images) for a in data.found}
 
 
 def _brute_symmetries(b: int, jumps: tuple[int, ...]) -> set:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from periodic_restatements import forged as _forged
 
 import uapcheck
 from uapcheck import certfile
@@ -51,13 +52,6 @@ def test_no_restatement_without_a_certificate():
     verifier states F115 there."""
     assert restated.restated(4, (-6, -4, -2, 2, 4, 6)) is None
     assert restated.restated(8, (-6, -4, 6)) is None
-
-
-def _forged(cert: dict, rule: str, forge) -> bool:
-    forged = json.loads(json.dumps(cert))
-    forge(next(s for s in forged["steps"] if s["rule"] == rule)["data"])
-    report = verify(forged)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
 
 
 def test_a_forged_order_is_rejected(overlap):
