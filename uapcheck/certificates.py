@@ -193,11 +193,14 @@ class ZeroRow(Certificate):
     visible: tuple
     every_n: bool
     n: Optional[int]  # the concrete length the row was built at (None: every n)
+    every_key: bool = False  # `visible` is (j,): c(row, j) vanishes identically in j, whatever keys the row sees
     kind = "zero-row"
 
     def check(self) -> None:
         if not self.visible:
             _reject(ZeroRow, "the row has no visible key")
+        if self.every_key and self.visible != (self.j,):
+            _reject(ZeroRow, "a row that vanishes at every key names the key variable alone")
         for key in self.visible:
             value = simplified(self.term.xreplace({self.i: self.row, self.j: key}))
             if not (value == 0 or is_zero(value)):
@@ -206,8 +209,62 @@ class ZeroRow(Certificate):
     def to_json(self) -> Any:
         return {"kind": self.kind, "c(i, j)": _exact(self.term), "row": _exact(self.row),
                 "visible": [_exact(v) for v in self.visible], "every n": self.every_n, "n": self.n,
-                "trusted": "the row's visible keys: " + ("a one-sided pattern's end row sees only itself, for every n"
-                                                        if self.every_n else "the pattern built at this length")}
+                "every key": self.every_key,
+                "trusted": ("nothing: c(row, j) vanishes identically in j, so whatever keys the row sees"
+                            if self.every_key else
+                            "the row's visible keys: " + ("a one-sided pattern's end row sees only itself, for every n"
+                                                          if self.every_n else "the pattern built at this length"))}
+
+
+@dataclass(frozen=True)
+class MixedRow(Certificate):
+    """A row of a normalised reweighted head whose factors c(row, j) take both signs, and two exact 1-dimensional
+    configurations of the query q and the row's keys (W_K = 1, W_Q = q / x_row, no biases) at which the row's
+    normaliser N = Σ_j c(row, j) k(q, x_j) is positive and negative (docs/theory.md §4, Lemma Q). The check
+    substitutes the positions and the points exactly; the row's visible keys are the pattern's at length `n`
+    (`trusted`: built at this length; the verifier re-derives them)."""
+
+    term: sympy.Expr
+    i: sympy.Symbol
+    j: sympy.Symbol
+    row: int
+    visible: tuple  # the row's keys (ints)
+    kernel: sympy.Expr  # k as a function of the invariants a = q·x, b = x², c = q²
+    invariants: tuple  # (a, b, c): the symbols of `kernel`
+    positive: tuple  # (q, (x_j for j in visible))
+    negative: tuple
+    n: int
+    kind = "mixed-row"
+
+    def normaliser(self, point: tuple) -> sympy.Expr:
+        q, values = point
+        a, b, c = self.invariants
+        total = sympy.Integer(0)
+        for key, x in zip(self.visible, values):
+            weight = self.term.xreplace({self.i: sympy.Integer(self.row), self.j: sympy.Integer(key)})
+            total += weight * self.kernel.xreplace({a: sympy.Integer(q * x), b: sympy.Integer(x * x),
+                                                    c: sympy.Integer(q * q)})
+        return total
+
+    def check(self) -> None:
+        if self.row not in self.visible:
+            _reject(MixedRow, "the row does not see its own token")
+        for label, point in (("positive", self.positive), ("negative", self.negative)):
+            q, values = point
+            if len(values) != len(self.visible):
+                _reject(MixedRow, f"the {label} point does not give every key a value")
+            if q != 0 and values[self.visible.index(self.row)] == 0:
+                _reject(MixedRow, f"the {label} point's query q = {q} is not W_Q times the row's token 0")
+        pos, neg = simplified(self.normaliser(self.positive)), simplified(self.normaliser(self.negative))
+        if pos.is_positive is not True or neg.is_negative is not True:
+            _reject(MixedRow, f"the normalisers {sympy.sstr(pos)} and {sympy.sstr(neg)} are not of opposite signs")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "c(i, j)": _exact(self.term), "row": self.row, "visible": list(self.visible),
+                "k": _exact(self.kernel), "n": self.n,
+                "positive at": {"q": self.positive[0], "keys": list(self.positive[1])},
+                "negative at": {"q": self.negative[0], "keys": list(self.negative[1])},
+                "trusted": "the row's visible keys: the pattern built at this length"}
 
 
 def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:

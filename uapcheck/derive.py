@@ -89,8 +89,9 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     one_token = spec.tokens == 1
     dense = (isinstance(head.pattern, S.Full) and not head.tie and head.projection is None and not head.nystrom
              and not one_token)
-    pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie),
-                                   zero_row=reweight_rows.zero_row(spec, head))
+    zero_row = reweight_rows.zero_row(spec, head)
+    pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie), zero_row=zero_row,
+                                   mixed_row=None if zero_row else reweight_rows.mixed_row(spec, head, model))
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:

@@ -10,7 +10,7 @@ import sympy
 from .. import proof
 from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow, sign_of_argument
+from ..certificates import MixedRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow, sign_of_argument
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
@@ -309,18 +309,22 @@ def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool)
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
-            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, Trusted))
+            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, MixedRow, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
-                    zero_row: Optional[ZeroRow] = None) -> proof.Step:
+                    zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None) -> proof.Step:
     """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
     has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs.
     `tied`: query and key share one projection, so every row's normaliser holds its own token's term k(q_i, q_i) and a
     sign change of k alone does not show that a normaliser vanishes (exp(x·y) − 1/3 on `window(1)`: the normaliser
     exceeds e^{|q|²} − 1 ≥ 0); no refutation is drawn then.
     `zero_row`: a row of a normalised reweighted head whose factors c(i, j) all vanish (rules/reweight_rows.py): its
-    normaliser is 0 whatever the kernel, so the step is refuted from it first."""
+    normaliser is 0 whatever the kernel, so the step is refuted from it first.
+    `mixed_row`: a row whose factors take both signs, with two configurations where its normaliser has opposite
+    signs (rules/reweight_rows.py, Lemma Q of docs/theory.md §4): refuted from it next."""
     if zero_row is not None and normalized:
         return _zero_row_step(zero_row)
+    if mixed_row is not None and normalized:
+        return _mixed_row_step(mixed_row)
     expr = _plain_term(model)
     by_factors = _positive_by_factors(model, expr, normalized)
     if by_factors is not None:
@@ -398,7 +402,34 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     return _positivity(normalized, "the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
 
 
+def _mixed_row_step(row: MixedRow) -> proof.Step:
+    def point(p):
+        return {"q": p[0], "keys": {str(j): x for j, x in zip(row.visible, p[1])}}
+    return _positivity(True, claim("the reweight takes both signs on row ", math(sympy.Integer(row.row)), " (at n = ",
+                                   math(sympy.Integer(row.n)), " it sees the keys ",
+                                   listed(math(sympy.Integer(v)) for v in row.visible), "), and that row's normaliser ",
+                                   written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
+                                   " is positive at one input and negative at another, so it vanishes on a "
+                                   "hypersurface of inputs, where the layer has poles"),
+                       proof.REFUTED,
+                       evidence={"mixed row": {"row": row.row, "visible": list(row.visible), "n": row.n,
+                                               "c(i, j)": row.term, "positive at": point(row.positive),
+                                               "negative at": point(row.negative)}},
+                       certificate=row)
+
+
 def _zero_row_step(row: ZeroRow) -> proof.Step:
+    if row.every_key:
+        return _positivity(True, claim("the reweight vanishes on a whole row: ", written("c(i, j)", "c(i, j)"),
+                                       " is 0 at row ", math(row.row), " for every key j, whatever keys the pattern "
+                                       "gives that row, so its normaliser ",
+                                       written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
+                                       " is 0 for every input and parameter", " at every length n" if row.n is None
+                                       else "", ": the layer is undefined there"),
+                           proof.REFUTED,
+                           evidence={"zero row": {"row": _position(row.row), "visible": [], "every key": True,
+                                                  "every n": row.every_n, "n": row.n, "c(i, j)": row.term}},
+                           certificate=row)
     where = (claim("row ", math(row.row), " sees only itself at every length n") if row.every_n and row.n is None else
              claim("row ", math(row.row), " sees only itself (every arc of the pattern lies on one side of the "
                    "diagonal)") if row.every_n else

@@ -12,6 +12,8 @@ from .. import spec as S
 from ..certificates import ZeroRow
 from ..graphs.build import GraphTooLarge, build_graph
 from .positions import I, J, pattern_side, position_expr
+from ..certificates import MixedRow
+from ..lower import KEY_NORM2, QUERY_DOT_KEY, QUERY_NORM2, ClosedKernel
 
 ROW_ENUMERATION_N = 64  # rows enumerated at a concrete length up to this n
 
@@ -35,6 +37,17 @@ def zero_row(spec: S.Spec, head: S.Head) -> Optional[ZeroRow]:
     n = spec.tokens
     if isinstance(n, int) and 1 <= n <= ROW_ENUMERATION_N:
         return _enumerated(term, head.pattern, n)
+    return _every_key(term, n)
+
+
+def _every_key(term: sympy.Expr, n) -> Optional[ZeroRow]:
+    """Row 1 or row n when c(row, j) vanishes identically in j: whatever keys that row sees (at least its own), its
+    normaliser is 0, for every pattern (`reweight n - i` on a dense head: c(n, j) = 0)."""
+    last = sympy.Integer(n) if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True)
+    for row in (sympy.Integer(1), last):
+        if _vanishes(term.xreplace({I: row})):
+            return ZeroRow(term, I, J, row, (J,), not isinstance(n, int), n if isinstance(n, int) else None,
+                           every_key=True)
     return None
 
 
@@ -55,3 +68,101 @@ def _enumerated(term: sympy.Expr, pattern, n: int) -> Optional[ZeroRow]:
         if all(_vanishes(term.xreplace({I: sympy.Integer(i), J: sympy.Integer(j)})) for j in visible):
             return ZeroRow(term, I, J, sympy.Integer(i), tuple(sympy.Integer(j) for j in visible), False, n)
     return None
+
+
+# The 1-dimensional values a mixed row's witness tries for the query and for the keys (all keys non-zero, so that the
+# row's own token x_i ≠ 0 and W_Q = q / x_i realises any query q).
+QUERY_VALUES = (1, -1, 2, -2)
+KEY_VALUES = (1, 2, -1, -2, 3, -3)
+
+
+def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
+    """A row of this normalised reweighted head whose factors take both signs, with two 1-dimensional configurations at
+    which its normaliser Σ_j c(i, j) k(q, x_j) is positive and negative (docs/theory.md §4, Lemma Q): at a concrete
+    length n ≤ 64, a closed kernel and a reweight without params, a head whose query and keys are free (not tied,
+    projected, landmark, biased, grouped or differential). None when no such row or witness is found."""
+    n = spec.tokens
+    if not (head.position is not None and head.position.kind == "reweight" and head.normalized
+            and isinstance(n, int) and 2 <= n <= ROW_ENUMERATION_N and isinstance(model, ClosedKernel)
+            and not (head.tie or head.projection or head.nystrom or head.bias or head.heads or head.differential)):
+        return None
+    term = position_expr(spec, head)
+    kernel = model.plain
+    if not term.free_symbols <= {I, J} or not kernel.free_symbols <= {QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2}:
+        return None
+    rows = _rows(head.pattern, n)
+    if rows is None:
+        return None
+    values = _kernel_values(kernel)
+    for i in range(1, n + 1):
+        visible = rows[i]
+        weights = [term.xreplace({I: sympy.Integer(i), J: sympy.Integer(j)}) for j in visible]
+        signs = [_sign(w) for w in weights]
+        if None in signs or 1 not in signs or -1 not in signs:
+            continue
+        found = _witness(weights, signs, values)
+        if found is not None:
+            pos, neg = (_point(q, p, m, signs) for q, p, m in found)
+            cert = MixedRow(term, I, J, i, tuple(visible), kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2),
+                            pos, neg, n)
+            return cert
+    return None
+
+
+def _rows(pattern, n: int) -> Optional[dict[int, list[int]]]:
+    try:
+        graph = build_graph(pattern, n)
+    except (GraphTooLarge, ValueError, TypeError, KeyError):
+        return None
+    if graph.complete:
+        return {i: list(range(1, n + 1)) for i in range(1, n + 1)}
+    seen: dict[int, set[int]] = {i: {i} for i in range(1, n + 1)}
+    for code in graph.codes:
+        j, i = code // n + 1, code % n + 1
+        seen[i].add(j)
+    return {i: sorted(keys) for i, keys in seen.items()}
+
+
+def _sign(value: sympy.Expr) -> Optional[int]:
+    if value.is_zero or _vanishes(value):
+        return 0
+    if value.is_positive:
+        return 1
+    if value.is_negative:
+        return -1
+    return None
+
+
+def _kernel_values(kernel: sympy.Expr) -> dict[tuple[int, int], Optional[sympy.Expr]]:
+    out = {}
+    for q in QUERY_VALUES:
+        for x in KEY_VALUES:
+            value = kernel.xreplace({QUERY_DOT_KEY: sympy.Integer(q * x), KEY_NORM2: sympy.Integer(x * x),
+                                     QUERY_NORM2: sympy.Integer(q * q)})
+            out[q, x] = value if value.is_finite and value.is_real else None
+    return out
+
+
+def _witness(weights, signs, values):
+    """((q, p, m), (q', p', m')): keys with c > 0 at p, the others at m, where the normaliser is positive, then
+    negative; None when the values tried give no such pair."""
+    plus = sum((w for w, s in zip(weights, signs) if s > 0), sympy.Integer(0))
+    minus = sum((w for w, s in zip(weights, signs) if s < 0), sympy.Integer(0))
+    pos = neg = None
+    for (q, p), kp in values.items():
+        for m in KEY_VALUES:
+            km = values[q, m]
+            if kp is None or km is None or m == p:
+                continue
+            total = sympy.simplify(plus * kp + minus * km)
+            if pos is None and total.is_positive:
+                pos = (q, p, m)
+            elif neg is None and total.is_negative:
+                neg = (q, p, m)
+            if pos is not None and neg is not None:
+                return pos, neg
+    return None
+
+
+def _point(q: int, p: int, m: int, signs) -> tuple:
+    return q, tuple(m if s < 0 else p for s in signs)

@@ -432,6 +432,8 @@ def wp_positive(ctx, s):
         ev = s["evidence"]
         if "zero row" in ev:
             return VERIFIED, _zero_row(ctx, head, ev["zero row"])
+        if "mixed row" in ev:
+            return VERIFIED, _mixed_row(ctx, head, ev["mixed row"])
         data = s.get("data") or {}
         if "sign pattern" in ev:
             return VERIFIED, _sign_pattern(ctx, head, data.get("sign pattern"))
@@ -490,6 +492,8 @@ def _zero_row(ctx, head: S.Head, row: dict) -> str:
         raise Reject("the zero row states no visible keys")
     tokens = ctx.spec.tokens
     symbols = kernels.param_symbols(ctx.spec)
+    if row.get("every key") is True:
+        return _zero_row_every_key(ctx, pos, row, tokens, symbols)
 
     def position(v):
         if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 ** 6:
@@ -511,13 +515,89 @@ def _zero_row(ctx, head: S.Head, row: dict) -> str:
         seen = sorted({sympy.Integer(j) for j, q in arcs if q == i} | {i}, key=str)
         if seen != visible:
             raise Reject(f"row {i} sees the keys {[int(j) for j in seen]}, not the stated ones")
-    env = dict(symbols)
+    env = dict(symbols, pi=sympy.pi)
     for key in visible:
         env[pos.names[0]], env[pos.names[1]] = i, key
         value = kernels.evaluate(pos.expr, env)
         if sympy.simplify(value) != 0:
             raise Reject(f"c({i}, {key}) = {sympy.sstr(value)} is not 0")
     return f"c(i, j) = 0 at every key the row {i} sees: its normaliser vanishes for every input and parameter"
+
+
+def _zero_row_every_key(ctx, pos, row: dict, tokens, symbols: dict) -> str:
+    """Row 1 or row n whose factor c(row, j) is 0 for a free integer j: whatever keys the pattern gives the row (at
+    least one), its normaliser is 0. The row must be 1 or the file's length; the length is the file's symbol (every n)
+    or its number."""
+    last = symbols[tokens] if isinstance(tokens, str) else sympy.Integer(tokens)
+    stated = row.get("row")
+    i = None
+    if isinstance(stated, bool):
+        i = None
+    elif stated == 1:
+        i = sympy.Integer(1)
+    elif stated == tokens:
+        i = last
+    if i is None:
+        raise Reject("a row that vanishes at every key is row 1 or the last row")
+    if row.get("every n") is not isinstance(tokens, str):
+        raise Reject("a zero row at every key holds at every n exactly when the length is symbolic")
+    key = sympy.Symbol("j•", integer=True, positive=True)
+    env = dict(symbols, pi=sympy.pi)
+    env[pos.names[0]], env[pos.names[1]] = i, key
+    value = kernels.evaluate(pos.expr, env)
+    if sympy.simplify(value) != 0:
+        raise Reject(f"c({i}, j) = {sympy.sstr(value)} is not identically 0 in j")
+    return f"c({i}, j) = 0 for every j: the row's normaliser vanishes whatever keys it sees"
+
+
+def _mixed_row(ctx, head: S.Head, row: dict) -> str:
+    """A row whose factors take both signs (docs/theory.md §4, Lemma Q): its keys re-derived from the pattern at the
+    file's length, c(row, j) evaluated exactly, and the normaliser Σ_j c(row, j) k(q, x_j) evaluated with the
+    verifier's own kernel evaluator at the two stated 1-dimensional configurations (W_K = 1, W_Q = q / x_row, no
+    biases): one positive, one negative."""
+    pos = head.position
+    if pos is None or pos.kind != "reweight" or pos.expr is None or not head.normalized:
+        raise Reject("a mixed row needs a normalised head with a reweight")
+    if head.kind != "kernel" or head.tie or head.projection or head.nystrom or head.bias or head.heads \
+            or head.differential:
+        raise Reject("a mixed row's witness needs a kernel head whose query and keys are free")
+    if not isinstance(row, dict):
+        raise Reject("the mixed row states nothing")
+    tokens, n, i = ctx.spec.tokens, row.get("n"), row.get("row")
+    if not (isinstance(tokens, int) and n == tokens and isinstance(i, int) and not isinstance(i, bool)
+            and 1 <= i <= n <= 4096):
+        raise Reject("a mixed row needs the file's concrete length and a row within it")
+    if ctx.spec.params:
+        raise Reject("a mixed row's witness is checked without params")
+    arcs = patterns.head_arcs(head.pattern, n)
+    seen = sorted({j for j, q in arcs if q == i} | {i})
+    if row.get("visible") != seen:
+        raise Reject(f"row {i} sees the keys {seen}, not the stated ones")
+    env: dict = {"pi": sympy.pi}
+    weights = []
+    for key in seen:
+        env[pos.names[0]], env[pos.names[1]] = sympy.Integer(i), sympy.Integer(key)
+        weights.append(kernels.evaluate(pos.expr, env))
+    signs = []
+    for label in ("positive at", "negative at"):
+        point = row.get(label)
+        if not isinstance(point, dict) or not isinstance(point.get("keys"), dict):
+            raise Reject(f"the mixed row states no point '{label}'")
+        q, keys = point.get("q"), point["keys"]
+        if sorted(keys) != sorted(str(j) for j in seen):
+            raise Reject(f"the point '{label}' does not give exactly the row's keys a value")
+        values = [keys[str(j)] for j in seen]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 10 ** 6 for v in values + [q]):
+            raise Reject(f"the point '{label}' has a value that is not a small integer")
+        if q != 0 and keys[str(i)] == 0:
+            raise Reject(f"the point '{label}': the query q = {q} is not W_Q times the row's token 0")
+        total = sum((w * kernels.kernel_value(ctx.spec, head, (q,), (v,)) for w, v in zip(weights, values)),
+                    sympy.Integer(0))
+        signs.append(numeric.sign_of_constant(sympy.simplify(total)))
+    if signs != [1, -1]:
+        raise Reject("the row's normaliser does not take both signs at the stated points")
+    return (f"row {i} sees the keys {seen}; its normaliser Σ_j c({i}, j) k(q, x_j) is positive at one stated point and "
+            "negative at the other, so it vanishes on a hypersurface of inputs")
 
 
 def _one_side(p) -> "int | None":
