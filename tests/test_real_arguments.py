@@ -134,3 +134,36 @@ def test_proved_real_by_structure():
     assert proved_real(sympy.log(a), positive=lambda e: e == a)  # the caller's sign engine may prove the base positive
     assert unreal_arguments(2 - sympy.cos(sympy.sqrt(a))) == [sympy.cos(sympy.sqrt(a))]
     assert unreal_arguments(2 - sympy.cos(sympy.sqrt(c))) == []
+
+
+@pytest.mark.parametrize("body", NOT_REAL)
+def test_a_non_real_kernel_is_inconclusive_with_the_point_named_and_never_ill_posed(body):
+    """2 + sin(√(x·y)) is 2 + i sinh 2 at x·y = −4: not real, so the layer is not a real map (INCONCLUSIVE), while
+    its normaliser's real part is at least the number of keys (Re sin(i t) = 0, sin ≥ −1 on the reals): no normaliser
+    vanishes, so ILL-POSED would be false. The step names a point where the value is not real; mpmath agrees."""
+    result = _check(body)
+    assert result.verdict == "INCONCLUSIVE"
+    wp = _step(result, "WP-POSITIVE")
+    assert wp.status == "undecided"
+    if "not real at" in wp.evidence:
+        at = wp.evidence["not real at"]
+        x, y = mpmath.mpf(at["x"][0]), mpmath.mpf(at["y"][0])
+        value = complex(sympy.N(at["value"], 30))
+        assert abs(value.imag) > 1e-3
+        if body == "2 + sin(sqrt(x . y))":
+            mpmath.mp.dps = 30
+            assert abs(mpmath.im(2 + mpmath.sin(mpmath.sqrt(mpmath.mpc(x * y))))) > 1e-3
+    if body == "2 + sin(sqrt(x . y))":
+        assert "not real at" in wp.evidence
+
+
+def test_the_real_part_of_a_sine_of_a_square_root_normaliser_stays_positive():
+    """Σ_j (2 + sin(√a_j)) has real part ≥ n for real a_j of either sign (mpmath at random points), so it never
+    vanishes: the non-real kernel is not ILL-POSED."""
+    import random
+    rng = random.Random(5)
+    mpmath.mp.dps = 30
+    for _ in range(200):
+        values = [mpmath.mpc(rng.uniform(-30, 30)) for _ in range(rng.randint(1, 6))]
+        total = sum(2 + mpmath.sin(mpmath.sqrt(v)) for v in values)
+        assert mpmath.re(total) >= len(values) - mpmath.mpf(10) ** -20

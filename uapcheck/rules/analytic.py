@@ -399,7 +399,31 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
         return _positivity(normalized, "the kernel is not shown positive: it vanishes at some inputs, so the "
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
+    unreal = _non_real_point(model)
+    if unreal is not None:
+        x, y, value = unreal
+        return _positivity(normalized, claim("the kernel is not real-valued: at the query x = ", math(sympy.Integer(x)),
+                                             " and the key y = ", math(sympy.Integer(y)), " it is ", math(value),
+                                             ", so the layer is not a real map, as Theorem 1's families are, whatever "
+                                             "its normaliser does (docs/theory.md §4)"), proof.UNDECIDED,
+                           evidence={"k": expr, "not real at": {"x": [x], "y": [y], "value": value}})
     return _positivity(normalized, "the kernel's positivity is undecided", proof.UNDECIDED, evidence={"k": expr})
+
+
+def _non_real_point(model: KernelModel):
+    """(x, y, value) at a 1-dimensional point where a closed kernel's value is provably not real (2 + sin(√(x·y)) at
+    x·y = −4: 2 + i sinh 2), else None."""
+    if not isinstance(model, ClosedKernel) or model.plain.free_symbols - {a, b, c}:
+        return None
+    for x, y in itertools.product((1, -1, 2, -2), (1, -1, 2, -2)):
+        try:
+            value = _point_value(model, x, y)
+            imaginary = sympy.simplify(sympy.im(value))
+        except (TypeError, ValueError):
+            continue
+        if imaginary.is_zero is False and imaginary.is_finite:
+            return x, y, value
+    return None
 
 
 def _mixed_row_step(row: MixedRow) -> proof.Step:
