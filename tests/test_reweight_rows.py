@@ -152,6 +152,7 @@ MIXED_ROWS = [
     ("pattern causal\n  reweight c(i, j) = cos(pi * (i - j) / 2)", "tokens 6\n", 3),
     ("pattern causal\n  reweight c(i, j) = 1 + j - i", "tokens 3\n", 3),
     ("reweight c(i, j) = j - 2", "tokens 3\n", 1),
+    ("reweight c(i, j) = 10 + j - i", "tokens 12\n", 12),  # c(12, 1) = −1, c(12, 12) = 10; at n = 11 none is < 0
 ]
 
 

@@ -232,8 +232,9 @@ def test_a_positive_reweight_is_verified():
 
 
 def test_a_reweight_stated_positive_where_it_vanishes_is_rejected():
-    assert _least_weight(12) < 0
-    cert = copy.deepcopy(certificate_of(REWEIGHT.format(n=12)))
+    # n = 11: c(11, 1) = 0 and no factor is negative (at n = 12 row 12 has factors −1 and 10: ILL-POSED by Lemma Q)
+    assert _least_weight(11) == 0
+    cert = copy.deepcopy(certificate_of(REWEIGHT.format(n=11)))
     off = _step(cert, "POS-OFFSET")
     assert off["data"]["positive"] is not True
     assert verify(cert).ok
