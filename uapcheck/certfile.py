@@ -439,6 +439,8 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule.startswith("LIM-") and step.rule not in ("LIM-REDUCE", "LIM-NYSTROM", "LIM-NYSTROM-USE",
                                                             "LIM-UNSUPPORTED", "LIM-UNDECIDED"):
         return _lim_data(ev)
+    if step.rule == "LIM-UNDECIDED" and step.status is proof.REFUTED:  # its regions, as a class rule states them
+        return _lim_data(ev)
     if step.rule == "PAT-BUDGET-WITNESS":
         return _budget_witness_data(step)
     if step.rule == "PAT-BUDGET-N":  # the budget and the range it is below the diameter on (docs/theory.md §12)

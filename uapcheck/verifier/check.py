@@ -267,7 +267,7 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
         return REJECTED, f"malformed step data ({type(exc).__name__}: {str(exc)[:120]})"
 
 
-ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "LIM-UNDECIDED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
+ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
                   "WP-NYSTROM", "TGT-UNDECIDED"}
 
 # The statuses a kernel-side rule can conclude (its section of docs/theory.md): a step of such a rule with another
@@ -277,6 +277,8 @@ KERNEL_STATUSES = {
         "AN-STRUCT", "LIM-REGION", "LIM-NYSTROM", "POS-OFFSET", "TD-FIXEDBIAS", "TD-KERNEL", "TD-BIAS", "TD-BUCKETS",
         "TD-LINFORMER", "TD-RADIAL", "TD-ROTARY", "HEADS-DIFF", "HEADS-SHARED", "PE-LIFT")},
     **{rule: ("proved",) for rule in ("HEADS-ZERO-VALUE", "LIM-REDUCE", "TD-MEANS")},
+    # LIM-UNDECIDED never proves (LIM), but refutes it when every region where it does not hold fails (§6.5)
+    "LIM-UNDECIDED": ("refuted", "undecided"),
 }
 
 CHECKERS: dict[str, Callable[[Context, dict], tuple[str, str]]] = {}

@@ -170,9 +170,115 @@ def _check_finite(ctx, head, region, fl) -> str:
     return NUMERIC
 
 
-@checker(*LIM_RULES)
-def lim(ctx, s):  # noqa: C901 - one check per field of a LIM certificate
+@checker("LIM-UNDECIDED")
+def lim_undecided(ctx, s):
+    """An undecided LIM-UNDECIDED asserts nothing; a refuted one (every region where (LIM) does not hold fails:
+    `features phi(x) = relu(x) * exp(x)` vanishes on all z[r] < 0) states its regions like any class rule and is
+    checked as they are."""
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    return lim(ctx, s)
+
+
+@checker("LIM-OSCPROD")
+def lim_oscprod(ctx, s):
+    """A growing kernel times bounded positive oscillating factors (docs/theory.md §6.5, LIM-OSCPROD): every such
+    factor P is recognised in the re-parsed formula — A + Σ B_k s_k(·) with numbers A > Σ |B_k|, or exp of a
+    polynomial in the s_k, the s_k monomials in sin and cos of arguments proved real — so m ≤ P ≤ M with constants
+    0 < m ≤ M, and log k(x, t z) = log G(x, t z) + O(1). The certificate's witness points are then re-checked on the
+    kernel G with those factors set to 1, exactly as for LIM-EXPPOLY: the growing coefficient of
+    log G(x, tz₁) − log G(x, tz₂) is the stated non-zero value, which the bounded term cannot cancel."""
+    if s["status"] != "proved":
+        return lim(ctx, s)
     head = _head(ctx, s)
+    if head.kind != "kernel" or isinstance(head.expr, S.FeatureList):
+        raise Reject("LIM-OSCPROD is stated for closed kernels")
+    reduced, found = _without_bounded_factors(ctx, head.expr)
+    if not found:
+        raise Reject("no factor of the kernel is a bounded positive oscillating one (A + Σ B_k s_k with A > Σ|B_k|, "
+                     "or exp of a polynomial in sines and cosines of real arguments)")
+    how, why = lim(ctx, s, dataclasses.replace(head, expr=reduced))
+    return how, (f"{len(found)} bounded positive oscillating factor{'s' if len(found) > 1 else ''} "
+                 f"({', '.join(found)}) set aside: " + why)
+
+
+def _without_bounded_factors(ctx, e) -> tuple:
+    """(the expression with each bounded positive oscillating factor replaced by 1, the factors' descriptions)."""
+    found: list[str] = []
+
+    def walk(f):
+        if isinstance(f, S.BinOp) and f.op == "*":
+            return S.BinOp("*", walk(f.left), walk(f.right))
+        if _bounded_positive(ctx, f):
+            found.append("A + Σ B_k s_k" if not isinstance(f, S.Call) else "exp(bounded)")
+            return S.Num(sympy.Integer(1))
+        if isinstance(f, S.Call) and f.fn == "exp" and len(f.args) == 1:  # exp(g + bounded): exp(g)·exp(bounded)
+            kept, dropped = [], []
+            for term in _summands(f.args[0]):
+                (dropped if _trig_polynomial(ctx, term) is not None else kept).append(term)
+            if dropped and kept:
+                found.append("exp(bounded)")
+                total = kept[0]
+                for term in kept[1:]:
+                    total = S.BinOp("+", total, term)
+                return S.Call("exp", (total,))
+        return f
+    return walk(e), found
+
+
+def _summands(e) -> list:
+    if isinstance(e, S.BinOp) and e.op == "+":
+        return _summands(e.left) + _summands(e.right)
+    if isinstance(e, S.BinOp) and e.op == "-":
+        return _summands(e.left) + [S.Neg(r) for r in _summands(e.right)]
+    return [e]
+
+
+def _trig_polynomial(ctx, e):
+    """e as a polynomial with rational coefficients in fresh symbols standing for sin(u) and cos(u) of arguments u
+    proved real (each in [−1, 1]); None when e is not one."""
+    atoms: dict = {}
+
+    def to(e):
+        if isinstance(e, S.Num):
+            return sympy.Rational(e.value)
+        if isinstance(e, S.Neg):
+            inner = to(e.operand)
+            return None if inner is None else -inner
+        if isinstance(e, S.Call) and e.fn in ("sin", "cos") and len(e.args) == 1 and real(ctx, e.args[0]):
+            return atoms.setdefault(e, sympy.Symbol(f"s•{len(atoms)}", real=True))
+        if isinstance(e, S.BinOp) and e.op in ("+", "-", "*"):
+            a, b = to(e.left), to(e.right)
+            if a is None or b is None:
+                return None
+            return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        if isinstance(e, S.BinOp) and e.op == "^" and isinstance(e.right, S.Num) and e.right.value.is_integer \
+                and 0 <= e.right.value <= 16:
+            a = to(e.left)
+            return None if a is None else a ** int(e.right.value)
+        return None
+    value = to(e)
+    if value is None or not atoms:
+        return None
+    return sympy.Poly(sympy.expand(value), *atoms.values())
+
+
+def _bounded_positive(ctx, f) -> bool:
+    """A + Σ B_k m_k (m_k monomials in sines and cosines of real arguments, so |m_k| ≤ 1) with A > Σ |B_k|, or exp of
+    any polynomial in them: bounded between positive constants whatever the arguments' values."""
+    if isinstance(f, S.Call) and f.fn == "exp" and len(f.args) == 1:
+        return _trig_polynomial(ctx, f.args[0]) is not None
+    poly = _trig_polynomial(ctx, f)
+    if poly is None:
+        return False
+    constant = poly.coeff_monomial(1)
+    rest = sum((abs(c) for m, c in zip(poly.monoms(), poly.coeffs()) if any(m)), sympy.Integer(0))
+    return bool(constant > rest)
+
+
+@checker(*LIM_RULES)
+def lim(ctx, s, head=None):  # noqa: C901 - one check per field of a LIM certificate
+    head = head or _head(ctx, s)
     data = s.get("data") or {}
     regions = data.get("regions")
     if not isinstance(regions, list) or not regions:
@@ -196,7 +302,7 @@ def lim(ctx, s):  # noqa: C901 - one check per field of a LIM certificate
             raise Reject("refuted without a failing region")
         need = [r for r in regions if r.get("status") == "fails"]
         if not need:
-            raise Trust("the failing region oscillates: not re-checked here")
+            raise Trust("the failing region oscillates or the kernel vanishes there: not re-checked here")
         # the regions stated to hold are certified facts too: their witness points are re-checked as well
         need += [r for r in regions if r.get("status") in HOLDS]
     else:
