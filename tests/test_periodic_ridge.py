@@ -85,3 +85,45 @@ def test_one_layer_separates_in_a_simulation():
                    Options(seed=0))
     (demo,) = [d for d in sim.demonstrations if d.kind == "separation"]
     assert demo.holds is True
+
+
+# Rational frequencies other than 1 and 2: the common period 2πQ/g of the sines and cosines (Q the lcm of the
+# frequencies' denominators, g the gcd of their numerators over Q), docs/theory.md §20.1.
+COMMENSURABLE = [("sin((x . y) / 3)", "6*pi"), ("sin((x . y) / 2) + cos((x . y) / 3)", "12*pi"),
+                 ("cos(2 * (x . y) / 5) + 1", "5*pi"), ("sin(3 * (x . y) / 4) * cos((x . y) / 6)", "24*pi")]
+
+
+@pytest.mark.parametrize("score,period", COMMENSURABLE)
+def test_a_trigonometric_polynomial_with_rational_frequencies_gets_its_common_period(score, period):
+    import mpmath
+    r, step = _ridge(f"attention {{ score s(x, y) = {score}; affine query key }}\n")
+    assert step.status == "proved" and str(step.evidence["period"]) == period
+    assert r.verdict == "UAP" and r.layers == 1
+    # a second way: mpmath at random points, α(u + P) = α(u) to 40 digits and α not constant
+    mpmath.mp.dps = 50
+    p = int(period.split("*")[0]) * mpmath.pi
+    prof = step.certificate.profile
+    for u in (mpmath.mpf("0.3"), mpmath.mpf("-1.7"), mpmath.mpf("5.1")):
+        a = sympy.N(prof.xreplace({U: sympy.Float(str(u), 50)}), 45)
+        b = sympy.N(prof.xreplace({U: sympy.Float(str(u + p), 50)}), 45)
+        assert abs(a - b) < 1e-35
+    assert abs(sympy.N(prof.xreplace({U: 0}) - prof.xreplace({U: sympy.Rational(1, 2)}))) > 1e-3
+    cert = certificate_of(f"attention {{ score s(x, y) = {score}; affine query key }}\n")
+    report = verify(cert)
+    assert next(s.outcome for s in report.steps if s.rule == "TD-RIDGE") == "checked numerically"
+    tampered = copy.deepcopy(cert)
+    for s in tampered["steps"]:
+        if s["rule"] == "TD-RIDGE":
+            for d in (s["evidence"], s.get("certificate") or {}):
+                if "period" in d:
+                    d["period"] = "pi"  # a half period or less of each of these: not a period
+    assert next(s.outcome for s in verify(tampered).steps if s.rule == "TD-RIDGE") == "rejected"
+
+
+def test_incommensurable_frequencies_get_no_period():
+    """sin(u) + sin(√2 u) is not periodic (frequencies with an irrational ratio): no period is stated, and the step
+    does not conclude from one."""
+    from uapcheck.rules.ridge import _common_periods
+    assert _common_periods(sympy.sin(U) + sympy.sin(sympy.sqrt(2) * U)) == ()
+    r = uapcheck.check("attention { score s(x, y) = sin(x . y) + sin(sqrt(2) * (x . y)); affine query key }\n", "t.uap")
+    assert not any(s.rule == "TD-RIDGE" and "period" in s.evidence for s in r.root.walk())

@@ -280,13 +280,34 @@ def periodic_not_constant(profile: sympy.Expr, variable: sympy.Symbol, period: s
 
 
 def _period(alpha: sympy.Expr) -> Optional[sympy.Expr]:
-    """A period 2π or π of a param-free α with sines and cosines, shown by periodic_not_constant."""
+    """A period of a param-free α with sines and cosines, shown by periodic_not_constant: 2π or π, else the common
+    period 2πQ/g of sines and cosines of ω_k·u + c_k with rational frequencies ω_k (Q the lcm of their denominators, g
+    the gcd of the numerators ω_k·Q), or its half."""
     if alpha.free_symbols - {U} or not alpha.has(sympy.sin, sympy.cos):
         return None
-    for period in (2 * sympy.pi, sympy.pi):
+    for period in (2 * sympy.pi, sympy.pi, *_common_periods(alpha)):
         if periodic_not_constant(alpha, U, period) is not None:
             return period
     return None
+
+
+def _common_periods(alpha: sympy.Expr) -> tuple:
+    """(2πQ/g, πQ/g) when every sine and cosine of α has an argument ω·u + c with ω a non-zero rational (a
+    trigonometric polynomial in u with commensurable frequencies); () otherwise (sin(u) + sin(πu) has no period)."""
+    from math import gcd, lcm
+    freqs = []
+    for node in sympy.preorder_traversal(alpha):
+        if isinstance(node, (sympy.sin, sympy.cos)):
+            omega = sympy.diff(node.args[0], U)
+            if not (omega.is_Rational and omega != 0):
+                return ()
+            freqs.append(abs(omega))
+    if not freqs:
+        return ()
+    q = lcm(*(int(w.q) for w in freqs))
+    g = gcd(*(int(w * q) for w in freqs))
+    base = 2 * sympy.pi * sympy.Rational(q, g)
+    return (base, base / 2)
 
 
 _T = sympy.Symbol("t")  # the variable of a growth at infinity, in a claim's formula
