@@ -304,7 +304,13 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     if step.rule == "PAT-CONNECTED":
         data = {"diameter": _tree(out.diameter)}
     if step.rule == "PAT-LAYERS":
-        data = {"diameter": _tree(out.diameter), "layers": _tree(out.layers), "least": ev.get("least")}
+        # the step's own count: with a position term in the weights it may exceed the plain patterns' (window(1)
+        # with a reweight whose classes break the reflection: n, not n − 1), which `pattern_premises` recomputes
+        import sympy
+        stated = step.facts.get("layers")
+        layers = stated if isinstance(stated, sympy.Basic) and any(h.position is not None for h in spec.heads) \
+            else out.layers
+        data = {"diameter": _tree(out.diameter), "layers": _tree(layers), "least": ev.get("least")}
         if ev.get("least classes"):  # least on these residue classes of n only (docs/theory.md §12)
             data["least classes"] = ev["least classes"]
     if step.rule == "PAT-DISCONNECTED":

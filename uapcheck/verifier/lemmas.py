@@ -261,11 +261,22 @@ def symbolic_layers(ctx, s):
     if not lemma.least_layers and _same(layers, lemma.diameter) and data.get("least"):
         return _rooted_family(ctx, lemma)
     if not _same(layers, want) or bool(data.get("least")) != lemma.least_layers:
+        _position_terms_trusted(ctx, "count")
         raise Reject(f"{sympy.sstr(layers)} layers (least: {data.get('least')}) is not the `{lemma.name}` lemma's "
                      f"{sympy.sstr(want)}")
     why = ("D layers suffice and are least for this family (docs/theory.md §11.2)" if lemma.least_layers
            else "D + 1 layers suffice by the view argument (docs/theory.md §11.2)")
     return VERIFIED, f"`{lemma.name}` lemma: {why}; " + _instances_ok(ctx, lemma, "connectivity")
+
+
+def _position_terms_trusted(ctx, what: str) -> None:
+    """The family lemmas' groups and counts are those of plain heads: with a position term in a head's weights
+    (`reweight`, `bias b(i, j) = …`) the group may be smaller and the count larger (`window(1)` with `reweight
+    exp(j - i)`: trivial, n layers, not least), so a statement that differs from the lemma's is not re-checked here
+    (trusted), rather than rejected; the arcs, and so the lemmas' connectivity, are the same."""
+    from .check import Trust
+    if any(h.position is not None for h in ctx.spec.heads):
+        raise Trust(f"a position term in the weights: the `{what}` of the verifier's family lemmas is for plain heads")
 
 
 def _structural_name(lemma: Lemma, name) -> bool:
@@ -280,6 +291,7 @@ def symbolic_group(ctx, s):
     lemma = lemma_for(ctx)
     name = (s.get("data") or {}).get("name")
     if lemma.group is None or (name != lemma.group and not _structural_name(lemma, name)):
+        _position_terms_trusted(ctx, "group")
         raise Reject(f"the group {name!r} is not the `{lemma.name}` lemma's {lemma.group!r}")
     _instances_ok(ctx, lemma, "group")
     return VERIFIED, (f"`{lemma.name}` lemma (docs/theory.md §18.4): G = {lemma.group} for n ≥ {_group_bound(ctx, lemma)}; "

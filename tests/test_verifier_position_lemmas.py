@@ -1,0 +1,34 @@
+"""The verifier's family lemmas at symbolic n (docs/theory.md §18.4) state the group and the count of plain heads. A
+position term in the weights can make the group smaller and the count larger: `window(1)` with `reweight exp(j - i)`
+is UAP with the trivial group and n layers (sufficient), while the lemma says the reflection and n − 1. The verifier
+used to reject that certificate (and the certificate's PAT-LAYERS data restated the plain patterns' n − 1 beside the
+step's n); it now reports the two steps trusted and states the step's own count."""
+from __future__ import annotations
+
+import copy
+
+from tests.certificates import certificate_of
+from uapcheck.verifier import verify
+
+TEXT = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n  reweight c(i, j) = exp(j - i)\n}\n"
+
+
+def _outcome(report, rule: str) -> str:
+    return next(s.outcome for s in report.steps if s.rule == rule)
+
+
+def test_a_window_with_a_reweight_at_symbolic_n_is_not_rejected():
+    cert = certificate_of(TEXT)
+    layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert layers["data"]["layers"] == {"sym": "n"}
+    report = verify(cert)
+    assert not report.rejected and not report.problems
+    assert _outcome(report, "PAT-LAYERS") == "trusted" and _outcome(report, "SYM-AUT") == "trusted"
+
+
+def test_the_plain_window_is_still_checked_against_the_lemma():
+    plain = certificate_of("attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n}\n")
+    assert verify(plain).ok
+    bad = copy.deepcopy(plain)
+    next(s for s in bad["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "trivial"
+    assert _outcome(verify(bad), "SYM-AUT") == "rejected"
