@@ -321,10 +321,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     normaliser is 0 whatever the kernel, so the step is refuted from it first.
     `mixed_row`: a row whose factors take both signs, with two configurations where its normaliser has opposite
     signs (rules/reweight_rows.py, Lemma Q of docs/theory.md §4): refuted from it next."""
-    if zero_row is not None and normalized:
-        return _zero_row_step(zero_row)
-    if mixed_row is not None and normalized:
-        return _mixed_row_step(mixed_row)
+    row_step = _row_step(zero_row, mixed_row) if normalized else None
+    if row_step is not None:
+        return row_step
     expr = _plain_term(model)
     by_factors = _positive_by_factors(model, expr, normalized)
     if by_factors is not None:
@@ -399,6 +398,20 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
         return _positivity(normalized, "the kernel is not shown positive: it vanishes at some inputs, so the "
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
+    return _open_positivity(model, expr, normalized)
+
+
+def _row_step(zero_row: Optional[ZeroRow], mixed_row: Optional[MixedRow]) -> Optional[proof.Step]:
+    """The refutation from a reweight's rows: a zero row first, then a row of both signs (Lemma Q)."""
+    if zero_row is not None:
+        return _zero_row_step(zero_row)
+    if mixed_row is not None:
+        return _mixed_row_step(mixed_row)
+    return None
+
+
+def _open_positivity(model: KernelModel, expr: sympy.Expr, normalized: bool) -> proof.Step:
+    """The undecided step when no test decides: naming a point where a closed kernel is not real, when one is found."""
     unreal = _non_real_point(model)
     if unreal is not None:
         x, y, value = unreal
