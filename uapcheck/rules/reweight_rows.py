@@ -82,7 +82,7 @@ def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
     length n ≤ 64, a closed kernel and a reweight without params, a head whose query and keys are free (not tied,
     projected, landmark, biased, grouped or differential). None when no such row or witness is found."""
     n = spec.tokens
-    if not (head.position is not None and head.position.kind == "reweight" and head.normalized
+    if not (head.position is not None and head.position.kind == "reweight" and head.normalized and head.kind == "kernel"
             and isinstance(n, int) and 2 <= n <= ROW_ENUMERATION_N and isinstance(model, ClosedKernel)
             and not (head.tie or head.projection or head.nystrom or head.bias or head.heads or head.differential)):
         return None
