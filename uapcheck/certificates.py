@@ -1444,12 +1444,14 @@ class BudgetByClass(Certificate):
         layers, diameter, least = step.facts.get("layers"), step.facts.get("diameter"), step.facts.get("least")
         on = step.facts.get("least_classes") or ()  # least on these classes n mod L only (a least flag by class)
         mods = layers.atoms(sympy.Mod) if isinstance(layers, sympy.Basic) else set()
+        mods |= diameter.atoms(sympy.Mod) if isinstance(diameter, sympy.Basic) else set()
         n = next((a.args[0] for a in mods if isinstance(a.args[0], sympy.Symbol)), None)
         split = pieces_by_residue(layers, n)
+        by_d = pieces_by_residue(diameter, n) if n is not None else None
         if split is None and isinstance(self.modulus, int) and (self.modulus == 1 or (
-                on and self.modulus % on[0] == 0)) and isinstance(layers, (int, sympy.Integer)) and \
-                not isinstance(layers, bool):
-            # one number on the whole range: every residue mod 1, or mod the classes where it is least
+                on and self.modulus % on[0] == 0) or (by_d is not None and self.modulus % by_d[0] == 0)) and \
+                isinstance(layers, (int, sympy.Integer)) and not isinstance(layers, bool):
+            # one number on the whole range: every residue mod 1, mod the classes where it is least, or mod D's
             split = (self.modulus, (sympy.Integer(layers),) * self.modulus)
         if split is None or split[0] != self.modulus or not self.residues:
             _reject(BudgetByClass, f"the layer count is not a function of n mod {self.modulus}")

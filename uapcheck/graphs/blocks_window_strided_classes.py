@@ -12,7 +12,11 @@ runs' residue sets hold them), times 2 when b | n, constant by residue of n mod 
 only (F74 (a)'s argument with the residues mod P), read off one n per residue by breadth-first search. D + 1 layers
 suffice; Theorem F110 proves them least on the classes of n mod P where a swap of two positions at distance D from a
 root with the same neighbours within D − 1 (not twins) exists at every length from the range's start through
-N₁ + P − 1 (F99's cut argument with P for s carries it to every n); whether D do on the others is open.
+N₁ + P − 1 (F99's cut argument with P for s carries it to every n); Theorem F113 proves D layers least on the
+classes where the class-piece premise holds at every length of the same check (the far positions' classes are read
+off the positions within D − 1, and two far positions of different classes are adjacent iff a position within D − 1
+in neither's class is adjacent to both, so every permutation meeting the witness condition is an automorphism);
+whether D do on the remaining classes is open.
 
 Nothing here reads user text.
 """
@@ -159,6 +163,43 @@ def swap_witness(n: int, b: int, w: int, s: int, diameter: int) -> Optional[tupl
     return None
 
 
+def piece_premise(n: int, b: int, w: int, s: int, diameter: int) -> bool:
+    """Theorem F113's premise at the length n: at every root i, with the far positions those at distance D and the
+    *pieces* the non-empty sets (a residue class mod s) ∩ B_i, B_i the positions within D − 1: (P1) every far u has
+    its own class's piece non-empty and no other piece inside N[u]; (P2) two far positions u ≢ v (mod s) are adjacent
+    iff some z ∈ B_i in neither's class is adjacent to both (z then lies in the local neighbourhood of both)."""
+    near = _closed_neighbourhoods(n, b, w, s)
+    full = (1 << n) - 1
+    classes = [sum(1 << (q - 1) for q in range(r if r else s, n + 1, s)) for r in range(s)]
+    local = [0] + [near[p] & ~classes[p % s] | 1 << (p - 1) for p in range(1, n + 1)]  # Loc[p]: block and window
+    for root in range(1, n + 1):
+        rings = bit_rings.rings(near, n, root)
+        if rings is None:
+            return False  # not strongly connected (outside the theorem's range)
+        if len(rings) - 1 < diameter:
+            continue  # every position within D − 1: no far position at this root
+        if len(rings) - 1 != diameter:
+            return False
+        far = rings[diameter]
+        ball = full & ~far
+        pieces = [c & ball for c in classes]
+        for u in bit_rings.members(far):
+            own = u % s
+            if not pieces[own] or any(piece and not piece & ~near[u] for r, piece in enumerate(pieces) if r != own):
+                return False  # (P1)
+            said = 0
+            rest = near[u] & ball & ~classes[own]  # the local neighbours of u in the ball
+            while rest:
+                low = rest & -rest
+                z = low.bit_length()
+                said |= local[z]
+                rest ^= low
+            # (P2): the far v of another class adjacent to u are those some such z (z ≢ v) is locally adjacent to
+            if (said ^ near[u]) & far & ~classes[own]:
+                return False
+    return True
+
+
 def coarsest_classes(period: int, residues) -> tuple[int, tuple[int, ...]]:
     """(L, the residues mod L): the least divisor L of `period` such that the residues mod `period` are exactly the
     n with n mod L among them."""
@@ -171,40 +212,115 @@ def coarsest_classes(period: int, residues) -> tuple[int, tuple[int, ...]]:
 
 
 @lru_cache(maxsize=64)
-def swap_classes(b: int, w: int, s: int) -> tuple:
-    """Theorem F110: (L, residues) for the classes of n mod P (written mod the least L that carries them) where every
-    length from the range's start through N₁ + P − 1 has a swap witness (`swap_witness`), so D + 1 layers are least at
-    every n of those classes in the range; () when there are none or the check is beyond MAX_SWAP_TOP."""
+def swap_residues(b: int, w: int, s: int) -> frozenset:
+    """Theorem F110: the residues of n mod P where every length from the range's start through N₁ + P − 1 has a swap
+    witness (`swap_witness`), so D + 1 layers are least at every n of those classes in the range; empty when there are
+    none or the check is beyond MAX_SWAP_TOP."""
     data = decide(b, w, s)
     if data is None:
-        return ()
+        return frozenset()
     top = swap_top(b, w, s, data.low)
     if top > MAX_SWAP_TOP:
-        return ()
+        return frozenset()
     alive = set(range(data.period))
     for n in range(data.low, top + 1):
         r = n % data.period
         if r in alive and swap_witness(n, b, w, s, data.diameters[r]) is None:
             alive.discard(r)
-    return coarsest_classes(data.period, alive) if alive else ()
+    return frozenset(alive)
+
+
+@lru_cache(maxsize=64)
+def premise_residues(b: int, w: int, s: int) -> frozenset:
+    """Theorem F113: the residues of n mod P outside F110's where every length from the range's start through
+    N₁ + P − 1 (F110's check) has the class-piece premise (`piece_premise`), so D layers suffice, and are least, at
+    every n of those classes in the range; empty when there are none or the check is beyond MAX_SWAP_TOP."""
+    data = decide(b, w, s)
+    if data is None:
+        return frozenset()
+    top = swap_top(b, w, s, data.low)
+    if top > MAX_SWAP_TOP:
+        return frozenset()
+    alive = set(range(data.period)) - swap_residues(b, w, s)
+    for n in range(data.low, top + 1):
+        r = n % data.period
+        if r in alive and not piece_premise(n, b, w, s, data.diameters[r]):
+            alive.discard(r)
+    return frozenset(alive)
+
+
+def swap_classes(b: int, w: int, s: int) -> tuple:
+    """Theorem F110's classes written mod the least L that carries them: (L, residues), or () when there are none."""
+    data = decide(b, w, s)
+    alive = swap_residues(b, w, s)
+    return coarsest_classes(data.period, alive) if data is not None and alive else ()
+
+
+def least_classes(b: int, w: int, s: int) -> tuple:
+    """The classes where the count is least, F110's (D + 1) with F113's (D), written mod the least L that carries
+    them: (L, residues), or () when there are none."""
+    data = decide(b, w, s)
+    alive = swap_residues(b, w, s) | premise_residues(b, w, s)
+    return coarsest_classes(data.period, alive) if data is not None and alive else ()
+
+
+def layers_by_residue(data: BlocksWindowStrided) -> dict[int, int]:
+    """The count at n ≡ r (mod P): D on F113's classes, D + 1 on the others (least on F110's)."""
+    fit = premise_residues(data.b, data.w, data.s)
+    return {r: data.diameters[r] + (0 if r in fit else 1) for r in range(data.period)}
+
+
+def coarsest_values(period: int, values: dict[int, int]) -> tuple[int, dict[int, int]]:
+    """(L, values mod L): the least divisor L of `period` such that the value at r depends on r mod L only."""
+    for modulus in sorted(d for d in range(1, period + 1) if period % d == 0):
+        if all(values[r] == values[r % modulus] for r in range(period)):
+            return modulus, {r: values[r] for r in range(modulus)}
+    return period, dict(values)
 
 
 def swap_words(b: int, w: int, s: int, classes: tuple) -> str:
     """Why D + 1 layers are least on the classes of Theorem F110 (and sufficient on the others)."""
-    from ..groups import class_condition
-    from ..show import show_condition
     data = decide(b, w, s)
     assert data is not None
     modulus, residues = classes
     top = swap_top(b, w, s, data.low)
     every = modulus == 1
-    where = "every n" if every else show_condition(class_condition(sympy.Symbol("n", integer=True, positive=True),
-                                                                    modulus, residues))
-    return (f"Theorem F110: for {where} some position has two positions at distance D with the same neighbours "
-            "within distance D − 1 of it that are not twins, so their swap is a view witness and D layers are not "
-            f"enough (checked at every such length from {data.low} through {top}, and carried to every larger n "
-            f"by the cut argument with the period {data.period}); D + 1 layers suffice by the view argument"
+    return (f"Theorem F110: for {_where(modulus, residues)} some position has two positions at distance D with the "
+            "same neighbours within distance D − 1 of it that are not twins, so their swap is a view witness and D "
+            f"layers are not enough (checked at every such length from {data.low} through {top}, and carried to every "
+            f"larger n by the cut argument with the period {data.period}); D + 1 layers suffice by the view argument"
             + ("" if every else "; on the other classes whether D layers suffice is open (Theorem F93)"))
+
+
+def _where(modulus: int, residues) -> str:
+    from ..groups import class_condition
+    from ..show import show_condition
+    if modulus == 1:
+        return "every n"
+    return show_condition(class_condition(sympy.Symbol("n", integer=True, positive=True), modulus, residues))
+
+
+def least_words(b: int, w: int, s: int) -> str:
+    """Why the count is least on F110's classes (D + 1) and F113's (D), and sufficient on the others."""
+    data = decide(b, w, s)
+    assert data is not None
+    top = swap_top(b, w, s, data.low)
+    swaps, fits = swap_residues(b, w, s), premise_residues(b, w, s)
+    said = []
+    if swaps:
+        said.append(f"Theorem F110: for {_where(*coarsest_classes(data.period, swaps))} some position has two "
+                    "positions at distance D with the same neighbours within distance D − 1 of it that are not twins, "
+                    "so their swap is a view witness and D layers are not enough; D + 1 layers suffice by the view "
+                    "argument")
+    said.append(f"Theorem F113: for {_where(*coarsest_classes(data.period, fits))}, at every position, the positions "
+                "at distance D are adjacent when they share a residue class mod "
+                f"{s} (read off the class's positions within distance D − 1, the only class all inside their "
+                "neighbourhood) or when a position within distance D − 1 of neither's class is adjacent to both, so "
+                "every permutation keeping the neighbourhoods within distance D − 1 is a symmetry: D layers suffice")
+    rest = set(range(data.period)) - swaps - fits
+    return ("; ".join(said) + f" (each checked at every such length from {data.low} through {top}, and carried to "
+            f"every larger n by the cut argument with the period {data.period})"
+            + ("; on the other classes D + 1 layers suffice and whether D do is open (Theorem F93)" if rest else ""))
 
 
 def _group_words(data: BlocksWindowStrided, n) -> str:
@@ -237,7 +353,9 @@ def theorem(n, data: BlocksWindowStrided):
         order = _residue_pieces(n, P, {m: data.orders[m] for m in range(P)}, Integer, explicit=True)
     words = _group_words(data, n)
     group = "trivial" if words == "trivial" else ("reflection" if words == "the reflection i ↦ n + 1 − i" else words)
-    classes = swap_classes(data.b, data.w, data.s) if isinstance(n, sympy.Symbol) else ()
+    symbolic = isinstance(n, sympy.Symbol)
+    classes = swap_classes(data.b, data.w, data.s) if symbolic else ()
+    fits = premise_residues(data.b, data.w, data.s) if symbolic else frozenset()
     found = FamilyTheorem(
         "F93", "blocks(b) + window(w) + strided(s), 3 ≤ b < s, 1 ≤ w ≤ b − 2",
         (("b", Integer(data.b)), ("w", Integer(data.w)), ("s", Integer(data.s))), Integer(data.low), diameter,
@@ -246,9 +364,20 @@ def theorem(n, data: BlocksWindowStrided):
         open_question=(f"whether D layers suffice for blocks(b) + window(w) + strided(s) with b < s is not proved "
                        f"({SECTION}, Theorem F93; the concrete engine finds D at some residues of n mod "
                        f"{P} and D + 1 at others)"))
+    from dataclasses import replace
+    if fits:  # Theorem F113: D on its classes, D + 1 on the others (least on F110's)
+        modulus, values = coarsest_values(P, layers_by_residue(data))
+        layers = _residue_pieces(n, modulus, values, Integer)
+        on = least_classes(data.b, data.w, data.s)
+        why = least_words(data.b, data.w, data.s)
+        if on[0] == 1:
+            return replace(found, layers=layers, least=True, why_layers=why, open_question="")
+        return replace(found, layers=layers, least_classes=on, why_layers=why,
+                       open_question=found.open_question.replace(
+                           "is not proved", "is not proved off the classes where Theorems F110 and F113 prove the "
+                           "count least"))
     if not classes:
         return found
-    from dataclasses import replace
     why = swap_words(data.b, data.w, data.s, classes)
     if classes[0] == 1:
         return replace(found, least=True, why_layers=why, open_question="")

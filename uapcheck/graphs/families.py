@@ -88,7 +88,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F93 (``graphs/blocks_window_strided_classes.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
   strided(s)``, 3 ≤ b < s, 1 ≤ w ≤ b − 2: D by residue of n mod lcm(b, s) (breadth-first search at one n per residue),
   G = the permutations of the classes mod s keeping every twin run's residues of ``blocks(b) + window(w)``, with the
-  reflection when b | n; D + 1 layers (whether D suffice open).
+  reflection when b | n; D + 1 layers, least on F110's classes (a swap), and D layers, least, on F113's (the
+  class-piece premise); whether D suffice on the other classes is open.
 * F94 (``graphs/blocks_window_strided_cells.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
   strided(s)``, b > s ≥ 2w + 1: D = 2, G = the cells' symmetric groups of the positions without window edges between
   blocks (with the class permutations that keep them, and the reflection when b | n), 3 layers, least (an exchange of

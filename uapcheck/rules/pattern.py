@@ -1334,6 +1334,11 @@ def budget_by_class(spec: S.Spec, layer_step: Optional[proof.Step], group: Optio
     if split is None and on and isinstance(n, sympy.Symbol) and isinstance(where, sympy.Basic) and \
             all(isinstance(x, (int, sympy.Integer)) and not isinstance(x, bool) for x in (layers, diameter)):
         split = (on[0], (sympy.Integer(layers),) * on[0])  # one count on the range, least on some classes of n mod L
+    if split is None and isinstance(n, sympy.Symbol) and isinstance(where, sympy.Basic) and \
+            isinstance(layers, (int, sympy.Integer)) and not isinstance(layers, bool):
+        dsplit = pieces_by_residue(diameter, n)  # one count on the range, D by class (D where D = 3, D + 1 where 2)
+        if dsplit is not None:
+            split = (dsplit[0], (sympy.Integer(layers),) * dsplit[0])
     if split is None:
         return _budget_below_least(spec, layer_step, where, n)
     modulus, pieces = split
