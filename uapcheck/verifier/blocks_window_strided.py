@@ -9,7 +9,11 @@ max(4K₀(b − 1) + 2P, 3b + 1, s(4b − 1), P + 4b), K₀ = ⌈⌊s/2⌋/w⌉ 
 permutations of the classes mod s keeping the residue set of every twin class of `blocks(b) + window(w)`, applied in
 every twin class alike (|G| = ∏ |atom|!), times the reflection when b | n; D + 1 layers, least on the classes of
 n mod P where Theorem F110's swap check (restated here on the verifier's own bit sets) succeeds at every length from
-the range's start through N₁ + P − 1, not least on the others. The verifier's own
+the range's start through N₁ + P − 1; Theorem F113: D layers, least, on the classes where the class-piece premise
+(restated here on the verifier's own bit sets: the far positions' classes read off the ball, and two far positions of
+different classes adjacent iff a ball position of neither's class is adjacent to both) holds at every length of the
+same check, re-checked on the verifier's arcs at every instance of those classes; D + 1, not least, on the others
+(at a concrete length the count is D + 1, least only where F110 holds on every class). The verifier's own
 range, D at one length per residue by breadth-first search on its own arcs, and the order from its own twin classes
 (equal closed neighbourhoods on its own arcs of the blocks and the window, not assumed to be runs); the instance check
 compares both with BFS and nauty over a whole period of n mod P.
@@ -31,6 +35,7 @@ arcs at every instance.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from math import factorial
 from typing import Optional
 
@@ -45,7 +50,7 @@ def _int(t) -> Optional[int]:
     return t if isinstance(t, int) and not isinstance(t, bool) else None
 
 
-def match(parts: list):
+def match(parts: list, tokens=None):
     if sorted(type(q).__name__ for q in parts) != ["Blocks", "Strided", "Window"]:
         return None
     win = next(q for q in parts if isinstance(q, S.Window))
@@ -55,7 +60,7 @@ def match(parts: list):
     if win.cyclic or b is None or s is None or w is None:
         return None
     if 3 <= b < s and 1 <= w <= b - 2:
-        return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
+        return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)), isinstance(tokens, int))
     if b > s >= 2 * w + 1 and w >= 1:
         return _longer_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b >= s and w + 2 <= s <= 2 * w:
@@ -65,8 +70,10 @@ def match(parts: list):
     return _family(s, w, S.PatternUnion(tuple(parts)))
 
 
-def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
-    """Theorem F93's Family, or None beyond the restatement's limits (P > 120, the range above 1,200)."""
+def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern, concrete: bool = False):
+    """Theorem F93's Family, or None beyond the restatement's limits (P > 120, the range above 1,200). At a concrete
+    length (`concrete`) the count is D + 1, stated least only where F110 makes it least on every class; Theorem F113's
+    classes are read at symbolic n only, as the engine states them."""
     from math import lcm
 
     from .families import Family, ResidueLength
@@ -101,15 +108,128 @@ def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern):
             f"mod {s}" in text and "twin run" in text)
 
     least, classes, check = _swap_classes(b, w, s, low, period, diameters, pattern)
+    swaps = {r for r in range(period) if r % classes[0] in classes[1]} if classes else set(range(period)) if least \
+        else set()
+    fits = set() if concrete else set(_premise_residues(b, w, s, low, period, tuple(sorted(diameters.items())),
+                                                        frozenset(swaps)))
     where = "every n" if least else f"n mod {classes[0]} in {list(classes[1])}" if classes else ""
     text = (f"D + 1 layers least for {where} (Theorem F110: at every length of those classes from {low} through "
             "N₁ + P − 1, on the verifier's own bit sets, two positions at distance D from a root with the same "
             "neighbours within D − 1 that are not twins; their swap re-checked on the verifier's arcs at every "
-            "instance of those classes)" + ("" if least else ", D + 1 not claimed least on the other classes")
+            "instance of those classes)" + ("" if least or fits else ", D + 1 not claimed least on the other classes")
             if where else "")
+    counts = {r: diameters[r] + (0 if r in fits else 1) for r in range(period)}  # D on F113's classes, else D + 1
+
+    def layers_by(n):
+        if not fits:
+            return diameter(n) + 1
+        if isinstance(n, int):
+            return sympy.Integer(counts[n % period])
+        return sympy.Piecewise(*[(sympy.Integer(counts[r]), sympy.Eq(sympy.Mod(n, period), r)) for r in range(period)])
+
+    if fits:  # Theorem F113: D layers, least, on these classes
+        kept = swaps | fits
+        least = len(kept) == period
+        modulus = min(m for m in range(1, period + 1) if period % m == 0
+                      and all((r in kept) == (r % m in {k % m for k in kept}) for r in range(period)))
+        classes = () if least else (modulus, tuple(sorted({k % modulus for k in kept})))
+        swap_check = check
+
+        def check(n: int, d: int) -> Optional[str]:
+            if n % period in fits:
+                return None if _premise_on(_near_on_arcs(pattern, n), n, s, d) else \
+                    f"n = {n}: the class-piece premise of Theorem F113 fails on the verifier's arcs"
+            return swap_check(n, d) if swap_check is not None else None
+        fit_mod = min(m for m in range(1, period + 1) if period % m == 0
+                      and all((r in fits) == (r % m in {k % m for k in fits}) for r in range(period)))
+        text = ((text + "; " if text else "") + f"D layers least for n mod {fit_mod} in "
+                f"{sorted({k % fit_mod for k in fits})} (Theorem F113: "
+                f"at every length of those classes from {low} through N₁ + P − 1, on the verifier's own bit sets, "
+                "every position at distance D from a root has its own class and no other among the positions within "
+                "D − 1 inside its neighbourhood, and two of different classes are adjacent iff a position within "
+                "D − 1 of neither's class is adjacent to both; re-checked on the verifier's arcs at every instance "
+                "of those classes)" + ("" if least else ", D + 1 not claimed least on the other classes"))
     return Family("F93", low, 0, 0, least, lambda n: sympy.Integer(orders[residue(n)]), period, name, None,
-                  diameter_at=diameter, period=period, layers_by=lambda n: diameter(n) + 1, least_classes=classes,
+                  diameter_at=diameter, period=period, layers_by=layers_by, least_classes=classes,
                   layers_check=check, layers_text=text)
+
+
+@lru_cache(maxsize=32)
+def _premise_residues(b: int, w: int, s: int, low: int, period: int, by_residue: tuple, swaps: frozenset) -> frozenset:
+    """Theorem F113 restated: the residues of n mod P outside F110's (`swaps`) where every length from `low` through
+    the verifier's own N₁ + P − 1 has the class-piece premise on the verifier's own bit sets (`by_residue`: the pairs
+    (r, D at n ≡ r)); empty past SWAP_TOP."""
+    diameters = dict(by_residue)
+    k0 = (s // 2 + w - 1) // w + 2
+    top = max(low, 16 * k0 * (b - 1) + 4 * period) + period - 1
+    if top > SWAP_TOP:
+        return frozenset()
+    kept = set(range(period)) - swaps
+    for n in range(low, top + 1):
+        if n % period in kept and not _premise_on(_near_by_rule(n, b, w, s), n, s, diameters[n % period]):
+            kept.discard(n % period)
+    return frozenset(kept)
+
+
+def _near_by_rule(n: int, b: int, w: int, s: int) -> list:
+    """Entry v (0..n − 1, position v + 1): the bit set of v's block, the positions within w and v's class mod s."""
+    everything = (1 << n) - 1
+    same_class = [0] * s
+    for u in range(n):
+        same_class[u % s] |= 1 << u
+    return [(((1 << b) - 1) << (v // b * b) | ((1 << (2 * w + 1)) - 1) << v >> w | same_class[v % s]) & everything
+            for v in range(n)]
+
+
+def _near_on_arcs(pattern: S.Pattern, n: int) -> list:
+    """The same bit sets read off the verifier's arcs of the pattern (both directions, and v itself)."""
+    near = [1 << v for v in range(n)]
+    for j, i in patterns.head_arcs(pattern, n):
+        near[i - 1] |= 1 << (j - 1)
+        near[j - 1] |= 1 << (i - 1)
+    return near
+
+
+def _premise_on(near: list, n: int, s: int, d: int) -> bool:
+    """Theorem F113's premise on the bit sets `near` (bit v is position v + 1; the class of v is v + 1 mod s): at every
+    root, every far position (distance d) has a non-empty piece of its own class among the positions within d − 1 and
+    no other class's piece inside its neighbourhood, and two far positions of different classes are adjacent iff some
+    position within d − 1, in neither's class, is adjacent to both."""
+    everything = (1 << n) - 1
+    same_class = [0] * s
+    for v in range(n):
+        same_class[(v + 1) % s] |= 1 << v
+
+    def each(bits: int):
+        while bits:
+            low = bits & -bits
+            yield low.bit_length() - 1
+            bits ^= low
+    for root in range(n):
+        reached, shell, depth = 1 << root, 1 << root, 0
+        while reached != everything and depth < d:
+            grown = 0
+            for v in each(shell):
+                grown |= near[v]
+            shell = grown & ~reached
+            reached |= shell
+            depth += 1
+        if reached != everything:
+            return False  # beyond the diameter d
+        if depth < d:
+            continue  # every position within d − 1
+        inner = everything & ~shell
+        pieces = [c & inner for c in same_class]
+        for u in each(shell):
+            mine = (u + 1) % s
+            if not pieces[mine] or any(p and not p & ~near[u] for r, p in enumerate(pieces) if r != mine):
+                return False
+            joined = 0
+            for z in each(near[u] & inner & ~same_class[mine]):
+                joined |= near[z] & ~same_class[(z + 1) % s]
+            if (joined ^ near[u]) & shell & ~same_class[mine]:
+                return False
+    return True
 
 
 #: Theorem F110: the verifier re-runs the swap check only up to this last length (the engine's limit too).

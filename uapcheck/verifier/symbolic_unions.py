@@ -50,7 +50,7 @@ def match(parts: list, spec: S.Spec):
     return (_blocks_window(parts) or strided_global(parts) or cyclic_step_global(parts) or rook(parts, spec)
             or cyclic_strided(parts, spec.tokens) or hub_unions.match(parts) or blocks_strided.match(parts, spec)
             or blocks_dilated.match(parts) or blocks_dilated_chains.match(parts)
-            or blocks_dilated_chains.match_global(parts) or blocks_window_strided.match(parts) or strided_pairs.match(parts)
+            or blocks_dilated_chains.match_global(parts) or blocks_window_strided.match(parts, spec.tokens) or strided_pairs.match(parts)
             or strided_lines.match(parts) or strided_unions.match(parts) or strided_dilations.match(parts)
             or periodic_lines.match(parts) or periodic_exchanges.match(parts) or periodic_determined.match(parts))
 
