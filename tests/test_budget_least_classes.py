@@ -1,6 +1,6 @@
-"""A `layers M` budget against a count least on some residue classes of n only (docs/theory.md §12, least-class
-budgets): Theorem F110's least flag by class makes a budget below the count NOT-UAP on the classes where the count is
-least (and on those where M is below D), and leaves it undecided (PAT-BUDGET-VIEW) on the others. Checked a second
+"""A `layers M` budget against a count that depends on n mod L (docs/theory.md §12, least-class budgets): a budget
+below the count is NOT-UAP on the classes where the count is least (Theorems F110 and F113; and on those where M is
+below D), and undecided (PAT-BUDGET-VIEW) where it is not shown least. Checked a second
 way: the diameters by BFS on the reference arcs, the swap as a view witness on them, the concrete engine at lengths
 of each class, brute force over S_n at small n; the kernel and the verifier re-check the classes, and reject them
 tampered."""
@@ -30,7 +30,7 @@ attention {{
 }}
 """
 WIDE = "blocks(4) + window(2) + strided(5)"    # Theorem F93: D = 3 on n mod 20 ∈ {0, 5, 6, 10, 11, 15, 16}, else 2
-SHORTER = "blocks(4) + window(1) + strided(7)"  # the catalog's blocks_window_strided_shorter_n: D = 3, 4 least off 4 | n
+SHORTER = "blocks(4) + window(1) + strided(7)"  # the catalog's blocks_window_strided_shorter_n: D = 3, 4 off 4 | n, 3 on it
 N = sympy.Symbol("n", integer=True, positive=True)
 WIDE_D3 = {0, 5, 6, 10, 11, 15, 16}
 
@@ -124,25 +124,26 @@ def test_the_lengths_below_the_range_against_brute_force(wide_two, n):
     assert record.verdict is (proof.Verdict.UAP if fits else proof.Verdict.NOT_UAP)
 
 
-def test_the_catalog_pattern_is_not_uap_where_four_layers_are_least_and_open_elsewhere(shorter_three):
+def test_the_catalog_pattern_is_not_uap_where_four_layers_are_least_and_uap_where_three_are(shorter_three):
     """`layers 3` on blocks(4) + window(1) + strided(7): D = 3, the count 4 least for n mod 4 ∈ {1, 2, 3} (Theorem
-    F110), not shown least for 4 | n: NOT-UAP on the first classes, INCONCLUSIVE on the last."""
+    F110) and 3 = D least for 4 | n (Theorem F113): NOT-UAP on the first classes, UAP on the last (formerly
+    INCONCLUSIVE there)."""
     r = shorter_three
-    assert r.verdict == "NOT-UAP"
-    assert headline(r).startswith("NOT-UAP (for n ≥ 116 and (n mod 4 ∈ {1, 2, 3})); INCONCLUSIVE for n ≥ 116 and "
-                                  "n mod 4 = 0; UAP at n = 1…12, 20, 22…40")
+    assert r.verdict == "UAP"
+    assert headline(r).startswith("UAP · G = the reflection i ↦ n + 1 − i when 4 | n, else trivial · 3 attention "
+                                  "layers (for n ≥ 116 and n mod 4 = 0); NOT-UAP for n ≥ 116 and (n mod 4 ∈ {1, 2, "
+                                  "3}); UAP at n = 1…12, 20, 22…40")
     (step,) = _steps(r, "PAT-BUDGET-CLASS")
     assert step.facts["modulus"] == 4 and step.facts["residues"] == (1, 2, 3)
-    (view,) = _steps(r, "PAT-BUDGET-VIEW")
-    assert view.status is proof.UNDECIDED and view.facts["residues"] == (0,)
+    assert not _steps(r, "PAT-BUDGET-VIEW")
     out = jsonout.result_json(r)
-    assert out["by_class"] == [{"condition": "n ≥ 116 and n mod 4 = 0", "verdict": "INCONCLUSIVE"}]
+    assert out["by_class"] == [{"condition": "n ≥ 116 and (n mod 4 ∈ {1, 2, 3})", "verdict": "NOT-UAP"}]
 
 
 @pytest.mark.parametrize("n", [117, 118, 119, 120])
 def test_the_catalog_pattern_against_the_concrete_engine(n):
-    """Where the count is least, 3 layers fail at n; at 4 | n the concrete engine finds 3 enough (the symbolic
-    verdict stays INCONCLUSIVE there: whether 3 suffice at every such n is open)."""
+    """Where the count is 4, least, 3 layers fail at n; at 4 | n the concrete engine finds 3 enough, as the symbolic
+    verdict states (Theorem F113)."""
     got = _check(SHORTER, n, 3)
     assert got.verdict == ("UAP" if n % 4 == 0 else "NOT-UAP")
 
@@ -152,7 +153,7 @@ def test_the_kernel_checks_the_least_classes(shorter_three, wide_two):
     (step,) = _steps(shorter_three, "PAT-BUDGET-CLASS")
     layer_step = step.premises[0]
     BudgetByClass(layer_step, 3, 4, (1, 2, 3)).check()
-    for bad in (BudgetByClass(layer_step, 3, 4, (0, 1, 2, 3)),  # 4 | n: the count is not shown least there
+    for bad in (BudgetByClass(layer_step, 3, 4, (0, 1, 2, 3)),  # 4 | n: the count is 3 = D there
                 BudgetByClass(layer_step, 4, 4, (1, 2, 3)),  # 4 layers are the count
                 BudgetByClass(layer_step, 3, 3, (1, 2))):  # not a multiple of the classes' modulus
         with pytest.raises(proof.CertificateRejected):
@@ -175,17 +176,18 @@ def test_the_verifier_re_checks_the_least_class_budget(pattern, m):
     assert next(s for s in report.steps if s.rule == "PAT-BUDGET-CLASS").outcome == VERIFIED
 
 
-@pytest.mark.parametrize("tamper", ["class 0", "forged least classes", "no least classes"])
+@pytest.mark.parametrize("tamper", ["class 0", "forged least classes", "not least"])
 def test_the_verifier_rejects_a_tampered_least_class_budget(tamper):
     cert = _cert(SHORTER, 3)
     budget = next(s for s in cert["steps"] if s["rule"] == "PAT-BUDGET-CLASS")
     layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    if tamper == "class 0":  # NOT-UAP claimed where 4 layers are not shown least
+    if tamper == "class 0":  # NOT-UAP claimed where 3 layers are the count
         budget["data"]["classes"]["residues"] = [0, 1, 2, 3]
     elif tamper == "forged least classes":
+        layers["data"]["least"] = False
         layers["data"]["least classes"] = {"modulus": 4, "residues": [0, 1, 2, 3]}
     else:
-        del layers["data"]["least classes"]
+        layers["data"]["least"] = False
     report = verify(cert)
     assert not report.ok
     assert next(s for s in report.steps if s.rule == "PAT-BUDGET-CLASS").outcome == REJECTED
