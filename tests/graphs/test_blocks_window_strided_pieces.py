@@ -132,3 +132,13 @@ def test_the_verifier_restates_f113():
         cert = certificate_of(softmax_source(SHORTER))
         next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = encode(forged)
         assert rejects(cert, "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("n", [116, 120, 144])
+def test_nauty_finds_no_view_witness_at_4_dividing_n(n):
+    """A second implementation of the rooted views (the verifier's, nauty): no view witness at depth 3 with G = the
+    reflection, while at n = 117 it finds one."""
+    from uapcheck.verifier import patterns, views
+    arcs = patterns.head_arcs(_pattern(4, 1, 7), n)
+    assert views.decide([arcs], n, 3, [[n + 1 - i for i in range(1, n + 1)]]) is None
+    assert views.decide([patterns.head_arcs(_pattern(4, 1, 7), 117)], 117, 3, []) is not None
