@@ -81,13 +81,24 @@ def show_order(order: Union[int, str, sympy.Basic, None]) -> str:
 
 
 def json_order(order):
-    """An int if it prints in at most MAX_DIGITS_SHOWN digits, else its bounded text."""
+    """A group order in the JSON contract (docs/language.md §8, "Orders"): an int if it prints in at most
+    MAX_DIGITS_SHOWN digits, else its bounded text "≈ m × 10^e"; a symbolic order in the order notation
+    (groups.order_text: "2 · n", "n!", "(n − 1)!"); a Piecewise as its pieces, [{"modulus": L, "residues":
+    [r, …], "order": …}, …] (or {"condition": words, "order": …} for a piece that is no residue class). Text
+    (an order already in words) and the certificates' expression trees (dicts) pass unchanged."""
     if isinstance(order, sympy.Integer):
         order = int(order)
     if isinstance(order, int) and not isinstance(order, bool):
         return order if abs(order) < 10 ** MAX_DIGITS_SHOWN else show_int(order)
+    if isinstance(order, sympy.Piecewise):
+        from .groups import order_pieces
+        return [{**piece, "order": json_order(piece["order"])} for piece in order_pieces(order)]
     if isinstance(order, sympy.Basic):
-        return show_order(order)
+        from .groups import order_text
+        return order_text(order)
+    if isinstance(order, list):  # pieces already by class (groups.GroupInfo.order_value)
+        return [{**piece, "order": json_order(piece["order"])} if isinstance(piece, dict) and "order" in piece
+                else piece for piece in order]
     return order
 
 

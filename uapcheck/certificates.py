@@ -1132,7 +1132,7 @@ class StandardFamily(Certificate):
     def to_json(self) -> Any:
         return {"kind": self.kind, "theorem": self.theorem, "section": "docs/theory.md §11.11",
                 "parameters": {k: _exact(v) for k, v in self.params},
-                "claims": {k: _exact(v) for k, v in self.claims},
+                "claims": {k: proof._order_json(v) if k == "order" else _exact(v) for k, v in self.claims},
                 "instance parameters": dict(self.lower_bounds)}
 
 

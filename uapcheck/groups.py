@@ -78,7 +78,7 @@ ROTATION_AND_REFLECTION_GROUPS = frozenset({NamedGroup.CYCLIC, NamedGroup.DIHEDR
 @dataclass(frozen=True)
 class GroupInfo:
     """A derived group: its name (a NamedGroup, a structural name such as "stabilizer 3", or None),
-    its order (an int; a text such as "n!" or "2*n" for symbolic n or a huge order) and generators
+    its order (an int; a text such as "n!" or "2 · n" for symbolic n or a huge order) and generators
     (image tuples, or texts for symbolic n)."""
 
     name: Optional[str]
@@ -95,6 +95,17 @@ class GroupInfo:
     #: class (GroupClass, together covering every residue of n mod their modulus, the last one printed
     #: "else"), `name` and `order` are the classes' words, and `generators` is empty
     classes: tuple = ()
+    #: the order as a SymPy expression when it is symbolic (`order` is its words): the JSON writes it in the
+    #: documented form (bignum.json_order: a Piecewise by its pieces)
+    exact: Any = field(default=None, compare=False)
+
+    @property
+    def order_value(self) -> Any:
+        """The order for the JSON (bignum.json_order writes it): by class when G is, else the exact one."""
+        if self.classes:
+            return [{"modulus": c.modulus, "residues": list(c.residues), "order": c.group.order_value}
+                    for c in self.classes]
+        return self.order if self.exact is None else self.exact
 
     def every_class(self) -> bool:
         """Whether the classes cover every residue of n mod their modulus (else the group is stated on those
@@ -105,7 +116,8 @@ class GroupInfo:
         return sorted(r for c in self.classes for r in c.residues) == list(range(modulus))
 
     def to_json(self) -> dict:
-        out = {"name": self.name, "order": self.order, "condition": self.condition or None,
+        from .bignum import json_order
+        out = {"name": self.name, "order": json_order(self.order_value), "condition": self.condition or None,
                "generators": [g if isinstance(g, str) else list(g) for g in self.generators]}
         if self.classes:
             out["classes"] = [c.to_json() for c in self.classes]
@@ -123,8 +135,9 @@ class GroupClass:
     group: GroupInfo
 
     def to_json(self) -> dict:
+        from .bignum import json_order
         return {"modulus": self.modulus, "residues": list(self.residues), "name": self.group.name,
-                "order": self.group.order,
+                "order": json_order(self.group.order_value),
                 "generators": [g if isinstance(g, str) else list(g) for g in self.group.generators]}
 
 
@@ -162,7 +175,7 @@ def symbolic_group(name: str, n: S.IntTerm) -> GroupInfo:
     if isinstance(n, int):
         return concrete_group(name, n)
     group = NamedGroup(name)
-    orders: dict[str, Union[int, str]] = {"S_n": f"{n}!", "C_n": f"{n}", "D_n": f"2*{n}", "reflection": 2,
+    orders: dict[str, Union[int, str]] = {"S_n": f"{n}!", "C_n": f"{n}", "D_n": f"2 · {n}", "reflection": 2,
                                           "trivial": 1}
     order = orders[group]
     cond = {"D_n": f"{n} ≥ 3", "C_n": f"{n} ≥ 3", "reflection": f"{n} ≥ 2"}.get(group, "")
@@ -354,7 +367,9 @@ def _factorial_product(order) -> bool:
 
 
 def order_text(order) -> Union[int, str]:
-    """The order as an int when short, else a bounded string (never a 200-digit number)."""
+    """The order as an int when short, else a bounded string (never a 200-digit number); a symbolic order in
+    the order notation (show.show_order_expr: 2 · n, n!, (n − 1)!), and one by residue class of n as its cases
+    ("2 · n if n mod 4 = 0, else 2"; the JSON writes those as a list, bignum.json_order)."""
     if isinstance(order, sympy.Basic) and order.is_Integer:
         order = int(order)
     if isinstance(order, int):
@@ -363,19 +378,48 @@ def order_text(order) -> Union[int, str]:
         return _power_of_ten(order)
     if isinstance(order, sympy.Basic) and _factorial_product(order):
         return " · ".join(_factorial_power_text(a) for a in order.args)
+    if isinstance(order, sympy.Piecewise):
+        return "; ".join(f"{order_text(piece['order'])} {_piece_words(piece)}" for piece in order_pieces(order))
     if isinstance(order, sympy.Basic):
-        try:
-            text = sympy.sstr(order)
-        except ValueError:  # an integer factor of more than 4300 digits (e.g. 2^1000000): show it bounded
-            from .bignum import MAX_DIGITS_SHOWN, show_int
-            big = {i: sympy.Symbol(show_int(int(i))) for i in order.atoms(sympy.Integer)
-                   if abs(i) >= 10 ** MAX_DIGITS_SHOWN}
-            text = sympy.sstr(order.xreplace(big))
-        text = re.sub(r"factorial\((\w+)\)\*\*(\w+)", r"(\1!)^\2", text)  # (64!)^63
-        text = re.sub(r"factorial\((\w+)\)", r"\1!", text)
-        text = re.sub(r"factorial\(([^()]*)\)", r"(\1)!", text)
-        return text.replace("*", " · ").replace(" ·  · ", "^")
+        from .bignum import MAX_DIGITS_SHOWN, show_int
+        from .show import show_order_expr
+        # an integer factor of more than 4300 digits (e.g. 2^1000000) is shown bounded
+        big = {i: sympy.Symbol(show_int(int(i))) for i in order.atoms(sympy.Integer) if abs(i) >= 10 ** MAX_DIGITS_SHOWN}
+        return show_order_expr(order.xreplace(big) if big else order)
     return str(order)
+
+
+def _piece_words(piece: dict) -> str:
+    if "residues" in piece:
+        rs = piece["residues"]
+        among = f"= {rs[0]}" if len(rs) == 1 else "∈ {" + ", ".join(map(str, rs)) + "}"
+        return f"if n mod {piece['modulus']} {among}"
+    return "otherwise" if piece["condition"] is None else f"if {piece['condition']}"
+
+
+def order_pieces(order: sympy.Piecewise) -> list[dict]:
+    """A Piecewise order by its pieces, in order: {"modulus": L, "residues": [r, …], "order": expr} for a piece on
+    residue classes of one variable mod L (Eq(Mod(n, L), r) or an Or of such), else {"condition": its words (None
+    for the last piece's True), "order": expr}."""
+    from .show import show_condition
+    out: list[dict] = []
+    for value, cond in order.args:
+        eqs = cond.args if isinstance(cond, sympy.Or) else (cond,)
+        if all(isinstance(eq, sympy.Eq) and isinstance(eq.lhs, sympy.Mod) and eq.rhs.is_Integer
+               and eq.lhs.args[1].is_Integer for eq in eqs) and len({eq.lhs for eq in eqs}) == 1:
+            out.append({"modulus": int(eqs[0].lhs.args[1]), "residues": sorted(int(eq.rhs) for eq in eqs),
+                        "order": value})
+        else:
+            out.append({"condition": None if cond is sympy.true else show_condition(cond), "order": value})
+    moduli = {p.get("modulus") for p in out[:-1]}
+    if len(out) >= 2 and out[-1].get("condition", "") is None and len(moduli) == 1 and None not in moduli:
+        modulus = int(moduli.pop())  # "else": the residues the other pieces leave
+        rest = sorted(set(range(modulus)) - {r for p in out[:-1] for r in p["residues"]})
+        if rest:
+            out[-1] = {"modulus": modulus, "residues": rest, "order": out[-1]["order"]}
+        else:
+            out.pop()  # the residue pieces cover every class: the last piece is never reached
+    return out
 
 
 def position_set(points: Sequence[int]) -> str:

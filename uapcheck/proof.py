@@ -166,10 +166,16 @@ def _jsonable(value: Any) -> Any:
     if kind in _PLAIN_TYPES:
         return value
     if kind is dict:
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): _order_json(v) if k == "order" else _jsonable(v) for k, v in value.items()}
     if kind is list or kind is tuple:
         return _json_sequence(value)
     return _jsonable_other(value)
+
+
+def _order_json(value: Any) -> Any:
+    """An `order` field: in the documented form (bignum.json_order), then as plain JSON data."""
+    from .bignum import json_order
+    return _jsonable(json_order(value))
 
 
 def _json_sequence(seq: Any) -> list:

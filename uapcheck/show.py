@@ -145,6 +145,47 @@ def _size_printer():
     return _SIZE_PRINTER
 
 
+_ORDER_PRINTER = None
+
+
+def show_order_expr(e) -> str:
+    """A symbolic group order in the reports' notation (docs/language.md §8, "Orders"): products with ` · `, powers
+    with ^, factorials written k!, ⌊n/4⌋! and (n − 1)! (a power of one bracketed: (k!)^m), ⌊ ⌋ and ⌈ ⌉, and −
+    for a minus sign."""
+    return _order_printer().doprint(e)
+
+
+def _order_printer():
+    """The size printer with the order notation: x!, ` · ` between factors, − for subtraction."""
+    global _ORDER_PRINTER
+    if _ORDER_PRINTER is None:
+        import sympy
+        base = type(_size_printer())
+
+        class OrderPrinter(base):
+            def _print_factorial(self, e) -> str:
+                arg = e.args[0]
+                if arg.is_Atom and (not arg.is_Number or arg.is_nonnegative) or isinstance(
+                        arg, (sympy.floor, sympy.ceiling)):
+                    return f"{self._print(arg)}!"
+                return f"({self._print(arg)})!"
+
+            def _print_Mul(self, e) -> str:
+                return sympy.printing.str.StrPrinter._print_Mul(self, e).replace("*", " · ")
+
+            def _print_Pow(self, e, rational=False) -> str:
+                if isinstance(e.base, sympy.factorial):
+                    return f"({self._print(e.base)})^{self.parenthesize(e.exp, 60)}"
+                return super()._print_Pow(e, rational)
+
+            def _print_Add(self, e, order=None) -> str:
+                text = super()._print_Add(e, order)
+                return ("−" + text[1:] if text.startswith("-") else text).replace(" - ", " − ")
+
+        _ORDER_PRINTER = OrderPrinter()
+    return _ORDER_PRINTER
+
+
 _RELATIONS = {"GreaterThan": "≥", "StrictGreaterThan": ">", "LessThan": "≤", "StrictLessThan": "<",
               "Equality": "=", "Unequality": "≠"}
 

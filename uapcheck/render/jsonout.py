@@ -15,7 +15,7 @@ def group_json(group):
     if group is None:
         return None
     from ..bignum import json_order
-    out = {"name": group.name, "order": json_order(group.order), "generators": [list(g) if not isinstance(g, str) else g
+    out = {"name": group.name, "order": json_order(group.order_value), "generators": [list(g) if not isinstance(g, str) else g
                                                                     for g in group.generators],
            "condition": group.condition or None}
     if group.classes:  # G depends on n mod L (docs/language.md, "JSON output")
@@ -24,10 +24,10 @@ def group_json(group):
 
 
 def _class_json(cls) -> dict:
-    """One residue class of a group by class (docs/json.md): n mod L among the residues, and its group."""
+    """One residue class of a group by class (docs/language.md §8): n mod L among the residues, and its group."""
     from ..bignum import json_order
     g = cls.group
-    return {"modulus": cls.modulus, "residues": list(cls.residues), "name": g.name, "order": json_order(g.order),
+    return {"modulus": cls.modulus, "residues": list(cls.residues), "name": g.name, "order": json_order(g.order_value),
             "generators": [list(x) if not isinstance(x, str) else x for x in g.generators]}
 
 

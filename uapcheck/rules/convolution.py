@@ -67,7 +67,7 @@ def group_step(desc: str, info: GroupInfo, cert, on_classes: Optional[dict] = No
         why = claim(f"the taps generate only the multiples of {getattr(cert, 'gcd', '?')} in ", Z_N, ": G is the "
                     "centraliser of that shift's power")
     named = group(info.name, "G") if info.name else claim("G = ", value(info.order))
-    ev: dict = {"mixer": desc, "name": info.name, "order": info.order}
+    ev: dict = {"mixer": desc, "name": info.name, "order": info.order_value}
     if on_classes is not None:
         ev["on classes"] = on_classes
     return proof.conclude(claim("the exact equivariance group of the convolution family is ", named, ": ", why),

@@ -194,8 +194,10 @@ def family_outcome(spec: S.Spec):
     shown_order = order_text(order)
     if theorem.order_shown and isinstance(n, sympy.Symbol):  # by divisibility cases, in words (F47)
         shown_order = theorem.order_shown
+    exact = order if isinstance(order, sympy.Basic) and order.free_symbols else None  # the JSON's (by its pieces)
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
-                     _range_text(theorem) if isinstance(n, sympy.Symbol) else "", _coprime_range(theorem, n))
+                     _range_text(theorem) if isinstance(n, sympy.Symbol) else "", _coprime_range(theorem, n),
+                     exact=exact)
     # G on some residue classes only: the range keeps the others, and the group is undecided on these (§11.4)
     info, undecided = _open_classes(desc, theorem, n, info)
     structure.extend(undecided)

@@ -124,7 +124,7 @@ def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -
     return proof.conclude(claim_of("the exact equivariance group of the family is ", named, ": the intersection "
                                    "of the automorphism groups of every layer's heads, each head of each layer "
                                    "separately"),
-                          proof.PROVED, evidence={"patterns": desc, "order": info.order, "name": info.name,
+                          proof.PROVED, evidence={"patterns": desc, "order": info.order_value, "name": info.name,
                                                   "method": method}, facts={"group": info}, certificate=cert)
 
 

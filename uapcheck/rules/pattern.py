@@ -735,7 +735,8 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
     cond = "" if gprimary.condition is sympy.true else show_condition(gprimary.condition)
     gens = symbolic_generators(name)
-    info = GroupInfo(name, order_text(gprimary.order), gens, cond, gprimary.condition if cond else None)
+    info = GroupInfo(name, order_text(gprimary.order), gens, cond, gprimary.condition if cond else None,
+                     exact=_exact_order(gprimary.order))
     if layer_range is not None:
         # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
@@ -811,7 +812,12 @@ def _case_group(case) -> GroupInfo:
     name = case.name or case.structure
     if case.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(case.fixed_point)}"
-    return GroupInfo(name, order_text(case.order), symbolic_generators(name))
+    return GroupInfo(name, order_text(case.order), symbolic_generators(name), exact=_exact_order(case.order))
+
+
+def _exact_order(order):
+    """The order itself when it is a symbolic expression (the JSON writes it by its pieces), else None."""
+    return order if isinstance(order, sympy.Basic) and order.free_symbols else None
 
 
 def _group_key(case) -> tuple:
@@ -847,7 +853,7 @@ def _group_by_class(spec: S.Spec, desc: str, n, grp, split, layer_range, partial
     notes = tuple(f"{_show_condition(case.condition)}: |G| = {show_order(_order_in(case))}"
                   + (f" ({case.name})" if case.name else "") for case in grp.cases if id(case) not in chosen)
     ev = {"range": _show_condition(where), "modulus": split.modulus,
-          "classes": [{"residues": list(c.residues), "name": c.group.name, "order": c.group.order,
+          "classes": [{"residues": list(c.residues), "name": c.group.name, "order": c.group.order_value,
                        "generators": list(c.group.generators)} for c in classes],
           "closed forms": sorted({case.rule for case in split.chosen if case is not None})}
     if partial is None:

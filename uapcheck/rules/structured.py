@@ -206,7 +206,7 @@ def _blockwise(spec: S.Spec):
                      if long_order else None)
     ev = {"method": lifted, "block group order": int(grp.order),
           "closed-twin classes of blocks": [c for c in classes if len(c) > 1] or "none (every block its own class)",
-          "order": f"|G| = |G_blocks| · ∏ (b·|C|)! / |C|! over the closed-twin classes C of blocks, b = {b}",
+          "order formula": f"|G| = |G_blocks| · ∏ (b·|C|)! / |C|! over the closed-twin classes C of blocks, b = {b}",
           "generators": f"not listed above {MAX_TOKENS_FOR_TOKEN_ENGINE} tokens"}
     cert = Trusted("graphs.blockwise", "the block group lifted through the closed-twin classes",
                    {"order": shown_order, "block group order": int(grp.order)})

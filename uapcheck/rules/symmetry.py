@@ -58,13 +58,13 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
     if any(h.projection and h.projection.fixed for h in spec.heads):
         step = proof.conclude(claim_of("for generic frozen projections E, F the equivariance group is ",
                                        group_of(name, "G"), " (special frozen choices may keep more symmetry)"), proof.PROVED,
-                              evidence={"group": name, "order": group.order,
+                              evidence={"group": name, "order": group.order_value,
                                         "generators": list(group.generators), "reasons": reasons},
                               facts={"group": group}, certificate=_table(reasons))
         return step, group
     step = proof.conclude(claim_of("the exact equivariance group of the attention family is ", group_of(name, "G"),
                                    condition_claim(group, " (", ")")),
-                          proof.PROVED, evidence={"group": name, "order": group.order,
+                          proof.PROVED, evidence={"group": name, "order": group.order_value,
                                                   "generators": list(group.generators), "reasons": reasons},
                           facts={"group": group}, certificate=_table(reasons))
     return step, group
@@ -141,7 +141,7 @@ def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()
     return proof.conclude(claim_of("the exact equivariance group of the attention family is ", group_claim(info),
                                    condition_claim(info, " (for ", ")"), ": each head's pattern and bias must be "
                                    "preserved separately (never Aut of the union)"),
-                          proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order,
+                          proof.PROVED, evidence=dict(evidence, patterns=desc, order=info.order_value,
                                                       name=info.name), notes=notes,
                           facts={"group": info}, certificate=certificate)
 

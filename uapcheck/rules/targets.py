@@ -1109,7 +1109,7 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
         step = not_causal_step(spec, f"every model is equivariant under the family's group G = "
                                f"{group.name or f'of order {group.order}'}{where}, which is not trivial, while the causal target "
                                "F(X)_l = x_k for l ≥ k (0 before k), with k the first position some σ ∈ G moves, is "
-                               "not σ-equivariant", {"group": group.name, "order": group.order})
+                               "not σ-equivariant", {"group": group.name, "order": group.order_value})
         return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1])
     return None
 
