@@ -411,9 +411,10 @@ def order_pieces(order: sympy.Piecewise) -> list[dict]:
                         "order": value})
         else:
             out.append({"condition": None if cond is sympy.true else show_condition(cond), "order": value})
-    moduli = {p.get("modulus") for p in out[:-1]}
-    if len(out) >= 2 and out[-1].get("condition", "") is None and len(moduli) == 1 and None not in moduli:
-        modulus = int(moduli.pop())  # "else": the residues the other pieces leave
+    moduli = {int(p["modulus"]) for p in out[:-1] if "modulus" in p}
+    if len(out) >= 2 and out[-1].get("condition", "") is None and len(moduli) == 1 \
+            and all("modulus" in p for p in out[:-1]):
+        modulus = moduli.pop()  # "else": the residues the other pieces leave
         rest = sorted(set(range(modulus)) - {r for p in out[:-1] for r in p["residues"]})
         if rest:
             out[-1] = {"modulus": modulus, "residues": rest, "order": out[-1]["order"]}
