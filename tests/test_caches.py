@@ -372,3 +372,52 @@ def test_a_family_theorem_is_matched_once_for_equivalent_forms_of_one_head():
     assert F._match_atoms.cache_size() == 1 and again == fresh and again is not fresh
     other = F.match([PatternUnion((Blocks(5), Strided(3)))], n, {})
     assert F._match_atoms.cache_size() == 2 and other != fresh
+
+
+def test_the_uncovered_lengths_are_kept_per_conditions_and_symbol():
+    """rules/small_lengths.uncovered is asked by the derivation and again by the verdict's certificate check of the
+    same conditions: computed once for them; other conditions, or a length symbol with other assumptions, miss."""
+    from uapcheck.rules.small_lengths import uncovered
+
+    n = sympy.Symbol("n", integer=True, positive=True)
+    first = uncovered([n >= 13], n)
+    assert first == list(range(1, 13)) and uncovered.cache_size() == 1
+    first.append(99)  # a caller scribbling on its result
+    assert uncovered([n >= 13], n) == list(range(1, 13)) and uncovered.cache_size() == 1
+    assert uncovered([n >= 12], n) == list(range(1, 12)) and uncovered.cache_size() == 2
+    odd, even = sympy.Eq(sympy.Mod(n, 2), 1), sympy.Eq(sympy.Mod(n, 2), 0)
+    assert uncovered([odd & (n >= 3), even & (n >= 4)], n) == [1, 2] and uncovered.cache_size() == 3
+    other = sympy.Symbol("n", integer=True)  # other assumptions: another symbol, its own entry
+    uncovered([other >= 13], other)
+    assert uncovered.cache_size() == 4
+
+
+def _head_steps(source: str):
+    from uapcheck.derive import check_spec
+    from uapcheck.parse import parse_source
+
+    root = check_spec(parse_source(source, "<test>")).root
+    return list(root.premises[1:-1])  # the FFN step first, the group step last: the heads between
+
+
+def test_the_verdicts_head_facts_are_kept_by_the_identity_of_the_steps():
+    """rules/verdict._head_facts (the refuted normaliser, whether a step needs d ≥ 2) is asked several times of the
+    same heads in one derivation: kept by the steps' identity, with the steps held, so that another list of the same
+    steps hits and other steps (another head, an ill-posed one) are computed afresh."""
+    from uapcheck import proof
+    from uapcheck.rules import verdict
+
+    ill = _head_steps("attention { kernel k(x, y) = cos(x . y) }\n")
+    fine = _head_steps("attention { kernel k(x, y) = exp(x . y) }\n")
+    assert ill and fine
+    verdict._HEAD_FACTS.clear()  # the derivations above asked it too
+    got_ill = verdict._head_facts(ill)
+    assert got_ill[0] is not None and got_ill[0].rule == "WP-POSITIVE" and len(verdict._HEAD_FACTS) == 1
+    assert verdict._head_facts(list(ill)) == got_ill and len(verdict._HEAD_FACTS) == 1  # the same steps: a hit
+    got_fine = verdict._head_facts(fine)
+    assert got_fine[0] is None and len(verdict._HEAD_FACTS) == 2  # other steps: computed
+    uncached = (next((s for s in verdict._walk(fine) if s.status is proof.REFUTED and s.fact("ill_posed")), None),
+                any(s.proved and s.fact("min_dim") == 2 for s in verdict._walk_used(fine)))
+    assert got_fine == uncached
+    held = verdict._HEAD_FACTS[tuple(map(id, fine))][0]
+    assert all(a is b for a, b in zip(held, fine))  # the steps are held: their ids cannot be reused meanwhile

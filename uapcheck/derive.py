@@ -366,10 +366,11 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]
-    verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim)
+    decision = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)
+    verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim, decision)
     # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
     with stage("the lengths below the stated range"):
-        why = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)[1]  # the deciding obstruction
+        why = decision[1]  # the deciding obstruction
         classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name,
                                                                                 why)]
         lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes,

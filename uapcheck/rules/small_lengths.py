@@ -22,6 +22,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
+from ..memo import exact_cache
 
 #: The largest length decided below a range (the lengths above it, if any, are stated as not decided). For one
 #: symmetric head the count at each length is read first off a swap witness or Theorem F111's far-adjacency table
@@ -112,10 +113,13 @@ def _holds(cond, n, value: int) -> Optional[bool]:
     return True if got is sympy.true else False if got is sympy.false else None
 
 
+@exact_cache()
 def uncovered(conditions, n) -> Optional[list[int]]:
     """The lengths n ≥ 1 at which none of `conditions` holds (conditions on n alone: relations with integers and
     linear Mods of n), when they are finitely many; None otherwise. Coverage is periodic with period L (the lcm
-    of the moduli) from the largest constant B on, so it is decided by the lengths up to B + L."""
+    of the moduli) from the largest constant B on, so it is decided by the lengths up to B + L. A function of its
+    arguments alone (each length is substituted into the conditions), kept per process (uapcheck/memo.py): the
+    derivation asks it for its range and the verdict's certificate check asks it again of the same conditions."""
     if not isinstance(n, sympy.Symbol) or any(not isinstance(c, sympy.Basic) for c in conditions):
         return None
     consts, moduli = [1], [1]

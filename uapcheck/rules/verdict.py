@@ -176,6 +176,30 @@ def pe_lift(td: proof.Step) -> proof.Step:
                           certificate=Inference(((td, proof.PROVED),), "an equivariant extension through X ↦ X + E"))
 
 
+#: `_head_facts` of the last head lists asked, by the identity of their steps: (the steps, held so that their ids
+#: are not reused, the answer). A derivation asks it of the same heads three times or more (the outcome, the verdict
+#: step, its certificate's check), and the lengths below a range share their heads' cached steps (derive.py).
+_HEAD_FACTS: dict = {}
+_HEAD_FACTS_SIZE = 32
+
+
+def _head_facts(heads) -> tuple:
+    """(the first step under the heads that refutes a normaliser (`ill_posed`) or None, whether a step the verdict
+    rests on is proved only for d ≥ 2): a function of the heads' steps alone, which a step never changes, so it is
+    kept by their identity (the steps themselves are held with it)."""
+    heads = tuple(heads)
+    key = tuple(map(id, heads))
+    got = _HEAD_FACTS.get(key)
+    if got is not None and all(a is b for a, b in zip(got[0], heads)):
+        return got[1]
+    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")), None)
+    two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
+    if len(_HEAD_FACTS) >= _HEAD_FACTS_SIZE:
+        _HEAD_FACTS.pop(next(iter(_HEAD_FACTS)))
+    _HEAD_FACTS[key] = (heads, (ill, two_dims))
+    return ill, two_dims
+
+
 def _walk(steps):
     seen = set()
     for top in steps:
@@ -246,9 +270,8 @@ def decide(ffn, heads, structure, group_step, dim):
     if stated is None:
         side = ()
     obstruction = next((s for s in structure if s.proved and s.fact("obstruction") and s not in side), None)
-    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")), None)
+    ill, two_dims = _head_facts(heads)
     layers = _layers_of(structure, group_step, heads)
-    two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
     # an undefined layer comes first: a family with a head whose normaliser vanishes has no models to approximate
     # with, so no statement about its distance to a target (an obstruction) is made of it
     if ill is not None:
@@ -442,10 +465,12 @@ def class_verdicts(structure, group_step, verdict, why=None) -> tuple:
     return tuple((s, v) for s, v in out if v is not verdict)
 
 
-def outcome(ffn, heads, structure, group_step, dim):
+def outcome(ffn, heads, structure, group_step, dim, decided=None):
     """(verdict, group, layers) as VERDICT-T1 concludes them, without making the step: `dim 1` turns a
-    UAP that needs d ≥ 2 into INCONCLUSIVE, a symbolic dimension adds the condition d ≥ 2 to G."""
-    verdict, _, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
+    UAP that needs d ≥ 2 into INCONCLUSIVE, a symbolic dimension adds the condition d ≥ 2 to G. `decided`: what
+    `decide` gives for these premises, when the caller has it already (it is not asked again)."""
+    verdict, _, group, layers, two_dims = decided if decided is not None else decide(ffn, heads, structure,
+                                                                                     group_step, dim)
     if verdict is proof.Verdict.UAP and dim == 1:
         verdict = proof.Verdict.INCONCLUSIVE  # Theorem 1 assumes d ≥ 2
     elif verdict is proof.Verdict.UAP and two_dims:
