@@ -421,3 +421,28 @@ def test_the_verdicts_head_facts_are_kept_by_the_identity_of_the_steps():
     assert got_fine == uncached
     held = verdict._HEAD_FACTS[tuple(map(id, fine))][0]
     assert all(a is b for a, b in zip(held, fine))  # the steps are held: their ids cannot be reused meanwhile
+
+
+def test_head_premises_are_shared_by_the_same_head_at_another_line_only():
+    """A head's kernel premises read nothing of where the head and the params stand in the file (memo.key_without
+    on the source locations): the same head at another line, as in another file of a batch, gets the same steps; a
+    head that differs in anything else does not."""
+    from uapcheck.derive import check_spec
+    from uapcheck.memo import clear_caches, key_without
+    from uapcheck.parse import parse_source
+    from uapcheck.spec import Loc
+
+    def td_step(source):
+        return next(step for step in check_spec(parse_source(source)).root.walk() if step.rule == "TD-KERNEL")
+
+    head = "param c > 0\nattention { kernel k(x, y) = exp(x . y + c) }\n"
+    clear_caches()
+    first = td_step(head)
+    assert td_step("# a comment line first\n\n" + head) is first              # another line: shared
+    assert td_step(head.replace("exp(x . y + c)", "exp(x . y - c)")) is not first  # another kernel: not
+    assert td_step(head.replace("c > 0", "c >= 0")) is not first              # another param range: not
+    here, there = parse_source(head), parse_source("\n" + head)
+    assert here.heads[0].loc != there.heads[0].loc
+    assert key_without(here.heads[0], Loc) == key_without(there.heads[0], Loc)
+    from uapcheck.memo import _key
+    assert _key(here.heads[0]) != _key(there.heads[0])  # the plain key tells them apart

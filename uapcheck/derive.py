@@ -19,7 +19,7 @@ from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, mea
 from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
-from .memo import exact_cache
+from .memo import exact_cache, key_without
 from .show import show_expr, show_head
 
 
@@ -56,8 +56,11 @@ def _premises_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     kernel_head = head if full or rows else replace(head, pattern=_FULL)
     # a position term also asks whether the pattern's arcs lie on one side of the diagonal (Lemma O, §16.2)
     side = positions.pattern_side(head.pattern) if head.position is not None and not full else None
-    return (spec.params, spec.tokens, len(spec.heads), i, kernel_head, full, side, budget.scale(),
-            budget.file_seconds)
+    # where the head and the params stand in the file is not read (steps name a head by its label or index; the
+    # one error that names a line, an undefined kernel, is raised, never kept): the same head written at another
+    # line of another file of a batch shares its premises
+    return (key_without(spec.params, S.Loc), spec.tokens, len(spec.heads), i, key_without(kernel_head, S.Loc), full,
+            side, budget.scale(), budget.file_seconds)
 
 
 def _core_key(spec: S.Spec, i: int, head: S.Head) -> tuple:

@@ -171,7 +171,9 @@ class _Lowerer:
                 if vx:
                     return Coord(self.coord(x) ** y)
                 return x ** y
-        raise Unsupported(f"cannot lower {node!r}")
+        # the node's kind, not its repr: a head's premises are kept per process without its source locations
+        # (derive._premises_key), so nothing they state may name one
+        raise Unsupported(f"cannot lower a {type(node).__name__} node here")
 
     def _scale(self, x, factor):
         if isinstance(x, Vec):

@@ -6,7 +6,8 @@ for the life of the process under rules that make a cached answer indistinguisha
 one:
 - the key is the arguments themselves with their exact types, taken apart through containers and
   dataclasses (SymPy's structural equality, which tells apart assumptions on symbols, and Float from
-  Rational), never a printed form; an argument that cannot be hashed means no caching;
+  Rational), never a printed form; an argument that cannot be hashed means no caching; a key function
+  may leave out values of a type the function never reads (`key_without`: source locations);
 - only returned values are kept: an exception is not cached, and neither is a value computed while
   a time budget ran out somewhere inside (a caught BudgetExceeded can make a result depend on the
   machine's speed), so the next call computes afresh exactly as without a cache;
@@ -69,6 +70,25 @@ def _key(value: Any) -> Any:
     if how[0] == _MAPPING:
         return (kind, tuple((_key(k), _key(v)) for k, v in value.items()))
     return (kind, frozenset(map(_key, value)))
+
+
+def key_without(value: Any, ignored: type) -> Any:
+    """`_key(value)` with every value of type `ignored` inside it keyed as that type alone: for a key function
+    (`exact_cache(key=...)`) whose function reads no value of that type (a source location, say), so that
+    arguments that differ only there share the entry. The result is a key of exact types as `_key` makes."""
+    kind = type(value)
+    if kind is ignored:
+        return (kind,)
+    how = _kind(kind)
+    if how[0] == _LEAF:
+        return (kind, value)
+    if how[0] == _SEQUENCE:
+        return (kind, tuple(key_without(v, ignored) for v in value))
+    if how[0] == _DATACLASS:
+        return (kind, tuple(key_without(getattr(value, name), ignored) for name in how[1]))
+    if how[0] == _MAPPING:
+        return (kind, tuple((key_without(k, ignored), key_without(v, ignored)) for k, v in value.items()))
+    return (kind, frozenset(key_without(v, ignored) for v in value))
 
 
 def fresh_copy(value: Any) -> Any:
