@@ -366,7 +366,7 @@ def _family_theorem(spec, cache: dict):
         cache["family"] = found if isinstance(found, families.FamilyTheorem) and found.theorem in (
             "F1", "F2", "F3", "F4", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F21",
             "F22", "F23", "F24", "F25", "F26", "F27", "F31", "F33", "F34", "F40", "F44", "F47", "F48", "F49", "F50", "F62",
-            "F51", "F52", "F63", "F64", "F73", "F74", "F89", "F90", "F91", "F92", "F93", "F94", "F95", "F96", "F100", "F101", "F115",
+            "F51", "F52", "F63", "F64", "F73", "F74", "F89", "F90", "F91", "F92", "F93", "F94", "F95", "F96", "F100", "F101", "F115", "F119",
             "F117", "F122") else None
     return cache["family"]
 

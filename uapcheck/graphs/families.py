@@ -98,6 +98,10 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   strided(s)``, b ≥ s, w + 2 ≤ s ≤ 2w: D = 2, G = the cells' symmetric groups of the positions without window edges
   between blocks (every class fixed), with the reflection when b | n; 3 layers, least when b > s (a swap inside the
   first block), not shown least when b = s.
+* F119 (``graphs/blocks_window_strided_twins.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
+  strided(s)``, b ≥ s, b ≥ w + 2, s ≤ w + 1, where its certificate (the blocks as the cliques of b positions meeting
+  two classes; local orbits inside twin classes) holds: D = 2, G = ∏ Sym(twin class) with the reflection when b | n,
+  3 layers, least where a swap in the first four blocks is a view witness.
 * F101 (``graphs/cyclic_window_line.py``) ``window(w) cyclic`` with non-cyclic window, dilated and offsets parts whose
   offsets outside {−w, …, w} form A ≠ ∅: G = the reflection when A = −A, else trivial (the positions of largest degree
   are a line pattern with F41's group, the seam follows); D ≤ ⌈⌊n/2⌋/w⌉ (the cyclic window's), that plus one layers

@@ -258,8 +258,8 @@ def _periodic_line(kinds: list, by: dict, n):
 
 def _grids(kinds: list, by: dict, n):
     """F63 (blocks(b) + dilated(w, b)), F95 (blocks(b) + dilated(w, r), 2wr ≤ b), F64 (blocks(s) + window(w) + strided(s),
-    s ≥ max(2w + 1, w + 3)), F93 (blocks(b) + window(w) + strided(s), 3 ≤ b < s, w ≤ b − 2), F94 (b > s ≥ 2w + 1) and F100
-    (b ≥ s, w + 2 ≤ s ≤ 2w), or None."""
+    s ≥ max(2w + 1, w + 3)), F93 (blocks(b) + window(w) + strided(s), 3 ≤ b < s, w ≤ b − 2), F94 (b > s ≥ 2w + 1), F100
+    (b ≥ s, w + 2 ≤ s ≤ 2w) and F119 (b ≥ s, b ≥ w + 2, s ≤ w + 1, where its certificate holds), or None."""
     if kinds == ["blocks", "strided", "window"]:
         from . import blocks_window_strided  # Theorem F64: the block equal to the stride, with a window
         b, s, w = by["blocks"].args[0], by["strided"].args[0], by["window"].args[0]
@@ -276,6 +276,11 @@ def _grids(kinds: list, by: dict, n):
         from . import blocks_window_strided_wide  # Theorem F100: the block at least the stride, w + 2 ≤ s ≤ 2w
         if _ints(b, s, w) and blocks_window_strided_wide.applies(int(b), int(w), int(s)):
             return blocks_window_strided_wide.theorem(n, int(b), int(w), int(s))
+        from . import blocks_window_strided_twins  # Theorem F119: b ≥ s, b ≥ w + 2, s ≤ w + 1 (twin classes)
+        if _ints(b, s, w):
+            twins = blocks_window_strided_twins.decide(int(b), int(w), int(s))
+            if twins is not None:
+                return blocks_window_strided_twins.theorem(n, twins)
         return None
     from . import blocks_dilated  # Theorem F63: the grid of blocks by offsets (r = b)
     b, (w, r) = by["blocks"].args[0], by["dilated"].args

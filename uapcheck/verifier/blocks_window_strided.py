@@ -32,6 +32,16 @@ a view witness at the verifier's own root (the first position of the fourth bloc
 mod s); 3 sufficient, not least, when b = s.
 The order as for F94 (its own twin classes and nauty on the quotient at n₀ and n₀ + P); the swap re-checked on its own
 arcs at every instance.
+
+Theorem F119: `blocks(b) + window(w) + strided(s)` with b ≥ s, b ≥ w + 2, 2 ≤ s ≤ w + 1 (P ≤ 60, b ≤ 16), for n ≥
+max(s(4b − 1), P + 6b, 6b + w): D = 2; |G| = 2^[b | n]·∏ |T|! over the twin classes, C_t·A^⌊n/P⌋ by residue t of
+n mod P. The verifier restates the certificate on its own arcs: (C1) every clique of at least b positions meeting two
+classes is a whole block (its own Bron–Kerbosch on the positions within 2(b − 1) of each checked position), (C2)
+nauty's orbits on every checked block with its neighbouring blocks (coloured by block, a vertex per class) stay inside
+twin classes, at the first P + 4b positions of n₀ and the last P + 4b of each n₀ + t; the order from its own twin
+classes and nauty on the quotient at n₀ and n₀ + P; 3 layers, least when the verifier's own search finds a swap of two
+positions of the first four blocks changing no neighbourhood within distance 1 of a root among them (re-checked on its
+own arcs at every instance), else sufficient.
 """
 from __future__ import annotations
 
@@ -65,6 +75,8 @@ def match(parts: list, tokens=None):
         return _longer_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b >= s and w + 2 <= s <= 2 * w:
         return _wide_window_family(b, w, s, S.PatternUnion(tuple(parts)))
+    if b >= s and b >= w + 2 and 2 <= s <= w + 1:
+        return _twins_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b != s or w < 1 or s < max(2 * w + 1, w + 3):
         return None
     return _family(s, w, S.PatternUnion(tuple(parts)))
@@ -500,3 +512,122 @@ def _chunk_problem(pattern: S.Pattern, n: int, b: int, chunk: int, root: int) ->
     for p in range(2 * b + 1, 2 * b + chunk + 1):
         perm[p - 1], perm[p + chunk - 1] = p + chunk, p
     return _view_witness_problem(pattern, n, perm, root, "the exchange of blocks", "the exchange")
+
+
+def _closed_sets(pattern: S.Pattern, n: int) -> dict:
+    closed: dict = {v: {v} for v in range(1, n + 1)}
+    for j, i in patterns.head_arcs(pattern, n):
+        closed[i].add(j)
+        closed[j].add(i)
+    return closed
+
+
+def _maximal_cliques(clique: set, candidates: set, excluded: set, closed: dict):
+    """The maximal cliques holding `clique` among `candidates` (Bron–Kerbosch on sets, pivoting on the position with
+    the most candidates among its neighbours)."""
+    if not candidates and not excluded:
+        yield clique
+        return
+    pivot = max(sorted(candidates | excluded), key=lambda p: len(candidates & closed[p]))
+    for v in sorted(candidates - (closed[pivot] - {pivot})):
+        yield from _maximal_cliques(clique | {v}, candidates & closed[v] - {v}, excluded & closed[v] - {v}, closed)
+        candidates = candidates - {v}
+        excluded = excluded | {v}
+
+
+def _twin_certificate(pattern: S.Pattern, n: int, b: int, s: int, starts: bool) -> bool:
+    """F119's (C1) and (C2) on the verifier's arcs at the length n (the last P + 4b positions, and with `starts`
+    the first P + 4b)."""
+    from math import lcm
+
+    import pynauty
+    closed = _closed_sets(pattern, n)
+    twin_of: dict = {}
+    for v in range(1, n + 1):
+        twin_of[v] = frozenset(closed[v])
+    span = lcm(b, s) + 4 * b
+    checked = set(range(max(1, n - span), n + 1)) | (set(range(1, min(n, span) + 1)) if starts else set())
+    whole = {frozenset(range(k + 1, k + b + 1)) for k in range(0, n - b + 1, b)}
+    for u in sorted(checked):
+        near = set(range(max(1, u - 2 * b + 2), min(n, u + 2 * b - 2) + 1))
+        for clique in _maximal_cliques({u}, (closed[u] & near) - {u}, set(), closed):
+            if len(clique) >= b and len({v % s for v in clique}) > 1 and frozenset(clique) not in whole:
+                return False
+    for k in sorted({(u - 1) // b for u in checked}):
+        rows = [j for j in (k - 1, k, k + 1) if 0 <= j * b < n]
+        members = [v for j in rows for v in range(j * b + 1, min(n, j * b + b) + 1)]
+        at = {v: i for i, v in enumerate(members)}
+        m = len(members)
+        adjacency: dict = {i: [] for i in range(m + s)}
+        for x in members:
+            adjacency[at[x]] += [at[y] for y in members if y > x and y in closed[x]]
+            adjacency[at[x]].append(m + x % s)
+        cells = [set(at[v] for v in members if (v - 1) // b == j) for j in rows] + [set(range(m, m + s))]
+        graph = pynauty.Graph(m + s, directed=False, adjacency_dict=adjacency, vertex_coloring=cells)
+        orbits = pynauty.autgrp(graph)[3]
+        own = [v for v in range(k * b + 1, min(n, k * b + b) + 1)]
+        for x in own:
+            for y in own:
+                if orbits[at[x]] == orbits[at[y]] and twin_of[x] != twin_of[y]:
+                    return False
+    return True
+
+
+def _twins_swap(pattern: S.Pattern, n: int, b: int) -> Optional[tuple[int, int, int]]:
+    """(root, x, y) in the first four blocks: x, y not adjacent to the root, the swap no symmetry (their neighbourhoods
+    off the pair differ), and no position adjacent to the root or the root itself adjacent to exactly one of them."""
+    closed = _closed_sets(pattern, n)
+    for root in range(1, 4 * b + 1):
+        ball = closed[root]
+        far = [x for x in range(1, 4 * b + 1) if x not in ball]
+        for i, x in enumerate(far):
+            for y in far[i + 1:]:
+                if ((closed[x] ^ closed[y]) - {x, y}) & ball:
+                    continue
+                if closed[x] - {x, y} == closed[y] - {x, y}:
+                    continue
+                return root, x, y
+    return None
+
+
+def _twins_family(b: int, w: int, s: int, pattern: S.Pattern):
+    """Theorem F119's Family (b ≥ s, b ≥ w + 2, s ≤ w + 1), or None beyond the restatement's limits (P > 60, b > 16, the
+    range above 600) or where the verifier's own certificate check fails."""
+    from math import lcm
+
+    from .families import Family, ResidueLength
+    period = lcm(b, s)
+    low = max(s * (4 * b - 1), period + 6 * b, 6 * b + w)
+    if period > 60 or b > 16 or low > 600:
+        return None
+    base = {}
+    for n in range(low, low + period):
+        if not _twin_certificate(pattern, n, b, s, starts=n == low):
+            return None
+        first, second = _twin_quotient_order(pattern, n), _twin_quotient_order(pattern, n + period)
+        if first == 0 or second % first:
+            return None
+        base[n % period] = (n, first, second // first)
+    found = _twins_swap(pattern, low, b)
+
+    def order(n):
+        if isinstance(n, ResidueLength):
+            n0, at, grow = base[n.rho % period]
+            return sympy.Integer(at) * sympy.Integer(grow) ** sympy.floor((n.n - n0) / period)
+        n0, at, grow = base[int(n) % period]
+        return sympy.Integer(at * grow ** ((int(n) - n0) // period))
+
+    def name(text):  # the symbolic wording, or the group at an integer n by structure (its order is compared)
+        return ("reflection i ↦ n + 1 − i" in text and "twin classes" in text) or text == "trivial" or (
+            text.startswith("S_") or text == "the reflection i ↦ n + 1 − i")
+
+    if found is None:   # 3 layers suffice; whether 2 do is open
+        return Family("F119", low, 2, 3, False, order, period, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=period)
+    root, x, y = found
+    return Family("F119", low, 2, 3, True, order, period, name, None,
+                  diameter_at=lambda n: sympy.Integer(2), period=period,
+                  layers_check=lambda n, d: _swap_problem(pattern, n, x, y, root),
+                  layers_text=(f"3 layers least (Theorem F119): swapping {x} and {y} keeps every neighbourhood "
+                               f"within distance 1 of position {root} and is not in G (checked on the verifier's arcs "
+                               "at every instance); D + 1 = 3 suffice"))
