@@ -165,7 +165,8 @@ def test_sparse_pattern_does_not_rescue_a_failing_kernel():
 
 
 def test_union_without_a_group_closed_form_is_inconclusive_not_guessed():
-    r = run(head("blocks(5) + window(2) + strided(3)"))  # (a block longer than the stride, s ≤ 2w: §13 L4)
+    # s ≤ w + 1, b ≥ w + 2: Theorem F119's clique check fails ({1, 3, 4, 5} is a clique of b positions), §13 L4
+    r = run(head("blocks(4) + window(1) + strided(2)"))
     assert r.verdict == "INCONCLUSIVE"
     assert any(s.rule == "SYM-UNDECIDED" for s in r.root.walk())
 

@@ -103,9 +103,9 @@ def test_no_group_where_the_certificate_fails(b, w, s):
 
 @pytest.mark.parametrize("b, w, s", [(5, 3, 2), (6, 4, 5), (3, 1, 2)])
 def test_the_excluded_cases_have_a_larger_group(b, w, s):
-    """The cases the certificate leaves open do have more symmetry than the twins and the reflection (b = w + 2 and
-    s | b − 1): a formula without the certificate would state a group smaller than G there — and one held back from
-    those cases errs on the safe side only if the check refuses them, which the test above pins."""
+    """With b = w + 2 and s | b − 1 the block adds no pair (its only pair beyond the window is b − 1 apart, one class),
+    so the union is window(w) + strided(s), with the reflection at every n: G is twice the twins' product there, and
+    the certificate refuses them (the test above), where a formula without it would state a group smaller than G."""
     n = 4 * s * b + 1
     adj = _adjacency(b, w, s, n)
     assert _bliss_order(adj, n) == 2 * _twin_product(adj, n) * (2 if n % b == 0 else 1)
