@@ -185,13 +185,20 @@ def _all_mutants():
     return out
 
 
+# Mutants that state a true fact, so the verifier rightly accepts them: Theorem F101's connectivity bound and group
+# hold for n ≥ 33 in the verifier's own restatement (verifier/cyclic_window_line.py), while the certificate states the
+# union's range n ≥ 65; lowering that start by one is still inside the theorem's range.
+EQUIVALENT = {("cyclic_window_dilated_n.uap", "s7 start the range one lower"),
+              ("cyclic_window_dilated_n.uap", "s9 start the range one lower")}
+
+
 def test_every_fact_changing_mutant_is_rejected():
     mutants = _all_mutants()
     assert len(mutants) >= SAMPLE
     chosen = mutants if SLOW else random.Random(SEED).sample(mutants, SAMPLE)
     survivors, equivalent = [], 0
     for name, desc, sid, mutant in chosen:
-        if "swap points" in desc and _same_group(certificate(name), mutant):
+        if ("swap points" in desc and _same_group(certificate(name), mutant)) or (name, desc) in EQUIVALENT:
             equivalent += 1
             continue
         report = verify(mutant, only=None if sid is None else {sid})
