@@ -377,6 +377,11 @@ def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
     if h is None:
         return OffsetClasses(None, None, None, f"`{pos.fn}({pos.names[0]}, {pos.names[1]})` does not depend on the "
                              "positions only through their offset")
+    if h.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        # a reweight's h is c(i, i + δ)/c(i, i): with c(i, i) = 0 on the diagonal the ratio is undefined (SymPy's zoo)
+        return OffsetClasses(None, None, None, f"`{pos.fn}({pos.names[0]}, {pos.names[0]})` = 0 on the diagonal, so "
+                             f"the ratio {pos.fn}(i, i + δ)/{pos.fn}(i, i) that defines h(δ) is undefined: the offset "
+                             "classes are not decided (a reweight that vanishes on the diagonal is not a positive factor)")
     if not head.normalized and row_dependent(spec, head):
         # Unnormalised, the row's own term b(i, i) (resp. c(i, i)) is not cancelled by a normaliser: a permutation must
         # keep it too, so the classes of h alone would give too large a group (docs/theory.md §16.1).

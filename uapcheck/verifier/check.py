@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import spec as S
-from . import clock, kernels, normal_form, patterns, structure
+from . import blocks, clock, kernels, normal_form, patterns, structure
 from .trees import TreeError
 
 SCHEMA = "uapcheck-certificate/1"
@@ -53,6 +53,8 @@ class Report:
     rests_on: Optional[frozenset] = None
     # what an OK certifies, read off the re-checked fields (statement.py); None when something was rejected
     statement: Optional[Any] = None
+    # the values certificate blocks state that no check compared with a checked copy (blocks.py), by path
+    unbound: list[str] = field(default_factory=list)
 
     @property
     def rejected(self) -> list[StepOutcome]:
@@ -202,6 +204,8 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
                 s = steps[pending[0]]
                 try:
                     outcome, reason = _check_step(ctx, s)
+                    if outcome in (VERIFIED, NUMERIC):
+                        outcome, reason = _bind_block(ctx, s, report, outcome, reason)
                 except MemoryError:
                     outcome, reason = TRUSTED, "not re-checked: the verifier ran out of memory in this step"
                 if budget.expired:  # the timer fired inside a C call that reported it as its own error
@@ -240,6 +244,17 @@ def _obstruction_chain(verdict: str, steps: dict, order: list) -> Optional[froze
             seen.add(sid)
             todo.extend(steps[sid]["premises"])
     return frozenset(seen)
+
+
+def _bind_block(ctx: Context, s: dict, report: Report, outcome: str, reason: str) -> tuple[str, str]:
+    """A checked step's certificate block: each value it states again must equal its checked copy (blocks.py)."""
+    try:
+        report.unbound.extend(blocks.bind(ctx, s))
+    except blocks.Mismatch as exc:
+        return REJECTED, f"the certificate block states a value the check does not give: {exc}"
+    except (TreeError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return REJECTED, f"malformed certificate block ({type(exc).__name__}: {str(exc)[:120]})"
+    return outcome, reason
 
 
 def _check_step(ctx: Context, s: dict) -> tuple[str, str]:

@@ -80,8 +80,11 @@ def statement_lines(report: Report) -> list[str]:
         line += "; by residue class of n and length as the verdict step's data states"
     elif st.symbolic_n and st.verdict == "UAP" and st.where is None:
         line += "; for the lengths n that each step's line above states"
-    return [f"  certified: {line}",
-            "  not certified: the steps' prose (claim, evidence, facts), which is the engine's record for a reader"]
+    prose = "  not certified: the steps' prose (claim, evidence, facts), which is the engine's record for a reader"
+    if report.unbound:  # values a certificate block states again that no check compares with a checked copy
+        more = f", and {len(report.unbound) - 1} more" if len(report.unbound) > 1 else ""
+        prose += f"; nor the certificate blocks' values that no check compares ({report.unbound[0]}{more})"
+    return [f"  certified: {line}", prose]
 
 
 def render(path: str, report: Report, quiet: bool = False) -> str:

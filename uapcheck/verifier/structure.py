@@ -191,9 +191,16 @@ def _check_summary_generators(ctx, g: dict, group: dict, name) -> list[str]:
 
 def _named_generators(name, n: int, listed) -> bool:
     """The generators a step's name alone fixes, at a concrete n: the reversal for the reflection, a rotation by one
-    for C_n (a convolution's group), both for D_n."""
+    for C_n (a convolution's group), both for D_n, and for S_n the transposition (1 2) with the n-cycle
+    i ↦ i + 1 (mod n), which generate S_n (the cycle's conjugates of (1 2) are all the adjacent transpositions)."""
     reversal = list(range(n, 0, -1))
     rotations = ([*range(2, n + 1), 1], [n, *range(1, n)])
+    if name == "S_n":
+        if n < 2:
+            return listed == []
+        swap = [2, 1, *range(3, n + 1)]
+        return (listed == [swap] if n == 2 else
+                len(listed) == 2 and swap in listed and any(r in listed for r in rotations))
     if name == "reflection":
         return listed == [reversal]
     if name == "C_n":
