@@ -207,3 +207,37 @@ def test_every_fact_changing_mutant_is_rejected():
             survivors.append(f"{name}: {desc}")
     assert survivors == []
     assert equivalent < len(chosen) // 10
+
+
+BLOCK_FILES = ("blocks_window_strided_twins_n.uap", "blocks_window_strided_pairs_n.uap", "blocks_window_strided_n.uap")
+
+
+def _block_mutants(cert: dict):
+    """(description, mutant) for each value a family theorem's claims or a verdict premise's facts state as an order
+    by residue class: the first class's order doubled (an integer, or a closed-form string times 2)."""
+    def doubled(order):
+        return order * 2 if isinstance(order, int) and not isinstance(order, bool) else f"2 · ({order})"
+    for idx, s in enumerate(cert["steps"]):
+        block = s.get("certificate") or {}
+        orders = (block.get("claims") or {}).get("order") if block.get("kind") == "family theorem" else None
+        if isinstance(orders, list) and orders and isinstance(orders[0], dict) and "order" in orders[0]:
+            yield f"{s['id']} claims.order[0]", _with(cert, lambda c, idx=idx: c["steps"][idx]["certificate"]["claims"][
+                "order"][0].__setitem__("order", doubled(c["steps"][idx]["certificate"]["claims"]["order"][0]["order"])))
+        for k, premise in enumerate(block.get("premises") or [] if block.get("kind") == "verdict-premises" else []):
+            group = (premise.get("facts") or {}).get("group")
+            if isinstance(group, dict) and isinstance(group.get("order"), list) and group["order"]:
+                def change(c, idx=idx, k=k):
+                    piece = c["steps"][idx]["certificate"]["premises"][k]["facts"]["group"]["order"][0]
+                    piece["order"] = doubled(piece["order"])
+                yield f"{s['id']} premises[{k}].facts.group.order[0]", _with(cert, change)
+
+
+def test_certificate_block_mutants_are_rejected():
+    """A false order placed only in a certificate block (not in the step's data) is rejected (blocks.py)."""
+    count = 0
+    for name in BLOCK_FILES:
+        cert = certificate(name)
+        for what, mutant in _block_mutants(cert):
+            count += 1
+            assert not verify(mutant).ok, f"{name}: {what} accepted"
+    assert count >= 2 * len(BLOCK_FILES)
