@@ -99,7 +99,7 @@ def _same(ctx, key: str, a: Any, b: Any) -> Optional[bool]:
                 # one side by residue, the other one value: the value must hold on every residue
                 one, cases = (a, mb) if ma is None else (b, ma)
                 ev = _expr(ctx, one)
-                if ev is None:
+                if ev is None or cases is None:
                     return None
                 return all(_equal(ev, v) for v in cases.values())
             if set(ma) != set(mb):
@@ -208,7 +208,8 @@ class _ParseError(Exception):
 
 
 def _tokens(text: str) -> Optional[list]:
-    out, k = [], 0
+    out: list[tuple[str, Any]] = []
+    k = 0
     while k < len(text):
         c = text[k]
         if c.isspace():

@@ -143,6 +143,7 @@ class Context:
     heads_of: dict  # step id -> head index
     symbols: dict
     cache: dict = field(default_factory=dict)
+    unbound: list = field(default_factory=list)  # block values no check compared (blocks.py), by path
 
     def step(self, sid: str) -> dict:
         return self.steps[sid]
@@ -204,8 +205,6 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
                 s = steps[pending[0]]
                 try:
                     outcome, reason = _check_step(ctx, s)
-                    if outcome in (VERIFIED, NUMERIC):
-                        outcome, reason = _bind_block(ctx, s, report, outcome, reason)
                 except MemoryError:
                     outcome, reason = TRUSTED, "not re-checked: the verifier ran out of memory in this step"
                 if budget.expired:  # the timer fired inside a C call that reported it as its own error
@@ -221,6 +220,7 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
             report.steps.append(StepOutcome(sid, s["rule"], s["status"], TRUSTED, why))
     for problem in structure.check_top_level(ctx):
         report.problems.append(problem)
+    report.unbound = ctx.unbound
     report.rests_on = _obstruction_chain(cert["verdict"], steps, order)
     if report.ok:
         from . import statement
@@ -246,10 +246,12 @@ def _obstruction_chain(verdict: str, steps: dict, order: list) -> Optional[froze
     return frozenset(seen)
 
 
-def _bind_block(ctx: Context, s: dict, report: Report, outcome: str, reason: str) -> tuple[str, str]:
+def _bind_block(ctx: Context, s: dict, outcome: str, reason: str) -> tuple[str, str]:
     """A checked step's certificate block: each value it states again must equal its checked copy (blocks.py)."""
+    if outcome not in (VERIFIED, NUMERIC):
+        return outcome, reason
     try:
-        report.unbound.extend(blocks.bind(ctx, s))
+        ctx.unbound.extend(blocks.bind(ctx, s))
     except blocks.Mismatch as exc:
         return REJECTED, f"the certificate block states a value the check does not give: {exc}"
     except (TreeError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -271,7 +273,7 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
             raise Reject(f"rule {s['rule']} only ever concludes {' or '.join(f'`{a}`' for a in allowed)}")
         if checker is None:
             raise Trust(f"no checker for rule {s['rule']}")
-        return checker(ctx, s)
+        return _bind_block(ctx, s, *checker(ctx, s))
     except Reject as exc:
         return REJECTED, str(exc)
     except Trust as exc:
