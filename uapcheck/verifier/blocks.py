@@ -110,7 +110,11 @@ def _same(ctx, key: str, a: Any, b: Any) -> Optional[bool]:
         return a is b if isinstance(a, bool) and isinstance(b, bool) else False
     if isinstance(a, str) and isinstance(b, str) and a == b:
         return True
+    if key == "generators" and a == [] and b != []:
+        return None  # a block lists no generators where there are too many to list: not a claim of none
     if isinstance(a, list) and isinstance(b, list):
+        if any(isinstance(x, dict) for x in (*a, *b)):
+            return True if a == b else None  # cases with conditions: a layout not normalised here
         if len(a) != len(b):
             return False
         results = [_same(ctx, key, x, y) for x, y in zip(a, b)]
