@@ -94,3 +94,11 @@ def test_a_lim_undecided_stated_proved_is_rejected():
     cert = copy.deepcopy(certificate_of(FEATURES_REFUTED))
     next(s for s in cert["steps"] if s["rule"] == "LIM-UNDECIDED")["status"] = "proved"
     assert _outcome(verify(cert), "LIM-UNDECIDED") == "rejected"
+
+
+def test_oscprod_on_a_score_head_is_trusted_not_rejected():
+    """The engine concludes LIM-OSCPROD for a positive score head too; the verifier re-checks the closed-kernel
+    form only and reports the score head's step as trusted (docs/theory.md §18.5), never as rejected."""
+    cert = certificate_of("attention {\n  score s(x, y) = exp(-|x - y|) * (2 + sin(x . y))\n}\n")
+    report = verify(cert)
+    assert _outcome(report, "LIM-OSCPROD") == "trusted"
