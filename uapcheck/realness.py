@@ -47,6 +47,8 @@ def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None) -> bool:
         return pos(expr.args[0]) and proved_real(expr.args[0], positive)
     if isinstance(expr, sympy.Abs):
         return True
+    if isinstance(expr, sympy.cos) and _square_root_of_real(expr.args[0], positive) is not None:
+        return True  # cos(√u) = Σ_k (−u)^k/(2k)! is real for every real u (cosh(√−u) for u < 0)
     if isinstance(expr, _REAL_OF_REAL):
         return proved_real(expr.args[0], positive)
     if isinstance(expr, (sympy.Max, sympy.Min)):
@@ -64,3 +66,53 @@ def bounded_atoms(expr: sympy.Basic) -> list:
 def unreal_arguments(expr: sympy.Basic, positive: Optional[Positive] = None) -> list:
     """The sin, cos, tanh and erf nodes of expr whose argument is not proved real."""
     return [node for node in bounded_atoms(expr) if not proved_real(node.args[0], positive)]
+
+
+# Even functions of a square root (docs/theory.md §4, the one-sided bounds): for a real u, cos(√u) = Σ_k (−u)^k/(2k)!
+# and sin(√u)/√u = Σ_k (−u)^k/(2k + 1)! are real entire functions of u, whichever square root is taken. For u ≥ 0
+# they are cos t and sin t / t at t = √u ≥ 0, so cos(√u) ≥ −1 and sin(√u)/√u ≥ −1/π (sin t / t > 0 on (0, π), and
+# |sin t / t| ≤ 1/t ≤ 1/π for t ≥ π); for u < 0 they are cosh s and sinh s / s at s = √−u > 0, both ≥ 1. Neither is
+# bounded above (they grow like e^{√−u}), so each bounds a factor from below only.
+COS_SQRT_LOWER = sympy.Integer(-1)
+SINC_SQRT_LOWER = -1 / sympy.pi
+
+
+def _square_root_of_real(node: sympy.Basic, positive: Optional[Positive]) -> Optional[sympy.Expr]:
+    """u when node is √u with u proved real but √u not (its sign unknown), else None."""
+    if node.is_Pow and node.args[1] == sympy.S.Half and proved_real(node.args[0], positive) \
+            and not proved_real(node, positive):
+        return node.args[0]
+    return None
+
+
+def one_sided_atoms(expr: sympy.Expr, positive: Optional[Positive] = None) -> tuple:
+    """(expr with each cos(√u) and each product sin(√u)·u^(−1/2) of a real u not proved ≥ 0 replaced by a real
+    symbol, [(symbol, its lower bound, the node replaced)]): the even functions of a square root above, whose values
+    are real and bounded below on the whole real line of u (cos(√u) ≥ −1, sin(√u)/√u ≥ −1/π)."""
+    found: list = []
+    cache: dict = {}
+
+    def symbol(node, lower):
+        if node not in cache:
+            cache[node] = sympy.Symbol(f"even[{len(cache)}]", real=True)
+            found.append((cache[node], lower, node))
+        return cache[node]
+
+    def walk(e: sympy.Expr) -> sympy.Expr:
+        if isinstance(e, sympy.cos) and _square_root_of_real(e.args[0], positive) is not None:
+            return symbol(e, COS_SQRT_LOWER)
+        if e.is_Mul:
+            args = list(e.args)
+            for s in [a for a in args if isinstance(a, sympy.sin)]:
+                u = _square_root_of_real(s.args[0], positive)
+                inverse = sympy.Pow(u, -sympy.S.Half) if u is not None else None
+                if inverse is not None and s in args and inverse in args:
+                    args.remove(s)
+                    args.remove(inverse)
+                    args.append(symbol(sympy.Mul(s, inverse, evaluate=False), SINC_SQRT_LOWER))
+            return sympy.Mul(*[walk(a) for a in args])
+        if e.args and not e.is_Atom:
+            return e.func(*[walk(a) for a in e.args])
+        return e
+
+    return walk(expr), found

@@ -18,7 +18,7 @@ from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
-from ..realness import bounded_atoms, proved_real, unreal_arguments
+from ..realness import bounded_atoms, one_sided_atoms, proved_real, unreal_arguments
 
 CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
                       "docs/theory.md §Analyticity")
@@ -248,6 +248,13 @@ def _trig_positive(expr: sympy.Expr) -> bool:
             continue
         if factor.is_positive:
             continue
+        # cos(√u) and sin(√u)/√u of a real u: real, bounded below (−1, −1/π), not above; a factor increasing in
+        # each of them is at least its value at their lower bounds (docs/theory.md §4, the one-sided bounds)
+        factor = _at_lower_bounds(factor)
+        if factor is None:
+            return False
+        if factor.is_positive:
+            continue
         # sin, cos, tanh, erf of real arguments: each value lies in [−1, 1]
         atoms = bounded_atoms(factor)
         if not atoms or unreal_arguments(factor, _provably_positive):
@@ -259,6 +266,25 @@ def _trig_positive(expr: sympy.Expr) -> bool:
         if not trig_polynomial_positive(g, syms):
             return False
     return True
+
+
+def _at_lower_bounds(factor: sympy.Expr) -> Optional[sympy.Expr]:
+    """The factor with each cos(√u) and sin(√u)/√u of a real u (`one_sided_atoms`) at its lower bound, when the
+    factor is affine in them with positive numeric coefficients (so it is at least that value); the factor itself
+    when it has none; None when it has some but not in that form (2 − cos(√u) decreases in it: no bound)."""
+    g, found = one_sided_atoms(factor, _provably_positive)
+    if not found:
+        return factor
+    syms = [s for s, _, _ in found]
+    g = sympy.expand(g)
+    if not g.is_polynomial(*syms) or sympy.Poly(g, *syms).total_degree() > 1:
+        return None
+    poly = sympy.Poly(g, *syms)
+    for s in syms:
+        co = poly.coeff_monomial(s)
+        if not (co.is_number and co.is_positive):
+            return None
+    return sympy.expand(g.xreplace({s: lower for s, lower, _ in found}))
 
 
 def _positivity(normalized: bool, statement, status, evidence: dict, certificate=None) -> proof.Step:
@@ -285,7 +311,9 @@ def _factor_step(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
                     claim(", and values ", written("s_k", "s_{k}"), " in [−1, 1] (sin, cos, tanh, erf) in an "
                           "affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
-                          " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"), ")")
+                          " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"),
+                          "; and cos(√u) ≥ −1, sin(√u)/√u ≥ −1/π, real for every real u, with positive coefficients)"
+                          if one_sided_atoms(expr, _provably_positive)[1] else ")")
                     if expr.has(sympy.sin, sympy.cos, sympy.tanh, sympy.erf) else ")")
         if _trig_positive(_with_nonnegative_norms(expr)):
             return _positivity(normalized, claim("k(x, y) > 0 for all inputs and parameters: ", why), proof.PROVED,

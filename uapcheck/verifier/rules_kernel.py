@@ -379,12 +379,51 @@ def positive(ctx, e, vectors) -> bool:
             for a, c in ((l, r), (r, l)):
                 if isinstance(a, S.Call) and a.fn == "elu" and isinstance(c, S.Num) and c.value >= 1:
                     return True
+                # cos(√u) ≥ −1 and sin(√u)/√u ≥ −1/π for every real u (cosh, sinh s / s ≥ 1 for u < 0; theory §4)
+                lower = _even_of_root_lower(ctx, a)
+                const = _constant(c)
+                if lower is not None and const is not None and (const + lower).is_positive:
+                    return True
             return False
         if e.op in ("*", "/"):
             return positive(ctx, e.left, vectors) and positive(ctx, e.right, vectors)
         if e.op == "^":
             return positive(ctx, e.left, vectors) and real(ctx, e.right)
     return False
+
+
+def _even_of_root_lower(ctx, e) -> "sympy.Expr | None":
+    """A lower bound of cos(sqrt(u)) (−1) or sin(sqrt(u)) / sqrt(u) (−1/π, rounded down) for a real u, read off the
+    formula: both are real entire functions of u (Σ (−u)^k/(2k)!, Σ (−u)^k/(2k + 1)!), at least −1 and −1/π for
+    u ≥ 0 (sin t / t > 0 on (0, π), ≥ −1/t beyond) and at least 1 for u < 0 (cosh s, sinh s / s); None otherwise."""
+    def root_of(x):
+        if isinstance(x, S.Call) and x.fn == "sqrt" and len(x.args) == 1 and real(ctx, x.args[0]):
+            return x.args[0]
+        return None
+    if isinstance(e, S.Call) and e.fn == "cos" and len(e.args) == 1 and root_of(e.args[0]) is not None:
+        return sympy.Integer(-1)
+    if isinstance(e, S.BinOp) and e.op == "/" and isinstance(e.left, S.Call) and e.left.fn == "sin" \
+            and len(e.left.args) == 1:
+        u = root_of(e.left.args[0])
+        if u is not None and root_of(e.right) == u:
+            return -1 / sympy.pi
+    return None
+
+
+def _constant(e) -> "sympy.Expr | None":
+    """The exact value of a formula built from numbers by + − × ÷ (3/2), else None."""
+    if isinstance(e, S.Num):
+        return sympy.Rational(e.value)
+    if isinstance(e, S.Neg):
+        v = _constant(e.operand)
+        return None if v is None else -v
+    if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
+        left, right = _constant(e.left), _constant(e.right)
+        if left is None or right is None or (e.op == "/" and right == 0):
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right,
+                "/": left / right if right != 0 else None}[e.op]
+    return None
 
 
 REAL_OF_REAL = ("exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf", "sigmoid", "softplus", "relu", "elu",
