@@ -1,5 +1,5 @@
 """The least layer count of `strided(s)` with non-cyclic local parts (Theorems F74, F91, F92 of docs/theory.md §11.11):
-Theorem F97.
+Theorems F97, F98, F99 and F114.
 
 * **F97 (s = 2, S′ = −S′).** The residue classes mod 2 are two cliques and every arc between them is symmetric, so Γ is
   symmetric. At a root i every position of i's class is adjacent to i (distance 1 ≤ D − 1, as D ≥ 2), so the positions
@@ -14,6 +14,8 @@ Theorem F97.
   that are not twins, their swap is a view witness: D + 1 layers are least there. This too is the same at n and n + s
   past N₁ (a triple and one more quantified position, as for F98), so where every n of the check has the premise or
   such a swap, each residue class of n mod s alike, the least count is D or D + 1 by n mod s at every n ≥ N.
+* **F114 (F74 with S′ ≠ −S′, G trivial).** Where the pinning premise (`strided_lines_directed`) holds at every length
+  of its finite check, D layers suffice at every n ≥ N, so they are least.
 
 Nothing here reads user text.
 """
@@ -58,6 +60,8 @@ def line_layers(s: int, symmetric: bool, theorem: str, question: str, jumps: tup
                                 "residue classes mod 2 are cliques, every position of the root's class is adjacent to "
                                 "it, so the positions at distance D all lie in the other class and are pairwise "
                                 "adjacent; the far-clique lemma, Theorem F53)")
+    if not symmetric and theorem == "F74":
+        return _directed_layers(s, jumps, low, question)
     extra = least_extra(s, jumps, low) if symmetric else None
     if extra is None:
         return LineLayers(False, f"D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem "
@@ -77,6 +81,26 @@ def line_layers(s: int, symmetric: bool, theorem: str, question: str, jumps: tup
     return LineLayers(True, f"the least count is D + 1 at {where} (Theorem F99 with Theorem {theorem}: some root has two "
                             "positions at distance D with the same neighbours within D − 1 of it that are not twins, so "
                             f"their swap is a view witness with D layers){rest}, {checked}", extra=extra)
+
+def _directed_layers(s: int, jumps: Sequence[int], low: int, question: str) -> LineLayers:
+    """Theorem F114 (S′ ≠ −S′, G trivial): D layers, least, where the pinning premise holds at every length of its
+    finite check; else D + 1, sufficient, with the reason the premise was not shown."""
+    from .strided_lines import strided_line
+    from .strided_lines_directed import directed_check
+    data = strided_line(s, tuple(jumps))
+    if data is None:
+        return LineLayers(False, "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F74)",
+                          question)
+    holds, why = directed_check(s, tuple(data.jumps), low, data.radius)
+    if holds:
+        return LineLayers(True, "D layers suffice, so they are least (Theorem F114 with Theorem F74: at every root with "
+                                "a position at distance D, a permutation meeting the view condition keeps the residue "
+                                "classes, is a translation in the middle by F28's ball certificate, the identity by the "
+                                "end without far positions, and the pinning closure fixes the rest; the premise "
+                                f"{why})")
+    return LineLayers(False, "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorem F74; "
+                             f"Theorem F114's pinning premise is not shown: {why})", question)
+
 
 #: Theorem F98's finite check reads every length from the range's start through N₁ + s − 1; it is run only while that
 #: last length is at most this (a few seconds at the limit).

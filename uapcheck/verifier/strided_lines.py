@@ -149,21 +149,32 @@ def family_by_residue(theorem: str, s: int, low: int, table: dict, symmetric: bo
 
     def name(text):
         return text == ("reflection" if symmetric else "trivial")
-    least, layers_by, check, text = least_layers(s, symmetric, diameter, pattern, vals, low)
+    least, layers_by, check, text = least_layers(s, symmetric, diameter, pattern, vals, low, theorem)
     return Family(theorem, low, 0, 0, least, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
                   diameter_at=diameter, period=s, layers_by=layers_by, layers_check=check, layers_text=text)
 
 
-def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern, vals: list, low: int):
+def least_layers(s: int, symmetric: bool, diameter, pattern: S.Pattern, vals: list, low: int, theorem: str = "F74"):
     """(least, the layers as a function of n, the check at one instance, why) for F74, F91 and F92. Theorem F97: with
     s = 2 and S′ = −S′ the positions at distance D from a root lie in the class it misses, a clique, so D layers are
     least by the far-clique lemma, re-checked on the verifier's arcs at every instance. Theorems F98 and F99: with
     s ≥ 3 and S′ = −S′, D layers are least on the classes of n mod s where the common-neighbour premise holds and D + 1
     on those where a swap of two far positions is a view witness, when the verifier's own finite check (`least_table`)
     finds one or the other at every length from the range's start through N₁ + s − 1, each class alike; re-checked on
-    its arcs at every instance. Else D + 1, not least."""
+    its arcs at every instance. Theorem F114: for F74 with S′ ≠ −S′ (G trivial), D layers are least when the verifier's
+    own check of the pinning premise (`strided_directed`) holds at every length from the range's start through
+    N₁ + s − 1; the premise is re-checked on its arcs at every instance. Else D + 1, not least."""
     if not symmetric:
-        return False, (lambda n: diameter(n) + 1), None, ""
+        from .strided_directed import directed_least, premise_problem
+        top_directed = directed_least(s, vals, low, pattern) if theorem == "F74" else None
+        if top_directed is None:
+            return False, (lambda n: diameter(n) + 1), None, ""
+
+        def pinned(n: int, d: int) -> Optional[str]:
+            return premise_problem(pattern, s, vals, n)
+        return True, diameter, pinned, (f"D layers least (Theorem F114: the pinning premise holds at every length from "
+                                        f"{low} to {top_directed} on the verifier's own arcs, past which it repeats "
+                                        f"with period {s}; re-checked on its arcs at every instance)")
     if s == 2:
         from .blocks_dilated_chains import far_clique_problem
 

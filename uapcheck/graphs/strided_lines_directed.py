@@ -1,0 +1,192 @@
+"""`strided(s)` with non-cyclic local parts whose jumps leaving a class are not symmetric (S′ ≠ −S′, G trivial):
+Theorem F114 of docs/theory.md §11.11 — D layers, least, where a finite check of the *pinning premise* succeeds.
+
+At a length n, a root i is *non-covering* when some position u has d(u → i) = D (u is *far*); only those roots can
+carry a view witness (§11.9 (R1)). The premise Q(n) asks, at every non-covering root i:
+
+* (Q0) every residue class mod s has at least |S′| + 1 positions within distance D − 1 of i;
+* (Q1) the far positions all lie within W₀ = M of one end (M = K₀·J as in F74), and the middle interval of the
+  positions v with [v − Rm, v + Rm] inside 1..n and free of far positions (R F28's certificate radius, m = max|S′|)
+  has at least a + b positions;
+* (Q2) the *pinning closure* fixes every position: start from the positions on the far side of the last far position
+  (fixed: the proof shows a witness σ is the identity there) and add a position y when σ(y) = y is forced by
+  - a residue class met by exactly one unfixed position (σ keeps the classes and fixes the others),
+  - a fixed v within D − 1 of i with y the only unfixed member of its residue in O(v) = (v + S′) ∩ [1, n]
+    (σ(O(v)) = O(v)),
+  - a fixed u and y within D − 1 of i with u ∈ O(y), y the only position of its residue in u − S′ inside 1..n.
+
+Theorem F114: where Q(n) holds at every n from the range's start N through N₁ + s − 1 (N₁ below), D layers suffice at
+every n ≥ N, so they are least. The check reads the positions within T of the ends and of the root, and a cut of s
+positions away from them keeps the premise (Q(n) ⇔ Q(n + s) for n ≥ N₁).
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Sequence
+
+SECTION = "docs/theory.md §11.11"
+
+#: The finite check reads every length from N through N₁ + s − 1; it runs only while that is at most this.
+MAX_CHECK_TOP = 720
+
+
+@dataclass(frozen=True)
+class DirectedSpan:
+    """The constants of Theorem F114 for `strided(s) + offsets S` (S′ = the jumps leaving a class)."""
+    s: int
+    leaving: tuple[int, ...]
+    a: int          # −min S′
+    b: int          # max S′
+    far: int        # M = K₀·J (F74), also the window W₀
+    radius: int     # R, F28's ball certificate radius for S′
+    low: int        # N, the range's start (F74)
+    top: int        # N₁ + s − 1, the last length of the check
+
+    @property
+    def cut_low(self) -> int:
+        """N₁ = max(N, s(M + |S′| + 1), 2T + 2M + 2s, M + 2Rm + a + b), T = M + a + b + s, m = max(a, b)."""
+        return self.top - self.s + 1
+
+
+def directed_span(s: int, jumps: Sequence[int], low: int, radius: int) -> DirectedSpan:
+    """F114's constants: M = K₀·J, the window W₀ = M, T = M + a + b + s and N₁ as in DirectedSpan.cut_low."""
+    from .strided_lines import residue_costs
+    leaving = tuple(sorted(k for k in set(jumps) if k % s))
+    costs = residue_costs(jumps, s)
+    big = max(abs(k) for k in jumps)
+    far = (max(costs.values()) + 2) * big
+    a, b = -min(leaving), max(leaving)
+    reach = radius * max(a, b)
+    window = far + a + b + s
+    first = max(low, s * (far + len(leaving) + 1), 2 * window + 2 * far + 2 * s, far + 2 * reach + a + b)
+    return DirectedSpan(s, leaving, a, b, far, radius, low, first + s - 1)
+
+
+def _distances(s: int, jumps: Sequence[int], n: int) -> Optional[list[list[int]]]:
+    """The distance layers d(u → i) of every root i (bit p is position p), or None when not strongly connected."""
+    full = (1 << (n + 1)) - 2
+    classes = [0] * s
+    for p in range(1, n + 1):
+        classes[p % s] |= 1 << p
+
+    def attended(bits: int) -> int:
+        out = bits
+        for k in jumps:
+            out |= (bits << k) if k > 0 else (bits >> -k)
+        out &= full
+        for cls in classes:
+            if bits & cls:
+                out |= cls
+        return out
+
+    result = []
+    for i in range(1, n + 1):
+        seen = frontier = 1 << i
+        found = [frontier]
+        while seen != full:
+            frontier = attended(frontier) & ~seen
+            if not frontier:
+                return None
+            seen |= frontier
+            found.append(frontier)
+        result.append(found)
+    return result
+
+
+def _positions(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def root_problem(span: DirectedSpan, n: int, ball: int, far: int) -> Optional[str]:
+    """Why the premise fails at a non-covering root with the ball (within D − 1) and far set given as bit sets on
+    1..n, or None when Q0, Q1 and Q2 hold there."""
+    s, leaving, a, b = span.s, span.leaving, span.a, span.b
+    far_list = _positions(far)
+    for r in range(s):
+        inside = sum(1 for p in range(r if r else s, n + 1, s) if ball >> p & 1)
+        if inside < len(leaving) + 1:
+            return f"Q0: the residue class {r} has {inside} positions within D − 1 of the root"
+    window = span.far
+    reach = span.radius * max(a, b)
+    if max(far_list) <= window:
+        left, last = True, max(far_list)
+        middle = (n - reach) - (last + reach) 
+    elif min(far_list) >= n + 1 - window:
+        left, last = False, min(far_list)
+        middle = (last - reach - 1) - (reach + 1) + 1
+    else:
+        return "Q1: far positions lie beyond the windows at the ends or near both ends"
+    if middle < a + b:
+        return "Q1: the middle interval is shorter than a + b"
+    fixed = [False] * (n + 1)
+    for p in range(1, n + 1):
+        fixed[p] = p > last if left else p < last
+    changed = True
+    while changed:
+        changed = False
+        loose = [p for p in range(1, n + 1) if not fixed[p]]
+        if not loose:
+            return None
+        by_class: dict[int, list[int]] = {}
+        for p in loose:
+            by_class.setdefault(p % s, []).append(p)
+        for members in by_class.values():
+            if len(members) == 1:
+                fixed[members[0]] = changed = True
+        for v in range(1, n + 1):
+            if not fixed[v] or not ball >> v & 1:
+                continue
+            targets = [v + k for k in leaving if 1 <= v + k <= n and not fixed[v + k]]
+            for y in targets:
+                if sum(1 for z in targets if z % s == y % s) == 1:
+                    fixed[y] = changed = True
+        for u in range(1, n + 1):
+            if not fixed[u]:
+                continue
+            sources = [u - k for k in leaving if 1 <= u - k <= n]
+            for y in sources:
+                if not fixed[y] and ball >> y & 1 and sum(1 for z in sources if z % s == y % s) == 1:
+                    fixed[y] = changed = True
+    return None if all(fixed[1:]) else "Q2: the pinning closure leaves positions unfixed"
+
+
+def length_problem(span: DirectedSpan, jumps: Sequence[int], n: int) -> Optional[str]:
+    """Why Q(n) fails (the root and the clause), or None when it holds."""
+    layers = _distances(span.s, jumps, n)
+    if layers is None:
+        return "not strongly connected"
+    diameter = max(len(found) - 1 for found in layers)
+    for i, found in enumerate(layers, start=1):
+        if len(found) - 1 < diameter:
+            continue
+        ball = 0
+        for level in found[:diameter]:
+            ball |= level
+        problem = root_problem(span, n, ball, found[diameter])
+        if problem is not None:
+            return f"at n = {n}, root {i}: {problem}"
+    return None
+
+
+@lru_cache(maxsize=64)
+def directed_check(s: int, jumps: tuple[int, ...], low: int, radius: int) -> tuple[bool, str]:
+    """(True, the checked span) when Q(n) holds at every n from `low` through N₁ + s − 1; else (False, why)."""
+    leaving = {k for k in jumps if k % s}
+    if not leaving or leaving == {-k for k in leaving}:
+        return False, "S′ is symmetric (Theorems F97, F98 apply)"
+    span = directed_span(s, jumps, low, radius)
+    if span.top > MAX_CHECK_TOP:
+        return False, f"the check would read every n up to {span.top}, beyond its limit {MAX_CHECK_TOP}"
+    for n in range(low, span.top + 1):
+        problem = length_problem(span, jumps, n)
+        if problem is not None:
+            return False, problem
+    return True, f"checked at every n from {low} to {span.top}, and the same at n and n + {s} past {span.cut_low}"
