@@ -105,36 +105,21 @@ def _positions(bits: int) -> list[int]:
     return out
 
 
-def root_problem(span: DirectedSpan, n: int, ball: int, far: int) -> Optional[str]:
-    """Why the premise fails at a non-covering root with the ball (within D − 1) and far set given as bit sets on
-    1..n, or None when Q0, Q1 and Q2 hold there."""
-    s, leaving, a, b = span.s, span.leaving, span.a, span.b
-    far_list = _positions(far)
-    for r in range(s):
-        inside = sum(1 for p in range(r if r else s, n + 1, s) if ball >> p & 1)
-        if inside < len(leaving) + 1:
-            return f"Q0: the residue class {r} has {inside} positions within D − 1 of the root"
-    window = span.far
-    reach = span.radius * max(a, b)
-    if max(far_list) <= window:
-        left, last = True, max(far_list)
-        middle = (n - reach) - (last + reach) 
-    elif min(far_list) >= n + 1 - window:
-        left, last = False, min(far_list)
-        middle = (last - reach - 1) - (reach + 1) + 1
-    else:
-        return "Q1: far positions lie beyond the windows at the ends or near both ends"
-    if middle < a + b:
-        return "Q1: the middle interval is shorter than a + b"
+def pin_closure(s: int, leaving: Sequence[int], n: int, ball: int, start: set[int]) -> set[int]:
+    """The pinning closure (Theorem F114 (Q2)): the positions of 1..n a permutation σ must fix when it fixes `start`
+    pointwise, keeps every residue mod s, and has σ(O(v)) = O(σv) for every v in `ball` (a bit set), O(v) =
+    (v + S′) ∩ [1, n]. Rules: (α) alone in its residue outside the fixed set; (β) the only unfixed member of its
+    residue in O(v) for a fixed v in the ball; (γ) in the ball, with a fixed u ∈ O(y), and the only position of its
+    residue in u − S′."""
     fixed = [False] * (n + 1)
-    for p in range(1, n + 1):
-        fixed[p] = p > last if left else p < last
+    for p in start:
+        fixed[p] = True
     changed = True
     while changed:
         changed = False
         loose = [p for p in range(1, n + 1) if not fixed[p]]
         if not loose:
-            return None
+            break
         by_class: dict[int, list[int]] = {}
         for p in loose:
             by_class.setdefault(p % s, []).append(p)
@@ -155,7 +140,33 @@ def root_problem(span: DirectedSpan, n: int, ball: int, far: int) -> Optional[st
             for y in sources:
                 if not fixed[y] and ball >> y & 1 and sum(1 for z in sources if z % s == y % s) == 1:
                     fixed[y] = changed = True
-    return None if all(fixed[1:]) else "Q2: the pinning closure leaves positions unfixed"
+    return {p for p in range(1, n + 1) if fixed[p]}
+
+
+def root_problem(span: DirectedSpan, n: int, ball: int, far: int) -> Optional[str]:
+    """Why the premise fails at a non-covering root with the ball (within D − 1) and far set given as bit sets on
+    1..n, or None when Q0, Q1 and Q2 hold there."""
+    s, leaving, a, b = span.s, span.leaving, span.a, span.b
+    far_list = _positions(far)
+    for r in range(s):
+        inside = sum(1 for p in range(r if r else s, n + 1, s) if ball >> p & 1)
+        if inside < len(leaving) + 1:
+            return f"Q0: the residue class {r} has {inside} positions within D − 1 of the root"
+    window = span.far
+    reach = span.radius * max(a, b)
+    if max(far_list) <= window:
+        left, last = True, max(far_list)
+        middle = (n - reach) - (last + reach)
+    elif min(far_list) >= n + 1 - window:
+        left, last = False, min(far_list)
+        middle = (last - reach - 1) - (reach + 1) + 1
+    else:
+        return "Q1: far positions lie beyond the windows at the ends or near both ends"
+    if middle < a + b:
+        return "Q1: the middle interval is shorter than a + b"
+    start = {p for p in range(1, n + 1) if (p > last if left else p < last)}
+    fixed = pin_closure(s, leaving, n, ball, start)
+    return None if len(fixed) == n else "Q2: the pinning closure leaves positions unfixed"
 
 
 def length_problem(span: DirectedSpan, jumps: Sequence[int], n: int) -> Optional[str]:
