@@ -84,9 +84,10 @@ def test_two_classes_against_brute_force(pattern, n):
     assert brute_views.view_witness(nbs, n, d) is None
 
 
-@pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}", "strided(8) + offsets {-5, 9}"])
+@pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}"])
 def test_asymmetric_jumps_stay_sufficient(pattern):
-    """S′ ≠ −S′ (neither F97 nor F98): D + 1 layers, not least, the question named."""
+    """S′ ≠ −S′ with gcd(S′) = 3 (F92: neither F97, F98 nor F114): D + 1 layers, not least, the question named.
+    `strided(8) + offsets {-5, 9}` (F74) is D layers, least, by F114 (tests/graphs/test_strided_lines_directed.py)."""
     theorem, _ = _theorem(pattern)
     assert isinstance(theorem, families.FamilyTheorem) and not theorem.least
     assert theorem.layers == theorem.diameter + 1 and theorem.open_question
