@@ -46,7 +46,7 @@ def test_one_period_against_the_concrete_engine(name):
     pattern, s, jumps = CASES[name]
     theorem = families.match([pattern], N, {})
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F74"
-    assert theorem.least == ("F114" in theorem.why_layers)   # D least only by F114 among these (asymmetric S′)
+    assert theorem.least == ("(Theorem F114 with" in theorem.why_layers)   # D least only by F114 here (S′ ≠ −S′)
     low = int(theorem.low)
     for n in range(low, low + s):
         want = families.at(theorem, {"n": n})
