@@ -103,3 +103,8 @@ def test_the_closure_rules_against_brute_force(s, jumps, n):
                             assert all(perm[q] == q for q in pinned), (root, radius, start, perm)
                             checked += 1
     assert checked > 0 and grew > 0
+
+
+def test_past_the_check_s_limits_d_plus_one_stays_sufficient():
+    holds, why = directed_check(8, (-5, 9), 100, 13)   # a start far below N₁: more lengths than the check reads
+    assert not holds and "beyond its limits" in why

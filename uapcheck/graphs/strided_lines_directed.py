@@ -29,8 +29,10 @@ from typing import Optional, Sequence
 
 SECTION = "docs/theory.md §11.11"
 
-#: The finite check reads every length from N through N₁ + s − 1; it runs only while that is at most this.
-MAX_CHECK_TOP = 720
+#: The finite check reads every length from N through N₁ + s − 1; it runs only while that is at most this, and reads
+#: at most MAX_CHECK_LENGTHS lengths (a few seconds at the limit; the verifier re-runs it on its own arcs).
+MAX_CHECK_TOP = 480
+MAX_CHECK_LENGTHS = 120
 
 
 @dataclass(frozen=True)
@@ -194,8 +196,9 @@ def directed_check(s: int, jumps: tuple[int, ...], low: int, radius: int) -> tup
     if not leaving or leaving == {-k for k in leaving}:
         return False, "S′ is symmetric (Theorems F97, F98 apply)"
     span = directed_span(s, jumps, low, radius)
-    if span.top > MAX_CHECK_TOP:
-        return False, f"the check would read every n up to {span.top}, beyond its limit {MAX_CHECK_TOP}"
+    if span.top > MAX_CHECK_TOP or span.top - low + 1 > MAX_CHECK_LENGTHS:
+        return False, (f"the check would read every n from {low} to {span.top}, beyond its limits (the last length "
+                       f"{MAX_CHECK_TOP}, {MAX_CHECK_LENGTHS} lengths)")
     for n in range(low, span.top + 1):
         problem = length_problem(span, jumps, n)
         if problem is not None:

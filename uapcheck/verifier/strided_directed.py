@@ -18,8 +18,9 @@ from typing import Optional
 from .. import spec as S
 from . import patterns
 
-#: The last length the verifier's finite check reads (the engine's limit too).
-MAX_CHECK_TOP = 720
+#: The last length the verifier's finite check reads and how many lengths at most (the engine's limits too).
+MAX_CHECK_TOP = 480
+MAX_CHECK_LENGTHS = 120
 
 
 def constants(s: int, vals: list) -> Optional[tuple[list, int, int, int]]:
@@ -140,7 +141,7 @@ def _table(s: int, vals: tuple, low: int, pattern: S.Pattern) -> Optional[int]:
     if found is None:
         return None
     top = max(low, found[3]) + s - 1
-    if top > MAX_CHECK_TOP:
+    if top > MAX_CHECK_TOP or top - low + 1 > MAX_CHECK_LENGTHS:
         return None
     for n in range(low, top + 1):
         if premise_problem(pattern, s, list(vals), n) is not None:
