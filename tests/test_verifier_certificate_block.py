@@ -121,7 +121,9 @@ def test_dense_head_s_n_generators(n):
 
 
 def test_reweight_vanishing_on_the_diagonal_is_named():
-    text = "tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n  reweight c(i, j) = j - i\n}\n"
+    # (j − i)²: 0 on the diagonal and positive off it (`j - i` has factors −1, 0, 1 on row 2 of `window(1)`, so it is
+    # ILL-POSED from n = 3 on by Lemma T, docs/theory.md §4)
+    text = "tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n  reweight c(i, j) = (j - i)^2\n}\n"
     cert = certificate_of(text)
     assert cert["verdict"] == "INCONCLUSIVE"
     step = _step(cert, "POS-OFFSET")

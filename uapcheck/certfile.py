@@ -531,8 +531,10 @@ def _verdict_data(step: proof.Step) -> dict:
     below = step.facts.get("below_range", ())
     if below:  # each length below the range, decided at that n: its verdict and count
         out["lengths"] = [_length_data(r) for r in below]
-    obstructed = step.facts.get("range")  # a NOT-UAP verdict's range: its obstruction's (§12)
-    if not classes and not below and obstructed is None:
+    obstructed = step.facts.get("range")  # a NOT-UAP (or ILL-POSED) verdict's range: its obstruction's (§12)
+    # a UAP resting on a positivity form that needs two keys per row states its range n ≥ 2 (§4)
+    two_keys = out["verdict"] == "UAP" and any(s.proved and s.fact("length_range") is not None for s in step.walk())
+    if not classes and not below and obstructed is None and not two_keys:
         return out
     out["classes"] = [{"modulus": p.facts["modulus"], "residues": list(p.facts["residues"]), "rule": p.rule,
                        "verdict": stated.get(str(p.facts["residue_class"])),

@@ -233,8 +233,18 @@ class MixedRow(Certificate):
     invariants: tuple  # (a, b, c): the symbols of `kernel`
     positive: tuple  # (q, (x_j for j in visible))
     negative: tuple
-    n: int
+    n: int  # the length the row's keys were built at
+    #: at a symbolic length: the row's keys are `visible` at every n ≥ from_n (a local pattern, Lemma T of
+    #: docs/theory.md §4), so the normaliser takes both signs there; None at the file's concrete length
+    from_n: Optional[int] = None
+    length: Optional[sympy.Symbol] = None  # the symbolic length's symbol, with from_n
     kind = "mixed-row"
+
+    def range(self) -> Optional[sympy.Basic]:
+        """n ≥ from_n at a symbolic length (the verdict's range, docs/theory.md §12), else None."""
+        if self.from_n is None or self.length is None or self.from_n <= 1:
+            return None
+        return sympy.GreaterThan(self.length, self.from_n, evaluate=False)
 
     def normaliser(self, point: tuple) -> sympy.Expr:
         q, values = point
@@ -258,13 +268,17 @@ class MixedRow(Certificate):
         pos, neg = simplified(self.normaliser(self.positive)), simplified(self.normaliser(self.negative))
         if pos.is_positive is not True or neg.is_negative is not True:
             _reject(MixedRow, f"the normalisers {sympy.sstr(pos)} and {sympy.sstr(neg)} are not of opposite signs")
+        if self.from_n is not None and (self.from_n != self.n or self.from_n != max(self.visible)):
+            _reject(MixedRow, "at a symbolic length the row's range starts at its last key, where its keys are built")
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "c(i, j)": _exact(self.term), "row": self.row, "visible": list(self.visible),
                 "k": _exact(self.kernel), "n": self.n,
                 "positive at": {"q": self.positive[0], "keys": list(self.positive[1])},
                 "negative at": {"q": self.negative[0], "keys": list(self.negative[1])},
-                "trusted": "the row's visible keys: the pattern built at this length"}
+                **({} if self.from_n is None else {"from n": self.from_n}),
+                "trusted": "the row's visible keys: the pattern built at this length" + (
+                    "" if self.from_n is None else ", the same at every n ≥ from n (a local pattern, Lemma T)")}
 
 
 def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:

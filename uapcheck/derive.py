@@ -70,7 +70,9 @@ def _core_key(spec: S.Spec, i: int, head: S.Head) -> tuple:
     length then (only the position rules and the witness route do), so the lengths below a by-class range,
     derived one by one, share them."""
     key = _premises_key(spec, i, head)
-    return key if head.position is not None else (key[0], 1 if key[1] == 1 else None, *key[2:])
+    # a symbolic length is kept: the third and fourth forms of WP-POSITIVE then state the range n ≥ 2 (§4, §12)
+    return key if head.position is not None else (key[0], key[1] if key[1] == 1 or isinstance(key[1], str) else None,
+                                                  *key[2:])
 
 
 _FULL = S.Full()
@@ -94,7 +96,8 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
              and not one_token)
     zero_row = reweight_rows.zero_row(spec, head)
     pos = analytic.positive_kernel(model, head.normalized, dense, tied=bool(head.tie), zero_row=zero_row,
-                                   mixed_row=None if zero_row else reweight_rows.mixed_row(spec, head, model))
+                                   mixed_row=None if zero_row else reweight_rows.mixed_row(spec, head, model),
+                                   length=spec.tokens if isinstance(spec.tokens, str) else None)
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:

@@ -287,10 +287,11 @@ def _at_lower_bounds(factor: sympy.Expr) -> Optional[sympy.Expr]:
     return sympy.expand(g.xreplace({s: lower for s, lower, _ in found}))
 
 
-def _positivity(normalized: bool, statement, status, evidence: dict, certificate=None) -> proof.Step:
+def _positivity(normalized: bool, statement, status, evidence: dict, certificate=None, facts=None) -> proof.Step:
     """WP-POSITIVE's conclusion: facts `min_dim` (the dimensions the proof needs) and `ill_posed` (a
-    normalised head whose kernel changes sign)."""
-    facts = {}
+    normalised head whose kernel changes sign); `facts` adds others (`range`: the lengths n a refutation holds at,
+    when not every n, docs/theory.md §12)."""
+    facts = dict(facts or {})
     if "dimensions" in evidence:
         facts["min_dim"] = {"d ≥ 1": 1, "d ≥ 2": 2}[evidence["dimensions"]]
     if status is proof.REFUTED and normalized:
@@ -339,7 +340,8 @@ def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool)
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
             certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, MixedRow, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
-                    zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None) -> proof.Step:
+                    zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None,
+                    length: Optional[str] = None) -> proof.Step:
     """`dense`: the head attends with the full pattern, with no tying, projection or landmarks, at n ≥ 2 (every row
     has n ≥ 2 keys from the tokens themselves), which the third form (positive off the hypersurfaces x·z = 0) needs.
     `tied`: query and key share one projection, so every row's normaliser holds its own token's term k(q_i, q_i) and a
@@ -348,7 +350,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     `zero_row`: a row of a normalised reweighted head whose factors c(i, j) all vanish (rules/reweight_rows.py): its
     normaliser is 0 whatever the kernel, so the step is refuted from it first.
     `mixed_row`: a row whose factors take both signs, with two configurations where its normaliser has opposite
-    signs (rules/reweight_rows.py, Lemma Q of docs/theory.md §4): refuted from it next."""
+    signs (rules/reweight_rows.py, Lemma Q of docs/theory.md §4): refuted from it next.
+    `length`: the name of a symbolic length: the third and fourth forms (n ≥ 2 keys per row) then carry the fact
+    `length_range` n ≥ 2, which the verdict's range takes (docs/theory.md §4, §12)."""
     row_step = _row_step(zero_row, mixed_row) if normalized else None
     if row_step is not None:
         return row_step
@@ -383,7 +387,8 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                                      "row, a closed set of parameters of codimension ≥ 2 for a dense "
                                                      "head (n ≥ 2 keys per row), whose complement is connected for "
                                                      "d ≥ 2"),
-                                   proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary))
+                                   proof.PROVED, evidence=dict(ev, dimensions="d ≥ 2", boundary=boundary),
+                                   facts=_two_keys(length))
             if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(form))):
                 return _positivity(normalized, "k(x, y) > 0 for all inputs and parameters: every normaliser is positive",
                                       proof.PROVED, evidence=dict(ev, dimensions="d ≥ 1"))
@@ -400,7 +405,8 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                                              "tokens lies in a linear subspace of parameters of codimension d, whose "
                                              "complement is connected for d ≥ 2"), proof.PROVED,
                            evidence={"k(x, z)": form, "written with": form_name, "dimensions": "d ≥ 2",
-                                     "boundary": ["|x−z|² = 0" if where == "a key" else "|x+z|² = 0"]})
+                                     "boundary": ["|x−z|² = 0" if where == "a key" else "|x+z|² = 0"]},
+                           facts=_two_keys(length))
     if tied:
         return _positivity(normalized, claim("the kernel is not shown positive, and with `tie query key` every row's "
                                              "normaliser holds the term ", written("k(q_i, q_i)", r"k(q_{i}, q_{i})"),
@@ -427,6 +433,13 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                               "normaliser can be 0 (implementations add ε)", proof.UNDECIDED,
                               evidence={"zero at": {"x": [zero[0]], "y": [zero[1]]}})
     return _open_positivity(model, expr, normalized)
+
+
+def _two_keys(length: Optional[str]) -> Optional[dict]:
+    """The range n ≥ 2 of the third and fourth forms at a symbolic length (every row needs two keys, §4)."""
+    if length is None:
+        return None
+    return {"length_range": sympy.GreaterThan(sympy.Symbol(length, integer=True, positive=True), 2, evaluate=False)}
 
 
 def _row_step(zero_row: Optional[ZeroRow], mixed_row: Optional[MixedRow]) -> Optional[proof.Step]:
@@ -470,17 +483,20 @@ def _non_real_point(model: KernelModel):
 def _mixed_row_step(row: MixedRow) -> proof.Step:
     def point(p):
         return {"q": p[0], "keys": {str(j): x for j, x in zip(row.visible, p[1])}}
-    return _positivity(True, claim("the reweight takes both signs on row ", math(sympy.Integer(row.row)), " (at n = ",
-                                   math(sympy.Integer(row.n)), " it sees the keys ",
+    where = (claim(" (at n = ", math(sympy.Integer(row.n)), " it sees the keys ") if row.from_n is None else
+             claim(" (a local pattern: at every n ≥ ", math(sympy.Integer(row.from_n)), " it sees the keys "))
+    mixed = {"row": row.row, "visible": list(row.visible), "n": row.n, "c(i, j)": row.term,
+             "positive at": point(row.positive), "negative at": point(row.negative)}
+    if row.from_n is not None:
+        mixed["from n"] = row.from_n
+    step = _positivity(True, claim("the reweight takes both signs on row ", math(sympy.Integer(row.row)), where,
                                    listed(math(sympy.Integer(v)) for v in row.visible), "), and that row's normaliser ",
                                    written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
                                    " is positive at one input and negative at another, so it vanishes on a "
                                    "hypersurface of inputs, where the layer has poles"),
-                       proof.REFUTED,
-                       evidence={"mixed row": {"row": row.row, "visible": list(row.visible), "n": row.n,
-                                               "c(i, j)": row.term, "positive at": point(row.positive),
-                                               "negative at": point(row.negative)}},
-                       certificate=row)
+                       proof.REFUTED, evidence={"mixed row": mixed}, certificate=row,
+                       facts={"range": row.range()} if row.range() is not None else None)
+    return step
 
 
 def _zero_row_step(row: ZeroRow) -> proof.Step:

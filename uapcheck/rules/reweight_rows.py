@@ -82,31 +82,100 @@ def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
     length n ≤ 64, a closed kernel and a reweight without params, a head whose query and keys are free (not tied,
     projected, landmark, biased, grouped or differential). None when no such row or witness is found."""
     n = spec.tokens
+    symbolic = isinstance(n, str)
     if not (head.position is not None and head.position.kind == "reweight" and head.normalized and head.kind == "kernel"
-            and isinstance(n, int) and 2 <= n <= ROW_ENUMERATION_N and isinstance(model, ClosedKernel)
+            and (symbolic or (isinstance(n, int) and 2 <= n <= ROW_ENUMERATION_N)) and isinstance(model, ClosedKernel)
             and not (head.tie or head.projection or head.nystrom or head.bias or head.heads or head.differential)):
         return None
     term = position_expr(spec, head)
     kernel = model.plain
     if not term.free_symbols <= {I, J} or not kernel.free_symbols <= {QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2}:
         return None
+    if isinstance(n, str):
+        return _fixed_row(term, head.pattern, kernel, sympy.Symbol(n, integer=True, positive=True))
+    if not isinstance(n, int):
+        return None
     rows = _rows(head.pattern, n)
     if rows is None:
         return None
     values = _kernel_values(kernel)
     for i in range(1, n + 1):
-        visible = rows[i]
-        weights = [term.xreplace({I: sympy.Integer(i), J: sympy.Integer(j)}) for j in visible]
-        signs = [_sign(w) for w in weights]
-        if None in signs or 1 not in signs or -1 not in signs:
-            continue
-        found = _witness(weights, signs, values)
-        if found is not None:
-            pos, neg = (_point(q, p, m, signs) for q, p, m in found)
-            cert = MixedRow(term, I, J, i, tuple(visible), kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2),
-                            pos, neg, n)
+        cert = _mixed_at(term, kernel, values, i, rows[i], n)
+        if cert is not None:
             return cert
     return None
+
+
+def _mixed_at(term, kernel, values, i: int, visible, n: int, from_n: Optional[int] = None,
+              length: Optional[sympy.Symbol] = None) -> Optional[MixedRow]:
+    """Row i's certificate when its factors take both signs and a witness pair is found among the values tried."""
+    weights = [term.xreplace({I: sympy.Integer(i), J: sympy.Integer(j)}) for j in visible]
+    signs = [_sign(w) for w in weights]
+    if None in signs or 1 not in signs or -1 not in signs:
+        return None
+    found = _witness(weights, signs, values)
+    if found is None:
+        return None
+    pos, neg = (_point(q, p, m, signs) for q, p, m in found)
+    return MixedRow(term, I, J, i, tuple(visible), kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2), pos, neg, n,
+                    from_n, length)
+
+
+# The fixed rows tried at a symbolic n (Lemma T of docs/theory.md §4): rows 1…FIXED_ROWS of a local pattern.
+FIXED_ROWS = 8
+
+
+def reach(p) -> Optional[int]:
+    """R when the pattern is local (Lemma T, docs/theory.md §4): its arcs at every length n are those of one relation
+    A on the positive integers, independent of n, cut to [1, n], and every (i, j) ∈ A has j ≤ i + R. The causal mask
+    (R = 0), non-cyclic windows (w), non-cyclic offsets (the largest positive offset, or 0), dilated windows (w·r)
+    and blocks (b − 1) with integer sizes, and unions and intersections of local patterns (the largest, the
+    smallest R); None for anything else (a global position, strides, a cyclic part: their rows change with n)."""
+    def size(v) -> Optional[int]:
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    if isinstance(p, S.Causal):
+        return 0
+    if isinstance(p, S.Window) and not p.cyclic:
+        return size(p.w)
+    if isinstance(p, S.Offsets) and not p.cyclic:
+        ints = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
+        return max([0, *ints]) if len(ints) == len(p.offsets) else None
+    if isinstance(p, S.Dilated):
+        w, r = size(p.w), size(p.r)
+        return None if w is None or r is None else w * r
+    if isinstance(p, S.Blocks):
+        b = size(p.b)
+        return None if b is None or b < 1 else b - 1
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
+        parts = [reach(q) for q in p.parts]
+        known = [x for x in parts if x is not None]
+        if len(known) != len(parts):
+            return None
+        return max(known) if isinstance(p, S.PatternUnion) else min(known)
+    return None
+
+
+def _fixed_row(term: sympy.Expr, pattern, kernel: sympy.Expr, length: sympy.Symbol) -> Optional[MixedRow]:
+    """At a symbolic n: the first of rows 1…FIXED_ROWS of a local pattern (`reach`) whose factors take both signs
+    with a witness pair, with the least length from which it holds. Row i's keys at every n ≥ max K_i are K_i, its
+    keys at n = i + R (Lemma T), so the witness at that length holds at every such n."""
+    r = reach(pattern)
+    if r is None:
+        return None
+    values = _kernel_values(kernel)
+    best = None
+    for i in range(1, FIXED_ROWS + 1):
+        rows = _rows(pattern, i + r)
+        if rows is None:
+            return None
+        visible = rows[i]
+        start = max(visible)
+        if best is not None and best.from_n is not None and start >= best.from_n:
+            continue
+        cert = _mixed_at(term, kernel, values, i, visible, start, from_n=start, length=length)
+        if cert is not None:
+            best = cert
+    return best
 
 
 def _rows(pattern, n: int) -> Optional[dict[int, list[int]]]:

@@ -238,7 +238,7 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     it (n ≥ 3), whose lengths below are listed the same way when it is a condition on n alone."""
     if not ENABLED.get():
         return (), ""
-    if verdict is proof.Verdict.NOT_UAP:
+    if verdict in (proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED):  # ILL-POSED from a first length on (§4, §12)
         return _below_obstruction(spec, obstruction_range, class_conditions)
     if not applies(spec, verdict, group, layers, class_conditions):
         return (), ""

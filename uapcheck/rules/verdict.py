@@ -192,7 +192,9 @@ def _head_facts(heads) -> tuple:
     got = _HEAD_FACTS.get(key)
     if got is not None and all(a is b for a, b in zip(got[0], heads)):
         return got[1]
-    ill = next((s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")), None)
+    ills = [s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")]
+    # a refutation at every n before one from a first length on (Lemma T, docs/theory.md §4): the widest range
+    ill = next((s for s in ills if s.fact("range") is None), ills[0] if ills else None)
     two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
     if len(_HEAD_FACTS) >= _HEAD_FACTS_SIZE:
         _HEAD_FACTS.pop(next(iter(_HEAD_FACTS)))
@@ -280,8 +282,23 @@ def decide(ffn, heads, structure, group_step, dim):
         return proof.Verdict.NOT_UAP, obstruction, group, layers, False
     if ffn.proved and all(h.proved for h in heads) and stated is not None and layers is not None and all(
             s.proved for s in structure if s not in side):
-        return proof.Verdict.UAP, None, _with_layer_range(stated, structure), _layers_left(layers, side), two_dims
+        return (proof.Verdict.UAP, None, _with_length_range(_with_layer_range(stated, structure), heads),
+                _layers_left(layers, side), two_dims)
     return proof.Verdict.INCONCLUSIVE, None, stated if stated is not None else group, layers, False
+
+
+def _with_length_range(group, heads):
+    """The group with the range n ≥ 2 added when a step the verdict rests on is proved only for rows of two keys or
+    more (WP-POSITIVE's third and fourth forms at a symbolic n, fact `length_range`; docs/theory.md §4, §12)."""
+    needs = next((s.fact("length_range") for s in _walk_used(heads) if s.proved and s.fact("length_range") is not None),
+                 None)
+    if needs is None or group is None:
+        return group
+    typed = getattr(group, "condition_formula", None)
+    if group.condition and typed is None:
+        return replace(group, condition=f"{group.condition} and {show_condition(needs)}")
+    formula = needs if typed is None else sympy.And(typed, needs)
+    return replace(group, condition=show_condition(formula), condition_formula=formula)
 
 
 def obstruction_range(step):
@@ -400,10 +417,11 @@ class VerdictPremises(Certificate):
             return
         from .small_lengths import uncovered
         got, why, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
-        if got not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP):
-            raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP or NOT-UAP "
-                                            "verdict only")
-        if got is proof.Verdict.NOT_UAP:  # the obstruction's range and the undecided classes beside it (§12)
+        if got not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED):
+            raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP, NOT-UAP "
+                                            "or ILL-POSED verdict only")
+        if got in (proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED):
+            # the obstruction's (the refuted normaliser's) range and the undecided classes beside it (§12)
             where = obstruction_range(why)
             n = next(iter(getattr(where, "free_symbols", ())), None)
             beside = [s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got, why)]
@@ -503,6 +521,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         stated = obstruction_range(why)  # the obstruction's range: the headline states it (docs/theory.md §12)
     elif verdict is proof.Verdict.ILL_POSED:
         claim = claim_of("ILL-POSED: ", REASON, of_step(why))
+        stated = obstruction_range(why)  # a refutation at a symbolic n from a first length on (Lemma T, §4, §12)
     elif verdict is proof.Verdict.UAP:
         lay = layers if isinstance(layers, int) else value(layers)
         named = group_claim(group)
@@ -530,7 +549,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
             claim += f" (for token dimension {dim} ≥ 2)"
             group = _with_dimension(group, dim)
     evidence: dict = {"verdict": verdict.value}
-    if verdict not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP):
+    if verdict not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED):
         lengths, open_below = (), ""
     if lengths:  # each length below the range, decided at that n (docs/theory.md §12)
         claim += claim_of("; below the range: ", _lengths_words(tuple(r for r, _ in lengths)))
@@ -541,7 +560,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict, tuple(lengths))
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
-    if verdict is proof.Verdict.NOT_UAP and stated is not None:
+    if verdict in (proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED) and stated is not None:
         facts["range"] = stated
     if others:
         facts["by_class"] = tuple((s.facts["residue_class"], kind) for s, kind in others)

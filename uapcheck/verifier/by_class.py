@@ -471,7 +471,82 @@ def range_within_premises(ctx, s) -> str:
     return f"; the range holds at no length below n = {start}, the largest start of its premises ({pid})"
 
 
+def two_key_range(ctx, s) -> str:
+    """A UAP verdict at a symbolic n resting on WP-POSITIVE's third or fourth form (k > 0 off x·z = 0 or off q = ±k:
+    the parameters where a row's normaliser vanishes have a connected complement only when the row has two keys,
+    docs/theory.md §4) must be stated for a range that excludes n = 1 (§12). The steps it rests on are walked here
+    from the verdict (a head left out by Lemma Z, HEADS-ZERO-VALUE, rests on the separating head, not on its own
+    premises). "" when nothing applies."""
+    import sympy
+    from .check import Reject
+    from .trees import TreeError, decode_condition
+    if ctx.cert.get("verdict") != "UAP" or not isinstance(ctx.spec.tokens, str):
+        return ""
+    seen, stack, forms = set(), [s["id"]], []
+    while stack:
+        sid = stack.pop()
+        if sid in seen:
+            continue
+        seen.add(sid)
+        step = ctx.steps[sid]
+        if step["rule"] == "WP-POSITIVE" and step["status"] == "proved" and (step.get("evidence") or {}).get("boundary"):
+            forms.append(sid)
+        if step["rule"] != "HEADS-ZERO-VALUE":
+            stack.extend(step["premises"])
+    if not forms:
+        return ""
+    data = s.get("data") or {}
+    n = ctx.symbols[ctx.spec.tokens]
+    try:
+        where = decode_condition(data["range"], ctx.symbols) if data.get("range") is not None else sympy.true
+    except (TreeError, TypeError) as exc:
+        raise Reject(f"the range: {exc}") from None
+    if where.xreplace({n: sympy.Integer(1)}) is not sympy.false:
+        raise Reject(f"the UAP range {where} admits n = 1, but {forms[0]} (WP-POSITIVE, positive off a hypersurface) "
+                     "needs two keys per row")
+    return f"; the range excludes n = 1, where {forms[0]}'s form (two keys per row) does not hold"
+
+
 #: The lengths of a NOT-UAP verdict's range re-checked on the verifier's arcs.
+def ill_posed_range(ctx, s) -> str:
+    """An ILL-POSED verdict's range (docs/theory.md §4 Lemma T, §12): none when some refuted normaliser step holds at
+    every n; otherwise n ≥ N for a refuted step whose mixed row holds from N on (checked by that step's own check,
+    which re-derives the row's keys on a local pattern). Rejects a verdict stated for every n that rests only on
+    refutations from a first length on, and a range no refuted step states. "" for another verdict."""
+    import sympy
+    from .check import Reject
+    from .structure import slots
+    from .trees import TreeError, decode_condition
+    if ctx.cert.get("verdict") != "ILL-POSED":
+        return ""
+    _, tds, _, _ = slots(ctx)
+    refuted = [t for t in tds if t["rule"] == "WP-POSITIVE" and t["status"] == "refuted"]
+    starts = []
+    for t in refuted:
+        row = (t.get("evidence") or {}).get("mixed row")
+        start = row.get("from n") if isinstance(row, dict) else None
+        starts.append(start if isinstance(start, int) and not isinstance(start, bool) and start > 1 else None)
+    data = s.get("data") or {}
+    if data.get("range") is None:
+        known = [x for x in starts if x is not None]
+        if refuted and len(known) == len(starts):
+            raise Reject(f"ILL-POSED is stated for every n, but each refuted normaliser holds from n = {min(known)} on")
+        return ""
+    if not isinstance(ctx.spec.tokens, str):
+        raise Reject("an ILL-POSED range at a concrete length")
+    n = ctx.symbols[ctx.spec.tokens]
+    try:
+        where = decode_condition(data["range"], ctx.symbols)
+    except (TreeError, KeyError, TypeError) as exc:
+        raise Reject(f"the range: {exc}") from None
+    for start in starts:
+        if start is not None and all(bool(where.xreplace({n: sympy.Integer(v)})) == (v >= start)
+                                     for v in range(1, start + 64)):
+            return (f"; the ILL-POSED range {where} is that of the refuted normaliser's row, whose keys are fixed from "
+                    f"n = {start} on (re-checked at n = 1…{start + 63})")
+    raise Reject(f"the ILL-POSED range {where} is not n ≥ N for a refuted normaliser holding from N on")
+
+
 RANGE_TOP = 60
 
 

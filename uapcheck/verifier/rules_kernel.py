@@ -710,14 +710,10 @@ def _mixed_row(ctx, head: S.Head, row: dict) -> str:
         raise Reject("a mixed row's witness needs a kernel head whose query and keys are free")
     if not isinstance(row, dict):
         raise Reject("the mixed row states nothing")
-    tokens, n, i = ctx.spec.tokens, row.get("n"), row.get("row")
-    if not (isinstance(tokens, int) and n == tokens and isinstance(i, int) and not isinstance(i, bool)
-            and 1 <= i <= n <= 4096):
-        raise Reject("a mixed row needs the file's concrete length and a row within it")
+    i, from_n = row.get("row"), row.get("from n")
+    seen, r = _mixed_row_keys(ctx, head, row)
     if ctx.spec.params:
         raise Reject("a mixed row's witness is checked without params")
-    arcs = patterns.head_arcs(head.pattern, n)
-    seen = sorted({j for j, q in arcs if q == i} | {i})
     if row.get("visible") != seen:
         raise Reject(f"row {i} sees the keys {seen}, not the stated ones")
     env: dict = {"pi": sympy.pi}
@@ -743,8 +739,62 @@ def _mixed_row(ctx, head: S.Head, row: dict) -> str:
         signs.append(numeric.sign_of_constant(sympy.simplify(total)))
     if signs != [1, -1]:
         raise Reject("the row's normaliser does not take both signs at the stated points")
-    return (f"row {i} sees the keys {seen}; its normaliser Σ_j c({i}, j) k(q, x_j) is positive at one stated point and "
-            "negative at the other, so it vanishes on a hypersurface of inputs")
+    return (f"row {i} sees the keys {seen}" + (f" at every n ≥ {from_n} (a local pattern, reach {r}: its arcs are one "
+                                               "relation cut to [1, n])" if from_n is not None else "") +
+            f"; its normaliser Σ_j c({i}, j) k(q, x_j) is positive at one stated point and negative at the other, so "
+            "it vanishes on a hypersurface of inputs")
+
+
+def _mixed_row_keys(ctx, head: S.Head, row: dict) -> tuple:
+    """(row i's keys from the verifier's own arcs, the pattern's reach or None): at the file's concrete length, or at
+    a symbolic length (Lemma T, docs/theory.md §4) on a local pattern by the verifier's own reading, built at
+    n = i + R, with the stated range starting at the last of them, where they are all present."""
+    tokens, n, i, from_n = ctx.spec.tokens, row.get("n"), row.get("row"), row.get("from n")
+    if isinstance(tokens, str):
+        r = _local_reach(head.pattern)
+        if r is None:
+            raise Reject("a mixed row at a symbolic length needs a local pattern (its rows' keys fixed from a length on)")
+        if not (isinstance(i, int) and not isinstance(i, bool) and 1 <= i <= 64 and r <= 4096):
+            raise Reject("a mixed row at a symbolic length names a small fixed row")
+        arcs = patterns.head_arcs(head.pattern, i + r)
+        seen = sorted({j for j, q in arcs if q == i} | {i})
+        if from_n != max(seen) or n != from_n:
+            raise Reject(f"row {i}'s keys are all present from n = {max(seen)} on, not from the stated length")
+        return seen, r
+    if not (isinstance(tokens, int) and n == tokens and from_n is None and isinstance(i, int)
+            and not isinstance(i, bool) and 1 <= i <= n <= 4096):
+        raise Reject("a mixed row needs the file's concrete length and a row within it")
+    arcs = patterns.head_arcs(head.pattern, n)
+    return sorted({j for j, q in arcs if q == i} | {i}), None
+
+
+def _local_reach(p) -> "int | None":
+    """R when the pattern's arcs at every length n are one relation A on the positive integers cut to [1, n], with
+    j ≤ i + R on every (i, j) ∈ A (Lemma T, docs/theory.md §4): `causal` (0), a non-cyclic window (w), non-cyclic
+    integer offsets (the largest positive one, or 0), a dilated window (w·r), blocks (b − 1), and unions
+    (the largest) and intersections (the smallest) of these; None otherwise."""
+    def size(v) -> "int | None":
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    if isinstance(p, S.Causal):
+        return 0
+    if isinstance(p, S.Window):
+        return None if p.cyclic else size(p.w)
+    if isinstance(p, S.Offsets):
+        ints = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
+        return None if p.cyclic or len(ints) != len(p.offsets) else max([0, *ints])
+    if isinstance(p, S.Dilated):
+        w, r = size(p.w), size(p.r)
+        return None if w is None or r is None else w * r
+    if isinstance(p, S.Blocks):
+        b = size(p.b)
+        return None if not b else b - 1
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
+        reaches = [_local_reach(q) for q in p.parts]
+        known = [x for x in reaches if x is not None]
+        if len(known) != len(reaches):
+            return None
+        return max(known) if isinstance(p, S.PatternUnion) else min(known)
+    return None
 
 
 def _one_side(p) -> "int | None":
