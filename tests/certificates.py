@@ -55,3 +55,43 @@ def rejects(cert: dict, rule: str) -> bool:
     from uapcheck.verifier import REJECTED, verify
     report = verify(cert)
     return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
+
+
+#: The steps a family theorem concludes (docs/theory.md §11.11): the verifier restates the theorem for each.
+FAMILY_RULES = ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT")
+
+
+def assert_rests_on(cert: dict, theorem: str, rules: tuple = FAMILY_RULES) -> None:
+    """At symbolic n: the verifier accepts the certificate, completely, and every step of `rules` rests on `theorem`
+    ("Theorem F93")."""
+    from uapcheck.verifier import verify
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(theorem in s.reason for s in report.steps if s.rule in rules)
+
+
+def assert_verified_by(cert: dict, theorem: str, rules: tuple = FAMILY_RULES) -> None:
+    """At a concrete n: the verifier accepts the certificate and verifies each step of `rules` by `theorem`."""
+    from uapcheck.verifier import verify
+    report = verify(cert)
+    steps = {s.rule: s for s in report.steps}
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert all(steps[r].outcome == "verified" and theorem in steps[r].reason for r in rules)
+
+
+def forged(cert: dict, rule: str, key: str, value) -> dict:
+    """A copy of the certificate with the datum `key` of its `rule` step replaced by `value`."""
+    out = json.loads(json.dumps(cert))
+    next(s for s in out["steps"] if s["rule"] == rule)["data"][key] = value
+    return out
+
+
+def forged_order_case(cert: dict, residue: int, order: int, claimed: int) -> dict:
+    """A copy of the certificate whose SYM-AUT order case at `residue` says `claimed`; asserts the case said `order`."""
+    from uapcheck.verifier.trees import encode
+    out = json.loads(json.dumps(cert))
+    step = next(s for s in out["steps"] if s["rule"] == "SYM-AUT")
+    case = next(c for c in step["data"]["order cases"] if c["residue"] == residue)
+    assert case["order"] == encode(order)
+    case["order"] = encode(claimed)
+    return out

@@ -148,3 +148,26 @@ HEADS = st.sampled_from([
 ])
 BIASES = st.sampled_from([None, None, None, "circulant", "symmetric circulant", "toeplitz",
                           "symmetric toeplitz"])
+
+
+def closed_neighbourhoods(pattern, n, params=None):
+    """{v: v with every position joined to it by an arc either way} on the reference arcs (1..n)."""
+    near = {v: {v} for v in range(1, n + 1)}
+    for i, j in attends(pattern, n, params):
+        near[i].add(j)
+        near[j].add(i)
+    return near
+
+
+def distances_from(adj, root):
+    """{v: d(root, v)} by breadth-first search over `adj` (a mapping or list: position -> its neighbours), for the
+    positions reached."""
+    dist = {root: 0}
+    queue = deque([root])
+    while queue:
+        u = queue.popleft()
+        for v in adj[u]:
+            if v not in dist:
+                dist[v] = dist[u] + 1
+                queue.append(v)
+    return dist

@@ -2,23 +2,12 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import pytest
 
 from uapcheck.graphs.bit_rings import members, rings
 
-
-def _distances(adj: dict[int, set[int]], root: int) -> dict[int, int]:
-    dist = {root: 0}
-    queue = deque([root])
-    while queue:
-        u = queue.popleft()
-        for v in adj[u]:
-            if v not in dist:
-                dist[v] = dist[u] + 1
-                queue.append(v)
-    return dist
+from .reference import distances_from
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -33,7 +22,7 @@ def test_rings_are_the_distance_classes_of_breadth_first_search(seed):
                 adj[u].add(v)
     near = [0] + [sum(1 << (v - 1) for v in adj[u]) for u in range(1, n + 1)]
     for root in range(1, n + 1):
-        dist = _distances(adj, root)
+        dist = distances_from(adj, root)
         got = rings(near, n, root)
         if len(dist) < n:
             assert got is None

@@ -19,7 +19,7 @@ from uapcheck.spec import Blocks, PatternUnion, Strided, Window
 from uapcheck.verifier import verify
 
 from .brute_views import least_layers, neighbourhoods
-from .reference import attends
+from .reference import closed_neighbourhoods, distances_from
 
 N = sympy.Symbol("n", integer=True, positive=True)
 SHORTER = "blocks(4) + window(1) + strided(7)"
@@ -56,20 +56,10 @@ def test_the_classes_against_the_concrete_engine(n):
 def _is_view_witness(pattern, n: int, root: int, x: int, y: int) -> bool:
     """The swap (x y) keeps the closed neighbourhood of every position within D − 1 of the root and is not a
     symmetry, on the reference arcs."""
-    pairs = attends(pattern, n)
-    near = {v: frozenset([v] + [j for (i, j) in pairs if i == v]) for v in range(1, n + 1)}
+    near = {v: frozenset(around) for v, around in closed_neighbourhoods(pattern, n).items()}
     sigma = {v: v for v in range(1, n + 1)}
     sigma[x], sigma[y] = y, x
-    dist = {root: 0}
-    frontier = [root]
-    while frontier:
-        nxt = []
-        for v in frontier:
-            for u in near[v]:
-                if u not in dist:
-                    dist[u] = dist[v] + 1
-                    nxt.append(u)
-        frontier = nxt
+    dist = distances_from(near, root)
     d = max(dist.values())
     keeps = all(frozenset(sigma[u] for u in near[v]) == near[sigma[v]] for v in near if dist[v] <= d - 1)
     symmetry = all(frozenset(sigma[u] for u in near[v]) == near[sigma[v]] for v in near)

@@ -19,7 +19,7 @@ from uapcheck.spec import Blocks, PatternUnion, Strided, Window
 from uapcheck.verifier import verify
 from uapcheck.verifier import blocks_window_strided as V
 
-from .reference import attends
+from .reference import closed_neighbourhoods, distances_from
 
 N = sympy.Symbol("n", integer=True, positive=True)
 SHORTER = "blocks(4) + window(1) + strided(7)"
@@ -63,22 +63,9 @@ def test_other_unions_against_the_concrete_engine(b, w, s):
 
 def _premise_on_reference(b: int, w: int, s: int, n: int) -> bool:
     """The premise with Python sets on the reference arcs (tests/graphs/reference.py): pieces, (P1), (P2)."""
-    pairs = attends(_pattern(b, w, s), n)
-    near = {v: {v} for v in range(1, n + 1)}
-    for i, j in pairs:
-        near[i].add(j)
-        near[j].add(i)
+    near = closed_neighbourhoods(_pattern(b, w, s), n)
     for root in range(1, n + 1):
-        dist = {root: 0}
-        frontier = [root]
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for u in near[v]:
-                    if u not in dist:
-                        dist[u] = dist[v] + 1
-                        nxt.append(u)
-            frontier = nxt
+        dist = distances_from(near, root)
         d = max(dist.values())
         if d < 3:
             continue

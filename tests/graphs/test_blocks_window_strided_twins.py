@@ -5,7 +5,6 @@ the concrete engine's rooted views, and brute force for the twin-quotient lemma 
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from math import factorial
 
 import igraph
@@ -17,7 +16,7 @@ from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Blocks, PatternUnion, Strided, Window
 
-from .reference import attends
+from .reference import closed_neighbourhoods, distances_from
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -32,36 +31,21 @@ def _pattern(b, w, s):
     return PatternUnion((Blocks(b), Window(w), Strided(s)))
 
 
-def _adjacency(b, w, s, n) -> list[set[int]]:
-    adj: list[set[int]] = [set() for _ in range(n + 1)]
-    for i, j in attends(_pattern(b, w, s), n):
-        adj[i].add(j)
-        adj[j].add(i)
-    return adj
-
-
-def _bliss_order(adj: list[set[int]], n: int) -> int:
+def _bliss_order(adj, n: int) -> int:
     edges = [(i - 1, j - 1) for i in range(1, n + 1) for j in adj[i] if i < j]
     return int(igraph.Graph(n=n, edges=edges).count_automorphisms())
 
 
-def _diameter(adj: list[set[int]], n: int) -> int:
+def _diameter(adj, n: int) -> int:
     worst = 0
     for root in range(1, n + 1):
-        dist = {root: 0}
-        queue = deque([root])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v not in dist:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
+        dist = distances_from(adj, root)
         assert len(dist) == n
         worst = max(worst, max(dist.values()))
     return worst
 
 
-def _twin_product(adj: list[set[int]], n: int) -> int:
+def _twin_product(adj, n: int) -> int:
     classes: dict = {}
     for p in range(1, n + 1):
         classes.setdefault(frozenset(adj[p] | {p}), []).append(p)
@@ -79,7 +63,7 @@ def test_the_theorem_against_bliss_and_bfs(b, w, s, least):
     low = int(theorem.low)
     lengths = list(range(max(low, 61), 151)) + [low + 7 * f119.lcm(b, s) + k for k in (0, 1, b)]
     for n in lengths:
-        adj = _adjacency(b, w, s, n)
+        adj = closed_neighbourhoods(_pattern(b, w, s), n)
         want = families.at(theorem, {"n": n})
         assert want["diameter"] == _diameter(adj, n) == 2, (b, w, s, n)
         order = _bliss_order(adj, n)
@@ -107,7 +91,7 @@ def test_the_excluded_cases_have_a_larger_group(b, w, s):
     so the union is window(w) + strided(s), with the reflection at every n: G is twice the twins' product there, and
     the certificate refuses them (the test above), where a formula without it would state a group smaller than G."""
     n = 4 * s * b + 1
-    adj = _adjacency(b, w, s, n)
+    adj = closed_neighbourhoods(_pattern(b, w, s), n)
     assert _bliss_order(adj, n) == 2 * _twin_product(adj, n) * (2 if n % b == 0 else 1)
 
 
@@ -133,7 +117,7 @@ def test_the_group_at_a_million_by_structure():
     assert int(f119.order_expr(1048579, few)) == 32
 
 
-def _brute_order(adj: list[set[int]], n: int) -> int:
+def _brute_order(adj, n: int) -> int:
     count = 0
     for perm in itertools.permutations(range(1, n + 1)):
         image = dict(zip(range(1, n + 1), perm))
@@ -142,7 +126,7 @@ def _brute_order(adj: list[set[int]], n: int) -> int:
     return count
 
 
-def _quotient_order(adj: list[set[int]], n: int) -> int:
+def _quotient_order(adj, n: int) -> int:
     """|Aut| of the twin quotient keeping the classes' sizes, by brute force."""
     classes: dict = {}
     for p in range(1, n + 1):
@@ -162,5 +146,5 @@ def _quotient_order(adj: list[set[int]], n: int) -> int:
 def test_the_twin_quotient_lemma_by_brute_force(b, w, s):
     """|G| = ∏ |T|! · |Aut(quotient, class sizes)| (the proof's first step) on every n ≤ 8, all permutations."""
     for n in range(2, 9):
-        adj = _adjacency(b, w, s, n)
+        adj = closed_neighbourhoods(_pattern(b, w, s), n)
         assert _brute_order(adj, n) == _twin_product(adj, n) * _quotient_order(adj, n), (b, w, s, n)

@@ -123,11 +123,11 @@ def swap_top(b: int, w: int, s: int, low: int) -> int:
     return max(low, 16 * k0 * (b - 1) + 4 * period) + period - 1
 
 
-def _closed_neighbourhoods(n: int, b: int, w: int, s: int) -> list[int]:
+def closed_neighbourhoods(n: int, b: int, w: int, s: int) -> list[int]:
     """Entry p (1..n): the bit set (bit q − 1 is position q) of p and its neighbours: its block, the positions within
-    w, its residue class mod s."""
+    w, its residue class mod s (the arcs of `blocks(b) + window(w) + strided(s)`, any b, w, s)."""
     out = [0] * (n + 1)
-    classes = [sum(1 << (q - 1) for q in range(r if r else s, n + 1, s)) for r in range(s)]
+    classes = class_masks(n, s)
     for p in range(1, n + 1):
         start = (p - 1) // b * b + 1
         bits = ((1 << (min(start + b - 1, n) - start + 1)) - 1) << (start - 1)
@@ -140,7 +140,7 @@ def swap_witness(n: int, b: int, w: int, s: int, diameter: int) -> Optional[tupl
     """Theorem F110 (F99's W(n)) at the length n: (root, x, y) with x ≠ y at distance D from the root, the same
     neighbours within distance D − 1 of it, and N[x] ∖ {x, y} ≠ N[y] ∖ {x, y} (so their swap is a view witness with D
     layers); roots near the ends first. None when no root has one."""
-    near = _closed_neighbourhoods(n, b, w, s)
+    near = closed_neighbourhoods(n, b, w, s)
     full = (1 << n) - 1
     for root in sorted(range(1, n + 1), key=lambda r: (min(r, n + 1 - r), -r)):
         rings = bit_rings.rings(near, n, root)
@@ -168,9 +168,9 @@ def piece_premise(n: int, b: int, w: int, s: int, diameter: int) -> bool:
     *pieces* the non-empty sets (a residue class mod s) ∩ B_i, B_i the positions within D − 1: (P1) every far u has
     its own class's piece non-empty and no other piece inside N[u]; (P2) two far positions u ≢ v (mod s) are adjacent
     iff some z ∈ B_i in neither's class is adjacent to both (z then lies in the local neighbourhood of both)."""
-    near = _closed_neighbourhoods(n, b, w, s)
+    near = closed_neighbourhoods(n, b, w, s)
     full = (1 << n) - 1
-    classes = [sum(1 << (q - 1) for q in range(r if r else s, n + 1, s)) for r in range(s)]
+    classes = class_masks(n, s)
     local = [0] + [near[p] & ~classes[p % s] | 1 << (p - 1) for p in range(1, n + 1)]  # Loc[p]: block and window
     for root in range(1, n + 1):
         rings = bit_rings.rings(near, n, root)
@@ -211,23 +211,30 @@ def coarsest_classes(period: int, residues) -> tuple[int, tuple[int, ...]]:
     return period, tuple(sorted(kept))
 
 
-@lru_cache(maxsize=64)
-def swap_residues(b: int, w: int, s: int) -> frozenset:
-    """Theorem F110: the residues of n mod P where every length from the range's start through N₁ + P − 1 has a swap
-    witness (`swap_witness`), so D + 1 layers are least at every n of those classes in the range; empty when there are
-    none or the check is beyond MAX_SWAP_TOP."""
+def _classes_through_check(b: int, w: int, s: int, kept: Optional[frozenset], holds) -> frozenset:
+    """The residues of n mod P among `kept` (all of them when None) where `holds(n, D)` at every length from the
+    range's start through N₁ + P − 1 (Theorem F110's check; a class is dropped at its first length without it); empty
+    when the family is not decided or the check is beyond MAX_SWAP_TOP."""
     data = decide(b, w, s)
     if data is None:
         return frozenset()
     top = swap_top(b, w, s, data.low)
     if top > MAX_SWAP_TOP:
         return frozenset()
-    alive = set(range(data.period))
+    alive = set(range(data.period)) if kept is None else set(kept)
     for n in range(data.low, top + 1):
         r = n % data.period
-        if r in alive and swap_witness(n, b, w, s, data.diameters[r]) is None:
+        if r in alive and not holds(n, data.diameters[r]):
             alive.discard(r)
     return frozenset(alive)
+
+
+@lru_cache(maxsize=64)
+def swap_residues(b: int, w: int, s: int) -> frozenset:
+    """Theorem F110: the residues of n mod P where every length from the range's start through N₁ + P − 1 has a swap
+    witness (`swap_witness`), so D + 1 layers are least at every n of those classes in the range; empty when there are
+    none or the check is beyond MAX_SWAP_TOP."""
+    return _classes_through_check(b, w, s, None, lambda n, d: swap_witness(n, b, w, s, d) is not None)
 
 
 @lru_cache(maxsize=64)
@@ -238,15 +245,8 @@ def premise_residues(b: int, w: int, s: int) -> frozenset:
     data = decide(b, w, s)
     if data is None:
         return frozenset()
-    top = swap_top(b, w, s, data.low)
-    if top > MAX_SWAP_TOP:
-        return frozenset()
-    alive = set(range(data.period)) - swap_residues(b, w, s)
-    for n in range(data.low, top + 1):
-        r = n % data.period
-        if r in alive and not piece_premise(n, b, w, s, data.diameters[r]):
-            alive.discard(r)
-    return frozenset(alive)
+    return _classes_through_check(b, w, s, frozenset(range(data.period)) - swap_residues(b, w, s),
+                                  lambda n, d: piece_premise(n, b, w, s, d))
 
 
 def swap_classes(b: int, w: int, s: int) -> tuple:

@@ -36,6 +36,8 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
+from .blocks_window_strided_classes import closed_neighbourhoods
+
 SECTION = "docs/theory.md §11.11"
 MAX_PERIOD = 120     # P = lcm(b, s): the end checks run at P lengths
 MAX_LOW = 1500       # the range's start (the checks run on that many positions)
@@ -62,18 +64,6 @@ def applies(b, w, s) -> bool:
 def low_of(b: int, w: int, s: int) -> int:
     """N = max(s(4b − 1) (K1), P + 6b (every local type at one length), 6b + w (the witness's positions))."""
     return max(s * (4 * b - 1), lcm(b, s) + 6 * b, 6 * b + w)
-
-
-def closed_neighbourhoods(n: int, b: int, w: int, s: int) -> list[int]:
-    """Entry p (1..n): the bit set (bit q − 1 is position q) of p and its neighbours."""
-    out = [0] * (n + 1)
-    classes = [sum(1 << (q - 1) for q in range(r if r else s, n + 1, s)) for r in range(s)]
-    for p in range(1, n + 1):
-        start = (p - 1) // b * b + 1
-        bits = ((1 << (min(start + b - 1, n) - start + 1)) - 1) << (start - 1)
-        bits |= ((1 << (min(p + w, n) - max(p - w, 1) + 1)) - 1) << (max(p - w, 1) - 1)
-        out[p] = bits | classes[p % s]
-    return out
 
 
 def twin_classes(n: int, b: int, w: int, s: int) -> list[list[int]]:
