@@ -354,8 +354,8 @@ def theorem(n, data: BlocksWindowStrided):
     words = _group_words(data, n)
     group = "trivial" if words == "trivial" else ("reflection" if words == "the reflection i ↦ n + 1 − i" else words)
     symbolic = isinstance(n, sympy.Symbol)
-    classes = swap_classes(data.b, data.w, data.s) if symbolic else ()
-    fits = premise_residues(data.b, data.w, data.s) if symbolic else frozenset()
+    classes = swap_classes(data.b, data.w, data.s)
+    fits = premise_residues(data.b, data.w, data.s)
     found = FamilyTheorem(
         "F93", "blocks(b) + window(w) + strided(s), 3 ≤ b < s, 1 ≤ w ≤ b − 2",
         (("b", Integer(data.b)), ("w", Integer(data.w)), ("s", Integer(data.s))), Integer(data.low), diameter,
@@ -364,6 +364,8 @@ def theorem(n, data: BlocksWindowStrided):
         open_question=(f"whether D layers suffice for blocks(b) + window(w) + strided(s) with b < s is not proved "
                        f"({SECTION}, Theorem F93; the concrete engine finds D at some residues of n mod "
                        f"{P} and D + 1 at others)"))
+    if not symbolic:  # the count of n's class (Theorems F110 and F113 read at the length)
+        return at_length(found, data, int(n))
     from dataclasses import replace
     if fits:  # Theorem F113: D on its classes, D + 1 on the others (least on F110's)
         modulus, values = coarsest_values(P, layers_by_residue(data))
@@ -383,3 +385,33 @@ def theorem(n, data: BlocksWindowStrided):
         return replace(found, least=True, why_layers=why, open_question="")
     return replace(found, least_classes=classes, why_layers=why, open_question=found.open_question.replace(
         "is not proved", "is not proved off the classes where Theorem F110 proves D + 1 least"))
+
+
+def at_length(found, data: BlocksWindowStrided, n: int):
+    """F93 at the integer length n (in its range): the count of n's class of n mod P, D layers least on Theorem F113's
+    classes, D + 1 least on Theorem F110's, D + 1 sufficient on the others (`found`, F93's count)."""
+    from dataclasses import replace
+    b, w, s, period = data.b, data.w, data.s, data.period
+    r = n % period
+    fits, swaps = premise_residues(b, w, s), swap_residues(b, w, s)
+    if r not in fits and r not in swaps:
+        return found
+    top = swap_top(b, w, s, data.low)
+    modulus, residues = coarsest_classes(period, fits if r in fits else swaps)
+    where = (f"n = {n:,} has {_where(modulus, residues)}" if modulus > 1 else f"at every n (n = {n:,})")
+    checked = (f" (checked at every such length from {data.low} through {top}, and carried to every larger n by the cut "
+               f"argument with the period {period})")
+    if r in fits:
+        return replace(found, layers=Integer(data.diameters[r]), least=True, open_question="",
+                       why_layers=f"Theorem F113: {where}, where {_PIECE_WORDS.format(s=s)}{checked}")
+    return replace(found, least=True, open_question="", why_layers=f"Theorem F110: {where}, where {_SWAP_WORDS}{checked}")
+
+
+#: Theorem F110's and F113's premises in words (the layers' method at a concrete n)
+_SWAP_WORDS = ("some position has two positions at distance D with the same neighbours within distance D − 1 of it that "
+               "are not twins, so their swap is a view witness and D layers are not enough; D + 1 layers suffice by the "
+               "view argument")
+_PIECE_WORDS = ("at every position, the positions at distance D are adjacent when they share a residue class mod {s} (read "
+                "off the class's positions within distance D − 1, the only class all inside their neighbourhood) or "
+                "when a position within distance D − 1 of neither's class is adjacent to both, so every permutation "
+                "keeping the neighbourhoods within distance D − 1 is a symmetry: D layers suffice, and they are least")

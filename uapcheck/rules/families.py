@@ -174,8 +174,10 @@ def family_outcome(spec: S.Spec):
             witness = {"position": shown(pos), "swap": [shown(a), shown(b)], "range": f"for {where}",
                        "found by": f"{theorem.section}"}
         by_class = theorem.least_classes if isinstance(n, sympy.Symbol) else ()
-        least = theorem.least  # at a concrete n a theorem states its own flag (F67 at s | n)
-        claims = dict(layers=layers, least=theorem.least) | ({"least_classes": by_class} if by_class else {})
+        # at a concrete n the count is least when the theorem proves it on n's class (F67 at s | n, F110 and F113 on
+        # theirs): one flag, no classes
+        least = theorem.least if isinstance(n, sympy.Symbol) else theorem.least_at(int(n))
+        claims = dict(layers=layers, least=least) | ({"least_classes": by_class} if by_class else {})
         structure.append(P.layers_step(connected, diameter, layers, least, method, witness,
                                        family=_certificate(spec, theorem, **claims), least_classes=by_class,
                                        length=theorem.n_symbol))
@@ -245,8 +247,8 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
         return None
     nn, params = P._symbols(spec)
     theorem = _matched_theorem(spec, nn, params)
-    if (theorem is None or theorem.layers is None or not theorem.least
-            or theorem.low.free_symbols or n < int(theorem.low) or sympy.gcd(n, theorem.coprime_to) != 1):
+    if (theorem is None or theorem.layers is None or theorem.low.free_symbols or n < int(theorem.low)
+            or not theorem.least_at(n) or sympy.gcd(n, theorem.coprime_to) != 1):
         return None
     checked = _instance_check_in_budget(spec)
     where = f"n = {n}, in the range n ≥ {theorem.low}"

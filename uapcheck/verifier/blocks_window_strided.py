@@ -13,7 +13,7 @@ the range's start through N₁ + P − 1; Theorem F113: D layers, least, on the 
 (restated here on the verifier's own bit sets: the far positions' classes read off the ball, and two far positions of
 different classes adjacent iff a ball position of neither's class is adjacent to both) holds at every length of the
 same check, re-checked on the verifier's arcs at every instance of those classes; D + 1, not least, on the others
-(at a concrete length the count is D + 1, least only where F110 holds on every class). The verifier's own
+(at a concrete length the count of its class of n mod P, least where F110 or F113 holds on that class). The verifier's own
 range, D at one length per residue by breadth-first search on its own arcs, and the order from its own twin classes
 (equal closed neighbourhoods on its own arcs of the blocks and the window, not assumed to be runs); the instance check
 compares both with BFS and nauty over a whole period of n mod P.
@@ -70,7 +70,7 @@ def match(parts: list, tokens=None):
     if win.cyclic or b is None or s is None or w is None:
         return None
     if 3 <= b < s and 1 <= w <= b - 2:
-        return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)), isinstance(tokens, int))
+        return _shorter_blocks_family(b, w, s, S.PatternUnion(tuple(parts)), _int(tokens))
     if b > s >= 2 * w + 1 and w >= 1:
         return _longer_blocks_family(b, w, s, S.PatternUnion(tuple(parts)))
     if b >= s and w + 2 <= s <= 2 * w:
@@ -82,10 +82,10 @@ def match(parts: list, tokens=None):
     return _family(s, w, S.PatternUnion(tuple(parts)))
 
 
-def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern, concrete: bool = False):
+def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern, tokens: Optional[int] = None):
     """Theorem F93's Family, or None beyond the restatement's limits (P > 120, the range above 1,200). At a concrete
-    length (`concrete`) the count is D + 1, stated least only where F110 makes it least on every class; Theorem F113's
-    classes are read at symbolic n only, as the engine states them."""
+    length (`tokens`) the count is that of its class of n mod P: D, least, on Theorem F113's classes, D + 1, least, on
+    Theorem F110's, D + 1, not least, on the others (one least flag, no classes)."""
     from math import lcm
 
     from .families import Family, ResidueLength
@@ -122,8 +122,7 @@ def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern, concrete:
     least, classes, check = _swap_classes(b, w, s, low, period, diameters, pattern)
     swaps = {r for r in range(period) if r % classes[0] in classes[1]} if classes else set(range(period)) if least \
         else set()
-    fits = set() if concrete else set(_premise_residues(b, w, s, low, period, tuple(sorted(diameters.items())),
-                                                        frozenset(swaps)))
+    fits = set(_premise_residues(b, w, s, low, period, tuple(sorted(diameters.items())), frozenset(swaps)))
     where = "every n" if least else f"n mod {classes[0]} in {list(classes[1])}" if classes else ""
     text = (f"D + 1 layers least for {where} (Theorem F110: at every length of those classes from {low} through "
             "N₁ + P − 1, on the verifier's own bit sets, two positions at distance D from a root with the same "
@@ -161,9 +160,25 @@ def _shorter_blocks_family(b: int, w: int, s: int, pattern: S.Pattern, concrete:
                 "D − 1 inside its neighbourhood, and two of different classes are adjacent iff a position within "
                 "D − 1 of neither's class is adjacent to both; re-checked on the verifier's arcs at every instance "
                 "of those classes)" + ("" if least else ", D + 1 not claimed least on the other classes"))
+    # at a concrete length, the count of its class: least where F110 or F113 holds on it (one flag, no classes)
+    least, classes, at_length = _at_length(tokens, period, swaps, fits) or (least, classes, "")
     return Family("F93", low, 0, 0, least, lambda n: sympy.Integer(orders[residue(n)]), period, name, None,
                   diameter_at=diameter, period=period, layers_by=layers_by, least_classes=classes,
-                  layers_check=check, layers_text=text)
+                  layers_check=check, layers_text=text, length_text=at_length)
+
+
+def _at_length(tokens: Optional[int], period: int, swaps: set, fits: set) -> Optional[tuple]:
+    """At a concrete length n ≡ r (mod P): (least, no classes, what the count rests on: Theorem F113's class, F110's, or
+    neither); None at symbolic n."""
+    if tokens is None:
+        return None
+    r = tokens % period
+    return r in swaps or r in fits, (), f"n ≡ {r} (mod {period}): " + (
+        "D layers least by Theorem F113 (its class-piece premise holds on the verifier's own bit sets at every length "
+        "of this class in the check)" if r in fits else
+        "D + 1 layers least by Theorem F110 (a swap witness on the verifier's own bit sets at every length of this "
+        "class in the check)" if r in swaps else
+        "D + 1 layers, not least: neither Theorem F110 nor F113 holds on this class")
 
 
 @lru_cache(maxsize=32)

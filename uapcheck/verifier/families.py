@@ -102,6 +102,7 @@ class Family:
     group_open: tuple = ()                     # F26 (w ≥ 2): the residues of n mod `modulus` where no group is stated
     least_classes: tuple = ()                  # (L, residues) with `least` False: the count is least on the classes
     #                                            n mod L in residues only (F67 on s | n at symbolic n)
+    length_text: str = ""                     # at an integer n: what the count of n's class rests on (F93: F110 or F113)
     data_check: Optional[Callable[[dict, Optional[int]], Optional[str]]] = None  # F117: the group step's data (its
     #                                            name, periodic symmetries and radius) against the verifier's own at an
     #                                            integer n or (None) a symbolic one: a problem, or None

@@ -418,7 +418,8 @@ def concrete_step(ctx, s) -> Optional[tuple]:
                 any(v != m for v in layers) or not least or any(v is not fam.least for v in least):
             raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least})")
         _check_quoted_witness(s, fam, n)
-        return VERIFIED, f"{head}: {m} layers (least: {fam.least}); " + _instances(ctx, fam, "layers")
+        why = f", {fam.length_text}" if fam.length_text else ""
+        return VERIFIED, f"{head}: {m} layers (least: {fam.least}){why}; " + _instances(ctx, fam, "layers")
     if s["rule"] == "SYM-AUT":
         name = (s.get("data") or {}).get("name")
         if fam.name is not None and not (isinstance(name, str) and (fam.name(name) or fam.name(_at_symbolic_n(name, n)))):
