@@ -17,7 +17,7 @@ from uapcheck.graphs.symmetry import group_structure
 from uapcheck.graphs.views import decide_views, offset_classes, verify_witness
 from uapcheck.parse import parse_source
 
-from .reference import attends
+from .reference import attends, distances_from
 
 
 def _cls(kind, n, i, l):
@@ -35,16 +35,7 @@ def _brute(patterns, kinds, n):
         nbs.append([frozenset([v] + [j for (i, j) in pairs if i == v]) for v in range(n + 1)])
     union_in = [set().union(*(nb[v] for nb in nbs)) for v in range(n + 1)]
 
-    def dist_to(i):
-        d, q = {i: 0}, deque([i])
-        while q:
-            v = q.popleft()
-            for u in union_in[v]:
-                if u not in d:
-                    d[u] = d[v] + 1
-                    q.append(u)
-        return d
-    dists = {i: dist_to(i) for i in range(1, n + 1)}
+    dists = {i: distances_from(union_in, i) for i in range(1, n + 1)}
     D = max(max(d.values()) for d in dists.values())
     balls = {i: [v for v, k in dists[i].items() if k <= D - 1] for i in dists}
 
