@@ -17,6 +17,10 @@ def _balanced(depth: int) -> str:
     return "x . y" if depth == 0 else f"({_balanced(depth - 1)} + {_balanced(depth - 1)})"
 
 
+def _nested(function: str, depth: int, inner: str) -> str:
+    return f"{function}(" * depth + inner + ")" * depth
+
+
 CASES = {
     # name: (source, verdict or "error", a phrase the output must contain)
     "star1560": ("tokens 1560\nattention { kernel k(x, y) = exp(x . y)\n pattern star }\n", "UAP", '"order": "1559!"'),
@@ -56,6 +60,17 @@ CASES = {
     # region x · z < 0; it was a TypeError / ValueError, and is now an undecided sign there
     "fuzz_relu_of_sqrt": ("attention { kernel k(x, y) = relu(sqrt(x . y)) }\n", "INCONCLUSIVE", "LIM-"),
     "fuzz_elu_of_sqrt": ("attention { kernel k(x, y) = elu(sqrt(x . y)) + 2 }\n", "INCONCLUSIVE", "LIM-"),
+    # Functions nested 199 deep (within the parser's 200 parentheses): SymPy's walks over the lowered
+    # tree (several frames per level; sigmoid is four levels) exceeded Python's default recursion limit,
+    # and the file was refused as "the input is nested too deeply" at 1:1 (uapcheck/stack.py).
+    "deep_kernel_abs": ("tokens 8\nattention { kernel k(x, y) = exp(x . y) * (2 + " + _nested("abs", 199, "x . y")
+                        + ") }\n", "INCONCLUSIVE", '"verdict"'),
+    "deep_score_norm": ("tokens 8\nattention { score s(x, y) = sigmoid(x . y) * (2 + " + "|" * 199 + "x . y"
+                        + "|" * 199 + ") }\n", "INCONCLUSIVE", '"verdict"'),
+    "deep_features_abs": ("tokens 8\nattention { features phi(x) = exp(x) * (2 + " + _nested("abs", 199, "x")
+                          + ") }\n", "INCONCLUSIVE", '"verdict"'),
+    "deep_bias_sigmoid": ("attention { kernel k(x, y) = exp(x . y)\n bias b(i, j) = -(i - j) + "
+                          + _nested("sigmoid", 199, "i") + " }\n", "UAP", '"verdict"'),
     "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
                         "expression too large"),
 }
@@ -203,3 +218,25 @@ def test_a_disagreeing_cross_check_makes_the_step_undecided(monkeypatch):
     assert r.verdict == "INCONCLUSIVE"
     step = next(s for s in r.root.walk() if s.rule == "LIM-EXPPOLY")
     assert step.status == "undecided" and "does not confirm" in step.claim and "made up" in step.claim
+
+
+# -- room for deep expressions (uapcheck/stack.py) ----------------------------------------------------
+
+def test_deep_recursion_raises_the_limit_and_restores_it():
+    import resource
+    import sys
+    from uapcheck import stack
+    before = sys.getrecursionlimit()
+    with stack.deep_recursion():
+        assert sys.getrecursionlimit() >= min(stack.RECURSION_LIMIT, 4_000)
+        soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
+        # every allowed frame has its room on the C stack
+        assert soft == resource.RLIM_INFINITY or soft >= sys.getrecursionlimit() * stack.BYTES_PER_FRAME
+    assert sys.getrecursionlimit() == before
+
+
+def test_a_deep_kernel_is_analysed_in_process():
+    # uapcheck.check too: abs nested 199 deep raised RecursionError under Python's default limit
+    r = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y) * (2 + " + _nested("abs", 199, "x . y")
+                       + ") }\n")
+    assert r.verdict == "INCONCLUSIVE"

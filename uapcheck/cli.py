@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import __version__
+from .stack import deep_recursion
 
 EXIT_OK, EXIT_EXPECT, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEFAULT_MEMORY_BYTES = 4 << 30
@@ -163,7 +164,8 @@ def main(argv=None) -> int:
     _collection_paused = collecting
     gc.disable()
     try:
-        return _main(argv)
+        with deep_recursion():
+            return _main(argv)
     except KeyboardInterrupt:
         _quiet_write(sys.stderr, "uapcheck: interrupted\n")
         return EXIT_INTERRUPTED

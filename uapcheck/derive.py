@@ -236,8 +236,9 @@ def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
     naming the step and the budget (rule BUDGET). SymPy's units and tensor modules are not imported
     on the way (uapcheck/lazy.py: the same answers without them)."""
     from .lazy import sympy_stand_ins
+    from .stack import deep_recursion
     try:
-        with budget.file_budget(budget_seconds), sympy_stand_ins():
+        with budget.file_budget(budget_seconds), sympy_stand_ins(), deep_recursion():
             return _check_spec(spec)
     except FileBudgetExceeded as exc:
         if budget.enclosing_file_budget_expired():
