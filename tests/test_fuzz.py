@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,62 +20,196 @@ from clirun import REPO, env, run
 
 NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
 CASES = int(os.environ.get("UAPCHECK_FUZZ_CASES", "10000" if NIGHTLY else "180"))
+# UAPCHECK_FUZZ_SEED draws another corpus (generated programs and catalog mutations); unset, the corpus is fixed.
+SEED = os.environ.get("UAPCHECK_FUZZ_SEED")
 BATCH = 60
 BUDGET = 2
 CATALOG = sorted((REPO / "catalog").glob("*.uap"))
 
 # -- a generator of valid programs, following grammars/uap.lark -----------------------------------
 
-NUMBERS = st.sampled_from(["0", "1", "2", "3", "0.5", "1/2", "10", "1000", "999999999", "1e3", "2.5e-3"])
-UNARY = st.sampled_from(["exp", "log", "sqrt", "tanh", "sigmoid", "cos", "sin", "relu", "elu", "softplus", "abs"])
+NUMBERS = st.sampled_from(["0", "1", "2", "3", "0.5", "1/2", "10", "1000", "999999999", "1e3", "2.5e-3", ".5",
+                           "2.5E+2"])
+UNARY = st.sampled_from(["exp", "log", "sqrt", "tanh", "sigmoid", "cos", "sin", "relu", "elu", "softplus", "abs",
+                         "tan", "sinh", "cosh", "erf", "gelu", "silu"])
 
 
-def scalar(depth: int):
-    leaves = st.one_of(NUMBERS, st.just("x . y"), st.just("|x - y|"), st.just("|x|^2"), st.just("(x . y)^2"),
-                       st.just("gamma"))
+def scalar(depth: int, dot: str = "x . y", norm: str = "|x - y|", sq: str = "|x|^2"):
+    """A scalar expression of a head's two vector arguments (or, with other leaves, of positions)."""
+    leaves = st.one_of(NUMBERS, st.just(dot), st.just(norm), st.just(sq), st.just(f"({dot})^2"), st.just("gamma"),
+                       st.just(dot.replace(" . ", " · ")))
     if depth == 0:
         return leaves
-    sub = scalar(depth - 1)
+    sub = scalar(depth - 1, dot, norm, sq)
     return st.one_of(
         leaves,
         st.tuples(UNARY, sub).map(lambda p: f"{p[0]}({p[1]})"),
+        st.tuples(st.sampled_from(["max", "min"]), sub, sub).map(lambda p: f"{p[0]}({p[1]}, {p[2]})"),
         st.tuples(sub, st.sampled_from(["+", "-", "*", "/"]), sub).map(lambda p: f"({p[0]} {p[1]} {p[2]})"),
         st.tuples(sub, st.sampled_from(["2", "3", "-1", "1/2", "10"])).map(lambda p: f"({p[0]})^{p[1]}"),
         st.tuples(sub).map(lambda p: f"-({p[0]})"),
     )
 
 
+# Position formulas (`bias b(i, j) = ...`, `reweight c(i, j) = ...`): the positions, params, pi and n.
+POSITION_LEAVES = st.sampled_from(["(i - j)", "|i - j|", "i", "j", "m", "pi", "1", "2", "(i - j)^2", "n"])
+
+
+def position(depth: int, symbolic: bool = True):
+    leaves = POSITION_LEAVES if symbolic else POSITION_LEAVES.filter(lambda leaf: leaf != "n")
+    if depth == 0:
+        return leaves
+    sub = position(depth - 1, symbolic)
+    return st.one_of(
+        leaves,
+        st.tuples(st.sampled_from(["exp", "cos", "log", "tanh", "sqrt", "abs", "relu", "sin"]), sub)
+        .map(lambda p: f"{p[0]}({p[1]})"),
+        st.tuples(sub, st.sampled_from(["+", "-", "*", "/"]), sub).map(lambda p: f"({p[0]} {p[1]} {p[2]})"),
+        st.tuples(sub).map(lambda p: f"-({p[0]})"),
+    )
+
+
 FEATURES = st.sampled_from(["elu(x) + 1", "relu(x)", "exp(x)", "softplus(x) + 30000", "elu(x) + 25000",
-                            "x^2", "sigmoid(x)", "exp(-x)", "relu(x) + 1"])
-PATTERNS = st.sampled_from(["full", "causal", "window(1)", "window(3)", "window(2) cyclic", "blocks(4)",
-                            "blocks(4) + global(1)", "strided(4)", "star", "dilated(2, 2)",
-                            "window(1) + global(2) + random(2, seed=1)", "edges {1 -> 2, 2 -> 1}", "window(w)"])
-TOKENS = st.sampled_from(["", "tokens 1\n", "tokens 2\n", "tokens 8\n", "tokens 64\n", "tokens n\n", "tokens 1560\n",
-                          "tokens 4096\n"])
-EXPECTS = st.sampled_from(["", "expect uap\n", "expect inconclusive\n", "expect not-uap\n",
-                           "expect uap group S_n layers 1\n", "expect uap group order 2\n",
-                           "expect uap layers ceil(n/2)\n", "expect ill-posed\n"])
-EXTRAS = st.sampled_from(["", "\n bias free", "\n bias circulant", "\n affine query key", "\n unnormalized",
-                          "\n project keys values to 4"])
-FFNS = st.sampled_from(["", "ffn relu\n", "ffn identity\n", "ffn tanh\n", "ffn sigma(z) = z^2\n"])
+                            "x^2", "sigmoid(x)", "exp(-x)", "relu(x) + 1", "[exp(x), exp(-x)]",
+                            "[relu(x), elu(x) + 1, x^2]", "exp(r . x - |x|^2 / 2) random r",
+                            "[exp(r . x - |x|^2 / 2), exp(-(r . x) - |x|^2 / 2)] random r", "cos(r . x) random r",
+                            "[exp(x)] "])
+# Pattern sizes: literals (small, at the edge, huge), the integer param w and the symbolic tokens name.
+SIZES = st.sampled_from(["1", "2", "3", "4", "8", "w", "999999999"])
+
+
+@st.composite
+def pattern_terms(draw):
+    size = draw(SIZES)
+    kind = draw(st.sampled_from(["full", "causal", "star", "window", "window_c", "offsets", "offsets_c", "dilated",
+                                 "strided", "blocks", "global", "random", "edges", "sinks", "global_at",
+                                 "blockwise", "columns"]))
+    return {
+        "full": "full", "causal": "causal", "star": "star", "window": f"window({size})",
+        "window_c": f"window({size}) cyclic", "offsets": f"offsets {{-1, 0, {size}}}",
+        "offsets_c": f"offsets {{{size}, -2}} cyclic", "dilated": f"dilated({size}, 2)", "strided": f"strided({size})",
+        "blocks": f"blocks({size})", "global": f"global({draw(st.sampled_from(['1', '2', 'w']))})",
+        "random": f"random({draw(st.sampled_from(['1', '2', '3']))}, seed={draw(st.sampled_from(['0', '7']))})",
+        "edges": "edges {1 -> 2, 2 -> 1, 2 -> 3}", "sinks": f"sinks({draw(st.sampled_from(['1', 'w', '4']))})",
+        "global_at": "global {1, 2}", "blockwise": "blockwise(2) { window(1) + global {1} }",
+        "columns": f"columns({draw(st.sampled_from(['4', '8']))}, 1)",
+    }[kind]
+
+
+@st.composite
+def patterns(draw):
+    terms = draw(st.lists(pattern_terms(), min_size=1, max_size=3))
+    out = terms[0]
+    for t in terms[1:]:
+        out = f"{out} {draw(st.sampled_from(['+', '&', '∪', '∩']))} {t}"
+    if draw(st.integers(0, 9)) == 0:
+        out = f"({out})"
+    return out
+
+
+@st.composite
+def layer_patterns(draw):
+    """A pattern per layer; these need an integer `tokens` and no position term."""
+    kind = draw(st.sampled_from(["sequence", "periodic"]))
+    items = draw(st.lists(pattern_terms(), min_size=1, max_size=4))
+    sep = draw(st.sampled_from([", ", ",\n  "]))
+    return f"{kind} {{ {sep.join(items)} }}"
+
+
+TOKENS = st.sampled_from(["tokens 8\n", "", "tokens n\n", "tokens 64\n", "tokens 13\n", "tokens 1560\n", "tokens 4096\n",
+                          "tokens 1000000000\n", "tokens 999999999\n", "tokens 1\n", "tokens 2\n"])
+GROUPS = st.sampled_from(["S_n", "C_n", "D_n", "reflection", "trivial", "order 2", "order 48", "stabilizer 1",
+                          "order " + "9" * 400, "stabilizer 999999999", "reflection if n mod 4 = 0, else trivial",
+                          "S_n if n mod 3 in {0, 1} else C_n"])
+LAYER_COUNTS = st.sampled_from(["1", "2", "ceil(n/2)", "ceiling((n - 1) / w)", "floor(n / 3) + 1", "max(1, min(n, 3))",
+                                "n - 1", "3 if n mod 2 = 0, else 4", "999999999", "n / 2 if n mod 4 in {0, 2}, else 5"])
+
+
+@st.composite
+def expects(draw, symbolic: bool):
+    verdict = draw(st.sampled_from(["", "uap", "uap", "not-uap", "inconclusive", "ill-posed"]))
+    if not verdict:
+        return ""
+    text = f"expect {verdict}"
+    if verdict == "uap":
+        if draw(st.booleans()):
+            text += f" group {draw(GROUPS if symbolic else GROUPS.filter(lambda g: ' if ' not in g))}"
+        if draw(st.booleans()):
+            text += f" layers {draw(LAYER_COUNTS if symbolic else st.sampled_from(['1', '2', '3', '999999999']))}"
+        if symbolic and draw(st.integers(0, 3)) == 0:
+            text += draw(st.sampled_from([", not-uap if n mod 2 = 1", ", inconclusive if n mod 3 in {1, 2}",
+                                          ", not-uap if n mod 999983 = 5"]))
+    return text + "\n"
+
+
+# Items of a head beside its kernel, features or score, and its pattern. A head brings positions into its
+# weights in at most one way (a bias, a reweight, rotary).
+POSITION_ITEMS = ["bias free", "bias circulant", "bias symmetric circulant", "bias toeplitz", "bias symmetric toeplitz",
+                  "bias buckets(32, 128)", "bias buckets(2, 999999999)", "rotary"]
+OTHER_ITEMS = ["affine query key", "unnormalized", "normalize", "heads 8 kv 2", "heads 4", "tie query key", "", ""]
+KERNEL_ITEMS = ["nystrom landmarks 3", "differential"]  # normalised kernel heads only
+PROJECTIONS = ["project keys values to 4", "project keys values to 2 fixed"]  # neither with a pattern nor a position
+FFNS = st.sampled_from(["", "ffn relu\n", "ffn identity\n", "ffn tanh\n", "ffn sigma(z) = z^2\n", "ffn none\n",
+                        "ffn leaky_relu\n", "ffn sin\n", "ffn sigma(u) = u / (1 + abs(u))\n",
+                        "ffn sigma(u) = max(u, gamma * u)\n"])
+STATEMENTS = st.sampled_from(["", "dim 1\n", "dim 3\n", "dim d\n", "positional absolute\n", "positional none\n",
+                              "layers 1\n", "layers 3\n", "layers 999999999\n", "target causal\n",
+                              "target receptive\n", "target equivariant\n", 'cite "a; b"\n', "param tau != 0\n",
+                              "param c real\n", "param beta >= 0\n"])
+
+
+@st.composite
+def heads(draw, symbolic: bool, per_layer_ok: bool):
+    kind = draw(st.sampled_from(["kernel", "kernel", "features", "score"]))
+    if kind == "kernel":
+        body = f"kernel k(x, y) = {draw(scalar(2))}"
+    elif kind == "features":
+        body = f"features phi(x) = {draw(FEATURES)}"
+    else:
+        body = f"score s(x, y) = {draw(scalar(2))}"
+    items = [body]
+    if draw(st.integers(0, 11)) == 0:
+        items.append(draw(st.sampled_from(PROJECTIONS)))
+    else:
+        per_layer = per_layer_ok and not symbolic and draw(st.integers(0, 4)) == 0
+        items.append(f"pattern {draw(layer_patterns() if per_layer else patterns())}")
+        which = 0 if per_layer else draw(st.integers(0, 5))
+        if which == 1:
+            items.append(draw(st.sampled_from(POSITION_ITEMS)))
+        elif which == 2:
+            items.append(f"bias b(i, j) = {draw(position(2, symbolic))}")
+        elif which == 3:
+            items.append(f"reweight c(i, j) = {draw(position(2, symbolic))}")
+    items.append(draw(st.sampled_from(OTHER_ITEMS + (KERNEL_ITEMS if kind == "kernel" else []))))
+    if kind == "features" and "tie query key" in items:
+        items.remove("tie query key")
+    label = draw(st.sampled_from(["", "local ", "key "]))
+    sep = draw(st.sampled_from(["\n ", "; "]))
+    return f"attention {label}{{\n {sep.join(i for i in items if i)}\n}}\n"
 
 
 @st.composite
 def programs(draw):
-    head_kind = draw(st.sampled_from(["kernel", "features", "score"]))
-    if head_kind == "kernel":
-        body = f"kernel k(x, y) = {draw(scalar(2))}"
-    elif head_kind == "features":
-        body = f"features phi(x) = {draw(FEATURES)}"
-    else:
-        body = f"score s(x, y) = {draw(scalar(2))}"
-    pattern = draw(PATTERNS)
     tokens = draw(TOKENS)
-    if "window(w)" in pattern:
-        tokens = "param w integer >= 1\n" + tokens
-    head = f"attention {{\n {body}\n pattern {pattern}{draw(EXTRAS)}\n}}\n"
-    heads = head * draw(st.integers(1, 2))
-    return (f'architecture "fuzz"\nparam gamma > 0\n{tokens}{heads}{draw(FFNS)}{draw(EXPECTS)}')
+    symbolic = tokens in ("", "tokens n\n")
+    statement = draw(STATEMENTS)
+    if draw(st.integers(0, 11)) == 0:  # a token mixer that is not attention
+        mixer = draw(st.sampled_from(["convolution circular(2)\n", "convolution circular(l)\n",
+                                      "convolution circular {1, -1}\n", "convolution circular {0, 2, 4}\n",
+                                      "convolution circular(999999999)\n"]))
+        body = mixer + draw(FFNS)
+        statement = "" if "target" in statement or "positional" in statement else statement
+    else:
+        per_layer_ok = "target" not in statement and "positional" not in statement
+        body = "".join(draw(st.lists(heads(symbolic, per_layer_ok), min_size=1, max_size=3))) + draw(FFNS)
+    text = (f'architecture "fuzz"\nparam gamma > 0\nparam m > 0\nparam w integer >= 1\nparam l integer >= 1\n'
+            f"{tokens}{statement}{body}{draw(expects(symbolic))}")
+    style = draw(st.integers(0, 9))
+    if style == 0:
+        text = text.replace("\n", "\r\n")
+    elif style == 1:
+        text = "\ufeff" + text
+    return text
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -96,11 +231,13 @@ def mutate(text: str, rng: random.Random) -> str:
 def _generated(n: int, seed: int) -> list[str]:
     out: list[str] = []
 
-    @settings(max_examples=n, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=n, derandomize=SEED is None, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(programs())
     def collect(src):
         out.append(src)
+    if SEED is not None:
+        collect = hypothesis.seed(int(SEED))(collect)
     collect()
     rng = random.Random(seed)
     for k in range(n // 2):
@@ -134,7 +271,7 @@ def _check_batch(paths: list[str], seed: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    sources = _generated(CASES * 2 // 3, seed=15)
+    sources = _generated(CASES * 2 // 3, seed=15 if SEED is None else int(SEED))
     return _write(tmp_path_factory.mktemp("fuzz"), sources)
 
 
