@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import sympy
 
+from .exact_forms import closed_form, equal_in_n
 from .trees import TreeError, decode
 
 # descriptive text of a block, not a stated value: what the block is, where its proof is, what it trusts
@@ -44,6 +45,12 @@ def bind(ctx, s: dict) -> list[str]:
         return _bind_premises(ctx, s, cert, where)
     if kind == "mixed-row":
         return _bind_mixed_row(ctx, s, cert, where)
+    if kind == "kernel-limit":
+        from . import blocks_kernel
+        try:
+            return blocks_kernel.bind(ctx, s, cert, where)
+        except blocks_kernel.KernelBlockMismatch as exc:
+            raise Mismatch(str(exc)) from None
     return []
 
 
@@ -73,6 +80,65 @@ def _checked_copy(key: str, step: dict) -> tuple[bool, Any]:
     return False, None
 
 
+# A fact that a rule's theorem fixes: the step's check establishes that theorem (docs/theory.md §8, §16, §17, §20),
+# so the fact's checked copy is the theorem's value, not a field of the step's data
+_ONE_LAYER = {"TD-KERNEL", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-LINFORMER", "TD-ROTARY", "TD-RADIAL", "TD-RIDGE",
+              "HEADS-SHARED", "HEADS-DIFF"}  # one layer is token distinguishing
+_TWO_DIMENSIONS = {"TD-ROTARY", "TD-RADIAL", "TD-RIDGE"}  # … for d ≥ 2
+_LABELS = {"name", "group", "obstruction"}
+_NAMED_ORDERS = {"trivial": lambda n: sympy.Integer(1), "reflection": lambda n: sympy.Integer(2), "C_n": lambda n: n,
+                 "D_n": lambda n: 2 * n, "S_n": sympy.factorial}
+
+
+def _data(step: dict) -> dict:
+    data = step.get("data")
+    return data if isinstance(data, dict) else {}
+
+
+def _theorem_fact(ctx, key: str, step: dict) -> tuple[bool, Any]:
+    """(found, value): the value of a fact that the step's rule fixes, as the verifier's check of the step
+    establishes it; (False, None) when the rule fixes none."""
+    rule, status = step["rule"], step["status"]
+    data = _data(step)
+    if status == "proved":
+        if key == "layers" and (rule in _ONE_LAYER or (rule == "TD-BIAS" and data.get("labelled_views") is False)):
+            return True, 1
+        if key == "min_dim" and rule in _TWO_DIMENSIONS:
+            return True, 2
+        if rule == "TD-MEANS" and key == "least":
+            return True, False  # two layers, not shown least (§20.6)
+        if rule == "TD-MEANS" and key == "kernel_at_zero":
+            from .rules_infer import _head
+            from .rules_means import kernel_at_zero
+            return True, kernel_at_zero(ctx.spec, _head(ctx, step))
+        if key == "obstruction":
+            from .structure import is_obstruction
+            if not is_obstruction(step):
+                return False, None
+            return True, {"PAT-DISCONNECTED": "unreachable"}.get(
+                rule, "layer budget" if rule.startswith("PAT-BUDGET") else True)
+        if rule == "PAT-CONNECTED" and key in ("exact", "diameter_exact") and "diameter" in data:
+            return True, data["diameter"] is not None  # a closed form, not only a bound
+    if status == "refuted" and rule == "WP-POSITIVE" and key == "ill_posed":
+        return True, True  # a normaliser that changes sign: the layer is undefined (ILL-POSED)
+    classes = data.get("classes")
+    if key in ("modulus", "residues") and isinstance(classes, dict) and key in classes:
+        return True, classes[key]
+    if rule == "SYM-DENSE" and isinstance(data.get("group"), str):
+        name = data["group"]
+        if key == "name":
+            return True, name
+        if key == "order" and name in _NAMED_ORDERS:
+            tokens = ctx.spec.tokens
+            n = sympy.Integer(tokens) if isinstance(tokens, int) else ctx.symbols.get(tokens)
+            return (True, _NAMED_ORDERS[name](n)) if n is not None else (False, None)
+        if key == "generators" and isinstance(ctx.spec.tokens, int):
+            from . import groups
+            named = groups.named_generators(name, ctx.spec.tokens)
+            return (True, ("the group of", name, named)) if named is not None else (False, None)
+    return False, None
+
+
 def _bind_value(ctx, path: str, key: str, value: Any, step: dict) -> list[str]:
     if key in _META:
         return []
@@ -80,8 +146,12 @@ def _bind_value(ctx, path: str, key: str, value: Any, step: dict) -> list[str]:
         return [p for k, v in value.items() for p in _bind_value(ctx, f"{path}.{k}", k, v, step)]
     found, checked = _checked_copy(key, step)
     if not found:
+        found, checked = _theorem_fact(ctx, key, step)
+    if not found:
         return [path]
-    same = _same(ctx, key, value, checked)
+    data = _data(step)
+    low = data.get("from") if isinstance(data.get("from"), int) and not isinstance(data.get("from"), bool) else None
+    same = _same(ctx, key, value, checked, low)
     if same is None:
         return [path]
     if not same:
@@ -90,26 +160,23 @@ def _bind_value(ctx, path: str, key: str, value: Any, step: dict) -> list[str]:
     return []
 
 
-def _same(ctx, key: str, a: Any, b: Any) -> Optional[bool]:
-    """Whether the stated a equals the checked b after normalising the forms; None: a form not normalised here."""
+def _same(ctx, key: str, a: Any, b: Any, low: Optional[int] = None) -> Optional[bool]:
+    """Whether the stated a equals the checked b after normalising the forms; None: a form not normalised here.
+    `low`: the step's range starts there (n ≥ low), where two closed forms in n must agree."""
     if key == "order":
         ma, mb = _by_residue(ctx, a), _by_residue(ctx, b)
         if ma is not None or mb is not None:
-            if ma is None or mb is None:
-                # one side by residue, the other one value: the value must hold on every residue
-                one, cases = (a, mb) if ma is None else (b, ma)
-                ev = _expr(ctx, one)
-                if ev is None or cases is None:
-                    return None
-                return all(_equal(ev, v) for v in cases.values())
-            if set(ma) != set(mb):
-                return False
-            results = [_equal(ma[r], mb[r]) for r in ma]
-            return None if None in results and False not in results else all(x is True for x in results)
+            return _same_by_residue(ctx, a, b, ma, mb, low)
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b if isinstance(a, bool) and isinstance(b, bool) else False
     if isinstance(a, str) and isinstance(b, str) and a == b:
         return True
+    if key in _LABELS and isinstance(a, str) and isinstance(b, str):
+        return False  # a name or a kind, not a value in n: the text itself is the value
+    if a is None or b is None:
+        return True if a is b else None  # a value the other side does not state
+    if key == "generators" and isinstance(b, tuple) and b[:2] == ("the group of", b[1]):
+        return _same_group(a, b[2], ctx.spec.tokens)
     if key == "generators" and a == [] and b != []:
         return None  # a block lists no generators where there are too many to list: not a claim of none
     if isinstance(a, list) and isinstance(b, list):
@@ -117,21 +184,61 @@ def _same(ctx, key: str, a: Any, b: Any) -> Optional[bool]:
             return True if a == b else None  # cases with conditions: a layout not normalised here
         if len(a) != len(b):
             return False
-        results = [_same(ctx, key, x, y) for x, y in zip(a, b)]
-        if False in results:
-            return False
-        return None if None in results else True
+        return _all([_same(ctx, key, x, y, low) for x, y in zip(a, b)])
     ea, eb = _expr(ctx, a), _expr(ctx, b)
     if ea is None or eb is None:
         return None if not (isinstance(a, (int, dict)) and isinstance(b, (int, dict)) and a == b) else True
-    return _equal(ea, eb)
+    return _equal(ea, eb, low)
 
 
-def _equal(a, b) -> Optional[bool]:
+def _same_by_residue(ctx, a: Any, b: Any, ma: Optional[dict], mb: Optional[dict],
+                     low: Optional[int]) -> Optional[bool]:
+    """Two orders of which at least one is stated by residue class, compared class by class."""
+    if ma is None or mb is None:
+        # one side by residue, the other one value: the value must hold on every residue
+        one, cases = (a, mb) if ma is None else (b, ma)
+        ev = _expr(ctx, one)
+        if ev is None or cases is None:
+            return None
+        return _all([_equal(ev, v, low, cls) for cls, v in cases.items()])
+    ra, rb = {r: (m, v) for (m, r), v in ma.items()}, {r: (m, v) for (m, r), v in mb.items()}
+    if len(ra) != len(ma) or len(rb) != len(mb):
+        return None  # a residue listed under two moduli: a layout not normalised here
+    if set(ra) != set(rb):
+        return False
+    return _all([_equal(ra[r][1], rb[r][1], low, (ra[r][0] or rb[r][0], r)) for r in ra])
+
+
+def _same_group(stated, named: list, n: int) -> Optional[bool]:
+    """Whether the stated generators generate the named group at n (Schreier–Sims: both orders and the order of
+    their union are equal); None when they are not permutations of 1..n."""
+    from . import groups
+    if not isinstance(stated, list) or not all(
+            isinstance(g, list) and sorted(g) == list(range(1, n + 1)) for g in stated):
+        return None
+    order = groups.order(named, n)
+    return groups.order(stated, n) == order and groups.order([*named, *stated], n) == order
+
+
+def _all(results: list) -> Optional[bool]:
+    """False when one differs, None when one is not decided, else True."""
+    if False in results:
+        return False
+    return None if None in results else True
+
+
+def _equal(a, b, low: Optional[int] = None, cls: Optional[tuple] = None) -> Optional[bool]:
+    """Whether two exact values agree (at every n ≥ low of the class n mod M = r when cls = (M, r)): True, False, or
+    None when neither is shown (then the value is listed as not compared, never taken as checked)."""
     if a is None or b is None:
         return None
     if a == b:
         return True
+    if isinstance(a, sympy.logic.boolalg.Boolean) or isinstance(b, sympy.logic.boolalg.Boolean):
+        return None
+    exact = equal_in_n(a, b, low, cls)
+    if exact is not None:
+        return exact
     try:
         diff = sympy.simplify(a - b)
     except (TypeError, ValueError, AttributeError):
@@ -140,31 +247,27 @@ def _equal(a, b) -> Optional[bool]:
         return True
     if diff.is_number:
         return False
-    free = sorted(diff.free_symbols, key=str)
-    if len(free) == 1:  # a closed form in n: told apart at a length (far above every range's start) where they differ
-        for k in range(1000, 1241):
-            value = diff.xreplace({free[0]: sympy.Integer(k)})
-            if not value.is_number:
-                return None
-            if value != 0 and sympy.simplify(value) != 0:
-                return False
-    return None
+    return None  # in several symbols, or forms equal_in_n does not decide: not compared
 
 
 def _by_residue(ctx, value) -> Optional[dict]:
-    """An order by residue class, in either layout ({modulus, order, residues} or {order, residue}): residue ↦
-    the order as an expression; None when the value is not one."""
+    """An order by residue class, in either layout ({modulus, order, residues} or {order, residue}): (modulus,
+    residue) ↦ the order as an expression (modulus None when the layout does not state it); None when the value is
+    not one."""
     if not isinstance(value, list) or not value or not all(isinstance(e, dict) for e in value):
         return None
-    out = {}
+    out: dict = {}
     for e in value:
         rs = e.get("residues", [e.get("residue")] if "residue" in e else None)
         if not isinstance(rs, list) or "order" not in e:
             return None
+        modulus = e.get("modulus")
+        if modulus is not None and (not isinstance(modulus, int) or isinstance(modulus, bool) or modulus < 1):
+            return None
         for r in rs:
-            if not isinstance(r, int) or isinstance(r, bool) or r in out:
+            if not isinstance(r, int) or isinstance(r, bool) or (modulus, r) in out:
                 return None
-            out[r] = _expr(ctx, e["order"])
+            out[(modulus, r)] = _expr(ctx, e["order"])
     return out
 
 
@@ -174,6 +277,8 @@ def _expr(ctx, value) -> Optional[sympy.Expr]:
         return None
     if isinstance(value, int):
         return sympy.Integer(value)
+    if isinstance(value, sympy.Basic):  # a value the verifier computed (a theorem's fact)
+        return value
     if isinstance(value, dict):
         try:
             return decode(value, ctx.symbols)
@@ -186,127 +291,7 @@ def _expr(ctx, value) -> Optional[sympy.Expr]:
 
 def _short(value) -> str:
     import json
-    return json.dumps(value, ensure_ascii=False)[:80]
-
-
-# ---------------------------------------------------------------------------------------------
-# The closed-form strings the engine prints ("8192 · 4^(⌊n/10⌋ − 4)", "2 · 5!"), read by a small parser of
-# its own (numbers, the declared names, + − · × * / ^ !, parentheses, ⌊ ⌋, ⌈ ⌉): nothing is evaluated as code.
-
-def closed_form(text: str, symbols: dict) -> Optional[sympy.Expr]:
-    if len(text) > 400:
-        return None
-    tokens = _tokens(text)
-    if tokens is None:
-        return None
-    parser = _Parser(tokens, symbols)
-    try:
-        value = parser.expr()
-    except (_ParseError, RecursionError, ValueError, TypeError):
-        return None
-    return value if parser.k == len(tokens) else None
-
-
-class _ParseError(Exception):
-    pass
-
-
-def _tokens(text: str) -> Optional[list]:
-    out: list[tuple[str, Any]] = []
-    k = 0
-    while k < len(text):
-        c = text[k]
-        if c.isspace():
-            k += 1
-        elif c.isdigit():
-            j = k
-            while j < len(text) and text[j].isdigit():
-                j += 1
-            out.append(("num", int(text[k:j])))
-            k = j
-        elif c.isalpha() or c == "_":
-            j = k
-            while j < len(text) and (text[j].isalnum() or text[j] == "_"):
-                j += 1
-            out.append(("name", text[k:j]))
-            k = j
-        elif c in "+-−·×*/^!()⌊⌋⌈⌉":
-            out.append(("op", {"−": "-", "×": "*", "·": "*"}.get(c, c)))
-            k += 1
-        else:
-            return None
-    return out
-
-
-class _Parser:
-    def __init__(self, tokens: list, symbols: dict):
-        self.t, self.k, self.symbols = tokens, 0, symbols
-
-    def _peek(self):
-        return self.t[self.k] if self.k < len(self.t) else (None, None)
-
-    def _take(self, op: str) -> bool:
-        if self._peek() == ("op", op):
-            self.k += 1
-            return True
-        return False
-
-    def expr(self):
-        value = self.term()
-        while True:
-            if self._take("+"):
-                value = value + self.term()
-            elif self._take("-"):
-                value = value - self.term()
-            else:
-                return value
-
-    def term(self):
-        value = self.unary()
-        while True:
-            if self._take("*"):
-                value = value * self.unary()
-            elif self._take("/"):
-                value = value / self.unary()
-            else:
-                return value
-
-    def unary(self):
-        if self._take("-"):
-            return -self.unary()
-        base = self.postfix()
-        if self._take("^"):
-            exponent = self.unary()
-            if isinstance(exponent, sympy.Integer) and abs(exponent) > 10_000:
-                raise _ParseError("exponent too large")
-            return sympy.Pow(base, exponent)
-        return base
-
-    def postfix(self):
-        value = self.atom()
-        while self._take("!"):
-            if isinstance(value, sympy.Integer) and not 0 <= value <= 5000:
-                raise _ParseError("factorial out of range")
-            value = sympy.factorial(value)
-        return value
-
-    def atom(self):
-        kind, tok = self._peek()
-        if kind == "num":
-            self.k += 1
-            return sympy.Integer(tok)
-        if kind == "name":
-            if tok not in self.symbols:
-                raise _ParseError(f"unknown name {tok}")
-            self.k += 1
-            return self.symbols[tok]
-        for left, right, fn in (("(", ")", None), ("⌊", "⌋", sympy.floor), ("⌈", "⌉", sympy.ceiling)):
-            if self._take(left):
-                value = self.expr()
-                if not self._take(right):
-                    raise _ParseError(f"missing {right}")
-                return fn(value) if fn else value
-        raise _ParseError("unexpected token")
+    return json.dumps(value, ensure_ascii=False, default=str)[:80]
 
 
 # ---------------------------------------------------------------------------------------------
