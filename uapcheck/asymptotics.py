@@ -23,6 +23,7 @@ from typing import Optional
 
 from .budget import BudgetExceeded, time_limit
 from .realness import proved_real
+from .sign_points import excluded
 from .lower import KEY_COORD, QUERY_COORD, QUERY_DOT_KEY, RANDOM_DOT_KEY, RANDOM_DOT_QUERY, SCALE
 
 SIGN_ATOMS = (QUERY_DOT_KEY, QUERY_COORD, KEY_COORD, RANDOM_DOT_KEY, RANDOM_DOT_QUERY)
@@ -136,24 +137,30 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     if expr == 0:
         return 0
     pos = ctx.positive_form(expr)
-    for candidate in _sign_candidates(pos):
-        if candidate.is_positive:
-            return 1
-        if candidate.is_negative:
-            return -1
-        if candidate.is_zero:
-            return 0
+    # Queries that cannot answer True (exact values of a rational function of both signs or non-zero at allowed
+    # points, uapcheck/sign_points.py) are not asked, of `pos` nor of its rewritings, which are equal to it.
+    out = excluded(pos)
+    if not out.every:
+        for candidate in _sign_candidates(pos):
+            if not out.positive and candidate.is_positive:
+                return 1
+            if not out.negative and candidate.is_negative:
+                return -1
+            if not out.zero and candidate.is_zero:
+                return 0
     # Find an undecided atom to split on: the first sign atom the expression depends on.
     for atom in SIGN_ATOMS:
         if atom in expr.free_symbols and atom not in ctx.signs:
             raise NeedSign(atom)
+    if out.every:
+        raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
     with time_limit("deciding the sign of a coefficient", 2.0):
         simplified = sympy.factor(pos)
-    if simplified.is_positive:
+    if not out.positive and simplified.is_positive:
         return 1
-    if simplified.is_negative:
+    if not out.negative and simplified.is_negative:
         return -1
-    if simplified.is_zero:
+    if not out.zero and simplified.is_zero:
         return 0
     raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
 

@@ -18,6 +18,7 @@ from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
+from ..sign_points import excluded
 from ..realness import bounded_atoms, one_sided_atoms, proved_real, unreal_arguments
 
 CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
@@ -94,11 +95,13 @@ def _sign_witnesses(model: KernelModel):
         try:
             # A point where the kernel is undefined (log 0 inside elu, say) is no witness: skip it.
             val = _point_value(model, x, y)
-            if val.is_negative and neg is None:
+            # a query that cannot answer True (uapcheck/sign_points.py) is not asked
+            out = excluded(val)
+            if not out.negative and val.is_negative and neg is None:
                 neg = (x, y, val)
-            elif val.is_positive and pos is None:
+            elif not out.positive and val.is_positive and pos is None:
                 pos = (x, y, val)
-            elif val.is_zero and zero is None:
+            elif not out.zero and val.is_zero and zero is None:
                 zero = (x, y, val)
         except (TypeError, ValueError):
             continue
