@@ -410,7 +410,10 @@ def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_verti
             if perm and _any_bad_among(perm, nbs, verts):
                 return _exact_witness(i, perm, n, r, "a generator of the automorphisms of the known part at "
                                       f"{i}, BLISS")
-        label = g.canonical_permutation(sh="fl", color=colours)
+        order = g.canonical_permutation(sh="fl", color=colours)  # canonical index c -> the vertex placed there
+        label = [0] * len(order)  # vertex k -> its canonical index
+        for c, k in enumerate(order):
+            label[k] = c
         form = (len(verts), tuple(sorted(colours[k] for k in range(len(colours)))),
                 tuple(sorted((label[a], label[b]) for a, b in edges)),
                 tuple(sorted((label[k], colours[k]) for k in range(len(colours)))))
