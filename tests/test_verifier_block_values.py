@@ -249,3 +249,49 @@ def test_a_coefficient_with_a_param_is_bound_to_the_derived_difference():
     assert w["coefficient"] == "x·z/tau"
     w["coefficient"], w["difference"] = "x·z*tau", "-tau"
     assert "witnesses[0]" in _rejection(bad, "LIM-EXPPOLY")
+
+
+# ---------------------------------------------------------------------------------------------
+# A group premise's range and its generators written as text at a symbolic n
+
+def test_generator_text_is_read_at_a_length():
+    from uapcheck.verifier.generator_text import permutation
+    assert permutation("(1 2)", "n", 5) == [2, 1, 3, 4, 5]
+    assert permutation("(1 2 ... n)", "n", 5) == [2, 3, 4, 5, 1]
+    assert permutation("(2 3 … n)", "n", 5) == [1, 3, 4, 5, 2]
+    assert permutation("i ↦ n + 1 − i", "n", 5) == [5, 4, 3, 2, 1]
+    assert permutation("i ↦ n + 2 − i on {2, …, n}", "n", 5) == [1, 5, 4, 3, 2]
+    for words in ("(1 2) if g ≥ 2", "i ↦ n + 1 − i when b | n", "a transposition of two offsets", "(1 1)",
+                  "i ↦ n − i", "(1 2 ... 9)"):
+        assert permutation(words, "n", 5) is None, words
+
+
+def test_a_group_premise_range_is_bound():
+    cert = certificate("blocks_dilated_n.uap")  # SYM-AUT with `from` 12
+    assert not any("group.condition" in p for p in _unbound(cert))
+    bad = copy.deepcopy(cert)
+    _premise(bad, "SYM-AUT")["facts"]["group"]["condition"] = "n ≥ 11"
+    why = _rejection(bad, "VERDICT-T1")
+    assert "facts.group.condition = " in why and "n ≥ 11" in why
+
+
+@pytest.mark.parametrize("name, rule, generators", [
+    ("cyclic_symmetric_two_jumps.uap", "SYM-AUT", ["(1 2 ... n)", "(1 2)"]),  # D_n: S_n's generators instead
+    ("attention_only.uap", "SYM-DENSE", ["(1 2 ... n)"]),  # S_n: only C_n's
+    ("longformer_global_n.uap", "SYM-AUT", ["i ↦ n + 1 − i"]),  # the reflection of {2, …, n}: not named, listed
+])
+def test_text_generators_of_a_named_group_are_bound(name, rule, generators):
+    cert = certificate(name)
+    named = not name.startswith("longformer")
+    assert any("group.generators" in p for p in _unbound(cert)) is not named
+    bad = copy.deepcopy(cert)
+    _premise(bad, rule)["facts"]["group"]["generators"] = generators
+    assert ("facts.group.generators = " in _rejection(bad, "VERDICT-T1")) is named
+
+
+def test_the_trivial_group_has_no_generators_at_a_symbolic_n():
+    cert = certificate("causal.uap")
+    assert not any("group.generators" in p for p in _unbound(cert))
+    bad = copy.deepcopy(cert)
+    _premise(bad, "SYM-AUT")["facts"]["group"]["generators"] = ["(1 2)"]
+    assert "facts.group.generators = " in _rejection(bad, "VERDICT-T1")

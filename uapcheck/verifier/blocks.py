@@ -124,6 +124,22 @@ def _theorem_fact(ctx, key: str, step: dict) -> tuple[bool, Any]:
     classes = data.get("classes")
     if key in ("modulus", "residues") and isinstance(classes, dict) and key in classes:
         return True, classes[key]
+    return _group_fact(ctx, key, rule, data)
+
+
+def _group_fact(ctx, key: str, rule: str, data: dict) -> tuple[bool, Any]:
+    """(found, value) for a group premise's range, generators, and a dense group's name and order."""
+    if key == "condition":
+        return _checked_condition(ctx, rule, data)
+    if key == "generators" and not isinstance(ctx.spec.tokens, int):
+        name = data.get("group") if rule == "SYM-DENSE" else data.get("name")
+        if name == "trivial":  # no generator at any length: a fact of the name alone
+            return True, []
+        lengths = _sample_lengths(rule, data)
+        if isinstance(name, str) and lengths and all(
+                groups_named(name, m) is not None for m in lengths):
+            return True, ("generate at", name, lengths)
+        return False, None
     if rule == "SYM-DENSE" and isinstance(data.get("group"), str):
         name = data["group"]
         if key == "name":
@@ -135,8 +151,39 @@ def _theorem_fact(ctx, key: str, step: dict) -> tuple[bool, Any]:
         if key == "generators" and isinstance(ctx.spec.tokens, int):
             from . import groups
             named = groups.named_generators(name, ctx.spec.tokens)
-            return (True, ("the group of", name, named)) if named is not None else (False, None)
+            return (True, ("generate", name, named)) if named is not None else (False, None)
     return False, None
+
+
+def groups_named(name: str, m: int):
+    from . import groups
+    return groups.named_generators(name, m)
+
+
+def _sample_lengths(rule: str, data: dict) -> list:
+    """The lengths at which a named group's text generators are compared: those SYM-DENSE's check tries (3…7),
+    or the first three of a SYM-AUT range n ≥ `from`."""
+    if rule == "SYM-DENSE":
+        return [3, 4, 5, 6, 7]
+    low = data.get("from")
+    if rule in ("SYM-AUT", "CONV-GROUP") and isinstance(low, int) and not isinstance(low, bool) and 2 <= low <= 200:
+        return [low, low + 1, low + 2]
+    return []
+
+
+def _checked_condition(ctx, rule: str, data: dict) -> tuple[bool, Any]:
+    """The range a group premise is checked on: none at an integer n (the group is that length's), none for a dense
+    group at a symbolic n (its check states it for every n), n ≥ `from` for a step whose data states its range."""
+    if isinstance(ctx.spec.tokens, int) or (rule == "SYM-DENSE" and not data.get("from")):
+        return True, None
+    low = data.get("from")
+    if low is None or isinstance(low, bool):
+        return False, None
+    n = ctx.symbols.get(ctx.spec.tokens)
+    start = _expr(ctx, low)
+    if n is None or start is None:
+        return False, None
+    return True, ("n ≥", n, start)
 
 
 def _bind_value(ctx, path: str, key: str, value: Any, step: dict) -> list[str]:
@@ -175,8 +222,8 @@ def _same(ctx, key: str, a: Any, b: Any, low: Optional[int] = None) -> Optional[
         return False  # a name or a kind, not a value in n: the text itself is the value
     if a is None or b is None:
         return True if a is b else None  # a value the other side does not state
-    if key == "generators" and isinstance(b, tuple) and b[:2] == ("the group of", b[1]):
-        return _same_group(a, b[2], ctx.spec.tokens)
+    if isinstance(b, tuple):  # a checked copy the verifier derives (_group_fact): compared by its own rule
+        return _same_derived(ctx, a, b)
     if key == "generators" and a == [] and b != []:
         return None  # a block lists no generators where there are too many to list: not a claim of none
     if isinstance(a, list) and isinstance(b, list):
@@ -207,6 +254,47 @@ def _same_by_residue(ctx, a: Any, b: Any, ma: Optional[dict], mb: Optional[dict]
     if set(ra) != set(rb):
         return False
     return _all([_equal(ra[r][1], rb[r][1], low, (ra[r][0] or rb[r][0], r)) for r in ra])
+
+
+def _same_derived(ctx, a: Any, b: tuple) -> Optional[bool]:
+    """A stated value against a derived checked copy: ("generate", name, generators) at an integer n, ("generate
+    at", name, lengths) at a symbolic n, ("n ≥", n, start) for a range."""
+    tag = b[0]
+    if tag == "generate at":
+        return _same_text_group(ctx, a, b[1], b[2])
+    if tag == "generate":
+        if isinstance(a, list) and any(isinstance(g, str) for g in a):
+            from .generator_text import permutation
+            a = [permutation(g, "n", ctx.spec.tokens) if isinstance(g, str) else g for g in a]
+        return _same_group(a, b[2], ctx.spec.tokens)
+    if tag == "n ≥":
+        return _same_start(ctx, a, b[1], b[2])
+    return None
+
+
+def _same_text_group(ctx, stated, name: str, lengths: list) -> Optional[bool]:
+    """Generators stated as text at a symbolic n ("(1 2 ... n)", "i ↦ n + 1 − i") generate the named group at each
+    sample length; None when a text is not one generator_text reads."""
+    from .generator_text import permutation
+    if not isinstance(stated, list) or not stated:
+        return None
+    results = []
+    for m in lengths:
+        perms = [permutation(g, ctx.spec.tokens, m) for g in stated]
+        if any(p is None for p in perms):
+            return None
+        results.append(_same_group(perms, groups_named(name, m), m))
+    return _all(results)
+
+
+def _same_start(ctx, stated, n, start) -> Optional[bool]:
+    """A stated range "n ≥ a" against the checked n ≥ start (a compared exactly); None for another form."""
+    if not isinstance(stated, str):
+        return None
+    cond = closed_form(stated, ctx.symbols)
+    if not isinstance(cond, sympy.GreaterThan) or cond.lhs != n:
+        return None
+    return _equal(cond.rhs, start)
 
 
 def _same_group(stated, named: list, n: int) -> Optional[bool]:
