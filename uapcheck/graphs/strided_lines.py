@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import sympy
 from sympy import Integer
@@ -105,6 +105,26 @@ def bitset_diameter(n: int, jumps: Sequence[int], parts: Sequence[int]) -> Optio
 def class_masks(n: int, s: int) -> list[int]:
     """The residue classes mod s of 1..n as bit masks (bit p − 1 is position p), by residue 0..s − 1."""
     return [sum(1 << (p - 1) for p in range(r if r else s, n + 1, s)) for r in range(s)]
+
+
+def line_neighbourhood(s: int, jumps: Sequence[int], n: int) -> Callable[[int], int]:
+    """On bit sets with bit p for position p ∈ 1..n: a set with its shifts by the jumps (inside 1..n) and every
+    residue class mod s it meets, i.e. its closed neighbourhood in `strided(s) + offsets S` (a shift by k > 0
+    moves bit p to bit p + k)."""
+    full = (1 << (n + 1)) - 2
+    classes = [mask << 1 for mask in class_masks(n, s)]
+
+    def closed(bits: int) -> int:
+        out = bits
+        for k in jumps:
+            out |= (bits << k) if k > 0 else (bits >> -k)
+        out &= full
+        for cls in classes:
+            if bits & cls:
+                out |= cls
+        return out
+
+    return closed
 
 
 def diameter_bfs(jumps: Sequence[int], s: int, n: int) -> Optional[int]:

@@ -70,19 +70,9 @@ def directed_span(s: int, jumps: Sequence[int], low: int, radius: int) -> Direct
 def _distances(s: int, jumps: Sequence[int], n: int) -> Optional[list[list[int]]]:
     """The distance layers d(u → i) of every root i (bit p is position p), or None when not strongly connected."""
     full = (1 << (n + 1)) - 2
-    classes = [0] * s
-    for p in range(1, n + 1):
-        classes[p % s] |= 1 << p
+    from .strided_lines import line_neighbourhood
 
-    def attended(bits: int) -> int:
-        out = bits
-        for k in jumps:
-            out |= (bits << k) if k > 0 else (bits >> -k)
-        out &= full
-        for cls in classes:
-            if bits & cls:
-                out |= cls
-        return out
+    attended = line_neighbourhood(s, jumps, n)
 
     result = []
     for i in range(1, n + 1):

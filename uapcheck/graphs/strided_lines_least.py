@@ -163,19 +163,9 @@ def _line_graph(s: int, jumps: Sequence[int], n: int) -> Optional[tuple[list[int
     Roots past the middle are left out: the reflection is an automorphism (S′ = −S′), mapping what holds at i onto
     what holds at n + 1 − i."""
     full = (1 << (n + 1)) - 2
-    classes = [0] * s
-    for p in range(1, n + 1):
-        classes[p % s] |= 1 << p
+    from .strided_lines import line_neighbourhood
 
-    def closed(bits: int) -> int:
-        out = bits
-        for k in jumps:
-            out |= (bits << k) if k > 0 else (bits >> -k)
-        out &= full
-        for cls in classes:
-            if bits & cls:
-                out |= cls
-        return out
+    closed = line_neighbourhood(s, jumps, n)
 
     layers: dict[int, list[int]] = {}
     for i in range(1, (n + 1) // 2 + 1):
