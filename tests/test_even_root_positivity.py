@@ -21,6 +21,13 @@ POINTS = [mpmath.mpf(k) / 4 for k in range(-400, 401)] + [mpmath.mpf(-10) ** 4, 
                                                          mpmath.pi ** 2, (3 * mpmath.pi / 2) ** 2, (1.43 * mpmath.pi) ** 2]
 
 
+@pytest.fixture(autouse=True)
+def _thirty_digits():
+    """The mpmath checks here run at 30 digits and leave the global context as they found it."""
+    with mpmath.workdps(30):
+        yield
+
+
 def _check(body: str):
     return uapcheck.check(f"attention {{\n  kernel k(x, y) = {body}\n}}\n", "case.uap")
 
@@ -41,7 +48,6 @@ def _sinc_sqrt(u):
 
 
 def test_the_bounds_hold_at_many_points_with_mpmath():
-    mpmath.mp.dps = 30
     tiny = mpmath.mpf(10) ** -25
     for u in POINTS:
         c, s = _cos_sqrt(u), _sinc_sqrt(u)
@@ -71,7 +77,6 @@ def test_even_functions_of_a_root_bound_a_factor_from_below(body):
 
 
 def test_the_proved_kernels_are_at_least_their_bound_with_mpmath():
-    mpmath.mp.dps = 30
     for u in POINTS:
         assert mpmath.re(2 + _cos_sqrt(u)) >= 1 - mpmath.mpf(10) ** -25
         assert mpmath.re(mpmath.mpf(1) / 2 + _sinc_sqrt(u)) > mpmath.mpf(1) / 2 - 1 / mpmath.pi
@@ -96,7 +101,6 @@ def test_a_decreasing_or_non_real_use_is_not_proved(body, verdict):
 
 
 def test_the_ill_posed_witnesses_are_true_with_mpmath():
-    mpmath.mp.dps = 30
     assert mpmath.re(2 - _cos_sqrt(-4)) < 0 and mpmath.re(3 - _cos_sqrt(-9)) < 0
     assert abs(mpmath.im(2 + mpmath.sin(mpmath.sqrt(mpmath.mpc(-4))))) > 3
     assert abs(1 + _cos_sqrt(mpmath.pi ** 2)) < mpmath.mpf(10) ** -25

@@ -18,6 +18,13 @@ from uapcheck.rules import ridge, witness
 mp.mp.dps = 50
 
 
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Every test here evaluates at 50 digits, whatever an earlier test file left in mpmath's global context."""
+    with mp.workdps(50):
+        yield
+
+
 def steps(result, rule):
     return [s for s in result.root.walk() if s.rule == rule]
 
