@@ -71,6 +71,10 @@ CASES = {
                           + ") }\n", "INCONCLUSIVE", '"verdict"'),
     "deep_bias_sigmoid": ("attention { kernel k(x, y) = exp(x . y)\n bias b(i, j) = -(i - j) + "
                           + _nested("sigmoid", 199, "i") + " }\n", "UAP", '"verdict"'),
+    # found by tests/test_fuzz.py (UAPCHECK_FUZZ_SEED=1): `columns` beside a pattern with an integer param
+    # reached the closed forms for symbolic sizes, which had no case for it (TypeError: unknown pattern)
+    "fuzz_columns_with_param": ("tokens 8\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n"
+                                " pattern columns(4, 1) + window(w) }\n", "INCONCLUSIVE", "PAT-UNDECIDED"),
     "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
                         "expression too large"),
 }

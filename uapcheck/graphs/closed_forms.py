@@ -24,8 +24,8 @@ from sympy import (Ge, Integer, Max)
 
 from ..bignum import factorial  # k! stays symbolic above a bound: never (10⁹)! computed exactly
 
-from ..spec import (Blocks, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern, PatternUnion,
-                    RandomPattern, Star, Strided, Window)
+from ..spec import (Blocks, Causal, Columns, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
+                    PatternUnion, RandomPattern, Star, Strided, Window)
 
 Value = Union[int, sympy.Expr]
 
@@ -217,6 +217,8 @@ def _atoms(pattern: Pattern, params: Mapping[str, Value]) -> list[_Atom]:  # noq
         return [_Atom("global", (Integer(g),))]
     if isinstance(pattern, (RandomPattern, Edges)):
         raise _Undecided("random and edges patterns need an integer number of tokens")
+    if isinstance(pattern, Columns):  # reached with a param elsewhere in the pattern (`columns(4, 1) + window(w)`)
+        raise _Undecided("columns(l, c) has no closed form in n or in a parameter")
     raise TypeError(f"unknown pattern {pattern!r}")
 
 
