@@ -244,3 +244,13 @@ def test_a_deep_kernel_is_analysed_in_process():
     r = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y) * (2 + " + _nested("abs", 199, "x . y")
                        + ") }\n")
     assert r.verdict == "INCONCLUSIVE"
+
+
+def test_layer_classes_of_a_modulus_near_a_million_are_checked_within_the_budget():
+    # `layers 1 if n mod 1000000 = 5, else 1` (moduli up to 10⁶ are allowed): each class re-derived the
+    # expected count and compared it, about 10 µs a class; the budget of 10 s ran out in `expect`
+    import time
+    start = time.process_time()
+    r = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\nexpect uap layers 1 if n mod 1000000 = 5, else 1\n")
+    assert r.verdict == "UAP" and r.expect_holds is True
+    assert time.process_time() - start < 6

@@ -283,14 +283,20 @@ def _layer_classes_mismatch(spec: S.Spec, layers, ex: S.Expectation) -> str:
     split = pieces_by_residue(layers, n) if isinstance(layers, sympy.Basic) else None
     modulus = math.lcm(*(m for m, _, _ in ex.layer_classes), *(m for m, _, _ in ex.verdict_classes),
                        split[0] if split else 1)
+    wants: dict[int, sympy.Expr] = {}  # each expected count's value, by node (a modulus may be 10⁶)
+    equal: dict[tuple, bool] = {}  # pairs (derived, expected) proved equal as expressions hold on every class
     for r in range(modulus):
         if any(r % m in rs for m, rs, _ in ex.verdict_classes):
             continue  # another verdict expected there: no count
         node = next((e for m, rs, e in ex.layer_classes if r % m in rs), ex.layers)
         assert node is not None  # the parser requires the `else` count
-        want = _layers_of(node, spec)
+        if id(node) not in wants:
+            wants[id(node)] = _layers_of(node, spec)
+        want = wants[id(node)]
         have = split[1][r % split[0]] if split else layers
-        if not _same_on_class(have, want, n, modulus, r):
+        if (have, id(node)) not in equal:
+            equal[have, id(node)] = is_zero(sympy.sympify(have - want, strict=True))  # safe: SymPy values, no text
+        if not equal[have, id(node)] and not _same_on_class(have, want, n, modulus, r):
             return f"for n mod {modulus} = {r}: expected {show_expr(node)} {_kind_of_layers(spec, node)}, derived {have}"
     return ""
 
