@@ -22,7 +22,11 @@ def _stable(expr: sympy.Expr) -> sympy.Expr:
 def _value(expr: sympy.Expr, t: sympy.Symbol, at: int):
     import mpmath
     with mpmath.workdps(DIGITS):
-        val = sympy.N(_stable(expr.xreplace({t: sympy.Integer(at)})), DIGITS)
+        try:
+            val = sympy.N(_stable(expr.xreplace({t: sympy.Integer(at)})), DIGITS)
+        except OverflowError as exc:  # mpmath's float conversion of an exponent beyond range (exp(exp(...)))
+            from .kernels import OutOfScope
+            raise OutOfScope(f"the log-ratio at t = {at} is beyond the numeric range ({exc})") from None
         if not val.is_real or val.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
             return None
         return mpmath.mpf(str(val)) if val.is_Float else mpmath.mpf(int(val)) if val.is_Integer else None
