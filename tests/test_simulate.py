@@ -556,3 +556,18 @@ def test_causal_target_derivation_line_and_prefix_wording():
     prefix = demo(sim, "prefix")
     assert prefix.holds is True
     assert "differ: smallest distance" in prefix.lines[1], prefix.lines
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("attention { kernel k(x, y) = exp(x . y)\n nystrom landmarks 999999999 }\n", "at most 1024 Nyström landmarks"),
+    ("attention { kernel k(x, y) = exp(x . y)\n project keys values to 999999999 }\n", "projections to at most 1024 rows"),
+    ("convolution circular(999999999)\n", "at most 1024 convolution taps"),
+    ("param l integer >= 5000\nconvolution circular(l)\n", "at most 1024 convolution taps"),
+], ids=["landmarks", "projection", "span", "span-param"])
+def test_sizes_beyond_the_simulator_are_refused(text, phrase):
+    # `project keys values to 999999999` was an internal error (numpy could not allocate 60 GiB); the
+    # landmarks and the span ran for minutes, allocating 10⁹ rows
+    spec = parse_source(text, "huge.uap")
+    with pytest.raises(SimulationUnsupported) as info:
+        instantiate(spec, Options(), np.random.default_rng(0))
+    assert phrase in info.value.message

@@ -27,6 +27,7 @@ DEFAULT_DIM = 3
 MAX_TOKENS = 256
 MAX_DIM = 64
 MAX_LAYERS = 64
+MAX_WIDTH = 1024  # Nyström landmarks, projection rows and convolution taps the simulator builds (arrays of that many rows)
 ILL_POSED_NETWORKS = 4
 WITNESS_NETWORKS = 4
 
@@ -122,8 +123,24 @@ def instantiate(spec: S.Spec, options: Options, rng: np.random.Generator) -> tup
     if isinstance(layers, str):
         layers = values.get(layers, layers)
     mixer = S.resolve_sizes(spec.mixer, values) if spec.mixer is not None else None
+    _check_widths(heads, mixer)
     concrete = dataclasses.replace(spec, tokens=n, dim=d, heads=heads, layers=layers, expect=None, mixer=mixer)
     return concrete, constants, chosen
+
+
+def _check_widths(heads, mixer) -> None:
+    """The sizes the simulator turns into arrays, within MAX_WIDTH (`nystrom landmarks 999999999` allocated
+    10⁹ × d landmarks: a MemoryError, or minutes of work)."""
+    for head in heads:
+        if head.nystrom and head.nystrom > MAX_WIDTH:
+            raise SimulationUnsupported(f"simulate builds at most {MAX_WIDTH} Nyström landmarks, not {head.nystrom}",
+                                        head.loc)
+        if head.projection and head.projection.size > MAX_WIDTH:
+            raise SimulationUnsupported(f"simulate builds projections to at most {MAX_WIDTH} rows, not "
+                                        f"{head.projection.size}", head.loc)
+    span = mixer.span if mixer is not None else None
+    if isinstance(span, int) and span >= MAX_WIDTH:
+        raise SimulationUnsupported(f"simulate builds at most {MAX_WIDTH} convolution taps, not {span + 1}", mixer.loc)
 
 
 def _masks(spec: S.Spec) -> tuple:
