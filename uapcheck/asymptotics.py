@@ -142,12 +142,9 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     out = excluded(pos)
     if not out.every:
         for candidate in _sign_candidates(pos):
-            if not out.positive and candidate.is_positive:
-                return 1
-            if not out.negative and candidate.is_negative:
-                return -1
-            if not out.zero and candidate.is_zero:
-                return 0
+            sign = _asked_sign(candidate, out)
+            if sign is not None:
+                return sign
     # Find an undecided atom to split on: the first sign atom the expression depends on.
     for atom in SIGN_ATOMS:
         if atom in expr.free_symbols and atom not in ctx.signs:
@@ -156,13 +153,22 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
         raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
     with time_limit("deciding the sign of a coefficient", 2.0):
         simplified = sympy.factor(pos)
-    if not out.positive and simplified.is_positive:
-        return 1
-    if not out.negative and simplified.is_negative:
-        return -1
-    if not out.zero and simplified.is_zero:
-        return 0
+    sign = _asked_sign(simplified, out)
+    if sign is not None:
+        return sign
     raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
+
+
+def _asked_sign(value: sympy.Expr, out) -> Optional[int]:
+    """1, −1 or 0 when SymPy's assumptions decide the sign of `value`, asking only the queries that `out`
+    (sign_points.excluded) has not ruled out, in the order positive, negative, zero; else None."""
+    if not out.positive and value.is_positive:
+        return 1
+    if not out.negative and value.is_negative:
+        return -1
+    if not out.zero and value.is_zero:
+        return 0
+    return None
 
 
 def _has_t(expr) -> bool:
