@@ -70,11 +70,13 @@ def unreal_arguments(expr: sympy.Basic, positive: Optional[Positive] = None) -> 
 
 # Even functions of a square root (docs/theory.md §4, the one-sided bounds): for a real u, cos(√u) = Σ_k (−u)^k/(2k)!
 # and sin(√u)/√u = Σ_k (−u)^k/(2k + 1)! are real entire functions of u, whichever square root is taken. For u ≥ 0
-# they are cos t and sin t / t at t = √u ≥ 0, so cos(√u) ≥ −1 and sin(√u)/√u ≥ −1/π (sin t / t > 0 on (0, π), and
-# |sin t / t| ≤ 1/t ≤ 1/π for t ≥ π); for u < 0 they are cosh s and sinh s / s at s = √−u > 0, both ≥ 1. Neither is
-# bounded above (they grow like e^{√−u}), so each bounds a factor from below only.
+# they are cos t and sin t / t at t = √u ≥ 0, so cos(√u) ≥ −1 and sin(√u)/√u > −2173/10000 (sin t / t ≥ 0 on [0, π],
+# ≥ −1/t ≥ −1/(2π) beyond 2π, and sin t + (2173/10000) t > 0 on [π, 2π] by convexity and two interval evaluations at
+# t = 4.4933 and 4.4934: docs/theory.md §4, Lemma W; the true minimum is about −0.217234, at tan t = t); for u < 0
+# they are cosh s and sinh s / s at s = √−u > 0, both ≥ 1. Neither is bounded above (they grow like e^{√−u}), so each
+# bounds a factor from below only.
 COS_SQRT_LOWER = sympy.Integer(-1)
-SINC_SQRT_LOWER = -1 / sympy.pi
+SINC_SQRT_LOWER = sympy.Rational(-2173, 10000)
 
 
 def _square_root_of_real(node: sympy.Basic, positive: Optional[Positive]) -> Optional[sympy.Expr]:
@@ -88,7 +90,7 @@ def _square_root_of_real(node: sympy.Basic, positive: Optional[Positive]) -> Opt
 def one_sided_atoms(expr: sympy.Expr, positive: Optional[Positive] = None) -> tuple:
     """(expr with each cos(√u) and each product sin(√u)·u^(−1/2) of a real u not proved ≥ 0 replaced by a real
     symbol, [(symbol, its lower bound, the node replaced)]): the even functions of a square root above, whose values
-    are real and bounded below on the whole real line of u (cos(√u) ≥ −1, sin(√u)/√u ≥ −1/π)."""
+    are real and bounded below on the whole real line of u (cos(√u) ≥ −1, sin(√u)/√u ≥ −2173/10000)."""
     found: list = []
     cache: dict = {}
 

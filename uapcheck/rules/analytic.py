@@ -251,7 +251,7 @@ def _trig_positive(expr: sympy.Expr) -> bool:
             continue
         if factor.is_positive:
             continue
-        # cos(√u) and sin(√u)/√u of a real u: real, bounded below (−1, −1/π), not above; a factor increasing in
+        # cos(√u) and sin(√u)/√u of a real u: real, bounded below (−1, −2173/10000), not above; a factor increasing in
         # each of them is at least its value at their lower bounds (docs/theory.md §4, the one-sided bounds)
         factor = _at_lower_bounds(factor)
         if factor is None:
@@ -316,7 +316,7 @@ def _factor_step(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
                     claim(", and values ", written("s_k", "s_{k}"), " in [−1, 1] (sin, cos, tanh, erf) in an "
                           "affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
                           " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"),
-                          "; and cos(√u) ≥ −1, sin(√u)/√u ≥ −1/π, real for every real u, with positive coefficients)"
+                          "; and cos(√u) ≥ −1, sin(√u)/√u ≥ −2173/10000, real for every real u, with positive coefficients)"
                           if one_sided_atoms(expr, _provably_positive)[1] else ")")
                     if expr.has(sympy.sin, sympy.cos, sympy.tanh, sympy.erf) else ")")
         if _trig_positive(_with_nonnegative_norms(expr)):

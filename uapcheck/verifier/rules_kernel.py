@@ -379,7 +379,7 @@ def positive(ctx, e, vectors) -> bool:
             for a, c in ((l, r), (r, l)):
                 if isinstance(a, S.Call) and a.fn == "elu" and isinstance(c, S.Num) and c.value >= 1:
                     return True
-                # cos(√u) ≥ −1 and sin(√u)/√u ≥ −1/π for every real u (cosh, sinh s / s ≥ 1 for u < 0; theory §4)
+                # cos(√u) ≥ −1 and sin(√u)/√u > −2173/10000 for every real u (cosh, sinh s / s ≥ 1 for u < 0; theory §4)
                 lower = _even_of_root_lower(ctx, a)
                 const = _constant(c)
                 if lower is not None and const is not None and (const + lower).is_positive:
@@ -393,9 +393,10 @@ def positive(ctx, e, vectors) -> bool:
 
 
 def _even_of_root_lower(ctx, e) -> "sympy.Expr | None":
-    """A lower bound of cos(sqrt(u)) (−1) or sin(sqrt(u)) / sqrt(u) (−1/π, rounded down) for a real u, read off the
-    formula: both are real entire functions of u (Σ (−u)^k/(2k)!, Σ (−u)^k/(2k + 1)!), at least −1 and −1/π for
-    u ≥ 0 (sin t / t > 0 on (0, π), ≥ −1/t beyond) and at least 1 for u < 0 (cosh s, sinh s / s); None otherwise."""
+    """A lower bound of cos(sqrt(u)) (−1) or sin(sqrt(u)) / sqrt(u) (`_sinc_lower`: −2173/10000 when its interval
+    argument holds, else −1/π) for a real u, read off the formula: both are real entire functions of u
+    (Σ (−u)^k/(2k)!, Σ (−u)^k/(2k + 1)!), at least −1 and that bound for u ≥ 0 and at least 1 for u < 0 (cosh s,
+    sinh s / s); None otherwise."""
     def root_of(x):
         if isinstance(x, S.Call) and x.fn == "sqrt" and len(x.args) == 1 and real(ctx, x.args[0]):
             return x.args[0]
@@ -406,8 +407,35 @@ def _even_of_root_lower(ctx, e) -> "sympy.Expr | None":
             and len(e.left.args) == 1:
         u = root_of(e.left.args[0])
         if u is not None and root_of(e.right) == u:
-            return -1 / sympy.pi
+            return _sinc_lower()
     return None
+
+
+_SINC_LOWER: list = []
+
+
+def _sinc_lower() -> sympy.Expr:
+    """−c with c = 2173/10000 when sin t / t > −c for every t ≥ 0 is re-derived here (docs/theory.md §4, Lemma W),
+    else −1/π (sin t / t ≥ 0 on [0, π] and ≥ −1/t beyond). On [0, π] sin t ≥ 0; beyond 2π, −1/t ≥ −1/(2π) > −c; on
+    [π, 2π] g(t) = sin t + c t is convex (g″ = −sin t ≥ 0), so with g′(t₁) < 0 < g′(t₂) it is ≥ g(t₁) left of t₁, ≥ g(t₂)
+    right of t₂ and ≥ g(t₁) + g′(t₁)(t₂ − t₁) between: each is checked positive by interval arithmetic (mpmath.iv,
+    outward rounding) at the rationals t₁ = 44933/10000, t₂ = 44934/10000."""
+    if not _SINC_LOWER:
+        from mpmath import iv
+        saved = iv.prec
+        try:
+            iv.prec = 113
+            c = iv.mpf(2173) / 10000
+            t1, t2 = iv.mpf(44933) / 10000, iv.mpf(44934) / 10000
+            g1, d1 = iv.sin(t1) + c * t1, iv.cos(t1) + c
+            g2, d2 = iv.sin(t2) + c * t2, iv.cos(t2) + c
+            inside = (iv.pi < t1) and (t2 < 2 * iv.pi)
+            holds = bool(inside and d1 < 0 and d2 > 0 and g1 > 0 and g2 > 0 and g1 + d1 * (t2 - t1) > 0
+                         and 1 / (2 * iv.pi) < c)
+        finally:
+            iv.prec = saved
+        _SINC_LOWER.append(sympy.Rational(-2173, 10000) if holds else -1 / sympy.pi)
+    return _SINC_LOWER[0]
 
 
 def _constant(e) -> "sympy.Expr | None":
