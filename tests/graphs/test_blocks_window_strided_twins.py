@@ -1,7 +1,8 @@
 """Theorem F119 (docs/theory.md §11.11): `blocks(b) + window(w) + strided(s)` with b ≥ s, b ≥ w + 2, s ≤ w + 1 — D = 2,
-G = ∏ Sym(twin class) × the reflection when b | n, 3 layers (least where the first blocks hold a swap witness) — against
-BLISS on the reference arcs and breadth-first search at every n from the range's start through 150 and a few larger n,
-the concrete engine's rooted views, and brute force for the twin-quotient lemma at n ≤ 8."""
+G = ∏ Sym(twin class) × the reflection when b | n, 3 layers (least where the first blocks hold a swap witness), 2 layers,
+least, when s = 2 (F119 (d), the far-clique lemma) — against BLISS on the reference arcs and breadth-first search at
+every n from the range's start through 150 and a few larger n, the concrete engine's rooted views (every n through 100
+for s = 2), and brute force for the twin-quotient lemma and the far-clique step at n ≤ 8."""
 from __future__ import annotations
 
 import itertools
@@ -20,9 +21,10 @@ from .reference import closed_neighbourhoods, distances_from
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
-# (b, w, s): the two of the open list, and others; the witness column says whether 3 layers are least
-CASES = [(5, 1, 2, False), (7, 2, 3, True), (5, 2, 3, True), (6, 1, 2, False), (6, 3, 4, True), (7, 3, 2, False),
-         (7, 4, 5, True), (8, 2, 3, True), (8, 3, 4, True), (9, 2, 2, False), (9, 4, 3, True), (10, 3, 4, True)]
+# (b, w, s): the two of the former open list, and others; the last column says whether the count is least (3 layers
+# with a swap witness when s ≥ 3, 2 layers by the far-clique lemma when s = 2: every case here)
+CASES = [(5, 1, 2, True), (7, 2, 3, True), (5, 2, 3, True), (6, 1, 2, True), (6, 3, 4, True), (7, 3, 2, True),
+         (7, 4, 5, True), (8, 2, 3, True), (8, 3, 4, True), (9, 2, 2, True), (9, 4, 3, True), (10, 3, 4, True)]
 # where BLISS finds G larger than 2^[b | n]·∏ |T|! (b = w + 2, s | b − 1) or the certificate's clique check fails
 UNDECIDED = [(5, 3, 2), (5, 3, 4), (6, 4, 5), (7, 5, 3), (4, 2, 2), (6, 4, 2)]
 
@@ -59,7 +61,8 @@ def _twin_product(adj, n: int) -> int:
 def test_the_theorem_against_bliss_and_bfs(b, w, s, least):
     theorem = families.match([_pattern(b, w, s)], N, {})
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F119", (b, w, s)
-    assert theorem.least is least and int(theorem.diameter) == 2 and int(theorem.layers) == 3
+    assert theorem.least is least and int(theorem.diameter) == 2 and int(theorem.layers) == (2 if s == 2 else 3)
+    assert (theorem.witness is None) is (s == 2)
     low = int(theorem.low)
     lengths = list(range(max(low, 61), 151)) + [low + 7 * f119.lcm(b, s) + k for k in (0, 1, b)]
     for n in lengths:
@@ -95,14 +98,48 @@ def test_the_excluded_cases_have_a_larger_group(b, w, s):
     assert _bliss_order(adj, n) == 2 * _twin_product(adj, n) * (2 if n % b == 0 else 1)
 
 
-@pytest.mark.parametrize("b, w, s, least", [(5, 1, 2, False), (7, 2, 3, True), (5, 2, 3, True)])
-def test_the_layers_against_the_rooted_views(b, w, s, least):
+@pytest.mark.parametrize("b, w, s", [(5, 1, 2), (7, 2, 3), (5, 2, 3)])
+def test_the_layers_against_the_rooted_views(b, w, s):
     theorem = families.match([_pattern(b, w, s)], N, {})
     for n in (int(theorem.low), int(theorem.low) + 1):
         got = concrete(_pattern(b, w, s), n)
         assert got.diameter == 2 and got.least
-        # 3 layers least where the theorem's witness is; where it has none the views find 2 (3 is sufficient only)
-        assert got.layers == (3 if least else 2), (b, w, s, n)
+        # 3 layers least where the theorem's swap witness is; with s = 2 the far-clique lemma gives 2
+        assert got.layers == int(theorem.layers) == (2 if s == 2 else 3), (b, w, s, n)
+
+
+@pytest.mark.parametrize("b, w", [(5, 1), (6, 1), (7, 3), (9, 2), (8, 4), (11, 8)])
+def test_two_layers_least_with_two_classes_against_the_rooted_views(b, w):
+    """F119 (d): with s = 2 the count is D = 2, least, at every n of the range; the concrete engine (rooted views,
+    canonical labelling) agrees at every n from the range's start through 100, and at each of those lengths the
+    positions at distance 2 from every root are pairwise adjacent on the reference arcs (the lemma's premise)."""
+    theorem = families.match([_pattern(b, w, 2)], N, {})
+    assert theorem.theorem == "F119" and theorem.least and int(theorem.layers) == 2
+    for n in range(int(theorem.low), 101):
+        got = concrete(_pattern(b, w, 2), n)
+        assert (got.diameter, got.layers, got.least) == (2, 2, True), (b, w, n)
+        at_n = families.match([_pattern(b, w, 2)], sympy.Integer(n), {})
+        assert int(at_n.layers) == 2 and at_n.least_at(n)
+        adj = closed_neighbourhoods(_pattern(b, w, 2), n)
+        for root in range(1, n + 1):
+            far = [v for v, d in distances_from(adj, root).items() if d == 2]
+            assert all(v in adj[u] for u in far for v in far if u != v), (b, w, n, root)
+
+
+@pytest.mark.parametrize("b, w", [(3, 1), (4, 1), (5, 1), (4, 2), (5, 2), (6, 1)])
+def test_the_far_clique_step_by_brute_force(b, w):
+    """At every n ≤ 8 where `blocks(b) + window(w) + strided(2)` has D = 2, no permutation of S_n is a view witness at
+    depth 2 (brute force over all n! permutations): the step F119 (d) takes from the far-clique lemma, below the
+    theorem's range where it holds too (it needs only D = 2 and the two classes)."""
+    from .brute_views import diameter, neighbourhoods, view_witness
+    seen = 0
+    for n in range(4, 9):
+        nbs = neighbourhoods([f"blocks({b}) + window({w}) + strided(2)"], n)
+        if diameter(nbs, n) != 2:
+            continue
+        seen += 1
+        assert view_witness(nbs, n, 2) is None, (b, w, n)
+    assert seen
 
 
 def test_the_group_at_a_million_by_structure():

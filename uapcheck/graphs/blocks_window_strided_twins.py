@@ -21,8 +21,9 @@ positions within 2b of a position, which the translation by P = lcm(b, s) keeps,
 P + 4b positions and the last 4b positions at each residue of n mod P cover every n ≥ N. D = 2 for n ≥ b + w + 2
 (each window of w + 1 ≥ s positions meets every class). 3 = D + 1 layers suffice; least where a swap of two positions
 of the first four blocks at distance 2 from a root among them changes no neighbourhood within distance 1 of the root
-(the condition reads positions below 5b + w only, so one length carries it to every n ≥ N); otherwise whether 2 layers
-suffice is open. When a check fails, the family is not decided here (the group stays undecided).
+(the condition reads positions below 5b + w only, so one length carries it to every n ≥ N); with s = 2, D = 2 layers
+suffice, so they are least (F119 (d): the positions at distance 2 from a root lie in the other residue class, a clique,
+and the far-clique lemma of Theorem F53 applies); otherwise whether 2 layers suffice is open. When a check fails, the family is not decided here (the group stays undecided).
 
 Nothing here reads user text.
 """
@@ -286,6 +287,12 @@ def theorem(n, data: BlocksWindowStridedTwins):
     params = (("b", Integer(b)), ("w", Integer(w)), ("s", Integer(s)))
     family = "blocks(b) + window(w) + strided(s), b ≥ s, b ≥ w + 2, s ≤ w + 1"
     group = concrete_words(int(n), data) if isinstance(n, (int, Integer)) else group_words(b, s)
+    if s == 2:
+        return FamilyTheorem(
+            "F119", family, params, Integer(data.low), Integer(2), group, order, (), Integer(2), True,
+            "with two residue classes the positions at distance 2 from a root lie outside its class, so in the other "
+            "class, pairwise adjacent: by the far-clique lemma (Theorem F53) a permutation meeting the witness "
+            "condition at depth 2 is an automorphism, so D = 2 layers suffice, and they are least (Theorem F119 (d))")
     if data.witness is None:
         return FamilyTheorem(
             "F119", family, params, Integer(data.low), Integer(2), group, order, (), Integer(3), False,

@@ -41,7 +41,8 @@ nauty's orbits on every checked block with its neighbouring blocks (coloured by 
 twin classes, at the first P + 4b positions of n₀ and the last P + 4b of each n₀ + t; the order from its own twin
 classes and nauty on the quotient at n₀ and n₀ + P; 3 layers, least when the verifier's own search finds a swap of two
 positions of the first four blocks changing no neighbourhood within distance 1 of a root among them (re-checked on its
-own arcs at every instance), else sufficient.
+own arcs at every instance), else sufficient; with s = 2, 2 layers least (F119 (d): the positions at distance 2 from a
+root lie in the other class, pairwise adjacent, re-checked on its own arcs at every instance: the far-clique lemma).
 """
 from __future__ import annotations
 
@@ -636,6 +637,14 @@ def _twins_family(b: int, w: int, s: int, pattern: S.Pattern):
         return ("reflection i ↦ n + 1 − i" in text and "twin classes" in text) or text == "trivial" or (
             text.startswith("S_") or text == "the reflection i ↦ n + 1 − i")
 
+    if s == 2:   # F119 (d): the far positions lie in the other class, a clique (the far-clique lemma)
+        from .blocks_dilated_chains import far_clique_problem
+        return Family("F119", low, 2, 2, True, order, period, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=period,
+                      layers_check=lambda n, d: far_clique_problem(pattern, n, d),
+                      layers_text=("D = 2 layers least (Theorem F119 (d)): with two residue classes the positions at "
+                                   "distance 2 from a root lie in the other class, pairwise adjacent (re-checked on the "
+                                   "verifier's arcs at every instance); the far-clique lemma"))
     if found is None:   # 3 layers suffice; whether 2 do is open
         return Family("F119", low, 2, 3, False, order, period, name, None,
                       diameter_at=lambda n: sympy.Integer(2), period=period)
