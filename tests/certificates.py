@@ -57,6 +57,16 @@ def rejects(cert: dict, rule: str) -> bool:
     return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
 
 
+def least_flag_flipped_is_rejected(pattern: str, least: bool) -> bool:
+    """One softmax head with this pattern at symbolic n: its PAT-LAYERS step says `least` is `least` (asserted),
+    and the certificate with that flag flipped is rejected at PAT-LAYERS."""
+    cert = certificate_of(softmax_source(pattern))
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert step["data"]["least"] is least
+    step["data"]["least"] = not least
+    return rejects(cert, "PAT-LAYERS")
+
+
 #: The steps a family theorem concludes (docs/theory.md §11.11): the verifier restates the theorem for each.
 FAMILY_RULES = ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT")
 

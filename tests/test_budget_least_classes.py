@@ -7,7 +7,6 @@ tampered."""
 from __future__ import annotations
 
 import json
-from collections import deque
 
 import pytest
 import sympy
@@ -20,7 +19,7 @@ from uapcheck.render.verdict_lines import headline
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
 from graphs.brute_views import diameter, least_layers, neighbourhoods  # tests/graphs (tests/ is on sys.path)
-from graphs.reference import attends
+from graphs.reference import attends, distances_from
 
 SOURCE = """tokens {n}
 layers {m}
@@ -70,15 +69,7 @@ def test_a_budget_below_d_or_a_least_count_on_every_class_is_not_uap_on_the_rang
 
 def _bfs_from(pairs, n: int, root: int) -> dict:
     """d(v → root) on the reference arcs (j → i when query i attends to key j)."""
-    into = {i: [j for (q, j) in pairs if q == i] for i in range(1, n + 1)}
-    dist, queue = {root: 0}, deque([root])
-    while queue:
-        v = queue.popleft()
-        for u in into[v]:
-            if u not in dist:
-                dist[u] = dist[v] + 1
-                queue.append(u)
-    return dist
+    return distances_from({i: [j for (q, j) in pairs if q == i] for i in range(1, n + 1)}, root)
 
 
 def _is_view_witness(pairs, n: int, root: int, x: int, y: int) -> bool:

@@ -309,6 +309,7 @@ def _text(src: str) -> bytes:
 
 NESTED_COL = NESTED_5000.index("((") + 201
 DUNDER = K % "__import__(x . y)"
+ZERO_DIVISOR = "tokens n\n" + K % "exp(x . y)" + "expect uap layers n / (n - n)\n"
 CLI_CASES = [
     # name, file bytes, line, column, phrase
     ("syntax", _text(K % "exp(x . y"), *at(K % "exp(x . y", "}"), "unexpected '}'"),
@@ -323,6 +324,8 @@ CLI_CASES = [
     ("comments-only", b"# nothing\n# here\n", 1, 1, "the file is empty"),
     ("nested-5000", _text(NESTED_5000), 1, NESTED_COL, "nested more than 200"),
     ("dunder-import", _text(DUNDER), 1, DUNDER.index("_") + 1, "unexpected character '_'"),
+    # a divisor that is zero for every n only once n is a symbol: found when the expected count is built
+    ("expect-zero-divisor", _text(ZERO_DIVISOR), *at(ZERO_DIVISOR, "n - n"), "division by zero"),
 ]
 CLI_IDS = [c[0] for c in CLI_CASES]
 

@@ -120,3 +120,29 @@ def test_the_theorems_constants_are_said_in_words():
     keys = [key for s in result.root.walk() for key in s.evidence.get("parameters", {})]
     assert keys and "L" not in keys and "R" not in keys
     assert any(key.startswith("L (") for key in keys)
+
+
+def _json(path):
+    from pathlib import Path
+    result = uapcheck.check(Path(path).read_text(), path)
+    return json.loads(jsonout.dumps(jsonout.result_json(result)))
+
+
+@pytest.mark.parametrize("path", ["catalog/sparse_transformer_fixed.uap", "catalog/sparse_transformer_strided.uap"])
+def test_per_layer_patterns_state_their_least_count_in_json(path):
+    """SEQ-LAYERS proves its count least (the view argument at depth m − 1 and m); the JSON says so."""
+    record = _json(path)
+    assert record["verdict"] == "UAP"
+    assert record["least"] is True
+    (step,) = [s for s in record["steps"] if s["rule"] == "SEQ-LAYERS"]
+    assert step["facts"]["least"] is True
+
+
+@pytest.mark.parametrize("path", ["catalog/causal_decoder.uap", "catalog/mistral_7b_decoder.uap",
+                                  "catalog/window_sink_decoder.uap"])
+def test_a_declared_target_states_its_own_least_flag_at_top_level(path):
+    """A `target causal` verdict's count is TGT-LAYERS's: the top-level `least` is the target's, not None."""
+    record = _json(path)
+    assert record["verdict"] == "UAP" and record["target"]["class"] == "causal"
+    assert record["least"] is record["target"]["least"] is True
+    assert "least_classes" not in record

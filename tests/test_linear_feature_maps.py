@@ -10,8 +10,8 @@ import pytest
 import sympy
 
 import uapcheck
-from tests.certificates import certificate_from_cli
-from tests.test_kernel_routes import max_difference, on_line
+from certificates import certificate_from_cli
+from test_kernel_routes import max_difference, on_line
 from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE as t, ClosedKernel, lower_head
 from uapcheck.parse import parse_source
 from uapcheck.verifier import verify

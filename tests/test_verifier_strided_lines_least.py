@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import sympy
-from certificates import certificate_of, rejects, softmax_source
+from certificates import certificate_of, least_flag_flipped_is_rejected, rejects, softmax_source
 
 from uapcheck.verifier import verify
 from uapcheck.verifier.trees import encode
@@ -30,20 +30,13 @@ def test_at_a_large_length():
 
 
 def test_one_layer_more_is_rejected():
-    cert = certificate_of(softmax_source("strided(2) + dilated(1, 3)"))
-    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    step["data"]["least"] = False
-    assert rejects(cert, "PAT-LAYERS")
+    assert least_flag_flipped_is_rejected("strided(2) + dilated(1, 3)", least=True)
 
 
 @pytest.mark.parametrize("pattern", ["strided(2) + offsets {-3, 9}", "strided(5) + offsets {-2, 4}"])
 def test_least_outside_the_theorem_is_rejected(pattern):
     """An asymmetric S′ (the far-clique lemma needs a symmetric pattern), or s ≥ 3: D + 1, not least."""
-    cert = certificate_of(softmax_source(pattern))
-    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert step["data"]["least"] is False
-    step["data"]["least"] = True
-    assert rejects(cert, "PAT-LAYERS")
+    assert least_flag_flipped_is_rejected(pattern, least=False)
 
 
 def test_the_premise_check_finds_a_far_pair_that_is_not_adjacent():

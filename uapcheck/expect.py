@@ -37,6 +37,9 @@ def _layers_of(node, spec: S.Spec):
             return -go(node.operand)
         if isinstance(node, S.BinOp):
             l, r = go(node.left), go(node.right)
+            if node.op == "/" and r == 0:  # `n / (n - n)`: zero for every n, a located input error
+                from .errors import UapError
+                raise UapError("division by zero", node.right.loc.line, node.right.loc.column)
             return {"+": l + r, "-": l - r, "*": l * r, "/": l / r}[node.op]
         if isinstance(node, S.Call):
             args = [go(x) for x in node.args]

@@ -8,7 +8,6 @@ condition read literally, and the group as the permutations that keep every head
 from __future__ import annotations
 
 import itertools
-from collections import deque
 
 import pytest
 
@@ -145,16 +144,7 @@ def _receptive_brute(n, arcs, kind):
     """(r, whether a labelled receptive witness exists), by the definition over all of S_n."""
     nb = [frozenset([v] + [j for (i, j) in arcs if i == v]) for v in range(n + 1)]
 
-    def dist_to(i):
-        d, q = {i: 0}, deque([i])
-        while q:
-            v = q.popleft()
-            for u in nb[v]:
-                if u not in d:
-                    d[u] = d[v] + 1
-                    q.append(u)
-        return d
-    dists = {i: dist_to(i) for i in range(1, n + 1)}
+    dists = {i: distances_from(nb, i) for i in range(1, n + 1)}
     r = max(max(d.values()) for d in dists.values())
 
     def keeps(s, v):

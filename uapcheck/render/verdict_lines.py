@@ -60,12 +60,15 @@ LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS", "TD-MEA
 
 def layers_least(result) -> "bool | None":
     """Whether the verdict's layer count is proved least: the `least` fact of the layer step the count comes
-    from (PAT-LAYERS, SEQ-LAYERS, CONV-LAYERS, BIAS-LAYERS, TD-MEANS); True for one layer (no fewer layers exist);
-    None when the verdict states no count."""
+    from (PAT-LAYERS, SEQ-LAYERS, CONV-LAYERS, BIAS-LAYERS, TD-MEANS), or the declared target class's (TGT-LAYERS);
+    True for one layer (no fewer layers exist); None when the verdict states no count."""
     if result.verdict != "UAP" or result.layers is None:
         return None
     if result.layers == 1:
         return True
+    outcome = getattr(result, "target", None)
+    if outcome is not None:  # a declared target class: its own count's flag (TGT-LAYERS, docs/theory.md §14)
+        return outcome.least
     for step in result.root.walk():
         if step.rule in LAYER_RULES and step.proved and "least" in step.facts:
             classes = step.facts.get("least_classes") or ()
@@ -90,7 +93,7 @@ def _stated_within(result, classes: tuple) -> bool:
 def least_classes(result) -> tuple:
     """(L, residues): the classes n mod L on which a count not least on every class is least (the layer step's
     `least_classes` fact, a least flag by residue class, docs/theory.md §12); () when there are none."""
-    if layers_least(result) is not False:
+    if layers_least(result) is not False or getattr(result, "target", None) is not None:
         return ()
     for step in result.root.walk():
         if step.rule in LAYER_RULES and step.proved and "least" in step.facts:

@@ -145,7 +145,7 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerVi
                  f"{w.position} is the same for X and σX for the permutation σ of the view witness (outside G); "
                  f"at depth {layers} no witness exists")
         ev["view witness"] = _witness_evidence(w)
-    return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers}, certificate=cert)
+    return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers, "least": True}, certificate=cert)
 
 
 def _witness_evidence(cert: LayerViewWitness) -> dict:
