@@ -590,3 +590,14 @@ def test_the_linear_regime_separates_a_rearranged_prefix_at_forty_digits():
         assert diff > mpmath.mpf("1e-3")
         flat = lambda l: 0  # noqa: E731 - no positions: equal weights, the same row
         assert max(abs(a - b) for a, b in zip(row(X, flat), row(Xr, flat))) < mpmath.mpf("1e-35")
+
+
+@pytest.mark.parametrize("heads", [("sinks(1) + sinks(2)",), ("causal", "sinks(2) + sinks(2)"),
+                                   ("sinks(1) + sinks(1)", "causal & window(2) + sinks(1)")])
+@pytest.mark.parametrize("target", ["", "target causal\n", "target receptive\n"])
+def test_a_union_of_sinks_alone_is_no_causal_kind(heads, target):
+    """A head whose union has only `sinks` parts has no causal mask or window to read a kind from: it is decided
+    as any other pattern (it was an internal error)."""
+    text = "tokens 5\n" + "".join(f"attention {{ kernel k(x, y) = exp(x . y); pattern {p} }}\n" for p in heads)
+    result = uapcheck.check(text + target, "sinks.uap")
+    assert result.verdict in ("UAP", "NOT-UAP", "INCONCLUSIVE")

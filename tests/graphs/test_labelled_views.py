@@ -275,3 +275,51 @@ def test_the_counterexample_of_11_2_with_a_symmetric_bias_separates_at_depth_two
         B = rng.normal(size=n)[np.abs(j - i)]  # a random symmetric Toeplitz bias
         lab = _two_layers(X, (mask, B), params)[3] - _two_layers(X[swap], (mask, B), params)[3]
         assert np.abs(lab).max() > 1e-6
+
+
+COMPLETE_WITH_BIAS = [("window(3)", "symmetric toeplitz", 4), ("window(5)", "symmetric toeplitz", 6),
+                      ("window(5)", "symmetric circulant", 6), ("window(1) cyclic + window(2)", "symmetric toeplitz", 4),
+                      ("window(3)", "toeplitz", 4), ("window(5)", "circulant", 6)]
+
+
+@pytest.mark.parametrize("pattern, kind, n", COMPLETE_WITH_BIAS)
+def test_a_complete_pattern_with_a_bias_is_decided_by_labelled_views(pattern, kind, n):
+    """Every position sees every token, yet a symmetric bias class can hide which of two keys at equal distance is
+    which: σ = (2 4) keeps row 3's labels |j − i| at n = 4. One layer is least only when no labelled witness exists;
+    the count is checked against the definition over all of S_n."""
+    D, enough = _brute([pattern], [kind], n)
+    assert D == 1
+    r, step = _layers_step(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern}; bias {kind} }}")
+    assert (step.evidence["layers"], step.evidence["least"]) == (1 if enough else 2, True)
+    assert r.verdict == "UAP" and r.layers == (1 if enough else 2)
+
+
+@pytest.mark.parametrize("pattern, kind, n", [c for c in COMPLETE_WITH_BIAS if c[1].startswith("symmetric")])
+def test_the_verifier_rejects_one_layer_for_a_complete_pattern_with_a_symmetric_bias(pattern, kind, n):
+    """The verifier's exhaustive search reads the labelled neighbourhoods: a σ that keeps the bare arcs everywhere
+    (every σ, on a complete pattern) but the labels only near one position is a witness there."""
+    from certificates import certificate_of, rejects
+
+    from uapcheck.verifier import verify
+    from uapcheck.verifier.trees import encode
+    cert = certificate_of(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern}; bias {kind} }}\n")
+    assert verify(cert).ok
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    step["data"]["layers"] = encode(1)
+    step["data"].pop("view witness", None)
+    assert rejects(cert, "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("kind", ["circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz"])
+@pytest.mark.parametrize("n", [3, 5, 6])
+def test_a_dense_biased_certificate_verifies_with_its_order(kind, n):
+    """SYM-DENSE names C_n or D_n at a concrete n; the summary's order (n, 2n) follows from the name and is accepted,
+    and a wrong order is rejected (an honest certificate was rejected for stating it)."""
+    from certificates import certificate_of
+
+    from uapcheck.verifier import verify
+    cert = certificate_of(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); bias {kind} }}\n")
+    report = verify(cert)
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    cert["group"]["order"] += 1
+    assert not verify(cert).ok

@@ -288,7 +288,9 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     can be found, and "D suffices" is not decided).
     """
     n = graphs[0].n
-    if diameter <= 1 and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
+    labelled = arc_classes is not None and any(c is not None for c in arc_classes)
+    if diameter <= 1 and not labelled and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
+        # unlabelled only: a bias class on the arcs can still make one layer's views agree (§11.10)
         return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if group_order is None:
         group_order, group_generators = 0, None
@@ -298,7 +300,6 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return quick
     decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
                             orbit_of=orbit_of, certificate=not FACTS_ONLY.get())
-    labelled = arc_classes is not None and any(c is not None for c in arc_classes)
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
         return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",

@@ -190,6 +190,8 @@ def _head_kind(p: S.Pattern) -> Optional[tuple[str, int, int]]:
     """("causal", 0, k) or ("window", w, k): a causal mask or causal window, with k attention sinks (k ≥ 0)."""
     sinks = 0
     if isinstance(p, S.PatternUnion) and len(p.parts) == 2 and any(isinstance(q, S.Sinks) for q in p.parts):
+        if all(isinstance(q, S.Sinks) for q in p.parts):  # `sinks(1) + sinks(2)`: no causal part
+            return None
         sink = next(q for q in p.parts if isinstance(q, S.Sinks))
         if not (isinstance(sink.k, int) and sink.k >= 1) and not _plain_name(sink.k):
             return None

@@ -395,11 +395,13 @@ def _rooted_views(ctx, heads, n, d):
 
 
 def _exhaustive(ctx, heads, n, d):
+    """Every σ ∈ S_n: with bias classes the labelled neighbourhoods decide which positions σ disturbs (§11.10); a σ
+    outside G that disturbs none (an automorphism of the bare arcs that moves labels elsewhere only) is tried too."""
     dist = _all_distances(ctx, n, heads)
     for images in itertools.permutations(range(1, n + 1)):
         perm = list(images)
-        bad = patterns.view_bad_positions(perm, heads, n)
-        if not bad or _in_family_group(ctx, heads, perm):
+        bad = _witness_bad_positions(ctx, heads, n, perm)
+        if len(bad) == n or _in_family_group(ctx, heads, perm):  # every position disturbed: a witness nowhere
             continue
         for i in range(1, n + 1):
             if all(dist[v][i] is None or dist[v][i] > d - 1 for v in bad):

@@ -159,8 +159,11 @@ def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
     stated = (group.get("data") or {}).get("order")
     if stated is None:
         want = _NAMED_ORDERS.get(name) if isinstance(name, str) else None
-        if want is None and name == "S_n" and isinstance(ctx.spec.tokens, int) and ctx.spec.tokens <= 1000:
-            want = math.factorial(ctx.spec.tokens)
+        n = ctx.spec.tokens
+        if want is None and name == "S_n" and isinstance(n, int) and n <= 1000:
+            want = math.factorial(n)
+        if want is None and isinstance(n, int) and n >= 3 and name in ("C_n", "D_n"):
+            want = n if name == "C_n" else 2 * n  # the rotations of n points; with the reflections (n ≥ 3)
     else:
         try:
             value = decode(stated, ctx.symbols)
