@@ -289,8 +289,8 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     """
     n = graphs[0].n
     labelled = arc_classes is not None and any(c is not None for c in arc_classes)
-    if diameter <= 1 and not labelled and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
-        # unlabelled only: a bias class on the arcs can still make one layer's views agree (§11.10)
+    if n == 1 or diameter <= 1 and not labelled and all(g.complete or g.num_arcs == n * (n - 1) for g in graphs):
+        # unlabelled only (or one position): a bias class on the arcs can still make one layer's views agree (§11.10)
         return LayerCount(1, True, "every head is complete: every position sees every token in one layer")
     if group_order is None:
         group_order, group_generators = 0, None
