@@ -503,6 +503,8 @@ def _sign_data(step: proof.Step) -> Optional[dict]:
         plus, minus = step.certificate.limits()
         return {"sign at infinity": {"x": [1], "z": "s", "limit at +oo": _limit_tree(plus),
                                      "limit at -oo": _limit_tree(minus)}}
+    if step.facts.get("residue_class") is not None:  # refuted on these classes only (Lemma U, docs/theory.md §4)
+        return {"classes": {"modulus": step.facts["modulus"], "residues": list(step.facts["residues"])}}
     pattern = ev.get("sign pattern")
     if isinstance(pattern, dict):
         return {"sign pattern": {"signs": list(pattern.get("sign of the argument") or []), "index": ev.get("index")}}

@@ -281,6 +281,51 @@ class MixedRow(Certificate):
                     "" if self.from_n is None else ", the same at every n ≥ from n (a local pattern, Lemma T)")}
 
 
+@dataclass(frozen=True)
+class EndRows(Certificate):
+    """Rows near the last one whose reweight factors vanish at every key they see, class by class of n mod L
+    (docs/theory.md §4, Lemma U): the pattern's arcs are one relation A cut to [1, n], invariant under
+    (i, j) ↦ (i + L, j + L), with |i − j| ≤ R on A, so row n − t sees keys n − d, d ∈ D_r, on the class n ≡ r, at every
+    n of the class with n ≥ t + 1 (the keys built at one length `built` ≥ t + R + 1 of the class). Each entry is
+    (residue r, t, D_r, built, first): `first` the least n ≥ 1 of the class; the check substitutes n = L·k + first
+    (k ≥ 0 an integer) and requires c(n − t, n − d) = 0 identically for every d ∈ D_r, and t < first. The offsets
+    D_r are the pattern's (`trusted`: the verifier re-derives them on its own arcs)."""
+
+    term: sympy.Expr
+    i: sympy.Symbol
+    j: sympy.Symbol
+    length: sympy.Symbol
+    modulus: int
+    rows: tuple  # ((residue, t, (d, ...), built, first), ...)
+    kind = "end-rows"
+
+    @property
+    def residues(self) -> tuple:
+        return tuple(sorted(r for r, *_ in self.rows))
+
+    def check(self) -> None:
+        if self.modulus < 1 or len(set(self.residues)) != len(self.rows) or not self.rows:
+            _reject(EndRows, "the rows do not name distinct residues")
+        k = sympy.Symbol("k•", integer=True, nonnegative=True)
+        for r, t, offsets, built, first in self.rows:
+            if not (0 <= r < self.modulus and first % self.modulus == r and 1 <= first <= self.modulus
+                    and built % self.modulus == r and 0 <= t < first and t in offsets):
+                _reject(EndRows, f"the class n ≡ {r} (mod {self.modulus}) is not stated with its row and length")
+            n = self.modulus * k + first
+            for d in offsets:
+                value = simplified(self.term.xreplace({self.i: n - t, self.j: n - d}))
+                if not (value == 0 or is_zero(value)):
+                    _reject(EndRows, f"c(n − {t}, n − {d}) = {sympy.sstr(value)} is not 0 on n ≡ {r} "
+                                     f"(mod {self.modulus})")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "c(i, j)": _exact(self.term), "modulus": self.modulus,
+                "rows": [{"residue": r, "row": f"n - {t}" if t else "n", "offsets": list(d), "built at": b,
+                          "first": f} for r, t, d, b, f in self.rows],
+                "trusted": "the row's keys n − d: the pattern built at one length of the class, the same at every "
+                           "length of it (a relation invariant under shifts by the modulus, Lemma U)"}
+
+
 def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:
     """1 when q(u) has the sign of u (q > 0 for u > 0, q < 0 for u < 0), −1 when the opposite sign, 0 when
     neither is shown: by SymPy's assumptions at a positive and a negative u, or from q(0) = 0 and q′ of

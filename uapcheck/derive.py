@@ -379,7 +379,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     with stage("the lengths below the stated range"):
         why = decision[1]  # the deciding obstruction
         classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name,
-                                                                                why)]
+                                                                                why, tds)]
         lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes,
                                                         verdict.obstruction_range(why))
 

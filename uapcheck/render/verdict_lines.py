@@ -13,7 +13,7 @@ def headline(result) -> str:
     if result.verdict != "UAP":
         stated = range_text(result)  # "for n ≥ 3", "; UAP at n = 1, 2": the obstruction's range, the lengths below
         if alternative is not None:
-            within = f" ({stated[0]}{stated[1]})" if stated else ""
+            within = f" ({stated[0]}{_classes_text(result)}{stated[1]})" if stated else ""
             return f"{result.verdict} for G-equivariant targets{within}; {alternative.phrase()}"
         if other_classes(result) and not stated:  # "NOT-UAP for n mod 2 = 0; INCONCLUSIVE otherwise"
             return _classes_text(result)[2:] + f"; {result.verdict} otherwise"

@@ -10,7 +10,8 @@ import sympy
 from .. import proof
 from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import MixedRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow, sign_of_argument
+from ..certificates import (EndRows, MixedRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow,
+                            sign_of_argument)
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
@@ -341,7 +342,7 @@ def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool)
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
-            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, MixedRow, Trusted))
+            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, EndRows, MixedRow, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
                     zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None,
                     length: Optional[str] = None) -> proof.Step:
@@ -447,6 +448,8 @@ def _two_keys(length: Optional[str]) -> Optional[dict]:
 
 def _row_step(zero_row: Optional[ZeroRow], mixed_row: Optional[MixedRow]) -> Optional[proof.Step]:
     """The refutation from a reweight's rows: a zero row first, then a row of both signs (Lemma Q)."""
+    if isinstance(zero_row, EndRows):
+        return _end_rows_step(zero_row)
     if zero_row is not None:
         return _zero_row_step(zero_row)
     if mixed_row is not None:
@@ -500,6 +503,34 @@ def _mixed_row_step(row: MixedRow) -> proof.Step:
                        proof.REFUTED, evidence={"mixed row": mixed}, certificate=row,
                        facts={"range": row.range()} if row.range() is not None else None)
     return step
+
+
+def _end_rows_step(rows: EndRows) -> proof.Step:
+    """Rows near the last one whose factors vanish at every key they see, on the residue classes of n mod L the
+    certificate names (Lemma U, docs/theory.md §4): refuted there, with the facts `residue_class`, `modulus` and
+    `residues` (ILL-POSED on those classes, the verdict of the others decided without this head's step, §12); at
+    every n when every residue has such a row."""
+    from ..claim import Formula
+    from ..groups import class_condition
+    from ..show import show_condition
+    n, modulus = rows.length, rows.modulus
+    every = len(rows.rows) == modulus
+    where = None if every else class_condition(n, modulus, rows.residues)
+    listed_rows = [{"n mod L": r, "row": f"n − {t}" if t else "n", "keys": [f"n − {d}" if d else "n" for d in ds],
+                    "built at": b} for r, t, ds, b, _ in rows.rows]
+    facts = None if every else {"residue_class": where, "modulus": modulus, "residues": rows.residues}
+    at = " at every length n" if every else claim(" for ", Formula(where, show_condition(where)))
+    return _positivity(True, claim("the reweight vanishes on a whole row near the last one", at,
+                                   ": its keys are n − d for offsets d that depend on n mod ", math(sympy.Integer(modulus)),
+                                   " only (the pattern's arcs are one relation invariant under shifts by ",
+                                   math(sympy.Integer(modulus)), "), and ", written("c(i, j) = 0", "c(i, j) = 0"),
+                                   " at each of them, so that row's normaliser ",
+                                   written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
+                                   " is 0 for every input and parameter: the layer is undefined there"),
+                       proof.REFUTED,
+                       evidence={"end rows": {"modulus": modulus, "residues": list(rows.residues), "rows": listed_rows,
+                                              "c(i, j)": rows.term}},
+                       certificate=rows, facts=facts)
 
 
 def _zero_row_step(row: ZeroRow) -> proof.Step:

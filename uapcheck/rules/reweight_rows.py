@@ -12,18 +12,21 @@ from .. import spec as S
 from ..certificates import ZeroRow
 from ..graphs.build import GraphTooLarge, build_graph
 from .positions import I, J, pattern_side, position_expr
-from ..certificates import MixedRow
+from ..certificates import EndRows, MixedRow
 from ..lower import KEY_NORM2, QUERY_DOT_KEY, QUERY_NORM2, ClosedKernel
 
 ROW_ENUMERATION_N = 64  # rows enumerated at a concrete length up to this n
+END_ROWS_N = 4096  # above ROW_ENUMERATION_N and up to this n: the END_ROWS rows nearest each end (the verifier's arcs)
+END_ROWS = 8
 
 
 def _vanishes(value: sympy.Expr) -> bool:
     return sympy.simplify(value) == 0
 
 
-def zero_row(spec: S.Spec, head: S.Head) -> Optional[ZeroRow]:
-    """A row of this normalised reweighted head whose weights all vanish, or None when none is shown."""
+def zero_row(spec: S.Spec, head: S.Head):
+    """A row of this normalised reweighted head whose weights all vanish (a ZeroRow), or at a symbolic n the rows
+    near the last one that vanish on some residue classes of n (EndRows, Lemma U), or None when none is shown."""
     if head.position is None or head.position.kind != "reweight" or not head.normalized:
         return None
     term = position_expr(spec, head)
@@ -35,9 +38,17 @@ def zero_row(spec: S.Spec, head: S.Head) -> Optional[ZeroRow]:
         if _vanishes(term.xreplace({I: row, J: row})):
             return ZeroRow(term, I, J, row, (row,), True, n if isinstance(n, int) else None)
     n = spec.tokens
+    if isinstance(n, str):
+        every = _every_key(term, n)
+        return every if every is not None else end_rows(term, head.pattern,
+                                                        sympy.Symbol(n, integer=True, positive=True))
     if isinstance(n, int) and 1 <= n <= ROW_ENUMERATION_N:
         return _enumerated(term, head.pattern, n)
-    return _every_key(term, n)
+    every = _every_key(term, n)
+    if every is None and isinstance(n, int) and ROW_ENUMERATION_N < n <= END_ROWS_N:
+        # above the enumerated lengths: the rows nearest each end (the last block of `blocks(b)` when n mod b = 1)
+        return _enumerated(term, head.pattern, n, [*range(1, END_ROWS + 1), *range(n - END_ROWS + 1, n + 1)])
+    return every
 
 
 def _every_key(term: sympy.Expr, n) -> Optional[ZeroRow]:
@@ -51,7 +62,8 @@ def _every_key(term: sympy.Expr, n) -> Optional[ZeroRow]:
     return None
 
 
-def _enumerated(term: sympy.Expr, pattern, n: int) -> Optional[ZeroRow]:
+def _enumerated(term: sympy.Expr, pattern, n: int, only=None) -> Optional[ZeroRow]:
+    """The first row (of `only`, when given, else of every row) whose factors vanish at each key it sees at n."""
     try:
         graph = build_graph(pattern, n)
     except (GraphTooLarge, ValueError, TypeError, KeyError):
@@ -63,7 +75,7 @@ def _enumerated(term: sympy.Expr, pattern, n: int) -> Optional[ZeroRow]:
         for code in graph.codes:
             j, i = code // n + 1, code % n + 1
             seen[i].append(j)
-    for i in range(1, n + 1):
+    for i in (range(1, n + 1) if only is None else only):
         visible = sorted(seen[i])
         if all(_vanishes(term.xreplace({I: sympy.Integer(i), J: sympy.Integer(j)})) for j in visible):
             return ZeroRow(term, I, J, sympy.Integer(i), tuple(sympy.Integer(j) for j in visible), False, n)
@@ -79,12 +91,13 @@ KEY_VALUES = (1, 2, -1, -2, 3, -3)
 def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
     """A row of this normalised reweighted head whose factors take both signs, with two 1-dimensional configurations at
     which its normaliser Σ_j c(i, j) k(q, x_j) is positive and negative (docs/theory.md §4, Lemma Q): at a concrete
-    length n ≤ 64, a closed kernel and a reweight without params, a head whose query and keys are free (not tied,
-    projected, landmark, biased, grouped or differential). None when no such row or witness is found."""
+    length n ≤ 64 (every row) or n ≤ 4096 (the 8 rows nearest each end), a closed kernel and a reweight without
+    params, a head whose query and keys are free (not tied, projected, landmark, biased, grouped or differential).
+    None when no such row or witness is found."""
     n = spec.tokens
     symbolic = isinstance(n, str)
     if not (head.position is not None and head.position.kind == "reweight" and head.normalized and head.kind == "kernel"
-            and (symbolic or (isinstance(n, int) and 2 <= n <= ROW_ENUMERATION_N)) and isinstance(model, ClosedKernel)
+            and (symbolic or (isinstance(n, int) and 2 <= n <= END_ROWS_N)) and isinstance(model, ClosedKernel)
             and not (head.tie or head.projection or head.nystrom or head.bias or head.heads or head.differential)):
         return None
     term = position_expr(spec, head)
@@ -99,7 +112,9 @@ def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
     if rows is None:
         return None
     values = _kernel_values(kernel)
-    for i in range(1, n + 1):
+    # every row up to n = 64; above, the END_ROWS rows nearest each end
+    tried = range(1, n + 1) if n <= ROW_ENUMERATION_N else [*range(1, END_ROWS + 1), *range(n - END_ROWS + 1, n + 1)]
+    for i in tried:
         cert = _mixed_at(term, kernel, values, i, rows[i], n)
         if cert is not None:
             return cert
@@ -235,3 +250,65 @@ def _witness(weights, signs, values):
 
 def _point(q: int, p: int, m: int, signs) -> tuple:
     return q, tuple(m if s < 0 else p for s in signs)
+
+
+# Rows near the last one at a symbolic n (Lemma U of docs/theory.md §4): patterns whose arcs are one relation A on the
+# positive integers cut to [1, n], invariant under shifts by a period L, with |i − j| ≤ R on A.
+END_PERIOD_MAX = 64
+
+
+def end_period(p) -> Optional[tuple[int, int]]:
+    """(L, R) when the pattern's arcs at every length n are A ∩ [1, n]² for one relation A with (i, j) ∈ A ⟺
+    (i + L, j + L) ∈ A and |i − j| ≤ R on A: non-cyclic windows (1, w), non-cyclic integer offsets (1, the largest
+    |offset|), dilated windows (1, w·r), blocks (b, b − 1), and unions and intersections of these (the lcm, the
+    largest R); None for anything else (`causal`, strides, globals and cyclic parts reach arbitrarily far)."""
+    from math import lcm
+
+    def size(v) -> Optional[int]:
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    if isinstance(p, S.Window) and not p.cyclic:
+        w = size(p.w)
+        return None if w is None else (1, w)
+    if isinstance(p, S.Offsets) and not p.cyclic:
+        ints = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
+        return (1, max([0, *(abs(o) for o in ints)])) if len(ints) == len(p.offsets) else None
+    if isinstance(p, S.Dilated):
+        w, r = size(p.w), size(p.r)
+        return None if w is None or r is None else (1, w * r)
+    if isinstance(p, S.Blocks):
+        b = size(p.b)
+        return None if not b else (b, b - 1)
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
+        parts = [end_period(q) for q in p.parts]
+        if any(x is None for x in parts):
+            return None
+        return lcm(*(x[0] for x in parts)), max(x[1] for x in parts)
+    return None
+
+
+def end_rows(term: sympy.Expr, pattern, length: sympy.Symbol) -> Optional[EndRows]:
+    """The residues r of n mod L at which one of the END_ROWS rows n − t nearest the end has c = 0 at every key it
+    sees, at every n ≡ r (Lemma U): its keys n − d, d ∈ D_r, built at one length n_r ≡ r with n_r ≥ t + R + 1, and
+    c(n − t, n − d) = 0 identically on the class (n = L·k + first, k ≥ 0). None when no class has one; only rows that
+    exist at every length of their class (t < the class's least n)."""
+    found = end_period(pattern)
+    if found is None or found[0] > END_PERIOD_MAX:
+        return None
+    period, reach_ = found
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    rows = []
+    for r in range(period):
+        first = r if r >= 1 else period
+        built = first + period * max(0, -(-(END_ROWS + reach_ + 1 - first) // period))
+        keys = _rows(pattern, built)
+        if keys is None:
+            return None
+        n = period * k + first
+        for t in range(min(END_ROWS, first)):
+            offsets = tuple(sorted(built - j for j in keys[built - t]))
+            if all(_vanishes(term.xreplace({I: n - t, J: n - d})) for d in offsets):
+                rows.append((r, t, offsets, built, first))
+                break
+    if not rows:
+        return None
+    return EndRows(term, I, J, length, period, tuple(rows))

@@ -192,7 +192,9 @@ def _head_facts(heads) -> tuple:
     got = _HEAD_FACTS.get(key)
     if got is not None and all(a is b for a, b in zip(got[0], heads)):
         return got[1]
-    ills = [s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")]
+    # a refutation stated for residue classes of n only (Lemma U, §4) decides those classes alone (`class_ills`)
+    ills = [s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")
+            and s.fact("residue_class") is None]
     # a refutation at every n before one from a first length on (Lemma T, docs/theory.md §4): the widest range
     ill = next((s for s in ills if s.fact("range") is None), ills[0] if ills else None)
     two_dims = any(s.proved and s.fact("min_dim") == 2 for s in _walk_used(heads))
@@ -200,6 +202,33 @@ def _head_facts(heads) -> tuple:
         _HEAD_FACTS.pop(next(iter(_HEAD_FACTS)))
     _HEAD_FACTS[key] = (heads, (ill, two_dims))
     return ill, two_dims
+
+
+def class_ills(heads) -> tuple:
+    """The refuted normalisers stated for residue classes of n only (the facts `residue_class`, `modulus`,
+    `residues`: rows near the last one that vanish on those classes, Lemma U of docs/theory.md §4): ILL-POSED on
+    those classes, which take precedence there; the verdict of the other classes is decided without them and
+    states a range that excludes them (`without_ill_classes`, §12)."""
+    return tuple(s for s in _walk(heads) if s.status is proof.REFUTED and s.fact("ill_posed")
+                 and s.fact("residue_class") is not None)
+
+
+def without_ill_classes(where, heads):
+    """The condition `where` (None: every n) restricted to the residue classes of n that no class-refuted normaliser
+    states (`class_ills`); `where` itself when there are none."""
+    from math import lcm
+    from ..conditions import simplify_condition
+    from ..groups import class_condition
+    ills = class_ills(heads)
+    if not ills:
+        return where
+    n = _class_symbol(ills)
+    modulus = lcm(*(s.facts["modulus"] for s in ills))
+    left = [r for r in range(modulus) if not any(r % s.facts["modulus"] in s.facts["residues"] for s in ills)]
+    if n is None or not left:
+        return where
+    cond = class_condition(n, modulus, left)
+    return simplify_condition(cond if where is None else sympy.And(where, cond))
 
 
 def _walk(steps):
@@ -424,7 +453,8 @@ class VerdictPremises(Certificate):
             # the obstruction's (the refuted normaliser's) range and the undecided classes beside it (§12)
             where = obstruction_range(why)
             n = next(iter(getattr(where, "free_symbols", ())), None)
-            beside = [s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got, why)]
+            beside = [s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got, why,
+                                                                           self.heads)]
             want = uncovered([where, *beside], n) if n is not None else None
             if want is None or [r.n for r, _ in self.lengths] != want:
                 raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the "
@@ -435,7 +465,8 @@ class VerdictPremises(Certificate):
         where = getattr(group, "condition_formula", None)
         n = _class_symbol(class_steps(self.structure)) or next(iter(getattr(where, "free_symbols", ())), None)
         conditions = [sympy.true if where is None else where,
-                      *(s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got))]
+                      *(s.facts["residue_class"] for s, _ in class_verdicts(self.structure, self.group_step, got,
+                                                                            heads=self.heads))]
         want = uncovered(conditions, n) if n is not None else None
         if want is None or [r.n for r, _ in self.lengths] != want:
             raise proof.CertificateRejected("VerdictPremises: the lengths stated below the range are not the ones "
@@ -462,7 +493,14 @@ class VerdictPremises(Certificate):
                              for s in (self.ffn, *self.heads, *self.structure, self.group_step)]}
 
 
-def class_verdicts(structure, group_step, verdict, why=None) -> tuple:
+def class_verdicts(structure, group_step, verdict, why=None, heads=()) -> tuple:
+    """As `_class_verdicts`, with the classes a class-refuted normaliser of a head states ILL-POSED (Lemma U, §4,
+    §12) after them."""
+    return (_class_verdicts(structure, group_step, verdict, why)
+            + tuple((s, proof.Verdict.ILL_POSED) for s in class_ills(heads)))
+
+
+def _class_verdicts(structure, group_step, verdict, why=None) -> tuple:
     """(step, the verdict on its classes) for the premises stated for residue classes of n only whose classes the
     stated range excludes (NOT-UAP for a proved obstruction, INCONCLUSIVE for an undecided step), beside a
     verdict `verdict` for the range (docs/theory.md §12); only those whose verdict differs from it. Beside a
@@ -518,7 +556,9 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     stated = None
     if verdict is proof.Verdict.NOT_UAP:
         claim = claim_of("NOT-UAP: ", REASON, of_step(why))
-        stated = obstruction_range(why)  # the obstruction's range: the headline states it (docs/theory.md §12)
+        # the obstruction's range: the headline states it (docs/theory.md §12), without the classes a head's
+        # normaliser is refuted on (ILL-POSED there, Lemma U, §4)
+        stated = without_ill_classes(obstruction_range(why), heads)
     elif verdict is proof.Verdict.ILL_POSED:
         claim = claim_of("ILL-POSED: ", REASON, of_step(why))
         stated = obstruction_range(why)  # a refutation at a symbolic n from a first length on (Lemma T, §4, §12)
@@ -534,7 +574,9 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
         names = listed((claim_of(f"{s.rule}: ", of_step(s)) for s in failing), "; ") if failing else \
             "a premise is undecided"
         claim = claim_of("INCONCLUSIVE: ", REASON, "not every premise of Theorem 1 is proved — ", names)
-    others = class_verdicts(structure, group_step, verdict, why)
+    if verdict is proof.Verdict.INCONCLUSIVE:
+        stated = without_ill_classes(None, heads)  # the classes no head's normaliser is refuted on (Lemma U, §4)
+    others = class_verdicts(structure, group_step, verdict, why, heads)
     for step, kind in others:  # other residue classes of n with their own verdict (docs/theory.md §12)
         where = step.facts["residue_class"]
         claim += claim_of(f"; {kind.value} for ", Formula(where, show_condition(where)), ": ", _class_reason(step))
@@ -560,7 +602,7 @@ def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proo
     cert = VerdictPremises(ffn, tuple(heads), tuple(structure), group_step, dim, verdict, tuple(lengths))
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     facts = {"verdict": verdict, "group": group, "layers": layers if verdict is proof.Verdict.UAP else None}
-    if verdict in (proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED) and stated is not None:
+    if verdict in (proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED, proof.Verdict.INCONCLUSIVE) and stated is not None:
         facts["range"] = stated
     if others:
         facts["by_class"] = tuple((s.facts["residue_class"], kind) for s, kind in others)
@@ -577,6 +619,8 @@ def _lengths_words(records) -> str:
 
 def _class_reason(step):
     """Why a class has its own verdict, in the words of the step that states it."""
+    if step.status is proof.REFUTED:
+        return f"a row's normaliser is 0 there ({step.rule})"
     if "j" in step.facts and "i" in step.facts:
         return claim_of(token(step.facts["j"]), " never reaches position ", position(step.facts["i"]), f" ({step.rule})")
     if step.proved:

@@ -258,8 +258,11 @@ def side_classes(ctx) -> tuple[set, list]:
     from .structure import root, slots
     from .trees import TreeError, decode_condition
     r = root(ctx)
-    _, _, rest, _ = slots(ctx)
+    _, tds, rest, _ = slots(ctx)
     stepped = [s for s in rest if (s.get("data") or {}).get("classes")]
+    # a head's normaliser refuted on residue classes only (Lemma U, docs/theory.md §4): ILL-POSED there
+    stepped += [s for s in tds if s["rule"] == "WP-POSITIVE" and s["status"] == "refuted"
+                and (s.get("data") or {}).get("classes")]
     if not stepped:
         return set(), []
     data = r.get("data") or {}
@@ -276,7 +279,7 @@ def side_classes(ctx) -> tuple[set, list]:
         modulus, residues = int(cls["modulus"]), sorted(int(x) for x in cls["residues"])
         if n is None or not range_excludes(where, n, modulus, residues):
             continue  # then it is an obstruction (or an open premise) for the whole range
-        want = "NOT-UAP" if s["status"] == "proved" else "INCONCLUSIVE"
+        want = "NOT-UAP" if s["status"] == "proved" else "ILL-POSED" if s["status"] == "refuted" else "INCONCLUSIVE"
         if (modulus, residues, want) not in listed and ctx.cert["verdict"] != want:
             problems.append(f"{r['id']} (VERDICT-T1): the classes n mod {modulus} in {residues} of {s['id']} are "
                             f"not stated {want}")

@@ -607,6 +607,8 @@ def wp_positive(ctx, s):
         ev = s["evidence"]
         if "zero row" in ev:
             return VERIFIED, _zero_row(ctx, head, ev["zero row"])
+        if "end rows" in ev:
+            return VERIFIED, _end_rows(ctx, head, s)
         if "mixed row" in ev:
             return VERIFIED, _mixed_row(ctx, head, ev["mixed row"])
         data = s.get("data") or {}
@@ -697,6 +699,92 @@ def _zero_row(ctx, head: S.Head, row: dict) -> str:
         if sympy.simplify(value) != 0:
             raise Reject(f"c({i}, {key}) = {sympy.sstr(value)} is not 0")
     return f"c(i, j) = 0 at every key the row {i} sees: its normaliser vanishes for every input and parameter"
+
+
+def _end_rows(ctx, head: S.Head, s: dict) -> str:
+    """Rows near the last one that vanish on residue classes of a symbolic n (docs/theory.md §4, Lemma U): the
+    pattern's shift period L′ and reach R read with the verifier's own code (`_end_period`), the stated modulus a
+    multiple of L′; for each stated class r its row n − t, with t below the class's least length, its keys at the
+    stated length n_r ≡ r, n_r ≥ t + R + 1, from the verifier's own arcs as offsets n_r − j, and c(n − t, n − d) = 0
+    for each offset d with n = L·k + first (k ≥ 0), by the verifier's own evaluator; the step's classes are exactly
+    the residues listed (none when every residue is: ILL-POSED at every n)."""
+    pos = head.position
+    if pos is None or pos.kind != "reweight" or pos.expr is None or not head.normalized:
+        raise Reject("end rows need a normalised head with a reweight")
+    tokens = ctx.spec.tokens
+    if not isinstance(tokens, str):
+        raise Reject("end rows are stated at a symbolic length")
+    cert = s.get("certificate") or {}
+    if cert.get("kind") != "end-rows" or not isinstance(cert.get("rows"), list) or not cert["rows"]:
+        raise Reject("end rows need their certificate block")
+    found = _end_period(head.pattern)
+    modulus = cert.get("modulus")
+    if found is None or not isinstance(modulus, int) or isinstance(modulus, bool) or not 1 <= modulus <= 64 \
+            or modulus % found[0]:
+        raise Reject("the pattern's arcs are not one relation invariant under shifts by the stated modulus")
+    reach = found[1]
+    symbols = kernels.param_symbols(ctx.spec)
+    k = sympy.Symbol("k•", integer=True, nonnegative=True)
+    residues = []
+    for row in cert["rows"]:
+        r, first, built, offsets, name = (row.get(x) for x in ("residue", "first", "built at", "offsets", "row"))
+        t = 0 if name == "n" else int(name[4:]) if isinstance(name, str) and name.startswith("n - ") \
+            and name[4:].isdigit() else None
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, first, built)) or t is None \
+                or not isinstance(offsets, list):
+            raise Reject("an end row states its class, row, length and offsets as integers")
+        if not (0 <= r < modulus and first == (r or modulus) and built % modulus == r
+                and t + reach + 1 <= built <= 4096 and t < first) or r in residues:
+            raise Reject(f"the row n − {t} of the class n ≡ {r} (mod {modulus}) is not stated at a length where its "
+                         "keys are those of the whole class")
+        i = built - t
+        seen = sorted({built - j for j, q in patterns.head_arcs(head.pattern, built) if q == i} | {t})
+        if seen != sorted(offsets):
+            raise Reject(f"at n = {built} the row n − {t} sees the keys n − d for d in {seen}, not the stated ones")
+        n = modulus * k + first
+        env = dict(symbols, pi=sympy.pi)
+        for d in seen:
+            env[pos.names[0]], env[pos.names[1]] = n - t, n - d
+            value = kernels.evaluate(pos.expr, env)
+            if sympy.simplify(value) != 0:
+                raise Reject(f"c(n − {t}, n − {d}) = {sympy.sstr(value)} is not 0 on n ≡ {r} (mod {modulus})")
+        residues.append(r)
+    classes = (s.get("data") or {}).get("classes")
+    every = sorted(residues) == list(range(modulus))
+    if every != (classes is None) or (classes is not None and (
+            classes.get("modulus") != modulus or sorted(classes.get("residues") or []) != sorted(residues))):
+        raise Reject("the step's classes are not the residues whose end rows vanish")
+    return (f"at every n ≡ r (mod {modulus}), r in {sorted(residues)}, a row near the last one sees only keys n − d "
+            f"(the pattern's arcs are one relation invariant under shifts by {found[0]}, reach {reach}, built at one "
+            "length of the class on the verifier's arcs), and c(n − t, n − d) = 0 on the whole class: its normaliser "
+            "vanishes for every input and parameter")
+
+
+def _end_period(p) -> "tuple[int, int] | None":
+    """(L, R) when the pattern's arcs at every length are one relation A cut to [1, n] with (i, j) ∈ A ⟺
+    (i + L, j + L) ∈ A and |i − j| ≤ R on A (Lemma U, docs/theory.md §4): non-cyclic windows, integer offsets and
+    dilated windows (L = 1), blocks of b (L = b, R = b − 1), unions and intersections (the lcm, the largest R)."""
+    from math import lcm
+
+    def size(v) -> "int | None":
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    if isinstance(p, S.Window):
+        return None if p.cyclic or size(p.w) is None else (1, p.w)
+    if isinstance(p, S.Offsets):
+        ints = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
+        return None if p.cyclic or len(ints) != len(p.offsets) else (1, max([0, *map(abs, ints)]))
+    if isinstance(p, S.Dilated):
+        w, r = size(p.w), size(p.r)
+        return None if w is None or r is None else (1, w * r)
+    if isinstance(p, S.Blocks):
+        b = size(p.b)
+        return None if not b else (b, b - 1)
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
+        parts = [_end_period(q) for q in p.parts]
+        if any(x is None for x in parts):
+            return None
+        return lcm(*(x[0] for x in parts)), max(x[1] for x in parts)
+    return None
 
 
 def _zero_row_every_key(ctx, pos, row: dict, tokens, symbols: dict) -> str:

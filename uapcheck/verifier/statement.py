@@ -104,7 +104,7 @@ def _others(ctx, r) -> tuple:
     """(verdict, condition in words) for each class the verdict step's data lists with its own verdict."""
     out = []
     for c in (r.get("data") or {}).get("classes") or []:
-        if c.get("verdict") not in ("UAP", "NOT-UAP", "INCONCLUSIVE") or c.get("condition") is None:
+        if c.get("verdict") not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED") or c.get("condition") is None:
             continue
         try:
             cond = decode_condition(c["condition"], ctx.symbols)

@@ -77,7 +77,7 @@ def is_obstruction(s: dict, side=frozenset()) -> bool:
 
 def expected_verdict(ctx, side=frozenset()) -> str:
     ffn, tds, rest, group = slots(ctx)
-    if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" for s in tds):
+    if any(s["rule"] == "WP-POSITIVE" and s["status"] == "refuted" and s["id"] not in side for s in tds):
         return "ILL-POSED"  # an undefined layer comes first: no obstruction is stated of a family without models
     if any(is_obstruction(s, side) for s in rest):
         return "NOT-UAP"
