@@ -326,6 +326,78 @@ class EndRows(Certificate):
                            "length of it (a relation invariant under shifts by the modulus, Lemma U)"}
 
 
+#: the query and key values of a ratio row's witness: keys with c > 0 (and c = 0) at p, those with c < 0 at m
+RATIO_KEYS = (1, -1)
+
+
+def ratio_takes_every_value(kernel: sympy.Expr, invariants: tuple) -> bool:
+    """Whether, for a kernel written in the invariants (a, b, c) = (q·x, |x|², |q|²) of a 1-dimensional query q and key
+    x, with p, m = RATIO_KEYS: far out at each end of the query line both k(q, p) and k(q, m) are positive (by the
+    assumptions with q of that end's sign, or a limit that is positive or +∞), and the ratio k(q, p)/k(q, m) tends to
+    +∞ at one end and to 0 at the other. Then for every A > 0 > B some q gives A k(q, p) + B k(q, m) > 0 and some q
+    gives < 0 (docs/theory.md §4, Lemma Q, the ratio form)."""
+    a, b, c = invariants
+    p, m = RATIO_KEYS
+    q = sympy.Symbol("q•", real=True)
+    kp = kernel.xreplace({a: q * p, b: sympy.Integer(p * p), c: q * q})
+    km = kernel.xreplace({a: q * m, b: sympy.Integer(m * m), c: q * q})
+    ratios = []
+    for end, signed in ((sympy.oo, sympy.Symbol("q+", positive=True)), (-sympy.oo, sympy.Symbol("q-", negative=True))):
+        for value in (kp, km):
+            if value.xreplace({q: signed}).is_positive is not True:
+                far = sympy.limit(value, q, end)
+                if not (far == sympy.oo or (far.is_finite and far.is_positive) is True):
+                    return False
+        ratios.append(sympy.limit(sympy.simplify(kp / km), q, end))
+    return set(ratios) == {sympy.oo, sympy.Integer(0)}
+
+
+@dataclass(frozen=True)
+class RatioRow(Certificate):
+    """A row of a dense normalised reweighted head at a symbolic length n, with two keys whose factors are positive and
+    negative at every n ≥ from_n (positions: an integer t, or n − t), and a kernel whose ratio k(q, 1)/k(q, −1) tends to
+    +∞ at one end of the query line and to 0 at the other, both values positive far out (docs/theory.md §4, Lemma Q,
+    the ratio form): the row's normaliser A k(q, 1) + B k(q, −1), A > 0 > B, takes both signs. The check substitutes
+    n = from_n + k (k ≥ 0) and decides the two signs and the positions' range exactly, and recomputes the limits."""
+
+    term: sympy.Expr
+    i: sympy.Symbol
+    j: sympy.Symbol
+    length: sympy.Symbol
+    row: sympy.Expr
+    plus: sympy.Expr  # a key with c(row, plus) > 0
+    minus: sympy.Expr  # a key with c(row, minus) < 0
+    from_n: int
+    kernel: sympy.Expr
+    invariants: tuple
+    kind = "ratio-row"
+
+    def range(self) -> Optional[sympy.Basic]:
+        return None if self.from_n <= 1 else sympy.GreaterThan(self.length, self.from_n, evaluate=False)
+
+    def check(self) -> None:
+        k = sympy.Symbol("k•", integer=True, nonnegative=True)
+        at = {self.length: self.from_n + k}
+        for pos in (self.row, self.plus, self.minus):
+            if pos.free_symbols - {self.length}:
+                _reject(RatioRow, "a position is an integer or n minus an integer")
+            low, high = simplified((pos - 1).xreplace(at)), simplified((self.length - pos).xreplace(at))
+            if low.is_nonnegative is not True or high.is_nonnegative is not True:
+                _reject(RatioRow, f"the position {sympy.sstr(pos)} is not in 1..n for every n ≥ {self.from_n}")
+        for key, want in ((self.plus, 1), (self.minus, -1)):
+            value = simplified(self.term.xreplace({self.i: self.row, self.j: key}).xreplace(at))
+            if (value.is_positive if want > 0 else value.is_negative) is not True:
+                _reject(RatioRow, f"c({sympy.sstr(self.row)}, {sympy.sstr(key)}) = {sympy.sstr(value)} is not "
+                                  f"{'positive' if want > 0 else 'negative'} for every n ≥ {self.from_n}")
+        if not ratio_takes_every_value(self.kernel, self.invariants):
+            _reject(RatioRow, "the kernel's ratio k(q, 1)/k(q, −1) is not shown to take every positive value")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "c(i, j)": _exact(self.term), "row": _exact(self.row), "plus": _exact(self.plus),
+                "minus": _exact(self.minus), "from n": self.from_n, "k": _exact(self.kernel),
+                "trusted": "the row's keys: every position 1..n (a dense head)"}
+
+
 def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:
     """1 when q(u) has the sign of u (q > 0 for u > 0, q < 0 for u < 0), −1 when the opposite sign, 0 when
     neither is shown: by SymPy's assumptions at a positive and a negative u, or from q(0) = 0 and q′ of

@@ -10,7 +10,7 @@ import sympy
 from .. import proof
 from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import (EndRows, MixedRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow,
+from ..certificates import (EndRows, MixedRow, RatioRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow,
                             sign_of_argument)
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
@@ -342,7 +342,7 @@ def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool)
 
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
-            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, EndRows, MixedRow, Trusted))
+            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, EndRows, MixedRow, RatioRow, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
                     zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None,
                     length: Optional[str] = None) -> proof.Step:
@@ -452,9 +452,30 @@ def _row_step(zero_row: Optional[ZeroRow], mixed_row: Optional[MixedRow]) -> Opt
         return _end_rows_step(zero_row)
     if zero_row is not None:
         return _zero_row_step(zero_row)
+    if isinstance(mixed_row, RatioRow):
+        return _ratio_row_step(mixed_row)
     if mixed_row is not None:
         return _mixed_row_step(mixed_row)
     return None
+
+
+def _ratio_row_step(row: RatioRow) -> proof.Step:
+    """A dense row whose factors take both signs at every n ≥ N, with a kernel whose ratio k(q, 1)/k(q, −1) takes
+    every positive value (Lemma Q, the ratio form, docs/theory.md §4): refuted from N on (fact `range`)."""
+    def shown(p):
+        return sympy.sstr(p)
+    ratio = {"row": shown(row.row), "plus": shown(row.plus), "minus": shown(row.minus), "from n": row.from_n,
+             "c(i, j)": row.term, "k": row.kernel}
+    return _positivity(True, claim("the reweight takes both signs on row ", math(row.row), " of the dense head at every ",
+                                   "n ≥ ", math(sympy.Integer(row.from_n)), " (", written("c(i, j)", "c(i, j)"),
+                                   " > 0 at j = ", math(row.plus), ", < 0 at j = ", math(row.minus), "), and the "
+                                   "kernel's ratio ", written("k(q, 1)/k(q, −1)", r"k(q, 1)/k(q, -1)"), " takes every "
+                                   "positive value, so that row's normaliser ",
+                                   written("Σ_j k(q_i, k_j) c(i, j)", r"\sum_{j} k(q_{i}, k_{j})\, c(i, j)"),
+                                   " is positive at one input and negative at another: it vanishes on a hypersurface "
+                                   "of inputs, where the layer has poles"),
+                       proof.REFUTED, evidence={"ratio row": ratio}, certificate=row,
+                       facts={"range": row.range()} if row.range() is not None else None)
 
 
 def _open_positivity(model: KernelModel, expr: sympy.Expr, normalized: bool) -> proof.Step:

@@ -12,7 +12,7 @@ from .. import spec as S
 from ..certificates import ZeroRow
 from ..graphs.build import GraphTooLarge, build_graph
 from .positions import I, J, pattern_side, position_expr
-from ..certificates import EndRows, MixedRow
+from ..certificates import EndRows, MixedRow, RatioRow, ratio_takes_every_value
 from ..lower import KEY_NORM2, QUERY_DOT_KEY, QUERY_NORM2, ClosedKernel
 
 ROW_ENUMERATION_N = 64  # rows enumerated at a concrete length up to this n
@@ -102,10 +102,16 @@ def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
         return None
     term = position_expr(spec, head)
     kernel = model.plain
-    if not term.free_symbols <= {I, J} or not kernel.free_symbols <= {QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2}:
+    if not kernel.free_symbols <= {QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2}:
         return None
     if isinstance(n, str):
-        return _fixed_row(term, head.pattern, kernel, sympy.Symbol(n, integer=True, positive=True))
+        length = sympy.Symbol(n, integer=True, positive=True)
+        if not term.free_symbols <= {I, J, length}:
+            return None
+        fixed = _fixed_row(term, head.pattern, kernel, length) if term.free_symbols <= {I, J} else None
+        return fixed if fixed is not None or not isinstance(head.pattern, S.Full) else ratio_row(term, kernel, length)
+    if not term.free_symbols <= {I, J}:
+        return None
     if not isinstance(n, int):
         return None
     rows = _rows(head.pattern, n)
@@ -312,3 +318,50 @@ def end_rows(term: sympy.Expr, pattern, length: sympy.Symbol) -> Optional[EndRow
     if not rows:
         return None
     return EndRows(term, I, J, length, period, tuple(rows))
+
+
+# Dense rows at a symbolic n (Lemma Q's ratio form, docs/theory.md §4): rows and keys tried, as n minus an integer or
+# an integer, and the lengths from which a sign is looked for.
+RATIO_POSITIONS = (0, 1, 2)  # n − t and 1 + t
+RATIO_FROM_MAX = 16
+
+
+def ratio_row(term: sympy.Expr, kernel: sympy.Expr, length: sympy.Symbol) -> Optional[RatioRow]:
+    """A row of a dense head (every key 1..n) with a key of positive and a key of negative factor at every n ≥ N, the
+    least such N ≤ RATIO_FROM_MAX over the rows and keys n − t and 1 + t tried, when the kernel's ratio
+    k(q, 1)/k(q, −1) takes every positive value (`ratio_takes_every_value`); None otherwise."""
+    try:
+        if not ratio_takes_every_value(kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2)):
+            return None
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    positions = [length - t for t in RATIO_POSITIONS] + [sympy.Integer(1 + t) for t in RATIO_POSITIONS]
+    best = None
+    for row in positions:
+        for start in range(1, RATIO_FROM_MAX + 1):
+            if best is not None and start >= best.from_n:
+                break
+            if not _inside(row, start, length):
+                continue
+            at = {length: start + k}
+            plus = minus = None
+            for key in positions:
+                if not _inside(key, start, length):
+                    continue
+                value = sympy.simplify(term.xreplace({I: row, J: key}).xreplace(at))
+                if plus is None and value.is_positive:
+                    plus = key
+                elif minus is None and value.is_negative:
+                    minus = key
+            if plus is not None and minus is not None:
+                best = RatioRow(term, I, J, length, row, plus, minus, start, kernel,
+                                (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2))
+                break
+    return best
+
+
+def _inside(pos: sympy.Expr, start: int, length: sympy.Symbol) -> bool:
+    """Whether the position (an integer, or n minus an integer) lies in 1..n at every n ≥ start."""
+    value = pos.xreplace({length: sympy.Integer(start)})
+    return value >= 1 and (pos.has(length) or int(value) <= start)

@@ -142,10 +142,27 @@ def uncovered(conditions, n) -> Optional[list[int]]:
     return out
 
 
+def _with_length(node, name: str, value: int):
+    """A position term (or any part of one) with the length's name, where a formula reads it (`reweight n - 2 * j`),
+    replaced by the number `value`."""
+    if isinstance(node, S.PositionTerm) and name in node.names:
+        return node  # the formula's own position names it: not the length
+    if isinstance(node, S.Name) and node.id == name:
+        return S.Num(sympy.Rational(value), node.loc)
+    if isinstance(node, tuple):
+        return tuple(_with_length(x, name, value) for x in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: _with_length(getattr(node, f.name), name, value) for f in dataclasses.fields(node)
+                   if f.init and f.name != "loc"}
+        return dataclasses.replace(node, **changes)
+    return node
+
+
 def _concrete(spec: S.Spec, value: int) -> S.Spec:
     """The file at the integer length `value`: the symbolic name replaced wherever it stands for a size."""
     values = {spec.tokens: value}
-    heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values)) for h in spec.heads)
+    heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values),
+                                      position=_with_length(h.position, spec.tokens, value)) for h in spec.heads)
     layers = value if spec.layers == spec.tokens else spec.layers
     return dataclasses.replace(spec, tokens=value, heads=heads, layers=layers, expect=None)
 

@@ -526,7 +526,8 @@ def ill_posed_range(ctx, s) -> str:
     refuted = [t for t in tds if t["rule"] == "WP-POSITIVE" and t["status"] == "refuted"]
     starts = []
     for t in refuted:
-        row = (t.get("evidence") or {}).get("mixed row")
+        ev = t.get("evidence") or {}
+        row = ev.get("mixed row") if "mixed row" in ev else ev.get("ratio row")
         start = row.get("from n") if isinstance(row, dict) else None
         starts.append(start if isinstance(start, int) and not isinstance(start, bool) and start > 1 else None)
     data = s.get("data") or {}

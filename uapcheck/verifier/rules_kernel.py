@@ -611,6 +611,8 @@ def wp_positive(ctx, s):
             return VERIFIED, _end_rows(ctx, head, s)
         if "mixed row" in ev:
             return VERIFIED, _mixed_row(ctx, head, ev["mixed row"])
+        if "ratio row" in ev:
+            return VERIFIED, _ratio_row(ctx, head, ev["ratio row"])
         data = s.get("data") or {}
         if "sign pattern" in ev:
             return VERIFIED, _sign_pattern(ctx, head, data.get("sign pattern"))
@@ -859,6 +861,62 @@ def _mixed_row(ctx, head: S.Head, row: dict) -> str:
                                                "relation cut to [1, n])" if from_n is not None else "") +
             f"; its normaliser Σ_j c({i}, j) k(q, x_j) is positive at one stated point and negative at the other, so "
             "it vanishes on a hypersurface of inputs")
+
+
+def _ratio_row(ctx, head: S.Head, row: dict) -> str:
+    """A dense row whose factors take both signs at every n ≥ N (docs/theory.md §4, Lemma Q, the ratio form): the
+    head dense by the verifier's own reading, the row and the two keys (an integer, n, or n minus an integer) in 1..n
+    at every n ≥ N, c at them positive and negative on n = N + k (k ≥ 0) by the verifier's own evaluator, and the
+    kernel, evaluated by its own evaluator at the query q and the keys 1 and −1, positive far out at both ends of the
+    query line with a ratio tending to +∞ at one end and 0 at the other."""
+    import re
+    pos = head.position
+    if pos is None or pos.kind != "reweight" or pos.expr is None or not head.normalized:
+        raise Reject("a ratio row needs a normalised head with a reweight")
+    if head.kind != "kernel" or head.tie or head.projection or head.nystrom or head.bias or head.heads \
+            or head.differential or not isinstance(head.pattern, S.Full):
+        raise Reject("a ratio row needs a dense kernel head whose query and keys are free")
+    tokens = ctx.spec.tokens
+    if not isinstance(tokens, str) or ctx.spec.params or not isinstance(row, dict):
+        raise Reject("a ratio row is stated at a symbolic length, without params")
+    start = row.get("from n")
+    if not isinstance(start, int) or isinstance(start, bool) or not 1 <= start <= 64:
+        raise Reject("a ratio row states its first length as a small integer")
+    n = kernels.param_symbols(ctx.spec)[tokens]
+    places = []
+    for name in ("row", "plus", "minus"):
+        text = row.get(name)
+        found = re.fullmatch(rf"(?:({re.escape(tokens)})(?: - (\d+))?|(\d+))", text) if isinstance(text, str) else None
+        if found is None:
+            raise Reject(f"the ratio row's {name} is not an integer, n or n minus an integer")
+        place = n - int(found.group(2) or 0) if found.group(1) else sympy.Integer(int(found.group(3)))
+        low = place.xreplace({n: sympy.Integer(start)})
+        if low < 1 or (not place.has(n) and low > start):
+            raise Reject(f"the position {text} is not in 1..n at every n ≥ {start}")
+        places.append(place)
+    k = sympy.Symbol("k•", integer=True, nonnegative=True)
+    env = dict(kernels.param_symbols(ctx.spec), pi=sympy.pi)
+    for key, want in ((places[1], 1), (places[2], -1)):
+        env[pos.names[0]], env[pos.names[1]] = places[0], key
+        value = sympy.simplify(kernels.evaluate(pos.expr, env).xreplace({n: start + k}))
+        if (value.is_positive if want > 0 else value.is_negative) is not True:
+            raise Reject(f"c at the key {sympy.sstr(key)} is not {'positive' if want > 0 else 'negative'} for every "
+                         f"n ≥ {start}")
+    q = sympy.Symbol("q•", real=True)
+    kp, km = (kernels.kernel_value(ctx.spec, head, (q,), (x,)) for x in (1, -1))
+    ends = []
+    for end, signed in ((sympy.oo, sympy.Symbol("q+", positive=True)), (-sympy.oo, sympy.Symbol("q-", negative=True))):
+        for value in (kp, km):
+            if value.xreplace({q: signed}).is_positive is not True:
+                far = sympy.limit(value, q, end)
+                if not (far == sympy.oo or (far.is_finite and far.is_positive) is True):
+                    raise Reject("the kernel is not shown positive far out along the query line")
+        ends.append(sympy.limit(sympy.simplify(kp / km), q, end))
+    if set(ends) != {sympy.oo, sympy.Integer(0)}:
+        raise Reject("the kernel's ratio k(q, 1)/k(q, −1) does not tend to +∞ at one end and 0 at the other")
+    return (f"on the dense head, row {row['row']} has c > 0 at {row['plus']} and c < 0 at {row['minus']} at every "
+            f"n ≥ {start}, and k(q, 1)/k(q, −1) takes every positive value (limits +∞ and 0 at the two ends, both "
+            "values positive far out): the row's normaliser A k(q, 1) + B k(q, −1), A > 0 > B, takes both signs")
 
 
 def _mixed_row_keys(ctx, head: S.Head, row: dict) -> tuple:
