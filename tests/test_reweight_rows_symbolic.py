@@ -103,7 +103,16 @@ def test_patterns_whose_rows_change_with_n_are_not_local(text):
 
 def test_non_local_patterns_keep_their_previous_verdict():
     assert _check("n", "causal + global(1)", "1 + j - i").verdict != "ILL-POSED"
-    assert _check("n", "full", "1 + j - i").verdict != "ILL-POSED"
+
+
+def test_a_dense_head_is_decided_by_the_ratio_form_instead():
+    """`full` is not local, but a dense row sees every key: row n has c(n, 1) = 2 − n < 0 and c(n, n) = 1 > 0 from
+    n = 3 on, and exp's ratio takes every positive value (Lemma Q's ratio form, docs/theory.md §4)."""
+    result = _check("n", "full", "1 + j - i")
+    assert result.verdict == "ILL-POSED"
+    assert "ratio row" in next(s for s in result.root.walk() if s.rule == "WP-POSITIVE").evidence
+    from uapcheck.show import show_condition
+    assert show_condition(result.root.facts["range"]) == "n ≥ 3"
 
 
 def test_the_verifier_re_derives_the_row_and_the_range():
@@ -197,14 +206,16 @@ def test_the_verifier_requires_the_two_key_range(kernel, dim):
     assert _outcomes(_tamper(cert, "VERDICT-T1", every_n))["VERDICT-T1"] == REJECTED
 
 
-def test_a_row_expressed_in_n_is_still_not_refuted_at_symbolic_n():
-    """L10 (g) as it stands: row n of a dense head has factors n − 2 > 0 and −n < 0 for n ≥ 3 (`5 - 2 * j` at
-    `tokens 5` is ILL-POSED), but no fixed row of a local pattern carries it to a symbolic n: not ILL-POSED there,
-    never UAP."""
+def test_a_row_expressed_in_n_is_refuted_at_symbolic_n_by_the_ratio_form():
+    """Old L10 (g): row n of a dense head has factors n − 2 > 0 and −n < 0 for n ≥ 3 (`5 - 2 * j` at `tokens 5` is
+    ILL-POSED); no fixed row of a local pattern carries it to a symbolic n, but Lemma Q's ratio form does (exp's ratio
+    takes every positive value): ILL-POSED for n ≥ 3 (tests/test_reweight_dense_rows.py). With a kernel whose ratio is
+    1 it is still not refuted at symbolic n, never UAP."""
     text = "tokens {}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  reweight c(i, j) = n - 2 * j\n}}\n"
     assert uapcheck.check(text.format(5).replace("n - 2", "5 - 2"), "case.uap").verdict == "ILL-POSED"
-    symbolic = uapcheck.check(text.format("n"), "case.uap")
-    assert symbolic.verdict not in ("UAP", "ILL-POSED")
+    assert uapcheck.check(text.format("n"), "case.uap").verdict == "ILL-POSED"
+    flat = uapcheck.check(text.format("n").replace("exp(x . y)", "1 + (x . y)^2"), "case.uap")
+    assert flat.verdict not in ("UAP", "ILL-POSED")
 
 
 def test_a_refutation_at_every_n_is_preferred_to_one_from_a_first_length():
