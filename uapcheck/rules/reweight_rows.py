@@ -330,13 +330,24 @@ def ratio_row(term: sympy.Expr, kernel: sympy.Expr, length: sympy.Symbol) -> Opt
     """A row of a dense head (every key 1..n) with a key of positive and a key of negative factor at every n ≥ N, the
     least such N ≤ RATIO_FROM_MAX over the rows and keys n − t and 1 + t tried, when the kernel's ratio
     k(q, 1)/k(q, −1) takes every positive value (`ratio_takes_every_value`); None otherwise."""
-    try:
-        if not ratio_takes_every_value(kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2)):
-            return None
-    except (NotImplementedError, ValueError, TypeError):
-        return None
-    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    from ..budget import BudgetExceeded, time_limit
     positions = [length - t for t in RATIO_POSITIONS] + [sympy.Integer(1 + t) for t in RATIO_POSITIONS]
+    # a quick look first: both signs among the factors tried at one length past the starts tried
+    sample = {length: sympy.Integer(RATIO_FROM_MAX + 3)}
+    signs = {_sign(term.xreplace({I: row, J: key}).xreplace(sample)) for row in positions for key in positions}
+    if not {1, -1} <= signs:
+        return None
+    try:
+        with time_limit("a dense row of both signs (Lemma Q's ratio form)", 5.0):
+            if not ratio_takes_every_value(kernel, (QUERY_DOT_KEY, KEY_NORM2, QUERY_NORM2)):
+                return None
+            return _ratio_search(term, kernel, length, positions)
+    except (BudgetExceeded, NotImplementedError, ValueError, TypeError):
+        return None
+
+
+def _ratio_search(term: sympy.Expr, kernel: sympy.Expr, length: sympy.Symbol, positions: list) -> Optional[RatioRow]:
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
     best = None
     for row in positions:
         for start in range(1, RATIO_FROM_MAX + 1):
