@@ -88,7 +88,7 @@ QUERY_VALUES = (1, -1, 2, -2)
 KEY_VALUES = (1, 2, -1, -2, 3, -3)
 
 
-def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow]:
+def mixed_row(spec: S.Spec, head: S.Head, model) -> Optional[MixedRow | RatioRow]:
     """A row of this normalised reweighted head whose factors take both signs, with two 1-dimensional configurations at
     which its normaliser Σ_j c(i, j) k(q, x_j) is positive and negative (docs/theory.md §4, Lemma Q): at a concrete
     length n ≤ 64 (every row) or n ≤ 4096 (the 8 rows nearest each end), a closed kernel and a reweight without
@@ -286,9 +286,10 @@ def end_period(p) -> Optional[tuple[int, int]]:
         return None if not b else (b, b - 1)
     if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
         parts = [end_period(q) for q in p.parts]
-        if any(x is None for x in parts):
+        known = [x for x in parts if x is not None]
+        if len(known) != len(parts):
             return None
-        return lcm(*(x[0] for x in parts)), max(x[1] for x in parts)
+        return lcm(*(x[0] for x in known)), max(x[1] for x in known)
     return None
 
 

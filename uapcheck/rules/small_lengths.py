@@ -162,7 +162,7 @@ def _concrete(spec: S.Spec, value: int) -> S.Spec:
     """The file at the integer length `value`: the symbolic name replaced wherever it stands for a size."""
     values = {spec.tokens: value}
     heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values),
-                                      position=_with_length(h.position, spec.tokens, value)) for h in spec.heads)
+                                      position=_with_length(h.position, str(spec.tokens), value)) for h in spec.heads)
     layers = value if spec.layers == spec.tokens else spec.layers
     return dataclasses.replace(spec, tokens=value, heads=heads, layers=layers, expect=None)
 

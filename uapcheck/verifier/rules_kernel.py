@@ -771,7 +771,8 @@ def _end_period(p) -> "tuple[int, int] | None":
     def size(v) -> "int | None":
         return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
     if isinstance(p, S.Window):
-        return None if p.cyclic or size(p.w) is None else (1, p.w)
+        w = size(p.w)
+        return None if p.cyclic or w is None else (1, w)
     if isinstance(p, S.Offsets):
         ints = [o for o in p.offsets if isinstance(o, int) and not isinstance(o, bool)]
         return None if p.cyclic or len(ints) != len(p.offsets) else (1, max([0, *map(abs, ints)]))
@@ -783,9 +784,10 @@ def _end_period(p) -> "tuple[int, int] | None":
         return None if not b else (b, b - 1)
     if isinstance(p, (S.PatternUnion, S.PatternIntersection)) and p.parts:
         parts = [_end_period(q) for q in p.parts]
-        if any(x is None for x in parts):
+        known = [x for x in parts if x is not None]
+        if len(known) != len(parts):
             return None
-        return lcm(*(x[0] for x in parts)), max(x[1] for x in parts)
+        return lcm(*(x[0] for x in known)), max(x[1] for x in known)
     return None
 
 
@@ -898,7 +900,10 @@ def _ratio_row(ctx, head: S.Head, row: dict) -> str:
     env = dict(kernels.param_symbols(ctx.spec), pi=sympy.pi)
     for key, want in ((places[1], 1), (places[2], -1)):
         env[pos.names[0]], env[pos.names[1]] = places[0], key
-        value = sympy.simplify(kernels.evaluate(pos.expr, env).xreplace({n: start + k}))
+        raw = kernels.evaluate(pos.expr, env)
+        if not isinstance(raw, sympy.Basic):
+            raise Reject("the reweight is not a number at the row and key")
+        value = sympy.simplify(raw.xreplace({n: start + k}))
         if (value.is_positive if want > 0 else value.is_negative) is not True:
             raise Reject(f"c at the key {sympy.sstr(key)} is not {'positive' if want > 0 else 'negative'} for every "
                          f"n ≥ {start}")
