@@ -907,6 +907,15 @@ def _ratio_row(ctx, head: S.Head, row: dict) -> str:
         if (value.is_positive if want > 0 else value.is_negative) is not True:
             raise Reject(f"c at the key {sympy.sstr(key)} is not {'positive' if want > 0 else 'negative'} for every "
                          f"n ≥ {start}")
+    _ratio_takes_every_value(ctx, head)
+    return (f"on the dense head, row {row['row']} has c > 0 at {row['plus']} and c < 0 at {row['minus']} at every "
+            f"n ≥ {start}, and k(q, 1)/k(q, −1) takes every positive value (limits +∞ and 0 at the two ends, both "
+            "values positive far out): the row's normaliser A k(q, 1) + B k(q, −1), A > 0 > B, takes both signs")
+
+
+def _ratio_takes_every_value(ctx, head: S.Head) -> None:
+    """The kernel, by the verifier's own evaluator at the query q and the keys 1 and −1, is positive far out at both
+    ends of the query line, with a ratio tending to +∞ at one end and 0 at the other; Reject otherwise."""
     q = sympy.Symbol("q•", real=True)
     kp, km = (kernels.kernel_value(ctx.spec, head, (q,), (x,)) for x in (1, -1))
     ends = []
@@ -919,9 +928,6 @@ def _ratio_row(ctx, head: S.Head, row: dict) -> str:
         ends.append(sympy.limit(sympy.simplify(kp / km), q, end))
     if set(ends) != {sympy.oo, sympy.Integer(0)}:
         raise Reject("the kernel's ratio k(q, 1)/k(q, −1) does not tend to +∞ at one end and 0 at the other")
-    return (f"on the dense head, row {row['row']} has c > 0 at {row['plus']} and c < 0 at {row['minus']} at every "
-            f"n ≥ {start}, and k(q, 1)/k(q, −1) takes every positive value (limits +∞ and 0 at the two ends, both "
-            "values positive far out): the row's normaliser A k(q, 1) + B k(q, −1), A > 0 > B, takes both signs")
 
 
 def _mixed_row_keys(ctx, head: S.Head, row: dict) -> tuple:
