@@ -180,3 +180,20 @@ def test_the_shift_lemma_by_brute_force():
                         continue
                     got = {n - j for j in _keys(kind, n, n - t)}
                     assert got == want if n >= t + reach + 1 else got <= want, (kind, t, n)
+
+
+def test_a_concrete_length_above_4096_reads_the_last_rows_by_the_shift_lemma():
+    """At n = 1,048,577 the pattern is not built: row n's keys are those of row m at the least m ≡ n (mod 2) past the
+    span, shifted (Lemma U); the verifier re-derives them the same way with its own arcs, and rejects a key removed."""
+    n = 1048577
+    text = _text(f"pattern blocks(2)\n  reweight c(i, j) = {SQUARE}", f"tokens {n}\n")
+    result = uapcheck.check(text, "r.uap")
+    assert result.verdict == "ILL-POSED"
+    zero = _wp(result).evidence["zero row"]
+    assert zero["row"] == n and zero["visible"] == [n]
+    assert uapcheck.check(text.replace(str(n), str(n - 1)), "r.uap").verdict != "ILL-POSED"
+    cert = _certificate(text)
+    assert next(s.outcome for s in verify(cert).steps if s.rule == "WP-POSITIVE") == "verified"
+    other = copy.deepcopy(cert)
+    _wp_block(other)["evidence"]["zero row"]["visible"] = [n - 1, n]
+    assert next(s.outcome for s in verify(other).steps if s.rule == "WP-POSITIVE") == "rejected"

@@ -48,7 +48,28 @@ def zero_row(spec: S.Spec, head: S.Head):
     if every is None and isinstance(n, int) and ROW_ENUMERATION_N < n <= END_ROWS_N:
         # above the enumerated lengths: the rows nearest each end (the last block of `blocks(b)` when n mod b = 1)
         return _enumerated(term, head.pattern, n, [*range(1, END_ROWS + 1), *range(n - END_ROWS + 1, n + 1)])
+    if every is None and isinstance(n, int) and n > END_ROWS_N:
+        return _shifted_end_row(term, head.pattern, n)
     return every
+
+
+def _shifted_end_row(term: sympy.Expr, pattern, n: int) -> Optional[ZeroRow]:
+    """At a concrete n above END_ROWS_N: the END_ROWS rows nearest the end of a shift-periodic pattern (Lemma U), each
+    row n − t's keys read off the row m − t at the least m ≡ n (mod L) with m ≥ END_ROWS + R + 1, shifted by n − m,
+    without building the pattern at n."""
+    found = end_period(pattern)
+    if found is None or found[0] > END_PERIOD_MAX:
+        return None
+    period, reach_ = found
+    m = n % period + period * max(0, -(-(END_ROWS + reach_ + 1 - n % period) // period))
+    keys = _rows(pattern, m)
+    if keys is None:
+        return None
+    for t in range(END_ROWS):
+        visible = sorted(n - (m - j) for j in keys[m - t])
+        if all(_vanishes(term.xreplace({I: sympy.Integer(n - t), J: sympy.Integer(j)})) for j in visible):
+            return ZeroRow(term, I, J, sympy.Integer(n - t), tuple(sympy.Integer(j) for j in visible), False, n)
+    return None
 
 
 def _every_key(term: sympy.Expr, n) -> Optional[ZeroRow]:

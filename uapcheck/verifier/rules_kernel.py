@@ -675,7 +675,7 @@ def _zero_row(ctx, head: S.Head, row: dict) -> str:
         return _zero_row_every_key(ctx, pos, row, tokens, symbols)
 
     def position(v):
-        if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 ** 6:
+        if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 ** 9:
             return sympy.Integer(v)
         if isinstance(v, str) and v == tokens:
             return symbols[v]
@@ -688,10 +688,9 @@ def _zero_row(ctx, head: S.Head, row: dict) -> str:
             raise Reject("the pattern does not show that this row sees only itself at every length")
     else:
         n = row.get("n")
-        if not (isinstance(tokens, int) and n == tokens and isinstance(i, sympy.Integer) and 1 <= i <= n <= 4096):
+        if not (isinstance(tokens, int) and n == tokens and isinstance(i, sympy.Integer) and 1 <= i <= n):
             raise Reject("a zero row at one length needs the file's concrete length")
-        arcs = patterns.head_arcs(head.pattern, n)
-        seen = sorted({sympy.Integer(j) for j, q in arcs if q == i} | {i}, key=str)
+        seen = sorted(_row_keys_at(head.pattern, int(n), int(i)), key=str)
         if seen != visible:
             raise Reject(f"row {i} sees the keys {[int(j) for j in seen]}, not the stated ones")
     env = dict(symbols, pi=sympy.pi)
@@ -789,6 +788,22 @@ def _end_period(p) -> "tuple[int, int] | None":
             return None
         return lcm(*(x[0] for x in known)), max(x[1] for x in known)
     return None
+
+
+def _row_keys_at(pattern, n: int, i: int) -> set:
+    """Row i's keys at length n from the verifier's own arcs: built at n up to 4096; above, for a row near the end of a
+    shift-periodic pattern (`_end_period`, Lemma U of docs/theory.md §4), the keys of row m − (n − i) at the least
+    m ≡ n (mod L) with m ≥ (n − i) + R + 1, shifted by n − m; Reject otherwise."""
+    if n <= 4096:
+        return {sympy.Integer(j) for j, q in patterns.head_arcs(pattern, n) if q == i} | {sympy.Integer(i)}
+    found = _end_period(pattern)
+    t = n - i
+    if found is None or found[0] > 64 or t > 64:
+        raise Reject("a zero row above n = 4096 needs a row near the end of a shift-periodic pattern")
+    period, reach = found
+    m = next(v for v in range(t + reach + 1, t + reach + 1 + period) if v % period == n % period)
+    keys = {j for j, q in patterns.head_arcs(pattern, m) if q == m - t} | {m - t}
+    return {sympy.Integer(n - m + j) for j in keys}
 
 
 def _zero_row_every_key(ctx, pos, row: dict, tokens, symbols: dict) -> str:
