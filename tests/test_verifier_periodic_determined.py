@@ -50,13 +50,13 @@ def test_forged_values_are_rejected(classes_of_three):
     assert _forged(classes_of_three, "SYM-AUT", lambda d: d.update(name=d["name"].replace("(order 12)", "(order 24)")))
     assert _forged(classes_of_three, "PAT-CONNECTED",
                    lambda d: d.update(diameter={"op": "+", "args": [d["diameter"], 1]}))
-    assert _forged(classes_of_three, "PAT-LAYERS", lambda d: d.update(least=True))
+    assert _forged(classes_of_three, "PAT-LAYERS", lambda d: d.update(least=False))  # D, least (Theorem F118)
     assert _forged(classes_of_three, "PAT-CONNECTED", lambda d: d.update({"from": encode(60)}))
     assert _forged(classes_of_three, "SYM-AUT", lambda d: d.update({"from": encode(50)}))
 
 
 def test_a_real_size_is_rechecked_without_a_token_graph():
-    """n = 1,048,576 ≡ 0 (mod 8) for blocks(8) + dilated(2, 4): |G| = 48, D + 1 layers."""
+    """n = 1,048,576 ≡ 0 (mod 8) for blocks(8) + dilated(2, 4): |G| = 48, D layers, least (Theorem F118)."""
     cert = certificate_of(softmax_source("blocks(8) + dilated(2, 4)", tokens=1048576))
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]

@@ -107,8 +107,9 @@ def test_a_forged_group_name_is_rejected(exchange):
 
 def test_a_forged_diameter_is_rejected(exchange):
     assert _forged(exchange, "PAT-CONNECTED", lambda d: d.update(diameter={"op": "+", "args": [d["diameter"], 1]}))
-    assert _forged(exchange, "PAT-LAYERS", lambda d: d.update(layers=d["diameter"]))
-    assert _forged(exchange, "PAT-LAYERS", lambda d: d.update(least=True))
+    # D layers, least (Theorem F118): D + 1 and `least` false are rejected
+    assert _forged(exchange, "PAT-LAYERS", lambda d: d.update(layers={"op": "+", "args": [d["diameter"], 1]}))
+    assert _forged(exchange, "PAT-LAYERS", lambda d: d.update(least=False))
 
 
 def test_a_range_below_the_verifier_s_is_rejected(exchange):
@@ -128,7 +129,7 @@ def test_an_offsets_union_is_rechecked():
 
 
 def test_a_real_size_is_rechecked_without_a_token_graph():
-    """n = 1,048,576 (4 | n): |G| = 4 by the verifier's class of n mod 4, D + 1 = 174,764 layers; its symmetries and
+    """n = 1,048,576 (4 | n): |G| = 4 by the verifier's class of n mod 4, D = 174,763 layers, least; its symmetries and
     its words are checked against that class."""
     cert = certificate_of(softmax_source("blocks(4) + dilated(3, 2)", tokens=1048576))
     report = verify(cert)

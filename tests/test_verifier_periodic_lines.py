@@ -66,11 +66,11 @@ def test_a_range_below_the_theorem_is_rejected(overlap):
 
 
 def test_a_forged_layer_count_is_rejected(overlap):
-    """D + 1, not least: D layers, D claimed least, or D + 1 claimed least is rejected."""
+    """D, least (Theorem F118): D + 1 layers, or D not claimed least, is rejected."""
     step = next(s for s in overlap["steps"] if s["rule"] == "PAT-LAYERS")
-    assert step["data"]["least"] is False
-    assert _forged(overlap, "PAT-LAYERS", lambda d: d.update(layers=d["diameter"]))
-    assert _forged(overlap, "PAT-LAYERS", lambda d: d.update(least=True))
+    assert step["data"]["least"] is True and step["data"]["layers"] == step["data"]["diameter"]
+    assert _forged(overlap, "PAT-LAYERS", lambda d: d.update(layers={"op": "+", "args": [d["diameter"], 1]}))
+    assert _forged(overlap, "PAT-LAYERS", lambda d: d.update(least=False))
 
 
 def test_a_forged_diameter_is_rejected(overlap):

@@ -29,14 +29,14 @@ def test_against_bliss_up_to_120(parts):
     """D (BFS) and |G| (BLISS) of the concrete engine at every length from the range's start to 120."""
     theorem = _theorem(parts)
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F122", theorem
-    assert not theorem.least and theorem.group is not None
+    assert theorem.least and theorem.group is not None  # D layers, least, by Theorem F118
     assert int(theorem.low) == 61
     for n in range(int(theorem.low), 121):
         want = families.at(theorem, {"n": n})
         got = concrete(PatternUnion(parts), n, layers=False)
         assert got.connected and got.diameter == want["diameter"], (parts, n, got.diameter, want)
         assert got.order == want["order"], (parts, n, got.order, want)
-        assert want["layers"] == want["diameter"] + 1
+        assert want["layers"] == want["diameter"]
 
 
 def test_orders_by_residue():
@@ -80,4 +80,4 @@ def test_a_real_size_without_arcs():
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F122"
     data = PD.decide(6, (-6, -3, 3, 6))
     assert data is not None and theorem.order == data.order_at(1_048_576) == data.order_at(64)  # both ≡ 4 (mod 6)
-    assert theorem.layers == theorem.diameter + 1
+    assert theorem.layers == theorem.diameter and theorem.least

@@ -27,6 +27,11 @@ UNIONS = [
 ]
 
 
+# Theorem F118 proves D layers, least, for these (S = −S and its check at every length to N₁ − 1); the others stay
+# at D + 1, sufficient (one-sided offsets, S ≠ −S, or a check beyond its work limit)
+LEAST = {0, 1, 2, 3, 5}
+
+
 def _theorem(parts):
     return families.match([PatternUnion(parts)], N, {})
 
@@ -36,7 +41,7 @@ def test_against_concrete_engine(parts):
     """D and |G| at every length of a whole period from the range's start (at most 24 lengths, spread over it)."""
     theorem = _theorem(parts)
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F115", theorem
-    assert not theorem.least and theorem.group is not None
+    assert theorem.least is (UNIONS.index(parts) in LEAST) and theorem.group is not None
     low = int(theorem.low)
     period = int(dict(theorem.params)["P"])
     step = max(1, period // 24)
@@ -45,7 +50,7 @@ def test_against_concrete_engine(parts):
         got = concrete(PatternUnion(parts), n, layers=False)
         assert got.connected and got.diameter == want["diameter"], (parts, n, got.diameter, want)
         assert got.order == want["order"], (parts, n, got.order, want)
-        assert want["layers"] == want["diameter"] + 1
+        assert want["layers"] == want["diameter"] + (0 if theorem.least else 1)
 
 
 def test_the_stated_range_below_the_proved_one():
@@ -115,9 +120,9 @@ def test_real_sizes_without_arcs():
     """At n = 1,048,576 the closed forms give D, |G| and the layers directly."""
     theorem = families.match([PatternUnion((Blocks(3), Dilated(2, 2)))], sympy.Integer(1_048_576), {})
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F115"
-    assert theorem.diameter == 262_145 and theorem.order == 1 and theorem.layers == 262_146
+    assert theorem.diameter == 262_145 and theorem.order == 1 and theorem.layers == 262_145 and theorem.least
     symbolic = _theorem((Blocks(3), Dilated(2, 2)))
-    assert families.at(symbolic, {"n": 1_048_575}) == {"diameter": 262_144, "order": 2, "layers": 262_145}
+    assert families.at(symbolic, {"n": 1_048_575}) == {"diameter": 262_144, "order": 2, "layers": 262_144}
 
 
 def test_the_kernel_rechecks_the_family_step():
@@ -126,10 +131,10 @@ def test_the_kernel_rechecks_the_family_step():
     from uapcheck.proof import CertificateRejected
     pattern = PatternUnion((Blocks(3), Dilated(2, 2)))
     theorem = _theorem((Blocks(3), Dilated(2, 2)))
-    good = (("diameter", theorem.diameter), ("layers", theorem.layers), ("least", False), ("order", theorem.order))
+    good = (("diameter", theorem.diameter), ("layers", theorem.layers), ("least", True), ("order", theorem.order))
     StandardFamily(pattern, N, (), (), "F115", good).check()
-    for bad in [(("layers", theorem.diameter),), (("diameter", theorem.diameter + 1),),
-                (("order", 2 * theorem.order),), (("least", True),)]:
+    for bad in [(("layers", theorem.diameter + 1),), (("diameter", theorem.diameter + 1),),
+                (("order", 2 * theorem.order),), (("least", False),)]:
         with pytest.raises(CertificateRejected):
             StandardFamily(pattern, N, (), (), "F115", bad).check()
     with pytest.raises(CertificateRejected):

@@ -101,7 +101,8 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F119 (``graphs/blocks_window_strided_twins.py``, through ``symbolic_unions.match_union``) ``blocks(b) + window(w) +
   strided(s)``, b ≥ s, b ≥ w + 2, s ≤ w + 1, where its certificate (the blocks as the cliques of b positions meeting
   two classes; local orbits inside twin classes) holds: D = 2, G = ∏ Sym(twin class) with the reflection when b | n,
-  3 layers, least where a swap in the first four blocks is a view witness.
+    3 layers, least where a swap in the first four blocks is a view witness; 2 layers, least, when s = 2 (F119 (d): the
+  far positions lie in the other class, a clique).
 * F101 (``graphs/cyclic_window_line.py``) ``window(w) cyclic`` with non-cyclic window, dilated and offsets parts whose
   offsets outside {−w, …, w} form A ≠ ∅: G = the reflection when A = −A, else trivial (the positions of largest degree
   are a line pattern with F41's group, the seam follows); D ≤ ⌈⌊n/2⌋/w⌉ (the cyclic window's), that plus one layers
@@ -113,7 +114,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F115, F116 (``graphs/periodic_lines.py``, through ``symbolic_unions.match_union``) ``blocks(b)`` with non-cyclic window,
   dilated and offsets parts where no theorem above applies: D = c⌊n/(σQ)⌋ + h(n mod σQ) from min-plus powers of the
   transfer matrix between stretches of Q positions (one breadth-first search per residue), G = the ends' finite groups
-  with the reflection when b | n and S = −S (a ball certificate with period b), D + 1 layers (whether D do open).
+    with the reflection when b | n and S = −S (a ball certificate with period b), D + 1 layers; D, least, by F118
+  (``graphs/periodic_least.py``) where S = −S and no view witness exists at any length from the range's start to N₁ − 1
+  (a witness past N₁ gives one a period earlier: the cut argument), also for F117 and F122.
 * F117 (``graphs/periodic_exchanges.py``, after F116) the same unions when a periodic symmetry exchanges residues mod b:
   |G| by residue of n mod b (BLISS at b lengths, a certificate relative to the periodic symmetries), G an extension of
   the automorphisms fixing the deep positions by the periodic symmetries that extend; D by F115.

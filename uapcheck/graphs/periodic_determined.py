@@ -231,11 +231,11 @@ def theorem(n, data: Determined):
         order = _residue_pieces(n, b, {m: data.order_at(m) for m in range(b)}, Integer, explicit=True)
         group = "; ".join(f"for n mod {b} = {rho}: {_class_words(data, rho)}" for rho in range(b))
     shown = ", ".join(map(str, data.jumps))
+    from .periodic_least import layers_fields
+    layers, least, why, question = layers_fields(data.line, data.group_low, data.radius, data.low, "F122", diameter)
     return FamilyTheorem(
         "F122", f"blocks(b) + a non-cyclic line part whose automorphisms are periodic symmetries (S = {{{shown}}})",
         (("b", Integer(b)), ("P", Integer(P)), ("R", Integer(data.radius)), ("W", Integer(data.width))),
-        Integer(data.low), diameter, group, order, (), diameter + 1, False,
-        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, F122)",
-        open_question=(f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, "
-                       "Theorems F115, F122)"),
+        Integer(data.low), diameter, group, order, (), layers, least, why,
+        open_question=question,
         periodic=(data.radius, tuple((a.sign, a.images) for a in data.found)))

@@ -17,7 +17,8 @@ joins positions at most J = max(b − 1, max |S|) apart.
   Γ_n is the identity or the reflection on the positions whose balls lie inside 1..n, and
   G = E_L × E_R(n mod b), with the reflection when b | n and S = −S, E_L and E_R the automorphisms moving only
   positions near the left or the right end (finite groups, computed).
-* D + 1 layers suffice (§11.2); whether D do is open.
+* D + 1 layers suffice (§11.2); with S = −S, D layers, least, where Theorem F118's finite check holds
+  (``graphs/periodic_least.py``); otherwise whether D do is open.
 
 Nothing here reads user text.
 """
@@ -552,10 +553,17 @@ def theorem(n, data: PeriodicLine):
     words = _group_words(data, n)
     group = {"trivial": "trivial", "the reflection i ↦ n + 1 − i": "reflection"}.get(words, words)
     shown = ", ".join(map(str, data.jumps))
+    if data.symmetric:
+        from .periodic_least import layers_fields
+        layers, least, why, question = layers_fields(data, data.group_low, data.radius, data.low, "F116", diameter)
+    else:
+        layers, least, why, question = (
+            diameter + 1, False, "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems "
+            "F115, F116; F118 needs S = −S)",
+            f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, Theorems "
+            "F115, F116)")
     return FamilyTheorem(
         "F115", f"blocks(b) + a non-cyclic line part with jumps S (S = {{{shown}}})",
         (("b", Integer(data.b)), ("P", Integer(P)), ("R", Integer(data.radius))), Integer(data.low), diameter,
-        group, order, ("i ↦ n + 1 − i when b | n",) if data.symmetric else (), diameter + 1, False,
-        "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, F116)",
-        open_question=(f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, "
-                       "Theorems F115, F116)"))
+        group, order, ("i ↦ n + 1 − i when b | n",) if data.symmetric else (), layers, least, why,
+        open_question=question)

@@ -179,10 +179,10 @@ class _Values(exchanges._Values):
         return f"(order {whole})" in text and "periodic symmetries" in text
 
 
-def _family(b: int, found: tuple):
+def _family(b: int, found: tuple, jumps: tuple = ()):
     v = _Values(b, found)
     return exchanges.values_family(
         v, (f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), balls at radius "
             f"{v.radius}, patch and determining window, N_G = {v.group_low}, |G| by n mod {b} as the count of those "
             f"keeping 1..n, the range re-derived by BFS and nauty; instances n = {v.stated}..{v.stated + v.period} "
-            "re-checked on the verifier's arcs"))
+            "re-checked on the verifier's arcs"), jumps)

@@ -52,7 +52,7 @@ def match_with(parts: list, restated_, family):
     if set(range(1, b)) <= {abs(k) for k in jumps if -k in jumps}:
         return None
     found = restated_(b, jumps)
-    return None if found is None else family(b, found)
+    return None if found is None else family(b, found, jumps)
 
 
 def _apply(alpha: Symmetry, p: int, b: int) -> int:
@@ -360,17 +360,22 @@ class _Values:
         return None
 
 
-def values_family(v: _Values, instances_text: str):
-    """The Family of F117 or F122 from the verifier's values (D by F115, |G| by n mod b, D + 1 layers)."""
+def values_family(v: _Values, instances_text: str, jumps: tuple = ()):
+    """The Family of F117 or F122 from the verifier's values (D by F115, |G| by n mod b; D + 1 layers, or D, least,
+    where Theorem F118's premise holds on the verifier's own check, S = −S)."""
     from .families import Family
-    return Family(v.theorem, v.stated, 0, 0, False, v.order, v.b, v.name, None, diameter_at=v.diameter,
-                  period=v.period, layers_by=lambda n: v.diameter(n) + 1, data_check=v.data_check,
-                  instances_text=instances_text)
+    from .periodic_least import family_fields
+    layers = ({"least": False, "layers_by": lambda n: v.diameter(n) + 1}
+              if not jumps or set(jumps) != {-k for k in jumps} else
+              family_fields(v.b, tuple(jumps), v.stated, v.low, v.group_low, v.radius, v.diameter, v.theorem))
+    return Family(v.theorem, v.stated, 0, 0, order=v.order, modulus=v.b, name=v.name, witness=None,
+                  diameter_at=v.diameter, period=v.period, data_check=v.data_check, instances_text=instances_text,
+                  **layers)
 
 
-def _family(b: int, found: tuple):
+def _family(b: int, found: tuple, jumps: tuple = ()):
     v = _Values(b, found)
     return values_family(v, (f"the verifier's own periodic symmetries ({len(v.symmetries)} modulo translation), "
                              f"ball certificate at radius {v.radius}, N_G = {v.group_low}, |G| by n mod {b} with "
                              f"nauty from N_G, the range re-derived by BFS and nauty; instances n = {v.stated}.."
-                             f"{v.stated + v.period} re-checked on the verifier's arcs"))
+                             f"{v.stated + v.period} re-checked on the verifier's arcs"), jumps)

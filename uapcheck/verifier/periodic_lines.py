@@ -12,7 +12,8 @@ positions connected) gives |G| = |E_L|·|E_R(n mod b)|, times 2 when b | n and S
 
 The verifier's own jump set, distances on Z, min-plus powers, ranges, D at one length per residue by breadth-first
 search on its own arcs (``patterns.head_arcs``), balls, canonical certificates and orders (nauty, Schreier–Sims) and
-end groups; D + 1 layers, not least.
+end groups; D + 1 layers, not least, unless S = −S and Theorem F118's premise holds on the verifier's own check
+(``periodic_least``): D layers, least.
 """
 from __future__ import annotations
 
@@ -55,7 +56,14 @@ def match(parts: list):
     if got is None:
         return None
     found = restated(*got)
-    return None if found is None else _family(got[0], *found)
+    if found is None:
+        return None
+    b, jumps = got
+    ends = _group(b, jumps, max(b - 1, max(abs(k) for k in jumps)))
+    assert ends is not None
+    low, diameter_low, period, growth, base, left, right, symmetric = found
+    return _family(b, low, diameter_low, period, growth, base, left, right, symmetric, jumps=jumps, radius=ends[0],
+                   group_low=ends[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,6 +295,7 @@ def _connected(allowed: set[int], b: int, jumps) -> bool:
     return len(seen) == len(allowed)
 
 
+@lru_cache(maxsize=32)
 def _group(b: int, jumps, span: int):
     symmetric = set(jumps) == {-k for k in jumps}
     for radius in range(1, MAX_RADIUS + 1):
@@ -353,8 +362,9 @@ def periodic_diameter(n, low: int, period: int, growth: int, base: tuple):
 
 
 def _family(b: int, low: int, diameter_low: int, period: int, growth: int, base: tuple, left: int, right: tuple,
-            symmetric: bool):
+            symmetric: bool, jumps: tuple = (), radius: int = 0, group_low: int = 0):
     from .families import Family, ResidueLength
+    from .periodic_least import family_fields
 
     def diameter(n):
         return periodic_diameter(n, diameter_low, period, growth, base)
@@ -365,5 +375,7 @@ def _family(b: int, low: int, diameter_low: int, period: int, growth: int, base:
 
     def name(text):
         return text in ("trivial", "reflection") or "reflection i ↦ n + 1 − i" in text or "keep the arcs" in text
-    return Family("F115", low, 0, 0, False, order, b, name, None, diameter_at=diameter, period=period,
-                  layers_by=lambda n: diameter(n) + 1)
+    layers = ({"least": False, "layers_by": lambda n: diameter(n) + 1} if not symmetric else
+              family_fields(b, tuple(jumps), low, diameter_low, group_low, radius, diameter, "F116"))
+    return Family("F115", low, 0, 0, order=order, modulus=b, name=name, witness=None, diameter_at=diameter,
+                  period=period, **layers)

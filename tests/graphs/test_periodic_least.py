@@ -1,0 +1,141 @@
+"""Theorem F118 (docs/theory.md §11.11): `blocks(b)` with symmetric non-cyclic window, dilated and offsets parts —
+D layers, least, where no view witness exists at any length from the range's start to N₁ − 1 (past N₁ a witness at
+n gives one at n − σQ). Checked against the concrete engine's rooted views (canonical labelling) at every n from 61
+to 100 for the catalog's two unions and four more (from 39 for one whose range starts there), the exact decision at one length against the concrete engine on
+random unions with and without witnesses, and lemma (0) of the proof (the witness condition at a root is an
+isomorphism of the graphs without the far positions' mutual edges) by brute force over S_n at n ≤ 8."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+import sympy
+
+from uapcheck.graphs import families
+from uapcheck.graphs import periodic_least as F118
+from uapcheck.graphs import periodic_lines as PL
+from uapcheck.graphs.families import concrete
+from uapcheck.spec import Blocks, Dilated, Offsets, PatternUnion, Window
+
+from .reference import closed_neighbourhoods, distances_from
+
+N = sympy.Symbol("n", integer=True, positive=True)
+
+OVERLAP = (Blocks(3), Dilated(2, 2))       # catalog/blocks_dilated_overlap_n.uap (F116)
+EXCHANGE = (Blocks(4), Dilated(3, 2))      # catalog/blocks_dilated_exchange_n.uap (F117)
+LEAST = [OVERLAP, EXCHANGE, (Blocks(5), Dilated(2, 2)), (Blocks(2), Dilated(1, 3)), (Blocks(3), Dilated(1, 2)),
+         (Blocks(4), Dilated(1, 3))]
+
+
+def _theorem(parts):
+    return families.match([PatternUnion(parts)], N, {})
+
+
+@pytest.mark.parametrize("parts", LEAST, ids=lambda p: " + ".join(map(str, p)))
+def test_d_layers_least_against_the_rooted_views(parts):
+    """The symbolic count is D, least, and the concrete engine finds D layers, least, at every n from the range's
+    start (61, or 39 for blocks(3) + dilated(1, 2)) to 100."""
+    theorem = _theorem(parts)
+    assert theorem.least and theorem.layers == theorem.diameter and "F118" in theorem.why_layers
+    assert int(theorem.low) <= 61
+    for n in range(int(theorem.low), 101):
+        want = families.at(theorem, {"n": n})
+        got = concrete(PatternUnion(parts), n)
+        assert (got.diameter, got.layers, got.least) == (want["diameter"], want["diameter"], True), (parts, n)
+        assert want["layers"] == want["diameter"]
+
+
+def test_past_the_check_the_rooted_views_agree():
+    """blocks(3) + dilated(2, 2): N₁ = 178; the concrete engine finds D layers, least, at every n of one period from
+    N₁ (the lengths the cut argument carries, not checked by the theorem)."""
+    data = PL.decide(3, (-4, -2, 2, 4))
+    top = F118.premise_top(data.cut, data.sigma, data.start, data.zone, data.diameter_low, data.group_low,
+                           data.radius, data.span, data.b)
+    assert top == 178
+    for n in range(top, top + data.period):
+        got = concrete(PatternUnion(OVERLAP), n)
+        assert (got.diameter, got.layers, got.least) == (data.diameter_at(n), data.diameter_at(n), True), n
+
+
+def test_at_a_concrete_length_the_count_is_d_least():
+    at_n = families.match([PatternUnion(OVERLAP)], sympy.Integer(1_048_576), {})
+    assert at_n.least and int(at_n.layers) == int(at_n.diameter) == 262_145
+
+
+def test_a_union_with_a_view_witness_stays_at_d_plus_one():
+    """blocks(6) + dilated(2, 2) (F117): the check finds a view witness at n = 61 (and at every n ≡ 1, 2 mod 12 it
+    ran), where the concrete engine also needs D + 1; the theorem keeps D + 1, sufficient, and names the length."""
+    theorem = _theorem((Blocks(6), Dilated(2, 2)))
+    assert theorem.theorem == "F117" and not theorem.least and theorem.layers == theorem.diameter + 1
+    assert "n = 61: a view witness" in theorem.why_layers
+    got = concrete(PatternUnion((Blocks(6), Dilated(2, 2))), 61)
+    assert got.layers == got.diameter + 1 and got.least
+    other = concrete(PatternUnion((Blocks(6), Dilated(2, 2))), 63)
+    assert other.layers == other.diameter  # D there (n ≡ 3 mod 12)
+
+
+def test_one_sided_offsets_stay_at_d_plus_one():
+    theorem = _theorem((Blocks(3), Offsets((1, -4), False)))
+    assert not theorem.least and theorem.layers == theorem.diameter + 1 and "S = −S" in theorem.why_layers
+
+
+def test_the_exact_decision_against_the_concrete_engine():
+    """At one length, `witness_problem` (eccentricities on boolean arrays, rooted views by BLISS, the counting
+    identity) says "no view witness" exactly when the concrete engine's least count is D, on random symmetric
+    `blocks(b) + offsets S` — both answers occur."""
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    for _ in range(160):
+        b = rng.randint(2, 8)
+        jumps = tuple(sorted({s for k in rng.sample(range(1, 10), rng.randint(1, 4)) for s in (k, -k)}))
+        n = rng.randint(10, 24)
+        got = concrete(PatternUnion((Blocks(b), Offsets(jumps, False))), n)
+        if got.diameter is None or got.diameter < 2:
+            continue
+        none = F118.witness_problem(n, b, jumps, got.diameter) is None
+        assert none == (got.layers == got.diameter), (b, jumps, n, got.layers, got.diameter)
+        seen[none] += 1
+    assert seen[True] > 20 and seen[False] > 5, seen
+
+
+def test_the_eccentricities_against_breadth_first_search():
+    for parts, b, jumps in ((OVERLAP, 3, (-4, -2, 2, 4)), (EXCHANGE, 4, (-6, -4, -2, 2, 4, 6)),
+                            ((Blocks(5), Dilated(2, 2), Window(1)), 5, (-4, -2, -1, 1, 2, 4))):
+        for n in (17, 40, 61):
+            adj = closed_neighbourhoods(PatternUnion(parts), n)
+            want = [max(distances_from(adj, v).values()) for v in range(1, n + 1)]
+            assert F118._eccentricities(n, b, jumps)[1:] == want, (parts, n)
+
+
+def _closed(adj, n):
+    return [frozenset()] + [frozenset(adj[v] | {v}) for v in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("parts, n", [(OVERLAP, 7), ((Blocks(2), Dilated(1, 3)), 8), ((Blocks(3), Dilated(1, 2)), 8),
+                                      ((Blocks(2), Offsets((-5, -2, 2, 5), False)), 8)])
+def test_lemma_0_by_brute_force(parts, n):
+    """For every root i and every σ ∈ S_n: σ meets the witness condition at depth D at i (σ(N[v]) = N[σv] for v within
+    D − 1 of i) iff σ maps the far positions of i onto those of σ(i) and is an isomorphism of Γ_n without the edges
+    among i's far positions onto Γ_n without those among σ(i)'s."""
+    adj = closed_neighbourhoods(PatternUnion(parts), n)
+    near = _closed(adj, n)
+    dist = {i: distances_from(adj, i) for i in range(1, n + 1)}
+    d = max(max(x.values()) for x in dist.values())
+    far = {i: frozenset(v for v in range(1, n + 1) if dist[i][v] == d) for i in range(1, n + 1)}
+    edges = {i: frozenset(frozenset((u, v)) for u in range(1, n + 1) for v in adj[u] if u < v
+                          and not (u in far[i] and v in far[i])) for i in range(1, n + 1)}
+    both = 0
+    for perm in itertools.permutations(range(1, n + 1)):
+        sigma = (0,) + perm
+        for i in range(1, n + 1):
+            if not far[i]:
+                continue
+            j = sigma[i]
+            condition = all(frozenset(sigma[u] for u in near[v]) == near[sigma[v]]
+                            for v in range(1, n + 1) if dist[i][v] <= d - 1)
+            iso = (frozenset(sigma[v] for v in far[i]) == far[j]
+                   and frozenset(frozenset(sigma[u] for u in e) for e in edges[i]) == edges[j])
+            assert condition == iso, (parts, n, perm, i)
+            both += condition
+    assert both

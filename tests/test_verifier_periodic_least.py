@@ -1,0 +1,92 @@
+"""`uapcheck verify` on Theorem F118 (docs/theory.md §11.11): D layers, least, for `blocks(b)` with symmetric non-cyclic
+line parts where no view witness exists at any length from the range's start to N₁ − 1. The verifier's restatement
+(uapcheck/verifier/periodic_least.py: its own F115 constants, N₁, arcs, distances, rooted views with nauty) accepts the
+engine's D layers, least, rejects D + 1 and `least` false, and refuses D where its own check finds a view witness."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from periodic_restatements import forged as _forged
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.graphs import periodic_least as engine
+from uapcheck.verifier import periodic_least as restated
+from uapcheck.verifier import verify
+from uapcheck.verifier.trees import decode, encode
+
+
+def _cert_of(text: str) -> dict:
+    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+
+
+def _source(pattern: str) -> str:
+    return f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+@pytest.fixture(scope="module")
+def overlap() -> dict:
+    return _cert_of(_source("blocks(3) + dilated(2, 2)"))
+
+
+def _layers_step(cert: dict) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+
+
+def test_d_layers_least_are_verified_by_the_verifier_s_own_check(overlap):
+    report = verify(overlap)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    data = _layers_step(overlap)
+    assert data["least"] is True and data["layers"] == data["diameter"]
+    step = next(s for s in report.steps if s.rule == "PAT-LAYERS")
+    assert "Theorem F118" in step.reason and "from 61 to 177" in step.reason
+
+
+def test_d_plus_one_or_not_least_is_rejected(overlap):
+    import sympy
+    n = sympy.Symbol("n", integer=True, positive=True)
+
+    def plus_one(d):
+        d["layers"] = encode(decode(d["diameter"], {"n": n}) + 1)
+    assert _forged(overlap, "PAT-LAYERS", plus_one)
+    assert _forged(overlap, "PAT-LAYERS", lambda d: d.update(least=False))
+
+
+def test_d_claimed_where_the_verifier_finds_a_witness_is_rejected():
+    """blocks(6) + dilated(2, 2) (F117): the engine states D + 1, sufficient (a view witness at n = 61); a certificate
+    forged to D layers, least, is rejected: the verifier's own check finds the witness."""
+    cert = _cert_of(_source("blocks(6) + dilated(2, 2)"))
+    data = _layers_step(cert)
+    assert data["least"] is False
+    import sympy
+    n = sympy.Symbol("n", integer=True, positive=True)
+
+    def to_d(d):
+        d["layers"] = d["diameter"]
+        d["least"] = True
+    assert _forged(cert, "PAT-LAYERS", to_d)
+    found = restated.witness_problem(6, (-4, -2, 2, 4), 61, 15)
+    assert found is not None and "a view witness at depth 15" in found
+    assert sympy.Integer(15) == decode(data["diameter"], {"n": n}).subs(n, 61)
+
+
+@pytest.mark.parametrize("b, jumps, n, d", [(3, (-4, -2, 2, 4), 61, 16), (3, (-4, -2, 2, 4), 100, 26),
+                                            (4, (-6, -4, -2, 2, 4, 6), 90, 16), (6, (-4, -2, 2, 4), 61, 15),
+                                            (6, (-4, -2, 2, 4), 62, 15), (6, (-4, -2, 2, 4), 63, 16)])
+def test_the_verifier_s_decision_agrees_with_the_engine_s(b, jumps, n, d):
+    assert (restated.witness_problem(b, jumps, n, d) is None) == (engine.witness_problem(n, b, jumps, d) is None)
+
+
+def test_the_premise_range_is_the_verifier_s_own():
+    from uapcheck.graphs import periodic_lines
+    data = periodic_lines.decide(3, (-4, -2, 2, 4))
+    mine = restated.premise_top(3, (-4, -2, 2, 4), data.diameter_low, data.group_low, data.radius)
+    theirs = engine.premise_top(data.cut, data.sigma, data.start, data.zone, data.diameter_low, data.group_low,
+                                data.radius, data.span, data.b)
+    assert mine == theirs == 178
+    assert restated.chain_constants(3, (-4, -2, 2, 4)) == (data.span, data.cut, data.sigma, data.start, data.zone)
+
+
+def test_a_wrong_diameter_at_a_checked_length_is_reported():
+    assert "the diameter is 16, not 17" in restated.witness_problem(3, (-4, -2, 2, 4), 61, 17)

@@ -1,0 +1,222 @@
+"""`blocks(b)` with symmetric non-cyclic window, dilated and offsets parts at symbolic n: D layers, least, by the cut
+argument of Theorem F118 (docs/theory.md §11.11).
+
+Setting of Theorems F115–F117 and F122 (a *periodic line pattern*, ``graphs/periodic_lines.py``) with S = −S: one
+symmetric head without bias, so a permutation σ meets the witness condition at a root i (§11.9) exactly when it is an
+isomorphism of Γ_n without the edges among i's far positions (those at distance D) onto the same at σ(i), far positions
+onto far positions. The theorem:
+
+* (locality) for n ≥ max(N₀, N_G), by F115's min-plus chains, the roots with far positions lie within
+  Z = (h + σ + 2)Q of an end and their far positions within Z of the other end;
+* (pinning) the group theorem's ball certificate (F116, F117 or F122) applies to every position whose ball of radius
+  R avoids the far positions and the ends, so σ agrees on [Z + RJ + 1, n − Z − RJ] with one periodic symmetry α of
+  the pattern on Z;
+* (cut) deleting σQ positions from that middle (where σ = α) gives a view witness at n − σQ; inserting them back
+  turns an automorphism into one, so the witness stays outside G.
+
+Hence a view witness at n ≥ N₁ gives one at n − σQ, and if the exact decision finds none at every length from the
+range's start to N₁ − 1, D layers suffice (and are least) at every n of the range. The exact decision at a length:
+breadth-first search on bit sets from every position; at the roots with far positions, the rooted view (Γ_n without
+the far positions' mutual edges, coloured by the distance to the root, capped at D) by BLISS; there is no view
+witness iff Σ_i |Aut R_i|·#{j : R_j ≅ R_i} = (number of such roots)·|Aut Γ_n| (every element of G gives one
+isomorphism per root, and they are the only ones iff the counts agree).
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Optional, Sequence
+
+SECTION = "docs/theory.md §11.11"
+MAX_TOP = 420      # N₁ − 1: the last length the exact decision runs at
+MAX_CHECK = 10_000_000  # Σ n² over the lengths checked (a breadth-first search from every position at each)
+
+
+def premise_top(cut: int, sigma: int, start: int, zone: int, diameter_low: int, group_low: int, radius: int,
+                span: int, b: int) -> int:
+    """N₁ = max(max(N₀, N_G) + P, 2Z + (t₀ + 2)Q + P, 2(Z + RJ + W) + P + Q), P = σQ, Z = (h + σ + 2)Q, W = 3J + 4b:
+    at every n ≥ N₁ a view witness gives one at n − P."""
+    period = sigma * cut
+    far = (zone + sigma + 2) * cut
+    margin = 3 * span + 4 * b
+    return max(max(diameter_low, group_low) + period, 2 * far + (start + 2) * cut + period,
+               2 * (far + radius * span + margin) + period + cut)
+
+
+def _neighbours(n: int, b: int, jumps: Sequence[int]) -> list[int]:
+    """Closed neighbourhoods on bit sets (bit p − 1 is position p): p's block and p + k, k ∈ S, inside 1..n."""
+    near = [0] * (n + 1)
+    for p in range(1, n + 1):
+        first = (p - 1) // b * b + 1
+        bits = 0
+        for q in range(first, min(n, first + b - 1) + 1):
+            bits |= 1 << (q - 1)
+        for k in jumps:
+            if 1 <= p + k <= n:
+                bits |= 1 << (p + k - 1)
+        near[p] = bits | (1 << (p - 1))
+    return near
+
+
+def _eccentricities(n: int, b: int, jumps: Sequence[int]) -> Optional[list[int]]:
+    """The largest distance from every position (index 0 unused), by breadth-first search from all positions at once
+    (row r of a boolean array holds the ball of r, grown by one level with column shifts), None when not connected."""
+    import numpy as np
+    reach = np.eye(n, dtype=bool)
+    position = np.arange(n)
+    same = [(k, (position % b) >= k, (position % b) < b - k) for k in range(1, b)]   # p − k, p + k in p's block
+    ecc = np.full(n, -1)
+    level = 0
+    full = reach.all(axis=1)
+    ecc[full] = 0
+    while not full.all():
+        grown = reach.copy()
+        for k in jumps:   # p sees p + k
+            if k > 0:
+                grown[:, :n - k] |= reach[:, k:]
+            else:
+                grown[:, -k:] |= reach[:, :n + k]
+        for k, down, up in same:
+            grown[:, k:] |= reach[:, :n - k] & down[k:]
+            grown[:, :n - k] |= reach[:, k:] & up[:n - k]
+        level += 1
+        if (grown == reach).all():
+            return None
+        reach = grown
+        now = reach.all(axis=1)
+        ecc[now & ~full] = level
+        full = now
+    return [0] + [int(x) for x in ecc]
+
+
+def _levels(near: list[int], n: int, root: int) -> list[int]:
+    """d(v, root) for v = 1..n (index 0 unused); the graph is connected."""
+    dist = [0] * (n + 1)
+    seen = frontier = 1 << (root - 1)
+    level = 0
+    while frontier:
+        bits = frontier
+        nxt = 0
+        while bits:
+            low = bits & -bits
+            v = low.bit_length()
+            dist[v] = level
+            nxt |= near[v]
+            bits ^= low
+        frontier = nxt & ~seen
+        seen |= frontier
+        level += 1
+    return dist
+
+
+def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[str]:
+    """None when D = d and no view witness exists at depth d at the length n (exact: §11.9), else what fails."""
+    import igraph
+
+    from ..bignum import count_automorphisms
+    near = _neighbours(n, b, jumps)
+    reach = max(b, max(jumps))
+    edges = [(p - 1, q - 1) for p in range(1, n + 1) for q in range(p + 1, min(n, p + reach) + 1)
+             if near[p] >> (q - 1) & 1]
+    degree = [bin(near[p]).count("1") - 1 for p in range(n + 1)]
+    ecc = _eccentricities(n, b, jumps)
+    if ecc is None:
+        return f"n = {n}: not connected"
+    if max(ecc[1:]) != d:
+        return f"n = {n}: the diameter is {max(ecc[1:])}, not {d}"
+    whole = count_automorphisms(igraph.Graph(n=n, edges=edges), sh="flm")
+    views = []   # (root, distances, the edges without the far positions' mutual ones, invariant)
+    for i in range(1, n + 1):
+        if ecc[i] != d:
+            continue   # a covering root: no witness there, and no partner (§11.9, R1)
+        dist = _levels(near, n, i)
+        far = [v for v in range(1, n + 1) if dist[v] == d]
+        inner = {(p - 1, q - 1) for k, p in enumerate(far) for q in far[k + 1:] if near[p] >> (q - 1) & 1}
+        kept = [e for e in edges if e not in inner] if inner else edges
+        lost = [0] * (n + 1)
+        for p, q in inner:
+            lost[p + 1] += 1
+            lost[q + 1] += 1
+        invariant = tuple(sorted((dist[v], degree[v] - lost[v]) for v in range(1, n + 1)))
+        views.append((i, dist, kept, invariant))
+    by_invariant: dict = {}
+    for k, view in enumerate(views):
+        by_invariant.setdefault(view[3], []).append(k)
+    isomorphisms = 0
+    for members in by_invariant.values():
+        forms: dict = {}
+        for k in members:
+            _, dist, kept, _ = views[k]
+            graph = igraph.Graph(n=n, edges=kept)
+            colours = dist[1:]
+            count = count_automorphisms(graph, sh="flm", color=colours)
+            key: tuple = ()
+            if len(members) > 1:
+                order = graph.canonical_permutation(sh="flm", color=colours)
+                label = [0] * n
+                for at, v in enumerate(order):
+                    label[v] = at
+                placed = [0] * n
+                for v, c in enumerate(colours):
+                    placed[label[v]] = c
+                key = (tuple(placed), tuple(sorted((min(label[p], label[q]), max(label[p], label[q]))
+                                                   for p, q in kept)))
+            forms.setdefault(key, []).append(count)
+        isomorphisms += sum(count * len(counts) for counts in forms.values() for count in counts)
+    if isomorphisms != len(views) * whole:
+        return (f"n = {n}: a view witness at depth {d} ({isomorphisms} isomorphisms between the rooted views of the "
+                f"{len(views)} roots with far positions, {len(views) * whole} from G)")
+    return None
+
+
+@lru_cache(maxsize=32)
+def least_check(b: int, jumps: tuple[int, ...], low: int, top: int, diameters: tuple[int, ...]) -> Optional[str]:
+    """The exact decision at every length low..top − 1 (D there: ``diameters``): None when no view witness exists at
+    any of them, else the first problem."""
+    if top - 1 > MAX_TOP:
+        return f"the check would run up to n = {top - 1}, beyond {MAX_TOP}"
+    for n, d in zip(range(low, top), diameters):
+        problem = witness_problem(n, b, jumps, d)
+        if problem:
+            return problem
+    return None
+
+
+def decide(b: int, jumps: tuple[int, ...], low: int, top: int, diameter_at: Callable[[int], int]) -> Optional[str]:
+    """F118's premise for a symmetric periodic line stated from ``low``: None when it holds (D layers, least)."""
+    if set(jumps) != {-k for k in jumps}:
+        return "the jumps are not symmetric"
+    if top - 1 > MAX_TOP:
+        return f"the check would run up to n = {top - 1}, beyond {MAX_TOP}"
+    if sum(n * n for n in range(low, top)) > MAX_CHECK:
+        return f"the check at every length from {low} to {top - 1} is beyond its work limit"
+    return least_check(b, tuple(jumps), low, top, tuple(diameter_at(n) for n in range(low, top)))
+
+
+def line_problem(line, group_low: int, radius: int, low: int) -> Optional[str]:
+    """F118 for a periodic line (``graphs/periodic_lines.PeriodicLine``: F115's data) whose group theorem (F116, F117
+    or F122) holds from N_G = group_low with its certificate at `radius`, stated from `low`: None when D layers are
+    proved least at every n ≥ low, else why not."""
+    top = premise_top(line.cut, line.sigma, line.start, line.zone, line.diameter_low, group_low, radius, line.span,
+                      line.b)
+    return decide(line.b, tuple(line.jumps), low, top, line.diameter_at)
+
+
+def layers_fields(line, group_low: int, radius: int, low: int, theorem: str, diameter) -> tuple:
+    """(layers, least, why, open question) of a periodic line's FamilyTheorem: D, least, where F118's premise holds,
+    else D + 1, sufficient, with the check's failure named."""
+    problem = line_problem(line, group_low, radius, low)
+    top = premise_top(line.cut, line.sigma, line.start, line.zone, line.diameter_low, group_low, radius, line.span,
+                      line.b)
+    if problem is None:
+        return (diameter, True,
+                f"D layers suffice, so they are least (Theorem F118: no view witness at depth D at any length from "
+                f"{low} to {top - 1}, exactly by rooted views; past {top - 1} a witness at n would give one at "
+                f"n − {line.period}, deleting a period from the middle, where {theorem}'s certificate pins it to a "
+                "periodic symmetry)", "")
+    return (diameter + 1, False,
+            f"D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, {theorem}; "
+            f"F118's check: {problem})",
+            f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, Theorems "
+            f"F115, {theorem}, F118: {problem})")
