@@ -7,7 +7,7 @@ import copy
 import hashlib
 
 import uapcheck
-from tests.certificates import certificate, certificate_of
+from certificates import certificate, certificate_of
 from uapcheck.verifier import verify
 
 CAUSAL = "tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern causal\n}\n"

@@ -12,7 +12,7 @@ import mpmath
 import pytest
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.verifier import verify
 
 TEXT = "param g != 0\nattention { kernel k(x, y) = exp(g * (x . y)) }\n"

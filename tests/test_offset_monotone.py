@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.certificates import OffsetClass
 from uapcheck.proof import CertificateRejected
 from uapcheck.rules.positions import I, J, M

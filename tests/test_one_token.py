@@ -11,7 +11,7 @@ import hashlib
 import pytest
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.verifier import verify
 
 

@@ -12,7 +12,7 @@ import pytest
 import sympy
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.proof import CertificateRejected
 from uapcheck.rules.ridge import U, MomentCertificate, periodic_not_constant
 from uapcheck.verifier import verify

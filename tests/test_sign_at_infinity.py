@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.certificates import SignAtInfinity
 from uapcheck.lower import KEY_NORM2, QUERY_DOT_KEY, QUERY_NORM2
 from uapcheck.proof import CertificateRejected

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 import uapcheck
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.certificates import SignPattern, sign_of_argument
 from uapcheck.proof import CertificateRejected
 from uapcheck.verifier import verify

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tests.certificates import certificate, certificate_of
+from certificates import certificate, certificate_of
 from uapcheck.verifier import verify
 
 
@@ -80,7 +80,7 @@ def test_positivity_of_an_exponential_of_a_non_real_argument_is_not_verified():
 
 
 def _ridge_certificate(tmp_path) -> dict:
-    from tests.certificates import certificate_from_cli
+    from certificates import certificate_from_cli
     return certificate_from_cli("attention {\n  score s(x, y) = cos(x . y)\n  affine query key\n}\n", tmp_path)
 
 

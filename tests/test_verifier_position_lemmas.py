@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from tests.certificates import certificate_of
+from certificates import certificate_of
 from uapcheck.verifier import verify
 
 TEXT = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n  reweight c(i, j) = exp(j - i)\n}\n"

@@ -34,7 +34,7 @@ def test_an_unnormalised_head_with_a_constant_diagonal_keeps_its_classes():
 
 
 def test_the_certificate_claiming_the_reflection_is_not_ok():
-    from tests.certificates import certificate_of
+    from certificates import certificate_of
     from uapcheck.verifier import verify
     cert = certificate_of("tokens 8\nattention {\n  score s(x, y) = exp(x . y)\n  " + ROW_BIAS + "\n}\n")
     report = verify(cert)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from tests.certificates import certificate
+from certificates import certificate
 from uapcheck.verifier import verify
 from uapcheck.verifier.report import render
 

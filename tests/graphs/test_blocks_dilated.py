@@ -9,7 +9,7 @@ import sympy
 
 from collections import deque
 
-from tests.graphs.reference import attends, count_automorphisms
+from .reference import attends, count_automorphisms
 from uapcheck.graphs import blocks_dilated, families
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Blocks, Dilated, PatternUnion

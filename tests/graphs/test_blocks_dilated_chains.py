@@ -10,7 +10,7 @@ from collections import deque
 import pytest
 import sympy
 
-from tests.graphs.reference import attends, count_automorphisms
+from .reference import attends, count_automorphisms
 from uapcheck.graphs import blocks_dilated_chains as F95
 from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete

@@ -8,7 +8,7 @@ from math import factorial
 import pytest
 import sympy
 
-from tests.graphs.reference import count_automorphisms
+from .reference import count_automorphisms
 from uapcheck.graphs import cyclic_hubs, families
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Dilated, Global, Offsets, PatternUnion, Window

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from tests.graphs.reference import count_automorphisms
+from .reference import count_automorphisms
 from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Dilated, Global, Offsets, PatternUnion, Window

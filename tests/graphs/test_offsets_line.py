@@ -11,8 +11,8 @@ from math import gcd
 import pytest
 import sympy
 
-from tests.graphs.reference import all_distances as reference_distances
-from tests.graphs.reference import count_automorphisms
+from .reference import all_distances as reference_distances
+from .reference import count_automorphisms
 from uapcheck.graphs import families
 from uapcheck.graphs.families import concrete, line_jumps
 from uapcheck.graphs.offsets_line import diameter_table, line_data, line_steps

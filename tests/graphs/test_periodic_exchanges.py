@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from tests.graphs.reference import attends, count_automorphisms
+from .reference import attends, count_automorphisms
 from uapcheck.graphs import families
 from uapcheck.graphs import periodic_exchanges as PE
 from uapcheck.graphs.families import concrete

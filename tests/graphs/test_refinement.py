@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.graphs.reference import count_automorphisms
+from .reference import count_automorphisms
 from uapcheck.graphs import analyze_connectivity, build_graph
 from uapcheck.graphs import symmetry as sym_mod
 from uapcheck.graphs.arc_arrays import graph_csr

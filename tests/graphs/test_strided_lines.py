@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from tests.graphs.reference import all_distances, attends
+from .reference import all_distances, attends
 from uapcheck.graphs import families, strided_lines
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Dilated, Offsets, PatternUnion, Strided, Window

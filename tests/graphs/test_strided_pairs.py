@@ -10,8 +10,8 @@ from math import factorial
 import pytest
 import sympy
 
-from tests.graphs import brute_views
-from tests.graphs.reference import count_automorphisms
+from . import brute_views
+from .reference import count_automorphisms
 from uapcheck.graphs import families, strided_pairs
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import PatternUnion, Strided

@@ -11,8 +11,8 @@ from math import lcm
 import pytest
 import sympy
 
-from tests.graphs import brute_views
-from tests.graphs.reference import count_automorphisms
+from . import brute_views
+from .reference import count_automorphisms
 from uapcheck.graphs import families, strided_unions
 from uapcheck.graphs.closed_connectivity import closed_connectivity
 from uapcheck.graphs.families import concrete
