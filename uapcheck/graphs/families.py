@@ -1097,10 +1097,31 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
         least, why = len(far) == s, (
             "Theorem F54 (a): where D = M + 1 a rooted view fixes every position, so D layers suffice (least); where "
             f"D = M, D + 1 do, and {STRIDE_BEYOND_OPEN}")
-    return FamilyTheorem(
+    theorem = FamilyTheorem(
         "F14", "window(w) + strided(s), s ≥ 2w + 2", (("w", Integer(w)), ("s", Integer(s))),
         Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), Integer(middle + 1),
         least, why)
+    if found is not None or least:
+        return theorem
+    from .strided_least import beyond_classes, beyond_classes_why
+    classes = beyond_classes(w, s)  # Theorem F120: the classes where D = M, by F98's finite check class by class
+    if classes is None or not classes.least:
+        return theorem
+    layers = Integer(middle + 1) if not classes.premise else sympy.Piecewise(
+        (Integer(middle), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), r) for r in classes.premise])),
+        (Integer(middle + 1), True))
+    every = len(classes.least) == s
+    question = "" if every else (
+        f"whether M = {middle} layers suffice for n mod {s} ∈ {{{', '.join(map(str, classes.open))}}} is not proved "
+        "(neither the common-neighbour premise of Theorem F98 nor a swap of two far positions holds at every length "
+        "of those classes; docs/theory.md §11.11, Theorem F120, open question O11)")
+    if isinstance(n, (int, Integer)):  # a concrete length reads its class's count and flag
+        r = int(n) % s
+        return replace(theorem, layers=Integer(middle if r in classes.premise else middle + 1),
+                       least=r in classes.least, why_layers=beyond_classes_why(w, s, classes),
+                       open_question="" if r in classes.least else question)
+    return replace(theorem, layers=layers, least=every, why_layers=beyond_classes_why(w, s, classes),
+                   least_classes=() if every else (s, classes.least), open_question=question)
 
 
 def _one_more_on_residues(n, s: int, far: list, base: int) -> tuple:

@@ -19,7 +19,10 @@ and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers th
 Theorem F14 gives D (M or M + 1 by n mod s, M = 1 + ⌈⌊s/2⌋/w⌉) and G for s ≥ 2w + 2; Theorem F54 adds: where
 D = M + 1, D layers suffice (a rooted view knows every position but a few of one end, and fixes them); for s
 odd with w | ⌊s/2⌋, exchanging two consecutive blocks of s positions is a view witness at position 1 with M
-layers, so M + 1 layers are least at every n; otherwise whether M suffice where D = M stays open (O11).
+layers, so M + 1 layers are least at every n; otherwise (case (c)) Theorem F120 decides the classes of n mod s where
+D = M by Theorem F98's finite check read class by class (`beyond_classes`): M layers, least, on the classes where the
+common-neighbour premise holds at every length of the check, M + 1, least, on those where a swap of two far positions is
+a view witness at every length (F99); on the other classes whether M suffice stays open (O11).
 
 For `window(w) cyclic + strided(s)` (Theorem F26's range, D = 3), Theorem F56 adds: for s = 2w + 2 every position
 at distance 3 from a root i lies in the class of i + w + 1 (the one residue that no window around i or around a
@@ -31,10 +34,11 @@ This module only states the theorems' values; the proofs are in docs/theory.md.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-__all__ = ["wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
+__all__ = ["BeyondClasses", "beyond_classes", "wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
            "cyclic_even_stride_why", "cyclic_odd_stride_divides_why", "CYCLIC_ODD_STRIDE_OPEN",
            "cyclic_odd_stride_classes_why", "CYCLIC_ODD_STRIDE_CLASSES_OPEN"]
 
@@ -134,3 +138,79 @@ def stride_beyond_block_witness(w: int, s: int) -> Optional[tuple[int, int]]:
     p = middle * w + 2
     p += (half + 2 - p) % s
     return 1, p
+
+
+@dataclass(frozen=True)
+class BeyondClasses:
+    """Theorem F120: the residues of n mod s of `window(w) + strided(s)`, s ≥ 2w + 2 (case (c) of F54), by what decides
+    the least layer count there, from Theorem F98's finite check at every length from s(4w + 3) through `top`."""
+    top: int                    # N₁ + s − 1, the last length of the check
+    far: tuple[int, ...]        # D = M + 1: D layers, least (F54 (a))
+    premise: tuple[int, ...]    # D = M and the common-neighbour premise at every length of the class: M layers, least
+    swaps: tuple[int, ...]      # D = M and a swap of two far positions is a view witness at every length: M + 1, least
+    open: tuple[int, ...]       # D = M and neither at some length of the class: M + 1 sufficient (O11)
+
+    @property
+    def least(self) -> tuple[int, ...]:
+        """The residues where the count is least."""
+        return tuple(sorted(self.far + self.premise + self.swaps))
+
+
+def window_jumps(w: int) -> tuple[int, ...]:
+    """The jumps ±1, …, ±w of `window(w)` (as `strided_lines_least` reads a local part)."""
+    return tuple(k for k in range(-w, w + 1) if k)
+
+
+@lru_cache(maxsize=64)
+def beyond_classes(w: int, s: int) -> Optional[BeyondClasses]:
+    """Theorem F120 for `window(w) + strided(s)`, s ≥ 2w + 2: per residue r of n mod s where D = M, whether the
+    common-neighbour premise (Theorem F98's P) holds at every n ≡ r from s(4w + 3) through N₁ + s − 1, or a swap of two
+    far positions is a view witness (F99's W) at every such n; past N₁ both are the same at n and n + s (F98 (a), F99
+    (b): Lemma A and the cut of Lemma B, with F74 (a)'s distance types, which hold for a window). None when the check
+    would read a length above MAX_CHECK_TOP."""
+    from .families import stride_beyond_far
+    from .strided_lines_least import MAX_CHECK_TOP, check_span, decide_length
+    if w < 1 or s < 2 * w + 2:
+        return None
+    jumps = window_jumps(w)
+    low = s * (4 * w + 3)
+    _, top = check_span(s, jumps, low)
+    if top > MAX_CHECK_TOP:
+        return None
+    far = tuple(m for m in range(s) if stride_beyond_far(w, s, m))
+    seen: dict[int, set] = {}
+    for n in range(low, top + 1):
+        if n % s not in far:
+            seen.setdefault(n % s, set()).add(decide_length(s, jumps, n))
+    premise = tuple(r for r in sorted(seen) if seen[r] == {0})
+    swaps = tuple(r for r in sorted(seen) if seen[r] == {1})
+    rest = tuple(r for r in sorted(seen) if r not in premise and r not in swaps)
+    return BeyondClasses(top, far, premise, swaps, rest)
+
+
+def beyond_classes_why(w: int, s: int, found: BeyondClasses) -> str:
+    """Why the count by class of `window(w) + strided(s)` in F54's case (c) holds (Theorems F54 (a), F120)."""
+    middle = 1 + -(-(s // 2) // w)
+    low = s * (4 * w + 3)
+
+    def cls(rs) -> str:
+        return f"n mod {s} ∈ {{{', '.join(map(str, rs))}}}"
+    parts = []
+    if found.premise:
+        parts.append(f"for {cls(found.premise)}, M = {middle} layers, least (Theorem F120 with F98: two positions at "
+                     f"distance M from a root are adjacent exactly when a position within M − 1 of it is adjacent to "
+                     f"both, checked at every n of those classes from {low} to {found.top} and the same at n and n + {s} "
+                     f"past {found.top + 1 - s}; the common-neighbour lemma, Theorem F57)")
+    if found.swaps:
+        parts.append(f"for {cls(found.swaps)}, M + 1 = {middle + 1} layers, least (Theorem F120 with F99: some root has "
+                     "two positions at distance M with the same neighbours within M − 1 of it that are not twins, so "
+                     "their swap is a view witness with M layers, at every n of those classes from "
+                     f"{low} to {found.top} and the same at n and n + {s} past {found.top + 1 - s})")
+    if found.far:
+        parts.append(f"for {cls(found.far)}, where D = M + 1, D = {middle + 1} layers, least (Theorem F54 (a): a rooted "
+                     "view fixes every position)")
+    if found.open:
+        parts.append(f"for {cls(found.open)}, M + 1 = {middle + 1} layers suffice (the view argument) and whether M do "
+                     "is open (neither the common-neighbour premise nor a far swap holds at every length of the class; "
+                     "docs/theory.md §11.11, open question O11)")
+    return "; ".join(parts)

@@ -202,7 +202,7 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         if w + 2 <= s <= 2 * w + 1:
             return _f11(w, s)
         if w >= 1 and s >= 2 * w + 2:
-            return _f14(w, s)
+            return _f14(w, s, spec.tokens if isinstance(spec.tokens, int) else None)
         if not 2 <= s <= w + 1:
             return None
         return _f7(w, s)
@@ -638,7 +638,7 @@ def _f13(spec: S.Spec, p: S.Offsets, n: int) -> Optional[Family]:
     return None
 
 
-def _f14(w: int, s: int) -> Family:
+def _f14(w: int, s: int, tokens: Optional[int] = None) -> Family:
     """F14: window(w) + strided(s), s ≥ 2w + 2, n ≥ s(4w + 3): D is M or M + 1 (M = 1 + ⌈⌊s/2⌋/w⌉) by the
     residue of n mod s; the verifier takes D at one length of each residue class from the start of the
     range by breadth-first search on its own arcs (the theorem says D depends on n mod s only there), and
@@ -673,9 +673,42 @@ def _f14(w: int, s: int) -> Family:
            "which covers every n) and is not in G; " if least else
            f"M + 1 = {middle + 1} layers suffice, not claimed least (Theorem F54 (a); D = M open, O11): ")
     why += "where D = M + 1, D layers suffice (rooted views with nauty at every instance)"
-    return Family("F14", low, 0, 1, least, lambda n: sympy.Integer(2), 1, name, None, None,
-                  diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(middle + 1),
-                  layers_check=lambda n, d: strided_least.beyond_instance_problem(w, s, n, d), layers_text=why)
+    found = None if least else strided_least.beyond_table(w, s)
+    kinds = found[1] if found is not None else {}
+    decided = sorted(r for r, kind in kinds.items() if kind != "open")
+    if found is None or not decided:
+        return Family("F14", low, 0, 1, least, lambda n: sympy.Integer(2), 1, name, None, None,
+                      diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(middle + 1),
+                      layers_check=lambda n, d: strided_least.beyond_instance_problem(w, s, n, d), layers_text=why)
+    # Theorem F120: the classes where D = M by the verifier's own finite check, class by class
+    counts = {r: middle if kinds[r] == "premise" else middle + 1 for r in range(s)}
+
+    def layers_by(n):
+        if isinstance(n, int):
+            return sympy.Integer(counts[n % s])
+        return sympy.Piecewise(*[(sympy.Integer(counts[r]), sympy.Eq(sympy.Mod(n, s), r)) for r in range(s)])
+
+    def check(n: int, d: int) -> Optional[str]:
+        return (strided_least.beyond_instance_problem(w, s, n, d)
+                or strided_least.beyond_class_problem(w, s, kinds[n % s], n, d))
+
+    every = len(decided) == s
+    said = {"premise": f"M = {middle} layers least (the common-neighbour premise)",
+            "swap": f"M + 1 = {middle + 1} layers least (a swap of two far positions is a view witness)",
+            "far": f"D = M + 1 = {middle + 1} layers least (F54 (a), rooted views with nauty at every instance)",
+            "open": f"M + 1 = {middle + 1} layers, not claimed least (O11)"}
+    text = (f"Theorem F120 (the verifier's own check at every length from {low} to {found[0]}, past which it repeats "
+            f"with period {s}; re-checked on its arcs at every instance): " + "; ".join(
+                f"n mod {s} in {{{', '.join(str(r) for r in range(s) if kinds[r] == kind)}}}: {said[kind]}"
+                for kind in said if kind in kinds.values()))
+    if tokens is not None:
+        at = f"n mod {s} = {tokens % s}: {said[kinds[tokens % s]]} (Theorem F120)"
+        return Family("F14", low, 0, 1, kinds[tokens % s] != "open", lambda n: sympy.Integer(2), 1, name, None, None,
+                      diameter_at=diameter, period=s, layers_by=layers_by, layers_check=check, layers_text=text,
+                      length_text=at)
+    return Family("F14", low, 0, 1, every, lambda n: sympy.Integer(2), 1, name, None, None,
+                  diameter_at=diameter, period=s, layers_by=layers_by, layers_check=check, layers_text=text,
+                  least_classes=() if every else (s, tuple(decided)))
 
 
 def _f11(w: int, s: int) -> Family:

@@ -17,6 +17,11 @@ and Theorem F54 for s ≥ 2w + 2 (Theorem F14's range; M = 1 + ⌈⌊s/2⌋/w⌉
         block boundaries, which covers every n; the exchange re-checked on the arcs at every instance);
     so M + 1 layers at every n, least in case (b).
 
+and Theorem F120 for F54's case (c): on the classes of n mod s where D = M, M layers least where the common-neighbour
+premise holds at every length of the class from s(4w + 3) through N₁ + s − 1, M + 1 least where a swap of two far
+positions is a view witness at every such length (`beyond_table`: N₁ from the verifier's own residue costs, the check on
+its own bit sets), re-checked on its arcs at every instance (`beyond_class_problem`).
+
 Theorem F56 for `window(w) cyclic + strided(2w + 2)` (Theorem F26's range, D = 3): every position at distance 3
 from a root i lies in the class of i + w + 1, so the far positions are pairwise adjacent and D = 3 layers suffice
 (the far-clique lemma), least; re-checked at every instance by breadth-first search on the verifier's arcs.
@@ -209,4 +214,47 @@ def cyclic_far_class_problem(w: int, n: int) -> Optional[str]:
             return f"n = {n}: position {odd[0]} is at distance 3 from {root} outside the class of {root} + {w + 1}"
         if any((u, v) not in arcs for u in far for v in far if u != v):
             return f"n = {n}: two positions at distance 3 from {root} are not adjacent"
+    return None
+
+
+def beyond_table(w: int, s: int) -> Optional[tuple[int, dict]]:
+    """Theorem F120 restated for `window(w) + strided(s)`, s ≥ 2w + 2, not F54 (b): (the check's last length
+    N₁ + s − 1, per residue r of n mod s: "far" where D = M + 1 (F54 (a): D least), "premise" where D = M and the
+    common-neighbour premise holds at every length of the class, "swap" where D = M and a swap of two far positions is
+    a view witness at every one, "open" otherwise), with N₁ = max(s(4w + 3), 16·K₀·w + 4s), K₀ = ⌈⌊s/2⌋/w⌉ + 2 (the
+    verifier's own residue costs: c(r) = ⌈min(r, s − r)/w⌉), every length from the range's start on the verifier's own
+    bit sets (`strided_lines.class_table`). None when the check would pass length 720 or D is not M or M + 1."""
+    from .strided_lines import MAX_CHECK_TOP, class_table
+    if w < 1 or s < 2 * w + 2:
+        return None
+    cost = max(-(-min(r, s - r) // w) for r in range(s))
+    middle = 1 + -(-(s // 2) // w)
+    low = s * (4 * w + 3)
+    top = max(low, 16 * (cost + 2) * w + 4 * s) + s - 1
+    if top > MAX_CHECK_TOP:
+        return None
+    vals = [k for k in range(-w, w + 1) if k]
+    table = class_table(s, vals, low, top)
+    if table is None or len(table) != s:
+        return None
+    out = {}
+    for r, (d, found) in table.items():
+        if d == middle + 1:
+            out[r] = "far"
+        elif d != middle:
+            return None
+        else:
+            out[r] = {0: "premise", 1: "swap"}.get(found, "open")
+    return top, out
+
+
+def beyond_class_problem(w: int, s: int, kind: str, n: int, d: int) -> Optional[str]:
+    """Theorem F120 at one length n of a decided class, on the verifier's arcs: the common-neighbour premise
+    ("premise") or a swap of two far positions that is a view witness ("swap"); None when it holds (or "far"/"open")."""
+    from .strided_lines import common_neighbour_problem, swap_witness_problem
+    pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
+    if kind == "premise":
+        return common_neighbour_problem(pattern, n, d)
+    if kind == "swap":
+        return swap_witness_problem(pattern, n, d)
     return None

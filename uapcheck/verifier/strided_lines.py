@@ -238,6 +238,28 @@ def least_table(s: int, vals: list, low: int) -> Optional[tuple[int, dict]]:
     return top, extra
 
 
+def class_table(s: int, vals: list, low: int, top: int) -> Optional[dict]:
+    """Per residue r of n mod s, what every length n ≡ r from `low` through `top` shows on the verifier's own graph of
+    `strided(s) + offsets S`: (D, 0) where the common-neighbour premise holds at each, (D, 1) where a swap of two far
+    positions is a view witness at each (the premise failing), (D, None) where neither holds at some length or the two
+    are mixed; None when some length is not strongly connected or D differs within a class. Theorem F120 reads it
+    for `window(w) + strided(s)` class by class (Theorems F98, F99 there read it for every class at once)."""
+    table: dict = {}
+    for n in range(low, top + 1):
+        rings = _rings(s, vals, n)
+        if rings is None:
+            return None
+        d = max(len(r) for r in rings) - 1
+        around = _closed_neighbourhoods(s, vals, n)
+        found = 0 if _premise_rings(rings, around, n) else 1 if _swap_rings(rings, around) else None
+        was = table.setdefault(n % s, (d, found))
+        if was[0] != d:
+            return None
+        if was[1] != found:
+            table[n % s] = (d, None)
+    return table
+
+
 def _far_parts(rings: list):
     d = max(len(r) for r in rings) - 1
     for ring in rings:
