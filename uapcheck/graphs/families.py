@@ -41,8 +41,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   finite check runs and succeeds (s ≤ 9; else 3, not shown least where D = 2: O11).
 * F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
   the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; M + 1 layers by
-  Theorem F54 (``graphs/strided_least.py``), least when s is odd and w | ⌊s/2⌋ (else least only where D = M + 1:
-  O11).
+  Theorem F54 (``graphs/strided_least.py``), least when s is odd and w | ⌊s/2⌋; else least where D = M + 1, and where
+  D = M Theorem F120 gives M (F98's premise) or M + 1 (F99's far swap), least, on the classes of n mod s its finite
+  check decides, a least flag by class (M + 1 sufficient on the others: O11).
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
