@@ -271,3 +271,11 @@ def test_a_forged_swap_class_fails_the_instance_check():
     """A swap claimed on a premise class: no far swap at n = 29 for window(1) + strided(4)."""
     assert V.beyond_class_problem(1, 4, "swap", 29, 3) is not None
     assert V.beyond_class_problem(3, 12, "swap", 182, 3) is None
+
+
+def test_beyond_the_check_limit_nothing_is_claimed_by_class():
+    """window(10) + strided(40): the check would read lengths past 720, so F14 keeps M + 1, sufficient, with no least
+    classes, in the engine and in the verifier alike."""
+    assert beyond_classes(10, 40) is None and V.beyond_table(10, 40) is None
+    theorem = F.match([PatternUnion((Window(10), Strided(40)))], N, {})
+    assert theorem.theorem == "F14" and not theorem.least and theorem.least_classes == () and theorem.layers == 4
