@@ -124,8 +124,13 @@ def _outs(graphs, n):
 
 
 def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
-    from .graphs.normal_form import normalise_spec
-    spec = normalise_spec(spec)[0]  # the pattern steps are about the normal forms (PAT-NORMAL, §11.13)
+    if "pattern spec" not in cache:
+        # the spec the derivation's pattern steps decide: the normal forms (PAT-NORMAL, §11.13), positions in the
+        # weights as the bias kind with their classes; re-reading another spec would state another pattern's facts
+        from .derive import pattern_spec
+        normal, _, fixed = pattern_spec(spec)
+        cache["pattern spec"] = (normal, fixed)
+    spec = cache["pattern spec"][0]
     n = spec.tokens
     ev = step.evidence
     if not isinstance(n, int):
@@ -297,12 +302,14 @@ def _lift_blocks(block_perm: list, spec) -> Optional[list]:
 def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if "outcome" not in cache:
         from .rules import pattern
-        cache["outcome"] = pattern.pattern_premises(spec)
+        cache["outcome"] = pattern.pattern_premises(spec, cache["pattern spec"][1])
     out = cache["outcome"]
     ev = step.evidence
     data: Optional[dict] = None
     if step.rule == "PAT-CONNECTED":
         data = {"diameter": _tree(out.diameter)}
+        if out.diameter is None:
+            data.update(_bound_data(step))
     if step.rule == "PAT-LAYERS":
         # the step's own count: with a position term in the weights it may exceed the plain patterns' (window(1)
         # with a reweight whose classes break the reflection: n, not n − 1), which `pattern_premises` recomputes
@@ -311,6 +318,8 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         layers = stated if isinstance(stated, sympy.Basic) and any(h.position is not None for h in spec.heads) \
             else out.layers
         data = {"diameter": _tree(out.diameter), "layers": _tree(layers), "least": ev.get("least")}
+        if out.diameter is None:
+            data.update(_bound_data(step))
         if ev.get("least classes"):  # least on these residue classes of n only (docs/theory.md §12)
             data["least classes"] = ev["least classes"]
     if step.rule == "PAT-DISCONNECTED":
@@ -333,6 +342,16 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     if data is not None and isinstance(step.certificate, HeadLayers):
         data["from"] = step.certificate.found.low  # Theorems F70–F71: the heads' range, at or above the union's
     return data
+
+
+def _bound_data(step: proof.Step) -> dict:
+    """A connectivity step that proves an upper bound on D only (a closed form's bound from a spanning part,
+    docs/theory.md §11.11): the bound as `diameter bound`, and no diameter; PAT-LAYERS reads it off its premise."""
+    connected = step if step.rule == "PAT-CONNECTED" else next(
+        (p for p in step.premises if p.rule == "PAT-CONNECTED"), None)
+    if connected is None or connected.facts.get("exact") is not False or connected.facts.get("diameter") is None:
+        return {}
+    return {"diameter bound": _tree(connected.facts["diameter"])}
 
 
 def _class_order(certificate, residues, shown) -> Any:

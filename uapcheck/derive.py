@@ -230,6 +230,19 @@ def _position_classes(spec: S.Spec):
     return replace(spec, heads=tuple(heads)), reasons, undecided
 
 
+def pattern_spec(spec: S.Spec, group_spec: Optional[S.Spec] = None) -> tuple[S.Spec, tuple, frozenset]:
+    """The spec the pattern engines decide (connectivity, layers, group), the normal-form rewrites that lead to it,
+    and the heads whose bias kind stands for fixed position weights (not a trainable bias, §11.10): positions in the
+    weights as the trainable bias with the same offset classes (`_position_classes`), a union written in several
+    parts as the pattern it is (docs/theory.md §11.13). The certificate's pattern data are re-read from this spec,
+    so they state what the derivation's steps prove."""
+    if group_spec is None:
+        group_spec = _position_classes(spec)[0]
+    fixed = frozenset(k for k, h in enumerate(spec.heads) if h.position is not None and h.position.kind != "buckets")
+    normal_spec, rewrites = normalise_spec(group_spec)
+    return normal_spec, rewrites, fixed
+
+
 def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
     """The derivation and verdict of a file, within one CPU-time budget for the whole file (default
     `budget.file_seconds`, the CLI's --budget). Running out of it, or of memory, gives INCONCLUSIVE
@@ -322,11 +335,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     group_spec, position_reasons, undecided_group = _position_classes(spec)
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         with stage("the attention pattern's connectivity, layers and symmetry group"):
-            # heads whose bias kind stands for fixed position weights (not a trainable bias): §11.10
-            fixed = frozenset(k for k, h in enumerate(spec.heads)
-                              if h.position is not None and h.position.kind != "buckets")
-            # a union written in several parts is analysed as the pattern it is (docs/theory.md §11.13)
-            normal_spec, rewrites = normalise_spec(group_spec)
+            normal_spec, rewrites, fixed = pattern_spec(spec, group_spec)
             normal = [pattern.normal_form_step(tuple((k, a.pattern, b.pattern) for k, (a, b) in
                                                      enumerate(zip(group_spec.heads, normal_spec.heads))
                                                      if a.pattern != b.pattern), rewrites)] if rewrites else []

@@ -75,6 +75,9 @@ def _checked_copy(key: str, step: dict) -> tuple[bool, Any]:
         if "name" in data:
             return True, data["name"]
         return False, None
+    if key == "diameter" and step.get("rule") == "PAT-CONNECTED" and data.get("diameter") is None \
+            and data.get("diameter bound") is not None:
+        return True, data["diameter bound"]  # a step that proves D ≤ bound only: its stated `diameter` is the bound
     if key in data:
         return True, data[key]
     return False, None

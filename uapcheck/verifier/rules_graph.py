@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import itertools
 
-from . import global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families, views
+from . import (global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families,
+               spanning_bound, views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -91,7 +92,7 @@ def normal_form(ctx, s):
 
 
 @checker("PAT-CONNECTED")
-def connected(ctx, s):
+def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statement (union, lemma, family, bound, arcs)
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
     found = (global_unions.check(ctx, s) if global_unions.applies(s) else None  # a union with globals (F87), any n
@@ -104,6 +105,9 @@ def connected(ctx, s):
         several = rules_families.several_heads(ctx, s, "PAT-CONNECTED")  # the union's theorem (Theorem F39)
         if several:
             return several
+        bounded = spanning_bound.connected(ctx, s) if spanning_bound.applies(ctx, s) else None
+        if bounded:  # D ≤ a spanning part's bound, no exact closed form (§11.11)
+            return bounded
         return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
         # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
@@ -323,6 +327,9 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         several = rules_families.several_heads(ctx, s, "PAT-LAYERS")  # D + 1 with the union's D (Theorem F39)
         if several:
             return several
+        bounded = spanning_bound.layers(ctx, s) if spanning_bound.applies(ctx, s) else None
+        if bounded:  # one layer more than a spanning part's bound on D (§11.2, §11.11)
+            return bounded
         return _symbolic(ctx, s, lemmas.symbolic_layers, rules_families.layers)
     except LargeN:
         return _large_layers(ctx, s)
