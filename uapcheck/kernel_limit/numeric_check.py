@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Optional
 
 import sympy
+from mpmath.libmp import (dps_to_prec, fone, from_man_exp, from_rational, mpf_add, mpf_gt, mpf_lt, mpf_mul, mpf_shift,
+                          mpf_sign, mpf_sub, round_ceiling, round_floor)
+from mpmath.libmp.libmpi import mpi_abs, mpi_div, mpi_sub
 
 from ..budget import BudgetExceeded, time_limit
 from ..certificates import RegionStatus
@@ -16,6 +19,7 @@ from ..memo import exact_cache
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import SCALE as t, ZETA, ClosedKernel, FeatureKernel, KernelModel
 from .analysis import RegionResult, invariants_at
+from .enclosures import enclose, log_enclosure
 
 CROSS_CHECK_STEPS = 4  # t = T, T·10⁶, T·10¹², T·10¹⁸ with T = 10⁶ · (the largest constant)
 
@@ -152,6 +156,127 @@ def _scale_of_constants(model: KernelModel) -> sympy.Integer:
     return sympy.Integer(10) ** min(digits(int(biggest)) - 1, 200)
 
 
+class _Enclosure:
+    """lo ≤ A ≤ hi for every value A the exact route can compute for a log-ratio at `digits` digits.
+
+    The true log-ratio D = L₁ − L₂ (Lᵢ = log k(x, t zᵢ)) lies in the interval made by
+    uapcheck/kernel_limit/enclosures.py; the exact route's number is D up to evalf's error, at most
+    10^(10 − digits)·|Lᵢ| for each log (evalf promises `digits` correct digits), and the rounding of the
+    difference; (lo, hi) is D's interval widened by all of that. The printed value (12 digits, rounded to
+    nearest by SymPy) is the same for every number in (lo, hi) when lo and hi print the same (rounding is
+    monotone), and so is a comparison whose both sides agree over the whole interval."""
+
+    def __init__(self, lo, hi, digits: int):
+        self.lo, self.hi, self.digits = lo, hi, digits
+
+    def shown(self):
+        try:
+            return self._shown()
+        except (BudgetExceeded, MemoryError):
+            raise
+        except Exception:  # noqa: BLE001 - anything unforeseen: the exact route decides
+            return _UNDECIDED
+
+    def beyond(self, kind: str, ref, bound) -> object:
+        """abs(A / ref − 1) > bound ("ratio") or abs(A − ref) > bound ("difference") for every A in
+        the enclosure and every rounding of SymPy's Float arithmetic on the way, else _UNDECIDED."""
+        try:
+            return self._beyond(kind, ref, bound)
+        except (BudgetExceeded, MemoryError):
+            raise
+        except Exception:  # noqa: BLE001 - anything unforeseen: the exact route decides
+            return _UNDECIDED
+
+    def _shown(self):
+        lo = sympy.Float(sympy.Float._new(self.lo, max(self.lo[3], 1)), 12)
+        hi = sympy.Float(sympy.Float._new(self.hi, max(self.hi[3], 1)), 12)
+        if type(lo) is not sympy.Float or type(hi) is not sympy.Float or lo._mpf_ != hi._mpf_:
+            return _UNDECIDED
+        return lo
+
+    def _beyond(self, kind: str, ref, bound) -> object:
+        if not isinstance(ref, sympy.Float) or ref == 0:
+            return _UNDECIDED
+        prec = _working_precision(self.digits)
+        ref_iv = (ref._mpf_, ref._mpf_)
+        if kind == "ratio":
+            value = mpi_sub(mpi_div((self.lo, self.hi), ref_iv, prec), (fone, fone), prec)
+        else:
+            value = mpi_sub((self.lo, self.hi), ref_iv, prec)
+        # SymPy rounds the quotient (or difference) and the subtraction of 1 at the Floats' precision,
+        # at least that of `digits` digits: 2^(4 − that) of the magnitudes involved covers both
+        slack = _scaled(_magnitude_bound(value, ref_iv, (self.lo, self.hi)), 4 - _float_bits(self.digits))
+        low, high = mpi_abs(value)
+        low, high = mpf_sub(low, slack, prec, round_floor), mpf_add(high, slack, prec, round_ceiling)
+        b_lo, b_hi = from_rational(int(bound.p), int(bound.q), prec, round_floor), \
+            from_rational(int(bound.p), int(bound.q), prec, round_ceiling)
+        if mpf_gt(low, b_hi):
+            return True
+        if mpf_lt(high, b_lo):
+            return False
+        return _UNDECIDED
+
+
+def _float_bits(digits: int) -> int:
+    """The binary precision of a SymPy Float of `digits` decimal digits."""
+    return dps_to_prec(digits)
+
+
+def _working_precision(digits: int) -> int:
+    return dps_to_prec(digits) + 32
+
+
+def _scaled(x, bits: int):
+    """x · 2^bits (exact)."""
+    return mpf_shift(x, bits)
+
+
+def _magnitude_bound(*intervals):
+    """An upper bound of 1 + the absolute values in the intervals (a power of two)."""
+    biggest = 1
+    for lo, hi in intervals:
+        for end in (lo, hi):
+            if end[1]:
+                biggest = max(biggest, end[2] + end[3] + 1)
+    return from_man_exp(1, biggest + 1)
+
+
+def _log_enclosure(point: "_Point", tval, prec: int):
+    """An interval of log k(x, t z) at t = tval (the params at their sample values), or None where the
+    exact route is needed: an exponential nested in another, a symbol without a value, a value the
+    interval does not keep away from 0 in the log (log k = 0 is where the exact route may print an
+    exact 0), or anything `enclosures.enclose` declines."""
+    if _nested_growth(point.formula):
+        return None
+    params = {sym: val for sym, val in _sample_params(point.formula).items()
+              if sym != t and sym not in point.values}
+    value = enclose(point.formula, {**point.values, t: tval, **params}, prec)
+    out = None if value is None else log_enclosure(value, prec)
+    if out is None or mpf_sign(out[0]) != mpf_sign(out[1]) or mpf_sign(out[0]) == 0:
+        return None
+    return out
+
+
+def _enclosed_log_ratio(k1: "_Point", k2: "_Point", tval, digits: int):
+    """The log-ratio at t = tval as an `_Enclosure` of every number the exact route may give, or
+    _UNDECIDED when an enclosure cannot be made."""
+    prec = _working_precision(digits)
+    try:
+        l1 = _log_enclosure(k1, tval, prec)
+        l2 = None if l1 is None else _log_enclosure(k2, tval, prec)
+        if l1 is None or l2 is None:
+            return _UNDECIDED
+        lo, hi = mpi_sub(l1, l2, prec)
+        # evalf's error on each log (10^(10 − digits) of its size, generously) and the difference's rounding
+        slack = mpf_mul(_magnitude_bound(l1, l2, (lo, hi)),
+                        from_rational(1, 10 ** (digits - 10), prec, round_ceiling), prec, round_ceiling)
+        return _Enclosure(mpf_sub(lo, slack, prec, round_floor), mpf_add(hi, slack, prec, round_ceiling), digits)
+    except (BudgetExceeded, MemoryError):
+        raise
+    except Exception:  # noqa: BLE001 - anything unforeseen in the enclosures: the exact route decides
+        return _UNDECIDED
+
+
 @exact_cache()  # a function of the model alone: computed once per batch
 def cross_check(model: KernelModel, result: RegionResult) -> dict:
     """Evaluate log k(x,tz₁) − log k(x,tz₂) at large t with high precision and compare it with the
@@ -160,7 +285,11 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
     t starts at 10⁶ times the kernel's largest constant (so a constant such as the 10⁹ of
     elu(x) + 10⁹ cannot dominate) and grows by 10⁶ while the numbers disagree. A disagreement that
     persists is returned with "agrees": False and the numbers; the rule then reports its step
-    undecided. It never raises: a numeric check cannot turn a derivation into an internal error."""
+    undecided. It never raises: a numeric check cannot turn a derivation into an internal error.
+
+    The log-ratios are first taken from interval enclosures (`_Enclosure`); where an enclosure does
+    not decide a printed digit or a comparison, the whole check goes the exact way (evalf), which
+    gives the same dict (docs/theory.md §19)."""
     wit = result.witness or {}
     point = wit.get("first", wit)
     if "x" not in point:
@@ -169,50 +298,101 @@ def cross_check(model: KernelModel, result: RegionResult) -> dict:
     if isinstance(model, FeatureKernel) and model.index == "landmark":
         return {"skipped": "landmark sums are checked through their key factor only"}
     g = result.growth
-    out = {"x": x, "z1": z1, "z2": z2, "values": {}}
     base = sympy.Integer(10) ** 6 * _scale_of_constants(model)
     try:
         with time_limit("the numeric cross-check of the kernel limit", 10.0):
-            small = base / sympy.Integer(10) ** 3
-            digits = 40 + 2 * len(str(base))
             k1, k2 = _Point(model, x, z1), _Point(model, x, z2)
-            out["values"][f"t = {small}"] = sympy.Float(
-                _log_k(k1, small, digits) - _log_k(k2, small, digits), 12)
-            for step in range(CROSS_CHECK_STEPS):
-                big = base * sympy.Integer(10) ** (6 * step)
-                digits = 40 + 2 * len(str(big))
-                actual = _log_k(k1, big, digits) - _log_k(k2, big, digits)
-                out["values"][f"t = {big}"] = sympy.Float(actual, 12)
-                mismatch = _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out)
-                if mismatch is None:
-                    out["agrees"] = True
+            for log_ratio in (_enclosed_log_ratio, _log_ratio):
+                out = _run_check(model, result, g, wit, x, z1, z2, base, k1, k2, log_ratio)
+                if out is not _UNDECIDED:
                     return out
-            out["agrees"] = False
-            out["disagreement"] = mismatch
     except (TypeError, ValueError, ZeroDivisionError, BudgetExceeded, ArithmeticError) as exc:
         return {"skipped": f"numeric evaluation failed: {exc}"}
+    raise AssertionError("the exact route decides every check")  # pragma: no cover
+
+
+_UNDECIDED = object()  # an enclosure too wide for a printed digit or a comparison: go the exact way
+
+
+def _run_check(model, result, g, wit, x, z1, z2, base, k1: "_Point", k2: "_Point", log_ratio):
+    """The check's dict with the log-ratios from `log_ratio` (an exact Float, or an `_Enclosure` that may
+    leave a printed digit or a comparison undecided: then _UNDECIDED)."""
+    out: dict = {"x": x, "z1": z1, "z2": z2, "values": {}}
+    small = base / sympy.Integer(10) ** 3
+    digits = 40 + 2 * len(str(base))
+    shown = _shown(log_ratio(k1, k2, small, digits))
+    if shown is _UNDECIDED:
+        return _UNDECIDED
+    out["values"][f"t = {small}"] = shown
+    for step in range(CROSS_CHECK_STEPS):
+        big = base * sympy.Integer(10) ** (6 * step)
+        digits = 40 + 2 * len(str(big))
+        actual = log_ratio(k1, k2, big, digits)
+        shown = _shown(actual)
+        if shown is _UNDECIDED:
+            return _UNDECIDED
+        out["values"][f"t = {big}"] = shown
+        mismatch = _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out)
+        if mismatch is _UNDECIDED:
+            return _UNDECIDED
+        if mismatch is None:
+            out["agrees"] = True
+            return out
+    out["agrees"] = False
+    out["disagreement"] = mismatch
     return out
 
 
-def _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out) -> Optional[str]:
-    """None if the value at t = big agrees with the derivation, else what disagrees."""
+def _log_ratio(k1: "_Point", k2: "_Point", tval, digits: int):
+    """log k(x, t z₁) − log k(x, t z₂) at t = tval, evaluated to `digits` digits (the exact route)."""
+    return _log_k(k1, tval, digits) - _log_k(k2, tval, digits)
+
+
+def _cross_check_mismatch(model, result, g, wit, x, z1, z2, big, actual, digits, out):
+    """None if the value at t = big agrees with the derivation, else what disagrees (_UNDECIDED where an
+    enclosure does not tell)."""
     if result.status.holds:
         s1, s2 = invariants_at(model, x, z1), invariants_at(model, x, z2)
         predicted = sum((co.xreplace(s1) - co.xreplace(s2)) * big ** al for al, co in g.E) + \
             (g.p.xreplace(s1) - g.p.xreplace(s2)) * sympy.log(big)
         predicted = sympy.Float(predicted.xreplace(_sample_params(predicted)).evalf(digits), 12)
         out["predicted growing part at t = 10^6" if big == 10 ** 6 else f"predicted growing part at t = {big}"] = predicted
-        if predicted == 0 or abs(actual / predicted - 1) > sympy.Rational(1, 10):
-            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {sympy.Float(actual, 12)} "
+        off = True if predicted == 0 else _beyond(actual, "ratio", predicted, sympy.Rational(1, 10))
+        if off is _UNDECIDED:
+            return _UNDECIDED
+        if off:
+            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {_shown(actual)} "
                     f"but the derived growing part is {predicted}")
     elif result.status is RegionStatus.FAILS and "limit of the ratio" in wit:
         lim = wit["limit of the ratio"]
         target = sympy.log(lim).xreplace(_sample_params(lim)).evalf(40) if lim != 0 else None
         out["derived limit of the log-ratio"] = target
-        if target is not None and abs(actual - target) > sympy.Rational(1, 100):
-            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {sympy.Float(actual, 12)} "
+        off = False if target is None else _beyond(actual, "difference", target, sympy.Rational(1, 100))
+        if off is _UNDECIDED:
+            return _UNDECIDED
+        if off:
+            return (f"at x={x}, z1={z1}, z2={z2}, t = {sympy.sstr(big)}: log-ratio {_shown(actual)} "
                     f"but the derived limit is log({lim}) = {target}")
     return None
+
+
+def _shown(actual):
+    """The log-ratio as the check prints it: to 12 digits."""
+    if actual is _UNDECIDED:
+        return _UNDECIDED
+    if isinstance(actual, _Enclosure):
+        return actual.shown()
+    return sympy.Float(actual, 12)
+
+
+def _beyond(actual, kind: str, ref, bound) -> object:
+    """abs(actual / ref − 1) > bound ("ratio") or abs(actual − ref) > bound ("difference"), computed
+    on the exact route's Float; for an enclosure, the answer every value in it gives, or _UNDECIDED."""
+    if isinstance(actual, _Enclosure):
+        return actual.beyond(kind, ref, bound)
+    if kind == "ratio":
+        return bool(abs(actual / ref - 1) > bound)
+    return bool(abs(actual - ref) > bound)
 
 
 def disagreeing(checks) -> list:
