@@ -108,3 +108,25 @@ def test_the_closure_rules_against_brute_force(s, jumps, n):
 def test_past_the_check_s_limits_d_plus_one_stays_sufficient():
     holds, why = directed_check(8, (-5, 9), 100, 13)   # a start far below N₁: more lengths than the check reads
     assert not holds and "beyond its limits" in why
+
+
+def test_the_worklist_closure_is_the_closure_by_sweeps():
+    """pin_closure (a worklist) against pin_closure_by_sweeps (every rule everywhere until nothing moves): the same set
+    on random strides, jumps, balls and start sets, duplicated jumps included."""
+    import random
+
+    from uapcheck.graphs.strided_lines_directed import pin_closure_by_sweeps
+    rng = random.Random(114)
+    grew = 0
+    for _ in range(3000):
+        s = rng.randint(2, 6)
+        n = rng.randint(1, 40)
+        leaving = tuple(rng.choice([k for k in range(-9, 10) if k % s]) for _ in range(rng.randint(1, 4)))
+        ball = sum(1 << v for v in range(1, n + 1) if rng.random() < rng.choice([0.3, 0.8, 1.0]))
+        cut = rng.randint(0, n + 1)
+        start = set(range(cut, n + 1)) if rng.random() < 0.5 else set(range(1, cut))
+        start |= {p for p in range(1, n + 1) if rng.random() < 0.05}
+        closure = pin_closure(s, leaving, n, ball, set(start))
+        assert closure == pin_closure_by_sweeps(s, leaving, n, ball, set(start)), (s, leaving, n, ball, start)
+        grew += len(closure) > len(start)
+    assert grew > 500

@@ -97,12 +97,76 @@ def _positions(bits: int) -> list[int]:
     return out
 
 
-def pin_closure(s: int, leaving: Sequence[int], n: int, ball: int, start: set[int]) -> set[int]:
+def pin_closure(s: int, leaving: Sequence[int], n: int, ball: int, start: set[int]) -> set[int]:  # noqa: C901 - the three rules and their revisits in one worklist
     """The pinning closure (Theorem F114 (Q2)): the positions of 1..n a permutation σ must fix when it fixes `start`
     pointwise, keeps every residue mod s, and has σ(O(v)) = O(σv) for every v in `ball` (a bit set), O(v) =
     (v + S′) ∩ [1, n]. Rules: (α) alone in its residue outside the fixed set; (β) the only unfixed member of its
     residue in O(v) for a fixed v in the ball; (γ) in the ball, with a fixed u ∈ O(y), and the only position of its
-    residue in u − S′."""
+    residue in u − S′.
+
+    Each rule only adds positions, and a rule that fires keeps firing when more positions are fixed, so the closure
+    is the least set containing `start` that no rule extends, whatever the order the rules are applied in
+    (`pin_closure_by_sweeps` applies them in sweeps over 1..n until none fires; the tests compare both). Here each
+    newly fixed position p revisits only the rules it can make fire: α in p's residue, β at p and at the fixed v with
+    p ∈ O(v), γ at p (docs/theory.md §19)."""
+    fixed = [False] * (n + 1)
+    for p in start:
+        if 1 <= p <= n:
+            fixed[p] = True
+    unfixed: dict[int, set[int]] = {}
+    for p in range(1, n + 1):
+        if not fixed[p]:
+            unfixed.setdefault(p % s, set()).add(p)
+    left = [sum(len(members) for members in unfixed.values())]
+    queue: list[int] = []
+
+    def fix(p: int) -> None:
+        fixed[p] = True
+        unfixed[p % s].discard(p)
+        left[0] -= 1
+        queue.append(p)
+
+    def beta(v: int) -> None:  # (β) at a fixed v in the ball
+        targets = [v + k for k in leaving if 1 <= v + k <= n and not fixed[v + k]]
+        for y in targets:
+            if not fixed[y] and sum(1 for z in targets if z % s == y % s) == 1:
+                fix(y)
+
+    def gamma(u: int) -> None:  # (γ) at a fixed u
+        sources = [u - k for k in leaving if 1 <= u - k <= n]
+        for y in sources:
+            if not fixed[y] and ball >> y & 1 and sum(1 for z in sources if z % s == y % s) == 1:
+                fix(y)
+
+    for members in list(unfixed.values()):  # (α) before anything moves
+        if len(members) == 1:
+            fix(next(iter(members)))
+    # every position fixed: no rule adds anything (each fixes an unfixed position)
+    for v in range(1, n + 1):
+        if not left[0]:
+            break
+        if fixed[v]:
+            if ball >> v & 1:
+                beta(v)
+            gamma(v)
+    while queue and left[0]:
+        p = queue.pop()
+        members = unfixed[p % s]
+        if len(members) == 1:  # (α): p's residue has one unfixed position left
+            fix(next(iter(members)))
+        if ball >> p & 1:
+            beta(p)
+        for k in leaving:  # (β) at the fixed v in the ball whose O(v) holds p
+            v = p - k
+            if 1 <= v <= n and fixed[v] and ball >> v & 1:
+                beta(v)
+        gamma(p)
+    return {p for p in range(1, n + 1) if fixed[p]}
+
+
+def pin_closure_by_sweeps(s: int, leaving: Sequence[int], n: int, ball: int, start: set[int]) -> set[int]:
+    """`pin_closure` by sweeps: every rule at every position, again until a whole sweep fixes nothing (the reference
+    the tests compare the worklist with)."""
     fixed = [False] * (n + 1)
     for p in start:
         fixed[p] = True
@@ -135,13 +199,19 @@ def pin_closure(s: int, leaving: Sequence[int], n: int, ball: int, start: set[in
     return {p for p in range(1, n + 1) if fixed[p]}
 
 
+@lru_cache(maxsize=8)
+def _class_bits(n: int, s: int) -> tuple[int, ...]:
+    """The residue classes mod s of 1..n as bit sets (bit p is position p), by residue 0..s − 1."""
+    return tuple(sum(1 << p for p in range(r if r else s, n + 1, s)) for r in range(s))
+
+
 def root_problem(span: DirectedSpan, n: int, ball: int, far: int) -> Optional[str]:
     """Why the premise fails at a non-covering root with the ball (within D − 1) and far set given as bit sets on
     1..n, or None when Q0, Q1 and Q2 hold there."""
     s, leaving, a, b = span.s, span.leaving, span.a, span.b
     far_list = _positions(far)
-    for r in range(s):
-        inside = sum(1 for p in range(r if r else s, n + 1, s) if ball >> p & 1)
+    for r, members in enumerate(_class_bits(n, s)):
+        inside = (ball & members).bit_count()  # the positions of residue r within D − 1 of the root
         if inside < len(leaving) + 1:
             return f"Q0: the residue class {r} has {inside} positions within D − 1 of the root"
     window = span.far
