@@ -139,3 +139,40 @@ def test_lemma_0_by_brute_force(parts, n):
             assert condition == iso, (parts, n, perm, i)
             both += condition
     assert both
+
+
+def test_the_bit_matrix_eccentricities_are_the_boolean_matrix_ones():
+    """`_eccentricities` (balls as packed bit rows, grown by row shifts) against `eccentricities_by_columns` (a boolean
+    matrix grown by column shifts, the way the check computed them before): the same list, or both None, on random
+    blocks and symmetric jumps at lengths across several 64-bit words."""
+    rng = random.Random(118)
+    compared = disconnected = 0
+    for _ in range(1500):
+        n, b = rng.randint(2, 200), rng.randint(1, 6)
+        ks = sorted({rng.randint(1, 9) for _ in range(rng.randint(0, 3))})
+        if (ks and max(ks) >= n) or b > n:
+            continue
+        jumps = tuple(sorted([-k for k in ks] + ks))
+        want = F118.eccentricities_by_columns(n, b, jumps)
+        assert F118._eccentricities(n, b, jumps) == want, (n, b, jumps)
+        compared += 1
+        disconnected += want is None
+    assert compared > 1000 and 0 < disconnected < compared
+
+
+def _relabelled_pairs(edges, label):
+    return tuple(sorted((min(label[p], label[q]), max(label[p], label[q])) for p, q in edges))
+
+
+def test_the_edge_codes_tell_relabelled_edge_sets_apart_as_the_sorted_pairs_do():
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(2, 40)
+        edges = sorted({tuple(sorted(rng.sample(range(n), 2))) for _ in range(rng.randint(1, 3 * n))})
+        label = list(range(n))
+        rng.shuffle(label)
+        other = [e for e in edges if rng.random() < 0.9] or edges
+        same_pairs = _relabelled_pairs(edges, label) == _relabelled_pairs(other, label)
+        assert (F118._edge_codes(edges, label, n) == F118._edge_codes(other, label, n)) == same_pairs
+        flipped = [(q, p) for p, q in edges]
+        assert F118._edge_codes(flipped, label, n) == F118._edge_codes(edges, label, n)

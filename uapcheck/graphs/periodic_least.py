@@ -60,8 +60,51 @@ def _neighbours(n: int, b: int, jumps: Sequence[int]) -> list[int]:
 
 
 def _eccentricities(n: int, b: int, jumps: Sequence[int]) -> Optional[list[int]]:
-    """The largest distance from every position (index 0 unused), by breadth-first search from all positions at once
-    (row r of a boolean array holds the ball of r, grown by one level with column shifts), None when not connected."""
+    """The largest distance from every position (index 0 unused), by breadth-first search from all positions at once,
+    None when not connected. Row r of a bit matrix (n rows of ⌈n/64⌉ words) holds the ball of r; the graph is
+    undirected (S = −S, blocks), so the ball of r at level ℓ + 1 is the union of the balls at level ℓ of r and its
+    neighbours: one level is a few row shifts of the whole matrix (`eccentricities_by_columns` grows the balls by
+    column shifts of a boolean matrix instead; the tests compare both)."""
+    import numpy as np
+    words = (n + 63) // 64
+    reach = np.zeros((n, words), dtype=np.uint64)
+    rows = np.arange(n)
+    reach[rows, rows // 64] = np.left_shift(np.uint64(1), (rows % 64).astype(np.uint64))
+    full_row = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    if n % 64:
+        full_row[-1] = np.uint64((1 << (n % 64)) - 1)
+    position = rows % b
+    # (shift k, the rows r with r + k a neighbour of r as a column mask): the jumps, then p ± k in p's block
+    moves = [(k, None) for k in jumps]
+    for k in range(1, b):
+        moves.append((-k, np.where(position >= k, np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64(0))[:, None]))
+        moves.append((k, np.where(position < b - k, np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64(0))[:, None]))
+    ecc = np.full(n, -1)
+    level = 0
+    full = (reach == full_row).all(axis=1)
+    ecc[full] = 0
+    while not full.all():
+        grown = reach.copy()
+        for k, mask in moves:   # row r takes the ball of its neighbour r + k
+            if abs(k) >= n:
+                continue   # no position has a neighbour that far
+            if k > 0:
+                grown[:n - k] |= reach[k:] if mask is None else reach[k:] & mask[:n - k]
+            elif k < 0:
+                grown[-k:] |= reach[:n + k] if mask is None else reach[:n + k] & mask[-k:]
+        level += 1
+        if (grown == reach).all():
+            return None
+        reach = grown
+        now = (reach == full_row).all(axis=1)
+        ecc[now & ~full] = level
+        full = now
+    return [0] + [int(x) for x in ecc]
+
+
+def eccentricities_by_columns(n: int, b: int, jumps: Sequence[int]) -> Optional[list[int]]:
+    """`_eccentricities` with the balls as the rows of an n × n boolean matrix grown by column shifts (the reference
+    the tests compare with)."""
     import numpy as np
     reach = np.eye(n, dtype=bool)
     position = np.arange(n)
@@ -108,6 +151,16 @@ def _levels(near: list[int], n: int, root: int) -> list[int]:
         seen |= frontier
         level += 1
     return dist
+
+
+def _edge_codes(kept: list, label: list, n: int) -> bytes:
+    """The edges relabelled by `label`, each as min·n + max of its ends' labels, sorted (as bytes): the same
+    information as the sorted pairs (min, max), in one numpy sort instead of a Python one."""
+    import numpy as np
+    ends = np.asarray(label, dtype=np.int64)[np.asarray(kept, dtype=np.int64).reshape(-1, 2)]
+    codes = ends.min(axis=1) * n + ends.max(axis=1)
+    codes.sort()
+    return codes.tobytes()
 
 
 def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[str]:
@@ -160,8 +213,7 @@ def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[st
                 placed = [0] * n
                 for v, c in enumerate(colours):
                     placed[label[v]] = c
-                key = (tuple(placed), tuple(sorted((min(label[p], label[q]), max(label[p], label[q]))
-                                                   for p, q in kept)))
+                key = (tuple(placed), _edge_codes(kept, label, n))
             forms.setdefault(key, []).append(count)
         isomorphisms += sum(count * len(counts) for counts in forms.values() for count in counts)
     if isomorphisms != len(views) * whole:
