@@ -304,27 +304,50 @@ def orbit_representatives(gens: Sequence[np.ndarray], n: int) -> list[int]:
 # The group: colour refinement, then twin checks
 
 REFINE_ROUNDS = 64
+LABELLED_WORK = 60_000_000  # arc visits of refinement on labelled arcs (about a second per 10⁷ with numpy)
 MAX_TWIN_SWAPS = 512
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def refine(heads: Sequence[np.ndarray], n: int) -> Optional[np.ndarray]:
+def _label_weights(labels: Optional[Sequence[Optional[np.ndarray]]], k: int) -> Optional[np.ndarray]:
+    """Head k's arc labels (a bias class per arc, aligned with its codes) as odd multipliers: x ↦ x·MIX + 1 is
+    injective on 64-bit words, so arcs of different labels get different multipliers; None: no labels."""
+    lab = labels[k] if labels is not None else None
+    if lab is None:
+        return None
+    return lab.astype(np.uint64) * _MIX + np.uint64(1)
+
+
+def labelled_rounds(heads: Sequence[np.ndarray], n: int) -> int:
+    """The rounds of refinement on labelled arcs: up to n + 1 (the number of colours grows every round until the
+    colouring settles, so it settles within n rounds), within LABELLED_WORK arc visits, at least REFINE_ROUNDS."""
+    arcs = sum(int(c.size) for c in heads)
+    return max(REFINE_ROUNDS, min(n + 1, LABELLED_WORK // max(2 * arcs + n, 1)))
+
+
+def refine(heads: Sequence[np.ndarray], n: int,
+           labels: Optional[Sequence[Optional[np.ndarray]]] = None, rounds: int = 0,
+           start: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
     """A colouring of the positions that every permutation preserving each head's arcs preserves: colour
     refinement, each round colouring v by (its colour, a sum of random weights of its in-neighbours'
     colours and one of its out-neighbours', per head). Each round is a function of the last and of the
     arcs alone, so an automorphism of every head keeps every round's colouring (a weight collision only
-    makes a colouring coarser, never wrong). None when it has not settled after REFINE_ROUNDS rounds."""
+    makes a colouring coarser, never wrong). With `labels` (per head, one label per arc in the order of its
+    codes) a neighbour's weight is multiplied by its arc's label multiplier, a function of (colour, label):
+    a permutation keeping every head's labelled arcs keeps every round's colouring. None when it has not
+    settled after REFINE_ROUNDS rounds (or `rounds`, when larger). `start`: an initial colouring by ranks
+    0, 1, … (a position individualised), which the permutations considered keep."""
     rng = np.random.default_rng(20261201)
-    colour = np.zeros(n, dtype=np.int64)
-    count = 1
-    ends = [np.divmod(codes, n) for codes in heads]
-    for _ in range(REFINE_ROUNDS):
+    colour = np.zeros(n, dtype=np.int64) if start is None else start.copy()
+    count = 1 if start is None else int(start.max()) + 1
+    ends = [(*np.divmod(codes, n), _label_weights(labels, k)) for k, codes in enumerate(heads)]
+    for _ in range(max(REFINE_ROUNDS, rounds)):
         weight = rng.integers(1, 1 << 62, size=count, dtype=np.int64).astype(np.uint64)
         sig = colour.astype(np.uint64) * _MIX
-        for src, dst in ends:
+        for src, dst, lw in ends:
             for a, b in ((src, dst), (dst, src)):  # in-neighbours' colours, then out-neighbours'
                 acc = np.zeros(n, dtype=np.uint64)
-                np.add.at(acc, b, weight[colour[a]])
+                np.add.at(acc, b, weight[colour[a]] if lw is None else weight[colour[a]] * lw)
                 sig = sig * _MIX + acc
         order = np.lexsort((sig, colour))
         c_sorted, s_sorted = colour[order], sig[order]
@@ -341,24 +364,43 @@ def refine(heads: Sequence[np.ndarray], n: int) -> Optional[np.ndarray]:
     return None
 
 
-def swap_preserves(codes: np.ndarray, n: int, a: int, b: int) -> bool:
+def swap_preserves(codes: np.ndarray, n: int, a: int, b: int, labels: Optional[np.ndarray] = None) -> bool:
     """The transposition (a b) (0-based) maps the arc set onto itself: only arcs at a or b move, so the
-    arcs at a or b, swapped and sorted, must be those arcs."""
+    arcs at a or b, swapped and sorted, must be those arcs. With `labels` (one per arc) the labelled arcs:
+    each moved arc must land on an arc of the same label."""
     src, dst = np.divmod(codes, n)
     at = (src == a) | (src == b) | (dst == a) | (dst == b)
     s, d = src[at], dst[at]
     swap = np.arange(n, dtype=np.int64)
     swap[a], swap[b] = b, a
-    return bool(np.array_equal(np.sort(swap[s] * n + swap[d]), np.sort(s * n + d)))
+    if labels is None:
+        return bool(np.array_equal(np.sort(swap[s] * n + swap[d]), np.sort(s * n + d)))
+    lab = labels[at]
+    return _same_labelled(swap[s] * n + swap[d], lab, s * n + d, lab)
 
 
-def group_by_refinement(heads: Sequence[np.ndarray], n: int) -> Optional[list]:
+def _same_labelled(codes_a: np.ndarray, lab_a: np.ndarray, codes_b: np.ndarray, lab_b: np.ndarray) -> bool:
+    """The labelled arc sets {(code, label)} are equal (each code occurs once per side)."""
+    oa, ob = np.lexsort((lab_a, codes_a)), np.lexsort((lab_b, codes_b))
+    return bool(np.array_equal(codes_a[oa], codes_b[ob]) and np.array_equal(lab_a[oa], lab_b[ob]))
+
+
+def preserves_labelled(perm: np.ndarray, codes: np.ndarray, labels: np.ndarray, n: int) -> bool:
+    """σ maps the labelled arc set onto itself: every arc j → i with label c goes to an arc σj → σi with label c."""
+    if codes.size == 0:
+        return True
+    src, dst = codes // n, codes % n
+    return _same_labelled(perm[src] * n + perm[dst], labels, codes, labels)
+
+
+def group_by_refinement(heads: Sequence[np.ndarray], n: int,
+                        labels: Optional[Sequence[Optional[np.ndarray]]] = None) -> Optional[list]:
     """The cells of the refined colouring when every cell of two or more positions is a twin class (each
     transposition of its first member with another is an automorphism of every head, and these generate
     the cell's symmetric group): then G — the permutations keeping every head's arcs — is exactly the
     product of the symmetric groups on the cells (G keeps each cell, and contains each cell's symmetric
     group). None when the colouring has not settled or a cell is not checked to be a twin class."""
-    colour = refine(heads, n)
+    colour = refine(heads, n, labels, labelled_rounds(heads, n) if labels is not None else 0)
     if colour is None:
         return None
     order = np.argsort(colour, kind="stable")
@@ -369,9 +411,55 @@ def group_by_refinement(heads: Sequence[np.ndarray], n: int) -> Optional[list]:
     for cell in cells:
         first = int(cell[0])
         for other in cell[1:].tolist():
-            if not all(swap_preserves(codes, n, first, other) for codes in heads):
+            if not all(swap_preserves(codes, n, first, other, None if labels is None else labels[k])
+                       for k, codes in enumerate(heads)):
                 return None
     return [sorted(int(v) + 1 for v in c) for c in cells]
+
+
+MAX_INDIVIDUALISED = 64  # the largest cell whose members are individualised one by one
+
+
+def _individualised(colour: np.ndarray, v: int) -> np.ndarray:
+    """The colouring with v given a colour of its own, as ranks (v just after the rest of its cell)."""
+    key = colour * 2
+    key[v] += 1
+    _, ranks = np.unique(key, return_inverse=True)
+    return ranks.astype(np.int64)
+
+
+def individualised_group(heads: Sequence[np.ndarray], n: int, labels: Sequence[Optional[np.ndarray]],
+                         colour: np.ndarray) -> Optional[tuple[int, list]]:
+    """|G| and generators for the permutations keeping every head's labelled arcs, from a settled colouring
+    `colour` that is not discrete: v = the first member of the first cell of two or more positions. If refining
+    with v individualised gives a discrete colouring, the stabiliser G_v is trivial (an element of G_v keeps that
+    colouring, so it fixes every position), so |G| = |orbit of v| and, for each u of v's cell, the only candidate
+    g with g(v) = u maps the position of each colour in the v-run to the position of that colour in the u-run (the
+    refinement is a function of the colouring and the labelled arcs, so g maps the one run onto the other); each
+    candidate is checked on the labelled arcs. None when the v-run is not discrete or the cell is too large."""
+    order = np.argsort(colour, kind="stable")
+    bounds = np.flatnonzero(np.diff(colour[order])) + 1
+    cells = [c for c in np.split(order, bounds) if c.size > 1]
+    if not cells or cells[0].size > MAX_INDIVIDUALISED:
+        return None
+    cell = cells[0].tolist()
+    rounds = labelled_rounds(heads, n)
+    base = refine(heads, n, labels, rounds, _individualised(colour, cell[0]))
+    if base is None or int(base.max()) + 1 != n:
+        return None
+    where = np.empty(n, dtype=np.int64)
+    gens, orbit = [], 1
+    for u in cell[1:]:
+        run = refine(heads, n, labels, rounds, _individualised(colour, u))
+        if run is None or int(run.max()) + 1 != n:
+            continue  # no g with g(v) = u: g would map the discrete v-run onto the u-run
+        where[run] = np.arange(n, dtype=np.int64)  # the position of each colour in the u-run
+        perm = where[base]
+        if all(preserves_labelled(perm, codes, lab if lab is not None else np.zeros(codes.size, dtype=np.int64), n)
+               for codes, lab in zip(heads, labels)):
+            orbit += 1
+            gens.append((perm + 1).tolist())
+    return orbit, gens
 
 
 def changed_positions(perm: np.ndarray, heads: Sequence[np.ndarray], n: int) -> np.ndarray:

@@ -494,6 +494,12 @@ def group(ctx, s):
     by_cells = _group_on_arrays(ctx, claimed)
     if by_cells:
         return by_cells
+    if labelled(ctx):
+        # the twin classes and the quotient below are those of the bare arcs: a bias class or a position term
+        # can make the group smaller (blocks(3) + window(1) with a reweight at 4,100: the bare arcs have the
+        # twins 1, 2, the labelled heads none), so they do not give the family's group
+        raise Trust("bias classes on the arcs: the group is re-derived by colour refinement on the labelled arc "
+                    "arrays only, which did not settle it here")
     parts, part_of = twin_partition(ctx)
     try:
         q_order = _quotient_order(ctx, parts, part_of)
@@ -551,13 +557,68 @@ def _agrees_with(order: int, mantissa: str, exponent: int) -> bool:
 
 
 def _symmetry(ctx, g: list) -> bool:
-    """g (a 1-based image list) keeps every head's arcs: on the arc arrays when they cover the patterns."""
+    """g (a 1-based image list) keeps every head's arcs (and their bias classes): on the arc arrays when they cover
+    the patterns."""
+    if labelled(ctx):
+        labels = arc_labels(ctx)
+        if labels is None:
+            raise Trust("bias classes on the arcs the arc arrays do not cover: a listed generator is not re-checked")
+        from . import arrays as A
+        heads, adj = arrays(ctx)
+        perm = A.as_permutation(g, adj.n)
+        return perm is not None and all(A.preserves_labelled(perm, codes, lab, adj.n)
+                                        for codes, lab in zip(heads, labels))
     if arrays(ctx) is None:
         return not bad_positions(ctx, g)
     from . import arrays as A
     heads, adj = arrays(ctx)
     perm = A.as_permutation(g, adj.n)
     return perm is not None and all(A.preserves(perm, codes, adj.n) for codes in heads)
+
+
+def labelled(ctx) -> bool:
+    """A head's arcs carry classes (a bias, or a position term in the weights seen through its classes, §16) or the
+    positions carry an encoding: the family's group is that of the labelled structure, a subgroup of the arcs'."""
+    return ctx.spec.positional != "none" or any(h.bias or h.position is not None for h in ctx.spec.heads)
+
+
+def arc_labels(ctx) -> Optional[list]:
+    """Per head, the bias class of each of its arcs (aligned with its codes), as `patterns.bias_class` states them,
+    the class kind of a position term read by `rules_positions.effective_bias`; None when the arrays do not cover the
+    patterns, a kind has no class formula here, or the positions carry an encoding."""
+    if "arc labels" not in ctx.cache:
+        ctx.cache["arc labels"] = _arc_labels(ctx)
+    return ctx.cache["arc labels"]
+
+
+def _arc_labels(ctx) -> Optional[list]:
+    import numpy as np
+    from .rules_positions import effective_bias
+    if ctx.spec.positional != "none" or arrays(ctx) is None:
+        return None
+    heads, adj = arrays(ctx)
+    n = adj.n
+    out = []
+    for head, codes in zip(ctx.spec.heads, heads):
+        kind = effective_bias(ctx, head, n)  # Trust (or Reject) when the position term's classes are not re-derived
+        j, i = np.divmod(codes, n)
+        d = j - i
+        if kind is None:
+            out.append(np.zeros(codes.size, dtype=np.int64))
+        elif kind == "toeplitz":
+            out.append(d)
+        elif kind == "symmetric toeplitz":
+            out.append(np.abs(d))
+        elif kind == "circulant":
+            out.append(d % n)
+        elif kind == "symmetric circulant":
+            m = d % n
+            out.append(np.minimum(m, n - m))
+        elif kind == "free":
+            out.append(codes.copy())
+        else:
+            return None
+    return out
 
 
 def _group_on_arrays(ctx, claimed):
@@ -569,7 +630,14 @@ def _group_on_arrays(ctx, claimed):
         return None
     from . import arrays as A
     heads, adj = arrays(ctx)
-    cells = A.group_by_refinement(heads, adj.n)
+    labels = None
+    if labelled(ctx):
+        labels = arc_labels(ctx)
+        if labels is None:
+            return None
+    cells = A.group_by_refinement(heads, adj.n, labels)
+    if cells is None and labels is not None:
+        return _individualised_order(heads, adj, labels, claimed)
     if cells is None:
         return None
     order = math.prod(math.factorial(len(c)) for c in cells)
@@ -579,14 +647,35 @@ def _group_on_arrays(ctx, claimed):
     elif order != claimed:
         raise Reject(f"|G| = ∏ |C|! = {order} over the refined cells, not the stated order")
     shown = ", ".join("{" + ", ".join(map(str, c[:4])) + (", …" if len(c) > 4 else "") + "}" for c in cells[:4])
+    on = "the arc arrays" if labels is None else "the arc arrays labelled by their bias classes"
     if not cells:
-        return VERIFIED, (f"colour refinement on the arc arrays ({adj.arcs:,} arcs) gives every position a colour of "
+        return VERIFIED, (f"colour refinement on {on} ({adj.arcs:,} arcs) gives every position a colour of "
                           f"its own; an automorphism keeps the refined colouring, so G is trivial")
     size = order if order < 10 ** 30 else f"about 2^{order.bit_length() - 1}"
-    return VERIFIED, (f"colour refinement on the arc arrays ({adj.arcs:,} arcs) leaves {len(cells)} cell(s) of two or "
+    return VERIFIED, (f"colour refinement on {on} ({adj.arcs:,} arcs) leaves {len(cells)} cell(s) of two or "
                       f"more positions ({shown}{', …' if len(cells) > 4 else ''}), each checked to be a twin class "
                       f"(every transposition with its first member keeps every head's arcs); an automorphism keeps "
                       f"the refined colouring, so G is the product of the cells' symmetric groups, order {size}")
+
+
+def _individualised_order(heads, adj, labels: list, claimed):
+    """|G| of the labelled heads when refinement leaves cells that are no twin classes (the reflection's pairs): one
+    position individualised (arrays.individualised_group); None when that does not decide it."""
+    from . import arrays as A
+    colour = A.refine(heads, adj.n, labels, A.labelled_rounds(heads, adj.n))
+    found = A.individualised_group(heads, adj.n, labels, colour) if colour is not None else None
+    if found is None:
+        return None
+    order, gens = found
+    if isinstance(claimed, tuple):
+        if not _agrees_with(order, *claimed):
+            raise Reject(f"|G| = {order} (one position individualised) is not ≈ {claimed[0]} × 10^{claimed[1]}")
+    elif order != claimed:
+        raise Reject(f"|G| = {order} by colour refinement with one position individualised, not the stated order")
+    return VERIFIED, (f"colour refinement on the arc arrays labelled by their bias classes ({adj.arcs:,} arcs), then "
+                      f"with one position v of a cell individualised, gives every position a colour of its own: the "
+                      f"stabiliser of v is trivial, so |G| is v's orbit, {order} (each candidate image of v checked on "
+                      f"the labelled arcs)")
 
 
 def _quotient_order(ctx, parts, part_of) -> int:

@@ -611,8 +611,8 @@ def _lemma_at_length(ctx, s):
                           + _lemma_instances(ctx, found, "connectivity"))
     if s["rule"] == "SYM-AUT":
         want = {"D_n": 2 * n, "reflection": 2}.get(lemma.group or "")
-        if want is None or n < lemma.group_from(w):
-            return None
+        if want is None or n < lemma.group_from(w) or large.labelled(ctx):
+            return None  # the lemma's group is the bare window's; bias classes or position terms may shrink it
         if data.get("name") != lemma.group or data.get("order") != want:
             raise Reject(f"the group is {lemma.group} of order {want} ({head}), not {data.get('name')!r} of order "
                          f"{str(data.get('order'))[:40]}")
@@ -627,8 +627,8 @@ def _lemma_layers(ctx, n: int):
     """D layers (least) for one cyclic window(w) at an integer n ≥ 2w + 3: §11.9's rooted-view lemma, its
     instances re-decided with nauty over w = 1, 2, 3; None when the lemma does not apply."""
     found = _lemma_here(ctx)
-    if found is None:
-        return None
+    if found is None or large.labelled(ctx):
+        return None  # the rooted-view lemma is about the bare window's views and group, not labelled ones
     lemma, general, w = found
     if lemma.rooted_from is None or n < lemma.rooted_from(w):
         return None
