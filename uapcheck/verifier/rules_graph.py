@@ -247,7 +247,7 @@ def _group_step(ctx):
 
 
 def _in_family_group(ctx, heads, perm) -> bool:
-    lab = patterns.labels(ctx.spec, heads)
+    lab = _labels(ctx, heads, len(perm))  # the family's group: the arcs with their classes, position terms included
     return patterns.preserves(perm, lab, ctx.spec.positional)
 
 
@@ -380,9 +380,20 @@ def _witness_bad_positions(ctx, heads, n: int, perm: list) -> set:
     return _labelled_bad(spec, heads, n, perm, kinds)
 
 
+# the trainable bias kinds whose class is a function of the offset: Lemma V^λ (§11.10) gives D layers when no
+# labelled view witness exists (a `free` bias is not one: its classes are the arcs themselves)
+OFFSET_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant")
+
+
 def _rooted_views(ctx, heads, n, d):
-    if any(h.bias for h in ctx.spec.heads) or ctx.spec.positional != "none":
-        raise Trust("rooted views are decided here for heads without bias or positional encoding")
+    if ctx.spec.positional != "none":
+        raise Trust("rooted views are decided here for heads without a positional encoding")
+    kinds = None
+    if any(h.bias for h in ctx.spec.heads):
+        if any((h.bias and h.bias not in OFFSET_KINDS) or h.position is not None for h in ctx.spec.heads):
+            # Lemma V^λ gives D layers for trainable classes only; a fixed position term in another head is not one
+            raise Trust("labelled rooted views are decided here for trainable biases of the offset only (§11.10)")
+        kinds = [h.bias for h in ctx.spec.heads]
     group = _group_step(ctx)
     gens = (group.get("data") or {}).get("generators") if group["rule"] == "SYM-AUT" else None
     if not isinstance(gens, list) or not all(patterns.is_permutation(g, n) for g in gens):
@@ -391,11 +402,16 @@ def _rooted_views(ctx, heads, n, d):
     if not all(patterns.preserves(g, lab) for g in gens):
         raise Reject("a generator of G is not a symmetry of the heads")
     try:
-        problem = views.decide(heads, n, d, gens)
+        problem = views.decide(heads, n, d, gens, kinds)
     except views.NoNauty as exc:
         raise Trust(f"D layers claimed sufficient; the rooted views are not re-decided: {exc}") from None
     if problem:
         raise Reject(f"{d} layers do not suffice: {problem}")
+    if kinds is not None:
+        return VERIFIED, (f"labelled rooted views (§11.10: each arc labelled by its (head, bias class) pairs) decided "
+                          f"with nauty, not BLISS: for every G-orbit representative i, |Aut(R_i^λ)| = |Stab_G(i)| and no "
+                          f"two views are isomorphic, so no labelled view witness exists and, the biases being "
+                          f"trainable classes of the offset (Lemma V^λ), D = {d} layers suffice")
     return VERIFIED, (f"rooted views (§11.9) decided with nauty, not BLISS: for every G-orbit representative i, "
                       f"|Aut(R_i)| = |Stab_G(i)| and no two views are isomorphic, so no view witness exists and "
                       f"D = {d} layers suffice")
@@ -455,7 +471,7 @@ def sym_aut(ctx, s):
     for g in gens:
         if not patterns.is_permutation(g, n):
             raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
-    lab = patterns.labels(ctx.spec, heads)
+    lab = _labels(ctx, heads, n)
     for g in gens:
         if not patterns.preserves(g, lab, ctx.spec.positional):
             moved = [k + 1 for k in range(n) if g[k] != k + 1][:6]
@@ -471,6 +487,18 @@ def sym_aut(ctx, s):
     why = name_checked(data, gens, n, order)
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}{why}")
+
+
+def _labels(ctx, heads, n: int) -> dict:
+    """Every head's arcs with their classes: a bias's, or a position term's as `rules_positions.effective_bias`
+    reads it (§16: the weights act on the group as the bias with the same offset classes), so that the group
+    re-derived is the family's, not the bare arcs' (`window(1) + global(1)` with `reweight 1 + (i - j)^2` at 12:
+    trivial, where the bare arcs have the reflection of 2…12)."""
+    kinds = None
+    if any(h.position is not None for h in ctx.spec.heads):
+        from .rules_positions import effective_bias
+        kinds = [effective_bias(ctx, h, n) for h in ctx.spec.heads]
+    return patterns.labels_at(ctx.spec, heads, n, kinds)
 
 
 def name_checked(data: dict, gens, n: int, order: int) -> str:

@@ -41,23 +41,27 @@ def orbits(gens: Sequence[Sequence[int]], n: int) -> list[list[int]]:
     return sorted(out.values())
 
 
-def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int):
-    """i's rooted view for nauty: the arcs into the (D − 1)-ball labelled by the heads containing them,
+def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int, kinds: Optional[Sequence] = None):
+    """i's rooted view for nauty: the arcs into the (D − 1)-ball labelled by the heads containing them (with
+    `kinds`, by the pairs (head, class of the arc in that head's bias kind): §11.10's labelled view R_i^λ),
     positions coloured by min(d(v → i), D)."""
     ball = {v for v in range(1, n + 1) if dist_to_i[v] is not None and dist_to_i[v] <= d - 1}
     labels: dict = {}
     for h, arcs in enumerate(heads):
+        kind = kinds[h] if kinds is not None else None
         for u, v in arcs:
             if v in ball:
-                labels.setdefault((u, v), []).append(h)
+                labels.setdefault((u, v), []).append(h if kind is None else (h, patterns.bias_class(kind, n, u, v)))
     colour_cells: list = [set() for _ in range(d + 1)]
     for v in range(1, n + 1):
         colour_cells[dist_to_i[v] if dist_to_i[v] is not None and dist_to_i[v] < d else d].add(v)
     return nauty_graph.build(n, {arc: tuple(hs) for arc, hs in labels.items()}, colour_cells)
 
 
-def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]]) -> Optional[str]:
-    """None when no view witness exists at depth D = d (so D layers suffice), else the reason."""
+def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]],
+           kinds: Optional[Sequence] = None) -> Optional[str]:
+    """None when no view witness exists at depth D = d (so D layers suffice), else the reason. `kinds`: each
+    head's bias kind (None: no classes), for the labelled views of §11.10; G (`gens`) is then the labelled group."""
     try:
         import pynauty  # noqa: F401 - only whether it is there: first_view_witness uses it
     except ImportError:
@@ -86,7 +90,7 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
                 break
             seen |= frontier
         return seen == everything
-    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d), MISMATCH,
+    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d, kinds), MISMATCH,
                               whole_ball)
 
 
