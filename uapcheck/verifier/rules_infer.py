@@ -352,8 +352,55 @@ def sym_dense(ctx, s):
         if got is not None:
             raise Reject(got)
     where = f"n = {n}" if isinstance(n, int) else "every n (the bias-group table, docs/theory.md §Bias)"
+    whole = (f"; at n = {n} its order is the labelled structure's (nauty, or colour refinement on the labelled arcs "
+             "with one position individualised)") if isinstance(n, int) and n > 7 else ""
     return VERIFIED, (f"G = {name} for {where}: every bias class and the positional encoding preserved; "
-                      f"confirmed by trying every permutation at n = {', '.join(map(str, checked))}")
+                      f"confirmed by trying every permutation at n = {', '.join(map(str, checked))}{whole}")
+
+
+DENSE_REFINEMENT_ARCS = 4_200_000  # complete heads × n(n − 1) arcs refined when nauty's graph is too large
+
+
+def _dense_by_refinement(spec, n: int, kinds) -> int | None:
+    """|G| of complete heads with bias classes when nauty's graph is too large (n = 1,024 with an offset class per
+    distance): colour refinement on the labelled arc arrays, then one position individualised (arrays.py, the same
+    route as above n = 1,024 for patterns, docs/theory.md §18.3); None when it does not decide it."""
+    import numpy as np
+
+    from . import arrays
+    heads = spec.heads
+    if spec.positional != "none" or len(heads) * n * (n - 1) > DENSE_REFINEMENT_ARCS:
+        return None
+    v = np.arange(n, dtype=np.int64)
+    j, i = np.repeat(v, n), np.tile(v, n)
+    keep = j != i
+    codes = j[keep] * n + i[keep]
+    labels = []
+    for k, head in enumerate(heads):
+        kind = kinds[k] if kinds is not None else head.bias
+        d = j[keep] - i[keep]
+        if kind is None:
+            labels.append(np.zeros(codes.size, dtype=np.int64))
+        elif kind == "toeplitz":
+            labels.append(d)
+        elif kind == "symmetric toeplitz":
+            labels.append(np.abs(d))
+        elif kind == "circulant":
+            labels.append(d % n)
+        elif kind == "symmetric circulant":
+            labels.append(np.minimum(d % n, n - d % n))
+        elif kind == "free":
+            labels.append(codes.copy())
+        else:
+            return None
+    all_codes = [codes] * len(heads)
+    cells = arrays.group_by_refinement(all_codes, n, labels)
+    if cells is not None:
+        import math
+        return math.prod(math.factorial(len(c)) for c in cells)
+    colour = arrays.refine(all_codes, n, labels, arrays.labelled_rounds(all_codes, n))
+    found = arrays.individualised_group(all_codes, n, labels, colour) if colour is not None else None
+    return None if found is None else found[0]
 
 
 def _dense_group(spec, n: int, name, brute: bool = True, ctx=None):
@@ -373,9 +420,12 @@ def _dense_group(spec, n: int, name, brute: bool = True, ctx=None):
     if brute:
         full, _ = groups.full_order(lab, n, spec.positional)
     else:
-        full, _ = groups.full_order(lab, n, spec.positional)
+        full, method = groups.full_order(lab, n, spec.positional)
         if full is None:
-            raise Trust(f"completeness at n = {n} needs pynauty")
+            full = _dense_by_refinement(spec, n, kinds)
+        if full is None:
+            raise Trust(f"completeness at n = {n} is not re-derived: {method}; colour refinement on the labelled "
+                        "arcs did not settle it")
     mine = groups.order(gens, n)
     if full is not None and full > mine:
         raise Trust(f"the claimed group {name} is smaller than the bias table's at n = {n}: a construct the "
