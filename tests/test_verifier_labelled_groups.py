@@ -107,3 +107,25 @@ def test_the_labelled_group_above_the_arc_limit_is_verified_and_a_changed_one_re
         s = next(s for s in bad["steps"] if s["rule"] == "SYM-AUT")
         s["data"]["name"], s["data"]["order"] = other, size
         assert _group(bad).outcome == REJECTED, (other, size)
+
+
+def _sym_aut_outcome(text: str):
+    from certificates import certificate_of
+    cert = certificate_of(text)
+    report = verify(cert)
+    return next(s for s in report.steps if s.rule == "SYM-AUT"), cert
+
+
+def test_trivial_group_of_a_reweight_of_both_signs_is_verified_by_the_bare_arcs():
+    # `causal` has only the identity, so the family's group (its labels refine the arcs) is trivial whatever the
+    # weights' classes are: verified, though a reweight of both signs has no offset classes re-derived
+    step, cert = _sym_aut_outcome(_text(6, "causal", "reweight c(i, j) = 1 + j - i"))
+    assert step.outcome == VERIFIED and "bare arcs" in step.reason
+
+
+def test_a_larger_bare_group_leaves_the_reweight_group_trusted():
+    # window(1)'s bare arcs have the reflection; with weights of both signs their classes decide the family's
+    # group, which is not re-derived: not verified
+    step, cert = _sym_aut_outcome(_text(6, "window(1)", "reweight c(i, j) = 1 + j - i"))
+    assert step.outcome != VERIFIED
+

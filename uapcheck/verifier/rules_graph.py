@@ -471,7 +471,13 @@ def sym_aut(ctx, s):
     for g in gens:
         if not patterns.is_permutation(g, n):
             raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
-    lab = _labels(ctx, heads, n)
+    try:
+        lab = _labels(ctx, heads, n)
+    except Trust:
+        trivial = _trivial_by_bare_arcs(ctx, heads, n, gens, data)
+        if trivial:
+            return trivial
+        raise
     for g in gens:
         if not patterns.preserves(g, lab, ctx.spec.positional):
             moved = [k + 1 for k in range(n) if g[k] != k + 1][:6]
@@ -487,6 +493,19 @@ def sym_aut(ctx, s):
     why = name_checked(data, gens, n, order)
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}{why}")
+
+
+def _trivial_by_bare_arcs(ctx, heads, n: int, gens: list, data: dict):
+    """A trivial group claimed where the position terms' classes are not re-derived: the family's group is a
+    subgroup of the bare arcs' (classes only refine the labels), so a trivial bare group proves it (`causal`
+    with `reweight 1 + j - i`). None when that does not settle it."""
+    if data.get("order") != 1 or any(g != list(range(1, n + 1)) for g in gens):
+        return None
+    full, method = groups.full_order(patterns.labels_at(ctx.spec, heads, n, None), n, ctx.spec.positional)
+    if full != 1:
+        return None
+    return VERIFIED, (f"order 1: the bare arcs already have only the identity ({method}), and the family's group, "
+                      f"whose labels refine the arcs by the weights' classes, is a subgroup of it")
 
 
 def _labels(ctx, heads, n: int) -> dict:
