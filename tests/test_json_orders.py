@@ -6,6 +6,7 @@ forms, and a certificate with orders by class still verifies."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -116,3 +117,52 @@ def test_a_certificate_with_orders_by_class_still_verifies():
     assert verify(cert).ok
     orders = [value for _, value in walk(cert) if value is not None]  # its data: null where no number is stated
     assert any(isinstance(v, list) for v in orders) and not [p for v in orders for p in problems(v, "")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Orders of 25 to 1000 digits at an integer n: the JSON writes the number, the text keeps its bounded words
+
+def _report(text: str) -> dict:
+    import uapcheck
+    from uapcheck.render.jsonout import dumps, result_json
+    return json.loads(dumps(result_json(uapcheck.check(text, "t.uap"))))
+
+
+def _orders(report: dict) -> list:
+    return [value for _, value in walk(report)]
+
+
+@pytest.mark.parametrize("pattern, tokens, order", [
+    ("star", 26, math.factorial(25)),  # the group engine's words "25!" (twin classes)
+    ("window(25)", 26, math.factorial(26)),  # its words "≈ 10^26"
+    ("blocks(8)", 64, math.factorial(8) ** 9),  # "40320 · (8!)^8"
+    ("star", 400, math.factorial(399)),  # 867 digits
+], ids=["star-26", "window-26", "blocks-64", "star-400"])
+def test_an_order_up_to_1000_digits_is_an_integer_in_every_order_field(pattern, tokens, order):
+    report = _report(softmax_source(pattern, tokens))
+    assert report["group"] is None or report["group"]["order"] == order  # blocks(8) is NOT-UAP: no group
+    found = _orders(report)
+    assert found and all(v == order for v in found), [str(v)[:40] for v in found if v != order]
+
+
+def test_above_1000_digits_the_order_keeps_its_bounded_form():
+    """499! has 1,131 digits: its factors, and the certificate's claim bounded; nothing is converted to a string
+    of digits (Python refuses more than 4,300)."""
+    report = _report(softmax_source("star", 500))
+    assert report["group"]["order"] == "499!"
+    assert all(isinstance(v, str) and not problems(v, "") for v in _orders(report))
+
+
+def test_the_text_report_keeps_the_words_of_a_long_order():
+    import uapcheck
+    result = uapcheck.check(softmax_source("star", 26), "t.uap")
+    assert result.group.order == "25!" and result.group.order_value == math.factorial(25)
+    window = uapcheck.check(softmax_source("window(25)", 26), "t.uap")
+    assert window.group.order == "≈ 10^26"
+
+
+def test_a_below_range_group_writes_its_exact_order():
+    from uapcheck.groups import GroupInfo
+    from uapcheck.rules.small_lengths import LengthVerdict
+    info = GroupInfo("stabilizer 1", "25!", (), exact=math.factorial(25))
+    assert LengthVerdict(26, None, info).to_json()["group"]["order"] == math.factorial(25)

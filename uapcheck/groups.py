@@ -96,7 +96,9 @@ class GroupInfo:
     #: "else"), `name` and `order` are the classes' words, and `generators` is empty
     classes: tuple = ()
     #: the order as a SymPy expression when it is symbolic (`order` is its words): the JSON writes it in the
-    #: documented form (bignum.json_order: a Piecewise by its pieces)
+    #: documented form (bignum.json_order: a Piecewise by its pieces); at an integer n, the order as an int when
+    #: `order` is its bounded words ("25!", "≈ 10^26") and it has at most 1000 digits (`exact_int`), which the
+    #: JSON writes out (docs/language.md, "Orders")
     exact: Any = field(default=None, compare=False)
 
     @property
@@ -299,6 +301,17 @@ def stabilizer_generators(n: int, k: int) -> tuple[tuple[int, ...], ...]:
 # Orders
 
 _FACTORIAL_TEXT = re.compile(r"^(\d{1,5})!$")
+
+
+def exact_int(order) -> Optional[int]:
+    """A concrete order as an int when the JSON writes it out (at most bignum.MAX_DIGITS_SHOWN digits), for
+    GroupInfo.exact; None for a symbolic order, text, or a larger number (the JSON then keeps its bounded words)."""
+    from .bignum import MAX_DIGITS_SHOWN
+    if isinstance(order, sympy.Basic) and order.is_Integer:
+        order = int(order)
+    if isinstance(order, int) and not isinstance(order, bool) and 0 < order < 10 ** MAX_DIGITS_SHOWN:
+        return order
+    return None
 
 
 def order_value(derived) -> Optional[int]:

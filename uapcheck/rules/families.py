@@ -16,7 +16,7 @@ from .. import spec as S
 from ..show import show_size
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
-from ..groups import order_text
+from ..groups import exact_int, order_text
 from ..groups import GroupInfo
 from .symmetry import group_step, group_undecided
 
@@ -196,7 +196,8 @@ def family_outcome(spec: S.Spec):
     shown_order = order_text(order)
     if theorem.order_shown and isinstance(n, sympy.Symbol):  # by divisibility cases, in words (F47)
         shown_order = theorem.order_shown
-    exact = order if isinstance(order, sympy.Basic) and order.free_symbols else None  # the JSON's (by its pieces)
+    # the JSON's: by its pieces when symbolic, written out when a number of at most 1000 digits
+    exact = order if isinstance(order, sympy.Basic) and order.free_symbols else exact_int(order)
     info = GroupInfo(theorem.group, shown_order, theorem.generators,
                      _range_text(theorem) if isinstance(n, sympy.Symbol) else "", _coprime_range(theorem, n),
                      exact=exact)

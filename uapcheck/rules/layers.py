@@ -12,7 +12,7 @@ from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, build_graph, symmetry_group
 from ..graphs.layers import LayerSequence, connectivity, least_layers
-from ..groups import order_text
+from ..groups import exact_int, order_text
 from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
 from ..show import show_pattern
 from ..claim import claim as claim_of
@@ -212,7 +212,7 @@ def layered_premises(spec: S.Spec):
     name = grp.name if not (grp.structure and (grp.name is None or grp.name.startswith("stabilizer"))) else (
         grp.structure if grp.name is None else grp.name)
     order_shown = grp.order_text if isinstance(grp.order_text, (int, str)) else order_text(int(grp.order))
-    info = GroupInfo(name, order_shown, gens if seq.n <= 256 else ())
+    info = GroupInfo(name, order_shown, gens if seq.n <= 256 else (), exact=exact_int(int(grp.order)))
     if grp.generators is None:
         return undecided("the generators of G were not listed (too many to list)")
     gstep = group_step(desc, info, LayerGenerators(seq, gens, int(grp.order)), grp.method)

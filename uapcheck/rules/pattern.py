@@ -27,7 +27,7 @@ from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_g
                       closed_connectivity, closed_group, symmetry_group)
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.views import decide_views
-from ..groups import order_text
+from ..groups import exact_int, order_text
 from ..show import show_classes, show_condition, show_pattern, show_size
 from ..groups import GroupClass, GroupInfo, class_condition, symbolic_generators
 from .residue_classes import dependence, pieces_by_residue, split_by_residue, split_partially
@@ -630,7 +630,8 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         name = grp.structure if name is None else name
     typed = grp.structure_parts if name == grp.structure else None
     info = GroupInfo(name, grp.order_text if grp.order_text is not None else order_text(int(grp.order)), shown,
-                     structure=typed, order_latex=grp.order_latex if grp.order_text is not None else None)
+                     structure=typed, order_latex=grp.order_latex if grp.order_text is not None else None,
+                     exact=exact_int(int(grp.order)))
     ev = {"generators": [list(g) for g in shown] if shown else
           f"{len(gens)} generators on {n} points (not listed above {MAX_GENERATORS_SHOWN} tokens)",
           "method": grp.method}
@@ -817,8 +818,9 @@ def _case_group(case) -> GroupInfo:
 
 
 def _exact_order(order):
-    """The order itself when it is a symbolic expression (the JSON writes it by its pieces), else None."""
-    return order if isinstance(order, sympy.Basic) and order.free_symbols else None
+    """The order itself when it is a symbolic expression (the JSON writes it by its pieces), its int when it is a
+    number of at most 1000 digits (the JSON writes it out), else None."""
+    return order if isinstance(order, sympy.Basic) and order.free_symbols else exact_int(order)
 
 
 def _group_key(case) -> tuple:

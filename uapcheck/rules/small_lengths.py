@@ -57,7 +57,7 @@ class LengthVerdict:
         from ..bignum import json_order
         g = self.group
         return {"n": self.n, "verdict": self.verdict.value if self.verdict is not None else None,
-                "group": None if g is None else {"name": g.name, "order": json_order(g.order)},
+                "group": None if g is None else {"name": g.name, "order": json_order(g.order_value)},
                 "layers": self.layers, "least": self.least, "allowed": self.allowed, "why": self.why or None}
 
     def words(self) -> str:

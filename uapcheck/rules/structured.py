@@ -21,7 +21,7 @@ from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_ne
 from ..memo import exact_cache
 from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_latex, lifted_order_text
 from ..graphs.build import _estimate
-from ..groups import GroupInfo
+from ..groups import GroupInfo, exact_int
 from .symmetry import group_step, group_undecided
 from .pattern import LayerCount, layers_needed
 
@@ -203,7 +203,7 @@ def _blockwise(spec: S.Spec):
     long_order = order.bit_length() >= 1300
     shown_order = lifted_order_text(int(grp.order), classes, b) if long_order else order
     info = GroupInfo(name, shown_order, (), order_latex=lifted_order_latex(int(grp.order), classes, b)
-                     if long_order else None)
+                     if long_order else None, exact=exact_int(order))
     ev = {"method": lifted, "block group order": int(grp.order),
           "closed-twin classes of blocks": [c for c in classes if len(c) > 1] or "none (every block its own class)",
           "order formula": f"|G| = |G_blocks| · ∏ (b·|C|)! / |C|! over the closed-twin classes C of blocks, b = {b}",
