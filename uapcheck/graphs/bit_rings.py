@@ -5,7 +5,7 @@ Nothing here reads user text.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 
 def rings(near: list[int], n: int, root: int) -> Optional[list[int]]:
@@ -21,6 +21,21 @@ def rings(near: list[int], n: int, root: int) -> Optional[list[int]]:
             grown |= near[low.bit_length()]
             rest ^= low
         edge = grown & ~seen
+        if not edge:
+            return None
+        seen |= edge
+        out.append(edge)
+    return out
+
+
+def rings_by(closed: Callable[[int], int], n: int, root: int) -> Optional[list[int]]:
+    """`rings` with the closed neighbourhood of a whole set given as a function (`closed(S)` = the union of S's closed
+    neighbourhoods), for graphs whose structure gives it in a few whole-set operations."""
+    full = (1 << n) - 1
+    seen = edge = 1 << (root - 1)
+    out = [edge]
+    while seen != full:
+        edge = closed(edge) & ~seen
         if not edge:
             return None
         seen |= edge

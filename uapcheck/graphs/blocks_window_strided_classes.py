@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial, lcm
-from typing import Optional
+from typing import Callable, Optional
 
 import sympy
 from sympy import Integer
@@ -163,17 +163,111 @@ def swap_witness(n: int, b: int, w: int, s: int, diameter: int) -> Optional[tupl
     return None
 
 
+def closure(n: int, b: int, w: int, s: int) -> Callable[[int], int]:
+    """The closed neighbourhood of a bit set (bit p − 1 is position p) in `blocks(b) + window(w) + strided(s)` on 1..n:
+    the union of `closed_neighbourhoods` over its positions, made by whole-set operations: the window's shifts, each
+    block's other positions by shifts inside the block (a shift by k keeps the positions whose block holds the one k
+    further), every residue class the set meets."""
+    full = (1 << n) - 1
+    # down[k]: bit i with i + k in i's block (and below n); up[k]: bit i with i − k in i's block
+    down = [sum(1 << i for i in range(n) if i % b + k < b and i + k < n) for k in range(b)]
+    up = [sum(1 << i for i in range(n) if i % b >= k) for k in range(b)]
+    classes = class_masks(n, s)
+    shifts = range(1, b)
+    steps = range(1, w + 1)
+
+    def closed(bits: int) -> int:
+        out = bits
+        for k in steps:
+            out |= bits >> k | bits << k
+        out &= full
+        for k in shifts:
+            out |= (bits >> k) & down[k] | (bits << k) & up[k]
+        for cls in classes:
+            if bits & cls:
+                out |= cls
+        return out
+
+    return closed
+
+
+def _shift(bits: int, k: int) -> int:
+    """Bit i of the result is bit i + k of `bits` (k of either sign; bits below 0 dropped, none above added)."""
+    return bits >> k if k >= 0 else bits << -k
+
+
+class _LocalPairs:
+    """The local arcs of `blocks(b) + window(w) + strided(s)` on 1..n (u ~ v with u ≢ v mod s: a block's or the
+    window's) by offset, for Theorem F113's premise read on whole sets. L(u) = N[u] ∖ (u's class).
+
+    ``adjacent[δ]``: the bit set of u (bit u − 1) with u + δ ∈ L(u). ``through[δ]``: the pairs (ε, T) with T the u such
+    that u + ε ∈ L(u) and u + δ ∈ L(u + ε) (a local path u → u + ε → u + δ), for the offsets δ ≢ 0 (mod s) that some
+    such path or arc has. ``most``: the most positions of any L(u), so at least the most of one class in one."""
+
+    def __init__(self, n: int, near: list[int], classes: list[int], s: int) -> None:
+        adjacent: dict[int, int] = {}
+        most = 0
+        for u in range(1, n + 1):
+            loc = near[u] & ~classes[u % s]
+            most = max(most, loc.bit_count())
+            for v in bit_rings.members(loc):
+                adjacent[v - u] = adjacent.get(v - u, 0) | 1 << (u - 1)
+        self.adjacent = adjacent
+        self.most = most
+        reach = max(map(abs, adjacent), default=0)
+        self.through: dict[int, list[tuple[int, int]]] = {}
+        for d in range(-2 * reach, 2 * reach + 1):
+            if d % s == 0:
+                continue  # the far v of u's own class are not compared
+            pairs = []
+            for e in adjacent:
+                if e != d and d - e in adjacent:
+                    mask = adjacent[e] & _shift(adjacent[d - e], e)
+                    if mask:
+                        pairs.append((e, mask))
+            if pairs or d in adjacent:
+                self.through[d] = pairs
+
+    def joins_alike(self, far: int, ball: int) -> bool:
+        """(P2) for the far set F and the ball B: for u, v = u + δ in F with δ ≢ 0 (mod s), u + δ ∈ L(u) iff some ε has
+        u + ε ∈ B on a local path u → u + ε → u + δ."""
+        shifted: dict[int, int] = {}
+        for d, paths in self.through.items():
+            both = far & _shift(far, d)  # u ∈ F with u + δ ∈ F
+            if not both:
+                continue
+            said = 0
+            for e, mask in paths:
+                got = shifted.get(e)
+                if got is None:
+                    got = shifted[e] = _shift(ball, e)
+                said |= mask & got
+            if both & (said ^ self.adjacent.get(d, 0)):
+                return False
+        return True
+
+
 def piece_premise(n: int, b: int, w: int, s: int, diameter: int) -> bool:
     """Theorem F113's premise at the length n: at every root i, with the far positions those at distance D and the
     *pieces* the non-empty sets (a residue class mod s) ∩ B_i, B_i the positions within D − 1: (P1) every far u has
     its own class's piece non-empty and no other piece inside N[u]; (P2) two far positions u ≢ v (mod s) are adjacent
-    iff some z ∈ B_i in neither's class is adjacent to both (z then lies in the local neighbourhood of both)."""
+    iff some z ∈ B_i in neither's class is adjacent to both (z then lies in the local neighbourhood of both).
+
+    Read on whole sets, not per far position. The rings of distances come from whole-set steps (`closure`). (P1) per
+    class: every far u has its class's piece iff every class meeting the far positions has a piece; for u of another
+    class, N[u] ∩ (the class) is the part of L(u) (its block's and window's positions) in the class, so a piece inside
+    N[u] has at most `most` positions, and then it is inside N[u] iff u lies in N[p] for every p of the piece (the arcs
+    are symmetric). (P2) per offset δ = v − u: a z in neither's class adjacent to both is a local path u → z → v (z ∉ L
+    of its own class), so with F the far positions and B the ball, the u ∈ F with v = u + δ ∈ F, v ≢ u, fail iff
+    u + δ ∈ L(u) differs from "some ε with u + ε ∈ B on a local path u → u + ε → u + δ"."""
     near = closed_neighbourhoods(n, b, w, s)
+    closed = closure(n, b, w, s)
     full = (1 << n) - 1
     classes = class_masks(n, s)
-    local = [0] + [near[p] & ~classes[p % s] | 1 << (p - 1) for p in range(1, n + 1)]  # Loc[p]: block and window
+    pairs = _LocalPairs(n, near, classes, s)
+    most = pairs.most
     for root in range(1, n + 1):
-        rings = bit_rings.rings(near, n, root)
+        rings = bit_rings.rings_by(closed, n, root)
         if rings is None:
             return False  # not strongly connected (outside the theorem's range)
         if len(rings) - 1 < diameter:
@@ -182,21 +276,24 @@ def piece_premise(n: int, b: int, w: int, s: int, diameter: int) -> bool:
             return False
         far = rings[diameter]
         ball = full & ~far
-        pieces = [c & ball for c in classes]
-        for u in bit_rings.members(far):
-            own = u % s
-            if not pieces[own] or any(piece and not piece & ~near[u] for r, piece in enumerate(pieces) if r != own):
-                return False  # (P1)
-            said = 0
-            rest = near[u] & ball & ~classes[own]  # the local neighbours of u in the ball
-            while rest:
+        for cls in classes:
+            piece = cls & ball
+            if not piece:
+                if far & cls:
+                    return False  # (P1): a far position without its class's piece
+                continue
+            if piece.bit_count() > most:
+                continue  # inside no N[u] of another class
+            inside = far & ~cls  # the far u of other classes with the piece inside N[u] so far
+            rest = piece
+            while rest and inside:
                 low = rest & -rest
-                z = low.bit_length()
-                said |= local[z]
+                inside &= near[low.bit_length()]
                 rest ^= low
-            # (P2): the far v of another class adjacent to u are those some such z (z ≢ v) is locally adjacent to
-            if (said ^ near[u]) & far & ~classes[own]:
-                return False
+            if inside:
+                return False  # (P1)
+        if not pairs.joins_alike(far, ball):
+            return False  # (P2)
     return True
 
 
