@@ -187,13 +187,35 @@ def _is_algebraic_in_t(expr) -> bool:
     return True
 
 
+def _root_of_quadratic(g: sympy.Expr, s: sympy.Symbol) -> Optional[sympy.Expr]:
+    """The Puiseux expansion of g = √(a/s² + b/s + c) at s = 0 down to o(1), by its closed form √a/s + b/(2√a) (with
+    a, b, c free of s and a a positive symbol or number: √(a/s² + b/s + c) = (√a/s)·√(1 + (b/a)s + (c/a)s²) and
+    √(1 + x) = 1 + x/2 + O(x²)), where `sympy.series` would expand it in general; None for any other g."""
+    if not (isinstance(g, sympy.Pow) and g.exp == sympy.S.Half):
+        return None
+    base = sympy.expand(g.base * s ** 2)
+    if not base.is_polynomial(s):
+        return None
+    poly = sympy.Poly(base, s)
+    if poly.degree() > 2:
+        return None
+    a, b = poly.coeff_monomial(1), poly.coeff_monomial(s)  # the coefficients of t² and t
+    if not (a.is_Symbol or a.is_Rational) or a.is_positive is not True:
+        return None  # (for a sum or product a, `series` writes b/(2√a) as b√a/(2a): the same value printed otherwise)
+    root = sympy.sqrt(a)
+    return root / s + b / (2 * root)
+
+
 def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
-    """Exact expansion of an algebraic function of t down to o(1), via a series in s = 1/t."""
+    """Exact expansion of an algebraic function of t down to o(1), via a series in s = 1/t (the square root of a
+    quadratic in t by its closed form, `_root_of_quadratic`)."""
     s = sympy.Symbol("1/t", positive=True)
     g = ctx.positive_form(expr).xreplace({SCALE: 1 / s})
-    with time_limit("a Puiseux expansion at t = ∞", 3.0):
-        ser = sympy.series(g, s, 0, n=1)
-    ser = sympy.expand(ser.removeO())
+    ser = _root_of_quadratic(g, s)
+    if ser is None:
+        with time_limit("a Puiseux expansion at t = ∞", 3.0):
+            ser = sympy.series(g, s, 0, n=1).removeO()
+    ser = sympy.expand(ser)
     terms: dict = {}
     const = sympy.Integer(0)
     for term in sympy.Add.make_args(ser):
