@@ -14,7 +14,7 @@ raises `Undecided(reason)`, and a trigonometric function of a growing argument r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping
 
 import sympy
 from sympy import Rational
@@ -31,6 +31,26 @@ SIGN_ATOMS = (QUERY_DOT_KEY, QUERY_COORD, KEY_COORD, RANDOM_DOT_KEY, RANDOM_DOT_
 
 class Undecided(Exception):
     pass
+
+
+class _Said:
+    """A reason's text written when it is read (`str`), not when the exception is raised: most Undecided and Oscillates
+    raised here are caught and dropped by a caller trying another route, and printing their expressions (sympy.sstr)
+    was a measurable part of a derivation. The expressions are immutable; the text is the same either way."""
+    __slots__ = ("_write", "_text")
+
+    def __init__(self, write: Callable[[], str]) -> None:
+        self._write = write
+        self._text: Optional[str] = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self._write()
+        return text
+
+    def __repr__(self) -> str:
+        return repr(str(self))
 
 
 class Oscillates(Exception):
@@ -117,7 +137,8 @@ class Context:
         except (TypeError, ValueError) as exc:
             # A comparison (relu, elu, max, abs) of a non-real value, e.g. sqrt(x·z) where x·z < 0:
             # the formula is not real-valued in this region, so no sign is decided there.
-            raise Undecided(f"{sympy.sstr(expr)} is not real-valued where the signs are {self._signs_text()}") from exc
+            signs = self._signs_text()
+            raise Undecided(_Said(lambda: f"{sympy.sstr(expr)} is not real-valued where the signs are {signs}")) from exc
 
     def _signs_text(self) -> str:
         return ", ".join(f"{atom} {'>' if s > 0 else '<'} 0" for atom, s in sorted(self.signs.items(), key=str))
@@ -150,13 +171,13 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
         if atom in expr.free_symbols and atom not in ctx.signs:
             raise NeedSign(atom)
     if out.every:
-        raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
+        raise Undecided(_Said(lambda: f"cannot decide the sign of {sympy.sstr(expr)}"))
     with time_limit("deciding the sign of a coefficient", 2.0):
         simplified = sympy.factor(pos)
     sign = _asked_sign(simplified, out)
     if sign is not None:
         return sign
-    raise Undecided(f"cannot decide the sign of {sympy.sstr(expr)}")
+    raise Undecided(_Said(lambda: f"cannot decide the sign of {sympy.sstr(expr)}"))
 
 
 def _asked_sign(value: sympy.Expr, out) -> Optional[int]:
@@ -221,7 +242,7 @@ def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
     for term in sympy.Add.make_args(ser):
         coeff, power = term.as_coeff_exponent(s)
         if s in coeff.free_symbols or not power.is_Rational:
-            raise Undecided(f"no Puiseux expansion of {sympy.sstr(expr)}")
+            raise Undecided(_Said(lambda: f"no Puiseux expansion of {sympy.sstr(expr)}"))
         if power < 0:
             terms[-power] = terms.get(-power, 0) + coeff
         elif power == 0:
@@ -263,7 +284,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
         if g is ZERO or g.C == 0:
             raise Undecided("the logarithm of a quantity that vanishes")
         if sign_of(g.C, ctx) <= 0:
-            raise Undecided(f"the logarithm of a negative quantity {sympy.sstr(expr.args[0])}")
+            raise Undecided(_Said(lambda: f"the logarithm of a negative quantity {sympy.sstr(expr.args[0])}"))
         return Additive(g.E, g.p, sympy.log(g.C))
     if isinstance(expr, sympy.exp):
         inner = additive(expr.args[0], ctx)
@@ -279,7 +300,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
         inner = additive(expr.args[0], ctx)
         if inner.E or inner.lam != 0:
             _require_real_growth(expr, inner, ctx)
-            raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
+            raise Oscillates(_Said(lambda: f"{sympy.sstr(expr)} oscillates as t → ∞"))
     expanded = sympy.expand(expr)
     if expanded.is_polynomial(SCALE):
         poly = sympy.Poly(expanded, SCALE)
@@ -300,7 +321,7 @@ def additive(expr: sympy.Expr, ctx: Context) -> Additive:  # noqa: C901 - one br
         return Additive(const=g.C)
     if not g.E and sign_of(g.p, ctx) < 0:
         return Additive()
-    raise Undecided(f"no additive expansion of {sympy.sstr(expr)}")
+    raise Undecided(_Said(lambda: f"no additive expansion of {sympy.sstr(expr)}"))
 
 
 def eventual_sign(expr: sympy.Expr, ctx: Context) -> int:
@@ -321,7 +342,7 @@ def _resolve_branch(expr: sympy.Expr, ctx: Context) -> sympy.Expr:
         for other in args[1:]:
             s = eventual_sign(sympy.expand(other - best), ctx)
             if s == 0:
-                raise Undecided(f"the branches of {sympy.sstr(expr)} agree asymptotically")
+                raise Undecided(_Said(lambda: f"the branches of {sympy.sstr(expr)} agree asymptotically"))
             if (s > 0) == isinstance(expr, sympy.Max):
                 best = other
         return best
@@ -392,7 +413,7 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
                 return ZERO
             raise Undecided("a negative power of a quantity that vanishes")
         if not (ex.is_integer or sign_of(g.C, ctx) > 0):
-            raise Undecided(f"a fractional power of a quantity of unknown sign in {sympy.sstr(expr)}")
+            raise Undecided(_Said(lambda: f"a fractional power of a quantity of unknown sign in {sympy.sstr(expr)}"))
         return Growth(g.C ** ex, g.p * ex, _pscale(g.E, ex))
     if isinstance(expr, sympy.exp):
         inner = additive(expr.args[0], ctx)
@@ -414,13 +435,13 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
         if rest is ZERO:
             return ZERO
         if not (rest.E and sign_of(rest.E[0][1], ctx) < 0) and not (not rest.E and sign_of(rest.p, ctx) < 0):
-            raise Undecided(f"{sympy.sstr(expr)}: A − 1 is not shown to tend to 0")
+            raise Undecided(_Said(lambda: f"{sympy.sstr(expr)}: A − 1 is not shown to tend to 0"))
         return rest
     if isinstance(expr, (sympy.sin, sympy.cos, sympy.tan)):
         inner = additive(expr.args[0], ctx)
         if inner.E or inner.lam != 0:
             _require_real_growth(expr, inner, ctx)
-            raise Oscillates(f"{sympy.sstr(expr)} oscillates as t → ∞")
+            raise Oscillates(_Said(lambda: f"{sympy.sstr(expr)} oscillates as t → ∞"))
         limit = type(expr)(inner.const)
         return Growth(limit, sympy.Integer(0), ()) if limit != 0 else _zero_or_undecided(expr)
     if isinstance(expr, sympy.erf):
@@ -432,7 +453,7 @@ def growth(expr: sympy.Expr, ctx: Context) -> Growth:  # noqa: C901 - one branch
         return Growth(sympy.erf(inner.const), sympy.Integer(0), ())
     if isinstance(expr, sympy.Add):
         return _growth_of_sum(expr, ctx)
-    raise Undecided(f"no asymptotic rule for {type(expr).__name__} in {sympy.sstr(expr)}")
+    raise Undecided(_Said(lambda: f"no asymptotic rule for {type(expr).__name__} in {sympy.sstr(expr)}"))
 
 
 def _require_real_growth(expr, inner: Additive, ctx: Context) -> None:
@@ -450,7 +471,7 @@ def _require_real_growth(expr, inner: Additive, ctx: Context) -> None:
 
 
 def _zero_or_undecided(expr):
-    raise Undecided(f"{sympy.sstr(expr)} tends to 0 at an unknown rate")
+    raise Undecided(_Said(lambda: f"{sympy.sstr(expr)} tends to 0 at an unknown rate"))
 
 
 def compare(g1: Growth, g2: Growth, ctx: Context) -> int:
@@ -521,7 +542,7 @@ def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:  # noqa: C901 - the
         grows = [g for g in parts if (g.E and sign_of(g.E[0][1], ctx) > 0) or
                  (not g.E and g.p != 0 and sign_of(g.p, ctx) > 0)]
         if not grows:
-            raise Oscillates(f"{sympy.sstr(expr)} has a bounded oscillating part that no term outgrows")
+            raise Oscillates(_Said(lambda: f"{sympy.sstr(expr)} has a bounded oscillating part that no term outgrows"))
     if not parts:
         return ZERO
     top = [parts[0]]
@@ -544,7 +565,7 @@ def _growth_of_sum(expr: sympy.Add, ctx: Context) -> Growth:  # noqa: C901 - the
             return Growth(add.E[0][1], add.E[0][0], ())
         if add.const != 0:
             return Growth(add.const, sympy.Integer(0), ())
-    raise Undecided(f"the leading terms of {sympy.sstr(expr)} may cancel")
+    raise Undecided(_Said(lambda: f"the leading terms of {sympy.sstr(expr)} may cancel"))
 
 
 def explore_regions(fn, budget: Optional[tuple[str, float]] = None, ctx: Optional[Context] = None,
