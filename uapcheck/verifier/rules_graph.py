@@ -464,6 +464,12 @@ def sym_aut(ctx, s):
         return _symbolic(ctx, s, lemmas.symbolic_group, rules_families.group)
     except LargeN:
         return _large_group(ctx, s)
+    return _concrete_group(ctx, s, n, heads)
+
+
+def _concrete_group(ctx, s, n: int, heads):
+    """SYM-AUT at an integer n with the arcs built: the listed generators preserve every labelled arc, generate the
+    stated order, and the family has no more symmetries."""
     data = s.get("data") or {}
     gens = data.get("generators")
     if not isinstance(gens, list):
@@ -471,13 +477,9 @@ def sym_aut(ctx, s):
     for g in gens:
         if not patterns.is_permutation(g, n):
             raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
-    try:
-        lab = _labels(ctx, heads, n)
-    except Trust:
-        trivial = _trivial_by_bare_arcs(ctx, heads, n, gens, data)
-        if trivial:
-            return trivial
-        raise
+    lab = _labels_or_trivial(ctx, heads, n, gens, data)
+    if isinstance(lab, tuple):
+        return lab
     for g in gens:
         if not patterns.preserves(g, lab, ctx.spec.positional):
             moved = [k + 1 for k in range(n) if g[k] != k + 1][:6]
@@ -493,6 +495,18 @@ def sym_aut(ctx, s):
     why = name_checked(data, gens, n, order)
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}{why}")
+
+
+def _labels_or_trivial(ctx, heads, n: int, gens: list, data: dict):
+    """The labelled arcs (`_labels`), or the verified outcome of a trivial claim when the weights' classes are not
+    re-derived but the bare arcs settle it (`_trivial_by_bare_arcs`); Trust otherwise."""
+    try:
+        return _labels(ctx, heads, n)
+    except Trust:
+        trivial = _trivial_by_bare_arcs(ctx, heads, n, gens, data)
+        if trivial:
+            return trivial
+        raise
 
 
 def _trivial_by_bare_arcs(ctx, heads, n: int, gens: list, data: dict):
