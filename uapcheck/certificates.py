@@ -415,6 +415,47 @@ def sign_of_argument(q: sympy.Expr, u: sympy.Symbol) -> int:
 
 
 @dataclass(frozen=True)
+class RealExponential(Certificate):
+    """k = C·exp(E) > 0 for every input and admissible param value (docs/theory.md §4, Lemma D): C positive by SymPy's
+    assumptions and E real by structure, both with |x|², |z|² allowed to be 0; a square root in E is real when its
+    base is a Gram form α|x|² + 2γ x·z + β|z|² + κ with [[α, γ], [γ, β]] positive semidefinite and κ ≥ 0
+    (|x ± z|², the norms of `exp(|x + y| - |x - y|)`). The check re-derives all of it: the factorisation exactly, C's
+    sign, and E's realness node by node (`realness.proved_real` with the Gram test)."""
+
+    kernel: sympy.Expr
+    exponent: sympy.Expr
+    factor: sympy.Expr
+    invariants: tuple  # (x·z, |z|², |x|²)
+    kind = "real-exponential"
+
+    def _nonnegative_norms(self) -> dict:
+        _, key, query = self.invariants
+        return {key: sympy.Symbol("|z|²≥0", nonnegative=True), query: sympy.Symbol("|x|²≥0", nonnegative=True)}
+
+    def check(self) -> None:
+        from .realness import proved_real
+        if self.factor.has(sympy.exp) or not is_zero(sympy.powsimp(self.kernel - self.factor * sympy.exp(self.exponent))):
+            _reject(RealExponential, f"{sympy.sstr(self.kernel)} is not C·exp(E) with C = {sympy.sstr(self.factor)} "
+                    f"and E = {sympy.sstr(self.exponent)}")
+        zero_norms = self._nonnegative_norms()
+        if self.factor.xreplace(zero_norms).is_positive is not True:
+            _reject(RealExponential, f"the factor {sympy.sstr(self.factor)} is not shown positive")
+        if not proved_real(self.exponent.xreplace(zero_norms), gram=True):
+            _reject(RealExponential, f"the exponent {sympy.sstr(self.exponent)} is not shown real")
+
+    def trees(self) -> tuple:
+        """(E, C) as expression trees (uapcheck/verifier/trees.py, with functions): the verifier's copy."""
+        from .verifier.trees import encode
+        return encode(self.exponent, functions=True), encode(self.factor, functions=True)
+
+    def to_json(self) -> Any:
+        exponent, factor = self.trees()
+        return {"kind": self.kind, "exponent": exponent, "factor": factor,
+                "meaning": "k = factor · exp(exponent), factor > 0, exponent real (Lemma D: square roots of Gram forms "
+                           "with a positive semidefinite matrix)"}
+
+
+@dataclass(frozen=True)
 class SignPattern(Certificate):
     """A feature map whose every component has the sign of its argument takes both signs (docs/theory.md
     §4, Lemma K): each component (Q_c, K_c) is the same function on the query and the key side

@@ -4,8 +4,9 @@ Off the real line these functions are unbounded (cos(2i) = cosh 2 > 1, tanh(iπ/
 bounds them first proves their argument real here (docs/theory.md §4). The proof is structural: real
 symbols and numbers, sums, products and integer powers of real quantities, the real functions of a real
 argument, the logarithm of a quantity proved positive, a negative power of one proved non-zero, and a
-fractional power of one proved positive (or non-negative, for a positive exponent).
-Anything else (sqrt of an expression of unknown sign, a logarithm of one not proved positive, a function
+fractional power of one proved positive (or non-negative, for a positive exponent) — a Gram form among the
+latter: α|x|² + 2γ x·z + β|z|² + κ with [[α, γ], [γ, β]] positive semidefinite and κ ≥ 0, such as |x ± z|² (docs/theory.md
+§4, Lemma D). Anything else (sqrt of an expression of unknown sign, a logarithm of one not proved positive, a function
 this module does not know) is not proved real.
 """
 from __future__ import annotations
@@ -22,40 +23,76 @@ _REAL_OF_REAL = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.sinh, sympy.c
 Positive = Callable[[sympy.Expr], bool]
 
 
-def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None) -> bool:  # noqa: C901 - one branch per node kind
+def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None, gram: bool = False) -> bool:  # noqa: C901 - one branch per node kind
     """expr is real (and finite) by its structure: a negative power needs a base proved non-zero. `positive` proves a quantity > 0 (the sign
-    engine) where SymPy's assumptions do not; a logarithm's argument and a fractional power's base need it."""
+    engine) where SymPy's assumptions do not; a logarithm's argument and a fractional power's base need it. `gram`: a
+    fractional power with a positive exponent of a Gram form with a positive semidefinite matrix (`gram_nonnegative`,
+    Lemma D) is real too."""
     def pos(e: sympy.Expr) -> bool:
         return e.is_positive is True or (positive is not None and positive(e))
 
     if expr.is_Number or expr.is_NumberSymbol or expr.is_Symbol:
         return expr.is_real is True
     if expr.is_Add or expr.is_Mul:
-        return all(proved_real(arg, positive) for arg in expr.args)
+        return all(proved_real(arg, positive, gram) for arg in expr.args)
     if expr.is_Pow:
         base, ex = expr.args
         if base is sympy.E:
-            return proved_real(ex, positive)
-        if not proved_real(ex, positive) or not proved_real(base, positive):
+            return proved_real(ex, positive, gram)
+        if not proved_real(ex, positive, gram) or not proved_real(base, positive, gram):
             return False
         if ex.is_integer and ex.is_nonnegative:
             return True
         if ex.is_integer:  # a negative power: finite only where the base is not 0
             return base.is_nonzero is True or pos(base)
-        return (ex.is_positive is True and base.is_nonnegative is True) or pos(base)
+        return (ex.is_positive is True and (base.is_nonnegative is True or (gram and gram_nonnegative(base)))) or pos(base)
     if isinstance(expr, sympy.log):
-        return pos(expr.args[0]) and proved_real(expr.args[0], positive)
+        return pos(expr.args[0]) and proved_real(expr.args[0], positive, gram)
     if isinstance(expr, sympy.Abs):
         return True
-    if isinstance(expr, sympy.cos) and _square_root_of_real(expr.args[0], positive) is not None:
+    if isinstance(expr, sympy.cos) and _square_root_of_real(expr.args[0], positive, gram) is not None:
         return True  # cos(√u) = Σ_k (−u)^k/(2k)! is real for every real u (cosh(√−u) for u < 0)
     if isinstance(expr, _REAL_OF_REAL):
-        return proved_real(expr.args[0], positive)
+        return proved_real(expr.args[0], positive, gram)
     if isinstance(expr, (sympy.Max, sympy.Min)):
-        return all(proved_real(arg, positive) for arg in expr.args)
+        return all(proved_real(arg, positive, gram) for arg in expr.args)
     if isinstance(expr, sympy.Piecewise):
-        return all(proved_real(value, positive) for value, _ in expr.args)
+        return all(proved_real(value, positive, gram) for value, _ in expr.args)
     return False
+
+
+# The Gram invariants of a kernel's query x and key z (uapcheck/lower.py), and the same with |x|², |z|² allowed to be 0
+# (the second run of WP-POSITIVE, rules/analytic.py): a polynomial in them is a function of the Gram matrix of (x, z).
+QUERY_NORM2_NAMES = ("|x|²", "|x|²≥0")
+KEY_NORM2_NAMES = ("|z|²", "|z|²≥0")
+DOT_NAME = "x·z"
+
+
+def gram_nonnegative(base: sympy.Expr) -> bool:
+    """base = α|x|² + 2γ x·z + β|z|² + κ ≥ 0 for every query x and key z (docs/theory.md §4, Lemma D): α, γ, β and κ
+    free of the invariants, with α ≥ 0, β ≥ 0, αβ − γ² ≥ 0 and κ ≥ 0 by SymPy's assumptions (on the params and the
+    scale t). Then base − κ = tr(M G) with M = [[α, γ], [γ, β]] and G the Gram matrix of (x, z), both positive
+    semidefinite, so base ≥ κ ≥ 0: |x − z|² = |x|² − 2x·z + |z|² and 1 + |x + 2z|² are such forms, although
+    x·z alone has no sign."""
+    if not isinstance(base, sympy.Expr) or not base.is_Add:
+        return False
+    syms = {s.name: s for s in base.free_symbols if isinstance(s, sympy.Symbol)}
+    queries = [syms[n] for n in QUERY_NORM2_NAMES if n in syms]
+    keys = [syms[n] for n in KEY_NORM2_NAMES if n in syms]
+    dot = syms.get(DOT_NAME)
+    if len(queries) > 1 or len(keys) > 1 or dot is None:
+        return False
+    gens = [dot] + queries + keys
+    poly = sympy.Poly(base, *gens) if base.is_polynomial(*gens) else None
+    if poly is None or poly.total_degree() > 1:
+        return False
+    one = sympy.Integer(1)
+    gamma2 = poly.coeff_monomial(dot)  # 2γ
+    alpha = poly.coeff_monomial(queries[0]) if queries else sympy.Integer(0)
+    beta = poly.coeff_monomial(keys[0]) if keys else sympy.Integer(0)
+    kappa = poly.coeff_monomial(one)
+    det = sympy.expand(4 * alpha * beta - gamma2 ** 2)  # 4(αβ − γ²)
+    return all(v.is_nonnegative is True or v == 0 for v in (alpha, beta, kappa, det))
 
 
 def bounded_atoms(expr: sympy.Basic) -> list:
@@ -63,9 +100,9 @@ def bounded_atoms(expr: sympy.Basic) -> list:
     return [node for node in sympy.preorder_traversal(expr) if isinstance(node, BOUNDED_FUNCTIONS)]
 
 
-def unreal_arguments(expr: sympy.Basic, positive: Optional[Positive] = None) -> list:
+def unreal_arguments(expr: sympy.Basic, positive: Optional[Positive] = None, gram: bool = False) -> list:
     """The sin, cos, tanh and erf nodes of expr whose argument is not proved real."""
-    return [node for node in bounded_atoms(expr) if not proved_real(node.args[0], positive)]
+    return [node for node in bounded_atoms(expr) if not proved_real(node.args[0], positive, gram)]
 
 
 # Even functions of a square root (docs/theory.md §4, the one-sided bounds): for a real u, cos(√u) = Σ_k (−u)^k/(2k)!
@@ -79,15 +116,15 @@ COS_SQRT_LOWER = sympy.Integer(-1)
 SINC_SQRT_LOWER = sympy.Rational(-2173, 10000)
 
 
-def _square_root_of_real(node: sympy.Basic, positive: Optional[Positive]) -> Optional[sympy.Expr]:
+def _square_root_of_real(node: sympy.Basic, positive: Optional[Positive], gram: bool = False) -> Optional[sympy.Expr]:
     """u when node is √u with u proved real but √u not (its sign unknown), else None."""
-    if node.is_Pow and node.args[1] == sympy.S.Half and proved_real(node.args[0], positive) \
-            and not proved_real(node, positive):
+    if node.is_Pow and node.args[1] == sympy.S.Half and proved_real(node.args[0], positive, gram) \
+            and not proved_real(node, positive, gram):
         return node.args[0]
     return None
 
 
-def one_sided_atoms(expr: sympy.Expr, positive: Optional[Positive] = None) -> tuple:
+def one_sided_atoms(expr: sympy.Expr, positive: Optional[Positive] = None, gram: bool = False) -> tuple:
     """(expr with each cos(√u) and each product sin(√u)·u^(−1/2) of a real u not proved ≥ 0 replaced by a real
     symbol, [(symbol, its lower bound, the node replaced)]): the even functions of a square root above, whose values
     are real and bounded below on the whole real line of u (cos(√u) ≥ −1, sin(√u)/√u ≥ −2173/10000)."""
@@ -101,12 +138,12 @@ def one_sided_atoms(expr: sympy.Expr, positive: Optional[Positive] = None) -> tu
         return cache[node]
 
     def walk(e: sympy.Expr) -> sympy.Expr:
-        if isinstance(e, sympy.cos) and _square_root_of_real(e.args[0], positive) is not None:
+        if isinstance(e, sympy.cos) and _square_root_of_real(e.args[0], positive, gram) is not None:
             return symbol(e, COS_SQRT_LOWER)
         if e.is_Mul:
             args = list(e.args)
             for s in [a for a in args if isinstance(a, sympy.sin)]:
-                u = _square_root_of_real(s.args[0], positive)
+                u = _square_root_of_real(s.args[0], positive, gram)
                 inverse = sympy.Pow(u, -sympy.S.Half) if u is not None else None
                 if inverse is not None and s in args and inverse in args:
                     args.remove(s)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -10,7 +11,7 @@ import sympy
 from .. import proof
 from ..claim import claim, math, written
 from .wording import listed, sign, vanishes
-from ..certificates import (EndRows, MixedRow, RatioRow, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow,
+from ..certificates import (EndRows, MixedRow, RatioRow, RealExponential, SignAtInfinity, SignChange, SignPattern, Trusted, ZeroRow,
                             sign_of_argument)
 from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of, trig_polynomial_positive
 # the invariants under the docs' names (uapcheck/lower.py)
@@ -243,25 +244,26 @@ def _boundary_zeros(expr: sympy.Expr, regions) -> list:
     return out
 
 
-def _trig_positive(expr: sympy.Expr) -> bool:
+def _trig_positive(expr: sympy.Expr, gram: bool = False) -> bool:
     """Each factor is positive: proved by the assumptions, or of the form exp(·) of a real argument, or an
     affine function A + Σ B_k s_k of sines, cosines, tanh and erf of arguments proved real, with numbers
-    A > Σ |B_k| (of a non-real argument they are unbounded: 2 − cos(√(x·z)) = 2 − cosh 2 at x·z = −4)."""
+    A > Σ |B_k| (of a non-real argument they are unbounded: 2 − cos(√(x·z)) = 2 − cosh 2 at x·z = −4). `gram`: square
+    roots of Gram forms with a positive semidefinite matrix count as real (Lemma D, `realness.gram_nonnegative`)."""
     for factor in sympy.Mul.make_args(expr):
-        if isinstance(factor, sympy.exp) and proved_real(factor.args[0], _provably_positive):
+        if isinstance(factor, sympy.exp) and proved_real(factor.args[0], _provably_positive, gram):
             continue
         if factor.is_positive:
             continue
         # cos(√u) and sin(√u)/√u of a real u: real, bounded below (−1, −2173/10000), not above; a factor increasing in
         # each of them is at least its value at their lower bounds (docs/theory.md §4, the one-sided bounds)
-        factor = _at_lower_bounds(factor)
+        factor = _at_lower_bounds(factor, gram)
         if factor is None:
             return False
         if factor.is_positive:
             continue
         # sin, cos, tanh, erf of real arguments: each value lies in [−1, 1]
         atoms = bounded_atoms(factor)
-        if not atoms or unreal_arguments(factor, _provably_positive):
+        if not atoms or unreal_arguments(factor, _provably_positive, gram):
             return False
         syms = [sympy.Symbol(f"trig[{k}]", real=True) for k in range(len(atoms))]
         g = factor.xreplace(dict(zip(atoms, syms)))
@@ -272,11 +274,11 @@ def _trig_positive(expr: sympy.Expr) -> bool:
     return True
 
 
-def _at_lower_bounds(factor: sympy.Expr) -> Optional[sympy.Expr]:
+def _at_lower_bounds(factor: sympy.Expr, gram: bool = False) -> Optional[sympy.Expr]:
     """The factor with each cos(√u) and sin(√u)/√u of a real u (`one_sided_atoms`) at its lower bound, when the
     factor is affine in them with positive numeric coefficients (so it is at least that value); the factor itself
     when it has none; None when it has some but not in that form (2 − cos(√u) decreases in it: no bound)."""
-    g, found = one_sided_atoms(factor, _provably_positive)
+    g, found = one_sided_atoms(factor, _provably_positive, gram)
     if not found:
         return factor
     syms = [s for s, _, _ in found]
@@ -310,29 +312,55 @@ def _jsonable_k(evidence: dict):
     return next((v for k, v in evidence.items() if k.startswith("k") or k.startswith("φ")), None)
 
 
-def _factor_step(expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
-    """WP-POSITIVE's first test, factor by factor (`_trig_positive`): the proved step, or None when it does not apply."""
-    if _trig_positive(expr):
+def _factor_step(expr: sympy.Expr, normalized: bool, gram: bool = False) -> Optional[proof.Step]:
+    """WP-POSITIVE's first test, factor by factor (`_trig_positive`): the proved step, or None when it does not apply.
+    `gram`: with Lemma D's square roots of Gram forms counted real; a kernel C·exp(E) proved so gets the checked
+    certificate `RealExponential` (its check re-derives the realness of E)."""
+    if _trig_positive(expr, gram):
         why = claim("every factor is positive (exponentials of real quantities, positive quantities",
                     claim(", and values ", written("s_k", "s_{k}"), " in [−1, 1] (sin, cos, tanh, erf) in an "
                           "affine form ", written("A + Σ B_k s_k", r"A + \sum B_{k} s_{k}"),
                           " with ", written("A > Σ|B_k|", r"A > \sum \lvert B_{k} \rvert"),
                           "; and cos(√u) ≥ −1, sin(√u)/√u ≥ −2173/10000, real for every real u, with positive coefficients)"
-                          if one_sided_atoms(expr, _provably_positive)[1] else ")")
+                          if one_sided_atoms(expr, _provably_positive, gram)[1] else ")")
                     if expr.has(sympy.sin, sympy.cos, sympy.tanh, sympy.erf) else ")")
-        if _trig_positive(_with_nonnegative_norms(expr)):
+        if _trig_positive(_with_nonnegative_norms(expr), gram):
+            certificate = _real_exponential(expr) if gram else None
+            if certificate is not None:
+                why = claim("k = C·exp(E) with C > 0 and E real: each square root in E is of a Gram form "
+                            "α|x|² + 2γ x·z + β|z|² + κ with [[α, γ], [γ, β]] positive semidefinite and κ ≥ 0, "
+                            "so it is ≥ 0 (Lemma D)")
             return _positivity(normalized, claim("k(x, y) > 0 for all inputs and parameters: ", why), proof.PROVED,
-                                  evidence={"k": expr, "dimensions": "d ≥ 1"})
+                               evidence={"k": expr, "dimensions": "d ≥ 1"}, certificate=certificate)
         return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                               "only where every key or the query is 0", proof.PROVED,
                               evidence={"k": expr, "dimensions": "d ≥ 2"})
     return None
 
 
+def _real_exponential(expr: sympy.Expr) -> Optional[RealExponential]:
+    """expr = C·exp(E) with C free of exponentials and positive for |x|², |z|² ≥ 0, E real with Lemma D: the checked
+    certificate; None for another form (a bounded trig factor, say), which keeps the engine's trusted one."""
+    factors = sympy.Mul.make_args(expr)
+    exponent = sympy.Add(*[f.args[0] for f in factors if isinstance(f, sympy.exp)])
+    rest = sympy.Mul(*[f for f in factors if not isinstance(f, sympy.exp)])
+    if not any(isinstance(f, sympy.exp) for f in factors):
+        return None
+    certificate = RealExponential(expr, exponent, rest, (a, b, c))
+    try:
+        certificate.check()
+        certificate.trees()  # the verifier reads E and C as expression trees
+    except (proof.CertificateRejected, ValueError):
+        return None
+    return certificate
+
+
 def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
     """The factor test as written, then, when an argument is not proved real as written, on the kernel written with
     |x − z|² or |x + z|² ≥ 0, common factors taken out: the norm |x − y| in 2 + cos(|x - y|) is
-    √(|x|² + |y|² − 2x·y), a square root of |x−z|² once rewritten."""
+    √(|x|² + |y|² − 2x·y), a square root of |x−z|² once rewritten. Last, as written again with Lemma D (a square root
+    of a Gram form with a positive semidefinite matrix is real): exp(|x + y| − |x − y|), whose two norms no single
+    rewriting exposes."""
     step = _factor_step(expr, normalized)
     if step is not None or not unreal_arguments(expr, _provably_positive):
         return step
@@ -340,9 +368,19 @@ def _positive_by_factors(model: KernelModel, expr: sympy.Expr, normalized: bool)
                  if (step := _factor_step(sympy.factor_terms(form), normalized)) is not None), None)
 
 
+def _positive_with_gram_roots(model: KernelModel, expr: sympy.Expr, normalized: bool) -> Optional[proof.Step]:
+    """The factor test as written once more, with Lemma D: a square root of a Gram form α|x|² + 2γ x·z + β|z|² + κ with
+    [[α, γ], [γ, β]] positive semidefinite and κ ≥ 0 is real (exp(|x + y| − |x − y|), whose two norms no single
+    rewriting of x·z exposes). Tried after the other tests (a kernel they decide keeps their step)."""
+    if not isinstance(model, ClosedKernel) or not any(
+            p.is_Pow and not p.exp.is_integer for p in sympy.preorder_traversal(expr) if isinstance(p, sympy.Expr)):
+        return None
+    return _factor_step(expr, normalized, gram=True)
+
+
 @proof.rule("WP-POSITIVE", "The kernel is positive, so the normaliser never vanishes", CITE_WP,
             statuses=(proof.PROVED, proof.REFUTED, proof.UNDECIDED),
-            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, EndRows, MixedRow, RatioRow, Trusted))
+            certificates=(SignChange, SignPattern, SignAtInfinity, ZeroRow, EndRows, MixedRow, RatioRow, RealExponential, Trusted))
 def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = False, tied: bool = False,
                     zero_row: Optional[ZeroRow] = None, mixed_row: Optional[MixedRow] = None,
                     length: Optional[str] = None) -> proof.Step:
@@ -380,6 +418,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                 boundary = [f"{atom} = 0" for atom in atoms]
                 off = listed(vanishes(atom) for atom in atoms)
                 if not (dense and atoms == [a]):
+                    gram_step = _positive_with_gram_roots(model, expr, normalized)
+                    if gram_step is not None:
+                        return gram_step
                     return _positivity(normalized, claim("the kernel is not shown positive: it vanishes on ", off,
                                                          ", and for this head (a sparse pattern, a row with one key, "
                                                          "tied, projected or landmark keys, or a coordinate boundary) the "
@@ -401,6 +442,9 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
             return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                                   "only where every key or the query is 0", proof.PROVED,
                                   evidence=dict(ev, dimensions="d ≥ 2"))
+    gram_step = _positive_with_gram_roots(model, expr, normalized)
+    if gram_step is not None:
+        return gram_step
     diagonal = _positive_off_diagonal(model, expr) if dense else None
     if diagonal is not None:
         form_name, form, where = diagonal
@@ -603,9 +647,34 @@ def _positive_off_diagonal(model: KernelModel, expr: sympy.Expr):
     return None
 
 
+_PARAM_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _is_param(symbol: sympy.Symbol) -> bool:
+    """A declared param: the engines' own symbols carry names no .uap identifier can have (uapcheck/lower.py), except
+    the scale t, which the parser reserves."""
+    return bool(_PARAM_NAME.fullmatch(symbol.name)) and symbol.name != SCALE.name
+
+
+def finite_param_constant(node: sympy.Basic) -> bool:
+    """node depends on the declared params alone (no invariant, no scale) and is a finite real number for every
+    admissible param value (docs/theory.md §5, Lemma G): built by `realness.proved_real`'s rules — a negative power of a
+    base proved non-zero (τ⁻¹ under `param tau != 0`), a logarithm or fractional power of one proved positive — and
+    without tan, whose poles a real argument can meet."""
+    if not isinstance(node, sympy.Expr) or node.is_number:
+        return False
+    symbols = node.free_symbols
+    return bool(symbols) and all(isinstance(s, sympy.Symbol) and _is_param(s) for s in symbols) \
+        and not node.has(sympy.tan) and proved_real(node)
+
+
 def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
     found = []
-    for node in sympy.preorder_traversal(expr):
+    walk = sympy.preorder_traversal(expr)
+    for node in walk:
+        if finite_param_constant(node):
+            walk.skip()  # a fixed number for each admissible param value: θ does not enter it (Lemma G)
+            continue
         if isinstance(node, NON_ANALYTIC):
             found.append(f"{type(node).__name__}: {sympy.sstr(node)}")
         elif isinstance(node, sympy.Pow) and not node.exp.is_integer or (
@@ -619,6 +688,16 @@ def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
         elif isinstance(node, sympy.tan):
             found.append(f"tan has poles: {sympy.sstr(node)}")
     return found
+
+
+def _both_distances(model: KernelModel, expr: sympy.Expr):
+    """The kernel with |x − z|² and |x + z|² read off as they are written, |x|² − 2x·z + |z|² as |x−z|² and
+    |x|² + 2x·z + |z|² as |x+z|² (an identity): exp(|x + y| − |x − y|) has both, which no single rewriting of x·z
+    exposes."""
+    if isinstance(model, ClosedKernel):
+        both = expr.xreplace({b + c - 2 * a: r_minus, b + c + 2 * a: r_plus})
+        if both.has(r_minus) and both.has(r_plus):
+            yield "|x−z|² = |x|² − 2x·z + |z|², |x+z|² = |x|² + 2x·z + |z|²", both
 
 
 def _provably_positive(expr) -> bool:
@@ -675,7 +754,7 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
     if not (normalized and not positivity.proved):
         off_diagonal = {r_minus: sympy.Symbol("|x−z|²>0", positive=True),
                         r_plus: sympy.Symbol("|x+z|²>0", positive=True)}
-        for form_name, form in _forms(model, expr):
+        for form_name, form in itertools.chain(_forms(model, expr), _both_distances(model, expr)):
             if not form.has(r_minus, r_plus) or _non_analytic_nodes(form.xreplace(off_diagonal)):
                 continue
             statement = claim("the attention layer is real-analytic in θ", where, " away from the null set of "

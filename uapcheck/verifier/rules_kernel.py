@@ -475,7 +475,8 @@ def real(ctx, e) -> bool:
         if not (real(ctx, e.left) and real(ctx, e.right)):
             return False
         if e.op == "^":
-            integer = isinstance(e.right, S.Num) and e.right.value.is_integer
+            power = _constant(e.right)  # an integer power, also a negative one written -2
+            integer = power is not None and power.is_integer
             return integer or nonneg(ctx, e.left, ())
         return e.op in ("+", "-", "*", "/")
     return False
@@ -509,9 +510,63 @@ def nonneg(ctx, e, vectors) -> bool:
 ANALYTIC = ("exp", "sin", "cos", "sinh", "cosh", "tanh", "erf", "sigmoid", "softplus")
 
 
+def finite_constant(ctx, e) -> bool:
+    """e is built from numbers and declared params alone and is a finite real number for every admissible param
+    value (docs/theory.md §5, Lemma G): a quotient by, or negative integer power of, a constant that is non-zero for
+    every admissible value (`param tau != 0`, `> 0`, products and powers of such), a log of a positive constant, a
+    square root or fractional power of a non-negative one, and real functions other than tan (whose poles a real
+    argument can meet). Such a subformula is one fixed number for each value of the params, which θ does not enter."""
+    if isinstance(e, S.Num):
+        return True
+    if isinstance(e, S.Name):
+        return _param(ctx, e.id) is not None
+    if isinstance(e, S.Neg):
+        return finite_constant(ctx, e.operand)
+    if isinstance(e, S.BinOp):
+        if not (finite_constant(ctx, e.left) and finite_constant(ctx, e.right)):
+            return False
+        if e.op in ("+", "-", "*"):
+            return True
+        if e.op == "/":
+            return nonzero_constant(ctx, e.right)
+        if e.op == "^":
+            power = _constant(e.right)
+            if power is not None and power.is_integer:
+                return power >= 0 or nonzero_constant(ctx, e.left)
+            return positive(ctx, e.left, ()) or (nonneg(ctx, e.left, ()) and positive(ctx, e.right, ()))
+        return False
+    if isinstance(e, S.Call):
+        if not all(finite_constant(ctx, a) for a in e.args):
+            return False
+        if e.fn == "log":
+            return positive(ctx, e.args[0], ())
+        if e.fn == "sqrt":
+            return nonneg(ctx, e.args[0], ())
+        return e.fn in REAL_OF_REAL
+    return False
+
+
+def nonzero_constant(ctx, e) -> bool:
+    """e (a formula in numbers and params) is non-zero for every admissible param value, by structure."""
+    if isinstance(e, S.Num):
+        return e.value != 0
+    if isinstance(e, S.Name):
+        p = _param(ctx, e.id)
+        return p is not None and p.constraint in ("> 0", "!= 0")
+    if isinstance(e, S.Neg):
+        return nonzero_constant(ctx, e.operand)
+    if isinstance(e, S.BinOp) and e.op in ("*", "/"):
+        return nonzero_constant(ctx, e.left) and nonzero_constant(ctx, e.right) and finite_constant(ctx, e)
+    if isinstance(e, S.BinOp) and e.op == "^" and (_constant(e.right) is not None and _constant(e.right).is_integer):
+        return nonzero_constant(ctx, e.left) and finite_constant(ctx, e)
+    return positive(ctx, e, ()) and finite_constant(ctx, e)
+
+
 def analytic(ctx, e, signed=frozenset()) -> bool:
     """e is real-analytic in its inputs everywhere, by structure; `signed` names the vectors whose
     every coordinate has a fixed sign on the region considered (there relu and elu are analytic)."""
+    if finite_constant(ctx, e):  # one number for each admissible param value (Lemma G, docs/theory.md §5)
+        return True
     if isinstance(e, S.FeatureList):
         return all(analytic(ctx, item, signed) for item in e.items)
     if isinstance(e, (S.Num, S.Name)):
@@ -532,7 +587,8 @@ def analytic(ctx, e, signed=frozenset()) -> bool:
         if e.op in ("+", "-", "*"):
             return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed)
         if e.op == "/":
-            return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed) and positive(ctx, e.right, ())
+            return analytic(ctx, e.left, signed) and analytic(ctx, e.right, signed) and (
+                positive(ctx, e.right, ()) or (finite_constant(ctx, e.right) and nonzero_constant(ctx, e.right)))
         if e.op == "^":
             ex = e.right
             if isinstance(ex, S.Num) and ex.value.is_integer and ex.value >= 0:
@@ -596,6 +652,9 @@ def _region_of_head(ctx, s) -> str | None:
 @checker("WP-POSITIVE")
 def wp_positive(ctx, s):
     head = _head(ctx, s)
+    block = s.get("certificate")
+    if s["status"] == "proved" and isinstance(block, dict) and block.get("kind") == "real-exponential":
+        return VERIFIED, _real_exponential(ctx, head, s, block)
     if s["status"] == "proved":
         if s["evidence"].get("dimensions") == "d ≥ 2":
             raise Trust("positive only for non-zero query and key directions: not re-checked here")
@@ -632,6 +691,37 @@ def wp_positive(ctx, s):
         return VERIFIED, ("the kernel takes both signs at the stated points; the certificate's invariants are those "
                           "of the same points")
     return VERIFIED, "an undecided step asserts nothing"
+
+
+def _real_exponential(ctx, head: S.Head, s: dict, block: dict) -> str:
+    """A kernel proved positive as C·exp(E) with E real (Lemma D, docs/theory.md §4): the positivity, and with it the
+    realness of every exponent, is re-derived from the formula by the verifier's own structural test (`positive`,
+    whose `real` takes a norm |v| as real: √ of a sum of squares); the block's E and C must give the formula's
+    kernel exactly at symbolic 2-dimensional vectors. A block that claims this and fails either test is rejected:
+    it states a checkable proof, not an engine's word."""
+    if head.kind != "kernel":
+        raise Reject("a real-exponential certificate is for a closed kernel")
+    if s["evidence"].get("dimensions") != "d ≥ 1":
+        raise Reject("a real-exponential certificate proves the first form (all inputs, `dimensions: d ≥ 1`)")
+    if not positive(ctx, head.expr, ()):
+        raise Reject("the formula is not positive by structure: some exponent is not shown real (or a factor not "
+                     "positive) by the verifier's own test")
+    xs = (sympy.Dummy("x1", real=True), sympy.Dummy("x2", real=True))  # no declared param can be one of them
+    ys = (sympy.Dummy("y1", real=True), sympy.Dummy("y2", real=True))
+    symbols = dict(ctx.symbols)
+    gram = {"x·z": xs[0] * ys[0] + xs[1] * ys[1], "|z|²": ys[0] ** 2 + ys[1] ** 2, "|x|²": xs[0] ** 2 + xs[1] ** 2}
+    for name in gram:
+        symbols[name] = sympy.Symbol(name, real=True)
+    exponent = decode(block.get("exponent"), symbols, functions=True)
+    factor = decode(block.get("factor"), symbols, functions=True)
+    at = {symbols[name]: value for name, value in gram.items()}
+    stated = factor.xreplace(at) * sympy.exp(exponent.xreplace(at))
+    own = kernels.kernel_value(ctx.spec, head, xs, ys)
+    if sympy.expand(sympy.powsimp(own - stated)) != 0 and sympy.simplify(own - stated) != 0:
+        raise Reject("the block's factor · exp(exponent) is not the formula's kernel")
+    return ("the formula is positive by structure (exponentials of quantities real by the verifier's own test, norms "
+            "real as square roots of sums of squares, positive factors), and the block's factor · exp(exponent) is "
+            "the formula's kernel at symbolic 2-dimensional vectors (exact)")
 
 
 # The invariants a sign-change certificate names, as functions of the 1-dimensional query x and key y.
