@@ -97,6 +97,7 @@ def test_exp_of_the_difference_of_the_two_norms_is_positive_and_analytic():
     ("exp(|x - 2 * y| / 3 - |x|)", ""),
     ("(1 + |x|^2) * exp(|x + y| - |x - tau * y|)", "param tau real\n"),
     ("exp(sqrt(1 + |x + y|^2) - |y|)", ""),
+    ("exp(sqrt(|x - y| * |x + y|) - (tau / 2)^2)", "param tau != 0\n"),
 ])
 def test_proved_kernels_are_positive_at_random_points(body, params):
     """mpmath (40 digits) at random points of R², x = ±y and zero vectors, τ random: real and positive."""
@@ -117,6 +118,8 @@ def test_proved_kernels_are_positive_at_random_points(body, params):
                 norm([a + b for a, b in zip(x, y)]) - norm([a - tau * b for a, b in zip(x, y)])),
             "exp(sqrt(1 + |x + y|^2) - |y|)": lambda: mpmath.exp(mpmath.sqrt(1 + norm([a + b for a, b in zip(x, y)]) ** 2)
                                                                 - norm(y)),
+            "exp(sqrt(|x - y| * |x + y|) - (tau / 2)^2)": lambda: mpmath.exp(mpmath.sqrt(
+                norm([a - b for a, b in zip(x, y)]) * norm([a + b for a, b in zip(x, y)])) - (tau / 2) ** 2),
         }[body]()
 
     for _ in range(200):
@@ -128,10 +131,19 @@ def test_proved_kernels_are_positive_at_random_points(body, params):
             assert mpmath.im(v) == 0 and mpmath.re(v) > 0
 
 
+@pytest.mark.parametrize("body,params", [("exp(|x + y| - |x - y|)", ""),
+                                         ("exp(sqrt(|x - y| * |x + y|) - (tau / 2)^2)", "param tau != 0\n")])
+def test_the_verifier_verifies_the_honest_certificates(body, params):
+    """Also where SymPy takes √(√P·√Q) apart on the verifier's side only (P, Q sums of squares there)."""
+    report = verify(certificate_of(_source(body, params)))
+    assert {s.rule: s.outcome for s in report.steps}["WP-POSITIVE"] == VERIFIED
+    assert report.ok
+
+
 @pytest.mark.parametrize("body", ["exp(sqrt(x . y))", "exp(sqrt(2 * (x . y) + |y|^2))", "exp(sqrt(x . y + |y|^2))"])
 def test_roots_of_forms_without_a_sign_are_not_proved(body):
-    """√(x·y), √(2x·y + |y|²) and √(x·y + |y|²) are imaginary somewhere (x = −y gives −|y|², and 0 − |y|²... ):
-    never `proved`."""
+    """√(x·y), √(2x·y + |y|²) and √(x·y + |y|²) are imaginary somewhere (at x = −y the last two are −|y|² and 0, and
+    x = −2y gives −|y|² for the last): never `proved`."""
     wp = _step(uapcheck.check(_source(body), "t.uap"), "WP-POSITIVE")
     assert wp.status != "proved"
 

@@ -45,7 +45,8 @@ def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None, gram: bo
             return True
         if ex.is_integer:  # a negative power: finite only where the base is not 0
             return base.is_nonzero is True or pos(base)
-        return (ex.is_positive is True and (base.is_nonnegative is True or (gram and gram_nonnegative(base)))) or pos(base)
+        return (ex.is_positive is True and (base.is_nonnegative is True or (gram and nonnegative_by_structure(base)))) \
+            or pos(base)
     if isinstance(expr, sympy.log):
         return pos(expr.args[0]) and proved_real(expr.args[0], positive, gram)
     if isinstance(expr, sympy.Abs):
@@ -93,6 +94,26 @@ def gram_nonnegative(base: sympy.Expr) -> bool:
     kappa = poly.coeff_monomial(one)
     det = sympy.expand(4 * alpha * beta - gamma2 ** 2)  # 4(αβ − γ²)
     return all(v.is_nonnegative is True or v == 0 for v in (alpha, beta, kappa, det))
+
+
+def nonnegative_by_structure(expr: sympy.Expr) -> bool:  # noqa: C901 - one branch per node kind
+    """expr ≥ 0 (and real) for every input, by structure with Lemma D: SymPy's assumptions, a Gram form with a
+    positive semidefinite matrix (`gram_nonnegative`), sums and products of such, an even power of a real quantity, a
+    positive power of a non-negative one (√(|x − z|·|x + z|)), an exponential of a real quantity, an absolute value."""
+    if expr.is_nonnegative is True or gram_nonnegative(expr):
+        return True
+    if expr.is_Add or expr.is_Mul:
+        return all(isinstance(arg, sympy.Expr) and nonnegative_by_structure(arg) for arg in expr.args)
+    if expr.is_Pow:
+        base, ex = expr.args
+        if base is sympy.E:
+            return proved_real(ex, gram=True)
+        if ex.is_integer and ex.is_even and ex.is_nonnegative:
+            return proved_real(base, gram=True)
+        return ex.is_positive is True and proved_real(ex, gram=True) and nonnegative_by_structure(base)
+    if isinstance(expr, sympy.Abs):
+        return proved_real(expr.args[0], gram=True)
+    return False
 
 
 def bounded_atoms(expr: sympy.Basic) -> list:

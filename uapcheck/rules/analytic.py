@@ -418,10 +418,7 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
                 boundary = [f"{atom} = 0" for atom in atoms]
                 off = listed(vanishes(atom) for atom in atoms)
                 if not (dense and atoms == [a]):
-                    gram_step = _positive_with_gram_roots(model, expr, normalized)
-                    if gram_step is not None:
-                        return gram_step
-                    return _positivity(normalized, claim("the kernel is not shown positive: it vanishes on ", off,
+                    return _positive_with_gram_roots(model, expr, normalized) or _positivity(normalized, claim("the kernel is not shown positive: it vanishes on ", off,
                                                          ", and for this head (a sparse pattern, a row with one key, "
                                                          "tied, projected or landmark keys, or a coordinate boundary) the "
                                                          "parameters where a normaliser vanishes are not shown to leave "
@@ -442,9 +439,14 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
             return _positivity(normalized, "k(x, y) > 0 for non-zero query and key directions: a normaliser vanishes "
                                   "only where every key or the query is 0", proof.PROVED,
                                   evidence=dict(ev, dimensions="d ≥ 2"))
-    gram_step = _positive_with_gram_roots(model, expr, normalized)
-    if gram_step is not None:
-        return gram_step
+    return _positive_with_gram_roots(model, expr, normalized) or _not_shown_positive(model, expr, normalized, dense,
+                                                                                     tied, length)
+
+
+def _not_shown_positive(model: KernelModel, expr: sympy.Expr, normalized: bool, dense: bool, tied: bool,
+                        length: Optional[str]) -> proof.Step:
+    """WP-POSITIVE once the factor test, the sign regions and Lemma D have not shown k > 0 everywhere: positive off
+    q = ±k on a dense head (the fourth form), or the search for both signs (refuted), or undecided."""
     diagonal = _positive_off_diagonal(model, expr) if dense else None
     if diagonal is not None:
         form_name, form, where = diagonal

@@ -3,6 +3,7 @@ structure of the re-parsed formula, and the Gaussian form behind Nyström heads.
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import sympy
 
@@ -557,7 +558,8 @@ def nonzero_constant(ctx, e) -> bool:
         return nonzero_constant(ctx, e.operand)
     if isinstance(e, S.BinOp) and e.op in ("*", "/"):
         return nonzero_constant(ctx, e.left) and nonzero_constant(ctx, e.right) and finite_constant(ctx, e)
-    if isinstance(e, S.BinOp) and e.op == "^" and (_constant(e.right) is not None and _constant(e.right).is_integer):
+    power = _constant(e.right) if isinstance(e, S.BinOp) and e.op == "^" else None
+    if power is not None and power.is_integer:
         return nonzero_constant(ctx, e.left) and finite_constant(ctx, e)
     return positive(ctx, e, ()) and finite_constant(ctx, e)
 
@@ -565,12 +567,10 @@ def nonzero_constant(ctx, e) -> bool:
 def analytic(ctx, e, signed=frozenset()) -> bool:
     """e is real-analytic in its inputs everywhere, by structure; `signed` names the vectors whose
     every coordinate has a fixed sign on the region considered (there relu and elu are analytic)."""
-    if finite_constant(ctx, e):  # one number for each admissible param value (Lemma G, docs/theory.md §5)
-        return True
     if isinstance(e, S.FeatureList):
         return all(analytic(ctx, item, signed) for item in e.items)
-    if isinstance(e, (S.Num, S.Name)):
-        return True
+    if isinstance(e, (S.Num, S.Name)) or finite_constant(ctx, e):  # a constant: one number per admissible param value
+        return True  # (Lemma G, docs/theory.md §5)
     if isinstance(e, S.Neg):
         return analytic(ctx, e.operand, signed)
     if isinstance(e, S.Call) and e.fn in ("relu", "elu") and isinstance(e.args[0], S.Name) and e.args[0].id in signed:
@@ -715,13 +715,51 @@ def _real_exponential(ctx, head: S.Head, s: dict, block: dict) -> str:
     exponent = decode(block.get("exponent"), symbols, functions=True)
     factor = decode(block.get("factor"), symbols, functions=True)
     at = {symbols[name]: value for name, value in gram.items()}
-    stated = factor.xreplace(at) * sympy.exp(exponent.xreplace(at))
-    own = kernels.kernel_value(ctx.spec, head, xs, ys)
-    if sympy.expand(sympy.powsimp(own - stated)) != 0 and sympy.simplify(own - stated) != 0:
+    stated = _expanded_bases(factor.xreplace(at) * sympy.exp(exponent.xreplace(at)))
+    own = _expanded_bases(kernels.kernel_value(ctx.spec, head, xs, ys))
+    if not _same_kernel(own, stated):
         raise Reject("the block's factor · exp(exponent) is not the formula's kernel")
     return ("the formula is positive by structure (exponentials of quantities real by the verifier's own test, norms "
             "real as square roots of sums of squares, positive factors), and the block's factor · exp(exponent) is "
             "the formula's kernel at symbolic 2-dimensional vectors (exact)")
+
+
+def _same_kernel(own: sympy.Expr, stated: sympy.Expr) -> bool:
+    """own = stated as functions of the coordinates and params: exactly, or, when SymPy took a power of a product apart
+    on one side only (it does so where it sees the factors ≥ 0: ((x₁ − y₁)² + …)^(1/4)·(…)^(1/4) against
+    √(√P·√Q) with P expanded), after both are taken apart alike (`force`, which assumes the bases ≥ 0, as the
+    formula's own positivity test has shown for every fractional power of the formula) and then at four random
+    rational points with admissible params at 50 digits, which a stated expression on another branch would fail."""
+    if sympy.expand(sympy.powsimp(own - stated)) == 0:
+        return True
+
+    def apart(e):
+        return sympy.expand(sympy.powdenest(sympy.expand_power_base(e, force=True), force=True))
+    if sympy.expand(apart(own) - apart(stated)) != 0:
+        return False
+    rng = random.Random(20261204)
+    symbols = sorted(own.free_symbols | stated.free_symbols, key=str)
+    for _ in range(4):
+        point = {}
+        for sym in symbols:
+            value = sympy.Rational(rng.randint(1, 40), rng.randint(1, 7))
+            point[sym] = value if sym.is_nonnegative or sym.is_positive else value * rng.choice((1, -1))
+        a, b = sympy.N(own.xreplace(point), 50), sympy.N(stated.xreplace(point), 50)
+        if not (a.is_number and b.is_number) or abs(a - b) > sympy.Float("1e-40", 50) * (1 + abs(a)):
+            return False
+    return True
+
+
+def _expanded_bases(e: sympy.Expr) -> sympy.Expr:
+    """e rebuilt bottom-up with every power's base expanded (the same value): √((x₁ − y₁)² + (x₂ − y₂)²) and
+    √(|x|² − 2x·z + |z|²) at the same vectors become one node, so SymPy's own evaluation treats both alike (it takes
+    √(√P·√Q) apart only where it sees P, Q ≥ 0)."""
+    if not e.args or e.is_Atom:
+        return e
+    args = [_expanded_bases(a) for a in e.args]
+    if e.is_Pow:
+        return sympy.Pow(sympy.expand(args[0]), args[1])
+    return e.func(*args)
 
 
 # The invariants a sign-change certificate names, as functions of the 1-dimensional query x and key y.
