@@ -160,6 +160,7 @@ class Neighbourhoods:
 
         n = graphs[0].n
         self.n = n
+        self.exact_views = False  # set by decide_views for the exact test (`arc_arrays`)
         classes = list(arc_classes) if arc_classes is not None else [None] * len(graphs)
         # identical heads (pattern and labels) impose identical conditions
         distinct_pairs = list(dict.fromkeys(zip(graphs, classes)))
@@ -201,6 +202,45 @@ class Neighbourhoods:
         label_of = {m: k for k, m in enumerate(order)}
         self.num_labels = len(order)
         self.labels = [[label_of[m] for m in row] for row in masks] if len(order) > 1 else None
+
+    def whole_view(self):
+        """For unlabelled arcs: (the digraph of every arc u → v, its arc count), built once and shared by the rooted
+        views whose ball is every position (their arcs are all the arcs, in whatever order; BLISS's answers do not
+        depend on the order of the arcs). Read-only."""
+        got = getattr(self, "_whole", None)
+        if got is None:
+            from ..lazy import digraph
+            ins = self.ins
+            edges = [(u, v) for v in range(self.n) for u in ins[v]]
+            got = self._whole = (digraph(self.n, edges), len(edges))
+        return got
+
+    def arc_arrays(self):
+        """For unlabelled arcs with at least VIEW_ARRAY_ARCS of them, in the exact test (`exact_views`: every
+        representative's view is built, so reading all the arcs once costs no more than one view): (sources, targets)
+        of every arc u → v as numpy int64 arrays, for canonical forms compared by sorting arrays; None otherwise (the
+        forms of one decision are all made one way, since the choice is made here, per set of neighbourhoods)."""
+        if self.labels is not None or self.num_arcs < VIEW_ARRAY_ARCS or not self.exact_views:
+            return None
+        got = getattr(self, "_arrays", None)
+        if got is None:
+            import numpy as np
+            ins = self.ins
+            sources = np.fromiter((u for v in range(self.n) for u in ins[v]), dtype=np.int64)
+            targets = np.repeat(np.arange(self.n, dtype=np.int64), [len(ins[v]) for v in range(self.n)])
+            got = self._arrays = (sources, targets)
+        return got
+
+    def in_ball_by_search(self, root0: int, radius: int) -> dict[int, int]:
+        """`in_ball` by igraph's breadth-first search on `whole_view`'s digraph against the arcs (C), for the
+        neighbourhoods that give `arc_arrays`: the same distances."""
+        graph, _ = self.whole_view()
+        order, starts, _ = graph.bfs(root0, mode="in")
+        dist = {}
+        for d in range(min(radius + 1, len(starts) - 1)):
+            for v in order[starts[d]:starts[d + 1]]:
+                dist[v] = d
+        return dist
 
     def head_set(self, h: int, v: int) -> frozenset:
         """N_h(v), 0-based, v included (cached)."""
@@ -493,7 +533,8 @@ class _RootedView:
         from ..lazy import digraph
 
         n, radius = nb.n, diameter - 1
-        dist = nb.in_ball(root0, radius)
+        arrays = nb.arc_arrays()
+        dist = nb.in_ball(root0, radius) if arrays is None else nb.in_ball_by_search(root0, radius)
         colours = [diameter] * n
         for v, d in dist.items():
             colours[v] = d
@@ -504,6 +545,27 @@ class _RootedView:
             arc_base = (diameter + 1) * len(index) - (diameter + 1)
         else:
             arc_base = 0
+        self.n = n
+        self.colours = colours
+        self.arcs = None  # (sources, targets) as numpy arrays when the neighbourhoods give them (`arc_arrays`)
+        if nb.labels is None:
+            if arrays is not None:
+                sources, targets = arrays
+                if len(dist) < n:
+                    # the arcs into the ball: the whole digraph's arcs (numbered as the arrays list them) kept by a mask
+                    import numpy as np
+                    inside = np.zeros(n, dtype=bool)
+                    inside[list(dist)] = True
+                    keep = np.flatnonzero(inside[targets])
+                    self.arcs = (sources[keep], targets[keep])
+                    self.graph = nb.whole_view()[0].subgraph_edges(keep.tolist(), delete_vertices=False)
+                    self.work = len(keep)
+                    return
+                self.arcs = (sources, targets)
+            if len(dist) == n:
+                # every arc: the one digraph of all the arcs, shared
+                self.graph, self.work = nb.whole_view()
+                return
         edges: list[tuple[int, int]] = []
         nxt = n
         if nb.labels is None:
@@ -519,10 +581,8 @@ class _RootedView:
                         edges.append((nxt, v))
                         colours.append(arc_base + diameter + 1 + lab)
                         nxt += 1
-        self.n = n
         self.work = len(edges)
         self.graph = digraph(nxt, edges)
-        self.colours = colours
 
     def invariant(self) -> tuple:
         """Kept by every isomorphism of rooted views (colours and arcs are): the sorted (colour, in-degree,
@@ -566,6 +626,12 @@ class _RootedView:
         each other only (no digest to show): equal forms, equal digests, and no hash to collide."""
         lab, cols = self._canonical_labels()
         m = len(lab)
+        if self.arcs is not None:
+            # the same codes, sorted by numpy (the views of one decision all come here or all below)
+            import numpy as np
+            sources, targets = self.arcs
+            at = np.array(lab, dtype=np.int64)
+            return lab, (m, tuple(cols), np.sort(at[sources] * m + at[targets]).tobytes())
         codes = sorted([lab[a] * m + lab[b] for a, b in self.graph.get_edgelist()])
         return lab, (m, tuple(cols), tuple(codes))
 
@@ -615,7 +681,9 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         # a small exact test runs first: where D layers suffice (no witness exists, so the probe would find none
         # after scanning every transposition) its certificate is the answer; where it finds a witness, the
         # search runs as below (the probe, then the exact test), so the witness reported is the same
+        nb.exact_views = True
         shown = _no_witness_certificate(nb, diameter, group_order, reps, _orbit_sizes(reps, orbit_of))
+        nb.exact_views = False
         if shown is not None:
             return shown
     if certificate or not (known and estimate <= work_limit):
@@ -637,8 +705,12 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                                          f"{nb.num_arcs} arcs each (about {estimate:,} arc visits, limit "
                                          f"{work_limit:,}); a pattern of this kind fits up to about "
                                          f"n = {fit:,}")
+    nb.exact_views = True
     return _exact(nb, diameter, group_order, reps, sizes, in_group, certificate)
 
+
+#: Unlabelled views with at least this many arcs in all compare canonical forms as numpy arrays (`arc_arrays`).
+VIEW_ARRAY_ARCS = 4096
 
 #: The exact test runs before the transposition probe when its work estimate (arc visits) is at most this: a few
 #: milliseconds, where the probe would scan all n(n − 1)/2 transpositions before the exact test runs anyway.
