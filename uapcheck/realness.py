@@ -49,8 +49,8 @@ def proved_real(expr: sympy.Basic, positive: Optional[Positive] = None, gram: bo
             or pos(base)
     if isinstance(expr, sympy.log):
         return pos(expr.args[0]) and proved_real(expr.args[0], positive, gram)
-    if isinstance(expr, sympy.Abs):
-        return True
+    if isinstance(expr, sympy.Abs):  # real where its argument is finite: |log |z|| is ∞ at z = 0
+        return proved_real(expr.args[0], positive, gram)
     if isinstance(expr, sympy.cos) and _square_root_of_real(expr.args[0], positive, gram) is not None:
         return True  # cos(√u) = Σ_k (−u)^k/(2k)! is real for every real u (cosh(√−u) for u < 0)
     if isinstance(expr, _REAL_OF_REAL):

@@ -703,7 +703,11 @@ def _both_distances(model: KernelModel, expr: sympy.Expr):
 
 
 def _provably_positive(expr) -> bool:
-    return all(s == 1 for _, s in _sign_regions(expr))
+    """expr > 0 everywhere: in every open sign region of the split atoms and on their boundaries too. The regions
+    alone miss a zero where an atom vanishes: |x·z| is positive for x·z > 0 and for x·z < 0, yet 1/|x·z| has a pole at
+    x·z = 0, so exp(1/|x·y|) is not positive (nor real) for all inputs."""
+    regions = list(_sign_regions(expr))
+    return all(s == 1 for _, s in regions) and not _boundary_zeros(expr, regions)
 
 
 def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
