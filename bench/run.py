@@ -292,7 +292,25 @@ families' symbolic matching, instance checks and small cases 23 %, the dense ker
 a length below a range read off a family's closed form at that n where one holds (the kernel re-checking the
 instance), the rooted views of consecutive lengths built from the last one's neighbourhoods, and the families'
 matches kept per head across the rule, its instance check and the kernel's re-match as F70/F71's simplifications now
-are."""
+are.
+
+Then (2026-12-04, speed3; load average 4 to 6 on the 2 cores from the other lanes' test runs, so every figure is
+inflated and B itself was 0.35 to 0.49 s CPU): four cuts, each in its own commit, every output byte-identical (the
+catalog goldens). Theorem F113's premise is read on whole sets (docs/theory.md §19: the rings by whole-set steps,
+(P1) per class, (P2) per offset on local paths): the check of blocks(4) + window(1) + strided(7) 2.9 s to 0.24 s.
+The rooted views of the exact test share the neighbourhoods' arcs (one digraph for every view whose ball is every
+position, igraph's search for the balls, canonical forms sorted by numpy): the concrete engine's decision for
+strided(8) + offsets {-5, 9} at n = 312, 2.4 s to 0.5 s. The Puiseux expansion of √(a t² + b t + c) by its closed
+form (40 ms to 4 ms, once in the catalog), and the asymptotic engine's Undecided reasons written only when read.
+Per-file CPU in one process (imports excluded, best of 2), the session's start (2ac2d4c) against 5e12d5b:
+strided_offsets_1m 2.33 to 0.83 s, blocks_window_strided_shorter_n 3.93 to 1.42 s. The whole catalog, one process,
+JSON, `-j 1` (160 files, best of 2, interleaved): 23.3 s to 17.5 s CPU, about 54×B to 40×B. The 57 original files:
+e366e45 against da9392b (the Puiseux and reason cuts) interleaved, best of 5: 1.63 to 1.57 s CPU; at 5e12d5b this
+script's method (`measure`, 5 repeats, load average 4) gives 3.91×B, and other interleaved rounds gave 3.9 to
+4.2×B with B between 0.35 and 0.49 s: the target of 4×B is met only narrowly and not in every round, as B's own
+spread is as large as the margin. Now the heaviest: blocks_dilated_exchange_n (about 2 s: F118's exact decision at
+each length of its check, eccentricities, canonical forms and automorphism counts), then
+blocks_window_strided_shorter_n (the lengths below its range and F111's far-adjacency table)."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
