@@ -232,6 +232,10 @@ def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
     quadratic in t by its closed form, `_root_of_quadratic`)."""
     s = sympy.Symbol("1/t", positive=True)
     g = ctx.positive_form(expr).xreplace({SCALE: 1 / s})
+    # SymPy's series drops an absolute value of a t-free atom (√(1 + |x·z|/s) expands to √(x·z)/√s): every t-free
+    # branch node (Abs, Max, Min, Piecewise) is a symbol during the expansion and put back after it
+    frozen = _freeze_branches(g)
+    g = g.xreplace(frozen)
     ser = _root_of_quadratic(g, s)
     if ser is None:
         with time_limit("a Puiseux expansion at t = ∞", 3.0):
@@ -247,9 +251,23 @@ def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
             terms[-power] = terms.get(-power, 0) + coeff
         elif power == 0:
             const += coeff
+    thawed = {sym: node for node, sym in frozen.items()}
     back = _undo(ctx)
-    return Additive(_poly({k: val.xreplace(back) for k, val in terms.items()}), sympy.Integer(0),
-                    const.xreplace(back))
+    return Additive(_poly({k: val.xreplace(thawed).xreplace(back) for k, val in terms.items()}), sympy.Integer(0),
+                    const.xreplace(thawed).xreplace(back))
+
+
+def _freeze_branches(expr: sympy.Expr) -> dict:
+    """Each outermost branch node free of the expansion variable -> a fresh symbol with what is known of it (an
+    absolute value non-negative, the others real)."""
+    out: dict = {}
+    branchy = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise)
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, branchy) and not any(node.has(done) for done in out) and \
+                not any(str(sym) == "1/t" for sym in node.free_symbols):
+            out[node] = sympy.Dummy("branch", nonnegative=True) if isinstance(node, sympy.Abs) else \
+                sympy.Dummy("branch", real=True)
+    return out
 
 
 def _undo(ctx: Context) -> dict:

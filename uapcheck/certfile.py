@@ -85,6 +85,8 @@ def _power(term) -> Any:
         return "log"
     if isinstance(term, str) and re.fullmatch(r"t\^\d{1,3}", term):
         return int(term[2:])
+    if isinstance(term, str) and re.fullmatch(r"t\^\d{1,2}/\d{1,2}", term):
+        return term[2:]  # a fractional power (√(x·z) t^(1/2)), "p/q"
     return None
 
 

@@ -169,6 +169,20 @@ def _closed_growth(model: ClosedKernel):
     return run
 
 
+def _not_shown_real(g: Growth, ctx: Context) -> Optional[sympy.Expr]:
+    """The first coefficient of the growing part (Σ c_α t^α + p log t) not shown real under the region's signs,
+    or None: the witness argument compares log-moduli, which a non-real coefficient (√(x·z) with x·z of either
+    sign) does not give."""
+    for coeff in [co for _, co in g.E] + [g.p]:
+        try:
+            real = ctx.positive_form(coeff).is_extended_real
+        except Undecided:
+            real = None
+        if real is not True:
+            return coeff
+    return None
+
+
 def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
     if isinstance(g, Oscillates):
         return RegionResult(region, None, RegionStatus.OSCILLATES, str(g))
@@ -178,6 +192,11 @@ def _judge(g, model, region: Region, ctx: Context) -> RegionResult:
         return RegionResult(region, None, RegionStatus.UNDECIDED, str(g))
     if g is ZERO:
         return RegionResult(region, g, RegionStatus.ZERO, "the kernel vanishes for all large t")
+    unreal = _not_shown_real(g, ctx)
+    if unreal is not None:
+        return RegionResult(region, g, RegionStatus.UNDECIDED, f"the growing part's coefficient {sympy.sstr(unreal)} "
+                            "is not shown real here (the kernel may not be real-valued), so its difference between "
+                            "two keys may turn a phase, not the modulus of k(x,tz₁)/k(x,tz₂)")
     if not _depends_on_key(g, model):
         if g.oscillating:
             return RegionResult(region, g, RegionStatus.OSCILLATES, "the growing part does not depend on the key and a "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import re
+
 import sympy
 
 from .. import spec as S
@@ -94,13 +96,11 @@ def _check_point(ctx, head, region, p) -> str:
             raise Reject(f"unknown sign class {region!r} of a mixed-region point")
     if not (_in_region(region, int(x[0]), int(z1[0])) and _in_region(region, int(x[0]), int(z2[0]))):
         raise Reject(f"the witness point x = {p.get('x')}, z = {p.get('z1')}, {p.get('z2')} is outside the region {region}")
-    power = p.get("power")
-    if not (power == "log" or (isinstance(power, int) and not isinstance(power, bool) and 1 <= power <= 64)):
-        raise Reject(f"unknown growth term {power!r}")
+    power = _growth_power(p.get("power"))
     stored = decode(p["difference"], ctx.symbols) if p.get("difference") is not None else None
     k1, k2 = _log_ratio(ctx, head, x, z1, z2)
     l1, l2 = _exact_log(k1), _exact_log(k2)
-    if l1 is not None and l2 is not None and power != "log":
+    if l1 is not None and l2 is not None and isinstance(power, int):
         diff = sympy.expand(l1 - l2)
         poly = sympy.Poly(diff, T)
         if poly.degree() != power:
@@ -121,6 +121,19 @@ def _check_point(ctx, head, region, p) -> str:
         if problem:
             raise Reject(f"at x = {p['x']}, z = {p['z1']}, {p['z2']}: {problem}")
     return NUMERIC
+
+
+def _growth_power(power):
+    """The growth term of a witness point: "log", an integer 1…64, or a fraction "p/q" (1 ≤ p, q ≤ 64, not an
+    integer: √(x·z) t^(1/2)), which only the numeric check reads; Reject otherwise."""
+    if power == "log" or (isinstance(power, int) and not isinstance(power, bool) and 1 <= power <= 64):
+        return power
+    if isinstance(power, str) and re.fullmatch(r"[1-9]\d?/[1-9]\d?", power):
+        num, den = (int(part) for part in power.split("/"))
+        value = sympy.Rational(num, den)
+        if num <= 64 and den <= 64 and not value.is_integer:
+            return value
+    raise Reject(f"unknown growth term {power!r}")
 
 
 def _param_samples(ctx) -> list[dict]:
