@@ -122,10 +122,11 @@ def _order_in(case):
     return order
 
 
-def _other_cases(form, primary) -> list[str]:
+def _other_cases(form, primary, stated=()) -> list[str]:
+    """The cases of a closed form other than the one stated (`primary`, or the cases `stated` it was merged from)."""
     out = []
     for case in form.cases:
-        if case is primary:
+        if case is primary or any(case is c for c in stated):
             continue
         if hasattr(case, "strongly_connected"):
             what = ((f"strongly connected, diameter {show_size(case.diameter)}" if case.diameter is not None else
@@ -725,7 +726,9 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     if partial is not None:
         # G proved on some residue classes only: stated there, and undecided on the others (§11.4, §12)
         return _group_by_class(spec, desc, n, grp, partial.split, layer_range, partial)
-    gprimary = _primary(grp, spec, n)
+    # one group on every residue class, by several cases (F72's classes n even and n odd): stated on all of them
+    merged = _one_group_by_class(split) if split is not None else None
+    gprimary = merged or _primary(grp, spec, n)
     # a class whose case at large n depends on the parameters is named exactly (docs/theory.md §11.4)
     why = dependence(grp, n, _lower_bounds(spec)) if split is None else None
     apart = f"by residue class of n the case at large n is not one: {why}" if why else ""
@@ -744,9 +747,10 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
         from dataclasses import replace as _replace
         lr = show_condition(layer_range)
         alone = not cond or _implies(layer_range, gprimary.condition, spec, n)
-        info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
-                        condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
-                                                                              evaluate=False))
+        if not (cond and not alone and _implies(gprimary.condition, layer_range, spec, n)):  # else: G's range
+            info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
+                            condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
+                                                                                  evaluate=False))
     own = _show_condition(gprimary.condition)
     stated = f"for {info.condition}" if info.condition else "for every n"
     # the step states G where the verdict holds (the group's range and the layer count's); the closed form's own
@@ -754,8 +758,26 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     ranges = {"range": own} if stated == own else {"range": stated, "the group's closed form holds": own}
     step = group_step(desc, info, {**ranges, "closed form": gprimary.rule, "generators": list(gens)},
                       _group_certificate(spec, gprimary, info),
-                      tuple(_other_cases(grp, gprimary)) + ((apart,) if apart else ()))
+                      tuple(_other_cases(grp, gprimary, split.chosen if merged else ())) + ((apart,) if apart else ()))
     return step, info
+
+
+def _one_group_by_class(split):
+    """One case for the range R where every residue class's chosen case holds, when those cases are several but
+    state one group (its name and order) from one proof (the same intersection, or the engine's closed forms):
+    for n in R with n ≡ r (mod L) class r's case holds (residue_classes.ResidueSplit), so G is that group on R.
+    None when there is one case (`_primary` states it) or the cases' groups or proofs differ (stated by class)."""
+    from dataclasses import replace
+    cases = [case for _, case in split.classes()]
+    if len(cases) < 2 or len({_group_key(case) for case in cases}) != 1:
+        return None
+    first = cases[0]
+    if any(case.intersection != first.intersection for case in cases):
+        return None
+    rules = list(dict.fromkeys(case.rule for case in cases))
+    rule = rules[0] if len(rules) == 1 else f"by residue class of n mod {split.modulus}: " + "; ".join(
+        f"{list(residues)}: {case.rule}" for residues, case in split.classes())
+    return replace(first, condition=simplify_condition(split.bound), rule=rule)
 
 
 def _connected_by_class(conn, spec: S.Spec, n) -> tuple:

@@ -266,8 +266,30 @@ def below_range(spec: S.Spec, verdict: proof.Verdict, group, layers, class_condi
     conditions = [sympy.true if where is None else where, *class_conditions]
     lengths = uncovered(conditions, n)
     if lengths is None:
-        return (), "the range depends on the parameters"
+        return (), not_enumerated(conditions, n)
     return decide(spec, lengths), ""
+
+
+def not_enumerated(conditions, n) -> str:
+    """Why `uncovered` found no finite list: another symbol than n in a condition (a parameter), a relation whose
+    truth is not periodic past its constants, or residue classes of n that no condition covers at any length (the
+    verdict is stated on the others only: it says nothing of these)."""
+    if any(not isinstance(c, sympy.Basic) or c.free_symbols - {n} for c in conditions):
+        return "the range depends on the parameters"
+    consts, moduli = [1], [1]
+    for c in conditions:
+        b, m = _bounds(c, n), _moduli(c, n)
+        if b is None or m is None:
+            return "the range is not a bound on n with residues of n"
+        consts += b
+        moduli += m
+    start, period = max(abs(c) for c in consts) + 1, lcm(*moduli)
+    never = [r for r in range(period) if not any(_holds(c, n, start + (r - start) % period) for c in conditions)]
+    if not never:
+        return "the range is not a bound on n with residues of n"
+    among = f"= {never[0]}" if len(never) == 1 else "∈ {" + ", ".join(map(str, never)) + "}"
+    return (f"no stated range covers n mod {period} {among} at any length: the verdict is stated on the other "
+            "classes only and says nothing of these")
 
 
 def _in_n(where, n):
