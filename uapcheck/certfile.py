@@ -744,6 +744,11 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"pieces": _piece_trees(step.facts.get("pieces", ()))}
     if step.rule == "TGT-POSITIONS":
         return {"route": ev.get("route"), "separating": ev.get("separating")}
+    if step.rule == "TGT-NOT-CAUSAL":  # an earlier position that never reaches a later one, or a non-trivial group
+        w = ev.get("witness")
+        if isinstance(w, dict):
+            return {"route": "unreached", "i": w.get("i"), "j": w.get("j")}
+        return {"route": "group"} if "group" in ev else None
     return None
 
 

@@ -9,6 +9,7 @@ import functools
 import sympy
 
 from . import intervals as I
+from . import patterns
 from . import receptive as R
 from .. import spec as S
 from .check import VERIFIED, Reject, Trust, checker
@@ -134,6 +135,104 @@ def receptive(ctx, s):
         raise Reject(f"the radius {sympy.sstr(claimed)} is not the closed form {sympy.sstr(want)}")
     return VERIFIED, (f"{'causal mask' if kind[0] == 'causal' else f'causal window w = {kind[1]}, {kind[2]} sinks'}: "
                       f"r = {sympy.sstr(want)} for n ≥ {R.closed_from(kind)} (§14.6, §14.7); " + _instances(ctx, kind))
+
+
+@checker("TGT-NOT-CAUSAL")
+def not_causal(ctx, s):
+    """NOT-UAP for causal targets (docs/theory.md §14.1, §14.9): an earlier x_j that never reaches position i on the
+    verifier's own arcs, or a non-trivial group of the family (an element other than the identity, from the verified group step)."""
+    if s["status"] != "proved":
+        raise Reject("TGT-NOT-CAUSAL only concludes `proved`")
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    data = s.get("data") or {}
+    if data.get("route") == "unreached":
+        return _unreached(ctx, s, data)
+    if data.get("route") == "group":
+        return _not_trivial(ctx, s)
+    raise Reject("the step states neither an earlier position that never reaches a later one nor a group")
+
+
+def _unreached(ctx, s, data):
+    """x_j with j < i never reaches position i: a backward search from i on the union of every head's arcs closes
+    without j, so no number of layers brings x_j to i, while the causal target F(X)_i = x_j depends on it."""
+    i, j = data.get("i"), data.get("j")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (i, j)):
+        raise Reject("the witness (i, j) is not a pair of positions")
+    printed = s["evidence"].get("witness")
+    if not isinstance(printed, dict) or (printed.get("i"), printed.get("j")) != (i, j):
+        raise Reject(f"the witness (i, j) = ({i}, {j}) is not the one the derivation printed")
+    if any(h.projection for h in ctx.spec.heads):
+        raise Reject("a sequence projection mixes every position into every key: x_j reaches every position")
+    n = ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Trust("symbolic n: the unreached pair is not re-checked at every length")
+    if not 1 <= j < i <= n:
+        raise Reject(f"the witness needs 1 ≤ j < i ≤ n = {n}: a causal target at i reads x_j only for j ≤ i, and x_i "
+                     "reaches i")
+    try:
+        heads = ctx.arcs()
+    except patterns.Symbolic as exc:
+        raise Trust(f"the verifier does not build these arcs: {exc}") from None
+    into: dict = {}
+    for arcs in heads:
+        for u, v in arcs:
+            into.setdefault(v, set()).add(u)
+    seen, todo = {i}, [i]
+    while todo:
+        for u in into.get(todo.pop(), ()):
+            if u not in seen:
+                seen.add(u)
+                todo.append(u)
+    if j in seen:
+        raise Reject(f"x_{j} reaches position {i} on the verifier's arcs")
+    return VERIFIED, (f"the backward search from position {i} on the union of the heads' arcs closes on {len(seen)} "
+                      f"position{'s' if len(seen) != 1 else ''} without {j} < {i}: every model's output at {i} ignores "
+                      f"x_{j}, while the causal target F(X)_{i} = x_{j} depends on it (§14.1)")
+
+
+#: groups of the dense table (SYM-DENSE) that are not trivial at every n ≥ 2
+_NOT_TRIVIAL = ("S_n", "C_n", "D_n", "reflection")
+
+
+def _not_trivial(ctx, s):
+    """Every model is G-equivariant, G the family's group stated by the derivation's one group step; when G has an
+    element σ other than the identity, the causal target F(X)_l = x_k for l ≥ k (0 before k), k the first position
+    σ moves, is not σ-equivariant (at l = k: x_{σ⁻¹(k)} against x_k)."""
+    n = ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Trust("symbolic n: the group's range is not re-checked here")
+    groups = [ctx.step(x) for x in ctx.order if ctx.step(x)["rule"] in ("SYM-AUT", "SYM-DENSE")]
+    if len(groups) != 1:
+        raise Trust(f"{len(groups)} group steps (SYM-AUT or SYM-DENSE): the family's group is read from one")
+    if groups[0]["status"] != "proved":
+        raise Reject(f"the group step {groups[0]['id']} is not proved")
+    g = groups[0]
+    data = g.get("data") or {}
+    if g["rule"] == "SYM-AUT":
+        moved = next((gen for gen in data.get("generators") or []
+                      if isinstance(gen, list) and gen != list(range(1, len(gen) + 1))), None)
+        order = data.get("order")
+        if moved is None and isinstance(order, int) and not isinstance(order, bool) and order > 1:
+            return VERIFIED, (f"the group step {g['id']} states |G| = {order} > 1 (checked there): every model is "
+                              "G-equivariant, and F(X)_l = x_k for l ≥ k (0 before), k the first position some σ ∈ G "
+                              "moves, is a causal target that is not (§14.9)")
+        if moved is None and not data.get("generators"):
+            raise Trust(f"the group step {g['id']} lists no generators and no order")
+        if moved is None:
+            raise Reject(f"the group step {g['id']} lists no generator other than the identity")
+        k = next(p for p, q in enumerate(moved, start=1) if p != q)
+        return VERIFIED, (f"the group step {g['id']} has the generator σ = {moved[:12]}{'…' if len(moved) > 12 else ''}"
+                          f" (checked there to keep every labelled arc): every model is σ-equivariant, and the causal "
+                          f"target F(X)_l = x_{k} for l ≥ {k} (0 before) is not, at l = {k} (§14.9)")
+    name = data.get("group")
+    if name not in _NOT_TRIVIAL + ("trivial",):
+        raise Trust(f"the group {name!r} of step {g['id']} is not one of the dense table's named groups")
+    if name not in _NOT_TRIVIAL or n < 2:
+        raise Reject(f"the group {name!r} of step {g['id']} is not shown non-trivial at n = {n}")
+    return VERIFIED, (f"the group step {g['id']} states G = {name} at n = {n} ≥ 2 (checked there), which is not "
+                      "trivial: every model is G-equivariant, and F(X)_l = x_k for l ≥ k (0 before), k the first "
+                      "position some σ ∈ G moves, is a causal target that is not (§14.9)")
 
 
 @checker("TGT-LAYERS")

@@ -1,0 +1,98 @@
+"""The verifier's TGT-NOT-CAUSAL checker (docs/theory.md §18.3): NOT-UAP for causal targets re-checked from the
+input, either an earlier position whose token never reaches a later one (a backward search on the verifier's own
+arcs) or a non-trivial group of the family (from the derivation's one group step, checked by its own checker). The
+step used to have no checker, so `tokens 8`, `offsets {-6, -3}`, `target causal` was NOT FULLY VERIFIED."""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from certificates import certificate_of, rejects  # noqa: E402
+
+from uapcheck.verifier import verify  # noqa: E402
+from uapcheck.verifier.check import REJECTED, TRUSTED, VERIFIED  # noqa: E402
+
+RULE = "TGT-NOT-CAUSAL"
+
+
+def causal_source(pattern: str | None, tokens="8") -> str:
+    body = "  kernel k(x, y) = exp(x . y)\n" + (f"  pattern {pattern}\n" if pattern else "")
+    return f"tokens {tokens}\nattention {{\n{body}}}\ntarget causal\n"
+
+
+def step_of(cert: dict, rule: str) -> dict:
+    (step,) = [s for s in cert["steps"] if s["rule"] == rule]
+    return step
+
+
+def outcome(cert: dict, rule: str = RULE) -> str:
+    report = verify(cert)
+    (line,) = [s for s in report.steps if s.rule == rule]
+    return line.outcome
+
+
+def with_witness(cert: dict, i: int, j: int, printed: bool = True) -> dict:
+    forged = copy.deepcopy(cert)
+    step = step_of(forged, RULE)
+    step["data"].update(i=i, j=j)
+    if printed:
+        step["evidence"]["witness"].update(i=i, j=j)
+    return forged
+
+
+def test_an_unreached_earlier_position_is_verified():
+    cert = certificate_of(causal_source("offsets {-6, -3}"))
+    assert cert["verdict"] == "NOT-UAP"
+    assert step_of(cert, RULE)["data"] == {"route": "unreached", "i": 2, "j": 1}
+    report = verify(cert)
+    assert report.ok and all(s.outcome == VERIFIED for s in report.steps), [(s.rule, s.outcome) for s in report.steps]
+
+
+def test_a_pair_the_arcs_join_is_rejected():
+    cert = certificate_of(causal_source("offsets {-6, -3}"))
+    assert rejects(with_witness(cert, 4, 1), RULE)  # 1 -> 4 is an arc (offset -3)
+    assert rejects(with_witness(cert, 7, 1), RULE)  # 1 -> 4 -> 7
+
+
+def test_a_later_or_equal_key_is_no_causal_witness():
+    cert = certificate_of(causal_source("offsets {-6, -3}"))
+    assert rejects(with_witness(cert, 1, 2), RULE)  # x_2 never reaches 1, but F(X)_1 = x_2 is not causal
+    assert rejects(with_witness(cert, 3, 3), RULE)
+    assert rejects(with_witness(cert, 9, 1), RULE)  # outside 1..n
+
+
+def test_a_witness_other_than_the_printed_one_is_rejected():
+    cert = certificate_of(causal_source("offsets {-6, -3}"))
+    assert rejects(with_witness(cert, 3, 1, printed=False), RULE)
+
+
+def test_a_step_without_a_route_is_rejected():
+    cert = copy.deepcopy(certificate_of(causal_source("offsets {-6, -3}")))
+    step_of(cert, RULE)["data"] = None
+    assert rejects(cert, RULE)
+
+
+def test_a_non_trivial_group_is_verified_from_the_group_step():
+    window = certificate_of(causal_source("window(1)"))  # the reflection
+    assert step_of(window, RULE)["data"] == {"route": "group"}
+    assert outcome(window) == VERIFIED and verify(window).ok
+    dense = certificate_of(causal_source(None))  # S_n from the dense table
+    assert outcome(dense) == VERIFIED and verify(dense).ok
+
+
+def test_a_trivial_group_is_rejected():
+    dense = copy.deepcopy(certificate_of(causal_source(None)))
+    group = step_of(dense, "SYM-DENSE")
+    group["data"]["group"] = "trivial"
+    assert outcome(dense) == REJECTED
+    window = copy.deepcopy(certificate_of(causal_source("window(1)")))
+    data = step_of(window, "SYM-AUT")["data"]
+    data["generators"], data["order"] = [list(range(1, 9))], 1
+    assert outcome(window) == REJECTED
+
+
+def test_symbolic_n_stays_trusted():
+    cert = certificate_of(causal_source("window(1)", tokens="n"))
+    assert outcome(cert) == TRUSTED
