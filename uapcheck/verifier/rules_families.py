@@ -27,10 +27,30 @@ def union_family(ctx) -> Optional[families.Family]:
         return None
     if "union family" not in ctx.cache:
         from dataclasses import replace
-        from .. import spec as S
-        alone = replace(spec, heads=(replace(spec.heads[0], pattern=S.PatternUnion(tuple(pats))),))
+        alone = replace(spec, heads=(replace(spec.heads[0], pattern=union_pattern(pats)),))
         ctx.cache["union family"] = families.match(alone)
     return ctx.cache["union family"]
+
+
+def union_pattern(pats: list):
+    """One pattern with the arcs of the heads' union: every head's parts side by side (a union of heads is the union
+    of their parts' arcs), each part once, and a window with an integer radius left out where a wider window of the
+    same kind (cyclic or not) is there, whose arcs contain its own (`window(1) + blocks(4)` | `window(2)` is
+    `window(2) + blocks(4)`)."""
+    from .. import spec as S
+    parts: list = []
+    for p in pats:
+        for q in (p.parts if isinstance(p, S.PatternUnion) else (p,)):
+            if q not in parts:
+                parts.append(q)
+
+    def radius(q) -> Optional[int]:
+        ok = isinstance(q, S.Window) and isinstance(q.w, int) and not isinstance(q.w, bool)
+        return q.w if ok else None
+
+    kept = [q for q in parts if radius(q) is None or not any(
+        radius(o) is not None and o.cyclic == q.cyclic and radius(o) > radius(q) for o in parts)]
+    return kept[0] if len(kept) == 1 else S.PatternUnion(tuple(kept))
 
 
 def several_heads(ctx, s, rule: str):

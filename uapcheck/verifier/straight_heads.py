@@ -117,11 +117,14 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
     right, left = _right_period(b, w), _left_period(b, w)
     m = _lcm(_lcm(period, right[1]), left[1])
     stated = decode((s.get("data") or {}).get("layers"), ctx.symbols)
+    d_stated = (s.get("data") or {}).get("diameter")
+    d_stated = stated if d_stated is None else decode(d_stated, ctx.symbols)
     k = sympy.Symbol("k", integer=True, positive=True)
     for r in range(m):
-        at = sympy.simplify(sympy.sympify(stated - fam.d(n), strict=True).xreplace({n: m * k + r}))  # safe: strict (no text parsed)
-        if at != 0:
-            raise Reject(f"F75: on n ≡ {r} (mod {m}) the layers are not the union's D")
+        for what, value in (("layers", stated), ("diameter", d_stated)):
+            at = sympy.simplify(sympy.sympify(value - fam.d(n), strict=True).xreplace({n: m * k + r}))  # safe: strict (no text parsed)
+            if at != 0:
+                raise Reject(f"F75: on n ≡ {r} (mod {m}) the {what} is not the union's D")
     first = int(cert.get("from", 0))
     low = int(fam.low)
     if first < low:
