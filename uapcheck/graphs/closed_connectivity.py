@@ -120,8 +120,10 @@ def _union_family(heads: Sequence[Pattern], n, params) -> Optional[ConnectivityC
         return None
     if not isinstance(found, FamilyTheorem) or found.coprime_to > 1 or found.low.free_symbols:
         return None
-    return _conn(Ge(n, found.low), True, found.diameter,
-                 rule=f"the union of the heads' arcs is one pattern of {found.section} ({found.family})")
+    rule = f"the union of the heads' arcs is one pattern of {found.section} ({found.family})"
+    if not found.diameter_exact:  # F50, F51, F101: the theorem bounds D only (it was stated as D itself)
+        return _conn(Ge(n, found.low), True, bound=found.diameter, rule=rule)
+    return _conn(Ge(n, found.low), True, found.diameter, rule=rule)
 
 
 def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:

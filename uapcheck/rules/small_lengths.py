@@ -284,8 +284,9 @@ def not_enumerated(conditions, n) -> str:
         consts += b
         moduli += m
     start, period = max(abs(c) for c in consts) + 1, lcm(*moduli)
-    never = [r for r in range(period) if not any(_holds(c, n, start + (r - start) % period) for c in conditions)]
-    if not never:
+    held = [[_holds(c, n, start + (r - start) % period) for c in conditions] for r in range(period)]
+    never = [r for r, row in enumerate(held) if not any(row)]
+    if not never or any(h is None for row in held for h in row):
         return "the range is not a bound on n with residues of n"
     among = f"= {never[0]}" if len(never) == 1 else "∈ {" + ", ".join(map(str, never)) + "}"
     return (f"no stated range covers n mod {period} {among} at any length: the verdict is stated on the other "

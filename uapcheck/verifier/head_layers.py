@@ -75,13 +75,38 @@ def _in_class(expr, n, modulus: int, residue: int, k):
     return sympy.simplify(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
 
 
+def _same_for_every_n(a, b, n) -> bool:
+    """a = b at every n: by simplification, or on every residue class n = L·k + r (k a positive integer symbol), L the
+    lcm of the moduli of n and of the denominators of n's coefficients inside floor and ceiling, where those evaluate
+    exactly (a Piecewise by n mod 4 against ⌊n/4⌋ + 1 − ⌊(n + 3)/4⌋ + …)."""
+    if a == b or sympy.simplify(a - b) == 0:
+        return True
+    period = 1
+    for e in (a, b):
+        for atom in sympy.sympify(e, strict=True).atoms(sympy.floor, sympy.ceiling, sympy.Mod):  # safe: strict (no text parsed)
+            if isinstance(atom, sympy.Mod):
+                m = atom.args[1]
+                if not m.is_Integer:
+                    return False
+                period = _lcm(period, int(m))
+                continue
+            c = sympy.expand(atom.args[0]).coeff(n, 1)
+            if not c.is_Rational:
+                return False
+            period = _lcm(period, int(c.q))
+    if period == 1:
+        return False
+    k = sympy.Symbol("k", integer=True, positive=True)
+    return all(_in_class(a - b, n, period, r, k) == 0 for r in range(period))
+
+
 def _equal_groups(ctx, s, cert: dict, pats: list, n) -> str:
     from . import rules_families
     d, layers, least, low, order, umod, _ = _union(ctx)
     data = s.get("data") or {}
-    if not least or sympy.simplify(layers(n) - d(n)) != 0:
+    if not least or not _same_for_every_n(layers(n), d(n), n):
         raise Reject("F70: the union's theorem does not prove D layers least")
-    if sympy.simplify(decode(data.get("layers"), ctx.symbols) - d(n)) != 0:
+    if not _same_for_every_n(decode(data.get("layers"), ctx.symbols), d(n), n):
         raise Reject(f"F70: the layers are not the union's D = {sympy.sstr(d(n))}")
     inter = cert.get("intersection")
     if not isinstance(inter, dict):

@@ -151,8 +151,11 @@ def _layer_values(ctx, s) -> tuple:
 
 def union_layers(ctx, s, fam: families.Family):
     """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
-    several heads needs coloured views, not decided at symbolic n)."""
+    several heads needs coloured views, not decided at symbolic n). A union whose theorem bounds D (F101): the bound
+    + 1, not least, as for one head (the view argument needs only D ≤ the bound)."""
     data = s.get("data") or {}
+    if fam.bound:
+        return layers(ctx, s, fam)
     m, d, n = _layer_values(ctx, s)
     if not families.same_value(fam, d, n) or not families.same_value(fam, m - 1, n) or data.get("least"):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not D + 1 = {sympy.sstr(fam.d(n) + 1)} "
