@@ -44,12 +44,13 @@ def union_pattern(pats: list):
             if q not in parts:
                 parts.append(q)
 
-    def radius(q) -> Optional[int]:
+    def radius(q) -> int:
+        """A window's integer radius; 0 for any other part."""
         ok = isinstance(q, S.Window) and isinstance(q.w, int) and not isinstance(q.w, bool)
-        return q.w if ok else None
+        return q.w if ok else 0
 
-    kept = [q for q in parts if radius(q) is None or not any(
-        radius(o) is not None and o.cyclic == q.cyclic and radius(o) > radius(q) for o in parts)]
+    kept = [q for q in parts if not radius(q) or not any(
+        radius(o) > radius(q) and o.cyclic == q.cyclic for o in parts)]
     return kept[0] if len(kept) == 1 else S.PatternUnion(tuple(kept))
 
 
