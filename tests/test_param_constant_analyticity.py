@@ -87,3 +87,21 @@ def test_finite_at_admissible_tau_and_a_pole_at_zero():
             assert mpmath.isfinite(v) and v > 0
     with pytest.raises(ZeroDivisionError):
         mpmath.mpf(1) / mpmath.mpf(0)
+
+
+def test_a_forged_positivity_at_an_admissible_pole_is_not_verified():
+    """WP-POSITIVE forced to `proved` (all inputs) for exp(x·y/τ) under `param tau real`: τ = 0 is admissible and the
+    kernel undefined there, so the verifier's positivity test (exponents real *and defined*) does not verify it."""
+    import hashlib
+    cert = certificate_of(_source("exp(x . y / tau)", "!= 0"))
+    text = cert["input"]["text"].replace("tau != 0", "tau real")
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    outcome = next(s for s in verify(cert).steps if s.rule == "WP-POSITIVE")
+    assert outcome.outcome != VERIFIED
+
+
+def test_tan_is_no_constant_and_no_real_exponent():
+    result = uapcheck.check("tokens n\nattention { kernel k(x, y) = exp(tan(x . y)) }\n", "t.uap")
+    wp = _step(result, "WP-POSITIVE")
+    assert not (wp.status == "proved" and wp.evidence.get("dimensions") == "d ≥ 1")  # poles at x·y = π/2 + kπ

@@ -17,7 +17,8 @@ import sympy
 
 # sin, cos, tanh and erf of a real argument lie in [−1, 1]; of a complex one they do not.
 BOUNDED_FUNCTIONS = (sympy.sin, sympy.cos, sympy.tanh, sympy.erf)
-_REAL_OF_REAL = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.sinh, sympy.cosh, sympy.tanh, sympy.erf,
+# (no tan: real where defined, but its poles make it infinite at real arguments)
+_REAL_OF_REAL = (sympy.exp, sympy.sin, sympy.cos, sympy.sinh, sympy.cosh, sympy.tanh, sympy.erf,
                  sympy.atan, sympy.sign, sympy.Heaviside)
 
 Positive = Callable[[sympy.Expr], bool]

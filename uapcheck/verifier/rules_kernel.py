@@ -379,8 +379,8 @@ def positive(ctx, e, vectors) -> bool:
         p = _param(ctx, e.id)
         return p is not None and p.constraint == "> 0"
     if isinstance(e, S.Call):
-        if e.fn in ("exp", "sigmoid", "softplus", "cosh"):  # positive on the reals only: exp(√(x·y)) is not
-            return all(real(ctx, arg) for arg in e.args)
+        if e.fn in ("exp", "sigmoid", "softplus", "cosh"):  # positive on the reals only: exp(√(x·y)) is not, nor
+            return all(real(ctx, arg, defined=True) for arg in e.args)  # exp(x·y/τ) where τ = 0 is admissible
         if e.fn == "sqrt" and len(e.args) == 1:  # the square root of a positive number is positive
             return positive(ctx, e.args[0], vectors)
         return False
@@ -402,7 +402,7 @@ def positive(ctx, e, vectors) -> bool:
         if e.op in ("*", "/"):
             return positive(ctx, e.left, vectors) and positive(ctx, e.right, vectors)
         if e.op == "^":
-            return positive(ctx, e.left, vectors) and real(ctx, e.right)
+            return positive(ctx, e.left, vectors) and real(ctx, e.right, defined=True)
     return False
 
 
@@ -472,26 +472,35 @@ REAL_OF_REAL = ("exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf", "sigm
                 "gelu", "silu", "abs", "max", "min", "identity")
 
 
-def real(ctx, e) -> bool:
+def real(ctx, e, defined: bool = False) -> bool:  # noqa: C901 - one branch per node kind
     """e is real wherever it is defined, by structure: the invariants, numbers and params, the real operations and
-    functions of real arguments, a log of a positive quantity, a fractional power or sqrt of a non-negative one."""
+    functions of real arguments, a log of a positive quantity, a fractional power or sqrt of a non-negative one.
+    `defined`: and defined (finite) everywhere, for every admissible param value — a quotient or a negative power only
+    of a positive quantity or of a constant non-zero for every admissible value (`param tau != 0`; exp(x·y/τ) under
+    `param tau real` is undefined at τ = 0), and no tan (poles) — as positivity for all inputs needs."""
     if isinstance(e, (S.Num, S.Name, S.Dot, S.Norm)):
         return True
     if isinstance(e, S.Neg):
-        return real(ctx, e.operand)
+        return real(ctx, e.operand, defined)
     if isinstance(e, S.Call):
         if e.fn == "log":
-            return positive(ctx, e.args[0], ()) and real(ctx, e.args[0])
+            return positive(ctx, e.args[0], ()) and real(ctx, e.args[0], defined)
         if e.fn == "sqrt":
-            return nonneg(ctx, e.args[0], ()) and real(ctx, e.args[0])
-        return e.fn in REAL_OF_REAL and all(real(ctx, arg) for arg in e.args)
+            return nonneg(ctx, e.args[0], ()) and real(ctx, e.args[0], defined)
+        if defined and e.fn == "tan":
+            return False
+        return e.fn in REAL_OF_REAL and all(real(ctx, arg, defined) for arg in e.args)
     if isinstance(e, S.BinOp):
-        if not (real(ctx, e.left) and real(ctx, e.right)):
+        if not (real(ctx, e.left, defined) and real(ctx, e.right, defined)):
             return False
         if e.op == "^":
             power = _constant(e.right)  # an integer power, also a negative one written -2
             integer = power is not None and power.is_integer
+            if integer and defined and power is not None and power < 0:
+                return positive(ctx, e.left, ()) or nonzero_constant(ctx, e.left)
             return integer or nonneg(ctx, e.left, ())
+        if e.op == "/" and defined:
+            return positive(ctx, e.right, ()) or nonzero_constant(ctx, e.right)
         return e.op in ("+", "-", "*", "/")
     return False
 
@@ -556,7 +565,7 @@ def finite_constant(ctx, e) -> bool:
             return positive(ctx, e.args[0], ())
         if e.fn == "sqrt":
             return nonneg(ctx, e.args[0], ())
-        return e.fn in REAL_OF_REAL
+        return e.fn in REAL_OF_REAL and e.fn != "tan"
     return False
 
 
