@@ -15,7 +15,7 @@ def _wp(body: str):
     return next(s for s in result.root.walk() if s.rule == "WP-POSITIVE")
 
 
-@pytest.mark.parametrize("body", ["exp(1 / abs(x . y))", "exp(exp(|x + y| / abs(x . y)))"])
+@pytest.mark.parametrize("body", ["exp(1 / abs(x . y))", "exp(exp(|x + y| / abs(x . y)))", "exp(exp(abs(log(|y|))))"])
 def test_a_pole_on_a_sign_boundary_is_not_positivity_for_all_inputs(body):
     wp = _wp(body)
     assert not (wp.status == "proved" and wp.evidence.get("dimensions") == "d ≥ 1"), wp.claim

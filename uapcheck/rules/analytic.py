@@ -252,14 +252,14 @@ def _trig_positive(expr: sympy.Expr, gram: bool = False) -> bool:
     for factor in sympy.Mul.make_args(expr):
         if isinstance(factor, sympy.exp) and proved_real(factor.args[0], _provably_positive, gram):
             continue
-        if factor.is_positive:
+        if factor.is_positive and not _may_be_infinite(factor):
             continue
         # cos(√u) and sin(√u)/√u of a real u: real, bounded below (−1, −2173/10000), not above; a factor increasing in
         # each of them is at least its value at their lower bounds (docs/theory.md §4, the one-sided bounds)
         factor = _at_lower_bounds(factor, gram)
         if factor is None:
             return False
-        if factor.is_positive:
+        if factor.is_positive and not _may_be_infinite(factor):
             continue
         # sin, cos, tanh, erf of real arguments: each value lies in [−1, 1]
         atoms = bounded_atoms(factor)
@@ -272,6 +272,17 @@ def _trig_positive(expr: sympy.Expr, gram: bool = False) -> bool:
         if not trig_polynomial_positive(g, syms):
             return False
     return True
+
+
+def _may_be_infinite(expr: sympy.Expr) -> bool:
+    """expr holds a log of a quantity, or a negative power of a base, that SymPy's assumptions do not show positive
+    (non-zero): SymPy calls exp(exp(|log |z||)) positive, yet at z = 0 it is infinite."""
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.log) and node.args[0].is_positive is not True:
+            return True
+        if node.is_Pow and node.exp.is_negative and node.base.is_positive is not True and node.base.is_nonzero is not True:
+            return True
+    return False
 
 
 def _at_lower_bounds(factor: sympy.Expr, gram: bool = False) -> Optional[sympy.Expr]:
