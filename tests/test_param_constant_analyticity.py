@@ -58,6 +58,16 @@ def test_a_constant_that_meets_a_pole_is_not_one():
     assert not finite_param_constant(sympy.Symbol("x·z", real=True) / tau)  # an invariant is not a constant
 
 
+def _with_constraint(cert: dict, constraint: str) -> dict:
+    """The certificate of `param tau != 0` with its input re-declared (`tau >= 0`, `tau real`) and re-hashed, so
+    that the verifier re-parses the new constraint against the steps derived under the old one."""
+    import hashlib
+    text = cert["input"]["text"].replace("tau != 0", constraint)
+    cert["input"]["text"] = text
+    cert["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return cert
+
+
 def test_a_division_by_the_input_stays_flagged():
     result = uapcheck.check(_source("exp(tau / (x . y))", "!= 0"), "t.uap")
     assert _step(result, "AN-STRUCT").status == "undecided"
@@ -65,11 +75,7 @@ def test_a_division_by_the_input_stays_flagged():
 
 def test_a_forged_analyticity_at_a_pole_is_not_verified():
     """AN-STRUCT's status forced to `proved` under `tau >= 0` (where τ = 0 is a pole): the verifier does not verify it."""
-    cert = certificate_of(_source("exp(x . y / tau)", "!= 0"))
-    text = cert["input"]["text"].replace("tau != 0", "tau >= 0")
-    import hashlib
-    cert["input"]["text"] = text
-    cert["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    cert = _with_constraint(certificate_of(_source("exp(x . y / tau)", "!= 0")), "tau >= 0")
     outcome = next(s for s in verify(cert).steps if s.rule == "AN-STRUCT")
     assert outcome.outcome != VERIFIED
     assert outcome.outcome in (TRUSTED, "rejected")
@@ -92,11 +98,7 @@ def test_finite_at_admissible_tau_and_a_pole_at_zero():
 def test_a_forged_positivity_at_an_admissible_pole_is_not_verified():
     """WP-POSITIVE forced to `proved` (all inputs) for exp(x·y/τ) under `param tau real`: τ = 0 is admissible and the
     kernel undefined there, so the verifier's positivity test (exponents real *and defined*) does not verify it."""
-    import hashlib
-    cert = certificate_of(_source("exp(x . y / tau)", "!= 0"))
-    text = cert["input"]["text"].replace("tau != 0", "tau real")
-    cert["input"]["text"] = text
-    cert["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    cert = _with_constraint(certificate_of(_source("exp(x . y / tau)", "!= 0")), "tau real")
     outcome = next(s for s in verify(cert).steps if s.rule == "WP-POSITIVE")
     assert outcome.outcome != VERIFIED
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import deque
 from pathlib import Path
 
 import sympy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from certificates import heads_certificate  # noqa: E402
+from graphs.reference import all_distances  # noqa: E402 - tests/graphs
 
 import uapcheck  # noqa: E402
 from uapcheck.render.jsonout import dumps, result_json  # noqa: E402
@@ -39,18 +39,8 @@ def _diameter(n: int) -> int:
         out = {(u % n) + 1, ((u - 2) % n) + 1}
         out |= {v for v in (u - 2, u + 2, u - 4, u + 4) if 1 <= v <= n}
         return out
-    worst = 0
-    for source in range(1, n + 1):
-        dist = {source: 0}
-        queue = deque([source])
-        while queue:
-            u = queue.popleft()
-            for v in steps(u):
-                if v not in dist:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        worst = max(worst, max(dist.values()))
-    return worst
+    dist = all_distances([(v, u) for u in range(1, n + 1) for v in steps(u)], n)
+    return max(max(d.values()) for d in dist.values())
 
 
 def test_a_union_theorem_that_bounds_d_is_stated_as_a_bound():

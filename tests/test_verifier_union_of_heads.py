@@ -7,7 +7,6 @@ search on arcs written from docs/language.md's definitions up to n = 60."""
 from __future__ import annotations
 
 import sys
-from collections import deque
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import sympy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from certificates import forged, heads_certificate, rejects  # noqa: E402
+from graphs.reference import all_distances  # noqa: E402 - tests/graphs
 
 from uapcheck import spec as S  # noqa: E402
 from uapcheck.parse import parse_source  # noqa: E402
@@ -96,22 +96,11 @@ def _attends(part: str, n: int, i: int, j: int) -> bool:
 
 def _diameter(heads, n: int):
     parts = [q.strip() for h in heads for q in h.split("+")]
-    outs = [[i for i in range(1, n + 1) if i != j and any(_attends(q, n, i, j) for q in parts)]
-            for j in range(n + 1)]
-    worst = 0
-    for source in range(1, n + 1):
-        dist = {source: 0}
-        queue = deque([source])
-        while queue:
-            u = queue.popleft()
-            for v in outs[u]:
-                if v not in dist:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        if len(dist) < n:
-            return None
-        worst = max(worst, max(dist.values()))
-    return worst
+    pairs = [(i, j) for j in range(1, n + 1) for i in range(1, n + 1) if i != j and any(_attends(q, n, i, j) for q in parts)]
+    dist = all_distances(pairs, n)
+    if any(len(d) < n for d in dist.values()):
+        return None
+    return max(max(d.values()) for d in dist.values())
 
 
 @pytest.mark.parametrize("heads", [WINDOW_BLOCKS, GLOBAL_STRIDED], ids=["window-blocks", "global-strided"])
