@@ -234,7 +234,7 @@ def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
     g = ctx.positive_form(expr).xreplace({SCALE: 1 / s})
     # SymPy's series drops an absolute value of a t-free atom (√(1 + |x·z|/s) expands to √(x·z)/√s): every t-free
     # branch node (Abs, Max, Min, Piecewise) is a symbol during the expansion and put back after it
-    frozen = _freeze_branches(g)
+    frozen = _freeze_branches(g, s)
     g = g.xreplace(frozen)
     ser = _root_of_quadratic(g, s)
     if ser is None:
@@ -257,14 +257,13 @@ def puiseux(expr: sympy.Expr, ctx: Context) -> Additive:
                     const.xreplace(thawed).xreplace(back))
 
 
-def _freeze_branches(expr: sympy.Expr) -> dict:
-    """Each outermost branch node free of the expansion variable -> a fresh symbol with what is known of it (an
-    absolute value non-negative, the others real)."""
+def _freeze_branches(expr: sympy.Expr, var: sympy.Symbol) -> dict:
+    """Each outermost branch node free of the expansion variable `var` -> a fresh symbol with what is known of it
+    (an absolute value non-negative, the others real)."""
     out: dict = {}
     branchy = (sympy.Abs, sympy.Max, sympy.Min, sympy.Piecewise)
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, branchy) and not any(node.has(done) for done in out) and \
-                not any(str(sym) == "1/t" for sym in node.free_symbols):
+        if isinstance(node, branchy) and not node.has(var) and not any(done.has(node) for done in out):
             out[node] = sympy.Dummy("branch", nonnegative=True) if isinstance(node, sympy.Abs) else \
                 sympy.Dummy("branch", real=True)
     return out
