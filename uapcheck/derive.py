@@ -101,7 +101,7 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
     if head.normalized and pos.status == proof.REFUTED:
         return (pos, True), None
     if head.projection:
-        an = analytic.analytic_structural(model, pos, head.normalized)
+        an = analytic.analytic_structural(model, pos, head.normalized, tied=bool(head.tie))
         return (verdict.td_linformer(an, pos, head.projection.fixed, head.projection.size, label,
                                      analytic.zero_key_positive(model)), False), None
     lim_model = model
@@ -112,7 +112,7 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
         nys, fk = nystrom.nystrom_model(head, model)
         extra.append(nys)
         if fk is None:
-            return (verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized), label), False), None
+            return (verdict.td_kernel(nys, analytic.analytic_structural(model, pos, head.normalized, tied=bool(head.tie)), label), False), None
         lim_model = fk
     red = limit.reduce_step(lim_model, show_head(head))
     try:
@@ -127,7 +127,7 @@ def _kernel_core(spec: S.Spec, i: int, head: S.Head):
         # so Theorem 2 may be used on them; score regions (bilinear in the parameters) are not shown
         # connected, so there the layer must be analytic everywhere.
         region = _region_signs(lim.facts["region"])
-    an = analytic.analytic_structural(model, pos, head.normalized, region)
+    an = analytic.analytic_structural(model, pos, head.normalized, region, tied=bool(head.tie))
     td = verdict.td_kernel(lim, an, label)
     return None, (model, _moment_routes(spec, head, model, td, lim, an, label), lim, an)
 

@@ -21,7 +21,7 @@ from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
 from ..sign_points import excluded
-from ..realness import bounded_atoms, one_sided_atoms, proved_real, unreal_arguments
+from ..realness import bounded_atoms, gram_nonnegative, one_sided_atoms, proved_real, unreal_arguments
 
 CITE_T2 = proof.paper("Theorem 2", text="Cheng et al. 2025, Theorem 2 (analytic families: two samples suffice); "
                       "docs/theory.md §Analyticity")
@@ -681,7 +681,9 @@ def finite_param_constant(node: sympy.Basic) -> bool:
         and not node.has(sympy.tan) and proved_real(node)
 
 
-def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
+def _non_analytic_nodes(expr: sympy.Expr, gram: bool = True) -> list[str]:
+    """The non-analytic operations in expr; with `gram`, a root, power or log of κ + a Gram form with κ > 0 is
+    analytic (Lemma D)."""
     found = []
     walk = sympy.preorder_traversal(expr)
     for node in walk:
@@ -693,10 +695,10 @@ def _non_analytic_nodes(expr: sympy.Expr) -> list[str]:
         elif isinstance(node, sympy.Pow) and not node.exp.is_integer or (
                 isinstance(node, sympy.Pow) and node.exp.is_integer and node.exp.is_negative):
             base = node.base
-            if base.is_positive is not True and not _provably_positive(base):
+            if base.is_positive is not True and not (gram and _gram_positive(base)) and not _provably_positive(base):
                 found.append(f"power {sympy.sstr(node)} of a base not shown positive")
         elif isinstance(node, sympy.log):
-            if not _provably_positive(node.args[0]):
+            if not (gram and _gram_positive(node.args[0])) and not _provably_positive(node.args[0]):
                 found.append(f"log of {sympy.sstr(node.args[0])}, not shown positive")
         elif isinstance(node, sympy.tan):
             found.append(f"tan has poles: {sympy.sstr(node)}")
@@ -727,10 +729,107 @@ def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
     return expr.xreplace({b: b0, c: c0})
 
 
+@dataclass(frozen=True)
+class GramNorm:
+    """A base B = p|x|² + 2q x·z + r|z|² (or the symbol |x ∓ z|²) that is a positive semidefinite Gram form: B ≥ 0
+    for every query and key, and B = 0 only where α q + β k = 0 (rank 1, B = |α x + β z|², the zero set of a pair a
+    linear subspace of the parameters) or where q = k = 0 (rank 2)."""
+    base: sympy.Expr
+    alpha: sympy.Expr  # B = |α x + β z|² when rank 1; (1, 0) stands for the rank-2 forms (zero only at x = z = 0)
+    beta: sympy.Expr
+    rank: int
+
+    @property
+    def vanishes_on_diagonal(self) -> bool:
+        """B is 0 wherever the query equals the key: under `tie query key` the pairs (i, i) have q_i = k_i for every θ."""
+        return self.rank == 1 and sympy.simplify(self.alpha + self.beta) == 0
+
+    @property
+    def shown(self) -> str:
+        if self.rank == 2:
+            return f"√({sympy.sstr(self.base)})"
+        return "|" + _linear_text(self.alpha, "q", self.beta, "k") + "|"
+
+
+def _linear_text(alpha: sympy.Expr, u: str, beta: sympy.Expr, v: str) -> str:
+    def term(coef: sympy.Expr, name: str, first: bool) -> str:
+        negative = coef.could_extract_minus_sign()
+        size = -coef if negative else coef
+        body = name if size == 1 else f"{sympy.sstr(size)}{name}"
+        return ("−" if negative else "") + body if first else (" − " if negative else " + ") + body
+    parts = [(alpha, u), (beta, v)]
+    parts = [(c_, n) for c_, n in parts if c_ != 0]
+    return "".join(term(c_, n, i == 0) for i, (c_, n) in enumerate(parts))
+
+
+def _gram_norm(base: sympy.Expr) -> Optional[GramNorm]:
+    """base as a positive semidefinite Gram form in the invariants, else None (docs/theory.md §20.4)."""
+    if base == r_minus:
+        return GramNorm(base, sympy.Integer(1), sympy.Integer(-1), 1)
+    if base == r_plus:
+        return GramNorm(base, sympy.Integer(1), sympy.Integer(1), 1)
+    if not isinstance(base, sympy.Expr) or not base.free_symbols or not base.free_symbols <= {a, b, c} \
+            or not base.is_polynomial(a, b, c):
+        return None
+    poly = sympy.Poly(base, a, b, c)
+    if poly.total_degree() != 1 or poly.coeff_monomial(1) != 0 or not gram_nonnegative(base):
+        return None  # a positive constant part makes the form positive everywhere: `_gram_positive`
+    p, q, r = poly.coeff_monomial(c), poly.coeff_monomial(a) / 2, poly.coeff_monomial(b)
+    if not all(v.is_number and v.is_real for v in (p, q, r)):
+        return None
+    det = sympy.expand(p * r - q * q)
+    if det.is_positive:
+        return GramNorm(base, sympy.Integer(1), sympy.Integer(0), 2)
+    alpha = sympy.sqrt(p)  # p > 0: p = 0 with a term in x·z is not semidefinite, and without one not a Gram form here
+    return GramNorm(base, alpha, q / alpha, 1)
+
+
+def _gram_positive(base: sympy.Expr) -> bool:
+    """base = κ + a positive semidefinite Gram form with κ > 0 (Lemma D): base ≥ κ > 0 for every query and key, so a
+    root, negative power or log of it is analytic everywhere (1 + |x − 2z|²)."""
+    return gram_nonnegative(base) and base.xreplace({a: 0, b: 0, c: 0}).is_positive is True
+
+
+def _gram_norms(form: sympy.Expr) -> list[GramNorm]:
+    """The Gram forms under a square root, another non-integer or negative power, a log or an |·| in form."""
+    found: dict[sympy.Expr, GramNorm] = {}
+    for node in sympy.preorder_traversal(form):
+        if isinstance(node, sympy.Pow) and not (node.exp.is_integer and node.exp.is_nonnegative):
+            base = node.base
+        elif isinstance(node, (sympy.log, sympy.Abs)):
+            base = node.args[0]
+        elif node in (r_minus, r_plus):
+            base = node
+        else:
+            continue
+        if base not in found:
+            norm = _gram_norm(base)
+            if norm is not None:
+                found[base] = norm
+    return list(found.values())
+
+
+def _analytic_off_gram_zeros(form: sympy.Expr, tied: bool) -> Optional[list[GramNorm]]:
+    """The Gram norms of form when form is analytic once each is taken positive, and, under `tie query key`, the
+    kernel of a pair (i, i) — every norm vanishing where q = k set to 0 — is analytic too; else None."""
+    norms = _gram_norms(form)
+    if not norms:
+        return None
+    positive = {g.base: sympy.Symbol(f"{g.shown}²>0", positive=True) for g in norms}
+    if _non_analytic_nodes(form.xreplace(positive)):
+        return None
+    diagonal = [g for g in norms if g.vanishes_on_diagonal]
+    if tied and diagonal:
+        at_diagonal = form.xreplace({**positive, **{g.base: sympy.Integer(0) for g in diagonal}})
+        if at_diagonal.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) or _non_analytic_nodes(at_diagonal):
+            return None
+    return norms
+
+
 @proof.rule("AN-STRUCT", "Analytic in θ by structure", CITE_T2, statuses=(proof.PROVED, proof.UNDECIDED),
             certificates=(Trusted,))
 def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: bool,
-                        region: Optional[dict] = None) -> proof.Step:
+                        region: Optional[dict] = None, tied: bool = False) -> proof.Step:
     expr = _plain_term(model)
     if region:
         ctx = Context({sym: s for sym, s in region.items()})
@@ -738,8 +837,11 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
     premises = [positivity] if normalized else []
     where = claim(" on the region ", listed(sign(k, v > 0) for k, v in region.items())) if region else claim()
     best_bad = None
-    for form_name, form in _forms(model, expr):
-        bad = _non_analytic_nodes(form)
+    # the written forms first (1/(1 + |x − z|²) reads better than its expansion), then Lemma D on the plain one
+    candidates = itertools.chain(((name, form, False) for name, form in _forms(model, expr)),
+                                 [("x·z, |z|², |x|² (Lemma D)", expr, True)])
+    for form_name, form, gram in candidates:
+        bad = _non_analytic_nodes(form, gram)
         if normalized and not positivity.proved:
             bad.append("the normaliser is not shown non-zero")
         if not bad:
@@ -774,6 +876,8 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
         for form_name, form in itertools.chain(_forms(model, expr), _both_distances(model, expr)):
             if not form.has(r_minus, r_plus) or _non_analytic_nodes(form.xreplace(off_diagonal)):
                 continue
+            if tied and form.has(r_minus) and _analytic_off_gram_zeros(form, tied) is None:
+                continue  # q_i = k_i for every θ at the pairs (i, i): the kernel there must be analytic at |x − z| = 0
             statement = claim("the attention layer is real-analytic in θ", where, " away from the null set of "
                               "parameters where a query equals a key or its negative (finitely many linear subspaces "
                               "of codimension d, whose complement is connected for d ≥ 2): the kernel is built from "
@@ -785,6 +889,25 @@ def analytic_structural(model: KernelModel, positivity: proof.Step, normalized: 
                                   certificate=Trusted("structural scan", "no non-analytic operation once |q ∓ k|² > "
                                                       "0 (docs/theory.md §20.4)" + (" and a positive normaliser "
                                                       "(premise)" if normalized else ""), {"kernel": form}))
+        # any positive semidefinite Gram form p|x|² + 2q x·z + r|z|² under a root, power, log or |·|: |x − 2z|
+        # vanishes on the subspace {q = 2k} of each pair, of codimension d (docs/theory.md §20.4)
+        if isinstance(model, ClosedKernel):
+            norms = _analytic_off_gram_zeros(expr, tied)
+            if norms is not None:
+                shown = listed(g.shown for g in norms)
+                statement = claim("the attention layer is real-analytic in θ", where, " away from the null set of "
+                                  "parameters where one of ", shown, " vanishes for a query q and a key k (finitely "
+                                  "many linear subspaces of codimension d, whose complement is connected for d ≥ 2): "
+                                  "the kernel is built from analytic functions of these positive norms and the Gram "
+                                  "invariants" + (" and divided by a positive normaliser" if normalized else ""))
+                return proof.conclude(statement, proof.PROVED, premises,
+                                      {"kernel": expr, "written with": "x·z, |z|², |x|²",
+                                       "positive norms": [g.shown for g in norms], "dimensions": "d ≥ 2"},
+                                      facts={"min_dim": 2, "off_diagonal": True},
+                                      certificate=Trusted("structural scan", "no non-analytic operation once every "
+                                                          "positive semidefinite Gram norm is positive (docs/theory.md "
+                                                          "§20.4)" + (" and a positive normaliser (premise)"
+                                                                      if normalized else ""), {"kernel": expr}))
     return proof.conclude(claim("analyticity in θ", where, " is not established"), proof.UNDECIDED, premises,
                           {"non-analytic operations": best_bad})
 

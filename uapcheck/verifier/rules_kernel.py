@@ -621,24 +621,52 @@ def analytic(ctx, e, signed=frozenset()) -> bool:
     return False
 
 
-def _off_diagonal_norm(e, x: str, y: str) -> bool:
-    """e is |x − y|, |y − x| or |x + y| (|u| is analytic and positive where u ≠ 0)."""
-    if not isinstance(e, S.Norm) or not isinstance(e.operand, S.BinOp) or e.operand.op not in ("+", "-"):
+def _linear_in(e, x: str, y: str):
+    """(α, β) when e is the vector α·x + β·y with rational α, β (a linear combination of query and key), else None."""
+    if isinstance(e, S.Name) and e.id in (x, y):
+        return (sympy.Integer(1), sympy.Integer(0)) if e.id == x else (sympy.Integer(0), sympy.Integer(1))
+    if isinstance(e, S.Neg):
+        inner = _linear_in(e.operand, x, y)
+        return None if inner is None else (-inner[0], -inner[1])
+    if isinstance(e, S.BinOp) and e.op in ("+", "-"):
+        left, right = _linear_in(e.left, x, y), _linear_in(e.right, x, y)
+        if left is None or right is None:
+            return None
+        sign = 1 if e.op == "+" else -1
+        return left[0] + sign * right[0], left[1] + sign * right[1]
+    if isinstance(e, S.BinOp) and e.op == "*":
+        for scalar, vector in ((e.left, e.right), (e.right, e.left)):
+            inner = _linear_in(vector, x, y)
+            if isinstance(scalar, S.Num) and inner is not None:
+                return scalar.value * inner[0], scalar.value * inner[1]
+    if isinstance(e, S.BinOp) and e.op == "/" and isinstance(e.right, S.Num) and e.right.value != 0:
+        inner = _linear_in(e.left, x, y)
+        return None if inner is None else (inner[0] / e.right.value, inner[1] / e.right.value)
+    return None
+
+
+def _off_diagonal_norm(e, x: str, y: str, tied: bool = False) -> bool:
+    """e is |α x + β y| with both α, β non-zero rationals (|x − y|, |x + y|, |x − 2y|, …): analytic and positive
+    off the parameters where α q + β k = 0, for each pair a linear subspace of codimension d (§20.4). Under `tie query
+    key` a norm with α + β = 0 vanishes at every pair (i, i) for every θ, so it is not one."""
+    if not isinstance(e, S.Norm):
         return False
-    a, b = e.operand.left, e.operand.right
-    names = {getattr(a, "id", None), getattr(b, "id", None)}
-    return isinstance(a, S.Name) and isinstance(b, S.Name) and names == {x, y}
+    coefficients = _linear_in(e.operand, x, y)
+    if coefficients is None or 0 in coefficients:
+        return False
+    return not (tied and coefficients[0] + coefficients[1] == 0)
 
 
 def _analytic_off_diagonal(ctx, head) -> bool:
-    """Analytic by structure once every |x ∓ y| is read as a positive analytic atom (§20.4): the atom is
+    """Analytic by structure once every |α x + β y| is read as a positive analytic atom (§20.4): the atom is
     replaced by the positive constant 1 and the structural checks run on the result."""
     if len(head.params) != 2:
         return False
     x, y = head.params
+    tied = bool(head.tie)
 
     def rewrite(e):
-        if _off_diagonal_norm(e, x, y):
+        if _off_diagonal_norm(e, x, y, tied):
             return S.Num(sympy.Integer(1))
         if isinstance(e, S.Call):
             return S.Call(e.fn, tuple(rewrite(a) for a in e.args))
@@ -648,7 +676,7 @@ def _analytic_off_diagonal(ctx, head) -> bool:
             return S.Neg(rewrite(e.operand))
         return e
     def uses(e) -> bool:
-        if _off_diagonal_norm(e, x, y):
+        if _off_diagonal_norm(e, x, y, tied):
             return True
         children = list(e.args) if isinstance(e, S.Call) else [getattr(e, k) for k in ("left", "right", "operand")
                                                                  if hasattr(e, k)]
@@ -1364,10 +1392,10 @@ def an_struct(ctx, s):
         dim = ctx.spec.dim
         if isinstance(dim, int) and not isinstance(dim, bool) and dim < 2:
             raise Reject(f"analyticity off q = ±k needs d ≥ 2 (the input has d = {dim})")
-        return VERIFIED, ("the formula is analytic once every |x ∓ y| is taken positive (norms of the difference or "
-                          "sum of query and key, analytic where non-zero; the rest built from analytic functions, "
-                          "polynomials and quotients by positive expressions), so the layer is analytic off the "
-                          "parameters where some q = ±k: finitely many subspaces of codimension d ≥ 2, with a "
+        return VERIFIED, ("the formula is analytic once every |α x + β y| (α, β ≠ 0) is taken positive (norms of "
+                          "linear combinations of query and key, analytic where non-zero; the rest built from analytic "
+                          "functions, polynomials and quotients by positive expressions), so the layer is analytic off "
+                          "the parameters where some α q + β k = 0: finitely many subspaces of codimension d ≥ 2, with a "
                           "connected complement (docs/theory.md §20.4)"
                           + (", and the normaliser is positive" if head.normalized else ""))
     region = _region_of_head(ctx, s)
