@@ -114,6 +114,10 @@ class UpperBound:
     eccentricities: Optional[tuple[int, ...]] = field(default=None, repr=False)
     #: probes searched 64 at a time on arc arrays (method "bounds" only)
     batches: tuple[BFSBatch, ...] = field(default=(), repr=False)
+    #: method "seeded" (Theorem F131): (position, ecc_out) of each searched seed, 1-based, and the bound
+    #: array (numpy int64, 0-based) with ecc_out(w) <= seeded_bound[w] for every w
+    seeds: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    seeded_bound: Any = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -639,6 +643,13 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
                           f"limit ({max_probes}); every eccentricity takes n = {n:,} BFS runs over "
                           f"{arcs:,} arcs ({work:,} arc visits, limit {EXHAUSTIVE_MAX_WORK:,}): the exact "
                           f"diameter of a pattern of this density is decided up to about n = {fit:,}")
+        if reason is not None and fit is not None and search is not None:
+            # the probes stall: settle the eccentricities by seeded searches instead (Theorem F131), within what
+            # is left of the CPU budget, the only limit there
+            seeded = _seeded_diameter(union, search, bounds, best, best_pair,
+                                      time_budget - (time.process_time() - start), used())
+            if seeded is not None:
+                return seeded
         if reason is not None:
             top = bounds.top()
             ub = UpperBound(top, "bounds", tuple(probes), automorphisms, batches=tuple(batches))
@@ -659,6 +670,122 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
         v = bounds.next_probe(best, pick_high)
         pick_high = not pick_high
         probe(v)
+
+
+#: Seeded searches (Theorem F131): the seeds searched first, in order of out-degree, before the open positions
+#: are settled one search each; seeding goes on while a batch of 64 seeds closes more than 64 open positions.
+SEED_BATCH = 64
+
+
+def _propagated(ub, out_indptr, out_targets):
+    """The least fixed point below ``ub`` of ub(w) <= 1 + ub(z) over the arcs w -> z (numpy int64): every
+    position has an out-arc (strongly connected, n >= 2), so each position's least neighbour bound is one
+    reduceat over the out-arcs; the iteration stops when nothing changes (at most max(ub) rounds)."""
+    import numpy as np
+    starts = out_indptr[:-1]
+    while True:
+        cand = np.minimum.reduceat(ub[out_targets], starts) + 1
+        new = np.minimum(ub, cand)
+        if np.array_equal(new, ub):
+            return ub
+        ub = new
+
+
+def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_ListBounds | _ArrayBounds",
+                     best: int, best_pair, budget: float, probes_used: int) -> Optional[Connectivity]:
+    """The exact diameter by seeded searches (docs/theory.md §11.3, Theorem F131): forward searches, 64 at a time,
+    give the exact ecc_out of their sources (the seeds); ecc_out(w) <= 1 + ecc_out(z) for an arc w -> z spreads
+    their values to an upper bound on every position; the positions whose bound stays above the longest distance
+    found are searched themselves, until none is left. The positions the probes searched already are seeds too.
+    None when a search is deeper than the bit-parallel levels allow (the caller keeps its bounds). When ``budget``
+    (CPU seconds) would run out first, the bounds found so far, the reason and the size that fits."""
+    import numpy as np
+    from .arc_arrays import bit_levels
+    n = union.n
+    start = time.process_time()
+    in_indptr, in_tails = search.in_
+    out_indptr, out_targets = search.out
+    settled = np.zeros(n, dtype=bool)
+    ecc = np.full(n, -1, dtype=np.int64)
+    probed = np.flatnonzero(np.asarray(bounds.probed, dtype=bool))
+    if len(probed):
+        up = np.asarray(bounds.upper, dtype=np.int64)[probed]
+        low = np.asarray(bounds.lower, dtype=np.int64)[probed]
+        keep = probed[up == low]  # a probe's own bounds are its exact eccentricity
+        settled[keep] = True
+        ecc[keep] = np.asarray(bounds.upper, dtype=np.int64)[keep]
+    ub = np.where(settled, ecc, _NO_BOUND)
+    ub = _propagated(ub, out_indptr, out_targets)
+    out_degree = np.diff(out_indptr)
+    seed_order = np.lexsort((np.arange(n), -out_degree))  # largest out-degree first, then the least index
+    seed_at = 0
+    seeding = True
+    batch_cost = 0.0
+    searches = 0
+
+    def bounded(reason: str, fit: Optional[int]) -> Connectivity:
+        top = int(ub.max())
+        seeds = tuple((int(v) + 1, int(ecc[v])) for v in np.flatnonzero(settled))
+        ub.flags.writeable = False
+        cert = UpperBound(top if reason else best, "seeded", seeds=seeds, seeded_bound=ub)
+        if not reason:
+            return Connectivity(n, True, diameter=best, lower=best, lower_pair=best_pair, upper=best,
+                                upper_bound=cert, probes_used=probes_used + searches)
+        return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair, upper=top, upper_bound=cert,
+                            probes_used=probes_used + searches, reason=reason, fits_up_to=fit)
+
+    while True:
+        open_ = ub > best
+        count = int(open_.sum())
+        if not count:
+            return bounded("", None)
+        if seeding:
+            while seed_at < n and settled[seed_order[seed_at]]:
+                seed_at += 1
+            picks = seed_order[seed_at:seed_at + SEED_BATCH]
+            picks = picks[~settled[picks]]
+            seed_at += SEED_BATCH
+        else:
+            todo = np.flatnonzero(open_ & ~settled)
+            picks = todo[np.lexsort((todo, -ub[todo]))][:SEED_BATCH]
+        if len(picks) == 0:
+            seeding = False
+            continue
+        spent = time.process_time() - start
+        if batches_left := (0 if seeding else -(-count // SEED_BATCH)):
+            needed = spent + batches_left * batch_cost
+        else:
+            needed = spent + batch_cost
+        if searches and needed > budget:
+            arcs = union.num_arcs
+            projected = spent + max(1, -(-count // SEED_BATCH)) * batch_cost
+            fit = max(1, int(n * (max(budget, 1e-3) / max(projected, 1e-3)) ** 0.5))
+            return bounded(f"the CPU budget of the diameter ({budget:.1f} s left after the probes) ran out: after "
+                           f"{searches:,} seeded searches {count:,} positions still have an eccentricity bound above "
+                           f"the longest distance found ({best}), which would take about {projected:.1f} s more "
+                           f"(searches of {n:,} positions over {arcs:,} arcs, 64 at a time); the exact diameter of a "
+                           f"pattern of this density fits that budget up to about n = {fit:,}", fit)
+        t0 = time.process_time()
+        sources = [int(v) for v in picks]
+        masks = bit_levels(in_indptr, in_tails, n, sources, search.MAX_LEVELS)
+        if masks is None:
+            return None  # deeper than the bit-parallel searches go
+        got = _first_levels_everywhere(masks, len(sources))
+        if min(got) < 0:
+            return None  # never: strongly connected
+        for b, (v, e) in enumerate(zip(sources, got)):
+            ecc[v] = e
+            settled[v] = True
+            if e > best:
+                missing = (masks[e - 1] >> np.uint64(b)) & np.uint64(1)
+                best, best_pair = e, (v + 1, int(np.flatnonzero(missing == 0)[0]) + 1)
+        searches += len(sources)
+        before = count
+        ub = np.minimum(ub, np.where(settled, ecc, _NO_BOUND))
+        ub = _propagated(ub, out_indptr, out_targets)
+        batch_cost = max(batch_cost, time.process_time() - t0)
+        if seeding and before - int((ub > best).sum()) <= len(sources):
+            seeding = False  # a batch of seeds closed no more than searching the open positions would
 
 
 def _exhaustive(union: PatternGraph, g: ig.Graph, probes: list[BFSProbe]) -> Connectivity:
@@ -920,6 +1047,8 @@ def verify_upper_bound(graphs: Sequence[PatternGraph], ub: UpperBound) -> bool:
     n = union.n
     if ub.method == "complete":
         return (n == 1 and ub.bound >= 0) or (union.complete and ub.bound >= 1)
+    if ub.method == "seeded":
+        return _seeded_bound_holds(union, ub)
     if ub.method == "bounds" and (ub.probes or ub.batches) and union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
         return _upper_bound_on_arrays(union, ub)
     if ub.batches:
@@ -960,6 +1089,73 @@ def _upper_bound_on_arrays(union: PatternGraph, ub: UpperBound) -> bool:
                 and _valid_bit_levels(b.order, b.backward, out_of, n)):
             return False
     return _probe_bounds_hold(union, ub)
+
+
+def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
+    """Theorem F131's certificate: each seed's eccentricity re-computed (bit-parallel searches, 64 seeds at a time,
+    on the kernel's own grouping of the arcs), the bound array at least the eccentricity at every seed and at least
+    1 + the least bound over the out-arcs at every other position, and no entry above ``ub.bound``. Then
+    ecc_out(w) <= bound[w] everywhere, by induction on the bound's value."""
+    import numpy as np
+    n = union.n
+    bound = ub.seeded_bound
+    if bound is None or getattr(bound, "shape", None) != (n,) or not ub.seeds or n < 2:
+        return False
+    bound = np.asarray(bound, dtype=np.int64)
+    if int(bound.min()) < 0 or int(bound.max()) > ub.bound:
+        return False
+    src, dst = _arc_arrays(union)
+    into, out_of = _InArcs(src, dst, n, reversed_code_array(union)), _InArcs(dst, src, n)
+    seeds = [v for v, _ in ub.seeds]
+    claimed = np.asarray([e for _, e in ub.seeds], dtype=np.int64)
+    if len(set(seeds)) != len(seeds) or not all(1 <= v <= n for v in seeds):
+        return False
+    at = np.asarray(seeds, dtype=np.int64) - 1
+    for k in range(0, len(seeds), 64):
+        got = _kernel_eccentricities(seeds[k:k + 64], into, n)
+        if got is None or got != claimed[k:k + 64].tolist():
+            return False
+    if bool((bound[at] < claimed).any()):
+        return False
+    if len(out_of.heads) != n:  # a position without an out-arc: not strongly connected
+        return False
+    least = np.minimum.reduceat(bound[out_of.tails], out_of.starts) + 1
+    is_seed = np.zeros(n, dtype=bool)
+    is_seed[at] = True
+    return bool(((bound >= least) | is_seed).all())
+
+
+def _kernel_eccentricities(sources: Sequence[int], grouped: "_InArcs", n: int) -> Optional[list[int]]:
+    """ecc_out of up to 64 sources (1-based) by one bit-parallel search along the arcs grouped by head: level 0 each
+    source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a source's
+    eccentricity is the first level at which every position holds its bit. None when some position is never
+    reached."""
+    import numpy as np
+    k = len(sources)
+    mask = np.zeros(n, dtype=np.uint64)
+    mask[np.asarray(sources, dtype=np.int64) - 1] = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+    full = (1 << k) - 1
+    ecc = [-1] * k
+    everyone = len(grouped.heads) == n
+    level = 0
+    while True:
+        common = int(np.bitwise_and.reduce(mask))
+        for b in range(k):
+            if ecc[b] < 0 and (common >> b) & 1:
+                ecc[b] = level
+        if common == full:
+            return ecc
+        if everyone:
+            nxt = np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+            nxt |= mask
+        else:
+            nxt = mask.copy()
+            if len(grouped.tails):
+                nxt[grouped.heads] |= np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+        if np.array_equal(nxt, mask):
+            return None
+        mask = nxt
+        level += 1
 
 
 def _probe_bounds_hold(union: PatternGraph, ub: UpperBound) -> bool:

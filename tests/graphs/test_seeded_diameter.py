@@ -1,0 +1,124 @@
+"""The exact directed diameter by seeded searches (docs/theory.md §11.3, Theorem F131): forward searches 64 at a time
+give their sources' exact eccentricities, ecc_out(w) <= 1 + ecc_out(z) over the arcs w -> z spreads them to a bound
+everywhere, and the positions still above the longest distance found are searched themselves.
+
+Checked a second way: the diameter against igraph's and networkx's all-pairs diameters on random strongly connected
+digraphs (hypothesis), the kernel's re-check accepting the certificate and rejecting it tampered, the budget stop
+(bounds that hold and the size that fits), and the decision at n = 65,536 that the probes alone left at 14 <= D <= 20."""
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from uapcheck.graphs import analyze_connectivity, build_graph
+from uapcheck.graphs import connectivity as conn_mod
+from uapcheck.graphs.build import PatternGraph
+from uapcheck.graphs.connectivity import verify_connectivity
+from uapcheck.spec import PatternUnion, RandomPattern, Window
+
+
+def _graph(n: int, arcs) -> PatternGraph:
+    """Arcs (a, b), 0-based, a -> b (b attends to a), plus the cycle 0 -> 1 -> ... -> n-1 -> 0: strongly connected."""
+    codes = {a * n + b for a, b in arcs} | {v * n + (v + 1) % n for v in range(n)}
+    return PatternGraph(n, frozenset(codes))
+
+
+def _seeded(graph: PatternGraph, budget: float = 1e9):
+    search = conn_mod._ArraySearch(graph)
+    bounds = conn_mod._ArrayBounds(graph.n, search.degree())
+    return conn_mod._seeded_diameter(graph, search, bounds, 0, None, budget, 0)
+
+
+def _nx_diameter(graph: PatternGraph) -> int:
+    g = nx.DiGraph()
+    g.add_nodes_from(range(1, graph.n + 1))
+    g.add_edges_from(graph.arcs())
+    return nx.diameter(g)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=90), st.integers(min_value=0, max_value=3), st.randoms(use_true_random=False))
+def test_seeded_diameter_is_the_all_pairs_diameter(n, per, rnd):
+    arcs = [(rnd.randrange(n), rnd.randrange(n)) for _ in range(per * n)]
+    graph = _graph(n, arcs)
+    c = _seeded(graph)
+    d = _nx_diameter(graph)
+    if c is None:  # a search deeper than the bit-parallel levels: the caller keeps its own bounds
+        assert d >= conn_mod._ArraySearch.MAX_LEVELS
+        return
+    assert c.diameter == d
+    assert c.upper_bound.method == "seeded"
+    assert verify_connectivity([graph], c)
+
+
+@pytest.mark.parametrize("n,per,seed", [(700, 1, 0), (1500, 2, 1), (3000, 1, 2), (2500, 3, 3)])
+def test_seeded_diameter_at_medium_n_is_igraphs(n, per, seed):
+    import igraph as ig
+    rnd = random.Random(seed)
+    graph = _graph(n, [(rnd.randrange(n), rnd.randrange(n)) for _ in range(per * n)])
+    c = _seeded(graph)
+    g = ig.Graph(n=n, edges=[(a - 1, b - 1) for a, b in graph.arcs()], directed=True)
+    assert c.diameter == g.diameter(directed=True)
+    j, i = c.lower_pair
+    assert g.distances(source=[j - 1], target=[i - 1], mode="out")[0][0] == c.diameter
+    assert verify_connectivity([graph], c)
+
+
+def test_the_kernel_rejects_a_tampered_seeded_certificate():
+    from dataclasses import replace
+    rnd = random.Random(7)
+    n = 400
+    graph = _graph(n, [(rnd.randrange(n), rnd.randrange(n)) for _ in range(n)])
+    c = _seeded(graph)
+    ub = c.upper_bound
+    assert conn_mod._seeded_bound_holds(graph, ub)
+    bound = np.array(ub.seeded_bound)
+    # a bound one below the diameter somewhere a seed does not hold it: the local rule breaks there
+    low = bound.copy()
+    w = int(np.flatnonzero(low == low.max())[0])
+    low[w] -= 2
+    assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeded_bound=low))
+    # a seed's eccentricity understated
+    (v, e), *rest = ub.seeds
+    assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeds=((v, e - 1), *rest)))
+    # a claimed diameter below the bound array's largest entry
+    assert not conn_mod._seeded_bound_holds(graph, replace(ub, bound=int(bound.max()) - 1))
+    # the whole array lowered by one, seeds with it: a seed's own eccentricity is then above its bound
+    assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeded_bound=bound - 1))
+
+
+def test_the_budget_stop_gives_bounds_that_hold_and_the_size_that_fits():
+    rnd = random.Random(3)
+    n = 3000
+    graph = _graph(n, [(rnd.randrange(n), rnd.randrange(n)) for _ in range(n)])
+    c = _seeded(graph, budget=0.0)  # one batch, then the budget is spent
+    assert c.diameter is None and c.fits_up_to is not None and c.fits_up_to < n
+    assert "CPU budget" in c.reason and f"n = {c.fits_up_to:,}" in c.reason
+    assert verify_connectivity([graph], c)
+    true_d = _seeded(graph).diameter
+    assert c.lower <= true_d <= c.upper
+
+
+def test_a_stalled_probe_loop_hands_over_to_the_seeded_searches(monkeypatch):
+    # the probe loop's work estimate says the probes will not close: the seeded searches decide instead
+    n = 2000
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), n)]
+    monkeypatch.setattr(conn_mod, "EXHAUSTIVE_MAX_WORK", 10_000)
+    c = analyze_connectivity(graphs, max_probes=40)
+    assert c.upper_bound.method == "seeded" and c.diameter is not None
+    import igraph as ig
+    assert c.diameter == ig.Graph(n=n, edges=[(a - 1, b - 1) for a, b in graphs[0].arcs()], directed=True).diameter()
+    assert verify_connectivity(graphs, c)
+
+
+def test_random_pattern_at_65536_has_diameter_14():
+    # `window(1) + random(2, seed=1)` at n = 65,536: the probes alone stopped at 14 <= D <= 20; igraph's
+    # eccentricities (all 65,536 of them, both ways, computed once outside the test) give 14
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), 65536)]
+    c = analyze_connectivity(graphs)
+    assert c.diameter == 14 and c.upper_bound.method == "seeded"
+    assert verify_connectivity(graphs, c)
