@@ -691,7 +691,7 @@ def _propagated(ub, out_indptr, out_targets):
         ub = new
 
 
-def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_ListBounds | _ArrayBounds",
+def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_ListBounds | _ArrayBounds",  # noqa: C901 - one loop: seeds, then open positions, with its budget exit
                      best: int, best_pair, budget: float, probes_used: int) -> Optional[Connectivity]:
     """The exact diameter by seeded searches (docs/theory.md §11.3, Theorem F131): forward searches, 64 at a time,
     give the exact ecc_out of their sources (the seeds); ecc_out(w) <= 1 + ecc_out(z) for an arc w -> z spreads

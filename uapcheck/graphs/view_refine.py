@@ -191,6 +191,10 @@ class LargeOutcome:
     bliss: int = 0
     arcs: int = 0
     undecided: str = ""
+    #: Theorem F132: the far sets (as groups of roots with one far set) whose marked graph refines to a discrete
+    #: colouring, and the positions searched to find the far sets (None: the far sets were not used)
+    far_groups: Optional[int] = None
+    far_searched: int = 0
 
 
 def _by_refinement(out: LargeOutcome, arrays: ArcArrays, view: RefinedView, refined: dict,
@@ -247,18 +251,125 @@ def _by_bliss(out: LargeOutcome, n: int, r: int, stab: int, rv, canon: dict,
     return False
 
 
+#: CPU seconds the far sets' searches (Theorem F132) may take; beyond, the per-root reductions run instead.
+FAR_SET_SECONDS = 20.0
+
+
+def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS):
+    """Theorem F132's far sets: {root: the positions at distance D from it} for every root (0-based) that has any;
+    the other roots' balls are every position. ``ecc_bound`` bounds every ecc_out from above (a certificate the
+    kernel re-checked), so only the candidates C = {v : bound ≥ D} can be at distance D from anything; each is
+    searched forward (bit-parallel, 64 at a time) and the roots its bit has not reached by level D − 1 are at
+    distance D. Returns (far, searched) or (None, reason) when the searches would not fit ``seconds``."""
+    import time
+
+    import numpy as np
+    from .arc_arrays import bit_levels
+    n = arrays.n
+    cand = np.flatnonzero(np.asarray(ecc_bound, dtype=np.int64) >= diameter)
+    wanted = np.zeros(n, dtype=bool)
+    wanted[np.asarray(list(roots), dtype=np.int64)] = True
+    far: dict[int, list[int]] = {}
+    start = time.process_time()
+    cost = 0.0
+    for k in range(0, len(cand), 64):
+        spent = time.process_time() - start
+        left = -(-(len(cand) - k) // 64)
+        if k and spent + left * cost > seconds:
+            projected = spent + left * cost
+            fit = int(n * (seconds / projected) ** 0.5)
+            return None, (f"the far sets need forward searches from the {len(cand):,} positions whose eccentricity "
+                          f"bound is D = {diameter} (about {projected:.1f} s, budget {seconds:g} s); a pattern of "
+                          f"this kind fits up to about n = {fit:,}")
+        t0 = time.process_time()
+        sources = cand[k:k + 64].tolist()
+        masks = bit_levels(arrays.in_ptr, arrays.in_from, n, sources, max(diameter + 1, 64))
+        if masks is None or len(masks) > diameter + 1:
+            raise AssertionError("internal error: a search deeper than the diameter")
+        last = masks[diameter - 1] if len(masks) > diameter - 1 else masks[-1]
+        for b, v in enumerate(sources):
+            missed = np.flatnonzero((((last >> np.uint64(b)) & np.uint64(1)) == 0) & wanted)
+            for i in missed.tolist():
+                far.setdefault(i, []).append(v)
+        cost = max(cost, time.process_time() - t0)
+    return far, len(cand)
+
+
+def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> RefinedView:
+    """Colour refinement of Γ^U (Theorem F132): every arc whose head is outside U = ``far``, the positions of U
+    marked; it is ``refine`` on a view whose ball is V minus U, every ball position at level 0."""
+    import numpy as np
+    dist = np.zeros(arrays.n, dtype=np.int64)
+    dist[np.asarray(list(far), dtype=np.int64)] = -1
+    return refine(arrays, -1, dist, diameter)
+
+
+def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence[int], diameter: int,
+                 in_group: Callable[[Sequence[int]], bool], stab_of: Callable[[int], int]) -> list:
+    """Theorem F132 on the roots with a far set: the roots of one far set U share Γ^U; a discrete refinement of it
+    decides them all (no automorphism but the identity, so no witness among them), and two discrete far sets are
+    compared once, through the colour-matching bijection. Returns the roots left to the per-root test (their Γ^U is
+    not discrete); a witness is recorded in ``out``."""
+    groups: dict[tuple, list[int]] = {}
+    for r in reps:
+        if r in far:
+            groups.setdefault(tuple(sorted(far[r])), []).append(r)
+    left: list[int] = []
+    seen: dict[str, list[tuple]] = {}
+    decided = 0
+    for u, roots in groups.items():
+        view = marked_refinement(arrays, u, diameter)
+        out.arcs += view.arcs
+        if not view.discrete:
+            left.extend(roots)
+            continue
+        for other_view, other_roots in seen.get(view.key, []):
+            perm = matching_bijection(view, other_view)
+            if perm is not None and arrays.condition_holds(perm, view.ball):
+                images = tuple(int(x) + 1 for x in perm)
+                if not in_group(images):
+                    out.witness = (roots[0], images, f"the graphs with the arcs into the far sets of positions "
+                                                     f"{roots[0] + 1} and {other_roots[0] + 1} removed are isomorphic "
+                                                     "(Theorem F132)")
+                    return []
+        seen.setdefault(view.key, []).append((view, roots))
+        decided += 1
+        for r in roots:
+            if stab_of(r) != 1:  # Stab_G(r) ≤ Aut(R_r) ≤ Aut(Γ^U) = {id}
+                raise AssertionError(f"internal error: a discrete far-set graph at {r + 1} but |Stab_G| = {stab_of(r)}")
+            out.examined.append(r)
+            out.auts.append(1)
+            out.keys.append("far set:" + view.key)
+    out.far_groups = decided
+    return left
+
+
 def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[int], stab_of: Callable[[int], int],
                  bliss_view: Callable[[int], object], in_group: Callable[[Sequence[int]], bool],
-                 arc_limit: int) -> LargeOutcome:
+                 arc_limit: int, ecc_bound=None) -> LargeOutcome:
     """§11.9's theorem over the G-orbit representatives ``reps`` (0-based) with the three reductions of
     the module docstring. ``bliss_view(r)`` builds views.py's rooted view of r (for roots whose colouring
-    is not discrete); ``stab_of(r)`` is |Stab_G(r)|. The caller re-checks a witness on the arcs."""
+    is not discrete); ``stab_of(r)`` is |Stab_G(r)|. The caller re-checks a witness on the arcs.
+    ``ecc_bound`` (an upper bound on every ecc_out, re-checked by the kernel with the diameter): the covering roots
+    and the far sets come from it, and roots sharing a far set are decided together (Theorem F132)."""
     arrays = ArcArrays(graphs)
-    covering = covering_roots(arrays, reps, diameter)
-    out = LargeOutcome(covering=sorted(covering))
+    todo = None
+    if ecc_bound is not None and diameter >= 2:
+        far, searched = far_sets(arrays, ecc_bound, diameter, reps)
+        if far is not None:
+            out = LargeOutcome(covering=sorted(r for r in reps if r not in far))
+            out.far_searched = int(searched)
+            todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of)
+            if out.witness is not None:
+                return out
+            if not todo:
+                return out
+    if todo is None:
+        covering = covering_roots(arrays, reps, diameter)
+        out = LargeOutcome(covering=sorted(covering))
+        todo = [r for r in reps if r not in covering]
     refined: dict[str, list[RefinedView]] = {}
     canon: dict[str, tuple] = {}
-    todo = [r for r in reps if r not in covering]
     for k, r in enumerate(todo):
         dist = arrays.in_distances(r, diameter - 1)
         if bool((dist >= 0).all()):

@@ -109,6 +109,10 @@ class RootedViewCertificate:
     covering: Optional[tuple[int, ...]] = field(default=None, repr=False)
     #: mid-size n: how many of the examined views BLISS decided (the others by colour refinement)
     by_bliss: Optional[int] = None
+    #: Theorem F132: the far sets whose marked graph refined to a discrete colouring (None: not used), and the
+    #: positions searched forward to find the far sets
+    far_groups: Optional[int] = None
+    far_searched: int = 0
 
     def as_evidence(self) -> dict:
         ev: dict = {"radius": self.radius, "G-orbits": len(self.representatives)}
@@ -119,6 +123,12 @@ class RootedViewCertificate:
             ev["decided by"] = (f"colour refinement (a discrete colouring: no automorphism but the identity; "
                                 f"the sorted colours differ between views) for {len(self.representatives) - (self.by_bliss or 0)}"
                                 f", BLISS for {self.by_bliss or 0}")
+            if self.far_groups is not None:
+                ev["far sets (Theorem F132)"] = (
+                    f"the {self.far_searched:,} positions whose eccentricity bound reaches D searched forward give "
+                    f"every root's far set; the roots of one far set U share the graph with the arcs into U removed "
+                    f"and U marked, and {self.far_groups} such graphs refine to a discrete colouring, deciding "
+                    f"their roots at once")
         if len(self.representatives) <= 16:
             ev["per orbit"] = [{"position": i, "orbit size": s, "|Aut(rooted view)|": _short(a),
                                 **({"colour refinement (sha256 of the sorted colours, first 16 hex)": d[8:24]}
@@ -642,7 +652,8 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                  work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0,
                  arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None,
-                 orbit_of: Optional[Sequence[int]] = None, certificate: bool = True) -> ViewDecision:
+                 orbit_of: Optional[Sequence[int]] = None, certificate: bool = True,
+                 ecc_bound=None) -> ViewDecision:
     """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
 
     ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
@@ -697,7 +708,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                                          "orbits are unknown")
     sizes = _orbit_sizes(reps, orbit_of)
     if estimate > work_limit and not nb.labelled and nb.vertex_classes is None:
-        return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group)
+        return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group, ecc_bound)
     if estimate > work_limit:
         # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
         fit = int(n * (work_limit / estimate) ** 0.5)
@@ -809,14 +820,16 @@ def _isomorphic_views(nb: Neighbourhoods, diameter: int, in_group: Callable[[Seq
 
 
 def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diameter: int, group_order: int,
-                     reps: Sequence[int], sizes: dict, in_group: Callable[[Sequence[int]], bool]) -> ViewDecision:
+                     reps: Sequence[int], sizes: dict, in_group: Callable[[Sequence[int]], bool],
+                     ecc_bound=None) -> ViewDecision:
     """The same decision past the work limit, by view_refine.py: roots whose ball is every position are
     left out, colour refinement decides the views it makes discrete, BLISS the others (docs/theory.md
-    §11.9, "Mid-size n")."""
+    §11.9, "Mid-size n"); with ``ecc_bound`` (a re-checked upper bound on every ecc_out) the roots are grouped
+    by their far sets first (Theorem F132)."""
     from .view_refine import decide_large
 
     out = decide_large(graphs, diameter, reps, lambda r: group_order // sizes[r],
-                       lambda r: _RootedView(nb, r, diameter), in_group, LARGE_VIEW_ARCS)
+                       lambda r: _RootedView(nb, r, diameter), in_group, LARGE_VIEW_ARCS, ecc_bound=ecc_bound)
     if out.witness is not None:
         r, perm, how = out.witness
         if not witness_condition_holds(nb, perm, r + 1, diameter - 1) or in_group(perm):
@@ -826,5 +839,6 @@ def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diamete
         return ViewDecision(None, reason=out.undecided)
     cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in out.examined),
                                  tuple(sizes[r] for r in out.examined), tuple(out.auts), tuple(out.keys),
-                                 covering=tuple(r + 1 for r in out.covering), by_bliss=out.bliss)
+                                 covering=tuple(r + 1 for r in out.covering), by_bliss=out.bliss,
+                                 far_groups=out.far_groups, far_searched=out.far_searched)
     return ViewDecision(True, certificate=cert)

@@ -281,7 +281,7 @@ class LayerCount:
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
                   group_generators=None, arc_classes=None, no_witness_proves: bool = True,
-                  orbit_of=None) -> LayerCount:
+                  orbit_of=None, ecc_bound=None) -> LayerCount:
     """The number of layers for a strongly connected pattern with directed diameter D.
 
     `in_group(perm_list)` tells whether a permutation (1-based image list) is in the pattern's group
@@ -300,7 +300,7 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     if quick is not None:
         return quick
     decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
-                            orbit_of=orbit_of, certificate=not FACTS_ONLY.get())
+                            orbit_of=orbit_of, certificate=not FACTS_ONLY.get(), ecc_bound=ecc_bound)
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
         return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",
@@ -519,9 +519,10 @@ def _family_count(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
     return LayerCount(found["layers"], True, found["method"], found["witness"], family=found["certificate"])
 
 
-def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
-    """D or D + 1 for a strongly connected pattern at a concrete n (§11.2, §11.9, §11.10)."""
-    count = _layer_count_by_views(spec, graphs, diameter, grp, fixed_heads)
+def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset, ecc_bound=None) -> LayerCount:
+    """D or D + 1 for a strongly connected pattern at a concrete n (§11.2, §11.9, §11.10); ``ecc_bound``: the
+    diameter certificate's upper bound on every ecc_out, when it has one (Theorem F132's far sets)."""
+    count = _layer_count_by_views(spec, graphs, diameter, grp, fixed_heads, ecc_bound)
     if not count.exact and count.family is None:
         family = _family_count(spec, diameter)  # the search ran out: a theorem proved at this n decides
         if family is not None:
@@ -529,7 +530,8 @@ def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozense
     return count
 
 
-def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
+def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset,
+                          ecc_bound=None) -> LayerCount:
     family = _proven_family(spec)
     if not family and sum(g.num_arcs for g in graphs) > FAMILY_FIRST_ARCS:
         theorem = _family_count(spec, diameter)
@@ -552,7 +554,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
                     symmetry_group(graphs)
                 preserves = pattern_structure(graphs).preserves
                 count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators,
-                                      orbit_of=pgroup.orbit_of)
+                                      orbit_of=pgroup.orbit_of, ecc_bound=ecc_bound)
         except BudgetExceeded:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
                                "suffice ran out of its time budget (30 s)")
@@ -561,6 +563,19 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
             count = LayerCount(count.layers, False, count.method + " (for the family without the "
                                "positional encoding; with it the count is sufficient, not shown least)")
     return count
+
+
+def _ecc_bound(conn):
+    """An upper bound on every position's ecc_out from the diameter's certificate (re-checked by the kernel with
+    it): every eccentricity (method "exhaustive") or the seeded bound array (Theorem F131); None otherwise."""
+    ub = conn.upper_bound
+    if ub is None:
+        return None
+    if ub.method == "exhaustive" and ub.eccentricities is not None:
+        return ub.eccentricities
+    if ub.method == "seeded" and ub.seeded_bound is not None:
+        return ub.seeded_bound
+    return None
 
 
 def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
@@ -604,7 +619,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
               "upper bound method": conn.upper_bound.method if conn.upper_bound else None}
         connected = connected_step(desc, Diameter(tuple(graphs), conn), ev)
         structure.append(connected)
-        count = _layer_count(spec, graphs, diameter, grp, fixed_heads)
+        count = _layer_count(spec, graphs, diameter, grp, fixed_heads, _ecc_bound(conn))
         layers = count.layers
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
                                      certificate=count.certificate, graphs=graphs,
