@@ -252,7 +252,7 @@ def _by_bliss(out: LargeOutcome, n: int, r: int, stab: int, rv, canon: dict,
 
 
 #: CPU seconds the far sets' searches (Theorem F132) may take; beyond, the per-root reductions run instead.
-FAR_SET_SECONDS = 20.0
+FAR_SET_SECONDS = 10.0
 
 
 def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS):
@@ -305,7 +305,7 @@ def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> R
 
 
 def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence[int], diameter: int,
-                 in_group: Callable[[Sequence[int]], bool], stab_of: Callable[[int], int]) -> list:
+                 in_group: Callable[[Sequence[int]], bool], stab_of: Callable[[int], int], arc_limit: int) -> list:
     """Theorem F132 on the roots with a far set: the roots of one far set U share Γ^U; a discrete refinement of it
     decides them all (no automorphism but the identity, so no witness among them), and two discrete far sets are
     compared once, through the colour-matching bijection. Returns the roots left to the per-root test (their Γ^U is
@@ -314,6 +314,14 @@ def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence
     for r in reps:
         if r in far:
             groups.setdefault(tuple(sorted(far[r])), []).append(r)
+    estimate = len(groups) * len(arrays.codes)
+    if estimate > arc_limit:
+        # one refinement over the arcs per far set; the per-root path would refine at least as many views
+        fit = int(arrays.n * (arc_limit / estimate) ** 0.5)
+        out.undecided = (f"the {len(groups):,} far sets would each refine a graph of {len(arrays.codes):,} arcs "
+                         f"(about {estimate:,} arcs in all, limit {arc_limit:,}); a pattern of this kind fits up to "
+                         f"about n = {fit:,}")
+        return []
     left: list[int] = []
     seen: dict[str, list[tuple]] = {}
     decided = 0
@@ -359,8 +367,8 @@ def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[i
         if far is not None:
             out = LargeOutcome(covering=sorted(r for r in reps if r not in far))
             out.far_searched = int(searched)
-            todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of)
-            if out.witness is not None:
+            todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of, arc_limit)
+            if out.witness is not None or out.undecided:
                 return out
             if not todo:
                 return out

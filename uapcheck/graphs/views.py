@@ -698,6 +698,8 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         if shown is not None:
             return shown
     if certificate or not (known and estimate <= work_limit):
+        if ecc_bound is not None:  # the far sets (Theorem F132) decide exactly where the probe finds nothing
+            probe_seconds = min(probe_seconds, FAR_SET_PROBE_SECONDS)
         found = probe_transpositions(nb, diameter, in_group, probe_seconds)
         if found is not None:
             if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
@@ -719,6 +721,10 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     nb.exact_views = True
     return _exact(nb, diameter, group_order, reps, sizes, in_group, certificate)
 
+
+#: The transposition probe's CPU seconds when the diameter's certificate bounds every eccentricity, so that the far
+#: sets of Theorem F132 can decide the mid-size views exactly (the probe only finds a witness sooner).
+FAR_SET_PROBE_SECONDS = 0.5
 
 #: Unlabelled views with at least this many arcs in all compare canonical forms as numpy arrays (`arc_arrays`).
 VIEW_ARRAY_ARCS = 4096
