@@ -156,39 +156,79 @@ def _c_bfs(indptr, targets, n: int, frontier: list, radius, stop, dist, depth: i
 BATCH_SOURCES = 64
 
 
-def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int):
+def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int, last_level: Optional[int] = None):
     """A breadth-first search from up to 64 sources at once, as level masks (numpy uint64): bit k of
     ``masks[L][v]`` is set iff v is within L hops of ``sources[k]`` along arcs a → v, where
     ``tails[indptr[v]:indptr[v + 1]]`` are the a's of v (the in-neighbours for a search forward, the
     out-neighbours for one backward). Each level is one pass over the arcs: v's mask or-ed with those of
     its a's. The list ends with the first level equal to the next (every later level is the same);
-    None when that takes more than ``max_levels`` levels."""
+    None when that takes more than ``max_levels`` levels. ``last_level``: stop after that level instead
+    (the list then ends there, or earlier at its fixed point)."""
     import numpy as np
     if not 1 <= len(sources) <= BATCH_SOURCES:
         raise ValueError(f"a bit-parallel search takes 1 to {BATCH_SOURCES} sources, got {len(sources)}")
-    has = np.flatnonzero(indptr[1:] > indptr[:-1])  # the positions with at least one a
-    everyone = len(has) == n  # (a strongly connected graph): the or-ed masks line up with the positions
-    starts = indptr[has]
+    columns, rest = _padded_rows(indptr, tails, n)
     mask = np.zeros(n, dtype=np.uint64)
     mask[np.asarray(sources, dtype=np.int64)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
     masks = [mask]
     while len(tails):
-        reached = np.bitwise_or.reduceat(mask[tails], starts)
-        if everyone:
-            nxt = reached
-            nxt |= mask
-        else:
-            nxt = mask.copy()
-            nxt[has] |= reached
+        nxt = mask.copy()
+        for column in columns:
+            nxt |= mask[column]
+        if rest is not None:
+            rest_heads, rest_tails, rest_starts = rest
+            nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts)
         if np.array_equal(nxt, mask):
             break
         if len(masks) > max_levels:
             return None
         masks.append(nxt)
         mask = nxt
+        if last_level is not None and len(masks) > last_level:
+            break
     for m in masks:
         m.flags.writeable = False
     return masks
+
+
+#: The padded columns of `_padded_rows`: at most this many, and no more than the in-degree most positions reach.
+PADDED_MAX_COLUMNS = 16
+PADDED_QUANTILE = 0.9
+_PADDED: dict = {}  # id(indptr) → (indptr, tails, layout): the arrays are kept, so ids stay theirs
+
+
+def _padded_rows(indptr, tails, n: int):
+    """The a's of every v as K padded columns (``columns[k][v]`` = v's k-th a, or its last one, or v itself when it
+    has none: or-ing a mask twice, or v's own, changes nothing) plus the a's past the K-th, grouped by v
+    (``rest``: heads, tails, starts for a reduceat; None when there are none). K is the in-degree that 90% of the
+    positions do not exceed, at most 16: one gather of n words per column instead of one per arc, with the
+    skewed rows (global tokens) in the rest. Cached per arrays."""
+    import numpy as np
+    got = _PADDED.get(id(indptr))
+    if got is not None and got[0] is indptr and got[1] is tails:
+        return got[2]
+    deg = np.diff(indptr)
+    k = int(min(PADDED_MAX_COLUMNS, np.quantile(deg, PADDED_QUANTILE))) if n else 0
+    starts, ends = indptr[:-1], indptr[1:]
+    own = np.arange(n, dtype=np.int64)
+    columns = []
+    for c in range(k):  # k ≥ 1 only when some position has an a, so tails is not empty
+        at = np.clip(np.minimum(starts + c, ends - 1), 0, len(tails) - 1)  # the c-th a, or the last one
+        columns.append(np.where(deg > 0, tails[at], own))
+    extra = np.flatnonzero(deg > k)
+    rest = None
+    if len(extra):
+        lens = deg[extra] - k
+        first = starts[extra] + k
+        offsets = np.repeat(first - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
+        rest_tails = tails[np.arange(int(lens.sum()), dtype=np.int64) + offsets]
+        rest_starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+        rest = (extra, rest_tails, rest_starts)
+    layout = (tuple(columns), rest)
+    if len(_PADDED) > 8:
+        _PADDED.clear()
+    _PADDED[id(indptr)] = (indptr, tails, layout)
+    return layout
 
 
 def lowest_bit_index(words):

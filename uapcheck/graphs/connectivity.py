@@ -682,9 +682,16 @@ def _propagated(ub, out_indptr, out_targets):
     position has an out-arc (strongly connected, n >= 2), so each position's least neighbour bound is one
     reduceat over the out-arcs; the iteration stops when nothing changes (at most max(ub) rounds)."""
     import numpy as np
-    starts = out_indptr[:-1]
+    from .arc_arrays import _padded_rows
+    columns, rest = _padded_rows(out_indptr, out_targets, len(ub))  # padded with the last z or w itself: no effect
     while True:
-        cand = np.minimum.reduceat(ub[out_targets], starts) + 1
+        cand = ub.copy()
+        for column in columns:
+            np.minimum(cand, ub[column], out=cand)
+        if rest is not None:
+            heads, tails, starts = rest
+            cand[heads] = np.minimum(cand[heads], np.minimum.reduceat(ub[tails], starts))
+        cand += 1
         new = np.minimum(ub, cand)
         if np.array_equal(new, ub):
             return ub
@@ -1111,8 +1118,9 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
     if len(set(seeds)) != len(seeds) or not all(1 <= v <= n for v in seeds):
         return False
     at = np.asarray(seeds, dtype=np.int64) - 1
+    layout = _kernel_columns(into, n)
     for k in range(0, len(seeds), 64):
-        got = _kernel_eccentricities(seeds[k:k + 64], into, n)
+        got = _kernel_eccentricities(seeds[k:k + 64], layout, n)
         if got is None or got != claimed[k:k + 64].tolist():
             return False
     if bool((bound[at] < claimed).any()):
@@ -1125,8 +1133,21 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
     return bool(((bound >= least) | is_seed).all())
 
 
-def _kernel_eccentricities(sources: Sequence[int], grouped: "_InArcs", n: int) -> Optional[list[int]]:
-    """ecc_out of up to 64 sources (1-based) by one bit-parallel search along the arcs grouped by head: level 0 each
+def _kernel_columns(grouped: "_InArcs", n: int):
+    """The arcs of ``grouped`` (by head) as padded columns plus the rest (arc_arrays._padded_rows: one gather per
+    column instead of one per arc; padding with a head's last tail or the head itself changes no or)."""
+    import numpy as np
+    from .arc_arrays import _padded_rows
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    if len(grouped.tails):
+        ends = np.concatenate((grouped.starts[1:], [len(grouped.tails)]))
+        indptr[grouped.heads + 1] = ends - grouped.starts
+        np.cumsum(indptr, out=indptr)
+    return _padded_rows(indptr, grouped.tails, n)
+
+
+def _kernel_eccentricities(sources: Sequence[int], layout, n: int) -> Optional[list[int]]:
+    """ecc_out of up to 64 sources (1-based) by one bit-parallel search along the arcs grouped by head (``layout``: `_kernel_columns`): level 0 each
     source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a source's
     eccentricity is the first level at which every position holds its bit. None when some position is never
     reached."""
@@ -1136,7 +1157,7 @@ def _kernel_eccentricities(sources: Sequence[int], grouped: "_InArcs", n: int) -
     mask[np.asarray(sources, dtype=np.int64) - 1] = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
     full = (1 << k) - 1
     ecc = [-1] * k
-    everyone = len(grouped.heads) == n
+    columns, rest = layout
     level = 0
     while True:
         common = int(np.bitwise_and.reduce(mask))
@@ -1145,13 +1166,12 @@ def _kernel_eccentricities(sources: Sequence[int], grouped: "_InArcs", n: int) -
                 ecc[b] = level
         if common == full:
             return ecc
-        if everyone:
-            nxt = np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
-            nxt |= mask
-        else:
-            nxt = mask.copy()
-            if len(grouped.tails):
-                nxt[grouped.heads] |= np.bitwise_or.reduceat(mask[grouped.tails], grouped.starts)
+        nxt = mask.copy()
+        for column in columns:
+            nxt |= mask[column]
+        if rest is not None:
+            heads, tails, starts = rest
+            nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts)
         if np.array_equal(nxt, mask):
             return None
         mask = nxt

@@ -115,6 +115,15 @@ class RefinedView:
     arcs: int
 
 
+def _runs(keys):
+    """(the distinct values of a sorted int array, where each run of one value starts)."""
+    import numpy as np
+    if len(keys) == 0:
+        return keys, keys
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], starts
+
+
 def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
     """Colour refinement of R_root (positions coloured min(d(v → root), D), arcs into the ball with their
     head-set labels)."""
@@ -129,12 +138,18 @@ def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
     lab_out = _mix(lab * np.uint64(2) + np.uint64(0x2545F491))
     count = len(np.unique(colours))
     rounds = 0
+    # the multisets as wrapping uint64 sums per position, over runs of one source (the arcs are sorted by source) and,
+    # through one sort, of one target: the same sums as np.add.at, position by position
+    by_dst = np.argsort(dst, kind="stable")
+    src_d, dst_d, lab_in_d = src[by_dst], dst[by_dst], lab_in[by_dst]
+    out_runs, in_runs = _runs(src), _runs(dst_d)
     while True:
         rounds += 1
         ins = np.zeros(n, dtype=np.uint64)
         outs = np.zeros(n, dtype=np.uint64)
-        np.add.at(ins, dst, _mix(colours[src] ^ lab_in))
-        np.add.at(outs, src, _mix(colours[dst] ^ lab_out))
+        if len(src):
+            ins[in_runs[0]] = np.add.reduceat(_mix(colours[src_d] ^ lab_in_d), in_runs[1])
+            outs[out_runs[0]] = np.add.reduceat(_mix(colours[dst] ^ lab_out), out_runs[1])
         new = _mix(colours ^ _mix(ins + np.uint64(0x9E3779B97F4A7C15)) ^ (_mix(outs) * np.uint64(3)))
         new_count = len(np.unique(new))
         if new_count <= count:
@@ -283,14 +298,17 @@ def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], 
                           f"this kind fits up to about n = {fit:,}")
         t0 = time.process_time()
         sources = cand[k:k + 64].tolist()
-        masks = bit_levels(arrays.in_ptr, arrays.in_from, n, sources, max(diameter + 1, 64))
-        if masks is None or len(masks) > diameter + 1:
+        masks = bit_levels(arrays.in_ptr, arrays.in_from, n, sources, max(diameter + 1, 64), last_level=diameter - 1)
+        if masks is None:
             raise AssertionError("internal error: a search deeper than the diameter")
-        last = masks[diameter - 1] if len(masks) > diameter - 1 else masks[-1]
-        for b, v in enumerate(sources):
-            missed = np.flatnonzero((((last >> np.uint64(b)) & np.uint64(1)) == 0) & wanted)
-            for i in missed.tolist():
-                far.setdefault(i, []).append(v)
+        last = masks[diameter - 1] if len(masks) > diameter - 1 else masks[-1]  # bit b: d(sources[b] → ·) ≤ D − 1
+        full = np.uint64((1 << len(sources)) - 1)
+        for i in np.flatnonzero((last != full) & wanted).tolist():
+            missing = ~int(last[i]) & int(full)
+            while missing:
+                low = missing & -missing
+                far.setdefault(i, []).append(sources[low.bit_length() - 1])
+                missing ^= low
         cost = max(cost, time.process_time() - t0)
     return far, len(cand)
 
