@@ -122,3 +122,41 @@ def test_random_pattern_at_65536_has_diameter_14():
     c = analyze_connectivity(graphs)
     assert c.diameter == 14 and c.upper_bound.method == "seeded"
     assert verify_connectivity(graphs, c)
+
+
+def _reduceat_levels(indptr, tails, n, sources, max_levels):
+    """Bit-parallel levels by one reduceat over all arcs (the definition the padded columns replace)."""
+    has = np.flatnonzero(indptr[1:] > indptr[:-1])
+    mask = np.zeros(n, dtype=np.uint64)
+    mask[np.asarray(sources)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
+    masks = [mask]
+    while len(tails):
+        nxt = mask.copy()
+        nxt[has] |= np.bitwise_or.reduceat(mask[tails], indptr[has])
+        if np.array_equal(nxt, mask):
+            break
+        if len(masks) > max_levels:
+            return None
+        masks.append(nxt)
+        mask = nxt
+    return masks
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_padded_columns_give_the_reduceat_levels(seed):
+    # skewed in-degrees (a few heads take a fifth of the arcs, like global tokens), empty rows, repeated runs
+    from uapcheck.graphs.arc_arrays import bit_levels
+    rnd = random.Random(seed)
+    n = rnd.randint(1, 70)
+    arcs = sorted({(rnd.randrange(n), rnd.randrange(n) if rnd.random() < 0.8 else rnd.randrange(min(n, 2)))
+                   for _ in range(rnd.randint(0, 5 * n))})
+    heads = np.array([b for _, b in arcs], dtype=np.int64)
+    tails = np.array([a for a, _ in arcs], dtype=np.int64)
+    order = np.lexsort((tails, heads))
+    heads, tails = heads[order], tails[order]
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n)))).astype(np.int64)
+    sources = rnd.sample(range(n), min(n, rnd.randint(1, 64)))
+    got, want = bit_levels(indptr, tails, n, sources, 64), _reduceat_levels(indptr, tails, n, sources, 64)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert len(got) == len(want) and all(np.array_equal(a, b) for a, b in zip(got, want))
