@@ -113,3 +113,22 @@ def test_random_pattern_at_65536_needs_exactly_14_layers():
     (step,) = {s for s in result.root.walk() if s.rule == "PAT-LAYERS"}
     assert step.facts["layers"] == 14 and step.facts["least"] is True
     assert step.evidence["rooted views"]["orbits examined"] == 166
+
+
+def test_an_edges_listing_takes_the_same_path_as_the_pattern():
+    # the arcs of `window(1) + random(2, seed=1)` at n = 10,000 written out as `edges`: the same token graph, so the
+    # same seeded diameter (Theorem F131), far sets (F132) and count, 12 layers, least
+    from uapcheck.graphs import build_graph
+    from uapcheck.spec import PatternUnion, RandomPattern, Window
+    n = 10000
+    graph = build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), n)
+    listed = ", ".join(f"{i} -> {j}" for j, i in sorted(graph.arcs()))  # arc j -> i: i attends to j
+    out = []
+    for pattern in ("window(1) + random(2, seed=1)", f"edges {{{listed}}}"):
+        src = f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern} }}\n"
+        result = check_spec(parse_source(src, "edges.uap"), 120)
+        (connected,) = {s for s in result.root.walk() if s.rule == "PAT-CONNECTED"}
+        (layers,) = {s for s in result.root.walk() if s.rule == "PAT-LAYERS"}
+        assert connected.evidence["upper bound method"] == "seeded"
+        out.append((layers.facts["layers"], layers.facts["least"], layers.evidence["rooted views"]["orbits examined"]))
+    assert out[0] == out[1] and out[0][:2] == (12, True)
