@@ -99,3 +99,87 @@ def test_the_allowed_numbers_are_sympys_own_facts():
     assert 0 not in sign_points._allowed(p) and 0 in sign_points._allowed(r)
     assert all(v.denominator == 1 for v in sign_points._allowed(n))
     assert all(v > 0 for v in sign_points._allowed(n))
+
+
+# The exclusions are computed on unreduced integer quotients (`_pair_value`); the reference is the same tree evaluated
+# in Fractions (`_value`). Both must give the same number, or both a zero division, at every point.
+from fractions import Fraction  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_SYMBOLS = (a, b, c, r, p, n, x)
+_NUMBERS = st.sampled_from(sign_points.CANDIDATES + (Fraction(-7, 4), Fraction(9, 2), Fraction(0)))
+
+
+def _trees(depth: int):
+    leaf = st.one_of(st.sampled_from(_SYMBOLS),
+                     st.builds(sympy.Rational, st.integers(-9, 9), st.integers(1, 6)))
+    if depth == 0:
+        return leaf
+    sub = _trees(depth - 1)
+    return st.one_of(
+        leaf,
+        st.builds(lambda args: sympy.Add(*args, evaluate=False), st.lists(sub, min_size=2, max_size=4)),
+        st.builds(lambda args: sympy.Mul(*args, evaluate=False), st.lists(sub, min_size=2, max_size=4)),
+        st.builds(lambda base, e: sympy.Pow(base, e, evaluate=False), sub, st.integers(-3, 4)),
+    )
+
+
+def _exact(fn, *args):
+    try:
+        return fn(*args)
+    except ZeroDivisionError:
+        return "zero division"
+
+
+@settings(max_examples=400, deadline=None)
+@given(_trees(3), st.lists(_NUMBERS, min_size=len(_SYMBOLS), max_size=len(_SYMBOLS)))
+def test_integer_quotients_give_the_fraction_value(expr, numbers):
+    symbols: dict = {}
+    code = sign_points._compile(expr, symbols)
+    point = tuple(numbers[: len(symbols)])
+    reference = _exact(sign_points._value, code, point)
+    pair = _exact(sign_points._pair_value, code, sign_points._as_pairs(point))
+    if reference == "zero division":
+        assert pair == "zero division"
+    else:
+        num, den = pair
+        assert den != 0 and Fraction(num, den) == reference
+
+
+def _excluded_by_fractions(expr) -> Excluded:
+    """`excluded` as it was computed before the integer quotients: every point's value in Fractions."""
+    import itertools
+    symbols: dict = {}
+    try:
+        code = sign_points._compile(expr, symbols)
+    except sign_points._NotRational:
+        return NOTHING
+    if not symbols:
+        return NOTHING
+    choices = [sign_points._allowed(sym) for sym in symbols]
+    if not all(choices):
+        return NOTHING
+    nonpositive = nonnegative = nonzero = False
+    for point in itertools.islice(itertools.product(*choices), sign_points.MAX_POINTS):
+        try:
+            v = sign_points._value(code, point)
+        except ZeroDivisionError:
+            continue
+        nonpositive, nonnegative, nonzero = nonpositive or v <= 0, nonnegative or v >= 0, nonzero or v != 0
+        if nonpositive and nonnegative and nonzero:
+            break
+    return Excluded(nonpositive, nonnegative, nonzero)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_trees(3))
+def test_excluded_is_the_fraction_computation(expr):
+    sign_points.excluded.cache_clear()
+    assert excluded(expr) == _excluded_by_fractions(expr)
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS, ids=sympy.sstr)
+def test_excluded_is_the_fraction_computation_on_the_listed_expressions(expr):
+    sign_points.excluded.cache_clear()
+    assert excluded(expr) == _excluded_by_fractions(expr)

@@ -4,7 +4,7 @@ SymPy's assumptions can never answer True.
 If a rational function f (sums, products and integer powers of symbols and rational numbers) takes a
 value ≤ 0 at a point where every symbol satisfies all of its assumptions, then `f.is_positive` cannot
 be True: that would claim f > 0 at every such point. Likewise a value ≥ 0 rules out `is_negative`
-and a non-zero value rules out `is_zero`. The values are computed exactly (Python fractions), at a
+and a non-zero value rules out `is_zero`. The values are computed exactly (quotients of Python ints), at a
 fixed list of points, and a point counts only when every one of its numbers satisfies every
 assumption of its symbol, checked by SymPy on the number itself (an integer symbol gets only
 integers, a positive one only positive numbers). A point where f is undefined (a zero denominator)
@@ -58,7 +58,7 @@ def _compile(node: sympy.Basic, symbols: dict):
     if isinstance(node, sympy.Symbol):
         return ("s", symbols.setdefault(node, len(symbols)))
     if isinstance(node, sympy.Rational):
-        return ("c", Fraction(int(node.p), int(node.q)))
+        return ("c", Fraction(int(node.p), int(node.q)), (int(node.p), int(node.q)))
     if isinstance(node, sympy.Add):
         return ("+", tuple(_compile(arg, symbols) for arg in node.args))
     if isinstance(node, sympy.Mul):
@@ -69,6 +69,7 @@ def _compile(node: sympy.Basic, symbols: dict):
 
 
 def _value(code, point: tuple) -> Fraction:
+    """The exact value of `code` at `point` (numbers as Fractions): the reference `_pair_value` is compared with."""
     kind = code[0]
     if kind == "s":
         return point[code[1]]
@@ -83,6 +84,44 @@ def _value(code, point: tuple) -> Fraction:
         return out
     base = _value(code[1], point)
     return base ** code[2]  # ZeroDivisionError for 0 to a negative power
+
+
+def _pair_value(code, point: tuple) -> tuple[int, int]:
+    """The value of `code` at `point` as an unreduced quotient (numerator, denominator) of Python ints with a
+    non-zero denominator: the same number as `_value` (sums and products of quotients, integer powers, a zero base to
+    a negative power a ZeroDivisionError), without a gcd per operation. `point` holds (numerator, denominator) pairs
+    (`_as_pairs`). Only the sign and whether it is zero are read: numerator × denominator has the value's sign."""
+    kind = code[0]
+    if kind == "s":
+        return point[code[1]]
+    if kind == "c":
+        return code[2]
+    if kind == "+":
+        num, den = 0, 1
+        for arg in code[1]:
+            n, d = _pair_value(arg, point)
+            if d == den:
+                num += n
+            else:
+                num, den = num * d + n * den, den * d
+        return num, den
+    if kind == "*":
+        num, den = 1, 1
+        for arg in code[1]:
+            n, d = _pair_value(arg, point)
+            num, den = num * n, den * d
+        return num, den
+    num, den = _pair_value(code[1], point)
+    power = code[2]
+    if power >= 0:
+        return num ** power, den ** power
+    if num == 0:
+        raise ZeroDivisionError("0 to a negative power")
+    return den ** -power, num ** -power
+
+
+def _as_pairs(point: tuple) -> tuple:
+    return tuple((v.numerator, v.denominator) for v in point)
 
 
 @exact_cache(maxsize=256)
@@ -111,14 +150,16 @@ def excluded(expr: sympy.Expr) -> Excluded:
     if not all(choices):
         return NOTHING
     nonpositive = nonnegative = nonzero = False
-    for point in itertools.islice(itertools.product(*choices), MAX_POINTS):
+    pairs = [_as_pairs(numbers) for numbers in choices]
+    for point in itertools.islice(itertools.product(*pairs), MAX_POINTS):
         try:
-            v = _value(code, point)
+            num, den = _pair_value(code, point)
         except ZeroDivisionError:
             continue
-        nonpositive = nonpositive or v <= 0
-        nonnegative = nonnegative or v >= 0
-        nonzero = nonzero or v != 0
+        sign = num if den > 0 else -num  # the value's sign (den ≠ 0)
+        nonpositive = nonpositive or sign <= 0
+        nonnegative = nonnegative or sign >= 0
+        nonzero = nonzero or sign != 0
         if nonpositive and nonnegative and nonzero:
             break
     return Excluded(nonpositive, nonnegative, nonzero)
