@@ -446,3 +446,54 @@ def test_head_premises_are_shared_by_the_same_head_at_another_line_only():
     assert key_without(here.heads[0], Loc) == key_without(there.heads[0], Loc)
     from uapcheck.memo import _key
     assert _key(here.heads[0]) != _key(there.heads[0])  # the plain key tells them apart
+
+
+def _same_structure(a, b) -> bool:
+    """a and b are equal, of the same types at every level, and share exactly the same objects (a leaf shared in one
+    is the very leaf shared in the other; a container copied in one is copied in the other)."""
+    from uapcheck import memo
+    if type(a) is not type(b):
+        return False
+    kind = memo._copy_kind(type(a))[0]
+    if kind == memo._C_LEAF:
+        return a is b
+    if kind == memo._C_DICT:
+        return list(a) == list(b) and all(_same_structure(a[k], b[k]) for k in a)
+    if kind in (memo._C_LIST, memo._C_TUPLE):
+        return len(a) == len(b) and all(_same_structure(x, y) for x, y in zip(a, b))
+    if kind == memo._C_SET:
+        return a == b
+    return all(_same_structure(getattr(a, n), getattr(b, n)) for n in memo._copy_kind(type(a))[1])
+
+
+def test_fresh_copy_by_type_copies_what_the_instance_tests_copy():
+    """fresh_copy decides per type what the instance tests decided per value: the same copies and shared leaves on
+    every kind of value a cached step holds (dict subclasses, named tuples, frozensets, dataclass types, steps)."""
+    import collections
+    from uapcheck import memo
+    from uapcheck.derive import check_spec
+    from uapcheck.parse import parse_source
+    Pair = collections.namedtuple("Pair", "a b")
+    x = sympy.Symbol("x")
+    values = [
+        [Box(x, {"a": [1, (2, 3)], "b": {4}})], collections.OrderedDict(a=[1]), Pair([1], {2: [3]}), frozenset({1, 2}),
+        Box, {x: (x + 1, [x])}, (Box(x, {}), [Box(x, {"k": Box(x, {})})]), "text", 3, None, sympy.Rational(1, 3), type,
+    ]
+    text = (ROOT / "catalog" / "polynomial_offset.uap").read_text("utf-8")
+    values.append(check_spec(parse_source(text, "polynomial_offset.uap")))
+    for value in values:
+        ours, reference = fresh_copy(value), memo._fresh_copy_by_instance_tests(value)
+        assert _same_structure(ours, reference)
+        assert ours == value
+
+
+def test_a_hashed_key_is_equal_exactly_when_its_key_is():
+    from uapcheck.memo import _HashedKey, _key
+    x, real_x = sympy.Symbol("x"), sympy.Symbol("x", real=True)
+    keys = [(1,), (1.0,), (True,), (x,), (real_x,), (sympy.Integer(1),), (sympy.Float(1),), ([1, 2],), ((1, 2),),
+            ({"a": 1},), (Box(x, {}),), (Box(real_x, {}),)]
+    for left in keys:
+        for right in keys:
+            assert (_HashedKey(_key(left)) == _HashedKey(_key(right))) == (_key(left) == _key(right))
+    with pytest.raises(TypeError):
+        _HashedKey(_key((bytearray(b"x"),)))  # an unhashable leaf: the cache is not used for that call

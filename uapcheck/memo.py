@@ -32,6 +32,7 @@ from .budget import BudgetExceeded
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ALL: list[OrderedDict] = []
+_MISSING = object()
 
 
 _SEQUENCE, _MAPPING, _SET, _DATACLASS, _LEAF = range(5)
@@ -60,7 +61,7 @@ def _key(value: Any) -> Any:
     """The value with its exact type at every level, through containers and dataclasses (a type object itself,
     dataclass or not, is a leaf)."""
     kind = type(value)
-    how = _kind(kind)
+    how = _KINDS.get(kind) or _kind(kind)
     if how[0] == _LEAF:
         return (kind, value)
     if how[0] == _SEQUENCE:
@@ -70,6 +71,22 @@ def _key(value: Any) -> Any:
     if how[0] == _MAPPING:
         return (kind, tuple((_key(k), _key(v)) for k, v in value.items()))
     return (kind, frozenset(map(_key, value)))
+
+
+class _HashedKey:
+    """A key with its hash computed once: a key is a tuple of tuples, whose hash Python computes afresh at every
+    dict lookup (four per cached call). Equal exactly when the keys are equal."""
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+        self.hash = hash(key)  # TypeError for an unhashable argument
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HashedKey) and self.hash == other.hash and self.key == other.key
 
 
 def key_without(value: Any, ignored: type) -> Any:
@@ -91,21 +108,67 @@ def key_without(value: Any, ignored: type) -> Any:
     return (kind, frozenset(key_without(v, ignored) for v in value))
 
 
+_C_DICT, _C_LIST, _C_TUPLE, _C_SET, _C_DATACLASS, _C_LEAF = range(6)
+#: How `fresh_copy` copies a value of each type (decided once per type: the tests below depend on the type alone).
+_COPY_KINDS: dict[type, tuple] = {}
+
+
+def _copy_kind(kind: type) -> tuple:
+    got = _COPY_KINDS.get(kind)
+    if got is None:
+        if issubclass(kind, dict):
+            got = (_C_DICT,)
+        elif issubclass(kind, list):
+            got = (_C_LIST,)
+        elif kind is tuple:
+            got = (_C_TUPLE,)
+        elif issubclass(kind, set):
+            got = (_C_SET,)
+        elif dataclasses.is_dataclass(kind) and not issubclass(kind, type):
+            got = (_C_DATACLASS, tuple(f.name for f in dataclasses.fields(kind)))
+        else:
+            got = (_C_LEAF,)
+        _COPY_KINDS[kind] = got
+    return got
+
+
 def fresh_copy(value: Any) -> Any:
     """A copy of the containers and dataclasses in `value`; the leaves (immutable SymPy objects,
     numbers, strings) are shared."""
-    if isinstance(value, dict):
-        return type(value)((k, fresh_copy(v)) for k, v in value.items())
-    if isinstance(value, list):
+    kind = type(value)
+    how = _COPY_KINDS.get(kind) or _copy_kind(kind)
+    which = how[0]
+    if which == _C_LEAF:
+        return value
+    if which == _C_DICT:
+        return kind((k, fresh_copy(v)) for k, v in value.items())
+    if which == _C_LIST:
         return [fresh_copy(v) for v in value]
-    if type(value) is tuple:
+    if which == _C_TUPLE:
         return tuple(fresh_copy(v) for v in value)
+    if which == _C_SET:
+        return set(value)
+    new = copy.copy(value)
+    for name in how[1]:
+        object.__setattr__(new, name, fresh_copy(getattr(value, name)))
+    return new
+
+
+def _fresh_copy_by_instance_tests(value: Any) -> Any:
+    """`fresh_copy` as the instance tests write it, value by value (the reference the per-type table is compared
+    with in the tests)."""
+    if isinstance(value, dict):
+        return type(value)((k, _fresh_copy_by_instance_tests(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [_fresh_copy_by_instance_tests(v) for v in value]
+    if type(value) is tuple:
+        return tuple(_fresh_copy_by_instance_tests(v) for v in value)
     if isinstance(value, set):
         return set(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         new = copy.copy(value)
         for f in dataclasses.fields(value):
-            object.__setattr__(new, f.name, fresh_copy(getattr(value, f.name)))
+            object.__setattr__(new, f.name, _fresh_copy_by_instance_tests(getattr(value, f.name)))
         return new
     return value
 
@@ -121,13 +184,13 @@ def exact_cache(maxsize: int = 128, key: Optional[Callable[..., Any]] = None) ->
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
             try:
-                key = _key(args if select is None else select(*args))
-                hash(key)
+                key = _HashedKey(_key(args if select is None else select(*args)))
             except TypeError:  # an unhashable argument: no caching
                 return fn(*args)
-            if key in store:
+            got = store.get(key, _MISSING)
+            if got is not _MISSING:
                 store.move_to_end(key)
-                return fresh_copy(store[key])
+                return fresh_copy(got)
             budgets_out = BudgetExceeded.raised
             value = fn(*args)
             if BudgetExceeded.raised == budgets_out:
@@ -159,14 +222,14 @@ def exact_cache_iter(maxsize: int = 128) -> Callable[[F], F]:
         @functools.wraps(fn)
         def wrapper(*args: Any) -> Any:
             try:
-                key = _key(args)
-                hash(key)
+                key = _HashedKey(_key(args))
             except TypeError:
                 yield from fn(*args)
                 return
-            if key in store:
+            got = store.get(key, _MISSING)
+            if got is not _MISSING:
                 store.move_to_end(key)
-                yield from fresh_copy(store[key])
+                yield from fresh_copy(got)
                 return
             budgets_out = BudgetExceeded.raised
             items = []
