@@ -73,6 +73,18 @@ def _sign_regions(expr: sympy.Expr):
         yield ctx, (None if isinstance(result, Exception) else result)
 
 
+@exact_cache()
+def _positive_regions(expr: sympy.Expr) -> Optional[list]:
+    """The sign regions of `expr` when every one has sign +1, else None: `_sign_regions` read up to its first region
+    of another sign (the regions after it cannot make every sign +1)."""
+    regions = []
+    for ctx, sign in _sign_regions(expr):
+        if sign != 1:
+            return None
+        regions.append((ctx, sign))
+    return regions
+
+
 def _point(model: KernelModel, x: int, y: int) -> dict:
     """The invariants at the 1-dimensional query x and key y."""
     if isinstance(model, ClosedKernel):
@@ -414,8 +426,8 @@ def positive_kernel(model: KernelModel, normalized: bool = True, dense: bool = F
     if by_factors is not None:
         return by_factors
     for form_name, form in _forms(model, expr):
-        regions = list(_sign_regions(form))
-        if all(s == 1 for _, s in regions):
+        regions = _positive_regions(form)
+        if regions is not None:
             ev = {"k(x, z)" if isinstance(model, ClosedKernel) else "φ(x)_r φ(z)_r": form,
                   "written with": form_name,
                   "sign regions": [{"region": {k.name: v for k, v in ctx.signs.items()}, "sign": "+"}
@@ -719,8 +731,8 @@ def _provably_positive(expr) -> bool:
     """expr > 0 everywhere: in every open sign region of the split atoms and on their boundaries too. The regions
     alone miss a zero where an atom vanishes: |x·z| is positive for x·z > 0 and for x·z < 0, yet 1/|x·z| has a pole at
     x·z = 0, so exp(1/|x·y|) is not positive (nor real) for all inputs."""
-    regions = list(_sign_regions(expr))
-    return all(s == 1 for _, s in regions) and not _boundary_zeros(expr, regions)
+    regions = _positive_regions(expr)
+    return regions is not None and not _boundary_zeros(expr, regions)
 
 
 def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
