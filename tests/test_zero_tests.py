@@ -176,3 +176,29 @@ def test_exponential_identities_are_zero_without_simplify_and_agree_with_it():
     # two different exponents' bases, or a non-rational rest: nothing decided
     assert not _zero_in_one_exponential(sympy.exp(a) - sympy.exp(b))
     assert not _zero_in_one_exponential(sympy.exp(a) * sympy.sin(a))
+
+
+# Affine forms c₀ + Σ c_k s_k over symbols of every kind of assumption the engines make (the bounds' differences of
+# the conditions and ranges, 1 − w, 4k + 2): `simplified` returns them unchanged, exactly what simplify returns.
+AFFINE_SYMBOLS = SYMBOLS + [sympy.Symbol("w", integer=True, positive=True), sympy.Symbol("k", integer=True),
+                            sympy.Symbol("y"), sympy.Symbol("δ", integer=True, nonzero=True),
+                            sympy.Symbol("m", integer=True, nonnegative=True), sympy.Symbol("r", nonnegative=True),
+                            sympy.Symbol("q", negative=True)]
+affine = st.builds(lambda c0, terms: sympy.Add(c0, *[c * s for c, s in terms]),
+                   st.builds(sympy.Rational, st.integers(-30, 30), st.integers(1, 6)),
+                   st.lists(st.tuples(st.builds(sympy.Rational, st.integers(-12, 12), st.integers(1, 6)),
+                                      st.sampled_from(AFFINE_SYMBOLS)), min_size=1, max_size=5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(affine)
+def test_affine_forms_come_back_as_simplify_returns_them(form):
+    assert sympy.srepr(simplified(form)) == sympy.srepr(sympy.simplify(form))
+
+
+def test_only_affine_forms_skip_simplify():
+    from uapcheck.zero import _linear
+    w, k = AFFINE_SYMBOLS[-6], AFFINE_SYMBOLS[-5]
+    assert _linear(1 - w) and _linear(4 * k + 2) and _linear(x / 3 - 2 * b + 1)
+    assert not _linear(w ** 2 - 1) and not _linear(w * k + 1) and not _linear(sympy.cos(w) + 1)
+    assert not _linear(sympy.floor(n / 2) - 1) and not _linear(w)  # a symbol is a monomial, not an Add

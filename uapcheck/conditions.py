@@ -46,8 +46,13 @@ def _as_bound(rel) -> Optional[tuple]:
     return None
 
 
+def _simplified(expr):
+    from .zero import simplified  # sympy.simplify without the call where it returns its argument
+    return simplified(expr)
+
+
 def _nonnegative(expr) -> bool:
-    return sympy.simplify(expr).is_nonnegative is True
+    return _simplified(expr).is_nonnegative is True
 
 
 def _implied(q: tuple, p: tuple) -> bool:
@@ -60,7 +65,7 @@ def _implied(q: tuple, p: tuple) -> bool:
         return kind_q in ("lower", "equal") and _nonnegative(a - b)
     if kind_p == "upper":
         return kind_q in ("upper", "equal") and _nonnegative(b - a)
-    return kind_q == "equal" and sympy.simplify(a - b) == 0
+    return kind_q == "equal" and _simplified(a - b) == 0
 
 
 def _relation(bound: tuple):
@@ -151,7 +156,7 @@ def _conjunction(parts: list):
     for i, lo in enumerate(lows):
         for j, hi in enumerate(lows):
             if lo and hi and lo[1] == "lower" and hi[1] == "upper" and lo[0] == hi[0] and _integer(lo[0]) \
-                    and sympy.simplify(lo[2] - hi[2]) == 0:
+                    and _simplified(lo[2] - hi[2]) == 0:
                 rest = [p for k, p in enumerate(kept) if k not in (i, j)]
                 return _conjunction([sympy.Eq(lo[0], lo[2], evaluate=False), *rest])
     if not kept:

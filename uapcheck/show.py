@@ -277,10 +277,10 @@ def _implies(q, p) -> bool:
 def _nonnegative(difference) -> bool:
     """Whether the difference of two bounds is decided ≥ 0 (once per process for equal differences: the
     same conditions recur in the ranges of a file and of a batch)."""
-    import sympy
     if difference.is_Number:  # simplify returns a number unchanged
         return difference.is_nonnegative is True
-    return sympy.simplify(difference).is_nonnegative is True
+    from .zero import simplified  # sympy.simplify without the call where it returns its argument
+    return simplified(difference).is_nonnegative is True
 
 
 def _residue_cases(e) -> "str | None":

@@ -128,12 +128,18 @@ def _monomial(expr: sympy.Basic) -> bool:
                for f in factors)
 
 
+def _linear(expr: sympy.Basic) -> bool:
+    """An affine form c₀ + c₁ s₁ + ⋯ + c_m s_m with rational coefficients (a bound's difference: 1 − w, 4k + 2)."""
+    return expr.is_Add and all(t.is_Rational or _monomial(t) and len(t.free_symbols) == 1 and t.as_coeff_Mul()[1].is_Symbol
+                               for t in expr.args)
+
+
 def simplified(expr):
     """`sympy.simplify(expr)`, the same value, without the call where simplify has nothing to do:
-    rational numbers, monomials c · s₁^k₁ ⋯ s_m^k_m and their exponentials come back unchanged
-    from simplify (no rewrite is shorter), so they are returned as they are
-    (tests/test_zero_tests.py compares the two on random monomials)."""
+    rational numbers, monomials c · s₁^k₁ ⋯ s_m^k_m and their exponentials, and affine forms c₀ + Σ c_k s_k with
+    rational coefficients come back unchanged from simplify (no rewrite is shorter), so they are returned as they are
+    (tests/test_zero_tests.py compares the two on random monomials and affine forms)."""
     if isinstance(expr, sympy.Basic) and not expr.has(sympy.Float) and (
-            _monomial(expr) or (isinstance(expr, sympy.exp) and _monomial(expr.args[0]))):
+            _monomial(expr) or _linear(expr) or (isinstance(expr, sympy.exp) and _monomial(expr.args[0]))):
         return expr
     return sympy.simplify(expr)

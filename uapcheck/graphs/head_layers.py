@@ -100,7 +100,8 @@ def _moduli(expr, n: sympy.Symbol) -> int:
 def _simplified(expr):
     """sympy.simplify, kept per process (uapcheck/memo.py): a function of its argument alone, and the same closed
     forms are simplified again when F70/F71 are matched for the rule, its instance check and the kernel's re-match."""
-    return sympy.simplify(expr)
+    from ..zero import simplified  # without the call where simplify returns its argument (4k + 1, say)
+    return simplified(expr)
 
 
 def _in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol):
