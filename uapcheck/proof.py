@@ -153,6 +153,10 @@ def _printed(value: sympy.Basic) -> str:
     return sympy.sstr(value)
 
 
+#: `sympy.sstr` once per process for equal values (`_printed`), for the engines' own texts of expressions.
+printed = _printed
+
+
 #: Types `_jsonable` returns as they are, told by their exact type (what the general tests give them).
 _PLAIN_TYPES = frozenset((str, bool, float, type(None)))
 

@@ -703,17 +703,17 @@ def _non_analytic_nodes(expr: sympy.Expr, gram: bool = True) -> list[str]:
             walk.skip()  # a fixed number for each admissible param value: θ does not enter it (Lemma G)
             continue
         if isinstance(node, NON_ANALYTIC):
-            found.append(f"{type(node).__name__}: {sympy.sstr(node)}")
+            found.append(f"{type(node).__name__}: {proof.printed(node)}")
         elif isinstance(node, sympy.Pow) and not node.exp.is_integer or (
                 isinstance(node, sympy.Pow) and node.exp.is_integer and node.exp.is_negative):
             base = node.base
             if base.is_positive is not True and not (gram and _gram_positive(base)) and not _provably_positive(base):
-                found.append(f"power {sympy.sstr(node)} of a base not shown positive")
+                found.append(f"power {proof.printed(node)} of a base not shown positive")
         elif isinstance(node, sympy.log):
             if not (gram and _gram_positive(node.args[0])) and not _provably_positive(node.args[0]):
-                found.append(f"log of {sympy.sstr(node.args[0])}, not shown positive")
+                found.append(f"log of {proof.printed(node.args[0])}, not shown positive")
         elif isinstance(node, sympy.tan):
-            found.append(f"tan has poles: {sympy.sstr(node)}")
+            found.append(f"tan has poles: {proof.printed(node)}")
     return found
 
 

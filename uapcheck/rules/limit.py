@@ -29,9 +29,9 @@ CITE_LIM = proof.derived("Corollary 1", text="Cheng et al. 2025, kernel corollar
 
 
 def _growth_text(g: Growth) -> str:
-    parts = [f"({sympy.sstr(co)})*t^{al}" if al != 1 else f"({sympy.sstr(co)})*t" for al, co in g.E]
+    parts = [f"({proof.printed(co)})*t^{al}" if al != 1 else f"({proof.printed(co)})*t" for al, co in g.E]
     if g.p != 0:
-        parts.append(f"({sympy.sstr(g.p)})*log t")
+        parts.append(f"({proof.printed(g.p)})*log t")
     return " + ".join(parts) if parts else "0 (bounded)"
 
 
@@ -41,13 +41,13 @@ def _growth_text(g: Growth) -> str:
 def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
     if isinstance(model, ClosedKernel):
         claim = claim_of(model.description, ": ", chain(written("k = ", "k(x, t z) ="),
-                                                        Formula(model.scaled, sympy.sstr(model.scaled))))
+                                                        Formula(model.scaled, proof.printed(model.scaled))))
         ev = {"k(x, t z)": model.scaled, "invariants": "x·z (query · key direction), |z|², |x|²"}
     elif model.single:
         claim = claim_of(described(model), ": ", chain(
             written("k = Σ_r ", r"k = \sum_{r}"),
             Formula(sympy.Mul(model.query, model.key, evaluate=False),
-                    f"({sympy.sstr(model.query)}) · ({sympy.sstr(model.key)})")))
+                    f"({proof.printed(model.query)}) · ({proof.printed(model.key)})")))
         ev = {"query factor": model.query, "key factor": model.key,
               "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
     else:
@@ -55,7 +55,7 @@ def reduce_step(model: KernelModel, head_text: str) -> proof.Step:
         claim = claim_of(described(model), ": ", chain(
             written("k = Σ_r ", r"k = \sum_{r}"),
             Formula(sympy.Add(*terms, evaluate=False),
-                    " + ".join(f"({sympy.sstr(q)}) · ({sympy.sstr(k)})" for q, k in model.parts))))
+                    " + ".join(f"({proof.printed(q)}) · ({proof.printed(k)})" for q, k in model.parts))))
         ev = {"components": [{"query factor": q, "key factor": k} for q, k in model.parts],
               "invariants": f"{model.query_symbol}, {model.key_symbol} per feature r; {b}, {c}"}
     facts = ({"kernel": model.scaled} if isinstance(model, ClosedKernel) else
