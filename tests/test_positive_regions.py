@@ -55,3 +55,21 @@ def test_a_negative_region_stops_the_exploration(monkeypatch):
     analytic._sign_regions.cache_clear()
     assert not all(s == 1 for _, s in list(analytic._sign_regions(sympy.Max(0, a) - sympy.Rational(1, 2))))
     assert explored < len(calls)
+
+
+@pytest.mark.parametrize("kernel", KERNELS + [sympy.exp(sympy.sqrt(b + c + 2 * a) - sympy.sqrt(b + c - 2 * a)),
+                                              2 + sympy.cos(sympy.sqrt(b + c - 2 * a)), sympy.exp(1 / sympy.Abs(a))],
+                         ids=sympy.sstr)
+def test_the_kept_factor_test_and_norms_are_computed_afresh(kernel):
+    """The factor test and the kernel with |x|², |z|² ≥ 0 are kept per process: a kept answer, asked after the other
+    kernels', is what the uncached functions compute with every cache empty."""
+    from uapcheck.memo import clear_caches
+    model = ClosedKernel(kernel, kernel, (a, b), (c,), "test")
+    forms = [form for _, form in analytic._forms(model, kernel)]
+    asked = [(expr, gram) for form in forms for expr in (form, analytic._with_nonnegative_norms(form))
+             for gram in (False, True)]
+    kept = [(analytic._trig_positive(e, g), analytic._with_nonnegative_norms(e)) for e, g in asked]
+    for (expr, gram), (positive, norms) in zip(asked, kept):
+        clear_caches()
+        assert positive == analytic._trig_positive.__wrapped__(expr, gram)
+        assert norms == analytic._with_nonnegative_norms.__wrapped__(expr)

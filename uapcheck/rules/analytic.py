@@ -256,6 +256,7 @@ def _boundary_zeros(expr: sympy.Expr, regions) -> list:
     return out
 
 
+@exact_cache(maxsize=512)  # a function of its arguments alone: the same kernels recur over a batch
 def _trig_positive(expr: sympy.Expr, gram: bool = False) -> bool:
     """Each factor is positive: proved by the assumptions, or of the form exp(·) of a real argument, or an
     affine function A + Σ B_k s_k of sines, cosines, tanh and erf of arguments proved real, with numbers
@@ -735,6 +736,7 @@ def _provably_positive(expr) -> bool:
     return regions is not None and not _boundary_zeros(expr, regions)
 
 
+@exact_cache(maxsize=512)
 def _with_nonnegative_norms(expr: sympy.Expr) -> sympy.Expr:
     """Let |z|^2 and |x|^2 be 0 too: the check then also covers zero keys and queries (d = 1)."""
     b0, c0 = sympy.Symbol("|z|²≥0", nonnegative=True), sympy.Symbol("|x|²≥0", nonnegative=True)
