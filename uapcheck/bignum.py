@@ -15,6 +15,8 @@ from typing import Union
 
 import sympy
 
+from .memo import exact_cache
+
 MAX_EXACT_FACTORIAL = 20_000  # 20000! has 77,338 digits: still cheap to compute and compare
 MAX_DIGITS_SHOWN = 1000  # well below Python's 4300-digit limit on int ↔ str conversion
 
@@ -80,6 +82,7 @@ def show_order(order: Union[int, str, sympy.Basic, None]) -> str:
     return str(order)
 
 
+@exact_cache(maxsize=1024)  # a function of the order alone (each caller gets its own copy of the pieces)
 def json_order(order):
     """A group order in the JSON contract (docs/language.md §8, "Orders"): an int if it prints in at most
     MAX_DIGITS_SHOWN digits, else its bounded text "≈ m × 10^e"; a symbolic order in the order notation

@@ -40,6 +40,7 @@ from typing import Any, Optional, Sequence, Union
 import sympy
 
 from . import spec as S
+from .memo import exact_cache
 from .value_enum import ValueEnum
 
 
@@ -379,6 +380,7 @@ def _factorial_product(order) -> bool:
     return isinstance(order, sympy.Mul) and all(factor(a) for a in order.args)
 
 
+@exact_cache(maxsize=1024)  # a function of the order alone; the same orders are shown over and over in a batch
 def order_text(order) -> Union[int, str]:
     """The order as an int when short, else a bounded string (never a 200-digit number); a symbolic order in
     the order notation (show.show_order_expr: 2 · n, n!, (n − 1)!), and one by residue class of n as its cases

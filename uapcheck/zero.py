@@ -134,6 +134,7 @@ def _linear(expr: sympy.Basic) -> bool:
                                for t in expr.args)
 
 
+@exact_cache(maxsize=1024)  # a function of its argument alone: the same closed forms are simplified over a batch
 def simplified(expr):
     """`sympy.simplify(expr)`, the same value, without the call where simplify has nothing to do:
     rational numbers, monomials c · s₁^k₁ ⋯ s_m^k_m and their exponentials, and affine forms c₀ + Σ c_k s_k with
