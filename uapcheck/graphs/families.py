@@ -142,6 +142,7 @@ from typing import Mapping, Optional, Sequence, Union
 import sympy
 from sympy import Integer, ceiling, floor
 
+from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial
@@ -1576,7 +1577,14 @@ def check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases=Non
     lower bound ≥ 1 as a positive Symbol) evaluated at the start of its range, parameters at their
     lower bounds, against the concrete engine. Returns (what was compared, the discrepancy or None).
     For Lemma F13 (a theorem at the integer ``length`` only): the multiplier is checked on the offsets,
-    and the image's theorem gets its own instance check."""
+    and the image's theorem gets its own instance check. Kept per process (uapcheck/memo.py): a function of its
+    arguments alone, which the step, its certificate's check and each length below a range ask again."""
+    return _check_instance(pattern, lower_bounds, biases, positional, length)
+
+
+@exact_cache(maxsize=256)
+def _check_instance(pattern: Pattern, lower_bounds: Mapping[str, int], biases, positional: str,
+                    length: Optional[int]) -> tuple[str, Optional[str]]:
     if length is not None and not biases_or_positional(biases, positional):
         at_n = match([pattern], Integer(length), {})
         if isinstance(at_n, FamilyTheorem) and at_n.theorem == "F13":
