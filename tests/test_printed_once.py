@@ -14,10 +14,17 @@ SYMBOLS = [sympy.Symbol(name, **kind) for name in NAMES
            for kind in ({}, {"real": True}, {"positive": True}, {"integer": True, "positive": True})]
 leaves = st.one_of(st.sampled_from(SYMBOLS), st.builds(sympy.Rational, st.integers(-5, 5), st.integers(1, 3)),
                    st.sampled_from([sympy.Float(0.5), sympy.Float(1), sympy.Integer(1), sympy.Rational(1, 2), sympy.pi]))
+def _max0(p):
+    try:
+        return sympy.Max(0, p)
+    except ValueError:  # a non-real value (a square root of a negative number): no maximum
+        return p
+
+
 expressions = st.recursive(leaves, lambda children: st.one_of(
     st.builds(lambda p, q: p + q, children, children), st.builds(lambda p, q: p * q, children, children),
     st.builds(lambda p, k: p ** k, children, st.sampled_from([-1, 2, sympy.Rational(1, 2)])),
-    st.builds(sympy.exp, children), st.builds(lambda p: sympy.Max(0, p), children)), max_leaves=6).filter(
+    st.builds(sympy.exp, children), st.builds(_max0, children)), max_leaves=6).filter(
     lambda e: not e.has(sympy.zoo, sympy.nan))
 
 
