@@ -142,7 +142,6 @@ from typing import Mapping, Optional, Sequence, Union
 import sympy
 from sympy import Integer, ceiling, floor
 
-from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial

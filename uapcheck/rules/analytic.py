@@ -78,10 +78,10 @@ def _positive_regions(expr: sympy.Expr) -> Optional[list]:
     """The sign regions of `expr` when every one has sign +1, else None: `_sign_regions` read up to its first region
     of another sign (the regions after it cannot make every sign +1)."""
     regions = []
-    for ctx, sign in _sign_regions(expr):
-        if sign != 1:
+    for ctx, region_sign in _sign_regions(expr):
+        if region_sign != 1:
             return None
-        regions.append((ctx, sign))
+        regions.append((ctx, region_sign))
     return regions
 
 
