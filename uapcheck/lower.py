@@ -141,9 +141,12 @@ class _Lowerer:
         if isinstance(node, Call):
             args = [self.lower(arg) for arg in node.args]
             fn = FUNCTIONS[node.fn].build
-            if all(not isinstance(x, (Vec, Coord)) for x in args):
-                return fn(*args)
-            return Coord(fn(*[self.coord(x) for x in args]))
+            try:
+                if all(not isinstance(x, (Vec, Coord)) for x in args):
+                    return fn(*args)
+                return Coord(fn(*[self.coord(x) for x in args]))
+            except ValueError as exc:  # SymPy's max/min of a value it shows not real (min(|y|, sqrt(-tau)), tau > 0)
+                raise Unsupported(f"{node.fn} of a value that is not real ({exc})") from None
         if isinstance(node, BinOp):
             x, y = self.lower(node.left), self.lower(node.right)
             vx, vy = isinstance(x, (Vec, Coord)), isinstance(y, (Vec, Coord))

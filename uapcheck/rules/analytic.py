@@ -235,11 +235,14 @@ def _sign_at_infinity(model: ClosedKernel) -> Optional[SignAtInfinity]:
 
 def zero_key_positive(model: KernelModel) -> bool:
     """k(q, 0) > 0 for every query q: the uniform-weight argument of TD-LINFORMER needs it."""
-    if isinstance(model, ClosedKernel):
-        expr = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)})
-    else:
-        expr = sympy.Add(*[q * k.subs(SCALE, 1).xreplace({model.key_symbol: sympy.Integer(0), b: sympy.Integer(0)})
-                           for q, k in model.parts])
+    try:
+        if isinstance(model, ClosedKernel):
+            expr = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)})
+        else:
+            expr = sympy.Add(*[q * k.subs(SCALE, 1).xreplace({model.key_symbol: sympy.Integer(0),
+                                                              b: sympy.Integer(0)}) for q, k in model.parts])
+    except (ValueError, TypeError):  # max/min of ∞ at a zero key (max(1, 1/(x·z))): SymPy refuses it, not shown
+        return False
     if expr.has(sympy.zoo, sympy.nan):
         return False
     return all(s == 1 for _, s in _sign_regions(expr))

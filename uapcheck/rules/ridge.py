@@ -370,7 +370,10 @@ def radial_profile(model, params: frozenset) -> Optional[sympy.Expr]:
         return None
     if not (model.plain.has(a) and model.plain.has(b)):
         return None  # g(|x − z|²) depends on |z|² unless it is constant
-    g = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)}).xreplace({c: R})
+    try:
+        g = model.plain.xreplace({a: sympy.Integer(0), b: sympy.Integer(0)}).xreplace({c: R})
+    except (ValueError, TypeError):  # max/min of ∞ or NaN at a = b = 0 (max(2, |x − z|/(x·z))): not radial
+        return None
     if g.has(a, b, c):
         return None
     try:

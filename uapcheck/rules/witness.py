@@ -138,7 +138,11 @@ class WitnessCertificate(proof.Certificate):
             if self.affine or self.normalized or (self.kernel.free_symbols & {b, c}):
                 raise reject("WitnessCertificate: odd-score witnesses need an unnormalised score α(x·z) "
                              "and no bias terms")
-            if not is_zero(self.kernel + self.kernel.xreplace({a: -a}) - 2 * self.kernel.xreplace({a: 0})):
+            try:
+                odd = is_zero(self.kernel + self.kernel.xreplace({a: -a}) - 2 * self.kernel.xreplace({a: 0}))
+            except (ValueError, TypeError):  # α(0) is ∞ inside a max/min: SymPy refuses it
+                odd = False
+            if not odd:
                 raise reject("WitnessCertificate: α(s) + α(−s) = 2α(0) does not hold")
             if sorted(self.right) != sorted(-r for r in self.left) or sum(self.left) != 0:
                 raise reject("WitnessCertificate: the odd witness is S and −S with ΣS = 0")
@@ -185,6 +189,8 @@ def find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
         with time_limit("looking for a one-layer witness pair", 6.0):
             return _find_witness(model, head, spec_heads)
     except BudgetExceeded:
+        return None
+    except (ValueError, TypeError):  # max/min of ∞ at x·z = 0 (max(1, 1/(x·z))): SymPy refuses it, no witness
         return None
 
 
