@@ -58,7 +58,7 @@ def pieces_of(source: str):
 def test_streaming_llm_states_the_lengths_below_its_range():
     result, alt = pieces_of(open("catalog/streaming_llm.uap").read())
     assert result.verdict == "NOT-UAP" and alt.below is None
-    assert alt.phrase() == ("UAP for causal targets with ⌈(-k + n - 1)/w⌉ attention layers (for n ≥ max(2·k, k + w + 2); "
+    assert alt.phrase() == ("UAP for causal targets with ⌈(n - k - 1)/w⌉ attention layers (for n ≥ max(2·k, k + w + 2); "
                             "n ≤ 2: 1 layer; 3 ≤ n < max(2·k, k + w + 2): max(2, ⌈(k - 1)/w⌉) layers)")
     pieces = jsonout.result_json(result)["alternative"]["below_pieces"]
     assert pieces == [{"condition": "n ≤ 2", "from": 1, "below": 3, "layers": 1, "least": True},

@@ -429,7 +429,7 @@ def test_a_causal_not_uap_panel_names_the_causal_result(name):
 def test_the_alibi_and_streaming_llm_panels():
     alibi, streaming = check_file("alibi.uap"), check_file("streaming_llm.uap")
     assert alibi.alternative.phrase() == "UAP for causal targets with 1 attention layer"
-    assert streaming.alternative.phrase() == ("UAP for causal targets with ⌈(-k + n - 1)/w⌉ attention layers (for "
+    assert streaming.alternative.phrase() == ("UAP for causal targets with ⌈(n - k - 1)/w⌉ attention layers (for "
                                               "n ≥ max(2·k, k + w + 2); n ≤ 2: 1 layer; 3 ≤ n < max(2·k, k + w + 2): "
                                               "max(2, ⌈(k - 1)/w⌉) layers)")
     assert rules(streaming)["TGT-RECEPTIVE"].evidence["range"] == "for n ≥ max(k + w + 2, 2·k)"

@@ -105,6 +105,23 @@ def show_size(e) -> str:
 _SIZE_PRINTER = None
 
 
+def reader_order(terms: list) -> list:
+    """A sum's terms (in SymPy's printing order) as a reader writes them: the terms with a letter and without a minus
+    sign before those with one, each group in SymPy's order, numbers where SymPy puts them (n - k - 1, not SymPy's
+    -k + n - 1); when every term with a letter has a minus sign, a positive number leads (3 - n, not -n + 3). The
+    size and order printers (counts and orders in n and the params) call it from their walk of the sum; kernels and
+    growth terms keep SymPy's order (by degree in t: -γ t²|z|² + 2γ t x·z)."""
+    def minus(t) -> bool:
+        return bool(t.could_extract_minus_sign())
+    slots = [k for k, t in enumerate(terms) if not t.is_Number]
+    out = list(terms)
+    for k, t in zip(slots, sorted((terms[k] for k in slots), key=minus)):
+        out[k] = t
+    if slots and all(minus(out[k]) for k in slots):
+        out.sort(key=lambda t: 0 if t.is_Number and t.is_positive else 1)
+    return out
+
+
 def _size_printer():
     """SymPy's own str printer, walking the expression, with the notation of reports: ⌈ ⌉ and ⌊ ⌋ around
     an argument put over one denominator (⌈(n - 1)/2⌉, not ⌈n/2 - 1/2⌉), max/min, · and ^."""
@@ -119,6 +136,9 @@ def _size_printer():
                 together = sympy.together(arg)
                 return left + self._print(together if sympy.count_ops(together) <= sympy.count_ops(arg) else arg) \
                     + right
+
+            def _as_ordered_terms(self, expr, order=None):
+                return reader_order(super()._as_ordered_terms(expr, order=order))
 
             def _print_ceiling(self, e) -> str:
                 return self._bracket(e, "⌈", "⌉")
