@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from typing import Optional, Sequence
 
 from .patterns import preserves
@@ -27,8 +28,125 @@ def order(perms: Sequence[Sequence[int]], n: int) -> int:
 @functools.lru_cache(maxsize=64)
 def _order(perms: tuple, n: int) -> int:
     # one Schreier–Sims per generating set: the view and group checks of one certificate ask for the same one
+    factored = symmetric_factors(perms, n)
+    if factored is not None:
+        classes, images, k = factored
+        return math.prod(math.factorial(len(c)) for c in classes) * _schreier_sims(images, k)
+    return _schreier_sims(perms, n)
+
+
+def _schreier_sims(perms, n: int) -> int:
     from sympy.combinatorics import Permutation, PermutationGroup
+    if not perms or n <= 1:
+        return 1
     return int(PermutationGroup([Permutation([v - 1 for v in p]) for p in perms]).order())
+
+
+def symmetric_factors(perms: Sequence[Sequence[int]], n: int):
+    """H = ⟨perms⟩ split by its symmetric factors (docs/theory.md §18.3, "Orders with symmetric factors"): disjoint
+    classes C of points with Sym(C) ≤ H — a generator that is a transposition, or an |S|-cycle on its support S
+    with a transposition of two points adjacent on it, gives Sym of its support; overlapping such sets merge (the
+    transpositions of both join), and a generator's image of a class is one too (g Sym(C) g⁻¹ = Sym(g C)) — until
+    every generator maps every class onto a class. Then T = ∏ Sym(C) is normal in H and is the kernel of H's
+    action on the classes and the other points, so |H| = ∏ |C|! · |that action's image|. Returns (the classes,
+    the generators' images on the k classes-and-points, k), or None when no class has 3 points or more (nothing
+    to gain: Schreier–Sims on the points)."""
+    classes = _closed(_merge(_symmetric_sets(perms, n)), perms, n)
+    if classes is None or not any(len(c) >= 3 for c in classes):
+        return None
+    where = {}
+    for idx, c in enumerate(classes):
+        for v in c:
+            where[v] = idx
+    point = len(classes)
+    for v in range(1, n + 1):
+        if v not in where:
+            where[v] = point
+            point += 1
+    images = []
+    for p in perms:
+        img = [0] * point
+        for v in range(1, n + 1):
+            img[where[v]] = where[p[v - 1]] + 1
+        if img != list(range(1, point + 1)):
+            images.append(img)
+    return classes, tuple(tuple(g) for g in images), point
+
+
+def _symmetric_sets(perms, n: int) -> list:
+    """Sets S with Sym(S) ≤ ⟨perms⟩ read off single generators: a transposition's two points; the support of a
+    generator that is one cycle on it, with a listed transposition of two points adjacent on the cycle."""
+    sets, cycles, swaps = [], [], []
+    for p in perms:
+        support = [k + 1 for k in range(n) if p[k] != k + 1]
+        if len(support) == 2:
+            swaps.append(frozenset(support))
+            sets.append(set(support))
+        elif support and _one_cycle(p, support):
+            cycles.append((p, support))
+    for p, support in cycles:
+        if any(all(v in support for v in t) and _adjacent(p, t) for t in swaps):
+            sets.append(set(support))
+    return sets
+
+
+def _closed(classes: list, perms, n: int):
+    """The classes merged with their images under the generators and their inverses until every generator maps
+    every class onto a class (each round merges classes: at most n rounds); None if that fails (it cannot)."""
+    inverses = []
+    for p in perms:
+        inv = [0] * n
+        for k in range(n):
+            inv[p[k] - 1] = k + 1
+        inverses.append(inv)
+    while True:
+        grown = _grown(classes, (*perms, *inverses))
+        if grown is None:
+            break
+        classes = grown
+    if any({p[v - 1] for v in c} not in classes for p in perms for c in classes):
+        return None  # a generator maps C into a larger class D only if its inverse grows C
+    return classes
+
+
+def _grown(classes: list, maps) -> Optional[list]:
+    for p in maps:
+        for c in classes:
+            image = {p[v - 1] for v in c}
+            if image not in classes:
+                merged = _merge(classes + [image])
+                if merged != classes:
+                    return merged
+    return None
+
+
+def _one_cycle(p, support) -> bool:
+    v, steps = support[0], 0
+    while True:
+        v = p[v - 1]
+        steps += 1
+        if v == support[0]:
+            return steps == len(support)
+
+
+def _adjacent(p, pair) -> bool:
+    a, b = sorted(pair)
+    return p[a - 1] == b or p[b - 1] == a
+
+
+def _merge(sets) -> list:
+    """The connected unions of overlapping sets (each as a set), in order of their least point."""
+    out: list = []
+    for s in sets:
+        s = set(s)
+        keep = []
+        for t in out:
+            if t & s:
+                s |= t
+            else:
+                keep.append(t)
+        out = keep + [s]
+    return sorted(out, key=min)
 
 
 def contains(perms: Sequence[Sequence[int]], n: int, candidate: Sequence[int]) -> bool:

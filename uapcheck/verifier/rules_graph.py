@@ -492,7 +492,8 @@ def _concrete_group(ctx, s, n: int, heads):
         raise Trust(f"the order {order} is re-derived (Schreier–Sims), completeness not re-checked: {method}")
     if full != order:
         raise Reject(f"the family has {full} symmetries ({method}); the generators give only {order}")
-    why = name_checked(data, gens, n, order)
+    # ⟨gens⟩ is now the whole group of `lab`: a permutation lies in it iff it preserves the labels
+    why = name_checked(data, gens, n, order, whole=(lab, ctx.spec.positional))
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}{why}")
 
@@ -534,13 +535,18 @@ def _labels(ctx, heads, n: int) -> dict:
     return patterns.labels_at(ctx.spec, heads, n, kinds)
 
 
-def name_checked(data: dict, gens, n: int, order: int) -> str:
+def name_checked(data: dict, gens, n: int, order: int, whole=None) -> str:
     """The stated name is G's: a standard name by its standard generators, a name by structure by its
-    listed factors (named_structure); "" or "; why" for the step's reason."""
+    listed factors (named_structure); "" or "; why" for the step's reason. `whole`: (labels, positional) when
+    ⟨gens⟩ is already shown to be the whole group of those labels, so that a named generator lies in it iff it
+    preserves them (no membership test by Schreier–Sims: `pattern star` at 400)."""
     name = data.get("name")
     if name in STANDARD_NAMES or (isinstance(name, str) and name.startswith("stabilizer ")):
         named = groups.named_generators(name, n)
-        if named is None or groups.order(named, n) != order or not all(groups.contains(gens, n, g) for g in named):
+
+        def inside(g) -> bool:
+            return patterns.preserves(g, *whole) if whole is not None else groups.contains(gens, n, g)
+        if named is None or groups.order(named, n) != order or not all(inside(g) for g in named):
             raise Reject(f"the group is not {name}")
     if "structure" not in data:
         return ""
