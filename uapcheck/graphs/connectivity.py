@@ -613,6 +613,11 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
                 continue
         exhaustive_fits = n * arcs <= EXHAUSTIVE_MAX_WORK
         if used() >= 16 and exhaustive_fits:
+            if search is not None:  # on arc arrays the seeded searches (Theorem F131) are far cheaper than n BFS runs
+                seeded = _seeded_diameter(union, search, bounds, best, best_pair,
+                                          time_budget - (time.process_time() - start), used())
+                if seeded is not None and seeded.diameter is not None:
+                    return seeded
             return _exhaustive(union, g if g is not None else to_igraph(union), probes)
         if not bliss_tried and used() >= 16:
             bliss_tried = True

@@ -709,7 +709,10 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
                                          "orbits are unknown")
     sizes = _orbit_sizes(reps, orbit_of)
-    if estimate > work_limit and not nb.labelled and nb.vertex_classes is None:
+    unlabelled = not nb.labelled and nb.vertex_classes is None
+    if unlabelled and (estimate > work_limit or (ecc_bound is not None and estimate > EXACT_FIRST_WORK)):
+        # past the work limit, or wherever the diameter's certificate bounds every eccentricity (the far sets of
+        # Theorem F132 then leave most roots out at once, where BLISS would build every orbit's view)
         return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group, ecc_bound)
     if estimate > work_limit:
         # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
