@@ -44,6 +44,8 @@ from .build import (PatternGraph, _derived, code_array, code_endpoints, endpoint
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
 EXHAUSTIVE_MAX_WORK = 300_000_000
+# Above this n·m (and on arc arrays) the seeded searches of Theorem F131 are tried before those n BFS runs.
+SEEDED_FIRST_WORK = 30_000_000
 
 
 @dataclass(frozen=True)
@@ -613,7 +615,8 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
                 continue
         exhaustive_fits = n * arcs <= EXHAUSTIVE_MAX_WORK
         if used() >= 16 and exhaustive_fits:
-            if search is not None:  # on arc arrays the seeded searches (Theorem F131) are far cheaper than n BFS runs
+            if search is not None and n * arcs > SEEDED_FIRST_WORK:
+                # on arc arrays the seeded searches (Theorem F131) are far cheaper than n BFS runs
                 seeded = _seeded_diameter(union, search, bounds, best, best_pair,
                                           time_budget - (time.process_time() - start), used())
                 if seeded is not None and seeded.diameter is not None:
