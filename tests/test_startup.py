@@ -301,3 +301,32 @@ def test_verify_imports_no_engine_and_no_sympy_tensor_module(tmp_path):
     proc = subprocess.run([sys.executable, "-c", probe, "verify", str(cert)], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, UAPCHECK_IN_PROCESS="1"), timeout=300)
     assert proc.stdout.strip().splitlines()[-1] == "0 []", (proc.stdout, proc.stderr)
+
+
+WORKER_PROBE = r"""
+import contextlib, io, json, sys
+from uapcheck.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "engines": "uapcheck.derive" in sys.modules, "out": out.getvalue()}))
+"""
+
+
+def _worker_probe(*args: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "UAPCHECK_IN_PROCESS"}
+    proc = subprocess.run([sys.executable, "-c", WORKER_PROBE, *args], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_one_worker_imports_the_engines_itself_and_prints_the_same():
+    """With one worker the parent never imports the engines (the worker does, into pages of its own); with two the
+    parent imports them before forking, to share them. The reports are byte-identical to an in-process run's."""
+    files = [str(CATALOG / name) for name in ("softmax.uap", "longformer_16.uap", "polynomial_offset.uap")]
+    alone = _worker_probe("--format", "json", "--no-cache", "-j", "1", *files)
+    shared = _worker_probe("--format", "json", "--no-cache", "-j", "2", *files)
+    here = _probe("--format", "json", "--no-cache", *files)
+    assert not alone["engines"] and shared["engines"]
+    assert alone["out"] == shared["out"] == here["out"] and alone["code"] == shared["code"] == here["code"]

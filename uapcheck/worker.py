@@ -142,13 +142,23 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: mmap.mmap) -> None:
-    """In the forked worker: check the files the parent names, one after another. Never returns."""
+def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: mmap.mmap,
+           prepare: Optional[Callable[[], None]] = None) -> None:
+    """In the forked worker: check the files the parent names, one after another. Never returns. `prepare`, when
+    given, runs first (before the limits, with the cyclic collector paused, as the parent's imports run)."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, once
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the CPU limit ends the worker
+        if prepare is not None:
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                prepare()
+            finally:
+                if collecting:
+                    gc.enable()
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
         def publish(step: str) -> None:
@@ -226,7 +236,8 @@ class _Worker:
                 pass
 
 
-def _spawn(jobs: list, limits: Limits, others: list[_Worker]) -> _Worker:
+def _spawn(jobs: list, limits: Limits, others: list[_Worker],
+           prepare: Optional[Callable[[], None]] = None) -> _Worker:
     shared = mmap.mmap(-1, STEP_BYTES + 8)
     command_r, command_w = os.pipe()
     report_r, report_w = os.pipe()
@@ -239,7 +250,7 @@ def _spawn(jobs: list, limits: Limits, others: list[_Worker]) -> _Worker:
         os.close(report_r)
         for other in others:  # a sibling's pipes: holding them would keep its command pipe open
             other.close()
-        _serve(jobs, limits, command_r, report_w, shared)
+        _serve(jobs, limits, command_r, report_w, shared, prepare)
     os.close(command_r)
     os.close(report_w)
     return _Worker(pid, command_w, report_r, shared)
@@ -299,8 +310,10 @@ def _end_all(workers: list[_Worker]) -> None:
 
 
 def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits,
-            on_death: Callable[[int, Death], Outcome]) -> Iterator[Outcome]:
-    """Run every job in a worker, at most `parallel` workers at once; yield outcomes in job order."""
+            on_death: Callable[[int, Death], Outcome],
+            prepare: Optional[Callable[[], None]] = None) -> Iterator[Outcome]:
+    """Run every job in a worker, at most `parallel` workers at once; yield outcomes in job order. `prepare` runs
+    in each worker when it starts (`_serve`)."""
     jobs = list(jobs)
     pending = deque(range(len(jobs)))
     workers: list[_Worker] = []
@@ -311,7 +324,7 @@ def run_all(jobs: Iterable[Callable[[], Outcome]], parallel: int, limits: Limits
         while pending or any(w.index is not None for w in workers):
             _hand_out(workers, pending)
             while pending and len([w for w in workers if not w.leaving]) < max(parallel, 1):
-                w = _spawn(jobs, limits, workers)
+                w = _spawn(jobs, limits, workers, prepare)
                 workers.append(w)
                 sel.register(w.report_fd, selectors.EVENT_READ, w)
                 _hand_out([w], pending)
