@@ -183,3 +183,40 @@ def test_excluded_is_the_fraction_computation(expr):
 def test_excluded_is_the_fraction_computation_on_the_listed_expressions(expr):
     sign_points.excluded.cache_clear()
     assert excluded(expr) == _excluded_by_fractions(expr)
+
+
+def _sign_asking_every_form(expr, ctx):
+    """sign_of as it was: every form asked, an equal one again (the reference for the skipped repeats)."""
+    if not isinstance(expr, sympy.Basic):
+        expr = sympy.Integer(expr)
+    if expr == 0:
+        return 0
+    pos = ctx.positive_form(expr)
+    out = excluded(pos)
+    if not out.every:
+        for candidate in asymptotics._sign_candidates(pos):
+            sign = asymptotics._asked_sign(candidate, out)
+            if sign is not None:
+                return sign
+    for atom in asymptotics.SIGN_ATOMS:
+        if atom in expr.free_symbols and atom not in ctx.signs:
+            return ("NeedSign", atom)
+    if out.every:
+        return ("Undecided", f"cannot decide the sign of {sympy.sstr(expr)}")
+    sign = asymptotics._asked_sign(sympy.factor(pos), out)
+    if sign is not None:
+        return sign
+    return ("Undecided", f"cannot decide the sign of {sympy.sstr(expr)}")
+
+
+SWEEP = EXPRESSIONS + [
+    sympy.Max(0, a), sympy.Max(0, b + c - r) / 2, sympy.cos(a), sympy.cos(b + c - r) + 2, (a + p) ** 2 + b,
+    1 / sympy.sqrt(b + c - 2 * a + 1), sympy.exp(-sympy.sqrt(b + c - 2 * a)), 2 * a + 2 * b, 4 * a ** 2 - 4,
+    sympy.expand((c + a) ** 2 - 2 * c * a), sympy.Max(0, a) * sympy.Max(0, b), (b + c) * (a + 1), sympy.tanh(a) + 1,
+]
+
+
+@pytest.mark.parametrize("expr", SWEEP, ids=sympy.sstr)
+def test_sign_of_asks_no_equal_form_twice_and_answers_as_before(expr):
+    for ctx in (Context(), Context({a: 1}), Context({a: -1})):
+        assert _sign(expr, ctx) == _sign_asking_every_form(expr, ctx)

@@ -161,8 +161,12 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     # Queries that cannot answer True (exact values of a rational function of both signs or non-zero at allowed
     # points, uapcheck/sign_points.py) are not asked, of `pos` nor of its rewritings, which are equal to it.
     out = excluded(pos)
+    asked: list = []  # the forms asked so far: an equal form is not asked again (the same queries of the same tree)
     if not out.every:
         for candidate in _sign_candidates(pos):
+            if candidate in asked:
+                continue
+            asked.append(candidate)
             sign = _asked_sign(candidate, out)
             if sign is not None:
                 return sign
@@ -174,7 +178,7 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
         raise Undecided(_Said(lambda: f"cannot decide the sign of {sympy.sstr(expr)}"))
     with time_limit("deciding the sign of a coefficient", 2.0):
         simplified = sympy.factor(pos)
-    sign = _asked_sign(simplified, out)
+    sign = None if simplified in asked else _asked_sign(simplified, out)
     if sign is not None:
         return sign
     raise Undecided(_Said(lambda: f"cannot decide the sign of {sympy.sstr(expr)}"))
