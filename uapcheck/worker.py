@@ -157,6 +157,7 @@ def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: 
             try:
                 prepare()
             finally:
+                gc.freeze()  # what the imports made is kept for good, as the parent's imports are (`_spawn`)
                 if collecting:
                     gc.enable()
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
