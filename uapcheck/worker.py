@@ -9,8 +9,9 @@ that dies anyway (killed by the kernel for its CPU limit, or by a signal) is rep
 with the step it was in, which the worker keeps in shared memory.
 
 `run_all` runs at most `jobs` workers at once and yields the outcomes in the order of the jobs.
-Workers are forked after every import, so each one starts warm, and a worker checks one file after
-another (the parent hands it the next file's index when it reports one), so that a batch pays for
+Workers are forked after every import, so each one starts warm (with `prepare`, as the command line gives a lone
+worker, the worker imports the engines itself when it starts, and no page of theirs is copied on write), and a worker
+checks one file after another (the parent hands it the next file's index when it reports one), so that a batch pays for
 an import, a cache entry of uapcheck/memo.py or SymPy's own caches once per worker, as a single
 process would, and not once per file. Each file still gets its own CPU-time limit (RLIMIT_CPU is
 moved to the worker's CPU time so far plus the file's budget before each file), and the address
