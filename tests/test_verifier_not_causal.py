@@ -5,14 +5,16 @@ step used to have no checker, so `tokens 8`, `offsets {-6, -3}`, `target causal`
 from __future__ import annotations
 
 import copy
+import hashlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import uapcheck  # noqa: E402
 from certificates import certificate_of, rejects  # noqa: E402
 
 from uapcheck.verifier import verify  # noqa: E402
-from uapcheck.verifier.check import REJECTED, TRUSTED, VERIFIED  # noqa: E402
+from uapcheck.verifier.check import REJECTED, VERIFIED  # noqa: E402
 
 RULE = "TGT-NOT-CAUSAL"
 
@@ -93,6 +95,25 @@ def test_a_trivial_group_is_rejected():
     assert outcome(window) == REJECTED
 
 
-def test_symbolic_n_stays_trusted():
-    cert = certificate_of(causal_source("window(1)", tokens="n"))
-    assert outcome(cert) == TRUSTED
+def test_symbolic_n_states_no_not_uap_by_the_group():
+    """G is trivial at n = 1 (and on whole residue classes for some patterns), so NOT-UAP for causal targets by the
+    group holds on a range of n only: at a symbolic n the causal verdict is INCONCLUSIVE, with no TGT-NOT-CAUSAL step,
+    and each integer n decides it (docs/theory.md §14.10)."""
+    for pattern in ("window(1)", "window(2)", "blocks(4) + dilated(3, 2)"):
+        result = uapcheck.check(causal_source(pattern, tokens="n"), "t.uap")
+        assert result.verdict == "INCONCLUSIVE"
+        assert not [s for s in result.root.walk() if s.rule == "TGT-NOT-CAUSAL"]
+    # blocks(4) + dilated(3, 2): G is trivial for n mod 4 = 1, 3, where the causal class is UAP (n = 61), and not
+    # trivial for n mod 4 = 0 (n = 64), where NOT-UAP holds
+    assert uapcheck.check(causal_source("blocks(4) + dilated(3, 2)", tokens=61), "t.uap").verdict == "UAP"
+    assert uapcheck.check(causal_source("blocks(4) + dilated(3, 2)", tokens=64), "t.uap").verdict == "NOT-UAP"
+    assert uapcheck.check(causal_source("window(2)", tokens=1), "t.uap").verdict == "UAP"
+
+
+def test_a_not_uap_by_the_group_at_symbolic_n_is_rejected():
+    """A forged TGT-NOT-CAUSAL by the group at a symbolic n: false at n = 1, so the verifier rejects it."""
+    cert = copy.deepcopy(certificate_of(causal_source("window(1)")))
+    text = cert["input"]["text"].replace("tokens 8", "tokens n")
+    cert["input"].update(text=text, sha256=hashlib.sha256(text.encode()).hexdigest())
+    assert step_of(cert, RULE)["data"]["route"] == "group"
+    assert outcome(cert) == REJECTED

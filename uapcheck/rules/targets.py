@@ -1106,6 +1106,15 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
         step = _from_plain(spec, layers)
         return TargetOutcome("causal", "UAP", layers, layers == 1, (step,), "")
     nontrivial = group is not None and group.name != "trivial" and str(group.order) != "1" and spec.tokens != 1
+    if nontrivial and isinstance(spec.tokens, str):
+        # G is trivial at n = 1 (every map of one token is causal: UAP there), and a group stated by residue class
+        # or from a bound can be trivial at other lengths too, so a NOT-UAP by the group holds on a range of n only;
+        # that range is not stated at a symbolic n (docs/theory.md §14.10): each integer n decides it
+        step = undecided_step(spec, "causal", f"the family's group G = {group.name or f'of order {group.order}'} is "
+                              "not trivial where it is stated, but G is trivial at n = 1, where every map of one token "
+                              "is causal, and may be at other lengths, so a non-trivial G excludes causal targets on "
+                              "a range of n only, which is not derived at a symbolic n; an integer `tokens` decides it")
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim)
     if nontrivial:
         where = f" (for {group.condition})" if group.condition else ""
         step = not_causal_step(spec, f"every model is equivariant under the family's group G = "

@@ -201,7 +201,10 @@ def _not_trivial(ctx, s):
     σ moves, is not σ-equivariant (at l = k: x_{σ⁻¹(k)} against x_k)."""
     n = ctx.spec.tokens
     if not isinstance(n, int):
-        raise Trust("symbolic n: the group's range is not re-checked here")
+        # every group is trivial at n = 1, where every map of one token is causal (UAP there): a NOT-UAP for every n
+        # is false, and the route states no range (docs/theory.md §14.10)
+        raise Reject("symbolic n: G is trivial at n = 1, so a non-trivial group excludes causal targets on a range "
+                     "of n only, and the step states none")
     groups = [ctx.step(x) for x in ctx.order if ctx.step(x)["rule"] in ("SYM-AUT", "SYM-DENSE")]
     if len(groups) != 1:
         raise Trust(f"{len(groups)} group steps (SYM-AUT or SYM-DENSE): the family's group is read from one")
