@@ -295,6 +295,16 @@ def engine(text: str, budget: float = 60.0):
         return None
 
 
+
+def _layer_findings(layers, least, want) -> list:
+    """The engine's layer count and `least` flag against the reference's least count: below it is unsound, above it
+    with `least` a wrong flag, above it without one (or equal without one) only conservative."""
+    if layers < want:
+        return [("layers below the least", layers, want)]
+    if layers > want:
+        return [("least claimed above the least", layers, want) if least else ("conservative", layers, want)]
+    return [] if least else [("conservative-least", layers)]
+
 def compare_concrete(heads, n: int, result, ref=None) -> list:
     """The unsound disagreements (and 'conservative' notes) of a concrete-n result with the reference."""
     ref = ref or reference(heads, n)
@@ -313,14 +323,7 @@ def compare_concrete(heads, n: int, result, ref=None) -> list:
         if isinstance(gen, list) and not in_group(gen, ref["arcs"]):
             out.append(("generator outside G", gen))
     layers, least = d["layers"], d["least"]
-    if layers < ref["layers"]:
-        out.append(("layers below the least", layers, ref["layers"]))
-    elif layers > ref["layers"]:
-        out.append(("least claimed above the least", layers, ref["layers"]) if least
-                   else ("conservative", layers, ref["layers"]))
-    elif not least:
-        out.append(("conservative-least", layers))
-    return out
+    return out + _layer_findings(layers, least, ref["layers"])
 
 
 def _at(expr, n: int):
@@ -394,14 +397,7 @@ def compare_claim(claim, ref) -> list:
     out = []
     if order != ref["order"]:
         out.append(("order", order, ref["order"]))
-    if layers < ref["layers"]:
-        out.append(("layers below the least", layers, ref["layers"]))
-    elif layers > ref["layers"]:
-        out.append(("least claimed above the least", layers, ref["layers"]) if least
-                   else ("conservative", layers, ref["layers"]))
-    elif not least:
-        out.append(("conservative-least", layers))
-    return out
+    return out + _layer_findings(layers, least, ref["layers"])
 
 
 def at_length(heads, lengths, stats) -> list:
