@@ -247,11 +247,12 @@ def test_receptive_target_on_a_non_causal_class():
 
 def test_dense_attention_causal_target():
     # S_n-equivariant only: NOT-UAP at every n ≥ 2, UAP at n = 1 (S_1 is trivial and every map of one token is
-    # causal); at a symbolic n that range is not stated, so the verdict there is INCONCLUSIVE (docs/theory.md §14.10)
+    # causal); at a symbolic n the verdict states that range (docs/theory.md §14.10)
     assert check(f"tokens 8\nattention {{ {SOFTMAX} }}\ntarget causal").verdict == "NOT-UAP"
     assert check(f"tokens 1\nattention {{ {SOFTMAX} }}\ntarget causal").verdict == "UAP"
     symbolic = check(f"attention {{ {SOFTMAX} }}\ntarget causal")
-    assert symbolic.verdict == "INCONCLUSIVE" and "trivial at n = 1" in str(rules(symbolic)["TGT-UNDECIDED"].claim)
+    assert symbolic.verdict == "NOT-UAP" and symbolic.target.range == "n ≥ 2"
+    assert symbolic.target.phrase() == "NOT-UAP for causal targets (for n ≥ 2; n = 1: UAP with 1 layer)"
     r = check(f"attention {{ {SOFTMAX} }}\npositional absolute\ntarget causal\nexpect uap layers 1")
     assert r.verdict == "UAP" and r.expect_holds
 

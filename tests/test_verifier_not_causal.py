@@ -95,14 +95,18 @@ def test_a_trivial_group_is_rejected():
     assert outcome(window) == REJECTED
 
 
-def test_symbolic_n_states_no_not_uap_by_the_group():
+def test_symbolic_n_states_the_not_uap_range_of_the_group():
     """G is trivial at n = 1 (and on whole residue classes for some patterns), so NOT-UAP for causal targets by the
-    group holds on a range of n only: at a symbolic n the causal verdict is INCONCLUSIVE, with no TGT-NOT-CAUSAL step,
-    and each integer n decides it (docs/theory.md §14.10)."""
-    for pattern in ("window(1)", "window(2)", "blocks(4) + dilated(3, 2)"):
+    group holds on a range of n only: at a symbolic n it is stated for the range where the group step's G is not
+    trivial, the lengths below decided one by one; a group stated by residue class leaves the causal class
+    INCONCLUSIVE, and each integer n decides it (docs/theory.md §14.10)."""
+    for pattern, start in (("window(1)", 3), ("window(2)", 5)):
         result = uapcheck.check(causal_source(pattern, tokens="n"), "t.uap")
-        assert result.verdict == "INCONCLUSIVE"
-        assert not [s for s in result.root.walk() if s.rule == "TGT-NOT-CAUSAL"]
+        assert result.verdict == "NOT-UAP" and result.target.range == f"n ≥ {start}"
+        assert [s.rule for s in result.root.walk() if s.rule == "TGT-NOT-CAUSAL"]
+    result = uapcheck.check(causal_source("blocks(4) + dilated(3, 2)", tokens="n"), "t.uap")
+    assert result.verdict == "INCONCLUSIVE"
+    assert not [s for s in result.root.walk() if s.rule == "TGT-NOT-CAUSAL"]
     # blocks(4) + dilated(3, 2): G is trivial for n mod 4 = 1, 3, where the causal class is UAP (n = 61), and not
     # trivial for n mod 4 = 0 (n = 64), where NOT-UAP holds
     assert uapcheck.check(causal_source("blocks(4) + dilated(3, 2)", tokens=61), "t.uap").verdict == "UAP"
@@ -111,7 +115,8 @@ def test_symbolic_n_states_no_not_uap_by_the_group():
 
 
 def test_a_not_uap_by_the_group_at_symbolic_n_is_rejected():
-    """A forged TGT-NOT-CAUSAL by the group at a symbolic n: false at n = 1, so the verifier rejects it."""
+    """A forged TGT-NOT-CAUSAL by the group at a symbolic n that states no range: false at n = 1, so the verifier
+    rejects it."""
     cert = copy.deepcopy(certificate_of(causal_source("window(1)")))
     text = cert["input"]["text"].replace("tokens 8", "tokens n")
     cert["input"].update(text=text, sha256=hashlib.sha256(text.encode()).hexdigest())

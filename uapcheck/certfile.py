@@ -748,7 +748,10 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         w = ev.get("witness")
         if isinstance(w, dict):
             return {"route": "unreached", "i": w.get("i"), "j": w.get("j")}
-        return {"route": "group"} if "group" in ev else None
+        if "group" not in ev:
+            return None
+        start = step.facts.get("from")  # at symbolic n: the lengths n ≥ start it holds for (docs/theory.md §14.10)
+        return {"route": "group", **({} if start is None else {"from": start})}
     return None
 
 

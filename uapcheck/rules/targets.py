@@ -98,7 +98,7 @@ class TargetOutcome:
             lay = sympy.sstr(lay)
         out = {"target": self.target, "verdict": self.verdict, "layers": lay, "least": self.least,
                "reason": self.reason or None}
-        if self.verdict == "UAP" and self.range:
+        if self.verdict in ("UAP", "NOT-UAP") and self.range:
             out["range"] = self.range
             out["below_range"] = None if self.below is None else [r.to_json() for r in self.below]
             if self.pieces:
@@ -106,9 +106,12 @@ class TargetOutcome:
         return out
 
     def range_words(self) -> str:
-        """" (for n ≥ 6; n = 1, 2: 1 layer; n = 3…5: 2 layers)" after a UAP count stated for a range, else ""."""
-        if self.verdict != "UAP" or not self.range:
+        """" (for n ≥ 6; n = 1, 2: 1 layer; n = 3…5: 2 layers)" after a UAP count stated for a range; " (for n ≥ 2;
+        n = 1: UAP with 1 layer)" after a NOT-UAP stated for a range; else ""."""
+        if self.verdict not in ("UAP", "NOT-UAP") or not self.range:
             return ""
+        if self.verdict == "NOT-UAP":
+            return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below or (), verdicts=True)) + ")"
         if self.below is None and self.pieces:
             return f" (for {self.range}" + "".join(f"; {p.words()}" for p in self.pieces) + ")"
         if self.below is None:
@@ -123,7 +126,7 @@ class TargetOutcome:
             least = "" if self.least else " (sufficient, not shown least)"
             return (f"UAP for {self.target} targets with {lay} attention layer{'' if self.layers == 1 else 's'}"
                     f"{least}{self.range_words()}")
-        return f"{self.verdict} for {self.target} targets"
+        return f"{self.verdict} for {self.target} targets{self.range_words()}"
 
 
 @dataclass(frozen=True)
@@ -141,23 +144,26 @@ class TargetLength:
         return {"n": self.n, "verdict": self.verdict, "layers": self.layers, "least": self.least,
                 "allowed": self.allowed, "why": self.why or None}
 
-    def key(self) -> str:
+    def key(self, verdicts: bool = False) -> str:
+        """"2 layers"; `verdicts`: "UAP with 2 layers" (beside a NOT-UAP range, where a bare count would read as
+        part of the NOT-UAP)."""
         if not self.allowed:
             return "not a length the file allows"
         if self.verdict is None:
             return f"not decided ({self.why})"
         if self.verdict == "UAP":
             least = "" if self.least else " (sufficient, not shown least)"
-            return f"{self.layers} layer{'' if self.layers == 1 else 's'}{least}"
+            return f"{'UAP with ' if verdicts else ''}{self.layers} layer{'' if self.layers == 1 else 's'}{least}"
         return self.verdict
 
 
-def lengths_words(records) -> list[str]:
-    """["n = 1, 2: 1 layer", "n = 3…5: 2 layers"]: the lengths with the same outcome, in order of first length."""
+def lengths_words(records, verdicts: bool = False) -> list[str]:
+    """["n = 1, 2: 1 layer", "n = 3…5: 2 layers"]: the lengths with the same outcome, in order of first length
+    (`verdicts`: "n = 1: UAP with 1 layer")."""
     from .small_lengths import _runs
     groups: dict = {}
     for r in records:
-        groups.setdefault(r.key(), []).append(r.n)
+        groups.setdefault(r.key(verdicts), []).append(r.n)
     return [f"n = {_runs(ns)}: {key}" for key, ns in groups.items()]
 
 
@@ -395,9 +401,13 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
 
 @proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
-def not_causal_step(spec: S.Spec, why: str, evidence: dict) -> proof.Step:
-    return proof.conclude(f"NOT-UAP for causal targets: {why}", proof.PROVED,
-                          evidence=dict(evidence, patterns=_desc(spec)), certificate=_trusted(why))
+def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: Optional[int] = None) -> proof.Step:
+    """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10)."""
+    where = "" if start is None else f" (for {_range_text(start)})"
+    return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,
+                          evidence=dict(evidence, patterns=_desc(spec), **({} if start is None else
+                                                                           {"range": _range_text(start)})),
+                          facts={} if start is None else {"from": start}, certificate=_trusted(why))
 
 
 @proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
@@ -970,9 +980,12 @@ def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
     from .small_lengths import EACH_SECONDS, _concrete
     out = []
     for length in range(1, start):
-        sinks = [p.k for h in spec.heads for p in _parts(h.pattern) if isinstance(p, S.Sinks) and isinstance(p.k, int)]
-        if any(k > length for k in sinks):  # as the parser refuses `tokens 1` with sinks(2)
-            out.append(TargetLength(length, None, allowed=False, why=f"number of sinks {max(sinks)} exceeds n = {length}"))
+        counted = [(p.k, "number of sinks") if isinstance(p, S.Sinks) else (p.g, "global pattern size")
+                   for h in spec.heads for p in _parts(h.pattern) if isinstance(p, (S.Sinks, S.Global))]
+        over = [(k, what) for k, what in counted if isinstance(k, int) and k > length]
+        if over:  # as the parser refuses `tokens 1` with sinks(2) or global(2)
+            k, what = max(over)
+            out.append(TargetLength(length, None, allowed=False, why=f"{what} {k} exceeds n = {length}"))
             continue
         try:
             result = check_spec(_concrete(replace(spec, target=target), length), EACH_SECONDS)
@@ -1086,7 +1099,7 @@ def _claim(outcome: TargetOutcome) -> "str | Claim":
                      " token distinguishing in the receptive sense (tokens differ unless they sit at positions with isomorphic receptive fields and "
                      "equal tokens there), so Theorem 1 in its receptive form gives the UAP for ",
                      CLASS_CLAIM[outcome.target])
-    return claim(f"{outcome.verdict} for {outcome.target} targets: ", REASON, outcome.reason)
+    return claim(f"{outcome.verdict} for {outcome.target} targets{outcome.range_words()}: ", REASON, outcome.reason)
 
 
 @proof.rule("TGT-ALTERNATIVE", "The class a NOT-UAP pattern does approximate", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
@@ -1106,6 +1119,9 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
         step = _from_plain(spec, layers)
         return TargetOutcome("causal", "UAP", layers, layers == 1, (step,), "")
     nontrivial = group is not None and group.name != "trivial" and str(group.order) != "1" and spec.tokens != 1
+    start = _not_trivial_from(group) if nontrivial and isinstance(spec.tokens, str) else None
+    if start is not None:
+        return _not_causal_on_range(spec, group, start)
     if nontrivial and isinstance(spec.tokens, str):
         # G is trivial at n = 1 (every map of one token is causal: UAP there), and a group stated by residue class
         # or from a bound can be trivial at other lengths too, so a NOT-UAP by the group holds on a range of n only;
@@ -1123,6 +1139,52 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
                                "not σ-equivariant", {"group": group.name, "order": group.order_value})
         return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1])
     return None
+
+
+#: groups that are not trivial at any n ≥ 2 wherever they are stated: S_n, C_n and D_n move 1 there, and the reflection
+#: i ↦ n + 1 − i moves 1 to n
+NOT_TRIVIAL_NAMES = ("S_n", "C_n", "D_n", "reflection")
+
+
+def _not_trivial_from(group) -> Optional[int]:
+    """The least N ≥ 2 such that G is stated, and not trivial, at every n ≥ N: a named group of NOT_TRIVIAL_NAMES or
+    a constant order above 1, stated for every n or for n ≥ an integer (not by residue class, not from a bound with
+    params); None otherwise (docs/theory.md §14.10)."""
+    if group.classes or not (group.name in NOT_TRIVIAL_NAMES or (isinstance(group.order, int) and group.order > 1)):
+        return None
+    cond = group.condition_formula
+    if not group.condition and cond is None:
+        return 2
+    low = _lower_bound(cond)
+    return None if low is None else max(2, low)
+
+
+def _lower_bound(cond) -> Optional[int]:
+    """N when `cond` is n ≥ N, n > N − 1, or a conjunction of such bounds on one symbol (the largest); else None."""
+    parts = cond.args if isinstance(cond, sympy.And) else (cond,)
+    bounds, symbols = [], set()
+    for part in parts:
+        if not isinstance(part, (sympy.GreaterThan, sympy.StrictGreaterThan)) or not isinstance(part.lhs, sympy.Symbol) \
+                or not part.rhs.is_Integer:
+            return None
+        symbols.add(part.lhs)
+        bounds.append(int(part.rhs) + (1 if isinstance(part, sympy.StrictGreaterThan) else 0))
+    return max(bounds) if bounds and len(symbols) == 1 else None
+
+
+def _not_causal_on_range(spec: S.Spec, group, start: int) -> TargetOutcome:
+    """At a symbolic n, a group not trivial at every n ≥ `start` excludes causal targets there (§14.9); the lengths
+    below are each decided by the derivation at that n (n = 1: every map of one token is causal), as a UAP count's
+    lengths below its range are (docs/theory.md §14.10)."""
+    from .small_lengths import ENABLED
+    name = group.name or f"of order {group.order}"
+    step = not_causal_step(spec, f"every model is equivariant under the family's group G = {name}, which is not "
+                           f"trivial at any n ≥ {start} where it is stated, while the causal target F(X)_l = x_k for "
+                           "l ≥ k (0 before k), with k the first position some σ ∈ G moves, is not σ-equivariant",
+                           {"group": group.name, "order": group.order_value}, start=start)
+    below = tuple(_lengths_below(spec, "causal", start)) if ENABLED.get() else ()
+    return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1],
+                         range=_range_text(start), below=below)
 
 
 @proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,),

@@ -195,22 +195,75 @@ def _unreached(ctx, s, data):
 _NOT_TRIVIAL = ("S_n", "C_n", "D_n", "reflection")
 
 
-def _not_trivial(ctx, s):
-    """Every model is G-equivariant, G the family's group stated by the derivation's one group step; when G has an
-    element σ other than the identity, the causal target F(X)_l = x_k for l ≥ k (0 before k), k the first position
-    σ moves, is not σ-equivariant (at l = k: x_{σ⁻¹(k)} against x_k)."""
-    n = ctx.spec.tokens
-    if not isinstance(n, int):
-        # every group is trivial at n = 1, where every map of one token is causal (UAP there): a NOT-UAP for every n
-        # is false, and the route states no range (docs/theory.md §14.10)
-        raise Reject("symbolic n: G is trivial at n = 1, so a non-trivial group excludes causal targets on a range "
-                     "of n only, and the step states none")
+def _group_step(ctx) -> dict:
+    """The derivation's one group step (SYM-AUT or SYM-DENSE), proved."""
     groups = [ctx.step(x) for x in ctx.order if ctx.step(x)["rule"] in ("SYM-AUT", "SYM-DENSE")]
     if len(groups) != 1:
         raise Trust(f"{len(groups)} group steps (SYM-AUT or SYM-DENSE): the family's group is read from one")
     if groups[0]["status"] != "proved":
         raise Reject(f"the group step {groups[0]['id']} is not proved")
-    g = groups[0]
+    return groups[0]
+
+
+def _not_trivial_range(ctx, s, g: dict):
+    """At a symbolic n the group route holds on a range only (G is trivial at n = 1, §14.10): the step states n ≥ N,
+    N ≥ 2, and the group step states a group that is not trivial at any n ≥ 2 of its range (a named group of
+    _NOT_TRIVIAL, or a constant order above 1, not by residue class) from a first length at or below N: SYM-DENSE's
+    for every n, a family theorem's `from`, or the verifier's own lemma table's range for the stated name."""
+    start = (s.get("data") or {}).get("from")
+    if not isinstance(start, int) or isinstance(start, bool) or start < 2:
+        raise Reject("symbolic n: G is trivial at n = 1, so a non-trivial group excludes causal targets on a range "
+                     "n ≥ N (N ≥ 2) only, and the step states none")
+    data = g.get("data") or {}
+    if any(data.get(key) for key in ("classes", "open classes", "order cases", "order by cases")):
+        raise Trust(f"the group of step {g['id']} is stated by residue class of n: its non-triviality by class is "
+                    "not re-checked here")
+    name = data.get("group") if g["rule"] == "SYM-DENSE" else data.get("name")
+    order = data.get("order")
+    if name not in _NOT_TRIVIAL and not (isinstance(order, int) and not isinstance(order, bool) and order > 1):
+        raise Trust(f"the group {name!r} of step {g['id']} is not a named group or a constant order above 1")
+    low = _group_from(ctx, g, name)
+    if start < max(2, low):
+        raise Reject(f"the stated range n ≥ {start} starts below the group's n ≥ {max(2, low)} (step {g['id']})")
+    return VERIFIED, (f"the group step {g['id']} states G = {name or f'of order {order}'} for every n ≥ {low} (checked "
+                      f"there), not trivial at any n ≥ 2 of it: at every n ≥ {start} every model is G-equivariant, and "
+                      "F(X)_l = x_k for l ≥ k (0 before), k the first position some σ ∈ G moves, is a causal target "
+                      "that is not (§14.9, §14.10)")
+
+
+def _group_from(ctx, g: dict, name) -> int:
+    """The first length of the group step's statement: every n for SYM-DENSE, a family theorem's `from`, or the
+    verifier's lemma table's range when the stated name is its lemma's group."""
+    if g["rule"] == "SYM-DENSE":
+        return 1
+    low = (g.get("data") or {}).get("from")
+    if low is not None:
+        value = decode(low, ctx.symbols)
+        if not isinstance(value, sympy.Integer):
+            raise Trust(f"the group of step {g['id']} holds from n ≥ {sympy.sstr(value)}, a bound with params")
+        return int(value)
+    from .lemmas import lemma_for
+    lemma = lemma_for(ctx)
+    if lemma.group != name:
+        raise Trust(f"the group {name!r} of step {g['id']} is not the `{lemma.name}` lemma's: its range is not read")
+    w = ctx.symbols.get(lemma.param) if lemma.param else 1
+    bound = lemma.group_from
+    if not callable(bound):
+        raise Trust(f"the `{lemma.name}` lemma states no first length for its group")
+    low = sympy.sympify(bound(w))  # safe: the verifier's own closed form, no text parsed
+    if not low.is_Integer:
+        raise Trust(f"the `{lemma.name}` lemma's group holds from n ≥ {sympy.sstr(low)}, a bound with params")
+    return int(low)
+
+
+def _not_trivial(ctx, s):
+    """Every model is G-equivariant, G the family's group stated by the derivation's one group step; when G has an
+    element σ other than the identity, the causal target F(X)_l = x_k for l ≥ k (0 before k), k the first position
+    σ moves, is not σ-equivariant (at l = k: x_{σ⁻¹(k)} against x_k)."""
+    n = ctx.spec.tokens
+    g = _group_step(ctx)
+    if not isinstance(n, int):
+        return _not_trivial_range(ctx, s, g)
     data = g.get("data") or {}
     if g["rule"] == "SYM-AUT":
         moved = next((gen for gen in data.get("generators") or []
@@ -418,6 +471,86 @@ def check_lengths_below(ctx, lay_step, data, step=None) -> str:
             "(every permutation)")
 
 
+#: the longest length below a NOT-UAP range whose group the verifier computes (every permutation up to 7, then nauty)
+BELOW_GROUP_MAX_N = 200
+
+
+def check_not_uap_range(ctx, s, data: dict) -> str:
+    """A NOT-UAP for causal targets at a symbolic n from the group route holds for n ≥ N only (§14.10): the verdict
+    states exactly the route's range, and lists each length below it, re-checked here: n = 1 is UAP with one
+    layer, the least (G is trivial, and the residual FFN of one layer with W_V = 0 approximates every map of one
+    token, FFN-DEF2 proved, d ≥ 2, the normaliser positive at a single key); a NOT-UAP length is one where the
+    verifier's own group of the labelled arcs is not trivial (plain heads, every permutation or nauty). "" for a verdict that
+    needs no range (an integer n, or a route that holds at every n)."""
+    routes = [p for p in ctx.premises(s) if p["rule"] == "TGT-NOT-CAUSAL" and p["status"] == "proved"]
+    starts = [(p.get("data") or {}).get("from") for p in routes if (p.get("data") or {}).get("route") == "group"]
+    if isinstance(ctx.spec.tokens, int) or not starts or len(routes) != 1:
+        if data.get("range") is not None and isinstance(ctx.spec.tokens, str):
+            raise Reject("a NOT-UAP range is stated, but no group route states one")
+        return ""
+    start = starts[0]
+    if not isinstance(start, int) or isinstance(start, bool):
+        raise Reject("the TGT-NOT-CAUSAL premise states no integer range")
+    if data.get("range") != f"n ≥ {start}":
+        raise Reject(f"the NOT-UAP holds for n ≥ {start} (the TGT-NOT-CAUSAL premise), but the verdict states "
+                     f"{data.get('range')!r}")
+    listed = data.get("below_range")
+    if not isinstance(listed, list) or [r.get("n") if isinstance(r, dict) else None for r in listed] != \
+            list(range(1, start)):
+        raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
+    for rec in listed:
+        _check_length_below(ctx, s, rec)
+    return (f"; NOT-UAP for n ≥ {start}, the TGT-NOT-CAUSAL premise's range; the lengths below it re-checked "
+            "(n = 1: one layer; each NOT-UAP length: the verifier's own group of the labelled arcs is not trivial)")
+
+
+def _check_length_below(ctx, s, rec: dict) -> None:
+    from . import groups, patterns
+    from .structure import below_two_dimensions, slots
+    n, verdict = rec["n"], rec.get("verdict")
+    if rec.get("allowed") is False:  # a length the file does not allow: some global(g) or sinks(k) with g, k > n
+        sizes = [p.g if isinstance(p, S.Global) else p.k for h in ctx.spec.heads for p in _pattern_parts(h.pattern)
+                 if isinstance(p, (S.Global, S.Sinks))]
+        if not any(isinstance(k, int) and k > n for k in sizes):
+            raise Reject(f"n = {n} is stated not a length the file allows, but no global or sinks part exceeds it")
+        return
+    if n == 1:
+        if verdict != "UAP" or rec.get("layers") != 1 or rec.get("least") is not True:
+            raise Trust(f"n = 1 is stated {verdict} ({rec.get('why')}): only one layer, UAP, is re-checked there")
+        ffn, tds, _, _ = slots(ctx)
+        boundary = [x for x in ctx.steps.values() if x["rule"] == "WP-POSITIVE" and x["status"] == "proved"
+                    and (x.get("evidence") or {}).get("boundary")]
+        if below_two_dimensions(ctx) or boundary or not ffn or ffn.get("status") != "proved" \
+                or any(t["status"] != "proved" for t in tds):
+            raise Trust("n = 1: UAP with one layer is re-checked only with FFN-DEF2 and every head proved, d ≥ 2, "
+                        "and a kernel positive at a single key")
+        return
+    if ctx.spec.positional != "none" or any(h.position for h in ctx.spec.heads) or n > BELOW_GROUP_MAX_N:
+        raise Trust(f"n = {n} below the range: the group is re-checked for plain heads at n ≤ {BELOW_GROUP_MAX_N} only")
+    try:
+        heads = [patterns.head_arcs(h.pattern, n) for h in ctx.spec.heads]
+    except Exception as exc:  # a width with params, an unknown part: not instantiated here
+        raise Trust(f"n = {n} below the range: the heads are not instantiated here ({exc})") from None
+    full, method = groups.full_order(patterns.labels_at(ctx.spec, heads, n), n, ctx.spec.positional)
+    if full is None:
+        raise Trust(f"n = {n} below the range: {method}")
+    if verdict == "NOT-UAP" and full == 1:
+        raise Reject(f"at n = {n} below the range the group is trivial ({method}), so the group route gives no "
+                     "NOT-UAP there")
+    if verdict != "NOT-UAP" and full > 1:
+        raise Reject(f"n = {n} below the range is stated {verdict}, but the group there has order {full} ({method}): "
+                     "NOT-UAP for causal targets (§14.9)")
+    if verdict != "NOT-UAP":
+        raise Trust(f"n = {n} below the range is stated {verdict}, where the group is trivial: that verdict is not "
+                    "re-checked here")
+
+
+def _pattern_parts(p) -> list:
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
+        return [q for part in p.parts for q in _pattern_parts(part)]
+    return [p]
+
+
 def _check_pieces(ctx, pieces: list, step) -> str:
     """The verdict's lengths below a range with params are its TGT-BELOW premise's (checked on its own)."""
     below = [p for p in (ctx.premises(step) if step is not None else []) if p["rule"] == "TGT-BELOW"]
@@ -518,6 +651,8 @@ def verdict(ctx, s):
         raise Reject(f"a {want} verdict step is not {s['status']}")
     lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
     below = check_lengths_below(ctx, lay[0], data, s) if want == "UAP" and lay else ""
+    if want == "NOT-UAP":
+        below = check_not_uap_range(ctx, s, data)
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
                       "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
                       "TGT-NOT-CAUSAL or TGT-BUDGET" + below)

@@ -70,8 +70,9 @@ def certified(ctx) -> Statement:
     where = _where(ctx, r)
     others, below = _others(ctx, r), _below(r)
     if verdict != "UAP":
+        target = (r.get("data") or {}).get("target") if r["rule"] == "TGT-VERDICT" else None
         return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n, where=where, others=others,
-                         below=below)
+                         below=below, target=target if isinstance(target, str) else None)
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
@@ -116,13 +117,15 @@ def _others(ctx, r) -> tuple:
 
 def _below(r) -> Optional[str]:
     """"UAP at n = 1…7; NOT-UAP at n = 8": the lengths below the range the verdict step lists, with their verdicts."""
-    listed = (r.get("data") or {}).get("lengths") or []
+    data = r.get("data") or {}
+    # VERDICT-T1's lengths; TGT-VERDICT's below its range (re-checked by its check, or the step is trusted)
+    listed = data.get("lengths") or (data.get("below_range") if r["rule"] == "TGT-VERDICT" else None) or []
     groups: dict = {}
     for x in listed:
         if not isinstance(x, dict) or not isinstance(x.get("n"), int):
             return None
         key = x.get("verdict") if x.get("verdict") in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED") \
-            else "not decided"
+            else "not a length the file allows" if x.get("allowed") is False else "not decided"
         groups.setdefault(key, []).append(x["n"])
     return "; ".join(f"{key} at n = {_runs(ns)}" for key, ns in groups.items()) or None
 
@@ -183,6 +186,10 @@ def _where(ctx, r) -> Optional[str]:
     tree = (r.get("data") or {}).get("range")
     if tree is None:
         return None
+    if r["rule"] == "TGT-VERDICT":  # a target class's range is its words, "n ≥ 5" (TGT-VERDICT re-checks its start)
+        import re
+        found = re.fullmatch(r"n ≥ (\d+)", tree) if isinstance(tree, str) else None
+        return f"n ≥ {found.group(1)}" if found else None
     try:
         cond = decode_condition(tree, ctx.symbols)
     except (TreeError, TypeError):
