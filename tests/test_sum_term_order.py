@@ -34,3 +34,27 @@ def test_the_streaming_llm_headline():
     from uapcheck import check_file
     result = check_file("catalog/streaming_llm.uap")
     assert "⌈(n - k - 1)/w⌉ attention layers" in result.alternative.phrase()
+
+
+def test_latex_and_markdown_formulas_of_sizes_use_the_reader_order():
+    """The LaTeX and Markdown reports set counts, radii and ranges in n and the params as the text does."""
+    from uapcheck import check_file
+    from uapcheck.render import latex as latex_report
+    from uapcheck.render import markdown as markdown_report
+    from uapcheck.render.math import latex
+    assert latex(sympy.ceiling((n - k - 1) / w)) == r"\left\lceil{\frac{n - k - 1}{w}}\right\rceil"
+    assert latex(sympy.Eq(sympy.Symbol("r"), n - k - 1, evaluate=False)) == "r = n - k - 1"
+    assert latex(3 - n) == "3 - n"
+    result = check_file("catalog/streaming_llm.uap")
+    for text in (latex_report.render(result), markdown_report.render(result)):
+        assert r"\frac{n - k - 1}{w}" in text and r"\frac{- k + n - 1}{w}" not in text
+    assert "UAP for causal targets with $" in latex_report.render(result)  # the space before the formula
+
+
+def test_kernel_formulas_keep_sympys_order():
+    """A formula with a real symbol (a kernel's invariant, t) is not a size: SymPy's order (by degree in t)."""
+    from uapcheck.render.math import latex
+    t, g = sympy.symbols("t gamma", positive=True)
+    xz = sympy.Symbol("x·z")
+    expr = -g * t**2 + 2 * g * t * xz
+    assert latex(expr) == sympy.latex(expr, symbol_names={xz: r"x \cdot z"}, ln_notation=True)

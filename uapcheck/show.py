@@ -109,8 +109,9 @@ def reader_order(terms: list) -> list:
     """A sum's terms (in SymPy's printing order) as a reader writes them: the terms with a letter and without a minus
     sign before those with one, each group in SymPy's order, numbers where SymPy puts them (n - k - 1, not SymPy's
     -k + n - 1); when every term with a letter has a minus sign, a positive number leads (3 - n, not -n + 3). The
-    size and order printers (counts and orders in n and the params) call it from their walk of the sum; kernels and
-    growth terms keep SymPy's order (by degree in t: -γ t²|z|² + 2γ t x·z)."""
+    size and order printers (counts and orders in n and the params) call it from their walk of the sum, and so does
+    the reports' LaTeX printer for formulas in integer symbols alone (render/math.py); kernels and growth terms keep
+    SymPy's order (by degree in t: -γ t²|z|² + 2γ t x·z)."""
     def minus(t) -> bool:
         return bool(t.could_extract_minus_sign())
     slots = [k for k, t in enumerate(terms) if not t.is_Number]

@@ -275,7 +275,8 @@ def layers_math(layers) -> str:
         if layers.has(sympy.Piecewise) and not isinstance(layers, sympy.Piecewise):
             folded = sympy.piecewise_fold(layers)  # D + 1 by residue as one case list, as the text prints it
             layers = folded if isinstance(folded, sympy.Piecewise) else layers
-        tex = sympy.latex(layers)
+        from .math import latex as math_latex
+        tex = math_latex(layers)
         if len(tex) > _LONG_FORMULA:
             return r"\newline\uapmath{" + " ".join(tex.split()) + r"}\newline "
         return f"${tex}$"
@@ -330,8 +331,9 @@ def _target_tex(outcome) -> str:
         return escape(outcome.phrase())
     lay = outcome.layers
     least = "" if outcome.least else " (sufficient, not shown least)"
-    return (escape(f"UAP for {outcome.target} targets with ") + layers_math(lay) +
-            f" attention layer{'' if lay == 1 else 's'}" + escape(least + outcome.range_words()))
+    after = least + outcome.range_words()
+    return (escape(f"UAP for {outcome.target} targets with") + " " + layers_math(lay) +
+            f" attention layer{'' if lay == 1 else 's'}" + _spaced(after, escape(after)))
 
 
 def render(result, standalone: bool = False) -> str:

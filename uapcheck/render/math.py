@@ -41,7 +41,37 @@ def latex(expr: Any) -> str:
     for s in expr.free_symbols:
         if isinstance(s, sympy.Symbol) and s.name.startswith(r"\approx"):
             names[s] = s.name
+    if _in_sizes(expr):
+        # a size, a count or an order in n and the params: its sums as a reader writes them (n - k - 1), as the
+        # text printer does (show.reader_order); kernels and growth terms keep SymPy's order (by degree in t)
+        return _reader_printer()(dict(symbol_names=names, ln_notation=True)).doprint(expr)
     return sympy.latex(expr, symbol_names=names, ln_notation=True)
+
+
+_READER_PRINTER = None
+
+
+def _in_sizes(expr) -> bool:
+    """A formula in n and the params alone (integer symbols), or `name = ` such a formula (`r = ⌈(n - 1)/w⌉`)."""
+    if isinstance(expr, sympy.Eq) and isinstance(expr.lhs, sympy.Symbol):
+        expr = expr.rhs
+    return bool(expr.free_symbols) and all(getattr(sym, "is_integer", False) for sym in expr.free_symbols)
+
+
+def _reader_printer():
+    """SymPy's LaTeX printer with the sums' terms in reader order (show.reader_order); made once."""
+    global _READER_PRINTER
+    if _READER_PRINTER is None:
+        from sympy.printing.latex import LatexPrinter
+
+        from ..show import reader_order
+
+        class ReaderLatexPrinter(LatexPrinter):
+            def _as_ordered_terms(self, expr, order=None):
+                return reader_order(super()._as_ordered_terms(expr, order=order))
+
+        _READER_PRINTER = ReaderLatexPrinter
+    return _READER_PRINTER
 
 
 def integer(n: int) -> str:
