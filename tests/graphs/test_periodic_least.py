@@ -13,6 +13,7 @@ import pytest
 import sympy
 
 from uapcheck.graphs import families
+from uapcheck.graphs import periodic_exchanges as PE
 from uapcheck.graphs import periodic_least as F118
 from uapcheck.graphs import periodic_lines as PL
 from uapcheck.graphs.families import concrete
@@ -63,16 +64,67 @@ def test_at_a_concrete_length_the_count_is_d_least():
     assert at_n.least and int(at_n.layers) == int(at_n.diameter) == 262_145
 
 
-def test_a_union_with_a_view_witness_stays_at_d_plus_one():
-    """blocks(6) + dilated(2, 2) (F117): the check finds a view witness at n = 61 (and at every n ≡ 1, 2 mod 12 it
-    ran), where the concrete engine also needs D + 1; the theorem keeps D + 1, sufficient, and names the length."""
-    theorem = _theorem((Blocks(6), Dilated(2, 2)))
-    assert theorem.theorem == "F117" and not theorem.least and theorem.layers == theorem.diameter + 1
-    assert "n = 61: a view witness" in theorem.why_layers
-    got = concrete(PatternUnion((Blocks(6), Dilated(2, 2))), 61)
-    assert got.layers == got.diameter + 1 and got.least
-    other = concrete(PatternUnion((Blocks(6), Dilated(2, 2))), 63)
-    assert other.layers == other.diameter  # D there (n ≡ 3 mod 12)
+SIX = (Blocks(6), Dilated(2, 2))   # F117; a view witness at depth D at every n ≡ 1, 2 (mod 12) checked
+
+
+def test_a_union_with_witnesses_on_two_classes_is_decided_class_by_class():
+    """blocks(6) + dilated(2, 2): the check (61 to 211, P = 12) finds a view witness at every length n ≡ 1, 2 (mod 12)
+    and none at the others, so the count is D + 1 on those two classes and D elsewhere, least on every class; the
+    concrete engine's least count agrees at every n from 61 to 136 and over a period past N₁ = 212 (where the theorem
+    rests on the cut, not on its check)."""
+    theorem = _theorem(SIX)
+    assert theorem.theorem == "F117" and theorem.least and theorem.least_classes == ()
+    assert "class by class of n mod 12" in theorem.why_layers and "{1, 2}" in theorem.why_layers
+    data = PE.decide(6, (-4, -2, 2, 4))
+    top = F118.line_top(data.line, data.group_low, data.radius)
+    assert top == 212 and data.line.period == 12
+    found = F118.line_classes(data.line, data.group_low, data.radius, data.low)
+    assert found.free == (0, 3, 4, 5, 6, 7, 8, 9, 10, 11) and found.bound == (1, 2)
+    for n in list(range(61, 137)) + list(range(top, top + 12)):
+        want = families.at(theorem, {"n": n})
+        got = concrete(PatternUnion(SIX), n)
+        plus = 1 if n % 12 in (1, 2) else 0
+        assert (got.diameter, got.layers, got.least) == (want["diameter"], want["diameter"] + plus, True), n
+        assert want["layers"] == want["diameter"] + plus, n
+
+
+def test_a_concrete_length_reads_its_class():
+    """At a concrete n the count and flag of n's class: D + 1, least, at n ≡ 1 (mod 12), D, least, at n ≡ 4."""
+    for n, plus in ((1_048_573, 1), (1_048_576, 0), (1_048_574, 1), (1_048_575, 0)):
+        at_n = families.match([PatternUnion(SIX)], sympy.Integer(n), {})
+        assert at_n.least and int(at_n.layers) == int(at_n.diameter) + plus, n
+        assert f"n mod 12 = {n % 12}" in at_n.why_layers
+
+
+def test_a_mixed_class_is_not_claimed_least(monkeypatch):
+    """A class with a view witness at some of its lengths only gets D + 1, sufficient: at symbolic n a least flag by
+    class names the others, at a concrete n of that class the count is not least. (The classes are forged; the check
+    itself finds none mixed for blocks(6) + dilated(2, 2).)"""
+    data = PE.decide(6, (-4, -2, 2, 4))
+    mixed = F118.Classes(12, (0, 3, 4, 5, 6, 7, 8, 9, 10, 11), (1,), ("n = 61: a view witness", "n = 62: one"))
+    monkeypatch.setattr(F118, "line_classes", lambda *args: mixed)
+    layers, least, why, question, classes = F118.layers_fields(data.line, data.group_low, data.radius, data.low,
+                                                               "F117", sympy.Integer(0), N)
+    assert not least and classes == (12, (0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+    assert "n mod 12 in {2}" in why and "open" in question
+    diameter = PE.lines.diameter_at_length(N, data.line)
+    for n in range(61, 85):
+        assert layers.subs(N, n) == diameter.subs(N, n) + (1 if n % 12 in (1, 2) else 0), n
+    at_n = F118.layers_fields(data.line, data.group_low, data.radius, data.low, "F117", sympy.Integer(0),
+                              sympy.Integer(74))
+    assert at_n[0] == data.line.diameter_at(74) + 1 and at_n[1] is False
+    at_m = F118.layers_fields(data.line, data.group_low, data.radius, data.low, "F117", sympy.Integer(0),
+                              sympy.Integer(73))
+    assert at_m[0] == data.line.diameter_at(73) + 1 and at_m[1] is True
+    assert F118.coarsest(12, {0, 3, 6, 9}) == (3, (0,))
+
+
+def test_the_check_by_class_over_a_multiple_of_the_period():
+    """The kinds are filed per length: read mod 24, the witnesses of blocks(6) + dilated(2, 2) fall on 1, 2, 13, 14."""
+    data = PE.decide(6, (-4, -2, 2, 4))
+    low, top = 61, F118.line_top(data.line, data.group_low, data.radius)
+    found = F118.class_check(6, (-4, -2, 2, 4), low, top, tuple(data.line.diameter_at(n) for n in range(low, top)), 24)
+    assert set(found.bound) == {1, 2, 13, 14} and len(found.free) == 20
 
 
 def test_one_sided_offsets_stay_at_d_plus_one():

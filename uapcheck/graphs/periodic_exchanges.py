@@ -446,10 +446,11 @@ def theorem(n, data: Exchanges):
         group = "; ".join(f"for n mod {b} = {rho}: {class_words(data, rho)}" for rho in range(b))
     shown = ", ".join(map(str, data.jumps))
     from .periodic_least import layers_fields
-    layers, least, why, question = layers_fields(data.line, data.group_low, data.radius, data.low, "F117", diameter)
+    layers, least, why, question, classes = layers_fields(data.line, data.group_low, data.radius, data.low, "F117",
+                                                          diameter, n)
     return FamilyTheorem(
         "F117", f"blocks(b) + a non-cyclic line part with jumps S whose symmetries exchange residues (S = {{{shown}}})",
         (("b", Integer(b)), ("P", Integer(P)), ("R", Integer(data.radius))), Integer(data.low), diameter,
         group, order, (), layers, least, why,
-        open_question=question,
+        open_question=question, least_classes=classes,
         periodic=(data.radius, tuple((a.sign, a.images) for a in data.found)))

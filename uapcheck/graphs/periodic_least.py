@@ -25,8 +25,12 @@ Nothing here reads user text.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Optional, Sequence
+
+import sympy
+from sympy import Integer
 
 SECTION = "docs/theory.md §11.11"
 MAX_TOP = 420      # N₁ − 1: the last length the exact decision runs at
@@ -165,6 +169,13 @@ def _edge_codes(kept: list, label: list, n: int) -> bytes:
 
 def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[str]:
     """None when D = d and no view witness exists at depth d at the length n (exact: §11.9), else what fails."""
+    return _decision(n, b, tuple(jumps), d)[1]
+
+
+@lru_cache(maxsize=1024)
+def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Optional[str]]:
+    """(kind, words) at the length n: ("none", None) when D = d and no view witness exists at depth d (exact: §11.9),
+    ("witness", words) when one does, ("fail", words) when D is not d or Γ_n is not connected."""
     import igraph
 
     from ..bignum import count_automorphisms
@@ -175,9 +186,9 @@ def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[st
     degree = [bin(near[p]).count("1") - 1 for p in range(n + 1)]
     ecc = _eccentricities(n, b, jumps)
     if ecc is None:
-        return f"n = {n}: not connected"
+        return "fail", f"n = {n}: not connected"
     if max(ecc[1:]) != d:
-        return f"n = {n}: the diameter is {max(ecc[1:])}, not {d}"
+        return "fail", f"n = {n}: the diameter is {max(ecc[1:])}, not {d}"
     whole = count_automorphisms(igraph.Graph(n=n, edges=edges), sh="flm")
     views = []   # (root, distances, the edges without the far positions' mutual ones, invariant)
     for i in range(1, n + 1):
@@ -217,12 +228,53 @@ def witness_problem(n: int, b: int, jumps: Sequence[int], d: int) -> Optional[st
             forms.setdefault(key, []).append(count)
         isomorphisms += sum(count * len(counts) for counts in forms.values() for count in counts)
     if isomorphisms != len(views) * whole:
-        return (f"n = {n}: a view witness at depth {d} ({isomorphisms} isomorphisms between the rooted views of the "
-                f"{len(views)} roots with far positions, {len(views) * whole} from G)")
-    return None
+        return "witness", (f"n = {n}: a view witness at depth {d} ({isomorphisms} isomorphisms between the rooted views "
+                           f"of the {len(views)} roots with far positions, {len(views) * whole} from G)")
+    return "none", None
+
+
+@dataclass(frozen=True)
+class Classes:
+    """F118 run class by class of n mod P (P = σQ): ``free`` the residues with no view witness at depth D at any
+    length of the class from the range's start to N₁ − 1 (D layers, least, on the class: (a)), ``bound`` those with
+    one at every such length (D + 1 layers, least, on the class: (a′)), the others mixed (D + 1, sufficient)."""
+    period: int
+    free: tuple[int, ...]
+    bound: tuple[int, ...]
+    witnesses: tuple[str, ...]   # the first witness found on each class of ``bound`` and the mixed ones, in words
+
+    @property
+    def plus(self) -> frozenset:
+        """The residues where the count is D + 1."""
+        return frozenset(range(self.period)) - frozenset(self.free)
+
+    @property
+    def least(self) -> frozenset:
+        return frozenset(self.free) | frozenset(self.bound)
 
 
 @lru_cache(maxsize=32)
+def class_check(b: int, jumps: tuple[int, ...], low: int, top: int, diameters: tuple[int, ...],
+                period: int) -> Classes | str:
+    """The exact decision at every length low..top − 1 (D there: ``diameters``), class by class of n mod ``period``
+    (top − low ≥ period: every class has a length in [top − period, top − 1]); a string when D or connectivity fails
+    at a length (then nothing is stated)."""
+    if top - 1 > MAX_TOP:
+        return f"the check would run up to n = {top - 1}, beyond {MAX_TOP}"
+    kinds: dict[int, set] = {r: set() for r in range(period)}
+    first: dict[int, str] = {}
+    for n, d in zip(range(low, top), diameters):
+        kind, words = _decision(n, b, jumps, d)
+        if kind == "fail":
+            return str(words)
+        kinds[n % period].add(kind)
+        if kind == "witness":
+            first.setdefault(n % period, str(words))
+    free = tuple(r for r in range(period) if kinds[r] == {"none"})
+    bound = tuple(r for r in range(period) if kinds[r] == {"witness"})
+    return Classes(period, free, bound, tuple(first[r] for r in sorted(first)))
+
+
 def least_check(b: int, jumps: tuple[int, ...], low: int, top: int, diameters: tuple[int, ...]) -> Optional[str]:
     """The exact decision at every length low..top − 1 (D there: ``diameters``): None when no view witness exists at
     any of them, else the first problem."""
@@ -235,40 +287,120 @@ def least_check(b: int, jumps: tuple[int, ...], low: int, top: int, diameters: t
     return None
 
 
-def decide(b: int, jumps: tuple[int, ...], low: int, top: int, diameter_at: Callable[[int], int]) -> Optional[str]:
-    """F118's premise for a symmetric periodic line stated from ``low``: None when it holds (D layers, least)."""
+def _limits(b: int, jumps: tuple[int, ...], low: int, top: int) -> Optional[str]:
     if set(jumps) != {-k for k in jumps}:
         return "the jumps are not symmetric"
     if top - 1 > MAX_TOP:
         return f"the check would run up to n = {top - 1}, beyond {MAX_TOP}"
     if sum(n * n for n in range(low, top)) > MAX_CHECK:
         return f"the check at every length from {low} to {top - 1} is beyond its work limit"
-    return least_check(b, tuple(jumps), low, top, tuple(diameter_at(n) for n in range(low, top)))
+    return None
+
+
+def decide(b: int, jumps: tuple[int, ...], low: int, top: int, diameter_at: Callable[[int], int]) -> Optional[str]:
+    """F118's premise for a symmetric periodic line stated from ``low``: None when it holds (D layers, least)."""
+    return _limits(b, jumps, low, top) or least_check(b, tuple(jumps), low, top,
+                                                      tuple(diameter_at(n) for n in range(low, top)))
+
+
+def decide_classes(b: int, jumps: tuple[int, ...], low: int, top: int, period: int,
+                   diameter_at: Callable[[int], int]) -> Classes | str:
+    """F118 class by class of n mod ``period`` for a symmetric periodic line stated from ``low``: the classes, or why
+    the check does not run."""
+    return _limits(b, jumps, low, top) or class_check(b, tuple(jumps), low, top,
+                                                      tuple(diameter_at(n) for n in range(low, top)), period)
+
+
+def line_top(line, group_low: int, radius: int) -> int:
+    return premise_top(line.cut, line.sigma, line.start, line.zone, line.diameter_low, group_low, radius, line.span,
+                       line.b)
 
 
 def line_problem(line, group_low: int, radius: int, low: int) -> Optional[str]:
     """F118 for a periodic line (``graphs/periodic_lines.PeriodicLine``: F115's data) whose group theorem (F116, F117
     or F122) holds from N_G = group_low with its certificate at `radius`, stated from `low`: None when D layers are
     proved least at every n ≥ low, else why not."""
-    top = premise_top(line.cut, line.sigma, line.start, line.zone, line.diameter_low, group_low, radius, line.span,
-                      line.b)
-    return decide(line.b, tuple(line.jumps), low, top, line.diameter_at)
+    return decide(line.b, tuple(line.jumps), low, line_top(line, group_low, radius), line.diameter_at)
 
 
-def layers_fields(line, group_low: int, radius: int, low: int, theorem: str, diameter) -> tuple:
-    """(layers, least, why, open question) of a periodic line's FamilyTheorem: D, least, where F118's premise holds,
-    else D + 1, sufficient, with the check's failure named."""
-    problem = line_problem(line, group_low, radius, low)
-    top = premise_top(line.cut, line.sigma, line.start, line.zone, line.diameter_low, group_low, radius, line.span,
-                      line.b)
-    if problem is None:
+def line_classes(line, group_low: int, radius: int, low: int) -> Classes | str:
+    """F118 class by class of n mod P for a periodic line (as ``line_problem``)."""
+    return decide_classes(line.b, tuple(line.jumps), low, line_top(line, group_low, radius), line.period,
+                          line.diameter_at)
+
+
+def coarsest(period: int, residues) -> tuple[int, tuple[int, ...]]:
+    """(m, the residues mod m): the least m dividing ``period`` with membership in ``residues`` (mod period) read
+    from n mod m alone."""
+    kept = set(residues)
+    for m in range(1, period + 1):
+        if period % m == 0 and all((r in kept) == (r % m in {k % m for k in kept}) for r in range(period)):
+            return m, tuple(sorted({k % m for k in kept}))
+    return period, tuple(sorted(kept))
+
+
+def class_list(residues) -> str:
+    return "{" + ", ".join(map(str, residues)) + "}"
+
+
+def count_at_length(n, line, plus) -> sympy.Expr:
+    """F115's D, plus one on the residues ``plus`` of n mod P: the value at an Integer, the closed form by n mod P at a
+    Symbol."""
+    from .symbolic_unions import _residue_pieces
+    P, c, low = line.period, line.growth, line.diameter_low
+    if isinstance(n, (int, Integer)):
+        return Integer(line.diameter_at(int(n)) + (1 if int(n) % P in plus else 0))
+    offsets = {(low + t) % P: line.base[t] - c * ((low + t) // P) + (1 if (low + t) % P in plus else 0)
+               for t in range(P)}
+    return _residue_pieces(n, P, offsets, lambda a: Integer(a) + c * sympy.floor(n / P))
+
+
+def layers_fields(line, group_low: int, radius: int, low: int, theorem: str, diameter, n=None) -> tuple:
+    """(layers, least, why, open question, least classes) of a periodic line's FamilyTheorem at the length n (a Symbol
+    or an Integer): D, least, where F118's premise holds on every class of n mod P; D on the classes without a view
+    witness and D + 1 on the others, class by class (least on the classes where the check finds no witness, or one at
+    every length); else D + 1, sufficient, with the check's failure named."""
+    top = line_top(line, group_low, radius)
+    found = line_classes(line, group_low, radius, low)
+    P = line.period
+    cut = (f"past {top - 1} a witness at n would give one at n − {P}, deleting a period from the middle, where "
+           f"{theorem}'s certificate pins it to a periodic symmetry")
+    if isinstance(found, Classes) and len(found.free) == P:
         return (diameter, True,
                 f"D layers suffice, so they are least (Theorem F118: no view witness at depth D at any length from "
-                f"{low} to {top - 1}, exactly by rooted views; past {top - 1} a witness at n would give one at "
-                f"n − {line.period}, deleting a period from the middle, where {theorem}'s certificate pins it to a "
-                "periodic symmetry)", "")
-    return (diameter + 1, False,
-            f"D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, {theorem}; "
-            f"F118's check: {problem})",
-            f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, Theorems "
-            f"F115, {theorem}, F118: {problem})")
+                f"{low} to {top - 1}, exactly by rooted views; {cut})", "", ())
+    question = (f"whether D layers suffice for blocks(b) with a non-cyclic line part is not proved ({SECTION}, "
+                f"Theorems F115, {theorem}, F118: {{}})")
+    if not isinstance(found, Classes) or not found.free and not found.bound:
+        problem = found if not isinstance(found, Classes) else found.witnesses[0]
+        return (diameter + 1, False,
+                f"D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems F115, {theorem}; "
+                f"F118's check: {problem})", question.format(problem), ())
+    mixed = sorted(found.plus - frozenset(found.bound))
+    words = f"Theorem F118 class by class of n mod {P} (the cut keeps n mod {P})"
+    if found.free:
+        m_free, free = coarsest(P, found.free)
+        words += (f": no view witness at depth D at any length from {low} to {top - 1} with n mod {m_free} in "
+                  f"{class_list(free)}, so D layers suffice there, least ({cut})")
+    if found.bound:
+        m_bound, bound = coarsest(P, found.bound)
+        words += (f"{'; ' if found.free else ': '}a view witness at depth D at every length from {low} to {top - 1} with n mod {m_bound} in "
+                  f"{class_list(bound)} (first: {found.witnesses[0]}), so D + 1 layers there, least (from "
+                  f"{top - P} on a witness at n gives one at n + {P}, inserting a period where the certificate pins "
+                  "it to a periodic symmetry)")
+    open_words = ""
+    if mixed:
+        m_mixed, shown = coarsest(P, mixed)
+        open_words = (f"on n mod {m_mixed} in {class_list(shown)} a view witness at depth D at some lengths from "
+                      f"{low} to {top - 1} and none at others: D + 1 layers suffice, whether D do at every length of "
+                      "those classes is open")
+        words += "; " + open_words
+    if not isinstance(n, sympy.Symbol):  # a concrete length: the count and flag of its class
+        r = int(n) % P
+        least_here = r in found.least
+        return (count_at_length(n, line, found.plus), least_here, f"n mod {P} = {r}: " + words,
+                "" if least_here else question.format(open_words), ())
+    layers = count_at_length(n, line, found.plus)
+    if len(found.least) == P:
+        return layers, True, words, "", ()
+    return layers, False, words, question.format(open_words), coarsest(P, found.least)

@@ -555,8 +555,10 @@ def theorem(n, data: PeriodicLine):
     shown = ", ".join(map(str, data.jumps))
     if data.symmetric:
         from .periodic_least import layers_fields
-        layers, least, why, question = layers_fields(data, data.group_low, data.radius, data.low, "F116", diameter)
+        layers, least, why, question, classes = layers_fields(data, data.group_low, data.radius, data.low, "F116",
+                                                              diameter, n)
     else:
+        classes = ()
         layers, least, why, question = (
             diameter + 1, False, "D + 1 layers suffice by the view argument (§11.2); whether D do is open (Theorems "
             "F115, F116; F118 needs S = −S)",
@@ -566,4 +568,4 @@ def theorem(n, data: PeriodicLine):
         "F115", f"blocks(b) + a non-cyclic line part with jumps S (S = {{{shown}}})",
         (("b", Integer(data.b)), ("P", Integer(P)), ("R", Integer(data.radius))), Integer(data.low), diameter,
         group, order, ("i ↦ n + 1 − i when b | n",) if data.symmetric else (), layers, least, why,
-        open_question=question)
+        open_question=question, least_classes=classes)

@@ -111,6 +111,12 @@ class Family:
         """D at the length n (an integer, or the length's symbol)."""
         return sympy.Integer(self.diameter) if self.diameter_at is None else self.diameter_at(n)
 
+    def least_at(self, n) -> bool:
+        """Whether the count is claimed least at the length n: on every class, or (an integer n) on n's class of the
+        least flag by class."""
+        return self.least or bool(isinstance(n, (int, sympy.Integer)) and self.least_classes
+                                  and int(n) % self.least_classes[0] in self.least_classes[1])
+
     def layers_at(self, n) -> sympy.Expr:
         if self.layers_by is not None:
             return self.layers_by(n)

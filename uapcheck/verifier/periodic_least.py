@@ -19,6 +19,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, Optional
 
+import sympy
+
 from .. import spec as S
 from . import patterns
 
@@ -101,9 +103,15 @@ def _view(near: list[set], n: int, dist_row, d: int):
     return graph, nauty_graph.position_generators(pynauty.autgrp(graph)[0], n)
 
 
-@lru_cache(maxsize=512)
 def witness_problem(b: int, jumps: tuple[int, ...], n: int, d: int) -> Optional[str]:
     """None when the verifier's arcs at n have diameter d and no view witness at depth d, else the problem."""
+    return _decision(b, jumps, n, d)[1]
+
+
+@lru_cache(maxsize=512)
+def _decision(b: int, jumps: tuple[int, ...], n: int, d: int) -> tuple[str, Optional[str]]:
+    """("none", None) when the verifier's arcs at n have diameter d and no view witness at depth d, ("witness", words)
+    when they have one, ("fail", words) when the arcs are not symmetric, not connected or of another diameter."""
     import pynauty
 
     from . import groups, nauty_graph
@@ -112,12 +120,12 @@ def witness_problem(b: int, jumps: tuple[int, ...], n: int, d: int) -> Optional[
     for j, i in arcs:
         near[i].add(j)
     if any((i, j) not in arcs for j, i in arcs):
-        return f"n = {n}: the pattern is not symmetric"
+        return "fail", f"n = {n}: the pattern is not symmetric"
     dist = _distances(near, n)
     if (dist < 0).any():
-        return f"n = {n}: not connected"
+        return "fail", f"n = {n}: not connected"
     if int(dist.max()) != d:
-        return f"n = {n}: the diameter is {int(dist.max())}, not {d}"
+        return "fail", f"n = {n}: the diameter is {int(dist.max())}, not {d}"
     whole_graph, _ = nauty_graph.build(n, {(u, v): 1 for u in range(1, n + 1) for v in near[u]}, [set(range(1, n + 1))])
     whole = groups.order(nauty_graph.position_generators(pynauty.autgrp(whole_graph)[0], n), n)
     roots = [i for i in range(1, n + 1) if int(dist[i - 1].max()) == d]
@@ -128,9 +136,9 @@ def witness_problem(b: int, jumps: tuple[int, ...], n: int, d: int) -> Optional[
         certificates.append(pynauty.certificate(graph))
     total = sum(order * certificates.count(cert) for order, cert in zip(orders, certificates))
     if total != len(roots) * whole:
-        return (f"n = {n}: a view witness at depth {d} ({total} isomorphisms between the {len(roots)} rooted views "
-                f"with far positions, {len(roots) * whole} from G)")
-    return None
+        return "witness", (f"n = {n}: a view witness at depth {d} ({total} isomorphisms between the {len(roots)} "
+                           f"rooted views with far positions, {len(roots) * whole} from G)")
+    return "none", None
 
 
 @lru_cache(maxsize=32)
@@ -155,6 +163,49 @@ def least_problem(b: int, jumps: tuple[int, ...], low: int, diameter_low: int, g
     return _checked(b, tuple(jumps), low, top, tuple(int(diameter_at(n)) for n in range(low, top)))
 
 
+@lru_cache(maxsize=32)
+def _classes(b: int, jumps: tuple[int, ...], low: int, top: int, diameters: tuple[int, ...], period: int):
+    """(free, bound) residues of n mod `period`: no view witness at any length of the class from low to top − 1, or
+    one at every such length; a string when a length fails otherwise (arcs, connectivity, D)."""
+    kinds: dict[int, set] = {r: set() for r in range(period)}
+    for n, d in zip(range(low, top), diameters):
+        kind, words = _decision(b, jumps, n, d)
+        if kind == "fail":
+            return str(words)
+        kinds[n % period].add(kind)
+    return (tuple(r for r in range(period) if kinds[r] == {"none"}),
+            tuple(r for r in range(period) if kinds[r] == {"witness"}))
+
+
+def class_problem(b: int, jumps: tuple[int, ...], low: int, diameter_low: int, group_low: int, radius: int,
+                  diameter_at: Callable[[int], int]):
+    """F118 class by class of n mod P on the verifier's own check: (P, N₁, free residues, bound residues), or why the
+    check does not run."""
+    if set(jumps) != {-k for k in jumps}:
+        return "the jumps are not symmetric"
+    top = premise_top(b, jumps, diameter_low, group_low, radius)
+    constants = chain_constants(b, jumps)
+    if top is None or constants is None:
+        return "F115's constants are not found"
+    if top - 1 > MAX_TOP or sum(n * n for n in range(low, top)) > MAX_CHECK:
+        return f"the check up to n = {top - 1} is beyond the verifier's limit"
+    period = constants[1] * constants[2]
+    if top - period < low:
+        return f"the check from {low} to {top - 1} holds less than a period {period}"
+    found = _classes(b, tuple(jumps), low, top, tuple(int(diameter_at(n)) for n in range(low, top)), period)
+    if isinstance(found, str):
+        return found
+    return (period, top) + found
+
+
+def _coarsest(period: int, residues) -> tuple:
+    kept = set(residues)
+    for m in range(1, period + 1):
+        if period % m == 0 and all((r in kept) == (r % m in {k % m for k in kept}) for r in range(period)):
+            return m, tuple(sorted({k % m for k in kept}))
+    return period, tuple(sorted(kept))
+
+
 def layers_text(low: int, top: int, period: int, theorem: str) -> str:
     return (f"D layers least (Theorem F118): no view witness at depth D at any length from {low} to {top - 1} by the "
             f"verifier's own rooted views (nauty), and past {top - 1} a witness at n gives one at n − {period} "
@@ -164,16 +215,40 @@ def layers_text(low: int, top: int, period: int, theorem: str) -> str:
 def family_fields(b: int, jumps: tuple[int, ...], low: int, diameter_low: int, group_low: int, radius: int,
                   diameter: Callable, theorem: str) -> dict:
     """The Family fields of the layer count: D, least, with the instance check and the words, where F118's premise
-    holds on the verifier's own check; else D + 1, not least."""
-    problem = least_problem(b, jumps, low, diameter_low, group_low, radius, lambda n: int(diameter(n)))
-    if problem is not None:
+    holds on the verifier's own check on every class of n mod P; D on the classes without a view witness and D + 1 on
+    the others, least on those without one and those with one at every length checked (F118 (a) and (a′) class by
+    class), with a least flag by class when some class is neither; else D + 1, not least."""
+    found = class_problem(b, tuple(jumps), low, diameter_low, group_low, radius, lambda n: int(diameter(n)))
+    if isinstance(found, str) or not found[2] and not found[3]:
         return {"least": False, "layers_by": lambda n: diameter(n) + 1}
-    top = premise_top(b, jumps, diameter_low, group_low, radius)
-    constants = chain_constants(b, jumps)
-    assert top is not None and constants is not None
-    period = constants[1] * constants[2]
+    period, top, free, bound = found
+    if len(free) == period:
+        def instance(n: int, d: int) -> Optional[str]:
+            return witness_problem(b, tuple(jumps), n, d)
+        return {"least": True, "layers_by": diameter, "layers_check": instance,
+                "layers_text": layers_text(low, top, period, theorem)}
+    plus = [r for r in range(period) if r not in free]
+    least = set(free) | set(bound)
 
-    def instance(n: int, d: int) -> Optional[str]:
-        return witness_problem(b, tuple(jumps), n, d)
-    return {"least": True, "layers_by": diameter, "layers_check": instance,
-            "layers_text": layers_text(low, top, period, theorem)}
+    def layers_by(n):
+        if isinstance(n, (int, sympy.Integer)):
+            return diameter(n) + (1 if int(n) % period in plus else 0)
+        return diameter(n) + sympy.Piecewise((1, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r in plus])),
+                                             (0, True))
+
+    def check(n: int, d: int) -> Optional[str]:
+        kind, words = _decision(b, tuple(jumps), n, d)
+        if kind == "fail" or (kind == "witness") != (n % period in plus) and n % period in least:
+            return words or f"n = {n}: no view witness at depth {d}, where Theorem F118's class has one"
+        return None
+    text = (f"Theorem F118 class by class of n mod {period} on the verifier's own rooted views (nauty) at every length "
+            f"from {low} to {top - 1}: D layers least for n mod {period} in {sorted(free)} (no view witness there; past "
+            f"{top - 1} a witness at n gives one at n − {period}, {theorem}'s certificate pinning it to a periodic "
+            f"symmetry in the middle, which is cut), D + 1 layers least for n mod {period} in {sorted(bound)} (a view "
+            f"witness at every length; from {top - period} on a witness at n gives one at n + {period}, a period "
+            "inserted)")
+    mixed = sorted(set(plus) - set(bound))
+    if mixed:
+        text += f", D + 1 layers not claimed least for n mod {period} in {mixed}"
+    return {"least": len(least) == period, "layers_by": layers_by, "layers_check": check, "layers_text": text,
+            "least_classes": () if len(least) == period else _coarsest(period, least)}

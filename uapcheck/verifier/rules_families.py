@@ -277,9 +277,10 @@ def layers(ctx, s, fam: families.Family):
                           "the view argument (§11.2); not claimed least; " + _instances(ctx, fam, "layers"))
     m, d, n = _layer_values(ctx, s)
     if (not families.same_value(fam, d, n) or not families.same_value(fam, m, n, layers=True)
-            or bool(data.get("least")) != fam.least):
+            or bool(data.get("least")) != fam.least_at(n)):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}, D = {sympy.sstr(d)}) is not Theorem "
-                     f"{fam.theorem}'s {sympy.sstr(fam.layers_at(n))} (least: {fam.least}, D = {sympy.sstr(fam.d(n))})")
+                     f"{fam.theorem}'s {sympy.sstr(fam.layers_at(n))} (least: {fam.least_at(n)}, D = "
+                     f"{sympy.sstr(fam.d(n))})")
     want_classes = ({"modulus": fam.least_classes[0], "residues": list(fam.least_classes[1])}
                     if fam.least_classes and isinstance(n, sympy.Symbol) else None)
     if data.get("least classes") != want_classes:
@@ -439,11 +440,11 @@ def concrete_step(ctx, s) -> Optional[tuple]:
         layers, least = _stated(s, "layers"), _stated(s, "least")
         d, m = int(fam.d(n)), int(fam.layers_at(n))
         if any(v != d for v in _stated(s, "diameter")) or not layers or \
-                any(v != m for v in layers) or not least or any(v is not fam.least for v in least):
-            raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least})")
+                any(v != m for v in layers) or not least or any(v is not fam.least_at(n) for v in least):
+            raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least_at(n)})")
         _check_quoted_witness(s, fam, n)
         why = f", {fam.length_text}" if fam.length_text else ""
-        return VERIFIED, f"{head}: {m} layers (least: {fam.least}){why}; " + _instances(ctx, fam, "layers")
+        return VERIFIED, f"{head}: {m} layers (least: {fam.least_at(n)}){why}; " + _instances(ctx, fam, "layers")
     if s["rule"] == "SYM-AUT":
         name = (s.get("data") or {}).get("name")
         if fam.name is not None and not (isinstance(name, str) and (fam.name(name) or fam.name(_at_symbolic_n(name, n)))):
