@@ -88,6 +88,27 @@ def test_a_union_with_witnesses_on_two_classes_is_decided_class_by_class():
         assert want["layers"] == want["diameter"] + plus, n
 
 
+# more unions decided class by class (F115 with F116's group; P = σQ): the residues of n mod P with D + 1 layers, least
+BY_CLASS = [((Blocks(5), Dilated(1, 3), Window(1)), 10, {1}), ((Blocks(6), Dilated(1, 4), Window(1)), 12, {1, 2}),
+            ((Blocks(6), Dilated(2, 2), Window(1)), 12, {2}), ((Blocks(7), Dilated(2, 2)), 14, {1}),
+            ((Blocks(7), Dilated(2, 2), Window(1)), 14, {1})]
+
+
+@pytest.mark.parametrize("parts, period, plus", BY_CLASS, ids=[" + ".join(map(str, c[0])) for c in BY_CLASS])
+def test_more_unions_by_class_against_the_concrete_engine(parts, period, plus):
+    """The count by class, least on every class, against the concrete engine's least count at every n of a period and
+    two more from the range's start (a script compared every n from 61 to 160 and a period past N₁: all agree)."""
+    theorem = _theorem(parts)
+    assert theorem.least and f"class by class of n mod {period}" in theorem.why_layers
+    low = int(theorem.low)
+    for n in range(low, low + period + 2):
+        want = families.at(theorem, {"n": n})
+        got = concrete(PatternUnion(parts), n)
+        extra = 1 if n % period in plus else 0
+        assert want["layers"] == want["diameter"] + extra, (parts, n)
+        assert (got.diameter, got.layers, got.least) == (want["diameter"], want["layers"], True), (parts, n)
+
+
 def test_a_concrete_length_reads_its_class():
     """At a concrete n the count and flag of n's class: D + 1, least, at n ≡ 1 (mod 12), D, least, at n ≡ 4."""
     for n, plus in ((1_048_573, 1), (1_048_576, 0), (1_048_574, 1), (1_048_575, 0)):

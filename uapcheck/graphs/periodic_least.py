@@ -228,8 +228,8 @@ def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Opti
             forms.setdefault(key, []).append(count)
         isomorphisms += sum(count * len(counts) for counts in forms.values() for count in counts)
     if isomorphisms != len(views) * whole:
-        return "witness", (f"n = {n}: a view witness at depth {d} ({isomorphisms} isomorphisms between the rooted views "
-                           f"of the {len(views)} roots with far positions, {len(views) * whole} from G)")
+        return "witness", (f"n = {n}: a view witness at depth {d} ({isomorphisms} isomorphisms between the rooted "
+                           f"views of the {len(views)} roots with far positions, {len(views) * whole} from G)")
     return "none", None
 
 
@@ -384,8 +384,8 @@ def layers_fields(line, group_low: int, radius: int, low: int, theorem: str, dia
                   f"{class_list(free)}, so D layers suffice there, least ({cut})")
     if found.bound:
         m_bound, bound = coarsest(P, found.bound)
-        words += (f"{'; ' if found.free else ': '}a view witness at depth D at every length from {low} to {top - 1} with n mod {m_bound} in "
-                  f"{class_list(bound)} (first: {found.witnesses[0]}), so D + 1 layers there, least (from "
+        words += (f"{'; ' if found.free else ': '}a view witness at depth D at every length from {low} to {top - 1} "
+                  f"with n mod {m_bound} in {class_list(bound)} (first: {found.witnesses[0]}), so D + 1 layers there, least (from "
                   f"{top - P} on a witness at n gives one at n + {P}, inserting a period where the certificate pins "
                   "it to a periodic symmetry)")
     open_words = ""
