@@ -131,3 +131,53 @@ def test_forged_lengths_below_the_range_are_caught():
     step(cert, "TGT-VERDICT")["data"]["below_range"][0]["verdict"] = "NOT-UAP"  # n = 1: G trivial
     assert outcome(cert, "TGT-VERDICT") in (REJECTED, TRUSTED)
     assert not verify(cert).ok or outcome(cert, "TGT-VERDICT") != VERIFIED
+
+
+def test_longformer_states_its_range_with_params():
+    text = Path("catalog/longformer.uap").read_text()
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("expect")) + "\ntarget causal\n"
+    result = uapcheck.check(text, "t.uap")
+    assert result.verdict == "NOT-UAP" and result.target.range == "n ≥ 2·w + 1" and result.target.below is None
+    assert result.target.phrase().endswith("(for n ≥ 2·w + 1; the lengths below it are not covered)")
+    cert = certificate_of(text)
+    report = verify(cert)
+    assert report.ok and all(s.outcome == VERIFIED for s in report.steps)
+    assert report.statement.where == "n ≥ 2·w + 1"
+    for w in (1, 2):  # at integer sizes the derivation agrees from 2·w + 1 on
+        for n in range(2 * w + 1, 2 * w + 5):
+            at = uapcheck.check(text.replace("target causal", f"tokens {n}\ntarget causal")
+                                .replace("window(w)", f"window({w})"), "t.uap")
+            assert at.verdict == "NOT-UAP"
+    forged = copy.deepcopy(cert)
+    step(forged, "TGT-NOT-CAUSAL")["data"]["from"] = {"op": "+", "args": [1, {"sym": "w"}]}  # w + 1 < 2·w + 1
+    assert outcome(forged, "TGT-NOT-CAUSAL") == REJECTED
+
+
+def test_the_stars_group_grows_from_n_3():
+    """S_(n − 1) on {2, …, n} has order (n − 1)!, 1 at n = 2 and growing: NOT-UAP for n ≥ 3 (brute force agrees at
+    n ≤ 6: the star's group fixes the hub and permutes the rest)."""
+    result = uapcheck.check(source("star"), "t.uap")
+    assert result.verdict == "NOT-UAP" and result.target.range == "n ≥ 3"
+    for n in range(3, 7):
+        arcs = {(j, i) for i in range(n) for j in range(n) if i != j and 0 in (i, j)}
+        order = sum(1 for p in itertools.permutations(range(n)) if all((p[j], p[i]) in arcs for j, i in arcs))
+        assert order > 1
+    cert = copy.deepcopy(certificate_of(source("star")))
+    assert verify(cert).ok
+    step(cert, "TGT-NOT-CAUSAL")["data"]["from"] = 2  # (n − 1)! = 1 at n = 2
+    assert outcome(cert, "TGT-NOT-CAUSAL") == REJECTED
+
+
+def test_the_growing_order_lemma_on_its_own():
+    import sympy
+
+    from uapcheck.rules.targets import _growing_order_from
+    from uapcheck.verifier.rules_targets import growing_order_first
+    n = sympy.Symbol("n", integer=True, positive=True)
+    cases = [(sympy.factorial(n - 1), 3, 3), (2 * sympy.factorial(n - 3), 3, 3), (sympy.factorial(n - 3), 3, 5),
+             (sympy.factorial(n - 2) ** 2, 1, 4), (sympy.factorial(3 - n), 1, None), (n - 2, 1, None)]
+    for order, low, first in cases:
+        assert _growing_order_from(order, low) == first
+        assert growing_order_first(order, low) == first
+        if first is not None:  # never below 2 from there on (a second way: evaluated)
+            assert all(order.subs(n, v) >= 2 for v in range(first, first + 20))

@@ -751,7 +751,8 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         if "group" not in ev:
             return None
         start = step.facts.get("from")  # at symbolic n: the lengths n ≥ start it holds for (docs/theory.md §14.10)
-        return {"route": "group", **({} if start is None else {"from": start})}
+        return {"route": "group", **({} if start is None else {"from": start if isinstance(start, int) else
+                                                               _tree(start)})}
     return None
 
 

@@ -110,8 +110,10 @@ class TargetOutcome:
         n = 1: UAP with 1 layer)" after a NOT-UAP stated for a range; else ""."""
         if self.verdict not in ("UAP", "NOT-UAP") or not self.range:
             return ""
+        if self.verdict == "NOT-UAP" and self.below is None:
+            return f" (for {self.range}; the lengths below it are not covered)"
         if self.verdict == "NOT-UAP":
-            return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below or (), verdicts=True)) + ")"
+            return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below, verdicts=True)) + ")"
         if self.below is None and self.pieces:
             return f" (for {self.range}" + "".join(f"; {p.words()}" for p in self.pieces) + ")"
         if self.below is None:
@@ -401,7 +403,7 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
 
 @proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
-def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: Optional[int] = None) -> proof.Step:
+def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.Expr | None" = None) -> proof.Step:
     """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10)."""
     where = "" if start is None else f" (for {_range_text(start)})"
     return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,
@@ -1146,43 +1148,89 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
 NOT_TRIVIAL_NAMES = ("S_n", "C_n", "D_n", "reflection")
 
 
-def _not_trivial_from(group) -> Optional[int]:
-    """The least N ≥ 2 such that G is stated, and not trivial, at every n ≥ N: a named group of NOT_TRIVIAL_NAMES or
-    a constant order above 1, stated for every n or for n ≥ an integer (not by residue class, not from a bound with
-    params); None otherwise (docs/theory.md §14.10)."""
-    if group.classes or not (group.name in NOT_TRIVIAL_NAMES or (isinstance(group.order, int) and group.order > 1)):
+def _not_trivial_from(group) -> "int | sympy.Expr | None":
+    """The least N ≥ 2 such that G is stated, and not trivial, at every n ≥ N; None when that is not shown
+    (docs/theory.md §14.9, the range lemma). G must be stated for every n or for n ≥ a bound (an integer, or one
+    expression in the params shown ≥ 2), not by residue class, and be a named group of NOT_TRIVIAL_NAMES, of a
+    constant order above 1, or of an order in n that never decreases (`_growing_order_from`)."""
+    if group.classes:
         return None
     cond = group.condition_formula
     if not group.condition and cond is None:
-        return 2
-    low = _lower_bound(cond)
-    return None if low is None else max(2, low)
+        low: "int | sympy.Expr | None" = 1
+    elif cond is None:
+        return None
+    else:
+        low = _lower_bound(cond)
+    if low is None:
+        return None
+    if group.name in NOT_TRIVIAL_NAMES or (isinstance(group.order, int) and group.order > 1):
+        if isinstance(low, int):
+            return max(2, low)
+        return low if (low - 2).is_nonnegative is True else None
+    return _growing_order_from(group.exact, low) if isinstance(low, int) else None
 
 
-def _lower_bound(cond) -> Optional[int]:
-    """N when `cond` is n ≥ N, n > N − 1, or a conjunction of such bounds on one symbol (the largest); else None."""
+#: how far past the group's first length a growing order is evaluated for its first value above 1
+GROWING_ORDER_SEARCH = 64
+
+
+def _growing_order_from(order, low: int) -> Optional[int]:
+    """For an order in n alone that is a product of positive integers and factorials (or their positive integer
+    powers) of a·n + b with a ≥ 0: it never decreases in n where the factorials' arguments are ≥ 0, so the first
+    n ≥ max(2, low) where it is above 1 (and every argument is ≥ 0) starts a range where G is not trivial."""
+    if not isinstance(order, sympy.Basic) or len(order.free_symbols) != 1:
+        return None
+    (n,) = order.free_symbols
+    args = []
+    for factor in sympy.Mul.make_args(order):
+        base = factor.base if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0 else factor
+        if base.is_Integer and base >= 1:
+            continue
+        if not isinstance(base, sympy.factorial):
+            return None
+        poly = sympy.Poly(base.args[0], n) if base.args[0].is_polynomial(n) else None
+        if poly is None or poly.degree() > 1 or any(not c.is_Integer for c in poly.all_coeffs()) \
+                or (poly.degree() == 1 and poly.LC() < 0):
+            return None
+        args.append(base.args[0])
+    for length in range(max(2, low), max(2, low) + GROWING_ORDER_SEARCH):
+        if all(a.subs(n, length) >= 0 for a in args) and order.subs(n, length) > 1:
+            return length
+    return None
+
+
+def _lower_bound(cond) -> "int | sympy.Expr | None":
+    """N when `cond` is n ≥ N, n > N − 1, or a conjunction of such bounds on one symbol: the largest integer, or the
+    bound with params that every other one is shown not to exceed (n ≥ w + 2 and n ≥ 2·w + 1: 2·w + 1); else None."""
     parts = cond.args if isinstance(cond, sympy.And) else (cond,)
     bounds, symbols = [], set()
     for part in parts:
         if not isinstance(part, (sympy.GreaterThan, sympy.StrictGreaterThan)) or not isinstance(part.lhs, sympy.Symbol) \
-                or not part.rhs.is_Integer:
+                or not part.rhs.is_integer or part.lhs in part.rhs.free_symbols:
             return None
         symbols.add(part.lhs)
-        bounds.append(int(part.rhs) + (1 if isinstance(part, sympy.StrictGreaterThan) else 0))
-    return max(bounds) if bounds and len(symbols) == 1 else None
+        bounds.append(part.rhs + (1 if isinstance(part, sympy.StrictGreaterThan) else 0))
+    if not bounds or len(symbols) != 1:
+        return None
+    top = next((b for b in bounds if all(b == c or (b - c).is_nonnegative is True for c in bounds)), None)
+    if top is None:
+        return None
+    return int(top) if top.is_Integer else top
 
 
-def _not_causal_on_range(spec: S.Spec, group, start: int) -> TargetOutcome:
+def _not_causal_on_range(spec: S.Spec, group, start: "int | sympy.Expr") -> TargetOutcome:
     """At a symbolic n, a group not trivial at every n ≥ `start` excludes causal targets there (§14.9); the lengths
     below are each decided by the derivation at that n (n = 1: every map of one token is causal), as a UAP count's
-    lengths below its range are (docs/theory.md §14.10)."""
+    lengths below its range are (docs/theory.md §14.10); below a bound with params they are not enumerated."""
     from .small_lengths import ENABLED
     name = group.name or f"of order {group.order}"
     step = not_causal_step(spec, f"every model is equivariant under the family's group G = {name}, which is not "
                            f"trivial at any n ≥ {start} where it is stated, while the causal target F(X)_l = x_k for "
                            "l ≥ k (0 before k), with k the first position some σ ∈ G moves, is not σ-equivariant",
                            {"group": group.name, "order": group.order_value}, start=start)
-    below = tuple(_lengths_below(spec, "causal", start)) if ENABLED.get() else ()
+    below = (None if not isinstance(start, int) else
+             tuple(_lengths_below(spec, "causal", start)) if ENABLED.get() else ())
     return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1],
                          range=_range_text(start), below=below)
 

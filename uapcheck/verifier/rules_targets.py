@@ -207,41 +207,93 @@ def _group_step(ctx) -> dict:
 
 def _not_trivial_range(ctx, s, g: dict):
     """At a symbolic n the group route holds on a range only (G is trivial at n = 1, §14.10): the step states n ≥ N,
-    N ≥ 2, and the group step states a group that is not trivial at any n ≥ 2 of its range (a named group of
-    _NOT_TRIVIAL, or a constant order above 1, not by residue class) from a first length at or below N: SYM-DENSE's
-    for every n, a family theorem's `from`, or the verifier's own lemma table's range for the stated name."""
-    start = (s.get("data") or {}).get("from")
-    if not isinstance(start, int) or isinstance(start, bool) or start < 2:
-        raise Reject("symbolic n: G is trivial at n = 1, so a non-trivial group excludes causal targets on a range "
-                     "n ≥ N (N ≥ 2) only, and the step states none")
+    N ≥ 2 (an integer, or a bound with params shown ≥ 2), and the group step states a group that is not trivial at
+    any n ≥ N of its range, not by residue class: a named group of _NOT_TRIVIAL or a constant order above 1 (from
+    n = 2), or an order in n the group step's theorem checks that never decreases (from its first value above 1);
+    its first length (SYM-DENSE's every n, a family theorem's `from`, or the verifier's own lemma table's range for
+    the stated name) at or below N."""
+    start = _range_start(ctx, s)
     data = g.get("data") or {}
     if any(data.get(key) for key in ("classes", "open classes", "order cases", "order by cases")):
         raise Trust(f"the group of step {g['id']} is stated by residue class of n: its non-triviality by class is "
                     "not re-checked here")
     name = data.get("group") if g["rule"] == "SYM-DENSE" else data.get("name")
-    order = data.get("order")
-    if name not in _NOT_TRIVIAL and not (isinstance(order, int) and not isinstance(order, bool) and order > 1):
-        raise Trust(f"the group {name!r} of step {g['id']} is not a named group or a constant order above 1")
     low = _group_from(ctx, g, name)
-    if start < max(2, low):
-        raise Reject(f"the stated range n ≥ {start} starts below the group's n ≥ {max(2, low)} (step {g['id']})")
-    return VERIFIED, (f"the group step {g['id']} states G = {name or f'of order {order}'} for every n ≥ {low} (checked "
-                      f"there), not trivial at any n ≥ 2 of it: at every n ≥ {start} every model is G-equivariant, and "
-                      "F(X)_l = x_k for l ≥ k (0 before), k the first position some σ ∈ G moves, is a causal target "
-                      "that is not (§14.9, §14.10)")
+    first = _first_not_trivial(ctx, g, name, low)
+    for bound, what in ((low, "the group's first length"), (first, "the first length where the group is not trivial")):
+        if not _at_least(start, bound):
+            raise Reject(f"the stated range n ≥ {sympy.sstr(start)} is not shown to start at or above {what}, "
+                         f"n = {sympy.sstr(bound)} (step {g['id']})")
+    return VERIFIED, (f"the group step {g['id']} states G = {name} for every n ≥ {sympy.sstr(low)} (checked there), "
+                      f"not trivial at any n ≥ {sympy.sstr(first)} of it: at every n ≥ {sympy.sstr(start)} every model "
+                      "is G-equivariant, and F(X)_l = x_k for l ≥ k (0 before), k the first position some σ ∈ G "
+                      "moves, is a causal target that is not (§14.9, §14.10)")
 
 
-def _group_from(ctx, g: dict, name) -> int:
+def _range_start(ctx, s) -> sympy.Expr:
+    """The step's `from`: an integer ≥ 2, or a bound with params shown ≥ 2."""
+    low = (s.get("data") or {}).get("from")
+    if low is None or isinstance(low, bool):
+        raise Reject("symbolic n: G is trivial at n = 1, so a non-trivial group excludes causal targets on a range "
+                     "n ≥ N (N ≥ 2) only, and the step states none")
+    start = decode(low, ctx.symbols)
+    start = sympy.Integer(start) if isinstance(start, int) else start
+    if not isinstance(start, sympy.Expr) or not _at_least(start, sympy.Integer(2)):
+        raise Reject(f"the stated range n ≥ {start} is not shown to exclude n = 1 (it must start at 2 or above)")
+    return start
+
+
+def _at_least(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """a ≥ b for every value of the params (positive integers), shown by SymPy's assumptions."""
+    return a == b or bool((a - b).is_nonnegative)
+
+
+def _first_not_trivial(ctx, g: dict, name, low: sympy.Expr) -> sympy.Expr:
+    order = (g.get("data") or {}).get("order")
+    if name in _NOT_TRIVIAL or (isinstance(order, int) and not isinstance(order, bool) and order > 1):
+        return sympy.Integer(2)
+    if order is None or (g.get("data") or {}).get("from") is None or not low.is_Integer:
+        raise Trust(f"the group {name!r} of step {g['id']} is not a named group or a constant order above 1")
+    first = growing_order_first(decode(order, ctx.symbols), int(low))
+    if first is None:
+        raise Trust(f"the order of step {g['id']}'s group is not shown to grow from a value above 1")
+    return sympy.Integer(first)
+
+
+def growing_order_first(order, low: int, search: int = 64):
+    """For an order in one symbol n that is a product of positive integers and factorials of a·n + b (a ≥ 0, or
+    their positive integer powers), which never decreases where the factorials' arguments are ≥ 0: the first
+    n ≥ max(2, low) where it is above 1 with every argument ≥ 0 (the verifier's own statement of the lemma); None
+    otherwise."""
+    if not isinstance(order, sympy.Expr) or len(order.free_symbols) != 1:
+        return None
+    (n,) = order.free_symbols
+    args = []
+    for factor in sympy.Mul.make_args(order):
+        base = factor.base if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0 else factor
+        if base.is_Integer and base >= 1:
+            continue
+        if not isinstance(base, sympy.factorial) or not base.args[0].is_polynomial(n):
+            return None
+        coeffs = sympy.Poly(base.args[0], n).all_coeffs()
+        if len(coeffs) > 2 or any(not c.is_Integer for c in coeffs) or (len(coeffs) == 2 and coeffs[0] < 0):
+            return None
+        args.append(base.args[0])
+    for value in range(max(2, low), max(2, low) + search):
+        if all(a.subs(n, value) >= 0 for a in args) and order.subs(n, value) > 1:
+            return value
+    return None
+
+
+def _group_from(ctx, g: dict, name) -> sympy.Expr:
     """The first length of the group step's statement: every n for SYM-DENSE, a family theorem's `from`, or the
     verifier's lemma table's range when the stated name is its lemma's group."""
     if g["rule"] == "SYM-DENSE":
-        return 1
+        return sympy.Integer(1)
     low = (g.get("data") or {}).get("from")
     if low is not None:
         value = decode(low, ctx.symbols)
-        if not isinstance(value, sympy.Integer):
-            raise Trust(f"the group of step {g['id']} holds from n ≥ {sympy.sstr(value)}, a bound with params")
-        return int(value)
+        return sympy.Integer(value) if isinstance(value, int) else value
     from .lemmas import lemma_for
     lemma = lemma_for(ctx)
     if lemma.group != name:
@@ -250,10 +302,7 @@ def _group_from(ctx, g: dict, name) -> int:
     bound = lemma.group_from
     if not callable(bound):
         raise Trust(f"the `{lemma.name}` lemma states no first length for its group")
-    low = sympy.sympify(bound(w))  # safe: the verifier's own closed form, no text parsed
-    if not low.is_Integer:
-        raise Trust(f"the `{lemma.name}` lemma's group holds from n ≥ {sympy.sstr(low)}, a bound with params")
-    return int(low)
+    return sympy.sympify(bound(w))  # safe: the verifier's own closed form, no text parsed
 
 
 def _not_trivial(ctx, s):
@@ -489,8 +538,11 @@ def check_not_uap_range(ctx, s, data: dict) -> str:
             raise Reject("a NOT-UAP range is stated, but no group route states one")
         return ""
     start = starts[0]
-    if not isinstance(start, int) or isinstance(start, bool):
-        raise Reject("the TGT-NOT-CAUSAL premise states no integer range")
+    if not isinstance(start, int) or isinstance(start, bool):  # a bound with params: the lengths below not listed
+        if not isinstance(data.get("range"), str) or data.get("below_range") is not None:
+            raise Reject("a NOT-UAP range with params is stated with its words and no lengths below it")
+        return (f"; NOT-UAP for n ≥ {sympy.sstr(decode(start, ctx.symbols))}, the TGT-NOT-CAUSAL premise's range "
+                "(the lengths below a bound with params are not stated)")
     if data.get("range") != f"n ≥ {start}":
         raise Reject(f"the NOT-UAP holds for n ≥ {start} (the TGT-NOT-CAUSAL premise), but the verdict states "
                      f"{data.get('range')!r}")

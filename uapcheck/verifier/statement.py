@@ -186,6 +186,15 @@ def _where(ctx, r) -> Optional[str]:
     tree = (r.get("data") or {}).get("range")
     if tree is None:
         return None
+    if r["rule"] == "TGT-VERDICT" and ctx.cert.get("verdict") == "NOT-UAP":  # the group route's own range
+        starts = [(p.get("data") or {}).get("from") for p in ctx.premises(r) if p["rule"] == "TGT-NOT-CAUSAL"]
+        if len(starts) != 1 or starts[0] is None:
+            return None
+        try:
+            low = decode(starts[0], ctx.symbols)
+        except TreeError:
+            return None
+        return condition_words(sympy.Ge(ctx.symbols[ctx.spec.tokens], low))
     if r["rule"] == "TGT-VERDICT":  # a target class's range is its words, "n ≥ 5" (TGT-VERDICT re-checks its start)
         import re
         found = re.fullmatch(r"n ≥ (\d+)", tree) if isinstance(tree, str) else None
