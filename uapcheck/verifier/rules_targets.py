@@ -560,6 +560,8 @@ def _check_length_below(ctx, s, rec: dict) -> None:
     from . import groups, patterns
     from .structure import below_two_dimensions, slots
     n, verdict = rec["n"], rec.get("verdict")
+    if verdict is None and rec.get("allowed") is not False:
+        return  # not decided at that length: the entry asserts nothing (the statement says "not decided")
     if rec.get("allowed") is False:  # a length the file does not allow: some global(g) or sinks(k) with g, k > n
         sizes = [p.g if isinstance(p, S.Global) else p.k for h in ctx.spec.heads for p in _pattern_parts(h.pattern)
                  if isinstance(p, (S.Global, S.Sinks))]
