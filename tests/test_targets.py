@@ -10,6 +10,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -389,6 +390,7 @@ DECODERS = {
     "window_sink_decoder.uap": "ceiling(n/3 - 2/3)",
     "alibi_decoder.uap": 1,
     "rope_decoder.uap": 1,
+    "llama_decoder.uap": 1,
 }
 
 
@@ -477,6 +479,26 @@ def test_fixed_positions_injective_on_causal_offsets_need_one_layer(body):
     r = _positions(body, "tokens 9")
     assert (r.verdict, r.layers) == ("UAP", 1)
     assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+
+
+@pytest.mark.parametrize("heads", ["heads 8", "heads 8 kv 1", "heads 32 kv 8"])
+@pytest.mark.parametrize("tokens", ["tokens 9", ""])
+def test_rope_with_several_or_grouped_query_heads_needs_one_layer(heads, tokens):
+    """`heads H kv G` (multi-head, multi-query, grouped-query): the family contains the one rotary head (the other
+    query heads' output projections zero), whose TD-ROTARY step is the premise of HEADS-SHARED, so §14.11's one
+    layer holds (it was INCONCLUSIVE: the route read only a bare TD-ROTARY step); the certificate verifies."""
+    from uapcheck.verifier import verify
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from certificates import certificate_of
+    text = f"{tokens}\nattention {{ {SOFTMAX}; {heads}; rotary; pattern causal }}\ntarget causal\n"
+    r = check(text)
+    assert (r.verdict, r.layers) == ("UAP", 1)
+    assert rules(r)["TGT-POSITIONS"].evidence["route"] == "one layer"
+    assert rules(r)["TGT-LAYERS"].evidence["least"] is True
+    report = verify(certificate_of(text))
+    assert report.ok, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    plain = check(f"{tokens}\nattention {{ {SOFTMAX}; {heads}; pattern causal }}\ntarget causal\n")
+    assert plain.layers == 2  # without positions the causal mask needs two (§14.6)
 
 
 @pytest.mark.parametrize("body", ["bias b(i, j) = -(i - j)^2", "reweight c(i, j) = cos(pi * (i - j) / 18)"])

@@ -607,6 +607,10 @@ def _label_records(spec: S.Spec, tds: list):
                                                                      h.position.kind == "buckets") else None
         k00 = P.kernel_at_zero_positive(spec, h) if lab.source in ("fixed", "trainable") else None
         td = tds[k] if k < len(tds) else None
+        if td is not None and td.rule == "HEADS-SHARED" and td.proved:
+            # `heads H kv G`: the family contains the one rotary head (every other query head's output projection
+            # zero), so its TD-ROTARY premise is the head's (§14.11, containment)
+            td = next((p for p in td.premises if p.rule == "TD-ROTARY"), td)
         rot = (td is not None and td.rule == "TD-ROTARY" and td.proved) if lab.source == "rotary" else None
         pattern = "causal" if isinstance(h.pattern, S.Causal) else show_pattern(h.pattern)
         records.append(HeadRowLabels(lab.source, lab.detail, lab.injective, pattern, buckets, k00, rot))
