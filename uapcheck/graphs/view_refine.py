@@ -34,10 +34,12 @@ _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 
 
-def _mix(x):
-    """splitmix64's finaliser on a uint64 array (wrapping arithmetic)."""
+def _mix(x, fresh: bool = False):
+    """splitmix64's finaliser on a uint64 array (wrapping arithmetic); ``fresh``: x is a temporary of the caller's,
+    mixed in place."""
     import numpy as np
-    x = x.astype(np.uint64, copy=True)
+    if not fresh:
+        x = x.astype(np.uint64, copy=True)
     x ^= x >> np.uint64(30)
     x *= np.uint64(_M1)
     x ^= x >> np.uint64(27)
@@ -124,6 +126,35 @@ def _runs(keys):
     return keys[starts], starts
 
 
+def _distinct(values) -> int:
+    """How many distinct values a uint64 array holds (one sort; np.unique's hash table is about 20 times slower on
+    65,536 words)."""
+    import numpy as np
+    if len(values) == 0:
+        return 0
+    ordered = np.sort(values)
+    return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
+
+
+def _by_target(arrays: ArcArrays):
+    """The arcs in order of target (stable: by code within one target), made once per arrays: (that order, the
+    sources in it, the mixed in-labels in it, the runs of one target in it, the runs of one source in code order, the
+    mixed out-labels in code order)."""
+    import numpy as np
+    got = getattr(arrays, "_by_target", None)
+    if got is None:
+        order = np.argsort(arrays.dst, kind="stable")
+        got = arrays._by_target = (order, arrays.src[order], _mix(arrays.label[order] * np.uint64(2) + np.uint64(0x51ED27), True),
+                                   _runs(arrays.dst[order]), _runs(arrays.src),
+                                   _mix(arrays.label * np.uint64(2) + np.uint64(0x2545F491), True))
+    return got
+
+
+#: A view holding at least this share of the arcs is refined over all of them, the others' terms multiplied by 0
+#: (a wrapping sum with zeros added is the same sum), instead of over a copy of its own arcs.
+WHOLE_ARCS_SHARE = 0.75
+
+
 def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
     """Colour refinement of R_root (positions coloured min(d(v → root), D), arcs into the ball with their
     head-set labels)."""
@@ -131,32 +162,50 @@ def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
     n = arrays.n
     ball = (dist >= 0) & (dist <= diameter - 1)
     sel = ball[arrays.dst]
-    src, dst, lab = arrays.src[sel], arrays.dst[sel], arrays.label[sel]
+    kept = int(np.count_nonzero(sel))
     level = np.where(ball, dist, diameter).astype(np.uint64)
-    colours = _mix(level + np.uint64(1))
-    lab_in = _mix(lab * np.uint64(2) + np.uint64(0x51ED27))
-    lab_out = _mix(lab * np.uint64(2) + np.uint64(0x2545F491))
-    count = len(np.unique(colours))
+    colours = _mix(level + np.uint64(1), True)
+    count = _distinct(colours)
     rounds = 0
-    # the multisets as wrapping uint64 sums per position, over runs of one source (the arcs are sorted by source) and,
-    # through one sort, of one target: the same sums as np.add.at, position by position
-    by_dst = np.argsort(dst, kind="stable")
-    src_d, dst_d, lab_in_d = src[by_dst], dst[by_dst], lab_in[by_dst]
-    out_runs, in_runs = _runs(src), _runs(dst_d)
+    # the multisets as wrapping uint64 sums per position, over runs of one source (the arcs are sorted by source) and
+    # of one target (the arcs' order by target, made once per arrays): the same sums as np.add.at, position by
+    # position. The view's arcs are those into the ball: taken out (a stable order by target of the arcs kept), or,
+    # for a view of most arcs, every arc with the others' terms multiplied by 0.
+    order, src_d, lab_in_d, in_runs, out_runs, lab_out = _by_target(arrays)
+    dst = arrays.dst
+    keep_in = keep_out = None
+    one_label = bool(len(arrays.label)) and not bool(np.any(arrays.label != arrays.label[0]))
+    if kept < WHOLE_ARCS_SHARE * len(sel):
+        pick = order[sel[order]]
+        src_d, lab_in_d, in_runs = arrays.src[pick], lab_in_d[sel[order]], _runs(dst[pick])
+        dst, lab_out, out_runs = dst[sel], lab_out[sel], _runs(arrays.src[sel])
+    elif kept < len(sel):
+        keep_in, keep_out = sel[order].astype(np.uint64), sel.astype(np.uint64)
     while True:
         rounds += 1
+        if count == n:
+            break  # discrete: the next round has at most n colours, so the loop would stop here after it
         ins = np.zeros(n, dtype=np.uint64)
         outs = np.zeros(n, dtype=np.uint64)
-        if len(src):
-            ins[in_runs[0]] = np.add.reduceat(_mix(colours[src_d] ^ lab_in_d), in_runs[1])
-            outs[out_runs[0]] = np.add.reduceat(_mix(colours[dst] ^ lab_out), out_runs[1])
-        new = _mix(colours ^ _mix(ins + np.uint64(0x9E3779B97F4A7C15)) ^ (_mix(outs) * np.uint64(3)))
-        new_count = len(np.unique(new))
+        if kept:
+            if one_label:  # every arc has the label of the first: each term is a function of one colour, mixed once
+                term = _mix(colours ^ lab_in_d[0], True)[src_d]
+            else:
+                term = _mix(colours[src_d] ^ lab_in_d, True)
+            if keep_in is not None:
+                term *= keep_in
+            ins[in_runs[0]] = np.add.reduceat(term, in_runs[1])
+            term = _mix(colours ^ lab_out[0], True)[dst] if one_label else _mix(colours[dst] ^ lab_out, True)
+            if keep_out is not None:
+                term *= keep_out
+            outs[out_runs[0]] = np.add.reduceat(term, out_runs[1])
+        new = _mix(colours ^ _mix(ins + np.uint64(0x9E3779B97F4A7C15), True) ^ (_mix(outs, True) * np.uint64(3)), True)
+        new_count = _distinct(new)
         if new_count <= count:
             break  # the partition is stable (a colour is a function of the previous one and more)
         colours, count = new, new_count
     digest = hashlib.sha256(np.sort(colours).tobytes() + f"|{rounds}".encode()).hexdigest()
-    return RefinedView(root, ball, colours, rounds, count == n, digest, int(sel.sum()))
+    return RefinedView(root, ball, colours, rounds, count == n, digest, kept)
 
 
 def matching_bijection(a: RefinedView, b: RefinedView):
