@@ -715,7 +715,7 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
     None when a search is deeper than the bit-parallel levels allow (the caller keeps its bounds). When ``budget``
     (CPU seconds) would run out first, the bounds found so far, the reason and the size that fits."""
     import numpy as np
-    from .arc_arrays import bit_levels
+    from .arc_arrays import bit_levels, spread_lowered
     n = union.n
     start = time.process_time()
     in_indptr, in_tails = search.in_
@@ -796,8 +796,12 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
                 best, best_pair = e, (v + 1, int(np.flatnonzero(missing == 0)[0]) + 1)
         searches += len(sources)
         before = count
-        ub = np.minimum(ub, np.where(settled, ecc, _NO_BOUND))
-        ub = _propagated(ub, out_indptr, out_targets)
+        at = np.asarray(sources, dtype=np.int64)
+        lowered = at[ecc[at] < ub[at]]
+        ub[lowered] = ecc[lowered]
+        # ub met ub(w) <= 1 + ub(z) on every arc before: spreading from the lowered seeds gives the same least fixed
+        # point as passes over all the arcs (_propagated)
+        spread_lowered(ub, lowered, in_indptr, in_tails)
         batch_cost = max(batch_cost, time.process_time() - t0)
         if seeding and before - int((ub > best).sum()) <= len(sources):
             seeding = False  # a batch of seeds closed no more than searching the open positions would
@@ -1127,9 +1131,9 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
         return False
     at = np.asarray(seeds, dtype=np.int64) - 1
     layout = _kernel_columns(into, n)
-    for k in range(0, len(seeds), 64):
-        got = _kernel_eccentricities(seeds[k:k + 64], layout, n)
-        if got is None or got != claimed[k:k + 64].tolist():
+    for k in range(0, len(seeds), KERNEL_SEEDS):
+        got = _kernel_eccentricities(seeds[k:k + KERNEL_SEEDS], layout, n)
+        if got is None or got != claimed[k:k + KERNEL_SEEDS].tolist():
             return False
     if bool((bound[at] < claimed).any()):
         return False
@@ -1154,32 +1158,40 @@ def _kernel_columns(grouped: "_InArcs", n: int):
     return _padded_rows(indptr, grouped.tails, n)
 
 
+#: Seeds one kernel search follows at once (64 per uint64 word of a position's row).
+KERNEL_SEEDS = 256
+
+
 def _kernel_eccentricities(sources: Sequence[int], layout, n: int) -> Optional[list[int]]:
-    """ecc_out of up to 64 sources (1-based) by one bit-parallel search along the arcs grouped by head (``layout``: `_kernel_columns`): level 0 each
-    source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a source's
-    eccentricity is the first level at which every position holds its bit. None when some position is never
+    """ecc_out of up to KERNEL_SEEDS sources (1-based) by one bit-parallel search along the arcs grouped by head
+    (``layout``: `_kernel_columns`), each position holding a row of uint64 words (bit b of word w for source 64 w + b):
+    level 0 each source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a
+    source's eccentricity is the first level at which every position holds its bit. None when some position is never
     reached."""
     import numpy as np
+    from .arc_arrays import _and_of_rows
     k = len(sources)
-    mask = np.zeros(n, dtype=np.uint64)
-    mask[np.asarray(sources, dtype=np.int64) - 1] = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
-    full = (1 << k) - 1
-    ecc = [-1] * k
+    words = -(-k // 64)
+    index = np.arange(k, dtype=np.int64)
+    bits = np.left_shift(np.uint64(1), (index % 64).astype(np.uint64))
+    mask = np.zeros((n, words), dtype=np.uint64)
+    mask[np.asarray(sources, dtype=np.int64) - 1, index // 64] = bits  # distinct seeds: one bit per entry
+    ecc = np.full(k, -1, dtype=np.int64)
     columns, rest = layout
+    buf = np.empty_like(mask)
     level = 0
     while True:
-        common = int(np.bitwise_and.reduce(mask))
-        for b in range(k):
-            if ecc[b] < 0 and (common >> b) & 1:
-                ecc[b] = level
-        if common == full:
-            return ecc
+        common = _and_of_rows(mask)
+        ecc[((common[index // 64] & bits) != 0) & (ecc < 0)] = level
+        if bool((ecc >= 0).all()):
+            return ecc.tolist()
         nxt = mask.copy()
         for column in columns:
-            nxt |= mask[column]
+            np.take(mask, column, axis=0, out=buf, mode="clip")  # positions 0..n − 1 by construction: never clipped
+            nxt |= buf
         if rest is not None:
             heads, tails, starts = rest
-            nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts)
+            nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts, axis=0)
         if np.array_equal(nxt, mask):
             return None
         mask = nxt

@@ -259,6 +259,7 @@ class LargeOutcome:
     #: colouring, and the positions searched to find the far sets (None: the far sets were not used)
     far_groups: Optional[int] = None
     far_searched: int = 0
+    far_seeded: int = 0
 
 
 def _by_refinement(out: LargeOutcome, arrays: ArcArrays, view: RefinedView, refined: dict,
@@ -319,47 +320,128 @@ def _by_bliss(out: LargeOutcome, n: int, r: int, stab: int, rv, canon: dict,
 FAR_SET_SECONDS = 10.0
 
 
-def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS):
-    """Theorem F132's far sets: {root: the positions at distance D from it} for every root (0-based) that has any;
-    the other roots' balls are every position. ``ecc_bound`` bounds every ecc_out from above (a certificate the
-    kernel re-checked), so only the candidates C = {v : bound ≥ D} can be at distance D from anything; each is
-    searched forward (bit-parallel, 64 at a time) and the roots its bit has not reached by level D − 1 are at
-    distance D. Returns (far, searched) or (None, reason) when the searches would not fit ``seconds``."""
+#: Far-set searches (Theorem F132): a pass searches up to 64 × arc_arrays.WIDE_WORDS positions; first *seed* passes
+#: from positions picked to lower the bounds of many candidates (their exact eccentricities spread over the arcs),
+#: while a pass closes more than FAR_SEED_GAIN passes' worth of candidates, then passes from the candidates left.
+FAR_SEED_GAIN = 1.5
+
+
+@dataclass
+class FarSearch:
+    """Theorem F132's far sets: ``far`` {root: the positions at distance D from it} for every root (0-based) that has
+    any (None: the searches would not fit their time, ``reason``); ``candidates``: |C| for the certificate's bound;
+    ``searched``: the candidates searched; ``seeded``: the other positions searched to lower the bounds;
+    ``eccentric``: the positions of eccentricity D (boolean mask; every other position is within D − 1 of all)."""
+    far: Optional[dict]
+    candidates: int
+    searched: int = 0
+    seeded: int = 0
+    eccentric: Any = None
+    reason: str = ""
+
+
+def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS,
+               settled=None) -> FarSearch:
+    """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked);
+    ``settled`` (optional boolean mask): the positions where it is their exact ecc_out. Only the candidates
+    C = {v : bound ≥ D} can be at distance D from anything. Each pass searches forward from up to 256 positions at
+    once, bit-parallel, to level D − 1: a position whose bit is everywhere by level L has ecc_out ≤ L (exactly L, the
+    first such level), one whose bit is not everywhere by level D − 1 has ecc_out = D (D is the diameter) and the
+    roots its bit has not reached are at distance D from it. A lowered bound spreads, ecc_out(w) ≤ 1 + ecc_out(z) for
+    an arc w → z (Theorem F131's step), and candidates whose bound falls below D need no search: the first passes
+    search non-candidates picked for that (many candidates within two steps before them, a low bound), the later
+    ones the candidates left. Each bound stays an upper bound on ecc_out: it is the certificate's, an exact
+    eccentricity, or 1 + a bound at an out-neighbour."""
     import time
 
     import numpy as np
-    from .arc_arrays import bit_levels
+    from .arc_arrays import WIDE_WORDS, spread_lowered, wide_search
     n = arrays.n
-    cand = np.flatnonzero(np.asarray(ecc_bound, dtype=np.int64) >= diameter)
+    batch = 64 * WIDE_WORDS
+    ub = np.asarray(ecc_bound, dtype=np.int64).copy()
+    done = np.zeros(n, dtype=bool) if settled is None else np.asarray(settled, dtype=bool).copy()
     wanted = np.zeros(n, dtype=bool)
     wanted[np.asarray(list(roots), dtype=np.int64)] = True
-    far: dict[int, list[int]] = {}
+    eccentric = np.zeros(n, dtype=bool)
+    out = FarSearch({}, int(np.count_nonzero(ub >= diameter)), eccentric=eccentric)
+    far = out.far
     start = time.process_time()
     cost = 0.0
-    for k in range(0, len(cand), 64):
-        spent = time.process_time() - start
-        left = -(-(len(cand) - k) // 64)
-        if k and spent + left * cost > seconds:
-            projected = spent + left * cost
-            fit = int(n * (seconds / projected) ** 0.5)
-            return None, (f"the far sets need forward searches from the {len(cand):,} positions whose eccentricity "
-                          f"bound is D = {diameter} (about {projected:.1f} s, budget {seconds:g} s); a pattern of "
-                          f"this kind fits up to about n = {fit:,}")
+    seeding = True
+    src, dst = arrays.src, arrays.dst
+    while True:
+        open_ = (ub >= diameter) & ~done
+        count = int(np.count_nonzero(open_))
+        if not count:
+            return out
+        picks = None
+        if seeding and count > batch:
+            # positions before many open candidates (one or two arcs), weighted towards a low bound (a low
+            # eccentricity spreads below D further back)
+            one = np.bincount(dst, weights=open_[src], minlength=n)
+            two = np.bincount(dst, weights=one[src], minlength=n)
+            score = (one + two) * (diameter + 1 - np.minimum(ub, diameter))
+            score[done | open_] = 0
+            picks = np.argsort(-score, kind="stable")[:batch]
+            picks = picks[score[picks] > 0]
+            if not len(picks):
+                picks = None
+        if picks is None:
+            seeding = False
+            cand = np.flatnonzero(open_)
+            one = np.bincount(dst, weights=open_[src], minlength=n)
+            near = one + np.bincount(dst, weights=one[src], minlength=n)
+            picks = cand[np.argsort(-near[cand], kind="stable")][:batch]
+            spent = time.process_time() - start
+            left = -(-count // batch)
+            if cost and spent + left * cost > seconds:
+                projected = spent + left * cost
+                fit = int(n * (seconds / projected) ** 0.5)
+                out.far = None
+                out.reason = (f"the far sets need forward searches from the {count:,} positions whose eccentricity "
+                              f"bound is D = {diameter} (about {projected:.1f} s, budget {seconds:g} s); a pattern of "
+                              f"this kind fits up to about n = {fit:,}")
+                return out
         t0 = time.process_time()
-        sources = cand[k:k + 64].tolist()
-        masks = bit_levels(arrays.in_ptr, arrays.in_from, n, sources, max(diameter + 1, 64), last_level=diameter - 1)
-        if masks is None:
-            raise AssertionError("internal error: a search deeper than the diameter")
-        last = masks[diameter - 1] if len(masks) > diameter - 1 else masks[-1]  # bit b: d(sources[b] → ·) ≤ D − 1
-        full = np.uint64((1 << len(sources)) - 1)
-        for i in np.flatnonzero((last != full) & wanted).tolist():
-            missing = ~int(last[i]) & int(full)
-            while missing:
-                low = missing & -missing
-                far.setdefault(i, []).append(sources[low.bit_length() - 1])
-                missing ^= low
+        sources = picks.tolist()
+        first, mask, level = wide_search(arrays.in_ptr, arrays.in_from, n, sources, last_level=diameter - 1)
+        missing = first < 0
+        if bool(missing.any()) and level < diameter - 1:
+            raise AssertionError("internal error: a far-set search stopped before level D − 1 (not strongly connected)")
+        exact = np.where(missing, diameter, first)
+        lowered = picks[exact < ub[picks]]
+        ub[picks] = np.minimum(ub[picks], exact)
+        done[picks] = True
+        if seeding:
+            out.seeded += len(picks)
+        else:
+            out.searched += len(picks)
+        if bool(missing.any()):
+            eccentric[picks[missing]] = True
+            words = mask.shape[1]
+            full = np.zeros(words, dtype=np.uint64)
+            index = np.arange(len(sources))
+            np.bitwise_or.at(full, index // 64, np.left_shift(np.uint64(1), (index % 64).astype(np.uint64)))
+            for i in np.flatnonzero((mask != full).any(axis=1) & wanted).tolist():
+                for w in range(words):
+                    gone = int(full[w]) & ~int(mask[i, w])
+                    while gone:
+                        low = gone & -gone
+                        far.setdefault(i, []).append(sources[64 * w + low.bit_length() - 1])
+                        gone ^= low
+        spread_lowered(ub, lowered, arrays.in_ptr, arrays.in_from)
         cost = max(cost, time.process_time() - t0)
-    return far, len(cand)
+        if seeding and count - int(np.count_nonzero((ub >= diameter) & ~done)) <= FAR_SEED_GAIN * len(picks):
+            seeding = False
+
+
+def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS):
+    """``far_search``'s far sets: (far, candidates searched) or (None, reason) when the searches would not fit
+    ``seconds``."""
+    got = far_search(arrays, ecc_bound, diameter, roots, seconds)
+    if got.far is None:
+        return None, got.reason
+    return got.far, got.searched + got.seeded
 
 
 def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> RefinedView:
@@ -421,19 +503,24 @@ def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence
 
 def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[int], stab_of: Callable[[int], int],
                  bliss_view: Callable[[int], object], in_group: Callable[[Sequence[int]], bool],
-                 arc_limit: int, ecc_bound=None) -> LargeOutcome:
+                 arc_limit: int, ecc_bound=None, arrays: Optional[ArcArrays] = None,
+                 searched: Optional[FarSearch] = None) -> LargeOutcome:
     """§11.9's theorem over the G-orbit representatives ``reps`` (0-based) with the three reductions of
     the module docstring. ``bliss_view(r)`` builds views.py's rooted view of r (for roots whose colouring
     is not discrete); ``stab_of(r)`` is |Stab_G(r)|. The caller re-checks a witness on the arcs.
     ``ecc_bound`` (an upper bound on every ecc_out, re-checked by the kernel with the diameter): the covering roots
-    and the far sets come from it, and roots sharing a far set are decided together (Theorem F132)."""
-    arrays = ArcArrays(graphs)
+    and the far sets come from it, and roots sharing a far set are decided together (Theorem F132). ``arrays`` and
+    ``searched`` (the far sets of ``reps``): when the caller has them already."""
+    arrays = ArcArrays(graphs) if arrays is None else arrays
     todo = None
     if ecc_bound is not None and diameter >= 2:
-        far, searched = far_sets(arrays, ecc_bound, diameter, reps)
+        if searched is None:
+            searched = far_search(arrays, ecc_bound, diameter, reps)
+        far = searched.far
         if far is not None:
             out = LargeOutcome(covering=sorted(r for r in reps if r not in far))
-            out.far_searched = int(searched)
+            out.far_searched = searched.searched
+            out.far_seeded = searched.seeded
             todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of, arc_limit)
             if out.witness is not None or out.undecided:
                 return out

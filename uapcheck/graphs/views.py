@@ -113,6 +113,9 @@ class RootedViewCertificate:
     #: positions searched forward to find the far sets
     far_groups: Optional[int] = None
     far_searched: int = 0
+    #: the other positions searched so that fewer candidates need a search of their own (their exact eccentricities
+    #: lower the bounds over the arcs)
+    far_seeded: int = 0
 
     def as_evidence(self) -> dict:
         ev: dict = {"radius": self.radius, "G-orbits": len(self.representatives)}
@@ -125,8 +128,10 @@ class RootedViewCertificate:
                                 f", BLISS for {self.by_bliss or 0}")
             if self.far_groups is not None:
                 ev["far sets (Theorem F132)"] = (
-                    f"the {self.far_searched:,} positions whose eccentricity bound reaches D searched forward give "
-                    f"every root's far set; the roots of one far set U share the graph with the arcs into U removed "
+                    f"the {self.far_searched:,} positions whose eccentricity bound reaches D "
+                    + (f"(after searches from {self.far_seeded:,} other positions, whose exact eccentricities lowered "
+                       f"the bounds of the rest below D) " if self.far_seeded else "") +
+                    f"searched forward give every root's far set; the roots of one far set U share the graph with the arcs into U removed "
                     f"and U marked, and {self.far_groups} such graphs refine to a discrete colouring, deciding "
                     f"their roots at once")
         if len(self.representatives) <= 16:
@@ -180,6 +185,7 @@ class Neighbourhoods:
         # positions' own labels (an absolute positional encoding): None, or one hashable per position (0-based)
         self.vertex_classes = None if vertex_classes is None else list(vertex_classes)
         self.num_heads = len(distinct)
+        self.graphs = distinct
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
         union = union_graph(list(dict.fromkeys(distinct)))
         self.num_arcs = union.num_arcs
@@ -498,28 +504,94 @@ def _candidate_pairs(nb: "Neighbourhoods") -> Iterable[tuple[int, int]]:
                 yield a, a + gap
 
 
+#: The transposition probe with the positions of eccentricity D known lists its pairs (`_possible_pairs`) when there
+#: are at most this many such positions and this many pairs of twins.
+POSSIBLE_POSITIONS_MAX = 400
+TWIN_PAIRS_MAX = 100_000
+
+
+def _twin_pairs(nb: Neighbourhoods) -> Optional[set]:
+    """Every pair a < b (0-based) that the swap (a b) could keep in every head, and more: in head 0 either
+    N(a) = N(b) (b ∈ N(a)) or N(a) − {a} = N(b) − {b} (b ∉ N(a)), since σ(N(a)) = N(b) says exactly that. Found by
+    equal sums of mixed members (a wrapping sum: equal sets give equal sums, a collision only adds a pair). None when
+    there are more than TWIN_PAIRS_MAX."""
+    import numpy as np
+    from .build import code_array
+    from .view_refine import _mix
+    n = nb.n
+    codes = code_array(nb.graphs[0])
+    src, dst = codes // n, codes % n
+    loop = src == dst
+    src, dst = src[~loop], dst[~loop]
+    mixed = _mix(np.arange(n, dtype=np.uint64) + np.uint64(0x632BE59BD9B4E019))
+    open_sum = np.zeros(n, dtype=np.uint64)
+    np.add.at(open_sum, dst, mixed[src])
+    pairs: set = set()
+    for key in (open_sum, open_sum + mixed):
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1], [True])))
+        for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist()):
+            if hi - lo < 2:
+                continue
+            members = sorted(order[lo:hi].tolist())
+            if len(pairs) + len(members) * (len(members) - 1) // 2 > TWIN_PAIRS_MAX:
+                return None
+            pairs.update((x, y) for k, x in enumerate(members) for y in members[k + 1:])
+    return pairs
+
+
+def _possible_pairs(nb: Neighbourhoods, possible) -> Optional[list]:
+    """The pairs in `_candidate_pairs`' order that can give a witness when only the positions of ``possible``
+    (boolean) have eccentricity D: a swap that does not keep N_h(a) onto N_h(b) changes a and b themselves, which
+    must then both be possible; the others are twins in head 0 (`_twin_pairs`). None when the list would be long."""
+    import numpy as np
+    where = np.flatnonzero(possible).tolist()
+    if len(where) > POSSIBLE_POSITIONS_MAX:
+        return None
+    twins = _twin_pairs(nb)
+    if twins is None:
+        return None
+    pairs = twins.union((x, y) for k, x in enumerate(where) for y in where[k + 1:])
+    degree = nb.out_degrees
+    typical = 4 * (sum(degree) // max(1, nb.n)) + 4
+    return sorted(pairs, key=lambda p: (not (degree[p[0]] <= typical and degree[p[1]] <= typical), p[1] - p[0], p[0]))
+
+
 def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[Sequence[int]], bool],
-                         seconds: float = 2.0) -> Optional[ViewWitness]:
+                         seconds: float = 2.0, possible=None) -> Optional[ViewWitness]:
     """A transposition that is a view witness, found within ``seconds`` of CPU time (None: none found;
-    the clock is the process's CPU time, so the answer does not depend on the machine's load)."""
+    the clock is the process's CPU time, so the answer does not depend on the machine's load).
+
+    ``possible`` (optional boolean array): every position outside it has ecc_out ≤ D − 1 (a re-checked bound, or
+    searches), so every position is within D − 1 of it, and a swap that changes it is a witness nowhere: such pairs
+    are skipped, and when the positions of ``possible`` are few only the pairs that can pass are listed, in the same
+    order (`_possible_pairs`), so the probe finds the same first witness as without it."""
     n = nb.n
     deadline = time.process_time() + seconds
     radius = diameter - 1
     balls: Optional[dict] = {} if n <= BALL_MASKS_MAX_N else None
     swaps = _SwapMasks(nb) if balls is not None and not nb.labelled else None
     ball_masks: dict = balls if balls is not None else {}
-    for a, b in _candidate_pairs(nb):
+    pairs: Optional[Iterable[tuple[int, int]]] = None
+    if possible is not None and not nb.labelled and nb.vertex_classes is None:
+        pairs = _possible_pairs(nb, possible)
+    for a, b in (_candidate_pairs(nb) if pairs is None else pairs):
         if time.process_time() > deadline:  # every pair: one _blind can read millions of arcs
             return None
         if swaps is not None:
             mask = swaps.bad(a, b)
             if not mask:
                 continue  # an automorphism of every head
+            if possible is not None and not all(possible[v] for v in _bits(mask)):
+                continue  # a changed position within D − 1 of every position
             i = _blind_by_masks(nb, _bits(mask), radius, ball_masks)
         else:
             bad = _transposition_bad(nb, a, b)
             if bad is None:
                 continue  # an automorphism of every head
+            if possible is not None and not all(possible[v] for v in bad):
+                continue  # a changed position within D − 1 of every position
             i = _blind(nb, bad, radius) if balls is None else _blind_by_masks(nb, bad, radius, balls)
         if i is None:
             continue
@@ -697,10 +769,24 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         nb.exact_views = False
         if shown is not None:
             return shown
+    unlabelled = not nb.labelled and nb.vertex_classes is None
+    mid_size = unlabelled and (estimate > work_limit or (ecc_bound is not None and estimate > EXACT_FIRST_WORK))
+    arrays = searched = possible = None
+    if known and mid_size and ecc_bound is not None and diameter >= 2:
+        # the far sets first (Theorem F132): they give the positions of eccentricity D, the only ones a transposition
+        # witness may change, so the probe below tries only the pairs that can pass
+        from .view_refine import ArcArrays, far_search
+        arrays = ArcArrays(graphs)
+        searched = far_search(arrays, ecc_bound, diameter, reps)
+        if searched.far is not None:
+            possible = searched.eccentric
     if certificate or not (known and estimate <= work_limit):
         if ecc_bound is not None:  # the far sets (Theorem F132) decide exactly where the probe finds nothing
             probe_seconds = min(probe_seconds, FAR_SET_PROBE_SECONDS)
-        found = probe_transpositions(nb, diameter, in_group, probe_seconds)
+            if possible is None:
+                import numpy as np
+                possible = np.asarray(ecc_bound) >= diameter  # the others are within D − 1 of every position
+        found = probe_transpositions(nb, diameter, in_group, probe_seconds, possible)
         if found is not None:
             if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
                 raise AssertionError("internal error: a transposition witness failed its re-check")
@@ -709,11 +795,10 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
                                          "orbits are unknown")
     sizes = _orbit_sizes(reps, orbit_of)
-    unlabelled = not nb.labelled and nb.vertex_classes is None
-    if unlabelled and (estimate > work_limit or (ecc_bound is not None and estimate > EXACT_FIRST_WORK)):
+    if mid_size:
         # past the work limit, or wherever the diameter's certificate bounds every eccentricity (the far sets of
         # Theorem F132 then leave most roots out at once, where BLISS would build every orbit's view)
-        return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group, ecc_bound)
+        return _decide_mid_size(graphs, nb, diameter, group_order, reps, sizes, in_group, ecc_bound, arrays, searched)
     if estimate > work_limit:
         # work grows like (orbits × arcs); with orbits and arcs both ∝ n, like n²
         fit = int(n * (work_limit / estimate) ** 0.5)
@@ -830,7 +915,7 @@ def _isomorphic_views(nb: Neighbourhoods, diameter: int, in_group: Callable[[Seq
 
 def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diameter: int, group_order: int,
                      reps: Sequence[int], sizes: dict, in_group: Callable[[Sequence[int]], bool],
-                     ecc_bound=None) -> ViewDecision:
+                     ecc_bound=None, arrays=None, searched=None) -> ViewDecision:
     """The same decision past the work limit, by view_refine.py: roots whose ball is every position are
     left out, colour refinement decides the views it makes discrete, BLISS the others (docs/theory.md
     §11.9, "Mid-size n"); with ``ecc_bound`` (a re-checked upper bound on every ecc_out) the roots are grouped
@@ -838,7 +923,8 @@ def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diamete
     from .view_refine import decide_large
 
     out = decide_large(graphs, diameter, reps, lambda r: group_order // sizes[r],
-                       lambda r: _RootedView(nb, r, diameter), in_group, LARGE_VIEW_ARCS, ecc_bound=ecc_bound)
+                       lambda r: _RootedView(nb, r, diameter), in_group, LARGE_VIEW_ARCS, ecc_bound=ecc_bound,
+                       arrays=arrays, searched=searched)
     if out.witness is not None:
         r, perm, how = out.witness
         if not witness_condition_holds(nb, perm, r + 1, diameter - 1) or in_group(perm):
@@ -849,5 +935,5 @@ def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diamete
     cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in out.examined),
                                  tuple(sizes[r] for r in out.examined), tuple(out.auts), tuple(out.keys),
                                  covering=tuple(r + 1 for r in out.covering), by_bliss=out.bliss,
-                                 far_groups=out.far_groups, far_searched=out.far_searched)
+                                 far_groups=out.far_groups, far_searched=out.far_searched, far_seeded=out.far_seeded)
     return ViewDecision(True, certificate=cert)
