@@ -73,6 +73,7 @@ class ArcArrays:
         self.out_ptr, self.out_to = out_csr(codes, n)
         self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
         self.indegree = np.diff(self.in_ptr)
+        self._by_target: Optional[tuple] = None  # `_by_target`'s arrays, made on first use
 
     def in_distances(self, root: int, radius: Optional[int] = None):
         """d(v → root) for every v (−1: farther than ``radius``)."""
@@ -141,7 +142,7 @@ def _by_target(arrays: ArcArrays):
     sources in it, the mixed in-labels in it, the runs of one target in it, the runs of one source in code order, the
     mixed out-labels in code order)."""
     import numpy as np
-    got = getattr(arrays, "_by_target", None)
+    got = arrays._by_target
     if got is None:
         order = np.argsort(arrays.dst, kind="stable")
         got = arrays._by_target = (order, arrays.src[order], _mix(arrays.label[order] * np.uint64(2) + np.uint64(0x51ED27), True),
@@ -363,8 +364,8 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
     wanted = np.zeros(n, dtype=bool)
     wanted[np.asarray(list(roots), dtype=np.int64)] = True
     eccentric = np.zeros(n, dtype=bool)
-    out = FarSearch({}, int(np.count_nonzero(ub >= diameter)), eccentric=eccentric)
-    far = out.far
+    far: dict[int, list[int]] = {}
+    out = FarSearch(far, int(np.count_nonzero(ub >= diameter)), eccentric=eccentric)
     start = time.process_time()
     cost = 0.0
     seeding = True
