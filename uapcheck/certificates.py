@@ -738,6 +738,10 @@ class Diameter(Certificate):
         out = {"kind": self.kind, "n": c.n, "diameter": c.diameter, "lower": c.lower, "upper": c.upper,
                "realised by": None if c.lower_pair is None else {"from j": c.lower_pair[0], "to i": c.lower_pair[1]},
                "upper bound method": ub.method if ub else None}
+        if ub is not None and ub.method == "seeded" and ub.seeds:
+            # Theorem F131's seeds with their eccentricities, at every n (one pair per search, not per position):
+            # `uapcheck verify` re-runs their searches and rebuilds the bound array itself
+            out["seeds"] = [[int(v), int(e)] for v, e in ub.seeds]
         if ub is not None and c.n <= JSON_ARRAY_LIMIT:
             out["probes"] = [{"vertex": p.vertex, "dist_out": _int_list(p.dist_out), "dist_in": _int_list(p.dist_in)}
                              for p in ub.probes]

@@ -261,6 +261,8 @@ class LargeOutcome:
     far_groups: Optional[int] = None
     far_searched: int = 0
     far_seeded: int = 0
+    #: Theorem F132: each decided far set U (sorted, 1-based) with its roots (1-based), for the certificate
+    far_listing: list = field(default_factory=list)
 
 
 def _by_refinement(out: LargeOutcome, arrays: ArcArrays, view: RefinedView, refined: dict,
@@ -492,6 +494,7 @@ def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence
                     return []
         seen.setdefault(view.key, []).append((view, roots))
         decided += 1
+        out.far_listing.append((tuple(int(v) + 1 for v in u), tuple(int(r) + 1 for r in roots)))
         for r in roots:
             if stab_of(r) != 1:  # Stab_G(r) ≤ Aut(R_r) ≤ Aut(Γ^U) = {id}
                 raise AssertionError(f"internal error: a discrete far-set graph at {r + 1} but |Stab_G| = {stab_of(r)}")

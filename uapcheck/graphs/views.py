@@ -116,6 +116,16 @@ class RootedViewCertificate:
     #: the other positions searched so that fewer candidates need a search of their own (their exact eccentricities
     #: lower the bounds over the arcs)
     far_seeded: int = 0
+    #: Theorem F132: each far set decided by its discrete refinement, (U, its roots), sorted and 1-based
+    far_sets: tuple = field(default=(), repr=False)
+
+    def as_data(self) -> dict:
+        """The evidence, and for the certificate the far sets with their roots (`uapcheck verify` recomputes them
+        and compares)."""
+        data = self.as_evidence()
+        if self.far_sets:
+            data["far sets"] = [{"positions": list(u), "roots": list(roots)} for u, roots in self.far_sets]
+        return data
 
     def as_evidence(self) -> dict:
         ev: dict = {"radius": self.radius, "G-orbits": len(self.representatives)}
@@ -935,5 +945,6 @@ def _decide_mid_size(graphs: Sequence[PatternGraph], nb: Neighbourhoods, diamete
     cert = RootedViewCertificate(diameter - 1, group_order, tuple(r + 1 for r in out.examined),
                                  tuple(sizes[r] for r in out.examined), tuple(out.auts), tuple(out.keys),
                                  covering=tuple(r + 1 for r in out.covering), by_bliss=out.bliss,
-                                 far_groups=out.far_groups, far_searched=out.far_searched, far_seeded=out.far_seeded)
+                                 far_groups=out.far_groups, far_searched=out.far_searched, far_seeded=out.far_seeded,
+                                 far_sets=tuple(out.far_listing))
     return ViewDecision(True, certificate=cert)

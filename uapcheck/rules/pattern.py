@@ -277,6 +277,8 @@ class LayerCount:
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
     permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
     family: Optional[StandardFamily] = None  # the count is a family theorem's at this n (§11.11)
+    #: the same for the certificate file (with Theorem F132's far sets listed), when it says more than the evidence
+    certificate_data: Optional[dict] = None
 
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
@@ -320,7 +322,8 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return LayerCount(diameter, True, "rooted views (§11.9): for every G-orbit representative i the "
                           "automorphisms of i's rooted depth-(D − 1) view are exactly Stab_G(i), and no two "
                           "orbits have isomorphic rooted views, so no view witness exists and D layers "
-                          "suffice", certificate=cert)
+                          "suffice", certificate=cert,
+                          certificate_data=decision.certificate.as_data() if decision.certificate else None)
     return LayerCount(diameter + 1, False, f"view argument: D + 1 = {diameter + 1} layers suffice; whether "
                       f"D = {diameter} suffice is not decided: {decision.reason}")
 
@@ -362,7 +365,7 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
-                length: Optional[sympy.Symbol] = None) -> proof.Step:
+                length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
     `exact` False: least on the classes `length` mod L in residues only, sufficient, not shown least, on the others
     (a least flag by residue class, docs/theory.md §12)."""
@@ -417,8 +420,8 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
     return proof.conclude(claim, proof.PROVED, [connected], ev, notes,
                           facts=facts,
                           certificate=family or _layers_certificate(connected, diameter, layers, exact, method,
-                                                                    witness, graphs, certificate, labelled,
-                                                                    permutation))
+                                                                    witness, graphs, certificate_data or certificate,
+                                                                    labelled, permutation))
 
 
 def _layers_certificate(connected, diameter, layers, exact, method, witness, graphs, rooted=None,
@@ -624,7 +627,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         structure.append(layers_step(connected, diameter, layers, count.exact, count.method, count.witness,
                                      certificate=count.certificate, graphs=graphs,
                                      labelled=bool(any(_biases(spec))), permutation=count.permutation,
-                                     family=count.family))
+                                     family=count.family, certificate_data=count.certificate_data))
     elif conn.upper is not None:
         bounds = {"lower bound": conn.lower, "upper bound": conn.upper}
         if conn.fits_up_to is not None:
