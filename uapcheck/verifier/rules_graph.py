@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import itertools
 
-from . import (global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns, rules_families,
-               spanning_bound, views)
+from . import (far_sets, global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns,
+               rules_families, spanning_bound, views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -581,6 +581,9 @@ def _large_layers(ctx, s):
         by_theorem = rules_families.at_length(ctx, n, d, m)  # a family theorem of §11.11 at this n
         if by_theorem:
             return VERIFIED, by_theorem
+        by_far_sets = far_sets.check(ctx, s, d)  # Theorem F132 on the seeded bound of Theorem F131
+        if by_far_sets:
+            return by_far_sets
         raise Trust(f"D layers claimed sufficient by a search the verifier does not repeat at n = {n}")
     raise Reject(f"{m} layers with diameter {d} is neither D nor D + 1")
 
