@@ -254,3 +254,19 @@ def test_bigbird_group_and_view_witness_above_the_arc_limit_are_checked_on_the_a
     wit["position"] = swapped[0]  # the witness's own moved position is within distance 0
     _step(bad, "PAT-LAYERS")["evidence"]["view witness"]["position"] = swapped[0]
     assert _outcomes(bad)["PAT-LAYERS"].outcome == REJECTED
+
+
+@pytest.mark.parametrize("pattern", ["offsets {-1, -3}", "offsets {-2, -3}", "offsets {-1, 2}", "window(1)",
+                                     "edges {2 -> 1, 3 -> 2}", "offsets {-1} + random(1, seed=3)", "offsets {-1}"])
+def test_the_forward_chain_on_the_arrays_is_the_interval_models(pattern):
+    # SYM-AUT's forward chain (every arc forward, every arc k − 1 → k present) read off the arc arrays, as the
+    # interval model reads it (a second way: the model with the arrays left out)
+    from uapcheck.verifier import large
+    from uapcheck.verifier.check import Context
+    spec = parse_source(_text(3000, pattern))
+    on_arrays = Context({}, spec, {}, [], {}, {})
+    assert large.arrays(on_arrays) is not None
+    on_model = Context({}, spec, {}, [], {}, {})
+    on_model.cache["arrays"] = None
+    assert (large.forward_chain(on_arrays) is None) == (large.forward_chain(on_model) is None)
+    assert (large.forward_chain(on_model) is not None) == (pattern in ("offsets {-1, -3}", "offsets {-1}"))

@@ -149,6 +149,11 @@ class _Union:
         self.in_starts = in_ptr[self.in_rows]
 
 
+def _distinct(ordered: np.ndarray) -> int:
+    """The number of distinct values of a sorted array."""
+    return int(ordered.size and 1 + np.count_nonzero(ordered[1:] != ordered[:-1]))
+
+
 def refine_marked(ctx, far: tuple) -> tuple[bool, str, int]:
     """Colour refinement of Γ^U, U = `far` (0-based): (discrete, key, rounds) with key the sha256 of the round count
     and the sorted final colours. The arcs into U are not in Γ^U: their terms are zero in every sum (the sum over the
@@ -163,7 +168,8 @@ def refine_marked(ctx, far: tuple) -> tuple[bool, str, int]:
     mult_in = np.where(mark[g.in_head], np.uint64(0), g.lab_in)
     mult_out = np.where(mark[g.out_head], np.uint64(0), g.lab_out)
     colour = _mix(mark.astype(np.uint64) + _SELF)
-    count = int(np.unique(colour).size)
+    final = np.sort(colour)
+    count = _distinct(final)
     rounds = 0
     while True:
         s_in = np.zeros(n, dtype=np.uint64)
@@ -172,11 +178,11 @@ def refine_marked(ctx, far: tuple) -> tuple[bool, str, int]:
         s_out[g.out_rows] = np.add.reduceat(colour[g.out_head] * mult_out, g.out_starts)
         new = _mix(_mix(colour ^ _SELF) + _mix(s_in ^ _IN) + _mix(s_out + _OUT))
         rounds += 1
-        got = int(np.unique(new).size)
+        ordered = np.sort(new)
+        got = _distinct(ordered)
         if got <= count:
             break
-        colour, count = new, got
-    final = np.sort(colour)
+        colour, count, final = new, got, ordered
     key = hashlib.sha256(rounds.to_bytes(8, "little") + final.tobytes()).hexdigest()
     return count == n, key, rounds
 

@@ -349,6 +349,16 @@ def _view_witness_on_arrays(ctx, perm: list, i: int, d: int) -> str:
 def forward_chain(ctx):
     """The reason the group is trivial when every arc of the union goes forward and every arc k − 1 → k
     is present (checked at every position), else None."""
+    if "forward chain" not in ctx.cache and arrays(ctx) is not None:
+        import numpy as np  # the same two facts on the arc arrays, without building the interval model
+        _, adj = arrays(ctx)
+        n = adj.n
+        src, dst = np.divmod(adj.codes, n)
+        chain = np.arange(1, n, dtype=np.int64)
+        chain = (chain - 1) * n + chain  # the codes of the arcs k − 1 → k (0-based)
+        at = np.searchsorted(adj.codes, chain)
+        present = bool((at < adj.codes.size).all()) and bool((adj.codes[np.minimum(at, adj.codes.size - 1)] == chain).all())
+        ctx.cache["forward chain"] = bool((src < dst).all()) and present
     if "forward chain" not in ctx.cache:
         spans = _spans(ctx)
         ok = True
