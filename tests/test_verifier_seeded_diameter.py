@@ -137,6 +137,22 @@ def test_the_diameter_seeds_and_far_sets_agree_with_plain_searches(cert):
     assert {r: tuple(g["positions"]) for g in listed for r in g["roots"]} == {r: tuple(u) for r, u in far.items()}
 
 
+def test_several_heads_label_the_arcs_by_their_head_sets(large_path):
+    # two heads: the marked graphs' arcs carry the set of heads holding them; the verdict agrees with the verifier's
+    # nauty rooted views below the arc limit
+    text = (f"tokens {N}\n" + "".join(f"attention {{ kernel k(x, y) = exp(x . y); pattern {p} }}\n"
+                                      for p in (PATTERN, "window(1) + random(1, seed=7)")))
+    two = _engine_certificate(text)
+    report = verify(two)
+    by_rule = {o.rule: o for o in report.steps}
+    assert by_rule["PAT-CONNECTED"].outcome == VERIFIED and "Theorem F131" in by_rule["PAT-CONNECTED"].reason
+    assert by_rule["PAT-LAYERS"].outcome == VERIFIED and "Theorem F132" in by_rule["PAT-LAYERS"].reason
+    from uapcheck.verifier import patterns
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(patterns, "MAX_N", 1024)
+        assert verify(two).ok
+
+
 # ---------------------------------------------------------------------------------------------
 # Mutations: each must be rejected
 

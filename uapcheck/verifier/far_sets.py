@@ -225,13 +225,17 @@ def check(ctx, s: dict, d: int) -> Optional[tuple[str, str]]:
     _compare(ctx, s, d, n, groups)
     rooted = sum(len(r) for r in groups.values())
     return VERIFIED, (f"on the arc arrays ({adj.arcs:,} arcs), Theorem F132 with the connectivity step's re-checked "
-                      f"seeded bound: the verifier's own searches from {searched:,} positions (those whose bound, "
-                      f"lowered as they are searched, reaches D = {d}) give {rooted:,} roots a far set "
-                      f"({len(groups):,} distinct far sets; every other root's "
+                      f"seeded bound: the verifier's own searches from {_count(searched, 'position')} (those whose "
+                      f"bound, lowered as they are searched, reaches D = {d}) give {_count(rooted, 'root')} a far set "
+                      f"({_count(len(groups), 'distinct far set')}; every other root's "
                       f"(D − 1)-ball is every position), and each far set's marked graph refines to a discrete "
                       f"colouring (at most {rounds_max} rounds of the verifier's own refinement) with keys pairwise "
                       f"distinct, so no view witness exists: D = {d} layers suffice, and D − 1 do not (the diameter's "
                       f"pair)")
+
+
+def _count(k: int, what: str) -> str:
+    return f"{k:,} {what}" + ("" if k == 1 else "s")
 
 
 def _show(items) -> str:
