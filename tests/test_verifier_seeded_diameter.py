@@ -295,6 +295,13 @@ def test_a_wrong_count_in_the_rooted_view_block_is_rejected(cert, large_path, ke
     assert got.outcome == REJECTED and key in got.reason
 
 
+@pytest.mark.parametrize("key", ["layers", "diameter"])
+def test_a_wrong_count_in_the_layer_block_is_rejected(cert, large_path, key):
+    got, _ = _outcome(_with(cert, lambda c: _step(c, "PAT-LAYERS")["certificate"]["data"].__setitem__(key, 9)),
+                      "PAT-LAYERS")
+    assert got.outcome == REJECTED and key in got.reason
+
+
 def test_the_prose_of_the_rooted_view_block_is_listed_as_not_compared(cert, large_path):
     report = verify(cert)
     assert any(p.endswith("rooted views.decided by") for p in report.unbound)

@@ -247,6 +247,9 @@ def _compare(ctx, s: dict, d: int, n: int, groups: dict) -> None:
     """The rooted-view block's far sets, radius and root counts against the ones found; the rest listed as not
     compared."""
     block = (s.get("certificate") or {}).get("data")
+    for name in ("layers", "diameter"):
+        if isinstance(block, dict) and name in block and block[name] != d:
+            raise Reject(f"{s['id']} certificate.data.{name} is {str(block[name])[:40]}, not D = {d}")
     views = block.get("rooted views") if isinstance(block, dict) else None
     where = f"{s['id']} certificate.data.rooted views"
     if not isinstance(views, dict):
