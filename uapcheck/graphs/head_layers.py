@@ -540,6 +540,30 @@ def union_theorem(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping)
     return found if isinstance(found, FamilyTheorem) else None
 
 
+WINDOW_UNION = "§11.2, item 4"   # what proves the union's count when the union of the heads is a non-cyclic window
+
+
+def window_union(patterns: Sequence[Pattern], n: sympy.Symbol):
+    """The union of the heads' arcs as a FamilyTheorem when it is a non-cyclic `window(w)`, w an integer (the normal
+    form of every head's parts side by side, docs/theory.md §11.13: the arcs are equal at every n): D = ⌈(n − 1)/w⌉,
+    D layers suffice (§11.2, item 4, for n ≥ w + 2), and Aut = the reflection for n ≥ 2w + 1 (§11.5); else None."""
+    from ..spec import Window
+    from .families import FamilyTheorem
+    from .normal_form import normalise
+    parts = [q for p in patterns for q in (p.parts if isinstance(p, PatternUnion) else (p,))]
+    form = normalise(PatternUnion(tuple(dict.fromkeys(parts)))).pattern
+    if isinstance(form, PatternUnion) and len(form.parts) == 1:
+        form = form.parts[0]
+    if not isinstance(form, Window) or form.cyclic or not _is_int(form.w) or form.w < 1:
+        return None
+    w = int(form.w)
+    diameter = sympy.ceiling((n - 1) / w)
+    return FamilyTheorem(WINDOW_UNION, "window(w)", (("w", Integer(w)),), Integer(2 * w + 1), diameter, "reflection",
+                         Integer(2), ("i ↦ n + 1 − i",), diameter, True,
+                         "non-cyclic window: the unseen positions' adjacency is fixed by the seen part (§11.2)",
+                         n_symbol=n)
+
+
 def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
                  params: Optional[Mapping] = None) -> Optional[HeadLayers]:
     """The least layer count of several distinct unbiased heads without a positional encoding at symbolic n
@@ -550,6 +574,11 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         return None
     union = union_theorem(patterns, n, params)
     if union is None:
+        window = window_union(patterns, n)  # F70 on a union that is a non-cyclic window (§11.2, item 4)
+        if window is not None and cases:
+            found = equal_groups(window, cases, n)
+            if found is not None:
+                return found
         return by_class(patterns, None, cases, n, params)  # F88 alone, on F87's D = 2
     if cases:
         found = equal_groups(union, cases, n)

@@ -999,8 +999,10 @@ def _heads_layers_method(found) -> str:
                 f"n = {e.start + e.modulus - 1} and the same for every larger n of each residue class mod "
                 f"{e.modulus}; for n ≥ {found.low}")
     if found.theorem == "F70":
+        by = f"Theorem {found.union_theorem}" if found.union_theorem.startswith("F") else \
+            f"a non-cyclic window, {found.union_theorem}"
         return (f"several heads, Theorem F70 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
-                f"(Theorem {found.union_theorem}) and the heads' group has the union's order on every residue "
+                f"({by}) and the heads' group has the union's order on every residue "
                 f"class, so a view witness of the heads would be one of the union; for n ≥ {found.low}")
     return (f"several heads, Theorem F71 (docs/theory.md §11.11): the union's view witness (Theorem "
             f"{found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on the heads' arcs "

@@ -91,8 +91,13 @@ def union_lemma(ctx):
 
 def _as_one_pattern(parts: list):
     """Cyclic offsets and cyclic windows with integer jumps whose union is {±1, …, ±w} (a cyclic window) or
-    {1, …, w} / {−w, …, −1} (one-sided offsets): that one pattern; else None."""
+    {1, …, w} / {−w, …, −1} (one-sided offsets): that one pattern; non-cyclic windows, offsets and dilated parts with
+    integer sizes whose differences j − i ≠ 0 make {±1, …, ±w}: the non-cyclic window(w) (both have the arcs with
+    j − i in that set and both ends in 1..n); else None."""
     from .. import spec as S
+    line = _as_window(parts)
+    if line is not None:
+        return line
     jumps: set = set()
     for q in parts:
         if isinstance(q, S.Window) and q.cyclic and isinstance(q.w, int) and not isinstance(q.w, bool):
@@ -111,6 +116,28 @@ def _as_one_pattern(parts: list):
     if jumps == set(range(1, w + 1)) or jumps == set(range(-w, 0)):
         return S.Offsets(tuple(sorted(jumps)), True)
     return None
+
+
+def _as_window(parts: list):
+    """The non-cyclic window(w) whose arcs are the union of these parts' (non-cyclic windows, offsets and dilated
+    parts with integer sizes), or None."""
+    from .. import spec as S
+
+    def num(t) -> bool:
+        return isinstance(t, int) and not isinstance(t, bool)
+    diffs: set = set()
+    for q in parts:
+        if isinstance(q, S.Window) and not q.cyclic and num(q.w) and q.w >= 0:
+            diffs |= set(range(-q.w, q.w + 1))
+        elif isinstance(q, S.Offsets) and not q.cyclic and all(num(o) for o in q.offsets):
+            diffs |= set(q.offsets)
+        elif isinstance(q, S.Dilated) and num(q.w) and num(q.r) and q.w >= 0 and q.r >= 1:
+            diffs |= {k * q.r for k in range(-q.w, q.w + 1)}
+        else:
+            return None
+    diffs.discard(0)
+    w = max(diffs, default=0)
+    return S.Window(w, False) if w >= 1 and diffs == set(range(-w, w + 1)) - {0} else None
 
 
 def union_lemma_step(ctx, s, found, rule: str):
