@@ -554,9 +554,11 @@ def window_union(patterns: Sequence[Pattern], n: sympy.Symbol):
     form = normalise(PatternUnion(tuple(dict.fromkeys(parts)))).pattern
     if isinstance(form, PatternUnion) and len(form.parts) == 1:
         form = form.parts[0]
-    if not isinstance(form, Window) or form.cyclic or not _is_int(form.w) or form.w < 1:
+    if not isinstance(form, Window) or form.cyclic or not isinstance(form.w, int) or isinstance(form.w, bool):
         return None
-    w = int(form.w)
+    w = form.w
+    if w < 1:
+        return None
     diameter = sympy.ceiling((n - 1) / w)
     return FamilyTheorem(WINDOW_UNION, "window(w)", (("w", Integer(w)),), Integer(2 * w + 1), diameter, "reflection",
                          Integer(2), ("i ↦ n + 1 − i",), diameter, True,

@@ -123,16 +123,18 @@ def _as_window(parts: list):
     parts with integer sizes), or None."""
     from .. import spec as S
 
-    def num(t) -> bool:
-        return isinstance(t, int) and not isinstance(t, bool)
+    def num(t) -> Optional[int]:
+        return t if isinstance(t, int) and not isinstance(t, bool) else None
     diffs: set = set()
     for q in parts:
-        if isinstance(q, S.Window) and not q.cyclic and num(q.w) and q.w >= 0:
-            diffs |= set(range(-q.w, q.w + 1))
-        elif isinstance(q, S.Offsets) and not q.cyclic and all(num(o) for o in q.offsets):
+        w = num(q.w) if isinstance(q, (S.Window, S.Dilated)) else None
+        r = num(q.r) if isinstance(q, S.Dilated) else None
+        if isinstance(q, S.Window) and not q.cyclic and w is not None and w >= 0:
+            diffs |= set(range(-w, w + 1))
+        elif isinstance(q, S.Offsets) and not q.cyclic and all(num(o) is not None for o in q.offsets):
             diffs |= set(q.offsets)
-        elif isinstance(q, S.Dilated) and num(q.w) and num(q.r) and q.w >= 0 and q.r >= 1:
-            diffs |= {k * q.r for k in range(-q.w, q.w + 1)}
+        elif isinstance(q, S.Dilated) and w is not None and r is not None and w >= 0 and r >= 1:
+            diffs |= {k * r for k in range(-w, w + 1)}
         else:
             return None
     diffs.discard(0)
