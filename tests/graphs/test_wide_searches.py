@@ -7,6 +7,8 @@
 - the kernel's `_kernel_eccentricities` (256 seeds per search) against queue BFS;
 - `view_refine.far_search` (seed passes, then the candidates left) against one search per root, and its positions of
   eccentricity D against the exact eccentricities;
+- Theorem F131's loop searching the next batches ahead (`connectivity.SEED_AHEAD`) against one batch at a time (the
+  same certificate), and the kernel's capped searches;
 - `view_refine.refine` against a reference refinement written with np.add.at and np.unique (the same colours,
   rounds and keys);
 - the transposition probe restricted to the pairs that can pass (`views._possible_pairs`) against the probe over
@@ -254,3 +256,41 @@ def test_the_restricted_probe_finds_the_first_witness_of_the_whole_probe(pattern
         if (a, b) not in listed:
             bad = _transposition_bad(nb, a, b)
             assert bad is None or any(ecc[v] < d for v in bad)
+
+
+@pytest.mark.parametrize("pattern,n", [("window(1) + random(2, seed=1)", 6000), ("window(1) + random(1, seed=3)", 9000),
+                                       ("window(2) + random(3, seed=2)", 12000)])
+def test_seeded_diameter_searching_ahead_keeps_the_certificate(pattern, n, monkeypatch):
+    # SEED_AHEAD = 1 searches exactly each batch's positions, one batch at a time (the loop as first written); searching
+    # the next batches' positions ahead in one wide search must give the same seeds, bound array, diameter and pair
+    graphs = [build_graph(_spec([pattern], n).heads[0].pattern, n, {})]
+    union = graphs[0]
+    out = []
+    for ahead in (1, conn_mod.SEED_AHEAD):
+        monkeypatch.setattr(conn_mod, "SEED_AHEAD", ahead)
+        search = conn_mod._ArraySearch(union)
+        bounds = conn_mod._ArrayBounds(n, search.degree())
+        c = conn_mod._seeded_diameter(union, search, bounds, 0, None, 1e9, 0)
+        out.append((c.diameter, c.lower_pair, c.upper_bound.seeds, c.upper_bound.seeded_bound.tolist()))
+    assert out[0] == out[1]
+    import igraph as ig
+    g = ig.Graph(n=n, edges=[(j - 1, i - 1) for j, i in union.arcs()], directed=True)
+    assert out[0][0] == g.diameter(directed=True)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_kernel_eccentricities_with_a_cap_reject_what_is_above_it(seed):
+    rnd = random.Random(100 + seed)
+    n = rnd.randint(2, 300)
+    arcs = {(rnd.randrange(n), rnd.randrange(n)) for _ in range(rnd.randint(0, 3 * n))}
+    if rnd.random() < 0.7:
+        arcs |= {(v, (v + 1) % n) for v in range(n)}
+    graph = PatternGraph(n, frozenset(a * n + b for a, b in arcs))
+    src, dst = conn_mod._arc_arrays(graph)
+    from uapcheck.graphs.build import reversed_code_array
+    layout = conn_mod._kernel_columns(conn_mod._InArcs(src, dst, n, reversed_code_array(graph)), n)
+    seeds = rnd.sample(range(1, n + 1), min(n, rnd.randint(1, 256)))
+    want = [max(d) if min(d) >= 0 else None for d in (_bfs(n, arcs, s - 1) for s in seeds)]
+    cap = rnd.choice([None, rnd.randint(0, 30)])
+    got = conn_mod._kernel_eccentricities(seeds, layout, n, cap)
+    assert got == (None if any(w is None or (cap is not None and w > cap) for w in want) else want)

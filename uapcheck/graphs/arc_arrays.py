@@ -241,26 +241,36 @@ def wide_search(indptr, tails, n: int, sources: Sequence[int], last_level: Optio
     index = np.arange(k, dtype=np.int64)
     bits = np.left_shift(np.uint64(1), (index % 64).astype(np.uint64))
     mask = np.zeros((n, words), dtype=np.uint64)
-    np.bitwise_or.at(mask, (np.asarray(sources, dtype=np.int64), index // 64), bits)
+    at = np.asarray(sources, dtype=np.int64)
+    np.bitwise_or.at(mask, (at, index // 64), bits)
     first = np.full(k, -1, dtype=np.int64)
+    found = np.zeros(words, dtype=np.uint64)  # the bits of `first` already set
+    sample = max(1, n // 256)
     buf = np.empty_like(mask)
+    spare = None
     level = 0
     while True:
-        common = _and_of_rows(mask)
-        now = ((common[index // 64] & bits) != 0) & (first < 0)
-        first[now] = level
+        # a bit in every row is in every sampled row: the and of all rows only when the sample shows a new bit
+        if bool((_and_of_rows(mask[::sample]) & ~found).any()):
+            common = _and_of_rows(mask)
+            now = ((common[index // 64] & bits) != 0) & (first < 0)
+            first[now] = level
+            found |= common
         if bool((first >= 0).all()) or (last_level is not None and level >= last_level) or not len(tails):
             return first, mask, level
-        nxt = mask.copy()
+        nxt = spare if spare is not None else np.empty_like(mask)
+        np.copyto(nxt, mask)
         for column in columns:
             np.take(mask, column, axis=0, out=buf, mode="clip")  # every index is a position: clip never clips
             nxt |= buf
         if rest is not None:
             rest_heads, rest_tails, rest_starts = rest
             nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts, axis=0)
-        if np.array_equal(nxt, mask):
+        # with a last level the search ends there anyway; without one a fixed point ends it (a source's bit that
+        # never reaches every position keeps −1)
+        if last_level is None and np.array_equal(nxt, mask):
             return first, mask, level
-        mask = nxt
+        spare, mask = mask, nxt  # the level before is not kept: its array takes the next level
         level += 1
 
 

@@ -683,6 +683,9 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
 #: Seeded searches (Theorem F131): the seeds searched first, in order of out-degree, before the open positions
 #: are settled one search each; seeding goes on while a batch of 64 seeds closes more than 64 open positions.
 SEED_BATCH = 64
+#: One wide search (arc_arrays.wide_search) takes a batch's positions not searched yet and the positions the same rule
+#: would pick next, up to SEED_BATCH × SEED_AHEAD in all.
+SEED_AHEAD = 4
 
 
 def _propagated(ub, out_indptr, out_targets):
@@ -715,7 +718,7 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
     None when a search is deeper than the bit-parallel levels allow (the caller keeps its bounds). When ``budget``
     (CPU seconds) would run out first, the bounds found so far, the reason and the size that fits."""
     import numpy as np
-    from .arc_arrays import bit_levels, spread_lowered
+    from .arc_arrays import bfs, spread_lowered, wide_search
     n = union.n
     start = time.process_time()
     in_indptr, in_tails = search.in_
@@ -749,6 +752,7 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
         return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair, upper=top, upper_bound=cert,
                             probes_used=probes_used + searches, reason=reason, fits_up_to=fit)
 
+    known: dict[int, int] = {}  # eccentricities found ahead: position → ecc_out
     while True:
         open_ = ub > best
         count = int(open_.sum())
@@ -757,43 +761,54 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
         if seeding:
             while seed_at < n and settled[seed_order[seed_at]]:
                 seed_at += 1
+            following = seed_order[seed_at:seed_at + SEED_BATCH * SEED_AHEAD]
+            following = following[~settled[following]]
             picks = seed_order[seed_at:seed_at + SEED_BATCH]
             picks = picks[~settled[picks]]
             seed_at += SEED_BATCH
         else:
             todo = np.flatnonzero(open_ & ~settled)
-            picks = todo[np.lexsort((todo, -ub[todo]))][:SEED_BATCH]
+            following = todo[np.lexsort((todo, -ub[todo]))][:SEED_BATCH * SEED_AHEAD]
+            picks = following[:SEED_BATCH]
         if len(picks) == 0:
             seeding = False
             continue
-        spent = time.process_time() - start
-        if batches_left := (0 if seeding else -(-count // SEED_BATCH)):
-            needed = spent + batches_left * batch_cost
-        else:
-            needed = spent + batch_cost
-        if searches and needed > budget:
-            arcs = union.num_arcs
-            projected = spent + max(1, -(-count // SEED_BATCH)) * batch_cost
-            fit = max(1, int(n * (max(budget, 1e-3) / max(projected, 1e-3)) ** 0.5))
-            return bounded(f"the CPU budget of the diameter ({budget:.1f} s left after the probes) ran out: after "
-                           f"{searches:,} seeded searches {count:,} positions still have an eccentricity bound above "
-                           f"the longest distance found ({best}), which would take about {projected:.1f} s more "
-                           f"(searches of {n:,} positions over {arcs:,} arcs, 64 at a time); the exact diameter of a "
-                           f"pattern of this density fits that budget up to about n = {fit:,}", fit)
-        t0 = time.process_time()
         sources = [int(v) for v in picks]
-        masks = bit_levels(in_indptr, in_tails, n, sources, search.MAX_LEVELS)
-        if masks is None:
-            return None  # deeper than the bit-parallel searches go
-        got = _first_levels_everywhere(masks, len(sources))
-        if min(got) < 0:
-            return None  # never: strongly connected
-        for b, (v, e) in enumerate(zip(sources, got)):
+        missing = [v for v in sources if v not in known]
+        if missing:
+            spent = time.process_time() - start
+            if batches_left := (0 if seeding else -(-count // SEED_BATCH)):
+                needed = spent + batches_left * batch_cost
+            else:
+                needed = spent + batch_cost
+            if searches and needed > budget:
+                arcs = union.num_arcs
+                projected = spent + max(1, -(-count // SEED_BATCH)) * batch_cost
+                fit = max(1, int(n * (max(budget, 1e-3) / max(projected, 1e-3)) ** 0.5))
+                return bounded(f"the CPU budget of the diameter ({budget:.1f} s left after the probes) ran out: after "
+                               f"{searches:,} seeded searches {count:,} positions still have an eccentricity bound above "
+                               f"the longest distance found ({best}), which would take about {projected:.1f} s more "
+                               f"(searches of {n:,} positions over {arcs:,} arcs, 64 at a time); the exact diameter of a "
+                               f"pattern of this density fits that budget up to about n = {fit:,}", fit)
+            # the batch's positions not searched yet, and with them the positions the same rule would pick next (the
+            # next seeds in order, or the next open positions by bound): one wide search; the batches are taken one
+            # at a time as before, each with its own positions' eccentricities, whichever search found them
+            t0 = time.process_time()
+            taken = set(missing)
+            fill = missing + [v for v in following.tolist() if v not in known and v not in taken]
+            fill = fill[:SEED_BATCH * SEED_AHEAD]
+            first, _, _ = wide_search(in_indptr, in_tails, n, fill, last_level=search.MAX_LEVELS)
+            if int(first[:len(missing)].min()) < 0:
+                return None  # deeper than the bit-parallel searches go (never unreached: strongly connected)
+            known.update((v, int(e)) for v, e in zip(fill, first.tolist()) if e >= 0)
+            batch_cost = max(batch_cost, (time.process_time() - t0) * SEED_BATCH / len(fill))
+        got = [known.pop(v) for v in sources]
+        for v, e in zip(sources, got):
             ecc[v] = e
             settled[v] = True
-            if e > best:
-                missing = (masks[e - 1] >> np.uint64(b)) & np.uint64(1)
-                best, best_pair = e, (v + 1, int(np.flatnonzero(missing == 0)[0]) + 1)
+            if e > best:  # the least position at distance e from v
+                dist = bfs(out_indptr, out_targets, n, [v])
+                best, best_pair = e, (v + 1, int(np.flatnonzero(dist == e)[0]) + 1)
         searches += len(sources)
         before = count
         at = np.asarray(sources, dtype=np.int64)
@@ -802,7 +817,6 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
         # ub met ub(w) <= 1 + ub(z) on every arc before: spreading from the lowered seeds gives the same least fixed
         # point as passes over all the arcs (_propagated)
         spread_lowered(ub, lowered, in_indptr, in_tails)
-        batch_cost = max(batch_cost, time.process_time() - t0)
         if seeding and before - int((ub > best).sum()) <= len(sources):
             seeding = False  # a batch of seeds closed no more than searching the open positions would
 
@@ -1111,7 +1125,7 @@ def _upper_bound_on_arrays(union: PatternGraph, ub: UpperBound) -> bool:
 
 
 def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
-    """Theorem F131's certificate: each seed's eccentricity re-computed (bit-parallel searches, 64 seeds at a time,
+    """Theorem F131's certificate: each seed's eccentricity re-computed (bit-parallel searches, 256 seeds at a time,
     on the kernel's own grouping of the arcs), the bound array at least the eccentricity at every seed and at least
     1 + the least bound over the out-arcs at every other position, and no entry above ``ub.bound``. Then
     ecc_out(w) <= bound[w] everywhere, by induction on the bound's value."""
@@ -1132,7 +1146,7 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
     at = np.asarray(seeds, dtype=np.int64) - 1
     layout = _kernel_columns(into, n)
     for k in range(0, len(seeds), KERNEL_SEEDS):
-        got = _kernel_eccentricities(seeds[k:k + KERNEL_SEEDS], layout, n)
+        got = _kernel_eccentricities(seeds[k:k + KERNEL_SEEDS], layout, n, int(ub.bound))
         if got is None or got != claimed[k:k + KERNEL_SEEDS].tolist():
             return False
     if bool((bound[at] < claimed).any()):
@@ -1162,12 +1176,12 @@ def _kernel_columns(grouped: "_InArcs", n: int):
 KERNEL_SEEDS = 256
 
 
-def _kernel_eccentricities(sources: Sequence[int], layout, n: int) -> Optional[list[int]]:
+def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional[int] = None) -> Optional[list[int]]:
     """ecc_out of up to KERNEL_SEEDS sources (1-based) by one bit-parallel search along the arcs grouped by head
     (``layout``: `_kernel_columns`), each position holding a row of uint64 words (bit b of word w for source 64 w + b):
     level 0 each source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a
     source's eccentricity is the first level at which every position holds its bit. None when some position is never
-    reached."""
+    reached, or, with ``cap``, when some source's eccentricity is above it (the search stops at level ``cap``)."""
     import numpy as np
     from .arc_arrays import _and_of_rows
     k = len(sources)
@@ -1179,22 +1193,30 @@ def _kernel_eccentricities(sources: Sequence[int], layout, n: int) -> Optional[l
     ecc = np.full(k, -1, dtype=np.int64)
     columns, rest = layout
     buf = np.empty_like(mask)
+    found = np.zeros(words, dtype=np.uint64)
+    sample = max(1, n // 256)
+    spare = None
     level = 0
     while True:
-        common = _and_of_rows(mask)
-        ecc[((common[index // 64] & bits) != 0) & (ecc < 0)] = level
+        if bool((_and_of_rows(mask[::sample]) & ~found).any()):  # a bit in every row is in every sampled row
+            common = _and_of_rows(mask)
+            ecc[((common[index // 64] & bits) != 0) & (ecc < 0)] = level
+            found |= common
         if bool((ecc >= 0).all()):
             return ecc.tolist()
-        nxt = mask.copy()
+        if cap is not None and level >= cap:
+            return None
+        nxt = spare if spare is not None else np.empty_like(mask)
+        np.copyto(nxt, mask)
         for column in columns:
             np.take(mask, column, axis=0, out=buf, mode="clip")  # positions 0..n − 1 by construction: never clipped
             nxt |= buf
         if rest is not None:
             heads, tails, starts = rest
             nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts, axis=0)
-        if np.array_equal(nxt, mask):
+        if cap is None and np.array_equal(nxt, mask):  # with a cap the search ends there anyway
             return None
-        mask = nxt
+        spare, mask = mask, nxt
         level += 1
 
 
