@@ -284,3 +284,86 @@ class TapInterval(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "taps": list(self.taps), "span": self.span, "span lower bound": self.span_lower}
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-layer causal patterns and causal targets (docs/theory.md §21.5)
+
+
+@dataclass(frozen=True)
+class LayersPrefixReach(Certificate):
+    """Every arc of every layer goes from a position to itself or a later one, In_depth(i) = {1, …, i} for every i,
+    and x_j does not reach i within depth − 1 layers (`missing`, j < i), recomputed from the layers' arcs."""
+    seq: Any
+    depth: int
+    missing: Optional[tuple]
+    kind = "layers-prefix-reach"
+
+    def check(self) -> None:
+        from .graphs.layers import reach_sets
+        from .graphs.layers_causal import causal_class, prefix_masks
+        forward = causal_class(self.seq)
+        if forward is not None:
+            _reject(LayersPrefixReach, f"layer {forward[0]} has the arc {forward[1]} → {forward[2]} to an earlier "
+                                       "position")
+        if reach_sets(self.seq, self.depth) != prefix_masks(self.seq.n):
+            _reject(LayersPrefixReach, f"some prefix is not reached within {self.depth} layers")
+        if self.depth >= 1:
+            if self.missing is None:
+                raise CertificateRejected("LayersPrefixReach: no pair shows that fewer layers do not reach the prefixes")
+            i, j = self.missing
+            if not (1 <= j < i <= self.seq.n) or reach_sets(self.seq, self.depth - 1)[i - 1] >> (j - 1) & 1:
+                _reject(LayersPrefixReach, f"x_{j} reaches {i} within {self.depth - 1} layers")
+
+    def to_json(self) -> Any:
+        out: dict = {"kind": self.kind, "n": self.seq.n, "depth": self.depth}
+        if self.missing:
+            out["not within depth − 1"] = {"i": self.missing[0], "j": self.missing[1]}
+        return out
+
+
+@dataclass(frozen=True)
+class CausalLayerWitness(Certificate):
+    """`depth` layers are not enough for causal targets: σ keeps every in-neighbourhood N_{ℓ,h}(v), v ∈ V_ℓ, of
+    `position` for ℓ ≤ depth and is not the identity on {1, …, position} (checked by the definition)."""
+    seq: Any
+    depth: int
+    position: int
+    permutation: tuple
+    kind = "layer-causal-witness"
+
+    def check(self) -> None:
+        from .graphs.layers_causal import causal_witness_holds
+        n = self.seq.n
+        if sorted(self.permutation) != list(range(1, n + 1)) or not 1 <= self.position <= n:
+            _reject(CausalLayerWitness, "not a permutation of the positions, or not a position")
+        if not causal_witness_holds(self.seq, self.permutation, self.position, self.depth):
+            _reject(CausalLayerWitness, "σ fixes the prefix, or some layer's neighbourhood in the view is not "
+                                        "carried over")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "depth": self.depth, "position": self.position,
+                "permutation": list(self.permutation)}
+
+
+@dataclass(frozen=True)
+class CausalLayerViews(Certificate):
+    """No causal view witness at `depth`: every position's rooted view on its prefix has one automorphism and the
+    canonical digests are pairwise distinct (BLISS's, trusted here)."""
+    seq: Any
+    depth: int
+    data: Any  # graphs.layers_causal.CausalViewCertificate
+    kind = "layer-causal-views"
+
+    def check(self) -> None:
+        d = self.data
+        if d.depth != self.depth or len(d.automorphism_orders) != self.seq.n:
+            _reject(CausalLayerViews, "the data is for another depth or misses positions")
+        if any(a != 1 for a in d.automorphism_orders):
+            _reject(CausalLayerViews, "a rooted view has an automorphism other than the identity")
+        if len(set(d.canonical_digests)) != len(d.canonical_digests):
+            _reject(CausalLayerViews, "two rooted views have the same canonical form")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, **self.data.as_evidence(),
+                "trusted": "the canonical forms and automorphism counts (BLISS)"}

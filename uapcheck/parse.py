@@ -1635,11 +1635,15 @@ class _File:
     def _check_analysed_together(self, heads: tuple[spec.Head, ...], mixer: Optional[spec.Convolution],
                                  tokens: spec.IntTerm, target: str, positional: str) -> None:
         sequences = any(isinstance(h.pattern, spec.PatternSequence) for h in heads)
-        if (sequences or mixer is not None) and (target != "equivariant" or positional != "none"):
-            what = "per-layer patterns" if sequences else "a `convolution` mixer"
+        if sequences and (target == "receptive" or positional != "none"):
+            where = (self.single.get("target") if target == "receptive" else None) or self.single["positional"]
+            raise _err(where.meta, "per-layer patterns are analysed for equivariant and causal targets without a "
+                                   "positional encoding (`target receptive` and `positional absolute` are not "
+                                   "supported with them)")
+        if mixer is not None and (target != "equivariant" or positional != "none"):
             where = self.single.get("target") or self.single["positional"]
-            raise _err(where.meta, f"{what} are analysed for equivariant targets without a positional encoding "
-                                   "(`target` and `positional absolute` are not supported with them)")
+            raise _err(where.meta, "a `convolution` mixer is analysed for equivariant targets without a positional "
+                                   "encoding (`target` and `positional absolute` are not supported with them)")
         if sequences and not isinstance(tokens, int):
             where = self.single.get("tokens") or self.heads[0]
             raise _err(where.meta, "per-layer patterns need an integer `tokens N` (they are decided for a "

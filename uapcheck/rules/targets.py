@@ -31,8 +31,8 @@ TARGETS = ("equivariant", "causal", "receptive")
 
 @dataclass(frozen=True)
 class TargetVerdict(proof.Certificate):
-    """The premises of a verdict for a target class. The check: UAP needs a proved TGT-LAYERS or TGT-PLAIN
-    step and every FFN and head step proved; NOT-UAP needs a proved TGT-NOT-CAUSAL or TGT-BUDGET step."""
+    """The premises of a verdict for a target class. The check: UAP needs a proved TGT-LAYERS, TGT-PLAIN or
+    SEQ-CAUSAL-LAYERS step and every FFN and head step proved; NOT-UAP needs a proved TGT-NOT-CAUSAL or TGT-BUDGET step."""
 
     verdict: str
     premises: tuple
@@ -44,7 +44,7 @@ class TargetVerdict(proof.Certificate):
         proved = {s.rule for s in self.premises if s.proved}
         if self.verdict == "UAP":
             heads = [s for s in self.premises if s.rule == "FFN-DEF2" or s.rule.startswith(("TD-", "PE-"))]
-            if not proved & {"TGT-LAYERS", "TGT-PLAIN"} or not all(s.proved for s in heads):
+            if not proved & {"TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS"} or not all(s.proved for s in heads):
                 raise proof.CertificateRejected("TargetVerdict: UAP without proved layers and head premises")
         elif self.verdict == "NOT-UAP":
             if not proved & {"TGT-NOT-CAUSAL", "TGT-BUDGET"}:
@@ -1071,7 +1071,12 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
             alt = within_dimension(spec, analyse(spec, "receptive", ffn_step, tds))
             return Decision(verdict, layers, make_root([_alternative_step(alt)]), None, alt)
         return Decision(verdict, layers, make_root([]), None, None)
-    if disconnected:
+    from .layers import has_sequence
+    sequence = has_sequence(spec) and spec.target == "causal"
+    if sequence:  # per-layer patterns (§21.5): their own prefix reach and causal views
+        from .layers_causal import causal_outcome
+        outcome = within_dimension(spec, causal_outcome(spec, ffn_step, tds))
+    elif disconnected:
         outcome = within_dimension(spec, analyse(spec, spec.target, ffn_step, tds))
     else:
         outcome = causal_from_equivariant(spec, verdict, group, layers)
@@ -1082,7 +1087,7 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
     claim = _claim(outcome)
     # the receptive analysis of a disconnected family does not read the group: an open group step is not
     # among its premises (it would show an undecided step under a proved verdict)
-    group_premise = [group_step] if group_step.proved or not disconnected else []
+    group_premise = [group_step] if (group_step.proved or not disconnected) and not sequence else []
     top = verdict_step(outcome.target, outcome.verdict, claim,
                        [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
                         *group_premise, *outcome.steps], outcome.record())

@@ -214,3 +214,80 @@ def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional
     return first_view_witness(L.n, gens, lambda i: _rooted_view(L, i, depth),
                               "|Aut(R_{i})| = {aut} is not |Stab_G({i})| = {stab}: an automorphism of {i}'s rooted "
                               "view at this depth lies outside G, a view witness")
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets (docs/theory.md §21.5)
+
+
+def forward_arc(L: Layers) -> Optional[tuple[int, int, int]]:
+    """(layer, j, i) of an arc j → i with j > i in some layer's head, or None (every layer causal-class)."""
+    for q, row in enumerate(L.rows):
+        for arcs in row:
+            for j, i in arcs:
+                if j > i:
+                    return (q + 1, j, i)
+    return None
+
+
+def prefix_reached(L: Layers, depth: int) -> Optional[tuple[int, int]]:
+    """None when In_depth(i) = {1, …, i} for every i; else (i, j) with j ≤ i missing (the first)."""
+    got = reach(L, depth)
+    for i in range(1, L.n + 1):
+        want = sum(1 << v for v in range(1, i + 1))
+        gap = want & ~got[i]
+        if gap:
+            return (i, (gap & -gap).bit_length() - 1)
+    return None
+
+
+def causal_witness(L: Layers, perm: Sequence[int], i: int, depth: int) -> Optional[str]:
+    """None when σ is a causal view witness at i and this depth (the view condition, and σ moves some position
+    of {1, …, i}); else why not."""
+    if all(perm[k - 1] == k for k in range(1, i + 1)):
+        return f"σ fixes every position of {{1, …, {i}}}"
+    return witness_holds(L, perm, i, depth)
+
+
+def _prefix_view(L: Layers, i: int, depth: int):
+    """i's rooted view on V_0 for nauty, its positions renumbered 1..|V_0| in increasing order: the arcs of layer ℓ
+    into V_ℓ labelled by the (layer, head) pairs holding them, positions coloured by the last layer whose view set
+    holds them."""
+    V = view_sets(L, i, depth)
+    positions = sorted(V[0])
+    index = {v: k + 1 for k, v in enumerate(positions)}
+    colour = {v: max(layer for layer in range(depth + 1) if v in V[layer]) for v in positions}
+    labels: dict = {}
+    for layer in range(1, depth + 1):
+        for h, arcs in enumerate(L.at(layer)):
+            for u, v in arcs:
+                if v in V[layer]:
+                    labels.setdefault((index[u], index[v]), []).append((layer, h))
+    cells: list = [set() for _ in range(depth + 1)]
+    for v in positions:
+        cells[colour[v]].add(index[v])
+    return nauty_graph.build(len(positions), {arc: tuple(hs) for arc, hs in labels.items()}, cells)
+
+
+def no_causal_witness(L: Layers, depth: int) -> Optional[str]:
+    """None when no causal view witness exists at this depth (every position's view on its prefix has only the
+    identity as automorphism, and no two are isomorphic: decided with nauty), else the reason."""
+    try:
+        import pynauty
+    except ImportError:
+        raise NoNauty("pynauty is not installed (pip install pynauty)") from None
+    forms: dict = {}
+    for i in range(1, L.n + 1):
+        try:
+            g, signature = _prefix_view(L, i, depth)
+        except nauty_graph.TooLarge as exc:
+            raise NoNauty(f"{i}'s rooted view: {exc}") from None
+        _, size1, size2, _, _ = pynauty.autgrp(g)
+        if size1 != 1 or size2 != 0:
+            return f"{i}'s rooted view on its prefix has an automorphism other than the identity: a causal view witness"
+        cert = pynauty.certificate(g)
+        key = (g.number_of_vertices, signature, cert)
+        if key in forms:
+            return f"the rooted views of {forms[key]} and {i} are isomorphic: a causal view witness"
+        forms[key] = i
+    return None

@@ -195,3 +195,103 @@ def depth(ctx, s):
     data = s.get("data") or {}
     return VERIFIED, _witness(ctx, s, L, data.get("view witness"), L.limit, gens) + (
         f": the network's {L.limit} attention layers never give the G-UAP")
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets (docs/theory.md §21.5)
+
+
+@checker("SEQ-CAUSAL-REACH")
+def causal_reach(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    forward = layer_views.forward_arc(L)
+    if forward is not None:
+        raise Reject(f"layer {forward[0]} has the arc {forward[1]} → {forward[2]} from a later position: not causal")
+    data = s.get("data") or {}
+    d = _int(data.get("depth"), "the depth D_c")
+    if s["evidence"].get("D_c") != d:
+        raise Reject("the depth is not the one the derivation printed")
+    if L.limit is not None and d > L.limit:
+        raise Reject(f"D_c = {d} is not within the network's {L.limit} attention layers")
+    short = layer_views.prefix_reached(L, d)
+    if short is not None:
+        raise Reject(f"x_{short[1]} does not reach position {short[0]} within {d} layers")
+    if d >= 1:
+        i, j = _position(data.get("i"), L.n, "the position i"), _position(data.get("j"), L.n, "the position j")
+        printed = s["evidence"].get("not within D_c − 1") or {}
+        if (printed.get("i"), printed.get("j")) != (i, j):
+            raise Reject("the pair (i, j) is not the one the derivation printed")
+        if not j < i or layer_views.reach(L, d - 1)[i] >> j & 1:
+            raise Reject(f"x_{j} reaches position {i} within {d - 1} layers (or j ≥ i)")
+    return VERIFIED, (f"every layer causal-class and every prefix reached within D_c = {d} layers, recomputed on the "
+                      "verifier's own arcs, and not within D_c − 1 (the pair, §21.5)")
+
+
+@checker("SEQ-CAUSAL-LAYERS")
+def causal_layers(ctx, s):
+    _proved(s)
+    L = _layers(ctx)
+    data = s.get("data") or {}
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "SEQ-CAUSAL-REACH" or prem[0]["status"] != "proved":
+        raise Reject("its premise is not the proved prefix-reach step")
+    d = _int((prem[0].get("data") or {}).get("depth"), "the premise's depth")
+    m = _int(data.get("layers"), "the number of layers")
+    if m < d:
+        raise Reject(f"{m} layers is below D_c = {d}: the reach step shows fewer do not reach the prefixes")
+    if L.limit is not None and m > L.limit:
+        raise Reject(f"{m} layers exceed the network's {L.limit}")
+    if not data.get("least"):
+        raise Reject("the step always claims the least count")
+    why_least = f"fewer than D_c = {d} layers do not reach (premise)"
+    if m > d:
+        why_least = _causal_witness(L, data.get("causal view witness"), m - 1) + (
+            f", so {m - 1} layers (and, views growing with the depth, fewer) do not give the UAP for causal targets")
+    try:
+        problem = layer_views.no_causal_witness(L, m)
+    except NoNauty as exc:
+        raise Trust(f"{m} layers claimed sufficient; the rooted views are not re-decided: {exc}") from None
+    if problem:
+        raise Reject(f"{m} layers do not suffice: {problem}")
+    return VERIFIED, (f"rooted views on the prefixes (§21.5) decided with nauty, not BLISS: no causal view witness at "
+                      f"depth {m}, so {m} layers suffice; {why_least}")
+
+
+def _causal_witness(L, wit, depth: int) -> str:
+    if not isinstance(wit, dict):
+        raise Reject("no causal view witness is given for the depth below the count")
+    i = _position(wit.get("position"), L.n, "the witness position")
+    perm = wit.get("permutation")
+    if not isinstance(perm, list) or not patterns.is_permutation(perm, L.n):
+        raise Reject("the witness is not a permutation of 1..n")
+    if wit.get("depth") != depth:
+        raise Reject(f"the witness is stated at depth {wit.get('depth')}, not {depth}")
+    problem = layer_views.causal_witness(L, perm, i, depth)
+    if problem:
+        raise Reject(f"not a causal view witness: {problem}")
+    return f"the causal view witness at position {i}, depth {depth}, re-checked arc by arc"
+
+
+def causal_depth_witness(ctx, s, data) -> tuple:
+    """TGT-NOT-CAUSAL's per-layer route: a causal view witness at the network's whole depth (§21.5)."""
+    L = _layers(ctx)
+    if L.limit is None:
+        raise Reject("a periodic Φ without a budget has no whole depth")
+    return VERIFIED, _causal_witness(L, data, L.limit) + (
+        f": the network's {L.limit} attention layers never give the UAP for causal targets")
+
+
+def causal_unreached(ctx, i: int, j: int) -> tuple:
+    """TGT-NOT-CAUSAL's unreached route on per-layer patterns: x_j never reaches i within the network's layers
+    (a periodic Φ: until the reach stops growing for a whole period, §21.1)."""
+    L = _layers(ctx)
+    got, used = layer_views.reach_limit(L, i)
+    if got >> j & 1:
+        raise Reject(f"x_{j} reaches position {i} on the verifier's per-layer arcs")
+    where = f"within the network's {used} layers" if used is not None else "at any depth"
+    return VERIFIED, (f"the reach of position {i} through increasing layers on the verifier's own arcs misses {j} < {i} "
+                      f"{where}: every model's output at {i} ignores x_{j}, while the causal target F(X)_{i} = x_{j} "
+                      "depends on it")

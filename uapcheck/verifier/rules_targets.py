@@ -146,6 +146,9 @@ def not_causal(ctx, s):
     if ctx.spec.target != "causal":
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
     data = s.get("data") or {}
+    if data.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
+        from .rules_layers import causal_depth_witness
+        return causal_depth_witness(ctx, s, data)
     if data.get("route") == "unreached":
         return _unreached(ctx, s, data)
     if data.get("route") == "group":
@@ -170,6 +173,9 @@ def _unreached(ctx, s, data):
     if not 1 <= j < i <= n:
         raise Reject(f"the witness needs 1 ≤ j < i ≤ n = {n}: a causal target at i reads x_j only for j ≤ i, and x_i "
                      "reaches i")
+    if any(isinstance(h.pattern, S.PatternSequence) for h in ctx.spec.heads):
+        from .rules_layers import causal_unreached
+        return causal_unreached(ctx, i, j)
     try:
         heads = ctx.arcs()
     except patterns.Symbolic as exc:
@@ -718,7 +724,7 @@ def expected_verdict(ctx, s) -> str:
     if any(p["rule"] in ("TGT-NOT-CAUSAL", "TGT-BUDGET") and p["status"] == "proved" for p in prem):
         return "NOT-UAP"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
-    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN")]
+    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
         return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"

@@ -274,12 +274,13 @@ def _check_target_verdict(ctx) -> list[str]:
                                   and not g.get("generators")):
             problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
                             f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
-        lay = [p for p in ctx.premises(r) if p["rule"] == "TGT-LAYERS"]
+        lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS")]
         try:
             layers = decode(ctx.cert.get("layers"), ctx.symbols)
             stated = decode((lay[-1].get("data") or {}).get("layers"), ctx.symbols) if lay else None
         except TreeError as exc:
             return problems + [f"layers: {exc}"]
         if stated is None or sympy.simplify(layers - stated) != 0:
-            problems.append(f"layers: the certificate says {sympy.sstr(layers)}, TGT-LAYERS gives {sympy.sstr(stated)}")
+            problems.append(f"layers: the certificate says {sympy.sstr(layers)}, {lay[-1]['rule'] if lay else 'TGT-LAYERS'} "
+                            f"gives {sympy.sstr(stated)}")
     return problems
