@@ -326,6 +326,28 @@ def test_a_false_claim_of_d_layers_is_never_verified(large_path):
 
 
 # ---------------------------------------------------------------------------------------------
+# Far sets without seeds: b ≡ D, once the verifier's own searches give D
+
+
+def test_far_sets_from_the_verified_diameter_where_the_engine_used_every_eccentricity():
+    # n = 2,048: the engine's exhaustive eccentricities (no seeds), then its far sets; the verifier's own searches per
+    # orbit give D, every ecc_out ≤ D is the bound, and its far sets and refinements decide D layers
+    text = _text(2048, "window(1) + random(2, seed=1)")
+    mid = json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
+    assert _step(mid, "PAT-CONNECTED")["certificate"]["upper bound method"] == "exhaustive"
+    report = verify(mid)
+    by_rule = {o.rule: o for o in report.steps}
+    assert by_rule["PAT-LAYERS"].outcome == VERIFIED and "the verified diameter" in by_rule["PAT-LAYERS"].reason
+    assert report.ok and report.complete
+
+    def change(c):
+        group = _far_sets(c)[0]
+        group["positions"][0] = group["positions"][0] % 2048 + 1
+    got, _ = _outcome(_with(mid, change), "PAT-LAYERS")
+    assert got.outcome == REJECTED and "far sets differ" in got.reason
+
+
+# ---------------------------------------------------------------------------------------------
 # The size the engine decides by these theorems
 
 

@@ -50,13 +50,36 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 
 def applies(ctx, s: dict) -> bool:
-    """Unlabelled heads on arc arrays, and a connectivity premise certified by seeded searches (Theorem F131)."""
+    """Unlabelled heads on arc arrays (no bias, no position term, no positional encoding)."""
     from .large import arrays, labelled
-    if labelled(ctx) or arrays(ctx) is None:
-        return False
-    prem = ctx.premises(s)
-    cert = (prem[0].get("certificate") or {}) if prem else {}
+    return not labelled(ctx) and arrays(ctx) is not None
+
+
+def _seeded(prem: dict) -> bool:
+    cert = prem.get("certificate") or {}
     return cert.get("upper bound method") == "seeded" and isinstance(cert.get("seeds"), list)
+
+
+def _bound(ctx, prem: dict, d: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """(b, seeds, their eccentricities, how): an upper bound on every ecc_out. A seeded premise: Theorem F131's least
+    bound re-built from its seeds (seeded_diameter.py). Otherwise b ≡ D, once the verifier's own searches on the
+    arrays (large.py) give the exact diameter D: every ecc_out is at most D."""
+    data = prem.get("data") or {}
+    if _seeded(prem):
+        try:
+            b, _ = SD.check(ctx, prem, d, data.get("pair") or [None, None])
+        except Reject as exc:
+            raise Trust(f"the connectivity step's seeded certificate does not check ({exc}), so the far sets are "
+                        "not computed") from None
+        seeds, ecc = SD._pairs((prem.get("certificate") or {}).get("seeds"), n)  # checked by SD.check
+        return b, seeds, ecc, "the connectivity step's re-checked seeded bound"
+    from .large import _diameter_on_arrays
+    fact = _diameter_on_arrays(ctx)  # Trust when its searches are over their limit
+    if fact is None or fact.strong is not True or fact.exact != d:
+        raise Trust(f"the verifier's own searches do not give the diameter D = {d} exactly, so the far sets are not "
+                    "computed")
+    none = np.zeros(0, dtype=np.int64)
+    return np.full(n, d, dtype=np.int64), none, none, f"the bound D = {d} on every eccentricity (the verified diameter)"
 
 
 def _labels(ctx) -> np.ndarray:
@@ -121,7 +144,7 @@ def far_sets(ctx, b: np.ndarray, d: int, seeds: np.ndarray, ecc: np.ndarray) -> 
             known[part] = True
             exact[part] = got
         every = np.flatnonzero(known)
-        bound = SD.least_bound(outs, every, exact[every])
+        bound = np.minimum(b, SD.least_bound(outs, every, exact[every]))  # each an upper bound on every ecc_out
     return {i: tuple(sorted(u)) for i, u in far.items()}, int(done.sum())
 
 
@@ -193,15 +216,9 @@ def check(ctx, s: dict, d: int) -> Optional[tuple[str, str]]:
         return None
     from .large import arrays
     prem = ctx.premises(s)[0]
-    data = prem.get("data") or {}
-    try:
-        b, _ = SD.check(ctx, prem, d, data.get("pair") or [None, None])
-    except Reject as exc:
-        raise Trust(f"the connectivity step's seeded certificate does not check ({exc}), so the far sets are not "
-                    "computed") from None
     _, adj = arrays(ctx)
     n = adj.n
-    seeds, ecc = SD._pairs((prem.get("certificate") or {}).get("seeds"), n)  # checked by SD.check
+    b, seeds, ecc, how = _bound(ctx, prem, d, n)
     far, searched = far_sets(ctx, b, d, seeds, ecc)
     groups: dict[tuple, list] = {}
     for root in sorted(far):
@@ -224,8 +241,7 @@ def check(ctx, s: dict, d: int) -> Optional[tuple[str, str]]:
         keys[key] = u
     _compare(ctx, s, d, n, groups)
     rooted = sum(len(r) for r in groups.values())
-    return VERIFIED, (f"on the arc arrays ({adj.arcs:,} arcs), Theorem F132 with the connectivity step's re-checked "
-                      f"seeded bound: the verifier's own searches from {_count(searched, 'position')} (those whose "
+    return VERIFIED, (f"on the arc arrays ({adj.arcs:,} arcs), Theorem F132 with {how}: the verifier's own searches from {_count(searched, 'position')} (those whose "
                       f"bound, lowered as they are searched, reaches D = {d}) give {_count(rooted, 'root')} a far set "
                       f"({_count(len(groups), 'distinct far set')}; every other root's "
                       f"(D − 1)-ball is every position), and each far set's marked graph refines to a discrete "
