@@ -782,9 +782,12 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     unlabelled = not nb.labelled and nb.vertex_classes is None
     mid_size = unlabelled and (estimate > work_limit or (ecc_bound is not None and estimate > EXACT_FIRST_WORK))
     arrays = searched = possible = None
-    if known and mid_size and ecc_bound is not None and diameter >= 2:
-        # the far sets first (Theorem F132): they give the positions of eccentricity D, the only ones a transposition
-        # witness may change, so the probe below tries only the pairs that can pass
+    candidates = None if ecc_bound is None else _candidates(ecc_bound, diameter)
+    if known and mid_size and candidates is not None and diameter >= 2 and FAR_FIRST_SHARE * int(candidates.sum()) <= n:
+        # the far sets first (Theorem F132), when few positions are candidates (their searches are then cheap): they
+        # give the positions of eccentricity D, the only ones a transposition witness may change, so the probe below
+        # tries only the pairs that can pass. With many candidates the probe runs first, as it may find a witness
+        # long before those searches end (the far sets then come in decide_large, if the probe finds none)
         from .view_refine import ArcArrays, far_search
         arrays = ArcArrays(graphs)
         searched = far_search(arrays, ecc_bound, diameter, reps)
@@ -794,8 +797,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
         if ecc_bound is not None:  # the far sets (Theorem F132) decide exactly where the probe finds nothing
             probe_seconds = min(probe_seconds, FAR_SET_PROBE_SECONDS)
             if possible is None:
-                import numpy as np
-                possible = np.asarray(ecc_bound) >= diameter  # the others are within D − 1 of every position
+                possible = candidates  # the others are within D − 1 of every position
         found = probe_transpositions(nb, diameter, in_group, probe_seconds, possible)
         if found is not None:
             if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
@@ -819,6 +821,16 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
     nb.exact_views = True
     return _exact(nb, diameter, group_order, reps, sizes, in_group, certificate)
 
+
+def _candidates(ecc_bound, diameter: int):
+    """The positions whose eccentricity bound reaches D (boolean array): every other is within D − 1 of all."""
+    import numpy as np
+    return np.asarray(ecc_bound) >= diameter
+
+
+#: The far sets' searches run before the transposition probe when at most 1/FAR_FIRST_SHARE of the positions are
+#: candidates (bound ≥ D).
+FAR_FIRST_SHARE = 4
 
 #: The transposition probe's CPU seconds when the diameter's certificate bounds every eccentricity, so that the far
 #: sets of Theorem F132 can decide the mid-size views exactly (the probe only finds a witness sooner).
