@@ -1140,8 +1140,19 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
     """`target causal` for a strongly connected family: plain UAP covers causal maps; a non-trivial
     group excludes some of them. None when neither applies."""
     if verdict == "UAP" and group is not None and (group.name == "trivial" or str(group.order) == "1"):
-        step = _from_plain(spec, layers)
-        return TargetOutcome("causal", "UAP", layers, layers == 1, (step,), "")
+        ranged = isinstance(spec.tokens, str) and (group.classes or group.condition or
+                                                   group.condition_formula is not None)
+        start = _plain_from(group) if ranged else None
+        if ranged and start is None:
+            # the plain UAP (and its trivial group) is stated on a range or by residue class only: below it the group
+            # may be non-trivial (dilated(2, 3) + offsets {-1, 2}: NOT-UAP for causal targets at n = 3, 4)
+            step = undecided_step(spec, "causal", f"the family's plain UAP and its trivial group are stated for "
+                                  f"{group.condition or 'some residue classes of n'} only, and the causal class at "
+                                  "the other lengths is not derived at a symbolic n; an integer `tokens` decides it")
+            return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim)
+        step = _from_plain(spec, layers, start)
+        outcome = TargetOutcome("causal", "UAP", layers, layers == 1, (step,), "")
+        return _with_range(spec, outcome, start) if start is not None else outcome
     nontrivial = group is not None and group.name != "trivial" and str(group.order) != "1" and spec.tokens != 1
     start = _not_trivial_from(group) if nontrivial and isinstance(spec.tokens, str) else None
     if start is not None:
@@ -1168,6 +1179,18 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
 #: groups that are not trivial at any n ≥ 2 wherever they are stated: S_n, C_n and D_n move 1 there, and the reflection
 #: i ↦ n + 1 − i moves 1 to n
 NOT_TRIVIAL_NAMES = ("S_n", "C_n", "D_n", "reflection")
+
+
+def _plain_from(group) -> "int | sympy.Expr | None":
+    """N when the plain UAP's trivial group is stated for n ≥ N (not by residue class): the causal UAP it gives holds
+    there, the lengths below decided one by one (`_with_range`); None when that is not shown."""
+    cond = group.condition_formula
+    if group.classes or cond is None:
+        return None
+    low = _lower_bound(cond)
+    if isinstance(low, int):
+        return max(2, low)
+    return low if low is not None and (low - 2).is_nonnegative is True else None
 
 
 def _not_trivial_from(group) -> "int | sympy.Expr | None":
@@ -1259,9 +1282,10 @@ def _not_causal_on_range(spec: S.Spec, group, start: "int | sympy.Expr") -> Targ
 
 @proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted,))
-def _from_plain(spec: S.Spec, layers) -> proof.Step:
+def _from_plain(spec: S.Spec, layers, start=None) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-    return proof.conclude(f"the family has the plain UAP (trivial group) with {lay} attention layers, and every causal "
+    where = "" if start is None else f" for {_range_text(start)}"
+    return proof.conclude(f"the family has the plain UAP (trivial group) with {lay} attention layers{where}, and every causal "
                           "map is a continuous map: UAP for causal targets" +
                           ("" if layers == 1 else " (sufficient, not shown least: causal targets may need fewer)"),
                           proof.PROVED, evidence={"layers": layers, "least": layers == 1},
