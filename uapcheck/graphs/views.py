@@ -541,9 +541,8 @@ def _twin_pairs(nb: Neighbourhoods) -> Optional[set]:
         order = np.argsort(key, kind="stable")
         ordered = key[order]
         starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1], [True])))
-        for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist()):
-            if hi - lo < 2:
-                continue
+        shared = np.flatnonzero(starts[1:] - starts[:-1] >= 2)  # the runs of two or more: only they give pairs
+        for lo, hi in zip(starts[shared].tolist(), starts[shared + 1].tolist()):
             members = sorted(order[lo:hi].tolist())
             if len(pairs) + len(members) * (len(members) - 1) // 2 > TWIN_PAIRS_MAX:
                 return None
