@@ -58,3 +58,62 @@ def test_a_group_stated_by_residue_class_leaves_the_causal_class_open_or_ranged(
         bad = [n for n in range(2, 8) if uapcheck.check(text.replace("tokens n", f"tokens {n}"), "t.uap").verdict
                == "NOT-UAP"]
         assert not bad or (r.target.range and all(n < int(r.target.range.split("≥ ")[1]) for n in bad))
+
+
+def _verify_source(text: str):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from certificates import certificate_of
+
+    from uapcheck.verifier import verify
+    cert = certificate_of(text)
+    return cert, verify
+
+
+def _outcome(verify, cert: dict, rule: str) -> str:
+    (line,) = [s for s in verify(cert).steps if s.rule == rule]
+    return line.outcome
+
+
+def test_the_verifier_checks_tgt_plain():
+    """TGT-PLAIN had no checker and its count was not read, so every such certificate was rejected ("TGT-LAYERS
+    gives None"); now the trivial group, the count (the equivariant layer step's, or one layer for dense heads), the
+    least flag and the range are checked."""
+    import copy
+
+    from uapcheck.verifier.check import REJECTED, VERIFIED
+    for text in (FILE.format(n=8).replace("dilated(2, 3) + offsets {-1, 2}", "offsets {-1, 2}"),
+                 "attention {\n  kernel k(x, y) = exp(x . y)\n}\npositional absolute\ntarget causal\n"):
+        cert, verify = _verify_source(text)
+        report = verify(cert)
+        assert report.ok and all(s.outcome == VERIFIED for s in report.steps), \
+            [(s.rule, s.outcome, s.reason) for s in report.steps if s.outcome != VERIFIED]
+        assert report.statement.target == "causal"
+    cert, verify = _verify_source(FILE.format(n=8).replace("dilated(2, 3) + offsets {-1, 2}", "offsets {-1, 2}"))
+    for key, value in (("layers", 6), ("least", True)):
+        forged = copy.deepcopy(cert)
+        (step,) = [s for s in forged["steps"] if s["rule"] == "TGT-PLAIN"]
+        step["data"][key] = value
+        assert _outcome(verify, forged, "TGT-PLAIN") == REJECTED
+
+
+def test_the_verifier_checks_the_plain_range_at_symbolic_n():
+    import copy
+
+    from uapcheck.verifier.check import REJECTED
+    cert, verify = _verify_source(FILE.format(n="n"))
+    assert not any(s.outcome == REJECTED for s in verify(cert).steps)
+    forged = copy.deepcopy(cert)
+    (plain,) = [s for s in forged["steps"] if s["rule"] == "TGT-PLAIN"]
+    plain["data"]["from"] = 3  # the trivial group is stated from n = 6
+    assert _outcome(verify, forged, "TGT-PLAIN") == REJECTED
+    forged = copy.deepcopy(cert)
+    (top,) = [s for s in forged["steps"] if s["rule"] == "TGT-VERDICT"]
+    top["data"]["range"] = None  # a UAP at every n: false at n = 3, 4
+    assert _outcome(verify, forged, "TGT-VERDICT") == REJECTED
+    forged = copy.deepcopy(cert)
+    (top,) = [s for s in forged["steps"] if s["rule"] == "TGT-VERDICT"]
+    below = top["data"]["below_range"]
+    below[2] = dict(below[2], verdict="UAP", layers=2, least=True)  # n = 3: the group there is not trivial
+    assert _outcome(verify, forged, "TGT-VERDICT") == REJECTED

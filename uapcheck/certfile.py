@@ -743,6 +743,10 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"target": alt.get("target"), "verdict": alt.get("verdict"), "least": alt.get("least"),
                 "layers": value("layers", alt.get("layers")) if alt.get("layers") is not None else None,
                 "range": alt.get("range"), "below_range": alt.get("below_range"), **_below_pieces(step)}
+    if step.rule == "TGT-PLAIN":  # the plain UAP's count, and at a symbolic n the trivial group's first length
+        lay, start = step.facts.get("layers"), step.facts.get("from")
+        return {"layers": lay if isinstance(lay, int) else _tree(lay), "least": step.facts.get("least"),
+                **({} if start is None else {"from": start if isinstance(start, int) else _tree(start)})}
     if step.rule == "TGT-VERDICT":
         return {"target": ev.get("target"), "verdict": ev.get("verdict"), "range": ev.get("range"),
                 "below_range": ev.get("below_range"), **_below_pieces(step)}

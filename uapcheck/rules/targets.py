@@ -1289,5 +1289,6 @@ def _from_plain(spec: S.Spec, layers, start=None) -> proof.Step:
                           "map is a continuous map: UAP for causal targets" +
                           ("" if layers == 1 else " (sufficient, not shown least: causal targets may need fewer)"),
                           proof.PROVED, evidence={"layers": layers, "least": layers == 1},
+                          facts={"layers": layers, "least": layers == 1, **({} if start is None else {"from": start})},
                           certificate=Trusted("VERDICT-T1", "plain UAP (the trivial group) covers every continuous "
                                               "causal map", {"layers": layers}))

@@ -17,6 +17,8 @@ from .trees import decode
 
 INSTANCE_MAX_N = 24
 TARGET_RULES = ("TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BUDGET", "TGT-NOT-CAUSAL", "TGT-PLAIN", "TGT-BELOW")
+#: the equivariant layer steps whose count the plain UAP carries over to causal targets (TGT-PLAIN)
+PLAIN_LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "BIAS-LAYERS")
 
 
 def _same(a, b) -> bool:
@@ -135,6 +137,51 @@ def receptive(ctx, s):
         raise Reject(f"the radius {sympy.sstr(claimed)} is not the closed form {sympy.sstr(want)}")
     return VERIFIED, (f"{'causal mask' if kind[0] == 'causal' else f'causal window w = {kind[1]}, {kind[2]} sinks'}: "
                       f"r = {sympy.sstr(want)} for n ≥ {R.closed_from(kind)} (§14.6, §14.7); " + _instances(ctx, kind))
+
+
+@checker("TGT-PLAIN")
+def plain(ctx, s):
+    """UAP for causal targets from the plain UAP (§14.9): the family's group step states the trivial group (at a
+    symbolic n from a first length N₀: the step's range n ≥ N must start at or above it), and the count is the
+    equivariant count (the derivation's one proved layer step, or one layer for dense heads), least only when it is
+    one. Every causal map is continuous, so the plain UAP with m layers gives it."""
+    if s["status"] != "proved":
+        raise Reject("TGT-PLAIN only concludes `proved`")
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    g = _group_step(ctx)
+    gdata = g.get("data") or {}
+    name = gdata.get("group") if g["rule"] == "SYM-DENSE" else gdata.get("name")
+    order = gdata.get("order")
+    if any(gdata.get(key) for key in ("classes", "open classes", "order cases", "order by cases")):
+        raise Reject(f"the group of step {g['id']} is stated by residue class: the plain UAP's range is not one bound")
+    if name != "trivial" and not (order == 1 and not isinstance(order, bool)):
+        raise Reject(f"the group of step {g['id']} is {name!r}, not trivial")
+    data = s.get("data") or {}
+    m = _value(ctx, s, "layers")
+    layer_steps = [x for x in ctx.steps.values() if x["rule"] in PLAIN_LAYER_RULES and x["status"] == "proved"]
+    if len(layer_steps) == 1:
+        want = decode((layer_steps[0].get("data") or {}).get("layers"), ctx.symbols)
+        source = f"the layer step {layer_steps[0]['id']}"
+    elif not layer_steps and all(h.pattern is None or isinstance(h.pattern, S.Full) for h in ctx.spec.heads):
+        want, source = 1, "one layer for dense heads (Theorem 1)"
+    else:
+        raise Trust(f"{len(layer_steps)} proved equivariant layer steps: the count is read from one")
+    if not _same(m, want):
+        raise Reject(f"the count {sympy.sstr(m)} is not the plain UAP's {sympy.sstr(want)} ({source})")
+    if bool(data.get("least")) != (m == 1):
+        raise Reject("the causal count from the plain UAP is least only when it is one layer")
+    where = ""
+    if not isinstance(ctx.spec.tokens, int):
+        low = _group_from(ctx, g, name)
+        if low != 1 or data.get("from") is not None:
+            start = _range_start(ctx, s)
+            if not _at_least(start, low):
+                raise Reject(f"the range n ≥ {sympy.sstr(start)} starts below the trivial group's n ≥ "
+                             f"{sympy.sstr(low)} (step {g['id']})")
+            where = f", for n ≥ {sympy.sstr(start)} (at or above the trivial group's first length {sympy.sstr(low)})"
+    return VERIFIED, (f"the group step {g['id']} states the trivial group and {source} gives {sympy.sstr(m)} "
+                      f"layer{'s' if m != 1 else ''}{where}: the plain UAP covers every continuous causal map (§14.9)")
 
 
 @checker("TGT-NOT-CAUSAL")
@@ -530,6 +577,29 @@ def check_lengths_below(ctx, lay_step, data, step=None) -> str:
 BELOW_GROUP_MAX_N = 200
 
 
+def _plain_lengths_below(ctx, plain_step, data: dict) -> str:
+    """A causal UAP from the plain UAP for n ≥ N (TGT-PLAIN's `from`): the verdict states exactly that range and
+    lists n = 1 … N − 1 once each, each re-checked as below a NOT-UAP range (a UAP there where the group is trivial
+    is the derivation's at that n, trusted)."""
+    start = (plain_step.get("data") or {}).get("from")
+    if start is None:
+        if data.get("range") is not None:
+            raise Reject("a range is stated, but the plain UAP holds at every n")
+        return ""
+    if not isinstance(start, int) or isinstance(start, bool):
+        if not isinstance(data.get("range"), str) or data.get("below_range") is not None:
+            raise Reject("a UAP range with params is stated with its words and no lengths below it")
+        return "; the range with params is the TGT-PLAIN premise's, the lengths below it not stated"
+    if data.get("range") != f"n ≥ {start}":
+        raise Reject(f"the plain UAP holds for n ≥ {start} (TGT-PLAIN), but the verdict states {data.get('range')!r}")
+    listed = data.get("below_range")
+    if not isinstance(listed, list) or [r.get("n") if isinstance(r, dict) else None for r in listed] != \
+            list(range(1, start)):
+        raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
+    _check_lengths(ctx, listed)
+    return f"; UAP for n ≥ {start}, the TGT-PLAIN premise's range; the lengths below it re-checked"
+
+
 def check_not_uap_range(ctx, s, data: dict) -> str:
     """A NOT-UAP for causal targets at a symbolic n from the group route holds for n ≥ N only (§14.10): the verdict
     states exactly the route's range, and lists each length below it, re-checked here: n = 1 is UAP with one
@@ -556,10 +626,22 @@ def check_not_uap_range(ctx, s, data: dict) -> str:
     if not isinstance(listed, list) or [r.get("n") if isinstance(r, dict) else None for r in listed] != \
             list(range(1, start)):
         raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
-    for rec in listed:
-        _check_length_below(ctx, s, rec)
+    _check_lengths(ctx, listed)
     return (f"; NOT-UAP for n ≥ {start}, the TGT-NOT-CAUSAL premise's range; the lengths below it re-checked "
             "(n = 1: one layer; each NOT-UAP length: the verifier's own group of the labelled arcs is not trivial)")
+
+
+def _check_lengths(ctx, listed: list) -> None:
+    """Each length below a range re-checked (`_check_length_below`): a rejection anywhere rejects, even after a
+    length that is only trusted."""
+    trusted = []
+    for rec in listed:
+        try:
+            _check_length_below(ctx, None, rec)
+        except Trust as exc:
+            trusted.append(str(exc))
+    if trusted:
+        raise Trust(trusted[0] + (f" (and {len(trusted) - 1} more)" if len(trusted) > 1 else ""))
 
 
 def _check_length_below(ctx, s, rec: dict) -> None:
@@ -711,6 +793,9 @@ def verdict(ctx, s):
         raise Reject(f"a {want} verdict step is not {s['status']}")
     lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
     below = check_lengths_below(ctx, lay[0], data, s) if want == "UAP" and lay else ""
+    plain_steps = [p for p in ctx.premises(s) if p["rule"] == "TGT-PLAIN"]
+    if want == "UAP" and plain_steps and not isinstance(ctx.spec.tokens, int):
+        below = _plain_lengths_below(ctx, plain_steps[0], data)
     if want == "NOT-UAP":
         below = check_not_uap_range(ctx, s, data)
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "

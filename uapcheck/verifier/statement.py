@@ -243,6 +243,8 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
     prem = {p["rule"]: p for p in ctx.premises(r)}
     target = ((prem.get("TGT-RECEPTIVE") or {}).get("data") or {}).get("target")
     least = ((prem.get("TGT-LAYERS") or {}).get("data") or {}).get("least")
+    if "TGT-PLAIN" in prem:  # the plain UAP (§14.9): TGT-PLAIN checks the trivial group and the count
+        target, least = "causal", ((prem["TGT-PLAIN"].get("data") or {}).get("least"))
     if "SEQ-CAUSAL-LAYERS" in prem:  # per-layer causal patterns (§21.5): SEQ-CAUSAL-REACH checks the causal class
         target, least = "causal", ((prem["SEQ-CAUSAL-LAYERS"].get("data") or {}).get("least"))
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
