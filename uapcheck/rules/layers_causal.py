@@ -10,6 +10,7 @@ from .. import proof
 from .. import spec as S
 from ..budget import BudgetExceeded, time_limit
 from ..claim import claim as claim_of
+from ..claim import written
 from ..graphs import GraphTooLarge
 from ..graphs.layers_causal import causal_class, causal_least_layers, prefix_reach
 from ..layer_certificates import CausalLayerViews, CausalLayerWitness, LayersPrefixReach
@@ -30,7 +31,8 @@ SEARCH_PERIODS = 2
 def reach_step(desc: str, cert: LayersPrefixReach) -> proof.Step:
     d = cert.depth
     statement = claim_of("every layer's heads attend only to the position itself and earlier ones, so every model's "
-                         "output at i reads x_1, …, x_i only, and every ", X_J, f" with j ≤ i reaches i through an "
+                         "output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), " only, and every ", X_J,
+                         f" with j ≤ i reaches i through an "
                          f"increasing sequence of layers within the first {d} attention layer{'s' if d != 1 else ''}: "
                          "the family's target class is the causal maps")
     ev: dict = {"patterns": desc, "D_c": d}
