@@ -319,19 +319,25 @@ class _RootedLayerView:
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def canonical(self) -> tuple[list[int], str]:
-        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
-        size = len(order)
-        lab = [0] * size
-        for k, v in enumerate(order):
-            lab[v] = k
-        cols = [0] * size
-        for v, c in enumerate(self.colours):
-            cols[lab[v]] = c
-        arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
-        digest = hashlib.sha256()
-        digest.update(repr((size, cols)).encode())
-        digest.update(repr(arcs).encode())
-        return lab, digest.hexdigest()
+        return canonical_digest(self.graph, self.colours)
+
+
+def canonical_digest(graph, colours: list[int]) -> tuple[list[int], str]:
+    """(the canonical labelling, a sha256 of the canonically labelled coloured digraph) by BLISS: equal digests for
+    isomorphic coloured digraphs (the rooted views per layer, and those restricted to a prefix, layers_causal.py)."""
+    order = graph.canonical_permutation(sh="flm", color=colours)
+    size = len(order)
+    lab = [0] * size
+    for k, v in enumerate(order):
+        lab[v] = k
+    cols = [0] * size
+    for v, c in enumerate(colours):
+        cols[lab[v]] = c
+    arcs = sorted((lab[a], lab[b]) for a, b in graph.get_edgelist())
+    digest = hashlib.sha256()
+    digest.update(repr((size, cols)).encode())
+    digest.update(repr(arcs).encode())
+    return lab, digest.hexdigest()
 
 
 def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Sequence[Sequence[int]],

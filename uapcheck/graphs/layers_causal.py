@@ -15,12 +15,11 @@ there: isomorphic views of two positions are a witness with σ(i) = j ≠ i).
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..bignum import count_automorphisms
-from .layers import LayerSequence, _InLists, view_sets, witness_condition_holds
+from .layers import LayerSequence, _InLists, canonical_digest, view_sets, witness_condition_holds
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
 MAX_CAUSAL_VIEW_WORK = 20_000_000
@@ -176,19 +175,7 @@ class _PrefixView:
         return None
 
     def canonical(self) -> tuple[list[int], str]:
-        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
-        total = len(order)
-        lab = [0] * total
-        for k, v in enumerate(order):
-            lab[v] = k
-        cols = [0] * total
-        for v, c in enumerate(self.colours):
-            cols[lab[v]] = c
-        arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
-        digest = hashlib.sha256()
-        digest.update(repr((self.size, total, cols)).encode())
-        digest.update(repr(arcs).encode())
-        return lab, digest.hexdigest()
+        return canonical_digest(self.graph, self.colours)
 
 
 def _full_permutation(n: int, mapping: dict[int, int]) -> tuple[int, ...]:

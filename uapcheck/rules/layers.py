@@ -13,7 +13,8 @@ from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, build_graph, symmetry_group
 from ..graphs.layers import LayerSequence, connectivity, least_layers
 from ..groups import exact_int, order_text
-from ..layer_certificates import LayerGenerators, LayersConnected, LayersUnreached, LayerViewWitness, LayerViews
+from ..layer_certificates import (CausalLayerWitness, LayerGenerators, LayersConnected, LayersUnreached,
+                                  LayerViewWitness, LayerViews)
 from ..show import show_pattern
 from ..claim import claim as claim_of
 from ..groups import GroupInfo
@@ -148,7 +149,7 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerVi
     return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers, "least": True}, certificate=cert)
 
 
-def _witness_evidence(cert: LayerViewWitness) -> dict:
+def _witness_evidence(cert: "LayerViewWitness | CausalLayerWitness") -> dict:
     moved = [k for k, p in enumerate(cert.permutation, 1) if p != k]
     ev: dict = {"position": cert.position, "depth": cert.depth}
     if len(moved) == 2:

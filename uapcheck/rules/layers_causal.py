@@ -14,7 +14,7 @@ from ..claim import written
 from ..graphs import GraphTooLarge
 from ..graphs.layers_causal import causal_class, causal_least_layers, prefix_reach
 from ..layer_certificates import CausalLayerViews, CausalLayerWitness, LayersPrefixReach
-from .layers import MAX_SEQ_N, _describe, _network_layers, build_sequence
+from .layers import MAX_SEQ_N, _describe, _network_layers, _witness_evidence, build_sequence
 from .wording import X_J, token
 
 CITE_SEQ_CAUSAL = proof.derived(
@@ -62,16 +62,6 @@ def layers_step(reach: proof.Step, depth: int, layers: int, cert: CausalLayerVie
         ev["causal view witness"] = _witness_evidence(witness)
     return proof.conclude(statement, proof.PROVED, [reach], ev, facts={"layers": layers, "least": True},
                           certificate=cert)
-
-
-def _witness_evidence(w: CausalLayerWitness) -> dict:
-    moved = [k for k, p in enumerate(w.permutation, 1) if p != k]
-    ev: dict = {"position": w.position, "depth": w.depth}
-    if len(moved) == 2:
-        ev["swap"] = moved
-    else:
-        ev["permutation"] = list(w.permutation)
-    return ev
 
 
 def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
