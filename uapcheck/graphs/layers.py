@@ -276,8 +276,6 @@ class _RootedLayerView:
     subdivided by a vertex whose colour names its label set {(ℓ, h)} (ids shared across roots)."""
 
     def __init__(self, lists: _InLists, seq: LayerSequence, root0: int, m: int, label_ids: dict):
-        from ..lazy import digraph
-
         n = seq.n
         sets = view_sets(lists, seq, root0, m)
         colours = [0] * n
@@ -298,17 +296,9 @@ class _RootedLayerView:
                     for u in ins[v]:
                         code = u * n + v
                         labels[code] = get(code, 0) | bit
-        edges: list[tuple[int, int]] = []
-        nxt = n
-        for code in sorted(labels):
-            u, v = divmod(code, n)
-            lid = label_ids.setdefault(labels[code], len(label_ids))
-            edges.append((u, nxt))
-            edges.append((nxt, v))
-            colours.append(m + 1 + lid)
-            nxt += 1
         self.n = n
-        self.graph = digraph(nxt, edges)
+        self.graph = subdivided(n, [(divmod(code, n), labels[code]) for code in sorted(labels)], label_ids, m + 1,
+                                colours)
         self.colours = colours
 
     def automorphism_order(self) -> int:
@@ -320,6 +310,21 @@ class _RootedLayerView:
 
     def canonical(self) -> tuple[list[int], str]:
         return canonical_digest(self.graph, self.colours)
+
+
+def subdivided(size: int, arcs: list, label_ids: dict, first_colour: int, colours: list[int]):
+    """The digraph on positions 0..size − 1 with every arc ((u, v), label) subdivided by a vertex coloured
+    first_colour + the label's id (ids shared across views through `label_ids`); the arcs' vertices' colours are
+    appended to `colours`. The rooted views per layer and those on a prefix (layers_causal.py) are built so."""
+    from ..lazy import digraph
+    edges: list[tuple[int, int]] = []
+    nxt = size
+    for (u, v), label in arcs:
+        edges.append((u, nxt))
+        edges.append((nxt, v))
+        colours.append(first_colour + label_ids.setdefault(label, len(label_ids)))
+        nxt += 1
+    return digraph(nxt, edges)
 
 
 def canonical_digest(graph, colours: list[int]) -> tuple[list[int], str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..bignum import count_automorphisms
-from .layers import LayerSequence, _InLists, canonical_digest, view_sets, witness_condition_holds
+from .layers import LayerSequence, _InLists, canonical_digest, subdivided, view_sets, witness_condition_holds
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
 MAX_CAUSAL_VIEW_WORK = 20_000_000
@@ -132,8 +132,6 @@ class _PrefixView:
     v ∈ V_ℓ, every arc subdivided by a vertex coloured by its label set {(ℓ, h)} (ids shared across roots)."""
 
     def __init__(self, lists: _InLists, seq: LayerSequence, root0: int, m: int, label_ids: dict):
-        from ..lazy import digraph
-
         sets = view_sets(lists, seq, root0, m)
         self.positions = sorted(sets[0])
         index = {v: k for k, v in enumerate(self.positions)}
@@ -152,16 +150,8 @@ class _PrefixView:
                     for u in ins[v]:
                         key = (index[u], index[v])
                         labels[key] = labels.get(key, 0) | bit
-        edges: list[tuple[int, int]] = []
-        nxt = size
-        for (a, b) in sorted(labels):
-            lid = label_ids.setdefault(labels[(a, b)], len(label_ids))
-            edges.append((a, nxt))
-            edges.append((nxt, b))
-            colours.append(m + 1 + lid)
-            nxt += 1
         self.size = size
-        self.graph = digraph(nxt, edges)
+        self.graph = subdivided(size, [(arc, labels[arc]) for arc in sorted(labels)], label_ids, m + 1, colours)
         self.colours = colours
 
     def automorphism_order(self) -> int:
