@@ -4,7 +4,9 @@ A layer is the paper's residual block pair: X ↦ X + Σ_h Atten_h(X) W_O^h, the
 x ↦ x + W_2 σ(W_1 x − b) of a random width with the file's activation σ. Each head has its own
 random W_Q, W_K, W_V, W_O (W_K = W_Q under `tie query key`), bias vectors under `affine query key`,
 random features w_r, Nyström landmarks, sequence projections E, F, and a score bias B of its class;
-the pattern's arcs give the mask (position i always sees itself). Every layer has its own
+`heads H kv G` gives H query heads, each with its own W_Q and W_O, the query heads of one of the G
+groups sharing W_K and W_V (grouped-query attention); the pattern's arcs give the mask (position i
+always sees itself). Every layer has its own
 parameters; the network of m layers is the first m layers of a deeper one, so one forward pass
 gives every depth. The file's scalar `param`s are fixed constants, the same in every layer.
 """
@@ -33,7 +35,7 @@ UNNORMALISED_QK = 0.5
 # Head and spec fields the network models; any other field (a construct added to the language
 # after this module) with a non-default value is refused rather than silently ignored.
 _HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", "nystrom", "pattern",
-                "bias", "projection", "tie", "affine", "position", "loc"}
+                "bias", "projection", "tie", "affine", "position", "heads", "loc"}
 #: RoPE's base (Su et al. 2021): coordinate pair k of a d-dimensional query turns by p·ROPE_BASE^(−2k/d) at position p.
 ROPE_BASE = 10000.0
 _SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
@@ -147,6 +149,9 @@ class HeadParams:
     E: Optional[np.ndarray] = None
     F: Optional[np.ndarray] = None
     B: Optional[np.ndarray] = None
+    #: `heads H kv G`: the H query heads (each a HeadParams; those of one group hold the same W_K, W_V
+    #: arrays); None: one head, these matrices
+    query_heads: Optional[list["HeadParams"]] = None
 
 
 @dataclass
@@ -170,15 +175,7 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
     scale = BRANCH_SCALE / max(1.0, np.sqrt(depth))
     heads = []
     for head in model.heads:
-        qk = 1.0 if head.normalized else UNNORMALISED_QK
-        WQ = rng.normal(size=(d, d)) / np.sqrt(d) * qk
-        WK = WQ if head.tie else rng.normal(size=(d, d)) / np.sqrt(d) * qk
-        WV = rng.normal(size=(d, d)) / np.sqrt(d)
-        WO = rng.normal(size=(d, d)) / np.sqrt(d) * scale / np.sqrt(len(model.heads))
-        zeros = np.zeros(d)
-        bQ = rng.normal(size=d) / 2 if head.affine else zeros
-        bK = rng.normal(size=d) / 2 if head.affine else zeros
-        hp = HeadParams(WQ, WK, WV, WO, bQ, bK)
+        hp = _draw_projections(head, d, scale / np.sqrt(len(model.heads)), rng)
         if head.random:
             hp.features = rng.normal(size=(RANDOM_FEATURES, d))
         if head.nystrom:
@@ -192,7 +189,11 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
         if head.position is not None and head.position.kind == "buckets":
             hp.B = bucket_matrix(head.position.buckets, head.position.max_distance, n, rng) / 2
         if not head.normalized:
-            hp.WO = hp.WO / (n * _largest_fixed_weight(model, head, hp))
+            largest = _largest_fixed_weight(model, head, hp)
+            for sub in hp.query_heads or (hp,):
+                sub.WO = sub.WO / (n * largest)
+        for sub in hp.query_heads or ():  # the query heads share the head's features, landmarks, E, F, B
+            sub.features, sub.landmarks, sub.E, sub.F, sub.B = hp.features, hp.landmarks, hp.E, hp.F, hp.B
         heads.append(hp)
     conv = model.spec.mixer
     taps = None if conv is None else rng.normal(size=len(conv_taps(conv))) * scale
@@ -203,6 +204,37 @@ def draw_layer(model: Model, rng: np.random.Generator, depth: int) -> LayerParam
     b1 = rng.normal(size=width)
     W2 = rng.normal(size=(d, width)) / np.sqrt(width) * scale
     return LayerParams(heads, W1, b1, W2, taps)
+
+
+def _draw_projections(head: S.Head, d: int, out_scale: float, rng: np.random.Generator) -> HeadParams:
+    """W_Q, W_K, W_V, W_O (and the affine biases) of one head; under `heads H kv G`, H query heads
+    in G groups, the query heads of a group sharing W_K, W_V (and b_K), each with its own W_Q, W_O."""
+    qk = 1.0 if head.normalized else UNNORMALISED_QK
+    zeros = np.zeros(d)
+
+    def key_value():
+        WK = rng.normal(size=(d, d)) / np.sqrt(d) * qk
+        WV = rng.normal(size=(d, d)) / np.sqrt(d)
+        bK = rng.normal(size=d) / 2 if head.affine else zeros
+        return WK, WV, bK
+
+    def one(shared, out):
+        WQ = rng.normal(size=(d, d)) / np.sqrt(d) * qk
+        WK, WV, bK = shared if shared is not None else key_value()
+        if head.tie:
+            WK = WQ
+        WO = rng.normal(size=(d, d)) / np.sqrt(d) * out
+        bQ = rng.normal(size=d) / 2 if head.affine else zeros
+        return HeadParams(WQ, WK, WV, WO, bQ, bK)
+
+    if head.heads is None:
+        return one(None, out_scale)
+    count, groups = head.heads
+    shared = [key_value() for _ in range(groups)]
+    per_group = count // groups
+    subs = [one(shared[q // per_group], out_scale / np.sqrt(count)) for q in range(count)]
+    first = subs[0]
+    return HeadParams(first.WQ, first.WK, first.WV, first.WO, first.bQ, first.bK, query_heads=subs)
 
 
 def _largest_fixed_weight(model: Model, head: S.Head, hp: HeadParams) -> float:
@@ -333,6 +365,18 @@ class Network:
 
     def head_output(self, k: int, hp: HeadParams, X, ar: Arithmetic, trace: Optional[list] = None,
                     layer_index: int = 0):
+        """Head k's contribution Σ_q Atten_q(X) W_O^q over its query heads (one without `heads H kv G`);
+        the trace records the first query head's normalisers."""
+        if hp.query_heads is None:
+            return self._one_head_output(k, hp, X, ar, trace, layer_index)
+        out = None
+        for index, sub in enumerate(hp.query_heads):
+            part = self._one_head_output(k, sub, X, ar, trace if index == 0 else None, layer_index)
+            out = part if out is None else out + part
+        return out
+
+    def _one_head_output(self, k: int, hp: HeadParams, X, ar: Arithmetic, trace: Optional[list] = None,
+                         layer_index: int = 0):
         head = self.model.heads[k]
         layer_mask = self.model.mask(k, layer_index)
         WQ, WK, WV = ar.array(hp.WQ), ar.array(hp.WK), ar.array(hp.WV)
