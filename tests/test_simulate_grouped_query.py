@@ -11,7 +11,6 @@ import pytest
 
 from uapcheck.parse import parse_source
 from uapcheck.simulate import Options, simulate
-from uapcheck.simulate.experiments import Lab
 from uapcheck.simulate.network import FLOAT, Model, Network, rotate
 from uapcheck.simulate.run import _masks, instantiate
 

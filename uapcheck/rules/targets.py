@@ -1196,8 +1196,10 @@ def _plain_from(group) -> "int | sympy.Expr | None":
 def _not_trivial_from(group) -> "int | sympy.Expr | None":
     """The least N ≥ 2 such that G is stated, and not trivial, at every n ≥ N; None when that is not shown
     (docs/theory.md §14.9, the range lemma). G must be stated for every n or for n ≥ a bound (an integer, or one
-    expression in the params shown ≥ 2), not by residue class, and be a named group of NOT_TRIVIAL_NAMES, of a
-    constant order above 1, or of an order in n that never decreases (`_growing_order_from`)."""
+    expression in the params shown ≥ 2), and be a named group of NOT_TRIVIAL_NAMES, of a constant order above 1, or
+    of an order in n that never decreases (`_growing_order_from`), also one order by residue class of n whose every
+    class's formula never decreases (range lemma (c)). A group stated as a different group on each class
+    (`group.classes`) is not read here."""
     if group.classes:
         return None
     cond = group.condition_formula
@@ -1221,28 +1223,85 @@ GROWING_ORDER_SEARCH = 64
 
 
 def _growing_order_from(order, low: int) -> Optional[int]:
-    """For an order in n alone that is a product of positive integers and factorials (or their positive integer
-    powers) of a·n + b with a ≥ 0: it never decreases in n where the factorials' arguments are ≥ 0, so the first
-    n ≥ max(2, low) where it is above 1 (and every argument is ≥ 0) starts a range where G is not trivial."""
+    """For an order in n alone that never decreases in n (range lemma (b), docs/theory.md §14.9): a product of
+    positive integers, integer powers b^e (b ≥ 1) and factorials of integer expressions e that never decrease (made of
+    n, integers, non-negative rational multiples, sums, ⌊·⌋ and ⌈·⌉: a·n + b with a ≥ 0, ⌈n/4⌉ − 2), the first
+    n ≥ max(2, low) where every e is ≥ 0 and the order is above 1 (from there it stays above 1). An order by residue
+    class of n (range lemma (c): a Piecewise on n mod L = r covering every residue) gets the largest such n over
+    its pieces, each piece a formula of that kind. None otherwise."""
+    if isinstance(order, sympy.Piecewise):
+        pieces = _residue_pieces(order)
+        if pieces is None:
+            return None
+        firsts = [_growing_order_from(expr, low) if isinstance(expr, sympy.Basic) and expr.free_symbols
+                  else (max(2, low) if expr.is_Integer and expr > 1 else None) for expr in pieces]
+        return None if any(f is None for f in firsts) else max(firsts)
     if not isinstance(order, sympy.Basic) or len(order.free_symbols) != 1:
         return None
     (n,) = order.free_symbols
-    args = []
-    for factor in sympy.Mul.make_args(order):
-        base = factor.base if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0 else factor
-        if base.is_Integer and base >= 1:
-            continue
-        if not isinstance(base, sympy.factorial):
-            return None
-        poly = sympy.Poly(base.args[0], n) if base.args[0].is_polynomial(n) else None
-        if poly is None or poly.degree() > 1 or any(not c.is_Integer for c in poly.all_coeffs()) \
-                or (poly.degree() == 1 and poly.LC() < 0):
-            return None
-        args.append(base.args[0])
+    floors = _monotone_arguments(order, n)
+    if floors is None:
+        return None
     for length in range(max(2, low), max(2, low) + GROWING_ORDER_SEARCH):
-        if all(a.subs(n, length) >= 0 for a in args) and order.subs(n, length) > 1:
+        if all(a.subs(n, length) >= 0 for a in floors) and order.subs(n, length) > 1:
             return length
     return None
+
+
+def _residue_pieces(order: sympy.Piecewise) -> Optional[list]:
+    """The pieces of an order stated by residue class, when its conditions are n mod L = r (or an Or of such) for one
+    symbol and one L, and cover every residue mod L exactly once; else None."""
+    modulus, residues, pieces = None, [], []
+    for expr, cond in order.args:
+        for rel in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+            if not (isinstance(rel, sympy.Eq) and isinstance(rel.lhs, sympy.Mod) and rel.rhs.is_Integer
+                    and isinstance(rel.lhs.args[0], sympy.Symbol) and rel.lhs.args[1].is_Integer):
+                return None
+            if modulus not in (None, int(rel.lhs.args[1])):
+                return None
+            modulus = int(rel.lhs.args[1])
+            residues.append(int(rel.rhs))
+        pieces.append(expr)
+    if modulus is None or sorted(residues) != list(range(modulus)):
+        return None
+    return pieces
+
+
+def _monotone_arguments(order, n) -> Optional[list]:
+    """The exponents and factorial arguments of `order` when it is a product of positive integers, powers b^e with an
+    integer b ≥ 1, and factorials (or their positive integer powers) of integer expressions, every e and argument
+    never decreasing in n (`_never_decreasing`): then the order never decreases where they are all ≥ 0. Else None."""
+    out = []
+    for factor in sympy.Mul.make_args(order):
+        if factor.is_Integer and factor >= 1:
+            continue
+        if isinstance(factor, sympy.Pow) and factor.base.is_Integer and factor.base >= 1:
+            if not (factor.exp.is_integer and _never_decreasing(factor.exp, n)):
+                return None
+            out.append(factor.exp)
+            continue
+        base = factor.base if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0 else factor
+        if not isinstance(base, sympy.factorial) or not base.args[0].is_integer \
+                or not _never_decreasing(base.args[0], n):
+            return None
+        out.append(base.args[0])
+    return out
+
+
+def _never_decreasing(expr, n) -> bool:
+    """Whether `expr` never decreases as the integer n grows, read off its form: n, a constant, a sum of such, a
+    non-negative rational multiple, ⌊·⌋ or ⌈·⌉ of such."""
+    if expr == n or expr.is_Rational:
+        return True
+    if isinstance(expr, sympy.Add):
+        return all(_never_decreasing(a, n) for a in expr.args)
+    if isinstance(expr, sympy.Mul):
+        consts = [a for a in expr.args if a.is_Rational]
+        rest = [a for a in expr.args if not a.is_Rational]
+        return len(rest) == 1 and all(c >= 0 for c in consts) and _never_decreasing(rest[0], n)
+    if isinstance(expr, (sympy.floor, sympy.ceiling)):
+        return _never_decreasing(expr.args[0], n)
+    return False
 
 
 def _lower_bound(cond) -> "int | sympy.Expr | None":

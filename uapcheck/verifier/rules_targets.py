@@ -261,18 +261,17 @@ def _group_step(ctx) -> dict:
 def _not_trivial_range(ctx, s, g: dict):
     """At a symbolic n the group route holds on a range only (G is trivial at n = 1, §14.10): the step states n ≥ N,
     N ≥ 2 (an integer, or a bound with params shown ≥ 2), and the group step states a group that is not trivial at
-    any n ≥ N of its range, not by residue class: a named group of _NOT_TRIVIAL or a constant order above 1 (from
-    n = 2), or an order in n the group step's theorem checks that never decreases (from its first value above 1);
+    any n ≥ N of its range: a named group of _NOT_TRIVIAL or a constant order above 1 (from n = 2), or an order in n
+    the group step's theorem checks that never decreases (from its first value above 1), also one formula per residue
+    class of n (`_by_residue_first`);
     its first length (SYM-DENSE's every n, a family theorem's `from`, or the verifier's own lemma table's range for
     the stated name) at or below N."""
     start = _range_start(ctx, s)
     data = g.get("data") or {}
-    if any(data.get(key) for key in ("classes", "open classes", "order cases", "order by cases")):
-        raise Trust(f"the group of step {g['id']} is stated by residue class of n: its non-triviality by class is "
-                    "not re-checked here")
     name = data.get("group") if g["rule"] == "SYM-DENSE" else data.get("name")
+    by_residue = any(data.get(key) for key in ("classes", "open classes", "order cases", "order by cases"))
     low = _group_from(ctx, g, name)
-    first = _first_not_trivial(ctx, g, name, low)
+    first = _by_residue_first(ctx, g, low) if by_residue else _first_not_trivial(ctx, g, name, low)
     for bound, what in ((low, "the group's first length"), (first, "the first length where the group is not trivial")):
         if not _at_least(start, bound):
             raise Reject(f"the stated range n ≥ {sympy.sstr(start)} is not shown to start at or above {what}, "
@@ -314,28 +313,82 @@ def _first_not_trivial(ctx, g: dict, name, low: sympy.Expr) -> sympy.Expr:
 
 
 def growing_order_first(order, low: int, search: int = 64):
-    """For an order in one symbol n that is a product of positive integers and factorials of a·n + b (a ≥ 0, or
-    their positive integer powers), which never decreases where the factorials' arguments are ≥ 0: the first
-    n ≥ max(2, low) where it is above 1 with every argument ≥ 0 (the verifier's own statement of the lemma); None
-    otherwise."""
+    """For an order in one symbol n that is a product of positive integers, powers b^e with an integer b ≥ 1 and
+    factorials (or their positive integer powers) of integer expressions, each e and argument built from n, integers,
+    sums, non-negative rational multiples, ⌊·⌋ and ⌈·⌉ (so it never decreases as n grows), which never decreases
+    where every e and argument is ≥ 0: the first n ≥ max(2, low) where it is above 1 with every e and argument ≥ 0
+    (the verifier's own statement of the lemma, §14.9 (b)); None otherwise."""
     if not isinstance(order, sympy.Expr) or len(order.free_symbols) != 1:
         return None
     (n,) = order.free_symbols
-    args = []
+    watched = []
     for factor in sympy.Mul.make_args(order):
-        base = factor.base if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0 else factor
-        if base.is_Integer and base >= 1:
+        if factor.is_Integer and factor >= 1:
             continue
-        if not isinstance(base, sympy.factorial) or not base.args[0].is_polynomial(n):
+        if isinstance(factor, sympy.Pow) and factor.base.is_Integer and factor.base >= 1:
+            if factor.exp.is_integer is not True or not _grows_with(factor.exp, n):
+                return None
+            watched.append(factor.exp)
+            continue
+        inner = factor
+        if isinstance(factor, sympy.Pow) and factor.exp.is_Integer and factor.exp > 0:
+            inner = factor.base
+        if not isinstance(inner, sympy.factorial):
             return None
-        coeffs = sympy.Poly(base.args[0], n).all_coeffs()
-        if len(coeffs) > 2 or any(not c.is_Integer for c in coeffs) or (len(coeffs) == 2 and coeffs[0] < 0):
+        arg = inner.args[0]
+        if arg.is_integer is not True or not _grows_with(arg, n):
             return None
-        args.append(base.args[0])
+        watched.append(arg)
     for value in range(max(2, low), max(2, low) + search):
-        if all(a.subs(n, value) >= 0 for a in args) and order.subs(n, value) > 1:
+        if all(w.subs(n, value) >= 0 for w in watched) and order.subs(n, value) > 1:
             return value
     return None
+
+
+def _grows_with(e, n) -> bool:
+    """e never decreases as n grows: n itself, a rational constant, or a sum, a non-negative rational multiple, a
+    floor or a ceiling of such expressions."""
+    if e.is_Rational or e == n:
+        return True
+    if isinstance(e, (sympy.floor, sympy.ceiling)):
+        return _grows_with(e.args[0], n)
+    if isinstance(e, sympy.Add):
+        return all(_grows_with(term, n) for term in e.args)
+    if isinstance(e, sympy.Mul):
+        coefficient, rest = e.as_coeff_Mul()
+        return coefficient.is_Rational and coefficient >= 0 and not rest.is_Mul and _grows_with(rest, n)
+    return False
+
+
+def _by_residue_first(ctx, g: dict, low: sympy.Expr) -> sympy.Expr:
+    """Range lemma (c), §14.9: the group step states its order by residue class of n ("order cases": one case per
+    residue r = 0, …, L − 1 of n mod L, each checked there as the theorem's closed form on its class); each case's
+    formula never decreases and is above 1 from some length on, so G is not trivial at any n ≥ the largest of those
+    lengths. Returns it, or raises Trust when a case is not of that kind."""
+    data = g.get("data") or {}
+    cases = data.get("order cases")
+    if any(data.get(key) for key in ("classes", "open classes", "order by cases")) or not isinstance(cases, list) \
+            or not cases:
+        raise Trust(f"the group of step {g['id']} is stated by residue class of n: its non-triviality by class is "
+                    "not re-checked here")
+    residues = [c.get("residue") if isinstance(c, dict) else None for c in cases]
+    if not all(isinstance(r, int) and not isinstance(r, bool) for r in residues) \
+            or sorted(r for r in residues if isinstance(r, int)) != list(range(len(cases))):
+        raise Reject(f"the order cases of step {g['id']} do not cover every residue of n mod {len(cases)} once")
+    if not low.is_Integer:
+        raise Trust(f"the group of step {g['id']} starts at a bound with params: its cases are not evaluated")
+    firsts = []
+    for case in cases:
+        order = decode(case.get("order"), ctx.symbols)
+        if isinstance(order, int) and not isinstance(order, bool):
+            first = max(2, int(low)) if order > 1 else None
+        else:
+            first = growing_order_first(order, int(low))
+        if first is None:
+            raise Trust(f"the order of step {g['id']}'s group for n ≡ {case.get('residue')} is not shown to grow "
+                        "from a value above 1")
+        firsts.append(first)
+    return sympy.Integer(max(firsts))
 
 
 def _group_from(ctx, g: dict, name) -> sympy.Expr:
