@@ -137,6 +137,49 @@ class LayerViews(Certificate):
 
 
 @dataclass(frozen=True)
+class LayerGroupCovering(Certificate):
+    """No view witness at `depth` by the covering lemma (docs/theory.md §21.3): every layer ℓ of `covered` is below
+    the depth and seen whole by every position (layers ℓ + 1, …, depth connect every position to every position,
+    the reach recurrence recomputed here), and the automorphisms of those layers' heads alone lie in G (each of
+    `generators` preserves every layer's heads, arc by arc). That the generators generate the whole automorphism
+    group of the covered layers' heads is BLISS's."""
+    seq: Any
+    depth: int
+    covered: tuple
+    generators: tuple
+    group_order: int
+    kind = "layer-group-covering"
+
+    def check(self) -> None:
+        from .graphs.layers import reach_sets
+        n = self.seq.n
+        full = (1 << n) - 1
+        if not self.covered:
+            _reject(LayerGroupCovering, "no layer is named as seen whole")
+        for ell in self.covered:
+            if not 1 <= ell < self.depth:
+                _reject(LayerGroupCovering, f"layer {ell} is not below the depth {self.depth}")
+            if self.seq.depth is not None and self.depth > self.seq.depth:
+                _reject(LayerGroupCovering, f"the depth {self.depth} exceeds the sequence's {self.seq.depth} layers")
+            if any(s != full for s in reach_sets(self.seq, self.depth - ell, start=ell)):
+                _reject(LayerGroupCovering, f"layers {ell + 1}…{self.depth} do not connect every position: layer "
+                                            f"{ell} is not seen whole")
+        for g in self.generators:
+            if sorted(g) != list(range(1, n + 1)) or not _in_group(self.seq, g):
+                _reject(LayerGroupCovering, f"the generator {list(g)[:12]} of the covered layers' group is not in G")
+        if n <= 256:
+            from .schreier_sims import generated_order
+            if generated_order(n, self.generators) != self.group_order:
+                _reject(LayerGroupCovering, "the generators do not generate a group of the stated order")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "depth": self.depth, "layers seen whole": list(self.covered),
+                "order": self.group_order,
+                "generators": _listed(self.generators, self.seq.n),
+                "trusted": "that the generators generate every automorphism of the covered layers' heads (BLISS)"}
+
+
+@dataclass(frozen=True)
 class LayerGenerators(Certificate):
     """Every generator preserves every layer's heads (arc by arc), and the group they generate has
     the stated order (Schreier–Sims, uapcheck/schreier_sims.py, up to 256 points). That no larger group
@@ -158,8 +201,19 @@ class LayerGenerators(Certificate):
 
     def to_json(self) -> Any:
         return {"kind": self.kind, "order": self.order,
-                "generators": [list(g) for g in self.generators] if self.seq.n <= 256 else len(self.generators),
+                "generators": _listed(self.generators, self.seq.n),
                 "trusted": "that no larger group preserves every layer's heads (BLISS)"}
+
+
+#: generators are written out in a certificate while they hold at most this many entries (n per generator)
+MAX_LISTED_ENTRIES = 1 << 20
+
+
+def _listed(generators: tuple, n: int) -> "list | int":
+    """The generators as lists (for the independent verifier), or their number when they are too many to write."""
+    if n * len(generators) <= MAX_LISTED_ENTRIES:
+        return [list(g) for g in generators]
+    return len(generators)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -400,15 +400,34 @@ def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Seque
 
 
 @dataclass(frozen=True)
+class SeqCovering:
+    """No witness at ``depth`` by the covering lemma (docs/theory.md §21.3): each layer ℓ of ``covered`` (1-based,
+    ℓ < depth) is seen whole by every position (layers ℓ + 1, …, depth connect), and the heads of those layers
+    alone have the automorphism group G (``generators`` generate it, each preserving every layer's heads)."""
+    depth: int
+    covered: tuple[int, ...]
+    generators: tuple[tuple[int, ...], ...] = field(repr=False)
+    group_order: int
+
+    def as_evidence(self) -> dict:
+        return {"depth": self.depth, "layers seen whole by every position": list(self.covered),
+                "|Aut of their heads|": self.group_order}
+
+
+@dataclass(frozen=True)
 class LeastLayers:
     """``layers``: the least m ≥ D_Φ without a view witness (None: none within ``limit``, or
     undecided: ``reason``). ``witness``: a witness at depth layers − 1 (when layers > D_Φ) or at the
-    limit (when no m works). ``certificate``: the rooted-view data at depth ``layers``."""
+    limit (when no m works). ``certificate``: the rooted-view data at depth ``layers``, or ``covering``:
+    the covering lemma's data there. ``least`` False: ``layers`` suffice, and whether fewer do is open
+    (the rooted views below it were beyond their work limit and no transposition witness was found)."""
     layers: Optional[int]
     witness: Optional[SeqWitness]
     certificate: Optional[SeqViewCertificate]
     reason: str = ""
     forced: bool = False  # True when `layers` was reached by the covering bound (every layer pattern seen whole)
+    covering: Optional[SeqCovering] = None
+    least: bool = True
 
 
 def covering_depth(seq: LayerSequence, lists: Optional[_InLists] = None) -> Optional[int]:
@@ -427,10 +446,130 @@ def covering_depth(seq: LayerSequence, lists: Optional[_InLists] = None) -> Opti
     return worst
 
 
+def _starts_depth(seq: LayerSequence, lists: _InLists) -> Callable[[int, int], bool]:
+    """connects(ℓ, k): layers ℓ + 1, …, ℓ + k of Φ connect every position to every position (memoised per start
+    for a periodic Φ)."""
+    memo: dict = {}
+
+    def connects(ell: int, k: int) -> bool:
+        if seq.periodic:
+            q = ell % seq.period
+            if q not in memo:
+                memo[q] = connectivity(seq, None, start=q, lists=lists).depth
+            d = memo[q]
+            return d is not None and d <= k
+        reach = connectivity(seq, k, start=ell, lists=lists)
+        return reach.depth is not None and reach.depth <= k
+    return connects
+
+
+def group_covering(seq: LayerSequence, m: int, group_order: int, lists: _InLists,
+                   connects: Optional[Callable[[int, int], bool]] = None) -> Optional[SeqCovering]:
+    """The covering lemma at depth m (docs/theory.md §21.3): the layers ℓ < m seen whole by every position, when the
+    automorphism group of their heads alone is G (its order equals ``group_order``, as it contains G); else None."""
+    from .symmetry import symmetry_group
+    connects = connects or _starts_depth(seq, lists)
+    covered = tuple(ell for ell in range(1, m) if connects(ell, m - ell))
+    if not covered:
+        return None
+    graphs = list(dict.fromkeys(g for ell in covered for g in seq.at(ell)))
+    grp = symmetry_group(graphs)
+    if int(grp.order) != group_order or grp.generators is None:
+        return None
+    return SeqCovering(m, covered, tuple(tuple(g) for g in grp.generators), group_order)
+
+
+class _SwapTables:
+    """Per (layer index, head): for each position u the bitset of the v with u ∈ N(v) (v ∈ N(v) included), and the
+    in-neighbourhood bitsets N(v) (v included), built on first use."""
+
+    def __init__(self, lists: _InLists, n: int):
+        self.lists, self.n = lists, n
+        self.tables: dict = {}
+
+    def get(self, q: int, h: int) -> tuple[list[int], list[int]]:
+        if (q, h) not in self.tables:
+            ins = self.lists.heads[q][h]
+            out = [1 << v for v in range(self.n)]
+            inb = [0] * self.n
+            for v in range(self.n):
+                bits = 1 << v
+                for u in ins[v]:
+                    out[u] |= 1 << v
+                    bits |= 1 << u
+                inb[v] = bits
+            self.tables[(q, h)] = (out, inb)
+        return self.tables[(q, h)]
+
+
+def _swap_keeps(per_layer: list, a: int, b: int) -> bool:
+    """Whether σ = (a b) keeps the view: for every layer (its V_ℓ mask and its heads' tables), no v ∈ V_ℓ other than a,
+    b has exactly one of a, b in N(v), and when a or b is in V_ℓ, σ(N(a)) = N(b)."""
+    pair = (1 << a) | (1 << b)
+    for mask, heads in per_layer:
+        for out, inb in heads:
+            if (out[a] ^ out[b]) & mask & ~pair:
+                return False
+            if mask & pair:
+                na = inb[a]
+                swapped = na & ~pair
+                if na >> a & 1:
+                    swapped |= 1 << b
+                if na >> b & 1:
+                    swapped |= 1 << a
+                if swapped != inb[b]:
+                    return False
+    return True
+
+
+def _swap_candidates(roots: Sequence[int], n: int):
+    """(root, a, b), 0-based a < b: neighbours (a, a + 1) at every root first, then every other pair."""
+    for root in roots:
+        for a in range(n - 1):
+            yield root, a, a + 1
+    for root in roots:
+        for a in range(n):
+            for b in range(a + 2, n):
+                yield root, a, b
+
+
+def transposition_witness(seq: LayerSequence, m: int, in_group: Callable[[Sequence[int]], bool],
+                          roots: Sequence[int], lists: _InLists, budget: int = 4_000_000) -> Optional[SeqWitness]:
+    """A view witness σ = (a b) at depth m for one of ``roots`` (1-based), searched with bitsets (`_swap_keeps`). A
+    candidate is re-checked by the definition (`witness_condition_holds`) and against G. None when none is found
+    within ``budget`` layer checks (an incomplete search: it proves nothing)."""
+    n, p = seq.n, seq.period
+    tables = _SwapTables(lists, n)
+    views: dict = {}
+
+    def layers_of(root: int) -> list:
+        if root not in views:
+            sets = view_sets(lists, seq, root - 1, m)
+            views[root] = [(sum(1 << v for v in sets[ell]),
+                            [tables.get((ell - 1) % p, h) for h in range(len(lists.heads[(ell - 1) % p]))])
+                           for ell in range(1, m + 1)]
+        return views[root]
+    spent = 0
+    for root, a, b in _swap_candidates(roots, n):
+        per_layer = layers_of(root)
+        spent += len(per_layer)
+        if spent > budget:
+            return None
+        if not _swap_keeps(per_layer, a, b):
+            continue
+        perm = list(range(1, n + 1))
+        perm[a], perm[b] = b + 1, a + 1
+        if not in_group(perm) and witness_condition_holds(seq, perm, root, m, lists):
+            return SeqWitness(root, m, tuple(perm), "a transposition keeping the view (bitset search)")
+    return None
+
+
 def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators: Sequence[Sequence[int]],
                  in_group: Callable[[Sequence[int]], bool], limit: Optional[int] = None) -> LeastLayers:
     """The least m ≥ D_Φ (= ``diameter``) with no view witness, up to ``limit`` (a finite sequence's
-    depth or a budget; None: a periodic Φ, searched up to its covering depth)."""
+    depth or a budget; None: a periodic Φ, searched up to its covering depth). Past the rooted views' work limit,
+    the first depth where the covering lemma holds is witness-free without views (§21.3), and a transposition
+    witness one layer below it makes it least."""
     lists = _InLists(seq)
     top = limit
     if top is None:
@@ -441,8 +580,8 @@ def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators
     # per depth m: one rooted view per orbit (≤ n), each with at most the arcs of m layers
     work = arcs * (top // seq.period + 1) * seq.n * (top - diameter + 1)
     if work > MAX_VIEW_WORK:
-        return LeastLayers(None, None, None, f"the view decision would take about {work:,} arc visits "
-                                             f"(limit {MAX_VIEW_WORK:,})")
+        return _least_by_covering(seq, diameter, group_order, generators, in_group, top, lists,
+                                  f"the view decision would take about {work:,} arc visits (limit {MAX_VIEW_WORK:,})")
     last_witness = None
     for m in range(diameter, top + 1):
         decision = decide_depth(seq, m, group_order, generators, in_group, lists)
@@ -454,3 +593,31 @@ def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators
     if limit is None:
         raise AssertionError("internal error: a witness at the covering depth")
     return LeastLayers(None, last_witness, None)
+
+
+def _least_by_covering(seq: LayerSequence, diameter: int, group_order: int, generators: Sequence[Sequence[int]],
+                       in_group: Callable[[Sequence[int]], bool], top: int, lists: _InLists,
+                       too_costly: str) -> LeastLayers:
+    """The rooted views are beyond their work limit: the first depth m ≥ D_Φ (up to ``top``) where the covering
+    lemma holds suffices; it is least when m = D_Φ or a transposition witness at depth m − 1 is found (views grow
+    with the depth, so a witness at m − 1 is one at every smaller depth); otherwise it is sufficient, not shown
+    least. None (with the reason) when no depth up to ``top`` is covered."""
+    from ..groups import orbits
+    connects = _starts_depth(seq, lists)
+    covered_at = None
+    for m in range(max(diameter, 1), top + 1):
+        covered_at = group_covering(seq, m, group_order, lists, connects)
+        if covered_at is not None:
+            break
+    if covered_at is None:
+        return LeastLayers(None, None, None, too_costly + ", and no depth up to "
+                           f"{top} has layers seen whole whose heads alone have the group G")
+    m = covered_at.depth
+    if m == diameter:
+        return LeastLayers(m, None, None, covering=covered_at)
+    roots = [r + 1 for r in sorted(set(orbits(seq.n, generators)))]
+    witness = transposition_witness(seq, m - 1, in_group, roots, lists)
+    if witness is not None:
+        return LeastLayers(m, witness, None, covering=covered_at)
+    return LeastLayers(m, None, None, covering=covered_at, least=False,
+                       reason=f"{too_costly}, and no transposition keeping a view at depth {m - 1} was found")

@@ -13,8 +13,8 @@ from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, build_graph, symmetry_group
 from ..graphs.layers import LayerSequence, connectivity, least_layers
 from ..groups import exact_int, order_text
-from ..layer_certificates import (CausalLayerWitness, LayerGenerators, LayersConnected, LayersUnreached,
-                                  LayerViewWitness, LayerViews)
+from ..layer_certificates import (CausalLayerWitness, LayerGenerators, LayerGroupCovering, LayersConnected,
+                                  LayersUnreached, LayerViewWitness, LayerViews)
 from ..show import show_pattern
 from ..claim import claim as claim_of
 from ..groups import GroupInfo
@@ -130,23 +130,36 @@ def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -
 
 
 @proof.rule("SEQ-LAYERS", "The least number of layers of per-layer patterns, by views", CITE_SEQ,
-            statuses=(proof.PROVED,), certificates=(LayerViews,))
-def layers_step(connected: proof.Step, diameter: int, layers: int, cert: LayerViews,
-                witness: Optional[LayerViewWitness]) -> proof.Step:
-    ev: dict = {"D_Φ": diameter, "layers": layers, "least": True}
-    if layers == diameter:
-        claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice and are least: at depth {layers} no "
-                 "position's view (the in-neighbourhoods of each layer at the positions that layer feeds into it) "
-                 "is kept by a permutation outside G, so the views determine the sample up to G")
+            statuses=(proof.PROVED,), certificates=(LayerViews, LayerGroupCovering))
+def layers_step(connected: proof.Step, diameter: int, layers: int, cert: "LayerViews | LayerGroupCovering",
+                witness: Optional[LayerViewWitness], least: bool = True) -> proof.Step:
+    ev: dict = {"D_Φ": diameter, "layers": layers, "least": least}
+    covering = isinstance(cert, LayerGroupCovering)
+    if isinstance(cert, LayerGroupCovering):
+        seen = (f"layer {cert.covered[0]} is" if len(cert.covered) == 1 else
+                f"layers {', '.join(map(str, cert.covered))} are")
+        why_none = (f"at depth {layers} {seen} seen whole by every position and the heads there alone have only the "
+                    "automorphisms of G, so no permutation outside G keeps a view (the covering lemma)")
+        ev["layers seen whole"] = list(cert.covered)
+    else:
+        why_none = (f"at depth {layers} no position's view (the in-neighbourhoods of each layer at the positions that "
+                    "layer feeds into it) is kept by a permutation outside G")
+    if not least:
+        claim = (f"{layers} attention layers suffice ({why_none}); whether fewer do is not shown: D_Φ = {diameter} "
+                 "layers are needed")
+    elif layers == diameter:
+        claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice and are least: {why_none}, so the "
+                 "views determine the sample up to G")
     else:
         w = witness
         if w is None:
             raise ValueError("SEQ-LAYERS: more than D_Φ layers need the witness at depth layers − 1")
         claim = (f"{layers} attention layers are needed and suffice: with {layers - 1} the output at position "
                  f"{w.position} is the same for X and σX for the permutation σ of the view witness (outside G); "
-                 f"at depth {layers} no witness exists")
+                 + (why_none if covering else f"at depth {layers} no witness exists"))
         ev["view witness"] = _witness_evidence(w)
-    return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers, "least": True}, certificate=cert)
+    return proof.conclude(claim, proof.PROVED, [connected], ev, facts={"layers": layers, "least": least},
+                          certificate=cert)
 
 
 def _witness_evidence(cert: "LayerViewWitness | CausalLayerWitness") -> dict:
@@ -261,9 +274,17 @@ def layered_premises(spec: S.Spec):
         w = least.witness
         wcert = LayerViewWitness(seq, w.depth, w.position, w.permutation)
         wcert.check()  # the witness quoted in the claim is checked like a certificate
-    views = LayerViews(seq, least.layers, gens, int(grp.order), least.certificate)
-    lstep = layers_step(connected, diameter, least.layers, views, wcert)
+    lstep = layers_step(connected, diameter, least.layers, _sufficiency(seq, least, gens, int(grp.order)), wcert,
+                        least.least)
     return PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
+
+
+def _sufficiency(seq: LayerSequence, least, gens: tuple, order: int) -> "LayerViews | LayerGroupCovering":
+    """The certificate that no view witness exists at the stated depth: the rooted views, or the covering lemma."""
+    if least.covering is not None:
+        cov = least.covering
+        return LayerGroupCovering(seq, cov.depth, cov.covered, cov.generators, cov.group_order)
+    return LayerViews(seq, least.layers, gens, order, least.certificate)
 
 
 def _membership(seq: LayerSequence):

@@ -137,6 +137,32 @@ def reach(L: Layers, depth: int) -> list[int]:
     return cur
 
 
+def reach_from(L: Layers, start: int, count: int) -> list[int]:
+    """In(i) as bit masks (bit v for position v, i = 0..n, entry 0 unused) through layers start + 1, …, start + count
+    only (paths through increasing layers of that stretch)."""
+    cur = [1 << v for v in range(L.n + 1)]
+    for layer in range(start + 1, start + count + 1):
+        nb = _union_ins(L, layer)
+        new = cur[:]
+        for i in range(1, L.n + 1):
+            acc = cur[i]
+            for u in nb[i]:
+                acc |= cur[u]
+            new[i] = acc
+        cur = new
+    return cur
+
+
+def layer_labels(L: Layers, layers: Sequence[int]) -> dict:
+    """(j, i) -> the sorted tuple of (layer index, head) holding the arc, over the given layers (1-based) only."""
+    lab: dict = {}
+    for q in sorted({(ell - 1) % L.period for ell in layers}):
+        for h, arcs in enumerate(L.rows[q]):
+            for arc in arcs:
+                lab.setdefault(arc, []).append((q, h))
+    return {k: tuple(v) for k, v in lab.items()}
+
+
 def reach_limit(L: Layers, i: int) -> tuple[int, Optional[int]]:
     """(the positions whose token ever reaches i, within the depth; the depth used). For a periodic Φ
     the set stops growing once it is unchanged through one whole period (§21.1)."""

@@ -175,6 +175,10 @@ def layers(ctx, s):
     if data.get("least") and m > d:
         why_least = _witness(ctx, s, L, data.get("view witness"), m - 1, gens) + (
             f", so {m - 1} layers (and, views growing with the depth, fewer) do not give the G-UAP")
+    cert = s.get("certificate") if isinstance(s.get("certificate"), dict) else {}
+    if cert.get("kind") == "layer-group-covering":
+        return VERIFIED, _covering(ctx, L, m, cert.get("layers seen whole"), gens) + "; " + (
+            why_least if data.get("least") else "least not claimed")
     try:
         problem = layer_views.no_witness(L, m, gens)
     except NoNauty as exc:
@@ -183,6 +187,33 @@ def layers(ctx, s):
         raise Reject(f"{m} layers do not suffice: {problem}")
     return VERIFIED, (f"rooted views per layer (§21.4) decided with nauty, not BLISS: no view witness at depth {m}, so "
                       f"{m} layers suffice; " + (why_least if data.get("least") else "least not claimed"))
+
+
+def _covering(ctx, L, m: int, covered, gens) -> str:
+    """The covering lemma (§21.3) re-checked: each named layer ℓ < m is seen whole by every position (layers
+    ℓ + 1, …, m connect, on the verifier's own arcs), and the automorphism group of those layers' heads alone,
+    computed here with nauty, has G's order (it contains G, so it is G): no permutation outside G keeps a view."""
+    if not isinstance(covered, list) or not covered or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                               for v in covered):
+        raise Reject("the layers seen whole are not listed")
+    full = sum(1 << v for v in range(1, L.n + 1))
+    for ell in covered:
+        if not 1 <= ell < m:
+            raise Reject(f"layer {ell} is not below the depth {m}")
+        within = layer_views.reach_from(L, ell, m - ell)
+        short = next((v for v in range(1, L.n + 1) if within[v] != full), None)
+        if short is not None:
+            raise Reject(f"layers {ell + 1}…{m} do not connect every position to {short}: layer {ell} is not seen "
+                         "whole")
+    _, order = _checked_group(ctx, _group_step(ctx), L)
+    covering, method = groups.full_order(layer_views.layer_labels(L, covered), L.n, "none")
+    if covering is None:
+        raise Trust(f"the covered layers' group is not re-derived: {method}")
+    if covering != order:
+        raise Reject(f"the heads of layers {covered} alone have {covering} automorphisms ({method}), not |G| = {order}: "
+                     "a permutation outside G may keep a view")
+    return (f"layers {covered} are seen whole by every position at depth {m} (reach recomputed) and their heads alone "
+            f"have |G| = {order} automorphisms ({method}): no view witness at depth {m}, so {m} layers suffice")
 
 
 @checker("SEQ-DEPTH")
