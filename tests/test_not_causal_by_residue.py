@@ -79,7 +79,12 @@ def test_a_family_with_trivial_classes_stays_inconclusive():
     n carries a NOT-UAP: the symbolic verdict stays INCONCLUSIVE, naming why."""
     result = uapcheck.check(source("blocks(4) + dilated(3, 2)"), "t.uap")
     assert result.verdict == "INCONCLUSIVE"
-    assert uapcheck.check(source("blocks(4) + dilated(3, 2)", tokens=61), "t.uap").verdict == "UAP"
+    (open_step,) = [s for s in result.target.steps if s.rule == "TGT-UNDECIDED"]
+    assert "trivial for n mod 4 ∈ {1, 3}" in open_step.claim
+    assert "not trivial for n mod 4 ∈ {0, 2} from n = 61 on" in open_step.claim
+    for n in range(61, 69):  # what the step names, class by class, is what each integer n derives
+        at = uapcheck.check(source("blocks(4) + dilated(3, 2)", tokens=n), "t.uap")
+        assert at.verdict == ("NOT-UAP" if n % 2 == 0 else "UAP"), n
 
 
 def step(cert: dict, rule: str) -> dict:

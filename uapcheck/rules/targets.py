@@ -1157,6 +1157,18 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
     start = _not_trivial_from(group) if nontrivial and isinstance(spec.tokens, str) else None
     if start is not None:
         return _not_causal_on_range(spec, group, start)
+    split = _class_split(group) if nontrivial and isinstance(spec.tokens, str) else None
+    if split is not None:
+        # some classes of n mod L have a trivial G (the plain UAP covers causal maps there), the others a G that is
+        # not trivial from a length on (NOT-UAP there, range lemma (c)); a verdict by class is not stated for causal
+        # targets: the step names both sets of classes, and each integer n decides it
+        modulus, moved, start, fixed = split
+        step = undecided_step(spec, "causal", f"the family's group is trivial for n mod {modulus} ∈ "
+                              f"{_residues(fixed)}, where the plain UAP covers every causal map, and not trivial for "
+                              f"n mod {modulus} ∈ {_residues(moved)} from n = {start} on, where causal targets are "
+                              "out of reach (NOT-UAP there, §14.9, the range lemma (c)); a verdict by residue class "
+                              "is not stated for causal targets, and an integer `tokens` decides each length")
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim)
     if nontrivial and isinstance(spec.tokens, str):
         # G is trivial at n = 1 (every map of one token is causal: UAP there), and a group stated by residue class
         # or from a bound can be trivial at other lengths too, so a NOT-UAP by the group holds on a range of n only;
@@ -1174,6 +1186,40 @@ def causal_from_equivariant(spec: S.Spec, verdict: str, group, layers) -> Option
                                "not σ-equivariant", {"group": group.name, "order": group.order_value})
         return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1])
     return None
+
+
+def _class_split(group) -> Optional[tuple[int, list, int, list]]:
+    """For an order by residue class of n mod L (a Piecewise covering every residue) with some pieces 1 and the
+    others never decreasing and above 1 from a length on (range lemma (c)): (L, the residues where G is not trivial,
+    the first length from which it is not trivial on every one of them, the residues where G is trivial); else None."""
+    order = group.exact
+    cond = group.condition_formula
+    low = 1 if not group.condition and cond is None else (_lower_bound(cond) if cond is not None else None)
+    if not isinstance(order, sympy.Piecewise) or not isinstance(low, int) or _residue_pieces(order) is None:
+        return None
+    modulus = None
+    moved: list = []
+    fixed: list = []
+    starts: list = []
+    for expr, clause in order.args:
+        rels = clause.args if isinstance(clause, sympy.Or) else (clause,)
+        residues = [int(rel.rhs) for rel in rels]
+        modulus = int(rels[0].lhs.args[1])
+        if expr == 1:
+            fixed += residues
+            continue
+        first = _growing_order_from(expr, low) if expr.free_symbols else (max(2, low) if expr > 1 else None)
+        if first is None:
+            return None
+        moved += residues
+        starts.append(first)
+    if modulus is None or not moved or not fixed:
+        return None
+    return modulus, sorted(moved), max(starts), sorted(fixed)
+
+
+def _residues(residues: list) -> str:
+    return "{" + ", ".join(map(str, residues)) + "}"
 
 
 #: groups that are not trivial at any n ≥ 2 wherever they are stated: S_n, C_n and D_n move 1 there, and the reflection
