@@ -569,6 +569,13 @@ def td_rotary(head: S.Head, analytic: proof.Step, softmax: Optional[sympy.Expr],
         return proof.conclude(claim(f"{label}: RoPE is analysed for normalised softmax heads ",
                                     written("k(x, y) = exp(γ x·y)", r"k(x, y) = e^{\gamma\, x \cdot y}"),
                                     ", γ > 0; this kernel is not covered"), proof.UNDECIDED, [analytic])
+    if head.tie:
+        # the argument moves W_Q and W_K independently (a phase φ with cos(m − φ) injective); with W_Q = W_K the
+        # rank-one scores are ε (uᵀx_i)(uᵀx_l)|a|² cos(l − i), even in the offset, and the first-order term
+        # vanishes for a reflection about i (n = 3, i = 2, σ = (1 3))
+        return proof.conclude(claim(f"{label}: RoPE's argument takes ", written("W_Q", "W_{Q}"), " and ",
+                                    written("W_K", "W_{K}"), " apart; under `tie query key` it does not apply"),
+                              proof.UNDECIDED, [analytic])
     if not analytic.proved:
         return proof.conclude(f"{label}: analyticity in θ is not established", proof.UNDECIDED, [analytic])
     return proof.conclude(claim(f"{label}: with ", written("W_Q = ε·a vᵀ", r"W_{Q} = \varepsilon\, a v^{\top}"),

@@ -291,9 +291,11 @@ def _td_fixed_even(ctx, s, head: S.Head, off, an):
                       "pair outside the reflection")
 
 
-def softmax_gamma(spec: S.Spec, head: S.Head) -> Optional[sympy.Expr]:
-    """γ when the head's kernel is exp(γ x·y) with γ > 0 (checked at 2-dimensional symbolic vectors)."""
-    if head.kind != "kernel" or head.normalize is False or head.tie or head.affine:
+def softmax_gamma(spec: S.Spec, head: S.Head, affine_ok: bool = False) -> Optional[sympy.Expr]:
+    """γ when the head's kernel is exp(γ x·y) with γ > 0 (checked at 2-dimensional symbolic vectors). `affine_ok`: an
+    `affine query key` head is accepted (for an argument that sets the affine terms to 0, so the family contains the
+    head without them)."""
+    if head.kind != "kernel" or head.normalize is False or head.tie or (head.affine and not affine_ok):
         return None
     x1, x2, y1, y2 = sympy.symbols("x1 x2 y1 y2", real=True)
     k = kernels.kernel_value(spec, head, (x1, x2), (y1, y2))
@@ -317,9 +319,9 @@ def td_rotary(ctx, s):
         return VERIFIED, "an undecided step asserts nothing"
     if s["status"] != "proved" or not _proved(prem[0]):
         raise Reject("proved without analyticity")
-    gamma = softmax_gamma(ctx.spec, head)
+    gamma = softmax_gamma(ctx.spec, head, affine_ok=True)  # affine terms 0 in the argument (§16.3)
     if gamma is None:
-        raise Reject("RoPE is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, only")
+        raise Reject("RoPE is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, without `tie query key`, only")
     d = ctx.spec.dim
     if isinstance(d, int) and d < 2:
         raise Reject("RoPE's argument needs d ≥ 2")
@@ -458,7 +460,7 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
     if head.bias:
         raise Trust("a head with both a bias and a position term")
     if pos.kind == "rotary":
-        if softmax_gamma(ctx.spec, head) is None:
+        if softmax_gamma(ctx.spec, head, affine_ok=True) is None:  # affine terms 0: a subfamily with this group
             raise Trust("RoPE's group is derived for softmax heads only")
         return "toeplitz"
     if pos.kind == "buckets":

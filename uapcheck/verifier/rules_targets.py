@@ -796,7 +796,7 @@ def positions(ctx, s):
     if head.bias in ("free", "toeplitz", "circulant", "symmetric toeplitz") and pos is None:
         why = f"a trainable `{head.bias}` bias: the causal offsets 0, −1, …, −(n − 1) lie in different classes"
     elif pos is not None and pos.kind == "rotary":
-        if P.softmax_gamma(spec, head) is None or (isinstance(spec.dim, int) and spec.dim < 2):
+        if P.softmax_gamma(spec, head, affine_ok=True) is None or (isinstance(spec.dim, int) and spec.dim < 2):
             raise Reject("RoPE's one layer needs a normalised softmax head and d ≥ 2")
         why = "RoPE on a softmax head (§14.11(d))"
     elif pos is not None and pos.kind == "buckets":
