@@ -247,8 +247,9 @@ def no_witness(L: Layers, depth: int, gens: Sequence[Sequence[int]]) -> Optional
 
 
 def forward_arc(L: Layers) -> Optional[tuple[int, int, int]]:
-    """(layer, j, i) of an arc j → i with j > i in some layer's head, or None (every layer causal-class)."""
-    for q, row in enumerate(L.rows):
+    """(layer, j, i) of an arc j → i with j > i in some layer's head, or None (every layer causal-class). Only the
+    layers the network has: a budget `layers M` below the period cuts the later ones off (docs/theory.md §21)."""
+    for q, row in enumerate(L.group_layers()):
         for arcs in row:
             for j, i in arcs:
                 if j > i:
