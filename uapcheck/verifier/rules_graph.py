@@ -341,6 +341,8 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     least = data.get("least")
     if m == d + 1 and not least:
         return VERIFIED, "D + 1 layers suffice by the view argument (docs/theory.md §11.2)"
+    if m == d + 1 and least and n == 1:
+        return VERIFIED, "n = 1: D = 0, and one attention layer is the fewest a model has"
     if m == d + 1 and least:
         i, perm = _quoted_witness(s, data, n)
         if _in_family_group(ctx, heads, perm):

@@ -155,7 +155,8 @@ def plain(ctx, s):
     order = gdata.get("order")
     if any(gdata.get(key) for key in ("classes", "open classes", "order cases", "order by cases")):
         raise Reject(f"the group of step {g['id']} is stated by residue class: the plain UAP's range is not one bound")
-    if name != "trivial" and not (order == 1 and not isinstance(order, bool)):
+    one = ctx.spec.tokens == 1 and not isinstance(ctx.spec.tokens, bool)  # S_1 is the trivial group
+    if name != "trivial" and not (order == 1 and not isinstance(order, bool)) and not (one and name == "S_n"):
         raise Reject(f"the group of step {g['id']} is {name!r}, not trivial")
     data = s.get("data") or {}
     m = _value(ctx, s, "layers")

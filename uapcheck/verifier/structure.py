@@ -270,8 +270,9 @@ def _check_target_verdict(ctx) -> list[str]:
         problems.append(f"steps {', '.join(sorted(stray))} are not premises of the verdict")
     if want == "UAP":
         g = ctx.cert.get("group")
-        if g is not None and not (isinstance(g, dict) and g.get("name") == "trivial" and g.get("order") in (1, None)
-                                  and not g.get("generators")):
+        one = ctx.spec.tokens == 1 and not isinstance(ctx.spec.tokens, bool)  # S_1 is the trivial group
+        if g is not None and not (isinstance(g, dict) and (g.get("name") == "trivial" or one and g.get("name") == "S_n")
+                                  and g.get("order") in (1, None) and not g.get("generators")):
             problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
                             f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
         lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "TGT-PLAIN")]
