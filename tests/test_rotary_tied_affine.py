@@ -65,7 +65,7 @@ def test_tied_rank_one_scores_cannot_tell_a_reflection_about_the_row():
         a = rng.normal(size=2)
         WV = rng.normal(size=(d, d))
 
-        def out_at_2(X):
+        def out_at_2(X, a=a, u=u, WV=WV):
             q = [np.outer(a, u) @ x for x in X]
             rot = lambda m: np.array([[math.cos(m), -math.sin(m)], [math.sin(m), math.cos(m)]])  # noqa: E731
             s = np.array([q[1] @ rot(l - 1) @ q[l] for l in range(3)])  # row 2 (index 1), keys 1..3
