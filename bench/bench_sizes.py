@@ -52,7 +52,12 @@ CASES = [
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("window(1) + random(2, seed=1)", 65536, "window(1) + random(2, seed=1)", 5.0),
+    # the same arcs written out as an `edges { ... }` list, eight pairs a line (4.2 MB at 65,536)
+    ("edges listing window(1) + random(2, seed=1)", 16384, "edges listing window(1) + random(2, seed=1)", 5.0),
+    ("edges listing window(1) + random(2, seed=1)", 32768, "edges listing window(1) + random(2, seed=1)", 5.0),
+    ("edges listing window(1) + random(2, seed=1)", 65536, "edges listing window(1) + random(2, seed=1)", 5.0),
 ]
+LISTING = "edges listing "
 
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
@@ -122,6 +127,24 @@ print(time.process_time() - start)
 """
 
 
+def _file_text(n: int, pattern: str) -> str:
+    """The .uap file of a case; `edges listing P` is P's arcs written out as an `edges { ... }` list."""
+    if pattern.startswith(LISTING):
+        pattern = _listing(n, pattern[len(LISTING):])
+    return f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+
+
+def _listing(n: int, pattern_text: str) -> str:
+    """`edges { i -> j, ... }` with the arcs uapcheck builds for the pattern (self-loops left out), eight a line."""
+    from uapcheck.graphs import build_graph
+    from uapcheck.parse import parse_source
+    spec = parse_source(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern_text} }}\n")
+    codes = build_graph(spec.heads[0].pattern, n).all_codes()
+    pairs = sorted((c % n + 1, c // n + 1) for c in codes)  # code (j − 1)·n + (i − 1): i attends to j
+    rows = [", ".join(f"{i} -> {j}" for i, j in pairs[k:k + 8]) for k in range(0, len(pairs), 8)]
+    return "edges {\n    " + ",\n    ".join(rows) + "\n  }"
+
+
 def _needs_graph(pattern: str) -> bool:
     """A random or edges part has no closed form: the checker builds the token graph."""
     return "random" in pattern or "edges" in pattern
@@ -132,6 +155,7 @@ def _write_arcs(n: int, pattern_text: str, path: str) -> None:
 
     from uapcheck.graphs import build_graph
     from uapcheck.parse import parse_source
+    pattern_text = pattern_text[len(LISTING):] if pattern_text.startswith(LISTING) else pattern_text
     spec = parse_source(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern_text} }}\n")
     codes = set()
     for head in spec.heads:
@@ -197,7 +221,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
         for label, n, pattern, target in cases:
             path = os.path.join(tmp, "case.uap")
             with open(path, "w") as fh:
-                fh.write(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n")
+                fh.write(_file_text(n, pattern))
             cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", path]
             _timed(cmd)  # warm the parser cache
             ratios_cpu, ratios_wall, decided = [], [], ""

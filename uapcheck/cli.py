@@ -530,16 +530,17 @@ class _Input:
 
 
 def _read(path: str) -> _Input:
-    """Read at most one byte more than the size limit, so /dev/zero cannot exhaust memory."""
-    from .errors import MAX_SOURCE_BYTES
+    """Read at most one byte more than the size limit (the source's and its edge lists'), so /dev/zero
+    cannot exhaust memory."""
+    from .edge_lists import MAX_FILE_BYTES
     try:
         if path == "-":
             if sys.stdin is None:
                 return _Input(path, error="cannot read standard input: it is closed")
-            data = sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1)
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
             with open(path, "rb") as fh:
-                data = fh.read(MAX_SOURCE_BYTES + 1)
+                data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         what = "standard input" if path == "-" else "the file"
         return _Input(path, error=f"cannot read {what}: {exc.strerror or exc}")
@@ -628,9 +629,11 @@ def _derive_one(item: _Input, ns, console):
     try:
         source = item.data.decode("utf-8", errors="replace")  # for error display even when not UTF-8
         with stage("parsing"):
+            from .edge_lists import MAX_FILE_BYTES
             from .parse import MAX_SOURCE_BYTES
-            if len(item.data) > MAX_SOURCE_BYTES:
-                raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes", 1, 1)
+            if len(item.data) > MAX_FILE_BYTES:
+                raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes (and {MAX_FILE_BYTES} bytes with its "
+                               "`edges {...}` lists)", 1, 1)
             source = decode(item.data)
             spec = parse_source(source, item.shown)
         result = check_spec(spec, ns.budget)

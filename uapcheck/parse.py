@@ -17,6 +17,7 @@ for any input text. User text never reaches SymPy's string parsers: numbers are 
 """
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.tree import Meta
 from lark.visitors import Transformer_NonRecursive
 
-from . import functions, spec
+from . import edge_lists, functions, spec
 from .errors import MAX_SOURCE_BYTES, UapError, printable
 
 MAX_NESTING = 200
@@ -74,41 +75,25 @@ def decode(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+_PRESCAN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\[^\n])*"?|[()]')
+
+
 def _prescan(text: str) -> None:
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
-        raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes", 1, 1)
+    """Bounds nesting before lark sees the text (the size is bounded before: `_edge_lists`). Parentheses
+    inside comments and strings do not count (a string ends at its closing quote or at the line end)."""
     if not text.strip() or all(not l.split("#", 1)[0].strip() for l in text.splitlines()):
         raise UapError("the file is empty: a .uap file needs at least one `attention { ... }` block", 1, 1)
-    depth, line, col = 0, 1, 0
-    in_string = in_comment = escaped = False
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-            in_string = in_comment = False
-            continue
-        if in_comment:
-            continue
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == "#":
-            in_comment = True
-            continue
-        if ch == '"':
-            in_string = True
-            continue
+    depth = 0
+    for m in _PRESCAN.finditer(text):
+        ch = m.group()
         if ch == "(":
             depth += 1
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - text.rfind("\n", 0, m.start())
+                raise UapError(f"expression nested more than {MAX_NESTING} levels deep", line, col)
         elif ch == ")":
             depth = max(0, depth - 1)
-        if depth > MAX_NESTING:
-            raise UapError(f"expression nested more than {MAX_NESTING} levels deep", line, col)
 
 
 def _tree_loc(tree: Tree | Token) -> spec.Loc:
@@ -269,13 +254,51 @@ def _check_depth(tree: Tree) -> None:
 def parse_source(text: str, path: str = "<stdin>") -> spec.Spec:
     if text.startswith("\ufeff"):
         text = text[1:]
-    _prescan(text)
+    lists, lark_text = _edge_lists(text)
     try:
-        tree = parser().parse(text)
+        tree = parser().parse(lark_text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
     _check_depth(tree)
-    return dataclasses.replace(_File(path, tree).build(), source=text)
+    listed = _LISTS.set({edge_lists.line_col(text, block.keyword): block for block in lists})
+    try:
+        built = _File(path, tree).build()
+    finally:
+        _LISTS.reset(listed)
+    return dataclasses.replace(built, source=text)
+
+
+def _edge_lists(text: str) -> tuple[list[edge_lists.EdgeList], str]:
+    """The file's long `edges {...}` lists (read by uapcheck/edge_lists.py, not by lark) and the text
+    lark is to parse, once the sizes, the nesting and the lists' own syntax are checked. A list that
+    is not pairs has its syntax error told by lark (on the file with the pairs before it blanked);
+    should lark accept what the scan did not, the file is parsed by lark as written."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > edge_lists.MAX_FILE_BYTES:
+        raise UapError(f"the file is larger than {MAX_SOURCE_BYTES} bytes (and {edge_lists.MAX_FILE_BYTES} "
+                       "bytes with its `edges {...}` lists)", 1, 1)
+    irregular: Optional[edge_lists.Irregular] = None
+    try:
+        lists = edge_lists.find(text)
+    except edge_lists.Irregular as exc:
+        irregular, lists = exc, exc.found
+    if size > MAX_SOURCE_BYTES or lists:
+        spans = lists + ([edge_lists.EdgeList(text, irregular.keyword, irregular.start, irregular.bad)]
+                         if irregular is not None else [])
+        edge_lists.check_sizes(text, spans)
+    if irregular is None:
+        lark_text = edge_lists.placeholder_text(text, lists)
+        _prescan(lark_text)
+        return lists, lark_text
+    reduced = edge_lists.placeholder_text(edge_lists.blank_before(text, irregular.start, irregular.bad), lists)
+    _prescan(reduced)
+    try:
+        parser().parse(reduced)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text) from None
+    lark_text = edge_lists.placeholder_text(text, lists)  # not a list after all (a head named `edges`)
+    _prescan(lark_text)
+    return lists, lark_text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1360,6 +1383,76 @@ def _literal_tokens(scope: _Scope, meta: Meta, construct: str) -> int:
     return scope.tokens
 
 
+def _edge(scope: _Scope, meta: Any, source: _Int, target: _Int) -> tuple[int, int]:
+    """One pair `i -> j` of an `edges {...}` list, checked (lark's pairs and edge_lists' alike)."""
+    n = _literal_tokens(scope, meta, "`edges {...}`")
+    i = scope.int_term(source, "edge position", minimum=1)
+    j = scope.int_term(target, "edge position", minimum=1)
+    if not isinstance(i, int) or not isinstance(j, int):
+        raise _err(meta, "edge positions must be integers")
+    for v, end in ((i, source), (j, target)):
+        if v > n:
+            raise _err(end, f"edge position {v} is beyond `tokens {n}`")
+    return i, j
+
+
+#: The lists edge_lists.py read, by the line and column of their `edges` keyword (set while a file is built).
+_LISTS: contextvars.ContextVar[Optional[dict[tuple[int, int], edge_lists.EdgeList]]] = contextvars.ContextVar(
+    "_LISTS", default=None)
+
+
+def _number_int(text: str, number: edge_lists.Number) -> _Int:
+    """A signed_int as lark would have given it, for a number edge_lists.py found at `number.at`."""
+    def token(kind: str, value: str, at: int) -> Token:
+        line, col = edge_lists.line_col(text, at)
+        return Token(kind, value, start_pos=at, line=line, column=col, end_line=line, end_column=col + len(value))
+    minus = None if number.minus is None else token("MINUS", "-", number.minus)
+    return _Int(minus, token(number.kind, number.text, number.at))
+
+
+def _plain(number: edge_lists.Number) -> bool:
+    """An integer literal without a sign that `_Scope.int_term` takes as it is (at most 12 digits)."""
+    return number.minus is None and number.kind == "INT" and len(number.text) <= 12
+
+
+def _read_listed(scope: _Scope, meta: Meta, listed: edge_lists.EdgeList, n: int) -> spec.Edges:
+    """A list edge_lists.py read: its size for n, then its pairs, each checked by `_edge` where it is
+    not plainly in 1..n (so the first bad pair gets the message and place the lark path gives it)."""
+    text = listed.text
+    limit = edge_lists.edge_list_limit(n)
+    if listed.body_bytes > limit:
+        raise _err(meta, f"this `edges {{...}}` list is {listed.body_bytes} bytes, more than the {limit} bytes "
+                         f"allowed at {n} positions ({edge_lists.BYTES_PER_ARC} bytes for each of the n·(n − 1) "
+                         f"possible arcs, at most {edge_lists.MAX_EDGE_LIST_BYTES} bytes)")
+    if listed.irregular is not None:
+        pairs = []
+        for source, target in listed.irregular:
+            if _plain(source) and _plain(target):
+                i, j = int(source.text), int(target.text)
+                if 1 <= i <= n and 1 <= j <= n:
+                    pairs.append((i, j))
+                    continue
+            first = source.at if source.minus is None else source.minus
+            pairs.append(_edge(scope, edge_lists.located(text, first), _number_int(text, source),
+                               _number_int(text, target)))
+        return spec.Edges(tuple(pairs))
+    numbers = listed.numbers()
+    if isinstance(numbers, list):
+        low, high = min(numbers), max(numbers)
+    else:  # a numpy array
+        low, high = int(numbers.min()), int(numbers.max())
+        numbers = numbers.tolist()
+    if low < 1 or high > n:
+        pairs = iter(numbers)
+        for k, (i, j) in enumerate(zip(pairs, pairs)):
+            if not (1 <= i <= n and 1 <= j <= n):
+                source, target = listed.number_tokens(k)
+                _edge(scope, edge_lists.located(text, source.at), _number_int(text, source), _number_int(text, target))
+    pairs = iter(numbers)
+    with edge_lists.no_collection():  # a tuple a pair, none in a cycle: no collector passes while they are made
+        return spec.Edges(tuple(zip(pairs, pairs)))
+
+
 @v_args(inline=True, meta=True)
 class _Patterns(Transformer_NonRecursive):
     """A pattern → its reader, a function of the scope that builds the spec.Pattern and checks it.
@@ -1434,23 +1527,17 @@ class _Patterns(Transformer_NonRecursive):
         return read
 
     def p_edges(self, meta: Meta, *edges: Callable[[_Scope], tuple[int, int]]) -> _PatternReader:
+        listed = (_LISTS.get() or {}).get((meta.line, meta.column))
+
         def read(scope: _Scope) -> spec.Pattern:
-            _literal_tokens(scope, meta, "`edges {...}`")
+            n = _literal_tokens(scope, meta, "`edges {...}`")
+            if listed is not None:
+                return _read_listed(scope, meta, listed, n)
             return spec.Edges(tuple(edge(scope) for edge in edges))
         return read
 
     def edge(self, meta: Meta, source: _Int, target: _Int) -> Callable[[_Scope], tuple[int, int]]:
-        def read(scope: _Scope) -> tuple[int, int]:
-            n = _literal_tokens(scope, meta, "`edges {...}`")
-            i = scope.int_term(source, "edge position", minimum=1)
-            j = scope.int_term(target, "edge position", minimum=1)
-            if not isinstance(i, int) or not isinstance(j, int):
-                raise _err(meta, "edge positions must be integers")
-            for v, end in ((i, source), (j, target)):
-                if v > n:
-                    raise _err(end, f"edge position {v} is beyond `tokens {n}`")
-            return i, j
-        return read
+        return partial(_edge, meta=meta, source=source, target=target)
 
     def p_columns(self, meta: Meta, stride: _Int, count: _Int) -> _PatternReader:
         def read(scope: _Scope) -> spec.Pattern:

@@ -28,7 +28,7 @@ import math
 import random
 import sys
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import chain, repeat
 from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
 
@@ -525,6 +525,12 @@ def _add(out, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:  # n
             drawn = [(j - 1) * n + i0 for i0, row in enumerate(random_rows(pattern.seed, n, r)) for j in row]
         out.update(drawn)
     elif isinstance(pattern, Edges):
+        if isinstance(out, _CodeChunks) and len(pattern.edges) >= 1024:  # a long list on arrays
+            np = out.np
+            pairs = np.fromiter(chain.from_iterable(pattern.edges), dtype=np.int64, count=2 * len(pattern.edges))
+            if len(pairs) == 0 or (pairs.min() >= 1 and pairs.max() <= n):
+                out.update((pairs[1::2] - 1) * n + (pairs[0::2] - 1))
+                return
         for (i, j) in pattern.edges:  # (i, j): i attends to j
             if not (1 <= i <= n and 1 <= j <= n):
                 raise ValueError(f"edge {i} -> {j} is outside positions 1..{n}")

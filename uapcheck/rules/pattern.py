@@ -1291,6 +1291,8 @@ def _usable(outcome: Optional[PatternOutcome]) -> bool:
 def _concrete_params(p: S.Pattern) -> bool:
     if isinstance(p, S.PatternUnion):
         return all(_concrete_params(q) for q in p.parts)
+    if isinstance(p, S.Edges):
+        return True  # integer literals (the parser refuses names in them)
     for value in vars(p).values():
         if isinstance(value, str):
             return False
