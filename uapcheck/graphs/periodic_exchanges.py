@@ -327,6 +327,14 @@ def decide(b: int, jumps: tuple[int, ...]) -> Optional[Exchanges]:
 
 
 def _diameter(n: int, b: int, jumps) -> Optional[int]:
+    """The directed diameter of Γ_n (arcs v → v − k, blocks of b as cliques; None: not strongly connected), from
+    the eccentricities F118's class check computes at the same lengths (periodic_least.diameter, whose out-arcs
+    are p → p + k: the jumps negated). `diameter_by_sources` is the search it replaced; the tests compare both."""
+    from .periodic_least import diameter
+    return diameter(n, b, [-k for k in jumps])
+
+
+def diameter_by_sources(n: int, b: int, jumps) -> Optional[int]:
     """The directed diameter of Γ_n (None: not strongly connected), by one search from every source at once: reach[v]
     holds a bit for each source that reaches v within the levels so far (a block is a clique: its members' bits are
     pooled once per level)."""

@@ -106,6 +106,26 @@ def _eccentricities(n: int, b: int, jumps: Sequence[int]) -> Optional[list[int]]
     return [0] + [int(x) for x in ecc]
 
 
+def eccentricities(n: int, b: int, jumps: Sequence[int]) -> Optional[tuple[int, ...]]:
+    """`_eccentricities`, once per process for each length, block size and set of jumps (F118's class check and
+    F117's onset search ask for the same lengths)."""
+    return _eccentricities_once(n, b, tuple(sorted(set(jumps))))
+
+
+@lru_cache(maxsize=2048)
+def _eccentricities_once(n: int, b: int, jumps: tuple[int, ...]) -> Optional[tuple[int, ...]]:
+    got = _eccentricities(n, b, jumps)
+    return None if got is None else tuple(got)
+
+
+def diameter(n: int, b: int, out_jumps: Sequence[int]) -> Optional[int]:
+    """The diameter of the graph on 1..n with the blocks of b as cliques and an arc p → p + k for each k in
+    `out_jumps` (directed when the jumps are not symmetric); None when it is not strongly connected. The largest
+    eccentricity: `_eccentricities` grows each position's out-ball from its out-neighbours' balls."""
+    ecc = eccentricities(n, b, out_jumps)
+    return None if ecc is None else max(ecc[1:])
+
+
 def eccentricities_by_columns(n: int, b: int, jumps: Sequence[int]) -> Optional[list[int]]:
     """`_eccentricities` with the balls as the rows of an n × n boolean matrix grown by column shifts (the reference
     the tests compare with)."""
@@ -184,7 +204,7 @@ def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Opti
     edges = [(p - 1, q - 1) for p in range(1, n + 1) for q in range(p + 1, min(n, p + reach) + 1)
              if near[p] >> (q - 1) & 1]
     degree = [bin(near[p]).count("1") - 1 for p in range(n + 1)]
-    ecc = _eccentricities(n, b, jumps)
+    ecc = eccentricities(n, b, jumps)
     if ecc is None:
         return "fail", f"n = {n}: not connected"
     if max(ecc[1:]) != d:

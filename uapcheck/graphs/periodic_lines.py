@@ -181,6 +181,48 @@ def _masks(n: int, b: int) -> list[tuple[int, int]]:
 
 
 def survey(n: int, b: int, jumps: Sequence[int], cut: int, short: int) -> Optional[dict]:
+    """`survey_by_sources` for all sources at once: row u of a boolean matrix is u's ball, and the ball at level
+    ℓ + 1 is the union of u's and its out-neighbours' balls at level ℓ (arcs p → p − j and within a block), so one
+    level is a few row shifts; the new part of each row is that source's breadth-first layer. The tests compare
+    both."""
+    import numpy as np
+    rows = np.arange(n)
+    stretch = rows // cut
+    last = int(stretch[-1])
+    k = stretch[:, None]  # the source's stretch, against each position's stretch `stretch[None, :]`
+    keys = (("forward", stretch[None, :] > k), ("backward", stretch[None, :] < k),
+            ("short", np.abs(stretch[None, :] - k) <= short),
+            ("adjacent", (np.abs(stretch[None, :] - k) == 1) & (stretch[None, :] <= last)))
+    # (shift, the rows that have that out-neighbour): p → p − j, then the block mates p ± d
+    moves: list[tuple[int, Any]] = [(-j, None) for j in jumps if j and abs(j) < n]
+    place = rows % b
+    for d in range(1, min(b, n)):
+        moves.append((-d, place >= d))
+        moves.append((d, (place < b - d) & (rows + d < n)))
+    ball = np.eye(n, dtype=bool)
+    out = {"forward": 0, "backward": 0, "short": 0, "adjacent": 0}
+    level = 0
+    while not ball.all():
+        grown = ball.copy()
+        for shift, where in moves:  # row u takes the ball of u + shift
+            if shift > 0:
+                taken = ball[shift:]
+                grown[:n - shift] |= taken if where is None else taken & where[:n - shift, None]
+            else:
+                taken = ball[:n + shift]
+                grown[-shift:] |= taken if where is None else taken & where[-shift:, None]
+        frontier = grown & ~ball
+        if (~ball.all(axis=1) & ~frontier.any(axis=1)).any():
+            return None  # a source whose search stops short of everything
+        ball = grown
+        level += 1
+        for key, mask in keys:
+            if (frontier & mask).any():
+                out[key] = level
+    return out
+
+
+def survey_by_sources(n: int, b: int, jumps: Sequence[int], cut: int, short: int) -> Optional[dict]:
     """Breadth-first search from every position of Γ_n: None if not strongly connected, else the largest distance
     forward (to a later stretch of Q positions), backward, within ``short`` stretches, and between adjacent
     stretches."""
