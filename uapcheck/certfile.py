@@ -625,6 +625,10 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
     if step.rule == "SEQ-CAUSAL-REACH":  # §21.5: D_c and the pair not reached within D_c − 1
         pair = ev.get("not within D_c − 1") or {}
         return {"depth": ev.get("D_c"), "i": pair.get("i"), "j": pair.get("j")}
+    if step.rule == "SEQ-CAUSAL-INTERVALS":  # §21.6: D_c, the pair below it, the count and the witness below it
+        pair = ev.get("not within D_c − 1") or {}
+        return {"depth": ev.get("D_c"), "i": pair.get("i"), "j": pair.get("j"), "layers": ev.get("layers"),
+                "least": ev.get("least"), "causal view witness": ev.get("causal view witness")}
     if step.rule == "SEQ-CAUSAL-LAYERS":
         return {"layers": ev.get("layers"), "least": ev.get("least"),
                 "causal view witness": _seq_witness(ev.get("causal view witness"), spec)}
@@ -757,6 +761,8 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "TGT-NOT-CAUSAL":  # an earlier position that never reaches a later one, or a non-trivial group
         if ev.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
             return {"route": "view witness", **(_seq_witness(ev.get("view witness"), spec) or {})}
+        if ev.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
+            return {"route": "interval witness", **(ev.get("interval witness") or {})}
         w = ev.get("witness")
         if isinstance(w, dict):
             return {"route": "unreached", "i": w.get("i"), "j": w.get("j")}

@@ -421,3 +421,40 @@ class CausalLayerViews(Certificate):
     def to_json(self) -> Any:
         return {"kind": self.kind, **self.data.as_evidence(),
                 "trusted": "the canonical forms and automorphism counts (BLISS)"}
+
+
+@dataclass(frozen=True)
+class CausalIntervalCount(Certificate):
+    """Per-layer causal interval heads (docs/theory.md §21.6): every head of every layer attends at v to
+    [max(1, v − w), v]; D_c, the least count (Theorem F121) and the witness below it recomputed from the widths."""
+    layers_: Any  # graphs.layers_intervals.IntervalLayers
+    limit: Optional[int]
+    depth: int
+    layers: int
+    witness: Any  # graphs.layers_intervals.IntervalWitness or None
+    kind = "layers-causal-intervals"
+
+    def check(self) -> None:
+        from .graphs.layers_intervals import interval_least, interval_reach, witness_holds
+        L = self.layers_
+        reach = interval_reach(L, self.limit)
+        if reach.depth != self.depth:
+            _reject(CausalIntervalCount, f"the widths give D_c = {reach.depth}, not {self.depth}")
+        least = interval_least(L, self.depth, self.limit)
+        if least.layers != self.layers:
+            _reject(CausalIntervalCount, f"Theorem F121 gives {least.layers} layers, not {self.layers}")
+        if self.layers > self.depth:
+            w = self.witness
+            if w is None or w.depth != self.layers - 1:
+                _reject(CausalIntervalCount, "no witness at the depth below the count")
+            if L.n <= 4096 and not witness_holds(L, w.position, w.depth, w.j):
+                _reject(CausalIntervalCount, "the transposition fails the view condition")
+
+    def to_json(self) -> Any:
+        L = self.layers_
+        out: dict = {"kind": self.kind, "n": L.n, "widths": [["∞" if w is None else w for w in row] for row in L.widths],
+                     "periodic": L.periodic, "D_c": self.depth, "layers": self.layers}
+        if self.witness is not None:
+            w = self.witness
+            out["witness"] = {"position": w.position, "depth": w.depth, "transposition": [w.j, w.j + 1]}
+        return out

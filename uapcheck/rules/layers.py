@@ -208,6 +208,13 @@ def layered_premises(spec: S.Spec):
     if not isinstance(spec.tokens, int):
         return undecided("per-layer patterns need an integer `tokens N`")
     if spec.tokens > MAX_SEQ_N:
+        if spec.target == "causal":
+            from .layers_intervals import interval_sequence
+            if interval_sequence(spec) is not None:
+                # causal targets read neither the group nor the G-equivariant structure (§21.5); the interval
+                # route decides them at this n (§21.6), so no open structure step stands under its verdict
+                reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
+                return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None)
         return undecided(f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})")
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):

@@ -74,6 +74,11 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
 
     desc = _describe(spec)
     n = spec.tokens
+    if isinstance(n, int) and n > MAX_SEQ_N:  # interval heads at any n, by arithmetic (§21.6)
+        from .layers_intervals import interval_outcome
+        got = interval_outcome(spec, ffn_step, tds)
+        if got is not None:
+            return got
     if not isinstance(n, int) or n > MAX_SEQ_N:
         return undecided(f"per-layer patterns are decided for an integer n ≤ {MAX_SEQ_N:,}")
     try:

@@ -31,7 +31,7 @@ TARGETS = ("equivariant", "causal", "receptive")
 
 @dataclass(frozen=True)
 class TargetVerdict(proof.Certificate):
-    """The premises of a verdict for a target class. The check: UAP needs a proved TGT-LAYERS, TGT-PLAIN or
+    """The premises of a verdict for a target class. The check: UAP needs a proved TGT-LAYERS, TGT-PLAIN, SEQ-CAUSAL-INTERVALS or
     SEQ-CAUSAL-LAYERS step and every FFN and head step proved; NOT-UAP needs a proved TGT-NOT-CAUSAL or TGT-BUDGET step."""
 
     verdict: str
@@ -44,7 +44,7 @@ class TargetVerdict(proof.Certificate):
         proved = {s.rule for s in self.premises if s.proved}
         if self.verdict == "UAP":
             heads = [s for s in self.premises if s.rule == "FFN-DEF2" or s.rule.startswith(("TD-", "PE-"))]
-            if not proved & {"TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS"} or not all(s.proved for s in heads):
+            if not proved & {"TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS"} or not all(s.proved for s in heads):
                 raise proof.CertificateRejected("TargetVerdict: UAP without proved layers and head premises")
         elif self.verdict == "NOT-UAP":
             if not proved & {"TGT-NOT-CAUSAL", "TGT-BUDGET"}:

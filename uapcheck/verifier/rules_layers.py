@@ -2,6 +2,8 @@
 rebuilds itself (uapcheck/verifier/layer_views.py)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from . import groups, layer_views, patterns
 from .check import VERIFIED, Reject, Trust, checker
 from .rules_graph import name_checked
@@ -318,6 +320,9 @@ def causal_depth_witness(ctx, s, data) -> tuple:
 def causal_unreached(ctx, i: int, j: int) -> tuple:
     """TGT-NOT-CAUSAL's unreached route on per-layer patterns: x_j never reaches i within the network's layers
     (a periodic Φ: until the reach stops growing for a whole period, §21.1)."""
+    got = interval_unreached(ctx, i, j)
+    if got is not None:
+        return got
     L = _layers(ctx)
     got, used = layer_views.reach_limit(L, i)
     if got >> j & 1:
@@ -326,3 +331,93 @@ def causal_unreached(ctx, i: int, j: int) -> tuple:
     return VERIFIED, (f"the reach of position {i} through increasing layers on the verifier's own arcs misses {j} < {i} "
                       f"{where}: every model's output at {i} ignores x_{j}, while the causal target F(X)_{i} = x_{j} "
                       "depends on it")
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets on per-layer interval heads at any n (docs/theory.md §21.6, Theorem F121)
+
+
+def _intervals(ctx):
+    from .causal_intervals import NotIntervals, build
+    if "intervals" not in ctx.cache:
+        try:
+            ctx.cache["intervals"] = build(ctx.spec)
+        except NotIntervals as exc:
+            ctx.cache["intervals"] = exc
+    got = ctx.cache["intervals"]
+    if isinstance(got, Exception):
+        raise Reject(f"the heads are not interval heads: {got}")
+    return got
+
+
+@checker("SEQ-CAUSAL-INTERVALS")
+def causal_intervals(ctx, s):
+    _proved(s)
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    iv = _intervals(ctx)
+    data = s.get("data") or {}
+    d = _int(data.get("depth"), "the depth D_c")
+    m = _int(data.get("layers"), "the number of layers")
+    if s["evidence"].get("D_c") != d or s["evidence"].get("layers") != m:
+        raise Reject("the depth or the count is not the one the derivation printed")
+    if data.get("least") is not True:
+        raise Reject("the step always claims the least count")
+    cap = d if iv.limit is None else min(d, iv.limit)
+    if iv.reach_depth(cap) != d:
+        raise Reject(f"the widths do not reach every prefix first at depth {d}")
+    if d >= 1:
+        i, j = _position(data.get("i"), iv.n, "the position i"), _position(data.get("j"), iv.n, "the position j")
+        if not (j < i and i - iv.total(d - 1) > j):
+            raise Reject(f"x_{j} reaches position {i} within {d - 1} layers (or j ≥ i)")
+    if m < d or (iv.limit is not None and m > iv.limit):
+        raise Reject(f"{m} layers is below D_c = {d} or above the network's depth")
+    if iv.any_witness(m) is not None:
+        raise Reject(f"a causal view witness exists at depth {m} (Theorem F121): {m} layers do not suffice")
+    why = f"fewer than D_c = {d} layers do not reach (x_{data.get('j')} misses position {data.get('i')})"
+    if m > d:
+        wit = data.get("causal view witness") or {}
+        pair = wit.get("transposition")
+        if wit.get("depth") != m - 1 or wit.get("position") != iv.n or not isinstance(pair, list) or len(pair) != 2:
+            raise Reject("no transposition witness at position n and depth layers − 1 is given")
+        j0 = _int(pair[0], "the transposition")
+        if pair[1] != j0 + 1 or not iv.is_witness(m - 1, j0):
+            raise Reject(f"the transposition ({pair[0]} {pair[1]}) is not a causal view witness at depth {m - 1}")
+        why = (f"the transposition ({j0} {j0 + 1}) is a causal view witness at position {iv.n}, depth {m - 1} "
+               "(Theorem F121, by the verifier's own covering of the first wide layer's out-sets)")
+    return VERIFIED, (f"every head read as an interval head (confirmed on the verifier's arcs at a small n); every "
+                      f"prefix reached within D_c = {d} layers by the sums of the widths; no causal view witness at "
+                      f"depth {m} (Theorem F121), so {m} layers suffice; {why}")
+
+
+def interval_depth_witness(ctx, data) -> tuple:
+    """TGT-NOT-CAUSAL's interval route: a transposition witness at the network's whole depth (§21.6)."""
+    iv = _intervals(ctx)
+    if iv.limit is None:
+        raise Reject("a periodic Φ without a budget has no whole depth")
+    if data.get("depth") != iv.limit or data.get("position") != iv.n:
+        raise Reject("the witness is not at position n and the network's whole depth")
+    j = _int(data.get("j"), "the transposition")
+    if iv.reach_depth(iv.limit) is None:
+        raise Reject("the prefixes are not reached within the network's depth")
+    if not iv.is_witness(iv.limit, j):
+        raise Reject(f"the transposition ({j} {j + 1}) is not a causal view witness at depth {iv.limit}")
+    return VERIFIED, (f"the transposition ({j} {j + 1}) is a causal view witness at position {iv.n} and the network's "
+                      f"whole depth {iv.limit} (Theorem F121): no member of the family gives the UAP for causal targets")
+
+
+def interval_unreached(ctx, i: int, j: int) -> Optional[tuple]:
+    """TGT-NOT-CAUSAL's unreached route on interval heads above the per-layer arc limit (None: not that case)."""
+    if not isinstance(ctx.spec.tokens, int) or ctx.spec.tokens <= layer_views.MAX_N:
+        return None
+    iv = _intervals(ctx)
+    if iv.limit is not None:
+        if i - iv.total(iv.limit) <= j:
+            raise Reject(f"x_{j} reaches position {i} within the network's {iv.limit} layers")
+        where = f"within the network's {iv.limit} layers"
+    else:
+        if sum(max(row) for row in iv.rows) != 0 or i == j:
+            raise Reject("a period of positive width reaches every prefix")
+        where = "at any depth (every layer of the period has width 0)"
+    return VERIFIED, (f"position {i} reads [{i} − S, {i}] after the layers' widths summed to S, which misses {j} "
+                      f"{where}: the causal target F(X)_{i} = x_{j} is not approximable")

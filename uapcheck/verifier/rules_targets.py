@@ -197,6 +197,9 @@ def not_causal(ctx, s):
     if data.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
         from .rules_layers import causal_depth_witness
         return causal_depth_witness(ctx, s, data)
+    if data.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
+        from .rules_layers import interval_depth_witness
+        return interval_depth_witness(ctx, data)
     if data.get("route") == "unreached":
         return _unreached(ctx, s, data)
     if data.get("route") == "group":
@@ -863,7 +866,7 @@ def expected_verdict(ctx, s) -> str:
     if any(p["rule"] in ("TGT-NOT-CAUSAL", "TGT-BUDGET") and p["status"] == "proved" for p in prem):
         return "NOT-UAP"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
-    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS")]
+    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
         return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"

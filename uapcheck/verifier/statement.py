@@ -247,6 +247,8 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
         target, least = "causal", ((prem["TGT-PLAIN"].get("data") or {}).get("least"))
     if "SEQ-CAUSAL-LAYERS" in prem:  # per-layer causal patterns (§21.5): SEQ-CAUSAL-REACH checks the causal class
         target, least = "causal", ((prem["SEQ-CAUSAL-LAYERS"].get("data") or {}).get("least"))
+    if "SEQ-CAUSAL-INTERVALS" in prem:  # per-layer interval heads (§21.6): the step checks the causal class itself
+        target, least = "causal", ((prem["SEQ-CAUSAL-INTERVALS"].get("data") or {}).get("least"))
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
 
 

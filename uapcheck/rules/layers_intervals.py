@@ -1,0 +1,115 @@
+"""Per-layer causal interval patterns checked for causal targets at any concrete n (docs/theory.md §21.6): D_c and
+the least m by arithmetic on the head widths (Theorem F121), without materialising arcs. The concrete engine of
+rules/layers_causal.py decides n ≤ 1,024; this route takes the lengths above it when every head of every layer is an
+interval head (`causal`, `causal & window(w)`, `offsets {−w, …, 0}`, unions of those).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import proof
+from .. import spec as S
+from ..claim import claim as claim_of
+from ..claim import written
+from ..graphs.layers_intervals import IntervalLayers, interval_layers, interval_least, interval_reach
+from ..layer_certificates import CausalIntervalCount
+from .wording import token
+
+CITE_SEQ_INTERVALS = proof.derived(
+    "Definition 4", "Theorem 1",
+    text="derived here: per-layer causal interval heads, prefix reach by the sums of the widths and the least count "
+         "by Theorem F121 (the causal view witnesses of §21.5 decided from the widths), docs/theory.md §21.6")
+
+
+def _widths_text(L: IntervalLayers) -> list:
+    return [["∞" if w is None else w for w in row] for row in L.widths]
+
+
+@proof.rule("SEQ-CAUSAL-INTERVALS",
+            "Per-layer causal interval heads at any n: D_c by the sums of the widths, the least count by Theorem F121",
+            CITE_SEQ_INTERVALS, statuses=(proof.PROVED,), certificates=(CausalIntervalCount,))
+def intervals_step(desc: str, cert: CausalIntervalCount, missing: Optional[tuple]) -> proof.Step:
+    L, d, m = cert.layers_, cert.depth, cert.layers
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] (w its width, ∞ for the causal mask), so "
+        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), " only, and the output "
+        f"after m layers reads exactly the positions within the sum of the layers' widths: every prefix is reached "
+        f"within D_c = {d} layer{'s' if d != 1 else ''}")
+    ev: dict = {"patterns": desc, "widths": _widths_text(L), "periodic": L.periodic, "D_c": d, "layers": m,
+                "least": True}
+    if missing:
+        i, j = missing
+        statement += claim_of(f" (not within {d - 1}: ", token(j), f" does not reach position {i})")
+        ev["not within D_c − 1"] = {"i": i, "j": j}
+    if m == d:
+        statement += claim_of(f"; {m} attention layer{'s' if m != 1 else ''} suffice for causal targets and are least: "
+                              "no view has a symmetry moving its prefix (Theorem F121)")
+    else:
+        w = cert.witness
+        statement += claim_of(f"; {m} attention layers are needed and suffice for causal targets: with {m - 1} the "
+                              f"output at position {w.position} is the same for X and σX, σ the transposition of "
+                              f"positions {w.j} and {w.j + 1}, which moves its prefix; at depth {m} no view has such "
+                              "a symmetry (Theorem F121)")
+        ev["causal view witness"] = {"position": w.position, "depth": w.depth, "transposition": [w.j, w.j + 1]}
+    return proof.conclude(statement, proof.PROVED, evidence=ev, facts={"layers": m, "least": True, "depth": d},
+                          certificate=cert)
+
+
+def interval_sequence(spec: S.Spec) -> Optional[tuple[IntervalLayers, Optional[int]]]:
+    """The interval widths of the network's layers and the depth limit (a finite Φ's length or the budget), or None
+    when some head of some layer is not an interval head."""
+    from .layers import layer_patterns
+    n = spec.tokens
+    if not isinstance(n, int):
+        return None
+    try:
+        per_layer, periodic = layer_patterns(spec)
+    except ValueError:
+        return None
+    L = interval_layers(per_layer, periodic, n)
+    if L is None:
+        return None
+    budget = spec.layers if isinstance(spec.layers, int) else None
+    if budget is not None and budget < L.period:  # the layers the network has (§21.2)
+        L = IntervalLayers(n, L.widths[:budget], False)
+    limit = L.depth
+    if budget is not None:
+        limit = budget if limit is None else min(limit, budget)
+    return L, limit
+
+
+def interval_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """The TargetOutcome for `target causal` on per-layer interval heads at a concrete n (None: not in the class)."""
+    from .layers import _describe
+    from .targets import TargetOutcome, not_causal_step
+    got = interval_sequence(spec)
+    if got is None:
+        return None
+    L, limit = got
+    desc = _describe(spec)
+    reach = interval_reach(L, limit)
+    if reach.depth is None:
+        i, j = reach.missing
+        where = "at any depth" if limit is None else f"within the network's {limit} attention layers"
+        step = not_causal_step(spec, f"x_{j} never reaches position {i} {where} although {j} < {i} (the layers' widths "
+                               f"sum to {i - 2}{' per period' if limit is None else ''}), so every model's output "
+                               f"at {i} ignores x_{j}, while the causal target F(X)_{i} = x_{j} depends on it",
+                               {"witness": {"i": i, "j": j, "target": f"F(X)_{i} = x_{j}"}})
+        return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1], tuple(tds))
+    least = interval_least(L, reach.depth, limit)
+    if least.layers is None:
+        w = least.witness
+        step = not_causal_step(spec, f"at the network's whole depth of {limit} attention layers the output at position "
+                               f"{w.position} is the same for X and σX, σ the transposition of positions {w.j} and "
+                               f"{w.j + 1}, which moves its prefix (a causal view witness, Theorem F121), while a "
+                               "causal target tells them apart",
+                               {"interval witness": {"position": w.position, "depth": w.depth, "j": w.j},
+                                "route": "interval witness"})
+        return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1], tuple(tds))
+    cert = CausalIntervalCount(L, limit, reach.depth, least.layers, least.witness)
+    lstep = intervals_step(desc, cert, reach.missing)
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (lstep,), reason, tuple(tds))
+    return TargetOutcome("causal", "UAP", least.layers, True, (lstep,), "", tuple(tds))
