@@ -30,23 +30,23 @@ def interval_width(p: S.Pattern) -> tuple[bool, Optional[int]]:
             return False, None
         if any(q.cyclic or not _nat(q.w) for q in windows):
             return False, None
-        return True, (min(q.w for q in windows) if windows else INF)
+        return True, (min(int(q.w) for q in windows) if windows else INF)
     if isinstance(p, S.Offsets):
         if p.cyclic or not all(_int(o) for o in p.offsets):
             return False, None
-        offs = set(p.offsets) | {0}
+        offs = {int(o) for o in p.offsets} | {0}
         w = -min(offs)
         if max(offs) != 0 or offs != set(range(-w, 1)):
             return False, None
         return True, w
     if isinstance(p, S.PatternUnion):
-        widths = []
+        widths: list[Optional[int]] = []
         for q in p.parts:
-            ok, w = interval_width(q)
+            ok, part = interval_width(q)
             if not ok:
                 return False, None
-            widths.append(w)
-        return True, (INF if INF in widths else max(widths))
+            widths.append(part)
+        return True, (INF if INF in widths else max(x for x in widths if x is not None))
     return False, None
 
 
@@ -86,7 +86,7 @@ class IntervalLayers:
     def union(self, layer: int) -> Optional[int]:
         """The largest head width of attention layer ``layer`` (1-based)."""
         ws = self.widths[(layer - 1) % self.period]
-        return INF if INF in ws else max(ws)
+        return INF if INF in ws else max(w for w in ws if w is not None)
 
     def total(self, a: int, b: int) -> Optional[int]:
         """W(a, b]: the sum of the layers a + 1, …, b's largest widths (None: ∞), in O(period)."""
@@ -103,7 +103,8 @@ class IntervalLayers:
             if INF in unions:
                 return INF
             whole, rest = divmod(b - a, p)
-            return whole * sum(unions) + sum(unions[(a + k) % p] for k in range(rest))
+            finite = [u for u in unions if u is not None]
+            return whole * sum(finite) + sum(finite[(a + k) % p] for k in range(rest))
         out = 0
         for k in range(a, b):
             out = _add(out, unions[k % p])
@@ -160,6 +161,8 @@ def _short(L: IntervalLayers, m: int) -> tuple[int, int]:
     """The first position whose reach within m layers misses some earlier one, and the least missed (x_1): position
     W(0, m] + 2 (W finite and below n − 1)."""
     w = L.total(0, m)
+    if w is INF:
+        raise ValueError("the reach is complete")
     return (w + 2, 1)
 
 
@@ -244,19 +247,18 @@ def witness_holds(L: IntervalLayers, position: int, m: int, j: int) -> bool:
         above = L.total(ell, m)
         lo = 1 if above is INF else max(1, i - above)
         for w in L.widths[(ell - 1) % L.period]:
-            def nb(v):
-                return (1 if w is INF else max(1, v - w), v)
             if lo <= j:  # j (and j + 1 ≤ i) in V_ℓ: σ(N(j)) = N(j + 1) and σ(N(j + 1)) = N(j)
-                a, b = nb(j)
-                a2, b2 = nb(j + 1)
-                img = set(range(a, b + 1)) - {j} | {j + 1}
-                if img != set(range(a2, b2 + 1)):
+                img = set(range(_start(w, j), j + 1)) - {j} | {j + 1}
+                if img != set(range(_start(w, j + 1), j + 2)):
                     return False
             elif lo == j + 1:
                 return False  # j + 1 ∈ V_ℓ, j ∉ V_ℓ: σ does not keep V_ℓ
-            # v ∈ V_ℓ ∖ {j, j + 1}: N(v) ∋ j ⟺ N(v) ∋ j + 1, i.e. no v with a(v) = j + 1 ≤ v
-            for v in range(max(lo, j + 2), i + 1):
-                a, _ = nb(v)
-                if a == j + 1:
-                    return False
+            # v ∈ V_ℓ ∖ {j, j + 1}: N(v) ∋ j ⟺ N(v) ∋ j + 1, i.e. no v with N(v) starting at j + 1
+            if any(_start(w, v) == j + 1 for v in range(max(lo, j + 2), i + 1)):
+                return False
     return True
+
+
+def _start(w: Optional[int], v: int) -> int:
+    """The first position of an interval head's N(v) = [max(1, v − w), v]."""
+    return 1 if w is INF else max(1, v - w)

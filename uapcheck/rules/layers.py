@@ -196,6 +196,12 @@ def _network_layers(seq: LayerSequence, budget) -> tuple[LayerSequence, bool]:
     return seq, False
 
 
+def _causal_intervals(spec: S.Spec) -> bool:
+    """`target causal` with interval heads in every layer (decided at any n by rules/layers_intervals.py, §21.6)."""
+    from .layers_intervals import interval_sequence
+    return spec.target == "causal" and interval_sequence(spec) is not None
+
+
 def layered_premises(spec: S.Spec):
     """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
     from .pattern import PatternOutcome
@@ -208,14 +214,11 @@ def layered_premises(spec: S.Spec):
     if not isinstance(spec.tokens, int):
         return undecided("per-layer patterns need an integer `tokens N`")
     if spec.tokens > MAX_SEQ_N:
-        if spec.target == "causal":
-            from .layers_intervals import interval_sequence
-            if interval_sequence(spec) is not None:
-                # causal targets read neither the group nor the G-equivariant structure (§21.5); the interval
-                # route decides them at this n (§21.6), so no open structure step stands under its verdict
-                reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
-                return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None)
-        return undecided(f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})")
+        reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
+        # causal targets read neither the group nor the G-equivariant structure (§21.5); with interval heads the
+        # route of §21.6 decides them at this n, so no open structure step stands under its verdict
+        return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None) \
+            if _causal_intervals(spec) else undecided(reason)
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)

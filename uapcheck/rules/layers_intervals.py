@@ -89,6 +89,8 @@ def interval_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     desc = _describe(spec)
     reach = interval_reach(L, limit)
     if reach.depth is None:
+        if reach.missing is None:
+            return None
         i, j = reach.missing
         where = "at any depth" if limit is None else f"within the network's {limit} attention layers"
         step = not_causal_step(spec, f"x_{j} never reaches position {i} {where} although {j} < {i} (the layers' widths "
@@ -99,6 +101,8 @@ def interval_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     least = interval_least(L, reach.depth, limit)
     if least.layers is None:
         w = least.witness
+        if w is None:
+            return None
         step = not_causal_step(spec, f"at the network's whole depth of {limit} attention layers the output at position "
                                f"{w.position} is the same for X and σX, σ the transposition of positions {w.j} and "
                                f"{w.j + 1}, which moves its prefix (a causal view witness, Theorem F121), while a "

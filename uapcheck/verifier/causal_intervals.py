@@ -43,12 +43,12 @@ def _width(p) -> float:
                 continue
             if not isinstance(q, S.Window) or q.cyclic or not isinstance(q.w, int) or isinstance(q.w, bool) or q.w < 0:
                 raise NotIntervals("an intersection part other than a non-cyclic window of integer radius")
-            width = min(width, q.w)
+            width = min(width, int(q.w))
         return width
     if isinstance(p, S.Offsets) and not p.cyclic:
         if not all(isinstance(o, int) and not isinstance(o, bool) for o in p.offsets):
             raise NotIntervals("offsets given by a parameter")
-        have = set(p.offsets) | {0}
+        have = {int(o) for o in p.offsets} | {0}
         low = min(have)
         if have != set(range(low, 1)):
             raise NotIntervals("offsets that are not {−w, …, 0}")
@@ -92,7 +92,7 @@ class Intervals:
     def _confirm(self, spec: S.Spec, count: int) -> None:
         """Each head's arcs, built by the verifier at a small length, are exactly the intervals of its width."""
         finite = [w for row in self.rows for w in row if w != INF]
-        m = min(self.n, max([CONFIRM_N] + [w + 3 for w in finite]))
+        m = min(self.n, max([CONFIRM_N] + [int(w) + 3 for w in finite]))
         if m > 4 * CONFIRM_N:
             m = min(self.n, 4 * CONFIRM_N)
         seen = set()
@@ -118,11 +118,11 @@ class Intervals:
 
     def total(self, m: int) -> float:
         """S_m: the widths of layers 1..m summed (∞ once a causal layer is passed)."""
-        return sum(self.width(layer) for layer in range(1, m + 1))
+        return sum((self.width(layer) for layer in range(1, m + 1)), 0.0)
 
     def reach_depth(self, cap: int) -> Optional[int]:
         """The least m ≤ cap with S_m ≥ n − 1 (None if none)."""
-        total = 0
+        total = 0.0
         if self.n <= 1:
             return 0
         for layer in range(1, cap + 1):

@@ -320,9 +320,9 @@ def causal_depth_witness(ctx, s, data) -> tuple:
 def causal_unreached(ctx, i: int, j: int) -> tuple:
     """TGT-NOT-CAUSAL's unreached route on per-layer patterns: x_j never reaches i within the network's layers
     (a periodic Φ: until the reach stops growing for a whole period, §21.1)."""
-    got = interval_unreached(ctx, i, j)
-    if got is not None:
-        return got
+    above = interval_unreached(ctx, i, j)
+    if above is not None:
+        return above
     L = _layers(ctx)
     got, used = layer_views.reach_limit(L, i)
     if got >> j & 1:
