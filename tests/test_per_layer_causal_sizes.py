@@ -194,6 +194,19 @@ def test_beyond_the_engine_outcomes_and_their_certificates():
             [(s.rule, s.outcome, s.reason) for s in report.steps if s.outcome != VERIFIED]
 
 
+@pytest.mark.parametrize("n", [120, 500])
+def test_the_arithmetic_takes_over_where_the_rooted_views_stop(n):
+    """At these lengths the rooted views exceed their work limit (the full mask's views), which left the file
+    INCONCLUSIVE; the interval route decides it: 3 layers, least, verified."""
+    source = text([["causal", "causal & window(1)"]], n, "periodic")
+    r = uapcheck.check(source, "t.uap")
+    assert (r.verdict, r.layers) == ("UAP", 3)
+    assert "SEQ-CAUSAL-INTERVALS" in rules(r) and "SEQ-CAUSAL-LAYERS" not in rules(r)
+    report = verify(certificate_of(source))
+    assert report.ok and all(s.outcome == VERIFIED for s in report.steps), \
+        [(s.rule, s.outcome, s.reason) for s in report.steps if s.outcome != VERIFIED]
+
+
 def test_heads_outside_the_class_stay_undecided_above_the_engine():
     for pats in (["window(4096)", "causal"], ["causal & window(8) + sinks(2)", "causal"],
                  ["offsets {-2, 0}", "causal"]):

@@ -65,7 +65,26 @@ def layers_step(reach: proof.Step, depth: int, layers: int, cert: CausalLayerVie
 
 
 def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
-    """The TargetOutcome for `target causal` on per-layer patterns (docs/theory.md §21.5)."""
+    """The TargetOutcome for `target causal` on per-layer patterns (docs/theory.md §21.5): the rooted views at
+    n ≤ 1,024; interval heads above that, and wherever the rooted views stop at a limit, by arithmetic (§21.6)."""
+    from .layers_intervals import interval_outcome
+    n = spec.tokens
+    if isinstance(n, int) and n > MAX_SEQ_N:
+        got = interval_outcome(spec, ffn_step, tds)
+        if got is not None:
+            return got
+    out = _views_outcome(spec, ffn_step, tds)
+    if out.verdict == "INCONCLUSIVE" and all(s.proved for s in [ffn_step, *tds]):
+        # the rooted views stopped at a work or time limit or their periodic search bound: the interval route
+        # decides interval heads at any n, so no limit turns such a file INCONCLUSIVE
+        got = interval_outcome(spec, ffn_step, tds)
+        if got is not None:
+            return got
+    return out
+
+
+def _views_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """§21.5's decision by rooted views on the prefixes (n ≤ 1,024)."""
     from .targets import TargetOutcome, not_causal_step, undecided_step
 
     def undecided(reason: str) -> TargetOutcome:
@@ -74,11 +93,6 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
 
     desc = _describe(spec)
     n = spec.tokens
-    if isinstance(n, int) and n > MAX_SEQ_N:  # interval heads at any n, by arithmetic (§21.6)
-        from .layers_intervals import interval_outcome
-        got = interval_outcome(spec, ffn_step, tds)
-        if got is not None:
-            return got
     if not isinstance(n, int) or n > MAX_SEQ_N:
         return undecided(f"per-layer patterns are decided for an integer n ≤ {MAX_SEQ_N:,}")
     try:
