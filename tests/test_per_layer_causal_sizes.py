@@ -300,3 +300,30 @@ def test_the_32k_file_takes_well_under_five_times_a_bare_sympy_import():
     base = clock([sys.executable, "-c", "import sympy"])
     took = clock([sys.executable, "-m", "uapcheck", "--no-cache", "catalog/gemma3_decoder_32k.uap"])
     assert took < 5 * base + 1.0, (took, base)
+
+
+@pytest.mark.parametrize("budget, verdict, layers", [(1, "NOT-UAP", None), (2, "NOT-UAP", None), (3, "UAP", 3),
+                                                     (5, "UAP", 3)])
+def test_layer_budgets_cut_the_interval_layers(budget, verdict, layers):
+    """`layers M` on `periodic { causal, causal & window(1) }` at 2,048 tokens: witnesses at depths 1 and 2 (the
+    whole depth of budgets 1 and 2: NOT-UAP), none from 3 on; each certificate verified."""
+    source = text([["causal", "causal & window(1)"]], 2048, "periodic", f"layers {budget}\n")
+    r = uapcheck.check(source, "t.uap")
+    assert (r.verdict, r.layers if verdict == "UAP" else None) == (verdict, layers)
+    if verdict == "NOT-UAP":
+        assert rules(r)["TGT-NOT-CAUSAL"].evidence["route"] == "interval witness"
+    report = verify(certificate_of(source))
+    assert report.ok and all(s.outcome == VERIFIED for s in report.steps), \
+        [(s.rule, s.outcome, s.reason) for s in report.steps if s.outcome != VERIFIED]
+
+
+def test_a_budget_below_the_reach_is_unreached():
+    source = (ROOT / "catalog" / "gemma2_decoder_8k.uap").read_text().replace("tokens 8192", "tokens 8192\nlayers 1")
+    r = uapcheck.check(source, "t.uap")
+    assert r.verdict == "NOT-UAP"
+    assert rules(r)["TGT-NOT-CAUSAL"].evidence["witness"] == {"i": 4098, "j": 1, "target": "F(X)_4098 = x_1"}
+    cert = certificate_of(source)
+    assert verify(cert).ok
+    forged = copy.deepcopy(cert)
+    step_of(forged, "TGT-NOT-CAUSAL")["data"]["i"] = 4097  # x_1 reaches 4097 through the window
+    assert outcome(forged, "TGT-NOT-CAUSAL") == REJECTED
