@@ -373,12 +373,12 @@ def _family_theorem(spec, cache: dict):
     if "family" not in cache:
         from .graphs import families
         from .rules import pattern
-        from .spec import PatternUnion
+        from .graphs.normal_form import heads_union
         try:
             n, params = pattern._symbols(spec)
             pats = list(dict.fromkeys(pattern._patterns(spec)))
             if len(pats) > 1 and not any(pattern._biases(spec)):
-                pats = [PatternUnion(tuple(pats))]  # several heads: connectivity and D are the union's
+                pats = [heads_union(pats)]  # several heads: connectivity and D are the union's (its normal form)
             found = families.match(pats, n, params, pattern._biases(spec)[:1], spec.positional,
                                    lower=pattern._lower_bounds(spec))
         except (ValueError, TypeError, KeyError):

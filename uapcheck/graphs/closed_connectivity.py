@@ -109,13 +109,13 @@ def _union_family_at(heads: Sequence[Pattern], n: int, params) -> Optional[Conne
 
 
 def _union_family(heads: Sequence[Pattern], n, params) -> Optional[ConnectivityCase]:
-    """Several heads at symbolic n: the union of their arcs is one pattern; its family theorem
-    (graphs/families.py, docs/theory.md §11.11) gives the connectivity and diameter for n ≥ its bound."""
-    from ..spec import PatternUnion
+    """Several heads at symbolic n: the union of their arcs is one pattern, in the normal form of all the heads'
+    parts side by side (§11.13); its family theorem (graphs/families.py, docs/theory.md §11.11) gives the
+    connectivity and diameter for n ≥ its bound."""
     from .families import FamilyTheorem, match
-    union = PatternUnion(tuple(dict.fromkeys(heads)))
+    from .normal_form import heads_union
     try:
-        found = match([union], n, params)
+        found = match([heads_union(heads)], n, params)
     except (_Undecided, KeyError, TypeError, ValueError):
         return None
     if not isinstance(found, FamilyTheorem) or found.coprime_to > 1 or found.low.free_symbols:

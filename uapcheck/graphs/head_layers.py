@@ -531,10 +531,12 @@ def _diameter_two_from(patterns: Sequence[Pattern], n: sympy.Symbol, params: Map
 # The decision
 
 def union_theorem(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping):
-    """The family theorem of the union of the heads' arcs (graphs/families.py), or None."""
+    """The family theorem of the union of the heads' arcs (graphs/families.py), read on the normal form of all the
+    heads' parts side by side (docs/theory.md §11.13), or None."""
     from .families import FamilyTheorem, match
+    from .normal_form import heads_union
     try:
-        found = match([PatternUnion(tuple(dict.fromkeys(patterns)))], n, dict(params))
+        found = match([heads_union(patterns)], n, dict(params))
     except (_Undecided, KeyError, TypeError, ValueError):
         return None
     return found if isinstance(found, FamilyTheorem) else None

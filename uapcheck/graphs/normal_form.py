@@ -223,3 +223,15 @@ def normalise_spec(spec: S.Spec) -> tuple[S.Spec, tuple[str, ...]]:
     if not reasons:
         return spec, ()
     return replace(spec, heads=tuple(heads)), tuple(reasons)
+
+
+def heads_union(patterns) -> S.Pattern:
+    """One pattern with the arcs of several heads' union, in normal form (docs/theory.md §11.13): every head's parts
+    side by side (a union of heads is the union of their parts' arcs, the heads taken once each), rewritten by the
+    same identities as one head's parts, so a part of one head inside another head's parts adds no arc
+    (`blocks(5) + strided(5)` | `window(5)` is `window(5) + strided(5)`). The arcs are equal at every n."""
+    parts = list(dict.fromkeys(q for p in dict.fromkeys(patterns) for q in _flatten(p)))
+    form = normalise(S.PatternUnion(tuple(parts))).pattern if len(parts) > 1 else normalise(parts[0]).pattern
+    if isinstance(form, S.PatternUnion) and len(form.parts) == 1:
+        return form.parts[0]
+    return form

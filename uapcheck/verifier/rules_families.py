@@ -33,25 +33,93 @@ def union_family(ctx) -> Optional[families.Family]:
 
 
 def union_pattern(pats: list):
-    """One pattern with the arcs of the heads' union: every head's parts side by side (a union of heads is the union
-    of their parts' arcs), each part once, and a window with an integer radius left out where a wider window of the
-    same kind (cyclic or not) is there, whose arcs contain its own (`window(1) + blocks(4)` | `window(2)` is
-    `window(2) + blocks(4)`)."""
+    """One pattern with the arcs of the heads' union (docs/theory.md §11.13, written here apart from the engine's
+    normal form): every head's parts side by side (a union of heads is the union of their parts' arcs), each part
+    once; the cyclic offset parts joined into one cyclic set, the leading globals (and `star`) into the largest, the
+    non-cyclic `offsets` parts into one set; then each part left out whose arcs the others have at every n, which is
+    when the verifier's arc description (verifier/normal_form.py: cyclic offsets, other offsets, leading globals,
+    blocks, strides, other parts) is the same without it (`window(1) + blocks(4)` | `window(2)` is `window(2) +
+    blocks(4)`, `blocks(5) + strided(5)` | `window(5)` is `window(5) + strided(5)`). The result's description is
+    compared with the parts' as written; where it differs (never, by the steps above), the parts as written are
+    returned."""
     from .. import spec as S
+    from .normal_form import arcs_description
     parts: list = []
     for p in pats:
-        for q in (p.parts if isinstance(p, S.PatternUnion) else (p,)):
+        for q in _parts(p):
             if q not in parts:
                 parts.append(q)
+    written = parts[0] if len(parts) == 1 else S.PatternUnion(tuple(parts))
+    try:
+        want = arcs_description(written)
+        out = _joined(parts)
+        for q in list(out):
+            rest = [o for o in out if o is not q]
+            if rest and arcs_description(_one(rest)) == want:
+                out = rest
+        union = _one(out)
+        if arcs_description(union) != want:
+            return written
+    except TypeError:
+        return written
+    return union
 
-    def radius(q) -> int:
-        """A window's integer radius; 0 for any other part."""
-        ok = isinstance(q, S.Window) and isinstance(q.w, int) and not isinstance(q.w, bool)
-        return q.w if ok else 0
 
-    kept = [q for q in parts if not radius(q) or not any(
-        radius(o) > radius(q) and o.cyclic == q.cyclic for o in parts)]
-    return kept[0] if len(kept) == 1 else S.PatternUnion(tuple(kept))
+def _parts(p) -> list:
+    from .. import spec as S
+    return [r for q in p.parts for r in _parts(q)] if isinstance(p, S.PatternUnion) else [p]
+
+
+def _one(parts: list):
+    from .. import spec as S
+    return parts[0] if len(parts) == 1 else S.PatternUnion(tuple(parts))
+
+
+def _int_size(t) -> bool:
+    return isinstance(t, int) and not isinstance(t, bool)
+
+
+def _offsets_of(q) -> Optional[set[int]]:
+    """The offsets j − i of a window or offsets part with integer sizes, or None."""
+    from .. import spec as S
+    if isinstance(q, S.Window) and isinstance(q.w, int) and not isinstance(q.w, bool) and q.w >= 0:
+        return set(range(-q.w, q.w + 1))
+    if isinstance(q, S.Offsets) and all(_int_size(t) for t in q.offsets):
+        return {int(t) for t in q.offsets}
+    return None
+
+
+def _joined(parts: list) -> list:
+    """The parts with the cyclic offset parts (integer sizes) as one cyclic part, `star` and the globals as the
+    largest global, the non-cyclic `offsets` parts as one (each a union of arc sets with the same arcs), each joined
+    part at the place of the first it replaces; an offset set {−w, …, w} is written `window(w)`."""
+    from .. import spec as S
+
+    def as_set(values: set[int], cyclic: bool):
+        w = max((abs(v) for v in values), default=0)
+        if values == set(range(-w, w + 1)):
+            return S.Window(w, cyclic)
+        return S.Offsets(tuple(sorted(values)), cyclic)
+
+    def joined(kind: str, group: list):
+        if kind == "global":
+            return S.Global(max(1 if isinstance(q, S.Star) else int(q.g) for q in group))
+        sets = [_offsets_of(q) or set() for q in group]
+        return as_set(set().union(*sets), kind == "cyclic")
+
+    groups: list[tuple[str, list]] = [
+        ("cyclic", [q for q in parts if isinstance(q, (S.Window, S.Offsets)) and q.cyclic and _offsets_of(q) is not None]),
+        ("global", [q for q in parts if isinstance(q, S.Star) or isinstance(q, S.Global) and _int_size(q.g)]),
+        ("offsets", [q for q in parts if isinstance(q, S.Offsets) and not q.cyclic and _offsets_of(q) is not None]),
+    ]
+    out = list(parts)
+    for kind, group in groups:
+        if len(group) < 2:
+            continue
+        first = out.index(group[0])
+        out = [q for q in out if q not in group]
+        out.insert(first, joined(kind, group))
+    return out
 
 
 def several_heads(ctx, s, rule: str):
@@ -75,9 +143,8 @@ def union_lemma(ctx):
         return None
     if "union lemma" not in ctx.cache:
         from dataclasses import replace
-        from .. import spec as S
         from . import lemmas
-        parts = [q for p in pats for q in (p.parts if isinstance(p, S.PatternUnion) else (p,))]
+        parts = _parts(union_pattern(pats))  # the heads' parts side by side, those inside the others left out
         union = _as_one_pattern(parts)
         found = None
         if union is not None:
