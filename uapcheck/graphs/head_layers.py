@@ -17,6 +17,11 @@ every head's neighbourhood keeps the union's, so a witness of the heads satisfie
   n ≥ N = 2(E + K + 1) + max(L, K + 1) of the class (the profile argument of F71): it is checked at every
   length from the union's bound up to N + M − 1, on the heads' arcs.
 
+* F124 (the reflection broken everywhere). When the union's theorem proves D layers with Aut(Γ) = {id, ρ}, ρ the
+  reflection, a witness of the heads would be ρ itself (it meets the union's condition, so it lies in Aut(Γ), and
+  it is not the identity); ρ is none where every position's neighbourhood in some head is moved by ρ, which is read
+  within K of the position, so the profile argument carries it from one period of lengths to every length.
+
 Both answers come with the union's range; anything else (no union theorem, groups that differ on some
 class, a witness that is not a swap near the ends, D ≠ 2) is left to the count D + 1, not shown least.
 """
@@ -73,7 +78,9 @@ class ClassLayers:
     low: int
     witness: Optional[tuple] = None
     found_by: str = ""  # "F70": D, the groups equal; "F71": the union theorem's swap; "F88": the heads' own swap;
-    #                     "F76": D = 2, partition heads whose balls hide at most one part of each head
+    #                     "F76": D = 2, partition heads whose balls hide at most one part of each head;
+    #                     "F124": D, the union's group the reflection, which moves some head's neighbourhood at every
+    #                     position (so the heads' group is smaller and still no witness)
 
 
 def _lcm(a: int, b: int) -> int:
@@ -503,7 +510,7 @@ def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod:
     if layers == d:
         group_order = orders[residue % gmod][0]
         if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
-            return None
+            return _reflection_broken(patterns, union, union_order, n, params, modulus, residue, low, reach, period, k)
         return ClassLayers(residue, d, low, None, "F70")
     if layers == d + 1 == 3:
         exprs = _class_witness(union, n, modulus, residue)
@@ -514,6 +521,52 @@ def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod:
             return None
         return ClassLayers(residue, 3, kept[0], (exprs[0], (exprs[1], exprs[2])), "F71")
     return None
+
+
+REFLECTION = ("i ↦ n + 1 − i",)
+
+
+def reflection_start(reach: int, period: int) -> int:
+    """N of Theorem F124: from N on, the positions within C = 2K + 2 of an end and the residues mod L of those
+    between them (all of them) give every position's local profile, the same at n and n + L."""
+    return 2 * (2 * reach + 2) + period
+
+
+def reflection_broken_at(heads: Sequence, n: int, reach: int) -> Optional[int]:
+    """Theorem F124's (X) at n: every position v has a head h and a position u, |u − v| ≤ K, with "v attends to u in
+    h" ≠ "n + 1 − v attends to n + 1 − u in h" (so the reflection ρ maps N_h(v) onto another set than N_h(ρ v)). None
+    when it holds; else the first position v where it fails. ``heads``: the heads' PatternGraphs at n."""
+    for v in range(1, n + 1):
+        if not any(_sees(g, n, v, u) != _sees(g, n, n + 1 - v, n + 1 - u)
+                   for u in range(max(1, v - reach), min(n, v + reach) + 1) if u != v for g in heads):
+            return v
+    return None
+
+
+def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
+                       low: int, reach: int, period: int, k: sympy.Symbol) -> Optional[ClassLayers]:
+    """F124 on one class: the union's theorem proves D layers with Aut(Γ) the reflection (order 2 on the class), and
+    at every length of the class from its bound up to max(N, bound) + M − 1 every position's neighbourhood in some head
+    is moved by the reflection within K of it ((X)); the class's D layers, least, or None."""
+    if union.group != "reflection" or tuple(union.generators) != REFLECTION:
+        return None
+    if _in_class(union_order - 2, n, modulus, residue, k) != 0:
+        return None
+    from .build import build_graph
+    start = reflection_start(reach, period)
+    first = low + (residue - low) % modulus
+    top = max(start, first) + modulus - 1
+    if top > MAX_CHECKED_N:
+        return None
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    bound = first
+    for length in range(first, top + 1, modulus):
+        heads = [build_graph(p, length, ints) for p in patterns]
+        if reflection_broken_at(heads, length, reach) is not None:
+            if length >= start:
+                return None
+            bound = length + modulus
+    return ClassLayers(residue, int(union.diameter), bound, None, "F124")
 
 
 def _diameter_two_from(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -> Optional[int]:

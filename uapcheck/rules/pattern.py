@@ -966,13 +966,20 @@ def _heads_layers_method(found) -> str:
     if found.theorem == "F86":
         more = [c.residue for c in found.classes if c.found_by == "F71"]
         own = [c.residue for c in found.classes if c.found_by == "F88"]
-        few = [c.residue for c in found.classes if c.layers == int(found.diameter) and c.found_by != "F76"]
+        few = [c.residue for c in found.classes if c.layers == int(found.diameter) and c.found_by == "F70"]
         hidden = [c.residue for c in found.classes if c.found_by == "F76"]
+        broken = [c.residue for c in found.classes if c.found_by == "F124"]
         parts = []
         if few:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the union needs D layers "
                          f"(Theorem {found.union_theorem}) and the heads' group has the union's order, so a view "
                          "witness of the heads would be one of the union")
+        if broken:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, broken))}}} the union needs D layers "
+                         f"(Theorem {found.union_theorem}) and its only symmetry, the reflection, moves some head's "
+                         "neighbourhood of every position, so a permutation meeting every head's view condition is the "
+                         "identity (Theorem F124), checked on the heads' arcs at every length of the class up to its "
+                         "profile bound")
         if hidden:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, hidden))}}} the heads are partition heads "
                          "and no position's ball misses two parts of one head, so a permutation meeting every head's "

@@ -1,5 +1,5 @@
 """PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
-arcs (docs/theory.md §11.11, Theorems F70–F71, F86; F75 in verifier/straight_heads.py), re-checked with the verifier's own code: its own family table or
+arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes; F75 in verifier/straight_heads.py), re-checked with the verifier's own code: its own family table or
 lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
 
 What is checked (a certificate of kind "head layers"):
@@ -333,6 +333,40 @@ def _swap_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple, low: 
             raise Reject(f"F86: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
 
 
+def _reflection_moves_every_position(heads: list, n: int, reach: int) -> bool:
+    """Theorem F124's (X) on the verifier's arcs (pairs (j, i): i attends to j): every position v has a head and a
+    position u ≠ v with |u − v| ≤ K such that v attends to u and n + 1 − v to n + 1 − u differ in that head."""
+    def flip(x: int) -> int:
+        return n + 1 - x
+    for v in range(1, n + 1):
+        near = [u for u in range(v - reach, v + reach + 1) if u != v and 1 <= u <= n]
+        if not any(((u, v) in arcs) != ((flip(u), flip(v)) in arcs) for arcs in heads for u in near):
+            return False
+    return True
+
+
+def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple, low: int, first: int) -> None:
+    """F124 on the class n ≡ r (mod m): the union's entry names the reflection as its group, of order 2 on the class,
+    so a permutation meeting the union's view condition is the identity or the reflection; (X) on the verifier's arcs
+    at every length of the class from its bound up to the verifier's own N = 2(2K + 2) + L, plus M − 1, rules the
+    reflection out at every position (the profile argument carries (X) to every larger length of the class)."""
+    reach, period = sizes
+    if fam.name is None or not fam.name("reflection") or not _same_order_on_class(fam, sympy.Integer(2), n, m, r):
+        raise Reject(f"F124: on n ≡ {r} (mod {m}) the union's group is not the reflection alone")
+    start = 2 * (2 * reach + 2) + period
+    bound = int(c.get("from", 0))
+    if (bound - r) % m or bound < low or first < bound - m + 1:
+        raise Reject(f"F124: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
+    top = max(start, bound) + m - 1
+    if top > MAX_CHECKED_N:
+        raise Trust(f"F124: the lengths to check go up to {top}")
+    for length in range(bound, top + 1, m):
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if not _reflection_moves_every_position(heads, length, reach):
+            raise Reject(f"F124: at n = {length} some position's neighbourhoods within K = {reach} are the reflection's "
+                         "images in every head")
+
+
 def _f87_premise(ctx, s) -> int:
     """The bound of Theorem F87's D = 2, from the step's connectivity premise (verified on its own)."""
     prem = ctx.premises(s)
@@ -374,7 +408,7 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         raise Reject(f"F86: the modulus {m} is not a multiple of L ({sizes[1]})")
     if first < low:
         raise Reject(f"F86: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
-    few, more, own, hidden = [], [], [], []
+    few, more, own, hidden, broken = [], [], [], [], []
     for r, c in sorted(classes.items()):
         if c.get("found by") == "F76":
             from . import partition_layers
@@ -391,6 +425,14 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             continue
         if fam is None:
             raise Reject(f"F86 on Theorem F87: the class n ≡ {r} (mod {m}) has no swap of the heads' own")
+        if c.get("found by") == "F124":
+            if int(c.get("layers", 0)) != d or _in_class(stated, n, m, r, k) != d or not fam.least_at(low + (r - low) % m) \
+                    or int(fam.layers_at(low + (r - low) % m)) != d:
+                raise Reject(f"F86: a class of Theorem F124 on n ≡ {r} (mod {m}) gives the union's D = {d} layers, "
+                             "which the union's theorem proves")
+            _reflection_class(c, fam, pats, n, m, r, sizes, low, first)
+            broken.append(r)
+            continue
         sample = low + (r - low) % m
         want = int(fam.layers_at(sample))
         if int(c.get("layers", 0)) != want:
@@ -409,7 +451,9 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         more.append(r)
     source = f"Theorem {fam.theorem}, the verifier's own entry" if fam is not None else "Theorem F87, verified"
     return (f"Theorem F86, class by class mod {m}, D = {d} from {source}: D layers on {few} (the heads' group, "
-            f"re-derived by the verifier, has the union's order), D = 2 on {hidden} (partition heads, no ball hiding two "
+            f"re-derived by the verifier, has the union's order), D layers on {broken} (the union's group the "
+            f"reflection, which moves some head's neighbourhood of every position, F124), D = 2 on {hidden} (partition "
+            f"heads, no ball hiding two "
             f"parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
             f"of the heads' own that moves a head (F88) on {own}, each meeting every head's view condition on the "
             f"verifier's arcs at every length of the class up to its profile bound; for n ≥ {first}")

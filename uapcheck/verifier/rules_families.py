@@ -92,7 +92,9 @@ def _offsets_of(q) -> Optional[set[int]]:
 def _joined(parts: list) -> list:
     """The parts with the cyclic offset parts (integer sizes) as one cyclic part, `star` and the globals as the
     largest global, the non-cyclic `offsets` parts as one (each a union of arc sets with the same arcs), each joined
-    part at the place of the first it replaces; an offset set {−w, …, w} is written `window(w)`."""
+    part at the place of the first it replaces; an offset set {−w, …, w} is written `window(w)`, and a non-cyclic one
+    also when it lacks 0 (no arc: every position sees itself), also when it is one part (`offsets {−1, 1}` is
+    `window(1)`)."""
     from .. import spec as S
 
     def as_set(values: set[int], cyclic: bool):
@@ -105,7 +107,10 @@ def _joined(parts: list) -> list:
         if kind == "global":
             return S.Global(max(1 if isinstance(q, S.Star) else int(q.g) for q in group))
         sets = [_offsets_of(q) or set() for q in group]
-        return as_set(set().union(*sets), kind == "cyclic")
+        values = set().union(*sets)
+        if kind == "offsets" and isinstance(as_set(values | {0}, False), S.Window):
+            values |= {0}  # d = 0 is no arc: every position sees itself
+        return as_set(values, kind == "cyclic")
 
     groups: list[tuple[str, list]] = [
         ("cyclic", [q for q in parts if isinstance(q, (S.Window, S.Offsets)) and q.cyclic and _offsets_of(q) is not None]),
@@ -114,7 +119,7 @@ def _joined(parts: list) -> list:
     ]
     out = list(parts)
     for kind, group in groups:
-        if len(group) < 2:
+        if not group or len(group) == 1 and (kind == "global" or joined(kind, group) == group[0]):
             continue
         first = out.index(group[0])
         out = [q for q in out if q not in group]
