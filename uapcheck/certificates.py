@@ -1517,7 +1517,10 @@ class HeadLayers(Certificate):
                         "classes": [{"residue": c.residue, "layers": c.layers, "from": c.low, "found by": c.found_by,
                                      **({} if c.witness is None else
                                         {"position": encode(c.witness[0]),
-                                         "swap": [encode(c.witness[1][0]), encode(c.witness[1][1])]})}
+                                         "swap": [encode(c.witness[1][0]), encode(c.witness[1][1])]}),
+                                     **({} if c.permutation is None else
+                                        {"position": encode(c.permutation[0]),
+                                         "permutation": [[encode(x), encode(y)] for x, y in c.permutation[1]]})}
                                     for c in f.classes]})
         if f.intersection is not None:
             from .graphs.head_intersection import Intersection, intersection_json

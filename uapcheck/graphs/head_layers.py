@@ -78,9 +78,11 @@ class ClassLayers:
     low: int
     witness: Optional[tuple] = None
     found_by: str = ""  # "F70": D, the groups equal; "F71": the union theorem's swap; "F88": the heads' own swap;
+    #                     "F127": a permutation of the heads' own near the ends (``permutation``), 3 layers;
     #                     "F76": D = 2, partition heads whose balls hide at most one part of each head;
     #                     "F124": D, the union's group the reflection, which moves some head's neighbourhood at every
     #                     position (so the heads' group is smaller and still no witness)
+    permutation: Optional[tuple] = None  # F127: (position, ((x, σ(x)), ...)) in n, the points the witness moves
 
 
 def _lcm(a: int, b: int) -> int:
@@ -428,6 +430,101 @@ def _find_swap(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, mo
     return None
 
 
+def _neighbourhood(g, n: int, v: int) -> frozenset:
+    return frozenset(u for u in range(1, n + 1) if _sees(g, n, v, u))
+
+
+def heads_keep_permutation(heads: Sequence, n: int, position: int, perm: Mapping[int, int]) -> bool:
+    """σ (``perm``: each moved point to its image, the others fixed) meets the view condition of every head at
+    ``position`` with D = 2: σ(N_h(v)) = N_h(σ v) for every head h and every v in the ball {v : some head has the arc
+    v → position} ∪ {position}. ``heads``: the heads' PatternGraphs at n."""
+    if sorted(perm) != sorted(perm.values()) or not all(1 <= x <= n for x in perm):
+        return False
+    ball = {v for v in range(1, n + 1) if any(_sees(g, n, position, v) for g in heads)}
+    for g in heads:
+        for v in ball:
+            image = frozenset(perm.get(u, u) for u in _neighbourhood(g, n, v))
+            if image != _neighbourhood(g, n, perm.get(v, v)):
+                return False
+    return True
+
+
+def permutation_moves_a_head(heads: Sequence, n: int, perm: Mapping[int, int]) -> bool:
+    """σ is not an automorphism of some head (so it lies outside G): an arc v → u whose image is no arc; only arcs
+    with an end among the moved points can change."""
+    pairs = [(v, u) for v in perm for u in range(1, n + 1)] + [(v, u) for v in range(1, n + 1) for u in perm]
+    return any(_sees(g, n, v, u) != _sees(g, n, perm.get(v, v), perm.get(u, u)) for g in heads for v, u in pairs)
+
+
+def _find_permutation(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
+                      low: int, reach: int, period: int) -> Optional[tuple[tuple, int]]:
+    """F127: the concrete engine's view witness at one length of the class (D = 2) when its position and moved points
+    lie within 4K + 4 of an end, written as c or n + c and checked on the class like F88's swap: ((position, ((x,
+    σ(x)), ...)), the class's bound) or None."""
+    from .build import build_graph
+    from .connectivity import analyze_connectivity
+    from .symmetry import pattern_structure, symmetry_group
+    from .views import decide_views
+    zone = 4 * reach + 4
+    base = max(low, 2 * (zone + reach + 1) + max(period, reach + 1))
+    base += (residue - base) % modulus
+    if base + modulus > MAX_CHECKED_N:
+        return None
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    heads = [build_graph(p, base, ints) for p in patterns]
+    conn = analyze_connectivity(heads)
+    if not conn.strongly_connected or conn.diameter != 2:
+        return None
+    grp = symmetry_group(heads)
+    found = decide_views(heads, 2, int(grp.order), grp.generators, pattern_structure(heads).preserves,
+                         probe_seconds=2.0)
+    if found.sufficient is not False or found.witness is None:
+        return None
+    w = found.witness
+    points = [w.position] + w.moved()
+    if any(min(p - 1, base - p) > zone for p in points):
+        return None
+
+    def expr(p: int):
+        return Integer(p) if 2 * p <= base else n + (p - base)
+    witness = (expr(w.position), tuple((expr(x), expr(w.permutation[x - 1])) for x in w.moved()))
+    bound = _permutation_on_class(patterns, witness, n, params, modulus, residue, low, reach, period)
+    return None if bound is None else (witness, bound)
+
+
+def _permutation_on_class(patterns: Sequence[Pattern], witness: tuple, n: sympy.Symbol, params: Mapping, modulus: int,
+                          residue: int, low: int, reach: int, period: int) -> Optional[int]:
+    """F127's check on one class: the class's bound, the permutation meeting every head's condition at the position
+    and moving some head at every length of the class from the bound up to max(N, low) + M − 1, N = 2(E + K + 1) +
+    max(L, K + 1) with E the farthest of the position and the moved points from their end; None when it fails at some
+    length ≥ N or N is beyond the lengths checked."""
+    from .build import build_graph
+    k = sympy.Symbol("k", integer=True, positive=True)
+    exprs = [witness[0]] + [e for pair in witness[1] for e in pair]
+    far = _ends_in_class(exprs, n, modulus, residue, k)
+    if far is None:
+        return None
+    start = 2 * (far + reach + 1) + max(period, reach + 1)
+    top = max(start, low) + modulus - 1
+    if top > MAX_CHECKED_N:
+        return None
+    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    first = low + (residue - low) % modulus
+    bound = first
+    for length in range(first, top + 1, modulus):
+        at = {key: int(e.xreplace({n: Integer(length)})) for key, e in
+              ((witness[0], witness[0]),) + tuple((x, x) for pair in witness[1] for x in pair)}
+        position = at[witness[0]]
+        perm = {at[x]: at[y] for x, y in witness[1]}
+        heads = [build_graph(p, length, ints) for p in patterns]
+        if len(perm) != len(witness[1]) or not heads_keep_permutation(heads, length, position, perm) or \
+                not permutation_moves_a_head(heads, length, perm):
+            if length >= start:
+                return None
+            bound = length + modulus
+    return bound
+
+
 def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
              params: Mapping) -> Optional[HeadLayers]:
     """F86: on every residue class of n mod M the union's theorem proves D layers (least) and the heads' group has
@@ -498,6 +595,10 @@ def _heads_own_class(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mappi
     if swap is not None:
         exprs, bound = swap
         return ClassLayers(residue, 3, bound, (exprs[0], (exprs[1], exprs[2])), "F88")
+    moved = _find_permutation(patterns, n, params, modulus, residue, low, reach, period)
+    if moved is not None:
+        found, bound = moved
+        return ClassLayers(residue, 3, bound, None, "F127", found)
     return None
 
 

@@ -966,6 +966,7 @@ def _heads_layers_method(found) -> str:
     if found.theorem == "F86":
         more = [c.residue for c in found.classes if c.found_by == "F71"]
         own = [c.residue for c in found.classes if c.found_by == "F88"]
+        moved = [c.residue for c in found.classes if c.found_by == "F127"]
         few = [c.residue for c in found.classes if c.layers == int(found.diameter) and c.found_by == "F70"]
         hidden = [c.residue for c in found.classes if c.found_by == "F76"]
         broken = [c.residue for c in found.classes if c.found_by == "F124"]
@@ -994,6 +995,11 @@ def _heads_layers_method(found) -> str:
                          "automorphism of some head keeps every head's neighbourhoods on the ball of D = 2 (Theorem "
                          f"F88; D from Theorem {found.union_theorem}), checked on the heads' arcs at every length of the "
                          "class up to its profile bound")
+        if moved:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, moved))}}} a permutation near the ends "
+                         "(found by the concrete engine at one length of the class) that is no automorphism of some "
+                         "head keeps every head's neighbourhoods on the ball of D = 2 (Theorem F127), checked on the "
+                         "heads' arcs at every length of the class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
     if found.theorem == "F75":
@@ -1049,6 +1055,11 @@ def _heads_class_witnesses(found) -> Optional[dict]:
             pos, (a, b) = c.witness
             out[f"n mod {found.modulus} = {c.residue}"] = {"position": show(pos), "swap": [show(a), show(b)],
                                                            "range": f"for n ≥ {c.low} in the class"}
+        elif c.permutation is not None:
+            pos, pairs = c.permutation
+            out[f"n mod {found.modulus} = {c.residue}"] = {
+                "position": show(pos), "permutation": [f"{show(x)} ↦ {show(y)}" for x, y in pairs],
+                "range": f"for n ≥ {c.low} in the class"}
     if not out:
         return None
     return {"by class": out, "found by": f"{found.section} (the union's witnesses, Theorem {found.union_theorem})"}

@@ -367,6 +367,56 @@ def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple,
                          "images in every head")
 
 
+def keeps_permutation(heads: list, n: int, position: int, perm: dict) -> bool:
+    """σ (moved points to images) meets every head's view condition at ``position`` with D = 2: σ(N_h(v)) = N_h(σ v)
+    for every head and every v in the ball (heads: arc sets of pairs (j, i), i attends to j)."""
+    ins: list[dict[int, set]] = [dict() for _ in heads]
+    for idx, arcs in enumerate(heads):
+        for j, i in arcs:
+            ins[idx].setdefault(i, set()).add(j)
+    ball = {position} | set().union(*(x.get(position, set()) for x in ins))
+    for x in ins:
+        for v in ball:
+            mine = {perm.get(u, u) for u in x.get(v, set()) | {v}}
+            theirs = x.get(perm.get(v, v), set()) | {perm.get(v, v)}
+            if mine != theirs:
+                return False
+    return True
+
+
+def _permutation_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple, low: int, first: int) -> None:
+    """F127 on the class: the certificate's permutation (its moved points and their images, each a fixed distance from
+    an end on the class) is a permutation of its moved points, moves some head's arcs (outside G) and meets every head's
+    view condition at the position on the verifier's arcs at every length of the class from its bound up to its own
+    N + M − 1, N = 2(E + K + 1) + max(L, K + 1)."""
+    reach, period = sizes
+    pairs = c.get("permutation")
+    if not isinstance(pairs, list) or not pairs or not all(isinstance(q, list) and len(q) == 2 for q in pairs):
+        raise Reject(f"F127: the class n ≡ {r} (mod {m}) has no permutation")
+    pos = decode(c.get("position"), ctx.symbols)
+    moved = [(decode(x, ctx.symbols), decode(y, ctx.symbols)) for x, y in pairs]
+    exprs = [pos] + [e for q in moved for e in q]
+    start = 2 * (_class_far(exprs, n, m, r, "F127") + reach + 1) + max(period, reach + 1)
+    bound = int(c.get("from", 0))
+    if (bound - r) % m or bound < low or first < bound - m + 1:
+        raise Reject(f"F127: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
+    top = max(start, bound) + m - 1
+    if top > MAX_CHECKED_N:
+        raise Trust(f"F127: the lengths to check go up to {top}")
+    for length in range(bound, top + 1, m):
+        here = {n: sympy.Integer(length)}
+        perm = {int(x.xreplace(here)): int(y.xreplace(here)) for x, y in moved}
+        if len(perm) != len(moved) or sorted(perm) != sorted(perm.values()) or \
+                not all(1 <= x <= length for x in perm) or any(x == y for x, y in perm.items()):
+            raise Reject(f"F127: at n = {length} the pairs are not a permutation of the moved points")
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if not any(any((perm.get(j, j), perm.get(i, i)) not in arcs for j, i in arcs) for arcs in heads):
+            raise Reject(f"F127: at n = {length} the permutation is an automorphism of every head (inside G)")
+        root = int(pos.xreplace(here))
+        if not keeps_permutation(heads, length, root, perm):
+            raise Reject(f"F127: at n = {length} the permutation changes a head's neighbourhood in the ball of {root}")
+
+
 def _f87_premise(ctx, s) -> int:
     """The bound of Theorem F87's D = 2, from the step's connectivity premise (verified on its own)."""
     prem = ctx.premises(s)
@@ -417,6 +467,13 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             partition_layers.check_class(c, pats, m, r, low, first)
             hidden.append(r)
             continue
+        if c.get("found by") == "F127":
+            if d != 2 or int(c.get("layers", 0)) != 3 or _in_class(stated, n, m, r, k) != 3:
+                raise Reject(f"F86: a permutation of the heads' own (F127) on n ≡ {r} (mod {m}) gives 3 = D + 1 layers "
+                             "with D = 2")
+            _permutation_class(ctx, c, pats, n, m, r, sizes, low, first)
+            own.append(r)
+            continue
         if c.get("found by") == "F88":
             if d != 2 or int(c.get("layers", 0)) != 3 or _in_class(stated, n, m, r, k) != 3:
                 raise Reject(f"F86: a swap of the heads' own (F88) on n ≡ {r} (mod {m}) gives 3 = D + 1 layers with D = 2")
@@ -453,10 +510,10 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
     return (f"Theorem F86, class by class mod {m}, D = {d} from {source}: D layers on {few} (the heads' group, "
             f"re-derived by the verifier, has the union's order), D layers on {broken} (the union's group the "
             f"reflection, which moves some head's neighbourhood of every position, F124), D = 2 on {hidden} (partition "
-            f"heads, no ball hiding two "
-            f"parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
-            f"of the heads' own that moves a head (F88) on {own}, each meeting every head's view condition on the "
-            f"verifier's arcs at every length of the class up to its profile bound; for n ≥ {first}")
+            f"heads, no ball hiding two parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
+            f"(F88) or a permutation near the ends (F127) of the heads' own that moves a head on {own}, each meeting "
+            f"every head's view condition on the verifier's arcs at every length of the class up to its profile bound; "
+            f"for n ≥ {first}")
 
 
 def check(ctx, s) -> tuple[str, str]:
