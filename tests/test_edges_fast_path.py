@@ -195,6 +195,17 @@ def test_the_lists_limit_and_the_source_limit(monkeypatch):
     assert exc.value.message == f"the file is larger than {MAX_SOURCE_BYTES} bytes"
 
 
+def test_many_short_lists_are_scanned_once():
+    """Short `edges {` bodies nested before one `}` are skipped whole: the scan stays linear in the file."""
+    group = "edges {" * 585 + "}"
+    text = "tokens 4\n" + group * (16_000_000 // len(group))
+    start = time.process_time()
+    with pytest.raises(UapError) as exc:
+        parse_source(text)
+    assert time.process_time() - start < 2.5
+    assert exc.value.message == f"the file is larger than {MAX_SOURCE_BYTES} bytes"
+
+
 # -- end to end at 65,536 tokens ----------------------------------------------------------------------
 
 def _edges_of_random_form(n: int) -> str:

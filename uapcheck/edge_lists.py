@@ -160,7 +160,8 @@ def find(text: str, min_bytes: Optional[int] = None) -> list[EdgeList]:
             continue
         end = close.start()
         if end - pos < floor:
-            continue  # short: lark reads it as written
+            pos = end + 1  # short: lark reads it as written, and whatever it holds (no string: `_CLOSE`)
+            continue
         block = EdgeList(text, m.start(), pos, end)
         body = text[pos:end]
         if "#" in body:
