@@ -34,7 +34,7 @@ def intervals_step(desc: str, cert: CausalIntervalCount, missing: Optional[tuple
         "every head of every layer attends at v to an interval [v − w, v] (w its width, ∞ for the causal mask), so "
         "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), " only, and the output "
         f"after m layers reads exactly the positions within the sum of the layers' widths: every prefix is reached "
-        f"within D_c = {d} layer{'s' if d != 1 else ''}")
+        f"within {d} layer{'s' if d != 1 else ''}")
     ev: dict = {"patterns": desc, "widths": _widths_text(L), "periodic": L.periodic, "D_c": d, "layers": m,
                 "least": True}
     if missing:
