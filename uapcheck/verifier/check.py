@@ -224,7 +224,7 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
     report.rests_on = _obstruction_chain(cert["verdict"], steps, order)
     if report.ok:
         from . import statement
-        report.statement = statement.certified(ctx)
+        report.statement = statement.certified(ctx, {o.id: o.outcome for o in report.steps})
     return report
 
 

@@ -81,6 +81,8 @@ def statement_lines(report: Report) -> list[str]:
     elif st.symbolic_n and st.verdict == "UAP" and st.where is None:
         line += "; for the lengths n that each step's line above states"
     prose = "  not certified: the steps' prose (claim, evidence, facts), which is the engine's record for a reader"
+    if st.unchecked_alternatives:
+        prose += "; nor the class the family does approximate (a step it rests on is trusted)"
     if report.unbound:  # values a certificate block states again that no check compares with a checked copy
         more = f", and {len(report.unbound) - 1} more" if len(report.unbound) > 1 else ""
         prose += f"; nor the certificate blocks' values that no check compares ({report.unbound[0]}{more})"

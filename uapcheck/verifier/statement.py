@@ -49,6 +49,8 @@ class Statement:
     #: the lengths below the range with their verdicts ("UAP at n = 1…7"), re-checked by VERDICT-T1 at each length
     below: Optional[str] = None
     layers_text: Optional[str] = None  # the count as the headline writes it (⌊n/2⌋ + 1), beside its pieces by class
+    #: proved TGT-ALTERNATIVE steps left out of `alternatives`: a step they rest on was not re-checked (trusted)
+    unchecked_alternatives: int = 0
 
 
 def _decoded(tree, ctx) -> Optional[sympy.Expr]:
@@ -61,10 +63,14 @@ def _decoded(tree, ctx) -> Optional[sympy.Expr]:
     return value if isinstance(value, sympy.Basic) else None
 
 
-def certified(ctx) -> Statement:
-    """The statement of a certificate that verified; read only after `structure.check_top_level` found no problem."""
+def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
+    """The statement of a certificate that verified; read only after `structure.check_top_level` found no problem.
+    `outcomes`: each step's outcome (id -> verified, checked numerically, trusted); an alternative class is stated only
+    when its step and every step it rests on were re-checked (a NOT-UAP verdict rests on its obstruction alone, so the
+    alternative's steps may be trusted)."""
     verdict = ctx.cert["verdict"]
-    alternatives = tuple(_alternatives(ctx))
+    alternatives = tuple(_alternatives(ctx, outcomes))
+    skipped = len(_alternatives(ctx)) - len(alternatives)
     r = root(ctx)
     symbolic_n = not isinstance(ctx.spec.tokens, int)
     where = _where(ctx, r)
@@ -72,7 +78,8 @@ def certified(ctx) -> Statement:
     if verdict != "UAP":
         target = (r.get("data") or {}).get("target") if r["rule"] == "TGT-VERDICT" else None
         return Statement(verdict, alternatives=alternatives, symbolic_n=symbolic_n, where=where, others=others,
-                         below=below, target=target if isinstance(target, str) else None)
+                         below=below, target=target if isinstance(target, str) else None,
+                         unchecked_alternatives=skipped)
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
@@ -98,7 +105,8 @@ def certified(ctx) -> Statement:
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
                      by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
                      unit=unit, alternatives=alternatives, where=where, others=others, below=below,
-                     layers_text=condition_words(layers) if layers is not None else None)
+                     layers_text=condition_words(layers) if layers is not None else None,
+                     unchecked_alternatives=skipped)
 
 
 def _others(ctx, r) -> tuple:
@@ -252,11 +260,27 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
 
 
-def _alternatives(ctx) -> list[Alternative]:
+def _rechecked(ctx, sid: str, outcomes: Optional[dict]) -> bool:
+    """The step and its premises, transitively, verified or checked numerically."""
+    if outcomes is None:
+        return True
+    seen, todo = set(), [sid]
+    while todo:
+        x = todo.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if outcomes.get(x) not in ("verified", "checked numerically"):
+            return False
+        todo.extend(ctx.steps[x]["premises"])
+    return True
+
+
+def _alternatives(ctx, outcomes: Optional[dict] = None) -> list[Alternative]:
     out = []
     for sid in ctx.order:
         s = ctx.steps[sid]
-        if s["rule"] != "TGT-ALTERNATIVE" or s["status"] != "proved":
+        if s["rule"] != "TGT-ALTERNATIVE" or s["status"] != "proved" or not _rechecked(ctx, sid, outcomes):
             continue
         data = s.get("data") or {}
         layers = _decoded(data.get("layers"), ctx)
