@@ -414,7 +414,11 @@ def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.
 
 @proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
             certificates=(Trusted,))
-def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: bool, evidence: dict) -> proof.Step:
+def budget_step(spec: S.Spec, target: str, radius, layers, least: bool, proved: bool, evidence: dict,
+                note: str = "") -> proof.Step:
+    if note:
+        return proof.conclude(f"`layers {spec.layers}` against {note}; not compared", proof.UNDECIDED,
+                              evidence=evidence)
     if proved:
         why = (f"`layers {spec.layers}` is below the receptive diameter r = {radius}: some x_j reaches position i "
                f"only in more hops, so the output at i ignores x_j, while the target F(X)_i = Σ_(l reaches i) x_l "
@@ -919,6 +923,19 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
                            info.get("count") if pos_step is None else None)
     steps = [rec_step, lay_step]
     cls = info["target"]
+    if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) and info["layers"] is not None and (
+            not isinstance(info["layers"], int) or (start is not None and start != 1 and spec.layers < info["layers"])):
+        # a count that grows with n (⌈(n − 1)/w⌉, n − 1), or a constant count that holds from a length on (2 layers
+        # for `causal` from n = 3; one layer below): a fixed budget is below it on some lengths and not on others, so
+        # neither UAP with the count nor NOT-UAP at every n follows (the UAP ignored the budget: `offsets {-1, 0}` with
+        # `layers 1` was "UAP for causal targets with n − 1 attention layers"; `causal` with `layers 1` was NOT-UAP
+        # at every n, though one layer gives it at n ≤ 2)
+        note = (f"a count that depends on n ({sympy.sstr(info['layers'])})" if not isinstance(info["layers"], int)
+                else f"{info['layers']} layers for {where} (fewer below)")
+        b = budget_step(spec, cls, info["radius"], info["layers"], info["least"], False,
+                        {"budget": spec.layers, "radius": str(info["radius"]), "layers": str(info["layers"])}, note)
+        steps.append(b)
+        return _finish(spec, cls, "INCONCLUSIVE", None, False, steps, b.claim, ffn_step, tds)
     if spec.layers is not None and isinstance(spec.layers, int) and isinstance(info["layers"], int) \
             and spec.layers < info["layers"]:
         below_r = isinstance(info["radius"], int) and spec.layers < info["radius"]

@@ -1,0 +1,48 @@
+"""A `layers M` budget against the causal-target count at a symbolic n (TGT-BUDGET, docs/theory.md §14).
+
+The budget was compared only with a count that is one integer for every n: a count that grows with n (⌈(n − 1)/w⌉ for
+`causal & window(w)`, n − 1 for `offsets {-1, 0}`) was not compared at all, and the verdict was UAP with that count
+although the network has M layers (`offsets {-1, 0}` with `layers 1`: "UAP for causal targets with n − 1 attention
+layers"; at tokens 5 it is NOT-UAP); and a constant count that holds from a length on (2 layers for `causal` from
+n = 3) gave NOT-UAP at every n, though one layer gives it at n ≤ 2. Both are INCONCLUSIVE now. Each symbolic verdict
+is compared with the derivation at every n = 2..10."""
+from __future__ import annotations
+
+import pytest
+
+import uapcheck
+
+
+def _src(pattern: str, budget: int, tokens: str = "n") -> str:
+    return (f"tokens {tokens}\nattention {{\n  kernel k(q, key) = exp(q . key)\n  pattern {pattern}\n}}\n"
+            f"layers {budget}\ntarget causal\n")
+
+
+CASES = [("offsets {-1, 0}", 1), ("offsets {-1, 0}", 2), ("causal & window(2)", 2), ("causal & window(1) + sinks(1)", 2),
+         ("causal", 1), ("causal", 2), ("causal", 3), ("offsets {-2, -1, 0}", 3)]
+
+
+@pytest.mark.parametrize("pattern,budget", CASES)
+def test_the_symbolic_verdict_holds_at_every_length(pattern, budget):
+    r = uapcheck.check(_src(pattern, budget))
+    at = {n: uapcheck.check(_src(pattern, budget, str(n))) for n in range(2, 11)}
+    if r.verdict == "UAP":
+        for n, c in at.items():
+            assert c.verdict == "UAP", (n, c.verdict)
+            assert c.layers <= budget
+    if r.verdict == "NOT-UAP":
+        assert all(c.verdict == "NOT-UAP" for c in at.values()), {n: c.verdict for n, c in at.items()}
+
+
+@pytest.mark.parametrize("pattern,budget", [("offsets {-1, 0}", 1), ("causal & window(2)", 2), ("causal", 1)])
+def test_a_budget_below_the_count_on_some_lengths_is_not_concluded(pattern, budget):
+    r = uapcheck.check(_src(pattern, budget))
+    assert r.verdict == "INCONCLUSIVE"
+    assert any(s.rule == "TGT-BUDGET" and not s.proved for s in r.root.walk())
+
+
+def test_a_budget_at_or_above_a_constant_count_keeps_the_uap():
+    r = uapcheck.check(_src("causal", 2))
+    assert r.verdict == "UAP" and r.layers == 2
+    r = uapcheck.check(_src("causal", 3))
+    assert r.verdict == "UAP" and r.layers == 2
