@@ -309,7 +309,11 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
         raise Reject(f"Theorem {fam.theorem} fails at an instance: {ctx.cache[key]}")
     if fam.instances_text:
         return fam.instances_text
-    return f"instances n = {fam.low}..{families.instance_top(fam)} re-checked on the verifier's arcs"
+    top = families.instance_top(fam)
+    if top < fam.low:  # the range starts above the instance limit: say so rather than name an empty range
+        return (f"no instance re-checked on the verifier's arcs (the range starts at n = {fam.low}, above the instance "
+                f"limit n = {families.MAX_INSTANCE_N})")
+    return f"instances n = {fam.low}..{top} re-checked on the verifier's arcs"
 
 
 def _bounded_at(ctx, s, fam: families.Family, n: int, head: str) -> tuple:
