@@ -52,12 +52,7 @@ class Layers:
 
     def labels(self) -> dict:
         """(j, i) -> the sorted tuple of (layer index, head) holding the arc."""
-        lab: dict = {}
-        for q, row in enumerate(self.group_layers()):
-            for h, arcs in enumerate(row):
-                for arc in arcs:
-                    lab.setdefault(arc, []).append((q, h))
-        return {k: tuple(v) for k, v in lab.items()}
+        return layer_labels(self, range(1, len(self.group_layers()) + 1))
 
     def ins(self, layer: int) -> list:
         """Per head, the in-neighbourhoods N_{ℓ,h}(v) (v included) of layer ℓ, v = 0..n."""
@@ -124,17 +119,7 @@ def _union_ins(L: Layers, layer: int) -> list:
 
 def reach(L: Layers, depth: int) -> list[int]:
     """In_depth(i) as a bit mask (bit v for position v), i = 0..n (entry 0 unused)."""
-    cur = [1 << v for v in range(L.n + 1)]
-    for layer in range(1, depth + 1):
-        nb = _union_ins(L, layer)
-        new = cur[:]
-        for i in range(1, L.n + 1):
-            acc = cur[i]
-            for u in nb[i]:
-                acc |= cur[u]
-            new[i] = acc
-        cur = new
-    return cur
+    return reach_from(L, 0, depth)
 
 
 def reach_from(L: Layers, start: int, count: int) -> list[int]:
