@@ -375,11 +375,11 @@ def swap_moves_a_head(heads: Sequence, n: int, a: int, b: int) -> bool:
     return False
 
 
-def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, params: Mapping, modulus: int,
-                   residue: int, low: int, reach: int, period: int, moved: bool = False) -> Optional[tuple[int, int]]:
-    """F71's check on one class: (the class's bound, N), the swap meeting every head's condition at every length
-    of the class from the bound up to max(N, low) + M − 1 (and, with ``moved``, F88's: the swap is no automorphism
-    of some head there); None when it fails at some length ≥ N or N is beyond the lengths checked."""
+def _class_lengths(exprs: list, n: sympy.Symbol, params: Mapping, modulus: int, residue: int, low: int, reach: int,
+                   period: int) -> Optional[tuple[dict, int, int, int]]:
+    """The lengths F71's profile argument reads on one class: (the integer params, the class's first length ≥ low,
+    the last length max(N, low) + M − 1, N = 2(E + K + 1) + max(L, K + 1) with E the farthest of the positions from
+    their end, and N); None when E is not read off or the last length is beyond MAX_CHECKED_N."""
     k = sympy.Symbol("k", integer=True, positive=True)
     far = _ends_in_class(exprs, n, modulus, residue, k)
     if far is None:
@@ -388,9 +388,20 @@ def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, pa
     top = max(start, low) + modulus - 1
     if top > MAX_CHECKED_N:
         return None
-    from .build import build_graph
     ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
-    first = low + (residue - low) % modulus
+    return ints, low + (residue - low) % modulus, top, start
+
+
+def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, params: Mapping, modulus: int,
+                   residue: int, low: int, reach: int, period: int, moved: bool = False) -> Optional[tuple[int, int]]:
+    """F71's check on one class: (the class's bound, N), the swap meeting every head's condition at every length
+    of the class from the bound up to max(N, low) + M − 1 (and, with ``moved``, F88's: the swap is no automorphism
+    of some head there); None when it fails at some length ≥ N or N is beyond the lengths checked."""
+    lengths = _class_lengths(exprs, n, params, modulus, residue, low, reach, period)
+    if lengths is None:
+        return None
+    from .build import build_graph
+    ints, first, top, start = lengths
     bound = first
     for length in range(first, top + 1, modulus):
         heads = [build_graph(p, length, ints) for p in patterns]
@@ -501,17 +512,11 @@ def _permutation_on_class(patterns: Sequence[Pattern], witness: tuple, n: sympy.
     max(L, K + 1) with E the farthest of the position and the moved points from their end; None when it fails at some
     length ≥ N or N is beyond the lengths checked."""
     from .build import build_graph
-    k = sympy.Symbol("k", integer=True, positive=True)
     exprs = [witness[0]] + [e for pair in witness[1] for e in pair]
-    far = _ends_in_class(exprs, n, modulus, residue, k)
-    if far is None:
+    lengths = _class_lengths(exprs, n, params, modulus, residue, low, reach, period)
+    if lengths is None:
         return None
-    start = 2 * (far + reach + 1) + max(period, reach + 1)
-    top = max(start, low) + modulus - 1
-    if top > MAX_CHECKED_N:
-        return None
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
-    first = low + (residue - low) % modulus
+    ints, first, top, start = lengths
     bound = first
     for length in range(first, top + 1, modulus):
         at = {key: int(e.xreplace({n: Integer(length)})) for key, e in
