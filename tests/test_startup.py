@@ -46,8 +46,15 @@ def test_dense_json_check_imports_no_graph_plot_or_units_library(name):
     assert got["modules"] == []
 
 
-def test_dense_text_check_imports_rich_but_not_igraph_numpy_or_units():
+def test_dense_text_check_without_colour_imports_no_rich_igraph_numpy_or_units():
+    """The compact report without colour is laid out without rich (uapcheck/render/plain.py)."""
     got = _probe("--color", "never", str(CATALOG / "softmax.uap"))
+    assert got["code"] == 0 and "UAP" in got["out"]
+    assert got["modules"] == []
+
+
+def test_dense_full_text_check_imports_rich_but_not_igraph_numpy_or_units():
+    got = _probe("--color", "never", "--full", str(CATALOG / "softmax.uap"))
     assert got["code"] == 0 and "UAP" in got["out"]
     assert got["modules"] == ["rich"]
 

@@ -373,15 +373,19 @@ def _console_for(ns, several: bool):
     inputs will be summarised."""
     if ns.format != "text":  # rich only for text output
         return None
+    from .render.plain import plain_console
+    console = plain_console(ns.color)  # laid out without rich when the text carries no colour
     if several:
         from .render import summary  # noqa: F401
-    return _make_console(ns.color)
+    return console if console is not None else _make_console(ns.color)
 
 
 def _import_printers(ns) -> None:
     from .render import jsonout  # noqa: F401
     if ns.format == "text":
-        from .render import text  # noqa: F401
+        from .render.plain import plain_console
+        if ns.full or ns.short or plain_console(ns.color) is None:  # the compact report without colour needs no rich
+            from .render import text  # noqa: F401
     if ns.format in ("latex", "markdown"):
         from .render import latex, markdown  # noqa: F401
 
@@ -455,6 +459,9 @@ def check_files(ns) -> int:
     worst = _emit_in_order(inputs, found, computed, cache, tally, worst)
     if len(files) + len(problems) > 1 and ns.format == "text":
         from .render.summary import print_summary
+        from .render.plain import PlainConsole
+        if isinstance(console, PlainConsole):
+            console = console.rich()
         try:
             with console.capture() as cap:
                 print_summary(tally, console)
@@ -574,6 +581,14 @@ def _render(result, ns, console, simulation=None) -> str:
     if fmt == "latex":
         from .render import latex
         return printable_block(latex.render(result, standalone=ns.standalone)) + "\n"
+    from .render.plain import PlainConsole
+    if isinstance(console, PlainConsole):
+        if not ns.short and not ns.full:
+            from .render import plain
+            out = plain.report(result, console.width, _panel_suggestion(result, ns))
+            if out is not None:
+                return out
+        console = console.rich()
     from .render import text
     # Render into memory only (the parent writes it): a full disk must not fail inside rich.
     tty = console.file.isatty() if hasattr(console.file, "isatty") else False
