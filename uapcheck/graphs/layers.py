@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from ..bignum import count_automorphisms
-from .build import PatternGraph
+from .build import PatternGraph, _derived, code_array
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
 MAX_VIEW_WORK = 20_000_000
@@ -69,22 +69,34 @@ class _InLists:
         self.n = n
         self.heads: list[list[list[frozenset]]] = []
         self.union: list[list[frozenset]] = []
-        cache: dict = {}
+        unions: dict = {}
         for layer in seq.layers:
-            per_head = []
-            for g in layer:
-                if g not in cache:
-                    ins: list[set[int]] = [set() for _ in range(n)]
-                    if g.complete:
-                        for v in range(n):
-                            ins[v] = set(range(n)) - {v}
-                    else:
-                        for j, i in g.arcs():
-                            ins[i - 1].add(j - 1)
-                    cache[g] = [frozenset(s) for s in ins]
-                per_head.append(cache[g])
+            per_head = [_in_sets(g) for g in layer]
             self.heads.append(per_head)
-            self.union.append([frozenset().union(*(h[v] for h in per_head)) for v in range(n)])
+            key = tuple(id(h) for h in per_head)  # the lists live as long as their graphs (seq holds them)
+            if key not in unions:  # one head: its own sets (immutable), else one union per position
+                unions[key] = per_head[0] if len(per_head) == 1 else \
+                    [frozenset().union(*(h[v] for h in per_head)) for v in range(n)]
+            self.union.append(unions[key])
+
+
+def _in_sets(g: PatternGraph) -> list[frozenset]:
+    """The 0-based in-neighbours of every position of ``g`` (v excluded), made once per graph (kept with the
+    graph's other derived data: every reach, connectivity and least-layers pass over a sequence reads them)."""
+    cache = _derived(g)
+    got = cache.get("in sets")
+    if got is None:
+        n = g.n
+        if g.complete:
+            got = [frozenset(range(n)) - {v} for v in range(n)]
+        else:
+            ins: list[list[int]] = [[] for _ in range(n)]
+            for c in (code_array(g).tolist() if g._array_only() else g.codes):
+                j0, i0 = divmod(c, n)
+                ins[i0].append(j0)
+            got = [frozenset(s) for s in ins]
+        cache["in sets"] = got
+    return got
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import Callable, Optional, Sequence
 
 import sympy
@@ -53,9 +54,7 @@ def _neighbours(n: int, b: int, jumps: Sequence[int]) -> list[int]:
     near = [0] * (n + 1)
     for p in range(1, n + 1):
         first = (p - 1) // b * b + 1
-        bits = 0
-        for q in range(first, min(n, first + b - 1) + 1):
-            bits |= 1 << (q - 1)
+        bits = ((1 << (min(n, first + b - 1) - first + 1)) - 1) << (first - 1)  # the block first..min(n, first + b − 1)
         for k in jumps:
             if 1 <= p + k <= n:
                 bits |= 1 << (p + k - 1)
@@ -181,7 +180,8 @@ def _edge_codes(kept: list, label: list, n: int) -> bytes:
     """The edges relabelled by `label`, each as min·n + max of its ends' labels, sorted (as bytes): the same
     information as the sorted pairs (min, max), in one numpy sort instead of a Python one."""
     import numpy as np
-    ends = np.asarray(label, dtype=np.int64)[np.asarray(kept, dtype=np.int64).reshape(-1, 2)]
+    flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=2 * len(kept))  # the pairs' ends, in order
+    ends = np.asarray(label, dtype=np.int64)[flat.reshape(-1, 2)]
     codes = ends.min(axis=1) * n + ends.max(axis=1)
     codes.sort()
     return codes.tobytes()

@@ -299,9 +299,30 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
         arcs, _, source = layers[0]
         support = source if source is not None else arcs
         return _Structure(n, support, None, 1 if arcs.num_arcs else 0, False, "one head")
+    support, labels, count = _joint_labels(n, tuple((arcs, kind) for arcs, kind, _ in layers))
+    reason = f"{len(layers)} labelled layer(s)"
+    if count <= 1:
+        return _Structure(n, support, None, count, False, reason)
+    return _Structure(n, support, labels, count, False, reason)
+
+
+#: _joint_labels' results for the last two tuples of layers, by the identity of their graphs (each entry holds its
+#: graphs, so an id in a key cannot be reused while the entry is kept).
+_JOINT: dict[tuple, tuple] = {}
+
+
+def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, dict[int, int], int]:
+    """The union of the layers' arcs, each arc's joint label (its classes in every layer) and the number of labels:
+    once for the same (graph, bias kind) layers (the group, its membership checks and the certificates' re-checks of
+    one pattern ask for the same graph objects; each gets a _Structure of its own). The labels are read, never
+    changed."""
+    key = (n, tuple((id(arcs), kind) for arcs, kind in layers))
+    got = _JOINT.get(key)
+    if got is not None and all(a is b for (a, _), (b, _) in zip(got[0], layers)):
+        return got[1:]
     with _no_gc():
         joint: dict[int, tuple] = defaultdict(tuple)
-        for h, (arcs, kind, _) in enumerate(layers):
+        for h, (arcs, kind) in enumerate(layers):
             if kind is None:  # every arc of an unbiased layer has class 0
                 tag = ((h, 0),)
                 for c in arcs.codes:
@@ -313,10 +334,10 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
         ids: dict[tuple, int] = {}
         labels = {c: ids.setdefault(lab, len(ids)) for c, lab in joint.items()}
         support = PatternGraph(n, frozenset(labels))
-    reason = f"{len(layers)} labelled layer(s)"
-    if len(ids) <= 1:
-        return _Structure(n, support, None, len(ids), False, reason)
-    return _Structure(n, support, labels, len(ids), False, reason)
+    if len(_JOINT) >= 2:  # the calls for one pattern come together; a large pattern's labels are large
+        del _JOINT[next(iter(_JOINT))]
+    _JOINT[key] = (layers, support, labels, len(ids))
+    return support, labels, len(ids)
 
 
 # ---------------------------------------------------------------------------------------------
