@@ -97,3 +97,35 @@ def test_other_modules_dataclasses_take_the_builtin_exec():
     assert dataclass_code.stats == before
     assert Elsewhere(1) == Elsewhere(1, "x") and repr(Elsewhere(2)) == "test_other_modules_dataclasses_take_the_builtin_exec.<locals>.Elsewhere(a=2, b='x')"
     assert Elsewhere.__init__.__annotations__ == {"a": "int", "b": "str", "return": None}
+
+
+def _stored_modules(directory: Path) -> set:
+    import marshal
+    (path,) = _files(directory)
+    with open(path, "rb") as f:
+        return set(marshal.load(f))
+
+
+def test_a_check_in_a_forked_worker_stores_the_engines_code(tmp_path):
+    """A lone file is checked by a forked worker that imports the engines itself and ends without the exit
+    handlers: it stores their dataclass code, beside what the command line's own process stored, so the next
+    run compiles none of it."""
+    cache = tmp_path / "cache"
+    env = dict(os.environ, UAPCHECK_CACHE_DIR=str(cache))
+    env.pop("UAPCHECK_IN_PROCESS", None)
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--format", "json",
+                               "catalog/longformer_16.uap"], capture_output=True, text=True, cwd=ROOT, env=env,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        stored = _stored_modules(cache)
+        assert {"uapcheck.worker", "uapcheck.certificates", "uapcheck.proof", "uapcheck.graphs.connectivity"} <= stored
+    probe = r"""
+import os, sys
+from uapcheck import dataclass_code
+import uapcheck.derive, uapcheck.cli, uapcheck.graphs.connectivity
+print(dataclass_code.stats["misses"], dataclass_code.stats["hits"])
+"""
+    misses, hits = map(int, subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                                           env=env, timeout=300, check=True).stdout.split())
+    assert misses == 0 and hits > 300

@@ -9,7 +9,8 @@ start compiled about 760 small functions, half of the time uapcheck's own import
 builtin). For a class of a uapcheck module it runs the code object compiled from the same text by
 an earlier run, kept in `uap-dataclasses-*.marshal` in the per-user cache (uapcheck/user_cache.py:
 a private directory, atomic writes); a text not found there is compiled now and stored when the
-process ends. `exec` of the code compiled from a text is what `exec` of the text does: compiled with
+process ends (a forked worker, which ends without the exit handlers, stores it when it has checked its files: see
+uapcheck/worker.py). `exec` of the code compiled from a text is what `exec` of the text does: compiled with
 the same file name, mode and no inherited `__future__` flags (the standard library's module has
 none), into the same globals and namespace. Every other call, and any class of another module, goes
 to the builtin exactly as before. Nothing is stored or loaded when the cache is off
@@ -64,13 +65,19 @@ def _load() -> None:
     _state.directory, _state.path = directory, path
     if not private(directory):
         return
+    _stored.update(_read(path))
+
+
+def _read(path: Path) -> dict:
+    """The file's {module name: marshalled {text: code}}, or {} when it is missing, truncated or foreign."""
     try:
         with open(path, "rb") as f:
             table = marshal.load(f)
     except Exception:  # noqa: BLE001 - missing, truncated or foreign: compile as without a cache
-        return
-    if isinstance(table, dict):
-        _stored.update((k, v) for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes))
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes)}
 
 
 def _codes_of(module: str) -> dict:
@@ -125,10 +132,14 @@ def save() -> None:
         return
     _state.dirty = False
     table = dict(_stored)
+    # what another process of the same run stored since this one read the file (the worker that imported the
+    # engines and the command line's own process each store the modules they compiled)
+    from .user_cache import private, write_atomically
+    if private(directory):
+        table.update(_read(path))
     for module in _compiled:
         codes = _codes[module]
         table[module] = marshal.dumps({text: codes[text] for text in sorted(_used[module])})
-    from .user_cache import write_atomically
     if write_atomically(directory, path, lambda f: marshal.dump(table, f)):
         _stored.clear()
         _stored.update(table)

@@ -196,6 +196,10 @@ def _serve(jobs: list, limits: Limits, command_fd: int, report_fd: int, shared: 
             _write_all(report_fd, _FRAME.pack(len(payload), retire) + payload)
             if retire:
                 break
+        # The worker ends with os._exit (no exit handlers): the dataclass code it compiled (the engines' classes, when
+        # it imported them itself) is stored here, or every later run would compile it again (uapcheck/dataclass_code.py).
+        from . import dataclass_code
+        dataclass_code.save()
     except BaseException:  # noqa: BLE001 - the parent reports a worker that ends without a payload
         code = 70
     finally:
