@@ -92,7 +92,7 @@ def test_reweight_that_changes_sign_is_not_accepted():
 def test_t5_buckets_short_and_long():
     assert _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 8").verdict == "UAP"
     r = _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 512")
-    assert r.verdict == "INCONCLUSIVE"
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", 2)  # one layer is not enough: BIAS-LAYERS
     witness = _rules(r)["TD-BUCKETS"].evidence["witness"]
     assert witness["swap"] == [9, 10]
 
@@ -227,7 +227,7 @@ def test_t5_buckets_at_the_first_lengths_past_the_exact_range():
     r = _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 9")
     assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", 1)
     r = _check("kernel k(q, key) = exp(q . key)\nbias buckets(32, 128)", tokens="tokens 10")
-    assert r.verdict == "INCONCLUSIVE" and _rules(r)["TD-BUCKETS"].evidence["witness"]["swap"] == [9, 10]
+    assert (r.verdict, r.layers) == ("UAP", 2) and _rules(r)["TD-BUCKETS"].evidence["witness"]["swap"] == [9, 10]
 
 
 def test_the_verifier_recomputes_the_buckets(tmp_path):

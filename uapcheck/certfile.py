@@ -455,6 +455,7 @@ def _fixed_bias_data(step: proof.Step) -> dict:
 # the typed facts of a head's steps that the verifier reads
 _HEAD_FACTS = {
     "TD-BIAS": lambda step: {"labelled_views": bool(step.facts.get("labelled_views"))},
+    "TD-BUCKETS": lambda step: {"labelled_views": bool(step.facts.get("labelled_views"))},
     "HEADS-ZERO-VALUE": lambda step: {"separating_head": step.facts.get("separating_head")},
     "TD-FIXEDBIAS": _fixed_bias_data,
     "TD-MEANS": lambda step: {"layers": step.facts.get("layers")},

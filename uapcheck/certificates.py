@@ -18,7 +18,7 @@ from . import proof
 from . import spec as S
 from .proof import Certificate, CertificateRejected, Status
 from .value_enum import ValueEnum
-from .groups import bias_class
+from .groups import bias_class, bucket_kind
 from .memo import exact_cache
 from .zero import is_zero, simplified
 
@@ -1161,6 +1161,33 @@ class BucketRange(Certificate):
         return {"kind": self.kind, "n": self.n, "buckets": self.buckets, "max distance": self.max_distance}
 
 
+@dataclass(frozen=True)
+class BucketCollision(Certificate):
+    """T5 buckets that one layer cannot resolve: from position 1 the keys a < b (offsets a − 1, b − 1) share a
+    bucket, so the swap (a b) keeps row 1's labels (docs/theory.md §16.4). `n` is the concrete number of
+    tokens (b ≤ n) or the token symbol (the pair holds from n = b on: the buckets do not depend on n)."""
+
+    n: Any
+    buckets: int
+    max_distance: int
+    pair: tuple
+    kind = "bucket-collision"
+
+    def check(self) -> None:
+        from .rules.positions import t5_bucket
+        a, b = self.pair
+        if not (isinstance(a, int) and isinstance(b, int) and 2 <= a < b):
+            _reject(BucketCollision, "the pair is not two keys 2 ≤ a < b")
+        if isinstance(self.n, int) and b > self.n:
+            _reject(BucketCollision, f"key {b} lies beyond n = {self.n}")
+        if t5_bucket(a - 1, self.buckets, self.max_distance) != t5_bucket(b - 1, self.buckets, self.max_distance):
+            _reject(BucketCollision, f"the offsets {a - 1} and {b - 1} lie in different buckets")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "n": _exact(self.n), "buckets": self.buckets, "max distance": self.max_distance,
+                "pair": list(self.pair)}
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them
@@ -1761,7 +1788,8 @@ class DenseBiasLayers(Certificate):
     for them, and the count is decided by "exhaustive" or "witness" alone (two layers suffice by
     Lemma E, the group being the reflection)."""
 
-    kinds: tuple  # the bias kinds of the biased heads (a fixed even head counts as `symmetric toeplitz`)
+    kinds: tuple  # the bias kinds of the biased heads (a fixed even head counts as `symmetric toeplitz`, T5 buckets
+    # as `buckets(B, D)`, or `toeplitz` where every offset has its own bucket)
     n: Any  # int, or the token symbol
     layers: int
     least: bool
@@ -1773,7 +1801,7 @@ class DenseBiasLayers(Certificate):
 
     def check(self) -> None:
         kinds = tuple(self.kinds)
-        if not kinds or any(k not in OFFSET_BIAS_KINDS + ("free",) for k in kinds):
+        if not kinds or any(k not in OFFSET_BIAS_KINDS + ("free",) and bucket_kind(k) is None for k in kinds):
             _reject(DenseBiasLayers, f"the bias kinds {kinds} are not trainable bias kinds")
         if self.fixed:
             self._check_fixed(kinds)

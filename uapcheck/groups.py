@@ -164,7 +164,21 @@ def offset_class(kind: str, n: int, m: int):
         return abs(m)
     if kind == "symmetric circulant":
         return min(m % n, (-m) % n)
+    buckets = bucket_kind(kind)
+    if buckets is not None:
+        from .rules.positions import t5_bucket
+        return ("bucket", t5_bucket(m, *buckets))
     raise ValueError(f"the bias kind `{kind}` is not a function of the offset")
+
+
+_BUCKET_KIND = re.compile(r"buckets\((\d+), (\d+)\)")
+
+
+def bucket_kind(kind: str) -> "Optional[tuple[int, int]]":
+    """(B, D) when `kind` names T5's trainable relative buckets as `buckets(B, D)` (a trainable bias per
+    bucket of the offset, docs/theory.md §16.4), else None."""
+    match = _BUCKET_KIND.fullmatch(kind)
+    return None if match is None else (int(match.group(1)), int(match.group(2)))
 
 
 def bias_class(kind: str, n: int, query: int, key: int):

@@ -20,6 +20,7 @@ from .. import spec as S
 from . import positions
 from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, OFFSET_BIAS_KINDS, DenseBiasLayers, keeps_all_labels,
                             keeps_row_labels)
+from ..groups import bias_class, bucket_kind
 
 CITE = proof.derived("Corollary 1", text="derived here: the labelled view argument (docs/theory.md §11.10) for dense "
                      "heads with a symmetric trainable bias, and Lemma E (§16.2) for a fixed even one; "
@@ -42,10 +43,32 @@ def _fixed_even(spec: S.Spec, head: S.Head) -> bool:
 
 
 def applies(spec: S.Spec) -> bool:
-    """Dense heads (no pattern) with at least one trainable symmetric bias or one fixed even position
-    term: one layer is not token distinguishing there, so the count is this rule's."""
+    """Dense heads (no pattern) with at least one trainable symmetric bias, T5 buckets that share a bucket
+    at this n, or one fixed even position term: one layer is not token distinguishing there, so the count
+    is this rule's."""
     return any(h.bias in SYMMETRIC_KINDS and h.position is None for h in spec.heads) or any(
-        _fixed_even(spec, h) for h in spec.heads)
+        _fixed_even(spec, h) for h in spec.heads) or any(
+        _is_buckets(h) and _label_kind(spec, h) != "toeplitz" for h in spec.heads)
+
+
+def _is_buckets(head: S.Head) -> bool:
+    return head.position is not None and head.position.kind == "buckets"
+
+
+def _label_kind(spec: S.Spec, head: S.Head) -> str:
+    """The label kind of a T5 bucket head: `toeplitz` where every offset up to n − 1 has its own bucket
+    (TD-BUCKETS' one-layer case), else `buckets(B, D)` (the bucket of the offset, docs/theory.md §16.4)."""
+    pos, n = head.position, spec.tokens
+    assert pos is not None
+    if isinstance(n, int) and positions.buckets_injective(n, pos.buckets, pos.max_distance):
+        return "toeplitz"
+    return f"buckets({pos.buckets}, {pos.max_distance})"
+
+
+def _trainable_kinds(spec: S.Spec) -> tuple:
+    """The label kinds of the heads with trainable classes: `bias KIND` and T5 buckets."""
+    return tuple(sorted({h.bias for h in spec.heads if h.bias} | {_label_kind(spec, h) for h in spec.heads
+                                                                   if _is_buckets(h)}))
 
 
 def _witness_range(kinds: tuple) -> int:
@@ -70,7 +93,10 @@ def _fixed_even_steps(tds) -> list:
 
 def _fixed_branch(spec: S.Spec, tds) -> "tuple[Optional[str], list]":
     """(why the count is undecided, or None; the proved Lemma E steps) for dense heads with fixed weights."""
-    fixed = [h for h in spec.heads if h.position is not None]
+    fixed = [h for h in spec.heads if h.position is not None and not _is_buckets(h)]
+    if any(_is_buckets(h) for h in spec.heads):
+        return ("a fixed even position term next to T5 buckets, which break the reflection: this mixture is not "
+                "analysed, so the number of layers is not decided"), []
     if not all(_fixed_even(spec, h) for h in fixed):
         return ("a head carries fixed position weights that are not an even function of the offset injective on "
                 "|m|: the sufficiency of the labelled view argument (Lemma V^λ) does not cover fixed weights "
@@ -104,13 +130,13 @@ def _exhaustive(kinds: tuple, n: int) -> Optional[tuple]:
 def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
     n = spec.tokens
     n_value = n if isinstance(n, int) else sympy.Symbol(n, integer=True, positive=True)
-    fixed = [h for h in spec.heads if h.position is not None]
+    fixed = [h for h in spec.heads if h.position is not None and not _is_buckets(h)]
     if fixed:
         why, steps = _fixed_branch(spec, tds)
         if why is not None:
             return proof.conclude(why, proof.UNDECIDED, evidence={"reason": "fixed position weights"})
         return _fixed_even_count(spec, n, n_value, steps)
-    kinds = tuple(sorted({h.bias for h in spec.heads if h.bias}))
+    kinds = _trainable_kinds(spec)
     open_heads = [k + 1 for k, td in enumerate(tds) if not td.proved]
     if open_heads:
         # Lemma V^λ (and TD-BIAS for the injective kinds) needs every head's kernel token distinguishing: with a
@@ -128,7 +154,7 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
                                "witness would fix every position (docs/theory.md §11.10), and Lemma ", LEMMA_V,
                                " gives the rest"),
                          DenseBiasLayers(kinds, n_value, 1, True, "encoding"))
-    assert all(k in OFFSET_BIAS_KINDS for k in kinds)
+    assert all(k in OFFSET_BIAS_KINDS or bucket_kind(k) for k in kinds)
     if isinstance(n, int) and n <= DENSE_BIAS_BRUTE_FORCE_N:
         found = _exhaustive(kinds, n)
         if found is None:
@@ -152,10 +178,46 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
                          "labelled sample, so two layers suffice (Lemma " + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", (2, 1, 3, 4), low),
                          witness=(2, {"swap": [1, 3]}), low=low)
+    found = _swap_witness(kinds, n, spec)
+    if found is not None:
+        i, a, b, v = found
+        low = max(found)
+        where = f"for {n} ≥ {low}" if not isinstance(n, int) else f"at n = {n}"
+        return _conclude(f"two attention layers are needed and suffice {where}: σ = ({a} {b}) keeps the labels of "
+                         f"row {i} (keys {a} and {b} sit at offsets {a - i} and {b - i}, one class of every biased "
+                         f"head: one T5 bucket) and is not in the group (position {v} sees {a} and {b} in different "
+                         f"classes), so one layer gives X and σX the same output at position {i}; the depth-2 "
+                         "labelled view is the whole labelled sample, so two layers suffice (Lemma "
+                         + claim(LEMMA_V, _SECTION),
+                         DenseBiasLayers(kinds, n_value, 2, True, "witness", found, low),
+                         witness=(i, {"swap": [a, b]}), low=low)
     return _conclude(claim("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
                            "labelled sample (Lemma ", LEMMA_V, ", docs/theory.md §11.10); whether one layer is enough "
-                           "is not decided for this mixture of a circulant and a symmetric bias at this n"),
+                           "is not decided for this mixture of biases at this n"),
                      DenseBiasLayers(kinds, n_value, 2, False, "sufficient"))
+
+
+def _swap_witness(kinds: tuple, n, spec: S.Spec) -> Optional[tuple]:
+    """(i, a, b, v): the swap σ = (a b) keeps row i's labels in every biased head, and position v sees a and b
+    in different classes (σ ∉ G). The candidates are each T5 bucket head's first pair from row 1 (the buckets
+    do not depend on n). At a symbolic n only labels of the offset alone (no circulant kind) are read, at the
+    first n holding the positions; they are the same at every larger n."""
+    if not isinstance(n, int) and any("circulant" in k for k in kinds):
+        return None
+    for head in spec.heads:
+        if not _is_buckets(head):
+            continue
+        pos = head.position
+        assert pos is not None
+        a, b = positions.first_bucket_pair(pos.buckets, pos.max_distance)
+        size = n if isinstance(n, int) else b + 2
+        if b > size or any(bias_class(k, size, 1, a) != bias_class(k, size, 1, b) for k in kinds):
+            continue
+        v = next((v for v in range(1, size + 1) if v not in (a, b) and any(
+            bias_class(k, size, v, a) != bias_class(k, size, v, b) for k in kinds)), None)
+        if v is not None:
+            return 1, a, b, v
+    return None
 
 
 def _fixed_even_count(spec: S.Spec, n, n_value, steps: list) -> proof.Step:

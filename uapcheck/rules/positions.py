@@ -25,7 +25,7 @@ from .. import proof
 from .. import spec as S
 from ..claim import Claim, Formula, claim, written
 from .wording import ZERO_SCORES, shifted_token
-from ..certificates import BucketRange, Inference, OffsetClass, OneSidedPattern, PositiveValue, SoftmaxKernel
+from ..certificates import BucketCollision, BucketRange, Inference, OffsetClass, OneSidedPattern, PositiveValue, SoftmaxKernel
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..memo import exact_cache
 from ..lower import (KEY_COORD as v, KEY_NORM2 as b_sym, QUERY_COORD as u, QUERY_DOT_KEY as a, QUERY_NORM2 as c_sym,
@@ -319,6 +319,15 @@ def buckets_injective(n: int, num_buckets: int, max_distance: int) -> bool:
     return len(seen) == 2 * n - 1
 
 
+def first_bucket_pair(num_buckets: int, max_distance: int) -> tuple[int, int]:
+    """The first two keys l < l′ that share a bucket as seen from position 1, at any n ≥ l′ (the buckets do
+    not depend on n). It exists with l′ ≤ num_buckets/2 + 2: the offsets 0, …, num_buckets/2 + 1 − 1 fall into
+    the num_buckets/2 non-negative buckets."""
+    pair = bucket_pair(num_buckets // 2 + 2, num_buckets, max_distance)
+    assert pair is not None  # pigeonhole
+    return pair
+
+
 def bucket_pair(n: int, num_buckets: int, max_distance: int) -> Optional[tuple[int, int]]:
     """Two positions l < l' that share a bucket as seen from position 1, if any (n concrete)."""
     seen: dict[int, int] = {}
@@ -609,22 +618,32 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
                               certificate=Inference(((td, proof.PROVED),), "a large bias on one bucket concentrates "
                                                     "each row on one position",
                                                     conditions=(BucketRange(n, pos.buckets, pos.max_distance),)))
-    pair = bucket_pair(n, pos.buckets, pos.max_distance) if isinstance(n, int) else None
-    ev = {"reason": "a logarithmic bucket holds several offsets"}
-    if pair:
-        l1, l2 = pair
-        ev["witness"] = {"position": 1, "swap": [l1, l2],
-                         "why": f"from position 1 the offsets {l1 - 1} and {l2 - 1} share bucket "
-                                f"{t5_bucket(l1 - 1, pos.buckets, pos.max_distance)}; every other key keeps its "
-                                "bucket, so row 1 is the same for X and for X with these two tokens exchanged, for "
-                                "every parameter"}
-    if pair is None and isinstance(n, int):
-        return proof.conclude(f"{label}: the buckets of the offsets up to {n - 1} are not enumerated at this n; more "
-                              "layers are not analysed here", proof.UNDECIDED, [td], ev)
-    return proof.conclude(f"{label}: offsets beyond {me - 1} share logarithmic buckets, so one layer does not tell "
-                          "two positions of one bucket apart (X and X with them exchanged agree at the row, and "
-                          "the exchange is not a symmetry); more layers are not analysed here", proof.UNDECIDED,
-                          [td], ev)
+    pair = first_bucket_pair(pos.buckets, pos.max_distance)
+    l1, l2 = pair
+    if isinstance(n, int) and l2 > n:  # only with 2 buckets: offsets −1 and 0 share bucket 0, row 1 keeps its keys apart
+        return proof.conclude(f"{label}: two offsets share a bucket at this n, but no two keys of row 1 do; one layer "
+                              "is not analysed here", proof.UNDECIDED, [td],
+                              {"reason": "a bucket holds several offsets"})
+    ev = {"reason": "a logarithmic bucket holds several offsets",
+          "witness": {"position": 1, "swap": [l1, l2],
+                      "why": f"from position 1 the offsets {l1 - 1} and {l2 - 1} share bucket "
+                             f"{t5_bucket(l1 - 1, pos.buckets, pos.max_distance)}; every other key keeps its bucket, "
+                             "so row 1 is the same for X and for X with these two tokens exchanged, for every "
+                             "parameter"}}
+    where = "" if isinstance(n, int) else f" (for {n} ≥ {l2})"
+    # One layer cannot tell the keys l1, l2 of row 1 apart, but the buckets are trainable classes of the offset
+    # (the own arc has bucket 0 in every row), so Lemma V^λ holds: each layer separates different labelled
+    # views, and the number of layers is the labelled views' (BIAS-LAYERS on dense heads; docs/theory.md §16.4).
+    return proof.conclude(claim(f"{label}: offsets beyond {me - 1} share logarithmic buckets{where}, so one layer "
+                                "does not tell two positions of one bucket apart (X and X with them exchanged agree "
+                                "at the row); the buckets are trainable classes of the offset (the own arc in bucket 0 "
+                                "in every row), so each layer separates different labelled views (Lemma ",
+                                written("V^λ", r"V^{\lambda}"), ", docs/theory.md §11.10), and the number of layers "
+                                "is the labelled views' (BIAS-LAYERS)"), proof.PROVED, [td], ev,
+                          facts={"labelled_views": True},
+                          certificate=Inference(((td, proof.PROVED),), "Lemma V^λ: trainable classes of the offset "
+                                                "on a head whose kernel is token distinguishing",
+                                                conditions=(BucketCollision(n, pos.buckets, pos.max_distance, pair),)))
 
 
 def softmax_kernel(model) -> bool:

@@ -263,7 +263,7 @@ def _layers_of(structure, group_step, heads=()):
         if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS", "BIAS-LAYERS") and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure and not any(
-            (s.rule == "TD-BIAS" and s.fact("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
+            (s.rule in ("TD-BIAS", "TD-BUCKETS") and s.fact("labelled_views")) or (s.rule == "TD-FIXEDBIAS" and
                                                                     s.fact("fixed_even"))
             for s in _walk(heads)):
         if any(h.rule == "TD-MEANS" and h.proved for h in heads):

@@ -104,7 +104,8 @@ def _theorem_fact(ctx, key: str, step: dict) -> tuple[bool, Any]:
     rule, status = step["rule"], step["status"]
     data = _data(step)
     if status == "proved":
-        if key == "layers" and (rule in _ONE_LAYER or (rule == "TD-BIAS" and data.get("labelled_views") is False)):
+        if key == "layers" and ((rule in _ONE_LAYER and data.get("labelled_views") is not True) or
+                                (rule == "TD-BIAS" and data.get("labelled_views") is False)):
             return True, 1
         if key == "min_dim" and rule in _TWO_DIMENSIONS:
             return True, 2

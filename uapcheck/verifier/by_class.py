@@ -612,12 +612,21 @@ def _dense_bias_at(ctx, n: int, layers: int, depth: int) -> bool:
     apply."""
     from .. import spec as S
     from .check import Reject
-    from .rules_bias import EXHAUSTIVE_N, one_layer_witness
+    from .rules_bias import EXHAUSTIVE_N, label_kinds, one_layer_witness
     heads = ctx.spec.heads
-    if depth != 1 or n > EXHAUSTIVE_N or ctx.spec.positional != "none" or not any(h.bias for h in heads) or any(
-            not isinstance(h.pattern, S.Full) or h.position is not None for h in heads):
+    trainable = [h for h in heads if h.bias or (h.position is not None and h.position.kind == "buckets")]
+    if depth != 1 or ctx.spec.positional != "none" or not trainable or any(
+            not isinstance(h.pattern, S.Full) or (h.position is not None and h not in trainable) for h in heads):
         return False
-    found = one_layer_witness(sorted({h.bias for h in heads if h.bias}), n)
+    kinds = label_kinds(ctx.spec, n)
+    if {"free", "toeplitz"} & set(kinds):  # a head giving each key of a row its own class: one layer (TD-BIAS)
+        if layers != 1:
+            raise Reject(f"n = {n}: {layers} layers stated, but a `free` or `toeplitz` head (or T5 buckets with a "
+                         "bucket per offset) separates in one layer")
+        return True
+    if n > EXHAUSTIVE_N:
+        return False
+    found = one_layer_witness(kinds, n)
     if (found is not None) != (layers == 2):
         raise Reject(f"n = {n}: {layers} layer(s) stated, but a one-layer labelled witness "
                      f"{'exists' if found else 'does not exist'} (all of S_{n})")
@@ -648,7 +657,11 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     re-decided here)."""
     from . import groups, patterns
     from .check import Reject, Trust
-    lab = patterns.labels_at(ctx.spec, heads, n)
+    kinds = None
+    if any(h.position is not None for h in ctx.spec.heads):  # a position term's classes, for the group (§16.1)
+        from .rules_positions import group_bias
+        kinds = [group_bias(ctx, h, n) for h in ctx.spec.heads]
+    lab = patterns.labels_at(ctx.spec, heads, n, kinds)
     gens, method = groups.full_generators(lab, n, ctx.spec.positional)
     if gens is None:
         raise Trust(f"the lengths below the range: n = {n}: the group is not re-derived ({method})")

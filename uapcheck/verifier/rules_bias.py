@@ -14,11 +14,56 @@ EXHAUSTIVE_N = 7
 SYMMETRIC = ("symmetric toeplitz", "symmetric circulant")
 
 
-def _label(kind: str, n: int, query: int, key: int):
-    """The class of (query, key) under a trainable bias of this kind (positions 1..n)."""
+def _label(kind, n: int, query: int, key: int):
+    """The class of (query, key) under a trainable bias of this kind (positions 1..n); a kind (B, D) is T5's
+    buckets, the bucket of the offset (the released function, recomputed exactly)."""
     d = key - query
+    if isinstance(kind, tuple):
+        return _bucket(d, *kind)
     return {"free": (query, key), "toeplitz": d, "circulant": d % n, "symmetric toeplitz": abs(d),
             "symmetric circulant": min(d % n, -d % n)}[kind]
+
+
+def _bucket(offset: int, num_buckets: int, max_distance: int) -> int:
+    from .rules_positions import _released_bucket
+    return _released_bucket(offset, num_buckets, max_distance)
+
+
+def _bucket_heads(spec) -> list:
+    return [h for h in spec.heads if h.position is not None and h.position.kind == "buckets" and not h.bias]
+
+
+def label_kinds(spec, n) -> list:
+    """The label kinds of the trainable heads at n: `bias KIND`, and T5 buckets as (B, D), or `toeplitz` at a
+    concrete n where every offset has its own bucket (recomputed)."""
+    from .rules_positions import _own_buckets
+    kinds = {h.bias for h in spec.heads if h.bias}
+    for h in _bucket_heads(spec):
+        pos = h.position
+        own = isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)
+        kinds.add("toeplitz" if own else (pos.buckets, pos.max_distance))
+    return sorted(kinds, key=str)
+
+
+def _bucket_swap(spec, kinds, n):
+    """(i, a, b, v), the verifier's own witness for bucket heads: a bucket head's first keys a < b of row 1 in one
+    bucket, kept by every head's labels of row 1, and the first v seeing a and b in different classes; at a
+    symbolic n only offset labels (no circulant kind), read at b + 2 (the same at every larger n). None if none."""
+    from .rules_positions import _row_one_pair
+    if not isinstance(n, int) and any(isinstance(k, str) and "circulant" in k for k in kinds):
+        return None
+    for h in _bucket_heads(spec):
+        pair = _row_one_pair(h.position.buckets, h.position.max_distance)
+        if pair is None:
+            continue
+        a, b = pair
+        size = n if isinstance(n, int) else b + 2
+        if b > size or any(_label(k, size, 1, a) != _label(k, size, 1, b) for k in kinds):
+            continue
+        for v in range(1, size + 1):
+            if v not in (a, b) and any(_label(k, size, v, a) != _label(k, size, v, b) for k in kinds):
+                return 1, a, b, v
+    return None
 
 
 def _row_kept(kinds, n: int, image, i: int) -> bool:
@@ -117,9 +162,12 @@ def bias_layers(ctx, s):
     spec = ctx.spec
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         raise Reject("BIAS-LAYERS is for dense heads")
-    fixed = any(h.position is not None for h in spec.heads)
-    if not fixed and not any(h.bias in SYMMETRIC for h in spec.heads):
-        raise Reject("no head has a symmetric trainable bias or a fixed even position term")
+    buckets = _bucket_heads(spec)
+    fixed = any(h.position is not None for h in spec.heads if h not in buckets)
+    if not fixed and not any(h.bias in SYMMETRIC for h in spec.heads) and not buckets:
+        raise Reject("no head has a symmetric trainable bias, T5 buckets or a fixed even position term")
+    if fixed and buckets:
+        raise Reject("a fixed position term beside T5 buckets: not analysed")
     if s["status"] == "undecided":
         return VERIFIED, "undecided: asserts nothing"
     if s["status"] != "proved":
@@ -137,7 +185,7 @@ def bias_layers(ctx, s):
         if layers == 2 and not least:
             raise Reject("with a fixed even term the count is decided, not only sufficient")
     else:
-        kinds = sorted({h.bias for h in spec.heads if h.bias})
+        kinds = label_kinds(spec, spec.tokens)
         settled = _one_layer_by_structure(spec, kinds, layers, least)
         if settled is not None:
             return settled
@@ -151,4 +199,21 @@ def bias_layers(ctx, s):
         return VERIFIED, (f"re-decided over all of S_{n}: " + (
             f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry, two layers" if found
             else "no σ outside the group keeps a row's labels, one layer"))
+    if buckets and not set(kinds) <= set(SYMMETRIC):
+        return _by_bucket_witness(spec, n, kinds, layers, least, data.get("condition"))
     return _by_witness(n, kinds, layers, data.get("condition"), "Lemma E, §16.2" if fixed else "Lemma V^λ")
+
+
+def _by_bucket_witness(spec, n, kinds, layers, least, condition):
+    """Two layers, least, by a swap of two keys of row 1 in one T5 bucket, from the positions' range on."""
+    found = _bucket_swap(spec, kinds, n)
+    if found is None or layers != 2 or not least:
+        raise Reject("no swap of two keys in one T5 bucket kept by every head's labels of row 1 is found, so two "
+                     "layers are not shown least" if found is None else "a swap witness gives two layers, least")
+    i, a, b, v = found
+    low = max(found)
+    if not isinstance(n, int) and condition != f"{n} ≥ {low}":
+        raise Reject(f"the range is not n ≥ {low}")
+    return VERIFIED, (f"σ = ({a} {b}) keeps row {i}'s labels in every head (recomputed buckets) and position {v} sees "
+                      f"{a} and {b} in different classes, at " + (f"n = {n}" if isinstance(n, int) else f"every n ≥ {low}")
+                      + "; two layers suffice (Lemma V^λ)")

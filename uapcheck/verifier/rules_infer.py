@@ -408,8 +408,8 @@ def _dense_group(spec, n: int, name, brute: bool = True, ctx=None):
     heads = [patterns.head_arcs(S.Full(), n) for _ in spec.heads]
     kinds = None
     if any(h.position for h in spec.heads) and ctx is not None:
-        from .rules_positions import effective_bias
-        kinds = [effective_bias(ctx, h, n) for h in spec.heads]
+        from .rules_positions import group_bias
+        kinds = [group_bias(ctx, h, n) for h in spec.heads]
     lab = patterns.labels_at(spec, heads, n, kinds)
     gens = groups.named_generators(name, n) if isinstance(name, str) else None
     if gens is None:

@@ -341,6 +341,16 @@ def td_buckets(ctx, s):
     n = ctx.spec.tokens
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
+    if s["status"] == "proved" and (s.get("data") or {}).get("labelled_views") is True:
+        # Lemma V^λ (§11.10, §16.4): the buckets are trainable classes of the offset; the count is BIAS-LAYERS'
+        if not _proved(prem[0]):
+            raise Reject("Lemma V^λ needs the head's TD-KERNEL step proved")
+        pair = _row_one_pair(pos.buckets, pos.max_distance)
+        if isinstance(n, int) and (pair is None or pair[1] > n):
+            raise Reject(f"no two keys of row 1 share a bucket at n = {n}")
+        return VERIFIED, (f"inference (§16.4): keys {pair[0]} and {pair[1]} of row 1 share a bucket (recomputed), so one "
+                          "layer is not token distinguishing; the buckets are trainable classes of the offset, so "
+                          "Lemma V^λ holds and the count is the labelled views'")
     exact = isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)
     if s["status"] != "proved" or not _proved(prem[0]) or not exact:
         raise Reject("proved needs TD-KERNEL proved and every offset |j − i| ≤ n − 1 in a bucket of its own")
@@ -363,6 +373,17 @@ def _released_bucket(m: int, num_buckets: int, max_distance: int) -> int:
     large = exact + int(sympy.floor(sympy.log(sympy.Rational(d, exact)) / sympy.log(sympy.Rational(max_distance, exact))
                                     * (half - exact)))
     return ret + min(large, half - 1)
+
+
+def _row_one_pair(num_buckets: int, max_distance: int):
+    """The first keys a < b of row 1 (offsets a − 1, b − 1) in one bucket; within b ≤ B/2 + 2 by pigeonhole."""
+    seen: dict = {}
+    for key in range(2, num_buckets // 2 + 3):
+        bucket = _released_bucket(key - 1, num_buckets, max_distance)
+        if bucket in seen:
+            return seen[bucket], key
+        seen[bucket] = key
+    return None
 
 
 def _own_buckets(n: int, num_buckets: int, max_distance: int) -> bool:
@@ -477,6 +498,17 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
         ctx.cache[key] = offset_class(ctx.spec, head)
     kind = ctx.cache[key][0]
     return "toeplitz" if kind == "injective" else "symmetric toeplitz"
+
+
+def group_bias(ctx, head: S.Head, n) -> Optional[str]:
+    """The bias kind with the same group as a head's position term: effective_bias's, and for T5 buckets shared
+    by several offsets `toeplitz` when the offset +1 has a bucket of its own (B/4 ≥ 2): a permutation keeping
+    the bucket labels keeps the arcs i → i + 1, so it is the identity, the group of a Toeplitz bias too. For the
+    group only: a bucket is not a Toeplitz class, so labels read for views and witnesses stay effective_bias's."""
+    pos = head.position
+    if pos is not None and pos.kind == "buckets" and not head.bias and (pos.buckets // 2) // 2 >= 2:
+        return "toeplitz"
+    return effective_bias(ctx, head, n)
 
 
 def _row_dependent(ctx, head) -> bool:

@@ -234,9 +234,10 @@ def _check_summary(ctx, side=frozenset()) -> list[str]:
         except TreeError as exc:
             return problems + [f"{layers_steps[-1]['id']} (PAT-LAYERS): layers: {exc}"]
     else:
-        if any(t["rule"] == "TD-BIAS" and (t.get("data") or {}).get("labelled_views")
+        if any(t["rule"] in ("TD-BIAS", "TD-BUCKETS") and (t.get("data") or {}).get("labelled_views")
                for t in (ctx.steps[sid] for sid in _reachable(ctx))):
-            return problems + ["layers: a symmetric bias on dense heads needs the layer count of BIAS-LAYERS"]
+            return problems + ["layers: a symmetric bias or shared T5 buckets on dense heads need the layer count of "
+                               "BIAS-LAYERS"]
         if any(t["rule"] == "TD-FIXEDBIAS" and (t.get("data") or {}).get("fixed_even")
                for t in (ctx.steps[sid] for sid in _reachable(ctx))):
             return problems + ["layers: a fixed even bias on dense heads needs the layer count of BIAS-LAYERS"]
