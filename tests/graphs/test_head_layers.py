@@ -7,14 +7,12 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs import build_graph
 from uapcheck.graphs import head_layers as HL
-from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
 from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, Global, Offsets, PatternUnion, Strided, Window
 
+from .heads_engines import closed_least, engine_least
 from .brute_views import least_layers as brute_least, neighbourhoods
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -46,29 +44,13 @@ DECIDED = [
 ]
 
 
-def _closed(heads):
-    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-    return HL.least_layers(list(heads), grp.cases if grp else None, N)
-
-
-def _engine(heads, n):
-    """(D, whether D layers suffice) from the concrete engine on the heads (coloured rooted views)."""
-    graphs = [build_graph(h, n, {}) for h in heads]
-    conn = analyze_connectivity(graphs)
-    assert conn.strongly_connected
-    grp = symmetry_group(graphs)
-    st = pattern_structure(graphs)
-    d = int(conn.diameter)
-    return d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=2.0).sufficient
-
-
 @pytest.mark.parametrize("heads,theorem,union", DECIDED)
 def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, theorem, union):
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found is not None and found.theorem == theorem and found.union_theorem == union
     assert found.low <= NMAX
     for n in range(found.low, NMAX + 1):
-        d, suffices = _engine(heads, n)
+        d, suffices = engine_least(heads, n)
         assert d == int(found.diameter.xreplace({N: n})), n
         layers = int(found.layers.xreplace({N: n}))
         assert layers == (d if suffices else d + 1), (n, layers, d, suffices)
@@ -76,7 +58,7 @@ def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, th
 
 @pytest.mark.parametrize("heads,theorem,union", [c for c in DECIDED if c[1] == "F71"])
 def test_the_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoods(heads, theorem, union):
-    found = _closed(heads)
+    found = closed_least(heads)
     texts = [show_pattern(h) for h in heads]
     pos, (a, b) = found.witness
     for n in range(found.low, NMAX + 1):
@@ -91,7 +73,7 @@ def test_the_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoo
 
 @pytest.mark.parametrize("heads,theorem,union", [c for c in DECIDED if c[1] == "F86"])
 def test_each_class_kept_swap_meets_every_heads_condition_by_the_reference_neighbourhoods(heads, theorem, union):
-    found = _closed(heads)
+    found = closed_least(heads)
     texts = [show_pattern(h) for h in heads]
     assert {c.residue for c in found.classes} == set(range(found.modulus))
     assert any(c.witness for c in found.classes)
@@ -118,7 +100,7 @@ def test_the_class_pattern_of_the_rook_heads_by_brute_force_below_the_range():
     # blocks(3) | strided(3) at n = 6 and 7 (below F25's range n ≥ 12, so no claim there): the brute force over S_n
     # shows the same split by class the theorem states from 12 on, D = 2 for n ≡ 0 and D + 1 for n ≡ 1 (mod 3)
     texts = ["blocks(3)", "strided(3)"]
-    found = _closed((Blocks(3), Strided(3)))
+    found = closed_least((Blocks(3), Strided(3)))
     for n in (6, 7):
         assert brute_least(neighbourhoods(texts, n), n) == int(found.layers.xreplace({N: n}))
 
@@ -127,7 +109,7 @@ def test_a_swap_of_the_heads_own_by_brute_force_at_the_start_of_its_range():
     # global(2) | strided(4) from n = 7 (F23's union, its swap split by the strided head; F88's own swap): 3 layers,
     # least, by brute force over S_7
     heads = (Global(2), Strided(4))
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found.low == 7 and found.layers == 3
     assert brute_least(neighbourhoods([show_pattern(h) for h in heads], 7), 7) == 3
 
@@ -135,7 +117,7 @@ def test_a_swap_of_the_heads_own_by_brute_force_at_the_start_of_its_range():
 def test_the_least_count_by_brute_force_where_a_range_starts_low():
     # two_heads_ring_jumps at n = 7 (F5's range starts there): D = 2 layers, no view witness over S_7
     heads = (Offsets((1, -1), True), Offsets((2, -2), True))
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found.low == 7
     nbs = neighbourhoods([show_pattern(h) for h in heads], 7)
     assert brute_least(nbs, 7) == int(found.layers.xreplace({N: 7})) == 2
@@ -145,15 +127,15 @@ def test_undecided_tuples_stay_undecided():
     # the union's group is larger than the heads' on a class (window(2) | blocks(4): the reflection only
     # for n ≡ 0 mod 4): no claim from F70 (F75 decides it from the far ends, tests/graphs/test_straight_heads.py)
     from uapcheck.spec import Blocks
-    assert _closed((Window(2), Blocks(4))).theorem == "F75"
-    assert _closed((Window(1), Blocks(4))) is None
+    assert closed_least((Window(2), Blocks(4))).theorem == "F75"
+    assert closed_least((Window(1), Blocks(4))) is None
     # the two directions of a ring in two heads: G = C_n, the union's D_n is larger
-    assert _closed((Offsets((1,), True), Offsets((-1,), True))) is None
+    assert closed_least((Offsets((1,), True), Offsets((-1,), True))) is None
 
 
 def test_a_split_union_witness_falls_back_to_f31s():
     # window(1) | global(1): F2's swap (2 3) at 6 is split (the window head's N(1) = {1, 2}), F31's (5 6) at 2 is kept
-    found = _closed((Window(1), Global(1)))
+    found = closed_least((Window(1), Global(1)))
     assert found.union_theorem == "F31" and found.witness == (2, (5, 6)) and found.low == 7
 
 

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import sympy
 
-from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs import head_layers as HL
-from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
 from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, Offsets, PatternUnion, Strided, Window
 
+from .heads_engines import closed_least, engine_least
 from .brute_views import neighbourhoods
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -24,34 +21,19 @@ NMAX = 60
 HEADS = (PatternUnion((Window(1), Strided(6))), Offsets((-1,)), Blocks(6))
 
 
-def _closed(heads):
-    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-    return HL.least_layers(list(heads), grp.cases if grp else None, N)
-
-
-def _engine(heads, n):
-    graphs = [build_graph(h, n, {}) for h in heads]
-    conn = analyze_connectivity(graphs)
-    assert conn.strongly_connected
-    grp = symmetry_group(graphs)
-    d = int(conn.diameter)
-    return d, decide_views(graphs, d, int(grp.order), grp.generators, pattern_structure(graphs).preserves,
-                           probe_seconds=2.0).sufficient
-
-
-def test_every_class_is_decided_and_agrees_with_the_concrete_engine():
-    found = _closed(HEADS)
+def test_every_class_is_decided_and_agrees_with_the_concreteengine_least():
+    found = closed_least(HEADS)
     assert found is not None and found.theorem == "F86" and found.union_theorem == "F64" and found.low == 42
     assert {c.residue: c.found_by for c in found.classes} == {0: "F127", 1: "F88", 2: "F88", 3: "F88", 4: "F88",
                                                                5: "F127"}
     assert found.layers == 3
     for n in range(found.low, NMAX + 1):
-        d, suffices = _engine(HEADS, n)
+        d, suffices = engine_least(HEADS, n)
         assert d == 2 and suffices is False, n
 
 
 def test_the_permutation_is_a_view_witness_by_the_reference_neighbourhoods():
-    found = _closed(HEADS)
+    found = closed_least(HEADS)
     texts = [show_pattern(h) for h in HEADS]
     for c in found.classes:
         if c.found_by != "F127":
@@ -73,7 +55,7 @@ def test_the_permutation_is_a_view_witness_by_the_reference_neighbourhoods():
 
 
 def test_the_class_check_rejects_a_permutation_one_head_splits():
-    found = _closed(HEADS)
+    found = closed_least(HEADS)
     c = next(c for c in found.classes if c.found_by == "F127")
     pos, pairs = c.permutation
     half = pairs[: len(pairs) // 2 - 1] + ((pairs[len(pairs) // 2 - 1][0], pairs[-1][0]), (pairs[-1][0],

@@ -10,14 +10,11 @@ import itertools
 import pytest
 import sympy
 
-from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
-from uapcheck.graphs import head_layers as HL
+from uapcheck.graphs import build_graph
 from uapcheck.graphs import partition_layers as PL
-from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
 from uapcheck.spec import Blocks, Global, PatternUnion, Strided
 
+from .heads_engines import closed_least, engine_least
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
@@ -40,37 +37,22 @@ DECIDED = [
 ]
 
 
-def _closed(heads):
-    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-    return HL.least_layers(list(heads), grp.cases if grp else None, N)
-
-
-def _engine(heads, n):
-    graphs = [build_graph(h, n, {}) for h in heads]
-    conn = analyze_connectivity(graphs)
-    assert conn.strongly_connected
-    grp = symmetry_group(graphs)
-    st = pattern_structure(graphs)
-    d = int(conn.diameter)
-    return d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=2.0).sufficient
-
-
 @pytest.mark.parametrize("heads,two", DECIDED)
 def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, two):
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found is not None and found.theorem == "F86" and found.union_theorem == "F87"
     assert {c.residue for c in found.classes if c.found_by == "F76"} == two
     assert all(c.found_by == "F88" for c in found.classes if c.residue not in two)
     assert found.low <= NMAX
     for n in range(found.low, NMAX + 1):
-        d, suffices = _engine(heads, n)
+        d, suffices = engine_least(heads, n)
         assert d == 2, n
         layers = int(found.layers.xreplace({N: n}))
         assert layers == (2 if suffices else 3), (n, layers, suffices)
 
 
 def test_the_catalog_pair_by_class():
-    found = _closed((U(Blocks(4), Global(1)), Strided(4)))
+    found = closed_least((U(Blocks(4), Global(1)), Strided(4)))
     assert found.modulus == 4
     assert [int(found.layers.xreplace({N: n})) for n in (20, 21, 22, 23)] == [2, 3, 3, 2]
 
@@ -78,7 +60,7 @@ def test_the_catalog_pair_by_class():
 def test_no_claim_where_a_ball_hides_two_parts_and_no_swap_exists():
     # blocks(3) + global(2) | strided(2): 2 layers at every n ≤ 40 (the concrete engine), but at n ≡ 1 (mod 6) a ball
     # hides two blocks: F76 makes no claim on that class, F88 finds no swap, so no least count
-    found = _closed((U(Blocks(3), Global(2)), Strided(2)))
+    found = closed_least((U(Blocks(3), Global(2)), Strided(2)))
     assert found is None
 
 
@@ -142,7 +124,7 @@ def test_the_catalog_pair_by_brute_force_at_the_start_of_its_classes():
     # blocks(4) + global(1) | strided(4): F76 from n = 7 (n ≡ 3) and 8 (n ≡ 0), F88 from 9 (n ≡ 1): the least count by
     # brute force over S_n
     heads = (U(Blocks(4), Global(1)), Strided(4))
-    found = _closed(heads)
+    found = closed_least(heads)
     texts = ["blocks(4) + global(1)", "strided(4)"]
     for n in (7, 8):
         assert found.low <= n

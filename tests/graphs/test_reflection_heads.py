@@ -12,14 +12,12 @@ import itertools
 import pytest
 import sympy
 
-from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+from uapcheck.graphs import build_graph
 from uapcheck.graphs import head_layers as HL
-from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
 from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, Offsets, PatternUnion, Strided, Window
 
+from .heads_engines import closed_least, engine_least
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
@@ -45,22 +43,6 @@ DECIDED = [
 ]
 
 
-def _closed(heads):
-    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-    return HL.least_layers(list(heads), grp.cases if grp else None, N)
-
-
-def _engine(heads, n):
-    """(D, whether D layers suffice) from the concrete engine on the heads (coloured rooted views)."""
-    graphs = [build_graph(h, n, {}) for h in heads]
-    conn = analyze_connectivity(graphs)
-    assert conn.strongly_connected
-    grp = symmetry_group(graphs)
-    st = pattern_structure(graphs)
-    d = int(conn.diameter)
-    return d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=2.0).sufficient
-
-
 def _moved_everywhere(nbs, n: int) -> bool:
     """(X), read on the whole neighbourhoods: every position v has a head with ρ(N_h(v)) ≠ N_h(ρ v), ρ(x) = n + 1 − x."""
     return all(any(frozenset(n + 1 - u for u in nb[v]) != nb[n + 1 - v] for nb in nbs) for v in range(1, n + 1))
@@ -68,29 +50,29 @@ def _moved_everywhere(nbs, n: int) -> bool:
 
 @pytest.mark.parametrize("heads,classes", DECIDED, ids=[" | ".join(map(show_pattern, h)) for h, _ in DECIDED])
 def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, classes):
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found is not None and found.theorem == "F86" and found.union_theorem == "F7"
     assert {c.residue for c in found.classes if c.found_by == "F124"} == classes
     assert found.low <= NMAX
     for n in range(found.low, NMAX + 1):
-        d, suffices = _engine(heads, n)
+        d, suffices = engine_least(heads, n)
         assert d == int(found.diameter) == 2 and int(found.layers.xreplace({N: n})) == 2, n
         assert suffices, n
 
 
-def test_the_blocks_and_window_heads_of_l2_prime_against_the_concrete_engine():
-    found = _closed(BLOCKS_WINDOW)
+def test_the_blocks_and_window_heads_of_l2_prime_against_the_concreteengine_least():
+    found = closed_least(BLOCKS_WINDOW)
     assert found.theorem == "F86" and found.union_theorem == "F7" and found.low == 115
     assert {c.residue: c.found_by for c in found.classes} == {0: "F70", 1: "F124", 2: "F124", 3: "F124", 4: "F124"}
     for n in range(115, 123):
-        d, suffices = _engine(BLOCKS_WINDOW, n)
+        d, suffices = engine_least(BLOCKS_WINDOW, n)
         assert d == 2 and suffices and found.layers == 2, n
 
 
 @pytest.mark.parametrize("heads,classes", DECIDED + [(BLOCKS_WINDOW, {1, 2, 3, 4})],
                          ids=[" | ".join(map(show_pattern, h)) for h, _ in DECIDED + [(BLOCKS_WINDOW, None)]])
 def test_the_reflection_moves_a_heads_neighbourhood_of_every_position_by_the_reference(heads, classes):
-    found = _closed(heads)
+    found = closed_least(heads)
     texts = [show_pattern(h) for h in heads]
     for c in found.classes:
         if c.found_by != "F124":

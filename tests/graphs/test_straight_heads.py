@@ -10,15 +10,12 @@ import itertools
 import pytest
 import sympy
 
-from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
-from uapcheck.graphs import head_layers as HL
+from uapcheck.graphs import build_graph
 from uapcheck.graphs import straight_heads as SH
-from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
 from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, PatternUnion, Window
 
+from .heads_engines import closed_least, engine_least
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
@@ -46,48 +43,33 @@ DECIDED = [
 UNDECIDED = [(Window(1), Blocks(4)), (Window(1), Blocks(5)), (Window(3), Blocks(5))]
 
 
-def _closed(heads):
-    grp = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-    return HL.least_layers(list(heads), grp.cases if grp else None, N)
-
-
-def _engine(heads, n):
-    graphs = [build_graph(h, n, {}) for h in heads]
-    conn = analyze_connectivity(graphs)
-    assert conn.strongly_connected
-    grp = symmetry_group(graphs)
-    st = pattern_structure(graphs)
-    d = int(conn.diameter)
-    return d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=2.0).sufficient
-
-
 @pytest.mark.parametrize("heads", DECIDED)
 def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads):
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found is not None and found.theorem == "F75" and found.union_theorem == "F21"
     assert found.layers == found.diameter and found.low <= NMAX
     for n in range(found.low, NMAX + 1):
-        d, suffices = _engine(heads, n)
+        d, suffices = engine_least(heads, n)
         assert d == int(found.diameter.xreplace({N: n})), n
         assert suffices, n  # D layers, as F75 states
 
 
 @pytest.mark.parametrize("heads", UNDECIDED)
 def test_no_claim_when_a_far_end_is_not_a_clique_in_some_head(heads):
-    found = _closed(heads)
+    found = closed_least(heads)
     assert found is None or found.theorem != "F75"
 
 
 def test_the_catalog_pair_from_the_union_bound_with_a_smaller_group_than_the_unions():
     # window(2) | blocks(4): G is the reflection or trivial, the union's group has its end twins {1, 2} too
-    found = _closed((Window(2), Blocks(4)))
+    found = closed_least((Window(2), Blocks(4)))
     assert found.low == 13 and found.modulus == 4
     assert int(found.layers.xreplace({N: 15})) == 7
 
 
 @pytest.mark.parametrize("heads", DECIDED)
 def test_the_roots_near_the_ends_decide_as_every_root_does(heads):
-    found = _closed(heads)
+    found = closed_least(heads)
     b = found.far_ends.b
     for n in range(found.low, NMAX + 1):
         graphs = [build_graph(h, n, {}) for h in heads]
