@@ -166,3 +166,13 @@ def test_the_kernel_checks_the_collision():
     for pair, n in (((8, 9), 512), ((9, 13), 512), ((9, 10), 9)):
         with pytest.raises(proof.CertificateRejected):
             BucketCollision(n, 32, 128, pair).check()
+
+
+def test_a_huge_bucket_count_ends_quickly_and_undecided():
+    """With more buckets than the pair search takes (positions.BUCKET_PAIR_MAX) nothing is searched: the answer
+    is INCONCLUSIVE at once, never a long computation."""
+    import time
+    start = time.process_time()
+    r = uapcheck.check(program(None, (1_000_000, 2_000_000)), "t.uap")
+    assert r.verdict == "INCONCLUSIVE"
+    assert time.process_time() - start < 20

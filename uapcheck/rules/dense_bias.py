@@ -209,7 +209,10 @@ def _swap_witness(kinds: tuple, n, spec: S.Spec) -> Optional[tuple]:
             continue
         pos = head.position
         assert pos is not None
-        a, b = positions.first_bucket_pair(pos.buckets, pos.max_distance)
+        pair = positions.first_bucket_pair(pos.buckets, pos.max_distance)
+        if pair is None:
+            continue
+        a, b = pair
         size = n if isinstance(n, int) else b + 2
         if b > size or any(bias_class(k, size, 1, a) != bias_class(k, size, 1, b) for k in kinds):
             continue

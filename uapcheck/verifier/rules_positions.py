@@ -377,6 +377,8 @@ def _released_bucket(m: int, num_buckets: int, max_distance: int) -> int:
 
 def _row_one_pair(num_buckets: int, max_distance: int):
     """The first keys a < b of row 1 (offsets a − 1, b − 1) in one bucket; within b ≤ B/2 + 2 by pigeonhole."""
+    if num_buckets > 4096:  # not searched (the engine does not search either)
+        return None
     seen: dict = {}
     for key in range(2, num_buckets // 2 + 3):
         bucket = _released_bucket(key - 1, num_buckets, max_distance)
