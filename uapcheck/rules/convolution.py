@@ -190,8 +190,10 @@ def convolution_premises(spec: S.Spec):
         g = tap_gcd(n, taps)
         depth = sumset_depth(n, taps)
         cert = CirculantSpan(n, taps, g, depth)
-        if g == 1:
-            info = GroupInfo("C_n", n, (tuple(list(range(2, n + 1)) + [1]),) if n > 1 else ())
+        if n == 1:  # C_1 = S_1, named S_n as the attention paths name it at n = 1
+            info = GroupInfo("S_n", 1, ())
+        elif g == 1:
+            info = GroupInfo("C_n", n, (tuple(list(range(2, n + 1)) + [1]),))
         else:
             import math
             order = (n // g) ** g * math.factorial(g) if g < n else math.factorial(n)

@@ -150,6 +150,9 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: "LayerV
     elif layers == diameter:
         claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice and are least: {why_none}, so the "
                  "views determine the sample up to G")
+    elif diameter == 0 and layers == 1:  # n = 1: D_Φ = 0, and a model has at least one attention layer
+        claim = (f"1 attention layer suffices and is least: {why_none}, so the views determine the sample up to G; "
+                 "D_Φ = 0 (n = 1), and one attention layer is the fewest a model has")
     else:
         w = witness
         if w is None:
@@ -265,7 +268,8 @@ def layered_premises(spec: S.Spec):
     in_group = _membership(seq)
     try:
         with time_limit("deciding the least number of layers (rooted views per layer)", 60.0):
-            least = least_layers(seq, diameter, int(grp.order), gens, in_group, limit)
+            # at n = 1 D_Φ = 0, and one attention layer is the fewest a model has (as PAT-LAYERS at n = 1)
+            least = least_layers(seq, max(diameter, 1), int(grp.order), gens, in_group, limit)
     except BudgetExceeded as exc:
         step = undecided_step(desc, f"the least number of layers: {exc}")
         return PatternOutcome(gstep, info, (connected, step), None, diameter, None)

@@ -53,6 +53,10 @@ def layers_step(reach: proof.Step, depth: int, layers: int, cert: CausalLayerVie
                      f"least: at depth {layers} every position's view (the in-neighbourhoods of each layer at the "
                      "positions that layer feeds into it) has no symmetry moving its prefix and no two are alike, so "
                      "the views tell every two inputs with different prefixes apart")
+    elif depth == 0 and layers == 1:  # n = 1: D_c = 0, and a model has at least one attention layer
+        statement = ("1 attention layer suffices for causal targets and is least: at depth 1 the single position's "
+                     "view tells every two inputs with different prefixes apart; D_c = 0 (n = 1), and one attention "
+                     "layer is the fewest a model has")
     else:
         if witness is None:
             raise ValueError("SEQ-CAUSAL-LAYERS: more than D_c layers need the witness at depth layers − 1")
@@ -123,7 +127,7 @@ def _views_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     top = limit if limit is not None else reach.depth + SEARCH_PERIODS * seq.period + 2
     try:
         with time_limit("deciding the least number of layers for causal targets (rooted views per layer)", 60.0):
-            least = causal_least_layers(seq, reach.depth, top)
+            least = causal_least_layers(seq, max(reach.depth, 1), top)  # n = 1: one layer is the fewest
     except BudgetExceeded as exc:
         return undecided(f"the least number of layers: {exc}")
     if least.layers is None and least.witness is not None and not least.reason and limit is not None:

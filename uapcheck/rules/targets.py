@@ -1104,7 +1104,10 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
     claim = _claim(outcome)
     # the receptive analysis of a disconnected family does not read the group: an open group step is not
     # among its premises (it would show an undecided step under a proved verdict)
-    group_premise = [group_step] if (group_step.proved or not disconnected) and not sequence else []
+    # per-layer patterns' causal analysis does not read G either, but their G-equivariant layer steps stand among the
+    # premises and read it (SEQ-LAYERS and SEQ-DEPTH take G from the SEQ-GROUP step): then it stands with them
+    reads_group = any(s.rule in ("SEQ-LAYERS", "SEQ-DEPTH") for s in structure)
+    group_premise = [group_step] if (group_step.proved or not disconnected) and (not sequence or reads_group) else []
     top = verdict_step(outcome.target, outcome.verdict, claim,
                        [ffn_step, *(tds if outcome.head_steps is None else outcome.head_steps), *structure,
                         *group_premise, *outcome.steps], outcome.record())

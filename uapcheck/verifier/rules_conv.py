@@ -255,6 +255,10 @@ def layers(ctx, s):
         raise Reject("its premise is not the reach step")
     m = _claimed_depth(ctx, data.get("layers"))
     d = _claimed_depth(ctx, (prem[0].get("data") or {}).get("depth"))
+    if m.is_number and m < 1:
+        raise Reject(f"{sympy.sstr(m)} layers: a model has at least one convolution layer")
+    if _n(ctx) == 1 and d == 0 and m == 1 and data.get("least"):
+        return VERIFIED, "n = 1: D = 0 (the only position holds x_1), and one convolution layer is the fewest a model has"
     if not _same(m, d) or not data.get("least"):
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) are not the reach step's D = {sympy.sstr(d)}, "
                      "least")
@@ -408,6 +412,8 @@ def _concrete_group(ctx, n: int, name, order):
     if order != want:
         raise Reject(f"g = gcd(n, taps) = {g}: the centraliser C_{n // g} ≀ S_{g} has order {want}, not {order}")
     expected = {1: "C_n", n: "S_n"}.get(g)
+    if n == 1 and name in ("C_n", "S_n"):  # C_1 = S_1: either name is the one group of one position
+        expected = name
     if expected is not None and name != expected:
         raise Reject(f"g = {g}: the group is {expected}, not {name!r}")
     extra = ""

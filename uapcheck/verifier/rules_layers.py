@@ -50,6 +50,10 @@ def connected(ctx, s):
     d = _int(data.get("depth"), "the depth D_Φ")
     if s["evidence"].get("D_Φ") != d:
         raise Reject("the depth is not the one the derivation printed")
+    if L.n == 1:  # one position: it sees x_1 at depth 0, and no pair is missed below it
+        if d != 0 or data.get("i") is not None or data.get("j") is not None:
+            raise Reject(f"n = 1: D_Φ is 0 (the only position holds x_1), not {d} with a pair missed below it")
+        return VERIFIED, "n = 1: the only position holds x_1 at depth 0, so D_Φ = 0"
     i, j = _position(data.get("i"), L.n, "the position i"), _position(data.get("j"), L.n, "the position j")
     printed = s["evidence"].get("not within D − 1") or {}
     if (printed.get("i"), printed.get("j")) != (i, j):
@@ -168,13 +172,16 @@ def layers(ctx, s):
         raise Reject("its premise is not the connectivity step")
     d = _int((prem[0].get("data") or {}).get("depth"), "the premise's depth")
     m = _int(data.get("layers"), "the number of layers")
-    if m < d:
-        raise Reject(f"{m} layers is below D_Φ = {d}: the connectivity step shows fewer do not reach")
+    if m < max(d, 1):
+        raise Reject(f"{m} layers is below D_Φ = {d}: the connectivity step shows fewer do not reach"
+                     if m < d else f"{m} layers: a model has at least one attention layer")
     if L.limit is not None and m > L.limit:
         raise Reject(f"{m} layers exceed the network's {L.limit}")
     gens, _ = _checked_group(ctx, _group_step(ctx), L)
     why_least = f"fewer than D_Φ = {d} layers do not reach (premise)"
-    if data.get("least") and m > d:
+    if d == 0 and m == 1:
+        why_least = "D_Φ = 0 (n = 1), and one attention layer is the fewest a model has"
+    elif data.get("least") and m > d:
         why_least = _witness(ctx, s, L, data.get("view witness"), m - 1, gens) + (
             f", so {m - 1} layers (and, views growing with the depth, fewer) do not give the G-UAP")
     cert = s.get("certificate") if isinstance(s.get("certificate"), dict) else {}
@@ -273,14 +280,17 @@ def causal_layers(ctx, s):
         raise Reject("its premise is not the proved prefix-reach step")
     d = _int((prem[0].get("data") or {}).get("depth"), "the premise's depth")
     m = _int(data.get("layers"), "the number of layers")
-    if m < d:
-        raise Reject(f"{m} layers is below D_c = {d}: the reach step shows fewer do not reach the prefixes")
+    if m < max(d, 1):
+        raise Reject(f"{m} layers is below D_c = {d}: the reach step shows fewer do not reach the prefixes"
+                     if m < d else f"{m} layers: a model has at least one attention layer")
     if L.limit is not None and m > L.limit:
         raise Reject(f"{m} layers exceed the network's {L.limit}")
     if not data.get("least"):
         raise Reject("the step always claims the least count")
     why_least = f"fewer than D_c = {d} layers do not reach (premise)"
-    if m > d:
+    if d == 0 and m == 1:
+        why_least = "D_c = 0 (n = 1), and one attention layer is the fewest a model has"
+    elif m > d:
         why_least = _causal_witness(L, data.get("causal view witness"), m - 1) + (
             f", so {m - 1} layers (and, views growing with the depth, fewer) do not give the UAP for causal targets")
     try:
@@ -370,7 +380,7 @@ def causal_intervals(ctx, s):
         i, j = _position(data.get("i"), iv.n, "the position i"), _position(data.get("j"), iv.n, "the position j")
         if not (j < i and i - iv.total(d - 1) > j):
             raise Reject(f"x_{j} reaches position {i} within {d - 1} layers (or j ≥ i)")
-    if m < d or (iv.limit is not None and m > iv.limit):
+    if m < max(d, 1) or (iv.limit is not None and m > iv.limit):
         raise Reject(f"{m} layers is below D_c = {d} or above the network's depth")
     if iv.any_witness(m) is not None:
         raise Reject(f"a causal view witness exists at depth {m} (Theorem F121): {m} layers do not suffice")
