@@ -757,8 +757,10 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
                 "below_range": ev.get("below_range"), **_below_pieces(step)}
     if step.rule == "TGT-BELOW":
         return {"pieces": _piece_trees(step.facts.get("pieces", ()))}
+    if step.rule == "TGT-BUDGET":  # the budget it compares; the radius and the count are TGT-RECEPTIVE's, TGT-LAYERS'
+        return {"budget": ev.get("budget")}
     if step.rule == "TGT-POSITIONS":
-        return {"route": ev.get("route"), "separating": ev.get("separating")}
+        return _positions_data(step)
     if step.rule == "TGT-NOT-CAUSAL":  # an earlier position that never reaches a later one, or a non-trivial group
         if ev.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
             return {"route": "view witness", **(_seq_witness(ev.get("view witness"), spec) or {})}
@@ -773,6 +775,17 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         return {"route": "group", **({} if start is None else {"from": start if isinstance(start, int) else
                                                                _tree(start)})}
     return None
+
+
+def _positions_data(step: proof.Step) -> dict:
+    """TGT-POSITIONS: its route, its separating head (1-based) and on the collision route (i, l, l′), keys l < l′ of
+    row i alike in every head (§14.11)."""
+    ev = step.evidence
+    out = {"route": ev.get("route"), "separating": ev.get("separating")}
+    cert = getattr(step, "certificate_json", None) or {}
+    if ev.get("route") == "collision" and isinstance(cert.get("collision"), list):
+        out["collision"] = cert["collision"]
+    return out
 
 
 def _piece_trees(pieces) -> list:

@@ -171,6 +171,18 @@ def undecided_step(desc: str, reason: str) -> proof.Step:
                           evidence={"mixer": desc, "reason": reason})
 
 
+def _concrete_group(n: int, g: int) -> GroupInfo:
+    """The centraliser C_{n/g} ≀ S_g at an integer n, g = gcd(n, taps): C_n when g = 1, S_n when g = n (C_1 = S_1 at
+    n = 1 is named S_n, as the attention rules name it at n = 1)."""
+    import math
+    if n == 1:
+        return GroupInfo("S_n", 1, ())
+    if g == 1:
+        return GroupInfo("C_n", n, (tuple(list(range(2, n + 1)) + [1]),))
+    order = (n // g) ** g * math.factorial(g) if g < n else math.factorial(n)
+    return GroupInfo("S_n" if g == n else f"C_{n // g} ≀ S_{g}", order, ())
+
+
 def convolution_premises(spec: S.Spec):
     """(group step, group info, structure steps, layers, obstruction) for a `convolution` file."""
     from .symmetry import group_undecided
@@ -190,15 +202,7 @@ def convolution_premises(spec: S.Spec):
         g = tap_gcd(n, taps)
         depth = sumset_depth(n, taps)
         cert = CirculantSpan(n, taps, g, depth)
-        if n == 1:  # C_1 = S_1, named S_n as the attention paths name it at n = 1
-            info = GroupInfo("S_n", 1, ())
-        elif g == 1:
-            info = GroupInfo("C_n", n, (tuple(list(range(2, n + 1)) + [1]),))
-        else:
-            import math
-            order = (n // g) ** g * math.factorial(g) if g < n else math.factorial(n)
-            name = "S_n" if g == n else f"C_{n // g} ≀ S_{g}"
-            info = GroupInfo(name, order, ())
+        info = _concrete_group(n, g)
         gstep = group_step(desc, info, cert)
         if depth is None:
             obstruction = disconnected_step(desc, cert, 1, 2 if n > 1 else 1,

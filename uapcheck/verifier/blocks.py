@@ -45,6 +45,8 @@ def bind(ctx, s: dict) -> list[str]:
         return _bind_premises(ctx, s, cert, where)
     if kind == "mixed-row":
         return _bind_mixed_row(ctx, s, cert, where)
+    if kind == "causal-positions":
+        return _bind_causal_positions(ctx, s, cert, where)
     if kind == "kernel-limit":
         from . import blocks_kernel
         try:
@@ -52,6 +54,26 @@ def bind(ctx, s: dict) -> list[str]:
         except blocks_kernel.KernelBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
     return []
+
+
+def _bind_causal_positions(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    """TGT-POSITIONS's block (§14.11): its route, its separating head (0-based; the data's is 1-based), its collision
+    (i, l, l′) and its n are the step's checked data and the input's length; the per-head records are the engine's
+    reading of the heads, which the check re-reads from the input itself (listed as not compared)."""
+    data = s.get("data") or {}
+    if cert.get("route") != data.get("route"):
+        raise Mismatch(f"{where}.route {cert.get('route')!r} is not the checked route {data.get('route')!r}")
+    sep, stated = cert.get("separating"), data.get("separating")
+    want = stated - 1 if isinstance(stated, int) and not isinstance(stated, bool) else None
+    if sep != want or (sep is not None and data.get("route") != "one layer"):
+        raise Mismatch(f"{where}.separating {sep!r} is not the checked separating head (0-based: {want!r})")
+    if cert.get("collision") != data.get("collision"):
+        raise Mismatch(f"{where}.collision {cert.get('collision')!r} is not the checked {data.get('collision')!r}")
+    if (cert.get("collision") is None) != (data.get("route") != "collision"):
+        raise Mismatch(f"{where}.collision: a collision is stated exactly on the collision route")
+    if cert.get("n") != ctx.spec.tokens:
+        raise Mismatch(f"{where}.n {cert.get('n')!r} is not the input's `tokens {ctx.spec.tokens}`")
+    return [f"{where}.heads"] if cert.get("heads") else []
 
 
 # ---------------------------------------------------------------------------------------------

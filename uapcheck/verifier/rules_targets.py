@@ -769,8 +769,28 @@ def _layers_from_positions(ctx, s, prem):
     r, m = _value(ctx, s, "radius"), _value(ctx, s, "layers")
     if not _same(r, _value(ctx, rec, "radius")):
         raise Reject("its radius is not the TGT-RECEPTIVE step's")
-    if pos["status"] != "proved" or (pos.get("data") or {}).get("route") != "one layer":
-        raise Trust("a layer count from positions other than §14.11's one-layer route is not re-checked here")
+    route = (pos.get("data") or {}).get("route")
+    if pos["status"] == "proved" and route == "collision":
+        # §14.11(e): a row's collision makes one layer too few; every head position-blind or a trainable bias (0 in
+        # each class), so the family contains the position-blind one, whose causal mask needs 2 layers (§14.6)
+        if m != 2 or not data.get("least") or r != 1:
+            raise Reject("a collision on the full causal mask with trainable or no labels gives 2 layers, the least "
+                         "(r = 1)")
+        n = ctx.spec.tokens
+        if isinstance(n, int) and n < 3:
+            raise Reject("a collision needs two keys before a row: n ≥ 3")
+        if not isinstance(n, int):  # the count holds for n ≥ 3; one layer, the least, at n = 1, 2 (§14.6)
+            vdata = _parent(ctx, s).get("data") or {}
+            below = {b.get("n"): b for b in (vdata.get("below_range") or []) if isinstance(b, dict)}
+            if vdata.get("range") != f"{n} ≥ 3" or set(below) != {1, 2} or any(
+                    (b.get("verdict"), b.get("layers"), b.get("least")) != ("UAP", 1, True) for b in below.values()):
+                raise Reject("the collision's 2 layers hold for n ≥ 3: the verdict states that range, with n = 1, 2 "
+                             "at one layer, the least")
+        return VERIFIED, ("§14.11: one layer is not enough (the TGT-POSITIONS collision), and the family contains the "
+                          "position-blind causal mask, whose 2 layers suffice (§14.6): 2, the least")
+    if pos["status"] != "proved" or route != "one layer":
+        raise Trust("a layer count from positions other than §14.11's one-layer and collision routes is not "
+                    "re-checked here")
     if m != 1 or not data.get("least") or r != 1:
         raise Reject("positions that tell the keys of every causal row apart give one layer, the least (r = 1)")
     return VERIFIED, "§14.11(c), (d): one layer, the least (r = 1), from the TGT-POSITIONS step"
@@ -787,8 +807,10 @@ def positions(ctx, s):
         return VERIFIED, "an undecided step asserts nothing"
     if s["status"] != "proved":
         raise Reject("TGT-POSITIONS never refutes")
+    if data.get("route") == "collision":
+        return _positions_collision(ctx, data)
     if data.get("route") != "one layer":
-        raise Trust("a positions route other than §14.11's one layer is not re-checked here")
+        raise Trust("a positions route other than §14.11's one layer and collision is not re-checked here")
     spec = ctx.spec
     if not all(isinstance(h.pattern, S.Causal) for h in spec.heads):
         raise Reject("§14.11's one-layer route needs every head to be the full causal mask")
@@ -821,9 +843,129 @@ def positions(ctx, s):
     return VERIFIED, f"head {k}: {why}; every head is the full causal mask: one layer (§14.11)"
 
 
+def _row_label(head, n: int, i: int, l: int):
+    """The label head puts on key l of causal row i (the verifier's own reading, §14.11): one label for a head without
+    positions, the class of a trainable bias kind (free: the pair; toeplitz: the offset; circulant: the offset mod n;
+    symmetric toeplitz: |offset|; symmetric circulant: min(δ mod n, −δ mod n)), T5's released bucket; None for a fixed
+    term or RoPE (not a trainable class: no collision is accepted)."""
+    from .rules_positions import _released_bucket
+    pos, kind, d = head.position, head.bias, l - i
+    if pos is None and kind is None:
+        return "plain"
+    if pos is None:
+        return {"free": (i, l), "toeplitz": d, "circulant": d % n, "symmetric toeplitz": abs(d),
+                "symmetric circulant": min(d % n, -d % n)}.get(kind)
+    if kind is None and pos.kind == "buckets":
+        return _released_bucket(d, pos.buckets, pos.max_distance)
+    return None
+
+
+def _positions_collision(ctx, data) -> tuple:
+    """§14.11's collision route: every head is the full causal mask and position-blind or a trainable class, and keys
+    l < l′ of row i carry the same label in every head (recomputed), so one layer gives the same output at i for X
+    and X with x_l, x_l′ exchanged, while the causal target F(X)_i = x_l tells them apart."""
+    spec, n = ctx.spec, ctx.spec.tokens
+    if not all(isinstance(h.pattern, S.Causal) for h in spec.heads):
+        raise Reject("§14.11's collision route needs every head to be the full causal mask")
+    if not all(h.position is None or (h.bias is None and h.position.kind == "buckets") for h in spec.heads):
+        raise Reject("the collision route needs every head position-blind or a trainable class (0 in each class)")
+    got = data.get("collision")
+    if not isinstance(got, list) or len(got) != 3:
+        raise Reject("the collision (i, l, l′) is not stated")
+    if not isinstance(n, int):
+        kinds = {h.bias for h in spec.heads if h.bias is not None or h.position is not None}
+        if any(h.position is not None for h in spec.heads) or not kinds <= {"symmetric circulant"}:
+            raise Trust("a symbolic collision for these heads is not re-derived here")
+        # row n: keys 1 and 2 (no positions: every key alike), or 1 and n − 1 (offsets −(n − 1) and −1 share the
+        # symmetric-circulant class 1), for n ≥ 3
+        want = [n, "1", f"{n} - 1"] if kinds else [n, "1", "2"]
+        if [str(v) for v in got] != [str(v) for v in want]:
+            raise Reject(f"the collision is not row n's keys {want[1]} and {want[2]}")
+        return VERIFIED, (f"row n, keys {want[1]} and {want[2]}: " + ("offsets −(n − 1) and −1 share the symmetric "
+                          "circulant class 1" if kinds else "no head sees positions") + " for every n ≥ 3, so one "
+                          "layer does not tell the exchange apart (§14.11)")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in got):
+        raise Reject("the collision is not three positions")
+    i, l, l2 = got
+    if not 1 <= l < l2 < i <= n:
+        raise Reject(f"({i}, {l}, {l2}) is not two keys l < l′ of a causal row i ≤ n")
+    for k, h in enumerate(spec.heads, 1):
+        a, b = _row_label(h, n, i, l), _row_label(h, n, i, l2)
+        if a is None or a != b:
+            raise Reject(f"head {k} tells keys {l} and {l2} of row {i} apart")
+    return VERIFIED, (f"keys {l} and {l2} of row {i} carry the same label in every head (recomputed): one layer gives "
+                      "the same output at i for X and X with them exchanged, while F(X)_i = x_l reads x_l (§14.11)")
+
+
 def kernels_value_at_zero(spec, head):
     from . import kernels
     return kernels.kernel_value(spec, head, (sympy.Integer(0),), (sympy.Integer(0),))
+
+
+def _parent(ctx, s) -> dict:
+    """The one step that cites `s` (TGT-VERDICT or TGT-ALTERNATIVE for the target steps)."""
+    parents = [p for p in ctx.steps.values() if s["id"] in (p.get("premises") or [])]
+    if len(parents) != 1 or parents[0]["rule"] not in ("TGT-VERDICT", "TGT-ALTERNATIVE"):
+        raise Reject("the step is not the premise of one verdict step")
+    return parents[0]
+
+
+def _siblings(ctx, s, rule: str) -> list:
+    """The steps of `rule` beside `s` under the step that cites it (TGT-VERDICT or TGT-ALTERNATIVE)."""
+    return [p for p in ctx.premises(_parent(ctx, s)) if p["rule"] == rule]
+
+
+def _budget(ctx) -> int:
+    m = ctx.spec.layers
+    if not isinstance(m, int) or isinstance(m, bool):
+        raise Reject("the input declares no integer `layers M` budget")
+    return m
+
+
+@checker("TGT-BUDGET")
+def budget(ctx, s):
+    """§14 TGT-BUDGET: `layers M` against the class's radius r (TGT-RECEPTIVE) and count (TGT-LAYERS), each checked by
+    its own row. Proved (NOT-UAP for the class): M < r, or M below a count stated least — at a concrete n, or at a
+    symbolic n where r or the count is one integer for every n (the count's range starting at n = 1). Undecided: it
+    asserts nothing, and the verdict above it is INCONCLUSIVE."""
+    m = _budget(ctx)
+    data = s.get("data") or {}
+    if data.get("budget") != m:
+        raise Reject(f"the budget compared is {data.get('budget')!r}, not the input's `layers {m}`")
+    if s["status"] == "undecided":
+        return VERIFIED, f"an undecided step asserts nothing (`layers {m}` not compared)"
+    if s["status"] != "proved":
+        raise Reject("TGT-BUDGET concludes `proved` or `undecided`")
+    rec, lay = _siblings(ctx, s, "TGT-RECEPTIVE"), _siblings(ctx, s, "TGT-LAYERS")
+    if len(rec) != 1 or len(lay) != 1 or rec[0]["status"] != "proved" or lay[0]["status"] != "proved":
+        raise Reject("the radius and the count are not those of one proved TGT-RECEPTIVE and one TGT-LAYERS step")
+    r, count = _value(ctx, rec[0], "radius"), _value(ctx, lay[0], "layers")
+    start = (lay[0].get("data") or {}).get("from")
+    every_n = isinstance(ctx.spec.tokens, int) or start in (None, 1)
+    if r.is_Integer and m < int(r) and (isinstance(ctx.spec.tokens, int) or every_n):
+        return VERIFIED, (f"`layers {m}` is below the receptive diameter r = {r} (TGT-RECEPTIVE): some x_j reaches its "
+                          "position only in more hops, and the class's target depends on it (§14.5(a))")
+    least = (lay[0].get("data") or {}).get("least") is True
+    if least and count.is_Integer and m < int(count) and every_n:
+        return VERIFIED, (f"`layers {m}` is below the {count} layers TGT-LAYERS states least: the receptive witness at "
+                          f"depth {int(count) - 1} (and, views growing with the depth, below) is not told apart (§14.5(d))")
+    raise Reject(f"`layers {m}` is not shown below the class's count: r = {sympy.sstr(r)}, {sympy.sstr(count)} layers"
+                 f"{' (least)' if least else ' (not shown least)'}" + ("" if every_n else f", for n ≥ {start} only"))
+
+
+def budget_problem(ctx, layers) -> str:
+    """'' when a UAP with `layers` attention layers fits the input's `layers M` budget (or there is none); else why not.
+    A UAP needs its count within the network's M layers at every length it is stated for: an integer count ≤ M, or a
+    count SymPy shows ≤ M for every positive integer n."""
+    m = ctx.spec.layers
+    if not isinstance(m, int) or isinstance(m, bool) or layers is None:
+        return ""
+    fits = sympy.Le(layers, m)
+    if fits is sympy.true:
+        return ""
+    if fits is sympy.false:
+        return f"the input's budget `layers {m}` is below the {sympy.sstr(layers)} layers of the UAP stated"
+    return f"the {sympy.sstr(layers)} layers of the UAP stated are not shown within the input's budget `layers {m}`"
 
 
 def _slot_statuses(ctx) -> tuple[list, list]:
@@ -841,7 +983,7 @@ def verdict(ctx, s):
         raise Reject("TGT-VERDICT is the last step")
     data = s.get("data") or {}
     target = data.get("target")
-    if target != ctx.spec.target:
+    if target != ctx.spec.target and not _receptive_is_causal(ctx, s, target):
         raise Reject(f"the input declares `target {ctx.spec.target}`, not {target}")
     want = expected_verdict(ctx, s)
     if data.get("verdict") != want or ctx.cert["verdict"] != want:
@@ -860,11 +1002,22 @@ def verdict(ctx, s):
                       "TGT-NOT-CAUSAL or TGT-BUDGET" + below)
 
 
+def _receptive_is_causal(ctx, s, target) -> bool:
+    """`target receptive` on a family whose receptive class is the causal one: the verdict names the causal class when
+    its proved TGT-RECEPTIVE premise (checked by its own row) says so (§14.1: R(i) = {1, …, i})."""
+    if ctx.spec.target != "receptive" or target != "causal":
+        return False
+    rec = [p for p in ctx.premises(s) if p["rule"] == "TGT-RECEPTIVE"]
+    return len(rec) == 1 and rec[0]["status"] == "proved" and (rec[0].get("data") or {}).get("target") == "causal"
+
+
 def expected_verdict(ctx, s) -> str:
     from .structure import below_two_dimensions, slots
     prem = ctx.premises(s)
     if any(p["rule"] in ("TGT-NOT-CAUSAL", "TGT-BUDGET") and p["status"] == "proved" for p in prem):
         return "NOT-UAP"
+    if any(p["rule"] == "TGT-BUDGET" for p in prem):  # `layers M` not compared with the count: nothing follows
+        return "INCONCLUSIVE"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
     lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS")]
     heads = slots(ctx)[1]
@@ -881,6 +1034,16 @@ def alternative(ctx, s):
         if data.get("verdict") not in (None, "INCONCLUSIVE"):
             raise Reject("an undecided alternative has no verdict")
         return VERIFIED, "an undecided step asserts nothing"
+    budgets = [p for p in prem if p["rule"] == "TGT-BUDGET"]
+    if s["status"] == "proved" and data.get("verdict") == "NOT-UAP":
+        # the family's own class under a budget below its count (§14, TGT-BUDGET, checked by its own row)
+        if [p["rule"] for p in prem] != ["TGT-RECEPTIVE", "TGT-LAYERS", "TGT-BUDGET"] or budgets[0]["status"] != "proved":
+            raise Reject("a NOT-UAP alternative rests on TGT-RECEPTIVE, TGT-LAYERS and a proved TGT-BUDGET")
+        if data.get("target") != (prem[0].get("data") or {}).get("target"):
+            raise Reject("its class is not TGT-RECEPTIVE's")
+        if data.get("layers") is not None:
+            raise Reject("a NOT-UAP alternative states no layer count")
+        return VERIFIED, "inference: a proved TGT-BUDGET gives NOT-UAP for the family's own class"
     if s["status"] != "proved" or data.get("verdict") != "UAP":
         raise Reject("a proved alternative here is UAP for the family's own class")
     from .structure import below_two_dimensions
@@ -900,6 +1063,9 @@ def alternative(ctx, s):
     ffns, tds = _slot_statuses(ctx)
     if not ffns or any(x["status"] != "proved" for x in ffns + tds):
         raise Reject("UAP for the class needs FFN-DEF2 and every head's token distinguishing step proved")
+    problem = budget_problem(ctx, _value(ctx, s, "layers"))
+    if problem:
+        raise Reject(problem)
     below = check_lengths_below(ctx, lay, data, s)
     return VERIFIED, ("inference: TGT-LAYERS proved, FFN-DEF2 and every head's token distinguishing step proved "
                       "give UAP for the family's own class (TGT-VERDICT's rule)" + below)

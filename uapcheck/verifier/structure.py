@@ -251,7 +251,25 @@ def _check_summary(ctx, side=frozenset()) -> list[str]:
                             f"{sympy.sstr(want)} on the classes the verdict states")
     elif sympy.simplify(layers - want) != 0:
         problems.append(f"layers: the certificate says {sympy.sstr(layers)}, the layer step gives {sympy.sstr(want)}")
+    from .rules_targets import budget_problem
+    over = budget_problem(ctx, layers)
+    if over and not side:  # beside classes with another verdict the by-class checks compare the budget per class
+        problems.append(f"layers: {over}")
     return problems
+
+
+def _receptive_group(ctx, r: dict, g) -> bool:
+    """A UAP for the receptive class of a family with a non-trivial group G states G: every map of the class is
+    G-equivariant (a σ ∈ G restricted to R(i) is a local isomorphism, §14.1). Accepted when it is exactly the group of
+    the verdict's one proved SYM-AUT premise (checked by its own row)."""
+    if not isinstance(g, dict) or (r.get("data") or {}).get("target") != "receptive":
+        return False
+    aut = [p for p in ctx.premises(r) if p["rule"] == "SYM-AUT" and p["status"] == "proved"]
+    if len(aut) != 1:
+        return False
+    data = aut[0].get("data") or {}
+    return (g.get("name"), g.get("order"), g.get("generators")) == (data.get("name"), data.get("order"),
+                                                                    data.get("generators"))
 
 
 def _check_target_verdict(ctx) -> list[str]:
@@ -273,7 +291,8 @@ def _check_target_verdict(ctx) -> list[str]:
         g = ctx.cert.get("group")
         one = ctx.spec.tokens == 1 and not isinstance(ctx.spec.tokens, bool)  # S_1 is the trivial group
         if g is not None and not (isinstance(g, dict) and (g.get("name") == "trivial" or one and g.get("name") == "S_n")
-                                  and g.get("order") in (1, None) and not g.get("generators")):
+                                  and g.get("order") in (1, None) and not g.get("generators")) \
+                and not _receptive_group(ctx, r, g):
             problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
                             f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
         lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS", "TGT-PLAIN")]
@@ -285,4 +304,8 @@ def _check_target_verdict(ctx) -> list[str]:
         if stated is None or sympy.simplify(layers - stated) != 0:
             problems.append(f"layers: the certificate says {sympy.sstr(layers)}, {lay[-1]['rule'] if lay else 'TGT-LAYERS'} "
                             f"gives {sympy.sstr(stated)}")
+        from .rules_targets import budget_problem
+        over = budget_problem(ctx, layers)
+        if over:
+            problems.append(f"layers: {over}")
     return problems
