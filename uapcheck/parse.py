@@ -179,11 +179,23 @@ def _slip_message(word: str, line_text: str, expected) -> Optional[str]:
     return None
 
 
+def _offset_of(text: str, line: int, col: int) -> Optional[int]:
+    """The offset of a 1-based line and column (lines end at `\n` only, as lark counts them), or None."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    return start + col - 1
+
+
 def _syntax_error(exc: UnexpectedInput, text: str) -> UapError:
     from . import slips
     line, col = exc.line if exc.line and exc.line > 0 else 1, exc.column if exc.column and exc.column > 0 else 1
     if isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream
+        # the character at the error's line and column of `text`: lark may have read a text whose offsets differ
+        # (a long `edges` list with its pairs blanked, uapcheck/edge_lists.py), never its lines and columns
+        pos = _offset_of(text, line, col)
         ch = text[pos] if pos is not None and 0 <= pos < len(text) else "?"
         if ch == '"':
             return UapError("unterminated string: a string ends with `\"` on the same line, and `\\` may only "

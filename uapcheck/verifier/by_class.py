@@ -410,6 +410,9 @@ def lengths(ctx, s) -> str:
             raise Reject(f"n = {value}: unknown verdict {verdict!r}")
         if verdict not in ("UAP", "NOT-UAP"):
             continue
+        if _not_allowed(ctx, value):
+            raise Reject(f"n = {value} is not a length the file allows (a global or sinks part exceeds it): no verdict "
+                         "is stated there")
         try:
             heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
         except (ValueError, KeyError, TypeError) as exc:
@@ -697,3 +700,13 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     if layers == depth + 1 and problem is None:
         raise Reject(f"n = {n}: {layers} = D + 1 layers stated least, but no view witness exists at depth D = "
                      f"{depth}: D layers suffice")
+
+
+def _not_allowed(ctx, value: int) -> bool:
+    """A length the file does not allow: some `global(g)` or `sinks(k)` of a head with an integer g or k above it (the
+    parser refuses the file there)."""
+    from .. import spec as S
+    from .rules_targets import _pattern_parts
+    sizes = [p.g if isinstance(p, S.Global) else p.k for h in ctx.spec.heads for p in _pattern_parts(h.pattern)
+             if isinstance(p, (S.Global, S.Sinks))]
+    return any(isinstance(k, int) and not isinstance(k, bool) and k > value for k in sizes)

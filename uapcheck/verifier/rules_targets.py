@@ -712,6 +712,8 @@ def _check_length_below(ctx, s, rec: dict) -> None:
                  if isinstance(p, (S.Global, S.Sinks))]
         if not any(isinstance(k, int) and k > n for k in sizes):
             raise Reject(f"n = {n} is stated not a length the file allows, but no global or sinks part exceeds it")
+        if verdict is not None or rec.get("layers") is not None:
+            raise Reject(f"n = {n} is not a length the file allows: no verdict or count is stated there")
         return
     if n == 1:
         if verdict != "UAP" or rec.get("layers") != 1 or rec.get("least") is not True:
