@@ -623,6 +623,10 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
+    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS"):  # §21.7: the closed forms' data
+        kernel = dict(getattr(step, "certificate_json", None) or {})
+        kernel.pop("kind", None)
+        return kernel
     if step.rule == "SEQ-CAUSAL-REACH":  # §21.5: D_c and the pair not reached within D_c − 1
         pair = ev.get("not within D_c − 1") or {}
         return {"depth": ev.get("D_c"), "i": pair.get("i"), "j": pair.get("j")}

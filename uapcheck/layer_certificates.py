@@ -458,3 +458,102 @@ class CausalIntervalCount(Certificate):
             w = self.witness
             out["witness"] = {"position": w.position, "depth": w.depth, "transposition": [w.j, w.j + 1]}
         return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
+
+#: Above this n the kernel re-checks the theorem's closed forms and premises only, not the witness on the
+#: implicit neighbourhoods (its cost grows like n²/s for the class exchange).
+ALTERNATION_RECHECK_N = 65536
+
+
+@dataclass(frozen=True)
+class AlternationGroup(Certificate):
+    """G of an alternation of Theorems F133 (a) / F134 (a), recomputed from the premises; at n ≤ 256 every listed
+    generator preserves both layers' neighbourhoods (their definitions, position by position) and the generators
+    generate a group of the stated order (Schreier–Sims)."""
+    alt: Any  # graphs.layers_structured.Alternation
+    name: str
+    order: int
+    generators: tuple
+    kind = "layer-alternation-group"
+
+    def check(self) -> None:
+        from .graphs.layers_structured import decide, neighbourhood
+        got = decide(self.alt).group
+        if (got.name, got.order) != (self.name, self.order):
+            _reject(AlternationGroup, f"Theorem {self.theorem} gives {got.name} of order {got.order}")
+        n = self.alt.n
+        if n <= 256:
+            for g in self.generators:
+                if sorted(g) != list(range(1, n + 1)):
+                    _reject(AlternationGroup, "a generator is not a permutation of 1..n")
+                for kind in self.alt.kinds:
+                    for v in range(1, n + 1):
+                        if frozenset(g[u - 1] for u in neighbourhood(self.alt, kind, v)) != \
+                                neighbourhood(self.alt, kind, g[v - 1]):
+                            _reject(AlternationGroup, f"a generator does not preserve the {kind} layer at {v}")
+            from .schreier_sims import generated_order
+            if generated_order(n, self.generators) != self.order:
+                _reject(AlternationGroup, "the generators do not generate a group of the stated order")
+
+    @property
+    def theorem(self) -> str:
+        return "F133" if self.alt.family == "strided" else "F134"
+
+    def to_json(self) -> Any:
+        a = self.alt
+        return {"kind": self.kind, "theorem": self.theorem, "n": a.n, "family": a.family,
+                "parameters": [a.p, a.q], "first layer": a.kinds[0], "name": self.name,
+                "order": self.order if self.order < 10 ** 60 else None,
+                "generators": _listed(self.generators, a.n)}
+
+
+@dataclass(frozen=True)
+class AlternationCount(Certificate):
+    """D_Φ, the count and `least` of Theorems F133 / F134, recomputed from the premises; the pair (i, j) not reached
+    within D_Φ − 1 layers by the reach recurrence of §21.1 on implicit neighbourhoods; the witness one layer below
+    the count by the definition of §21.3 (up to ALTERNATION_RECHECK_N positions) and outside G."""
+    alt: Any
+    depth: int
+    missing: tuple
+    layers: int
+    least: bool
+    witness: Any  # graphs.layers_structured.AltWitness or None
+    covered: tuple
+    kind = "layer-alternation-count"
+
+    def check(self) -> None:
+        from .graphs.layers_structured import decide, reach, witness_holds
+        a = self.alt
+        got = decide(a)
+        if (got.depth, got.layers, got.least, got.missing, got.covered) != \
+                (self.depth, self.layers, self.least, tuple(self.missing), tuple(self.covered)):
+            _reject(AlternationCount, "the closed forms give another D_Φ, count, pair or covering")
+        i, j = self.missing
+        if j in reach(a, i, self.depth - 1):
+            _reject(AlternationCount, f"x_{j} reaches position {i} within {self.depth - 1} layers")
+        w = self.witness
+        if self.layers > self.depth and self.least:
+            if w is None or w.depth != self.layers - 1 or w != got.witness:
+                _reject(AlternationCount, "no witness at the depth below the count")
+            if a.n <= ALTERNATION_RECHECK_N:
+                perm = w.permutation(a)
+                if not witness_holds(a, perm, w.position, w.depth):
+                    _reject(AlternationCount, "the witness fails the view condition")
+                if perm == list(range(1, a.n + 1)) or perm == list(range(a.n, 0, -1)):
+                    _reject(AlternationCount, "the witness is in G")
+
+    def to_json(self) -> Any:
+        a = self.alt
+        out: dict = {"kind": self.kind, "theorem": "F133" if a.family == "strided" else "F134", "n": a.n,
+                     "family": a.family, "parameters": [a.p, a.q], "first layer": a.kinds[0], "D_Φ": self.depth,
+                     "not within D_Φ − 1": list(self.missing), "layers": self.layers, "least": self.least}
+        if self.covered:
+            out["layers seen whole"] = list(self.covered)
+        if self.witness is not None:
+            w = self.witness
+            out["witness"] = {"position": w.position, "depth": w.depth, "a": w.a,
+                              "exchange": "the residue classes of a and a + 1" if w.exchange else "(a a + 1)"}
+        return out

@@ -205,6 +205,28 @@ def _causal_intervals(spec: S.Spec) -> bool:
     return spec.target == "causal" and interval_sequence(spec) is not None
 
 
+def _alternation_outcome(spec: S.Spec, desc: str):
+    """Sparse Transformer's alternation within Theorem F133's or F134's range decided by closed forms
+    (rules/layers_structured.py, §21.7), or None."""
+    from .layers_structured import alternation, alternation_outcome
+    try:
+        per_layer, periodic = layer_patterns(spec)
+    except ValueError:
+        return None
+    alt = alternation(spec, per_layer, periodic)
+    return None if alt is None else alternation_outcome(spec, desc, alt)
+
+
+def _above_the_limit(spec: S.Spec, desc: str, undecided):
+    """n above MAX_SEQ_N outside §21.7's closed forms: undecided."""
+    from .pattern import PatternOutcome
+    reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
+    # causal targets read neither the group nor the G-equivariant structure (§21.5); with interval heads the
+    # route of §21.6 decides them at this n, so no open structure step stands under its verdict
+    return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None) \
+        if _causal_intervals(spec) else undecided(reason)
+
+
 def layered_premises(spec: S.Spec):
     """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
     from .pattern import PatternOutcome
@@ -216,12 +238,8 @@ def layered_premises(spec: S.Spec):
 
     if not isinstance(spec.tokens, int):
         return undecided("per-layer patterns need an integer `tokens N`")
-    if spec.tokens > MAX_SEQ_N:
-        reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
-        # causal targets read neither the group nor the G-equivariant structure (§21.5); with interval heads the
-        # route of §21.6 decides them at this n, so no open structure step stands under its verdict
-        return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None) \
-            if _causal_intervals(spec) else undecided(reason)
+    if spec.tokens > MAX_SEQ_N:  # Sparse Transformer's alternations by closed forms (§21.7), else undecided
+        return _alternation_outcome(spec, desc) or _above_the_limit(spec, desc, undecided)
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)

@@ -431,3 +431,116 @@ def interval_unreached(ctx, i: int, j: int) -> Optional[tuple]:
         where = "at any depth (every layer of the period has width 0)"
     return VERIFIED, (f"position {i} reads [{i} − S, {i}] after the layers' widths summed to S, which misses {j} "
                       f"{where}: the causal target F(X)_{i} = x_{j} is not approximable")
+
+
+# ---------------------------------------------------------------------------------------------
+# Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
+
+
+def _alternation(ctx):
+    from .alternations import NotAlternation, read
+    if "alternation" not in ctx.cache:
+        try:
+            ctx.cache["alternation"] = read(ctx.spec)
+        except NotAlternation as exc:
+            ctx.cache["alternation"] = exc
+    got = ctx.cache["alternation"]
+    if isinstance(got, Exception):
+        raise Reject(f"the layers are not an alternation of Theorem F133 or F134: {got}")
+    budget = ctx.spec.layers
+    if isinstance(budget, int) and not isinstance(budget, bool):
+        from .alternations import count
+        if budget < count(got)[1]:
+            raise Reject(f"the budget `layers {budget}` is below the theorem's count")
+    return got
+
+
+def _same_reading(alt, data) -> None:
+    theorem = "F133" if alt.family == "strided" else "F134"
+    if (data.get("theorem"), data.get("family"), data.get("parameters"), data.get("first layer")) != \
+            (theorem, alt.family, [alt.p, alt.q], alt.kinds[0]):
+        raise Reject("the step's family, parameters or first layer are not the input's")
+
+
+@checker("SEQ-ALTERNATION-GROUP")
+def alternation_group(ctx, s):
+    from .alternations import group_words, instance_order
+    _proved(s)
+    alt = _alternation(ctx)
+    data = s.get("data") or {}
+    _same_reading(alt, data)
+    name, order = group_words(alt)
+    if data.get("name") != name or s["evidence"].get("name") != name:
+        raise Reject(f"Theorem {data.get('theorem')} gives the group {name[:80]}, not {str(data.get('name'))[:80]}")
+    if data.get("order") is not None and data.get("order") != order:
+        raise Reject(f"the order is {order}, not {data.get('order')}")
+    tested = []
+    for m in alt.small:
+        got, method = instance_order(alt, m)
+        if got is None:
+            raise Trust(f"the closed form is not instance-tested: {method}")
+        want = group_words(alt.at_length(m))[1]
+        if got != want:
+            raise Reject(f"at n = {m} both layers have {got} symmetries ({method}); the closed form gives {want}")
+        tested.append(m)
+    theorem = data.get("theorem")
+    return VERIFIED, (f"Theorem {theorem}'s premises hold at n = {alt.n} (the patterns read here and confirmed on the "
+                      f"verifier's arcs); its group is {name[:80]}; the closed form's order equals nauty's on the "
+                      f"verifier's own arcs at n = {', '.join(map(str, tested))}")
+
+
+def _alternation_strided(alt, data, m: int) -> str:
+    """Theorem F133 (c), (d): the covered layers recomputed, the least flag and the witness by the definition."""
+    from .alternations import WITNESS_MAX_N, connects_all, witness_holds, witness_residue
+    covered = [1] if alt.kinds[0] == "window" else [1, 2]
+    if data.get("layers seen whole") != covered:
+        raise Reject("the layers seen whole are not the theorem's")
+    for ell in covered:
+        if not connects_all(alt, ell, m - ell):
+            raise Reject(f"layers {ell + 1}…{m} do not connect every position: layer {ell} is not seen whole")
+    why = (f"; at depth {m} the window layer is seen whole (layers after it connect, recomputed), and "
+           f"Aut(window({alt.p})) is the reflection at n ≥ {2 * alt.p + 1} = G (the covering lemma, §21.3)")
+    a = witness_residue(alt)
+    if data.get("least") is not (a is not None):
+        raise Reject("the least flag is not the theorem's")
+    if a is None:
+        return why
+    wit = data.get("witness") or {}
+    if (wit.get("position"), wit.get("depth"), wit.get("a")) != (1, m - 1, a):
+        raise Reject("the witness is not the theorem's")
+    if alt.n > WITNESS_MAX_N:
+        return why + f"; the witness by Theorem F133 (d) (n above {WITNESS_MAX_N:,}: not re-checked position by position)"
+    perm = list(range(1, alt.n + 1))
+    for x in (range(a, alt.n, alt.q) if alt.kinds[0] == "strided" else [a]):
+        perm[x - 1], perm[x] = x + 1, x
+    if not witness_holds(alt, perm, 1, m - 1):
+        raise Reject(f"the witness fails the view condition at depth {m - 1}")
+    return why + f"; the witness keeps position 1's view at depth {m - 1} (by the definition, position by position)"
+
+
+@checker("SEQ-ALTERNATION-LAYERS")
+def alternation_layers(ctx, s):
+    from .alternations import connects_all, count, reach
+    _proved(s)
+    alt = _alternation(ctx)
+    data = s.get("data") or {}
+    _same_reading(alt, data)
+    d, m, (i, j) = count(alt)
+    if (data.get("D_Φ"), data.get("layers")) != (d, m) or (s["evidence"].get("D_Φ"), s["evidence"].get("layers")) \
+            != (d, m):
+        raise Reject(f"the theorem gives D_Φ = {d} and {m} layers")
+    if data.get("not within D_Φ − 1") != [i, j]:
+        raise Reject("the pair not reached within D_Φ − 1 layers is not the theorem's")
+    if j in reach(alt, i, d - 1):
+        raise Reject(f"x_{j} reaches position {i} within {d - 1} layers")
+    if not connects_all(alt, 0, d):
+        raise Reject(f"the first {d} layers do not connect every position")
+    why = f"D_Φ = {d} by the reach sets on implicit neighbourhoods (x_{j} misses position {i} within {d - 1})"
+    if alt.family == "strided":
+        why += _alternation_strided(alt, data, m)
+    else:
+        if data.get("least") is not True:
+            raise Reject("Theorem F134's count is least")
+        why += (f"; every block of {alt.p} holds {alt.q} summaries (b | n), so a view-keeping permutation one layer "
+                "below the block layer lies in G (Theorem F134)")
+    return VERIFIED, why
