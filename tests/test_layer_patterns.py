@@ -85,8 +85,17 @@ def test_heads_count_separately_in_every_layer():
 
 
 def test_large_n_is_reported_undecided():
-    r = _check("tokens 5000\n" + HEAD.format("periodic { window(1), strided(2) }"))
+    # outside the closed forms of §21.7 (the stride 3 exceeds the window radius plus one)
+    r = _check("tokens 5000\n" + HEAD.format("periodic { window(1), strided(3) }"))
     assert r.verdict == "INCONCLUSIVE" and "SEQ-UNDECIDED" in _rules(r)
+
+
+def test_large_n_of_sparse_transformers_alternation_is_decided_by_closed_forms():
+    r = _check("tokens 5000\n" + HEAD.format("periodic { window(1), strided(2) }"))
+    rules = _rules(r)
+    assert "SEQ-UNDECIDED" not in rules and "SEQ-ALTERNATION-LAYERS" in rules
+    # w = 1, s = 2: the residues {0, −1, w, −w − 1} cover Z_2, so 3 layers suffice and are not shown least
+    assert r.verdict == "UAP" and r.layers == 3 and rules["SEQ-ALTERNATION-LAYERS"].facts["least"] is False
 
 
 def test_the_view_witness_of_the_strided_alternation_shows_numerically():
