@@ -475,7 +475,7 @@ class AlternationGroup(Certificate):
     generate a group of the stated order (Schreier–Sims)."""
     alt: Any  # graphs.layers_structured.Alternation
     name: str
-    order: int
+    order: Optional[int]  # None: too many digits to compute (the name and the theorem fix it)
     generators: tuple
     kind = "layer-alternation-group"
 
@@ -506,7 +506,7 @@ class AlternationGroup(Certificate):
         a = self.alt
         return {"kind": self.kind, "theorem": self.theorem, "n": a.n, "family": a.family,
                 "parameters": [a.p, a.q], "first layer": a.kinds[0], "name": self.name,
-                "order": self.order if self.order < 10 ** 60 else None,
+                "order": self.order if self.order is not None and self.order < 10 ** 60 else None,
                 "generators": _listed(self.generators, a.n)}
 
 

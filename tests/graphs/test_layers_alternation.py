@@ -287,3 +287,14 @@ def test_the_route_takes_only_lengths_above_the_arc_engine():
     assert big.verdict == "UAP" and big.layers == 3
     budget = uapcheck.check(_file(2048, "window(8), strided(8)").replace("tokens 2048", "tokens 2048\nlayers 2"), "t.uap")
     assert budget.verdict == "INCONCLUSIVE"  # a budget below the count: not this route (the arc engine's limit)
+
+
+def test_a_million_positions_are_decided_with_the_order_in_words():
+    r = uapcheck.check(_file(1048576, "blocks(1024), columns(1024, 32)"), "t.uap")
+    assert r.verdict == "UAP" and r.layers == 2
+    alt = _alt("fixed", 1024, 32, True, 1048576)
+    g = decide(alt).group
+    assert g.order is None and g.order_words == "992!^1024 · 32!^1024 · 1024!"  # ≈ 2.6 million digits: not computed
+    assert g.name.startswith("(S_992 on {1, …, 992} × S_32 on {993, …, 1024}) ≀ S_1024 on the blocks")
+    small = _alt("fixed", 8, 1, True, 64)
+    assert decide(small).group.order == 5040 ** 8 * 40320  # short orders stay exact

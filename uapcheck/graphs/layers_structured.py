@@ -109,7 +109,7 @@ class AltWitness:
 @dataclass(frozen=True)
 class AltGroup:
     name: str
-    order: int
+    order: Optional[int]  # None: more than MAX_ORDER_DIGITS digits (then `order_words` only)
     order_words: str
     generators: tuple  # image tuples (1-based), listed for n ≤ 256
 
@@ -161,7 +161,7 @@ def fixed_group(n: int, b: int, c: int) -> AltGroup:
     if words is None:  # pragma: no cover - equal consecutive blocks are always written
         raise ValueError("the blocks cannot be written")
     name = WreathOn("S", blocks, parts, words).text
-    order = (math.factorial(b - c) * math.factorial(c)) ** k * math.factorial(k)
+    order = fixed_order(b, c, k)
     factors = [f"{b - c}!^{k}"] + ([f"{c}!^{k}"] if c > 1 else []) + [f"{k}!"]
     gens: tuple = ()
     if n <= 256:
@@ -182,6 +182,18 @@ def fixed_group(n: int, b: int, c: int) -> AltGroup:
         out.append(tuple(((v - 1 + b) % n) + 1 for v in range(1, n + 1)))
         gens = tuple(dict.fromkeys(out))
     return AltGroup(name, order, " · ".join(factors), gens)
+
+
+#: An order with more digits than this is kept as its words only (computing it would cost seconds at 10⁶ positions).
+MAX_ORDER_DIGITS = 4000
+
+
+def fixed_order(b: int, c: int, k: int) -> Optional[int]:
+    """((b − c)! c!)^k k!, or None when it has more than MAX_ORDER_DIGITS digits (bounded by lgamma first)."""
+    log10 = (k * (math.lgamma(b - c + 1) + math.lgamma(c + 1)) + math.lgamma(k + 1)) / math.log(10)
+    if log10 > MAX_ORDER_DIGITS:
+        return None
+    return (math.factorial(b - c) * math.factorial(c)) ** k * math.factorial(k)
 
 
 def _cycle(n: int, part: Sequence[int]) -> list[int]:
@@ -268,19 +280,26 @@ def witness_holds(alt: Alternation, perm: Sequence[int], position: int, depth: i
     sets = views(alt, position, depth)
     for ell in range(1, depth + 1):
         kind = alt.kind_at(ell)
-        images: dict = {}
+        images: dict = {}  # per class or block: its image under σ, and the set itself
         for v in sets[ell]:
-            nv = neighbourhood(alt, kind, v)
-            key = nv if kind in ("strided", "blocks") else None
-            if key is not None and key in images:
-                image = images[key]
+            if kind in ("strided", "blocks"):
+                image = _shared(alt, kind, v, perm, images)[0]
+                target = _shared(alt, kind, perm[v - 1], perm, images)[1]
             else:
-                image = frozenset(perm[u - 1] for u in nv)
-                if key is not None:
-                    images[key] = image
-            if image != neighbourhood(alt, kind, perm[v - 1]):
+                image = frozenset(perm[u - 1] for u in neighbourhood(alt, kind, v))
+                target = neighbourhood(alt, kind, perm[v - 1])
+            if image != target:
                 return False
     return True
+
+
+def _shared(alt: Alternation, kind: str, v: int, perm: Sequence[int], memo: dict) -> tuple[frozenset, frozenset]:
+    """(σ(N(v)), N(v)) for a pattern whose N(v) is v's class or block, computed once per class or block."""
+    key = (v - 1) % alt.q if kind == "strided" else (v - 1) // alt.p
+    if key not in memo:
+        nv = neighbourhood(alt, kind, v)
+        memo[key] = (frozenset(perm[u - 1] for u in nv), nv)
+    return memo[key]
 
 
 def reach(alt: Alternation, position: int, layers: int) -> set:

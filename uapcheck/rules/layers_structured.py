@@ -101,8 +101,8 @@ def alternation_outcome(spec: S.Spec, desc: str, alt: Alternation):
     from .pattern import PatternOutcome
     dec: AltDecision = decide(alt)
     g = dec.group
-    shown = g.order if g.order < 10 ** 15 else g.order_words
-    info = GroupInfo(g.name, shown, g.generators, exact=exact_int(g.order))
+    shown = g.order if g.order is not None and g.order < 10 ** 15 else g.order_words
+    info = GroupInfo(g.name, shown, g.generators, exact=None if g.order is None else exact_int(g.order))
     gstep = alternation_group_step(desc, info, AlternationGroup(alt, g.name, g.order, g.generators))
     lstep = alternation_layers_step(desc, AlternationCount(alt, dec.depth, dec.missing, dec.layers, dec.least,
                                                            dec.witness, dec.covered))

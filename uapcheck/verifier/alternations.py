@@ -146,7 +146,8 @@ def witness_residue(alt: Alt) -> Optional[int]:
     return next((a for a in range(1, s) if a not in bad and a != alt.n % s), None)
 
 
-def group_words(alt: Alt) -> tuple[str, int]:
+def group_words(alt: Alt) -> tuple[str, Optional[int]]:
+    """The group's name and order (None: more than 4,000 digits, not computed)."""
     if alt.family == "strided":
         return "reflection", 2
     from .named_structure import words
@@ -154,6 +155,9 @@ def group_words(alt: Alt) -> tuple[str, int]:
     parts = [[list(range(t * b + 1, t * b + b - c + 1)), list(range(t * b + b - c + 1, t * b + b + 1))]
              for t in range(k)]
     name = words({"factors": [{"kind": "wreath", "top": "S", "parts": parts}]})
+    log10 = (k * (math.lgamma(b - c + 1) + math.lgamma(c + 1)) + math.lgamma(k + 1)) / math.log(10)
+    if log10 > 4000:
+        return name, None
     return name, (math.factorial(b - c) * math.factorial(c)) ** k * math.factorial(k)
 
 
@@ -214,17 +218,25 @@ def witness_holds(alt: Alt, perm: list, position: int, depth: int) -> bool:
         views[ell - 1] = _grown(alt, views[ell], alt.kind_at(ell))
     for ell in range(1, depth + 1):
         kind = alt.kind_at(ell)
-        mapped: dict = {}
+        mapped: dict = {}  # per class or block: (its image under σ, the set)
         for v in views[ell]:
-            nv = alt.N(kind, v)
-            if kind in ("strided", "blocks") and nv in mapped:
-                image = mapped[nv]
+            if kind in ("strided", "blocks"):
+                image = _mapped(alt, kind, v, perm, mapped)[0]
+                target = _mapped(alt, kind, perm[v - 1], perm, mapped)[1]
             else:
-                image = frozenset(perm[u - 1] for u in nv)
-                mapped[nv] = image
-            if image != alt.N(kind, perm[v - 1]):
+                image = frozenset(perm[u - 1] for u in alt.N(kind, v))
+                target = alt.N(kind, perm[v - 1])
+            if image != target:
                 return False
     return len(perm) == n
+
+
+def _mapped(alt: Alt, kind: str, v: int, perm: list, memo: dict) -> tuple:
+    key = (v - 1) % alt.q if kind == "strided" else (v - 1) // alt.p
+    if key not in memo:
+        nv = alt.N(kind, v)
+        memo[key] = (frozenset(perm[u - 1] for u in nv), nv)
+    return memo[key]
 
 
 def instance_order(alt: Alt, m: int) -> tuple[Optional[int], str]:
