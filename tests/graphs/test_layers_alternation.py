@@ -289,6 +289,22 @@ def test_the_route_takes_only_lengths_above_the_arc_engine():
     assert budget.verdict == "INCONCLUSIVE"  # a budget below the count: not this route (the arc engine's limit)
 
 
+def test_below_the_limit_the_closed_forms_replace_a_count_the_views_leave_open():
+    # the rooted views are past their work limit at n = 200 and the covering gives 5, sufficient; F134 gives 3, least
+    alt = _alt("fixed", 4, 2, False, 200)
+    assert not _arc_engine(alt)[2].least
+    r = uapcheck.check(_file(200, "columns(4, 2), blocks(4)"), "t.uap")
+    rules = {s.rule for s in r.root.walk()}
+    assert "SEQ-ALTERNATION-LAYERS" in rules and "SEQ-LAYERS" not in rules
+    assert r.verdict == "UAP" and r.layers == 3
+    from uapcheck.verifier import verify
+    assert verify(_certificate(_file(200, "columns(4, 2), blocks(4)"))).ok
+    # where the closed forms do not show theirs least, the arc engine's count stands (the strided-first alternation
+    # with w = 2, s = 3 at n = 200: no closed-form witness)
+    r = uapcheck.check(_file(200, "strided(3), window(2)"), "t.uap")
+    assert "SEQ-LAYERS" in {s.rule for s in r.root.walk()}
+
+
 def test_a_million_positions_are_decided_with_the_order_in_words():
     r = uapcheck.check(_file(1048576, "blocks(1024), columns(1024, 32)"), "t.uap")
     assert r.verdict == "UAP" and r.layers == 2

@@ -205,16 +205,20 @@ def _causal_intervals(spec: S.Spec) -> bool:
     return spec.target == "causal" and interval_sequence(spec) is not None
 
 
-def _alternation_outcome(spec: S.Spec, desc: str):
+def _alternation_outcome(spec: S.Spec, desc: str, least_only: bool = False):
     """Sparse Transformer's alternation within Theorem F133's or F134's range decided by closed forms
-    (rules/layers_structured.py, §21.7), or None."""
+    (rules/layers_structured.py, §21.7), or None (also, with `least_only`, when the closed forms do not show the count
+    least: below MAX_SEQ_N the arc engine's count then stands)."""
+    from ..graphs.layers_structured import decide
     from .layers_structured import alternation, alternation_outcome
     try:
         per_layer, periodic = layer_patterns(spec)
     except ValueError:
         return None
     alt = alternation(spec, per_layer, periodic)
-    return None if alt is None else alternation_outcome(spec, desc, alt)
+    if alt is None or (least_only and not decide(alt).least):
+        return None
+    return alternation_outcome(spec, desc, alt)
 
 
 def _above_the_limit(spec: S.Spec, desc: str, undecided):
@@ -298,9 +302,10 @@ def layered_premises(spec: S.Spec):
         obstruction = depth_step(connected, at_depth, f"Φ is connected within {diameter} layer{'s' if diameter != 1 else ''}, but the network has at "
                                                   f"most {limit} attention layers ({source})")
         return PatternOutcome(gstep, info, (connected, obstruction), None, diameter, obstruction)
-    if least.layers is None:
+    if least.layers is None:  # the rooted views and the covering stop: §21.7's closed forms where they hold
         step = undecided_step(desc, f"the least number of layers: {least.reason}")
-        return PatternOutcome(gstep, info, (connected, step), None, diameter, None)
+        return _alternation_outcome(spec, desc, True) or PatternOutcome(gstep, info, (connected, step), None, diameter,
+                                                                        None)
     wcert = None
     if least.witness is not None:
         w = least.witness
@@ -308,7 +313,9 @@ def layered_premises(spec: S.Spec):
         wcert.check()  # the witness quoted in the claim is checked like a certificate
     lstep = layers_step(connected, diameter, least.layers, _sufficiency(seq, least, gens, int(grp.order)), wcert,
                         least.least)
-    return PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
+    # a count past the views' work limit not shown least: §21.7's closed forms where they show theirs least
+    exact = None if least.least else _alternation_outcome(spec, desc, True)
+    return exact or PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
 
 
 def _sufficiency(seq: LayerSequence, least, gens: tuple, order: int) -> "LayerViews | LayerGroupCovering":
