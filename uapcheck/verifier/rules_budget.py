@@ -238,7 +238,7 @@ def _view(ctx, s, data: dict, labelled: bool = False):
 def budget_witness(ctx, s):
     if s["status"] != "proved":
         raise Reject("PAT-BUDGET-WITNESS only concludes `proved`")
-    if ctx.spec.target != "equivariant":
+    if not _equivariant_class(ctx):
         raise Reject("the witness defeats G-equivariant targets; the input declares another class")
     data = s.get("data") or {}
     route = data.get("route")
@@ -258,7 +258,7 @@ def budget_by_class(ctx, s):
     from .trees import TreeError, decode
     if s["status"] != "proved":
         raise Reject("PAT-BUDGET-CLASS only concludes `proved`")
-    if ctx.spec.target != "equivariant":
+    if not _equivariant_class(ctx):
         raise Reject("the budget argument is for G-equivariant targets; the input declares another class")
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-LAYERS" or prem[0]["status"] != "proved":
@@ -348,7 +348,7 @@ def budget_beyond(ctx, s):
     from .trees import TreeError, decode, decode_condition
     if s["status"] != "proved":
         raise Reject("PAT-BUDGET-N only concludes `proved`")
-    if ctx.spec.target != "equivariant":
+    if not _equivariant_class(ctx):
         raise Reject("the budget argument is for G-equivariant targets; the input declares another class")
     data = s.get("data") or {}
     budget = ctx.spec.layers
@@ -405,3 +405,17 @@ def _first_beyond(lines: dict, budget: int) -> int:
         first = 0 if b > budget else int(sympy.floor((budget - b) / a)) + 1
         lasts.append(big * first + r - big)
     return max(1, max(lasts) + 1)
+
+
+def _equivariant_class(ctx) -> bool:
+    """The step's G-equivariant argument stands: `target equivariant`, a declared class's verdict beside it, or
+    `target receptive` on a strongly connected family (a proved PAT-CONNECTED step: every receptive field is 1..n and the class is the G-equivariant maps, §14.1
+    case 1), where the budget arguments hold as they are."""
+    if ctx.spec.target == "equivariant":
+        return True
+    if ctx.steps[ctx.order[-1]]["rule"] == "TGT-VERDICT":
+        # under a declared class's own verdict the step states the obstruction for G-equivariant targets only (true
+        # whatever is declared); that verdict reads TGT-NOT-CAUSAL and TGT-BUDGET, never this step
+        return True
+    return ctx.spec.target == "receptive" and any(st["rule"] == "PAT-CONNECTED" and st["status"] == "proved"
+                                                  for st in ctx.steps.values())
