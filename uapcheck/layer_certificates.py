@@ -504,10 +504,12 @@ class AlternationGroup(Certificate):
 
     def to_json(self) -> Any:
         a = self.alt
-        return {"kind": self.kind, "theorem": self.theorem, "n": a.n, "family": a.family,
-                "parameters": [a.p, a.q], "first layer": a.kinds[0], "name": self.name,
-                "order": self.order if self.order is not None and self.order < 10 ** 60 else None,
-                "generators": _listed(self.generators, a.n)}
+        out = {"kind": self.kind, "theorem": self.theorem, "n": a.n, "family": a.family,
+               "parameters": [a.p, a.q], "first layer": a.kinds[0], "name": self.name}
+        if self.order is not None and self.order < 10 ** 60:  # a longer order is named only (docs/language.md §8)
+            out["order"] = self.order
+        out["generators"] = _listed(self.generators, a.n)
+        return out
 
 
 @dataclass(frozen=True)

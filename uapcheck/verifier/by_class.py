@@ -663,7 +663,10 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     kinds = None
     if any(h.position is not None for h in ctx.spec.heads):  # a position term's classes, for the group (§16.1)
         from .rules_positions import group_bias
-        kinds = [group_bias(ctx, h, n) for h in ctx.spec.heads]
+        try:
+            kinds = [group_bias(ctx, h, n) for h in ctx.spec.heads]
+        except Trust:
+            kinds = None  # classes not re-derived: the arcs and trainable biases, as before T5 buckets were read
     lab = patterns.labels_at(ctx.spec, heads, n, kinds)
     gens, method = groups.full_generators(lab, n, ctx.spec.positional)
     if gens is None:
