@@ -651,6 +651,19 @@ def _view_problem(heads, n: int, depth: int, gens) -> "str | None":
         raise Trust(f"the lengths below the range: n = {n}: the rooted views are not re-decided: {exc}") from None
 
 
+def _group_kinds(ctx, n: int):
+    """The label kinds for the group at n: a position term's classes where the verifier re-derives them (§16.1),
+    else None (the arcs and trainable biases, as before T5 buckets were read)."""
+    from .check import Trust
+    from .rules_positions import group_bias
+    if not any(h.position is not None for h in ctx.spec.heads):
+        return None
+    try:
+        return [group_bias(ctx, h, n) for h in ctx.spec.heads]
+    except Trust:
+        return None
+
+
 def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     """At a length stated UAP below the range: the stated order of G is |Aut| of the verifier's labelled arcs at n
     (nauty's generators, their order by Schreier–Sims), and the count is D only when no view witness exists at
@@ -660,14 +673,7 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     re-decided here)."""
     from . import groups, patterns
     from .check import Reject, Trust
-    kinds = None
-    if any(h.position is not None for h in ctx.spec.heads):  # a position term's classes, for the group (§16.1)
-        from .rules_positions import group_bias
-        try:
-            kinds = [group_bias(ctx, h, n) for h in ctx.spec.heads]
-        except Trust:
-            kinds = None  # classes not re-derived: the arcs and trainable biases, as before T5 buckets were read
-    lab = patterns.labels_at(ctx.spec, heads, n, kinds)
+    lab = patterns.labels_at(ctx.spec, heads, n, _group_kinds(ctx, n))
     gens, method = groups.full_generators(lab, n, ctx.spec.positional)
     if gens is None:
         raise Trust(f"the lengths below the range: n = {n}: the group is not re-derived ({method})")
