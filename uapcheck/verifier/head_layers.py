@@ -20,6 +20,7 @@ import sympy
 from .. import spec as S
 from . import patterns
 from .check import VERIFIED, Reject, Trust
+from .class_lengths import class_lengths
 from .trees import decode
 
 MAX_CHECKED_N = 400
@@ -311,13 +312,7 @@ def _swap_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple, low: 
     if len(exprs) != 3:
         raise Reject(f"F86: the class n ≡ {r} (mod {m}) has no position and swap")
     start = 2 * (_class_far(exprs, n, m, r) + reach + 1) + max(period, reach + 1)
-    bound = int(c.get("from", 0))
-    if (bound - r) % m or bound < low or first < bound - m + 1:
-        raise Reject(f"F86: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
-    top = max(start, bound) + m - 1
-    if top > MAX_CHECKED_N:
-        raise Trust(f"F86: the lengths to check go up to {top}")
-    for length in range(bound, top + 1, m):
+    for length in class_lengths("F86", c, m, r, low, first, start, MAX_CHECKED_N):
         pos, a, b = (int(e.xreplace({n: sympy.Integer(length)})) for e in exprs)
         heads = [patterns.head_arcs(p, length) for p in pats]
         if union_witness is not None:
@@ -354,13 +349,7 @@ def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple,
     if fam.name is None or not fam.name("reflection") or not _same_order_on_class(fam, sympy.Integer(2), n, m, r):
         raise Reject(f"F124: on n ≡ {r} (mod {m}) the union's group is not the reflection alone")
     start = 2 * (2 * reach + 2) + period
-    bound = int(c.get("from", 0))
-    if (bound - r) % m or bound < low or first < bound - m + 1:
-        raise Reject(f"F124: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
-    top = max(start, bound) + m - 1
-    if top > MAX_CHECKED_N:
-        raise Trust(f"F124: the lengths to check go up to {top}")
-    for length in range(bound, top + 1, m):
+    for length in class_lengths("F124", c, m, r, low, first, start, MAX_CHECKED_N):
         heads = [patterns.head_arcs(p, length) for p in pats]
         if not _reflection_moves_every_position(heads, length, reach):
             raise Reject(f"F124: at n = {length} some position's neighbourhoods within K = {reach} are the reflection's "
@@ -397,13 +386,7 @@ def _permutation_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple
     moved = [(decode(x, ctx.symbols), decode(y, ctx.symbols)) for x, y in pairs]
     exprs = [pos] + [e for q in moved for e in q]
     start = 2 * (_class_far(exprs, n, m, r, "F127") + reach + 1) + max(period, reach + 1)
-    bound = int(c.get("from", 0))
-    if (bound - r) % m or bound < low or first < bound - m + 1:
-        raise Reject(f"F127: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
-    top = max(start, bound) + m - 1
-    if top > MAX_CHECKED_N:
-        raise Trust(f"F127: the lengths to check go up to {top}")
-    for length in range(bound, top + 1, m):
+    for length in class_lengths("F127", c, m, r, low, first, start, MAX_CHECKED_N):
         here = {n: sympy.Integer(length)}
         perm = {int(x.xreplace(here)): int(y.xreplace(here)) for x, y in moved}
         if len(perm) != len(moved) or sorted(perm) != sorted(perm.values()) or \

@@ -9,7 +9,8 @@ from math import gcd
 
 from .. import spec as S
 from . import patterns
-from .check import Reject, Trust
+from .check import Reject
+from .class_lengths import class_lengths
 
 MAX_CHECKED_N = 400
 
@@ -85,13 +86,7 @@ def check_class(c: dict, pats: list, m: int, r: int, low: int, first: int) -> No
     n_start, period = own_start(pats)
     if m % period:
         raise Reject(f"F76: the modulus {m} is not a multiple of L = {period}")
-    bound = int(c.get("from", 0))
-    if (bound - r) % m or bound < low or first < bound - m + 1:
-        raise Reject(f"F76: the class n ≡ {r} (mod {m}) starts at {bound}, outside the stated range")
-    top = max(n_start, bound) + m - 1
-    if top > MAX_CHECKED_N:
-        raise Trust(f"F76: the lengths to check go up to {top}")
-    for length in range(bound, top + 1, m):
+    for length in class_lengths("F76", c, m, r, low, first, n_start, MAX_CHECKED_N):
         if not no_root_hides_two_parts([patterns.head_arcs(p, length) for p in pats], length):
             raise Reject(f"F76: at n = {length} some position's ball misses two parts of one head (or a head is not "
                          "a partition of cliques with universal positions)")
