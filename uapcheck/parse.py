@@ -1219,10 +1219,14 @@ class _BuildIR(Transformer_NonRecursive):
     def pattern_layers_item(self, meta: Meta, kind: Token, *patterns: Tree) -> _Item:
         return _Item("pattern", meta, "pattern_layers", partial(self._pattern_layers, meta, kind, patterns))
 
-    def _pattern_layers(self, meta: Meta, kind: Token, patterns: tuple[Tree, ...]) -> spec.PatternSequence:
+    def _pattern_layers(self, meta: Meta, kind: Token, patterns: tuple[Tree, ...]) -> spec.Pattern:
         """`pattern sequence { P1, …, Pk }` / `pattern periodic { P1, …, Pp }`: a pattern per layer."""
         if len(patterns) > MAX_LAYER_PATTERNS:
             raise _err(meta, f"at most {MAX_LAYER_PATTERNS} patterns per sequence, got {len(patterns)}")
+        if str(kind) == "periodic" and len(patterns) == 1:
+            # a periodic list of one pattern uses it in every layer: the same family as the plain pattern, so it is
+            # read as one and decided by the single-pattern engines (at any n, with their closed forms)
+            return _read_pattern(patterns[0], self.scope)
         return spec.PatternSequence(tuple(_read_pattern(p, self.scope) for p in patterns), str(kind) == "periodic")
 
     @v_args(inline=True, meta=True)
