@@ -623,7 +623,8 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
-    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS"):  # §21.7: the closed forms' data
+    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-CAUSAL-FORM"):
+        # §21.7: the closed forms' data; §21.8: C from the range's start on, and the pieces below
         kernel = dict(getattr(step, "certificate_json", None) or {})
         kernel.pop("kind", None)
         return kernel
@@ -801,7 +802,14 @@ def _piece_trees(pieces) -> list:
 def _below_pieces(step: proof.Step) -> dict:
     """{"below_pieces": trees} when a premise of the verdict step is TGT-BELOW (a range with params, §14.7)."""
     below = [p for p in step.premises if p.rule == "TGT-BELOW"]
-    return {"below_pieces": _piece_trees(below[0].facts.get("pieces", ()))} if below else {}
+    if below:
+        return {"below_pieces": _piece_trees(below[0].facts.get("pieces", ()))}
+    form = [p for p in step.premises if p.rule == "SEQ-CAUSAL-FORM"]  # per-layer interval heads at a symbolic n
+    if form:
+        from .rules.target_below import TargetPiece
+        return {"below_pieces": _piece_trees(TargetPiece(p.lower, p.upper, p.layers)
+                                             for p in form[0].facts.get("form pieces", ()))}
+    return {}
 
 
 def _patterns_section(spec) -> Optional[dict]:

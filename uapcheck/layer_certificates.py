@@ -460,6 +460,61 @@ class CausalIntervalCount(Certificate):
         return out
 
 
+#: The param values at which CausalIntervalForm compares its closed forms with Theorem F121 at concrete lengths
+#: (offsets from the param's lower bound), and the longest length compared there.
+FORM_INSTANCE_OFFSETS = (0, 1, 2, 3, 6)
+FORM_INSTANCE_MAX_N = 160
+
+
+@dataclass(frozen=True)
+class CausalIntervalForm(Certificate):
+    """Per-layer causal interval heads at a symbolic n (docs/theory.md §21.8, Theorem F123): C layers, least, for
+    every n ≥ start, and the pieces below. The check: the form recomputed from the widths; then Theorem F121 (§21.6,
+    an independent decision at one concrete n) at lengths of the range (the start, the theorem's bound N₀ and beyond
+    it) and at both ends of every piece (the count is nondecreasing in n, §21.8), and the length before the start has
+    fewer layers (the range is sharp); with a param width, F121 at every n ≤ FORM_INSTANCE_MAX_N for several values."""
+    layers_: Any  # graphs.layers_interval_forms.FormLayers
+    form: Any     # graphs.layers_interval_forms.IntervalForm
+    tokens: str
+    kind = "layers-causal-interval-form"
+
+    def check(self) -> None:
+        from .graphs.layers_interval_forms import count_at, interval_form, piece_at
+        L, f = self.layers_, self.form
+        got = interval_form(L, self.tokens)
+        if (got.layers, got.start, got.pieces) != (f.layers, f.start, f.pieces):
+            _reject(CausalIntervalForm, f"Theorem F123 gives {got.layers} layers from n ≥ {got.start}, pieces "
+                                        f"{got.pieces}, not the ones stated")
+        if L.param is None:
+            p = len(L.rows)
+            for n in sorted({f.start, f.start + 1, f.bound, f.bound + 1, f.bound + 2 * p + 5, 2 * f.bound + 7}):
+                if count_at(L, n) != f.layers:
+                    _reject(CausalIntervalForm, f"Theorem F121 at n = {n} differs from {f.layers} layers")
+            if count_at(L, f.start - 1) == f.layers:
+                _reject(CausalIntervalForm, f"the range is not sharp: n = {f.start - 1} has {f.layers} layers too")
+            for piece in f.pieces:
+                for n in (piece.lower, piece.upper - 1):
+                    if count_at(L, n) != piece.layers:
+                        _reject(CausalIntervalForm, f"Theorem F121 at n = {n} differs from the piece's {piece.layers}")
+            return
+        for off in FORM_INSTANCE_OFFSETS:
+            w = L.lower + off
+            for n in range(1, FORM_INSTANCE_MAX_N + 1):
+                if piece_at(f, n, {L.param: w}, self.tokens) != count_at(L, n, w):
+                    _reject(CausalIntervalForm, f"at {L.param} = {w}, n = {n} Theorem F121 differs from the form")
+
+    def to_json(self) -> Any:
+        from .certfile import _tree
+        L, f = self.layers_, self.form
+
+        def out(v):
+            return v if isinstance(v, int) else _tree(v)
+        return {"kind": self.kind, "widths": [["∞" if w is None else w for w in row] for row in L.rows],
+                "periodic": L.periodic, "limit": L.limit, "param": L.param, "layers": f.layers, "least": True,
+                "from": out(f.start),
+                "pieces": [{"from": out(q.lower), "below": out(q.upper), "layers": out(q.layers)} for q in f.pieces]}
+
+
 # ---------------------------------------------------------------------------------------------
 # Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
 

@@ -1747,7 +1747,7 @@ class _File:
             where = self.single.get("target") or self.single["positional"]
             raise _err(where.meta, "a `convolution` mixer is analysed for equivariant targets without a positional "
                                    "encoding (`target` and `positional absolute` are not supported with them)")
-        if sequences and not isinstance(tokens, int):
+        if sequences and not isinstance(tokens, int) and target != "causal":  # causal interval heads: §21.8
             where = self.single.get("tokens") or self.heads[0]
             raise _err(where.meta, "per-layer patterns need an integer `tokens N` (they are decided for a "
-                                   "concrete n)")
+                                   "concrete n; with `target causal`, interval heads also at a symbolic n)")

@@ -231,6 +231,16 @@ def _above_the_limit(spec: S.Spec, desc: str, undecided):
         if _causal_intervals(spec) else undecided(reason)
 
 
+def _symbolic_n(spec: S.Spec, desc: str, undecided):
+    """A symbolic n: the group is undecided; with `target causal` the causal class reads neither the group nor the
+    G-equivariant structure (§21.8), so no open structure step stands under its verdict."""
+    from .pattern import PatternOutcome
+    if spec.target == "causal":
+        reason = "per-layer patterns need an integer `tokens N` for their group"
+        return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None)
+    return undecided("per-layer patterns need an integer `tokens N`")
+
+
 def layered_premises(spec: S.Spec):
     """The PatternOutcome of a file with per-layer patterns (rules/pattern.py's record)."""
     from .pattern import PatternOutcome
@@ -241,7 +251,7 @@ def layered_premises(spec: S.Spec):
         return PatternOutcome(group_undecided(desc, reason), None, (step,), None, None, None)
 
     if not isinstance(spec.tokens, int):
-        return undecided("per-layer patterns need an integer `tokens N`")
+        return _symbolic_n(spec, desc, undecided)
     if spec.tokens > MAX_SEQ_N:  # Sparse Transformer's alternations by closed forms (§21.7), else undecided
         return _alternation_outcome(spec, desc) or _above_the_limit(spec, desc, undecided)
     try:

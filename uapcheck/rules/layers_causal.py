@@ -73,7 +73,15 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     n ≤ 1,024; interval heads above that, and wherever the rooted views stop at a limit, by arithmetic (§21.6)."""
     from .layers_intervals import interval_outcome
     n = spec.tokens
-    if isinstance(n, int) and n > MAX_SEQ_N:
+    if not isinstance(n, int):  # a symbolic n: interval heads by Theorem F123 (§21.8)
+        from .layers_intervals import form_outcome
+        from .targets import TargetOutcome, undecided_step
+        form, why = form_outcome(spec, ffn_step, tds)
+        if form is not None:
+            return form
+        step = undecided_step(spec, "causal", f"per-layer patterns at a symbolic n: {why}")
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim, tuple(tds))
+    if n > MAX_SEQ_N:
         got = interval_outcome(spec, ffn_step, tds)
         if got is not None:
             return got

@@ -12,7 +12,7 @@ from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
 from ..graphs.layers_intervals import IntervalLayers, interval_layers, interval_least, interval_reach
-from ..layer_certificates import CausalIntervalCount
+from ..layer_certificates import CausalIntervalCount, CausalIntervalForm
 from .wording import token
 
 CITE_SEQ_INTERVALS = proof.derived(
@@ -117,3 +117,69 @@ def interval_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (lstep,), reason, tuple(tds))
     return TargetOutcome("causal", "UAP", least.layers, True, (lstep,), "", tuple(tds))
+
+
+# ---------------------------------------------------------------------------------------------
+# Symbolic n (docs/theory.md §21.8, Theorem F123)
+
+CITE_SEQ_FORM = proof.derived(
+    "Definition 4", "Theorem 1",
+    text="derived here: per-layer causal interval heads at a symbolic n, the least count from a sharp start on and "
+         "each shorter length in closed form (Theorem F123, from Theorem F121), docs/theory.md §21.8")
+
+
+def _pieces_words(pieces) -> str:
+    from .target_below import TargetPiece
+    return "; ".join(TargetPiece(p.lower, p.upper, p.layers).words() for p in pieces)
+
+
+@proof.rule("SEQ-CAUSAL-FORM",
+            "Per-layer causal interval heads at a symbolic n: the least count for every n (Theorem F123)",
+            CITE_SEQ_FORM, statuses=(proof.PROVED,), certificates=(CausalIntervalForm,))
+def form_step(desc: str, cert: CausalIntervalForm) -> proof.Step:
+    from ..show import show_size
+    from .targets import _range_text
+    L, f = cert.layers_, cert.form
+    where = _range_text(f.start)
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] (w its width, ∞ for the causal mask), so "
+        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; layer "
+        f"{f.first_wide} is the first of positive width and layer {f.layers} the first of width ∞ after it, so for "
+        f"{where} every prefix is reached within {f.first_global} layer{'s' if f.first_global != 1 else ''} and "
+        f"{f.layers} attention layers are needed and suffice for causal targets (with fewer a transposition of two "
+        "early positions keeps the output at n), the least (Theorem F123); below the range, by Theorem F121 at each "
+        "length: " + _pieces_words(f.pieces))
+    ev: dict = {"patterns": desc, "widths": [["∞" if w is None else w for w in row] for row in L.rows],
+                "periodic": L.periodic, "layers": f.layers, "least": True, "range": where,
+                "first wide layer": f.first_wide, "first global layer": f.first_global,
+                "below": [{"lengths": f"{show_size(p.lower)} ≤ n < {show_size(p.upper)}",
+                           "layers": p.layers if isinstance(p.layers, int) else show_size(p.layers)}
+                          for p in f.pieces]}
+    if L.param is not None:
+        ev["param width"] = L.param
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": f.layers, "least": True, "from": f.start, "form pieces": f.pieces},
+                          certificate=cert)
+
+
+def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """The TargetOutcome for `target causal` on per-layer interval heads at a symbolic n (None: outside Theorem
+    F123, with the premise that fails as the second value)."""
+    from ..graphs.layers_interval_forms import FormOutside, interval_form, read_form_layers
+    from .layers import _describe
+    from .target_below import TargetPiece
+    from .targets import TargetOutcome, _range_text
+    try:
+        L = read_form_layers(spec)
+        form = interval_form(L, str(spec.tokens))
+    except FormOutside as exc:
+        return None, str(exc)
+    cert = CausalIntervalForm(L, form, str(spec.tokens))
+    step = form_step(_describe(spec), cert)
+    pieces = tuple(TargetPiece(p.lower, p.upper, p.layers) for p in form.pieces)
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds)), None
+    return TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds), range=_range_text(form.start),
+                         below=None, pieces=pieces), None

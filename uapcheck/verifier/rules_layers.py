@@ -544,3 +544,127 @@ def alternation_layers(ctx, s):
         why += (f"; every block of {alt.p} holds {alt.q} summaries (b | n), so a view-keeping permutation one layer "
                 "below the block layer lies in G (Theorem F134)")
     return VERIFIED, why
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets on per-layer interval heads at a symbolic n (docs/theory.md §21.8, Theorem F123)
+
+
+def _form(ctx):
+    from .causal_interval_forms import NotIntervals, build
+    if "interval form" not in ctx.cache:
+        try:
+            ctx.cache["interval form"] = build(ctx.spec)
+        except NotIntervals as exc:
+            ctx.cache["interval form"] = exc
+    got = ctx.cache["interval form"]
+    if isinstance(got, Exception):
+        raise Reject(f"the heads are not interval heads of Theorem F123: {got}")
+    return got
+
+
+def _form_number(ctx, value, what: str):
+    """An int, or a tree decoded with the file's symbols."""
+    from .trees import TreeError, decode
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return decode(value, ctx.symbols)
+    except (TreeError, TypeError, KeyError):
+        raise Reject(f"{what} is not a number or a formula") from None
+
+
+def _form_at(value, subs: dict) -> int:
+    import sympy
+    return value if isinstance(value, int) else int(sympy.sympify(value).xreplace(subs))
+
+
+def _form_at_value(ctx, F, w, C: int, start, stated: list) -> None:
+    """The step's range and pieces at one value w of the param (w None: integer widths), by the verifier's own F121
+    and N₀ argument (verifier/causal_interval_forms.py)."""
+    from .causal_interval_forms import PARAM_MAX_N, NotIntervals
+    try:
+        F.confirm(w)
+        want, bound = F.layers_from(w)
+    except NotIntervals as exc:
+        raise Reject(str(exc)) from None
+    subs = {} if F.param is None else {ctx.symbols[F.param]: w}
+    where = "" if F.param is None else f" at {F.param} = {w}"
+    if want != C:
+        raise Reject(f"from n = {bound} on the count is {want}{where}, not {C}")
+    first = _form_at(start, subs)
+    if first < 2 or first > bound:
+        raise Reject(f"the range starts at n = {first}{where}, outside 2 … N₀ = {bound}")
+
+    def count(n: int) -> int:
+        try:
+            return F.count(n, w)
+        except NotIntervals as exc:
+            raise Reject(str(exc)) from None
+    # the count is nondecreasing in n (§21.8): equal at n = start and at N₀ gives C on [start, N₀], the argument
+    # gives it beyond; fewer layers at start − 1 make the range sharp
+    if count(first) != C or count(bound) != C or count(first - 1) >= C:
+        raise Reject(f"the count is not {C} from n = {first} on, or already {C} at n = {first - 1}{where}")
+    n_sym = ctx.symbols.get(str(ctx.spec.tokens))
+    expect = 1
+    for lo, hi, lay in stated:
+        a, b = _form_at(lo, subs), _form_at(hi, subs)
+        if a != expect or b <= a:
+            raise Reject(f"the pieces do not partition 1 ≤ n < {first}{where} (a piece starts at {a})")
+        ends = {a, b - 1} if F.param is None else set(range(a, min(b, PARAM_MAX_N + 1)))
+        for n in sorted(ends):
+            at = _form_at(lay, {**subs, **({} if n_sym is None else {n_sym: n})})
+            if count(n) != at:
+                raise Reject(f"at n = {n}{where} the verifier's F121 gives {count(n)} layers, not the piece's {at}")
+        expect = b
+    if expect != first:
+        raise Reject(f"the pieces end at n = {expect}, not at the range's start {first}{where}")
+
+
+@checker("SEQ-CAUSAL-FORM")
+def causal_interval_form(ctx, s):
+    _proved(s)
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    F = _form(ctx)
+    data = s.get("data") or {}
+    C = _int(data.get("layers"), "the number of layers")
+    if data.get("least") is not True:
+        raise Reject("the step claims the least count")
+    start = _form_number(ctx, data.get("from"), "the range's start")
+    pieces = data.get("pieces")
+    if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces):
+        raise Reject("the lengths below the range are not listed as pieces")
+    stated = [tuple(_form_number(ctx, p.get(k), f"a piece's {k}") for k in ("from", "below", "layers")) for p in pieces]
+    for w in F.values():
+        _form_at_value(ctx, F, w, C, start, stated)
+    how = (f"at {F.param} = {', '.join(str(w) for w in F.values())} (the closed form in {F.param} is the theorem's, "
+           "checked at these values)" if F.param is not None else "")
+    return VERIFIED, (f"every head read as an interval head (confirmed on the verifier's arcs at small lengths); the "
+                      f"first layer of width ∞ after the first of positive width is layer {C}: from N₀ on (D_c = c₁, "
+                      "a witness at every depth below C by the covering of §21.6, none at C) the count is "
+                      f"{C}{' ' + how if how else ''}; the range's start and every piece re-derived by the verifier's "
+                      "own F121 at their ends (the count is nondecreasing in n, §21.8)")
+
+
+def check_form_verdict(ctx, s, data: dict) -> str:
+    """TGT-VERDICT on a SEQ-CAUSAL-FORM premise: the range and the pieces stated are the premise's."""
+    import sympy
+    form = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-FORM"]
+    if not form:
+        return ""
+    fdata = form[0].get("data") or {}
+    start = _form_number(ctx, fdata.get("from"), "the range's start")
+    text = f"n ≥ {start}" if isinstance(start, int) else None
+    rng = data.get("range")
+    if text is not None and rng != text:
+        raise Reject(f"SEQ-CAUSAL-FORM's count holds for {text}, the verdict states {rng!r}")
+    if not isinstance(rng, str):
+        raise Reject("the verdict states no range")
+    given, mine = fdata.get("pieces") or [], data.get("below_pieces") or []
+    same = len(given) == len(mine) and all(
+        sympy.simplify(sympy.sympify(_form_number(ctx, p.get(k), k)) - sympy.sympify(_form_number(ctx, q.get(k), k))) == 0
+        for p, q in zip(given, mine) for k in ("from", "below", "layers"))
+    if not same or not all(q.get("least") is True for q in mine):
+        raise Reject("the lengths below the range are not SEQ-CAUSAL-FORM's pieces")
+    return "; the range and the lengths below it are SEQ-CAUSAL-FORM's (§21.8)"

@@ -999,6 +999,9 @@ def verdict(ctx, s):
         below = _plain_lengths_below(ctx, plain_steps[0], data)
     if want == "NOT-UAP":
         below = check_not_uap_range(ctx, s, data)
+    if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-FORM" for p in ctx.premises(s)):
+        from .rules_layers import check_form_verdict
+        below = check_form_verdict(ctx, s, data)
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
                       "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
                       "TGT-NOT-CAUSAL or TGT-BUDGET" + below)
@@ -1021,7 +1024,8 @@ def expected_verdict(ctx, s) -> str:
     if any(p["rule"] == "TGT-BUDGET" for p in prem):  # `layers M` not compared with the count: nothing follows
         return "INCONCLUSIVE"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
-    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS")]
+    lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
+                                            "SEQ-CAUSAL-FORM")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
         return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"

@@ -257,6 +257,8 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
         target, least = "causal", ((prem["SEQ-CAUSAL-LAYERS"].get("data") or {}).get("least"))
     if "SEQ-CAUSAL-INTERVALS" in prem:  # per-layer interval heads (§21.6): the step checks the causal class itself
         target, least = "causal", ((prem["SEQ-CAUSAL-INTERVALS"].get("data") or {}).get("least"))
+    if "SEQ-CAUSAL-FORM" in prem:  # the same at a symbolic n (§21.8)
+        target, least = "causal", ((prem["SEQ-CAUSAL-FORM"].get("data") or {}).get("least"))
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
 
 

@@ -296,7 +296,8 @@ def _check_target_verdict(ctx) -> list[str]:
                 and not _receptive_group(ctx, r, g):
             problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
                             f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
-        lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS", "TGT-PLAIN")]
+        lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
+                                                            "SEQ-CAUSAL-FORM", "TGT-PLAIN")]
         try:
             layers = decode(ctx.cert.get("layers"), ctx.symbols)
             stated = decode((lay[-1].get("data") or {}).get("layers"), ctx.symbols) if lay else None
