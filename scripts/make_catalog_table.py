@@ -161,6 +161,8 @@ def _below_target_range(target) -> str:
     """"<br>below the range: n = 1, 2: 1 layer; …" for a target-class count proved for a range (§14.9)."""
     if target.verdict != "UAP" or not target.range:
         return ""
+    if target.below is None and target.pieces:  # the lengths below in closed form (TGT-BELOW, SEQ-CAUSAL-FORM)
+        return "<br>below the range: " + "; ".join(p.words() for p in target.pieces)
     if target.below is None:
         return "<br>below the range: not covered"
     from uapcheck.rules.targets import lengths_words

@@ -63,11 +63,15 @@ class TargetPiece:
 
     def condition(self) -> str:
         """"n ≤ 2" or "3 ≤ n < max(2·k, k + w + 2)"."""
+        if isinstance(self.lower, int) and isinstance(self.upper, int) and self.upper == self.lower + 1:
+            return f"n = {self.lower}"
         if self.lower == 1 and isinstance(self.upper, int):
             return f"n ≤ {self.upper - 1}"
         return f"{show_size(self.lower)} ≤ n < {show_size(self.upper)}"
 
     def condition_latex(self) -> str:
+        if isinstance(self.lower, int) and isinstance(self.upper, int) and self.upper == self.lower + 1:
+            return rf"n = {self.lower}"
         if self.lower == 1 and isinstance(self.upper, int):
             return rf"n \leq {self.upper - 1}"
         return rf"{sympy.latex(self.lower)} \leq n < {sympy.latex(self.upper)}"
