@@ -10,7 +10,8 @@
 - Theorem F131's loop searching the next batches ahead (`connectivity.SEED_AHEAD`) against one batch at a time (the
   same certificate), and the kernel's capped searches;
 - `view_refine.refine` against a reference refinement written with np.add.at and np.unique (the same colours,
-  rounds and keys);
+  rounds and keys), and `view_refine.marked_refinement` (only the positions near the far set recomputed) against
+  both;
 - the transposition probe restricted to the pairs that can pass (`views._possible_pairs`) against the probe over
   every pair, and `views._twin_pairs` against every pair whose swap keeps each head's neighbourhoods of a and b.
 """
@@ -204,6 +205,34 @@ def test_refine_is_the_reference_refinement(patterns, n):
         dist[far] = -1
         colours, rounds, discrete, key = _reference_refine(arrays, dist, d)
         assert np.array_equal(got.colours, colours) and (got.rounds, got.discrete, got.key) == (rounds, discrete, key)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_marked_refinement_near_the_far_set_is_the_whole_refinement(seed):
+    # marked_refinement computes only the positions within t steps of U in round t, the rest read off the rounds of
+    # the unmarked graph made once per arrays: the same colours, rounds and key as refining all of Γ^U, for random
+    # digraphs of one to three heads (labels), far sets of any size, one after another on the same arrays
+    rnd = random.Random(seed)
+    n = rnd.randint(2, 300)
+    heads = []
+    for _ in range(rnd.randint(1, 3)):
+        arcs = {(rnd.randrange(n), rnd.randrange(n)) for _ in range(rnd.randint(0, 4 * n))}
+        if rnd.random() < 0.5:
+            arcs |= {(v, (v + 1) % n) for v in range(n)}
+        heads.append(PatternGraph(n, frozenset(a * n + b for a, b in arcs)))
+    arrays = ArcArrays(heads)
+    d = rnd.randint(2, 9)
+    for _ in range(6):
+        far = rnd.sample(range(n), rnd.choice([1, 1, 2, 3, rnd.randint(1, n)]))
+        got = marked_refinement(arrays, far, d)
+        dist = np.zeros(n, dtype=np.int64)
+        dist[far] = -1
+        whole = refine(arrays, -1, dist, d)
+        colours, rounds, discrete, key = _reference_refine(arrays, dist, d)
+        for view in (got, whole):
+            assert np.array_equal(view.colours, colours)
+            assert (view.rounds, view.discrete, view.key) == (rounds, discrete, key)
+        assert np.array_equal(got.ball, whole.ball) and got.arcs == whole.arcs
 
 
 def _graphs(patterns, n: int):

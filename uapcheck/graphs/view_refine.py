@@ -74,6 +74,7 @@ class ArcArrays:
         self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
         self.indegree = np.diff(self.in_ptr)
         self._by_target: Optional[tuple] = None  # `_by_target`'s arrays, made on first use
+        self._base_rounds: Optional[_BaseRounds] = None  # the rounds of Γ^∅ for `marked_refinement`, made on first use
 
     def in_distances(self, root: int, radius: Optional[int] = None):
         """d(v → root) for every v (−1: farther than ``radius``)."""
@@ -447,13 +448,141 @@ def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], 
     return got.far, got.searched + got.seeded
 
 
+def _segment_sums(terms, lens):
+    """Wrapping uint64 sums of consecutive segments of ``terms`` of the given lengths (0 for an empty one)."""
+    import numpy as np
+    if not len(lens):
+        return np.zeros(0, dtype=np.uint64)
+    starts = np.cumsum(lens) - lens
+    sums = np.add.reduceat(np.concatenate((terms, np.zeros(1, dtype=np.uint64))), starts)
+    sums[lens == 0] = 0
+    return sums
+
+
+def _arc_slots(indptr, vertices):
+    """(the arc slots indptr[v]:indptr[v + 1] of every v in ``vertices``, concatenated in order;
+    how many each has)."""
+    import numpy as np
+    starts = indptr[vertices]
+    lens = indptr[vertices + 1] - starts
+    offsets = np.cumsum(lens) - lens
+    return np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts - offsets, lens), lens
+
+
+def _round_at(arrays: ArcArrays, colours, vertices, in_u):
+    """One round of ``refine``'s colour at ``vertices`` (int64 array, distinct, ascending; n of them: every one) of Γ^U from ``colours`` (a full array), U the
+    boolean mask ``in_u`` (None: U empty): the arcs into U left out, as ``refine`` leaves out the arcs into positions
+    outside its ball. The same values as ``refine``'s round at those positions (the same terms summed, wrapping)."""
+    import numpy as np
+    _order, _src_d, lab_in_d, _in_runs, _out_runs, lab_out = _by_target(arrays)
+    every = len(vertices) == arrays.n
+    if every:
+        terms = _mix(colours[arrays.in_from] ^ lab_in_d, True)
+        lens = np.diff(arrays.in_ptr)
+    else:
+        slots, lens = _arc_slots(arrays.in_ptr, vertices)
+        terms = _mix(colours[arrays.in_from[slots]] ^ lab_in_d[slots], True)
+    ins = _segment_sums(terms, lens)
+    if in_u is not None:
+        ins[in_u[vertices]] = 0  # no arc into U is kept
+    if every:
+        heads, lens = arrays.out_to, np.diff(arrays.out_ptr)
+        terms = _mix(colours[heads] ^ lab_out, True)
+    else:
+        slots, lens = _arc_slots(arrays.out_ptr, vertices)
+        heads = arrays.out_to[slots]
+        terms = _mix(colours[heads] ^ lab_out[slots], True)
+    if in_u is not None:
+        terms[in_u[heads]] = 0
+    outs = _segment_sums(terms, lens)
+    return _mix(colours[vertices] ^ _mix(ins + np.uint64(0x9E3779B97F4A7C15), True) ^ (_mix(outs, True) * np.uint64(3)),
+                True)
+
+
+class _BaseRounds:
+    """The rounds of ``refine`` on Γ^∅ (every arc, no position marked), made as far as asked, with each round's sorted
+    distinct colours and their counts: Γ^U differs from it only near U (``marked_refinement``)."""
+
+    def __init__(self, arrays: ArcArrays):
+        import numpy as np
+        self.arrays = arrays
+        self.every = np.arange(arrays.n, dtype=np.int64)
+        self.colours = [_mix(np.ones(arrays.n, dtype=np.uint64), True)]
+        self.stats = [self._stats(self.colours[0])]
+
+    @staticmethod
+    def _stats(colours):
+        import numpy as np
+        ordered = np.sort(colours)
+        values, starts = _runs(ordered)
+        return values, np.diff(np.append(starts, len(ordered)))
+
+    def round(self, t: int):
+        while len(self.colours) <= t:
+            self.colours.append(_round_at(self.arrays, self.colours[-1], self.every, None))
+            self.stats.append(self._stats(self.colours[-1]))
+        return self.colours[t], self.stats[t]
+
+
+def _count_replaced(stats, base, where, values) -> int:
+    """How many distinct values the array ``base`` holds once ``base[where] = values`` (``where`` distinct), from
+    ``stats`` (base's sorted distinct values and their counts) and the changed entries only."""
+    import numpy as np
+    uniq, counts = stats
+    if not len(where):
+        return len(uniq)
+    slot, first = _runs(np.sort(np.searchsorted(uniq, base[where])))  # base's values are all among uniq
+    left = counts[slot] - np.diff(np.append(first, len(where)))  # what is left of each value taken out
+    new_values, _ = _runs(np.sort(values))
+    at = np.minimum(np.searchsorted(uniq, new_values), len(uniq) - 1)
+    k = np.minimum(np.searchsorted(slot, at), len(slot) - 1)
+    remaining = np.where(slot[k] == at, left[k], counts[at])
+    present = (uniq[at] == new_values) & (remaining > 0)  # a new value already held by a position left unchanged
+    return len(uniq) - int(np.count_nonzero(left == 0)) + int(np.count_nonzero(~present))
+
+
 def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> RefinedView:
     """Colour refinement of Γ^U (Theorem F132): every arc whose head is outside U = ``far``, the positions of U
-    marked; it is ``refine`` on a view whose ball is V minus U, every ball position at level 0."""
+    marked; it is ``refine`` on a view whose ball is V minus U, every ball position at level 0 (the same colours,
+    rounds and key). Γ^U and Γ^∅ have the same arcs and marks away from U, and a colour of round t is a function of
+    the colours of round t − 1 at the position and its neighbours; so at a position farther than t steps (either
+    way along the arcs) from U the colour of round t is Γ^∅'s, made once per arrays (``_BaseRounds``), and only the
+    positions within t steps of U are computed: for a far set of a few positions, a few hundred of them."""
     import numpy as np
-    dist = np.zeros(arrays.n, dtype=np.int64)
-    dist[np.asarray(list(far), dtype=np.int64)] = -1
-    return refine(arrays, -1, dist, diameter)
+    n = arrays.n
+    base = arrays._base_rounds
+    if base is None:
+        base = arrays._base_rounds = _BaseRounds(arrays)
+    in_u = np.zeros(n, dtype=bool)
+    in_u[np.asarray(list(far), dtype=np.int64)] = True
+    near = in_u.copy()  # the positions whose colour may differ from Γ^∅'s in the current round
+    where = np.flatnonzero(near)
+    values = _mix(np.full(len(where), diameter + 1, dtype=np.uint64), True)  # U at level D, the rest at level 0
+    kept = int(np.count_nonzero(~in_u[arrays.dst]))
+    base_colours, stats = base.round(0)
+    count = _count_replaced(stats, base_colours, where, values)
+    rounds = 0
+    while True:
+        rounds += 1
+        if count == n:
+            break
+        current = base_colours.copy()
+        current[where] = values
+        slots, _ = _arc_slots(arrays.in_ptr, where)
+        near[arrays.in_from[slots]] = True
+        slots, _ = _arc_slots(arrays.out_ptr, where)
+        near[arrays.out_to[slots]] = True
+        new_where = np.flatnonzero(near)
+        new_values = _round_at(arrays, current, new_where, in_u)
+        new_base, new_stats = base.round(rounds)
+        new_count = _count_replaced(new_stats, new_base, new_where, new_values)
+        if new_count <= count:
+            break
+        where, values, base_colours, count = new_where, new_values, new_base, new_count
+    colours = base_colours.copy()
+    colours[where] = values
+    digest = hashlib.sha256(np.sort(colours).tobytes() + f"|{rounds}".encode()).hexdigest()
+    return RefinedView(-1, ~in_u, colours, rounds, count == n, digest, kept)
 
 
 def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence[int], diameter: int,
