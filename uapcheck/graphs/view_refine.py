@@ -469,19 +469,33 @@ def _arc_slots(indptr, vertices):
     return np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts - offsets, lens), lens
 
 
+def _round_labels(arrays: ArcArrays):
+    """``_by_target``'s mixed in-labels (in the order of ``arrays.in_from``: by target, then source) and out-labels (in
+    code order); when every arc has one label, each as one value (0-d), without ordering the arcs by target."""
+    import numpy as np
+    label = arrays.label
+    if arrays._by_target is None and (not len(label) or not bool(np.any(label != label[0]))):
+        first = label[:1] if len(label) else np.zeros(1, dtype=np.uint64)
+        return (_mix(first * np.uint64(2) + np.uint64(0x51ED27), True)[0],
+                _mix(first * np.uint64(2) + np.uint64(0x2545F491), True)[0])
+    got = _by_target(arrays)
+    return got[2], got[5]
+
+
 def _round_at(arrays: ArcArrays, colours, vertices, in_u):
     """One round of ``refine``'s colour at ``vertices`` (int64 array, distinct, ascending; n of them: every one) of Γ^U from ``colours`` (a full array), U the
     boolean mask ``in_u`` (None: U empty): the arcs into U left out, as ``refine`` leaves out the arcs into positions
     outside its ball. The same values as ``refine``'s round at those positions (the same terms summed, wrapping)."""
     import numpy as np
-    _order, _src_d, lab_in_d, _in_runs, _out_runs, lab_out = _by_target(arrays)
+    lab_in_d, lab_out = _round_labels(arrays)
+    one_label = lab_in_d.ndim == 0
     every = len(vertices) == arrays.n
     if every:
         terms = _mix(colours[arrays.in_from] ^ lab_in_d, True)
         lens = np.diff(arrays.in_ptr)
     else:
         slots, lens = _arc_slots(arrays.in_ptr, vertices)
-        terms = _mix(colours[arrays.in_from[slots]] ^ lab_in_d[slots], True)
+        terms = _mix(colours[arrays.in_from[slots]] ^ (lab_in_d if one_label else lab_in_d[slots]), True)
     ins = _segment_sums(terms, lens)
     if in_u is not None:
         ins[in_u[vertices]] = 0  # no arc into U is kept
@@ -491,7 +505,7 @@ def _round_at(arrays: ArcArrays, colours, vertices, in_u):
     else:
         slots, lens = _arc_slots(arrays.out_ptr, vertices)
         heads = arrays.out_to[slots]
-        terms = _mix(colours[heads] ^ lab_out[slots], True)
+        terms = _mix(colours[heads] ^ (lab_out if one_label else lab_out[slots]), True)
     if in_u is not None:
         terms[in_u[heads]] = 0
     outs = _segment_sums(terms, lens)
@@ -512,10 +526,12 @@ class _BaseRounds:
 
     @staticmethod
     def _stats(colours):
+        """(the sorted distinct colours, how many positions hold each, where each starts in the sorted colours,
+        the sorted colours)."""
         import numpy as np
         ordered = np.sort(colours)
         values, starts = _runs(ordered)
-        return values, np.diff(np.append(starts, len(ordered)))
+        return values, np.diff(np.append(starts, len(ordered))), starts, ordered
 
     def round(self, t: int):
         while len(self.colours) <= t:
@@ -528,7 +544,7 @@ def _count_replaced(stats, base, where, values) -> int:
     """How many distinct values the array ``base`` holds once ``base[where] = values`` (``where`` distinct), from
     ``stats`` (base's sorted distinct values and their counts) and the changed entries only."""
     import numpy as np
-    uniq, counts = stats
+    uniq, counts = stats[:2]
     if not len(where):
         return len(uniq)
     slot, first = _runs(np.sort(np.searchsorted(uniq, base[where])))  # base's values are all among uniq
@@ -539,6 +555,21 @@ def _count_replaced(stats, base, where, values) -> int:
     remaining = np.where(slot[k] == at, left[k], counts[at])
     present = (uniq[at] == new_values) & (remaining > 0)  # a new value already held by a position left unchanged
     return len(uniq) - int(np.count_nonzero(left == 0)) + int(np.count_nonzero(~present))
+
+
+def _sorted_replaced(stats, base, where, values):
+    """np.sort of the array ``base`` once ``base[where] = values`` (``where`` distinct), from ``stats`` (base's sorted
+    distinct values, their counts and starts, base sorted): the entries taken out deleted from base sorted (for a value
+    taken r times, its first r places) and the new ones inserted in order."""
+    import numpy as np
+    uniq, _counts, starts, ordered = stats
+    if not len(where):
+        return ordered
+    slot = np.sort(np.searchsorted(uniq, base[where]))
+    rank = np.arange(len(slot)) - np.searchsorted(slot, slot)  # 0, 1, … within each run of one value
+    kept = np.delete(ordered, starts[slot] + rank)
+    new = np.sort(values)
+    return np.insert(kept, np.searchsorted(kept, new), new)
 
 
 def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> RefinedView:
@@ -578,10 +609,11 @@ def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> R
         new_count = _count_replaced(new_stats, new_base, new_where, new_values)
         if new_count <= count:
             break
-        where, values, base_colours, count = new_where, new_values, new_base, new_count
+        where, values, base_colours, stats, count = new_where, new_values, new_base, new_stats, new_count
     colours = base_colours.copy()
     colours[where] = values
-    digest = hashlib.sha256(np.sort(colours).tobytes() + f"|{rounds}".encode()).hexdigest()
+    ordered = _sorted_replaced(stats, base_colours, where, values)
+    digest = hashlib.sha256(ordered.tobytes() + f"|{rounds}".encode()).hexdigest()
     return RefinedView(-1, ~in_u, colours, rounds, count == n, digest, kept)
 
 
