@@ -323,3 +323,13 @@ def test_kernel_eccentricities_with_a_cap_reject_what_is_above_it(seed):
     cap = rnd.choice([None, rnd.randint(0, 30)])
     got = conn_mod._kernel_eccentricities(seeds, layout, n, cap)
     assert got == (None if any(w is None or (cap is not None and w > cap) for w in want) else want)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_far_search_top_picks_are_the_stable_argsort(seed):
+    from uapcheck.graphs.view_refine import _top
+    rnd = random.Random(seed)
+    n = rnd.randint(1, 3000)
+    score = np.array([rnd.choice([0.0, 1.0, 2.5, float(rnd.randint(0, 40))]) for _ in range(n)])
+    for k in (1, 2, rnd.randint(1, n), n, n + 3, 256):
+        assert _top(score, k).tolist() == np.argsort(-score, kind="stable")[:k].tolist()

@@ -211,7 +211,11 @@ def spread_lowered(ub, changed, indptr, tails) -> None:
             return
         ws, vals = ws[better], vals[better]
         np.minimum.at(ub, ws, vals)
-        front = np.flatnonzero(np.bincount(ws, minlength=len(ub)))
+        if len(ws) * 16 < len(ub):  # the distinct ws, ascending: sorted when few, else counted over every position
+            ws = np.sort(ws)
+            front = ws[np.concatenate(([True], ws[1:] != ws[:-1]))]
+        else:
+            front = np.flatnonzero(np.bincount(ws, minlength=len(ub)))
 
 
 def _and_of_rows(mask):

@@ -344,6 +344,21 @@ class FarSearch:
     reason: str = ""
 
 
+def _top(score, k: int):
+    """np.argsort(-score, kind="stable")[:k] (the k largest, ties by least index) without sorting all of ``score``
+    (finite floats): the k-th largest value by a partition, the positions above it and the first ones at it."""
+    import numpy as np
+    n = len(score)
+    if k >= n:
+        return np.argsort(-score, kind="stable")
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    cut = np.partition(score, n - k)[n - k]
+    above = np.flatnonzero(score > cut)
+    chosen = np.concatenate((above, np.flatnonzero(score == cut)[:k - len(above)]))
+    return chosen[np.lexsort((chosen, -score[chosen]))]
+
+
 def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS,
                settled=None) -> FarSearch:
     """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked);
@@ -386,7 +401,7 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
             two = np.bincount(dst, weights=one[src], minlength=n)
             score = (one + two) * (diameter + 1 - np.minimum(ub, diameter))
             score[done | open_] = 0
-            picks = np.argsort(-score, kind="stable")[:batch]
+            picks = _top(score, batch)
             picks = picks[score[picks] > 0]
             if not len(picks):
                 picks = None
@@ -395,7 +410,7 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
             cand = np.flatnonzero(open_)
             one = np.bincount(dst, weights=open_[src], minlength=n)
             near = one + np.bincount(dst, weights=one[src], minlength=n)
-            picks = cand[np.argsort(-near[cand], kind="stable")][:batch]
+            picks = cand[_top(near[cand], batch)]
             spent = time.process_time() - start
             left = -(-count // batch)
             if cost and spent + left * cost > seconds:
