@@ -310,3 +310,16 @@ def test_lemma_p_at_random_taps_against_bfs():
             assert int(expr.subs(n, size)) == form.depth_at(size), (taps, size)
         if form.start > 2 and math.gcd(form.start - 1, form.step) == 1:
             assert form.depth_at(form.start - 1) != _bfs_depth(form.start - 1, taps), taps
+
+
+def test_a_count_of_one_layer_is_worded_in_the_singular():
+    r = check_spec(parse_source("tokens 3\nconvolution circular(2)", "c.uap"))
+    claims = {s.rule: s.claim for s in r.root.walk()}
+    assert r.layers == 1
+    assert claims["CONV-LAYERS"].startswith("1 convolution layer is token distinguishing")
+    assert "a product of 1 trainable tap polynomial;" in claims["CONV-LAYERS"]
+    assert "not at m = 0 (offset 1 is missing)" in claims["CONV-REACH"]
+    r = check_spec(parse_source("tokens 9\nconvolution circular(2)", "c.uap"))
+    claims = {s.rule: s.claim for s in r.root.walk()}
+    assert claims["CONV-LAYERS"].startswith("4 convolution layers are token distinguishing")
+    assert "not at m = 3 (offset" in claims["CONV-REACH"]

@@ -89,8 +89,10 @@ def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optio
                       "sum set of the taps with 0 (mod n); it is all of ", Z_N, " from ",
                       Formula(sympy.Eq(m, depth, evaluate=False), f"m = {shown}"), " on")
     if missing is not None:
-        statement += claim(", and not at ", Formula(sympy.Eq(m, sympy.Add(depth, -1, evaluate=False), evaluate=False),
-                                                    f"m = {shown} − 1"),
+        concrete = isinstance(depth, (int, sympy.Integer))  # a concrete D: "not at m = D − 1" with D − 1 evaluated
+        fewer = (Formula(sympy.Eq(m, int(depth) - 1, evaluate=False), f"m = {int(depth) - 1}") if concrete else
+                 Formula(sympy.Eq(m, sympy.Add(depth, -1, evaluate=False), evaluate=False), f"m = {shown} − 1"))
+        statement += claim(", and not at ", fewer,
                            f" (offset {missing} is missing), so fewer layers are not enough")
     elif isinstance(cert, TapSumsets):
         statement += claim(f", for n ≥ {cert.start} (Lemma P: from k₀ = ", value(_form(cert).k0), " on, the k-fold sum "
@@ -141,9 +143,11 @@ def layers_step(reach: proof.Step, layers, cert, n=None, on_classes: Optional[tu
     when it is stated on those residue classes of n only (the range is then n ≥ 2 on them)."""
     shown = sympy.sstr(layers)
     count = value(layers) if not isinstance(layers, int) else shown
-    return proof.conclude(claim(count, f" convolution layer{'s' if layers != 1 else ''} are token distinguishing "
-                                "under ", C_N, " and no fewer are: the composed mixer is X ↦ X·Q(P) with Q a product "
-                                "of ", count, " trainable tap polynomials; its coefficients ", C_S, " (s ∈ ", Z_N,
+    one = layers == 1  # a concrete count of one: the singular ("1 convolution layer is")
+    return proof.conclude(claim(count, " convolution layer is" if one else " convolution layers are",
+                                " token distinguishing under ", C_N, " and no fewer are: the composed mixer is X ↦ X·Q(P) "
+                                "with Q a product of ", count, " trainable tap polynomial" if one else
+                                " trainable tap polynomials", "; its coefficients ", C_S, " (s ∈ ", Z_N,
                                 ") are linearly independent polynomials in the taps once the sum set covers ", Z_N,
                                 ", so equal outputs for all taps force equal cyclic shifts of the samples "
                                 "(Definition 3; Theorem 1 then gives the ", C_N, "-UAP)"), proof.PROVED, [reach], {"layers": layers, "least": True},
