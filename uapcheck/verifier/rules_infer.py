@@ -90,9 +90,17 @@ def td_bias(ctx, s):
     return VERIFIED, f"inference: a trainable `{head.bias}` bias separates permuted copies (docs/theory.md §Bias)"
 
 
+#: a head's token distinguishing steps, each of which PE-LIFT passes through (the engine lifts every head's step:
+#: T5 buckets, RoPE, a fixed bias, shared or differential heads beside an encoding were rejected as premises)
+HEAD_TD_RULES = frozenset({"TD-KERNEL", "TD-BIAS", "TD-BUCKETS", "TD-FIXEDBIAS", "TD-LINFORMER", "TD-MEANS", "TD-RIDGE",
+                           "TD-RADIAL", "TD-ROTARY", "TD-WITNESS", "HEADS-DIFF", "HEADS-SHARED", "HEADS-ZERO-VALUE"})
+
+
 @checker("PE-LIFT")
 def pe_lift(ctx, s):
-    (td,) = _premise_rules(ctx, s, {"TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "TD-RIDGE", "TD-RADIAL", "TD-WITNESS"})
+    """An absolute encoding (§10): the step's one premise is the head's token distinguishing step, whatever rule made
+    it, with the same status; what the head's count is stays with the layer steps."""
+    (td,) = _premise_rules(ctx, s, HEAD_TD_RULES)
     if ctx.spec.positional != "absolute":
         raise Reject("the input has no absolute positional encoding")
     if (s["status"] == "proved") != (td["status"] == "proved") or s["status"] == "refuted":
