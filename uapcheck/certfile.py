@@ -767,19 +767,29 @@ def _target_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if step.rule == "TGT-POSITIONS":
         return _positions_data(step)
     if step.rule == "TGT-NOT-CAUSAL":  # an earlier position that never reaches a later one, or a non-trivial group
-        if ev.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
-            return {"route": "view witness", **(_seq_witness(ev.get("view witness"), spec) or {})}
-        if ev.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
-            return {"route": "interval witness", **(ev.get("interval witness") or {})}
-        w = ev.get("witness")
-        if isinstance(w, dict):
-            return {"route": "unreached", "i": w.get("i"), "j": w.get("j")}
-        if "group" not in ev:
-            return None
-        start = step.facts.get("from")  # at symbolic n: the lengths n ≥ start it holds for (docs/theory.md §14.10)
-        return {"route": "group", **({} if start is None else {"from": start if isinstance(start, int) else
-                                                               _tree(start)})}
+        return _not_causal_data(step, spec)
     return None
+
+
+def _not_causal_data(step: proof.Step, spec) -> Optional[dict]:
+    """TGT-NOT-CAUSAL's route and its data: an earlier position that never reaches a later one (or not within the
+    `layers M` budget, §14.9), a witness at the whole depth of per-layer patterns, or a non-trivial group."""
+    ev = step.evidence
+    if ev.get("route") == "view witness":  # per-layer patterns at their whole depth (§21.5)
+        return {"route": "view witness", **(_seq_witness(ev.get("view witness"), spec) or {})}
+    if ev.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
+        return {"route": "interval witness", **(ev.get("interval witness") or {})}
+    w = ev.get("witness")
+    if isinstance(w, dict) and "budget" in w:  # x_j (j < i) more than `layers M` hops from i (§14.9)
+        return {"route": "budget", "i": w.get("i"), "j": w.get("j"), "budget": w.get("budget"),
+                "distance": w.get("distance from j to i")}
+    if isinstance(w, dict):
+        return {"route": "unreached", "i": w.get("i"), "j": w.get("j")}
+    if "group" not in ev:
+        return None
+    start = step.facts.get("from")  # at symbolic n: the lengths n ≥ start it holds for (docs/theory.md §14.10)
+    return {"route": "group", **({} if start is None else {"from": start if isinstance(start, int) else
+                                                           _tree(start)})}
 
 
 def _positions_data(step: proof.Step) -> dict:

@@ -16,7 +16,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
-from ..certificates import Trusted
+from ..certificates import FarPair, Trusted
 from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache
 from ..show import show_pattern
@@ -403,14 +403,53 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
 
 
 @proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
-            certificates=(Trusted,))
-def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.Expr | None" = None) -> proof.Step:
-    """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10)."""
+            certificates=(Trusted, FarPair))
+def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.Expr | None" = None,
+                    far: Optional[FarPair] = None) -> proof.Step:
+    """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10);
+    `far`: the budget route's pair, x_j (j < i) more than `layers M` hops from position i (§14.9)."""
     where = "" if start is None else f" (for {_range_text(start)})"
     return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec), **({} if start is None else
                                                                            {"range": _range_text(start)})),
-                          facts={} if start is None else {"from": start}, certificate=_trusted(why))
+                          facts={} if start is None else {"from": start},
+                          certificate=far if far is not None else _trusted(why))
+
+
+#: how many earlier positions j the budget route tries as the far token (a BFS from each)
+CAUSAL_BUDGET_SOURCES = 64
+
+
+def causal_budget(spec: S.Spec, obstruction: Optional[proof.Step]) -> Optional[TargetOutcome]:
+    """`target causal` on a strongly connected family whose `layers M` budget is below its directed diameter
+    (PAT-BUDGET's far pair, at an integer n): when some x_j with j < i needs more than M hops to reach position i,
+    every model's output at i ignores x_j, whatever the positions add (an encoding X + E, position terms in the
+    weights: they change values, not the arcs), while the causal target F(X)_i = x_j depends on it: NOT-UAP for
+    causal targets (docs/theory.md §14.9, the budget route). None when PAT-BUDGET has no far pair or no earlier
+    token among the first CAUSAL_BUDGET_SOURCES is out of reach."""
+    from ..certificates import _bfs_from
+    cert = obstruction.certificate if obstruction is not None else None
+    if obstruction is None or obstruction.rule != "PAT-BUDGET" or not isinstance(cert, FarPair) \
+            or not _has_only_patterns(spec) or not isinstance(spec.layers, int):
+        return None
+    graphs, budget = cert.graphs, cert.budget
+    n = graphs[0].n
+    for j in range(1, min(n, CAUSAL_BUDGET_SOURCES) + 1):
+        dist = _bfs_from(graphs, n, [j])
+        far = [i for i in range(n, j, -1) if int(dist[i]) < 0 or int(dist[i]) > budget]
+        if not far:
+            continue
+        i = far[0]
+        d = int(dist[i])
+        hops = f"needs {d} hops to reach position {i}" if d >= 0 else f"never reaches position {i}"
+        why = (f"x_{j} {hops} although {j} < {i}, so with {budget} layer{'s' if budget != 1 else ''} every model's "
+               f"output at {i} ignores x_{j} (positions change the weights, not the arcs), while the causal target "
+               f"F(X)_{i} = x_{j} depends on it")
+        step = not_causal_step(spec, why, {"witness": {"i": i, "j": j, "distance from j to i": d if d >= 0 else None,
+                                                       "budget": budget, "target": f"F(X)_{i} = x_{j}"}},
+                               far=FarPair(graphs, i, j, budget, d if d >= 0 else None))
+        return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1])
+    return None
 
 
 @proof.rule("TGT-BUDGET", "A layer budget below the least layers of the receptive-field class", CITE_TGT, statuses=(proof.PROVED, proof.UNDECIDED),
@@ -1098,6 +1137,8 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
         outcome = within_dimension(spec, analyse(spec, spec.target, ffn_step, tds))
     else:
         outcome = causal_from_equivariant(spec, verdict, group, layers)
+        if outcome is None and verdict == "NOT-UAP":
+            outcome = causal_budget(spec, next((s for s in structure if s.rule == "PAT-BUDGET" and s.proved), None))
         if outcome is None:
             step = undecided_step(spec, "causal", f"the family is {verdict} for its G-equivariant targets and its "
                                                   "group is not shown non-trivial")

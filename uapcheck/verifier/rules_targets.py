@@ -202,6 +202,8 @@ def not_causal(ctx, s):
         return interval_depth_witness(ctx, data)
     if data.get("route") == "unreached":
         return _unreached(ctx, s, data)
+    if data.get("route") == "budget":
+        return _beyond_budget(ctx, s, data)
     if data.get("route") == "group":
         return _not_trivial(ctx, s)
     raise Reject("the step states neither an earlier position that never reaches a later one nor a group")
@@ -246,6 +248,74 @@ def _unreached(ctx, s, data):
     return VERIFIED, (f"the backward search from position {i} on the union of the heads' arcs closes on {len(seen)} "
                       f"position{'s' if len(seen) != 1 else ''} without {j} < {i}: every model's output at {i} ignores "
                       f"x_{j}, while the causal target F(X)_{i} = x_{j} depends on it (§14.1)")
+
+
+def _beyond_budget(ctx, s, data):
+    """The budget route (§14.9): x_j with j < i needs more than M hops to reach position i, M the file's `layers M`,
+    so with M layers every model's output at i ignores x_j (positions change the weights, not the arcs), while the
+    causal target F(X)_i = x_j depends on it. A backward search from i on the union of every head's arcs, M levels
+    deep, must not meet j; the stated distance (None: never reached) is the search's."""
+    i, j, budget, distance = _budget_pair(ctx, s, data)
+    try:
+        heads = ctx.arcs()
+    except patterns.Symbolic as exc:
+        raise Trust(f"the verifier does not build these arcs: {exc}") from None
+    d = _backward_distances(heads, i).get(j)
+    if d is not None and d <= budget:
+        raise Reject(f"x_{j} reaches position {i} in {d} ≤ {budget} layers on the verifier's arcs")
+    if d != distance:
+        raise Reject(f"x_{j} reaches position {i} in {d if d is not None else 'no number of'} hops, not {distance}")
+    return VERIFIED, (f"the backward search from position {i} on the union of the heads' arcs meets x_{j} (j = {j} < "
+                      f"{i}) " + (f"only at depth {d}" if d is not None else "at no depth") + f", beyond the file's "
+                      f"`layers {budget}`: every model's output at {i} ignores x_{j}, while the causal target "
+                      f"F(X)_{i} = x_{j} depends on it (§14.9)")
+
+
+def _backward_distances(heads, i: int) -> dict:
+    """Hops from each position to position i on the union of the heads' arcs (u → v: v reads u)."""
+    into: dict = {}
+    for arcs in heads:
+        for u, v in arcs:
+            into.setdefault(v, set()).add(u)
+    dist, frontier, depth = {i: 0}, [i], 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for v in frontier:
+            for u in into.get(v, ()):
+                if u not in dist:
+                    dist[u] = depth
+                    nxt.append(u)
+        frontier = nxt
+    return dist
+
+
+def _budget_pair(ctx, s, data) -> tuple:
+    """The budget route's (i, j, M, distance), bound to the printed witness, the file's `layers M` and 1 ≤ j < i ≤ n."""
+    i, j, budget, distance = data.get("i"), data.get("j"), data.get("budget"), data.get("distance")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (i, j, budget)):
+        raise Reject("the witness (i, j) and the budget are not integers")
+    if distance is not None and (not isinstance(distance, int) or isinstance(distance, bool)):
+        raise Reject("the stated distance is not an integer")
+    printed = s["evidence"].get("witness")
+    if not isinstance(printed, dict) or (printed.get("i"), printed.get("j"), printed.get("budget")) != (i, j, budget):
+        raise Reject(f"the witness (i, j) = ({i}, {j}) with budget {budget} is not the one the derivation printed")
+    layers = ctx.spec.layers
+    if not isinstance(layers, int) or isinstance(layers, bool):
+        raise Reject("the input states no integer `layers` budget: the budget route needs one")
+    if budget != layers:
+        raise Reject(f"the budget {budget} is not the file's `layers {layers}`")
+    if any(h.projection for h in ctx.spec.heads):
+        raise Reject("a sequence projection mixes every position into every key: x_j reaches every position")
+    if any(isinstance(h.pattern, S.PatternSequence) for h in ctx.spec.heads):
+        raise Reject("per-layer patterns: the budget route reads one pattern graph for every layer")
+    n = ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Trust("symbolic n: the far pair is not re-checked at every length")
+    if not 1 <= j < i <= n:
+        raise Reject(f"the witness needs 1 ≤ j < i ≤ n = {n}: a causal target at i reads x_j only for j ≤ i, and x_i "
+                     "reaches i")
+    return i, j, budget, distance
 
 
 #: groups of the dense table (SYM-DENSE) that are not trivial at every n ≥ 2
