@@ -145,7 +145,7 @@ def expects(draw, symbolic: bool):
 # Items of a head beside its kernel, features or score, and its pattern. A head brings positions into its
 # weights in at most one way (a bias, a reweight, rotary).
 POSITION_ITEMS = ["bias free", "bias circulant", "bias symmetric circulant", "bias toeplitz", "bias symmetric toeplitz",
-                  "bias buckets(32, 128)", "bias buckets(2, 999999999)", "rotary"]
+                  "bias buckets(32, 128)", "bias buckets(4, 999999999)", "rotary"]
 OTHER_ITEMS = ["affine query key", "unnormalized", "normalize", "heads 8 kv 2", "heads 4", "tie query key", "", ""]
 KERNEL_ITEMS = ["nystrom landmarks 3", "differential"]  # normalised kernel heads only
 PROJECTIONS = ["project keys values to 4", "project keys values to 2 fixed"]  # neither with a pattern nor a position

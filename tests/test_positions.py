@@ -130,6 +130,12 @@ def test_offset_classification():
     ("kernel k(x, y) = exp(x . y)\nbias b(i, i) = 1", "need different names"),
     ("features phi(x) = relu(x)\nrotary", "`rotary` applies to `kernel` and `score`"),
     ("kernel k(x, y) = exp(x . y)\nbias buckets(31, 128)", "must be even"),
+    # the released bucket function divides by B/4 and by log(D/(B/4)): both must be non-zero (the verifier's exact
+    # evaluation failed on them, 'Cannot convert nan to int', and the engine had made up a bucket)
+    ("kernel k(x, y) = exp(x . y)\nbias buckets(2, 5)", "at least 4 buckets"),
+    ("kernel k(x, y) = exp(x . y)\nbias buckets(8, 2)", "must exceed the exact range 2"),
+    ("kernel k(x, y) = exp(x . y)\nbias buckets(4, 1)", "must exceed the exact range 1"),
+    ("kernel k(x, y) = exp(x . y)\nbias buckets(32, 8)", "must exceed the exact range 8"),
     ("kernel k(x, y) = exp(x . y)\nbias b(i, j) = q * (i - j)", "unknown name `q`"),
     ("kernel k(x, y) = exp(x . y)\nbias b(i, j) = i\nbias b(i, j) = j", "given twice"),
 ])

@@ -1283,9 +1283,14 @@ class _BuildIR(Transformer_NonRecursive):
         if nb % 2:
             raise _err(buckets, "T5's bidirectional buckets split evenly between the two "
                                 "directions: the number of buckets must be even")
-        if md < nb // 4:
-            raise _err(distance, f"the maximum distance must be at least the exact range "
-                                 f"{nb // 4} (a quarter of the buckets)")
+        if nb < 4:
+            # a quarter of the buckets is 0: the released function divides by it (log(|m|/(B/4))), for every offset
+            raise _err(buckets, "T5's bucket function needs at least 4 buckets (its exact range B/4 is a divisor)")
+        if md <= nb // 4:
+            # at D = B/4 the released function divides by log(D/(B/4)) = 0: the buckets beyond the exact range are
+            # not defined (its code gives infinities or NaN there)
+            raise _err(distance, f"the maximum distance must exceed the exact range {nb // 4} (a quarter of the "
+                                 "buckets): T5's bucket function divides by log(D/(B/4))")
         return spec.PositionTerm("buckets", buckets=nb, max_distance=md, loc=_loc(meta))
 
     @v_args(inline=True, meta=True)

@@ -631,7 +631,7 @@ def td_buckets(head: S.Head, td: proof.Step, n, label: str) -> proof.Step:
                               "for two keys of one bucket; the number of layers is not analysed here",
                               proof.UNDECIDED, [td], {"reason": "too many buckets to search"})
     l1, l2 = pair
-    if isinstance(n, int) and l2 > n:  # only with 2 buckets: offsets −1 and 0 share bucket 0, row 1 keeps its keys apart
+    if isinstance(n, int) and l2 > n:  # not with B ≥ 4 (the language's range): kept as a guard, never a guess
         return proof.conclude(f"{label}: two offsets share a bucket at this n, but no two keys of row 1 do; one layer "
                               "is not analysed here", proof.UNDECIDED, [td],
                               {"reason": "a bucket holds several offsets"})
