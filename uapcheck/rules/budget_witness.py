@@ -473,11 +473,15 @@ def _pattern_claim(spec: S.Spec, cert: "ViewWitness | LabelledViewWitness", laye
 def budget_step(spec: S.Spec, structure) -> Optional[proof.Step]:
     """The NOT-UAP step for a `layers M` budget that a view witness defeats, or None: dense heads with
     `layers 1` (a row swap), or a pattern whose D + 1 layers are least by a view witness, with M = D."""
-    if not isinstance(spec.layers, int) or spec.layers < 1 or spec.target != "equivariant":
+    if not isinstance(spec.layers, int) or spec.layers < 1 or spec.target not in ("equivariant", "receptive"):
         return None
     if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads):
         return None  # per-layer patterns: their depth is SEQ-DEPTH's (rules/layers.py)
-    if all(isinstance(h.pattern, S.Full) for h in spec.heads):
+    connected = any(s.rule == "PAT-CONNECTED" and s.proved for s in structure)
+    dense = all(isinstance(h.pattern, S.Full) for h in spec.heads)
+    if spec.target == "receptive" and not (dense or connected):
+        return None  # the receptive class is the G-equivariant maps on a strongly connected family only (§14.1)
+    if dense:
         if spec.layers != 1:
             return None
         swap = row_swap(spec)

@@ -417,5 +417,6 @@ def _equivariant_class(ctx) -> bool:
         # under a declared class's own verdict the step states the obstruction for G-equivariant targets only (true
         # whatever is declared); that verdict reads TGT-NOT-CAUSAL and TGT-BUDGET, never this step
         return True
-    return ctx.spec.target == "receptive" and any(st["rule"] == "PAT-CONNECTED" and st["status"] == "proved"
-                                                  for st in ctx.steps.values())
+    dense = all(h.pattern is None or isinstance(h.pattern, S.Full) for h in ctx.spec.heads)  # every field is 1..n
+    return ctx.spec.target == "receptive" and (dense or any(st["rule"] == "PAT-CONNECTED" and st["status"] == "proved"
+                                                            for st in ctx.steps.values()))
