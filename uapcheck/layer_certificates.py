@@ -515,6 +515,100 @@ class CausalIntervalForm(Certificate):
                 "pieces": [{"from": out(q.lower), "below": out(q.upper), "layers": out(q.layers)} for q in f.pieces]}
 
 
+#: Up to this n CausalSinkCount also re-checks the reach, the covering and the witness on explicit position sets.
+SINK_EXPLICIT_N = 200
+
+
+def _sink_nb(w, k, v: int) -> set:
+    """N(v) of a sink interval head, as a set (the definition)."""
+    out = set(range(1 if w is None else max(1, v - w), v + 1))
+    if v > k:
+        out |= set(range(1, k + 1))
+    return out
+
+
+def _sink_views(L, i: int, m: int) -> list:
+    """V_0 … V_m of root i by §21.3's recursion on explicit sets."""
+    views = [set() for _ in range(m + 1)]
+    views[m] = {i}
+    for ell in range(m, 0, -1):
+        views[ell - 1] = set().union(*(_sink_nb(w, k, v) for v in views[ell] for w, k in L.row(ell)))
+    return views
+
+
+@dataclass(frozen=True)
+class CausalSinkCount(Certificate):
+    """Per-layer causal heads with attention sinks (docs/theory.md §21.9, Theorem F128): D_c, the covering count and,
+    when it is claimed least above D_c, a transposition witness one layer below. The check: the decision recomputed;
+    the witness by the definition on the implicit neighbourhoods; at n ≤ SINK_EXPLICIT_N the reach, the pair not
+    reached, the covering of every root and the witness again on explicit position sets."""
+    layers_: Any  # graphs.layers_sinks.SinkLayers
+    count: Any    # graphs.layers_sinks.SinkCount
+    kind = "layers-causal-sinks"
+
+    def check(self) -> None:
+        from .graphs.layers_sinks import decide, transposition_holds
+        L, c = self.layers_, self.count
+        got = decide(L)
+        if (got.depth, got.missing, got.layers, got.least, got.witness) != \
+                (c.depth, c.missing, c.layers, c.least, c.witness):
+            _reject(CausalSinkCount, f"Theorem F128 gives D_c = {got.depth}, {got.layers} layers (least: {got.least}),"
+                                     f" not D_c = {c.depth}, {c.layers} (least: {c.least})")
+        if c.layers is None or c.depth is None:
+            _reject(CausalSinkCount, "no count to certify")
+        if c.least and c.layers > max(c.depth, 1):
+            if c.witness is None or c.witness[1] != c.layers - 1:
+                _reject(CausalSinkCount, "a count above D_c claimed least without a witness one layer below")
+            i, m, j = c.witness
+            if not transposition_holds(L, i, m, j):
+                _reject(CausalSinkCount, "the transposition fails the view condition")
+        if L.n <= SINK_EXPLICIT_N:
+            self._explicit()
+
+    def _explicit(self) -> None:
+        L, c = self.layers_, self.count
+        n = L.n
+        for m, want in ((c.depth, True), (c.depth - 1, False)):
+            if m < 0:
+                continue
+            full = all(_sink_views(L, v, m)[0] == set(range(1, v + 1)) for v in range(1, n + 1)) if m >= 0 else False
+            if full != want:
+                _reject(CausalSinkCount, f"the explicit reach at depth {m} does not match D_c = {c.depth}")
+        if c.depth >= 1 and c.missing is not None:
+            v, j = c.missing
+            if j in _sink_views(L, v, c.depth - 1)[0] or not 1 <= j < v <= n:
+                _reject(CausalSinkCount, f"x_{j} reaches position {v} within D_c − 1 layers")
+        m = c.layers
+        for i in range(2, n + 1):
+            views = _sink_views(L, i, m)
+            if not any(views[ell] == set(range(1, i + 1)) and any(w is None or w >= 1 for w, _ in L.row(ell))
+                       for ell in range(1, m + 1)):
+                _reject(CausalSinkCount, f"root {i} has no layer with a chain head seen whole at depth {m}")
+        if c.witness is not None:
+            i, d, j = c.witness
+            views = _sink_views(L, i, d)
+            tau = {j: j + 1, j + 1: j}
+            for ell in range(1, d + 1):
+                if {tau.get(x, x) for x in views[ell]} != views[ell]:
+                    _reject(CausalSinkCount, "the transposition does not keep a view set")
+                for v in views[ell]:
+                    for w, k in L.row(ell):
+                        if {tau.get(x, x) for x in _sink_nb(w, k, v)} != _sink_nb(w, k, tau.get(v, v)):
+                            _reject(CausalSinkCount, f"the transposition breaks layer {ell} at {v} (explicit)")
+
+    def to_json(self) -> Any:
+        L, c = self.layers_, self.count
+        out: dict = {"kind": self.kind, "n": L.n,
+                     "heads": [[["∞" if w is None else w, k] for w, k in row] for row in L.heads],
+                     "periodic": L.periodic, "limit": L.limit, "D_c": c.depth, "layers": c.layers, "least": c.least}
+        if c.missing is not None:
+            out["not within D_c − 1"] = {"i": c.missing[0], "j": c.missing[1]}
+        if c.witness is not None:
+            out["witness"] = {"position": c.witness[0], "depth": c.witness[1],
+                              "transposition": [c.witness[2], c.witness[2] + 1]}
+        return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
 

@@ -202,7 +202,17 @@ def _network_layers(seq: LayerSequence, budget) -> tuple[LayerSequence, bool]:
 def _causal_intervals(spec: S.Spec) -> bool:
     """`target causal` with interval heads in every layer (decided at any n by rules/layers_intervals.py, §21.6)."""
     from .layers_intervals import interval_sequence
-    return spec.target == "causal" and interval_sequence(spec) is not None
+    return spec.target == "causal" and (interval_sequence(spec) is not None or _sink_heads(spec))
+
+
+def _sink_heads(spec: S.Spec) -> bool:
+    """Every head of every layer a sink interval head (decided by rules/layers_sinks.py, §21.9)."""
+    from ..graphs.layers_sinks import sink_head
+    try:
+        per_layer, _ = layer_patterns(spec)
+    except ValueError:
+        return False
+    return all(sink_head(p) is not None for pats in per_layer for p in pats)
 
 
 def _alternation_outcome(spec: S.Spec, desc: str, least_only: bool = False):

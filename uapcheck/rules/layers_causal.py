@@ -82,17 +82,23 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         step = undecided_step(spec, "causal", f"per-layer patterns at a symbolic n: {why}")
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim, tuple(tds))
     if n > MAX_SEQ_N:
-        got = interval_outcome(spec, ffn_step, tds)
+        got = interval_outcome(spec, ffn_step, tds) or _sinks(spec, ffn_step, tds)
         if got is not None:
             return got
     out = _views_outcome(spec, ffn_step, tds)
     if out.verdict == "INCONCLUSIVE" and all(s.proved for s in [ffn_step, *tds]):
         # the rooted views stopped at a work or time limit or their periodic search bound: the interval route
         # decides interval heads at any n, so no limit turns such a file INCONCLUSIVE
-        got = interval_outcome(spec, ffn_step, tds)
+        got = interval_outcome(spec, ffn_step, tds) or _sinks(spec, ffn_step, tds)
         if got is not None:
             return got
     return out
+
+
+def _sinks(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """Heads with attention sinks by Theorem F128 (§21.9), or None."""
+    from .layers_sinks import sinks_outcome
+    return sinks_outcome(spec, ffn_step, tds)
 
 
 def _views_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):

@@ -668,3 +668,68 @@ def check_form_verdict(ctx, s, data: dict) -> str:
     if not same or not all(q.get("least") is True for q in mine):
         raise Reject("the lengths below the range are not SEQ-CAUSAL-FORM's pieces")
     return "; the range and the lengths below it are SEQ-CAUSAL-FORM's (§21.8)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal targets on per-layer heads with attention sinks (docs/theory.md §21.9, Theorem F128)
+
+
+def _sinks(ctx):
+    from .causal_sinks import build
+    from .causal_intervals import NotIntervals
+    if "sinks" not in ctx.cache:
+        try:
+            ctx.cache["sinks"] = build(ctx.spec)
+        except NotIntervals as exc:
+            ctx.cache["sinks"] = exc
+    got = ctx.cache["sinks"]
+    if isinstance(got, Exception):
+        raise Reject(f"the heads are not sink interval heads: {got}")
+    return got
+
+
+@checker("SEQ-CAUSAL-SINKS")
+def causal_sinks(ctx, s):
+    from .causal_intervals import NotIntervals
+    _proved(s)
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    K = _sinks(ctx)
+    data = s.get("data") or {}
+    d = _int(data.get("D_c"), "the depth D_c")
+    m = _int(data.get("layers"), "the number of layers")
+    least = data.get("least")
+    if not isinstance(least, bool):
+        raise Reject("the step does not say whether its count is the least")
+    if m < max(d, 1) or (K.limit is not None and m > K.limit):
+        raise Reject(f"{m} layers is below D_c = {d} or above the network's depth")
+    try:
+        if K.reached(d) is not None:
+            raise Reject(f"some prefix is not reached within D_c = {d} layers")
+        if d >= 1:
+            pair = data.get("not within D_c − 1") or {}
+            v, j = _int(pair.get("i"), "the position"), _int(pair.get("j"), "the missing token")
+            if not 1 <= j < v <= K.n or any(a <= j <= b for a, b in K.views(v, d - 1)[0]):
+                raise Reject(f"x_{j} reaches position {v} within {d - 1} layers")
+        root = K.covered(m)
+        if root is not None:
+            raise Reject(f"at depth {m} root {root} sees no layer with a head of width ≥ 1 whole: the covering lemma "
+                         "does not give the count")
+        why = "the count is stated as sufficient only"
+        if least and m > max(d, 1):
+            wit = data.get("witness") or {}
+            pair = wit.get("transposition")
+            if wit.get("depth") != m - 1 or not isinstance(pair, list) or len(pair) != 2:
+                raise Reject("a count above D_c claimed least needs a transposition witness one layer below")
+            i, j0 = _int(wit.get("position"), "the witness's position"), _int(pair[0], "the transposition")
+            if pair[1] != j0 + 1 or not K.witness(i, m - 1, j0):
+                raise Reject(f"the transposition ({j0} {j0 + 1}) is not a causal view witness at depth {m - 1}")
+            why = f"the transposition ({j0} {j0 + 1}) at position {i} is a witness at depth {m - 1}, checked set by set"
+        elif least:
+            why = f"{m} = D_c layers are needed"
+    except NotIntervals as exc:
+        raise Reject(str(exc)) from None
+    return VERIFIED, ("every head read as an interval head with sinks (confirmed on the verifier's arcs at a small n); "
+                      f"every prefix reached within D_c = {d} layers and not within {d - 1}, by the reach recursion on "
+                      f"interval lists at every position; at depth {m} every root sees a layer with a head of width "
+                      f"≥ 1 whole (the causal covering lemma, §21.9), so {m} layers suffice; {why}")

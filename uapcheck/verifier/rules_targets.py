@@ -1095,7 +1095,7 @@ def expected_verdict(ctx, s) -> str:
         return "INCONCLUSIVE"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
     lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
-                                            "SEQ-CAUSAL-FORM")]
+                                            "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
         return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"

@@ -259,6 +259,8 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
         target, least = "causal", ((prem["SEQ-CAUSAL-INTERVALS"].get("data") or {}).get("least"))
     if "SEQ-CAUSAL-FORM" in prem:  # the same at a symbolic n (§21.8)
         target, least = "causal", ((prem["SEQ-CAUSAL-FORM"].get("data") or {}).get("least"))
+    if "SEQ-CAUSAL-SINKS" in prem:  # heads with attention sinks (§21.9)
+        target, least = "causal", ((prem["SEQ-CAUSAL-SINKS"].get("data") or {}).get("least"))
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
 
 

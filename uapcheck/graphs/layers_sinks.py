@@ -1,0 +1,253 @@
+"""Per-layer causal heads with attention sinks at any concrete n, without arcs (docs/theory.md §21.9, Theorem F128).
+
+A *sink interval head* of width w ∈ ℕ ∪ {∞} with k ≥ 0 sinks attends at v to
+
+    N(v) = [max(1, v − w), v] ∪ ([1, k] when v > k)
+
+(`causal & window(w) + sinks(k)`, StreamingLLM's layout; k = 0 is §21.6's interval head). Every N(v) is an initial
+segment [1, κ] and an interval ending at v, and so are the reach sets and the views (F128 (a), (b)):
+
+    In_m(v) = [1, K_(0,m](v)] ∪ [max(1, v − W(0, m]), v],   V_ℓ(i) = [1, K_(ℓ,m](i)] ∪ [max(1, i − W(ℓ, m]), i]
+
+with W(a, b] the layers' widths summed and K_(a,b](v) the largest sink count k < v of a head of a layer in (a, b].
+D_c is decided at the positions v ∈ {n} ∪ {the sink counts}; sufficiency by the causal covering lemma (F128 (c)); the
+count is the least when it is D_c or when a transposition of neighbours is a witness one layer below (F128 (d),
+checked by the definition on the implicit neighbourhoods). Positions are 1-based; a width None is ∞.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .. import spec as S
+from .layers_intervals import interval_width
+
+#: Depths searched for the covering (beyond them the rule is undecided).
+MAX_DEPTH = 4096
+
+
+def sink_head(p: S.Pattern) -> Optional[tuple[Optional[int], int]]:
+    """(w, k) for a sink interval head (k = 0 without sinks); None otherwise."""
+    ok, w = interval_width(p)
+    if ok:
+        return w, 0
+    if not isinstance(p, S.PatternUnion):
+        return None
+    sinks = [q for q in p.parts if isinstance(q, S.Sinks)]
+    rest = [q for q in p.parts if not isinstance(q, S.Sinks)]
+    if not sinks or not rest or not all(isinstance(q.k, int) and not isinstance(q.k, bool) and q.k >= 1
+                                        for q in sinks):
+        return None
+    ok, w = interval_width(rest[0] if len(rest) == 1 else S.PatternUnion(tuple(rest)))
+    if not ok:
+        return None
+    return w, max(int(q.k) for q in sinks)
+
+
+@dataclass(frozen=True)
+class SinkLayers:
+    """heads[q]: the (w, k) of each head of layer q + 1 (periodic: layer ℓ uses heads[(ℓ − 1) mod p]); `limit` the
+    network's depth (None: any)."""
+    n: int
+    heads: tuple[tuple[tuple[Optional[int], int], ...], ...]
+    periodic: bool
+    limit: Optional[int]
+
+    def row(self, layer: int) -> tuple[tuple[Optional[int], int], ...]:
+        return self.heads[(layer - 1) % len(self.heads)]
+
+    def width(self, layer: int) -> Optional[int]:
+        ws = [w for w, _ in self.row(layer)]
+        return None if None in ws else max(w for w in ws if w is not None)
+
+    def has(self, layer: int) -> bool:
+        return (self.periodic or layer <= len(self.heads)) and (self.limit is None or layer <= self.limit)
+
+    def total(self, a: int, b: int) -> Optional[int]:
+        """W(a, b] (None: ∞)."""
+        out = 0
+        for ell in range(a + 1, b + 1):
+            u = self.width(ell)
+            if u is None:
+                return None
+            out += u
+        return out
+
+    def sinks_below(self, a: int, b: int, v: int) -> int:
+        """K_(a,b](v): the largest k < v of a head of a layer in (a, b] (0 if none)."""
+        best = 0
+        for q in range(len(self.heads)):
+            if not any(a < ell <= b for ell in _layers_of(q, a, b, len(self.heads), self.periodic)):
+                continue
+            for _, k in self.heads[q]:
+                if k < v and k > best:
+                    best = k
+        return best
+
+    def counts(self) -> list[int]:
+        return sorted({k for row in self.heads for _, k in row if k >= 1})
+
+
+def _layers_of(q: int, a: int, b: int, p: int, periodic: bool):
+    """The layers in (a, b] that use heads[q] (at most one representative is enough: yields the first)."""
+    first = q + 1
+    if not periodic:
+        if a < first <= b:
+            yield first
+        return
+    ell = first + ((a + 1 - first + p - 1) // p) * p if a + 1 > first else first
+    if ell <= b:
+        yield ell
+
+
+def sink_layers(per_layer: Sequence[Sequence[S.Pattern]], periodic: bool, n: int,
+                limit: Optional[int]) -> Optional[SinkLayers]:
+    rows = []
+    for pats in per_layer:
+        row = []
+        for p in pats:
+            got = sink_head(p)
+            if got is None:
+                return None
+            row.append(got)
+        rows.append(tuple(row))
+    return SinkLayers(n, tuple(rows), periodic, limit)
+
+
+def _gap(L: SinkLayers, a: int, b: int, v: int) -> bool:
+    """Some x_j, j < v, misses the positions that reach v through the layers a + 1, …, b: v − W(a, b] − 1 >
+    K_(a,b](v)."""
+    W = L.total(a, b)
+    return W is not None and v - W - 1 > L.sinks_below(a, b, v)
+
+
+def _candidates(L: SinkLayers) -> list[int]:
+    """The positions where a gap shows first: n and each sink count (F128 (a): between two of them v − K(v) grows)."""
+    return sorted({L.n} | {k for k in L.counts() if 2 <= k <= L.n})
+
+
+def reach_depth(L: SinkLayers, top: int) -> tuple[Optional[int], Optional[tuple[int, int]]]:
+    """(D_c, the pair (v, j) not reached within D_c − 1 layers) — (None, the pair at `top`) when no m ≤ top reaches."""
+    if L.n <= 1:
+        return 0, None
+    cands = _candidates(L)
+    for m in range(0, top + 1):
+        if m >= 1 and not L.has(m):
+            break
+        bad = [v for v in cands if _gap(L, 0, m, v)]
+        if not bad:
+            if m == 0:
+                return 0, None
+            prev = [v for v in cands if _gap(L, 0, m - 1, v)]
+            v = prev[-1]
+            return m, (v, L.sinks_below(0, m - 1, v) + 1)
+    m = min(top, L.limit) if L.limit is not None else top
+    bad = [v for v in cands if _gap(L, 0, m, v)]
+    v = bad[-1] if bad else L.n
+    return None, (v, L.sinks_below(0, m, v) + 1)
+
+
+def covered(L: SinkLayers, m: int) -> bool:
+    """F128 (c): at depth m every root i has a layer ℓ ≤ m with a head of width ≥ 1 whose view V_ℓ(i) is [1, i]
+    (checked at i ∈ {n} ∪ {the sink counts}: between two of them the uncovered roots form a suffix)."""
+    chains = [ell for ell in range(1, m + 1) if any(w is None or w >= 1 for w, _ in L.row(ell))]
+    return all(any(not _gap(L, ell, m, i) for ell in chains) for i in _candidates(L))
+
+
+def covering_depth(L: SinkLayers, start: int, top: int) -> Optional[int]:
+    for m in range(max(start, 1), top + 1):
+        if not L.has(m):
+            return None
+        if covered(L, m):
+            return m
+    return None
+
+
+def _nb(w: Optional[int], k: int, v: int, x: int) -> bool:
+    """x ∈ N(v) for the head (w, k)."""
+    if x > v or x < 1:
+        return False
+    return w is None or x >= v - w or (v > k and x <= k)
+
+
+def _in_view(L: SinkLayers, ell: int, m: int, i: int, x: int) -> bool:
+    """x ∈ V_ℓ(i) at depth m (F128 (b))."""
+    if x > i or x < 1:
+        return False
+    W = L.total(ell, m)
+    return W is None or x >= i - W or x <= L.sinks_below(ell, m, i)
+
+
+def transposition_holds(L: SinkLayers, i: int, m: int, j: int) -> bool:
+    """§21.3's condition for σ = (j j + 1) at root i and depth m, on the implicit neighbourhoods, with j + 1 ≤ i
+    (σ then moves the prefix of i): σ keeps every V_ℓ(i), and for every v ∈ V_ℓ(i) and head h,
+    σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v). For v ∉ {j, j + 1} that is: N(v) holds both or neither; the v holding exactly one are
+    v = j + 1 + w (j + 1 its window's first position) and, when j = k, every v > max(k, j + 1 + w); for v = j, j + 1
+    it is N(j + 1) ∖ {j + 1} = N(j) ∖ {j}."""
+    if not 1 <= j < i:
+        return False
+    for ell in range(1, m + 1):
+        a, b = _in_view(L, ell, m, i, j), _in_view(L, ell, m, i, j + 1)
+        if a != b:
+            return False
+        for w, k in L.row(ell):
+            if a and not _pair_heads_match(w, k, j):
+                return False
+            v = j + 1 + w if w is not None else None
+            if v is not None and v <= i and _in_view(L, ell, m, i, v) and v not in (j, j + 1) \
+                    and _nb(w, k, v, j) != _nb(w, k, v, j + 1):
+                return False
+            if k >= 1 and j == k:
+                low = max(k, j + 1 + (w if w is not None else i)) + 1
+                if low <= i and _view_meets(L, ell, m, i, low):
+                    return False
+    return True
+
+
+def _pair_heads_match(w: Optional[int], k: int, j: int) -> bool:
+    """N(j + 1) ∖ {j + 1} = N(j) ∖ {j}: never with a width ≥ 1 (j ∈ N(j + 1)); with width 0 the sinks of j and j + 1
+    agree (j ≠ k)."""
+    if w is None or w >= 1:
+        return False
+    return k == 0 or j != k
+
+
+def _view_meets(L: SinkLayers, ell: int, m: int, i: int, low: int) -> bool:
+    """V_ℓ(i) ∩ [low, i] is not empty (V_ℓ(i) holds i)."""
+    return low <= i
+
+
+def find_witness(L: SinkLayers, m: int) -> Optional[tuple[int, int]]:
+    """A transposition (j j + 1) meeting the condition at root n and depth m: (n, j), or None."""
+    i = L.n
+    for j in range(1, i):
+        if transposition_holds(L, i, m, j):
+            return i, j
+    return None
+
+
+@dataclass(frozen=True)
+class SinkCount:
+    depth: Optional[int]                  # D_c
+    missing: Optional[tuple[int, int]]    # (v, j): x_j misses v within D_c − 1 (or within the limit)
+    layers: Optional[int]                 # the covering count (None: none within the limit or the search)
+    least: bool
+    witness: Optional[tuple[int, int, int]]  # (position, depth, j) at layers − 1
+    reason: str = ""
+
+
+def decide(L: SinkLayers) -> SinkCount:
+    top = L.limit if L.limit is not None else MAX_DEPTH
+    d, missing = reach_depth(L, top)
+    if d is None:
+        return SinkCount(None, missing, None, False, None, "not reached")
+    m = covering_depth(L, max(d, 1), top)
+    if m is None:
+        return SinkCount(d, missing, None, False, None,
+                         f"no depth up to {top} meets the covering lemma (F128 (c))")
+    if m == max(d, 1):
+        return SinkCount(d, missing, m, True, None)
+    wit = find_witness(L, m - 1) if m - 1 >= max(d, 1) else None
+    if wit is not None:
+        return SinkCount(d, missing, m, True, (wit[0], m - 1, wit[1]))
+    return SinkCount(d, missing, m, False, None)

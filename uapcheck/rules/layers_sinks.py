@@ -1,0 +1,88 @@
+"""Per-layer causal heads with attention sinks for causal targets at any concrete n (docs/theory.md §21.9, Theorem
+F128): `causal & window(w) + sinks(k)` in some layers, interval heads in the others, decided by arithmetic on the
+widths and sink counts (the reach), the causal covering lemma (a count that suffices) and a transposition witness one
+layer below (least). Taken above §21.5's engine (n > 1,024) and where its rooted views stop at a limit.
+"""
+from __future__ import annotations
+
+from .. import proof
+from .. import spec as S
+from ..claim import claim as claim_of
+from ..claim import written
+from ..layer_certificates import CausalSinkCount
+
+CITE_SEQ_SINKS = proof.derived(
+    "Definition 4", "Theorem 1",
+    text="derived here: per-layer causal heads with attention sinks, the reach by the widths and sink counts, a "
+         "sufficient count by the causal covering lemma and the least by a transposition witness (Theorem F128), "
+         "docs/theory.md §21.9")
+
+
+@proof.rule("SEQ-CAUSAL-SINKS",
+            "Per-layer causal heads with attention sinks at any n: D_c, a sufficient count and the least (Theorem F128)",
+            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount,))
+def sinks_step(desc: str, cert: CausalSinkCount) -> proof.Step:
+    c = cert.count
+    d, m = c.depth, c.layers
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] and, when v > k, to the k sinks 1, …, k, so "
+        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), " only, and after m "
+        "layers exactly the first sinks and an interval as long as the widths' sum (Theorem F128): every prefix is "
+        f"reached within {d} layer{'s' if d != 1 else ''}")
+    ev: dict = {"patterns": desc, "D_c": d, "layers": m, "least": c.least,
+                "heads": [[["∞" if w is None else w, k] for w, k in row] for row in cert.layers_.heads]}
+    if c.missing is not None:
+        v, j = c.missing
+        statement += claim_of(f" (not within {d - 1}: x_{j} does not reach position {v})")
+        ev["not within D_c − 1"] = {"i": v, "j": j}
+    why = (f"at depth {m} every position sees, in some layer with a head of width ≥ 1, its whole prefix through the "
+           "layers above it, so no view has a symmetry moving its prefix (the causal covering lemma)")
+    if not c.least:
+        statement += claim_of(f"; {m} attention layers suffice for causal targets ({why}); whether fewer do is not "
+                              f"shown: D_c = {d} are needed")
+    elif c.witness is None:
+        statement += claim_of(f"; {m} attention layer{'s' if m != 1 else ''} suffice for causal targets and are "
+                              f"least ({why})")
+    else:
+        i, dep, j = c.witness
+        statement += claim_of(f"; {m} attention layers are needed and suffice for causal targets: with {dep} the "
+                              f"output at position {i} is the same for X and σX, σ the transposition of positions "
+                              f"{j} and {j + 1}, which moves its prefix; {why}")
+        ev["causal view witness"] = {"position": i, "depth": dep, "transposition": [j, j + 1]}
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": m, "least": c.least, "depth": d}, certificate=cert)
+
+
+def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """The TargetOutcome for `target causal` on per-layer sink interval heads at a concrete n (None: outside F128 or
+    no count found; a head without sinks everywhere is §21.6's)."""
+    from ..graphs.layers_sinks import decide, sink_layers
+    from .layers import _describe, layer_patterns
+    from .targets import TargetOutcome
+    n = spec.tokens
+    if not isinstance(n, int):
+        return None
+    try:
+        per_layer, periodic = layer_patterns(spec)
+    except ValueError:
+        return None
+    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
+    if budget is not None and budget < len(per_layer):
+        per_layer, periodic = per_layer[:budget], False
+    limit = None if periodic else len(per_layer)
+    if budget is not None:
+        limit = budget if limit is None else min(limit, budget)
+    L = sink_layers(per_layer, periodic, n, limit)
+    if L is None or not L.counts():
+        return None
+    if any(k > n for k in L.counts()):
+        return None
+    c = decide(L)
+    if c.layers is None:
+        return None
+    step = sinks_step(_describe(spec), CausalSinkCount(L, c))
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
+    return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
