@@ -64,13 +64,26 @@ class SinkLayers:
         return (self.periodic or layer <= len(self.heads)) and (self.limit is None or layer <= self.limit)
 
     def total(self, a: int, b: int) -> Optional[int]:
-        """W(a, b] (None: ∞)."""
-        out = 0
-        for ell in range(a + 1, b + 1):
-            u = self.width(ell)
-            if u is None:
+        """W(a, b] (None: ∞), in O(period)."""
+        if b <= a:
+            return 0
+        p = len(self.heads)
+        widths = [self.width(q + 1) for q in range(p)]
+        if not self.periodic:
+            part = widths[a:b]
+            return None if None in part else sum(w for w in part if w is not None)
+        if b - a >= p:
+            if None in widths:
                 return None
-            out += u
+            whole, rest = divmod(b - a, p)
+            fin = [w for w in widths if w is not None]
+            return whole * sum(fin) + sum(fin[(a + t) % p] for t in range(rest))
+        out = 0
+        for t in range(a, b):
+            w = widths[t % p]
+            if w is None:
+                return None
+            out += w
         return out
 
     def sinks_below(self, a: int, b: int, v: int) -> int:
@@ -126,41 +139,64 @@ def _candidates(L: SinkLayers) -> list[int]:
     return sorted({L.n} | {k for k in L.counts() if 2 <= k <= L.n})
 
 
+def _top(L: SinkLayers, start: int) -> int:
+    """The last depth searched: the network's depth, or for a periodic Φ enough periods for the widths to pass n
+    (capped at MAX_DEPTH)."""
+    if L.limit is not None:
+        return L.limit
+    per = L.total(0, len(L.heads))
+    periods = 2 if per is None or per == 0 else L.n // per + 2
+    return min(MAX_DEPTH, start + len(L.heads) * periods)
+
+
+def _reached(L: SinkLayers, m: int) -> bool:
+    return not any(_gap(L, 0, m, v) for v in _candidates(L))
+
+
 def reach_depth(L: SinkLayers, top: int) -> tuple[Optional[int], Optional[tuple[int, int]]]:
-    """(D_c, the pair (v, j) not reached within D_c − 1 layers) — (None, the pair at `top`) when no m ≤ top reaches."""
-    if L.n <= 1:
+    """(D_c, the pair (v, j) not reached within D_c − 1 layers) — (None, the pair at `top`) when no m ≤ top reaches.
+    Reaching is monotone in m (the reach sets grow), so a bisection."""
+    if L.n <= 1 or _reached(L, 0):
         return 0, None
-    cands = _candidates(L)
-    for m in range(0, top + 1):
-        if m >= 1 and not L.has(m):
-            break
-        bad = [v for v in cands if _gap(L, 0, m, v)]
-        if not bad:
-            if m == 0:
-                return 0, None
-            prev = [v for v in cands if _gap(L, 0, m - 1, v)]
-            v = prev[-1]
-            return m, (v, L.sinks_below(0, m - 1, v) + 1)
-    m = min(top, L.limit) if L.limit is not None else top
-    bad = [v for v in cands if _gap(L, 0, m, v)]
-    v = bad[-1] if bad else L.n
-    return None, (v, L.sinks_below(0, m, v) + 1)
+    top = min(top, _top(L, 0))
+    if not _reached(L, top):
+        v = [v for v in _candidates(L) if _gap(L, 0, top, v)][-1]
+        return None, (v, L.sinks_below(0, top, v) + 1)
+    lo, hi = 0, top
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _reached(L, mid):
+            hi = mid
+        else:
+            lo = mid
+    v = [v for v in _candidates(L) if _gap(L, 0, hi - 1, v)][-1]
+    return hi, (v, L.sinks_below(0, hi - 1, v) + 1)
 
 
 def covered(L: SinkLayers, m: int) -> bool:
     """F128 (c): at depth m every root i has a layer ℓ ≤ m with a head of width ≥ 1 whose view V_ℓ(i) is [1, i]
-    (checked at i ∈ {n} ∪ {the sink counts}: between two of them the uncovered roots form a suffix)."""
-    chains = [ell for ell in range(1, m + 1) if any(w is None or w >= 1 for w, _ in L.row(ell))]
+    (checked at i ∈ {n} ∪ {the sink counts}: between two of them the uncovered roots form a suffix). For a periodic
+    Φ the first period's layers suffice: a later layer with the same heads has fewer layers above it, so it sees
+    less of the prefix."""
+    high = m if not L.periodic else min(m, len(L.heads))
+    chains = [ell for ell in range(1, high + 1) if any(w is None or w >= 1 for w, _ in L.row(ell))]
     return all(any(not _gap(L, ell, m, i) for ell in chains) for i in _candidates(L))
 
 
 def covering_depth(L: SinkLayers, start: int, top: int) -> Optional[int]:
-    for m in range(max(start, 1), top + 1):
-        if not L.has(m):
-            return None
-        if covered(L, m):
-            return m
-    return None
+    """The least m in [start, top] meeting the covering lemma: monotone in m (views grow), so a bisection."""
+    start = max(start, 1)
+    top = min(top, _top(L, start))
+    if top < start or not covered(L, top):
+        return None
+    lo, hi = start - 1, top
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if covered(L, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def _nb(w: Optional[int], k: int, v: int, x: int) -> bool:
