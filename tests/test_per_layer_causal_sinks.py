@@ -14,7 +14,6 @@ import pytest
 
 import uapcheck
 from uapcheck import certfile, proof
-from uapcheck.graphs.layers import LayerSequence
 from uapcheck.graphs.layers_causal import causal_least_layers, causal_witness_holds, prefix_reach
 from uapcheck.graphs.layers_sinks import decide, sink_layers, transposition_holds
 from uapcheck.layer_certificates import CausalSinkCount

@@ -529,7 +529,7 @@ def _sink_nb(w, k, v: int) -> set:
 
 def _sink_views(L, i: int, m: int) -> list:
     """V_0 … V_m of root i by §21.3's recursion on explicit sets."""
-    views = [set() for _ in range(m + 1)]
+    views: list[set] = [set() for _ in range(m + 1)]
     views[m] = {i}
     for ell in range(m, 0, -1):
         views[ell - 1] = set().union(*(_sink_nb(w, k, v) for v in views[ell] for w, k in L.row(ell)))
