@@ -208,11 +208,14 @@ def test_the_arithmetic_takes_over_where_the_rooted_views_stop(n):
 
 
 def test_heads_outside_the_class_stay_undecided_above_the_engine():
-    for pats in (["window(4096)", "causal"], ["causal & window(8) + sinks(2)", "causal"],
-                 ["offsets {-2, 0}", "causal"]):
+    for pats in (["window(4096)", "causal"], ["offsets {-2, 0}", "causal"]):
         r = uapcheck.check(text([pats], 8192, "periodic"), "t.uap")
         assert r.verdict == "INCONCLUSIVE", pats
         assert "SEQ-CAUSAL-INTERVALS" not in rules(r)
+    # sinks are not interval heads: Theorem F128 (§21.9) decides them, not F121
+    r = uapcheck.check(text([["causal & window(8) + sinks(2)", "causal"]], 8192, "periodic"), "t.uap")
+    assert (r.verdict, r.layers) == ("UAP", 2)
+    assert "SEQ-CAUSAL-INTERVALS" not in rules(r) and "SEQ-CAUSAL-SINKS" in rules(r)
 
 
 def step_of(cert: dict, rule: str) -> dict:

@@ -24,6 +24,8 @@ from .layers_intervals import interval_width
 
 #: Depths searched for the covering (beyond them the rule is undecided).
 MAX_DEPTH = 4096
+#: The witness search one layer below the covering count runs when n · depth is at most this (else: not least).
+WITNESS_WORK = 5_000_000
 
 
 def sink_head(p: S.Pattern) -> Optional[tuple[Optional[int], int]]:
@@ -283,7 +285,7 @@ def decide(L: SinkLayers) -> SinkCount:
                          f"no depth up to {top} meets the covering lemma (F128 (c))")
     if m == max(d, 1):
         return SinkCount(d, missing, m, True, None)
-    wit = find_witness(L, m - 1) if m - 1 >= max(d, 1) else None
+    wit = find_witness(L, m - 1) if m - 1 >= max(d, 1) and L.n * m <= WITNESS_WORK else None
     if wit is not None:
         return SinkCount(d, missing, m, True, (wit[0], m - 1, wit[1]))
     return SinkCount(d, missing, m, False, None)

@@ -703,6 +703,10 @@ def causal_sinks(ctx, s):
         raise Reject("the step does not say whether its count is the least")
     if m < max(d, 1) or (K.limit is not None and m > K.limit):
         raise Reject(f"{m} layers is below D_c = {d} or above the network's depth")
+    from .causal_sinks import WORK
+    if K.n * max(m, 1) > WORK:
+        raise Trust(f"the reach and the covering at every position are not recomputed at n = {K.n} with {m} layers "
+                    f"(above {WORK:,} position-layers)")
     try:
         if K.reached(d) is not None:
             raise Reject(f"some prefix is not reached within D_c = {d} layers")
