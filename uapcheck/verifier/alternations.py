@@ -15,11 +15,13 @@ n ≥ 2b), in either order; the reading of both patterns is confirmed on the arc
           block holds a summary, so a permutation keeping a view one layer below the block layer maps blocks onto
           blocks and summaries onto summaries.
 
-Re-checked here on implicit neighbourhoods (each N(v) written from the pattern's definition): the reach sets behind
-D_Φ and the covering (as unions of the sets N(v), by residue class or block, for every position), the pair not
-reached within D_Φ − 1, and the witness by the definition of §21.3 (position by position, up to WITNESS_MAX_N);
-the group's order by nauty on the verifier's own arcs at the family's least length (an instance test of the
-closed form). The closed forms at every n of their ranges are trusted mathematics (§18.2)."""
+Re-checked here in closed form (`Reach`: intervals, residue classes, blocks; each layer's growth integer arithmetic
+on them, written from each N(v)'s definition): the reach sets behind D_Φ and the covering, the pair not reached
+within D_Φ − 1, and the witness by the definition of §21.3 (position by position up to BY_POSITIONS_N, in closed
+form above it, up to WITNESS_MAX_N); the group's order by nauty on the verifier's own arcs at the family's least
+length (an instance test of the closed form, which is trusted mathematics at the file's n, §18.2). The same sets
+written out position by position (`reach_by_positions`, `connects_all_by_positions`, `witness_by_positions`) are
+what the tests compare the closed forms with (docs/theory.md §21.7)."""
 from __future__ import annotations
 
 import math
@@ -28,8 +30,10 @@ from typing import Optional
 from .. import spec as S
 from . import groups, patterns
 
-#: The witness is re-checked by its definition up to this n (its cost grows like n²/s for the class exchange).
-WITNESS_MAX_N = 65536
+#: The witness is re-checked up to this n (the permutation is a list of n images): by its definition, position by
+#: position, up to BY_POSITIONS_N (its cost grows like n²/s for the class exchange), above it in closed form.
+WITNESS_MAX_N = 1 << 22
+BY_POSITIONS_N = 65536
 #: The closed-form group is compared with nauty's at small lengths of the family up to this many positions.
 INSTANCE_MAX_N = 600
 
@@ -165,35 +169,150 @@ def group_words(alt: Alt) -> tuple[str, Optional[int]]:
 # Re-checks on implicit neighbourhoods
 
 
-def reach(alt: Alt, i: int, layers: int, start: int = 0) -> set:
-    """In(i) through layers start + 1, …, start + layers (the last one applied first at i), §21.1."""
+class Reach:
+    """A reach set In(i) in closed form (docs/theory.md §21.1), exact at any n, never a list of its positions: for
+    F133 a union of disjoint intervals or of residue classes mod s, for F134 a union of whole blocks, the summary
+    columns and single positions. Each layer's growth ∪_{v ∈ cur} N(v) is integer arithmetic on that description
+    (the window's on interval ends, the strided class's on residues, the block's on block numbers)."""
+
+    def __init__(self, alt: Alt, intervals=(), residues=None, blocks=frozenset(), summaries: bool = False,
+                 singles=frozenset()):
+        self.alt = alt
+        self.intervals = tuple(intervals)  # F133: disjoint, sorted, merged when adjacent
+        self.residues = residues  # F133: a frozenset of residues (v − 1) mod s, or None
+        self.blocks, self.with_summaries, self.singles = frozenset(blocks), summaries, frozenset(singles)  # F134
+
+    @classmethod
+    def single(cls, alt: Alt, i: int) -> "Reach":
+        if alt.family == "strided":
+            return cls(alt, intervals=((i, i),))
+        return cls(alt, singles={i})
+
+    def __contains__(self, j: int) -> bool:
+        alt = self.alt
+        if not 1 <= j <= alt.n:
+            return False
+        if alt.family == "strided":
+            if self.residues is not None:
+                return (j - 1) % alt.q in self.residues
+            return any(lo <= j <= hi for lo, hi in self.intervals)
+        return ((j - 1) // alt.p in self.blocks or j in self.singles
+                or (self.with_summaries and (-j) % alt.p < alt.q))
+
+    @property
+    def full(self) -> bool:
+        alt = self.alt
+        if alt.family == "strided":
+            if self.residues is not None:
+                return len(self.residues) == alt.q
+            return self.intervals == ((1, alt.n),)
+        return len(self.blocks) == alt.n // alt.p
+
+    def grown(self, kind: str) -> "Reach":
+        """∪_{v ∈ self} N(v) for one layer of this kind (each N(v) contains v)."""
+        alt = self.alt
+        n = alt.n
+        if kind == "window":
+            w = alt.p
+            spans = list(self.intervals)
+            if self.residues is not None:  # the class of residue r: r + 1, r + 1 + s, …; gaps s ≤ 2w + 1 close up
+                if alt.q > 2 * w + 1:
+                    raise NotAlternation("the strided classes' windows leave gaps (s > 2w + 1)")
+                spans = [(r + 1, r + 1 + alt.q * ((n - r - 1) // alt.q)) for r in sorted(self.residues) if r + 1 <= n]
+            return Reach(alt, intervals=_merged((max(1, lo - w), min(n, hi + w)) for lo, hi in spans))
+        if kind == "strided":
+            if self.residues is not None:
+                return self  # a union of classes is its own strided growth
+            found: set = set()
+            for lo, hi in self.intervals:
+                if hi - lo + 1 >= alt.q:
+                    found = set(range(alt.q))
+                    break
+                found.update((v - 1) % alt.q for v in range(lo, hi + 1))
+            return Reach(alt, residues=frozenset(found))
+        if kind == "blocks":
+            touched = set(self.blocks) | {(v - 1) // alt.p for v in self.singles}
+            if self.with_summaries:  # the last c ≥ 1 positions of every block are summaries: every block is met
+                touched = set(range(n // alt.p))
+            return Reach(alt, blocks=touched)
+        # columns(b, c): N(v) = the summaries ∪ {v}; the set is not empty, so the summaries join it
+        return Reach(alt, blocks=self.blocks, summaries=True, singles=self.singles)
+
+
+def _merged(spans) -> list:
+    out: list = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def reach(alt: Alt, i: int, layers: int, start: int = 0) -> Reach:
+    """In(i) through layers start + 1, …, start + layers (the last one applied first at i), §21.1, in closed form."""
+    cur = Reach.single(alt, i)
+    for ell in range(start + layers, start, -1):
+        cur = cur.grown(alt.kind_at(ell))
+    return cur
+
+
+def _reach_from(alt: Alt, first: Reach, start: int, layers: int) -> Reach:
+    """The growth of `first` (the last layer's N(i)) through layers start + layers − 1 down to start + 1."""
+    cur = first
+    for ell in range(start + layers - 1, start, -1):
+        cur = cur.grown(alt.kind_at(ell))
+    return cur
+
+
+def connects_all(alt: Alt, start: int, layers: int) -> bool:
+    """Layers start + 1, …, start + layers connect every position to every position, in closed form. The reach of i
+    depends on i only through its last layer's set N(i), and the growth is a union over the set's elements:
+    - strided last: N(i) is the class of i, one per residue (s of them);
+    - blocks last: N(i) is the block of i (n/b of them);
+    - columns last: N(i) = S ∪ {i} ⊇ S (the summaries), so In(i) ⊇ the growth of S; when that is everything, every
+      i is connected, and when no blocks layer follows, In(i) = S ∪ {i} misses a non-summary (n ≥ 2b, c < b);
+    - window last: N(i) = [i − w, i + w] ∩ [1, n], whose strided growth is everything when it holds s consecutive
+      positions, else the classes of its residues: one key per (first residue, length) below s."""
+    if layers < 1:
+        return alt.n == 1
+    last = alt.kind_at(start + layers)
+    if last == "columns":
+        rest = _reach_from(alt, Reach(alt, summaries=True), start, layers)
+        if rest.full:
+            return True
+        if not any(alt.kind_at(ell) == "blocks" for ell in range(start + 1, start + layers)):
+            return False  # S ∪ {i} and nothing after it: a non-summary position other than i stays out
+        raise NotAlternation("the summaries' growth is not everything although a blocks layer follows")
+    if last == "strided":
+        firsts = [Reach(alt, residues=frozenset({r})) for r in range(min(alt.q, alt.n))]
+    elif last == "blocks":
+        firsts = [Reach(alt, blocks={k}) for k in range(alt.n // alt.p)]
+    else:
+        w, n, seen = alt.p, alt.n, set()
+        firsts = []
+        for i in range(1, n + 1):
+            lo, hi = max(1, i - w), min(n, i + w)
+            key = "all" if hi - lo + 1 >= alt.q else (lo % alt.q, hi - lo)
+            if layers >= 2 and key in seen:  # the strided layer after it reads its residues only
+                continue
+            seen.add(key)
+            firsts.append(Reach(alt, intervals=((lo, hi),)))
+    return all(_reach_from(alt, first, start, layers).full for first in firsts)
+
+
+# The same sets written out position by position (each N(v) from the pattern's definition): the closed forms above are
+# compared with them at small n (tests/test_verifier_alternation_closed_forms.py).
+
+def reach_by_positions(alt: Alt, i: int, layers: int, start: int = 0) -> set:
     cur = {i}
     for ell in range(start + layers, start, -1):
         cur = _grown(alt, cur, alt.kind_at(ell))
     return cur
 
 
-def connects_all(alt: Alt, start: int, layers: int) -> bool:
-    """Layers start + 1, …, start + layers connect every position to every position. The reach of i depends on i only
-    through its last layer's set N(i) (a class, a block, a window): one reach per distinct N(i), the windows' reach
-    by the classes (strided) they meet."""
-    last = alt.kind_at(start + layers)
-    done: set = set()
-    full = alt.n
-    for i in range(1, alt.n + 1):
-        key: object = i
-        if last in ("strided", "blocks"):
-            key = alt.N(last, i)  # the reach of i is that of its class or block
-        elif layers >= 2 and last == "window":  # the layer before is strided: only the residues of N(i) matter
-            key = frozenset((u - 1) % alt.q for u in alt.N(last, i))
-        elif layers >= 2 and last == "columns":  # the layer before is blocks: only the block of i matters
-            key = ("columns", (i - 1) // alt.p)
-        if key in done:
-            continue
-        done.add(key)
-        if len(reach(alt, i, layers, start)) != full:
-            return False
-    return True
+def connects_all_by_positions(alt: Alt, start: int, layers: int) -> bool:
+    return all(len(reach_by_positions(alt, i, layers, start)) == alt.n for i in range(1, alt.n + 1))
 
 
 def _grown(alt: Alt, cur: set, kind: str) -> set:
@@ -211,7 +330,14 @@ def _grown(alt: Alt, cur: set, kind: str) -> set:
 
 
 def witness_holds(alt: Alt, perm: list, position: int, depth: int) -> bool:
-    """σ(N_ℓ(v)) = N_ℓ(σ v) for every ℓ ≤ depth and v ∈ V_ℓ (V_depth = {position}, V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v))."""
+    """σ(N_ℓ(v)) = N_ℓ(σ v) for every ℓ ≤ depth and v ∈ V_ℓ (V_depth = {position}, V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v)):
+    position by position up to BY_POSITIONS_N, above it in closed form (`witness_closed`)."""
+    if alt.n > BY_POSITIONS_N:
+        return witness_closed(alt, perm, position, depth)
+    return witness_by_positions(alt, perm, position, depth)
+
+
+def witness_by_positions(alt: Alt, perm: list, position: int, depth: int) -> bool:
     n = alt.n
     views = {depth: {position}}
     for ell in range(depth, 0, -1):
@@ -249,3 +375,98 @@ def instance_order(alt: Alt, m: int) -> tuple[Optional[int], str]:
                 if j != i:
                     lab.setdefault((j, i), []).append((q, 0))
     return groups.full_order({k: tuple(v) for k, v in lab.items()}, m, "none")
+
+
+# ---------------------------------------------------------------------------------------------
+# The witness in closed form (F133: σ exchanges x and x + 1 for every x of a set X, X = {a} or the class of a)
+
+
+def _exchanges(alt: Alt, perm: list) -> Optional[frozenset]:
+    """X when σ = perm is the product of the exchanges (x x + 1), x ∈ X, and X is {a} or every x ≡ a (mod s) below n;
+    None otherwise (the closed form covers these two shapes only)."""
+    n = alt.n
+    if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
+        return None
+    moved = [v for v in range(1, n + 1) if perm[v - 1] != v]
+    xs = moved[0::2]
+    if not xs or len(moved) != 2 * len(xs) or any(moved[2 * k + 1] != x + 1 or perm[x - 1] != x + 1 or perm[x] != x
+                                                   for k, x in enumerate(xs)):
+        return None
+    if len(xs) > 1 and (alt.family != "strided" or xs[0] >= alt.q or xs != list(range(xs[0], n, alt.q))):
+        return None  # X: the whole class of a below n, a < s (so a + 1 ≤ s starts its class too)
+    return frozenset(xs)
+
+
+def _hits(alt: Alt, view: Reach, target: "int | None", residue: "int | None", shift: int, low: int, high: int) -> bool:
+    """Some v of the view with low ≤ v ≤ high and v + shift in X, X = {target} or the class of `residue` (mod s)."""
+    s, lo_v, hi_v = alt.q, max(1, low), min(alt.n, high)
+    if lo_v > hi_v:
+        return False
+    if target is not None:
+        v = target - shift
+        return lo_v <= v <= hi_v and v in view
+    if residue is None:
+        raise ValueError("neither a target nor a residue")
+    want = (residue - shift) % s  # v + shift ≡ residue (mod s) ⇔ v ≡ want (mod s)
+    if view.residues is not None:
+        r = (want - 1) % s  # v ≡ want (mod s) ⇔ (v − 1) mod s = want − 1
+        if r not in view.residues:
+            return False
+        first = lo_v + ((r + 1 - lo_v) % s)
+        return first <= hi_v
+    for a, b in view.intervals:
+        a, b = max(a, lo_v), min(b, hi_v)
+        if a <= b and a + ((want - a) % s) <= b:
+            return True
+    return False
+
+
+def witness_closed(alt: Alt, perm: list, position: int, depth: int) -> bool:
+    """The view condition of §21.3 for σ = ∏_{x ∈ X} (x x + 1) on the closed-form views V_ℓ (Reach sets):
+    - a strided layer ℓ: σ maps the class of v onto the class of σ v for every v ∈ V_ℓ. A class holding neither a
+      moved x nor x + 1 is fixed; with X = {a} the classes of a and a + 1 are cut (s ≥ 2), so V_ℓ must avoid both;
+      with X the class of a below n, the classes of a and a + 1 are exchanged whole exactly when the last position
+      of a's class is below n (n ≢ a (mod s)), else they are cut;
+    - a window layer ℓ: every v ∈ V_ℓ is fixed by σ and its window [max(1, v − w), min(n, v + w)] is a union of
+      σ's orbits: neither its top end t < n nor the position below its bottom end is in X.
+    σ fixes the position and moves something, so it is neither the identity nor the reflection (which moves 1 to n
+    for n ≥ 2): σ ∉ G. Only F133's alternation (G the reflection) is read here."""
+    if alt.family != "strided":
+        return False
+    xs = _exchanges(alt, perm)
+    if xs is None or perm[position - 1] != position:
+        return False
+    n, s, w = alt.n, alt.q, alt.p
+    one = len(xs) == 1
+    a = min(xs)
+    target, residue = (a, None) if one else (None, a % s)
+    views = {depth: Reach.single(alt, position)}
+    for ell in range(depth, 0, -1):
+        views[ell - 1] = views[ell].grown(alt.kind_at(ell))
+    for ell in range(1, depth + 1):
+        view = views[ell]
+        if one:
+            moved_in = a in view or a + 1 in view
+        else:  # some v ≡ a below n (in X) or v ≡ a + 1 from 2 on (in X + 1)
+            moved_in = _hits(alt, view, None, a % s, 0, 1, n - 1) or _hits(alt, view, None, (a + 1) % s, 0, 2, n)
+        if alt.kind_at(ell) == "strided":
+            classes = {(a - 1) % s, a % s}  # the residues (v − 1) mod s of a and a + 1
+            touched = view.residues if view.residues is not None else _interval_residues(alt, view)
+            if touched & classes and (one or (n - a) % s == 0):
+                return False
+            continue
+        if moved_in:
+            return False
+        # a window's top end t = v + w < n in X, or the position v − w − 1 ≥ 1 below its bottom end in X
+        if _hits(alt, view, target, residue, w, 1, n - 1 - w) or _hits(alt, view, target, residue, -w - 1, w + 2, n):
+            return False
+    return True
+
+
+def _interval_residues(alt: Alt, view: Reach) -> frozenset:
+    found: set = set()
+    for lo, hi in view.intervals:
+        if hi - lo + 1 >= alt.q:
+            return frozenset(range(alt.q))
+        found.update((v - 1) % alt.q for v in range(lo, hi + 1))
+    return frozenset(found)
