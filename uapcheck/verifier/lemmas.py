@@ -48,9 +48,14 @@ def _term(t):
 
 
 def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
-    if any(h.bias for h in spec.heads) or spec.positional != "none":
-        return None
     pats = [h.pattern for h in spec.heads]
+    if any(h.bias for h in spec.heads) or spec.positional != "none":
+        # a trainable bias or an encoding labels the arcs (or the positions) without adding any: the `forward` lemma's
+        # statements are about arcs (x_2 never reaches 1), and its trivial group only shrinks under labels (a labelled
+        # automorphism is an automorphism of the arcs, and the causal mask's are the identity only); the other lemmas'
+        # groups are of unlabelled arcs (so is the `forward` lemma's when some head is not the causal mask: no group)
+        if not all(isinstance(p, S.Causal) for p in pats):
+            return None
     if all(forward(p) for p in pats):
         chain = any(isinstance(p, S.Causal) or (isinstance(p, S.Offsets) and -1 in p.offsets) for p in pats)
         return Lemma("forward", None, None, "trivial" if all(isinstance(p, S.Causal) for p in pats) and chain else None,
