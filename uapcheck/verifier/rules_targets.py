@@ -860,6 +860,8 @@ def _layers_from_positions(ctx, s, prem):
                              "at one layer, the least")
         return VERIFIED, ("§14.11: one layer is not enough (the TGT-POSITIONS collision), and the family contains the "
                           "position-blind causal mask, whose 2 layers suffice (§14.6): 2, the least")
+    if pos["status"] == "proved" and route == "contains plain":
+        return _layers_contains_plain(ctx, data, r, m)
     if pos["status"] != "proved" or route != "one layer":
         raise Trust("a layer count from positions other than §14.11's one-layer and collision routes is not "
                     "re-checked here")
@@ -872,8 +874,8 @@ def _layers_from_positions(ctx, s, prem):
 def positions(ctx, s):
     """§14.11(c), (d): every head the full causal mask, and the stated head's position term tells the keys of
     every causal row apart (injective or even-injective offset function with k(0, 0) > 0, a trainable
-    bias whose classes separate the causal offsets, T5 buckets in the exact range, or RoPE on a softmax head)."""
-    from . import rules_positions as P
+    bias whose classes separate the causal offsets, T5 buckets in the exact range, or RoPE on a softmax head); the
+    route `contains plain` at an integer n (`_contains_plain`); the collision route (`_positions_collision`)."""
     data = s.get("data") or {}
     if s["status"] == "undecided":
         return VERIFIED, "an undecided step asserts nothing"
@@ -881,6 +883,8 @@ def positions(ctx, s):
         raise Reject("TGT-POSITIONS never refutes")
     if data.get("route") == "collision":
         return _positions_collision(ctx, data)
+    if data.get("route") == "contains plain":
+        return VERIFIED, _contains_plain(ctx)
     if data.get("route") != "one layer":
         raise Trust("a positions route other than §14.11's one layer and collision is not re-checked here")
     spec = ctx.spec
@@ -889,7 +893,14 @@ def positions(ctx, s):
     k = data.get("separating")
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= len(spec.heads):
         raise Reject("the separating head is not named")
-    head = spec.heads[k - 1]
+    why = _one_layer_why(ctx, spec.heads[k - 1])
+    return VERIFIED, f"head {k}: {why}; every head is the full causal mask: one layer (§14.11)"
+
+
+def _one_layer_why(ctx, head) -> str:
+    """Why the head's positions tell the keys of every causal row apart (§14.11(c), (d)), or Reject / Trust."""
+    from . import rules_positions as P
+    spec = ctx.spec
     pos, n = head.position, spec.tokens
     if head.bias in ("free", "toeplitz", "circulant", "symmetric toeplitz") and pos is None:
         why = f"a trainable `{head.bias}` bias: the causal offsets 0, −1, …, −(n − 1) lie in different classes"
@@ -912,7 +923,70 @@ def positions(ctx, s):
         why = f"{reason}: {kind} on the offsets, hence injective on the causal offsets m ≤ 0; k(0, 0) = {sympy.sstr(k00)} > 0"
     else:
         raise Trust("this head's position term is not re-checked for §14.11")
-    return VERIFIED, f"head {k}: {why}; every head is the full causal mask: one layer (§14.11)"
+    return why
+
+
+#: the trainable bias kinds: a free value per class (0 in each class gives the head without positions)
+TRAINABLE_KINDS = ("free", "toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant")
+
+
+def _contains_plain(ctx) -> str:
+    """§14.11(e), the route `contains plain` at an integer n: every head is position-blind or carries a trainable class
+    (a bias kind of TRAINABLE_KINDS, or T5 buckets), no fixed term, no encoding; the zero bias lies in every class, so
+    the family contains the position-blind one (its parameters at 0), and Theorem 2′ on the larger parameter set
+    gives every count that suffices for the position-blind family."""
+    spec = ctx.spec
+    if not isinstance(spec.tokens, int):
+        raise Trust("symbolic n: the route `contains plain` is re-checked at an integer n (its count holds from the "
+                    "closed form's first length, and the lengths below it are not re-derived with labels)")
+    if spec.positional != "none":
+        raise Trust("an absolute encoding: the route `contains plain` is re-checked for bias classes only")
+    for k, h in enumerate(spec.heads, 1):
+        if h.projection:
+            raise Reject(f"head {k} has a sequence projection: not a causal family of patterns")
+        blind = h.bias is None and h.position is None
+        trainable = (h.position is None and h.bias in TRAINABLE_KINDS) or (
+            h.bias is None and h.position is not None and h.position.kind == "buckets")
+        if not (blind or trainable):
+            raise Reject(f"head {k} has a fixed position term or RoPE: the family does not contain the "
+                         "position-blind one")
+    return ("every head is position-blind or has a trainable bias or T5 buckets (0 in every class): the family "
+            "contains the position-blind one (§14.11(e))")
+
+
+def _layers_contains_plain(ctx, data, r, m) -> tuple:
+    """The count of the route `contains plain` at an integer n: r + 1 by Theorem L (§14.5(d)) for the position-blind
+    subfamily; r (stated least or not) only when the position-blind family's least count is r, re-derived by the
+    closed form (§14.6, §14.7, in its range) or Theorem F68's exact search with nauty on the patterns' spans. r layers
+    are needed whatever the labels (the far pair of TGT-RECEPTIVE)."""
+    why = _contains_plain(ctx)
+    least = bool(data.get("least"))
+    if not least and _same(m, r + 1):
+        return VERIFIED, (f"{why}; Theorem L (§14.5(d)): r + 1 = {sympy.sstr(m)} layers suffice for the position-blind "
+                          "family, hence for this one")
+    if not _same(m, r):
+        raise Reject(f"{sympy.sstr(m)} layers: the route gives r + 1 = {sympy.sstr(r + 1)} (not shown least) or r = "
+                     f"{sympy.sstr(r)} when the position-blind family needs no more")
+    n = ctx.spec.tokens
+    kind = R.causal_kind(ctx.spec, patterns_only=True)
+    if kind is not None and not _named(kind) and n >= R.closed_from(kind):
+        blind, how = int(R.closed_layers(kind, n)), "the closed form (§14.6, §14.7; " + _instances(ctx, kind) + ")"
+    else:
+        facts = _concrete_facts(ctx)
+        if facts.radius != r:
+            raise Reject(f"the receptive diameter is {facts.radius}, not {sympy.sstr(r)}")
+        try:
+            blind, how = R.exact_least(I.head_spans(ctx.spec), I.union_spans(ctx.spec), facts.radius)
+        except I.Unsupported as exc:
+            raise Trust(f"the exact receptive search does not cover this file: {exc}") from None
+        except ImportError:
+            raise Trust("pynauty is not installed (pip install pynauty)") from None
+        how = f"Theorem F68 (§14.5(f)) on the patterns' spans: {how}"
+    if blind != r:
+        raise Reject(f"the position-blind family needs {blind} layers, not r = {sympy.sstr(r)}: the route `contains "
+                     "plain` does not give r")
+    return VERIFIED, (f"{why}; the position-blind family needs r = {sympy.sstr(r)} layers ({how}), and r are needed "
+                      "whatever the labels (the far pair): the least")
 
 
 def _row_label(head, n: int, i: int, l: int):
