@@ -153,3 +153,44 @@ def test_forged_certificates_are_rejected_by_the_verifier():
     assert outcome(lambda d: d.update(D_c=1)) == REJECTED
     assert outcome(lambda d: d["not within D_c − 1"].update(j=4)) == REJECTED  # a sink reaches every position
     assert outcome(lambda d: d.update(least="yes")) == REJECTED
+
+
+# ---------------------------------------------------------------------------------------------
+# a symbolic n (F128 (e))
+
+SYMBOLIC = ("attention {\n  kernel k(x, y) = exp(x . y)\n  pattern periodic { causal & window(3) + sinks(2), causal }\n}\n"
+            "target causal\n")
+
+
+def test_a_symbolic_n_with_a_global_layer_after_the_sinks_layer():
+    r = uapcheck.check(SYMBOLIC, "t.uap")
+    assert (r.verdict, r.layers) == ("UAP", 2) and r.target.range == "n ≥ 7"
+    below = {x.n: x for x in r.target.below}
+    for n in range(2, 16):  # the concrete derivation at each length agrees with the range and the lengths below
+        c = uapcheck.check(SYMBOLIC.replace("target causal", f"tokens {n}\ntarget causal"), "t.uap")
+        want = 2 if n >= 7 else below[n].layers
+        assert (c.verdict, c.layers) == ("UAP", want), n
+    cert = json.loads(json.dumps(certfile.build(r, SYMBOLIC)))
+    rep = verify(cert)
+    assert rep.problems == []
+    assert next(s.outcome for s in rep.steps if s.rule == "SEQ-CAUSAL-SINKS") == VERIFIED
+
+    def outcome(edit) -> str:
+        c = copy.deepcopy(cert)
+        step = next(s for s in c["steps"] if s["rule"] == "SEQ-CAUSAL-SINKS")
+        edit(step["data"])
+        return next(s.outcome for s in verify(c).steps if s.rule == "SEQ-CAUSAL-SINKS")
+    assert outcome(lambda d: d.update({"from": 6})) == REJECTED  # below W + K + 2 = 7
+    assert outcome(lambda d: d.update(layers=1, D_c=1)) == REJECTED
+    assert outcome(lambda d: d.update(least=False)) == REJECTED
+
+
+def test_a_forged_symbolic_sink_form_is_rejected_by_the_kernel():
+    from uapcheck.graphs.layers_sinks import sink_form
+    from uapcheck.layer_certificates import CausalSinkForm
+    heads = (((3, 2),), ((None, 0),))
+    form = sink_form(heads, True, None)
+    CausalSinkForm(heads, True, None, form).check()
+    for bad in (replace(form, layers=1), replace(form, start=form.start - 1), replace(form, start=form.start + 1)):
+        with pytest.raises(proof.CertificateRejected):
+            CausalSinkForm(heads, True, None, bad).check()

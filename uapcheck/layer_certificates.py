@@ -609,6 +609,39 @@ class CausalSinkCount(Certificate):
         return out
 
 
+@dataclass(frozen=True)
+class CausalSinkForm(Certificate):
+    """Per-layer causal heads with attention sinks at a symbolic n (docs/theory.md §21.9, Theorem F128 (e)): C = c₁
+    layers, least, for every n ≥ start. The check: the form recomputed from the heads; F128's concrete decision
+    (reach and covering) gives C, least, at the start, the next length and far beyond it, and not at the length
+    before the start unless that is below 2."""
+    heads: tuple
+    periodic: bool
+    limit: Optional[int]
+    form: Any  # graphs.layers_sinks.SinkForm
+    kind = "layers-causal-sinks-form"
+
+    def check(self) -> None:
+        from .graphs.layers_sinks import SinkLayers, decide, sink_form
+        f = self.form
+        if sink_form(self.heads, self.periodic, self.limit) != f:
+            _reject(CausalSinkForm, "Theorem F128 (e) gives another count or start")
+        ks = [k for row in self.heads for _, k in row]
+        for n in sorted({f.start, f.start + 1, 2 * f.start + len(self.heads) + 5, max(ks + [0]) + f.start}):
+            got = decide(SinkLayers(n, self.heads, self.periodic, self.limit))
+            if (got.depth, got.layers, got.least) != (f.layers, f.layers, True):
+                _reject(CausalSinkForm, f"at n = {n} F128 gives D_c = {got.depth}, {got.layers} layers, not {f.layers}")
+        if f.start > 2 and f.start - 1 >= max(ks + [0]):
+            got = decide(SinkLayers(f.start - 1, self.heads, self.periodic, self.limit))
+            if got.depth == f.layers:
+                _reject(CausalSinkForm, f"the start is not the first length with D_c = {f.layers}")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "heads": [[["∞" if w is None else w, k] for w, k in row] for row in self.heads],
+                "periodic": self.periodic, "limit": self.limit, "D_c": self.form.layers, "layers": self.form.layers,
+                "least": True, "from": self.form.start}
+
+
 # ---------------------------------------------------------------------------------------------
 # Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
 

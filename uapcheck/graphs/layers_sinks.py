@@ -289,3 +289,31 @@ def decide(L: SinkLayers) -> SinkCount:
     if wit is not None:
         return SinkCount(d, missing, m, True, (wit[0], m - 1, wit[1]))
     return SinkCount(d, missing, m, False, None)
+
+
+@dataclass(frozen=True)
+class SinkForm:
+    """F128 (e) at a symbolic n: C layers, least, for every n ≥ start (C = c₁, the first layer of width ∞, after ℓ₁,
+    the first layer with a head of width ≥ 1)."""
+    layers: int
+    start: int
+    first_wide: int
+
+
+def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[SinkForm]:
+    """The count at a symbolic n when a layer of width ∞ follows the first layer with a head of width ≥ 1 (None:
+    outside F128 (e))."""
+    p = len(heads)
+    top = 2 * p if periodic else p
+    if limit is not None:
+        top = min(top, limit)
+
+    def row(ell):
+        return heads[(ell - 1) % p]
+    chain = next((ell for ell in range(1, top + 1) if any(w is None or w >= 1 for w, _ in row(ell))), None)
+    c1 = next((ell for ell in range(1, top + 1) if any(w is None for w, _ in row(ell))), None)
+    if chain is None or c1 is None or chain >= c1:
+        return None
+    W = sum(max(w for w, _ in row(ell) if w is not None) if row(ell) else 0 for ell in range(1, c1))
+    K = max([k for ell in range(1, c1) for _, k in row(ell)] + [0])
+    return SinkForm(c1, max(2, W + K + 2), chain)

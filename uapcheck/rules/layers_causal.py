@@ -79,6 +79,10 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         form, why = form_outcome(spec, ffn_step, tds)
         if form is not None:
             return form
+        from .layers_sinks import sinks_form_outcome
+        sinks = sinks_form_outcome(spec, ffn_step, tds)
+        if sinks is not None:
+            return sinks
         step = undecided_step(spec, "causal", f"per-layer patterns at a symbolic n: {why}")
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim, tuple(tds))
     if n > MAX_SEQ_N:

@@ -9,7 +9,7 @@ from .. import proof
 from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
-from ..layer_certificates import CausalSinkCount
+from ..layer_certificates import CausalSinkCount, CausalSinkForm
 
 CITE_SEQ_SINKS = proof.derived(
     "Definition 4", "Theorem 1",
@@ -20,8 +20,10 @@ CITE_SEQ_SINKS = proof.derived(
 
 @proof.rule("SEQ-CAUSAL-SINKS",
             "Per-layer causal heads with attention sinks at any n: D_c, a sufficient count and the least (Theorem F128)",
-            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount,))
-def sinks_step(desc: str, cert: CausalSinkCount) -> proof.Step:
+            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount, CausalSinkForm))
+def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm") -> proof.Step:
+    if isinstance(cert, CausalSinkForm):
+        return _form_step(desc, cert)
     c = cert.count
     d, m = c.depth, c.layers
     statement = claim_of(
@@ -86,3 +88,56 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
     return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
+
+
+def _form_step(desc: str, cert: CausalSinkForm) -> proof.Step:
+    f = cert.form
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] and, when v > k, to the k sinks 1, …, k, so "
+        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; for n ≥ "
+        f"{f.start} the layers before layer {f.layers} (the first of width ∞) read at most {f.start - 2} positions "
+        f"back, so every prefix is reached within {f.layers} layers and not fewer, and layer {f.first_wide} (a head of "
+        f"width ≥ 1) is seen whole from every position at that depth, so {f.layers} attention layers suffice for causal "
+        "targets and are least (Theorem F128 (e))")
+    ev = {"patterns": desc, "D_c": f.layers, "layers": f.layers, "least": True, "range": f"n ≥ {f.start}",
+          "heads": [[["∞" if w is None else w, k] for w, k in row] for row in cert.heads]}
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": f.layers, "least": True, "depth": f.layers, "from": f.start},
+                          certificate=cert)
+
+
+def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
+    """`target causal` on sink interval heads at a symbolic n by F128 (e): C layers from the start on, each shorter
+    length by the derivation at that n (None: outside F128 (e))."""
+    from ..graphs.layers_sinks import sink_form, sink_head
+    from .layers import _describe, layer_patterns
+    from .targets import TargetOutcome, _with_range
+    try:
+        per_layer, periodic = layer_patterns(spec)
+    except ValueError:
+        return None
+    rows = []
+    for pats in per_layer:
+        got = [sink_head(p) for p in pats]
+        if any(g is None for g in got):
+            return None
+        rows.append(tuple(g for g in got if g is not None))
+    heads = tuple(rows)
+    if not any(k for row in heads for _, k in row):
+        return None
+    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
+    if budget is not None and budget < len(heads):
+        heads, periodic = heads[:budget], False
+    limit = None if periodic else len(heads)
+    if budget is not None:
+        limit = budget if limit is None else min(limit, budget)
+    form = sink_form(heads, periodic, limit)
+    if form is None:
+        return None
+    step = sinks_step(_describe(spec), CausalSinkForm(heads, periodic, limit, form))
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
+    outcome = TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds))
+    return _with_range(spec, outcome, form.start)

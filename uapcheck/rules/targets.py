@@ -1082,6 +1082,8 @@ def _parts(p: S.Pattern) -> list:
     """The pattern's parts through unions and intersections."""
     if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
         return [q for part in p.parts for q in _parts(part)]
+    if isinstance(p, S.PatternSequence):  # a pattern per layer: every layer's parts
+        return [q for part in p.patterns for q in _parts(part)]
     return [p]
 
 

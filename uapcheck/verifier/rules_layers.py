@@ -688,12 +688,105 @@ def _sinks(ctx):
     return got
 
 
+def _sinks_at(ctx, n: int):
+    """The verifier's reading of the sink heads with n set to a concrete length (a symbolic n)."""
+    from dataclasses import replace
+    from .causal_intervals import NotIntervals
+    from .causal_sinks import build
+    try:
+        return build(replace(ctx.spec, tokens=n))
+    except NotIntervals as exc:
+        raise Reject(f"the heads are not sink interval heads: {exc}") from None
+
+
+def _sinks_symbolic(ctx, s):
+    """F128 (e): C = c₁ layers, least, for every n ≥ start, re-derived: the first layer with a head of width ≥ 1
+    comes before c₁, the first layer of width ∞; for n ≥ W(0, c₁ − 1] + K + 2 (K the largest sink count before c₁)
+    position n misses x_1 … within c₁ − 1 layers, and at depth c₁ every root sees that layer whole; the start is at
+    least that bound, and the verifier's own recursion confirms it at the start and the next length."""
+    from .causal_intervals import INF, NotIntervals
+    data = s.get("data") or {}
+    C = _int(data.get("layers"), "the number of layers")
+    start = _int(data.get("from"), "the range's start")
+    if data.get("least") is not True or data.get("D_c") != C:
+        raise Reject("F128 (e) states D_c = the count, the least")
+    K = _sinks_at(ctx, max(start, 64))
+    p = len(K.rows)
+    top = 2 * p if K.limit is None else min(K.limit, p)
+    rows = [K.rows[(ell - 1) % p] for ell in range(1, top + 1)]
+    chain = next((ell for ell, row in enumerate(rows, 1) if any(w >= 1 for w, _ in row)), None)
+    c1 = next((ell for ell, row in enumerate(rows, 1) if any(w == INF for w, _ in row)), None)
+    if chain is None or c1 is None or chain >= c1 or c1 != C:
+        raise Reject(f"the first layer of width ∞ after a head of width ≥ 1 is not layer {C}")
+    bound = max(2, int(sum(max(w for w, _ in row) for row in rows[:c1 - 1])) +
+                max([k for row in rows[:c1 - 1] for _, k in row] + [0]) + 2)
+    if start < bound:
+        raise Reject(f"the count is shown from n = {bound} on, not from {start}")
+    for n in (start, start + 1):
+        Kn = _sinks_at(ctx, n)
+        try:
+            if Kn.reached(C) is not None or (C >= 2 and Kn.reached(C - 1) is None) or Kn.covered(C) is not None:
+                raise Reject(f"at n = {n} the verifier's recursion does not give D_c = {C} with the covering")
+        except NotIntervals as exc:
+            raise Reject(str(exc)) from None
+    return VERIFIED, (f"every head read as an interval head with sinks; layer {chain} has a head of width ≥ 1 and layer "
+                      f"{C} is the first of width ∞, so from n = {bound} on position n misses x_1 within {C - 1} layers "
+                      f"and at depth {C} every root sees layer {chain} whole (F128 (e)); the start n = {start} is at "
+                      "least that bound, and the verifier's recursion confirms it there")
+
+
+def check_sinks_verdict(ctx, s, data: dict) -> str:
+    """TGT-VERDICT on SEQ-CAUSAL-SINKS at a symbolic n: the range is the step's, and each length below it listed once
+    (a length the file does not allow: a sink count above it; a UAP length whose count is D_c there with the covering:
+    re-derived; a count that does not reach every prefix: rejected; any other: trusted)."""
+    steps = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-SINKS"]
+    if not steps or isinstance(ctx.spec.tokens, int):
+        return ""
+    start = _int((steps[0].get("data") or {}).get("from"), "the range's start")
+    listed = data.get("below_range") or []
+    if data.get("range") is None:  # the count holds at every length: each length below must have it
+        if not isinstance(listed, list):
+            raise Reject("the lengths below the start are not listed")
+    elif data.get("range") != f"n ≥ {start}":
+        raise Reject(f"SEQ-CAUSAL-SINKS holds for n ≥ {start}, the verdict states {data.get('range')!r}")
+    if [r.get("n") if isinstance(r, dict) else None for r in listed] != list(range(1, start)):
+        raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
+    trusted = []
+    for rec in listed:
+        n = rec["n"]
+        if rec.get("allowed") is False:
+            ks = [k for row in _sinks_at(ctx, max(start, 64)).rows for _, k in row]
+            if not any(k > n for k in ks) or rec.get("verdict") is not None:
+                raise Reject(f"n = {n} is stated not allowed, but no sink count exceeds it")
+            continue
+        if rec.get("verdict") != "UAP" or not isinstance(rec.get("layers"), int):
+            trusted.append(n)
+            continue
+        if n == 1:
+            if rec["layers"] != 1:
+                raise Reject("n = 1 needs one layer")
+            continue
+        Kn = _sinks_at(ctx, n)
+        d = next((m for m in range(0, rec["layers"] + 1) if Kn.reached(m) is None), None)
+        if d is None:
+            raise Reject(f"at n = {n} the stated {rec['layers']} layers do not reach every prefix")
+        if Kn.covered(rec["layers"]) is not None or (rec.get("least") and rec["layers"] != max(d, 1)):
+            trusted.append(n)  # sufficiency beyond the covering lemma, or least above D_c: the rooted views'
+
+    if trusted:
+        raise Trust(f"the lengths n = {', '.join(map(str, trusted))} below the range are the derivation's at that n "
+                    "(rooted views), not re-derived here")
+    return "; the lengths below the range re-derived by the verifier's recursion (D_c and the covering)"
+
+
 @checker("SEQ-CAUSAL-SINKS")
 def causal_sinks(ctx, s):
     from .causal_intervals import NotIntervals
     _proved(s)
     if ctx.spec.target != "causal":
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    if not isinstance(ctx.spec.tokens, int):
+        return _sinks_symbolic(ctx, s)
     K = _sinks(ctx)
     data = s.get("data") or {}
     d = _int(data.get("D_c"), "the depth D_c")

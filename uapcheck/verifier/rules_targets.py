@@ -1146,6 +1146,9 @@ def verdict(ctx, s):
     if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-FORM" for p in ctx.premises(s)):
         from .rules_layers import check_form_verdict
         below = check_form_verdict(ctx, s, data)
+    if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-SINKS" for p in ctx.premises(s)):
+        from .rules_layers import check_sinks_verdict
+        below = check_sinks_verdict(ctx, s, data)
     return VERIFIED, ("inference: UAP for the class when FFN-DEF2, every head's token distinguishing step and "
                       "TGT-LAYERS are proved (Lemma V with Theorems 1′ and 2′, §14.3–14.5); NOT-UAP from a proved "
                       "TGT-NOT-CAUSAL or TGT-BUDGET" + below)
