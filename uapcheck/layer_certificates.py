@@ -631,7 +631,7 @@ class CausalSinkForm(Certificate):
             got = decide(SinkLayers(n, self.heads, self.periodic, self.limit))
             if (got.depth, got.layers, got.least) != (f.layers, f.layers, True):
                 _reject(CausalSinkForm, f"at n = {n} F128 gives D_c = {got.depth}, {got.layers} layers, not {f.layers}")
-        if f.start > 2 and f.start - 1 >= max(ks + [0]):
+        if f.start > 2 and f.start - 1 >= max(ks + [0]) and f.start > max(ks + [0]):
             got = decide(SinkLayers(f.start - 1, self.heads, self.periodic, self.limit))
             if got.depth == f.layers:
                 _reject(CausalSinkForm, f"the start is not the first length with D_c = {f.layers}")

@@ -316,4 +316,5 @@ def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[Si
         return None
     W = sum(max(w for w, _ in row(ell) if w is not None) if row(ell) else 0 for ell in range(1, c1))
     K = max([k for ell in range(1, c1) for _, k in row(ell)] + [0])
-    return SinkForm(c1, max(2, W + K + 2), chain)
+    every = max([k for r in heads for _, k in r] + [0])  # a length below a sink count is not one the file allows
+    return SinkForm(c1, max(2, W + K + 2, every), chain)
