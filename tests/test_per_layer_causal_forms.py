@@ -126,7 +126,7 @@ def test_a_window_of_width_w_in_layer_one_of_a_global_layer_needs_w_at_least_2()
 
 @pytest.mark.parametrize("heads, why", [
     ([["causal & window(3)", "causal & window(2)"]], "no layer of width ∞"),
-    ([["causal & window(2) + sinks(2)", "causal"]], "sinks"),
+    ([["causal & window(2) + sinks(2)", "causal & window(3)"]], "sinks"),
     ([["window(2)", "causal"]], "not an interval head"),
 ])
 def test_outside_the_theorem_is_inconclusive_naming_the_premise(heads, why):
