@@ -194,3 +194,27 @@ def test_a_forged_symbolic_sink_form_is_rejected_by_the_kernel():
     for bad in (replace(form, layers=1), replace(form, start=form.start - 1), replace(form, start=form.start + 1)):
         with pytest.raises(proof.CertificateRejected):
             CausalSinkForm(heads, True, None, bad).check()
+
+
+def test_the_symbolic_count_agrees_with_the_rooted_views_from_its_start():
+    """F128 (e) for random sequences of sink and interval heads with a global layer: at every n from the start up to
+    34 the rooted views (§21.5) give the stated count, the least."""
+    from uapcheck.graphs.layers_sinks import sink_form
+    checked = 0
+    for heads, kind, _ in random_cases(8, 300, 10):
+        spec = parse_source(text(heads, kind, 40))
+        per_layer, periodic = layer_patterns(spec)
+        L = sink_layers(per_layer, periodic, 40, None if periodic else len(per_layer))
+        form = sink_form(L.heads, L.periodic, L.limit)
+        if form is None:
+            continue
+        for n in range(form.start, min(form.start + 12, 35)):
+            seq, _ = both(heads, kind, n)
+            reach = prefix_reach(seq, seq.depth)
+            least = causal_least_layers(seq, max(reach.depth, 1),
+                                        seq.depth if seq.depth is not None else reach.depth + 2 * seq.period + 2)
+            if least.reason:
+                continue
+            assert (reach.depth, least.layers) == (form.layers, form.layers), (heads, kind, n, form)
+            checked += 1
+    assert checked >= 150, checked
