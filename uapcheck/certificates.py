@@ -1188,6 +1188,60 @@ class BucketCollision(Certificate):
                 "pair": list(self.pair)}
 
 
+#: the offset kinds Lemma V^λ covers (trainable classes of the offset, the own arc in one class in every row)
+_LABEL_KINDS = ("toeplitz", "symmetric toeplitz", "circulant", "symmetric circulant")
+
+
+def sign_separating(kind: Optional[str], w: int) -> bool:
+    """Whether the classes of `kind` on the offsets −w, …, w of a window keep every positive offset apart from
+    every offset ≤ 0 (docs/theory.md §16.5, Theorem F135): `toeplitz` always, T5's buckets by their values on
+    these offsets (the released function gives the positive offsets the upper half of the buckets)."""
+    if kind == "toeplitz":
+        return True
+    buckets = bucket_kind(kind) if isinstance(kind, str) else None
+    if buckets is None:
+        return False
+    from .rules.positions import t5_bucket
+    positive = {t5_bucket(m, *buckets) for m in range(1, w + 1)}
+    return not positive & {t5_bucket(m, *buckets) for m in range(-w, 1)}
+
+
+@dataclass(frozen=True)
+class LabelledWindowLayers(Certificate):
+    """Theorem F135 (docs/theory.md §16.5): every head is the non-cyclic window of radius w ≥ 1 at a concrete
+    n ≥ w + 2; each head is position-blind or carries trainable classes of the offset (a `bias KIND` other than
+    `free`, or T5 buckets), and one head's classes keep the positive offsets apart from the others (`toeplitz`,
+    T5 buckets: `sign_separating`). Then no σ ≠ id keeps the labelled depth-(D − 1) ball of a position, so the
+    group is trivial and D = ⌈(n − 1)/w⌉ layers suffice (Lemma V^λ) and are least (receptive fields, §11.1)."""
+
+    pattern: Any  # the heads' spec.Window
+    n: int
+    kinds: tuple  # per head: None or the label kind (`buckets(B, D)` for T5)
+    diameter: int
+    layers: int
+    kind = "labelled-window"
+
+    def check(self) -> None:
+        p, n = self.pattern, self.n
+        if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
+            _reject(LabelledWindowLayers, "the heads are not one non-cyclic window of a concrete radius ≥ 1")
+        if not isinstance(n, int) or isinstance(n, bool) or n < p.w + 2:
+            _reject(LabelledWindowLayers, "the length is not a concrete n ≥ w + 2 (below, the window is complete)")
+        if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
+                                 for k in self.kinds):
+            _reject(LabelledWindowLayers, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
+        if not any(sign_separating(k, p.w) for k in self.kinds):
+            _reject(LabelledWindowLayers, "no head's classes keep the positive offsets apart from the others")
+        d = -(-(n - 1) // p.w)
+        if self.diameter != d or self.layers != d:
+            _reject(LabelledWindowLayers, f"the count is D = ⌈(n − 1)/w⌉ = {d}, not {self.layers} (D = {self.diameter})")
+
+    def to_json(self) -> Any:
+        from .show import show_pattern
+        return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": self.n, "kinds": list(self.kinds),
+                "diameter": self.diameter, "layers": self.layers, "theorem": "F135"}
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them
@@ -1750,6 +1804,18 @@ class BudgetBeyond(Certificate):
 OFFSET_BIAS_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant")
 #: At or below this many tokens, BIAS-LAYERS decides one layer against two over all of S_n.
 DENSE_BIAS_BRUTE_FORCE_N = 6
+#: Lengths up to which the heads' joint classes of the offsets are enumerated (Theorem F136, docs/theory.md §16.5).
+JOINT_LABELS_MAX_N = 100_000
+
+
+def joint_labels(kinds: tuple, n: int, m: int) -> tuple:
+    """The classes of offset m in every biased head (each kind a function of the offset at n)."""
+    return tuple(bias_class(k, n, 0, m) for k in kinds)
+
+
+def joint_injective(kinds: tuple, n: int) -> bool:
+    """Whether the joint classes of the offsets −(n − 1), …, n − 1 are pairwise different."""
+    return len({joint_labels(kinds, n, m) for m in range(-(n - 1), n)}) == 2 * n - 1
 
 
 def keeps_row_labels(kinds: Sequence[str], n: int, perm: Sequence[int], i: int) -> bool:
@@ -1825,7 +1891,20 @@ class DenseBiasLayers(Certificate):
         if self.reason == "witness":
             self._check_witness(kinds)
             return
+        if self.reason == "joint":
+            self._check_joint(kinds)
+            return
         _reject(DenseBiasLayers, f"unknown reason {self.reason!r}")
+
+    def _check_joint(self, kinds: tuple) -> None:
+        """Theorem F136: beside a T5 bucket head, the joint classes tell every offset apart at n: one layer."""
+        n = self.n
+        if not any(bucket_kind(k) for k in kinds) or self.fixed:
+            _reject(DenseBiasLayers, "the joint classes decide dense heads beside a T5 bucket head")
+        if not isinstance(n, int) or n > JOINT_LABELS_MAX_N or (self.layers, self.least) != (1, True):
+            _reject(DenseBiasLayers, "joint classes give one layer, least, at a concrete n")
+        if not joint_injective(kinds, n):
+            _reject(DenseBiasLayers, f"two offsets share every head's class at n = {n}")
 
     def _check_fixed(self, kinds: tuple) -> None:
         """Fixed even heads: each rests on a proved Lemma E step; the labels are symmetric Toeplitz

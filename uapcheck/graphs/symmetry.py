@@ -61,6 +61,7 @@ from ..groups import group_structure as typed_structure
 from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, reflection, rotation,
                       symmetric_generators)
 from ..spec import BIAS_KINDS
+from ..groups import bucket_kind, offset_class
 from .build import (PatternGraph, _no_gc, code_array, code_endpoints, edge_order, endpoints, neighbour_lists,
                     to_igraph)
 
@@ -118,6 +119,8 @@ def _bias_class(kind: Optional[str], n: int, j0: int, i0: int):
         return d
     if kind == "symmetric toeplitz":
         return abs(d)
+    if bucket_kind(kind) is not None:  # T5's bucket of the offset (docs/theory.md §16.5)
+        return offset_class(kind, n, d)
     raise ValueError(f"unknown bias kind {kind!r}")
 
 
@@ -271,7 +274,7 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
     if len(biases) != len(graphs):
         raise ValueError("one bias entry per head is needed")
     for b in biases:
-        if b is not None and b not in BIAS_KINDS:
+        if b is not None and b not in BIAS_KINDS and bucket_kind(b) is None:
             raise ValueError(f"unknown bias kind {b!r}")
     if positional not in POSITIONAL_KINDS:
         raise ValueError(f"unknown positional encoding {positional!r}")
@@ -286,7 +289,9 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
         if g.complete:
             if b is None:
                 continue  # a complete unbiased head is preserved by every permutation
-            arcs, kind, source = PatternGraph(n, _class_one_arcs(b, n)), None, None
+            # T5 buckets on a complete head: every offset's sign is kept, so σ is increasing, the identity, as
+            # for the Toeplitz classes (docs/theory.md §16.5): the same arcs i → i + 1 stand for both
+            arcs, kind, source = PatternGraph(n, _class_one_arcs("toeplitz" if bucket_kind(b) else b, n)), None, None
         else:
             arcs, kind, source = g, b, g
         key = (arcs, kind)  # graphs compare by their arc sets (and hash without reading them)

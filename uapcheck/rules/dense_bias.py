@@ -18,8 +18,8 @@ from .. import proof
 from ..claim import Claim, claim, group, written
 from .. import spec as S
 from . import positions
-from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, OFFSET_BIAS_KINDS, DenseBiasLayers, keeps_all_labels,
-                            keeps_row_labels)
+from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, JOINT_LABELS_MAX_N, OFFSET_BIAS_KINDS, DenseBiasLayers,
+                            joint_labels, keeps_all_labels, keeps_row_labels)
 from ..groups import bias_class, bucket_kind
 
 CITE = proof.derived("Corollary 1", text="derived here: the labelled view argument (docs/theory.md §11.10) for dense "
@@ -191,10 +191,64 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
                          + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", found, low),
                          witness=(i, {"swap": [a, b]}), low=low)
+    if isinstance(n, int) and any(bucket_kind(k) for k in kinds) and n <= JOINT_LABELS_MAX_N:
+        joint = _joint_decision(kinds, n, n_value)
+        if joint is not None:
+            return joint
     return _conclude(claim("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
                            "labelled sample (Lemma ", LEMMA_V, ", docs/theory.md §11.10); whether one layer is enough "
                            "is not decided for this mixture of biases at this n"),
                      DenseBiasLayers(kinds, n_value, 2, False, "sufficient"))
+
+
+def _joint_decision(kinds: tuple, n: int, n_value) -> Optional[proof.Step]:
+    """Theorem F136 (docs/theory.md §16.5) at a concrete n: one layer when the joint classes name every offset, two,
+    least, by a swap of two keys of one row in one joint class; None when neither is shown."""
+    joint = _joint_witness(kinds, n)
+    if joint == "injective":
+        return _conclude(claim(f"one layer suffices at n = {n}: the heads' classes of an offset together tell every "
+                               f"offset −{n - 1}, …, {n - 1} apart (T5's buckets keep the sign, the other heads the "
+                               "rest), so a σ keeping the labels of a row i keeps σu − σi = u − i for every key u: σ "
+                               "is a translation of 1..n, the identity (Theorem F136, Lemma ", LEMMA_V,
+                               ", docs/theory.md §16.5)"),
+                         DenseBiasLayers(kinds, n_value, 1, True, "joint"))
+    if isinstance(joint, tuple):
+        i, a, b, v = joint
+        return _conclude(f"two attention layers are needed and suffice at n = {n}: the offsets {a - i} and {b - i} "
+                         f"carry the same class in every biased head, so σ = ({a} {b}) keeps the labels of row {i}; "
+                         f"position {v} sees {a} and {b} in different classes, so σ is not in the group, and one "
+                         f"layer gives X and σX the same output at position {i}; the depth-2 labelled view is the "
+                         "whole labelled sample, so two layers suffice (Theorem F136, Lemma " + claim(LEMMA_V, _SECTION),
+                         DenseBiasLayers(kinds, n_value, 2, True, "witness", joint, max(joint)),
+                         witness=(i, {"swap": [a, b]}), low=max(joint))
+    return None
+
+
+def _joint_witness(kinds: tuple, n: int):
+    """Theorem F136 (docs/theory.md §16.5), dense heads beside a T5 bucket head at a concrete n: "injective" when the
+    joint classes of the offsets −(n − 1), …, n − 1 are pairwise different (one layer); else (i, a, b, v): the first two
+    offsets m < m′ with one joint class, the row i = max(1, 1 − m) holding both keys a = i + m, b = i + m′ (the
+    buckets keep the sign, so m′ − m ≤ n − 1), and a position v seeing a and b in different classes (σ = (a b) ∉ G).
+    None when two offsets share every class but no pair has a row holding both keys and a position telling them
+    apart (not decided here)."""
+    seen: dict = {}
+    for m in range(-(n - 1), n):
+        key = joint_labels(kinds, n, m)
+        if key not in seen:
+            seen[key] = m
+            continue
+        first = seen[key]
+        if first == 0 or m == 0:
+            continue  # a pair with the own arc: σ would move the row itself
+        i = max(1, 1 - first)
+        a, b = i + first, i + m
+        if not (1 <= a < b <= n):
+            continue
+        v = next((v for v in range(1, n + 1) if v not in (a, b) and any(
+            bias_class(k, n, v, a) != bias_class(k, n, v, b) for k in kinds)), None)
+        if v is not None:
+            return i, a, b, v
+    return "injective" if len(seen) == 2 * n - 1 else None
 
 
 def _swap_witness(kinds: tuple, n, spec: S.Spec) -> Optional[tuple]:

@@ -18,7 +18,7 @@ from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
                             HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
-                            Unreachable, ViewWitness)
+                            LabelledWindowLayers, Unreachable, ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
@@ -276,7 +276,8 @@ class LayerCount:
     witness: Optional[dict] = None  # a view witness showing D layers are not enough (as evidence)
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
     permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
-    family: Optional[StandardFamily] = None  # the count is a family theorem's at this n (§11.11)
+    #: the count is a family theorem's at this n (§11.11), or Theorem F135's (a labelled window, §16.5)
+    family: Optional[StandardFamily | LabelledWindowLayers] = None
     #: the same for the certificate file (with Theorem F132's far sets listed), when it says more than the evidence
     certificate_data: Optional[dict] = None
 
@@ -360,10 +361,11 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
-            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, Trusted))
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
-                graphs=None, labelled: bool = False, family: Optional[StandardFamily | HeadLayers] = None,
+                graphs=None, labelled: bool = False,
+                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
@@ -491,6 +493,31 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     return None
 
 
+def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Optional[LayerCount]:
+    """Theorem F135 (docs/theory.md §16.5): one non-cyclic window at a concrete n ≥ w + 2 whose heads carry trainable
+    offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets): D layers, least."""
+    from ..certificates import sign_separating
+    n, biases = spec.tokens, tuple(_biases(spec))
+    pats = set(_patterns(spec))
+    if not isinstance(n, int) or spec.positional != "none" or len(pats) != 1 or not any(biases) or \
+            fixed_heads & {k for k, b in enumerate(biases) if b is not None} or \
+            any(h.projection or h.nystrom or h.heads is not None or h.differential for h in spec.heads):
+        return None  # fixed position weights: Lemma V^λ does not give the sufficiency (§11.10)
+    (p,) = pats
+    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1 and n >= p.w + 2):
+        return None
+    if "free" in biases or not any(sign_separating(b, p.w) for b in biases):
+        return None
+    cert = LabelledWindowLayers(p, n, biases, diameter, diameter)
+    try:
+        cert.check()
+    except proof.CertificateRejected:
+        return None
+    return LayerCount(diameter, True, "a non-cyclic window whose labels keep the positive offsets apart: no "
+                      "permutation but the identity keeps the labelled ball of radius D − 1 of a position, so the "
+                      "depth-D labelled views determine the sample (Theorem F135, docs/theory.md §16.5)", family=cert)
+
+
 def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
     """The layer count with bias classes as arc labels (docs/theory.md §11.10): a labelled view witness
     shows D layers are not enough (for fixed and trainable labels alike); no witness proves D enough when
@@ -540,8 +567,11 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
         theorem = _family_count(spec, diameter)
         if theorem is not None:
             return theorem
+    labelled_window = _labelled_window(spec, diameter, fixed_heads) if not family else None
     if family:
         count = LayerCount(max(diameter, 1), True, family)  # n = 1 (D = 0): one layer, as for every pattern
+    elif labelled_window is not None:
+        count = labelled_window
     elif any(_biases(spec)):
         count = _labelled_count(spec, graphs, diameter, grp, fixed_heads)
     elif spec.positional == "absolute":

@@ -690,7 +690,13 @@ def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str
         return None, "RoPE's group is derived for softmax heads only"
     info = analyse(spec, head)
     if pos.kind == "buckets" and info.kind == "buckets" and not isinstance(head.pattern, S.Full):
-        return None, "T5 buckets on a sparse pattern: the bucket classes on its arcs are not computed"
+        if not isinstance(spec.tokens, int):
+            return None, ("T5 buckets on a sparse pattern at a symbolic length: the bucket classes on its arcs are "
+                          "computed at a concrete n only (docs/theory.md §16.5)")
+        # the bucket of each arc's offset labels the arc: the group and the labelled views read these classes, never
+        # the Toeplitz ones, which are finer (docs/theory.md §16.5)
+        return f"buckets({pos.buckets}, {pos.max_distance})", ("T5 buckets on a sparse pattern: each arc is labelled "
+                                                               "by the bucket of its offset")
     return info.effective_bias, info.reason
 
 

@@ -630,6 +630,11 @@ def _arc_labels(ctx) -> Optional[list]:
             out.append(np.minimum(m, n - m))
         elif kind == "free":
             out.append(codes.copy())
+        elif isinstance(kind, tuple):  # T5's buckets: each offset's bucket, recomputed once per offset (§16.5)
+            from .patterns import bias_class
+            offsets = np.unique(d)
+            table = {int(m): bias_class(kind, n, int(m), 0)[1] for m in offsets}
+            out.append(np.array([table[int(m)] for m in d], dtype=np.int64) if d.size else d.copy())
         else:
             return None
     return out

@@ -6,6 +6,8 @@ arc j -> i; self-loops are dropped (every position sees itself through the resid
 """
 from __future__ import annotations
 
+import functools
+
 import random
 from collections import deque
 from typing import Optional, Sequence
@@ -200,7 +202,7 @@ def check_distances(heads: Sequence[frozenset], n: int, source: int, dist: Seque
 BIAS_KINDS = ("free", "circulant", "symmetric circulant", "toeplitz", "symmetric toeplitz")
 
 
-def bias_class(kind: Optional[str], n: int, j: int, i: int):
+def bias_class(kind: "Optional[str | tuple[int, int]]", n: int, j: int, i: int):
     d = j - i
     if kind is None:
         return 0
@@ -215,7 +217,15 @@ def bias_class(kind: Optional[str], n: int, j: int, i: int):
         return abs(d)
     if kind == "free":
         return (j, i)
+    if isinstance(kind, tuple):  # T5's buckets (B, D): the bucket of the offset, the released function exactly
+        return ("bucket", _bucket(d, *kind))
     raise Symbolic(f"bias kind {kind}")
+
+
+@functools.lru_cache(maxsize=65536)
+def _bucket(d: int, num_buckets: int, max_distance: int) -> int:
+    from .rules_positions import _released_bucket
+    return _released_bucket(d, num_buckets, max_distance)
 
 
 def labels(spec: S.Spec, heads: Sequence[frozenset]) -> dict:

@@ -199,9 +199,57 @@ def bias_layers(ctx, s):
         return VERIFIED, (f"re-decided over all of S_{n}: " + (
             f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry, two layers" if found
             else "no σ outside the group keeps a row's labels, one layer"))
+    return _by_labels(spec, n, kinds, layers, least, data.get("condition"), fixed, bool(buckets))
+
+
+def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: bool):
+    """Beyond the exhaustive lengths: T5 buckets by the joint classes (Theorem F136) or a swap of row 1, the
+    symmetric kinds by σ = (1 3) at row 2."""
+    if buckets and isinstance(n, int) and n <= JOINT_N and _bucket_swap(spec, kinds, n) is None:
+        joint = _by_joint_labels(n, kinds, layers, least)
+        if joint is not None:
+            return joint
     if buckets and not set(kinds) <= set(SYMMETRIC):
-        return _by_bucket_witness(spec, n, kinds, layers, least, data.get("condition"))
-    return _by_witness(n, kinds, layers, data.get("condition"), "Lemma E, §16.2" if fixed else "Lemma V^λ")
+        return _by_bucket_witness(spec, n, kinds, layers, least, condition)
+    return _by_witness(n, kinds, layers, condition, "Lemma E, §16.2" if fixed else "Lemma V^λ")
+
+
+#: Lengths up to which the joint classes of the offsets are re-enumerated here (Theorem F136).
+JOINT_N = 4096
+
+
+def _by_joint_labels(n: int, kinds, layers, least):
+    """Theorem F136 (§16.5): dense heads beside T5 buckets at a concrete n. The joint classes of the offsets
+    −(n − 1), …, n − 1 (every head's class, recomputed): all different, one layer; two offsets m < m′, neither 0,
+    in one joint class, the swap of the keys i + m, i + m′ of row i = max(1, 1 − m) keeps that row (checked), and a
+    position telling them apart (checked) puts it outside the group: two layers, least. None otherwise."""
+    seen: dict = {}
+    pair = None
+    for m in range(-(n - 1), n):
+        key = tuple(_label(k, n, 0, m) for k in kinds)
+        if key not in seen:
+            seen[key] = m
+        elif pair is None and seen[key] != 0 and m != 0:
+            pair = (seen[key], m)
+    if len(seen) == 2 * n - 1:
+        if (layers, least) != (1, True):
+            raise Reject(f"at n = {n} the heads' joint classes tell every offset apart: one layer (Theorem F136)")
+        return VERIFIED, (f"the joint classes of the offsets −{n - 1}, …, {n - 1} are pairwise different (recomputed, "
+                          "buckets exactly): a σ keeping a row's labels is a translation, the identity; one layer")
+    if pair is None:
+        return None
+    i = max(1, 1 - pair[0])
+    a, b = i + pair[0], i + pair[1]
+    if not 1 <= a < b <= n or any(_label(k, n, i, a) != _label(k, n, i, b) for k in kinds):
+        return None
+    v = next((v for v in range(1, n + 1) if v not in (a, b) and any(
+        _label(k, n, v, a) != _label(k, n, v, b) for k in kinds)), None)
+    if v is None:
+        return None
+    if (layers, least) != (2, True):
+        raise Reject(f"σ = ({a} {b}) keeps row {i}'s labels and is not a symmetry: two layers, least (Theorem F136)")
+    return VERIFIED, (f"σ = ({a} {b}) keeps row {i}'s labels in every head (recomputed classes) and position {v} sees "
+                      f"{a} and {b} in different classes, at n = {n}; two layers suffice (Lemma V^λ)")
 
 
 def _by_bucket_witness(spec, n, kinds, layers, least, condition):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import itertools
 
-from . import (far_sets, global_unions, groups, head_layers, invariants, large, lemmas, named_structure, patterns,
-               rules_families, spanning_bound, views)
+from . import (far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
+               named_structure, patterns, rules_families, spanning_bound, views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -261,8 +261,8 @@ FAMILY_LEMMAS = {
 def _family(spec, heads, n) -> str | None:
     from .. import spec as S
     pats = [h.pattern for h in spec.heads]
-    if any(h.bias for h in spec.heads):
-        return None
+    if any(h.bias or h.position is not None for h in spec.heads):
+        return None  # labels (a bias, or positions in the weights): not the unlabelled lemmas (§11.10, §16.5)
     if all(len(a) == n * (n - 1) for a in heads):
         return "complete"
     if all(isinstance(p, S.Window) and not p.cyclic for p in pats) and len(set(pats)) == 1:
@@ -357,6 +357,9 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
                           f"distance ≥ {d} from {i}, and σ is not a symmetry, so {d} layers do not suffice; "
                           f"D + 1 = {m} do (view argument)")
     if m == d and least:
+        labelled = labelled_window.layers(ctx, n, d, m, least)  # Theorem F135 (§16.5)
+        if labelled:
+            return labelled
         fam = _family(ctx.spec, heads, n)
         if fam:
             return VERIFIED, FAMILY_LEMMAS[fam]
@@ -574,6 +577,9 @@ def _large_layers(ctx, s):
         return VERIFIED, (large.view_witness(ctx, perm, i, d) + f", and σ is not a symmetry of the heads, so {d} "
                           f"layers do not suffice; D + 1 = {m} do (view argument)")
     if m == d and data.get("least"):
+        labelled = labelled_window.layers(ctx, n, d, m, True)  # Theorem F135 (§16.5)
+        if labelled:
+            return labelled
         fam = _family(ctx.spec, [frozenset()] * len(ctx.spec.heads), n)
         if fam in ("window", "star"):
             return VERIFIED, FAMILY_LEMMAS[fam]

@@ -475,7 +475,7 @@ def heads_diff(ctx, s):
                       "(θ, λ), so Theorem 2 applies; the group is the single head's")
 
 
-def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
+def effective_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
     """The bias kind whose classes a head's position term has (for the group), or Trust."""
     pos = head.position
     if pos is None:
@@ -487,9 +487,11 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
             raise Trust("RoPE's group is derived for softmax heads only")
         return "toeplitz"
     if pos.kind == "buckets":
-        if not (isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance)):
-            raise Trust("T5 buckets shared by several offsets: the bucket classes are not re-derived here")
-        return "toeplitz"
+        if isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance):
+            return "toeplitz"
+        if isinstance(n, int) and not isinstance(head.pattern, S.Full):
+            return (pos.buckets, pos.max_distance)  # each arc's bucket, recomputed by `patterns.bias_class` (§16.5)
+        raise Trust("T5 buckets shared by several offsets: the bucket classes are not re-derived here")
     if pos.kind == "reweight" and reweight_positive(ctx.spec, head)[0] is not True:
         raise Trust("a `reweight` factor not shown positive on every offset: its classes may not be the weights'")
     if not head.normalized and _row_dependent(ctx, head):
@@ -502,13 +504,14 @@ def effective_bias(ctx, head: S.Head, n) -> Optional[str]:
     return "toeplitz" if kind == "injective" else "symmetric toeplitz"
 
 
-def group_bias(ctx, head: S.Head, n) -> Optional[str]:
+def group_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
     """The bias kind with the same group as a head's position term: effective_bias's, and for T5 buckets shared
     by several offsets `toeplitz` when the offset +1 has a bucket of its own (B/4 ≥ 2): a permutation keeping
     the bucket labels keeps the arcs i → i + 1, so it is the identity, the group of a Toeplitz bias too. For the
     group only: a bucket is not a Toeplitz class, so labels read for views and witnesses stay effective_bias's."""
     pos = head.position
-    if pos is not None and pos.kind == "buckets" and not head.bias and (pos.buckets // 2) // 2 >= 2:
+    if pos is not None and pos.kind == "buckets" and not head.bias and (pos.buckets // 2) // 2 >= 2 and \
+            isinstance(head.pattern, S.Full):  # the arcs i → i + 1 exist on the full pattern only
         return "toeplitz"
     return effective_bias(ctx, head, n)
 
