@@ -683,7 +683,15 @@ def _lemma_at_length(ctx, s):
         d = _int(data.get("diameter"), "the diameter")
         if d != want:
             raise Reject(f"the directed diameter is {want} ({head}: {lemma.diameter}), not {d}")
-        if (data.get("pair") or [None, None]) != [None, None]:
+        pair = data.get("pair") or [None, None]
+        if pair != [None, None] and lemma.name == "window":
+            # a non-cyclic window: d(j → i) = ⌈|i − j|/w⌉ (an arc moves at most w, and hops of w stay inside 1..n)
+            j, i = (_int(v, "the pair") for v in pair)
+            if not (1 <= i <= n and 1 <= j <= n) or -(-abs(i - j) // w) != d:
+                raise Reject(f"d({j} -> {i}) = ⌈|{i} − {j}|/{w}⌉ on window({w}), not the diameter {d}")
+            return VERIFIED, (f"{head}: strongly connected with diameter {lemma.diameter} = {want}, attained by x_{j} "
+                              f"reaching position {i} (d = ⌈|i − j|/w⌉); " + _lemma_instances(ctx, found, "connectivity"))
+        if pair != [None, None]:
             return None  # a stated pair is checked by a search (large.connected)
         return VERIFIED, (f"{head}: strongly connected with diameter {lemma.diameter} = {want}; "
                           + _lemma_instances(ctx, found, "connectivity"))
