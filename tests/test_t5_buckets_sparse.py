@@ -162,6 +162,23 @@ def test_other_sparse_patterns_with_buckets_against_brute_force(buckets):
                 assert r.layers == least, (n, heads)
 
 
+def test_a_complete_bucket_head_beside_a_sparse_head_keeps_its_buckets(tmp_path):
+    """A dense bucket head beside window(1): the pattern engines read the buckets, not the finer Toeplitz classes
+    (which hid the witness σ = (9 10) at row 1 and gave one layer, below the least count). Against S_n at n ≤ 7 with
+    buckets(8, 16), and at 64 tokens with buckets(32, 128): two layers, least, verified."""
+    for n in range(4, 8):
+        full = [set(range(1, n + 1)) if v else set() for v in range(n + 1)]
+        order, least = brute(n, [(full, bucket_label((8, 16))), (window_neighbours(n, 1), None)])
+        r = uapcheck.check(program(n, head(bias="bias buckets(8, 16)"), head("window(1)")), "t.uap")
+        assert (r.verdict, r.group.order, r.layers) == ("UAP", order, least), n
+    text = program(64, head(bias="bias buckets(32, 128)"), head("window(1)"))
+    r = uapcheck.check(text, "t.uap")
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", 2)
+    assert next(s for s in r.root.walk() if s.rule == "PAT-LAYERS").facts["least"] is True
+    report = verify(certificate_from_cli(text, tmp_path))
+    assert report.ok and report.complete, report
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Theorem F135's closed form against the concrete labelled rooted-view engine
 

@@ -689,14 +689,21 @@ def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str
     if pos.kind == "rotary" and model is not None and not softmax_kernel(model):
         return None, "RoPE's group is derived for softmax heads only"
     info = analyse(spec, head)
-    if pos.kind == "buckets" and info.kind == "buckets" and not isinstance(head.pattern, S.Full):
+    # Beside a sparse head the pattern engines read these classes too (labelled views): a complete bucket head then
+    # carries its buckets, never the finer Toeplitz classes, which would hide view witnesses (§16.5)
+    if pos.kind == "buckets" and info.kind == "buckets" and any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         if not isinstance(spec.tokens, int):
-            return None, ("T5 buckets on a sparse pattern at a symbolic length: the bucket classes on its arcs are "
-                          "computed at a concrete n only (docs/theory.md §16.5)")
+            return None, ("T5 buckets on or beside a sparse pattern at a symbolic length: the bucket classes on the "
+                          "arcs are computed at a concrete n only (docs/theory.md §16.5)")
+        if pos.buckets // 4 < 1 or pos.max_distance <= pos.buckets // 4:
+            # the released function divides by log(D / (B/4)) and by B/4: its buckets are not defined here
+            return None, (f"T5 buckets({pos.buckets}, {pos.max_distance}) beside a sparse pattern: the released bucket "
+                          "function is not defined for B/4 = 0 or D = B/4 (it divides by zero), so the arcs' classes "
+                          "are not computed")
         # the bucket of each arc's offset labels the arc: the group and the labelled views read these classes, never
         # the Toeplitz ones, which are finer (docs/theory.md §16.5)
-        return f"buckets({pos.buckets}, {pos.max_distance})", ("T5 buckets on a sparse pattern: each arc is labelled "
-                                                               "by the bucket of its offset")
+        return f"buckets({pos.buckets}, {pos.max_distance})", ("T5 buckets on or beside a sparse pattern: each arc is "
+                                                               "labelled by the bucket of its offset")
     return info.effective_bias, info.reason
 
 

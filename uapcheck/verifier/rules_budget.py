@@ -16,8 +16,10 @@ I_POS = sympy.Symbol("i·pos", integer=True, positive=True)
 J_POS = sympy.Symbol("j·pos", integer=True, positive=True)
 
 
-def _class(kind: str, n: int, i: int, u: int):
+def _class(kind, n: int, i: int, u: int):
     d = u - i
+    if isinstance(kind, tuple):  # T5's buckets (B, D): the bucket of the offset, exactly (§16.5)
+        return ("bucket", t5_bucket(d, *kind))
     table = {"free": (i, u), "toeplitz": d, "circulant": d % n, "symmetric toeplitz": abs(d),
              "symmetric circulant": min(d % n, -d % n)}
     if kind not in table:
@@ -170,6 +172,9 @@ def _label_kinds(ctx, n: int) -> list:
         pos = head.position
         if pos is None:
             kinds.append(head.bias)
+            continue
+        if pos.kind == "buckets" and head.bias is None and head.heads is None and not head.differential:
+            kinds.append(effective_bias(ctx, head, n))  # T5's buckets, recomputed here (or `toeplitz`), §16.5
             continue
         if pos.kind != "bias" or head.bias is not None or not head.normalized or head.heads is not None \
                 or head.differential:

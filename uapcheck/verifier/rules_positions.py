@@ -489,7 +489,7 @@ def effective_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
     if pos.kind == "buckets":
         if isinstance(n, int) and _own_buckets(n, pos.buckets, pos.max_distance):
             return "toeplitz"
-        if isinstance(n, int) and not isinstance(head.pattern, S.Full):
+        if isinstance(n, int) and pos.buckets // 4 >= 1 and pos.max_distance > pos.buckets // 4:
             return (pos.buckets, pos.max_distance)  # each arc's bucket, recomputed by `patterns.bias_class` (§16.5)
         raise Trust("T5 buckets shared by several offsets: the bucket classes are not re-derived here")
     if pos.kind == "reweight" and reweight_positive(ctx.spec, head)[0] is not True:
