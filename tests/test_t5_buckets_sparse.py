@@ -400,6 +400,19 @@ def test_the_verifier_rederives_the_window_and_rejects_forgeries(tmp_path):
     assert not verify(group).ok
 
 
+def test_a_toeplitz_window_is_theorem_f135s_too(tmp_path):
+    """`window(2)` with `bias toeplitz` at 12 tokens: D = 6 layers, least, re-derived by the verifier's closed form
+    and, without it, by the brute force here."""
+    text = program(12, head("window(2)", "bias toeplitz"))
+    report = verify(certificate_from_cli(text, tmp_path))
+    out = {s.rule: s for s in report.steps}
+    assert report.ok and "F135" in out["PAT-LAYERS"].reason
+    r = uapcheck.check(text, "t.uap")
+    assert (r.group.order, r.layers) == (1, 6)
+    small = uapcheck.check(program(7, head("window(2)", "bias toeplitz")), "t.uap")
+    assert brute(7, [(window_neighbours(7, 2), lambda q, k: k - q)]) == (small.group.order, small.layers) == (1, 3)
+
+
 def test_the_verifier_rederives_the_joint_count_and_rejects_forgeries(tmp_path):
     cert = certificate_from_cli(program(64, head(bias="bias buckets(32, 128)"), head(bias="bias symmetric toeplitz")),
                                 tmp_path)

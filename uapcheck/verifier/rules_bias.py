@@ -205,7 +205,9 @@ def bias_layers(ctx, s):
 def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: bool):
     """Beyond the exhaustive lengths: T5 buckets by the joint classes (Theorem F136) or a swap of row 1, the
     symmetric kinds by σ = (1 3) at row 2."""
-    if buckets and isinstance(n, int) and n <= JOINT_N and _bucket_swap(spec, kinds, n) is None:
+    if buckets and isinstance(n, int) and _bucket_swap(spec, kinds, n) is None:
+        if n > JOINT_N:
+            raise Trust(f"the joint classes of the offsets are re-enumerated here up to n = {JOINT_N} (Theorem F136)")
         joint = _by_joint_labels(n, kinds, layers, least)
         if joint is not None:
             return joint
