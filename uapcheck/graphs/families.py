@@ -1500,10 +1500,31 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
     # the transposition probe only finds witnesses early; the canonical test after it decides either way, so
     # its CPU allowance is short here (an instance check where D layers suffice would spend all of it)
     dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS,
-                       certificate=False)
+                       certificate=False, ecc_bound=_ecc_bound(conn))
     if dec.sufficient is None:
         return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
     return ConcreteAnswer(n, True, d, int(grp.order), name, d if dec.sufficient else d + 1, True)
+
+
+def _ecc_bound(conn):
+    """An upper bound on every position's ecc_out from the diameter's search: all eccentricities, Theorem F131's bound
+    array, or the probes' ecc_out(w) <= d(w -> p) + ecc_out(p) (docs/theory.md §11.3); the rooted views then come
+    from the far sets of Theorem F132 (§11.9), with the same answer as one canonical form per root. None otherwise."""
+    import numpy as np
+    ub = conn.upper_bound
+    if ub is None:
+        return None
+    if ub.method == "exhaustive" and ub.eccentricities is not None:
+        return ub.eccentricities
+    if ub.method == "seeded" and ub.seeded_bound is not None:
+        return ub.seeded_bound
+    if ub.method != "bounds" or ub.batches or not ub.probes:
+        return None
+    best = None
+    for p in ub.probes:
+        row = np.asarray(p.dist_in, dtype=np.int64) + int(p.ecc_out)
+        best = row if best is None else np.minimum(best, row)
+    return best
 
 
 def instance_pattern(heads: Sequence[Pattern], values: Mapping[str, int]) -> Optional[Pattern]:
