@@ -91,6 +91,28 @@ def test_the_kernel_rejects_a_tampered_seeded_certificate():
     assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeded_bound=bound - 1))
 
 
+def test_the_kernel_compares_each_claim_with_its_own_seed_over_several_searches():
+    # 769 seeds: the kernel searches them 256 at a time in the order of their claims; a claim moved to another seed
+    # or changed anywhere in that order is rejected
+    from dataclasses import replace
+    graph = build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), 6000)
+    ub = analyze_connectivity([graph]).upper_bound
+    assert ub.method == "seeded" and len(ub.seeds) > 2 * conn_mod.KERNEL_SEEDS
+    assert conn_mod._seeded_bound_holds(graph, ub)
+    seeds = list(ub.seeds)
+    values = sorted({e for _, e in seeds})
+    low = next(k for k, (_, e) in enumerate(seeds) if e == values[0])
+    high = next(k for k, (_, e) in enumerate(seeds) if e == values[-1])
+    swapped = list(seeds)
+    swapped[low], swapped[high] = (seeds[low][0], seeds[high][1]), (seeds[high][0], seeds[low][1])
+    assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeds=tuple(swapped)))
+    for k in (low, high, len(seeds) // 2, len(seeds) - 1):
+        for delta in (-1, 1):
+            changed = list(seeds)
+            changed[k] = (seeds[k][0], seeds[k][1] + delta)
+            assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeds=tuple(changed)))
+
+
 def test_the_budget_stop_gives_bounds_that_hold_and_the_size_that_fits():
     rnd = random.Random(3)
     n = 3000

@@ -1145,9 +1145,13 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
         return False
     at = np.asarray(seeds, dtype=np.int64) - 1
     layout = _kernel_columns(into, n)
+    # searched in the order of the claimed values (each claim is compared with its own seed's search, whatever the
+    # order): a search lasts as many levels as its largest eccentricity, so seeds of one value are searched together
+    by_claim = np.argsort(claimed, kind="stable")
     for k in range(0, len(seeds), KERNEL_SEEDS):
-        got = _kernel_eccentricities(seeds[k:k + KERNEL_SEEDS], layout, n, int(ub.bound))
-        if got is None or got != claimed[k:k + KERNEL_SEEDS].tolist():
+        part = by_claim[k:k + KERNEL_SEEDS]
+        got = _kernel_eccentricities([seeds[i] for i in part.tolist()], layout, n, int(ub.bound))
+        if got is None or got != claimed[part].tolist():
             return False
     if bool((bound[at] < claimed).any()):
         return False
