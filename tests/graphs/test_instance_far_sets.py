@@ -61,3 +61,19 @@ def test_the_instance_answer_is_the_same_with_the_far_sets(pattern, n):
     assert plain.sufficient is not None and far.sufficient is plain.sufficient
     if (pattern, n) in FAR_CASES:
         assert far.certificate is not None and far.certificate.far_groups is not None
+
+
+def test_a_small_instance_makes_no_bound_and_loads_no_numpy():
+    # below the exact test's first work the far sets are not used: the bound (numpy) is not made, so a small pattern's
+    # check still runs without numpy (issue 14's start-up)
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from uapcheck.graphs.families import concrete\n"
+            "from uapcheck.parse import parse_source\n"
+            "spec = parse_source('tokens 17\\nattention { kernel k(x, y) = exp(x . y); "
+            "pattern blocks(4) + dilated(1, 2) + global(1) }\\n')\n"
+            "got = concrete(spec.heads[0].pattern, 17)\n"
+            "print(got.layers, got.least, 'numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["3", "True", "False"]

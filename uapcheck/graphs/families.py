@@ -1499,8 +1499,12 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
     st = pattern_structure(graphs)
     # the transposition probe only finds witnesses early; the canonical test after it decides either way, so
     # its CPU allowance is short here (an instance check where D layers suffice would spend all of it)
+    # the far sets need a bound on every eccentricity; below the exact test's first work (views.EXACT_FIRST_WORK,
+    # at most n views of every arc) they are not used, and the bound, numpy's, is not made
+    from .views import EXACT_FIRST_WORK
+    far = n * max(1, graphs[0].num_arcs) > EXACT_FIRST_WORK
     dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS,
-                       certificate=False, ecc_bound=_ecc_bound(conn))
+                       certificate=False, ecc_bound=_ecc_bound(conn) if far else None)
     if dec.sufficient is None:
         return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
     return ConcreteAnswer(n, True, d, int(grp.order), name, d if dec.sufficient else d + 1, True)
