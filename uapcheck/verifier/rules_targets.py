@@ -862,6 +862,8 @@ def _layers_from_positions(ctx, s, prem):
                           "position-blind causal mask, whose 2 layers suffice (§14.6): 2, the least")
     if pos["status"] == "proved" and route == "contains plain":
         return _layers_contains_plain(ctx, data, r, m)
+    if pos["status"] == "proved" and route == "labelled views":
+        return _layers_labelled_views(ctx, data, r, m)
     if pos["status"] != "proved" or route != "one layer":
         raise Trust("a layer count from positions other than §14.11's one-layer and collision routes is not "
                     "re-checked here")
@@ -885,6 +887,8 @@ def positions(ctx, s):
         return _positions_collision(ctx, data)
     if data.get("route") == "contains plain":
         return VERIFIED, _contains_plain(ctx)
+    if data.get("route") == "labelled views":
+        return VERIFIED, _labelled_heads(ctx)
     if data.get("route") != "one layer":
         raise Trust("a positions route other than §14.11's one layer and collision is not re-checked here")
     spec = ctx.spec
@@ -987,6 +991,86 @@ def _layers_contains_plain(ctx, data, r, m) -> tuple:
                      "plain` does not give r")
     return VERIFIED, (f"{why}; the position-blind family needs r = {sympy.sstr(r)} layers ({how}), and r are needed "
                       "whatever the labels (the far pair): the least")
+
+
+def _labelled_heads(ctx) -> str:
+    """The route `labelled views` (§14.11(e), Lemma V^λ) as the verifier re-checks it: an integer n ≤ R.WITNESS_MAX_N,
+    every head position-blind, with a trainable bias kind other than `free`, or T5 buckets (trainable classes of the
+    offset); a fixed term (Lemma V^ρ) is not re-checked here."""
+    spec = ctx.spec
+    n = spec.tokens
+    if not isinstance(n, int) or n > R.WITNESS_MAX_N:
+        raise Trust(f"the labelled receptive search is re-done by trying every permutation, up to n = {R.WITNESS_MAX_N}")
+    _contains_plain(ctx)
+    if any(h.bias == "free" for h in spec.heads):
+        raise Trust("a `free` bias: the labelled receptive search is not re-done for it")
+    return "every head is position-blind or a trainable class of the offset (Lemma V^λ: each layer separates labelled views)"
+
+
+def _keeps_labelled(ctx, sigma, v: int, nbs) -> bool:
+    """σ(N_h(v)) = N_h(σ v) for every head h, and each arc u → v keeps its label: label_h(σ v, σ u) = label_h(v, u)."""
+    n = ctx.spec.tokens
+    for head, nb in zip(ctx.spec.heads, nbs):
+        if frozenset(sigma[u] for u in nb[v]) != nb[sigma[v]]:
+            return False
+        if any(_row_label(head, n, sigma[v], sigma[u]) != _row_label(head, n, v, u) for u in nb[v]):
+            return False
+    return True
+
+
+def _labelled_witness(ctx, m: int):
+    """(σ, i) a labelled receptive witness at depth m (σ keeps every labelled neighbourhood of the positions within
+    m − 1 of i, and not every one of R(i)), trying every permutation; None when there is none."""
+    import itertools
+    n = ctx.spec.tokens
+    heads = I.head_spans(ctx.spec)
+    union = I.union_spans(ctx.spec)
+    nbs = R.neighbourhoods(heads, n)
+    perms = [(0,) + p for p in itertools.permutations(range(1, n + 1))]
+    for i in range(1, n + 1):
+        levels = union.levels(i)
+        inner = [v for t, lv in enumerate(levels) if t <= m - 1 for lo, hi in lv for v in range(lo, hi + 1)]
+        field = [v for lv in levels for lo, hi in lv for v in range(lo, hi + 1)]
+        for sigma in perms:
+            if all(_keeps_labelled(ctx, sigma, v, nbs) for v in inner) and \
+                    not all(_keeps_labelled(ctx, sigma, v, nbs) for v in field):
+                return list(sigma[1:]), i
+    return None
+
+
+def _layers_labelled_views(ctx, data, r, m) -> tuple:
+    """The count of the route `labelled views`, re-decided by the verifier's own labelled receptive search (every
+    permutation, n ≤ R.WITNESS_MAX_N): m ≥ r layers suffice when no labelled witness exists at depth m (Lemma V^λ with
+    the receptive view argument, §11.10, §14.5), and m is the least when m = r (the far pair) or a labelled witness
+    exists at depth m − 1."""
+    why = _labelled_heads(ctx)
+    if not data.get("least"):
+        raise Reject("the route `labelled views` decides the least count")
+    facts = _concrete_facts(ctx)
+    if facts.radius != r:
+        raise Reject(f"the receptive diameter is {facts.radius}, not {sympy.sstr(r)}")
+    if not (isinstance(m, int) or getattr(m, "is_Integer", False)) or not (isinstance(r, int) or
+                                                                      getattr(r, "is_Integer", False)):
+        raise Reject("the count and the radius are not integers at an integer n")
+    m, r = int(m), int(r)
+    if m < max(r, 1):
+        raise Reject(f"{m} layers: fewer than r = {r} (or one) never suffice")
+    try:
+        above = _labelled_witness(ctx, m)
+        below = None if m <= max(r, 1) else _labelled_witness(ctx, m - 1)
+    except I.Unsupported as exc:
+        raise Trust(f"the labelled receptive search does not cover this file: {exc}") from None
+    if above is not None:
+        raise Reject(f"a labelled receptive witness at depth {m} (σ = {above[0]}, i = {above[1]}): {m} layers do not "
+                     "suffice")
+    if below is not None:
+        least = f"σ = {below[0]} at i = {below[1]} is a labelled witness at depth {m - 1}"
+    elif m > max(r, 1):
+        raise Reject(f"no labelled receptive witness at depth {m - 1}: {m} layers are not the least")
+    else:
+        least = f"r = {r} layers are needed (the far pair; one layer at least)"
+    return VERIFIED, (f"{why}; no labelled receptive witness at depth {m} (every permutation tried at n = "
+                      f"{ctx.spec.tokens}), so {m} layers suffice; {least}: the least")
 
 
 def _row_label(head, n: int, i: int, l: int):
