@@ -386,7 +386,9 @@ def analyse(spec: S.Spec, head: S.Head) -> OffsetClasses:
             return OffsetClasses("injective", "toeplitz", None, f"the offsets −{n - 1}, …, {n - 1} have pairwise "
                                  f"different buckets (every offset below {me} has its own, and the logarithmic buckets "
                                  "met up to this n hold one offset each): a Toeplitz bias")
-        return OffsetClasses("buckets", "toeplitz" if me >= 2 else None, None,
+        # the group's kind: `toeplitz` (trivial) for every B ≥ 4 the language takes — the positive offsets' buckets
+        # (B/2 and above) are not the others' (below B/2), so a permutation keeping the buckets keeps the order i < j
+        return OffsetClasses("buckets", "toeplitz" if me >= 1 else None, None,
                              f"offsets up to {me - 1} in each direction have their own bucket; larger ones share "
                              f"logarithmic buckets up to distance {pos.max_distance}")
     h = offset_function(spec, head)

@@ -506,14 +506,25 @@ def effective_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
 
 def group_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
     """The bias kind with the same group as a head's position term: effective_bias's, and for T5 buckets shared
-    by several offsets `toeplitz` when the offset +1 has a bucket of its own (B/4 ≥ 2): a permutation keeping
-    the bucket labels keeps the arcs i → i + 1, so it is the identity, the group of a Toeplitz bias too. For the
-    group only: a bucket is not a Toeplitz class, so labels read for views and witnesses stay effective_bias's."""
+    by several offsets `toeplitz` for every B ≥ 4 (B/4 ≥ 1): the buckets of the positive offsets are B/2 and above,
+    those of the others below B/2, so a permutation keeping the bucket labels keeps the order (i < j exactly when
+    j − i is positive), so it is the identity, the group of a Toeplitz bias too. For the group only: a bucket is not
+    a Toeplitz class, so labels read for views and witnesses stay effective_bias's."""
     pos = head.position
-    if pos is not None and pos.kind == "buckets" and not head.bias and (pos.buckets // 2) // 2 >= 2 and \
-            isinstance(head.pattern, S.Full):  # the arcs i → i + 1 exist on the full pattern only
+    if pos is not None and pos.kind == "buckets" and not head.bias and (pos.buckets // 2) // 2 >= 1 and \
+            _halves_apart(pos.buckets, pos.max_distance) and isinstance(head.pattern, S.Full):  # every pair an arc
         return "toeplitz"
     return effective_bias(ctx, head, n)
+
+
+def _halves_apart(num_buckets: int, max_distance: int) -> bool:
+    """The released function puts offset 0 and the negative offsets below B/2 and the positive ones at B/2 and above
+    (read off its two branches, checked here on the offsets up to B/2 + 2 on each side and the largest one D)."""
+    half = num_buckets // 2
+    probe = list(range(0, half + 3)) + [max_distance, max_distance + 1]
+    return all(_released_bucket(-d, num_buckets, max_distance) < half <= _released_bucket(d + 1, num_buckets,
+                                                                                            max_distance)
+               for d in probe)
 
 
 def _row_dependent(ctx, head) -> bool:
