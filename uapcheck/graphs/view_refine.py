@@ -75,6 +75,7 @@ class ArcArrays:
         self.indegree = np.diff(self.in_ptr)
         self._by_target: Optional[tuple] = None  # `_by_target`'s arrays, made on first use
         self._base_rounds: Optional[_BaseRounds] = None  # the rounds of Γ^∅ for `marked_refinement`, made on first use
+        self._labels: Optional[tuple] = None  # `_round_labels`' values, made on first use
 
     def in_distances(self, root: int, radius: Optional[int] = None):
         """d(v → root) for every v (−1: farther than ``radius``)."""
@@ -488,13 +489,18 @@ def _round_labels(arrays: ArcArrays):
     """``_by_target``'s mixed in-labels (in the order of ``arrays.in_from``: by target, then source) and out-labels (in
     code order); when every arc has one label, each as one value (0-d), without ordering the arcs by target."""
     import numpy as np
+    if arrays._labels is not None:
+        return arrays._labels
     label = arrays.label
-    if arrays._by_target is None and (not len(label) or not bool(np.any(label != label[0]))):
+    if not len(label) or not bool(np.any(label != label[0])):
         first = label[:1] if len(label) else np.zeros(1, dtype=np.uint64)
-        return (_mix(first * np.uint64(2) + np.uint64(0x51ED27), True)[0],
-                _mix(first * np.uint64(2) + np.uint64(0x2545F491), True)[0])
-    got = _by_target(arrays)
-    return got[2], got[5]
+        got = (_mix(first * np.uint64(2) + np.uint64(0x51ED27), True)[0],
+               _mix(first * np.uint64(2) + np.uint64(0x2545F491), True)[0])
+    else:
+        ordered = _by_target(arrays)
+        got = (ordered[2], ordered[5])
+    arrays._labels = got
+    return got
 
 
 def _round_at(arrays: ArcArrays, colours, vertices, in_u):
@@ -604,7 +610,7 @@ def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> R
     near = in_u.copy()  # the positions whose colour may differ from Γ^∅'s in the current round
     where = np.flatnonzero(near)
     values = _mix(np.full(len(where), diameter + 1, dtype=np.uint64), True)  # U at level D, the rest at level 0
-    kept = int(np.count_nonzero(~in_u[arrays.dst]))
+    kept = len(arrays.dst) - int(arrays.indegree[where].sum())  # the arcs into V minus U
     base_colours, stats = base.round(0)
     count = _count_replaced(stats, base_colours, where, values)
     rounds = 0
