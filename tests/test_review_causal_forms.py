@@ -1,0 +1,434 @@
+"""A referee's check of Theorems F123 (§21.8, per-layer causal interval heads at a symbolic n) and F128 (§21.9,
+heads with attention sinks), against a brute-force decision written here from the definitions of docs/theory.md
+§21.1, §21.3 and §21.5 alone (no engine code is imported; the checker is called through `uapcheck.check`).
+
+The definitions, as implemented below:
+- head (w, k): N(v) = [max(1, v − w), v] ∪ ([1, k] when v > k), w ∈ ℕ ∪ {∞} (§21.6, §21.9);
+- reach: In_0(i) = {i}, In_ℓ(i) = ∪_{u ∈ N_ℓ(i)} In_{ℓ−1}(u) (§21.1); D_c the least m with In_m(i) = [1, i] for all i;
+- views: V_m = {i}, V_{ℓ−1} = ∪_{v ∈ V_ℓ} N_ℓ(v) (§21.3);
+- a causal view witness at depth m: (i, σ) with σ(N_{ℓ,h}(v)) = N_{ℓ,h}(σ v) for every ℓ ≤ m, head h, v ∈ V_ℓ, and
+  σ not the identity on [1, i] (§21.5), searched over every injective map of V_0(i) into [n] (the condition reads σ
+  on V_0 only), by backtracking, and cross-checked against a plain loop over S_n at n ≤ 6;
+- the least count: the first m ≥ max(D_c, 1) without a witness; NOT-UAP when the network's layers run out first.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck.errors import UapError
+
+INF = math.inf
+
+
+# ---------------------------------------------------------------------------------------------
+# the brute force (definitions only)
+
+def nb(head, v):
+    w, k = head
+    lo = 1 if w == INF else max(1, v - w)
+    s = set(range(lo, v + 1))
+    if k and v > k:
+        s |= set(range(1, k + 1))
+    return frozenset(s)
+
+
+class Family:
+    """blocks: one list of per-layer heads (w, k) per attention block; kind 'periodic' or 'sequence'."""
+
+    def __init__(self, blocks, kind, budget=None):
+        self.blocks, self.kind, self.budget = blocks, kind, budget
+        self.period = math.lcm(*(len(b) for b in blocks))
+
+    def depth(self):
+        d = INF if self.kind == "periodic" else len(self.blocks[0])
+        return d if self.budget is None else min(d, self.budget)
+
+    def heads(self, layer):
+        return sorted({b[(layer - 1) % len(b)] for b in self.blocks})
+
+
+def reach_depth(fam, n):
+    """D_c, or None when no depth the network has reaches every prefix."""
+    ins = {i: frozenset([i]) for i in range(1, n + 1)}
+    full = {i: frozenset(range(1, i + 1)) for i in range(1, n + 1)}
+    if ins == full:
+        return 0
+    still = 0
+    layer = 0
+    while layer < fam.depth():
+        layer += 1
+        hs = fam.heads(layer)
+        new = {i: frozenset().union(*(ins[u] for h in hs for u in nb(h, i))) for i in ins}
+        if new == full:
+            return layer
+        still = still + 1 if new == ins else 0
+        if still >= fam.period:
+            return None
+        ins = new
+    return None
+
+
+def views(fam, i, m):
+    V = {m: frozenset([i])}
+    for layer in range(m, 0, -1):
+        V[layer - 1] = frozenset().union(*(nb(h, v) for h in fam.heads(layer) for v in V[layer]))
+    return V
+
+
+def witness_at_root(fam, n, i, m):
+    """A σ meeting the condition at (i, m), not the identity on [1, i], by backtracking over injective maps of
+    V_0 = [1, i] into [n] (m ≥ D_c), checking each (ℓ, h, v) as soon as σ is known on N(v) ∪ {v} ⊆ [1, v]."""
+    V = views(fam, i, m)
+    assert V[0] == frozenset(range(1, i + 1))
+    cons = {v: set() for v in range(1, i + 1)}
+    for layer in range(1, m + 1):
+        for v in V[layer]:
+            cons[v].update(fam.heads(layer))
+    sigma = {}
+    used = set()
+
+    def go(v):
+        if v > i:
+            return any(sigma[u] != u for u in sigma)
+        for t in range(1, n + 1):
+            if t in used:
+                continue
+            sigma[v] = t
+            if all(frozenset(sigma[u] for u in nb(h, v)) == nb(h, t) for h in cons[v]):
+                used.add(t)
+                if go(v + 1):
+                    return True
+                used.discard(t)
+            del sigma[v]
+        return False
+
+    return go(1)
+
+
+def witness_by_permutations(fam, n, m):
+    """The definition verbatim: every σ ∈ S_n, every root (n ≤ 6)."""
+    for i in range(1, n + 1):
+        V = views(fam, i, m)
+        for perm in itertools.permutations(range(1, n + 1)):
+            s = dict(zip(range(1, n + 1), perm))
+            if all(s[u] == u for u in range(1, i + 1)):
+                continue
+            if all(frozenset(s[u] for u in nb(h, v)) == nb(h, s[v])
+                   for layer in range(1, m + 1) for h in fam.heads(layer) for v in V[layer]):
+                return True
+    return False
+
+
+def has_witness(fam, n, m):
+    return any(witness_at_root(fam, n, i, m) for i in range(1, n + 1))
+
+
+def least_count(fam, n):
+    """('UAP', m) with m the least count, ('NOT-UAP', why), or ('?', None) past the periodic search bound."""
+    dc = reach_depth(fam, n)
+    if dc is None:
+        return ("NOT-UAP", "unreached")
+    m = max(dc, 1)
+    bound = dc + 3 * fam.period + 8
+    while True:
+        if m > fam.depth():
+            return ("NOT-UAP", "witness at the whole depth")
+        if m > bound:
+            return ("?", None)
+        if not has_witness(fam, n, m):
+            return ("UAP", m)
+        m += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+
+def head_text(head, rng):
+    w, k = head
+    if w == "w":
+        base = "causal & window(w)"
+    elif w == INF:
+        base = "causal"
+    elif w == 0:
+        base = "offsets {0}"
+    else:
+        choice = rng.randint(0, 2) if k == 0 else 0
+        if choice == 0:
+            base = f"causal & window({w})"
+        elif choice == 1:
+            base = "offsets {" + ", ".join(str(-d) for d in range(w, -1, -1)) + "}"
+        else:
+            a = rng.randint(1, w)
+            base = f"causal & window({a}) + offsets {{" + ", ".join(str(-d) for d in range(w, 0, -1)) + "}"
+    return base + (f" + sinks({k})" if k else "")
+
+
+def file_text(fam, rng, tokens=None, param=None):
+    out = f"param w integer >= {param}\n" if param is not None else ""
+    for b in fam.blocks:
+        out += ("attention {\n  kernel k(x, y) = exp(x . y)\n  pattern "
+                f"{fam.kind} {{ {', '.join(head_text(h, rng) for h in b)} }}\n}}\n")
+    if tokens is not None:
+        out += f"tokens {tokens}\n"
+    out += "target causal\n"
+    if fam.budget is not None:
+        out += f"layers {fam.budget}\n"
+    return out
+
+
+def with_w(fam, w):
+    return Family([[(w if h[0] == "w" else h[0], h[1]) for h in b] for b in fam.blocks], fam.kind, fam.budget)
+
+
+def run(src):
+    try:
+        return uapcheck.check(src, "t.uap").to_dict()
+    except UapError as e:
+        return {"verdict": "ERROR", "error": str(e)}
+
+
+def assert_sound(d, mine, where):
+    """The checker's concrete verdict against the brute force: a UAP must be one, its count never below the least,
+    and a count flagged least must be the least."""
+    v = d["verdict"]
+    if v == "UAP":
+        assert mine[0] in ("UAP", "?"), (where, d["layers"], mine)
+        if mine[0] == "UAP":
+            assert d["layers"] >= mine[1], (where, d["layers"], mine)
+            if d.get("least"):
+                assert d["layers"] == mine[1], (where, d["layers"], mine)
+    elif v == "NOT-UAP":
+        assert mine[0] in ("NOT-UAP", "?"), (where, mine)
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# random families
+
+def random_interval_family(rng, param=False, sinks=False, kinds=("periodic", "periodic", "sequence")):
+    kind = rng.choice(kinds)
+    nblocks = rng.choice([1, 1, 1, 2])
+    length = rng.randint(1, 5)
+    widths = [0, INF, INF, "w", "w", "w", 2] if param else [0, 1, 1, 2, 3, INF, INF]
+
+    def head():
+        w = rng.choice(widths)
+        k = rng.choice([0, 0, 1, 2, 3]) if sinks and w != "w" else 0
+        return (w, k)
+
+    blocks = [[head() for _ in range(length if kind == "sequence" else rng.randint(1, 4))]
+              for _ in range(nblocks)]
+    budget = rng.randint(1, 7) if rng.random() < 0.15 else None
+    return Family(blocks, kind, budget)
+
+
+def form_count(step, n, wval):
+    """The count F123 states at n: its pieces below the start, C from the start on."""
+    w = sympy.Symbol("w", integer=True, positive=True)
+    nn = sympy.Symbol("n", integer=True, positive=True)
+    loc = {"w": w, "n": nn}
+
+    def ev(s, nv):
+        return sympy.sympify(str(s), locals=loc).subs({nn: nv} if wval is None else {w: wval, nn: nv})
+
+    facts = step["facts"]
+    start = ev(facts["from"], n)
+    if n >= start:
+        return facts["layers"]
+    hits = []
+    for p in facts["form pieces"]:
+        m = re.fullmatch(r"Piece\(lower=(.*), upper=(.*), layers=(.*)\)", str(p))
+        assert m, p
+        lo, hi = ev(m.group(1), n), ev(m.group(2), n)
+        if lo <= n < hi:
+            hits.append(int(ev(m.group(3), n)))
+    assert len(hits) == 1, (facts, n, wval, hits)
+    return hits[0]
+
+
+def step(d, rule):
+    return next((s for s in d.get("steps", []) if s["rule"] == rule), None)
+
+
+# ---------------------------------------------------------------------------------------------
+# tests
+
+def test_the_backtracking_search_is_the_permutation_definition():
+    rng = random.Random(901)
+    checked = 0
+    for _ in range(60):
+        fam = random_interval_family(rng, sinks=rng.random() < 0.5, kinds=("periodic",))
+        for n in range(1, 6):
+            dc = reach_depth(fam, n)
+            if dc is None:
+                continue
+            for m in range(max(dc, 1), max(dc, 1) + 3):
+                assert has_witness(fam, n, m) == witness_by_permutations(fam, n, m), (fam.blocks, n, m)
+                checked += 1
+    assert checked >= 300
+
+
+def test_the_brute_force_on_known_values():
+    gemma2 = Family([[(3, 0), (INF, 0)]], "periodic")
+    assert [least_count(gemma2, n) for n in (1, 2, 3, 7)] == [("UAP", 1), ("UAP", 1), ("UAP", 2), ("UAP", 2)]
+    f = Family([[(INF, 0), (1, 0)]], "periodic")  # §21.5: 3 layers at n = 12 (checked here at n ≥ 4), 2 at n = 3
+    assert least_count(f, 3) == ("UAP", 2) and least_count(f, 6) == ("UAP", 3)
+    assert least_count(Family([[(INF, 0), (1, 0)]], "sequence"), 6)[0] == "NOT-UAP"
+
+
+def test_f123_symbolic_forms_against_the_brute_force_and_concrete_runs():
+    """Random periodic and finite lists of interval heads at a symbolic n: the stated count at every n ≤ 7 equals
+    the brute force; at random n ≤ 60 it equals the checker's own run with `tokens n`."""
+    rng = random.Random(1230)
+    seen = {"decided": 0, "brute": 0, "concrete": 0, "other": 0}
+    for _ in range(160):
+        fam = random_interval_family(rng)
+        d = run(file_text(fam, random.Random(rng.random())))
+        st = step(d, "SEQ-CAUSAL-FORM")
+        if d["verdict"] != "UAP" or st is None:
+            seen["other"] += 1
+            continue
+        seen["decided"] += 1
+        assert st["facts"].get("least", True)
+        for n in range(1, 8):
+            mine = least_count(fam, n)
+            assert mine == ("UAP", form_count(st, n, None)), (fam.blocks, fam.kind, fam.budget, n, mine)
+            seen["brute"] += 1
+        for n in rng.sample(range(2, 61), 3):
+            c = run(file_text(fam, random.Random(rng.random()), tokens=n))
+            assert (c["verdict"], c["layers"]) == ("UAP", form_count(st, n, None)), (fam.blocks, n, c["verdict"])
+            seen["concrete"] += 1
+    print(seen)
+    assert seen["decided"] >= 40 and seen["brute"] >= 280, seen
+
+
+def test_f123_param_width_against_the_brute_force_at_w_2_3_4():
+    rng = random.Random(1231)
+    seen = {"decided": 0, "brute": 0, "concrete": 0}
+    for _ in range(300):
+        fam = random_interval_family(rng, param=True, kinds=("periodic",))
+        if not any(h[0] == "w" for b in fam.blocks for h in b):
+            continue
+        d = run(file_text(fam, random.Random(rng.random()), param=2))
+        st = step(d, "SEQ-CAUSAL-FORM")
+        if d["verdict"] != "UAP" or st is None:
+            continue
+        seen["decided"] += 1
+        for wv in (2, 3, 4):
+            fw = with_w(fam, wv)
+            for n in range(1, 8):
+                assert least_count(fw, n) == ("UAP", form_count(st, n, wv)), (fam.blocks, wv, n)
+                seen["brute"] += 1
+            n = rng.randint(8, 40)
+            c = run(file_text(fw, random.Random(rng.random()), tokens=n))
+            assert (c["verdict"], c["layers"]) == ("UAP", form_count(st, n, wv)), (fam.blocks, wv, n)
+            seen["concrete"] += 1
+    print(seen)
+    assert seen["decided"] >= 20, seen
+
+
+def test_f128_concrete_runs_against_the_brute_force():
+    """Random lists with sink heads at concrete n ≤ 7: the checker's verdict is sound against the brute force."""
+    rng = random.Random(1280)
+    seen = {"UAP": 0, "NOT-UAP": 0, "other": 0, "least": 0}
+    for _ in range(140):
+        fam = random_interval_family(rng, sinks=True)
+        kmax = max(h[1] for b in fam.blocks for h in b)
+        for n in sorted(rng.sample(range(max(kmax, 1), 8), min(2, 8 - max(kmax, 1)))):
+            d = run(file_text(fam, random.Random(rng.random()), tokens=n))
+            if d["verdict"] not in ("UAP", "NOT-UAP"):
+                seen["other"] += 1
+                continue
+            seen[assert_sound(d, least_count(fam, n), (fam.blocks, fam.kind, fam.budget, n))] += 1
+            seen["least"] += bool(d.get("least"))
+    print(seen)
+    assert seen["UAP"] >= 100 and seen["NOT-UAP"] >= 10, seen
+
+
+def test_f128_symbolic_statements_against_the_brute_force_and_concrete_runs():
+    """F128 (e): a window with sinks before a global layer at a symbolic n. The range's count and each length below
+    it against the brute force at n ≤ 7, and against concrete runs up to 40."""
+    rng = random.Random(1281)
+    seen = {"decided": 0, "brute": 0, "concrete": 0}
+    for _ in range(200):
+        fam = random_interval_family(rng, sinks=True, kinds=("periodic",))
+        if not any(h[1] for b in fam.blocks for h in b):
+            continue
+        d = run(file_text(fam, random.Random(rng.random())))
+        st = step(d, "SEQ-CAUSAL-SINKS")
+        if d["verdict"] != "UAP" or st is None:
+            continue
+        seen["decided"] += 1
+        start = st["facts"]["from"]
+        kmax = max(h[1] for b in fam.blocks for h in b)
+        verdict = step(d, "TGT-VERDICT")["evidence"]
+        if "range" not in verdict:  # one count at every length the file allows
+            assert "below_range" not in verdict
+            start = 1
+        below = {e["n"]: e for e in verdict.get("below_range", [])}
+        assert set(below) == set(range(1, start)), (fam.blocks, start, sorted(below))
+        for n in range(1, 8):
+            if n < kmax and n not in below:  # not a length the file allows
+                continue
+            mine = least_count(fam, n)
+            if n >= start:
+                assert mine == ("UAP", d["layers"]), (fam.blocks, n, mine, d["layers"])
+            else:
+                e = below[n]
+                if not e["allowed"]:
+                    assert n < kmax, (fam.blocks, n, e)
+                    continue
+                assert e["verdict"] == "UAP" and mine[0] == "UAP", (fam.blocks, n, e, mine)
+                assert e["layers"] >= mine[1] and (not e["least"] or e["layers"] == mine[1]), (fam.blocks, n, e, mine)
+            seen["brute"] += 1
+        first = max(start, kmax)
+        for n in (first, first + rng.randint(1, 20)):
+            if n > 40:
+                continue
+            c = run(file_text(fam, random.Random(rng.random()), tokens=n))
+            assert (c["verdict"], c.get("layers")) == ("UAP", d["layers"]), (fam.blocks, n, c["verdict"], c.get("layers"))
+            seen["concrete"] += 1
+    print(seen)
+    assert seen["decided"] >= 15, seen
+
+
+# ---------------------------------------------------------------------------------------------
+# boundaries
+
+@pytest.mark.parametrize("blocks, kind, budget", [
+    ([[(3, 0), (INF, 0)]], "periodic", None),
+    ([[(0, 0), (2, 0), (INF, 0)]], "periodic", None),
+    ([[(0, 0), (INF, 0)]], "periodic", None),
+    ([[(2, 0), (2, 0), (INF, 0)]], "periodic", 2),
+    ([[(2, 0), (INF, 0)]], "sequence", None),
+    ([[(1, 0)]], "sequence", None),
+    ([[(INF, 0), (1, 0)]], "periodic", 2),
+    ([[(2, 1), (INF, 0)]], "periodic", None),
+    ([[(1, 2), (1, 0), (INF, 0)]], "periodic", 2),
+])
+def test_boundaries_at_n_1_2_3_widths_0_and_budgets(blocks, kind, budget):
+    fam = Family(blocks, kind, budget)
+    rng = random.Random(7)
+    kmax = max(h[1] for b in blocks for h in b)
+    for n in range(max(kmax, 1), 8):
+        d = run(file_text(fam, rng, tokens=n))
+        assert d["verdict"] in ("UAP", "NOT-UAP"), (blocks, n, d["verdict"])
+        assert_sound(d, least_count(fam, n), (blocks, n))
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_sinks_at_or_above_n(k):
+    """k = n sinks: no query is after the sinks, the head is its window; k > n: not a length the file allows."""
+    fam = Family([[(1, k), (INF, 0)]], "periodic")
+    d = run(file_text(fam, random.Random(1), tokens=3))
+    if k == 3:
+        assert (d["verdict"], d["layers"]) == ("UAP", least_count(fam, 3)[1])
+    else:
+        assert d["verdict"] == "ERROR" and "sinks" in d["error"], d
