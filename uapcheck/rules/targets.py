@@ -416,6 +416,57 @@ def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.
                           certificate=far if far is not None else _trusted(why))
 
 
+#: the one-layer collision is searched up to this n (every row and its keys' labels)
+COLLISION_MAX_N = 2048
+
+
+def _row_class(head: S.Head, n: int, i: int, u: int):
+    """The label of key u in row i of a dense head whose positions enter only through trainable classes: one label
+    without positions, the bias kind's class, T5's bucket of the offset; None for anything else."""
+    from ..groups import bias_class
+    from . import positions as P
+    if head.position is None:
+        return "plain" if head.bias is None else (None if head.bias == "free" else bias_class(head.bias, n, i, u))
+    if head.bias is None and head.position.kind == "buckets":
+        return P.t5_bucket(u - i, head.position.buckets, head.position.max_distance)
+    return None
+
+
+def causal_one_layer_collision(spec: S.Spec) -> Optional[TargetOutcome]:
+    """`target causal`, `layers 1`, dense heads whose positions enter only through trainable classes (or not at all),
+    no encoding, at an integer n (docs/theory.md §14.9, the one-layer collision): keys l < i and l′ ∉ {i, l} of a row i
+    with the same label in every head. One layer's output at i reads x_i and the labelled keys {(label(i, u), x_u)},
+    which X and X with x_l, x_l′ exchanged share, while the causal target F(X)_i = x_l tells them apart: NOT-UAP for
+    causal targets. None when that is not the case or no row has such keys."""
+    n = spec.tokens
+    if spec.layers != 1 or not isinstance(n, int) or isinstance(n, bool) or not 3 <= n <= COLLISION_MAX_N \
+            or spec.positional != "none":
+        return None
+    if any(not isinstance(h.pattern, S.Full) or h.projection is not None or h.nystrom is not None
+           or (h.position is None and h.bias == "free") for h in spec.heads):
+        return None
+    if any(_row_class(h, n, 1, 1) is None for h in spec.heads):
+        return None
+    for i in range(n, 1, -1):
+        first: dict = {}
+        for u in range(1, n + 1):
+            if u == i:
+                continue
+            key = tuple(_row_class(h, n, i, u) for h in spec.heads)
+            first.setdefault(key, []).append(u)
+        for keys in first.values():
+            if len(keys) >= 2 and keys[0] < i:
+                l, l2 = keys[0], keys[1]
+                why = (f"one layer reads at position {i} the token x_{i} and the keys with their labels, and keys {l} and "
+                       f"{l2} carry the same label in every head, so X and X with x_{l}, x_{l2} exchanged give the same "
+                       f"output at {i} for every parameter, while the causal target F(X)_{i} = x_{l} ({l} < {i}) tells "
+                       "them apart")
+                step = not_causal_step(spec, why, {"route": "one layer collision", "collision": [i, l, l2],
+                                                   "target": f"F(X)_{i} = x_{l}"})
+                return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1])
+    return None
+
+
 #: how many earlier positions j the budget route tries as the far token (a BFS from each)
 CAUSAL_BUDGET_SOURCES = 64
 
@@ -1141,6 +1192,8 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
         outcome = causal_from_equivariant(spec, verdict, group, layers)
         if outcome is None and verdict == "NOT-UAP":
             outcome = causal_budget(spec, next((s for s in structure if s.rule == "PAT-BUDGET" and s.proved), None))
+        if outcome is None:  # whatever the G-equivariant verdict: one layer cannot tell the exchange apart
+            outcome = causal_one_layer_collision(spec)
         if outcome is None:
             step = undecided_step(spec, "causal", f"the family is {verdict} for its G-equivariant targets and its "
                                                   "group is not shown non-trivial")

@@ -284,7 +284,7 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
         return REJECTED, f"malformed step data ({type(exc).__name__}: {str(exc)[:120]})"
 
 
-ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE",
+ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE", "PAT-BUDGET-VIEW",
                   "WP-NYSTROM", "TGT-UNDECIDED", "BUDGET"}
 
 # The statuses a kernel-side rule can conclude (its section of docs/theory.md): a step of such a rule with another

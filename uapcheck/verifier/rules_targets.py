@@ -204,6 +204,8 @@ def not_causal(ctx, s):
         return _unreached(ctx, s, data)
     if data.get("route") == "budget":
         return _beyond_budget(ctx, s, data)
+    if data.get("route") == "one layer collision":
+        return _one_layer_collision(ctx, s, data)
     if data.get("route") == "group":
         return _not_trivial(ctx, s)
     raise Reject("the step states neither an earlier position that never reaches a later one nor a group")
@@ -269,6 +271,39 @@ def _beyond_budget(ctx, s, data):
                       f"{i}) " + (f"only at depth {d}" if d is not None else "at no depth") + f", beyond the file's "
                       f"`layers {budget}`: every model's output at {i} ignores x_{j}, while the causal target "
                       f"F(X)_{i} = x_{j} depends on it (§14.9)")
+
+
+def _one_layer_collision(ctx, s, data):
+    """`layers 1` on dense heads (§14.9): keys l < i and l′ ∉ {i, l} of row i carry the same label in every head (the
+    verifier's own labels: one label without positions, a trainable bias kind's class, T5's bucket), no encoding, no
+    Nyström landmarks or projection (which read positions): one layer's output at i is a symmetric function of the
+    labelled keys, the same for X and X with x_l, x_l′ exchanged, while F(X)_i = x_l tells them apart."""
+    spec, n = ctx.spec, ctx.spec.tokens
+    got = data.get("collision")
+    if spec.layers != 1 or isinstance(spec.layers, bool):
+        raise Reject("the one-layer collision needs the file's `layers 1`")
+    if not isinstance(n, int):
+        raise Trust("symbolic n: the collision is not re-checked at every length")
+    if spec.positional != "none":
+        raise Reject("an absolute encoding tells the exchanged positions apart")
+    if not isinstance(got, list) or len(got) != 3 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                             for v in got):
+        raise Reject("the collision (i, l, l′) is not three positions")
+    printed = s["evidence"].get("collision")
+    if printed != got:
+        raise Reject("the collision is not the one the derivation printed")
+    i, l, l2 = got
+    if not (1 <= l < i <= n and 1 <= l2 <= n and l2 not in (i, l)):
+        raise Reject(f"({i}, {l}, {l2}) is not a row i with a key l < i and another key l′ ∉ {{i, l}}")
+    for k, h in enumerate(spec.heads, 1):
+        if not (h.pattern is None or isinstance(h.pattern, S.Full)) or h.projection or h.nystrom is not None:
+            raise Reject(f"head {k} is not a dense head whose weights read positions through labels only")
+        a, b = _row_label(h, n, i, l), _row_label(h, n, i, l2)
+        if a is None or a != b or (h.bias == "free" and h.position is None):
+            raise Reject(f"head {k} tells keys {l} and {l2} of row {i} apart")
+    return VERIFIED, (f"keys {l} < {i} and {l2} of row {i} carry the same label in every dense head (recomputed): one "
+                      f"layer gives the same output at {i} for X and X with x_{l}, x_{l2} exchanged, while the causal "
+                      f"target F(X)_{i} = x_{l} tells them apart (§14.9)")
 
 
 def _backward_distances(heads, i: int) -> dict:
