@@ -360,11 +360,10 @@ def _top(score, k: int):
     return chosen[np.lexsort((chosen, -score[chosen]))]
 
 
-def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS,
-               settled=None) -> FarSearch:
-    """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked);
-    ``settled`` (optional boolean mask): the positions where it is their exact ecc_out. Only the candidates
-    C = {v : bound ≥ D} can be at distance D from anything. Each pass searches forward from up to 256 positions at
+def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int],
+               seconds: float = FAR_SET_SECONDS) -> FarSearch:
+    """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked).
+    Only the candidates C = {v : bound ≥ D} can be at distance D from anything. Each pass searches forward from up to 256 positions at
     once, bit-parallel, to level D − 1: a position whose bit is everywhere by level L has ecc_out ≤ L (exactly L, the
     first such level), one whose bit is not everywhere by level D − 1 has ecc_out = D (D is the diameter) and the
     roots its bit has not reached are at distance D from it. A lowered bound spreads, ecc_out(w) ≤ 1 + ecc_out(z) for
@@ -379,7 +378,7 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
     n = arrays.n
     batch = 64 * WIDE_WORDS
     ub = np.asarray(ecc_bound, dtype=np.int64).copy()
-    done = np.zeros(n, dtype=bool) if settled is None else np.asarray(settled, dtype=bool).copy()
+    done = np.zeros(n, dtype=bool)
     wanted = np.zeros(n, dtype=bool)
     wanted[np.asarray(list(roots), dtype=np.int64)] = True
     eccentric = np.zeros(n, dtype=bool)
