@@ -205,13 +205,32 @@ def test_the_closed_form_against_the_rooted_view_engine(w, buckets):
 
 
 def test_longt5_local_attention_at_its_lengths():
-    """LongT5's local attention (radius 127, buckets(32, 128)) at 512 and 4,096 tokens: D layers, least, G trivial;
-    at 16,384 the same (the arcs are built once, ~4·10⁶, so this runs only at 512 and 4,096 here)."""
-    for n, layers in ((512, 5), (4096, 33)):
+    """LongT5's local attention (radius 127, buckets(32, 128)) at 512, 4,096 and 16,384 tokens: D layers, least, G
+    trivial (at 16,384 from the closed forms, without the ~4·10⁶ arcs)."""
+    for n, layers in ((512, 5), (4096, 33), (16384, 129)):
         r = uapcheck.check(program(n, head("window(127)", "bias buckets(32, 128)")), "t.uap")
         assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", layers)
         step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
         assert step.facts["least"] is True and step.certificate.kind == "labelled-window"
+
+
+def test_longt5_local_attention_beyond_the_arcs(tmp_path):
+    """At 1,048,576 tokens the arcs (about 2.7·10⁸) are not built: the closed forms give the window's diameter, the
+    group (buckets keep the sign: trivial) and Theorem F135's count, D = 8,257, least; the verifier re-derives all
+    three in closed form and rejects a forged group or count."""
+    text = program(1_048_576, head("window(127)", "bias buckets(32, 128)"))
+    r = uapcheck.check(text, "t.uap")
+    assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", 8257)
+    cert = certificate_from_cli(text, tmp_path)
+    report = verify(cert)
+    assert report.ok and report.complete, report
+    group = copy.deepcopy(cert)
+    step = _step(group, "SYM-AUT")
+    step["data"]["order"], step["data"]["name"] = 2, "reflection"
+    assert not verify(group).ok
+    layers = copy.deepcopy(cert)
+    _step(layers, "PAT-LAYERS")["data"]["layers"] = 8256
+    assert not verify(layers).ok
 
 
 def test_a_symbolic_length_stays_undecided_with_its_reason():

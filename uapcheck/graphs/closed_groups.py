@@ -52,7 +52,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import (And, Eq, Ge, Integer, Le, Or, floor)
 
-from ..groups import ROTATION_AND_REFLECTION_GROUPS, NamedGroup
+from ..groups import bucket_kind, ROTATION_AND_REFLECTION_GROUPS, NamedGroup
 from ..spec import Pattern
 from .closed_forms import (ClosedForm, GroupCase, Value, _Atom, _atoms, _fact, _is_int, _merge, _n, _prune, _span,
                            _Undecided)
@@ -250,6 +250,12 @@ def _full_bias(bias, n):
 
 def _window_bias(a: _Atom, bias: str, n):
     w = a.args[0]
+    if a.kind == "window" and bucket_kind(bias) is not None:
+        # T5's buckets keep every offset's sign, so a labelled automorphism of a non-cyclic window is increasing on
+        # every arc, the identity (docs/theory.md §16.5, Theorem F135)
+        return [_sym(Eq(n, 1), n, "n = 1"),
+                _triv(Ge(n, 2), "T5 buckets on a window: each bucket keeps its offset's sign, so only the identity "
+                      "keeps the labelled arcs")]
     if bias == "toeplitz":
         return [_sym(Eq(n, 1), n, "n = 1"),
                 _triv(Ge(n, 2), "toeplitz bias on a window: the class +1 arcs form a directed path")]

@@ -698,7 +698,9 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
 # ---------------------------------------------------------------------------------------------
 # Symbolic n
 
-def _symbolic(spec: S.Spec) -> PatternOutcome:
+def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternOutcome:
+    """The closed forms (symbolic n, or a concrete n without arcs). `fixed_heads`: the heads whose bias kind stands
+    for fixed position weights, when known (Theorem F135 is applied only then: it needs trainable labels)."""
     from .families import family_outcome, open_question
     family = family_outcome(spec)  # a standard family's theorem (docs/theory.md §11.11)
     if family is not None:
@@ -736,7 +738,14 @@ def _symbolic(spec: S.Spec) -> PatternOutcome:
                            else _closed_form(primary, {"diameter": diameter, "exact": True}))
             connected = connected_step(desc, certificate, ev, notes)
             structure.append(connected)
-            step, layers, layer_range = _symbolic_layers(spec, n, params, grp, connected, diameter)
+            labelled = (_labelled_window(spec, int(diameter), fixed_heads)
+                        if fixed_heads is not None and isinstance(spec.tokens, int) else None)
+            if labelled is not None:  # Theorem F135 at a concrete n, without arcs (docs/theory.md §16.5)
+                step = layers_step(connected, diameter, labelled.layers, True, labelled.method,
+                                   family=labelled.family)
+                layers, layer_range = labelled.layers, None
+            else:
+                step, layers, layer_range = _symbolic_layers(spec, n, params, grp, connected, diameter)
             structure.append(step)
         elif primary.diameter_bound is not None:
             bound = primary.diameter_bound
@@ -1226,7 +1235,9 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
         if _closed_kinds_only(spec) and _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS:
             # Structured patterns at real sizes: the closed forms at this n, without any arc. When they
             # settle everything (verdict, G, and the least layer count) the token graph is not built.
-            closed = _symbolic(spec)
+            # Theorem F135 in closed form only where the token graph would not be built anyway (its certificate
+            # then states no far pair, which the verifier reads in closed form at those lengths only)
+            closed = _symbolic(spec, fixed_heads if _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS else None)
             if _settled(closed):
                 return closed
             if closed.obstruction is not None:

@@ -76,3 +76,13 @@ def layers(ctx, n: int, d: int, m: int, least) -> Optional[tuple]:
                       f"offsets apart (re-derived): only the identity keeps a labelled ball of radius D − 1, so "
                       f"D = {count} layers suffice and are least")
 
+
+def group(ctx, data: dict) -> Optional[tuple]:
+    """SYM-AUT on a labelled window (Theorem F135): the group is trivial; None when the theorem does not apply."""
+    if window_of(ctx.spec) is None:
+        return None
+    if data.get("order") != 1 or data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
+        raise Reject("a non-cyclic window whose labels keep the positive offsets apart has the trivial group "
+                     "(Theorem F135), not the stated one")
+    return VERIFIED, ("Theorem F135 (§16.5): on a non-cyclic window whose labels keep the positive offsets apart "
+                      "(re-derived), a permutation keeping every labelled neighbourhood is the identity: order 1")

@@ -598,7 +598,7 @@ def _large_layers(ctx, s):
 
 def _large_group(ctx, s):
     data = s.get("data") or {}
-    found = _lemma_at_length(ctx, s)
+    found = _lemma_at_length(ctx, s) or labelled_window.group(ctx, data)  # Theorem F135's trivial group (§16.5)
     if found:
         return found
     why = large.forward_chain(ctx)
