@@ -398,6 +398,10 @@ DECODERS = {
     "gemma2_decoder_8k.uap": 2,
     "gemma3_decoder_32k.uap": 6,
     "mistral_sliding_window_32k.uap": 8,
+    "gemma2_decoder_any_length.uap": 2,
+    "gemma3_decoder_any_length.uap": 6,
+    "streaming_llm_32k.uap": 8,
+    "window_sinks_global_32k.uap": 2,
 }
 
 
@@ -418,7 +422,8 @@ def test_every_catalog_decoder_is_uap_with_its_least_layers(name):
     layers = r.layers if isinstance(r.layers, int) else __import__("sympy").sstr(r.layers)
     assert layers == DECODERS[name]
     found = rules(r)
-    rule = next(r for r in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS") if r in found)
+    rule = next(r for r in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS", "SEQ-CAUSAL-FORM",
+                                 "SEQ-CAUSAL-SINKS") if r in found)
     assert found[rule].evidence["least"] is True
 
 
