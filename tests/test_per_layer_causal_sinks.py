@@ -185,6 +185,23 @@ def test_a_symbolic_n_with_a_global_layer_after_the_sinks_layer():
     assert outcome(lambda d: d.update(least=False)) == REJECTED
 
 
+def test_a_start_above_the_first_length_with_d_c_equal_to_c1_is_accepted():
+    """N₀ = W + K + 2 is a start, not the sharp one: a sink of layer 1 reaches only positions after it, so D_c = 2 from
+    n = 3 on while N₀ = 6. The kernel rejected its own honest certificate (a traceback on this file)."""
+    src = ("attention {\n  kernel k(x, y) = exp(x . y)\n  pattern periodic { causal & window(1) + sinks(3), "
+           "causal + sinks(3), causal }\n}\ntarget causal\n")
+    r = uapcheck.check(src, "t.uap")
+    assert (r.verdict, r.layers) == ("UAP", 2)
+    below = {x.n: x for x in r.target.below}
+    assert {n: x.layers for n, x in below.items()} == {1: None, 2: None, 3: 2, 4: 2, 5: 2}  # n < 3: below sinks(3)
+    for n in range(3, 12):
+        c = uapcheck.check(src.replace("target causal", f"tokens {n}\ntarget causal"), "t.uap")
+        assert (c.verdict, c.layers) == ("UAP", 2 if n >= 6 else below[n].layers) == ("UAP", 2), n
+    rep = verify(json.loads(json.dumps(certfile.build(r, src))))
+    assert rep.problems == [] and all(s.outcome == VERIFIED for s in rep.steps), \
+        [(s.rule, s.reason) for s in rep.steps if s.outcome != VERIFIED]
+
+
 def test_a_forged_symbolic_sink_form_is_rejected_by_the_kernel():
     from uapcheck.graphs.layers_sinks import sink_form
     from uapcheck.layer_certificates import CausalSinkForm

@@ -735,18 +735,30 @@ def _sinks_symbolic(ctx, s):
                       "least that bound, and the verifier's recursion confirms it there")
 
 
+def _every_length_below(ctx, step, start: int) -> list:
+    """The lengths below the start as a verdict without a range claims them: the step's count, the least, at each
+    length the file allows (no sink count above it)."""
+    C = _int((step.get("data") or {}).get("layers"), "the number of layers")
+    ks = [k for row in _sinks_at(ctx, max(start, 64)).rows for _, k in row]
+    return [{"n": n, "allowed": False, "verdict": None} if any(k > n for k in ks) else
+            {"n": n, "verdict": "UAP", "layers": C, "least": True} for n in range(1, start)]
+
+
 def check_sinks_verdict(ctx, s, data: dict) -> str:
     """TGT-VERDICT on SEQ-CAUSAL-SINKS at a symbolic n: the range is the step's, and each length below it listed once
     (a length the file does not allow: a sink count above it; a UAP length whose count is D_c there with the covering:
-    re-derived; a count that does not reach every prefix: rejected; any other: trusted)."""
+    re-derived; a count that does not reach every prefix: rejected; any other: trusted). A verdict without a range
+    claims the step's count at every length the file allows: each length below the start is checked as one listed
+    with that count."""
     steps = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-SINKS"]
     if not steps or isinstance(ctx.spec.tokens, int):
         return ""
     start = _int((steps[0].get("data") or {}).get("from"), "the range's start")
     listed = data.get("below_range") or []
+    if not isinstance(listed, list):
+        raise Reject("the lengths below the start are not listed")
     if data.get("range") is None:  # the count holds at every length: each length below must have it
-        if not isinstance(listed, list):
-            raise Reject("the lengths below the start are not listed")
+        listed = listed or _every_length_below(ctx, steps[0], start)
     elif data.get("range") != f"n ≥ {start}":
         raise Reject(f"SEQ-CAUSAL-SINKS holds for n ≥ {start}, the verdict states {data.get('range')!r}")
     if [r.get("n") if isinstance(r, dict) else None for r in listed] != list(range(1, start)):
