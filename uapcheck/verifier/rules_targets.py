@@ -721,7 +721,15 @@ def check_lengths_below(ctx, lay_step, data, step=None) -> str:
     formula = _value(ctx, lay_step, "layers")
     least = bool((lay_step.get("data") or {}).get("least"))
     stated = {r.get("n"): r for r in (data.get("below_range") or [])}
+    sinks = kind[2] if len(kind) > 2 else 0
     for value in range(1, start):
+        if value < sinks:  # `sinks(k)` needs k ≤ n: a length the file does not allow, listed as such
+            rec = stated.get(value)
+            if data.get("range") is not None and (rec is None or rec.get("allowed") is not False
+                                                  or rec.get("verdict") is not None):
+                raise Reject(f"n = {value} is below the sink count {sinks}, but is not stated as a length the file "
+                             "does not allow")
+            continue
         truth = least_layers_at(kind, value)
         if data.get("range") is None:
             at = formula.xreplace({ctx.symbols[n]: value}) if isinstance(formula, sympy.Basic) else formula
