@@ -228,3 +228,17 @@ def test_a_forged_param_form_is_rejected_by_the_verifier():
     pieces = step_of(c, "SEQ-CAUSAL-FORM")["data"]["pieces"]
     pieces[-1]["layers"] = 2  # the piece 2w + 2 ≤ n < 3w + 2 has 3 layers
     assert outcome(c, "SEQ-CAUSAL-FORM") == REJECTED
+
+
+def test_a_plain_identity_head_beside_per_layer_heads_is_verified():
+    """A block with the plain pattern `offsets {0}` (the position alone, width 0) beside a periodic block: the
+    verifier's normal form reads it as `window(0)`, which its interval reading refused ('a head pattern that is not an
+    interval head: Window'), rejecting the honest SEQ-CAUSAL-FORM step."""
+    for plain in ("offsets {0}", "periodic { offsets {0} }"):
+        src = text([["causal & window(2)", "causal"]], "periodic").replace(
+            "target causal", f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {plain}\n}}\ntarget causal")
+        r = uapcheck.check(src, "t.uap")
+        assert (r.verdict, r.layers) == ("UAP", 2)
+        rep = verify(certificate(src))
+        assert rep.problems == [] and all(s.outcome == VERIFIED for s in rep.steps), \
+            [(s.rule, s.reason) for s in rep.steps if s.outcome != VERIFIED]

@@ -53,6 +53,8 @@ def _width(p) -> float:
         if have != set(range(low, 1)):
             raise NotIntervals("offsets that are not {−w, …, 0}")
         return -low
+    if isinstance(p, S.Window) and not p.cyclic and p.w == 0 and not isinstance(p.w, bool):
+        return 0  # |i − j| ≤ 0: the position alone (the verifier's normal form of a plain `offsets {0}` head)
     raise NotIntervals(f"a head pattern that is not an interval head: {type(p).__name__}")
 
 
