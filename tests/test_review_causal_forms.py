@@ -585,3 +585,38 @@ def test_f128_above_the_views_no_transposition_defeats_the_count():
                 seen["least unconfirmed"] += 1
     print(seen)
     assert seen["checked"] >= 30 and seen["least unconfirmed"] == 0, seen
+
+
+def test_sink_and_interval_statements_with_finite_lists_and_budgets_at_a_symbolic_n():
+    """Finite lists and `layers M` budgets with sink heads at a symbolic n: the verdict from its start on, and each
+    length below it, against the brute force at every allowed n ≤ 8 (a NOT-UAP where the depth runs out included)."""
+    rng = random.Random(31)
+    seen = {"decided": 0, "compared": 0}
+    for _ in range(150):
+        fam = random_interval_family(rng, sinks=True, kinds=("sequence", "periodic"))
+        if fam.budget is None and rng.random() < 0.5:
+            fam.budget = rng.randint(1, 5)
+        if not any(h[1] for b in fam.blocks for h in b):
+            continue
+        d = run(file_text(fam, random.Random(rng.random())))
+        st = step(d, "SEQ-CAUSAL-SINKS") or step(d, "SEQ-CAUSAL-FORM")
+        if d["verdict"] not in ("UAP", "NOT-UAP") or st is None:
+            continue
+        seen["decided"] += 1
+        kmax = max(h[1] for b in fam.blocks for h in b)
+        verdict = step(d, "TGT-VERDICT")["evidence"]
+        start = st["facts"].get("from", 1) if "range" in verdict else 1
+        below = {e["n"]: e for e in verdict.get("below_range") or []}
+        for n in range(max(kmax, 1), 9):
+            mine = least_count(fam, n)
+            if n >= start:
+                assert (d["verdict"], d.get("layers") if mine[0] == "UAP" else None) == \
+                    (mine[0], mine[1] if mine[0] == "UAP" else None), (fam.blocks, fam.kind, fam.budget, n, mine)
+            else:
+                e = below[n]
+                assert e["verdict"] == mine[0], (fam.blocks, fam.kind, fam.budget, n, e, mine)
+                if mine[0] == "UAP":
+                    assert e["layers"] >= mine[1] and (not e["least"] or e["layers"] == mine[1]), (fam.blocks, n, e)
+            seen["compared"] += 1
+    print(seen)
+    assert seen["decided"] >= 20 and seen["compared"] >= 150, seen
