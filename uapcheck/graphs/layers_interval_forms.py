@@ -327,7 +327,7 @@ def piece_at(form: IntervalForm, n: int, values: dict, tokens: str = "n") -> int
     subs[_sym(tokens)] = n
 
     def num(x) -> int:
-        return x if isinstance(x, int) else int(sympy.sympify(x).xreplace(subs))
+        return x if isinstance(x, int) else int(sympy.sympify(x, strict=True).xreplace(subs))  # safe: strict
     if n >= num(form.start):
         return form.layers
     hits = [p for p in form.pieces if num(p.lower) <= n < num(p.upper)]

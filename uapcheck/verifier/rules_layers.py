@@ -576,7 +576,7 @@ def _form_number(ctx, value, what: str):
 
 def _form_at(value, subs: dict) -> int:
     import sympy
-    return value if isinstance(value, int) else int(sympy.sympify(value).xreplace(subs))
+    return value if isinstance(value, int) else int(sympy.sympify(value, strict=True).xreplace(subs))  # safe: strict
 
 
 def _form_at_value(ctx, F, w, C: int, start, stated: list) -> None:
@@ -663,7 +663,8 @@ def check_form_verdict(ctx, s, data: dict) -> str:
         raise Reject("the verdict states no range")
     given, mine = fdata.get("pieces") or [], data.get("below_pieces") or []
     same = len(given) == len(mine) and all(
-        sympy.simplify(sympy.sympify(_form_number(ctx, p.get(k), k)) - sympy.sympify(_form_number(ctx, q.get(k), k))) == 0
+        sympy.simplify(sympy.sympify(_form_number(ctx, p.get(k), k), strict=True)  # safe: strict (decoded trees)
+                       - sympy.sympify(_form_number(ctx, q.get(k), k), strict=True)) == 0  # safe: strict
         for p, q in zip(given, mine) for k in ("from", "below", "layers"))
     if not same or not all(q.get("least") is True for q in mine):
         raise Reject("the lengths below the range are not SEQ-CAUSAL-FORM's pieces")
