@@ -10,6 +10,7 @@ from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
 from ..layer_certificates import CausalSinkCount, CausalSinkForm
+from .wording import token
 
 CITE_SEQ_SINKS = proof.derived(
     "Definition 4", "Theorem 1",
@@ -35,7 +36,7 @@ def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm") -> proof.Ste
                 "heads": [[["∞" if w is None else w, k] for w, k in row] for row in cert.layers_.heads]}
     if c.missing is not None:
         v, j = c.missing
-        statement += claim_of(f" (not within {d - 1}: x_{j} does not reach position {v})")
+        statement += claim_of(f" (not within {d - 1}: ", token(j), f" does not reach position {v})")
         ev["not within D_c − 1"] = {"i": v, "j": j}
     why = (f"at depth {m} every position sees, in some layer with a head of width ≥ 1, its whole prefix through the "
            "layers above it, so no view has a symmetry moving its prefix (the causal covering lemma)")
