@@ -21,7 +21,7 @@ from typing import Optional, Sequence, Union
 import sympy
 
 from .. import spec as S
-from .layers_intervals import IntervalLayers, interval_least, interval_reach, interval_width
+from .layers_intervals import IntervalLayers, first_holding, interval_least, interval_reach, interval_width
 
 Width = Union[int, str, None]
 Size = Union[int, sympy.Expr]
@@ -111,7 +111,7 @@ class FormLayers:
 
 def read_form_layers(spec: S.Spec) -> FormLayers:
     """The widths of the network's layers at a symbolic n (FormOutside names what is not covered)."""
-    from ..rules.layers import layer_patterns
+    from ..rules.layers import budget_of, layer_patterns, network_rows
     lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
     try:
         per_layer, periodic = layer_patterns(spec)
@@ -125,12 +125,7 @@ def read_form_layers(spec: S.Spec) -> FormLayers:
     if param is not None and any(isinstance(w, int) and w > 0 for r in rows for w in r):
         raise FormOutside(f"positive integer widths beside the param width {param} (Theorem F123 takes one param "
                           "width, with widths 0 and ∞)")
-    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
-    if budget is not None and budget < len(rows):
-        rows, periodic = rows[:budget], False
-    limit = None if periodic else len(rows)
-    if budget is not None:
-        limit = budget if limit is None else min(limit, budget)
+    rows, periodic, limit = network_rows(rows, periodic, budget_of(spec))
     bound = lower.get(param) if param else None
     return FormLayers(rows, periodic, limit, param, bound if bound is not None else 1)
 
@@ -240,13 +235,7 @@ def integer_form(L: FormLayers) -> IntervalForm:
         bound = max(bound, _witness_threshold(L, first, C - 1))
     if count_at(L, bound) != C:
         raise AssertionError("internal error: F121 at the bound differs from Theorem F123")
-    lo, hi = 1, bound  # count(hi) = C, count(lo) < C (count(1) = 1 < C)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if count_at(L, mid) >= C:
-            hi = mid
-        else:
-            lo = mid
+    hi = first_holding(lambda n: count_at(L, n) >= C, 1, bound)  # count(1) = 1 < C = count(bound)
     return IntervalForm(C, hi, _runs(L, hi), first, c1, bound)
 
 

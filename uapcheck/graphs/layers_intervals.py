@@ -10,7 +10,7 @@ at depth m from the widths of the first layer ℓ₁ with a width ≥ 1 and W(�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from .. import spec as S
 
@@ -90,25 +90,41 @@ class IntervalLayers:
 
     def total(self, a: int, b: int) -> Optional[int]:
         """W(a, b]: the sum of the layers a + 1, …, b's largest widths (None: ∞), in O(period)."""
-        if b <= a:
-            return 0
-        p = self.period
-        unions = [self.union(q + 1) for q in range(p)]
-        if not self.periodic:
-            out: Optional[int] = 0
-            for q in range(a, b):
-                out = _add(out, unions[q])
-            return out
-        if b - a >= p:
-            if INF in unions:
-                return INF
-            whole, rest = divmod(b - a, p)
-            finite = [u for u in unions if u is not None]
-            return whole * sum(finite) + sum(finite[(a + k) % p] for k in range(rest))
-        out = 0
-        for k in range(a, b):
-            out = _add(out, unions[k % p])
+        return width_sum([self.union(q + 1) for q in range(self.period)], self.periodic, a, b)
+
+
+def width_sum(unions: Sequence[Optional[int]], periodic: bool, a: int, b: int) -> Optional[int]:
+    """W(a, b] = u_{a+1} + ⋯ + u_b (None: ∞) for the layers' widths `unions` (one period, or every layer of a finite
+    list), in O(period)."""
+    if b <= a:
+        return 0
+    p = len(unions)
+    if not periodic:
+        out: Optional[int] = 0
+        for q in range(a, b):
+            out = _add(out, unions[q])
         return out
+    if b - a >= p:
+        if INF in unions:
+            return INF
+        whole, rest = divmod(b - a, p)
+        finite = [u for u in unions if u is not None]
+        return whole * sum(finite) + sum(finite[(a + k) % p] for k in range(rest))
+    out = 0
+    for k in range(a, b):
+        out = _add(out, unions[k % p])
+    return out
+
+
+def first_holding(holds: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The least m in (lo, hi] with holds(m), for a property monotone in m that fails at lo and holds at hi."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def interval_layers(per_layer: Sequence[Sequence[S.Pattern]], periodic: bool, n: int) -> Optional[IntervalLayers]:
@@ -147,13 +163,7 @@ def interval_reach(L: IntervalLayers, limit: Optional[int]) -> IntervalReach:
         top = L.period * ((n - 1) // per + 2) if per is not INF else L.period
     if not _ge(L.total(0, top), n - 1):
         return IntervalReach(None, _short(L, top))
-    lo, hi = 0, top  # W(0, lo] < n − 1 ≤ W(0, hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _ge(L.total(0, mid), n - 1):
-            hi = mid
-        else:
-            lo = mid
+    hi = first_holding(lambda m: _ge(L.total(0, m), n - 1), 0, top)  # W(0, 0] < n − 1 ≤ W(0, top]
     return IntervalReach(hi, _short(L, hi - 1))
 
 
@@ -225,13 +235,7 @@ def interval_least(L: IntervalLayers, depth: int, limit: Optional[int]) -> Inter
         if limit is None:
             raise AssertionError("internal error: a witness at the periodic search bound")
         return IntervalLeast(None, at_top, top)
-    lo, hi = depth, top  # a witness at lo, none at hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if interval_witness(L, mid) is None:
-            hi = mid
-        else:
-            lo = mid
+    hi = first_holding(lambda m: interval_witness(L, m) is None, depth, top)  # a witness at depth, none at top
     return IntervalLeast(hi, interval_witness(L, hi - 1), top)
 
 

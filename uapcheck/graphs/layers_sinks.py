@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from .. import spec as S
-from .layers_intervals import interval_width
+from .layers_intervals import first_holding, interval_width, width_sum
 
 #: Depths searched for the covering (beyond them the rule is undecided).
 MAX_DEPTH = 4096
@@ -67,26 +67,7 @@ class SinkLayers:
 
     def total(self, a: int, b: int) -> Optional[int]:
         """W(a, b] (None: ∞), in O(period)."""
-        if b <= a:
-            return 0
-        p = len(self.heads)
-        widths = [self.width(q + 1) for q in range(p)]
-        if not self.periodic:
-            part = widths[a:b]
-            return None if None in part else sum(w for w in part if w is not None)
-        if b - a >= p:
-            if None in widths:
-                return None
-            whole, rest = divmod(b - a, p)
-            fin = [w for w in widths if w is not None]
-            return whole * sum(fin) + sum(fin[(a + t) % p] for t in range(rest))
-        out = 0
-        for t in range(a, b):
-            w = widths[t % p]
-            if w is None:
-                return None
-            out += w
-        return out
+        return width_sum([self.width(q + 1) for q in range(len(self.heads))], self.periodic, a, b)
 
     def sinks_below(self, a: int, b: int, v: int) -> int:
         """K_(a,b](v): the largest k < v of a head of a layer in (a, b] (0 if none)."""
@@ -164,13 +145,7 @@ def reach_depth(L: SinkLayers, top: int) -> tuple[Optional[int], Optional[tuple[
     if not _reached(L, top):
         v = [v for v in _candidates(L) if _gap(L, 0, top, v)][-1]
         return None, (v, L.sinks_below(0, top, v) + 1)
-    lo, hi = 0, top
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _reached(L, mid):
-            hi = mid
-        else:
-            lo = mid
+    hi = first_holding(lambda m: _reached(L, m), 0, top)
     v = [v for v in _candidates(L) if _gap(L, 0, hi - 1, v)][-1]
     return hi, (v, L.sinks_below(0, hi - 1, v) + 1)
 
@@ -191,14 +166,7 @@ def covering_depth(L: SinkLayers, start: int, top: int) -> Optional[int]:
     top = min(top, _top(L, start))
     if top < start or not covered(L, top):
         return None
-    lo, hi = start - 1, top
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if covered(L, mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return first_holding(lambda m: covered(L, m), start - 1, top)
 
 
 def _nb(w: Optional[int], k: int, v: int, x: int) -> bool:

@@ -5,7 +5,7 @@ neighbourhoods (docs/theory.md §21). Concrete n only; the graph work is in uapc
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Optional, Sequence, TypeVar
 
 from .. import proof
 from .. import spec as S
@@ -71,6 +71,40 @@ def layer_patterns(spec: S.Spec) -> tuple[list[tuple[S.Pattern, ...]], bool]:
         return got
 
     return [tuple(at(h, ell) for h in spec.heads) for ell in range(1, count + 1)], periodic
+
+
+def concrete_layer_patterns(spec: S.Spec) -> Optional[tuple[int, list[tuple[S.Pattern, ...]], bool]]:
+    """(n, the head patterns of layers 1..p, periodic) at an integer n; None at a symbolic n or when the lists
+    cannot be read as layers."""
+    n = spec.tokens
+    if not isinstance(n, int):
+        return None
+    try:
+        per_layer, periodic = layer_patterns(spec)
+    except ValueError:
+        return None
+    return n, per_layer, periodic
+
+
+Row = TypeVar("Row")
+
+
+def budget_of(spec: S.Spec) -> Optional[int]:
+    """The budget `layers M` when it is an integer (None otherwise)."""
+    return spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
+
+
+def network_rows(rows: Sequence[Row], periodic: bool, budget: Optional[int]) -> tuple[tuple[Row, ...], bool,
+                                                                                        Optional[int]]:
+    """The layers the network has (§21.2): a budget below a list's length or period cuts the list (and the cut list
+    no longer repeats); with the network's depth (a finite list's length or the budget; None: any)."""
+    rows = tuple(rows)
+    if budget is not None and budget < len(rows):
+        rows, periodic = rows[:budget], False
+    limit = None if periodic else len(rows)
+    if budget is not None:
+        limit = budget if limit is None else min(limit, budget)
+    return rows, periodic, limit
 
 
 def build_sequence(spec: S.Spec) -> LayerSequence:

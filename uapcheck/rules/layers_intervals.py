@@ -58,24 +58,16 @@ def intervals_step(desc: str, cert: CausalIntervalCount, missing: Optional[tuple
 def interval_sequence(spec: S.Spec) -> Optional[tuple[IntervalLayers, Optional[int]]]:
     """The interval widths of the network's layers and the depth limit (a finite Φ's length or the budget), or None
     when some head of some layer is not an interval head."""
-    from .layers import layer_patterns
-    n = spec.tokens
-    if not isinstance(n, int):
+    from .layers import budget_of, concrete_layer_patterns, network_rows
+    got = concrete_layer_patterns(spec)
+    if got is None:
         return None
-    try:
-        per_layer, periodic = layer_patterns(spec)
-    except ValueError:
-        return None
+    n, per_layer, periodic = got
     L = interval_layers(per_layer, periodic, n)
     if L is None:
         return None
-    budget = spec.layers if isinstance(spec.layers, int) else None
-    if budget is not None and budget < L.period:  # the layers the network has (§21.2)
-        L = IntervalLayers(n, L.widths[:budget], False)
-    limit = L.depth
-    if budget is not None:
-        limit = budget if limit is None else min(limit, budget)
-    return L, limit
+    rows, periodic, limit = network_rows(L.widths, L.periodic, budget_of(spec))
+    return IntervalLayers(n, rows, periodic), limit
 
 
 def interval_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):

@@ -60,21 +60,13 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     """The TargetOutcome for `target causal` on per-layer sink interval heads at a concrete n (None: outside F128 or
     no count found; a head without sinks everywhere is §21.6's)."""
     from ..graphs.layers_sinks import decide, sink_layers
-    from .layers import _describe, layer_patterns
+    from .layers import _describe, budget_of, concrete_layer_patterns, network_rows
     from .targets import TargetOutcome
-    n = spec.tokens
-    if not isinstance(n, int):
+    got = concrete_layer_patterns(spec)
+    if got is None:
         return None
-    try:
-        per_layer, periodic = layer_patterns(spec)
-    except ValueError:
-        return None
-    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
-    if budget is not None and budget < len(per_layer):
-        per_layer, periodic = per_layer[:budget], False
-    limit = None if periodic else len(per_layer)
-    if budget is not None:
-        limit = budget if limit is None else min(limit, budget)
+    n, listed, periodic = got
+    per_layer, periodic, limit = network_rows(listed, periodic, budget_of(spec))
     L = sink_layers(per_layer, periodic, n, limit)
     if L is None or not L.counts():
         return None
@@ -111,7 +103,7 @@ def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     """`target causal` on sink interval heads at a symbolic n by F128 (e): C layers from the start on, each shorter
     length by the derivation at that n (None: outside F128 (e))."""
     from ..graphs.layers_sinks import sink_form, sink_head
-    from .layers import _describe, layer_patterns
+    from .layers import _describe, budget_of, layer_patterns, network_rows
     from .targets import TargetOutcome, _with_range
     try:
         per_layer, periodic = layer_patterns(spec)
@@ -123,15 +115,9 @@ def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         if any(g is None for g in got):
             return None
         rows.append(tuple(g for g in got if g is not None))
-    heads = tuple(rows)
-    if not any(k for row in heads for _, k in row):
+    if not any(k for row in rows for _, k in row):
         return None
-    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
-    if budget is not None and budget < len(heads):
-        heads, periodic = heads[:budget], False
-    limit = None if periodic else len(heads)
-    if budget is not None:
-        limit = budget if limit is None else min(limit, budget)
+    heads, periodic, limit = network_rows(rows, periodic, budget_of(spec))
     form = sink_form(heads, periodic, limit)
     if form is None:
         return None
