@@ -204,6 +204,43 @@ def test_the_closed_form_against_the_rooted_view_engine(w, buckets):
         assert (count.layers, count.exact) == (closed.layers, True), (w, n, count.method)
 
 
+@pytest.mark.parametrize("w,lengths", [(1, [*range(3, 41), 64, 128, 300]), (2, [*range(4, 41), 100, 257]),
+                                       (3, [*range(5, 41), 128, 200]), (5, [*range(7, 41), 64, 150, 300])])
+def test_the_closed_forms_without_arcs_against_the_token_graph(w, lengths):
+    """The closed-form route (rules/pattern.py `_symbolic` at a concrete n: no arcs) decides what the token graph's
+    labelled rooted views decide: the same diameter, group order and layer count, least, at every listed n (below
+    and far above the lengths of the test above). A wrong closed form (D + 1, or a count at another n) fails here."""
+    from uapcheck.derive import pattern_spec
+    from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+    from uapcheck.parse import parse_source as parse
+    from uapcheck.rules import pattern as P
+    for n in lengths:
+        spec = parse(program(n, head(f"window({w})", "bias buckets(8, 16)")), "t.uap")
+        pspec, _, fixed = pattern_spec(spec)
+        closed = P._symbolic(pspec, fixed)
+        least = next(s for s in closed.structure if s.rule == "PAT-LAYERS").evidence["least"]
+        graphs = [build_graph(h.pattern, n, {}) for h in pspec.heads]
+        grp = symmetry_group(graphs, P._biases(pspec), pspec.positional)
+        diameter = int(analyze_connectivity(graphs).diameter)
+        count = P._labelled_count(pspec, graphs, diameter, grp, fixed)
+        assert count.exact, (w, n, count.method)
+        assert (closed.diameter, closed.group.order, closed.layers, least) == \
+            (diameter, grp.order, count.layers, True), (w, n)
+
+
+def test_longt5_local_attention_builds_no_token_graph(monkeypatch):
+    """At 512 and 4,096 tokens (about 1.3·10⁵ and 1.0·10⁶ arcs) the closed forms decide everything: the token
+    graph is not built."""
+    from uapcheck.rules import pattern as P
+
+    def no_graph(*args, **kwargs):
+        raise AssertionError("the token graph was built")
+    monkeypatch.setattr(P, "_concrete", no_graph)
+    for n, layers in ((512, 5), (4096, 33)):
+        r = uapcheck.check(program(n, head("window(127)", "bias buckets(32, 128)")), "t.uap")
+        assert (r.verdict, r.group.name, r.layers) == ("UAP", "trivial", layers)
+
+
 def test_longt5_local_attention_at_its_lengths():
     """LongT5's local attention (radius 127, buckets(32, 128)) at 512, 4,096 and 16,384 tokens: D layers, least, G
     trivial (at 16,384 from the closed forms, without the ~4·10⁶ arcs)."""
@@ -417,6 +454,12 @@ def test_the_verifier_rederives_the_window_and_rejects_forgeries(tmp_path):
     step["data"]["name"] = "reflection"
     step["data"]["generators"] = [list(range(512, 0, -1))]
     assert not verify(group).ok
+    connected = _step(cert, "PAT-CONNECTED")
+    assert connected["data"]["pair"] == [None, None]  # the closed form's diameter: the verifier's window lemma
+    for diameter in (4, 6):
+        forged = copy.deepcopy(cert)
+        _step(forged, "PAT-CONNECTED")["data"]["diameter"] = diameter
+        assert not verify(forged).ok, diameter
 
 
 def test_a_toeplitz_window_is_theorem_f135s_too(tmp_path):

@@ -1235,9 +1235,8 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
         if _closed_kinds_only(spec) and _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS:
             # Structured patterns at real sizes: the closed forms at this n, without any arc. When they
             # settle everything (verdict, G, and the least layer count) the token graph is not built.
-            # Theorem F135 in closed form only where the token graph would not be built anyway (its certificate
-            # then states no far pair, which the verifier reads in closed form at those lengths only)
-            closed = _symbolic(spec, fixed_heads if _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS else None)
+            # Theorem F135 in closed form at every such n (the verifier re-derives it at every concrete n)
+            closed = _symbolic(spec, fixed_heads)
             if _settled(closed):
                 return closed
             if closed.obstruction is not None:

@@ -113,6 +113,10 @@ def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statem
         # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
         return rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or large.connected(ctx, s)
     data = s.get("data") or {}
+    if data.get("pair") == [None, None]:  # a closed form's diameter without a pair: the verifier's own lemma at n
+        by_lemma = _lemma_at_length(ctx, s)
+        if by_lemma:
+            return by_lemma
     if "diameter" not in data or data.get("pair") is None:
         raise Trust("only bounds on the diameter are certified")
     d = _int(data["diameter"], "the diameter")
@@ -665,10 +669,10 @@ def _at(expr, n: int, w: int) -> int:
 
 
 def _lemma_at_length(ctx, s):
-    """PAT-CONNECTED or SYM-AUT at an integer n above the arc limit concluded from the verifier's own
-    lemma (docs/theory.md §18.4) when the re-parsed pattern is one window(w): its closed form at n and w
-    (D, or the group with its order) must be the step's, n in the lemma's range; None when no lemma
-    matches (the general checks apply)."""
+    """PAT-CONNECTED or SYM-AUT at an integer n (above the arc limit, or a closed form's diameter stated without
+    a pair below it) concluded from the verifier's own lemma (docs/theory.md §18.4) when the re-parsed pattern is
+    one window(w): its closed form at n and w (D, or the group with its order) must be the step's, n in the
+    lemma's range; None when no lemma matches (the general checks apply)."""
     found = _lemma_here(ctx)
     if found is None:
         return None
