@@ -75,6 +75,14 @@ CASES = {
     # reached the closed forms for symbolic sizes, which had no case for it (TypeError: unknown pattern)
     "fuzz_columns_with_param": ("tokens 8\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y)\n"
                                 " pattern columns(4, 1) + window(w) }\n", "INCONCLUSIVE", "PAT-UNDECIDED"),
+    # an offset of 10⁹ at a symbolic n: the offset sets were listed one by one (4 GiB, "ran out") and the lengths
+    # below F8's range n ≥ s² + 1 were read one by one (a hang); now decided by F8, its range stated alone
+    "offsets_1e9_cyclic": ("tokens n\nattention { kernel k(x, y) = exp(x . y)\n pattern offsets {1, 1000000000} cyclic }\n",
+                           "UAP", "1000000000000000001"),
+    "offsets_1e9_line": ("tokens n\nattention { kernel k(x, y) = exp(x . y)\n pattern offsets {-1, 1, 1000000000} }\n",
+                         "INCONCLUSIVE", "SYM-UNDECIDED"),
+    "window_1e9_dilated": ("tokens n\nattention { kernel k(x, y) = exp(x . y)\n"
+                           " pattern window(1000000000) + dilated(2, 3) }\n", "INCONCLUSIVE", "SYM-UNDECIDED"),
     "huge_expression": ("attention { kernel k(x, y) = exp(" + " + ".join(["x . y"] * 3000) + ") }\n", "error",
                         "expression too large"),
 }

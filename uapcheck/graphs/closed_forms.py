@@ -237,7 +237,7 @@ def _offsets_atom(ks: tuple, cyclic: bool) -> _Atom:
     if all(_is_int(k) for k in nonzero):
         vals = sorted({int(k) for k in nonzero})
         w = max(abs(v) for v in vals)
-        if set(vals) == set(range(-w, w + 1)) - {0}:
+        if len(vals) == 2 * w:  # 2w distinct nonzero integers in [−w, w]: every one of them
             return _Atom("cwindow" if cyclic else "window", (Integer(w),))
     return _Atom("coffsets" if cyclic else "offsets", tuple(sorted(set(nonzero), key=sympy.default_sort_key)))
 

@@ -146,6 +146,7 @@ from ..spec import Pattern
 from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial
 from ..memo import exact_cache
+from .normal_form import SET_WIDTH_LIMIT
 
 Value = Union[int, sympy.Expr]
 SECTION = "docs/theory.md §11.11"
@@ -534,7 +535,7 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
         return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION}, open question O1 (d))")
     vals = sorted({int(k) for k in ks})
     w = max(abs(v) for v in vals)
-    if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
+    if len(vals) == w and (vals[0] == 1 and vals[-1] == w or vals[0] == -w and vals[-1] == -1):  # {1..w}, {−w..−1}
         return FamilyTheorem(
             "F6", "offsets {1, …, w} cyclic", (("w", Integer(w)),), Integer(2 * w + 2),
             ceiling((n - 1) / w), "C_n", n, ("(1 2 ... n)",), ceiling((n - 1) / w), True,
@@ -641,6 +642,8 @@ def line_jumps(atoms) -> Optional[list[int]]:
     for a in atoms:
         if not all(_is_int(x) for x in a.args):
             return None
+        if a.kind in ("window", "dilated") and int(a.args[0]) > SET_WIDTH_LIMIT:
+            return None  # not listed one by one (the theorems' jump bounds are far below it)
         if a.kind == "window":
             w = int(a.args[0])
             jumps |= set(range(-w, w + 1))

@@ -39,15 +39,21 @@ def _int(t) -> Optional[int]:
     return t if isinstance(t, int) and not isinstance(t, bool) else None
 
 
+#: the widest window or dilation whose offsets the normal form lists one by one; a wider part is left as written
+#: (a set of 2w + 1 offsets would take memory in proportion to w: `window(1000000000)` is a valid pattern)
+SET_WIDTH_LIMIT = 1 << 20
+
+
 def offset_set(p: S.Pattern) -> Optional[frozenset]:
     """The offsets j − i of a part that is an offset set with integer sizes (0 included when the part
     has it), or None."""
     if isinstance(p, S.Window):
         w = _int(p.w)
-        return None if w is None or w < 0 else frozenset(range(-w, w + 1))
+        return None if w is None or w < 0 or w > SET_WIDTH_LIMIT else frozenset(range(-w, w + 1))
     if isinstance(p, S.Dilated):
         w, r = _int(p.w), _int(p.r)
-        return None if w is None or r is None or w < 0 or r < 1 else frozenset(k * r for k in range(-w, w + 1))
+        return (None if w is None or r is None or w < 0 or r < 1 or w > SET_WIDTH_LIMIT else
+                frozenset(k * r for k in range(-w, w + 1)))
     if isinstance(p, S.Offsets):
         vals = [_int(t) for t in p.offsets]
         return None if any(v is None for v in vals) else frozenset(v for v in vals if v is not None)
@@ -73,7 +79,7 @@ def _linear(p: S.Pattern) -> bool:
 
 def _as_set_pattern(values: frozenset, cyclic: bool) -> S.Pattern:
     w = max((abs(v) for v in values), default=0)
-    if values == frozenset(range(-w, w + 1)):
+    if len(values) == 2 * w + 1:  # 2w + 1 distinct integers in [−w, w]: every one of them
         return S.Window(w, cyclic)
     return S.Offsets(tuple(sorted(values)), cyclic)
 

@@ -28,6 +28,9 @@ from ..memo import exact_cache
 #: symmetric head the count at each length is read first off a swap witness or Theorem F111's far-adjacency table
 #: (rules/pattern.py, graphs/far_view_least.py), without canonical forms, which keeps the lengths up to 128 cheap.
 TOP = 128
+#: the most lengths `uncovered` reads to find the lengths below a range (its largest constant plus the period of
+#: its classes); beyond, the lengths are not listed (the verdict's range is stated alone)
+LISTED_LIMIT = 100_000
 #: CPU seconds for each length's derivation, and for all of them together.
 EACH_SECONDS = 10.0
 ALL_SECONDS = 20.0
@@ -130,6 +133,8 @@ def uncovered(conditions, n) -> Optional[list[int]]:
         consts += b
         moduli += m
     start, period = max(abs(c) for c in consts) + 1, lcm(*moduli)
+    if start + period > LISTED_LIMIT:
+        return None  # too many lengths to list (`offsets {1, 1000000000} cyclic` holds from n = 10¹⁸ + 1 on)
     out = []
     for value in range(1, start + period):
         held = [_holds(c, n, value) for c in conditions]
@@ -284,6 +289,9 @@ def not_enumerated(conditions, n) -> str:
         consts += b
         moduli += m
     start, period = max(abs(c) for c in consts) + 1, lcm(*moduli)
+    if start + period > LISTED_LIMIT:
+        return (f"the range leaves more than {LISTED_LIMIT:,} lengths to read below it or in its classes: they are "
+                "not listed one by one")
     held = [[_holds(c, n, start + (r - start) % period) for c in conditions] for r in range(period)]
     never = [r for r, row in enumerate(held) if not any(row)]
     if not never or any(h is None for row in held for h in row):
