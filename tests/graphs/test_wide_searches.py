@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import deque
 
 import numpy as np
 import pytest
 
+from breadth_first import distances
 from uapcheck.graphs import analyze_connectivity, build_graph
 from uapcheck.graphs import connectivity as conn_mod
 from uapcheck.graphs.arc_arrays import bit_levels, spread_lowered, wide_search
@@ -47,19 +47,10 @@ def _csr(n: int, arcs):
 
 
 def _bfs(n: int, arcs, s: int) -> list[int]:
-    outs = [[] for _ in range(n)]
+    outs: list[list[int]] = [[] for _ in range(n)]
     for a, b in set(arcs):
         outs[a].append(b)
-    dist = [-1] * n
-    dist[s] = 0
-    q = deque([s])
-    while q:
-        a = q.popleft()
-        for b in outs[a]:
-            if dist[b] < 0:
-                dist[b] = dist[a] + 1
-                q.append(b)
-    return dist
+    return distances(outs, s)
 
 
 @pytest.mark.parametrize("seed", range(60))
