@@ -281,7 +281,7 @@ def _kept(patterns: Sequence[Pattern], theorem: str, union_low: int, exprs: list
     if top > MAX_CHECKED_N:
         return None
     from .build import build_graph
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    ints = _integer_params(params)
     failed = None
     for length in range(low, top + 1):
         heads = [build_graph(p, length, ints) for p in patterns]
@@ -388,7 +388,7 @@ def _class_lengths(exprs: list, n: sympy.Symbol, params: Mapping, modulus: int, 
     top = max(start, low) + modulus - 1
     if top > MAX_CHECKED_N:
         return None
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    ints = _integer_params(params)
     return ints, low + (residue - low) % modulus, top, start
 
 
@@ -414,18 +414,34 @@ def _kept_on_class(patterns: Sequence[Pattern], exprs: list, n: sympy.Symbol, pa
     return bound, start
 
 
-def _find_swap(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, modulus: int, residue: int, low: int,
-               reach: int, period: int) -> Optional[tuple[list, int]]:
-    """F88: a swap (a b) at i, all three within 2K + 2 of an end, meeting every head's condition and moving a head,
-    found at one length of the class and checked on the class (its expressions in n, the class's bound)."""
+def _integer_params(params: Mapping) -> dict:
+    """The parameters that have integer values (the others stay symbols in the patterns)."""
+    return {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+
+
+def _class_instance(patterns: Sequence[Pattern], params: Mapping, modulus: int, residue: int, low: int, reach: int,
+                    period: int, zone: int) -> Optional[tuple[int, list]]:
+    """The length of the class n ≡ residue (mod modulus) at which a witness within `zone` of an end is looked for
+    (the first from max(low, 2(zone + K + 1) + max(L, K + 1)) on), with the heads' graphs there; None when the class's
+    check would pass the lengths checked."""
     from .build import build_graph
-    zone = 2 * reach + 2
     base = max(low, 2 * (zone + reach + 1) + max(period, reach + 1))
     base += (residue - base) % modulus
     if base + modulus > MAX_CHECKED_N:
         return None
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
-    heads = [build_graph(p, base, ints) for p in patterns]
+    ints = _integer_params(params)
+    return base, [build_graph(p, base, ints) for p in patterns]
+
+
+def _find_swap(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, modulus: int, residue: int, low: int,
+               reach: int, period: int) -> Optional[tuple[list, int]]:
+    """F88: a swap (a b) at i, all three within 2K + 2 of an end, meeting every head's condition and moving a head,
+    found at one length of the class and checked on the class (its expressions in n, the class's bound)."""
+    zone = 2 * reach + 2
+    instance = _class_instance(patterns, params, modulus, residue, low, reach, period, zone)
+    if instance is None:
+        return None
+    base, heads = instance
     near = sorted(set(range(1, zone + 2)) | set(range(base - zone, base + 1)), key=lambda p: (min(p - 1, base - p), p))
     for i in near:
         for x in near:
@@ -472,17 +488,14 @@ def _find_permutation(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapp
     """F127: the concrete engine's view witness at one length of the class (D = 2) when its position and moved points
     lie within 4K + 4 of an end, written as c or n + c and checked on the class like F88's swap: ((position, ((x,
     σ(x)), ...)), the class's bound) or None."""
-    from .build import build_graph
     from .connectivity import analyze_connectivity
     from .symmetry import pattern_structure, symmetry_group
     from .views import decide_views
     zone = 4 * reach + 4
-    base = max(low, 2 * (zone + reach + 1) + max(period, reach + 1))
-    base += (residue - base) % modulus
-    if base + modulus > MAX_CHECKED_N:
+    instance = _class_instance(patterns, params, modulus, residue, low, reach, period, zone)
+    if instance is None:
         return None
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
-    heads = [build_graph(p, base, ints) for p in patterns]
+    base, heads = instance
     conn = analyze_connectivity(heads)
     if not conn.strongly_connected or conn.diameter != 2:
         return None
@@ -666,7 +679,7 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
     top = max(start, first) + modulus - 1
     if top > MAX_CHECKED_N:
         return None
-    ints = {key: int(v) for key, v in params.items() if getattr(v, "is_Integer", False) or isinstance(v, int)}
+    ints = _integer_params(params)
     bound = first
     for length in range(first, top + 1, modulus):
         heads = [build_graph(p, length, ints) for p in patterns]
