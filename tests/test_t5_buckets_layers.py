@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import itertools
-import math
 
 import numpy as np
 import pytest
@@ -19,18 +18,7 @@ from uapcheck.certificates import BucketCollision
 from uapcheck.verifier import verify
 
 from certificates import certificate_from_cli  # tests/ is on sys.path
-
-
-def released_bucket(m: int, num_buckets: int, max_distance: int) -> int:
-    """T5's bidirectional _relative_position_bucket(j − i = m), as released (floating-point logarithm)."""
-    half = num_buckets // 2
-    ret = half if m > 0 else 0
-    d = abs(m)
-    exact = half // 2
-    if d < exact:
-        return ret + d
-    large = exact + int(math.log(d / exact) / math.log(max_distance / exact) * (half - exact))
-    return ret + min(large, half - 1)
+from t5_buckets import released_bucket
 
 
 def program(n, buckets=(32, 128), extra: str = "") -> str:
