@@ -21,7 +21,7 @@ from uapcheck.verifier import verify
 from uapcheck import spec as S
 
 from certificates import certificate_from_cli  # tests/ is on sys.path
-from t5_buckets import released_bucket
+from t5_buckets import brute, bucket_label, released_bucket, window_neighbours
 
 
 KERNEL = "  kernel k(q, key) = exp(q . key)\n"
@@ -37,67 +37,7 @@ def program(n, *heads: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Brute force: the labelled group and the labelled view witnesses from their definitions (docs/theory.md §11.10)
-
-def window_neighbours(n: int, w: int, cyclic: bool = False) -> list:
-    """N(v) for v = 1..n (index 0 unused): the keys query v sees."""
-    out: list = [set()]
-    for v in range(1, n + 1):
-        if cyclic:
-            out.append({(v - 1 + d) % n + 1 for d in range(-w, w + 1)})
-        else:
-            out.append({u for u in range(1, n + 1) if abs(u - v) <= w})
-    return out
-
-
-def distances_to(nbs: list, n: int, i: int) -> list:
-    """d(v → i) in the union graph (arc u → v when v sees u), by BFS backwards from i."""
-    dist = [None] * (n + 1)
-    dist[i] = 0
-    frontier = [i]
-    while frontier:
-        nxt = []
-        for v in frontier:
-            for u in nbs[v]:
-                if dist[u] is None:
-                    dist[u] = dist[v] + 1
-                    nxt.append(u)
-        frontier = nxt
-    return dist
-
-
-def brute(n: int, heads: list) -> tuple[int, int]:
-    """(|G|, least layers) for heads given as (N, label function or None): G keeps every head's arcs and labels;
-    the count is D when no σ ∉ G and position i meet the labelled view condition on the ball of radius D − 1 of i,
-    else D + 1 (D necessary, D + 1 sufficient: §11.1, §11.2)."""
-    union = [set().union(*(nb[v] for nb, _ in heads)) if v else set() for v in range(n + 1)]
-    dist = [distances_to(union, n, i) for i in range(n + 1)]
-    diameter = max(dist[i][v] for i in range(1, n + 1) for v in range(1, n + 1))
-
-    def keeps(perm, v) -> bool:
-        for nb, label in heads:
-            if {perm[u] for u in nb[v]} != nb[perm[v]]:
-                return False
-            if label is not None and any(label(perm[v], perm[u]) != label(v, u) for u in nb[v]):
-                return False
-        return True
-
-    order, witness = 0, False
-    for images in itertools.permutations(range(1, n + 1)):
-        perm = (0,) + images
-        kept = [keeps(perm, v) for v in range(n + 1)]
-        if all(kept[1:]):
-            order += 1
-            continue
-        if not witness:
-            witness = any(all(kept[v] for v in range(1, n + 1) if dist[i][v] <= diameter - 1)
-                          for i in range(1, n + 1))
-    return order, max(diameter, 1) + (1 if witness else 0)
-
-
-def bucket_label(buckets):
-    return lambda q, k: released_bucket(k - q, *buckets)
-
+# Windows with buckets against the brute force over S_n (tests/t5_buckets.py)
 
 SETTINGS = [(8, 16), (8, 32), (12, 20), (4, 8), (16, 24)]
 
@@ -258,8 +198,9 @@ def test_longt5_local_attention_beyond_the_arcs(tmp_path):
     assert not verify(layers).ok
 
 
-def test_a_symbolic_length_stays_undecided_with_its_reason():
-    r = uapcheck.check(program(None, head("window(127)", "bias buckets(32, 128)")), "t.uap")
+def test_a_cyclic_window_at_a_symbolic_length_stays_undecided_with_its_reason():
+    """Theorem F140 is for the non-cyclic window (docs/theory.md §16.5); a cyclic one at a symbolic n is undecided."""
+    r = uapcheck.check(program(None, head("window(127) cyclic", "bias buckets(32, 128)")), "t.uap")
     assert r.verdict == "INCONCLUSIVE"
     assert any("symbolic length" in s.claim for s in r.root.walk())
 

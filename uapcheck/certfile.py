@@ -340,9 +340,11 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
     several = len({h.pattern for h in spec.heads}) > 1
     if data is not None and theorem is not None and not (several and step.rule == "SYM-AUT"):
         data.update(_family_data(step, theorem))  # several heads: the union's theorem states D, not G
-    from .certificates import HeadLayers
+    from .certificates import HeadLayers, LabelledWindowRange
     if data is not None and isinstance(step.certificate, HeadLayers):
         data["from"] = step.certificate.found.low  # Theorems F70–F71: the heads' range, at or above the union's
+    if data is not None and isinstance(step.certificate, LabelledWindowRange):
+        data["from"] = step.certificate.low  # Theorem F140: D layers, least, for n ≥ w + 2 (below, the window is complete)
     return data
 
 

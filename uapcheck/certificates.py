@@ -1242,6 +1242,46 @@ class LabelledWindowLayers(Certificate):
                 "diameter": self.diameter, "layers": self.layers, "theorem": "F135"}
 
 
+@dataclass(frozen=True)
+class LabelledWindowRange(Certificate):
+    """Theorem F140 (docs/theory.md §16.5): Theorem F135 at a symbolic n. The heads are as in `LabelledWindowLayers`;
+    the labels of the window's arcs are the classes of the offsets −w, …, w, which do not depend on n, so for every
+    n ≥ `low` = w + 2 the group is trivial and D = ⌈(n − 1)/w⌉ layers suffice and are least."""
+
+    pattern: Any  # the heads' spec.Window
+    n: Any  # the length, a positive integer Symbol
+    kinds: tuple  # per head: None or the label kind (`buckets(B, D)` for T5)
+    diameter: Any  # ⌈(n − 1)/w⌉ as a SymPy expression in n
+    layers: Any
+    low: int  # w + 2: the least length where the window is not complete
+    kind = "labelled-window-range"
+
+    def check(self) -> None:
+        p, n = self.pattern, self.n
+        if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
+            _reject(LabelledWindowRange, "the heads are not one non-cyclic window of a concrete radius ≥ 1")
+        if not isinstance(n, sympy.Symbol) or not n.is_integer or not n.is_positive:
+            _reject(LabelledWindowRange, "the length is not a positive integer symbol")
+        if self.low != p.w + 2:
+            _reject(LabelledWindowRange, f"the range starts at n = w + 2 = {p.w + 2} (below, the window is "
+                    f"complete), not at {self.low}")
+        if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
+                                 for k in self.kinds):
+            _reject(LabelledWindowRange, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
+        if not any(sign_separating(k, p.w) for k in self.kinds):
+            _reject(LabelledWindowRange, "no head's classes keep the positive offsets apart from the others")
+        d = sympy.ceiling((n - 1) / p.w)
+        for what, value in (("diameter", self.diameter), ("count", self.layers)):
+            if not isinstance(value, sympy.Expr) or sympy.simplify(value - d) != 0:
+                _reject(LabelledWindowRange, f"the {what} is D = ⌈(n − 1)/w⌉ = {sympy.sstr(d)}, not {value}")
+
+    def to_json(self) -> Any:
+        from .show import show_pattern
+        return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": str(self.n), "kinds": list(self.kinds),
+                "diameter": sympy.sstr(self.diameter), "layers": sympy.sstr(self.layers), "range": f"n ≥ {self.low}",
+                "theorem": "F140"}
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them

@@ -18,7 +18,8 @@ from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
                             HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
-                            LabelledWindowLayers, Unreachable, ViewWitness)
+                            LabelledWindowLayers, LabelledWindowRange, Unreachable,
+                            ViewWitness)
 from ..zero import is_zero
 from ..budget import BudgetExceeded, time_limit
 from dataclasses import dataclass
@@ -277,7 +278,7 @@ class LayerCount:
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
     permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
     #: the count is a family theorem's at this n (§11.11), or Theorem F135's (a labelled window, §16.5)
-    family: Optional[StandardFamily | LabelledWindowLayers] = None
+    family: Optional[StandardFamily | LabelledWindowLayers | LabelledWindowRange] = None
     #: the same for the certificate file (with Theorem F132's far sets listed), when it says more than the evidence
     certificate_data: Optional[dict] = None
 
@@ -361,11 +362,12 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
-            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers, Trusted))
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers,
+                          LabelledWindowRange, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
-                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers] = None,
+                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
@@ -516,6 +518,35 @@ def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Opt
     return LayerCount(diameter, True, "a non-cyclic window whose labels keep the positive offsets apart: no "
                       "permutation but the identity keeps the labelled ball of radius D − 1 of a position, so the "
                       "depth-D labelled views determine the sample (Theorem F135, docs/theory.md §16.5)", family=cert)
+
+
+def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_heads: frozenset
+                                ) -> Optional[LayerCount]:
+    """Theorem F140 (docs/theory.md §16.5): Theorem F135 at a symbolic n. The labels of a window's arcs are the
+    classes of its offsets −w, …, w, which do not depend on n (T5's bucket of an offset does not), so F135's hypotheses
+    hold at every n ≥ w + 2 as soon as they hold at one: D = ⌈(n − 1)/w⌉ layers, least, G trivial, for n ≥ w + 2."""
+    from ..certificates import sign_separating
+    biases = tuple(_biases(spec))
+    pats = set(_patterns(spec))
+    if spec.positional != "none" or len(pats) != 1 or not any(biases) or \
+            fixed_heads & {k for k, b in enumerate(biases) if b is not None} or \
+            any(h.projection or h.nystrom or h.heads is not None or h.differential for h in spec.heads):
+        return None  # fixed position weights: Lemma V^λ does not give the sufficiency (§11.10)
+    (p,) = pats
+    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
+        return None
+    if "free" in biases or not any(sign_separating(b, p.w) for b in biases):
+        return None
+    cert = LabelledWindowRange(p, n, biases, diameter, diameter, p.w + 2)
+    try:
+        cert.check()
+    except proof.CertificateRejected:
+        return None
+    return LayerCount(diameter, True, f"a non-cyclic window whose labels keep the positive offsets apart, at every "
+                      f"n ≥ {p.w + 2}: the labels of the arcs are the classes of the offsets −{p.w}, …, {p.w}, the "
+                      "same at every n, so no permutation but the identity keeps the labelled ball of radius D − 1 "
+                      "of a position, and the depth-D labelled views determine the sample (Theorem F140, "
+                      "docs/theory.md §16.5)", family=cert)
 
 
 def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
@@ -740,10 +771,14 @@ def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternO
             structure.append(connected)
             labelled = (_labelled_window(spec, int(diameter), fixed_heads)
                         if fixed_heads is not None and isinstance(spec.tokens, int) else None)
-            if labelled is not None:  # Theorem F135 at a concrete n, without arcs (docs/theory.md §16.5)
+            if labelled is None and fixed_heads is not None and isinstance(n, sympy.Symbol):
+                labelled = _labelled_window_any_length(spec, n, diameter, fixed_heads)
+            if labelled is not None:  # Theorem F135 at a concrete n, F140 at every n ≥ w + 2 (docs/theory.md §16.5)
                 step = layers_step(connected, diameter, labelled.layers, True, labelled.method,
                                    family=labelled.family)
-                layers, layer_range = labelled.layers, None
+                layers = labelled.layers
+                layer_range = sympy.Ge(n, labelled.family.low) if isinstance(labelled.family,
+                                                                             LabelledWindowRange) else None
             else:
                 step, layers, layer_range = _symbolic_layers(spec, n, params, grp, connected, diameter)
             structure.append(step)
@@ -1255,7 +1290,7 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
             if family is not None:
                 return family
         return outcome
-    return _symbolic(spec)
+    return _symbolic(spec, fixed_heads)
 
 
 def _without_group(spec: S.Spec, closed: PatternOutcome) -> PatternOutcome:

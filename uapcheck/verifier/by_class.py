@@ -608,18 +608,24 @@ def not_uap_range(ctx, s) -> str:
                                                                      else "") + ")")
 
 
-def _dense_bias_at(ctx, n: int, layers: int, depth: int) -> bool:
-    """Dense heads whose only position information is a trainable bias, at a small n (depth D = 1): whether one
-    layer suffices is re-decided over all of S_n by the BIAS-LAYERS check's brute force (a row's labels kept by a
-    σ outside the group); True when the stated count agrees, Reject when it does not, False when this does not
-    apply."""
+def _complete_at(pattern, n: int) -> bool:
+    """The pattern is complete at n: `full`, or a non-cyclic window whose radius reaches n − 1."""
     from .. import spec as S
+    return isinstance(pattern, S.Full) or (isinstance(pattern, S.Window) and not pattern.cyclic
+                                           and isinstance(pattern.w, int) and pattern.w >= n - 1)
+
+
+def _dense_bias_at(ctx, n: int, layers: int, depth: int, least=None) -> bool:
+    """Dense heads (complete at n) whose only position information is a trainable bias, at a small n (depth D = 1):
+    whether one layer suffices is re-decided over all of S_n by the BIAS-LAYERS check's brute force (a row's labels
+    kept by a σ outside the group), and beyond it, with T5 buckets, by the joint classes of the offsets (Theorem
+    F136); True when the stated count agrees, Reject when it does not, False when this does not apply."""
     from .check import Reject
-    from .rules_bias import EXHAUSTIVE_N, label_kinds, one_layer_witness
+    from .rules_bias import EXHAUSTIVE_N, JOINT_N, by_joint_labels, label_kinds, one_layer_witness
     heads = ctx.spec.heads
     trainable = [h for h in heads if h.bias or (h.position is not None and h.position.kind == "buckets")]
     if depth != 1 or ctx.spec.positional != "none" or not trainable or any(
-            not isinstance(h.pattern, S.Full) or (h.position is not None and h not in trainable) for h in heads):
+            not _complete_at(h.pattern, n) or (h.position is not None and h not in trainable) for h in heads):
         return False
     kinds = label_kinds(ctx.spec, n)
     if {"free", "toeplitz"} & set(kinds):  # a head giving each key of a row its own class: one layer (TD-BIAS)
@@ -628,7 +634,9 @@ def _dense_bias_at(ctx, n: int, layers: int, depth: int) -> bool:
                          "bucket per offset) separates in one layer")
         return True
     if n > EXHAUSTIVE_N:
-        return False
+        if least is not True or n > JOINT_N or not any(isinstance(k, tuple) for k in kinds):
+            return False
+        return by_joint_labels(n, kinds, layers, least) is not None  # Theorem F136 (§16.5), or Reject
     found = one_layer_witness(kinds, n)
     if (found is not None) != (layers == 2):
         raise Reject(f"n = {n}: {layers} layer(s) stated, but a one-layer labelled witness "
@@ -698,7 +706,7 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
         return  # D + 1 suffice by the view argument (§11.2)
     if layers == depth and order == math.factorial(n):
         return  # G = S_n: no permutation lies outside G, so no view witness exists and D layers suffice (§11.9)
-    if _dense_bias_at(ctx, n, layers, depth):
+    if _dense_bias_at(ctx, n, layers, depth, least):
         return  # dense heads with trainable biases, re-decided over S_n (BIAS-LAYERS' own check)
     if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
         raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "

@@ -47,12 +47,21 @@ def separates_signs(kind, w: int) -> bool:
 def window_of(spec) -> Optional[int]:
     """w when every head is the one non-cyclic window(w), w a concrete integer ≥ 1, at a concrete n ≥ w + 2 without
     a positional encoding, and some head's labels separate the signs; else None (the theorem does not apply)."""
-    pats = {h.pattern for h in spec.heads}
     n = spec.tokens
-    if len(pats) != 1 or spec.positional != "none" or not isinstance(n, int):
+    if not isinstance(n, int):
+        return None
+    w = window_any_length(spec)
+    return w if w is not None and n >= w + 2 else None
+
+
+def window_any_length(spec) -> Optional[int]:
+    """w when every head is the one non-cyclic window(w), w a concrete integer ≥ 1, without a positional encoding,
+    and some head's labels separate the signs on −w, …, w (they do not depend on n); else None."""
+    pats = {h.pattern for h in spec.heads}
+    if len(pats) != 1 or spec.positional != "none":
         return None
     (p,) = pats
-    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1 and n >= p.w + 2):
+    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
         return None
     kinds = _labels(spec)
     if kinds is None or not any(separates_signs(k, p.w) for k in kinds):
@@ -78,11 +87,50 @@ def layers(ctx, n: int, d: int, m: int, least) -> Optional[tuple]:
 
 
 def group(ctx, data: dict) -> Optional[tuple]:
-    """SYM-AUT on a labelled window (Theorem F135): the group is trivial; None when the theorem does not apply."""
-    if window_of(ctx.spec) is None:
+    """SYM-AUT on a labelled window (Theorems F135, F140): the group is trivial; None when the theorem does not apply.
+    At a symbolic n the group is trivial at every n ≥ 2 (a complete window with labels that keep the sign too, §16.4),
+    so any stated range is covered."""
+    w = window_of(ctx.spec) if isinstance(ctx.spec.tokens, int) else window_any_length(ctx.spec)
+    if w is None:
         return None
-    if data.get("order") != 1 or data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
+    named = data.get("name") == "trivial" and not isinstance(ctx.spec.tokens, int)  # at a symbolic n: named only
+    if not (data.get("order") == 1 or named and data.get("order") is None) or \
+            data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
         raise Reject("a non-cyclic window whose labels keep the positive offsets apart has the trivial group "
-                     "(Theorem F135), not the stated one")
-    return VERIFIED, ("Theorem F135 (§16.5): on a non-cyclic window whose labels keep the positive offsets apart "
+                     "(Theorems F135, F140), not the stated one")
+    return VERIFIED, ("Theorems F135, F140 (§16.5): on a non-cyclic window whose labels keep the positive offsets apart "
                       "(re-derived), a permutation keeping every labelled neighbourhood is the identity: order 1")
+
+
+def labelled(spec) -> bool:
+    """Whether a head carries labels or position weights (a `bias`, a position term): the verifier's plain window
+    lemma is for position-blind heads only."""
+    return any(h.bias or h.position is not None for h in spec.heads)
+
+
+def symbolic_layers(ctx, s) -> Optional[tuple]:
+    """PAT-LAYERS on a labelled window at a symbolic n (Theorem F140): the count ⌈(n − 1)/w⌉, least, stated from
+    n = w + 2 or later (`from`, which bounds the verdict's range: below w + 2 the window is complete); Reject another
+    count or start; None when the theorem does not apply."""
+    import sympy
+    from .trees import TreeError, decode
+    w = window_any_length(ctx.spec)
+    if w is None or isinstance(ctx.spec.tokens, int):
+        return None
+    n = ctx.symbols[ctx.spec.tokens]
+    data = s.get("data") or {}
+    try:
+        m = decode(data.get("layers"), ctx.symbols)
+    except TreeError as exc:
+        raise Reject(f"the number of layers: {exc}") from None
+    count = sympy.ceiling((n - 1) / w)
+    if not isinstance(m, sympy.Expr) or sympy.simplify(m - count) != 0 or data.get("least") is not True:
+        raise Reject(f"a labelled window (Theorem F140): D = {sympy.sstr(count)} layers are needed and suffice for "
+                     f"n ≥ {w + 2}, not {sympy.sstr(m)}" + ("" if data.get("least") is True else " (not stated least)"))
+    start = data.get("from")
+    if not isinstance(start, int) or isinstance(start, bool) or start < w + 2:
+        raise Reject(f"Theorem F140 holds from n = w + 2 = {w + 2} (below, the window is complete and the count is "
+                     f"the dense one), not from {start!r}")
+    return VERIFIED, (f"Theorem F140 (§16.5): window({w}) with labels that keep the positive offsets apart on −{w}, …, "
+                      f"{w} (re-derived; they do not depend on n): for every n ≥ {start} only the identity keeps a "
+                      f"labelled ball of radius D − 1, so D = {sympy.sstr(count)} layers suffice and are least")

@@ -255,10 +255,17 @@ def symbolic_disconnected(ctx, s):
 
 
 def symbolic_layers(ctx, s):
-    from .check import VERIFIED, Reject
+    from .check import VERIFIED, Reject, Trust
     from .trees import decode
+    from . import labelled_window
+    by_labels = labelled_window.symbolic_layers(ctx, s)  # Theorem F140 (§16.5)
+    if by_labels:
+        return by_labels
     lemma = lemma_for(ctx)
     data = s.get("data") or {}
+    if lemma.least_layers and labelled_window.labelled(ctx.spec) and data.get("least"):
+        # the lemma's D is for position-blind heads: labels or position weights may need D + 1 (§11.10)
+        raise Trust(f"D layers, least, with labels or position weights: the `{lemma.name}` lemma is for plain heads")
     if lemma.diameter is None:
         raise Reject("no diameter")
     layers = decode(data.get("layers"), ctx.symbols)
@@ -293,6 +300,10 @@ def _structural_name(lemma: Lemma, name) -> bool:
 
 def symbolic_group(ctx, s):
     from .check import VERIFIED, Reject
+    from . import labelled_window
+    by_labels = labelled_window.group(ctx, s.get("data") or {})  # Theorem F140's trivial group (§16.5)
+    if by_labels:
+        return by_labels
     lemma = lemma_for(ctx)
     name = (s.get("data") or {}).get("name")
     if lemma.group is None or (name != lemma.group and not _structural_name(lemma, name)):

@@ -208,7 +208,7 @@ def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: b
     if buckets and isinstance(n, int) and _bucket_swap(spec, kinds, n) is None:
         if n > JOINT_N:
             raise Trust(f"the joint classes of the offsets are re-enumerated here up to n = {JOINT_N} (Theorem F136)")
-        joint = _by_joint_labels(n, kinds, layers, least)
+        joint = by_joint_labels(n, kinds, layers, least)
         if joint is not None:
             return joint
     if buckets and not set(kinds) <= set(SYMMETRIC):
@@ -220,7 +220,7 @@ def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: b
 JOINT_N = 4096
 
 
-def _by_joint_labels(n: int, kinds, layers, least):
+def by_joint_labels(n: int, kinds, layers, least):
     """Theorem F136 (§16.5): dense heads beside T5 buckets at a concrete n. The joint classes of the offsets
     −(n − 1), …, n − 1 (every head's class, recomputed): all different, one layer; two offsets m < m′, neither 0,
     in one joint class, the swap of the keys i + m, i + m′ of row i = max(1, 1 − m) keeps that row (checked), and a
