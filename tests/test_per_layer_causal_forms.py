@@ -15,7 +15,7 @@ import pytest
 import uapcheck
 from uapcheck import certfile, proof
 from uapcheck.graphs.layers_causal import causal_least_layers, prefix_reach
-from uapcheck.graphs.layers_interval_forms import (FormOutside, Piece, count_at, interval_form,
+from uapcheck.graphs.layers_interval_forms import (FormOutside, GrowingForm, Piece, count_at, interval_form,
                                                    piece_at, read_form_layers)
 from uapcheck.layer_certificates import CausalIntervalForm
 from uapcheck.parse import parse_source
@@ -53,19 +53,23 @@ def form_of(heads, kind, extra="", params=""):
 
 
 def test_the_closed_forms_agree_with_theorem_f121_at_every_n_up_to_60_and_at_large_n():
-    seen = {"decided": 0, "outside": 0, "case b": 0}
+    seen = {"decided": 0, "outside": 0, "case b": 0, "growing": 0}
     for heads, kind, extra in random_cases(11, 400):
         try:
             L, form = form_of(heads, kind, extra)
         except FormOutside:
             seen["outside"] += 1
             continue
+        if isinstance(form, GrowingForm):  # finite widths only: Theorem F137 (tests/test_per_layer_causal_growing.py)
+            seen["growing"] += 1
+            assert all(piece_at(form, n, {}) == count_at(L, n) for n in range(1, 61)), (heads, kind, extra)
+            continue
         seen["decided"] += 1
         seen["case b"] += form.first_wide == form.first_global
         for n in [*range(1, 61), form.start, form.bound, form.bound + 1, 997, 4096, 10 ** 6 + 3]:
             assert piece_at(form, n, {}) == count_at(L, n), (heads, kind, extra, n)
         assert count_at(L, form.start - 1) < form.layers  # the range is sharp
-    assert seen["decided"] >= 100 and seen["outside"] >= 20 and seen["case b"] >= 10, seen
+    assert seen["decided"] >= 100 and seen["outside"] >= 20 and seen["case b"] >= 10 and seen["growing"] >= 10, seen
 
 
 def test_the_closed_forms_agree_with_the_rooted_views_at_small_n():
@@ -124,13 +128,13 @@ def test_a_window_of_width_w_in_layer_one_of_a_global_layer_needs_w_at_least_2()
                 params="param w integer >= 1\n")
 
 
-@pytest.mark.parametrize("heads, why", [
-    ([["causal & window(3)", "causal & window(2)"]], "no layer of width ∞"),
-    ([["causal & window(2) + sinks(2)", "causal & window(3)"]], "sinks"),
-    ([["window(2)", "causal"]], "not an interval head"),
+@pytest.mark.parametrize("heads, extra, why", [
+    ([["causal & window(3)", "causal & window(2)"]], "layers 4\n", "no layer of width ∞"),  # unbudgeted: F137
+    ([["causal & window(2) + sinks(2)", "causal & window(3)"]], "", "sinks"),
+    ([["window(2)", "causal"]], "", "not an interval head"),
 ])
-def test_outside_the_theorem_is_inconclusive_naming_the_premise(heads, why):
-    r = uapcheck.check(text(heads, "periodic"), "t.uap")
+def test_outside_the_theorem_is_inconclusive_naming_the_premise(heads, extra, why):
+    r = uapcheck.check(text(heads, "periodic", extra=extra), "t.uap")
     assert r.verdict == "INCONCLUSIVE"
     assert why in r.root.claim
 

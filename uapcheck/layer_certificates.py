@@ -515,6 +515,59 @@ class CausalIntervalForm(Certificate):
                 "pieces": [{"from": out(q.lower), "below": out(q.upper), "layers": out(q.layers)} for q in f.pieces]}
 
 
+#: CausalGrowingForm re-checks every length of [start, 2u + P) by Theorem F121 when there are at most this many.
+GROWING_EXHAUSTIVE = 20_000
+
+
+@dataclass(frozen=True)
+class CausalGrowingForm(Certificate):
+    """Per-layer causal interval heads of finite widths at a symbolic n (docs/theory.md §21.10, Theorem F137): the
+    least count is D_c(n) = Σ_r ⌈(n − 1 − S_r)/P⌉ for every n ≥ start, and the pieces below. The check: the form
+    recomputed from the widths; Theorem F121 (an independent decision at one concrete n) at every length from the
+    start through 2u + P (beyond 2u the count is D_c(n), which gains p layers when n gains P, and so does the
+    formula), or at the ends and a spread of them past GROWING_EXHAUSTIVE lengths; the length before the start
+    differs from the formula (the range is sharp); both ends of every piece."""
+    layers_: Any  # graphs.layers_interval_forms.FormLayers
+    form: Any     # graphs.layers_interval_forms.GrowingForm
+    tokens: str
+    kind = "layers-causal-growing-form"
+
+    def check(self) -> None:
+        import sympy
+        from .graphs.layers_interval_forms import count_at, growing_form
+        L, f = self.layers_, self.form
+        got = growing_form(L, self.tokens)
+        if (sympy.simplify(got.layers - f.layers) != 0 or (got.start, got.pieces) != (f.start, f.pieces)
+                or (got.bound, got.total, got.period) != (f.bound, f.total, f.period)):
+            _reject(CausalGrowingForm, f"Theorem F137 gives {got.layers} layers from n ≥ {got.start}, pieces "
+                                       f"{got.pieces}, not the ones stated")
+        n_sym = sympy.Symbol(self.tokens, integer=True, positive=True)
+
+        def formula(n: int) -> int:
+            return int(f.layers.xreplace({n_sym: n}))
+        top = max(f.bound, f.start) + f.total
+        lengths = list(range(f.start, top + 1))
+        if len(lengths) > GROWING_EXHAUSTIVE:
+            step = len(lengths) // GROWING_EXHAUSTIVE + 1
+            lengths = sorted({*range(f.start, top + 1, step), *range(max(f.start, f.bound - 50), top + 1)})
+        for n in lengths:
+            if count_at(L, n) != formula(n):
+                _reject(CausalGrowingForm, f"Theorem F121 at n = {n} differs from the formula's {formula(n)}")
+        if f.start > 2 and count_at(L, f.start - 1) == formula(f.start - 1):
+            _reject(CausalGrowingForm, f"the range is not sharp: n = {f.start - 1} has the formula's count too")
+        for piece in f.pieces:
+            for n in (piece.lower, piece.upper - 1):
+                if count_at(L, n) != piece.layers:
+                    _reject(CausalGrowingForm, f"Theorem F121 at n = {n} differs from the piece's {piece.layers}")
+
+    def to_json(self) -> Any:
+        from .certfile import _tree
+        L, f = self.layers_, self.form
+        return {"kind": self.kind, "widths": [list(row) for row in L.rows], "periodic": True, "limit": None,
+                "param": None, "layers": _tree(f.layers), "least": True, "from": f.start, "growing": True,
+                "pieces": [{"from": q.lower, "below": q.upper, "layers": q.layers} for q in f.pieces]}
+
+
 #: Up to this n CausalSinkCount also re-checks the reach, the covering and the witness on explicit position sets.
 SINK_EXPLICIT_N = 200
 

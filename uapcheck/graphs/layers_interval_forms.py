@@ -306,11 +306,74 @@ def _merged(pieces: list) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-def interval_form(L: FormLayers, tokens: str = "n") -> IntervalForm:
+def interval_form(L: FormLayers, tokens: str = "n") -> "IntervalForm | GrowingForm":
+    if growing(L):
+        return growing_form(L, tokens)
     return param_form(L, tokens) if L.param is not None else integer_form(L)
 
 
-def piece_at(form: IntervalForm, n: int, values: dict, tokens: str = "n") -> int:
+# ---------------------------------------------------------------------------------------------
+# Finite widths only: a count that grows with n (docs/theory.md §21.10, Theorem F137)
+
+
+def growing(L: FormLayers) -> bool:
+    """Theorem F137's case: a periodic Φ whose layers all have finite widths (no `causal` head)."""
+    return L.periodic and L.limit is None and all(x is not None for r in L.rows for x in r)
+
+
+@dataclass(frozen=True)
+class GrowingForm:
+    """Theorem F137's answer: for every n ≥ `start` the least count is D_c(n) = `layers`, the least m with
+    W(0, m] ≥ n − 1, in closed form Σ_{r=0}^{p−1} ⌈(n − 1 − S_r)/P⌉; `pieces` the lengths 1 ≤ n < start."""
+    layers: sympy.Expr
+    start: int
+    pieces: tuple[Piece, ...]
+    first_wide: int      # ℓ₁
+    bound: int           # 2u, u the width of layer ℓ₁: the count is D_c(n) from here on by the theorem
+    period: int          # p
+    total: int           # P = W(0, p]
+    prefix: tuple[int, ...]  # S_0, …, S_{p−1}
+
+
+def reach_formula(prefix: Sequence[int], total: int, tokens: str = "n") -> sympy.Expr:
+    """D_c(n) = #{m ≥ 1 : W(0, m − 1] < n − 1} = Σ_r ⌈(n − 1 − S_r)/P⌉ (each S_r ≤ P, n ≥ 2), equal S_r grouped."""
+    n = _sym(tokens)
+    out = sympy.Integer(0)
+    for s_r in sorted(set(prefix)):
+        out += prefix.count(s_r) * sympy.ceiling(sympy.Rational(1, total) * (n - 1 - s_r))
+    return out
+
+
+def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
+    """F137 for integer widths: the start is one past the last length with a causal view witness at depth D_c(n)
+    (only depths m with W(ℓ₁, m] ≤ u − 2 can have one, and at such an m the lengths with D_c(n) = m and a witness are
+    an interval: n ≥ θ(m) by F121)."""
+    if L.param is not None:
+        raise FormOutside(f"finite widths only, one of them the param {L.param}: the range and the lengths below it "
+                          "are derived for integer widths (Theorem F137)")
+    p = len(L.rows)
+    unions = [int(L.union(q)) for q in range(1, p + 1)]  # type: ignore[arg-type]
+    total = sum(unions)
+    if total == 0:
+        raise FormOutside("every layer has width 0: the prefixes are never reached")
+    prefix = tuple(sum(unions[:r]) for r in range(p))
+    first = next(q for q in range(1, p + 1) if unions[q - 1] >= 1)
+    u = unions[first - 1]
+
+    def W(a: int, b: int) -> int:
+        return sum(unions[(q - 1) % p] for q in range(a + 1, b + 1))
+    last_bad = 1
+    m = first
+    while W(first, m) <= u - 2:  # ends within a period: layer ℓ₁ + p has width u
+        lo, hi = W(0, m - 1) + 2, W(0, m) + 1
+        if max(_witness_threshold(L, first, m), lo) <= hi:
+            last_bad = hi
+        m += 1
+    start = last_bad + 1
+    return GrowingForm(reach_formula(prefix, total, tokens), start, _runs(L, start), first, 2 * u, p, total, prefix)
+
+
+def piece_at(form: "IntervalForm | GrowingForm", n: int, values: dict, tokens: str = "n") -> int:
     """The form's count at a concrete n (values: the param's value, by name)."""
     subs = {_sym(k): v for k, v in values.items()}
     subs[_sym(tokens)] = n
@@ -318,7 +381,7 @@ def piece_at(form: IntervalForm, n: int, values: dict, tokens: str = "n") -> int
     def num(x) -> int:
         return x if isinstance(x, int) else int(sympy.sympify(x, strict=True).xreplace(subs))  # safe: strict
     if n >= num(form.start):
-        return form.layers
+        return num(form.layers)
     hits = [p for p in form.pieces if num(p.lower) <= n < num(p.upper)]
     if len(hits) != 1:
         raise ValueError(f"the pieces do not partition the lengths below the range at n = {n}")

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Optional
 
+import sympy
+
 from .. import proof
 from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
 from ..graphs.layers_intervals import IntervalLayers, interval_layers, interval_least, interval_reach
-from ..layer_certificates import CausalIntervalCount, CausalIntervalForm
+from ..layer_certificates import CausalGrowingForm, CausalIntervalCount, CausalIntervalForm
 from .wording import token
 
 CITE_SEQ_INTERVALS = proof.derived(
@@ -127,10 +129,12 @@ def _pieces_words(pieces) -> str:
 
 @proof.rule("SEQ-CAUSAL-FORM",
             "Per-layer causal interval heads at a symbolic n: the least count for every n (Theorem F123)",
-            CITE_SEQ_FORM, statuses=(proof.PROVED,), certificates=(CausalIntervalForm,))
-def form_step(desc: str, cert: CausalIntervalForm) -> proof.Step:
+            CITE_SEQ_FORM, statuses=(proof.PROVED,), certificates=(CausalIntervalForm, CausalGrowingForm))
+def form_step(desc: str, cert: "CausalIntervalForm | CausalGrowingForm") -> proof.Step:
     from ..show import show_size
     from .targets import _range_text
+    if isinstance(cert, CausalGrowingForm):
+        return _growing_step(desc, cert)
     L, f = cert.layers_, cert.form
     where = _range_text(f.start)
     statement = claim_of(
@@ -154,10 +158,32 @@ def form_step(desc: str, cert: CausalIntervalForm) -> proof.Step:
                           certificate=cert)
 
 
+def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
+    from ..show import show_size
+    from .targets import _range_text
+    L, f = cert.layers_, cert.form
+    where = _range_text(f.start)
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] of finite width w, so every model's output "
+        "at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only, and after m layers exactly the "
+        f"last W(0, m] + 1 positions, W(0, m] the sum of the layers' widths ({f.total} per period of {f.period}); "
+        f"for {where} the least number of attention layers for causal targets is the least m with W(0, m] ≥ n − 1, ",
+        written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an earlier token, and "
+        f"from n = {f.bound} on no view at that depth has a symmetry moving its prefix: Theorem F137); below the "
+        "range, by Theorem F121 at each length: " + _pieces_words(f.pieces))
+    ev: dict = {"patterns": desc, "widths": [list(row) for row in L.rows], "periodic": True,
+                "layers": show_size(f.layers), "least": True, "range": where, "first wide layer": f.first_wide,
+                "widths per period": f.total,
+                "below": [{"lengths": f"{p.lower} ≤ n < {p.upper}", "layers": p.layers} for p in f.pieces]}
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": f.layers, "least": True, "from": f.start, "form pieces": f.pieces},
+                          certificate=cert)
+
+
 def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     """The TargetOutcome for `target causal` on per-layer interval heads at a symbolic n (None: outside Theorem
     F123, with the premise that fails as the second value)."""
-    from ..graphs.layers_interval_forms import FormOutside, interval_form, read_form_layers
+    from ..graphs.layers_interval_forms import FormOutside, GrowingForm, interval_form, read_form_layers
     from .layers import _describe
     from .target_below import TargetPiece
     from .targets import TargetOutcome, _range_text
@@ -166,7 +192,8 @@ def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         form = interval_form(L, str(spec.tokens))
     except FormOutside as exc:
         return None, str(exc)
-    cert = CausalIntervalForm(L, form, str(spec.tokens))
+    cert = (CausalGrowingForm(L, form, str(spec.tokens)) if isinstance(form, GrowingForm)
+            else CausalIntervalForm(L, form, str(spec.tokens)))
     step = form_step(_describe(spec), cert)
     pieces = tuple(TargetPiece(p.lower, p.upper, p.layers) for p in form.pieces)
     failing = [s for s in [ffn_step, *tds] if not s.proved]

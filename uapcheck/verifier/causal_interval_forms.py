@@ -165,5 +165,28 @@ class Form:
         return C, bound
 
 
+def growing_terms(F: Form) -> tuple[int, int, list[int], int]:
+    """Theorem F137's data from the verifier's reading (finite integer widths, periodic): (p, P, [S_0 … S_{p−1}], u),
+    u the width of the first layer of positive width. NotIntervals when the widths are outside F137."""
+    if F.limit is not None or F.param is not None:
+        raise NotIntervals("Theorem F137 takes a periodic list of integer widths")
+    widths = [max(r) for r in F.at(3, None).rows]
+    if INF in widths:
+        raise NotIntervals("a layer of width ∞: Theorem F123's case, not F137's")
+    ints = [int(x) for x in widths]
+    total = sum(ints)
+    if total == 0:
+        raise NotIntervals("every layer has width 0")
+    prefix = [sum(ints[:r]) for r in range(len(ints))]
+    u = next(x for x in ints if x >= 1)
+    return len(ints), total, prefix, u
+
+
+def growing_count(prefix: list[int], total: int, n: int) -> int:
+    """D_c(n) (n ≥ 2) as the verifier counts it: the layers m ≥ 1 with W(0, m − 1] < n − 1, one period at a time
+    (layer m = qp + r + 1 has W(0, m − 1] = qP + S_r)."""
+    return sum(max(0, -((s_r + 1 - n) // total)) for s_r in prefix)
+
+
 def build(spec: S.Spec) -> Form:
     return Form(spec)

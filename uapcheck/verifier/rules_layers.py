@@ -628,6 +628,8 @@ def causal_interval_form(ctx, s):
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
     F = _form(ctx)
     data = s.get("data") or {}
+    if data.get("growing") is True:
+        return _growing_form(ctx, F, data)
     C = _int(data.get("layers"), "the number of layers")
     if data.get("least") is not True:
         raise Reject("the step claims the least count")
@@ -645,6 +647,70 @@ def causal_interval_form(ctx, s):
                       "a witness at every depth below C by the covering of §21.6, none at C) the count is "
                       f"{C}{' ' + how if how else ''}; the range's start and every piece re-derived by the verifier's "
                       "own F121 at their ends (the count is nondecreasing in n, §21.8)")
+
+
+#: The verifier re-derives every length of [start, 2u + 2P) when there are at most this many (else the ends of the
+#: stretch and a spread of lengths in it).
+GROWING_LENGTHS = 20_000
+
+
+def _growing_form(ctx, F, data: dict):
+    """SEQ-CAUSAL-FORM with finite widths (Theorem F137, §21.10): the stated formula is the verifier's D_c(n), and its
+    own F121 gives that count at every length from the start through two periods past 2u (beyond 2u the count is D_c
+    by the theorem), the length before the start differs, and every piece is re-derived at its ends."""
+    from .causal_interval_forms import NotIntervals, growing_count, growing_terms
+    try:
+        p, total, prefix, u = growing_terms(F)
+        F.confirm(None)
+    except NotIntervals as exc:
+        raise Reject(str(exc)) from None
+    if data.get("least") is not True:
+        raise Reject("the step claims the least count")
+    formula = _form_number(ctx, data.get("layers"), "the number of layers")
+    start = _int(data.get("from"), "the range's start")
+    n_sym = ctx.symbols.get(str(ctx.spec.tokens))
+    if n_sym is None or start < 2:
+        raise Reject("the range's start or the length symbol is missing")
+
+    def stated(n: int) -> int:
+        return _form_at(formula, {n_sym: n})
+
+    def count(n: int) -> int:
+        try:
+            return F.count(n, None)
+        except NotIntervals as exc:
+            raise Reject(str(exc)) from None
+    top = max(2 * u, start) + 2 * total
+    lengths = list(range(start, top))
+    if len(lengths) > GROWING_LENGTHS:
+        stride = len(lengths) // GROWING_LENGTHS + 1
+        lengths = sorted({*lengths[::stride], *range(max(start, 2 * u - 50), top)})
+    for n in lengths:
+        own = growing_count(prefix, total, n)
+        if stated(n) != own or count(n) != own:
+            raise Reject(f"at n = {n} the stated formula gives {stated(n)}, the verifier's D_c {own} and its F121 "
+                         f"{count(n)}")
+    if count(start - 1) == growing_count(prefix, total, start - 1):
+        raise Reject(f"the range is not sharp: n = {start - 1} has D_c(n) layers too")
+    # the formula past the stretch: Σ_r ⌈(n − 1 − S_r)/P⌉ gains p when n gains P, as D_c(n) does
+    import sympy
+    own_formula = sum(sympy.ceiling((n_sym - 1 - s_r) / sympy.Integer(total)) for s_r in prefix)
+    if sympy.simplify(sympy.sympify(formula, strict=True) - own_formula) != 0:  # safe: strict (a decoded tree)
+        raise Reject("the stated formula is not Σ_r ⌈(n − 1 − S_r)/P⌉ for the verifier's widths")
+    expect = 1
+    for piece in data.get("pieces") or []:
+        a, b, lay = (_int(piece.get(k), f"a piece's {k}") for k in ("from", "below", "layers"))
+        if a != expect or b <= a or count(a) != lay or count(b - 1) != lay:
+            raise Reject(f"the piece {a} ≤ n < {b} is not {lay} layers by the verifier's F121, or the pieces do not "
+                         "partition the lengths below the start")
+        expect = b
+    if expect != start:
+        raise Reject(f"the pieces end at n = {expect}, not at the range's start {start}")
+    return VERIFIED, (f"every head read as an interval head of finite width (confirmed on the verifier's arcs); the "
+                      f"widths sum to P = {total} per period of {p}, so D_c(n) = Σ_r ⌈(n − 1 − S_r)/P⌉, the stated "
+                      f"formula; from n = 2u = {2 * u} on no witness exists at D_c (Theorem F137), and the verifier's "
+                      f"own F121 gives D_c(n) at every length from the start {start} through {top - 1} (two periods "
+                      "past 2u), fewer-or-more at the length before; every piece re-derived at its ends")
 
 
 def check_form_verdict(ctx, s, data: dict) -> str:

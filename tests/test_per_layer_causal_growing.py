@@ -1,0 +1,188 @@
+"""Per-layer causal interval heads of finite widths at a symbolic n (docs/theory.md §21.10, Theorem F137): the count
+grows with n, D_c(n) = Σ_r ⌈(n − 1 − S_r)/P⌉ from a sharp start on, and the lengths below as pieces. Checked against
+§21.5's rooted-view engine (no code shared with F121 or F137) at every n ≤ 60, against Theorem F121's concrete
+decision (§21.6) at every n ≤ 60 and at large n for random periodic lists, the files end to end (text, certificate,
+verifier), and forged formulas, starts and pieces rejected by the kernel and by the verifier."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import replace
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import certfile, proof
+from uapcheck.graphs.layers_causal import causal_least_layers, prefix_reach
+from uapcheck.graphs.layers_interval_forms import (GrowingForm, Piece, count_at, interval_form, piece_at,
+                                                   read_form_layers)
+from uapcheck.layer_certificates import CausalGrowingForm
+from uapcheck.parse import parse_source
+from uapcheck.rules.layers import build_sequence
+from uapcheck.verifier import verify
+from uapcheck.verifier.check import REJECTED, VERIFIED
+
+FINITE = ["causal & window(1)", "causal & window(2)", "causal & window(3)", "causal & window(5)",
+          "causal & window(9)", "offsets {-1, 0}", "offsets {0}", "offsets {-2, -1}",
+          "causal & window(2) + offsets {-4, -3, -2, -1}"]
+
+#: Lists the rooted views decide at every n ≤ 60 (one or two heads; widths 0 to 9; a zero-width layer first).
+VIEW_CASES = [
+    [["causal & window(3)", "causal & window(2)"]],
+    [["causal & window(2)", "causal & window(3)"]],
+    [["causal & window(5)", "causal & window(1)"]],
+    [["offsets {0}", "causal & window(4)", "causal & window(1)"]],
+    [["causal & window(3)", "offsets {0}", "causal & window(2)"]],
+    [["causal & window(1)", "causal & window(6)"], ["offsets {0}", "causal & window(2)"]],
+    [["causal & window(9)", "causal & window(2)", "causal & window(2)"]],
+    [["causal & window(1)", "causal & window(1)", "causal & window(4)"]],
+]
+
+
+def text(heads: list, tokens: str = "n", extra: str = "") -> str:
+    blocks = "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern periodic {{ {', '.join(p)} }}\n}}\n"
+                     for p in heads)
+    return blocks + f"tokens {tokens}\ntarget causal\n{extra}"
+
+
+def form_of(heads):
+    L = read_form_layers(parse_source(text(heads)))
+    return L, interval_form(L, "n")
+
+
+def views_count(heads, n: int) -> int:
+    seq = build_sequence(parse_source(text(heads, str(n))))
+    reach = prefix_reach(seq, None)
+    least = causal_least_layers(seq, max(reach.depth, 1), reach.depth + 2 * seq.period + 2)
+    assert not least.reason, least.reason
+    return least.layers
+
+
+@pytest.mark.parametrize("heads", VIEW_CASES, ids=lambda h: " | ".join(", ".join(p) for p in h))
+def test_the_growing_form_equals_the_rooted_views_at_every_n_up_to_60(heads):
+    L, form = form_of(heads)
+    assert isinstance(form, GrowingForm)
+    for n in range(1, 61):
+        assert piece_at(form, n, {}) == views_count(heads, n), (heads, n)
+    if form.start > 2:  # the range is sharp: the formula is wrong just below it
+        n = sympy.Symbol("n", integer=True, positive=True)
+        assert int(form.layers.xreplace({n: form.start - 1})) != views_count(heads, form.start - 1)
+
+
+def random_lists(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        period = rng.randint(1, 5)
+        yield [[rng.choice(FINITE) for _ in range(period)] for _ in range(rng.choice([1, 1, 2, 3]))]
+
+
+def test_the_growing_form_equals_theorem_f121_for_random_lists():
+    """400 random periodic lists of finite widths (one to three heads, periods 1 to 5): the form equals F121 at every
+    n ≤ 60, at 2u + P, 997, 4,096 and 10⁶ + 3; the range is sharp; D_c(n) is the least m with W(0, m] ≥ n − 1."""
+    decided = 0
+    for heads in random_lists(31, 400):
+        if all(h == "offsets {0}" for row in heads for h in row):
+            continue
+        try:
+            L, form = form_of(heads)
+        except Exception as exc:  # a periodic list of one pattern is read as the plain pattern, not a list
+            assert "per-layer" in str(exc) or "pattern" in str(exc), exc
+            continue
+        if not isinstance(form, GrowingForm):
+            continue
+        decided += 1
+        for n in [*range(1, 61), form.bound + form.total, 997, 4096, 10 ** 6 + 3]:
+            assert piece_at(form, n, {}) == count_at(L, n), (heads, n)
+        n_sym = sympy.Symbol("n", integer=True, positive=True)
+        if form.start > 2:
+            assert int(form.layers.xreplace({n_sym: form.start - 1})) != count_at(L, form.start - 1)
+        assert form.start <= max(2, form.bound)  # from 2u on no witness is left at D_c (F137 (b))
+    assert decided >= 150, decided
+
+
+def test_a_single_window_in_every_layer_is_the_ceiling_of_section_14_7():
+    for w in (1, 2, 3, 7):
+        L, form = form_of([[f"causal & window({w})", f"causal & window({w})"]])
+        n = sympy.Symbol("n", integer=True, positive=True)
+        assert sympy.simplify(form.layers - 2 * sympy.ceiling((n - 1) / (2 * w))) == 0 or all(
+            int(form.layers.xreplace({n: m})) == -(-(m - 1) // w) for m in range(form.start, 200))
+        for m in range(1, 200):  # §14.7: 2 for 3 ≤ n ≤ w + 1, ⌈(n − 1)/w⌉ otherwise (n ≥ 2)
+            want = 1 if m <= 2 else (2 if m <= w + 1 else -(-(m - 1) // w))
+            assert piece_at(form, m, {}) == want, (w, m)
+
+
+def test_two_windows_at_any_length():
+    L, form = form_of([["causal & window(3)", "causal & window(2)"]])
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert form.start == 5 and form.pieces == (Piece(1, 3, 1), Piece(3, 5, 2))
+    assert sympy.simplify(form.layers - sympy.ceiling((n - 1) / 5) - sympy.ceiling((n - 4) / 5)) == 0
+    assert piece_at(form, 10 ** 6, {}) == count_at(L, 10 ** 6) == 400_000
+
+
+def certificate(heads) -> dict:
+    src = text(heads)
+    return json.loads(json.dumps(certfile.build(uapcheck.check(src, "t.uap"), src)))
+
+
+def form_outcome(cert: dict) -> str:
+    return next(s.outcome for s in verify(cert).steps if s.rule == "SEQ-CAUSAL-FORM")
+
+
+def test_the_file_end_to_end_is_verified():
+    r = uapcheck.check(text([["causal & window(3)", "causal & window(2)"]]), "t.uap")
+    assert r.verdict == "UAP"
+    rep = verify(certificate([["causal & window(3)", "causal & window(2)"]]))
+    assert rep.problems == [] and all(s.outcome == VERIFIED for s in rep.steps), \
+        [(s.rule, s.reason) for s in rep.steps if s.outcome != VERIFIED]
+
+
+def test_the_verdict_at_each_concrete_n_agrees_with_the_symbolic_file():
+    heads = [["causal & window(3)", "causal & window(2)"]]
+    L, form = form_of(heads)
+    for n in (2, 3, 4, 5, 9, 20, 2000):
+        r = uapcheck.check(text(heads, str(n)), "t.uap")
+        assert (r.verdict, r.layers) == ("UAP", piece_at(form, n, {})), n
+
+
+def _forged(data, change):
+    out = copy.deepcopy(data)
+    change(next(s for s in out["steps"] if s["rule"] == "SEQ-CAUSAL-FORM")["data"])
+    return out
+
+
+def test_forged_formulas_starts_and_pieces_are_rejected_by_the_verifier():
+    data = certificate([["causal & window(3)", "causal & window(2)"]])
+    assert form_outcome(data) == VERIFIED
+
+    def early(d):
+        d["from"] = 4
+        d["pieces"][-1]["below"] = 4
+
+    def late(d):
+        d["from"] = 6
+        d["pieces"][-1]["below"] = 6
+
+    def piece(d):
+        d["pieces"][-1]["layers"] = 1
+
+    def least(d):
+        d["least"] = False
+    other = certificate([["causal & window(3)", "causal & window(3)"]])
+
+    def formula(d):
+        d["layers"] = next(s for s in other["steps"] if s["rule"] == "SEQ-CAUSAL-FORM")["data"]["layers"]
+    for change in (early, late, piece, least, formula):
+        assert form_outcome(_forged(data, change)) == REJECTED, change.__name__
+
+
+def test_forged_forms_are_rejected_by_the_kernel():
+    L, form = form_of([["causal & window(3)", "causal & window(2)"]])
+    n = sympy.Symbol("n", integer=True, positive=True)
+    CausalGrowingForm(L, form, "n").check()
+    for bad in (replace(form, start=4), replace(form, layers=form.layers - 1),
+                replace(form, pieces=(Piece(1, 3, 1), Piece(3, 5, 1))),
+                replace(form, layers=sympy.ceiling((n - 1) / 3))):
+        with pytest.raises(proof.CertificateRejected):
+            CausalGrowingForm(L, bad, "n").check()
