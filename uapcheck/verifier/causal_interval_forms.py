@@ -14,12 +14,12 @@ witness by the covering at position n). Written from the statement of §21.8, no
 (uapcheck/graphs/layers_interval_forms.py)."""
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 from .. import spec as S
 from . import patterns
 from .causal_intervals import INF, Intervals, NotIntervals, _width
+from .layer_table import layer_table
 
 #: The values of a param width the verifier re-derives every length at: the lower bound plus these.
 PARAM_OFFSETS = (0, 1, 2, 3, 5, 9)
@@ -57,29 +57,11 @@ class Form:
         if isinstance(spec.tokens, int):
             raise NotIntervals("Theorem F123 is stated at a symbolic n")
         lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
-        seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
-        if not seqs:
-            raise NotIntervals("the input has no per-layer patterns")
-        finite = [s for s in seqs if not s.periodic]
-        if finite:
-            count, periodic = len(finite[0].patterns), False
-        else:
-            count = 1
-            for s in seqs:
-                count = math.lcm(count, len(s.patterns))
-            periodic = True
-        if count > 256:
-            raise NotIntervals(f"period {count}")
-
-        def at(p, layer):
-            return p if not isinstance(p, S.PatternSequence) else p.patterns[(layer - 1) % len(p.patterns)]
-
+        table = layer_table(spec, NotIntervals)
         self.spec = spec
-        self.patterns = [[at(h.pattern, layer) for h in spec.heads] for layer in range(1, count + 1)]
+        self.patterns = table.rows
         self.rows = [[_width_or_param(p, lower) for p in row] for row in self.patterns]
-        self.limit = None if periodic else count
-        if isinstance(spec.layers, int) and not isinstance(spec.layers, bool):
-            self.limit = spec.layers if self.limit is None else min(self.limit, spec.layers)
+        self.limit = table.limit
         names = {x for row in self.rows for x in row if isinstance(x, str)}
         if len(names) > 1:
             raise NotIntervals("widths given by several params")

@@ -18,6 +18,7 @@ from typing import Optional
 
 from .. import spec as S
 from . import patterns
+from .layer_table import layer_table
 
 INF = math.inf
 #: The verifier builds the heads' arcs at min(n, this) to confirm its reading of each head.
@@ -65,31 +66,11 @@ class Intervals:
         n = spec.tokens
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise NotIntervals("interval heads are re-checked at an integer n")
-        seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
-        if not seqs:
-            raise NotIntervals("the input has no per-layer patterns")
-        finite = [s for s in seqs if not s.periodic]
-        if finite:
-            if len({len(s.patterns) for s in finite}) != 1:
-                raise NotIntervals("the heads' finite pattern lists have different lengths")
-            count, periodic = len(finite[0].patterns), False
-        else:
-            count = 1
-            for s in seqs:
-                count = math.lcm(count, len(s.patterns))
-            periodic = True
-        if count > 256:
-            raise NotIntervals(f"period {count}")
-
-        def at(p, layer):
-            return p if not isinstance(p, S.PatternSequence) else p.patterns[(layer - 1) % len(p.patterns)]
-
+        table = layer_table(spec, NotIntervals)
         self.n = n
-        self.rows = [[_width(at(h.pattern, layer)) for h in spec.heads] for layer in range(1, count + 1)]
-        self.limit = None if periodic else count
-        if isinstance(spec.layers, int) and not isinstance(spec.layers, bool):
-            self.limit = spec.layers if self.limit is None else min(self.limit, spec.layers)
-        self._confirm(spec, count)
+        self.rows = [[_width(p) for p in row] for row in table.rows]
+        self.limit = table.limit
+        self._confirm(spec, len(table.rows))
 
     def _confirm(self, spec: S.Spec, count: int) -> None:
         """Each head's arcs, built by the verifier at a small length, are exactly the intervals of its width."""
