@@ -12,16 +12,22 @@ from .views import NoNauty
 STANDARD_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial")
 
 
-def _layers(ctx) -> layer_views.Layers:
-    if "layers" not in ctx.cache:
+def _reading(ctx, key: str, build, failure: type[Exception], refuse):
+    """`build(ctx.spec)`, the verifier's own reading of the file's layers, made once per certificate (`ctx.cache`);
+    when it fails with `failure`, the failure is kept and every step that asks raises `refuse(failure)`."""
+    if key not in ctx.cache:
         try:
-            ctx.cache["layers"] = layer_views.build(ctx.spec)
-        except layer_views.NotLayered as exc:
-            ctx.cache["layers"] = exc
-    got = ctx.cache["layers"]
-    if isinstance(got, layer_views.NotLayered):
-        raise Trust(str(got))
+            ctx.cache[key] = build(ctx.spec)
+        except failure as exc:
+            ctx.cache[key] = exc
+    got = ctx.cache[key]
+    if isinstance(got, failure):
+        raise refuse(got)
     return got
+
+
+def _layers(ctx) -> layer_views.Layers:
+    return _reading(ctx, "layers", layer_views.build, layer_views.NotLayered, lambda exc: Trust(str(exc)))
 
 
 def _int(v, what) -> int:
@@ -349,15 +355,8 @@ def causal_unreached(ctx, i: int, j: int) -> tuple:
 
 def _intervals(ctx):
     from .causal_intervals import NotIntervals, build
-    if "intervals" not in ctx.cache:
-        try:
-            ctx.cache["intervals"] = build(ctx.spec)
-        except NotIntervals as exc:
-            ctx.cache["intervals"] = exc
-    got = ctx.cache["intervals"]
-    if isinstance(got, Exception):
-        raise Reject(f"the heads are not interval heads: {got}")
-    return got
+    return _reading(ctx, "intervals", build, NotIntervals,
+                    lambda exc: Reject(f"the heads are not interval heads: {exc}"))
 
 
 @checker("SEQ-CAUSAL-INTERVALS")
@@ -439,14 +438,8 @@ def interval_unreached(ctx, i: int, j: int) -> Optional[tuple]:
 
 def _alternation(ctx):
     from .alternations import NotAlternation, read
-    if "alternation" not in ctx.cache:
-        try:
-            ctx.cache["alternation"] = read(ctx.spec)
-        except NotAlternation as exc:
-            ctx.cache["alternation"] = exc
-    got = ctx.cache["alternation"]
-    if isinstance(got, Exception):
-        raise Reject(f"the layers are not an alternation of Theorem F133 or F134: {got}")
+    got = _reading(ctx, "alternation", read, NotAlternation,
+                   lambda exc: Reject(f"the layers are not an alternation of Theorem F133 or F134: {exc}"))
     budget = ctx.spec.layers
     if isinstance(budget, int) and not isinstance(budget, bool):
         from .alternations import count
@@ -552,15 +545,8 @@ def alternation_layers(ctx, s):
 
 def _form(ctx):
     from .causal_interval_forms import NotIntervals, build
-    if "interval form" not in ctx.cache:
-        try:
-            ctx.cache["interval form"] = build(ctx.spec)
-        except NotIntervals as exc:
-            ctx.cache["interval form"] = exc
-    got = ctx.cache["interval form"]
-    if isinstance(got, Exception):
-        raise Reject(f"the heads are not interval heads of Theorem F123: {got}")
-    return got
+    return _reading(ctx, "interval form", build, NotIntervals,
+                    lambda exc: Reject(f"the heads are not interval heads of Theorem F123: {exc}"))
 
 
 def _form_number(ctx, value, what: str):
@@ -744,15 +730,8 @@ def check_form_verdict(ctx, s, data: dict) -> str:
 def _sinks(ctx):
     from .causal_sinks import build
     from .causal_intervals import NotIntervals
-    if "sinks" not in ctx.cache:
-        try:
-            ctx.cache["sinks"] = build(ctx.spec)
-        except NotIntervals as exc:
-            ctx.cache["sinks"] = exc
-    got = ctx.cache["sinks"]
-    if isinstance(got, Exception):
-        raise Reject(f"the heads are not sink interval heads: {got}")
-    return got
+    return _reading(ctx, "sinks", build, NotIntervals,
+                    lambda exc: Reject(f"the heads are not sink interval heads: {exc}"))
 
 
 def _sinks_at(ctx, n: int):
