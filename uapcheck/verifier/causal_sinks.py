@@ -14,12 +14,12 @@ length. Sets of positions are kept as lists of disjoint intervals, and every ste
 Written from the statement of §21.9, not from the engine (uapcheck/graphs/layers_sinks.py)."""
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 from .. import spec as S
 from . import patterns
 from .causal_intervals import INF, NotIntervals, _width
+from .layer_table import layer_table
 
 #: Above this many positions times layers the verifier does not recompute the step (it is trusted).
 WORK = 4_000_000
@@ -68,26 +68,11 @@ class Sinks:
         n = spec.tokens
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise NotIntervals("sink heads are re-checked at an integer n")
-        seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
-        if not seqs:
-            raise NotIntervals("the input has no per-layer patterns")
-        finite = [s for s in seqs if not s.periodic]
-        count = len(finite[0].patterns) if finite else 1
-        if not finite:
-            for s in seqs:
-                count = math.lcm(count, len(s.patterns))
-        if count > 256:
-            raise NotIntervals(f"period {count}")
-
-        def at(p, layer):
-            return p if not isinstance(p, S.PatternSequence) else p.patterns[(layer - 1) % len(p.patterns)]
-
+        table = layer_table(spec, NotIntervals)
         self.n = n
-        self.pats = [[at(h.pattern, layer) for h in spec.heads] for layer in range(1, count + 1)]
+        self.pats = table.rows
         self.rows = [[_head(p) for p in row] for row in self.pats]
-        self.limit: Optional[int] = count if finite else None
-        if isinstance(spec.layers, int) and not isinstance(spec.layers, bool):
-            self.limit = spec.layers if self.limit is None else min(self.limit, spec.layers)
+        self.limit: Optional[int] = table.limit
         self._confirm()
 
     def _confirm(self) -> None:

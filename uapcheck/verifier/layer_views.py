@@ -15,12 +15,12 @@ sequence repeats; a plain pattern is used in every layer); N_{ℓ,h}(v) holds v 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from .. import spec as S
 from . import nauty_graph, patterns
+from .layer_table import layer_table
 from .views import NoNauty, first_view_witness
 
 MAX_N = 1024
@@ -71,42 +71,15 @@ def build(spec: S.Spec) -> Layers:
         raise NotLayered("per-layer patterns are re-checked at an integer n only")
     if n > MAX_N:
         raise NotLayered(f"n = {n} is above the verifier's per-layer limit {MAX_N}")
-    seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
-    if not seqs:
-        raise NotLayered("the input has no per-layer patterns")
-    finite = [s for s in seqs if not s.periodic]
-    if finite:
-        if len({len(s.patterns) for s in finite}) != 1:
-            raise NotLayered("the heads' finite pattern lists have different lengths")
-        count, periodic = len(finite[0].patterns), False
-    else:
-        count = 1
-        for s in seqs:
-            count = count * len(s.patterns) // math.gcd(count, len(s.patterns))
-        periodic = True
-    if count > MAX_PERIOD:
-        raise NotLayered(f"the layer patterns repeat with period {count} (the verifier rebuilds at most {MAX_PERIOD})")
-
-    def pattern_at(p, layer):
-        if not isinstance(p, S.PatternSequence):
-            return p
-        k = len(p.patterns)
-        return p.patterns[(layer - 1) % k]
-
+    table = layer_table(spec, NotLayered, MAX_PERIOD)
     cache: dict = {}
     rows = []
-    for layer in range(1, count + 1):
-        row = []
-        for h in spec.heads:
-            p = pattern_at(h.pattern, layer)
+    for row in table.rows:
+        for p in row:
             if p not in cache:
                 cache[p] = patterns.head_arcs(p, n)
-            row.append(cache[p])
-        rows.append(row)
-    limit = None if periodic else count
-    if isinstance(spec.layers, int) and not isinstance(spec.layers, bool):
-        limit = spec.layers if limit is None else min(limit, spec.layers)
-    return Layers(n, rows, periodic, limit)
+        rows.append([cache[p] for p in row])
+    return Layers(n, rows, table.periodic, table.limit)
 
 
 def _union_ins(L: Layers, layer: int) -> list:
