@@ -19,29 +19,38 @@ def _reject(cls, why: str):
 
 
 @dataclass(frozen=True)
-class LayersConnected(Certificate):
-    """Φ is connected within `depth` layers, and x_j does not reach i within depth − 1 (`missing`)."""
+class _DepthAndPair(Certificate):
+    """A depth reached, and the pair (i, j) whose x_j does not reach i within depth − 1 layers (`missing`)."""
     seq: Any  # graphs.layers.LayerSequence
     depth: int
     missing: Optional[tuple]
-    kind = "layers-connected"
 
-    def check(self) -> None:
-        from .graphs.layers import verify_connected, verify_unreached
-        if not verify_connected(self.seq, self.depth):
-            _reject(LayersConnected, f"some x_j does not reach some position within {self.depth} layers")
+    def _check_pair(self, reaches, fewer: str) -> None:
+        """`reaches(i, j, m)`: x_j reaches i within m layers; `fewer` says what fewer layers do not do."""
         if self.depth >= 1:
             if self.missing is None:
-                raise CertificateRejected("LayersConnected: no pair shows that fewer layers do not connect")
+                raise CertificateRejected(f"{type(self).__name__}: no pair shows that fewer layers do not {fewer}")
             i, j = self.missing
-            if not verify_unreached(self.seq, i, j, self.depth - 1):
-                _reject(LayersConnected, f"x_{j} reaches {i} within {self.depth - 1} layers")
+            if reaches(i, j, self.depth - 1):
+                _reject(type(self), f"x_{j} reaches {i} within {self.depth - 1} layers")
 
     def to_json(self) -> Any:
         out: dict = {"kind": self.kind, "n": self.seq.n, "depth": self.depth}
         if self.missing:
             out["not within depth − 1"] = {"i": self.missing[0], "j": self.missing[1]}
         return out
+
+
+@dataclass(frozen=True)
+class LayersConnected(_DepthAndPair):
+    """Φ is connected within `depth` layers, and x_j does not reach i within depth − 1 (`missing`)."""
+    kind = "layers-connected"
+
+    def check(self) -> None:
+        from .graphs.layers import verify_connected, verify_unreached
+        if not verify_connected(self.seq, self.depth):
+            _reject(LayersConnected, f"some x_j does not reach some position within {self.depth} layers")
+        self._check_pair(lambda i, j, m: not verify_unreached(self.seq, i, j, m), "connect")
 
 
 @dataclass(frozen=True)
@@ -345,12 +354,9 @@ class TapInterval(Certificate):
 
 
 @dataclass(frozen=True)
-class LayersPrefixReach(Certificate):
+class LayersPrefixReach(_DepthAndPair):
     """Every arc of every layer goes from a position to itself or a later one, In_depth(i) = {1, …, i} for every i,
     and x_j does not reach i within depth − 1 layers (`missing`, j < i), recomputed from the layers' arcs."""
-    seq: Any
-    depth: int
-    missing: Optional[tuple]
     kind = "layers-prefix-reach"
 
     def check(self) -> None:
@@ -362,18 +368,9 @@ class LayersPrefixReach(Certificate):
                                        "position")
         if reach_sets(self.seq, self.depth) != prefix_masks(self.seq.n):
             _reject(LayersPrefixReach, f"some prefix is not reached within {self.depth} layers")
-        if self.depth >= 1:
-            if self.missing is None:
-                raise CertificateRejected("LayersPrefixReach: no pair shows that fewer layers do not reach the prefixes")
-            i, j = self.missing
-            if not (1 <= j < i <= self.seq.n) or reach_sets(self.seq, self.depth - 1)[i - 1] >> (j - 1) & 1:
-                _reject(LayersPrefixReach, f"x_{j} reaches {i} within {self.depth - 1} layers")
-
-    def to_json(self) -> Any:
-        out: dict = {"kind": self.kind, "n": self.seq.n, "depth": self.depth}
-        if self.missing:
-            out["not within depth − 1"] = {"i": self.missing[0], "j": self.missing[1]}
-        return out
+        n = self.seq.n
+        self._check_pair(lambda i, j, m: not 1 <= j < i <= n or bool(reach_sets(self.seq, m)[i - 1] >> (j - 1) & 1),
+                         "reach the prefixes")
 
 
 @dataclass(frozen=True)
