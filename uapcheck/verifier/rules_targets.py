@@ -220,14 +220,7 @@ def _unreached(ctx, s, data):
     printed = s["evidence"].get("witness")
     if not isinstance(printed, dict) or (printed.get("i"), printed.get("j")) != (i, j):
         raise Reject(f"the witness (i, j) = ({i}, {j}) is not the one the derivation printed")
-    if any(h.projection for h in ctx.spec.heads):
-        raise Reject("a sequence projection mixes every position into every key: x_j reaches every position")
-    n = ctx.spec.tokens
-    if not isinstance(n, int):
-        raise Trust("symbolic n: the unreached pair is not re-checked at every length")
-    if not 1 <= j < i <= n:
-        raise Reject(f"the witness needs 1 ≤ j < i ≤ n = {n}: a causal target at i reads x_j only for j ≤ i, and x_i "
-                     "reaches i")
+    _pair_at_length(ctx, i, j, "the unreached pair")
     if any(isinstance(h.pattern, S.PatternSequence) for h in ctx.spec.heads):
         from .rules_layers import causal_unreached
         return causal_unreached(ctx, i, j)
@@ -340,17 +333,24 @@ def _budget_pair(ctx, s, data) -> tuple:
         raise Reject("the input states no integer `layers` budget: the budget route needs one")
     if budget != layers:
         raise Reject(f"the budget {budget} is not the file's `layers {layers}`")
-    if any(h.projection for h in ctx.spec.heads):
-        raise Reject("a sequence projection mixes every position into every key: x_j reaches every position")
     if any(isinstance(h.pattern, S.PatternSequence) for h in ctx.spec.heads):
         raise Reject("per-layer patterns: the budget route reads one pattern graph for every layer")
+    _pair_at_length(ctx, i, j, "the far pair")
+    return i, j, budget, distance
+
+
+def _pair_at_length(ctx, i: int, j: int, what: str) -> int:
+    """What every route naming a pair (x_j not at position i) asks of the input: no sequence projection, an integer n
+    (at a symbolic n `what` is trusted, not re-checked at every length) and 1 ≤ j < i ≤ n. Returns n."""
+    if any(h.projection for h in ctx.spec.heads):
+        raise Reject("a sequence projection mixes every position into every key: x_j reaches every position")
     n = ctx.spec.tokens
     if not isinstance(n, int):
-        raise Trust("symbolic n: the far pair is not re-checked at every length")
+        raise Trust(f"symbolic n: {what} is not re-checked at every length")
     if not 1 <= j < i <= n:
         raise Reject(f"the witness needs 1 ≤ j < i ≤ n = {n}: a causal target at i reads x_j only for j ≤ i, and x_i "
                      "reaches i")
-    return i, j, budget, distance
+    return n
 
 
 #: groups of the dense table (SYM-DENSE) that are not trivial at every n ≥ 2
