@@ -1584,7 +1584,7 @@ class PartitionHeads(Certificate):
 @dataclass(frozen=True)
 class HeadLayers(Certificate):
     """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
-    Theorems F70–F71, F75, F86), from the union of their arcs: F70, the union's theorem proves D layers and the
+    Theorems F70–F71, F75, F86, F143), from the union of their arcs: F70, the union's theorem proves D layers and the
     heads' group (Theorems F35–F39) has the union's order on every residue class; F71, the union's swap witness
     meets every head's view condition (checked at every length from the bound up to N + M − 1); F75, the union is
     straight and the positions at distance D from any root form a clique in every head (checked likewise). The check re-runs
@@ -1629,6 +1629,10 @@ class HeadLayers(Certificate):
             pos, (a, b) = f.witness
             out.update({"position": encode(pos), "swap": [encode(a), encode(b)], "reach": f.reach,
                         "period": f.period, "start": f.start})
+        if f.cyclic_heads is not None:  # F143: the zone's sides, the case and the classes that need D + 1
+            c = f.cyclic_heads
+            out["cyclic heads"] = {"w": c.w, "a": c.a, "b": c.b, "case": c.case,
+                                   "extra residues": list(c.extra_residues)}
         if f.far_ends is not None:  # F75: the walks' periods and the lengths checked
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),

@@ -62,6 +62,7 @@ class HeadLayers:
     #                                        partition_heads.PartitionGroup)
     classes: tuple = ()  # F86: one ClassLayers per residue of n mod ``modulus``
     far_ends: Optional[object] = None  # F75: straight_heads.FarEnds
+    cyclic_heads: Optional[object] = None  # F143: cyclic_window_heads.CyclicHeads
 
     @property
     def section(self) -> str:
@@ -762,6 +763,10 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         found = equal_groups(union, cases, n)
         if found is not None:
             return found
+    from .cyclic_window_heads import cyclic_window_heads
+    found = cyclic_window_heads(patterns, union, n, params)  # F143: the union a cyclic window
+    if found is not None:
+        return found
     from .straight_heads import heads_layers as straight
     found = straight(patterns, union, n, params)
     if found is not None:

@@ -1076,6 +1076,17 @@ def _heads_layers_method(found) -> str:
                          "heads' arcs at every length of the class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
+    if found.theorem == "F143":
+        c = found.cyclic_heads
+        return (f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is `window({c.w}) "
+                f"cyclic`, which needs D layers with its group D_n (Theorem F5), so a view witness of the heads is a "
+                f"rotation or reflection keeping every head's neighbourhoods on the ball, an arc of 2w(D − 1) + 1 "
+                f"positions; every head is made of window, offsets and dilated parts, " +
+                ("some head's offsets are not symmetric, so no reflection keeps a position away from the ends"
+                 if c.case == "asymmetric" else "every head is invariant under i ↦ n + 1 − i") +
+                f", and the positions where a non-cyclic offset leaves [1, n] are the last {c.a} and the first {c.b}: "
+                f"a witness exists iff they are some and the ball and its shift by one fit between them, "
+                f"n − {c.a + c.b} ≥ 2w(D − 1) + 2, a condition on n mod {c.modulus}; for n ≥ {found.low}")
     if found.theorem == "F75":
         e = found.far_ends
         return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "
@@ -1100,6 +1111,14 @@ def _heads_layers_method(found) -> str:
 def _heads_witness(found) -> Optional[dict]:
     if found.classes:
         return _heads_class_witnesses(found)
+    if found.cyclic_heads is not None and found.cyclic_heads.extra_residues:  # F143: the rotation by one
+        c = found.cyclic_heads
+        return {"position": sympy.sstr(c.position(found.diameter)), "permutation": "i ↦ i + 1 (mod n)",
+                "range": f"for n ≥ {found.low} with n mod {c.modulus} ∈ {{{', '.join(map(str, c.extra_residues))}}}",
+                "found by": found.section,
+                "why": f"the ball of the position, positions {c.b + 1} to {c.b + 1} + 2w(D − 1), and its image lie "
+                       f"between the positions where a non-cyclic offset leaves [1, n], so every head's neighbourhood "
+                       f"of a ball position is moved onto the image's"}
     if found.witness is None:
         return None
     pos, (a, b) = found.witness

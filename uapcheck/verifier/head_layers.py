@@ -1,5 +1,6 @@
 """PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
-arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes; F75 in verifier/straight_heads.py), re-checked with the verifier's own code: its own family table or
+arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes; F75 in verifier/straight_heads.py, F143 in
+verifier/cyclic_window_heads.py), re-checked with the verifier's own code: its own family table or
 lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
 
 What is checked (a certificate of kind "head layers"):
@@ -521,6 +522,9 @@ def check(ctx, s) -> tuple[str, str]:
     elif theorem == "F75":
         from . import straight_heads
         why = straight_heads.check(ctx, s, cert, pats, n)
+    elif theorem == "F143":
+        from . import cyclic_window_heads
+        why = cyclic_window_heads.check(ctx, s, cert, pats, n)
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"

@@ -1,0 +1,123 @@
+"""Theorem F143 of docs/theory.md §11.11 (several heads whose union is `window(w) cyclic`, each head made of window,
+offsets and dilated parts, cyclic or not): D layers, or D + 1 on the classes of n mod 2w where the ball and its shift by
+one fit between the ends' zone. Every head tuple against the concrete engine (coloured rooted views) at every n ≤ 60 in
+its range, against the referee sweep's own reference where the theorem's count is D (the sweep's file `offsets {2}` |
+`window(6) cyclic`), and the theorem at small n by brute force over S_n (tests/graphs/brute_views.py, no code shared
+with the engine)."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from uapcheck.graphs import cyclic_window_heads as CW
+from uapcheck.show import show_pattern
+from uapcheck.spec import Dilated, Offsets, PatternUnion, Strided, Window
+
+from .brute_views import diameter as brute_diameter
+from .brute_views import least_layers as brute_least
+from .brute_views import neighbourhoods
+from .heads_engines import closed_least, engine_least
+
+N = sympy.Symbol("n", integer=True, positive=True)
+NMAX = 60
+
+
+def U(*parts):
+    return PatternUnion(tuple(parts))
+
+
+# (heads, case, a, b): the zone is the last a and the first b positions
+DECIDED = [
+    ((Offsets((2,)), Window(6, True)), "asymmetric", 2, 0),               # §13 L2′ (ii), the referee sweep's file
+    ((Offsets((1,)), Window(1, True)), "asymmetric", 1, 0),
+    ((Offsets((-1, 3)), Window(3, True)), "asymmetric", 3, 1),
+    ((U(Offsets((1,), True), Offsets((-3,))), Window(3, True)), "asymmetric", 0, 3),
+    ((Offsets((2,)), Offsets((-1,)), Window(2, True)), "asymmetric", 2, 1),
+    ((Offsets((2,), True), Window(4, True)), "asymmetric", 0, 0),          # no zone: D layers at every n
+    ((Window(2), Window(6, True)), "reflected", 2, 2),
+    ((Window(1), Window(3, True)), "reflected", 1, 1),
+    ((Dilated(2, 2), Window(4, True)), "reflected", 4, 4),
+]
+IDS = [" | ".join(map(show_pattern, h)) for h, *_ in DECIDED]
+
+
+def _at(expr, n: int) -> int:
+    return int(sympy.sympify(expr, strict=True).xreplace({N: n}))  # safe: strict (no text parsed)
+
+
+@pytest.mark.parametrize("heads,case,a,b", DECIDED, ids=IDS)
+def test_the_count_agrees_with_the_concrete_engine_at_every_n_in_range(heads, case, a, b):
+    found = closed_least(heads)
+    assert found is not None and found.theorem == "F143" and found.union_theorem == "F5"
+    c = found.cyclic_heads
+    assert (c.case, c.a, c.b) == (case, a, b)
+    assert found.low == 2 * c.w + 3
+    for n in range(found.low, NMAX + 1):
+        d, suffices = engine_least(heads, n)
+        assert d == _at(found.diameter, n), n
+        assert _at(found.layers, n) == (d if suffices else d + 1), n
+
+
+def test_the_sweeps_file_needs_d_exactly_where_half_n_is_one_more_than_a_multiple_of_six():
+    found = closed_least((Offsets((2,)), Window(6, True)))
+    assert found.cyclic_heads.extra_residues == (0, 1, 4, 5, 6, 7, 8, 9, 10, 11)
+    at_d = [n for n in range(15, 61) if _at(found.layers, n) == _at(found.diameter, n)]
+    assert at_d == [15, 26, 27, 38, 39, 50, 51]  # the referee's reference: D at 26, 27, 38, 39 (§13 L2′ (ii))
+
+
+def test_the_witness_position_has_a_ball_between_the_zones_ends():
+    found = closed_least((Offsets((-1, 3)), Window(3, True)))
+    c = found.cyclic_heads
+    for n in range(found.low, NMAX + 1):
+        d = _at(found.diameter, n)
+        if _at(found.layers, n) == d:
+            continue
+        i = int(c.position(sympy.Integer(d)))
+        radius = c.w * (d - 1)
+        assert i - radius == c.b + 1 and i + radius + 1 <= n - c.a, n
+
+
+@pytest.mark.parametrize("w,z,residues", [(6, 2, (0, 1, 4, 5, 6, 7, 8, 9, 10, 11)), (1, 1, (1,)), (3, 4, (0, 1)),
+                                          (4, 8, ()), (2, 0, ()), (3, 5, (1,))])
+def test_the_classes_are_those_where_the_inequality_holds_at_every_length(w, z, residues):
+    assert CW.extra_residues(w, z) == residues
+    for n in range(2 * w + 3, 200):
+        d = -(-(n // 2) // w)
+        assert (z > 0 and n - z >= 2 * w * (d - 1) + 2) == (n % (2 * w) in residues), n
+
+
+@pytest.mark.parametrize("heads", [
+    (U(Offsets((1,), True), Offsets((-1,))), Window(2, True)),   # symmetric offsets, not invariant under n + 1 − i
+    (U(Window(2, True), Strided(3)), Window(2)),                   # a strided part: no cyclic window union
+    (Offsets((2,)), Window(6)),                                     # a non-cyclic union
+], ids=["symmetric-not-reflected", "strided", "non-cyclic"])
+def test_no_claim_outside_the_premises(heads):
+    found = closed_least(heads)
+    assert found is None or found.theorem != "F143"
+
+
+# ---------------------------------------------------------------------------------------------
+# The theorem at small n, by brute force over S_n
+
+SMALL = [
+    (("offsets {1}", "window(1) cyclic"), 1, 1),
+    (("offsets {-1}", "window(1) cyclic"), 1, 1),
+    (("window(1)", "window(1) cyclic"), 1, 2),
+    (("offsets {1} cyclic", "window(1) cyclic"), 1, 0),
+    (("offsets {2}", "window(2) cyclic"), 2, 2),
+    (("offsets {1, -2}", "window(2) cyclic"), 2, 3),
+    (("window(1)", "window(2) cyclic"), 2, 2),
+]
+
+
+@pytest.mark.parametrize("texts,w,z", SMALL, ids=[" | ".join(t) for t, *_ in SMALL])
+def test_the_theorem_by_brute_force_over_s_n(texts, w, z):
+    checked = 0
+    for n in range(2 * w + 3, 9):
+        nbs = neighbourhoods(list(texts), n)
+        d = brute_diameter(nbs, n)
+        assert d == -(-(n // 2) // w)
+        want = d + 1 if n % (2 * w) in CW.extra_residues(w, z) else d
+        assert brute_least(nbs, n) == want, n
+        checked += 1
+    assert checked >= 2

@@ -1,0 +1,83 @@
+"""Theorem F143 in the verifier (uapcheck/verifier/cyclic_window_heads.py): the union is its own `cyclic window` lemma's
+pattern, the heads' offsets are read off its own arcs at two lengths, and the classes of n mod 2w needing D + 1 come
+from the theorem's inequality evaluated by the verifier. Certificates of two head tuples are verified; tampered ones
+are rejected: other classes, another zone, another case, a count of D + 1 on a class that needs D, a range below the
+union's."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from certificates import heads_certificate, rejects  # noqa: E402
+
+from uapcheck.verifier import verify  # noqa: E402
+from uapcheck.verifier.trees import decode, encode  # noqa: E402
+
+ONE_SIDED = ("offsets {2}", "window(6) cyclic")   # §13 L2′ (ii): D + 1 except on n ≡ 2, 3 (mod 12)
+REFLECTED = ("window(2)", "window(6) cyclic")     # every head invariant under n + 1 − i
+
+
+@functools.lru_cache(maxsize=None)
+def _certificate_json(heads: tuple) -> str:
+    return json.dumps(heads_certificate(*heads))
+
+
+def _certificate(heads: tuple) -> dict:
+    return json.loads(_certificate_json(heads))
+
+
+def _step(cert: dict) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("heads, case", [(ONE_SIDED, "asymmetric"), (REFLECTED, "reflected")],
+                         ids=["one-sided", "reflected"])
+def test_the_certificate_is_verified_by_f143(heads, case):
+    cert = _certificate(heads)
+    step = _step(cert)
+    assert step["data"]["least"] is True and step["certificate"]["theorem"] == "F143"
+    assert step["certificate"]["cyclic heads"]["case"] == case
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert "F143" in {s.rule: s.reason for s in report.steps}["PAT-LAYERS"]
+
+
+def test_other_classes_are_rejected():
+    cert = _certificate(ONE_SIDED)
+    _step(cert)["certificate"]["cyclic heads"]["extra residues"] = [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_another_zone_is_rejected():
+    cert = _certificate(REFLECTED)
+    _step(cert)["certificate"]["cyclic heads"]["a"] = 1
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_another_case_is_rejected():
+    cert = _certificate(ONE_SIDED)
+    _step(cert)["certificate"]["cyclic heads"]["case"] = "reflected"
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_d_plus_one_on_every_class_is_rejected():
+    import sympy
+    cert = _certificate(ONE_SIDED)
+    step = _step(cert)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    d = decode(step["data"]["diameter"], {"n": n})
+    step["data"]["layers"] = encode(d + 1)
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_a_range_below_the_unions_is_rejected():
+    cert = _certificate(ONE_SIDED)
+    step = _step(cert)
+    step["certificate"]["from"] = 14
+    step["data"]["from"] = 14
+    assert rejects(cert, "PAT-LAYERS")

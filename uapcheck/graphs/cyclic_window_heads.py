@@ -1,0 +1,139 @@
+"""Several heads whose union is a cyclic window, each head a union of translation-invariant parts (windows, offsets
+and dilations, cyclic or not): their least layer count at symbolic n (docs/theory.md §11.11, Theorem F143).
+
+The union `window(w) cyclic` needs D = ⌈⌊n/2⌋/w⌉ layers for n ≥ 2w + 3 with Aut(Γ) = D_n and no view witness
+(Theorem F5), so a view witness of the heads is a rotation or a reflection that keeps every head's neighbourhoods
+on the ball B_i, the cyclic interval of radius R = w(D − 1) around i. Write each head's neighbourhood of v as
+offsets: its cyclic offsets C_h at every v, its non-cyclic offsets P_h outside C_h where v + p lies in [1, n]. The
+positions where some non-cyclic offset leaves [1, n] form the zone Z around the wrap, z = a + b positions (a the
+largest positive non-cyclic offset, b the largest negative one in absolute value); elsewhere every head has its
+full offset set T_h = C_h ∪ P_h. When some T_h ≠ −T_h (no reflection keeps a position of full profile) or every head
+is invariant under ρ(x) = n + 1 − x, a witness exists iff z > 0 and n − z ≥ 2R + 2 (the ball and its shift by one
+fit between the zone's ends); that is a condition on n mod 2w alone (``extra_residues``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Optional, Sequence
+
+import sympy
+from sympy import Integer
+
+from ..spec import Pattern
+
+SECTION = "docs/theory.md §11.11, Theorem F143"
+UNION_THEOREM = "F5"  # the union's family theorem: `window(w) cyclic`, D = ⌈⌊n/2⌋/w⌉ layers, Aut = D_n, n ≥ 2w + 3
+
+
+@dataclass(frozen=True)
+class HeadOffsets:
+    """One head as offsets: ``cyclic`` at every position, ``line`` (non-cyclic, not among the cyclic ones) where
+    v + p lies in [1, n]; nonzero, each at most w in absolute value."""
+    cyclic: frozenset
+    line: frozenset
+
+    @property
+    def full(self) -> frozenset:
+        return self.cyclic | self.line
+
+    def reflected(self) -> bool:
+        """The head's arcs are invariant under x ↦ n + 1 − x (both offset sets symmetric)."""
+        return self.cyclic == frozenset(-x for x in self.cyclic) and self.line == frozenset(-x for x in self.line)
+
+
+@dataclass(frozen=True)
+class CyclicHeads:
+    """Theorem F143's data: the union's radius ``w``, the zone's sides ``a`` (positions n − a + 1, …, n) and ``b``
+    (positions 1, …, b), the case (``asymmetric``: some head's full offset set is not symmetric; ``reflected``: every
+    head is invariant under ρ) and the residues of n mod 2w where the count is D + 1."""
+    w: int
+    a: int
+    b: int
+    case: str
+    extra_residues: tuple
+
+    @property
+    def modulus(self) -> int:
+        return 2 * self.w
+
+    def position(self, diameter: sympy.Expr) -> sympy.Expr:
+        """The witness's position b + 1 + R, R = w(D − 1): its ball and the ball's shift by one avoid the zone."""
+        return Integer(self.b + 1) + self.w * (diameter - 1)
+
+
+def head_offsets(pattern: Pattern, params: Mapping) -> Optional[HeadOffsets]:
+    """The head as offsets when every part is a window, offsets or dilation with integer sizes; else None."""
+    from .closed_forms import _atoms, _is_int, _Undecided
+    try:
+        atoms = _atoms(pattern, dict(params))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    cyclic: set = set()
+    line: set = set()
+    for x in atoms:
+        if x.kind == "empty":
+            continue
+        if not all(_is_int(v) for v in x.args):
+            return None
+        args = [int(v) for v in x.args]
+        if x.kind in ("window", "cwindow"):
+            values = set(range(-args[0], args[0] + 1)) - {0}
+        elif x.kind in ("offsets", "coffsets"):
+            values = set(args) - {0}
+        elif x.kind == "dilated":
+            w, r = args
+            values = {k * r for k in range(-w, w + 1)} - {0}
+        else:
+            return None
+        (cyclic if x.kind in ("cwindow", "coffsets") else line).update(values)
+    return HeadOffsets(frozenset(cyclic), frozenset(line - cyclic))
+
+
+def extra_residues(w: int, z: int) -> tuple:
+    """The residues r of n mod 2w where n − z ≥ 2w(D − 1) + 2, D = ⌈⌊n/2⌋/w⌉ (for n = 2wq + r: D = q when r ≤ 1,
+    q + 1 when r ≥ 2, so the inequality reads z ≤ 2w − 2 + r, resp. z ≤ r − 2, whatever q); none when z = 0."""
+    if z == 0:
+        return ()
+    return tuple(r for r in range(2 * w) if (z <= 2 * w - 2 + r if r <= 1 else z <= r - 2))
+
+
+def decide(patterns: Sequence[Pattern], w: int, params: Mapping) -> Optional[CyclicHeads]:
+    """F143's premises on the heads (their cyclic offsets cover ±1, …, ±w; every offset within w; some full offset
+    set asymmetric, or every head invariant under ρ) and its answer, or None."""
+    heads = [head_offsets(p, params) for p in patterns]
+    if w < 1 or any(h is None for h in heads):
+        return None
+    found = [h for h in heads if h is not None]
+    window = frozenset(range(-w, w + 1)) - {0}
+    if frozenset().union(*[h.cyclic for h in found]) != window or any(not h.full <= window for h in found):
+        return None
+    if any(h.full != frozenset(-x for x in h.full) for h in found):
+        case = "asymmetric"
+    elif all(h.reflected() for h in found):
+        case = "reflected"
+    else:
+        return None
+    a = max([0] + [p for h in found for p in h.line])
+    b = max([0] + [-p for h in found for p in h.line])
+    return CyclicHeads(w, a, b, case, extra_residues(w, a + b))
+
+
+def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping):
+    """Theorem F143 as a head_layers.HeadLayers (D, or D + 1 on the residues of n mod 2w it names, least, for every
+    n ≥ 2w + 3), or None when its premises fail."""
+    from .head_layers import HeadLayers
+    if union is None or union.theorem != UNION_THEOREM or union.low.free_symbols:
+        return None
+    w_value = dict(union.params).get("w")
+    if w_value is None or not getattr(w_value, "is_Integer", False):
+        return None
+    found = decide(patterns, int(w_value), params)
+    if found is None:
+        return None
+    diameter = union.diameter.xreplace({union.n_symbol: n})
+    layers: sympy.Expr = diameter
+    if found.extra_residues:
+        layers = sympy.Piecewise(
+            (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, found.modulus), r) for r in found.extra_residues])),
+            (diameter, True))
+    return HeadLayers("F143", UNION_THEOREM, int(union.low), diameter, layers, modulus=found.modulus,
+                      cyclic_heads=found)

@@ -1,0 +1,105 @@
+"""PAT-LAYERS for several heads whose union is a cyclic window (docs/theory.md §11.11, Theorem F143), re-checked with
+the verifier's own code: its own lemma for the union (`cyclic window`, D = ⌈⌊n/2⌋/w⌉, D layers from n = 2w + 3), the
+heads' offsets read off its own arcs, and the classes of n mod 2w that need D + 1 found by evaluating the theorem's
+inequality n − z ≥ 2w(D − 1) + 2 at one length of each class.
+
+What is checked (a certificate of kind "head layers" with theorem F143):
+* every head is a union of windows, offsets and dilations (cyclic or not) with integer sizes, so each is a set of
+  offsets, cyclic ones at every position and non-cyclic ones where they stay in [1, n];
+* at two lengths beyond 4w + 4 every position's neighbourhood in every head is exactly that description, with the
+  offsets read off the middle position and off the position 1 after a rotation; the cyclic offsets of all the heads
+  make ±1, …, ±w;
+* the case: some head's offset set is not symmetric, or every head's cyclic and non-cyclic sets are;
+* the zone's sides a and b and the classes needing D + 1 are the certificate's, and the step's count is D on the
+  other classes and D + 1 on those, with D the union's, from n = 2w + 3 on.
+"""
+from __future__ import annotations
+
+import sympy
+
+from .. import spec as S
+from . import patterns
+from .check import Reject, Trust
+
+
+def _translation_parts(p) -> bool:
+    parts = p.parts if isinstance(p, S.PatternUnion) else (p,)
+    return all(isinstance(q, (S.Window, S.Offsets, S.Dilated)) for q in parts)
+
+
+def _offsets_at(arcs: frozenset, n: int) -> tuple[frozenset, frozenset]:
+    """(cyclic, non-cyclic) offsets of one head at n > 4w + 4: an offset d ≠ 0 seen from every position (modulo n)
+    is cyclic; one seen from the middle but not from every position is non-cyclic. Raises Reject when some position
+    sees another set than that description gives."""
+    into: dict[int, set] = {i: set() for i in range(1, n + 1)}
+    for j, i in arcs:
+        into[i].add(j)
+
+    def signed(d: int) -> int:
+        d %= n
+        return d - n if d > n // 2 else d
+
+    seen = {i: frozenset(signed(j - i) for j in into[i]) for i in into}
+    middle = seen[n // 2]
+    cyclic = frozenset.intersection(*seen.values())
+    line = middle - cyclic
+    for i, got in seen.items():
+        want = cyclic | {p for p in line if 1 <= i + p <= n}
+        if got != want:
+            raise Reject(f"F143: at n = {n} position {i} attends to offsets {sorted(got)}, not a translation-"
+                         f"invariant head's {sorted(want)}")
+    return cyclic, line
+
+
+def _needs_one_more(w: int, z: int, n: int) -> bool:
+    d = -(-(n // 2) // w)
+    return z > 0 and n - z >= 2 * w * (d - 1) + 2
+
+
+def check(ctx, s, cert: dict, pats: list, n) -> str:
+    from . import rules_families
+    from .head_layers import _same_for_every_n
+    from .trees import decode
+    found = rules_families.union_lemma(ctx)
+    if found is None or found[1].name != "cyclic window":
+        raise Trust("F143: the union of the heads is not the verifier's `cyclic window` lemma pattern")
+    lemma = found[1]
+    data = cert.get("cyclic heads") or {}
+    w = data.get("w")
+    if not isinstance(w, int) or isinstance(w, bool) or w < 1:
+        raise Reject("F143: no window radius")
+    low = lemma.rooted_from(1) if lemma.rooted_from is not None else None
+    if low != 2 * w + 3 or int(cert.get("from", 0)) < low:
+        raise Reject(f"F143: the range starts below the union's lemma (n ≥ {2 * w + 3})")
+    if not all(_translation_parts(p) for p in pats):
+        raise Reject("F143: a head has a part other than a window, offsets or a dilation")
+    window = frozenset(range(-w, w + 1)) - {0}
+    heads = []
+    for length in (4 * w + 5, 4 * w + 6):
+        heads = [_offsets_at(patterns.head_arcs(p, length), length) for p in pats]
+        if frozenset().union(*[c for c, _ in heads]) != window or any(not (c | ln) <= window for c, ln in heads):
+            raise Reject(f"F143: at n = {length} the heads' cyclic offsets are not ±1, …, ±{w}, or an offset is "
+                         f"beyond {w}")
+    if any(c | ln != frozenset(-x for x in c | ln) for c, ln in heads):
+        case = "asymmetric"
+    elif all(c == frozenset(-x for x in c) and ln == frozenset(-x for x in ln) for c, ln in heads):
+        case = "reflected"
+    else:
+        raise Reject("F143: every head's offsets are symmetric but some head is not invariant under n + 1 − i")
+    a = max([0] + [p for _, ln in heads for p in ln])
+    b = max([0] + [-p for _, ln in heads for p in ln])
+    extra = [r for r in range(2 * w) if _needs_one_more(w, a + b, 6 * w + r)]
+    if (data.get("case"), data.get("a"), data.get("b"), list(data.get("extra residues") or [])) != (case, a, b, extra):
+        raise Reject(f"F143: the certificate's zone or classes are not the verifier's ({case}, a = {a}, b = {b}, "
+                     f"D + 1 on n mod {2 * w} ∈ {extra})")
+    d = lemma.diameter.xreplace({x: n for x in lemma.diameter.free_symbols})
+    step = s.get("data") or {}
+    if not _same_for_every_n(decode(step.get("diameter"), ctx.symbols), d, n):
+        raise Reject("F143: D is not the union's")
+    want = d if not extra else sympy.Piecewise(
+        (d + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, 2 * w), r) for r in extra])), (d, True))
+    if not _same_for_every_n(decode(step.get("layers"), ctx.symbols), want, n):
+        raise Reject(f"F143: the count is not D + 1 exactly on n mod {2 * w} ∈ {extra} and D elsewhere")
+    return (f"F143: the union is the `cyclic window` lemma's window({w}) cyclic; the heads' offsets, read off the "
+            f"verifier's arcs, are translation-invariant ({case}), the zone has {a} + {b} positions, D + 1 on n mod "
+            f"{2 * w} ∈ {extra}, D elsewhere, for n ≥ {cert.get('from')}")
