@@ -34,6 +34,7 @@ DECIDED = [
     ((U(Offsets((1,), True), Offsets((-3,))), Window(3, True)), "asymmetric", 0, 3),
     ((Offsets((2,)), Offsets((-1,)), Window(2, True)), "asymmetric", 2, 1),
     ((Offsets((2,), True), Window(4, True)), "asymmetric", 0, 0),          # no zone: D layers at every n
+    ((Offsets((1,), True), Offsets((-1,), True)), "asymmetric", 0, 0),     # the ring's two directions: G = C_n
     ((Window(2), Window(6, True)), "reflected", 2, 2),
     ((Window(1), Window(3, True)), "reflected", 1, 1),
     ((Dilated(2, 2), Window(4, True)), "reflected", 4, 4),

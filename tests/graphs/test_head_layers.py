@@ -129,8 +129,9 @@ def test_undecided_tuples_stay_undecided():
     from uapcheck.spec import Blocks
     assert closed_least((Window(2), Blocks(4))).theorem == "F75"
     assert closed_least((Window(1), Blocks(4))) is None
-    # the two directions of a ring in two heads: G = C_n, the union's D_n is larger
-    assert closed_least((Offsets((1,), True), Offsets((-1,), True))) is None
+    # the two directions of a ring in two heads: G = C_n, the union's D_n is larger; no claim from F70, and Theorem
+    # F143 decides it (no reflection keeps a one-sided head: D = ⌊n/2⌋ layers, tests/graphs/test_cyclic_window_heads.py)
+    assert closed_least((Offsets((1,), True), Offsets((-1,), True))).theorem == "F143"
 
 
 def test_a_split_union_witness_falls_back_to_f31s():
