@@ -1282,6 +1282,30 @@ class LabelledWindowRange(Certificate):
                 "theorem": "F140"}
 
 
+@dataclass(frozen=True)
+class CompleteHeadAlone(Certificate):
+    """Theorem F141 (docs/theory.md §16.5): head `head` is complete and its step (`rule`) proves it 1-layer token
+    distinguishing w.r.t. the trivial group, the family's group; with W_V = 0 in the other heads the layer is that
+    head's, so one layer suffices (D = 1: the head sees every token) and is least."""
+
+    head: int
+    rule: str
+    diameter: int
+    layers: int
+    kind = "complete-head-alone"
+
+    def check(self) -> None:
+        if self.rule not in ("TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-BIAS"):
+            _reject(CompleteHeadAlone, f"{self.rule} does not prove a head 1-layer token distinguishing w.r.t. the "
+                    "trivial group")
+        if (self.diameter, self.layers) != (1, 1):
+            _reject(CompleteHeadAlone, "a complete head: D = 1 and one layer")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "head": self.head + 1, "rule": self.rule, "diameter": self.diameter,
+                "layers": self.layers, "theorem": "F141"}
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them

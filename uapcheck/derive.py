@@ -13,7 +13,7 @@ from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
-from .rules import (analytic, budget_witness, dense_bias, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
+from .rules import (analytic, budget_witness, complete_head, dense_bias, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
                     reweight_rows,
                     small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
@@ -342,6 +342,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
             outcome = pattern.pattern_premises(normal_spec, fixed)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
         structure, diameter = [*normal, *outcome.structure], outcome.diameter
+        alone = complete_head.one_layer(spec, tds, structure, group) if obstruction is None else None
+        if alone is not None:  # a complete head separating alone w.r.t. the trivial group (Theorem F141, §16.5)
+            structure, layers = alone, 1
     else:
         with stage("the symmetry group"):
             group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)

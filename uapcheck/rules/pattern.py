@@ -16,8 +16,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
-from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CosetInvariant, Diameter, FarPair, Generators, GlobalUnion,
-                            HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
+from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
+                            FarPair, Generators, GlobalUnion, HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
                             LabelledWindowLayers, LabelledWindowRange, Unreachable,
                             ViewWitness)
 from ..zero import is_zero
@@ -363,11 +363,12 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
             statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers,
-                          LabelledWindowRange, Trusted))
+                          LabelledWindowRange, CompleteHeadAlone, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
-                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange] = None,
+                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange
+                                 | CompleteHeadAlone] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import (far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
+from . import (complete_head, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
                named_structure, patterns, rules_families, spanning_bound, views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
@@ -315,6 +315,8 @@ def _layers_premise(ctx, s, data: dict) -> tuple:
 def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a view witness, D by lemma, search or views)
     if s["status"] != "proved":
         raise Reject("PAT-LAYERS only concludes `proved`")
+    if (s.get("certificate") or {}).get("kind") == "complete-head-alone":
+        return complete_head.layers(ctx, s)  # a complete head separating alone (Theorem F141, §16.5)
     if head_layers.applies(s) and (s.get("certificate") or {}).get("n") is not None:
         return head_layers.check(ctx, s)  # several heads at a concrete length, least from the union (Theorem F125 (b))
     found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
