@@ -211,6 +211,13 @@ def clear_caches() -> None:
         store.clear()
 
 
+def kept_store() -> OrderedDict:
+    """An empty store for a module's own per-process cache, emptied by `clear_caches()` with the others."""
+    store: OrderedDict = OrderedDict()
+    _ALL.append(store)
+    return store
+
+
 def exact_cache_iter(maxsize: int = 128) -> Callable[[F], F]:
     """`exact_cache` for a generator function. The items are recorded as they are produced and
     kept only when the caller ran the generator to its end (a caller that stops early, as `all()`

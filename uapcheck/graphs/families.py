@@ -1489,8 +1489,10 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
     from .symmetry import pattern_structure
     from .views import decide_views
     graphs = [build_graph(pattern, n, {})]
-    conn = analyze_connectivity(graphs)
     grp = symmetry_group(graphs)
+    # G is the head's whole automorphism group: its orbits serve the probe loop, as on the rules' route
+    # (rules/pattern.py), so both ask for one kept answer (graphs/kept_results.py)
+    conn = analyze_connectivity(graphs, union_automorphisms=grp.generators)
     name = grp.structure or grp.name
     if not conn.strongly_connected or conn.diameter is None:
         return ConcreteAnswer(n, bool(conn.strongly_connected), None, int(grp.order), name, None, False)
