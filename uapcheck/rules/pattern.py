@@ -770,8 +770,9 @@ def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternO
                            else _closed_form(primary, {"diameter": diameter, "exact": True}))
             connected = connected_step(desc, certificate, ev, notes)
             structure.append(connected)
-            labelled = (_labelled_window(spec, int(diameter), fixed_heads)
-                        if fixed_heads is not None and isinstance(spec.tokens, int) else None)
+            labelled = (_labelled_window(spec, int(diameter), fixed_heads)  # an integer n, integer sizes
+                        if fixed_heads is not None and isinstance(spec.tokens, int)
+                        and isinstance(diameter, (int, sympy.Integer)) else None)
             if labelled is None and fixed_heads is not None and isinstance(n, sympy.Symbol):
                 labelled = _labelled_window_any_length(spec, n, diameter, fixed_heads)
             if labelled is not None:  # Theorem F135 at a concrete n, F140 at every n ≥ w + 2 (docs/theory.md §16.5)
