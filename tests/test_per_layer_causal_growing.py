@@ -47,8 +47,8 @@ def text(heads: list, tokens: str = "n", extra: str = "") -> str:
     return blocks + f"tokens {tokens}\ntarget causal\n{extra}"
 
 
-def form_of(heads):
-    L = read_form_layers(parse_source(text(heads)))
+def form_of(heads, params: str = ""):
+    L = read_form_layers(parse_source(params + text(heads)))
     return L, interval_form(L, "n")
 
 
@@ -121,8 +121,8 @@ def test_two_windows_at_any_length():
     assert piece_at(form, 10 ** 6, {}) == count_at(L, 10 ** 6) == 400_000
 
 
-def certificate(heads) -> dict:
-    src = text(heads)
+def certificate(heads, params: str = "") -> dict:
+    src = params + text(heads)
     return json.loads(json.dumps(certfile.build(uapcheck.check(src, "t.uap"), src)))
 
 
@@ -186,3 +186,63 @@ def test_forged_forms_are_rejected_by_the_kernel():
                 replace(form, layers=sympy.ceiling((n - 1) / 3))):
         with pytest.raises(proof.CertificateRejected):
             CausalGrowingForm(L, bad, "n").check()
+
+
+PARAM_FINITE = ["causal & window(w)", "causal & window(1)", "causal & window(2)", "offsets {0}",
+                "causal & window(w) + offsets {-1, 0}"]
+
+
+@pytest.mark.parametrize("seed, lower", [(41, 2), (42, 1), (43, 3)])
+def test_a_param_width_equals_theorem_f121_from_2u_on(seed, lower):
+    """Finite widths with one param w (integers beside it): D_c(n) in closed form for n ≥ 2u, at several w, every n of
+    [2u, 2u + 60) and at 10⁵ + 7; the lengths below are not claimed."""
+    rng = random.Random(seed)
+    params = f"param w integer >= {lower}\n"
+    decided = 0
+    for _ in range(120):
+        heads = [[rng.choice(PARAM_FINITE) for _ in range(rng.randint(1, 4))] for _ in range(rng.choice([1, 1, 2]))]
+        if not any("(w)" in h for row in heads for h in row):
+            continue
+        try:
+            L, form = form_of(heads, params)
+        except Exception:  # a head whose width depends on w beside a larger integer, or a list of one pattern
+            continue
+        assert isinstance(form, GrowingForm) and form.pieces is None
+        decided += 1
+        n_sym, w_sym = sympy.Symbol("n", integer=True, positive=True), sympy.Symbol("w", integer=True, positive=True)
+        for w in (lower, lower + 1, lower + 4, 9):
+            start = int(sympy.sympify(form.start).xreplace({w_sym: w}))
+            for n in [*range(start, start + 60), 10 ** 5 + 7]:
+                got = int(form.layers.xreplace({n_sym: n, w_sym: w}))
+                assert got == count_at(L, n, w), (heads, w, n)
+    assert decided >= 40, decided
+
+
+def test_a_param_width_against_the_rooted_views():
+    heads = [["causal & window(w)", "causal & window(2)"]]
+    L, form = form_of(heads, "param w integer >= 2\n")
+    n_sym, w_sym = sympy.Symbol("n", integer=True, positive=True), sympy.Symbol("w", integer=True, positive=True)
+    for w in (2, 3, 5):
+        src_heads = [[f"causal & window({w})", "causal & window(2)"]]
+        for n in range(2 * w, 41):
+            assert int(form.layers.xreplace({n_sym: n, w_sym: w})) == views_count(src_heads, n), (w, n)
+
+
+def test_a_param_width_file_is_verified_and_forgeries_rejected():
+    heads = [["causal & window(w)", "causal & window(2)"]]
+    params = "param w integer >= 2\n"
+    r = uapcheck.check(params + text(heads), "t.uap")
+    w, n = sympy.Symbol("w", integer=True, positive=True), sympy.Symbol("n", integer=True, positive=True)
+    assert r.verdict == "UAP"
+    assert sympy.simplify(r.layers - sympy.ceiling((n - 1) / (w + 2)) - sympy.ceiling((n - 1 - w) / (w + 2))) == 0
+    data = certificate(heads, params)
+    assert form_outcome(data) == VERIFIED
+    other = certificate([["causal & window(w)", "causal & window(3)"]], params)
+
+    def formula(d):
+        d["layers"] = next(s for s in other["steps"] if s["rule"] == "SEQ-CAUSAL-FORM")["data"]["layers"]
+
+    def early(d):
+        d["from"] = 2
+    for change in (formula, early):
+        assert form_outcome(_forged(data, change)) == REJECTED, change.__name__

@@ -531,26 +531,33 @@ class CausalGrowingForm(Certificate):
 
     def check(self) -> None:
         import sympy
-        from .graphs.layers_interval_forms import count_at, growing_form
+        from .graphs.layers_interval_forms import _sym, count_at, growing_form
         L, f = self.layers_, self.form
         got = growing_form(L, self.tokens)
-        if (sympy.simplify(got.layers - f.layers) != 0 or (got.start, got.pieces) != (f.start, f.pieces)
-                or (got.bound, got.total, got.period) != (f.bound, f.total, f.period)):
+        same = all(sympy.simplify(sympy.sympify(a, strict=True) - sympy.sympify(b, strict=True)) == 0  # safe: strict
+                   for a, b in ((got.layers, f.layers), (got.start, f.start), (got.bound, f.bound),
+                                (got.total, f.total)))
+        if not same or got.pieces != f.pieces or got.period != f.period:
             _reject(CausalGrowingForm, f"Theorem F137 gives {got.layers} layers from n ≥ {got.start}, pieces "
                                        f"{got.pieces}, not the ones stated")
-        n_sym = sympy.Symbol(self.tokens, integer=True, positive=True)
+        n_sym = _sym(self.tokens)
+        for w in ([None] if L.param is None else [L.lower + off for off in FORM_INSTANCE_OFFSETS]):
+            subs = {} if w is None else {_sym(L.param): w}
 
-        def formula(n: int) -> int:
-            return int(f.layers.xreplace({n_sym: n}))
-        top = max(f.bound, f.start) + f.total
-        lengths = list(range(f.start, top + 1))
-        if len(lengths) > GROWING_EXHAUSTIVE:
-            step = len(lengths) // GROWING_EXHAUSTIVE + 1
-            lengths = sorted({*range(f.start, top + 1, step), *range(max(f.start, f.bound - 50), top + 1)})
-        for n in lengths:
-            if count_at(L, n) != formula(n):
-                _reject(CausalGrowingForm, f"Theorem F121 at n = {n} differs from the formula's {formula(n)}")
-        if f.start > 2 and count_at(L, f.start - 1) == formula(f.start - 1):
+            def value(x, n: Optional[int] = None, subs: dict = subs) -> int:
+                return int(sympy.sympify(x, strict=True).xreplace({**subs, n_sym: n} if n else subs))  # safe: strict
+            start, top = value(f.start), max(value(f.bound), value(f.start)) + value(f.total)
+            lengths = list(range(start, top + 1))
+            if len(lengths) > GROWING_EXHAUSTIVE:
+                stride = len(lengths) // GROWING_EXHAUSTIVE + 1
+                lengths = sorted({*lengths[::stride], *range(max(start, value(f.bound) - 50), top + 1)})
+            for n in lengths:
+                if count_at(L, n, w) != value(f.layers, n):
+                    _reject(CausalGrowingForm, f"Theorem F121 at n = {n}{'' if w is None else f', w = {w}'} differs "
+                                               f"from the formula's {value(f.layers, n)}")
+        if f.pieces is None:
+            return
+        if f.start > 2 and count_at(L, f.start - 1) == int(f.layers.xreplace({n_sym: f.start - 1})):
             _reject(CausalGrowingForm, f"the range is not sharp: n = {f.start - 1} has the formula's count too")
         for piece in f.pieces:
             for n in (piece.lower, piece.upper - 1):
@@ -560,9 +567,12 @@ class CausalGrowingForm(Certificate):
     def to_json(self) -> Any:
         from .certfile import _tree
         L, f = self.layers_, self.form
+
+        def out(v):
+            return v if isinstance(v, int) else _tree(v)
         return {"kind": self.kind, "widths": [list(row) for row in L.rows], "periodic": True, "limit": None,
-                "param": None, "layers": _tree(f.layers), "least": True, "from": f.start, "growing": True,
-                "pieces": [{"from": q.lower, "below": q.upper, "layers": q.layers} for q in f.pieces]}
+                "param": L.param, "layers": _tree(f.layers), "least": True, "from": out(f.start), "growing": True,
+                "pieces": [{"from": q.lower, "below": q.upper, "layers": q.layers} for q in f.pieces or ()]}
 
 
 #: Up to this n CausalSinkCount also re-checks the reach, the covering and the witness on explicit position sets.

@@ -122,9 +122,6 @@ def read_form_layers(spec: S.Spec) -> FormLayers:
     if len(names) > 1:
         raise FormOutside(f"widths given by different params ({', '.join(sorted(names))})")
     param = names.pop() if names else None
-    if param is not None and any(isinstance(w, int) and w > 0 for r in rows for w in r):
-        raise FormOutside(f"positive integer widths beside the param width {param} (Theorem F123 takes one param "
-                          "width, with widths 0 and ∞)")
     rows, periodic, limit = network_rows(rows, periodic, budget_of(spec))
     bound = lower.get(param) if param else None
     return FormLayers(rows, periodic, limit, param, bound if bound is not None else 1)
@@ -309,6 +306,9 @@ def _merged(pieces: list) -> tuple[Piece, ...]:
 def interval_form(L: FormLayers, tokens: str = "n") -> "IntervalForm | GrowingForm":
     if growing(L):
         return growing_form(L, tokens)
+    if L.param is not None and any(isinstance(w, int) and w > 0 for r in L.rows for w in r):
+        raise FormOutside(f"positive integer widths beside the param width {L.param} (Theorem F123 takes one param "
+                          "width, with widths 0 and ∞)")
     return param_form(L, tokens) if L.param is not None else integer_form(L)
 
 
@@ -324,24 +324,38 @@ def growing(L: FormLayers) -> bool:
 @dataclass(frozen=True)
 class GrowingForm:
     """Theorem F137's answer: for every n ≥ `start` the least count is D_c(n) = `layers`, the least m with
-    W(0, m] ≥ n − 1, in closed form Σ_{r=0}^{p−1} ⌈(n − 1 − S_r)/P⌉; `pieces` the lengths 1 ≤ n < start."""
+    W(0, m] ≥ n − 1, in closed form Σ_{r=0}^{p−1} ⌈(n − 1 − S_r)/P⌉; `pieces` the lengths 1 ≤ n < start (None with a param width: the start
+    is then 2u, not shown sharp, and the lengths below it are not decided)."""
     layers: sympy.Expr
-    start: int
-    pieces: tuple[Piece, ...]
+    start: Size
+    pieces: Optional[tuple[Piece, ...]]
     first_wide: int      # ℓ₁
-    bound: int           # 2u, u the width of layer ℓ₁: the count is D_c(n) from here on by the theorem
+    bound: Size          # 2u, u the width of layer ℓ₁: the count is D_c(n) from here on by the theorem
     period: int          # p
-    total: int           # P = W(0, p]
-    prefix: tuple[int, ...]  # S_0, …, S_{p−1}
+    total: Size          # P = W(0, p]
+    prefix: tuple[Size, ...]  # S_0, …, S_{p−1}
 
 
-def reach_formula(prefix: Sequence[int], total: int, tokens: str = "n") -> sympy.Expr:
+def reach_formula(prefix: Sequence[Size], total: Size, tokens: str = "n") -> sympy.Expr:
     """D_c(n) = #{m ≥ 1 : W(0, m − 1] < n − 1} = Σ_r ⌈(n − 1 − S_r)/P⌉ (each S_r ≤ P, n ≥ 2), equal S_r grouped."""
     n = _sym(tokens)
     out = sympy.Integer(0)
-    for s_r in sorted(set(prefix)):
-        out += prefix.count(s_r) * sympy.ceiling(sympy.Rational(1, total) * (n - 1 - s_r))
+    for s_r in sorted(set(prefix), key=sympy.default_sort_key):
+        out += list(prefix).count(s_r) * sympy.ceiling((n - 1 - s_r) / sympy.Integer(1) / total)
     return out
+
+
+def _param_growing(L: FormLayers, tokens: str) -> GrowingForm:
+    """F137 (a)–(b) with a param width among the finite widths: D_c(n) in closed form for every n ≥ 2u."""
+    w = _sym(str(L.param))
+    p = len(L.rows)
+    widths: list[Size] = [w if isinstance(x, str) else int(x)  # type: ignore[arg-type]
+                          for x in (L.union(q) for q in range(1, p + 1))]
+    total = sum(widths, sympy.Integer(0))
+    prefix = tuple(sum(widths[:r], sympy.Integer(0)) for r in range(p))
+    first = next(q for q in range(1, p + 1) if widths[q - 1] != 0)
+    start = 2 * widths[first - 1]
+    return GrowingForm(reach_formula(prefix, total, tokens), start, None, first, start, p, total, prefix)
 
 
 def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
@@ -349,8 +363,7 @@ def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
     (only depths m with W(ℓ₁, m] ≤ u − 2 can have one, and at such an m the lengths with D_c(n) = m and a witness are
     an interval: n ≥ θ(m) by F121)."""
     if L.param is not None:
-        raise FormOutside(f"finite widths only, one of them the param {L.param}: the range and the lengths below it "
-                          "are derived for integer widths (Theorem F137)")
+        return _param_growing(L, tokens)
     p = len(L.rows)
     unions = [int(L.union(q)) for q in range(1, p + 1)]  # type: ignore[arg-type]
     total = sum(unions)
@@ -382,7 +395,7 @@ def piece_at(form: "IntervalForm | GrowingForm", n: int, values: dict, tokens: s
         return x if isinstance(x, int) else int(sympy.sympify(x, strict=True).xreplace(subs))  # safe: strict
     if n >= num(form.start):
         return num(form.layers)
-    hits = [p for p in form.pieces if num(p.lower) <= n < num(p.upper)]
+    hits = [p for p in form.pieces or () if num(p.lower) <= n < num(p.upper)]
     if len(hits) != 1:
         raise ValueError(f"the pieces do not partition the lengths below the range at n = {n}")
     return num(hits[0].layers)

@@ -166,17 +166,22 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
     statement = claim_of(
         "every head of every layer attends at v to an interval [v − w, v] of finite width w, so every model's output "
         "at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only, and after m layers exactly the "
-        f"last W(0, m] + 1 positions, W(0, m] the sum of the layers' widths ({f.total} per period of {f.period}); "
-        f"for {where} the least number of attention layers for causal targets is the least m with W(0, m] ≥ n − 1, ",
-        written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an earlier token, and "
-        f"from n = {f.bound} on no view at that depth has a symmetry moving its prefix: Theorem F137); below the "
-        "range, by Theorem F121 at each length: " + _pieces_words(f.pieces))
+        f"last W(0, m] + 1 positions, W(0, m] the sum of the layers' widths ({show_size(f.total)} per period of "
+        f"{f.period}); for {where} the least number of attention layers for causal targets is the least m with "
+        "W(0, m] ≥ n − 1, ", written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an "
+        f"earlier token, and from n = {show_size(f.bound)} on no view at that depth has a symmetry moving its prefix: "
+        "Theorem F137); " + ("below the range, by Theorem F121 at each length: " + _pieces_words(f.pieces)
+                             if f.pieces is not None else "the lengths below the range are not decided (the start and "
+                             "the pieces below it are derived for integer widths)"))
     ev: dict = {"patterns": desc, "widths": [list(row) for row in L.rows], "periodic": True,
                 "layers": show_size(f.layers), "least": True, "range": where, "first wide layer": f.first_wide,
-                "widths per period": f.total,
-                "below": [{"lengths": f"{p.lower} ≤ n < {p.upper}", "layers": p.layers} for p in f.pieces]}
+                "widths per period": f.total if isinstance(f.total, int) else show_size(f.total),
+                "below": None if f.pieces is None else
+                [{"lengths": f"{p.lower} ≤ n < {p.upper}", "layers": p.layers} for p in f.pieces]}
+    if L.param is not None:
+        ev["param width"] = L.param
     return proof.conclude(statement, proof.PROVED, evidence=ev,
-                          facts={"layers": f.layers, "least": True, "from": f.start, "form pieces": f.pieces},
+                          facts={"layers": f.layers, "least": True, "from": f.start, "form pieces": f.pieces or ()},
                           certificate=cert)
 
 
@@ -195,10 +200,12 @@ def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     cert = (CausalGrowingForm(L, form, str(spec.tokens)) if isinstance(form, GrowingForm)
             else CausalIntervalForm(L, form, str(spec.tokens)))
     step = form_step(_describe(spec), cert)
-    pieces = tuple(TargetPiece(p.lower, p.upper, p.layers) for p in form.pieces)
+    pieces = None if form.pieces is None else tuple(TargetPiece(p.lower, p.upper, p.layers) for p in form.pieces)
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     if failing:
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds)), None
     return TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds), range=_range_text(form.start),
-                         below=None, pieces=pieces), None
+                         below=None, pieces=pieces,
+                         below_open="" if pieces is not None else
+                         "for a param width (Theorem F137 derives them for integer widths)"), None

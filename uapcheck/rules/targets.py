@@ -92,6 +92,9 @@ class TargetOutcome:
     below: Optional[tuple] = ()
     # with params in the range's bound: the lengths below it in closed form (target_below.TargetPiece), or None
     pieces: Optional[tuple] = None
+    # why the lengths below the range are not decided, when `below` and `pieces` are None ("" for positions or an
+    # encoding, §14.7)
+    below_open: str = ""
 
     def record(self) -> dict:
         lay = self.layers
@@ -118,7 +121,8 @@ class TargetOutcome:
         if self.below is None and self.pieces:
             return f" (for {self.range}" + "".join(f"; {p.words()}" for p in self.pieces) + ")"
         if self.below is None:
-            return f" (for {self.range}; the lengths below it are not decided with positions or an encoding)"
+            return f" (for {self.range}; the lengths below it are not decided " \
+                   f"{self.below_open or 'with positions or an encoding'})"
         return f" (for {self.range}" + "".join(f"; {w}" for w in lengths_words(self.below)) + ")"  # () → " (for n ≥ 3)"
 
     def phrase(self) -> str:

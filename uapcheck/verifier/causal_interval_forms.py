@@ -68,8 +68,8 @@ class Form:
         self.param = names.pop() if names else None
         bound = lower.get(self.param) if self.param else None
         self.lower: int = bound if bound is not None else 1
-        if self.param and any(not isinstance(x, str) and x not in (0, INF) for row in self.rows for x in row):
-            raise NotIntervals("positive integer widths beside a param width")
+        self.mixed = bool(self.param) and any(not isinstance(x, str) and x not in (0, INF) for row in self.rows
+                                              for x in row)
 
     def values(self) -> list:
         """The param values the verifier works at (one None without a param)."""
@@ -121,6 +121,8 @@ class Form:
 
     def layers_from(self, w: Optional[int]) -> tuple[int, int]:
         """(C, N₀) at the param value w: from N₀ on the count is C, by the argument in the module docstring."""
+        if self.mixed:
+            raise NotIntervals("positive integer widths beside a param width")
         rows = self.at(3, w).rows
         width = [max(r) for r in rows]
         p = len(rows)
@@ -147,12 +149,12 @@ class Form:
         return C, bound
 
 
-def growing_terms(F: Form) -> tuple[int, int, list[int], int]:
-    """Theorem F137's data from the verifier's reading (finite integer widths, periodic): (p, P, [S_0 … S_{p−1}], u),
-    u the width of the first layer of positive width. NotIntervals when the widths are outside F137."""
-    if F.limit is not None or F.param is not None:
-        raise NotIntervals("Theorem F137 takes a periodic list of integer widths")
-    widths = [max(r) for r in F.at(3, None).rows]
+def growing_terms(F: Form, w: Optional[int]) -> tuple[int, int, list[int], int]:
+    """Theorem F137's data from the verifier's reading (finite widths, periodic; the param set to w): (p, P,
+    [S_0 … S_{p−1}], u), u the width of the first layer of positive width. NotIntervals outside F137."""
+    if F.limit is not None:
+        raise NotIntervals("Theorem F137 takes a periodic list without a budget")
+    widths = [max(r) for r in F.at(3, w).rows]
     if INF in widths:
         raise NotIntervals("a layer of width ∞: Theorem F123's case, not F137's")
     ints = [int(x) for x in widths]
@@ -162,6 +164,15 @@ def growing_terms(F: Form) -> tuple[int, int, list[int], int]:
     prefix = [sum(ints[:r]) for r in range(len(ints))]
     u = next(x for x in ints if x >= 1)
     return len(ints), total, prefix, u
+
+
+def growing_symbolic(F: Form, w) -> tuple[list, object]:
+    """([S_0 … S_{p−1}], P) with the param width as the symbol w (a row's width: ∞ absent, the param when a head has
+    it, integers beside it at most its lower bound, as the reading checked)."""
+    def union(row):
+        return w if any(isinstance(x, str) for x in row) else int(max(row))
+    widths = [union(r) for r in F.rows]
+    return [sum(widths[:r], 0) for r in range(len(widths))], sum(widths, 0)
 
 
 def growing_count(prefix: list[int], total: int, n: int) -> int:

@@ -640,63 +640,83 @@ def causal_interval_form(ctx, s):
 GROWING_LENGTHS = 20_000
 
 
-def _growing_form(ctx, F, data: dict):
-    """SEQ-CAUSAL-FORM with finite widths (Theorem F137, §21.10): the stated formula is the verifier's D_c(n), and its
-    own F121 gives that count at every length from the start through two periods past 2u (beyond 2u the count is D_c
-    by the theorem), the length before the start differs, and every piece is re-derived at its ends."""
+def _growing_at_value(F, w, formula, start, n_sym, w_sym, pieces: list) -> str:
+    """F137 at one value w of the param (None: integer widths): the formula against the verifier's D_c and F121 from
+    the start through two periods past 2u; integer widths: sharp, and every piece at its ends. Returns the stretch."""
     from .causal_interval_forms import NotIntervals, growing_count, growing_terms
     try:
-        p, total, prefix, u = growing_terms(F)
-        F.confirm(None)
+        p, total, prefix, u = growing_terms(F, w)
+        F.confirm(w)
     except NotIntervals as exc:
         raise Reject(str(exc)) from None
-    if data.get("least") is not True:
-        raise Reject("the step claims the least count")
-    formula = _form_number(ctx, data.get("layers"), "the number of layers")
-    start = _int(data.get("from"), "the range's start")
-    n_sym = ctx.symbols.get(str(ctx.spec.tokens))
-    if n_sym is None or start < 2:
-        raise Reject("the range's start or the length symbol is missing")
-
-    def stated(n: int) -> int:
-        return _form_at(formula, {n_sym: n})
+    subs = {} if w_sym is None else {w_sym: w}
+    first = _form_at(start, subs)
+    if first < 2:
+        raise Reject(f"the range starts at n = {first}, below 2")
 
     def count(n: int) -> int:
         try:
-            return F.count(n, None)
+            return F.count(n, w)
         except NotIntervals as exc:
             raise Reject(str(exc)) from None
-    top = max(2 * u, start) + 2 * total
-    lengths = list(range(start, top))
+    top = max(2 * u, first) + 2 * total
+    lengths = list(range(first, top))
     if len(lengths) > GROWING_LENGTHS:
         stride = len(lengths) // GROWING_LENGTHS + 1
-        lengths = sorted({*lengths[::stride], *range(max(start, 2 * u - 50), top)})
+        lengths = sorted({*lengths[::stride], *range(max(first, 2 * u - 50), top)})
     for n in lengths:
-        own = growing_count(prefix, total, n)
-        if stated(n) != own or count(n) != own:
-            raise Reject(f"at n = {n} the stated formula gives {stated(n)}, the verifier's D_c {own} and its F121 "
-                         f"{count(n)}")
-    if count(start - 1) == growing_count(prefix, total, start - 1):
-        raise Reject(f"the range is not sharp: n = {start - 1} has D_c(n) layers too")
-    # the formula past the stretch: Σ_r ⌈(n − 1 − S_r)/P⌉ gains p when n gains P, as D_c(n) does
-    import sympy
-    own_formula = sum(sympy.ceiling((n_sym - 1 - s_r) / sympy.Integer(total)) for s_r in prefix)
-    if sympy.simplify(sympy.sympify(formula, strict=True) - own_formula) != 0:  # safe: strict (a decoded tree)
-        raise Reject("the stated formula is not Σ_r ⌈(n − 1 − S_r)/P⌉ for the verifier's widths")
+        own, said = growing_count(prefix, total, n), _form_at(formula, {**subs, n_sym: n})
+        if said != own or count(n) != own:
+            raise Reject(f"at n = {n}{'' if w is None else f', {F.param} = {w}'} the stated formula gives {said}, the "
+                         f"verifier's D_c {own} and its F121 {count(n)}")
+    where = f"{first}…{top - 1}" if w is None else f"{F.param} = {w}: {first}…{top - 1}"
+    if F.param is not None:
+        return where
+    if count(first - 1) == growing_count(prefix, total, first - 1):
+        raise Reject(f"the range is not sharp: n = {first - 1} has D_c(n) layers too")
     expect = 1
-    for piece in data.get("pieces") or []:
+    for piece in pieces:
         a, b, lay = (_int(piece.get(k), f"a piece's {k}") for k in ("from", "below", "layers"))
         if a != expect or b <= a or count(a) != lay or count(b - 1) != lay:
             raise Reject(f"the piece {a} ≤ n < {b} is not {lay} layers by the verifier's F121, or the pieces do not "
                          "partition the lengths below the start")
         expect = b
-    if expect != start:
-        raise Reject(f"the pieces end at n = {expect}, not at the range's start {start}")
-    return VERIFIED, (f"every head read as an interval head of finite width (confirmed on the verifier's arcs); the "
-                      f"widths sum to P = {total} per period of {p}, so D_c(n) = Σ_r ⌈(n − 1 − S_r)/P⌉, the stated "
-                      f"formula; from n = 2u = {2 * u} on no witness exists at D_c (Theorem F137), and the verifier's "
-                      f"own F121 gives D_c(n) at every length from the start {start} through {top - 1} (two periods "
-                      "past 2u), fewer-or-more at the length before; every piece re-derived at its ends")
+    if expect != first:
+        raise Reject(f"the pieces end at n = {expect}, not at the range's start {first}")
+    return where
+
+
+def _growing_form(ctx, F, data: dict):
+    """SEQ-CAUSAL-FORM with finite widths (Theorem F137, §21.10): the stated formula is Σ_r ⌈(n − 1 − S_r)/P⌉ for the
+    verifier's widths, and its own F121 gives D_c(n) at every length from the start through two periods past 2u
+    (beyond 2u the count is D_c by the theorem; a param width: at several of its values); with integer widths the
+    length before the start differs (sharp), and every piece is re-derived at its ends; with a param width no piece is
+    claimed."""
+    import sympy
+    from .causal_interval_forms import growing_symbolic
+    if data.get("least") is not True:
+        raise Reject("the step claims the least count")
+    formula = _form_number(ctx, data.get("layers"), "the number of layers")
+    start = _form_number(ctx, data.get("from"), "the range's start")
+    n_sym = ctx.symbols.get(str(ctx.spec.tokens))
+    w_sym = ctx.symbols.get(F.param) if F.param is not None else None
+    if n_sym is None or (F.param is not None and w_sym is None):
+        raise Reject("the length symbol or the param's symbol is missing")
+    prefix_sym, total_sym = growing_symbolic(F, w_sym)
+    own_formula = sum(sympy.ceiling((n_sym - 1 - s_r) / sympy.sympify(total_sym, strict=True))  # safe: strict
+                      for s_r in prefix_sym)
+    if sympy.simplify(sympy.sympify(formula, strict=True) - own_formula) != 0:  # safe: strict (a decoded tree)
+        raise Reject("the stated formula is not Σ_r ⌈(n − 1 − S_r)/P⌉ for the verifier's widths")
+    lows = [_growing_at_value(F, w, formula, start, n_sym, w_sym, data.get("pieces") or []) for w in F.values()]
+    if F.param is not None and data.get("pieces"):
+        raise Reject("with a param width no lengths below the range are derived")
+    return VERIFIED, ("every head read as an interval head of finite width (confirmed on the verifier's arcs); the "
+                      "stated formula is Σ_r ⌈(n − 1 − S_r)/P⌉ = D_c(n) for the verifier's widths (P their sum per "
+                      "period, S_r the first r layers' sum); from n = 2u on no witness exists at D_c (Theorem F137), "
+                      "and the verifier's own F121 gives D_c(n) at every length from the start through two periods "
+                      f"past 2u ({'; '.join(lows)})" + ("" if F.param is not None else
+                                                        ", fewer-or-more at the length before; every piece re-derived "
+                                                        "at its ends"))
 
 
 def check_form_verdict(ctx, s, data: dict) -> str:
