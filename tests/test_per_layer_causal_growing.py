@@ -246,3 +246,34 @@ def test_a_param_width_file_is_verified_and_forgeries_rejected():
         d["from"] = 2
     for change in (formula, early):
         assert form_outcome(_forged(data, change)) == REJECTED, change.__name__
+
+
+def test_the_growing_form_against_every_permutation_at_n_up_to_6():
+    """The definition of §21.3/§21.5 by brute force over S_n (tests/test_brute_force_random_families.py's family of
+    per-layer neighbourhoods): at each n ≤ 6 the stated count reaches every prefix, has no causal view witness, and
+    when above max(D_c, 1) has one a layer below — for 30-odd random periodic lists of finite widths."""
+    from test_brute_force_random_families import family, per_layer_source  # tests/ is on sys.path
+    pool = [("and", ("causal",), ("window", 1, False)), ("and", ("causal",), ("window", 2, False)),
+            ("and", ("causal",), ("window", 3, False)), ("offsets", (0,))]
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        row = [rng.choice(pool) for _ in range(rng.choice([2, 3]))]
+        if all(h == ("offsets", (0,)) for h in row) or len(set(row)) == 1:
+            continue
+        src = per_layer_source([row], ["periodic"], "n", None, causal=True)
+        form = interval_form(read_form_layers(parse_source(src)), "n")
+        assert isinstance(form, GrowingForm)
+        for n in range(1, 7):
+            layers = piece_at(form, n, {})
+            fam = family([row], ["periodic"], n, None)
+            d = fam.first_reaching(lambda i: frozenset(range(1, i + 1)))
+            assert layers >= max(d, 1), (src, n)
+
+            def moves(p, i):
+                return any(p[j] != j for j in range(1, i + 1))
+            assert not fam.witness(layers, moves), (src, n)
+            if layers > max(d, 1):
+                assert fam.witness(layers - 1, moves), (src, n)
+            checked += 1
+    assert checked >= 150, checked
