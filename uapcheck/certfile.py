@@ -781,6 +781,8 @@ def _not_causal_data(step: proof.Step, spec) -> Optional[dict]:
         return {"route": "view witness", **(_seq_witness(ev.get("view witness"), spec) or {})}
     if ev.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
         return {"route": "interval witness", **(ev.get("interval witness") or {})}
+    if ev.get("route") == "sink witness":  # per-layer heads with sinks at their whole depth (§21.9)
+        return {"route": "sink witness", **(ev.get("sink witness") or {})}
     if ev.get("route") == "one layer collision":  # `layers 1`: keys l < i and l′ of row i alike in every head (§14.9)
         return {"route": "one layer collision", "collision": ev.get("collision")}
     w = ev.get("witness")

@@ -74,13 +74,41 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         return None
     c = decide(L)
     if c.layers is None:
-        return None
+        return _short_of_the_count(spec, L, c, tds)
     step = sinks_step(_describe(spec), CausalSinkCount(L, c))
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     if failing:
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
     return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
+
+
+def _short_of_the_count(spec: S.Spec, L, c, tds: list):
+    """NOT-UAP when the network's depth (a finite list or a budget) is below the count (docs/theory.md §21.9, F128
+    (a) and (d)): x_j does not reach position v within it, or a transposition witness sits at root n at the whole
+    depth; None when neither is shown."""
+    from ..graphs.layers_sinks import WITNESS_WORK, find_witness
+    from .targets import TargetOutcome, not_causal_step
+    if L.limit is None:
+        return None
+    if c.depth is None and c.missing is not None:
+        v, j = c.missing
+        step = not_causal_step(spec, f"x_{j} does not reach position {v} within the network's {L.limit} attention "
+                               f"layers although {j} < {v} (after m layers v reads the first sinks and an interval as "
+                               f"long as the widths' sum, Theorem F128 (a)), so every model's output at {v} ignores "
+                               f"x_{j}, while the causal target F(X)_{v} = x_{j} depends on it",
+                               {"witness": {"i": v, "j": j, "target": f"F(X)_{v} = x_{j}"}})
+    else:
+        wit = find_witness(L, L.limit) if c.depth is not None and L.n * L.limit <= WITNESS_WORK else None
+        if wit is None:
+            return None
+        i, j = wit
+        step = not_causal_step(spec, f"at the network's whole depth of {L.limit} attention layers the output at "
+                               f"position {i} is the same for X and σX, σ the transposition of positions {j} and "
+                               f"{j + 1}, which moves its prefix (a causal view witness, Theorem F128 (d)), while a "
+                               "causal target tells them apart",
+                               {"sink witness": {"position": i, "depth": L.limit, "j": j}, "route": "sink witness"})
+    return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1], tuple(tds))
 
 
 def _form_step(desc: str, cert: CausalSinkForm) -> proof.Step:

@@ -336,7 +336,7 @@ def causal_depth_witness(ctx, s, data) -> tuple:
 def causal_unreached(ctx, i: int, j: int) -> tuple:
     """TGT-NOT-CAUSAL's unreached route on per-layer patterns: x_j never reaches i within the network's layers
     (a periodic Φ: until the reach stops growing for a whole period, §21.1)."""
-    above = interval_unreached(ctx, i, j)
+    above = sink_unreached(ctx, i, j) or interval_unreached(ctx, i, j)
     if above is not None:
         return above
     L = _layers(ctx)
@@ -413,6 +413,57 @@ def interval_depth_witness(ctx, data) -> tuple:
         raise Reject(f"the transposition ({j} {j + 1}) is not a causal view witness at depth {iv.limit}")
     return VERIFIED, (f"the transposition ({j} {j + 1}) is a causal view witness at position {iv.n} and the network's "
                       f"whole depth {iv.limit} (Theorem F121): no member of the family gives the UAP for causal targets")
+
+
+def _sink_heads(ctx):
+    """The verifier's reading of per-layer heads with attention sinks (None when no head has sinks or they are not
+    sink interval heads)."""
+    from .causal_intervals import NotIntervals
+    from .causal_sinks import build
+    if "sink heads" not in ctx.cache:
+        try:
+            got = build(ctx.spec)
+            ctx.cache["sink heads"] = got if any(k for row in got.rows for _, k in row) else None
+        except NotIntervals:
+            ctx.cache["sink heads"] = None
+    return ctx.cache["sink heads"]
+
+
+def sink_unreached(ctx, i: int, j: int) -> Optional[tuple]:
+    """TGT-NOT-CAUSAL's unreached route on heads with attention sinks above the per-layer arc limit: the view of
+    position i at the network's whole depth (the recursion of §21.3 on interval lists) misses j."""
+    if not isinstance(ctx.spec.tokens, int) or ctx.spec.tokens <= layer_views.MAX_N:
+        return None
+    sk = _sink_heads(ctx)
+    if sk is None:
+        return None
+    if sk.limit is None:
+        raise Reject("a periodic Φ without a budget has no whole depth to fall short of")
+    if not 1 <= j < i <= sk.n or any(a <= j <= b for a, b in sk.views(i, sk.limit)[0]):
+        raise Reject(f"x_{j} reaches position {i} within the network's {sk.limit} layers (or j ≥ i)")
+    return VERIFIED, (f"position {i}'s view through the network's {sk.limit} layers (the sinks and windows of §21.9, "
+                      f"on the verifier's interval lists) misses {j} < {i}: the causal target F(X)_{i} = x_{j} is not "
+                      "approximable")
+
+
+def sink_depth_witness(ctx, data) -> tuple:
+    """TGT-NOT-CAUSAL's sink route: a transposition witness at the network's whole depth (§21.9, F128 (d)), checked
+    by the definition on the verifier's interval lists, every prefix reached within that depth."""
+    sk = _sink_heads(ctx)
+    if sk is None:
+        raise Reject("the heads are not sink interval heads")
+    if sk.limit is None:
+        raise Reject("a periodic Φ without a budget has no whole depth")
+    i, m, j = (_int(data.get(k), k) for k in ("position", "depth", "j"))
+    if m != sk.limit:
+        raise Reject("the witness is not at the network's whole depth")
+    if sk.reached(m) is not None:
+        raise Reject("the prefixes are not reached within the network's depth")
+    if not sk.witness(i, m, j):
+        raise Reject(f"the transposition ({j} {j + 1}) is not a causal view witness at position {i}, depth {m}")
+    return VERIFIED, (f"the transposition ({j} {j + 1}) is a causal view witness at position {i} and the network's "
+                      f"whole depth {m} (checked set by set on the verifier's interval lists): no member of the family "
+                      "gives the UAP for causal targets")
 
 
 def interval_unreached(ctx, i: int, j: int) -> Optional[tuple]:

@@ -200,6 +200,9 @@ def not_causal(ctx, s):
     if data.get("route") == "interval witness":  # per-layer interval heads at their whole depth (§21.6)
         from .rules_layers import interval_depth_witness
         return interval_depth_witness(ctx, data)
+    if data.get("route") == "sink witness":  # per-layer heads with attention sinks at their whole depth (§21.9)
+        from .rules_layers import sink_depth_witness
+        return sink_depth_witness(ctx, data)
     if data.get("route") == "unreached":
         return _unreached(ctx, s, data)
     if data.get("route") == "budget":
