@@ -332,6 +332,25 @@ def _match_atoms(merged: tuple, n):
     return _or_hubs(match_union(kinds, by, n), kinds, atoms, n)
 
 
+def _window_wrap(n, w, jumps) -> Optional[FamilyTheorem]:
+    """Theorem F144: `window(w) + offsets S cyclic` with S inside {1, …, w} or inside {−w, …, −1} (integers): the cyclic
+    offsets add only the arcs across the wrap, all in one direction; D = ⌈(n − 1)/w⌉, G trivial, D layers, least, for
+    n ≥ 3w + 2. None otherwise."""
+    if not _is_int(w) or not all(_is_int(k) for k in jumps):
+        return None
+    w, vals = int(w), sorted({int(k) for k in jumps} - {0})
+    if w < 1 or not vals or not (all(1 <= k <= w for k in vals) or all(-w <= k <= -1 for k in vals)):
+        return None
+    diameter = ceiling((n - 1) / w)
+    return FamilyTheorem(
+        "F144", "window(w) + offsets S cyclic, S one-sided within w", (("w", Integer(w)),), Integer(3 * w + 2),
+        diameter, "trivial", Integer(1), (), diameter, True,
+        "the cyclic offsets add only arcs across the wrap, all one way: information never moves down faster than the "
+        "window, so D = ⌈(n − 1)/w⌉; a permutation meeting the view condition keeps the window's adjacency on the "
+        "ball, all but an end segment of at most w positions, so it is a translation or a reflection there, which the "
+        "ends' neighbourhood sizes force to be the identity (Theorem F144)")
+
+
 def _cyclic_window_line(n, atoms: list) -> Optional[FamilyTheorem]:
     """Theorem F101 (``graphs/cyclic_window_line.py``): one `window(w) cyclic` with non-cyclic window, dilated and
     offsets parts some of whose offsets lie outside {−w, …, w}; None otherwise."""
@@ -660,7 +679,10 @@ def line_jumps(atoms) -> Optional[list[int]]:
 
 def _line_family(n, atoms, kinds: list, by: dict) -> Union[FamilyTheorem, OpenFamily, None]:
     """`window + dilated` by F9 or F15 where they apply, else (and for every union of non-cyclic windows,
-    dilations and offsets with an offsets part or two dilations) by F40–F42; None when neither matches."""
+    dilations and offsets with an offsets part or two dilations) by F40–F42; a window with one-sided cyclic offsets
+    inside it by F144; None when none matches."""
+    if kinds == ["coffsets", "window"]:
+        return _window_wrap(n, by["window"].args[0], by["coffsets"].args)
     if kinds == ["dilated", "window"]:
         found = _window_dilated(n, _param(by["window"]), *by["dilated"].args)
         return found if isinstance(found, FamilyTheorem) else (_line_offsets(n, atoms) or found)

@@ -161,6 +161,9 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
         return found if found is not None else _f27(parts)
     if len(parts) >= 2 and all(isinstance(q, (S.Offsets, S.Window)) and q.cyclic for q in parts):
         return _f27(parts)
+    wrap = _f144(parts)
+    if wrap is not None:
+        return wrap
     from . import cyclic_window_line  # F101: a cyclic window with non-cyclic parts outside it (§11.11)
     seam = cyclic_window_line.match(parts)
     if seam is not None:
@@ -213,6 +216,29 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return None
         return _f7(w, s)
     return None
+
+
+def _f144(parts) -> Optional[Family]:
+    """Theorem F144: `window(w) + offsets S cyclic` (non-cyclic window), S inside {1, …, w} or inside {−w, …, −1},
+    integers: the cyclic offsets add only arcs across the wrap, one way; D = ⌈(n − 1)/w⌉, G trivial, D layers (least),
+    for n ≥ 3w + 2. The instances re-check D, |G| = 1 and the rooted views at depth D (no view witness) with nauty."""
+    wins = [q for q in parts if isinstance(q, S.Window) and not q.cyclic]
+    offs = [q for q in parts if isinstance(q, S.Offsets) and q.cyclic]
+    if len(parts) != 2 or len(wins) != 1 or len(offs) != 1:
+        return None
+    w = _int(wins[0].w)
+    ks = [_int(x) for x in offs[0].offsets]
+    if w is None or w < 1 or any(k is None for k in ks):
+        return None
+    jumps = {k for k in ks if k}
+    if not jumps or not (all(1 <= k <= w for k in jumps) or all(-w <= k <= -1 for k in jumps)):
+        return None
+
+    def diameter(n):
+        return sympy.ceiling(sympy.Rational(n - 1, w) if isinstance(n, int) else (n - 1) / w)
+
+    return Family("F144", 3 * w + 2, 0, 0, True, lambda n: sympy.Integer(1), 1, lambda text: text == "trivial", None,
+                  lambda n: [], diameter_at=diameter, period=w)
 
 
 def _line(parts) -> Optional[Family]:
