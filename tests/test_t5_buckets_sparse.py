@@ -424,3 +424,22 @@ def test_the_verifier_rederives_the_joint_count_and_rejects_forgeries(tmp_path):
     step = _step(forged, "BIAS-LAYERS")
     step["data"]["layers"] = 3 - step["data"]["layers"]
     assert not verify(forged).ok
+
+
+@pytest.mark.parametrize("buckets", [(8, 16), (4, 8), (12, 24)])
+def test_a_one_layer_budget_beside_a_dense_bucket_head_is_decided(buckets, tmp_path):
+    """`layers 1` on a dense bucket head beside `window(1)`: NOT-UAP exactly where the brute force over S_n finds a
+    one-layer labelled witness (two keys of a row in one bucket, outside that row's window), with the witness
+    re-checked by the verifier (it was INCONCLUSIVE: the budget's witness did not read bucket labels)."""
+    verdicts = set()
+    for n in range(3, 8):
+        heads = [([set()] + [set(range(1, n + 1))] * n, bucket_label(buckets)), (window_neighbours(n, 1), None)]
+        least = brute(n, heads)[1]
+        text = "layers 1\n" + program(n, head("", f"bias buckets{buckets}"), head("window(1)"))
+        r = uapcheck.check(text, "t.uap")
+        assert r.verdict == ("NOT-UAP" if least == 2 else "UAP"), (n, buckets, least)
+        verdicts.add(r.verdict)
+    assert "NOT-UAP" in verdicts
+    report = verify(certificate_from_cli("layers 1\n" + program(7, head("", f"bias buckets{buckets}"),
+                                                                    head("window(1)")), tmp_path))
+    assert report.ok and report.complete, report

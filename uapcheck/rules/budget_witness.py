@@ -20,7 +20,7 @@ import sympy
 
 from .. import proof
 from .. import spec as S
-from ..certificates import (OFFSET_BIAS_KINDS, Certificate, OffsetClass, ViewWitness, _bfs_from, _exact, _is_nonzero,
+from ..certificates import (OFFSET_BIAS_KINDS, Certificate, bucket_kind, OffsetClass, ViewWitness, _bfs_from, _exact, _is_nonzero,
                             _reject, bias_class)
 from ..claim import Formula, claim
 from ..zero import is_zero
@@ -183,7 +183,7 @@ class LabelledViewWitness(Certificate):
         perm = list(self.permutation)
         if sorted(perm) != list(range(1, n + 1)) or not 1 <= self.position <= n or self.depth < 1:
             _reject(LabelledViewWitness, "not a permutation with a position and a depth")
-        if any(k is not None and k not in ("free",) + OFFSET_BIAS_KINDS for k in self.kinds):
+        if any(k is not None and k not in ("free",) + OFFSET_BIAS_KINDS and bucket_kind(k) is None for k in self.kinds):
             _reject(LabelledViewWitness, "a head's labels are not trainable bias classes")
         for k, offset in enumerate(self.fixed):
             if offset is None:
@@ -339,12 +339,14 @@ def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitn
         return None
     if not layer_step.facts.get("least") or spec.positional != "none":
         return None
-    fixed = tuple(_fixed_offset(spec, h) if h.position is not None else None for h in spec.heads)
-    if any(h.position is not None and f is None for h, f in zip(spec.heads, fixed)):
-        return None  # RoPE, buckets, a factor, or an offset function not shown injective on its classes
+    buckets = tuple(_bucket_label(spec, h) for h in spec.heads)  # T5's buckets: trainable classes (§16.5)
+    fixed = tuple(_fixed_offset(spec, h) if h.position is not None and b is None else None
+                  for h, b in zip(spec.heads, buckets))
+    if any(h.position is not None and f is None and b is None for h, f, b in zip(spec.heads, fixed, buckets)):
+        return None  # RoPE, a factor, or an offset function not shown injective on its classes
     cert = layer_step.certificate
     if isinstance(cert, ViewWitness):
-        if any(h.bias for h in spec.heads) or spec.layers != cert.diameter:
+        if any(h.bias for h in spec.heads) or any(buckets) or spec.layers != cert.diameter:
             return None
         return cert if layer_step.facts.get("layers") == cert.diameter + 1 else None
     witness = layer_step.evidence.get("view witness")
@@ -358,8 +360,8 @@ def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitn
     perm = _permutation(witness, graphs[0].n)
     if perm is None or not isinstance(witness.get("position"), int):
         return None
-    kinds = tuple(h.bias if f is None else ("symmetric toeplitz" if f.even else "toeplitz")
-                  for h, f in zip(spec.heads, fixed))
+    kinds = tuple(b if b is not None else h.bias if f is None else ("symmetric toeplitz" if f.even else "toeplitz")
+                  for h, f, b in zip(spec.heads, fixed, buckets))
     labelled = LabelledViewWitness(tuple(graphs), kinds, d, witness["position"], perm,
                                    fixed if any(f is not None for f in fixed) else ())
     try:
@@ -367,6 +369,17 @@ def pattern_witness(spec: S.Spec, layer_step: Optional[proof.Step]) -> "ViewWitn
     except proof.CertificateRejected:
         return None
     return labelled
+
+
+def _bucket_label(spec: S.Spec, head: S.Head) -> Optional[str]:
+    """The label kind of a T5 bucket head at a concrete n (`toeplitz` where every offset has its own bucket, else
+    `buckets(B, D)`: a trainable bias per bucket, docs/theory.md §16.5), or None for any other head."""
+    pos = head.position
+    if pos is None or pos.kind != "buckets" or head.bias is not None or head.heads is not None or head.differential \
+            or head.projection is not None or head.nystrom or not isinstance(spec.tokens, int):
+        return None
+    from .dense_bias import bucket_label_kind
+    return bucket_label_kind(spec, head)
 
 
 def _fixed_offset(spec: S.Spec, head: S.Head) -> Optional[OffsetClass]:

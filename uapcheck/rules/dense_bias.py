@@ -48,14 +48,14 @@ def applies(spec: S.Spec) -> bool:
     is this rule's."""
     return any(h.bias in SYMMETRIC_KINDS and h.position is None for h in spec.heads) or any(
         _fixed_even(spec, h) for h in spec.heads) or any(
-        _is_buckets(h) and _label_kind(spec, h) != "toeplitz" for h in spec.heads)
+        _is_buckets(h) and bucket_label_kind(spec, h) != "toeplitz" for h in spec.heads)
 
 
 def _is_buckets(head: S.Head) -> bool:
     return head.position is not None and head.position.kind == "buckets"
 
 
-def _label_kind(spec: S.Spec, head: S.Head) -> str:
+def bucket_label_kind(spec: S.Spec, head: S.Head) -> str:
     """The label kind of a T5 bucket head: `toeplitz` where every offset up to n − 1 has its own bucket
     (TD-BUCKETS' one-layer case), else `buckets(B, D)` (the bucket of the offset, docs/theory.md §16.4)."""
     pos, n = head.position, spec.tokens
@@ -67,7 +67,7 @@ def _label_kind(spec: S.Spec, head: S.Head) -> str:
 
 def _trainable_kinds(spec: S.Spec) -> tuple:
     """The label kinds of the heads with trainable classes: `bias KIND` and T5 buckets."""
-    return tuple(sorted({h.bias for h in spec.heads if h.bias} | {_label_kind(spec, h) for h in spec.heads
+    return tuple(sorted({h.bias for h in spec.heads if h.bias} | {bucket_label_kind(spec, h) for h in spec.heads
                                                                    if _is_buckets(h)}))
 
 
