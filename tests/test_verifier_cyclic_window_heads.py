@@ -81,3 +81,21 @@ def test_a_range_below_the_unions_is_rejected():
     step["certificate"]["from"] = 14
     step["data"]["from"] = 14
     assert rejects(cert, "PAT-LAYERS")
+
+
+ONE_SIDED_UNION = ("offsets {2}", "offsets {1, 2, 3} cyclic")   # F143 (O): D + 1 on n ≡ 1 (mod 3)
+
+
+def test_the_one_sided_union_is_verified():
+    cert = _certificate(ONE_SIDED_UNION)
+    step = _step(cert)
+    assert step["certificate"]["cyclic heads"]["case"] == "one-sided"
+    assert step["certificate"]["cyclic heads"]["extra residues"] == [1]
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+
+
+def test_one_sided_classes_of_the_cyclic_window_are_rejected():
+    cert = _certificate(ONE_SIDED_UNION)
+    _step(cert)["certificate"]["cyclic heads"]["extra residues"] = [0, 1]
+    assert rejects(cert, "PAT-LAYERS")

@@ -1656,7 +1656,7 @@ class HeadLayers(Certificate):
         if f.cyclic_heads is not None:  # F143: the zone's sides, the case and the classes that need D + 1
             c = f.cyclic_heads
             out["cyclic heads"] = {"w": c.w, "a": c.a, "b": c.b, "case": c.case,
-                                   "extra residues": list(c.extra_residues)}
+                                   "extra residues": list(c.extra_residues), "one-sided": c.one_sided}
         if f.far_ends is not None:  # F75: the walks' periods and the lengths checked
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),

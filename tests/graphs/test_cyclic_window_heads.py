@@ -122,3 +122,56 @@ def test_the_theorem_by_brute_force_over_s_n(texts, w, z):
         assert brute_least(nbs, n) == want, n
         checked += 1
     assert checked >= 2
+
+
+# ---------------------------------------------------------------------------------------------
+# F143 (O): the union is `offsets {1, …, w} cyclic` (or {−w, …, −1}), Theorem F6, Aut = C_n
+
+# (heads, a, b)
+ONE_SIDED = [
+    ((Offsets((1,)), Offsets((1, 2), True)), 1, 0),
+    ((Offsets((2,)), Offsets((1, 2, 3), True)), 2, 0),
+    ((Offsets((-1,)), Offsets((-2, -1), True)), 0, 1),
+    ((Offsets((1, 3)), U(Offsets((1, 2), True), Offsets((3,))), Offsets((3,), True)), 3, 0),
+    ((Offsets((1,)), Offsets((1,), True)), 1, 0),
+    ((Offsets((-3,)), Offsets((-4, -3, -2, -1), True)), 0, 3),
+]
+ONE_SIDED_IDS = [" | ".join(map(show_pattern, h)) for h, *_ in ONE_SIDED]
+
+
+@pytest.mark.parametrize("heads,a,b", ONE_SIDED, ids=ONE_SIDED_IDS)
+def test_one_sided_unions_agree_with_the_concrete_engine_at_every_n_in_range(heads, a, b):
+    found = closed_least(heads)
+    assert found is not None and found.theorem == "F143" and found.union_theorem == "F6"
+    c = found.cyclic_heads
+    assert (c.case, c.a, c.b, c.modulus) == ("one-sided", a, b, c.w)
+    assert found.low == 2 * c.w + 2
+    for n in range(found.low, NMAX + 1):
+        d, suffices = engine_least(heads, n)
+        assert d == _at(found.diameter, n) == -(-(n - 1) // c.w), n
+        assert _at(found.layers, n) == (d if suffices else d + 1), n
+        if not suffices:  # the rotation's ball, from the stated position, and its shift avoid the zone
+            i, radius = int(c.position(sympy.Integer(d))), c.w * (d - 1)
+            low, high = (i, i + radius + 1) if c.one_sided == 1 else (i - radius, i + 1)
+            assert b + 1 <= low and high <= n - a, n
+
+
+@pytest.mark.parametrize("w,z", [(1, 1), (2, 1), (3, 2), (4, 3), (4, 1), (3, 0)])
+def test_the_one_sided_classes_are_those_where_the_inequality_holds(w, z):
+    residues = CW.one_sided_residues(w, z)
+    for n in range(2 * w + 2, 200):
+        d = -(-(n - 1) // w)
+        assert (z > 0 and n - z >= w * (d - 1) + 2) == (n % w in residues), n
+
+
+SMALL_ONE_SIDED = [(("offsets {1}", "offsets {1} cyclic"), 1, 1), (("offsets {1}", "offsets {1, 2} cyclic"), 2, 1),
+                   (("offsets {-2}", "offsets {-2, -1} cyclic"), 2, 2)]
+
+
+@pytest.mark.parametrize("texts,w,z", SMALL_ONE_SIDED, ids=[" | ".join(t) for t, *_ in SMALL_ONE_SIDED])
+def test_the_one_sided_case_by_brute_force_over_s_n(texts, w, z):
+    for n in range(2 * w + 2, 9):
+        nbs = neighbourhoods(list(texts), n)
+        d = brute_diameter(nbs, n)
+        assert d == -(-(n - 1) // w)
+        assert brute_least(nbs, n) == (d + 1 if n % w in CW.one_sided_residues(w, z) else d), n

@@ -9,7 +9,10 @@ positions where some non-cyclic offset leaves [1, n] form the zone Z around the 
 largest positive non-cyclic offset, b the largest negative one in absolute value); elsewhere every head has its
 full offset set T_h = C_h ∪ P_h. When some T_h ≠ −T_h (no reflection keeps a position of full profile) or every head
 is invariant under ρ(x) = n + 1 − x, a witness exists iff z > 0 and n − z ≥ 2R + 2 (the ball and its shift by one
-fit between the zone's ends); that is a condition on n mod 2w alone (``extra_residues``)."""
+fit between the zone's ends); that is a condition on n mod 2w alone (``extra_residues``). Likewise (F143 (O)) when the
+union is `offsets {1, …, w} cyclic` (Theorem F6, Aut = C_n, the ball the R + 1 positions i, …, i + R): a witness, a
+rotation, exists iff the non-cyclic offsets reach a > 0 positions past the end and n − a ≥ R + 2, a condition on n mod
+w (``one_sided_residues``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,7 +24,9 @@ from sympy import Integer
 from ..spec import Pattern
 
 SECTION = "docs/theory.md §11.11, Theorem F143"
-UNION_THEOREM = "F5"  # the union's family theorem: `window(w) cyclic`, D = ⌈⌊n/2⌋/w⌉ layers, Aut = D_n, n ≥ 2w + 3
+#: the union's family theorems: F5 `window(w) cyclic`, D = ⌈⌊n/2⌋/w⌉ layers, Aut = D_n, n ≥ 2w + 3; F6 `offsets {1, …,
+#: w} cyclic` (or {−w, …, −1}), D = ⌈(n − 1)/w⌉ layers, Aut = C_n, n ≥ 2w + 2 (F143 (O))
+UNION_THEOREMS = ("F5", "F6")
 
 
 @dataclass(frozen=True)
@@ -50,13 +55,17 @@ class CyclicHeads:
     b: int
     case: str
     extra_residues: tuple
+    one_sided: int = 0  # F143 (O): the union is `offsets {1, …, w} cyclic` (1) or {−w, …, −1} (−1), not a cyclic window
 
     @property
     def modulus(self) -> int:
-        return 2 * self.w
+        return self.w if self.one_sided else 2 * self.w
 
     def position(self, diameter: sympy.Expr) -> sympy.Expr:
-        """The witness's position b + 1 + R, R = w(D − 1): its ball and the ball's shift by one avoid the zone."""
+        """The witness's position: its ball (the arc of radius R = w(D − 1) around it; one-sided, the R positions after
+        it, or before it for {−w, …, −1}) and the ball's shift by one avoid the zone."""
+        if self.one_sided == 1:
+            return Integer(1)
         return Integer(self.b + 1) + self.w * (diameter - 1)
 
 
@@ -88,6 +97,14 @@ def head_offsets(pattern: Pattern, params: Mapping) -> Optional[HeadOffsets]:
     return HeadOffsets(frozenset(cyclic), frozenset(line - cyclic))
 
 
+def one_sided_residues(w: int, z: int) -> tuple:
+    """F143 (O): the residues r of n mod w where n − z ≥ w(D − 1) + 2, D = ⌈(n − 1)/w⌉ (for n − 1 = wq + c: D = q when c
+    = 0, q + 1 when c > 0, so the inequality reads z ≤ w − 1, resp. z ≤ c − 1, whatever q); none when z = 0."""
+    if z == 0:
+        return ()
+    return tuple(r for r in range(w) if (z <= w - 1 if (r - 1) % w == 0 else z <= (r - 1) % w - 1))
+
+
 def extra_residues(w: int, z: int) -> tuple:
     """The residues r of n mod 2w where n − z ≥ 2w(D − 1) + 2, D = ⌈⌊n/2⌋/w⌉ (for n = 2wq + r: D = q when r ≤ 1,
     q + 1 when r ≥ 2, so the inequality reads z ≤ 2w − 2 + r, resp. z ≤ r − 2, whatever q); none when z = 0."""
@@ -96,16 +113,26 @@ def extra_residues(w: int, z: int) -> tuple:
     return tuple(r for r in range(2 * w) if (z <= 2 * w - 2 + r if r <= 1 else z <= r - 2))
 
 
-def decide(patterns: Sequence[Pattern], w: int, params: Mapping) -> Optional[CyclicHeads]:
-    """F143's premises on the heads (their cyclic offsets cover ±1, …, ±w; every offset within w; some full offset
-    set asymmetric, or every head invariant under ρ) and its answer, or None."""
+def decide(patterns: Sequence[Pattern], w: int, params: Mapping, one_sided: bool = False) -> Optional[CyclicHeads]:
+    """F143's premises on the heads (their cyclic offsets cover ±1, …, ±w, or for (O) 1, …, w or −w, …, −1; every
+    offset within that set; some full offset set asymmetric, or every head invariant under ρ) and its answer, or
+    None."""
     heads = [head_offsets(p, params) for p in patterns]
     if w < 1 or any(h is None for h in heads):
         return None
     found = [h for h in heads if h is not None]
-    window = frozenset(range(-w, w + 1)) - {0}
-    if frozenset().union(*[h.cyclic for h in found]) != window or any(not h.full <= window for h in found):
+    cyclic = frozenset().union(*[h.cyclic for h in found])
+    if one_sided:
+        sign = 1 if cyclic and min(cyclic) > 0 else -1
+        window = frozenset(sign * k for k in range(1, w + 1))
+    else:
+        window = frozenset(range(-w, w + 1)) - {0}
+    if cyclic != window or any(not h.full <= window for h in found):
         return None
+    if one_sided:
+        zone = max([0] + [abs(p) for h in found for p in h.line])
+        a, b = (zone, 0) if sign == 1 else (0, zone)
+        return CyclicHeads(w, a, b, "one-sided", one_sided_residues(w, zone), sign)
     if any(h.full != frozenset(-x for x in h.full) for h in found):
         case = "asymmetric"
     elif all(h.reflected() for h in found):
@@ -121,12 +148,12 @@ def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, par
     """Theorem F143 as a head_layers.HeadLayers (D, or D + 1 on the residues of n mod 2w it names, least, for every
     n ≥ 2w + 3), or None when its premises fail."""
     from .head_layers import HeadLayers
-    if union is None or union.theorem != UNION_THEOREM or union.low.free_symbols:
+    if union is None or union.theorem not in UNION_THEOREMS or union.low.free_symbols:
         return None
     w_value = dict(union.params).get("w")
     if w_value is None or not getattr(w_value, "is_Integer", False):
         return None
-    found = decide(patterns, int(w_value), params)
+    found = decide(patterns, int(w_value), params, one_sided=union.theorem == "F6")
     if found is None:
         return None
     diameter = union.diameter.xreplace({union.n_symbol: n})
@@ -135,5 +162,5 @@ def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, par
         layers = sympy.Piecewise(
             (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, found.modulus), r) for r in found.extra_residues])),
             (diameter, True))
-    return HeadLayers("F143", UNION_THEOREM, int(union.low), diameter, layers, modulus=found.modulus,
+    return HeadLayers("F143", union.theorem, int(union.low), diameter, layers, modulus=found.modulus,
                       cyclic_heads=found)

@@ -1080,15 +1080,21 @@ def _heads_layers_method(found) -> str:
                 f"for n ≥ {found.low}")
     if found.theorem == "F143":
         c = found.cyclic_heads
-        return (f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is `window({c.w}) "
-                f"cyclic`, which needs D layers with its group D_n (Theorem F5), so a view witness of the heads is a "
-                f"rotation or reflection keeping every head's neighbourhoods on the ball, an arc of 2w(D − 1) + 1 "
-                f"positions; every head is made of window, offsets and dilated parts, " +
-                ("some head's offsets are not symmetric, so no reflection keeps a position away from the ends"
-                 if c.case == "asymmetric" else "every head is invariant under i ↦ n + 1 − i") +
-                f", and the positions where a non-cyclic offset leaves [1, n] are the last {c.a} and the first {c.b}: "
-                f"a witness exists iff they are some and the ball and its shift by one fit between them, "
-                f"n − {c.a + c.b} ≥ 2w(D − 1) + 2, a condition on n mod {c.modulus}; for n ≥ {found.low}")
+        if c.one_sided:
+            union, ball = f"`offsets {{{'' if c.one_sided > 0 else '−'}1, …, {'' if c.one_sided > 0 else '−'}{c.w}}} cyclic`", "w(D − 1) + 1"
+            group, shape = "C_n (Theorem F6)", "rotation"
+            case = "every head's offsets lie on one side"
+        else:
+            union, ball = f"`window({c.w}) cyclic`", "2w(D − 1) + 1"
+            group, shape = "D_n (Theorem F5)", "rotation or reflection"
+            case = ("some head's offsets are not symmetric, so no reflection keeps a position away from the ends"
+                    if c.case == "asymmetric" else "every head is invariant under i ↦ n + 1 − i")
+        return (f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is {union}, which "
+                f"needs D layers with its group {group}, so a view witness of the heads is a {shape} keeping every "
+                f"head's neighbourhoods on the ball, an arc of {ball} positions; every head is made of window, offsets "
+                f"and dilated parts, {case}, and the positions where a non-cyclic offset leaves [1, n] are the last "
+                f"{c.a} and the first {c.b}: a witness exists iff they are some and the ball and its shift by one fit "
+                f"between them, n − {c.a + c.b} ≥ {ball[:-1]}2, a condition on n mod {c.modulus}; for n ≥ {found.low}")
     if found.theorem == "F75":
         e = found.far_ends
         return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "

@@ -1,5 +1,6 @@
 """PAT-LAYERS for several heads whose union is a cyclic window (docs/theory.md §11.11, Theorem F143), re-checked with
-the verifier's own code: its own lemma for the union (`cyclic window`, D = ⌈⌊n/2⌋/w⌉, D layers from n = 2w + 3), the
+the verifier's own code: its own lemma for the union (`cyclic window`, D = ⌈⌊n/2⌋/w⌉, D layers from n = 2w + 3; or
+`one-sided`, D = ⌈(n − 1)/w⌉ from n = 2w + 2, F143 (O)), the
 heads' offsets read off its own arcs, and the classes of n mod 2w that need D + 1 found by evaluating the theorem's
 inequality n − z ≥ 2w(D − 1) + 2 at one length of each class.
 
@@ -51,7 +52,11 @@ def _offsets_at(arcs: frozenset, n: int) -> tuple[frozenset, frozenset]:
     return cyclic, line
 
 
-def _needs_one_more(w: int, z: int, n: int) -> bool:
+def _needs_one_more(w: int, z: int, n: int, one_sided: bool = False) -> bool:
+    """The theorem's inequality at n: the ball (2w(D − 1) + 1 positions, one-sided w(D − 1) + 1) and its shift by one
+    fit among the n − z positions outside the zone."""
+    if one_sided:
+        return z > 0 and n - z >= w * (-(-(n - 1) // w) - 1) + 2
     d = -(-(n // 2) // w)
     return z > 0 and n - z >= 2 * w * (d - 1) + 2
 
@@ -61,26 +66,31 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
     from .head_layers import _same_for_every_n
     from .trees import decode
     found = rules_families.union_lemma(ctx)
-    if found is None or found[1].name != "cyclic window":
-        raise Trust("F143: the union of the heads is not the verifier's `cyclic window` lemma pattern")
+    if found is None or found[1].name not in ("cyclic window", "one-sided"):
+        raise Trust("F143: the union of the heads is not the verifier's `cyclic window` or `one-sided` lemma pattern")
     lemma = found[1]
+    one_sided = lemma.name == "one-sided"
     data = cert.get("cyclic heads") or {}
     w = data.get("w")
     if not isinstance(w, int) or isinstance(w, bool) or w < 1:
         raise Reject("F143: no window radius")
     low = lemma.rooted_from(1) if lemma.rooted_from is not None else None
-    if low != 2 * w + 3 or int(cert.get("from", 0)) < low:
-        raise Reject(f"F143: the range starts below the union's lemma (n ≥ {2 * w + 3})")
+    if low != 2 * w + (2 if one_sided else 3) or int(cert.get("from", 0)) < low:
+        raise Reject(f"F143: the range starts below the union's lemma (n ≥ {low})")
     if not all(_translation_parts(p) for p in pats):
         raise Reject("F143: a head has a part other than a window, offsets or a dilation")
-    window = frozenset(range(-w, w + 1)) - {0}
     heads = []
     for length in (4 * w + 5, 4 * w + 6):
         heads = [_offsets_at(patterns.head_arcs(p, length), length) for p in pats]
-        if frozenset().union(*[c for c, _ in heads]) != window or any(not (c | ln) <= window for c, ln in heads):
-            raise Reject(f"F143: at n = {length} the heads' cyclic offsets are not ±1, …, ±{w}, or an offset is "
-                         f"beyond {w}")
-    if any(c | ln != frozenset(-x for x in c | ln) for c, ln in heads):
+        cyclic = frozenset().union(*[c for c, _ in heads])
+        sign = 1 if cyclic and min(cyclic) > 0 else -1
+        window = frozenset(sign * k for k in range(1, w + 1)) if one_sided else frozenset(range(-w, w + 1)) - {0}
+        if cyclic != window or any(not (c | ln) <= window for c, ln in heads):
+            raise Reject(f"F143: at n = {length} the heads' cyclic offsets are not the union's {sorted(window)}, or an "
+                         f"offset is outside them")
+    if one_sided:
+        case = "one-sided"
+    elif any(c | ln != frozenset(-x for x in c | ln) for c, ln in heads):
         case = "asymmetric"
     elif all(c == frozenset(-x for x in c) and ln == frozenset(-x for x in ln) for c, ln in heads):
         case = "reflected"
@@ -88,18 +98,19 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
         raise Reject("F143: every head's offsets are symmetric but some head is not invariant under n + 1 − i")
     a = max([0] + [p for _, ln in heads for p in ln])
     b = max([0] + [-p for _, ln in heads for p in ln])
-    extra = [r for r in range(2 * w) if _needs_one_more(w, a + b, 6 * w + r)]
+    m = w if one_sided else 2 * w
+    extra = [r for r in range(m) if _needs_one_more(w, a + b, 6 * w + r, one_sided)]
     if (data.get("case"), data.get("a"), data.get("b"), list(data.get("extra residues") or [])) != (case, a, b, extra):
         raise Reject(f"F143: the certificate's zone or classes are not the verifier's ({case}, a = {a}, b = {b}, "
-                     f"D + 1 on n mod {2 * w} ∈ {extra})")
+                     f"D + 1 on n mod {m} ∈ {extra})")
     d = lemma.diameter.xreplace({x: n for x in lemma.diameter.free_symbols})
     step = s.get("data") or {}
     if not _same_for_every_n(decode(step.get("diameter"), ctx.symbols), d, n):
         raise Reject("F143: D is not the union's")
     want = d if not extra else sympy.Piecewise(
-        (d + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, 2 * w), r) for r in extra])), (d, True))
+        (d + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, m), r) for r in extra])), (d, True))
     if not _same_for_every_n(decode(step.get("layers"), ctx.symbols), want, n):
-        raise Reject(f"F143: the count is not D + 1 exactly on n mod {2 * w} ∈ {extra} and D elsewhere")
-    return (f"F143: the union is the `cyclic window` lemma's window({w}) cyclic; the heads' offsets, read off the "
+        raise Reject(f"F143: the count is not D + 1 exactly on n mod {m} ∈ {extra} and D elsewhere")
+    return (f"F143: the union is the `{lemma.name}` lemma's pattern (w = {w}); the heads' offsets, read off the "
             f"verifier's arcs, are translation-invariant ({case}), the zone has {a} + {b} positions, D + 1 on n mod "
-            f"{2 * w} ∈ {extra}, D elsewhere, for n ≥ {cert.get('from')}")
+            f"{m} ∈ {extra}, D elsewhere, for n ≥ {cert.get('from')}")
