@@ -403,6 +403,7 @@ DECODERS = {
     "streaming_llm_32k.uap": 8,
     "window_sinks_global_32k.uap": 2,
     "alternating_windows_any_length.uap": "ceiling(n/5 - 4/5) + ceiling(n/5 - 1/5)",
+    "window_sinks_global_any_length.uap": 2,
 }
 
 

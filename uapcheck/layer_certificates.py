@@ -681,23 +681,53 @@ class CausalSinkForm(Certificate):
     periodic: bool
     limit: Optional[int]
     form: Any  # graphs.layers_sinks.SinkForm
+    params: tuple = ()  # (name, lower bound) of each param among the widths and sink counts
     kind = "layers-causal-sinks-form"
 
     def check(self) -> None:
-        from .graphs.layers_sinks import SinkLayers, decide, sink_form
+        from .graphs.layers_sinks import param_sink_form, sink_form
         f = self.form
-        if sink_form(self.heads, self.periodic, self.limit) != f:
+        if not self.params:
+            if sink_form(self.heads, self.periodic, self.limit) != f:
+                _reject(CausalSinkForm, "Theorem F128 (e) gives another count or start")
+            self._at_values(self.heads, f.start)
+            return
+        import itertools
+
+        import sympy
+        lower = dict(self.params)
+        got = param_sink_form(self.heads, self.periodic, self.limit, lower)
+        if got is None or (got.layers, got.first_wide) != (f.layers, f.first_wide) or \
+                sympy.simplify(got.start - f.start) != 0:
             _reject(CausalSinkForm, "Theorem F128 (e) gives another count or start")
-        ks = [k for row in self.heads for _, k in row]
-        for n in sorted({f.start, f.start + 1, 2 * f.start + len(self.heads) + 5, max(ks + [0]) + f.start}):
-            got = decide(SinkLayers(n, self.heads, self.periodic, self.limit))
+        from .graphs.layers_sinks import instantiate
+        names = [name for name, _ in self.params]
+        for combo in itertools.product(*[[lo, lo + 1, lo + 3] for _, lo in self.params]):
+            values = dict(zip(names, combo))
+            start = int(sympy.sympify(f.start, strict=True).xreplace(  # safe: strict
+                {sympy.Symbol(k, integer=True, positive=True): v for k, v in values.items()}))
+            heads = instantiate(self.heads, values)
+            whole = sink_form(heads, self.periodic, self.limit)
+            if whole is None or (whole.layers, whole.start) != (f.layers, start):
+                _reject(CausalSinkForm, f"at {values} Theorem F128 (e) gives another count or start")
+            self._at_values(heads, start)
+
+    def _at_values(self, heads: tuple, start: int) -> None:
+        from .graphs.layers_sinks import SinkLayers, decide
+        f = self.form
+        ks = [k for row in heads for _, k in row]
+        for n in sorted({start, start + 1, 2 * start + len(heads) + 5, max(ks + [0]) + start}):
+            got = decide(SinkLayers(n, heads, self.periodic, self.limit))
             if (got.depth, got.layers, got.least) != (f.layers, f.layers, True):
                 _reject(CausalSinkForm, f"at n = {n} F128 gives D_c = {got.depth}, {got.layers} layers, not {f.layers}")
 
     def to_json(self) -> Any:
+        from .certfile import _tree
+        start = self.form.start
         return {"kind": self.kind, "heads": [[["∞" if w is None else w, k] for w, k in row] for row in self.heads],
                 "periodic": self.periodic, "limit": self.limit, "D_c": self.form.layers, "layers": self.form.layers,
-                "least": True, "from": self.form.start}
+                "least": True, "from": start if isinstance(start, int) else _tree(start),
+                **({"params": dict(self.params)} if self.params else {})}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ checked by the definition on the implicit neighbourhoods). Positions are 1-based
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .. import spec as S
 from .layers_intervals import first_holding, interval_width, width_sum
@@ -262,9 +262,9 @@ def decide(L: SinkLayers) -> SinkCount:
 @dataclass(frozen=True)
 class SinkForm:
     """F128 (e) at a symbolic n: C layers, least, for every n ≥ start (C = c₁, the first layer of width ∞, after ℓ₁,
-    the first layer with a head of width ≥ 1)."""
+    the first layer with a head of width ≥ 1); with params the start is a formula in them."""
     layers: int
-    start: int
+    start: Any
     first_wide: int
 
 
@@ -286,3 +286,70 @@ def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[Si
     K = max([k for ell in range(1, c1) for _, k in row(ell)] + [0])
     every = max([k for r in heads for _, k in r] + [0])  # a length below a sink count is not one the file allows
     return SinkForm(c1, max(2, W + K + 2, every), chain)
+
+
+# ---------------------------------------------------------------------------------------------
+# Param widths and sink counts at a symbolic n (F128 (e) read with params)
+
+
+def param_sink_head(p: S.Pattern, lower: dict) -> Optional[tuple]:
+    """(w, k) of a sink interval head whose window or sink count may be a param (a name, declared `integer >= 1`);
+    None otherwise."""
+    from .layers_interval_forms import FormOutside, form_width
+    parts = list(p.parts) if isinstance(p, S.PatternUnion) else [p]
+    sinks = [q for q in parts if isinstance(q, S.Sinks)]
+    rest = [q for q in parts if not isinstance(q, S.Sinks)] if sinks else [p]
+    counts: list = []
+    for q in sinks:
+        k = q.k
+        if isinstance(k, str) and not k.startswith("-") and (lower.get(k) or 0) >= 1:
+            counts.append(k)
+        elif isinstance(k, int) and not isinstance(k, bool) and k >= 1:
+            counts.append(k)
+        else:
+            return None
+    if sinks and (not rest or len(counts) != 1):
+        return None
+    try:
+        w = form_width(rest[0] if len(rest) == 1 else S.PatternUnion(tuple(rest)), lower)
+    except FormOutside:
+        return None
+    return w, (counts[0] if counts else 0)
+
+
+def param_sink_form(heads: tuple, periodic: bool, limit: Optional[int], lower: dict) -> Optional[SinkForm]:
+    """F128 (e) with params: C = c₁ for every n ≥ max(2, W(0, c₁ − 1] + K + 2, k*), a formula in the params (W the
+    layers' widths before c₁, K the largest sink count before c₁, k* the largest of all); None outside (e) or when a
+    layer's width is the larger of a param and an integer above its lower bound."""
+    import sympy
+    from .layers_interval_forms import FormOutside, _max, _sym
+
+    def size(x):
+        return _sym(x) if isinstance(x, str) else sympy.Integer(x)
+    p = len(heads)
+    top = 2 * p if periodic else p
+    if limit is not None:
+        top = min(top, limit)
+
+    def row(ell):
+        return heads[(ell - 1) % p]
+    chain = next((ell for ell in range(1, top + 1) if any(w is None or isinstance(w, str) or w >= 1
+                                                         for w, _ in row(ell))), None)
+    c1 = next((ell for ell in range(1, top + 1) if any(w is None for w, _ in row(ell))), None)
+    if chain is None or c1 is None or chain >= c1:
+        return None
+    try:
+        widths = [_max([w for w, _ in row(ell)], lower) for ell in range(1, c1)]
+    except FormOutside:
+        return None
+    W = sum((size(w) for w in widths), sympy.Integer(0))
+    K = sympy.Max(0, *[size(k) for ell in range(1, c1) for _, k in row(ell)])
+    every = sympy.Max(0, *[size(k) for r in heads for _, k in r])
+    return SinkForm(c1, sympy.Max(2, W + K + 2, every), chain)
+
+
+def instantiate(heads: tuple, values: dict) -> tuple:
+    """The heads with each param replaced by its value."""
+    def value(x):
+        return values[x] if isinstance(x, str) else x
+    return tuple(tuple((value(w), value(k)) for w, k in row) for row in heads)

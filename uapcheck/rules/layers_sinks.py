@@ -83,6 +83,39 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
 
 
+def _param_sinks_form_outcome(spec: S.Spec, per_layer, periodic: bool, ffn_step: proof.Step, tds: list):
+    """F128 (e) with widths or sink counts given by params: C layers, least, for n ≥ max(2, W + K + 2, k*) in the
+    params; the lengths below it are not decided (None: outside (e))."""
+    from dataclasses import replace
+
+    from ..graphs.layers_sinks import param_sink_form, param_sink_head
+    from .layers import _describe, budget_of, network_rows
+    from .targets import TargetOutcome, _range_text
+    lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
+    rows = []
+    for pats in per_layer:
+        got = [param_sink_head(p, lower) for p in pats]
+        if any(g is None for g in got):
+            return None
+        rows.append(tuple(g for g in got if g is not None))
+    names = sorted({x for row in rows for head in row for x in head if isinstance(x, str)})
+    if not names or not any(k for row in rows for _, k in row):
+        return None
+    heads, periodic, limit = network_rows(rows, periodic, budget_of(spec))
+    form = param_sink_form(heads, periodic, limit, lower)
+    if form is None:
+        return None
+    cert = CausalSinkForm(heads, periodic, limit, form, tuple((x, lower[x]) for x in names))
+    step = sinks_step(_describe(spec), cert)
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
+    outcome = TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds), range=_range_text(form.start),
+                            below=None, pieces=None)
+    return replace(outcome, below_open="for param widths or sink counts (F128 (e) decides each at integer values)")
+
+
 def _short_of_the_count(spec: S.Spec, L, c, tds: list):
     """NOT-UAP when the network's depth (a finite list or a budget) is below the count (docs/theory.md §21.9, F128
     (a) and (d)): x_j does not reach position v within it, or a transposition witness sits at root n at the whole
@@ -112,15 +145,18 @@ def _short_of_the_count(spec: S.Spec, L, c, tds: list):
 
 
 def _form_step(desc: str, cert: CausalSinkForm) -> proof.Step:
+    from ..show import show_size
     f = cert.form
+    start, back = ((f.start, f.start - 2) if isinstance(f.start, int) else
+                   (show_size(f.start), show_size(f.start - 2)))
     statement = claim_of(
         "every head of every layer attends at v to an interval [v − w, v] and, when v > k, to the k sinks 1, …, k, so "
         "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; for n ≥ "
-        f"{f.start} the layers before layer {f.layers} (the first of width ∞) read at most {f.start - 2} positions "
+        f"{start} the layers before layer {f.layers} (the first of width ∞) read at most {back} positions "
         f"back, so every prefix is reached within {f.layers} layers and not fewer, and layer {f.first_wide} (a head of "
         f"width ≥ 1) is seen whole from every position at that depth, so {f.layers} attention layers suffice for causal "
         "targets and are least (Theorem F128 (e))")
-    ev = {"patterns": desc, "D_c": f.layers, "layers": f.layers, "least": True, "range": f"n ≥ {f.start}",
+    ev = {"patterns": desc, "D_c": f.layers, "layers": f.layers, "least": True, "range": f"n ≥ {start}",
           "heads": [[["∞" if w is None else w, k] for w, k in row] for row in cert.heads]}
     return proof.conclude(statement, proof.PROVED, evidence=ev,
                           facts={"layers": f.layers, "least": True, "depth": f.layers, "from": f.start},
@@ -141,7 +177,7 @@ def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     for pats in per_layer:
         got = [sink_head(p) for p in pats]
         if any(g is None for g in got):
-            return None
+            return _param_sinks_form_outcome(spec, per_layer, periodic, ffn_step, tds)
         rows.append(tuple(g for g in got if g is not None))
     if not any(k for row in rows for _, k in row):
         return None

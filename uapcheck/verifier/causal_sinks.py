@@ -32,7 +32,7 @@ def _head(p) -> tuple[float, int]:
         rest = [q for q in p.parts if not isinstance(q, S.Sinks)]
         if sinks:
             if not rest or not all(isinstance(q.k, int) and not isinstance(q.k, bool) and q.k >= 1 for q in sinks):
-                raise NotIntervals("sinks given by a parameter, or sinks alone")
+                raise NotIntervals("sinks given by a parameter (each value is read on its own), or sinks alone")
             base = rest[0] if len(rest) == 1 else S.PatternUnion(tuple(rest))
             return _width(base), max(int(q.k) for q in sinks)
     return _width(p), 0

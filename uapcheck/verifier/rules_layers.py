@@ -805,13 +805,16 @@ def _sinks(ctx):
                     lambda exc: Reject(f"the heads are not sink interval heads: {exc}"))
 
 
-def _sinks_at(ctx, n: int):
-    """The verifier's reading of the sink heads with n set to a concrete length (a symbolic n)."""
+def _sinks_at(ctx, n: int, values: Optional[dict] = None):
+    """The verifier's reading of the sink heads with n set to a concrete length (a symbolic n), and the params named in
+    `values` set to theirs."""
     from dataclasses import replace
     from .causal_intervals import NotIntervals
     from .causal_sinks import build
+    from .. import spec as S
+    spec = ctx.spec if not values else replace(ctx.spec, heads=S.resolve_sizes(ctx.spec.heads, values))
     try:
-        return build(replace(ctx.spec, tokens=n))
+        return build(replace(spec, tokens=n))
     except NotIntervals as exc:
         raise Reject(f"the heads are not sink interval heads: {exc}") from None
 
@@ -821,13 +824,32 @@ def _sinks_symbolic(ctx, s):
     comes before c₁, the first layer of width ∞; for n ≥ W(0, c₁ − 1] + K + 2 (K the largest sink count before c₁)
     position n misses x_1 … within c₁ − 1 layers, and at depth c₁ every root sees that layer whole; the start is at
     least that bound, and the verifier's own recursion confirms it at the start and the next length."""
-    from .causal_intervals import INF, NotIntervals
     data = s.get("data") or {}
     C = _int(data.get("layers"), "the number of layers")
-    start = _int(data.get("from"), "the range's start")
     if data.get("least") is not True or data.get("D_c") != C:
         raise Reject("F128 (e) states D_c = the count, the least")
-    K = _sinks_at(ctx, max(start, 64))
+    start = _form_number(ctx, data.get("from"), "the range's start")
+    if isinstance(start, int):
+        return _sinks_symbolic_at(ctx, C, start, None)
+    import itertools
+    names = sorted(str(x) for x in start.free_symbols)
+    lower = {p.name: p.lower for p in ctx.spec.params if p.constraint.startswith("integer")}
+    if any((lower.get(x) or 0) < 1 for x in names):
+        raise Reject("the range's start names a symbol that is not a param `integer >= 1`")
+    said = []
+    for combo in itertools.product(*[[lower[x] + d for d in (0, 1, 2, 5)] for x in names]):
+        values = dict(zip(names, combo))
+        at = _form_at(start, {ctx.symbols[x]: v for x, v in values.items()})
+        said.append(_sinks_symbolic_at(ctx, C, at, values)[1])
+    return VERIFIED, (f"at every combination of {', '.join(names)} among their lower bound + 0, 1, 2, 5: "
+                      + said[0] + f" (and {len(said) - 1} more values; the start is F128 (e)'s bound, which the "
+                      "theorem states for every value)")
+
+
+def _sinks_symbolic_at(ctx, C: int, start: int, values: Optional[dict]) -> tuple:
+    """F128 (e) at integer widths and sink counts (the params set to `values`)."""
+    from .causal_intervals import INF, NotIntervals
+    K = _sinks_at(ctx, max(start, 64), values)
     p = len(K.rows)
     top = 2 * p if K.limit is None else min(K.limit, p)
     rows = [K.rows[(ell - 1) % p] for ell in range(1, top + 1)]
@@ -840,7 +862,7 @@ def _sinks_symbolic(ctx, s):
     if start < bound:
         raise Reject(f"the count is shown from n = {bound} on, not from {start}")
     for n in (start, start + 1):
-        Kn = _sinks_at(ctx, n)
+        Kn = _sinks_at(ctx, n, values)
         try:
             if Kn.reached(C) is not None or (C >= 2 and Kn.reached(C - 1) is None) or Kn.covered(C) is not None:
                 raise Reject(f"at n = {n} the verifier's recursion does not give D_c = {C} with the covering")
@@ -861,6 +883,34 @@ def _every_length_below(ctx, step, start: int) -> list:
             {"n": n, "verdict": "UAP", "layers": C, "least": True} for n in range(1, start)]
 
 
+def _sinks_param_verdict(data: dict) -> str:
+    if not isinstance(data.get("range"), str) or data.get("below_range") is not None or data.get("below_pieces"):
+        raise Reject("a range with params states no lengths below it")
+    return "; the range is SEQ-CAUSAL-SINKS's, the lengths below it not claimed"
+
+
+def _sinks_length_checked(ctx, rec: dict, start: int) -> bool:
+    """One length below the range, re-derived (True), left to the derivation at that n (False), or rejected."""
+    n = rec["n"]
+    if rec.get("allowed") is False:
+        ks = [k for row in _sinks_at(ctx, max(start, 64)).rows for _, k in row]
+        if not any(k > n for k in ks) or rec.get("verdict") is not None:
+            raise Reject(f"n = {n} is stated not allowed, but no sink count exceeds it")
+        return True
+    if rec.get("verdict") != "UAP" or not isinstance(rec.get("layers"), int):
+        return False
+    if n == 1:
+        if rec["layers"] != 1:
+            raise Reject("n = 1 needs one layer")
+        return True
+    Kn = _sinks_at(ctx, n)
+    d = next((m for m in range(0, rec["layers"] + 1) if Kn.reached(m) is None), None)
+    if d is None:
+        raise Reject(f"at n = {n} the stated {rec['layers']} layers do not reach every prefix")
+    # sufficiency beyond the covering lemma, or least above D_c: the rooted views'
+    return not (Kn.covered(rec["layers"]) is not None or (rec.get("least") and rec["layers"] != max(d, 1)))
+
+
 def check_sinks_verdict(ctx, s, data: dict) -> str:
     """TGT-VERDICT on SEQ-CAUSAL-SINKS at a symbolic n: the range is the step's, and each length below it listed once
     (a length the file does not allow: a sink count above it; a UAP length whose count is D_c there with the covering:
@@ -870,7 +920,9 @@ def check_sinks_verdict(ctx, s, data: dict) -> str:
     steps = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-SINKS"]
     if not steps or isinstance(ctx.spec.tokens, int):
         return ""
-    start = _int((steps[0].get("data") or {}).get("from"), "the range's start")
+    start = _form_number(ctx, (steps[0].get("data") or {}).get("from"), "the range's start")
+    if not isinstance(start, int):  # params in the start: the range stated, the lengths below it not claimed
+        return _sinks_param_verdict(data)
     listed = data.get("below_range") or []
     if not isinstance(listed, list):
         raise Reject("the lengths below the start are not listed")
@@ -880,28 +932,7 @@ def check_sinks_verdict(ctx, s, data: dict) -> str:
         raise Reject(f"SEQ-CAUSAL-SINKS holds for n ≥ {start}, the verdict states {data.get('range')!r}")
     if [r.get("n") if isinstance(r, dict) else None for r in listed] != list(range(1, start)):
         raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
-    trusted = []
-    for rec in listed:
-        n = rec["n"]
-        if rec.get("allowed") is False:
-            ks = [k for row in _sinks_at(ctx, max(start, 64)).rows for _, k in row]
-            if not any(k > n for k in ks) or rec.get("verdict") is not None:
-                raise Reject(f"n = {n} is stated not allowed, but no sink count exceeds it")
-            continue
-        if rec.get("verdict") != "UAP" or not isinstance(rec.get("layers"), int):
-            trusted.append(n)
-            continue
-        if n == 1:
-            if rec["layers"] != 1:
-                raise Reject("n = 1 needs one layer")
-            continue
-        Kn = _sinks_at(ctx, n)
-        d = next((m for m in range(0, rec["layers"] + 1) if Kn.reached(m) is None), None)
-        if d is None:
-            raise Reject(f"at n = {n} the stated {rec['layers']} layers do not reach every prefix")
-        if Kn.covered(rec["layers"]) is not None or (rec.get("least") and rec["layers"] != max(d, 1)):
-            trusted.append(n)  # sufficiency beyond the covering lemma, or least above D_c: the rooted views'
-
+    trusted = [rec["n"] for rec in listed if not _sinks_length_checked(ctx, rec, start)]
     if trusted:
         raise Trust(f"the lengths n = {', '.join(map(str, trusted))} below the range are the derivation's at that n "
                     "(rooted views), not re-derived here")
