@@ -268,9 +268,9 @@ class SinkForm:
     first_wide: int
 
 
-def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[SinkForm]:
-    """The count at a symbolic n when a layer of width ∞ follows the first layer with a head of width ≥ 1 (None:
-    outside F128 (e))."""
+def _chain_before_global(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[tuple[int, int]]:
+    """(ℓ₁, c₁): the first layer with a head of width ≥ 1 (a param width counts: it is at least 1) and the first
+    layer of width ∞, among the network's layers; None unless ℓ₁ < c₁ (F128 (e)'s premise)."""
     p = len(heads)
     top = 2 * p if periodic else p
     if limit is not None:
@@ -278,10 +278,24 @@ def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[Si
 
     def row(ell):
         return heads[(ell - 1) % p]
-    chain = next((ell for ell in range(1, top + 1) if any(w is None or w >= 1 for w, _ in row(ell))), None)
+    chain = next((ell for ell in range(1, top + 1) if any(w is None or isinstance(w, str) or w >= 1
+                                                         for w, _ in row(ell))), None)
     c1 = next((ell for ell in range(1, top + 1) if any(w is None for w, _ in row(ell))), None)
     if chain is None or c1 is None or chain >= c1:
         return None
+    return chain, c1
+
+
+def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[SinkForm]:
+    """The count at a symbolic n when a layer of width ∞ follows the first layer with a head of width ≥ 1 (None:
+    outside F128 (e))."""
+    got = _chain_before_global(heads, periodic, limit)
+    if got is None:
+        return None
+    chain, c1 = got
+
+    def row(ell):
+        return heads[(ell - 1) % len(heads)]
     W = sum(max(w for w, _ in row(ell) if w is not None) if row(ell) else 0 for ell in range(1, c1))
     K = max([k for ell in range(1, c1) for _, k in row(ell)] + [0])
     every = max([k for r in heads for _, k in r] + [0])  # a length below a sink count is not one the file allows
@@ -326,18 +340,13 @@ def param_sink_form(heads: tuple, periodic: bool, limit: Optional[int], lower: d
 
     def size(x):
         return _sym(x) if isinstance(x, str) else sympy.Integer(x)
-    p = len(heads)
-    top = 2 * p if periodic else p
-    if limit is not None:
-        top = min(top, limit)
+    got = _chain_before_global(heads, periodic, limit)
+    if got is None:
+        return None
+    chain, c1 = got
 
     def row(ell):
-        return heads[(ell - 1) % p]
-    chain = next((ell for ell in range(1, top + 1) if any(w is None or isinstance(w, str) or w >= 1
-                                                         for w, _ in row(ell))), None)
-    c1 = next((ell for ell in range(1, top + 1) if any(w is None for w, _ in row(ell))), None)
-    if chain is None or c1 is None or chain >= c1:
-        return None
+        return heads[(ell - 1) % len(heads)]
     try:
         widths = [_max([w for w, _ in row(ell)], lower) for ell in range(1, c1)]
     except FormOutside:
