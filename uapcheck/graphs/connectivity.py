@@ -121,6 +121,16 @@ class UpperBound:
     seeds: tuple[tuple[int, int], ...] = field(default=(), repr=False)
     seeded_bound: Any = field(default=None, repr=False)
 
+    def every_ecc_out(self) -> Any:
+        """An upper bound on every position's ecc_out that this certificate holds (the kernel re-checks it with
+        the certificate): every eccentricity (method "exhaustive") or Theorem F131's bound array (method
+        "seeded"); None otherwise."""
+        if self.method == "exhaustive" and self.eccentricities is not None:
+            return self.eccentricities
+        if self.method == "seeded" and self.seeded_bound is not None:
+            return self.seeded_bound
+        return None
+
 
 @dataclass(frozen=True)
 class Connectivity:

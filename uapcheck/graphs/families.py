@@ -1541,16 +1541,11 @@ def _ecc_bound(conn):
     """An upper bound on every position's ecc_out from the diameter's search: all eccentricities, Theorem F131's bound
     array, or the probes' ecc_out(w) <= d(w -> p) + ecc_out(p) (docs/theory.md §11.3); the rooted views then come
     from the far sets of Theorem F132 (§11.9), with the same answer as one canonical form per root. None otherwise."""
-    import numpy as np
     ub = conn.upper_bound
-    if ub is None:
-        return None
-    if ub.method == "exhaustive" and ub.eccentricities is not None:
-        return ub.eccentricities
-    if ub.method == "seeded" and ub.seeded_bound is not None:
-        return ub.seeded_bound
-    if ub.method != "bounds" or ub.batches or not ub.probes:
-        return None
+    held = None if ub is None else ub.every_ecc_out()
+    if ub is None or held is not None or ub.method != "bounds" or ub.batches or not ub.probes:
+        return held
+    import numpy as np
     best = None
     for p in ub.probes:
         row = np.asarray(p.dist_in, dtype=np.int64) + int(p.ecc_out)

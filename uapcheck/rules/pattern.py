@@ -633,14 +633,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
 def _ecc_bound(conn):
     """An upper bound on every position's ecc_out from the diameter's certificate (re-checked by the kernel with
     it): every eccentricity (method "exhaustive") or the seeded bound array (Theorem F131); None otherwise."""
-    ub = conn.upper_bound
-    if ub is None:
-        return None
-    if ub.method == "exhaustive" and ub.eccentricities is not None:
-        return ub.eccentricities
-    if ub.method == "seeded" and ub.seeded_bound is not None:
-        return ub.seeded_bound
-    return None
+    return None if conn.upper_bound is None else conn.upper_bound.every_ecc_out()
 
 
 def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
