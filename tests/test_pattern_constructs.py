@@ -11,7 +11,7 @@ import uapcheck
 from uapcheck import spec as S
 from uapcheck.errors import UapError
 from uapcheck.graphs import build_graph
-from uapcheck.graphs.arith import attends, lower_triangular, upper_triangular
+from uapcheck.graphs.arith import attends, lower_triangular, path_by_structure, upper_triangular
 from uapcheck.graphs.blockwise import closed_twin_classes, lifted_order, lifted_order_text
 from uapcheck.parse import parse_source
 from uapcheck.rules import pattern as pattern_rules
@@ -106,6 +106,33 @@ def test_triangularity_is_structural():
     for text in ("causal & window(4) + sinks(2)", "window(3) & offsets {-1, -2}"):
         p = _pattern(text, "12")
         assert all(j <= i for j, i in build_graph(p, 12, {}).arcs())
+
+
+PATH_PATTERNS = [*PATTERNS, "causal", "full", "window(1)", "window(2) cyclic", "offsets {-1, 0}", "offsets {1, 2}",
+                 "offsets {-1} cyclic", "causal & window(4096)", "causal & window(4096) + sinks(4)", "strided(2)",
+                 "sinks(2) + causal", "dilated(2, 2)", "window(3) & offsets {-2, -1}", "blocks(2) + offsets {1}"]
+
+
+@pytest.mark.parametrize("text", PATH_PATTERNS)
+@pytest.mark.parametrize("lower", [True, False])
+def test_the_path_read_off_the_structure_is_on_the_arcs(text, lower):
+    """Where the structure shows every query attending to its neighbour on one side, the arcs have it at every n
+    checked (a wrong shortcut would name a trivial group where the arcs do not prove it)."""
+    p = _pattern(text, "12")
+    if path_by_structure(p, lower):
+        for n in range(2, 17):
+            g = build_graph(p, n, {})
+            assert all(g.attends(i, i - 1) if lower else g.attends(i, i + 1)
+                       for i in (range(2, n + 1) if lower else range(1, n))), (text, lower, n)
+
+
+def test_the_structure_shows_the_path_of_the_common_masks():
+    assert path_by_structure(_pattern("causal & window(4096) + sinks(4)", "32768"), True)
+    assert path_by_structure(_pattern("offsets {0, 1}"), False)
+    assert not path_by_structure(_pattern("causal"), False)
+    assert not path_by_structure(_pattern("sinks(3)"), True)
+    assert not path_by_structure(_pattern("offsets {-1} cyclic"), True)  # left to the scan
+    assert not path_by_structure(_pattern("strided(2)"), True)
 
 
 # -- real sizes -----------------------------------------------------------------------------------

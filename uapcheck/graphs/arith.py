@@ -103,10 +103,33 @@ def upper_triangular(p: Pattern) -> bool:
 
 
 def has_path(p: Pattern, n: int, lower: bool) -> bool:
-    """Every query i ≥ 2 attends to i − 1 (lower) / every query i ≤ n − 1 attends to i + 1 (upper)."""
+    """Every query i ≥ 2 attends to i − 1 (lower) / every query i ≤ n − 1 attends to i + 1 (upper): read off the
+    structure where it shows it (`path_by_structure`), else checked position by position."""
+    if path_by_structure(p, lower):
+        return True
     if lower:
         return all(attends(p, n, i, i - 1) for i in range(2, n + 1))
     return all(attends(p, n, i, i + 1) for i in range(1, n))
+
+
+def path_by_structure(p: Pattern, lower: bool) -> bool:
+    """True when the pattern's structure alone shows that every query attends to its neighbour on the one side (the
+    key i − 1 when `lower`, else i + 1) at every n: `full`; `causal` (j ≤ i) on the lower side; a window of radius
+    w ≥ 1 (the offset ±1 is within w, cyclic or not); offsets with −1 (lower) or +1 (upper), not cyclic; a union with
+    such a part; an intersection of such parts. False: not shown here (`has_path` then checks every position)."""
+    if isinstance(p, Full):
+        return True
+    if isinstance(p, Causal):
+        return lower
+    if isinstance(p, Window):
+        return isinstance(p.w, int) and not isinstance(p.w, bool) and p.w >= 1
+    if isinstance(p, Offsets):
+        return not p.cyclic and (-1 if lower else 1) in [o for o in p.offsets if isinstance(o, int)]
+    if isinstance(p, PatternUnion):
+        return any(path_by_structure(q, lower) for q in p.parts)
+    if isinstance(p, PatternIntersection):
+        return all(path_by_structure(q, lower) for q in p.parts)
+    return False
 
 
 def uses_new_kinds(p: Pattern) -> bool:

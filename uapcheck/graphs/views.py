@@ -214,15 +214,26 @@ class Neighbourhoods:
         self.ins = neighbour_lists(union, "in")
         masks: list[list] = []
         counts: dict = {}
-        member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]
-        for v in range(n):
-            row = []
-            for u in self.ins[v]:
-                m = tuple((h, None if self.classes[h] is None else self.classes[h].of(n, v, u))
-                          for h in range(len(distinct)) if u in member[h][v])
-                row.append(m)
-                counts[m] = counts.get(m, 0) + 1
-            masks.append(row)
+        if len(distinct) == 1:
+            # one labelled head: every arc is its own, labelled (0, its class); the classes are read off the
+            # offset table (ArcClasses.of), one tuple per offset
+            table, ins = self.classes[0].table, self.ins  # type: ignore[union-attr]
+            keys = [((0, c),) for c in table]
+            for v in range(n):
+                row = [keys[u - v + n - 1] for u in ins[v]]
+                for m in row:
+                    counts[m] = counts.get(m, 0) + 1
+                masks.append(row)
+        else:
+            member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]
+            for v in range(n):
+                row = []
+                for u in self.ins[v]:
+                    m = tuple((h, None if self.classes[h] is None else self.classes[h].of(n, v, u))
+                              for h in range(len(distinct)) if u in member[h][v])
+                    row.append(m)
+                    counts[m] = counts.get(m, 0) + 1
+                masks.append(row)
         # label 0 is the most frequent head set (plain arcs for BLISS), then by its key
         order = sorted(counts, key=lambda m: (-counts[m], repr(m)))
         label_of = {m: k for k, m in enumerate(order)}
