@@ -7,7 +7,7 @@ the symbolic one (graphs/head_intersection.py, a few representative lengths ≤ 
 length such as n = 1,048,576 costs no arc; the certificate carries the length, and the kernel and the
 verifier check that it lies in the stated class.
 
-Likewise the least layer count (F125 (b)): Theorems F70–F71, F75, F76, F86 and F88 decide it at symbolic n for every
+Likewise the least layer count (F125 (b)): Theorems F70–F71, F75, F76, F86, F88, F124, F127 and F143 decide it at symbolic n for every
 n ≥ their bound (F86, F76, F88: class by class mod M); at a concrete n in that range (and class) the count is the
 symbolic one evaluated at n, least, with the union's witness evaluated at n where the count is D + 1.
 
@@ -165,7 +165,7 @@ def layers_at(found, n: int) -> Optional[LayersAt]:
 
 def heads_layers_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = None) -> Optional[LayersAt]:
     """The least layer count of the distinct unbiased heads `patterns` at the concrete length n from Theorems
-    F70–F71, F75, F76, F86 and F88 at symbolic n (F125 (b)); None when they leave n undecided."""
+    F70–F71, F75, F76, F86, F88, F124, F127 and F143 at symbolic n (F125 (b)); None when they leave n undecided."""
     from .closed_groups import closed_group
     from .head_layers import least_layers
     if len(patterns) < 2:
