@@ -106,3 +106,44 @@ def test_the_file_is_verified_and_forged_starts_are_rejected():
     CausalSinkForm(heads, True, None, form, (("k", 1), ("w", 1))).check()
     with pytest.raises(proof.CertificateRejected):
         CausalSinkForm(heads, True, None, replace(form, start=form.start - 1), (("k", 1), ("w", 1))).check()
+
+
+def concrete(row: list, n: int, params: str = "param k integer >= 1\n") -> str:
+    return (params + f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern periodic {{ {', '.join(row)} }}\n}}\n"
+            f"tokens {n}\ntarget causal\n")
+
+
+@pytest.mark.parametrize("row", [["causal & window(3) + sinks(k)", "causal"],
+                                 ["causal & window(2) + sinks(k)", "causal & window(1)", "causal"]])
+def test_a_param_sink_count_at_a_concrete_n_is_every_values_count(row):
+    """At n = 24 the verdict for a param k holds at every k = 1 … 24, each by §21.5's rooted views on the file with
+    that k (no shared code)."""
+    n = 24
+    r = uapcheck.check(concrete(row, n), "t.uap")
+    assert r.verdict == "UAP"
+    for k in range(1, n + 1):
+        exact = uapcheck.check(concrete([h.replace("sinks(k)", f"sinks({k})") for h in row], n, ""), "t.uap")
+        assert (exact.verdict, exact.layers) == ("UAP", r.layers), (row, k)
+
+
+def test_a_param_sink_count_at_4096_tokens_is_decided_and_checked():
+    row = ["causal & window(16) + sinks(k)", "causal"]
+    src = concrete(row, 4096)
+    r = uapcheck.check(src, "t.uap")
+    assert (r.verdict, r.layers) == ("UAP", 2)
+    cert = certificate(src)
+    step = next(s for s in verify(cert).steps if s.rule == "SEQ-CAUSAL-SINKS")
+    assert step.outcome in (VERIFIED, "trusted"), step.reason
+    for change in ({"to": 4095}, {"from": 2}):
+        forged = copy.deepcopy(cert)
+        data = next(s for s in forged["steps"] if s["rule"] == "SEQ-CAUSAL-SINKS")["data"]
+        data["values"].update(change)
+        assert next(s.outcome for s in verify(forged).steps if s.rule == "SEQ-CAUSAL-SINKS") == REJECTED, change
+    forged = copy.deepcopy(cert)
+    next(s for s in forged["steps"] if s["rule"] == "SEQ-CAUSAL-SINKS")["data"].update({"D_c": 1, "layers": 1})
+    assert next(s.outcome for s in verify(forged).steps if s.rule == "SEQ-CAUSAL-SINKS") == REJECTED
+    from uapcheck.layer_certificates import CausalSinkValues
+    heads = (((16, "k"),), ((None, 0),))
+    CausalSinkValues(heads, True, None, 300, "k", 1, 300, 2, 2, True).check()
+    with pytest.raises(proof.CertificateRejected):
+        CausalSinkValues(heads, True, None, 300, "k", 1, 300, 1, 1, True).check()

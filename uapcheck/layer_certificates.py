@@ -730,6 +730,38 @@ class CausalSinkForm(Certificate):
                 **({"params": dict(self.params)} if self.params else {})}
 
 
+@dataclass(frozen=True)
+class CausalSinkValues(Certificate):
+    """Per-layer causal heads with attention sinks at a concrete n whose windows or sink counts are one param
+    (docs/theory.md §21.9): F128's decision gives one D_c and one count at every value from `low` to `high` (the values
+    a file of n tokens allows). The check: the decision re-run at every value."""
+    heads: tuple
+    periodic: bool
+    limit: Optional[int]
+    n: int
+    param: str
+    low: int
+    high: int
+    depth: int
+    layers: int
+    least: bool
+    kind = "layers-causal-sinks-values"
+
+    def check(self) -> None:
+        from .graphs.layers_sinks import SinkLayers, decide, instantiate
+        if self.least and self.layers != max(self.depth, 1):
+            _reject(CausalSinkValues, "a count above D_c is claimed least")
+        for v in range(self.low, self.high + 1):
+            got = decide(SinkLayers(self.n, instantiate(self.heads, {self.param: v}), self.periodic, self.limit))
+            if (got.depth, got.layers) != (self.depth, self.layers) or (self.least and not got.least):
+                _reject(CausalSinkValues, f"at {self.param} = {v} F128 gives D_c = {got.depth}, {got.layers} layers")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "heads": [[["∞" if w is None else w, k] for w, k in row] for row in self.heads],
+                "periodic": self.periodic, "limit": self.limit, "D_c": self.depth, "layers": self.layers,
+                "least": self.least, "values": {"param": self.param, "from": self.low, "to": self.high}}
+
+
 # ---------------------------------------------------------------------------------------------
 # Sparse Transformer's alternations at any n (docs/theory.md §21.7, Theorems F133 and F134)
 

@@ -9,7 +9,7 @@ from .. import proof
 from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
-from ..layer_certificates import CausalSinkCount, CausalSinkForm
+from ..layer_certificates import CausalSinkCount, CausalSinkForm, CausalSinkValues
 from .wording import token
 
 CITE_SEQ_SINKS = proof.derived(
@@ -21,10 +21,12 @@ CITE_SEQ_SINKS = proof.derived(
 
 @proof.rule("SEQ-CAUSAL-SINKS",
             "Per-layer causal heads with attention sinks at any n: D_c, a sufficient count and the least (Theorem F128)",
-            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount, CausalSinkForm))
-def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm") -> proof.Step:
+            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount, CausalSinkForm, CausalSinkValues))
+def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkValues") -> proof.Step:
     if isinstance(cert, CausalSinkForm):
         return _form_step(desc, cert)
+    if not isinstance(cert, CausalSinkCount):
+        return _values_step(desc, cert)
     c = cert.count
     d, m = c.depth, c.layers
     statement = claim_of(
@@ -68,7 +70,9 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     n, listed, periodic = got
     per_layer, periodic, limit = network_rows(listed, periodic, budget_of(spec))
     L = sink_layers(per_layer, periodic, n, limit)
-    if L is None or not L.counts():
+    if L is None:
+        return _values_outcome(spec, per_layer, periodic, limit, ffn_step, tds)
+    if not L.counts():
         return None
     if any(k > n for k in L.counts()):
         return None
@@ -81,6 +85,67 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
     return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
+
+
+#: A concrete n with a param window or sink count is decided value by value up to this many values.
+MAX_VALUES = 65_536
+
+
+def _values_outcome(spec: S.Spec, per_layer, periodic: bool, limit, ffn_step: proof.Step, tds: list):
+    """Sink heads at a concrete n whose windows or sink counts are one param: F128's decision at every value a file of
+    n tokens allows (a sink count at most n; a window of n − 1 or more is the causal mask, so n − 1 stands for them),
+    when every value gives one count, the least by D_c (None otherwise)."""
+    from ..graphs.layers_sinks import SinkLayers, decide, instantiate, param_sink_head
+    from .layers import _describe
+    from .targets import TargetOutcome
+    n = spec.tokens
+    if not isinstance(n, int):
+        return None
+    lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
+    rows = []
+    for pats in per_layer:
+        got = [param_sink_head(p, lower) for p in pats]
+        if any(g is None for g in got):
+            return None
+        rows.append(tuple(g for g in got if g is not None))
+    heads = tuple(rows)
+    names = {x for row in heads for head in row for x in head if isinstance(x, str)}
+    if len(names) != 1 or not any(k for row in heads for _, k in row):
+        return None
+    name = names.pop()
+    top = n if any(k == name for row in heads for _, k in row) else n - 1
+    values = range(lower.get(name) or 1, top + 1)
+    if not 1 <= len(values) <= MAX_VALUES:
+        return None
+    seen = {(c.depth, c.layers, c.least) for c in
+            (decide(SinkLayers(n, instantiate(heads, {name: v}), periodic, limit)) for v in values)}
+    if len(seen) != 1:
+        return None
+    depth, layers, least = seen.pop()
+    if layers is None or depth is None or (least and layers != max(depth, 1)):
+        return None
+    cert = CausalSinkValues(heads, periodic, limit, n, name, values.start, values.stop - 1, depth, layers, least)
+    step = sinks_step(_describe(spec), cert)
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
+    return TargetOutcome("causal", "UAP", layers, least, (step,), "", tuple(tds))
+
+
+def _values_step(desc: str, cert) -> proof.Step:
+    d, m = cert.depth, cert.layers
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] and, when v > k, to the k sinks 1, …, k, so "
+        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; at every value "
+        f"{cert.param} = {cert.low}, …, {cert.high} (the values a file of {cert.n} tokens allows"
+        f"{'' if cert.high == cert.n else f'; a window of {cert.n - 1} or more is the causal mask'}) Theorem F128 "
+        f"gives D_c = {d} and {m} attention layer{'s' if m != 1 else ''} for causal targets (the causal covering "
+        "lemma)" + (", the least (D_c layers are needed)" if cert.least else ", whether fewer do is not shown"))
+    ev = {"patterns": desc, "D_c": d, "layers": m, "least": cert.least,
+          "values": {"param": cert.param, "from": cert.low, "to": cert.high}}
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": m, "least": cert.least, "depth": d}, certificate=cert)
 
 
 def _param_sinks_form_outcome(spec: S.Spec, per_layer, periodic: bool, ffn_step: proof.Step, tds: list):

@@ -819,6 +819,50 @@ def _sinks_at(ctx, n: int, values: Optional[dict] = None):
         raise Reject(f"the heads are not sink interval heads: {exc}") from None
 
 
+def _names_a_sink_count(pattern, name: str) -> bool:
+    from .. import spec as S
+    if isinstance(pattern, S.Sinks):
+        return pattern.k == name
+    parts = getattr(pattern, "parts", None) or getattr(pattern, "patterns", None) or ()
+    return any(_names_a_sink_count(q, name) for q in parts)
+
+
+def _sinks_values(ctx, data: dict):
+    """A concrete n with one param window or sink count (§21.9): the values are every one a file of n tokens allows
+    (lower bound … n for a sink count; … n − 1 for a window, a wider one being the causal mask); the verifier re-derives
+    D_c, the pair below it and the covering with its own recursion at the ends and a spread of the values, and names the
+    others trusted (the kernel re-ran F128 at each)."""
+    from .causal_intervals import NotIntervals
+    from .causal_sinks import WORK
+    vals = data["values"]
+    name, lo, hi = vals.get("param"), _int(vals.get("from"), "the first value"), _int(vals.get("to"), "the last value")
+    n = ctx.spec.tokens
+    lower = {p.name: p.lower for p in ctx.spec.params if p.constraint.startswith("integer")}
+    top = n if any(_names_a_sink_count(h.pattern, name) for h in ctx.spec.heads) else n - 1
+    if name not in lower or (lo, hi) != (lower[name], top):
+        raise Reject(f"the values are not every value of {name} a file of {n} tokens allows ({lower.get(name)} … {top})")
+    d, m = _int(data.get("D_c"), "the depth D_c"), _int(data.get("layers"), "the number of layers")
+    if data.get("least") is True and m != max(d, 1):
+        raise Reject("a count above D_c is claimed least")
+    sample = sorted({v for v in (lo, lo + 1, lo + 2, hi - 2, hi - 1, hi, *range(lo, hi + 1, max(1, (hi - lo) // 6)))
+                     if lo <= v <= hi})
+    if n * max(m, 1) > WORK:
+        raise Trust(f"the reach and the covering are not recomputed at n = {n} with {m} layers")
+    for v in sample:
+        Kv = _sinks_at(ctx, n, {name: v})
+        try:
+            ok = Kv.reached(d) is None and (d == 0 or Kv.reached(d - 1) is not None) and Kv.covered(m) is None
+        except NotIntervals as exc:
+            raise Reject(str(exc)) from None
+        if not ok:
+            raise Reject(f"at {name} = {v} the verifier's recursion does not give D_c = {d} with {m} layers covered")
+    if len(sample) < hi - lo + 1:
+        raise Trust(f"at {name} = {', '.join(map(str, sample))} the verifier's recursion gives D_c = {d} and the covering "
+                    f"at {m} layers; the other {hi - lo + 1 - len(sample)} values are the kernel's (F128 at each)")
+    return VERIFIED, (f"at every value {name} = {lo} … {hi} the verifier's recursion gives D_c = {d} and the covering "
+                      f"at {m} layers (§21.9)")
+
+
 def _sinks_symbolic(ctx, s):
     """F128 (e): C = c₁ layers, least, for every n ≥ start, re-derived: the first layer with a head of width ≥ 1
     comes before c₁, the first layer of width ∞; for n ≥ W(0, c₁ − 1] + K + 2 (K the largest sink count before c₁)
@@ -945,8 +989,8 @@ def causal_sinks(ctx, s):
     _proved(s)
     if ctx.spec.target != "causal":
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
-    if not isinstance(ctx.spec.tokens, int):
-        return _sinks_symbolic(ctx, s)
+    if not isinstance(ctx.spec.tokens, int) or isinstance((s.get("data") or {}).get("values"), dict):
+        return _sinks_symbolic(ctx, s) if not isinstance(ctx.spec.tokens, int) else _sinks_values(ctx, s["data"])
     K = _sinks(ctx)
     data = s.get("data") or {}
     d = _int(data.get("D_c"), "the depth D_c")
