@@ -87,6 +87,20 @@ def sinks_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     return TargetOutcome("causal", "UAP", c.layers, c.least, (step,), "", tuple(tds))
 
 
+def _param_rows(spec: S.Spec, per_layer) -> "tuple[tuple, dict] | None":
+    """The (w, k) of each head of each listed layer, windows and sink counts possibly params, with the params' lower
+    bounds; None when a head is not a sink interval head."""
+    from ..graphs.layers_sinks import param_sink_head
+    lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
+    rows = []
+    for pats in per_layer:
+        got = [param_sink_head(p, lower) for p in pats]
+        if any(g is None for g in got):
+            return None
+        rows.append(tuple(g for g in got if g is not None))
+    return tuple(rows), lower
+
+
 #: A concrete n with a param window or sink count is decided value by value up to this many values.
 MAX_VALUES = 65_536
 
@@ -95,20 +109,16 @@ def _values_outcome(spec: S.Spec, per_layer, periodic: bool, limit, ffn_step: pr
     """Sink heads at a concrete n whose windows or sink counts are one param: F128's decision at every value a file of
     n tokens allows (a sink count at most n; a window of n − 1 or more is the causal mask, so n − 1 stands for them),
     when every value gives one count, the least by D_c (None otherwise)."""
-    from ..graphs.layers_sinks import SinkLayers, decide, instantiate, param_sink_head
+    from ..graphs.layers_sinks import SinkLayers, decide, instantiate
     from .layers import _describe
     from .targets import TargetOutcome
     n = spec.tokens
     if not isinstance(n, int):
         return None
-    lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
-    rows = []
-    for pats in per_layer:
-        got = [param_sink_head(p, lower) for p in pats]
-        if any(g is None for g in got):
-            return None
-        rows.append(tuple(g for g in got if g is not None))
-    heads = tuple(rows)
+    read = _param_rows(spec, per_layer)
+    if read is None:
+        return None
+    heads, lower = read
     names = {x for row in heads for head in row for x in head if isinstance(x, str)}
     if len(names) != 1 or not any(k for row in heads for _, k in row):
         return None
@@ -153,16 +163,13 @@ def _param_sinks_form_outcome(spec: S.Spec, per_layer, periodic: bool, ffn_step:
     params; the lengths below it are not decided (None: outside (e))."""
     from dataclasses import replace
 
-    from ..graphs.layers_sinks import param_sink_form, param_sink_head
+    from ..graphs.layers_sinks import param_sink_form
     from .layers import _describe, budget_of, network_rows
     from .targets import TargetOutcome, _range_text
-    lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
-    rows = []
-    for pats in per_layer:
-        got = [param_sink_head(p, lower) for p in pats]
-        if any(g is None for g in got):
-            return None
-        rows.append(tuple(g for g in got if g is not None))
+    read = _param_rows(spec, per_layer)
+    if read is None:
+        return None
+    rows, lower = read
     names = sorted({x for row in rows for head in row for x in head if isinstance(x, str)})
     if not names or not any(k for row in rows for _, k in row):
         return None
