@@ -1969,8 +1969,16 @@ class DenseBiasLayers(Certificate):
         n = self.n
         if not any(bucket_kind(k) for k in kinds) or self.fixed:
             _reject(DenseBiasLayers, "the joint classes decide dense heads beside a T5 bucket head")
-        if not isinstance(n, int) or n > JOINT_LABELS_MAX_N or (self.layers, self.least) != (1, True):
-            _reject(DenseBiasLayers, "joint classes give one layer, least, at a concrete n")
+        if (self.layers, self.least) != (1, True):
+            _reject(DenseBiasLayers, "joint classes that name every offset give one layer, least")
+        if not isinstance(n, int):
+            # Theorem F142: a bucket keeps the sign, `symmetric toeplitz` gives |m|, and no other kind: (sign, |m|) = m
+            if "symmetric toeplitz" not in kinds or not all(bucket_kind(k) or k == "symmetric toeplitz" for k in kinds):
+                _reject(DenseBiasLayers, "at a symbolic n the joint classes name every offset only beside `symmetric "
+                        "toeplitz`, with offset-only kinds")
+            return
+        if n > JOINT_LABELS_MAX_N:
+            _reject(DenseBiasLayers, "joint classes are enumerated at a concrete n up to the limit")
         if not joint_injective(kinds, n):
             _reject(DenseBiasLayers, f"two offsets share every head's class at n = {n}")
 

@@ -195,6 +195,10 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
         joint = _joint_decision(kinds, n, n_value)
         if joint is not None:
             return joint
+    if not isinstance(n, int) and offset_only_with_buckets(kinds):
+        joint = _joint_any_length(kinds, n, n_value)
+        if joint is not None:
+            return joint
     return _conclude(claim("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
                            "labelled sample (Lemma ", LEMMA_V, ", docs/theory.md §11.10); whether one layer is enough "
                            "is not decided for this mixture of biases at this n"),
@@ -221,6 +225,45 @@ def _joint_decision(kinds: tuple, n: int, n_value) -> Optional[proof.Step]:
                          "whole labelled sample, so two layers suffice (Theorem F136, Lemma " + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", joint, max(joint)),
                          witness=(i, {"swap": [a, b]}), low=max(joint))
+    return None
+
+
+#: the largest length searched for Theorem F142's first joint witness (every bucket setting the parser takes saturates
+#: at its max distance D, so a witness exists by n = 2·D + 2 for the largest D among the heads)
+JOINT_ANY_LENGTH_MAX_N = 600
+
+
+def offset_only_with_buckets(kinds: tuple) -> bool:
+    """Theorem F142's kinds: T5 buckets beside `symmetric toeplitz` or other bucket heads only — classes of the offset
+    alone, the same at every n (no circulant kind, whose classes depend on n)."""
+    return any(bucket_kind(k) for k in kinds) and all(bucket_kind(k) or k == "symmetric toeplitz" for k in kinds)
+
+
+def _joint_any_length(kinds: tuple, n, n_value) -> Optional[proof.Step]:
+    """Theorem F142 (docs/theory.md §16.5): Theorem F136 at a symbolic n for offset-only kinds. With `symmetric
+    toeplitz` the joint class (bucket, |m|) names m at every n: one layer. With bucket heads only, the first joint
+    witness (i, a, b, v), found at the least length holding one, holds at every larger n (the classes do not depend
+    on n): two layers, least, from max(i, a, b, v) on; the lengths below are decided one by one (§12)."""
+    if "symmetric toeplitz" in kinds:
+        return _conclude(claim("one layer suffices at every n: a T5 bucket keeps the sign of the offset and the "
+                               "`symmetric toeplitz` class is |m|, so the heads' classes of an offset name it, and a σ "
+                               "keeping the labels of a row is a translation of 1..n, the identity (Theorem F142, "
+                               "Lemma ", LEMMA_V, ", docs/theory.md §16.5)"),
+                         DenseBiasLayers(kinds, n_value, 1, True, "joint"))
+    top = max(bucket_kind(k)[1] for k in kinds) * 2 + 2
+    for size in range(2, min(top, JOINT_ANY_LENGTH_MAX_N) + 1):
+        found = _joint_witness(kinds, size)
+        if isinstance(found, tuple):
+            i, a, b, v = found
+            low = max(found)
+            return _conclude(f"two attention layers are needed and suffice for {n} ≥ {low}: the offsets {a - i} and "
+                             f"{b - i} carry the same class in every biased head at every n (T5's buckets are classes "
+                             f"of the offset alone), so σ = ({a} {b}) keeps the labels of row {i}; position {v} sees "
+                             f"{a} and {b} in different classes, so σ is not in the group, and one layer gives X and σX "
+                             f"the same output at position {i}; the depth-2 labelled view is the whole labelled "
+                             "sample, so two layers suffice (Theorem F142, Lemma " + claim(LEMMA_V, _SECTION),
+                             DenseBiasLayers(kinds, n_value, 2, True, "witness", found, low),
+                             witness=(i, {"swap": [a, b]}), low=low)
     return None
 
 

@@ -211,6 +211,10 @@ def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: b
         joint = by_joint_labels(n, kinds, layers, least)
         if joint is not None:
             return joint
+    if buckets and not isinstance(n, int) and _offset_only(kinds):
+        joint = _by_joint_any_length(spec, n, kinds, layers, least, condition)  # Theorem F142 (§16.5)
+        if joint is not None:
+            return joint
     if buckets and not set(kinds) <= set(SYMMETRIC):
         return _by_bucket_witness(spec, n, kinds, layers, least, condition)
     return _by_witness(n, kinds, layers, condition, "Lemma E, §16.2" if fixed else "Lemma V^λ")
@@ -252,6 +256,69 @@ def by_joint_labels(n: int, kinds, layers, least):
         raise Reject(f"σ = ({a} {b}) keeps row {i}'s labels and is not a symmetry: two layers, least (Theorem F136)")
     return VERIFIED, (f"σ = ({a} {b}) keeps row {i}'s labels in every head (recomputed classes) and position {v} sees "
                       f"{a} and {b} in different classes, at n = {n}; two layers suffice (Lemma V^λ)")
+
+
+def _offset_only(kinds) -> bool:
+    """T5 buckets (as (B, D)) beside `symmetric toeplitz` or other bucket heads only: classes of the offset alone."""
+    return any(isinstance(k, tuple) for k in kinds) and all(isinstance(k, tuple) or k == "symmetric toeplitz"
+                                                            for k in kinds)
+
+
+#: Theorem F142's witness is searched here at the lengths up to this (the verifier's own search).
+JOINT_ANY_N = 600
+
+
+def _by_joint_any_length(spec, n, kinds, layers, least, condition):
+    """Theorem F142 (§16.5) at a symbolic n, offset-only kinds: beside `symmetric toeplitz` the pair (bucket sign, |m|)
+    names every offset, one layer; with bucket heads only, the first two offsets in one joint class (recomputed, at the
+    least length holding a row with both keys and a position telling them apart) keep their classes at every larger
+    n: two layers, least, from that length on. None when the stated count is another route's (the row-1 swap)."""
+    if "symmetric toeplitz" in kinds:
+        for k in kinds:
+            reach = k[1] + 2 if isinstance(k, tuple) else 0  # beyond D the bucket is clipped: constant per sign
+            if isinstance(k, tuple) and any((_label(k, 1, 0, m) >= k[0] // 2) != (m > 0) for m in range(-reach, reach)):
+                raise Reject(f"buckets{k}: a bucket holds offsets of both signs (recomputed)")
+        if (layers, least) != (1, True):
+            raise Reject("a bucket keeps the sign of the offset and `symmetric toeplitz` gives |m|: the joint class "
+                         "names the offset at every n, one layer (Theorem F142)")
+        return VERIFIED, ("a T5 bucket keeps the sign of the offset (recomputed: positive offsets in the upper half) and "
+                          "`symmetric toeplitz` gives |m|, so the joint class names every offset at every n: one layer "
+                          "(Theorem F142)")
+    if _bucket_swap(spec, kinds, n) is not None:
+        return None  # the row-1 swap's check states its own range
+    top = min(JOINT_ANY_N, 2 * max(k[1] for k in kinds) + 2)
+    for size in range(2, top + 1):
+        found = _first_joint_pair(kinds, size)
+        if found is None:
+            continue
+        i, a, b, v = found
+        low = max(found)
+        if (layers, least) != (2, True) or condition != f"{n} ≥ {low}":
+            raise Reject(f"σ = ({a} {b}) at row {i} (recomputed) gives two layers, least, for n ≥ {low} (Theorem F142)")
+        return VERIFIED, (f"σ = ({a} {b}) keeps row {i}'s labels in every head and position {v} sees {a} and {b} in "
+                          f"different classes (recomputed buckets, the same at every n), so for every n ≥ {low} one "
+                          "layer does not suffice; two do (Lemma V^λ, Theorem F142)")
+    raise Reject(f"no two offsets share every head's class up to n = {top}: the count is not Theorem F142's")
+
+
+def _first_joint_pair(kinds, n: int):
+    """(i, a, b, v) at n: the first two offsets m < m′ (neither 0, in the order −(n − 1), …, n − 1) sharing every
+    head's class, with the row i = max(1, 1 − m) holding both keys and a position v ∉ {a, b} telling them apart."""
+    seen: dict = {}
+    for m in range(-(n - 1), n):
+        key = tuple(_label(k, n, 0, m) for k in kinds)
+        first = seen.setdefault(key, m)
+        if first == m or first == 0 or m == 0:
+            continue
+        i = max(1, 1 - first)
+        a, b = i + first, i + m
+        if not 1 <= a < b <= n:
+            continue
+        v = next((v for v in range(1, n + 1) if v not in (a, b) and any(
+            _label(k, n, v, a) != _label(k, n, v, b) for k in kinds)), None)
+        if v is not None:
+            return i, a, b, v
+    return None
 
 
 def _by_bucket_witness(spec, n, kinds, layers, least, condition):
