@@ -250,7 +250,7 @@ def _joint_any_length(kinds: tuple, n, n_value) -> Optional[proof.Step]:
                                "keeping the labels of a row is a translation of 1..n, the identity (Theorem F142, "
                                "Lemma ", LEMMA_V, ", docs/theory.md §16.5)"),
                          DenseBiasLayers(kinds, n_value, 1, True, "joint"))
-    top = max(bucket_kind(k)[1] for k in kinds) * 2 + 2
+    top = max(setting[1] for setting in map(bucket_kind, kinds) if setting is not None) * 2 + 2
     for size in range(2, min(top, JOINT_ANY_LENGTH_MAX_N) + 1):
         found = _joint_witness(kinds, size)
         if isinstance(found, tuple):
