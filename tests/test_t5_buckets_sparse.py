@@ -443,3 +443,14 @@ def test_a_one_layer_budget_beside_a_dense_bucket_head_is_decided(buckets, tmp_p
     report = verify(certificate_from_cli("layers 1\n" + program(7, head("", f"bias buckets{buckets}"),
                                                                     head("window(1)")), tmp_path))
     assert report.ok and report.complete, report
+
+
+def test_cyclic_windows_with_buckets_need_their_diameter_up_to_forty():
+    """The evidence for the open case of docs/theory.md §16.5 (a cyclic window with buckets beyond the arcs): at every
+    n ≤ 40 (w = 1, 2, 3; buckets(8, 16), whose wrap arcs reach the last buckets from n = 16 + w on) the labelled rooted
+    views give the trivial group and D = ⌈⌊n/2⌋/w⌉ layers, least."""
+    for w in (1, 2, 3):
+        for n in range(2 * w + 2, 41):
+            r = uapcheck.check(program(n, head(f"window({w}) cyclic", "bias buckets(8, 16)")), "t.uap")
+            step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
+            assert (r.group.order, r.layers, step.facts["least"]) == (1, -(-(n // 2) // w), True), (w, n)
