@@ -241,8 +241,10 @@ def form_count(step, n, wval):
 
     facts = step["facts"]
     start = ev(facts["from"], n)
-    if n >= start:
-        return facts["layers"]
+    if n >= start:  # a count growing with n (finite widths, Theorem F137) is a formula in n
+        return facts["layers"] if isinstance(facts["layers"], int) else int(ev(facts["layers"], n))
+    if not facts["form pieces"]:  # a param among finite widths (F137): the lengths below 2u are not stated
+        return None
     hits = []
     for p in facts["form pieces"]:
         m = re.fullmatch(r"Piece\(lower=(.*), upper=(.*), layers=(.*)\)", str(p))
@@ -330,9 +332,14 @@ def test_f123_param_width_against_the_brute_force(low):
         for wv in (low, low + 1, low + 2):
             fw = with_w(fam, wv)
             for n in range(1, 12 if wv == low else 8):
-                assert least_count(fw, n) == ("UAP", form_count(st, n, wv)), (fam.blocks, fam.kind, wv, n)
+                stated = form_count(st, n, wv)
+                if stated is None:  # below F137's range with a param width: nothing is stated
+                    continue
+                assert least_count(fw, n) == ("UAP", stated), (fam.blocks, fam.kind, wv, n)
                 seen["brute"] += 1
             n = rng.randint(8, 40)
+            if form_count(st, n, wv) is None:
+                continue
             c = run(file_text(fw, random.Random(rng.random()), tokens=n))
             assert (c["verdict"], c.get("layers")) == ("UAP", form_count(st, n, wv)), (fam.blocks, wv, n)
             seen["concrete"] += 1
