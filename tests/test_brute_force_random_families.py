@@ -478,12 +478,15 @@ def stated_at(js, r, n: int):
     """What the symbolic statement says at length n: (verdict, layers, least), or None where it says nothing (a
     length the file does not allow, or a statement without a count)."""
     target = js["target"]
-    if r.target is None or r.target.verdict != "UAP" or not isinstance(r.target.layers, int):
+    if r.target is None or r.target.verdict != "UAP" or r.target.layers is None:
         return None
     rng = target.get("range")
     start = int(rng.split("≥")[1]) if rng else 1
     if n >= start:
-        return "UAP", r.target.layers, target["least"]
+        count = r.target.layers
+        if not isinstance(count, int):  # a count that grows with n (Theorem F137)
+            count = int(count.subs({x: n for x in count.free_symbols if x.name == "n"}))
+        return "UAP", count, target["least"]
     for e in target.get("below_range") or ():
         if e["n"] == n:
             return None if not e["allowed"] else (e["verdict"], e["layers"], e["least"])
@@ -545,9 +548,12 @@ def check_symbolic_causal(heads, kinds, budget, upto: int) -> int:
             assert not fam.witness(layers, bad), (src, n, said)
             if least and layers > max(d, 1):
                 assert fam.witness(layers - 1, bad), (src, n, said)
-        else:  # a transposition at the last roots and around the sinks keeps no view at the stated depth
-            roots = {n, n - 1} | {k for k in sinks if k <= n} | {k + 1 for k in sinks if k < n}
-            assert adjacent_swap_witness(fam, layers, sorted(roots)) is None, (src, n, said)
+        else:  # a transposition at the last roots and around the sinks keeps no view at the stated depth; without
+            # sinks, one keeps the views one layer below a least count above D_c (F121: such a witness exists iff any)
+            roots = sorted({n, n - 1} | {k for k in sinks if k <= n} | {k + 1 for k in sinks if k < n})
+            assert adjacent_swap_witness(fam, layers, roots) is None, (src, n, said)
+            if least and layers > max(d, 1) and not sinks:
+                assert adjacent_swap_witness(fam, layers - 1, range(n, 0, -1)) is not None, (src, n, said)
         read += 1
     return read
 
@@ -565,11 +571,23 @@ def random_decoder(rng: random.Random):
     return heads, kinds, rng.choice([None, None, None, length, length + 2])
 
 
-def test_symbolic_causal_statements_at_every_length():
+def random_windows(rng: random.Random):
+    """Causal windows of finite widths only (no global layer): the counts that grow with n (Theorem F137)."""
+    finite = INTERVAL_HEADS[:3] + [("offsets", (0,))]
+    heads = [[rng.choice(finite) for _ in range(rng.choice([1, 2, 2, 3]))]]
+    kinds = ["periodic"]
+    if rng.random() < 0.3:
+        heads.append([rng.choice(finite)])
+        kinds.append("plain")
+    return heads, kinds, None
+
+
+@pytest.mark.parametrize("generate", [random_decoder, random_windows])
+def test_symbolic_causal_statements_at_every_length(generate):
     rng = random.Random(5050)
     read = decided = 0
     for _ in range(80 if SLOW else 20):
-        heads, kinds, budget = random_decoder(rng)
+        heads, kinds, budget = generate(rng)
         got = check_symbolic_causal(heads, kinds, budget, 40)
         read += got
         decided += bool(got)

@@ -1,0 +1,124 @@
+"""Forged certificates of the newest rules, each stating something false, rejected by `uapcheck verify`: the count,
+the least flag, the range's start, the pieces below it, D_c and the group of Theorems F121 (SEQ-CAUSAL-INTERVALS),
+F123 (SEQ-CAUSAL-FORM), F128 (SEQ-CAUSAL-SINKS, concrete and symbolic n), F135 and F140 (PAT-LAYERS on a labelled
+window) and F136 (BIAS-LAYERS by the joint classes). tests/test_certificate_mutations.py samples its mutants from
+every catalog certificate and changes none of these fields for these rules.
+
+A mutant that states a weaker fact (a least count stated not least, a later start) is true and not listed here."""
+from __future__ import annotations
+
+import copy
+import json
+import os
+from functools import lru_cache
+
+import pytest
+
+from certificates import certificate, certificate_of  # tests/ is on sys.path
+
+from uapcheck.verifier import REJECTED, verify
+
+SINKS_ANY_N = ("tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+               "  pattern periodic { causal & window(3) + sinks(2), causal }\n}\ntarget causal\n")
+SINKS_NOT_LEAST = ("tokens 2048\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+                   "  pattern periodic { causal & window(64) + sinks(4), causal & window(32) + sinks(4) }\n}\n"
+                   "target causal\n")
+
+
+@lru_cache(maxsize=None)
+def _source_text(name: str) -> str:
+    return json.dumps(certificate(name) if name.endswith(".uap") else certificate_of(name))
+
+
+@lru_cache(maxsize=None)
+def _verified(name: str) -> bool:
+    """The unforged certificate passes (the symbolic sinks' verdict trusts the lengths below its range: not `ok`)."""
+    report = verify(json.loads(_source_text(name)))
+    return report.ok or not any(s.outcome == REJECTED for s in report.steps)
+
+
+def _step(cert: dict, rule: str) -> int:
+    return next(k for k, s in enumerate(cert["steps"]) if s["rule"] == rule)
+
+
+def _change(cert: dict, rule: str, path: tuple, value) -> tuple:
+    mutant = copy.deepcopy(cert)
+    k = _step(mutant, rule)
+    obj = mutant["steps"][k]["data"]
+    for p in path[:-1]:
+        obj = obj[p]
+    obj[path[-1]] = value(obj[path[-1]])
+    return mutant, mutant["steps"][k]["id"]
+
+
+def _plus(d):
+    return lambda v: v + d
+
+
+def _true(_):
+    return True
+
+
+def _twice(v):
+    return 2 * v
+
+
+# (file or source, rule, path in the step's data, change, what the mutant claims)
+MUTANTS = [
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("layers",), _plus(1), "3 layers, least"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("layers",), _plus(-1), "1 layer"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("depth",), _plus(-1), "D_c = 1"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("depth",), _plus(1), "D_c = 3"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("j",), _plus(4096), "a pair that is reached"),
+    ("gemma3_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("layers",), _plus(1), "7 layers from the start on"),
+    ("gemma3_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("layers",), _plus(-1), "5 layers from the start on"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("from",), _plus(-1), "a range one length too early"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("pieces", 0, "layers"), _plus(1), "2 layers at n ≤ 2"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("least",), lambda v: False, "F123's count not least"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("layers",), _plus(-1), "1 layer"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("D_c",), _plus(-1), "D_c = 1"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("not within D_c − 1", "j"), lambda v: 1, "x_1 unreached"),
+    (SINKS_NOT_LEAST, "SEQ-CAUSAL-SINKS", ("least",), _true, "a covering count stated least without a witness"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("from",), _plus(-1), "F128 (e) from a length below N₀"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("layers",), _plus(1), "3 layers, D_c = 2"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("D_c",), _plus(1), "D_c = 3"),
+    ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(-1), "4 layers"),
+    ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(1), "6 layers, least"),
+    ("longt5_local_512.uap", "PAT-LAYERS", ("diameter",), _plus(1), "diameter 6"),
+    ("longt5_local_512.uap", "SYM-AUT", ("order",), _twice, "a group of order 2"),
+    ("longt5_local_any_length.uap", "PAT-LAYERS", ("from",), _plus(-1), "F140 at n = w + 1 (a complete window)"),
+    ("longt5_local_any_length.uap", "VERDICT-T1", ("lengths", 0, "layers"), _plus(1), "2 layers at n = 1"),
+    ("longt5_local_any_length.uap", "VERDICT-T1", ("lengths", 5, "order"), _twice, "a group of order 2 at n = 6"),
+    ("t5_buckets_symmetric_head.uap", "BIAS-LAYERS", ("layers",), _plus(1), "2 layers, least"),
+    ("t5_buckets_symmetric_head.uap", "SYM-DENSE", ("group",), lambda v: "reflection", "the reflection"),
+]
+if os.environ.get("UAPCHECK_SLOW"):  # F136's joint classes re-enumerated at every length below F140's range
+    MUTANTS.append(("longt5_local_any_length.uap", "VERDICT-T1", ("lengths", 127, "layers"), _plus(-1),
+                    "1 layer at n = 128"))
+
+
+@pytest.mark.parametrize("source, rule, path, value, claim", MUTANTS, ids=[m[4] for m in MUTANTS])
+def test_a_forged_value_of_the_newest_rules_is_rejected(source, rule, path, value, claim):
+    assert _verified(source)
+    mutant, sid = _change(json.loads(_source_text(source)), rule, path, value)
+    report = verify(mutant, only={sid})
+    rejected = [s.id for s in report.steps if s.outcome == REJECTED]
+    assert sid in rejected or report.problems, f"{claim}: accepted ({[(s.id, s.outcome) for s in report.steps]})"
+
+
+@pytest.mark.parametrize("name", ["t5_buckets_symmetric_head.uap", "gemma3_decoder_any_length.uap"])
+def test_the_verdicts_count_and_group_are_bound(name):
+    """The top-level count one higher or lower, and a group twice as large, are rejected (the LongT5 files are in
+    tests/test_certificate_mutations.py's sample)."""
+    cert = certificate(name)
+    for change in ("layers+1", "layers-1", "order"):
+        mutant = copy.deepcopy(cert)
+        if change == "order":
+            if not mutant.get("group"):
+                continue
+            mutant["group"]["order"] = 2 * int(mutant["group"]["order"])
+        elif isinstance(mutant["layers"], int):
+            mutant["layers"] += 1 if change == "layers+1" else -1
+        else:
+            mutant["layers"] = {"op": "+", "args": [1 if change == "layers+1" else -1, mutant["layers"]]}
+        assert not verify(mutant).ok, (name, change)
