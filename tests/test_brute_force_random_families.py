@@ -323,11 +323,19 @@ def test_per_layer_causal_families_against_the_brute_force():
 # ---------------------------------------------------------------------------------------------------------------
 # Labelled heads: one pattern per head with position classes (§11.10, §16.5)
 
+#: fixed position weights, seen through the classes of the offset they give (§16.1): RoPE and the offset-injective
+#: ALiBi-like bias tell every offset apart, the even one tells d from −d apart only by |d|
+FIXED = {"rotary": "rotary", "fixed injective": "bias b(i, j) = -m * (i - j)",
+         "fixed even": "bias b(i, j) = -m * |i - j|"}
+
+
 def label_function(kind: str, n: int):
     if kind == "":
         return None
-    if kind == "toeplitz":
+    if kind in ("toeplitz", "rotary", "fixed injective"):
         return lambda d: d
+    if kind == "fixed even":
+        return abs
     if kind == "circulant":
         return lambda d: d % n
     if kind == "symmetric toeplitz":
@@ -388,10 +396,10 @@ KINDS = ["", "toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant
 
 
 def labelled_source(n: int, heads: list, budget=None) -> str:
-    lines = [f"tokens {n}"]
+    lines = [f"tokens {n}"] + (["param m > 0"] if any(kind.startswith("fixed") for _, kind in heads) else [])
     for p, kind in heads:
         pattern = "" if p == ("full",) else f"; pattern {text(p)}"
-        bias = f"; bias {kind}" if kind else ""
+        bias = f"; {FIXED[kind]}" if kind in FIXED else f"; bias {kind}" if kind else ""
         lines.append(f"attention {{ {KERNEL}{pattern}{bias} }}")
     if budget is not None:
         lines.append(f"layers {budget}")
@@ -423,10 +431,13 @@ def check_labelled(n: int, heads: list, budget=None):
 
 
 def random_labelled(rng: random.Random, window_only: bool) -> list:
+    """Heads with trainable classes of the offset, and now and then fixed position weights (RoPE, ALiBi-like biases,
+    whose count the brute force bounds from below: a witness at D is a witness whatever the weights, §11.10)."""
+    kinds = KINDS + list(FIXED)
     if window_only:  # Theorem F135's setting: one non-cyclic window, labels per head
         w = rng.choice([1, 2, 3])
-        return [(("window", w, False), rng.choice(KINDS)) for _ in range(rng.choice([1, 2, 2, 3]))]
-    return [(rng.choice(LABEL_PATTERNS), rng.choice(KINDS)) for _ in range(rng.choice([1, 2, 2, 3]))]
+        return [(("window", w, False), rng.choice(kinds)) for _ in range(rng.choice([1, 2, 2, 3]))]
+    return [(rng.choice(LABEL_PATTERNS), rng.choice(kinds)) for _ in range(rng.choice([1, 2, 2, 3]))]
 
 
 @pytest.mark.parametrize("window_only", [True, False])
@@ -626,3 +637,90 @@ def test_labelled_window_statements_at_every_length(w, kinds):
             order, _, brute_least = labelled_brute(n, heads)
             assert js["group"]["order"] in (1, "1") and order == 1, (src, n, order)
             assert layers >= brute_least and (not least or layers == brute_least), (src, n, layers, brute_least)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Labelled causal heads with `target causal` (§14.5, §14.11, route `labelled views`): one pattern in every layer
+
+def causal_labelled_least(n: int, heads: list):
+    """The least count for causal targets by the definitions: the first m ≥ max(D_c, 1) at which no σ moving the
+    root's prefix keeps every head's neighbourhoods and labels at the positions within m − 1 hops of the root; None
+    when some prefix is never reached."""
+    built = [(neighbourhoods(p, n), label_function(kind, n)) for p, kind in heads]
+    union = [frozenset()] + [frozenset().union(*(nb[v] for nb, _ in built)) for v in range(1, n + 1)]
+    dist = []
+    for i in range(n + 1):
+        row: dict = {i: 0} if i else {}
+        frontier = [i] if i else []
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for u in union[v]:
+                    if u not in row:
+                        row[u] = row[v] + 1
+                        nxt.append(u)
+            frontier = nxt
+        dist.append(row)
+    if any(set(dist[i]) != set(range(1, i + 1)) for i in range(1, n + 1)):
+        return None
+    reach = max([d for i in range(1, n + 1) for d in dist[i].values()] + [1])
+
+    def keeps(p, v) -> bool:
+        return all(frozenset(p[u] for u in nb[v]) == nb[p[v]] and
+                   (lab is None or all(lab(p[u] - p[v]) == lab(u - v) for u in nb[v])) for nb, lab in built)
+
+    kept = {p: [True] + [keeps(p, v) for v in range(1, n + 1)] for p in perms(n)}
+    for m in range(reach, reach + 4):
+        if not any(any(p[j] != j for j in range(1, i + 1)) and all(kept[p][v] for v, d in dist[i].items() if d <= m - 1)
+                   for p in kept for i in range(1, n + 1)):
+            return m
+    raise AssertionError("no count within D_c + 3")
+
+
+CAUSAL_LABEL_PATTERNS = [("causal",), ("and", ("causal",), ("window", 1, False)),
+                         ("and", ("causal",), ("window", 2, False)),
+                         ("plus", ("and", ("causal",), ("window", 1, False)), ("sinks", 1))]
+
+
+def test_labelled_causal_heads_against_the_brute_force():
+    rng = random.Random(6060)
+    seen = []
+    for _ in range(60 if SLOW else 16):
+        n = rng.choice([3, 4, 5, 6])
+        heads = [(rng.choice(CAUSAL_LABEL_PATTERNS), rng.choice(KINDS)) for _ in range(rng.choice([1, 1, 2]))]
+        src = labelled_source(n, heads) + "target causal\n"
+        got = run(src)
+        if got is None:
+            seen.append("refused")
+            continue
+        r, js = got
+        least = causal_labelled_least(n, heads)
+        verdict = r.target.verdict if r.target is not None else js["verdict"]
+        if verdict == "UAP":
+            assert least is not None and r.target.layers >= least, (src, least)
+            if js["target"]["least"]:
+                assert r.target.layers == least, (src, least)
+        elif verdict == "NOT-UAP":
+            assert least is None, (src, least)
+        seen.append(verdict)
+    assert seen.count("UAP") >= len(seen) // 2, seen
+
+
+DENSE_MIXTURES = [["buckets(8, 16)", "symmetric toeplitz"], ["buckets(8, 16)", ""], ["buckets(4, 8)", "circulant"],
+                  ["buckets(8, 16)", "buckets(12, 20)"], ["buckets(12, 20)", "symmetric circulant", ""]]
+
+
+@pytest.mark.parametrize("kinds", DENSE_MIXTURES)
+def test_dense_bucket_mixtures_at_a_symbolic_n_against_the_brute_force(kinds):
+    """Dense heads beside a T5 bucket head at `tokens n` (§16.5): the statement at each n ≤ 6 (7 with UAPCHECK_SLOW=1)
+    never gives fewer layers than the brute force, and the least count where it says least."""
+    heads = [(("full",), kind) for kind in kinds]
+    r, js = run(labelled_source(0, heads).replace("tokens 0", "tokens n"))
+    assert js["verdict"] == "UAP" and js["group"]["name"] == "trivial"
+    below = {e["n"]: e for e in js.get("below_range") or ()}
+    for n in range(1, (8 if SLOW else 7)):
+        layers, least = (below[n]["layers"], below[n]["least"]) if n in below else (js["layers"], js["least"])
+        order, _, brute_least = labelled_brute(n, heads)
+        assert order == 1 and layers >= brute_least, (kinds, n, layers, brute_least)
+        if least:
+            assert layers == brute_least, (kinds, n, layers, brute_least)
