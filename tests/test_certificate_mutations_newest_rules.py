@@ -2,7 +2,8 @@
 the least flag, the range's start, the pieces below it, D_c and the group of Theorems F121 (SEQ-CAUSAL-INTERVALS),
 F123 (SEQ-CAUSAL-FORM), F128 (SEQ-CAUSAL-SINKS, concrete and symbolic n), F135 and F140 (PAT-LAYERS on a labelled
 window) and F136 (BIAS-LAYERS by the joint classes). tests/test_certificate_mutations.py samples its mutants from
-every catalog certificate and changes none of these fields for these rules.
+every catalog certificate and changes none of these fields for these rules. The heads a step states it read (widths,
+sinks, period, depth, n) are bound to the verifier's own reading too: they used to pass unread.
 
 A mutant that states a weaker fact (a least count stated not least, a later start) is true and not listed here."""
 from __future__ import annotations
@@ -82,6 +83,13 @@ MUTANTS = [
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("from",), _plus(-1), "F128 (e) from a length below N₀"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("layers",), _plus(1), "3 layers, D_c = 2"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("D_c",), _plus(1), "D_c = 3"),
+    ("alternating_windows_any_length.uap", "SEQ-CAUSAL-FORM", ("widths", 0, 0), _plus(1), "a window one wider"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("periodic",), lambda v: False, "a finite list"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("param",), lambda v: None, "integer widths"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("heads", 0, 0, 1), _plus(1), "five sinks"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("n",), _plus(1), "another length"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("heads", 0, 0, 0), _plus(1), "a window of width 4"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("limit",), lambda v: 2, "a depth of 2"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(-1), "4 layers"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(1), "6 layers, least"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("diameter",), _plus(1), "diameter 6"),

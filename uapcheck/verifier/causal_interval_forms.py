@@ -62,6 +62,7 @@ class Form:
         self.patterns = table.rows
         self.rows = [[_width_or_param(p, lower) for p in row] for row in self.patterns]
         self.limit = table.limit
+        self.periodic = table.periodic
         names = {x for row in self.rows for x in row if isinstance(x, str)}
         if len(names) > 1:
             raise NotIntervals("widths given by several params")

@@ -73,6 +73,7 @@ class Sinks:
         self.pats = table.rows
         self.rows = [[_head(p) for p in row] for row in self.pats]
         self.limit: Optional[int] = table.limit
+        self.periodic = table.periodic
         self._confirm()
 
     def _confirm(self) -> None:

@@ -600,6 +600,25 @@ def _form(ctx):
                     lambda exc: Reject(f"the heads are not interval heads of Theorem F123: {exc}"))
 
 
+def _bind_reading(data: dict, field: str, rows: list, periodic: bool, limit, n=None) -> None:
+    """The heads a step states it read — `field`: per layer of the period and per head, a width ("∞" for the full
+    causal mask, a param's name) or a [width, sinks] pair; `periodic`; `limit`, the network's depth; `n` at a concrete
+    length — are the verifier's own reading of the file: a forged value is rejected, though no other check reads it
+    (§18.1)."""
+    if n is not None and data.get("n") != n:
+        raise Reject(f"the step states n = {data.get('n')}, the file {n}")
+    from .causal_intervals import INF
+
+    def shown(x):
+        if isinstance(x, tuple):
+            return [shown(x[0]), x[1]]
+        return "∞" if x == INF else x if isinstance(x, str) else int(x)
+    mine = [[shown(x) for x in row] for row in rows]
+    if (data.get(field), data.get("periodic"), data.get("limit")) != (mine, periodic, limit):
+        raise Reject(f"the step states the heads {data.get(field)} (periodic: {data.get('periodic')}, depth "
+                     f"{data.get('limit')}), the verifier reads {mine} (periodic: {periodic}, depth {limit})")
+
+
 def _form_number(ctx, value, what: str):
     """An int, or a tree decoded with the file's symbols."""
     from .trees import TreeError, decode
@@ -665,6 +684,9 @@ def causal_interval_form(ctx, s):
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
     F = _form(ctx)
     data = s.get("data") or {}
+    _bind_reading(data, "widths", F.rows, F.periodic, F.limit)
+    if data.get("param") != F.param:
+        raise Reject(f"the step states the param {data.get('param')!r}, the widths read {F.param!r}")
     if data.get("growing") is True:
         return _growing_form(ctx, F, data)
     C = _int(data.get("layers"), "the number of layers")
@@ -874,6 +896,8 @@ def _sinks_symbolic(ctx, s):
         raise Reject("F128 (e) states D_c = the count, the least")
     start = _form_number(ctx, data.get("from"), "the range's start")
     if isinstance(start, int):
+        K = _sinks_at(ctx, max(start, 64))
+        _bind_reading(data, "heads", K.rows, K.periodic, K.limit)
         return _sinks_symbolic_at(ctx, C, start, None)
     import itertools
     names = sorted(str(x) for x in start.free_symbols)
@@ -993,6 +1017,7 @@ def causal_sinks(ctx, s):
         return _sinks_symbolic(ctx, s) if not isinstance(ctx.spec.tokens, int) else _sinks_values(ctx, s["data"])
     K = _sinks(ctx)
     data = s.get("data") or {}
+    _bind_reading(data, "heads", K.rows, K.periodic, K.limit, n=K.n)
     d = _int(data.get("D_c"), "the depth D_c")
     m = _int(data.get("layers"), "the number of layers")
     least = data.get("least")
