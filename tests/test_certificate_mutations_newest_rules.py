@@ -130,3 +130,26 @@ def test_the_verdicts_count_and_group_are_bound(name):
         else:
             mutant["layers"] = {"op": "+", "args": [1 if change == "layers+1" else -1, mutant["layers"]]}
         assert not verify(mutant).ok, (name, change)
+
+
+BLOCK_MUTANTS = [
+    ("gemma3_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("layers",), _plus(-1), "5 layers in the block"),
+    ("gemma2_decoder_any_length.uap", "SEQ-CAUSAL-FORM", ("from",), _plus(-2), "a range from n = 1 in the block"),
+    ("alternating_windows_any_length.uap", "SEQ-CAUSAL-FORM", ("least",), lambda v: False, "not least in the block"),
+    ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("layers",), _plus(1), "3 layers in the block"),
+    (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("from",), _plus(-3), "F128 (e) from n = 4 in the block"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("D_c",), _plus(-1), "D_c = 1 in the block"),
+    ("gemma2_decoder_8k.uap", "SEQ-CAUSAL-INTERVALS", ("n",), _plus(1), "another length in the block"),
+]
+
+
+@pytest.mark.parametrize("source, rule, path, value, claim", BLOCK_MUTANTS, ids=[m[4] for m in BLOCK_MUTANTS])
+def test_a_forged_value_in_the_kernel_block_is_rejected(source, rule, path, value, claim):
+    """The kernel's certificate block of these steps states the checked data again: a value that differs is rejected
+    (it used to pass, neither compared nor named on the `not certified` line)."""
+    mutant = json.loads(_source_text(source))
+    k = _step(mutant, rule)
+    block = mutant["steps"][k]["certificate"]
+    block[path[0]] = value(block[path[0]])
+    report = verify(mutant, only={mutant["steps"][k]["id"]})
+    assert any(s.outcome == REJECTED for s in report.steps), f"{claim}: accepted"

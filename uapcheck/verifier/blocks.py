@@ -47,6 +47,8 @@ def bind(ctx, s: dict) -> list[str]:
         return _bind_mixed_row(ctx, s, cert, where)
     if kind == "causal-positions":
         return _bind_causal_positions(ctx, s, cert, where)
+    if kind in CAUSAL_LAYER_BLOCKS:
+        return _bind_causal_layers(ctx, s, cert, where)
     if kind == "kernel-limit":
         from . import blocks_kernel
         try:
@@ -54,6 +56,35 @@ def bind(ctx, s: dict) -> list[str]:
         except blocks_kernel.KernelBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
     return []
+
+
+#: The per-layer causal heads' blocks (docs/theory.md §21.6–§21.10), which state the step's checked data again, and
+#: the data's name for a field they name otherwise (F121's count names D_c and the witness its own way).
+CAUSAL_LAYER_BLOCKS = {"layers-causal-intervals": {"D_c": "depth", "witness": "causal view witness"},
+                       "layers-causal-interval-form": {}, "layers-causal-growing-form": {},
+                       "layers-causal-sinks": {}, "layers-causal-sinks-form": {}}
+
+
+def _bind_causal_layers(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    """Each field of the block that the step's checked data states too (under its name or the data's) is that value,
+    and its n the input's length; the others (F121's widths and period, which the check re-reads from the input
+    itself) are listed as not compared. A forged count, flag, range or witness in the block used to pass unnamed."""
+    data = s.get("data") or {}
+    renamed = CAUSAL_LAYER_BLOCKS[cert["kind"]]
+    unread = []
+    for key, value in cert.items():
+        if key == "kind":
+            continue
+        if key == "n" and "n" not in data:
+            if value != ctx.spec.tokens:
+                raise Mismatch(f"{where}.n {value!r} is not the input's `tokens {ctx.spec.tokens}`")
+            continue
+        name = renamed.get(key, key)
+        if name not in data:
+            unread.append(f"{where}.{key}")
+        elif data[name] != value:
+            raise Mismatch(f"{where}.{key} {value!r} is not the checked {name} {data[name]!r}")
+    return unread
 
 
 def _bind_causal_positions(ctx, s: dict, cert: dict, where: str) -> list[str]:
