@@ -28,7 +28,8 @@ import uapcheck
 from uapcheck.errors import UapError
 from uapcheck.render.jsonout import result_json
 
-from t5_buckets import released_bucket  # tests/ is on sys.path
+from breadth_first import distances  # tests/ is on sys.path
+from t5_buckets import released_bucket
 
 SLOW = bool(os.environ.get("UAPCHECK_SLOW"))
 
@@ -352,21 +353,8 @@ def labelled_brute(n: int, heads: list) -> tuple:
     """(|G|, D, least count) for heads (pattern, bias kind) by §11.10's definitions over S_n."""
     built = [(neighbourhoods(p, n), label_function(kind, n)) for p, kind in heads]
     union = [frozenset()] + [frozenset().union(*(nb[v] for nb, _ in built)) for v in range(1, n + 1)]
-    dist = []  # dist[i][v]: d(v → i), by BFS backwards from i
-    for i in range(n + 1):
-        row = [None] * (n + 1)
-        if i:
-            row[i], frontier = 0, [i]
-            while frontier:
-                nxt = []
-                for v in frontier:
-                    for u in union[v]:
-                        if row[u] is None:
-                            row[u] = row[v] + 1
-                            nxt.append(u)
-                frontier = nxt
-        dist.append(row)
-    if any(dist[i][v] is None for i in range(1, n + 1) for v in range(1, n + 1)):
+    dist = [[]] + [distances(union, i) for i in range(1, n + 1)]  # dist[i][v]: d(v → i), −1 if v never reaches i
+    if any(dist[i][v] < 0 for i in range(1, n + 1) for v in range(1, n + 1)):
         return None
     diameter = max(dist[i][v] for i in range(1, n + 1) for v in range(1, n + 1))
     depth = max(diameter, 1)
@@ -648,22 +636,10 @@ def causal_labelled_least(n: int, heads: list):
     when some prefix is never reached."""
     built = [(neighbourhoods(p, n), label_function(kind, n)) for p, kind in heads]
     union = [frozenset()] + [frozenset().union(*(nb[v] for nb, _ in built)) for v in range(1, n + 1)]
-    dist = []
-    for i in range(n + 1):
-        row: dict = {i: 0} if i else {}
-        frontier = [i] if i else []
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for u in union[v]:
-                    if u not in row:
-                        row[u] = row[v] + 1
-                        nxt.append(u)
-            frontier = nxt
-        dist.append(row)
-    if any(set(dist[i]) != set(range(1, i + 1)) for i in range(1, n + 1)):
+    dist = [[]] + [distances(union, i) for i in range(1, n + 1)]  # dist[i][v]: d(v → i), −1 if v never reaches i
+    if any({v for v in range(1, n + 1) if dist[i][v] >= 0} != set(range(1, i + 1)) for i in range(1, n + 1)):
         return None
-    reach = max([d for i in range(1, n + 1) for d in dist[i].values()] + [1])
+    reach = max([d for i in range(1, n + 1) for d in dist[i][1:]] + [1])
 
     def keeps(p, v) -> bool:
         return all(frozenset(p[u] for u in nb[v]) == nb[p[v]] and
@@ -671,7 +647,8 @@ def causal_labelled_least(n: int, heads: list):
 
     kept = {p: [True] + [keeps(p, v) for v in range(1, n + 1)] for p in perms(n)}
     for m in range(reach, reach + 4):
-        if not any(any(p[j] != j for j in range(1, i + 1)) and all(kept[p][v] for v, d in dist[i].items() if d <= m - 1)
+        if not any(any(p[j] != j for j in range(1, i + 1)) and
+                   all(kept[p][v] for v in range(1, n + 1) if 0 <= dist[i][v] <= m - 1)
                    for p in kept for i in range(1, n + 1)):
             return m
     raise AssertionError("no count within D_c + 3")
