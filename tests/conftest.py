@@ -41,6 +41,21 @@ def empty_caches():
     clear_caches()
 
 
+@pytest.fixture(autouse=True)
+def caches_follow_patches(monkeypatch):
+    """Every `monkeypatch.setattr` empties the per-process caches too (uapcheck/memo.py, among them the token graph's
+    connectivity and group kept by graphs/kept_results.py): a test that computes, patches a module's constant or
+    function (the route for large graphs, a limit) and computes again must get the patched route's answer, not the
+    one kept before the patch, which would make its comparison hold trivially."""
+    from uapcheck.memo import clear_caches
+    original = pytest.MonkeyPatch.setattr
+
+    def setattr_and_forget(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        clear_caches()
+    monkeypatch.setattr(pytest.MonkeyPatch, "setattr", setattr_and_forget)
+
+
 @pytest.fixture(scope="session")
 def _warm_cache_files(tmp_path_factory):
     """The parser's tables and the compiled dataclass methods (uapcheck/user_cache.py), made once for the
