@@ -114,14 +114,13 @@ def test_two_large_groups_are_decided_and_verified():
 
 def test_several_heads_connectivity_and_layers_rest_on_the_union():
     """PAT-CONNECTED and PAT-LAYERS of several heads: the union's family theorem (window + global: F2) or the
-    union's lemma (the two directions of a ring: the cyclic window); where Theorems F70–F71 do not decide (the
-    ring), D + 1 layers are not least, and a claim of least is rejected (tests/test_verifier_head_layers.py for
-    the theorems)."""
+    union's lemma (the two directions of a ring: the cyclic window); the ring's count is Theorem F143's, D = ⌊n/2⌋
+    layers, least, and a count one below it is rejected (tests/test_verifier_head_layers.py for the theorems)."""
     for patterns in (("window(1)", "global(1)"), ("offsets {1} cyclic", "offsets {-1} cyclic")):
         report = verify(_cert(*patterns))
         assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     cert = _cert("offsets {1} cyclic", "offsets {-1} cyclic")
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert step["data"]["least"] is False
-    step["data"]["least"] = True
+    assert step["data"]["least"] is True and step["data"]["layers"] == step["data"]["diameter"]
+    step["data"]["layers"] = {"op": "+", "args": [step["data"]["layers"], -1]}
     assert any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in verify(cert).steps)
