@@ -55,6 +55,7 @@ class LengthVerdict:
     least: Optional[bool] = None
     allowed: bool = True
     why: str = ""
+    symbol: str = "n"  # the file's name for the length (`tokens N`), in the words only
 
     def to_json(self) -> dict:
         from ..bignum import json_order
@@ -64,17 +65,18 @@ class LengthVerdict:
                 "layers": self.layers, "least": self.least, "allowed": self.allowed, "why": self.why or None}
 
     def words(self) -> str:
+        n = self.symbol
         if not self.allowed:
-            return f"n = {self.n}: not a length the file allows ({self.why})"
+            return f"{n} = {self.n}: not a length the file allows ({self.why})"
         if self.verdict is None:
-            return f"n = {self.n}: not decided ({self.why})"
+            return f"{n} = {self.n}: not decided ({self.why})"
         if self.verdict is proof.Verdict.UAP:
             from ..bignum import show_order
             name = self.group.name if self.group is not None and self.group.name else \
                 f"a group of order {show_order(self.group.order)}" if self.group is not None else "?"
             least = "" if self.least is None else (", least" if self.least else ", sufficient")
-            return f"n = {self.n}: UAP · G = {name} · {self.layers} layer{'' if self.layers == 1 else 's'}{least}"
-        return f"n = {self.n}: {self.verdict.value}"
+            return f"{n} = {self.n}: UAP · G = {name} · {self.layers} layer{'' if self.layers == 1 else 's'}{least}"
+        return f"{n} = {self.n}: {self.verdict.value}"
 
 
 def _bounds(cond, n) -> Optional[list]:
@@ -237,7 +239,7 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
         out.append((LengthVerdict(value, verdict, result.group if verdict is proof.Verdict.UAP else None,
                                   layers if verdict is proof.Verdict.UAP else None,
                                   least if verdict is proof.Verdict.UAP else None), root))
-    return tuple(out)
+    return tuple((dataclasses.replace(r, symbol=str(spec.tokens)), root) for r, root in out)
 
 
 def applies(spec: S.Spec, verdict: proof.Verdict, group, layers, class_conditions) -> bool:
@@ -343,4 +345,5 @@ def lengths_words(records) -> str:
     for r in records:
         key = r.verdict.value if r.verdict is not None else ("not allowed" if not r.allowed else "not decided")
         groups.setdefault(key, []).append(r.n)
-    return "; ".join(f"{key} at n = {_runs(ns)}" for key, ns in groups.items())
+    n = records[0].symbol if records else "n"
+    return "; ".join(f"{key} at {n} = {_runs(ns)}" for key, ns in groups.items())

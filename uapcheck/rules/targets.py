@@ -146,6 +146,7 @@ class TargetLength:
     least: Optional[bool] = None
     allowed: bool = True
     why: str = ""
+    symbol: str = "n"  # the file's name for the length (`tokens N`), in the words only
 
     def to_json(self) -> dict:
         return {"n": self.n, "verdict": self.verdict, "layers": self.layers, "least": self.least,
@@ -171,7 +172,8 @@ def lengths_words(records, verdicts: bool = False) -> list[str]:
     groups: dict = {}
     for r in records:
         groups.setdefault(r.key(verdicts), []).append(r.n)
-    return [f"n = {_runs(ns)}: {key}" for key, ns in groups.items()]
+    n = records[0].symbol if records else "n"
+    return [f"{n} = {_runs(ns)}: {key}" for key, ns in groups.items()]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,12 +387,12 @@ def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool,
                                                                                radius=radius))
 
 
-def _range_text(start) -> str:
-    """"n ≥ 6" (a bound with params: "n ≥ max(k + w + 2, 2·k)")."""
+def _range_text(start, name: str = "n") -> str:
+    """"n ≥ 6" (a bound with params: "n ≥ max(k + w + 2, 2·k)"); `name`: the file's name for the length."""
     if isinstance(start, int):
-        return f"n ≥ {start}"
+        return f"{name} ≥ {start}"
     from ..show import show_size
-    return f"n ≥ {show_size(start)}"
+    return f"{name} ≥ {show_size(start)}"
 
 
 def _for(where: str):
@@ -412,10 +414,11 @@ def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.
                     far: Optional[FarPair] = None) -> proof.Step:
     """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10);
     `far`: the budget route's pair, x_j (j < i) more than `layers M` hops from position i (§14.9)."""
-    where = "" if start is None else f" (for {_range_text(start)})"
+    name = str(spec.tokens)
+    where = "" if start is None else f" (for {_range_text(start, name)})"
     return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec), **({} if start is None else
-                                                                           {"range": _range_text(start)})),
+                                                                           {"range": _range_text(start, name)})),
                           facts={} if start is None else {"from": start},
                           certificate=far if far is not None else _trusted(why))
 
@@ -1058,7 +1061,7 @@ def _with_range(spec: S.Spec, outcome: TargetOutcome, start) -> TargetOutcome:
     below it (docs/theory.md §14.9). A bound with params (n ≥ max(k + w + 2, 2k)) leaves them not enumerated."""
     from dataclasses import replace
     from .small_lengths import ENABLED
-    where = _range_text(start)
+    where = _range_text(start, str(spec.tokens))
     if not isinstance(start, int):
         return _with_pieces(spec, replace(outcome, range=where, below=None), where)
     if not ENABLED.get():  # the suggestion search reads the verdict only: the range, the lengths below not derived
@@ -1130,7 +1133,7 @@ def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
             continue
         out.append(TargetLength(length, result.verdict, result.layers if result.verdict == "UAP" else None,
                                 outcome.least if result.verdict == "UAP" else None))
-    return out
+    return [replace(r, symbol=str(spec.tokens)) for r in out]
 
 
 def _parts(p: S.Pattern) -> list:
@@ -1497,13 +1500,13 @@ def _not_causal_on_range(spec: S.Spec, group, start: "int | sympy.Expr") -> Targ
     from .small_lengths import ENABLED
     name = group.name or f"of order {group.order}"
     step = not_causal_step(spec, f"every model is equivariant under the family's group G = {name}, which is not "
-                           f"trivial at any n ≥ {start} where it is stated, while the causal target F(X)_l = x_k for "
+                           f"trivial at any {spec.tokens} ≥ {start} where it is stated, while the causal target F(X)_l = x_k for "
                            "l ≥ k (0 before k), with k the first position some σ ∈ G moves, is not σ-equivariant",
                            {"group": group.name, "order": group.order_value}, start=start)
     below = (None if not isinstance(start, int) else
              tuple(_lengths_below(spec, "causal", start)) if ENABLED.get() else ())
     return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1],
-                         range=_range_text(start), below=below)
+                         range=_range_text(start, str(spec.tokens)), below=below)
 
 
 @proof.rule("TGT-PLAIN", "Plain UAP covers the causal maps", CITE_TGT, statuses=(proof.PROVED,),

@@ -1,0 +1,48 @@
+"""A file's own name for the symbolic length (`tokens N`) is the one its verdict speaks of: the stated range, the
+lengths below it and a causal target's range all say N, as the counts' formulas do (⌈(N − 1)/3⌉); the JSON keys are
+unchanged."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import uapcheck
+from uapcheck.render import jsonout
+from uapcheck.render.verdict_lines import headline
+
+TWO_PARTS = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern window(3) + strided(4)
+}}
+"""
+DECODER = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern causal & window(3)
+}}
+target causal
+"""
+
+
+@pytest.mark.parametrize("name", ["n", "N", "L"])
+def test_lengths_below_the_range_use_the_files_name(name):
+    line = headline(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))
+    assert f"(for {name} ≥ 60); UAP at {name} = 1…59" in line
+    others = {"n", "N", "L"} - {name}
+    assert not any(f"at {o} = " in line or f"for {o} ≥" in line for o in others)
+
+
+@pytest.mark.parametrize("name", ["n", "N"])
+def test_a_causal_targets_range_uses_the_files_name(name):
+    line = headline(uapcheck.check(DECODER.format(n=name), "t.uap"))
+    assert f"(for {name} ≥ 5; {name} = 1, 2: 1 layer; {name} = 3, 4: 2 layers)" in line
+    assert f"⌈({name} - 1)/3⌉" in line
+
+
+def test_the_json_keys_do_not_depend_on_the_name():
+    def below(name):
+        return json.loads(jsonout.dumps(jsonout.result_json(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))))[
+            "below_range"]
+    assert below("N") == below("n") and len(below("n")) == 59 and below("n")[0]["n"] == 1
