@@ -33,7 +33,7 @@ def _source_text(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def _verified(name: str) -> bool:
-    """The unforged certificate passes (the symbolic sinks' verdict trusts the lengths below its range: not `ok`)."""
+    """The unforged certificate passes (some verdicts trust a step: not `ok`, but nothing rejected)."""
     report = verify(json.loads(_source_text(name)))
     return report.ok or not any(s.outcome == REJECTED for s in report.steps)
 
@@ -90,6 +90,12 @@ MUTANTS = [
     ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("n",), _plus(1), "another length"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("heads", 0, 0, 0), _plus(1), "a window of width 4"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("limit",), lambda v: 2, "a depth of 2"),
+    ("window3_sinks2_global_any_length.uap", "TGT-VERDICT", ("below_range", 1, "layers"), _plus(1),
+     "2 layers, least, at n = 2 (one suffices: no causal view witness at depth 1)"),
+    ("window3_sinks2_global_any_length.uap", "TGT-VERDICT", ("below_range", 3, "layers"), _plus(-1),
+     "1 layer at n = 4 (D_c = 1, but a causal view witness at depth 1)"),
+    ("window3_sinks2_global_any_length.uap", "TGT-VERDICT", ("below_range", 4, "layers"), _plus(1),
+     "3 layers, least, at n = 5"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(-1), "4 layers"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("layers",), _plus(1), "6 layers, least"),
     ("longt5_local_512.uap", "PAT-LAYERS", ("diameter",), _plus(1), "diameter 6"),
@@ -112,6 +118,17 @@ def test_a_forged_value_of_the_newest_rules_is_rejected(source, rule, path, valu
     report = verify(mutant, only={sid})
     rejected = [s.id for s in report.steps if s.outcome == REJECTED]
     assert sid in rejected or report.problems, f"{claim}: accepted ({[(s.id, s.outcome) for s in report.steps]})"
+
+
+def test_the_lengths_below_a_symbolic_sink_range_are_re_derived():
+    """`tokens n`, `periodic { causal & window(3) + sinks(2), causal }`: the lengths n = 3…6 need two layers where
+    the covering lemma does not give the count (at n ≤ 4 the window layer is the whole causal mask, D_c = 1) and n = 2
+    one; the verifier re-derives them by its rooted views on the prefixes, so the certificate is `OK` (the lengths
+    used to be trusted)."""
+    report = verify(certificate("window3_sinks2_global_any_length.uap"))
+    assert report.ok, [(s.id, s.outcome, s.reason) for s in report.steps if s.outcome != "verified"]
+    verdict = next(s for s in report.steps if s.rule == "TGT-VERDICT")
+    assert "rooted views on the prefixes" in verdict.reason
 
 
 @pytest.mark.parametrize("name", ["t5_buckets_symmetric_head.uap", "gemma3_decoder_any_length.uap"])

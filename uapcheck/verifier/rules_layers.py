@@ -972,17 +972,44 @@ def _sinks_length_checked(ctx, rec: dict, start: int) -> bool:
             raise Reject("n = 1 needs one layer")
         return True
     Kn = _sinks_at(ctx, n)
-    d = next((m for m in range(0, rec["layers"] + 1) if Kn.reached(m) is None), None)
+    m = rec["layers"]
+    d = next((depth for depth in range(0, m + 1) if Kn.reached(depth) is None), None)
     if d is None:
-        raise Reject(f"at n = {n} the stated {rec['layers']} layers do not reach every prefix")
-    # sufficiency beyond the covering lemma, or least above D_c: the rooted views'
-    return not (Kn.covered(rec["layers"]) is not None or (rec.get("least") and rec["layers"] != max(d, 1)))
+        raise Reject(f"at n = {n} the stated {m} layers do not reach every prefix")
+    if Kn.covered(m) is None and not (rec.get("least") and m > max(d, 1)):
+        return True
+    # sufficiency beyond the covering lemma, or least above D_c: the rooted views on the prefixes (§21.5), decided
+    # here with nauty on the verifier's own arcs at this n
+    return _sinks_length_by_views(ctx, n, m, least=bool(rec.get("least")) and m > max(d, 1))
+
+
+def _sinks_length_by_views(ctx, n: int, m: int, least: bool) -> bool:
+    """One length below a symbolic sink range whose count the covering lemma does not give: no causal view witness at
+    depth m (m layers suffice) and, for a count above D_c claimed least, one at depth m − 1 (views growing with the
+    depth, fewer layers do not suffice either), decided on the verifier's rooted views at this n; False (trusted)
+    when the views do not fit nauty or the per-layer limit."""
+    from dataclasses import replace
+    if n > layer_views.MAX_N:
+        return False
+    try:
+        L = layer_views.build(replace(ctx.spec, tokens=n))
+        problem = layer_views.no_causal_witness(L, m)
+        below = layer_views.no_causal_witness(L, m - 1) if least else "not claimed"
+    except (layer_views.NotLayered, NoNauty):
+        return False
+    if problem:
+        raise Reject(f"at n = {n} the stated {m} layers do not suffice: {problem}")
+    if below is None:
+        raise Reject(f"at n = {n} no causal view witness exists at depth {m - 1}: {m} layers are not the least")
+    return True
 
 
 def check_sinks_verdict(ctx, s, data: dict) -> str:
     """TGT-VERDICT on SEQ-CAUSAL-SINKS at a symbolic n: the range is the step's, and each length below it listed once
     (a length the file does not allow: a sink count above it; a UAP length whose count is D_c there with the covering:
-    re-derived; a count that does not reach every prefix: rejected; any other: trusted). A verdict without a range
+    re-derived; any other UAP length up to the per-layer limit: re-derived by the rooted views on the prefixes, no
+    causal view witness at the count and, claimed least above D_c, one a layer below; a count that does not reach every
+    prefix or that the views refute: rejected; beyond the limit: trusted). A verdict without a range
     claims the step's count at every length the file allows: each length below the start is checked as one listed
     with that count."""
     steps = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-SINKS"]
@@ -1004,7 +1031,8 @@ def check_sinks_verdict(ctx, s, data: dict) -> str:
     if trusted:
         raise Trust(f"the lengths n = {', '.join(map(str, trusted))} below the range are the derivation's at that n "
                     "(rooted views), not re-derived here")
-    return "; the lengths below the range re-derived by the verifier's recursion (D_c and the covering)"
+    return ("; the lengths below the range re-derived by the verifier's recursion (D_c and the covering) or, where the "
+            "covering lemma does not give the count, by its rooted views on the prefixes (nauty)")
 
 
 @checker("SEQ-CAUSAL-SINKS")
