@@ -131,3 +131,27 @@ def test_random_codes_are_the_codes_of_the_documented_rows(r, monkeypatch):
             assert build_mod.random_codes(seed, n, r) == expected, (n, seed, "short passes")
             monkeypatch.undo()
     assert build_mod.random_codes(0, 100, r) is None  # small n: the rows themselves
+
+
+def test_complete_graphs_on_n_share_their_derived_forms_which_equal_a_fresh_build(monkeypatch):
+    """Two complete graphs on the same n (a head's and a union's, built apart) share one set of derived forms, made
+    once; each form equals the one a graph not shared makes for itself; another n has its own; memo.clear_caches()
+    forgets them (a graph built afterwards makes them afresh)."""
+    from uapcheck.graphs import build
+    from uapcheck.graphs.connectivity import adjacency_lists
+    from uapcheck.memo import clear_caches
+    first, second = build_graph(Window(20), 12), union_graph([build_graph(Full(), 12), build_graph(Window(1), 12)])
+    assert first.complete and second.complete and first is not second
+    assert build.endpoints(first) is build.endpoints(second)
+    assert adjacency_lists(first) is adjacency_lists(second)
+    assert build.endpoints(build_graph(Full(), 13)) is not build.endpoints(first)
+    monkeypatch.setattr(build, "SHARED_COMPLETE_MAX_N", 0)  # no sharing: the graph's own forms
+    alone = build_graph(Full(), 12)
+    assert build.endpoints(alone) is not build.endpoints(first)
+    assert build.endpoints(alone) == build.endpoints(first)
+    assert list(build.arc_codes(alone)) == list(build.arc_codes(first))
+    assert adjacency_lists(alone) == adjacency_lists(first)
+    assert build.neighbour_lists(alone, "in") == build.neighbour_lists(first, "in")
+    monkeypatch.undo()
+    clear_caches()
+    assert build.endpoints(build_graph(Full(), 12)) is not build.endpoints(first)

@@ -33,6 +33,7 @@ from operator import floordiv, mod
 from typing import Iterator, Mapping, Optional, Sequence
 
 from ..lazy import digraph, igraph as ig  # imported on first use: dense checks never need it
+from ..memo import kept_store
 
 from ..spec import (Blocks, Blockwise, Causal, Columns, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
@@ -761,10 +762,31 @@ def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
 # union, which is the head itself for one head, then its symmetry group): decoding ~10⁶ codes and
 # building the igraph are then paid once.
 
+#: Complete graphs on at most this many positions share their derived forms, one dict per n (`_derived`).
+SHARED_COMPLETE_MAX_N = 200
+#: The complete graphs' derived forms kept per process (the most recently used n's; emptied by memo.clear_caches()).
+SHARED_COMPLETE_KEPT = 32
+_COMPLETE_DERIVED = kept_store()
+
+
 def _derived(graph: PatternGraph) -> dict:
+    """The graph's derived forms. A complete graph is n alone: every complete graph on n ≤ SHARED_COMPLETE_MAX_N
+    positions shares one dict per process (a length below a range builds the head's graph, the union and the views'
+    graphs of the same complete pattern, each of which would materialise the n² − n codes, their endpoints and igraph
+    again: every form is made from `all_codes`, which lists the codes in the same order for every complete graph on n).
+    """
     cache = graph.__dict__.get("_derived")
     if cache is None:
-        cache = {}
+        if graph.complete and graph.n <= SHARED_COMPLETE_MAX_N:
+            cache = _COMPLETE_DERIVED.get(graph.n)
+            if cache is None:
+                cache = _COMPLETE_DERIVED[graph.n] = {}
+                if len(_COMPLETE_DERIVED) > SHARED_COMPLETE_KEPT:
+                    _COMPLETE_DERIVED.popitem(last=False)
+            else:
+                _COMPLETE_DERIVED.move_to_end(graph.n)
+        else:
+            cache = {}
         object.__setattr__(graph, "_derived", cache)  # immutable: bypass __setattr__
     return cache
 
