@@ -20,6 +20,7 @@ from uapcheck.verifier.trees import decode, encode  # noqa: E402
 
 ONE_SIDED = ("offsets {2}", "window(6) cyclic")   # §13 L2′ (ii): D + 1 except on n ≡ 2, 3 (mod 12)
 REFLECTED = ("window(2)", "window(6) cyclic")     # every head invariant under n + 1 − i
+SYMMETRIC = ("offsets {1} cyclic + offsets {-1, 2, -2}", "window(2) cyclic")  # case (S): ρ_Z fails at x = 0, 1
 
 
 @functools.lru_cache(maxsize=None)
@@ -35,8 +36,8 @@ def _step(cert: dict) -> dict:
     return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
 
 
-@pytest.mark.parametrize("heads, case", [(ONE_SIDED, "asymmetric"), (REFLECTED, "reflected")],
-                         ids=["one-sided", "reflected"])
+@pytest.mark.parametrize("heads, case", [(ONE_SIDED, "asymmetric"), (REFLECTED, "reflected"),
+                                         (SYMMETRIC, "symmetric")], ids=["one-sided", "reflected", "symmetric"])
 def test_the_certificate_is_verified_by_f143(heads, case):
     cert = _certificate(heads)
     step = _step(cert)
@@ -98,4 +99,22 @@ def test_the_one_sided_union_is_verified():
 def test_one_sided_classes_of_the_cyclic_window_are_rejected():
     cert = _certificate(ONE_SIDED_UNION)
     _step(cert)["certificate"]["cyclic heads"]["extra residues"] = [0, 1]
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_the_symmetric_case_states_the_reflections_classes():
+    data = _step(_certificate(SYMMETRIC))["certificate"]["cyclic heads"]
+    assert (data["a"], data["b"], data["failing"], data["extra residues"]) == (2, 2, [0, 1], [0, 1, 3])
+
+
+@pytest.mark.parametrize("failing", [[0, 0], [], [-1, 2]], ids=["narrower", "none", "wider"])
+def test_another_failing_hull_is_rejected(failing):
+    cert = _certificate(SYMMETRIC)
+    _step(cert)["certificate"]["cyclic heads"]["failing"] = failing
+    assert rejects(cert, "PAT-LAYERS")
+
+
+def test_the_rotations_classes_alone_are_rejected_in_the_symmetric_case():
+    cert = _certificate(SYMMETRIC)
+    _step(cert)["certificate"]["cyclic heads"]["extra residues"] = []   # z = 4 > 2w − 1: no rotation witness
     assert rejects(cert, "PAT-LAYERS")

@@ -1657,6 +1657,8 @@ class HeadLayers(Certificate):
             c = f.cyclic_heads
             out["cyclic heads"] = {"w": c.w, "a": c.a, "b": c.b, "case": c.case,
                                    "extra residues": list(c.extra_residues), "one-sided": c.one_sided}
+            if c.failing is not None:  # case (S): the hull of the zone positions where ρ_Z fails
+                out["cyclic heads"]["failing"] = list(c.failing)
         if f.far_ends is not None:  # F75: the walks' periods and the lengths checked
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),

@@ -88,13 +88,65 @@ def test_the_classes_are_those_where_the_inequality_holds_at_every_length(w, z, 
 
 
 @pytest.mark.parametrize("heads", [
-    (U(Offsets((1,), True), Offsets((-1,))), Window(2, True)),   # symmetric offsets, not invariant under n + 1 − i
     (U(Window(2, True), Strided(3)), Window(2)),                   # a strided part: no cyclic window union
     (Offsets((2,)), Window(6)),                                     # a non-cyclic union
-], ids=["symmetric-not-reflected", "strided", "non-cyclic"])
+], ids=["strided", "non-cyclic"])
 def test_no_claim_outside_the_premises(heads):
     found = closed_least(heads)
     assert found is None or found.theorem != "F143"
+
+
+# ---------------------------------------------------------------------------------------------
+# Case (S): every head's offsets symmetric, some head not invariant under n + 1 − i
+
+# (heads, a, b, the hull of the zone coordinates where ρ_Z fails or None, the classes mod 2w needing D + 1)
+SYMMETRIC = [
+    ((U(Offsets((1,), True), Offsets((-1,))), Window(2, True)), 0, 1, (1, 1), (0, 1, 2, 3)),
+    ((U(Offsets((1,), True), Offsets((-1,))), Window(1, True)), 0, 1, (1, 1), (0, 1)),
+    ((U(Offsets((2,), True), Offsets((-2,))), Window(2, True)), 0, 2, (1, 2), (0, 1, 3)),
+    ((U(Offsets((-1,), True), Offsets((1,))), Window(3, True)), 1, 0, (0, 0), (0, 1, 2, 3, 4, 5)),
+    ((U(Offsets((1,), True), Offsets((-1,))), U(Offsets((-1,), True), Offsets((1,))), Window(2, True)), 1, 1, (0, 1),
+     (0, 1, 3)),
+    ((U(Offsets((3,), True), Offsets((-3,))), Window(4, True)), 0, 3, (1, 3), (0, 1, 4, 5, 6, 7)),
+    ((U(Offsets((2,), True), Offsets((-2,))), Offsets((1, -1)), Window(2, True)), 1, 2, (0, 2), (0, 1)),
+    ((U(Offsets((1,), True), Offsets((-1, 2, -2))), Window(2, True)), 2, 2, (0, 1), (0, 1, 3)),
+]
+SYMMETRIC_IDS = [" | ".join(map(show_pattern, h)) for h, *_ in SYMMETRIC]
+
+
+@pytest.mark.parametrize("heads,a,b,failing,residues", SYMMETRIC, ids=SYMMETRIC_IDS)
+def test_the_symmetric_case_agrees_with_the_concrete_engine_at_every_n_in_range(heads, a, b, failing, residues):
+    found = closed_least(heads)
+    assert found is not None and found.theorem == "F143" and found.union_theorem == "F5"
+    c = found.cyclic_heads
+    assert (c.case, c.a, c.b, c.failing, c.extra_residues) == ("symmetric", a, b, failing, residues)
+    rotation = set(CW.extra_residues(c.w, a + b))
+    for n in range(found.low, NMAX + 1):
+        d, suffices = engine_least(heads, n)
+        assert d == _at(found.diameter, n), n
+        assert _at(found.layers, n) == (d if suffices else d + 1), n
+        if not suffices:  # ρ_Z's ball, from the stated position, avoids the hull of the failing zone positions
+            i, radius = int(c.position(sympy.Integer(d))), c.w * (d - 1)
+            assert i - radius == failing[1] + 1 and i + radius <= n + failing[0] - 1, n
+    assert set(residues) > rotation  # some class needs D + 1 only through the reflection
+
+
+def test_the_reflection_adds_the_classes_where_a_ball_avoids_the_failing_hull():
+    for w in range(1, 5):
+        for span in range(0, 2 * w + 1):
+            residues = CW.reflection_residues(w, span)
+            for n in range(2 * w + 3, 200):
+                d = -(-(n // 2) // w)
+                assert (span > 0 and n - span >= 2 * w * (d - 1) + 1) == (n % (2 * w) in residues), (w, span, n)
+
+
+def test_a_symmetric_tuple_whose_zone_reflection_keeps_every_head_gets_the_rotations_classes():
+    heads = [CW.HeadOffsets(frozenset({1}), frozenset({-1})), CW.HeadOffsets(frozenset({-1}), frozenset({1})),
+             CW.HeadOffsets(frozenset({-1, 1}), frozenset())]
+    assert CW.reflection_failures(heads[:1] + heads[2:], 0, 1) == (1, 1)
+    # with both one-way heads the zone {n, 1} is reversed by i ↦ n + 1 − i, which maps each head onto the other's
+    # arcs, not onto its own: ρ_Z still fails
+    assert CW.reflection_failures(heads, 1, 1) == (0, 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,6 +161,28 @@ SMALL = [
     (("offsets {1, -2}", "window(2) cyclic"), 2, 3),
     (("window(1)", "window(2) cyclic"), 2, 2),
 ]
+ONE_WAY = U(Offsets((1,), True), Offsets((-1,)))
+OTHER_WAY = U(Offsets((-1,), True), Offsets((1,)))
+SMALL_SYMMETRIC = [
+    ((ONE_WAY, Window(1, True)), ("offsets {1} cyclic + offsets {-1}", "window(1) cyclic")),
+    ((ONE_WAY, Window(2, True)), ("offsets {1} cyclic + offsets {-1}", "window(2) cyclic")),
+    ((OTHER_WAY, ONE_WAY, Window(1, True)),
+     ("offsets {-1} cyclic + offsets {1}", "offsets {1} cyclic + offsets {-1}", "window(1) cyclic")),
+]
+
+
+@pytest.mark.parametrize("heads,texts", SMALL_SYMMETRIC, ids=[" | ".join(t) for _, t in SMALL_SYMMETRIC])
+def test_the_symmetric_case_by_brute_force_over_s_n(heads, texts):
+    found = closed_least(heads)
+    assert found is not None and found.cyclic_heads.case == "symmetric"
+    checked = 0
+    for n in range(found.low, 9):
+        nbs = neighbourhoods(list(texts), n)
+        d = brute_diameter(nbs, n)
+        assert d == _at(found.diameter, n)
+        assert brute_least(nbs, n) == _at(found.layers, n), n
+        checked += 1
+    assert checked >= 2
 
 
 @pytest.mark.parametrize("texts,w,z", SMALL, ids=[" | ".join(t) for t, *_ in SMALL])

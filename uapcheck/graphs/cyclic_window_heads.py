@@ -9,7 +9,10 @@ positions where some non-cyclic offset leaves [1, n] form the zone Z around the 
 largest positive non-cyclic offset, b the largest negative one in absolute value); elsewhere every head has its
 full offset set T_h = C_h ∪ P_h. When some T_h ≠ −T_h (no reflection keeps a position of full profile) or every head
 is invariant under ρ(x) = n + 1 − x, a witness exists iff z > 0 and n − z ≥ 2R + 2 (the ball and its shift by one
-fit between the zone's ends); that is a condition on n mod 2w alone (``extra_residues``). Likewise (F143 (O)) when the
+fit between the zone's ends); that is a condition on n mod 2w alone (``extra_residues``). When every T_h = −T_h but
+some head is not ρ-invariant (case (S)), the one reflection ρ_Z that reverses the zone may be a witness too: it fails
+the condition exactly on the zone positions F where some head's profile is not the mirror image of its image's, and
+is a witness iff F ≠ ∅ and a ball avoids F's hull (f positions): n − f ≥ 2R + 1 (``reflection_residues``). Likewise (F143 (O)) when the
 union is `offsets {1, …, w} cyclic` (Theorem F6, Aut = C_n, the ball the R + 1 positions i, …, i + R): a witness, a
 rotation, exists iff the non-cyclic offsets reach a > 0 positions past the end and n − a ≥ R + 2, a condition on n mod
 w (``one_sided_residues``)."""
@@ -49,13 +52,22 @@ class HeadOffsets:
 class CyclicHeads:
     """Theorem F143's data: the union's radius ``w``, the zone's sides ``a`` (positions n − a + 1, …, n) and ``b``
     (positions 1, …, b), the case (``asymmetric``: some head's full offset set is not symmetric; ``reflected``: every
-    head is invariant under ρ) and the residues of n mod 2w where the count is D + 1."""
+    head is invariant under ρ; ``symmetric``: every full offset set symmetric, some head not invariant under ρ) and
+    the residues of n mod 2w where the count is D + 1; in the symmetric case the zone positions where ρ_Z fails, as
+    the interval ``failing`` = (lo, hi) of zone coordinates (x = v for v ≤ b, x = v − n for v > n − a), or None."""
     w: int
     a: int
     b: int
     case: str
     extra_residues: tuple
     one_sided: int = 0  # F143 (O): the union is `offsets {1, …, w} cyclic` (1) or {−w, …, −1} (−1), not a cyclic window
+    failing: Optional[tuple] = None  # case (S): the hull (lo, hi) of the zone coordinates where ρ_Z fails, or None
+
+    @property
+    def reflection_witness(self) -> bool:
+        """Case (S) with ρ_Z outside G: the witness on every class that needs D + 1 is ρ_Z (its classes hold the
+        rotation's, f ≤ z)."""
+        return self.failing is not None
 
     @property
     def modulus(self) -> int:
@@ -66,7 +78,16 @@ class CyclicHeads:
         it, or before it for {−w, …, −1}) and the ball's shift by one avoid the zone."""
         if self.one_sided == 1:
             return Integer(1)
+        if self.failing is not None:  # ρ_Z: the ball is the 2R + 1 positions after F's hull
+            return Integer(self.failing[1] + 1) + self.w * (diameter - 1)
         return Integer(self.b + 1) + self.w * (diameter - 1)
+
+    def permutation(self) -> str:
+        """The witness: the rotation by one, or in case (S) with F ≠ ∅ the reflection ρ_Z exchanging b and n − a + 1."""
+        if self.failing is None:
+            return "i ↦ i + 1 (mod n)"
+        shift = self.b - self.a + 1
+        return f"i ↦ n {'+' if shift >= 0 else '−'} {abs(shift)} − i (mod n)"
 
 
 def head_offsets(pattern: Pattern, params: Mapping) -> Optional[HeadOffsets]:
@@ -113,10 +134,33 @@ def extra_residues(w: int, z: int) -> tuple:
     return tuple(r for r in range(2 * w) if (z <= 2 * w - 2 + r if r <= 1 else z <= r - 2))
 
 
+def zone_profile(head: HeadOffsets, x: int) -> frozenset:
+    """T_h at the zone coordinate x (x = v for the first positions, x = v − n ≤ 0 for the last ones; n ≥ 2w + 3): the
+    cyclic offsets and the non-cyclic ones that stay in [1, n] (p ≤ −x for x ≤ 0, p ≥ 1 − x for x ≥ 1)."""
+    kept = {p for p in head.line if (p <= -x if x <= 0 else p >= 1 - x)}
+    return head.cyclic | frozenset(kept)
+
+
+def reflection_failures(heads: Sequence[HeadOffsets], a: int, b: int) -> Optional[tuple]:
+    """Case (S): the hull (lo, hi) of the zone coordinates x ∈ [−a + 1, b] where ρ_Z (x ↦ b − a + 1 − x, the
+    reflection reversing the zone) maps some head's profile onto another set than the mirror image, T_h(ρ_Z x) ≠
+    −T_h(x); None when there is none (ρ_Z keeps every head)."""
+    bad = [x for x in range(-a + 1, b + 1)
+           if any(zone_profile(h, b - a + 1 - x) != frozenset(-p for p in zone_profile(h, x)) for h in heads)]
+    return (min(bad), max(bad)) if bad else None
+
+
+def reflection_residues(w: int, span: int) -> tuple:
+    """Case (S): the residues r of n mod 2w where n − f ≥ 2w(D − 1) + 1 (a ball of 2R + 1 positions avoids F's hull
+    of f positions; for n = 2wq + r this reads f ≤ 2w − 1 + r for r ≤ 1, f ≤ r − 1 for r ≥ 2); none when f = 0."""
+    if span == 0:
+        return ()
+    return tuple(r for r in range(2 * w) if (span <= 2 * w - 1 + r if r <= 1 else span <= r - 1))
+
+
 def decide(patterns: Sequence[Pattern], w: int, params: Mapping, one_sided: bool = False) -> Optional[CyclicHeads]:
     """F143's premises on the heads (their cyclic offsets cover ±1, …, ±w, or for (O) 1, …, w or −w, …, −1; every
-    offset within that set; some full offset set asymmetric, or every head invariant under ρ) and its answer, or
-    None."""
+    offset within that set) and its answer by case (asymmetric, reflected, symmetric), or None."""
     heads = [head_offsets(p, params) for p in patterns]
     if w < 1 or any(h is None for h in heads):
         return None
@@ -138,10 +182,14 @@ def decide(patterns: Sequence[Pattern], w: int, params: Mapping, one_sided: bool
     elif all(h.reflected() for h in found):
         case = "reflected"
     else:
-        return None
+        case = "symmetric"
     a = max([0] + [p for h in found for p in h.line])
     b = max([0] + [-p for h in found for p in h.line])
-    return CyclicHeads(w, a, b, case, extra_residues(w, a + b))
+    failing = reflection_failures(found, a, b) if case == "symmetric" else None
+    extra = extra_residues(w, a + b)
+    if failing is not None:
+        extra = tuple(sorted(set(extra) | set(reflection_residues(w, failing[1] - failing[0] + 1))))
+    return CyclicHeads(w, a, b, case, extra, failing=failing)
 
 
 def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping):
@@ -158,7 +206,9 @@ def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, par
         return None
     diameter = union.diameter.xreplace({union.n_symbol: n})
     layers: sympy.Expr = diameter
-    if found.extra_residues:
+    if len(found.extra_residues) == found.modulus:
+        layers = diameter + 1
+    elif found.extra_residues:
         layers = sympy.Piecewise(
             (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, found.modulus), r) for r in found.extra_residues])),
             (diameter, True))

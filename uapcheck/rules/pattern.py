@@ -1080,14 +1080,26 @@ def _heads_layers_method(found) -> str:
         else:
             union, ball = f"`window({c.w}) cyclic`", "2w(D − 1) + 1"
             group, shape = "D_n (Theorem F5)", "rotation or reflection"
-            case = ("some head's offsets are not symmetric, so no reflection keeps a position away from the ends"
-                    if c.case == "asymmetric" else "every head is invariant under i ↦ n + 1 − i")
+            case = {"asymmetric": "some head's offsets are not symmetric, so no reflection keeps a position away from "
+                                  "the ends",
+                    "reflected": "every head is invariant under i ↦ n + 1 − i",
+                    "symmetric": "every head's offsets are symmetric, some head is not invariant under i ↦ n + 1 − i, "
+                                 "so the one reflection that reverses the zone may meet the condition too"}[c.case]
+        mirror = ""
+        if c.failing is not None:
+            lo, hi = c.failing
+            mirror = (f"; the reflection reversing the zone moves some head's neighbourhood exactly at the zone "
+                      f"positions x = {lo} to {hi} (x = i for the first positions, i − n for the last), so it is a "
+                      f"witness iff a ball avoids them, n − {hi - lo + 1} ≥ {ball}")
+        elif c.case == "symmetric":
+            mirror = "; the reflection reversing the zone keeps every head, so it is no witness"
         return (f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is {union}, which "
                 f"needs D layers with its group {group}, so a view witness of the heads is a {shape} keeping every "
                 f"head's neighbourhoods on the ball, an arc of {ball} positions; every head is made of window, offsets "
                 f"and dilated parts, {case}, and the positions where a non-cyclic offset leaves [1, n] are the last "
-                f"{c.a} and the first {c.b}: a witness exists iff they are some and the ball and its shift by one fit "
-                f"between them, n − {c.a + c.b} ≥ {ball[:-1]}2, a condition on n mod {c.modulus}; for n ≥ {found.low}")
+                f"{c.a} and the first {c.b}: a {'rotation ' if c.case == 'symmetric' else ''}witness exists iff they "
+                f"are some and the ball and its shift by one fit between them, n − {c.a + c.b} ≥ {ball[:-1]}2{mirror}, "
+                f"a condition on n mod {c.modulus}; for n ≥ {found.low}")
     if found.theorem == "F75":
         e = found.far_ends
         return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "
@@ -1114,12 +1126,16 @@ def _heads_witness(found) -> Optional[dict]:
         return _heads_class_witnesses(found)
     if found.cyclic_heads is not None and found.cyclic_heads.extra_residues:  # F143: the rotation by one
         c = found.cyclic_heads
-        return {"position": sympy.sstr(c.position(found.diameter)), "permutation": "i ↦ i + 1 (mod n)",
+        return {"position": sympy.sstr(c.position(found.diameter)), "permutation": c.permutation(),
                 "range": f"for n ≥ {found.low} with n mod {c.modulus} ∈ {{{', '.join(map(str, c.extra_residues))}}}",
                 "found by": found.section,
-                "why": f"the ball of the position, positions {c.b + 1} to {c.b + 1} + 2w(D − 1), and its image lie "
-                       f"between the positions where a non-cyclic offset leaves [1, n], so every head's neighbourhood "
-                       f"of a ball position is moved onto the image's"}
+                "why": (f"the ball of the position, positions {c.failing[1] + 1} to {c.failing[1] + 1} + 2w(D − 1) "
+                        f"(mod n), avoids the zone positions where the reflection moves a head's neighbourhood onto "
+                        f"another set than the image's, so every head's neighbourhood of a ball position is moved onto "
+                        f"the image's" if c.failing is not None else
+                        f"the ball of the position, positions {c.b + 1} to {c.b + 1} + 2w(D − 1), and its image lie "
+                        f"between the positions where a non-cyclic offset leaves [1, n], so every head's neighbourhood "
+                        f"of a ball position is moved onto the image's")}
     if found.witness is None:
         return None
     pos, (a, b) = found.witness

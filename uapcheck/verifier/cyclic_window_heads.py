@@ -10,7 +10,11 @@ What is checked (a certificate of kind "head layers" with theorem F143):
 * at two lengths beyond 4w + 4 every position's neighbourhood in every head is exactly that description, with the
   offsets read off the middle position and off the position 1 after a rotation; the cyclic offsets of all the heads
   make ±1, …, ±w;
-* the case: some head's offset set is not symmetric, or every head's cyclic and non-cyclic sets are;
+* the case: some head's offset set is not symmetric, or every head's cyclic and non-cyclic sets are, or (S) every
+  head's offset set is symmetric and some head's cyclic or non-cyclic set is not; in case (S) the zone positions where
+  the reflection reversing the zone maps a head's offsets at a position onto another set than the mirror image of
+  its image's, read off the verifier's arcs at one length, and their hull's f positions, which add the classes where
+  a ball of 2w(D − 1) + 1 positions avoids them, n − f ≥ 2w(D − 1) + 1;
 * the zone's sides a and b and the classes needing D + 1 are the certificate's, and the step's count is D on the
   other classes and D + 1 on those, with D the union's, from n = 2w + 3 on.
 """
@@ -61,6 +65,27 @@ def _needs_one_more(w: int, z: int, n: int, one_sided: bool = False) -> bool:
     return z > 0 and n - z >= 2 * w * (d - 1) + 2
 
 
+def _reflection_hull(pats: list, w: int, a: int, b: int) -> list:
+    """Case (S): [lo, hi], the hull of the zone coordinates x (v = x for x ≥ 1, v = n + x for x ≤ 0) where the
+    reflection v ↦ n + b − a + 1 − v (mod n) maps some head's neighbourhood of v onto another set than the
+    neighbourhood of the image, read off the heads' arcs at n = 4w + 5; [] when there is none."""
+    length = 4 * w + 5
+    into: list = []
+    for p in pats:
+        sets: dict[int, set] = {i: {i} for i in range(1, length + 1)}
+        for j, i in patterns.head_arcs(p, length):
+            sets[i].add(j)
+        into.append(sets)
+
+    def image(v: int) -> int:
+        return (length + b - a + 1 - v - 1) % length + 1
+
+    bad = [x for x in range(-a + 1, b + 1)
+           if any({image(u) for u in nb[x if x >= 1 else length + x]} != nb[image(x if x >= 1 else length + x)]
+                  for nb in into)]
+    return [min(bad), max(bad)] if bad else []
+
+
 def check(ctx, s, cert: dict, pats: list, n) -> str:
     from . import rules_families
     from .head_layers import _same_for_every_n
@@ -95,11 +120,18 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
     elif all(c == frozenset(-x for x in c) and ln == frozenset(-x for x in ln) for c, ln in heads):
         case = "reflected"
     else:
-        raise Reject("F143: every head's offsets are symmetric but some head is not invariant under n + 1 − i")
+        case = "symmetric"
     a = max([0] + [p for _, ln in heads for p in ln])
     b = max([0] + [-p for _, ln in heads for p in ln])
     m = w if one_sided else 2 * w
     extra = [r for r in range(m) if _needs_one_more(w, a + b, 6 * w + r, one_sided)]
+    hull = _reflection_hull(pats, w, a, b) if case == "symmetric" else []
+    if hull:  # ρ_Z is no automorphism of some head: a witness where a ball avoids the hull, n − f ≥ 2w(D − 1) + 1
+        f = hull[1] - hull[0] + 1
+        extra = [r for r in range(m) if r in extra or 6 * w + r - f >= 2 * w * (-(-((6 * w + r) // 2) // w) - 1) + 1]
+    if list(data.get("failing") or []) != hull:
+        raise Reject(f"F143: the zone positions where the reflection reversing the zone fails are not the verifier's "
+                     f"({hull or 'none'})")
     if (data.get("case"), data.get("a"), data.get("b"), list(data.get("extra residues") or [])) != (case, a, b, extra):
         raise Reject(f"F143: the certificate's zone or classes are not the verifier's ({case}, a = {a}, b = {b}, "
                      f"D + 1 on n mod {m} ∈ {extra})")
