@@ -25,6 +25,11 @@ SINKS_NOT_LEAST = ("tokens 2048\nattention {\n  kernel k(x, y) = exp(x . y)\n"
                    "  pattern periodic { causal & window(64) + sinks(4), causal & window(32) + sinks(4) }\n}\n"
                    "target causal\n")
 
+SINKS_PARAM_N = ("param k integer >= 1\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+                 "  pattern periodic { causal & window(3) + sinks(k), causal }\n}\ntokens 12\ntarget causal\n")
+SINKS_PARAMS = ("param k integer >= 1\nparam w integer >= 1\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+                "  pattern periodic { causal & window(w) + sinks(k), causal }\n}\ntarget causal\n")
+
 
 @lru_cache(maxsize=None)
 def _source_text(name: str) -> str:
@@ -129,6 +134,28 @@ def test_the_lengths_below_a_symbolic_sink_range_are_re_derived():
     assert report.ok, [(s.id, s.outcome, s.reason) for s in report.steps if s.outcome != "verified"]
     verdict = next(s for s in report.steps if s.rule == "TGT-VERDICT")
     assert "rooted views on the prefixes" in verdict.reason
+
+
+# The heads a sink step states with params, forged alike in its data and in its kernel block (which the block binding
+# compares with the data): the values branch at a concrete n and F128 (e) with params used to read neither.
+PARAM_READINGS = [
+    (SINKS_PARAM_N, ("heads", 0, 0, 1), lambda v: 3, "three sinks where the file has k"),
+    (SINKS_PARAM_N, ("heads", 0, 0, 0), lambda v: "k", "a window of k where the file has 3"),
+    (SINKS_PARAMS, ("heads", 0, 0), lambda v: v[::-1], "window(k) + sinks(w)"),
+    (SINKS_PARAMS, ("heads", 1, 0, 0), lambda v: "w", "a second layer of window w"),
+    (SINKS_PARAMS, ("params", "k"), _plus(1), "k ≥ 2"),
+]
+
+
+@pytest.mark.parametrize("source, path, value, claim", PARAM_READINGS, ids=[m[3] for m in PARAM_READINGS])
+def test_a_forged_reading_of_param_heads_is_rejected(source, path, value, claim):
+    assert _verified(source)
+    mutant, sid = _change(json.loads(_source_text(source)), "SEQ-CAUSAL-SINKS", path, value)
+    step = next(s for s in mutant["steps"] if s["id"] == sid)
+    step["certificate"][path[0]] = copy.deepcopy(step["data"][path[0]])
+    report = verify(mutant, only={sid})
+    outcome = next(s for s in report.steps if s.id == sid)
+    assert outcome.outcome == REJECTED and "certificate block" not in outcome.reason, (claim, outcome.reason)
 
 
 @pytest.mark.parametrize("name", ["t5_buckets_symmetric_head.uap", "gemma3_decoder_any_length.uap"])

@@ -55,6 +55,12 @@ def bind(ctx, s: dict) -> list[str]:
             return blocks_kernel.bind(ctx, s, cert, where)
         except blocks_kernel.KernelBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
+    from . import blocks_layers
+    if kind in blocks_layers.BLOCKS:
+        try:
+            return blocks_layers.bind(ctx, s, cert, where)
+        except blocks_layers.LayerBlockMismatch as exc:
+            raise Mismatch(str(exc)) from None
     return []
 
 
@@ -62,7 +68,7 @@ def bind(ctx, s: dict) -> list[str]:
 #: the data's name for a field they name otherwise (F121's count names D_c and the witness its own way).
 CAUSAL_LAYER_BLOCKS = {"layers-causal-intervals": {"D_c": "depth", "witness": "causal view witness"},
                        "layers-causal-interval-form": {}, "layers-causal-growing-form": {},
-                       "layers-causal-sinks": {}, "layers-causal-sinks-form": {}}
+                       "layers-causal-sinks": {}, "layers-causal-sinks-form": {}, "layers-causal-sinks-values": {}}
 
 
 def _bind_causal_layers(ctx, s: dict, cert: dict, where: str) -> list[str]:

@@ -872,6 +872,7 @@ def _sinks_values(ctx, data: dict):
         raise Trust(f"the reach and the covering are not recomputed at n = {n} with {m} layers")
     for v in sample:
         Kv = _sinks_at(ctx, n, {name: v})
+        _bind_param_heads(data, {name: v}, Kv)
         try:
             ok = Kv.reached(d) is None and (d == 0 or Kv.reached(d - 1) is not None) and Kv.covered(m) is None
         except NotIntervals as exc:
@@ -883,6 +884,15 @@ def _sinks_values(ctx, data: dict):
                     f"at {m} layers; the other {hi - lo + 1 - len(sample)} values are the kernel's (F128 at each)")
     return VERIFIED, (f"at every value {name} = {lo} … {hi} the verifier's recursion gives D_c = {d} and the covering "
                       f"at {m} layers (§21.9)")
+
+
+def _bind_param_heads(data: dict, values: dict, K) -> None:
+    """The heads a step states with params (a param's name for a width or a sink count) are, with each param set to
+    its value here, the verifier's own reading of the file with the params so set: checked at several values, a name
+    stated for an integer or an integer for a name, or one param for another, differs at one of them."""
+    def at(x):
+        return [at(y) for y in x] if isinstance(x, list) else values.get(x, x) if isinstance(x, str) else x
+    _bind_reading({**data, "heads": at(data.get("heads"))}, "heads", K.rows, K.periodic, K.limit)
 
 
 def _sinks_symbolic(ctx, s):
@@ -904,10 +914,14 @@ def _sinks_symbolic(ctx, s):
     lower = {p.name: p.lower for p in ctx.spec.params if p.constraint.startswith("integer")}
     if any((lower.get(x) or 0) < 1 for x in names):
         raise Reject("the range's start names a symbol that is not a param `integer >= 1`")
+    if data.get("params") != {x: lower[x] for x in names}:
+        raise Reject(f"the step states the params {data.get('params')}, the file declares {names} with lower bounds "
+                     f"{[lower[x] for x in names]}")
     said = []
     for combo in itertools.product(*[[lower[x] + d for d in (0, 1, 2, 5)] for x in names]):
         values = dict(zip(names, combo))
         at = _form_at(start, {ctx.symbols[x]: v for x, v in values.items()})
+        _bind_param_heads(data, values, _sinks_at(ctx, max(at, 64), values))
         said.append(_sinks_symbolic_at(ctx, C, at, values)[1])
     return VERIFIED, (f"at every combination of {', '.join(names)} among their lower bound + 0, 1, 2, 5: "
                       + said[0] + f" (and {len(said) - 1} more values; the start is F128 (e)'s bound, which the "
