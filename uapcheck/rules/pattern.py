@@ -1075,11 +1075,11 @@ def _heads_layers_method(found) -> str:
         c = found.cyclic_heads
         if c.one_sided:
             union, ball = f"`offsets {{{'' if c.one_sided > 0 else '−'}1, …, {'' if c.one_sided > 0 else '−'}{c.w}}} cyclic`", "w(D − 1) + 1"
-            group, shape = "C_n (Theorem F6)", "rotation"
+            group, shape = "the rotations of the cycle (Theorem F6)", "rotation"
             case = "every head's offsets lie on one side"
         else:
             union, ball = f"`window({c.w}) cyclic`", "2w(D − 1) + 1"
-            group, shape = "D_n (Theorem F5)", "rotation or reflection"
+            group, shape = "the rotations and reflections of the cycle (Theorem F5)", "rotation or reflection"
             case = {"asymmetric": "some head's offsets are not symmetric, so no reflection keeps a position away from "
                                   "the ends",
                     "reflected": "every head is invariant under i ↦ n + 1 − i",
