@@ -177,17 +177,82 @@ def test_the_verifier_rechecks_f81_and_rejects_a_constant_count():
         assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)
 
 
-def test_f81_check_runs_for_s_up_to_9_only():
-    """Theorem F81's finite check succeeds for 2 ≤ w ≤ 7 in the engine and in the verifier's restatement (its
-    backtracking over the class permutations); for s = w + 2 ≥ 10 it is not run, and the count stays 3, sufficient,
-    not least (O11)."""
+def test_f81_holds_at_every_width():
+    """Theorem F81 at every w ≥ 2: for w = 2, 3 by the finite check of F7's step (6) (which also succeeds for
+    4 ≤ w ≤ 7, a second confirmation of step (6′) there), for w ≥ 4 by step (6′), whose premises the verifier checks
+    on its own arcs; the premise that S_a = {a} ∪ [a + 2, w] separates the classes fails for w = 3, where (6′) does
+    not apply. `window(8) + strided(10)` (formerly 3, sufficient, O11) is D layers, least."""
+    from uapcheck.graphs.families import strided_local_rigid
     from uapcheck.graphs.strided_least import wide_stride_rigid
-    from uapcheck.verifier.families import _wide_views_rigid
+    from uapcheck.verifier.families import _six_prime_root, _wide_views_rigid
     for w in range(2, 8):
-        assert wide_stride_rigid(w) and _wide_views_rigid(w), w
-    assert not wide_stride_rigid(8) and not _wide_views_rigid(8) and not wide_stride_rigid(1)
+        s = w + 2
+        assert all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2)), w
+    for w in range(2, 41):
+        assert wide_stride_rigid(w), w
+    for w in range(2, 25):
+        assert _wide_views_rigid(w), w
+    assert not wide_stride_rigid(1) and not _wide_views_rigid(1)
+    assert not any(_six_prime_root(3, i) for i in range(1, 20))
     theorem = F.match([PatternUnion((Window(8), Strided(10)))], N, {})
-    assert not theorem.least and F.at(theorem, {"n": 350 + 1})["layers"] == 3
+    assert theorem.least and F.at(theorem, {"n": 351})["layers"] == 2 and F.at(theorem, {"n": 360})["layers"] == 3
+
+
+def test_the_incidence_check_sees_a_symmetry():
+    """The verifier's colour refinement of (6′)'s incidence is not discrete when an exchange keeps it."""
+    from uapcheck.verifier.families import _incidence_discrete
+    assert not _incidence_discrete([1, 2], [1, 2], lambda x, y: x == y)
+    assert not _incidence_discrete([2, 3], [5, 6], lambda x, y: (x, y) in {(2, 5), (3, 6)})
+    assert _incidence_discrete([2, 3, 4], [5, 6, 7], lambda x, y: y - x >= 3)
+
+
+@pytest.mark.parametrize("w", [4, 5, 6])
+def test_the_facts_of_f81_step_six_prime_on_the_arcs(w):
+    """F81 (6′), by code written here at one n of the range: at every root i ≤ (n + 1)/2 the positions of the class's
+    next run [i + s + 2, i + s + w] meet [i + 2, i + w] in i + S_a, S_a = {a} ∪ [a + 2, w]; and two positions outside
+    N(i) with the same run W(x) ∩ C(i) have different neighbours in N(i)."""
+    s = w + 2
+    n = s * (4 * w + 3) + 3
+    for i in range(1, (n + 1) // 2 + 1):
+        ball = {u for u in range(1, n + 1) if _adj(w, s, i, u)}
+        for a in range(2, w + 1):
+            x = i + s + a
+            assert {b - i for b in range(i + 2, i + w + 1) if _adj(w, s, x, b)} == {a} | set(range(a + 2, w + 1))
+        seen: dict = {}
+        for x in range(1, n + 1):
+            if x in ball:
+                continue
+            run = frozenset(c for c in ball if (c - i) % s == 0 and abs(c - x) <= w)
+            key = (run, frozenset(u for u in ball if _adj(w, s, x, u)))
+            assert key not in seen, (i, x, seen.get(key))
+            seen[key] = x
+
+
+@pytest.mark.parametrize("w, n", [(8, 351), (8, 358), (10, 526)])
+def test_f81_beyond_its_former_check_against_the_concrete_engine(w, n):
+    """Theorem F81 for s = w + 2 ≥ 10 (step (6′)): where D = 2, 2 layers, least, as the concrete engine (rooted views
+    by canonical labelling) decides, also at n ≡ w (mod s), where the end counts agree (step (3′))."""
+    pattern = PatternUnion((Window(w), Strided(w + 2)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F11" and theorem.least
+    got = F.concrete(pattern, n)
+    assert got.least and got.diameter == got.layers == F.at(theorem, {"n": n})["layers"] == 2
+
+
+@pytest.mark.parametrize("pattern", ["window(8) + strided(10)", "window(8) + strided(10) + global(1)"])
+def test_the_verifier_rechecks_f81_beyond_its_former_check(pattern):
+    """At symbolic n, D layers (2 where D = 2) least by F81 (6′), verified with the premises of (6′) checked on the
+    verifier's own arcs; a constant 3, the count before, is rejected."""
+    cert = _cert(_source(pattern))
+    report = verify(cert)
+    assert report.ok and report.complete
+    step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED
+    data = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]
+    assert data["least"] is True
+    bad = json.loads(json.dumps(cert))
+    next(s for s in bad["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 3
+    assert not verify(bad).ok
 
 
 def test_the_verifiers_backtracking_takes_every_class_permutation_the_plain_search_takes():

@@ -37,8 +37,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   image theorem's D, G and layers hold at n (e.g. ``offsets {2, 6} cyclic`` at odd n ≥ 10 is {1, 3}).
 * F11 ``window(w) + strided(s)``, integers w + 2 ≤ s ≤ 2w + 1, n ≥ s(4w + 3): D = 3 when n mod s is in
   the set ``wide_stride_far`` gives, else D = 2; G = the reflection; 3 layers, least, by Theorem F53
-  (``graphs/strided_least.py``) unless s = w + 2 with w ≥ 2, where Theorem F81 gives D layers, least, when its
-  finite check runs and succeeds (s ≤ 9; else 3, not shown least where D = 2: O11).
+  (``graphs/strided_least.py``) unless s = w + 2 with w ≥ 2, where Theorem F81 gives D layers, least.
 * F14 ``window(w) + strided(s)``, integers w ≥ 1, s ≥ 2w + 2, n ≥ s(4w + 3): D = M + 1 when n mod s is in
   the set ``stride_beyond_far`` gives, else D = M, with M = 1 + ⌈⌊s/2⌋/w⌉; G = the reflection; M + 1 layers by
   Theorem F54 (``graphs/strided_least.py``), least when s is odd and w | ⌊s/2⌋; else least where D = M + 1, and where
@@ -946,8 +945,6 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
 #: The local view check of Theorem F7 searches the permutations of the s − 1 other residue classes; it
 #: runs for s up to this (s = 8 takes seconds), and above it the least layer count stays open.
 STRIDED_VIEW_MAX_S = 7
-#: Theorem F81 (s = w + 2) runs the same check for s up to this (w ≤ 7: under a second; s = 10 takes ~10 s)
-WIDE_VIEW_MAX_S = 9
 
 
 @lru_cache(maxsize=64)
@@ -1166,22 +1163,22 @@ def _one_more_on_residues(n, s: int, far: list, base: int) -> tuple:
 
 
 def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:
-    from .strided_least import WIDE_STRIDE_OPEN, wide_stride_rigid, wide_stride_why, wide_stride_witness
+    from .strided_least import wide_stride_rigid, wide_stride_why, wide_stride_witness
     far = [m for m in range(s) if wide_stride_far(w, s, m)]
     diameter, layers = _one_more_on_residues(n, s, far, 2)
     theorem = FamilyTheorem(
         "F11", "window(w) + strided(s), w + 2 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(s * (4 * w + 3)), diameter, "reflection", Integer(2), ("i ↦ n + 1 − i",), layers, False,
-        f"the view argument (D + 1 layers suffice); {WIDE_STRIDE_OPEN}")
+        "the view argument (D + 1 layers suffice)")
     found = wide_stride_witness(w, s)
     if len(far) == s:
         return theorem
     if found is None and wide_stride_rigid(w):  # s = w + 2, w ≥ 2: D layers (F81 where D = 2, F53 (a) where D = 3)
         return replace(theorem, layers=diameter, least=True, why_layers=wide_stride_why(w))
-    if found is None:  # s = w + 2 beyond F81's check: 3 layers suffice (F53 (a) where D = 3), least only where D = 3
+    if found is None:  # not reached: F53 (b) gives the witness for every s in range but s = w + 2, w ≥ 2 (F81)
         return replace(theorem, layers=Integer(3), why_layers=(
             "Theorem F53 (a): where D = 3 the positions at distance 3 from any position are pairwise adjacent, so "
-            f"D = 3 layers suffice (least); where D = 2, D + 1 = 3 suffice, and {WIDE_STRIDE_OPEN}"))
+            "D = 3 layers suffice (least); where D = 2, D + 1 = 3 suffice"))
     pos, (a, b) = found
     return replace(theorem, layers=Integer(3), least=True, witness=(Integer(pos), (Integer(a), Integer(b))),
                    why_layers=(f"Theorem F53: the swap ({a} {b}) keeps the neighbourhood of every position within "

@@ -18,7 +18,7 @@ structured patterns. With P = {1, …, g} (the globals) and R = {g + 1, …, n}:
   P). Other bases: the group is not proved (the union stays undecided there).
 * F33 ``window(w) + strided(s) + global(g)``: G = S_g × the reflection of R in the range of F7, F11 or F14
   on n − g positions; 3 layers least for s ≥ w + 3 and for (w, s) = (1, 3) (explicit witnesses); 2 layers least
-  where Theorem F7 (s ≤ w + 1) or F81 (s = w + 2) shows the base rigid at depth 2 (their finite checks, s ≤ 7 and s ≤ 9);
+  where Theorem F7 (s ≤ w + 1) or F81 (s = w + 2) shows the base rigid at depth 2 (F7's finite check, s ≤ 7);
   else 3 = D + 1 suffice and whether 2 do is not proved.
 * F90 (``graphs/strided_globals.py``) two or more strides (gcd 1) with ``global(g)``: matched here, decided there.
 

@@ -13,8 +13,9 @@ and n ≥ s(4w + 3); Theorem F53 decides the least number of attention layers th
   permutation keeping every neighbourhood within distance 1 of a root keeps its residue class (many common
   neighbours), orders it (the runs of the class), is the identity or the reflection there (the counts at its ends,
   and where those agree, n ≡ w (mod s), the position n with no neighbour in the class and its one neighbour near
-  the root), and then fixes every other position (the finite check of Theorem F7's step (6), run for s ≤ 9); so
-  the least count is D (2 or 3 by n mod s) wherever the check succeeds.
+  the root), and then fixes every other position (for w ≥ 4 by its step (6′): the neighbourhoods of the class's
+  next run read on the root's window, then every other position's neighbours near the root; for w = 2, 3 by the
+  finite check of Theorem F7's step (6)); so the least count is D (2 or 3 by n mod s) at every w ≥ 2.
 
 Theorem F14 gives D (M or M + 1 by n mod s, M = 1 + ⌈⌊s/2⌋/w⌉) and G for s ≥ 2w + 2; Theorem F54 adds: where
 D = M + 1, D layers suffice (a rooted view knows every position but a few of one end, and fixes them); for s
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-__all__ = ["BeyondClasses", "beyond_classes", "wide_stride_witness", "WIDE_STRIDE_OPEN", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
+__all__ = ["BeyondClasses", "beyond_classes", "wide_stride_witness", "wide_stride_rigid", "wide_stride_why", "stride_beyond_block_witness", "STRIDE_BEYOND_OPEN",
            "cyclic_even_stride_why", "cyclic_odd_stride_divides_why", "CYCLIC_ODD_STRIDE_OPEN",
            "cyclic_odd_stride_classes_why", "CYCLIC_ODD_STRIDE_CLASSES_OPEN"]
 
@@ -79,21 +80,23 @@ CYCLIC_ODD_STRIDE_OPEN = (
     "open question O6; for window(1) cyclic + strided(5) Theorem F55 proves 4 least, for s = 2w + 2 "
     "Theorem F56 proves 3 least, and at a length n with s | n Theorem F67 proves 3 least)")
 
-#: what stays open for `window(w) + strided(s)` with s = w + 2, w ≥ 2, where F81's check is not run (s > 7)
-WIDE_STRIDE_OPEN = ("whether D = 2 layers suffice where D = 2 is not proved for s = w + 2 beyond s = 9 (Theorem F81's "
-                    "finite check runs for s ≤ 9; the concrete engine finds 2; docs/theory.md §11.11, open question O11)")
+#: Theorem F81's finite check (Theorem F7's step (6) at every root offset) is run for these widths; for w ≥ 4 its
+#: step (6′) proves what the check verified, at every w
+F81_CHECKED_WIDTHS = (2, 3)
 
 
 @lru_cache(maxsize=None)
 def wide_stride_rigid(w: int) -> bool:
-    """Theorem F81: for `window(w) + strided(w + 2)`, w ≥ 2, the finite check of Theorem F7's step (6) succeeds at
-    every root offset i = 1, …, 3w + 3s + 1 (s = w + 2): a permutation fixing the root's class pointwise and keeping
-    every neighbourhood within distance 1 of the root is the identity. Then no view witness exists at depth 2, at
-    every n ≥ s(4w + 3). False when it fails or is not run (s > WIDE_VIEW_MAX_S)."""
-    from .families import WIDE_VIEW_MAX_S, strided_local_rigid
+    """Theorem F81: for `window(w) + strided(w + 2)`, w ≥ 2, a permutation fixing a root's class pointwise and
+    keeping every neighbourhood within distance 1 of the root is the identity, so no view witness exists at depth 2,
+    at every n ≥ s(4w + 3) (s = w + 2): for w ≥ 4 by step (6′) of its proof, for w = 2, 3 by the finite check of
+    Theorem F7's step (6) at every root offset i = 1, …, 3w + 3s + 1. False for w < 2 or when the check fails."""
+    from .families import strided_local_rigid
     s = w + 2
-    if w < 2 or s > WIDE_VIEW_MAX_S:
+    if w < 2:
         return False
+    if w not in F81_CHECKED_WIDTHS:
+        return True
     return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
 
 
@@ -103,7 +106,10 @@ def wide_stride_why(w: int) -> str:
             f"residue class mod {w + 2} (its many common neighbours), orders it (the runs of that class within {w} of "
             "each other position), is the identity or the reflection there (the counts at its two ends; where they "
             f"agree, n ≡ {w} (mod {w + 2}), the only position with no neighbour in the class and its neighbours near i), "
-            "and then fixes every other position (the finite check of Theorem F7's step (6)): no view witness, so "
+            "and then fixes every other position (" + ("the finite check of Theorem F7's step (6)" if w in F81_CHECKED_WIDTHS
+                                                     else "step (6′): the neighbourhoods of the next run of the class "
+                                                     "read on i's window, then each other position's neighbours near "
+                                                     "i") + "): no view witness, so "
             "D = 2 layers suffice where D = 2; where D = 3 the positions at distance 3 from any position are pairwise "
             "adjacent (Theorem F53 (a)): D layers suffice, and D layers are always needed")
 
@@ -111,7 +117,7 @@ def wide_stride_why(w: int) -> str:
 def wide_stride_witness(w: int, s: int) -> Optional[tuple[int, tuple[int, int]]]:
     """Theorem F53 (b): the view witness (position, (a, b)) with 2 layers for `window(w) + strided(s)`,
     w + 2 ≤ s ≤ 2w + 1, at every n ≥ s(4w + 3): the swap (a b) keeps N(v) for every v ∈ N(1) and is not the
-    reflection. None for s = w + 2 with w ≥ 2 (no such swap; see WIDE_STRIDE_OPEN)."""
+    reflection. None for s = w + 2 with w ≥ 2 (no such swap: Theorem F81)."""
     if not (w >= 1 and w + 2 <= s <= 2 * w + 1):
         return None
     if s == 2 * w + 1:

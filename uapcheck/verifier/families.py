@@ -340,10 +340,11 @@ def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
     return _alone(colour, ball, range(1, w + 1))
 
 
-#: The verifier runs its own local view check of F7 for s up to this (as the engine does), and of F81 (s = w + 2)
-#: for s up to WIDE_VIEW_MAX_S.
+#: The verifier runs its own local view check of F7 for s up to this (as the engine does).
 STRIDED_VIEW_MAX_S = 7
-WIDE_VIEW_MAX_S = 9
+#: F81's instances where D = 2 get the rooted views at depth 2 (a second way beside the checked premises of the proof)
+#: up to this length: beyond, each would cost seconds to minutes (s = w + 2 ≥ 10 starts at n ≥ 350)
+F81_VIEWS_MAX_N = 300
 
 
 def _strided_root_rigid(w: int, s: int, i: int) -> bool:
@@ -442,13 +443,81 @@ def _strided_types_fit(close: list, typ: dict, tau: dict) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _wide_views_rigid(w: int) -> bool:
-    """Theorem F81 (docs/theory.md §11.11), restated: for window(w) + strided(w + 2), w ≥ 2, the local check of F7's
-    step (6) (every class permutation tried) succeeds at every root offset i = 1, …, 3w + 3s + 1, s = w + 2; the
-    proof's other steps (the class, its order, the ends, including the case n ≡ w (mod s) where the end counts
-    agree) hold at every n ≥ s(4w + 3). Run for s ≤ WIDE_VIEW_MAX_S, as the engine does."""
+    """Theorem F81 (docs/theory.md §11.11), restated: for window(w) + strided(w + 2), w ≥ 2, at every root offset
+    i = 1, …, 3w + 3s + 1 (s = w + 2; the last stands for every root away from the ends) a permutation fixing the
+    root's class pointwise and keeping every neighbourhood within distance 1 of the root is the identity; the proof's
+    other steps (the class, its order, the ends, including the case n ≡ w (mod s) where the end counts agree) hold
+    at every n ≥ s(4w + 3). For w = 2, 3 by the local check of F7's step (6) (every class permutation tried), for
+    w ≥ 4 by the premises of step (6′), each checked on the verifier's own arcs (``_six_prime_root``) at the roots
+    i = 1, …, 2w + 2s + 2: beyond, the positions within 2w + 2s of the root are those of a root away from the start,
+    translated."""
     s = w + 2
-    return w >= 2 and s <= WIDE_VIEW_MAX_S and all(
-        _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+    if w < 2:
+        return False
+    if w <= 3:
+        return all(_strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+    return all(_six_prime_root(w, i) for i in range(1, 2 * w + 2 * s + 3))
+
+
+def _six_prime_root(w: int, i: int) -> bool:
+    """F81 (6′) at the root i of window(w) + strided(w + 2) on the half-line (positions 1, 2, …; the far end
+    beyond i + 2w + 2s): (a) the positions with the run {i, i + s} are [i + 2, i + w] and those with the run
+    {i + s, i + 2s} are [i + s + 2, i + s + w]; (b) the neighbours in the first of the second's positions separate
+    both (colour refinement of that incidence ends discrete: only the identity keeps it); (c) each position of
+    W(i) before i shares its residue with one of the first cell, and i + 1 is adjacent to i + w while i − 1 is not;
+    (d) positions outside N(i) with one run have distinct neighbours in N(i) (the position n of an empty run, with
+    residue w + 1 and far from i, has {i − 1} there)."""
+    s = w + 2
+
+    def near(a: int, b: int) -> bool:
+        return abs(a - b) <= w or (a - b) % s == 0
+
+    def run(x: int) -> tuple:
+        return tuple(p for p in range(max(1, x - w), x + w + 1) if (p - i) % s == 0)
+    span = range(max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s + 1)
+    cells: dict = {}
+    for x in span:
+        if (x - i) % s:
+            cells.setdefault(run(x), []).append(x)
+    first, second = cells.get((i, i + s), []), cells.get((i + s, i + 2 * s), [])
+    if first != list(range(i + 2, i + w + 1)) or second != list(range(i + s + 2, i + s + w + 1)):
+        return False
+    if not _incidence_discrete(first, second, near):
+        return False
+    before = [u for u in range(max(1, i - w), i - 1)]
+    if any(not any((u - v) % s == 0 for v in first) for u in before):
+        return False
+    if not near(i + 1, i + w) or (i >= 2 and near(i - 1, i + w)):
+        return False
+    window = [u for u in range(max(1, i - w), i + w + 1)]
+    traces: dict = {}
+    for x in span:
+        if abs(x - i) <= w or (x - i) % s == 0:
+            continue  # in N(i)
+        close = range(max(span[0], x - w), min(span[-1], x + w) + 1)
+        trace = frozenset(u for u in close if abs(u - i) <= w or (u - i) % s == 0) | \
+            frozenset(u for u in window if (u - x) % s == 0)
+        if (run(x), trace) in traces:
+            return False
+        traces[(run(x), trace)] = x
+    far_end = frozenset({i - 1}) if i >= 2 else frozenset()
+    return ((), far_end) not in traces
+
+
+def _incidence_discrete(points: list, blocks: list, near) -> bool:
+    """Colour refinement of the bipartite incidence (a point x and a block y joined when near(x, y)) ends with every point
+    and every block alone in its colour, so the only permutations of the points and of the blocks that keep the
+    incidence are the identities."""
+    joined = {("p", x): [("b", y) for y in blocks if near(x, y)] for x in points} | \
+        {("b", y): [("p", x) for x in points if near(x, y)] for y in blocks}
+    colour = {node: 0 if node[0] == "p" else 1 for node in joined}
+    while True:
+        sigs = {node: (colour[node], tuple(sorted(colour[o] for o in others))) for node, others in joined.items()}
+        table = {sig: k for k, sig in enumerate(sorted(set(sigs.values())))}
+        refined = {node: table[sigs[node]] for node in joined}
+        if len(set(refined.values())) == len(set(colour.values())):
+            return len(set(refined.values())) == len(joined)
+        colour = refined
 
 
 def _strided_views_rigid(w: int, s: int) -> bool:
@@ -775,15 +844,18 @@ def _f11(w: int, s: int) -> Family:
     if found is None and s == w + 2 and _wide_views_rigid(w):
         # F81: D layers (2 or 3 by n mod s), least: the restated local check, and the rooted views with nauty at depth
         # D at every instance
-        why = ("D layers least (Theorem F81 where D = 2: the local check of F7's step (6) restated and run at every "
-               "root offset; Theorem F53 (a) where D = 3), rooted views decided with nauty at every instance")
+        why = ("D layers least (Theorem F81 where D = 2: " + ("the local check of F7's step (6) restated and run at every "
+               "root offset" if w <= 3 else "the premises of its step (6′) checked at every root offset") +
+               "; Theorem F53 (a) where D = 3), rooted views decided with nauty at every instance" +
+               ("" if low <= F81_VIEWS_MAX_N else f" where D = 3 (where D = 2 up to n = {F81_VIEWS_MAX_N} only)"))
         return Family("F11", low, 0, 0, True, lambda n: sympy.Integer(2), 1, name, None, None,
                       diameter_at=diameter, period=s, layers_by=diameter,
-                      layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d, two_rigid=True),
+                      layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d,
+                                                                               two_rigid=n <= F81_VIEWS_MAX_N),
                       layers_text=why)
     why = ("3 layers least (Theorem F53): the swap ({} {}) keeps every neighbourhood within distance 1 of position 1 "
            "(re-checked on the half-line, which covers every n) and is not in G; ".format(*found[1:])
-           if found is not None else "3 layers suffice, not claimed least (Theorem F53 (a); D = 2 open beyond F81's check, O11): ")
+           if found is not None else "3 layers suffice, not claimed least (Theorem F53 (a)): ")
     why += ("where D = 3 the far positions are pairwise adjacent, so D layers suffice (rooted views with nauty at "
             "every instance)")
     return Family("F11", low, 0, 1, found is not None, lambda n: sympy.Integer(2), 1, name, None, None,

@@ -12,7 +12,8 @@ re-parsed pattern: globals added to a base pattern, integer parameters.
         D = 2, order 2·g!; 3 layers least with the theorem's witness when s ≥ w + 3 or (w, s) = (1, 3)
         (n ≥ g + 2s + w + 2, or g + 9); 2 layers least (rooted views with nauty at the instances) where its own F7
         entry proves 2 layers for window(w) + strided(s), from g + that entry's range, or, for s = w + 2, where its own
-        restatement of Theorem F81's check succeeds, from g + s(4w + 3); else 3 layers, not least.
+        restatement of Theorem F81 succeeds (the check of F7's step (6) for w ≤ 3, the premises of step (6′) beyond),
+        from g + s(4w + 3); else 3 layers, not least.
 
 The instance check (`families.instance_problem`) then re-checks D, |G| and the witness on the verifier's
 own arcs at the first lengths of the range.
