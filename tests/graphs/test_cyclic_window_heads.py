@@ -249,3 +249,40 @@ def test_the_one_sided_case_by_brute_force_over_s_n(texts, w, z):
         d = brute_diameter(nbs, n)
         assert d == -(-(n - 1) // w)
         assert brute_least(nbs, n) == (d + 1 if n % w in CW.one_sided_residues(w, z) else d), n
+
+
+def _random_head(rng, w: int):
+    parts = []
+    for _ in range(rng.choice([1, 2])):
+        kind = rng.choice(["cyclic window", "cyclic offsets", "offsets", "window", "dilated"])
+        if kind == "cyclic window":
+            parts.append(Window(rng.randint(1, w), True))
+        elif kind == "window":
+            parts.append(Window(rng.randint(1, w)))
+        elif kind == "dilated" and w >= 2:
+            parts.append(Dilated(1, 2))
+        else:
+            offsets = sorted({rng.choice([-1, 1]) * rng.randint(1, w) for _ in range(rng.randint(1, 2))})
+            parts.append(Offsets(tuple(offsets), kind == "cyclic offsets"))
+    return parts[0] if len(parts) == 1 else U(*parts)
+
+
+def test_random_symmetric_tuples_agree_with_the_concrete_engine():
+    """Case (S) on random head tuples (a fixed seed): every tuple the theorem reads as case (S), against the concrete
+    engine at every n from its range's start to 30."""
+    import random
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(2000):
+        if checked == 6:
+            break
+        w = rng.choice([1, 2, 3])
+        heads = tuple(dict.fromkeys(_random_head(rng, w) for _ in range(rng.choice([2, 3]))))
+        found = closed_least(heads) if len(heads) >= 2 else None
+        if found is None or found.theorem != "F143" or found.cyclic_heads.case != "symmetric":
+            continue
+        for n in range(found.low, 31):
+            d, suffices = engine_least(heads, n)
+            assert _at(found.layers, n) == (d if suffices else d + 1), (heads, n)
+        checked += 1
+    assert checked == 6
