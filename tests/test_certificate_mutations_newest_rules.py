@@ -21,9 +21,10 @@ from uapcheck.verifier import REJECTED, verify
 
 SINKS_ANY_N = ("tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n"
                "  pattern periodic { causal & window(3) + sinks(2), causal }\n}\ntarget causal\n")
+# a layer of width 0 with sinks before the first of positive width: outside F145, so the covering count, not least
 SINKS_NOT_LEAST = ("tokens 2048\nattention {\n  kernel k(x, y) = exp(x . y)\n"
-                   "  pattern periodic { causal & window(64) + sinks(4), causal & window(32) + sinks(4) }\n}\n"
-                   "target causal\n")
+                   "  pattern periodic { offsets {0} + sinks(2), causal & window(64) + sinks(4), "
+                   "causal & window(32) + sinks(4) }\n}\ntarget causal\n")
 
 SINKS_PARAM_N = ("param k integer >= 1\nattention {\n  kernel k(x, y) = exp(x . y)\n"
                  "  pattern periodic { causal & window(3) + sinks(k), causal }\n}\ntokens 12\ntarget causal\n")

@@ -337,24 +337,3 @@ def test_one_worker_imports_the_engines_itself_and_prints_the_same():
     here = _probe("--format", "json", "--no-cache", *files)
     assert not alone["engines"] and shared["engines"]
     assert alone["out"] == shared["out"] == here["out"] and alone["code"] == shared["code"] == here["code"]
-
-
-def test_a_check_that_encodes_certificate_trees_loads_no_verifier_check_module():
-    """A certificate's data written as the verifier's trees (`verifier.trees.encode`: the heads' layer count of
-    Theorem F75, here) loads that module alone, not the checker's modules (`verifier/__init__.py` names them
-    lazily); `from uapcheck.verifier import verify` still gives the checker."""
-    code = ("import contextlib, io, json, sys\nfrom uapcheck.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    code = main(['--format', 'json', '--no-cache', sys.argv[1]])\n"
-            "loaded = sorted(m for m in sys.modules if m.startswith('uapcheck.verifier'))\n"
-            "from uapcheck.verifier import verify, Malformed\n"
-            "print(json.dumps({'code': code, 'loaded': loaded, 'verify': verify.__module__}))")
-    proc = subprocess.run([sys.executable, "-c", code, str(CATALOG / "sparse_transformer_heads_n.uap")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300,
-                          env=dict(os.environ, UAPCHECK_IN_PROCESS="1"))
-    assert proc.returncode == 0, proc.stderr
-    got = json.loads(proc.stdout)
-    assert got["code"] == 0
-    assert "uapcheck.verifier.trees" in got["loaded"]
-    assert "uapcheck.verifier.check" not in got["loaded"]
-    assert got["verify"] == "uapcheck.verifier.check"

@@ -405,6 +405,7 @@ DECODERS = {
     "alternating_windows_any_length.uap": "ceiling(n/5 - 4/5) + ceiling(n/5 - 1/5)",
     "window_sinks_global_any_length.uap": 2,
     "window3_sinks2_global_any_length.uap": 2,
+    "sink_windows_decoder_2k.uap": 43,
 }
 
 

@@ -610,20 +610,36 @@ class CausalSinkCount(Certificate):
         from .graphs.layers_sinks import decide, transposition_holds
         L, c = self.layers_, self.count
         got = decide(L)
-        if (got.depth, got.missing, got.layers, got.least, got.witness) != \
-                (c.depth, c.missing, c.layers, c.least, c.witness):
+        if (got.depth, got.missing, got.layers, got.least, got.witness, got.keys, got.twin) != \
+                (c.depth, c.missing, c.layers, c.least, c.witness, c.keys, c.twin):
             _reject(CausalSinkCount, f"Theorem F128 gives D_c = {got.depth}, {got.layers} layers (least: {got.least}),"
                                      f" not D_c = {c.depth}, {c.layers} (least: {c.least})")
         if c.layers is None or c.depth is None:
             _reject(CausalSinkCount, "no count to certify")
         if c.least and c.layers > max(c.depth, 1):
-            if c.witness is None or c.witness[1] != c.layers - 1:
+            if c.twin is None and (c.witness is None or c.witness[1] != c.layers - 1):
                 _reject(CausalSinkCount, "a count above D_c claimed least without a witness one layer below")
-            i, m, j = c.witness
-            if not transposition_holds(L, i, m, j):
-                _reject(CausalSinkCount, "the transposition fails the view condition")
+            if c.twin is not None:
+                self._twin()
+            else:
+                i, m, j = c.witness
+                if not transposition_holds(L, i, m, j):
+                    _reject(CausalSinkCount, "the transposition fails the view condition")
         if L.n <= SINK_EXPLICIT_N:
             self._explicit()
+
+    def _twin(self) -> None:
+        """F145's twins: both in root i's gap at layer ℓ₁ one layer below the count, with equal out-keys."""
+        from .graphs.layers_sinks import gap_of, key_layer, out_key
+        L, c = self.layers_, self.count
+        i, m, x, y = c.twin
+        ell = key_layer(L)
+        if ell is None or ell != c.keys or c.layers is None or m != c.layers - 1:
+            _reject(CausalSinkCount, "the twins are not F145's (no such first layer, or not one layer below)")
+            return
+        K, a, _ = gap_of(L, ell, m, i)
+        if not (K < x < y < a and out_key(L, ell, a, i, x) == out_key(L, ell, a, i, y)):
+            _reject(CausalSinkCount, f"positions {x} and {y} are not twins at root {i} (F145)")
 
     def _explicit(self) -> None:
         L, c = self.layers_, self.count
@@ -638,16 +654,12 @@ class CausalSinkCount(Certificate):
             v, j = c.missing
             if j in _sink_views(L, v, c.depth - 1)[0] or not 1 <= j < v <= n:
                 _reject(CausalSinkCount, f"x_{j} reaches position {v} within D_c − 1 layers")
-        m = c.layers
         for i in range(2, n + 1):
-            views = _sink_views(L, i, m)
-            if not any(views[ell] == set(range(1, i + 1)) and any(w is None or w >= 1 for w, _ in L.row(ell))
-                       for ell in range(1, m + 1)):
-                _reject(CausalSinkCount, f"root {i} has no layer with a chain head seen whole at depth {m}")
-        if c.witness is not None:
-            i, d, j = c.witness
+            self._explicit_root(i, c.layers)
+        if c.witness is not None or c.twin is not None:
+            i, d, j, j2 = c.twin if c.twin is not None else (*c.witness, c.witness[2] + 1)
             views = _sink_views(L, i, d)
-            tau = {j: j + 1, j + 1: j}
+            tau = {j: j2, j2: j}
             for ell in range(1, d + 1):
                 if {tau.get(x, x) for x in views[ell]} != views[ell]:
                     _reject(CausalSinkCount, "the transposition does not keep a view set")
@@ -655,6 +667,20 @@ class CausalSinkCount(Certificate):
                     for w, k in L.row(ell):
                         if {tau.get(x, x) for x in _sink_nb(w, k, v)} != _sink_nb(w, k, tau.get(v, v)):
                             _reject(CausalSinkCount, f"the transposition breaks layer {ell} at {v} (explicit)")
+
+    def _explicit_root(self, i: int, m: int) -> None:
+        """Root i at depth m on explicit sets: F145's gap has no twins, or a layer with a chain head is seen whole."""
+        L, c = self.layers_, self.count
+        views = _sink_views(L, i, m)
+        if c.keys is not None:
+            gap = views[0] - views[c.keys]
+            keys = [tuple(frozenset(v for v in views[c.keys] if x in _sink_nb(w, k, v)) for w, k in L.row(c.keys))
+                    for x in gap]
+            if len(set(keys)) != len(keys):
+                _reject(CausalSinkCount, f"root {i} has twins at depth {m} (explicit)")
+        elif not any(views[ell] == set(range(1, i + 1)) and any(w is None or w >= 1 for w, _ in L.row(ell))
+                     for ell in range(1, m + 1)):
+            _reject(CausalSinkCount, f"root {i} has no layer with a chain head seen whole at depth {m}")
 
     def to_json(self) -> Any:
         L, c = self.layers_, self.count
@@ -666,6 +692,10 @@ class CausalSinkCount(Certificate):
         if c.witness is not None:
             out["witness"] = {"position": c.witness[0], "depth": c.witness[1],
                               "transposition": [c.witness[2], c.witness[2] + 1]}
+        if c.twin is not None:
+            out["witness"] = {"position": c.twin[0], "depth": c.twin[1], "transposition": [c.twin[2], c.twin[3]]}
+        if c.keys is not None:
+            out["sufficiency"] = {"rule": "out-set keys (F145)", "layer": c.keys}
         return out
 
 

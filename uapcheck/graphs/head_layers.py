@@ -1,7 +1,5 @@
 """The least layer count of several heads with different patterns at symbolic n, from the union of their arcs
-(docs/theory.md §11.11, Theorems F70, F71, F75, F76, F86, F88, F124, F127 and F143; open question O8). This module
-holds F70, F71, F86 (F70 and F71 class by class), F88, F124 and F127, and asks the modules of the others:
-``straight_heads`` (F75), ``partition_layers`` (F76's class bound) and ``cyclic_window_heads`` (F143).
+(docs/theory.md §11.11, Theorems F70–F71; open question O8).
 
 The heads have independent parameters, so their group is G = ∩_h Aut(Γ_h) ⊆ Aut(Γ), Γ the union (§11.4),
 and the view condition of §11.2 reads every head: σ satisfies it at i when σ(N_h(v)) = N_h(σ v) for every
@@ -24,13 +22,8 @@ every head's neighbourhood keeps the union's, so a witness of the heads satisfie
   it is not the identity); ρ is none where every position's neighbourhood in some head is moved by ρ, which is read
   within K of the position, so the profile argument carries it from one period of lengths to every length.
 
-* F86, F88, F127 (class by class). When the union's count depends on n mod M, F70 and F71 are read on each class;
-  on a class where neither holds, a swap of the heads' own near an end (F88) or a permutation of theirs near the ends
-  (F127) that meets every head's condition and moves a head is a witness, carried to every length of the class by
-  the same profile argument.
-
-Every answer comes with the union's range; anything else (no union theorem, groups that differ on some class and
-none of the theorems above, D ≠ 2 without one) is left to the count D + 1, not shown least.
+Both answers come with the union's range; anything else (no union theorem, groups that differ on some
+class, a witness that is not a swap near the ends, D ≠ 2) is left to the count D + 1, not shown least.
 """
 from __future__ import annotations
 

@@ -232,14 +232,82 @@ def find_witness(L: SinkLayers, m: int) -> Optional[tuple[int, int]]:
     return None
 
 
+def key_layer(L: SinkLayers) -> Optional[int]:
+    """ℓ₁ of Theorem F145: the first layer with a head of width ≥ 1, when every layer before it is the identity
+    pattern (heads of width 0 without sinks); None otherwise."""
+    top = len(L.heads) if L.limit is None else min(len(L.heads), L.limit)
+    for ell in range(1, top + 1):
+        row = L.row(ell)
+        if any(w is None or w >= 1 for w, _ in row):
+            return ell
+        if any(k >= 1 for _, k in row):
+            return None
+    return None
+
+
+def out_key(L: SinkLayers, ell: int, a: int, i: int, x: int) -> tuple:
+    """x's out-sets in V_ℓ(i) through the heads of layer ℓ, for x in the gap [K + 1, a − 1] (F145): per head (w, k)
+    the set [a, min(i, x + w)] ∪ ([max(a, k + 1), i] when x ≤ k), as (last of the window part or a − 1, first of
+    the sink part or i + 1), the two parts merged when they touch."""
+    out = []
+    for w, k in L.row(ell):
+        c = i if w is None else min(i, max(a - 1, x + w))
+        s = max(a, k + 1) if k >= x else i + 1
+        if s <= c + 1:
+            c, s = i, i + 1
+        out.append((c, s))
+    return tuple(out)
+
+
+def gap_of(L: SinkLayers, ell: int, m: int, i: int) -> tuple[int, int, int]:
+    """(K, a, i): V_ℓ(i) = [1, K] ∪ [a, i] at depth m (F128 (b)); the gap is [K + 1, a − 1]."""
+    W = L.total(ell, m)
+    a = 1 if W is None else max(1, i - W)
+    return L.sinks_below(ell, m, i), a, i
+
+
+def twin_at(L: SinkLayers, ell: int, m: int, i: int) -> Optional[tuple[int, int]]:
+    """Two gap positions x < y of root i with equal out-keys (F145: (x y) is a causal view witness), or None."""
+    K, a, _ = gap_of(L, ell, m, i)
+    seen: dict = {}
+    for x in range(K + 1, a):
+        key = out_key(L, ell, a, i, x)
+        if key in seen:
+            return seen[key], x
+        seen[key] = x
+    return None
+
+
+def key_work(L: SinkLayers, ell: int, m: int) -> int:
+    """The positions the F145 search at depth m visits (every root's gap), times the heads of layer ℓ₁."""
+    W = L.total(ell, m)
+    if W is None:
+        return 0
+    return sum(max(0, i - W - 1 - L.sinks_below(ell, m, i)) for i in range(W + 2, L.n + 1)) * len(L.row(ell))
+
+
+def key_witness(L: SinkLayers, ell: int, m: int) -> Optional[tuple[int, int, int]]:
+    """(i, x, y): a root i and twins x < y at depth m (F145), or None — then no causal view witness at depth m."""
+    W = L.total(ell, m)
+    if W is None:
+        return None
+    for i in range(W + 2, L.n + 1):
+        got = twin_at(L, ell, m, i)
+        if got is not None:
+            return i, got[0], got[1]
+    return None
+
+
 @dataclass(frozen=True)
 class SinkCount:
     depth: Optional[int]                  # D_c
     missing: Optional[tuple[int, int]]    # (v, j): x_j misses v within D_c − 1 (or within the limit)
-    layers: Optional[int]                 # the covering count (None: none within the limit or the search)
+    layers: Optional[int]                 # the count (None: none within the limit or the search)
     least: bool
-    witness: Optional[tuple[int, int, int]]  # (position, depth, j) at layers − 1
+    witness: Optional[tuple[int, int, int]]  # (position, depth, j) at layers − 1: the transposition (j j + 1)
     reason: str = ""
+    keys: Optional[int] = None            # ℓ₁ when F145 decides the count exactly (no twins at `layers`)
+    twin: Optional[tuple[int, int, int, int]] = None  # (position, depth, x, y) at layers − 1: the transposition (x y)
 
 
 def decide(L: SinkLayers) -> SinkCount:
@@ -249,14 +317,36 @@ def decide(L: SinkLayers) -> SinkCount:
         return SinkCount(None, missing, None, False, None, "not reached")
     m = covering_depth(L, max(d, 1), top)
     if m is None:
+        exact = _by_keys(L, d, missing, L.limit if L.limit is not None else _top(L, max(d, 1)))
+        if exact is not None:
+            return exact
         return SinkCount(d, missing, None, False, None,
                          f"no depth up to {top} meets the covering lemma (F128 (c))")
     if m == max(d, 1):
         return SinkCount(d, missing, m, True, None)
+    exact = _by_keys(L, d, missing, m)
+    if exact is not None:
+        return exact
     wit = find_witness(L, m - 1) if m - 1 >= max(d, 1) and L.n * m <= WITNESS_WORK else None
     if wit is not None:
         return SinkCount(d, missing, m, True, (wit[0], m - 1, wit[1]))
     return SinkCount(d, missing, m, False, None)
+
+
+def _by_keys(L: SinkLayers, d: int, missing, m: int) -> Optional[SinkCount]:
+    """F145: the least depth in [max(D_c, 1), m] without twins at any root (witnesses are monotone in the depth), with
+    the twins one layer below it; None outside F145's premise or its work, or when depth m has twins too."""
+    ell = key_layer(L)
+    low = max(d, 1)
+    if ell is None or ell > low or m < low or key_work(L, ell, low) > WITNESS_WORK \
+            or key_witness(L, ell, m) is not None:
+        return None
+    exact = first_holding(lambda t: key_witness(L, ell, t) is None, low, m) \
+        if key_witness(L, ell, low) is not None else low
+    if exact == low:
+        return SinkCount(d, missing, exact, True, None, keys=ell)
+    i, x, y = key_witness(L, ell, exact - 1) or (0, 0, 0)
+    return SinkCount(d, missing, exact, True, None, keys=ell, twin=(i, exact - 1, x, y))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Per-layer causal heads with attention sinks for causal targets at any concrete n (docs/theory.md §21.9, Theorem
 F128): `causal & window(w) + sinks(k)` in some layers, interval heads in the others, decided by arithmetic on the
 widths and sink counts (the reach), the causal covering lemma (a count that suffices) and a transposition witness one
-layer below (least). Taken above §21.5's engine (n > 1,024) and where its rooted views stop at a limit.
+layer below (least); when the layers before the first of positive width are the identity, the out-set keys of Theorem
+F145 decide the least count exactly. Taken above §21.5's engine (n > 1,024) and where its rooted views stop at a limit.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ CITE_SEQ_SINKS = proof.derived(
     "Definition 4", "Theorem 1",
     text="derived here: per-layer causal heads with attention sinks, the reach by the widths and sink counts, a "
          "sufficient count by the causal covering lemma and the least by a transposition witness (Theorem F128), "
-         "docs/theory.md §21.9")
+         "exactly by out-set keys (Theorem F145), docs/theory.md §21.9")
 
 
 @proof.rule("SEQ-CAUSAL-SINKS",
@@ -42,12 +43,24 @@ def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkVa
         ev["not within D_c − 1"] = {"i": v, "j": j}
     why = (f"at depth {m} every position sees, in some layer with a head of width ≥ 1, its whole prefix through the "
            "layers above it, so no view has a symmetry moving its prefix (the causal covering lemma)")
+    if c.keys is not None:
+        why = (f"at depth {m} no two positions outside a root's view of layer {c.keys}, the first layer with a head "
+               "of width ≥ 1, have the same out-sets into it, so no view has a symmetry moving its prefix (Theorem "
+               "F145)")
+        ev["sufficiency"] = {"rule": "out-set keys (F145)", "layer": c.keys}
     if not c.least:
         statement += claim_of(f"; {m} attention layers suffice for causal targets ({why}); whether fewer do is not "
                               f"shown: D_c = {d} are needed")
     elif c.witness is None:
         statement += claim_of(f"; {m} attention layer{'s' if m != 1 else ''} suffice for causal targets and are "
                               f"least ({why})")
+    elif c.twin is not None:
+        i, dep, x, y = c.twin
+        statement += claim_of(f"; {m} attention layers are needed and suffice for causal targets: with {dep} the "
+                              f"output at position {i} is the same for X and σX, σ the transposition of positions "
+                              f"{x} and {y}, which have the same out-sets into layer {c.keys}'s view (Theorem F145) "
+                              f"and moves its prefix; {why}")
+        ev["causal view witness"] = {"position": i, "depth": dep, "transposition": [x, y]}
     else:
         i, dep, j = c.witness
         statement += claim_of(f"; {m} attention layers are needed and suffice for causal targets: with {dep} the "
@@ -205,15 +218,28 @@ def _short_of_the_count(spec: S.Spec, L, c, tds: list):
                                {"witness": {"i": v, "j": j, "target": f"F(X)_{v} = x_{j}"}})
     else:
         wit = find_witness(L, L.limit) if c.depth is not None and L.n * L.limit <= WITNESS_WORK else None
-        if wit is None:
+        pair, why = (None if wit is None else (wit[0], wit[1], wit[1] + 1)), "Theorem F128 (d)"
+        if pair is None and c.depth is not None:
+            pair, why = _twins_at_depth(L, L.limit), "twins of Theorem F145"
+        if pair is None:
             return None
-        i, j = wit
+        i, j, j2 = pair
+        said = {"position": i, "depth": L.limit, "j": j} | ({} if j2 == j + 1 else {"j2": j2})
         step = not_causal_step(spec, f"at the network's whole depth of {L.limit} attention layers the output at "
                                f"position {i} is the same for X and σX, σ the transposition of positions {j} and "
-                               f"{j + 1}, which moves its prefix (a causal view witness, Theorem F128 (d)), while a "
+                               f"{j2}, which moves its prefix (a causal view witness, {why}), while a "
                                "causal target tells them apart",
-                               {"sink witness": {"position": i, "depth": L.limit, "j": j}, "route": "sink witness"})
+                               {"sink witness": said, "route": "sink witness"})
     return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1], tuple(tds))
+
+
+def _twins_at_depth(L, m: int):
+    """(i, x, y): F145's twins at root i and depth m (None outside its premise or work, or without twins)."""
+    from ..graphs.layers_sinks import WITNESS_WORK, key_layer, key_witness, key_work
+    ell = key_layer(L)
+    if ell is None or ell > m or key_work(L, ell, m) > WITNESS_WORK:
+        return None
+    return key_witness(L, ell, m)
 
 
 def _form_step(desc: str, cert: CausalSinkForm) -> proof.Step:

@@ -9,23 +9,12 @@ check and the trusted base with its size.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Optional
 
-if TYPE_CHECKING:
-    from .check import NUMERIC, REJECTED, TRUSTED, VERIFIED, Malformed, Report, load, verify
+from .check import NUMERIC, REJECTED, TRUSTED, VERIFIED, Malformed, Report, load, verify
 
 __all__ = ["verify", "load", "Report", "Malformed", "VERIFIED", "NUMERIC", "TRUSTED", "REJECTED", "verify_file"]
 
 
-def __getattr__(name: str) -> Any:
-    """The checker's names, imported with it on first use: the engines read `verifier.trees` (the certificates'
-    tree encoding) without loading every check module, about 0.07 s."""
-    if name in __all__:
-        from . import check
-        return getattr(check, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def verify_file(path: str, seconds: Optional[float] = None) -> "Report":
-    from .check import load, verify
+def verify_file(path: str, seconds: Optional[float] = None) -> Report:
     return verify(load(path), seconds=seconds)

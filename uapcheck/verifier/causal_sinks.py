@@ -8,8 +8,10 @@ length. Sets of positions are kept as lists of disjoint intervals, and every ste
               first m where In_m(v) = [1, v] for all v (n · m ≤ WORK; above, the step is trusted);
     covering  for every root i at depth m, some layer ℓ with a head of width ≥ 1 whose view V_ℓ(i) (the recursion of
               §21.3 on interval lists) is [1, i];
-    witness   the transposition (j j + 1) at the root and depth given: it keeps every V_ℓ, and for every v ∈ V_ℓ and
-              head, σ(N(v)) = N(σ v), each N(v) compared as a set of intervals.
+    witness   the transposition (j j + 1) (or (x y)) at the root and depth given: it keeps every V_ℓ, and for every
+              v ∈ V_ℓ and head, σ(N(v)) = N(σ v), each N(v) compared as a set of intervals;
+    twins     F145: at every root, no two positions outside the view of the first layer of positive width lie in the
+              same neighbourhoods of that view's positions (their out-sets, intersected on interval lists).
 
 Written from the statement of §21.9, not from the engine (uapcheck/graphs/layers_sinks.py)."""
 from __future__ import annotations
@@ -127,31 +129,68 @@ class Sinks:
                 return i
         return None
 
-    def witness(self, i: int, m: int, j: int) -> bool:
-        """§21.3's condition for σ = (j j + 1) at root i, depth m, j + 1 ≤ i; each N(v) compared as a set."""
-        if not 1 <= j < i <= self.n:
+    def witness(self, i: int, m: int, j: int, j2: Optional[int] = None) -> bool:
+        """§21.3's condition for σ = (j j2) at root i, depth m, j < j2 ≤ i (j2 = j + 1 unless given); each N(v)
+        compared as a set."""
+        j2 = j + 1 if j2 is None else j2
+        if not 1 <= j < j2 <= i <= self.n:
             return False
-        tau = {j: j + 1, j + 1: j}
+        tau = {j: j2, j2: j}
         vs = self.views(i, m)
         for ell in range(1, m + 1):
             pts = set(_points(vs[ell]))
-            if (j in pts) != (j + 1 in pts):
+            if (j in pts) != (j2 in pts):
                 return False
             for v in pts:
                 for w, k in self.row(ell):
                     nv = _nb(w, k, v)
-                    moved = _norm([(tau.get(x, x), tau.get(x, x)) for x in (j, j + 1) if any(a <= x <= b for a, b in nv)]
-                                  + _cut(nv, j))
+                    moved = _norm([(tau.get(x, x), tau.get(x, x)) for x in (j, j2) if any(a <= x <= b for a, b in nv)]
+                                  + _cut(_cut(nv, j), j2))
                     if moved != _nb(w, k, tau.get(v, v)):
                         return False
         return True
 
+    def first_chain(self) -> Optional[int]:
+        """The first layer with a head of width ≥ 1 when every layer before it attends at v to v alone (F145's
+        premise); None otherwise."""
+        ell = 1
+        while self.limit is None or ell <= self.limit:
+            if ell > len(self.rows) and not self.periodic:
+                return None
+            row = self.row(ell)
+            if any(w >= 1 for w, _ in row):
+                return ell
+            if any(k >= 1 for _, k in row) or ell > len(self.rows):
+                return None
+            ell += 1
+        return None
+
+    def twins(self, ell: int, m: int) -> Optional[tuple[int, int, int]]:
+        """(i, x, y): a root i at depth m and two positions x < y of [1, i] outside V_ℓ(i) that lie in the same
+        neighbourhoods N_{ℓ,h}(v) for every v ∈ V_ℓ(i) and head h; None when no root has such a pair."""
+        for i in range(2, self.n + 1):
+            view = self.views(i, m)[ell]
+            seen: dict = {}
+            for x in range(1, i + 1):
+                if any(a <= x <= b for a, b in view):
+                    continue
+                key = []
+                for w, k in self.row(ell):
+                    # the v ≥ x within w of it, and every v > k when x is a sink, intersected with the view
+                    reach = [(x, i if w == INF else x + int(w))] + ([(k + 1, i)] if 1 <= x <= k < i else [])
+                    key.append(tuple(_norm([(max(a, c), min(b, d)) for a, b in view for c, d in reach
+                                            if max(a, c) <= min(b, d)])))
+                got = seen.setdefault(tuple(key), x)
+                if got != x:
+                    return i, got, x
+        return None
+
 
 def _cut(iv: list, j: int) -> list:
-    """The intervals without the points j and j + 1."""
+    """The intervals without the point j."""
     out = []
     for a, b in iv:
-        for lo, hi in ((a, min(b, j - 1)), (max(a, j + 2), b)):
+        for lo, hi in ((a, min(b, j - 1)), (max(a, j + 1), b)):
             if lo <= hi:
                 out.append((lo, hi))
     return out

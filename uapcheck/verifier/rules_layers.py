@@ -455,13 +455,14 @@ def sink_depth_witness(ctx, data) -> tuple:
     if sk.limit is None:
         raise Reject("a periodic Φ without a budget has no whole depth")
     i, m, j = (_int(data.get(k), k) for k in ("position", "depth", "j"))
+    j2 = _int(data.get("j2", j + 1), "j2")
     if m != sk.limit:
         raise Reject("the witness is not at the network's whole depth")
     if sk.reached(m) is not None:
         raise Reject("the prefixes are not reached within the network's depth")
-    if not sk.witness(i, m, j):
-        raise Reject(f"the transposition ({j} {j + 1}) is not a causal view witness at position {i}, depth {m}")
-    return VERIFIED, (f"the transposition ({j} {j + 1}) is a causal view witness at position {i} and the network's "
+    if not sk.witness(i, m, j, j2):
+        raise Reject(f"the transposition ({j} {j2}) is not a causal view witness at position {i}, depth {m}")
+    return VERIFIED, (f"the transposition ({j} {j2}) is a causal view witness at position {i} and the network's "
                       f"whole depth {m} (checked set by set on the verifier's interval lists): no member of the family "
                       "gives the UAP for causal targets")
 
@@ -1049,6 +1050,27 @@ def check_sinks_verdict(ctx, s, data: dict) -> str:
             "covering lemma does not give the count, by its rooted views on the prefixes (nauty)")
 
 
+def _sink_sufficiency(K, keyed, m: int) -> str:
+    """m layers suffice: by F145 (no twins at any root, the step naming the verifier's own ℓ₁) when the step says so,
+    else by the covering lemma at every root; the reason, or Reject."""
+    if keyed is not None:
+        ell = K.first_chain()
+        if not isinstance(keyed, dict) or ell is None or keyed.get("layer") != ell:
+            raise Reject("the out-set keys of F145 need every layer before the first of positive width to be the "
+                         f"identity, and that layer ({ell}) named")
+        got = K.twins(ell, m)
+        if got is not None:
+            raise Reject(f"at depth {m} root {got[0]} has positions {got[1]} and {got[2]} with the same out-sets "
+                         f"into layer {ell}'s view: F145 does not give the count")
+        return (f"at depth {m} no root has two positions outside layer {ell}'s view with the same out-sets into it "
+                "(Theorem F145), so")
+    root = K.covered(m)
+    if root is not None:
+        raise Reject(f"at depth {m} root {root} sees no layer with a head of width ≥ 1 whole: the covering lemma does "
+                     "not give the count")
+    return f"at depth {m} every root sees a layer with a head of width ≥ 1 whole (the causal covering lemma, §21.9), so"
+
+
 @checker("SEQ-CAUSAL-SINKS")
 def causal_sinks(ctx, s):
     from .causal_intervals import NotIntervals
@@ -1079,10 +1101,8 @@ def causal_sinks(ctx, s):
             v, j = _int(pair.get("i"), "the position"), _int(pair.get("j"), "the missing token")
             if not 1 <= j < v <= K.n or any(a <= j <= b for a, b in K.views(v, d - 1)[0]):
                 raise Reject(f"x_{j} reaches position {v} within {d - 1} layers")
-        root = K.covered(m)
-        if root is not None:
-            raise Reject(f"at depth {m} root {root} sees no layer with a head of width ≥ 1 whole: the covering lemma "
-                         "does not give the count")
+        keyed = data.get("sufficiency")
+        suffices = _sink_sufficiency(K, keyed, m)
         why = "the count is stated as sufficient only"
         if least and m > max(d, 1):
             wit = data.get("witness") or {}
@@ -1090,14 +1110,14 @@ def causal_sinks(ctx, s):
             if wit.get("depth") != m - 1 or not isinstance(pair, list) or len(pair) != 2:
                 raise Reject("a count above D_c claimed least needs a transposition witness one layer below")
             i, j0 = _int(wit.get("position"), "the witness's position"), _int(pair[0], "the transposition")
-            if pair[1] != j0 + 1 or not K.witness(i, m - 1, j0):
-                raise Reject(f"the transposition ({j0} {j0 + 1}) is not a causal view witness at depth {m - 1}")
-            why = f"the transposition ({j0} {j0 + 1}) at position {i} is a witness at depth {m - 1}, checked set by set"
+            j1 = _int(pair[1], "the transposition")
+            if (keyed is None and j1 != j0 + 1) or not K.witness(i, m - 1, j0, j1):
+                raise Reject(f"the transposition ({j0} {j1}) is not a causal view witness at depth {m - 1}")
+            why = f"the transposition ({j0} {j1}) at position {i} is a witness at depth {m - 1}, checked set by set"
         elif least:
             why = f"{m} = D_c layers are needed"
     except NotIntervals as exc:
         raise Reject(str(exc)) from None
     return VERIFIED, ("every head read as an interval head with sinks (confirmed on the verifier's arcs at a small n); "
                       f"every prefix reached within D_c = {d} layers and not within {d - 1}, by the reach recursion on "
-                      f"interval lists at every position; at depth {m} every root sees a layer with a head of width "
-                      f"≥ 1 whole (the causal covering lemma, §21.9), so {m} layers suffice; {why}")
+                      f"interval lists at every position; {suffices} {m} layers suffice; {why}")
