@@ -60,6 +60,23 @@ def _describe(spec: S.Spec) -> str:
     return "; ".join(f"head {h.label or i + 1}: {show_pattern(h.pattern)}" for i, h in enumerate(spec.heads))
 
 
+def _edge_lists(p) -> list:
+    """The `edges { … }` parts of a pattern."""
+    if isinstance(p, S.Edges):
+        return [p]
+    return [e for q in getattr(p, "parts", ()) for e in _edge_lists(q)]
+
+
+def _described_once(spec: S.Spec, desc: str, structure: list) -> str:
+    """The heads' description for the group step when the pattern step before it (`structure`) writes it out: each
+    `edges { … }` list, up to n·(n − 1) arcs, is named there by its size and the step that lists it, not repeated."""
+    if not structure:
+        return desc
+    for e in dict.fromkeys(e for h in spec.heads for e in _edge_lists(h.pattern)):
+        desc = desc.replace(show_pattern(e), f"edges {{{len(e.edges)} arcs, listed in {structure[0].rule}'s evidence}}")
+    return desc
+
+
 def _symbols(spec: S.Spec) -> tuple[sympy.Expr, dict]:
     """n (a positive integer Symbol, or the Integer itself) and the integer params as Symbols."""
     if isinstance(spec.tokens, int):
@@ -108,9 +125,12 @@ def _primary(form, spec: S.Spec, n: sympy.Symbol):
     return chosen
 
 
-def _show_condition(cond) -> str:
+def _show_condition(cond, n=None) -> str:
+    """`n`: the length, when the condition was read at a concrete one (its range is then that length only)."""
     cond = simplify_condition(cond) if isinstance(cond, sympy.Basic) else cond
-    return "for every n" if cond is sympy.true else f"for {show_condition(cond)}"
+    if cond is sympy.true:
+        return f"at n = {n}" if isinstance(n, (int, sympy.Integer)) else "for every n"
+    return f"for {show_condition(cond)}"
 
 
 def _order_in(case):
@@ -209,7 +229,7 @@ def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), co
     where = evidence.get("range")
     typed = isinstance(condition, sympy.Basic) and condition is not sympy.true
     where = (claim_of(" (for ", Formula(condition, show_condition(condition)), ")") if typed else
-             f" ({where})") if where and where != "for every n" else ""
+             f" ({where})") if where and where != "for every n" and not where.startswith("at n = ") else ""
     return proof.conclude(claim_of("the pattern is not strongly connected", where, ": ", reader, " never reaches "
                                    "position ", at, " in any number of layers, so every model's output at ",
                                    at, " ignores ", reader, ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
@@ -656,8 +676,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
         with time_limit("computing the automorphism group", 60.0):
             grp = symmetry_group(graphs, _biases(spec), spec.positional)
     except BudgetExceeded as exc:
-        grp = None
-        gstep, info = group_undecided(desc, str(exc)), None
+        grp, undecided_group = None, str(exc)
     # one unbiased head without a positional encoding: G is the union's whole automorphism group, so
     # the diameter's probe loop takes its orbits from G instead of running BLISS a second time
     whole = (grp is not None and grp.generators is not None and len(set(graphs)) == 1
@@ -695,8 +714,10 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
                                      "view argument with an upper bound on the diameter"))
     else:
         structure.append(undecided_step(desc, "the diameter is not decided"))
+    desc = _described_once(spec, desc, structure)
     if grp is None:
-        return PatternOutcome(gstep, None, tuple(structure), layers, diameter, obstruction)
+        return PatternOutcome(group_undecided(desc, undecided_group), None, tuple(structure), layers, diameter,
+                              obstruction)
     gens = grp.generators or ()
     shown = tuple(tuple(g) for g in gens) if n <= MAX_GENERATORS_SHOWN else ()
     name = grp.name
@@ -751,16 +772,16 @@ def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternO
                                              "them integer values to compute it)"))
     else:
         notes = tuple(_other_cases(conn, primary))
-        ev = {"range": _show_condition(primary.condition), "closed form": primary.rule}
+        ev = {"range": _show_condition(primary.condition, n), "closed form": primary.rule}
         if not primary.strongly_connected:
             i, j = primary.witness
-            obstruction = disconnected_step(desc, i, j, ev, _closed_form(primary, {"i": i, "j": j}), notes,
+            obstruction = disconnected_step(desc, i, j, ev, _closed_form(primary, {"i": i, "j": j}, n), notes,
                                             condition=primary.condition)
             structure.append(obstruction)
         elif primary.diameter is not None:
             diameter = primary.diameter
             certificate = (GlobalUnion(tuple(dict.fromkeys(_patterns(spec))), primary.hub) if primary.hub is not None
-                           else _closed_form(primary, {"diameter": diameter, "exact": True}))
+                           else _closed_form(primary, {"diameter": diameter, "exact": True}, n))
             connected = connected_step(desc, certificate, ev, notes)
             structure.append(connected)
             labelled = (_labelled_window(spec, int(diameter), fixed_heads)  # an integer n, integer sizes
@@ -779,7 +800,7 @@ def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternO
             structure.append(step)
         elif primary.diameter_bound is not None:
             bound = primary.diameter_bound
-            connected = connected_step(desc, _closed_form(primary, {"diameter": bound, "exact": False}), ev, notes)
+            connected = connected_step(desc, _closed_form(primary, {"diameter": bound, "exact": False}, n), ev, notes)
             structure.append(connected)
             layers = bound + 1
             structure.append(layers_step(connected, None, layers, False,
@@ -838,8 +859,8 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
             info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
                             condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
                                                                                   evaluate=False))
-    own = _show_condition(gprimary.condition)
-    stated = f"for {info.condition}" if info.condition else "for every n"
+    own = _show_condition(gprimary.condition, n)
+    stated = f"for {info.condition}" if info.condition else _show_condition(sympy.true, n)
     # the step states G where the verdict holds (the group's range and the layer count's); the closed form's own
     # range, when wider, is said as such
     ranges = {"range": own} if stated == own else {"range": stated, "the group's closed form holds": own}
@@ -1179,7 +1200,7 @@ def _group_certificate(spec: S.Spec, case, info):
     """Several heads decided by Theorems F35–F39: the intersection itself (re-checked by the kernel and the
     verifier); any other closed form: the engine's, trusted."""
     if case.intersection is None:
-        return _closed_form(case, {"order": info.order})
+        return _closed_form(case, {"order": info.order}, spec.tokens)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]
@@ -1284,11 +1305,11 @@ def _primary_condition(cond, spec: S.Spec, n) -> bool:
     return True
 
 
-def _closed_form(case, data: dict) -> Trusted:
+def _closed_form(case, data: dict, n=None) -> Trusted:
     """A symbolic-n result: the closed form of uapcheck/graphs/closed_forms.py (proved in
-    docs/theory.md §11), taken from the engine."""
-    return Trusted("graphs.closed_forms", f"closed form `{case.rule}` for {sympy.sstr(case.condition)}",
-                   dict(data, rule=case.rule))
+    docs/theory.md §11), taken from the engine. `n`: the length, when it is read at a concrete one."""
+    where = _show_condition(sympy.true, n) if case.condition is sympy.true else f"for {sympy.sstr(case.condition)}"
+    return Trusted("graphs.closed_forms", f"closed form `{case.rule}` {where}", dict(data, rule=case.rule))
 
 
 def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> PatternOutcome:

@@ -912,7 +912,7 @@ def _structure_of(patterns: tuple, n, positional):
         start = None if isinstance(n, int) else closed_from(kind)
         return {"target": "causal", "radius": r, "layers": lay, "least": True, "method": method, "from": start,
                 "evidence": {"closed form": form,
-                             "range": "for every n" if isinstance(n, int)
+                             "range": f"at n = {n}" if isinstance(n, int)
                              else "for n ≥ 3" if kind[0] == "causal" else f"for n ≥ {_window_range(kind)}"}}
     if not isinstance(n, int):
         shown = " | ".join(dict.fromkeys(show_pattern(p) for p in patterns))
