@@ -285,7 +285,7 @@ def _check_step(ctx: Context, s: dict) -> tuple[str, str]:
 
 
 ONLY_UNDECIDED = {"LIM-UNSUPPORTED", "SYM-UNDECIDED", "PAT-UNDECIDED", "DIM-RANGE", "PAT-BUDGET-VIEW",
-                  "WP-NYSTROM", "TGT-UNDECIDED", "BUDGET"}
+                  "WP-NYSTROM", "TGT-UNDECIDED", "BUDGET", "SEQ-UNDECIDED", "CONV-UNDECIDED"}
 
 # The statuses a kernel-side rule can conclude (its section of docs/theory.md): a step of such a rule with another
 # status states what the rule never shows (an AN-STRUCT `refuted`, "not analytic"; a LIM-REGION `refuted`)
