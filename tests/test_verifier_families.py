@@ -70,7 +70,8 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("window(1) + strided(4)").low == 28            # s ≥ 2w + 2: F14, s(4w + 3)
     assert fam("window(3) + strided(4)").low == 60            # max(s(4w + 3), 6w + 4s + 1) for the layers
     assert fam("window(3) + strided(4)").least
-    assert not fam("window(7) + strided(8)").least            # the local check is not run for s ≥ 8
+    assert fam("window(7) + strided(8)").least                # s ≥ 8: the colour refinement (6″)
+    assert fam("window(7) + strided(8)").low == 248           # max(s(4w + 3), 6w + 4s + 1)
     assert fam("window(2) + dilated(2, 2)").low == 12         # F9: max(2L + 1, 2L + μ + 1), L = 4, μ = 3
     assert fam("window(1) + dilated(2, 4)").theorem == "F15"  # r > w + 1
     assert fam("window(1) + dilated(2, 4)").low == 31

@@ -54,7 +54,7 @@ def test_the_table_matches_by_the_theorems_hypotheses():
     assert fam("window(2) + strided(4) + global(1)").least and fam("window(2) + strided(4) + global(1)").layers == 2
     assert fam("window(8) + strided(10) + global(1)").least  # s = w + 2 ≥ 10: F81 by its step (6′)
     assert fam("window(8) + strided(10) + global(1)").layers == 2
-    assert not fam("window(8) + strided(8) + global(1)").least  # s = 8 beyond F7's finite check (s ≤ 7)
+    assert fam("window(8) + strided(8) + global(1)").least  # s = 8: F7 by its colour refinement (6″)
     assert fam("blocks(4) + strided(3)").theorem == "F34" and fam("blocks(4) + strided(3)").low == 20
     assert fam("blocks(3) + strided(4)").theorem == "F44" and fam("blocks(2) + strided(4)") is None
     assert fam("window(1) + strided(5) + global(2)").witness(40)[0] == 3

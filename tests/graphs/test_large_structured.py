@@ -112,15 +112,14 @@ def test_offsets_of_both_signs_at_a_million_are_decided_by_the_closed_form():
 
 
 def test_instance_check_without_views_still_compares_diameter_and_order():
-    """Theorem F7 (`window(8) + strided(8)`, s = 8 beyond the finite check of its layer proof, s ≤ 7: D + 1 layers,
-    not claimed least): its instance check skips the rooted views (D + 1 is never exceeded) and still catches a wrong
-    diameter or order."""
+    """Theorem F14 (`window(2) + strided(8)`, s even: M + 1 layers, not claimed least, F54 (c)): its instance check
+    skips the rooted views (a sufficient count is never exceeded) and still catches a wrong diameter or order."""
     from dataclasses import replace
     from uapcheck.spec import Strided, Window
-    pattern = PatternUnion((Window(8), Strided(8)))
+    pattern = PatternUnion((Window(2), Strided(8)))
     n_sym = sympy.Symbol("n", integer=True, positive=True)
     theorem = F.match([pattern], n_sym, {})
-    assert theorem.theorem == "F7" and not theorem.least
+    assert theorem.theorem == "F14" and not theorem.least
     values = {"n": int(theorem.low)}
     assert F.instance_check(theorem, pattern, values) is None
     assert "diameter" in F.instance_check(replace(theorem, diameter=theorem.diameter + 1), pattern, values)

@@ -114,8 +114,32 @@ def test_the_near_cells_are_what_excludes_a_class_permutation():
     assert F.strided_local_rigid(3, 4, 3 * 3 + 3 * 4 + 1, near_cells=False) is None
 
 
-@pytest.mark.parametrize("w,s", [(7, 8), (8, 9)])
-def test_strides_beyond_the_check_claim_no_least_count(w, s):
+@pytest.mark.parametrize("w,s", [(41, 8), (45, 46)])
+def test_widths_beyond_the_refinement_claim_no_least_count(w, s):
     theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
     assert theorem.layers is None and "O2" in theorem.open_question
     assert not F.strided_views_check(w, s)
+
+
+def test_refinement_decides_strides_beyond_the_class_search():
+    """F7 (6″): for 8 ≤ s ≤ w + 1 colour refinement (no search over class permutations) succeeds at every root, in
+    the engine and in the verifier's own restatement; without the cells outside N(i) it fails at the roots next to
+    the end, so those cells are what separates; and it agrees with the class search where both run (s ≤ 7)."""
+    from uapcheck.verifier import families as V
+    for w, s in [(7, 8), (8, 8), (8, 9), (10, 8), (12, 13), (20, 11)]:
+        assert F.strided_views_check(w, s) and V._strided_views_rigid(w, s), (w, s)
+        assert not F.strided_local_refined(w, s, 1, near_cells=False)
+    for w in range(2, 7):
+        for s in range(3, w + 2):
+            assert all(F.strided_local_refined(w, s, i) for i in range(1, 2 * w + 2 * s + 3)), (w, s)
+
+
+@pytest.mark.parametrize("w, s, n", [(7, 8, 248), (8, 8, 281), (8, 9, 315)])
+def test_refinement_counts_against_the_concrete_engine(w, s, n):
+    """2 layers, least, for window(w) + strided(s) with 8 ≤ s ≤ w + 1 (F7 with (6″)), as the concrete engine (rooted
+    views by canonical labelling) decides at the start of the range."""
+    pattern = PatternUnion((Window(w), Strided(s)))
+    theorem = F.match([pattern], N, {})
+    assert theorem.theorem == "F7" and theorem.least and theorem.layers == 2 and n >= theorem.low
+    got = F.concrete(pattern, n)
+    assert got.least and got.diameter == got.layers == 2 and got.order == 2

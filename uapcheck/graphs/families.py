@@ -46,8 +46,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
 * F7 ``window(w) + strided(s)``, integers 2 ≤ s ≤ w + 1: D = 2 for n ≥ d* + 1 (d* the least d > w
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
-  and for 3 ≤ s ≤ 7 from n ≥ 6w + 4s + 1 too when a finite local check (``strided_views_check``)
-  succeeds (it does for every w ≤ 9 tried); for s ≥ 8 whether D layers suffice is open (D + 1 suffice).
+  and for 3 ≤ s ≤ w + 1 from n ≥ 6w + 4s + 1 too when a finite local check (``strided_views_check``: a
+  search over class permutations for s ≤ 7, colour refinement for larger s and w ≤ 40) succeeds (it does for
+  every (w, s) tried); beyond, whether D layers suffice is open (D + 1 suffice).
 * F9 ``window(w) + dilated(w', r)``, integers 2 ≤ r ≤ w + 1 and w'r ≥ w + 2: with L = w'r and μ the
   least d ≤ L that is not a step, and a finite base case (``dilated_base_check``, radius R) settled,
   for n ≥ max(2L + 1, R·L + μ + 1): D = ⌊(n − 1 − μ)/L⌋ + 2, G = the reflection, D layers, least.
@@ -952,10 +953,60 @@ def strided_views_check(w: int, s: int) -> bool:
     """The finite step (6) of Theorem F7's proof of the layers (docs/theory.md §11.11): for every root
     offset i = 1, …, 3w + 3s + 1 (the last one stands for every root away from the ends), no
     permutation τ ≠ id fixing C(i) pointwise meets the necessary conditions near i (``strided_local_rigid``).
-    False when it fails or is not run (s > STRIDED_VIEW_MAX_S)."""
-    if not 2 <= s <= w + 1 or s > STRIDED_VIEW_MAX_S:
+    False when it fails or is not run (s > STRIDED_VIEW_MAX_S and w > STRIDED_REFINE_MAX_W). For s above
+    STRIDED_VIEW_MAX_S the search over class permutations is replaced by colour refinement (``strided_local_refined``),
+    which needs no search: it is run at the roots 1, …, 2w + 2s + 2 (beyond, the positions within 2w + 2s of the root
+    are a translate of those of root 2w + 2s + 2)."""
+    if not 2 <= s <= w + 1:
         return False
-    return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
+    if s <= STRIDED_VIEW_MAX_S:
+        return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
+    return w <= STRIDED_REFINE_MAX_W and all(strided_local_refined(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
+
+
+#: colour refinement of F7's step (6″) costs about w³ per width; run up to this w (w = 40: about 5 s)
+STRIDED_REFINE_MAX_W = 40
+
+
+def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bool:
+    """F7, step (6″) (docs/theory.md §11.11): at the root i of window(w) + strided(s) (i − 1 positions before it,
+    the other end beyond i + 2w + 2s), colour refinement of the positions within 2w + 2s of i — the members of C(i)
+    each alone in its colour (τ fixes them), the others coloured by their run W(x) ∩ C(i) (τ keeps each cell) and by
+    whether they lie in N(i), joined when adjacent with one end in N(i) (the arcs the witness condition keeps) —
+    ends with every position alone in its colour (so τ = id there). Cells cut by the edge of the range are left out
+    (each kept cell and N(i) are mapped onto themselves by τ, so τ is an automorphism of what is refined).
+    ``near_cells=False`` refines N(i) alone (used by a test to show that the cells outside it are what separates)."""
+    lo, hi = max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s
+
+    def member(x: int) -> bool:
+        return (x - i) % s == 0
+
+    def near(a: int, b: int) -> bool:
+        return abs(a - b) <= w or (a - b) % s == 0
+
+    cells: dict = {}
+    for x in range(lo, hi + 1):
+        if not member(x):
+            cells.setdefault(tuple(p for p in range(max(1, x - w), x + w + 1) if member(p)), []).append(x)
+    nodes = [x for run, cell in cells.items() if not ((min(cell) == lo > 1) or max(cell) == hi) for x in cell]
+    nodes += [x for x in range(lo, hi + 1) if member(x)]
+    ball = {x for x in nodes if abs(x - i) <= w or member(x)}
+    if not near_cells:
+        nodes = [x for x in nodes if x in ball]
+    start = {x: ("member", x) if member(x) else
+             ("cell", next(r for r, c in cells.items() if x in c), x in ball) for x in nodes}
+    joined = {x: [u for u in nodes if u != x and (x in ball or u in ball) and near(x, u)] for x in nodes}
+    colour = _ranks(start)
+    while True:
+        refined = _ranks({x: (colour[x], tuple(sorted(colour[u] for u in joined[x]))) for x in nodes})
+        if len(set(refined.values())) == len(set(colour.values())):
+            return len(set(refined.values())) == len(nodes)
+        colour = refined
+
+
+def _ranks(keys: dict) -> dict:
+    table = {k: r for r, k in enumerate(sorted(set(keys.values()), key=repr))}
+    return {x: table[k] for x, k in keys.items()}
 
 
 def strided_local_rigid(w: int, s: int, i: int, near_cells: bool = True) -> Optional[str]:
@@ -1220,8 +1271,9 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
         "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(low), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",),
         open_question=("whether D = 2 layers suffice for window(w) + strided(s) at symbolic n is not proved for "
-                       f"s = {s} (the finite check of Theorem F7's step (6) runs for s ≤ {STRIDED_VIEW_MAX_S}; "
-                       f"{SECTION}, open question O2); D + 1 = 3 suffice"))
+                       f"w = {w}, s = {s} (the finite check of Theorem F7's step (6) runs for s ≤ {STRIDED_VIEW_MAX_S}, "
+                       f"its colour refinement for w ≤ {STRIDED_REFINE_MAX_W}; {SECTION}, open question O2); "
+                       "D + 1 = 3 suffice"))
 
 
 def dilated_steps(w: int, wd: int, r: int) -> tuple[list, int, int]:

@@ -521,8 +521,40 @@ def _incidence_discrete(points: list, blocks: list, near) -> bool:
 
 
 def _strided_views_rigid(w: int, s: int) -> bool:
-    return 3 <= s <= min(w + 1, STRIDED_VIEW_MAX_S) and all(
-        _strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+    """F7's step (6) for 3 ≤ s ≤ w + 1: by trying every class permutation for s ≤ STRIDED_VIEW_MAX_S, by colour
+    refinement (step (6″), ``_refined_root``) for larger s up to w = REFINE_MAX_W, as the engine runs them."""
+    if not 3 <= s <= w + 1:
+        return False
+    if s <= STRIDED_VIEW_MAX_S:
+        return all(_strided_root_rigid(w, s, i) for i in range(1, 3 * w + 3 * s + 2))
+    return w <= REFINE_MAX_W and all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
+
+
+REFINE_MAX_W = 40
+
+
+def _refined_root(w: int, s: int, i: int) -> bool:
+    """F7 (6″), restated: the positions within 2w + 2s of the root i on the half-line (whole cells only), the root's
+    class each alone, the others by (run, in N(i)), joined when adjacent with an end in N(i); equitable refinement
+    ends with each position alone."""
+    span = range(max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s + 1)
+    classed = {x for x in span if (x - i) % s == 0}
+    runs = {x: frozenset(p for p in range(max(1, x - w), x + w + 1) if (p - i) % s == 0) for x in span
+            if x not in classed}
+    cut = {runs[x] for x in runs if x == span[-1] or (x == span[0] and x > 1)}
+    kept = [x for x in span if x in classed or runs[x] not in cut]
+    in_ball = {x: abs(x - i) <= w or x in classed for x in kept}
+    colour: dict = {x: ("c", x) if x in classed else ("r", tuple(sorted(runs[x])), in_ball[x]) for x in kept}
+    arcs = {x: [u for u in kept if u != x and (in_ball[x] or in_ball[u]) and
+                (abs(u - x) <= w or (u - x) % s == 0)] for x in kept}
+    count = len(set(colour.values()))
+    while True:
+        colour = {x: (colour[x], tuple(sorted(map(repr, (colour[u] for u in arcs[x]))))) for x in kept}
+        names = {c: k for k, c in enumerate(sorted(set(map(repr, colour.values()))))}
+        colour = {x: names[repr(colour[x])] for x in kept}
+        if len(names) == count:
+            return count == len(kept)
+        count = len(names)
 
 
 def _f7(w: int, s: int) -> Optional[Family]:
