@@ -25,7 +25,7 @@ from uapcheck.layer_certificates import CausalSinkCount
 from uapcheck.parse import parse_source
 from uapcheck.rules.layers import build_sequence, layer_patterns
 from uapcheck.verifier import verify
-from uapcheck.verifier.check import REJECTED
+from uapcheck.verifier.check import REJECTED, VERIFIED
 
 INF = None
 
@@ -262,3 +262,56 @@ def test_f146_closed_form_equals_the_decision_from_n1(seed):
             for n in range(N1, 61):
                 d, least = engine_count(tuple(row + row[-1:] if len(row) == 1 else row for row in rows), n)
                 assert least == count(n), (rows, n)
+
+
+def head_text(w, k) -> str:
+    base = "offsets {0}" if w == 0 else f"causal & window({w})"
+    return base + (f" + sinks({k})" if k else "")
+
+
+def symbolic_file(rows) -> str:
+    heads = [", ".join(head_text(*row[h] if h < len(row) else row[-1]) for row in rows)
+             for h in range(max(len(row) for row in rows))]
+    return "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern periodic {{ {p} }}\n}}\n"
+                   for p in heads) + "tokens n\ntarget causal\n"
+
+
+SYMBOLIC = [(((3, 2),), ((3, 0),)), (((2, 1),), ((2, 0),)), (((1, 3),), ((2, 0),), ((1, 1),)),
+            (((2, 0), (1, 2)), ((3, 1),)), (((0, 0),), ((2, 2),), ((1, 0),))]
+
+
+@pytest.mark.parametrize("rows", SYMBOLIC)
+def test_the_symbolic_verdict_is_the_concrete_derivation_at_every_n_up_to_60(rows):
+    """F146 at a symbolic n: the formula from the stated start on and each length below it equal the concrete
+    derivation at every n up to 60 (§21.5's rooted views there: no shared code with F145/F146); every step of the
+    symbolic file verified."""
+    import sympy
+    src = symbolic_file(rows)
+    r = uapcheck.check(src, "t.uap")
+    assert r.verdict == "UAP" and r.target.least, (rows, r.verdict)
+    start = int(r.target.range.split("≥")[1])
+    n = sympy.Symbol("n", integer=True, positive=True)
+    for value in range(start, 61):
+        conc = uapcheck.check(src.replace("tokens n", f"tokens {value}"), "t.uap")
+        assert conc.verdict == "UAP" and conc.target.least and conc.layers == int(r.layers.xreplace({n: value})), \
+            (rows, value, conc.layers)
+    rep = verify(json.loads(json.dumps(certfile.build(r, src))))
+    assert rep.problems == [] and all(s.outcome == VERIFIED for s in rep.steps), \
+        [(s.rule, s.outcome, s.reason) for s in rep.steps]
+
+
+def test_a_forged_formula_or_start_is_rejected_by_the_verifier_and_the_kernel():
+    from uapcheck.graphs.layers_sinks import sink_growth
+    from uapcheck.layer_certificates import CausalSinkGrowth
+    rows = SYMBOLIC[0]
+    src = symbolic_file(rows)
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(src, "t.uap"), src)))
+    early = copy.deepcopy(cert)
+    sinks_step(early)["data"]["from"] = 6  # n = 6 … 9 need one layer more
+    assert any(s.outcome == REJECTED for s in verify(early).steps if s.rule == "SEQ-CAUSAL-SINKS")
+    g = sink_growth(rows, True, None, "n")
+    assert g is not None and (g.start, g.bound) == (10, 10)
+    CausalSinkGrowth(rows, g, "n").check()
+    for bad in (replace(g, start=6), replace(g, layers=g.layers + 1)):
+        with pytest.raises(proof.CertificateRejected):
+            CausalSinkGrowth(rows, bad, "n").check()

@@ -406,6 +406,7 @@ DECODERS = {
     "window_sinks_global_any_length.uap": 2,
     "window3_sinks2_global_any_length.uap": 2,
     "sink_windows_decoder_2k.uap": 43,
+    "sink_windows_any_length.uap": "ceiling(n/6) + ceiling(n/6 - 1/2) - 1",
 }
 
 

@@ -575,6 +575,48 @@ class CausalGrowingForm(Certificate):
                 "pieces": [{"from": q.lower, "below": q.upper, "layers": q.layers} for q in f.pieces or ()]}
 
 
+@dataclass(frozen=True)
+class CausalSinkGrowth(Certificate):
+    """Periodic sink interval heads of finite widths at a symbolic n (docs/theory.md §21.9, Theorem F146): the least
+    count is Σ_r ⌈(n − 1 − k* − S_r)/P⌉ for every n ≥ start. The check: the form recomputed from the heads; F145's
+    exact decision at every length from the start through N₁ + 2P (a spread past SINK_GROWTH_LENGTHS of them) has
+    the formula's count, least (beyond N₁ the theorem carries it)."""
+    heads: tuple
+    growth: Any   # graphs.layers_sinks.SinkGrowth
+    tokens: str
+    kind = "layers-causal-sinks-growth"
+
+    def check(self) -> None:
+        import sympy
+        from .graphs.layers_sinks import SinkLayers, decide, growth_count, sink_growth
+        f = self.growth
+        got = sink_growth(self.heads, True, None, self.tokens)
+        if got is None or (got.start, got.bound, got.first_wide, got.total, got.offsets, got.top_sink) != \
+                (f.start, f.bound, f.first_wide, f.total, f.offsets, f.top_sink) or \
+                sympy.simplify(got.layers - f.layers) != 0:
+            _reject(CausalSinkGrowth, "Theorem F146 gives another form")
+        lengths = list(range(f.start, f.bound + 2 * f.total + 1))
+        if len(lengths) > SINK_GROWTH_LENGTHS:
+            lengths = sorted({*lengths[:SINK_GROWTH_LENGTHS // 2], *lengths[::len(lengths) // 50 + 1], lengths[-1]})
+        n_sym = sympy.Symbol(self.tokens, integer=True, positive=True)
+        for n in lengths:
+            c = decide(SinkLayers(n, self.heads, True, None))
+            want = growth_count(f.total, f.offsets, f.top_sink, n)
+            if not c.least or c.layers != want or int(f.layers.xreplace({n_sym: n})) != want:
+                _reject(CausalSinkGrowth, f"at n = {n} F145 gives {c.layers} layers (least: {c.least}), not {want}")
+
+    def to_json(self) -> Any:
+        from .certfile import _tree
+        f = self.growth
+        return {"kind": self.kind, "heads": [[[w, k] for w, k in row] for row in self.heads], "periodic": True,
+                "limit": None, "layers": _tree(f.layers), "least": True, "from": f.start, "growing": True,
+                "first wide layer": f.first_wide}
+
+
+#: CausalSinkGrowth re-decides at most about this many lengths (every one of the first half, then a spread).
+SINK_GROWTH_LENGTHS = 300
+
+
 #: Up to this n CausalSinkCount also re-checks the reach, the covering and the witness on explicit position sets.
 SINK_EXPLICIT_N = 200
 

@@ -452,3 +452,70 @@ def instantiate(heads: tuple, values: dict) -> tuple:
     def value(x):
         return values[x] if isinstance(x, str) else x
     return tuple(tuple((value(w), value(k)) for w, k in row) for row in heads)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finite widths with sinks at a symbolic n (Theorem F146)
+
+
+@dataclass(frozen=True)
+class SinkGrowth:
+    """Theorem F146 at a symbolic n: periodic sink interval heads of finite widths under F145's premise have the count
+    D_c(n) = Σ_r ⌈(n − 1 − k* − S_r)/P⌉, least, for every n ≥ start (start ≤ N₁, each length in [start, N₁) decided
+    exactly by F145 at that n)."""
+    layers: Any          # the formula in n
+    start: int
+    bound: int           # N₁
+    first_wide: int      # ℓ₁
+    period: int
+    total: int           # P
+    offsets: tuple       # S_0, …, S_{p−1}
+    top_sink: int        # k*
+
+
+#: How far below N₁ the start is sharpened by F145's decision at each length.
+GROWTH_SHARPEN = 512
+
+
+def growth_terms(heads: tuple) -> Optional[tuple[int, int, int, list[int], int]]:
+    """(ℓ₁, N₁, P, [S_r], k*) of F146 for periodic integer heads of finite widths under F145's premise; None outside."""
+    if any(w is None for row in heads for w, _ in row):
+        return None
+    ell = key_layer(SinkLayers(2, heads, True, None))
+    if ell is None:
+        return None
+    p = len(heads)
+    width = [max(w for w, _ in row) for row in heads]
+    total = sum(width)
+    offsets = [sum(width[:r]) for r in range(p)]
+    counts = sorted({k for row in heads for _, k in row if k >= 1})
+    top = max(counts, default=0)
+    g0 = max((v - 1 - max((k for k in counts if k < v), default=0) for v in range(1, top + 1)), default=0)
+    before = sum(width[(q - 1) % p] for q in range(1, ell + p))  # W(0, ℓ₁ + p − 1]
+    return ell, max(2, top + 2 + before, top + 1 + g0), total, offsets, top
+
+
+def growth_count(total: int, offsets: Sequence[int], top: int, n: int) -> int:
+    """Σ_r ⌈(n − 1 − k* − S_r)/P⌉ at an integer n."""
+    return sum(-((-(n - 1 - top - s)) // total) for s in offsets)
+
+
+def sink_growth(heads: tuple, periodic: bool, limit: Optional[int], tokens: str) -> Optional[SinkGrowth]:
+    """F146's form (None outside it): the formula, N₁, and the start sharpened down from N₁ while F145's exact
+    decision at the length has the formula's count, least."""
+    import sympy
+    if not periodic or limit is not None:
+        return None
+    got = growth_terms(heads)
+    if got is None:
+        return None
+    ell, bound, total, offsets, top = got
+    n = sympy.Symbol(tokens, integer=True, positive=True)
+    layers = sympy.Add(*[sympy.ceiling((n - 1 - top - s) / sympy.Integer(total)) for s in offsets])
+    start = bound
+    while start > max(2, top, bound - GROWTH_SHARPEN):
+        c = decide(SinkLayers(start - 1, heads, True, None))
+        if not (c.least and c.layers == growth_count(total, offsets, top, start - 1)):
+            break
+        start -= 1
+    return SinkGrowth(layers, start, bound, ell, len(heads), total, tuple(offsets), top)

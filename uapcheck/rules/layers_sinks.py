@@ -6,11 +6,13 @@ F145 decide the least count exactly. Taken above §21.5's engine (n > 1,024) and
 """
 from __future__ import annotations
 
+import sympy
+
 from .. import proof
 from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
-from ..layer_certificates import CausalSinkCount, CausalSinkForm, CausalSinkValues
+from ..layer_certificates import CausalSinkCount, CausalSinkForm, CausalSinkGrowth, CausalSinkValues
 from .wording import token
 
 CITE_SEQ_SINKS = proof.derived(
@@ -22,10 +24,13 @@ CITE_SEQ_SINKS = proof.derived(
 
 @proof.rule("SEQ-CAUSAL-SINKS",
             "Per-layer causal heads with attention sinks at any n: D_c, a sufficient count and the least (Theorem F128)",
-            CITE_SEQ_SINKS, statuses=(proof.PROVED,), certificates=(CausalSinkCount, CausalSinkForm, CausalSinkValues))
-def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkValues") -> proof.Step:
+            CITE_SEQ_SINKS, statuses=(proof.PROVED,),
+            certificates=(CausalSinkCount, CausalSinkForm, CausalSinkValues, CausalSinkGrowth))
+def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkValues | CausalSinkGrowth") -> proof.Step:
     if isinstance(cert, CausalSinkForm):
         return _form_step(desc, cert)
+    if isinstance(cert, CausalSinkGrowth):
+        return _growth_step(desc, cert)
     if not isinstance(cert, CausalSinkCount):
         return _values_step(desc, cert)
     c = cert.count
@@ -282,7 +287,7 @@ def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     heads, periodic, limit = network_rows(rows, periodic, budget_of(spec))
     form = sink_form(heads, periodic, limit)
     if form is None:
-        return None
+        return _growth_outcome(spec, heads, periodic, limit, ffn_step, tds)
     step = sinks_step(_describe(spec), CausalSinkForm(heads, periodic, limit, form))
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     if failing:
@@ -290,3 +295,43 @@ def sinks_form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
     outcome = TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds))
     return _with_range(spec, outcome, form.start)
+
+
+def _growth_step(desc: str, cert: CausalSinkGrowth) -> proof.Step:
+    from ..show import show_size
+    f = cert.growth
+    statement = claim_of(
+        "every head of every layer attends at v to an interval [v − w, v] of finite width w and, when v > k, to the k "
+        "sinks 1, …, k, so every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"),
+        f" only, and after m layers the first sinks and the last W(0, m] + 1 positions ({f.total} per period of "
+        f"{f.period}); for n ≥ {f.start} the least number of attention layers for causal targets is the least m with "
+        f"W(0, m] ≥ n − 1 − {f.top_sink}, ", written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a "
+        f"position misses an earlier token, and at that depth no two positions outside a view of layer {f.first_wide} "
+        f"have the same out-sets into it: Theorems F145 and F146; from n = {f.bound} by the theorem, below it by F145 "
+        "at each length)")
+    ev: dict = {"patterns": desc, "layers": show_size(f.layers), "least": True, "range": f"n ≥ {f.start}",
+                "first wide layer": f.first_wide, "widths per period": f.total,
+                "heads": [[[w, k] for w, k in row] for row in cert.heads]}
+    return proof.conclude(statement, proof.PROVED, evidence=ev,
+                          facts={"layers": f.layers, "least": True, "from": f.start}, certificate=cert)
+
+
+def _growth_outcome(spec: S.Spec, heads: tuple, periodic: bool, limit, ffn_step: proof.Step, tds: list):
+    """F146 at a symbolic n (None outside it): the formula from the start on, each shorter length by the derivation
+    at that n; the range is always stated (the verdict's lengths below carry counts, not the formula)."""
+    from dataclasses import replace
+
+    from ..graphs.layers_sinks import sink_growth
+    from .layers import _describe
+    from .targets import TargetOutcome, _range_text, _with_range
+    growth = sink_growth(heads, periodic, limit, str(spec.tokens))
+    if growth is None:
+        return None
+    step = sinks_step(_describe(spec), CausalSinkGrowth(heads, growth, str(spec.tokens)))
+    failing = [s for s in [ffn_step, *tds] if not s.proved]
+    if failing:
+        reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
+        return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
+    outcome = _with_range(spec, TargetOutcome("causal", "UAP", growth.layers, True, (step,), "", tuple(tds)),
+                          growth.start)
+    return outcome if outcome.range else replace(outcome, range=_range_text(growth.start, str(spec.tokens)))

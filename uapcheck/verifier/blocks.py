@@ -68,7 +68,8 @@ def bind(ctx, s: dict) -> list[str]:
 #: the data's name for a field they name otherwise (F121's count names D_c and the witness its own way).
 CAUSAL_LAYER_BLOCKS = {"layers-causal-intervals": {"D_c": "depth", "witness": "causal view witness"},
                        "layers-causal-interval-form": {}, "layers-causal-growing-form": {},
-                       "layers-causal-sinks": {}, "layers-causal-sinks-form": {}, "layers-causal-sinks-values": {}}
+                       "layers-causal-sinks": {}, "layers-causal-sinks-form": {}, "layers-causal-sinks-values": {},
+                       "layers-causal-sinks-growth": {}}
 
 
 def _bind_causal_layers(ctx, s: dict, cert: dict, where: str) -> list[str]:

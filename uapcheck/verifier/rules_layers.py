@@ -896,6 +896,60 @@ def _bind_param_heads(data: dict, values: dict, K) -> None:
     _bind_reading({**data, "heads": at(data.get("heads"))}, "heads", K.rows, K.periodic, K.limit)
 
 
+def _sinks_growth(ctx, s):
+    """F146 at a symbolic n: periodic sink heads of finite widths, the layers before the verifier's own ℓ₁ the
+    identity; the stated formula is Σ_r ⌈(n − 1 − k* − S_r)/P⌉ for the verifier's widths and sink counts, and at
+    every length from the start through N₁ + P (at most GROWTH_LENGTHS of them) its own recursion gives D_c = the
+    formula and finds no twins at that depth; past N₁ the theorem carries the count."""
+    import sympy
+    from .causal_intervals import INF, NotIntervals
+    data = s.get("data") or {}
+    if data.get("least") is not True:
+        raise Reject("F146 states the least count")
+    start = _form_number(ctx, data.get("from"), "the range's start")
+    formula = _form_number(ctx, data.get("layers"), "the count")
+    if not isinstance(start, int):
+        raise Reject("F146's start is an integer")
+    K = _sinks_at(ctx, max(start, 64))
+    _bind_reading(data, "heads", K.rows, K.periodic, K.limit)
+    ell = K.first_chain()
+    if not K.periodic or K.limit is not None or ell is None or any(w == INF for row in K.rows for w, _ in row):
+        raise Reject("F146 needs a periodic list of finite widths whose layers before the first of positive width "
+                     "attend at v to v alone")
+    widths = [int(max(w for w, _ in row)) for row in K.rows]
+    p, P = len(widths), sum(widths)
+    counts = sorted({k for row in K.rows for _, k in row if k >= 1})
+    top = max(counts, default=0)
+    n = ctx.symbols.get(str(ctx.spec.tokens)) or sympy.Symbol(str(ctx.spec.tokens), integer=True, positive=True)
+    own = sum((sympy.ceiling((n - 1 - top - sum(widths[:r])) / sympy.Integer(P)) for r in range(p)), sympy.Integer(0))
+    gaps = [v - 1 - max((k for k in counts if k < v), default=0) for v in range(1, top + 1)]
+    bound = max(2, top + 2 + sum(widths[(q - 1) % p] for q in range(1, ell + p)), top + 1 + max(gaps, default=0))
+    lengths = list(range(start, bound + P + 1))[:GROWTH_LENGTHS]
+    for value in sorted({*lengths, *range(bound + 2 * P, bound + 2 * P + 3)}):
+        want = int(sympy.sympify(own, strict=True).xreplace({n: value}))  # safe: strict (no text parsed)
+        if _form_at(formula, {n: value}) != want:
+            raise Reject(f"at n = {value} the stated formula is not Σ_r ⌈(n − 1 − k* − S_r)/P⌉ = {want}")
+        if value not in lengths:
+            continue
+        Kn = _sinks_at(ctx, value)
+        try:
+            if Kn.reached(want) is not None or (want >= 1 and Kn.reached(want - 1) is None):
+                raise Reject(f"at n = {value} the verifier's recursion does not give D_c = {want}")
+            got = Kn.twins(ell, want)
+        except NotIntervals as exc:
+            raise Reject(str(exc)) from None
+        if got is not None:
+            raise Reject(f"at n = {value}, depth {want}, root {got[0]} has the twins {got[1]} and {got[2]}")
+    return VERIFIED, (f"every head read as an interval head with sinks, of finite widths ({P} per period of {p}); the "
+                      f"layers before layer {ell} attend at v to v alone; the formula is Σ_r ⌈(n − 1 − {top} − S_r)/"
+                      f"{P}⌉; at n = {lengths[0]} … {lengths[-1]} the verifier's recursion gives D_c equal to it and no "
+                      f"twins at that depth (F145); from n = {bound} on Theorem F146 carries it")
+
+
+#: _sinks_growth re-derives at most this many lengths from the start.
+GROWTH_LENGTHS = 160
+
+
 def _sinks_symbolic(ctx, s):
     """F128 (e): C = c₁ layers, least, for every n ≥ start, re-derived: the first layer with a head of width ≥ 1
     comes before c₁, the first layer of width ∞; for n ≥ W(0, c₁ − 1] + K + 2 (K the largest sink count before c₁)
@@ -1077,6 +1131,8 @@ def causal_sinks(ctx, s):
     _proved(s)
     if ctx.spec.target != "causal":
         raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    if not isinstance(ctx.spec.tokens, int) and (s.get("data") or {}).get("growing") is True:
+        return _sinks_growth(ctx, s)
     if not isinstance(ctx.spec.tokens, int) or isinstance((s.get("data") or {}).get("values"), dict):
         return _sinks_symbolic(ctx, s) if not isinstance(ctx.spec.tokens, int) else _sinks_values(ctx, s["data"])
     K = _sinks(ctx)
