@@ -106,3 +106,17 @@ def test_the_rooted_views_digests_are_named_not_certified():
     report = verify(json.loads(_text(ALTERNATION)))
     assert report.ok
     assert any(u.endswith("per orbit[].canonical form (sha256, first 16 hex)") for u in report.unbound)
+
+
+def test_generators_listed_for_an_alternation_above_the_arc_limit_are_named_not_certified():
+    """Theorems F133 and F134 name the group and its order; the engine lists no generators there. A list written into
+    both the data and the block (which SEQ-ALTERNATION-GROUP's check does not read) is named on the `not certified`
+    line: above 1,024 positions the verifier does not rebuild the arcs to test it."""
+    cert = json.loads(_text("sparse_transformer_strided_4096.uap"))
+    step = next(s for s in cert["steps"] if s["rule"] == "SEQ-ALTERNATION-GROUP")
+    assert step["data"]["generators"] == [] == step["certificate"]["generators"]
+    forged = [list(range(4096, 0, -1)), [2, 1, *range(3, 4097)]]
+    step["data"]["generators"] = step["certificate"]["generators"] = forged
+    report = verify(cert, only={step["id"]})
+    assert next(s for s in report.steps if s.id == step["id"]).outcome != REJECTED
+    assert f"{step['id']} certificate.generators" in report.unbound

@@ -215,11 +215,30 @@ def _alternation(ctx, s: dict, cert: dict) -> dict:
     input's length, and the group's order by the verifier's closed form (Theorems F133, F134)."""
     out: dict = dict(_data(s))
     out["n"] = ctx.spec.tokens
-    if cert["kind"] == "layer-alternation-group" and "order" not in out:
+    if cert["kind"] == "layer-alternation-group":
         from .alternations import group_words
         from .rules_layers import _alternation as reading
-        out["order"] = group_words(reading(ctx))[1]
+        order = group_words(reading(ctx))[1]
+        if "order" not in out:
+            out["order"] = order
+        stated = out.get("generators")
+        out["generators"] = lambda value: _equal(value, stated) and _generate_alternation(ctx, value, order)
     return out
+
+
+def _generate_alternation(ctx, generators, order) -> Optional[bool]:
+    """An alternation's listed generators (none above the length the engine lists them at): each preserves both
+    layers' heads on the verifier's own arcs and together they generate the theorem's order; None (not compared)
+    above the verifier's per-layer limit."""
+    from . import groups, layer_views, patterns
+    if generators == []:
+        return True  # none listed: the name and the order are the claim
+    if not isinstance(ctx.spec.tokens, int) or ctx.spec.tokens > layer_views.MAX_N or not isinstance(order, int):
+        return None
+    L = layer_views.build(ctx.spec)
+    lab = L.labels()
+    return isinstance(generators, list) and all(patterns.is_permutation(g, L.n) and patterns.preserves(g, lab)
+                                                for g in generators) and groups.order(generators, L.n) == order
 
 
 # ---------------------------------------------------------------------------------------------
