@@ -32,3 +32,18 @@ def test_the_plain_window_is_still_checked_against_the_lemma():
     bad = copy.deepcopy(plain)
     next(s for s in bad["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "trivial"
     assert _outcome(verify(bad), "SYM-AUT") == "rejected"
+
+
+def test_the_lemmas_group_is_not_taken_for_a_head_with_a_position_term():
+    """A fixed bias -(i - j) on `window(3)` breaks the window's reflection: the family is trivial. A certificate
+    forged to state the window lemma's own group, the reflection, was verified (the lemma's group was compared with the
+    statement, not with the position term); the lemma's group is now an upper bound only there, so it is not
+    verified (trusted), while the true trivial group still is (a subgroup of the trivial group is trivial)."""
+    text = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(3)\n  bias b(i, j) = -1 * (i - j)\n}\n"
+    cert = certificate_of(text)
+    group = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert group["data"]["name"] == "trivial"
+    assert _outcome(verify(cert), "SYM-AUT") != "rejected"
+    forged = copy.deepcopy(cert)
+    next(s for s in forged["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "reflection"
+    assert _outcome(verify(forged), "SYM-AUT") != "verified"
