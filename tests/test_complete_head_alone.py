@@ -60,14 +60,14 @@ def test_an_even_fixed_bias_is_not_covered_and_needs_two_layers():
 def test_the_even_mixture_has_a_witness_exactly_from_2w_plus_2(w):
     """docs/theory.md §16.5 after Theorem F141, (1)–(3): beside a bucket window the even head leaves a one-layer labelled
     witness exactly from n = 2w + 2 (the shift at n = 2w + 2, the mirror pair beyond): the brute force over S_n and
-    the engine agree (two layers, least, from there; two, sufficient, not shown least, below: the open case)."""
+    the engine agree (two layers, least, from there; below, one layer, least, by Theorem F149)."""
     for n in range(w + 2, 9):
         heads = [(window_neighbours(n, w), bucket_label((8, 16))), (complete(n), lambda q, k: abs(k - q))]
         least = brute(n, heads)[1]
         assert least == (2 if n >= 2 * w + 2 else 1), (w, n)
         r = uapcheck.check(program(n, w, (8, 16), EVEN), "t.uap")
         step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
-        assert (r.layers, step.facts["least"]) == (2, n >= 2 * w + 2), (w, n)
+        assert (r.layers, step.facts["least"]) == (least, True), (w, n)
 
 
 def _step(cert: dict, rule: str) -> dict:

@@ -317,8 +317,9 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         # with a reweight whose classes break the reflection: n, not n − 1), which `pattern_premises` recomputes
         import sympy
         stated = step.facts.get("layers")
-        layers = stated if isinstance(stated, sympy.Basic) and any(h.position is not None for h in spec.heads) \
-            else out.layers
+        from .certificates import CompleteHeadAlone
+        layers = stated if isinstance(stated, sympy.Basic) and any(h.position is not None for h in spec.heads) or \
+            isinstance(step.certificate, CompleteHeadAlone) else out.layers  # F141: one layer, whatever the union's
         data = {"diameter": _tree(out.diameter), "layers": _tree(layers), "least": ev.get("least")}
         if out.diameter is None:
             data.update(_bound_data(step))

@@ -1306,6 +1306,54 @@ class CompleteHeadAlone(Certificate):
                 "layers": self.layers, "theorem": "F141"}
 
 
+@dataclass(frozen=True)
+class TrivialBesideCompleteHead(Certificate):
+    """Theorem F150 (docs/theory.md §16.5): head `head` is complete and its weights' classes are the offsets (`rule`:
+    RoPE, a fixed offset-injective bias, a `toeplitz` bias), so its own group is trivial at every n; the family's
+    group is contained in it (with W_V = 0 in every other head the layer is that head's), whatever the other heads'
+    groups are: G is trivial at every n."""
+
+    head: int
+    rule: str
+    order = 1
+    kind = "trivial-beside-complete-head"
+
+    def check(self) -> None:
+        if self.rule not in ("TD-ROTARY", "TD-FIXEDBIAS", "TD-BIAS"):
+            _reject(TrivialBesideCompleteHead, f"{self.rule} does not give a head whose classes are the offsets")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "head": self.head + 1, "rule": self.rule, "order": 1, "theorem": "F150"}
+
+
+@dataclass(frozen=True)
+class DepthOneLabelled(Certificate):
+    """Theorem F149 (docs/theory.md §16.5): at D = 1 (the union complete) with the heads' label kinds `kinds` at n,
+    the heads `fixed` carrying a fixed offset bias on a complete normalised head, no permutation but the identity keeps
+    a row's labels in every head; each head separates different labelled rows in one layer (the fixed weights at
+    W_Q = W_K = 0, Lemma V^λ for trainable classes), so one layer suffices, and it is least."""
+
+    n: int
+    kinds: tuple
+    fixed: tuple
+    diameter: int
+    layers: int
+    kind = "depth-one-labelled"
+
+    def check(self) -> None:
+        if (self.diameter, self.layers) != (1, 1):
+            _reject(DepthOneLabelled, "the union is complete: D = 1 and one layer")
+        if not self.fixed or any(self.kinds[k] not in ("toeplitz", "symmetric toeplitz") for k in self.fixed):
+            _reject(DepthOneLabelled, "a fixed head's labels are not the classes of an offset-injective or even "
+                    "offset function")
+        if "free" in self.kinds:
+            _reject(DepthOneLabelled, "a `free` bias is not a trainable class of the offset (Lemma V^λ)")
+
+    def to_json(self) -> Any:
+        return {"kind": self.kind, "n": self.n, "kinds": [k for k in self.kinds], "fixed": [k + 1 for k in self.fixed],
+                "diameter": self.diameter, "layers": self.layers, "theorem": "F149"}
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them

@@ -13,7 +13,7 @@ from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
-from .rules import (analytic, budget_witness, complete_head, dense_bias, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
+from .rules import (analytic, budget_witness, complete_head, dense_bias, depth_one, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
                     reweight_rows,
                     small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
@@ -343,6 +343,8 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
         structure, diameter = [*normal, *outcome.structure], outcome.diameter
         alone = complete_head.one_layer(spec, tds, structure, group) if obstruction is None else None
+        if alone is None and obstruction is None:  # fixed offset weights at D = 1 (Theorem F149, §16.5)
+            alone = depth_one.one_layer(spec, group_spec, tds, structure, group)
         if alone is not None:  # a complete head separating alone w.r.t. the trivial group (Theorem F141, §16.5)
             structure, layers = alone, 1
     else:
@@ -355,7 +357,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
             if structure[0].proved:
                 layers = structure[0].facts["layers"]  # a `layers M` budget is checked against this count
     if undecided_group:
-        group_step, group = symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads), undecided_group), None
+        trivial = complete_head.trivial_group(spec, group_spec, tds)  # a complete head with offset classes (F150)
+        group_step, group = trivial or (symmetry.group_undecided("; ".join(show_head(h) for h in spec.heads),
+                                                                 undecided_group), None)
 
     if not structure and group_step.proved:
         k = heads.separating_head(spec, tds, group)

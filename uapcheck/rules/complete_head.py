@@ -13,7 +13,7 @@ from typing import Optional
 
 from .. import proof
 from .. import spec as S
-from ..certificates import CompleteHeadAlone
+from ..certificates import CompleteHeadAlone, TrivialBesideCompleteHead
 
 #: the steps that prove a head 1-layer token distinguishing w.r.t. the trivial group (with the facts that rule it out)
 ONE_LAYER_TRIVIAL = ("TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-BIAS")
@@ -53,3 +53,28 @@ def one_layer(spec: S.Spec, tds: list, structure: list, group) -> Optional[list]
               "one layer suffices whatever the other heads compute (Theorem F141, docs/theory.md §16.5)")
     step = layers_step(connected, 1, 1, True, method, family=CompleteHeadAlone(k, tds[k].rule, 1, 1))
     return [*structure[:at], step, *structure[at + 1:]]
+
+
+def trivial_group(spec: S.Spec, group_spec: S.Spec, tds: list) -> Optional[tuple]:
+    """Theorem F150 (docs/theory.md §16.5): (the SYM-AUT step naming the trivial group, its GroupInfo) when some head
+    is complete and its weights' classes are the offsets — RoPE (TD-ROTARY), a fixed offset-injective bias
+    (TD-FIXEDBIAS), a `toeplitz` bias (TD-BIAS), each proved — whatever the other heads' groups are (a window with T5
+    buckets at a symbolic n, whose own group is not decided); None otherwise."""
+    if spec.positional != "none":
+        return None
+    for k, (head, kind, td) in enumerate(zip(spec.heads, group_spec.heads, tds)):
+        if not isinstance(head.pattern, S.Full) or kind.bias != "toeplitz" or not td.proved or \
+                td.rule not in ("TD-ROTARY", "TD-FIXEDBIAS", "TD-BIAS") or td.facts.get("fixed_even"):
+            continue
+        from ..groups import GroupInfo
+        from .symmetry import group_step
+        label = head.label or str(k + 1)
+        info = GroupInfo("trivial", 1, ())
+        why = (f"head {label} is complete and its weights' classes are the offsets ({td.rule}): a permutation keeping "
+               "them keeps every difference l − i, so it is a translation of 1..n, the identity; the family's group "
+               "lies inside that head's (with W_V = 0 in every other head the layer is that head's), so it is "
+               "trivial at every n, whatever the other heads' groups (Theorem F150, docs/theory.md §16.5)")
+        step = group_step("; ".join(show for show in (str(h.pattern) for h in spec.heads)), info,
+                          {"method": why}, TrivialBesideCompleteHead(k, td.rule))
+        return step, info
+    return None

@@ -17,6 +17,7 @@ from ..claim import claim as claim_of, eq, Formula
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
+                            DepthOneLabelled,
                             FarPair, Generators, GlobalUnion, HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
                             LabelledWindowLayers, LabelledWindowRange, Unreachable,
                             ViewWitness)
@@ -383,12 +384,12 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
             statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers,
-                          LabelledWindowRange, CompleteHeadAlone, Trusted))
+                          LabelledWindowRange, CompleteHeadAlone, DepthOneLabelled, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
                 family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange
-                                 | CompleteHeadAlone] = None,
+                                 | CompleteHeadAlone | DepthOneLabelled] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import (complete_head, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
+from . import (complete_head, depth_one, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
                named_structure, patterns, rules_families, spanning_bound, views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
@@ -102,6 +102,9 @@ def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statem
     try:
         n, heads = _concrete(ctx)
     except SymbolicN:
+        complete = complete_head.connected(ctx, s)  # a complete head: D = 1 at every n ≥ 2
+        if complete:
+            return complete
         several = rules_families.several_heads(ctx, s, "PAT-CONNECTED")  # the union's theorem (Theorem F39)
         if several:
             return several
@@ -362,10 +365,16 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         return VERIFIED, (f"view witness checked on the arcs: every position whose neighbourhood σ changes is at "
                           f"distance ≥ {d} from {i}, and σ is not a symmetry, so {d} layers do not suffice; "
                           f"D + 1 = {m} do (view argument)")
+    if (s.get("certificate") or {}).get("kind") == "depth-one-labelled":
+        return depth_one.layers(ctx, s, n, heads, d)  # fixed offset weights at D = 1 (Theorem F149, §16.5)
     if m == d and least:
         labelled = labelled_window.layers(ctx, n, d, m, least)  # Theorem F135 (§16.5)
         if labelled:
             return labelled
+        if any(h.position is not None and h.position.kind != "buckets" for h in ctx.spec.heads):
+            # Lemma V^λ gives D layers for trainable classes; fixed position weights need their own theorem
+            raise Trust("D layers, least, with fixed position weights: no labelled view witness does not show D "
+                        "enough there (§11.10)")
         fam = _family(ctx.spec, heads, n)
         if fam:
             return VERIFIED, FAMILY_LEMMAS[fam]
@@ -463,6 +472,8 @@ def sym_aut(ctx, s):
     if (s.get("certificate") or {}).get("kind") == "by residue class":
         from . import by_class  # G by residue class of n: each class re-checked by its own kind
         return by_class.check(ctx, s, sym_aut)
+    if (s.get("certificate") or {}).get("kind") == "trivial-beside-complete-head":
+        return complete_head.group(ctx, s)  # a complete head labelled by the offsets (Theorem F150, §16.5)
     several = _several_heads_group(ctx, s)
     if several:
         return several
