@@ -1262,24 +1262,33 @@ class LabelledWindowRange(Certificate):
             _reject(LabelledWindowRange, "the heads are not one non-cyclic window of a concrete radius ≥ 1")
         if not isinstance(n, sympy.Symbol) or not n.is_integer or not n.is_positive:
             _reject(LabelledWindowRange, "the length is not a positive integer symbol")
-        if self.low != p.w + 2:
-            _reject(LabelledWindowRange, f"the range starts at n = w + 2 = {p.w + 2} (below, the window is "
-                    f"complete), not at {self.low}")
+        wide = self.low != p.w + 2  # Theorem F151: from the dense start on, max(2, D) layers
+        if wide:
+            self._check_wide()
         if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
                                  for k in self.kinds):
             _reject(LabelledWindowRange, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
         if not any(sign_separating(k, p.w) for k in self.kinds):
             _reject(LabelledWindowRange, "no head's classes keep the positive offsets apart from the others")
         d = sympy.ceiling((n - 1) / p.w)
-        for what, value in (("diameter", self.diameter), ("count", self.layers)):
-            if not isinstance(value, sympy.Expr) or sympy.simplify(value - d) != 0:
-                _reject(LabelledWindowRange, f"the {what} is D = ⌈(n − 1)/w⌉ = {sympy.sstr(d)}, not {value}")
+        for what, value, want in (("diameter", self.diameter, d), ("count", self.layers, sympy.Max(2, d) if wide else d)):
+            if not isinstance(value, sympy.Expr) or sympy.simplify(value - want) != 0:
+                _reject(LabelledWindowRange, f"the {what} is {sympy.sstr(want)}, not {value}")
+
+    def _check_wide(self) -> None:
+        """Theorem F151: the range starts below w + 2 only at the dense start of Theorem F142 (b), re-found here, with
+        T5 bucket heads only (position-blind heads beside them)."""
+        from .rules.dense_bias import dense_start
+        kinds = tuple(sorted({k for k in self.kinds if k is not None}))
+        if dense_start(kinds) != self.low or self.low > self.pattern.w + 1:
+            _reject(LabelledWindowRange, f"the range starts at n = w + 2 = {self.pattern.w + 2} (below, the window is "
+                    f"complete), or at the dense start of Theorem F142 (b), not at {self.low}")
 
     def to_json(self) -> Any:
         from .show import show_pattern
         return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": str(self.n), "kinds": list(self.kinds),
                 "diameter": sympy.sstr(self.diameter), "layers": sympy.sstr(self.layers), "range": f"n ≥ {self.low}",
-                "theorem": "F140"}
+                "theorem": "F140" if self.low == self.pattern.w + 2 else "F151"}
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ def one_layer(spec: S.Spec, tds: list, structure: list, group) -> Optional[list]
     connected = next(p for p in old.premises if p.rule == "PAT-CONNECTED")
     label = spec.heads[k].label or str(k + 1)
     method = (f"head {label} is complete and its step ({tds[k].rule}) proves it 1-layer token distinguishing w.r.t. "
-              "the trivial group, the family's group: with W_V = 0 in every other head the layer is that head's, so "
-              "one layer suffices whatever the other heads compute (Theorem F141, docs/theory.md §16.5)")
+              "the trivial group, the family's group: with the value map of every other head set to zero the layer "
+              "is that head's, so one layer suffices whatever the other heads compute (Theorem F141, docs/theory.md §16.5)")
     step = layers_step(connected, 1, 1, True, method, family=CompleteHeadAlone(k, tds[k].rule, 1, 1))
     return [*structure[:at], step, *structure[at + 1:]]
 
@@ -72,7 +72,7 @@ def trivial_group(spec: S.Spec, group_spec: S.Spec, tds: list) -> Optional[tuple
         info = GroupInfo("trivial", 1, ())
         why = (f"head {label} is complete and its weights' classes are the offsets ({td.rule}): a permutation keeping "
                "them keeps every difference l − i, so it is a translation of 1..n, the identity; the family's group "
-               "lies inside that head's (with W_V = 0 in every other head the layer is that head's), so it is "
+               "lies inside that head's (with every other head's value map zero the layer is that head's), so it is "
                "trivial at every n, whatever the other heads' groups (Theorem F150, docs/theory.md §16.5)")
         step = group_step("; ".join(show for show in (str(h.pattern) for h in spec.heads)), info,
                           {"method": why}, TrivialBesideCompleteHead(k, td.rule))

@@ -267,6 +267,21 @@ def _joint_any_length(kinds: tuple, n, n_value) -> Optional[proof.Step]:
     return None
 
 
+def dense_start(kinds: tuple) -> Optional[int]:
+    """Theorem F142 (b)'s start for T5 bucket heads only (position-blind heads beside them allowed): the least
+    max(i, a, b, v) of a joint witness, found at the least length holding one (it holds at every larger n: the buckets
+    do not depend on n); from there on two layers are needed and suffice for dense heads. None for other kinds, or
+    when no witness is found up to JOINT_ANY_LENGTH_MAX_N."""
+    if not kinds or not all(bucket_kind(k) for k in kinds):
+        return None
+    top = max(bucket_kind(k)[1] for k in kinds) * 2 + 2
+    for size in range(2, min(top, JOINT_ANY_LENGTH_MAX_N) + 1):
+        found = _joint_witness(kinds, size)
+        if isinstance(found, tuple):
+            return max(found)
+    return None
+
+
 def _joint_witness(kinds: tuple, n: int):
     """Theorem F136 (docs/theory.md §16.5), dense heads beside a T5 bucket head at a concrete n: "injective" when the
     joint classes of the offsets −(n − 1), …, n − 1 are pairwise different (one layer); else (i, a, b, v): the first two

@@ -559,16 +559,25 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
         return None
     if "free" in biases or not any(sign_separating(b, p.w) for b in biases):
         return None
-    cert = LabelledWindowRange(p, n, biases, diameter, diameter, p.w + 2)
+    low, layers, below = p.w + 2, diameter, ""
+    from .small_lengths import TOP
+    if p.w + 1 > TOP:  # the complete windows n ≤ w + 1 reach above the lengths decided one by one (Theorem F151)
+        from .dense_bias import dense_start
+        start = dense_start(tuple(sorted({b for b in biases if b is not None})))
+        if start is not None and start <= p.w + 1:
+            low, layers = start, sympy.Max(2, diameter)
+            below = (f"; for {start} ≤ n ≤ {p.w + 1} the window is complete, and two layers are needed and suffice "
+                     "there (Theorem F142 (b)), which is max(2, D) (Theorem F151)")
+    cert = LabelledWindowRange(p, n, biases, diameter, layers, low)
     try:
         cert.check()
     except proof.CertificateRejected:
         return None
-    return LayerCount(diameter, True, f"a non-cyclic window whose labels keep the positive offsets apart, at every "
+    return LayerCount(layers, True, f"a non-cyclic window whose labels keep the positive offsets apart, at every "
                       f"n ≥ {p.w + 2}: the labels of the arcs are the classes of the offsets −{p.w}, …, {p.w}, the "
                       "same at every n, so no permutation but the identity keeps the labelled ball of radius D − 1 "
                       "of a position, and the depth-D labelled views determine the sample (Theorem F140, "
-                      "docs/theory.md §16.5)", family=cert)
+                      f"docs/theory.md §16.5){below}", family=cert)
 
 
 def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
@@ -1012,7 +1021,8 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
         return (layers_step(connected, diameter, heads.layers, True, _heads_layers_method(heads),
                             _heads_witness(heads), family=cert), heads.layers, sympy.Ge(n, heads.low))
     family = _proven_family(spec)
-    if not family and diameter == 1 and len(set(_patterns(spec))) == 1:
+    if not family and diameter == 1 and len(set(_patterns(spec))) == 1 and not any(_biases(spec)):
+        # (with labels a complete pattern is a dense labelled family: one layer may not suffice, §16.4)
         family = "the single pattern is complete: one layer sees every token"
     if family:
         return (layers_step(connected, diameter, diameter, True, family), diameter,

@@ -124,13 +124,39 @@ def symbolic_layers(ctx, s) -> Optional[tuple]:
     except TreeError as exc:
         raise Reject(f"the number of layers: {exc}") from None
     count = sympy.ceiling((n - 1) / w)
+    start = data.get("from")
+    if isinstance(m, sympy.Expr) and sympy.simplify(m - sympy.Max(2, count)) == 0 and data.get("least") is True:
+        return _wide(ctx, w, start, count)
     if not isinstance(m, sympy.Expr) or sympy.simplify(m - count) != 0 or data.get("least") is not True:
         raise Reject(f"a labelled window (Theorem F140): D = {sympy.sstr(count)} layers are needed and suffice for "
                      f"n ≥ {w + 2}, not {sympy.sstr(m)}" + ("" if data.get("least") is True else " (not stated least)"))
-    start = data.get("from")
     if not isinstance(start, int) or isinstance(start, bool) or start < w + 2:
         raise Reject(f"Theorem F140 holds from n = w + 2 = {w + 2} (below, the window is complete and the count is "
                      f"the dense one), not from {start!r}")
     return VERIFIED, (f"Theorem F140 (§16.5): window({w}) with labels that keep the positive offsets apart on −{w}, …, "
                       f"{w} (re-derived; they do not depend on n): for every n ≥ {start} only the identity keeps a "
                       f"labelled ball of radius D − 1, so D = {sympy.sstr(count)} layers suffice and are least")
+
+
+def _wide(ctx, w: int, start, count):
+    """Theorem F151 (§16.5): max(2, ⌈(n − 1)/w⌉) layers, least, from a start s ≤ w + 1: at n ≥ w + 2 Theorem F140's
+    count (≥ 2); at s ≤ n ≤ w + 1 the window is complete and the heads are dense T5 bucket heads (position-blind heads
+    beside them), two layers, least, from the verifier's own first joint witness on (Theorem F142 (b)). The start must
+    be at least that witness's max(i, a, b, v), recomputed here with the verifier's own bucket function."""
+    import sympy
+    from .rules_bias import JOINT_ANY_N, _first_joint_pair
+    kinds = [k for k in _labels(ctx.spec) or [] if k is not None]
+    if not kinds or not all(isinstance(k, tuple) for k in kinds):
+        raise Reject("max(2, D) layers below w + 2 are shown for T5 bucket heads only (Theorem F151)")
+    if not isinstance(start, int) or isinstance(start, bool) or start > w + 1:
+        raise Reject(f"Theorem F151 states max(2, D) from a start of at most w + 1 = {w + 1}, not from {start!r}")
+    top = min(JOINT_ANY_N, 2 * max(k[1] for k in kinds) + 2)
+    found = next((f for f in (_first_joint_pair(kinds, size) for size in range(2, top + 1)) if f is not None), None)
+    if found is None or start < max(found):
+        raise Reject(f"no joint witness of the dense bucket heads holds from n = {start} (recomputed: "
+                     f"{'none found' if found is None else f'from n = {max(found)}'})")
+    i, a, b, v = found
+    return VERIFIED, (f"Theorem F151 (§16.5): for n ≥ {w + 2} Theorem F140's ⌈(n − 1)/{w}⌉ ≥ 2 (labels re-derived); for "
+                      f"{start} ≤ n ≤ {w + 1} the window is complete, σ = ({a} {b}) keeps row {i}'s buckets in every "
+                      f"head and position {v} sees {a} and {b} in different buckets (recomputed), so two layers are "
+                      f"least and suffice (Theorem F142 (b)): max(2, {sympy.sstr(count)}) layers, least, for n ≥ {start}")
