@@ -272,9 +272,10 @@ def dense_start(kinds: tuple) -> Optional[int]:
     max(i, a, b, v) of a joint witness, found at the least length holding one (it holds at every larger n: the buckets
     do not depend on n); from there on two layers are needed and suffice for dense heads. None for other kinds, or
     when no witness is found up to JOINT_ANY_LENGTH_MAX_N."""
-    if not kinds or not all(bucket_kind(k) for k in kinds):
+    settings = [bucket_kind(k) for k in kinds]
+    if not settings or any(b is None for b in settings):
         return None
-    top = max(bucket_kind(k)[1] for k in kinds) * 2 + 2
+    top = max(b[1] for b in settings if b is not None) * 2 + 2
     for size in range(2, min(top, JOINT_ANY_LENGTH_MAX_N) + 1):
         found = _joint_witness(kinds, size)
         if isinstance(found, tuple):
