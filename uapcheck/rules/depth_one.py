@@ -91,7 +91,7 @@ def one_layer(spec: S.Spec, group_spec: S.Spec, tds: list, structure: list, grou
     fixed = tuple(_fixed_heads(spec))
     method = ("the union is complete (D = 1) and no permutation but the identity keeps a row's labels in every head "
               "(joint labels re-computed row by row); a fixed offset bias on a complete head separates rows whose "
-              "labels differ in one layer (its fixed weights, with zero query and key maps), trainable classes do by Lemma V^λ, so one "
-              "layer suffices (Theorem F149, docs/theory.md §16.5)")
+              "labels differ in one layer (its fixed weights, with zero query and key maps), trainable classes of the offset do "
+              "(§11.10), so one layer suffices (Theorem F149, docs/theory.md §16.5)")
     step = layers_step(connected, 1, 1, True, method, family=DepthOneLabelled(n, tuple(kinds), fixed, 1, 1))
     return [*structure[:at], step, *structure[at + 1:]]
