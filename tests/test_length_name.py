@@ -46,3 +46,27 @@ def test_the_json_keys_do_not_depend_on_the_name():
         return json.loads(jsonout.dumps(jsonout.result_json(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))))[
             "below_range"]
     assert below("N") == below("n") and len(below("n")) == 59 and below("n")[0]["n"] == 1
+
+ALTERNATING = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern periodic {{ causal & window(4), causal & window(1) }}
+}}
+target causal
+"""
+PARAM_WINDOW = """tokens {n}
+param w integer >= 1
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern causal & window(w) + sinks(2)
+}}
+target causal
+"""
+
+
+@pytest.mark.parametrize("name", ["n", "N"])
+def test_per_layer_and_param_ranges_and_their_pieces_use_the_files_name(name):
+    alternating = headline(uapcheck.check(ALTERNATING.format(n=name), "t.uap"))
+    assert f"(for {name} ≥ 7; {name} ≤ 2: 1 layer; {name} = 3: 2 layers; 4 ≤ {name} < 7: 3 layers)" in alternating
+    window = headline(uapcheck.check(PARAM_WINDOW.format(n=name), "t.uap"))
+    assert f"(for {name} ≥ w + 4; {name} ≤ 2: 1 layer; 3 ≤ {name} < w + 4: 2 layers)" in window

@@ -122,9 +122,9 @@ CITE_SEQ_FORM = proof.derived(
          "each shorter length in closed form (Theorem F123, from Theorem F121), docs/theory.md §21.8")
 
 
-def _pieces_words(pieces) -> str:
+def _pieces_words(pieces, name: str) -> str:
     from .target_below import TargetPiece
-    return "; ".join(TargetPiece(p.lower, p.upper, p.layers).words() for p in pieces)
+    return "; ".join(TargetPiece(p.lower, p.upper, p.layers, symbol=name).words() for p in pieces)
 
 
 @proof.rule("SEQ-CAUSAL-FORM",
@@ -136,7 +136,7 @@ def form_step(desc: str, cert: "CausalIntervalForm | CausalGrowingForm") -> proo
     if isinstance(cert, CausalGrowingForm):
         return _growing_step(desc, cert)
     L, f = cert.layers_, cert.form
-    where = _range_text(f.start)
+    where = _range_text(f.start, cert.tokens)
     statement = claim_of(
         "every head of every layer attends at v to an interval [v − w, v] (w its width, ∞ for the causal mask), so "
         "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; layer "
@@ -144,7 +144,7 @@ def form_step(desc: str, cert: "CausalIntervalForm | CausalGrowingForm") -> proo
         f"{where} every prefix is reached within {f.first_global} layer{'s' if f.first_global != 1 else ''} and "
         f"{f.layers} attention layers are needed and suffice for causal targets (with fewer a transposition of two "
         "early positions keeps the output at n), the least (Theorem F123); below the range, by Theorem F121 at each "
-        "length: " + _pieces_words(f.pieces))
+        "length: " + _pieces_words(f.pieces, cert.tokens))
     ev: dict = {"patterns": desc, "widths": [["∞" if w is None else w for w in row] for row in L.rows],
                 "periodic": L.periodic, "layers": f.layers, "least": True, "range": where,
                 "first wide layer": f.first_wide, "first global layer": f.first_global,
@@ -162,7 +162,7 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
     from ..show import show_size
     from .targets import _range_text
     L, f = cert.layers_, cert.form
-    where = _range_text(f.start)
+    where = _range_text(f.start, cert.tokens)
     statement = claim_of(
         "every head of every layer attends at v to an interval [v − w, v] of finite width w, so every model's output "
         "at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only, and after m layers exactly the "
@@ -170,7 +170,7 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
         f"{f.period}); for {where} the least number of attention layers for causal targets is the least m with "
         "W(0, m] ≥ n − 1, ", written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an "
         f"earlier token, and from n = {show_size(f.bound)} on no view at that depth has a symmetry moving its prefix: "
-        "Theorem F137); " + ("below the range, by Theorem F121 at each length: " + _pieces_words(f.pieces)
+        "Theorem F137); " + ("below the range, by Theorem F121 at each length: " + _pieces_words(f.pieces, cert.tokens)
                              if f.pieces is not None else "the lengths below the range are not decided (the start and "
                              "the pieces below it are derived for integer widths)"))
     ev: dict = {"patterns": desc, "widths": [list(row) for row in L.rows], "periodic": True,
@@ -200,12 +200,12 @@ def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     cert = (CausalGrowingForm(L, form, str(spec.tokens)) if isinstance(form, GrowingForm)
             else CausalIntervalForm(L, form, str(spec.tokens)))
     step = form_step(_describe(spec), cert)
-    pieces = None if form.pieces is None else tuple(TargetPiece(p.lower, p.upper, p.layers) for p in form.pieces)
+    pieces = None if form.pieces is None else tuple(TargetPiece(p.lower, p.upper, p.layers, symbol=str(spec.tokens)) for p in form.pieces)
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     if failing:
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds)), None
-    return TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds), range=_range_text(form.start),
-                         below=None, pieces=pieces,
+    return TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds),
+                         range=_range_text(form.start, str(spec.tokens)), below=None, pieces=pieces,
                          below_open="" if pieces is not None else
                          "for a param width (Theorem F137 derives them for integer widths)"), None

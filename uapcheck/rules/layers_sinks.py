@@ -201,8 +201,8 @@ def _param_sinks_form_outcome(spec: S.Spec, per_layer, periodic: bool, ffn_step:
     if failing:
         reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), reason, tuple(tds))
-    outcome = TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds), range=_range_text(form.start),
-                            below=None, pieces=None)
+    outcome = TargetOutcome("causal", "UAP", form.layers, True, (step,), "", tuple(tds),
+                            range=_range_text(form.start, str(spec.tokens)), below=None, pieces=None)
     return replace(outcome, below_open="for param widths or sink counts (F128 (e) decides each at integer values)")
 
 

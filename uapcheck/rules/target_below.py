@@ -10,7 +10,7 @@ re-derives the pieces from (w, k) and checks the lemma's count against the exact
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 import sympy
@@ -60,21 +60,24 @@ class TargetPiece:
     upper: Size
     layers: Size
     least: bool = True
+    symbol: str = field(default="n", compare=False)  # the file's name for the length (`tokens N`), in the words only
 
     def condition(self) -> str:
         """"n ≤ 2" or "3 ≤ n < max(2·k, k + w + 2)"."""
+        n = self.symbol
         if isinstance(self.lower, int) and isinstance(self.upper, int) and self.upper == self.lower + 1:
-            return f"n = {self.lower}"
+            return f"{n} = {self.lower}"
         if self.lower == 1 and isinstance(self.upper, int):
-            return f"n ≤ {self.upper - 1}"
-        return f"{show_size(self.lower)} ≤ n < {show_size(self.upper)}"
+            return f"{n} ≤ {self.upper - 1}"
+        return f"{show_size(self.lower)} ≤ {n} < {show_size(self.upper)}"
 
     def condition_latex(self) -> str:
+        n = self.symbol
         if isinstance(self.lower, int) and isinstance(self.upper, int) and self.upper == self.lower + 1:
-            return rf"n = {self.lower}"
+            return rf"{n} = {self.lower}"
         if self.lower == 1 and isinstance(self.upper, int):
-            return rf"n \leq {self.upper - 1}"
-        return rf"{sympy.latex(self.lower)} \leq n < {sympy.latex(self.upper)}"
+            return rf"{n} \leq {self.upper - 1}"
+        return rf"{sympy.latex(self.lower)} \leq {n} < {sympy.latex(self.upper)}"
 
     def words(self) -> str:
         """"3 ≤ n < max(2·k, k + w + 2): max(2, ⌈(k - 1)/w⌉) layers"."""
@@ -171,7 +174,7 @@ CITE_BELOW = proof.derived("Definition 3", "Theorem 1", text=(
             statuses=(proof.PROVED,), certificates=(WindowBelowRange,))
 def below_step(layers: proof.Step, w, k, n: str, where: str) -> proof.Step:
     """`n`: the name of the symbolic length; `where`: the closed form's range ("n ≥ max(2·k, k + w + 2)")."""
-    pieces = window_pieces(w, k)
+    pieces = tuple(replace(p, symbol=n) for p in window_pieces(w, k))
     parts: list = []
     for i, p in enumerate(pieces):
         parts += ([" and "] if i else []) + [value(p.layers), " for ", written(p.condition(), p.condition_latex())]

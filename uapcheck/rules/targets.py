@@ -358,11 +358,13 @@ class ReceptiveCount(proof.Certificate):
             certificates=(Trusted, ReceptiveCount))
 def layers_step(receptive: proof.Step, target: str, radius, layers, least: bool, method: "str | Claim",
                 witness: Optional[dict] = None, positional: Optional[proof.Step] = None,
-                start: "int | sympy.Expr | None" = None, count: Optional[ReceptiveCount] = None) -> proof.Step:
+                start: "int | sympy.Expr | None" = None, count: Optional[ReceptiveCount] = None,
+                name: str = "n") -> proof.Step:
     """`start`: at symbolic n, the least n the closed form holds from (None: every n the file allows);
-    `count`: the certificate of Theorem F68's exact test at a concrete n (else the step is trusted)."""
+    `count`: the certificate of Theorem F68's exact test at a concrete n (else the step is trusted); `name`: the
+    file's name for the length."""
     lay = layers if isinstance(layers, int) else value(layers)
-    where = "" if start is None else _range_text(start)
+    where = "" if start is None else _range_text(start, name)
     if least and layers == radius:
         statement = claim(lay, f" attention layer{'s' if layers != 1 else ''} (= r) suffice for {target} targets and "
                           "are the least", _for(where))
@@ -1013,12 +1015,12 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
                                             "one); use `target receptive` for the family's own class")
         return _finish(spec, target, "INCONCLUSIVE", None, False, [step], step.claim, ffn_step, tds)
     start = info.get("from")
-    where = "" if start is None else _range_text(start)
+    where = "" if start is None else _range_text(start, str(spec.tokens))
     rec_step = receptive_step(spec, info["target"], info["radius"], info["evidence"], where)
     # a count from the positions (§14.11) holds at every n; the closed form's count for n ≥ start
     lay_step = layers_step(rec_step, info["target"], info["radius"], info["layers"], info["least"], info["method"],
                            info.get("witness"), pos_step, start if pos_step is None else None,
-                           info.get("count") if pos_step is None else None)
+                           info.get("count") if pos_step is None else None, name=str(spec.tokens))
     steps = [rec_step, lay_step]
     cls = info["target"]
     if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) and info["layers"] is not None and (
@@ -1513,7 +1515,7 @@ def _not_causal_on_range(spec: S.Spec, group, start: "int | sympy.Expr") -> Targ
             certificates=(Trusted,))
 def _from_plain(spec: S.Spec, layers, start=None) -> proof.Step:
     lay = layers if isinstance(layers, int) else sympy.sstr(layers)
-    where = "" if start is None else f" for {_range_text(start)}"
+    where = "" if start is None else f" for {_range_text(start, str(spec.tokens))}"
     return proof.conclude(f"the family has the plain UAP (trivial group) with {lay} attention layers{where}, and every causal "
                           "map is a continuous map: UAP for causal targets" +
                           ("" if layers == 1 else " (sufficient, not shown least: causal targets may need fewer)"),
