@@ -376,18 +376,24 @@ def _chain_before_global(heads: tuple, periodic: bool, limit: Optional[int]) -> 
     return chain, c1
 
 
-def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[SinkForm]:
-    """The count at a symbolic n when a layer of width ∞ follows the first layer with a head of width ≥ 1 (None:
-    outside F128 (e))."""
+def _rows_before_global(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[tuple[int, int, list]]:
+    """(ℓ₁, c₁, the heads of layers 1, …, c₁ − 1), or None outside F128 (e)'s premise (``_chain_before_global``)."""
     got = _chain_before_global(heads, periodic, limit)
     if got is None:
         return None
     chain, c1 = got
+    return chain, c1, [heads[(ell - 1) % len(heads)] for ell in range(1, c1)]
 
-    def row(ell):
-        return heads[(ell - 1) % len(heads)]
-    W = sum(max(w for w, _ in row(ell) if w is not None) if row(ell) else 0 for ell in range(1, c1))
-    K = max([k for ell in range(1, c1) for _, k in row(ell)] + [0])
+
+def sink_form(heads: tuple, periodic: bool, limit: Optional[int]) -> Optional[SinkForm]:
+    """The count at a symbolic n when a layer of width ∞ follows the first layer with a head of width ≥ 1 (None:
+    outside F128 (e))."""
+    got = _rows_before_global(heads, periodic, limit)
+    if got is None:
+        return None
+    chain, c1, rows = got
+    W = sum(max(w for w, _ in r if w is not None) if r else 0 for r in rows)
+    K = max([k for r in rows for _, k in r] + [0])
     every = max([k for r in heads for _, k in r] + [0])  # a length below a sink count is not one the file allows
     return SinkForm(c1, max(2, W + K + 2, every), chain)
 
@@ -430,19 +436,16 @@ def param_sink_form(heads: tuple, periodic: bool, limit: Optional[int], lower: d
 
     def size(x):
         return _sym(x) if isinstance(x, str) else sympy.Integer(x)
-    got = _chain_before_global(heads, periodic, limit)
+    got = _rows_before_global(heads, periodic, limit)
     if got is None:
         return None
-    chain, c1 = got
-
-    def row(ell):
-        return heads[(ell - 1) % len(heads)]
+    chain, c1, rows = got
     try:
-        widths = [_max([w for w, _ in row(ell)], lower) for ell in range(1, c1)]
+        widths = [_max([w for w, _ in r], lower) for r in rows]
     except FormOutside:
         return None
     W = sum((size(w) for w in widths), sympy.Integer(0))
-    K = sympy.Max(0, *[size(k) for ell in range(1, c1) for _, k in row(ell)])
+    K = sympy.Max(0, *[size(k) for r in rows for _, k in r])
     every = sympy.Max(0, *[size(k) for r in heads for _, k in r])
     return SinkForm(c1, sympy.Max(2, W + K + 2, every), chain)
 

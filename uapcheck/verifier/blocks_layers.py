@@ -131,23 +131,8 @@ def _group(ctx):
 
 def _orbits(n: int, generators: list) -> dict:
     """The least member (1-based) of each orbit of the generated group ↦ its size."""
-    parent = list(range(n + 1))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-    for g in generators:
-        for v in range(1, n + 1):
-            a, b = find(v), find(g[v - 1])
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    sizes: dict = {}
-    for v in range(1, n + 1):
-        root = find(v)
-        sizes[root] = sizes.get(root, 0) + 1
-    return dict(sorted(sizes.items()))
+    from .views import orbits
+    return {orbit[0]: len(orbit) for orbit in orbits(generators, n)}
 
 
 def _rooted_views(ctx, s: dict, cert: dict) -> dict:
