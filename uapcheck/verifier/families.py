@@ -510,14 +510,20 @@ def _incidence_discrete(points: list, blocks: list, near) -> bool:
     incidence are the identities."""
     joined = {("p", x): [("b", y) for y in blocks if near(x, y)] for x in points} | \
         {("b", y): [("p", x) for x in points if near(x, y)] for y in blocks}
-    colour = {node: 0 if node[0] == "p" else 1 for node in joined}
+    return _refines_to_singletons({node: node[0] for node in joined}, joined)
+
+
+def _refines_to_singletons(colour: dict, arcs: dict) -> bool:
+    """Equitable colour refinement (1-dimensional Weisfeiler–Leman) from `colour` over the neighbour lists `arcs`
+    ends with every node alone in its colour; any permutation keeping the colours and the arcs is then the identity."""
+    count = len(set(map(repr, colour.values())))
     while True:
-        sigs = {node: (colour[node], tuple(sorted(colour[o] for o in others))) for node, others in joined.items()}
-        table = {sig: k for k, sig in enumerate(sorted(set(sigs.values())))}
-        refined = {node: table[sigs[node]] for node in joined}
-        if len(set(refined.values())) == len(set(colour.values())):
-            return len(set(refined.values())) == len(joined)
-        colour = refined
+        colour = {x: (colour[x], tuple(sorted(map(repr, (colour[u] for u in arcs[x]))))) for x in arcs}
+        names = {c: k for k, c in enumerate(sorted(set(map(repr, colour.values()))))}
+        colour = {x: names[repr(colour[x])] for x in arcs}
+        if len(names) == count:
+            return count == len(arcs)
+        count = len(names)
 
 
 def _strided_views_rigid(w: int, s: int) -> bool:
@@ -547,14 +553,7 @@ def _refined_root(w: int, s: int, i: int) -> bool:
     colour: dict = {x: ("c", x) if x in classed else ("r", tuple(sorted(runs[x])), in_ball[x]) for x in kept}
     arcs = {x: [u for u in kept if u != x and (in_ball[x] or in_ball[u]) and
                 (abs(u - x) <= w or (u - x) % s == 0)] for x in kept}
-    count = len(set(colour.values()))
-    while True:
-        colour = {x: (colour[x], tuple(sorted(map(repr, (colour[u] for u in arcs[x]))))) for x in kept}
-        names = {c: k for k, c in enumerate(sorted(set(map(repr, colour.values()))))}
-        colour = {x: names[repr(colour[x])] for x in kept}
-        if len(names) == count:
-            return count == len(kept)
-        count = len(names)
+    return _refines_to_singletons(colour, arcs)
 
 
 def _f7(w: int, s: int) -> Optional[Family]:
