@@ -275,9 +275,17 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
     from .rules import convolution
     with stage("the convolution mixer's group, reach and layers"):
         group_step, group, structure, layers, obstruction = convolution.convolution_premises(spec)
-    decided, group, layers = verdict.outcome(ffn_step, [], structure, group_step, spec.dim)
+    decision = verdict.decide(ffn_step, [], structure, group_step, spec.dim)
+    decided, group, layers = verdict.outcome(ffn_step, [], structure, group_step, spec.dim, decision)
     verdict_name = decided.value
-    root = verdict.verdict_step(ffn_step, [], structure, group_step, spec.dim, unit="convolution")
+    # the lengths below a range that starts above 2 (Lemma P's, docs/theory.md §22.6), each decided at that n (§12)
+    with stage("the lengths below the stated range"):
+        classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, decided,
+                                                                                decision[1])]
+        lengths, open_below = small_lengths.below_range(spec, decided, group, layers, classes,
+                                                        verdict.obstruction_range(decision[1]))
+    root = verdict.verdict_step(ffn_step, [], structure, group_step, spec.dim, unit="convolution", lengths=lengths,
+                                open_below=open_below)
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
         holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))

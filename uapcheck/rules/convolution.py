@@ -196,6 +196,8 @@ def convolution_premises(spec: S.Spec):
     desc = describe(conv)
     n = spec.tokens
     taps = concrete_taps(conv)
+    if n == 1 and taps is None:
+        taps = (0,)  # every tap is 0 mod 1, whatever the span
     if isinstance(n, int):
         if n > MAX_CIRCULANT_N:
             step = undecided_step(desc, f"n = {n:,} is above {MAX_CIRCULANT_N:,}")

@@ -35,6 +35,8 @@ LISTED_LIMIT = 100_000
 EACH_SECONDS = 10.0
 ALL_SECONDS = 20.0
 #: Off while the suggestion search derives edited files (only their verdict for the range is read there).
+#: The steps whose `least` fact is a length's count's (attention patterns, convolution mixers).
+LAYER_RULES = ("PAT-LAYERS", "CONV-LAYERS")
 ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("lengths below the range", default=True)
 #: True while a length below a range is derived: that derivation's steps are read for their facts only (the
 #: verdict, the count, whether it is least; `decide`), never printed, so the rooted-view test there answers
@@ -235,7 +237,7 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
             continue
         verdict = proof.Verdict(result.verdict)
         layers = result.layers if isinstance(result.layers, int) else None
-        least = next((bool(s.facts.get("least")) for s in root.walk() if s.rule == "PAT-LAYERS" and s.proved), None)
+        least = next((bool(s.facts.get("least")) for s in root.walk() if s.rule in LAYER_RULES and s.proved), None)
         out.append((LengthVerdict(value, verdict, result.group if verdict is proof.Verdict.UAP else None,
                                   layers if verdict is proof.Verdict.UAP else None,
                                   least if verdict is proof.Verdict.UAP else None), root))

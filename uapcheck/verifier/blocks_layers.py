@@ -230,18 +230,19 @@ def _generate_alternation(ctx, generators, order) -> Optional[bool]:
 # The circular convolution mixer (docs/theory.md §22)
 
 
-def _taps(ctx) -> Test:
+def _taps(ctx, n=None) -> Test:
     from .rules_conv import _taps as own
-    return lambda value: isinstance(value, list) and sorted(value) == sorted(own(ctx, {}))
+    return lambda value: isinstance(value, list) and sorted(value) == sorted(own(ctx, {}, n))
 
 
 def _circulant(ctx, s: dict, cert: dict) -> dict:
-    """circulant-span (an integer n): the taps, g = gcd(n, K \\ {0}) and the sum sets' depth, recomputed."""
+    """circulant-span (an integer n): the taps (read mod n: {0} at n = 1), g = gcd(n, K \\ {0}) and the sum sets'
+    depth, recomputed."""
     from .rules_conv import _taps as own
     from .rules_conv import sumset_depth, tap_gcd
     n = ctx.spec.tokens
-    taps = own(ctx, {})
-    return {"n": n, "taps": _taps(ctx), "gcd": tap_gcd(n, taps), "depth": sumset_depth(n, taps)[0]}
+    taps = own(ctx, {}, n)
+    return {"n": n, "taps": _taps(ctx, n), "gcd": tap_gcd(n, taps), "depth": sumset_depth(n, taps)[0]}
 
 
 def _scaled(ctx, s: dict, cert: dict) -> dict:

@@ -403,6 +403,8 @@ def lengths(ctx, s) -> str:
     got = [int(x["n"]) for x in listed]
     if want is None or got != want:
         raise Reject(f"the lengths below the range are {want}, the step states {got}")
+    if ctx.spec.mixer is not None:
+        return _mixer_lengths(ctx, listed, got)
     budget = ctx.spec.layers
     for x in listed:
         value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
@@ -438,6 +440,39 @@ def lengths(ctx, s) -> str:
             "labelled arcs, order by Schreier–Sims) and the count checked against the rooted views at that n, or, for "
             "one symmetric head, a swap witness or Theorem F111's far-adjacency table on the verifier's arcs "
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
+
+
+def _mixer_lengths(ctx, listed, got) -> str:
+    """A convolution mixer's lengths below its range (docs/theory.md §22): at each one the sum sets of the
+    verifier's own taps mod n fill Z_n exactly when UAP is stated, at the depth stated (least: fewer leave an offset
+    unread, §22.2), and the stated group's order is the centraliser's, C_{n/g} ≀ S_g with g = gcd(n, taps)."""
+    from .check import Reject
+    from .rules_conv import _taps, _wreath_order, sumset_depth, tap_gcd
+    for x in listed:
+        value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
+        if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
+            raise Reject(f"n = {value}: unknown verdict {verdict!r}")
+        if verdict not in ("UAP", "NOT-UAP"):
+            continue
+        taps = _taps(ctx, {}, value)
+        depth, _ = sumset_depth(value, taps)
+        if verdict == "NOT-UAP" and depth is not None and ctx.spec.layers is None:
+            raise Reject(f"n = {value}: stated NOT-UAP, but the taps' sum sets fill Z_{value} at depth {depth}")
+        if verdict != "UAP":
+            continue
+        if depth is None:
+            raise Reject(f"n = {value}: stated UAP, but the taps generate only the multiples of "
+                         f"{tap_gcd(value, taps)} in Z_{value}")
+        if layers != max(depth, 1) or x.get("least") is not True:
+            raise Reject(f"n = {value}: stated {layers} layers (least {x.get('least')}), but the sum sets fill "
+                         f"Z_{value} first at depth {depth}")
+        order = x.get("order")
+        want = _wreath_order(value, tap_gcd(value, taps))
+        if order != want:
+            raise Reject(f"n = {value}: the group stated has order {order}, the centraliser of the tap shifts {want}")
+    return (f"; the lengths below the range, n = {', '.join(map(str, got))}, are exactly those no stated condition "
+            "covers (re-derived from the range and the classes), and at each the sum sets of the taps mod n, "
+            "recomputed here, fill Z_n first at the stated count (least, §22.2), with the centraliser's order")
 
 
 def range_within_premises(ctx, s) -> str:

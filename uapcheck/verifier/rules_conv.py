@@ -43,11 +43,16 @@ def _lower(ctx, name: str) -> Optional[int]:
     return None
 
 
-def _taps(ctx, values: dict) -> list[int]:
-    """The taps K at the given span value (for `circular(l)`: 0, 1, …, l)."""
+def _taps(ctx, values: dict, n: Optional[int] = None) -> list[int]:
+    """The taps K at the given span value (for `circular(l)`: 0, 1, …, l); at n = 1 every tap is 0 mod n, so a
+    span that is a parameter is read there as the taps {0}."""
     conv = _mixer(ctx)
+    if n == 1 and isinstance(conv.span, str) and conv.span not in values:
+        return [0]
     if conv.span is not None:
         span = values.get(conv.span, conv.span) if isinstance(conv.span, str) else conv.span
+        if isinstance(span, str):
+            raise Trust(f"the span {span} is a parameter: its taps are not read at a given n")
         return list(range(int(span) + 1))
     out = []
     for t in conv.taps:
@@ -208,7 +213,7 @@ def _claimed_depth(ctx, tree):
 
 
 def _concrete_depth(ctx, n: int) -> tuple[int, list[set], list[int]]:
-    taps = _taps(ctx, {})
+    taps = _taps(ctx, {}, n)
     if n * (len(taps) + 1) * n > MAX_SUMSET_WORK:
         raise Trust(f"n = {n}: the sum sets are not recomputed above the verifier's work limit")
     d, sets = sumset_depth(n, taps)
@@ -406,7 +411,7 @@ def _symbolic_group(ctx, name, order):
 
 
 def _concrete_group(ctx, n: int, name, order):
-    taps = _taps(ctx, {})
+    taps = _taps(ctx, {}, n)
     g = tap_gcd(n, taps)
     want = _wreath_order(n, g)
     if order != want:
