@@ -118,3 +118,49 @@ def test_the_rotations_classes_alone_are_rejected_in_the_symmetric_case():
     cert = _certificate(SYMMETRIC)
     _step(cert)["certificate"]["cyclic heads"]["extra residues"] = []   # z = 4 > 2w − 1: no rotation witness
     assert rejects(cert, "PAT-LAYERS")
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F153: the heads' group (SYM-AUT, certificate kind "cyclic window heads")
+
+MIRRORED = ("offsets {-2, -1} cyclic + offsets {1, 2}", "window(2) cyclic")   # case (S), formerly INCONCLUSIVE
+
+
+def _group_step(cert: dict) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+
+
+def test_the_group_is_verified_by_f153():
+    cert = _certificate(MIRRORED)
+    step = _group_step(cert)
+    assert step["certificate"]["kind"] == "cyclic window heads" and step["data"]["name"] == "trivial"
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert "F153" in {s.rule: s.reason for s in report.steps}["SYM-AUT"]
+
+
+def test_a_larger_group_is_rejected():
+    cert = _certificate(MIRRORED)
+    step = _group_step(cert)
+    step["certificate"]["group"]["elements"] = [["id"], ["refl", 1]]
+    step["certificate"]["order"] = 2
+    step["data"]["name"] = "reflection"
+    assert rejects(cert, "SYM-AUT")
+
+
+def test_another_order_is_rejected():
+    cert = _certificate(MIRRORED)
+    _group_step(cert)["certificate"]["order"] = 2
+    assert rejects(cert, "SYM-AUT")
+
+
+def test_the_group_with_another_case_is_rejected():
+    cert = _certificate(MIRRORED)
+    _group_step(cert)["certificate"]["cyclic heads"]["case"] = "reflected"
+    assert rejects(cert, "SYM-AUT")
+
+
+def test_the_group_below_the_unions_range_is_rejected():
+    cert = _certificate(MIRRORED)
+    _group_step(cert)["certificate"]["from"] = 5
+    assert rejects(cert, "SYM-AUT")

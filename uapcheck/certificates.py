@@ -1663,6 +1663,44 @@ class PartitionHeads(Certificate):
 
 
 @dataclass(frozen=True)
+class CyclicHeadsGroup(Certificate):
+    """G of several heads whose union is a cyclic window, or one-sided cyclic offsets (docs/theory.md §11.11, Theorem
+    F153): F143's data (the radius, the zone's sides, the case, the zone positions where ρ_Z fails) and the group it
+    gives from the union's bound on. The check re-runs the decision (graphs/cyclic_window_heads.py); the verifier
+    (uapcheck/verifier/cyclic_window_heads.py) re-derives the data on its own arcs and re-counts small instances."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.cyclic_window_heads.CyclicHeads
+    low: int               # the union's bound: the group holds for every n ≥ low
+    order: Any             # the stated group's order (an expression in n)
+    kind = "cyclic window heads"
+
+    def check(self) -> None:
+        from .graphs import cyclic_window_heads as CW
+        n = sympy.Symbol("n", integer=True, positive=True)
+        again = CW.group_cases(list(self.patterns), n, {})
+        if not again or again[0].intersection[1:] != (self.found, self.low):
+            _reject(CyclicHeadsGroup, "re-deciding the heads gives another zone, case or range")
+            return
+        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        if not is_zero(again[0].order - order.xreplace({s: n for s in order.free_symbols})):
+            _reject(CyclicHeadsGroup, f"the order {self.order} is not Theorem F153's {again[0].order}")
+
+    def to_json(self) -> Any:
+        from .graphs.cyclic_window_heads import GROUP_SECTION, heads_group
+        from .graphs.head_intersection import element_json
+        from .verifier.trees import encode
+        c = self.found
+        kind, *rest = heads_group(c)
+        elements = sorted(element_json(e) for e in rest[0]) if kind == "finite" else [["rotations", *rest]]
+        return {"kind": self.kind, "section": GROUP_SECTION, "from": self.low,
+                "cyclic heads": {"w": c.w, "a": c.a, "b": c.b, "case": c.case, "one-sided": c.one_sided,
+                                 "failing": list(c.failing or [])},
+                "group": {"kind": kind, "elements": elements},
+                "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+
+
+@dataclass(frozen=True)
 class HeadLayers(Certificate):
     """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
     Theorems F70–F71, F75, F86, F143), from the union of their arcs: F70, the union's theorem proves D layers and the

@@ -130,8 +130,11 @@ def _below(found: Optional[ClosedForm], mine: ClosedForm, n) -> tuple:
     if found is None:
         return ()
     decision = mine.cases[0].intersection
-    owner = decision[1] if decision[0] == "partition heads" else decision[0]  # Theorem F72 or F35–F39
-    top = max(c.low for c in owner.classes)
+    if decision[0] == "cyclic window heads":  # Theorem F153: one case, from the union's bound on
+        top = decision[2]
+    else:
+        owner = decision[1] if decision[0] == "partition heads" else decision[0]  # Theorem F72 or F35–F39
+        top = max(c.low for c in owner.classes)
 
     def holds(cond, k):
         return cond.xreplace({n: Integer(k)}) is sympy.true
@@ -195,6 +198,9 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
     if not cases:
         from .partition_heads import group_cases  # two partition heads (Theorem F72)
         cases = group_cases(patterns, n, params)
+    if not cases:
+        from .cyclic_window_heads import group_cases as cyclic_cases  # heads whose union is a cyclic window (F153)
+        cases = cyclic_cases(patterns, n, params)
     return ClosedForm(tuple(cases)) if cases else None
 
 

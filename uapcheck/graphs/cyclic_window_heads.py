@@ -15,7 +15,13 @@ the condition exactly on the zone positions F where some head's profile is not t
 is a witness iff F ≠ ∅ and a ball avoids F's hull (f positions): n − f ≥ 2R + 1 (``reflection_residues``). Likewise (F143 (O)) when the
 union is `offsets {1, …, w} cyclic` (Theorem F6, Aut = C_n, the ball the R + 1 positions i, …, i + R): a witness, a
 rotation, exists iff the non-cyclic offsets reach a > 0 positions past the end and n − a ≥ R + 2, a condition on n mod
-w (``one_sided_residues``)."""
+w (``one_sided_residues``).
+
+The heads' group (Theorem F153) comes from the same data: G ⊆ Aut(Γ) (D_n, or C_n for (O)), an element keeps every head
+iff it keeps every position's profiles, so a rotation in G fixes the zone (none but the identity when z > 0), and a
+reflection in G keeps a full profile reversed (none in case (A)) and reverses the zone (ρ_Z alone, which fails at the
+zone's end position in case (S)): C_n or D_n without a zone, else {id, ρ} in case (R) and trivial otherwise
+(``heads_group``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -190,6 +196,54 @@ def decide(patterns: Sequence[Pattern], w: int, params: Mapping, one_sided: bool
     if failing is not None:
         extra = tuple(sorted(set(extra) | set(reflection_residues(w, failing[1] - failing[0] + 1))))
     return CyclicHeads(w, a, b, case, extra, failing=failing)
+
+
+#: the group's theorem, and the certificate kind that carries it (docs/theory.md §11.11, Theorem F153)
+GROUP_SECTION = "docs/theory.md §11.11, Theorem F153"
+GROUP_KIND = "cyclic window heads"
+
+
+def heads_group(found: CyclicHeads) -> tuple:
+    """Theorem F153: the heads' group for every n in F143's range, as a class result of graphs/head_intersection.py —
+    ("rotations", 1, None) for C_n, ("rotations", 1, 1) for D_n without a zone; with one, ("finite", elements): the
+    identity, and ρ: i ↦ n + 1 − i in case (R)."""
+    if found.a + found.b == 0:  # every head cyclic: the rotations keep each; a reflection keeps a head iff T_h = −T_h
+        return ("rotations", 1, 1 if found.case == "reflected" else None)
+    if found.case == "reflected":  # a = b: ρ_Z is ρ, which keeps every head
+        return ("finite", frozenset({("id",), ("refl", 1)}))
+    return ("finite", frozenset({("id",)}))  # (A), (O), and (S), where position 1 or n always fails ρ_Z
+
+
+def group_cases(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -> Optional[list]:
+    """Theorem F153 as one GroupCase for every n ≥ the union's bound (2w + 3, or 2w + 2 for (O)), carrying
+    (GROUP_KIND, the CyclicHeads, the bound) for its certificate; None outside F143's premises."""
+    from .closed_forms import GroupCase
+    from .head_intersection import ClassResult, describe
+    from .head_layers import union_theorem
+    patterns = list(dict.fromkeys(patterns))
+    if len(patterns) < 2 or not isinstance(n, sympy.Symbol):
+        return None
+    union = union_theorem(patterns, n, params)
+    if union is None or union.theorem not in UNION_THEOREMS or union.low.free_symbols:
+        return None
+    w_value = dict(union.params).get("w")
+    if w_value is None or not getattr(w_value, "is_Integer", False):
+        return None
+    found = decide(patterns, int(w_value), params, one_sided=union.theorem == "F6")
+    if found is None:
+        return None
+    low = int(union.low)
+    kind, *rest = heads_group(found)
+    result = ClassResult(1, 0, low, kind, rest[0] if kind == "finite" else frozenset({(kind, *rest)}))
+    named = describe(result, n)
+    if named is None:
+        return None
+    order, name, structure, contains = named
+    union_words = "one-sided cyclic offsets" if found.one_sided else "a cyclic window"
+    rule = (f"several heads whose union is {union_words} (Theorem {union.theorem}): the union's group ∩ the heads' "
+            f"profiles ({GROUP_SECTION})")
+    return [GroupCase(sympy.Ge(n, low), order, name, None, contains, rule, structure,
+                      intersection=(GROUP_KIND, found, low))]
 
 
 def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping):

@@ -1212,6 +1212,10 @@ def _group_certificate(spec: S.Spec, case, info):
     verifier); any other closed form: the engine's, trusted."""
     if case.intersection is None:
         return _closed_form(case, {"order": info.order}, spec.tokens)
+    if case.intersection[0] == "cyclic window heads":  # Theorem F153
+        from ..certificates import CyclicHeadsGroup
+        _, found, low = case.intersection
+        return CyclicHeadsGroup(tuple(dict.fromkeys(_patterns(spec))), found, low, case.order)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]

@@ -86,10 +86,10 @@ def _reflection_hull(pats: list, w: int, a: int, b: int) -> list:
     return [min(bad), max(bad)] if bad else []
 
 
-def check(ctx, s, cert: dict, pats: list, n) -> str:
+def _reread(ctx, cert: dict, pats: list) -> tuple:
+    """F143's data re-derived on the verifier's arcs: (the union's lemma, w, one-sided, the case, a, b, the failing
+    hull ([] when none)); the zone, case and hull compared with the certificate's "cyclic heads"."""
     from . import rules_families
-    from .head_layers import _same_for_every_n
-    from .trees import decode
     found = rules_families.union_lemma(ctx)
     if found is None or found[1].name not in ("cyclic window", "one-sided"):
         raise Trust("F143: the union of the heads is not the verifier's `cyclic window` or `one-sided` lemma pattern")
@@ -123,18 +123,27 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
         case = "symmetric"
     a = max([0] + [p for _, ln in heads for p in ln])
     b = max([0] + [-p for _, ln in heads for p in ln])
-    m = w if one_sided else 2 * w
-    extra = [r for r in range(m) if _needs_one_more(w, a + b, 6 * w + r, one_sided)]
     hull = _reflection_hull(pats, w, a, b) if case == "symmetric" else []
-    if hull:  # ρ_Z is no automorphism of some head: a witness where a ball avoids the hull, n − f ≥ 2w(D − 1) + 1
-        f = hull[1] - hull[0] + 1
-        extra = [r for r in range(m) if r in extra or 6 * w + r - f >= 2 * w * (-(-((6 * w + r) // 2) // w) - 1) + 1]
     if list(data.get("failing") or []) != hull:
         raise Reject(f"F143: the zone positions where the reflection reversing the zone fails are not the verifier's "
                      f"({hull or 'none'})")
-    if (data.get("case"), data.get("a"), data.get("b"), list(data.get("extra residues") or [])) != (case, a, b, extra):
-        raise Reject(f"F143: the certificate's zone or classes are not the verifier's ({case}, a = {a}, b = {b}, "
-                     f"D + 1 on n mod {m} ∈ {extra})")
+    if (data.get("case"), data.get("a"), data.get("b")) != (case, a, b):
+        raise Reject(f"F143: the certificate's zone or case is not the verifier's ({case}, a = {a}, b = {b})")
+    return lemma, w, one_sided, case, a, b, hull
+
+
+def check(ctx, s, cert: dict, pats: list, n) -> str:
+    from .head_layers import _same_for_every_n
+    from .trees import decode
+    lemma, w, one_sided, case, a, b, hull = _reread(ctx, cert, pats)
+    data = cert.get("cyclic heads") or {}
+    m = w if one_sided else 2 * w
+    extra = [r for r in range(m) if _needs_one_more(w, a + b, 6 * w + r, one_sided)]
+    if hull:  # ρ_Z is no automorphism of some head: a witness where a ball avoids the hull, n − f ≥ 2w(D − 1) + 1
+        f = hull[1] - hull[0] + 1
+        extra = [r for r in range(m) if r in extra or 6 * w + r - f >= 2 * w * (-(-((6 * w + r) // 2) // w) - 1) + 1]
+    if list(data.get("extra residues") or []) != extra:
+        raise Reject(f"F143: the certificate's classes are not the verifier's (D + 1 on n mod {m} ∈ {extra})")
     d = lemma.diameter.xreplace({x: n for x in lemma.diameter.free_symbols})
     step = s.get("data") or {}
     if not _same_for_every_n(decode(step.get("diameter"), ctx.symbols), d, n):
@@ -146,3 +155,50 @@ def check(ctx, s, cert: dict, pats: list, n) -> str:
     return (f"F143: the union is the `{lemma.name}` lemma's pattern (w = {w}); the heads' offsets, read off the "
             f"verifier's arcs, are translation-invariant ({case}), the zone has {a} + {b} positions, D + 1 on n mod "
             f"{m} ∈ {extra}, D elsewhere, for n ≥ {cert.get('from')}")
+
+
+def _own_group(case: str, a: int, b: int) -> dict:
+    """Theorem F153 from the re-derived data, as a class of the head-intersection check: C_n, or D_n in case (R),
+    without a zone; with one, the identity, and ρ (i ↦ n + 1 − i) in case (R)."""
+    if a + b == 0:
+        return {"kind": "rotations", "elements": [("rotations", 1, 1 if case == "reflected" else None)]}
+    return {"kind": "finite", "elements": [("id",)] + ([("refl", 1)] if case == "reflected" else [])}
+
+
+def group_check(ctx, s) -> tuple[str, str]:
+    """SYM-AUT by Theorem F153 (a certificate of kind "cyclic window heads"): F143's data re-derived on the verifier's
+    arcs, the group it gives (the union's lemma group cut down to the heads' profiles) equal to the certificate's, the
+    step's name and order that group's, and the order re-counted by nauty on the coloured union at the range's first
+    lengths up to head_intersection.INSTANCE_TOP."""
+    from .check import VERIFIED
+    from .head_intersection import _nauty_instances, name_fits, order_of
+    from .trees import decode
+    spec = ctx.spec
+    if spec.positional != "none" or any(h.bias for h in spec.heads):
+        raise Reject("Theorem F153 is for unbiased heads without a positional encoding")
+    cert = s.get("certificate") or {}
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    lemma, w, one_sided, case, a, b, hull = _reread(ctx, cert, pats)
+    mine = _own_group(case, a, b)
+    stated = cert.get("group") or {}
+    elements = sorted((tuple(e) for e in stated.get("elements") or []), key=repr)
+    if (stated.get("kind"), elements) != (mine["kind"], sorted(mine["elements"], key=repr)):
+        raise Reject(f"Theorem F153: the group is not the verifier's ({mine['kind']}, {mine['elements']})")
+    data = s.get("data") or {}
+    if not name_fits(mine, data.get("name")):
+        raise Reject(f"Theorem F153: the name {data.get('name')!r} is not the group's")
+    n = ctx.symbols[spec.tokens]
+    big = 2 * 10 ** 6 + 1
+    for where in (cert.get("order"), data.get("order")):
+        if where is None:
+            continue
+        claimed = decode(where, ctx.symbols) if not isinstance(where, int) else sympy.Integer(where)
+        claimed = sympy.sympify(claimed, strict=True).xreplace({n: sympy.Integer(big)})  # safe: strict (no text parsed)
+        if claimed != order_of(mine, big):
+            raise Reject(f"Theorem F153: the order {sympy.sstr(claimed)} at n = {big} is not the group's")
+    low = int(cert.get("from", 0))
+    checked = _nauty_instances(spec, pats, [dict(mine, residue=0, **{"from": low})], 1)
+    return VERIFIED, (f"Theorem F153 (docs/theory.md §11.11): the union is the `{lemma.name}` lemma's pattern (w = {w}, "
+                      f"its group {lemma.group}); the heads' offsets, read off the verifier's arcs, are "
+                      f"translation-invariant ({case}), the zone has {a} + {b} positions"
+                      f"{f', ρ_Z fails on {hull}' if hull else ''}, so G is the stated group for n ≥ {low}; {checked}")

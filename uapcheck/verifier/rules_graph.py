@@ -453,8 +453,8 @@ def _exhaustive(ctx, heads, n, d):
 
 
 def _several_heads_group(ctx, s):
-    """Several heads at symbolic n: Theorems F35–F39 (a head intersection) or F72 (two partition heads); None
-    for another certificate."""
+    """Several heads at symbolic n: Theorems F35–F39 (a head intersection), F72 (two partition heads) or F153 (heads
+    whose union is a cyclic window); None for another certificate."""
     kind = (s.get("certificate") or {}).get("kind")
     if kind == "partition heads":
         from . import partition_heads
@@ -462,6 +462,9 @@ def _several_heads_group(ctx, s):
     if kind == "head intersection":
         from . import head_intersection
         return head_intersection.check(ctx, s)
+    if kind == "cyclic window heads":  # Theorem F153: heads whose union is a cyclic window
+        from . import cyclic_window_heads
+        return cyclic_window_heads.group_check(ctx, s)
     return None
 
 
