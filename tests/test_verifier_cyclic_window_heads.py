@@ -164,3 +164,21 @@ def test_the_group_below_the_unions_range_is_rejected():
     cert = _certificate(MIRRORED)
     _group_step(cert)["certificate"]["from"] = 5
     assert rejects(cert, "SYM-AUT")
+
+
+def _at_length(heads: tuple, n: int) -> dict:
+    from certificates import certificate_of
+    text = f"tokens {n}\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in heads)
+    return certificate_of(text)
+
+
+def test_the_group_read_at_a_concrete_length_is_verified_and_another_length_rejected():
+    cert = _at_length(MIRRORED, 1_048_576)
+    step = _group_step(cert)
+    assert step["certificate"]["kind"] == "cyclic window heads" and step["certificate"]["n"] == 1_048_576
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert layers["data"]["least"] is True   # F143 read at n (n ≡ 0 mod 4: D + 1 = 262,145, least)
+    step["certificate"]["n"] = 1_048_577
+    assert rejects(cert, "SYM-AUT")

@@ -1672,7 +1672,9 @@ class CyclicHeadsGroup(Certificate):
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
     found: Any             # graphs.cyclic_window_heads.CyclicHeads
     low: int               # the union's bound: the group holds for every n ≥ low
-    order: Any             # the stated group's order (an expression in n)
+    order: Any             # the stated group's order (an expression in n; an integer at a concrete length)
+    #: a concrete length the step states G at (the closed form read there, n ≥ low); None: symbolic n
+    length: Any = None
     kind = "cyclic window heads"
 
     def check(self) -> None:
@@ -1683,8 +1685,13 @@ class CyclicHeadsGroup(Certificate):
             _reject(CyclicHeadsGroup, "re-deciding the heads gives another zone, case or range")
             return
         order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
-        if not is_zero(again[0].order - order.xreplace({s: n for s in order.free_symbols})):
-            _reject(CyclicHeadsGroup, f"the order {self.order} is not Theorem F153's {again[0].order}")
+        want = again[0].order
+        if self.length is not None:
+            if not isinstance(self.length, int) or isinstance(self.length, bool) or self.length < self.low:
+                _reject(CyclicHeadsGroup, f"n = {self.length} is not a length of Theorem F153's range n ≥ {self.low}")
+            want = want.xreplace({n: sympy.Integer(self.length)})
+        if not is_zero(want - order.xreplace({s: n for s in order.free_symbols})):
+            _reject(CyclicHeadsGroup, f"the order {self.order} is not Theorem F153's {want}")
 
     def to_json(self) -> Any:
         from .graphs.cyclic_window_heads import GROUP_SECTION, heads_group
@@ -1697,7 +1704,8 @@ class CyclicHeadsGroup(Certificate):
                 "cyclic heads": {"w": c.w, "a": c.a, "b": c.b, "case": c.case, "one-sided": c.one_sided,
                                  "failing": list(c.failing or [])},
                 "group": {"kind": kind, "elements": elements},
-                "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+                "order": encode(sympy.sympify(self.order, strict=True)),  # safe: strict (no text parsed)
+                **({} if self.length is None else {"n": self.length})}
 
 
 @dataclass(frozen=True)

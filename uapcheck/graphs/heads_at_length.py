@@ -13,7 +13,8 @@ symbolic one evaluated at n, least, with the union's witness evaluated at n wher
 
 Two partition heads (Theorem F72, whose group is a large product and not F35–F39's) are read the same way (Theorem
 F126): the class of n mod L holding n gives G at n, its order the class's formula at n with large factorials left
-unevaluated.
+unevaluated. Heads whose union is a cyclic window (Theorem F153) likewise: from the union's bound on, the group's
+closed form read at n.
 
 Lengths below the class's bound, or in an open class, get nothing here (the token graph decides them, or the
 group stays undecided).
@@ -67,8 +68,13 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
             if at is not None:
                 return at
             continue
-        if not isinstance(decision, tuple) or decision[0] == "cyclic window heads":
-            continue  # Theorem F153 is stated at symbolic n only
+        if isinstance(decision, tuple) and decision[0] == "cyclic window heads":
+            if n >= decision[2]:  # Theorem F153 from the union's bound on: its group read at n
+                return replace(case, condition=sympy.true, order=sympy.sympify(case.order, strict=True).xreplace(
+                    {big: Integer(n)}), rule=f"{case.rule}, read at n = {n:,}", intersection=decision + (n,))  # safe: strict
+            continue
+        if not isinstance(decision, tuple):
+            continue
         found, stated = decision
         c = class_of(found, n)
         if c is None or (stated is not None and (c.residue, c.low) != tuple(stated)):

@@ -1214,8 +1214,9 @@ def _group_certificate(spec: S.Spec, case, info):
         return _closed_form(case, {"order": info.order}, spec.tokens)
     if case.intersection[0] == "cyclic window heads":  # Theorem F153
         from ..certificates import CyclicHeadsGroup
-        _, found, low = case.intersection
-        return CyclicHeadsGroup(tuple(dict.fromkeys(_patterns(spec))), found, low, case.order)
+        _, found, low, *length = case.intersection  # a concrete length: the closed form read there
+        return CyclicHeadsGroup(tuple(dict.fromkeys(_patterns(spec))), found, low, case.order,
+                                length[0] if length else None)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]

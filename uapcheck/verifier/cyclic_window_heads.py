@@ -178,7 +178,20 @@ def group_check(ctx, s) -> tuple[str, str]:
         raise Reject("Theorem F153 is for unbiased heads without a positional encoding")
     cert = s.get("certificate") or {}
     pats = list(dict.fromkeys(h.pattern for h in spec.heads))
-    lemma, w, one_sided, case, a, b, hull = _reread(ctx, cert, pats)
+    low, length = int(cert.get("from", 0)), cert.get("n")
+    if length is None:
+        n, big, symbolic = ctx.symbols[spec.tokens], 2 * 10 ** 6 + 1, ctx
+    elif not isinstance(length, int) or isinstance(length, bool) or length != spec.tokens or length < low:
+        raise Reject(f"Theorem F153: the certificate's length {length!r} is not the file's n in the range n ≥ {low}")
+    elif any(p.name == "n" for p in spec.params):
+        raise Trust("Theorem F153 at a concrete length: a parameter named n, so the symbolic length is not re-read")
+    else:  # the closed form, re-derived on the file read with a symbolic length, then read at the file's length
+        from dataclasses import replace
+        from .kernels import param_symbols
+        symbolic_spec = replace(spec, tokens="n")
+        symbolic = replace(ctx, spec=symbolic_spec, symbols=param_symbols(symbolic_spec), cache={})
+        n, big = symbolic.symbols["n"], length
+    lemma, w, one_sided, case, a, b, hull = _reread(symbolic, cert, pats)
     mine = _own_group(case, a, b)
     stated = cert.get("group") or {}
     elements = sorted((tuple(e) for e in stated.get("elements") or []), key=repr)
@@ -187,18 +200,16 @@ def group_check(ctx, s) -> tuple[str, str]:
     data = s.get("data") or {}
     if not name_fits(mine, data.get("name")):
         raise Reject(f"Theorem F153: the name {data.get('name')!r} is not the group's")
-    n = ctx.symbols[spec.tokens]
-    big = 2 * 10 ** 6 + 1
     for where in (cert.get("order"), data.get("order")):
         if where is None:
             continue
-        claimed = decode(where, ctx.symbols) if not isinstance(where, int) else sympy.Integer(where)
+        claimed = decode(where, symbolic.symbols) if not isinstance(where, int) else sympy.Integer(where)
         claimed = sympy.sympify(claimed, strict=True).xreplace({n: sympy.Integer(big)})  # safe: strict (no text parsed)
         if claimed != order_of(mine, big):
             raise Reject(f"Theorem F153: the order {sympy.sstr(claimed)} at n = {big} is not the group's")
-    low = int(cert.get("from", 0))
     checked = _nauty_instances(spec, pats, [dict(mine, residue=0, **{"from": low})], 1)
     return VERIFIED, (f"Theorem F153 (docs/theory.md §11.11): the union is the `{lemma.name}` lemma's pattern (w = {w}, "
                       f"its group {lemma.group}); the heads' offsets, read off the verifier's arcs, are "
                       f"translation-invariant ({case}), the zone has {a} + {b} positions"
-                      f"{f', ρ_Z fails on {hull}' if hull else ''}, so G is the stated group for n ≥ {low}; {checked}")
+                      f"{f', ρ_Z fails on {hull}' if hull else ''}, so G is the stated group for n ≥ {low}"
+                      f"{'' if length is None else f', read at n = {length}'}; {checked}")
