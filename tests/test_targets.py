@@ -407,6 +407,7 @@ DECODERS = {
     "window3_sinks2_global_any_length.uap": 2,
     "sink_windows_decoder_2k.uap": 43,
     "sink_windows_any_length.uap": "ceiling(n/6) + ceiling(n/6 - 1/2) - 1",
+    "early_sinks_window_any_length.uap": "2*ceiling(n/3) - 2",
 }
 
 

@@ -33,13 +33,15 @@ def sink_head(p: S.Pattern) -> Optional[tuple[Optional[int], int]]:
     ok, w = interval_width(p)
     if ok:
         return w, 0
-    if not isinstance(p, S.PatternUnion):
+    if not isinstance(p, (S.PatternUnion, S.Sinks)):
         return None
-    sinks = [q for q in p.parts if isinstance(q, S.Sinks)]
-    rest = [q for q in p.parts if not isinstance(q, S.Sinks)]
-    if not sinks or not rest or not all(isinstance(q.k, int) and not isinstance(q.k, bool) and q.k >= 1
-                                        for q in sinks):
+    parts = p.parts if isinstance(p, S.PatternUnion) else (p,)
+    sinks = [q for q in parts if isinstance(q, S.Sinks)]
+    rest = [q for q in parts if not isinstance(q, S.Sinks)]
+    if not sinks or not all(isinstance(q.k, int) and not isinstance(q.k, bool) and q.k >= 1 for q in sinks):
         return None
+    if not rest:  # `sinks(k)` alone: the position itself and, after the sinks, the sinks (width 0)
+        return 0, max(int(q.k) for q in sinks)
     ok, w = interval_width(rest[0] if len(rest) == 1 else S.PatternUnion(tuple(rest)))
     if not ok:
         return None
@@ -233,29 +235,33 @@ def find_witness(L: SinkLayers, m: int) -> Optional[tuple[int, int]]:
 
 
 def key_layer(L: SinkLayers) -> Optional[int]:
-    """ℓ₁ of Theorem F145: the first layer with a head of width ≥ 1, when every layer before it is the identity
-    pattern (heads of width 0 without sinks); None otherwise."""
+    """ℓ₁ of Theorems F145 and F157: the first layer with a head of width ≥ 1 (every layer before it has heads of
+    width 0 only, with or without sinks); None when the network has no such layer within its first period."""
     top = len(L.heads) if L.limit is None else min(len(L.heads), L.limit)
     for ell in range(1, top + 1):
-        row = L.row(ell)
-        if any(w is None or w >= 1 for w, _ in row):
+        if any(w is None or w >= 1 for w, _ in L.row(ell)):
             return ell
-        if any(k >= 1 for _, k in row):
-            return None
     return None
+
+
+def early_counts(L: SinkLayers, ell: int) -> tuple[int, ...]:
+    """The sink counts of the heads of the layers before ℓ₁ (F157: a witness keeps each [1, k] with k below its root)."""
+    return tuple(sorted({k for q in range(1, ell) for _, k in L.row(q) if k >= 1}))
 
 
 def out_key(L: SinkLayers, ell: int, a: int, i: int, x: int) -> tuple:
     """x's out-sets in V_ℓ(i) through the heads of layer ℓ, for x in the gap [K + 1, a − 1] (F145): per head (w, k)
     the set [a, min(i, x + w)] ∪ ([max(a, k + 1), i] when x ≤ k), as (last of the window part or a − 1, first of
-    the sink part or i + 1), the two parts merged when they touch."""
-    out = []
+    the sink part or i + 1), the two parts merged when they touch; then (F157) the number of the earlier layers' sink
+    counts k < i with x ≤ k (x's band: x lies in the neighbourhood {v} ∪ [1, k] of every v ∈ (k, i] there)."""
+    out: list = []
     for w, k in L.row(ell):
         c = i if w is None else min(i, max(a - 1, x + w))
         s = max(a, k + 1) if k >= x else i + 1
         if s <= c + 1:
             c, s = i, i + 1
         out.append((c, s))
+    out.append(sum(1 for k in early_counts(L, ell) if x <= k < i))
     return tuple(out)
 
 

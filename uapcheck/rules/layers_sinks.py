@@ -1,8 +1,8 @@
 """Per-layer causal heads with attention sinks for causal targets at any concrete n (docs/theory.md §21.9, Theorem
 F128): `causal & window(w) + sinks(k)` in some layers, interval heads in the others, decided by arithmetic on the
 widths and sink counts (the reach), the causal covering lemma (a count that suffices) and a transposition witness one
-layer below (least); when the layers before the first of positive width are the identity, the out-set keys of Theorem
-F145 decide the least count exactly. Taken above §21.5's engine (n > 1,024) and where its rooted views stop at a limit.
+layer below (least); when the layers before the first of positive width have width 0 (sinks allowed, Theorem F157),
+the out-set keys of Theorem F145 decide the least count exactly. Taken above §21.5's engine (n > 1,024) and where its rooted views stop at a limit.
 """
 from __future__ import annotations
 
@@ -19,7 +19,17 @@ CITE_SEQ_SINKS = proof.derived(
     "Definition 4", "Theorem 1",
     text="derived here: per-layer causal heads with attention sinks, the reach by the widths and sink counts, a "
          "sufficient count by the causal covering lemma and the least by a transposition witness (Theorem F128), "
-         "exactly by out-set keys (Theorem F145), docs/theory.md §21.9")
+         "exactly by out-set keys (Theorems F145, F157), docs/theory.md §21.9")
+
+
+def _early_sinks(L, ell) -> list[int]:
+    """The sink counts of the layers before ℓ₁ (Theorem F157's bands); empty without ℓ₁."""
+    from ..graphs.layers_sinks import early_counts
+    return [] if ell is None else list(early_counts(L, ell))
+
+
+def _listed(counts: list[int]) -> str:
+    return ", ".join(map(str, counts))
 
 
 @proof.rule("SEQ-CAUSAL-SINKS",
@@ -48,11 +58,17 @@ def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkVa
         ev["not within D_c − 1"] = {"i": v, "j": j}
     why = (f"at depth {m} every position sees, in some layer with a head of width ≥ 1, its whole prefix through the "
            "layers above it, so no view has a symmetry moving its prefix (the causal covering lemma)")
-    if c.keys is not None:
+    early = _early_sinks(cert.layers_, c.keys)
+    if c.keys is not None and not early:
         why = (f"at depth {m} no two positions outside a root's view of layer {c.keys}, the first layer with a head "
                "of width ≥ 1, have the same out-sets into it, so no view has a symmetry moving its prefix (Theorem "
                "F145)")
         ev["sufficiency"] = {"rule": "out-set keys (F145)", "layer": c.keys}
+    elif c.keys is not None:
+        why = (f"at depth {m} no two positions outside a root's view of layer {c.keys}, the first layer with a head "
+               f"of width ≥ 1, have the same out-sets into it and lie below the same sink counts {_listed(early)} of "
+               "the layers before it, so no view has a symmetry moving its prefix (Theorems F145, F157)")
+        ev["sufficiency"] = {"rule": "out-set keys (F145, F157)", "layer": c.keys, "earlier sink counts": early}
     if not c.least:
         statement += claim_of(f"; {m} attention layers suffice for causal targets ({why}); whether fewer do is not "
                               f"shown: D_c = {d} are needed")
@@ -63,8 +79,9 @@ def sinks_step(desc: str, cert: "CausalSinkCount | CausalSinkForm | CausalSinkVa
         i, dep, x, y = c.twin
         statement += claim_of(f"; {m} attention layers are needed and suffice for causal targets: with {dep} the "
                               f"output at position {i} is the same for X and σX, σ the transposition of positions "
-                              f"{x} and {y}, which have the same out-sets into layer {c.keys}'s view (Theorem F145) "
-                              f"and moves its prefix; {why}")
+                              f"{x} and {y}, which have the same out-sets into layer {c.keys}'s view "
+                              f"{'(Theorem F145)' if not early else 'and lie below the same earlier sink counts (Theorem F157)'}"
+                              f" and moves its prefix; {why}")
         ev["causal view witness"] = {"position": i, "depth": dep, "transposition": [x, y]}
     else:
         i, dep, j = c.witness

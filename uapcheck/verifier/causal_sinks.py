@@ -10,8 +10,9 @@ length. Sets of positions are kept as lists of disjoint intervals, and every ste
               §21.3 on interval lists) is [1, i];
     witness   the transposition (j j + 1) (or (x y)) at the root and depth given: it keeps every V_ℓ, and for every
               v ∈ V_ℓ and head, σ(N(v)) = N(σ v), each N(v) compared as a set of intervals;
-    twins     F145: at every root, no two positions outside the view of the first layer of positive width lie in the
-              same neighbourhoods of that view's positions (their out-sets, intersected on interval lists).
+    twins     F145, F157: at every root, no two positions outside the view of the first layer of positive width lie in
+              the same neighbourhoods of the positions of that view and of the earlier layers' views, themselves
+              aside (their out-sets, intersected on interval lists).
 
 Written from the statement of §21.9, not from the engine (uapcheck/graphs/layers_sinks.py)."""
 from __future__ import annotations
@@ -28,7 +29,11 @@ WORK = 4_000_000
 
 
 def _head(p) -> tuple[float, int]:
-    """(w, k) of a sink interval head (k = 0 without sinks)."""
+    """(w, k) of a sink interval head (k = 0 without sinks); `sinks(k)` alone is width 0 with k sinks."""
+    if isinstance(p, S.Sinks):
+        if not isinstance(p.k, int) or isinstance(p.k, bool) or p.k < 1:
+            raise NotIntervals("sinks given by a parameter (each value is read on its own)")
+        return 0, int(p.k)
     if isinstance(p, S.PatternUnion):
         sinks = [q for q in p.parts if isinstance(q, S.Sinks)]
         rest = [q for q in p.parts if not isinstance(q, S.Sinks)]
@@ -151,35 +156,36 @@ class Sinks:
         return True
 
     def first_chain(self) -> Optional[int]:
-        """The first layer with a head of width ≥ 1 when every layer before it attends at v to v alone (F145's
-        premise); None otherwise."""
+        """The first layer with a head of width ≥ 1 (every layer before it has heads of width 0, sinks allowed:
+        the premise of F145 and F157); None when no layer of the first period has one."""
         ell = 1
         while self.limit is None or ell <= self.limit:
-            if ell > len(self.rows) and not self.periodic:
+            if ell > len(self.rows):
                 return None
-            row = self.row(ell)
-            if any(w >= 1 for w, _ in row):
+            if any(w >= 1 for w, _ in self.row(ell)):
                 return ell
-            if any(k >= 1 for _, k in row) or ell > len(self.rows):
-                return None
             ell += 1
         return None
 
     def twins(self, ell: int, m: int) -> Optional[tuple[int, int, int]]:
         """(i, x, y): a root i at depth m and two positions x < y of [1, i] outside V_ℓ(i) that lie in the same
-        neighbourhoods N_{ℓ,h}(v) for every v ∈ V_ℓ(i) and head h; None when no root has such a pair."""
+        neighbourhoods N_{ℓ′,h}(v) for every layer ℓ′ ≤ ℓ, head h and v ∈ V_ℓ′(i) other than x and y themselves
+        (F145, F157); None when no root has such a pair."""
         for i in range(2, self.n + 1):
-            view = self.views(i, m)[ell]
+            views = self.views(i, m)
+            view = views[ell]
             seen: dict = {}
             for x in range(1, i + 1):
                 if any(a <= x <= b for a, b in view):
                     continue
                 key = []
-                for w, k in self.row(ell):
-                    # the v ≥ x within w of it, and every v > k when x is a sink, intersected with the view
-                    reach = [(x, i if w == INF else x + int(w))] + ([(k + 1, i)] if 1 <= x <= k < i else [])
-                    key.append(tuple(_norm([(max(a, c), min(b, d)) for a, b in view for c, d in reach
-                                            if max(a, c) <= min(b, d)])))
+                for layer in range(1, ell + 1):
+                    for w, k in self.row(layer):
+                        # the v > x within w of it, and every v > k when x is a sink, intersected with the view
+                        reach = ([(x + 1, i if w == INF else x + int(w))] if w >= 1 else []) \
+                            + ([(k + 1, i)] if 1 <= x <= k < i else [])
+                        key.append(tuple(_norm([(max(a, c), min(b, d)) for a, b in views[layer] for c, d in reach
+                                                if max(a, c) <= min(b, d)])))
                 got = seen.setdefault(tuple(key), x)
                 if got != x:
                     return i, got, x

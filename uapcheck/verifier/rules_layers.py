@@ -897,8 +897,8 @@ def _bind_param_heads(data: dict, values: dict, K) -> None:
 
 
 def _sinks_growth(ctx, s):
-    """F146 at a symbolic n: periodic sink heads of finite widths, the layers before the verifier's own ℓ₁ the
-    identity; the stated formula is Σ_r ⌈(n − 1 − k* − S_r)/P⌉ for the verifier's widths and sink counts, and at
+    """F146 at a symbolic n: periodic sink heads of finite widths, the layers before the verifier's own ℓ₁ of width 0
+    (F157: sinks allowed); the stated formula is Σ_r ⌈(n − 1 − k* − S_r)/P⌉ for the verifier's widths and sink counts, and at
     every length from the start through N₁ + P (at most GROWTH_LENGTHS of them) its own recursion gives D_c = the
     formula and finds no twins at that depth; past N₁ the theorem carries the count."""
     import sympy
@@ -914,8 +914,7 @@ def _sinks_growth(ctx, s):
     _bind_reading(data, "heads", K.rows, K.periodic, K.limit)
     ell = K.first_chain()
     if not K.periodic or K.limit is not None or ell is None or any(w == INF for row in K.rows for w, _ in row):
-        raise Reject("F146 needs a periodic list of finite widths whose layers before the first of positive width "
-                     "attend at v to v alone")
+        raise Reject("F146 needs a periodic list of finite widths with a layer of positive width in its period")
     widths = [int(max(w for w, _ in row)) for row in K.rows]
     p, P = len(widths), sum(widths)
     counts = sorted({k for row in K.rows for _, k in row if k >= 1})
@@ -941,7 +940,7 @@ def _sinks_growth(ctx, s):
         if got is not None:
             raise Reject(f"at n = {value}, depth {want}, root {got[0]} has the twins {got[1]} and {got[2]}")
     return VERIFIED, (f"every head read as an interval head with sinks, of finite widths ({P} per period of {p}); the "
-                      f"layers before layer {ell} attend at v to v alone; the formula is Σ_r ⌈(n − 1 − {top} − S_r)/"
+                      f"layers before layer {ell} have width 0; the formula is Σ_r ⌈(n − 1 − {top} − S_r)/"
                       f"{P}⌉; at n = {lengths[0]} … {lengths[-1]} the verifier's recursion gives D_c equal to it and no "
                       f"twins at that depth (F145); from n = {bound} on Theorem F146 carries it")
 
@@ -1110,14 +1109,14 @@ def _sink_sufficiency(K, keyed, m: int) -> str:
     if keyed is not None:
         ell = K.first_chain()
         if not isinstance(keyed, dict) or ell is None or keyed.get("layer") != ell:
-            raise Reject("the out-set keys of F145 need every layer before the first of positive width to be the "
-                         f"identity, and that layer ({ell}) named")
+            raise Reject("the out-set keys of F145 and F157 need a first layer of positive width, every layer before "
+                         f"it of width 0, and that layer ({ell}) named")
         got = K.twins(ell, m)
         if got is not None:
             raise Reject(f"at depth {m} root {got[0]} has positions {got[1]} and {got[2]} with the same out-sets "
-                         f"into layer {ell}'s view: F145 does not give the count")
-        return (f"at depth {m} no root has two positions outside layer {ell}'s view with the same out-sets into it "
-                "(Theorem F145), so")
+                         f"into the views of layers 1 … {ell}: F145 and F157 do not give the count")
+        return (f"at depth {m} no root has two positions outside layer {ell}'s view with the same out-sets into the "
+                f"views of layers 1 … {ell} (Theorems F145, F157), so")
     root = K.covered(m)
     if root is not None:
         raise Reject(f"at depth {m} root {root} sees no layer with a head of width ≥ 1 whole: the covering lemma does "
