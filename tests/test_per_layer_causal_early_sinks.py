@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
 import sympy
@@ -25,6 +26,7 @@ from uapcheck.verifier.check import REJECTED, VERIFIED
 
 from test_per_layer_causal_sink_keys import brute_reached, brute_witness, engine_count
 
+CATALOG = Path(__file__).resolve().parents[1] / "catalog"
 EARLY = [(0, 1), (0, 2), (0, 3), (0, 0)]
 WIDE = [(1, 0), (2, 0), (3, 0), (1, 1), (1, 2), (2, 1), (2, 3), (3, 2), (None, 0), (0, 2)]
 
@@ -193,3 +195,19 @@ def test_the_verifier_twins_equal_the_brute_force_and_need_the_earlier_layers():
                 mutated_wrong += (blind.twins(ell, m) is not None) != want
                 compared += 1
     assert compared > 60 and mutated_wrong > 0, (compared, mutated_wrong)
+
+
+def test_a_verdict_without_its_range_claims_the_formula_at_each_shorter_length_and_is_rejected():
+    """Mutation of the TGT-VERDICT on F146's symbolic count: with the range and the lengths below it removed, the
+    verdict claims the formula 2·⌈n/3⌉ − 2 at every length; the verifier takes the formula at each length below the
+    start (0 layers at n = 2: no prefix reached) and rejects — it used to reject only because the count is not an
+    integer, with no length named. The honest certificate verifies."""
+    src = (CATALOG / "early_sinks_window_any_length.uap").read_text()
+    cert = json.loads(json.dumps(certfile.build(uapcheck.check(src, "t.uap"), src)))
+    assert all(s.outcome == VERIFIED for s in verify(copy.deepcopy(cert)).steps)
+    forged = copy.deepcopy(cert)
+    verdict = next(s for s in forged["steps"] if s["rule"] == "TGT-VERDICT")
+    verdict["data"]["range"], verdict["data"]["below_range"] = None, []
+    got = [s for s in verify(forged).steps if s.rule == "TGT-VERDICT"]
+    assert got[0].outcome == REJECTED and "at n = 2" in got[0].reason, got[0].reason
+

@@ -65,7 +65,7 @@ def compare(heads, kind, n, stats: dict, witnesses: bool = True) -> None:
         stats["open"] = stats.get("open", 0) + 1
         return
     assert least.layers is not None and got.layers >= least.layers, (heads, kind, n, got, least.layers)
-    key = "sufficient" if not got.least else ("least = D_c" if got.witness is None else "least, witness")
+    key = "sufficient" if not got.least else ("least = D_c" if got.layers == max(got.depth, 1) else "least, witness")
     stats[key] = stats.get(key, 0) + 1
     if got.least:
         assert got.layers == least.layers, (heads, kind, n, got, least.layers)
@@ -86,7 +86,9 @@ def test_the_arithmetic_agrees_with_the_rooted_views_up_to_40():
     stats: dict = {}
     for heads, kind, n in random_cases(3, 260, 40):
         compare(heads, kind, n, stats, witnesses=n <= 14)  # every transposition on the arcs: the small lengths
-    assert {"unreached", "least = D_c", "least, witness", "sufficient"} <= set(stats), stats
+    # "sufficient" no longer shows here: F145 and F157 decide every such list exactly (a count above D_c, least,
+    # with a transposition or twins one layer below)
+    assert {"unreached", "least = D_c", "least, witness"} <= set(stats), stats
     assert stats["least = D_c"] + stats["least, witness"] >= 60, stats
 
 

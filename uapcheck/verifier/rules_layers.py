@@ -919,7 +919,7 @@ def _sinks_growth(ctx, s):
     p, P = len(widths), sum(widths)
     counts = sorted({k for row in K.rows for _, k in row if k >= 1})
     top = max(counts, default=0)
-    n = ctx.symbols.get(str(ctx.spec.tokens)) or sympy.Symbol(str(ctx.spec.tokens), integer=True, positive=True)
+    n = _length_symbol(ctx)
     own = sum((sympy.ceiling((n - 1 - top - sum(widths[:r])) / sympy.Integer(P)) for r in range(p)), sympy.Integer(0))
     gaps = [v - 1 - max((k for k in counts if k < v), default=0) for v in range(1, top + 1)]
     bound = max(2, top + 2 + sum(widths[(q - 1) % p] for q in range(1, ell + p)), top + 1 + max(gaps, default=0))
@@ -1010,13 +1010,27 @@ def _sinks_symbolic_at(ctx, C: int, start: int, values: Optional[dict]) -> tuple
                       "least that bound, and the verifier's recursion confirms it there")
 
 
+def _length_symbol(ctx):
+    """The file's length n as the symbol the step's formulas are decoded with."""
+    import sympy
+    return ctx.symbols.get(str(ctx.spec.tokens)) or sympy.Symbol(str(ctx.spec.tokens), integer=True, positive=True)
+
+
 def _every_length_below(ctx, step, start: int) -> list:
     """The lengths below the start as a verdict without a range claims them: the step's count, the least, at each
-    length the file allows (no sink count above it)."""
-    C = _int((step.get("data") or {}).get("layers"), "the number of layers")
+    length the file allows (no sink count above it) — an integer, or a formula in n (F146) taken at that length; a
+    count with another symbol (a param) names no one count per length and is rejected."""
+    count = _form_number(ctx, (step.get("data") or {}).get("layers"), "the number of layers")
+    n_sym = _length_symbol(ctx)
+    if not isinstance(count, int):
+        other = sorted(str(x) for x in getattr(count, "free_symbols", set()) - {n_sym})
+        if other or not getattr(count, "free_symbols", None):
+            raise Reject(f"a verdict without a range claims the count {count} at every length below {start}; it "
+                         f"depends on {', '.join(other) or 'no length'}, not on n alone: no count per length")
     ks = [k for row in _sinks_at(ctx, max(start, 64)).rows for _, k in row]
     return [{"n": n, "allowed": False, "verdict": None} if any(k > n for k in ks) else
-            {"n": n, "verdict": "UAP", "layers": C, "least": True} for n in range(1, start)]
+            {"n": n, "verdict": "UAP", "layers": _form_at(count, {n_sym: n}), "least": True}
+            for n in range(1, start)]
 
 
 def _sinks_param_verdict(data: dict) -> str:
