@@ -346,7 +346,8 @@ def reach_formula(prefix: Sequence[Size], total: Size, tokens: str = "n") -> sym
 
 
 def _param_growing(L: FormLayers, tokens: str) -> GrowingForm:
-    """F137 (a)–(b) with a param width among the finite widths: D_c(n) in closed form for every n ≥ 2u."""
+    """F137 (a)–(b) with a param width among the finite widths: D_c(n) in closed form for every n ≥ the start of
+    Theorem F158 (the sharp start in w, or a start at most 2u)."""
     w = _sym(str(L.param))
     p = len(L.rows)
     widths: list[Size] = [w if isinstance(x, str) else int(x)  # type: ignore[arg-type]
@@ -354,8 +355,51 @@ def _param_growing(L: FormLayers, tokens: str) -> GrowingForm:
     total = sum(widths, sympy.Integer(0))
     prefix = tuple(sum(widths[:r], sympy.Integer(0)) for r in range(p))
     first = next(q for q in range(1, p + 1) if widths[q - 1] != 0)
-    start = 2 * widths[first - 1]
-    return GrowingForm(reach_formula(prefix, total, tokens), start, None, first, start, p, total, prefix)
+    bound = 2 * widths[first - 1]
+    return GrowingForm(reach_formula(prefix, total, tokens), param_start(L, bound), None, first, bound, p, total,
+                       prefix)
+
+
+def at_value(L: FormLayers, value: int) -> FormLayers:
+    """The layers with the param's width set to `value` (integer widths)."""
+    return FormLayers(tuple(tuple(value if isinstance(x, str) else x for x in row) for row in L.rows), L.periodic,
+                      L.limit)
+
+
+def flip_bound(L: FormLayers) -> int:
+    """Z of Theorem F158: every comparison the sharp start makes (F137 (c) at the depths ℓ₁ … ℓ₁ + p − 1) is between
+    a·w + b and a′·w + b′ with 0 ≤ b, b′ ≤ Z, so its truth is the same for every w > Z."""
+    ints = [x for row in L.rows for x in row if isinstance(x, int)]
+    unions = [u for u in (L.union(q) for q in range(1, len(L.rows) + 1)) if isinstance(u, int)]
+    return 2 * sum(unions) + max(ints, default=0) + 3
+
+
+def param_start(L: FormLayers, bound: Size) -> Size:
+    """Theorem F158: the sharp start N_s(w) by F137 (c) at each w ≥ L below Z + 1; beyond, one affine form A(w) (the
+    same depths have a witness for every w > Z), read at two values. The start stated is
+    min(2u, max(A(w), S₀)), S₀ the largest N_s(w) over the w < w₀ where N_s(w) ≠ A(w) (none: A alone): at least
+    N_s(w) for every w ≥ L, and equal to it wherever it is A(w) and w ≥ w₀."""
+    w = _sym(str(L.param))
+    high = max(L.lower, flip_bound(L) + 1)
+    a0, a1 = sharp_start(at_value(L, high)), sharp_start(at_value(L, high + 1))
+    form = sympy.expand(a0 + (a1 - a0) * (w - high))
+    small = {v: sharp_start(at_value(L, v)) for v in range(L.lower, high)}
+    off = [v for v, got in small.items() if got != form.xreplace({w: v})]
+    start = form if not off else _larger(form, sympy.Integer(max(small[v] for v in range(L.lower, max(off) + 1))),
+                                         w, L.lower)
+    return _larger(start, sympy.sympify(bound, strict=True), w, L.lower, smaller=True)  # safe: strict (SymPy)
+
+
+def _larger(a: sympy.Expr, b: sympy.Expr, w: sympy.Symbol, low: int, smaller: bool = False) -> sympy.Expr:
+    """max(a, b) (min with `smaller`) over the integers w ≥ low for affine a, b: the one that is larger (smaller) at
+    w = low and stays so, else Max(a, b) (Min)."""
+    d = sympy.expand(a - b) * (-1 if smaller else 1)
+    slope, at = d.coeff(w), d.xreplace({w: low})
+    if at >= 0 and slope >= 0:
+        return a
+    if at <= 0 and slope <= 0:
+        return b
+    return sympy.Min(a, b) if smaller else sympy.Max(a, b)
 
 
 def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
@@ -371,6 +415,16 @@ def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
         raise FormOutside("every layer has width 0: the prefixes are never reached")
     prefix = tuple(sum(unions[:r]) for r in range(p))
     first = next(q for q in range(1, p + 1) if unions[q - 1] >= 1)
+    start = sharp_start(L)
+    return GrowingForm(reach_formula(prefix, total, tokens), start, _runs(L, start), first, 2 * unions[first - 1], p,
+                       total, prefix)
+
+
+def sharp_start(L: FormLayers) -> int:
+    """F137 (c) for integer widths: one past the last length with a causal view witness at depth D_c(n)."""
+    p = len(L.rows)
+    unions = [int(L.union(q)) for q in range(1, p + 1)]  # type: ignore[arg-type]
+    first = next(q for q in range(1, p + 1) if unions[q - 1] >= 1)
     u = unions[first - 1]
 
     def W(a: int, b: int) -> int:
@@ -382,8 +436,7 @@ def growing_form(L: FormLayers, tokens: str = "n") -> GrowingForm:
         if max(_witness_threshold(L, first, m), lo) <= hi:
             last_bad = hi
         m += 1
-    start = last_bad + 1
-    return GrowingForm(reach_formula(prefix, total, tokens), start, _runs(L, start), first, 2 * u, p, total, prefix)
+    return last_bad + 1
 
 
 def piece_at(form: "IntervalForm | GrowingForm", n: int, values: dict, tokens: str = "n") -> int:

@@ -171,8 +171,8 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
         "W(0, m] ≥ n − 1, ", written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an "
         f"earlier token, and from n = {show_size(f.bound)} on no view at that depth has a symmetry moving its prefix: "
         "Theorem F137); " + ("below the range, by Theorem F121 at each length: " + _pieces_words(f.pieces, cert.tokens)
-                             if f.pieces is not None else "the lengths below the range are not decided (the start and "
-                             "the pieces below it are derived for integer widths)"))
+                             if f.pieces is not None else "the lengths below the range are not decided (the start by "
+                             "Theorem F158; the pieces below it are derived for integer widths)"))
     ev: dict = {"patterns": desc, "widths": [list(row) for row in L.rows], "periodic": True,
                 "layers": show_size(f.layers), "least": True, "range": where, "first wide layer": f.first_wide,
                 "widths per period": f.total if isinstance(f.total, int) else show_size(f.total),

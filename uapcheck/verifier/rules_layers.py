@@ -765,7 +765,8 @@ def _growing_form(ctx, F, data: dict):
     verifier's widths, and its own F121 gives D_c(n) at every length from the start through two periods past 2u
     (beyond 2u the count is D_c by the theorem; a param width: at several of its values); with integer widths the
     length before the start differs (sharp), and every piece is re-derived at its ends; with a param width no piece is
-    claimed."""
+    claimed, and the start (Theorem F158: at least the sharp start at every value) is checked from itself on at the
+    verifier's values of the param."""
     import sympy
     from .causal_interval_forms import growing_symbolic
     if data.get("least") is not True:
