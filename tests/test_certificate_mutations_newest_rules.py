@@ -21,8 +21,9 @@ from uapcheck.verifier import REJECTED, verify
 
 SINKS_ANY_N = ("tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n"
                "  pattern periodic { causal & window(3) + sinks(2), causal }\n}\ntarget causal\n")
-# a layer of width 0 with sinks before the first of positive width: outside F145, so the covering count, not least
-SINKS_NOT_LEAST = ("tokens 2048\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+# a layer of width 0 with sinks before the first of positive width: D_c layers, least, by F157's banded keys (the
+# covering lemma gives one more; it was the covering count, not least, before F157)
+SINKS_EARLY = ("tokens 2048\nattention {\n  kernel k(x, y) = exp(x . y)\n"
                    "  pattern periodic { offsets {0} + sinks(2), causal & window(64) + sinks(4), "
                    "causal & window(32) + sinks(4) }\n}\ntarget causal\n")
 
@@ -85,7 +86,8 @@ MUTANTS = [
     ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("layers",), _plus(-1), "1 layer"),
     ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("D_c",), _plus(-1), "D_c = 1"),
     ("window_sinks_global_32k.uap", "SEQ-CAUSAL-SINKS", ("not within D_c − 1", "j"), lambda v: 1, "x_1 unreached"),
-    (SINKS_NOT_LEAST, "SEQ-CAUSAL-SINKS", ("least",), _true, "a covering count stated least without a witness"),
+    (SINKS_EARLY, "SEQ-CAUSAL-SINKS", ("sufficiency",), lambda v: None, "F157's count by the covering lemma"),
+    (SINKS_EARLY, "SEQ-CAUSAL-SINKS", ("layers",), _plus(1), "D_c + 1 stated least without a witness"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("from",), _plus(-1), "F128 (e) from a length below N₀"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("layers",), _plus(1), "3 layers, D_c = 2"),
     (SINKS_ANY_N, "SEQ-CAUSAL-SINKS", ("D_c",), _plus(1), "D_c = 3"),

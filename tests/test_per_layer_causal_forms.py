@@ -132,7 +132,6 @@ def test_a_window_of_width_w_in_layer_one_of_a_global_layer_needs_w_at_least_2()
 
 @pytest.mark.parametrize("heads, extra, why", [
     ([["causal & window(3)", "causal & window(2)"]], "layers 4\n", "no layer of width ∞"),  # unbudgeted: F137
-    ([["offsets {0} + sinks(2)", "causal & window(3)"]], "", "sinks"),  # a sink layer before the first wide one
     ([["window(2)", "causal"]], "", "not an interval head"),
 ])
 def test_outside_the_theorem_is_inconclusive_naming_the_premise(heads, extra, why):
@@ -149,6 +148,16 @@ def test_sinks_with_finite_widths_are_theorem_f146s():
     n = sympy.Symbol("n", integer=True, positive=True)
     assert r.verdict == "UAP" and r.target.least
     assert sympy.simplify(r.layers - sympy.ceiling((n - 3) / 5) - sympy.ceiling((n - 5) / 5)) == 0
+
+
+def test_a_sink_layer_before_the_first_wide_one_is_theorem_f157s():
+    """{ offsets {0} + sinks(2), causal & window(3) } at a symbolic n, formerly INCONCLUSIVE here ("sinks"): Theorems
+    F146 and F157 give 2·⌈(n − 3)/3⌉ layers, least."""
+    import sympy
+    r = uapcheck.check(text([["offsets {0} + sinks(2)", "causal & window(3)"]], "periodic"), "t.uap")
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert r.verdict == "UAP" and r.target.least
+    assert sympy.simplify(r.layers - 2 * sympy.ceiling((n - 3) / 3)) == 0
 
 
 def test_symbolic_n_needs_target_causal_for_per_layer_patterns():
