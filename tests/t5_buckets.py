@@ -78,3 +78,19 @@ def brute(n: int, heads: list) -> tuple[int, int]:
 
 def bucket_label(buckets):
     return lambda q, k: released_bucket(k - q, *buckets)
+
+
+def labelled_views(text: str) -> tuple:
+    """(|G|, layers, least) of a file at a concrete n from the labelled arcs alone: the group engine on the labelled
+    arcs and the labelled rooted-view decision of docs/theory.md §11.10 (graphs/views.py), without the closed forms
+    or the labelled window theorems (F135, F152) that the derivation applies first."""
+    from uapcheck.derive import pattern_spec
+    from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
+    from uapcheck.parse import parse_source
+    from uapcheck.rules import pattern as P
+    pspec, _, fixed = pattern_spec(parse_source(text, "t.uap"))
+    graphs = [build_graph(h.pattern, pspec.tokens, {}) for h in pspec.heads]
+    grp = symmetry_group(graphs, P._biases(pspec), pspec.positional)
+    diameter = int(analyze_connectivity(graphs).diameter)
+    count = P._labelled_count(pspec, graphs, diameter, grp, fixed)
+    return grp.order, count.layers, count.exact

@@ -198,13 +198,6 @@ def test_longt5_local_attention_beyond_the_arcs(tmp_path):
     assert not verify(layers).ok
 
 
-def test_a_cyclic_window_at_a_symbolic_length_stays_undecided_with_its_reason():
-    """Theorem F140 is for the non-cyclic window (docs/theory.md §16.5); a cyclic one at a symbolic n is undecided."""
-    r = uapcheck.check(program(None, head("window(127) cyclic", "bias buckets(32, 128)")), "t.uap")
-    assert r.verdict == "INCONCLUSIVE"
-    assert any("symbolic length" in s.claim for s in r.root.walk())
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Theorem F136: a bucket head beside other dense heads
 
@@ -346,7 +339,7 @@ def test_the_kernel_rejects_forged_window_certificates():
               LabelledWindowLayers(window, 512, ("buckets(32, 128)",), 4, 4),  # a wrong diameter
               LabelledWindowLayers(window, 512, ("symmetric toeplitz",), 5, 5),  # labels that keep no sign
               LabelledWindowLayers(window, 512, ("free",), 5, 5),
-              LabelledWindowLayers(S.Window(127, cyclic=True), 512, ("buckets(32, 128)",), 5, 5),
+              LabelledWindowLayers(S.Window(127, cyclic=True), 512, ("buckets(32, 128)",), 5, 5),  # D = ⌈256/127⌉
               LabelledWindowLayers(window, 128, ("buckets(32, 128)",), 2, 2)]  # n < w + 2: a complete pattern
     for cert in forged:
         with pytest.raises(proof.CertificateRejected):
@@ -443,14 +436,3 @@ def test_a_one_layer_budget_beside_a_dense_bucket_head_is_decided(buckets, tmp_p
     report = verify(certificate_from_cli("layers 1\n" + program(7, head("", f"bias buckets{buckets}"),
                                                                     head("window(1)")), tmp_path))
     assert report.ok and report.complete, report
-
-
-def test_cyclic_windows_with_buckets_need_their_diameter_up_to_forty():
-    """The evidence for the open case of docs/theory.md §16.5 (a cyclic window with buckets beyond the arcs): at every
-    n ≤ 40 (w = 1, 2, 3; buckets(8, 16), whose wrap arcs reach the last buckets from n = 16 + w on) the labelled rooted
-    views give the trivial group and D = ⌈⌊n/2⌋/w⌉ layers, least."""
-    for w in (1, 2, 3):
-        for n in range(2 * w + 2, 41):
-            r = uapcheck.check(program(n, head(f"window({w}) cyclic", "bias buckets(8, 16)")), "t.uap")
-            step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
-            assert (r.group.order, r.layers, step.facts["least"]) == (1, -(-(n // 2) // w), True), (w, n)

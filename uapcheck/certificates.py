@@ -1192,24 +1192,42 @@ class BucketCollision(Certificate):
 _LABEL_KINDS = ("toeplitz", "symmetric toeplitz", "circulant", "symmetric circulant")
 
 
-def sign_separating(kind: Optional[str], w: int) -> bool:
-    """Whether the classes of `kind` on the offsets −w, …, w of a window keep every positive offset apart from
-    every offset ≤ 0 (docs/theory.md §16.5, Theorem F135): `toeplitz` always, T5's buckets by their values on
-    these offsets (the released function gives the positive offsets the upper half of the buckets)."""
+def sign_separating(kind: Optional[str], w: int, cyclic: bool = False) -> bool:
+    """Whether the classes of `kind` on the offsets of a window's arcs keep every positive offset apart from every
+    offset ≤ 0 (docs/theory.md §16.5, Theorems F135, F152): `toeplitz` always; T5's buckets by their values on the
+    offsets −w, …, w of a non-cyclic window, and on every offset for a cyclic one, whose wrap arcs read the real
+    offsets ±(n − d), d ≤ w (the released function gives the positive offsets the upper half of the buckets; beyond
+    its max distance D the bucket is constant per sign, so the offsets up to D + w + 1 decide every n)."""
     if kind == "toeplitz":
         return True
     buckets = bucket_kind(kind) if isinstance(kind, str) else None
     if buckets is None:
         return False
     from .rules.positions import t5_bucket
-    positive = {t5_bucket(m, *buckets) for m in range(1, w + 1)}
-    return not positive & {t5_bucket(m, *buckets) for m in range(-w, 1)}
+    reach = buckets[1] + w + 1 if cyclic else w
+    positive = {t5_bucket(m, *buckets) for m in range(1, reach + 1)}
+    return not positive & {t5_bucket(m, *buckets) for m in range(-reach, 1)}
+
+
+def labelled_window_start(p) -> int:
+    """The least n where the labelled window theorem holds: w + 2 (Theorem F135), 2w + 2 for a cyclic window (Theorem
+    F152); below, the window is complete."""
+    return 2 * p.w + 2 if p.cyclic else p.w + 2
+
+
+def labelled_window_diameter(p, n):
+    """The window's directed diameter: ⌈(n − 1)/w⌉, or ⌈⌊n/2⌋/w⌉ for a cyclic window (§11.5), at an integer or a
+    symbolic n at or above `labelled_window_start`."""
+    if isinstance(n, int):
+        return -(-(n // 2) // p.w) if p.cyclic else -(-(n - 1) // p.w)
+    return sympy.ceiling(sympy.floor(n / 2) / p.w) if p.cyclic else sympy.ceiling((n - 1) / p.w)
 
 
 @dataclass(frozen=True)
 class LabelledWindowLayers(Certificate):
     """Theorem F135 (docs/theory.md §16.5): every head is the non-cyclic window of radius w ≥ 1 at a concrete
-    n ≥ w + 2; each head is position-blind or carries trainable classes of the offset (a `bias KIND` other than
+    n ≥ w + 2 (Theorem F152: or the cyclic one at n ≥ 2w + 2, D = ⌈⌊n/2⌋/w⌉, one head's classes keeping the sign of
+    every real offset); each head is position-blind or carries trainable classes of the offset (a `bias KIND` other than
     `free`, or T5 buckets), and one head's classes keep the positive offsets apart from the others (`toeplitz`,
     T5 buckets: `sign_separating`). Then no σ ≠ id keeps the labelled depth-(D − 1) ball of a position, so the
     group is trivial and D = ⌈(n − 1)/w⌉ layers suffice (Lemma V^λ) and are least (receptive fields, §11.1)."""
@@ -1223,30 +1241,33 @@ class LabelledWindowLayers(Certificate):
 
     def check(self) -> None:
         p, n = self.pattern, self.n
-        if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
-            _reject(LabelledWindowLayers, "the heads are not one non-cyclic window of a concrete radius ≥ 1")
-        if not isinstance(n, int) or isinstance(n, bool) or n < p.w + 2:
-            _reject(LabelledWindowLayers, "the length is not a concrete n ≥ w + 2 (below, the window is complete)")
+        if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
+            _reject(LabelledWindowLayers, "the heads are not one window of a concrete radius ≥ 1")
+        low = labelled_window_start(p)
+        if not isinstance(n, int) or isinstance(n, bool) or n < low:
+            _reject(LabelledWindowLayers, f"the length is not a concrete n ≥ {low} (below, the window is complete)")
         if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
                                  for k in self.kinds):
             _reject(LabelledWindowLayers, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
-        if not any(sign_separating(k, p.w) for k in self.kinds):
+        if not any(sign_separating(k, p.w, p.cyclic) for k in self.kinds):
             _reject(LabelledWindowLayers, "no head's classes keep the positive offsets apart from the others")
-        d = -(-(n - 1) // p.w)
+        d = labelled_window_diameter(p, n)
         if self.diameter != d or self.layers != d:
-            _reject(LabelledWindowLayers, f"the count is D = ⌈(n − 1)/w⌉ = {d}, not {self.layers} (D = {self.diameter})")
+            _reject(LabelledWindowLayers, f"the count is D = {d}, the window's diameter, not {self.layers} "
+                    f"(D = {self.diameter})")
 
     def to_json(self) -> Any:
         from .show import show_pattern
         return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": self.n, "kinds": list(self.kinds),
-                "diameter": self.diameter, "layers": self.layers, "theorem": "F135"}
+                "diameter": self.diameter, "layers": self.layers, "theorem": "F152" if self.pattern.cyclic else "F135"}
 
 
 @dataclass(frozen=True)
 class LabelledWindowRange(Certificate):
     """Theorem F140 (docs/theory.md §16.5): Theorem F135 at a symbolic n. The heads are as in `LabelledWindowLayers`;
     the labels of the window's arcs are the classes of the offsets −w, …, w, which do not depend on n, so for every
-    n ≥ `low` = w + 2 the group is trivial and D = ⌈(n − 1)/w⌉ layers suffice and are least."""
+    n ≥ `low` = w + 2 the group is trivial and D = ⌈(n − 1)/w⌉ layers suffice and are least. Theorem F152: a cyclic
+    window whose labels keep the sign of every real offset, from `low` = 2w + 2 on, with D = ⌈⌊n/2⌋/w⌉."""
 
     pattern: Any  # the heads' spec.Window
     n: Any  # the length, a positive integer Symbol
@@ -1258,19 +1279,21 @@ class LabelledWindowRange(Certificate):
 
     def check(self) -> None:
         p, n = self.pattern, self.n
-        if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
-            _reject(LabelledWindowRange, "the heads are not one non-cyclic window of a concrete radius ≥ 1")
+        if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
+            _reject(LabelledWindowRange, "the heads are not one window of a concrete radius ≥ 1")
         if not isinstance(n, sympy.Symbol) or not n.is_integer or not n.is_positive:
             _reject(LabelledWindowRange, "the length is not a positive integer symbol")
-        wide = self.low != p.w + 2  # Theorem F151: from the dense start on, max(2, D) layers
+        wide = self.low != labelled_window_start(p)  # Theorem F151: from the dense start on, max(2, D) layers
+        if wide and p.cyclic:
+            _reject(LabelledWindowRange, f"a cyclic window's range starts at n = 2w + 2 = {2 * p.w + 2} (Theorem F152)")
         if wide:
             self._check_wide()
         if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
                                  for k in self.kinds):
             _reject(LabelledWindowRange, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
-        if not any(sign_separating(k, p.w) for k in self.kinds):
+        if not any(sign_separating(k, p.w, p.cyclic) for k in self.kinds):
             _reject(LabelledWindowRange, "no head's classes keep the positive offsets apart from the others")
-        d = sympy.ceiling((n - 1) / p.w)
+        d = labelled_window_diameter(p, n)
         for what, value, want in (("diameter", self.diameter, d), ("count", self.layers, sympy.Max(2, d) if wide else d)):
             if not isinstance(value, sympy.Expr) or sympy.simplify(value - want) != 0:
                 _reject(LabelledWindowRange, f"the {what} is {sympy.sstr(want)}, not {value}")
@@ -1288,7 +1311,7 @@ class LabelledWindowRange(Certificate):
         from .show import show_pattern
         return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": str(self.n), "kinds": list(self.kinds),
                 "diameter": sympy.sstr(self.diameter), "layers": sympy.sstr(self.layers), "range": f"n ≥ {self.low}",
-                "theorem": "F140" if self.low == self.pattern.w + 2 else "F151"}
+                "theorem": "F152" if self.pattern.cyclic else "F140" if self.low == self.pattern.w + 2 else "F151"}
 
 
 @dataclass(frozen=True)

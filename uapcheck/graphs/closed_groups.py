@@ -256,9 +256,10 @@ def _full_bias(bias, n):
 
 def _window_bias(a: _Atom, bias: str, n):
     w = a.args[0]
-    if a.kind == "window" and bucket_kind(bias) is not None:
+    if a.kind in ("window", "cwindow") and bucket_kind(bias) is not None:
         # T5's buckets keep every offset's sign, so a labelled automorphism of a non-cyclic window is increasing on
-        # every arc, the identity (docs/theory.md §16.5, Theorem F135)
+        # every arc, the identity (docs/theory.md §16.5, Theorem F135); on a cyclic window the counts of keys below a
+        # position name the seam positions, and the identity is again the only one (Theorem F152)
         return [_sym(Eq(n, 1), n, "n = 1"),
                 _triv(Ge(n, 2), "T5 buckets on a window: each bucket keeps its offset's sign, so only the identity "
                       "keeps the labelled arcs")]

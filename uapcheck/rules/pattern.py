@@ -517,26 +517,45 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
     return None
 
 
-def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Optional[LayerCount]:
-    """Theorem F135 (docs/theory.md §16.5): one non-cyclic window at a concrete n ≥ w + 2 whose heads carry trainable
-    offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets): D layers, least."""
+def _labelled_window_heads(spec: S.Spec, fixed_heads: frozenset) -> Optional[tuple]:
+    """(the window, the heads' label kinds) when every head is one window of a concrete radius w ≥ 1 with trainable
+    offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets; on a cyclic window for
+    every real offset), no positional encoding: Theorems F135, F140, F152 (docs/theory.md §16.5); else None."""
     from ..certificates import sign_separating
-    n, biases = spec.tokens, tuple(_biases(spec))
+    biases = tuple(_biases(spec))
     pats = set(_patterns(spec))
-    if not isinstance(n, int) or spec.positional != "none" or len(pats) != 1 or not any(biases) or \
+    if spec.positional != "none" or len(pats) != 1 or not any(biases) or \
             fixed_heads & {k for k, b in enumerate(biases) if b is not None} or \
             any(h.projection or h.nystrom or h.heads is not None or h.differential for h in spec.heads):
         return None  # fixed position weights: Lemma V^λ does not give the sufficiency (§11.10)
     (p,) = pats
-    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1 and n >= p.w + 2):
+    if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
         return None
-    if "free" in biases or not any(sign_separating(b, p.w) for b in biases):
+    if "free" in biases or not any(sign_separating(b, p.w, p.cyclic) for b in biases):
         return None
+    return p, biases
+
+
+def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Optional[LayerCount]:
+    """Theorem F135 (docs/theory.md §16.5): one non-cyclic window at a concrete n ≥ w + 2 whose heads carry trainable
+    offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets): D layers, least. Theorem
+    F152: the cyclic window at n ≥ 2w + 2, one head's classes keeping the sign of every real offset."""
+    from ..certificates import labelled_window_start
+    found = _labelled_window_heads(spec, fixed_heads)
+    n = spec.tokens
+    if found is None or not isinstance(n, int) or n < labelled_window_start(found[0]):
+        return None
+    p, biases = found
     cert = LabelledWindowLayers(p, n, biases, diameter, diameter)
     try:
         cert.check()
     except proof.CertificateRejected:
         return None
+    if p.cyclic:
+        return LayerCount(diameter, True, "a cyclic window whose labels keep the sign of every offset: the counts of "
+                          "keys below a position name the seam positions, and only the identity keeps the labelled "
+                          "ball of radius D − 1 of a position, so the depth-D labelled views determine the sample "
+                          "(Theorem F152, docs/theory.md §16.5)", family=cert)
     return LayerCount(diameter, True, "a non-cyclic window whose labels keep the positive offsets apart: no "
                       "permutation but the identity keeps the labelled ball of radius D − 1 of a position, so the "
                       "depth-D labelled views determine the sample (Theorem F135, docs/theory.md §16.5)", family=cert)
@@ -546,23 +565,17 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
                                 ) -> Optional[LayerCount]:
     """Theorem F140 (docs/theory.md §16.5): Theorem F135 at a symbolic n. The labels of a window's arcs are the
     classes of its offsets −w, …, w, which do not depend on n (T5's bucket of an offset does not), so F135's hypotheses
-    hold at every n ≥ w + 2 as soon as they hold at one: D = ⌈(n − 1)/w⌉ layers, least, G trivial, for n ≥ w + 2."""
-    from ..certificates import sign_separating
-    biases = tuple(_biases(spec))
-    pats = set(_patterns(spec))
-    if spec.positional != "none" or len(pats) != 1 or not any(biases) or \
-            fixed_heads & {k for k, b in enumerate(biases) if b is not None} or \
-            any(h.projection or h.nystrom or h.heads is not None or h.differential for h in spec.heads):
-        return None  # fixed position weights: Lemma V^λ does not give the sufficiency (§11.10)
-    (p,) = pats
-    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
+    hold at every n ≥ w + 2 as soon as they hold at one: D = ⌈(n − 1)/w⌉ layers, least, G trivial, for n ≥ w + 2.
+    Theorem F152: a cyclic window whose labels keep the sign of every real offset, for n ≥ 2w + 2."""
+    from ..certificates import labelled_window_start
+    found = _labelled_window_heads(spec, frozenset(fixed_heads))
+    if found is None:
         return None
-    if "free" in biases or not any(sign_separating(b, p.w) for b in biases):
-        return None
-    low, layers, below = p.w + 2, diameter, ""
+    p, biases = found
+    low, layers, below = labelled_window_start(p), diameter, ""
     from .small_lengths import TOP
-    if p.w + 1 > TOP:  # the complete windows n ≤ w + 1 reach above the lengths decided one by one (Theorem F151)
-        from .dense_bias import dense_start
+    if p.w + 1 > TOP and not p.cyclic:  # the complete windows n ≤ w + 1 reach above the lengths decided one by one
+        from .dense_bias import dense_start  # (Theorem F151)
         start = dense_start(tuple(sorted({b for b in biases if b is not None})))
         if start is not None and start <= p.w + 1:
             low, layers = start, sympy.Max(2, diameter)
@@ -573,6 +586,12 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
         cert.check()
     except proof.CertificateRejected:
         return None
+    if p.cyclic:
+        return LayerCount(layers, True, f"a cyclic window whose labels keep the sign of every offset, at every "
+                          f"n ≥ {low}: the sign of a real offset does not depend on n, the counts of keys below a "
+                          "position name the seam positions, and only the identity keeps the labelled ball of radius "
+                          "D − 1 of a position, so the depth-D labelled views determine the sample (Theorem F152, "
+                          "docs/theory.md §16.5)", family=cert)
     return LayerCount(layers, True, f"a non-cyclic window whose labels keep the positive offsets apart, at every "
                       f"n ≥ {p.w + 2}: the labels of the arcs are the classes of the offsets −{p.w}, …, {p.w}, the "
                       "same at every n, so no permutation but the identity keeps the labelled ball of radius D − 1 "

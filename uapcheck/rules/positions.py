@@ -686,14 +686,15 @@ def position_td(spec: S.Spec, head: S.Head, model, analytic: proof.Step, td_kern
 
 
 def one_window_of_buckets(spec: S.Spec) -> bool:
-    """Every head is the one non-cyclic `window(w)` with a concrete w ≥ 1: at a symbolic n the bucket labels of its
-    arcs are those of the offsets −w, …, w, which do not depend on n, and Theorem F140 (docs/theory.md §16.5) decides
-    the group and the count from them."""
+    """Every head is the one `window(w)` with a concrete w ≥ 1: at a symbolic n the bucket labels of a non-cyclic
+    window's arcs are those of the offsets −w, …, w, which do not depend on n, and Theorem F140 (docs/theory.md §16.5)
+    decides the group and the count from them; a cyclic window's wrap arcs read the offsets ±(n − d), d ≤ w, whose
+    buckets depend on n but whose signs do not, and Theorem F152 decides both from the signs alone."""
     pats = {h.pattern for h in spec.heads}
     if len(pats) != 1:
         return False
     (p,) = pats
-    return isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1
+    return isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1
 
 
 def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str], str]:
@@ -707,8 +708,7 @@ def effective_bias(spec: S.Spec, head: S.Head, model=None) -> tuple[Optional[str
     if pos.kind == "buckets" and info.kind == "buckets" and any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         if not isinstance(spec.tokens, int) and not one_window_of_buckets(spec):
             return None, ("T5 buckets on or beside a sparse pattern at a symbolic length: the bucket classes on the "
-                          "arcs are computed at a concrete n only, but for one non-cyclic window (docs/theory.md "
-                          "§16.5)")
+                          "arcs are computed at a concrete n only, but for one window (docs/theory.md §16.5)")
         if pos.buckets // 4 < 1 or pos.max_distance <= pos.buckets // 4:
             # the released function divides by log(D / (B/4)) and by B/4: its buckets are not defined here
             return None, (f"T5 buckets({pos.buckets}, {pos.max_distance}) beside a sparse pattern: the released bucket "

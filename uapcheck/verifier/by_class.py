@@ -644,10 +644,11 @@ def not_uap_range(ctx, s) -> str:
 
 
 def _complete_at(pattern, n: int) -> bool:
-    """The pattern is complete at n: `full`, or a non-cyclic window whose radius reaches n − 1."""
+    """The pattern is complete at n: `full`, a non-cyclic window whose radius reaches n − 1, or a cyclic one whose
+    radius reaches ⌊n/2⌋ (n ≤ 2w + 1; its arcs carry the real offsets, as a dense head's)."""
     from .. import spec as S
-    return isinstance(pattern, S.Full) or (isinstance(pattern, S.Window) and not pattern.cyclic
-                                           and isinstance(pattern.w, int) and pattern.w >= n - 1)
+    return isinstance(pattern, S.Full) or (isinstance(pattern, S.Window) and isinstance(pattern.w, int)
+                                           and pattern.w >= (n // 2 if pattern.cyclic else n - 1))
 
 
 def _dense_bias_at(ctx, n: int, layers: int, depth: int, least=None) -> bool:

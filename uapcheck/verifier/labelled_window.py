@@ -2,7 +2,9 @@
 at a concrete n ≥ w + 2, every head position-blind or with trainable classes of the offset (a `bias KIND` other
 than `free`, or T5 buckets), one head's classes keeping the positive offsets apart from the others (`toeplitz`,
 or T5 buckets, checked here on the offsets −w, …, w with the verifier's own exact bucket function). Then the group
-is trivial and D = ⌈(n − 1)/w⌉ layers are needed and suffice. Shares no code with the engines."""
+is trivial and D = ⌈(n − 1)/w⌉ layers are needed and suffice. Theorem F152: the cyclic window at n ≥ 2w + 2, one
+head's classes keeping the sign of every real offset (its wrap arcs read ±(n − d), d ≤ w), D = ⌈⌊n/2⌋/w⌉.
+Shares no code with the engines."""
 from __future__ import annotations
 
 from typing import Optional
@@ -33,73 +35,95 @@ def _labels(spec) -> Optional[list]:
     return kinds
 
 
-def separates_signs(kind, w: int) -> bool:
-    """The classes of the offsets 1, …, w are disjoint from those of −w, …, 0."""
+def separates_signs(kind, w: int, cyclic: bool = False) -> bool:
+    """The classes of the offsets 1, …, w are disjoint from those of −w, …, 0; on a cyclic window, of every positive
+    offset from every other (T5's bucket is the last of its sign beyond the max distance D, so the offsets up to
+    D + 1 decide all of them)."""
     if kind == "toeplitz":
         return True
     if not isinstance(kind, tuple):
         return False
     from .rules_positions import _released_bucket
-    positive = {_released_bucket(m, *kind) for m in range(1, w + 1)}
-    return not positive & {_released_bucket(m, *kind) for m in range(-w, 1)}
+    reach = max(w, kind[1] + 1) if cyclic else w
+    positive = {_released_bucket(m, *kind) for m in range(1, reach + 1)}
+    return not positive & {_released_bucket(m, *kind) for m in range(-reach, 1)}
 
 
-def window_of(spec) -> Optional[int]:
-    """w when every head is the one non-cyclic window(w), w a concrete integer ≥ 1, at a concrete n ≥ w + 2 without
+def start(p) -> int:
+    """The least n of the theorem: w + 2 (F135), 2w + 2 for a cyclic window (F152); below, the window is complete."""
+    return 2 * p.w + 2 if p.cyclic else p.w + 2
+
+
+def diameter(p, n):
+    """⌈(n − 1)/w⌉, or ⌈⌊n/2⌋/w⌉ on a cyclic window, at an integer or a symbolic n."""
+    import sympy
+    if isinstance(n, int):
+        return -(-(n // 2) // p.w) if p.cyclic else -(-(n - 1) // p.w)
+    return sympy.ceiling(sympy.floor(n / 2) / p.w) if p.cyclic else sympy.ceiling((n - 1) / p.w)
+
+
+def theorem(p) -> str:
+    return "Theorem F152" if p.cyclic else "Theorem F135"
+
+
+def window_of(spec):
+    """The window when every head is the one window(w), w a concrete integer ≥ 1, at a concrete n ≥ `start` without
     a positional encoding, and some head's labels separate the signs; else None (the theorem does not apply)."""
     n = spec.tokens
     if not isinstance(n, int):
         return None
-    w = window_any_length(spec)
-    return w if w is not None and n >= w + 2 else None
+    p = window_any_length(spec)
+    return p if p is not None and n >= start(p) else None
 
 
-def window_any_length(spec) -> Optional[int]:
-    """w when every head is the one non-cyclic window(w), w a concrete integer ≥ 1, without a positional encoding,
-    and some head's labels separate the signs on −w, …, w (they do not depend on n); else None."""
+def window_any_length(spec):
+    """The window when every head is the one window(w), w a concrete integer ≥ 1, without a positional encoding,
+    and some head's labels separate the signs on −w, …, w (they do not depend on n; on a cyclic window, of every
+    offset); else None."""
     pats = {h.pattern for h in spec.heads}
     if len(pats) != 1 or spec.positional != "none":
         return None
     (p,) = pats
-    if not (isinstance(p, S.Window) and not p.cyclic and isinstance(p.w, int) and p.w >= 1):
+    if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
         return None
     kinds = _labels(spec)
-    if kinds is None or not any(separates_signs(k, p.w) for k in kinds):
+    if kinds is None or not any(separates_signs(k, p.w, p.cyclic) for k in kinds):
         return None
-    return p.w
+    return p
 
 
 def layers(ctx, n: int, d: int, m: int, least) -> Optional[tuple]:
     """PAT-LAYERS on a labelled window: (VERIFIED, why) for the count D, least; Reject another count; None when the
     theorem does not apply."""
-    w = window_of(ctx.spec)
-    if w is None:
+    p = window_of(ctx.spec)
+    if p is None:
         return None
-    count = -(-(n - 1) // w)
+    w, count = p.w, diameter(p, n)
     if d != count:
-        raise Reject(f"the diameter of window({w}) at n = {n} is ⌈(n − 1)/w⌉ = {count}, not {d}")
+        raise Reject(f"the diameter of window({w}){' cyclic' if p.cyclic else ''} at n = {n} is {count}, not {d}")
     if m != count or not least:
-        raise Reject(f"a labelled window (Theorem F135): D = {count} layers are needed and suffice, not {m}"
+        raise Reject(f"a labelled window ({theorem(p)}): D = {count} layers are needed and suffice, not {m}"
                      + ("" if least else " (not stated least)"))
-    return VERIFIED, (f"Theorem F135 (§16.5): window({w}) at n = {n} ≥ w + 2 with labels that keep the positive "
-                      f"offsets apart (re-derived): only the identity keeps a labelled ball of radius D − 1, so "
-                      f"D = {count} layers suffice and are least")
+    return VERIFIED, (f"{theorem(p)} (§16.5): window({w}){' cyclic' if p.cyclic else ''} at n = {n} ≥ {start(p)} "
+                      f"with labels that keep the positive offsets apart (re-derived): only the identity keeps a "
+                      f"labelled ball of radius D − 1, so D = {count} layers suffice and are least")
 
 
 def group(ctx, data: dict) -> Optional[tuple]:
     """SYM-AUT on a labelled window (Theorems F135, F140): the group is trivial; None when the theorem does not apply.
     At a symbolic n the group is trivial at every n ≥ 2 (a complete window with labels that keep the sign too, §16.4),
     so any stated range is covered."""
-    w = window_of(ctx.spec) if isinstance(ctx.spec.tokens, int) else window_any_length(ctx.spec)
-    if w is None:
+    p = window_of(ctx.spec) if isinstance(ctx.spec.tokens, int) else window_any_length(ctx.spec)
+    if p is None:
         return None
     named = data.get("name") == "trivial" and not isinstance(ctx.spec.tokens, int)  # at a symbolic n: named only
     if not (data.get("order") == 1 or named and data.get("order") is None) or \
             data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
-        raise Reject("a non-cyclic window whose labels keep the positive offsets apart has the trivial group "
-                     "(Theorems F135, F140), not the stated one")
-    return VERIFIED, ("Theorems F135, F140 (§16.5): on a non-cyclic window whose labels keep the positive offsets apart "
-                      "(re-derived), a permutation keeping every labelled neighbourhood is the identity: order 1")
+        raise Reject("a window whose labels keep the positive offsets apart has the trivial group "
+                     "(Theorems F135, F140, F152), not the stated one")
+    return VERIFIED, (f"{'Theorem F152' if p.cyclic else 'Theorems F135, F140'} (§16.5): on a window whose labels keep "
+                      "the positive offsets apart (re-derived), a permutation keeping every labelled neighbourhood is "
+                      "the identity: order 1")
 
 
 def labelled(spec) -> bool:
@@ -114,27 +138,34 @@ def symbolic_layers(ctx, s) -> Optional[tuple]:
     count or start; None when the theorem does not apply."""
     import sympy
     from .trees import TreeError, decode
-    w = window_any_length(ctx.spec)
-    if w is None or isinstance(ctx.spec.tokens, int):
+    p = window_any_length(ctx.spec)
+    if p is None or isinstance(ctx.spec.tokens, int):
         return None
+    w = p.w
     n = ctx.symbols[ctx.spec.tokens]
     data = s.get("data") or {}
     try:
         m = decode(data.get("layers"), ctx.symbols)
     except TreeError as exc:
         raise Reject(f"the number of layers: {exc}") from None
-    count = sympy.ceiling((n - 1) / w)
-    start = data.get("from")
-    if isinstance(m, sympy.Expr) and sympy.simplify(m - sympy.Max(2, count)) == 0 and data.get("least") is True:
-        return _wide(ctx, w, start, count)
+    count = diameter(p, n)
+    low = data.get("from")
+    if isinstance(m, sympy.Expr) and sympy.simplify(m - sympy.Max(2, count)) == 0 and data.get("least") is True \
+            and not p.cyclic:
+        return _wide(ctx, w, low, count)
+    name = "Theorem F152" if p.cyclic else "Theorem F140"
     if not isinstance(m, sympy.Expr) or sympy.simplify(m - count) != 0 or data.get("least") is not True:
-        raise Reject(f"a labelled window (Theorem F140): D = {sympy.sstr(count)} layers are needed and suffice for "
-                     f"n ≥ {w + 2}, not {sympy.sstr(m)}" + ("" if data.get("least") is True else " (not stated least)"))
-    if not isinstance(start, int) or isinstance(start, bool) or start < w + 2:
-        raise Reject(f"Theorem F140 holds from n = w + 2 = {w + 2} (below, the window is complete and the count is "
-                     f"the dense one), not from {start!r}")
+        raise Reject(f"a labelled window ({name}): D = {sympy.sstr(count)} layers are needed and suffice for "
+                     f"n ≥ {start(p)}, not {sympy.sstr(m)}" + ("" if data.get("least") is True else " (not stated least)"))
+    if not isinstance(low, int) or isinstance(low, bool) or low < start(p):
+        raise Reject(f"{name} holds from n = {start(p)} (below, the window is complete and the count is the dense "
+                     f"one), not from {low!r}")
+    if p.cyclic:
+        return VERIFIED, (f"Theorem F152 (§16.5): window({w}) cyclic with labels that keep the sign of every offset "
+                          f"(re-derived; the sign does not depend on n): for every n ≥ {low} only the identity keeps a "
+                          f"labelled ball of radius D − 1, so D = {sympy.sstr(count)} layers suffice and are least")
     return VERIFIED, (f"Theorem F140 (§16.5): window({w}) with labels that keep the positive offsets apart on −{w}, …, "
-                      f"{w} (re-derived; they do not depend on n): for every n ≥ {start} only the identity keeps a "
+                      f"{w} (re-derived; they do not depend on n): for every n ≥ {low} only the identity keeps a "
                       f"labelled ball of radius D − 1, so D = {sympy.sstr(count)} layers suffice and are least")
 
 

@@ -287,8 +287,9 @@ def symbolic_layers(ctx, s):
         return by_labels
     lemma = lemma_for(ctx)
     data = s.get("data") or {}
-    if lemma.least_layers and labelled_window.labelled(ctx.spec) and data.get("least"):
-        # the lemma's D is for position-blind heads: labels or position weights may need D + 1 (§11.10)
+    if labelled_window.labelled(ctx.spec) and data.get("least"):
+        # the lemma's D (and its rooted-view re-decision, `_rooted_family`) is for position-blind heads: labels or
+        # position weights may need D + 1 (§11.10), and they make the group smaller than the lemma's
         raise Trust(f"D layers, least, with labels or position weights: the `{lemma.name}` lemma is for plain heads")
     if lemma.diameter is None:
         raise Reject("no diameter")
