@@ -70,10 +70,11 @@ def test_labelled_rooted_views_agree_with_every_permutation(pattern, kind):
         assert witness == _brute_witness(heads, n, d, kind, lab), (pattern, kind, n)
 
 
-# (a non-cyclic window with `bias toeplitz` is Theorem F135's, re-derived in closed form: test_t5_buckets_sparse.py;
-# with `bias circulant` its classes are not the sign-keeping ones that theorem reads, so the rooted views decide)
+# (a window with `bias toeplitz` is Theorem F135's, or F152's when cyclic, re-derived in closed form:
+# test_t5_buckets_sparse.py, test_t5_buckets_cyclic_any_length.py; with `bias circulant` its classes are not the
+# sign-keeping ones those theorems read, so the rooted views decide)
 BIASED = [("window(2)", "bias circulant"), ("window(1) + global(1)", "bias symmetric toeplitz"),
-          ("blocks(3) + window(1)", "bias symmetric toeplitz"), ("window(2) cyclic", "bias toeplitz")]
+          ("blocks(3) + window(1)", "bias symmetric toeplitz"), ("window(2) cyclic", "bias circulant")]
 
 
 @pytest.mark.parametrize("pattern, weights", BIASED)
