@@ -47,3 +47,26 @@ def test_the_lemmas_group_is_not_taken_for_a_head_with_a_position_term():
     forged = copy.deepcopy(cert)
     next(s for s in forged["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "reflection"
     assert _outcome(verify(forged), "SYM-AUT") != "verified"
+
+
+def test_the_certificate_states_the_steps_count_when_a_head_has_a_position_term(monkeypatch):
+    """The PAT-LAYERS data of a head with a position term is the step's own count, not the count the certificate
+    writer recomputes from the pattern spec. The guard used to test the pattern spec's heads, in which every position
+    term has already become a bias kind, so it never held: a recomputation that drops the reweight (the plain
+    window's n − 1) was stated beside the step's n."""
+    import json
+    from dataclasses import replace
+
+    import uapcheck
+    from uapcheck import certfile
+    from uapcheck.rules import pattern
+
+    result = uapcheck.check(TEXT, "t.uap")
+    plain = pattern.pattern_premises
+
+    def without_positions(spec, fixed):  # the plain window's outcome: n − 1 layers
+        return plain(replace(spec, heads=tuple(replace(h, bias=None) for h in spec.heads)), frozenset())
+    monkeypatch.setattr(pattern, "pattern_premises", without_positions)
+    cert = json.loads(json.dumps(certfile.build(result, TEXT)))
+    layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert layers["data"]["layers"] == {"sym": "n"}

@@ -132,6 +132,8 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
         from .derive import pattern_spec
         normal, _, fixed = pattern_spec(spec)
         cache["pattern spec"] = (normal, fixed)
+        # read from the spec as written: in the pattern spec every position term has become a bias kind
+        cache["position terms"] = any(h.position is not None for h in spec.heads)
     spec = cache["pattern spec"][0]
     n = spec.tokens
     ev = step.evidence
@@ -318,7 +320,7 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         import sympy
         stated = step.facts.get("layers")
         from .certificates import CompleteHeadAlone
-        layers = stated if isinstance(stated, sympy.Basic) and any(h.position is not None for h in spec.heads) or \
+        layers = stated if isinstance(stated, sympy.Basic) and cache["position terms"] or \
             isinstance(step.certificate, CompleteHeadAlone) else out.layers  # F141: one layer, whatever the union's
         data = {"diameter": _tree(out.diameter), "layers": _tree(layers), "least": ev.get("least")}
         if out.diameter is None:
