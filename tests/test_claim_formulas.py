@@ -97,18 +97,34 @@ def test_the_text_wording_is_the_parts_wording(case):
         assert str(C.Claim(step.claim_parts)) == step.claim
 
 
+# A formula in words: a subscript, a power, a Python product, a product by juxtaposition (`2w(D − 1)`), or an
+# inequality between two sums (`n − 1 ≥ 2w(D − 1) + 2`), as a theorem's method text writes its conditions.
+_FORMULA_IN_WORDS = re.compile(r"\*\*|\^|\b[A-Za-z]_[A-Za-z0-9(]|\w\*\w|\d[A-Za-z]\(|[\w)] [−+] [\w(]+ [≥≤<>] [\w(]+ [−+·]")
+
+
 def test_the_catalog_claims_have_no_formula_left_in_words():
     """Across the whole catalog, no claim's words hold a subscript, a power or a Python product:
     those are formula parts (a group order written as a product of factorials, `128! · (64!)^62`, too:
-    GroupInfo.order_latex carries its formula)."""
+    GroupInfo.order_latex carries its formula). The method texts a claim quotes are words of the claim too: a
+    theorem's inequalities on n (Theorem F143's ball 2w(D − 1) + 1 and its fit n − a − b ≥ 2w(D − 1) + 2) are
+    formula parts, set in math mode by the LaTeX and Markdown printers."""
     found = []
     for path in sorted((REPO / "catalog").glob("*.uap")):
         result = uapcheck.check_file(str(path))
         for step in result.root.walk():
             for part in step.claim_parts:
-                if isinstance(part, str) and re.search(r"\*\*|\^|\b[A-Za-z]_[A-Za-z0-9(]|\w\*\w", part):
+                if isinstance(part, str) and _FORMULA_IN_WORDS.search(part):
                     found.append((path.name, step.rule, part))
     assert not found, found[:10]
+
+
+def test_the_f143_method_sets_its_inequalities_in_math_mode():
+    result = uapcheck.check_file(str(REPO / "catalog" / "ring_one_way_wrap_heads_n.uap"))
+    step = next(s for s in result.root.walk() if s.rule == "PAT-LAYERS")
+    texts = [p.text for p in step.claim_parts if isinstance(p, C.Formula)]
+    assert "2w(D − 1) + 1" in texts and any(t.endswith(" ≥ 2w(D − 1) + 2") for t in texts), texts
+    tex = latex.render(result)
+    assert r"n - 1 \geq 2 w \left(D - 1\right) + 2" in tex
 
 
 # ---------------------------------------------------------------- the claim type

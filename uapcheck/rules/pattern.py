@@ -13,7 +13,7 @@ import sympy
 
 from .. import proof
 from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAIM, token, X_J
-from ..claim import claim as claim_of, eq, Formula
+from ..claim import Claim, claim as claim_of, eq, Formula, math
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
@@ -385,7 +385,7 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
             statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers,
                           LabelledWindowRange, CompleteHeadAlone, DepthOneLabelled, Trusted))
-def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str,
+def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str | Claim,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
                 family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange
@@ -399,41 +399,42 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
     bound = connected.facts.get("diameter") if diameter is None else None  # F50, F51: an upper bound on D
     if diameter is None and (bound is None or is_zero(sympy.sympify(layers - bound - 1, strict=True))):  # safe: strict
         claim = claim_of(count, " attention layers suffice by the view argument: the directed diameter is at "
-                         "most ", quantity(layers - 1), f" ({method})")
+                         "most ", quantity(layers - 1), " (", method, ")")
     elif diameter is None:  # F50: the bound itself, by the theorem's own argument where D reaches it
         claim = claim_of(count, " attention layers suffice: the directed diameter is at most ", quantity(bound),
-                         f" ({method})")
+                         " (", method, ")")
     elif layers == diameter:
         if isinstance(layers, sympy.Piecewise):  # a count by residue: the view's depth is that count, D
             claim = claim_of(count, " attention layers suffice: the depth-D view of every position, D = the "
-                             "directed diameter (that count), determines the sample up to the group "
-                             f"({method})")
+                             "directed diameter (that count), determines the sample up to the group (",
+                             method, ")")
         else:
             depth = ("(", count, ")") if isinstance(layers, sympy.Add) else (count,)
             claim = claim_of(count, f" attention layer{'s' if layers != 1 else ''} suffice: the depth-", *depth,
-                             f" view of every position determines the sample up to the group ({method})")
+                             " view of every position determines the sample up to the group (", method, ")")
     elif exact and isinstance(diameter, sympy.Piecewise):
         # D by residue (Theorem F53): the count is least in every residue class, D or D + 1 as the method says
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
-                         eq("D", diameter, quantity(diameter).text), f" ({method})")
+                         eq("D", diameter, quantity(diameter).text), " (", method, ")")
     elif exact and isinstance(layers, sympy.Piecewise):
         # the count depends on n mod L (Theorems F25, F86): D on some classes, D + 1 on the others, least on each
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
                          eq("D", diameter), ": D on the residue classes where no view witness exists, D + 1 where "
-                         f"one does ({method})")
+                         "one does (", method, ")")
     elif least_classes:
         where = class_condition(length, least_classes[0], least_classes[1])
         claim = claim_of(count, " attention layers suffice for every n in the range, with ", eq("D", diameter),
                          "; they are least for ", Formula(where, show_condition(where)), " and sufficient, not shown "
-                         f"least, on the other classes ({method})")
+                         "least, on the other classes (", method, ")")
     elif exact:
         claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "
-                         f"D + 1 its view determines the whole sample ({method})")
+                         "D + 1 its view determines the whole sample (", method, ")")
     else:
         claim = claim_of(count, " = D + 1 attention layers suffice by the view argument; ",
                          eq("D", diameter, None if isinstance(diameter, int) else quantity(diameter).text),
-                         f" layers are necessary, and whether they suffice is not decided ({method})")
+                         " layers are necessary, and whether they suffice is not decided (", method, ")")
+    method = str(method)  # the evidence and the certificate word it as the claim does
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
     facts = {"layers": layers, "diameter": diameter, "least": exact}
     if least_classes:
@@ -1033,7 +1034,7 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
     if heads is not None and not isinstance(n, sympy.Symbol):  # a concrete length (Theorem F125 (b))
         cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads.found, heads.n, heads.layers)
         return (layers_step(connected, diameter, heads.layers, True,
-                            f"{_heads_layers_method(heads.found)}; here n = {heads.n:,} (Theorem F125 (b))",
+                            claim_of(_heads_layers_method(heads.found), f"; here n = {heads.n:,} (Theorem F125 (b))"),
                             _witness_at(heads), family=cert), heads.layers, None)
     if heads is not None:
         cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads)
@@ -1082,7 +1083,7 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
     return found
 
 
-def _heads_layers_method(found) -> str:
+def _heads_layers_method(found) -> str | Claim:
     if found.theorem == "F86":
         more = [c.residue for c in found.classes if c.found_by == "F71"]
         own = [c.residue for c in found.classes if c.found_by == "F88"]
@@ -1123,34 +1124,7 @@ def _heads_layers_method(found) -> str:
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
     if found.theorem == "F143":
-        c = found.cyclic_heads
-        if c.one_sided:
-            union, ball = f"`offsets {{{'' if c.one_sided > 0 else '−'}1, …, {'' if c.one_sided > 0 else '−'}{c.w}}} cyclic`", "w(D − 1) + 1"
-            group, shape = "the rotations of the cycle (Theorem F6)", "rotation"
-            case = "every head's offsets lie on one side"
-        else:
-            union, ball = f"`window({c.w}) cyclic`", "2w(D − 1) + 1"
-            group, shape = "the rotations and reflections of the cycle (Theorem F5)", "rotation or reflection"
-            case = {"asymmetric": "some head's offsets are not symmetric, so no reflection keeps a position away from "
-                                  "the ends",
-                    "reflected": "every head is invariant under i ↦ n + 1 − i",
-                    "symmetric": "every head's offsets are symmetric, some head is not invariant under i ↦ n + 1 − i, "
-                                 "so the one reflection that reverses the zone may meet the condition too"}[c.case]
-        mirror = ""
-        if c.failing is not None:
-            lo, hi = c.failing
-            mirror = (f"; the reflection reversing the zone moves some head's neighbourhood exactly at the zone "
-                      f"positions x = {lo} to {hi} (x = i for the first positions, i − n for the last), so it is a "
-                      f"witness iff a ball avoids them, n − {hi - lo + 1} ≥ {ball}")
-        elif c.case == "symmetric":
-            mirror = "; the reflection reversing the zone keeps every head, so it is no witness"
-        return (f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is {union}, which "
-                f"needs D layers with its group {group}, so a view witness of the heads is a {shape} keeping every "
-                f"head's neighbourhoods on the ball, an arc of {ball} positions; every head is made of window, offsets "
-                f"and dilated parts, {case}, and the positions where a non-cyclic offset leaves [1, n] are the last "
-                f"{c.a} and the first {c.b}: a {'rotation ' if c.case == 'symmetric' else ''}witness exists iff they "
-                f"are some and the ball and its shift by one fit between them, n − {c.a + c.b} ≥ {ball[:-1]}2{mirror}, "
-                f"a condition on n mod {c.modulus}; for n ≥ {found.low}")
+        return _cyclic_heads_method(found)
     if found.theorem == "F75":
         e = found.far_ends
         return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "
@@ -1170,6 +1144,46 @@ def _heads_layers_method(found) -> str:
             f"{found.union_theorem}) keeps every head's neighbourhoods on the ball, checked on the heads' arcs "
             f"up to n = {found.start + found.modulus - 1} and the same for every larger n"
             + (f" of each residue class mod {found.modulus}" if found.modulus > 1 else "") + f"; for n ≥ {found.low}")
+
+
+def _cyclic_heads_method(found) -> Claim:
+    """Theorem F143's method: its inequalities on n, the ball's size 2w(D − 1) + 1 (one-sided w(D − 1) + 1) and the
+    zone's fit, are formula parts worded as before."""
+    c = found.cyclic_heads
+    n, w, depth = sympy.symbols("n w D")
+    if c.one_sided:
+        union = f"`offsets {{{'' if c.one_sided > 0 else '−'}1, …, {'' if c.one_sided > 0 else '−'}{c.w}}} cyclic`"
+        ball, ball_text = w * (depth - 1), "w(D − 1)"
+        group, shape = "the rotations of the cycle (Theorem F6)", "rotation"
+        case = "every head's offsets lie on one side"
+    else:
+        union, ball, ball_text = f"`window({c.w}) cyclic`", 2 * w * (depth - 1), "2w(D − 1)"
+        group, shape = "the rotations and reflections of the cycle (Theorem F5)", "rotation or reflection"
+        case = {"asymmetric": "some head's offsets are not symmetric, so no reflection keeps a position away from "
+                              "the ends",
+                "reflected": "every head is invariant under i ↦ n + 1 − i",
+                "symmetric": "every head's offsets are symmetric, some head is not invariant under i ↦ n + 1 − i, "
+                             "so the one reflection that reverses the zone may meet the condition too"}[c.case]
+
+    def fits(outside: int, extra: int):  # n − outside ≥ ball + extra, worded "n − 5 ≥ 2w(D − 1) + 2"
+        return math(sympy.GreaterThan(sympy.Add(n, -outside, evaluate=False), ball + extra, evaluate=False),
+                    f"n − {outside} ≥ {ball_text} + {extra}")
+    mirror: tuple = ()
+    if c.failing is not None:
+        lo, hi = c.failing
+        mirror = (f"; the reflection reversing the zone moves some head's neighbourhood exactly at the zone "
+                  f"positions x = {lo} to {hi} (x = i for the first positions, i − n for the last), so it is a "
+                  "witness iff a ball avoids them, ", fits(hi - lo + 1, 1))
+    elif c.case == "symmetric":
+        mirror = ("; the reflection reversing the zone keeps every head, so it is no witness",)
+    return claim_of(f"several heads, Theorem F143 (docs/theory.md §11.11): the union of the heads' arcs is {union}, "
+                    f"which needs D layers with its group {group}, so a view witness of the heads is a {shape} keeping "
+                    "every head's neighbourhoods on the ball, an arc of ", math(ball + 1, f"{ball_text} + 1"),
+                    f" positions; every head is made of window, offsets and dilated parts, {case}, and the positions "
+                    f"where a non-cyclic offset leaves [1, n] are the last {c.a} and the first {c.b}: a "
+                    f"{'rotation ' if c.case == 'symmetric' else ''}witness exists iff they are some and the ball and "
+                    "its shift by one fit between them, ", fits(c.a + c.b, 2), *mirror,
+                    f", a condition on n mod {c.modulus}; for n ≥ {found.low}")
 
 
 def _heads_witness(found) -> Optional[dict]:
