@@ -200,3 +200,35 @@ def test_a_forged_value_in_the_kernel_block_is_rejected(source, rule, path, valu
     block[path[0]] = value(block[path[0]])
     report = verify(mutant, only={mutant["steps"][k]["id"]})
     assert any(s.outcome == REJECTED for s in report.steps), f"{claim}: accepted"
+
+
+# a budget of 2 below the period of 3: the network's list is the first two layers, which no longer repeat (§21.2)
+INTERVAL_WIDTHS = ("tokens 2000\nlayers 2\ntarget causal\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+                   "  pattern periodic { causal & window(900), causal & window(1200), causal & window(5) }\n}\n")
+
+
+@pytest.mark.parametrize("source, field, value, claim", [
+    ("gemma2_decoder_8k.uap", "widths", lambda v: [[w + 1 if isinstance(w, int) else w for w in row] for row in v],
+     "every finite width one wider"),
+    ("gemma2_decoder_8k.uap", "widths", lambda v: v[::-1], "the layers in the other order"),
+    ("gemma2_decoder_8k.uap", "widths", lambda v: [*v, v[-1]], "one layer more per period"),
+    ("gemma2_decoder_8k.uap", "periodic", lambda v: not v, "the list's repetition flipped"),
+    (INTERVAL_WIDTHS, "widths", lambda v: [*v, [5]], "the list not cut at the depth"),
+    (INTERVAL_WIDTHS, "periodic", lambda v: not v, "a cut list that repeats"),
+])
+def test_forged_interval_widths_in_the_f121_block_are_rejected(source, field, value, claim):
+    """F121's block states the network's widths and whether they repeat; they are compared with the verifier's own
+    reading of the input (they used to be named on the `not certified` line only, so a forged list passed `OK`)."""
+    cert = json.loads(_source_text(source))
+    k = _step(cert, "SEQ-CAUSAL-INTERVALS")
+    assert verify(cert, only={cert["steps"][k]["id"]}).ok
+    block = cert["steps"][k]["certificate"]
+    block[field] = value(block[field])
+    report = verify(cert, only={cert["steps"][k]["id"]})
+    assert any(s.outcome == REJECTED for s in report.steps), f"{claim}: accepted"
+
+
+def test_the_f121_blocks_widths_are_no_longer_named_as_not_compared():
+    cert = json.loads(_source_text("gemma2_decoder_8k.uap"))
+    report = verify(cert)
+    assert report.ok and not any("widths" in u or "periodic" in u for u in report.unbound)

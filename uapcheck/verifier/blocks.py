@@ -61,7 +61,50 @@ def bind(ctx, s: dict) -> list[str]:
             return blocks_layers.bind(ctx, s, cert, where)
         except blocks_layers.LayerBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
-    return []
+    return _bind_other(ctx, s, cert, where)
+
+
+def _bind_other(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    """A block of any other kind (uapcheck/certificates.py, layer_certificates.py): each value the step's checked
+    copy states too — its data's field of that name, or a value the rule's theorem fixes (`_bind_value`) — must equal
+    it; the premises it names must be the step's, in order, with their statuses (and an inference's required facts
+    their checked copies); its `n` the input's length. Every other value, and a side condition's block, is listed as
+    not compared: such blocks used to be neither compared nor named, so a forged value passed as part of an `OK`."""
+    data = _data(s)
+    unread: list[str] = []
+    for key, value in cert.items():
+        path = f"{where}.{key}"
+        if key in _META:
+            continue
+        if key == "premises" and isinstance(value, list):
+            unread.extend(_bind_premises(ctx, s, cert, where))
+        elif key == "requires" and isinstance(value, list):
+            unread.extend(_bind_required(ctx, s, value, path))
+        elif key == "n" and "n" not in data:
+            if value != ctx.spec.tokens:
+                unread.append(path)  # a block made at another length (a sample, a length below a range)
+        elif key == "data" and isinstance(value, dict) and "data" not in data:  # a trusted conclusion's facts
+            unread.extend(p for k, v in value.items() for p in _bind_value(ctx, f"{path}.{k}", k, v, s))
+        else:
+            unread.extend(_bind_value(ctx, path, key, value, s))
+    return unread
+
+
+def _bind_required(ctx, s: dict, required: list, where: str) -> list[str]:
+    """An inference's required facts: each {rule, fact, value} names a premise of the step (by its rule) and states
+    the value the argument needs; it is compared with that premise's checked copy when it has one."""
+    unread = []
+    steps = ctx.premises(s)
+    for k, entry in enumerate(required):
+        path = f"{where}[{k}]"
+        if not isinstance(entry, dict):
+            raise Mismatch(f"{path} is not an object")
+        step = next((p for p in steps if p["rule"] == entry.get("rule")), None)
+        if step is None:
+            raise Mismatch(f"{path} names {_short(entry.get('rule'))}, not a premise of the step")
+        unread.extend(_bind_value(ctx, f"{path}.{entry.get('fact')}", str(entry.get("fact")), entry.get("value"),
+                                  step))
+    return unread
 
 
 #: The per-layer causal heads' blocks (docs/theory.md §21.6–§21.10), which state the step's checked data again, and
@@ -74,13 +117,16 @@ CAUSAL_LAYER_BLOCKS = {"layers-causal-intervals": {"D_c": "depth", "witness": "c
 
 def _bind_causal_layers(ctx, s: dict, cert: dict, where: str) -> list[str]:
     """Each field of the block that the step's checked data states too (under its name or the data's) is that value,
-    and its n the input's length; the others (F121's widths and period, which the check re-reads from the input
-    itself) are listed as not compared. A forged count, flag, range or witness in the block used to pass unnamed."""
+    and its n the input's length; F121's widths and period are the verifier's own reading of the input
+    (`_bind_interval_widths`); any other field is listed as not compared. A forged count, flag, range or witness in
+    the block used to pass unnamed, and forged widths passed named."""
     data = s.get("data") or {}
     renamed = CAUSAL_LAYER_BLOCKS[cert["kind"]]
     unread = []
+    if cert["kind"] == "layers-causal-intervals":
+        _bind_interval_widths(ctx, cert, where)
     for key, value in cert.items():
-        if key == "kind":
+        if key == "kind" or (cert["kind"] == "layers-causal-intervals" and key in ("widths", "periodic")):
             continue
         if key == "n" and "n" not in data:
             if value != ctx.spec.tokens:
@@ -92,6 +138,21 @@ def _bind_causal_layers(ctx, s: dict, cert: dict, where: str) -> list[str]:
         elif data[name] != value:
             raise Mismatch(f"{where}.{key} {value!r} is not the checked {name} {data[name]!r}")
     return unread
+
+
+def _bind_interval_widths(ctx, cert: dict, where: str) -> None:
+    """F121's block states the network's layers again: per layer and per head a width ("∞" for the causal mask), and
+    whether they repeat. Both must be the verifier's own reading of the input (verifier/causal_intervals.py), the
+    list cut at the network's depth as the block states it."""
+    from .causal_intervals import Intervals, NotIntervals, build
+    try:
+        reading = ctx.cache.get("intervals")  # the step's check made it (rules_layers._intervals)
+        widths, periodic = (reading if isinstance(reading, Intervals) else build(ctx.spec)).network_widths()
+    except NotIntervals as exc:
+        raise Mismatch(f"{where} states interval widths, but the heads are not interval heads: {exc}") from None
+    if cert.get("widths") != widths or cert.get("periodic") is not periodic:
+        raise Mismatch(f"{where} states the widths {cert.get('widths')!r} (periodic: {cert.get('periodic')!r}), the "
+                       f"verifier reads {widths!r} (periodic: {periodic!r})")
 
 
 def _bind_causal_positions(ctx, s: dict, cert: dict, where: str) -> list[str]:
@@ -148,7 +209,7 @@ def _checked_copy(key: str, step: dict) -> tuple[bool, Any]:
 _ONE_LAYER = {"TD-KERNEL", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-LINFORMER", "TD-ROTARY", "TD-RADIAL", "TD-RIDGE",
               "HEADS-SHARED", "HEADS-DIFF"}  # one layer is token distinguishing
 _TWO_DIMENSIONS = {"TD-ROTARY", "TD-RADIAL", "TD-RIDGE"}  # … for d ≥ 2
-_LABELS = {"name", "group", "obstruction"}
+_LABELS = {"name", "group", "obstruction", "verdict", "target"}
 _NAMED_ORDERS = {"trivial": lambda n: sympy.Integer(1), "reflection": lambda n: sympy.Integer(2), "C_n": lambda n: n,
                  "D_n": lambda n: 2 * n, "S_n": sympy.factorial}
 

@@ -70,7 +70,17 @@ class Intervals:
         self.n = n
         self.rows = [[_width(p) for p in row] for row in table.rows]
         self.limit = table.limit
+        self.periodic = table.periodic
         self._confirm(spec, len(table.rows))
+
+    def network_widths(self) -> tuple[list, bool]:
+        """(the widths of the network's layers, whether they repeat) as a certificate states them: per layer and per
+        head, an integer width or "∞" (the causal mask); a depth below the list's length cuts the list, which then no
+        longer repeats (§21.2)."""
+        rows, periodic = self.rows, self.periodic
+        if self.limit is not None and self.limit < len(rows):
+            rows, periodic = rows[:self.limit], False
+        return [["∞" if w == INF else int(w) for w in row] for row in rows], periodic
 
     def _confirm(self, spec: S.Spec, count: int) -> None:
         """Each head's arcs, built by the verifier at a small length, are exactly the intervals of its width."""
