@@ -69,6 +69,7 @@ PATTERNS = [
     "window(1) & offsets {1, -1, 3}", "(window(2) + strided(3)) & causal", "blockwise(2) { window(1) }",
     "blockwise(3) { window(1) + global {1} + random(1, seed=2) }", "blockwise(2) { causal & window(1) }",
     "full & window(1)", "causal & full", "blocks(3) & window(1) + global {4}", "sinks(3)",
+    "columns(4, 1) & causal & window(1)", "columns(3, 2) + window(1)",
 ]
 
 
@@ -215,3 +216,12 @@ def test_symbolic_intersection_that_is_not_triangular_is_inconclusive():
     result = uapcheck.check(text)
     assert result.verdict == "INCONCLUSIVE"
     assert any(s.rule == "PAT-UNDECIDED" for s in result.root.walk())
+
+
+def test_a_triangular_head_with_summary_columns_is_decided():
+    """`columns(l, c)` intersected with a causal window is lower triangular: its path 1 → 2 → … → n is checked by
+    `attends`, which had no branch for columns (an internal error, found by the fuzzing campaign)."""
+    import uapcheck
+    text = ("tokens 100000\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern columns(8, 1) & causal & window(1)\n}\n")
+    result = uapcheck.check(text, "t.uap")
+    assert str(result.verdict) in ("UAP", "NOT-UAP", "INCONCLUSIVE")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping, Optional
 
-from ..spec import (Blocks, Blockwise, Causal, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
+from ..spec import (Blocks, Blockwise, Causal, Columns, Dilated, Edges, Full, Global, GlobalAt, Offsets, Pattern,
                     PatternIntersection, PatternUnion, RandomPattern, Sinks, Star, Strided, Window)
 from .build import random_rows, resolve
 
@@ -71,6 +71,8 @@ def attends(pattern: Pattern, n: int, i: int, j: int, params: Optional[Mapping[s
     if isinstance(p, Blockwise):
         bi, bj = (i - 1) // p.b + 1, (j - 1) // p.b + 1
         return attends(p.inner, n // p.b, bi, bj, params)
+    if isinstance(p, Columns):  # the last c positions of each block of l: j mod l in {0, −1, …, −(c − 1)}
+        return (-j) % resolve(p.l, params) < resolve(p.c, params)
     raise TypeError(f"unknown pattern {pattern!r}")
 
 
