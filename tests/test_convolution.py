@@ -323,3 +323,21 @@ def test_a_count_of_one_layer_is_worded_in_the_singular():
     claims = {s.rule: s.claim for s in r.root.walk()}
     assert claims["CONV-LAYERS"].startswith("4 convolution layers are token distinguishing")
     assert "not at m = 3 (offset" in claims["CONV-REACH"]
+
+
+
+@pytest.mark.parametrize("tokens, layers", [(1, 1), (7, 1), (12, 1)])
+def test_a_span_far_above_n_is_read_mod_n(tokens, layers, tmp_path):
+    """`circular(l)` at an integer n: the taps 0, …, l are read mod n (every residue once when l ≥ n − 1), so a span
+    of 999,999,999 is one layer, as `circular(n − 1)` is, and its certificate verifies. The taps were listed one by
+    one: the memory limit ran out and the file was INCONCLUSIVE (found by fuzzing). Run through the command line,
+    whose workers have a memory limit."""
+    import json
+    from clirun import run
+    src = tmp_path / "c.uap"
+    src.write_text(f"tokens {tokens}\nconvolution circular(999999999)\n")
+    out = tmp_path / "c.json"
+    r = run(str(src), "--format", "json", "--memory", "1G", "--certificate", str(out), "--no-cache")
+    got = json.loads(r.stdout)
+    assert (got["verdict"], got["layers"]) == ("UAP", layers), r.stdout[-500:]
+    assert run("verify", str(out)).code == 0

@@ -38,10 +38,12 @@ def describe(conv: S.Convolution) -> str:
     return "convolution circular {" + ", ".join(str(t) for t in conv.taps) + "}"
 
 
-def concrete_taps(conv: S.Convolution) -> Optional[tuple]:
+def concrete_taps(conv: S.Convolution, n: int) -> Optional[tuple]:
+    """The taps at the integer length n; `circular(l)`'s 0, 1, …, l read mod n: 0, …, min(l, n − 1), every residue
+    once (taps with one residue are one shift of the tokens), never a list of l + 1 entries for a span l ≫ n."""
     if conv.span is None:
         return tuple(conv.taps)
-    return tuple(range(conv.span + 1)) if isinstance(conv.span, int) else None
+    return tuple(range(min(conv.span, n - 1) + 1)) if isinstance(conv.span, int) else None
 
 
 @proof.rule("CONV-GROUP", "The convolution mixer's exact group: the centraliser of its tap shifts",
@@ -195,7 +197,7 @@ def convolution_premises(spec: S.Spec):
         raise ValueError("convolution_premises needs a `convolution` mixer")
     desc = describe(conv)
     n = spec.tokens
-    taps = concrete_taps(conv)
+    taps = concrete_taps(conv, n) if isinstance(n, int) else None
     if n == 1 and taps is None:
         taps = (0,)  # every tap is 0 mod 1, whatever the span
     if isinstance(n, int):

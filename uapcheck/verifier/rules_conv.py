@@ -44,8 +44,9 @@ def _lower(ctx, name: str) -> Optional[int]:
 
 
 def _taps(ctx, values: dict, n: Optional[int] = None) -> list[int]:
-    """The taps K at the given span value (for `circular(l)`: 0, 1, …, l); at n = 1 every tap is 0 mod n, so a
-    span that is a parameter is read there as the taps {0}."""
+    """The taps K at the given span value (for `circular(l)`: 0, 1, …, l, read mod an integer n as 0, …,
+    min(l, n − 1): every residue once); at n = 1 every tap is 0 mod n, so a span that is a parameter is read there
+    as the taps {0}."""
     conv = _mixer(ctx)
     if n == 1 and isinstance(conv.span, str) and conv.span not in values:
         return [0]
@@ -53,7 +54,8 @@ def _taps(ctx, values: dict, n: Optional[int] = None) -> list[int]:
         span = values.get(conv.span, conv.span) if isinstance(conv.span, str) else conv.span
         if isinstance(span, str):
             raise Trust(f"the span {span} is a parameter: its taps are not read at a given n")
-        return list(range(int(span) + 1))
+        top = int(span) if n is None else min(int(span), n - 1)
+        return list(range(top + 1))
     out = []
     for t in conv.taps:
         if not isinstance(t, int) or isinstance(t, bool):
