@@ -207,7 +207,7 @@ def transposition_holds(L: SinkLayers, i: int, m: int, j: int) -> bool:
                 return False
             if k >= 1 and j == k:
                 low = max(k, j + 1 + (w if w is not None else i)) + 1
-                if low <= i and _view_meets(L, ell, m, i, low):
+                if low <= i:  # i itself is such a v: every view V_ℓ(i) holds its root
                     return False
     return True
 
@@ -218,11 +218,6 @@ def _pair_heads_match(w: Optional[int], k: int, j: int) -> bool:
     if w is None or w >= 1:
         return False
     return k == 0 or j != k
-
-
-def _view_meets(L: SinkLayers, ell: int, m: int, i: int, low: int) -> bool:
-    """V_ℓ(i) ∩ [low, i] is not empty (V_ℓ(i) holds i)."""
-    return low <= i
 
 
 def find_witness(L: SinkLayers, m: int) -> Optional[tuple[int, int]]:
