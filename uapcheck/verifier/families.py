@@ -69,7 +69,7 @@ from typing import Callable, Optional
 import sympy
 
 from .. import spec as S
-from . import groups, patterns, views
+from . import bit_distances, groups, patterns, views
 
 INSTANCES = 5  # lengths checked from the start of the range on (nauty above n = 7)
 MAX_INSTANCE_N = 60
@@ -877,8 +877,11 @@ def _f11(w: int, s: int) -> Family:
         # D at every instance
         why = ("D layers least (Theorem F81 where D = 2: " + ("the local check of F7's step (6) restated and run at every "
                "root offset" if w <= 3 else "the premises of its step (6′) checked at every root offset") +
-               "; Theorem F53 (a) where D = 3), rooted views decided with nauty at every instance" +
-               ("" if low <= F81_VIEWS_MAX_N else f" where D = 3 (where D = 2 up to n = {F81_VIEWS_MAX_N} only)"))
+               "; Theorem F53 (a) where D = 3), " + (
+                   "rooted views decided with nauty at every instance" + (
+                       "" if low <= F81_VIEWS_MAX_N else f" where D = 3 (where D = 2 up to n = {F81_VIEWS_MAX_N} only)")
+                   if low <= views.MAX_N else "the far-clique premise of F53 (a) re-checked on the arcs at every "
+                   f"instance where D = 3 (above the rooted-view limit n = {views.MAX_N})"))
         return Family("F11", low, 0, 0, True, lambda n: sympy.Integer(2), 1, name, None, None,
                       diameter_at=diameter, period=s, layers_by=diameter,
                       layers_check=lambda n, d: strided_least.instance_problem(w, s, n, d,
@@ -1082,13 +1085,15 @@ def residue_length(b: int, r: int, k: sympy.Symbol) -> ResidueLength:
     return ResidueLength(b * k + r, k + (1 if r else 0), r if r else b)
 
 
-def instance_problem(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
+def instance_problem(spec: S.Spec, fam: Family, what: str, diameters: Optional[dict] = None) -> Optional[str]:
     """At n = low, …, low + INSTANCES − 1 (and a whole residue period): the verifier's arcs give the
     family's diameter, group order (and the generators preserve them), and the witness fails D layers.
-    F13 runs its image's instance check instead."""
+    F13 runs its image's instance check instead. `diameters`: the instances' diameters found on the verifier's
+    arcs so far for this spec (n -> D, or None when not strongly connected), kept by the caller for one
+    certificate, whose connectivity, group and layer steps re-check the same instances."""
     if fam.instances is not None:
         return fam.instances(what)
-    return _instance_problem_on_arcs(spec, fam, what)
+    return _instance_problem_on_arcs(spec, fam, what, {} if diameters is None else diameters)
 
 
 def _instance_lengths(fam: Family) -> list[int]:
@@ -1098,56 +1103,76 @@ def _instance_lengths(fam: Family) -> list[int]:
     return [n for n in range(fam.low, instance_top(fam) + 1) if gcd(n, fam.coprime_to) == 1]
 
 
-def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str) -> Optional[str]:
+class _Instance:
+    """The verifier's arcs of a spec at one length n, and what is read off them, each made when first asked."""
+
+    def __init__(self, spec: S.Spec, n: int) -> None:
+        self.spec, self.n = spec, n
+
+    @functools.cached_property
+    def heads(self) -> list:
+        return [patterns.head_arcs(h.pattern, self.n) for h in self.spec.heads]
+
+    @functools.cached_property
+    def balls(self) -> bit_distances.Balls:
+        """Every breadth-first search at once (bit_distances)."""
+        return bit_distances.Balls(patterns.union_out(self.heads, self.n), self.n)
+
+    @functools.cached_property
+    def labels(self) -> dict:
+        return patterns.labels_at(self.spec, self.heads, self.n)
+
+
+def _instance_problem_on_arcs(spec: S.Spec, fam: Family, what: str, diameters: dict) -> Optional[str]:
     for n in _instance_lengths(fam):
-        heads = [patterns.head_arcs(h.pattern, n) for h in spec.heads]
-        outs = patterns.union_out(heads, n)
-        dist = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}
-        if any(x is None for arr in dist.values() for x in arr[1:]):
+        at = _Instance(spec, n)
+        if n not in diameters:
+            diameters[n] = at.balls.diameter()
+        d = diameters[n]
+        if d is None:
             return f"n = {n}: not strongly connected"
-        d = max(x for arr in dist.values() for x in arr[1:] if x is not None)
         want = int(fam.d(n))
         if d != want and not (fam.bound and d < want):
             return f"n = {n}: the diameter is {d}, " + (f"above the bound {want}" if fam.bound else f"not {want}")
         if what == "connectivity":
             continue
-        lab = patterns.labels_at(spec, heads, n)
         if what == "group" and n % fam.modulus in fam.group_open:
             continue  # no group is claimed on this class
         if what == "group":
-            full, method = groups.full_order(lab, n, "none")
+            full, method = groups.full_order(at.labels, n, "none")
             if full is None:
                 return f"n = {n}: the group is not computed ({method})"
             if full != int(fam.order(n)):
                 return f"n = {n}: the pattern has {full} symmetries, the theorem says {fam.order(n)}"
         if what == "layers":
-            problem = _layers_problem(fam, heads, n, want, dist, lab)
+            problem = _layers_problem(fam, at, want)
             if problem:
                 return problem
     return None
 
 
-def _layers_problem(fam: Family, heads: list, n: int, want: int, dist: dict, lab: dict) -> Optional[str]:
+def _layers_problem(fam: Family, at: _Instance, want: int) -> Optional[str]:
     """The layer count at one instance: the family's own check (F53), the witness fails D layers, or (least
     without a witness) no view witness at depth D (nauty)."""
+    n = at.n
     if fam.layers_check is not None:
         problem = fam.layers_check(n, want)
         if problem:
             return problem
     if fam.witness is not None:
         i, perm = fam.witness(n)
-        if patterns.preserves(perm, lab):
+        if patterns.preserves(perm, at.labels):
             return f"n = {n}: the witness is a symmetry"
-        bad = patterns.view_bad_positions(perm, heads, n)
-        near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= want - 1]
+        bad = patterns.view_bad_positions(perm, at.heads, n)
+        near = [v for v in bad if at.balls.within(v, i, want - 1)]
         if near:
             return f"n = {n}: position {near[0]}, whose neighbourhood σ changes, is within D − 1 of {i}"
     if fam.least and fam.witness is None and fam.generators is not None:
         gens = fam.generators(n)
-        if not all(patterns.preserves(g, lab) for g in gens):
+        if not all(patterns.preserves(g, at.labels) for g in gens):
             return f"n = {n}: a generator is not a symmetry"
         try:
-            found = views.decide(heads, n, want, gens)
+            found = views.decide(at.heads, n, want, gens)
         except views.NoNauty as exc:
             return f"n = {n}: the rooted views are not decided ({exc})"
         if found:

@@ -52,11 +52,12 @@ def build(n: int, arcs: Mapping[tuple[int, int], Hashable], position_cells: Sequ
     adjacency: dict[int, list[int]] = {x: [] for x in range(total)}
     for v in range(1, n + 1):
         adjacency[v - 1].extend(copy(v, layer) for layer in range(2 * bits))
+    # (the tail copy's offset, the head copy's offset) of each bit layer set in a label's number: u_{2k} — v_{2k+1}
+    layers = {key: [(copy(0, 2 * k), copy(0, 2 * k + 1)) for k in range(bits) if c >> k & 1]
+              for key, c in number.items()}
     for (u, v), key in arcs.items():
-        c = number[key]
-        for k in range(bits):
-            if c >> k & 1:
-                adjacency[copy(u, 2 * k)].append(copy(v, 2 * k + 1))
+        for tail, head in layers[key]:
+            adjacency[tail + u].append(head + v)
     cells = [{v - 1 for v in cell} for cell in position_cells if cell]
     cells += [{copy(v, layer) for v in range(1, n + 1)} for layer in range(2 * bits)]
     signature = (tuple(len(cell) for cell in position_cells), tuple(repr(key) for key in keys))

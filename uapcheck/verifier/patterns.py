@@ -28,14 +28,11 @@ def _int(term) -> int:
 
 
 def _offset_arcs(out: set, n: int, a: int, cyclic: bool) -> None:
-    for i in range(1, n + 1):
-        j = i + a
-        if cyclic:
-            j = (j - 1) % n + 1
-        elif not 1 <= j <= n:
-            continue
-        if j != i:
-            out.add((j, i))
+    """The arcs (i + a, i) (indices mod n when cyclic), without self-loops."""
+    if cyclic:
+        out.update(((i + a - 1) % n + 1, i) for i in range(1, n + 1) if (i + a - 1) % n + 1 != i)
+    elif a:
+        out.update((i + a, i) for i in range(max(1, 1 - a), min(n, n - a) + 1))
 
 
 def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch per pattern kind (spec.Pattern)
@@ -144,11 +141,11 @@ def spec_arcs(spec: S.Spec) -> list[frozenset]:
 
 
 def union_out(heads: Sequence[frozenset], n: int) -> list[list[int]]:
-    outs: list[set] = [set() for _ in range(n + 1)]
+    outs: list[list[int]] = [[] for _ in range(n + 1)]
     for arcs in heads:
         for j, i in arcs:
-            outs[j].add(i)
-    return [sorted(s) for s in outs]
+            outs[j].append(i)
+    return [sorted(set(row)) if len(heads) > 1 else sorted(row) for row in outs]  # one head's arcs are distinct
 
 
 def bfs(outs: list[list[int]], source: int) -> list[Optional[int]]:
@@ -237,6 +234,8 @@ def labels_at(spec: S.Spec, heads: Sequence[frozenset], n: int, kinds: Optional[
     σ is a symmetry of the family iff it maps every labelled pair onto a pair with the same label
     (each head has its own parameters; a bias of kind K ties the scores of pairs of one class)."""
     lab: dict = {}
+    if len(heads) == 1 and (kinds[0] if kinds is not None else spec.heads[0].bias) is None:
+        return dict.fromkeys(heads[0], ((0, bias_class(None, n, 0, 0)),))  # one label: the loop below, at once
     for h, (head, arcs) in enumerate(zip(spec.heads, heads)):
         kind = kinds[h] if kinds is not None else head.bias
         for j, i in arcs:

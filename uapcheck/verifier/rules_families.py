@@ -304,7 +304,7 @@ def _range(ctx, s, fam: families.Family) -> int:
 def _instances(ctx, fam: families.Family, what: str) -> str:
     key = ("family instances", what)
     if key not in ctx.cache:
-        ctx.cache[key] = families.instance_problem(ctx.spec, fam, what)
+        ctx.cache[key] = families.instance_problem(ctx.spec, fam, what, ctx.cache.setdefault("instance diameters", {}))
     if ctx.cache[key]:
         raise Reject(f"Theorem {fam.theorem} fails at an instance: {ctx.cache[key]}")
     if fam.instances_text:

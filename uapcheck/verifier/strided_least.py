@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .. import spec as S
-from . import patterns, views
+from . import bit_distances, patterns, views
 
 
 def witness(w: int, s: int) -> Optional[tuple[int, int, int]]:
@@ -75,22 +75,22 @@ def witness_on_the_half_line(w: int, s: int) -> Optional[str]:
 
 def instance_problem(w: int, s: int, n: int, d: int, two_rigid: bool = False) -> Optional[str]:
     """At one length n with diameter d: the witness (when the parameters have one) fails 2 layers (so 3 are
-    needed), and where d = 3 no view witness exists at depth 3 (nauty) and the far positions of every root
-    are pairwise adjacent; with `two_rigid` (Theorem F81, s = w + 2), where d = 2 no view witness exists at depth 2
+    needed), and where d = 3 the far positions of every root are pairwise adjacent (the far-clique lemma's premise)
+    and, up to the rooted-view limit views.MAX_N, no view witness exists at depth 3 (nauty); with `two_rigid` (Theorem F81, s = w + 2), where d = 2 no view witness exists at depth 2
     (nauty)."""
-    pattern = S.PatternUnion((S.Window(w), S.Strided(s)))
-    heads = [patterns.head_arcs(pattern, n)]
-    outs = patterns.union_out(heads, n)
-    arcs = heads[0]
-    dist_to = {v: patterns.bfs(outs, v) for v in range(1, n + 1)}  # dist_to[v][i] = d(v → i)
     found = witness(w, s)
+    if found is None and d != 3 and not (d == 2 and two_rigid):
+        return None  # nothing to re-check at this length
+    heads = [patterns.head_arcs(S.PatternUnion((S.Window(w), S.Strided(s))), n)]
+    arcs = heads[0]
+    reach = bit_distances.Balls(patterns.union_out(heads, n), n)  # d(v → i) ≤ k: reach.within(v, i, k)
     if found is not None:
         i, a, b = found
         perm = [b if k == a else a if k == b else k for k in range(1, n + 1)]
         if all(((perm[u - 1], perm[v - 1]) in arcs) for u, v in arcs):
             return f"n = {n}: the swap ({a} {b}) is a symmetry"
         bad = patterns.view_bad_positions(perm, heads, n)
-        near = [v for v in bad if (dist_to[v][i] or 0) <= 1]  # connected: every distance is a number
+        near = [v for v in bad if reach.within(v, i, 1)]
         if near:
             return f"n = {n}: position {near[0]}, whose neighbourhood the swap changes, is within 1 of {i}"
     if d == 2 and two_rigid:
@@ -101,10 +101,13 @@ def instance_problem(w: int, s: int, n: int, d: int, two_rigid: bool = False) ->
         if problem:
             return f"n = {n}: {problem}"
     if d == 3:
+        into = bit_distances.Balls(patterns.union_out([frozenset((i, j) for j, i in arcs)], n), n)  # d(v → root)
         for root in range(1, n + 1):
-            far = [v for v in range(1, n + 1) if dist_to[v][root] == 3]
-            if any((u, v) not in arcs for u in far for v in far if u != v):
+            far = into.sphere(root, 3)  # the positions v with d(v → root) = 3
+            if any(far & ~reach.ball(u, 1) for u in bit_distances.members(far)):  # some v ≠ u of them: no arc u → v
                 return f"n = {n}: two positions at distance 3 from {root} are not adjacent"
+        if n > views.MAX_N:
+            return None  # above the rooted-view limit the far-clique lemma, its premise checked just above, decides
         try:
             problem = views.decide(heads, n, 3, [list(range(n, 0, -1))])
         except views.NoNauty as exc:
