@@ -397,11 +397,11 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]
-    decision = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)
-    verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim, decision)
+    decided = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)
+    verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim, decided)
     # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
     with stage("the lengths below the stated range"):
-        why = decision[1]  # the deciding obstruction
+        why = decided[1]  # the deciding obstruction
         classes = [s.facts["residue_class"] for s, _ in verdict.class_verdicts(structure, group_step, verdict_name,
                                                                                 why, tds)]
         lengths, open_below = small_lengths.below_range(spec, verdict_name, group, layers, classes,
@@ -409,7 +409,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
 
     def make_root(extra):
         return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra, lengths=lengths,
-                                    open_below=open_below)
+                                    open_below=open_below, decided=decided)
     # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
     # The target analysis sees the heads as written: positions in the weights change the causal layer
     # count (ALiBi and RoPE see the order of a prefix in one layer, docs/theory.md §14.11).

@@ -426,11 +426,12 @@ class VerdictPremises(Certificate):
     kind = "verdict-premises"
 
     def check(self) -> None:
-        self._check_lengths()
+        decided = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        self._check_lengths(decided)
         for s in (self.ffn, *self.heads, *self.structure, self.group_step):
             if not proof.is_step(s):
                 raise proof.CertificateRejected("VerdictPremises: a premise is not a derivation step")
-        got, _, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        got, _, group, _, _ = decided
         if got is proof.Verdict.UAP and not excludes_classes(group, self.structure):
             # no range stated for UAP contains a class that a premise states NOT-UAP or undecided (§12)
             raise proof.CertificateRejected("VerdictPremises: the UAP range does not exclude the classes that a "
@@ -440,13 +441,14 @@ class VerdictPremises(Certificate):
         if got is not self.verdict:
             raise proof.CertificateRejected(f"VerdictPremises: the premises give {got.value}, not {self.verdict.value}")
 
-    def _check_lengths(self) -> None:
+    def _check_lengths(self, decided: tuple) -> None:
         """Each length's verdict is the one its own derivation concludes (a kernel-made VERDICT-T1 step), and the
-        lengths are exactly those below the stated range: the ones no stated condition covers."""
+        lengths are exactly those below the stated range: the ones no stated condition covers. `decided`: what
+        `decide` gives for the premises."""
         if not self.lengths:
             return
         from .small_lengths import uncovered
-        got, why, group, _, _ = decide(self.ffn, self.heads, self.structure, self.group_step, self.dim)
+        got, why, group, _, _ = decided
         if got not in (proof.Verdict.UAP, proof.Verdict.NOT_UAP, proof.Verdict.ILL_POSED):
             raise proof.CertificateRejected("VerdictPremises: lengths below a range are stated beside a UAP, NOT-UAP "
                                             "or ILL-POSED verdict only")
@@ -548,11 +550,14 @@ def _with_dimension(group, dim):
 @proof.rule("VERDICT-T1", "Theorem 1 with the fixed-m corollary", CITE_T1,
             statuses=(proof.PROVED, proof.UNDECIDED), certificates=(VerdictPremises,))
 def verdict_step(ffn: proof.Step, heads: list, structure: list, group_step: proof.Step, dim,
-                 extra=(), *, unit: str = "attention", lengths: tuple = (), open_below: str = "") -> proof.Step:
-    """`lengths`: (LengthVerdict, its derivation's root) for each length below the stated range (rules/
-    small_lengths.py); `open_below`: why they are not enumerated, when they are not."""
-    """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2)."""
-    verdict, why, group, layers, two_dims = decide(ffn, heads, structure, group_step, dim)
+                 extra=(), *, unit: str = "attention", lengths: tuple = (), open_below: str = "",
+                 decided=None) -> proof.Step:
+    """The verdict, concluded from the premises' statuses and facts (docs/theory.md §2). `lengths`: (LengthVerdict,
+    its derivation's root) for each length below the stated range (rules/small_lengths.py); `open_below`: why they
+    are not enumerated, when they are not; `decided`: what `decide` gives for these premises, when the caller has it
+    already (a function of the premises alone, which a step never changes; the certificate's check asks again)."""
+    verdict, why, group, layers, two_dims = decided if decided is not None else decide(ffn, heads, structure,
+                                                                                     group_step, dim)
     premises = [ffn, *heads, *structure, *extra, group_step]
     stated = None
     if verdict is proof.Verdict.NOT_UAP:
