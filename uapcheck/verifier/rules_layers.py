@@ -925,6 +925,10 @@ def _sinks_growth(ctx, s):
     gaps = [v - 1 - max((k for k in counts if k < v), default=0) for v in range(1, top + 1)]
     bound = max(2, top + 2 + sum(widths[(q - 1) % p] for q in range(1, ell + p)), top + 1 + max(gaps, default=0))
     lengths = list(range(start, bound + P + 1))[:GROWTH_LENGTHS]
+    if lengths and lengths[-1] < bound - 1:  # neither the recursion below nor F146 (from `bound` on) covers these
+        raise Trust(f"F146 carries the count from n = {bound} on; the verifier's recursion re-derives at most "
+                    f"{GROWTH_LENGTHS} lengths from the start, n = {start} … {lengths[-1]}, so n = {lengths[-1] + 1} … "
+                    f"{bound - 1} are not re-derived here")
     for value in sorted({*lengths, *range(bound + 2 * P, bound + 2 * P + 3)}):
         want = int(sympy.sympify(own, strict=True).xreplace({n: value}))  # safe: strict (no text parsed)
         if _form_at(formula, {n: value}) != want:
