@@ -36,3 +36,32 @@ def test_lengths_left_between_the_recursion_and_the_bound_are_named_trusted(cert
     assert step.outcome == TRUSTED, step.reason
     assert "are not re-derived here" in step.reason
 
+
+
+def _forged(name: str, change) -> dict:
+    import copy
+    from certificates import certificate
+    cert = copy.deepcopy(certificate(name))
+    step = next(s for s in cert["steps"] if s["rule"] == "SEQ-CAUSAL-SINKS")
+    change(step["data"])
+    return cert
+
+
+def _sinks_outcome(cert) -> str:
+    return _growth_step(verify(cert)).outcome
+
+
+def test_a_forged_first_wide_layer_is_rejected():
+    """F146's step names the first layer of positive width; the verifier reads its own and compares (it used to use
+    its own and leave the stated one unread)."""
+    def shift(data):
+        data["first wide layer"] += 1
+    assert _sinks_outcome(_forged("sink_windows_any_length.uap", shift)) == "rejected"
+
+
+def test_a_forged_sufficiency_rule_is_rejected():
+    """F145's step names the out-set keys as its sufficiency; a certificate naming another rule (the covering lemma)
+    beside the same layer is rejected (only the layer used to be read)."""
+    def rename(data):
+        data["sufficiency"]["rule"] = "covering"
+    assert _sinks_outcome(_forged("sink_windows_decoder_2k.uap", rename)) == "rejected"

@@ -916,6 +916,9 @@ def _sinks_growth(ctx, s):
     ell = K.first_chain()
     if not K.periodic or K.limit is not None or ell is None or any(w == INF for row in K.rows for w, _ in row):
         raise Reject("F146 needs a periodic list of finite widths with a layer of positive width in its period")
+    if data.get("first wide layer") != ell:
+        raise Reject(f"the step names layer {data.get('first wide layer')} as the first of positive width; the "
+                     f"verifier reads layer {ell}")
     widths = [int(max(w for w, _ in row)) for row in K.rows]
     p, P = len(widths), sum(widths)
     counts = sorted({k for row in K.rows for _, k in row if k >= 1})
@@ -1127,7 +1130,8 @@ def _sink_sufficiency(K, keyed, m: int) -> str:
     else by the covering lemma at every root; the reason, or Reject."""
     if keyed is not None:
         ell = K.first_chain()
-        if not isinstance(keyed, dict) or ell is None or keyed.get("layer") != ell:
+        if not isinstance(keyed, dict) or ell is None or keyed.get("layer") != ell or \
+                not str(keyed.get("rule", "")).startswith("out-set keys (F145"):
             raise Reject("the out-set keys of F145 and F157 need a first layer of positive width, every layer before "
                          f"it of width 0, and that layer ({ell}) named")
         got = K.twins(ell, m)
