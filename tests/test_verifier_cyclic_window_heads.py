@@ -123,7 +123,8 @@ def test_the_rotations_classes_alone_are_rejected_in_the_symmetric_case():
 # ---------------------------------------------------------------------------------------------
 # Theorem F153: the heads' group (SYM-AUT, certificate kind "cyclic window heads")
 
-MIRRORED = ("offsets {-2, -1} cyclic + offsets {1, 2}", "window(2) cyclic")   # case (S), formerly INCONCLUSIVE
+# case (S) with a window too wide for Theorems F35–F39's representative lengths: formerly INCONCLUSIVE
+MIRRORED = ("offsets {-2, -1} cyclic + offsets {1, 2}", "window(40) cyclic")
 
 
 def _group_step(cert: dict) -> dict:
@@ -162,7 +163,7 @@ def test_the_group_with_another_case_is_rejected():
 
 def test_the_group_below_the_unions_range_is_rejected():
     cert = _certificate(MIRRORED)
-    _group_step(cert)["certificate"]["from"] = 5
+    _group_step(cert)["certificate"]["from"] = 80
     assert rejects(cert, "SYM-AUT")
 
 
@@ -179,6 +180,6 @@ def test_the_group_read_at_a_concrete_length_is_verified_and_another_length_reje
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert layers["data"]["least"] is True   # F143 read at n (n ≡ 0 mod 4: D + 1 = 262,145, least)
+    assert layers["data"]["least"] is True   # F143 read at n (n ≡ 16 mod 80: D + 1 = 13,109, least)
     step["certificate"]["n"] = 1_048_577
     assert rejects(cert, "SYM-AUT")

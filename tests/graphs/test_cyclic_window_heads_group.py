@@ -106,12 +106,53 @@ def test_the_order_by_brute_force_over_s_n(texts):
     assert checked >= 2
 
 
-def test_the_briefs_tuples_are_decided_by_the_symbolic_group_engine():
+def _decided_at(heads, n: int):
+    form = closed_group(list(heads), N, {}, [None] * len(heads), "none")
+    assert form is not None
+    (case,) = [c for c in form.cases if c.condition.xreplace({N: n}) is sympy.true]
+    return case
+
+
+def test_the_formerly_inconclusive_tuples_are_decided_by_the_mirrored_seam_and_agree_with_f153():
+    """Theorem F38's seam read mirrored (arcs x → x − d): the symbolic group engine decides them by F35–F39, with the
+    order F153 states."""
+    from uapcheck.graphs.head_intersection import Intersection
     for heads in (TUPLES[0][0], TUPLES[1][0]):
-        form = closed_group(list(heads), N, {}, [None] * len(heads), "none")
-        assert form is not None
-        (case,) = [c for c in form.cases if c.condition.xreplace({N: 100}) is sympy.true]
-        assert case.order == 1 and case.name == "trivial" and case.intersection[0] == CW.GROUP_KIND
+        case = _decided_at(heads, 100)
+        assert case.order == 1 and case.name == "trivial" and isinstance(case.intersection[0], Intersection)
+        assert _case(heads).order == case.order
+
+
+def test_a_window_beyond_the_intersections_lengths_is_decided_by_f153():
+    heads = (U(Offsets((-2, -1), True), Offsets((1, 2))), Window(40, True))
+    case = _decided_at(heads, 1000)
+    assert case.order == 1 and case.name == "trivial" and case.intersection[0] == CW.GROUP_KIND
+    assert case.intersection[2] == 83
+    for n in (83, 84, 85):
+        assert int(symmetry_group([build_graph(h, n, {}) for h in heads]).order) == 1
+
+
+MIRRORED_SEAMS = [  # (heads, |G| from the range's start): a seam x → x − d in a head beside a cyclic anchor
+    ((Offsets((-1, 1, -3, 3), True), U(Offsets((-2,), True), Offsets((2,)))), 1),
+    ((Offsets((-1, 1), True), U(Offsets((-1,), True), Offsets((1,)))), 1),
+    ((Window(3, True), U(Offsets((-3, 3), True), Offsets((1,)))), 1),
+]
+
+
+@pytest.mark.parametrize("heads,order", MIRRORED_SEAMS, ids=[" | ".join(map(show_pattern, h)) for h, _ in MIRRORED_SEAMS])
+def test_a_mirrored_seam_pins_the_rotations_against_the_concrete_engine(heads, order):
+    form = closed_group(list(heads), N, {}, [None] * len(heads), "none")
+    assert form is not None
+    checked = 0
+    for n in range(5, NMAX + 1):
+        here = [c for c in form.cases if c.condition.xreplace({N: n}) is sympy.true]
+        if not here:
+            continue
+        engine = int(symmetry_group([build_graph(h, n, {}) for h in heads]).order)
+        assert int(sympy.sympify(here[0].order, strict=True).xreplace({N: n})) == engine, n  # safe: strict
+        checked += 1
+    assert checked >= 40
+    assert int(sympy.sympify(_decided_at(heads, 1000).order, strict=True).xreplace({N: 1000})) == order  # safe: strict
 
 
 def test_no_group_outside_the_premises():

@@ -24,7 +24,8 @@ from a list of pattern names. Then G = {h ∈ H : h keeps every other head's arc
   and G = D_n iff ρ keeps them too (H = D_n), else C_n.
 * F38 (a seam). When some other head B has, for some step 1 ≤ d < n/2, every arc x → x + d with
   x ≤ n − d but not every wrapped one (x > n − d), no rotation other than the identity keeps B
-  (a proper non-empty set of wrapped starts is never a union of cosets of a non-trivial subgroup of Z_n).
+  (a proper non-empty set of wrapped starts is never a union of cosets of a non-trivial subgroup of Z_n);
+  likewise for the mirrored seam (every arc x → x − d with x > d, not every wrapped one), a seam of ρ(B).
   A reflection σ_c: i ↦ c − i (mod n) of the cycle that keeps B maps B's missing step-d arcs onto its
   missing step −d arcs, so c ≡ x₀ + y for the least missing start x₀ and a missing step −d start y: at most d
   candidates, each tested; at most one passes (two would give a rotation).
@@ -185,16 +186,30 @@ def _marked(codes: Optional[frozenset], n: int, reach: int):
     return None
 
 
-def _candidates(codes: frozenset, n: int, reach: int) -> Optional[list]:
-    """Theorem F38: when this head pins the rotations to the identity (a seam of step d, or a marked set
-    near the ends), the c (mod n) of the only reflections σ_c: i ↦ c − i that can keep it; else None."""
+def _seam_candidates(codes: frozenset, n: int, reach: int) -> Optional[list]:
+    """Theorem F38's seam of step d: the c (mod n) of the only reflections σ_c that can keep the head; None."""
     found = _seam(codes, n, reach)
+    if found is None:
+        return None
+    d, missing = found
+    back = [y for y in range(1, n + 1) if (y - 1) * n + (y - d - 1) % n not in codes]
+    if len(back) != len(missing):
+        return []
+    return [(missing[0] + y) % n for y in back]
+
+
+def _candidates(codes: frozenset, n: int, reach: int) -> Optional[list]:
+    """Theorem F38: when this head pins the rotations to the identity (a seam of step d, the mirrored seam, or a
+    marked set near the ends), the c (mod n) of the only reflections σ_c: i ↦ c − i that can keep it; else None.
+    The mirrored seam (every arc x → x − d with x > d, not every wrapped one) is a seam of the head's image under ρ:
+    i ↦ n + 1 − i, which conjugates every rotation to a rotation and σ_c to σ_{2 − c}."""
+    found = _seam_candidates(codes, n, reach)
     if found is not None:
-        d, missing = found
-        back = [y for y in range(1, n + 1) if (y - 1) * n + (y - d - 1) % n not in codes]
-        if len(back) != len(missing):
-            return []
-        return [(missing[0] + y) % n for y in back]
+        return found
+    mirrored = frozenset((n - 1 - c // n) * n + (n - 1 - c % n) for c in codes)
+    found = _seam_candidates(mirrored, n, reach)
+    if found is not None:
+        return [(2 - c) % n for c in found]
     xs = _marked(codes, n, reach)
     if xs is not None:
         first = max(xs) if min(xs) == 1 and max(xs) > n // 2 else min(xs)  # any element serves

@@ -169,9 +169,9 @@ def group_check(ctx, s) -> tuple[str, str]:
     """SYM-AUT by Theorem F153 (a certificate of kind "cyclic window heads"): F143's data re-derived on the verifier's
     arcs, the group it gives (the union's lemma group cut down to the heads' profiles) equal to the certificate's, the
     step's name and order that group's, and the order re-counted by nauty on the coloured union at the range's first
-    lengths up to head_intersection.INSTANCE_TOP."""
+    lengths up to head_intersection.INSTANCE_TOP (at least its first two)."""
     from .check import VERIFIED
-    from .head_intersection import _nauty_instances, name_fits, order_of
+    from .head_intersection import INSTANCE_TOP, _nauty_instances, name_fits, order_of
     from .trees import decode
     spec = ctx.spec
     if spec.positional != "none" or any(h.bias for h in spec.heads):
@@ -207,7 +207,7 @@ def group_check(ctx, s) -> tuple[str, str]:
         claimed = sympy.sympify(claimed, strict=True).xreplace({n: sympy.Integer(big)})  # safe: strict (no text parsed)
         if claimed != order_of(mine, big):
             raise Reject(f"Theorem F153: the order {sympy.sstr(claimed)} at n = {big} is not the group's")
-    checked = _nauty_instances(spec, pats, [dict(mine, residue=0, **{"from": low})], 1)
+    checked = _nauty_instances(spec, pats, [dict(mine, residue=0, **{"from": low})], 1, max(INSTANCE_TOP, low + 1))
     return VERIFIED, (f"Theorem F153 (docs/theory.md §11.11): the union is the `{lemma.name}` lemma's pattern (w = {w}, "
                       f"its group {lemma.group}); the heads' offsets, read off the verifier's arcs, are "
                       f"translation-invariant ({case}), the zone has {a} + {b} positions"

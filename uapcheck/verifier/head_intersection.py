@@ -122,10 +122,9 @@ def _norm(element: list, n: int) -> tuple:
     return tuple(element)
 
 
-def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
-    """The candidate reflections c when this head fixes the rotations (a seam of step d ≤ K, d < n/2: every
-    unwrapped arc x → x + d, not every wrapped one; or a universal / one-way-universal / isolated / sourceless
-    / sinkless set of positions all within K of the ends); None otherwise."""
+def _seam(arcs: frozenset, n: int, reach: int) -> Optional[list]:
+    """A seam of step d ≤ K, d < n/2 (every unwrapped arc x → x + d, not every wrapped one): the candidate
+    reflections c; None when there is none."""
     for d in range(1, min(reach, (n - 1) // 2) + 1):
         if all((x, x + d) in arcs for x in range(1, n - d + 1)):
             missing = [x for x in range(n - d + 1, n + 1) if (x, x + d - n) not in arcs]
@@ -134,6 +133,20 @@ def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
                 if len(back) != len(missing):
                     return []
                 return [(missing[0] + y) % n for y in back]
+    return None
+
+
+def _rotations_pinned(arcs: frozenset, n: int, reach: int) -> Optional[list]:
+    """The candidate reflections c when this head fixes the rotations (a seam; a mirrored seam, every unwrapped arc
+    x → x − d and not every wrapped one, which is a seam of the head reflected by i ↦ n + 1 − i, with σ_c read as
+    σ_{2 − c}; or a universal / one-way-universal / isolated / sourceless / sinkless set of positions all within K of
+    the ends); None otherwise."""
+    found = _seam(arcs, n, reach)
+    if found is not None:
+        return found
+    found = _seam(frozenset((n + 1 - j, n + 1 - i) for j, i in arcs), n, reach)
+    if found is not None:
+        return [(2 - c) % n for c in found]
     if 4 * reach > n:
         return None  # a coset of a non-trivial subgroup of Z_n fits in no cyclic interval of n/2 positions
     outs, ins = [0] * (n + 1), [0] * (n + 1)
@@ -485,14 +498,14 @@ def _length_fits(cert: dict, data: dict, classes: list, cls: Optional[dict], mod
     return f"; n = {length} lies in the class n ≡ {length % modulus} (mod {modulus}) from n = {here[0]['from']}, order {want}"
 
 
-def _nauty_instances(spec, pats, classes, modulus) -> str:
+def _nauty_instances(spec, pats, classes, modulus, top: int = INSTANCE_TOP) -> str:
     from .check import Reject
     from . import groups
     count = 0
     for c in classes:
         if c["kind"] == "open":
             continue
-        for n in range(c["from"], INSTANCE_TOP + 1):
+        for n in range(c["from"], top + 1):
             if (n - c["residue"]) % modulus:
                 continue
             heads = [patterns.head_arcs(p, n) for p in pats]
@@ -506,5 +519,5 @@ def _nauty_instances(spec, pats, classes, modulus) -> str:
             if full != order_of({"kind": c["kind"], "elements": list(c["elements"])}, n):
                 raise Reject(f"at n = {n} the heads have {full} common symmetries, not {order_of(c, n)}")
             count += 1
-    return f"the orders re-counted at {count} instances n ≤ {INSTANCE_TOP} (nauty on the coloured union)"
+    return f"the orders re-counted at {count} instances n ≤ {top} (nauty on the coloured union)"
 
