@@ -50,9 +50,12 @@ def test_on_a_causal_window_the_count_is_the_labelled_views():
 
 @pytest.mark.parametrize("pattern", ["window(2)", "offsets {-1, 1}", "causal + offsets {1}"])
 def test_a_pattern_that_sees_both_sides_keeps_the_obstruction(pattern):
+    """One layer does not separate i + s from i − s there; the count is the labelled views' (Theorem F161,
+    tests/test_fixed_bias_labelled_views.py), never one layer by Lemma O."""
     r = uapcheck.check(decoder(pattern, n="10", target=""))
     td = _rules(r)["TD-FIXEDBIAS"]
-    assert not td.proved and "i + s and i − s alike" in td.claim
+    assert "i + s and i − s alike" in td.claim and not td.facts.get("one_sided")
+    assert td.facts.get("labelled_views") is True and "layers" not in td.facts
 
 
 def test_a_budget_below_the_receptive_radius_is_still_refused():
@@ -160,4 +163,5 @@ def test_the_head_premises_are_not_shared_across_sides(first, second):
     uapcheck.check(decoder(first, n=None, target=""))
     r = uapcheck.check(decoder(second, n=None, target=""))
     td = _rules(r)["TD-FIXEDBIAS"]
-    assert td.proved is (second == "causal")
+    assert td.proved and bool(td.facts.get("one_sided")) is (second == "causal")
+    assert bool(td.facts.get("labelled_views")) is (second != "causal")  # Theorem F161 on the window

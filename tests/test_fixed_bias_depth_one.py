@@ -160,12 +160,18 @@ def test_the_verifier_rechecks_and_rejects_forgeries(tmp_path):
     assert not verify(six).ok
 
 
-def test_the_verifier_no_longer_accepts_d_layers_with_fixed_weights_unchecked(tmp_path):
-    """A D-layer count stated least on a sparse head with a fixed offset bias is not accepted by trying S_n alone:
-    no labelled witness does not show D layers enough there (§11.10)."""
+def test_the_verifier_accepts_d_layers_with_fixed_weights_only_through_lemma_v_rho(tmp_path):
+    """A D-layer count stated least on a sparse head with a fixed offset term is accepted by trying S_n only where
+    Lemma V^ρ makes "no labelled witness" enough (Theorem F161: a fixed bias on a softmax head); with a `reweight`
+    factor the verifier leaves it trusted (§18.5)."""
     cert = certificate_from_cli("tokens 6\nparam m > 0\nattention {\n" + KERNEL + "  pattern window(1)\n"
                                 "  bias b(i, j) = -m * (i - j)\n}\n", tmp_path)
     step = _step(cert, "PAT-LAYERS")
-    assert step["data"]["least"] is False  # the engine: D + 1, sufficient
+    assert step["data"]["least"] is True and step["data"]["layers"] == step["data"]["diameter"]
+    assert verify(cert).complete
+    factor = certificate_from_cli("tokens 6\nattention {\n" + KERNEL + "  pattern window(1)\n"
+                                  "  reweight c(i, j) = exp(j - i)\n}\n", tmp_path)
+    step = _step(factor, "PAT-LAYERS")
     step["data"]["layers"], step["data"]["least"] = step["data"]["diameter"], True
-    assert not verify(cert).complete
+    report = verify(factor)
+    assert not report.complete and not any(s.outcome == "rejected" for s in report.steps)

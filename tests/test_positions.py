@@ -58,10 +58,10 @@ def test_even_fixed_bias_has_the_reflection_group_and_two_layers():
     assert steps["BIAS-LAYERS"].facts == {"layers": 2, "least": True}
 
 
-def test_even_fixed_bias_on_a_pattern_or_another_kernel_stays_inconclusive():
-    """Lemma E is for dense normalised softmax heads: a window, an RBF kernel, an unnormalised head and
-    cosFormer's relu features keep TD-FIXEDBIAS undecided."""
-    for body in ("kernel k(q, key) = exp(q . key)\npattern window(2)\nbias b(i, j) = -m * |i - j|",
+def test_even_fixed_bias_on_another_kernel_stays_inconclusive():
+    """Lemma E is for dense normalised softmax heads, Theorem F161 for sparse ones (tests/test_fixed_bias_labelled_views.py):
+    an RBF kernel, a tied window and an unnormalised head keep TD-FIXEDBIAS undecided."""
+    for body in ("kernel k(q, key) = exp(q . key)\ntie query key\npattern window(2)\nbias b(i, j) = -m * |i - j|",
                  "kernel k(x, y) = exp(-|x - y|^2)\nbias b(i, j) = -m * |i - j|",
                  "kernel k(q, key) = exp(q . key)\nunnormalized\nbias b(i, j) = -m * |i - j|"):
         r = _check(body, tokens="tokens 16", params="param m > 0")

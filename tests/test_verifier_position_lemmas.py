@@ -18,9 +18,12 @@ def _outcome(report, rule: str) -> str:
 
 
 def test_a_window_with_a_reweight_at_symbolic_n_is_not_rejected():
+    """The positive factor e^{j − i} labels the arcs by their offsets; on a softmax head Lemma V^ρ makes the labelled
+    window's count n − 1, least, for n ≥ 3 (Theorems F140, F161; formerly n, sufficient). The verifier's lemmas do not
+    re-check a position term's labels: both steps are trusted, neither rejected."""
     cert = certificate_of(TEXT)
     layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert layers["data"]["layers"] == {"sym": "n"}
+    assert layers["data"]["layers"] == {"op": "+", "args": [-1, {"sym": "n"}]} and layers["data"]["least"]
     report = verify(cert)
     assert not report.rejected and not report.problems
     assert _outcome(report, "PAT-LAYERS") == "trusted" and _outcome(report, "SYM-AUT") == "trusted"
@@ -53,7 +56,8 @@ def test_the_certificate_states_the_steps_count_when_a_head_has_a_position_term(
     """The PAT-LAYERS data of a head with a position term is the step's own count, not the count the certificate
     writer recomputes from the pattern spec. The guard used to test the pattern spec's heads, in which every position
     term has already become a bias kind, so it never held: a recomputation that drops the reweight (the plain
-    window's n − 1) was stated beside the step's n."""
+    window's n − 1) was stated beside the step's n. (Under `tie query key` Lemma V^ρ does not apply, Theorem F161, so
+    the step's count stays n, sufficient; without it the count is the plain window's n − 1, least.)"""
     import json
     from dataclasses import replace
 
@@ -61,12 +65,13 @@ def test_the_certificate_states_the_steps_count_when_a_head_has_a_position_term(
     from uapcheck import certfile
     from uapcheck.rules import pattern
 
-    result = uapcheck.check(TEXT, "t.uap")
+    tied = TEXT.replace("  pattern window(1)\n", "  tie query key\n  pattern window(1)\n")
+    result = uapcheck.check(tied, "t.uap")
     plain = pattern.pattern_premises
 
     def without_positions(spec, fixed):  # the plain window's outcome: n − 1 layers
         return plain(replace(spec, heads=tuple(replace(h, bias=None) for h in spec.heads)), frozenset())
     monkeypatch.setattr(pattern, "pattern_premises", without_positions)
-    cert = json.loads(json.dumps(certfile.build(result, TEXT)))
+    cert = json.loads(json.dumps(certfile.build(result, tied)))
     layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert layers["data"]["layers"] == {"sym": "n"}

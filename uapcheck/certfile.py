@@ -454,7 +454,8 @@ def _ffn_data(ev: dict) -> dict:
 
 def _fixed_bias_data(step: proof.Step) -> dict:
     side = step.facts.get("one_sided")
-    return {"fixed_even": bool(step.facts.get("fixed_even")), **({"one_sided": side} if side else {})}
+    return {"fixed_even": bool(step.facts.get("fixed_even")), **({"one_sided": side} if side else {}),
+            **({"labelled_views": True} if step.facts.get("labelled_views") else {})}  # Theorem F161
 
 
 # the typed facts of a head's steps that the verifier reads

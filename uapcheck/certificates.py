@@ -2014,6 +2014,39 @@ def joint_injective(kinds: tuple, n: int) -> bool:
     return len({joint_labels(kinds, n, m) for m in range(-(n - 1), n)}) == 2 * n - 1
 
 
+#: Lengths up to which the rows' class multisets are compared (Theorem F162, docs/theory.md §8).
+ROW_CLASSES_MAX_N = 1024
+
+
+def row_class_candidates(kinds: tuple, n: int):
+    """Theorem F162 (docs/theory.md §8, BIAS-LAYERS): the permutations σ ≠ id that keep the labels of some row of dense
+    heads whose classes are functions of the offset, one per kind of reason, as (i, σ) with σ as an image tuple. Row i
+    sees the offsets O_i = {1 − i, …, n − i}; a σ with σ(i) = j keeps row i's labels exactly when δ ↦ σ(i + δ) − j maps
+    O_i onto O_j keeping every joint class, so one exists iff the two rows have equal multisets of joint classes, and
+    it is not the identity iff j ≠ i or a class meets O_i twice. Yields a swap of two keys of row i in one class, and,
+    for two rows with equal class sets (every class once in each), the matching σ; nothing when one layer suffices."""
+    labels = {m: joint_labels(kinds, n, m) for m in range(-(n - 1), n)}
+    seen_rows: dict = {}
+    for i in range(1, n + 1):
+        where: dict = {}
+        for u in range(1, n + 1):
+            where.setdefault(labels[u - i], []).append(u)
+        twice = next((keys for keys in where.values() if len(keys) > 1), None)
+        if twice is not None:
+            a, b = twice[0], twice[1]
+            image = list(range(1, n + 1))
+            image[a - 1], image[b - 1] = b, a
+            yield i, tuple(image)
+            continue
+        key = frozenset(where)
+        j = seen_rows.setdefault(key, i)
+        if j != i:  # rows j < i see every class once, the same classes: σ maps j + δ to the key of i in its class
+            image = [0] * n
+            for u in range(1, n + 1):
+                image[u - 1] = where[labels[u - j]][0]
+            yield j, tuple(image)
+
+
 def keeps_row_labels(kinds: Sequence[str], n: int, perm: Sequence[int], i: int) -> bool:
     """σ (perm[p - 1] = σ(p)) keeps every biased dense head's labels into row i: class(σi, σu) =
     class(i, u) for every key u. This is the one-layer labelled witness condition (§11.10, D = 1)."""
@@ -2043,7 +2076,9 @@ class DenseBiasLayers(Certificate):
       not in G. At symbolic n the witness is stated for n ≥ `low` and checked at every n from `low` to
       `low` + 40 (its proof is §8's);
     - "sufficient": two layers, not shown least (D + 1 with D = 1: the depth-2 view is the whole
-      labelled sample, Lemma V^λ).
+      labelled sample, Lemma V^λ);
+    - "row classes": n ≤ ROW_CLASSES_MAX_N (Theorem F162): no σ ≠ id keeps any row's labels (the rows' joint class
+      multisets compared), 1 layer; or the `witness` (i, σ) keeps row i's labels and leaves the group, 2.
 
     `fixed`: the proved TD-FIXEDBIAS steps (Lemma E, docs/theory.md §16.2) of heads with a fixed even
     position term; each such head labels (i, u) by |u − i|, so `kinds` then holds `symmetric toeplitz`
@@ -2090,7 +2125,29 @@ class DenseBiasLayers(Certificate):
         if self.reason == "joint":
             self._check_joint(kinds)
             return
+        if self.reason == "row classes":
+            self._check_row_classes(kinds)
+            return
         _reject(DenseBiasLayers, f"unknown reason {self.reason!r}")
+
+    def _check_row_classes(self, kinds: tuple) -> None:
+        """Theorem F162: at a concrete n, one layer when no σ ≠ id keeps the labels of any row (the rows' class
+        multisets, recomputed); two layers, least, with a witness σ keeping row i's labels and leaving the group."""
+        n = self.n
+        if not isinstance(n, int) or n > ROW_CLASSES_MAX_N or not self.least or self.fixed:
+            _reject(DenseBiasLayers, "the rows' classes are compared at a concrete n up to the limit, trainable kinds")
+        if self.layers == 1:
+            found = next(row_class_candidates(kinds, n), None)
+            if found is not None:
+                _reject(DenseBiasLayers, f"σ = {found[1]} keeps row {found[0]}'s labels: one layer is not shown")
+            return
+        if self.layers != 2 or self.witness is None:
+            raise CertificateRejected("DenseBiasLayers: two layers, least, need a witness")
+        i, perm = self.witness
+        if sorted(perm) != list(range(1, n + 1)):
+            _reject(DenseBiasLayers, "the witness is not a permutation")
+        if not keeps_row_labels(kinds, n, perm, i) or keeps_all_labels(kinds, n, perm):
+            _reject(DenseBiasLayers, "the witness does not keep row i's labels while leaving the group")
 
     def _check_joint(self, kinds: tuple) -> None:
         """Theorem F136: beside a T5 bucket head, the joint classes tell every offset apart at n: one layer."""
@@ -2171,7 +2228,7 @@ class DenseBiasLayers(Certificate):
         out: dict = {"kind": self.kind, "bias kinds": list(self.kinds), "n": _exact(self.n), "layers": self.layers,
                      "least": self.least, "reason": self.reason}
         if self.witness is not None:
-            if self.reason == "exhaustive":
+            if self.reason in ("exhaustive", "row classes"):
                 out["witness"] = {"i": self.witness[0], "permutation": list(self.witness[1])}
             else:
                 out["witness"] = {k: _exact(p) for k, p in zip(("i", "a", "b", "v"), self.witness)}

@@ -232,13 +232,16 @@ def _position_classes(spec: S.Spec):
 
 def pattern_spec(spec: S.Spec, group_spec: Optional[S.Spec] = None) -> tuple[S.Spec, tuple, frozenset]:
     """The spec the pattern engines decide (connectivity, layers, group), the normal-form rewrites that lead to it,
-    and the heads whose bias kind stands for fixed position weights (not a trainable bias, §11.10): positions in the
-    weights as the trainable bias with the same offset classes (`_position_classes`), a union written in several
-    parts as the pattern it is (docs/theory.md §11.13). The certificate's pattern data are re-read from this spec,
-    so they state what the derivation's steps prove."""
+    and the heads whose bias kind stands for fixed position weights that no separation lemma covers (not a trainable
+    bias, §11.10; a fixed bias or factor on a sparse normalised softmax head, injective on its classes, is covered by
+    Lemma V^ρ, §14.11(f), Theorem F161; complete heads keep their own rules: Lemma E, Theorems F141, F149): positions in the weights as the trainable bias with the same offset classes
+    (`_position_classes`), a union written in several parts as the pattern it is (docs/theory.md §11.13). The
+    certificate's pattern data are re-read from this spec, so they state what the derivation's steps prove."""
+    from .rules.positions import fixed_softmax_classes
     if group_spec is None:
         group_spec = _position_classes(spec)[0]
-    fixed = frozenset(k for k, h in enumerate(spec.heads) if h.position is not None and h.position.kind != "buckets")
+    fixed = frozenset(k for k, h in enumerate(spec.heads) if h.position is not None and h.position.kind != "buckets"
+                      and (isinstance(h.pattern, S.Full) or fixed_softmax_classes(spec, h) is None))
     normal_spec, rewrites = normalise_spec(group_spec)
     return normal_spec, rewrites, fixed
 

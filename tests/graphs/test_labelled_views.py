@@ -195,10 +195,15 @@ def test_a_trainable_symmetric_bias_removes_the_witness_end_to_end():
     assert (lab.evidence["layers"], lab.evidence["least"]) == (2, True)
 
 
-def test_a_fixed_bias_without_labelled_witness_is_not_shown_least():
+def test_a_fixed_bias_without_labelled_witness_is_least_on_a_softmax_head():
+    """Lemma V^ρ (Theorem F161): the fixed even weights of a normalised softmax head separate labelled views, so no
+    labelled witness gives D layers, least (formerly D + 1, not shown least); under `tie query key` it does not."""
     _, step = _layers_step(f"tokens 4\nattention {{ kernel k(x, y) = exp(x . y); pattern {EDGES}; "
                            "bias b(i, j) = -(i - j)^2 }")
-    assert (step.evidence["layers"], step.evidence["least"]) == (3, False)
+    assert (step.evidence["layers"], step.evidence["least"]) == (2, True)
+    _, tied = _layers_step(f"tokens 4\nattention {{ kernel k(x, y) = exp(x . y); tie query key; pattern {EDGES}; "
+                           "bias b(i, j) = -(i - j)^2 }")
+    assert (tied.evidence["layers"], tied.evidence["least"]) == (3, False)
 
 
 def test_a_labelled_witness_is_least_end_to_end():

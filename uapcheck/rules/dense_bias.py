@@ -18,8 +18,8 @@ from .. import proof
 from ..claim import Claim, claim, group, written
 from .. import spec as S
 from . import positions
-from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, JOINT_LABELS_MAX_N, OFFSET_BIAS_KINDS, DenseBiasLayers,
-                            joint_labels, keeps_all_labels, keeps_row_labels)
+from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, JOINT_LABELS_MAX_N, OFFSET_BIAS_KINDS, ROW_CLASSES_MAX_N,
+                            DenseBiasLayers, joint_labels, keeps_all_labels, keeps_row_labels, row_class_candidates)
 from ..groups import bias_class, bucket_kind
 
 CITE = proof.derived("Corollary 1", text="derived here: the labelled view argument (docs/theory.md §11.10) for dense "
@@ -191,14 +191,9 @@ def dense_bias_layers(spec: S.Spec, tds=()) -> proof.Step:
                          + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", found, low),
                          witness=(i, {"swap": [a, b]}), low=low)
-    if isinstance(n, int) and any(bucket_kind(k) for k in kinds) and n <= JOINT_LABELS_MAX_N:
-        joint = _joint_decision(kinds, n, n_value)
-        if joint is not None:
-            return joint
-    if not isinstance(n, int) and offset_only_with_buckets(kinds):
-        joint = _joint_any_length(kinds, n, n_value)
-        if joint is not None:
-            return joint
+    by_classes = _by_joint_classes(kinds, n, n_value)
+    if by_classes is not None:
+        return by_classes
     return _conclude(claim("two attention layers suffice: the depth-2 labelled view of a dense family is the whole "
                            "labelled sample (Lemma ", LEMMA_V, ", docs/theory.md §11.10); whether one layer is enough "
                            "is not decided for this mixture of biases at this n"),
@@ -225,6 +220,48 @@ def _joint_decision(kinds: tuple, n: int, n_value) -> Optional[proof.Step]:
                          "whole labelled sample, so two layers suffice (Theorem F136, Lemma " + claim(LEMMA_V, _SECTION),
                          DenseBiasLayers(kinds, n_value, 2, True, "witness", joint, max(joint)),
                          witness=(i, {"swap": [a, b]}), low=max(joint))
+    return None
+
+
+def _by_joint_classes(kinds: tuple, n, n_value) -> Optional[proof.Step]:
+    """The decisions by the heads' joint classes of the offsets: Theorem F136 beside T5 buckets at a concrete n,
+    F142 at a symbolic n, F162 (the rows' class multisets) for any offset kinds at a concrete n; None when none
+    decides."""
+    if isinstance(n, int) and any(bucket_kind(k) for k in kinds) and n <= JOINT_LABELS_MAX_N:
+        joint = _joint_decision(kinds, n, n_value)
+        if joint is not None:
+            return joint
+    if not isinstance(n, int) and offset_only_with_buckets(kinds):
+        joint = _joint_any_length(kinds, n, n_value)
+        if joint is not None:
+            return joint
+    if isinstance(n, int) and n <= ROW_CLASSES_MAX_N:
+        return _row_classes_decision(kinds, n)
+    return None
+
+
+def _row_classes_decision(kinds: tuple, n: int) -> Optional[proof.Step]:
+    """Theorem F162 (docs/theory.md §8): any dense heads with trainable classes of the offset at a concrete n. A σ with
+    σ(i) = j keeps row i's labels iff it maps the offsets of row i onto those of row j class by class, so the rows'
+    joint class multisets decide: no σ ≠ id keeps a row, one layer, least; a σ ≠ id keeping a row and leaving the group
+    (some row's labels not kept), two, least. None when every σ found lies in the group (not decided here)."""
+    candidates = row_class_candidates(kinds, n)
+    first = next(candidates, None)
+    if first is None:
+        return _conclude(claim(f"one layer suffices at n = {n}: no two rows carry the same multiset of joint classes "
+                               "and no row sees one class twice, so no σ ≠ id keeps the labels of a row (a σ with "
+                               "σ(i) = j maps the offsets of row i onto those of row j class by class); the one-layer "
+                               "labelled view determines the sample (Theorem F162, Lemma ", LEMMA_V, _SECTION),
+                         DenseBiasLayers(kinds, n, 1, True, "row classes"))
+    for i, perm in (first, *candidates):
+        if not keeps_all_labels(kinds, n, perm):
+            return _conclude(f"two attention layers are needed and suffice at n = {n}: σ = {_cycles(perm)} maps the "
+                             f"offsets of row {i} onto those of row {perm[i - 1]} class by class, so it keeps the labels "
+                             f"of row {i} and is not in the group; one layer gives X and σX the same output at position "
+                             f"{i}, and the depth-2 labelled view is the whole labelled sample (Theorem F162, Lemma "
+                             + claim(LEMMA_V, _SECTION),
+                             DenseBiasLayers(kinds, n, 2, True, "row classes", (i, perm)),
+                             witness=(i, {"permutation": list(perm)}))
     return None
 
 

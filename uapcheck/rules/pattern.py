@@ -339,7 +339,9 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
         return LayerCount(diameter, True, "labelled rooted views (§11.10): for every G-orbit representative i the "
                           "automorphisms of i's rooted view with its bias classes are exactly Stab_G(i), and no two "
                           "orbits have isomorphic labelled views, so no labelled view witness exists and D layers "
-                          "suffice (the trainable bias separates labelled views)", certificate=cert)
+                          "suffice (the bias classes separate labelled views: trainable classes of the offset by "
+                          "§11.10, the fixed weights of a normalised softmax head by §14.11(f), Theorem F161)",
+                          certificate=cert)
     if decision.sufficient:
         cert = decision.certificate.as_evidence() if decision.certificate else {}
         return LayerCount(diameter, True, "rooted views (§11.9): for every G-orbit representative i the "
@@ -600,6 +602,31 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
                       f"docs/theory.md §16.5){below}", family=cert)
 
 
+def _free_bias_count(graphs, biases, diameter: int, fixed_heads: frozenset) -> Optional[LayerCount]:
+    """Theorem F163 (docs/theory.md §11.10): a head h* with a `free` bias whose arcs hold every head's arcs, every row
+    of every (normalised) `free` head seeing at least two keys, the other biases trainable classes of the offset (or fixed weights
+    that Lemma V^ρ covers). A labelled witness would fix every position within D of its root in h*'s labels (a `free`
+    class is the pair itself), so there is none, and Lemma V^λ holds for `free` classes on rows of two keys or more:
+    D layers, least. None when the hypotheses fail."""
+    free = [graphs[k] for k, b in enumerate(biases) if b == "free"]
+    if fixed_heads & {k for k, b in enumerate(biases) if b is not None}:
+        return None
+    if any(not g.complete and len({i for _, i in g.arcs()}) < g.n for g in free):
+        return None  # a row that sees itself alone is the same whatever its `free` bias (Lemma V^λ fails there)
+    if not any(all(_holds_arcs(host, g) for g in graphs) for host in free) or diameter < 1:
+        return None
+    return LayerCount(diameter, True, "a `free` bias on a head whose arcs hold every head's arcs: its classes are the "
+                      "arcs themselves, so a labelled view witness would fix every position within D of its root, all "
+                      "of them, and none exists; every row of a `free` head sees two keys or more, so each layer "
+                      "separates different labelled views (Theorem F163, docs/theory.md §11.10): D layers suffice, "
+                      "and are least")
+
+
+def _holds_arcs(host, graph) -> bool:
+    """Every arc of `graph` is an arc of `host`."""
+    return host.complete or (not graph.complete and all(host.has_arc(j, i) for j, i in graph.arcs()))
+
+
 def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
     """The layer count with bias classes as arc labels (docs/theory.md §11.10): a labelled view witness
     shows D layers are not enough (for fixed and trainable labels alike); no witness proves D enough when
@@ -607,6 +634,11 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
     from ..graphs.views import offset_classes
     biases = _biases(spec)
     n = spec.tokens
+    if "free" in biases and grp is not None and spec.positional == "none" and all(
+            h.normalized for h in spec.heads if h.bias == "free"):
+        free = _free_bias_count(graphs, biases, diameter, fixed_heads)
+        if free is not None:
+            return free
     if "free" in biases or grp is None or spec.positional != "none":
         return LayerCount(diameter + 1, False, "view argument with bias labels (a `free` bias or a positional "
                           "encoding is not labelled here); no witness search")

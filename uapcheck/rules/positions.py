@@ -544,8 +544,10 @@ def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info:
                       "and one layer does not separate X from X with ", shifted_token("i+s", "i+s"), ", ",
                       shifted_token("i−s", "i-s"), " exchanged (n ≥ 4)")
     why = None
-    if not isinstance(head.pattern, S.Full):
-        why = "; more layers are analysed for dense heads only (on a pattern the fixed weights are not scaled away)"
+    sparse = not isinstance(head.pattern, S.Full)
+    if sparse and (softmax is None or head.projection is not None or head.nystrom):
+        why = ("; on a pattern more layers are analysed for normalised softmax heads k(x, y) = exp(γ x·y) only (the "
+               "lemma of §14.11(f) orders the states by scaled scores; the fixed weights are not scaled away)")
     elif softmax is None:
         what = ("this head is not one (it is unnormalised)" if not head.normalized else "this kernel is not one")
         why = ("; two layers are shown for a dense normalised softmax head k(x, y) = exp(γ x·y) only (the second "
@@ -560,6 +562,8 @@ def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info:
     requires = [(offset, "offset classes", "symmetric")]
     if head.position.kind == "reweight":
         requires.append((offset, "positive", True))
+    if sparse:
+        return _td_fixed_labelled(offset, analytic, softmax, label, one_layer, requires)
     cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
                      "Lemma E: a first layer at W_Q = W_K = 0 (the fixed weights) leaves, at every position v whose "
                      "row σ does not keep, a state no position of the other sample has; a second layer with "
@@ -577,6 +581,27 @@ def _td_fixed_even(head: S.Head, offset: proof.Step, analytic: proof.Step, info:
                           {"reason": "one layer is not token distinguishing for an even offset function; two layers "
                                      "are (Lemma E)"},
                           facts={"fixed_even": True}, certificate=cert)
+
+
+def _td_fixed_labelled(offset: proof.Step, analytic: proof.Step, softmax: sympy.Expr, label: str, one_layer,
+                       requires: list) -> proof.Step:
+    """An even h, injective on |δ|, on a sparse normalised softmax head (docs/theory.md §16.2, Theorem F161): the fixed
+    weights g(|δ|) = e^{h(δ)} are injective on the classes |δ|, so each layer separates different labelled views
+    (Lemma V^ρ, §14.11(f)), and the count is the labelled views' (PAT-LAYERS)."""
+    cert = Inference(((offset, proof.PROVED), (analytic, proof.PROVED)),
+                     "Lemma V^ρ: a fixed weight injective on the classes |δ| of a normalised softmax head; with equal own "
+                     "states and different labelled neighbour multisets, a layer with scaled scores is dominated by one "
+                     "pair of states in different classes of proportional weights and separates the rows",
+                     tuple(requires), (SoftmaxKernel(softmax, a, (b_sym, c_sym)),))
+    return proof.conclude(claim(one_layer, "; the fixed weights ", written("g(|δ|) = e^(h(δ))", r"g(|\delta|) = "
+                                r"e^{h(\delta)}"), " are injective on the classes |δ| of a normalised softmax head, so "
+                                "each layer separates positions whose labelled neighbour multisets differ (Lemma ",
+                                written("V^ρ", r"V^{\rho}"), ", docs/theory.md §14.11(f)), and the number of layers is "
+                                "the labelled views' (PAT-LAYERS; Theorem F161, §16.2)"),
+                          proof.PROVED, [offset, analytic],
+                          {"reason": "one layer is not token distinguishing for an even offset function; each layer "
+                                     "separates different labelled views (Lemma V^ρ)"},
+                          facts={"labelled_views": True}, certificate=cert)
 
 
 @proof.rule("TD-ROTARY", "RoPE: one softmax layer is token distinguishing w.r.t. the trivial group", CITE_ROPE,

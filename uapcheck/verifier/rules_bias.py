@@ -215,9 +215,56 @@ def _by_labels(spec, n, kinds, layers, least, condition, fixed: bool, buckets: b
         joint = _by_joint_any_length(spec, n, kinds, layers, least, condition)  # Theorem F142 (§16.5)
         if joint is not None:
             return joint
+    if not fixed and isinstance(n, int) and n <= ROW_CLASSES_N:
+        by_rows = _by_row_classes(n, kinds, layers, least)  # Theorem F162 (§8)
+        if by_rows is not None:
+            return by_rows
     if buckets and not set(kinds) <= set(SYMMETRIC):
         return _by_bucket_witness(spec, n, kinds, layers, least, condition)
     return _by_witness(n, kinds, layers, condition, "Lemma E, §16.2" if fixed else "Lemma V^λ")
+
+
+#: Lengths up to which the rows' joint class multisets are compared here (Theorem F162).
+ROW_CLASSES_N = 1024
+
+
+def _by_row_classes(n: int, kinds, layers, least):
+    """Theorem F162 (§8): a σ with σ(i) = j keeps row i's labels iff it maps the offsets 1 − i, …, n − i onto
+    1 − j, …, n − j class by class (joint classes, recomputed). No row sees a class twice and no two rows see the same
+    classes: no σ ≠ id keeps a row, one layer. Otherwise the verifier's own σ (a swap in a row, or the class-by-class
+    map between two rows) outside the group (a row whose labels it moves): two layers, least. None when neither."""
+    joint = {m: tuple(_label(k, n, 0, m) for k in kinds) for m in range(-(n - 1), n)}
+    rows: dict = {}
+    found = None
+    for i in range(1, n + 1):
+        by_class: dict = {}
+        for u in range(1, n + 1):
+            by_class.setdefault(joint[u - i], []).append(u)
+        double = [keys for keys in by_class.values() if len(keys) > 1]
+        if double:
+            image = list(range(1, n + 1))
+            image[double[0][0] - 1], image[double[0][1] - 1] = double[0][1], double[0][0]
+        elif frozenset(by_class) in rows:
+            j, image = rows[frozenset(by_class)], [0] * n
+            for u in range(1, n + 1):
+                image[u - 1] = by_class[joint[u - j]][0]
+            i = j
+        else:
+            rows[frozenset(by_class)] = i
+            continue
+        if not all(_row_kept(kinds, n, image, r) for r in range(1, n + 1)):
+            found = (i, tuple(image))
+            break
+        return None  # a σ ≠ id keeping a row lies in the group: not decided here
+    if found is None:
+        if (layers, least) != (1, True):
+            raise Reject(f"at n = {n} no σ ≠ id keeps a row's labels (the rows' joint classes, recomputed): one layer")
+        return VERIFIED, (f"the rows' joint classes at n = {n} (recomputed): no row sees a class twice and no two rows "
+                          "see the same classes, so no σ ≠ id keeps a row's labels; one layer (Theorem F162)")
+    if (layers, least) != (2, True):
+        raise Reject(f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry: two layers, least")
+    return VERIFIED, (f"σ = {found[1]} keeps row {found[0]}'s labels (recomputed) and moves another row's: two "
+                      "layers, least (Theorem F162; the depth-2 labelled view is the whole sample, Lemma V^λ)")
 
 
 #: Lengths up to which the joint classes of the offsets are re-enumerated here (Theorem F136).

@@ -372,9 +372,17 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         if labelled:
             return labelled
         if any(h.position is not None and h.position.kind != "buckets" for h in ctx.spec.heads):
-            # Lemma V^λ gives D layers for trainable classes; fixed position weights need their own theorem
-            raise Trust("D layers, least, with fixed position weights: no labelled view witness does not show D "
-                        "enough there (§11.10)")
+            # Lemma V^λ gives D layers for trainable classes; fixed position weights need Lemma V^ρ (Theorem F161):
+            # a normalised softmax head without projections; then the labelled views are re-decided over S_n
+            if n > EXHAUSTIVE_MAX_N or not all(_lemma_v_rho(ctx, h) for h in ctx.spec.heads
+                                               if h.position is not None and h.position.kind != "buckets"):
+                raise Trust("D layers, least, with fixed position weights: Lemma V^ρ (Theorem F161) with the engine's "
+                            f"labelled rooted views, not re-decided here above n = {EXHAUSTIVE_MAX_N} or off softmax "
+                            "heads (§11.10)")
+            found = _exhaustive(ctx, heads, n, d)
+            return found[0], found[1] + " (labelled; the fixed weights separate labelled views: Lemma V^ρ, Theorem F161)"
+        if any(h.bias == "free" for h in ctx.spec.heads):
+            return _free_bias_layers(ctx, heads, n, d)  # Theorem F163 (§11.10); the plain lemmas are not for labels
         fam = _family(ctx.spec, heads, n)
         if fam:
             return VERIFIED, FAMILY_LEMMAS[fam]
@@ -435,6 +443,38 @@ def _rooted_views(ctx, heads, n, d):
     return VERIFIED, (f"rooted views (§11.9) decided with nauty, not BLISS: for every G-orbit representative i, "
                       f"|Aut(R_i)| = |Stab_G(i)| and no two views are isomorphic, so no view witness exists and "
                       f"D = {d} layers suffice")
+
+
+def _free_bias_layers(ctx, heads, n: int, d: int):
+    """Theorem F163 (§11.10): D layers, least, with a `free` bias when a `free` head's arcs hold every head's arcs
+    (a labelled witness would fix every position within D of its root: none exists) and every row of every `free`
+    head sees two keys or more (Lemma V^λ for `free` classes); the other heads position-blind or with trainable
+    classes of the offset. Re-checked on the verifier's arcs; otherwise trusted."""
+    spec = ctx.spec
+    if spec.positional != "none" or any(h.position is not None or (h.bias and h.bias != "free" and h.bias not in
+                                                                    OFFSET_KINDS) for h in spec.heads):
+        raise Trust("D layers with a `free` bias beside position terms or an encoding: not re-checked here")
+    nbs = patterns.in_neighbourhoods(heads, n)
+    free = [nb for nb, h in zip(nbs, spec.heads) if h.bias == "free"]
+    if not all(h.normalized for h in spec.heads if h.bias == "free"):
+        raise Trust("D layers with a `free` bias on an unnormalised head: not re-checked here")
+    if any(len(nb[v]) < 2 for nb in free for v in range(1, n + 1)):
+        raise Reject("a row of a `free` head sees itself alone: its labelled views are not separated (Lemma V^λ "
+                     "fails for `free` classes there), so D layers are not shown")
+    if not any(all(nb[v] >= other[v] for other in nbs for v in range(1, n + 1)) for nb in free):
+        raise Trust("D layers with a `free` bias on a head that does not hold every arc: the labelled views are not "
+                    "re-decided here")
+    return VERIFIED, (f"Theorem F163 (§11.10): a `free` head holds every arc (checked on the verifier's arcs), so a "
+                      f"labelled witness would fix every position within D = {d} of its root, all of them; every row "
+                      "of a `free` head sees two keys or more, so D layers suffice, and are least")
+
+
+def _lemma_v_rho(ctx, head) -> bool:
+    """Lemma V^ρ's head (§14.11(f), Theorem F161): a fixed bias on a normalised head k(x, y) = exp(γ x·y), γ > 0,
+    neither tied nor affine, without projections (its classes are re-derived by the labelled check itself)."""
+    from .rules_positions import softmax_gamma
+    return head.position.kind == "bias" and head.bias is None and head.projection is None and not head.nystrom and \
+        head.heads is None and not head.differential and softmax_gamma(ctx.spec, head) is not None
 
 
 def _exhaustive(ctx, heads, n, d):

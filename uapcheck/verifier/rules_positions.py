@@ -213,6 +213,8 @@ def td_fixed_bias(ctx, s):
     side = (s.get("data") or {}).get("one_sided")
     if side is not None:
         return _td_fixed_one_sided(ctx, head, off, an, side)
+    if (s.get("data") or {}).get("labelled_views"):
+        return _td_fixed_labelled(ctx, head, off, an)
     if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "injective":
         raise Reject("proved without an injective offset function and analyticity")
     _reweight_premise(head, off)
@@ -289,6 +291,23 @@ def _td_fixed_even(ctx, s, head: S.Head, off, an):
     return VERIFIED, (f"inference (§16.2, Lemma E): h even and injective on |δ| (POS-OFFSET), AN-STRUCT proved, "
                       f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived, a dense head: two layers separate every "
                       "pair outside the reflection")
+
+
+def _td_fixed_labelled(ctx, head: S.Head, off, an):
+    """Theorem F161 (§16.2): an even h, injective on |δ|, on a sparse normalised softmax head without projections:
+    the fixed weights are injective on the classes |δ|, so each layer separates different labelled views (Lemma V^ρ,
+    §14.11(f)); the count is the pattern's labelled views' (PAT-LAYERS)."""
+    if not (_proved(off) and _proved(an)) or (off.get("data") or {}).get("class") != "symmetric":
+        raise Reject("Lemma V^ρ's even case needs an even offset function injective on |δ| and analyticity")
+    if isinstance(head.pattern, S.Full):
+        raise Reject("a dense head's count is Lemma E's (BIAS-LAYERS), not the labelled views'")
+    gamma = softmax_gamma(ctx.spec, head)
+    if gamma is None or head.projection is not None or head.nystrom:
+        raise Reject("Lemma V^ρ is proved for normalised heads k(x, y) = exp(γ x·y), γ > 0, without projections, only")
+    _reweight_premise(head, off)
+    return VERIFIED, (f"inference (§16.2, Theorem F161): h even and injective on |δ| (POS-OFFSET), AN-STRUCT proved, "
+                      f"k(x, y) = exp({sympy.sstr(gamma)} x·y) re-derived on a sparse head: each layer separates "
+                      "different labelled views (Lemma V^ρ); the count is the labelled views'")
 
 
 def softmax_gamma(spec: S.Spec, head: S.Head, affine_ok: bool = False) -> Optional[sympy.Expr]:
