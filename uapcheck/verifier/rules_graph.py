@@ -120,6 +120,8 @@ def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statem
         by_lemma = _lemma_at_length(ctx, s)
         if by_lemma:
             return by_lemma
+        if "diameter" in data:  # no lemma of the verifier's for these heads: its own breadth-first searches at n
+            return _diameter_by_search(ctx, n, heads, _int(data["diameter"], "the diameter"))
     if "diameter" not in data or data.get("pair") is None:
         raise Trust("only bounds on the diameter are certified")
     d = _int(data["diameter"], "the diameter")
@@ -411,6 +413,20 @@ def _witness_bad_positions(ctx, heads, n: int, perm: list) -> set:
 # the trainable bias kinds whose class is a function of the offset: Lemma V^λ (§11.10) gives D layers when no
 # labelled view witness exists (a `free` bias is not one: its classes are the arcs themselves)
 OFFSET_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric circulant")
+
+
+def _diameter_by_search(ctx, n: int, heads, d: int):
+    """A diameter stated without its pair (a closed form read at n, Theorem F125 (c)): the verifier's own
+    breadth-first search from every position gives strong connectivity and the diameter itself."""
+    mine = _all_distances(ctx, n, heads)
+    unreached = next(((v, i) for v, arr in mine.items() for i, x in enumerate(arr[1:], 1) if x is None), None)
+    if unreached is not None:
+        raise Reject(f"position {unreached[1]} is unreachable from {unreached[0]}: not strongly connected")
+    true_d = max(x for arr in mine.values() for x in arr[1:])
+    if true_d != d:
+        raise Reject(f"the directed diameter is {true_d}, not {d}")
+    return VERIFIED, (f"the closed form's diameter re-derived by the verifier's own breadth-first search from every "
+                      f"position: strongly connected with diameter {d}")
 
 
 def _rooted_views(ctx, heads, n, d):
