@@ -175,3 +175,15 @@ def test_the_verifier_accepts_d_layers_with_fixed_weights_only_through_lemma_v_r
     step["data"]["layers"], step["data"]["least"] = step["data"]["diameter"], True
     report = verify(factor)
     assert not report.complete and not any(s.outcome == "rejected" for s in report.steps)
+
+
+def test_a_window_of_param_radius_beside_a_fixed_complete_head_is_not_an_internal_error():
+    """Theorem F149 reads the heads' arcs at the integer n; a window whose radius is a param (complete at n = 16 for
+    every w ≥ 4097) has no arcs at one value, so the theorem is not applied there and the count stays the derived
+    one (building the arcs raised KeyError: an internal error, found by fuzzing)."""
+    import uapcheck
+    text = ("param w integer >= 4097\ntokens 16\nparam m > 0\nattention {\n  kernel k(q, key) = exp(q . key)\n"
+            "  pattern window(w)\n  bias buckets(32, 128)\n}\nattention {\n  kernel k(q, key) = exp(q . key)\n"
+            "  bias b(i, j) = -m * |i - j|\n}\n")
+    result = uapcheck.check(text, "t.uap")
+    assert str(result.verdict) in ("UAP", "INCONCLUSIVE")

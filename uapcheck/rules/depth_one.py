@@ -83,7 +83,10 @@ def one_layer(spec: S.Spec, group_spec: S.Spec, tds: list, structure: list, grou
     n = spec.tokens
     assert isinstance(n, int)  # applies() asked for an integer n
     kinds = [h.bias for h in group_spec.heads]
-    graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+    try:
+        graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
+    except KeyError:  # a pattern size given by a param (`window(w)`): its arcs are not read at one value of w
+        return None
     if one_layer_witness(kinds, graphs, n) is not None:
         return None
     from .pattern import layers_step
