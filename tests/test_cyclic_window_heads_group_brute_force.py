@@ -101,4 +101,5 @@ def test_the_heads_group_at_every_length_is_the_one_on_their_arcs(seed):
             c = uapcheck.check(f"tokens {n}\n" + text(heads), "t.uap").to_dict()
             assert c["group"]["order"] == true_order(heads, n, w), ([(sorted(a), sorted(b)) for a, b in heads], n)
             seen["concrete"] += 1
-    assert seen["F153"] >= 5 and seen["lengths"] >= 600, seen
+    # F35–F39 (with the mirrored seam) decide most narrow tuples first; F153 the others: both are read here
+    assert seen["F153"] >= 2 and seen["lengths"] >= 600, seen

@@ -224,12 +224,7 @@ def group_cases(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -
     if len(patterns) < 2 or not isinstance(n, sympy.Symbol):
         return None
     union = union_theorem(patterns, n, params)
-    if union is None or union.theorem not in UNION_THEOREMS or union.low.free_symbols:
-        return None
-    w_value = dict(union.params).get("w")
-    if w_value is None or not getattr(w_value, "is_Integer", False):
-        return None
-    found = decide(patterns, int(w_value), params, one_sided=union.theorem == "F6")
+    found = _tuple_of(patterns, union, params)
     if found is None:
         return None
     low = int(union.low)
@@ -246,16 +241,22 @@ def group_cases(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -
                       intersection=(GROUP_KIND, found, low))]
 
 
-def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping):
-    """Theorem F143 as a head_layers.HeadLayers (D, or D + 1 on the residues of n mod 2w it names, least, for every
-    n ≥ 2w + 3), or None when its premises fail."""
-    from .head_layers import HeadLayers
+def _tuple_of(patterns, union, params: Mapping):
+    """The heads read as F143's tuple when their union is a cyclic window (or one-sided cyclic offsets) of an integer
+    width from an integer bound on: `decide`'s answer, or None."""
     if union is None or union.theorem not in UNION_THEOREMS or union.low.free_symbols:
         return None
     w_value = dict(union.params).get("w")
     if w_value is None or not getattr(w_value, "is_Integer", False):
         return None
-    found = decide(patterns, int(w_value), params, one_sided=union.theorem == "F6")
+    return decide(patterns, int(w_value), params, one_sided=union.theorem == "F6")
+
+
+def cyclic_window_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol, params: Mapping):
+    """Theorem F143 as a head_layers.HeadLayers (D, or D + 1 on the residues of n mod 2w it names, least, for every
+    n ≥ 2w + 3), or None when its premises fail."""
+    from .head_layers import HeadLayers
+    found = _tuple_of(patterns, union, params)
     if found is None:
         return None
     diameter = union.diameter.xreplace({union.n_symbol: n})

@@ -70,8 +70,9 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
             continue
         if isinstance(decision, tuple) and decision[0] == "cyclic window heads":
             if n >= decision[2]:  # Theorem F153 from the union's bound on: its group read at n
-                return replace(case, condition=sympy.true, order=sympy.sympify(case.order, strict=True).xreplace(
-                    {big: Integer(n)}), rule=f"{case.rule}, read at n = {n:,}", intersection=decision + (n,))  # safe: strict
+                order = sympy.sympify(case.order, strict=True)  # safe: strict (an order the engine wrote)
+                return replace(case, condition=sympy.true, order=order.xreplace({big: Integer(n)}),
+                               rule=f"{case.rule}, read at n = {n:,}", intersection=decision + (n,))
             continue
         if not isinstance(decision, tuple):
             continue
