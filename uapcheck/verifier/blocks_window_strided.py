@@ -649,8 +649,10 @@ def _twins_family(b: int, w: int, s: int, pattern: S.Pattern):
         return Family("F119", low, 2, 3, False, order, period, name, None,
                       diameter_at=lambda n: sympy.Integer(2), period=period)
     root, x, y = found
+    from .families import _swap
     return Family("F119", low, 2, 3, True, order, period, name, None,
                   diameter_at=lambda n: sympy.Integer(2), period=period,
+                  quoted_witness=lambda n: (root, _swap(n, x, y)),  # a step quoting a witness quotes this one
                   layers_check=lambda n, d: _swap_problem(pattern, n, x, y, root),
                   layers_text=(f"3 layers least (Theorem F119): swapping {x} and {y} keeps every neighbourhood "
                                f"within distance 1 of position {root} and is not in G (checked on the verifier's arcs "
