@@ -195,10 +195,12 @@ def test_upper_bound_on_the_diameter_is_not_called_the_diameter():
     assert "at most" in layers.claim
 
 
-def test_bias_labels_skip_the_witness_search():
+def test_a_free_bias_on_a_head_holding_every_arc_is_decided_by_theorem_f163():
+    """A `free` bias labels every arc of its head; with every row seeing two keys, Theorem F163 (§11.10) gives D
+    layers, least (formerly the witness search was skipped and the count stated sufficient only)."""
     r = run(head("window(1) + global(1)", "\n bias free"), "tokens 7\n")
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
-    assert step.evidence["least"] is False
+    assert step.evidence["least"] is True
 
 
 def test_causal_on_one_token_is_uap_and_on_two_is_not():

@@ -35,6 +35,8 @@ CATALOG = REPO / "catalog"
 def _issue10_constructs(spec: S.Spec) -> bool:
     """Constructs of issue 10 the simulator does not model (it refuses them by name; `heads H kv G` is modelled)."""
     def new_pattern(p) -> bool:
+        if isinstance(p, S.PatternSequence):  # a per-layer list: the constructs of its layers
+            return any(new_pattern(q) for q in p.patterns)
         if isinstance(p, (S.PatternIntersection, S.Sinks, S.GlobalAt, S.Blockwise)):
             return True
         return isinstance(p, S.PatternUnion) and any(new_pattern(q) for q in p.parts)
