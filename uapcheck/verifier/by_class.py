@@ -406,12 +406,7 @@ def lengths(ctx, s) -> str:
     if ctx.spec.mixer is not None:
         return _mixer_lengths(ctx, listed, got)
     budget = ctx.spec.layers
-    for x in listed:
-        value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
-        if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
-            raise Reject(f"n = {value}: unknown verdict {verdict!r}")
-        if verdict not in ("UAP", "NOT-UAP"):
-            continue
+    for x, value, verdict, layers in _decisive(listed):
         if _not_allowed(ctx, value):
             raise Reject(f"n = {value} is not a length the file allows (a global or sinks part exceeds it): no verdict "
                          "is stated there")
@@ -442,18 +437,24 @@ def lengths(ctx, s) -> str:
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
 
 
+def _decisive(listed):
+    """(entry, n, verdict, layers) for each listed length stated UAP or NOT-UAP; Reject for an unknown verdict."""
+    from .check import Reject
+    for x in listed:
+        value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
+        if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
+            raise Reject(f"n = {value}: unknown verdict {verdict!r}")
+        if verdict in ("UAP", "NOT-UAP"):
+            yield x, value, verdict, layers
+
+
 def _mixer_lengths(ctx, listed, got) -> str:
     """A convolution mixer's lengths below its range (docs/theory.md §22): at each one the sum sets of the
     verifier's own taps mod n fill Z_n exactly when UAP is stated, at the depth stated (least: fewer leave an offset
     unread, §22.2), and the stated group's order is the centraliser's, C_{n/g} ≀ S_g with g = gcd(n, taps)."""
     from .check import Reject
     from .rules_conv import _taps, _wreath_order, sumset_depth, tap_gcd
-    for x in listed:
-        value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
-        if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
-            raise Reject(f"n = {value}: unknown verdict {verdict!r}")
-        if verdict not in ("UAP", "NOT-UAP"):
-            continue
+    for x, value, verdict, layers in _decisive(listed):
         taps = _taps(ctx, {}, value)
         depth, _ = sumset_depth(value, taps)
         if verdict == "NOT-UAP" and depth is not None and ctx.spec.layers is None:
