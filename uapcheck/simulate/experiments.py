@@ -472,9 +472,19 @@ def ill_posed(lab: Lab, networks: Sequence[Network]) -> Demonstration:  # noqa: 
 # ---------------------------------------------------------------------------------------------
 # Causal targets: one layer sees the prefix as a set, two see its order
 
-def _masks(lab: Lab) -> list[np.ndarray]:
+def _masks(lab: Lab, layer_index: int = 0) -> list[np.ndarray]:
+    """Every head's mask in layer layer_index + 1 (per-layer patterns, §21, differ by layer)."""
     n = lab.n
-    return [np.ones((n, n), dtype=bool) if m is None else m for m in lab.model.masks]
+    return [np.ones((n, n), dtype=bool) if m is None else m
+            for m in (lab.model.mask(k, layer_index) for k in range(len(lab.model.masks)))]
+
+
+def _sees(lab: Lab, layer_index: int) -> np.ndarray:
+    """sees[i, v]: the output of layer layer_index + 1 at i reads its input at v (some head, or i itself)."""
+    sees = np.eye(lab.n, dtype=bool)
+    for m in _masks(lab, layer_index):
+        sees |= m
+    return sees
 
 
 def prefix_rearrangement(lab: Lab, position: Optional[int] = None, one_layer: bool = False,
@@ -505,11 +515,15 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None, one_layer: bo
                                  [f"the heads see different sets at position {i}: no common rearrangement"], {})
     labelled = (lab.model.spec.positional != "none" or
                 any(h.bias or getattr(h, "position", None) is not None for h in lab.model.heads))
-    # View lemma at depth 2: the outputs at i agree if σ keeps the neighbourhoods of every v
-    # within distance 1 of i.
-    near = {i} | {j + 1 for m in masks for j in np.flatnonzero(m[i - 1])}
-    keeps2 = all({images[k - 1] for k in np.flatnonzero(m[v - 1]) + 1} ==
-                 set(np.flatnonzero(m[images[v - 1] - 1]) + 1) for m in masks for v in near)
+    # View lemma at depth 2 (§21.3, layer by layer): the outputs at i agree if σ keeps layer 2's
+    # neighbourhoods of i and layer 1's of every v that layer 2 reads at i.
+    second = _masks(lab, 1)
+    near = {i} | {j + 1 for m in second for j in np.flatnonzero(m[i - 1])}
+
+    def keeps(layer: list[np.ndarray], v: int) -> bool:
+        return all({images[k - 1] for k in np.flatnonzero(m[v - 1]) + 1} ==
+                   set(np.flatnonzero(m[images[v - 1] - 1]) + 1) for m in layer)
+    keeps2 = keeps(second, i) and all(keeps(masks, v) for v in near)
     one, two = [], []
     exact = None
     scale = 1.0
@@ -563,26 +577,25 @@ def prefix_rearrangement(lab: Lab, position: Optional[int] = None, one_layer: bo
 # ---------------------------------------------------------------------------------------------
 # Receptive target classes (causal maps and their generalisation, docs/theory.md §14)
 
-def reach_and_distance(lab: Lab) -> tuple[np.ndarray, np.ndarray]:
-    """(R, dist): R[i, j] when x_j reaches position i in some number of layers (the union of the
-    heads, i sees itself), dist[i, j] = d(j → i) (−1 when unreachable)."""
+def reach_and_distance(lab: Lab, depth: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
+    """(R, dist): R[i, j] when x_j reaches position i within `depth` layers (within the network's
+    depth when None), dist[i, j] = the least number of layers within which x_j reaches i (−1 when never).
+    Layer by layer (docs/theory.md §21.1: In_m(i) is the union of In_{m−1}(v) over the v that layer m
+    reads at i), so per-layer patterns, sinks included, are read as the network uses them; one pattern
+    in every layer gives the hop distance of its graph."""
     n = lab.n
-    sees = np.zeros((n, n), dtype=bool)
-    for m in _masks(lab):
-        sees |= m
-    np.fill_diagonal(sees, True)
+    period = len(lab.model.layer_masks) if lab.model.layer_masks is not None else 1
     dist = np.full((n, n), -1, dtype=int)
     np.fill_diagonal(dist, 0)
-    frontier = np.eye(n, dtype=bool)
-    reached = frontier.copy()
-    hops = 0
-    while frontier.any():
-        hops += 1
-        nxt = (frontier.astype(np.int64) @ sees.T.astype(np.int64) > 0) & ~reached
-        dist[nxt.T] = hops
-        reached |= nxt
-        frontier = nxt
-    return reached.T, dist
+    reached = np.eye(n, dtype=bool)
+    still, m, limit = 0, 0, lab.net.depth if depth is None else depth
+    while m < limit and still < period:
+        nxt = (_sees(lab, m).astype(np.int64) @ reached.astype(np.int64)) > 0
+        m += 1
+        dist[nxt & ~reached] = m
+        still = still + 1 if np.array_equal(nxt, reached) else 0
+        reached = nxt
+    return reached, dist
 
 
 def receptive_separation(lab: Lab, layers: int, predicted: bool, label: str) -> Demonstration:
@@ -590,7 +603,7 @@ def receptive_separation(lab: Lab, layers: int, predicted: bool, label: str) -> 
     distinct unless i = i′ and X, Y agree on the positions that reach i; those must coincide.
     Samples: random ones and random copies sharing one token with them."""
     rng = lab.rng
-    reach, _ = reach_and_distance(lab)
+    reach, _ = reach_and_distance(lab, layers)
     originals = [lab.sample() for _ in range(lab.samples)]
     shared = []
     for X in originals:
