@@ -146,8 +146,10 @@ def test_code_running_inside_a_rule_cannot_conclude_for_it():
             proof.conclude("forged from a callback", proof.PROVED)
             return super().items()
 
-    with pytest.raises(RuntimeError, match="outside its module"):
-        pattern.undecided_step("p", Sneaky())  # the reason is formatted inside the rule
+    # the evidence's JSON form is made when it is first read: outside the rule, where the callback is refused too
+    step = pattern.undecided_step("p", Sneaky())
+    with pytest.raises(RuntimeError, match="outside a rule"):
+        step.evidence  # noqa: B018 - reading it makes it
     class SneakyLabel(str):
         def __format__(self, spec):
             proof.conclude("forged from a callback", proof.PROVED)

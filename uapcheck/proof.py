@@ -324,6 +324,12 @@ class Step(metaclass=_SealedClass):
         yield from go(self)
 
 
+#: The JSON fields of a step and the record entry each is made from on first use (`json_form`).
+_JSON_SOURCES = {"evidence": "evidence source", "facts_json": "facts_json source",
+                 "certificate_json": "certificate_json source"}
+#: A JSON field not made yet.
+_NOT_MADE = object()
+
 _FIELDS = ("rule", "claim", "claim_parts", "status", "premises", "evidence", "cite", "citation", "notes", "facts",
            "facts_json", "certificate", "certificate_json", "head")
 
@@ -360,9 +366,19 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             raise RuntimeError("not a derivation step made by a rule")
         return rec
 
+    def json_form(self: Step, name: str) -> Any:
+        """A JSON field, made from its source on first use: a step whose evidence, facts and certificate are
+        never printed (a length below a range, a step a later rule replaces) never pays for their JSON."""
+        rec = record(self)
+        value = rec[name]
+        if value is _NOT_MADE:
+            source = rec.pop(_JSON_SOURCES[name])
+            value = rec[name] = _jsonable(source if name != "certificate_json" else source.to_json())
+        return value
+
     def getter(name: str) -> property:
-        if name in ("evidence", "facts_json", "certificate_json"):
-            return property(lambda self: _json_copy(record(self)[name]))
+        if name in _JSON_SOURCES:
+            return property(lambda self: _json_copy(json_form(self, name)))
         if name == "facts":
             return property(lambda self: dict(record(self)[name]))
         return property(lambda self: record(self)[name])
@@ -472,11 +488,12 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
         step = new_object(Step)
         records[step] = {
             "rule": active_id, "claim": str(claim), "claim_parts": parts, "status": status, "premises": premises,
-            "evidence": _jsonable(dict(evidence or {})), "cite": citation.text,
+            "evidence": _NOT_MADE, "evidence source": dict(evidence or {}), "cite": citation.text,
             "citation": citation, "notes": tuple(str(n) for n in notes),
-            "facts": types.MappingProxyType(dict(facts or {})), "facts_json": _jsonable(dict(facts or {})),
+            "facts": types.MappingProxyType(dict(facts or {})),
+            "facts_json": _NOT_MADE, "facts_json source": dict(facts or {}),
             "certificate": certificate,
-            "certificate_json": None if certificate is None else _jsonable(certificate.to_json()),
+            "certificate_json": None if certificate is None else _NOT_MADE, "certificate_json source": certificate,
             "head": _current_head.get(),
         }
         return step

@@ -133,6 +133,30 @@ def test_random_codes_are_the_codes_of_the_documented_rows(r, monkeypatch):
     assert build_mod.random_codes(0, 100, r) is None  # small n: the rows themselves
 
 
+@pytest.mark.parametrize("r", [2, 3, 5, 6, 9])
+def test_fast_rows_probe_draws_repeats_and_rejections(r):
+    """The once-per-r probe that licenses the fast draws covers both paths of `sample`'s rejection loop:
+    rows that draw a candidate twice, and draws of n or more."""
+    import random
+
+    from uapcheck.graphs import build as build_mod
+    n = build_mod._sample_threshold(r) + build_mod.PROBE_ABOVE_THRESHOLD
+    bits, k = random.Random(20261201).getrandbits, n.bit_length()
+    repeats = too_large = 0
+    for _ in range(build_mod.PROBE_ROWS):
+        row: list[int] = []
+        while len(row) < r:
+            j = bits(k)
+            too_large += j >= n
+            repeats += j < n and j + 1 in row
+            if j < n and j + 1 not in row:
+                row.append(j + 1)
+    assert repeats >= 5 and too_large >= 5
+    build_mod._FAST_ROWS_AGREE.pop(r, None)
+    build_mod._WORD_ROWS_AGREE.pop(r, None)
+    assert build_mod._fast_rows(r) == (True, True)
+
+
 def test_complete_graphs_on_n_share_their_derived_forms_which_equal_a_fresh_build(monkeypatch):
     """Two complete graphs on the same n (a head's and a union's, built apart) share one set of derived forms, made
     once; each form equals the one a graph not shared makes for itself; another n has its own; memo.clear_caches()

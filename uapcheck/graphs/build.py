@@ -278,15 +278,15 @@ def _add_cyclic_offset(out: set, n: int, a: int) -> None:
     out.update(range((n - a) * (n + 1) + (a - n) * n, n * (n + 1) + (a - n) * n, n + 1))
 
 
-def _sample_rows_by_bits(seed: int, n: int, r: int) -> list[list[int]]:
-    """`random.Random(seed).sample(range(1, n + 1), r)` for each of n rows, drawn the way CPython's
-    `sample` draws from a large population (n above its small-set threshold): for each of the r
-    keys, `getrandbits(n.bit_length())` until a value below n not drawn before in the row. Only
+def _sample_rows_by_bits(seed: int, n: int, r: int, count: Optional[int] = None) -> list[list[int]]:
+    """`random.Random(seed).sample(range(1, n + 1), r)` for each of ``count`` rows (n by default), drawn the
+    way CPython's `sample` draws from a large population (n above its small-set threshold): for each of
+    the r keys, `getrandbits(n.bit_length())` until a value below n not drawn before in the row. Only
     the per-call overhead of `sample` is saved; `random_rows` checks the two agree first."""
     bits = random.Random(seed).getrandbits
     k = n.bit_length()
     rows = []
-    for _ in range(n):
+    for _ in range(n if count is None else count):
         row: list[int] = []
         for _ in range(r):
             j = bits(k)
@@ -301,8 +301,8 @@ def _sample_rows_by_bits(seed: int, n: int, r: int) -> list[list[int]]:
 ROWS_PER_PASS = 8192
 
 
-def _sample_rows_by_words(seed: int, n: int, r: int):
-    """The rows of `_sample_rows_by_bits` as an (n, r) numpy int64 array of 0-based keys, from the same
+def _sample_rows_by_words(seed: int, n: int, r: int, count: Optional[int] = None):
+    """The rows of `_sample_rows_by_bits` as a (count, r) numpy int64 array of 0-based keys, from the same
     stream read in bulk: `getrandbits(32·W)` is W consecutive 32-bit outputs of the generator (least
     significant word first on a little-endian machine), and `getrandbits(k)` (k ≤ 32) is one output
     shifted right by 32 − k. The outputs below n, in order, are the candidates: a row takes the next r
@@ -321,11 +321,12 @@ def _sample_rows_by_words(seed: int, n: int, r: int):
         raw = np.frombuffer(bits(32 * words).to_bytes(4 * words, "little"), dtype="<u4") >> shift
         return raw[raw < n].astype(np.int64)
 
-    pool, at = candidates(n * r + n * r // 32 + 256), 0
-    out = np.empty((n, r), dtype=np.int64)
+    count = n if count is None else count
+    pool, at = candidates(count * r + count * r // 32 + 256), 0
+    out = np.empty((count, r), dtype=np.int64)
     i = 0
-    while i < n:
-        rows = min(n - i, ROWS_PER_PASS)
+    while i < count:
+        rows = min(count - i, ROWS_PER_PASS)
         if len(pool) - at < rows * r + r:
             pool, at = np.concatenate((pool[at:], candidates(rows * r + 256))), 0
         block = pool[at:at + rows * r].reshape(rows, r)
@@ -358,16 +359,23 @@ _FAST_ROWS_AGREE: dict[int, bool] = {}  # per r: does `_sample_rows_by_bits` dra
 _WORD_ROWS_AGREE: dict[int, bool] = {}  # per r: and `_sample_rows_by_words` what `_sample_rows_by_bits` draws?
 
 
+#: The probe of `_fast_rows`: rows drawn from a population just above `sample`'s small-set threshold, so that
+#: for r ≥ 2 some rows draw a candidate twice (5 of the 256 rows for r = 2, 14 for r = 3, more for larger r)
+#: and draws ≥ n are rejected (tests/graphs/test_build.py counts them).
+PROBE_ROWS = 256
+PROBE_ABOVE_THRESHOLD = 43
+
+
 def _fast_rows(r: int) -> tuple[bool, bool]:
     """(`_sample_rows_by_bits` draws what `sample` draws, `_sample_rows_by_words` what
-    `_sample_rows_by_bits` draws) for this r on this interpreter, checked once on a probe of about a
-    thousand rows (a few of which repeat a candidate)."""
+    `_sample_rows_by_bits` draws) for this r on this interpreter, checked once on a probe of
+    `PROBE_ROWS` rows from a small population (so that the rows that repeat a candidate are many)."""
     if r not in _FAST_ROWS_AGREE:
-        probe_n = _sample_threshold(r) + 977
+        probe_n = _sample_threshold(r) + PROBE_ABOVE_THRESHOLD
         rng = random.Random(20261201)
-        by_bits = _sample_rows_by_bits(20261201, probe_n, r)
+        by_bits = _sample_rows_by_bits(20261201, probe_n, r, PROBE_ROWS)
         _FAST_ROWS_AGREE[r] = by_bits[:64] == [rng.sample(range(1, probe_n + 1), r) for _ in range(64)]
-        by_words = _sample_rows_by_words(20261201, probe_n, r) if _FAST_ROWS_AGREE[r] else None
+        by_words = _sample_rows_by_words(20261201, probe_n, r, PROBE_ROWS) if _FAST_ROWS_AGREE[r] else None
         _WORD_ROWS_AGREE[r] = by_words is not None and (by_words + 1).tolist() == by_bits
     return _FAST_ROWS_AGREE[r], _WORD_ROWS_AGREE[r]
 

@@ -1286,7 +1286,9 @@ def _is_graph_automorphism(perm: Sequence[int], union: PatternGraph) -> bool:
     # Endpoints come from dividing the codes (numpy on a large graph, else plain Python): no igraph.
     if union.num_arcs >= NUMPY_CHECK_ARCS and n * n < 2 ** 63:
         from .symmetry import _preserves_arrays
-        return _preserves_arrays(union, tuple(perm))
+        on_arrays = _preserves_arrays(union, tuple(perm))
+        if on_arrays is not None:
+            return on_arrays
     codes = union.codes
     if tuple(perm) == reflection(n):  # code c -> n² - 1 - c
         return all(map(codes.__contains__, map(sub, repeat(n * n - 1), codes)))

@@ -195,15 +195,19 @@ class _Structure:
 
     def _preserves(self, perm: tuple) -> bool:
         n = self.n
-        if len(perm) != n or sorted(perm) != list(range(1, n + 1)):
+        if len(perm) != n:
+            return False
+        if self.labels is None and self.num_arcs >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63 and not self.trivial:
+            arrays = _preserves_arrays(self.support, perm)  # the permutation checked there, on its array
+            if arrays is not None:
+                return arrays
+        if sorted(perm) != list(range(1, n + 1)):
             return False
         if self.trivial:
             return perm == tuple(range(1, n + 1))
         moved = list(compress(range(n), map(ne, perm, range(1, n + 1))))
         if not moved or not self.num_arcs:
             return True
-        if self.labels is None and self.num_arcs >= NUMPY_PRESERVE_ARCS and n * n < 2 ** 63:
-            return _preserves_arrays(self.support, perm)
         codes, labels = self.codes, self.labels
         if perm == reflection(n):
             # (j, i) -> (n-1-j, n-1-i) in 0-based terms, i.e. code c -> n² - 1 - c: no decoding
@@ -242,19 +246,30 @@ class _Structure:
 NUMPY_PRESERVE_ARCS = 50_000
 
 
-def _preserves_arrays(support: PatternGraph, perm: tuple) -> bool:
-    """σ maps every arc of ``support`` to an arc (so onto the arcs: σ is a bijection), on numpy arrays
-    (exact int64 codes): the reflection c ↦ n² − 1 − c reverses the sorted codes; any other σ maps the
-    arcs at its moved points (the others are fixed), each image looked up in the sorted codes."""
+def _preserves_arrays(support: PatternGraph, perm: tuple) -> Optional[bool]:
+    """Whether ``perm`` (1-based images, n of them) is a permutation of 1 … n and σ maps every arc of
+    ``support`` to an arc (so onto the arcs: σ is a bijection), on numpy arrays (exact int64 codes): the
+    reflection c ↦ n² − 1 − c reverses the sorted codes; any other σ maps the arcs at its moved points
+    (the others are fixed), each image looked up in the sorted codes. None when an entry is not an integer
+    that int64 holds as it is (the caller's plain-Python check then decides)."""
     import numpy as np
     n = support.n
+    if perm == reflection(n):
+        codes = code_array(support)
+        return bool(np.array_equal(n * n - 1 - codes[::-1], codes))
+    try:
+        p0 = np.fromiter(perm, dtype=np.int64, count=n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if p0.tolist() != list(perm):  # an entry int64 does not hold exactly (a fraction, text)
+        return None
+    p0 -= 1
+    if not np.array_equal(np.sort(p0), np.arange(n, dtype=np.int64)):
+        return False  # not a permutation of 1 … n
     codes = code_array(support)
     if len(codes) == 0:
         return True
-    if perm == reflection(n):
-        return bool(np.array_equal(n * n - 1 - codes[::-1], codes))
     src, dst = code_endpoints(support)
-    p0 = np.asarray(perm, dtype=np.int64) - 1
     moved = p0 != np.arange(n, dtype=np.int64)
     select = moved[src] | moved[dst]
     images = p0[src[select]] * n + p0[dst[select]]
