@@ -151,6 +151,46 @@ def test_a_large_random_pattern_is_counted_by_refinement():
     assert "igraph" not in _derived(g)  # neither BLISS nor the twins' neighbour lists needed it
 
 
+def test_refinement_stopped_at_twin_classes_ends_as_the_full_rounds(monkeypatch):
+    """The rounds stop once the colours of two or more positions are twin classes: the same classes as running
+    refinement until it adds no colour (checked with the early stop off), here and on planted twins."""
+    rng = random.Random(11)
+    graphs = [_with_planted_twins(rng, rng.choice((9, 14)), rng.choice((0.15, 0.3))) for _ in range(40)]
+    graphs.append(build_graph(PatternUnion((Window(3), Global(3), RandomPattern(3, seed=0))), 4096))
+    for g in graphs:
+        st = sym_mod._structure([g], None, "none")
+        early = sym_mod._refined_twin_classes(st)
+        monkeypatch.setattr(sym_mod, "EARLY_TWIN_CHECK", -1)
+        assert sym_mod._refined_twin_classes(sym_mod._structure([g], None, "none")) == early
+        monkeypatch.undo()
+    assert early is not None and [c for c in early if len(c) > 1] == [[0, 1, 2]]
+
+
+def test_permutations_moving_few_points_are_checked_on_rows_as_on_codes(monkeypatch):
+    """`_preserves_arrays` on the moved points' rows (few moved) against the image look-up in the sorted codes
+    and against the arc set itself: twin swaps, other swaps, 3-cycles, non-permutations."""
+    rng = random.Random(5)
+    kept_count = 0
+    for trial in range(30):
+        g = _with_planted_twins(rng, rng.choice((9, 14)), rng.choice((0.15, 0.3, 0.5)))
+        n, arcs = g.n, {(c // g.n, c % g.n) for c in g.codes}
+        swaps = [[a, b] for a in range(n) for b in range(a + 1, n)]
+        for moved in swaps + [rng.sample(range(n), 3) for _ in range(5)]:
+            p0 = list(range(n))
+            for a, b in zip(moved, moved[1:] + moved[:1]):
+                p0[a] = b
+            perm = tuple(x + 1 for x in p0)
+            kept = {(p0[a], p0[b]) for a, b in arcs} == arcs
+            kept_count += kept
+            assert sym_mod._preserves_arrays(g, perm) is kept, trial
+            monkeypatch.setattr(sym_mod, "FEW_MOVED_POINTS", -1)
+            assert sym_mod._preserves_arrays(g, perm) is kept, trial
+            monkeypatch.undo()
+        assert sym_mod._preserves_arrays(g, (1,) * n) is False
+        assert sym_mod._preserves_arrays(g, tuple(range(1, n)) + (1.5,)) is None
+    assert kept_count >= 20  # the planted twins' swaps, among others
+
+
 def _orbits_everywhere(n, generators):
     parent = list(range(n))
 

@@ -19,7 +19,7 @@ exact whatever order the additions take: it depends on the multiset alone.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 #: Rounds at most (random patterns settle in a handful; a window needs about n/w, and goes to BLISS).
 MAX_ROUNDS = 24
@@ -42,10 +42,13 @@ def _weights(count: int, round_: int) -> Any:
     return ((z >> np.uint64(64 - _WEIGHT_BITS)) | np.uint64(1)).astype(np.float64)
 
 
-def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS) -> Optional[Any]:
+def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS,
+                    settled: Optional[Callable[[Any, int], bool]] = None) -> Optional[Any]:
     """A colouring of the positions (numpy int64, colours 0 … k − 1) that every automorphism of the digraph
     with arcs src[k] → dst[k] (0-based numpy int64 arrays, every arc once) keeps: the rounds of colour
-    refinement until one adds no colour, or ``max_rounds`` of them. None when n is out of range."""
+    refinement until one adds no colour, or ``max_rounds`` of them, or ``settled(colouring, count)`` holds
+    for the colouring a round made (the caller's own reason to stop: every colouring made is kept). None
+    when n is out of range."""
     import numpy as np
     if not 1 <= n <= MAX_N:
         return None
@@ -69,7 +72,7 @@ def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS) ->
         if new_count <= count:
             return colour  # no colour added: refinement has stopped (this round's colouring is as good)
         colour, count = new, new_count
-        if count == n:
+        if count == n or (settled is not None and settled(colour, count)):
             return colour
     return colour
 

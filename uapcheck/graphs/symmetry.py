@@ -250,8 +250,10 @@ def _preserves_arrays(support: PatternGraph, perm: tuple) -> Optional[bool]:
     """Whether ``perm`` (1-based images, n of them) is a permutation of 1 … n and σ maps every arc of
     ``support`` to an arc (so onto the arcs: σ is a bijection), on numpy arrays (exact int64 codes): the
     reflection c ↦ n² − 1 − c reverses the sorted codes; any other σ maps the arcs at its moved points
-    (the others are fixed), each image looked up in the sorted codes. None when an entry is not an integer
-    that int64 holds as it is (the caller's plain-Python check then decides)."""
+    (the others are fixed): when they are few (`FEW_MOVED_POINTS`), σ(N(u)) = N(σu) for the out- and the
+    in-neighbours of each moved u, on the support's compressed rows; else each image is looked up in the
+    sorted codes. None when an entry is not an integer that int64 holds as it is (the caller's
+    plain-Python check then decides)."""
     import numpy as np
     n = support.n
     if perm == reflection(n):
@@ -264,17 +266,46 @@ def _preserves_arrays(support: PatternGraph, perm: tuple) -> Optional[bool]:
     if p0.tolist() != list(perm):  # an entry int64 does not hold exactly (a fraction, text)
         return None
     p0 -= 1
-    if not np.array_equal(np.sort(p0), np.arange(n, dtype=np.int64)):
+    # (stable sorts throughout: timsort takes a permutation's long ascending runs as they are)
+    if not np.array_equal(np.sort(p0, kind="stable"), np.arange(n, dtype=np.int64)):
         return False  # not a permutation of 1 … n
     codes = code_array(support)
     if len(codes) == 0:
         return True
-    src, dst = code_endpoints(support)
     moved = p0 != np.arange(n, dtype=np.int64)
+    few = np.flatnonzero(moved)
+    if len(few) <= FEW_MOVED_POINTS:
+        return _moved_rows_kept(support, p0, few.tolist())
+    src, dst = code_endpoints(support)
     select = moved[src] | moved[dst]
     images = p0[src[select]] * n + p0[dst[select]]
     at = np.minimum(np.searchsorted(codes, images), len(codes) - 1)
     return bool((codes[at] == images).all())
+
+
+#: A permutation moving at most this many points is checked on the neighbour rows of its moved points (a twin
+#: transposition at a global position moves two points and thousands of arcs: their images looked up one by
+#: one in the sorted codes cost more than sorting two rows).
+FEW_MOVED_POINTS = 64
+
+
+def _moved_rows_kept(support: PatternGraph, p0, moved: list[int]) -> bool:
+    """σ (0-based images ``p0``) maps every arc of ``support`` to an arc, for σ moving only ``moved``: an arc
+    between fixed points maps to itself, an arc u → v (v → u) with u moved lies in u's out-row (in-row), so σ
+    keeps the arcs exactly when σ(N_out(u)) = N_out(σu) and σ(N_in(u)) = N_in(σu) for every moved u (as sets:
+    the rows are ascending, so the sorted images equal σu's row)."""
+    import numpy as np
+
+    from .arc_arrays import graph_csr
+    for mode in ("out", "in"):
+        indptr, targets = graph_csr(support, mode)
+        for u in moved:
+            v = int(p0[u])
+            images = p0[targets[indptr[u]:indptr[u + 1]]]
+            images.sort(kind="stable")
+            if not np.array_equal(images, targets[indptr[v]:indptr[v + 1]]):
+                return False
+    return True
 
 
 def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optional[str]]],  # noqa: C901 - one branch per head structure (bias, positions); to be split
@@ -746,31 +777,60 @@ def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
 
     Twins always share a colour (a twin transposition is an automorphism, and automorphisms keep the
     refined colouring), so a colour that is one twin class is all of it, and positions alone in their
-    colour are alone in their class: the colours are then exactly the twin classes."""
+    colour are alone in their class: the colours are then exactly the twin classes. This holds after any
+    round, so refinement stops at the first round whose colours of two or more positions (at most
+    `EARLY_TWIN_CHECK` positions beyond the least of each) are twin classes: later rounds cannot split a twin
+    class nor join two colours, so they would end with these same classes."""
     from .refinement import cells, refined_colours
     support = st.support
     n = st.n
     if support is None or support.complete or n * n >= 2 ** 63:
         return None
     src, dst = code_endpoints(support)
-    colour = refined_colours(src, dst, n)
+    settled: list = []
+
+    def twin_classes_now(colour, count: int) -> bool:
+        if n - count > EARLY_TWIN_CHECK:
+            return False
+        found = cells(colour)
+        if not _cells_are_twin_classes(st, found):
+            return False
+        settled.append((colour, found))
+        return True
+
+    colour = refined_colours(src, dst, n, settled=twin_classes_now)
     if colour is None:
         return None
+    if settled and settled[-1][0] is colour:
+        return _with_singletons(n, settled[-1][1])
     found = cells(colour)
-    members = sum(map(len, found))
-    if members - len(found) > MAX_REFINED_TWINS:
+    if sum(map(len, found)) - len(found) > MAX_REFINED_TWINS or not _cells_are_twin_classes(st, found):
         return None
-    if found:
-        outs, ins = _neighbours_of(support, members)
-        for cell in found:
-            # a class of twins is all open (no arcs between them) or all closed (arcs both ways), so the cell
-            # is one twin class exactly when the open or the closed keys make it one group (the closed keys
-            # first when its first two positions are adjacent: open twins are not)
-            closed = support.has_code(cell[0] * n + cell[1])
-            if _exact_twins(st, cell, outs, ins, closed) != [cell] and \
-                    _exact_twins(st, cell, outs, ins, not closed) != [cell]:
-                return None
     return _with_singletons(n, found)
+
+
+#: Refinement stops early (`_refined_twin_classes`) when at most this many positions share a colour beyond the
+#: least of each and those colours are twin classes (global positions: one fewer than their count).
+EARLY_TWIN_CHECK = 8
+
+
+def _cells_are_twin_classes(st: _Structure, found: list[list[int]]) -> bool:
+    """Every cell (ascending positions) is one twin class, on its members' neighbourhoods; the cells of
+    fewer arcs first, so that a cell that is not a class is found before the large ones are compared."""
+    if not found:
+        return True
+    support, n = st.support, st.n
+    assert support is not None
+    outs, ins = _neighbours_of(support, sum(map(len, found)))
+    for cell in sorted(found, key=lambda c: len(outs[c[0]]) + len(ins[c[0]])):
+        # a class of twins is all open (no arcs between them) or all closed (arcs both ways), so the cell
+        # is one twin class exactly when the open or the closed keys make it one group (the closed keys
+        # first when its first two positions are adjacent: open twins are not)
+        closed = support.has_code(cell[0] * n + cell[1])
+        if _exact_twins(st, cell, outs, ins, closed) != [cell] and \
+                _exact_twins(st, cell, outs, ins, not closed) != [cell]:
+            return False
+    return True
 
 
 def _with_singletons(n: int, groups: list[list[int]]) -> list[list[int]]:
