@@ -961,11 +961,20 @@ def strided_views_check(w: int, s: int) -> bool:
         return False
     if s <= STRIDED_VIEW_MAX_S:
         return all(strided_local_rigid(w, s, i) is None for i in range(1, 3 * w + 3 * s + 2))
-    return w <= STRIDED_REFINE_MAX_W and all(strided_local_refined(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
+    return w <= STRIDED_REFINE_MAX_W and strided_refined_check(w, s)
+
+
+@lru_cache(maxsize=64)
+def strided_refined_check(w: int, s: int) -> bool:
+    """F7's step (6″) at every root offset i = 1, …, 2w + 2s + 2 (beyond, the positions within 2w + 2s of the root
+    are a translate of those of root 2w + 2s + 2)."""
+    return all(strided_local_refined(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
 
 
 #: colour refinement of F7's step (6″) costs about w³ per width; run up to this w (w = 40: about 5 s)
 STRIDED_REFINE_MAX_W = 40
+#: at a concrete n below F7's range (Theorem F164) the refinement runs up to this w (w = s = 64: about 2 s)
+STRIDED_REFINE_WIDE_W = 64
 
 
 def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bool:
@@ -975,32 +984,37 @@ def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bo
     whether they lie in N(i), joined when adjacent with one end in N(i) (the arcs the witness condition keeps) —
     ends with every position alone in its colour (so τ = id there). Cells cut by the edge of the range are left out
     (each kept cell and N(i) are mapped onto themselves by τ, so τ is an automorphism of what is refined).
-    ``near_cells=False`` refines N(i) alone (used by a test to show that the cells outside it are what separates)."""
+    ``near_cells=False`` refines N(i) alone (used by a test to show that the cells outside it are what separates).
+    A run is an arithmetic progression of step s, named by its first and last member. Each round's colour is the rank
+    of (colour, the wrapping uint64 sum of a 64-bit mix of the joined positions' colours): a function of what τ keeps,
+    so τ keeps every round's colours and a discrete end shows τ = id; a collision of the mix can only merge colours
+    (the answer is then False, never a wrong True)."""
+    import numpy as np
     lo, hi = max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s
-
-    def member(x: int) -> bool:
-        return (x - i) % s == 0
-
-    def near(a: int, b: int) -> bool:
-        return abs(a - b) <= w or (a - b) % s == 0
-
-    cells: dict = {}
-    for x in range(lo, hi + 1):
-        if not member(x):
-            cells.setdefault(tuple(p for p in range(max(1, x - w), x + w + 1) if member(p)), []).append(x)
-    nodes = [x for run, cell in cells.items() if not ((min(cell) == lo > 1) or max(cell) == hi) for x in cell]
-    nodes += [x for x in range(lo, hi + 1) if member(x)]
-    ball = {x for x in nodes if abs(x - i) <= w or member(x)}
+    xs = np.arange(lo, hi + 1)
+    member = (xs - i) % s == 0
+    start = np.maximum(1, xs - w)
+    first = start + (i - start) % s                      # the least member ≥ max(1, x − w)
+    last = xs + w - (xs + w - i) % s                     # the greatest member ≤ x + w
+    cell = first * (hi + s + 1) + last                   # the run, named (never empty: 2w + 1 ≥ s positions)
+    cut = set(cell[(xs == hi) & ~member].tolist()) | (set(cell[(xs == lo) & ~member].tolist()) if lo > 1 else set())
+    kept = member | ~np.isin(cell, list(cut))
+    ball = (np.abs(xs - i) <= w) | member
     if not near_cells:
-        nodes = [x for x in nodes if x in ball]
-    start = {x: ("member", x) if member(x) else
-             ("cell", next(r for r, c in cells.items() if x in c), x in ball) for x in nodes}
-    joined = {x: [u for u in nodes if u != x and (x in ball or u in ball) and near(x, u)] for x in nodes}
-    colour = _ranks(start)
+        kept &= ball
+    xs, member, cell, ball = xs[kept], member[kept], cell[kept], ball[kept]
+    gap = xs[:, None] - xs[None, :]
+    joined = ((np.abs(gap) <= w) | (gap % s == 0)) & (ball[:, None] | ball[None, :])
+    np.fill_diagonal(joined, False)
+    start_key = np.where(member, -xs, cell * 2 + ball)   # members by position, the others by (run, in N(i))
+    from .view_refine import _mix
+    colour = np.unique(start_key, return_inverse=True)[1].ravel()
+    weights = joined.astype(np.uint64)
     while True:
-        refined = _ranks({x: (colour[x], tuple(sorted(colour[u] for u in joined[x]))) for x in nodes})
-        if len(set(refined.values())) == len(set(colour.values())):
-            return len(set(refined.values())) == len(nodes)
+        sums = weights @ _mix(colour.astype(np.uint64) + np.uint64(1), True)   # wrapping: order-free
+        refined = np.unique(np.column_stack([colour.astype(np.uint64), sums]), axis=0, return_inverse=True)[1].ravel()
+        if refined.max() == colour.max():
+            return int(refined.max()) + 1 == len(xs)
         colour = refined
 
 
@@ -1249,6 +1263,9 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
                            f"(the base case of Theorem F7 is not settled by colour refinement; {SECTION}, open "
                            "question O2), nor the least layer count"))
     low = max(d_star + 1, s * (4 * w + 3), extent, 2 * w + 1)
+    below = _below_f7_range(n, w, s, low)
+    if below is not None:
+        return below
     if s >= 3 and strided_views_check(w, s):
         return FamilyTheorem(
             "F7", "window(w) + strided(s), 2 ≤ s ≤ w + 1", (("w", Integer(w)), ("s", Integer(s))),
@@ -1274,6 +1291,27 @@ def _window_strided(n, w: int, s: int) -> FamilyTheorem:
                        f"w = {w}, s = {s} (the finite check of Theorem F7's step (6) runs for s ≤ {STRIDED_VIEW_MAX_S}, "
                        f"its colour refinement for w ≤ {STRIDED_REFINE_MAX_W}; {SECTION}, open question O2); "
                        "D + 1 = 3 suffice"))
+
+
+def _below_f7_range(n, w: int, s: int, low: int) -> Optional[FamilyTheorem]:
+    """Theorem F164 at a concrete n below F7's range (F7's layer count least from max(low, 6w + 4s + 1) for s ≥ 3):
+    the pair keys of ``strided_classes`` tell the same-class pairs from the others at this n, so F7's steps (2)–(6″)
+    give the reflection and D = 2 layers, least. None when n is symbolic, outside that gap, or a check fails."""
+    from . import strided_classes
+    if not isinstance(n, (int, Integer)) or not strided_classes.low(w, s) <= int(n) < max(low, 6 * w + 4 * s + 1):
+        return None
+    if s >= 3 and (w > STRIDED_REFINE_WIDE_W or not strided_refined_check(w, s)):
+        return None  # step (6″), not (6): (6) reads the classes on Y from F7's step (1), which the keys do not give
+    if strided_classes.class_collision(int(n), w, s):
+        return None
+    return FamilyTheorem(
+        "F164", "window(w) + strided(s), 2 ≤ s ≤ w + 1, below Theorem F7's range", (("w", Integer(w)), ("s", Integer(s))),
+        Integer(n), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",), Integer(2), True,
+        "at this n no pair of positions in one residue class mod s, both within distance 1 of a root, has the "
+        "key (degrees, common neighbours, their common-neighbour sum) of a pair in different classes, so a "
+        "permutation that keeps every neighbourhood within distance 1 of a position i keeps i's class; it orders it, "
+        "is the identity or the reflection there, and fixes every other position (Theorem F7's steps (2)–(6″)): no "
+        "view witness, so D = 2 layers suffice and G is the reflection")
 
 
 def dilated_steps(w: int, wd: int, r: int) -> tuple[list, int, int]:

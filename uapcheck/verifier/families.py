@@ -214,7 +214,10 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return _f14(w, s, spec.tokens if isinstance(spec.tokens, int) else None)
         if not 2 <= s <= w + 1:
             return None
-        return _f7(w, s)
+        fam = _f7(w, s)
+        if isinstance(spec.tokens, int) and (fam is None or spec.tokens < fam.low or not fam.least):
+            return _f164(w, s, spec.tokens) or fam
+        return fam
     return None
 
 
@@ -542,18 +545,34 @@ REFINE_MAX_W = 40
 def _refined_root(w: int, s: int, i: int) -> bool:
     """F7 (6″), restated: the positions within 2w + 2s of the root i on the half-line (whole cells only), the root's
     class each alone, the others by (run, in N(i)), joined when adjacent with an end in N(i); equitable refinement
-    ends with each position alone."""
-    span = range(max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s + 1)
-    classed = {x for x in span if (x - i) % s == 0}
-    runs = {x: frozenset(p for p in range(max(1, x - w), x + w + 1) if (p - i) % s == 0) for x in span
-            if x not in classed}
-    cut = {runs[x] for x in runs if x == span[-1] or (x == span[0] and x > 1)}
-    kept = [x for x in span if x in classed or runs[x] not in cut]
-    in_ball = {x: abs(x - i) <= w or x in classed for x in kept}
-    colour: dict = {x: ("c", x) if x in classed else ("r", tuple(sorted(runs[x])), in_ball[x]) for x in kept}
-    arcs = {x: [u for u in kept if u != x and (in_ball[x] or in_ball[u]) and
-                (abs(u - x) <= w or (u - x) % s == 0)] for x in kept}
-    return _refines_to_singletons(colour, arcs)
+    ends with each position alone. Runs are rows of incidence with the class members within w of the span; each
+    round's colour is the rank of (colour, the sums of c, c², c³ over the colours c of the joined positions): exact
+    integers in float64 (below 2⁵³), a function of what τ keeps, so τ keeps every round's colours and a discrete end
+    shows τ = id (two multisets with equal sums merge a colour: then the answer is False, never a wrong True)."""
+    import numpy as np
+    span = np.arange(max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s + 1)
+    classed = (span - i) % s == 0
+    near = np.arange(max(1, int(span[0]) - w), int(span[-1]) + w + 1)
+    near = near[(near - i) % s == 0]
+    runs = np.abs(span[:, None] - near[None, :]) <= w                     # row x: W(x) ∩ C(i)
+    names = np.unique(runs, axis=0, return_inverse=True)[1].ravel()
+    cut = {int(names[-1])} if not classed[-1] else set()
+    if span[0] > 1 and not classed[0]:
+        cut.add(int(names[0]))
+    kept = classed | ~np.isin(names, list(cut))
+    span, classed, names = span[kept], classed[kept], names[kept]
+    in_ball = (np.abs(span - i) <= w) | classed
+    diff = span[:, None] - span[None, :]
+    arcs = ((np.abs(diff) <= w) | (diff % s == 0)) & (in_ball[:, None] | in_ball[None, :]) & (diff != 0)
+    colour = np.unique(np.where(classed, -span, 2 * names + in_ball), return_inverse=True)[1].ravel()
+    weights = arcs.astype(np.float64)
+    while True:
+        c = colour.astype(np.float64) + 1.0
+        sums = weights @ np.column_stack([c, c * c, c * c * c])
+        refined = np.unique(np.column_stack([colour, sums.astype(np.int64)]), axis=0, return_inverse=True)[1].ravel()
+        if refined.max() == colour.max():
+            return int(refined.max()) + 1 == len(span)
+        colour = refined
 
 
 def _f7(w: int, s: int) -> Optional[Family]:
@@ -574,6 +593,45 @@ def _f7(w: int, s: int) -> Optional[Family]:
         return Family("F7", max(low, 6 * w + 4 * s + 1), 2, 2, True, lambda n: sympy.Integer(2), 1, name, None,
                       gens)
     return Family("F7", low, 2, 3, False, lambda n: sympy.Integer(2), 1, name, None)
+
+
+#: Theorem F164's local check (F7's step (6″)) runs up to this w, as the engine's
+F164_REFINE_MAX_W = 64
+
+
+def _f164(w: int, s: int, n: int) -> Optional[Family]:
+    """Theorem F164 (docs/theory.md §11.11), restated at one n with 6w + 4s + 1 ≤ n: the keys (|N(i)|, |N(v)|,
+    |N(v) ∩ N(i)|, Σ over x ∈ N(v) ∩ N(i) of |N(x) ∩ N(i)|) of the pairs v ~ i in one class mod s and of those in
+    different classes are disjoint (computed here from the adjacency matrix A by two matrix products: F = A·A, then
+    A·(A∘F)), and F7's local check holds: G is the reflection and D = 2 layers suffice, least, at n."""
+    if not 2 <= s <= w + 1 or n < 6 * w + 4 * s + 1:
+        return None
+    # step (6″) for every s ≥ 3 (step (6) reads the classes on Y from F7's step (1), which the keys do not give)
+    if s >= 3 and (w > F164_REFINE_MAX_W or not all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))):
+        return None
+    import numpy as np
+    step = np.arange(n)
+    joined = ((step <= w) | (step % s == 0)).astype(np.float32)  # u ~ v iff |u − v| ≤ w or s | u − v (0 included)
+    line = np.concatenate([joined[::-1], joined[1:]])
+    # adj[u, v] = joined[|u − v|]: row u of the symmetric Toeplitz matrix is line[n − 1 − u:2n − 1 − u]
+    adj = np.lib.stride_tricks.as_strided(line[n - 1:], shape=(n, n), strides=(-line.itemsize, line.itemsize)).copy()
+    half = (n + 1) // 2                                                # the roots i ≤ (n + 1)/2 (ρ gives the rest)
+    common = adj @ adj[:, :half]                                       # |N(v) ∩ N(i)|, exact in float32 (< 2²⁴)
+    weighted = adj @ (adj[:, :half] * common)                          # Σ over N(v) ∩ N(i) of |N(x) ∩ N(i)|
+    if float(weighted.max()) >= 2 ** 24:
+        return None
+    deg = adj.sum(axis=1)
+    v, i = np.nonzero(adj[:, :half])
+    keep = v != i
+    v, i = v[keep], i[keep]
+    keys = np.stack([deg[i], deg[v], common[v, i], weighted[v, i]], axis=1).astype(np.int64)
+    same = (v - i) % s == 0
+    if set(map(tuple, keys[same].tolist())) & set(map(tuple, keys[~same].tolist())):
+        return None
+
+    def gens(m):
+        return [list(range(m, 0, -1))]
+    return Family("F164", n, 2, 2, True, lambda m: sympy.Integer(2), 1, lambda text: text == "reflection", None, gens)
 
 
 def _f8(p: S.Offsets) -> Optional[Family]:

@@ -1,0 +1,113 @@
+"""Theorem F164 (docs/theory.md §11.11): `window(w) + strided(s)`, 2 ≤ s ≤ w + 1, below F7's range, checked a second
+way: the pair keys against their definition on the actual neighbourhood sets, the theorem's answer (the reflection,
+D = 2 layers, least) against the concrete rooted-view engine at every n of its range up to 60 (further for some
+pairs), the engine's certificate against the verifier's restatement, and the vectorised local checks of F7's step
+(6″) against the definition."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from uapcheck.graphs import families as F
+from uapcheck.graphs import strided_classes as C
+from uapcheck.spec import PatternUnion, Strided, Window
+from uapcheck.verifier import families as V
+
+N = sympy.Symbol("n", integer=True, positive=True)
+
+#: (w, s) pairs whose gap 6w + 4s + 1 ≤ n < F7's start holds lengths up to 60, and how far to compare each
+PAIRS = [(2, 2, 60), (3, 2, 60), (4, 2, 60), (2, 3, 60), (3, 3, 60), (4, 3, 60), (3, 4, 60), (4, 4, 75),
+         (4, 5, 94), (5, 3, 68), (5, 5, 90)]
+
+
+def _nbhd(n: int, w: int, s: int, v: int) -> frozenset:
+    return frozenset(x for x in range(1, n + 1) if abs(x - v) <= w or (x - v) % s == 0)
+
+
+def _f7_start(w: int, s: int) -> int:
+    theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
+    return int(theorem.low)
+
+
+@pytest.mark.parametrize("n,w,s", [(25, 2, 3), (37, 4, 3), (61, 6, 6), (70, 5, 6)])
+def test_the_pair_keys_are_their_definition(n, w, s):
+    nb = {v: _nbhd(n, w, s, v) for v in range(1, n + 1)}
+    same, cross = set(), set()
+    for i in range(1, (n + 1) // 2 + 1):
+        f = {x: len(nb[x] & nb[i]) for x in nb[i]}
+        for v in nb[i] - {i}:
+            key = (len(nb[i]), len(nb[v]), f[v], sum(f[x] for x in nb[v] & nb[i]))
+            (same if (v - i) % s == 0 else cross).add(key)
+    got_same, got_cross = C.pair_keys(n, w, s)
+    assert set(map(tuple, got_same.tolist())) == same
+    assert set(map(tuple, got_cross.tolist())) == cross
+    assert (C.class_collision(n, w, s) is None) == (not same & cross)
+
+
+def test_the_keys_are_kept_by_the_reflection():
+    """The roots i ≤ (n + 1)/2 stand for all: the keys of the others are the same (ρ is an automorphism)."""
+    n, w, s = 41, 3, 4
+    nb = {v: _nbhd(n, w, s, v) for v in range(1, n + 1)}
+
+    def keys(roots):
+        out = set()
+        for i in roots:
+            f = {x: len(nb[x] & nb[i]) for x in nb[i]}
+            out |= {((v - i) % s == 0, len(nb[i]), len(nb[v]), f[v], sum(f[x] for x in nb[v] & nb[i]))
+                    for v in nb[i] - {i}}
+        return out
+    assert keys(range(1, (n + 1) // 2 + 1)) == keys(range(1, n + 1))
+
+
+@pytest.mark.parametrize("w,s,top", PAIRS)
+def test_f164_agrees_with_the_concrete_engine(w, s, top):
+    pattern = PatternUnion((Window(w), Strided(s)))
+    start = _f7_start(w, s)
+    decided = 0
+    for n in range(C.low(w, s), min(start, top + 1)):
+        theorem = F.match([pattern], sympy.Integer(n), {})
+        got = F.concrete(pattern, n)
+        if theorem is not None and theorem.theorem == "F164":
+            decided += 1
+            assert (theorem.layers, theorem.least, theorem.group, theorem.order) == (2, True, "reflection", 2)
+            assert (got.diameter, got.order, got.layers, got.least) == (2, 2, 2, True), n
+        assert (V._f164(w, s, n) is not None) == (theorem is not None and theorem.theorem == "F164"), n
+    assert decided >= 1
+
+
+def test_a_key_collision_leaves_the_length_to_the_engine():
+    """At (w, s) = (6, 6), n = 61 a same-class key is also a cross key: F164 does not apply there."""
+    assert C.class_collision(61, 6, 6) is not None
+    theorem = F.match([PatternUnion((Window(6), Strided(6)))], sympy.Integer(61), {})
+    assert theorem is None or theorem.theorem != "F164"
+    assert V._f164(6, 6, 61) is None
+
+
+@pytest.mark.parametrize("w", range(1, 9))
+def test_the_local_refinement_is_its_definition(w):
+    """F7's step (6″), vectorised in the engine and in the verifier, against a direct restatement with Python sets."""
+    for s in range(2, w + 2):
+        for i in range(1, 2 * w + 2 * s + 3):
+            want = _refined_by_sets(w, s, i)
+            assert F.strided_local_refined(w, s, i) == want, (w, s, i)
+            assert V._refined_root(w, s, i) == want, (w, s, i)
+
+
+def _refined_by_sets(w: int, s: int, i: int) -> bool:
+    lo, hi = max(1, i - 2 * w - 2 * s), i + 2 * w + 2 * s
+    member = {x for x in range(lo, hi + 1) if (x - i) % s == 0}
+    run = {x: frozenset(p for p in range(max(1, x - w), x + w + 1) if (p - i) % s == 0)
+           for x in range(lo, hi + 1) if x not in member}
+    cut = {run[x] for x in (lo, hi) if x in run and (x == hi or lo > 1)}
+    nodes = sorted(member | {x for x in run if run[x] not in cut})
+    ball = {x for x in nodes if abs(x - i) <= w or x in member}
+    colour = {x: ("m", x) if x in member else ("r", tuple(sorted(run[x])), x in ball) for x in nodes}
+    joined = {x: [u for u in nodes if u != x and (x in ball or u in ball) and (abs(x - u) <= w or (x - u) % s == 0)]
+              for x in nodes}
+    count = len(set(colour.values()))
+    while True:
+        colour = {x: repr((colour[x], sorted(repr(colour[u]) for u in joined[x]))) for x in nodes}
+        new = len(set(colour.values()))
+        if new == count:
+            return new == len(nodes)
+        count = new
