@@ -214,8 +214,11 @@ def match(spec: S.Spec) -> Optional[Family]:  # noqa: C901 - one branch per theo
             return _f14(w, s, spec.tokens if isinstance(spec.tokens, int) else None)
         if not 2 <= s <= w + 1:
             return None
-        fam = _f7(w, s)
-        if isinstance(spec.tokens, int) and (fam is None or spec.tokens < fam.low or not fam.least):
+        below = None
+        if isinstance(spec.tokens, int) and spec.tokens < s * (4 * w + 3):  # below F7's range, which starts there or later
+            below = _f164(w, s, spec.tokens)
+        fam = below or _f7(w, s)
+        if below is None and isinstance(spec.tokens, int) and fam is not None and (spec.tokens < fam.low or not fam.least):
             return _f164(w, s, spec.tokens) or fam
         return fam
     return None
