@@ -114,11 +114,21 @@ def test_the_near_cells_are_what_excludes_a_class_permutation():
     assert F.strided_local_rigid(3, 4, 3 * 3 + 3 * 4 + 1, near_cells=False) is None
 
 
-@pytest.mark.parametrize("w,s", [(41, 8), (45, 46)])
+@pytest.mark.parametrize("w,s", [(65, 8), (66, 67)])
 def test_widths_beyond_the_refinement_claim_no_least_count(w, s):
     theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
     assert theorem.layers is None and "O2" in theorem.open_question
     assert not F.strided_views_check(w, s)
+
+
+@pytest.mark.parametrize("w,s", [(41, 8), (45, 46)])
+def test_widths_above_40_are_decided_by_the_vectorised_refinement(w, s):
+    """Step (6″) runs up to w = 64 (numpy): these widths, open before, get 2 layers, least, in the engine and in the
+    verifier's own restatement of the refinement."""
+    from uapcheck.verifier import families as V
+    theorem = F.match([PatternUnion((Window(w), Strided(s)))], N, {})
+    assert theorem.layers == 2 and theorem.least and not theorem.open_question
+    assert F.strided_views_check(w, s) and V._strided_views_rigid(w, s)
 
 
 def test_refinement_decides_strides_beyond_the_class_search():

@@ -47,7 +47,7 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   with s ∤ d); G = the reflection for n ≥ max(d* + 1, s(4w + 3), 1 + (w − 1)w, 2w + 1) when a finite
   base case (``strided_base_check``) is settled; on that range D = 2 layers suffice (least) for s = 2,
   and for 3 ≤ s ≤ w + 1 from n ≥ 6w + 4s + 1 too when a finite local check (``strided_views_check``: a
-  search over class permutations for s ≤ 7, colour refinement for larger s and w ≤ 40) succeeds (it does for
+  search over class permutations for s ≤ 7, colour refinement for larger s and w ≤ 64) succeeds (it does for
   every (w, s) tried); beyond, whether D layers suffice is open (D + 1 suffice).
 * F9 ``window(w) + dilated(w', r)``, integers 2 ≤ r ≤ w + 1 and w'r ≥ w + 2: with L = w'r and μ the
   least d ≤ L that is not a step, and a finite base case (``dilated_base_check``, radius R) settled,
@@ -971,10 +971,8 @@ def strided_refined_check(w: int, s: int) -> bool:
     return all(strided_local_refined(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
 
 
-#: colour refinement of F7's step (6″) costs about w³ per width; run up to this w (w = 40: about 5 s)
-STRIDED_REFINE_MAX_W = 40
-#: at a concrete n below F7's range (Theorem F164) the refinement runs up to this w (w = s = 64: about 2 s)
-STRIDED_REFINE_WIDE_W = 64
+#: colour refinement of F7's step (6″) (and of F164's check) runs up to this w (w = 64, s = 65: about 3 s)
+STRIDED_REFINE_MAX_W = 64
 
 
 def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bool:
@@ -1254,6 +1252,9 @@ def _window_wide_stride(n, w: int, s: int) -> FamilyTheorem:
 
 def _window_strided(n, w: int, s: int) -> FamilyTheorem:
     d_star = w + 1 if (w + 1) % s else w + 2
+    below = _below_f7_range(n, w, s, s * (4 * w + 3))  # F7's range starts at s(4w + 3) or later: no base case needed
+    if below is not None:
+        return below
     extent = strided_base_check(w, s)
     if extent is None:
         return FamilyTheorem(
@@ -1300,7 +1301,7 @@ def _below_f7_range(n, w: int, s: int, low: int) -> Optional[FamilyTheorem]:
     from . import strided_classes
     if not isinstance(n, (int, Integer)) or not strided_classes.low(w, s) <= int(n) < max(low, 6 * w + 4 * s + 1):
         return None
-    if s >= 3 and (w > STRIDED_REFINE_WIDE_W or not strided_refined_check(w, s)):
+    if s >= 3 and (w > STRIDED_REFINE_MAX_W or not strided_refined_check(w, s)):
         return None  # step (6″), not (6): (6) reads the classes on Y from F7's step (1), which the keys do not give
     if strided_classes.class_collision(int(n), w, s):
         return None

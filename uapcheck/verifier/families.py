@@ -542,7 +542,7 @@ def _strided_views_rigid(w: int, s: int) -> bool:
     return w <= REFINE_MAX_W and all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))
 
 
-REFINE_MAX_W = 40
+REFINE_MAX_W = 64
 
 
 def _refined_root(w: int, s: int, i: int) -> bool:
@@ -598,10 +598,6 @@ def _f7(w: int, s: int) -> Optional[Family]:
     return Family("F7", low, 2, 3, False, lambda n: sympy.Integer(2), 1, name, None)
 
 
-#: Theorem F164's local check (F7's step (6″)) runs up to this w, as the engine's
-F164_REFINE_MAX_W = 64
-
-
 def _f164(w: int, s: int, n: int) -> Optional[Family]:
     """Theorem F164 (docs/theory.md §11.11), restated at one n with 6w + 4s + 1 ≤ n: the keys (|N(i)|, |N(v)|,
     |N(v) ∩ N(i)|, Σ over x ∈ N(v) ∩ N(i) of |N(x) ∩ N(i)|) of the pairs v ~ i in one class mod s and of those in
@@ -610,7 +606,7 @@ def _f164(w: int, s: int, n: int) -> Optional[Family]:
     if not 2 <= s <= w + 1 or n < 6 * w + 4 * s + 1:
         return None
     # step (6″) for every s ≥ 3 (step (6) reads the classes on Y from F7's step (1), which the keys do not give)
-    if s >= 3 and (w > F164_REFINE_MAX_W or not all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))):
+    if s >= 3 and (w > REFINE_MAX_W or not all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))):
         return None
     import numpy as np
     step = np.arange(n)
