@@ -282,19 +282,22 @@ def _class_group(n: int, b: int, jumps, radius: int, span: int, found: Sequence[
     if kernel > 1:
         gens = graph.automorphism_group(sh="flm", color=colours)
         moved = tuple(sorted({i + 1 if i + 1 <= n // 2 else i - n for g in gens for i, j in enumerate(g) if i != j}))
-    own = _canonical(graph, colours)
+    arcs = _arc_array(graph)
+    own = _canonical(graph, colours, arcs)
     shifts = []
     first, last = min(deep), max(deep)
+    in_order = list(deep)
     for alpha in found:
         near = (first if alpha.sign > 0 else last) - alpha(first)  # β(first) is T's first (last) position
+        images = [alpha(v) for v in in_order]  # β = α shifted by t·b: β(v) = α(v) + t·b
         for t in range(near // b - 2, near // b + 3):
             beta = alpha.shifted(t * b)
-            if {beta(v) for v in deep} != deep:
+            if {a + t * b for a in images} != deep:
                 continue
             moved_colours = [0] * n
-            for v in deep:
-                moved_colours[beta(v) - 1] = label[v]
-            if _canonical(graph, moved_colours) == own:
+            for v, a in zip(in_order, images):
+                moved_colours[a + t * b - 1] = label[v]
+            if _canonical(graph, moved_colours, arcs) == own:
                 start = n + 1 if beta.sign < 0 else 0
                 shifts.append((beta.sign, tuple(beta(x) - start - beta.sign * x for x in range(1, b + 1))))
     shifts.sort(key=lambda s: (s[0] != 1, any(s[1]), s[1]))
@@ -303,15 +306,27 @@ def _class_group(n: int, b: int, jumps, radius: int, span: int, found: Sequence[
     return ClassGroup(order, kernel, moved, tuple(shifts))
 
 
-def _canonical(graph, colours: list[int]) -> tuple:
+def _arc_array(graph):
+    """The graph's arcs (tail, head), 0-based, as an (m, 2) numpy int64 array (read once per graph)."""
+    import numpy as np
+    return np.asarray(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+
+
+def _canonical(graph, colours: list[int], arcs) -> tuple:
+    """The coloured graph under BLISS's canonical labelling: the colours in canonical order and the relabelled
+    arcs (``arcs``: `_arc_array` of the graph) as their sorted codes x·n + y (equal exactly when the sorted
+    pairs are)."""
+    import numpy as np
     order = graph.canonical_permutation(sh="flm", color=colours)
-    label = [0] * len(order)
-    for k, v in enumerate(order):
-        label[v] = k
-    placed = [0] * len(order)
-    for v, c in enumerate(colours):
-        placed[label[v]] = c
-    return tuple(placed), tuple(sorted((label[x], label[y]) for x, y in graph.get_edgelist()))
+    n = len(order)
+    label = np.empty(n, dtype=np.int64)
+    label[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
+    placed = [0] * n
+    for where, c in zip(label.tolist(), colours):
+        placed[where] = c
+    codes = label[arcs[:, 0]] * n + label[arcs[:, 1]]
+    codes.sort(kind="stable")
+    return tuple(placed), codes.tobytes()
 
 
 @lru_cache(maxsize=64)
