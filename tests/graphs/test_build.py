@@ -179,3 +179,20 @@ def test_complete_graphs_on_n_share_their_derived_forms_which_equal_a_fresh_buil
     monkeypatch.undo()
     clear_caches()
     assert build.endpoints(build_graph(Full(), 12)) is not build.endpoints(first)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 64, 129])
+def test_complete_graphs_adjacency_lists_are_the_arcs_grouped_in_their_order(n):
+    """A complete graph's adjacency lists (made from the positions when its arcs come in ascending codes) equal the
+    lists the arc-by-arc loop makes from `endpoints`, and a graph whose arcs are not listed so takes the loop."""
+    from uapcheck.graphs import build, connectivity
+    g = build_graph(Full(), n)
+    sources, targets = build.endpoints(g)
+    outs, ins = [[] for _ in range(n)], [[] for _ in range(n)]
+    for j0, i0 in zip(sources, targets):
+        outs[j0].append(i0)
+        ins[i0].append(j0)
+    assert connectivity._complete_in_code_order(n, sources, targets)
+    assert connectivity.adjacency_lists(g) == (outs, ins)
+    if n > 2:
+        assert not connectivity._complete_in_code_order(n, sources[::-1], targets[::-1])

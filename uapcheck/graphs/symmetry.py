@@ -779,8 +779,8 @@ def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
     refined colouring), so a colour that is one twin class is all of it, and positions alone in their
     colour are alone in their class: the colours are then exactly the twin classes. This holds after any
     round, so refinement stops at the first round whose colours of two or more positions (at most
-    `EARLY_TWIN_CHECK` positions beyond the least of each) are twin classes: later rounds cannot split a twin
-    class nor join two colours, so they would end with these same classes."""
+    `EARLY_TWIN_CHECK` positions beyond the least of each) are twin classes: as many colours as twin classes is
+    the most any colouring G keeps can have, so the next round would add none and end the rounds there."""
     from .refinement import cells, refined_colours
     support = st.support
     n = st.n
