@@ -111,3 +111,26 @@ def _refined_by_sets(w: int, s: int, i: int) -> bool:
         if new == count:
             return new == len(nodes)
         count = new
+
+
+def test_the_merged_head_at_4096_is_rechecked_by_the_verifier():
+    """catalog/sparse_transformer_merged_4096.uap: the layers and the group rest on the verifier's own F164 (its keys
+    from matrix products, its own step (6″)); a stated count of 3, or least withdrawn, or the order 4, is rejected."""
+    from certificates import certificate
+    from uapcheck.verifier import REJECTED, VERIFIED, verify
+
+    name = "sparse_transformer_merged_4096.uap"
+    report = verify(certificate(name))
+    assert report.ok and report.complete
+    for s in report.steps:
+        if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"):
+            assert s.outcome == VERIFIED and "Theorem F164" in s.reason and "n = 4096" in s.reason
+
+    def rejected(edit, rule):
+        cert = certificate(name)
+        edit(next(s for s in cert["steps"] if s["rule"] == rule))
+        got = verify(cert)
+        return not got.ok and any(s.rule == rule and s.outcome == REJECTED for s in got.steps)
+    assert rejected(lambda s: s["data"].__setitem__("layers", 3), "PAT-LAYERS")
+    assert rejected(lambda s: s["certificate"]["claims"].__setitem__("least", False), "PAT-LAYERS")
+    assert rejected(lambda s: s["data"].__setitem__("order", 4), "SYM-AUT")
