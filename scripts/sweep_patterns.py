@@ -491,6 +491,10 @@ def concrete_case(rng: random.Random, stats: dict, brute_force: bool = False) ->
     return 0
 
 
+#: Whether symbolic_case names each file with silent or conservative lengths (`--list`).
+LIST_FILES = False
+
+
 def symbolic_case(rng: random.Random, stats: dict, upto: int) -> int:
     """One random file at `tokens n`, its statement read at 4 ≤ n ≤ upto: the number of unsound lengths."""
     heads = random_heads(rng, 20)
@@ -501,18 +505,25 @@ def symbolic_case(rng: random.Random, stats: dict, upto: int) -> int:
         return 0
     stats["symbolic files"] = stats.get("symbolic files", 0) + 1
     bad = 0
+    by_kind: dict = {}
     for n in range(4, upto + 1):
         claim = claims_at(result, n)
         if claim is None:
             stats["symbolic silent"] = stats.get("symbolic silent", 0) + 1
+            by_kind.setdefault("silent", []).append(n)
             continue
         diffs = compare_claim(claim, reference(heads, n))
         stats["symbolic lengths"] = stats.get("symbolic lengths", 0) + 1
         for diff in diffs:
             stats["sym " + diff[0]] = stats.get("sym " + diff[0], 0) + 1
+            by_kind.setdefault(diff[0], []).append(n)
         if any(diff[0] in UNSOUND for diff in diffs):
             bad += 1
             print(f"DISAGREE at n = {n}: {diffs}\n{text}", flush=True)
+    if LIST_FILES and by_kind:
+        heads_text = " | ".join(head_text(head) for head in heads)
+        print(f"FILE {heads_text}: " + "; ".join(f"{kind} at {len(ns)} lengths ({ns[0]}…{ns[-1]})"
+                                                    for kind, ns in sorted(by_kind.items())), flush=True)
     return bad
 
 
@@ -536,8 +547,12 @@ def main(argv=None) -> int:
     ap.add_argument("--at-length", type=int, default=0, help="head sets whose Theorem F125 readings are compared "
                     "at every n ≤ UPTO")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--list", action="store_true", help="name each symbolic file with silent or conservative "
+                    "lengths, and how many")
     ap.add_argument("--brute", action="store_true", help="also brute force at n ≤ 7 (reference self-check)")
     args = ap.parse_args(argv)
+    global LIST_FILES
+    LIST_FILES = args.list
     rng = random.Random(args.seed)
     stats: dict = {}
     bad = sum(concrete_case(rng, stats, args.brute) for _ in range(args.cases))
