@@ -7,6 +7,7 @@ verdict is stated for the case that holds for all large n, and the other cases a
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 import sympy
@@ -1399,6 +1400,9 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
     from .layers import has_sequence, layered_premises
     if has_sequence(spec):
         return layered_premises(spec)  # a pattern per layer (Definition 4): rules/layers.py
+    one = _at_one_position(spec)
+    if one is not None:
+        return pattern_premises(one, fixed_heads)
     from .structured import structured_outcome
     structured = structured_outcome(spec)  # triangular and block-level patterns at any size
     if structured is not None:
@@ -1429,6 +1433,22 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
                 return family
         return outcome
     return _symbolic(spec, fixed_heads)
+
+
+def _at_one_position(spec: S.Spec) -> Optional[S.Spec]:
+    """At `tokens 1` with sizes given as params: the file with each param at its lower bound (None otherwise).
+    One position has one possible arc, 1 → 1, which every pattern holds (each position attends to itself), so the
+    pattern graph, its group S_1 and its reach do not depend on the sizes (docs/theory.md §21.9, n = 1); a count of
+    positions (`sinks(k)`, `global(g)`) is at most n, so k = 1 is the only value such a file allows there; with a
+    lower bound above 1 the file allows no value at n = 1 and the sizes stay undecided (None)."""
+    if spec.tokens != 1:
+        return None
+    from .small_lengths import refused_at
+    values = _lower_bounds(spec)
+    heads = tuple(dataclasses.replace(h, pattern=S.resolve_sizes(h.pattern, values)) for h in spec.heads)
+    if heads == spec.heads or any(refused_at(h.pattern, 1) for h in heads):
+        return None  # no params in the sizes, or no value of a count the file allows at n = 1
+    return dataclasses.replace(spec, heads=heads)
 
 
 def _without_group(spec: S.Spec, closed: PatternOutcome) -> PatternOutcome:

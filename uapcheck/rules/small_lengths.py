@@ -181,9 +181,10 @@ _COUNTS = ((S.Global, "g", "global pattern size"), (S.Sinks, "k", "number of sin
            (S.RandomPattern, "r", "random pattern count"))
 
 
-def _refused(pattern, value: int) -> Optional[str]:
+def refused_at(pattern, value: int) -> Optional[str]:
     """Why the file is refused at `tokens value` (a size that counts positions above it), as the parser words it;
-    None when it is allowed. A `blockwise` pattern's sizes count blocks, not positions: not walked."""
+    None when it is allowed. A `blockwise` pattern's sizes count blocks, not positions: not walked. With the
+    params at their lower bounds, a count above `value` means no value the file allows is at most n."""
     if isinstance(pattern, S.Blockwise):
         return None
     for kind, field, what in _COUNTS:
@@ -194,7 +195,7 @@ def _refused(pattern, value: int) -> Optional[str]:
         for f in dataclasses.fields(pattern):
             parts = getattr(pattern, f.name)
             for part in parts if isinstance(parts, tuple) else (parts,):
-                why = _refused(part, value) if dataclasses.is_dataclass(part) else None
+                why = refused_at(part, value) if dataclasses.is_dataclass(part) else None
                 if why is not None:
                     return why
     return None
@@ -212,7 +213,8 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
             why = f"above n = {TOP}" if value > TOP else "the time for the lengths below the range ran out"
             out.append((LengthVerdict(value, None, why=why), None))
             continue
-        reasons = (_refused(S.resolve_sizes(h.pattern, {spec.tokens: value}), value) for h in spec.heads)
+        at = {p.name: max(p.lower or 1, 1) for p in spec.params if p.constraint == "integer"}  # a count's least value
+        reasons = (refused_at(S.resolve_sizes(h.pattern, {**at, spec.tokens: value}), value) for h in spec.heads)
         refused = next((r for r in reasons if r is not None), None)
         if refused is not None:  # the file at `tokens value` is refused, as the parser refuses it
             out.append((LengthVerdict(value, None, allowed=False, why=refused), None))

@@ -411,7 +411,8 @@ def lengths(ctx, s) -> str:
             raise Reject(f"n = {value} is not a length the file allows (a global or sinks part exceeds it): no verdict "
                          "is stated there")
         try:
-            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+            heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value),
+                                        value) for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
         except (ValueError, KeyError, TypeError) as exc:
             raise Trust(f"the lengths below the range: n = {value}: {exc}") from None
         outs = patterns.union_out(heads, value)
@@ -624,7 +625,8 @@ def not_uap_range(ctx, s) -> str:
         if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
             continue
         try:
-            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+            heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value),
+                                        value) for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
         except (ValueError, KeyError, TypeError) as exc:
             # a pattern size that is a parameter: no arcs at a length alone; the range is the obstruction premise's
             return (f"; the NOT-UAP range {where} is not re-checked at lengths ({exc}): it rests on the obstruction "
@@ -758,9 +760,12 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
 
 def _not_allowed(ctx, value: int) -> bool:
     """A length the file does not allow: some `global(g)` or `sinks(k)` of a head with an integer g or k above it (the
-    parser refuses the file there)."""
+    parser refuses the file there), or a param g or k whose lower bound is above it (no value the file allows is at
+    most n)."""
     from .. import spec as S
     from .rules_targets import _pattern_parts
+    least = {p.name: max(p.lower or 1, 1) for p in ctx.spec.params if p.constraint == "integer"}
     sizes = [p.g if isinstance(p, S.Global) else p.k for h in ctx.spec.heads for p in _pattern_parts(h.pattern)
              if isinstance(p, (S.Global, S.Sinks))]
+    sizes = [least.get(k, k) if isinstance(k, str) else k for k in sizes]
     return any(isinstance(k, int) and not isinstance(k, bool) and k > value for k in sizes)

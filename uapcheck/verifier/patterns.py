@@ -124,9 +124,12 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
 
 
 def head_arcs(pattern: S.Pattern, n: int) -> frozenset:
-    """The arcs (j, i) of one head's pattern at length n (every ordered pair when it is complete)."""
+    """The arcs (j, i) of one head's pattern at length n (every ordered pair when it is complete). At n = 1 there is
+    no pair i ≠ j: no arc, whatever the pattern's sizes (params included)."""
+    if n == 1:
+        return frozenset()
     out: set = set()
-    if _arcs(pattern, n, out) or n == 1:
+    if _arcs(pattern, n, out):
         return frozenset((j, i) for j in range(1, n + 1) for i in range(1, n + 1) if i != j)
     return frozenset(out)
 
