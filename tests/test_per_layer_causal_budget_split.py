@@ -1,8 +1,8 @@
 """Theorem F159 (docs/theory.md §21.10): a budget `layers M` on a periodic list of causal interval heads of finite
 widths splits the lengths exactly — UAP for causal targets for n < N* = min(W(0, M] + 2, θ_M), NOT-UAP for n ≥ N*,
 θ_M = W(ℓ₁, M] + 3 + t for the least t ∈ {0} ∪ {the widths of layer ℓ₁} with every head of ℓ₁ at most t or at least
-W(ℓ₁, M] + 2 + t. No rule states the split yet; the closed form is written here from the statement and
-checked against Theorem F121's concrete decision (§21.6) at every n < 80 for random lists and budgets, and against
+W(ℓ₁, M] + 2 + t. TGT-NOT-CAUSAL's route "budget split" states it (tests/test_per_layer_causal_budget_split_verdict.py);
+the closed form is written here from the statement and checked against Theorem F121's concrete decision (§21.6) at every n < 80 for random lists and budgets, and against
 §21.5's rooted views (no shared code) at every n ≤ 30 for three lists."""
 from __future__ import annotations
 

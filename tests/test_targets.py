@@ -408,6 +408,8 @@ DECODERS = {
     "sink_windows_decoder_2k.uap": 43,
     "sink_windows_any_length.uap": "ceiling(n/6) + ceiling(n/6 - 1/2) - 1",
     "early_sinks_window_any_length.uap": "2*ceiling(n/3) - 2",
+    # NOT-UAP from n = 12 on, UAP below with these least counts (Theorem F159: a budget on finite widths)
+    "alternating_windows_four_layers_any_length.uap": ("n ≥ 12", [1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4]),
 }
 
 
@@ -424,6 +426,12 @@ def test_every_catalog_decoder_is_listed():
 @pytest.mark.parametrize("name", sorted(DECODERS))
 def test_every_catalog_decoder_is_uap_with_its_least_layers(name):
     r = check_file(name)
+    if isinstance(DECODERS[name], tuple):  # a split by length: NOT-UAP from a length on, UAP below with these counts
+        where, counts = DECODERS[name]
+        t = r.to_dict()["target"]
+        assert r.verdict == "NOT-UAP" and r.expect_holds and t["range"] == where
+        assert [(x["verdict"], x["layers"], x["least"]) for x in t["below_range"]] == [("UAP", c, True) for c in counts]
+        return
     assert r.verdict == "UAP" and r.expect_holds
     layers = r.layers if isinstance(r.layers, int) else __import__("sympy").sstr(r.layers)
     assert layers == DECODERS[name]

@@ -787,6 +787,10 @@ def _not_causal_data(step: proof.Step, spec) -> Optional[dict]:
         return {"route": "interval witness", **(ev.get("interval witness") or {})}
     if ev.get("route") == "sink witness":  # per-layer heads with sinks at their whole depth (§21.9)
         return {"route": "sink witness", **(ev.get("sink witness") or {})}
+    if ev.get("route") == "budget split":  # M layers of finite widths: NOT-UAP from N* on (§21.10, Theorem F159)
+        split = ev.get("budget split") or {}  # the threshold and ℓ₁ are the reader's: the verifier scans F121 itself
+        return {"route": "budget split", "from": split.get("from"), "depth": split.get("depth"),
+                "reach end": split.get("reach end")}
     if ev.get("route") == "one layer collision":  # `layers 1`: keys l < i and l′ of row i alike in every head (§14.9)
         return {"route": "one layer collision", "collision": ev.get("collision")}
     w = ev.get("witness")

@@ -576,6 +576,43 @@ class CausalGrowingForm(Certificate):
 
 
 @dataclass(frozen=True)
+class CausalBudgetSplit(Certificate):
+    """M layers of finite widths at a symbolic n (docs/theory.md §21.10, Theorem F159): UAP for causal targets at every
+    n < N* with the counts of the pieces, NOT-UAP from N* on. The check: N* and the pieces recomputed from the widths;
+    Theorem F121 (an independent decision at one concrete n) at every length below N* (the pieces' counts, least) and
+    at N* and the next W(0, M] + 2 lengths (no count within M layers: not reached, or a witness at the whole depth)."""
+    layers_: Any  # graphs.layers_interval_forms.FormLayers
+    split: Any    # graphs.layers_interval_forms.BudgetSplit
+    tokens: str
+    kind = "layers-causal-budget-split"
+
+    def check(self) -> None:
+        from .graphs.layers_interval_forms import budget_split, count_at
+        L, f = self.layers_, self.split
+        got = budget_split(L)
+        if got != f:
+            _reject(CausalBudgetSplit, f"Theorem F159 gives NOT-UAP from n = {got.start} with the pieces {got.pieces}, "
+                                       "not the ones stated")
+        for n in range(1, f.start):
+            stated = [q.layers for q in f.pieces if q.lower <= n < q.upper]
+            if stated != [count_at(L, n)]:
+                _reject(CausalBudgetSplit, f"Theorem F121 at n = {n} differs from the pieces {stated}")
+        for n in range(f.start, f.start + f.reach_end + 1):
+            try:
+                count_at(L, n)
+            except ValueError:
+                continue
+            _reject(CausalBudgetSplit, f"Theorem F121 at n = {n} ≥ N* = {f.start} gives a count within "
+                                       f"{f.depth} layers")
+
+    def to_json(self) -> Any:
+        f = self.split
+        return {"kind": self.kind, "widths": [list(row) for row in self.layers_.rows], "limit": f.depth,
+                "from": f.start, "reach end": f.reach_end, "threshold": f.threshold, "first wide layer": f.first_wide,
+                "pieces": [{"from": q.lower, "below": q.upper, "layers": q.layers} for q in f.pieces]}
+
+
+@dataclass(frozen=True)
 class CausalSinkGrowth(Certificate):
     """Periodic sink interval heads of finite widths at a symbolic n (docs/theory.md §21.9, Theorem F146): the least
     count is Σ_r ⌈(n − 1 − k* − S_r)/P⌉ for every n ≥ start. The check: the form recomputed from the heads; F145's

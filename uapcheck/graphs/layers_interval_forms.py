@@ -452,3 +452,42 @@ def piece_at(form: "IntervalForm | GrowingForm", n: int, values: dict, tokens: s
     if len(hits) != 1:
         raise ValueError(f"the pieces do not partition the lengths below the range at n = {n}")
     return num(hits[0].layers)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finite widths with a budget: UAP below a length, NOT-UAP from it on (docs/theory.md §21.10, Theorem F159)
+
+#: The lengths below the split are listed one by one (each with its count by F121) up to this many.
+SPLIT_LISTED = 1024
+
+
+@dataclass(frozen=True)
+class BudgetSplit:
+    """Theorem F159's answer for M layers of finite widths: UAP for causal targets at every n < `start` (`pieces`:
+    the lengths 1 ≤ n < start as runs of one count, the least by F121), NOT-UAP for every n ≥ `start` (N*)."""
+    start: int                  # N* = min(W(0, M] + 2, θ_M), or 2 without a layer of positive width
+    depth: int                  # M, the network's depth
+    reach_end: int              # W(0, M] + 2: from here on position n misses x_1 within M layers
+    threshold: Optional[int]    # θ_M: from here on a causal view witness sits at the whole depth (None without ℓ₁)
+    first_wide: Optional[int]   # ℓ₁ ≤ M (None: no layer of positive width)
+    pieces: tuple[Piece, ...]
+
+
+def split_applies(L: FormLayers) -> bool:
+    """Theorem F159's premise: integer finite widths only (no param, no `causal` head) and a network of finitely
+    many layers (a budget or a finite list)."""
+    return L.param is None and L.limit is not None and all(isinstance(x, int) for r in L.rows for x in r)
+
+
+def budget_split(L: FormLayers) -> BudgetSplit:
+    """N* by Theorem F159, and the lengths below it by F121 at each (nondecreasing counts, as runs)."""
+    M = int(L.limit)  # type: ignore[arg-type]
+    unions = [int(L.union(ell)) for ell in range(1, M + 1)]  # type: ignore[arg-type]
+    reach_end = sum(unions) + 2
+    wide = [ell for ell in range(1, M + 1) if unions[ell - 1] >= 1]
+    if not wide:
+        return BudgetSplit(2, M, reach_end, None, None, (Piece(1, 2, 1),))
+    first = wide[0]
+    theta = _witness_threshold(L, first, M)
+    start = min(reach_end, theta)
+    return BudgetSplit(start, M, reach_end, theta, first, _runs(L, start))

@@ -14,7 +14,7 @@ from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
 from ..graphs.layers_intervals import IntervalLayers, interval_layers, interval_least, interval_reach
-from ..layer_certificates import CausalGrowingForm, CausalIntervalCount, CausalIntervalForm
+from ..layer_certificates import CausalBudgetSplit, CausalGrowingForm, CausalIntervalCount, CausalIntervalForm
 from .wording import token
 
 CITE_SEQ_INTERVALS = proof.derived(
@@ -188,12 +188,14 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
 def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
     """The TargetOutcome for `target causal` on per-layer interval heads at a symbolic n (None: outside Theorem
     F123, with the premise that fails as the second value)."""
-    from ..graphs.layers_interval_forms import FormOutside, GrowingForm, interval_form, read_form_layers
+    from ..graphs.layers_interval_forms import FormOutside, GrowingForm, interval_form, read_form_layers, split_applies
     from .layers import _describe
     from .target_below import TargetPiece
     from .targets import TargetOutcome, _range_text
     try:
         L = read_form_layers(spec)
+        if split_applies(L):
+            return split_outcome(spec, L, ffn_step, tds), None
         form = interval_form(L, str(spec.tokens))
     except FormOutside as exc:
         return None, str(exc)
@@ -209,3 +211,35 @@ def form_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
                          range=_range_text(form.start, str(spec.tokens)), below=None, pieces=pieces,
                          below_open="" if pieces is not None else
                          "for a param width (Theorem F137 derives them for integer widths)"), None
+
+
+def split_outcome(spec: S.Spec, L, ffn_step: proof.Step, tds: list):
+    """Theorem F159 (docs/theory.md §21.10): M layers of finite widths at a symbolic n are NOT-UAP for causal targets
+    from N* on, and UAP below it with F121's count at each length (listed one by one up to SPLIT_LISTED lengths; the
+    heads' premises unproved leave them not decided)."""
+    from ..graphs.layers_interval_forms import SPLIT_LISTED, budget_split
+    from .targets import TargetLength, TargetOutcome, _range_text, not_causal_step
+    split = budget_split(L)
+    name = str(spec.tokens)
+    M = split.depth
+    parts = [f"with the network's {M} attention layer{'s' if M != 1 else ''} every model's output at n reads only the "
+             f"last W(0, {M}] + 1 = {split.reach_end - 1} positions, so from {name} = {split.reach_end} on it ignores "
+             "x_1, which a causal target reads"]
+    if split.threshold is not None and split.threshold <= split.reach_end:
+        parts.append(f"from {name} = {split.threshold} on a transposition of two early positions keeps the output at "
+                     f"{name} at the whole depth {M} (a causal view witness, Theorem F121)")
+    why = ("; ".join(parts) + f": NOT-UAP for every {name} ≥ {split.start}, and below it every prefix is reached and no "
+           "view at the whole depth has a symmetry moving its prefix (Theorem F159)")
+    step = not_causal_step(spec, why, {"route": "budget split", "budget split": {
+        "from": split.start, "depth": M, "reach end": split.reach_end, "threshold": split.threshold,
+        "first wide layer": split.first_wide}}, start=split.start,
+        far=CausalBudgetSplit(L, split, name))
+    failing = [s.rule for s in [ffn_step, *tds] if not s.proved]
+    below: Optional[tuple] = None
+    if split.start - 1 <= SPLIT_LISTED:
+        below = tuple(TargetLength(n, None, why=f"{', '.join(failing)} not proved", symbol=name) if failing else
+                      TargetLength(n, "UAP", next(q.layers for q in split.pieces if q.lower <= n < q.upper), True,
+                                   symbol=name)
+                      for n in range(1, split.start))
+    return TargetOutcome("causal", "NOT-UAP", None, False, (step,), step.claim.split(": ", 1)[1], tuple(tds),
+                         range=_range_text(split.start, name), below=below)

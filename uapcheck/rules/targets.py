@@ -17,6 +17,7 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..certificates import FarPair, Trusted
+from ..layer_certificates import CausalBudgetSplit
 from ..budget import BudgetExceeded, time_limit
 from ..memo import exact_cache
 from ..show import show_pattern
@@ -411,11 +412,12 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
 
 
 @proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
-            certificates=(Trusted, FarPair))
+            certificates=(Trusted, FarPair, CausalBudgetSplit))
 def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.Expr | None" = None,
-                    far: Optional[FarPair] = None) -> proof.Step:
-    """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10);
-    `far`: the budget route's pair, x_j (j < i) more than `layers M` hops from position i (§14.9)."""
+                    far: "FarPair | CausalBudgetSplit | None" = None) -> proof.Step:
+    """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10; the
+    budget split of per-layer finite widths, §21.10); `far`: the budget route's pair, x_j (j < i) more than
+    `layers M` hops from position i (§14.9), or the split's certificate (Theorem F159)."""
     name = str(spec.tokens)
     where = "" if start is None else f" (for {_range_text(start, name)})"
     return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,

@@ -1199,3 +1199,76 @@ def causal_sinks(ctx, s):
     return VERIFIED, ("every head read as an interval head with sinks (confirmed on the verifier's arcs at a small n); "
                       f"every prefix reached within D_c = {d} layers and not within {d - 1}, by the reach recursion on "
                       f"interval lists at every position; {suffices} {m} layers suffice; {why}")
+
+
+#: Above this N* the verifier does not scan every length below it (Theorem F159 is then trusted for them).
+SPLIT_SCANNED = 4096
+
+
+def _split_form(ctx):
+    """The verifier's reading of M layers of finite integer widths at a symbolic n (Theorem F159's premise), confirmed
+    on its own arcs; Reject outside it."""
+    from .causal_interval_forms import Form
+    from .causal_intervals import INF, NotIntervals
+    if "split form" not in ctx.cache:
+        try:
+            F = Form(ctx.spec)
+            F.confirm(None)
+        except NotIntervals as exc:
+            raise Reject(f"the budget split needs per-layer interval heads: {exc}") from None
+        if F.param is not None or F.limit is None or any(x == INF for row in F.rows for x in row):
+            raise Reject("the budget split (Theorem F159) takes integer finite widths and a network of finitely many "
+                         "layers")
+        ctx.cache["split form"] = F
+    return ctx.cache["split form"]
+
+
+def _split_count(F, n: int) -> Optional[int]:
+    """The verifier's own F121 count at n within the network's depth (None: no count, NOT-UAP at n)."""
+    from .causal_intervals import NotIntervals
+    try:
+        return F.count(n, None)
+    except NotIntervals:
+        return None
+
+
+def budget_split(ctx, data) -> tuple:
+    """TGT-NOT-CAUSAL's budget-split route (docs/theory.md §21.10, Theorem F159): the verifier scans n = 2, 3, … with
+    its own F121 (the reach by sums of widths, the witness by its covering at position n) within the network's M
+    layers, and requires the first length without a count to be the stated N*, and none at the next W(0, M] + 2
+    lengths; Theorem F159 carries every longer length (a count that fails at N* fails at every n ≥ N*)."""
+    F = _split_form(ctx)
+    start, depth = data.get("from"), data.get("depth")
+    _int(start, "the split's N*")
+    if depth != F.limit:
+        raise Reject(f"the split is stated for {depth} layers, the network has {F.limit}")
+    total = int(sum(max(F.rows[(ell - 1) % len(F.rows)]) for ell in range(1, F.limit + 1)))
+    if data.get("reach end") != total + 2:
+        raise Reject(f"from n = W(0, M] + 2 = {total + 2} on x_1 misses n, not from {data.get('reach end')}")
+    if not 2 <= start <= total + 2:
+        raise Reject(f"N* = {start} lies outside 2 … W(0, M] + 2 = {total + 2}")
+    if start > SPLIT_SCANNED:
+        raise Trust(f"N* = {start} is above the {SPLIT_SCANNED} lengths the verifier scans (Theorem F159)")
+    for n in range(2, start):
+        if _split_count(F, n) is None:
+            raise Reject(f"at n = {n} < N* = {start} the verifier's F121 finds no count within {F.limit} layers")
+    for n in range(start, start + total + 3):
+        if _split_count(F, n) is not None:
+            raise Reject(f"at n = {n} ≥ N* = {start} the verifier's F121 finds {_split_count(F, n)} layers suffice")
+    return VERIFIED, (f"the verifier's own F121 within the network's {F.limit} layers gives a count at every n < {start} "
+                      f"and none at n = {start} … {start + total + 2} (not reached, or a causal view witness at the "
+                      "whole depth); Theorem F159 carries every longer length")
+
+
+def budget_split_lengths(ctx, listed: list) -> None:
+    """The lengths below a budget split's N*: each UAP with the verifier's own F121 count, the least (F121 decides the
+    least count), or not decided (asserting nothing)."""
+    F = _split_form(ctx)
+    for rec in listed:
+        n, verdict = rec.get("n"), rec.get("verdict")
+        if verdict is None and rec.get("allowed") is not False and rec.get("layers") is None:
+            continue
+        own = 1 if n == 1 else _split_count(F, n)
+        if verdict != "UAP" or rec.get("layers") != own or rec.get("least") is not True:
+            raise Reject(f"n = {n} below N*: stated {verdict} with {rec.get('layers')} layers (least "
+                         f"{rec.get('least')}), the verifier's F121 gives UAP with {own}, the least")

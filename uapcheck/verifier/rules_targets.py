@@ -207,6 +207,9 @@ def not_causal(ctx, s):
         return _unreached(ctx, s, data)
     if data.get("route") == "budget":
         return _beyond_budget(ctx, s, data)
+    if data.get("route") == "budget split":  # M layers of finite widths at a symbolic n (§21.10, Theorem F159)
+        from .rules_layers import budget_split
+        return budget_split(ctx, data)
     if data.get("route") == "one layer collision":
         return _one_layer_collision(ctx, s, data)
     if data.get("route") == "group":
@@ -748,6 +751,8 @@ def check_lengths_below(ctx, lay_step, data, step=None) -> str:
 
 #: the longest length below a NOT-UAP range whose group the verifier computes (every permutation up to 7, then nauty)
 BELOW_GROUP_MAX_N = 200
+#: A budget split (Theorem F159) lists its lengths below N* one by one when there are at most this many.
+SPLIT_LISTED = 1024
 
 
 def _plain_lengths_below(ctx, plain_step, data: dict) -> str:
@@ -781,7 +786,8 @@ def check_not_uap_range(ctx, s, data: dict) -> str:
     verifier's own group of the labelled arcs is not trivial (plain heads, every permutation or nauty). "" for a verdict that
     needs no range (an integer n, or a route that holds at every n)."""
     routes = [p for p in ctx.premises(s) if p["rule"] == "TGT-NOT-CAUSAL" and p["status"] == "proved"]
-    starts = [(p.get("data") or {}).get("from") for p in routes if (p.get("data") or {}).get("route") == "group"]
+    ranged = [p for p in routes if (p.get("data") or {}).get("route") in ("group", "budget split")]
+    starts = [(p.get("data") or {}).get("from") for p in ranged]
     if isinstance(ctx.spec.tokens, int) or not starts or len(routes) != 1:
         if data.get("range") is not None and isinstance(ctx.spec.tokens, str):
             raise Reject("a NOT-UAP range is stated, but no group route states one")
@@ -796,9 +802,18 @@ def check_not_uap_range(ctx, s, data: dict) -> str:
         raise Reject(f"the NOT-UAP holds for n ≥ {start} (the TGT-NOT-CAUSAL premise), but the verdict states "
                      f"{data.get('range')!r}")
     listed = data.get("below_range")
+    split = (ranged[0].get("data") or {}).get("route") == "budget split"
+    if split and listed is None and start - 1 > SPLIT_LISTED:
+        return (f"; NOT-UAP for n ≥ {start}, the TGT-NOT-CAUSAL premise's range (Theorem F159; the lengths below it "
+                "not listed)")
     if not isinstance(listed, list) or [r.get("n") if isinstance(r, dict) else None for r in listed] != \
             list(range(1, start)):
         raise Reject(f"the lengths below the range are not listed once each, n = 1 … {start - 1}")
+    if split:
+        from .rules_layers import budget_split_lengths
+        budget_split_lengths(ctx, listed)
+        return (f"; NOT-UAP for n ≥ {start}, the TGT-NOT-CAUSAL premise's range (Theorem F159); the lengths below it "
+                "re-checked: each UAP with the verifier's own F121 count, the least")
     _check_lengths(ctx, listed)
     return (f"; NOT-UAP for n ≥ {start}, the TGT-NOT-CAUSAL premise's range; the lengths below it re-checked "
             "(n = 1: one layer; each NOT-UAP length: the verifier's own group of the labelled arcs is not trivial)")
