@@ -222,14 +222,15 @@ def split_outcome(spec: S.Spec, L, ffn_step: proof.Step, tds: list):
     split = budget_split(L)
     name = str(spec.tokens)
     M = split.depth
-    parts = [f"with the network's {M} attention layer{'s' if M != 1 else ''} every model's output at n reads only the "
-             f"last W(0, {M}] + 1 = {split.reach_end - 1} positions, so from {name} = {split.reach_end} on it ignores "
-             "x_1, which a causal target reads"]
+    why = claim_of(f"with the network's {M} attention layer{'s' if M != 1 else ''} every model's output at a position "
+                   f"reads only the last {split.reach_end - 1} positions up to it (the sum of the widths plus one), so "
+                   f"from {name} = {split.reach_end} on the output at {name} ignores the token at position 1, which a "
+                   "causal target reads")
     if split.threshold is not None and split.threshold <= split.reach_end:
-        parts.append(f"from {name} = {split.threshold} on a transposition of two early positions keeps the output at "
-                     f"{name} at the whole depth {M} (a causal view witness, Theorem F121)")
-    why = ("; ".join(parts) + f": NOT-UAP for every {name} ≥ {split.start}, and below it every prefix is reached and no "
-           "view at the whole depth has a symmetry moving its prefix (Theorem F159)")
+        why = claim_of(why, f", and from {name} = {split.threshold} on a transposition of two early positions keeps "
+                       f"the output at {name} at the whole depth {M} (a causal view witness, Theorem F121)")
+    why = claim_of(why, f": NOT-UAP for every {name} ≥ {split.start}, and below it every prefix is reached and no "
+                   "view at the whole depth has a symmetry moving its prefix (Theorem F159)")
     step = not_causal_step(spec, why, {"route": "budget split", "budget split": {
         "from": split.start, "depth": M, "reach end": split.reach_end, "threshold": split.threshold,
         "first wide layer": split.first_wide}}, start=split.start,

@@ -413,18 +413,18 @@ def undecided_step(spec: S.Spec, target: str, reason: str) -> proof.Step:
 
 @proof.rule("TGT-NOT-CAUSAL", "A family that cannot represent every causal map: NOT-UAP for causal targets", CITE_TGT, statuses=(proof.PROVED,),
             certificates=(Trusted, FarPair, CausalBudgetSplit))
-def not_causal_step(spec: S.Spec, why: str, evidence: dict, start: "int | sympy.Expr | None" = None,
+def not_causal_step(spec: S.Spec, why: "str | Claim", evidence: dict, start: "int | sympy.Expr | None" = None,
                     far: "FarPair | CausalBudgetSplit | None" = None) -> proof.Step:
     """`start`: at symbolic n, the least n the conclusion holds from (the group route, docs/theory.md §14.10; the
     budget split of per-layer finite widths, §21.10); `far`: the budget route's pair, x_j (j < i) more than
     `layers M` hops from position i (§14.9), or the split's certificate (Theorem F159)."""
     name = str(spec.tokens)
     where = "" if start is None else f" (for {_range_text(start, name)})"
-    return proof.conclude(f"NOT-UAP for causal targets{where}: {why}", proof.PROVED,
+    return proof.conclude(claim(f"NOT-UAP for causal targets{where}: ", why), proof.PROVED,
                           evidence=dict(evidence, patterns=_desc(spec), **({} if start is None else
                                                                            {"range": _range_text(start, name)})),
                           facts={} if start is None else {"from": start},
-                          certificate=far if far is not None else _trusted(why))
+                          certificate=far if far is not None else _trusted(str(why)))
 
 
 #: the one-layer collision is searched up to this n (every row and its keys' labels)
