@@ -105,7 +105,7 @@ def test_a_target_budget_against_a_count_not_shown_least_is_rejected():
     assert rejects(bad, "TGT-BUDGET")
 
 
-@pytest.mark.parametrize("pattern", ["causal", "offsets {-1, 0}"])
+@pytest.mark.parametrize("pattern", ["causal"])
 def test_an_undecided_target_budget_at_a_symbolic_n_verifies_inconclusive(pattern):
     cert = certificate_of(_text(pattern, "n", 1, "causal"))
     assert cert["verdict"] == "INCONCLUSIVE"
@@ -130,3 +130,13 @@ def test_a_receptive_class_states_the_family_group_only():
         bad = copy.deepcopy(cert)
         bad["group"][key] = value
         assert not _ok(bad), key
+
+
+def test_a_budget_on_a_finite_width_at_a_symbolic_n_splits_by_length():
+    """`offsets {-1, 0}` (a causal window of width 1) with `layers 1`: one layer reads two positions, so from n = 3 on
+    the output at n ignores x_1 (Theorem F159 with a period of one layer, docs/theory.md §21.10); it was INCONCLUSIVE."""
+    cert = certificate_of(_text("offsets {-1, 0}", "n", 1, "causal"))
+    assert cert["verdict"] == "NOT-UAP" and cert["steps"][-1]["data"]["range"] == "n ≥ 3"
+    assert [(r["n"], r["verdict"], r["layers"]) for r in cert["steps"][-1]["data"]["below_range"]] == \
+        [(1, "UAP", 1), (2, "UAP", 1)]
+    assert _ok(cert)

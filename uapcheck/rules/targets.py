@@ -1032,6 +1032,9 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
         # neither UAP with the count nor NOT-UAP at every n follows (the UAP ignored the budget: `offsets {-1, 0}` with
         # `layers 1` was "UAP for causal targets with n − 1 attention layers"; `causal` with `layers 1` was NOT-UAP
         # at every n, though one layer gives it at n ≤ 2)
+        split = _budget_split(spec, ffn_step, tds)
+        if split is not None:  # causal interval heads of finite widths: Theorem F159's split by length
+            return split
         note = (f"a count that depends on n ({sympy.sstr(info['layers'])})" if not isinstance(info["layers"], int)
                 else f"{info['layers']} layers for {where} (fewer below)")
         b = budget_step(spec, cls, info["radius"], info["layers"], info["least"], False,
@@ -1056,6 +1059,21 @@ def analyse(spec: S.Spec, target: str, ffn_step: proof.Step, tds: list) -> Targe
     failing = [s for s in [ffn_step, *tds] if not s.proved]
     reason = "; ".join(f"{s.rule}: {s.claim}" for s in failing)
     return _finish(spec, cls, "INCONCLUSIVE", None, False, steps, reason, ffn_step, tds)
+
+
+def _budget_split(spec: S.Spec, ffn_step: proof.Step, tds: list) -> Optional[TargetOutcome]:
+    """`target causal` with `layers M` at a symbolic n on plain causal interval heads of integer finite widths (one
+    pattern in every layer, §14.7): Theorem F159 with a period of one layer (docs/theory.md §21.10), NOT-UAP from N* on
+    and UAP below; None outside it (positions or an encoding label the keys, a `causal` head, a param width)."""
+    from ..graphs.layers_interval_forms import FormOutside, read_form_layers, split_applies
+    from .layers_intervals import split_outcome
+    if spec.target != "causal" or not isinstance(spec.tokens, str) or _has_positions(spec) or spec.positional != "none":
+        return None
+    try:
+        L = read_form_layers(spec)
+    except FormOutside:
+        return None
+    return split_outcome(spec, L, ffn_step, tds) if split_applies(L) else None
 
 
 def _with_range(spec: S.Spec, outcome: TargetOutcome, start) -> TargetOutcome:

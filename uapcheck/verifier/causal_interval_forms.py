@@ -53,11 +53,12 @@ def _width_or_param(p, lower: dict):
 class Form:
     """rows[q]: the head widths of the layers ℓ ≡ q + 1 (mod period); an entry is a number, ∞, or the param's name."""
 
-    def __init__(self, spec: S.Spec):
+    def __init__(self, spec: S.Spec, single: bool = False):
+        """`single`: an input without per-layer patterns is read as one pattern in every layer (Theorem F159)."""
         if isinstance(spec.tokens, int):
             raise NotIntervals("Theorem F123 is stated at a symbolic n")
         lower = {p.name: p.lower for p in spec.params if p.constraint.startswith("integer")}
-        table = layer_table(spec, NotIntervals)
+        table = layer_table(spec, NotIntervals, single=single)
         self.spec = spec
         self.patterns = table.rows
         self.rows = [[_width_or_param(p, lower) for p in row] for row in self.patterns]

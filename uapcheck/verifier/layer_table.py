@@ -30,13 +30,16 @@ def _pattern_at(p, layer: int):
     return p if not isinstance(p, S.PatternSequence) else p.patterns[(layer - 1) % len(p.patterns)]
 
 
-def layer_table(spec: S.Spec, fail: type[Exception], max_period: int = MAX_PERIOD) -> LayerTable:
-    """The table of `spec`'s heads; `fail(reason)` is raised when the input is not one the verifier rebuilds."""
+def layer_table(spec: S.Spec, fail: type[Exception], max_period: int = MAX_PERIOD, single: bool = False) -> LayerTable:
+    """The table of `spec`'s heads; `fail(reason)` is raised when the input is not one the verifier rebuilds. With
+    `single`, an input without per-layer patterns is one row repeated (every layer the same patterns)."""
     seqs = [h.pattern for h in spec.heads if isinstance(h.pattern, S.PatternSequence)]
-    if not seqs:
+    if not seqs and not single:
         raise fail("the input has no per-layer patterns")
     finite = [s for s in seqs if not s.periodic]
-    if finite:
+    if not seqs:
+        count, periodic = 1, True  # one row: each head's own pattern in every layer
+    elif finite:
         if len({len(s.patterns) for s in finite}) != 1:
             raise fail("the heads' finite pattern lists have different lengths")
         count, periodic = len(finite[0].patterns), False

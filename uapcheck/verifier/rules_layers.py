@@ -1212,7 +1212,7 @@ def _split_form(ctx):
     from .causal_intervals import INF, NotIntervals
     if "split form" not in ctx.cache:
         try:
-            F = Form(ctx.spec)
+            F = Form(ctx.spec, single=True)  # one pattern in every layer: a period of one layer
             F.confirm(None)
         except NotIntervals as exc:
             raise Reject(f"the budget split needs per-layer interval heads: {exc}") from None
