@@ -131,7 +131,7 @@ def test_a_window_of_width_w_in_layer_one_of_a_global_layer_needs_w_at_least_2()
 
 
 @pytest.mark.parametrize("heads, extra, why", [
-    ([["causal & window(3)", "causal & window(2)"]], "layers 4\n", "no layer of width ∞"),  # unbudgeted: F137
+    # finite widths with `layers 4` are Theorem F159's split now (tests/test_per_layer_causal_budget_split_verdict.py)
     ([["window(2)", "causal"]], "", "not an interval head"),
 ])
 def test_outside_the_theorem_is_inconclusive_naming_the_premise(heads, extra, why):
