@@ -185,8 +185,8 @@ def _all_mutants():
     return out
 
 
-# Mutants that state a true fact, so the verifier rightly accepts them: Theorem F101's connectivity bound and group
-# hold for n ≥ 33 in the verifier's own restatement (verifier/cyclic_window_line.py), while the certificate states the
+# Mutants that state a true fact, so the verifier rightly accepts them: Theorem F101's group and F168's diameter hold
+# for n ≥ 36 in the verifier's own restatement (verifier/cyclic_window_line.py), while the certificate states the
 # union's range n ≥ 65; lowering that start by one is still inside the theorem's range.
 EQUIVALENT = {("cyclic_window_dilated_n.uap", "s7 start the range one lower"),
               ("cyclic_window_dilated_n.uap", "s9 start the range one lower")}

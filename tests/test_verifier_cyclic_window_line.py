@@ -1,7 +1,8 @@
 """`uapcheck verify` on Theorem F101 (docs/theory.md §11.11): `window(w) cyclic` with non-cyclic offsets outside it.
 The verifier's own restatement (uapcheck/verifier/cyclic_window_line.py) re-derives the outside offsets, the range
-(from its own F41 restatement) and the group, and checks the diameter bound on its own arcs; a forged claim is
-rejected naming its step."""
+(from its own F41 restatement) and the group, and Theorem F168's diameter ⌊n/P⌋ + h(n mod P) from its own word lengths
+and breadth-first searches on its own arcs (or, beyond F168's base check, checks the cyclic window's bound); a forged
+claim is rejected naming its step."""
 from __future__ import annotations
 
 import json
@@ -14,10 +15,16 @@ from uapcheck.verifier import verify
 from uapcheck.verifier.trees import encode
 
 PATTERN = "window(1) cyclic + dilated(2, 4)"
+FAR = "window(1) cyclic + offsets {17}"     # F168's N₀ = 5,490: beyond its base check, the bound is stated
 
 
 @pytest.fixture(scope="module")
 def cert() -> dict:
+    return certificate_of(softmax_source(FAR))
+
+
+@pytest.fixture(scope="module")
+def exact() -> dict:
     return certificate_of(softmax_source(PATTERN))
 
 
@@ -25,17 +32,18 @@ def _step(cert: dict, rule: str) -> dict:
     return next(s for s in cert["steps"] if s["rule"] == rule)
 
 
-@pytest.mark.parametrize("pattern", [PATTERN, "window(4) cyclic + offsets {-4, 5}"])
+@pytest.mark.parametrize("pattern", [PATTERN, "window(4) cyclic + offsets {-4, 5}", FAR])
 def test_the_union_rests_on_the_verifier_s_own_theorem(pattern):
     report = verify(certificate_of(softmax_source(pattern)))
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     assert all("Theorem F101" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
 
 
-def test_a_forged_order_is_rejected(cert):
-    forged = json.loads(json.dumps(cert))
-    _step(forged, "SYM-AUT")["data"]["order"] = encode(1)
-    assert rejects(forged, "SYM-AUT")
+def test_a_forged_order_is_rejected(exact, cert):
+    for good, order in ((exact, 1), (cert, 2)):
+        forged = json.loads(json.dumps(good))
+        _step(forged, "SYM-AUT")["data"]["order"] = encode(order)
+        assert rejects(forged, "SYM-AUT")
 
 
 def test_a_smaller_bound_is_rejected(cert):
@@ -65,7 +73,27 @@ def test_a_least_count_is_rejected(cert):
     assert rejects(forged, "PAT-LAYERS")
 
 
-def test_a_real_size_rests_on_the_theorem_with_the_bound():
+def test_the_diameter_is_stated_exactly_and_re_derived(exact):
+    data = _step(exact, "PAT-CONNECTED")["data"]
+    assert data.get("diameter bound") is None and data["diameter"] is not None
+    assert verify(exact).ok
+
+
+def test_a_forged_residue_of_the_diameter_is_rejected(exact):
+    forged = json.loads(json.dumps(exact))
+    text = json.dumps(_step(forged, "PAT-CONNECTED")["data"]["diameter"])
+    assert "16" in text
+    _step(forged, "PAT-CONNECTED")["data"]["diameter"] = json.loads(text.replace("16", "15", 1))
+    assert rejects(forged, "PAT-CONNECTED")
+
+
+def test_d_layers_claimed_for_the_exact_diameter_are_rejected(exact):
+    forged = json.loads(json.dumps(exact))
+    _step(forged, "PAT-LAYERS")["data"]["layers"] = _step(forged, "PAT-CONNECTED")["data"]["diameter"]
+    assert rejects(forged, "PAT-LAYERS")
+
+
+def test_a_real_size_rests_on_the_theorem_with_the_exact_diameter():
     cert = certificate_of(softmax_source(PATTERN, 1_048_576))
     report = verify(cert)
     steps = {s.rule: s for s in report.steps}
@@ -73,10 +101,10 @@ def test_a_real_size_rests_on_the_theorem_with_the_bound():
     assert all(steps[r].outcome == "verified" and "Theorem F101" in steps[r].reason
                for r in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
     data = _step(cert, "PAT-CONNECTED")["data"]
-    assert data["diameter"] is None and data["diameter bound"] == 524_288
-    forged = json.loads(json.dumps(cert))
-    _step(forged, "PAT-CONNECTED")["data"]["diameter"] = 524_288     # the bound stated as D itself
-    assert rejects(forged, "PAT-CONNECTED")
-    forged = json.loads(json.dumps(cert))
-    _step(forged, "PAT-LAYERS")["data"]["layers"] = 524_288
-    assert rejects(forged, "PAT-LAYERS")
+    assert data["diameter"] == 65_539 and data.get("diameter bound") is None
+    assert _step(cert, "PAT-LAYERS")["data"]["layers"] == 65_540
+    for rule, key, value in (("PAT-CONNECTED", "diameter", 65_538), ("PAT-LAYERS", "layers", 65_539),
+                             ("PAT-LAYERS", "layers", 524_289)):
+        forged = json.loads(json.dumps(cert))
+        _step(forged, rule)["data"][key] = value
+        assert rejects(forged, rule), (rule, key, value)

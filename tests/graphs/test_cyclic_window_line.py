@@ -1,6 +1,7 @@
 """Theorem F101 (docs/theory.md §11.11): `window(w) cyclic` with non-cyclic parts whose offsets outside {−w, …, w}
-form A ≠ ∅ — G = the reflection when A = −A, else trivial, D ≤ ⌈⌊n/2⌋/w⌉ — against the concrete engine (graphs,
-BLISS) and nauty on the reference arcs, from the theorem's range on."""
+form A ≠ ∅ — G = the reflection when A = −A, else trivial, D = ⌊n/P⌋ + h(n mod P) by Theorem F168 (or, beyond its
+base check, D ≤ ⌈⌊n/2⌋/w⌉) — against the concrete engine (graphs, BLISS) and nauty on the reference arcs, from the
+theorem's range on."""
 from __future__ import annotations
 
 import pynauty
@@ -38,13 +39,22 @@ def _nauty_order(pattern, n: int) -> int:
 def test_against_the_concrete_engine_from_the_range_on(text):
     theorem = families.match([_pattern(text)], N, {})
     assert isinstance(theorem, families.FamilyTheorem) and theorem.theorem == "F101"
-    assert not theorem.least and not theorem.diameter_exact
+    assert not theorem.least and theorem.diameter_exact
     low = int(theorem.low)
     for n in range(low, max(61, low + 12)):
         got = concrete(_pattern(text), n, layers=False)
         want = families.at(theorem, {"n": n})
-        assert got.connected and got.diameter <= want["diameter"] and got.order == want["order"], (text, n)
+        assert got.connected and got.diameter == want["diameter"] and got.order == want["order"], (text, n)
         assert want["layers"] == want["diameter"] + 1
+
+
+def test_beyond_the_base_check_the_bound_is_stated():
+    """window(1) cyclic + offsets {17}: F168's N₀ is 5,490, beyond its base check: the cyclic window's bound."""
+    theorem = families.match([_pattern("window(1) cyclic + offsets {17}")], N, {})
+    assert theorem.theorem == "F101" and not theorem.diameter_exact and not theorem.least
+    want = families.at(theorem, {"n": 230})
+    assert want["diameter"] == 115 and want["layers"] == 116
+    assert concrete(_pattern("window(1) cyclic + offsets {17}"), 230, layers=False).diameter <= 115
 
 
 @pytest.mark.parametrize("text", CASES[:3])
@@ -61,13 +71,15 @@ def test_the_reflection_is_in_the_group_exactly_when_the_outside_offsets_are_sym
     assert seam_data(2, (-2, -1, 0, 1, 2)) is None        # nothing outside the window
 
 
-def test_the_diameter_is_a_bound_and_is_not_periodic():
-    """D for window(1) cyclic + dilated(2, 4) is not monotone in n (5 at n = 41, 6 at n = 40 and 42): the theorem
-    states the cyclic window's bound only."""
+def test_the_diameter_is_not_monotone_and_the_closed_form_says_so():
+    """D for window(1) cyclic + dilated(2, 4) is not monotone in n (5 at n = 41, 6 at n = 40 and 42); F168's closed
+    form, ⌊n/16⌋ + h(n mod 16), gives the same from n = 36."""
+    from uapcheck.graphs.cyclic_window_diameter import seam_diameter
     ds = {n: concrete(_pattern(CASES[0]), n, layers=False).diameter for n in (40, 41, 42)}
     assert ds == {40: 6, 41: 5, 42: 6}
+    assert {n: seam_diameter(1, (-8, -4, 4, 8), 0).diameter(n) for n in (40, 41, 42)} == ds
 
 
 def test_a_real_size_is_decided_without_arcs():
     found = families.match([_pattern(CASES[0])], sympy.Integer(1_048_576), {})
-    assert found.theorem == "F101" and found.order == 2 and found.diameter == 524_288 and found.layers == 524_289
+    assert found.theorem == "F101" and found.order == 2 and found.diameter == 65_539 and found.layers == 65_540

@@ -6,8 +6,9 @@ the positions of largest in- plus out-degree are F = [J + 1, n − J] (a jump of
 A is ≡ one of the window's mod n); the arcs among them are those of `offsets S` on a line, whose group is Theorem F41's
 (trivial, or the reversal when S = −S) once |F| reaches F41's range; Theorem F41 (3)'s end argument extends the
 identity to the positions near the seam (the positions it uses attend to no wrapped position). So G is the reflection
-i ↦ n + 1 − i when A = −A, else trivial. D is at most the cyclic window's ⌈⌊n/2⌋/w⌉ (Theorem F5; more arcs shorten
-distances), so that bound plus one layers suffice; D itself is not periodic from small n on and is not named.
+i ↦ n + 1 − i when A = −A, else trivial. D is ⌊n/P⌋ + h(n mod P) with P = a + b (Theorem F168,
+``graphs/cyclic_window_diameter.py``), and D + 1 layers suffice; where F168's base check is beyond its budget, only the
+cyclic window's ⌈⌊n/2⌋/w⌉ (Theorem F5; more arcs shorten distances) is stated, a bound, and that plus one layers.
 
 Nothing here reads user text.
 """
@@ -20,6 +21,7 @@ from typing import Optional
 import sympy
 from sympy import Integer
 
+from .cyclic_window_diameter import MAX_CHECK_N as MAX_BASE_N
 from .offsets_line import MAX_JUMP, group_low, rigid_steps
 
 SECTION = "docs/theory.md §11.11"
@@ -55,21 +57,37 @@ def seam_data(w: int, jumps: tuple[int, ...]) -> Optional[SeamData]:
 
 
 def theorem(n, data: SeamData):
-    """F101 at the length n (a positive integer Symbol or an Integer)."""
-    from .families import FamilyTheorem
+    """F101 at the length n (a positive integer Symbol or an Integer), with F168's D where its base check fits."""
+    from .cyclic_window_diameter import seam_diameter
+    from .families import FamilyTheorem, _by_residue
     w = data.w
-    bound = sympy.ceiling(sympy.floor(n / 2) / w)
     shown = ", ".join(str(k) for k in data.outside)
     if data.symmetric:
         group, order = "reflection", Integer(2)
     else:
         group, order = "trivial", Integer(1)
-    why = (f"D ≤ ⌈⌊n/2⌋/{w}⌉, the diameter of window({w}) cyclic alone (Theorem F5; the other parts only add arcs), "
-           "so one layer more suffices (§11.2); the exact D is not named (Theorem F101)")
+    exact = seam_diameter(w, data.outside, data.low)
+    if exact is None:
+        bound = sympy.ceiling(sympy.floor(n / 2) / w)
+        why = (f"D ≤ ⌈⌊n/2⌋/{w}⌉, the diameter of window({w}) cyclic alone (Theorem F5; the other parts only add arcs), "
+               "so one layer more suffices (§11.2); the exact D is not named: F168's base check lies beyond "
+               "its budget (Theorem F101)")
+        return FamilyTheorem(
+            "F101", "window(w) cyclic + non-cyclic offsets outside it", (("w", Integer(w)),), Integer(data.low), bound,
+            group, order, (), bound + 1, False, why,
+            open_question=(f"the exact diameter and the least layer count: with the non-cyclic offsets {{{shown}}} "
+                           f"Theorem F168's base check lies beyond n = {MAX_BASE_N}, so only the cyclic window's "
+                           f"bound is stated ({SECTION}, Theorems F101 and F168, §13 L4)"),
+            diameter_exact=False)
+    P = exact.period
+    diameter = _by_residue(sympy.floor(n / P), n, P, exact.excess)
+    low = max(data.low, exact.low)
+    why = (f"D = ⌊n/{P}⌋ + h(n mod {P}) (Theorem F168: a walk crosses the seam between n and 1 by a window step only, "
+           f"so D grows by one when n grows by a + b = {P}, from n = {exact.proved_low}; h read off one period by "
+           "breadth-first search, and each length below re-decided), so one layer more suffices (§11.2)")
     return FamilyTheorem(
-        "F101", "window(w) cyclic + non-cyclic offsets outside it", (("w", Integer(w)),), Integer(data.low), bound,
-        group, order, (), bound + 1, False, why,
-        open_question=(f"the exact diameter and the least layer count: with the non-cyclic offsets {{{shown}}} the "
-                       "diameter is not periodic in n from small n on, so only the cyclic window's bound is stated "
-                       f"({SECTION}, Theorem F101, §13 L4)"),
-        diameter_exact=False)
+        "F101", "window(w) cyclic + non-cyclic offsets outside it", (("w", Integer(w)), ("P", Integer(P))),
+        Integer(low), diameter, group, order, (), diameter + 1, False, why,
+        open_question=(f"the least layer count: D = ⌊n/{P}⌋ + h(n mod {P}) is exact (Theorem F168), and whether D "
+                       f"layers suffice (a view witness at depth D) is not decided at symbolic n ({SECTION}, "
+                       "Theorem F168, §13 L4)"))

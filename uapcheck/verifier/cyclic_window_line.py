@@ -3,16 +3,25 @@ dilated and offsets parts whose offsets outside {−w, …, w} form A ≠ ∅. W
 without 0 (a = −min S, b = max S), for n ≥ max(2J + m₀, 2J + a + b + 1, 2J + w + 1, 2w + 3), m₀ the length from
 which the line pattern `offsets S` has F41's group (the verifier's own restatement, ``offsets_line.group_range``:
 its own ball certificate and the lengths below re-decided on its arcs): G = the reflection when A = −A, else
-trivial; D ≤ ⌈⌊n/2⌋/w⌉ (a bound, the cyclic window's alone), that plus one layers, not least. The verifier's own A,
-S and range; its instance check re-checks the bound (BFS) and the order (nauty) on its own arcs.
+trivial. Theorem F168: D(n + P) = D(n) + 1 for n ≥ N₀ (P = a + b), so D = ⌊n/P⌋ + h(n mod P), D + 1 layers, not
+least; the verifier's own N₀ (from its own word lengths, ``offsets_line.ray_constants``), h by breadth-first search on
+its own arcs over one period from N₀, and every length below N₀ down to the range's start re-decided on its arcs.
+Where that period lies beyond MAX_CHECK_N: D ≤ ⌈⌊n/2⌋/w⌉ (a bound, the cyclic window's alone), that plus one layers.
+The verifier's own A, S and range; its instance check re-checks D or the bound (BFS) and the order (nauty) on its
+own arcs.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from math import ceil, floor
+from typing import Optional, Sequence
 
 import sympy
 
 from .. import spec as S
+
+MAX_CHECK_N = 400
 
 
 def match(parts: Sequence[S.Pattern]):
@@ -47,11 +56,69 @@ def family(w: int, jumps: tuple):
     low = max(2 * far + m0, 2 * far + a + b + 1, 2 * far + w + 1, 2 * w + 3)
     symmetric = set(outside) == {-k for k in outside}
 
-    def bound(n):
-        return sympy.ceiling(sympy.floor(sympy.Integer(n) / 2 if isinstance(n, int) else n / 2) / w)
-
     def name(text):
         return text == ("reflection" if symmetric else "trivial")
 
-    return Family("F101", low, 0, 1, False, lambda n: sympy.Integer(2 if symmetric else 1), 1, name, None,
+    def order(n):
+        return sympy.Integer(2 if symmetric else 1)
+
+    exact = _diameter_table(w, tuple(outside), low)
+    if exact is not None:
+        period, start, table = exact
+
+        def diameter(n):
+            if isinstance(n, (int, sympy.Integer)):
+                return sympy.Integer(int(n) // period + table[int(n) % period])
+            total = sympy.Integer(0)
+            for r in range(period):
+                total += (sympy.floor(n / period) + table[r]) * (sympy.floor((n - r) / period)
+                                                                  - sympy.floor((n - r - 1) / period))
+            return total
+
+        return Family("F101", max(low, start), 0, 1, False, order, 1, name, None, diameter_at=diameter,
+                      period=period, layers_by=lambda n: diameter(n) + 1)
+
+    def bound(n):
+        return sympy.ceiling(sympy.floor(sympy.Integer(n) / 2 if isinstance(n, int) else n / 2) / w)
+
+    return Family("F101", low, 0, 1, False, order, 1, name, None,
                   diameter_at=bound, period=2 * w, layers_by=lambda n: bound(n) + 1, bound=True)
+
+
+def seam_low(w: int, outside: Sequence[int]) -> int:
+    """N₀ of Theorem F168 (2), from the verifier's own word lengths: (c1)–(c4) of its proof."""
+    from .offsets_line import ray_constants
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    a, b = -steps[0], steps[-1]
+    k, plus, minus, edge = ray_constants(steps)
+    corner = 1 + 2 * k + Fraction(2 * (w + max(plus, minus) + max(a, b)), min(a, b))
+    return max(a + b, 2 * w + 3, ceil(max(a, b) * k), ceil((2 * k + 1) * max(a, b) * (a + b) / min(a, b)),
+               (a + b) * (floor(max(Fraction(edge), corner)) + 2) + w + 1)
+
+
+def _diameter_on_arcs(w: int, outside: tuple, n: int) -> Optional[int]:
+    from . import bit_distances, patterns
+    union = S.PatternUnion((S.Window(w, True), S.Offsets(tuple(sorted(set(outside) | {0})), False)))
+    return bit_distances.Balls(patterns.union_out([patterns.head_arcs(union, n)], n), n).diameter()
+
+
+@lru_cache(maxsize=64)
+def _diameter_table(w: int, outside: tuple, floor_low: int) -> Optional[tuple[int, int, tuple[int, ...]]]:
+    """(P, the start of the range, h): D = ⌊n/P⌋ + h[n mod P] for n ≥ start, by Theorem F168 from N₀ on with h by
+    breadth-first search on the verifier's arcs over one period, and every length from start to N₀ − 1 re-decided
+    on its arcs; None when the period's lengths exceed MAX_CHECK_N."""
+    period = max([w] + [-k for k in outside]) + max([w] + list(outside))
+    n0 = seam_low(w, outside)
+    if n0 + period > MAX_CHECK_N:
+        return None
+    table = [0] * period
+    for n in range(n0, n0 + period):
+        d = _diameter_on_arcs(w, outside, n)
+        if d is None:
+            return None
+        table[n % period] = d - n // period
+    start = n0
+    while start - 1 >= max(floor_low, 2 * w + 3) and \
+            _diameter_on_arcs(w, outside, start - 1) == (start - 1) // period + table[(start - 1) % period]:
+        start -= 1
+    return period, start, tuple(table)

@@ -67,6 +67,27 @@ def _diameter_on_arcs(steps, n: int) -> Optional[int]:
     return patterns.diameter(patterns.union_out([_arcs(steps, n)], n), n)
 
 
+def ray_constants(steps: Sequence[int]) -> tuple[Fraction, int, int, int]:
+    """(K, M₊′, M₋′, E) of F27 (d) and F40 (b) for jumps of both signs: ℓ(m) ≤ m/b + K (m ≥ 0) and ≤ |m|/a + K
+    (m ≤ 0), ℓ(m + b) = ℓ(m) + 1 for m ≥ M₊′ and ℓ(m − a) = ℓ(m) + 1 for m ≤ −M₋′ (F27 (d)'s rays, sharpened down
+    to where the exact lengths stop confirming them), E the largest ℓ on (−M₋′ − a, M₊′ + b)."""
+    a, b = -min(steps), max(steps)
+    P = [s for s in steps if s > 0]
+    Q = [-s for s in steps if s < 0]
+    m_plus = (b - 1) * sum(s for s in P if s < b) + b * a
+    m_minus = (a - 1) * sum(q for q in Q if q < a) + a * b
+    span = m_plus + m_minus + 2 * (a + b) + 4
+    ell = _lengths(steps, -span - a, span + b)
+    k = max(max(Fraction(ell[m]) - Fraction(m, b) for m in range(m_plus + b)),
+            max(Fraction(ell[m]) - Fraction(-m, a) for m in range(-m_minus - a + 1, 1)))
+    plus, minus = m_plus, m_minus
+    while plus > 0 and ell[plus - 1 + b] == ell[plus - 1] + 1:
+        plus -= 1
+    while minus > 0 and ell[-(minus - 1) - a] == ell[-(minus - 1)] + 1:
+        minus -= 1
+    return k, plus, minus, max(ell[m] for m in range(-minus - a + 1, plus + b))
+
+
 def restated(jumps: Sequence[int]):
     """(proved low N₂, period, diameter table, symmetric, extra table, steps, N_G) of F40–F42, or None."""
     return _restated(tuple(sorted(set(jumps))))
@@ -78,21 +99,8 @@ def _restated(jumps: tuple):
     if steps is None or max(abs(s) for s in steps) > MAX_JUMP:
         return None
     a, b = -steps[0], steps[-1]
-    P = [s for s in steps if s > 0]
-    Q = [-s for s in steps if s < 0]
     symmetric = set(steps) == {-s for s in steps}
-    m_plus = (b - 1) * sum(s for s in P if s < b) + b * a
-    m_minus = (a - 1) * sum(q for q in Q if q < a) + a * b
-    span = m_plus + m_minus + 2 * (a + b) + 4
-    ell = _lengths(steps, -span - a, span + b)
-    k = max(max(Fraction(ell[m]) - Fraction(m, b) for m in range(m_plus + b)),
-            max(Fraction(ell[m]) - Fraction(-m, a) for m in range(-m_minus - a + 1, 1)))
-    plus, minus = m_plus, m_minus          # the rays, down to where the exact lengths stop confirming them
-    while plus > 0 and ell[plus - 1 + b] == ell[plus - 1] + 1:
-        plus -= 1
-    while minus > 0 and ell[-(minus - 1) - a] == ell[-(minus - 1)] + 1:
-        minus -= 1
-    edge = max(ell[m] for m in range(-minus - a + 1, plus + b))
+    k, plus, minus, edge = ray_constants(steps)
     low_d = max(a + b + 1, plus + b + 1, b * edge + 1, minus + a + 1, a * edge + 1)
     if a < b:
         low_d = max(low_d, floor(k * a * b / (b - a)) + 2)
