@@ -65,8 +65,8 @@ def diameter_at(n: int, w: int, outside: tuple[int, ...]) -> Optional[int]:
     depth = 0
     while any(ball != full for ball in level):
         grown = level[:]
-        for i, row in enumerate(outs):
-            for j in row:
+        for i, targets in enumerate(outs):
+            for j in targets:
                 grown[i] |= level[j]
         if grown == level:
             return None
