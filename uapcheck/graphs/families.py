@@ -106,8 +106,9 @@ Theorems (Γ has the arc j → i when i attends to j; all these patterns are sym
   far positions lie in the other class, a clique).
 * F101 (``graphs/cyclic_window_line.py``) ``window(w) cyclic`` with non-cyclic window, dilated and offsets parts whose
   offsets outside {−w, …, w} form A ≠ ∅: G = the reflection when A = −A, else trivial (the positions of largest degree
-  are a line pattern with F41's group, the seam follows); D ≤ ⌈⌊n/2⌋/w⌉ (the cyclic window's), that plus one layers
-  sufficient; D itself not stated.
+  are a line pattern with F41's group, the seam follows); D = ⌊n/P⌋ + h(n mod P), P = a + b, by Theorem F168
+  (``graphs/cyclic_window_diameter.py``), D + 1 layers sufficient; where F168's base check is beyond its budget,
+  D ≤ ⌈⌊n/2⌋/w⌉ (the cyclic window's), that plus one layers.
 * F95 (``graphs/blocks_dilated_chains.py``) ``blocks(b) + dilated(w, r)``, integers r ≥ 2, 2wr ≤ b, n ≥ 2b: chains of blocks
   joined by the dilation's junctions (r half graphs each); D = 2⌈n/b⌉ − 2 or − 1 by residue, G = the junctions' class
   permutations and the blocks' free positions, with the reflection when b | n; D layers, least (far-clique lemma).
