@@ -228,7 +228,7 @@ def test_scaled_taps_by_residue_class_agree_with_every_concrete_n(taps, step, wi
             assert concrete.verdict == "NOT-UAP" and bfs is None, size
         else:
             want = -(-(size - 1) // width)
-            assert concrete.verdict == "UAP" and concrete.group.name == "C_n", size
+            assert concrete.verdict == "UAP" and concrete.group.name == _rotations_name(size), size
             assert concrete.layers == want == bfs == int(r.layers.subs(n, size)), size
             if size <= 7:
                 assert _brute_group_order(size, taps) == size
@@ -275,7 +275,7 @@ def test_lemma_p_agrees_with_the_concrete_engine_at_every_n_up_to_60(taps, step,
         assert claimed == bfs, size
         if size % 3 == 0 or size < start + 3:
             concrete = check_spec(parse_source(f"tokens {size}\n{text}", "c.uap"))
-            assert concrete.verdict == "UAP" and concrete.group.name == "C_n" and concrete.layers == bfs, size
+            assert concrete.verdict == "UAP" and concrete.group.name == _rotations_name(size) and concrete.layers == bfs, size
 
 
 def test_taps_1_3_need_the_ceiling_of_n_plus_1_over_3():
@@ -341,3 +341,8 @@ def test_a_span_far_above_n_is_read_mod_n(tokens, layers, tmp_path):
     got = json.loads(r.stdout)
     assert (got["verdict"], got["layers"]) == ("UAP", layers), r.stdout[-500:]
     assert run("verify", str(out)).code == 0
+
+
+def _rotations_name(size: int) -> str:
+    """The rotations' group named at its length: C_2 is S_2 (docs/language.md, "Groups at a concrete n")."""
+    return "S_n" if size == 2 else "C_n"

@@ -278,7 +278,7 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
     from .rules import convolution
     with stage("the convolution mixer's group, reach and layers"):
         group_step, group, structure, layers, obstruction = convolution.convolution_premises(spec)
-    decision = verdict.decide(ffn_step, [], structure, group_step, spec.dim)
+    decision = verdict.at_length(verdict.decide(ffn_step, [], structure, group_step, spec.dim), spec.tokens)
     decided, group, layers = verdict.outcome(ffn_step, [], structure, group_step, spec.dim, decision)
     verdict_name = decided.value
     # the lengths below a range that starts above 2 (Lemma P's, docs/theory.md §22.6), each decided at that n (§12)
@@ -288,7 +288,7 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
         lengths, open_below = small_lengths.below_range(spec, decided, group, layers, classes,
                                                         verdict.obstruction_range(decision[1]))
     root = verdict.verdict_step(ffn_step, [], structure, group_step, spec.dim, unit="convolution", lengths=lengths,
-                                open_below=open_below)
+                                open_below=open_below, decided=decision)
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
         holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))
@@ -400,7 +400,7 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if budget_fail is not None:
         structure = [*structure, budget_fail]
     structure = [*structure, *(by_class or ())]
-    decided = verdict.decide(ffn_step, tds, structure, group_step, spec.dim)
+    decided = verdict.at_length(verdict.decide(ffn_step, tds, structure, group_step, spec.dim), spec.tokens)
     verdict_name, group, layers = verdict.outcome(ffn_step, tds, structure, group_step, spec.dim, decided)
     # the lengths below a range stated by residue class, each decided at that n (docs/theory.md §12)
     with stage("the lengths below the stated range"):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
 from typing import Any, Optional, Sequence, Union
@@ -212,15 +212,40 @@ def concrete_group(name: str, n: int) -> GroupInfo:
     cycle = ident[1:] + ident[:1]
     refl = ident[::-1]
     if name == "S_n":
-        gens = (tuple([2, 1] + ident[2:]), tuple(cycle)) if n >= 2 else ()
-        return GroupInfo(name, math.factorial(n), gens)
+        return GroupInfo(name, math.factorial(n), _distinct(tuple([2, 1] + ident[2:]), tuple(cycle)))
     if name == "C_n":
-        return GroupInfo(name, n, (tuple(cycle),) if n >= 2 else ())
+        return GroupInfo(name, n, _distinct(tuple(cycle)))
     if name == "D_n":
-        return GroupInfo(name, 2 * n if n >= 3 else math.factorial(n), (tuple(cycle), tuple(refl)))
+        return GroupInfo(name, 2 * n if n >= 3 else math.factorial(n), _distinct(tuple(cycle), tuple(refl)))
     if name == "reflection":
-        return GroupInfo(name, 2 if n >= 2 else 1, (tuple(refl),) if n >= 2 else ())
+        return GroupInfo(name, 2 if n >= 2 else 1, _distinct(tuple(refl)))
     return GroupInfo("trivial", 1, ())
+
+
+def _distinct(*generators: tuple) -> tuple:
+    """The generators without the identity and without repeats, in their order (at n = 2 the swap (1 2) is also the
+    2-cycle and the reversal; at n = 1 every one is the identity)."""
+    out: list = []
+    for g in generators:
+        if g != tuple(range(1, len(g) + 1)) and g not in out:
+            out.append(g)
+    return tuple(out)
+
+
+def named_at_length(group: Optional[GroupInfo], n) -> Optional[GroupInfo]:
+    """The group named at a concrete length n (docs/language.md, "Groups at a concrete n"): a group of positions
+    1..n of order n! is S_n whatever class it was derived as (D_3 = S_3; C_2 = D_2 = the reflection at n = 2 = S_2),
+    and one of order 1 is the trivial group (every named group at n = 1). Other groups, a symbolic n and a group
+    stated by residue class keep their names."""
+    if group is None or not isinstance(n, int) or isinstance(n, bool) or group.classes or group.condition:
+        return group
+    order = order_value(group.order) if n <= MAX_CONCRETE else None  # above: orders by formula, read by name
+    if order == 1:
+        return group if group.name == NamedGroup.TRIVIAL else \
+            replace(group, name=NamedGroup.TRIVIAL.value, generators=(), structure=None, order_latex=None)
+    if order == math.factorial(n) and group.name != NamedGroup.SYMMETRIC:
+        return replace(group, name=NamedGroup.SYMMETRIC.value, structure=None, order_latex=None)
+    return group
 
 
 def bias_group(kind: Optional[str]) -> NamedGroup:

@@ -317,6 +317,14 @@ def decide(ffn, heads, structure, group_step, dim):
     return proof.Verdict.INCONCLUSIVE, None, stated if stated is not None else group, layers, False
 
 
+def at_length(decided: tuple, n) -> tuple:
+    """`decide`'s answer with its group named at a concrete length n (groups.named_at_length: order n! is S_n,
+    order 1 is trivial), so that the verdict's claim, the printed group, the JSON and the certificate agree."""
+    from ..groups import named_at_length
+    verdict, why, group, layers, two_dims = decided
+    return verdict, why, named_at_length(group, n), layers, two_dims
+
+
 def _with_length_range(group, heads):
     """The group with the range n ≥ 2 added when a step the verdict rests on is proved only for rows of two keys or
     more (WP-POSITIVE's third and fourth forms at a symbolic n, fact `length_range`; docs/theory.md §4, §12)."""

@@ -137,17 +137,52 @@ def _group_name(step: dict) -> Optional[str]:
     return data.get("name")
 
 
-# the orders a dense group step's name fixes (SYM-DENSE states a name, not an order)
-_NAMED_ORDERS = {"trivial": 1, "reflection": 2}
+def _named_order(name, n) -> Optional[int]:
+    """The order a group step's name fixes at a concrete n (a dense step states a name, not an order): 1 for the
+    trivial group, 2 for the reflection (n ≥ 2), n for the rotations, 2n for D_n (n ≥ 3; D_n is S_n below), n! for
+    S_n (n ≤ 1000); None otherwise."""
+    if name == "trivial":
+        return 1
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        return 2 if name == "reflection" else None
+    if name == "reflection":
+        return 2 if n >= 2 else 1
+    if name == "C_n":
+        return n
+    if name == "D_n":
+        return 2 * n if n >= 3 else math.factorial(n)
+    if name == "S_n" and n <= 1000:
+        return math.factorial(n)
+    return None
+
+
+def _named_at_length(summary_name, name, order: Optional[int], n) -> bool:
+    """Whether the summary's name is the step's group named at the concrete length n (docs/language.md, "Groups at
+    a concrete n"): a group of positions 1..n of order n! is S_n, one of order 1 is the trivial group."""
+    if summary_name == name:
+        return True
+    if order is None or not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 1000:
+        return False
+    return (summary_name, order) in (("trivial", 1), ("S_n", math.factorial(n)))
 
 
 def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
-    """The certificate's summary group is the one its group step establishes: the same name, and an order only
-    when that step states it (or its name fixes it). Without this a certificate could name a larger group than
-    the family's beside a correct derivation."""
-    problems = []
+    """The certificate's summary group is the one its group step establishes: the same name (or that group's name at
+    the concrete n), and an order only when that step states it (or its name fixes it). Without this a certificate
+    could name a larger group than the family's beside a correct derivation."""
+    problems: list[str] = []
     name = _group_name(group)
-    if g.get("name") != name:
+    n = ctx.spec.tokens
+    stated = (group.get("data") or {}).get("order")
+    if stated is None:
+        want = _named_order(name, n)
+    else:
+        try:
+            value = decode(stated, ctx.symbols)
+        except TreeError as exc:
+            return problems + [f"{group['id']} ({group['rule']}): order: {exc}"]
+        want = int(value) if isinstance(value, sympy.Integer) else None
+    if not _named_at_length(g.get("name"), name, want, n):
         problems.append(f"group: the certificate names {g.get('name')!r}, {group['id']} ({group['rule']}) "
                         f"establishes {name!r}")
     problems.extend(_check_summary_generators(ctx, g, group, name))
@@ -156,20 +191,6 @@ def _check_group_summary(ctx, g: dict, group: dict) -> list[str]:
         return problems
     if isinstance(order, bool) or not isinstance(order, int):
         return problems + [f"group: the order {str(order)[:60]!r} is not an integer"]
-    stated = (group.get("data") or {}).get("order")
-    if stated is None:
-        want = _NAMED_ORDERS.get(name) if isinstance(name, str) else None
-        n = ctx.spec.tokens
-        if want is None and name == "S_n" and isinstance(n, int) and n <= 1000:
-            want = math.factorial(n)
-        if want is None and isinstance(n, int) and n >= 3 and name in ("C_n", "D_n"):
-            want = n if name == "C_n" else 2 * n  # the rotations of n points; with the reflections (n ≥ 3)
-    else:
-        try:
-            value = decode(stated, ctx.symbols)
-        except TreeError as exc:
-            return problems + [f"{group['id']} ({group['rule']}): order: {exc}"]
-        want = int(value) if isinstance(value, sympy.Integer) else None
     if want is None:
         problems.append(f"group: the certificate states order {order}, which {group['id']} ({group['rule']}) "
                         f"does not establish")
