@@ -262,3 +262,38 @@ def test_layer_classes_of_a_modulus_near_a_million_are_checked_within_the_budget
     r = uapcheck.check("attention { kernel k(x, y) = exp(x . y) }\nexpect uap layers 1 if n mod 1000000 = 5, else 1\n")
     assert r.verdict == "UAP" and r.expect_holds is True
     assert time.process_time() - start < 6
+
+
+# -- a convolution span of 10⁹ at a symbolic n -----------------------------------------------------------
+
+def test_convolution_span_1e9_is_decided_under_ulimit_2gib(tmp_path):
+    """`convolution circular(999999999)` at a symbolic n: the taps 0..10⁹ were listed one by one (TapInterval, and
+    the verifier's instance checks), out of memory → INCONCLUSIVE. The interval is now its span: decided (UAP, D =
+    ⌈(n − 1)/999999999⌉, least) in well under a second of analysis, and its certificate verified, in 2 GiB."""
+    f = tmp_path / "conv.uap"
+    f.write_text("convolution circular(999999999)\nexpect uap group C_n layers ceil((n - 1) / 999999999)\n")
+    cert = tmp_path / "conv.json"
+    r = run("--format", "json", "--budget", "20", str(f), "--certificate", str(cert), shell_prefix="ulimit -v 2097152")
+    assert r.code == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] == "UAP" and obj["group"]["name"] == "C_n" and obj["expect"]["holds"] is True
+    assert "ran out" not in r.stdout
+    assert r.cpu < 8  # start-up included; the analysis itself is a few milliseconds
+    tap_interval = next(s["certificate"] for s in json.loads(cert.read_text())["steps"]
+                        if (s.get("certificate") or {}).get("kind") == "tap-interval")
+    assert tap_interval["taps"] == [] and tap_interval["span"] == 999999999
+    v = run("verify", str(cert), shell_prefix="ulimit -v 2097152")
+    assert v.code == 0 and "OK: UAP re-checked" in v.stdout, v.stdout[-2000:] + v.stderr[-2000:]
+    assert v.cpu < 8
+
+
+def test_convolution_span_certificate_with_a_forged_span_is_rejected():
+    """The tap interval's span is compared with the file's (a span of 2 would give D = ⌈(n − 1)/2⌉)."""
+    from certificates import certificate_of
+    from uapcheck.verifier import verify
+    cert = certificate_of("convolution circular(999999999)\n")
+    assert verify(cert).ok
+    for step in cert["steps"]:
+        if (step.get("certificate") or {}).get("kind") == "tap-interval":
+            step["certificate"]["span"] = 2
+    assert not verify(cert).ok

@@ -685,10 +685,7 @@ def _mixer_reach_data(step: proof.Step, spec) -> Optional[dict]:
         return {"depth": ev.get("D_Φ"), "i": pair.get("i"), "j": pair.get("j")}
     if step.rule == "CONV-REACH":
         pair = ev.get("not within D − 1") or {}
-        depth = ev.get("D")
-        if not isinstance(depth, int) and not isinstance(spec.tokens, int) and spec.layers is None:
-            from .rules.convolution import convolution_premises
-            depth = convolution_premises(spec)[3]  # at symbolic n (no budget) the reach D is the layer count
+        depth = step.facts.get("depth", ev.get("D"))  # typed: at symbolic n a closed form, with or without a budget
         out = {"depth": depth if isinstance(depth, int) else _tree(depth), "i": pair.get("i"), "j": pair.get("j")}
         if ev.get("on classes"):  # D on these residue classes of n only (§22.5)
             out["on classes"] = ev["on classes"]

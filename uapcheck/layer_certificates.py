@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from .proof import Certificate, CertificateRejected
 
@@ -328,14 +328,18 @@ class TapSumsets(Certificate):
 @dataclass(frozen=True)
 class TapInterval(Certificate):
     """Symbolic n: K ∪ {0} is the integer interval [a, b] of width w = b − a ≥ 1 (`circular(l)`: taps
-    0..l with l declared `integer >= 1`), so K \\ {0} contains ±1 or two consecutive integers and
-    generates Z_n for every n, and the m-fold sum set is [ma, mb] (mod n)."""
-    taps: tuple  # integer offsets, or () with `span` the name of l
-    span: Optional[str] = None
+    0..l with l declared `integer >= 1`, or an integer l ≥ 1), so K \\ {0} contains ±1 or two consecutive integers
+    and generates Z_n for every n, and the m-fold sum set is [ma, mb] (mod n)."""
+    taps: tuple  # integer offsets, or () with `span` the name of l or the integer l (the taps 0..l are not listed)
+    span: Union[str, int, None] = None
     span_lower: Optional[int] = None
     kind = "tap-interval"
 
     def check(self) -> None:
+        if isinstance(self.span, int):
+            if self.span < 1:
+                _reject(TapInterval, "the span l must be at least 1")
+            return
         if self.span is not None:
             if self.span_lower is None or self.span_lower < 1:
                 _reject(TapInterval, "the span l must be declared `integer >= 1`")

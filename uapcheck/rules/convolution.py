@@ -114,7 +114,8 @@ def reach_step(desc: str, depth, cert, missing: Optional[int], on_classes: Optio
         ev["on classes"] = on_classes[1]
     if missing is not None:
         ev["not within D − 1"] = {"i": 1, "j": 1 + missing}  # position 1 does not read x_(1 + s)
-    return proof.conclude(statement, proof.PROVED, evidence=ev, certificate=cert)
+    # D typed, for the certificate (the evidence keeps its words; with a `layers` budget no count is derived from it)
+    return proof.conclude(statement, proof.PROVED, evidence=ev, certificate=cert, facts={"depth": depth})
 
 
 @proof.rule("CONV-DISCONNECTED", "Convolution taps that never mix all positions: NOT-UAP", CITE_CONV,
@@ -234,7 +235,7 @@ def convolution_premises(spec: S.Spec):
     if conv.span is not None:
         if isinstance(conv.span, int):
             width = conv.span
-            interval = TapInterval(tuple(range(conv.span + 1)))
+            interval = TapInterval((), conv.span)  # the taps 0..l, an interval: not listed (l may be 10⁹)
         else:
             p = spec.param(conv.span)
             width = sympy.Symbol(conv.span, integer=True, positive=True)

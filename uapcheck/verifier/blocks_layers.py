@@ -256,11 +256,14 @@ def _scaled(ctx, s: dict, cert: dict) -> dict:
 
 
 def _tap_interval(ctx, s: dict, cert: dict) -> dict:
-    """tap-interval: the taps (none listed for `circular(l)`), the span's name and its declared lower bound."""
+    """tap-interval: the taps (none listed for `circular(l)`), the span (its name and declared lower bound, or the
+    integer l)."""
     from .rules_conv import _lower, _mixer
     conv = _mixer(ctx)
     if isinstance(conv.span, str):
         return {"taps": [], "span": conv.span, "span lower bound": _lower(ctx, conv.span)}
+    if conv.span is not None:  # an integer span l: the taps 0..l, not listed
+        return {"taps": [], "span": conv.span, "span lower bound": None}
     return {"taps": _taps(ctx), "span": None, "span lower bound": None}
 
 

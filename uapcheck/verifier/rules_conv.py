@@ -84,6 +84,10 @@ def _interval(ctx) -> tuple[sympy.Expr, sympy.Expr]:
     name, _ = _span_values(ctx)
     if name is not None:
         return sympy.Integer(0), ctx.symbols[name]
+    if conv.span is not None:  # an integer span l: the taps 0..l (not listed: l may be 10⁹)
+        if int(conv.span) < 1:
+            raise Reject(f"the span {conv.span} is below 1: the taps need not generate Z_n")
+        return sympy.Integer(0), sympy.Integer(conv.span)
     s = _step(ctx)
     ks = {t // s for t in _taps(ctx, {})} | {0}
     a, b = min(ks), max(ks)
@@ -188,10 +192,10 @@ def _check_depth_instances(ctx, formula) -> str:
         n_sym = ctx.symbols[ctx.spec.tokens]
         problem = None
         for values, _v in _instances(ctx):
-            taps = _taps(ctx, values)
             for n in range(2, INSTANCE_MAX_N + 1):
                 if not _in_kept(ctx, n):
                     continue
+                taps = _taps(ctx, values, n)  # read mod n (a span's taps 0..min(l, n − 1))
                 sub = {n_sym: n, **({ctx.symbols[k]: val for k, val in values.items()})}
                 want = int(formula.xreplace(sub))
                 got, _ = sumset_depth(n, taps)
@@ -385,7 +389,7 @@ def _symbolic_group(ctx, name, order):
                           f"every permutation tried at n = 2..{GROUP_INSTANCE_MAX_N}")
     if not isinstance(_mixer(ctx).span, str) and name == "C_n":
         for k in range(2, INSTANCE_MAX_N + 1):
-            g = tap_gcd(k, _taps(ctx, {}))
+            g = tap_gcd(k, _taps(ctx, {}, k))
             if g != 1:
                 raise Reject(f"at n = {k} the taps generate only {g}Z_n: G is not C_n for every n")
     if isinstance(_mixer(ctx).span, str):
@@ -399,10 +403,10 @@ def _symbolic_group(ctx, name, order):
     if key not in ctx.cache:
         ctx.cache[key] = None
         for values, _v in _instances(ctx):
-            taps = _taps(ctx, values)
-            bad = [k for k in range(2, GROUP_INSTANCE_MAX_N + 1) if centraliser_order(k, taps) != k]
+            bad = [k for k in range(2, GROUP_INSTANCE_MAX_N + 1) if centraliser_order(k, _taps(ctx, values, k)) != k]
             if bad:
-                ctx.cache[key] = f"n = {bad[0]}, taps {taps}: the centraliser does not have order {bad[0]}"
+                ctx.cache[key] = f"n = {bad[0]}, taps {_taps(ctx, values, bad[0])}: the centraliser does not have " \
+                                 f"order {bad[0]}"
                 break
     if ctx.cache[key]:
         raise Reject(f"the closed form fails at an instance: {ctx.cache[key]}")
@@ -442,7 +446,7 @@ def disconnected(ctx, s):
     i, j = data.get("i"), data.get("j")
     if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in (i, j)):
         raise Reject("the witness is not a pair of positions")
-    taps = _taps(ctx, {})
+    taps = _taps(ctx, {}, n)
     budget = ctx.spec.layers if isinstance(ctx.spec.layers, int) else None
     d, sets = sumset_depth(n, taps, budget)
     reached = sets[min(len(sets) - 1, budget)] if budget is not None else sets[-1]
