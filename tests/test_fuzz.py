@@ -188,6 +188,77 @@ def heads(draw, symbolic: bool, per_layer_ok: bool):
     return f"attention {label}{{\n {sep.join(i for i in items if i)}\n}}\n"
 
 
+# -- further strategies (campaign of issue 14's last round, recorded in the module docstring) ----------------------
+
+LAYER_ITEMS = st.sampled_from(["window(1)", "window(2) cyclic", "sinks(1) + window(1)", "sinks(2) + causal",
+                               "causal", "full", "global(1)", "blocks(4)", "strided(3)", "offsets {-1, 0, 2}",
+                               "edges {1 -> 2, 2 -> 3}", "window(3) & causal", "star", "dilated(1, 2)",
+                               "sinks(w) + window(1)", "window(999999999)"])
+
+
+@st.composite
+def per_layer_heads(draw):
+    """A head with a per-layer `periodic {…}` or `sequence {…}` list (sinks, causal parts, edges), maybe a bias."""
+    kind = draw(st.sampled_from(["periodic", "sequence"]))
+    items = draw(st.lists(LAYER_ITEMS, min_size=1, max_size=5))
+    extra = draw(st.sampled_from(["", "", "", "", "", "bias free"]))  # a bias is refused beside a per-layer list
+    body = f"kernel k(x, y) = {draw(scalar(1))}"
+    return f"attention {{\n {body}\n pattern {kind} {{ {', '.join(items)} }}\n {extra}\n}}\n"
+
+
+def _deep(depth: int, kind: str) -> str:
+    inner = {"exp": "x . y", "abs": "x . y", "sigmoid": "x . y", "norm": "x . y"}[kind]
+    if kind == "norm":
+        return "|" * depth + inner + "|" * depth
+    return f"{kind}(" * depth + inner + ")" * depth
+
+
+@st.composite
+def hostile_programs(draw):
+    """Huge params and sizes, deep nesting, several heads with biases, edges, convolutions at large spans."""
+    choice = draw(st.sampled_from(["deep", "huge", "heads", "edges", "conv", "bias"]))
+    tokens = draw(st.sampled_from(["", "tokens n\n", "tokens 8\n", "tokens 64\n", "tokens 1\n", "tokens 2\n",
+                                   "tokens 3\n", "tokens 999999999\n"]))
+    params = "param gamma > 0\nparam m > 0\nparam w integer >= 1\nparam big integer >= 999999999\nparam c > 0\n"
+    if choice == "deep":
+        depth = draw(st.sampled_from([10, 50, 120, 199, 200, 250]))
+        kind = draw(st.sampled_from(["exp", "abs", "sigmoid", "norm"]))
+        body = f"attention {{ kernel k(x, y) = exp(x . y) * (2 + {_deep(depth, kind)}) }}\n"
+    elif choice == "huge":
+        size = draw(st.sampled_from(["big", "999999999", "w", "1000000000"]))
+        part = draw(st.sampled_from([f"window({size})", f"blocks({size}) + global(1)", f"strided({size})",
+                                     f"window({size}) cyclic", f"offsets {{1, {size}}} cyclic", f"dilated({size}, 3)",
+                                     f"global({size})", f"sinks({size}) + causal"]))
+        body = f"attention {{ kernel k(x, y) = exp(x . y)\n pattern {part} }}\n"
+    elif choice == "heads":
+        count = draw(st.integers(2, 5))
+        body = "".join(f"attention {{ kernel k(x, y) = exp(x . y)\n pattern {draw(pattern_terms())}\n"
+                       f" {draw(st.sampled_from(['', 'bias free', 'bias circulant', 'bias symmetric toeplitz']))} }}\n"
+                       for _ in range(count))
+    elif choice == "edges":
+        k, top = draw(st.integers(1, 40)), draw(st.sampled_from([8, 12]))
+        arcs = ", ".join(f"{draw(st.integers(1, top))} -> {draw(st.integers(1, top))}" for _ in range(k))
+        body = f"attention {{ kernel k(x, y) = exp(x . y)\n pattern edges {{{arcs}}} }}\n"
+        tokens = draw(st.sampled_from([f"tokens {top}\n", ""]))
+    elif choice == "conv":
+        taps = draw(st.sampled_from(["circular(999999999)", "circular(big)", "circular(1)", "circular {0, 999999999}",
+                                     "circular {-999999999, 1}", "circular {2, 4, 6}", "circular {0}",
+                                     "circular {3, 5}"]))
+        budget = draw(st.sampled_from(["", "layers 2\n", "layers 999999999\n"]))
+        body = f"convolution {taps}\n{budget}"
+    else:
+        bias = draw(st.sampled_from(["bias b(i, j) = -|i - j| * c", "bias b(i, j) = 999999999 * (i - j)",
+                                     "bias b(i, j) = log(1 + |i - j|)", "bias buckets(32, 999999999)",
+                                     "reweight c(i, j) = exp(-(i - j)^2)", "bias symmetric circulant"]))
+        body = (f"attention {{ kernel k(x, y) = exp(x . y)\n pattern {draw(patterns())}\n {bias} }}\n"
+                if draw(st.booleans()) else f"attention {{ kernel k(x, y) = exp(x . y)\n {bias} }}\n")
+    if draw(st.integers(0, 3)) == 0:
+        body = draw(per_layer_heads()) + body if "convolution" not in body else body
+        tokens = "tokens 16\n" if "convolution" not in body else tokens
+    symbolic = tokens in ("", "tokens n\n")
+    return f'architecture "fuzz2"\n{params}{tokens}{body}{draw(FFNS)}{draw(expects(symbolic))}'
+
+
 @st.composite
 def programs(draw):
     tokens = draw(TOKENS)
@@ -233,7 +304,7 @@ def _generated(n: int, seed: int) -> list[str]:
 
     @settings(max_examples=n, derandomize=SEED is None, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(programs())
+    @given(st.one_of(programs(), programs(), hostile_programs()))
     def collect(src):
         out.append(src)
     if SEED is not None:

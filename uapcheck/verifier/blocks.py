@@ -55,6 +55,10 @@ def bind(ctx, s: dict) -> list[str]:
             return blocks_kernel.bind(ctx, s, cert, where)
         except blocks_kernel.KernelBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
+    if kind == "nonzero-at-point" and s.get("rule") == "FFN-DEF2":
+        return _bind_second_difference(ctx, s, cert, where)
+    if kind == "depth-one-labelled":
+        return _bind_depth_one(ctx, s, cert, where)
     from . import blocks_layers
     if kind in blocks_layers.BLOCKS:
         try:
@@ -88,6 +92,45 @@ def _bind_other(ctx, s: dict, cert: dict, where: str) -> list[str]:
         else:
             unread.extend(_bind_value(ctx, path, key, value, s))
     return unread
+
+
+def _bind_second_difference(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    """FFN-DEF2's block: its `point` {p, q, r} is the step's checked `points` [p, q, r] (the three points at which the
+    check evaluated σ's second difference itself); a forged point used to pass, named only as not compared."""
+    point, points = cert.get("point"), _data(s).get("points")
+    if not isinstance(point, dict) or set(point) != {"p", "q", "r"} or not isinstance(points, list) or len(points) != 3:
+        raise Mismatch(f"{where}.point {_short(point)} is not the three checked points {_short(points)} as p, q, r")
+    unread = []
+    for name, checked in zip("pqr", points):
+        same = _same(ctx, "point", point[name], checked)
+        if same is None:
+            unread.append(f"{where}.point.{name}")
+        elif not same:
+            raise Mismatch(f"{where}.point.{name} = {_short(point[name])} differs from the checked {s['id']} "
+                           f"(FFN-DEF2) point {_short(checked)}")
+    return unread + _bind_other(ctx, s, {k: v for k, v in cert.items() if k != "point"}, where)
+
+
+def _bind_depth_one(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    """Theorem F149's block (docs/theory.md §16.5): its check runs at the input's n, so the block's `n` is that length
+    (a forged n used to be named as a block made at another length); its theorem is F149; its heads with a fixed
+    position term and its label kinds are the verifier's own reading of the input (verifier/depth_one.py reads them
+    the same way). Its diameter and layer count are the step's data."""
+    from .rules_budget import _label_kinds
+    n = ctx.spec.tokens
+    if cert.get("n") != n or isinstance(cert.get("n"), bool):
+        raise Mismatch(f"{where}.n {_short(cert.get('n'))} is not the input's `tokens {n}`, where F149's check ran")
+    if cert.get("theorem") != "F149":
+        raise Mismatch(f"{where}.theorem {_short(cert.get('theorem'))} is not F149")
+    fixed = [k for k, h in enumerate(ctx.spec.heads, 1) if h.position is not None and h.position.kind != "buckets"]
+    if cert.get("fixed") != fixed:
+        raise Mismatch(f"{where}.fixed {_short(cert.get('fixed'))} is not the heads with a fixed position term {fixed}")
+    # T5's buckets (B, D) as the engine names the kind
+    kinds = [f"buckets({k[0]}, {k[1]})" if isinstance(k, (tuple, list)) else k for k in _label_kinds(ctx, n)]
+    if cert.get("kinds") != kinds:
+        raise Mismatch(f"{where}.kinds {_short(cert.get('kinds'))} are not the heads' label kinds {_short(kinds)}")
+    rest = {k: v for k, v in cert.items() if k not in ("n", "theorem", "fixed", "kinds")}
+    return _bind_other(ctx, s, rest, where)
 
 
 def _bind_required(ctx, s: dict, required: list, where: str) -> list[str]:

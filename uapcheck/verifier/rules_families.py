@@ -480,14 +480,30 @@ def _at_symbolic_n(name: str, n: int) -> str:
     return name.replace(f"S_{n - 1} on", "S_(n − 1) on").replace(f", …, {n}}}", ", …, n}")
 
 
-def _check_quoted_witness(s, fam: families.Family, n: int) -> None:
+def _check_quoted_witness(ctx, s, fam: families.Family, n: int) -> None:
     """A view witness the step quotes at an integer n is the theorem's own (F53: position 1 and its swap;
-    F2, F4, F10: the swap the theorem names, at its position)."""
+    F2, F4, F10: the swap the theorem names, at its position). For a family that names no witness of its own the
+    quoted one was left unread (a forged witness passed as part of a verified step): it is now checked as a view
+    witness on the verifier's own arcs (D layers do not suffice with it) where they are built, and rejected above
+    that length (such a step quotes none: the theorem's own argument, `layers_check`, stands for it)."""
     wit = (s.get("data") or {}).get("view witness")
-    theirs = fam.quoted_witness or fam.witness
-    if theirs is None or wit is None:
+    if wit is None:
         return
-    i, perm = theirs(n)
+    theirs = fam.quoted_witness or fam.witness or fam.class_witness
+    if theirs is None:
+        from .rules_graph import LargeN, _concrete, _quoted_witness, check_view_witness
+        i, perm = _quoted_witness(s, s.get("data") or {}, n)
+        try:
+            _, heads = _concrete(ctx)
+        except LargeN:
+            raise Reject(f"Theorem {fam.theorem} names no view witness, and the one the step quotes is not checked on "
+                         f"the arcs at n = {n}: a step of this theorem quotes none") from None
+        check_view_witness(ctx, heads, n, int(fam.d(n)), i, perm)
+        return
+    named = theirs(n)
+    if named is None:  # F25: D layers suffice in n's class, so no witness exists to quote
+        raise Reject(f"Theorem {fam.theorem} gives D layers in n's class: the step quotes a view witness")
+    i, perm = named
     if not isinstance(wit, dict) or wit.get("position") != i or wit.get("permutation") != perm:
         raise Reject(f"the view witness is not Theorem {fam.theorem}'s (position {i}, "
                      f"{[k for k in range(1, n + 1) if perm[k - 1] != k]} exchanged)")
@@ -547,7 +563,7 @@ def concrete_step(ctx, s) -> Optional[tuple]:
         if any(v != d for v in _stated(s, "diameter")) or not layers or \
                 any(v != m for v in layers) or not least or any(v is not fam.least_at(n) for v in least):
             raise Reject(f"Theorem {fam.theorem} gives D = {d} and {m} layers (least: {fam.least_at(n)})")
-        _check_quoted_witness(s, fam, n)
+        _check_quoted_witness(ctx, s, fam, n)
         why = f", {fam.length_text}" if fam.length_text else ""
         return VERIFIED, f"{head}: {m} layers (least: {fam.least_at(n)}){why}; " + _instances(ctx, fam, "layers")
     if s["rule"] == "SYM-AUT":

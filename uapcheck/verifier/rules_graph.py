@@ -296,6 +296,19 @@ def _quoted_witness(s, data, n: int) -> tuple:
     return i, perm
 
 
+def check_view_witness(ctx, heads, n: int, d: int, i: int, perm: list) -> None:
+    """A view witness (position i, σ) on the verifier's own arcs: σ is not a symmetry of the family and every position
+    whose neighbourhood σ changes is at distance ≥ d from i, so d layers do not suffice; Reject otherwise."""
+    if _in_family_group(ctx, heads, perm):
+        raise Reject("the view witness is a symmetry of the family: it shows nothing")
+    bad = _witness_bad_positions(ctx, heads, n, perm)
+    dist = _all_distances(ctx, n, heads)
+    near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= d - 1]
+    if near:
+        raise Reject(f"position {near[0]}, whose neighbourhood σ changes, is within {d - 1} of {i}: "
+                     "the view witness fails")
+
+
 def _layers_premise(ctx, s, data: dict) -> tuple:
     """The connectivity premise every PAT-LAYERS route reads: (its exact diameter d, None), or, when the step
     claims one layer more than a bounded, undecided diameter (lower ≤ D ≤ upper), (None, the outcome): one
@@ -356,14 +369,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         return VERIFIED, "n = 1: D = 0, and one attention layer is the fewest a model has"
     if m == d + 1 and least:
         i, perm = _quoted_witness(s, data, n)
-        if _in_family_group(ctx, heads, perm):
-            raise Reject("the view witness is a symmetry of the family: it shows nothing")
-        bad = _witness_bad_positions(ctx, heads, n, perm)
-        dist = _all_distances(ctx, n, heads)
-        near = [v for v in bad if dist[v][i] is not None and dist[v][i] <= d - 1]
-        if near:
-            raise Reject(f"position {near[0]}, whose neighbourhood σ changes, is within {d - 1} of {i}: "
-                         "the view witness fails")
+        check_view_witness(ctx, heads, n, d, i, perm)
         return VERIFIED, (f"view witness checked on the arcs: every position whose neighbourhood σ changes is at "
                           f"distance ≥ {d} from {i}, and σ is not a symmetry, so {d} layers do not suffice; "
                           f"D + 1 = {m} do (view argument)")
