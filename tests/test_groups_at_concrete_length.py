@@ -128,3 +128,16 @@ def test_the_class_name_of_the_step_is_still_accepted(n, cls):
     old = copy.deepcopy(cert)
     old["group"]["name"] = data.get("group") if group_step["rule"] == "SYM-DENSE" else data.get("name")
     assert verify(old).ok
+
+
+def test_a_length_of_a_billion_is_named_without_its_factorial():
+    """Found by tests/test_fuzz.py: naming the group at n = 10⁹ compared its order with n! (computed: the file ran
+    out of its budget "starting"); above the concrete bound a group keeps its name, and n! is never computed."""
+    import time
+    start = time.process_time()
+    info = groups.GroupInfo("trivial", 1, ())
+    assert groups.named_at_length(info, 10 ** 9) is info
+    assert groups.named_at_length(groups.concrete_group("S_n", 10 ** 9), 10 ** 9).name == "S_n"
+    r = uapcheck.check("tokens 1000000000\nattention {\n kernel k(x, y) = (x . y)^2\n project keys values to 2 fixed\n}\n")
+    assert r.verdict in ("UAP", "NOT-UAP", "INCONCLUSIVE") and "ran out" not in r.root.claim
+    assert time.process_time() - start < 10

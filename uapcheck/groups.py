@@ -239,7 +239,11 @@ def named_at_length(group: Optional[GroupInfo], n) -> Optional[GroupInfo]:
     stated by residue class keep their names."""
     if group is None or not isinstance(n, int) or isinstance(n, bool) or group.classes or group.condition:
         return group
-    order = order_value(group.order) if n <= MAX_CONCRETE else None  # above: orders by formula, read by name
+    if n > MAX_CONCRETE:  # orders by formula, read by name: no named class is of order 1 or n! under another name
+        return group
+    order = order_value(group.order)
+    if order is None:
+        return group
     if order == 1:
         return group if group.name == NamedGroup.TRIVIAL else \
             replace(group, name=NamedGroup.TRIVIAL.value, generators=(), structure=None, order_latex=None)
