@@ -3,7 +3,18 @@ the catalog files. Asserted: no traceback, exit codes only 0–2, every run with
 and output byte-identical across two runs and across PYTHONHASHSEED values.
 
 The normal run checks a few hundred generated files in a handful of CLI runs (one run checks many
-files). UAPCHECK_NIGHTLY=1 runs about 10,000 (UAPCHECK_FUZZ_CASES overrides the number)."""
+files). UAPCHECK_NIGHTLY=1 runs about 10,000 (UAPCHECK_FUZZ_CASES overrides the number).
+
+Campaign of the last round of issue 14 (`hostile_programs` added: per-layer `periodic {…}` / `sequence {…}` lists with
+sinks, causal parts and `edges`, huge params (`param big integer >= 999999999`) and sizes, functions nested up to 250
+deep, two to five heads with biases, convolutions at spans of 10⁹, biases with huge constants; one draw in three):
+corpora of 900 files each (600 generated, 300 catalog mutations) for UAPCHECK_FUZZ_SEED = 101, 202, 303, each file run
+with `--budget 2 --memory 1G`. Seed 101: 428 files run before a fix and 427 after it (the rest of the three corpora
+did not run in the time). Findings: one runaway, fixed at the root — naming the group at a concrete length compared
+its order with n! and computed (10⁹)! at `tokens 1000000000` (the file spent its whole budget "starting";
+tests/test_groups_at_concrete_length.py); no traceback, no exit code outside 0–2, every file within its budget (six
+INCONCLUSIVE by the 2 s budget, naming the step: the asymptotic expansion of nested kernels (4), building or
+analysing the pattern graphs (2))."""
 from __future__ import annotations
 
 import json
