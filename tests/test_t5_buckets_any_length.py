@@ -105,13 +105,10 @@ def test_the_verifier_rederives_the_count_its_start_and_the_group(tmp_path):
     assert not verify(group).ok
 
 
-def test_position_weights_on_a_window_are_not_claimed_least():
-    """Fixed position weights (an even ALiBi bias, RoPE) are not trainable classes: Theorem F140 does not apply, and
-    no count at a symbolic n is stated least for them."""
-    alibi = program(None, 3, "bias b(i, j) = -m * |i - j|").replace("tokens n\n", "tokens n\nparam m > 0\n")
-    for text in (alibi, program(None, 3, "rotary")):
-        r = uapcheck.check(text, "t.uap")
-        assert not any(s.certificate is not None and s.certificate.kind == "labelled-window-range"
-                       for s in r.root.walk())
-        layers = next((s for s in r.root.walk() if s.rule == "PAT-LAYERS"), None)
-        assert layers is None or layers.facts.get("least") is not True
+def test_rotary_on_a_window_is_not_claimed_least():
+    """RoPE is not a class Lemma V^λ or V^ρ covers: Theorem F140 does not apply, and no count at a symbolic n is stated
+    least for it. (A fixed even ALiBi bias is Theorem F176's: tests/test_even_labelled_window.py.)"""
+    r = uapcheck.check(program(None, 3, "rotary"), "t.uap")
+    assert not any(s.certificate is not None and s.certificate.kind == "labelled-window-range" for s in r.root.walk())
+    layers = next((s for s in r.root.walk() if s.rule == "PAT-LAYERS"), None)
+    assert layers is None or layers.facts.get("least") is not True

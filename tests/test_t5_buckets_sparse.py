@@ -337,7 +337,7 @@ def test_the_kernel_rejects_forged_window_certificates():
     LabelledWindowLayers(window, 512, ("buckets(32, 128)",), 5, 5).check()
     forged = [LabelledWindowLayers(window, 512, ("buckets(32, 128)",), 5, 4),  # a count below D
               LabelledWindowLayers(window, 512, ("buckets(32, 128)",), 4, 4),  # a wrong diameter
-              LabelledWindowLayers(window, 512, ("symmetric toeplitz",), 5, 5),  # labels that keep no sign
+              LabelledWindowLayers(window, 512, ("circulant",), 5, 5),  # labels that keep no sign, not even
               LabelledWindowLayers(window, 512, ("free",), 5, 5),
               LabelledWindowLayers(S.Window(127, cyclic=True), 512, ("buckets(32, 128)",), 5, 5),  # D = ⌈256/127⌉
               LabelledWindowLayers(window, 128, ("buckets(32, 128)",), 2, 2)]  # n < w + 2: a complete pattern

@@ -1209,6 +1209,37 @@ def sign_separating(kind: Optional[str], w: int, cyclic: bool = False) -> bool:
     return not positive & {t5_bucket(m, *buckets) for m in range(-reach, 1)}
 
 
+def reflecting_labels(kinds, p) -> bool:
+    """Theorem F176 (docs/theory.md §16.5): on a non-cyclic window every labelled head's classes are even in the offset
+    (`symmetric toeplitz`, `symmetric circulant`, so the reflection keeps every label) and one head's classes name the
+    distance |m| on the window's offsets (`symmetric toeplitz`; a fixed even term injective on |m| reaches here as that
+    kind). No `toeplitz` or bucket head (a sign-separating one is Theorem F135's, and breaks the reflection)."""
+    return (not p.cyclic and all(k in (None, "symmetric toeplitz", "symmetric circulant") for k in kinds)
+            and "symmetric toeplitz" in kinds)
+
+
+def labelled_window_theorem(p, kinds, low=None) -> str:
+    """The theorem a labelled window certificate states: F176 (even labels, the reflection), F152 (cyclic), F151 (a
+    wide window's range below w + 2), F140 (a symbolic n), F135 (a concrete n)."""
+    if not p.cyclic and not any(sign_separating(k, p.w) for k in kinds) and reflecting_labels(kinds, p):
+        return "F176"
+    if p.cyclic:
+        return "F152"
+    if low is None:
+        return "F135"
+    return "F140" if low == p.w + 2 else "F151"
+
+
+def _labelled_window_kinds(cls, p, kinds) -> None:
+    """Reject unless every kind is a trainable class of the offset and the heads meet Theorem F135's sign separation
+    (F152's on a cyclic window) or Theorem F176's even labels."""
+    if not kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None for k in kinds):
+        _reject(cls, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
+    if not any(sign_separating(k, p.w, p.cyclic) for k in kinds) and not reflecting_labels(kinds, p):
+        _reject(cls, "no head's classes keep the positive offsets apart from the others, and the labels are not even "
+                "with one head naming the distance (Theorem F176)")
+
+
 def labelled_window_start(p) -> int:
     """The least n where the labelled window theorem holds: w + 2 (Theorem F135), 2w + 2 for a cyclic window (Theorem
     F152); below, the window is complete."""
@@ -1230,7 +1261,9 @@ class LabelledWindowLayers(Certificate):
     every real offset); each head is position-blind or carries trainable classes of the offset (a `bias KIND` other than
     `free`, or T5 buckets), and one head's classes keep the positive offsets apart from the others (`toeplitz`,
     T5 buckets: `sign_separating`). Then no σ ≠ id keeps the labelled depth-(D − 1) ball of a position, so the
-    group is trivial and D = ⌈(n − 1)/w⌉ layers suffice (Lemma V^λ) and are least (receptive fields, §11.1)."""
+    group is trivial and D = ⌈(n − 1)/w⌉ layers suffice (Lemma V^λ) and are least (receptive fields, §11.1).
+    Theorem F176: a non-cyclic window whose labels are even, one head's naming the distance (`reflecting_labels`):
+    only id and the reflection keep such a ball, the group is the reflection, and the count is the same D."""
 
     pattern: Any  # the heads' spec.Window
     n: int
@@ -1246,11 +1279,7 @@ class LabelledWindowLayers(Certificate):
         low = labelled_window_start(p)
         if not isinstance(n, int) or isinstance(n, bool) or n < low:
             _reject(LabelledWindowLayers, f"the length is not a concrete n ≥ {low} (below, the window is complete)")
-        if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
-                                 for k in self.kinds):
-            _reject(LabelledWindowLayers, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
-        if not any(sign_separating(k, p.w, p.cyclic) for k in self.kinds):
-            _reject(LabelledWindowLayers, "no head's classes keep the positive offsets apart from the others")
+        _labelled_window_kinds(LabelledWindowLayers, p, self.kinds)
         d = labelled_window_diameter(p, n)
         if self.diameter != d or self.layers != d:
             _reject(LabelledWindowLayers, f"the count is D = {d}, the window's diameter, not {self.layers} "
@@ -1259,7 +1288,8 @@ class LabelledWindowLayers(Certificate):
     def to_json(self) -> Any:
         from .show import show_pattern
         return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": self.n, "kinds": list(self.kinds),
-                "diameter": self.diameter, "layers": self.layers, "theorem": "F152" if self.pattern.cyclic else "F135"}
+                "diameter": self.diameter, "layers": self.layers,
+                "theorem": labelled_window_theorem(self.pattern, self.kinds)}
 
 
 @dataclass(frozen=True)
@@ -1288,11 +1318,7 @@ class LabelledWindowRange(Certificate):
             _reject(LabelledWindowRange, f"a cyclic window's range starts at n = 2w + 2 = {2 * p.w + 2} (Theorem F152)")
         if wide:
             self._check_wide()
-        if not self.kinds or any(k is not None and k not in _LABEL_KINDS and bucket_kind(k) is None
-                                 for k in self.kinds):
-            _reject(LabelledWindowRange, "a head's labels are not trainable classes of the offset (Lemma V^λ)")
-        if not any(sign_separating(k, p.w, p.cyclic) for k in self.kinds):
-            _reject(LabelledWindowRange, "no head's classes keep the positive offsets apart from the others")
+        _labelled_window_kinds(LabelledWindowRange, p, self.kinds)
         d = labelled_window_diameter(p, n)
         for what, value, want in (("diameter", self.diameter, d), ("count", self.layers, sympy.Max(2, d) if wide else d)):
             if not isinstance(value, sympy.Expr) or sympy.simplify(value - want) != 0:
@@ -1311,7 +1337,7 @@ class LabelledWindowRange(Certificate):
         from .show import show_pattern
         return {"kind": self.kind, "pattern": show_pattern(self.pattern), "n": str(self.n), "kinds": list(self.kinds),
                 "diameter": sympy.sstr(self.diameter), "layers": sympy.sstr(self.layers), "range": f"n ≥ {self.low}",
-                "theorem": "F152" if self.pattern.cyclic else "F140" if self.low == self.pattern.w + 2 else "F151"}
+                "theorem": labelled_window_theorem(self.pattern, self.kinds, self.low)}
 
 
 @dataclass(frozen=True)

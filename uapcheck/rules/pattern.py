@@ -524,8 +524,10 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
 def _labelled_window_heads(spec: S.Spec, fixed_heads: frozenset) -> Optional[tuple]:
     """(the window, the heads' label kinds) when every head is one window of a concrete radius w ≥ 1 with trainable
     offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets; on a cyclic window for
-    every real offset), no positional encoding: Theorems F135, F140, F152 (docs/theory.md §16.5); else None."""
-    from ..certificates import sign_separating
+    every real offset), no positional encoding: Theorems F135, F140, F152 (docs/theory.md §16.5); or, on a non-cyclic
+    window, every class even and one head's naming the distance (`symmetric toeplitz`, or a fixed even term that
+    Theorem F161 covers, read as that kind): Theorem F176. Else None."""
+    from ..certificates import reflecting_labels, sign_separating
     biases = tuple(_biases(spec))
     pats = set(_patterns(spec))
     if spec.positional != "none" or len(pats) != 1 or not any(biases) or \
@@ -535,16 +537,25 @@ def _labelled_window_heads(spec: S.Spec, fixed_heads: frozenset) -> Optional[tup
     (p,) = pats
     if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
         return None
-    if "free" in biases or not any(sign_separating(b, p.w, p.cyclic) for b in biases):
+    if "free" in biases or not (any(sign_separating(b, p.w, p.cyclic) for b in biases)
+                                or reflecting_labels(biases, p)):
         return None
     return p, biases
+
+
+_EVEN_WINDOW = ("a non-cyclic window whose labels are even in the offset, one head's naming the distance |m|: "
+                "position 1's keys are named by their distances, so a permutation keeping the labelled ball of "
+                "radius D − 1 of a position is the identity or the reflection, both in the group, and the depth-D "
+                "labelled views determine the sample ")
 
 
 def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Optional[LayerCount]:
     """Theorem F135 (docs/theory.md §16.5): one non-cyclic window at a concrete n ≥ w + 2 whose heads carry trainable
     offset classes, one of them keeping the positive offsets apart (`toeplitz`, T5 buckets): D layers, least. Theorem
-    F152: the cyclic window at n ≥ 2w + 2, one head's classes keeping the sign of every real offset."""
-    from ..certificates import labelled_window_start
+    F152: the cyclic window at n ≥ 2w + 2, one head's classes keeping the sign of every real offset. Theorem F176: a
+    non-cyclic window at n ≥ w + 2 whose classes are even, one head's naming the distance: D layers, least, G the
+    reflection."""
+    from ..certificates import labelled_window_start, labelled_window_theorem
     found = _labelled_window_heads(spec, fixed_heads)
     n = spec.tokens
     if found is None or not isinstance(n, int) or n < labelled_window_start(found[0]):
@@ -555,6 +566,8 @@ def _labelled_window(spec: S.Spec, diameter: int, fixed_heads: frozenset) -> Opt
         cert.check()
     except proof.CertificateRejected:
         return None
+    if labelled_window_theorem(p, biases) == "F176":
+        return LayerCount(diameter, True, _EVEN_WINDOW + "(Theorem F176, docs/theory.md §16.5)", family=cert)
     if p.cyclic:
         return LayerCount(diameter, True, "a cyclic window whose labels keep the sign of every offset: the counts of "
                           "keys below a position name the seam positions, and only the identity keeps the labelled "
@@ -570,15 +583,17 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
     """Theorem F140 (docs/theory.md §16.5): Theorem F135 at a symbolic n. The labels of a window's arcs are the
     classes of its offsets −w, …, w, which do not depend on n (T5's bucket of an offset does not), so F135's hypotheses
     hold at every n ≥ w + 2 as soon as they hold at one: D = ⌈(n − 1)/w⌉ layers, least, G trivial, for n ≥ w + 2.
-    Theorem F152: a cyclic window whose labels keep the sign of every real offset, for n ≥ 2w + 2."""
-    from ..certificates import labelled_window_start
+    Theorem F152: a cyclic window whose labels keep the sign of every real offset, for n ≥ 2w + 2. Theorem F176: a
+    non-cyclic window whose classes are even, one head's naming the distance, for n ≥ w + 2 (G the reflection)."""
+    from ..certificates import labelled_window_start, labelled_window_theorem
     found = _labelled_window_heads(spec, frozenset(fixed_heads))
     if found is None:
         return None
     p, biases = found
     low, layers, below = labelled_window_start(p), diameter, ""
     from .small_lengths import TOP
-    if p.w + 1 > TOP and not p.cyclic:  # the complete windows n ≤ w + 1 reach above the lengths decided one by one
+    even = labelled_window_theorem(p, biases) == "F176"
+    if p.w + 1 > TOP and not p.cyclic and not even:  # the complete windows n ≤ w + 1 reach above the lengths decided one by one
         from .dense_bias import dense_start  # (Theorem F151)
         start = dense_start(tuple(sorted({b for b in biases if b is not None})))
         if start is not None and start <= p.w + 1:
@@ -590,6 +605,10 @@ def _labelled_window_any_length(spec: S.Spec, n: sympy.Symbol, diameter, fixed_h
         cert.check()
     except proof.CertificateRejected:
         return None
+    if even:
+        return LayerCount(layers, True, f"at every n ≥ {low}, " + _EVEN_WINDOW + "(the labels of the arcs are the "
+                          f"classes of the offsets −{p.w}, …, {p.w}, the same at every n; Theorem F176, docs/theory.md "
+                          "§16.5)", family=cert)
     if p.cyclic:
         return LayerCount(layers, True, f"a cyclic window whose labels keep the sign of every offset, at every "
                           f"n ≥ {low}: the sign of a real offset does not depend on n, the counts of keys below a "

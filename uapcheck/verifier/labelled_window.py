@@ -3,7 +3,9 @@ at a concrete n ≥ w + 2, every head position-blind or with trainable classes o
 than `free`, or T5 buckets), one head's classes keeping the positive offsets apart from the others (`toeplitz`,
 or T5 buckets, checked here on the offsets −w, …, w with the verifier's own exact bucket function). Then the group
 is trivial and D = ⌈(n − 1)/w⌉ layers are needed and suffice. Theorem F152: the cyclic window at n ≥ 2w + 2, one
-head's classes keeping the sign of every real offset (its wrap arcs read ±(n − d), d ≤ w), D = ⌈⌊n/2⌋/w⌉.
+head's classes keeping the sign of every real offset (its wrap arcs read ±(n − d), d ≤ w), D = ⌈⌊n/2⌋/w⌉. Theorem
+F176: a non-cyclic window whose labels are all even in the offset, one head's naming the distance (`symmetric
+toeplitz`, or a fixed even bias Theorem F161 covers): the group is the reflection and D = ⌈(n − 1)/w⌉, least.
 Shares no code with the engines."""
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ OFFSET_KINDS = ("toeplitz", "circulant", "symmetric toeplitz", "symmetric circul
 
 
 def _labels(spec) -> Optional[list]:
-    """Per head: None, its trainable offset kind, or T5's buckets as (B, D); None for the whole family when a head
-    carries anything else (a `free` bias, fixed position weights, RoPE, projections)."""
+    """Per head: None, its trainable offset kind, or T5's buckets as (B, D); a fixed bias or factor on a sparse
+    normalised softmax head that Theorem F161 covers as the kind with its classes (`toeplitz` for an injective h,
+    `symmetric toeplitz` for an even h injective on |δ|, re-derived here); None for the whole family when a head
+    carries anything else (a `free` bias, other fixed position weights, RoPE, projections)."""
     kinds: list = []
     for h in spec.heads:
         pos = h.position
@@ -31,8 +35,43 @@ def _labels(spec) -> Optional[list]:
         elif pos.kind == "buckets" and not h.bias and isinstance(pos.buckets, int):
             kinds.append((pos.buckets, pos.max_distance))
         else:
-            return None
+            fixed = _fixed_classes(spec, h)
+            if fixed is None:
+                return None
+            kinds.append(fixed)
     return kinds
+
+
+def _fixed_classes(spec, head) -> Optional[str]:
+    """Theorem F161 (§16.2): a fixed bias on a sparse normalised head k(x, y) = exp(γ x·y) without tied or affine
+    projections, its offset function h injective (`toeplitz` classes) or even and injective on |δ| (`symmetric
+    toeplitz`) by the verifier's own derivation, proved at every n (numeric classes are not read). A `reweight` factor
+    is not read here: its count stays trusted (§18.5)."""
+    from .check import Trust
+    from .rules_positions import offset_class, softmax_gamma
+    pos = head.position
+    if pos.kind != "bias" or head.bias or isinstance(head.pattern, S.Full) or softmax_gamma(spec, head) is None:
+        return None
+    try:
+        kind, how, _ = offset_class(spec, head)
+    except (Trust, Reject):
+        return None
+    if how != VERIFIED:
+        return None
+    return "toeplitz" if kind == "injective" else "symmetric toeplitz"
+
+
+def reflects(kinds: list, cyclic: bool) -> bool:
+    """Theorem F176 (§16.5): a non-cyclic window whose every label is even in the offset (`symmetric toeplitz`,
+    `symmetric circulant`: the reflection keeps them), one head's naming the distance |δ| (`symmetric toeplitz`)."""
+    return (not cyclic and all(k in (None, "symmetric toeplitz", "symmetric circulant") for k in kinds)
+            and "symmetric toeplitz" in kinds)
+
+
+def even(spec, p) -> bool:
+    """Whether Theorem F176 is the one that applies (no head's labels separate the signs; the labels reflect)."""
+    kinds = _labels(spec) or []
+    return not any(separates_signs(k, p.w, p.cyclic) for k in kinds) and reflects(kinds, p.cyclic)
 
 
 def separates_signs(kind, w: int, cyclic: bool = False) -> bool:
@@ -62,8 +101,8 @@ def diameter(p, n):
     return sympy.ceiling(sympy.floor(n / 2) / p.w) if p.cyclic else sympy.ceiling((n - 1) / p.w)
 
 
-def theorem(p) -> str:
-    return "Theorem F152" if p.cyclic else "Theorem F135"
+def theorem(spec, p) -> str:
+    return "Theorem F176" if even(spec, p) else "Theorem F152" if p.cyclic else "Theorem F135"
 
 
 def window_of(spec):
@@ -87,7 +126,7 @@ def window_any_length(spec):
     if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):
         return None
     kinds = _labels(spec)
-    if kinds is None or not any(separates_signs(k, p.w, p.cyclic) for k in kinds):
+    if kinds is None or not (any(separates_signs(k, p.w, p.cyclic) for k in kinds) or reflects(kinds, p.cyclic)):
         return None
     return p
 
@@ -102,11 +141,15 @@ def layers(ctx, n: int, d: int, m: int, least) -> Optional[tuple]:
     if d != count:
         raise Reject(f"the diameter of window({w}){' cyclic' if p.cyclic else ''} at n = {n} is {count}, not {d}")
     if m != count or not least:
-        raise Reject(f"a labelled window ({theorem(p)}): D = {count} layers are needed and suffice, not {m}"
+        raise Reject(f"a labelled window ({theorem(ctx.spec, p)}): D = {count} layers are needed and suffice, not {m}"
                      + ("" if least else " (not stated least)"))
-    return VERIFIED, (f"{theorem(p)} (§16.5): window({w}){' cyclic' if p.cyclic else ''} at n = {n} ≥ {start(p)} "
-                      f"with labels that keep the positive offsets apart (re-derived): only the identity keeps a "
-                      f"labelled ball of radius D − 1, so D = {count} layers suffice and are least")
+    if even(ctx.spec, p):
+        return VERIFIED, (f"Theorem F176 (§16.5): window({w}) at n = {n} ≥ {start(p)} with even labels, one head's "
+                          f"naming the distance (re-derived): only the identity and the reflection keep a labelled "
+                          f"ball of radius D − 1, so D = {count} layers suffice and are least")
+    return VERIFIED, (f"{theorem(ctx.spec, p)} (§16.5): window({w}){' cyclic' if p.cyclic else ''} at n = {n} ≥ "
+                      f"{start(p)} with labels that keep the positive offsets apart (re-derived): only the identity "
+                      f"keeps a labelled ball of radius D − 1, so D = {count} layers suffice and are least")
 
 
 def group(ctx, data: dict) -> Optional[tuple]:
@@ -116,6 +159,8 @@ def group(ctx, data: dict) -> Optional[tuple]:
     p = window_of(ctx.spec) if isinstance(ctx.spec.tokens, int) else window_any_length(ctx.spec)
     if p is None:
         return None
+    if even(ctx.spec, p):
+        return _reflection(ctx, data)
     named = data.get("name") == "trivial" and not isinstance(ctx.spec.tokens, int)  # at a symbolic n: named only
     if not (data.get("order") == 1 or named and data.get("order") is None) or \
             data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
@@ -124,6 +169,23 @@ def group(ctx, data: dict) -> Optional[tuple]:
     return VERIFIED, (f"{'Theorem F152' if p.cyclic else 'Theorems F135, F140'} (§16.5): on a window whose labels keep "
                       "the positive offsets apart (re-derived), a permutation keeping every labelled neighbourhood is "
                       "the identity: order 1")
+
+
+def _reflection(ctx, data: dict) -> tuple:
+    """SYM-AUT on an even labelled window (Theorem F176): the reflection i ↦ n + 1 − i, at every n ≥ 2 (at n ≤ w + 1
+    the window is complete and its labels name every pair's distance, so a labelled automorphism is an isometry of
+    1..n: the identity or the reflection)."""
+    n = ctx.spec.tokens
+    named = data.get("name") == "reflection" and not isinstance(n, int)  # at a symbolic n: named only
+    gens = data.get("generators")
+    mirror = [list(range(n, 0, -1))] if isinstance(n, int) else None
+    if not (data.get("order") == 2 or named and data.get("order") is None) or \
+            data.get("name") not in (None, "reflection") or gens not in (None, mirror):
+        raise Reject("a window whose labels are even, one head's naming the distance, has the reflection as its "
+                     "group (Theorem F176), not the stated one")
+    return VERIFIED, ("Theorem F176 (§16.5): on a window whose labels are even, one head's naming the distance "
+                      "(re-derived), a permutation keeping every labelled neighbourhood is the identity or the "
+                      "reflection, which keeps them: order 2")
 
 
 def labelled(spec) -> bool:
@@ -150,16 +212,22 @@ def symbolic_layers(ctx, s) -> Optional[tuple]:
         raise Reject(f"the number of layers: {exc}") from None
     count = diameter(p, n)
     low = data.get("from")
+    reflecting = even(ctx.spec, p)
     if isinstance(m, sympy.Expr) and sympy.simplify(m - sympy.Max(2, count)) == 0 and data.get("least") is True \
-            and not p.cyclic:
+            and not p.cyclic and not reflecting:
         return _wide(ctx, w, low, count)
-    name = "Theorem F152" if p.cyclic else "Theorem F140"
+    name = "Theorem F176" if reflecting else "Theorem F152" if p.cyclic else "Theorem F140"
     if not isinstance(m, sympy.Expr) or sympy.simplify(m - count) != 0 or data.get("least") is not True:
         raise Reject(f"a labelled window ({name}): D = {sympy.sstr(count)} layers are needed and suffice for "
                      f"n ≥ {start(p)}, not {sympy.sstr(m)}" + ("" if data.get("least") is True else " (not stated least)"))
     if not isinstance(low, int) or isinstance(low, bool) or low < start(p):
         raise Reject(f"{name} holds from n = {start(p)} (below, the window is complete and the count is the dense "
                      f"one), not from {low!r}")
+    if reflecting:
+        return VERIFIED, (f"Theorem F176 (§16.5): window({w}) with even labels, one head's naming the distance, on "
+                          f"−{w}, …, {w} (re-derived; they do not depend on n): for every n ≥ {low} only the identity "
+                          f"and the reflection keep a labelled ball of radius D − 1, so D = {sympy.sstr(count)} layers "
+                          "suffice and are least")
     if p.cyclic:
         return VERIFIED, (f"Theorem F152 (§16.5): window({w}) cyclic with labels that keep the sign of every offset "
                           f"(re-derived; the sign does not depend on n): for every n ≥ {low} only the identity keeps a "
