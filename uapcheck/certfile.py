@@ -491,8 +491,9 @@ def _step_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
             return None
     if step.rule.startswith(("SEQ-", "CONV-")):
         return _mixer_data(step, spec)
-    if step.rule == "BIAS-LAYERS":
-        return {"layers": step.facts.get("layers"), "least": step.facts.get("least"),
+    if step.rule == "BIAS-LAYERS":  # a count by parity of n (Theorem F177) as a tree, else 1 or 2
+        layers = step.facts.get("layers")
+        return {"layers": layers if isinstance(layers, int) else _tree(layers), "least": step.facts.get("least"),
                 "condition": step.facts.get("condition")}
     if step.rule in _HEAD_FACTS:
         return _HEAD_FACTS[step.rule](step)

@@ -2086,6 +2086,18 @@ def keeps_all_labels(kinds: Sequence[str], n: int, perm: Sequence[int]) -> bool:
     return all(keeps_row_labels(kinds, n, perm, i) for i in range(1, n + 1))
 
 
+def parity_kinds(kinds: tuple) -> bool:
+    """Theorem F177's heads: `circulant` and `symmetric toeplitz` among the biased dense heads, the others
+    `symmetric circulant` (its class is a function of m mod n)."""
+    return "circulant" in kinds and "symmetric toeplitz" in kinds and \
+        set(kinds) <= {"circulant", "symmetric toeplitz", "symmetric circulant"}
+
+
+def parity_layers(n) -> sympy.Expr:
+    """One layer at odd n, two at even n (Theorem F177)."""
+    return sympy.Piecewise((1, sympy.Eq(sympy.Mod(n, 2), 1)), (2, True))
+
+
 @dataclass(frozen=True)
 class DenseBiasLayers(Certificate):
     """The least number of layers (1 or 2) of dense heads whose biases are trainable and depend on the
@@ -2114,7 +2126,7 @@ class DenseBiasLayers(Certificate):
     kinds: tuple  # the bias kinds of the biased heads (a fixed even head counts as `symmetric toeplitz`, T5 buckets
     # as `buckets(B, D)`, or `toeplitz` where every offset has its own bucket)
     n: Any  # int, or the token symbol
-    layers: int
+    layers: Any  # 1 or 2; by parity of n (a Piecewise) for the reason "parity"
     least: bool
     reason: str
     witness: Optional[tuple] = None  # concrete: (i, permutation tuple); symbolic: (i, a, b, v) in n
@@ -2154,7 +2166,22 @@ class DenseBiasLayers(Certificate):
         if self.reason == "row classes":
             self._check_row_classes(kinds)
             return
+        if self.reason == "parity":
+            self._check_parity(kinds)
+            return
         _reject(DenseBiasLayers, f"unknown reason {self.reason!r}")
+
+    def _check_parity(self, kinds: tuple) -> None:
+        """Theorem F177 (docs/theory.md §8): `circulant` beside `symmetric toeplitz` (`symmetric circulant` heads
+        allowed) at a symbolic n ≥ 3: one layer at odd n (the joint class (m mod n, |m|) names every offset), two,
+        least, at even n (the rotation keeps row n/2)."""
+        n = self.n
+        if isinstance(n, int) or self.fixed or not parity_kinds(kinds):
+            _reject(DenseBiasLayers, "the count by parity is for `circulant` beside `symmetric toeplitz` at a "
+                    "symbolic n")
+        if not self.least or self.low != 3 or not isinstance(self.layers, sympy.Basic) or \
+                sympy.simplify(self.layers - parity_layers(n)) != 0:
+            _reject(DenseBiasLayers, "the count by parity is one layer at odd n and two at even n, least, from n = 3")
 
     def _check_row_classes(self, kinds: tuple) -> None:
         """Theorem F162: at a concrete n, one layer when no σ ≠ id keeps the labels of any row (the rows' class
@@ -2251,7 +2278,7 @@ class DenseBiasLayers(Certificate):
                 _reject(DenseBiasLayers, f"n = {n}: position {v} does not tell {a} from {b}")
 
     def to_json(self) -> Any:
-        out: dict = {"kind": self.kind, "bias kinds": list(self.kinds), "n": _exact(self.n), "layers": self.layers,
+        out: dict = {"kind": self.kind, "bias kinds": list(self.kinds), "n": _exact(self.n), "layers": _exact(self.layers),
                      "least": self.least, "reason": self.reason}
         if self.witness is not None:
             if self.reason in ("exhaustive", "row classes"):

@@ -19,7 +19,8 @@ from ..claim import Claim, claim, group, written
 from .. import spec as S
 from . import positions
 from ..certificates import (DENSE_BIAS_BRUTE_FORCE_N, JOINT_LABELS_MAX_N, OFFSET_BIAS_KINDS, ROW_CLASSES_MAX_N,
-                            DenseBiasLayers, joint_labels, keeps_all_labels, keeps_row_labels, row_class_candidates)
+                            DenseBiasLayers, joint_labels, keeps_all_labels, keeps_row_labels, parity_kinds, parity_layers,
+                            row_class_candidates)
 from ..groups import bias_class, bucket_kind
 
 CITE = proof.derived("Corollary 1", text="derived here: the labelled view argument (docs/theory.md §11.10) for dense "
@@ -231,6 +232,15 @@ def _by_joint_classes(kinds: tuple, n, n_value) -> Optional[proof.Step]:
         joint = _joint_decision(kinds, n, n_value)
         if joint is not None:
             return joint
+    if not isinstance(n, int) and parity_kinds(kinds):
+        return _conclude(f"for {n} ≥ 3 one attention layer suffices at odd n and two are needed and suffice at even "
+                         "n: the heads' classes (m mod n, |m|) of an offset name it when n is odd (m ≡ −m needs "
+                         "n | 2m), so a σ keeping the labels of a row is a translation, the identity; at even n the "
+                         "offsets ±n/2 share both classes, and the rotation u ↦ u + 1 (n ↦ 1) keeps the labels of "
+                         "row n/2 and is not in the group, so one layer gives X and σX the same output there, and "
+                         "the depth-2 labelled view is the whole labelled sample (Theorem F177, Lemma "
+                         + claim(LEMMA_V, ", docs/theory.md §8)"),
+                         DenseBiasLayers(kinds, n_value, parity_layers(n_value), True, "parity", low=3), low=3)
     if not isinstance(n, int) and offset_only_with_buckets(kinds):
         joint = _joint_any_length(kinds, n, n_value)
         if joint is not None:

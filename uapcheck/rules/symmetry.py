@@ -31,6 +31,8 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
     positions = positions or {}
     reasons = ["kernel attention with the full pattern: g(σX) = σ g(X) for every permutation σ, since "
                "Σ_j k(q_i, k_j) v_j / Σ_j k(q_i, k_j) does not depend on the order of j"]
+    small = isinstance(n, int) and n <= 2  # every named group is S_n there (meet reads n ≥ 3)
+    met = []  # the heads' groups that meet reads
     for k, h in enumerate(spec.heads):
         if k in positions:
             kind, why = positions[k]
@@ -38,11 +40,14 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
             reasons.append(f"head {h.label or k + 1}: positions enter the weights through classes of j − i "
                            f"({why}), the classes of a `{kind}` bias: σ preserves them exactly when σ ∈ {g} "
                            "(docs/theory.md §16)")
-            name = meet(name, g)
         elif h.bias:
             g = bias_group(h.bias)
             reasons.append(f"bias `{h.bias}`: B_σ(i)σ(j) = B_ij for all trainable B exactly when σ ∈ {g}")
-            name = meet(name, g)
+        else:
+            g = None
+        if g is not None:
+            met.append(g)
+            name = meet(name, NamedGroup.SYMMETRIC if small and g in ROTATION_AND_REFLECTION_GROUPS else g)
         if h.projection:
             reasons.append("trainable sequence projections E, F ∈ R^{K×n} mix positions: only the identity "
                            "commutes with every E, F" if not h.projection.fixed else
@@ -56,6 +61,13 @@ def dense_symmetry(spec: S.Spec, positions: Optional[dict] = None) -> tuple[proo
     if isinstance(n, int) and n <= 2 and name in ROTATION_AND_REFLECTION_GROUPS:
         name = NamedGroup.SYMMETRIC  # for n ≤ 2 they are all S_n
     group = symbolic_group(name, n)
+    if name == NamedGroup.TRIVIAL and not isinstance(n, int) and met and \
+            all(g in ROTATION_AND_REFLECTION_GROUPS for g in met) and spec.positional != "absolute" and \
+            not any(h.projection for h in spec.heads):
+        # C_n ∩ the reflection is trivial for n ≥ 3 only: at n ≤ 2 both are S_n (`circulant` beside `symmetric
+        # toeplitz` at n = 2 keeps the swap), so the lengths below are decided one by one (§12)
+        n_symbol = sympy.Symbol(str(n), integer=True, positive=True)
+        group = GroupInfo(name, 1, (), f"{n} ≥ 3", sympy.GreaterThan(n_symbol, 3, evaluate=False))
     if any(h.projection and h.projection.fixed for h in spec.heads):
         step = proof.conclude(claim_of("for generic frozen projections E, F the equivariance group is ",
                                        group_of(name, "G"), " (special frozen choices may keep more symmetry)"), proof.PROVED,

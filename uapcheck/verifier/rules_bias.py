@@ -178,6 +178,8 @@ def bias_layers(ctx, s):
         raise Reject("a count for a trainable bias needs every head's token-distinguishing step proved (Lemma V^λ)")
     data = s.get("data") or {}
     layers, least = data.get("layers"), data.get("least")
+    if isinstance(layers, dict) and not fixed:  # a count by parity of n (Theorem F177)
+        return _by_parity(ctx, data)
     if layers not in (1, 2):
         raise Reject(f"{layers!r} layers: dense heads need one or two")
     if fixed:
@@ -265,6 +267,44 @@ def _by_row_classes(n: int, kinds, layers, least):
         raise Reject(f"σ = {found[1]} keeps row {found[0]}'s labels and is not a symmetry: two layers, least")
     return VERIFIED, (f"σ = {found[1]} keeps row {found[0]}'s labels (recomputed) and moves another row's: two "
                       "layers, least (Theorem F162; the depth-2 labelled view is the whole sample, Lemma V^λ)")
+
+
+#: Lengths at which Theorem F177's count by parity is re-decided by the rows' joint classes (Theorem F162).
+PARITY_LENGTHS = range(3, 41)
+
+
+def _by_parity(ctx, data: dict):
+    """Theorem F177 (§8): `circulant` beside `symmetric toeplitz` (`symmetric circulant` heads allowed) at a symbolic
+    n ≥ 3: one layer at odd n, two, least, at even n. The stated count, decoded, must simplify to 2 at n = 2k and to 1
+    at n = 2k + 1 (k an integer symbol); the range must start at 3; and the rows' joint classes (recomputed) re-decide
+    the count at every n from 3 to 40 (the theorem is trusted beyond, §18.2)."""
+    import sympy
+    from .trees import TreeError, decode
+    spec = ctx.spec
+    if isinstance(spec.tokens, int):
+        raise Reject("a count by parity of n is stated at a symbolic n only")
+    kinds = label_kinds(spec, spec.tokens)
+    if not ("circulant" in kinds and "symmetric toeplitz" in kinds and
+            set(kinds) <= {"circulant", "symmetric toeplitz", "symmetric circulant"}):
+        raise Reject("a count by parity of n is Theorem F177's, for `circulant` beside `symmetric toeplitz`")
+    n = ctx.symbols[spec.tokens]
+    try:
+        count = decode(data.get("layers"), ctx.symbols)
+    except TreeError as exc:
+        raise Reject(f"the number of layers: {exc}") from None
+    k = sympy.Symbol("k·parity", integer=True, nonnegative=True)
+    by_class = [sympy.simplify(count.subs(n, 2 * k + r)) if isinstance(count, sympy.Expr) else None for r in (0, 1)]
+    if by_class != [2, 1] or data.get("least") is not True:
+        raise Reject(f"Theorem F177: one layer at odd n and two at even n, least, not {sympy.sstr(count)}")
+    if data.get("condition") != f"{spec.tokens} ≥ 3":
+        raise Reject(f"Theorem F177 holds from n = 3 (at n ≤ 2 the group is S_n), not under {data.get('condition')!r}")
+    for length in PARITY_LENGTHS:
+        want = 1 if length % 2 else 2
+        if _by_row_classes(length, kinds, want, True) is None:
+            raise Reject(f"at n = {length} the rows' joint classes do not decide the count")
+    return VERIFIED, (f"Theorem F177 (§8): the count {sympy.sstr(count)} is 2 at n = 2k and 1 at n = 2k + 1, from "
+                      f"n = 3; re-decided by the rows' joint classes (recomputed, Theorem F162) at every n "
+                      f"from {PARITY_LENGTHS.start} to {PARITY_LENGTHS.stop - 1}")
 
 
 #: Lengths up to which the joint classes of the offsets are re-enumerated here (Theorem F136).
