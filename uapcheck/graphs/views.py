@@ -52,6 +52,17 @@ class ArcClasses:
 
 
 
+@dataclass(frozen=True)
+class FreeClasses:
+    """A `free` bias's arc labels: every arc is its own class, the pair (query, key) (docs/theory.md §11.10, Theorem
+    F178). Read through ``of`` only: the one-head path of `Neighbourhoods` reads offset tables, and a lone `free` head
+    is Theorem F163's (it holds its own arcs), decided without views."""
+
+    def of(self, n: int, v: int, u: int):
+        """The label of the arc u → v (0-based positions): the pair itself."""
+        return ("free", v, u)
+
+
 def offset_classes(kind: str, n: int) -> ArcClasses:
     """The classes of a trainable `bias KIND` that depends on the offset (every kind but `free`)."""
     return ArcClasses(tuple(offset_class(kind, n, m) for m in range(-(n - 1), n)))

@@ -629,10 +629,8 @@ def _free_bias_count(graphs, biases, diameter: int, fixed_heads: frozenset) -> O
     class is the pair itself), so there is none, and Lemma V^λ holds for `free` classes on rows of two keys or more:
     D layers, least. None when the hypotheses fail."""
     free = [graphs[k] for k, b in enumerate(biases) if b == "free"]
-    if fixed_heads & {k for k, b in enumerate(biases) if b is not None}:
+    if not _free_rows_separated(graphs, biases, fixed_heads):
         return None
-    if any(not g.complete and len({i for _, i in g.arcs()}) < g.n for g in free):
-        return None  # a row that sees itself alone is the same whatever its `free` bias (Lemma V^λ fails there)
     if not any(all(_holds_arcs(host, g) for g in graphs) for host in free) or diameter < 1:
         return None
     return LayerCount(diameter, True, "a `free` bias on a head whose arcs hold every head's arcs: its classes are the "
@@ -640,6 +638,16 @@ def _free_bias_count(graphs, biases, diameter: int, fixed_heads: frozenset) -> O
                       "of them, and none exists; every row of a `free` head sees two keys or more, so each layer "
                       "separates different labelled views (Theorem F163, docs/theory.md §11.10): D layers suffice, "
                       "and are least")
+
+
+def _free_rows_separated(graphs, biases, fixed_heads: frozenset) -> bool:
+    """Every row of every `free` head sees two keys or more (itself and another), and no head's fixed weights block the
+    sufficiency: the separation step of Theorem F163 holds for every head (a row that sees itself alone is the same
+    whatever its `free` bias, and Lemma V^λ fails there)."""
+    if fixed_heads & {k for k, b in enumerate(biases) if b is not None}:
+        return False
+    return not any(not g.complete and len({i for _, i in g.arcs()}) < g.n
+                   for g, b in zip(graphs, biases) if b == "free")
 
 
 def _holds_arcs(host, graph) -> bool:
@@ -651,24 +659,33 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
     """The layer count with bias classes as arc labels (docs/theory.md §11.10): a labelled view witness
     shows D layers are not enough (for fixed and trainable labels alike); no witness proves D enough when
     every labelled head has a trainable bias of a kind that depends on the offset."""
-    from ..graphs.views import offset_classes
+    from ..graphs.views import FreeClasses, offset_classes
     biases = _biases(spec)
     n = spec.tokens
+    free_views = False  # Theorem F178: `free` heads on rows of two keys or more, decided by the labelled views
     if "free" in biases and grp is not None and spec.positional == "none" and all(
             h.normalized for h in spec.heads if h.bias == "free"):
         free = _free_bias_count(graphs, biases, diameter, fixed_heads)
         if free is not None:
             return free
-    if "free" in biases or grp is None or spec.positional != "none":
+        free_views = _free_rows_separated(graphs, biases, fixed_heads) and diameter >= 1 and \
+            len(set(zip(graphs, biases))) > 1
+    if ("free" in biases and not free_views) or grp is None or spec.positional != "none":
         return LayerCount(diameter + 1, False, "view argument with bias labels (a `free` bias or a positional "
                           "encoding is not labelled here); no witness search")
-    classes = [None if b is None else offset_classes(b, n) for b in biases]
-    trainable = not (fixed_heads & {k for k, b in enumerate(biases) if b is not None})
+    classes = [None if b is None else FreeClasses() if b == "free" else offset_classes(b, n) for b in biases]
+    trainable = not (fixed_heads & {k for k, b in enumerate(biases) if b is not None and b != "free"})
     try:
         with time_limit("deciding whether D layers suffice (labelled rooted views)", 30.0):
             preserves = group_structure(graphs, biases, spec.positional).preserves
-            return layers_needed(graphs, diameter, preserves, int(grp.order), grp.generators,
-                                 arc_classes=classes, no_witness_proves=trainable)
+            count = layers_needed(graphs, diameter, preserves, int(grp.order), grp.generators,
+                                  arc_classes=classes, no_witness_proves=trainable)
+            if free_views and count.exact:
+                from dataclasses import replace
+                count = replace(count, method=count.method + " (a `free` head's classes are its arcs, and every row "
+                                "of a `free` head sees two keys or more, so each layer separates different labelled "
+                                "views: Theorem F178, docs/theory.md §11.10)")
+            return count
     except BudgetExceeded:
         return LayerCount(diameter + 1, False, "view argument with bias labels; the exact test ran out of its "
                           "time budget (30 s)")

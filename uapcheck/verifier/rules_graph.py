@@ -484,8 +484,13 @@ def _free_bias_layers(ctx, heads, n: int, d: int):
         raise Reject("a row of a `free` head sees itself alone: its labelled views are not separated (Lemma V^λ "
                      "fails for `free` classes there), so D layers are not shown")
     if not any(all(nb[v] >= other[v] for other in nbs for v in range(1, n + 1)) for nb in free):
+        if n <= EXHAUSTIVE_MAX_N:  # Theorem F178 (§11.10): the labelled views decide, re-decided over S_n
+            found = _exhaustive(ctx, heads, n, d)
+            return found[0], found[1] + (" (labelled, a `free` class being the arc itself; every row of a `free` head "
+                                         "sees two keys or more, so each layer separates different labelled views: "
+                                         "Theorem F178)")
         raise Trust("D layers with a `free` bias on a head that does not hold every arc: the labelled views are not "
-                    "re-decided here")
+                    f"re-decided above n = {EXHAUSTIVE_MAX_N} here (Theorem F178, §18.5)")
     return VERIFIED, (f"Theorem F163 (§11.10): a `free` head holds every arc (checked on the verifier's arcs), so a "
                       f"labelled witness would fix every position within D = {d} of its root, all of them; every row "
                       "of a `free` head sees two keys or more, so D layers suffice, and are least")
