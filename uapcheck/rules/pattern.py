@@ -1576,8 +1576,14 @@ def _usable(outcome: Optional[PatternOutcome]) -> bool:
 
 
 def _concrete_params(p: S.Pattern) -> bool:
-    if isinstance(p, S.PatternUnion):
+    """Whether every size in the pattern is an integer (no param name), parts of unions, intersections,
+    per-layer lists and block-level patterns included."""
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
         return all(_concrete_params(q) for q in p.parts)
+    if isinstance(p, S.PatternSequence):
+        return all(_concrete_params(q) for q in p.patterns)
+    if isinstance(p, S.Blockwise):
+        return _concrete_params(p.inner)
     if isinstance(p, S.Edges):
         return True  # integer literals (the parser refuses names in them)
     for value in vars(p).values():
