@@ -184,6 +184,8 @@ class FamilyTheorem:
     #                               in residues, for the reason `why` (the verdict is INCONCLUSIVE there, by class)
     least_classes: tuple = ()     # (modulus, residues) with `least` False: the count is least on the classes n mod
     #                               modulus in residues and sufficient, not shown least, on the others (F67 at s | n)
+    at_length: bool = False       # F164: proved at the one n given, by a check run at it (``low`` is that n), not on a
+    #                               range of lengths
     periodic: tuple = ()          # F117: (R, ((sign, (a_1, …, a_b)), ...)): the certificate's radius and the periodic
     #                               symmetries modulo translation (kb + x ↦ sign·kb + a_x), which the verifier re-derives
 
@@ -1309,7 +1311,8 @@ def _below_f7_range(n, w: int, s: int, low: int) -> Optional[FamilyTheorem]:
     return FamilyTheorem(
         "F164", "window(w) + strided(s), 2 ≤ s ≤ w + 1, below Theorem F7's range", (("w", Integer(w)), ("s", Integer(s))),
         Integer(n), Integer(2), "reflection", Integer(2), ("i ↦ n + 1 − i",), Integer(2), True,
-        "at this n no pair of positions in one residue class mod s, both within distance 1 of a root, has the "
+        at_length=True,
+        why_layers="at this n no pair of positions in one residue class mod s, both within distance 1 of a root, has the "
         "key (degrees, common neighbours, their common-neighbour sum) of a pair in different classes, so a "
         "permutation that keeps every neighbourhood within distance 1 of a position i keeps i's class; it orders it, "
         "is the identity or the reflection there, and fixes every other position (Theorem F7's steps (2)–(6″)): no "

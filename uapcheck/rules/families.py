@@ -34,6 +34,13 @@ def _low_text(low) -> str:
     return re.sub(r"\^(\d+)", lambda m: m.group(1).translate(_SUPERSCRIPT), _pretty(low))
 
 
+def _at_length_text(n, theorem) -> str:
+    """Where a family theorem is read at a concrete n: in its range of lengths, or (Theorem F164) by its check at n."""
+    if theorem.at_length:
+        return f"n = {n}, by the theorem's check at this length"
+    return f"n = {n}, in the range n ≥ {theorem.low}"
+
+
 def _range_text(theorem: F.FamilyTheorem) -> str:
     text = f"{sympy.sstr(theorem.n_symbol)} ≥ {_low_text(theorem.low)}"
     return f"{text} and {F.coprime_words(theorem.n_symbol, theorem.coprime_to)}" if theorem.coprime_to > 1 else text
@@ -150,7 +157,7 @@ def family_outcome(spec: S.Spec):
             return None
     checked = _instance_check_in_budget(spec)
     desc = P._describe(spec)
-    where = _range_text(theorem) if isinstance(n, sympy.Symbol) else f"n = {n}, in the range n ≥ {theorem.low}"
+    where = _range_text(theorem) if isinstance(n, sympy.Symbol) else _at_length_text(n, theorem)
     classes = _disconnected_classes(spec, theorem, P._describe(spec)) if isinstance(n, sympy.Symbol) else None
     small = (() if classes is not None else _disconnected_note(theorem)) + _small_notes(spec, theorem) \
         if isinstance(n, sympy.Symbol) else ()
@@ -252,7 +259,7 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
             or not theorem.least_at(n) or sympy.gcd(n, theorem.coprime_to) != 1):
         return None
     checked = _instance_check_in_budget(spec)
-    where = f"n = {n}, in the range n ≥ {theorem.low}"
+    where = _at_length_text(n, theorem)
     layers = int(theorem.layers.xreplace({theorem.n_symbol: nn}))
     witness = None
     if theorem.witness is not None:
