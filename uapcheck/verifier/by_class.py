@@ -711,6 +711,19 @@ def _group_kinds(ctx, n: int):
         return None
 
 
+def _fixed_weights_exhaustive(ctx, heads, n: int, layers: int, depth: int) -> bool:
+    """Whether D layers at a length below the range are re-decided as PAT-LAYERS re-decides them at a concrete n for
+    fixed position weights (rules_graph: Lemma V^ρ's heads, every σ ∈ S_n tried on the labelled views, n ≤ 8): True
+    when no view witness exists (a witness rejects), False when the case is not that one."""
+    from . import rules_graph
+    fixed = [h for h in ctx.spec.heads if h.position is not None and h.position.kind != "buckets"]
+    if (layers != depth or not fixed or n > rules_graph.EXHAUSTIVE_MAX_N or ctx.spec.positional != "none"
+            or any(h.bias for h in ctx.spec.heads) or not all(rules_graph._lemma_v_rho(ctx, h) for h in fixed)):
+        return False
+    rules_graph._exhaustive(ctx, heads, n, depth)
+    return True
+
+
 def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     """At a length stated UAP below the range: the stated order of G is |Aut| of the verifier's labelled arcs at n
     (nauty's generators, their order by Schreier–Sims), and the count is D only when no view witness exists at
@@ -747,6 +760,8 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
         return  # G = S_n: no permutation lies outside G, so no view witness exists and D layers suffice (§11.9)
     if _dense_bias_at(ctx, n, layers, depth, least):
         return  # dense heads with trainable biases, re-decided over S_n (BIAS-LAYERS' own check)
+    if _fixed_weights_exhaustive(ctx, heads, n, layers, depth):
+        return  # fixed position weights on softmax heads, D layers re-decided over S_n (Lemma V^ρ, Theorem F161)
     if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
         raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "
                     "encoding (labelled views) is not re-decided here")
