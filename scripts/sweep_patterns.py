@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import re
 import sys
 from collections import deque
 from pathlib import Path
@@ -380,8 +381,13 @@ def _order_at(g, n: int):
 
 
 def _not_uap_at(d, n):
+    """A NOT-UAP statement read at n: everywhere without a range, from K on with the range `n ≥ K`; None (silent)
+    for another range's form."""
     rng = d.get("range")
     if rng is None:
+        return ("NOT-UAP", None, None, None)
+    start = re.fullmatch(r"n ≥ (\d+)", rng)
+    if start and n >= int(start.group(1)):
         return ("NOT-UAP", None, None, None)
     return None
 
@@ -509,8 +515,9 @@ def symbolic_case(rng: random.Random, stats: dict, upto: int) -> int:
     for n in range(4, upto + 1):
         claim = claims_at(result, n)
         if claim is None:
-            stats["symbolic silent"] = stats.get("symbolic silent", 0) + 1
-            by_kind.setdefault("silent", []).append(n)
+            kind = "silent (INCONCLUSIVE)" if result.to_dict()["verdict"] == "INCONCLUSIVE" else "silent"
+            stats["symbolic " + kind] = stats.get("symbolic " + kind, 0) + 1
+            by_kind.setdefault(kind, []).append(n)
             continue
         diffs = compare_claim(claim, reference(heads, n))
         stats["symbolic lengths"] = stats.get("symbolic lengths", 0) + 1
