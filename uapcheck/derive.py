@@ -291,7 +291,8 @@ def _check_mixer(spec: S.Spec, ffn_step) -> Result:
                                 open_below=open_below, decided=decision)
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
-        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))
+        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()),
+                                     root=root)
     return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason)
 
 
@@ -422,7 +423,8 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     # The group is the family's whatever the verdict; a number of layers exists only for UAP.
     shown_layers = layers if verdict_name == "UAP" else None
     with stage("checking `expect`"):
-        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()))
+        holds, reason = check_expect(spec, verdict_name, group, shown_layers, root.facts.get("by_class", ()),
+                                     root=root)
     # The group is the verdict's: only a UAP verdict names one (as the JSON does).
     return Result(spec, verdict_name, group if verdict_name == "UAP" else None, shown_layers, root, holds, reason,
                   decision.outcome, decision.alternative)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from typing import Optional
 
 import sympy
@@ -304,12 +305,118 @@ def _layer_classes_mismatch(spec: S.Spec, layers, ex: S.Expectation) -> str:
     return ""
 
 
-def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=()) -> tuple[Optional[bool], str]:
+def check_expect(spec: S.Spec, verdict_name: str, group, layers, by_class=(), root=None) -> tuple[Optional[bool], str]:
     """(None, "") without an `expect` line; else whether the derivation meets it, and why not. `by_class`: the
-    verdict step's (condition, verdict) for the residue classes of n with another verdict (docs/theory.md §12)."""
+    verdict step's (condition, verdict) for the residue classes of n with another verdict (docs/theory.md §12);
+    `root`: the verdict step, whose range and lengths below it a split `expect … for n …` is compared with."""
     ex = spec.expect
     if ex is None:
         return None, ""
+    if ex.lengths is None:
+        return _check_line(spec, ex, verdict_name, group, layers, by_class)
+    split = split_verdict(spec, verdict_name, root)
+    for line in (ex, *ex.more):
+        mismatch = _range_mismatch(spec, line, split, verdict_name, group, layers, by_class)
+        if mismatch:
+            return False, f"`expect {line.line_text or line.text}`: {mismatch}"
+    return True, ""
+
+
+@dataclass(frozen=True)
+class SplitVerdict:
+    """The derived verdict as a function of a symbolic n: the verdict stated first from `start` on (None: the
+    start is not a number), and each length below it decided at that n, {n: (verdict, layers)}."""
+
+    start: Optional[int]
+    below: dict
+
+
+def split_verdict(spec: S.Spec, verdict_name: str, root) -> SplitVerdict:
+    """The range of the verdict step `root` and its lengths below the range (a target verdict's, TGT-VERDICT, or the
+    equivariant verdict's, §12)."""
+    if root is None:
+        return SplitVerdict(1, {})
+    if root.rule == "TGT-VERDICT":
+        entries = root.evidence.get("below_range") or ()
+        below = {e["n"]: (e["verdict"], e["layers"]) for e in entries if e.get("allowed", True)}
+        if not root.evidence.get("range"):
+            return SplitVerdict(1, below)
+        start = next((s.facts["from"] for s in root.walk() if s is not root and s.proved and "from" in s.facts
+                      and s.rule.startswith("TGT-")), None)
+        return SplitVerdict(int(start) if isinstance(start, (int, sympy.Integer)) else None, below)
+    records = root.facts.get("below_range", ())
+    below = {r.n: (r.verdict.value if r.verdict is not None else None, r.layers) for r in records if r.allowed}
+    where = root.facts.get("range") if verdict_name != "UAP" else \
+        getattr(root.facts.get("group"), "condition_formula", None)
+    return SplitVerdict(_start_of(where, _n_symbol(spec)), below)
+
+
+def _start_of(condition, n) -> Optional[int]:
+    """c of a range `n ≥ c` (1 for no range); None for any other condition."""
+    if condition is None or condition is sympy.true:
+        return 1
+    if isinstance(condition, sympy.GreaterThan) and condition.lhs == n and condition.rhs.is_Integer:
+        return int(condition.rhs)
+    if isinstance(condition, sympy.StrictGreaterThan) and condition.lhs == n and condition.rhs.is_Integer:
+        return int(condition.rhs) + 1
+    return None
+
+
+#: a bounded range above the derived start is compared length by length up to this many lengths, else as counts
+MAX_COMPARED_LENGTHS = 4096
+
+
+def _range_mismatch(spec: S.Spec, line: S.Expectation, split: SplitVerdict, verdict_name: str, group, layers,
+                    by_class) -> str:
+    """Why one line `expect V [layers E] for <range>` does not hold ("" when it does): at each length of the range
+    below the derived start, the verdict and count decided at that n; from the start on, the verdict stated first
+    (and its group and count, as a line without a range is compared)."""
+    assert line.lengths is not None  # the parser gives every line of a split its range
+    low, high = line.lengths
+    want = VERDICTS[line.verdict]
+    n = _n_symbol(spec)
+    if split.start is None:
+        return "the derived verdict's range does not start at a stated number, so lengths are not compared"
+    below_end = split.start - 1 if high is None else min(high, split.start - 1)
+    for at in range(low, below_end + 1):
+        if at not in split.below:
+            return f"at {spec.tokens} = {at} no verdict is derived"
+        have, count = split.below[at]
+        if have != want:
+            return f"at {spec.tokens} = {at} expected {want}, derived {have or 'no verdict'}"
+        if want == "UAP" and line.layers is not None:
+            expected = _layers_of(line.layers, spec).xreplace({n: at}) if n is not None else _layers_of(line.layers, spec)
+            if not is_zero(expected - count):
+                return f"at {spec.tokens} = {at} expected UAP with {_count_words(spec, expected)}, derived UAP with " \
+                       f"{_count_words(spec, count)}"
+    if high is not None and high < split.start:
+        return ""
+    if high is None:
+        holds, reason = _check_line(spec, line, verdict_name, group, layers, by_class)
+        return "" if holds else f"from {spec.tokens} = {max(low, split.start)} on, {reason}"
+    if want != verdict_name:
+        return f"at {spec.tokens} = {max(low, split.start)} expected {want}, derived {verdict_name}"
+    if want != "UAP" or line.layers is None:
+        return ""
+    expected = _layers_of(line.layers, spec)
+    first = max(low, split.start)
+    if high - first >= MAX_COMPARED_LENGTHS or n is None:
+        same = _same_layers(layers, expected, n)
+        return "" if same else f"for {first} ≤ {spec.tokens} ≤ {high} expected {show_expr(line.layers)} " \
+                               f"{_kind_of_layers(spec, line.layers)}, derived {layers}" + \
+            ("" if same is False else ": not shown equal")
+    derived = sympy.sympify(layers, strict=True)  # safe: a derived count (int or SymPy value), no text
+    for at in range(first, high + 1):
+        have, value = derived.xreplace({n: at}), expected.xreplace({n: at})
+        if not is_zero(have - value):
+            return f"at {spec.tokens} = {at} expected UAP with {_count_words(spec, value)}, derived UAP with " \
+                       f"{_count_words(spec, have)}"
+    return ""
+
+
+def _check_line(spec: S.Spec, ex: S.Expectation, verdict_name: str, group, layers,
+                by_class) -> tuple[bool, str]:
+    """One `expect` line against the verdict stated first, for its range."""
     want = VERDICTS[ex.verdict]
     if ex.verdict_classes:
         mismatch = _verdict_classes_mismatch(spec, verdict_name, group, by_class, ex)
@@ -347,3 +454,9 @@ def _kind_of_layers(spec: S.Spec, count=None) -> str:
     when the expected count is the number 1)."""
     kind = "convolution layer" if spec.mixer is not None else "attention layer"
     return kind if count is not None and show_expr(count) == "1" else kind + "s"
+
+
+def _count_words(spec: S.Spec, value) -> str:
+    """"2 attention layers" / "1 attention layer" for a count at one length."""
+    kind = _kind_of_layers(spec)
+    return f"{value} {kind[:-1] if value == 1 else kind}"

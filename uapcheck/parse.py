@@ -811,6 +811,8 @@ def _mentions(expr: spec.Expr, name: str) -> bool:
 
 #: At most this many patterns in one `pattern sequence/periodic { ... }`.
 MAX_LAYER_PATTERNS = 64
+#: The largest length an `expect ... for n ...` range names.
+MAX_EXPECT_LENGTH = 10 ** 9
 GROUP_NAMES = ("S_n", "C_n", "D_n", "reflection", "trivial", "order", "stabilizer")
 
 
@@ -839,6 +841,22 @@ class _VerdictCase:
     modulus: int
     residues: tuple
     meta: Any
+
+
+@dataclass(frozen=True)
+class _LengthRange:
+    """`for n >= 12`, `for n <= 2`, `for n = 5`, `for 3 <= n <= 6` of an `expect` line: the lengths it speaks of."""
+
+    low: int
+    high: Optional[int]  # None: every n from `low` on
+
+
+def _range_text(tokens: str, low: int, high: Optional[int]) -> str:
+    if high is None:
+        return f"for {tokens} ≥ {low}"
+    if low == high:
+        return f"for {tokens} = {low}"
+    return f"for {tokens} ≤ {high}" if low == 1 else f"for {low} ≤ {tokens} ≤ {high}"
 
 
 def _classes_text(tokens: str, m: int, rs: tuple) -> str:
@@ -989,9 +1007,15 @@ class _BuildIR(Transformer_NonRecursive):
         from .show import show_expr
         chosen = next((p for p in parts if isinstance(p, _ExpectedGroup)), None)
         cases = tuple(p for p in parts if isinstance(p, _VerdictCase))
-        layers = next((p for p in parts if not isinstance(p, (_ExpectedGroup, _VerdictCase))), None)
+        span = next((p for p in parts if isinstance(p, _LengthRange)), None)
+        layers = next((p for p in parts if not isinstance(p, (_ExpectedGroup, _VerdictCase, _LengthRange))), None)
         if str(verdict) != "uap" and (chosen or layers):
             raise _err(meta, "`group` and `layers` go with `expect uap`")
+        if span is not None and (cases or (chosen and chosen.classes) or isinstance(layers, _ExpectedLayers)):
+            raise _err(meta, "a length range `for n ...` does not go with classes `if n mod L ...` on the same line")
+        if span is not None and span.high is not None and chosen:
+            raise _err(meta, "`group` goes with the range `for n >= N` only (the lengths below it are compared by "
+                             "their verdict and layer count)")
         group, classes = (chosen.otherwise, chosen.classes) if chosen else (None, ())
         layer_classes: tuple = ()
         if isinstance(layers, _ExpectedLayers):
@@ -1009,8 +1033,46 @@ class _BuildIR(Transformer_NonRecursive):
         verdict_classes = self._verdict_classes(cases)
         text = " ".join(text_parts) + "".join(f", {v} if {_classes_text(tokens, m, rs)}"
                                               for m, rs, v in verdict_classes)
+        if span is not None:
+            text += " " + _range_text(tokens, span.low, span.high)
         return spec.Expectation(str(verdict), group, layers, text, loc=_loc(meta),
-                                group_classes=classes, layer_classes=layer_classes, verdict_classes=verdict_classes)
+                                group_classes=classes, layer_classes=layer_classes, verdict_classes=verdict_classes,
+                                lengths=None if span is None else (span.low, span.high))
+
+    def _length_name(self, name: Token) -> None:
+        tokens = self.scope.tokens
+        if not isinstance(tokens, str) or str(name) != tokens:
+            raise _err(name, "a length range `for n ...` of `expect` names the symbolic `tokens` name"
+                             + (f" `{tokens}`" if isinstance(tokens, str) else " (this file has an integer `tokens`)"))
+
+    def _length_bound(self, value: Token) -> int:
+        v = int(str(value))
+        if not 1 <= v <= MAX_EXPECT_LENGTH:
+            raise _err(value, f"a length in `for n ...` is an integer from 1 to {MAX_EXPECT_LENGTH:,}")
+        return v
+
+    @v_args(inline=True, meta=True)
+    def range_from(self, meta: Meta, name: Token, low: Token) -> _LengthRange:
+        self._length_name(name)
+        return _LengthRange(self._length_bound(low), None)
+
+    @v_args(inline=True, meta=True)
+    def range_upto(self, meta: Meta, name: Token, high: Token) -> _LengthRange:
+        self._length_name(name)
+        return _LengthRange(1, self._length_bound(high))
+
+    @v_args(inline=True, meta=True)
+    def range_at(self, meta: Meta, name: Token, at: Token) -> _LengthRange:
+        self._length_name(name)
+        return _LengthRange(self._length_bound(at), self._length_bound(at))
+
+    @v_args(inline=True, meta=True)
+    def range_between(self, meta: Meta, low: Token, name: Token, high: Token) -> _LengthRange:
+        self._length_name(name)
+        lo, hi = self._length_bound(low), self._length_bound(high)
+        if hi < lo:
+            raise _err(high, f"an empty range: {hi} < {lo}")
+        return _LengthRange(lo, hi)
 
     def _verdict_classes(self, cases: tuple) -> tuple:
         """`, V if n mod L = r, …`: one modulus, disjoint residues, and at least one residue left to the first
@@ -1673,6 +1735,7 @@ class _File:
         self.cites: list[str] = []
         self.params: list[spec.Param] = []
         self.heads: list[Tree] = []
+        self.expects: list[Tree] = []  # several only with length ranges (a split verdict)
         self.single: dict[str, Tree] = {}  # statements given at most once, by word
         for statement in tree.children:
             self._collect(statement)
@@ -1687,6 +1750,8 @@ class _File:
             self.scope.params[param.name] = param
         elif word == "attention":
             self.heads.append(statement)
+        elif word == "expect":
+            self.expects.append(statement)
         elif word in self.single:
             first = _loc(self.single[word].meta)
             raise _err(statement.meta, f"`{word}` is given twice (first at line {first.line})")
@@ -1715,11 +1780,30 @@ class _File:
         ffn = self._optional("ffn", spec.FFN("named", name="relu"))
         positional = self._optional("positional", "none")
         layers = self._optional("layers", None)
-        expect = self._optional("expect", None)
+        expect = self._expectation()
         target = self._optional("target", "equivariant")
         self._check_analysed_together(heads, mixer, tokens, target, positional)
         return spec.Spec(self.path, architecture, tuple(self.cites), tokens, dim, tuple(self.params), heads, ffn,
                          positional, layers, expect, target, mixer=mixer)
+
+    def _expectation(self) -> Optional[spec.Expectation]:
+        """The `expect` line, or several for a split verdict: each with a length range `for n ...`, the ranges
+        disjoint; the first line carries the others (`more`) and the text of them all."""
+        lines = [(statement, self._build(statement)) for statement in self.expects]
+        if len(lines) <= 1:
+            return lines[0][1] if lines else None
+        for statement, line in lines:
+            if line.lengths is None:
+                raise _err(statement.meta, "several `expect` lines each name their lengths (`for n >= N`, "
+                                           "`for A <= n <= B`, …); this one names none")
+        ordered = sorted(lines, key=lambda sl: sl[1].lengths[0])
+        for (_, before), (statement, after) in zip(ordered, ordered[1:]):
+            high = before.lengths[1]
+            if high is None or high >= after.lengths[0]:
+                raise _err(statement.meta, f"the lengths of this `expect` line overlap those of line {before.loc.line}")
+        first, *rest = [line for _, line in lines]
+        text = "; ".join(line.text for line in (first, *rest))
+        return dataclasses.replace(first, text=text, more=tuple(rest), line_text=first.text)
 
     def _mixer(self) -> tuple[Optional[spec.Convolution], tuple[spec.Head, ...]]:
         """One token mixer: attention heads or a convolution; heads of per-layer patterns share a depth."""

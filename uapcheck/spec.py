@@ -315,6 +315,12 @@ class Expectation:
     layer_classes: tuple = ()
     #: other verdicts on residue classes of n: ((modulus, residues, verdict), ...); `verdict` holds on the others
     verdict_classes: tuple = ()
+    #: the lengths the line speaks of, `for n >= 12` (12, None) or `for 3 <= n <= 6` (3, 6); None: the verdict's range
+    lengths: Optional[tuple[int, Optional[int]]] = None
+    #: the file's further `expect ... for n ...` lines (a split verdict, docs/language.md §7), each with `lengths`
+    more: tuple = ()
+    #: the first line's own text when `text` joins every line's
+    line_text: str = ""
 
 
 @dataclass(frozen=True)
