@@ -172,7 +172,9 @@ def _slip_message(word: str, line_text: str, expected) -> Optional[str]:
     guess = slips.did_you_mean(word, _keywords(expected))
     if guess is None and word != "":
         # a word the lexer split (`uapp` read as `uap` + `p`): any keyword of the language
-        every = [w[1:-1] for w in _terminal_words().values() if w.startswith("'") and w[1:-1].isalpha()]
+        # (not `for`, the connective of an `expect` line's range: `foo bar` is an unknown statement, not a slip)
+        every = [w[1:-1] for w in _terminal_words().values() if w.startswith("'") and w[1:-1].isalpha()
+                 and w[1:-1] != "for"]
         guess = slips.did_you_mean(word, every + ["not-uap", "ill-posed", "uap", "inconclusive"])
     if guess:
         return f"unexpected `{word}`; did you mean `{guess}`?"
