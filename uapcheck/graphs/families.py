@@ -938,10 +938,15 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
                         nxt.append(v)
         frontier = nxt
     ball = sorted(dist)
+    first, last = ball[0], ball[-1]
 
     def marks(v, colour):
-        return [(abs(v - u) <= w or (v - u) % s == 0, (v - u) % s == 0, colour[u])
-                for u in ball if u != v and (abs(v - u) <= w or (v - u) % s == 0)]
+        # the positions u ≠ v of the ball with |v − u| ≤ w or u ≡ v (mod s): the window's, then the class's
+        # farther ones (the whole ball scanned gave the same marks, in another order: they are sorted)
+        near = [(True, (v - u) % s == 0, colour[u]) for u in range(max(first, v - w), min(last, v + w) + 1)
+                if u != v and u in dist]
+        return near + [(True, True, colour[u]) for u in range(first + (v - first) % s, last + 1, s)
+                       if abs(v - u) > w and u in dist]
     colour = refine_on_ball(ball, {v: dist[v] for v in ball}, marks)
     return extent if each_alone(colour, ball, range(1, w + 1)) else None
 

@@ -1,0 +1,51 @@
+"""Theorem F7's base case (graphs/families.py `strided_ball_separates`): colour refinement on the ball around
+position 1, where each position's marks are the ball's positions within distance w or in its class mod s. The
+marks are read off the window and the class (about 2w + M/s positions) instead of a scan of the whole ball (M
+positions); checked against the whole-ball scan, as the engine read it before, for every w ≤ 8, 2 ≤ s ≤ w + 2 and
+radius ≤ w + 4."""
+from __future__ import annotations
+
+import pytest
+
+from uapcheck.graphs import families as F
+
+
+def _by_scanning_the_ball(w: int, s: int, radius: int):
+    """The base case with each position's marks found by scanning every position of the ball."""
+    extent = 1 + radius * w
+    cross = {d for d in range(1, w + 1) if d % s}
+    dist = {1: 0}
+    frontier = [1]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for d in cross:
+                for v in (u - d, u + d):
+                    if 1 <= v <= extent and v not in dist and dist[u] + 1 <= radius:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+        frontier = nxt
+    ball = sorted(dist)
+
+    def marks(v, colour):
+        return [(abs(v - u) <= w or (v - u) % s == 0, (v - u) % s == 0, colour[u])
+                for u in ball if u != v and (abs(v - u) <= w or (v - u) % s == 0)]
+    colour = F.refine_on_ball(ball, {v: dist[v] for v in ball}, marks)
+    return extent if F.each_alone(colour, ball, range(1, w + 1)) else None
+
+
+@pytest.mark.parametrize("w", range(1, 9))
+def test_the_base_case_is_the_whole_ball_scan(w):
+    outcomes = set()
+    for s in range(2, w + 3):
+        for radius in range(0, w + 5):
+            got = F.strided_ball_separates(w, s, radius)
+            assert got == _by_scanning_the_ball(w, s, radius), (w, s, radius)
+            outcomes.add(got is None)
+    if w >= 3:
+        assert outcomes == {True, False}  # both answers occur: the comparison tells them apart
+
+
+def test_the_merged_sparse_transformer_head_base_case():
+    """window(64) + strided(64) (catalog/sparse_transformer_merged_4096.uap): the least extent is 1 + 63·64."""
+    assert F.strided_base_check(64, 64) == 1 + 63 * 64
