@@ -153,3 +153,24 @@ def test_bliss_does_not_depend_on_the_order_of_the_arcs(seed):
     assert a.canonical_permutation(sh="flm", color=colours) == b.canonical_permutation(sh="flm", color=colours)
     assert a.automorphism_group(sh="flm", color=colours) == b.automorphism_group(sh="flm", color=colours)
     assert a.count_automorphisms(sh="flm", color=colours) == b.count_automorphisms(sh="flm", color=colours)
+
+
+LABELLED = [(["window(1)", "global(1)"], 11), (["window(1) cyclic", "window(2) cyclic"], 12),
+            (["window(2)", "strided(3)"], 14)]
+
+
+@pytest.mark.parametrize("patterns, n", LABELLED, ids=[f"{'|'.join(p)}@{n}" for p, n in LABELLED])
+def test_views_built_arc_by_arc_read_their_own_arcs(patterns, n):
+    """A view built from its arc list (labelled arcs, subdivided) reads that list for its canonical form and digest:
+    the same form and digest as from igraph's list of the graph's arcs."""
+    graphs = _graphs(patterns, n)
+    nb = V.Neighbourhoods(graphs)
+    assert nb.labels is not None
+    for diameter in (2, 3):
+        for r in range(n):
+            view = V._RootedView(nb, r, diameter)
+            assert view.edges is not None and sorted(view.edges) == sorted(view.graph.get_edgelist())
+            ref = V._RootedView.__new__(V._RootedView)
+            ref.n, ref.graph, ref.colours, ref.arcs = view.n, view.graph, view.colours, None
+            assert view.canonical() == ref.canonical()
+            assert view.canonical_form() == ref.canonical_form()

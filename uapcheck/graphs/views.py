@@ -661,6 +661,7 @@ class _RootedView:
         self.n = n
         self.colours = colours
         self.arcs = None  # (sources, targets) as numpy arrays when the neighbourhoods give them (`arc_arrays`)
+        self.edges: Optional[list[tuple[int, int]]] = None  # the arcs the graph was built from, when built here
         if nb.labels is None:
             if arrays is not None:
                 sources, targets = arrays
@@ -696,6 +697,13 @@ class _RootedView:
                         nxt += 1
         self.work = len(edges)
         self.graph = digraph(nxt, edges)
+        self.edges = edges
+
+    def _edge_list(self) -> list[tuple[int, int]]:
+        """The graph's arcs: the list it was built from (igraph keeps every arc given, so the same arcs), else
+        igraph's own list (a shared digraph)."""
+        edges = getattr(self, "edges", None)  # None too on a view made without __init__
+        return edges if edges is not None else self.graph.get_edgelist()
 
     def invariant(self) -> tuple:
         """Kept by every isomorphism of rooted views (colours and arcs are): the sorted (colour, in-degree,
@@ -727,7 +735,7 @@ class _RootedView:
         """(canonical labelling v ↦ canonical index, digest of the canonical form)."""
         lab, cols = self._canonical_labels()
         m = len(lab)
-        arcs = sorted((lab[a], lab[b]) for a, b in self.graph.get_edgelist())
+        arcs = sorted((lab[a], lab[b]) for a, b in self._edge_list())
         h = hashlib.sha256()
         h.update(repr((m, cols)).encode())
         h.update(repr(arcs).encode())
@@ -745,7 +753,7 @@ class _RootedView:
             sources, targets = self.arcs
             at = np.array(lab, dtype=np.int64)
             return lab, (m, tuple(cols), np.sort(at[sources] * m + at[targets]).tobytes())
-        codes = sorted([lab[a] * m + lab[b] for a, b in self.graph.get_edgelist()])
+        codes = sorted([lab[a] * m + lab[b] for a, b in self._edge_list()])
         return lab, (m, tuple(cols), tuple(codes))
 
 
