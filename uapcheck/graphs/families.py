@@ -143,6 +143,7 @@ from typing import Mapping, Optional, Sequence, Union
 import sympy
 from sympy import Integer, ceiling, floor
 
+from ..claim import Claim, claim, written
 from ..spec import Pattern
 from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _span
 from ..bignum import factorial
@@ -169,7 +170,7 @@ class FamilyTheorem:
     generators: tuple = ()
     layers: Optional[sympy.Expr] = None
     least: bool = False
-    why_layers: str = ""
+    why_layers: str | Claim = ""  # a claim where it holds formulas
     open_question: str = ""       # what the theorem leaves open (group, least layers)
     witness: Optional[tuple] = None  # (position, (a, b)): the swap that is a view witness at D layers
     n_symbol: sympy.Expr = Integer(0)  # the length the expressions are stated in
@@ -547,9 +548,10 @@ def _cyclic_window(n, w) -> FamilyTheorem:
     return FamilyTheorem(
         "F5", "window(w) cyclic", (("w", w),), 2 * w + 3, ceiling(floor(n / 2) / w), "D_n", 2 * n,
         ("(1 2 ... n)", "i ↦ n + 1 − i"), ceiling(floor(n / 2) / w), True,
-        "the rooted view of a position has only the reflection through it as automorphism (§11.9: the "
-        "colour-class argument for n ≥ 4w + 2, the path argument for 2w + 3 ≤ n ≤ 4w + 1), so no view "
-        "witness exists and D layers suffice")
+        claim("the rooted view of a position has only the reflection through it as automorphism (§11.9: the "
+              "colour-class argument for ", written("n ≥ 4w + 2", r"n \geq 4 w + 2"), ", the path argument for ",
+              written("2w + 3 ≤ n ≤ 4w + 1", r"2 w + 3 \leq n \leq 4 w + 1"), "), so no view witness exists and D "
+              "layers suffice"))
 
 
 def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
@@ -804,17 +806,18 @@ def _symmetric_two_jumps(n, s: int) -> FamilyTheorem:
         return FamilyTheorem(
             "F16", "offsets {−3, −1, 1, 3} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
             "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), diameter, True,
-            "the rooted view of a position has only the reflection through it as automorphism (the lower sets of "
-            "level 2 fix ±2, then ±3 and ±1; every further position is told apart from the other common "
-            "neighbours of two fixed lower ones by a fixed lower neighbour), so no view witness exists and D "
-            "layers suffice")
+            claim("the rooted view of a position has only the reflection through it as automorphism (the lower sets "
+                  "of level 2 fix ", written("±2", r"\pm 2"), ", then ", written("±3", r"\pm 3"), " and ",
+                  written("±1", r"\pm 1"), "; every further position is told apart from the other common neighbours "
+                  "of two fixed lower ones by a fixed lower neighbour), so no view witness exists and D layers "
+                  "suffice"))
     return FamilyTheorem(
         "F12", "offsets {−s, −1, 1, s} cyclic", (("s", Integer(s)),), Integer(s * s + s + 2), diameter,
         "D_n", 2 * n, ("(1 2 ... n)", "i ↦ n + 1 − i"), diameter, True,
-        "the rooted view of a position has only the reflection through it as automorphism (the level "
-        "⌊s/2⌋ + 1 ≤ D tells the jump 1 from the jump s, the other jump's sign follows, and every further "
-        "position is the one common neighbour at its level of two lower ones), so no view witness exists and "
-        "D layers suffice")
+        claim("the rooted view of a position has only the reflection through it as automorphism (the level ",
+              written("⌊s/2⌋ + 1 ≤ D", r"\left\lfloor s / 2 \right\rfloor + 1 \leq D"), " tells the jump 1 from "
+              "the jump s, the other jump's sign follows, and every further position is the one common neighbour "
+              "at its level of two lower ones), so no view witness exists and D layers suffice"))
 
 
 #: Theorem F17's table of h(n mod b) is computed for b up to this.
@@ -900,8 +903,8 @@ def _multiplied(n: int, jumps: Sequence[int], u: int, image: tuple) -> FamilyThe
         "F13", f"offsets {{{', '.join(str(k) for k in jumps)}}} cyclic ≅ offsets {{{shown}}} cyclic",
         (("u", Integer(u)), ("s", Integer(s))), Integer(n), d, inner.group, inner.order, inner.generators,
         layers, inner.least,
-        f"x ↦ {u}·x (mod {n}) maps the pattern onto offsets {{{shown}}} cyclic (an isomorphism of circulants, "
-        f"Lemma F13), and for that pattern Theorem {inner.theorem} holds at n = {n}: {inner.why_layers}",
+        claim(f"x ↦ {u}·x (mod {n}) maps the pattern onto offsets {{{shown}}} cyclic (an isomorphism of circulants, "
+              f"Lemma F13), and for that pattern Theorem {inner.theorem} holds at n = {n}: ", inner.why_layers),
         open_question=inner.open_question, image=image)
 
 

@@ -13,6 +13,7 @@ from typing import Optional
 import sympy
 
 from .. import spec as S
+from ..claim import Claim, Formula, claim, eq
 from ..show import show_size
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import families as F
@@ -44,6 +45,31 @@ def _at_length_text(n, theorem) -> str:
 def _range_text(theorem: F.FamilyTheorem) -> str:
     text = f"{sympy.sstr(theorem.n_symbol)} ≥ {_low_text(theorem.low)}"
     return f"{text} and {F.coprime_words(theorem.n_symbol, theorem.coprime_to)}" if theorem.coprime_to > 1 else text
+
+
+def _where(n, theorem: F.FamilyTheorem) -> Claim:
+    """`_at_length_text` or `_range_text` as a claim, with the same words, its conditions formula parts."""
+    m = theorem.n_symbol
+    if not isinstance(n, sympy.Symbol):
+        at = eq("n", int(n))
+        if theorem.at_length:
+            return claim(at, ", by the theorem's check at this length")
+        low = sympy.sympify(theorem.low, strict=True)  # safe: an integer or a SymPy value, no text
+        return claim(at, ", in the range ", Formula(sympy.GreaterThan(sympy.Symbol("n"), low, evaluate=False),
+                                                    f"n ≥ {theorem.low}"))
+    if theorem.coprime_to <= 1:
+        return claim(_at_least(theorem))
+    g = theorem.coprime_to
+    coprime = (sympy.Ne(sympy.Mod(m, 2), 0) if g == 2
+               else sympy.Eq(sympy.Function("gcd")(m, sympy.Integer(g)), 1, evaluate=False))
+    return claim(_at_least(theorem), " and ", Formula(coprime, F.coprime_words(m, g)))
+
+
+def _at_least(theorem: F.FamilyTheorem) -> Formula:
+    """`n ≥ N`, the theorem's start, worded as `_range_text` words it."""
+    low = sympy.sympify(theorem.low, strict=True)  # safe: an integer or a SymPy value, no text
+    return Formula(sympy.GreaterThan(theorem.n_symbol, low, evaluate=False),
+                   f"{sympy.sstr(theorem.n_symbol)} ≥ {_low_text(theorem.low)}")
 
 
 def _disconnected_note(theorem: F.FamilyTheorem) -> tuple:
@@ -173,7 +199,7 @@ def family_outcome(spec: S.Spec):
     structure = [connected] + ([classes] if classes is not None else [])
     if theorem.layers is not None:
         layers = theorem.layers if isinstance(n, sympy.Symbol) else int(theorem.layers.xreplace({theorem.n_symbol: n}))
-        method = f"{theorem.why_layers} ({theorem.section}, for {where})"
+        method = claim(theorem.why_layers, f" ({theorem.section}, for ", _where(n, theorem), ")")
         witness = None
         if theorem.witness is not None:
             pos, (a, b) = theorem.witness
@@ -267,7 +293,8 @@ def family_layer_count(spec: S.Spec) -> Optional[dict]:
         witness = {"position": int(pos), "swap": [int(a), int(b)], "range": f"for {where}",
                    "found by": f"{theorem.section}"}
     return {"diameter": int(theorem.diameter.xreplace({theorem.n_symbol: nn})), "layers": layers,
-            "method": f"{theorem.why_layers} ({theorem.section}, for {where}; instance check: {checked})",
+            "method": claim(theorem.why_layers, f" ({theorem.section}, for ", _where(n, theorem),
+                            f"; instance check: {checked})"),
             "witness": witness, "certificate": _certificate(spec, theorem, layers=layers, least=True)}
 
 

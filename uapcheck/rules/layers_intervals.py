@@ -122,9 +122,28 @@ CITE_SEQ_FORM = proof.derived(
          "each shorter length in closed form (Theorem F123, from Theorem F121), docs/theory.md §21.8")
 
 
-def _pieces_words(pieces, name: str) -> str:
+def _pieces_claim(pieces, name: str):
+    """`TargetPiece.words` of each piece, joined by "; ", each condition and count a formula part."""
     from .target_below import TargetPiece
-    return "; ".join(TargetPiece(p.lower, p.upper, p.layers, symbol=name).words() for p in pieces)
+    from .wording import listed, quantity
+    out = []
+    for p in pieces:
+        piece = TargetPiece(p.lower, p.upper, p.layers, symbol=name)
+        count = piece.layers if isinstance(piece.layers, int) else quantity(piece.layers)
+        out.append(claim_of(written(piece.condition(), piece.condition_latex()), ": ", count,
+                            f" layer{'' if piece.layers == 1 else 's'}",
+                            "" if piece.least else " (sufficient, not shown least)"))
+    return listed(out, "; ")
+
+
+def _range_claim(start, name: str):
+    """`targets._range_text` as a formula part."""
+    from .targets import _range_text
+    where = _range_text(start, name)
+    return written(where, where.replace("≥", r"\geq").replace("·", r"\cdot "))
+
+
+_INTERVAL = written("[v − w, v]", r"[v - w, v]")
 
 
 @proof.rule("SEQ-CAUSAL-FORM",
@@ -138,13 +157,13 @@ def form_step(desc: str, cert: "CausalIntervalForm | CausalGrowingForm") -> proo
     L, f = cert.layers_, cert.form
     where = _range_text(f.start, cert.tokens)
     statement = claim_of(
-        "every head of every layer attends at v to an interval [v − w, v] (w its width, ∞ for the causal mask), so "
-        "every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; layer "
-        f"{f.first_wide} is the first of positive width and layer {f.layers} the first of width ∞ after it, so for "
-        f"{where} every prefix is reached within {f.first_global} layer{'s' if f.first_global != 1 else ''} and "
-        f"{f.layers} attention layers are needed and suffice for causal targets (with fewer a transposition of two "
-        "early positions keeps the output at n), the least (Theorem F123); below the range, by Theorem F121 at each "
-        "length: " + _pieces_words(f.pieces, cert.tokens))
+        "every head of every layer attends at v to an interval ", _INTERVAL, " (w its width, ∞ for the causal mask), "
+        "so every model's output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only; layer "
+        f"{f.first_wide} is the first of positive width and layer {f.layers} the first of width ∞ after it, so for ",
+        _range_claim(f.start, cert.tokens), f" every prefix is reached within {f.first_global} "
+        f"layer{'s' if f.first_global != 1 else ''} and {f.layers} attention layers are needed and suffice for causal "
+        "targets (with fewer a transposition of two early positions keeps the output at n), the least (Theorem "
+        "F123); below the range, by Theorem F121 at each length: ", _pieces_claim(f.pieces, cert.tokens))
     ev: dict = {"patterns": desc, "widths": [["∞" if w is None else w for w in row] for row in L.rows],
                 "periodic": L.periodic, "layers": f.layers, "least": True, "range": where,
                 "first wide layer": f.first_wide, "first global layer": f.first_global,
@@ -164,15 +183,17 @@ def _growing_step(desc: str, cert: CausalGrowingForm) -> proof.Step:
     L, f = cert.layers_, cert.form
     where = _range_text(f.start, cert.tokens)
     statement = claim_of(
-        "every head of every layer attends at v to an interval [v − w, v] of finite width w, so every model's output "
-        "at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), f" only, and after m layers exactly the "
-        f"last W(0, m] + 1 positions, W(0, m] the sum of the layers' widths ({show_size(f.total)} per period of "
-        f"{f.period}); for {where} the least number of attention layers for causal targets is the least m with "
-        "W(0, m] ≥ n − 1, ", written(show_size(f.layers), sympy.latex(f.layers)), " (with fewer a position misses an "
-        f"earlier token, and from n = {show_size(f.bound)} on no view at that depth has a symmetry moving its prefix: "
-        "Theorem F137); " + ("below the range, by Theorem F121 at each length: " + _pieces_words(f.pieces, cert.tokens)
-                             if f.pieces is not None else "the lengths below the range are not decided (the start by "
-                             "Theorem F158; the pieces below it are derived for integer widths)"))
+        "every head of every layer attends at v to an interval ", _INTERVAL, " of finite width w, so every model's "
+        "output at i reads ", written("x_1, …, x_i", r"x_{1}, \ldots, x_{i}"), " only, and after m layers exactly the "
+        "last ", written("W(0, m] + 1", r"W(0, m] + 1"), " positions, ", written("W(0, m]", r"W(0, m]"), " the sum of "
+        f"the layers' widths ({show_size(f.total)} per period of {f.period}); for ", _range_claim(f.start, cert.tokens),
+        " the least number of attention layers for causal targets is the least m with ",
+        written("W(0, m] ≥ n − 1", r"W(0, m] \geq n - 1"), ", ", written(show_size(f.layers), sympy.latex(f.layers)),
+        f" (with fewer a position misses an earlier token, and from n = {show_size(f.bound)} on no view at that depth "
+        "has a symmetry moving its prefix: Theorem F137); ",
+        claim_of("below the range, by Theorem F121 at each length: ", _pieces_claim(f.pieces, cert.tokens))
+        if f.pieces is not None else "the lengths below the range are not decided (the start by Theorem F158; the "
+        "pieces below it are derived for integer widths)")
     ev: dict = {"patterns": desc, "widths": [list(row) for row in L.rows], "periodic": True,
                 "layers": show_size(f.layers), "least": True, "range": where, "first wide layer": f.first_wide,
                 "widths per period": f.total if isinstance(f.total, int) else show_size(f.total),

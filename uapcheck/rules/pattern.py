@@ -14,7 +14,7 @@ import sympy
 
 from .. import proof
 from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAIM, token, X_J
-from ..claim import Claim, claim as claim_of, eq, Formula, math
+from ..claim import Claim, claim as claim_of, eq, Formula, math, written
 from .. import spec as S
 from ..bignum import show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
@@ -295,7 +295,7 @@ class PatternOutcome:
 class LayerCount:
     layers: int
     exact: bool  # True: `layers` is the least number that works
-    method: str
+    method: str | Claim
     witness: Optional[dict] = None  # a view witness showing D layers are not enough (as evidence)
     certificate: Optional[dict] = None  # the rooted-view data showing D layers suffice
     permutation: Optional[tuple[int, ...]] = None  # the witness σ in full (its evidence lists at most 64 points)
@@ -482,7 +482,11 @@ def _layers_certificate(connected, diameter, layers, exact, method, witness, gra
     return Trusted("views", method, data)
 
 
-def _proven_family(spec: S.Spec) -> Optional[str]:
+_N_FROM_4W_2 = written("n ≥ 4w + 2", r"n \geq 4 w + 2")
+_D_FROM_3 = written("D ≥ 3", r"D \geq 3")
+
+
+def _proven_family(spec: S.Spec) -> Optional[str | Claim]:
     """Pattern families for which D layers are proved to suffice (docs/theory.md §11.2)."""
     pats = _patterns(spec)
     # A positional encoding keeps the base family's layer count (PE-LIFT); a bias adds labels
@@ -499,15 +503,17 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
         w, n = pats[0].w, spec.tokens
         if isinstance(w, int) and isinstance(n, int):
             if n >= 4 * w + 2:
-                return ("cyclic window with n ≥ 4w + 2 (D ≥ 3): the rooted view of a position has only the "
-                        "reflection through it as automorphism (§11.9, cyclic windows)")
+                return claim_of("cyclic window with ", _N_FROM_4W_2, " (", _D_FROM_3, "): the rooted view of a "
+                                "position has only the reflection through it as automorphism (§11.9, cyclic windows)")
             if n >= 2 * w + 3:
-                return ("cyclic window with 2w + 3 ≤ n ≤ 4w + 1 (D = 2): the non-neighbour arcs of the ball "
-                        "carry the path order, so the rooted view has only the reflection (§11.9, cyclic windows)")
+                return claim_of("cyclic window with ", written("2w + 3 ≤ n ≤ 4w + 1", r"2 w + 3 \leq n \leq 4 w + 1"),
+                                " (", eq("D", 2), "): the non-neighbour arcs of the ball carry the path order, so the "
+                                "rooted view has only the reflection (§11.9, cyclic windows)")
             return None
         if isinstance(n, str):  # symbolic n: n ≥ 2w + 3 (D = 2 up to 4w + 1, D ≥ 3 from 4w + 2)
-            return ("cyclic window, for n ≥ 2w + 3: the rooted view of a position has only the reflection "
-                    "through it as automorphism (§11.9, cyclic windows: D = 2 and D ≥ 3)")
+            return claim_of("cyclic window, for ", written("n ≥ 2w + 3", r"n \geq 2 w + 3"), ": the rooted view of a "
+                            "position has only the reflection through it as automorphism (§11.9, cyclic windows: ",
+                            eq("D", 2), " and ", _D_FROM_3, ")")
     if len(set(pats)) == 1 and isinstance(pats[0], S.Offsets) and pats[0].cyclic and spec.positional == "none":
         offs = pats[0].offsets
         if all(isinstance(o, int) for o in offs):
@@ -516,8 +522,9 @@ def _proven_family(spec: S.Spec) -> Optional[str]:
             if w and vals in (list(range(1, w + 1)), list(range(-w, 0))):
                 n = spec.tokens
                 if isinstance(n, str) or n >= 2 * w + 2:
-                    return ("one-sided cyclic offsets {1, …, w}, n ≥ 2w + 2 (D ≥ 3): the rooted view of a "
-                            "position has no automorphism but the identity (§11.9, one-sided cyclic offsets)")
+                    return claim_of("one-sided cyclic offsets ", written("{1, …, w}", r"\{1, \dots, w\}"), ", ",
+                                    written("n ≥ 2w + 2", r"n \geq 2 w + 2"), " (", _D_FROM_3, "): the rooted view of a "
+                                    "position has no automorphism but the identity (§11.9, one-sided cyclic offsets)")
     return None
 
 
