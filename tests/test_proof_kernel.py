@@ -116,6 +116,54 @@ def test_nested_evidence_and_certificate_data_are_copies_too():
     assert checked == {"evidence", "facts_json", "certificate_json"}
 
 
+def test_a_value_changed_after_conclude_leaves_the_record_as_it_was():
+    """`conclude` keeps the evidence and the facts as they were when it ran: a rule (or its caller) that changes a
+    nested list or dict it passed afterwards changes neither the step's evidence nor the JSON printed from it,
+    whether that JSON is first made before or after the change."""
+    res = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
+    connected = next(s for s in res.root.walk() if s.rule == "PAT-CONNECTED")
+    for read_first in (False, True):
+        witness = {"position": 1, "swap": [2, 3], "range": {"from": [4]}}
+        rooted = {"views": [[1, 2], {"depth": [3]}]}
+        step = pattern.layers_step(connected, 7, 8, True, "the method", witness, certificate=rooted)
+        expected = {"view witness": copy.deepcopy(witness), "rooted views": copy.deepcopy(rooted)}
+        if read_first:
+            assert step.evidence["view witness"] == expected["view witness"]
+        witness["swap"].append(9)
+        witness["range"]["from"].clear()
+        witness["forged"] = True
+        rooted["views"][1]["depth"].append(5)
+        rooted["views"][0][0] = 7
+        assert step.evidence["view witness"] == expected["view witness"]
+        assert step.evidence["rooted views"] == expected["rooted views"]
+
+
+def test_the_record_copy_shares_only_values_that_cannot_change():
+    """`proof._frozen`, what `conclude` keeps of the evidence and the facts: every dict, list and set (and a tuple
+    holding one) is copied, a mutable object of any other class too; text, numbers, SymPy values, claims,
+    certificates and frozen dataclasses are shared."""
+    class Box:
+        def __init__(self):
+            self.items = [1]
+
+    info = GroupInfo("S_n", "n!", ())
+    n = sympy.Symbol("n")
+    original = {"list": [1, [2]], "tuple": (1, [2]), "set": {3}, "box": Box(), "info": info, "n": n,
+                "nested": {"a": {"b": [1]}}}
+    frozen = proof._frozen(original)
+    original["list"][1].append(9)
+    original["tuple"][1].append(9)
+    original["set"].add(9)
+    original["box"].items.append(9)
+    original["nested"]["a"]["b"].append(9)
+    original["new"] = 1
+    assert frozen["list"] == [1, [2]] and frozen["tuple"] == (1, [2]) and frozen["set"] == {3}
+    assert frozen["box"].items == [1] and frozen["nested"] == {"a": {"b": [1]}} and "new" not in frozen
+    assert frozen["info"] is info and frozen["n"] is n
+    plain = (1, "a", n)
+    assert proof._frozen(plain) is plain
+
+
 def test_rules_are_registered_only_in_the_rules_package():
     with pytest.raises(RuntimeError, match="registry is closed|uapcheck.rules"):
         @proof.rule("TEST-FORGE", "forged", "nowhere", statuses=(proof.PROVED,))
@@ -146,10 +194,10 @@ def test_code_running_inside_a_rule_cannot_conclude_for_it():
             proof.conclude("forged from a callback", proof.PROVED)
             return super().items()
 
-    # the evidence's JSON form is made when it is first read: outside the rule, where the callback is refused too
-    step = pattern.undecided_step("p", Sneaky())
-    with pytest.raises(RuntimeError, match="outside a rule"):
-        step.evidence  # noqa: B018 - reading it makes it
+    # `conclude` copies the evidence as it is then (the record cannot change later): the callback runs inside the
+    # rule, from the test's module, and is refused there
+    with pytest.raises(RuntimeError, match="outside its module"):
+        pattern.undecided_step("p", Sneaky())
     class SneakyLabel(str):
         def __format__(self, spec):
             proof.conclude("forged from a callback", proof.PROVED)

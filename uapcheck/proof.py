@@ -234,6 +234,45 @@ def _json_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def _frozen(value: Any) -> Any:
+    """`value` as it is now, for the record `conclude` keeps: every dict, list and set inside copied (a Mapping read
+    into a dict), tuples rebuilt when something inside them is, and the values that cannot change shared (text,
+    numbers, SymPy expressions, enum members, claims, certificates and other frozen dataclasses); any other object is
+    copied with `copy.deepcopy`. A rule that changes a value it passed after `conclude` never changes the step's
+    record, nor the JSON made from it on first read."""
+    kind = type(value)
+    if kind in _JSON_ATOMS:
+        return value
+    if kind is list:
+        return [v if type(v) in _JSON_ATOMS else _frozen(v) for v in value]
+    if kind is tuple:
+        if all(type(v) in _JSON_ATOMS for v in value):
+            return value
+        parts = tuple(_frozen(v) for v in value)
+        return value if all(a is b for a, b in zip(parts, value)) else parts
+    if kind is dict or isinstance(value, Mapping):
+        return {k: v if type(v) in _JSON_ATOMS else _frozen(v) for k, v in value.items()}
+    if kind in (set, frozenset):
+        return frozenset(value)  # elements are hashable: values that do not change
+    if _unchanging(kind) or isinstance(value, tuple):  # a named tuple: its fields cannot be rebound
+        return value
+    return copy.deepcopy(value)
+
+
+_UNCHANGING: dict[type, bool] = {}
+
+
+def _unchanging(kind: type) -> bool:
+    """Values of `kind` cannot change once made: SymPy expressions, enum members, claims, certificates, frozen
+    dataclasses, ranges, int and text subclasses (asked once per class)."""
+    known = _UNCHANGING.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = _UNCHANGING[kind] = (issubclass(kind, (sympy.Basic, Enum, Claim, Certificate, int, float, str, bytes,
+                                                       range)) or (params is not None and params.frozen))
+    return known
+
+
 class _SealedClass(type):
     """Step's class attributes (its field properties) cannot be replaced after the kernel set them."""
 
@@ -485,13 +524,16 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             if variant not in entry["variants"]:
                 raise RuntimeError(f"rule {active_id} declares no citation variant {variant!r}")
             citation = entry["variants"][variant]
+        # the facts later stages read, and apart from them the JSON's source (a reader may change a list it got
+        # from `step.fact`)
+        typed_facts = _frozen(facts or {})
         step = new_object(Step)
         records[step] = {
             "rule": active_id, "claim": str(claim), "claim_parts": parts, "status": status, "premises": premises,
-            "evidence": _NOT_MADE, "evidence source": dict(evidence or {}), "cite": citation.text,
+            "evidence": _NOT_MADE, "evidence source": _frozen(evidence or {}), "cite": citation.text,
             "citation": citation, "notes": tuple(str(n) for n in notes),
-            "facts": types.MappingProxyType(dict(facts or {})),
-            "facts_json": _NOT_MADE, "facts_json source": dict(facts or {}),
+            "facts": types.MappingProxyType(typed_facts),
+            "facts_json": _NOT_MADE, "facts_json source": _frozen(typed_facts),
             "certificate": certificate,
             "certificate_json": None if certificate is None else _NOT_MADE, "certificate_json source": certificate,
             "head": _current_head.get(),
