@@ -2,7 +2,7 @@
 The verifier's own restatement (uapcheck/verifier/cyclic_window_line.py) re-derives the outside offsets, the range
 (from its own F41 restatement) and the group, and Theorem F168's diameter ⌊n/P⌋ + h(n mod P) from its own word lengths
 and breadth-first searches on its own arcs (or, beyond F168's base check, checks the cyclic window's bound); a forged
-claim is rejected naming its step."""
+claim is rejected naming its step. Theorem F184's least classes (A = −A) are re-checked on its own arcs."""
 from __future__ import annotations
 
 import json
@@ -108,3 +108,23 @@ def test_a_real_size_rests_on_the_theorem_with_the_exact_diameter():
         forged = json.loads(json.dumps(cert))
         _step(forged, rule)["data"][key] = value
         assert rejects(forged, rule), (rule, key, value)
+
+
+def test_the_least_classes_of_theorem_f184_are_re_checked(exact):
+    data = _step(exact, "PAT-LAYERS")["data"]
+    assert data["least"] is False and data["least classes"] == {"modulus": 16, "residues": [3, 7]}
+    report = verify(exact)
+    assert report.ok and "Theorem F184" in next(s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("residues", [[0, 3, 7], [3, 7, 8], [3]])
+def test_a_least_class_the_check_does_not_decide_is_rejected(exact, residues):
+    forged = json.loads(json.dumps(exact))
+    _step(forged, "PAT-LAYERS")["data"]["least classes"]["residues"] = residues
+    assert rejects(forged, "PAT-LAYERS")
+
+
+def test_every_class_claimed_least_is_rejected(exact):
+    forged = json.loads(json.dumps(exact))
+    _step(forged, "PAT-LAYERS")["data"]["least"] = True
+    assert rejects(forged, "PAT-LAYERS")

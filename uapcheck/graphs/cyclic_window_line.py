@@ -59,6 +59,7 @@ def seam_data(w: int, jumps: tuple[int, ...]) -> Optional[SeamData]:
 def theorem(n, data: SeamData):
     """F101 at the length n (a positive integer Symbol or an Integer), with F168's D where its base check fits."""
     from .cyclic_window_diameter import seam_diameter
+    from .cyclic_window_seam_least import seam_classes
     from .families import FamilyTheorem, _by_residue
     w = data.w
     shown = ", ".join(str(k) for k in data.outside)
@@ -84,10 +85,43 @@ def theorem(n, data: SeamData):
     low = max(data.low, exact.low)
     why = (f"D = ⌊n/{P}⌋ + h(n mod {P}) (Theorem F168: a walk crosses the seam between n and 1 by a window step only, "
            f"so D grows by one when n grows by a + b = {P}, from n = {exact.proved_low}; h read off one period by "
-           "breadth-first search, and each length below re-decided), so one layer more suffices (§11.2)")
+           "breadth-first search, and each length below re-decided)")
+    params = (("w", Integer(w)), ("P", Integer(P)))
+    classes = seam_classes(w, data.outside, low) if data.symmetric else None
+    if classes is not None and classes.least:
+        return _least_by_class(n, data, params, low, exact.excess, why, classes)
     return FamilyTheorem(
-        "F101", "window(w) cyclic + non-cyclic offsets outside it", (("w", Integer(w)), ("P", Integer(P))),
-        Integer(low), diameter, group, order, (), diameter + 1, False, why,
+        "F101", "window(w) cyclic + non-cyclic offsets outside it", params,
+        Integer(low), diameter, group, order, (), diameter + 1, False, why + ", so one layer more suffices (§11.2)",
         open_question=(f"the least layer count: D = ⌊n/{P}⌋ + h(n mod {P}) is exact (Theorem F168), and whether D "
                        f"layers suffice (a view witness at depth D) is not decided at symbolic n ({SECTION}, "
-                       "Theorem F168, §13 L4)"))
+                       "Theorems F168 and F184, §13 L4)"))
+
+
+def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, why: str, classes):
+    """F101 with F168's D and F184's count by class of n mod P: D where F57's common-neighbour premise holds at every
+    length of the class checked, D + 1 where F99's far swap does (least on both), D + 1, sufficient, elsewhere."""
+    from .families import FamilyTheorem, _by_residue
+    P = classes.period
+    count = _by_residue(sympy.floor(n / P), n, P, tuple(e + x for e, x in zip(excess, classes.extra)))
+    diameter = _by_residue(sympy.floor(n / P), n, P, excess)
+    every = len(classes.least) == P
+    free = [r for r in classes.least if not classes.extra[r]]
+    bound = [r for r in classes.least if classes.extra[r]]
+
+    def listed(residues) -> str:
+        return f"n mod {P} ∈ {{{', '.join(map(str, residues))}}}"
+    parts = ([f"D layers on {listed(free)} (the common-neighbour premise holds)"] if free else []) + \
+        ([f"D + 1 on {listed(bound)} (a swap of two far positions is a view witness)"] if bound else [])
+    why_layers = (why + f"; Theorem F184 (inserting b positions into each arc between a root and its far positions "
+                  f"keeps both properties from n = {classes.proved_low}; checked at every length from {low} to "
+                  f"{classes.proved_low + P - 1}): " + ", ".join(parts) + ", least"
+                  + ("" if every else ", and D + 1 layers, sufficient, on the other classes"))
+    question = "" if every else (
+        f"the least layer count on the classes n mod {P} outside {{{', '.join(map(str, classes.least))}}}: neither "
+        f"the common-neighbour premise nor a far swap holds at every length of the class checked, so whether D layers "
+        f"suffice is not decided at symbolic n ({SECTION}, Theorem F184, §13 L4)")
+    return FamilyTheorem(
+        "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",
+        Integer(2), (), count, every, why_layers, open_question=question,
+        least_classes=() if every else (P, classes.least))

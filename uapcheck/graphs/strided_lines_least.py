@@ -144,9 +144,9 @@ def decide_length(s: int, jumps: Sequence[int], n: int) -> Optional[int]:
     if graph is None:
         return None
     near, layers, diameter = graph
-    if _premise_on(near, layers, diameter):
+    if premise_on(near, layers, diameter):
         return 0
-    return 1 if _swap_witness_on(near, layers, diameter) else None
+    return 1 if swap_witness_on(near, layers, diameter) else None
 
 
 def premise_holds(s: int, jumps: Sequence[int], n: int) -> bool:
@@ -154,7 +154,7 @@ def premise_holds(s: int, jumps: Sequence[int], n: int) -> bool:
     1..n: at every root i, two positions at distance D from i are adjacent iff some position within D − 1 of i is
     adjacent to both. False also when Γ is not strongly connected."""
     graph = _line_graph(s, jumps, n)
-    return graph is not None and _premise_on(*graph)
+    return graph is not None and premise_on(*graph)
 
 
 def _line_graph(s: int, jumps: Sequence[int], n: int) -> Optional[tuple[list[int], dict[int, list[int]], int]]:
@@ -192,7 +192,7 @@ def _balls(layers: dict[int, list[int]], diameter: int):
             yield ball, found[diameter]
 
 
-def _premise_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
+def premise_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
     for ball, far in _balls(layers, diameter):
         rest = far
         while rest:
@@ -210,7 +210,7 @@ def _premise_on(near: list[int], layers: dict[int, list[int]], diameter: int) ->
     return True
 
 
-def _swap_witness_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
+def swap_witness_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
     """Some root has two positions x ≠ y at distance D with the same neighbours in its ball and N[x] ∖ {x, y} ≠
     N[y] ∖ {x, y}: the swap (x y) keeps every neighbourhood within D − 1 of the root and is not an automorphism."""
     for ball, far in _balls(layers, diameter):

@@ -3,9 +3,11 @@ dilated and offsets parts whose offsets outside {−w, …, w} form A ≠ ∅. W
 without 0 (a = −min S, b = max S), for n ≥ max(2J + m₀, 2J + a + b + 1, 2J + w + 1, 2w + 3), m₀ the length from
 which the line pattern `offsets S` has F41's group (the verifier's own restatement, ``offsets_line.group_range``:
 its own ball certificate and the lengths below re-decided on its arcs): G = the reflection when A = −A, else
-trivial. Theorem F168: D(n + P) = D(n) + 1 for n ≥ N₀ (P = a + b), so D = ⌊n/P⌋ + h(n mod P), D + 1 layers, not
-least; the verifier's own N₀ (from its own word lengths, ``offsets_line.ray_constants``), h by breadth-first search on
+trivial. Theorem F168: D(n + P) = D(n) + 1 for n ≥ N₀ (P = a + b), so D = ⌊n/P⌋ + h(n mod P), D + 1 layers; the verifier's own N₀ (from its own word lengths, ``offsets_line.ray_constants``), h by breadth-first search on
 its own arcs over one period from N₀, and every length below N₀ down to the range's start re-decided on its arcs.
+Theorem F184 (A = −A): D layers, least, on the classes of n mod P where the common-neighbour premise holds at
+every length from the range's start through N₂ + P − 1 on the verifier's own arcs, D + 1, least, where a far swap
+does, D + 1 not least elsewhere (its own N₂, its own check, re-checked at every instance).
 Where that period lies beyond MAX_CHECK_N: D ≤ ⌈⌊n/2⌋/w⌉ (a bound, the cyclic window's alone), that plus one layers.
 The verifier's own A, S and range; its instance check re-checks D or the bound (BFS) and the order (nauty) on its
 own arcs.
@@ -22,6 +24,8 @@ import sympy
 from .. import spec as S
 
 MAX_CHECK_N = 400
+#: Theorem F184's check runs through N₂ + P − 1 below this length (the engine's limit too).
+MAX_SEAM_CHECK_N = 420
 
 
 def match(parts: Sequence[S.Pattern]):
@@ -75,6 +79,33 @@ def family(w: int, jumps: tuple):
                                                                   - sympy.floor((n - r - 1) / period))
             return total
 
+        classes = seam_classes(w, tuple(outside), max(low, start)) if symmetric else None
+        if classes is not None and classes[1]:
+            extra, least = classes
+            pattern = _union(w, tuple(outside))
+
+            def layers(n):
+                if isinstance(n, (int, sympy.Integer)):
+                    return diameter(n) + extra[int(n) % period]
+                return diameter(n) + sympy.Piecewise(*[(sympy.Integer(extra[r]), sympy.Eq(sympy.Mod(n, period), r))
+                                                       for r in range(period - 1)],
+                                                     (sympy.Integer(extra[period - 1]), True))
+
+            def check(n: int, d: int) -> Optional[str]:
+                from .strided_lines import common_neighbour_problem, swap_witness_problem
+                if n % period not in least:
+                    return None
+                return (swap_witness_problem if extra[n % period] else common_neighbour_problem)(pattern, n, d)
+            every = len(least) == period
+            text = (f"D + {{1 at n mod {period} ∈ {[r for r in range(period) if extra[r]]}, else 0}} layers (Theorem "
+                    f"F184: at every length from {max(low, start)} through N₂ + P − 1 = {seam_cut_low(w, outside) + period - 1} "
+                    "on the verifier's own arcs, far positions are adjacent exactly when they have a common neighbour "
+                    "within D − 1 of the root, or two far positions with the same neighbours there are not twins, "
+                    f"each class alike on n mod {period} ∈ {list(least)}; re-checked on its arcs at every instance)"
+                    + ("" if every else ", D + 1 not claimed least on the other classes"))
+            return Family("F101", max(low, start), 0, 1, every, order, 1, name, None, diameter_at=diameter,
+                          period=period, layers_by=layers, layers_check=check, layers_text=text,
+                          least_classes=() if every else (period, tuple(least)))
         return Family("F101", max(low, start), 0, 1, False, order, 1, name, None, diameter_at=diameter,
                       period=period, layers_by=lambda n: diameter(n) + 1)
 
@@ -96,10 +127,67 @@ def seam_low(w: int, outside: Sequence[int]) -> int:
                (a + b) * (floor(max(Fraction(edge), corner)) + 2) + w + 1)
 
 
+def _union(w: int, outside: tuple) -> S.Pattern:
+    return S.PatternUnion((S.Window(w, True), S.Offsets(tuple(sorted(set(outside) | {0})), False)))
+
+
 def _diameter_on_arcs(w: int, outside: tuple, n: int) -> Optional[int]:
     from . import bit_distances, patterns
-    union = S.PatternUnion((S.Window(w, True), S.Offsets(tuple(sorted(set(outside) | {0})), False)))
-    return bit_distances.Balls(patterns.union_out([patterns.head_arcs(union, n)], n), n).diameter()
+    return bit_distances.Balls(patterns.union_out([patterns.head_arcs(_union(w, outside), n)], n), n).diameter()
+
+
+def seam_cut_low(w: int, outside: Sequence[int]) -> int:
+    """N₂ of Theorem F184 (a) for A = −A, from the verifier's own word lengths: N₀ of F168, and n with
+    J·((n − w)/P − 4 − 2K) ≥ 2J + 2L + J + 2, L = w + max(M₊′, M₋′) + 1 (room for the cuts)."""
+    from .offsets_line import ray_constants
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    k, plus, minus, _ = ray_constants(steps)
+    far = max(outside)
+    margin = w + max(plus, minus) + 1
+    return max(seam_low(w, outside), ceil(w + 2 * far * (4 + 2 * k)) + 2 * (3 * far + 2 * margin + 2))
+
+
+def _rings_on_arcs(w: int, outside: tuple, n: int) -> tuple[list[list[int]], list[int]]:
+    """(per root, the bit sets of the positions at distance 0, 1, 2, …; the closed neighbourhoods), bit v − 1 for the
+    position v, from the verifier's own arcs (the union is symmetric and strongly connected at these lengths)."""
+    from . import patterns
+    outs = patterns.union_out([patterns.head_arcs(_union(w, outside), n)], n)
+    around = [sum(1 << (u - 1) for u in outs[v]) | 1 << (v - 1) for v in range(1, n + 1)]
+    rings = []
+    for root in range(n):
+        seen = edge = 1 << root
+        ring = [edge]
+        while True:
+            grown, rest = 0, edge
+            while rest:
+                low = rest & -rest
+                grown |= around[low.bit_length() - 1]
+                rest ^= low
+            edge = grown & ~seen
+            if not edge:
+                break
+            seen |= edge
+            ring.append(edge)
+        rings.append(ring)
+    return rings, around
+
+
+@lru_cache(maxsize=32)
+def seam_classes(w: int, outside: tuple, low: int) -> Optional[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Theorem F184 restated: (per residue of n mod P, 0 for D layers and 1 for D + 1; the residues where the count is
+    least) from the verifier's own check of the common-neighbour premise and the far swap at every length from low
+    through N₂ + P − 1 on its own arcs; None past MAX_SEAM_CHECK_N."""
+    from .strided_lines import _premise_rings, _swap_rings
+    period = 2 * max(outside)
+    top = seam_cut_low(w, outside) + period
+    if top > MAX_SEAM_CHECK_N:
+        return None
+    found: dict[int, set] = {r: set() for r in range(period)}
+    for n in range(low, top):
+        rings, around = _rings_on_arcs(w, outside, n)
+        found[n % period].add(0 if _premise_rings(rings, around, n) else 1 if _swap_rings(rings, around) else None)
+    extra = tuple(0 if found[r] == {0} else 1 for r in range(period))
+    return extra, tuple(r for r in range(period) if found[r] in ({0}, {1}))
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,101 @@
+"""Theorem F184 (docs/theory.md §11.11): the least layer count of `window(w) cyclic` with symmetric non-cyclic offsets
+outside it, class by class of n mod P: D where the common-neighbour premise holds at every length of the class checked,
+D + 1 where a swap of two far positions is a view witness, D + 1 sufficient elsewhere. Checked against the concrete
+engine (graphs, BLISS, rooted views by canonical labelling) at every n from the range's start to 60, and to 130 for
+the first sets; the premise and the swap against a breadth-first search written here on the reference arcs; and the
+periodicity of both past the check."""
+from __future__ import annotations
+
+import sympy
+import pytest
+
+from uapcheck.graphs.cyclic_window_seam_least import cut_low, length_label, seam_classes
+from uapcheck.graphs.cyclic_window_line import seam_data, theorem
+from uapcheck.graphs.families import concrete
+from uapcheck.spec import Offsets, PatternUnion, Window
+
+from .reference import all_distances, attends
+
+# (w, A) with A = −A: dilations, windows and offsets; one to four jumps outside the window
+SETS = [(1, (-8, -4, 4, 8)), (2, (-6, -4, 4, 6)), (1, (-3, 3)), (2, (-3, 3)), (3, (-4, 4)), (1, (-5, 5)),
+        (2, (-5, 5)), (1, (-6, -3, 3, 6)), (1, (-4, 4))]
+N = sympy.Symbol("n", integer=True, positive=True)
+
+
+def _pattern(w: int, outside):
+    return PatternUnion((Window(w, True), Offsets(tuple(sorted(set(outside) | {0})), False)))
+
+
+def _stated(w: int, outside):
+    return theorem(N, seam_data(w, outside))
+
+
+@pytest.mark.parametrize("w, outside", SETS)
+def test_every_least_class_is_the_concrete_engine_s_count(w, outside):
+    stated = _stated(w, outside)
+    top = 130 if outside in ((-8, -4, 4, 8), (-6, -4, 4, 6), (-3, 3)) else 60
+    decided = 0
+    for n in range(int(stated.low), top + 1):
+        found = concrete(_pattern(w, outside), n)
+        layers = int(stated.layers.subs(N, n))
+        assert found.least and layers >= found.layers, (w, outside, n)   # never below the least count
+        if stated.least_at(n):
+            decided += 1
+            assert layers == found.layers, (w, outside, n)
+    assert decided > 0
+
+
+def _premise_and_swap(w: int, outside, n: int) -> tuple[bool, bool]:
+    """F57's premise and F99's swap property at n, from all distances on the reference arcs."""
+    arcs = attends(_pattern(w, outside), n)
+    dist = all_distances(arcs, n)
+    near = {v: {u for u in range(1, n + 1) if (u, v) in arcs or u == v} for v in range(1, n + 1)}
+    d = max(max(row.values()) for row in dist.values())
+    premise, swap = True, False
+    for i in range(1, n + 1):
+        ball = {v for v in range(1, n + 1) if dist[v][i] <= d - 1}
+        far = [v for v in range(1, n + 1) if dist[v][i] == d]
+        for k, x in enumerate(far):
+            for y in far[k + 1:]:
+                if (y in near[x]) != bool(near[x] & near[y] & ball):
+                    premise = False
+                if near[x] & ball == near[y] & ball and near[x] - {x, y} != near[y] - {x, y}:
+                    swap = True
+    return premise, swap
+
+
+@pytest.mark.parametrize("w, outside", SETS[:4])
+def test_the_labels_are_the_reference_premise_and_swap(w, outside):
+    low = int(_stated(w, outside).low)
+    for n in range(low, low + 14):
+        premise, swap = _premise_and_swap(w, outside, n)
+        label = length_label(n, w, outside)
+        assert (label == "premise") is premise, (w, outside, n)
+        if not premise:
+            assert (label == "swap") is swap, (w, outside, n)
+
+
+@pytest.mark.parametrize("w, outside", SETS[:5])
+def test_the_classes_repeat_past_the_check(w, outside):
+    low = int(_stated(w, outside).low)
+    classes = seam_classes(w, outside, low)
+    top = cut_low(w, outside) + classes.period
+    for n in range(top, top + 2 * classes.period, 3):
+        label = length_label(n, w, outside)
+        r = n % classes.period
+        if r in classes.least:
+            assert label == ("swap" if classes.extra[r] else "premise"), (w, outside, n)
+
+
+def test_the_catalog_union_is_least_on_two_classes_and_sufficient_elsewhere():
+    stated = _stated(1, (-8, -4, 4, 8))
+    assert stated.least is False and stated.least_classes == (16, (3, 7))
+    assert int(stated.layers.subs(N, 67)) == int(stated.diameter.subs(N, 67))        # n ≡ 3: D, least
+    assert int(stated.layers.subs(N, 64 + 16)) == int(stated.diameter.subs(N, 80)) + 1   # n ≡ 0: D + 1
+    assert "Theorem F184" in stated.why_layers and "Theorem F184" in stated.open_question
+
+
+def test_an_asymmetric_union_keeps_d_plus_one_not_least():
+    stated = _stated(4, (5,))
+    assert stated.least is False and stated.least_classes == ()
+    assert seam_classes(4, (5,), 29) is None

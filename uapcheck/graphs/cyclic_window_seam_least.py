@@ -1,0 +1,122 @@
+"""The least layer count of `window(w) cyclic` with symmetric non-cyclic offsets outside it, class by class of
+n mod P: Theorem F184 of docs/theory.md §11.11.
+
+With A = −A (so a = b and P = 2b, Γ one symmetric head, G the reflection, Theorem F101) the far positions of a root
+form one short arc of the cycle opposite to it, and inserting b positions into each of the two long arcs between the
+root and that arc (away from the seam between n and 1) raises every distance from the root to the arc by exactly one
+(F168 (1) and the rays of F27 (d)) and keeps the arcs near it. So F57's common-neighbour premise, and F99's swap of two
+far positions, hold at n + P exactly where they hold at n, from N₂ on (F184 (a)); the check below runs both on every
+length of [low, N₂ + P) by breadth-first search on bit sets, and a class of n mod P whose lengths all hold the premise
+has D layers, least, one whose lengths all have the swap D + 1, least (F184 (b), (c)). Other classes stay D + 1,
+sufficient.
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import ceil
+from typing import Optional
+
+from .circulant_general import constants, reduce_jumps
+from .offsets_line import rays
+from .strided_lines_least import premise_on, swap_witness_on
+
+#: The check runs breadth-first searches at every length up to N₂ + P; beyond this length it is not run (D + 1 layers
+#: stay sufficient, not shown least).
+MAX_CHECK_N = 420
+
+
+@dataclass(frozen=True)
+class SeamClasses:
+    period: int                      # P = 2b
+    proved_low: int                  # N₂ of F184 (a): the premise and the swap are P-periodic from it
+    extra: tuple[int, ...]           # by residue of n mod P: 0 (D layers) or 1 (D + 1 layers)
+    least: tuple[int, ...]           # the residues where the count is proved least (F184 (b), (c))
+
+
+def cut_low(w: int, outside: tuple[int, ...]) -> int:
+    """N₂ of F184 (a) (docs/theory.md §11.11) for A = −A: N₀ of F168, and n so large that b·Y ≥ 2J + 2L + b + 2 with
+    Y = (n − w)/P − 4 − 2K and L = w + μ + 1 (room for a cut of b positions in each long arc)."""
+    from .cyclic_window_diameter import proved_low
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    b = steps[-1]
+    period = 2 * b
+    c = constants(reduce_jumps(steps))
+    r = rays(steps, c)
+    far = max(outside)
+    margin = 1 + w + max(r.plus, r.minus)                                   # L
+    room = 2 * far + 2 * margin + b + 2                                     # b·Y must reach this
+    return max(proved_low(w, outside), ceil(w + period * (4 + 2 * Fraction(c.k_slope))) + 2 * room)
+
+
+def closed_neighbourhoods(n: int, w: int, outside: tuple[int, ...]) -> list[int]:
+    """N[v] on bit sets (bit v − 1 is position v): the cyclic window's v + c (mod n) and v + k, k ∈ A, inside 1..n."""
+    rows = []
+    for v in range(n):
+        row = 0
+        for c in range(-w, w + 1):
+            row |= 1 << ((v + c) % n)
+        for k in outside:
+            if 0 <= v + k < n:
+                row |= 1 << (v + k)
+        rows.append(row)
+    return rows
+
+
+def _layers(near: list[int]) -> Optional[tuple[dict[int, list[int]], int]]:
+    """The distance layers of the roots v ≤ (n + 1)/2 (the reflection maps the others onto them) and D, or None when
+    not strongly connected."""
+    n = len(near)
+    full = (1 << n) - 1
+    layers: dict[int, list[int]] = {}
+    for i in range((n + 1) // 2):
+        seen = frontier = 1 << i
+        found = [frontier]
+        while seen != full:
+            grown = 0
+            rest = frontier
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                grown |= near[bit.bit_length() - 1]
+            frontier = grown & ~seen
+            if not frontier:
+                return None
+            seen |= frontier
+            found.append(frontier)
+        layers[i] = found
+    return layers, max(len(found) - 1 for found in layers.values())
+
+
+def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:
+    """"premise" when F57's common-neighbour premise holds at n, "swap" when F99's swap property does, else None."""
+    near = closed_neighbourhoods(n, w, outside)
+    found = _layers(near)
+    if found is None:
+        return None
+    layers, diameter = found
+    if diameter <= 1 or premise_on(near, layers, diameter):
+        return "premise"
+    return "swap" if swap_witness_on(near, layers, diameter) else None
+
+
+@lru_cache(maxsize=64)
+def seam_classes(w: int, outside: tuple[int, ...], low: int) -> Optional[SeamClasses]:
+    """F184 for `window(w) cyclic` with the symmetric non-cyclic offsets ``outside`` (A = −A, sorted, outside the
+    window) from the length ``low`` (F168's range): the count and the least flag by class of n mod P, or None when A is
+    not symmetric or the check lies beyond MAX_CHECK_N."""
+    if set(outside) != {-k for k in outside}:
+        return None
+    period = 2 * max(outside)
+    top = cut_low(w, outside) + period
+    if top > MAX_CHECK_N:
+        return None
+    labels: dict[int, set] = {r: set() for r in range(period)}
+    for n in range(low, top):
+        labels[n % period].add(length_label(n, w, outside))
+    extra = tuple(1 if labels[r] != {"premise"} else 0 for r in range(period))
+    least = tuple(r for r in range(period) if labels[r] in ({"premise"}, {"swap"}))
+    return SeamClasses(period, top - period, extra, least)
