@@ -6,10 +6,13 @@ the first sets; the premise and the swap against a breadth-first search written 
 periodicity of both past the check."""
 from __future__ import annotations
 
-import sympy
-import pytest
+import itertools
+import random
 
-from uapcheck.graphs.cyclic_window_seam_least import cut_low, length_label, seam_classes
+import pytest
+import sympy
+
+from uapcheck.graphs.cyclic_window_seam_least import count_premise_on, cut_low, length_label, seam_classes
 from uapcheck.graphs.cyclic_window_line import seam_data, theorem
 from uapcheck.graphs.families import concrete
 from uapcheck.spec import Offsets, PatternUnion, Window
@@ -45,19 +48,26 @@ def test_every_least_class_is_the_concrete_engine_s_count(w, outside):
     assert decided > 0
 
 
+def _levels_of(group, dist, i: int, d: int) -> tuple[int, int]:
+    return sum(1 for v in group if dist[v][i] == d - 1), sum(1 for v in group if dist[v][i] <= d - 2)
+
+
 def _premise_and_swap(w: int, outside, n: int) -> tuple[bool, bool]:
-    """F57's premise and F99's swap property at n, from all distances on the reference arcs."""
+    """F184's count premise and F99's swap property at n, from all distances on the reference arcs."""
     arcs = attends(_pattern(w, outside), n)
     dist = all_distances(arcs, n)
     near = {v: {u for u in range(1, n + 1) if (u, v) in arcs or u == v} for v in range(1, n + 1)}
     d = max(max(row.values()) for row in dist.values())
+    decided: dict = {}
     premise, swap = True, False
     for i in range(1, n + 1):
         ball = {v for v in range(1, n + 1) if dist[v][i] <= d - 1}
         far = [v for v in range(1, n + 1) if dist[v][i] == d]
         for k, x in enumerate(far):
             for y in far[k + 1:]:
-                if (y in near[x]) != bool(near[x] & near[y] & ball):
+                key = (_levels_of(near[x] & near[y], dist, i, d),
+                       tuple(sorted((_levels_of(near[x], dist, i, d), _levels_of(near[y], dist, i, d)))))
+                if decided.setdefault(key, y in near[x]) != (y in near[x]):
                     premise = False
                 if near[x] & ball == near[y] & ball and near[x] - {x, y} != near[y] - {x, y}:
                     swap = True
@@ -87,15 +97,75 @@ def test_the_classes_repeat_past_the_check(w, outside):
             assert label == ("swap" if classes.extra[r] else "premise"), (w, outside, n)
 
 
-def test_the_catalog_union_is_least_on_two_classes_and_sufficient_elsewhere():
+def test_the_catalog_union_is_least_on_six_classes_and_sufficient_elsewhere():
     stated = _stated(1, (-8, -4, 4, 8))
-    assert stated.least is False and stated.least_classes == (16, (3, 7))
+    assert stated.least is False and stated.least_classes == (16, (3, 7, 8, 10, 11, 13))
     assert int(stated.layers.subs(N, 67)) == int(stated.diameter.subs(N, 67))        # n ≡ 3: D, least
     assert int(stated.layers.subs(N, 64 + 16)) == int(stated.diameter.subs(N, 80)) + 1   # n ≡ 0: D + 1
     assert "Theorem F184" in stated.why_layers and "Theorem F184" in stated.open_question
+
+
+def test_some_unions_are_least_on_every_class():
+    for w, outside in ((1, (-3, 3)), (2, (-3, 3)), (3, (-4, 4))):
+        stated = _stated(w, outside)
+        assert stated.least is True and stated.least_classes == (), (w, outside)
 
 
 def test_an_asymmetric_union_keeps_d_plus_one_not_least():
     stated = _stated(4, (5,))
     assert stated.least is False and stated.least_classes == ()
     assert seam_classes(4, (5,), 29) is None
+
+
+def _all_layers(near: list[int]) -> tuple[dict, int]:
+    n = len(near)
+    layers = {}
+    for i in range(n):
+        seen = frontier = 1 << i
+        found = [frontier]
+        while True:
+            grown = 0
+            for p in range(n):
+                if frontier >> p & 1:
+                    grown |= near[p]
+            frontier = grown & ~seen
+            if not frontier:
+                break
+            seen |= frontier
+            found.append(frontier)
+        layers[i] = found
+    return layers, max(len(f) - 1 for f in layers.values())
+
+
+def _has_view_witness(near: list[int], layers: dict, d: int) -> bool:
+    """Brute force over S_n: some σ outside Aut(Γ) keeps N[v] for every v within d − 1 of some root."""
+    n = len(near)
+    sets = [{u for u in range(n) if near[v] >> u & 1} for v in range(n)]
+    for perm in itertools.permutations(range(n)):
+        kept = [{perm[u] for u in sets[v]} == sets[perm[v]] for v in range(n)]
+        if all(kept):
+            continue
+        for found in layers.values():
+            if all(kept[v] for v in range(n) if any(level >> v & 1 for level in found[:d])):
+                return True
+    return False
+
+
+def test_the_count_lemma_agrees_with_brute_force_over_s_n():
+    rng = random.Random(184)
+    checked = 0
+    while checked < 12:
+        n = rng.choice((6, 7))
+        near = [1 << v for v in range(n)]
+        for u in range(n):
+            for v in range(u + 1, n):
+                if rng.random() < 0.35:
+                    near[u] |= 1 << v
+                    near[v] |= 1 << u
+        layers, d = _all_layers(near)
+        if d < 2 or any(len(f) - 1 == 0 for f in layers.values()) or \
+                any(sum(bin(level).count("1") for level in f) != n for f in layers.values()):
+            continue   # not connected, or complete
+        if count_premise_on(near, layers, d):
+            checked += 1
+            assert not _has_view_witness(near, layers, d), near

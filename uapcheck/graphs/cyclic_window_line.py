@@ -99,8 +99,8 @@ def theorem(n, data: SeamData):
 
 
 def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, why: str, classes):
-    """F101 with F168's D and F184's count by class of n mod P: D where F57's common-neighbour premise holds at every
-    length of the class checked, D + 1 where F99's far swap does (least on both), D + 1, sufficient, elsewhere."""
+    """F101 with F168's D and F184's count by class of n mod P: D where F184's count premise holds at every length of the
+    class checked, D + 1 where F99's far swap does (least on both), D + 1, sufficient, elsewhere."""
     from .families import FamilyTheorem, _by_residue
     P = classes.period
     count = _by_residue(sympy.floor(n / P), n, P, tuple(e + x for e, x in zip(excess, classes.extra)))
@@ -111,7 +111,7 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
 
     def listed(residues) -> str:
         return f"n mod {P} ∈ {{{', '.join(map(str, residues))}}}"
-    parts = ([f"D layers on {listed(free)} (the common-neighbour premise holds)"] if free else []) + \
+    parts = ([f"D layers on {listed(free)} (the adjacency of far positions is a function of their neighbour counts in the ball)"] if free else []) + \
         ([f"D + 1 on {listed(bound)} (a swap of two far positions is a view witness)"] if bound else [])
     why_layers = (why + f"; Theorem F184 (inserting b positions into each arc between a root and its far positions "
                   f"keeps both properties from n = {classes.proved_low}; checked at every length from {low} to "
@@ -119,7 +119,7 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
                   + ("" if every else ", and D + 1 layers, sufficient, on the other classes"))
     question = "" if every else (
         f"the least layer count on the classes n mod {P} outside {{{', '.join(map(str, classes.least))}}}: neither "
-        f"the common-neighbour premise nor a far swap holds at every length of the class checked, so whether D layers "
+        f"the count premise nor a far swap holds at every length of the class checked, so whether D layers "
         f"suffice is not decided at symbolic n ({SECTION}, Theorem F184, §13 L4)")
     return FamilyTheorem(
         "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",

@@ -4,7 +4,8 @@ n mod P: Theorem F184 of docs/theory.md §11.11.
 With A = −A (so a = b and P = 2b, Γ one symmetric head, G the reflection, Theorem F101) the far positions of a root
 form one short arc of the cycle opposite to it, and inserting b positions into each of the two long arcs between the
 root and that arc (away from the seam between n and 1) raises every distance from the root to the arc by exactly one
-(F168 (1) and the rays of F27 (d)) and keeps the arcs near it. So F57's common-neighbour premise, and F99's swap of two
+(F168 (1) and the rays of F27 (d)) and keeps the arcs near it. So F184's count premise (the adjacency of two far
+positions is a function of their common and own neighbour counts in the ball, by level), and F99's swap of two
 far positions, hold at n + P exactly where they hold at n, from N₂ on (F184 (a)); the check below runs both on every
 length of [low, N₂ + P) by breadth-first search on bit sets, and a class of n mod P whose lengths all hold the premise
 has D layers, least, one whose lengths all have the swap D + 1, least (F184 (b), (c)). Other classes stay D + 1,
@@ -22,7 +23,7 @@ from typing import Optional
 
 from .circulant_general import constants, reduce_jumps
 from .offsets_line import rays
-from .strided_lines_least import premise_on, swap_witness_on
+from .strided_lines_least import swap_witness_on
 
 #: The check runs breadth-first searches at every length up to N₂ + P; beyond this length it is not run (D + 1 layers
 #: stay sufficient, not shown least).
@@ -91,14 +92,41 @@ def _layers(near: list[int]) -> Optional[tuple[dict[int, list[int]], int]]:
     return layers, max(len(found) - 1 for found in layers.values())
 
 
+def count_premise_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
+    """Theorem F184's count premise at one length: one function of the counts κ decides adjacency of two far positions
+    at every root (κ: the common neighbours of the two at distance D − 1 and at most D − 2 from the root, and the same
+    two numbers for the neighbours of each, unordered)."""
+    decided: dict[tuple, bool] = {}
+    for found in layers.values():
+        if len(found) - 1 != diameter:
+            continue
+        near_ball = found[diameter - 1]
+        inner = 0
+        for level in found[:diameter - 1]:
+            inner |= level
+        far = [p for p in range(len(near)) if found[diameter] >> p & 1]
+        own = {x: _counts(near[x], near_ball, inner) for x in far}
+        for k, x in enumerate(far):
+            for y in far[k + 1:]:
+                key = (_counts(near[x] & near[y], near_ball, inner),) + tuple(sorted((own[x], own[y])))
+                if decided.setdefault(key, bool(near[x] >> y & 1)) != bool(near[x] >> y & 1):
+                    return False
+    return True
+
+
+def _counts(bits: int, level: int, inner: int) -> tuple[int, int]:
+    """How many of ``bits`` lie at distance D − 1 (``level``) and at most D − 2 (``inner``) from the root."""
+    return bin(bits & level).count("1"), bin(bits & inner).count("1")
+
+
 def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:
-    """"premise" when F57's common-neighbour premise holds at n, "swap" when F99's swap property does, else None."""
+    """"premise" when F184's count premise holds at n, "swap" when F99's swap property does, else None."""
     near = closed_neighbourhoods(n, w, outside)
     found = _layers(near)
     if found is None:
         return None
     layers, diameter = found
-    if diameter <= 1 or premise_on(near, layers, diameter):
+    if diameter <= 1 or count_premise_on(near, layers, diameter):
         return "premise"
     return "swap" if swap_witness_on(near, layers, diameter) else None
 

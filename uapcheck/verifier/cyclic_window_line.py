@@ -5,8 +5,7 @@ which the line pattern `offsets S` has F41's group (the verifier's own restateme
 its own ball certificate and the lengths below re-decided on its arcs): G = the reflection when A = −A, else
 trivial. Theorem F168: D(n + P) = D(n) + 1 for n ≥ N₀ (P = a + b), so D = ⌊n/P⌋ + h(n mod P), D + 1 layers; the verifier's own N₀ (from its own word lengths, ``offsets_line.ray_constants``), h by breadth-first search on
 its own arcs over one period from N₀, and every length below N₀ down to the range's start re-decided on its arcs.
-Theorem F184 (A = −A): D layers, least, on the classes of n mod P where the common-neighbour premise holds at
-every length from the range's start through N₂ + P − 1 on the verifier's own arcs, D + 1, least, where a far swap
+Theorem F184 (A = −A): D layers, least, on the classes of n mod P where its count premise holds at every length from the range's start through N₂ + P − 1 on the verifier's own arcs, D + 1, least, where a far swap
 does, D + 1 not least elsewhere (its own N₂, its own check, re-checked at every instance).
 Where that period lies beyond MAX_CHECK_N: D ≤ ⌈⌊n/2⌋/w⌉ (a bound, the cyclic window's alone), that plus one layers.
 The verifier's own A, S and range; its instance check re-checks D or the bound (BFS) and the order (nauty) on its
@@ -79,33 +78,9 @@ def family(w: int, jumps: tuple):
                                                                   - sympy.floor((n - r - 1) / period))
             return total
 
-        classes = seam_classes(w, tuple(outside), max(low, start)) if symmetric else None
-        if classes is not None and classes[1]:
-            extra, least = classes
-            pattern = _union(w, tuple(outside))
-
-            def layers(n):
-                if isinstance(n, (int, sympy.Integer)):
-                    return diameter(n) + extra[int(n) % period]
-                return diameter(n) + sympy.Piecewise(*[(sympy.Integer(extra[r]), sympy.Eq(sympy.Mod(n, period), r))
-                                                       for r in range(period - 1)],
-                                                     (sympy.Integer(extra[period - 1]), True))
-
-            def check(n: int, d: int) -> Optional[str]:
-                from .strided_lines import common_neighbour_problem, swap_witness_problem
-                if n % period not in least:
-                    return None
-                return (swap_witness_problem if extra[n % period] else common_neighbour_problem)(pattern, n, d)
-            every = len(least) == period
-            text = (f"D + {{1 at n mod {period} ∈ {[r for r in range(period) if extra[r]]}, else 0}} layers (Theorem "
-                    f"F184: at every length from {max(low, start)} through N₂ + P − 1 = {seam_cut_low(w, outside) + period - 1} "
-                    "on the verifier's own arcs, far positions are adjacent exactly when they have a common neighbour "
-                    "within D − 1 of the root, or two far positions with the same neighbours there are not twins, "
-                    f"each class alike on n mod {period} ∈ {list(least)}; re-checked on its arcs at every instance)"
-                    + ("" if every else ", D + 1 not claimed least on the other classes"))
-            return Family("F101", max(low, start), 0, 1, every, order, 1, name, None, diameter_at=diameter,
-                          period=period, layers_by=layers, layers_check=check, layers_text=text,
-                          least_classes=() if every else (period, tuple(least)))
+        seam = _seam_family(w, tuple(outside), max(low, start), period, diameter, order, name) if symmetric else None
+        if seam is not None:
+            return seam
         return Family("F101", max(low, start), 0, 1, False, order, 1, name, None, diameter_at=diameter,
                       period=period, layers_by=lambda n: diameter(n) + 1)
 
@@ -114,6 +89,43 @@ def family(w: int, jumps: tuple):
 
     return Family("F101", low, 0, 1, False, order, 1, name, None,
                   diameter_at=bound, period=2 * w, layers_by=lambda n: bound(n) + 1, bound=True)
+
+
+def _seam_family(w: int, outside: tuple, start: int, period: int, diameter, order, name):
+    """F101 with Theorem F184's count by class (A = −A), or None when its check decides no class."""
+    from .families import Family
+    classes = seam_classes(w, outside, start)
+    if classes is None or not classes[1]:
+        return None
+    extra, least = classes
+    pattern = _union(w, outside)
+
+    def layers(n):
+        if isinstance(n, (int, sympy.Integer)):
+            return diameter(n) + extra[int(n) % period]
+        return diameter(n) + sympy.Piecewise(*[(sympy.Integer(extra[r]), sympy.Eq(sympy.Mod(n, period), r))
+                                               for r in range(period - 1)],
+                                             (sympy.Integer(extra[period - 1]), True))
+
+    def check(n: int, d: int) -> Optional[str]:
+        from .strided_lines import swap_witness_problem
+        if n % period not in least:
+            return None
+        if extra[n % period]:
+            return swap_witness_problem(pattern, n, d)
+        return None if count_premise(*_rings_on_arcs(w, outside, n)) else \
+            f"n = {n}: the count premise of Theorem F184 fails on the verifier's arcs"
+    every = len(least) == period
+    text = (f"D + {{1 at n mod {period} ∈ {[r for r in range(period) if extra[r]]}, else 0}} layers (Theorem "
+            f"F184: at every length from {start} through N₂ + P − 1 = {seam_cut_low(w, outside) + period - 1} "
+            "on the verifier's own arcs, the adjacency of two far positions is one function of their common and "
+            "own neighbour counts at distance D − 1 and at most D − 2 from the root, or two far positions with "
+            "the same neighbours within D − 1 are not twins, "
+            f"each class alike on n mod {period} ∈ {list(least)}; re-checked on its arcs at every instance)"
+            + ("" if every else ", D + 1 not claimed least on the other classes"))
+    return Family("F101", start, 0, 1, every, order, 1, name, None, diameter_at=diameter,
+                  period=period, layers_by=layers, layers_check=check, layers_text=text,
+                  least_classes=() if every else (period, tuple(least)))
 
 
 def seam_low(w: int, outside: Sequence[int]) -> int:
@@ -172,12 +184,37 @@ def _rings_on_arcs(w: int, outside: tuple, n: int) -> tuple[list[list[int]], lis
     return rings, around
 
 
+def count_premise(rings: list[list[int]], around: list[int]) -> bool:
+    """Theorem F184's count premise restated: over every root with positions at the largest distance D, the pairs of
+    such far positions with equal counts (common neighbours at distance D − 1 and at most D − 2 from the root; the same
+    for each one's neighbours, unordered) are all adjacent or all not."""
+    d = max(len(r) for r in rings) - 1
+    seen: dict = {}
+    for ring in rings:
+        if len(ring) - 1 != d:
+            continue
+        inner = sum(ring[:d - 1])
+        far = [v for v in range(len(around)) if ring[d] >> v & 1]
+        for k, x in enumerate(far):
+            for y in far[k + 1:]:
+                key = (_counts(around[x] & around[y], ring[d - 1], inner),
+                       frozenset([_counts(around[x], ring[d - 1], inner), _counts(around[y], ring[d - 1], inner)]),
+                       _counts(around[x], ring[d - 1], inner) == _counts(around[y], ring[d - 1], inner))
+                if seen.setdefault(key, bool(around[x] >> y & 1)) != bool(around[x] >> y & 1):
+                    return False
+    return True
+
+
+def _counts(bits: int, level: int, inner: int) -> tuple[int, int]:
+    return bin(bits & level).count("1"), bin(bits & inner).count("1")
+
+
 @lru_cache(maxsize=32)
 def seam_classes(w: int, outside: tuple, low: int) -> Optional[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Theorem F184 restated: (per residue of n mod P, 0 for D layers and 1 for D + 1; the residues where the count is
     least) from the verifier's own check of the common-neighbour premise and the far swap at every length from low
     through N₂ + P − 1 on its own arcs; None past MAX_SEAM_CHECK_N."""
-    from .strided_lines import _premise_rings, _swap_rings
+    from .strided_lines import _swap_rings
     period = 2 * max(outside)
     top = seam_cut_low(w, outside) + period
     if top > MAX_SEAM_CHECK_N:
@@ -185,7 +222,7 @@ def seam_classes(w: int, outside: tuple, low: int) -> Optional[tuple[tuple[int, 
     found: dict[int, set] = {r: set() for r in range(period)}
     for n in range(low, top):
         rings, around = _rings_on_arcs(w, outside, n)
-        found[n % period].add(0 if _premise_rings(rings, around, n) else 1 if _swap_rings(rings, around) else None)
+        found[n % period].add(0 if count_premise(rings, around) else 1 if _swap_rings(rings, around) else None)
     extra = tuple(0 if found[r] == {0} else 1 for r in range(period))
     return extra, tuple(r for r in range(period) if found[r] in ({0}, {1}))
 
