@@ -39,3 +39,27 @@ def test_the_exact_view_search_finds_a_witness_where_one_exists():
     found = R.witness_among_small_moves(n, [(nb, None)], 2)
     exact = R.rooted_view_witness(n, [nb], 2, group, roots=[found[0]] if found else None)
     assert found is not None and exact is not None
+
+
+def test_the_transposition_search_agrees_with_brute_force_and_finds_no_swap_where_f164_answers():
+    """The numpy transposition search (depth 2) finds only real witnesses (brute force over S_n on random unions of
+    two patterns, n ≤ 7) and every transposition witness; at F164's lengths for (3, 3) and (4, 3) it finds none, at
+    window(3) + strided(6) one."""
+    import random
+    rng = random.Random(5)
+    parts = [R.window(1), R.window_cyclic(1), R.strided(2), R.global_(1), R.offsets([2, -2], True),
+             R.offsets([1, -2]), R.dilated(1, 2), R.window(2), R.strided(3)]
+    for _ in range(120):
+        n = rng.randint(4, 7)
+        nb = R.neighbourhoods(R.union(*rng.sample(parts, 2)), n)
+        if R.diameter([nb], n) != 2:
+            continue
+        found = R.transposition_witness_depth_two(nb, n)
+        small = R.witness_among_small_moves(n, [(nb, None)], 2)
+        assert found is None or R.brute_force(n, [(nb, None)])[3] is not None
+        swap = small is not None and sum(1 for v in range(1, n + 1) if small[1][v] != v) == 2
+        assert found is not None or not swap
+    for w, s, n in ((3, 3, 31), (3, 3, 44), (4, 3, 37)):
+        assert families._below_f7_range(n, w, s, s * (4 * w + 3)) is not None
+        assert R.transposition_witness_depth_two(R.neighbourhoods(R.union(R.window(w), R.strided(s)), n), n) is None
+    assert R.transposition_witness_depth_two(R.neighbourhoods(R.union(R.window(3), R.strided(6)), 31), 31) is not None

@@ -335,3 +335,35 @@ def rooted_view_witness(n: int, nbs: Sequence[list], depth: int, group: Sequence
                 if sigma not in members:
                     return i, sigma
     return None
+
+
+def transposition_witness_depth_two(nb: list, n: int, first: Optional[int] = None) -> Optional[tuple]:
+    """A view witness at depth 2 for one unlabelled head among the transpositions (a b), or None (which proves
+    nothing): (a b) keeps N(v) for v ∉ {a, b} iff N(v) holds both or neither of a, b, and keeps N(a) iff swapping a and
+    b in N(a) gives N(b); it is a witness at i iff every v ∈ N(i) (the ball of radius 1) is kept, and (a b) is not an
+    automorphism (then it is outside G). Matrix products over all pairs (numpy), so n in the hundreds; ``first``
+    limits a and b to the positions 1..first."""
+    import numpy as np
+    adj = np.zeros((n, n), dtype=np.float32)
+    for v in range(1, n + 1):
+        for u in nb[v]:
+            adj[v - 1, u - 1] = 1.0
+    top = n if first is None else min(n, first)
+    for a in range(top - 1):
+        col = adj[:, a:a + 1]
+        bad = (adj[:, a + 1:top] != col).astype(np.float32)          # bad[v, b − a − 1]: N(v) holds one of a, b
+        bad[a, :] = 0.0
+        for k, b in enumerate(range(a + 1, top)):
+            bad[b, k] = 0.0
+        for k, b in enumerate(range(a + 1, top)):             # (a b) maps N(a) onto N(b) (and N(b) onto N(a))?
+            image = adj[a].copy()
+            image[a], image[b] = adj[a, b], adj[a, a]
+            if not np.array_equal(image, adj[b]):
+                bad[a, k] = bad[b, k] = 1.0
+        hits = adj @ bad                                          # hits[i, k]: the ball of i meets the bad set
+        hits[:, ~bad.any(axis=0)] = 1.0                           # (a b) keeps every neighbourhood: in G
+        free = np.argwhere(hits == 0)
+        if len(free):
+            i, k = free[0]
+            return int(i) + 1, (a + 1, a + 2 + int(k))
+    return None
