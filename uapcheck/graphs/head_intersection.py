@@ -458,6 +458,33 @@ def anchor_forward(head: int, pattern: Pattern, params: Mapping) -> Optional[Anc
     return None
 
 
+def anchor_from_line(head: int, pattern: Pattern, params: Mapping) -> Optional[Anchor]:
+    """A head (or the union of the heads, head −1) that is `blocks(b)` with non-cyclic window, dilated and offsets parts
+    whose Theorem F116 certificate holds with trivial end groups (|E_L| = |E_R| = 1 at every residue): its group is
+    the reflection when b | n and S = −S, else trivial, so it lies in ⟨ρ⟩ for every n from the theorem's range on
+    (docs/theory.md §11.11, Theorem F179: the union's group contains the heads' group)."""
+    from . import periodic_lines
+    from .families import line_jumps
+    try:
+        atoms = _merge(_atoms(pattern, params))
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    blocks = [a for a in atoms if a.kind == "blocks"]
+    rest = [a for a in atoms if a.kind != "blocks"]
+    if len(blocks) != 1 or not rest or any(a.kind not in ("window", "dilated", "offsets") for a in rest):
+        return None
+    if not all(_is_int(x) for a in atoms for x in a.args) or int(blocks[0].args[0]) < 2:
+        return None
+    jumps = line_jumps(rest)
+    if jumps is None:
+        return None
+    data = periodic_lines.decide(int(blocks[0].args[0]), tuple(jumps))
+    if data is None or data.left_order != 1 or any(order != 1 for order in data.right_orders):
+        return None
+    return Anchor(head, "reflection", data.low, 0, f"{periodic_lines.SECTION}, Theorem F116 with trivial end groups "
+                                                  "(Theorem F179)")
+
+
 def recheck(patterns: tuple, anchor: Anchor) -> Optional[Intersection]:
     """The decision again for these distinct heads and this anchor (the certificate's check)."""
     return _intersection.__wrapped__(tuple(patterns), (), anchor, "n")
@@ -487,11 +514,27 @@ def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Seq
     for k, (pattern, cases) in candidates:
         found = anchor_from_cases(k, cases, n) if cases else None
         if found is None:
-            found = anchor_forward(k, pattern, params) or anchor_from_family(k, pattern, n, params)
+            found = (anchor_forward(k, pattern, params) or anchor_from_family(k, pattern, n, params)
+                     or anchor_from_line(k, pattern, params))
         if found is not None and (best is None or (ANCHOR_RANK[found.kind], found.low)
                                   < (ANCHOR_RANK[best.kind], best.low)):
             best = found
+    if best is None or best.kind in ("cyclic", "dihedral"):
+        found = anchor_from_coloured_lines(patterns, params)
+        if found is not None and (best is None or found.low < best.low):
+            best = found
     return best
+
+
+def anchor_from_coloured_lines(patterns: Sequence[Pattern], params: Mapping) -> Optional[Anchor]:
+    """Theorem F180 (graphs/coloured_lines.py): the arc-coloured union of heads made of blocks, non-cyclic line parts and
+    hubs 1..g has its group in Sym({1..g}) × ⟨the reversal of {g + 1..n}⟩ from the certificate's range on."""
+    from . import coloured_lines
+    found = coloured_lines.decide(patterns, params)
+    if found is None:
+        return None
+    kind = "prefix" if found.hubs else "reflection"
+    return Anchor(-1, kind, found.low, found.hubs, coloured_lines.SECTION)
 
 
 def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,

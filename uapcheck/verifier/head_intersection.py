@@ -266,10 +266,22 @@ def anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict, n: sympy.Symbol,
         return (f"the verifier's `{lemma.name}` lemma (§18.4) gives the anchor head's group {lemma.group} from "
                 f"n = {own}" + _below(head, kind, u, low, own))
     fam = families.match(alone)
-    if fam is not None and fam.name is not None and fam.coprime_to == 1 and any(fam.name(t) for t in _names(kind, u)):
+    if (fam is not None and fam.name is not None and fam.coprime_to == 1 and any(fam.name(t) for t in _names(kind, u))
+            and _orders_fit(fam, kind, u)):
         return (f"the verifier's Theorem {fam.theorem} (§11.11) gives the anchor head's group from n = {fam.low}"
                 + _below(head, kind, u, low, fam.low))
     raise Unsupported(f"the anchor head's group ({kind} from n = {low}) is not in the verifier's tables")
+
+
+def _orders_fit(fam, kind: str, u: int) -> bool:
+    """The family's order is at most the anchor's at one length of every residue class from its bound on (a family whose
+    name covers several groups by class, Theorem F116's "the reflection when b | n, else trivial", names the anchor
+    only when no class has a larger group: its end groups trivial, Theorem F179)."""
+    if kind in ("cyclic", "dihedral"):
+        return True
+    m = max(int(fam.modulus or 1), 1)
+    low = max(int(fam.low), 1)
+    return all(int(fam.order(sympy.Integer(n))) <= _anchor_order(kind, u, n) for n in range(low, low + m))
 
 
 def _anchor_generators(kind: str, u: int) -> list:
@@ -378,7 +390,10 @@ def _setting(ctx, cert: dict, n: Optional[sympy.Symbol] = None, symbols: Optiona
         if not -1 <= k < len(pats):
             raise Reject("the anchor is not one of the heads nor their union")
         head = pats[k] if k >= 0 else S.PatternUnion(tuple(pats))
-        why = anchor_checked(spec, head, anchor, n, symbols)
+        from . import coloured_lines  # Theorem F180: the coloured union's own certificate
+        coloured = coloured_lines.anchor_checked(pats, anchor) if k < 0 and "F180" in str(anchor.get("source")) \
+            else None
+        why = coloured or anchor_checked(spec, head, anchor, n, symbols)
         if k < 0:
             why = "the union's group contains G: " + why
     except Unsupported as exc:
