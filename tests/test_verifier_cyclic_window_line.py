@@ -112,12 +112,12 @@ def test_a_real_size_rests_on_the_theorem_with_the_exact_diameter():
 
 def test_the_least_classes_of_theorem_f184_are_re_checked(exact):
     data = _step(exact, "PAT-LAYERS")["data"]
-    assert data["least"] is False and data["least classes"] == {"modulus": 16, "residues": [3, 7, 8, 10, 11, 13]}
+    assert data["least"] is False and data["least classes"] == {"modulus": 16, "residues": [1, 3, 7, 8, 10, 11, 12, 13, 14, 15]}
     report = verify(exact)
     assert report.ok and "Theorem F184" in next(s.reason for s in report.steps if s.rule == "PAT-LAYERS")
 
 
-@pytest.mark.parametrize("residues", [[0, 3, 7, 8, 10, 11, 13], [3, 7, 8, 9, 10, 11, 13], [3, 7, 8, 10, 11, 12, 13]])
+@pytest.mark.parametrize("residues", [[0, 1, 3, 7, 8, 10, 11, 12, 13, 14, 15], [1, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15], [1, 2, 3, 7, 8, 10, 11, 12, 13, 14, 15]])
 def test_a_least_class_the_check_does_not_decide_is_rejected(exact, residues):
     forged = json.loads(json.dumps(exact))
     _step(forged, "PAT-LAYERS")["data"]["least classes"]["residues"] = residues

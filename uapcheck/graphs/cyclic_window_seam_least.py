@@ -93,30 +93,40 @@ def _layers(near: list[int]) -> Optional[tuple[dict[int, list[int]], int]]:
 
 
 def count_premise_on(near: list[int], layers: dict[int, list[int]], diameter: int) -> bool:
-    """Theorem F184's count premise at one length: one function of the counts κ decides adjacency of two far positions
-    at every root (κ: the common neighbours of the two at distance D − 1 and at most D − 2 from the root, and the same
-    two numbers for the neighbours of each, unordered)."""
+    """Theorem F184's count premise at one length: one function of κ decides the adjacency of two far positions at every
+    root. κ(u, u′) lists the profiles of the common neighbours of u and u′ within D − 1 of the root, then those of the
+    neighbours of u and of u′ there (unordered); the profile of a position z of the ball is its distance from the root
+    and how many of its neighbours lie at distance D, D − 1 and D − 2."""
     decided: dict[tuple, bool] = {}
     for found in layers.values():
         if len(found) - 1 != diameter:
             continue
-        near_ball = found[diameter - 1]
-        inner = 0
-        for level in found[:diameter - 1]:
-            inner |= level
+        ball = 0
+        for level in found[:diameter]:
+            ball |= level
         far = [p for p in range(len(near)) if found[diameter] >> p & 1]
-        own = {x: _counts(near[x], near_ball, inner) for x in far}
+        kept: dict[int, tuple] = {}
+        own = {x: _profiles(near[x] & ball, near, found, diameter, kept) for x in far}
         for k, x in enumerate(far):
             for y in far[k + 1:]:
-                key = (_counts(near[x] & near[y], near_ball, inner),) + tuple(sorted((own[x], own[y])))
+                key = (_profiles(near[x] & near[y] & ball, near, found, diameter, kept),) + tuple(sorted((own[x], own[y])))
                 if decided.setdefault(key, bool(near[x] >> y & 1)) != bool(near[x] >> y & 1):
                     return False
     return True
 
 
-def _counts(bits: int, level: int, inner: int) -> tuple[int, int]:
-    """How many of ``bits`` lie at distance D − 1 (``level``) and at most D − 2 (``inner``) from the root."""
-    return bin(bits & level).count("1"), bin(bits & inner).count("1")
+def _profiles(bits: int, near: list[int], found: list[int], diameter: int, kept: dict[int, tuple]) -> tuple:
+    """The sorted profiles of the ball positions in ``bits`` (distance from the root; neighbours at D, D − 1, D − 2)."""
+    out = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        z = low.bit_length() - 1
+        if z not in kept:
+            level = next(k for k, ring in enumerate(found) if ring >> z & 1)
+            kept[z] = (level,) + tuple(bin(near[z] & found[diameter - k]).count("1") for k in range(3))
+        out.append(kept[z])
+    return tuple(sorted(out))
 
 
 def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:

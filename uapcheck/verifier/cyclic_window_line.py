@@ -186,27 +186,28 @@ def _rings_on_arcs(w: int, outside: tuple, n: int) -> tuple[list[list[int]], lis
 
 def count_premise(rings: list[list[int]], around: list[int]) -> bool:
     """Theorem F184's count premise restated: over every root with positions at the largest distance D, the pairs of
-    such far positions with equal counts (common neighbours at distance D − 1 and at most D − 2 from the root; the same
-    for each one's neighbours, unordered) are all adjacent or all not."""
+    such far positions with equal κ (the profiles of their common neighbours within D − 1 of the root, then of each
+    one's neighbours there, unordered; a profile is the distance from the root and the numbers of neighbours at D,
+    D − 1 and D − 2) are all adjacent or all not."""
     d = max(len(r) for r in rings) - 1
     seen: dict = {}
     for ring in rings:
         if len(ring) - 1 != d:
             continue
-        inner = sum(ring[:d - 1])
-        far = [v for v in range(len(around)) if ring[d] >> v & 1]
+        level = {v: k for k, bits in enumerate(ring) for v in range(len(around)) if bits >> v & 1}
+        ball = {v for v, k in level.items() if k < d}
+
+        def profiles(group, ring=ring, level=level) -> tuple:
+            return tuple(sorted((level[z],) + tuple(bin(around[z] & ring[d - k]).count("1") for k in range(3))
+                                for z in group))
+        far = [v for v, k in level.items() if k == d]
+        near = {x: {v for v in ball if around[x] >> v & 1} for x in far}
         for k, x in enumerate(far):
             for y in far[k + 1:]:
-                key = (_counts(around[x] & around[y], ring[d - 1], inner),
-                       frozenset([_counts(around[x], ring[d - 1], inner), _counts(around[y], ring[d - 1], inner)]),
-                       _counts(around[x], ring[d - 1], inner) == _counts(around[y], ring[d - 1], inner))
+                key = (profiles(near[x] & near[y]),) + tuple(sorted((profiles(near[x]), profiles(near[y]))))
                 if seen.setdefault(key, bool(around[x] >> y & 1)) != bool(around[x] >> y & 1):
                     return False
     return True
-
-
-def _counts(bits: int, level: int, inner: int) -> tuple[int, int]:
-    return bin(bits & level).count("1"), bin(bits & inner).count("1")
 
 
 @lru_cache(maxsize=32)
