@@ -408,6 +408,8 @@ DECODERS = {
     "sink_windows_decoder_2k.uap": 43,
     "sink_windows_any_length.uap": "ceiling(n/6) + ceiling(n/6 - 1/2) - 1",
     "early_sinks_window_any_length.uap": "2*ceiling(n/3) - 2",
+    "llama4_chunked_decoder_256k.uap": 8,
+    "llama4_chunked_decoder_any_length.uap": 8,
     # NOT-UAP from n = 12 on, UAP below with these least counts (Theorem F159: a budget on finite widths)
     "alternating_windows_four_layers_any_length.uap": ("n ≥ 12", [1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4]),
 }
@@ -437,7 +439,7 @@ def test_every_catalog_decoder_is_uap_with_its_least_layers(name):
     assert layers == DECODERS[name]
     found = rules(r)
     rule = next(r for r in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS", "SEQ-CAUSAL-FORM",
-                                 "SEQ-CAUSAL-SINKS") if r in found)
+                                 "SEQ-CAUSAL-SINKS", "SEQ-CAUSAL-CHUNKS") if r in found)
     assert found[rule].evidence["least"] is True
 
 

@@ -630,7 +630,8 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
-    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS"):
+    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS",
+                     "SEQ-CAUSAL-CHUNKS"):
         # §21.7: the closed forms' data; §21.8: C from the range's start on, and the pieces below
         kernel = dict(getattr(step, "certificate_json", None) or {})
         kernel.pop("kind", None)
@@ -826,7 +827,8 @@ def _below_pieces(step: proof.Step) -> dict:
     below = [p for p in step.premises if p.rule == "TGT-BELOW"]
     if below:
         return {"below_pieces": _piece_trees(below[0].facts.get("pieces", ()))}
-    form = [p for p in step.premises if p.rule == "SEQ-CAUSAL-FORM"]  # per-layer interval heads at a symbolic n
+    # per-layer interval heads at a symbolic n; chunked layers with the full causal mask (§21.11)
+    form = [p for p in step.premises if p.rule in ("SEQ-CAUSAL-FORM", "SEQ-CAUSAL-CHUNKS")]
     if form:
         from .rules.target_below import TargetPiece
         return {"below_pieces": _piece_trees(TargetPiece(p.lower, p.upper, p.layers)

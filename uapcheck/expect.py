@@ -341,8 +341,12 @@ def split_verdict(spec: S.Spec, verdict_name: str, root) -> SplitVerdict:
         below = {e["n"]: (e["verdict"], e["layers"]) for e in entries if e.get("allowed", True)}
         if not root.evidence.get("range"):
             return SplitVerdict(1, below)
-        start = next((s.facts["from"] for s in root.walk() if s is not root and s.proved and "from" in s.facts
-                      and s.rule.startswith("TGT-")), None)
+        ranged = [s for s in root.walk() if s is not root and s.proved and "from" in s.facts
+                  and s.rule.startswith(("TGT-", "SEQ-CAUSAL-"))]
+        start = ranged[0].facts["from"] if ranged else None
+        for piece in ranged[0].facts.get("form pieces", ()) if ranged and not below else ():
+            if all(isinstance(x, (int, sympy.Integer)) for x in (piece.lower, piece.upper, piece.layers)):
+                below.update({k: ("UAP", int(piece.layers)) for k in range(int(piece.lower), int(piece.upper))})
         return SplitVerdict(int(start) if isinstance(start, (int, sympy.Integer)) else None, below)
     records = root.facts.get("below_range", ())
     below = {r.n: (r.verdict.value if r.verdict is not None else None, r.layers) for r in records if r.allowed}

@@ -83,10 +83,15 @@ def causal_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
         sinks = sinks_form_outcome(spec, ffn_step, tds)
         if sinks is not None:
             return sinks
+        from .layers_chunks import chunk_outcome
+        chunks = chunk_outcome(spec, ffn_step, tds)  # chunked layers with the full causal mask (Theorem F169)
+        if chunks is not None:
+            return chunks
         step = undecided_step(spec, "causal", f"per-layer patterns at a symbolic n: {why}")
         return TargetOutcome("causal", "INCONCLUSIVE", None, False, (step,), step.claim, tuple(tds))
     if n > MAX_SEQ_N:
-        got = interval_outcome(spec, ffn_step, tds) or _sinks(spec, ffn_step, tds)
+        from .layers_chunks import chunk_outcome
+        got = interval_outcome(spec, ffn_step, tds) or _sinks(spec, ffn_step, tds) or chunk_outcome(spec, ffn_step, tds)
         if got is not None:
             return got
     out = _views_outcome(spec, ffn_step, tds)

@@ -46,7 +46,8 @@ class TargetVerdict(proof.Certificate):
         if self.verdict == "UAP":
             heads = [s for s in self.premises if s.rule == "FFN-DEF2" or s.rule.startswith(("TD-", "PE-"))]
             if not proved & {"TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
-                                "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS"} or not all(s.proved for s in heads):
+                                "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS", "SEQ-CAUSAL-CHUNKS"} or \
+                    not all(s.proved for s in heads):
                 raise proof.CertificateRejected("TargetVerdict: UAP without proved layers and head premises")
         elif self.verdict == "NOT-UAP":
             if not proved & {"TGT-NOT-CAUSAL", "TGT-BUDGET"}:

@@ -794,10 +794,11 @@ def _growing_form(ctx, F, data: dict):
                                                         "at its ends"))
 
 
-def check_form_verdict(ctx, s, data: dict) -> str:
-    """TGT-VERDICT on a SEQ-CAUSAL-FORM premise: the range and the pieces stated are the premise's."""
+def check_form_verdict(ctx, s, data: dict, rule: str = "SEQ-CAUSAL-FORM") -> str:
+    """TGT-VERDICT on a SEQ-CAUSAL-FORM premise (or `rule`'s, stating a range and pieces the same way): the range and
+    the pieces stated are the premise's."""
     import sympy
-    form = [p for p in ctx.premises(s) if p["rule"] == "SEQ-CAUSAL-FORM"]
+    form = [p for p in ctx.premises(s) if p["rule"] == rule]
     if not form:
         return ""
     fdata = form[0].get("data") or {}
@@ -805,7 +806,7 @@ def check_form_verdict(ctx, s, data: dict) -> str:
     text = f"n ≥ {start}" if isinstance(start, int) else None
     rng = data.get("range")
     if text is not None and rng != text:
-        raise Reject(f"SEQ-CAUSAL-FORM's count holds for {text}, the verdict states {rng!r}")
+        raise Reject(f"{rule}'s count holds for {text}, the verdict states {rng!r}")
     if not isinstance(rng, str):
         raise Reject("the verdict states no range")
     given, mine = fdata.get("pieces") or [], data.get("below_pieces") or []
@@ -814,8 +815,8 @@ def check_form_verdict(ctx, s, data: dict) -> str:
                        - sympy.sympify(_form_number(ctx, q.get(k), k), strict=True)) == 0  # safe: strict
         for p, q in zip(given, mine) for k in ("from", "below", "layers"))
     if not same or not all(q.get("least") is True for q in mine):
-        raise Reject("the lengths below the range are not SEQ-CAUSAL-FORM's pieces")
-    return "; the range and the lengths below it are SEQ-CAUSAL-FORM's (§21.8)"
+        raise Reject(f"the lengths below the range are not {rule}'s pieces")
+    return f"; the range and the lengths below it are {rule}'s (§21.8)"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1291,6 +1291,10 @@ def verdict(ctx, s):
     if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-FORM" for p in ctx.premises(s)):
         from .rules_layers import check_form_verdict
         below = check_form_verdict(ctx, s, data)
+    if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-CHUNKS" for p in ctx.premises(s)) and \
+            not isinstance(ctx.spec.tokens, int):
+        from .rules_layers import check_form_verdict
+        below = check_form_verdict(ctx, s, data, rule="SEQ-CAUSAL-CHUNKS")
     if want == "UAP" and any(p["rule"] == "SEQ-CAUSAL-SINKS" for p in ctx.premises(s)):
         from .rules_layers import check_sinks_verdict
         below = check_sinks_verdict(ctx, s, data)
@@ -1317,7 +1321,7 @@ def expected_verdict(ctx, s) -> str:
         return "INCONCLUSIVE"
     ffn = [p for p in prem if p["rule"] == "FFN-DEF2"]
     lay = [p for p in prem if p["rule"] in ("TGT-LAYERS", "TGT-PLAIN", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
-                                            "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS")]
+                                            "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS", "SEQ-CAUSAL-CHUNKS")]
     heads = slots(ctx)[1]
     if len(ffn) == 1 and lay and all(p["status"] == "proved" for p in ffn + lay + heads):
         return "INCONCLUSIVE" if below_two_dimensions(ctx) else "UAP"
@@ -1367,3 +1371,46 @@ def alternative(ctx, s):
     below = check_lengths_below(ctx, lay, data, s)
     return VERIFIED, ("inference: TGT-LAYERS proved, FFN-DEF2 and every head's token distinguishing step proved "
                       "give UAP for the family's own class (TGT-VERDICT's rule)" + below)
+
+
+@checker("SEQ-CAUSAL-CHUNKS")
+def causal_chunks(ctx, s):
+    """Theorem F169 (§21.11): the verifier's own reading of the chunked layout, its own count from the statement, and
+    the brute force over the permutations of the prefix at chunk sizes 1, 2, 3 (verifier/causal_chunks.py)."""
+    import sympy
+
+    from . import causal_chunks as chunks
+    from .rules_layers import _form_number, _reading
+    if s.get("status") != "proved":
+        raise Reject("SEQ-CAUSAL-CHUNKS concludes a proved count")
+    if ctx.spec.target != "causal":
+        raise Reject(f"the input declares `target {ctx.spec.target}`, not causal")
+    c = _reading(ctx, "chunks", chunks.read, chunks.NotChunks,
+                 lambda exc: Reject(f"the layers are not Theorem F169's chunked layout: {exc}"))
+    data = s.get("data") or {}
+    if (data.get("layout"), data.get("b"), data.get("least")) != (c.kinds, c.b, True):
+        raise Reject(f"the step states the layout {data.get('layout')!r} with b = {data.get('b')!r}, the verifier "
+                     f"reads {c.kinds!r} with b = {c.b!r} (and a least count)")
+    disagree = chunks.confirm(c)
+    if disagree:
+        raise Reject(f"the brute force over the prefix's permutations disagrees with Theorem F169: {disagree}")
+    n = ctx.spec.tokens
+    if isinstance(n, int):
+        if not isinstance(c.b, int) or data.get("layers") != c.count(n) or data.get("n") != n:
+            raise Reject(f"Theorem F169 gives {c.count(n) if isinstance(c.b, int) else 'no count'} layers at n = {n}")
+        return VERIFIED, (f"Theorem F169 at n = {n}: {c.count(n)} layers (layers {c.g1} and {c.g2} the full causal "
+                          "ones), the brute force over S_n agreeing at chunk sizes 1, 2, 3")
+    b = c.b if isinstance(c.b, int) else sympy.Symbol(c.b, integer=True, positive=True)
+    start, mine = chunks.pieces(c, b)
+    stated = [tuple(_form_number(ctx, p.get(k), f"a piece's {k}") for k in ("from", "below", "layers"))
+              for p in data.get("pieces") or []]
+    given = _form_number(ctx, data.get("from"), "the range's start")
+
+    def same(x, y) -> bool:
+        return sympy.simplify(sympy.sympify(x, strict=True) - sympy.sympify(y, strict=True)) == 0  # safe: strict
+
+    if data.get("layers") != c.g2 or not same(given, start) or len(stated) != len(mine) or \
+            not all(same(x, y) for p, q in zip(stated, mine) for x, y in zip(p, q)):
+        raise Reject(f"Theorem F169 gives {c.g2} layers from n ≥ {start} and the pieces {mine}")
+    return VERIFIED, (f"Theorem F169: {c.g2} layers from n ≥ {start}, the pieces below recomputed, the brute force "
+                      "over S_n agreeing at chunk sizes 1, 2, 3")

@@ -261,6 +261,8 @@ def _target_class(ctx, r) -> tuple[Optional[str], Optional[bool]]:
         target, least = "causal", ((prem["SEQ-CAUSAL-FORM"].get("data") or {}).get("least"))
     if "SEQ-CAUSAL-SINKS" in prem:  # heads with attention sinks (§21.9)
         target, least = "causal", ((prem["SEQ-CAUSAL-SINKS"].get("data") or {}).get("least"))
+    if "SEQ-CAUSAL-CHUNKS" in prem:  # chunked layers with the full causal mask (§21.11)
+        target, least = "causal", ((prem["SEQ-CAUSAL-CHUNKS"].get("data") or {}).get("least"))
     return (target if isinstance(target, str) else None), (least if isinstance(least, bool) else None)
 
 

@@ -318,7 +318,8 @@ def _check_target_verdict(ctx) -> list[str]:
             problems.append(f"group: a verdict for a target class states the trivial group or none, the certificate "
                             f"names {str(g.get('name') if isinstance(g, dict) else g)[:60]!r}")
         lay = [p for p in ctx.premises(r) if p["rule"] in ("TGT-LAYERS", "SEQ-CAUSAL-LAYERS", "SEQ-CAUSAL-INTERVALS",
-                                                            "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS", "TGT-PLAIN")]
+                                                            "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS", "TGT-PLAIN",
+                                                            "SEQ-CAUSAL-CHUNKS")]
         try:
             layers = decode(ctx.cert.get("layers"), ctx.symbols)
             stated = decode((lay[-1].get("data") or {}).get("layers"), ctx.symbols) if lay else None
