@@ -98,7 +98,7 @@ class Family:
     quoted_witness: Optional[Callable[[int], tuple]] = None  # n -> (position, permutation) a concrete step may quote (F53; else `witness`)
     class_witness: Optional[Callable[[int], Optional[tuple]]] = None  # F25: n -> (position, permutation) where the
     #                                                                  layers are D + 1 at n, None where D suffice
-    bound: bool = False                        # F101: `diameter_at` is an upper bound on D, not D
+    bound: bool = False                        # F101 where F168 gives no D: `diameter_at` bounds D
     group_open: tuple = ()                     # F26 (w ≥ 2): the residues of n mod `modulus` where no group is stated
     least_classes: tuple = ()                  # (L, residues) with `least` False: the count is least on the classes
     #                                            n mod L in residues only (F67 on s | n at symbolic n)
@@ -324,26 +324,47 @@ def _f4(b: int, g: int) -> Family:
 def _cross_ball_separates(w: int, s: int, radius: int) -> bool:
     """Colour refinement on the ball of radius R around 1 in the cross graph X (1 ≤ |u − v| ≤ w, s ∤ u − v),
     with the pair types (adjacent in Γ, same class mod s) and the X-distance from 1 as the first colours:
-    True when each of 1, …, w ends with a colour of its own."""
+    True when each of 1, …, w ends with a colour of its own.
+
+    In linear space: a position's next colour is its colour, the colours it sees in its own class (one histogram per
+    class, less its own colour), and those of the pairs 1 ≤ |u − v| ≤ w across classes (at most 2w); the pairs of the
+    third type (neither) see the ball's whole histogram less those two and itself, the same for every position, so
+    they add nothing to the partition."""
+    import numpy as np
     top = 1 + radius * w
-    dist = {1: 0}
+    dist = np.full(top + 1, -1, dtype=np.int64)               # X-distance from 1 on [1, top]; −1 outside the ball
+    dist[1] = 0
     frontier = [1]
     for d in range(1, radius + 1):
         nxt = []
         for u in frontier:
             for v in range(max(1, u - w), min(top, u + w) + 1):
-                if v not in dist and v != u and (v - u) % s:
+                if dist[v] < 0 and v != u and (v - u) % s:
                     dist[v] = d
                     nxt.append(v)
         frontier = nxt
-    ball = sorted(dist)
-
-    def pair(u, v):
-        d = abs(u - v)
-        return (d <= w or d % s == 0, d % s == 0)
-    colour = _refined(ball, {v: dist[v] for v in ball},
-                      lambda v, colour: [(pair(v, u), colour[u]) for u in ball if u != v])
-    return _alone(colour, ball, range(1, w + 1))
+    ball = np.nonzero(dist >= 0)[0]
+    offsets = [d for d in range(-w, w + 1) if d % s]                    # the cross pairs 1 ≤ |d| ≤ w, s ∤ d
+    cross = ball[:, None] + np.array(offsets, dtype=np.int64)[None, :]
+    cross = np.where((cross >= 1) & (cross <= top), cross, 0)           # position 0 is never in the ball
+    residue = ball % s
+    colour = np.unique(dist[ball], return_inverse=True)[1].ravel()
+    count = int(colour.max()) + 1
+    while True:
+        at = np.full(top + 1, -1, dtype=np.int64)
+        at[ball] = colour
+        seen = np.sort(at[cross], axis=1)                                 # the colours across, −1 off the ball
+        table = np.zeros((s, count), dtype=np.int64)                      # colours per class
+        np.add.at(table, (residue, colour), 1)
+        own_class = np.unique(table, axis=0, return_inverse=True)[1].ravel()[residue]
+        sig = np.column_stack([colour, own_class, seen])
+        refined = np.unique(sig, axis=0, return_inverse=True)[1].ravel()
+        if int(refined.max()) + 1 == count:
+            break
+        colour, count = refined, int(refined.max()) + 1
+    first = ball <= w
+    sizes = np.bincount(colour, minlength=count)
+    return bool(first.sum() == w and (sizes[colour[first]] == 1).all())
 
 
 #: The verifier runs its own local view check of F7 for s up to this (as the engine does).
@@ -601,36 +622,80 @@ def _f7(w: int, s: int) -> Optional[Family]:
 def _f164(w: int, s: int, n: int) -> Optional[Family]:
     """Theorem F164 (docs/theory.md §11.11), restated at one n with 6w + 4s + 1 ≤ n: the keys (|N(i)|, |N(v)|,
     |N(v) ∩ N(i)|, Σ over x ∈ N(v) ∩ N(i) of |N(x) ∩ N(i)|) of the pairs v ~ i in one class mod s and of those in
-    different classes are disjoint (computed here from the adjacency matrix A by two matrix products: F = A·A, then
-    A·(A∘F)), and F7's local check holds: G is the reflection and D = 2 layers suffice, least, at n."""
+    different classes are disjoint (`f164_keys`, from the neighbour counts, no matrix), and F7's local check holds: G
+    is the reflection and D = 2 layers suffice, least, at n."""
     if not 2 <= s <= w + 1 or n < 6 * w + 4 * s + 1:
         return None
     # step (6″) for every s ≥ 3 (step (6) reads the classes on Y from F7's step (1), which the keys do not give)
     if s >= 3 and (w > REFINE_MAX_W or not all(_refined_root(w, s, i) for i in range(1, 2 * w + 2 * s + 3))):
         return None
-    import numpy as np
-    step = np.arange(n)
-    joined = ((step <= w) | (step % s == 0)).astype(np.float32)  # u ~ v iff |u − v| ≤ w or s | u − v (0 included)
-    line = np.concatenate([joined[::-1], joined[1:]])
-    # adj[u, v] = joined[|u − v|]: row u of the symmetric Toeplitz matrix is line[n − 1 − u:2n − 1 − u]
-    adj = np.lib.stride_tricks.as_strided(line[n - 1:], shape=(n, n), strides=(-line.itemsize, line.itemsize)).copy()
-    half = (n + 1) // 2                                                # the roots i ≤ (n + 1)/2 (ρ gives the rest)
-    common = adj @ adj[:, :half]                                       # |N(v) ∩ N(i)|, exact in float32 (< 2²⁴)
-    weighted = adj @ (adj[:, :half] * common)                          # Σ over N(v) ∩ N(i) of |N(x) ∩ N(i)|
-    if float(weighted.max()) >= 2 ** 24:
-        return None
-    deg = adj.sum(axis=1)
-    v, i = np.nonzero(adj[:, :half])
-    keep = v != i
-    v, i = v[keep], i[keep]
-    keys = np.stack([deg[i], deg[v], common[v, i], weighted[v, i]], axis=1).astype(np.int64)
-    same = (v - i) % s == 0
-    if set(map(tuple, keys[same].tolist())) & set(map(tuple, keys[~same].tolist())):
+    same, other = f164_keys(w, s, n)
+    if same & other:
         return None
 
     def gens(m):
         return [list(range(m, 0, -1))]
     return Family("F164", n, 2, 2, True, lambda m: sympy.Integer(2), 1, lambda text: text == "reflection", None, gens)
+
+
+def f164_keys(w: int, s: int, n: int) -> tuple[set, set]:
+    """Theorem F164's pair keys at n (positions 0, …, n − 1; N(x) = W(x) ∪ C(x), x itself included), over the roots
+    i < (n + 1)/2 (ρ gives the rest): (the keys of the pairs v ∈ N(i) ∩ C(i), v ≠ i; those of v ∈ N(i) ∖ C(i)).
+
+    Counted, not built: y ∈ N(x) iff |y − x| ≤ w or s | y − x, and for the root i
+    * f_i(x) = |N(x) ∩ N(i)| = [x ∈ C(i)]·|C(i)| + the y ∈ W(x) ∪ W(i) in N(x) ∩ N(i) outside C(x) ∩ C(i);
+    * a pair v with |v − i| ≤ 2w: N(v) ∩ N(i) is C(i) ∪ (W(v) ∩ W(i)) for v ∈ C(i), and lies in W(v) ∪ W(i) otherwise,
+      so its sum is the sum over x within 2w of i, plus |C(i)| for each x ∈ C(i) beyond (where W(x) ∩ W(i) = ∅);
+    * a pair v ∈ C(i) with |v − i| > 2w: f_i(v) = |C(i)| and the sum is S_i = Σ over x ∈ C(i) of f_i(x), so its key
+      is (|N(i)|, |N(v)|, |C(i)|, S_i), one for each value of |N(v)| on the class beyond 2w.
+    Every count within 3w of i is invariant under i ↦ i + s while [i − 3w, i + 3w] ⊆ [0, n − 1]: the near pairs and
+    S_i are computed at the roots i < 3w + s, and repeat with period s above them (i ≤ (n + 1)/2 ≤ n − 1 − 3w)."""
+    import numpy as np
+    half = (n + 1) // 2
+    pos = np.arange(n, dtype=np.int64)
+    size = (n - 1 - pos % s) // s + 1                                     # |C(u)|
+    lo, hi = np.maximum(pos - w, 0), np.minimum(pos + w, n - 1)
+    degree = size + (hi - lo + 1) - ((hi - pos) // s + (pos - lo) // s + 1)  # |C(u)| + |W(u)| − |W(u) ∩ C(u)|
+
+    def member(a, b):  # a ∈ N(b)
+        d = a - b
+        return (np.abs(d) <= w) | (d % s == 0)
+    same: set = set()
+    other: set = set()
+    computed = min(3 * w + s, half)
+    sums = [0] * half
+    for i in range(computed):
+        xs = pos[max(0, i - 2 * w):min(n, i + 2 * w + 1)]
+        ys = pos[max(0, i - 3 * w):min(n, i + 3 * w + 1)]
+        c = int(size[i])
+        both = ((ys[None, :] - xs[:, None]) % s == 0) & ((ys - i) % s == 0)[None, :]
+        f = (member(ys[None, :], xs[:, None]) & member(ys, i)[None, :] & ~both).sum(axis=1)  # int64: all ≤ n²
+        in_class = (xs - i) % s == 0
+        f = f + in_class * c
+        beyond = c * (c - int(in_class.sum()))                          # the x ∈ C(i) beyond 2w, f_i(x) = |C(i)| each
+        sums[i] = int(f[in_class].sum()) + beyond
+        near = member(xs, i)
+        vs = np.nonzero(near & (xs != i))[0]
+        pair_sums = (member(xs[None, :], xs[vs][:, None]) & near[None, :]).astype(np.int64) @ f
+        for k, total in zip(vs.tolist(), pair_sums.tolist()):
+            v = int(xs[k])
+            one_class = (v - i) % s == 0
+            key = (int(degree[i]), int(degree[v]), int(f[k]), int(total) + (beyond if one_class else 0))
+            (same if one_class else other).add(key)
+    for i in range(computed, half):
+        sums[i] = sums[i - s]
+    # the pairs v ∈ C(i) beyond 2w: for each class and each value of |N(v)| on it, its first and last position
+    for r in range(min(s, n)):
+        members = pos[r::s]
+        values = degree[r::s]
+        roots = pos[r:half:s]
+        for value in np.unique(values).tolist():
+            at = members[values == value]
+            first, last = int(at[0]), int(at[-1])
+            hit = roots[(first < roots - 2 * w) | (last > roots + 2 * w)]
+            for i in hit.tolist():
+                same.add((int(degree[i]), value, int(size[i]), int(sums[i])))
+    return same, other
 
 
 def _f8(p: S.Offsets) -> Optional[Family]:

@@ -114,7 +114,8 @@ def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statem
         return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
     except LargeN:
         # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
-        return rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or large.connected(ctx, s)
+        return (rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or _window_union_at_length(ctx, s)
+                or large.connected(ctx, s))
     data = s.get("data") or {}
     if data.get("pair") == [None, None]:  # a closed form's diameter without a pair: the verifier's own lemma at n
         by_lemma = _lemma_at_length(ctx, s)
@@ -794,6 +795,47 @@ def _lemma_at_length(ctx, s):
         return VERIFIED, (f"{head}: G = {lemma.group} of order {want} for n ≥ {lemma.group_from(w)}; "
                           + _lemma_instances(ctx, found, "group") + " (the group up to n = 9, every permutation or nauty)")
     return None
+
+
+def _window_union_at_length(ctx, s):
+    """PAT-CONNECTED at an integer n above the arc limit for several heads whose union is one head's window(w): every
+    other head's arcs lie in it (each part a window or offsets within w, a cyclic part only beside a cyclic window,
+    and n ≥ 2w + 2 so that a cyclic window joins exactly the positions at cyclic distance ≤ w). The union's directed
+    graph is that head's, so its diameter is the lemma's for that head alone (`_lemma_at_length`): counted, not searched
+    (one breadth-first search per position at n = 1,048,576 ran out of any budget). None when no head contains the
+    others."""
+    import dataclasses
+
+    from .. import spec as S
+    n = ctx.spec.tokens
+    if s["rule"] != "PAT-CONNECTED" or len({h.pattern for h in ctx.spec.heads}) < 2:
+        return None
+    for head in ctx.spec.heads:
+        p = head.pattern
+        if not (isinstance(p, S.Window) and isinstance(p.w, int) and not isinstance(p.w, bool) and 1 <= p.w
+                and n >= 2 * p.w + 2):
+            continue
+        if all(_arcs_within_window(other.pattern, p.w, p.cyclic) for other in ctx.spec.heads):
+            alone = dataclasses.replace(ctx, spec=dataclasses.replace(ctx.spec, heads=[head]), cache={})
+            found = _lemma_at_length(alone, s)
+            if found is not None:
+                status, why = found
+                shown = f"window({p.w}){' cyclic' if p.cyclic else ''}"
+                return status, f"every head's arcs lie in {shown}'s, so the union is {shown} alone; {why}"
+    return None
+
+
+def _arcs_within_window(p, w: int, cyclic: bool) -> bool:
+    """Whether every arc of pattern `p` joins positions within distance w (cyclic distance for a cyclic window)."""
+    from .. import spec as S
+    if isinstance(p, S.PatternUnion):
+        return all(_arcs_within_window(q, w, cyclic) for q in p.parts)
+    if isinstance(p, S.Window):
+        return isinstance(p.w, int) and not isinstance(p.w, bool) and 0 <= p.w <= w and (cyclic or not p.cyclic)
+    if isinstance(p, S.Offsets):
+        return (all(isinstance(d, int) and not isinstance(d, bool) and abs(d) <= w for d in p.offsets)
+                and (cyclic or not p.cyclic))
+    return False
 
 
 def _lemma_layers(ctx, n: int):
