@@ -254,7 +254,7 @@ def _large_pattern_data(step: proof.Step) -> Optional[dict]:
         diameter = ev.get("diameter")
         fact = step.facts.get("diameter")
         if step.facts.get("exact") is False and (isinstance(fact, int) or getattr(fact, "is_Integer", False)):
-            # a family theorem that bounds D (F101): the bound, and no diameter
+            # a family theorem that bounds D only (F50, F51; F101 where F168 gives no D): the bound, and no diameter
             return {"diameter": None, "diameter bound": int(fact), "pair": [None, None]}
         if diameter is None and (isinstance(fact, int) or getattr(fact, "is_Integer", False)):
             # a family theorem or a closed form at this n states it as a fact (§11.11), an int or a SymPy Integer

@@ -121,7 +121,9 @@ def _union_family(heads: Sequence[Pattern], n, params) -> Optional[ConnectivityC
     if not isinstance(found, FamilyTheorem) or found.coprime_to > 1 or found.low.free_symbols:
         return None
     rule = f"the union of the heads' arcs is one pattern of {found.section} ({found.family})"
-    if not found.diameter_exact:  # F50, F51, F101: the theorem bounds D only (it was stated as D itself)
+    # F50, F51, and F101 where Theorem F168's base check lies beyond its budget: the theorem bounds D only (it was
+    # stated as D itself); F101 with F168's D is exact
+    if not found.diameter_exact:
         return _conn(Ge(n, found.low), True, bound=found.diameter, rule=rule)
     return _conn(Ge(n, found.low), True, found.diameter, rule=rule)
 

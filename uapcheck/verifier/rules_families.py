@@ -253,8 +253,9 @@ def _layer_values(ctx, s) -> tuple:
 
 def union_layers(ctx, s, fam: families.Family):
     """Several heads: D + 1 layers, not claimed least, with D the union's (Theorem F39: the least count of
-    several heads needs coloured views, not decided at symbolic n). A union whose theorem bounds D (F101): the bound
-    + 1, not least, as for one head (the view argument needs only D ≤ the bound)."""
+    several heads needs coloured views, not decided at symbolic n). A union stated with a bound on D and no D (F101
+    where Theorem F168's base check lies beyond its budget; where it fits, F168 gives D exactly and the union is
+    checked as above): the bound + 1, not least, as for one head (the view argument needs only D ≤ the bound)."""
     data = s.get("data") or {}
     if fam.bound:
         return layers(ctx, s, fam)
@@ -317,8 +318,9 @@ def _instances(ctx, fam: families.Family, what: str) -> str:
 
 
 def _bounded_at(ctx, s, fam: families.Family, n: int, head: str) -> tuple:
-    """At an integer n, a theorem bounding D (F101): PAT-CONNECTED states the bound and no diameter, PAT-LAYERS one
-    layer more, not least."""
+    """At an integer n, a theorem stated with a bound on D and no D (F101 where Theorem F168's base check lies beyond
+    its budget; where it fits, F168's exact D is checked as a diameter): PAT-CONNECTED states the bound and no
+    diameter, PAT-LAYERS one layer more, not least."""
     data = s.get("data") or {}
     bound = int(fam.d(n))
     if data.get("diameter") is not None or data.get("diameter bound", bound) != bound:
@@ -339,7 +341,8 @@ def _bounded_at(ctx, s, fam: families.Family, n: int, head: str) -> tuple:
 
 
 def _bounded(ctx, s, fam: families.Family) -> sympy.Expr:
-    """A theorem stating an upper bound on D (F101): the step states that bound and no diameter; the bound."""
+    """A theorem stated with an upper bound on D and no D (F101 where Theorem F168's base check lies beyond its budget):
+    the step states that bound and no diameter; the bound."""
     data = s.get("data") or {}
     if data.get("diameter") is not None:
         raise Reject(f"Theorem {fam.theorem} bounds the diameter; the step states D itself")
