@@ -381,3 +381,81 @@ def test_programs_generator_yields_valid_programs():
         except UapError:
             pass
     assert ok >= len(sources) * 3 // 4
+
+
+# -- mutated certificates through `uapcheck verify` (campaign of issue 14's third round, in the module docstring) ----
+
+CERTIFIED = ("streaming_llm.uap", "cyclic_two_jumps.uap", "bounded_tanh.uap", "strided_global_n.uap")
+
+
+def mutate_certificate(cert: dict, rng: random.Random) -> dict:
+    """One to three random edits of a certificate's JSON: a number moved or made huge or negative, a value replaced by
+    text, null, another JSON type, a key deleted, a list shortened, lengthened or shuffled, a flag flipped."""
+    import copy
+    out = copy.deepcopy(cert)
+
+    def places(node, where=()):
+        yield where
+        items = node.items() if isinstance(node, dict) else enumerate(node[:50]) if isinstance(node, list) else ()
+        for key, value in items:
+            yield from places(value, where + (key,))
+    spots = [w for w in places(out) if w]
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        where = rng.choice(spots)
+        parent = out
+        try:
+            for key in where[:-1]:
+                parent = parent[key]
+            key, value = where[-1], parent[where[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier edit removed the place
+        op = rng.choice(["add", "huge", "negate", "text", "null", "delete", "type", "drop", "repeat", "flip", "shuffle"])
+        if op == "add" and isinstance(value, int):
+            parent[key] = value + rng.choice([1, -1, 2])
+        elif op == "huge":
+            parent[key] = rng.choice([10 ** 30, 999999999, 2 ** 63, 10 ** 4000])
+        elif op == "negate" and isinstance(value, (int, float)):
+            parent[key] = -value
+        elif op == "text":
+            parent[key] = rng.choice(["", "n", "x" * 10000, "(", "1/0", "exp(exp(exp(x)))", str(value)[::-1]])
+        elif op == "delete" and isinstance(parent, dict):
+            del parent[key]
+        elif op == "type":
+            parent[key] = rng.choice([[], {}, [value], {"v": value}, 1.5, True])
+        elif op == "drop" and isinstance(value, list) and value:
+            value.pop(rng.randrange(len(value)))
+        elif op == "repeat" and isinstance(value, list) and value:
+            value.append(copy.deepcopy(rng.choice(value)))
+        elif op == "flip" and isinstance(value, bool):
+            parent[key] = not value
+        elif op == "shuffle" and isinstance(value, list) and len(value) > 1:
+            rng.shuffle(value)
+        else:
+            parent[key] = None
+    return out
+
+
+def test_mutated_certificates_end_cleanly_and_identically_across_hash_seeds(tmp_path):
+    """`uapcheck verify` on mutants of catalog certificates (and a few truncated files): no traceback, exit codes 0–2,
+    the same output under two hash seeds."""
+    from certificates import certificate
+    rng = random.Random(int(SEED) if SEED is not None else 77)
+    certs = [certificate(name) for name in CERTIFIED]
+    paths = []
+    for k in range(max(CASES // 6, 12)):
+        text = json.dumps(mutate_certificate(rng.choice(certs), rng))
+        path = tmp_path / f"m{k:04d}.json"
+        if k % 10 == 9:  # a truncated file
+            text = text[:rng.randrange(1, len(text))]
+        elif k % 10 == 8:  # an integer beyond Python's 4,300-digit conversion limit, which json.loads refuses
+            text = text.replace('"n": ', '"n": ' + "7" * 5000, 1).replace('"order": ', '"order": ' + "7" * 5000, 1)
+        path.write_text(text, "utf-8")
+        paths.append(str(path))
+    outputs = []
+    for seed in ("0", "12345"):
+        r = run("verify", "--quiet", "--budget", str(BUDGET), "--memory", "1G", *paths, environ=env(PYTHONHASHSEED=seed))
+        assert "Traceback" not in r.stderr, r.stderr[-3000:]
+        assert r.code in (0, 1, 2), (r.code, r.stderr[-3000:])
+        assert r.cpu < len(paths) * (BUDGET + 5) + 15
+        outputs.append((r.code, r.stdout, r.stderr))
+    assert outputs[0] == outputs[1]

@@ -99,11 +99,14 @@ def load(path: str) -> dict:
         raise Malformed(f"cannot read the certificate: {exc.strerror or exc}") from None
     try:
         cert = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, or an integer beyond Python's digit limit
         if path.endswith(".uap") or raw.lstrip()[:12] == b"architecture":
             raise Malformed("this is a .uap file, not a certificate: write its certificate with "
                             "`uapcheck --certificate OUT.json FILE.uap`, then run `uapcheck verify OUT.json`") from None
-        raise Malformed(f"not a JSON certificate ({str(exc).splitlines()[0][:120]})") from None
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "integer string conversion" in why:
+            why = "an integer of more than 4,300 digits, beyond what Python converts"
+        raise Malformed(f"not a JSON certificate ({why[:120]})") from None
     validate(cert)
     return cert
 
