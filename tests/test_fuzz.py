@@ -14,7 +14,16 @@ did not run in the time). Findings: one runaway, fixed at the root — naming th
 its order with n! and computed (10⁹)! at `tokens 1000000000` (the file spent its whole budget "starting";
 tests/test_groups_at_concrete_length.py); no traceback, no exit code outside 0–2, every file within its budget (six
 INCONCLUSIVE by the 2 s budget, naming the step: the asymptotic expansion of nested kernels (4), building or
-analysing the pattern graphs (2))."""
+analysing the pattern graphs (2)).
+
+Campaign of issue 14's third round (`mutate_certificate` added: catalog certificates edited and run through `uapcheck
+verify`): corpora of 840 files each (560 generated, 280 catalog mutations) for UAPCHECK_FUZZ_SEED = 404 and 505, each
+file run with `--budget 2 --memory 1G --no-cache` under PYTHONHASHSEED 0 and 12345 and the outputs compared: 840 and 780
+files run, no traceback, no exit code outside 0–2, no difference between the two runs (one batch of seed 404 ended with
+exit 3 while the sources were being edited under it; re-run from a fixed checkout it ends cleanly and identically).
+Verdicts: UAP 385, NOT-UAP 139, INCONCLUSIVE 554 (77 by the 2 s budget, naming the step), ILL-POSED 169, input errors
+373. Mutated certificates: one finding, fixed at the root — a certificate holding an integer of more than 4,300 digits
+made `json.loads` raise ValueError, an internal error (exit 3); it is now a malformed certificate (exit 2)."""
 from __future__ import annotations
 
 import json
