@@ -135,11 +135,28 @@ def _merge_residues(parts: list, union: bool) -> list:
     return out
 
 
+def _empty_range(bounds: list) -> bool:
+    """Whether integer bounds with integer values on one integer side hold for no value (n = 1 and n ≥ 3)."""
+    lows: dict = {}
+    highs: dict = {}
+    for b in bounds:
+        if b is None or not _integer(b[0]) or not b[2].is_Integer:
+            continue
+        lhs, kind, value = b
+        if kind in ("lower", "equal"):
+            lows[lhs] = max(lows.get(lhs, value), value)
+        if kind in ("upper", "equal"):
+            highs[lhs] = min(highs.get(lhs, value), value)
+    return any(lhs in highs and low > highs[lhs] for lhs, low in lows.items())
+
+
 def _conjunction(parts: list):
     parts = [p for p in _merge_residues(parts, union=False) if p is not sympy.true]
     if any(p is sympy.false for p in parts):
         return sympy.false
     bounds = [_as_bound(p) for p in parts]
+    if _empty_range(bounds):
+        return sympy.false
     kept = []
     for i, p in enumerate(parts):
         b = bounds[i]

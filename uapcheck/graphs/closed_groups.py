@@ -52,6 +52,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import (And, Eq, Ge, Integer, Le, Or, floor)
 
+from ..conditions import simplify_condition
 from ..groups import bucket_kind, ROTATION_AND_REFLECTION_GROUPS, NamedGroup
 from ..spec import Pattern
 from .closed_forms import (ClosedForm, GroupCase, Value, _Atom, _atoms, _fact, _is_int, _merge, _n, _prune, _span,
@@ -401,7 +402,7 @@ def _intersect(xs: list[GroupCase], ys: list[GroupCase]) -> list[GroupCase]:
     out = []
     for x in xs:
         for y in ys:
-            cond = And(x.condition, y.condition)
+            cond = simplify_condition(And(x.condition, y.condition))
             if cond is sympy.false:
                 continue
             m = _meet(x, y)
