@@ -18,11 +18,11 @@ analysing the pattern graphs (2)).
 
 Campaign of issue 14's third round (`mutate_certificate` added: catalog certificates edited and run through `uapcheck
 verify`): corpora of 840 files each (560 generated, 280 catalog mutations) for UAPCHECK_FUZZ_SEED = 404 and 505, each
-file run with `--budget 2 --memory 1G --no-cache` under PYTHONHASHSEED 0 and 12345 and the outputs compared: 840 and 780
-files run, no traceback, no exit code outside 0–2, no difference between the two runs (one batch of seed 404 ended with
+file run with `--budget 2 --memory 1G --no-cache` under PYTHONHASHSEED 0 and 12345 and the outputs compared: all 1,680
+run, no traceback, no exit code outside 0–2, no difference between the two runs (one batch of seed 404 ended with
 exit 3 while the sources were being edited under it; re-run from a fixed checkout it ends cleanly and identically).
-Verdicts: UAP 385, NOT-UAP 139, INCONCLUSIVE 554 (77 by the 2 s budget, naming the step), ILL-POSED 169, input errors
-373. Mutated certificates: one finding, fixed at the root — a certificate holding an integer of more than 4,300 digits
+Verdicts: UAP 418, NOT-UAP 141, INCONCLUSIVE 557 (78 by the 2 s budget, naming the step), ILL-POSED 170, input errors
+394. Mutated certificates (100 for seed 707, twice each, and this module's own): one finding, fixed at the root — a certificate holding an integer of more than 4,300 digits
 made `json.loads` raise ValueError, an internal error (exit 3); it is now a malformed certificate (exit 2)."""
 from __future__ import annotations
 
