@@ -127,6 +127,11 @@ def _primary(form, spec: S.Spec, n: sympy.Symbol):
     return chosen
 
 
+def _diameter_eq(diameter) -> Formula:
+    """`D = …` with the diameter worded as the verdict words a count (⌊n/16⌋ + 3 if n mod 16 = 1, …)."""
+    return eq("D", diameter, None if isinstance(diameter, int) else quantity(diameter).text)
+
+
 def _show_condition(cond, n=None) -> str:
     """`n`: the length, when the condition was read at a concrete one (its range is then that length only)."""
     cond = simplify_condition(cond) if isinstance(cond, sympy.Basic) else cond
@@ -418,25 +423,28 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
     elif exact and isinstance(diameter, sympy.Piecewise):
         # D by residue (Theorem F53): the count is least in every residue class, D or D + 1 as the method says
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
-                         eq("D", diameter, quantity(diameter).text), " (", method, ")")
+                         _diameter_eq(diameter), " (", method, ")")
     elif exact and isinstance(layers, sympy.Piecewise):
         # the count depends on n mod L (Theorems F25, F86): D on some classes, D + 1 on the others, least on each
         claim = claim_of(count, " attention layers are needed and suffice for every n in the range, with ",
-                         eq("D", diameter), ": D on the residue classes where no view witness exists, D + 1 where "
+                         _diameter_eq(diameter), ": D on the residue classes where no view witness exists, D + 1 where "
                          "one does (", method, ")")
     elif least_classes:
         where = class_condition(length, least_classes[0], least_classes[1])
-        claim = claim_of(count, " attention layers suffice for every n in the range, with ", eq("D", diameter),
+        claim = claim_of(count, " attention layers suffice for every n in the range, with ", _diameter_eq(diameter),
                          "; they are least for ", Formula(where, show_condition(where)), " and sufficient, not shown "
                          "least, on the other classes (", method, ")")
+    elif exact and not is_zero(sympy.sympify(layers - diameter - 1, strict=True)):  # safe: strict
+        # a count other than D and D + 1 at some n (Theorem F151: max(2, D)): the method says why it is least
+        claim = claim_of(count, " attention layers are needed and suffice, with ", _diameter_eq(diameter), " (",
+                         method, ")")
     elif exact:
-        claim = claim_of(count, " attention layers are needed and suffice: with ", eq("D", diameter),
+        claim = claim_of(count, " attention layers are needed and suffice: with ", _diameter_eq(diameter),
                          " layers some position cannot tell a sample from a rearrangement outside the group; with "
                          "D + 1 its view determines the whole sample (", method, ")")
     else:
         claim = claim_of(count, " = D + 1 attention layers suffice by the view argument; ",
-                         eq("D", diameter, None if isinstance(diameter, int) else quantity(diameter).text),
-                         " layers are necessary, and whether they suffice is not decided (", method, ")")
+                         _diameter_eq(diameter), " layers are necessary, and whether they suffice is not decided (", method, ")")
     method = str(method)  # the evidence and the certificate word it as the claim does
     ev = {"diameter": diameter, "layers": layers, "least": exact, "method": method}
     facts = {"layers": layers, "diameter": diameter, "least": exact}
