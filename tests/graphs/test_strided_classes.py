@@ -134,3 +134,19 @@ def test_the_merged_head_at_4096_is_rechecked_by_the_verifier():
     assert rejected(lambda s: s["data"].__setitem__("layers", 3), "PAT-LAYERS")
     assert rejected(lambda s: s["certificate"]["claims"].__setitem__("least", False), "PAT-LAYERS")
     assert rejected(lambda s: s["data"].__setitem__("order", 4), "SYM-AUT")
+
+
+@pytest.mark.parametrize("n,w,s", [(25, 2, 3), (61, 6, 6), (300, 9, 5), (700, 20, 7)])
+def test_the_pair_keys_are_sorted_rows_each_once(n, w, s):
+    """The keys come coded as one integer each and decoded: rows in lexicographic order, no row twice, and the
+    neighbour table's rows ascending, each position once, padded with n."""
+    import numpy as np
+    for keys in C.pair_keys(n, w, s):
+        rows = keys.tolist()
+        assert rows == sorted(map(list, set(map(tuple, rows))))
+        assert keys.dtype == np.int64 and keys.shape[1] == 4
+    table = C.neighbour_table(n, w, s)
+    for v in range(n):
+        row = [x for x in table[v].tolist() if x < n]
+        assert row == sorted(set(row)) == [x for x in range(n) if abs(x - v) <= w or (x - v) % s == 0]
+        assert all(x == n for x in table[v].tolist()[len(row):])

@@ -25,7 +25,10 @@ def neighbour_table(n: int, w: int, s: int):
     import numpy as np
     rows = []
     for v in range(n):
-        rows.append(np.union1d(np.arange(max(0, v - w), min(n - 1, v + w) + 1), np.arange(v % s, n, s)))
+        lo, hi = max(0, v - w), min(n - 1, v + w)
+        members = np.arange(v % s, n, s)
+        # the class below the window, the window, the class above it: ascending, each position once
+        rows.append(np.concatenate((members[members < lo], np.arange(lo, hi + 1), members[members > hi])))
     width = max(len(r) for r in rows)
     table = np.full((n + 1, width), n, dtype=np.int64)
     for v, r in enumerate(rows):
@@ -33,33 +36,60 @@ def neighbour_table(n: int, w: int, s: int):
     return table
 
 
+def _row_codes(rows, radices):
+    """Each row (non-negative integers, column k below radices[k]) as one int64, in the rows' lexicographic order."""
+    import numpy as np
+    code = np.zeros(len(rows), dtype=np.int64)
+    for k, radix in enumerate(radices):
+        code = code * radix + rows[:, k]
+    return code
+
+
+def _code_rows(codes, radices):
+    """The rows `_row_codes` coded (the inverse)."""
+    import numpy as np
+    out = np.empty((len(codes), len(radices)), dtype=np.int64)
+    for k in range(len(radices) - 1, -1, -1):
+        out[:, k] = codes % radices[k]
+        codes = codes // radices[k]
+    return out
+
+
 def pair_keys(n: int, w: int, s: int):
     """(keys of the same-class pairs, keys of the cross pairs) over the roots i ≤ (n + 1)/2: two int64 arrays of
-    rows (|N(i)|, |N(v)|, f_i(v), Σ f_i over N(v) ∩ N(i)), duplicates removed."""
+    rows (|N(i)|, |N(v)|, f_i(v), Σ f_i over N(v) ∩ N(i)), duplicates removed, in lexicographic order. Each key is
+    coded as one int64 for the duplicates (degrees and f below width + 1, the sum below width² + 1), and x ∈ N(i)
+    is read as |x − i| ≤ w or x's class (a table of the classes, −1 on the padding) equal to i's."""
     import numpy as np
     table = neighbour_table(n, w, s)
     width = table.shape[1]
     degree = np.count_nonzero(table < n, axis=1)
     roots = np.arange((n + 1) // 2)
     chunk = max(1, _CHUNK_WORDS // (width * width))
+    positions = table.astype(np.int32)  # n < 2³¹: half the memory traffic of int64
+    classes = np.where(table < n, table % s, -1).astype(np.int32)
+    radices = (width + 1, width + 1, width + 1, width * width + 1)
     same, cross = [], []
     for start in range(0, len(roots), chunk):
         r = roots[start:start + chunk]
         ball = table[r]                                   # c × width: N(i), padded with n
-        far = table[ball]                                 # c × width × width: N(v) for v ∈ N(i)
-        gap = far - r[:, None, None]
-        inside = (far < n) & ((np.abs(gap) <= w) | (gap % s == 0))   # x ∈ N(v) ∩ N(i)
+        far = positions[ball]                             # c × width × width: N(v) for v ∈ N(i)
+        gap = far - r[:, None, None].astype(np.int32)
+        inside = ((gap <= w) & (gap >= -w) & (far < n)) | (classes[ball] == (r % s)[:, None, None].astype(np.int32))
         f = np.count_nonzero(inside, axis=2)              # f_i(v)
         dense = np.zeros((len(r), n + 1), dtype=np.int64)
         np.put_along_axis(dense, ball, f, axis=1)
         dense[:, n] = 0
-        h = (np.take_along_axis(dense, far.reshape(len(r), -1), axis=1).reshape(far.shape) * inside).sum(axis=2)
+        h = np.where(inside, np.take_along_axis(dense, far.reshape(len(r), -1), axis=1).reshape(far.shape),
+                     0).sum(axis=2)
         real = (ball < n) & (ball != r[:, None])
         member = real & ((ball - r[:, None]) % s == 0)
         keys = np.stack([np.broadcast_to(degree[r][:, None], ball.shape), degree[ball], f, h], axis=2)
-        same.append(np.unique(keys[member], axis=0))
-        cross.append(np.unique(keys[real & ~member], axis=0))
-    return np.unique(np.concatenate(same), axis=0), np.unique(np.concatenate(cross), axis=0)
+        codes = _row_codes(keys.reshape(-1, 4), radices).reshape(ball.shape)
+        same.append(np.unique(codes[member]))
+        cross.append(np.unique(codes[real & ~member]))
+    return (_code_rows(np.unique(np.concatenate(same)), radices),
+            _code_rows(np.unique(np.concatenate(cross)), radices))
 
 
 def class_collision(n: int, w: int, s: int) -> Optional[tuple]:
