@@ -310,7 +310,31 @@ script's method (`measure`, 5 repeats, load average 4) gives 3.91×B, and other 
 4.2×B with B between 0.35 and 0.49 s: the target of 4×B is met only narrowly and not in every round, as B's own
 spread is as large as the margin. Now the heaviest: blocks_dilated_exchange_n (about 2 s: F118's exact decision at
 each length of its check, eccentricities, canonical forms and automorphism counts), then
-blocks_window_strided_shorter_n (the lengths below its range and F111's far-adjacency table)."""
+blocks_window_strided_shorter_n (the lengths below its range and F111's far-adjacency table).
+
+Then (2026-12-06, speed14; load average 5 to 14 on the 2 cores from the other lanes' test runs, so every wall figure
+is inflated). A profile of the whole catalog cold (cProfile, one process, `-j 1`, 198 files, JSON) at 2a434ca:
+per-file CPU about 21 s unprofiled, of which the file added since the table above,
+sparse_transformer_merged_4096 (Theorem F164), about 5 s alone: Theorem F7's base case for window(64) + strided(64)
+(graphs/families.py `strided_ball_separates`, each position's marks found by scanning the whole ball of 4,033
+positions, 2.8 s) and F164's pair keys (graphs/strided_classes.py, 1.9 s); the lengths below a range about 7 s
+(1,740 derivations at n ≤ 128; per length the rooted views, the layer count's quick tests, the connectivity probes
+and the kernel's re-checks, the group, each a few percent; no single cost dominates); the families' matching and
+instance checks most of the rest. Deciding each length once per equal concrete file across files would save 0.02 s:
+of the 1,740 derivations 1,731 are of distinct files at that n (path, name and locations left out), as the kernel,
+the pattern and the layer budget differ from file to file; the pieces that repeat (connectivity, group, kernel
+premises, FFN-DEF2) are already kept per process. Cut, each in its own commit, every output byte-identical (JSON
+and text of every catalog file against main): F7's base case reads each position's marks off its window and its
+class (2.8 to 0.6 s); a rooted view built from its arc list reads that list for its canonical form instead of
+igraph's get_edgelist (about 0.8 s of the lengths' time); the arc codes sorted by timsort (a set of ints iterates
+nearly in order); F164's pair keys coded as one int64 each for their duplicates, classes read off a table, int32
+positions (1.9 to 1.05 s). The sort in graphs/refinement.py was measured on the colour keys it sorts (hashes,
+not nearly sorted): the same time either way, left as it is. What is left at the top: F164's pair keys (1 s, an
+n · width² pass), the lengths below a range (about 7 s, spread over the engines), and
+blocks_window_strided_shorter_n, ring_mirrored_wide_window_heads_n and longt5_local_any_length (their lengths). The
+catalog rows above after these cuts (`--catalog-only --repeat 1`, load average 12.7 at the start): 198 files 18.1 s
+CPU = 44.4×B (the 193 files of the table before were 15.0 s = 44.0×B; the five files added since cost about 3 s,
+sparse_transformer_merged_4096 2.5 s of it after the cuts), the 57 original files 3.26×B (target met)."""
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
