@@ -30,6 +30,7 @@ from functools import lru_cache
 from math import gcd
 from typing import Mapping, Optional, Sequence
 
+from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import _atoms, _is_int, _merge, _Undecided
 
@@ -360,7 +361,7 @@ def exact_at(patterns: Sequence[Pattern], n: int, params: Mapping, hubs: int) ->
 # ---------------------------------------------------------------------------------------------
 # The anchor
 
-@lru_cache(maxsize=128)
+@exact_cache(maxsize=128)  # emptied with the other per-process caches (tests/conftest.py)
 def _decide(patterns: tuple, params_items: tuple) -> Optional[ColouredLine]:
     params = dict(params_items)
     found = line_heads(patterns, params)
