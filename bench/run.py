@@ -5,7 +5,7 @@ benches, as ratios to B = `python -c "import sympy"` timed in the same run.
     python bench/run.py --catalog-only [--repeat 3]
 
 regenerates bench/RESULTS.md and (through bench/bench_sizes.py) bench/SIZES.md in one command.
-`--catalog-only` re-measures only the catalog rows, the per-file table and the history of
+`--catalog-only` re-measures only the catalog rows and the per-file table of
 bench/RESULTS.md (a few minutes instead of about ten) and keeps the rest of the file as it is.
 
 Every check runs with `--no-cache` (the derivation itself), except the rows marked "result cache
@@ -414,6 +414,25 @@ def _row(name: str, r: dict, target) -> str:
             f"{r['wall_ratio']:.2f}×B | {'' if target is None else f'≤ {target}×B'} | {met} |")
 
 
+HISTORY_HEADING = "## Before the start-up and batch work, and since"
+
+
+def _history(out: Path) -> str:
+    """The history section as the results file has it (paragraphs are added there by hand, and a run keeps them);
+    HISTORY when the file or its section does not exist yet."""
+    if not out.exists():
+        return HISTORY
+    lines = out.read_text("utf-8").split("\n")
+    if HISTORY_HEADING not in lines:
+        return HISTORY
+    k = lines.index(HISTORY_HEADING) + 1
+    body = []
+    while k < len(lines) and not lines[k].startswith("## "):
+        body.append(lines[k])
+        k += 1
+    return "\n".join(body).strip()
+
+
 def catalog_only(ns) -> int:
     """Re-measure the catalog rows, the per-file table and the history; keep the rest of the file."""
     out = Path(ns.out)
@@ -444,12 +463,6 @@ def catalog_only(ns) -> int:
             while k < len(old) and (not old[k] or old[k].startswith("|")):
                 k += 1  # the old table
             new.append("")
-            continue
-        elif line == "## Before the start-up and batch work, and since":
-            new += [line, "", HISTORY, ""]
-            k += 1
-            while k < len(old) and not old[k].startswith("## "):
-                k += 1
             continue
         elif line.startswith("B itself:"):
             new.append(line)
@@ -524,7 +537,7 @@ def main() -> int:
     lines += rows or ["", "```", text.rstrip(), "```"]
     lines.append("")
 
-    lines += ["## Before the start-up and batch work, and since", "", HISTORY, ""]
+    lines += [HISTORY_HEADING, "", _history(Path(ns.out)), ""]
 
     sizes = HERE / "SIZES.md"  # large n: bench/bench_sizes.py, run here too unless --no-sizes
     if not ns.no_sizes:
