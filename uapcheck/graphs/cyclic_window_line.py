@@ -121,6 +121,11 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
         f"the least layer count on the classes n mod {P} outside {{{', '.join(map(str, classes.least))}}}: neither "
         f"the count premise nor a far swap holds at every length of the class checked, so whether D layers "
         f"suffice is not decided at symbolic n ({SECTION}, Theorem F184, §13 L4)")
+    if isinstance(n, (int, Integer)):  # a concrete length reads its class's count and one flag
+        least = int(n) % P in classes.least
+        return FamilyTheorem(
+            "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",
+            Integer(2), (), count, least, why_layers, open_question="" if least else question)
     return FamilyTheorem(
         "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",
         Integer(2), (), count, every, why_layers, open_question=question,
