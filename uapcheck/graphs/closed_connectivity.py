@@ -27,7 +27,9 @@ Connectivity and diameter
   dilated parts whose strides and steps share a factor g ≥ 2: every arc keeps p mod g, witness (1, 2) (Theorem F89
   (a)).
 * blocks(b): n ≤ b is complete; n > b: positions 1 and b + 1 lie in different blocks, no arc leaves
-  a block, witness (1, b + 1).
+  a block, witness (1, b + 1). With non-cyclic offsets of one sign beside it (one b, no other kind), an offset arc
+  never carries information to a later block (all positive: witness (b + 1, 1)) or an earlier one (all negative:
+  witness (1, b + 1)).
 * any global(g ≥ 1) (star = global(1)): j -> 1 -> i for all i, j, so strongly connected with
   diameter ≤ 2; it is 1 exactly when the union is complete.  With the other parts P the union is
   complete iff n ≤ N0:  none, causal, strided(s ≥ 2), dilated(r ≥ 2): N0 = g + 1 (the pair g + 1,
@@ -147,6 +149,9 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
         split = _blocks_stride_split(by["blocks"].args[0], by["strided"].args[0], n)
         if split is not None:
             return split
+    one_way = _blocks_one_way(atoms, n)
+    if one_way is not None:
+        return one_way
     modulus = _common_modulus(atoms)
     if modulus is not None:
         return [_conn(one, True, Integer(0), rule="n = 1"),
@@ -169,6 +174,30 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
             return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
+
+
+def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
+    """blocks(b) with non-cyclic offsets of one sign (an integer b ≥ 1, no other kind): a block arc keeps the block
+    ⌈p/b⌉, and with every offset positive (i attends to i + k) an offset arc carries information from a position to an
+    earlier one, so the block of a position x_j reaches never grows: x_1 never reaches b + 1; with every offset negative,
+    likewise x_(b + 1) never reaches 1. Complete for n ≤ b (one block)."""
+    if {a.kind for a in atoms} != {"blocks", "offsets"}:
+        return None
+    blocks = [a for a in atoms if a.kind == "blocks"]
+    if len(blocks) != 1 or not _is_int(blocks[0].args[0]) or int(blocks[0].args[0]) < 1:
+        return None
+    b = Integer(int(blocks[0].args[0]))
+    offsets = [k for a in atoms if a.kind == "offsets" for k in a.args]
+    if not all(k.is_positive or k.is_negative for k in offsets):
+        return None  # a named offset of unknown sign: the other rules decide
+    signs = {_sign(k) for k in offsets}
+    if signs == {1}:
+        witness, rule = (b + 1, Integer(1)), "blocks(b) + offsets all positive: information never moves to a later block"
+    elif signs == {-1}:
+        witness, rule = (Integer(1), b + 1), "blocks(b) + offsets all negative: information never moves to an earlier block"
+    else:
+        return None
+    return _complete_cases(n, b, "blocks(b), n ≤ b") + [_conn(Ge(n, b + 1), False, witness=witness, rule=rule)]
 
 
 def _common_modulus(atoms: list[_Atom]) -> Optional[int]:
