@@ -203,15 +203,18 @@ def _spaced(text: str, tex: str) -> str:
 _LONG_FORMULA = 60
 
 
-def formula_tex(part) -> str:
+def formula_tex(part, headline: bool = False) -> str:
     """A claim's formula part in math mode (through SymPy's LaTeX printer); a group named by a
-    description is set as text."""
+    description is set as text. `headline`: inside the verdict headline, the argument of \\textbf, where a long
+    formula's own line ends with \\newline (\\par is not allowed there)."""
     tex = part_latex(part)
     if tex is None:
         return escape(part.text)
     tex = " ".join(tex.split())
     if len(tex) > _LONG_FORMULA or getattr(part, "structure", None) is not None:
         # a group named by its structure has words in \text, where TeX cannot break: a line of its own
+        if headline:
+            return r"\newline\uapmath{" + tex + r"}\newline "
         return r"\par{\centering\uapmath{" + tex + r"}\par}"
     return f"${tex}$"
 
@@ -238,7 +241,7 @@ def group_math(group) -> str:
     residue class of n as each class's group with its condition in math mode."""
     if group.classes:
         last = len(group.classes) - 1 if group.every_class() else len(group.classes)
-        return ", ".join(f"{group_math(c.group)} if {formula_tex(Formula(c.condition, ''))}" if k < last
+        return ", ".join(f"{group_math(c.group)} if {formula_tex(Formula(c.condition, ''), headline=True)}" if k < last
                          else f"else {group_math(c.group)}" for k, c in enumerate(group.classes))
     name = group.name
     if name:
@@ -291,14 +294,16 @@ def headline_tex(result) -> str:
     alternative = getattr(result, "alternative", None)
     if result.verdict != "UAP":
         where = result.root.facts.get("range")  # a NOT-UAP verdict's range, the obstruction's (§12)
-        stated = "for " + formula_tex(Formula(where, "")) + escape(lengths_text(result)) if where is not None else ""
+        stated = "for " + formula_tex(Formula(where, ""), headline=True) + escape(lengths_text(result)) \
+            if where is not None else ""
         if alternative is not None:
             within = f" ({stated})" if stated else ""
             return escape(f"{result.verdict} for G-equivariant targets") + within + "; " + _target_tex(alternative)
         if other_classes(result) and where is None:
             return _classes_tex(result)[2:] + escape(f"; {result.verdict} otherwise")
         if where is not None:
-            return escape(result.verdict) + " (for " + formula_tex(Formula(where, "")) + ")" + _classes_tex(result) + \
+            return escape(result.verdict) + " (for " + formula_tex(Formula(where, ""), headline=True) + ")" + \
+                _classes_tex(result) + \
                 escape(lengths_text(result))
         return escape(result.verdict)
     g, lay = result.group, result.layers
@@ -314,14 +319,15 @@ def headline_tex(result) -> str:
 
 def _classes_tex(result) -> str:
     """"; NOT-UAP for $n \\geq 3 \\wedge …$" for each residue class with another verdict (§12)."""
-    return "".join(f"; {escape(verdict)} for " + formula_tex(Formula(cond, "")) for cond, verdict in other_classes(result))
+    return "".join(f"; {escape(verdict)} for " + formula_tex(Formula(cond, ""), headline=True)
+                   for cond, verdict in other_classes(result))
 
 
 def condition_tex(group) -> str:
     """The group's range condition: in math mode when it is typed (`condition_formula`), else words."""
     typed = getattr(group, "condition_formula", None)
     if typed is not None:
-        return formula_tex(Formula(typed, str(group.condition)))
+        return formula_tex(Formula(typed, str(group.condition)), headline=True)
     return escape(str(group.condition))
 
 
