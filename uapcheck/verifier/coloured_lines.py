@@ -257,10 +257,7 @@ def exact_at(pats: Sequence[S.Pattern], n: int, hubs: int) -> bool:
     """The coloured union's order at n equals the number of maps of Sym({1..g}) × ⟨reversal of g + 1..n⟩ keeping it."""
     from . import groups
     heads = [patterns.head_arcs(p, n) for p in pats]
-    lab: dict = {}
-    for idx, arcs in enumerate(heads):
-        for arc in arcs:
-            lab[arc] = lab.get(arc, ()) + (idx,)
+    lab = patterns.head_labels(heads)
     full, _ = groups.full_order(lab, n, "none")
     if full is None:
         return False

@@ -523,12 +523,7 @@ def _nauty_instances(spec, pats, classes, modulus, top: int = INSTANCE_TOP) -> s
         for n in range(c["from"], top + 1):
             if (n - c["residue"]) % modulus:
                 continue
-            heads = [patterns.head_arcs(p, n) for p in pats]
-            lab: dict = {}
-            for idx, arcs in enumerate(heads):
-                for a in arcs:
-                    lab[a] = lab.get(a, ()) + (idx,)
-            full, method = groups.full_order(lab, n, "none")
+            full, method = groups.full_order(patterns.head_labels([patterns.head_arcs(p, n) for p in pats]), n, "none")
             if full is None:
                 return f"instances not re-counted ({method})"
             if full != order_of({"kind": c["kind"], "elements": list(c["elements"])}, n):

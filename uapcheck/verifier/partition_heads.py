@@ -133,11 +133,7 @@ def _terms(heads: list, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
 
 def _nauty_order(pats: list, n: int) -> int:
     from . import groups
-    lab: dict = {}
-    for idx, p in enumerate(pats):
-        for a in patterns.head_arcs(p, n):
-            lab[a] = lab.get(a, ()) + (idx,)
-    got, method = groups.full_order(lab, n, "none")
+    got, method = groups.full_order(patterns.head_labels([patterns.head_arcs(p, n) for p in pats]), n, "none")
     if got is None:
         raise Trust(f"Theorem F72: the order is not re-counted ({method})")
     return got

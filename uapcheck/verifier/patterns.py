@@ -228,6 +228,15 @@ def _bucket(d: int, num_buckets: int, max_distance: int) -> int:
     return _released_bucket(d, num_buckets, max_distance)
 
 
+def head_labels(heads: Sequence[frozenset]) -> dict:
+    """(j, i) -> the indices of the heads (arc sets, in order) that contain the arc: the arc-coloured union."""
+    lab: dict = {}
+    for idx, arcs in enumerate(heads):
+        for arc in arcs:
+            lab[arc] = lab.get(arc, ()) + (idx,)
+    return lab
+
+
 def labels(spec: S.Spec, heads: Sequence[frozenset]) -> dict:
     return labels_at(spec, heads, spec.tokens)
 
