@@ -99,9 +99,33 @@ def test_one_named_size_gets_its_pieces_with_the_other_fixed(p):
     w = 3 if "window(3)" in p else "w"
     k = 0 if "sinks" not in p else (2 if "sinks(2)" in p else 6 if "sinks(6)" in p else "k")
     assert outcome.pieces == window_pieces(w, k)
-    assert "n ≤ 2: 1 layer; 3 ≤ n < " in outcome.phrase()
+    if k == 6:  # every length is at least the 6 sinks: n ≤ 2 is no length of the file
+        assert "n ≤ 2" not in outcome.phrase() and "6 ≤ n < max(12, w + 8): max(2, ⌈5/w⌉) layers" in outcome.phrase()
+    else:
+        assert "n ≤ 2: 1 layer; 3 ≤ n < " in outcome.phrase()
     if k in (0, 2):  # ⌈(k − 1)/w⌉ ≤ 1: two layers throughout
         assert outcome.pieces[1].layers == 2
+
+
+@pytest.mark.parametrize("lower", [3, 4, 7])
+def test_a_sink_count_of_at_least_three_states_no_length_below_it(lower):
+    """`param k integer >= 3`: every allowed length is ≥ k ≥ 3, so "n ≤ 2: 1 layer" is no length of the file and is
+    not stated; the one piece below the range starts at the least allowed k and agrees with the receptive search."""
+    source = PARAMS.replace("k integer >= 1", f"k integer >= {lower}") + BODY.format(p="causal & window(2) + sinks(k)")
+    result, outcome = pieces_of(source)
+    assert "n ≤ 2" not in outcome.phrase() and f"{max(3, lower)} ≤ n < max(2·k, k + 4)" in outcome.phrase()
+    assert outcome.pieces == window_pieces(2, "k", lower) and len(outcome.pieces) == 1
+    for k in range(lower, lower + 4):
+        for n in range(k, max(k + 4, 2 * k)):
+            assert stated(outcome.pieces, 2, k, n) == least_by_search(2, k, n), (k, n)
+    with pytest.raises(proof.CertificateRejected):  # the pieces of an unbounded k under the bound's certificate
+        WindowBelowRange(2, "k", window_pieces(2, "k"), lower).check()
+    text = source
+    cert = json.loads(json.dumps(certfile.build(result, text)))
+    assert _outcome(cert, "TGT-BELOW").outcome == VERIFIED
+    _step(cert, "TGT-BELOW")["data"]["pieces"].insert(0, {"condition": "n ≤ 2", "from": 1, "below": 3, "layers": 1,
+                                                          "least": True})
+    assert _outcome(cert, "TGT-BELOW").outcome == REJECTED
 
 
 def test_with_an_encoding_or_a_bias_the_lengths_below_are_not_decided():

@@ -92,11 +92,21 @@ class TargetPiece:
                 "layers": out(self.layers), "least": self.least}
 
 
-def window_pieces(w, k) -> tuple[TargetPiece, ...]:
+def least_sinks(k, lower: int = 1) -> int:
+    """The least sink count the file allows: k itself when it is an integer, else its param's bound `lower`."""
+    return k if isinstance(k, int) else lower
+
+
+def window_pieces(w, k, k_lower: int = 1) -> tuple[TargetPiece, ...]:
     """The lengths below the range of a causal window of width w with k ≥ 0 sinks (ints or param names), with their
-    least counts (§14.7, *the lengths below the range*)."""
+    least counts (§14.7, *the lengths below the range*). `k_lower`: the least value of a param k (`integer >= K`).
+    A length is at least the number of sinks, so the lengths below the least allowed k are not lengths the file
+    allows: n ≤ 2 is stated only when some allowed k is ≤ 2, and the second piece starts at the least allowed k when
+    that is above 3 (`window(w) + sinks(6)` at n: 6 ≤ n < max(12, w + 8))."""
+    least = least_sinks(k, k_lower)
     w, k = _symbol(w), _symbol(k)
-    return (TargetPiece(1, 3, 1), TargetPiece(3, window_start(w, k), short_count(w, k)))
+    upper = (TargetPiece(max(3, least), window_start(w, k), short_count(w, k)),)
+    return upper if least >= 3 else (TargetPiece(1, 3, 1), *upper)
 
 
 def _same(a, b) -> bool:
@@ -131,20 +141,22 @@ class WindowBelowRange(proof.Certificate):
     w: object  # an int or a param name
     k: object
     pieces: tuple
+    k_lower: int = 1  # the least value of a param k
     kind = "window-below-range"
 
     def check(self) -> None:
-        want = window_pieces(self.w, self.k)
+        want = window_pieces(self.w, self.k, self.k_lower)
         if len(self.pieces) != len(want) or not all(
                 _same(p.lower, q.lower) and _same(p.upper, q.upper) and _same(p.layers, q.layers) and p.least
                 for p, q in zip(self.pieces, want)):
             raise proof.CertificateRejected("WindowBelowRange: the pieces are not the lemma's (§14.7)")
         start = window_start(_symbol(self.w), _symbol(self.k))
         bounds = [p.lower for p in self.pieces] + [start]
-        if bounds[0] != 1 or not all(_same(p.upper, b) for p, b in zip(self.pieces, bounds[1:])):
+        first = least_sinks(self.k, self.k_lower)
+        if bounds[0] != (1 if first < 3 else first) or not all(_same(p.upper, b) for p, b in zip(self.pieces, bounds[1:])):
             raise proof.CertificateRejected("WindowBelowRange: the pieces do not partition the lengths below the range")
         for w in (self.w,) if isinstance(self.w, int) else INSTANCE_VALUES:
-            for k in (self.k,) if isinstance(self.k, int) else INSTANCE_VALUES:
+            for k in (self.k,) if isinstance(self.k, int) else [v for v in INSTANCE_VALUES if v >= self.k_lower]:
                 self._check_instance(w, k)
 
     def _check_instance(self, w: int, k: int) -> None:
@@ -160,7 +172,8 @@ class WindowBelowRange(proof.Certificate):
                 raise proof.CertificateRejected(f"WindowBelowRange: at w = {w}, k = {k}, n = {n} the least is {truth}")
 
     def to_json(self):
-        return {"kind": self.kind, "w": self.w, "k": self.k, "pieces": [p.to_json() for p in self.pieces]}
+        return {"kind": self.kind, "w": self.w, "k": self.k, "k_lower": self.k_lower,
+                "pieces": [p.to_json() for p in self.pieces]}
 
 
 N_SMALL = written("n ≤ 2", r"n \leq 2")
@@ -172,9 +185,10 @@ CITE_BELOW = proof.derived("Definition 3", "Theorem 1", text=(
 
 @proof.rule("TGT-BELOW", "The lengths below a causal window's range with params: least layers in closed form", CITE_BELOW,
             statuses=(proof.PROVED,), certificates=(WindowBelowRange,))
-def below_step(layers: proof.Step, w, k, n: str, where: str) -> proof.Step:
-    """`n`: the name of the symbolic length; `where`: the closed form's range ("n ≥ max(2·k, k + w + 2)")."""
-    pieces = tuple(replace(p, symbol=n) for p in window_pieces(w, k))
+def below_step(layers: proof.Step, w, k, n: str, where: str, k_lower: int = 1) -> proof.Step:
+    """`n`: the name of the symbolic length; `where`: the closed form's range ("n ≥ max(2·k, k + w + 2)");
+    `k_lower`: the least value of a param k."""
+    pieces = tuple(replace(p, symbol=n) for p in window_pieces(w, k, k_lower))
     parts: list = []
     for i, p in enumerate(pieces):
         parts += ([" and "] if i else []) + [value(p.layers), " for ", written(p.condition(), p.condition_latex())]
@@ -190,7 +204,7 @@ def below_step(layers: proof.Step, w, k, n: str, where: str) -> proof.Step:
     statement = claim("below the range ", written(where, where.replace("≥", r"\geq").replace("·", r"\cdot ")),
                       " the least numbers of attention layers for causal targets are ", *parts,
                       why)
-    cert = WindowBelowRange(w, k, pieces)
+    cert = WindowBelowRange(w, k, pieces, k_lower)
     return proof.conclude(statement, proof.PROVED, [layers],
                           evidence={"pieces": [p.words() for p in pieces], "w": w, "k": k, "range": where},
                           facts={"pieces": pieces}, certificate=cert)

@@ -1111,7 +1111,8 @@ def _with_pieces(spec: S.Spec, outcome: TargetOutcome, where: str) -> TargetOutc
             or outcome.target != "causal" or not outcome.least:
         return outcome
     lay = next(s for s in outcome.steps if s.rule == "TGT-LAYERS")
-    step = below_step(lay, kind[1], kind[2], str(spec.tokens), where)
+    k_lower = next((p.lower for p in spec.params if p.name == kind[2] and p.lower is not None), 1)
+    step = below_step(lay, kind[1], kind[2], str(spec.tokens), where, max(k_lower, 1))
     return replace(outcome, pieces=step.facts["pieces"], steps=(*outcome.steps, step))
 
 

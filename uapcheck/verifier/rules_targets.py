@@ -634,14 +634,18 @@ def _check_stated_range(ctx, s, kind) -> None:
         raise Reject(f"the stated range n ≥ {sympy.sstr(stated)} is not within the closed form's n ≥ {sympy.sstr(want)}")
 
 
-def own_pieces(kind) -> list:
+def own_pieces(kind, k_lower: int = 1) -> list:
     """§14.7 below the range of a causal window with k ≥ 0 sinks, as the verifier states it: (first n, first n above,
     least layers) for n ≤ 2 (1 layer: r ≤ 1 and no rearranged prefix of length ≥ 2 before a row) and for
     3 ≤ n < the range (max(2, ⌈(k − 1)/w⌉): the diameter is at most max(1, ⌈(k − 1)/w⌉) there, 2 layers when it is
-    1 as for the full causal mask, and no receptive witness when it is ≥ 2)."""
+    1 as for the full causal mask, and no receptive witness when it is ≥ 2). No length is below the number of sinks:
+    when every allowed k (`k_lower`, a param's least value) is ≥ 3, n ≤ 2 is no length of the file and the second
+    piece starts at the least allowed k."""
     _, w, k = kind
     short = 2 if isinstance(k, int) and k <= 2 else sympy.Max(2, sympy.ceiling((k - 1) / w))
-    return [(1, 3, 1), (3, R.closed_from(kind), short)]
+    least = k if isinstance(k, int) else k_lower
+    upper = (max(3, least), R.closed_from(kind), short)
+    return [upper] if least >= 3 else [(1, 3, 1), upper]  # a length is at least the number of sinks
 
 
 @checker("TGT-BELOW")
@@ -663,14 +667,15 @@ def below(ctx, s):
         raise Reject("the lemma is about a causal window whose range has params")
     stated = [(_piece_value(ctx, p, "from"), _piece_value(ctx, p, "below"), _piece_value(ctx, p, "layers"),
                p.get("least")) for p in (s.get("data") or {}).get("pieces") or []]
-    want = own_pieces(kind)
+    k_lower = _sink_lower(ctx, kind)
+    want = own_pieces(kind, k_lower)
     if len(stated) != len(want) or not all(
             least is True and _same(a, x) and _same(b, y) and _same(m, z)
             for (a, b, m, least), (x, y, z) in zip(stated, want)):
         raise Reject("the pieces are not §14.7's below the range: n ≤ 2: 1 layer; 3 ≤ n < the range: "
                      f"{sympy.sstr(want[1][2])} layers")
     ws = [kind[1]] if isinstance(kind[1], int) else [1, 2, 3]
-    ks = [kind[2]] if isinstance(kind[2], int) else [1, 2, 3]
+    ks = [kind[2]] if isinstance(kind[2], int) else [k_lower, k_lower + 1, k_lower + 2]
     for inst in [("window", w, k) for w in ws for k in ks]:
         values = {sym: v for sym, v in zip(kind[1:], inst[1:]) if isinstance(sym, sympy.Symbol)}
         for n in range(max(inst[2], 1), min(R.closed_from(inst), R.WITNESS_MAX_N + 1)):
@@ -681,6 +686,14 @@ def below(ctx, s):
     return VERIFIED, ("§14.7 below the range (n ≤ 2: 1 layer; 3 ≤ n < the range: max(2, ⌈(k − 1)/w⌉)), re-derived; "
                       f"every length n ≤ {R.WITNESS_MAX_N} below the range re-checked at w = {', '.join(map(str, ws))}, "
                       f"k = {', '.join(map(str, ks))} by trying every permutation")
+
+
+def _sink_lower(ctx, kind) -> int:
+    """The least value of a param sink count (its `integer >= K` bound; 1 when unbounded or an integer)."""
+    if isinstance(kind[2], int):
+        return 1
+    name = next((nm for nm, sym in ctx.symbols.items() if sym == kind[2]), None)
+    return max(1, next((p.lower for p in ctx.spec.params if p.name == name and p.lower is not None), 1))
 
 
 def _piece_value(ctx, piece: dict, key: str):
