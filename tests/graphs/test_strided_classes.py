@@ -150,3 +150,58 @@ def test_the_pair_keys_are_sorted_rows_each_once(n, w, s):
         row = [x for x in table[v].tolist() if x < n]
         assert row == sorted(set(row)) == [x for x in range(n) if abs(x - v) <= w or (x - v) % s == 0]
         assert all(x == n for x in table[v].tolist()[len(row):])
+
+
+def _pair_keys_by_gathers(n: int, w: int, s: int):
+    """The keys as the engine first computed them: for each root, every v of its row and every x of N(v) gathered
+    from the neighbour table (|N(i)|² entries per root), membership in N(i) read off |x − i| ≤ w or the class."""
+    import numpy as np
+    table = C.neighbour_table(n, w, s)
+    degree = np.count_nonzero(table < n, axis=1)
+    same, cross = set(), set()
+    for i in range((n + 1) // 2):
+        ball = table[i]
+        far = table[ball]
+        inside = ((np.abs(far - i) <= w) & (far < n)) | ((far < n) & ((far - i) % s == 0))
+        f = np.count_nonzero(inside, axis=1)
+        f_of = dict(zip(ball.tolist(), f.tolist()))
+        for k, v in enumerate(ball.tolist()):
+            if v == n or v == i:
+                continue
+            h = sum(f_of[x] for x, hit in zip(far[k].tolist(), inside[k].tolist()) if hit)
+            (same if (v - i) % s == 0 else cross).add((int(degree[i]), int(degree[v]), int(f[k]), h))
+    return same, cross
+
+
+@pytest.mark.parametrize("n,w,s", [(5, 1, 2), (9, 4, 5), (23, 3, 3), (64, 7, 8), (150, 12, 5), (257, 16, 17),
+                                   (400, 30, 2), (333, 10, 11)])
+def test_the_prefix_sums_are_the_gathered_keys(n, w, s):
+    """The keys by inclusion and exclusion over N(v) = W(v) ∪ C(v) (binary searches in each root's sorted row)
+    against the pairwise gathers, on lengths inside and outside F164's range, short rows and full ones."""
+    got_same, got_cross = C.pair_keys(n, w, s)
+    same, cross = _pair_keys_by_gathers(n, w, s)
+    assert set(map(tuple, got_same.tolist())) == same
+    assert set(map(tuple, got_cross.tolist())) == cross
+
+
+@pytest.mark.parametrize("n", [8192, 12000, 16000])
+def test_the_merged_head_near_the_top_of_the_gap_matches_the_verifier(n):
+    """window(64) + strided(64) up to F7's start s(4w + 3) = 16,576: the engine's keys are the verifier's (counted
+    from neighbour functions and the period s), and they separate the classes."""
+    same, cross = C.pair_keys(n, 64, 64)
+    v_same, v_cross = V.f164_keys(64, 64, n)
+    assert set(map(tuple, same.tolist())) == v_same and set(map(tuple, cross.tolist())) == v_cross
+    assert C.class_collision(n, 64, 64) is None
+
+
+def test_the_merged_head_at_16000_is_decided_by_f164_within_the_family_budget():
+    """At n = 16,000 the keys once took longer than the 10 s the family theorems get, and the file fell to the token
+    graph and D + 1 layers (INCONCLUSIVE under the default budget): now F164 decides it, 2 layers, least."""
+    from uapcheck.derive import check_spec
+    from uapcheck.parse import parse_source
+    src = "tokens 16000\nattention { kernel k(x, y) = exp(x . y); pattern window(64) + strided(64) }"
+    result = check_spec(parse_source(src, "merged.uap"), 60)
+    assert result.verdict == "UAP"
+    (step,) = {s for s in result.root.walk() if s.rule == "PAT-LAYERS"}
+    assert step.facts == {"diameter": 2, "layers": 2, "least": True}
+    assert "Theorem F164" in step.evidence["method"]

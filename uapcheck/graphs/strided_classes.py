@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-#: roots handled at once (each holds about (2w + 1 + n/s)² small integers per root)
-_CHUNK_WORDS = 4_000_000
+#: pair entries (roots × the row width) handled at once, about eight arrays of int64 each
+_CHUNK_WORDS = 500_000
 
 
 def neighbour_table(n: int, w: int, s: int):
@@ -58,38 +58,72 @@ def _code_rows(codes, radices):
 def pair_keys(n: int, w: int, s: int):
     """(keys of the same-class pairs, keys of the cross pairs) over the roots i ≤ (n + 1)/2: two int64 arrays of
     rows (|N(i)|, |N(v)|, f_i(v), Σ f_i over N(v) ∩ N(i)), duplicates removed, in lexicographic order. Each key is
-    coded as one int64 for the duplicates (degrees and f below width + 1, the sum below width² + 1), and x ∈ N(i)
-    is read as |x − i| ≤ w or x's class (a table of the classes, −1 on the padding) equal to i's."""
+    coded as one int64 for the duplicates (degrees and f below width + 1, the sum below width² + 1).
+
+    Both entries after the degrees are sums A_i(v, g) = Σ_{x ∈ N(v) ∩ N(i)} g(x) over the root's sorted row N(i)
+    (g = 1 gives f_i(v), then g = f_i gives the last entry), and N(v) = W(v) ∪ C(v) splits each by inclusion and
+    exclusion: the x of N(i) in [v − w, v + w], plus those in v's class, minus those in both. Each of the three is a
+    range of one sorted order of N(i) (by position; by (class, position)), so a sum is a difference of prefix sums
+    at two binary-search bounds: about |N(i)|·log |N(i)| per root instead of the |N(i)|² of the pairs (x, v)."""
     import numpy as np
     table = neighbour_table(n, w, s)
     width = table.shape[1]
     degree = np.count_nonzero(table < n, axis=1)
     roots = np.arange((n + 1) // 2)
-    chunk = max(1, _CHUNK_WORDS // (width * width))
-    positions = table.astype(np.int32)  # n < 2³¹: half the memory traffic of int64
-    classes = np.where(table < n, table % s, -1).astype(np.int32)
+    chunk = max(1, _CHUNK_WORDS // width)
     radices = (width + 1, width + 1, width + 1, width * width + 1)
     same, cross = [], []
     for start in range(0, len(roots), chunk):
         r = roots[start:start + chunk]
-        ball = table[r]                                   # c × width: N(i), padded with n
-        far = positions[ball]                             # c × width × width: N(v) for v ∈ N(i)
-        gap = far - r[:, None, None].astype(np.int32)
-        inside = ((gap <= w) & (gap >= -w) & (far < n)) | (classes[ball] == (r % s)[:, None, None].astype(np.int32))
-        f = np.count_nonzero(inside, axis=2)              # f_i(v)
-        dense = np.zeros((len(r), n + 1), dtype=np.int64)
-        np.put_along_axis(dense, ball, f, axis=1)
-        dense[:, n] = 0
-        h = np.where(inside, np.take_along_axis(dense, far.reshape(len(r), -1), axis=1).reshape(far.shape),
-                     0).sum(axis=2)
-        real = (ball < n) & (ball != r[:, None])
-        member = real & ((ball - r[:, None]) % s == 0)
-        keys = np.stack([np.broadcast_to(degree[r][:, None], ball.shape), degree[ball], f, h], axis=2)
-        codes = _row_codes(keys.reshape(-1, 4), radices).reshape(ball.shape)
+        ball = table[r]                                   # c × width: N(i) ascending, padded with n
+        codes, member, real = _chunk_codes(r, ball, degree, n, w, s, radices)
         same.append(np.unique(codes[member]))
         cross.append(np.unique(codes[real & ~member]))
     return (_code_rows(np.unique(np.concatenate(same)), radices),
             _code_rows(np.unique(np.concatenate(cross)), radices))
+
+
+def _chunk_codes(r, ball, degree, n: int, w: int, s: int, radices):
+    """The coded keys of the pairs (i, v), v in the row of root i, for a chunk of roots, with the masks of the
+    pairs in one class and of the real pairs (v a position, v ≠ i)."""
+    import numpy as np
+    c, width = ball.shape
+    real_x = ball < n
+    rows = np.arange(c, dtype=np.int64)[:, None]
+    span = n + 1                                          # a row's positions and padding lie in [0, n]
+    by_position = (rows * span + ball).ravel()            # ascending: the rows are, and row k lies below row k + 1
+    classes = np.where(real_x, ball % s, s)               # the padding after every class
+    order = np.argsort(classes * span + ball, axis=1, kind="stable")
+    by_class = (rows * ((s + 1) * span) + np.take_along_axis(classes * span + ball, order, axis=1)).ravel()
+    v = ball
+    low, high = np.maximum(v - w, 0), np.minimum(v + w, n - 1)
+    vc = (v % s) * span
+    base_p, base_c = rows * span, rows * ((s + 1) * span)
+    offset_p, offset_c = rows * width, rows * width
+    # bounds within the row (0 … width), for [v − w, v + w], v's class, and the class within [v − w, v + w]
+    bounds = [np.searchsorted(by_position, (base_p + low).ravel(), "left").reshape(c, width) - offset_p,
+              np.searchsorted(by_position, (base_p + high).ravel(), "right").reshape(c, width) - offset_p,
+              np.searchsorted(by_class, (base_c + vc).ravel(), "left").reshape(c, width) - offset_c,
+              np.searchsorted(by_class, (base_c + vc + n).ravel(), "right").reshape(c, width) - offset_c,
+              np.searchsorted(by_class, (base_c + vc + low).ravel(), "left").reshape(c, width) - offset_c,
+              np.searchsorted(by_class, (base_c + vc + high).ravel(), "right").reshape(c, width) - offset_c]
+
+    def sums(g):
+        """A_i(v, g) for every v of the row: g is given on the row (0 on the padding)."""
+        zero = np.zeros((c, 1), dtype=np.int64)
+        pos = np.concatenate((zero, np.cumsum(g, axis=1)), axis=1)
+        cls = np.concatenate((zero, np.cumsum(np.take_along_axis(g, order, axis=1), axis=1)), axis=1)
+
+        def between(prefix, lo, hi):
+            return np.take_along_axis(prefix, hi, axis=1) - np.take_along_axis(prefix, lo, axis=1)
+        return (between(pos, bounds[0], bounds[1]) + between(cls, bounds[2], bounds[3])
+                - between(cls, bounds[4], bounds[5]))
+    f = np.where(real_x, sums(real_x.astype(np.int64)), 0)
+    h = sums(f)
+    real = real_x & (ball != r[:, None])
+    member = real & ((ball - r[:, None]) % s == 0)
+    keys = np.stack([np.broadcast_to(degree[r][:, None], ball.shape), degree[ball], f, h], axis=2)
+    return _row_codes(keys.reshape(-1, 4), radices).reshape(ball.shape), member, real
 
 
 def class_collision(n: int, w: int, s: int) -> Optional[tuple]:
