@@ -164,6 +164,57 @@ def test_the_record_copy_shares_only_values_that_cannot_change():
     assert proof._frozen(plain) is plain
 
 
+def test_a_fact_holding_a_list_inside_a_dataclass_cannot_be_changed_through_a_reader():
+    """`step.fact` and `step.facts` hand out the record's values: a list inside a frozen dataclass fact (a group's
+    generators) that a reader, or the rule that passed it, changes afterwards leaves the record, what the next
+    reader gets and the JSON made from it as `conclude` saw them."""
+    from uapcheck.certificates import Generators
+    from uapcheck.rules import symmetry
+    graphs = _graphs("window(1)", 6)
+    reflection = (6, 5, 4, 3, 2, 1)
+    generators = [reflection]
+    info = GroupInfo("reflection", 2, generators)  # type: ignore[arg-type]  # a list where the engine puts a tuple
+    step = symmetry.group_step("window(1)", info, {}, Generators(graphs, (None,), "none", (reflection,), 2))
+    json_before = json.dumps(step.facts_json, sort_keys=True)
+    generators.append((1, 2, 3, 4, 5, 6))  # the rule's own list
+    step.fact("group").generators.append((2, 1, 3, 4, 5, 6))  # a reader's
+    step.facts["group"].generators.clear()
+    assert step.fact("group").generators == [reflection] and step.facts["group"].generators == [reflection]
+    assert json.dumps(step.facts_json, sort_keys=True) == json_before
+
+
+def test_a_certificate_holding_a_list_cannot_be_changed_after_it_was_checked():
+    """The certificate a step keeps is its own copy of the one checked: a list inside it (a graph tuple passed as a
+    list, the realising pair of the diameter as a list) changed by the rule afterwards, or by a reader of
+    `step.certificate`, changes neither the record nor its JSON."""
+    from uapcheck.certificates import Diameter
+    from uapcheck.graphs import analyze_connectivity
+    graphs = list(_graphs("window(1)", 8))
+    conn = analyze_connectivity(tuple(graphs))
+    conn = dataclasses.replace(conn, lower_pair=list(conn.lower_pair))
+    certificate = Diameter(graphs, conn)  # type: ignore[arg-type]
+    step = pattern.connected_step("window(1)", certificate, {})
+    pair = list(conn.lower_pair)
+    graphs.clear()
+    conn.lower_pair[0] = 99
+    step.certificate.graphs.clear()
+    step.certificate.connectivity.lower_pair[1] = 99
+    assert len(step.certificate.graphs) == 1 and list(step.certificate.connectivity.lower_pair) == pair
+    assert step.certificate_json["realised by"] == {"from j": pair[0], "to i": pair[1]}
+    step.certificate.check()  # what the record keeps is still the certificate that was checked
+
+
+def test_values_that_cannot_change_are_shared_with_readers_not_copied():
+    """A fact or a certificate holding nothing changeable (tuples, numbers, frozen dataclasses of them) is the
+    record's own object; `_frozen` of a frozen dataclass holding a list is a copy with its own list."""
+    res = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
+    group = next(s for s in res.root.walk() if s.rule == "SYM-AUT")
+    assert group.fact("group") is group.fact("group") and group.certificate is group.certificate
+    info = GroupInfo("reflection", 2, [(2, 1)])  # type: ignore[arg-type]
+    kept = proof._frozen(info)
+    assert kept is not info and kept == info and kept.generators is not info.generators
+
+
 def test_rules_are_registered_only_in_the_rules_package():
     with pytest.raises(RuntimeError, match="registry is closed|uapcheck.rules"):
         @proof.rule("TEST-FORGE", "forged", "nowhere", statuses=(proof.PROVED,))

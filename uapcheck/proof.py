@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import copy
+import dataclasses
 import functools
 import sys
 import types
@@ -234,42 +235,94 @@ def _json_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: Any, share: bool = False) -> Any:
     """`value` as it is now, for the record `conclude` keeps: every dict, list and set inside copied (a Mapping read
-    into a dict), tuples rebuilt when something inside them is, and the values that cannot change shared (text,
-    numbers, SymPy expressions, enum members, claims, certificates and other frozen dataclasses); any other object is
-    copied with `copy.deepcopy`. A rule that changes a value it passed after `conclude` never changes the step's
-    record, nor the JSON made from it on first read."""
+    into a dict), tuples, named tuples and frozen dataclasses (claims, certificates) rebuilt when something inside
+    them is, and the values that cannot change shared (text, numbers, SymPy expressions, enum members, and tuples and
+    frozen dataclasses holding only such values); any other object is copied with `copy.deepcopy`, or shared when
+    `share` is set (inside a certificate: its graphs and engine records are built once and never changed). A rule
+    that changes a value it passed after `conclude` never changes the step's record, nor the JSON made from it on
+    first read; `_frozen(v) is v` exactly when `v` holds nothing that could change."""
     kind = type(value)
     if kind in _JSON_ATOMS:
         return value
     if kind is list:
-        return [v if type(v) in _JSON_ATOMS else _frozen(v) for v in value]
+        return [v if type(v) in _JSON_ATOMS else _frozen(v, share) for v in value]
     if kind is tuple:
         if all(type(v) in _JSON_ATOMS for v in value):
             return value
-        parts = tuple(_frozen(v) for v in value)
+        parts = tuple(_frozen(v, share) for v in value)
         return value if all(a is b for a, b in zip(parts, value)) else parts
     if kind is dict or isinstance(value, Mapping):
-        return {k: v if type(v) in _JSON_ATOMS else _frozen(v) for k, v in value.items()}
+        return {k: v if type(v) in _JSON_ATOMS else _frozen(v, share) for k, v in value.items()}
     if kind in (set, frozenset):
         return frozenset(value)  # elements are hashable: values that do not change
-    if _unchanging(kind) or isinstance(value, tuple):  # a named tuple: its fields cannot be rebound
+    fields = _frozen_fields(kind)
+    if fields is not None:
+        return _frozen_dataclass(value, fields, share or isinstance(value, Certificate))
+    if isinstance(value, tuple):
+        if hasattr(kind, "_make"):  # a named tuple: its fields cannot be rebound, what they hold may change
+            parts = tuple(_frozen(v, share) for v in value)
+            return value if all(a is b for a, b in zip(parts, value)) else kind._make(parts)
+        return value
+    if share or _unchanging(kind):
         return value
     return copy.deepcopy(value)
+
+
+def _frozen_dataclass(value: Any, fields: tuple, share: bool) -> Any:
+    """A frozen dataclass whose fields are `_frozen`: the value itself when none of them changes, else a shallow copy
+    with the copied fields (set as `dataclasses` sets a frozen field)."""
+    changed = {}
+    for name in fields:
+        field = getattr(value, name, _NOT_MADE)
+        if field is _NOT_MADE or type(field) in _JSON_ATOMS:
+            continue
+        kept = _frozen(field, share)
+        if kept is not field:
+            changed[name] = kept
+    if not changed:
+        return value
+    made = copy.copy(value)
+    for name, kept in changed.items():
+        object.__setattr__(made, name, kept)
+    return made
+
+
+_FROZEN_FIELDS: dict[type, Optional[tuple]] = {}
+
+
+def _frozen_fields(kind: type) -> Optional[tuple]:
+    """The field names of a frozen dataclass `kind`, None for any other class (asked once per class)."""
+    try:
+        return _FROZEN_FIELDS[kind]
+    except KeyError:
+        params = getattr(kind, "__dataclass_params__", None)
+        names = (tuple(f.name for f in dataclasses.fields(kind)) if params is not None and params.frozen
+                 else None)
+        _FROZEN_FIELDS[kind] = names
+        return names
+
+
+def _changeable(facts: dict, certificate: Optional[Certificate]) -> frozenset:
+    """What a reader of a step gets a copy of (`readable`): ("facts", name) for each fact, and ("certificate", None)
+    for the certificate, that holds something a reader could change (a list, dict or set, or another object)."""
+    out = {("facts", k) for k, v in facts.items() if type(v) not in _JSON_ATOMS and _frozen(v) is not v}
+    if certificate is not None and _frozen(certificate) is not certificate:
+        out.add(("certificate", None))
+    return frozenset(out)
 
 
 _UNCHANGING: dict[type, bool] = {}
 
 
 def _unchanging(kind: type) -> bool:
-    """Values of `kind` cannot change once made: SymPy expressions, enum members, claims, certificates, frozen
-    dataclasses, ranges, int and text subclasses (asked once per class)."""
+    """Values of `kind` cannot change once made: SymPy expressions, enum members, ranges, int and text subclasses,
+    claims and certificates (asked once per class; a frozen dataclass's fields are looked at, `_frozen_dataclass`)."""
     known = _UNCHANGING.get(kind)
     if known is None:
-        params = getattr(kind, "__dataclass_params__", None)
-        known = _UNCHANGING[kind] = (issubclass(kind, (sympy.Basic, Enum, Claim, Certificate, int, float, str, bytes,
-                                                       range)) or (params is not None and params.frozen))
+        known = _UNCHANGING[kind] = issubclass(kind, (sympy.Basic, Enum, Claim, Certificate, int, float, str, bytes,
+                                                      range))
     return known
 
 
@@ -419,15 +472,26 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
         if name in _JSON_SOURCES:
             return property(lambda self: _json_copy(json_form(self, name)))
         if name == "facts":
-            return property(lambda self: dict(record(self)[name]))
+            return property(lambda self: {k: readable(self, "facts", k, v) for k, v in record(self)[name].items()})
+        if name == "certificate":
+            return property(lambda self: readable(self, "certificate", None, record(self)[name]))
         return property(lambda self: record(self)[name])
+
+    def readable(self: Step, field: str, key: Optional[str], value: Any) -> Any:
+        """A fact or the certificate as a reader gets it: the record's own value when nothing in it can change,
+        else a copy (`_frozen`), so that a reader who changes a list, dict or set inside it never changes the record,
+        the JSON made from it, or what the next reader gets."""
+        if (field, key) not in record(self)["changeable"]:
+            return value
+        return _frozen(value, share=field == "certificate")
 
     for name in _FIELDS:
         type.__setattr__(Step, name, getter(name))
 
     def fact(self: Step, name: str, default: Any = None) -> Any:
         """One typed fact: `step.facts.get(name, default)` without copying every fact first."""
-        return record(self)["facts"].get(name, default)
+        facts = record(self)["facts"]
+        return readable(self, "facts", name, facts[name]) if name in facts else default
 
     type.__setattr__(Step, "fact", fact)
 
@@ -518,6 +582,8 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             check = entry["checks"].get(type(certificate))
             if check is None:
                 raise CertificateRejected(f"rule {active_id} does not conclude from a {type(certificate).__name__}")
+            # the record keeps its own copy of what it checked: the rule's certificate may hold a list it changes later
+            certificate = _frozen(certificate)
             check(certificate)
         citation = entry["citation"]
         if variant is not None:
@@ -536,7 +602,7 @@ def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a 
             "facts_json": _NOT_MADE, "facts_json source": _frozen(typed_facts),
             "certificate": certificate,
             "certificate_json": None if certificate is None else _NOT_MADE, "certificate_json source": certificate,
-            "head": _current_head.get(),
+            "head": _current_head.get(), "changeable": _changeable(typed_facts, certificate),
         }
         return step
 
