@@ -17,6 +17,7 @@ end groups; D + 1 layers, not least, unless S = −S and Theorem F118's premise 
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from math import gcd
 from typing import Optional, Sequence
@@ -374,8 +375,43 @@ def _family(b: int, low: int, diameter_low: int, period: int, growth: int, base:
         return sympy.Integer(left * right[rho] * (2 if rho == 0 and symmetric else 1))
 
     def name(text):
-        return text in ("trivial", "reflection") or "reflection i ↦ n + 1 − i" in text or "keep the arcs" in text
+        return group_name_fits(text, b, left, right, symmetric)
     layers = ({"least": False, "layers_by": lambda n: diameter(n) + 1} if not symmetric else
               family_fields(b, tuple(jumps), low, diameter_low, group_low, radius, diameter, "F116"))
     return Family("F115", low, 0, 0, order=order, modulus=b, name=name, witness=None, diameter_at=diameter,
                   period=period, **layers)
+
+
+_TURN = "the reflection i ↦ n + 1 − i"
+
+
+def _kept(order) -> str:
+    """A pattern for the engine's words for the permutations of some positions near an end that keep the arcs."""
+    return r"the permutations of \{[0-9, ]+\} that keep the arcs \(order " + str(order) + r"\)"
+
+
+def group_name_fits(text: str, b: int, left: int, right: tuple, symmetric: bool) -> bool:
+    """`text` names F116's group E_L × E_R(n mod b) (× the reflection when b | n and S = −S) on some residue class,
+    written as the engine writes it at an integer n (`trivial`; each end group of order > 1 by the positions it
+    moves and its order; the reflection), or at symbolic n (the reflection "when b | n", the right end "by residue of
+    n mod b"); or the short name of one class's group (`trivial`, `reflection`) other checks ask the family about.
+    The orders are the verifier's own (its end groups and S = −S); a name of another group, or of an end group of
+    another order, does not fit."""
+    for rho in range(b):
+        turn = symmetric and rho == 0
+        if left == 1 and right[rho] == 1 and text in (("reflection", "the reflection", _TURN) if turn else ("trivial",)):
+            return True
+        parts = ([_kept(left)] if left > 1 else []) + ([_kept(right[rho])] if right[rho] > 1 else [])
+        if turn:
+            parts.append(re.escape(_TURN))
+        if parts and re.fullmatch(" × ".join(parts), text):
+            return True
+    parts = [_kept(left)] if left > 1 else []
+    if any(order > 1 for order in right):
+        parts.append(re.escape("the permutations of the positions near n that keep the arcs (order by residue of n mod "
+                               f"{b})"))
+    if symmetric:
+        parts.append(re.escape(f"{_TURN} when {b} | n"))
+    if parts == [re.escape(f"{_TURN} when {b} | n")]:
+        return text == f"{_TURN} when {b} | n, else trivial"
+    return bool(parts) and re.fullmatch(" × ".join(parts), text) is not None

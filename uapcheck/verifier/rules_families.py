@@ -425,6 +425,10 @@ def group(ctx, s, fam: families.Family):
             if not families.same_order(fam, claimed, n, case["residue"]):
                 raise Reject(f"for n ≡ {case['residue']} (mod {fam.modulus}) the order {sympy.sstr(claimed)} is not "
                              f"Theorem {fam.theorem}'s")
+            if name in _ONE_GROUP and claimed != _ONE_GROUP[name]:
+                # the name of one class's group (F116's "reflection" where b | n) stated for every class
+                raise Reject(f"the group is named {name!r} for every n, and its order is {sympy.sstr(claimed)} for "
+                             f"n ≡ {case['residue']} (mod {fam.modulus})")
     else:
         claimed = _value(ctx, data.get("order"), "the order")
         if fam.modulus != 1 or not families.same_order(fam, claimed, n, None):
@@ -434,6 +438,10 @@ def group(ctx, s, fam: families.Family):
     return VERIFIED, (f"Theorem {fam.theorem} for n ≥ {low}: the stated order is the theorem's closed form"
                       + (f" in every residue class mod {fam.modulus}" if fam.modulus > 1 else "") + left + "; "
                       + _instances(ctx, fam, "group") + " (every permutation, or nauty)")
+
+
+#: Names of one group of a fixed order: a step naming the group so for every n states that order in every class.
+_ONE_GROUP = {"trivial": 1, "reflection": 2, "the reflection": 2, "the reflection i ↦ n + 1 − i": 2}
 
 
 def _check_data(fam: families.Family, data: dict, n: Optional[int]) -> None:
