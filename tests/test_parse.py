@@ -608,6 +608,17 @@ def test_same_spec_regardless_of_layout():
     assert one_line == multi
 
 
+@pytest.mark.parametrize("item, learned, value", [("sink logit learned", True, 0), ("sink logit 0", False, 0),
+                                                   ("sink logit -3", False, -3), ("sink logit 2", False, 2)])
+def test_sink_logit(item, learned, value):
+    spec = parse_source(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  {item}\n  heads 8 kv 2\n}}\n")
+    (head,) = spec.heads
+    assert head.sink == S.SinkLogit(learned=learned, value=value) and head.heads == (8, 2)
+    assert head.sink.text() == item
+    plain = parse_source("attention { kernel k(x, y) = exp(x . y) }\nparam sink real\n")
+    assert plain.heads[0].sink is None  # `sink` is a keyword only inside a head
+
+
 def test_locations_are_recorded():
     s = parse("\nparam a > 0\nattention {\n  kernel k(x, y) = exp(a * (x . y))\n}\n")
     assert (s.params[0].loc.line, s.params[0].loc.column) == (2, 7)

@@ -15,7 +15,7 @@ from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
 from .rules import (analytic, budget_witness, complete_head, dense_bias, depth_one, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
                     reweight_rows,
-                    small_lengths, symmetry, targets, verdict, witness)
+                    sink, small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
@@ -140,7 +140,10 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
     label = _head_label(i, head)
     finished, core = _kernel_core(spec, i, head)
     if finished is not None:
-        return finished
+        if head.sink is None:
+            return finished
+        # a sink logit changes the normaliser: an ill-posed or unsupported sink-free head leaves it open
+        return sink.sink_step(head, None, finished[0], label), False
     model, td, lim, an = core
     td = _witness_route(spec, head, model, td, lim, an, label)
     if spec.tokens == 1 and not td.proved and td.rule == "TD-KERNEL" and _well_posed(head, an):
@@ -151,6 +154,8 @@ def _kernel_premises(spec: S.Spec, i: int, head: S.Head):
         td = positions.position_td(spec, head, model, an, td, label)
     if head.differential:
         td = heads.differential(td, label)
+    if head.sink is not None:
+        td = sink.sink_step(head, model, td, label)
     if head.heads is not None:
         td = heads.shared_heads(head, td, label)
     return td, False

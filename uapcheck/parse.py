@@ -1383,6 +1383,22 @@ class _BuildIR(Transformer_NonRecursive):
         return _Item("differential", meta, "differential", lambda: True)
 
     @v_args(inline=True, meta=True)
+    def sink_learned(self, meta: Meta, _word: Token) -> _Item:
+        return _Item("sink", meta, "sink logit", lambda: spec.SinkLogit(learned=True))
+
+    @v_args(inline=True, meta=True)
+    def sink_fixed(self, meta: Meta, value: _Int) -> _Item:
+        return _Item("sink", meta, "sink logit", partial(self._sink_fixed, value))
+
+    def _sink_fixed(self, value: _Int) -> spec.SinkLogit:
+        if value.value.type != "INT":
+            raise _err(value.value, "`sink logit` takes `learned` (trainable per head) or an integer literal "
+                                    "(the fixed logit b, e.g. 0 for softmax1)")
+        if len(str(value.value)) > 4:
+            raise _err(value.start, "the fixed sink logit is out of range (at most 9999 in absolute value)")
+        return spec.SinkLogit(learned=False, value=int(str(value.value)) * value.sign)
+
+    @v_args(inline=True, meta=True)
     def tie_item(self, meta: Meta) -> _Item:
         return _Item("tie", meta, "tie", lambda: True)
 
@@ -1717,10 +1733,24 @@ def _check_head_fields(kind: str, fields: dict[str, Any], items: dict[str, _Item
         raise _err(items["differential"].at, "`differential` subtracts two normalised kernel heads "
                                              "(softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ)): it needs a normalised "
                                              "`kernel` head")
+    if fields.get("sink") is not None:
+        _check_sink(kind, fields, items)
     if kind == "score" and fields.get("nystrom"):
         raise _err(items["nystrom"].at, "`nystrom` applies to `kernel` heads")
     if fields.get("tie") and kind == "features":
         raise _err(items["tie"].at, "`tie query key` applies to `kernel` and `score` heads")
+
+
+def _check_sink(kind: str, fields: dict[str, Any], items: dict[str, _Item]) -> None:
+    """A sink logit adds exp(b) to a softmax normaliser: it needs a normalised `kernel` head, and it is not defined
+    beside the items that replace or combine the normalised map (differential, Nyström, sequence projections)."""
+    if kind != "kernel" or fields.get("normalize") is False:
+        raise _err(items["sink"].at, "`sink logit` adds exp(b) to the normaliser of a softmax: it needs a "
+                                     "normalised `kernel` head")
+    other = next((items[k] for k in ("differential", "nystrom", "projection") if fields.get(k)), None)
+    if other is not None:
+        raise _err(other.at, f"`{other.word}` and `sink logit` cannot share a head (the sink logit is defined for "
+                             "one normalised kernel map)")
 
 
 #: The word of a statement in messages, where it differs from its grammar rule.

@@ -275,6 +275,7 @@ class Head:
     position: Optional[PositionTerm] = None
     heads: Optional[tuple[int, int]] = None  # `heads H kv G`: H query heads sharing W_K, W_V in G groups
     differential: bool = False  # softmax(Q1 K1ᵀ) − λ softmax(Q2 K2ᵀ), λ trainable
+    sink: Optional["SinkLogit"] = None  # an extra logit in the normaliser: exp(b) + Σ_l k(q_i, k_l)
     loc: Loc = field(default=NOLOC, compare=False)
 
     @property
@@ -282,6 +283,17 @@ class Head:
         if self.normalize is not None:
             return self.normalize
         return self.kind in ("kernel", "features")
+
+
+@dataclass(frozen=True)
+class SinkLogit:
+    """`sink logit learned` (b trainable, one per head: gpt-oss) or `sink logit B` (b = B fixed; B = 0 is softmax1):
+    the head's weights are k(q_i, k_j) / (exp(b) + Σ_l k(q_i, k_l)) (docs/theory.md §17.4)."""
+    learned: bool
+    value: int = 0  # the fixed logit b when not learned
+
+    def text(self) -> str:
+        return "sink logit " + ("learned" if self.learned else str(self.value))
 
 
 @dataclass(frozen=True)

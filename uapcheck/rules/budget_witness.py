@@ -240,7 +240,7 @@ def head_labels(spec: S.Spec, head: S.Head) -> Optional[HeadLabels]:
     pos = head.position
     if pos is not None and head.bias is not None:
         return None
-    usable = head.heads is None and not head.differential
+    usable = head.heads is None and not (head.differential or head.sink is not None)
     k00 = None
     if usable and (pos is not None or head.bias is not None):
         k00 = _k00(spec, head)
@@ -375,7 +375,7 @@ def _bucket_label(spec: S.Spec, head: S.Head) -> Optional[str]:
     """The label kind of a T5 bucket head at a concrete n (`toeplitz` where every offset has its own bucket, else
     `buckets(B, D)`: a trainable bias per bucket, docs/theory.md §16.5), or None for any other head."""
     pos = head.position
-    if pos is None or pos.kind != "buckets" or head.bias is not None or head.heads is not None or head.differential \
+    if pos is None or pos.kind != "buckets" or head.bias is not None or head.heads is not None or (head.differential or head.sink is not None) \
             or head.projection is not None or head.nystrom or not isinstance(spec.tokens, int):
         return None
     from .dense_bias import bucket_label_kind
@@ -390,7 +390,7 @@ def _fixed_offset(spec: S.Spec, head: S.Head) -> Optional[OffsetClass]:
     from . import positions as P
     pos = head.position
     if pos is None or pos.kind != "bias" or head.bias is not None or not head.normalized or head.projection \
-            is not None or head.nystrom or head.differential or head.heads is not None:
+            is not None or head.nystrom or (head.differential or head.sink is not None) or head.heads is not None:
         return None
     info = P.analyse(spec, head)
     if info.kind not in ("injective", "symmetric") or info.h is None or _k00(spec, head) is None:

@@ -29,7 +29,7 @@ def applies(spec: S.Spec, tds: list, group) -> bool:
             or not fixed or not all(td.proved for td in tds):
         return False
     for k, (h, td) in enumerate(zip(spec.heads, tds)):
-        if h.bias == "free" or h.projection or h.nystrom or h.heads is not None or h.differential:
+        if h.bias == "free" or h.projection or h.nystrom or h.heads is not None or (h.differential or h.sink is not None):
             return False
         if k in fixed and not (isinstance(h.pattern, S.Full) and h.position is not None and h.position.kind == "bias"
                                and h.bias is None and h.normalized and td.rule == "TD-FIXEDBIAS"):

@@ -547,7 +547,7 @@ def _labelled_window_heads(spec: S.Spec, fixed_heads: frozenset) -> Optional[tup
     pats = set(_patterns(spec))
     if spec.positional != "none" or len(pats) != 1 or not any(biases) or \
             fixed_heads & {k for k, b in enumerate(biases) if b is not None} or \
-            any(h.projection or h.nystrom or h.heads is not None or h.differential for h in spec.heads):
+            any(h.projection or h.nystrom or h.heads is not None or (h.differential or h.sink is not None) for h in spec.heads):
         return None  # fixed position weights: Lemma V^λ does not give the sufficiency (§11.10)
     (p,) = pats
     if not (isinstance(p, S.Window) and isinstance(p.w, int) and p.w >= 1):

@@ -35,7 +35,7 @@ UNNORMALISED_QK = 0.5
 # Head and spec fields the network models; any other field (a construct added to the language
 # after this module) with a non-default value is refused rather than silently ignored.
 _HEAD_FIELDS = {"label", "kind", "fn", "params", "expr", "random", "normalize", "nystrom", "pattern",
-                "bias", "projection", "tie", "affine", "position", "heads", "loc"}
+                "bias", "projection", "tie", "affine", "position", "heads", "sink", "loc"}
 #: RoPE's base (Su et al. 2021): coordinate pair k of a d-dimensional query turns by p·ROPE_BASE^(−2k/d) at position p.
 ROPE_BASE = 10000.0
 _SPEC_FIELDS = {"path", "architecture", "cites", "tokens", "dim", "params", "heads", "ffn", "positional",
@@ -152,6 +152,8 @@ class HeadParams:
     #: `heads H kv G`: the H query heads (each a HeadParams; those of one group hold the same W_K, W_V
     #: arrays); None: one head, these matrices
     query_heads: Optional[list["HeadParams"]] = None
+    #: `sink logit`: the logit b whose exp(b) joins the normaliser (drawn per query head when learned); None: no sink
+    sink: Optional[float] = None
 
 
 @dataclass
@@ -225,7 +227,8 @@ def _draw_projections(head: S.Head, d: int, out_scale: float, rng: np.random.Gen
             WK = WQ
         WO = rng.normal(size=(d, d)) / np.sqrt(d) * out
         bQ = rng.normal(size=d) / 2 if head.affine else zeros
-        return HeadParams(WQ, WK, WV, WO, bQ, bK)
+        sink = None if head.sink is None else float(rng.normal()) if head.sink.learned else float(head.sink.value)
+        return HeadParams(WQ, WK, WV, WO, bQ, bK, sink=sink)
 
     if head.heads is None:
         return one(None, out_scale)
@@ -234,7 +237,7 @@ def _draw_projections(head: S.Head, d: int, out_scale: float, rng: np.random.Gen
     per_group = count // groups
     subs = [one(shared[q // per_group], out_scale / np.sqrt(count)) for q in range(count)]
     first = subs[0]
-    return HeadParams(first.WQ, first.WK, first.WV, first.WO, first.bQ, first.bK, query_heads=subs)
+    return HeadParams(first.WQ, first.WK, first.WV, first.WO, first.bQ, first.bK, query_heads=subs, sink=first.sink)
 
 
 def _largest_fixed_weight(model: Model, head: S.Head, hp: HeadParams) -> float:
@@ -409,6 +412,8 @@ class Network:
         out = weights @ V
         if head.normalized:
             den = weights.sum(axis=1)
+            if hp.sink is not None:  # the sink logit's column, dropped from the output: exp(b) + Σ_l k(q_i, k_l)
+                den = den + ar.exp(ar.const(hp.sink))
             if trace is not None:
                 trace.append(HeadTrace(den, ar.abs(weights).sum(axis=1)))
             out = out / den[:, None]

@@ -250,7 +250,7 @@ def _checked_copy(key: str, step: dict) -> tuple[bool, Any]:
 # A fact that a rule's theorem fixes: the step's check establishes that theorem (docs/theory.md §8, §16, §17, §20),
 # so the fact's checked copy is the theorem's value, not a field of the step's data
 _ONE_LAYER = {"TD-KERNEL", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-LINFORMER", "TD-ROTARY", "TD-RADIAL", "TD-RIDGE",
-              "HEADS-SHARED", "HEADS-DIFF"}  # one layer is token distinguishing
+              "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK"}  # one layer is token distinguishing
 _TWO_DIMENSIONS = {"TD-ROTARY", "TD-RADIAL", "TD-RIDGE"}  # … for d ≥ 2
 _LABELS = {"name", "group", "obstruction", "verdict", "target"}
 _NAMED_ORDERS = {"trivial": lambda n: sympy.Integer(1), "reflection": lambda n: sympy.Integer(2), "C_n": lambda n: n,

@@ -26,7 +26,7 @@ def _labels(spec) -> Optional[list]:
     kinds: list = []
     for h in spec.heads:
         pos = h.position
-        if h.projection or h.nystrom or h.heads is not None or h.differential:
+        if h.projection or h.nystrom or h.heads is not None or (h.differential or h.sink is not None):
             return None
         if pos is None:
             if h.bias is not None and h.bias not in OFFSET_KINDS:

@@ -85,7 +85,7 @@ def _same(x, y) -> bool:
 def _different(spec: S.Spec, head: S.Head, x, y) -> bool:
     """Different position-only weights at W_Q = W_K = 0: different classes or buckets, or a fixed bias whose
     two values differ for every admissible parameter."""
-    if x is None or head.heads is not None or head.differential:
+    if x is None or head.heads is not None or (head.differential or head.sink is not None):
         return False
     if x[0] == "value":
         if head.position is None or head.position.kind != "bias":
@@ -173,11 +173,11 @@ def _label_kinds(ctx, n: int) -> list:
         if pos is None:
             kinds.append(head.bias)
             continue
-        if pos.kind == "buckets" and head.bias is None and head.heads is None and not head.differential:
+        if pos.kind == "buckets" and head.bias is None and head.heads is None and not (head.differential or head.sink is not None):
             kinds.append(effective_bias(ctx, head, n))  # T5's buckets, recomputed here (or `toeplitz`), §16.5
             continue
         if pos.kind != "bias" or head.bias is not None or not head.normalized or head.heads is not None \
-                or head.differential:
+                or (head.differential or head.sink is not None):
             raise Reject("a labelled witness for a position term other than a fixed bias on a normalised head")
         _k00_positive(ctx.spec, head)
         kinds.append(effective_bias(ctx, head, n))

@@ -502,7 +502,7 @@ def _lemma_v_rho(ctx, head) -> bool:
     neither tied nor affine, without projections (its classes are re-derived by the labelled check itself)."""
     from .rules_positions import softmax_gamma
     return head.position.kind == "bias" and head.bias is None and head.projection is None and not head.nystrom and \
-        head.heads is None and not head.differential and softmax_gamma(ctx.spec, head) is not None
+        head.heads is None and not (head.differential or head.sink is not None) and softmax_gamma(ctx.spec, head) is not None
 
 
 def _exhaustive(ctx, heads, n, d):

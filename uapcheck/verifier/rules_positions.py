@@ -2,7 +2,7 @@
 the re-parsed formulas: the offset function h(δ) = b(i, i + m) − b(i, i) recomputed by the verifier's
 own evaluator, its injectivity decided exactly (linear in δ with a non-zero slope) or, for a
 transcendental h at an integer n, at 60 digits on every offset; the hypotheses of TD-FIXEDBIAS,
-TD-ROTARY, TD-BUCKETS, HEADS-SHARED and HEADS-DIFF read off the input and the premises' statuses."""
+TD-ROTARY, TD-BUCKETS, HEADS-SHARED, HEADS-DIFF and HEADS-SINK read off the input and the premises' statuses."""
 from __future__ import annotations
 
 from typing import Optional
@@ -431,7 +431,7 @@ def heads_shared(ctx, s):
                       "W_K, W_V/H), whose step is proved; the group is the single head's")
 
 
-ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF")
+ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK")
 
 
 def _subtree(ctx, sid: str) -> list[dict]:
@@ -492,6 +492,52 @@ def heads_diff(ctx, s):
         raise Reject(f"status {s['status']} does not follow from the premise ({prem[0]['status']})")
     return VERIFIED, ("inference (§17.2): at λ = 0 the layer is the single head, whose step is proved; analytic in "
                       "(θ, λ), so Theorem 2 applies; the group is the single head's")
+
+
+#: the proved one-layer steps a sink logit carries over (§17.4)
+SINK_CARRIED = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "HEADS-DIFF")
+
+
+@checker("HEADS-SINK")
+def heads_sink(ctx, s):
+    """§17.4: a learned sink logit carries the sink-free head's proved one-layer step (F194: the sink-free layer is
+    the limit b → −∞); a fixed one does for exp(c x·y + a), c ≠ 0, without positions, tie or affine terms (F195,
+    Lemma J), the kernel's form re-derived here."""
+    head = _head(ctx, s)
+    if head.sink is None or head.kind != "kernel" or head.normalize is False:
+        raise Reject("HEADS-SINK is for a normalised kernel head with `sink logit`")
+    prem = ctx.premises(s)
+    if len(prem) != 1:
+        raise Reject("its premise is the sink-free head's token distinguishing step")
+    if s["status"] == "refuted":
+        raise Reject("HEADS-SINK never refutes: a sink may separate what the sink-free head cannot")
+    if s["status"] == "undecided":
+        return VERIFIED, "an undecided step asserts nothing"
+    if not _proved(prem[0]) or prem[0]["rule"] not in SINK_CARRIED:
+        raise Reject(f"its premise ({prem[0]['rule']}, {prem[0]['status']}) is not a proved one-layer step")
+    if head.sink.learned:
+        return VERIFIED, ("inference (§17.4, Theorem F194): as b → −∞ the layer tends to the sink-free layer uniformly "
+                          "on compact sets, so the proved sink-free step's separations hold for b small enough")
+    if head.bias is not None or head.position is not None or head.tie or head.affine:
+        raise Reject("Theorem F195 (a fixed sink logit) is proved without positions, tie or affine terms")
+    if prem[0]["rule"] != "TD-KERNEL" or _exp_linear(ctx.spec, head) is None:
+        raise Reject("Theorem F195 (a fixed sink logit) is proved for the kernel exp(c x·y + a), c ≠ 0, only")
+    return VERIFIED, ("inference (§17.4, Theorem F195, Lemma J): the kernel is exp(c x·y + a) with c ≠ 0 (re-derived), "
+                      "so the dominant-pair lemma holds with the fixed extra weight")
+
+
+def _exp_linear(spec: S.Spec, head: S.Head) -> Optional[tuple]:
+    """(c, a) when the head's kernel is exp(c x·y + a) with numbers c ≠ 0 and a (at 2-dimensional symbolic vectors)."""
+    x1, x2, y1, y2 = sympy.symbols("x1 x2 y1 y2", real=True)
+    k = kernels.kernel_value(spec, head, (x1, x2), (y1, y2))
+    if not isinstance(k, sympy.exp):
+        return None
+    arg = sympy.expand(k.args[0])
+    a = arg.subs({x1: 0, x2: 0, y1: 0, y2: 0})
+    c = sympy.simplify((arg - a) / (x1 * y1 + x2 * y2))
+    if not (c.is_number and a.is_number and c.is_real and a.is_real) or c == 0:
+        return None
+    return c, a
 
 
 def effective_bias(ctx, head: S.Head, n) -> "Optional[str | tuple[int, int]]":
