@@ -114,10 +114,10 @@ def test_some_unions_are_least_on_every_class():
         assert stated.least is True and stated.least_classes == (), (w, outside)
 
 
-def test_an_asymmetric_union_keeps_d_plus_one_not_least():
-    stated = _stated(4, (5,))
-    assert stated.least is False and stated.least_classes == ()
+def test_an_asymmetric_union_is_theorem_f190_s():
+    stated = _stated(4, (5,))                   # A ≠ −A: a directed head, F190's colour premise and swap instead
     assert seam_classes(4, (5,), 29) is None
+    assert stated.least is True and "Theorem F190" in stated.why_layers
 
 
 def _all_layers(near: list[int]) -> tuple[dict, int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, Union
 
 import sympy
 from sympy import Integer
@@ -87,7 +87,10 @@ def theorem(n, data: SeamData):
            f"so D grows by one when n grows by a + b = {P}, from n = {exact.proved_low}; h read off one period by "
            "breadth-first search, and each length below re-decided)")
     params = (("w", Integer(w)), ("P", Integer(P)))
-    classes = seam_classes(w, data.outside, low) if data.symmetric else None
+    from .cyclic_window_directed_least import DirectedClasses, directed_classes
+    from .cyclic_window_seam_least import SeamClasses
+    classes: Optional[Union[SeamClasses, DirectedClasses]] = (
+        seam_classes(w, data.outside, low) if data.symmetric else directed_classes(w, data.outside, low))
     if classes is not None and classes.least:
         return _least_by_class(n, data, params, low, exact.excess, why, classes)
     return FamilyTheorem(
@@ -99,10 +102,23 @@ def theorem(n, data: SeamData):
 
 
 def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, why: str, classes):
-    """F101 with F168's D and F184's count by class of n mod P: D where F184's count premise holds at every length of the
-    class checked, D + 1 where F99's far swap does (least on both), D + 1, sufficient, elsewhere."""
+    """F101 with F168's D and the count by class of n mod P — F184's for A = −A, F190's for A ≠ −A: D where the count
+    premise holds at every length of the class checked, D + 1 where a far swap does (least on both), D + 1,
+    sufficient, elsewhere."""
     from .families import FamilyTheorem, _by_residue
     P = classes.period
+    if data.symmetric:
+        group, order, name = "reflection", Integer(2), "F184"
+        inserted = "inserting b positions into each arc between a root and its far positions"
+        premise = "the adjacency of far positions is a function of their neighbour counts in the ball"
+        swap = "a swap of two far positions is a view witness"
+    else:
+        group, order, name = "trivial", Integer(1), "F190"
+        inserted = (f"inserting a positions into the arc below a root and b above it, a + b = {P}, away from the seam "
+                    "and the far positions")
+        premise = ("the arcs into far positions are a function of the colours that refining the rooted view gives "
+                   "them and their common in-neighbours in the ball")
+        swap = "a swap of two far positions with the same in-neighbours in the ball is a view witness"
     count = _by_residue(sympy.floor(n / P), n, P, tuple(e + x for e, x in zip(excess, classes.extra)))
     diameter = _by_residue(sympy.floor(n / P), n, P, excess)
     every = len(classes.least) == P
@@ -111,22 +127,22 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
 
     def listed(residues) -> str:
         return f"n mod {P} ∈ {{{', '.join(map(str, residues))}}}"
-    parts = ([f"D layers on {listed(free)} (the adjacency of far positions is a function of their neighbour counts in the ball)"] if free else []) + \
-        ([f"D + 1 on {listed(bound)} (a swap of two far positions is a view witness)"] if bound else [])
-    why_layers = (why + f"; Theorem F184 (inserting b positions into each arc between a root and its far positions "
+    parts = ([f"D layers on {listed(free)} ({premise})"] if free else []) + \
+        ([f"D + 1 on {listed(bound)} ({swap})"] if bound else [])
+    why_layers = (why + f"; Theorem {name} ({inserted} "
                   f"keeps both properties from n = {classes.proved_low}; checked at every length from {low} to "
                   f"{classes.proved_low + P - 1}): " + ", ".join(parts) + ", least"
                   + ("" if every else ", and D + 1 layers, sufficient, on the other classes"))
     question = "" if every else (
         f"the least layer count on the classes n mod {P} outside {{{', '.join(map(str, classes.least))}}}: neither "
         f"the count premise nor a far swap holds at every length of the class checked, so whether D layers "
-        f"suffice is not decided at symbolic n ({SECTION}, Theorem F184, §13 L4)")
+        f"suffice is not decided at symbolic n ({SECTION}, Theorem {name}, §13 L4)")
     if isinstance(n, (int, Integer)):  # a concrete length reads its class's count and one flag
         least = int(n) % P in classes.least
         return FamilyTheorem(
-            "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",
-            Integer(2), (), count, least, why_layers, open_question="" if least else question)
+            "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, group,
+            order, (), count, least, why_layers, open_question="" if least else question)
     return FamilyTheorem(
-        "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, "reflection",
-        Integer(2), (), count, every, why_layers, open_question=question,
+        "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, group,
+        order, (), count, every, why_layers, open_question=question,
         least_classes=() if every else (P, classes.least))

@@ -78,7 +78,8 @@ def family(w: int, jumps: tuple):
                                                                   - sympy.floor((n - r - 1) / period))
             return total
 
-        seam = _seam_family(w, tuple(outside), max(low, start), period, diameter, order, name) if symmetric else None
+        seam = (_seam_family if symmetric else _directed_family)(w, tuple(outside), max(low, start), period, diameter,
+                                                                order, name)
         if seam is not None:
             return seam
         return Family("F101", max(low, start), 0, 1, False, order, 1, name, None, diameter_at=diameter,
@@ -123,6 +124,42 @@ def _seam_family(w: int, outside: tuple, start: int, period: int, diameter, orde
             "the same neighbours within D − 1 are not twins, "
             f"each class alike on n mod {period} ∈ {list(least)}; re-checked on its arcs at every instance)"
             + ("" if every else ", D + 1 not claimed least on the other classes"))
+    return Family("F101", start, 0, 1, every, order, 1, name, None, diameter_at=diameter,
+                  period=period, layers_by=layers, layers_check=check, layers_text=text,
+                  least_classes=() if every else (period, tuple(least)))
+
+
+def _directed_family(w: int, outside: tuple, start: int, period: int, diameter, order, name):
+    """F101 with Theorem F190's count by class (A ≠ −A: one directed head, G trivial), or None when its check decides
+    no class (``verifier/cyclic_window_directed.py``, the verifier's own restatement)."""
+    from .cyclic_window_directed import cut_low, directed_classes, properties
+    from .families import Family
+    classes = directed_classes(w, outside, start, seam_low(w, outside))
+    if classes is None or not classes[2]:
+        return None
+    _, extra, least = classes
+
+    def layers(n):
+        if isinstance(n, (int, sympy.Integer)):
+            return diameter(n) + extra[int(n) % period]
+        return diameter(n) + sympy.Piecewise(*[(sympy.Integer(extra[r]), sympy.Eq(sympy.Mod(n, period), r))
+                                               for r in range(period - 1)],
+                                             (sympy.Integer(extra[period - 1]), True))
+
+    def check(n: int, d: int) -> Optional[str]:
+        if n % period not in least:
+            return None
+        got = properties(w, outside, n)
+        want = (False, True) if extra[n % period] else (True, False)
+        return None if got == want else \
+            f"n = {n}: Theorem F190's {'swap' if extra[n % period] else 'count premise'} fails on the verifier's arcs"
+    every = len(least) == period
+    text = (f"D + {{1 at n mod {period} ∈ {[r for r in range(period) if extra[r]]}, else 0}} layers (Theorem "
+            f"F190: at every length from {start} through N₂ + P − 1 = "
+            f"{cut_low(w, outside, seam_low(w, outside)) + period - 1} on the verifier's own arcs, the arcs into the "
+            "far positions are one function of the refined colours of the rooted view, or two far positions are "
+            f"attended by the same ball positions, each class alike on n mod {period} ∈ {list(least)}; re-checked on "
+            "its arcs at every instance)" + ("" if every else ", D + 1 not claimed least on the other classes"))
     return Family("F101", start, 0, 1, every, order, 1, name, None, diameter_at=diameter,
                   period=period, layers_by=layers, layers_check=check, layers_text=text,
                   least_classes=() if every else (period, tuple(least)))
