@@ -1758,6 +1758,53 @@ class CyclicHeadsGroup(Certificate):
 
 
 @dataclass(frozen=True)
+class ResidueExchangesGroup(Certificate):
+    """G of several heads made of blocks, non-cyclic line parts and hubs whose symmetries exchange residue classes, on
+    one class of n mod Q (docs/theory.md §11.11, Theorem F186): the periodic symmetries of the arc-coloured line, the
+    certificate's radius, window and bound, and the class's maps (π on the hubs, the sign and the shift of each residue
+    class). The check re-runs the decision (graphs/residue_exchanging_unions.py); the verifier
+    (uapcheck/verifier/residue_exchanges.py) re-checks the class's maps on its own arcs at every length of the class
+    from its bound up to N_G + Q (nauty's order of the coloured union equal to the number of maps)."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.residue_exchanging_unions.Exchanges
+    residue: int           # the class n ≡ residue (mod Q)
+    order: Any             # the stated order (an integer)
+    #: a concrete length the step states G at (the class read there); None: symbolic n
+    length: Any = None
+    kind = "residue exchanging heads"
+
+    def _class(self):
+        return next(c for c in self.found.classes if c.residue == self.residue)
+
+    def check(self) -> None:
+        from .graphs import residue_exchanging_unions as RX
+        again = RX._decide(tuple(self.patterns), ())  # the decision again, without the module's memo
+        if again != self.found:
+            _reject(ResidueExchangesGroup, "re-deciding the heads gives other symmetries, classes or ranges")
+            return
+        c = self._class()
+        if self.length is not None and (not isinstance(self.length, int) or self.length < c.low
+                                        or self.length % self.found.period != self.residue):
+            _reject(ResidueExchangesGroup, f"n = {self.length} is not a length of the class n ≡ {self.residue} "
+                                           f"(mod {self.found.period}), n ≥ {c.low}")
+        named = RX.describe(self.found, c)
+        if named is None or sympy.Integer(named[0]) != sympy.sympify(self.order, strict=True):  # safe: strict
+            _reject(ResidueExchangesGroup, f"the order {self.order} is not Theorem F186's on its class")
+
+    def to_json(self) -> Any:
+        from .graphs.residue_exchanging_unions import SECTION
+        f = self.found
+        c = self._class()
+        return {"kind": self.kind, "section": SECTION, "hubs": f.hubs, "period": f.period, "radius": f.radius,
+                "width": f.width, "proved from": f.proved_low,
+                "symmetries": [[a.sign, list(a.images)] for a in f.symmetries],
+                "class": {"residue": c.residue, "from": c.low,
+                          "maps": sorted([list(m.hubs), m.sign, list(m.shifts)] for m in c.maps)},
+                "order": int(self.order), **({} if self.length is None else {"n": self.length})}
+
+
+@dataclass(frozen=True)
 class HeadLayers(Certificate):
     """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
     Theorems F70–F71, F75, F86, F143), from the union of their arcs: F70, the union's theorem proves D layers and the

@@ -109,6 +109,11 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
         mine = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
         if mine is not None:
             return ClosedForm(tuple(mine.cases) + _below(found, mine, n))
+        if found is None:  # nothing else decides: periodic symmetries exchanging residue classes (Theorem F186)
+            from .residue_exchanging_unions import group_cases as exchange_cases
+            cases = exchange_cases([p for p, _ in pairs], n, params)
+            if cases:
+                return ClosedForm(tuple(cases))
     elif (len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and n.is_Integer
           and not _holds_at(found, n)):
         # a concrete length the heads' own closed forms leave open: the class of Theorems F35–F39 holding at

@@ -1334,6 +1334,11 @@ def _group_certificate(spec: S.Spec, case, info):
         _, found, low, *length = case.intersection  # a concrete length: the closed form read there
         return CyclicHeadsGroup(tuple(dict.fromkeys(_patterns(spec))), found, low, case.order,
                                 length[0] if length else None)
+    if case.intersection[0] == "residue exchanging heads":  # Theorem F186
+        from ..certificates import ResidueExchangesGroup
+        _, found, residue, *length = case.intersection
+        return ResidueExchangesGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
+                                     length[0] if length else None)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]

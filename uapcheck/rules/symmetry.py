@@ -15,8 +15,8 @@ from .. import proof
 from .wording import condition_claim, group_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..certificates import (ByResidueClass, CyclicHeadsGroup, Generators, HeadIntersection, PartitionHeads, StandardFamily,
-                            TrivialBesideCompleteHead, Trusted)
+from ..certificates import (ByResidueClass, CyclicHeadsGroup, Generators, HeadIntersection, PartitionHeads,
+                            ResidueExchangesGroup, StandardFamily, TrivialBesideCompleteHead, Trusted)
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
 
@@ -105,7 +105,8 @@ def _certified_orders(certificate) -> set:
     """The orders (as the report shows them) a group certificate proves."""
     if isinstance(certificate, PartitionHeads) and certificate.length is not None:
         return {_order_text(certificate.order_at_length())}  # Theorem F126: the class's formula at the length
-    if isinstance(certificate, (HeadIntersection, PartitionHeads, TrivialBesideCompleteHead, CyclicHeadsGroup)):
+    if isinstance(certificate, (HeadIntersection, PartitionHeads, TrivialBesideCompleteHead, CyclicHeadsGroup,
+                                ResidueExchangesGroup)):
         return {_order_text(certificate.order)}
     if isinstance(certificate, Generators):
         return {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
@@ -144,7 +145,7 @@ def _check_classes(info: GroupInfo, certificate) -> None:
 
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
-            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, PartitionHeads, CyclicHeadsGroup,
+            statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, PartitionHeads, CyclicHeadsGroup, ResidueExchangesGroup,
                                                     Trusted, ByResidueClass, TrivialBesideCompleteHead))
 def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
     if info.classes:
