@@ -113,6 +113,8 @@ def head_description(head: S.Head) -> list[str]:
         parts.append("tie query key")
     if head.affine:
         parts.append("affine query key")
+    if head.sink is not None:
+        parts.append(head.sink.text())
     return parts
 
 

@@ -216,3 +216,20 @@ def test_uapcheck_simulate_runs_a_sink_file():
     sim = simulate(parse_source(source("pattern causal & window(2)", "sink logit learned", tokens="6")
                                 + "target causal\n", "t.uap"), None, Options(seed=0))
     assert sim.verdict == "UAP" and sim.consistent
+
+
+@pytest.mark.parametrize("name, twin", [("gpt_oss_decoder_128k", None), ("gpt_oss_decoder_any_length",
+                                                                           "gemma2_decoder_any_length"),
+                                        ("softmax1", "softmax")])
+def test_the_catalog_files_derive_as_they_expect(name, twin):
+    """gpt-oss (learned sinks, GQA, alternating band and full causal) and softmax1: the sink-free layout's verdict."""
+    text = open(f"catalog/{name}.uap").read()
+    result = uapcheck.check(text, f"catalog/{name}.uap")
+    assert result.expect_holds and rules(result)["HEADS-SINK"].proved
+    if name.startswith("gpt_oss"):
+        assert result.target.verdict == "UAP" and result.target.layers == 2 and result.target.least
+    if twin is not None:
+        other = uapcheck.check(open(f"catalog/{twin}.uap").read(), f"catalog/{twin}.uap")
+        assert (result.verdict, str(result.group), result.layers) == (other.verdict, str(other.group), other.layers)
+    cert = _certificate(text)
+    assert verify(cert).ok and _outcome(cert, "HEADS-SINK").outcome == VERIFIED

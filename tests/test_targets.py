@@ -399,6 +399,8 @@ DECODERS = {
     "gemma3_decoder_32k.uap": 6,
     "mistral_sliding_window_32k.uap": 8,
     "gemma2_decoder_any_length.uap": 2,
+    "gpt_oss_decoder_128k.uap": 2,
+    "gpt_oss_decoder_any_length.uap": 2,
     "gemma3_decoder_any_length.uap": 6,
     "streaming_llm_32k.uap": 8,
     "window_sinks_global_32k.uap": 2,

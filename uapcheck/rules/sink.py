@@ -22,6 +22,7 @@ from ..lower import QUERY_DOT_KEY, ClosedKernel
 SINK_WEIGHTS = written("k(q_i, k_j) / (exp(b) + Σ_l k(q_i, k_l))",
                        r"k(q_{i}, k_{j}) / \left(e^{b} + \sum_{l} k(q_{i}, k_{l})\right)")
 B_TO_MINUS_INFINITY = written("b → −∞", r"b \to -\infty")
+SOFTMAX_CLASS = written("exp(c x·y + a), c ≠ 0", r"\exp(c\, x \cdot y + a),\ c \neq 0")
 
 CITE_SINK = proof.derived("Theorem 2", "Definition 3", text=(
     "OpenAI 2025, gpt-oss-120b & gpt-oss-20b Model Card, arXiv:2508.10925 (learned sink logits); E. Miller 2023, "
@@ -50,7 +51,7 @@ def fixed_covered(head: S.Head, model) -> Optional[str]:
     if head.tie or head.affine:
         return "tied or affine query and key maps"
     if not softmax_form(model):
-        return "a kernel other than exp(c x·y + a)"
+        return "another kernel"
     return None
 
 
@@ -59,7 +60,8 @@ def fixed_covered(head: S.Head, model) -> Optional[str]:
 def sink_step(head: S.Head, model, td: proof.Step, label: str) -> proof.Step:
     sink = head.sink
     assert sink is not None
-    what = claim(f"{label}: weights ", SINK_WEIGHTS, ", " + ("b trainable" if sink.learned else f"b = {sink.value} fixed"))
+    what = claim(f"{label}: weights ", SINK_WEIGHTS, ", b trainable") if sink.learned else \
+        claim(f"{label}: weights ", SINK_WEIGHTS, ", ", written(f"b = {sink.value}", f"b = {sink.value}"), " fixed")
     data = {"sink logit": "learned" if sink.learned else sink.value}
     if not td.proved:
         return proof.conclude(what + ": the sink-free head's token distinguishability is not established",
@@ -78,8 +80,8 @@ def sink_step(head: S.Head, model, td: proof.Step, label: str) -> proof.Step:
             certificate=Inference(((td, proof.PROVED),), "b → −∞: the sink-free layer is a limit of the family"))
     why = fixed_covered(head, model)
     if why is not None:
-        return proof.conclude(what + f": a fixed sink logit is not a limit of the sink-free head, and Theorem F195 "
-                              f"is proved for exp(c x·y + a) without positions only (here: {why})",
+        return proof.conclude(what + claim(": a fixed sink logit is not a limit of the sink-free head, and Theorem "
+                                           "F195 is proved for ", SOFTMAX_CLASS, f" without positions only (here: {why})"),
                               proof.UNDECIDED, [td], data)
     return proof.conclude(
         what + ": the dominant-pair lemma holds with the fixed extra weight (Lemma J: scaling the keys, the product "
