@@ -167,7 +167,7 @@ def expects(draw, symbolic: bool):
 POSITION_ITEMS = ["bias free", "bias circulant", "bias symmetric circulant", "bias toeplitz", "bias symmetric toeplitz",
                   "bias buckets(32, 128)", "bias buckets(4, 999999999)", "rotary"]
 OTHER_ITEMS = ["affine query key", "unnormalized", "normalize", "heads 8 kv 2", "heads 4", "tie query key", "", ""]
-KERNEL_ITEMS = ["nystrom landmarks 3", "differential"]  # normalised kernel heads only
+KERNEL_ITEMS = ["nystrom landmarks 3", "differential", "sink logit learned", "sink logit 0"]  # normalised kernel heads only
 PROJECTIONS = ["project keys values to 4", "project keys values to 2 fixed"]  # neither with a pattern nor a position
 FFNS = st.sampled_from(["", "ffn relu\n", "ffn identity\n", "ffn tanh\n", "ffn sigma(z) = z^2\n", "ffn none\n",
                         "ffn leaky_relu\n", "ffn sin\n", "ffn sigma(u) = u / (1 + abs(u))\n",

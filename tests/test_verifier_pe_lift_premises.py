@@ -21,7 +21,8 @@ def _text(item: str, n: int = 12) -> str:
 
 
 @pytest.mark.parametrize("item,rule", [("bias buckets(32, 128)", "TD-BUCKETS"), ("rotary", "TD-ROTARY"),
-                                       ("heads 4 kv 2", "HEADS-SHARED"), ("differential", "HEADS-DIFF")])
+                                       ("heads 4 kv 2", "HEADS-SHARED"), ("differential", "HEADS-DIFF"),
+                                       ("sink logit learned", "HEADS-SINK"), ("sink logit 0", "HEADS-SINK")])
 def test_an_encoding_beside_each_head_rule_verifies(item, rule):
     cert = certificate_of(_text(item))
     lift = next(s for s in cert["steps"] if s["rule"] == "PE-LIFT")
