@@ -233,3 +233,18 @@ def test_the_catalog_files_derive_as_they_expect(name, twin):
         assert (result.verdict, str(result.group), result.layers) == (other.verdict, str(other.group), other.layers)
     cert = _certificate(text)
     assert verify(cert).ok and _outcome(cert, "HEADS-SINK").outcome == VERIFIED
+
+
+@pytest.mark.parametrize("pattern, target", [("pattern window(1)", ""), ("pattern window(1) cyclic", ""),
+                                             ("pattern window(1) + global(1)", ""),
+                                             ("pattern causal & window(2) + sinks(1)", "target causal\n"),
+                                             ("pattern periodic { causal & window(3), causal }", "target causal\n")])
+def test_every_length_up_to_60_keeps_the_sink_free_answer(pattern, target):
+    """The concrete engine at every n ≤ 60: a learned and a fixed logit give the sink-free verdict, group and count."""
+    for n in range(2, 61):
+        free = uapcheck.check(source(pattern, tokens=str(n)) + target, "t.uap")
+        for sink in ("sink logit learned", "sink logit 0"):
+            got = uapcheck.check(source(pattern, sink, tokens=str(n)) + target, "t.uap")
+            assert (got.verdict, got.layers, str(got.group)) == (free.verdict, free.layers, str(free.group)), (n, sink)
+            if free.target is not None:
+                assert (got.target.layers, got.target.least) == (free.target.layers, free.target.least), (n, sink)
