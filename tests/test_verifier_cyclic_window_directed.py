@@ -57,3 +57,31 @@ def test_d_layers_on_the_swap_class_are_rejected(every):
 def test_the_verifier_s_properties_by_class():
     # window(1) cyclic + offsets {2}: the premise on n ≡ 0, 1 (mod 3), the swap on n ≡ 2, never both
     assert [properties(1, (2,), n) for n in (30, 31, 32)] == [(True, False), (True, False), (False, True)]
+
+
+@pytest.fixture(scope="module")
+def heads() -> dict:
+    from certificates import heads_certificate
+    return heads_certificate("offsets {2}", "window(1) cyclic")     # Theorem F191: D on every class mod 3
+
+
+def test_several_heads_rest_on_the_verifier_s_own_check(heads):
+    report = verify(heads)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    cert = _step(heads, "PAT-LAYERS")["certificate"]
+    assert cert["theorem"] == "F191" and cert["directed heads"]["outside"] == [2]
+    assert "F191" in next(s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("field, value", [("extra", [0, 0, 1]), ("outside", [2, 3]), ("rounds", 9)])
+def test_forged_data_of_several_heads_are_rejected(heads, field, value):
+    forged = json.loads(json.dumps(heads))
+    _step(forged, "PAT-LAYERS")["certificate"]["directed heads"][field] = value
+    assert rejects(forged, "PAT-LAYERS")
+
+
+def test_d_plus_one_for_several_heads_is_rejected(heads):
+    forged = json.loads(json.dumps(heads))
+    data = _step(forged, "PAT-LAYERS")["data"]
+    data["layers"] = {"op": "+", "args": [data["diameter"], 1]}
+    assert rejects(forged, "PAT-LAYERS")

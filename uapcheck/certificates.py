@@ -1858,6 +1858,10 @@ class HeadLayers(Certificate):
                                    "extra residues": list(c.extra_residues), "one-sided": c.one_sided}
             if c.failing is not None:  # case (S): the hull of the zone positions where ρ_Z fails
                 out["cyclic heads"]["failing"] = list(c.failing)
+        if f.directed_heads is not None:  # F191: the union's w and A, the rounds, D + 1 by class, the check's end
+            h = f.directed_heads
+            out["directed heads"] = {"w": h.w, "outside": list(h.outside), "rounds": h.rounds,
+                                     "proved low": h.proved_low, "extra": list(h.extra)}
         if f.far_ends is not None:  # F75: the walks' periods and the lengths checked
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),

@@ -29,8 +29,10 @@ from .offsets_line import rays
 #: The check runs breadth-first searches from every root at every length up to N₂ + P; beyond this length it is not
 #: run (D + 1 layers stay sufficient, not shown least).
 MAX_CHECK_N = 300
-#: The rounds of colour refinement on the rooted view before the arcs of the far positions are read off the colours.
+#: The rounds of colour refinement on the rooted view before the arcs of the far positions are read off the colours:
+#: two for one head, three for several heads (F191; the theorem holds for any fixed number, N₂ grows with it).
 ROUNDS = 2
+HEAD_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ def level_reach(w: int, outside: tuple[int, ...]) -> int:
     return -(-max(abs(k) for k in outside) // w)
 
 
-def cut_low(w: int, outside: tuple[int, ...]) -> int:
+def cut_low(w: int, outside: tuple[int, ...], rounds: int = ROUNDS) -> int:
     """N₂ of F190 (a): N₀ of F168, and n so large that α·Y(n) ≥ (r + 2)J + 4L + 2β + 6 with Y(n) = (n − w)/P − 4 − 2K − t,
     r = ROUNDS, α = min(a, b), β = max(a, b), L = w + μ + 1 (room for a cut of a positions below the root and of b
     above it, each (r + 2)J + 2 away from the far region, L from the seam and from the root)."""
@@ -59,7 +61,7 @@ def cut_low(w: int, outside: tuple[int, ...]) -> int:
     r = rays(steps, c)
     far = max(abs(k) for k in outside)
     margin = 1 + w + max(r.plus, r.minus)                                   # L
-    room = (ROUNDS + 2) * far + 4 * margin + 2 * max(a, b) + 6
+    room = (rounds + 2) * far + 4 * margin + 2 * max(a, b) + 6
     bound = w + period * (4 + 2 * Fraction(c.k_slope) + level_reach(w, outside) + Fraction(room, min(a, b)))
     return max(proved_low(w, outside), ceil(bound))
 
@@ -130,12 +132,14 @@ def _attended_by(near: list[int]) -> list[int]:
     return back
 
 
-def root_properties(near: list[int], lists: list[list[int]], back: list[int], found: list[int], diameter: int,
-                    reach: int, span: int, names: dict, decided: dict) -> tuple[bool, bool]:
+def root_properties(near: list[int], heads: list[list[list[int]]], backs: list[list[int]], found: list[int],
+                    diameter: int, reach: int, span: int, names: dict, decided: dict, rounds: int = ROUNDS
+                    ) -> tuple[bool, bool]:
     """At one root with far positions: (the count premise still holds with this root's pairs added to ``decided``,
-    some two far positions are attended by the same ball positions). ``lists`` holds N(z) as lists; ``names``
-    numbers the colours of the refinement (one table for every root of a length, so that colours of different roots
-    compare)."""
+    some two far positions are attended by the same ball positions in every head). ``near``: the union's N(z) as bit
+    sets (the distances are the union's); ``heads``: per head, N_h(z) as lists; ``backs``: per head, the positions
+    attending to z as bit sets; ``names`` numbers the colours of the refinement (one table for every root of a length,
+    so that colours of different roots compare)."""
     ball = 0
     for ring in found[:diameter]:
         ball |= ring
@@ -143,35 +147,37 @@ def root_properties(near: list[int], lists: list[list[int]], back: list[int], fo
     zone = 0
     for ring in found[max(0, diameter - reach):]:
         zone |= ring
-    # the colours of round k are needed within (ROUNDS − k + 1)·J of the zone only (every arc spans at most J)
+    # the colours of round k are needed within (rounds − k + 1)·J of the zone only (every arc spans at most J)
     regions = [zone]
-    for _ in range(ROUNDS + 1):
+    for _ in range(rounds + 1):
         regions.append(_dilate(regions[-1], len(near), span))
     level = {}
     for k, ring in enumerate(found):
         for z in _bits(ring & regions[-1]):
             level[z] = k
-    seen_by = {z: back[z] & ball for z in level}
-    seen_list = {z: _bits(bits) for z, bits in seen_by.items()}
+    seen_by = [{z: back[z] & ball for z in level} for back in backs]
+    seen_list = [{z: _bits(bits) for z, bits in seen.items()} for seen in seen_by]
     colour = level
-    for k in range(1, ROUNDS + 1):
+    for k in range(1, rounds + 1):
         colour = {z: names.setdefault(
-            (k, colour[z], tuple(sorted(colour[y] for y in lists[z])) if ball >> z & 1 else None,
-             tuple(sorted(colour[v] for v in seen_list[z]))), len(names))
-            for z in _bits(regions[ROUNDS + 1 - k])}
+            (k, colour[z],
+             tuple(tuple(sorted(colour[y] for y in lists[z])) for lists in heads) if ball >> z & 1 else None,
+             tuple(tuple(sorted(colour[v] for v in seen[z])) for seen in seen_list)), len(names))
+            for z in _bits(regions[rounds + 1 - k])}
     holds = True
     for u in far:
         for x in _bits(zone):
             if x == u:
                 continue
-            key = (colour[u], colour[x], tuple(sorted(colour[v] for v in _bits(seen_by[u] & seen_by[x]))))
-            edge = bool(near[u] >> x & 1)
+            key = (colour[u], colour[x],
+                   tuple(tuple(sorted(colour[v] for v in _bits(seen[u] & seen[x]))) for seen in seen_by))
+            edge = tuple(bool(back[x] >> u & 1) for back in backs)
             if decided.setdefault(key, edge) != edge:
                 holds = False
                 break
         if not holds:
             break
-    twins = len({seen_by[u] for u in far}) < len(far)
+    twins = len({tuple(seen[u] for seen in seen_by) for u in far}) < len(far)
     return holds, twins
 
 
@@ -179,29 +185,88 @@ def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:
     """"premise" when F190's count premise holds at n, "swap" when two far positions of a root are attended by the same
     ball positions, else None."""
     near = attends(n, w, outside)
+    return _label(near, [near], max(abs(k) for k in outside), level_reach(w, outside))
+
+
+def _label(near: list[int], rows: list[list[int]], span: int, reach: int, rounds: int = ROUNDS) -> Optional[str]:
+    """F190's two properties at one length: the union's N(z) ``near`` (its distances), each head's N_h(z) ``rows``."""
     got = _levels(near)
     if got is None:
         return None
     layers, diameter = got
     if diameter <= 1:
         return "premise"
-    back = _attended_by(near)
-    reach = level_reach(w, outside)
-    span = max(abs(k) for k in outside)
-    lists = [_bits(row) for row in near]
+    heads = [[_bits(row) for row in head] for head in rows]
+    backs = [_attended_by(head) for head in rows]
     decided: dict = {}
     names: dict = {}
     premise, swap = True, False
     for found in layers:
         if len(found) - 1 != diameter:
             continue
-        holds, twins = root_properties(near, lists, back, found, diameter, reach, span, names,
-                                       decided if premise else {})
+        holds, twins = root_properties(near, heads, backs, found, diameter, reach, span, names,
+                                       decided if premise else {}, rounds)
         premise = premise and holds
         swap = swap or twins
         if swap:
             return "swap"
     return "premise" if premise else None
+
+
+def head_rows(patterns: tuple, n: int) -> list[list[int]]:
+    """Each head's N_h(z) on bit sets at n (the position itself included), from its PatternGraph."""
+    from .build import build_graph
+    out = []
+    for pattern in patterns:
+        g = build_graph(pattern, n, {})
+        rows = [1 << v for v in range(n)]
+        if g.complete:
+            rows = [(1 << n) - 1] * n
+        else:
+            for code in g.codes:
+                rows[code % n] |= 1 << (code // n)
+        out.append(rows)
+    return out
+
+
+def heads_label(patterns: tuple, n: int, w: int, outside: tuple[int, ...], rounds: int = HEAD_ROUNDS) -> Optional[str]:
+    """F191: F190's two properties for several heads whose union is `window(w) cyclic` with the non-cyclic offsets
+    ``outside`` (the union's distances, each head's arcs coloured apart)."""
+    rows = head_rows(patterns, n)
+    near = [0] * n
+    for head in rows:
+        near = [a | b for a, b in zip(near, head)]
+    return _label(near, rows, max(abs(k) for k in outside), level_reach(w, outside), rounds)
+
+
+def union_offsets(patterns: tuple, w: int, n: int) -> tuple[int, ...]:
+    """A: the non-cyclic offsets of the heads' union outside {−w, …, w}, read at a middle position of a length n past
+    2J + 2w + 1 (no cyclic arc of the window and no offset reaches past the ends there)."""
+    near = [0] * n
+    for head in head_rows(patterns, n):
+        near = [a | b for a, b in zip(near, head)]
+    v = n // 2
+    return tuple(sorted(u - v for u in _bits(near[v]) if abs(u - v) > w))
+
+
+@lru_cache(maxsize=32)
+def heads_classes(patterns: tuple, w: int, outside: tuple[int, ...], low: int) -> Optional[DirectedClasses]:
+    """F191: F190's check on several heads (each head's arcs coloured apart, HEAD_ROUNDS rounds) whose union is
+    `window(w) cyclic` with the non-symmetric non-cyclic offsets ``outside``: the count by class of n mod P, or None
+    (A symmetric, or the check beyond MAX_CHECK_N)."""
+    if set(outside) == {-k for k in outside}:
+        return None
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    period = steps[-1] - steps[0]
+    top = cut_low(w, outside, HEAD_ROUNDS) + period
+    if top > MAX_CHECK_N:
+        return None
+    labels: dict[int, set] = {r: set() for r in range(period)}
+    for n in range(low, top):
+        labels[n % period].add(heads_label(patterns, n, w, outside))
+    extra = tuple(0 if labels[r] == {"premise"} else 1 for r in range(period))
+    least = tuple(r for r in range(period) if labels[r] in ({"premise"}, {"swap"}))
+    return DirectedClasses(period, top - period, extra, least)
 
 
 @lru_cache(maxsize=64)

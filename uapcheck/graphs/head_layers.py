@@ -63,10 +63,23 @@ class HeadLayers:
     classes: tuple = ()  # F86: one ClassLayers per residue of n mod ``modulus``
     far_ends: Optional[object] = None  # F75: straight_heads.FarEnds
     cyclic_heads: Optional[object] = None  # F143: cyclic_window_heads.CyclicHeads
+    directed_heads: Optional["DirectedHeads"] = None  # F191: the union's w and A, the rounds, D + 1 by class
 
     @property
     def section(self) -> str:
         return f"docs/theory.md §11.11, Theorem {self.theorem}"
+
+
+@dataclass(frozen=True)
+class DirectedHeads:
+    """Theorem F191's data: the union is `window(w) cyclic` with the non-cyclic offsets ``outside`` (A ≠ −A), the
+    colour premise or the far swap checked with ``rounds`` rounds at every length from the range's start through
+    ``proved_low`` + P − 1; ``extra`` is 0 (D layers) or 1 (D + 1) by residue of n mod P."""
+    w: int
+    outside: tuple
+    rounds: int
+    proved_low: int
+    extra: tuple
 
 
 @dataclass(frozen=True)
@@ -717,6 +730,32 @@ def union_theorem(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping)
     return found if isinstance(found, FamilyTheorem) else None
 
 
+def directed_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol) -> Optional[HeadLayers]:
+    """F191: the union is Theorem F101's `window(w) cyclic` with non-cyclic offsets A ≠ −A (trivial group, so the
+    heads' too), and F190's colour premise or far swap, read on the heads' arcs coloured apart, decides every class of
+    n mod P: D or D + 1 layers, least, by class; None otherwise."""
+    from .cyclic_window_directed_least import HEAD_ROUNDS, heads_classes, union_offsets
+    if union.theorem != "F101" or union.group != "trivial" or not union.diameter_exact or union.low.free_symbols:
+        return None
+    params = dict(union.params)
+    if not _is_int(params.get("w")) or not _is_int(params.get("P")):
+        return None
+    w, period, low = int(params["w"]), int(params["P"]), int(union.low)
+    outside = union_offsets(tuple(patterns), w, low + 2 * period)
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    if not outside or steps[-1] - steps[0] != period:
+        return None
+    classes = heads_classes(tuple(patterns), w, outside, low)
+    if classes is None or len(classes.least) != classes.period:
+        return None
+    diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    extra = [r for r in range(period) if classes.extra[r]]
+    layers = diameter if not extra else sympy.Piecewise(
+        (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r in extra])), (diameter, True))
+    return HeadLayers("F191", "F101", low, diameter, layers, modulus=period,
+                      directed_heads=DirectedHeads(w, outside, HEAD_ROUNDS, classes.proved_low, classes.extra))
+
+
 WINDOW_UNION = "§11.2, item 4"   # what proves the union's count when the union of the heads is a non-cyclic window
 
 
@@ -763,6 +802,9 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         found = equal_groups(union, cases, n)
         if found is not None:
             return found
+    found = directed_heads(patterns, union, n)  # F191: the union F101's with A ≠ −A
+    if found is not None:
+        return found
     from .cyclic_window_heads import cyclic_window_heads
     found = cyclic_window_heads(patterns, union, n, params)  # F143: the union a cyclic window
     if found is not None:

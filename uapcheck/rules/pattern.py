@@ -1209,6 +1209,18 @@ def _heads_layers_method(found) -> str | Claim:
                 f"for n ≥ {found.low}")
     if found.theorem == "F143":
         return _cyclic_heads_method(found)
+    if found.theorem == "F191":
+        h = found.directed_heads
+        more = [r for r in range(found.modulus) if h.extra[r]]
+        return (f"several heads, Theorem F191 (docs/theory.md §11.11): the union of the heads' arcs is `window({h.w}) "
+                f"cyclic` with the non-cyclic offsets {{{', '.join(map(str, h.outside))}}} (Theorem F101: its group, "
+                "and so the heads', is trivial), and at every length from the range's start to "
+                f"{h.proved_low + found.modulus - 1} {h.rounds} rounds of colour refinement of each rooted view, every "
+                "head's arcs coloured apart, decide every head's arcs into the far positions (D layers suffice), "
+                "or two far positions are attended by the same ball positions in every head (a view witness), "
+                f"each property the same at n and n + {found.modulus} past that check (Theorem F190's cut)"
+                + (f": D + 1 on n mod {found.modulus} ∈ {{{', '.join(map(str, more))}}}, D elsewhere" if more
+                   else ": D layers on every class") + f"; for n ≥ {found.low}")
     if found.theorem == "F75":
         e = found.far_ends
         return (f"several heads, Theorem F75 (docs/theory.md §11.11): the union of the heads' arcs is straight "

@@ -525,6 +525,9 @@ def check(ctx, s) -> tuple[str, str]:
     elif theorem == "F143":
         from . import cyclic_window_heads
         why = cyclic_window_heads.check(ctx, s, cert, pats, n)
+    elif theorem == "F191":
+        from . import cyclic_window_directed
+        why = cyclic_window_directed.heads_check(ctx, s, cert, pats, n)
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"
