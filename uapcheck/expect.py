@@ -382,6 +382,7 @@ def _range_mismatch(spec: S.Spec, line: S.Expectation, split: SplitVerdict, verd
     if split.start is None:
         return "the derived verdict's range does not start at a stated number, so lengths are not compared"
     below_end = split.start - 1 if high is None else min(high, split.start - 1)
+    stated = _layers_of(line.layers, spec) if line.layers is not None else sympy.S.Zero  # the same at every length
     for at in range(low, below_end + 1):
         if at not in split.below:
             return f"at {spec.tokens} = {at} no verdict is derived"
@@ -389,7 +390,7 @@ def _range_mismatch(spec: S.Spec, line: S.Expectation, split: SplitVerdict, verd
         if have != want:
             return f"at {spec.tokens} = {at} expected {want}, derived {have or 'no verdict'}"
         if want == "UAP" and line.layers is not None:
-            expected = _layers_of(line.layers, spec).xreplace({n: at}) if n is not None else _layers_of(line.layers, spec)
+            expected = stated.xreplace({n: at}) if n is not None else stated
             if not is_zero(expected - count):
                 return f"at {spec.tokens} = {at} expected UAP with {_count_words(spec, expected)}, derived UAP with " \
                        f"{_count_words(spec, count)}"

@@ -943,13 +943,16 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
     ball = sorted(dist)
     first, last = ball[0], ball[-1]
 
-    def marks(v, colour):
+    def joined(v):
         # the positions u ≠ v of the ball with |v − u| ≤ w or u ≡ v (mod s): the window's, then the class's
-        # farther ones (the whole ball scanned gave the same marks, in another order: they are sorted)
-        near = [(True, (v - u) % s == 0, colour[u]) for u in range(max(first, v - w), min(last, v + w) + 1)
-                if u != v and u in dist]
-        return near + [(True, True, colour[u]) for u in range(first + (v - first) % s, last + 1, s)
-                       if abs(v - u) > w and u in dist]
+        # farther ones (the whole ball scanned gave the same marks, in another order: they are sorted), each with
+        # whether it is in v's class; they do not depend on the colours, so they are listed once
+        near = [(u, (v - u) % s == 0) for u in range(max(first, v - w), min(last, v + w) + 1) if u != v and u in dist]
+        return near + [(u, True) for u in range(first + (v - first) % s, last + 1, s) if abs(v - u) > w and u in dist]
+    lists = {v: joined(v) for v in ball}
+
+    def marks(v, colour):
+        return [(True, same, colour[u]) for u, same in lists[v]]
     colour = refine_on_ball(ball, {v: dist[v] for v in ball}, marks)
     return extent if each_alone(colour, ball, range(1, w + 1)) else None
 
@@ -1352,7 +1355,6 @@ def dilated_ball_separates(w: int, wd: int, r: int, radius: int) -> Optional[int
     (the ball and its structure are the same for every n ≥ M: distances from 1 are reached by
     increasing paths) when they are, else None."""
     steps, top, _ = dilated_steps(w, wd, r)
-    step_set = set(steps)
     extent = 1 + radius * top
     dist = {1: 0}
     frontier = [1]
@@ -1366,8 +1368,9 @@ def dilated_ball_separates(w: int, wd: int, r: int, radius: int) -> Optional[int
                         nxt.append(v)
         frontier = nxt
     ball = sorted(dist)
-    colour = refine_on_ball(ball, {v: dist[v] for v in ball},
-                            lambda v, colour: [colour[u] for u in ball if abs(u - v) in step_set])
+    # the positions u of the ball with |u − v| a step, as the ball's scan found them (each once; sorted after)
+    joined = {v: [u for d in steps for u in (v - d, v + d) if u in dist] for v in ball}
+    colour = refine_on_ball(ball, {v: dist[v] for v in ball}, lambda v, colour: [colour[u] for u in joined[v]])
     return extent if each_alone(colour, ball, range(1, top + 1)) else None
 
 

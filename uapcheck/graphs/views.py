@@ -236,12 +236,27 @@ class Neighbourhoods:
                     counts[m] = counts.get(m, 0) + 1
                 masks.append(row)
         else:
-            member = [[set(lst) for lst in self._head_lists[h]] for h in range(len(distinct))]
+            # the heads holding u → v as bits of one integer, from each head's in-list; without arc classes the
+            # label tuple depends on those bits alone and is made once per set of heads
+            heads = range(len(distinct))
+            plain = all(c is None for c in self.classes)
+            by_bits: dict[int, tuple] = {}
             for v in range(n):
+                held: dict[int, int] = {}
+                for h in heads:
+                    bit = 1 << h
+                    for u in self._head_lists[h][v]:
+                        held[u] = held.get(u, 0) | bit
                 row = []
                 for u in self.ins[v]:
-                    m = tuple((h, None if self.classes[h] is None else self.classes[h].of(n, v, u))
-                              for h in range(len(distinct)) if u in member[h][v])
+                    bits = held[u]
+                    if plain:
+                        m = by_bits.get(bits)
+                        if m is None:
+                            m = by_bits[bits] = tuple((h, None) for h in heads if bits >> h & 1)
+                    else:
+                        m = tuple((h, None if self.classes[h] is None else self.classes[h].of(n, v, u))
+                                  for h in heads if bits >> h & 1)
                     row.append(m)
                     counts[m] = counts.get(m, 0) + 1
                 masks.append(row)

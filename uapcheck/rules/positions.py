@@ -286,6 +286,7 @@ def classify(h: sympy.Expr, n, multiplicative: bool) -> OffsetClasses:
 # ---------------------------------------------------------------------------------------------
 # T5 buckets (bidirectional, as in the released code, in exact integer arithmetic)
 
+@functools.lru_cache(maxsize=1 << 16, typed=True)  # a pure function of integers, asked again at every length
 def t5_bucket(m: int, num_buckets: int, max_distance: int) -> int:
     """relative_position = m = j − i. Half the buckets per direction; within a direction offsets
     below max_exact = buckets/4 have their own bucket, larger ones share logarithmic buckets
