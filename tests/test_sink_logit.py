@@ -36,7 +36,8 @@ def rules(result) -> dict:
 
 PATTERNS = ["", "pattern window(1)", "pattern window(2) cyclic", "pattern causal", "pattern causal & window(2)",
             "pattern window(1) + global(1)", "pattern periodic { causal & window(2), causal }",
-            "pattern causal & window(2) + sinks(2)"]
+            "pattern causal & window(2) + sinks(2)", "pattern window(1)\n  bias toeplitz", "bias free",
+            "pattern causal & window(2)\n  bias circulant"]
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
@@ -48,6 +49,9 @@ def test_a_sink_logit_keeps_the_sink_free_verdict_group_and_count(pattern, sink,
         pattern = pattern or "pattern causal"
     free = uapcheck.check(source(pattern) + target, "t.uap")
     with_sink = uapcheck.check(source(pattern, sink) + target, "t.uap")
+    if "bias" in pattern and "learned" not in sink:  # F195 is proved without positions: the step stays open
+        assert rules(with_sink)["HEADS-SINK"].status.name == "UNDECIDED" and with_sink.verdict != "UAP"
+        return
     assert with_sink.verdict == free.verdict and with_sink.layers == free.layers
     assert str(with_sink.group) == str(free.group)
     if free.target is not None:

@@ -30,7 +30,7 @@ CITE_SINK = proof.derived("Theorem 2", "Definition 3", text=(
 
 
 #: the proved one-layer steps a sink logit carries over (the verifier keeps its own copy)
-CARRIED = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "HEADS-DIFF")
+CARRIED = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-BIAS", "HEADS-DIFF")
 
 
 def softmax_form(model) -> bool:

@@ -495,7 +495,7 @@ def heads_diff(ctx, s):
 
 
 #: the proved one-layer steps a sink logit carries over (§17.4)
-SINK_CARRIED = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "HEADS-DIFF")
+SINK_CARRIED = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-ROTARY", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-BIAS", "HEADS-DIFF")
 
 
 @checker("HEADS-SINK")
