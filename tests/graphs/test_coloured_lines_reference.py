@@ -3,7 +3,8 @@ every n of its range up to a bound, against an automorphism count of the heads' 
 maps extended along a breadth-first order of the positions, each new position mapped among the neighbours of its
 parent's image, the hubs last), itself checked against a count over S_n at n ≤ 7. Unions drawn with their own seed and a
 wider set of parts than tests/graphs/test_coloured_lines.py (global(1..3) hubs, blocks of 8, offsets {−3, 3}, {2, 5});
-F179's union anchor on blocks(b) beside dilated or symmetric offset heads, from the range's first length to n = 90. And
+F179's union anchor on blocks(b) beside dilated or symmetric offset heads, from the range's first length to n = 90.
+The elements each class lists (read here as permutations) keep every head and are as many as the count. And
 the catalog's `coloured_blocks_jumps_any_length`: its count D + 1 is never below the least count of an exact search for
 view witnesses (tests/view_witness_reference.py), which is D + 1 at n ≡ 0 (mod 6) and D elsewhere at 10 ≤ n ≤ 22."""
 from __future__ import annotations
@@ -181,3 +182,35 @@ def test_coloured_blocks_jumps_count_is_never_below_the_least():
         least = d + (R.rooted_view_witness(n, nbs, d, [tuple(range(n + 1))]) is not None)
         assert least == d + (n % 6 == 0), n
         assert int(r.layers.subs(nsym, n)) == d + 1, n
+
+
+def _image(element: tuple, n: int) -> tuple:
+    """σ(1), …, σ(n) of a listed element, read here: ("id",); ("refl", 1): i ↦ n + 1 − i; ("prefix", π, e): π on 1..u and
+    on u + 1..n the identity (e = 0) or the reversal i ↦ n + u + 1 − i (e = 1)."""
+    if element[0] == "id":
+        return tuple(range(1, n + 1))
+    if element[0] == "refl" and element[1] == 1:
+        return tuple(n + 1 - i for i in range(1, n + 1))
+    assert element[0] == "prefix", element
+    pi, e = element[1], element[2]
+    return tuple(pi) + tuple(n + len(pi) + 1 - i if e else i for i in range(len(pi) + 1, n + 1))
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_f180_listed_elements_are_the_group(index):
+    """At the first lengths of the range (n = 8 counted over S_8 when the range reaches it): every element the class
+    lists keeps every head's arcs, and they are as many as the count."""
+    heads, form = DRAWN[index]
+    first = next(n for n in range(2, 200) if form.at({N: n}) is not None)
+    for n in range(first, first + 8):
+        case = form.at({N: n})
+        found = case.intersection[0]
+        cls = next(c for c in found.classes if n % c.modulus == c.residue)
+        assert cls.kind == "finite"
+        pairs = [attends(h, n) for h in heads]
+        images = {_image(e, n) for e in cls.elements}
+        for s in images:
+            sigma = (0,) + s
+            assert all({(sigma[i], sigma[j]) for (i, j) in p} == p for p in pairs), (heads, n, s)
+        count = brute_group_order(pairs, n) if n == 8 else _order(heads, n)
+        assert len(images) == int(case.order) == count, (heads, n)
