@@ -5,8 +5,11 @@ import copy
 
 import pytest
 
-from certificates import certificate
+from certificates import certificate, heads_certificate
 
+import json
+
+from uapcheck import certfile, check
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
 NAMED = {
@@ -68,3 +71,51 @@ def test_the_reflection_of_an_interval_is_checked_position_by_position():
     _sym(forged)["data"]["structure"]["factors"][0]["positions"] = list(range(1, 16))
     _sym(forged)["data"]["name"] = "the reflection of {1, …, 15}"
     assert _outcome(forged).outcome == REJECTED
+
+
+def _at_length(n: int, *patterns: str) -> dict:
+    text = f"tokens {n}\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n"
+                                       for p in patterns)
+    return json.loads(json.dumps(certfile.build(check(text, "t.uap"), text)))
+
+
+def test_a_cyclic_reflection_is_named_as_two_intervals_reversed_at_once_and_rechecked():
+    """global(2) | window(6) cyclic: G = {id, i ↦ 3 − i (mod n)}, which reverses {1, 2} and {3, …, n} at once.
+    At n = 30 the verifier words the name from the typed intervals and finds the involution in G; moving an
+    interval's end, or naming one interval only, is rejected."""
+    cert = _at_length(30, "global(2)", "window(6) cyclic")
+    data = _sym(cert)["data"]
+    assert data["name"] == "the reflection of {1, 2} and of {3, …, 30} at once"
+    assert data["structure"]["factors"] == [{"kind": "reflections", "intervals": [[1, 2], [3, 30]]}]
+    got = _outcome(cert)
+    assert got.outcome == VERIFIED and "the named group is G" in got.reason, got.reason
+    forged = copy.deepcopy(cert)
+    _sym(forged)["data"]["structure"]["factors"][0]["intervals"] = [[1, 2], [4, 30]]
+    _sym(forged)["data"]["name"] = "the reflection of {1, 2} and of {4, …, 30} at once"
+    got = _outcome(forged)
+    assert got.outcome == REJECTED and "not in G" in got.reason, got.reason
+    forged = copy.deepcopy(cert)
+    _sym(forged)["data"]["structure"]["factors"][0]["intervals"] = [[3, 30]]
+    _sym(forged)["data"]["name"] = "the reflection of {3, …, 30} at once"
+    assert _outcome(forged).outcome == REJECTED
+    forged = copy.deepcopy(cert)
+    _sym(forged)["data"]["structure"]["factors"][0]["intervals"] = [[1, 3], [3, 30]]  # overlapping
+    _sym(forged)["data"]["name"] = "the reflection of {1, 2, 3} and of {3, …, 30} at once"
+    assert _outcome(forged).outcome == REJECTED
+
+
+def test_several_heads_with_a_group_named_by_structure_state_its_order_at_symbolic_n():
+    """Theorems F35–F39 at symbolic n: the group step states the class's order beside a structural name, so the
+    certificate's summary order is established (it was rejected as unestablished: only standard names fixed an
+    order); a changed order is rejected against the class's elements."""
+    for patterns, name in ((("global(2)", "window(6) cyclic"), "the reflection of {1, 2} and of {3, …, n} at once"),
+                           (("window(1) cyclic", "window(2) + global(1)"), "the reflection of {2, …, n}")):
+        cert = heads_certificate(*patterns)
+        assert cert["group"]["name"] == name and cert["group"]["order"] == 2
+        got = _outcome(cert)
+        assert got.outcome == VERIFIED, got.reason
+        report = verify(cert)
+        assert not [p for p in report.problems if "group" in p], report.problems
+        forged = copy.deepcopy(cert)
+        forged["group"]["order"] = 4
+        assert any("order" in p for p in verify(forged).problems)

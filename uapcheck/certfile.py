@@ -335,6 +335,11 @@ def _symbolic_pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict
         return out
     if step.rule == "SYM-AUT":
         data = {"name": ev.get("name")}
+        from .certificates import HeadIntersection
+        if isinstance(step.certificate, HeadIntersection) and not ev.get("classes"):
+            # Theorems F35–F39: the stated class's order (the verifier compares it with the class's elements), so a
+            # group named by its structure states its order as a standard name's does
+            data["order"] = _tree(step.certificate.order)
         if ev.get("classes"):  # G by residue class of n: each class's stated group
             data["classes"] = [{"residues": c["residues"], "name": c["name"],
                                 "order": _class_order(step.certificate, c["residues"], c["order"])}

@@ -20,7 +20,9 @@ induces an element of Q}, where Q ≤ Sym{C_1, …, C_q} is the induced group, g
 Each family is then named on positions: ``H ≀ S_k on the blocks …`` (H the symmetric groups of the classes
 of the first block; the classes of a block have distinct sizes, so blocks correspond class by class),
 ``S_m ≀ D_k on the blocks … in cyclic order``, ``D_k on the cycle (…)`` / ``C_k`` for single positions,
-``the reflection of {a, …, b}`` for an involution reversing an interval. Anything else: None.
+``the reflection of {a, …, b}`` for an involution reversing an interval, ``the reflection of {1, 2} and of
+{3, …, n} at once`` for one reversing two or three disjoint intervals (a cyclic reflection i ↦ c − i (mod n)
+is one). Anything else: None.
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ MAX_MOVED_CLASSES = 4096
 MAX_LINK_TRIES = 32
 #: Above this many classes in an orbit, only a few candidate pairs are tried for its cyclic order.
 ALL_PAIRS_UP_TO = 64
+#: An involution is named as the reflection of several intervals at once only up to this many intervals.
+MAX_REVERSED_INTERVALS = 3
 
 Perm = Sequence[int]
 
@@ -388,6 +392,36 @@ def _choose_maps(classes, family, first: list[int]) -> list[dict]:
     return chosen
 
 
+def _reversed_intervals(swap: dict[int, int], fixed_singles: set):
+    """An involution of single positions (`swap`, on the positions it moves) that reverses two or more disjoint
+    intervals and fixes nothing inside them but their midpoints: ReflectionsOf those intervals, or None. The
+    least moved position p and its image q bound an interval [p, q] that must be reversed (x ↦ p + q − x on
+    every x in it, the midpoint of an odd interval being one of the fixed positions); then the next."""
+    from .groups import ReflectionsOf
+    intervals, midpoints = [], []
+    covered: set[int] = set()
+    for p in sorted(swap):
+        if p in covered:
+            continue
+        q = swap[p]
+        if q < p:
+            return None
+        for x in range(p, q + 1):
+            if x in swap:
+                if swap[x] != p + q - x:
+                    return None
+            elif 2 * x == p + q and x in fixed_singles:
+                midpoints.append(x)
+            else:
+                return None
+        covered.update(range(p, q + 1))
+        intervals.append((p, q))
+    if not 2 <= len(intervals) <= MAX_REVERSED_INTERVALS:
+        return None
+    fixed_singles.difference_update(midpoints)  # one factor names them, so the factors stay disjoint
+    return ReflectionsOf(tuple(intervals))
+
+
 def _family_factor(classes, family, top: str, first: list[int], gens, fixed_singles: set):
     """One family's factor on positions (WreathOn, CycleOn or the reflection), or None."""
     from .groups import ReflectionOf
@@ -412,10 +446,9 @@ def _family_factor(classes, family, top: str, first: list[int], gens, fixed_sing
         swap = {}
         for a, b in zip(members[0], members[1]):
             swap[a[0]], swap[b[0]] = b[0], a[0]
-        if any(swap.get(p, p) != moved[-1 - j] for j, p in enumerate(moved)):
-            return None
-        if position_set(moved).endswith("positions)"):
-            return None
+        if any(swap.get(p, p) != moved[-1 - j] for j, p in enumerate(moved)) or position_set(moved).endswith(
+                "positions)"):
+            return _reversed_intervals(swap, fixed_singles)
         return ReflectionOf(tuple(moved))
     if len(set(sizes)) != len(sizes):
         return None  # two classes of one size in a block: the blocks do not correspond class by class

@@ -577,6 +577,32 @@ class ReflectionOf:
 
 
 @dataclass(frozen=True)
+class ReflectionsOf:
+    """One involution that reverses several disjoint intervals of positions at once (and fixes the rest): the
+    reflection i ↦ c − i (mod n) of a cyclic pattern reverses {1, …, c − 1} and {c, …, n}. `intervals` are
+    (first, last) pairs, first < last, in increasing order."""
+    intervals: tuple
+
+    @property
+    def positions(self) -> tuple:
+        return tuple(p for lo, hi in self.intervals for p in range(lo, hi + 1))
+
+    @property
+    def text(self) -> str:
+        sets = [position_set(range(lo, hi + 1)) for lo, hi in self.intervals]
+        return "the reflection of " + ", of ".join(sets[:-1]) + f" and of {sets[-1]} at once"
+
+    @property
+    def latex(self) -> str:
+        sets = [position_set_latex(range(lo, hi + 1)) for lo, hi in self.intervals]
+        return (r"\text{the reflection of } " + r"\text{, of } ".join(sets[:-1])
+                + rf"\text{{ and of }} {sets[-1]}\text{{ at once}}")
+
+    def to_json(self) -> dict:
+        return {"kind": "reflections", "intervals": [[lo, hi] for lo, hi in self.intervals]}
+
+
+@dataclass(frozen=True)
 class GroupStructure:
     """G named by structure as typed parts: factors (SymmetricOn, PowerOn, ReflectionOf) in a direct
     product, extended (⋊) by a group of order `quotient_order` permuting `classes` twin classes when

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from uapcheck.class_action import CycleOn, WreathOn, name_action
+from uapcheck.class_action import CycleOn, WreathOn, _reversed_intervals, name_action
 from uapcheck.graphs import build_graph, symmetry_group
-from uapcheck.groups import ReflectionOf, SymmetricOn
+from uapcheck.groups import ReflectionOf, ReflectionsOf, SymmetricOn
 from uapcheck.spec import (Blocks, Columns, Dilated, Edges, Global, Offsets, PatternUnion, Star,
                            Strided, Window)
 
@@ -42,6 +42,9 @@ def _in_factor(perm, f) -> bool:
         pts = sorted(f.positions)
         got = [img(p) for p in pts]
         return got == pts or got == pts[::-1]
+    if isinstance(f, ReflectionsOf):  # one involution: every interval reversed, or none
+        reversed_all = all(img(p) == lo + hi - p for lo, hi in f.intervals for p in range(lo, hi + 1))
+        return reversed_all or all(img(p) == p for p in f.positions)
     if isinstance(f, CycleOn):
         cyc = list(f.cycle)
         where = {p: i for i, p in enumerate(cyc)}
@@ -99,6 +102,9 @@ NAMED = [
      "D_5 on the cycle (1, 2, 3, 4, 5) × S_2 on {6, 7}"),
     ([Window(3, cyclic=True)], 8, "S_2 ≀ S_4 on the blocks {1, 5}, {2, 6}, {3, 7}, {4, 8}"),
     ([Offsets((2, -2), True)], 6, "S_3 ≀ S_2 on the blocks {1, 3, 5}, {2, 4, 6}"),
+    # the cyclic reflection i ↦ 3 − i (mod n): two intervals reversed at once
+    ([Global(2), Window(2, cyclic=True)], 7, "the reflection of {1, 2} and of {3, …, 7} at once"),
+    ([Global(3), Window(1, cyclic=True)], 8, "the reflection of {1, 2, 3} and of {4, …, 8} at once"),
 ]
 
 
@@ -213,3 +219,20 @@ def test_a_large_group_permuting_classes_is_named_and_its_order_written_with_fac
     assert G.order_text == "32! · (2!)^32" and G.order == math.factorial(32) * 2 ** 32
     assert factorial_order_text([[0, 1], [2]], math.factorial(30)) == "30! · 2!"
     assert factorial_order_text([[0, 1], [2]], math.factorial(30) + 2) != "30! · 2!"
+
+
+def test_an_involution_reversing_intervals_is_named_up_to_three_of_them():
+    """_reversed_intervals: the least moved position and its image bound an interval reversed whole (a fixed
+    midpoint allowed); two or three such intervals are named, one (ReflectionOf's case) or four are not, and an
+    involution that does not reverse its intervals is not."""
+    def swap_of(intervals):
+        return {p: lo + hi - p for lo, hi in intervals for p in range(lo, hi + 1) if 2 * p != lo + hi}
+    three = [(1, 2), (3, 7), (9, 12)]
+    fixed = {5, 8}
+    got = _reversed_intervals(swap_of(three), fixed)
+    assert got == ReflectionsOf(tuple(three)) and fixed == {8}  # the midpoint 5 now belongs to the factor
+    assert got.text == "the reflection of {1, 2}, of {3, …, 7} and of {9, …, 12} at once"
+    assert _reversed_intervals(swap_of([(1, 2), (3, 4), (5, 6), (7, 8)]), set()) is None
+    assert _reversed_intervals(swap_of([(1, 6)]), set()) is None
+    assert _reversed_intervals({1: 2, 2: 1, 3: 5, 5: 3, 4: 6, 6: 4}, set()) is None  # (3 5)(4 6): not reversed
+    assert _reversed_intervals(swap_of([(1, 2), (3, 7)]), set()) is None  # the midpoint 5 is not a fixed position

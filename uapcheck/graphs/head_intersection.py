@@ -617,7 +617,7 @@ def describe(result: ClassResult, n) -> Optional[tuple]:
     fixed = [tuple(e[1]) for e in full if e[2] == 0]
     with_refl = [tuple(e[1]) for e in full if e[2] == 1]
     if with_refl and _identity_prefix(u) not in with_refl:
-        return None  # the reflection comes only with a prefix permutation: no name here
+        return _coupled_reflection(fixed, with_refl, u, n)
     orbits = _orbits(fixed, u)
     if len(fixed) != _product(factorial(len(o)) for o in orbits):
         return None  # not a product of symmetric groups on its orbits
@@ -628,6 +628,30 @@ def describe(result: ClassResult, n) -> Optional[tuple]:
     if not factors:
         return Integer(1), "trivial", None, frozenset()
     return order, None, " × ".join(factors), frozenset()
+
+
+def _coupled_reflection(fixed: list, with_refl: list, u: int, n) -> Optional[tuple]:
+    """G = {id, τ} where τ permutes {1..u} by an involution π and reverses {u + 1..n}: named, as the concrete engine
+    names it (class_action.py), "the reflection of {1, 2} and of {3, …, n} at once" when π reverses disjoint
+    intervals of {1..u} (fixing only their midpoints inside them), three intervals in all at most; else None."""
+    from ..class_action import MAX_REVERSED_INTERVALS
+    if fixed != [_identity_prefix(u)] or len(with_refl) != 1:
+        return None
+    (pi,) = with_refl
+    intervals: list[str] = []
+    covered: set[int] = set()
+    for p in range(1, u + 1):
+        q = pi[p - 1]
+        if q == p or p in covered:
+            continue
+        if q < p or any(pi[x - 1] != p + q - x for x in range(p, q + 1)):
+            return None
+        covered.update(range(p, q + 1))
+        intervals.append(_span(p, q))
+    if not intervals or len(intervals) + 1 > MAX_REVERSED_INTERVALS:
+        return None
+    text = "the reflection of " + ", of ".join(intervals) + f" and of {_span(u + 1, n)} at once"
+    return Integer(2), None, text, frozenset()
 
 
 def _product(values) -> int:

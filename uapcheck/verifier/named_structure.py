@@ -64,6 +64,15 @@ def _cycle(cycle: list) -> str:
     raise NotTheName("the cycle cannot be written")
 
 
+def _intervals(f: dict) -> list:
+    """The intervals of a `reflections` factor: two or more (first, last) pairs of integers, first < last, each
+    after the one before."""
+    out = [(int(lo), int(hi)) for lo, hi in f["intervals"]]
+    if len(out) < 2 or any(lo >= hi for lo, hi in out) or any(a[1] >= b[0] for a, b in zip(out, out[1:])):
+        raise NotTheName("the reflected intervals are not two or more disjoint increasing intervals")
+    return out
+
+
 def _factor_words(f: dict) -> str:
     kind = f.get("kind")
     if kind == "symmetric":
@@ -75,6 +84,9 @@ def _factor_words(f: dict) -> str:
         return f"(S_{size})^{count} on {count} classes of {size} positions covering {_set(covered)}"
     if kind == "reflection":
         return "the reflection" + ("" if f.get("positions") is None else f" of {_set(f['positions'])}")
+    if kind == "reflections":
+        sets = [interval(lo, hi) for lo, hi in _intervals(f)]
+        return "the reflection of " + ", of ".join(sets[:-1]) + f" and of {sets[-1]} at once"
     if kind == "cycle":
         return f"{f['top']}_{len(f['cycle'])} on the cycle {_cycle(f['cycle'])}"
     if kind == "wreath":
@@ -146,6 +158,19 @@ def _block_moves(top: str, k: int) -> list:
     raise NotTheName(f"unknown top group {top!r}")
 
 
+def _reflection_generators(f: dict, n: int) -> tuple[list, int, set]:
+    """The one involution of a `reflection` factor (its positions, or 1..n, reversed) or of a `reflections` factor
+    (each interval reversed at once)."""
+    if f["kind"] == "reflection":
+        pts = sorted(f["positions"]) if f.get("positions") is not None else list(range(1, n + 1))
+        return [_on_cycle(pts, [len(pts) - 1 - i for i in range(len(pts))], n)], 2, set(pts)
+    perm = list(range(1, n + 1))
+    for lo, hi in _intervals(f):
+        for p in range(lo, hi + 1):
+            perm[p - 1] = lo + hi - p
+    return [perm], 2, {p for lo, hi in _intervals(f) for p in range(lo, hi + 1)}
+
+
 def _factor_generators(f: dict, n: int) -> tuple[list, int, set]:
     """(generators, order, positions) of one factor."""
     kind = f["kind"]
@@ -160,9 +185,8 @@ def _factor_generators(f: dict, n: int) -> tuple[list, int, set]:
             order *= math.factorial(len(c))
             covered |= set(c)
         return gens, order, covered
-    if kind == "reflection":
-        pts = sorted(f["positions"]) if f.get("positions") is not None else list(range(1, n + 1))
-        return [_on_cycle(pts, [len(pts) - 1 - i for i in range(len(pts))], n)], 2, set(pts)
+    if kind in ("reflection", "reflections"):
+        return _reflection_generators(f, n)
     if kind == "cycle":
         cyc, k = list(f["cycle"]), len(f["cycle"])
         gens = [_on_cycle(cyc, [(i + 1) % k for i in range(k)], n)]
