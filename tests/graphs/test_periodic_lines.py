@@ -24,6 +24,7 @@ UNIONS = [
     (Blocks(5), Dilated(2, 2), Window(1)),
     (Blocks(9), Window(1), Offsets((-5, -3, 3, 5), False)),  # twins at both ends: E_L, E_R non-trivial
     (Blocks(7), Offsets((-4, -3, -2, 3, 4), False)),
+    (Blocks(2), Dilated(3, 3), Offsets((5,), False)),   # σQ = 90 from N₀ = 220: a base check of 8,649,000 (0.4 s)
 ]
 
 

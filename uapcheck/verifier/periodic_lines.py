@@ -31,7 +31,7 @@ MAX_SPAN = 24
 MAX_RADIUS = 6
 MAX_POWER = 120
 MAX_PERIOD = 240
-MAX_WORK = 6_000_000
+MAX_WORK = 40_000_000
 
 
 def _int(t) -> Optional[int]:
