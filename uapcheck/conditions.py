@@ -10,6 +10,8 @@ condition, for every value of the symbols under their assumptions (integers, pos
 * in a disjunction, two integer ranges of the same lhs that meet or touch merge into one
   (n ≤ 3 or n = 4 is n ≤ 4; 5 ≤ n ≤ 7 or n ≥ 8 is n ≥ 5).
 
+* an alternative of lower bounds by residue class that together hold exactly from some A on is n ≥ A ((n ≥ 61
+  and n odd) or (n ≥ 62 and n even) is n ≥ 61);
 * residue sets of one symbol (n mod L = r, alternatives of them, n mod L ≠ r) are combined exactly: in a
   conjunction intersected, in a disjunction united, as sets of residues mod the lcm of their moduli, and
   written back mod the least modulus that states the same set (n mod 20 ∈ {0, 5, 10, 15} is n mod 5 = 0); all
@@ -208,12 +210,65 @@ def _range(lhs, low, high):
     return parts[0] if len(parts) == 1 else sympy.And(*parts, evaluate=False)
 
 
+def _classed_lower(cond) -> Optional[tuple]:
+    """(n, a, L, R) for n ≥ a (an integer) with, optionally, n's residue mod L in R: one symbol, one lower bound;
+    None for any other condition."""
+    n, low, res = None, None, None
+    for p in (cond.args if isinstance(cond, sympy.And) else (cond,)):
+        b = _as_bound(p)
+        if b is not None and b[1] == "lower" and b[2].is_Integer and isinstance(b[0], sympy.Symbol) \
+                and b[0].is_integer and n in (None, b[0]):
+            n, low = b[0], int(b[2]) if low is None else max(low, int(b[2]))
+            continue
+        r = _residues(p)
+        if r is None:
+            return None
+        res = r if res is None else _combine([res, r], union=False)
+    if n is None and res is not None and res[0].is_integer and res[0].is_nonnegative:
+        n, low = res[0], 1 if res[0].is_positive else 0  # the symbol's own least value
+    if n is None or (res is not None and res[0] != n):
+        return None
+    return (n, low, 1, frozenset({0})) if res is None else (n, low, res[1], res[2])
+
+
+def _classed_union(parts: list):
+    """n ≥ A for an alternative of lower bounds by residue class that together hold exactly from A on ((n ≥ 61 and n
+    odd) or (n ≥ 62 and n even) is n ≥ 61); None otherwise. With lo(r) the least bound over the parts holding on the
+    class r mod L (L the lcm), the alternative is {n : n ≥ lo(n mod L)}; A is its least member, and it is all of
+    n ≥ A iff every n from A to max lo + L − 1 is in it (above max lo every n is)."""
+    from math import lcm
+    found = [_classed_lower(p) for p in parts]
+    if len(parts) < 2 or any(f is None for f in found) or len({f[0] for f in found if f is not None}) != 1:
+        return None
+    big = lcm(*(f[2] for f in found if f is not None))
+    if big > 10_000:
+        return None
+    lo: dict[int, int] = {}
+    for f in found:
+        if f is not None:
+            for r in range(big):
+                if r % f[2] in f[3]:
+                    lo[r] = min(lo.get(r, f[1]), f[1])
+    if len(lo) != big:
+        return None
+    least = min(low + (r - low) % big for r, low in lo.items())
+    if not all(x >= lo[x % big] for x in range(least, max(lo.values()) + big)) or found[0] is None:
+        return None
+    n = found[0][0]
+    if (n.is_positive and least <= 1) or (n.is_nonnegative and least <= 0):
+        return sympy.true
+    return sympy.GreaterThan(n, least, evaluate=False)
+
+
 def _disjunction(parts: list):
     parts = [p for p in _merge_residues(parts, union=True) if p is not sympy.false]
     if any(p is sympy.true for p in parts):
         return sympy.true
     if not parts:
         return sympy.false
+    whole = _classed_union(parts)
+    if whole is not None:
+        return whole
     intervals = [_interval(p) for p in parts]
     merged: list = []
     rest = [p for p, iv in zip(parts, intervals) if iv is None]
