@@ -200,3 +200,23 @@ def test_verifier_rejects_forged_certificates(exchange_certificate):
             cls["order"] = 12
     for forge in (drop_map, lower_bound, drop_symmetry, radius, order):
         assert _forged(exchange_certificate, forge), forge.__name__
+
+
+def test_verifier_at_a_concrete_length():
+    """At n = 1,048,576 (≡ 1 mod 5) the class's group is read without arcs: S_4, verified by the restatement."""
+    import json
+
+    import uapcheck
+    from uapcheck import certfile
+    from uapcheck.verifier import verify
+    text = "tokens 1048576\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n"
+                                        for p in ("blocks(5)", "offsets {5}", "star"))
+    result = uapcheck.check(text, "t.uap")
+    assert result.to_dict()["verdict"] == "UAP"
+    cert = json.loads(json.dumps(certfile.build(result, text)))
+    step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert step["certificate"]["kind"] == "residue exchanging heads" and step["certificate"]["n"] == 1_048_576
+    report = verify(cert)
+    assert report.ok and report.complete
+    step["certificate"]["n"] = 1_048_575  # another class
+    assert rejects(cert, "SYM-AUT")
