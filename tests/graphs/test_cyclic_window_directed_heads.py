@@ -21,7 +21,8 @@ N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
 
 # (heads, the union's w and A): the union's one-head count has D + 1 on some class, so F70 does not apply (not decided
-# on every class, so stated D + 1, sufficient: `offsets {3}` | `window(2) cyclic`, `offsets {−4}` | `window(3) cyclic`)
+# on every class, so stated D + 1, sufficient: `offsets {3}` | `window(2) cyclic`, `offsets {−4}` | `window(3) cyclic`;
+# beyond the check's work bound: `offsets {4}` | `window(1) cyclic`)
 DECIDED = [
     ((Window(2), Offsets((-3,)), Window(1, True)), 1, (-3, -2, 2)),   # the referee sweep's file (seed 46)
     ((Offsets((2,)), Window(1, True)), 1, (2,)),
@@ -31,7 +32,7 @@ DECIDED = [
     ((Window(2), Offsets((3,)), Window(1, True)), 1, (-2, 2, 3)),
     ((Offsets((-3,)), Offsets((2,)), Window(1, True)), 1, (-3, 2)),
     ((Offsets((-3, 2)), Window(1, True)), 1, (-3, 2)),
-    ((Offsets((4,)), Window(1, True)), 1, (4,)),
+    ((Offsets((-2,)), Offsets((-3,)), Window(1, True)), 1, (-3, -2)),
     ((Offsets((-2,)), Offsets((3,)), Window(1, True)), 1, (-2, 3)),
     ((Offsets((2,)), Offsets((-1,)), Window(1, True)), 1, (2,)),
     ((Window(2), Offsets((-3,)), Offsets((1,), True), Offsets((-1,), True)), 1, (-3, -2, 2)),

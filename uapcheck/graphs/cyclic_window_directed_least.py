@@ -29,6 +29,9 @@ from .offsets_line import rays
 #: The check runs breadth-first searches from every root at every length up to N₂ + P; beyond this length it is not
 #: run (D + 1 layers stay sufficient, not shown least).
 MAX_CHECK_N = 300
+#: Nor where its work, (lengths checked) × (the last length) × (parts per position) × (heads), passes this (about 8 s
+#: of CPU here): `window(5) cyclic + offsets {−7}` (873,000) stays D + 1, sufficient, inside the closed forms' budget.
+MAX_WORK = 450_000
 #: The rounds of colour refinement on the rooted view before the arcs of the far positions are read off the colours:
 #: two for one head, three for several heads (F191; the theorem holds for any fixed number, N₂ grows with it).
 ROUNDS = 2
@@ -259,7 +262,7 @@ def heads_classes(patterns: tuple, w: int, outside: tuple[int, ...], low: int) -
     steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
     period = steps[-1] - steps[0]
     top = cut_low(w, outside, HEAD_ROUNDS) + period
-    if top > MAX_CHECK_N:
+    if top > MAX_CHECK_N or (top - low) * top * (2 * w + 1 + len(outside)) * len(patterns) > MAX_WORK:
         return None
     labels: dict[int, set] = {r: set() for r in range(period)}
     for n in range(low, top):
@@ -279,7 +282,7 @@ def directed_classes(w: int, outside: tuple[int, ...], low: int) -> Optional[Dir
     steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
     period = steps[-1] - steps[0]
     top = cut_low(w, outside) + period
-    if top > MAX_CHECK_N:
+    if top > MAX_CHECK_N or (top - low) * top * (2 * w + 1 + len(outside)) > MAX_WORK:
         return None
     labels: dict[int, set] = {r: set() for r in range(period)}
     for n in range(low, top):
