@@ -967,12 +967,12 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     if layer_range is not None:
         # the verdict holds where both the group and the layer count are proved: the step states that range
         from dataclasses import replace as _replace
+        layer_range = simplify_condition(layer_range)
         lr = show_condition(layer_range)
         alone = not cond or _implies(layer_range, gprimary.condition, spec, n)
         if not (cond and not alone and _implies(gprimary.condition, layer_range, spec, n)):  # else: G's range
-            info = _replace(info, condition=lr if alone else f"{cond} and {lr}",
-                            condition_formula=layer_range if alone else sympy.And(gprimary.condition, layer_range,
-                                                                                  evaluate=False))
+            both = layer_range if alone else simplify_condition(sympy.And(gprimary.condition, layer_range))
+            info = _replace(info, condition=lr if alone else show_condition(both), condition_formula=both)
     own = _show_condition(gprimary.condition, n)
     stated = f"for {info.condition}" if info.condition else _show_condition(sympy.true, n)
     # the step states G where the verdict holds (the group's range and the layer count's); the closed form's own
