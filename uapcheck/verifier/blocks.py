@@ -21,6 +21,10 @@ from .trees import TreeError, decode
 _META = {"kind", "meaning", "reason", "engine", "trusted", "argument", "section"}
 
 
+# a family theorem block's record of the engine's own reading (named not compared, `bind`)
+_FAMILY_RECORD = ("theorem", "parameters", "instance parameters")
+
+
 class Mismatch(Exception):
     """A block value differs from its checked copy."""
 
@@ -34,13 +38,17 @@ def bind(ctx, s: dict) -> list[str]:
     kind = cert.get("kind")
     where = f"{s['id']} certificate"
     if kind == "family theorem":
+        # the engine's label of the theorem and its reading of the sizes (names, and the values its instance check
+        # ran at): the verifier matches its own theorem on the re-parsed pattern and runs its own instance checks,
+        # so these are named, not compared
+        named = [f"{where}.{key}" for key in _FAMILY_RECORD if key in cert]
         claims = cert.get("claims")
         if claims is None:
-            return []
+            return named
         if not isinstance(claims, dict):
             raise Mismatch(f"{where}.claims is not an object")
-        return [p for key, value in claims.items()
-                for p in _bind_value(ctx, f"{where}.claims.{key}", key, value, s)]
+        return named + [p for key, value in claims.items()
+                        for p in _bind_value(ctx, f"{where}.claims.{key}", key, value, s)]
     if kind == "verdict-premises":
         return _bind_premises(ctx, s, cert, where)
     if kind == "mixed-row":
@@ -554,6 +562,10 @@ def _short(value) -> str:
 # A verdict's premises and a mixed row
 
 def _bind_premises(ctx, s: dict, cert: dict, where: str) -> list[str]:
+    # the verdict the block states the premises give: the step's own, which its check recomputed from them
+    stated, checked = cert.get("verdict"), (s.get("data") or {}).get("verdict")
+    if "verdict" in cert and stated != checked:
+        raise Mismatch(f"{where}.verdict {_short(stated)} is not the checked step's {_short(checked)}")
     listed = cert.get("premises")
     if not isinstance(listed, list):
         raise Mismatch(f"{where}.premises is not a list")

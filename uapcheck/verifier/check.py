@@ -226,9 +226,18 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
     report.unbound = ctx.unbound
     report.rests_on = _obstruction_chain(cert["verdict"], steps, order)
     if report.ok:
-        from . import statement
-        report.statement = statement.certified(ctx, {o.id: o.outcome for o in report.steps})
+        _state(ctx, report)
     return report
+
+
+def _state(ctx: Context, report: Report) -> None:
+    """The statement a verified certificate certifies; a value it reads in a form no check compared makes the
+    certificate malformed (a problem of the report), never an internal error."""
+    from . import statement
+    try:
+        report.statement = statement.certified(ctx, {o.id: o.outcome for o in report.steps})
+    except (TreeError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        report.problems.append(f"the certified statement cannot be read ({type(exc).__name__}: {str(exc)[:120]})")
 
 
 def _obstruction_chain(verdict: str, steps: dict, order: list) -> Optional[frozenset]:

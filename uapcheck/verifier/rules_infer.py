@@ -310,6 +310,12 @@ NUMERIC_SIGN = " (the sign of the transcendental second difference checked with 
 @checker("FFN-DEF2")
 def ffn(ctx, s):
     f = ctx.spec.ffn
+    stated = (s.get("data") or {}).get("ffn")
+    if stated is not None and f.kind in ("named", "none") and stated != (f.name if f.kind == "named" else "none"):
+        raise Reject(f"the step names the FFN {str(stated)[:60]!r}; the input's is "
+                     f"{f.name if f.kind == 'named' else 'none'}")
+    if stated is not None and f.kind not in ("named", "none"):
+        ctx.unbound.append(f"{s['id']} data.ffn")  # a custom activation's text: the verifier evaluates the input's own
     if f.kind == "none":
         if s["status"] != "refuted":
             raise Reject("`ffn none` has no non-affine member: Definition 2 fails")

@@ -809,7 +809,11 @@ def check_form_verdict(ctx, s, data: dict, rule: str = "SEQ-CAUSAL-FORM") -> str
         raise Reject(f"{rule}'s count holds for {text}, the verdict states {rng!r}")
     if not isinstance(rng, str):
         raise Reject("the verdict states no range")
+    if data.get("below_range") is not None:
+        raise Reject(f"the lengths below the range are {rule}'s pieces; the verdict lists lengths beside them")
     given, mine = fdata.get("pieces") or [], data.get("below_pieces") or []
+    if not isinstance(given, list) or not isinstance(mine, list) or not all(isinstance(q, dict) for q in mine):
+        raise Reject(f"the lengths below the range are not {rule}'s pieces")
     same = len(given) == len(mine) and all(
         sympy.simplify(sympy.sympify(_form_number(ctx, p.get(k), k), strict=True)  # safe: strict (decoded trees)
                        - sympy.sympify(_form_number(ctx, q.get(k), k), strict=True)) == 0  # safe: strict

@@ -99,7 +99,8 @@ def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
         elif any(ctx.steps[p]["rule"] == "TD-MEANS" for p in ctx.steps):
             least = False  # Lemma M's two layers (§20.9): sufficient, not shown least
     data = r.get("data") or {}
-    stated = [c for c in data.get("classes") or [] if c.get("verdict") is not None]
+    classes = data.get("classes") or []
+    stated = [c for c in (classes if isinstance(classes, list) else []) if isinstance(c, dict) and c.get("verdict") is not None]
     # residue classes or lengths the line below does not state (each class with its verdict, and the lengths, are)
     by_class = len(others) < len(stated) or (bool(data.get("lengths")) and below is None)
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
@@ -112,7 +113,10 @@ def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
 def _others(ctx, r) -> tuple:
     """(verdict, condition in words) for each class the verdict step's data lists with its own verdict."""
     out = []
-    for c in (r.get("data") or {}).get("classes") or []:
+    classes = (r.get("data") or {}).get("classes") or []
+    for c in classes if isinstance(classes, list) else []:
+        if not isinstance(c, dict):
+            continue
         if c.get("verdict") not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED") or c.get("condition") is None:
             continue
         try:
@@ -128,6 +132,8 @@ def _below(r) -> Optional[str]:
     data = r.get("data") or {}
     # VERDICT-T1's lengths; TGT-VERDICT's below its range (re-checked by its check, or the step is trusted)
     listed = data.get("lengths") or (data.get("below_range") if r["rule"] == "TGT-VERDICT" else None) or []
+    if not isinstance(listed, list):
+        return None
     groups: dict = {}
     for x in listed:
         if not isinstance(x, dict) or not isinstance(x.get("n"), int):
