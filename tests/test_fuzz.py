@@ -23,7 +23,15 @@ run, no traceback, no exit code outside 0–2, no difference between the two run
 exit 3 while the sources were being edited under it; re-run from a fixed checkout it ends cleanly and identically).
 Verdicts: UAP 418, NOT-UAP 141, INCONCLUSIVE 557 (78 by the 2 s budget, naming the step), ILL-POSED 170, input errors
 394. Mutated certificates (100 for seed 707, twice each, and this module's own): one finding, fixed at the root — a certificate holding an integer of more than 4,300 digits
-made `json.loads` raise ValueError, an internal error (exit 3); it is now a malformed certificate (exit 2)."""
+made `json.loads` raise ValueError, an internal error (exit 3); it is now a malformed certificate (exit 2).
+
+Campaign of the newest grammar (`newest_programs` added: `expect … for n …` split verdicts with overlapping, empty and
+out-of-range lines, chunked and periodic per-layer lists for causal targets with params among the sizes, two to four
+heads with hubs beside blocks, offsets, dilated and strided lines): UAPCHECK_FUZZ_NEWEST = 600 for UAPCHECK_FUZZ_SEED =
+15015 and 1,500 for 15151, each file run with `--budget 2 --memory 1G` under PYTHONHASHSEED 0 and 12345, every batch
+compared: all 2,100 run, no traceback, no exit code outside 0–2, every file within its budget, no difference between
+the two hash seeds. (The mutation campaign on the same constructs' certificates found an internal error of `uapcheck
+verify`, fixed: tests/test_certificate_mutations_newest_constructs.py.)"""
 from __future__ import annotations
 
 import json
@@ -279,6 +287,65 @@ def hostile_programs(draw):
     return f'architecture "fuzz2"\n{params}{tokens}{body}{draw(FFNS)}{draw(expects(symbolic))}'
 
 
+# -- the newest grammar: split verdicts, chunked and periodic per-layer lists, several heads with hubs ------------------
+
+HUB_HEADS = st.sampled_from(["star", "global(1)", "global(2)", "global {1, 2}", "sinks(1) + window(1)", "sinks(2) + causal",
+                             "star + window(1)", "global(1) + offsets {3, -5}"])
+LINE_HEADS = st.sampled_from(["blocks(2) + offsets {-7, -3, 9}", "blocks(3) + offsets {1}", "blocks(2) + offsets {-1}",
+                              "blocks(3) + dilated(2, 2)", "blocks(5) + dilated(1, 3)", "blocks(3)", "dilated(2, 2)",
+                              "window(1) + strided(s)", "window(1) + strided(4)", "window(1) cyclic + dilated(2, 4)",
+                              "offsets {1, 4, 8, -1, -4, -8}", "window(2) cyclic", "blocks(b) + offsets {2}",
+                              "window(w) + strided(6)", "offsets {2, -3} cyclic", "blocks(999999999) + offsets {1}"])
+CHUNKED = st.sampled_from(["causal & blocks(8)", "causal & blocks(c)", "causal & window(3)", "causal & window(w) + sinks(2)",
+                           "causal & window(2) + sinks(k)", "causal", "causal & blocks(3)", "offsets {0} + sinks(2)",
+                           "sinks(1)", "causal & blocks(999999999)", "causal & window(0)"])
+RANGE_BOUNDS = st.sampled_from(["1", "2", "3", "7", "12", "16", "17", "64", "8193", "16385", "1000000000", "1000000001",
+                                "0"])
+SPLIT_VERDICTS = st.sampled_from(["uap", "uap layers 1", "uap layers 2", "uap layers 4", "uap layers 8", "not-uap",
+                                  "inconclusive", "ill-posed", "uap layers ceil(n/2)"])
+GROUPED = st.sampled_from(["uap group trivial", "uap group reflection layers 3", "uap group S_n", "uap group trivial layers 8"])
+
+
+@st.composite
+def split_expects(draw) -> str:
+    """One to four `expect … for n …` lines: ranges from a length on, up to a length, between two, at one length (at
+    times overlapping, empty, out of 1 … 10⁹, beside a line without a range, or naming another name than n)."""
+    lines = []
+    for _ in range(draw(st.integers(1, 4))):
+        a, b = draw(RANGE_BOUNDS), draw(RANGE_BOUNDS)
+        where = draw(st.sampled_from([f"for n >= {a}", f"for n <= {a}", f"for {a} <= n <= {b}", f"for n = {a}",
+                                      f"for m >= {a}", f"for n >= {a}", f"for n >= {a}"]))
+        verdict = draw(GROUPED if where.startswith("for n >=") and draw(st.integers(0, 3)) == 0 else SPLIT_VERDICTS)
+        lines.append(f"expect {verdict} {where}")
+    if draw(st.integers(0, 7)) == 0:
+        lines.append("expect uap")
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def newest_programs(draw) -> str:
+    """Programs in the newest grammar: `expect … for n …` split verdicts, chunked and periodic per-layer lists for
+    causal targets (chunks of c, windows with sinks, at a symbolic or integer n, params among the sizes), and two
+    to four heads with hubs (star, global, sinks) beside blocks, offsets, dilated and strided lines."""
+    params = "param c integer >= 2\nparam w integer >= 1\nparam k integer >= 1\nparam s integer >= 3\nparam b integer >= 2\n"
+    tokens = draw(st.sampled_from(["tokens n\n", "tokens n\n", "tokens n\n", "", "tokens 16\n", "tokens 64\n"]))
+    kind = draw(st.sampled_from(["chunked", "chunked", "heads", "heads", "line"]))
+    if kind == "chunked":
+        items = draw(st.lists(CHUNKED, min_size=1, max_size=4))
+        listing = draw(st.sampled_from(["periodic", "periodic", "sequence"]))
+        body = (f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {listing} {{ {', '.join(items)} }}\n}}\n"
+                + draw(st.sampled_from(["target causal\n", "target causal\n", "", "layers 3\ntarget causal\n"])))
+    elif kind == "heads":
+        count = draw(st.integers(2, 4))
+        pats = [draw(HUB_HEADS)] + [draw(st.one_of(HUB_HEADS, LINE_HEADS)) for _ in range(count - 1)]
+        body = "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in pats)
+    else:
+        body = f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {draw(LINE_HEADS)}\n}}\n"
+    symbolic = tokens == "tokens n\n"
+    expect = draw(split_expects()) if symbolic and draw(st.integers(0, 3)) else draw(expects(symbolic))
+    return f'architecture "fuzz3"\n{params}{tokens}{body}{expect}'
+
+
 @st.composite
 def programs(draw):
     tokens = draw(TOKENS)
@@ -374,6 +441,38 @@ def test_fuzzed_files_end_cleanly_and_identically_across_hash_seeds(corpus):
         first = _check_batch(batch, "0")
         if start == 0:  # byte-identical across two runs and another hash seed (one batch suffices)
             assert _check_batch(batch, "12345") == first
+
+
+NEWEST_CASES = int(os.environ.get("UAPCHECK_FUZZ_NEWEST", "1500" if NIGHTLY else "30"))
+
+
+def test_newest_grammar_files_end_cleanly_and_identically_across_hash_seeds(tmp_path):
+    """`newest_programs` (split verdicts, chunked and periodic per-layer lists, several heads with hubs) through the
+    command line: no traceback, exit codes 0–2, every file within its budget, and the same output under two hash
+    seeds (every batch in a campaign, UAPCHECK_FUZZ_NEWEST=N with UAPCHECK_FUZZ_SEED; the first one otherwise)."""
+    sources = _generated(NEWEST_CASES, seed=0, strategy=newest_programs())[:NEWEST_CASES]
+    paths = _write(tmp_path, sources)
+    for start in range(0, len(paths), BATCH):
+        batch = paths[start:start + BATCH]
+        first = _check_batch(batch, "0")
+        if start == 0 or SEED is not None or NIGHTLY:
+            assert _check_batch(batch, "12345") == first
+
+
+def test_newest_programs_generator_yields_valid_programs():
+    """Most of the newest grammar's programs parse (the rest are refused with a located error: overlapping or empty
+    ranges, a length beyond 10⁹, positions without an integer `tokens`)."""
+    from uapcheck.errors import UapError
+    from uapcheck.parse import parse_source
+    sources = _generated(60, seed=1, strategy=newest_programs())[:60]
+    ok = 0
+    for src in sources:
+        try:
+            parse_source(src, "fuzz.uap")
+            ok += 1
+        except UapError:
+            pass
+    assert ok >= len(sources) // 2
 
 
 def test_programs_generator_yields_valid_programs():
