@@ -500,7 +500,8 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             f"for n ≥ {first}")
 
 
-def check(ctx, s) -> tuple[str, str]:
+def check(ctx, s, at_length: bool = False) -> tuple[str, str]:
+    """`at_length`: the symbolic reading of a step at a concrete length (`_at_length`), whose D is compared there."""
     cert = s.get("certificate") or {}
     data = s.get("data") or {}
     if not data.get("least"):
@@ -512,6 +513,8 @@ def check(ctx, s) -> tuple[str, str]:
         raise Reject(f"the step's range starts at n = {data.get('from')}, not at the certificate's {cert.get('from')}")
     if any(isinstance(p, S.PatternUnion) and not p.parts for p in pats):
         raise Reject("an empty pattern")
+    if not at_length:
+        _premise_diameter(ctx, s, n)
     theorem = cert.get("theorem")
     if theorem == "F70":
         why = _equal_groups(ctx, s, cert, pats, n)
@@ -533,6 +536,21 @@ def check(ctx, s) -> tuple[str, str]:
     return VERIFIED, f"{why} (docs/theory.md §11.11)"
 
 
+def _premise_diameter(ctx, s, n) -> None:
+    """The D a head-layers step states is its PAT-CONNECTED premise's (checked there) at every n; a D stated with no
+    premise stating one is named not compared. (Each theorem's own check reads the count, not the stated D: a D of 5
+    under F70 was verified.)"""
+    stated = (s.get("data") or {}).get("diameter")
+    if stated is None:
+        return
+    theirs = [(p.get("data") or {}).get("diameter") for p in ctx.premises(s) if p["rule"] == "PAT-CONNECTED"]
+    if len(theirs) != 1 or theirs[0] is None:
+        ctx.unbound.append(f"{s['id']} data.diameter")
+        return
+    if not _same_for_every_n(decode(stated, ctx.symbols), decode(theirs[0], ctx.symbols), n):
+        raise Reject("the diameter stated is not the connectivity premise's")
+
+
 def _at_length(ctx, s, cert: dict, data: dict) -> tuple[str, str]:
     """Theorem F125 (b): the certificate's symbolic count (and D) checked as at symbolic n, on the file read with a
     symbolic length, then read at the file's length: it lies in the range (and in its class, for F86), and the
@@ -550,7 +568,7 @@ def _at_length(ctx, s, cert: dict, data: dict) -> tuple[str, str]:
     symbolic = replace(ctx, spec=spec, symbols=param_symbols(spec), cache={})
     step = dict(s, certificate={k: v for k, v in cert.items() if k != "n"},
                 data=dict(data, layers=cert["layers"], diameter=cert["diameter"], **{"from": cert.get("from")}))
-    _, why = check(symbolic, step)
+    _, why = check(symbolic, step, at_length=True)
     n = symbolic.symbols["n"]
     at = {n: sympy.Integer(length)}
     if length < int(cert.get("from", 0)):
