@@ -63,7 +63,10 @@ def statement_lines(report: Report) -> list[str]:
             modulus, pieces = st.layers_by_residue
             listed = ", ".join(f"{_piece(value)} for {_residues(modulus, rs)}" for rs, value in pieces)
             constant = all(not getattr(value, "free_symbols", None) for _, value in pieces)
-            parts.append((f"{st.unit} layers by n mod {modulus}: {listed}" if constant or st.layers_text is None else
+            # a count written with more than two roundings (a sum over the classes' indicators) reads as its pieces
+            tangled = st.layers is not None and len(st.layers.atoms(sympy.floor, sympy.ceiling)) > 2
+            parts.append((f"{st.unit} layers by n mod {modulus}: {listed}"
+                          if constant or tangled or st.layers_text is None else
                           f"{st.layers_text} {st.unit} layers ({listed})")
                          + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[st.least])
         elif st.layers is not None:
