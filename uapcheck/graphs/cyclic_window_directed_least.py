@@ -252,6 +252,36 @@ def union_offsets(patterns: tuple, w: int, n: int) -> tuple[int, ...]:
     return tuple(sorted(u - v for u in _bits(near[v]) if abs(u - v) > w))
 
 
+@dataclass(frozen=True)
+class CheckSize:
+    """The size of F191's check on several heads: the lengths low … last − 1 and its work, (lengths checked) × (the
+    last length) × (parts per position) × (heads); it runs when last ≤ MAX_CHECK_N and work ≤ MAX_WORK."""
+    low: int
+    last: int
+    work: int
+    per_length: int  # (parts per position) × (heads): the work is (last − low) × last × per_length
+
+    @property
+    def fits(self) -> bool:
+        return self.last <= MAX_CHECK_N and self.work <= MAX_WORK
+
+    def last_that_fits(self) -> int:
+        """The largest last length whose check would run (both bounds), for the report of a refused check."""
+        last = min(self.last, MAX_CHECK_N)
+        while last > self.low and (last - self.low) * last * self.per_length > MAX_WORK:
+            last -= 1
+        return last
+
+
+def heads_check_size(patterns: tuple, w: int, outside: tuple[int, ...], low: int) -> CheckSize:
+    """The size of F191's check (`heads_classes`) for these heads: deterministic, so the check runs or is refused
+    alike on every machine."""
+    steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
+    top = cut_low(w, outside, HEAD_ROUNDS) + steps[-1] - steps[0]
+    per_length = (2 * w + 1 + len(outside)) * len(patterns)
+    return CheckSize(low, top, (top - low) * top * per_length, per_length)
+
+
 @lru_cache(maxsize=32)
 def heads_classes(patterns: tuple, w: int, outside: tuple[int, ...], low: int) -> Optional[DirectedClasses]:
     """F191: F190's check on several heads (each head's arcs coloured apart, HEAD_ROUNDS rounds) whose union is
@@ -261,9 +291,10 @@ def heads_classes(patterns: tuple, w: int, outside: tuple[int, ...], low: int) -
         return None
     steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
     period = steps[-1] - steps[0]
-    top = cut_low(w, outside, HEAD_ROUNDS) + period
-    if top > MAX_CHECK_N or (top - low) * top * (2 * w + 1 + len(outside)) * len(patterns) > MAX_WORK:
+    size = heads_check_size(patterns, w, outside, low)
+    if not size.fits:
         return None
+    top = size.last
     labels: dict[int, set] = {r: set() for r in range(period)}
     for n in range(low, top):
         labels[n % period].add(heads_label(patterns, n, w, outside))

@@ -734,7 +734,26 @@ def directed_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol) -> Optio
     """F191: the union is Theorem F101's `window(w) cyclic` with non-cyclic offsets A ≠ −A (trivial group, so the
     heads' too), and F190's colour premise or far swap, read on the heads' arcs coloured apart, decides every class of
     n mod P: D or D + 1 layers, least, by class; None otherwise."""
-    from .cyclic_window_directed_least import HEAD_ROUNDS, heads_classes, union_offsets
+    from .cyclic_window_directed_least import HEAD_ROUNDS, heads_classes
+    read = _directed_union(patterns, union)
+    if read is None:
+        return None
+    w, outside, period, low = read
+    classes = heads_classes(tuple(patterns), w, outside, low)
+    if classes is None or len(classes.least) != classes.period:
+        return None
+    diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    extra = [r for r in range(period) if classes.extra[r]]
+    layers = diameter if not extra else sympy.Piecewise(
+        (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r in extra])), (diameter, True))
+    return HeadLayers("F191", "F101", low, diameter, layers, modulus=period,
+                      directed_heads=DirectedHeads(w, outside, HEAD_ROUNDS, classes.proved_low, classes.extra))
+
+
+def _directed_union(patterns: Sequence[Pattern], union) -> Optional[tuple[int, tuple[int, ...], int, int]]:
+    """(w, A, P, the range's start) when the heads' union is Theorem F101's `window(w) cyclic` with non-cyclic offsets
+    A ≠ ∅ and the trivial group (F191's premise), else None."""
+    from .cyclic_window_directed_least import union_offsets
     if union.theorem != "F101" or union.group != "trivial" or not union.diameter_exact or union.low.free_symbols:
         return None
     params = dict(union.params)
@@ -745,15 +764,26 @@ def directed_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol) -> Optio
     steps = sorted((set(range(-w, w + 1)) | set(outside)) - {0})
     if not outside or steps[-1] - steps[0] != period:
         return None
-    classes = heads_classes(tuple(patterns), w, outside, low)
-    if classes is None or len(classes.least) != classes.period:
+    return w, outside, period, low
+
+
+def directed_heads_refused(patterns: Sequence[Pattern], n: sympy.Symbol, params: Optional[Mapping] = None):
+    """The size of F191's check (a CheckSize) when the heads meet F191's premise but the check lies beyond its work
+    bound or its last length, so the count stays D + 1 for that reason alone; else None. Deterministic: the bounds
+    count lengths and parts, not seconds."""
+    from .cyclic_window_directed_least import heads_check_size
+    patterns = list(dict.fromkeys(patterns))
+    if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
-    diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
-    extra = [r for r in range(period) if classes.extra[r]]
-    layers = diameter if not extra else sympy.Piecewise(
-        (diameter + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r in extra])), (diameter, True))
-    return HeadLayers("F191", "F101", low, diameter, layers, modulus=period,
-                      directed_heads=DirectedHeads(w, outside, HEAD_ROUNDS, classes.proved_low, classes.extra))
+    union = union_theorem(patterns, n, dict(params or {}))
+    read = None if union is None else _directed_union(patterns, union)
+    if read is None:
+        return None
+    w, outside, _, low = read
+    if set(outside) == {-k for k in outside}:
+        return None
+    size = heads_check_size(tuple(patterns), w, outside, low)
+    return None if size.fits else size
 
 
 WINDOW_UNION = "§11.2, item 4"   # what proves the union's count when the union of the heads is a non-cyclic window

@@ -23,7 +23,7 @@ from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, Complet
                             LabelledWindowLayers, LabelledWindowRange, Unreachable,
                             ViewWitness)
 from ..zero import is_zero
-from ..budget import BudgetExceeded, time_limit
+from ..budget import BudgetExceeded, stage, time_limit
 from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_graph, check_layers,
@@ -1138,7 +1138,31 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
     several = len(set(_patterns(spec))) > 1
     return (layers_step(connected, diameter, diameter + 1, False, "view argument: D + 1 layers suffice; no family "
                         "theorem decides whether D do for this pattern (docs/theory.md §11.11; open, §13 L2"
-                        + (", O8 for several heads" if several else "") + ")"), diameter + 1, None)
+                        + (", O8 for several heads" if several else "") + ")" + _refused_check(spec, n, params)),
+            diameter + 1, None)
+
+
+def _refused_check(spec: S.Spec, n, params) -> str:
+    """Why Theorem F191's check did not decide several heads meeting its premise, when a work bound refused it: the
+    bound, the check's size and the size that would fit (a resource limit, reported as such); else ""."""
+    from ..graphs.cyclic_window_directed_least import MAX_CHECK_N, MAX_WORK
+    from ..graphs.head_layers import directed_heads_refused
+    pats = list(dict.fromkeys(_patterns(spec)))
+    if len(pats) < 2 or not isinstance(n, sympy.Symbol) or spec.positional != "none" or any(h.bias for h in spec.heads):
+        return ""
+    size = directed_heads_refused(pats, n, params)
+    if size is None:
+        return ""
+    if size.last > MAX_CHECK_N:
+        bound = (f"its last length {size.last:,} passes the check's length bound MAX_CHECK_N = {MAX_CHECK_N:,} "
+                 f"(a check whose last length is at most {MAX_CHECK_N:,} fits)")
+    else:
+        bound = (f"its work, (lengths checked) × (last length) × (parts per position) × (heads) = "
+                 f"{size.last - size.low:,} × {size.last:,} × {size.per_length:,} = {size.work:,}, passes the work "
+                 f"bound MAX_WORK = {MAX_WORK:,} (a check of these heads fits when its last length is at most "
+                 f"{size.last_that_fits():,})")
+    return (f"; Theorem F191's check on the heads' arcs, at every length from {size.low:,} to {size.last - 1:,}, "
+            f"was not run: {bound}")
 
 
 def _heads_layers(spec: S.Spec, n, params, grp, diameter):
@@ -1151,17 +1175,13 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
     if not isinstance(n, sympy.Symbol):
         # a concrete length: the symbolic theorems evaluated at n (Theorem F125 (b)), without the arcs at n
         from ..graphs.heads_at_length import heads_layers_at
-        try:
-            with time_limit("the least layer count of several heads", 10.0):
-                at = heads_layers_at(pats, int(n), params)
-        except BudgetExceeded:
-            return None
+        # No clock of its own (the count must not depend on the machine's speed): the checks inside stop on
+        # deterministic work bounds (F190/F191's MAX_WORK and MAX_CHECK_N, MAX_CHECKED_N), and the file's --budget.
+        with stage("the least layer count of several heads"):
+            at = heads_layers_at(pats, int(n), params)
         return at if at is not None and at.diameter == diameter else None
-    try:
-        with time_limit("the least layer count of several heads", 10.0):
-            found = least_layers(pats, grp.cases if grp is not None else None, n, params)
-    except BudgetExceeded:
-        return None
+    with stage("the least layer count of several heads"):
+        found = least_layers(pats, grp.cases if grp is not None else None, n, params)
     if found is None or not is_zero(sympy.sympify(found.diameter - diameter, strict=True)):  # safe: strict (no text parsed)
         return None
     return found
