@@ -85,3 +85,20 @@ def test_the_check_size_and_the_length_that_fits():
     # the sweep's heads fit both bounds, so F191 runs
     assert directed_heads_refused([Window(2), Offsets((-3,)), Window(1, cyclic=True)], n) is None
     assert heads_check_size((Window(2), Offsets((-3,)), Window(1, cyclic=True)), 1, (-3, -2, 2), 17).fits
+
+
+def _text(path: Path, speed: float) -> str:
+    # a file budget large enough for the scaled clock (the budget is the documented limit; the panel's search is not)
+    out = subprocess.run([sys.executable, "-c", SCALED_CLOCK, str(speed), "--no-cache", "--color", "never",
+                          "--budget", "6000", str(path)],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode in (0, 1), out.stderr
+    return out.stdout
+
+
+def test_the_panel_suggestion_is_the_same_on_a_slow_and_a_fast_machine():
+    # the panel's search is a count of edited files (PANEL_CANDIDATES), not 2 s of CPU
+    path = Path(__file__).resolve().parents[1] / "catalog" / "blocks_strided_split_n.uap"
+    slow, fast = _text(path, 100.0), _text(path, 0.2)
+    assert slow == fast
+    assert "suggestion: use the full pattern gives UAP" in slow

@@ -150,29 +150,30 @@ def _candidates(spec: S.Spec, pairs: bool) -> Iterator[tuple[tuple[Edit, ...], S
 
 
 def suggestions(spec: S.Spec, limit: int = 5, first_only: bool = False,
-                deadline: Optional[float] = None) -> list[Suggestion]:
+                candidates: Optional[int] = None) -> list[Suggestion]:
     """Edits that make the spec provably UAP, smallest change first (at most `limit`); the search stops
-    trying new candidates once `deadline` (a time.process_time() value: CPU seconds, so the answer does
-    not depend on how busy the machine is) has passed."""
+    after checking `candidates` edited files (a count, not a clock, so the answer is the same on every
+    machine; None: every candidate)."""
     from .rules.small_lengths import ENABLED
     token = ENABLED.set(False)  # an edit's verdict for its range is what is shown; not its lengths below it
     try:
-        return _suggestions(spec, limit, first_only, deadline)
+        return _suggestions(spec, limit, first_only, candidates)
     finally:
         ENABLED.reset(token)
 
 
-def _suggestions(spec: S.Spec, limit: int, first_only: bool, deadline: Optional[float]) -> list[Suggestion]:
-    import time
+def _suggestions(spec: S.Spec, limit: int, first_only: bool, candidates: Optional[int]) -> list[Suggestion]:
     from .derive import check_spec
     from .errors import UapError
     found: list[Suggestion] = []
+    checked = 0
     for pairs in (False, True):
         for edits, edited in _candidates(spec, pairs):
             if pairs and any(e.size > 1 for e in edits):
                 continue
-            if deadline is not None and time.process_time() > deadline:
+            if candidates is not None and checked >= candidates:
                 break
+            checked += 1
             try:
                 result = check_spec(replace(edited, expect=None))
             except UapError:
@@ -191,13 +192,15 @@ def _layers_key(layers) -> float:
     return float(layers) if isinstance(layers, int) else float("inf")
 
 
-PANEL_SECONDS = 2.0
+#: The edited files the verdict panel checks at most (every single edit and the first pairs). A count, not CPU
+#: seconds, so the panel is the same on a fast and a slow machine; the panel also runs within what is left of the
+#: file's --budget (cli._panel_suggestion). The catalog's files that are not UAP try at most 15 (each in well under
+#: a second), where the former 2 s of CPU ended the search.
+PANEL_CANDIDATES = 16
 
 
-def best(spec: S.Spec, seconds: float = PANEL_SECONDS) -> Optional[Suggestion]:
-    """The smallest edit that makes the spec provably UAP, for the verdict panel: None if there is none,
-    or if none is found within `seconds` of CPU time (each candidate's check keeps its own budgets). CPU
-    time, not wall time, so the panel does not depend on how busy the machine is."""
-    import time
-    found = suggestions(spec, limit=1, first_only=True, deadline=time.process_time() + seconds)
+def best(spec: S.Spec, candidates: int = PANEL_CANDIDATES) -> Optional[Suggestion]:
+    """The smallest edit that makes the spec provably UAP, for the verdict panel: None if there is none
+    among the first `candidates` edited files (each candidate's check keeps its own budgets)."""
+    found = suggestions(spec, limit=1, first_only=True, candidates=candidates)
     return found[0] if found else None
