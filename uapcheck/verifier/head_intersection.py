@@ -389,7 +389,10 @@ def _setting(ctx, cert: dict, n: Optional[sympy.Symbol] = None, symbols: Optiona
         k = int(anchor["head"]) - 1  # 0: the union of the heads (its group contains G)
         if not -1 <= k < len(pats):
             raise Reject("the anchor is not one of the heads nor their union")
-        head = pats[k] if k >= 0 else S.PatternUnion(tuple(pats))
+        # the union read as one pattern through the verifier's own normal form of unions (each part once, flat; the
+        # same arcs at every n), so that its tables see `dilated(3, 3) + blocks(2)` | `offsets {5}` as F115's pattern
+        from .rules_families import union_pattern
+        head = pats[k] if k >= 0 else union_pattern(pats)
         from . import coloured_lines  # Theorem F180: the coloured union's own certificate
         coloured = coloured_lines.anchor_checked(pats, anchor) if k < 0 and "F180" in str(anchor.get("source")) \
             else None

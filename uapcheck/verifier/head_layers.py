@@ -166,9 +166,12 @@ def keeps_swap(heads: list, n: int, position: int, a: int, b: int) -> bool:
 
 def _hub_union(pats: list):
     """Theorem F31's entry (verifier/hub_unions.py) for the union of the heads when it is globals with window,
-    offsets and dilated parts; Reject otherwise."""
+    offsets and dilated parts; Reject otherwise. The union is read through the verifier's own normal form of unions
+    (rules_families.union_pattern): a part whose arcs the others have at every n is left out, as the engine's union
+    leaves it (`global(1)` | `blocks(3)` | `window(3)`: blocks(3)'s arcs are window(3)'s)."""
     from . import hub_unions
-    parts = [q for p in pats for q in (p.parts if isinstance(p, S.PatternUnion) else (p,))]
+    from .rules_families import _parts, union_pattern
+    parts = _parts(union_pattern(pats))
     hubs: list = [1 if isinstance(q, S.Star) else q.g for q in parts if isinstance(q, (S.Global, S.Star))]
     base = [q for q in parts if not isinstance(q, (S.Global, S.Star))]
     offsets = [hub_unions._offsets_of(q) for q in base]

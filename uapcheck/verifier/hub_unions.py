@@ -73,11 +73,20 @@ def match(parts: list):
         return None
     ks = {k for o in offsets for k in o}
     w = max(abs(k) for k in ks)
-    if ks == set(range(-w, w + 1)) - {0}:
+    if ks == set(range(-w, w + 1)) - {0} and _one_window(base, w):
         return None  # a window (cyclic or not) with globals: Theorems F2, F3, F10
     if len(base) == 1 and isinstance(base[0], S.Offsets) and base[0].cyclic and ks in ({1}, {-1}):
         return None  # Theorem F24
     return _local(g, base, offsets)
+
+
+def _one_window(base: list, w: int) -> bool:
+    """Whether the base's arcs are those of one window(w), cyclic or not (by the verifier's arc description,
+    verifier/normal_form.py): `window(2) + window(1) cyclic` has the offsets of window(2) and the wrap-around arcs
+    (1, n), (n, 1) besides, so it is neither, and Theorem F31 is its theorem."""
+    from .normal_form import arcs_description
+    union = base[0] if len(base) == 1 else S.PatternUnion(tuple(base))
+    return any(arcs_description(union) == arcs_description(S.Window(w, cyclic)) for cyclic in (False, True))
 
 
 def _local(g: int, base: list, offsets: list):
