@@ -128,3 +128,15 @@ def test_one_order_for_every_class_is_read_on_each_class():
     forged = copy.deepcopy(cert)
     _step(forged, "SYM-AUT")["data"]["order"] = 2
     assert _outcome(forged, "SYM-AUT")[0] == REJECTED
+
+
+def test_a_bound_only_step_on_a_lemma_union_is_checked_as_a_bound():
+    """`window(1)` | `blocks(2)`: the union is window(1) (the `window` lemma's pattern), and the steps state only
+    D ≤ n − 1 (no diameter). They were rejected as malformed (the lemma's check read the absent diameter); the
+    spanning-part bound checks them now, and a forged bound n − 2 is rejected."""
+    cert = heads_certificate("window(1)", "blocks(2)")
+    assert _step(cert, "PAT-CONNECTED")["data"]["diameter"] is None
+    _complete(cert)
+    forged = copy.deepcopy(cert)
+    _step(forged, "PAT-CONNECTED")["data"]["diameter bound"] = {"op": "+", "args": [-2, {"sym": "n"}]}
+    assert _outcome(forged, "PAT-CONNECTED")[0] == REJECTED

@@ -133,8 +133,9 @@ def several_heads(ctx, s, rule: str):
     union = union_family(ctx)
     if union is not None and "from" in (s.get("data") or {}):
         return connected(ctx, s, union) if rule == "PAT-CONNECTED" else union_layers(ctx, s, union)
+    from . import spanning_bound
     found = union_lemma(ctx)
-    if found is not None:
+    if found is not None and not spanning_bound.applies(ctx, s):  # a step stating only D ≤ a bound: its own check
         return union_lemma_step(ctx, s, found, rule)
     return None
 
