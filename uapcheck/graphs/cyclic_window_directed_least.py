@@ -86,24 +86,14 @@ def attends(n: int, w: int, outside: tuple[int, ...]) -> list[int]:
 def _levels(near: list[int]) -> Optional[tuple[list[list[int]], int]]:
     """Per root, its distance layers d(x → i) = 0, 1, … (following the positions each attends to), and D; None when
     not strongly connected."""
+    from .bit_rings import rings
     n = len(near)
-    full = (1 << n) - 1
+    padded = [0] + near  # rings reads position v's set at index v
     out = []
     for i in range(n):
-        seen = frontier = 1 << i
-        found = [frontier]
-        while seen != full:
-            grown = 0
-            rest = frontier
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                grown |= near[bit.bit_length() - 1]
-            frontier = grown & ~seen
-            if not frontier:
-                return None
-            seen |= frontier
-            found.append(frontier)
+        found = rings(padded, n, i + 1)
+        if found is None:
+            return None
         out.append(found)
     return out, max(len(found) - 1 for found in out)
 

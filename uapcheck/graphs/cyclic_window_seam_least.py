@@ -70,24 +70,14 @@ def closed_neighbourhoods(n: int, w: int, outside: tuple[int, ...]) -> list[int]
 def _layers(near: list[int]) -> Optional[tuple[dict[int, list[int]], int]]:
     """The distance layers of the roots v ≤ (n + 1)/2 (the reflection maps the others onto them) and D, or None when
     not strongly connected."""
+    from .bit_rings import rings
     n = len(near)
-    full = (1 << n) - 1
+    padded = [0] + near  # rings reads position v's set at index v
     layers: dict[int, list[int]] = {}
     for i in range((n + 1) // 2):
-        seen = frontier = 1 << i
-        found = [frontier]
-        while seen != full:
-            grown = 0
-            rest = frontier
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                grown |= near[bit.bit_length() - 1]
-            frontier = grown & ~seen
-            if not frontier:
-                return None
-            seen |= frontier
-            found.append(frontier)
+        found = rings(padded, n, i + 1)
+        if found is None:
+            return None
         layers[i] = found
     return layers, max(len(found) - 1 for found in layers.values())
 
