@@ -70,17 +70,10 @@ def cut_low(w: int, outside: tuple[int, ...], rounds: int = ROUNDS) -> int:
 
 
 def attends(n: int, w: int, outside: tuple[int, ...]) -> list[int]:
-    """N(v) on bit sets (bit v − 1 is position v): the cyclic window's v + c (mod n) and v + k, k ∈ A, inside 1..n."""
-    rows = []
-    for v in range(n):
-        row = 0
-        for c in range(-w, w + 1):
-            row |= 1 << ((v + c) % n)
-        for k in outside:
-            if 0 <= v + k < n:
-                row |= 1 << (v + k)
-        rows.append(row)
-    return rows
+    """N(v) on bit sets (bit v − 1 is position v): the cyclic window's v + c (mod n) and v + k, k ∈ A, inside 1..n (the
+    rows F184's check reads, cyclic_window_seam_least.closed_neighbourhoods)."""
+    from .cyclic_window_seam_least import closed_neighbourhoods
+    return closed_neighbourhoods(n, w, outside)
 
 
 def _levels(near: list[int]) -> Optional[tuple[list[list[int]], int]]:
