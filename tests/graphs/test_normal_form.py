@@ -216,3 +216,20 @@ def test_a_window_at_symbolic_n_is_verified_from_its_own_range(pattern):
     report = verify(_certificate(_file(pattern)))
     assert report.ok and report.complete
     assert {s.rule: s.outcome for s in report.steps}["SYM-AUT"] == VERIFIED
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("blocks(999999999) + global(1)", True),  # d = 1 has no other part: the search ends at once
+    ("blocks(999999999) + window(3) + strided(2)", True),  # d = 5 is neither a window offset nor even
+    ("blocks(999999999) + strided(1)", False),  # every difference is a multiple of 1
+])
+def test_a_huge_block_is_read_without_listing_its_differences(text, kept):
+    """`blocks(b)` is compared with the other parts difference by difference, by increasing |d|, and the first
+    difference no other part has ends the search: a block of 10⁹ positions (a fuzzed file) took minutes and
+    gigabytes when its 2·10⁹ differences were listed first."""
+    import time
+    start = time.process_time()
+    got = normalise(_pattern(text))
+    assert time.process_time() - start < 1.0
+    assert any(isinstance(q, S.Blocks) for q in (got.pattern.parts if isinstance(got.pattern, S.PatternUnion)
+                                                 else (got.pattern,))) == kept, got

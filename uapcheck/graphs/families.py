@@ -580,21 +580,35 @@ def _cyclic_offsets(n, ks) -> Union[FamilyTheorem, OpenFamily, None]:
     return _general_circulant(n, vals)
 
 
+# A cyclic window wider than this is not written out as its list of jumps (F27–F29 take jumps up to
+# circulant_general.MAX_JUMP, so a wider window beside other offsets is an open family either way).
+EXPLICIT_WINDOW_JUMPS = 100_000
+
+
 def _cyclic_union(n, atoms) -> Union[FamilyTheorem, OpenFamily, None]:
     """A union of cyclic offsets and cyclic windows is the circulant of the union of their jumps: the
     single pattern `offsets S cyclic` (its arcs are the union of the parts' arcs)."""
+    radius = 0  # the widest cyclic window's: its jumps are every k with 0 < |k| ≤ radius
     jumps: set = set()
     for a in atoms:
         if a.kind == "cwindow":
             if not _is_int(a.args[0]):
                 return OpenFamily("cyclic windows and offsets", f"a symbolic window radius is not covered ({SECTION})")
-            w = int(a.args[0])
-            jumps |= set(range(-w, w + 1)) - {0}
+            radius = max(radius, int(a.args[0]))
         else:
             if not all(_is_int(k) for k in a.args):
                 return OpenFamily("offsets cyclic", f"symbolic offsets are not covered ({SECTION}, open question O1 (d))")
             jumps |= {int(k) for k in a.args}
-    vals = sorted(jumps)
+    beyond = {k for k in jumps if abs(k) > radius}
+    if radius > EXPLICIT_WINDOW_JUMPS:  # the window's jumps are not listed: a window or an open family
+        top = max([radius] + [abs(k) for k in beyond])
+        if len(beyond) == 2 * (top - radius):  # the jumps beyond the window fill [−top, −radius) and (radius, top]
+            return _cyclic_window(n, Integer(top))
+        from .circulant_general import MAX_JUMP
+        return OpenFamily("cyclic windows and offsets", f"a cyclic window of radius {radius} beside offsets beyond "
+                          f"it: the union is not a window, and its jumps beyond {MAX_JUMP} have no "
+                          f"certificate of Theorems F27–F29 ({SECTION})")
+    vals = sorted((set(range(-radius, radius + 1)) - {0}) | jumps)
     w = max(abs(v) for v in vals)
     if vals == list(range(-w, 0)) + list(range(1, w + 1)):
         return _cyclic_window(n, Integer(w))

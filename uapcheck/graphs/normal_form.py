@@ -184,6 +184,14 @@ def _cover(d: int, cyclic: Optional[S.Pattern], linear: list, strides: list) -> 
     return None if s is None else f"strided({s})"
 
 
+def _block_differences(size: int):
+    """The differences d, 0 < |d| < size, of two positions of one block of `size`, by increasing |d| (lazily: a
+    block may be longer than any sequence)."""
+    for a in range(1, size):
+        yield a
+        yield -a
+
+
 def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list:
     """Drop each non-cyclic offset part and each `blocks(b)` whose arcs are arcs of the other parts at every n
     (docs/theory.md §11.13, item 6): a part's arc with j − i = d is an arc of the cyclic part when d is among
@@ -194,11 +202,21 @@ def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list
             continue
         others = [o for o in out if o is not q and _linear(o)]
         size = _int(getattr(q, "b", None)) or 0
-        wanted = sorted(_set(q) - {0}) if _linear(q) else [d for d in range(1 - size, size) if d != 0]
-        by = [_cover(d, cyclic, others, _strides(out)) for d in wanted]
+        strides = _strides(out)
+        if not _linear(q) and 1 in strides:
+            wanted, by = [1], ["strided(1)"]  # every difference is a multiple of 1
+        else:
+            wanted = sorted(_set(q) - {0}) if _linear(q) else _block_differences(size)
+            by = []
+            for d in wanted:  # in order of |d|: the first difference no other part has ends the search
+                by.append(_cover(d, cyclic, others, strides))
+                if by[-1] is None:
+                    break
         if any(b is None for b in by):
             continue
-        if not wanted:
+        if not _linear(q) and by and by != ["strided(1)"]:  # every difference is covered: name the parts in order
+            by = [_cover(d, cyclic, others, strides) for d in range(1 - size, size) if d != 0]
+        if not by:
             reasons.append(f"{show_pattern(q)} has no arc (a block of one position, and every position sees itself)")
             out.remove(q)
             continue
