@@ -204,7 +204,7 @@ def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list
         size = _int(getattr(q, "b", None)) or 0
         strides = _strides(out)
         if not _linear(q) and 1 in strides:
-            wanted, by = [1], ["strided(1)"]  # every difference is a multiple of 1
+            by: list[Optional[str]] = ["strided(1)"]  # every difference is a multiple of 1
         else:
             wanted = sorted(_set(q) - {0}) if _linear(q) else _block_differences(size)
             by = []
