@@ -285,19 +285,23 @@ def _plot(result, path: str) -> tuple[str, int]:
 
 
 def _panel_suggestion(result, ns):
-    """The best single edit for a verdict panel that is not UAP (None with --no-suggest). It runs in
-    what is left of the file's CPU budget (at least a second); running out just omits it."""
+    """The best single edit for a verdict panel that is not UAP (None with --no-suggest, or when none of the
+    suggest.PANEL_CANDIDATES edited files is UAP: a count, so the same on every machine). It runs in what is
+    left of the file's CPU budget and within its memory limit, the user's resource limits: running out of
+    either is stated in the panel (suggest.SearchStopped), as a file that runs out is reported BUDGET."""
     if result.verdict == "UAP" or ns.no_suggest or result.root.rule == "BUDGET":
         return None
     import time
     from . import budget
-    from .suggest import best
+    from .suggest import SearchStopped, best
     left = max(budget.file_seconds - time.process_time(), 1.0)  # a worker's CPU clock starts at its fork
     try:
         with budget.file_budget(left):
             return best(result.spec)
     except budget.FileBudgetExceeded:
-        return None
+        return SearchStopped(f"CPU time budget of {budget.file_seconds:g} s")
+    except MemoryError:
+        return SearchStopped(budget.memory_budget_text())
 
 
 def _parser() -> argparse.ArgumentParser:

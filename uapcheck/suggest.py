@@ -193,10 +193,22 @@ def _layers_key(layers) -> float:
 
 
 #: The edited files the verdict panel checks at most (every single edit and the first pairs). A count, not CPU
-#: seconds, so the panel is the same on a fast and a slow machine; the panel also runs within what is left of the
-#: file's --budget (cli._panel_suggestion). The catalog's files that are not UAP try at most 15 (each in well under
-#: a second), where the former 2 s of CPU ended the search.
+#: seconds, so the panel is the same on a fast and a slow machine. The panel also runs within what is left of the
+#: file's --budget and --memory (cli._panel_suggestion), the user's resource limits: running out of them is stated
+#: in the panel (SearchStopped), never a silently missing suggestion. The catalog's files that are not UAP try at
+#: most 15 (each in well under a second), where the former 2 s of CPU ended the search.
 PANEL_CANDIDATES = 16
+
+
+@dataclass(frozen=True)
+class SearchStopped:
+    """The verdict panel's search ran out of a resource limit of the file (its --budget or --memory) before it
+    checked its candidates: the panel says so instead of silently showing no suggestion."""
+    limit: str  # e.g. "CPU time budget of 60 s", as budget.FileBudgetExceeded names it
+
+    @property
+    def text(self) -> str:
+        return f"the search for an edit stopped: the file's {self.limit} ran out (uapcheck suggest FILE searches on)"
 
 
 def best(spec: S.Spec, candidates: int = PANEL_CANDIDATES) -> Optional[Suggestion]:

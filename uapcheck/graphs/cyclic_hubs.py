@@ -33,26 +33,44 @@ class HoleData:
     low: int                     # the stated range: the proved one, down to the concrete onset
 
 
-def cyclic_jumps(parts: list, g: int) -> Optional[tuple[int, ...]]:
-    """S for a base of local parts (kind, args) with integer sizes, every non-cyclic part with offsets at most g
-    and some cyclic part with an offset above g (else None: not a cyclic base with a hole)."""
+def cyclic_base(parts: list, g: int) -> bool:
+    """Whether the local parts (kind, args) with integer sizes are a cyclic base with a hole: every non-cyclic part
+    with offsets at most g and some cyclic part with an offset above g (read from the parts' reaches, so a window
+    of 10⁷ positions costs no list of its jumps)."""
     from .hub_unions import CYCLIC, reach
-    jumps: set = set()
     above = False
     for kind, args in parts:
         if kind not in ("window", "cwindow", "offsets", "coffsets"):
-            return None
+            return False
         r = reach(kind, args)
         if kind in CYCLIC:
             above = above or r > g
         elif r > g:
-            return None
+            return False
+    return above and any(reach(kind, args) > 0 for kind, args in parts)
+
+
+def widest_window(parts: list) -> int:
+    """The largest window radius among the parts (0 if none): a window holds every jump ±1, …, ±w, so its jumps
+    have gcd 1 and one of them is w."""
+    return max((int(args[0]) for kind, args in parts if kind in ("window", "cwindow")), default=0)
+
+
+def cyclic_jumps(parts: list, g: int) -> Optional[tuple[int, ...]]:
+    """S for a base of local parts (kind, args) with integer sizes, every non-cyclic part with offsets at most g
+    and some cyclic part with an offset above g (else None: not a cyclic base with a hole)."""
+    if not cyclic_base(parts, g):
+        return None
+    from .hub_unions import reach
+    jumps: set = set()
+    for kind, args in parts:
+        r = reach(kind, args)
         if kind in ("window", "cwindow"):
             jumps |= set(range(-r, r + 1))
         else:
             jumps |= {int(k) for k in args}
     out = tuple(sorted(jumps - {0}))
-    return out if above and out else None
+    return out
 
 
 def proved_low(jumps: tuple[int, ...], g: int, radius: int, frobenius: int) -> int:
@@ -122,6 +140,14 @@ def hole_group(g: int, parts: list):
     from .closed_forms import _span
     from .families import _fact, _globals_generators
     from .hub_unions import local_low, reach
+    if not cyclic_base(parts, g):
+        return None
+    from .circulant_general import MAX_JUMP
+    wide = widest_window(parts)
+    if wide > MAX_JUMP:  # the jumps have gcd 1 and one of them is above F28's bound: hole_data would give None
+        return ("the group of the positions {g + 1, …, n}: the circulant of the jumps of a window of radius "
+                f"{wide} and more, with the hole {{1, …, g}} — the jump {wide} exceeds Theorem F28's bound "
+                f"{MAX_JUMP}, so Theorem F62 does not apply")
     jumps = cyclic_jumps(parts, g)
     if jumps is None:
         return None

@@ -243,8 +243,8 @@ def local_theorem(n, g: int, parts: list):
     size = order(n) if order is not None else None
     if name == "reflection":
         name, size, gens = _reflection_group(g, n)
-    from .cyclic_hubs import cyclic_jumps
-    hole = cyclic and cyclic_jumps(parts, g) is not None   # the group is Theorem F62's (graphs/cyclic_hubs.py)
+    from .cyclic_hubs import cyclic_base
+    hole = cyclic and cyclic_base(parts, g)   # the group is Theorem F62's (graphs/cyclic_hubs.py)
     if hole:
         family += "; the other positions: a circulant with the hole {1, …, g} (Theorem F62)"
     return FamilyTheorem("F62" if hole else "F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,

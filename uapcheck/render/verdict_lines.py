@@ -176,4 +176,7 @@ def suggestion_line(suggestion):
     """"suggestion: EDIT gives UAP · …" for the verdict panel, or None."""
     if suggestion is None:
         return None
+    from ..suggest import SearchStopped
+    if isinstance(suggestion, SearchStopped):
+        return f"suggestion: {suggestion.text}"
     return f"suggestion: {suggestion.text} gives {headline(suggestion.result)} (uapcheck suggest FILE lists more)"

@@ -1,0 +1,109 @@
+"""What a file's report says does not depend on the machine's speed: the verdict panel's suggestion and the steps
+that used to stop on a CPU clock of their own stop on deterministic work bounds, named in the step. A slow and a
+fast machine are both played on this one by scaling the CPU clock in a child process (`time.process_time` and the
+profiling timer that enforces the budgets alike); only the file's --budget and --memory, the user's resource
+limits, still read the clock and the memory, and running out of them is stated (BUDGET, or in the panel)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# A child process whose CPU clock runs `k` times as fast as the real one (k > 1: a slower machine). It prints, on
+# its last line of standard error, the CPU seconds and the largest resident set (KiB) of the workers it ran.
+SCALED_CLOCK = """
+import resource, signal, sys, time
+k = float(sys.argv.pop(1))
+real = time.process_time
+time.process_time = lambda: real() * k
+arm = signal.setitimer
+signal.setitimer = lambda which, seconds, *rest: arm(which, seconds / k if seconds else seconds, *rest)
+from uapcheck.cli import main
+code = main()
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+self = resource.getrusage(resource.RUSAGE_SELF)
+print(used.ru_utime + used.ru_stime + self.ru_utime + self.ru_stime, max(used.ru_maxrss, self.ru_maxrss),
+      file=sys.stderr)
+sys.exit(code)
+"""
+
+HEAD = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern %s\n}\nffn relu\n"
+
+
+def _file(tmp_path: Path, name: str, tokens: str, pattern: str) -> Path:
+    path = tmp_path / f"{name}.uap"
+    path.write_text(f'architecture "{name}"\ntokens {tokens}\n' + HEAD % pattern)
+    return path
+
+
+def _run(path: Path, speed: float, *flags: str) -> tuple[str, float, int]:
+    out = subprocess.run([sys.executable, "-c", SCALED_CLOCK, str(speed), "--no-cache", "--color", "never", *flags,
+                          str(path)], capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode in (0, 1), out.stderr
+    cpu, rss = out.stderr.strip().splitlines()[-1].split()
+    return out.stdout, float(cpu), int(rss)
+
+
+WIDE = "window(9999999) cyclic + offsets {1, -2} cyclic"
+
+
+def test_the_panel_of_a_window_of_ten_million_positions_is_quick_and_small(tmp_path):
+    # The panel's candidate `+ global(1)` listed the window's 2·10⁷ jumps (Theorem F62's hole) and named them all
+    # in an open question: 21 s and 3 GB, where --no-suggest took 0.8 s.
+    path = _file(tmp_path, "wide", "9999999", WIDE)
+    text, cpu, rss = _run(path, 1.0)
+    assert "suggestion: use the full pattern gives UAP" in text
+    assert cpu < 15 and rss < 600_000, (cpu, rss)
+
+
+def test_a_window_beyond_f28s_bound_beside_a_global_names_the_bound_not_its_jumps(tmp_path):
+    path = _file(tmp_path, "hole", "9999999", WIDE + " + global(1)")
+    text, cpu, rss = _run(path, 1.0, "--no-suggest", "--format", "json")
+    assert cpu < 15 and rss < 600_000, (cpu, rss)
+    assert json.loads(text)["verdict"] == "INCONCLUSIVE"
+
+
+def test_the_open_question_of_a_wide_window_with_a_hole():
+    from uapcheck.graphs.circulant_general import MAX_JUMP
+    from uapcheck.graphs.cyclic_hubs import cyclic_base, hole_group
+    parts = [("cwindow", (9_999_999,)), ("coffsets", (1, -2))]
+    assert cyclic_base(parts, 1)
+    found = hole_group(1, parts)
+    assert isinstance(found, str) and f"exceeds Theorem F28's bound {MAX_JUMP}" in found and len(found) < 400
+    # at the bound the jumps are listed and F62 is tried as before
+    assert not isinstance(hole_group(1, [("cwindow", (MAX_JUMP,)), ("coffsets", (1, -2))]), type(None))
+    assert not cyclic_base([("window", (4,)), ("coffsets", (5,))], 3)  # a non-cyclic part beyond the globals
+
+
+@pytest.mark.parametrize("name, tokens, pattern", [
+    ("wide", "9999999", WIDE),
+    ("blocks", "n", "blocks(2)"),
+])
+def test_the_panel_is_the_same_on_a_slow_and_a_fast_machine(tmp_path, name, tokens, pattern):
+    path = _file(tmp_path, name, tokens, pattern)
+    slow, _, _ = _run(path, 8.0, "--budget", "6000")
+    fast, _, _ = _run(path, 0.2, "--budget", "6000")
+    assert slow == fast
+    assert "suggestion:" in slow
+
+
+def test_a_panel_that_runs_out_of_the_files_budget_says_so(monkeypatch):
+    from types import SimpleNamespace
+
+    from uapcheck import budget, cli, suggest
+
+    def endless(spec, candidates=suggest.PANEL_CANDIDATES):
+        while True:
+            pass
+
+    monkeypatch.setattr(suggest, "best", endless)
+    monkeypatch.setattr(budget, "file_seconds", 0.0)  # nothing left: the panel gets its least second
+    result = SimpleNamespace(verdict="INCONCLUSIVE", root=SimpleNamespace(rule="VERDICT-T1"), spec=None)
+    found = cli._panel_suggestion(result, SimpleNamespace(no_suggest=False))
+    assert isinstance(found, suggest.SearchStopped)
+    from uapcheck.render.verdict_lines import suggestion_line
+    line = suggestion_line(found)
+    assert line is not None and "the file's CPU time budget of 0 s ran out" in line
