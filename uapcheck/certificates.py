@@ -1866,6 +1866,9 @@ class HeadLayers(Certificate):
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),
                                      "left": list(e.left), "modulus": e.modulus, "start": e.start}})
+        if f.growing:  # F192: D layers on every class, each from its bound, by F70 or F124
+            out.update({"reach": f.reach, "period": f.period,
+                        "classes": [{"residue": c.residue, "from": c.low, "found by": c.found_by} for c in f.growing]})
         if f.classes:  # F86: each class's count, and the swap on the classes that need D + 1
             out.update({"reach": f.reach, "period": f.period,
                         "classes": [{"residue": c.residue, "layers": c.layers, "from": c.low, "found by": c.found_by,

@@ -70,13 +70,18 @@ def test_the_certificate_verifies_and_a_forged_count_is_rejected():
     assert not verify(forged).ok
 
 
-def test_a_head_without_the_reflection_is_not_claimed_least():
+def test_a_head_without_the_reflection_is_not_claimed_by_f70():
     """window(3) | offsets {1}: the union is window(3), but the one-sided head keeps no reflection: G is trivial,
-    smaller than the union's, and F70 says nothing (the count stays D + 1, not shown least)."""
+    smaller than the union's, and F70 says nothing; Theorem F192 decides it (the reflection moves the one-sided head's
+    neighbourhood of every position, F124), tests/graphs/test_growing_reflection_heads.py."""
     pats = [Window(3), Offsets((1,), False)]
     grp = closed_group(pats, N, {}, [None] * len(pats), "none")
-    assert H.window_union(pats, N) is not None
-    assert H.least_layers(pats, grp.cases if grp else None, N) is None
+    window = H.window_union(pats, N)
+    assert window is not None and grp is not None
+    assert H.equal_groups(window, grp.cases, N) is None
+    found = H.least_layers(pats, grp.cases, N)
+    assert found is not None and found.theorem == "F192"
+    assert [c.found_by for c in found.growing] == ["F124"]
 
 
 def test_a_union_that_is_no_window_has_no_window_theorem():

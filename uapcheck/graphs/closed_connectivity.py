@@ -83,6 +83,8 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
         if union is not None:
             below = [replace(c, condition=And(c.condition, sympy.Not(union.condition))) for c in cases or ()]
             return ClosedForm((union,) + tuple(_prune(below)))
+        if cases is not None and any(c.strongly_connected and c.diameter is None for c in cases):
+            cases = _normal_form_cases(heads, n, params) or cases
     if len(set(heads)) > 1 and n.is_Integer and not _exact_at(cases):
         # a concrete length the atoms' own cases leave without an exact diameter: the union's family theorem
         # read at n (Theorem F125 (c)), without the arcs at n
@@ -90,6 +92,21 @@ def closed_connectivity(heads: Sequence[Pattern], n: Value,
         if at is not None:
             return ClosedForm((at,))
     return None if cases is None else ClosedForm(tuple(_prune(cases)))
+
+
+def _normal_form_cases(heads: Sequence[Pattern], n, params) -> Optional[list[ConnectivityCase]]:
+    """Several heads whose parts' atoms bound D only: the cases of the union of their arcs in normal form (§11.13: the
+    arcs are equal at every n, e.g. `blocks(7)` | `window(6)` is `window(6)`, blocks of 7 within distance 6), when
+    those state D exactly wherever the union is strongly connected; else None."""
+    from .normal_form import heads_union
+    try:
+        cases = _connectivity(_merge(_atoms(heads_union(heads), dict(params or {}))), n)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    if cases is None or any(c.strongly_connected and c.diameter is None for c in cases):
+        return None
+    return [replace(c, rule=f"the union of the heads' arcs in normal form (docs/theory.md §11.13): {c.rule}")
+            for c in cases]
 
 
 def _exact_at(cases) -> bool:

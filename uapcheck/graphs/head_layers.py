@@ -22,6 +22,10 @@ every head's neighbourhood keeps the union's, so a witness of the heads satisfie
   it is not the identity); ρ is none where every position's neighbourhood in some head is moved by ρ, which is read
   within K of the position, so the profile argument carries it from one period of lengths to every length.
 
+* F192 (F70 and F124 class by class at a growing D). Neither argument reads D's value: where the union's theorem (or
+  §11.2, item 4 for a non-cyclic window) proves D layers with D any closed form and the reflection as its group, and
+  every class of n mod M is an F70 class or an F124 class, D layers are least on every class.
+
 Both answers come with the union's range; anything else (no union theorem, groups that differ on some
 class, a witness that is not a swap near the ends, D ≠ 2) is left to the count D + 1, not shown least.
 """
@@ -64,6 +68,7 @@ class HeadLayers:
     far_ends: Optional[object] = None  # F75: straight_heads.FarEnds
     cyclic_heads: Optional[object] = None  # F143: cyclic_window_heads.CyclicHeads
     directed_heads: Optional["DirectedHeads"] = None  # F191: the union's w and A, the rounds, D + 1 by class
+    growing: tuple = ()  # F192: one GrowingClass per residue of n mod ``modulus`` (D layers on each, D any closed form)
 
     @property
     def section(self) -> str:
@@ -129,6 +134,16 @@ def _simplified(expr):
 
 def _in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol):
     return _simplified(sympy.sympify(expr, strict=True).xreplace({n: modulus * k + residue}))  # safe: strict (no text parsed)
+
+
+@dataclass(frozen=True)
+class GrowingClass:
+    """F192 on the class n ≡ ``residue`` (mod the answer's modulus): D layers, least, for n ≥ ``low`` of the class,
+    ``found_by`` "F70" (the heads' group has the union's order on the class) or "F124" (the union's only symmetry,
+    the reflection, moves some head's neighbourhood within K of every position, checked up to the profile bound)."""
+    residue: int
+    low: int
+    found_by: str
 
 
 # ---------------------------------------------------------------------------------------------
@@ -704,6 +719,74 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
     return ClassLayers(residue, int(union.diameter), bound, None, "F124")
 
 
+def growing_layers(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
+                   params: Mapping) -> Optional[HeadLayers]:
+    """F192: the union's theorem (a family theorem, or §11.2, item 4 for a non-cyclic window) proves D layers, least,
+    with D any closed form (F86 needs a constant D), and Aut(Γ) is the reflection; on every class of n mod M either the
+    heads' group has the union's order (F70 on the class) or the reflection moves some head's neighbourhood within K
+    of every position at every length of the class from its bound up to max(N, bound) + M − 1 (F124's (X_K), N =
+    2(2K + 2) + L). Then D layers, least, on every class; None otherwise (the count stays D + 1, not shown least)."""
+    if (union is None or union.layers is None or not union.least or union.order is None or union.coprime_to > 1
+            or union.low.free_symbols or not union.diameter_exact or union.group != "reflection"
+            or tuple(union.generators) != REFLECTION):
+        return None
+    diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    if _simplified(layers - diameter) != 0:
+        return None
+    groups = _group_orders(cases, n)
+    sizes = _sizes(patterns, params)
+    if groups is None or sizes is None:
+        return None
+    gmod, orders, decision = groups
+    reach, period = sizes
+    union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+    try:
+        modulus = _lcm(_lcm(gmod, period), _moduli(union_order, n))
+    except (ValueError, TypeError):
+        return None
+    low = max([int(union.low)] + [bound for _, bound in orders.values()])
+    k = sympy.Symbol("k", integer=True, positive=True)
+    classes = []
+    for residue in range(modulus):
+        if _in_class(orders[residue % gmod][0] - union_order, n, modulus, residue, k) == 0:
+            classes.append(GrowingClass(residue, low, "F70"))
+            continue
+        if _in_class(union_order - 2, n, modulus, residue, k) != 0:
+            return None
+        bound = _reflection_bound(patterns, params, modulus, residue, low, reach, period)
+        if bound is None:
+            return None
+        classes.append(GrowingClass(residue, bound, "F124"))
+    if all(c.found_by == "F70" for c in classes):
+        return None  # F70 itself (equal_groups) states that case
+    overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
+    return HeadLayers("F192", union.theorem, overall, diameter, diameter, modulus=modulus, reach=reach, period=period,
+                      start=reflection_start(reach, period), intersection=decision, growing=tuple(classes))
+
+
+def _reflection_bound(patterns: Sequence[Pattern], params: Mapping, modulus: int, residue: int, low: int, reach: int,
+                      period: int) -> Optional[int]:
+    """F124's (X_K) on one class, read on the heads' arcs at every length of the class from its first length ≥ low up
+    to max(N, that) + M − 1: the class's bound (past the last length below N where (X_K) fails), or None when it fails
+    at N or beyond, or the lengths pass MAX_CHECKED_N."""
+    from .build import build_graph
+    start = reflection_start(reach, period)
+    first = low + (residue - low) % modulus
+    top = max(start, first) + modulus - 1
+    if top > MAX_CHECKED_N:
+        return None
+    ints = _integer_params(params)
+    bound = first
+    for length in range(first, top + 1, modulus):
+        heads = [build_graph(p, length, ints) for p in patterns]
+        if reflection_broken_at(heads, length, reach) is not None:
+            if length >= start:
+                return None
+            bound = length + modulus
+    return bound
+
+
 def _diameter_two_from(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -> Optional[int]:
     """N with D = 2 for every n ≥ N, from Theorem F87's closed form of the union (a union with globals), or None."""
     from .closed_connectivity import closed_connectivity
@@ -825,6 +908,8 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         window = window_union(patterns, n)  # F70 on a union that is a non-cyclic window (§11.2, item 4)
         if window is not None and cases:
             found = equal_groups(window, cases, n)
+            if found is None:
+                found = growing_layers(patterns, window, cases, n, params)  # F192: F124 class by class, D growing
             if found is not None:
                 return found
         return by_class(patterns, None, cases, n, params)  # F88 alone, on F87's D = 2
@@ -846,4 +931,7 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
     found = kept_witness(patterns, union, n, params)
     if found is not None:
         return found
-    return by_class(patterns, union, cases, n, params)
+    found = by_class(patterns, union, cases, n, params)
+    if found is not None:
+        return found
+    return growing_layers(patterns, union, cases, n, params)  # F192: F86's F70 and F124 classes, D any closed form

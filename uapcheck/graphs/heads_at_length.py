@@ -167,6 +167,8 @@ def layers_at(found, n: int) -> Optional[LayersAt]:
             return None
         layers, witness = sympy.Integer(here[0].layers), here[0].witness
     else:
+        if found.growing and not any(c.residue == n % found.modulus and n >= c.low for c in found.growing):
+            return None  # F192: below the bound of n's class
         layers, witness = sympy.sympify(found.layers, strict=True).xreplace(at), found.witness  # safe: strict
     if not (layers.is_Integer and diameter.is_Integer):
         return None

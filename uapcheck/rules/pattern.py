@@ -1227,6 +1227,20 @@ def _heads_layers_method(found) -> str | Claim:
                          "heads' arcs at every length of the class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
+    if found.theorem == "F192":
+        by = f"Theorem {found.union_theorem}" if found.union_theorem.startswith("F") else \
+            f"a non-cyclic window, {found.union_theorem}"
+        few = [c.residue for c in found.growing if c.found_by == "F70"]
+        broken = [c.residue for c in found.growing if c.found_by == "F124"]
+        parts = [f"on n mod {found.modulus} ∈ {{{', '.join(map(str, broken))}}} its only symmetry, the reflection, "
+                 "moves some head's neighbourhood within K of every position, so a permutation meeting every head's "
+                 "view condition is the identity (Theorem F124), checked on the heads' arcs at every length of the "
+                 "class up to its profile bound"]
+        if few:
+            parts.insert(0, f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the heads' group has the "
+                            "union's order, so a view witness of the heads would be one of the union")
+        return (f"several heads, Theorem F192 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
+                f"({by}), D growing with n, and its group is the reflection; {'; '.join(parts)}; for n ≥ {found.low}")
     if found.theorem == "F143":
         return _cyclic_heads_method(found)
     if found.theorem == "F191":

@@ -1,5 +1,5 @@
 """PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
-arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes; F75 in verifier/straight_heads.py, F143 in
+arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes, F192 (F70 and F124 classes at a growing D); F75 in verifier/straight_heads.py, F143 in
 verifier/cyclic_window_heads.py), re-checked with the verifier's own code: its own family table or
 lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
 
@@ -503,6 +503,86 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             f"for n ≥ {first}")
 
 
+def _union_reflection(ctx) -> bool:
+    """The union's entry (family table, else lemma table) names the reflection i ↦ n + 1 − i as its group."""
+    from . import rules_families
+    fam = rules_families.union_family(ctx)
+    if fam is not None:
+        return fam.name is not None and bool(fam.name("reflection"))
+    found = rules_families.union_lemma(ctx)
+    return found is not None and found[1].group == "reflection"
+
+
+def _growing(ctx, s, cert: dict, pats: list, n) -> str:
+    """F192: the union's entry proves D layers, least (D any closed form in n), with the reflection as its group; on
+    every class of n mod M the heads' group, re-decided by the verifier, has the union's order (F70 on the class), or
+    the union's order is 2 there and (X_K) holds on the verifier's arcs at every length of the class from its bound up
+    to the verifier's own N = 2(2K + 2) + L, plus M − 1 (F124 on the class)."""
+    from . import rules_families
+    d, layers, least, low, order, umod, _ = _union(ctx)
+    fam = rules_families.union_family(ctx)
+    if not least or not _same_for_every_n(layers(n), d(n), n):
+        raise Reject("F192: the union's theorem does not prove D layers least")
+    stated = decode((s.get("data") or {}).get("layers"), ctx.symbols)
+    if not _same_for_every_n(stated, d(n), n):
+        raise Reject(f"F192: the layers are not the union's D = {sympy.sstr(d(n))}")
+    if not _union_reflection(ctx):
+        raise Reject("F192: the union's group is not the reflection")
+    sizes = _sizes(pats)
+    gmod, orders = _heads_orders(ctx, cert, pats, n)
+    m = int(cert.get("modulus", 0))
+    classes = {int(c["residue"]): c for c in cert.get("classes") or []}
+    if m < 1 or sorted(classes) != list(range(m)):
+        raise Reject(f"F192: the classes do not cover every residue of n mod {m}")
+    for q, what in ((gmod, "the group's modulus"), (umod, "the union's order modulus"), (sizes[1], "L")):
+        if m % max(q, 1):
+            raise Reject(f"F192: the modulus {m} is not a multiple of {what} ({q})")
+    low = max([int(low)] + [b for _, b in orders.values()])
+    first = int(cert.get("from", 0))
+    if first < low:
+        raise Reject(f"F192: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
+    few: list[int] = []
+    broken: list[int] = []
+    for r, c in sorted(classes.items()):
+        (few if _growing_class(c, fam, order, orders[r % gmod][0], pats, n, m, r, sizes, low, first) == "F70"
+         else broken).append(r)
+    if not broken:
+        raise Reject("F192: no class of Theorem F124 (F70 states the count alone)")
+    return (f"Theorem F192, class by class mod {m}: the union's own entry proves D = {sympy.sstr(d(n))} layers (least) "
+            f"from n = {low} with the reflection as its group; D layers on {few} (the heads' group, re-derived by the "
+            f"verifier, has the union's order) and on {broken} (the union's group of order 2, the reflection, moves "
+            "some head's neighbourhood within K of every position on the verifier's arcs at every length of the class "
+            f"up to its profile bound, F124); for n ≥ {first}")
+
+
+def _growing_class(c: dict, fam, order, theirs, pats: list, n, m: int, r: int, sizes: tuple, low: int,
+                   first: int) -> str:
+    """One class of F192: "F70" when the heads' order ``theirs`` is the union's there, "F124" when the union's order
+    is 2 there and (X_K) holds on the verifier's arcs at every length of the class up to its own profile bound."""
+    k = sympy.Symbol("k", integer=True, positive=True)
+
+    def union_is(want) -> bool:
+        if fam is not None and fam.modulus > 1:
+            return _same_order_on_class(fam, want, n, m, r)
+        return _in_class(want - order(n), n, m, r, k) == 0
+    if c.get("found by") == "F70":
+        if int(c.get("from", 0)) < low or not union_is(theirs):
+            raise Reject(f"F192: on n ≡ {r} (mod {m}) the heads' group does not have the union's order")
+        return "F70"
+    if c.get("found by") != "F124":
+        raise Reject(f"F192: the class n ≡ {r} (mod {m}) is found by {c.get('found by')!r}, not F70 or F124")
+    if not union_is(sympy.Integer(2)):
+        raise Reject(f"F192: on n ≡ {r} (mod {m}) the union's group is not of order 2")
+    reach, period = sizes
+    start = 2 * (2 * reach + 2) + period
+    for length in class_lengths("F192", c, m, r, low, first, start, MAX_CHECKED_N):
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if not _reflection_moves_every_position(heads, length, reach):
+            raise Reject(f"F192: at n = {length} some position's neighbourhoods within K = {reach} are the "
+                         "reflection's images in every head")
+    return "F124"
+
+
 def check(ctx, s, at_length: bool = False) -> tuple[str, str]:
     """`at_length`: the symbolic reading of a step at a concrete length (`_at_length`), whose D is compared there."""
     cert = s.get("certificate") or {}
@@ -528,6 +608,8 @@ def check(ctx, s, at_length: bool = False) -> tuple[str, str]:
     elif theorem == "F75":
         from . import straight_heads
         why = straight_heads.check(ctx, s, cert, pats, n)
+    elif theorem == "F192":
+        why = _growing(ctx, s, cert, pats, n)
     elif theorem == "F143":
         from . import cyclic_window_heads
         why = cyclic_window_heads.check(ctx, s, cert, pats, n)
