@@ -1805,6 +1805,54 @@ class ResidueExchangesGroup(Certificate):
 
 
 @dataclass(frozen=True)
+class SplitLinesGroup(Certificate):
+    """G of several heads made of non-cyclic dilated and offsets parts and hubs whose line falls apart into the classes
+    mod m (the gcd of every jump), on one class of n mod m (docs/theory.md §11.11, Theorem F187): the scaled line's
+    bounds (connected from L_c, Theorem F180 from L_Λ, reversible or not), the attached classes, and the class's group
+    (the hub maps H, the unattached classes by length). The check re-runs the decision (graphs/split_line_unions.py);
+    the verifier (uapcheck/verifier/split_lines.py) restates the theorem and checks every length of the class from its
+    bound up to N + m exactly (nauty's order of the coloured union equal to the class's)."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.split_line_unions.SplitLines
+    residue: int           # the class n ≡ residue (mod m)
+    order: Any             # the stated order (an integer)
+    #: a concrete length the step states G at (the class read there); None: symbolic n
+    length: Any = None
+    kind = "split line heads"
+
+    def _class(self):
+        return next(c for c in self.found.classes if c.residue == self.residue)
+
+    def check(self) -> None:
+        from .graphs import split_line_unions as SL
+        again = SL._decide(tuple(self.patterns), ())  # the decision again, without the module's memo
+        if again != self.found:
+            _reject(SplitLinesGroup, "re-deciding the heads gives other segments, classes or ranges")
+            return
+        c = self._class()
+        if self.length is not None and (not isinstance(self.length, int) or self.length < c.low
+                                        or self.length % self.found.modulus != self.residue):
+            _reject(SplitLinesGroup, f"n = {self.length} is not a length of the class n ≡ {self.residue} "
+                                     f"(mod {self.found.modulus}), n ≥ {c.low}")
+        named = SL.describe(self.found, c)
+        if named is None or sympy.Integer(named[0]) != sympy.sympify(self.order, strict=True):  # safe: strict
+            _reject(SplitLinesGroup, f"the order {self.order} is not Theorem F187's on its class")
+
+    def to_json(self) -> Any:
+        from .graphs.split_line_unions import SECTION
+        f = self.found
+        c = self._class()
+        return {"kind": self.kind, "section": SECTION, "hubs": f.hubs, "modulus": f.modulus,
+                "reversible": f.reversible, "connected from": f.connected_from, "line from": f.line_from,
+                "attached": list(f.attached), "proved from": f.proved_low,
+                "class": {"residue": c.residue, "from": c.low,
+                          "hub maps": [[list(pi), list(tau)] for pi, tau in c.hub_maps],
+                          "unattached": [list(g) for g in c.unattached]},
+                "order": int(self.order), **({} if self.length is None else {"n": self.length})}
+
+
+@dataclass(frozen=True)
 class HeadLayers(Certificate):
     """The least layer count of several heads with different patterns at symbolic n (docs/theory.md §11.11,
     Theorems F70–F71, F75, F86, F143), from the union of their arcs: F70, the union's theorem proves D layers and the

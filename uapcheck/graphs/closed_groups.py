@@ -114,6 +114,10 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
             cases = exchange_cases([p for p, _ in pairs], n, params)
             if cases:
                 return ClosedForm(tuple(cases))
+            from .split_line_unions import group_cases as split_cases  # a line split into classes (Theorem F187)
+            cases = split_cases([p for p, _ in pairs], n, params)
+            if cases:
+                return ClosedForm(tuple(cases))
     elif (len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and n.is_Integer
           and not _holds_at(found, n)):
         # a concrete length the heads' own closed forms leave open: the class of Theorems F35–F39 holding at

@@ -74,10 +74,12 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
                 return replace(case, condition=sympy.true, order=order.xreplace({big: Integer(n)}),
                                rule=f"{case.rule}, read at n = {n:,}", intersection=decision + (n,))
             continue
-        if isinstance(decision, tuple) and decision[0] == "residue exchanging heads":
-            # Theorem F186: the class of n mod Q holding at n, from its bound on (the same maps at every such n)
+        if isinstance(decision, tuple) and decision[0] in ("residue exchanging heads", "split line heads"):
+            # Theorems F186 and F187: the class of n mod Q (mod m) holding at n, from its bound on (the same maps at
+            # every such n)
             c = next(c for c in decision[1].classes if c.residue == decision[2])
-            if n >= c.low and n % decision[1].period == c.residue:
+            modulus = decision[1].period if decision[0] == "residue exchanging heads" else decision[1].modulus
+            if n >= c.low and n % modulus == c.residue:
                 return replace(case, condition=sympy.true, rule=f"{case.rule}, read at n = {n:,}",
                                intersection=decision + (n,))
             continue

@@ -1385,6 +1385,11 @@ def _group_certificate(spec: S.Spec, case, info):
         _, found, residue, *length = case.intersection
         return ResidueExchangesGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
                                      length[0] if length else None)
+    if case.intersection[0] == "split line heads":  # Theorem F187
+        from ..certificates import SplitLinesGroup
+        _, found, residue, *length = case.intersection
+        return SplitLinesGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
+                               length[0] if length else None)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]

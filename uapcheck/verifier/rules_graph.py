@@ -533,6 +533,9 @@ def _several_heads_group(ctx, s):
     if kind == "cyclic window heads":  # Theorem F153: heads whose union is a cyclic window
         from . import cyclic_window_heads
         return cyclic_window_heads.group_check(ctx, s)
+    if kind == "split line heads":  # Theorem F187: a line split into the classes mod m
+        from . import split_lines
+        return split_lines.group_check(ctx, s)
     if kind == "residue exchanging heads":  # Theorem F186: symmetries exchanging residue classes
         from . import residue_exchanges
         return residue_exchanges.group_check(ctx, s)

@@ -1,0 +1,424 @@
+"""Several heads made of non-cyclic `dilated` and `offsets` parts with `global(g)` / `star` hubs whose line falls apart
+into residue classes, at symbolic n: Theorem F187 of docs/theory.md §11.11.
+
+Every head's line part is a jump set S_h (no blocks, no window: both join neighbours), and m = gcd of every jump of
+every head is at least 2. Then the heads' arc-coloured union on Y = {g + 1, …, n} is the disjoint union of m
+*segments*, the classes of g + 1, …, g + m mod m, each a copy of Λ_L: the coloured union of the scaled jump sets
+S_h / m on 1..L, L = ⌈(n − g − r)/m⌉ for the class of g + 1 + r. From the scaled line's own certificates
+
+* Λ_L is connected for every L ≥ L_c (the least L ≥ the least scaled jump at which it is: adding L + 1 keeps it so);
+* every automorphism of Λ_L is the identity or the reversal for L ≥ L_Λ (Theorem F180 on the scaled heads, no hubs),
+  and the reversal is one exactly when every scaled jump set is symmetric (a = 2, else a = 1),
+
+so every automorphism of Γ_Y permutes the segments of equal length, each moved in order or reversed. A segment is
+*attached* when a hub has, in some head, an arc to or from one of its positions other than that head's hub arcs (only
+positions within J of the hubs can). From N on (Fact 1 of F180, every segment at least max(L_c, L_Λ, 2J + 1) long) the
+heads' group is H × ∏_L (the a^u · u! maps of the u unattached segments of length L), H the pairs (π on the hubs, an
+exchange of attached segments of equal length, in order) that keep the arcs touching the hubs: a finite group, the same
+on every class of n mod m. Below N a class's lengths are checked one by one (the class's generators keep every head's
+arcs, and the group they generate has the class's order and the coloured union's, BLISS).
+
+Nothing here reads user text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from math import factorial, gcd
+from typing import Mapping, Optional, Sequence
+
+import sympy
+
+from ..spec import Pattern
+from . import coloured_lines as CL
+from .closed_forms import _atoms, _is_int, _merge, _Undecided
+
+SECTION = "docs/theory.md §11.11, Theorem F187"
+GROUP_KIND = "split line heads"
+MAX_LOW = 400
+
+
+@dataclass(frozen=True)
+class SplitHead:
+    """One head: its hub count g_h (0 without hubs) and its jump set."""
+    hubs: int
+    jumps: frozenset
+
+
+@dataclass(frozen=True)
+class SplitClass:
+    residue: int                         # n mod m
+    low: int                             # the least length of the class's range
+    hub_maps: tuple                      # H: (π on 1..g, τ as the image of each segment 0..m − 1)
+    unattached: tuple                    # per segment length (long, short): the unattached segments r
+    order: int
+
+
+@dataclass(frozen=True)
+class SplitLines:
+    hubs: int                            # g
+    heads: tuple                         # SplitHead per distinct head
+    modulus: int                         # m
+    span: int                            # J
+    reversible: bool                     # a = 2: the reversal of a segment keeps its colours
+    connected_from: int                  # L_c
+    line_from: int                       # L_Λ (Theorem F180 on the scaled heads)
+    attached: tuple                      # the attached segments r (the class of g + 1 + r)
+    proved_low: int                      # N
+    classes: tuple                       # SplitClass by residue of n mod m
+
+
+# ---------------------------------------------------------------------------------------------
+# The heads
+
+def split_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, tuple[SplitHead, ...]]]:
+    """(g, the heads) when every head is made of dilated and non-cyclic offsets parts and hubs with integer sizes
+    (blocks(1) adds nothing); None otherwise."""
+    heads = []
+    for pattern in patterns:
+        try:
+            atoms = _merge(_atoms(pattern, params))
+        except (_Undecided, KeyError, TypeError, ValueError):
+            return None
+        hubs, jumps = 0, set()
+        for a in atoms:
+            if not all(_is_int(x) for x in a.args):
+                return None
+            args = [int(x) for x in a.args]
+            if a.kind == "global":
+                hubs = max(hubs, args[0])
+            elif a.kind == "dilated":
+                jumps |= {k * args[1] for k in range(-args[0], args[0] + 1)}
+            elif a.kind == "offsets":
+                jumps |= set(args)
+            elif not (a.kind == "blocks" and args[0] == 1):
+                return None
+        heads.append(SplitHead(hubs, frozenset(jumps - {0})))
+    g = max(h.hubs for h in heads)
+    return g, tuple(heads)
+
+
+def arc(j: int, i: int, heads: Sequence[SplitHead]) -> int:
+    """The arc j → i of the union at any n ≥ both (hub arcs, jumps) as a bit set of heads (0: no arc)."""
+    if i == j:
+        return 0
+    out = 0
+    for k, h in enumerate(heads):
+        if i <= h.hubs or j <= h.hubs or j - i in h.jumps:
+            out |= 1 << k
+    return out
+
+
+def _scaled(heads: Sequence[SplitHead], m: int) -> tuple:
+    return tuple(CL.LineHead((), frozenset(s // m for s in h.jumps)) for h in heads)
+
+
+def _connected_segment(scaled: tuple, length: int) -> bool:
+    """Λ_L (the scaled union on 1..L) is connected, directions forgotten."""
+    span = CL.span_of(scaled)
+    seen, todo = {1}, [1]
+    while todo:
+        v = todo.pop()
+        for d in range(-span, span + 1):
+            u = v + d
+            if 1 <= u <= length and u not in seen and (CL.colour(u, v, scaled) or CL.colour(v, u, scaled)):
+                seen.add(u)
+                todo.append(u)
+    return len(seen) == length
+
+
+def connected_from(scaled: tuple) -> Optional[int]:
+    """L_c: the least L ≥ the least scaled jump with Λ_L connected (then every longer one is: the new last position
+    has an arc to L + 1 − s ≥ 1)."""
+    least = min(abs(s) for h in scaled for s in h.jumps)
+    for length in range(least, 4 * CL.MAX_SPAN + 2):
+        if _connected_segment(scaled, length):
+            return length
+    return None
+
+
+def line_from(scaled: tuple) -> Optional[tuple[int, bool]]:
+    """(L_Λ, a = 2): Theorem F180's bound on the scaled heads without hubs (every automorphism of Λ_L the identity or
+    the reversal from there), and whether the reversal keeps the colours."""
+    span = CL.span_of(scaled)
+    if span > CL.MAX_SPAN:
+        return None
+    period = CL.least_period(scaled, span)
+    mirror = CL.mirror_of(scaled, period, span)
+    for radius in range(1, CL.MAX_RADIUS + 1):
+        low = CL.certificate(0, scaled, span, period, mirror, radius)
+        if low is not None:
+            return low, mirror is not None and period == 1
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The segments and their maps at one length
+
+def segment(r: int, n: int, g: int, m: int) -> list[int]:
+    """The positions of the class of g + 1 + r mod m in {g + 1, …, n}, in order."""
+    return list(range(g + 1 + r, n + 1, m))
+
+
+def _profile(r: int, k: int, g: int, m: int, heads) -> tuple:
+    """The colours of the arcs between each hub and the k-th position of segment r, both directions."""
+    y = g + 1 + r + k * m
+    return tuple((arc(x, y, heads), arc(y, x, heads)) for x in range(1, g + 1))
+
+
+def attached(g: int, m: int, span: int, heads) -> tuple:
+    """The segments with a position whose arcs to or from the hubs are not every position's far from them."""
+    plain = tuple((arc(x, g + span + 1 + m, heads), arc(g + span + 1 + m, x, heads)) for x in range(1, g + 1))
+    out = []
+    for r in range(m):
+        if any(_profile(r, k, g, m, heads) != plain for k in range(span + 1)):
+            out.append(r)
+    return tuple(out)
+
+
+def _lengths(n: int, g: int, m: int) -> list[int]:
+    return [len(segment(r, n, g, m)) for r in range(m)]
+
+
+def hub_maps(n: int, g: int, m: int, span: int, heads, stuck: tuple) -> tuple:
+    """H at n: (π, τ) with π a permutation of the hubs keeping the arcs among them and every hub's far colours, τ a
+    permutation of the attached segments among those of equal length (each moved in order), keeping every arc between
+    a hub and the first J + 1 positions of a segment."""
+    lengths = _lengths(n, g, m)
+    far = g + span + 1 + m
+    out = []
+    for pi in permutations(range(1, g + 1)):
+        if any(arc(x, y, heads) != arc(pi[x - 1], pi[y - 1], heads) for x in range(1, g + 1) for y in range(1, g + 1)):
+            continue
+        if any(arc(x, far, heads) != arc(pi[x - 1], far, heads) or arc(far, x, heads) != arc(far, pi[x - 1], heads)
+               for x in range(1, g + 1)):
+            continue
+        for images in permutations(stuck):
+            tau = dict(zip(stuck, images))
+            if any(lengths[r] != lengths[tau[r]] for r in stuck):
+                continue
+            if all(arc(x, g + 1 + r + k * m, heads) == arc(pi[x - 1], g + 1 + tau[r] + k * m, heads)
+                   and arc(g + 1 + r + k * m, x, heads) == arc(g + 1 + tau[r] + k * m, pi[x - 1], heads)
+                   for r in stuck for k in range(span + 1) for x in range(1, g + 1)):
+                out.append((tuple(pi), tuple(tau.get(r, r) for r in range(m))))
+    return tuple(sorted(out))
+
+
+def unattached_by_length(n: int, g: int, m: int, stuck: tuple) -> tuple:
+    """The unattached segments grouped by length, longer first (two lengths at most)."""
+    lengths = _lengths(n, g, m)
+    out = []
+    for length in sorted(set(lengths), reverse=True):
+        out.append(tuple(r for r in range(m) if r not in stuck and lengths[r] == length))
+    return tuple(out)
+
+
+def class_order(hubs_group: tuple, unattached: tuple, reversible: bool) -> int:
+    out = len(hubs_group)
+    for group in unattached:
+        out *= (2 ** len(group) if reversible else 1) * factorial(len(group))
+    return out
+
+
+def _image(pi: tuple, tau: tuple, n: int, g: int, m: int) -> tuple[int, ...]:
+    """The map π on the hubs and segment r onto segment τ(r) in order, at n."""
+    img = list(pi)
+    for p in range(g + 1, n + 1):
+        r = (p - g - 1) % m
+        img.append(p - r + tau[r])
+    return tuple(img)
+
+
+def generators(c: SplitClass, n: int, g: int, m: int, reversible: bool) -> list[tuple[int, ...]]:
+    """The class's group at n as permutations of 1..n: H's maps, exchanges of neighbouring unattached segments of
+    equal length, and (a = 2) the reversal of one of them."""
+    ident = tuple(range(m))
+    out = [_image(pi, tau, n, g, m) for pi, tau in c.hub_maps]
+    hub_id = tuple(range(1, g + 1))
+    lengths = _lengths(n, g, m)
+    for group in c.unattached:
+        if not group or any(lengths[r] != lengths[group[0]] for r in group):
+            continue
+        for a, b in zip(group, group[1:]):
+            tau = list(ident)
+            tau[a], tau[b] = b, a
+            out.append(_image(hub_id, tuple(tau), n, g, m))
+        if reversible:
+            seg = segment(group[0], n, g, m)
+            img = list(range(1, n + 1))
+            for p, q in zip(seg, reversed(seg)):
+                img[p - 1] = q
+            out.append(tuple(img))
+    return out
+
+
+def holds_at(patterns: Sequence[Pattern], params: Mapping, n: int, c: SplitClass, found: tuple) -> bool:
+    """At n (g, m, J, the heads, the attached segments and a = 2 in `found`) the class's hub maps and unattached
+    segments are H's and the segments' at n, its generators keep every head's arcs, and they generate a group of the
+    class's order, which is the coloured union's (BLISS): then they generate G."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    from .head_intersection import _graph_codes, keeps
+    g, m, span, heads, stuck, reversible = found
+    if unattached_by_length(n, g, m, stuck) != c.unattached or hub_maps(n, g, m, span, heads, stuck) != c.hub_maps:
+        return False
+    codes = [_graph_codes(p, n, params) for p in patterns]
+    gens = generators(c, n, g, m, reversible)
+    if any(sorted(p) != list(range(1, n + 1)) or not all(keeps(p, cd, n) for cd in codes) for p in gens):
+        return False
+    group = PermutationGroup([Permutation([x - 1 for x in p]) for p in gens] or [Permutation(list(range(n)))])
+    return int(group.order()) == c.order == CL._coloured_union_order(patterns, n, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# The decision
+
+def _class_at(n: int, g: int, m: int, span: int, heads, stuck: tuple, reversible: bool, low: int) -> SplitClass:
+    hubs_group = hub_maps(n, g, m, span, heads, stuck)
+    loose = unattached_by_length(n, g, m, stuck)
+    return SplitClass(n % m, low, hubs_group, loose, class_order(hubs_group, loose, reversible))
+
+
+def _decide(patterns: tuple, params_items: tuple) -> Optional[SplitLines]:
+    params = dict(params_items)
+    got = split_heads(patterns, params)
+    if got is None:
+        return None
+    g, heads = got
+    jumps = [abs(s) for h in heads for s in h.jumps]
+    if not 1 <= g <= CL.MAX_HUBS or not jumps:
+        return None
+    m = 0
+    for s in jumps:
+        m = gcd(m, s)
+    span = max(jumps)
+    if m < 2 or span > CL.MAX_SPAN:
+        return None
+    scaled = _scaled(heads, m)
+    conn = connected_from(scaled)
+    line = line_from(scaled)
+    if conn is None or line is None:
+        return None
+    line_low, reversible = line
+    low = max(g + 2 * span + 2, g + m * max(conn, line_low, 2 * span + 1))
+    if low > MAX_LOW:
+        return None
+    stuck = attached(g, m, span, heads)
+    floor_ = max(CL.ONSET_FLOOR, g + 2 * span + 2)
+    classes = []
+    for rho in range(m):
+        rep = low + (rho - low) % m
+        c = _class_at(rep, g, m, span, heads, stuck, reversible, rep)
+        if c != _class_at(rep + m, g, m, span, heads, stuck, reversible, rep):
+            return None  # cannot happen from N on (the theorem); kept as a guard
+        start = rep
+        while start - m >= floor_ and holds_at(patterns, params, start - m, c, (g, m, span, heads, stuck, reversible)):
+            start -= m
+        classes.append(SplitClass(rho, start, c.hub_maps, c.unattached, c.order))
+    return SplitLines(g, heads, m, span, reversible, conn, line_low, stuck, low, tuple(classes))
+
+
+_CACHE: dict = {}
+
+
+def decide(patterns: Sequence[Pattern], params: Mapping) -> Optional[SplitLines]:
+    ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))
+    k = (tuple(patterns), ints)
+    if k not in _CACHE:
+        _CACHE[k] = _decide(*k)
+    return _CACHE[k]
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+
+def _classes_text(rs: Sequence[int], g: int, m: int) -> str:
+    return f"the class{'es' if len(rs) > 1 else ''} of {', '.join(str(g + 1 + r) for r in rs)} mod {m} of " \
+           f"{{{g + 1}, …, n}}"
+
+
+def _cycles(images: Sequence[int], label) -> str:
+    seen, out = set(), []
+    for x in range(len(images)):
+        if x in seen or images[x] == x:
+            continue
+        cycle, y = [], x
+        while y not in seen:
+            seen.add(y)
+            cycle.append(label(y))
+            y = images[y]
+        out.append("(" + " ".join(cycle) + ")")
+    return "".join(out)
+
+
+def _hub_words(pi: tuple, tau: tuple, g: int, m: int) -> str:
+    parts = []
+    hub = _cycles([x - 1 for x in pi], lambda x: str(x + 1))
+    if hub:
+        parts.append(f"{hub} on the hubs")
+    moved = _cycles(tau, lambda r: str(g + 1 + r))
+    if moved:
+        parts.append(f"{moved} on the classes mod {m} of {{{g + 1}, …, n}}, each moved in order")
+    return " and ".join(parts)
+
+
+def describe(found: SplitLines, c: SplitClass) -> Optional[tuple[int, Optional[str], Optional[str]]]:
+    """(order, name, structure) of a class's group; None when H has no name here (then the class is not stated)."""
+    g, m = found.hubs, found.modulus
+    if c.order == 1:
+        return 1, "trivial", None
+    factors = []
+    ident_pi, ident_tau = tuple(range(1, g + 1)), tuple(range(m))
+    if len(c.hub_maps) == 2:
+        (pi, tau), = [e for e in c.hub_maps if e != (ident_pi, ident_tau)]
+        factors.append(f"C_2 generated by {_hub_words(pi, tau, g, m)}")
+    elif len(c.hub_maps) > 2:
+        if any(tau != ident_tau for _, tau in c.hub_maps):
+            return None
+        perms = [tuple(x - 1 for x in pi) for pi, _ in c.hub_maps]
+        orbits: list[list[int]] = []
+        seen: set[int] = set()
+        for x in range(g):
+            if x not in seen:
+                orbit = sorted({p[x] for p in perms})
+                seen |= set(orbit)
+                orbits.append(orbit)
+        total = 1
+        for o in orbits:
+            total *= factorial(len(o))
+        if total != len(c.hub_maps):
+            return None
+        factors += ["S_" + str(len(o)) + " on {" + ", ".join(str(x + 1) for x in o) + "}" for o in orbits if len(o) > 1]
+    for group in c.unattached:
+        if found.reversible and len(group) == 1:
+            factors.append(f"C_2 generated by the reversal of {_classes_text(group, g, m)}")
+        elif found.reversible and len(group) > 1:
+            factors.append(f"C_2 ≀ S_{len(group)} on {_classes_text(group, g, m)} (each reversed, or exchanged in "
+                           f"order)")
+        elif len(group) > 1:
+            factors.append(f"S_{len(group)} on {_classes_text(group, g, m)}, exchanged in order")
+    return c.order, None, " × ".join(factors)
+
+
+def group_cases(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping) -> Optional[list]:
+    """Theorem F187 as one GroupCase per named class of n mod m (n ≥ the class's bound), each carrying
+    (GROUP_KIND, the SplitLines, the residue) for its certificate; None outside the theorem."""
+    from .closed_forms import GroupCase
+    patterns = list(dict.fromkeys(patterns))
+    if len(patterns) < 2 or not isinstance(n, sympy.Symbol):
+        return None
+    found = decide(patterns, params)
+    if found is None:
+        return None
+    out = []
+    rule = f"several heads whose line falls apart into the classes mod {found.modulus}: segments exchanged as wholes " \
+           f"({SECTION})"
+    for c in found.classes:
+        named = describe(found, c)
+        if named is None:
+            continue
+        order, name, structure = named
+        cond = sympy.And(sympy.Ge(n, c.low), sympy.Eq(sympy.Mod(n, found.modulus), c.residue))
+        out.append(GroupCase(cond, sympy.Integer(order), name, None, frozenset(), rule, structure,
+                             intersection=(GROUP_KIND, found, c.residue)))
+    return out or None
