@@ -397,7 +397,7 @@ def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: st
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
                 family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange
-                                 | CompleteHeadAlone | DepthOneLabelled] = None,
+                                 | CompleteHeadAlone | DepthOneLabelled | Trusted] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
     """PAT-LAYERS: `layers` attention layers suffice, least when `exact`; `least_classes` = (L, residues) with
@@ -1516,6 +1516,13 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
         return structured
     if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
         closed = None
+        if _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS and _two_blocks_at_most(spec):
+            # one or two blocks (b ≥ n/2), outside every blocks family's range: the twin quotient decides
+            # (Lemma L, Theorem F196) before the closed forms are tried
+            from .twins import twin_outcome
+            twins = twin_outcome(spec)
+            if twins is not None:
+                return twins
         if _closed_kinds_only(spec) and _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS:
             # Structured patterns at real sizes: the closed forms at this n, without any arc. When they
             # settle everything (verdict, G, and the least layer count) the token graph is not built.
@@ -1530,6 +1537,12 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
             if _usable(closed) and _estimated_arcs(spec) > GRAPH_AFTER_CLOSED_ARCS:
                 # the token graph would take longer than the budget; keep the closed forms' answer
                 return closed
+        if _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS:
+            # few wide blocks: the twin quotient decides at this n without the arcs (Lemma L, Theorem F196)
+            from .twins import twin_outcome
+            twins = twin_outcome(spec)
+            if twins is not None:
+                return twins
         outcome = _concrete(spec, closed, fixed_heads)
         if outcome.group is None or _least_open(outcome):
             # the token graph left the group or the least count open (a resource ran out): a family
@@ -1540,6 +1553,15 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
                 return family
         return outcome
     return _symbolic(spec, fixed_heads)
+
+
+def _two_blocks_at_most(spec: S.Spec) -> bool:
+    """One head whose pattern has a `blocks(b)` part with 2b ≥ n (one or two blocks at this n)."""
+    if len(spec.heads) != 1 or not isinstance(spec.tokens, int):
+        return False
+    p = spec.heads[0].pattern
+    parts = p.parts if isinstance(p, S.PatternUnion) else (p,)
+    return any(isinstance(q, S.Blocks) and isinstance(q.b, int) and 2 * q.b >= spec.tokens for q in parts)
 
 
 def _at_one_position(spec: S.Spec) -> Optional[S.Spec]:
