@@ -357,6 +357,20 @@ def _group_orders(cases: Optional[Sequence[GroupCase]], n: sympy.Symbol) -> Opti
     return None
 
 
+def _integer_by_class(expr, n: sympy.Symbol) -> bool:
+    """The expression is an integer on every residue class of n mod its moduli (an integer, or a Piecewise by n mod q
+    with integer values)."""
+    expr = sympy.sympify(expr, strict=True)  # safe: strict (no text parsed)
+    if expr.is_Integer:
+        return True
+    try:
+        modulus = _moduli(expr, n)
+    except (ValueError, TypeError):
+        return False
+    k = sympy.Symbol("k", integer=True, positive=True)
+    return modulus > 1 and all(_integer_in_class(expr, n, modulus, r, k) is not None for r in range(modulus))
+
+
 def _integer_in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol) -> Optional[int]:
     at = _in_class(expr, n, modulus, residue, k)
     return int(at) if at.is_Integer else None
@@ -581,7 +595,7 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
     head keeps on the class (F71 on the class). None unless every class is one or the other."""
     if union is not None and (union.layers is None or not union.least or union.order is None
                               or union.coprime_to > 1 or union.low.free_symbols or not union.diameter_exact
-                              or not union.diameter.is_Integer):
+                              or not _integer_by_class(union.diameter, union.n_symbol)):
         union = None
     groups = _group_orders(cases, n)
     sizes = _sizes(patterns, params)
@@ -601,21 +615,28 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
         gmod, orders, decision = groups
         union_layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
         union_order = sympy.sympify(union.order, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+        union_diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict
         try:
             modulus = _lcm(_lcm(gmod, period), _lcm(_moduli(union_order, n), _moduli(union_layers, n)))
+            modulus = _lcm(modulus, _moduli(union_diameter, n))
             for m, _, _ in union.class_witnesses:
                 modulus = _lcm(modulus, int(m))
         except (ValueError, TypeError):
             return None
-        d, theorem = int(union.diameter), union.theorem
+        theorem = union.theorem
         low = max([int(union.low)] + [bound for _, bound in orders.values()])
     k = sympy.Symbol("k", integer=True, positive=True)
     classes = []
+    by_residue = {}  # D on each class (the union's D may depend on n mod M: Theorem F53's 3 if 3 | n, else 2)
     for residue in range(modulus):
         found = None
         if union is not None:
+            here = _integer_in_class(union_diameter, n, modulus, residue, k)
+            if here is None:
+                return None
+            d = by_residue[residue] = here
             found = _union_class(patterns, union, union_layers, union_order, orders, gmod, n, params, modulus,
-                                 residue, low, reach, period, k)
+                                 residue, low, reach, period, k, d)
         if found is None and d == 2:
             found = _heads_own_class(patterns, n, params, modulus, residue, low, reach, period)
         if found is None:
@@ -623,12 +644,18 @@ def by_class(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupC
         classes.append(found)
     if len({c.layers for c in classes}) == 1:
         layers_expr: sympy.Expr = Integer(classes[0].layers)
+    elif len(set(by_residue.values())) > 1:  # D by class: the count of each class, by residue
+        counts = sorted({c.layers for c in classes})
+        layers_expr = sympy.Piecewise(*[(Integer(v), sympy.Or(*[sympy.Eq(sympy.Mod(n, modulus), c.residue)
+                                                                 for c in classes if c.layers == v]))
+                                        for v in counts[:-1]], (Integer(counts[-1]), True))
     else:
         more = [c.residue for c in classes if c.layers == d + 1]
         layers_expr = sympy.Piecewise((Integer(d + 1), sympy.Or(*[sympy.Eq(sympy.Mod(n, modulus), r) for r in more])),
                                       (Integer(d), True))
     overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
-    return HeadLayers("F86", theorem, overall, Integer(d), layers_expr, modulus=modulus, reach=reach,
+    diameter = union_diameter if len(set(by_residue.values())) > 1 else Integer(d)
+    return HeadLayers("F86", theorem, overall, diameter, layers_expr, modulus=modulus, reach=reach,
                       period=period, intersection=decision if union is not None else None, classes=tuple(classes))
 
 
@@ -653,14 +680,14 @@ def _heads_own_class(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mappi
 
 def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod: int, n: sympy.Symbol,
                  params: Mapping, modulus: int, residue: int, low: int, reach: int, period: int,
-                 k: sympy.Symbol) -> Optional[ClassLayers]:
-    """F86 (a) or (b) on one class from the union's theorem, or None."""
-    d = int(union.diameter)
+                 k: sympy.Symbol, d: int) -> Optional[ClassLayers]:
+    """F86 (a) or (b) on one class from the union's theorem (D = d on the class), or None."""
     layers = _integer_in_class(union_layers, n, modulus, residue, k)
     if layers == d:
         group_order = orders[residue % gmod][0]
         if _in_class(group_order - union_order, n, modulus, residue, k) != 0:
-            return _reflection_broken(patterns, union, union_order, n, params, modulus, residue, low, reach, period, k)
+            return _reflection_broken(patterns, union, union_order, n, params, modulus, residue, low, reach, period, k,
+                                      d)
         return ClassLayers(residue, d, low, None, "F70")
     if layers == d + 1 == 3:
         exprs = _class_witness(union, n, modulus, residue)
@@ -694,7 +721,7 @@ def reflection_broken_at(heads: Sequence, n: int, reach: int) -> Optional[int]:
 
 
 def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
-                       low: int, reach: int, period: int, k: sympy.Symbol) -> Optional[ClassLayers]:
+                       low: int, reach: int, period: int, k: sympy.Symbol, d: int) -> Optional[ClassLayers]:
     """F124 on one class: the union's theorem proves D layers with Aut(Γ) the reflection (order 2 on the class), and
     at every length of the class from its bound up to max(N, bound) + M − 1 every position's neighbourhood in some head
     is moved by the reflection within K of it ((X)); the class's D layers, least, or None."""
@@ -716,7 +743,7 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
             if length >= start:
                 return None
             bound = length + modulus
-    return ClassLayers(residue, int(union.diameter), bound, None, "F124")
+    return ClassLayers(residue, d, bound, None, "F124")
 
 
 def growing_layers(patterns: Sequence[Pattern], union, cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,

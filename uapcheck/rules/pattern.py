@@ -1192,7 +1192,7 @@ def _heads_layers_method(found) -> str | Claim:
         more = [c.residue for c in found.classes if c.found_by == "F71"]
         own = [c.residue for c in found.classes if c.found_by == "F88"]
         moved = [c.residue for c in found.classes if c.found_by == "F127"]
-        few = [c.residue for c in found.classes if c.layers == int(found.diameter) and c.found_by == "F70"]
+        few = [c.residue for c in found.classes if c.found_by == "F70"]  # (D layers on the class)
         hidden = [c.residue for c in found.classes if c.found_by == "F76"]
         broken = [c.residue for c in found.classes if c.found_by == "F124"]
         parts = []

@@ -425,16 +425,16 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
     k = sympy.Symbol("k", integer=True, positive=True)
     fam = None
     if cert.get("union theorem") == "F87":
-        d, low, gmod, orders = 2, _f87_premise(ctx, s), 1, dict[int, tuple]()
+        dexpr, low, gmod, orders = sympy.Integer(2), _f87_premise(ctx, s), 1, dict[int, tuple]()
         if (s.get("data") or {}).get("diameter") != 2:
             raise Reject("F86 on Theorem F87: D is 2")
     else:
         fam = rules_families.union_family(ctx)
         if fam is None:
             raise Trust("F86: the union of the heads is not in the verifier's family table")
-        if fam.coprime_to > 1 or not fam.least or not fam.d(n).is_Integer:
-            raise Reject("F86: the union's theorem does not prove a least count with a constant D")
-        d = int(fam.d(n))
+        if fam.coprime_to > 1 or not fam.least:
+            raise Reject("F86: the union's theorem does not prove a least count")
+        dexpr = fam.d(n)  # constant, or by residue of n mod the union's period (a multiple of which m is, below)
         gmod, orders = _heads_orders(ctx, cert, pats, n)
         for q, what in ((gmod, "the group's modulus"), (fam.modulus, "the union's order modulus"),
                         (fam.period, "the union's period")):
@@ -447,6 +447,10 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         raise Reject(f"F86: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
     few, more, own, hidden, broken = [], [], [], [], []
     for r, c in sorted(classes.items()):
+        at = _in_class(dexpr, n, m, r, k)
+        if not at.is_Integer:
+            raise Reject(f"F86: the union's D is no integer on n ≡ {r} (mod {m})")
+        d = int(at)
         if c.get("found by") == "F76":
             from . import partition_layers
             if d != 2 or int(c.get("layers", 0)) != 2 or _in_class(stated, n, m, r, k) != 2:
@@ -494,7 +498,7 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         _swap_class(ctx, c, pats, n, m, r, sizes, low, first, own_witness)
         more.append(r)
     source = f"Theorem {fam.theorem}, the verifier's own entry" if fam is not None else "Theorem F87, verified"
-    return (f"Theorem F86, class by class mod {m}, D = {d} from {source}: D layers on {few} (the heads' group, "
+    return (f"Theorem F86, class by class mod {m}, D = {sympy.sstr(dexpr)} from {source}: D layers on {few} (the heads' group, "
             f"re-derived by the verifier, has the union's order), D layers on {broken} (the union's group the "
             f"reflection, which moves some head's neighbourhood of every position, F124), D = 2 on {hidden} (partition "
             f"heads, no ball hiding two parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
