@@ -107,3 +107,14 @@ def test_a_panel_that_runs_out_of_the_files_budget_says_so(monkeypatch):
     from uapcheck.render.verdict_lines import suggestion_line
     line = suggestion_line(found)
     assert line is not None and "the file's CPU time budget of 0 s ran out" in line
+
+
+def test_the_transposition_probes_witness_is_the_same_on_a_slow_and_a_fast_machine(tmp_path):
+    # BigBird's pattern at n = 3,000: the rooted views are past the exact test's first work, so the transposition
+    # probe runs first; its bound is a count of arcs and words (views.PROBE_WORK), not 2 s of CPU
+    path = _file(tmp_path, "bigbird", "3000", "window(1) + global(1) + random(2, seed=1)")
+    slow, _, _ = _run(path, 8.0, "--no-suggest", "--format", "json", "--budget", "6000")
+    fast, _, _ = _run(path, 0.2, "--no-suggest", "--format", "json", "--budget", "6000")
+    assert slow == fast
+    found = json.loads(slow)
+    assert found["verdict"] == "UAP" and found["least"] is True and "transposition probe" in slow

@@ -8,7 +8,7 @@ from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs import head_layers as HL
 from uapcheck.graphs.closed_groups import closed_group
 from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import decide_views
+from uapcheck.graphs.views import PROBE_WORK, decide_views
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -27,4 +27,4 @@ def engine_least(heads, n: int):
     grp = symmetry_group(graphs)
     d = int(conn.diameter)
     return d, decide_views(graphs, d, int(grp.order), grp.generators, pattern_structure(graphs).preserves,
-                           probe_seconds=2.0).sufficient
+                           probe_work=PROBE_WORK).sufficient

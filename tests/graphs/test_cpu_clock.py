@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 from uapcheck.graphs import build_graph
 from uapcheck.graphs import connectivity, views
 from uapcheck.spec import Window
@@ -51,16 +53,20 @@ def test_the_diameter_probe_loop_stops_on_cpu_time(monkeypatch):
 
 
 
-def test_the_transposition_probe_ignores_wall_clock_time(monkeypatch):
+@pytest.mark.parametrize("clock", [Clock(wall_step=3600.0, cpu_step=0.0), Clock(wall_step=0.0, cpu_step=60.0)])
+def test_the_transposition_probe_reads_no_clock(monkeypatch, clock):
+    # a work bound, not CPU seconds: an hour of wall-clock time or a minute of CPU per reading changes nothing
     graphs = [build_graph(Window(1), 12)]
     nb = views.Neighbourhoods(graphs)
-    _fake(monkeypatch, views, Clock(wall_step=3600.0, cpu_step=0.0))
-    found = views.probe_transpositions(nb, 2, lambda perm: False, seconds=2.0)
-    assert found is not None
+    monkeypatch.setattr(views, "time", types.SimpleNamespace(process_time=clock.process_time,
+                                                             monotonic=clock.monotonic), raising=False)
+    found = views.probe_transpositions(nb, 2, lambda perm: False)
+    assert found is not None and found.how == "transposition probe"
 
 
-def test_the_transposition_probe_stops_on_cpu_time(monkeypatch):
+def test_the_transposition_probe_stops_on_its_work_bound():
     graphs = [build_graph(Window(1), 12)]
     nb = views.Neighbourhoods(graphs)
-    _fake(monkeypatch, views, Clock(wall_step=0.0, cpu_step=60.0))
-    assert views.probe_transpositions(nb, 2, lambda perm: False, seconds=2.0) is None
+    assert views.probe_transpositions(nb, 2, lambda perm: False, work=0) is None
+    # the first pair's cost (its out-degrees and the loop's steps) is within PAIR_STEPS + 2n of arcs
+    assert views.probe_transpositions(nb, 2, lambda perm: False, work=views.PAIR_STEPS + 24 * 12) is not None

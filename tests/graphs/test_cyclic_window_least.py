@@ -10,6 +10,7 @@ import pytest
 from uapcheck.derive import check_spec
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs.symmetry import pattern_structure
+from uapcheck.graphs.families import INSTANCE_PROBE_WORK
 from uapcheck.graphs.views import decide_views
 from uapcheck.parse import parse_source
 from uapcheck.spec import Window
@@ -25,7 +26,7 @@ def test_two_layers_suffice_by_the_exact_decision(w, n):
     grp = symmetry_group(graphs)
     assert grp.name == "D_n"
     decision = decide_views(graphs, 2, int(grp.order), grp.generators, pattern_structure(graphs).preserves,
-                            probe_seconds=0.2)
+                            probe_work=INSTANCE_PROBE_WORK)
     assert decision.sufficient is True
 
 

@@ -36,7 +36,7 @@ def _eccentricities(graphs) -> np.ndarray:
 
 
 def _far(graphs, d, grp, st, bound):
-    return decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=0.0, work_limit=0,
+    return decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=0, work_limit=0,
                         ecc_bound=bound)
 
 
@@ -63,7 +63,7 @@ def test_far_sets_agree_with_the_bliss_path_on_random_unions(patterns, n):
     if got is None or got[1] < 2 or got[2].generators is None:
         pytest.skip("not strongly connected, complete, or no generators")
     graphs, d, grp, st = got
-    slow = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=0.0,
+    slow = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=0,
                         work_limit=10 ** 12)
     far = _far(graphs, d, grp, st, _eccentricities(graphs))
     assert slow.sufficient is not None and far.sufficient is slow.sufficient
@@ -75,7 +75,7 @@ def test_far_sets_agree_with_the_bliss_path_on_random_unions(patterns, n):
 def test_far_sets_agree_with_the_per_root_path_on_random_patterns(n, r, seed):
     got = _setup([f"window(1) + random({r}, seed={seed})"], n)
     graphs, d, grp, st = got
-    per_root = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=0.0, work_limit=0)
+    per_root = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=0, work_limit=0)
     far = _far(graphs, d, grp, st, _eccentricities(graphs) if n <= 1200 else np.full(n, d, dtype=np.int64))
     assert per_root.sufficient is not None and far.sufficient is per_root.sufficient
     if far.sufficient:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
-from uapcheck.graphs.families import INSTANCE_PROBE_SECONDS, _ecc_bound
+from uapcheck.graphs.families import INSTANCE_PROBE_WORK, _ecc_bound
 from uapcheck.graphs.symmetry import pattern_structure
 from uapcheck.graphs.views import decide_views
 
@@ -55,7 +55,7 @@ def test_the_instance_answer_is_the_same_with_the_far_sets(pattern, n):
     if grp.generators is None:
         pytest.skip("the generators of G are not listed")
     st = pattern_structure(graphs)
-    common = dict(probe_seconds=INSTANCE_PROBE_SECONDS, certificate=False)
+    common = dict(probe_work=INSTANCE_PROBE_WORK, certificate=False)
     plain = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, **common)
     far = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, ecc_bound=bound, **common)
     assert plain.sufficient is not None and far.sufficient is plain.sufficient

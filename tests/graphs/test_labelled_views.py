@@ -13,7 +13,7 @@ import pytest
 
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs.symmetry import group_structure
-from uapcheck.graphs.views import decide_views, offset_classes, verify_witness
+from uapcheck.graphs.views import PROBE_WORK, decide_views, offset_classes, verify_witness
 from uapcheck.parse import parse_source
 
 from .reference import attends, distances_from
@@ -55,7 +55,7 @@ def _brute(patterns, kinds, n):
     return D, True
 
 
-def _decide(patterns, kinds, n, probe_seconds=2.0):
+def _decide(patterns, kinds, n, probe_work=PROBE_WORK):
     heads = "\n".join(f"attention {{ kernel k(x, y) = exp(x . y); pattern {p}"
                       f"{'; bias ' + k if k else ''} }}" for p, k in zip(patterns, kinds))
     spec = parse_source(f"tokens {n}\n{heads}", "v.uap")
@@ -69,7 +69,7 @@ def _decide(patterns, kinds, n, probe_seconds=2.0):
     classes = [offset_classes(k, n) if k else None for k in kinds]
     d = int(conn.diameter)
     decision = decide_views(graphs, d, int(grp.order), grp.generators, preserves, arc_classes=classes,
-                            probe_seconds=probe_seconds)
+                            probe_work=probe_work)
     return graphs, d, decision, preserves, classes
 
 
@@ -106,7 +106,7 @@ def test_the_labelled_decision_agrees_with_brute_force_over_all_permutations(pat
     assert decision.sufficient is suffices, decision
     if not suffices:
         assert verify_witness(graphs, d, decision.witness, preserves, arc_classes=classes)
-    graphs, d, alone, preserves, classes = _decide(patterns, kinds, n, probe_seconds=0.0)
+    graphs, d, alone, preserves, classes = _decide(patterns, kinds, n, probe_work=0)
     assert alone.sufficient is suffices
     if not suffices:
         assert verify_witness(graphs, d, alone.witness, preserves, arc_classes=classes)

@@ -35,9 +35,9 @@ def _setup(patterns, n):
 
 
 def _both(graphs, d, grp, st):
-    slow = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=0.0,
+    slow = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=0,
                         work_limit=10 ** 12)
-    mid = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=0.0, work_limit=0)
+    mid = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=0, work_limit=0)
     return slow, mid
 
 

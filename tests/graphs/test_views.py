@@ -13,7 +13,7 @@ import sympy
 
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
 from uapcheck.graphs.symmetry import pattern_structure
-from uapcheck.graphs.views import ViewWitness, decide_views, verify_witness
+from uapcheck.graphs.views import PROBE_WORK, ViewWitness, decide_views, verify_witness
 from uapcheck.parse import parse_source
 
 from .brute_views import diameter, neighbourhoods, view_witness
@@ -24,7 +24,7 @@ def _spec(patterns, n):
     return parse_source(f"tokens {n}\n{heads}", "views.uap")
 
 
-def _decide(patterns, n, probe_seconds=2.0, certificate=True):
+def _decide(patterns, n, probe_work=PROBE_WORK, certificate=True):
     spec = _spec(patterns, n)
     graphs = [build_graph(h.pattern, n, {}) for h in spec.heads]
     conn = analyze_connectivity(graphs)
@@ -33,7 +33,7 @@ def _decide(patterns, n, probe_seconds=2.0, certificate=True):
     st = pattern_structure(graphs)
     d = int(conn.diameter)
     return graphs, d, decide_views(graphs, d, int(grp.order), grp.generators, st.preserves,
-                                  probe_seconds=probe_seconds, certificate=certificate), st
+                                  probe_work=probe_work, certificate=certificate), st
 
 
 def _brute(patterns, n):
@@ -80,7 +80,7 @@ def test_the_exact_decision_agrees_with_brute_force_over_all_permutations(patter
     if not suffices:
         assert verify_witness(graphs, d, decision.witness, st.preserves)
     # the canonical test alone (no transposition probe) decides the same
-    graphs, d, alone, st = _decide(patterns, n, probe_seconds=0.0)
+    graphs, d, alone, st = _decide(patterns, n, probe_work=0)
     assert alone.sufficient is suffices
     if not suffices:
         assert verify_witness(graphs, d, alone.witness, st.preserves)
@@ -136,7 +136,7 @@ def test_isomorphic_rooted_views_in_different_orbits_give_the_witness_isomorphis
     spec = _spec(["offsets {1} cyclic"], 6)
     graphs = [build_graph(h.pattern, 6, {}) for h in spec.heads]
     identity = tuple(range(1, 7))
-    decision = decide_views(graphs, 5, 1, [identity], lambda p: tuple(p) == identity, probe_seconds=0.0)
+    decision = decide_views(graphs, 5, 1, [identity], lambda p: tuple(p) == identity, probe_work=0)
     assert decision.sufficient is False and "isomorphic" in decision.witness.how
     assert decision.witness.permutation in {(2, 3, 4, 5, 6, 1), (6, 1, 2, 3, 4, 5)}
     # without a certificate the views' invariants coincide, so their canonical forms are compared: the same witness
@@ -152,11 +152,11 @@ def test_a_resource_limit_is_reported_with_the_size_that_fits(monkeypatch):
     graphs, d, _, st = _decide(["window(1) + random(1, seed=3)"], 30)
     grp = symmetry_group(graphs)
     decided = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
-                           probe_seconds=0.0)
+                           probe_work=0)
     assert decided.sufficient is not None
     monkeypatch.setattr(views, "LARGE_VIEW_ARCS", 100)
     decision = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, work_limit=100,
-                            probe_seconds=0.0)
+                            probe_work=0)
     assert decision.sufficient is None and "fits up to about n =" in decision.reason
 
 

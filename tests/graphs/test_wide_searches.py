@@ -30,7 +30,7 @@ from uapcheck.graphs.arc_arrays import bit_levels, spread_lowered, wide_search
 from uapcheck.graphs.build import PatternGraph
 from uapcheck.graphs.view_refine import ArcArrays, _mix, far_search, marked_refinement, refine
 from uapcheck.graphs.views import Neighbourhoods, _candidate_pairs, _possible_pairs, _transposition_bad, _twin_pairs
-from uapcheck.graphs.views import probe_transpositions
+from uapcheck.graphs.views import PROBE_WORK, probe_transpositions
 from uapcheck.spec import PatternUnion, RandomPattern, Window
 
 from .test_views import _spec
@@ -262,8 +262,8 @@ def test_the_restricted_probe_finds_the_first_witness_of_the_whole_probe(pattern
     ecc = np.array([int(arrays.out_distances(v).max()) for v in range(n)])
     in_group = pattern_structure(graphs).preserves
     nb = Neighbourhoods(graphs)
-    whole = probe_transpositions(nb, d, in_group, seconds=60.0)
-    restricted = probe_transpositions(Neighbourhoods(graphs), d, in_group, seconds=60.0, possible=ecc >= d)
+    whole = probe_transpositions(nb, d, in_group, work=60 * PROBE_WORK)
+    restricted = probe_transpositions(Neighbourhoods(graphs), d, in_group, work=60 * PROBE_WORK, possible=ecc >= d)
     assert (whole is None) == (restricted is None)
     if whole is not None:
         assert (whole.position, whole.permutation) == (restricted.position, restricted.permutation)

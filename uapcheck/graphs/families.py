@@ -1642,12 +1642,12 @@ def concrete(pattern: Pattern, n: int, layers: bool = True) -> ConcreteAnswer:
         return ConcreteAnswer(n, True, d, int(grp.order), name, None, False)
     st = pattern_structure(graphs)
     # the transposition probe only finds witnesses early; the canonical test after it decides either way, so
-    # its CPU allowance is short here (an instance check where D layers suffice would spend all of it)
+    # its work bound is small here (an instance check where D layers suffice would spend all of it)
     # the far sets need a bound on every eccentricity; below the exact test's first work (views.EXACT_FIRST_WORK,
     # at most n views of every arc) they are not used, and the bound, numpy's, is not made
     from .views import EXACT_FIRST_WORK
     far = n * max(1, graphs[0].num_arcs) > EXACT_FIRST_WORK
-    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_seconds=INSTANCE_PROBE_SECONDS,
+    dec = decide_views(graphs, d, int(grp.order), grp.generators, st.preserves, probe_work=INSTANCE_PROBE_WORK,
                        certificate=False, ecc_bound=_ecc_bound(conn) if far else None)
     if dec.sufficient is None:
         return ConcreteAnswer(n, True, d, int(grp.order), name, d + 1, False)
@@ -1787,8 +1787,9 @@ def _multiplier_instance(theorem: FamilyTheorem, pattern: Pattern, n: int) -> tu
     return f"x ↦ {u}x (mod {n}) maps the offsets onto {{{shown}}}; for those, {text}", problem
 
 
-#: CPU seconds of the transposition probe in the concrete engine's answer (the exact test follows it).
-INSTANCE_PROBE_SECONDS = 0.2
+#: The transposition probe's work bound in the concrete engine's answer (the exact test follows it): about 0.2 s of
+#: CPU, where a clock of 0.2 s stopped it before (views.PROBE_WORK).
+INSTANCE_PROBE_WORK = 1_000_000
 
 #: The instance check runs the concrete engine up to this many positions.
 INSTANCE_MAX_N = 512

@@ -321,8 +321,12 @@ def _by_bliss(out: LargeOutcome, n: int, r: int, stab: int, rv, canon: dict,
     return False
 
 
-#: CPU seconds the far sets' searches (Theorem F132) may take; beyond, the per-root reductions run instead.
-FAR_SET_SECONDS = 10.0
+#: The far sets' searches (Theorem F132) may read at most this many arcs and positions in all (each pass reads every
+#: arc and position once per level, to level D − 1); beyond, the per-root reductions run instead. 2 to 12 s of CPU
+#: here (80 to 500 million reads a second: cyclic windows and offsets at n = 20,000, windows with strides at 5,000),
+#: where a CPU clock of 10 s decided it before: a count, so the method (and the evidence shown) is the same on every
+#: machine.
+FAR_SET_WORK = 1_000_000_000
 
 
 #: Far-set searches (Theorem F132): a pass searches up to 64 × arc_arrays.WIDE_WORDS positions; first *seed* passes
@@ -361,7 +365,7 @@ def _top(score, k: int):
 
 
 def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int],
-               seconds: float = FAR_SET_SECONDS) -> FarSearch:
+               work: int = FAR_SET_WORK) -> FarSearch:
     """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked).
     Only the candidates C = {v : bound ≥ D} can be at distance D from anything. Each pass searches forward from up to 256 positions at
     once, bit-parallel, to level D − 1: a position whose bit is everywhere by level L has ecc_out ≤ L (exactly L, the
@@ -370,9 +374,8 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
     an arc w → z (Theorem F131's step), and candidates whose bound falls below D need no search: the first passes
     search non-candidates picked for that (many candidates within two steps before them, a low bound), the later
     ones the candidates left. Each bound stays an upper bound on ecc_out: it is the certificate's, an exact
-    eccentricity, or 1 + a bound at an out-neighbour."""
-    import time
-
+    eccentricity, or 1 + a bound at an out-neighbour. The searches stop when those still to come would take the
+    reads past ``work`` (a pass: n + arcs per level, D levels)."""
     import numpy as np
     from .arc_arrays import WIDE_WORDS, spread_lowered, wide_search
     n = arrays.n
@@ -384,10 +387,10 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
     eccentric = np.zeros(n, dtype=bool)
     far: dict[int, list[int]] = {}
     out = FarSearch(far, int(np.count_nonzero(ub >= diameter)), eccentric=eccentric)
-    start = time.process_time()
-    cost = 0.0
     seeding = True
     src, dst = arrays.src, arrays.dst
+    cost = (n + len(src)) * max(1, diameter)  # one pass: every position and arc read at each level up to D − 1
+    passes = 0
     while True:
         open_ = (ub >= diameter) & ~done
         count = int(np.count_nonzero(open_))
@@ -411,17 +414,16 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
             one = np.bincount(dst, weights=open_[src], minlength=n)
             near = one + np.bincount(dst, weights=one[src], minlength=n)
             picks = cand[_top(near[cand], batch)]
-            spent = time.process_time() - start
             left = -(-count // batch)
-            if cost and spent + left * cost > seconds:
-                projected = spent + left * cost
-                fit = int(n * (seconds / projected) ** 0.5)
+            if passes and (passes + left) * cost > work:
+                projected = (passes + left) * cost
+                fit = int(n * (work / projected) ** 0.5)
                 out.far = None
                 out.reason = (f"the far sets need forward searches from the {count:,} positions whose eccentricity "
-                              f"bound is D = {diameter} (about {projected:.1f} s, budget {seconds:g} s); a pattern of "
-                              f"this kind fits up to about n = {fit:,}")
+                              f"bound is D = {diameter} (about {projected:,} reads of positions and arcs, limit "
+                              f"{work:,}); a pattern of this kind fits up to about n = {fit:,}")
                 return out
-        t0 = time.process_time()
+        passes += 1
         sources = picks.tolist()
         first, mask, level = wide_search(arrays.in_ptr, arrays.in_from, n, sources, last_level=diameter - 1)
         missing = first < 0
@@ -449,15 +451,14 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
                         far.setdefault(i, []).append(sources[64 * w + low.bit_length() - 1])
                         gone ^= low
         spread_lowered(ub, lowered, arrays.in_ptr, arrays.in_from)
-        cost = max(cost, time.process_time() - t0)
         if seeding and count - int(np.count_nonzero((ub >= diameter) & ~done)) <= FAR_SEED_GAIN * len(picks):
             seeding = False
 
 
-def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], seconds: float = FAR_SET_SECONDS):
+def far_sets(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int], work: int = FAR_SET_WORK):
     """``far_search``'s far sets: (far, candidates searched) or (None, reason) when the searches would not fit
-    ``seconds``."""
-    got = far_search(arrays, ecc_bound, diameter, roots, seconds)
+    ``work``."""
+    got = far_search(arrays, ecc_bound, diameter, roots, work)
     if got.far is None:
         return None, got.reason
     return got.far, got.searched + got.seeded

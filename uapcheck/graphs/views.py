@@ -28,7 +28,6 @@ labelling, and it is only a shortcut: the answer "no witness" always comes from 
 from __future__ import annotations
 
 import hashlib
-import time
 from itertools import compress, repeat
 from operator import ne
 from dataclasses import dataclass, field
@@ -512,23 +511,39 @@ def _ball_mask(nb: Neighbourhoods, v: int, radius: int) -> int:
     return int.from_bytes(bits, "little")
 
 
-def _blind_by_masks(nb: Neighbourhoods, bad: Iterable[int], radius: int, balls: dict) -> Optional[int]:
+def _blind_by_masks(nb: Neighbourhoods, bad: Iterable[int], radius: int, balls: dict,
+                    work: Optional[list] = None) -> Optional[int]:
     """_blind from the balls of the bad positions (computed once per position and kept in `balls`):
-    a position is within `radius` of the bad set exactly when it is within `radius` of one of them."""
+    a position is within `radius` of the bad set exactly when it is within `radius` of one of them. ``work``
+    (optional, one int): increased by the arcs the new balls' searches read and the words of the masks joined."""
     seen = 0
+    words = (nb.n >> 10) + 1
     for v in bad:
         ball = balls.get(v)
         if ball is None:
             ball = balls[v] = _ball_mask(nb, v, radius)
+            if work is not None:
+                work[0] += _arcs_of(nb, _bits(ball))
         seen |= ball
+        if work is not None:
+            work[0] += words
     if seen == (1 << nb.n) - 1:
         return None
     return (~seen & (seen + 1)).bit_length() - 1  # the lowest position not seen
 
 
-def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int) -> Optional[int]:
-    """A position (0-based) at distance > radius from every bad position, if any."""
+def _arcs_of(nb: Neighbourhoods, positions: Iterable[int]) -> int:
+    """The arcs a breadth-first search reads from these positions (their out-degrees)."""
+    degree = nb.out_degrees
+    return sum(degree[v] for v in positions) + 1
+
+
+def _blind(nb: Neighbourhoods, bad: Iterable[int], radius: int, work: Optional[list] = None) -> Optional[int]:
+    """A position (0-based) at distance > radius from every bad position, if any (``work`` as in
+    `_blind_by_masks`: increased by the arcs the search read)."""
     seen = _within(nb, bad, radius)
+    if work is not None:
+        work[0] += _arcs_of(nb, seen)
     if len(seen) == nb.n:
         return None
     return next(v for v in range(nb.n) if v not in seen)
@@ -604,17 +619,29 @@ def _possible_pairs(nb: Neighbourhoods, possible) -> Optional[list]:
     return sorted(pairs, key=lambda p: (not (degree[p[0]] <= typical and degree[p[1]] <= typical), p[1] - p[0], p[0]))
 
 
+#: The transposition probe's work bound (`probe_transpositions`): about 2 s of CPU here (5 to 10 million units a
+#: second on windows, offsets, blocks and several heads, n from 300 to 6,000), where a CPU clock of 2 s stopped it. A count, so the witness the
+#: probe finds (and, past the exact test's work limit, whether one is found) is the same on every machine.
+PROBE_WORK = 10_000_000
+#: The steps of one pair beside its arcs (the Python loop, the swap's test).
+PAIR_STEPS = 8
+
+
 def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[Sequence[int]], bool],
-                         seconds: float = 2.0, possible=None) -> Optional[ViewWitness]:
-    """A transposition that is a view witness, found within ``seconds`` of CPU time (None: none found;
-    the clock is the process's CPU time, so the answer does not depend on the machine's load).
+                         work: int = PROBE_WORK, possible=None) -> Optional[ViewWitness]:
+    """A transposition that is a view witness, found within ``work`` units (None: none found). A unit is an arc
+    read or a word of an n-bit mask combined: each pair costs its two out-degrees and, with masks, a word per head
+    and n/64 positions; each search for a blind position the arcs it reads. A count, not a clock, so the pairs
+    tried, and the witness found, do not depend on the machine's speed.
 
     ``possible`` (optional boolean array): every position outside it has ecc_out ≤ D − 1 (a re-checked bound, or
     searches), so every position is within D − 1 of it, and a swap that changes it is a witness nowhere: such pairs
     are skipped, and when the positions of ``possible`` are few only the pairs that can pass are listed, in the same
     order (`_possible_pairs`), so the probe finds the same first witness as without it."""
     n = nb.n
-    deadline = time.process_time() + seconds
+    spent = [0]
+    degree = nb.out_degrees
+    pair_words = nb.num_heads * ((n >> 10) + 1)
     radius = diameter - 1
     balls: Optional[dict] = {} if n <= BALL_MASKS_MAX_N else None
     swaps = _SwapMasks(nb) if balls is not None and not nb.labelled else None
@@ -623,24 +650,28 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     if possible is not None and not nb.labelled and nb.vertex_classes is None:
         pairs = _possible_pairs(nb, possible)
     for a, b in (_candidate_pairs(nb) if pairs is None else pairs):
-        if time.process_time() > deadline:  # every pair: one _blind can read millions of arcs
+        if spent[0] >= work:  # every pair: one _blind can read millions of arcs
             return None
+        spent[0] += degree[a] + degree[b] + PAIR_STEPS
         if swaps is not None:
+            spent[0] += pair_words
             mask = swaps.bad(a, b)
             if not mask:
                 continue  # an automorphism of every head
             if possible is not None and not all(possible[v] for v in _bits(mask)):
                 continue  # a changed position within D − 1 of every position
-            i = _blind_by_masks(nb, _bits(mask), radius, ball_masks)
+            i = _blind_by_masks(nb, _bits(mask), radius, ball_masks, spent)
         else:
+            spent[0] += nb.num_heads * (degree[a] + degree[b])
             bad = _transposition_bad(nb, a, b)
             if bad is None:
                 continue  # an automorphism of every head
             if possible is not None and not all(possible[v] for v in bad):
                 continue  # a changed position within D − 1 of every position
-            i = _blind(nb, bad, radius) if balls is None else _blind_by_masks(nb, bad, radius, balls)
+            i = _blind(nb, bad, radius, spent) if balls is None else _blind_by_masks(nb, bad, radius, balls, spent)
         if i is None:
             continue
+        spent[0] += n // 16 + 1  # the permutation, for the group's membership test (built in C)
         perm = list(range(1, n + 1))
         perm[a], perm[b] = b + 1, a + 1
         if in_group(perm):
@@ -775,7 +806,7 @@ class _RootedView:
 def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int,  # noqa: C901 - the view argument's exits (budget, witness, proof); to be split
                  group_generators: Optional[Sequence[Sequence[int]]],
                  in_group: Callable[[Sequence[int]], bool], *,
-                 work_limit: int = DEFAULT_WORK_LIMIT, probe_seconds: float = 2.0,
+                 work_limit: int = DEFAULT_WORK_LIMIT, probe_work: int = PROBE_WORK,
                  arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None,
                  orbit_of: Optional[Sequence[int]] = None, certificate: bool = True,
@@ -839,10 +870,10 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
             possible = searched.eccentric
     if certificate or not (known and estimate <= work_limit):
         if ecc_bound is not None:  # the far sets (Theorem F132) decide exactly where the probe finds nothing
-            probe_seconds = min(probe_seconds, FAR_SET_PROBE_SECONDS)
+            probe_work = min(probe_work, FAR_SET_PROBE_WORK)
             if possible is None:
                 possible = candidates  # the others are within D − 1 of every position
-        found = probe_transpositions(nb, diameter, in_group, probe_seconds, possible)
+        found = probe_transpositions(nb, diameter, in_group, probe_work, possible)
         if found is not None:
             if not witness_condition_holds(nb, found.permutation, found.position, diameter - 1):
                 raise AssertionError("internal error: a transposition witness failed its re-check")
@@ -876,9 +907,10 @@ def _candidates(ecc_bound, diameter: int):
 #: candidates (bound ≥ D).
 FAR_FIRST_SHARE = 4
 
-#: The transposition probe's CPU seconds when the diameter's certificate bounds every eccentricity, so that the far
-#: sets of Theorem F132 can decide the mid-size views exactly (the probe only finds a witness sooner).
-FAR_SET_PROBE_SECONDS = 0.5
+#: The transposition probe's work bound when the diameter's certificate bounds every eccentricity, so that the far
+#: sets of Theorem F132 can decide the mid-size views exactly (the probe only finds a witness sooner): about 0.5 s of
+#: CPU, where a clock of 0.5 s stopped it before.
+FAR_SET_PROBE_WORK = PROBE_WORK // 4
 
 #: Unlabelled views with at least this many arcs in all compare canonical forms as numpy arrays (`arc_arrays`).
 VIEW_ARRAY_ARCS = 4096
