@@ -183,6 +183,7 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
     except (UapError, RecursionError) as exc:
         report.problems.append(f"input: the text does not parse ({getattr(exc, 'message', exc)})")
         return report
+    spec = normal_form.flat_unions(spec)  # `A + (B + C)` read as `A + B + C`: the same arcs, one reading
     steps, order = {}, []
     for s in cert["steps"]:
         if s["id"] in steps:

@@ -128,7 +128,8 @@ def _int(t) -> Optional[int]:
 
 
 def _parts(p: S.Pattern) -> list:
-    return list(p.parts) if isinstance(p, S.PatternUnion) else [p]
+    """A union's parts as one flat list (`A + (B + C)` has the parts A, B, C: the same arcs as its flat form)."""
+    return [r for q in p.parts for r in _parts(q)] if isinstance(p, S.PatternUnion) else [p]
 
 
 def _swap(n: int, a: int, b: int) -> list:

@@ -18,6 +18,28 @@ def _flat(p) -> list:
     return [r for q in p.parts for r in _flat(q)] if isinstance(p, S.PatternUnion) else [p]
 
 
+def flat_unions(spec: S.Spec) -> S.Spec:
+    """The spec with every union of unions written as one flat union (`A + (B + C)` as `A + B + C`, the parser keeps
+    a parenthesised right part as a part of its own): a union's arcs are its parts' arcs, however grouped, and every
+    table of the verifier reads a union's parts as a flat list, so a nested union used to read differently from its
+    flat form (a family theorem matched on one and not on the other)."""
+    heads = tuple(replace(h, pattern=_flat_pattern(h.pattern)) for h in spec.heads)
+    return spec if heads == spec.heads else replace(spec, heads=heads)
+
+
+def _flat_pattern(p):
+    if isinstance(p, S.PatternUnion):
+        parts = tuple(_flat_pattern(q) for q in _flat(p))
+        return parts[0] if len(parts) == 1 else S.PatternUnion(parts)
+    if isinstance(p, S.PatternIntersection):
+        return S.PatternIntersection(tuple(_flat_pattern(q) for q in p.parts))
+    if isinstance(p, S.Blockwise):
+        return replace(p, inner=_flat_pattern(p.inner))
+    if isinstance(p, S.PatternSequence):
+        return replace(p, patterns=tuple(_flat_pattern(q) for q in p.patterns))
+    return p
+
+
 def _is_int(t) -> bool:
     return isinstance(t, int) and not isinstance(t, bool)
 
