@@ -570,14 +570,19 @@ def _bind_premises(ctx, s: dict, cert: dict, where: str) -> list[str]:
     if not isinstance(listed, list):
         raise Mismatch(f"{where}.premises is not a list")
     steps = ctx.premises(s)
+    # a verdict's block lists every premise its verdict is recomputed from, in the step's order: Theorem 1's (the FFN,
+    # the heads, the structure, the group), of which VerdictPremises leaves out only the declared target's alternative
+    # (TGT-ALTERNATIVE, which the verdict does not read) and DIM-RANGE (which turns it INCONCLUSIVE); a target
+    # verdict's every premise. A block that left out another premise used to pass (only the listed ones were compared)
+    kind = cert.get("kind")
+    omissible = _VERDICT_OMISSIBLE if kind == "verdict-premises" else frozenset() if kind == "target-verdict" else None
     unbound, at = [], 0
     for k, entry in enumerate(listed):
-        # the block lists the premises Theorem 1 reads (the FFN, the heads, the structure, the group), in the step's
-        # order; the step may have more (a target alternative, the lengths below the range)
         path = f"{where}.premises[{k}]"
         if not isinstance(entry, dict):
             raise Mismatch(f"{path} is not an object")
         while at < len(steps) and (steps[at]["rule"], steps[at]["status"]) != (entry.get("rule"), entry.get("status")):
+            _omitted(steps[at], omissible, where)
             at += 1
         if at == len(steps):
             raise Mismatch(f"{path} ({_short(entry.get('rule'))}, {_short(entry.get('status'))}) is not one of the "
@@ -589,7 +594,21 @@ def _bind_premises(ctx, s: dict, cert: dict, where: str) -> list[str]:
             raise Mismatch(f"{path}.facts is not an object")
         for key, value in facts.items():
             unbound.extend(_bind_value(ctx, f"{path}.facts.{key}", key, value, step))
+    for step in steps[at:]:
+        _omitted(step, omissible, where)
     return unbound
+
+
+# the premises of VERDICT-T1 that its verdict-premises block does not list (rules/verdict.py, VerdictPremises)
+_VERDICT_OMISSIBLE = frozenset({"TGT-ALTERNATIVE", "DIM-RANGE"})
+
+
+def _omitted(step: dict, omissible: Optional[frozenset], where: str) -> None:
+    """A premise of the step that its block does not list: allowed only for the rules the block's kind leaves out
+    (`omissible`; None: a block of another kind, which may list some premises only)."""
+    if omissible is not None and step.get("rule") not in omissible:
+        raise Mismatch(f"{where}.premises omits the step's premise {step.get('id')} ({_short(step.get('rule'))}, "
+                       f"{_short(step.get('status'))})")
 
 
 def _bind_mixed_row(ctx, s: dict, cert: dict, where: str) -> list[str]:
