@@ -124,3 +124,20 @@ def test_several_heads_connectivity_and_layers_rest_on_the_union():
     assert step["data"]["least"] is True and step["data"]["layers"] == step["data"]["diameter"]
     step["data"]["layers"] = {"op": "+", "args": [step["data"]["layers"], -1]}
     assert any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in verify(cert).steps)
+
+
+@pytest.mark.parametrize("patterns, head, forged", [
+    (("window(1) cyclic", "offsets {0, 2} cyclic"), 2, "dihedral"),   # offsets {0, 2} cyclic: C_n, not D_n
+    (("window(1)", "offsets {0, 3} cyclic"), 1, "dihedral"),          # window(1): the reflection, not D_n
+    (("window(1)", "offsets {0, 3} cyclic"), 1, "cyclic"),
+    (("global(1)", "window(3)"), 2, "dihedral"),
+])
+def test_a_forged_larger_anchor_group_is_rejected_by_the_verifier_s_count(patterns, head, forged):
+    """A head anchor's group must be Aut(A) at every length of its range (F36–F38): where the verifier's tables do not
+    name the stated group, it counts the head's group at the range's first lengths (nauty) and rejects an order that
+    differs. Such an anchor was only reported trusted: its maps were tested on the other heads, never on its own."""
+    cert = _cert(*patterns)
+    anchor = _step(cert)["certificate"]["anchor"]
+    anchor["head"], anchor["group"] = head, forged
+    got = _group(verify(cert))
+    assert got.outcome == REJECTED and "the verifier's count on its own arcs" in got.reason, got.reason

@@ -396,12 +396,46 @@ def _setting(ctx, cert: dict, n: Optional[sympy.Symbol] = None, symbols: Optiona
         from . import coloured_lines  # Theorem F180: the coloured union's own certificate
         coloured = coloured_lines.anchor_checked(pats, anchor) if k < 0 and "F180" in str(anchor.get("source")) \
             else None
-        why = coloured or anchor_checked(spec, head, anchor, n, symbols)
+        try:
+            why = coloured or anchor_checked(spec, head, anchor, n, symbols)
+        except Unsupported:
+            _counted_against(head, anchor, k < 0)  # a stated group that a length of its range contradicts is false
+            raise
         if k < 0:
             why = "the union's group contains G: " + why
     except Unsupported as exc:
         raise Trust(f"outside the verifier's check of Theorems F35–F39: {exc}") from None
     return pats, reach, modulus, k, why
+
+
+#: the lengths of an anchor's range at which the verifier counts the anchor head's group when its tables do not
+#: name it (nauty, or every permutation up to n = 7): the first ones, and none above this length
+COUNT_LENGTHS, COUNT_MAX_N = 4, 128
+
+
+def _counted_against(head, anchor: dict, union: bool) -> None:
+    """An anchor group that the verifier's tables do not name: its order counted on the verifier's arcs at the first
+    lengths of its stated range (n ≥ `from`). A head anchor's group is Aut(A) = H at every n ≥ n_A (F36–F38), and
+    its maps are tested on the other heads' arcs only, so a count that differs from |H| is a length where the
+    certificate's premise fails; the union as anchor (Theorem F179, head 0) needs Aut(Γ) ⊆ H only (its maps are tested
+    on every head), so there a count that does not divide |H| fails. Either rejects the certificate. A forged larger
+    anchor group (`dihedral` for a head whose group is the reflection) used to be reported trusted only, its elements
+    tested on the other heads' arcs and never on the anchor's own. A count that fits at these lengths proves nothing
+    for the range: the caller trusts."""
+    from .check import Reject
+    from . import groups
+    kind, low, u = anchor["group"], int(anchor["from"]), int(anchor.get("prefix") or 0)
+    if kind not in ("trivial", "reflection", "cyclic", "dihedral", "prefix"):
+        raise Reject(f"the anchor group {kind!r} is not one of F36–F38's (trivial, reflection, prefix, C_n, D_n)")
+    start = max(low, 3, u + 2)
+    for m in range(start, min(start + COUNT_LENGTHS, COUNT_MAX_N + 1)):
+        arcs = patterns.head_arcs(head, m)
+        full, _ = groups.full_order({a: (0,) for a in arcs}, m, "none")
+        want = _anchor_order(kind, u, m)
+        if full is not None and (want % full if union else full != want):
+            raise Reject(f"the anchor's group at n = {m} has order {full} (the verifier's count on its own arcs), "
+                         + (f"which does not divide the stated {kind}'s {want}: Aut(Γ) ⊆ H fails" if union else
+                            f"not the stated {kind}'s {want}: Aut(A) = H fails"))
 
 
 def _redecide(pats, k: int, anchor: dict, classes: list, reach: int, modulus: int, n0: int) -> None:
