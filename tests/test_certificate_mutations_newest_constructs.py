@@ -4,7 +4,8 @@
 groups, ranges, witnesses, class lists) changed; every mutant is rejected or named not certified, never verified.
 
 The holes this campaign found, each pinned below: a family theorem block's `theorem`, `parameters` and `instance
-parameters` were neither compared nor named (a block labelled F51 for F50's step was silently verified); FFN-DEF2's
+parameters` were neither compared nor named (a block labelled F51 for F50's step was silently verified; the label and
+the parameters are now compared, the instance parameters named); FFN-DEF2's
 `ffn` was not read (a step naming another activation was verified); a verdict-premises block's `verdict` was not
 compared with the step's (a block stating NOT-UAP under a UAP step was verified); a TGT-VERDICT with F169's pieces took a
 `below_range` beside them unread, and a non-list there ended `uapcheck verify` with an internal error (exit 3) while
@@ -58,14 +59,20 @@ def _rejected_or_named(report, sid: str, path: str) -> bool:
     return bool(report.problems) or step.outcome == REJECTED or named or step.outcome not in ("verified",)
 
 
-def test_a_family_theorem_blocks_record_of_the_engine_is_named_not_certified():
+def test_a_family_theorem_blocks_record_of_the_engine_is_compared_or_named_not_certified():
+    """The label and the sizes' reading are compared with the verifier's own match and the input's names
+    (tests/test_verifier_family_theorem_label.py); where the engine's own instance check ran is named."""
     cert = _cert(STRIDED)
     report = verify(cert)
     assert report.ok
     for s in cert["steps"]:
         if (s.get("certificate") or {}).get("kind") == "family theorem":
-            for key in ("theorem", "parameters", "instance parameters"):
-                assert f"{s['id']} certificate.{key}" in report.unbound
+            assert f"{s['id']} certificate.instance parameters" in report.unbound
+            for key in ("theorem", "parameters"):
+                assert f"{s['id']} certificate.{key}" not in report.unbound
+            forged = copy.deepcopy(cert)
+            next(f for f in forged["steps"] if f["id"] == s["id"])["certificate"]["theorem"] = "F51"
+            assert any(o.id == s["id"] and o.outcome == REJECTED for o in verify(forged, only={s["id"]}).steps)
 
 
 def test_the_ffn_a_step_names_is_the_inputs():

@@ -21,10 +21,6 @@ from .trees import TreeError, decode
 _META = {"kind", "meaning", "reason", "engine", "trusted", "argument", "section"}
 
 
-# a family theorem block's record of the engine's own reading (named not compared, `bind`)
-_FAMILY_RECORD = ("theorem", "parameters", "instance parameters")
-
-
 class Mismatch(Exception):
     """A block value differs from its checked copy."""
 
@@ -38,10 +34,10 @@ def bind(ctx, s: dict) -> list[str]:
     kind = cert.get("kind")
     where = f"{s['id']} certificate"
     if kind == "family theorem":
-        # the engine's label of the theorem and its reading of the sizes (names, and the values its instance check
-        # ran at): the verifier matches its own theorem on the re-parsed pattern and runs its own instance checks,
-        # so these are named, not compared
-        named = [f"{where}.{key}" for key in _FAMILY_RECORD if key in cert]
+        # the engine's label of the theorem against the verifier's own match on the re-parsed pattern, and its reading
+        # of the sizes against the input's names; the values its instance check ran at are the engine's record (the
+        # verifier runs its own instance checks), named not compared
+        named = _bind_family_record(ctx, cert, where)
         claims = cert.get("claims")
         if claims is None:
             return named
@@ -74,6 +70,48 @@ def bind(ctx, s: dict) -> list[str]:
         except blocks_layers.LayerBlockMismatch as exc:
             raise Mismatch(str(exc)) from None
     return _bind_other(ctx, s, cert, where)
+
+
+def _family_theorems(ctx) -> set:
+    """The theorems the verifier's own tables match on the re-parsed pattern (after the checked normal form): the
+    family of named sizes (F5–F6, F47–F52), the family of the one pattern, the family of the heads' union."""
+    from . import parametric, rules_families
+    found = set()
+    for match in (parametric.family, rules_families.family, rules_families.union_family):
+        fam = match(ctx)
+        if fam is not None:
+            found.add(fam.theorem)
+    return found
+
+
+def _bind_family_record(ctx, cert: dict, where: str) -> list[str]:
+    """A family theorem block's `theorem`: where the verifier's tables match a theorem on the re-parsed pattern, the
+    label must be one of those (the step's check re-derived every value from it); where they match none (a lemma of
+    §18.4 restates the family, e.g. F5's cyclic window), the label is named. Its `parameters` (each theorem letter's
+    reading: the symbolic length or a declared param) must name the input's own: the length as `tokens` names it, a
+    param by its name. `instance parameters` (where the engine's own instance check ran) is named: the verifier runs
+    its own. A forged label or reading used to be named only, never compared."""
+    named = []
+    if "theorem" in cert:
+        mine = _family_theorems(ctx)
+        if not mine:
+            named.append(f"{where}.theorem")
+        elif cert["theorem"] not in mine:
+            raise Mismatch(f"{where}.theorem {_short(cert['theorem'])} is not the verifier's own match on the "
+                           f"re-parsed pattern (Theorem {', '.join(sorted(mine))})")
+    if "parameters" in cert:
+        given = cert["parameters"]
+        if not isinstance(given, dict):
+            raise Mismatch(f"{where}.parameters is not an object")
+        spec = ctx.spec
+        names = {p.name for p in spec.params} | ({spec.tokens} if isinstance(spec.tokens, str) else set())
+        for key, value in given.items():
+            if key not in names or value != key:
+                raise Mismatch(f"{where}.parameters.{key} = {_short(value)} is not a name the input declares "
+                               f"(the length `tokens {spec.tokens}` or a param)")
+    if "instance parameters" in cert:
+        named.append(f"{where}.instance parameters")
+    return named
 
 
 def _bind_other(ctx, s: dict, cert: dict, where: str) -> list[str]:
