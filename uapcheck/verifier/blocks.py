@@ -127,6 +127,8 @@ def _bind_other(ctx, s: dict, cert: dict, where: str) -> list[str]:
         if key in _META:
             continue
         if key == "premises" and isinstance(value, list):
+            if not value and cert.get("kind") == "inference":  # certificates.Inference rejects one without premises
+                raise Mismatch(f"{path} is empty: an inference rests on at least one premise of the step")
             unread.extend(_bind_premises(ctx, s, cert, where))
         elif key == "requires" and isinstance(value, list):
             unread.extend(_bind_required(ctx, s, value, path))

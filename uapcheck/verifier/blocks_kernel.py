@@ -85,6 +85,8 @@ def bind(ctx, s: dict, cert: dict, where: str) -> list[str]:
     regions = cert.get("regions")
     if not isinstance(regions, list):
         raise KernelBlockMismatch(f"{where}.regions is not a list")
+    if not regions:  # the engine's LimitCertificate rejects a block without regions (an empty one used to pass)
+        raise KernelBlockMismatch(f"{where}.regions is empty: the block concludes from at least one region")
     unbound = []
     for k, r in enumerate(regions):
         path = f"{where}.regions[{k}]"

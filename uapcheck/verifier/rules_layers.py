@@ -384,6 +384,8 @@ def causal_intervals(ctx, s):
     if iv.any_witness(m) is not None:
         raise Reject(f"a causal view witness exists at depth {m} (Theorem F121): {m} layers do not suffice")
     why = f"fewer than D_c = {d} layers do not reach (x_{data.get('j')} misses position {data.get('i')})"
+    if m == d and data.get("causal view witness") is not None:  # the count is D_c's: a witness there was read by nothing
+        raise Reject(f"a causal view witness is stated, but the count is D_c = {d}, which needs none")
     if m > d:
         wit = data.get("causal view witness") or {}
         pair = wit.get("transposition")

@@ -1294,6 +1294,9 @@ def verdict(ctx, s):
         raise Reject(f"the premises give {want}")
     if (s["status"] == "proved") != (want in ("UAP", "NOT-UAP")):
         raise Reject(f"a {want} verdict step is not {s['status']}")
+    if isinstance(ctx.spec.tokens, int) and (data.get("range") is not None or data.get("below_range") is not None):
+        # one length: no range and no lengths below one (a stated range there was read by no check)
+        raise Reject(f"a range or lengths below one are stated at the one length n = {ctx.spec.tokens}")
     lay = [p for p in ctx.premises(s) if p["rule"] == "TGT-LAYERS"]
     below = check_lengths_below(ctx, lay[0], data, s) if want == "UAP" and lay else ""
     plain_steps = [p for p in ctx.premises(s) if p["rule"] == "TGT-PLAIN"]
