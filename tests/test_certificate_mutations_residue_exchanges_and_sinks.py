@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import pytest
 
-from certificates import certificate_of, certificate_text, softmax_source
+from certificates import certificate_of, certificate_text
 
 from uapcheck.verifier import REJECTED, TRUSTED, verify
 
