@@ -138,3 +138,24 @@ def test_a_layer_count_other_than_bound_plus_one_with_position_terms_is_trusted(
     layers = _step(cert, "PAT-LAYERS")["data"]
     layers["layers"] = {"op": "+", "args": [layers["layers"], 1]}
     assert _outcomes(cert)["PAT-LAYERS"] == TRUSTED
+
+
+@pytest.mark.parametrize("heads, diameter", [(("window(1)", "blocks(2)"), lambda n: n - 1),
+                                             (("window(2)", "blocks(3)"), lambda n: sympy.ceiling((n - 1) / 2))])
+def test_heads_whose_union_is_one_window_state_its_diameter_not_the_bound(heads, diameter):
+    """blocks(b) ⊆ window(w) for b ≤ w + 1: the heads' union is the window, whose D is exact. The engine stated the
+    spanning part's bound only (its union normal form was asked for a family theorem alone); it now reads the union
+    in normal form, states D, and the verifier checks it by the `window` lemma on the union, every step verified."""
+    from certificates import heads_certificate
+    cert = heads_certificate(*heads)
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-CONNECTED")
+    assert step["data"].get("diameter") is not None and step["data"].get("diameter bound") is None
+    n = sympy.Symbol("n", integer=True, positive=True)
+    from uapcheck.verifier.trees import decode
+    assert equal_in_n(decode(step["data"]["diameter"], {"n": n}), diameter(n), 2)
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    forged = copy.deepcopy(cert)
+    next(s for s in forged["steps"] if s["rule"] == "PAT-CONNECTED")["data"]["diameter"] = \
+        {"op": "+", "args": [step["data"]["diameter"], -1]}
+    assert any(s.rule == "PAT-CONNECTED" and s.outcome == REJECTED for s in verify(forged).steps)
