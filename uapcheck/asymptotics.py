@@ -22,6 +22,7 @@ from sympy import Rational
 from typing import Optional
 
 from .budget import BudgetExceeded, time_limit
+from .expansion_size import factoring_fits
 from .realness import proved_real
 from .sign_points import excluded
 from .lower import KEY_COORD, QUERY_COORD, QUERY_DOT_KEY, RANDOM_DOT_KEY, RANDOM_DOT_QUERY, SCALE
@@ -174,7 +175,7 @@ def sign_of(expr: sympy.Expr, ctx: Context) -> int:
     for atom in SIGN_ATOMS:
         if atom in expr.free_symbols and atom not in ctx.signs:
             raise NeedSign(atom)
-    if out.every:
+    if out.every or not factoring_fits(pos):  # a degree-999 polynomial is not factored (uapcheck/expansion_size.py)
         raise Undecided(_Said(lambda: f"cannot decide the sign of {sympy.sstr(expr)}"))
     with time_limit("deciding the sign of a coefficient", 2.0):
         simplified = sympy.factor(pos)

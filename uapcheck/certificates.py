@@ -2370,9 +2370,8 @@ class DenseBiasLayers(Certificate):
             i, a, b, v = (int(p.subs(self.n, n)) if isinstance(p, sympy.Basic) else int(p) for p in witness)
             if len({i, a, b}) != 3 or len({a, b, v}) != 3 or not all(1 <= p <= n for p in (i, a, b, v)):
                 _reject(DenseBiasLayers, f"n = {n}: the positions i, a, b, v are not valid")
-            perm = list(range(1, n + 1))
-            perm[a - 1], perm[b - 1] = b, a
-            # σ keeps row i's labels: only the keys a and b move, so their classes from i must agree.
+            # σ = (a b) keeps row i's labels: only the keys a and b move, so their classes from i must agree (σ is
+            # not listed: n may be 10⁹).
             if any(bias_class(k, n, i, a) != bias_class(k, n, i, b) for k in kinds):
                 _reject(DenseBiasLayers, f"n = {n}: row {i} tells key {a} from key {b}")
             # σ ∉ G: the arc v → a goes to v → b with another label in some head.

@@ -17,6 +17,7 @@ from ..asymptotics import Context, NeedSign, Undecided, explore_regions, sign_of
 # the invariants under the docs' names (uapcheck/lower.py)
 from ..lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c, SCALE, ClosedKernel, FeatureKernel, KernelModel
 from ..budget import BudgetExceeded, time_limit
+from ..expansion_size import expansion_fits
 from ..memo import exact_cache, exact_cache_iter
 from ..lazy import sympy_stand_ins
 from ..zero import is_zero
@@ -57,13 +58,18 @@ def _forms(model: KernelModel, expr: sympy.Expr):
         yield "per-feature invariants", expr
         return
     for index, (name, sub) in enumerate(REPARAMETRISATIONS):
-        yield name, (_rewritten(expr, index) if sub else expr)
+        form = _rewritten(expr, index) if sub else expr
+        if form is not None:
+            yield name, form
 
 
 @exact_cache()  # a function of its arguments alone: computed once per batch
-def _rewritten(expr: sympy.Expr, index: int) -> sympy.Expr:
-    """The kernel written with the index-th reparametrisation of x·z (an identity), expanded."""
-    return sympy.expand(expr.xreplace(REPARAMETRISATIONS[index][1]))
+def _rewritten(expr: sympy.Expr, index: int) -> Optional[sympy.Expr]:
+    """The kernel written with the index-th reparametrisation of x·z (an identity), expanded; None when the expansion
+    would exceed its bound ((1 + x·z)^50 through |x − z|² has 23,426 terms, uapcheck/expansion_size.py): that form is
+    not tried."""
+    written_with = expr.xreplace(REPARAMETRISATIONS[index][1])
+    return sympy.expand(written_with) if expansion_fits(written_with) else None
 
 
 @exact_cache_iter()
@@ -668,7 +674,7 @@ def _positive_off_diagonal(model: KernelModel, expr: sympy.Expr):
         name, _ = REPARAMETRISATIONS[index]
         form = _rewritten(expr, index)
         distance = r_minus if index == 1 else r_plus
-        if not form.has(distance):
+        if form is None or not form.has(distance):
             continue
         off = form.xreplace({distance: sympy.Symbol(f"{distance.name}>0", positive=True)})
         if all(s == 1 for _, s in _sign_regions(_with_nonnegative_norms(off))):

@@ -198,7 +198,8 @@ def convolution_premises(spec: S.Spec):
         raise ValueError("convolution_premises needs a `convolution` mixer")
     desc = describe(conv)
     n = spec.tokens
-    taps = concrete_taps(conv, n) if isinstance(n, int) else None
+    # the length's bound first: `circular(l)` at an integer n lists min(l, n − 1) + 1 taps
+    taps = concrete_taps(conv, n) if isinstance(n, int) and n <= MAX_CIRCULANT_N else None
     if n == 1 and taps is None:
         taps = (0,)  # every tap is 0 mod 1, whatever the span
     if isinstance(n, int):

@@ -1643,9 +1643,15 @@ def _window_and_listed_globals(p: S.Pattern) -> bool:
 
 
 def _estimated_arcs(spec: S.Spec) -> int:
+    """The arcs the token graphs would hold; heads that are all `full` (a union with `full` in normal form) count their
+    n² arcs: the graph engine stores them implicitly, but its group and views are then those of S_n at this n (the
+    order n!, a list of n positions), which the closed forms state without them (`full + window(1)` at n = 10⁹)."""
     from ..graphs.build import _estimate
+    n = spec.tokens
+    if isinstance(n, int) and spec.heads and all(isinstance(h.pattern, S.Full) for h in spec.heads):
+        return n * n
     try:
-        return sum(_estimate(h.pattern, spec.tokens, {}) for h in spec.heads)
+        return sum(_estimate(h.pattern, n, {}) for h in spec.heads)
     except (KeyError, TypeError, ValueError):
         return 0
 
