@@ -711,6 +711,15 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
         raise ValueError(f"the number of tokens must be >= 1, got {n}")
     if _contains_full(pattern) or n == 1:
         # n = 1: the only pair is (1, 1), a self-loop: the empty arc set is also complete.
+        limit = ARC_BUDGET_FLOOR if n <= ARC_BUDGET_FLOOR else max_arcs if max_arcs is not None else arc_budget()
+        if n > limit:
+            # its arcs are implicit, but the engines take its n positions one by one (the group's order n!, its
+            # generators, the views): `full & full` at n = 10⁹ spent its whole budget on (10⁹)!
+            if max_arcs is None:
+                GraphTooLarge.refused_for_resources += 1
+            why = "the caller's cap" if max_arcs is not None else "set by the memory available and the time budget"
+            raise GraphTooLarge(f"the complete pattern's {n:,} positions would be taken one by one (limit {limit:,}, "
+                                f"{why}); it fits up to n = {limit:,}")
         return PatternGraph(n, frozenset(), complete=True)
     estimate = _estimate(pattern, n, params)
     if max_arcs is None:
