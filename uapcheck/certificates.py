@@ -1806,8 +1806,8 @@ class ResidueExchangesGroup(Certificate):
 
 @dataclass(frozen=True)
 class SplitLinesGroup(Certificate):
-    """G of several heads made of non-cyclic dilated and offsets parts and hubs whose line falls apart into the classes
-    mod m (the gcd of every jump), on one class of n mod m (docs/theory.md §11.11, Theorem F187): the scaled line's
+    """G of several heads made of dilated and offsets parts (cyclic ones no longer than the hubs) and hubs whose line
+    falls apart into the classes mod m (the gcd of every jump), on one class of n mod m (docs/theory.md §11.11, Theorem F187): the scaled line's
     bounds (connected from L_c, Theorem F180 from L_Λ, reversible or not), the attached classes, and the class's group
     (the hub maps H, the unattached classes by length). The check re-runs the decision (graphs/split_line_unions.py);
     the verifier (uapcheck/verifier/split_lines.py) restates the theorem and checks every length of the class from its
@@ -1845,9 +1845,9 @@ class SplitLinesGroup(Certificate):
         c = self._class()
         return {"kind": self.kind, "section": SECTION, "hubs": f.hubs, "modulus": f.modulus,
                 "reversible": f.reversible, "connected from": f.connected_from, "line from": f.line_from,
-                "attached": list(f.attached), "proved from": f.proved_low,
-                "class": {"residue": c.residue, "from": c.low,
-                          "hub maps": [[list(pi), list(tau)] for pi, tau in c.hub_maps],
+                "proved from": f.proved_low,
+                "class": {"residue": c.residue, "from": c.low, "attached": list(c.attached),
+                          "hub maps": [[list(pi), list(tau), list(signs)] for pi, tau, signs in c.hub_maps],
                           "unattached": [list(g) for g in c.unattached]},
                 "order": int(self.order), **({} if self.length is None else {"n": self.length})}
 

@@ -23,7 +23,7 @@ Nothing here reads user text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import permutations, product
 from math import factorial, gcd
 from typing import Mapping, Optional, Sequence
 
@@ -40,16 +40,18 @@ MAX_LOW = 400
 
 @dataclass(frozen=True)
 class SplitHead:
-    """One head: its hub count g_h (0 without hubs) and its jump set."""
+    """One head: its hub count g_h (0 without hubs), its jump set and its cyclic jumps (each at most g in size)."""
     hubs: int
     jumps: frozenset
+    cyclic: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
 class SplitClass:
     residue: int                         # n mod m
     low: int                             # the least length of the class's range
-    hub_maps: tuple                      # H: (π on 1..g, τ as the image of each segment 0..m − 1)
+    attached: tuple                      # the attached segments r (the class of g + 1 + r)
+    hub_maps: tuple                      # H: (π on 1..g, τ the image of each segment 0..m − 1, ε each one's sign)
     unattached: tuple                    # per segment length (long, short): the unattached segments r
     order: int
 
@@ -63,7 +65,6 @@ class SplitLines:
     reversible: bool                     # a = 2: the reversal of a segment keeps its colours
     connected_from: int                  # L_c
     line_from: int                       # L_Λ (Theorem F180 on the scaled heads)
-    attached: tuple                      # the attached segments r (the class of g + 1 + r)
     proved_low: int                      # N
     classes: tuple                       # SplitClass by residue of n mod m
 
@@ -72,7 +73,7 @@ class SplitLines:
 # The heads
 
 def split_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, tuple[SplitHead, ...]]]:
-    """(g, the heads) when every head is made of dilated and non-cyclic offsets parts and hubs with integer sizes
+    """(g, the heads) when every head is made of dilated and offsets parts (cyclic ones too) and hubs with integer sizes
     (blocks(1) adds nothing); None otherwise."""
     heads = []
     for pattern in patterns:
@@ -80,7 +81,7 @@ def split_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[
             atoms = _merge(_atoms(pattern, params))
         except (_Undecided, KeyError, TypeError, ValueError):
             return None
-        hubs, jumps = 0, set()
+        hubs, jumps, cyclic = 0, set(), set()
         for a in atoms:
             if not all(_is_int(x) for x in a.args):
                 return None
@@ -91,26 +92,28 @@ def split_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[
                 jumps |= {k * args[1] for k in range(-args[0], args[0] + 1)}
             elif a.kind == "offsets":
                 jumps |= set(args)
+            elif a.kind == "coffsets":
+                cyclic |= set(args)
             elif not (a.kind == "blocks" and args[0] == 1):
                 return None
-        heads.append(SplitHead(hubs, frozenset(jumps - {0})))
+        heads.append(SplitHead(hubs, frozenset(jumps - {0}), frozenset(cyclic - {0})))
     g = max(h.hubs for h in heads)
     return g, tuple(heads)
 
 
-def arc(j: int, i: int, heads: Sequence[SplitHead]) -> int:
-    """The arc j → i of the union at any n ≥ both (hub arcs, jumps) as a bit set of heads (0: no arc)."""
+def arc(j: int, i: int, heads: Sequence[SplitHead], n: int) -> int:
+    """The arc j → i of the union at n (hub arcs, jumps, cyclic jumps) as a bit set of heads (0: no arc)."""
     if i == j:
         return 0
     out = 0
     for k, h in enumerate(heads):
-        if i <= h.hubs or j <= h.hubs or j - i in h.jumps:
+        if i <= h.hubs or j <= h.hubs or j - i in h.jumps or any((j - i - a) % n == 0 for a in h.cyclic):
             out |= 1 << k
     return out
 
 
 def _scaled(heads: Sequence[SplitHead], m: int) -> tuple:
-    return tuple(CL.LineHead((), frozenset(s // m for s in h.jumps)) for h in heads)
+    return tuple(CL.LineHead((), frozenset(s // m for s in h.jumps | h.cyclic)) for h in heads)
 
 
 def _connected_segment(scaled: tuple, length: int) -> bool:
@@ -160,47 +163,68 @@ def segment(r: int, n: int, g: int, m: int) -> list[int]:
     return list(range(g + 1 + r, n + 1, m))
 
 
-def _profile(r: int, k: int, g: int, m: int, heads) -> tuple:
-    """The colours of the arcs between each hub and the k-th position of segment r, both directions."""
-    y = g + 1 + r + k * m
-    return tuple((arc(x, y, heads), arc(y, x, heads)) for x in range(1, g + 1))
+def _position(r: int, k: int, side: int, n: int, g: int, m: int) -> int:
+    """The k-th position of segment r from its left end (side 1) or its right end (side −1); 0 when the segment is
+    shorter (below the range, where a length is checked one by one)."""
+    seg = range(g + 1 + r, n + 1, m)
+    if k >= len(seg):
+        return 0
+    return seg[k] if side > 0 else seg[len(seg) - 1 - k]
 
 
-def attached(g: int, m: int, span: int, heads) -> tuple:
-    """The segments with a position whose arcs to or from the hubs are not every position's far from them."""
-    plain = tuple((arc(x, g + span + 1 + m, heads), arc(g + span + 1 + m, x, heads)) for x in range(1, g + 1))
-    out = []
-    for r in range(m):
-        if any(_profile(r, k, g, m, heads) != plain for k in range(span + 1)):
-            out.append(r)
-    return tuple(out)
+def _colours(x: int, y: int, heads, n: int) -> tuple[int, int]:
+    return (arc(x, y, heads, n), arc(y, x, heads, n)) if y else (-1, -1)
+
+
+def _far(g: int, span: int, m: int, n: int) -> int:
+    """A position of Y farther than J from the hubs and from n's end (its colours with the hubs are plain)."""
+    return g + 2 * span + 2 + m if n >= 2 * (g + 2 * span + 2 + m) else g + 1 + (n - g) // 2
+
+
+def attached(n: int, g: int, m: int, span: int, heads) -> tuple:
+    """The segments with a position within J + 1 of one of their ends whose colours with a hub are not the plain ones
+    (every position's far from the hubs and, with cyclic jumps, from n)."""
+    far = _far(g, span, m, n)
+    plain = [_colours(x, far, heads, n) for x in range(1, g + 1)]
+    return tuple(r for r in range(m) if any(_colours(x, p, heads, n) != plain[x - 1]
+                                            for k in range(span + 1) for side in (1, -1) for x in range(1, g + 1)
+                                            for p in [_position(r, k, side, n, g, m)] if p))
 
 
 def _lengths(n: int, g: int, m: int) -> list[int]:
     return [len(segment(r, n, g, m)) for r in range(m)]
 
 
-def hub_maps(n: int, g: int, m: int, span: int, heads, stuck: tuple) -> tuple:
-    """H at n: (π, τ) with π a permutation of the hubs keeping the arcs among them and every hub's far colours, τ a
-    permutation of the attached segments among those of equal length (each moved in order), keeping every arc between
-    a hub and the first J + 1 positions of a segment."""
+def _ends_kept(pi: tuple, r: int, r2: int, sign: int, n: int, g: int, m: int, span: int, heads) -> bool:
+    """Segment r onto segment r2 (in order, or reversed for sign −1) keeps the colours between the hubs and both
+    ends' first J + 1 positions, with π on the hubs."""
+    return all(_colours(x, _position(r, k, side, n, g, m), heads, n)
+               == _colours(pi[x - 1], _position(r2, k, side * sign, n, g, m), heads, n)
+               for k in range(span + 1) for side in (1, -1) for x in range(1, g + 1))
+
+
+def hub_maps(n: int, g: int, m: int, span: int, heads, stuck: tuple, reversible: bool) -> tuple:
+    """H at n: (π, τ, ε) with π a permutation of the hubs keeping the arcs among them and every hub's plain colours,
+    τ a permutation of the attached segments among those of equal length, each moved in order (ε = 1) or reversed
+    (ε = −1, when a = 2), keeping every arc between a hub and the first J + 1 positions of either end of a segment."""
     lengths = _lengths(n, g, m)
-    far = g + span + 1 + m
+    far = _far(g, span, m, n)
     out = []
+    signs = (1, -1) if reversible else (1,)
     for pi in permutations(range(1, g + 1)):
-        if any(arc(x, y, heads) != arc(pi[x - 1], pi[y - 1], heads) for x in range(1, g + 1) for y in range(1, g + 1)):
+        if any(arc(x, y, heads, n) != arc(pi[x - 1], pi[y - 1], heads, n) for x in range(1, g + 1)
+               for y in range(1, g + 1)):
             continue
-        if any(arc(x, far, heads) != arc(pi[x - 1], far, heads) or arc(far, x, heads) != arc(far, pi[x - 1], heads)
-               for x in range(1, g + 1)):
+        if any(_colours(x, far, heads, n) != _colours(pi[x - 1], far, heads, n) for x in range(1, g + 1)):
             continue
         for images in permutations(stuck):
             tau = dict(zip(stuck, images))
             if any(lengths[r] != lengths[tau[r]] for r in stuck):
                 continue
-            if all(arc(x, g + 1 + r + k * m, heads) == arc(pi[x - 1], g + 1 + tau[r] + k * m, heads)
-                   and arc(g + 1 + r + k * m, x, heads) == arc(g + 1 + tau[r] + k * m, pi[x - 1], heads)
-                   for r in stuck for k in range(span + 1) for x in range(1, g + 1)):
-                out.append((tuple(pi), tuple(tau.get(r, r) for r in range(m))))
+            options = [[e for e in signs if _ends_kept(pi, r, tau[r], e, n, g, m, span, heads)] for r in stuck]
+            for chosen in product(*options):
+                eps = dict(zip(stuck, chosen))
+                out.append((tuple(pi), tuple(tau.get(r, r) for r in range(m)), tuple(eps.get(r, 1) for r in range(m))))
     return tuple(sorted(out))
 
 
@@ -220,12 +244,13 @@ def class_order(hubs_group: tuple, unattached: tuple, reversible: bool) -> int:
     return out
 
 
-def _image(pi: tuple, tau: tuple, n: int, g: int, m: int) -> tuple[int, ...]:
-    """The map π on the hubs and segment r onto segment τ(r) in order, at n."""
+def _image(pi: tuple, tau: tuple, n: int, g: int, m: int, signs: Optional[tuple] = None) -> tuple[int, ...]:
+    """The map π on the hubs and segment r onto segment τ(r), in order (or reversed where signs[r] = −1), at n."""
     img = list(pi)
     for p in range(g + 1, n + 1):
         r = (p - g - 1) % m
-        img.append(p - r + tau[r])
+        k = (p - g - 1) // m
+        img.append(_position(tau[r], k, 1 if signs is None else signs[r], n, g, m) or p)
     return tuple(img)
 
 
@@ -233,7 +258,9 @@ def generators(c: SplitClass, n: int, g: int, m: int, reversible: bool) -> list[
     """The class's group at n as permutations of 1..n: H's maps, exchanges of neighbouring unattached segments of
     equal length, and (a = 2) the reversal of one of them."""
     ident = tuple(range(m))
-    out = [_image(pi, tau, n, g, m) for pi, tau in c.hub_maps]
+    if any(len(segment(r, n, g, m)) != len(segment(tau[r], n, g, m)) for _, tau, _ in c.hub_maps for r in range(m)):
+        return []
+    out = [_image(pi, tau, n, g, m, signs) for pi, tau, signs in c.hub_maps]
     hub_id = tuple(range(1, g + 1))
     lengths = _lengths(n, g, m)
     for group in c.unattached:
@@ -259,12 +286,13 @@ def holds_at(patterns: Sequence[Pattern], params: Mapping, n: int, c: SplitClass
     from sympy.combinatorics import Permutation, PermutationGroup
 
     from .head_intersection import _graph_codes, keeps
-    g, m, span, heads, stuck, reversible = found
-    if unattached_by_length(n, g, m, stuck) != c.unattached or hub_maps(n, g, m, span, heads, stuck) != c.hub_maps:
+    g, m, span, heads, reversible = found
+    if attached(n, g, m, span, heads) != c.attached or unattached_by_length(n, g, m, c.attached) != c.unattached \
+            or hub_maps(n, g, m, span, heads, c.attached, reversible) != c.hub_maps:
         return False
     codes = [_graph_codes(p, n, params) for p in patterns]
     gens = generators(c, n, g, m, reversible)
-    if any(sorted(p) != list(range(1, n + 1)) or not all(keeps(p, cd, n) for cd in codes) for p in gens):
+    if not gens and c.order > 1 or any(sorted(p) != list(range(1, n + 1)) or not all(keeps(p, cd, n) for cd in codes) for p in gens):
         return False
     group = PermutationGroup([Permutation([x - 1 for x in p]) for p in gens] or [Permutation(list(range(n)))])
     return int(group.order()) == c.order == CL._coloured_union_order(patterns, n, params)
@@ -273,10 +301,11 @@ def holds_at(patterns: Sequence[Pattern], params: Mapping, n: int, c: SplitClass
 # ---------------------------------------------------------------------------------------------
 # The decision
 
-def _class_at(n: int, g: int, m: int, span: int, heads, stuck: tuple, reversible: bool, low: int) -> SplitClass:
-    hubs_group = hub_maps(n, g, m, span, heads, stuck)
+def _class_at(n: int, g: int, m: int, span: int, heads, reversible: bool, low: int) -> SplitClass:
+    stuck = attached(n, g, m, span, heads)
+    hubs_group = hub_maps(n, g, m, span, heads, stuck, reversible)
     loose = unattached_by_length(n, g, m, stuck)
-    return SplitClass(n % m, low, hubs_group, loose, class_order(hubs_group, loose, reversible))
+    return SplitClass(n % m, low, stuck, hubs_group, loose, class_order(hubs_group, loose, reversible))
 
 
 def _decide(patterns: tuple, params_items: tuple) -> Optional[SplitLines]:
@@ -285,9 +314,9 @@ def _decide(patterns: tuple, params_items: tuple) -> Optional[SplitLines]:
     if got is None:
         return None
     g, heads = got
-    jumps = [abs(s) for h in heads for s in h.jumps]
-    if not 1 <= g <= CL.MAX_HUBS or not jumps:
-        return None
+    jumps = [abs(s) for h in heads for s in h.jumps | h.cyclic]
+    if not 1 <= g <= CL.MAX_HUBS or not jumps or any(abs(s) > g for h in heads for s in h.cyclic):
+        return None  # a cyclic jump longer than the hubs would join the two ends of Y
     m = 0
     for s in jumps:
         m = gcd(m, s)
@@ -300,22 +329,21 @@ def _decide(patterns: tuple, params_items: tuple) -> Optional[SplitLines]:
     if conn is None or line is None:
         return None
     line_low, reversible = line
-    low = max(g + 2 * span + 2, g + m * max(conn, line_low, 2 * span + 1))
+    low = max(g + 2 * span + 2, g + m * max(conn, line_low, 2 * span + 2))
     if low > MAX_LOW:
         return None
-    stuck = attached(g, m, span, heads)
     floor_ = max(CL.ONSET_FLOOR, g + 2 * span + 2)
     classes = []
     for rho in range(m):
         rep = low + (rho - low) % m
-        c = _class_at(rep, g, m, span, heads, stuck, reversible, rep)
-        if c != _class_at(rep + m, g, m, span, heads, stuck, reversible, rep):
+        c = _class_at(rep, g, m, span, heads, reversible, rep)
+        if c != _class_at(rep + m, g, m, span, heads, reversible, rep):
             return None  # cannot happen from N on (the theorem); kept as a guard
         start = rep
-        while start - m >= floor_ and holds_at(patterns, params, start - m, c, (g, m, span, heads, stuck, reversible)):
+        while start - m >= floor_ and holds_at(patterns, params, start - m, c, (g, m, span, heads, reversible)):
             start -= m
-        classes.append(SplitClass(rho, start, c.hub_maps, c.unattached, c.order))
-    return SplitLines(g, heads, m, span, reversible, conn, line_low, stuck, low, tuple(classes))
+        classes.append(SplitClass(rho, start, c.attached, c.hub_maps, c.unattached, c.order))
+    return SplitLines(g, heads, m, span, reversible, conn, line_low, low, tuple(classes))
 
 
 _CACHE: dict = {}
@@ -351,14 +379,19 @@ def _cycles(images: Sequence[int], label) -> str:
     return "".join(out)
 
 
-def _hub_words(pi: tuple, tau: tuple, g: int, m: int) -> str:
+def _hub_words(pi: tuple, tau: tuple, signs: tuple, g: int, m: int) -> str:
     parts = []
     hub = _cycles([x - 1 for x in pi], lambda x: str(x + 1))
     if hub:
         parts.append(f"{hub} on the hubs")
     moved = _cycles(tau, lambda r: str(g + 1 + r))
+    flipped = [r for r in range(m) if signs[r] < 0]
     if moved:
-        parts.append(f"{moved} on the classes mod {m} of {{{g + 1}, …, n}}, each moved in order")
+        how = "each moved in order" if not flipped else \
+            f"those of {', '.join(str(g + 1 + r) for r in flipped)} reversed, the others in order"
+        parts.append(f"{moved} on the classes mod {m} of {{{g + 1}, …, n}}, {how}")
+    elif flipped:
+        parts.append(f"the reversal of {_classes_text(flipped, g, m)}")
     return " and ".join(parts)
 
 
@@ -368,14 +401,14 @@ def describe(found: SplitLines, c: SplitClass) -> Optional[tuple[int, Optional[s
     if c.order == 1:
         return 1, "trivial", None
     factors = []
-    ident_pi, ident_tau = tuple(range(1, g + 1)), tuple(range(m))
+    ident = (tuple(range(1, g + 1)), tuple(range(m)), (1,) * m)
     if len(c.hub_maps) == 2:
-        (pi, tau), = [e for e in c.hub_maps if e != (ident_pi, ident_tau)]
-        factors.append(f"C_2 generated by {_hub_words(pi, tau, g, m)}")
+        (pi, tau, signs), = [e for e in c.hub_maps if e != ident]
+        factors.append(f"C_2 generated by {_hub_words(pi, tau, signs, g, m)}")
     elif len(c.hub_maps) > 2:
-        if any(tau != ident_tau for _, tau in c.hub_maps):
+        if any((tau, signs) != ident[1:] for _, tau, signs in c.hub_maps):
             return None
-        perms = [tuple(x - 1 for x in pi) for pi, _ in c.hub_maps]
+        perms = [tuple(x - 1 for x in pi) for pi, _, _ in c.hub_maps]
         orbits: list[list[int]] = []
         seen: set[int] = set()
         for x in range(g):

@@ -1,5 +1,6 @@
-"""Theorem F187 (docs/theory.md §11.11), restated for the verifier: several heads made of non-cyclic `dilated` and
-`offsets` parts and `global`/`star` hubs whose line falls apart into the classes mod m, m the gcd of every jump. The
+"""Theorem F187 (docs/theory.md §11.11), restated for the verifier: several heads made of `dilated` and `offsets` parts
+(cyclic offsets no longer than the hubs) and `global`/`star` hubs whose line falls apart into the classes mod m, m the
+gcd of every jump. The
 heads' arc-coloured union on Y = {g + 1, …, n} is the disjoint union of the m classes mod m, each a copy of the scaled
 line Λ_L (jumps divided by m) on 1..L; Λ_L is connected from L_c on and, by Theorem F180 restated here
 (verifier/coloured_lines.py, no hubs), its automorphisms are the identity and (when every scaled jump set is symmetric)
@@ -12,7 +13,7 @@ Nothing is read from uapcheck/graphs.
 """
 from __future__ import annotations
 
-from itertools import permutations
+from itertools import permutations, product
 from math import factorial, gcd
 from typing import Optional
 
@@ -28,11 +29,13 @@ def _int(t) -> Optional[int]:
 
 
 def heads_of(pats) -> Optional[tuple[int, tuple]]:
-    """(g, per head (g_h, its jumps)) or None when a part is outside the theorem."""
+    """(g, per head (g_h, its jumps, its cyclic jumps)) or None when a part is outside the theorem."""
     out = []
     for p in pats:
         parts = list(p.parts) if isinstance(p, S.PatternUnion) else [p]
-        hubs, jumps = 0, set()
+        hubs = 0
+        jumps: set[int] = set()
+        cyclic: set[int] = set()
         for q in parts:
             if isinstance(q, S.Star):
                 hubs = max(hubs, 1)
@@ -40,20 +43,21 @@ def heads_of(pats) -> Optional[tuple[int, tuple]]:
                 hubs = max(hubs, int(q.g))
             elif isinstance(q, S.Dilated) and _int(q.w) is not None and _int(q.r) is not None:
                 jumps |= {k * int(q.r) for k in range(-int(q.w), int(q.w) + 1)}
-            elif isinstance(q, S.Offsets) and not q.cyclic and all(_int(x) is not None for x in q.offsets):
-                jumps |= {int(x) for x in q.offsets}
+            elif isinstance(q, S.Offsets) and all(_int(x) is not None for x in q.offsets):
+                (cyclic if q.cyclic else jumps).update(int(x) for x in q.offsets)
             elif isinstance(q, S.Blocks) and _int(q.b) == 1:
                 continue
             else:
                 return None
-        out.append((hubs, frozenset(jumps - {0})))
-    return max(h for h, _ in out), tuple(out)
+        out.append((hubs, frozenset(jumps - {0}), frozenset(cyclic - {0})))
+    return max(h for h, _, _ in out), tuple(out)
 
 
-def _arc(j: int, i: int, heads) -> int:
+def _arc(j: int, i: int, heads, n: int) -> int:
     if i == j:
         return 0
-    return sum(1 << k for k, (hubs, jumps) in enumerate(heads) if i <= hubs or j <= hubs or j - i in jumps)
+    return sum(1 << k for k, (hubs, jumps, cyclic) in enumerate(heads)
+               if i <= hubs or j <= hubs or j - i in jumps or any((j - i - a) % n == 0 for a in cyclic))
 
 
 def _connected_from(scaled: tuple) -> Optional[int]:
@@ -73,9 +77,9 @@ def _connected_from(scaled: tuple) -> Optional[int]:
 
 
 def restated(g: int, heads: tuple) -> Optional[dict]:
-    """The theorem's data: m, J, a = 2, L_c, L_Λ, the attached classes, N; None outside it."""
-    jumps = [abs(s) for _, js in heads for s in js]
-    if not 1 <= g <= C.MAX_HUBS or not jumps:
+    """The theorem's data: m, J, a = 2, L_c, L_Λ, N; None outside it."""
+    jumps = [abs(s) for _, js, cs in heads for s in js | cs]
+    if not 1 <= g <= C.MAX_HUBS or not jumps or any(abs(s) > g for _, _, cs in heads for s in cs):
         return None
     m = 0
     for s in jumps:
@@ -83,50 +87,74 @@ def restated(g: int, heads: tuple) -> Optional[dict]:
     span = max(jumps)
     if m < 2 or span > C.MAX_SPAN:
         return None
-    scaled = tuple(((), frozenset(s // m for s in js)) for _, js in heads)
+    scaled = tuple(((), frozenset(s // m for s in js | cs)) for _, js, cs in heads)
     line = C.proved(0, scaled)
     conn = _connected_from(scaled)
     if line is None or conn is None:
         return None
     _, period, mirror = C._setting(scaled)
-    far = g + span + 1 + m
-    plain = [(_arc(x, far, heads), _arc(far, x, heads)) for x in range(1, g + 1)]
-    stuck = [r for r in range(m) if any((_arc(x, g + 1 + r + k * m, heads), _arc(g + 1 + r + k * m, x, heads))
-                                        != plain[x - 1] for k in range(span + 1) for x in range(1, g + 1))]
-    low = max(g + 2 * span + 2, g + m * max(conn, line, 2 * span + 1))
+    low = max(g + 2 * span + 2, g + m * max(conn, line, 2 * span + 2))
     return {"m": m, "span": span, "reversible": mirror is not None and period == 1, "connected from": conn,
-            "line from": line, "attached": stuck, "proved from": low}
+            "line from": line, "proved from": low}
+
+
+def _at(r: int, k: int, side: int, n: int, g: int, m: int) -> int:
+    """The k-th position of the class of g + 1 + r in g + 1..n from its left (side 1) or right end; 0 past it."""
+    seg = list(range(g + 1 + r, n + 1, m))
+    return 0 if k >= len(seg) else seg[k] if side > 0 else seg[-1 - k]
+
+
+def _pair(x: int, y: int, heads, n: int) -> tuple[int, int]:
+    return (_arc(x, y, heads, n), _arc(y, x, heads, n)) if y else (-1, -1)
+
+
+def _plain(n: int, g: int, heads, mine: dict) -> list:
+    span, m = mine["span"], mine["m"]
+    far = g + 2 * span + 2 + m if n >= 2 * (g + 2 * span + 2 + m) else g + 1 + (n - g) // 2
+    return [_pair(x, far, heads, n) for x in range(1, g + 1)]
+
+
+def attached(n: int, g: int, heads, mine: dict) -> list:
+    """The classes with a position among the first J + 1 from either end whose colours with a hub are not plain."""
+    plain, m = _plain(n, g, heads, mine), mine["m"]
+    return [r for r in range(m) if any(_pair(x, y, heads, n) != plain[x - 1] for k in range(mine["span"] + 1)
+                                       for side in (1, -1) for x in range(1, g + 1)
+                                       for y in [_at(r, k, side, n, g, m)] if y)]
 
 
 def _lengths(n: int, g: int, m: int) -> list[int]:
     return [len(range(g + 1 + r, n + 1, m)) for r in range(m)]
 
 
-def hub_maps(n: int, g: int, heads, mine: dict) -> list:
-    m, span, stuck = mine["m"], mine["span"], mine["attached"]
+def hub_maps(n: int, g: int, heads, mine: dict, stuck: list) -> list:
+    """[π, τ, ε]: π on the hubs keeping their arcs and plain colours, τ on the attached classes of equal length, each in
+    order (ε = 1) or reversed (ε = −1, a = 2), keeping the colours with the hubs of both ends' first J + 1 positions."""
+    m, span = mine["m"], mine["span"]
     lengths = _lengths(n, g, m)
-    far = g + span + 1 + m
+    plain = _plain(n, g, heads, mine)
     out = []
     for pi in permutations(range(1, g + 1)):
-        if any(_arc(x, y, heads) != _arc(pi[x - 1], pi[y - 1], heads) for x in range(1, g + 1)
-               for y in range(1, g + 1)) or any(
-                (_arc(x, far, heads), _arc(far, x, heads)) != (_arc(pi[x - 1], far, heads), _arc(far, pi[x - 1], heads))
-                for x in range(1, g + 1)):
+        if any(_arc(x, y, heads, n) != _arc(pi[x - 1], pi[y - 1], heads, n) for x in range(1, g + 1)
+               for y in range(1, g + 1)) or any(plain[x - 1] != plain[pi[x - 1] - 1] for x in range(1, g + 1)):
             continue
         for images in permutations(stuck):
             tau = dict(zip(stuck, images))
-            if all(lengths[r] == lengths[tau[r]] for r in stuck) and all(
-                    _arc(x, g + 1 + r + k * m, heads) == _arc(pi[x - 1], g + 1 + tau[r] + k * m, heads)
-                    and _arc(g + 1 + r + k * m, x, heads) == _arc(g + 1 + tau[r] + k * m, pi[x - 1], heads)
-                    for r in stuck for k in range(span + 1) for x in range(1, g + 1)):
-                out.append([list(pi), [tau.get(r, r) for r in range(m)]])
+            if not all(lengths[r] == lengths[tau[r]] for r in stuck):
+                continue
+            options = [[e for e in ((1, -1) if mine["reversible"] else (1,)) if all(
+                _pair(x, _at(r, k, side, n, g, m), heads, n) == _pair(pi[x - 1], _at(tau[r], k, side * e, n, g, m),
+                                                                      heads, n)
+                for k in range(span + 1) for side in (1, -1) for x in range(1, g + 1))] for r in stuck]
+            for chosen in product(*options):
+                eps = dict(zip(stuck, chosen))
+                out.append([list(pi), [tau.get(r, r) for r in range(m)], [eps.get(r, 1) for r in range(m)]])
     return sorted(out)
 
 
-def unattached(n: int, g: int, mine: dict) -> list:
+def unattached(n: int, g: int, mine: dict, stuck: list) -> list:
     m = mine["m"]
     lengths = _lengths(n, g, m)
-    return [[r for r in range(m) if r not in mine["attached"] and lengths[r] == length]
+    return [[r for r in range(m) if r not in stuck and lengths[r] == length]
             for length in sorted(set(lengths), reverse=True)]
 
 
@@ -137,18 +165,19 @@ def class_order(hubs: list, loose: list, reversible: bool) -> int:
     return out
 
 
-def _image(pi, tau, n: int, g: int, m: int) -> list[int]:
-    return list(pi) + [p - (p - g - 1) % m + tau[(p - g - 1) % m] for p in range(g + 1, n + 1)]
+def _image(pi, tau, signs, n: int, g: int, m: int) -> list[int]:
+    return list(pi) + [_at(tau[(p - g - 1) % m], (p - g - 1) // m, signs[(p - g - 1) % m], n, g, m) or p
+                       for p in range(g + 1, n + 1)]
 
 
 def _generators(hubs: list, loose: list, n: int, g: int, mine: dict) -> list[list[int]]:
     m = mine["m"]
-    out = [_image(pi, tau, n, g, m) for pi, tau in hubs]
+    out = [_image(pi, tau, signs, n, g, m) for pi, tau, signs in hubs]
     for group in loose:
         for a, b in zip(group, group[1:]):
             tau = list(range(m))
             tau[a], tau[b] = b, a
-            out.append(_image(range(1, g + 1), tau, n, g, m))
+            out.append(_image(range(1, g + 1), tau, [1] * m, n, g, m))
         if mine["reversible"] and group:
             seg = list(range(g + 1 + group[0], n + 1, m))
             img = list(range(1, n + 1))
@@ -158,11 +187,13 @@ def _generators(hubs: list, loose: list, n: int, g: int, mine: dict) -> list[lis
     return out
 
 
-def _exact(pats, n: int, g: int, heads, mine: dict, hubs: list, loose: list, order: int) -> bool:
-    """At n: the class's hub maps and unattached classes are those at n, its generators keep every head's arcs and
-    generate a group of the class's order, which is nauty's order of the coloured union."""
+def _exact(pats, n: int, g: int, heads, mine: dict, cls: tuple, order: int) -> bool:
+    """At n: the class's attached classes, hub maps and unattached classes are those at n, its generators keep every
+    head's arcs and generate a group of the class's order, which is nauty's order of the coloured union."""
     from . import groups
-    if hub_maps(n, g, heads, mine) != hubs or unattached(n, g, mine) != loose:
+    stuck, hubs, loose = cls
+    if attached(n, g, heads, mine) != stuck or hub_maps(n, g, heads, mine, stuck) != hubs \
+            or unattached(n, g, mine, stuck) != loose:
         return False
     arcs = [patterns.head_arcs(p, n) for p in pats]
     gens = _generators(hubs, loose, n, g, mine)
@@ -197,7 +228,7 @@ def _setting_checked(cert: dict, g: int, heads) -> dict:
         raise Reject("Theorem F187: the verifier's restatement does not hold for these heads")
     for key, theirs in (("m", cert.get("modulus")), ("reversible", cert.get("reversible")),
                         ("connected from", cert.get("connected from")), ("line from", cert.get("line from")),
-                        ("attached", cert.get("attached")), ("proved from", cert.get("proved from"))):
+                        ("proved from", cert.get("proved from"))):
         if mine[key] != theirs:
             raise Reject(f"Theorem F187: {key} is the verifier's {mine[key]!r}, not the certificate's {theirs!r}")
     if cert.get("hubs") != g:
@@ -213,7 +244,9 @@ def _class_check(ctx, s, cert: dict, pats, g: int, heads, mine: dict) -> tuple[s
     m = mine["m"]
     cls = cert.get("class") or {}
     residue, start = int(cls.get("residue", -1)), int(cls.get("from", 0))
-    hubs = sorted([[int(x) for x in pi], [int(x) for x in tau]] for pi, tau in cls.get("hub maps") or [])
+    stuck = [int(r) for r in cls.get("attached") or []]
+    hubs = sorted([[int(x) for x in pi], [int(x) for x in tau], [int(x) for x in sg]]
+                  for pi, tau, sg in cls.get("hub maps") or [])
     loose = [[int(r) for r in grp] for grp in cls.get("unattached") or []]
     data = s.get("data") or {}
     if "residues" in data and any(int(r) % m != residue for r in data["residues"]) or int(data.get("modulus", m)) % m:
@@ -221,8 +254,10 @@ def _class_check(ctx, s, cert: dict, pats, g: int, heads, mine: dict) -> tuple[s
     if not 0 <= residue < m:
         raise Reject(f"Theorem F187: the class {residue} is not a residue mod {m}")
     rep = mine["proved from"] + (residue - mine["proved from"]) % m
-    if hub_maps(rep, g, heads, mine) != hubs or unattached(rep, g, mine) != loose:
-        raise Reject(f"Theorem F187: at n = {rep} the hub maps or the unattached classes are not the certificate's")
+    if attached(rep, g, heads, mine) != stuck or hub_maps(rep, g, heads, mine, stuck) != hubs \
+            or unattached(rep, g, mine, stuck) != loose:
+        raise Reject(f"Theorem F187: at n = {rep} the attached classes, hub maps or unattached classes are not the "
+                     f"certificate's")
     order = class_order(hubs, loose, mine["reversible"])
     for stated in (data.get("order"), cert.get("order")):
         if stated is not None and int(stated) != order:
@@ -230,7 +265,7 @@ def _class_check(ctx, s, cert: dict, pats, g: int, heads, mine: dict) -> tuple[s
     if start < g + 2 * mine["span"] + 2 or start % m != residue:
         raise Reject(f"Theorem F187: the class's bound {start} is not a length of the class above g + 2J + 1")
     for n in range(start, rep, m):
-        if not _exact(pats, n, g, heads, mine, hubs, loose, order):
+        if not _exact(pats, n, g, heads, mine, (stuck, hubs, loose), order):
             raise Reject(f"Theorem F187: at n = {n} the class's group is not the heads' group")
     length = cert.get("n")
     if length is not None:
