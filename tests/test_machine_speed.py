@@ -118,3 +118,23 @@ def test_the_transposition_probes_witness_is_the_same_on_a_slow_and_a_fast_machi
     assert slow == fast
     found = json.loads(slow)
     assert found["verdict"] == "UAP" and found["least"] is True and "transposition probe" in slow
+
+
+def test_the_diameters_seeded_searches_are_the_same_on_a_slow_and_a_fast_machine(tmp_path):
+    # n = 20,000 with random keys: the diameter is settled by seeded searches (Theorem F131) within a count of reads
+    # of positions and arcs (connectivity.DIAMETER_WORK), not 20 s of CPU
+    path = _file(tmp_path, "random", "20000", "window(1) + random(2, seed=1)")
+    slow, _, _ = _run(path, 8.0, "--no-suggest", "--format", "json", "--budget", "6000")
+    fast, _, _ = _run(path, 0.2, "--no-suggest", "--format", "json", "--budget", "6000")
+    assert slow == fast
+    assert json.loads(slow)["verdict"] == "UAP" and '"seeded"' in slow
+
+
+def test_the_engines_search_loops_read_no_clock():
+    # the probe, the far sets and the diameter stop on counts; only uapcheck/budget.py (the file's --budget and the
+    # local SymPy limits) and the per-step time_limit calls read the CPU clock
+    import inspect
+
+    from uapcheck.graphs import connectivity, view_refine, views
+    for module in (connectivity, view_refine, views):
+        assert "process_time" not in inspect.getsource(module), module.__name__

@@ -31,7 +31,7 @@ class Clock:
 def _fake(monkeypatch, module, clock: Clock):
     fake = types.SimpleNamespace(monotonic=clock.monotonic, perf_counter=clock.monotonic, time=clock.monotonic,
                                  process_time=clock.process_time)
-    monkeypatch.setattr(module, "time", fake)
+    monkeypatch.setattr(module, "time", fake, raising=False)  # a module that reads no clock has none
 
 
 def _path(n: int):
@@ -41,15 +41,21 @@ def _path(n: int):
 def test_the_diameter_probe_loop_ignores_wall_clock_time(monkeypatch):
     # an hour of wall-clock time per reading, no CPU time: the exact diameter is still decided
     _fake(monkeypatch, connectivity, Clock(wall_step=3600.0, cpu_step=0.0))
-    conn = connectivity.analyze_connectivity(_path(300), time_budget=20.0)
+    conn = connectivity.analyze_connectivity(_path(300))
     assert conn.diameter == 299
 
 
-def test_the_diameter_probe_loop_stops_on_cpu_time(monkeypatch):
-    # a minute of CPU time per reading: the loop stops at once with bounds (never a guessed diameter)
+def test_the_diameter_probe_loop_reads_no_cpu_clock(monkeypatch):
+    # a minute of CPU time per reading: the work bound, not the clock, decides, so the diameter is still exact
     _fake(monkeypatch, connectivity, Clock(wall_step=0.0, cpu_step=60.0))
-    conn = connectivity.analyze_connectivity(_path(300), time_budget=20.0)
-    assert conn.diameter is None and conn.lower <= 299 <= conn.upper
+    conn = connectivity.analyze_connectivity(_path(300))
+    assert conn.diameter == 299
+
+
+def test_the_diameter_probe_loop_stops_on_its_work_bound():
+    # no work at all: the loop stops after its first probe with bounds (never a guessed diameter), naming the bound
+    conn = connectivity.analyze_connectivity(_path(300), work_budget=0)
+    assert conn.diameter is None and conn.lower <= 299 <= conn.upper and "reads of positions and arcs" in conn.reason
 
 
 

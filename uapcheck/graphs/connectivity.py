@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import sys
-import time
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import add, or_, sub
@@ -44,6 +43,11 @@ from .build import (PatternGraph, _derived, code_array, code_endpoints, endpoint
 # When the bounds stall, graphs with n·m up to this fall back to exact all-pairs eccentricities
 # (n BFS runs in igraph's C code: about a second per 10⁸ arc visits).
 EXHAUSTIVE_MAX_WORK = 300_000_000
+#: The diameter's probes and seeded searches (Theorem F131) read at most this many positions and arcs in all (a BFS
+#: probe reads each of them once each way, a bit-parallel search once per level); beyond, the diameter is stated by
+#: its bounds with the size that fits. 5 to 25 s of CPU here, where a CPU clock of 20 s stopped them before: a count,
+#: so whether the diameter is exact does not depend on the machine's speed.
+DIAMETER_WORK = 2_000_000_000
 # Above this n·m (and on arc arrays) the seeded searches of Theorem F131 are tried before those n BFS runs.
 SEEDED_FIRST_WORK = 30_000_000
 
@@ -199,7 +203,7 @@ def _separation(g: ig.Graph, n: int) -> Optional[Separation]:
 
 
 def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400,
-                         time_budget: float = 20.0, use_symmetry: bool = True,
+                         work_budget: int = DIAMETER_WORK, use_symmetry: bool = True,
                          union_automorphisms: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
     """Strong connectivity and the exact directed diameter of the union over heads.
 
@@ -226,13 +230,13 @@ def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 40
             sep = _separation(to_igraph(union), n)
             assert sep is not None  # a position missed from the hub: not strongly connected
             return Connectivity(n, False, separation=sep)
-        return _diameter(union, None, max_probes=max_probes, time_budget=time_budget, use_symmetry=use_symmetry,
+        return _diameter(union, None, max_probes=max_probes, work_budget=work_budget, use_symmetry=use_symmetry,
                          known=union_automorphisms, search=search, degree=degree, first=first)
     g = to_igraph(union)
     sep = _separation(g, n)
     if sep is not None:
         return Connectivity(n, False, separation=sep)
-    return _diameter(union, g, max_probes=max_probes, time_budget=time_budget,
+    return _diameter(union, g, max_probes=max_probes, work_budget=work_budget,
                      use_symmetry=use_symmetry, known=union_automorphisms)
 
 
@@ -522,7 +526,7 @@ def _first_levels_everywhere(masks, k: int) -> list[int]:
     return first
 
 
-def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, time_budget: float,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
+def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, work_budget: int,  # noqa: C901 - the probe loop with its budget and symmetry exits; to be split
               use_symmetry: bool, known: Optional[Sequence[Sequence[int]]] = None,
               search: Optional[_ArraySearch] = None, degree: Any = None,
               first: Optional[tuple] = None) -> Connectivity:
@@ -531,7 +535,7 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
     union's igraph graph, is then None (made only if the exhaustive test is reached)."""
     n = union.n
     arcs = union.num_arcs  # the igraph graph's edge count: one edge per arc code
-    start = time.process_time()
+    spent = 0  # positions and arcs read by the searches: a probe reads them twice, a batch twice per level
     INF = float("inf")
     if degree is None:
         assert g is not None  # lists: the caller passes the graph
@@ -555,11 +559,12 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
         return len(probes) + sum(len(b.sources) for b in batches)
 
     def probe_batch(picks: list[int]) -> bool:
-        nonlocal best, best_pair, batch_words
+        nonlocal best, best_pair, batch_words, spent
         assert search is not None
         got = search.batch(picks)
         if got is None:
             return False
+        spent += (n + arcs) * (len(got.evidence.forward) + len(got.evidence.backward))
         batches.append(got.evidence)
         batch_words += n * (len(got.evidence.forward) + len(got.evidence.backward))
         for b, v0 in enumerate(picks):  # as one probe after another would
@@ -572,7 +577,8 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
         return True
 
     def probe(v0: int) -> None:
-        nonlocal best, best_pair
+        nonlocal best, best_pair, spent
+        spent += 2 * (n + arcs)
         if search is not None:  # numpy arrays, searched and kept as arrays
             if first is not None and first[0] == v0 and not probes:
                 d_out, d_in = first[1], first[2]
@@ -627,8 +633,7 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
         if used() >= 16 and exhaustive_fits:
             if search is not None and n * arcs > SEEDED_FIRST_WORK:
                 # on arc arrays the seeded searches (Theorem F131) are far cheaper than n BFS runs
-                seeded = _seeded_diameter(union, search, bounds, best, best_pair,
-                                          time_budget - (time.process_time() - start), used())
+                seeded = _seeded_diameter(union, search, bounds, best, best_pair, work_budget - spent, used())
                 if seeded is not None and seeded.diameter is not None:
                     return seeded
             return _exhaustive(union, g if g is not None else to_igraph(union), probes)
@@ -646,9 +651,9 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
                 continue
         reason, fit = None, None
         span = last_batch or PROGRESS_WINDOW
-        if used() >= max_probes or time.process_time() - start > time_budget:
-            reason = (f"the probes ran out of their budget ({used()} BFS probes, limit {max_probes}, "
-                      f"{time_budget:g} s of CPU time)")
+        if used() >= max_probes or spent > work_budget:
+            reason = (f"the probes ran out of their budget ({used()} BFS probes, limit {max_probes}; {spent:,} "
+                      f"reads of positions and arcs, limit {work_budget:,})")
         elif used() >= 16 and bliss_tried and used() - span in remaining:
             removed = remaining[used() - span] - count
             needed = count * span / removed if removed > 0 else INF
@@ -663,9 +668,8 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, ti
                           f"diameter of a pattern of this density is decided up to about n = {fit:,}")
         if reason is not None and fit is not None and search is not None:
             # the probes stall: settle the eccentricities by seeded searches instead (Theorem F131), within what
-            # is left of the CPU budget, the only limit there
-            seeded = _seeded_diameter(union, search, bounds, best, best_pair,
-                                      time_budget - (time.process_time() - start), used())
+            # is left of the work bound, the only limit there
+            seeded = _seeded_diameter(union, search, bounds, best, best_pair, work_budget - spent, used())
             if seeded is not None:
                 return seeded
         if reason is not None:
@@ -720,17 +724,19 @@ def _propagated(ub, out_indptr, out_targets):
 
 
 def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_ListBounds | _ArrayBounds",  # noqa: C901 - one loop: seeds, then open positions, with its budget exit
-                     best: int, best_pair, budget: float, probes_used: int) -> Optional[Connectivity]:
+                     best: int, best_pair, budget: int, probes_used: int) -> Optional[Connectivity]:
     """The exact diameter by seeded searches (docs/theory.md §11.3, Theorem F131): forward searches, 64 at a time,
     give the exact ecc_out of their sources (the seeds); ecc_out(w) <= 1 + ecc_out(z) for an arc w -> z spreads
     their values to an upper bound on every position; the positions whose bound stays above the longest distance
     found are searched themselves, until none is left. The positions the probes searched already are seeds too.
     None when a search is deeper than the bit-parallel levels allow (the caller keeps its bounds). When ``budget``
-    (CPU seconds) would run out first, the bounds found so far, the reason and the size that fits."""
+    (reads of positions and arcs: a wide search reads them once per level) would run out first, the bounds found so
+    far, the reason and the size that fits."""
     import numpy as np
     from .arc_arrays import bfs, spread_lowered, wide_search
     n = union.n
-    start = time.process_time()
+    arcs = union.num_arcs
+    spent = 0
     in_indptr, in_tails = search.in_
     out_indptr, out_targets = search.out
     settled = np.zeros(n, dtype=bool)
@@ -748,7 +754,7 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
     seed_order = np.lexsort((np.arange(n), -out_degree))  # largest out-degree first, then the least index
     seed_at = 0
     seeding = True
-    batch_cost = 0.0
+    batch_cost = 0
     searches = 0
 
     def bounded(reason: str, fit: Optional[int]) -> Connectivity:
@@ -786,32 +792,32 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
         sources = [int(v) for v in picks]
         missing = [v for v in sources if v not in known]
         if missing:
-            spent = time.process_time() - start
             if batches_left := (0 if seeding else -(-count // SEED_BATCH)):
                 needed = spent + batches_left * batch_cost
             else:
                 needed = spent + batch_cost
             if searches and needed > budget:
-                arcs = union.num_arcs
                 projected = spent + max(1, -(-count // SEED_BATCH)) * batch_cost
-                fit = max(1, int(n * (max(budget, 1e-3) / max(projected, 1e-3)) ** 0.5))
-                return bounded(f"the CPU budget of the diameter ({budget:.1f} s left after the probes) ran out: after "
-                               f"{searches:,} seeded searches {count:,} positions still have an eccentricity bound above "
-                               f"the longest distance found ({best}), which would take about {projected:.1f} s more "
-                               f"(searches of {n:,} positions over {arcs:,} arcs, 64 at a time); the exact diameter of a "
-                               f"pattern of this density fits that budget up to about n = {fit:,}", fit)
+                fit = max(1, int(n * (max(budget, 1) / max(projected, 1)) ** 0.5))
+                return bounded(f"the diameter's work bound ({max(budget, 0):,} reads of positions and arcs left after "
+                               f"the probes) ran out: after {searches:,} seeded searches {count:,} positions still have "
+                               f"an eccentricity bound above the longest distance found ({best}), which would take "
+                               f"about {projected:,} reads in all (searches of {n:,} positions over {arcs:,} arcs, 64 "
+                               f"at a time); the exact diameter of a pattern of this density fits that bound up to "
+                               f"about n = {fit:,}", fit)
             # the batch's positions not searched yet, and with them the positions the same rule would pick next (the
             # next seeds in order, or the next open positions by bound): one wide search; the batches are taken one
             # at a time as before, each with its own positions' eccentricities, whichever search found them
-            t0 = time.process_time()
             taken = set(missing)
             fill = missing + [v for v in following.tolist() if v not in known and v not in taken]
             fill = fill[:SEED_BATCH * SEED_AHEAD]
-            first, _, _ = wide_search(in_indptr, in_tails, n, fill, last_level=search.MAX_LEVELS)
+            first, _, level = wide_search(in_indptr, in_tails, n, fill, last_level=search.MAX_LEVELS)
+            cost = (n + arcs) * (level + 1)
+            spent += cost
             if int(first[:len(missing)].min()) < 0:
                 return None  # deeper than the bit-parallel searches go (never unreached: strongly connected)
             known.update((v, int(e)) for v, e in zip(fill, first.tolist()) if e >= 0)
-            batch_cost = max(batch_cost, (time.process_time() - t0) * SEED_BATCH / len(fill))
+            batch_cost = max(batch_cost, -(-cost * SEED_BATCH // len(fill)))
         got = [known.pop(v) for v in sources]
         for v, e in zip(sources, got):
             ecc[v] = e

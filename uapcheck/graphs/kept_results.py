@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 from ..memo import kept_store
 from .build import PatternGraph
-from .connectivity import Connectivity
+from .connectivity import DIAMETER_WORK, Connectivity
 from .connectivity import analyze_connectivity as _analyze_connectivity
 from .symmetry import SymmetryGroup
 from .symmetry import symmetry_group as _symmetry_group
@@ -39,17 +39,17 @@ def _keep(store: OrderedDict, key: Any, value: Any) -> None:
         store.popitem(last=False)
 
 
-def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400, time_budget: float = 20.0,
+def analyze_connectivity(graphs: Sequence[PatternGraph], *, max_probes: int = 400, work_budget: int = DIAMETER_WORK,
                          use_symmetry: bool = True,
                          union_automorphisms: Optional[Sequence[Sequence[int]]] = None) -> Connectivity:
     """graphs/connectivity.py `analyze_connectivity`, kept for equal arguments."""
     def compute() -> Connectivity:
-        return _analyze_connectivity(graphs, max_probes=max_probes, time_budget=time_budget,
+        return _analyze_connectivity(graphs, max_probes=max_probes, work_budget=work_budget,
                                      use_symmetry=use_symmetry, union_automorphisms=union_automorphisms)
     if not _small(graphs):
         return compute()
     known = None if union_automorphisms is None else tuple(tuple(g) for g in union_automorphisms)
-    key = (tuple(graphs), max_probes, time_budget, use_symmetry, known)
+    key = (tuple(graphs), max_probes, work_budget, use_symmetry, known)
     got = _CONNECTIVITY.get(key)
     if got is not None:
         _CONNECTIVITY.move_to_end(key)
