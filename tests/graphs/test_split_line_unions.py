@@ -105,6 +105,55 @@ def test_closed_form_matches_concrete_engine_at_every_n(index):
     assert covered >= 20, (heads, covered)
 
 
+def _decided_cyclic(count, seed):
+    """Random unions with cyclic offsets no longer than the hubs of a global(g) head, g = 2..4, whose closed form is
+    Theorem F187's."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(200):
+        if len(out) == count:
+            break
+        g = rng.choice((2, 3, 4))
+        m = rng.choice([d for d in (2, 3, 4) if d <= g])
+        cyc = Offsets(tuple(sorted({m * rng.choice([k for k in (-2, -1, 1, 2) if abs(k * m) <= g])
+                                    for _ in range(rng.choice((1, 2)))})), True)
+        other = rng.choice((Offsets((m * rng.choice((-3, -1, 1, 2, 3)),)), Dilated(1, m), Dilated(2, m), None))
+        heads = [cyc if other is None or rng.random() < 0.5 else U(cyc, other), Global(g)]
+        if other is not None and rng.random() < 0.5:
+            heads.append(other if rng.random() < 0.5 else U(other, Star()))
+        heads = list(dict.fromkeys(heads))
+        form = closed_group(heads, N)
+        if form is None or not form.cases or not isinstance(form.cases[0].intersection, tuple) \
+                or form.cases[0].intersection[0] != SL.GROUP_KIND:
+            continue
+        out.append((tuple(heads), form))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def decided_cyclic() -> list:
+    return _decided_cyclic(8, seed=1870)
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_cyclic_offsets_match_concrete_engine_at_every_n(index):
+    heads, form = decided_cyclic()[index]
+    assert any(isinstance(p, Offsets) and p.cyclic for h in heads for p in (h.parts if isinstance(h, PatternUnion)
+                                                                               else (h,)))
+    covered = 0
+    for n in range(2, NMAX + 1):
+        case = form.at({N: n})
+        if case is None:
+            continue
+        covered += 1
+        assert int(case.order) == CL._coloured_union_order(list(heads), n, {}), (heads, n)
+    assert covered >= 40, (heads, covered)
+
+
+def test_most_cyclic_unions_have_a_symmetry():
+    assert sum(any(case.order > 1 for case in form.cases) for _, form in decided_cyclic()) >= 4
+
+
 def _brute_order(heads, n):
     pairs = [attends(h, n) for h in heads]
     return count_automorphisms(n, lambda u, v: tuple((v, u) in p for p in pairs))
