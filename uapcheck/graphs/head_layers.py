@@ -701,6 +701,18 @@ def _union_class(patterns, union, union_layers, union_order, orders: dict, gmod:
 
 
 REFLECTION = ("i ↦ n + 1 − i",)
+#: Theorem F33's group with one global (g = 1): the reflection of {2, …, n}, the hub fixed (F124 with the hub fixed)
+HUB_REFLECTION = ("i ↦ n + 2 − i on {2, …, n}",)
+
+
+def reflection_fixing(union) -> Optional[int]:
+    """The number of leading positions the union's only symmetry fixes when it is a reflection of the rest: 0 for
+    i ↦ n + 1 − i, 1 for F33's reflection of {2, …, n} beside one global; None for other groups."""
+    if union.group == "reflection" and tuple(union.generators) == REFLECTION:
+        return 0
+    if union.group == "the reflection of {2, …, n}" and tuple(union.generators) == HUB_REFLECTION:
+        return 1
+    return None
 
 
 def reflection_start(reach: int, period: int) -> int:
@@ -709,15 +721,23 @@ def reflection_start(reach: int, period: int) -> int:
     return 2 * (2 * reach + 2) + period
 
 
-def reflection_broken_at(heads: Sequence, n: int, reach: int) -> Optional[int]:
+def reflection_broken_at(heads: Sequence, n: int, reach: int, fixed: int = 0) -> Optional[int]:
     """Theorem F124's (X) at n: every position v has a head h and a position u, |u − v| ≤ K, with "v attends to u in
-    h" ≠ "n + 1 − v attends to n + 1 − u in h" (so the reflection ρ maps N_h(v) onto another set than N_h(ρ v)). None
-    when it holds; else the first position v where it fails. ``heads``: the heads' PatternGraphs at n."""
-    for v in range(1, n + 1):
-        if not any(_sees(g, n, v, u) != _sees(g, n, n + 1 - v, n + 1 - u)
-                   for u in range(max(1, v - reach), min(n, v + reach) + 1) if u != v for g in heads):
-            return v
-    return None
+    h" ≠ "ρv attends to ρu in h" (so the reflection ρ maps N_h(v) onto another set than N_h(ρ v)), ρ(x) = n + 1 − x, or
+    with ``fixed`` = g leading positions fixed, ρ(x) = x for x ≤ g and n + g + 1 − x otherwise (F33's reflection of
+    {g + 1, …, n}, whose union holds `global(g)`). With ``fixed`` ≥ 1 it also holds when ρ moves some head's
+    neighbourhood of the global 1 within K: every position attends to 1 in some head, so 1 lies in every ball of
+    radius D − 1 ≥ 1 (Theorem F124 needs (X) at one position of each root's ball). None when it holds; else the first
+    position v where it fails. ``heads``: the heads' PatternGraphs at n."""
+    def flip(x: int) -> int:
+        return x if x <= fixed else n + fixed + 1 - x
+
+    def moved(v: int) -> bool:
+        return any(_sees(g, n, v, u) != _sees(g, n, flip(v), flip(u))
+                   for u in range(max(1, v - reach), min(n, v + reach) + 1) if u != v for g in heads)
+    if fixed and moved(1):
+        return None
+    return next((v for v in range(1, n + 1) if not moved(v)), None)
 
 
 def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
@@ -725,7 +745,8 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
     """F124 on one class: the union's theorem proves D layers with Aut(Γ) the reflection (order 2 on the class), and
     at every length of the class from its bound up to max(N, bound) + M − 1 every position's neighbourhood in some head
     is moved by the reflection within K of it ((X)); the class's D layers, least, or None."""
-    if union.group != "reflection" or tuple(union.generators) != REFLECTION:
+    fixed = reflection_fixing(union)
+    if fixed is None:
         return None
     if _in_class(union_order - 2, n, modulus, residue, k) != 0:
         return None
@@ -739,7 +760,7 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
     bound = first
     for length in range(first, top + 1, modulus):
         heads = [build_graph(p, length, ints) for p in patterns]
-        if reflection_broken_at(heads, length, reach) is not None:
+        if reflection_broken_at(heads, length, reach, fixed) is not None:
             if length >= start:
                 return None
             bound = length + modulus

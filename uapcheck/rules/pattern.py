@@ -1205,7 +1205,9 @@ def _heads_layers_method(found) -> str | Claim:
                          f"(Theorem {found.union_theorem}) and its only symmetry, the reflection, moves some head's "
                          "neighbourhood of every position, so a permutation meeting every head's view condition is the "
                          "identity (Theorem F124), checked on the heads' arcs at every length of the class up to its "
-                         "profile bound")
+                         "profile bound" + ("; the union's reflection fixes the global 1 and reflects {2, …, n}, and it "
+                                            "suffices that it moves a head's neighbourhood of 1, which lies in every "
+                                            "ball (Theorem F170)" if found.union_theorem == "F33" else ""))
         if hidden:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, hidden))}}} the heads are partition heads "
                          "and no position's ball misses two parts of one head, so a permutation meeting every head's "

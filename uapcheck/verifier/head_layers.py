@@ -332,16 +332,20 @@ def _swap_class(ctx, c: dict, pats: list, n, m: int, r: int, sizes: tuple, low: 
             raise Reject(f"F86: at n = {length} the swap ({a} {b}) changes a head's neighbourhood in the ball of {pos}")
 
 
-def _reflection_moves_every_position(heads: list, n: int, reach: int) -> bool:
+def _reflection_moves_every_position(heads: list, n: int, reach: int, fixed: int = 0) -> bool:
     """Theorem F124's (X) on the verifier's arcs (pairs (j, i): i attends to j): every position v has a head and a
-    position u ≠ v with |u − v| ≤ K such that v attends to u and n + 1 − v to n + 1 − u differ in that head."""
+    position u ≠ v with |u − v| ≤ K such that v attends to u and ρv to ρu differ in that head, ρ(x) = n + 1 − x; with
+    ``fixed`` = 1 (Theorem F33's union with one global, whose only symmetry fixes 1 and reflects {2, …, n}), ρ fixes
+    1 and maps x to n + 2 − x otherwise, and it suffices that the global 1, in every ball, is such a v."""
     def flip(x: int) -> int:
-        return n + 1 - x
-    for v in range(1, n + 1):
+        return x if x <= fixed else n + fixed + 1 - x
+
+    def moved(v: int) -> bool:
         near = [u for u in range(v - reach, v + reach + 1) if u != v and 1 <= u <= n]
-        if not any(((u, v) in arcs) != ((flip(u), flip(v)) in arcs) for arcs in heads for u in near):
-            return False
-    return True
+        return any(((u, v) in arcs) != ((flip(u), flip(v)) in arcs) for arcs in heads for u in near)
+    if fixed == 1 and moved(1):
+        return True
+    return all(moved(v) for v in range(1, n + 1))
 
 
 def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple, low: int, first: int) -> None:
@@ -350,12 +354,15 @@ def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple,
     at every length of the class from its bound up to the verifier's own N = 2(2K + 2) + L, plus M − 1, rules the
     reflection out at every position (the profile argument carries (X) to every larger length of the class)."""
     reach, period = sizes
-    if fam.name is None or not fam.name("reflection") or not _same_order_on_class(fam, sympy.Integer(2), n, m, r):
+    # the union's group: the reflection, or F33's reflection of {2, …, n} beside global(1) (1 fixed, in every ball)
+    fixed = 0 if fam.name is not None and fam.name("reflection") else \
+        1 if fam.theorem == "F33" and fam.name is not None and fam.name("the reflection of {2, …, n}") else None
+    if fixed is None or not _same_order_on_class(fam, sympy.Integer(2), n, m, r):
         raise Reject(f"F124: on n ≡ {r} (mod {m}) the union's group is not the reflection alone")
     start = 2 * (2 * reach + 2) + period
     for length in class_lengths("F124", c, m, r, low, first, start, MAX_CHECKED_N):
         heads = [patterns.head_arcs(p, length) for p in pats]
-        if not _reflection_moves_every_position(heads, length, reach):
+        if not _reflection_moves_every_position(heads, length, reach, fixed):
             raise Reject(f"F124: at n = {length} some position's neighbourhoods within K = {reach} are the reflection's "
                          "images in every head")
 
