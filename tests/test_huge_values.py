@@ -127,6 +127,8 @@ REGRESSIONS = {
                                            " bias circulant }\n", "INCONCLUSIVE", "it fits up to n = "),
     # (1 + x · z)^50 written through |x − z|² has 23,426 terms: SymPy's expansion took half a minute
     "binomial_kernel_power_50": ("attention { kernel k(x, y) = (1 + x . y)^50 }\n", "INCONCLUSIVE", "WP-"),
+    # the interval enclosure of exp(exp(exp(x · y))) at x · y = 9 asked mpmath for e^(10^3519): out of memory at once
+    "triple_exponential_kernel": ("attention { kernel k(x, y) = exp(exp(exp(x . y))) }\n", "INCONCLUSIVE", ""),
     # a polynomial of degree 999 beside exp(x) was handed to `factor` (Wang's algorithm, minutes)
     "feature_power_999": ("attention { features phi(x) = [exp(x), x^999] }\n", "INCONCLUSIVE", ""),
 }
@@ -167,6 +169,18 @@ def test_expansion_bound_is_an_upper_bound():
     for base, e, other in itertools.product((a + 1, a + b - c, (a + b) / 2 + 3), (1, 2, 3, 5, 8), (1, b + c, a * c)):
         expr = base ** e * other
         assert expansion_size._terms(expr, 10 ** 6) >= len(sympy.Add.make_args(sympy.expand(expr)))
+
+
+def test_enclosure_refuses_an_exponential_beyond_its_bound():
+    """e^x is enclosed up to |x| ≤ 2^20 and refused beyond (never computed with a mantissa of |x| bits)."""
+    import sympy
+    from uapcheck.intervals import MAX_EXPONENT, NotEnclosable, enclose, excludes_zero
+    t = sympy.Symbol("t")
+    assert excludes_zero(enclose(sympy.exp(sympy.exp(t)), {t: sympy.Integer(9)}))  # e^8103
+    with pytest.raises(NotEnclosable):
+        enclose(sympy.exp(sympy.exp(sympy.exp(t))), {t: sympy.Integer(9)})
+    with pytest.raises(NotEnclosable):
+        enclose(sympy.tanh(t), {t: sympy.Integer(MAX_EXPONENT)})
 
 
 # -- the campaign's generator: valid programs with huge and adversarial values in every construct ---------------------

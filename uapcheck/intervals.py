@@ -55,6 +55,17 @@ def _rational(e: sympy.Basic, point: dict) -> bool:
     return False
 
 
+#: the widest exponent enclosed: mpmath computes e^x with a mantissa of about |x| bits, so exp(exp(exp(x · y))) at
+#: x · y = 9 (an exponent of about 10^3519) ran out of memory at once; beyond this the value is not enclosed
+MAX_EXPONENT = 1 << 20
+
+
+def _exp(x, iv):
+    if not (abs(x.a) <= MAX_EXPONENT and abs(x.b) <= MAX_EXPONENT):  # NaN endpoints are refused too
+        raise NotEnclosable(f"an exponential of an argument beyond ±{MAX_EXPONENT:,}")
+    return iv.exp(x)
+
+
 def _walk(e: sympy.Basic, point: dict, iv):  # noqa: C901 - one branch per kind of node
     if e.is_Symbol:
         if e not in point:
@@ -85,12 +96,12 @@ def _walk(e: sympy.Basic, point: dict, iv):  # noqa: C901 - one branch per kind 
         if e.exp.is_Rational and _positive(base):
             if e.exp == sympy.Rational(1, 2):
                 return iv.sqrt(base)
-            return iv.exp(_walk(e.exp, point, iv) * iv.log(base))
+            return _exp(_walk(e.exp, point, iv) * iv.log(base), iv)
         if e.base is sympy.E:
-            return iv.exp(_walk(e.exp, point, iv))
+            return _exp(_walk(e.exp, point, iv), iv)
         raise NotEnclosable("a power that is not real-valued on this point")
     if isinstance(e, sympy.exp):
-        return iv.exp(_walk(e.args[0], point, iv))
+        return _exp(_walk(e.args[0], point, iv), iv)
     if isinstance(e, sympy.log):
         arg = _walk(e.args[0], point, iv)
         if not _positive(arg):
@@ -102,8 +113,8 @@ def _walk(e: sympy.Basic, point: dict, iv):  # noqa: C901 - one branch per kind 
     if isinstance(e, (sympy.tanh, sympy.sinh, sympy.cosh)):
         x = _walk(e.args[0], point, iv)
         if isinstance(e, sympy.tanh):
-            return 1 - 2 / (iv.exp(2 * x) + 1)  # e^{2x} occurs once: a rigorous, tight enclosure
-        y = iv.exp(x)
+            return 1 - 2 / (_exp(2 * x, iv) + 1)  # e^{2x} occurs once: a rigorous, tight enclosure
+        y = _exp(x, iv)
         return (y - 1 / y) / 2 if isinstance(e, sympy.sinh) else (y + 1 / y) / 2
     if isinstance(e, sympy.Abs):
         x = _walk(e.args[0], point, iv)
