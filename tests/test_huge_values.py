@@ -125,6 +125,16 @@ REGRESSIONS = {
                                  "positions would be taken one by one"),
     "full_intersection_circulant_at_1e9": (f"tokens 1000000000\nattention {{ {KERNEL}\n pattern full & full\n"
                                            " bias circulant }\n", "INCONCLUSIVE", "it fits up to n = "),
+    # a `layers 1` budget below the diameter built the token graph for a far pair, and a graph too large to build was an
+    # internal error (exit 3); the closed form's diameter states the failure
+    "star_budget_at_1e9": (f"tokens 1000000000\nlayers 1\nattention {{ {KERNEL}\n pattern star }}\n", "NOT-UAP",
+                           "below the directed diameter 2"),
+    "star_per_layer_budget_at_1e9": ("tokens 1000000000\nlayers 1\nattention { kernel k(x, y) = (1 + x . y)^50\n"
+                                     " pattern periodic { star }\n heads 999999999 kv 1\n}\n", "NOT-UAP", ""),
+    # the normal form's certificate listed the offsets of every part before it looked for `full` (1.2 GB)
+    "full_beside_wide_cyclic_window": ("layers 1\nattention {\n score s(x, y) = sigmoid(x . y)\n pattern full + offsets {1, "
+                                       "999999999} + window(500000000) cyclic\n tie query key\n}\n", "INCONCLUSIVE",
+                                       "has the arcs of full"),
     # (1 + x · z)^50 written through |x − z|² has 23,426 terms: SymPy's expansion took half a minute
     "binomial_kernel_power_50": ("attention { kernel k(x, y) = (1 + x . y)^50 }\n", "INCONCLUSIVE", "WP-"),
     # the interval enclosure of exp(exp(exp(x · y))) at x · y = 9 asked mpmath for e^(10^3519): out of memory at once

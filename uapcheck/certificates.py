@@ -1439,11 +1439,10 @@ def _arc_key(p) -> tuple:
     blocks: set = set()
     strides: set = set()
     others: set = set()
-    full = False
+    if any(isinstance(q, S.Full) for q in parts(p)):
+        return ("full",)  # before any part's offsets are listed (`full + window(500000000) cyclic`: 10⁹ of them)
     for q in parts(p):
-        if isinstance(q, S.Full):
-            full = True
-        elif isinstance(q, S.Window) and ints(q.w) and num(q.w) >= 0:
+        if isinstance(q, S.Window) and ints(q.w) and num(q.w) >= 0:
             (cyclic if q.cyclic else linear).update(range(-num(q.w), num(q.w) + 1))
         elif isinstance(q, S.Offsets) and ints(*q.offsets):
             (cyclic if q.cyclic else linear).update(q.offsets)
@@ -1459,8 +1458,6 @@ def _arc_key(p) -> tuple:
             strides.add(num(q.s))
         else:
             others.add(q)
-    if full:
-        return ("full",)
     least_strides = frozenset(s for s in strides if not any(t != s and s % t == 0 for t in strides))
 
     def covered(d: int) -> bool:  # j − i = d is an arc of an offset part or of a stride (0: no arc)
