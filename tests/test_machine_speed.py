@@ -138,3 +138,26 @@ def test_the_engines_search_loops_read_no_clock():
     from uapcheck.graphs import connectivity, view_refine, views
     for module in (connectivity, view_refine, views):
         assert "process_time" not in inspect.getsource(module), module.__name__
+
+
+def test_a_generator_closed_inside_a_budget_that_fired_closes_quietly():
+    # a budget that fired inside a generator's `with` block, the generator then closed (or collected): it closes,
+    # where it used to raise the budget's exception from GeneratorExit ("Exception ignored in: <generator ...>")
+    import time
+
+    from uapcheck import budget
+
+    def steps():
+        with budget.time_limit("a step", 0.05):
+            yield 1
+            yield 2
+
+    walk = steps()
+    next(walk)
+    try:
+        end = time.process_time() + 5
+        while time.process_time() < end:
+            pass
+    except budget.BudgetExceeded:
+        pass
+    walk.close()

@@ -206,7 +206,9 @@ def _budget(frame: _Frame):
         _arm()
     try:
         yield
-    except FileBudgetExceeded:
+    except (FileBudgetExceeded, GeneratorExit):
+        # GeneratorExit: a generator that yields inside a budget is closed (or collected) with its frame still open;
+        # it must close quietly, not turn into the budget's exception ("Exception ignored in: <generator ...>")
         raise
     except BaseException as exc:
         if isinstance(exc, MemoryError) and not hasattr(exc, "uap_step"):
