@@ -135,6 +135,10 @@ REGRESSIONS = {
     "full_beside_wide_cyclic_window": ("layers 1\nattention {\n score s(x, y) = sigmoid(x . y)\n pattern full + offsets {1, "
                                        "999999999} + window(500000000) cyclic\n tie query key\n}\n", "INCONCLUSIVE",
                                        "has the arcs of full"),
+    # `full & edges {…}` at n = 10⁹: dropping the self-loops walked 10⁹ candidate codes in C, where the CPU budget's
+    # signal is not seen (18 s under a 2 s budget); then the group's search ran out of memory over 10⁹ positions
+    "edges_intersection_at_1e9": ("tokens 1000000000\nattention { kernel k(x, y) = exp(x . y)\n pattern full & edges "
+                                  "{1 -> 1000000000, 2 -> 3} }\n", "INCONCLUSIVE", "positions (limit 16,777,216"),
     # (1 + x · z)^50 written through |x − z|² has 23,426 terms: SymPy's expansion took half a minute
     "binomial_kernel_power_50": ("attention { kernel k(x, y) = (1 + x . y)^50 }\n", "INCONCLUSIVE", "WP-"),
     # the interval enclosure of exp(exp(exp(x · y))) at x · y = 9 asked mpmath for e^(10^3519): out of memory at once

@@ -84,6 +84,10 @@ def arc_budget() -> int:
     return max(ARC_BUDGET_FLOOR, min(by_time, int(mem * MEMORY_SHARE) // BYTES_PER_ARC))
 
 
+#: The most positions a token graph is built with, however few its arcs: its engines keep arrays over the positions
+#: (`edges {1 -> 2}` at n = 10⁹ ran out of memory in the group's search at once)
+MAX_GRAPH_POSITIONS = 1 << 24
+
 #: Kept for callers that name a cap explicitly (tests); build_graph uses ``arc_budget()``.
 DEFAULT_MAX_ARCS = 6_000_000
 
@@ -721,6 +725,10 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
             raise GraphTooLarge(f"the complete pattern's {n:,} positions would be taken one by one (limit {limit:,}, "
                                 f"{why}); it fits up to n = {limit:,}")
         return PatternGraph(n, frozenset(), complete=True)
+    if n > MAX_GRAPH_POSITIONS and max_arcs is None:
+        GraphTooLarge.refused_for_resources += 1
+        raise GraphTooLarge(f"the token graph would have {n:,} positions (limit {MAX_GRAPH_POSITIONS:,}: the engines keep "
+                            f"arrays over the positions, whatever the arcs); it fits up to n = {MAX_GRAPH_POSITIONS:,}")
     estimate = _estimate(pattern, n, params)
     if max_arcs is None:
         # arc_budget() is never below ARC_BUDGET_FLOOR: a graph within it needs no look at the
@@ -742,7 +750,9 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
     with _no_gc():
         out: set[int] = set()
         _add(out, pattern, n, params)
-        out.difference_update(range(0, n * n, n + 1))  # drop self-loops i -> i
+        # drop self-loops i -> i (codes (i − 1)(n + 1)): walk the shorter of the n candidates and the arcs (a few edges
+        # at n = 10⁹ walked 10⁹ candidates in C, where the CPU budget's signal is not seen: 18 s under a 2 s budget)
+        out.difference_update(range(0, n * n, n + 1) if len(out) > n else [c for c in out if c % (n + 1) == 0])
         if len(out) == n * (n - 1):
             return PatternGraph(n, frozenset(), complete=True)
         return PatternGraph(n, frozenset(out))
