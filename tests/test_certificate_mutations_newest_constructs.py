@@ -18,7 +18,8 @@ and the file's group, layers and verdict, sampled: 1,350 mutants of the seven ce
 not certified, 86 descriptive words of a block (`kind`, `reason`, `section`, …), 81 verified before the fixes, each
 read: the holes above, and mutants stating the same or less (a commutative operation's arguments reversed, a floor's
 offset −2/3 written −1/2, a redundant bound of a class, a later start, a premise left out of a verdict block's
-restatement, a length's count stated not least)."""
+restatement (rejected since: a verdict block lists every premise it is recomputed from), a length's count stated
+not least)."""
 from __future__ import annotations
 
 import copy
