@@ -46,10 +46,12 @@ FAMILIES = {
     "cyclic offsets": ["blocks({b}) + offsets {1} cyclic", "blocks({b}) + offsets {2, -3} cyclic"],
     "dilated": ["blocks({b}) + dilated(1, 2)", "blocks({b}) + dilated(2, 2)", "blocks({b}) + dilated(1, 3)"],
     "window and global": ["blocks({b}) + window(1) + global(1)", "blocks({b}) + window(2) + global(2)"],
+    "strided": ["blocks({b}) + strided(2)", "blocks({b}) + strided(3)", "blocks({b}) + strided(3) + global(1)",
+                "blocks({b}) + window(1) + strided(4)"],
 }
 WIDTHS = {"global": (3, 5, 9, 14), "star": (2, 4, 7, 11, 16, 23, 30, 40, 50, 60), "window": (4, 6, 9, 13),
           "cyclic window": (3, 5, 8, 12, 20), "offsets": (3, 6, 10, 17), "cyclic offsets": (4, 7, 11, 19, 26),
-          "dilated": (4, 7, 12, 18), "window and global": (4, 6, 10, 15, 22)}
+          "dilated": (4, 7, 12, 18), "window and global": (4, 6, 10, 15, 22), "strided": (5, 9, 16)}
 
 
 def _instances(family: str) -> list[str]:
@@ -76,7 +78,7 @@ def test_twin_classes_and_quotient_arcs_are_the_naive_ones(family):
             q = T.quotient(_spec(n, pattern).heads[0].pattern, n)
             if q is None:
                 continue
-            got = {frozenset(v for lo, hi in runs for v in range(lo, hi + 1)) for runs in q.runs}
+            got = {frozenset(T.members(runs)) for runs in q.runs}
             assert got == _twin_classes_by_hand(pattern, n), (pattern, n)
             pairs = attends(_spec(n, pattern).heads[0].pattern, n)
             reps = [runs[0][0] for runs in q.runs]
@@ -149,7 +151,8 @@ def _brute(pattern: str, n: int):
                                      "blocks(4) + window(1)", "blocks(5) + window(1) cyclic", "blocks(4) + star",
                                      "blocks(3) + offsets {1}", "blocks(5) + offsets {1, -2} cyclic",
                                      "blocks(4) + dilated(1, 2)", "blocks(6) + window(1) + global(1)",
-                                     "blocks(7) + offsets {2}", "blocks(10) + window(2)"])
+                                     "blocks(7) + offsets {2}", "blocks(10) + window(2)", "blocks(4) + strided(2)",
+                                     "blocks(5) + strided(3) + global(1)", "blocks(5) + window(1) + strided(2)"])
 def test_route_equals_brute_force_over_s_n(pattern):
     for n in range(2, 9):
         if not _allowed(n, pattern):
@@ -243,3 +246,15 @@ def test_two_blocks_beside_a_global_need_only_the_diameter():
             assert (found.diameter, found.count.layers, found.count.exact) == (2, 2, True), (b, n)
             equal = n - b == b - 1  # the second block and the first block's non-global part exchanged
             assert found.order() == (2 if equal else 1) * math.factorial(b - 1) * math.factorial(n - b)
+
+
+def test_two_blocks_beside_a_strided_part_at_a_real_size():
+    """`blocks(524288) + strided(3) + global(1)`: the interior of each block splits into its residue cells mod 3 (six
+    classes beside the global position), decided on a stand-in of a few hundred positions."""
+    r = uapcheck.check("tokens 1048576\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(524288) + "
+                       "strided(3) + global(1)\n}\nffn relu\n", "t.uap")
+    steps = {s.rule: s for s in r.root.walk()}
+    assert r.verdict == "UAP"
+    assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
+    assert steps["PAT-LAYERS"].facts["least"]
+    assert steps["SYM-AUT"].facts["group"].name.startswith("(S_174763 on {2, 5, …, 524288} × ")

@@ -34,11 +34,12 @@ Intervals = tuple[tuple[int, int], ...]
 
 @dataclass(frozen=True)
 class Quotient:
-    """The twin classes (each a tuple of runs (lo, hi) of positions, 1-based), their sizes, and for each class the
-    classes its members attend to (`keys`, its in-neighbour classes, itself included)."""
+    """The twin classes (each a tuple of runs (lo, hi, step): the positions lo, lo + step, …, hi, 1-based), their
+    sizes, and for each class the classes its members attend to (`keys`, its in-neighbour classes, itself
+    included)."""
 
     n: int
-    runs: tuple[tuple[tuple[int, int], ...], ...]
+    runs: tuple[tuple[tuple[int, int, int], ...], ...]
     sizes: tuple[int, ...]
     keys: tuple[frozenset, ...]
 
@@ -55,6 +56,7 @@ class _Parts:
     full: bool
     intervals: tuple  # (w, cyclic) windows
     offsets: tuple  # (d, cyclic): key i + d of query i
+    stride: int = 0  # strided(s): the keys j ≡ i (mod s) (0: no strided part)
 
 
 def _parts(pattern, n: int) -> Optional[_Parts]:
@@ -62,7 +64,7 @@ def _parts(pattern, n: int) -> Optional[_Parts]:
     blocks = [p for p in parts if isinstance(p, S.Blocks)]
     if len(blocks) != 1 or not isinstance(blocks[0].b, int) or blocks[0].b < 1:
         return None
-    g, full = 0, False
+    g, full, stride = 0, False, 0
     windows: list[tuple[int, bool]] = []
     offsets: list[tuple[int, bool]] = []
     for p in parts:
@@ -78,13 +80,17 @@ def _parts(pattern, n: int) -> Optional[_Parts]:
             windows.append((p.w, bool(p.cyclic)))
         elif isinstance(p, S.Offsets) and all(isinstance(d, int) for d in p.offsets):
             offsets.extend((int(d), bool(p.cyclic)) for d in p.offsets)
+        elif isinstance(p, S.Strided) and isinstance(p.s, int) and p.s >= 1 and stride in (0, p.s):
+            stride = p.s
         elif isinstance(p, S.Dilated) and isinstance(p.w, int) and isinstance(p.r, int) and p.w >= 0 and p.r >= 1:
             if p.w > 64:
                 return None
             offsets.extend((k * p.r, False) for k in range(-p.w, p.w + 1))
         else:
             return None
-    return _Parts(n, blocks[0].b, min(g, n), full, tuple(windows), tuple(offsets))
+    if stride > MAX_CLASSES:
+        return None
+    return _Parts(n, blocks[0].b, min(g, n), full, tuple(windows), tuple(offsets), stride)
 
 
 def _merge(spans: list) -> Intervals:
@@ -114,11 +120,12 @@ def _block(p: _Parts, i: int) -> tuple[int, int]:
     return lo, min(lo + p.b - 1, p.n)
 
 
-def _neighbourhood(p: _Parts, i: int, sign: int) -> Intervals:
-    """The keys of query i (sign 1) or the queries that attend to i (sign −1), as merged intervals."""
+def _neighbourhood(p: _Parts, i: int, sign: int) -> "Hood":
+    """The keys of query i (sign 1) or the queries that attend to i (sign −1): merged intervals U and the residue r
+    of a strided part (the set U ∪ {j ≡ r mod s}), r None without one."""
     n = p.n
-    if p.full or i <= p.g:
-        return ((1, n),)
+    if p.full or i <= p.g or p.stride == 1:
+        return ((1, n),), None
     spans = [(i, i), _block(p, i)]
     if p.g:
         spans.append((1, p.g))
@@ -130,12 +137,58 @@ def _neighbourhood(p: _Parts, i: int, sign: int) -> Intervals:
             j = (j - 1) % n + 1
         if 1 <= j <= n:
             spans.append((j, j))
-    return _merge(spans)
+    return _merge(spans), (i % p.stride if p.stride else None)
 
 
-def _contains(spans: Intervals, j: int) -> bool:
+Hood = tuple[Intervals, Optional[int]]
+
+
+def _gaps(spans: Intervals, n: int) -> list:
+    out, at = [], 1
+    for lo, hi in spans:
+        if lo > at:
+            out.append((at, lo - 1))
+        at = hi + 1
+    if at <= n:
+        out.append((at, n))
+    return out
+
+
+def _count(a: int, z: int, r: int, s: int) -> int:
+    """The positions j in a..z with j ≡ r (mod s)."""
+    return (z - r) // s - (a - 1 - r) // s
+
+
+def _within(x: Hood, y: Hood, n: int, s: int) -> bool:
+    """The set x is contained in the set y (each U ∪ {j ≡ r mod s})."""
+    (ux, rx), (uy, ry) = x, y
+    gaps = _gaps(uy, n)
+    for lo, hi in ux:
+        for a, z in gaps:
+            a, z = max(a, lo), min(z, hi)
+            if a > z:
+                continue
+            if ry is None or (s > 1 and (z > a or a % s != ry)):
+                return False
+    if rx is not None and rx != ry:
+        return not any(_count(a, z, rx, s) for a, z in gaps)
+    return True
+
+
+def _size(x: Hood, n: int, s: int) -> int:
+    u, r = x
+    inside = sum(hi - lo + 1 for lo, hi in u)
+    return inside + (0 if r is None else sum(_count(a, z, r, s) for a, z in _gaps(u, n)))
+
+
+def _same(x: Hood, y: Hood, n: int, s: int) -> bool:
+    return _within(x, y, n, s) and _within(y, x, n, s)
+
+
+def _contains(hood: Hood, j: int, s: int) -> bool:
+    spans, r = hood
     k = bisect.bisect_right(spans, (j, float("inf"))) - 1
-    return k >= 0 and spans[k][0] <= j <= spans[k][1]
+    return (k >= 0 and spans[k][0] <= j <= spans[k][1]) or (r is not None and j % s == r)
 
 
 def _span(p: _Parts) -> int:
@@ -154,39 +207,83 @@ def quotient(pattern, n: int) -> Optional[Quotient]:
     p = _parts(pattern, n)
     if p is None or n < 1:
         return None
-    span = _span(p)
+    span, st = _span(p), p.stride
     blocks = (n + p.b - 1) // p.b
-    if blocks > MAX_CLASSES:
+    if blocks * max(st, 1) > MAX_CLASSES:
         return None
-    groups: dict = {}
+    groups: list = []  # [(keys, queries), [runs (lo, hi, step)], (sizes of keys and queries)]
     special = 0
-    if p.g:
-        groups.setdefault((((1, n),), ((1, n),)), []).append((1, p.g))
+
+    def put(i: int, run: tuple) -> bool:
+        sig = (_neighbourhood(p, i, 1), _neighbourhood(p, i, -1))
+        size = (_size(sig[0], n, st), _size(sig[1], n, st))
+        for other, members, osize in groups:
+            if osize == size and _same(other[0], sig[0], n, st) and _same(other[1], sig[1], n, st):
+                members.append(run)
+                return True
+        groups.append((sig, [run], size))
+        return len(groups) <= MAX_CLASSES
+
+    if p.g and not put(1, (1, p.g, 1)):
+        return None
     for t in range(blocks):
-        lo, hi = t * p.b + 1, min((t + 1) * p.b, n)
-        a, z = max(lo, p.g + 1), hi
-        if a > z:
-            continue
-        ia, iz = max(a, lo + span), hi - span  # the interior of the block
-        if p.full:
-            ia, iz = a, z
-        singles = [i for i in range(a, z + 1)] if ia > iz else \
-            list(range(a, ia)) + list(range(iz + 1, z + 1))
+        cells, singles = _block_cells(p, t, span)
         special += len(singles)
         if special > MAX_SPECIAL:
             return None
-        if ia <= iz:
-            groups.setdefault((_neighbourhood(p, ia, 1), _neighbourhood(p, ia, -1)), []).append((ia, iz))
+        for cell in cells:
+            if not put(cell[0], cell):
+                return None
         for i in singles:
-            groups.setdefault((_neighbourhood(p, i, 1), _neighbourhood(p, i, -1)), []).append((i, i))
-        if len(groups) > MAX_CLASSES:
-            return None
-    sigs = list(groups)
-    runs = tuple(tuple(_merge(list(groups[s]))) for s in sigs)
-    sizes = tuple(sum(hi - lo + 1 for lo, hi in r) for r in runs)
+            if not put(i, (i, i, 1)):
+                return None
+    runs = tuple(_merge_runs(members) for _, members, _ in groups)
+    sizes = tuple(sum((hi - lo) // step + 1 for lo, hi, step in r) for r in runs)
     reps = [r[0][0] for r in runs]
-    keys = tuple(frozenset(u for u, rep in enumerate(reps) if _contains(sigs[t][0], rep)) for t in range(len(sigs)))
+    keys = tuple(frozenset(u for u, rep in enumerate(reps) if _contains(groups[t][0][0], rep, st))
+                 for t in range(len(groups)))
     return Quotient(n, runs, sizes, keys)
+
+
+def _block_cells(p: _Parts, t: int, span: int) -> tuple[list, list]:
+    """Block t's non-global positions: its interior as one cell per residue class mod s (runs (lo, hi, step)), and
+    the other positions one by one."""
+    lo, hi = t * p.b + 1, min((t + 1) * p.b, p.n)
+    a, z = max(lo, p.g + 1), hi
+    if a > z:
+        return [], []
+    ia, iz = max(a, lo + span), hi - span  # the interior of the block
+    if p.full or p.stride == 1:
+        ia, iz = a, z
+    if ia > iz:
+        return [], list(range(a, z + 1))
+    step = p.stride if p.stride > 1 and not p.full else 1
+    cells = [(first, first + (iz - first) // step * step, step) for first in range(ia, min(ia + step, iz + 1))]
+    return cells, list(range(a, ia)) + list(range(iz + 1, z + 1))
+
+
+def _merge_runs(runs: list) -> tuple:
+    """Runs (lo, hi, step) sorted, consecutive runs of step 1 (single positions included) joined; runs that together
+    fill an interval (the residue cells of a block that are twins) are that interval."""
+    size = sum((hi - lo) // step + 1 for lo, hi, step in runs)
+    low, high = min(r[0] for r in runs), max(r[1] for r in runs)
+    if size == high - low + 1:
+        return ((low, high, 1),)
+    out: list = []
+    for lo, hi, step in sorted(runs):
+        if out and step == 1 and out[-1][2] == 1 and lo == out[-1][1] + 1:
+            out[-1] = (out[-1][0], hi, 1)
+        elif step > 1 and lo == hi:
+            out.append((lo, hi, 1))
+        else:
+            out.append((lo, hi, step))
+    return tuple(out)
+
+
+def members(runs: tuple):
+    """The positions of a class, in order of its runs."""
+    for lo, hi, step in runs:
+        yield from range(lo, hi + 1, step)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,20 +318,48 @@ def equivalent(sizes: tuple, small: tuple, bound: int) -> bool:
 
 def stand_in_sizes(sizes: tuple) -> Optional[tuple]:
     """Sizes R-equivalent to `sizes`, R = Σ_t min(c_t, k) (a bound on the entries of a class transport's support,
-    Lemma L (d)): the sizes at most R stay; the larger ones, in increasing order, keep their gaps up to
-    H = R + T + 1 (T the small sizes' sum) and start at min(least, H). Checked by `equivalent`; None when the check
-    fails."""
+    Lemma L (c)), or None. The sizes at most R stay. The larger ones are cut into clusters of sizes whose consecutive
+    gaps are at most H = R + T + 1 (T the small sizes' sum), which keep their offsets; first the clusters start at
+    min(least, H) and keep their gaps up to H; then (sizes of equal multiplicity-weighted sums, such as the residue
+    cells of a strided part) each cluster's start is scaled by L / (the least large size) for L = H, 2H, …, 16H.
+    Each candidate is checked by `equivalent` (every signed sum); the first that passes is taken."""
     bound = support_bound(sizes)
     small_sum = sum(c for c in sizes if c <= bound)
     h = bound + small_sum + 1
     big = sorted({c for c in sizes if c > bound})
+    if not big:
+        return tuple(sizes)
+    candidates = [_gapped(big, h)] + [_scaled(big, h, k * h) for k in range(1, 17)]
+    for new in candidates:
+        if new is None:
+            continue
+        small = tuple(new.get(c, c) for c in sizes)
+        if equivalent(sizes, small, bound):
+            return small
+    return None
+
+
+def _gapped(big: list, h: int) -> dict:
     new: dict = {}
-    prev_old = prev_new = None
+    prev_old = prev_new = 0
     for c in big:
-        new[c] = min(c, h) if prev_old is None else prev_new + min(c - prev_old, h)
+        new[c] = min(c, h) if not new else prev_new + min(c - prev_old, h)
         prev_old, prev_new = c, new[c]
-    small = tuple(new.get(c, c) for c in sizes)
-    return small if equivalent(sizes, small, bound) else None
+    return new
+
+
+def _scaled(big: list, h: int, least: int) -> Optional[dict]:
+    if least >= big[0]:
+        return None
+    new: dict = {}
+    start = prev = None
+    for c in big:
+        if start is None or prev is None or c - prev > h:
+            start = c
+            base = max(round(c * least / big[0]), (max(new.values()) + h + 1) if new else least)
+        new[c] = base + (c - start)
+        prev = c
+    return new
 
 
 def support_bound(sizes: tuple) -> int:

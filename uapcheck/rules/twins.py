@@ -23,8 +23,13 @@ THEOREM = "Lemma L, Theorem F196, docs/theory.md §11.11"
 
 def _run_text(runs) -> str:
     parts = []
-    for lo, hi in runs:
-        parts.append(f"{{{lo}}}" if lo == hi else f"{{{lo}, {lo + 1}}}" if hi == lo + 1 else f"{{{lo}, …, {hi}}}")
+    for lo, hi, step in runs:
+        if lo == hi:
+            parts.append(f"{{{lo}}}")
+        elif hi == lo + step:
+            parts.append(f"{{{lo}, {hi}}}")
+        else:
+            parts.append(f"{{{lo}, {lo + step}, …, {hi}}}" if step > 1 else f"{{{lo}, …, {hi}}}")
     return " ∪ ".join(parts)
 
 
@@ -74,7 +79,7 @@ def _approximately(sizes, exchanges: int) -> str:
 
 def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
     """The twin quotient route at a concrete n, or None when it does not apply (not one unbiased head without a
-    positional encoding, not `blocks(b)` beside window/offsets/dilated/global/star parts, too many twin classes, or
+    positional encoding, not `blocks(b)` beside window/offsets/dilated/strided/global/star parts, too many twin classes, or
     sizes without an R-equivalent stand-in)."""
     from . import pattern as P
     from ..graphs import analyze_connectivity, build_graph
@@ -103,10 +108,10 @@ def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
         """The stand-in's position x (the k-th of its class) as the pattern's k-th position of that class."""
         t = max(u for u in range(q.k) if starts2[u] <= x)
         k = x - starts2[t]
-        for lo, hi in q.runs[t]:
-            if k <= hi - lo:
-                return lo + k
-            k -= hi - lo + 1
+        for lo, hi, step in q.runs[t]:
+            if k <= (hi - lo) // step:
+                return lo + k * step
+            k -= (hi - lo) // step + 1
         raise AssertionError("a stand-in class is never larger than its class")
 
     if not conn.strongly_connected:
