@@ -139,6 +139,9 @@ REGRESSIONS = {
     # signal is not seen (18 s under a 2 s budget); then the group's search ran out of memory over 10⁹ positions
     "edges_intersection_at_1e9": ("tokens 1000000000\nattention { kernel k(x, y) = exp(x . y)\n pattern full & edges "
                                   "{1 -> 1000000000, 2 -> 3} }\n", "INCONCLUSIVE", "positions (limit 16,777,216"),
+    # Theorem F27's range asks gcd(n, g) = 1; the other classes of n mod g were listed one by one (g = 999,999,999)
+    "cyclic_offset_modulus_1e9": ("attention { kernel k(x, y) = exp(x . y)\n pattern offsets {-999999999} cyclic }\n",
+                                  "UAP", "strongly connected with directed diameter n - 1"),
     # (1 + x · z)^50 written through |x − z|² has 23,426 terms: SymPy's expansion took half a minute
     "binomial_kernel_power_50": ("attention { kernel k(x, y) = (1 + x . y)^50 }\n", "INCONCLUSIVE", "WP-"),
     # the interval enclosure of exp(exp(exp(x · y))) at x · y = 9 asked mpmath for e^(10^3519): out of memory at once

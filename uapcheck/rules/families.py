@@ -100,6 +100,10 @@ def _coprime_range(theorem: F.FamilyTheorem, n):
                                                  for p in sympy.primefactors(theorem.coprime_to)], evaluate=False)
 
 
+#: the largest modulus whose residue classes `_disconnected_classes` lists (the verdict by class names each class)
+MAX_LISTED_MODULUS = 10_000
+
+
 def _disconnected_classes(spec: S.Spec, theorem: F.FamilyTheorem, desc: str):
     """For a theorem whose range asks gcd(n, g) = 1 (Theorem F27) on cyclic offsets: PAT-DISCONNECTED for the
     other residue classes of n mod g (gcd(n, g) > 1, from the theorem's start), beside the verdict for the
@@ -112,6 +116,8 @@ def _disconnected_classes(spec: S.Spec, theorem: F.FamilyTheorem, desc: str):
     from .pattern import disconnected_step
     g = theorem.coprime_to
     pats = tuple(dict.fromkeys(h.pattern for h in spec.heads))
+    if g > MAX_LISTED_MODULUS:
+        return None  # its classes are listed one by one (`offsets {-999999999} cyclic`: 10⁹ of them); a note says so
     if g <= 1 or not all(isinstance(p, S.Offsets) and p.cyclic and all(isinstance(o, int) and o % g == 0
                                                                      for o in p.offsets) for p in pats):
         return None
