@@ -258,3 +258,20 @@ def test_two_blocks_beside_a_strided_part_at_a_real_size():
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
     assert steps["PAT-LAYERS"].facts["least"]
     assert steps["SYM-AUT"].facts["group"].name.startswith("(S_174763 on {2, 5, …, 524288} × ")
+
+
+def test_a_few_wide_blocks_take_the_twin_quotient_before_the_closed_forms():
+    """Three pieces of 400,000 positions beside a global: F4's count (3 layers, least) and group, read on the twin
+    quotient; the closed forms would write out factorials of the blocks' widths (this file was INCONCLUSIVE after
+    60 s of CPU)."""
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    r = uapcheck.check("tokens 1048576\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(400000) + "
+                       "global(1)\n}\nffn relu\n", "t.uap")
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    steps = {s.rule: s for s in r.root.walk()}
+    assert r.verdict == "UAP"
+    assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 3)
+    assert steps["PAT-LAYERS"].facts["least"]
+    assert steps["SYM-AUT"].facts["group"].name == ("S_399999 on {2, …, 400000} × S_400000 on {400001, …, 800000} × "
+                                                    "S_248576 on {800001, …, 1048576}")
+    assert after.ru_utime - before.ru_utime < 10.0

@@ -1519,8 +1519,8 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
     if isinstance(spec.tokens, int) and all(_concrete_params(h.pattern) for h in spec.heads):
         closed = None
         if _estimated_arcs(spec) > CLOSED_FORM_FIRST_ARCS and _two_blocks_at_most(spec):
-            # one or two blocks (b ≥ n/2), outside every blocks family's range: the twin quotient decides
-            # (Lemma L, Theorem F196) before the closed forms are tried
+            # one or two blocks (b ≥ n/2, outside every blocks family's range) or a few wide ones: the twin
+            # quotient decides (Lemma L, Theorem F196) before the closed forms are tried
             from .twins import twin_outcome
             twins = twin_outcome(spec)
             if twins is not None:
@@ -1558,12 +1558,16 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
 
 
 def _two_blocks_at_most(spec: S.Spec) -> bool:
-    """One head whose pattern has a `blocks(b)` part with 2b ≥ n (one or two blocks at this n)."""
+    """One head whose pattern has a `blocks(b)` part with 2b ≥ n (one or two blocks at this n), or at most eight
+    blocks of at least 4,096 positions (the families' closed forms would write out factorials of the block's width,
+    about 10 s for b = 600,000)."""
     if len(spec.heads) != 1 or not isinstance(spec.tokens, int):
         return False
+    n = spec.tokens
     p = spec.heads[0].pattern
     parts = p.parts if isinstance(p, S.PatternUnion) else (p,)
-    return any(isinstance(q, S.Blocks) and isinstance(q.b, int) and 2 * q.b >= spec.tokens for q in parts)
+    return any(isinstance(q, S.Blocks) and isinstance(q.b, int) and q.b >= 1
+               and (2 * q.b >= n or (q.b >= 4096 and -(-n // q.b) <= 8)) for q in parts)
 
 
 def _at_one_position(spec: S.Spec) -> Optional[S.Spec]:
