@@ -156,6 +156,12 @@ REGRESSIONS = {
     # a triangular pattern's group looked for the path 1 → 2 → … → n position by position, drawing 10⁹ random rows
     "random_sinks_at_1e9": ("tokens 999999999\nattention { kernel k(x, y) = exp(x . y)\n pattern random(3, seed=0) & "
                             "sinks(123456789)\n bias circulant }\n", "NOT-UAP", "not strongly connected"),
+    # taps 999,999,999·[−1, 1] at a symbolic n: the classes of n mod 999,999,999 were listed one by one
+    "convolution_scaled_taps_1e9": ("convolution circular {-999999999, 999999999}\n", "INCONCLUSIVE",
+                                    "listed only for a modulus up to 10,000"),
+    # cyclic offsets {1, s}: telling {1, …, w} from the values built a list of w = 10⁹ entries
+    "cyclic_offsets_one_and_1e9": ("tokens n\npositional absolute\nlayers 1\nattention { kernel k(x, y) = cosh(x . y)^40\n"
+                                   " pattern offsets {1, 999999999} cyclic\n rotary }\n", None, ""),
     # (1 + x · z)^50 written through |x − z|² has 23,426 terms: SymPy's expansion took half a minute
     "binomial_kernel_power_50": ("attention { kernel k(x, y) = (1 + x . y)^50 }\n", "INCONCLUSIVE", "WP-"),
     # the interval enclosure of exp(exp(exp(x · y))) at x · y = 9 asked mpmath for e^(10^3519): out of memory at once
@@ -171,7 +177,7 @@ def test_huge_value_ends_fast_with_its_verdict(tmp_path, name):
     report = _run(tmp_path, name, source)
     assert_bounded(report, name)
     obj = report["report"]
-    assert obj.get("verdict") == verdict, (name, obj.get("verdict"), obj.get("error"))
+    assert verdict is None or obj.get("verdict") == verdict, (name, obj.get("verdict"), obj.get("error"))
     claims = " ".join(s["claim"] for s in _steps(obj)) + " " + " ".join(s["rule"] for s in _steps(obj))
     assert phrase in claims, (name, claims[:3000])
 

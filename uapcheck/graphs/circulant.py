@@ -67,7 +67,7 @@ def scaled_interval(taps) -> Optional[tuple[int, int, int]]:
 def interval_width(taps) -> Optional[int]:
     """b − a when K ∪ {0} is the integer interval [a, b] (with a < b), else None."""
     vals = sorted(set(taps) | {0})
-    if len(vals) >= 2 and vals == list(range(vals[0], vals[-1] + 1)):
+    if len(vals) >= 2 and len(vals) == vals[-1] - vals[0] + 1:  # distinct sorted integers filling [a, b] (not listed)
         return vals[-1] - vals[0]
     return None
 

@@ -315,7 +315,9 @@ def _cyclic_offsets_connectivity(ks, n):
         return None
     vals = sorted({int(k) for k in ks})
     w = max(abs(v) for v in vals)
-    if vals == list(range(1, w + 1)) or vals == list(range(-w, 0)):
+    # {1, …, w} or {−w, …, −1}, told by the count and the ends of the distinct sorted values (never a list of w entries:
+    # `offsets {1, 999999999} cyclic` built one of 10⁹)
+    if len(vals) == w and (vals[0], vals[-1]) in ((1, w), (-w, -1)):
         return [_conn(sympy.true, True, ceiling((n - 1) / w),
                       rule="one-sided cyclic offsets {1..w}: ceil((n-1)/w)")]
     if len(vals) == 2 and (vals[0] == 1 or vals[1] == -1) and w >= 3:

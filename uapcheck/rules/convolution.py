@@ -32,6 +32,10 @@ SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 C_S = written("c_s", "c_{s}")
 
 
+#: the largest modulus s of taps s·[a, b] whose residue classes of n are listed (a verdict by class names each one)
+MAX_LISTED_MODULUS = 10_000
+
+
 def describe(conv: S.Convolution) -> str:
     if conv.span is not None:
         return f"convolution circular({conv.span})"
@@ -276,6 +280,12 @@ def _scaled_premises(spec: S.Spec, desc: str, nsym: sympy.Symbol, scaled: tuple[
     and D = ⌈(n − 1)/(b − a)⌉ layers, least; on the others x_2 never reaches position 1 (NOT-UAP there)."""
     assert spec.mixer is not None
     s, a, b = scaled
+    if s > MAX_LISTED_MODULUS:
+        # the verdict by class lists the residues of n mod s prime to s, and the others, one by one
+        from .symmetry import group_undecided
+        step = undecided_step(desc, f"every tap is a multiple of {s:,}, and the classes of n mod it are listed only "
+                                    f"for a modulus up to {MAX_LISTED_MODULUS:,} (give `tokens N`)")
+        return group_undecided(desc, step.claim), None, [step], None, None
     cert = ScaledTapInterval(tuple(spec.mixer.taps), s)
     coprime = tuple(r for r in range(s) if math.gcd(r, s) == 1)
     shared = tuple(r for r in range(s) if math.gcd(r, s) > 1)
