@@ -130,6 +130,48 @@ def test_the_diameters_seeded_searches_are_the_same_on_a_slow_and_a_fast_machine
     assert json.loads(slow)["verdict"] == "UAP" and '"seeded"' in slow
 
 
+def _heads_file(tmp_path: Path, name: str, tokens: int, patterns: list[str]) -> Path:
+    path = tmp_path / f"{name}.uap"
+    heads = "".join("attention {\n  kernel k(x, y) = exp(x . y)\n  pattern %s\n}\n" % p for p in patterns)
+    path.write_text(f'architecture "{name}"\ntokens {tokens}\n' + heads + "ffn relu\n")
+    return path
+
+
+@pytest.mark.parametrize("name, tokens, patterns, layers", [
+    # the far sets' marked graphs (Theorem F132): 400 refinements of about 24 rounds, 1.6·10⁹ reads (12 s here)
+    ("far-sets", 400, ["offsets {-6, -3, 9}", "strided(2)", "window(2) + strided(4)"], 2),
+    # one root whose colouring is not discrete goes to BLISS (13 s here): a view witness, 3 layers, least
+    ("bliss-root", 1000, ["offsets {-1, 1} cyclic + star", "strided(5)", "strided(4)"], 3),
+])
+def test_the_rooted_views_are_the_same_on_a_slow_and_a_fast_machine(tmp_path, name, tokens, patterns, layers):
+    # The rooted views' refinements stop on a count of reads (view_refine.REFINE_WORK), not the 30 s of CPU that used
+    # to stop the whole step: on a machine 3 times slower the first file got "3 layers, sufficient"
+    path = _heads_file(tmp_path, name, tokens, patterns)
+    slow, _, _ = _run(path, 4.0, "--no-suggest", "--format", "json", "--budget", "6000")
+    fast, _, _ = _run(path, 0.25, "--no-suggest", "--format", "json", "--budget", "6000")
+    assert slow == fast
+    found = json.loads(slow)
+    assert found["verdict"] == "UAP" and found["layers"] == layers and found["least"] is True
+
+
+def test_refinements_past_their_work_bound_state_d_plus_one_naming_the_bound(tmp_path):
+    # with the bound lowered, the far sets' refinements stop at once: D + 1 layers, sufficient, the bound named with
+    # the size that would fit
+    from uapcheck.graphs import view_refine
+    from uapcheck.rules.pattern import ROOTED_VIEWS_BACKSTOP
+    assert ROOTED_VIEWS_BACKSTOP >= 10 * 30  # the clock is a backstop only
+    path = _heads_file(tmp_path, "far-sets", 400, ["offsets {-6, -3, 9}", "strided(2)", "window(2) + strided(4)"])
+    code = ("import sys\nfrom uapcheck.graphs import view_refine\nview_refine.REFINE_WORK = 50_000_000\n"
+            "from uapcheck.cli import main\nsys.exit(main())\n")
+    out = subprocess.run([sys.executable, "-c", code, "--no-cache", "--no-suggest", "--format", "json", str(path)],
+                         capture_output=True, text=True, timeout=300, check=False)
+    found = json.loads(out.stdout)
+    assert found["verdict"] == "UAP" and found["layers"] == 3 and found["least"] is False
+    assert "view_refine.REFINE_WORK" in out.stdout and "limit 50,000,000" in out.stdout
+    assert "fits up to about n = " in out.stdout
+    assert view_refine.REFINE_WORK >= 1_000_000_000
+
+
 def test_the_engines_search_loops_read_no_clock():
     # the probe, the far sets and the diameter stop on counts; only uapcheck/budget.py (the file's --budget and the
     # local SymPy limits) and the per-step time_limit calls read the CPU clock

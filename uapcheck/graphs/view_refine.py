@@ -158,9 +158,10 @@ def _by_target(arrays: ArcArrays):
 WHOLE_ARCS_SHARE = 0.75
 
 
-def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
+def refine(arrays: ArcArrays, root: int, dist, diameter: int, work: Optional[RefineWork] = None) -> RefinedView:
     """Colour refinement of R_root (positions coloured min(d(v → root), D), arcs into the ball with their
-    head-set labels)."""
+    head-set labels). ``work``: each round's reads of positions and arcs are counted on it (it raises
+    RefineWorkExceeded past its limit)."""
     import numpy as np
     n = arrays.n
     ball = (dist >= 0) & (dist <= diameter - 1)
@@ -188,6 +189,8 @@ def refine(arrays: ArcArrays, root: int, dist, diameter: int) -> RefinedView:
         rounds += 1
         if count == n:
             break  # discrete: the next round has at most n colours, so the loop would stop here after it
+        if work is not None:
+            work.add(n + len(src_d) + len(dst))
         ins = np.zeros(n, dtype=np.uint64)
         outs = np.zeros(n, dtype=np.uint64)
         if kept:
@@ -244,6 +247,47 @@ def covering_roots(arrays: ArcArrays, roots: Sequence[int], diameter: int, probe
 #: limit ends the search: it would reach the limit long before the last root.
 PROJECTED_AFTER_ROOTS = 4
 PROJECTED_MARGIN = 4
+
+#: The colour refinements of the rooted views (the far sets' marked graphs of Theorem F132 and the per-root views)
+#: may read at most this many positions and arcs in all, every round counted (a round reads each position and arc of
+#: its view once, and a marked graph's round also copies the n colours). About 25 s of CPU here (about 125 million
+#: reads a second), where a CPU clock of 30 s stopped the whole rooted-views step before: a count, so whether D layers
+#: are shown enough, or D + 1 stated sufficient, is the same on every machine.
+REFINE_WORK = 3_000_000_000
+
+#: A rooted view handed to BLISS (its colouring not discrete) is charged this many reads per position and arc on the
+#: same bound: BLISS exposes no count of its own search, so its time is bounded by the view's size only (a few
+#: microseconds an arc on most views; far more on views of several strided heads, where the step's backstop clock,
+#: far above the count, is what remains).
+BLISS_ARC_WORK = 100
+
+
+class RefineWorkExceeded(Exception):
+    """The refinements' reads went past their bound (``RefineWork``)."""
+
+
+@dataclass
+class RefineWork:
+    """The reads of positions and arcs the refinements of one decision have made, against ``limit``."""
+    limit: int = REFINE_WORK
+    spent: int = 0
+
+    def add(self, reads: int) -> None:
+        self.spent += reads
+        if self.spent > self.limit:
+            raise RefineWorkExceeded
+
+    def projected(self, done: int, total: int) -> int:
+        """The reads all ``total`` items would take at the rate of the ``done`` first ones (for the size that fits
+        only: the first roots' views are often the largest, so no projection ends the search)."""
+        return self.spent * total // max(1, done)
+
+    def reason(self, n: int, done: int, total: int, what: str) -> str:
+        projected = max(self.projected(done, total), self.spent, self.limit + 1)
+        fit = int(n * (self.limit / projected) ** 0.5)
+        return (f"the colour refinements of {what} would read about {projected:,} positions and arcs over their "
+                f"rounds (limit {self.limit:,}, view_refine.REFINE_WORK); a pattern of this kind fits up to about "
+                f"n = {fit:,}")
 
 
 @dataclass
@@ -593,13 +637,16 @@ def _sorted_replaced(stats, base, where, values):
     return np.insert(kept, np.searchsorted(kept, new), new)
 
 
-def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> RefinedView:
+def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int,
+                      work: Optional[RefineWork] = None) -> RefinedView:
     """Colour refinement of Γ^U (Theorem F132): every arc whose head is outside U = ``far``, the positions of U
     marked; it is ``refine`` on a view whose ball is V minus U, every ball position at level 0 (the same colours,
     rounds and key). Γ^U and Γ^∅ have the same arcs and marks away from U, and a colour of round t is a function of
     the colours of round t − 1 at the position and its neighbours; so at a position farther than t steps (either
     way along the arcs) from U the colour of round t is Γ^∅'s, made once per arrays (``_BaseRounds``), and only the
-    positions within t steps of U are computed: for a far set of a few positions, a few hundred of them."""
+    positions within t steps of U are computed: for a far set of a few positions, a few hundred of them. ``work``:
+    each round's reads (the n colours copied, the positions recomputed and their arcs) are counted on it (it raises
+    RefineWorkExceeded past its limit)."""
     import numpy as np
     n = arrays.n
     base = arrays._base_rounds
@@ -625,7 +672,12 @@ def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> R
         slots, _ = _arc_slots(arrays.out_ptr, where)
         near[arrays.out_to[slots]] = True
         new_where = np.flatnonzero(near)
+        if work is not None:
+            work.add(n + len(new_where) + int((arrays.in_ptr[new_where + 1] - arrays.in_ptr[new_where]).sum())
+                     + int((arrays.out_ptr[new_where + 1] - arrays.out_ptr[new_where]).sum()))
         new_values = _round_at(arrays, current, new_where, in_u)
+        if work is not None and rounds >= len(base.colours):  # Γ^∅'s round made now, once per arrays
+            work.add(n + 2 * len(arrays.dst))
         new_base, new_stats = base.round(rounds)
         new_count = _count_replaced(new_stats, new_base, new_where, new_values)
         if new_count <= count:
@@ -639,11 +691,13 @@ def marked_refinement(arrays: ArcArrays, far: Sequence[int], diameter: int) -> R
 
 
 def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence[int], diameter: int,
-                 in_group: Callable[[Sequence[int]], bool], stab_of: Callable[[int], int], arc_limit: int) -> list:
+                 in_group: Callable[[Sequence[int]], bool], stab_of: Callable[[int], int], arc_limit: int,
+                 work: RefineWork) -> list:
     """Theorem F132 on the roots with a far set: the roots of one far set U share Γ^U; a discrete refinement of it
     decides them all (no automorphism but the identity, so no witness among them), and two discrete far sets are
     compared once, through the colour-matching bijection. Returns the roots left to the per-root test (their Γ^U is
-    not discrete); a witness is recorded in ``out``."""
+    not discrete); a witness is recorded in ``out``, and ``out.undecided`` says so when the refinements' reads
+    would pass ``work``'s limit."""
     groups: dict[tuple, list[int]] = {}
     for r in reps:
         if r in far:
@@ -659,8 +713,12 @@ def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence
     left: list[int] = []
     seen: dict[str, list[tuple]] = {}
     decided = 0
-    for u, roots in groups.items():
-        view = marked_refinement(arrays, u, diameter)
+    for k, (u, roots) in enumerate(groups.items()):
+        try:
+            view = marked_refinement(arrays, u, diameter, work)
+        except RefineWorkExceeded:
+            out.undecided = work.reason(arrays.n, k + 1, len(groups), f"the {len(groups):,} far sets' graphs")
+            return []
         out.arcs += view.arcs
         if not view.discrete:
             left.extend(roots)
@@ -690,14 +748,17 @@ def _by_far_sets(out: LargeOutcome, arrays: ArcArrays, far: dict, reps: Sequence
 def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[int], stab_of: Callable[[int], int],
                  bliss_view: Callable[[int], object], in_group: Callable[[Sequence[int]], bool],
                  arc_limit: int, ecc_bound=None, arrays: Optional[ArcArrays] = None,
-                 searched: Optional[FarSearch] = None) -> LargeOutcome:
+                 searched: Optional[FarSearch] = None, refine_work: Optional[int] = None) -> LargeOutcome:
     """§11.9's theorem over the G-orbit representatives ``reps`` (0-based) with the three reductions of
     the module docstring. ``bliss_view(r)`` builds views.py's rooted view of r (for roots whose colouring
     is not discrete); ``stab_of(r)`` is |Stab_G(r)|. The caller re-checks a witness on the arcs.
     ``ecc_bound`` (an upper bound on every ecc_out, re-checked by the kernel with the diameter): the covering roots
     and the far sets come from it, and roots sharing a far set are decided together (Theorem F132). ``arrays`` and
-    ``searched`` (the far sets of ``reps``): when the caller has them already."""
+    ``searched`` (the far sets of ``reps``): when the caller has them already. ``refine_work``: the bound on the
+    refinements' reads of positions and arcs over all their rounds (REFINE_WORK when None); past it the decision is
+    left open, naming the bound and the size that would fit."""
     arrays = ArcArrays(graphs) if arrays is None else arrays
+    work = RefineWork(REFINE_WORK if refine_work is None else refine_work)
     todo = None
     if ecc_bound is not None and diameter >= 2:
         if searched is None:
@@ -707,7 +768,7 @@ def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[i
             out = LargeOutcome(covering=sorted(r for r in reps if r not in far))
             out.far_searched = searched.searched
             out.far_seeded = searched.seeded
-            todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of, arc_limit)
+            todo = _by_far_sets(out, arrays, far, reps, diameter, in_group, stab_of, arc_limit, work)
             if out.witness is not None or out.undecided:
                 return out
             if not todo:
@@ -716,6 +777,14 @@ def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[i
         covering = covering_roots(arrays, reps, diameter)
         out = LargeOutcome(covering=sorted(covering))
         todo = [r for r in reps if r not in covering]
+    return _per_root(out, arrays, todo, diameter, stab_of, bliss_view, in_group, arc_limit, work)
+
+
+def _per_root(out: LargeOutcome, arrays: ArcArrays, todo: Sequence[int], diameter: int, stab_of: Callable[[int], int],
+              bliss_view: Callable[[int], object], in_group: Callable[[Sequence[int]], bool], arc_limit: int,
+              work: RefineWork) -> LargeOutcome:
+    """The roots ``todo`` one by one: a covering root is dropped, a discrete refinement is compared with the earlier
+    ones, BLISS decides the others; the arcs read and the refinements' reads are bounded (``arc_limit``, ``work``)."""
     refined: dict[str, list[RefinedView]] = {}
     canon: dict[str, tuple] = {}
     for k, r in enumerate(todo):
@@ -731,24 +800,41 @@ def decide_large(graphs: Sequence[PatternGraph], diameter: int, reps: Sequence[i
                                  f"up to about n = {fit:,}")
                 return out
             continue
-        view = refine(arrays, r, dist, diameter)
+        what = f"the rooted views of the {len(todo):,} roots whose ball is not every position"
+        try:
+            view = refine(arrays, r, dist, diameter, work)
+        except RefineWorkExceeded:
+            out.undecided = work.reason(arrays.n, k + 1, len(todo), what)
+            return out
         out.arcs += view.arcs
         estimate = out.arcs * len(todo) / (k + 1)
         if out.arcs > arc_limit or (k + 1 >= PROJECTED_AFTER_ROOTS and estimate > PROJECTED_MARGIN * arc_limit):
             # work grows like (roots × arcs), both ∝ n for the same kind of pattern; a projection far above
             # the limit after a few roots ends the search at once instead of when the limit is reached
             fit = int(arrays.n * (arc_limit / estimate) ** 0.5)
-            out.undecided = (f"the rooted views of the {len(todo):,} roots whose ball is not every position "
-                             f"hold about {int(estimate):,} arcs in all (limit {arc_limit:,}); a pattern of this "
-                             f"kind fits up to about n = {fit:,}")
+            out.undecided = (f"{what} hold about {int(estimate):,} arcs in all (limit {arc_limit:,}); a pattern of "
+                             f"this kind fits up to about n = {fit:,}")
             return out
-        stab = stab_of(r)
-        if view.discrete:
-            if stab != 1:
-                raise AssertionError(f"internal error: a discrete rooted view at {r + 1} but |Stab_G| = {stab}")
-            if _by_refinement(out, arrays, view, refined, in_group):
+        try:
+            if _one_root(out, arrays, view, stab_of(r), bliss_view, in_group, refined, canon, work):
                 return out
-        elif _by_bliss(out, arrays.n, r, stab, bliss_view(r), canon, in_group):
+        except RefineWorkExceeded:
+            out.undecided = work.reason(arrays.n, k + 1, len(todo), what)
             return out
     out.covering.sort()
     return out
+
+
+def _one_root(out: LargeOutcome, arrays: ArcArrays, view: RefinedView, stab: int, bliss_view: Callable[[int], object],
+              in_group: Callable[[Sequence[int]], bool], refined: dict, canon: dict, work: RefineWork) -> bool:
+    """One root's refined view (its ball not every position), ``stab`` = |Stab_G(root)|: compared with the earlier
+    discrete ones, or handed to BLISS (charged on ``work`` by its size). True: a witness (or an undecided collision)
+    is in ``out``."""
+    r = view.root
+    if view.discrete:
+        if stab != 1:
+            raise AssertionError(f"internal error: a discrete rooted view at {r + 1} but |Stab_G| = {stab}")
+        return _by_refinement(out, arrays, view, refined, in_group)
+    rv = bliss_view(r)
+    work.add(BLISS_ARC_WORK * (arrays.n + int(getattr(rv, "work", 0) or 0)))
+    return _by_bliss(out, arrays.n, r, stab, rv, canon, in_group)

@@ -670,6 +670,12 @@ def _holds_arcs(host, graph) -> bool:
     return host.complete or (not graph.complete and all(host.has_arc(j, i) for j, i in graph.arcs()))
 
 
+#: The rooted views' steps stop on counts (views.PROBE_WORK, DEFAULT_WORK_LIMIT, view_refine.FAR_SET_WORK and
+#: REFINE_WORK, about 30 s of CPU here in all); this clock is only a backstop far above them (docs/theory.md §19), for
+#: what no count bounds (BLISS's own search on a view, charged by the view's size only).
+ROOTED_VIEWS_BACKSTOP = 300.0
+
+
 def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset) -> LayerCount:
     """The layer count with bias classes as arc labels (docs/theory.md §11.10): a labelled view witness
     shows D layers are not enough (for fixed and trainable labels alike); no witness proves D enough when
@@ -691,7 +697,7 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
     classes = [None if b is None else FreeClasses() if b == "free" else offset_classes(b, n) for b in biases]
     trainable = not (fixed_heads & {k for k, b in enumerate(biases) if b is not None and b != "free"})
     try:
-        with time_limit("deciding whether D layers suffice (labelled rooted views)", 30.0):
+        with time_limit("deciding whether D layers suffice (labelled rooted views)", ROOTED_VIEWS_BACKSTOP):
             preserves = group_structure(graphs, biases, spec.positional).preserves
             count = layers_needed(graphs, diameter, preserves, int(grp.order), grp.generators,
                                   arc_classes=classes, no_witness_proves=trainable)
@@ -703,7 +709,7 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
             return count
     except BudgetExceeded:
         return LayerCount(diameter + 1, False, "view argument with bias labels; the exact test ran out of its "
-                          "time budget (30 s)")
+                          f"backstop clock ({ROOTED_VIEWS_BACKSTOP:.0f} s of CPU, far above its work bounds)")
 
 
 def _family_count(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
@@ -748,7 +754,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
         # A positional encoding keeps the base family's layer count (PE-LIFT): search in the
         # pattern's own group.
         try:
-            with time_limit("deciding whether D layers suffice (rooted views)", 30.0):
+            with time_limit("deciding whether D layers suffice (rooted views)", ROOTED_VIEWS_BACKSTOP):
                 pgroup = grp if (grp is not None and spec.positional == "none") else \
                     symmetry_group(graphs)
                 preserves = pattern_structure(graphs).preserves
@@ -756,7 +762,8 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
                                       orbit_of=pgroup.orbit_of, ecc_bound=ecc_bound)
         except BudgetExceeded:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
-                               "suffice ran out of its time budget (30 s)")
+                               f"suffice ran out of its backstop clock ({ROOTED_VIEWS_BACKSTOP:.0f} s of CPU, far "
+                               "above its work bounds)")
         if spec.positional != "none" and count.layers > diameter:
             # The count is the base family's; with the encoding fewer layers might do.
             count = LayerCount(count.layers, False, count.method + " (for the family without the "
