@@ -45,13 +45,13 @@ def _part(rng: random.Random):
     return ("star",)
 
 
-def _instances(seed: int, count: int, nmax: int):
-    """(head, n): one `blocks(b)` head with one or two blocks (⌈n/2⌉ ≤ b, mostly b < n: a partial last block)."""
+def _instances(seed: int, count: int, nmax: int, blocks: int = 2):
+    """(head, n): one `blocks(b)` head with at most `blocks` blocks (⌈n/blocks⌉ ≤ b, mostly b < n: a partial last block)."""
     rng = random.Random(seed)
     out: list = []
     while len(out) < count:
         n = rng.randint(4, nmax)
-        b = rng.randint((n + 1) // 2, n - 1) if rng.random() < 0.8 else rng.randint(n, n + 3)
+        b = rng.randint(max(2, -(-n // blocks)), n - 1) if rng.random() < 0.8 else rng.randint(n, n + 3)
         head = (("blocks", b),) + tuple(_part(rng) for _ in range(rng.choice((1, 1, 2))))
         try:
             spec = parse_source(SP.file_text([head], n), "t.uap")
@@ -89,6 +89,22 @@ def test_route_against_the_reference_on_random_wide_blocks():
             least += got[3] == got[2] + 1
         partial += head[0][1] < n
     assert decided >= 40 and partial >= 30, (decided, partial)
+
+
+def test_route_against_the_reference_on_up_to_eight_blocks():
+    """The route is taken first for a few wide blocks (at most eight): the same comparison with up to eight blocks."""
+    decided = 0
+    for head, n, spec in _instances(1968, CASES, NMAX + 12, blocks=8):
+        got = _route(spec)
+        if got is None:
+            continue
+        decided += 1
+        ref = SP.reference([head], n)
+        text = SP.head_text(head)
+        assert got[:2] == (ref["verdict"], ref["order"]), (text, n, got, ref["verdict"], ref["order"])
+        if got[0] == "UAP":
+            assert got[2:] == (ref["diameter"], ref["layers"], True), (text, n, got, ref["diameter"], ref["layers"])
+    assert decided >= 40, decided
 
 
 def test_route_against_brute_force_over_s_n():
