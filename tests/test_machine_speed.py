@@ -203,3 +203,30 @@ def test_a_generator_closed_inside_a_budget_that_fired_closes_quietly():
     except budget.BudgetExceeded:
         pass
     walk.close()
+
+
+def test_the_lengths_below_a_range_are_the_same_on_a_slow_and_a_fast_machine():
+    # longt5_local_any_length.uap lists 128 lengths below its range (about 1 s here): a clock of 20 s for them all
+    # stopped at some length on a machine twenty times slower; the work bound (small_lengths.LENGTHS_WORK) does not
+    path = Path(__file__).resolve().parents[1] / "catalog" / "longt5_local_any_length.uap"
+    slow, _, _ = _run(path, 25.0, "--no-suggest", "--format", "json", "--budget", "6000")
+    fast, _, _ = _run(path, 0.25, "--no-suggest", "--format", "json", "--budget", "6000")
+    assert slow == fast
+    below = [r for r in json.loads(slow)["below_range"] if r["allowed"]]
+    assert len(below) >= 100 and all(r["verdict"] is not None for r in below)
+
+
+def test_the_lengths_past_their_work_bound_are_stated_not_decided(monkeypatch):
+    # the lengths are charged in increasing order; from the first that would pass the bound on, none is decided
+    from uapcheck.parse import parse_source
+    from uapcheck.rules import small_lengths
+    spec = parse_source((Path(__file__).resolve().parents[1] / "catalog" / "longt5_local_any_length.uap").read_text())
+    costs = [small_lengths.length_work(spec, n) for n in range(1, 11)]
+    assert costs == sorted(costs) and costs[0] > small_lengths.LENGTH_BASE_WORK
+    monkeypatch.setattr(small_lengths, "LENGTHS_WORK", sum(costs[:6]))
+    found = small_lengths.decide(spec, list(range(1, 11)))
+    decided = [r.n for r, _ in found if r.verdict is not None]
+    stopped = [r for r, _ in found if r.verdict is None and r.allowed]
+    assert all(n <= 6 for n in decided) and [r.n for r in stopped] == list(range(7, 11))
+    assert "small_lengths.LENGTHS_WORK" in stopped[0].why and "n = 7 would pass" in stopped[0].why
+    assert all(r.why == stopped[0].why for r in stopped)

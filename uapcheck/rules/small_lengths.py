@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
-import time
 from dataclasses import dataclass
 from math import lcm
 from typing import Any, Optional
@@ -31,9 +30,17 @@ TOP = 128
 #: the most lengths `uncovered` reads to find the lengths below a range (its largest constant plus the period of
 #: its classes); beyond, the lengths are not listed (the verdict's range is stated alone)
 LISTED_LIMIT = 100_000
-#: CPU seconds for each length's derivation, and for all of them together.
-EACH_SECONDS = 10.0
-ALL_SECONDS = 20.0
+#: The lengths below a range are decided in increasing order (at most TOP of them) while their work fits: a length n
+#: is charged LENGTH_BASE_WORK + n·(n + A), A the heads' arcs at n (graphs/build's estimate; n² for a complete
+#: head), about its derivation's rule steps and its rooted views (one per orbit, each reading the arcs); from the
+#: first length that would take the total past LENGTHS_WORK on, the lengths are stated as not decided. Counts of the
+#: file's own sizes, so the lengths listed are the same on every machine (a CPU clock of 20 s decided it before; the
+#: catalog's lengths take at most about 1 s here).
+LENGTH_BASE_WORK = 100_000
+LENGTHS_WORK = 400_000_000
+#: CPU seconds for each length's derivation: a backstop only, far above what its work bounds let it take (its graph
+#: steps count their work; a derivation that still runs out is stated as not decided, naming BUDGET).
+EACH_SECONDS = 30.0
 #: Off while the suggestion search derives edited files (only their verdict for the range is read there).
 #: The steps whose `least` fact is a length's count's (attention patterns, convolution mixers).
 LAYER_RULES = ("PAT-LAYERS", "CONV-LAYERS")
@@ -201,23 +208,62 @@ def refused_at(pattern, value: int) -> Optional[str]:
     return None
 
 
+def length_work(spec: S.Spec, value: int) -> int:
+    """The work a length is charged (LENGTH_BASE_WORK + n·(n + A), A the heads' arcs at n = ``value``)."""
+    from ..graphs.build import _contains_full, _estimate
+    at = {p.name: max(p.lower or 1, 1) for p in spec.params if p.constraint == "integer"}
+    arcs = 0
+    for h in spec.heads:
+        pattern = S.resolve_sizes(h.pattern, {**at, spec.tokens: value})
+        try:
+            arcs += value * value if _contains_full(pattern) else min(value * value, _estimate(pattern, value, at))
+        except (TypeError, ValueError, KeyError):
+            arcs += value * value  # a kind the estimate does not read: charged as complete
+    return LENGTH_BASE_WORK + value * (value + arcs)
+
+
+class LengthsWork:
+    """The work charged to the lengths decided so far, against LENGTHS_WORK: once a length does not fit, no later
+    one is decided."""
+
+    def __init__(self, spec: S.Spec):
+        self.spec = spec
+        self.spent = 0
+        self.stopped = ""
+
+    def admit(self, value: int) -> Optional[str]:
+        """None when the length at n = ``value`` fits (and is charged); why it is not decided otherwise."""
+        if not self.stopped:
+            cost = length_work(self.spec, value)
+            if self.spent + cost <= LENGTHS_WORK:
+                self.spent += cost
+                return None
+            self.stopped = (f"the lengths below the range may take {LENGTHS_WORK:,} units of work in all "
+                            f"(small_lengths.LENGTHS_WORK; a length n charged {LENGTH_BASE_WORK:,} + n·(n + its heads' "
+                            f"arcs)), which n = {value} would pass")
+        return self.stopped
+
+
 def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optional[proof.Step]], ...]:
     """(the verdict at each length, the root step of its derivation or None), by the derivation at that n."""
     from ..budget import FileBudgetExceeded
     from ..derive import check_spec
     from ..errors import UapError
     out: list = []
-    deadline = time.process_time() + ALL_SECONDS
+    work = LengthsWork(spec)
     for value in lengths:
-        if value > TOP or time.process_time() > deadline:
-            why = f"above n = {TOP}" if value > TOP else "the time for the lengths below the range ran out"
-            out.append((LengthVerdict(value, None, why=why), None))
+        if value > TOP:
+            out.append((LengthVerdict(value, None, why=f"above n = {TOP}"), None))
             continue
         at = {p.name: max(p.lower or 1, 1) for p in spec.params if p.constraint == "integer"}  # a count's least value
         reasons = (refused_at(S.resolve_sizes(h.pattern, {**at, spec.tokens: value}), value) for h in spec.heads)
         refused = next((r for r in reasons if r is not None), None)
         if refused is not None:  # the file at `tokens value` is refused, as the parser refuses it
             out.append((LengthVerdict(value, None, allowed=False, why=refused), None))
+            continue
+        stopped = work.admit(value)
+        if stopped is not None:
+            out.append((LengthVerdict(value, None, why=stopped), None))
             continue
         try:
             token = FACTS_ONLY.set(True)

@@ -1119,15 +1119,14 @@ def _with_pieces(spec: S.Spec, outcome: TargetOutcome, where: str) -> TargetOutc
 def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
     """The verdict for `target` at n = 1 … start − 1, each by the derivation at that n (the file with `target
     TARGET`, also when the class is the alternative of a NOT-UAP verdict), within the limits of the equivariant
-    verdict's lengths below a range (small_lengths: up to n = TOP, ALL_SECONDS of CPU for them all)."""
-    import time
+    verdict's lengths below a range (small_lengths: up to n = TOP, LENGTHS_WORK for them all)."""
     from dataclasses import replace
     from ..budget import FileBudgetExceeded
     from ..derive import check_spec
     from ..errors import UapError
-    from .small_lengths import ALL_SECONDS, EACH_SECONDS, FACTS_ONLY, TOP, _concrete
+    from .small_lengths import EACH_SECONDS, FACTS_ONLY, TOP, LengthsWork, _concrete
     out = []
-    deadline = time.process_time() + ALL_SECONDS
+    work = LengthsWork(spec)
     for length in range(1, start):
         counted = [(p.k, "number of sinks") if isinstance(p, S.Sinks) else (p.g, "global pattern size")
                    for h in spec.heads for p in _parts(h.pattern) if isinstance(p, (S.Sinks, S.Global))]
@@ -1136,9 +1135,9 @@ def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
             k, what = max(over)
             out.append(TargetLength(length, None, allowed=False, why=f"{what} {k} exceeds n = {length}"))
             continue
-        if length > TOP or time.process_time() > deadline:
-            out.append(TargetLength(length, None, why=f"above n = {TOP}" if length > TOP else
-                                    "the time for the lengths below the range ran out"))
+        stopped = f"above n = {TOP}" if length > TOP else work.admit(length)
+        if stopped is not None:
+            out.append(TargetLength(length, None, why=stopped))
             continue
         token = FACTS_ONLY.set(True)
         try:
