@@ -230,3 +230,29 @@ def test_the_lengths_past_their_work_bound_are_stated_not_decided(monkeypatch):
     assert all(n <= 6 for n in decided) and [r.n for r in stopped] == list(range(7, 11))
     assert "small_lengths.LENGTHS_WORK" in stopped[0].why and "n = 7 would pass" in stopped[0].why
     assert all(r.why == stopped[0].why for r in stopped)
+
+
+def test_the_graph_size_limit_is_a_function_of_the_files_options(monkeypatch):
+    # half the --memory limit at BYTES_PER_ARC, and what GRAPH_SECONDS get through: never the memory the machine has
+    # free (it used to read MemAvailable, so whether a graph was built, hence the verdict, changed between machines)
+    import inspect
+
+    from uapcheck import budget, cli
+    from uapcheck.graphs import build
+    assert "meminfo" not in inspect.getsource(build) and "RLIMIT" not in inspect.getsource(build)
+    assert cli._default_memory(1) == cli._default_memory(64) == budget.DEFAULT_MEMORY_BYTES == 4 << 30
+    monkeypatch.setattr(budget, "memory_bytes", budget.DEFAULT_MEMORY_BYTES)
+    assert build.arc_budget() == min(build.ARCS_PER_SECOND * build.GRAPH_SECONDS,
+                                     int((4 << 30) * build.MEMORY_SHARE) // build.BYTES_PER_ARC) == 4_294_967
+    monkeypatch.setattr(budget, "memory_bytes", 256 << 20)
+    assert build.arc_budget() == 268_435
+
+
+def test_a_graph_above_the_memory_options_limit_is_refused_naming_it(tmp_path):
+    path = _file(tmp_path, "random", "3000", "random(150, seed=1)")
+    small, _, _ = _run(path, 1.0, "--no-suggest", "--format", "json", "--memory", "256M")
+    assert json.loads(small)["verdict"] == "INCONCLUSIVE"
+    assert "limit 268,435, set by the file's memory limit and the time budget" in small
+    assert "fits up to n = 1,789" in small
+    default, _, _ = _run(path, 1.0, "--no-suggest", "--format", "json")
+    assert "too large to build" not in default

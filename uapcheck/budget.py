@@ -77,6 +77,10 @@ class _Frame:
 _scale = 1.0
 file_seconds = DEFAULT_FILE_SECONDS  # the CLI's --budget
 memory_limit: Optional[str] = None  # the worker's address-space limit, as printed (e.g. "4 GiB")
+#: The CLI's --memory in bytes (its default a fixed number, not the machine's memory): what the engines plan their
+#: sizes on (graphs/build.arc_budget), so whether a graph is built depends on the file's options alone
+DEFAULT_MEMORY_BYTES = 4 << 30
+memory_bytes = DEFAULT_MEMORY_BYTES
 _stack: list[_Frame] = []
 _step_listener: Optional[Callable[[str], None]] = None
 
@@ -98,12 +102,15 @@ def set_step_listener(listener: Optional[Callable[[str], None]]) -> None:
     _step_listener = listener
 
 
-def configure(seconds: Optional[float] = None, memory: Optional[str] = None) -> None:
-    """The whole file's CPU budget and the memory limit's printed size (the CLI's --budget/--memory)."""
-    global file_seconds, memory_limit
+def configure(seconds: Optional[float] = None, memory: Optional[str] = None,
+              memory_size: Optional[int] = None) -> None:
+    """The whole file's CPU budget, the memory limit's printed size and its bytes (the CLI's --budget/--memory)."""
+    global file_seconds, memory_limit, memory_bytes
     if seconds is not None:
         file_seconds = seconds
     memory_limit = memory
+    if memory_size is not None:
+        memory_bytes = memory_size
 
 
 def memory_budget_text() -> str:

@@ -23,7 +23,7 @@ from . import __version__
 from .stack import deep_recursion
 
 EXIT_OK, EXIT_EXPECT, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-DEFAULT_MEMORY_BYTES = 4 << 30
+DEFAULT_MEMORY_BYTES = 4 << 30  # budget.DEFAULT_MEMORY_BYTES: per worker, whatever the machine's memory
 
 
 class Tally:
@@ -144,12 +144,11 @@ def _cores() -> int:
 
 
 def _default_memory(jobs: int) -> int:
-    """4 GiB per worker, but never more than the machine's memory shared among the workers."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return DEFAULT_MEMORY_BYTES
-    return max(min(DEFAULT_MEMORY_BYTES, total // max(jobs, 1)), 256 << 20)
+    """4 GiB per worker, a fixed number: the engines plan their sizes on it (graphs/build.arc_budget), so a file's
+    report does not depend on the machine's memory; a machine that cannot give it ends the worker, reported as the
+    memory budget running out (BUDGET)."""
+    del jobs
+    return DEFAULT_MEMORY_BYTES
 
 
 _collection_paused = False  # main() paused the cyclic garbage collector for the imports
@@ -325,8 +324,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
                     help="CPU time for each file (default 60); running out gives INCONCLUSIVE naming the step")
     ap.add_argument("--memory", type=_size, default=None, metavar="SIZE",
-                    help="address space for each file, e.g. 2G (default 4G, at most the machine's memory "
-                         "divided among the jobs); running out gives INCONCLUSIVE naming the step")
+                    help="address space for each file, e.g. 2G (default 4G per job, whatever the machine's "
+                         "memory); running out gives INCONCLUSIVE naming the step")
     ap.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                     help="check N files at once (default 1, or the number of cores when a directory is given)")
     ap.add_argument("--no-cache", action="store_true",
@@ -428,7 +427,7 @@ def check_files(ns) -> int:
     jobs = ns.jobs or (_cores() if any(Path(a).is_dir() for a in ns.files if a != "-") else 1)
     memory = ns.memory or _default_memory(jobs)
     seconds = ns.budget or budget.DEFAULT_FILE_SECONDS
-    budget.configure(seconds, _show_size(memory))
+    budget.configure(seconds, _show_size(memory), memory)
     limits = worker.Limits(seconds, memory)
     inputs = [_read(path) for path in files]
     cache = result_cache.open_cache(ns, console)
@@ -776,7 +775,7 @@ def _verify_command(args: list[str]) -> int:
                     help="CPU time for each certificate (default 60); the step it runs out in and the later "
                          "ones are reported as not re-checked")
     ap.add_argument("--memory", type=_size, default=None, metavar="SIZE",
-                    help="address space for each certificate, e.g. 2G (default 4G, at most the machine's memory)")
+                    help="address space for each certificate, e.g. 2G (default 4G, whatever the machine's memory)")
     ns = parse_arguments(ap, args)
     if isinstance(ns, int):
         return ns
@@ -792,7 +791,7 @@ def _verify_files(ns) -> int:
     from .verifier.report import render
     seconds = ns.budget or budget.DEFAULT_FILE_SECONDS
     memory = ns.memory or _default_memory(1)
-    budget.configure(seconds, _show_size(memory))
+    budget.configure(seconds, _show_size(memory), memory)
     limits = worker.Limits(seconds, memory)
     paths = list(ns.certificates)
 

@@ -41,47 +41,27 @@ from ..spec import (Blocks, Blockwise, Causal, Columns, Dilated, Edges, Full, Gl
 #: Bytes one materialised arc costs through the whole analysis (codes, decoded endpoints, igraph,
 #: neighbour lists; measured 270–500 bytes per arc, bench/).
 BYTES_PER_ARC = 500
-#: Never plan on more than this share of the memory the process may use.
+#: Never plan on more than this share of the file's memory limit.
 MEMORY_SHARE = 0.5
-
-
-def _memory_limit_bytes() -> Optional[int]:
-    """The memory this process may use: RLIMIT_AS (when set) and MemAvailable, whichever is less."""
-    limits = []
-    try:
-        import resource
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
-            limits.append(soft)
-    except (ImportError, ValueError, OSError):
-        pass
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    limits.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    return min(limits) if limits else None
 
 
 #: Arcs the whole analysis gets through per second on one core (bench/: about 850,000 arcs of BigBird
 #: at n = 65,536 in 3 s), and the seconds the pattern engine's budgets allow for building and analysing.
 ARCS_PER_SECOND = 300_000
 GRAPH_SECONDS = 30
-#: The arcs always allowed, whatever the memory available says.
+#: The arcs always allowed, whatever the memory limit says.
 ARC_BUDGET_FLOOR = 100_000
 
 
 def arc_budget() -> int:
-    """How many arcs may be materialised: real resource limits (the memory available, and what the
-    engine's time budget gets through), not a property of the pattern."""
+    """How many arcs may be materialised: a function of the file's options alone — its memory limit (`--memory`,
+    4 GiB by default: budget.memory_bytes), of which MEMORY_SHARE at BYTES_PER_ARC, and what the engine's time
+    budget gets through (ARCS_PER_SECOND × GRAPH_SECONDS) — never of the memory the machine has free, so whether a
+    graph is built, hence the verdict, is the same on every machine (one that cannot give the limit's memory ends the
+    worker: BUDGET)."""
+    from .. import budget
     by_time = ARCS_PER_SECOND * GRAPH_SECONDS
-    mem = _memory_limit_bytes()
-    if mem is None:
-        return by_time
-    return max(ARC_BUDGET_FLOOR, min(by_time, int(mem * MEMORY_SHARE) // BYTES_PER_ARC))
+    return max(ARC_BUDGET_FLOOR, min(by_time, int(budget.memory_bytes * MEMORY_SHARE) // BYTES_PER_ARC))
 
 
 #: The most positions a token graph is built with, however few its arcs: its engines keep arrays over the positions
@@ -96,8 +76,8 @@ class GraphTooLarge(ValueError):
     """The pattern would materialise more arcs than the caller allowed (a resource budget,
     not a property of the pattern: use the closed forms of ``closed_forms`` instead)."""
 
-    #: How many graphs this process refused for its resources (``arc_budget()``: the memory available
-    #: at the time), not for a caller's cap; a report shaped by one is not kept (uapcheck/result_cache.py).
+    #: How many graphs this process refused for its resources (``arc_budget()``: the file's memory limit
+    #: and the time budget's arcs), not for a caller's cap; a report shaped by one is not kept (uapcheck/result_cache.py).
     refused_for_resources = 0
 
 
@@ -721,7 +701,7 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
             # generators, the views): `full & full` at n = 10⁹ spent its whole budget on (10⁹)!
             if max_arcs is None:
                 GraphTooLarge.refused_for_resources += 1
-            why = "the caller's cap" if max_arcs is not None else "set by the memory available and the time budget"
+            why = "the caller's cap" if max_arcs is not None else "set by the file's memory limit and the time budget"
             raise GraphTooLarge(f"the complete pattern's {n:,} positions would be taken one by one (limit {limit:,}, "
                                 f"{why}); it fits up to n = {limit:,}")
         return PatternGraph(n, frozenset(), complete=True)
@@ -731,10 +711,9 @@ def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = 
                             f"arrays over the positions, whatever the arcs); it fits up to n = {MAX_GRAPH_POSITIONS:,}")
     estimate = _estimate(pattern, n, params)
     if max_arcs is None:
-        # arc_budget() is never below ARC_BUDGET_FLOOR: a graph within it needs no look at the
-        # process's memory (which reads /proc, about 0.1 ms a graph)
+        # arc_budget() is never below ARC_BUDGET_FLOOR: a graph within it needs no look at the limit
         max_arcs = ARC_BUDGET_FLOOR if estimate <= ARC_BUDGET_FLOOR else arc_budget()
-        why = "set by the memory available and the time budget"
+        why = "set by the file's memory limit and the time budget"
     else:
         why = "the caller's cap"
     if estimate > max_arcs:
