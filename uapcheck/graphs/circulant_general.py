@@ -212,11 +212,11 @@ def ball_orders(steps: Sequence[int], radius: int) -> tuple[int, int]:
     edges = [(index[m], index[m - k]) for m in order for k in steps if (m - k) in index]
     graph = digraph(len(order), edges)
     colours = [ball[m] for m in order]
-    whole = count_automorphisms(graph, sh="flm", color=colours)
+    whole = count_automorphisms(graph, color=colours)
     pinned = list(colours)
     for j, s in enumerate(sorted(set(steps))):
         pinned[index[s]] = radius + 1 + j
-    fixed = count_automorphisms(graph, sh="flm", color=pinned)
+    fixed = count_automorphisms(graph, color=pinned)
     return whole, fixed
 
 
@@ -267,7 +267,7 @@ def top_rigid(steps: Sequence[int], n: int, radius: int) -> bool:
     ks = sorted({s % n for s in steps} - {0})
     edges = [((v + k) % n, v) for v in range(n) if lev[v] <= d - 1 for k in ks]
     colours = [lev[v] if lev[v] > d - radius else d + 1 + v for v in range(n)]
-    return count_automorphisms(digraph(n, edges), sh="flm", color=colours) == 1
+    return count_automorphisms(digraph(n, edges), color=colours) == 1
 
 
 # ---------------------------------------------------------------------------------------------

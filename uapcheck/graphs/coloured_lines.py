@@ -30,6 +30,7 @@ from functools import lru_cache
 from math import gcd
 from typing import Mapping, Optional, Sequence
 
+from ..bignum import BLISS_SPLITTING
 from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import _atoms, _is_int, _merge, _Undecided
@@ -195,7 +196,7 @@ def key(dist: dict, heads, span: int) -> tuple:
     """A canonical form of the coloured rooted ball: equal keys iff isomorphic (levels kept)."""
     vertices = sorted(dist)
     graph, vcol = _encoded(vertices, [dist[v] for v in vertices], heads, span)
-    order = graph.canonical_permutation(sh="flm", color=vcol)
+    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=vcol)
     label = [0] * len(order)
     for k, v in enumerate(order):
         label[v] = k
@@ -208,7 +209,7 @@ def key(dist: dict, heads, span: int) -> tuple:
 def order(vertices: Sequence[int], colours: Sequence[int], heads, span: int) -> int:
     from ..bignum import count_automorphisms
     graph, vcol = _encoded(vertices, colours, heads, span)
-    return count_automorphisms(graph, sh="flm", color=vcol)
+    return count_automorphisms(graph, color=vcol)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,9 +330,9 @@ def prefix_maps(u: int) -> list:
 
 def _coloured_union_order(patterns: Sequence[Pattern], n: int, params: Mapping) -> Optional[int]:
     """|Aut| of the heads' arc-coloured union at n (BLISS), from the engine's own arcs; None when BLISS's counts under
-    two splitting heuristics differ (python-igraph 1.0's BLISS counts 4 with "flm" and 16 with "fl" on the twin
-    quotient of dilated(2, 4) | star at n = 54, whose group has order 16)."""
-    from ..bignum import count_automorphisms
+    two splitting heuristics differ (bignum.count_automorphisms cross-checks them: python-igraph 1.0's BLISS counts 4
+    with "flm" and 16 with "fl" on the twin quotient of dilated(2, 4) | star at n = 54, whose group has order 16)."""
+    from ..bignum import AutomorphismCountsDisagree, count_automorphisms
     from ..lazy import digraph
     from .build import build_graph
     arcs: dict[int, int] = {}
@@ -348,8 +349,10 @@ def _coloured_union_order(patterns: Sequence[Pattern], n: int, params: Mapping) 
         vcol.append(1 + bits)
         edges += [(c // n, m), (m, c % n)]
     graph = digraph(len(vcol), edges)
-    counts = {count_automorphisms(graph, sh=sh, color=vcol) for sh in ("fl", "flm")}
-    return counts.pop() if len(counts) == 1 else None
+    try:
+        return count_automorphisms(graph, color=vcol)
+    except AutomorphismCountsDisagree:
+        return None
 
 
 def exact_at(patterns: Sequence[Pattern], n: int, params: Mapping, hubs: int) -> bool:

@@ -26,7 +26,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from ..bignum import count_automorphisms
+from ..bignum import BLISS_SPLITTING, count_automorphisms
 from .build import PatternGraph, _derived, code_array
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
@@ -314,10 +314,10 @@ class _RootedLayerView:
         self.colours = colours
 
     def automorphism_order(self) -> int:
-        return count_automorphisms(self.graph, sh="flm", color=self.colours)
+        return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
-        gens = self.graph.automorphism_group(sh="flm", color=self.colours)
+        gens = self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def canonical(self) -> tuple[list[int], str]:
@@ -342,7 +342,7 @@ def subdivided(size: int, arcs: list, label_ids: dict, first_colour: int, colour
 def canonical_digest(graph, colours: list[int]) -> tuple[list[int], str]:
     """(the canonical labelling, a sha256 of the canonically labelled coloured digraph) by BLISS: equal digests for
     isomorphic coloured digraphs (the rooted views per layer, and those restricted to a prefix, layers_causal.py)."""
-    order = graph.canonical_permutation(sh="flm", color=colours)
+    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
     size = len(order)
     lab = [0] * size
     for k, v in enumerate(order):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..bignum import count_automorphisms
+from ..bignum import BLISS_SPLITTING, count_automorphisms
 from .layers import LayerSequence, _InLists, canonical_digest, subdivided, view_sets, witness_condition_holds
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
@@ -155,11 +155,11 @@ class _PrefixView:
         self.colours = colours
 
     def automorphism_order(self) -> int:
-        return count_automorphisms(self.graph, sh="flm", color=self.colours)
+        return count_automorphisms(self.graph, color=self.colours)
 
     def moved_generator(self) -> Optional[list[int]]:
         """An automorphism moving some position, as 0-based images of the view's positions; None if none."""
-        for g in self.graph.automorphism_group(sh="flm", color=self.colours):
+        for g in self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours):
             if any(g[k] != k for k in range(self.size)):
                 return list(g[:self.size])
         return None

@@ -206,7 +206,7 @@ def _onset(data: Determined) -> int:
     from ..lazy import digraph
 
     def group_holds(m: int) -> bool:
-        order = count_automorphisms(digraph(m, lines._graph(range(1, m + 1), data.b, data.jumps)), sh="flm")
+        order = count_automorphisms(digraph(m, lines._graph(range(1, m + 1), data.b, data.jumps)))
         return order == data.order_at(m) == count_at(m, data.b, data.found)
     return exchanges.onset_down(data, group_holds)
 

@@ -30,6 +30,7 @@ from typing import Callable, Optional, Sequence
 import sympy
 from sympy import Integer
 
+from ..bignum import BLISS_SPLITTING
 from . import periodic_lines as lines
 
 SECTION = "docs/theory.md §11.11"
@@ -274,13 +275,13 @@ def _class_group(n: int, b: int, jumps, radius: int, span: int, found: Sequence[
     deep = _deep(n, b, jumps, radius, span)
     edges = lines._graph(range(1, n + 1), b, jumps)
     graph = digraph(n, edges)
-    order = count_automorphisms(graph, sh="flm")
+    order = count_automorphisms(graph)
     label = {v: i + 1 for i, v in enumerate(sorted(deep))}
     colours = [label.get(v, 0) for v in range(1, n + 1)]
-    kernel = count_automorphisms(graph, sh="flm", color=colours)
+    kernel = count_automorphisms(graph, color=colours)
     moved: tuple[int, ...] = ()
     if kernel > 1:
-        gens = graph.automorphism_group(sh="flm", color=colours)
+        gens = graph.automorphism_group(sh=BLISS_SPLITTING, color=colours)
         moved = tuple(sorted({i + 1 if i + 1 <= n // 2 else i - n for g in gens for i, j in enumerate(g) if i != j}))
     arcs = _arc_array(graph)
     own = _canonical(graph, colours, arcs)
@@ -317,7 +318,7 @@ def _canonical(graph, colours: list[int], arcs) -> tuple:
     arcs (``arcs``: `_arc_array` of the graph) as their sorted codes x·n + y (equal exactly when the sorted
     pairs are)."""
     import numpy as np
-    order = graph.canonical_permutation(sh="flm", color=colours)
+    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
     n = len(order)
     label = np.empty(n, dtype=np.int64)
     label[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)

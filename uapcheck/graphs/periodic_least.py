@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from typing import Callable, Optional, Sequence
+from ..bignum import BLISS_SPLITTING
 
 import sympy
 from sympy import Integer
@@ -209,7 +210,7 @@ def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Opti
         return "fail", f"n = {n}: not connected"
     if max(ecc[1:]) != d:
         return "fail", f"n = {n}: the diameter is {max(ecc[1:])}, not {d}"
-    whole = count_automorphisms(igraph.Graph(n=n, edges=edges), sh="flm")
+    whole = count_automorphisms(igraph.Graph(n=n, edges=edges))
     views = []   # (root, distances, the edges without the far positions' mutual ones, invariant)
     for i in range(1, n + 1):
         if ecc[i] != d:
@@ -234,10 +235,10 @@ def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Opti
             _, dist, kept, _ = views[k]
             graph = igraph.Graph(n=n, edges=kept)
             colours = dist[1:]
-            count = count_automorphisms(graph, sh="flm", color=colours)
+            count = count_automorphisms(graph, color=colours)
             key: tuple = ()
             if len(members) > 1:
-                order = graph.canonical_permutation(sh="flm", color=colours)
+                order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
                 label = [0] * n
                 for at, v in enumerate(order):
                     label[v] = at

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 from typing import Any, Optional, Sequence
+from ..bignum import BLISS_SPLITTING
 
 import sympy
 from sympy import Integer
@@ -342,7 +343,7 @@ def _key(ball: dict[int, int], b: int, jumps) -> tuple:
     vertices = sorted(ball)
     colours = [ball[v] for v in vertices]
     graph = digraph(len(vertices), _graph(vertices, b, jumps))
-    order = graph.canonical_permutation(sh="flm", color=colours)  # canonical index k -> the vertex placed there
+    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)  # canonical index k -> the vertex placed there
     label = [0] * len(order)
     for k, v in enumerate(order):
         label[v] = k
@@ -356,7 +357,7 @@ def _key(ball: dict[int, int], b: int, jumps) -> tuple:
 def _order(vertices: Sequence[int], colours: Sequence[int], b: int, jumps) -> int:
     from ..bignum import count_automorphisms
     from ..lazy import digraph
-    return count_automorphisms(digraph(len(vertices), _graph(vertices, b, jumps)), sh="flm", color=list(colours))
+    return count_automorphisms(digraph(len(vertices), _graph(vertices, b, jumps)), color=list(colours))
 
 
 def _mirror(x: int, y: int, b: int, symmetric: bool) -> bool:
@@ -400,7 +401,7 @@ def _end_group(moved_zone: Sequence[int], around: Sequence[int], b: int, jumps) 
     if order == 1:
         return 1, ()
     graph = digraph(len(vertices), _graph(vertices, b, jumps))
-    gens = graph.automorphism_group(sh="flm", color=colours)
+    gens = graph.automorphism_group(sh=BLISS_SPLITTING, color=colours)
     moved = sorted({vertices[i] for g in gens for i, j in enumerate(g) if i != j})
     return order, tuple(moved)
 
@@ -551,7 +552,7 @@ def _agrees(n: int, data: PeriodicLine) -> bool:
     if found is None or max(found.values()) != data.diameter_at(n):
         return False
     graph = digraph(n, _graph(range(1, n + 1), data.b, data.jumps))
-    return count_automorphisms(graph, sh="flm") == data.order_at(n)
+    return count_automorphisms(graph) == data.order_at(n)
 
 
 def _group_words(data: PeriodicLine, n) -> str:

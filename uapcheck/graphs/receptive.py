@@ -16,6 +16,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from ..bignum import BLISS_SPLITTING
 from .build import PatternGraph
 
 EXHAUSTIVE_MAX_N = 8
@@ -336,7 +337,7 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
         if work > budget_vertices:
             raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
         g = digraph(len(colours), edges)
-        for gen in g.automorphism_group(sh="fl", color=colours):
+        for gen in g.automorphism_group(sh=BLISS_SPLITTING, color=colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if not perm:
                 continue
@@ -405,12 +406,12 @@ def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_verti
         if work > budget_vertices:
             raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
         g = digraph(len(colours), edges)
-        for gen in g.automorphism_group(sh="fl", color=colours):
+        for gen in g.automorphism_group(sh=BLISS_SPLITTING, color=colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if perm and _any_bad_among(perm, nbs, verts):
                 return _exact_witness(i, perm, n, r, "a generator of the automorphisms of the known part at "
                                       f"{i}, BLISS")
-        order = g.canonical_permutation(sh="fl", color=colours)  # canonical index c -> the vertex placed there
+        order = g.canonical_permutation(sh=BLISS_SPLITTING, color=colours)  # canonical index c -> the vertex placed there
         label = [0] * len(order)  # vertex k -> its canonical index
         for c, k in enumerate(order):
             label[k] = c

@@ -55,7 +55,7 @@ def pair_count(s: int, t: int, rho: int) -> int:
         return factorial(s) * factorial(t)
     edges = [(a, s + b) for a, b in heavy_cells(s, t, rho)]
     graph = digraph(s + t, edges + [(v, u) for u, v in edges])
-    return count_automorphisms(graph, sh="flm", color=[0] * s + [1] * t)
+    return count_automorphisms(graph, color=[0] * s + [1] * t)
 
 
 def order_at(n: int, s: int, t: int) -> int:

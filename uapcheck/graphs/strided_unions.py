@@ -180,7 +180,7 @@ def quotient_automorphisms(strides: tuple[int, ...], rho: int) -> int:
     edges = [(a, b) for a in range(k) for b in range(k) if a != b and adjacent(reps[a], reps[b], strides)]
     colours = class_offsets(data, rho)
     palette = {c: i for i, c in enumerate(sorted(set(colours)))}
-    return count_automorphisms(digraph(k, edges), sh="flm", color=[palette[c] for c in colours])
+    return count_automorphisms(digraph(k, edges), color=[palette[c] for c in colours])
 
 
 def order_at(n: int, data: StridedUnion) -> int:

@@ -54,7 +54,7 @@ from itertools import chain, compress, repeat
 from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
-from ..bignum import count_automorphisms
+from ..bignum import BLISS_SPLITTING, count_automorphisms
 from ..lazy import digraph, igraph as ig, igraph_without_numpy  # imported on first use: dense checks never need it
 
 from ..groups import group_structure as typed_structure
@@ -71,8 +71,6 @@ POSITIONAL_KINDS = ("none", "absolute")
 MAX_GENERATOR_ENTRIES = 5_000_000
 #: The part of G permuting twin classes is named by structure up to this many classes (class_action).
 MAX_NAMED_CLASSES = 20_000
-#: BLISS splitting heuristic (first largest maximally non-equitable cell).
-SPLITTING = "flm"
 
 
 @dataclass(frozen=True)
@@ -903,7 +901,7 @@ class _Solution:
                     base[v] = 1
             with _no_gc():
                 colours = base if _degrees_spread(st.support) else _invariant_colours(g, base, st.support)
-            pinned = count_automorphisms(g, sh=SPLITTING, color=colours)
+            pinned = count_automorphisms(g, color=colours)
             kept = 1
             for size, count in sizes.items():
                 kept *= _factorial(size - 1) ** count
@@ -914,10 +912,10 @@ class _Solution:
             # degrees alone separate most positions (random arcs): BLISS counts on the quotient's own colours;
             # the distance invariant (the same count) is made only if the names or generators ask for it
             qgraph, colours = self._raw_quotient = _quotient(st, self.classes)
-            self.q_order = count_automorphisms(qgraph, sh=SPLITTING, color=colours)
+            self.q_order = count_automorphisms(qgraph, color=colours)
         else:
             self._make_quotient()
-            self.q_order = count_automorphisms(self.qgraph, sh=SPLITTING, color=self.qcolours)
+            self.q_order = count_automorphisms(self.qgraph, color=self.qcolours)
         self.order = self.q_order * in_classes
         self._qgens: Optional[list] = None
 
@@ -952,7 +950,7 @@ class _Solution:
         """BLISS's generators of Aut(quotient), as permutations of the class indices (cached)."""
         if self._qgens is None:
             q = len(self.classes)
-            raw = (self.qgraph.automorphism_group(sh=SPLITTING, color=self.qcolours)
+            raw = (self.qgraph.automorphism_group(sh=BLISS_SPLITTING, color=self.qcolours)
                    if self.q_order > 1 else [])
             self._qgens = [tuple(g[:q]) for g in raw]
         return self._qgens
@@ -970,7 +968,7 @@ class _Solution:
                 x = parent[x]
             return x
         if self.q_order > 1:
-            for qg in self.qgraph.automorphism_group(sh=SPLITTING, color=self.qcolours):
+            for qg in self.qgraph.automorphism_group(sh=BLISS_SPLITTING, color=self.qcolours):
                 for k in range(len(classes)):
                     a, b = find(k), find(qg[k])
                     if a != b:

@@ -33,7 +33,7 @@ from operator import ne
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from ..bignum import count_automorphisms
+from ..bignum import BLISS_SPLITTING, count_automorphisms
 from ..groups import offset_class, orbits
 from .build import PatternGraph
 
@@ -758,16 +758,16 @@ class _RootedView:
         return tuple(sorted(zip(self.colours, g.indegree(), g.outdegree())))
 
     def automorphism_order(self) -> int:
-        return count_automorphisms(self.graph, sh="flm", color=self.colours)
+        return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
-        gens = self.graph.automorphism_group(sh="flm", color=self.colours)
+        gens = self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def _canonical_labels(self) -> tuple[list[int], list[int]]:
         """(v ↦ its canonical index, the colours in canonical order). igraph returns, for each canonical index k,
         the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse."""
-        order = self.graph.canonical_permutation(sh="flm", color=self.colours)
+        order = self.graph.canonical_permutation(sh=BLISS_SPLITTING, color=self.colours)
         m = len(order)
         lab = [0] * m
         for k, v in enumerate(order):

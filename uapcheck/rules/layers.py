@@ -9,6 +9,7 @@ from typing import Optional, Sequence, TypeVar
 
 from .. import proof
 from .. import spec as S
+from ..bignum import AutomorphismCountsDisagree
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, build_graph, symmetry_group
 from ..graphs.layers import LayerSequence, connectivity, least_layers
@@ -309,7 +310,7 @@ def layered_premises(spec: S.Spec):
     try:
         with time_limit("computing the automorphism group of every layer", 60.0):
             grp = symmetry_group(graphs)
-    except BudgetExceeded as exc:
+    except (BudgetExceeded, AutomorphismCountsDisagree) as exc:
         return undecided(str(exc))
     gens = tuple(tuple(g) for g in (grp.generators or ()))
     name = grp.name if not (grp.structure and (grp.name is None or grp.name.startswith("stabilizer"))) else (

@@ -16,7 +16,7 @@ from .. import proof
 from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAIM, token, X_J
 from ..claim import Claim, claim as claim_of, eq, Formula, math, written
 from .. import spec as S
-from ..bignum import show_order
+from ..bignum import AutomorphismCountsDisagree, show_order
 from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
                             DepthOneLabelled,
                             FarPair, Generators, GlobalUnion, HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
@@ -764,6 +764,9 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
                                f"suffice ran out of its backstop clock ({ROOTED_VIEWS_BACKSTOP:.0f} s of CPU, far "
                                "above its work bounds)")
+        except AutomorphismCountsDisagree as exc:
+            count = LayerCount(diameter + 1, False, f"view argument; the exact test of whether D layers suffice is "
+                               f"not established ({exc})")
         if spec.positional != "none" and count.layers > diameter:
             # The count is the base family's; with the encoding fewer layers might do.
             count = LayerCount(count.layers, False, count.method + " (for the family without the "
@@ -796,7 +799,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     try:
         with time_limit("computing the automorphism group", 60.0):
             grp = symmetry_group(graphs, _biases(spec), spec.positional)
-    except BudgetExceeded as exc:
+    except (BudgetExceeded, AutomorphismCountsDisagree) as exc:
         grp, undecided_group = None, str(exc)
     # one unbiased head without a positional encoding: G is the union's whole automorphism group, so
     # the diameter's probe loop takes its orbits from G instead of running BLISS a second time

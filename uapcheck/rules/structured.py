@@ -15,6 +15,7 @@ import sympy
 
 from .. import spec as S
 from ..certificates import Trusted
+from ..bignum import AutomorphismCountsDisagree
 from ..budget import BudgetExceeded, time_limit
 from ..graphs import GraphTooLarge, analyze_connectivity, build_graph, is_automorphism, symmetry_group
 from ..graphs.arith import has_path, lower_triangular, upper_triangular, uses_new_kinds
@@ -195,7 +196,7 @@ def _blockwise(spec: S.Spec):
     try:
         with time_limit("computing the automorphism group of the blocks", 60.0):
             grp = symmetry_group(blocks, [None] * len(blocks), spec.positional)
-    except BudgetExceeded as exc:
+    except (BudgetExceeded, AutomorphismCountsDisagree) as exc:
         return PatternOutcome(group_undecided(desc, str(exc)), None, tuple(structure), layers, diameter,
                               obstruction)
     if spec.positional != "none":
