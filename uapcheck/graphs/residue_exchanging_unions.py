@@ -441,7 +441,7 @@ def _full_symmetric(perms: list[tuple[int, ...]], size: int) -> Optional[list[li
     return orbits if total == len(set(perms)) else None
 
 
-def _cycles(images: Sequence[int], label) -> str:
+def cycle_notation(images: Sequence[int], label) -> str:
     """Cycle notation of the permutation x ↦ images[x] of 0..len − 1, the points written by `label`."""
     seen, out = set(), []
     for x in range(len(images)):
@@ -467,14 +467,14 @@ def map_words(m: Map, g: int) -> str:
     """A map of a class in words: π on the hubs in cycles, then its action on Y."""
     q = least_period_of(m.shifts)
     parts = []
-    hub = _cycles([x - 1 for x in m.hubs], lambda x: str(x + 1))
+    hub = cycle_notation([x - 1 for x in m.hubs], lambda x: str(x + 1))
     if hub:
         parts.append(f"{hub} on the hubs")
     moves = _residue_images(m, q)
     base = "" if m.sign > 0 else f"the reversal i ↦ {g + 1} + n − i of {{{g + 1}, …, n}}"
     if moves is not None:
         if any(moves[x] != x for x in range(q)):
-            words = f"{_cycles(moves, lambda x: str(g + 1 + x))} on the classes mod {q} of {{{g + 1}, …, n}}"
+            words = f"{cycle_notation(moves, lambda x: str(g + 1 + x))} on the classes mod {q} of {{{g + 1}, …, n}}"
             parts.append(f"{base} then {words}" if base else words)
         elif base:
             parts.append(base)

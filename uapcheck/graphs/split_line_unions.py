@@ -32,6 +32,7 @@ import sympy
 from ..spec import Pattern
 from . import coloured_lines as CL
 from .closed_forms import _atoms, _is_int, _merge, _Undecided
+from .residue_exchanging_unions import cycle_notation
 
 SECTION = "docs/theory.md §11.11, Theorem F187"
 GROUP_KIND = "split line heads"
@@ -365,26 +366,12 @@ def _classes_text(rs: Sequence[int], g: int, m: int) -> str:
            f"{{{g + 1}, …, n}}"
 
 
-def _cycles(images: Sequence[int], label) -> str:
-    seen, out = set(), []
-    for x in range(len(images)):
-        if x in seen or images[x] == x:
-            continue
-        cycle, y = [], x
-        while y not in seen:
-            seen.add(y)
-            cycle.append(label(y))
-            y = images[y]
-        out.append("(" + " ".join(cycle) + ")")
-    return "".join(out)
-
-
 def _hub_words(pi: tuple, tau: tuple, signs: tuple, g: int, m: int) -> str:
     parts = []
-    hub = _cycles([x - 1 for x in pi], lambda x: str(x + 1))
+    hub = cycle_notation([x - 1 for x in pi], lambda x: str(x + 1))
     if hub:
         parts.append(f"{hub} on the hubs")
-    moved = _cycles(tau, lambda r: str(g + 1 + r))
+    moved = cycle_notation(tau, lambda r: str(g + 1 + r))
     flipped = [r for r in range(m) if signs[r] < 0]
     if moved:
         how = "each moved in order" if not flipped else \
