@@ -106,9 +106,17 @@ def test_closed_pipe_keeps_a_failing_expect(tmp_path):
     assert codes == {1}
 
 
+# A file that takes seconds for its size (three heads whose least count reads about 1.6·10⁹ positions and arcs of
+# rooted views at n = 400, about 12 s here): it is still running when the tests below interrupt it.
+SLOW_FILE = ("tokens 400\n"
+             "attention { kernel k(x, y) = exp(x . y); pattern offsets {-6, -3, 9} }\n"
+             "attention { kernel k(x, y) = exp(x . y); pattern strided(2) }\n"
+             "attention { kernel k(x, y) = exp(x . y); pattern window(2) + strided(4) }\n")
+
+
 def test_sigint_exits_130_with_one_line(tmp_path):
     slow = tmp_path / "slow.uap"
-    slow.write_text("attention { kernel k(x, y) = 1 / sqrt(|x - y|^1000) }\n")
+    slow.write_text(SLOW_FILE)
     p = subprocess.Popen([sys.executable, "-m", "uapcheck", "--budget", "300", str(slow)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=REPO, env=env(), start_new_session=True)
     time.sleep(4)
@@ -124,7 +132,7 @@ def test_sigint_reaching_only_the_worker_is_an_interruption(tmp_path):
     # Ctrl-C signals the whole process group; when the worker dies of it before the parent sees its own
     # SIGINT, the run is still an interruption (130 and one line), never an internal error about the worker
     slow = tmp_path / "slow.uap"
-    slow.write_text("attention { kernel k(x, y) = 1 / sqrt(|x - y|^1000) }\n")
+    slow.write_text(SLOW_FILE)
     p = subprocess.Popen([sys.executable, "-m", "uapcheck", "--budget", "300", str(slow)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=REPO, env=env(), start_new_session=True)
     children: list[int] = []
