@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import signal
 import time
 
@@ -97,9 +98,11 @@ def test_file_budget_result_names_the_step_and_the_budget():
     spec = parse_source(SLOW_KERNEL + "expect uap\n")
     r = check_spec(spec, 0.5)
     assert r.verdict == "INCONCLUSIVE" and r.root.rule == "BUDGET"
-    # the head's analysis, or the sign decision inside it (a step of its own), whichever the timer fires in
-    assert any(f"CPU time budget of 0.5 s ran out in: {step}" in r.root.claim
-               for step in ("analysing head 1", "deciding the sign of a coefficient")), r.root.claim
+    # the step the timer fires in depends on the machine's speed (the head's analysis, the sign decision inside it,
+    # the radial test, ...): the claim names one step, then says how to raise the budget
+    found = re.search(r"CPU time budget of 0\.5 s ran out in: (.+) \(--budget and --memory raise the limits\)$",
+                      r.root.claim)
+    assert found and found.group(1).strip(), r.root.claim
     assert r.expect_holds is False and "not checked" in r.expect_reason
 
 
