@@ -130,13 +130,13 @@ def test_one_order_for_every_class_is_read_on_each_class():
     assert _outcome(forged, "SYM-AUT")[0] == REJECTED
 
 
-def test_a_bound_only_step_on_a_lemma_union_is_checked_as_a_bound():
-    """`window(1)` | `blocks(2)`: the union is window(1) (the `window` lemma's pattern), and the steps state only
-    D ≤ n − 1 (no diameter). They were rejected as malformed (the lemma's check read the absent diameter); the
-    spanning-part bound checks them now, and a forged bound n − 2 is rejected."""
+def test_a_lemma_union_states_its_diameter_and_the_verifier_checks_it():
+    """`window(1)` | `blocks(2)`: the union is window(1) (the `window` lemma's pattern). Its steps once stated only
+    D ≤ n − 1 and were rejected as malformed; the engine now states D = n − 1 itself (closed_connectivity reads the
+    heads' normal form), the verifier checks it by the lemma on the union, and a forged n − 2 is rejected."""
     cert = heads_certificate("window(1)", "blocks(2)")
-    assert _step(cert, "PAT-CONNECTED")["data"]["diameter"] is None
+    assert _step(cert, "PAT-CONNECTED")["data"]["diameter"] == {"op": "+", "args": [-1, {"sym": "n"}]}
     _complete(cert)
     forged = copy.deepcopy(cert)
-    _step(forged, "PAT-CONNECTED")["data"]["diameter bound"] = {"op": "+", "args": [-2, {"sym": "n"}]}
+    _step(forged, "PAT-CONNECTED")["data"]["diameter"] = {"op": "+", "args": [-2, {"sym": "n"}]}
     assert _outcome(forged, "PAT-CONNECTED")[0] == REJECTED
