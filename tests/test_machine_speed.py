@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 # A child process whose CPU clock runs `k` times as fast as the real one (k > 1: a slower machine). It prints, on
-# its last line of standard error, the CPU seconds and the largest resident set (KiB) of the workers it ran.
+# its last line of standard error, the CPU seconds and the largest resident set (KiB) of itself and the workers it ran.
+# Its own peak is read from /proc (VmHWM, reset at exec): its ru_maxrss keeps the resident set of the process it was
+# forked from before the exec, which is the whole pytest session's in a long run.
 SCALED_CLOCK = """
 import resource, signal, sys, time
 k = float(sys.argv.pop(1))
@@ -25,8 +27,9 @@ from uapcheck.cli import main
 code = main()
 used = resource.getrusage(resource.RUSAGE_CHILDREN)
 self = resource.getrusage(resource.RUSAGE_SELF)
-print(used.ru_utime + used.ru_stime + self.ru_utime + self.ru_stime, max(used.ru_maxrss, self.ru_maxrss),
-      file=sys.stderr)
+with open("/proc/self/status") as status:
+    peak = int(status.read().split("VmHWM:")[1].split()[0])
+print(used.ru_utime + used.ru_stime + self.ru_utime + self.ru_stime, max(used.ru_maxrss, peak), file=sys.stderr)
 sys.exit(code)
 """
 

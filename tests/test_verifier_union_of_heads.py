@@ -71,7 +71,9 @@ def test_a_changed_count_is_rejected(heads, rule, key):
 
 
 def test_a_least_flag_flipped_is_rejected():
-    cert = heads_certificate(*GLOBAL_STRIDED)  # D + 1 = 3, not shown least
+    # `window(2) + global(1)` | `strided(3)` is now stated least (D = 2, Theorem F33 class by class), so the flag is
+    # flipped on a count that is still not shown least: `strided(4)` | `window(1)`, 4 layers.
+    cert = heads_certificate("strided(4)", "window(1)")
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert step["data"]["least"] is False
     assert rejects(forged(cert, "PAT-LAYERS", "least", True), "PAT-LAYERS")

@@ -1,6 +1,7 @@
 """PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
-arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes, F192 (F70 and F124 classes at a growing D); F75 in verifier/straight_heads.py, F143 in
-verifier/cyclic_window_heads.py), re-checked with the verifier's own code: its own family table or
+arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes, F170 (F124 with F33's global fixed),
+F193 (each class with the union's own D there), F192 (F70 and F124 classes at a growing D); F75 in
+verifier/straight_heads.py, F143 in verifier/cyclic_window_heads.py), re-checked with the verifier's own code: its own family table or
 lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
 
 What is checked (a certificate of kind "head layers"):
@@ -354,7 +355,7 @@ def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple,
     at every length of the class from its bound up to the verifier's own N = 2(2K + 2) + L, plus M − 1, rules the
     reflection out at every position (the profile argument carries (X) to every larger length of the class)."""
     reach, period = sizes
-    # the union's group: the reflection, or F33's reflection of {2, …, n} beside global(1) (1 fixed, in every ball)
+    # the union's group: the reflection, or F33's reflection of {2, …, n} beside global(1) (F170: 1 fixed, in every ball)
     fixed = 0 if fam.name is not None and fam.name("reflection") else \
         1 if fam.theorem == "F33" and fam.name is not None and fam.name("the reflection of {2, …, n}") else None
     if fixed is None or not _same_order_on_class(fam, sympy.Integer(2), n, m, r):
@@ -441,7 +442,7 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             raise Trust("F86: the union of the heads is not in the verifier's family table")
         if fam.coprime_to > 1 or not fam.least:
             raise Reject("F86: the union's theorem does not prove a least count")
-        dexpr = fam.d(n)  # constant, or by residue of n mod the union's period (a multiple of which m is, below)
+        dexpr = fam.d(n)  # constant, or by residue of n mod the union's period (F193; a multiple of which m is, below)
         gmod, orders = _heads_orders(ctx, cert, pats, n)
         for q, what in ((gmod, "the group's modulus"), (fam.modulus, "the union's order modulus"),
                         (fam.period, "the union's period")):
