@@ -622,7 +622,7 @@ def printable_block(text: str) -> str:
 
 def _check_one(item: _Input, ns, console):
     """The outcome of one file; cacheable when nothing that depends on the machine (a budget running out,
-    a token graph refused for the memory available) shaped it."""
+    a token graph refused for the file's --memory and time budget) shaped it."""
     from .budget import BudgetExceeded, FileBudgetExceeded
     from .graphs.build import GraphTooLarge
     before = (BudgetExceeded.raised, FileBudgetExceeded.raised, GraphTooLarge.refused_for_resources)

@@ -12,7 +12,7 @@ The key (a SHA-256) covers:
 
 Only reports that are a function of that key are kept: a file checked to its verdict (exit code 0 or 1;
 never an input or internal error) without any budget running out (a local step budget, the file's CPU
-budget, its memory, or a token graph refused for the memory available). `--plot`, `--certificate` and
+budget, its memory, or a token graph refused for the file's --memory and time budget). `--plot`, `--certificate` and
 `--simulate` write or add more than the report and bypass the cache, as `--no-cache` does.
 
 Entries live in `results/` under the per-user cache directory (uapcheck/user_cache.py:
