@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Union
 
 from . import spec as S
 
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, ".": 2, "^": 4}
+#: The text of each `edges { … }` list shown, while its pattern lives (equal lists have the same text).
+_SHOWN_LISTS: "weakref.WeakKeyDictionary[S.Edges, str]" = weakref.WeakKeyDictionary()
 
 
 def show_expr(e: S.Expr, parent: int = 0) -> str:
@@ -57,7 +60,10 @@ def show_pattern(p: Union[S.Pattern, S.PatternSequence]) -> str:  # noqa: C901 -
     if isinstance(p, S.RandomPattern):
         return f"random({p.r}, seed={p.seed})"
     if isinstance(p, S.Edges):
-        return "edges {" + ", ".join(f"{i} -> {j}" for i, j in p.edges) + "}"
+        shown = _SHOWN_LISTS.get(p)
+        if shown is None:  # a listed pattern is shown in several steps' claims: its text is made once
+            shown = _SHOWN_LISTS[p] = "edges {" + ", ".join(f"{i} -> {j}" for i, j in p.edges) + "}"
+        return shown
     if isinstance(p, S.PatternUnion):
         return " + ".join(show_pattern(q) for q in p.parts)
     if isinstance(p, S.PatternIntersection):

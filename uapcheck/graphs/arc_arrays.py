@@ -171,10 +171,9 @@ def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int, l
     mask = np.zeros(n, dtype=np.uint64)
     mask[np.asarray(sources, dtype=np.int64)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
     masks = [mask]
+    buf = np.empty_like(mask)
     while len(tails):
-        nxt = mask.copy()
-        for column in columns:
-            nxt |= mask[column]
+        nxt = _or_of_columns(mask, columns, np.empty_like(mask), buf)
         if rest is not None:
             rest_heads, rest_tails, rest_starts = rest
             nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts)
@@ -216,6 +215,25 @@ def spread_lowered(ub, changed, indptr, tails) -> None:
             front = ws[np.concatenate(([True], ws[1:] != ws[:-1]))]
         else:
             front = np.flatnonzero(np.bincount(ws, minlength=len(ub)))
+
+
+def _or_of_columns(mask, columns, out, buf):
+    """``out`` (returned) := ``mask`` or-ed with ``mask``'s rows gathered by each padded column (`_padded_rows`): one
+    level of a bit-parallel search. The first column is gathered straight into ``out`` and ``mask`` or-ed in after
+    (the same bits as a copy of ``mask`` or-ed with every column, one pass over the words fewer); ``buf``: an array
+    of ``mask``'s shape for the other columns (None: made here)."""
+    import numpy as np
+    if not columns:
+        np.copyto(out, mask)
+        return out
+    np.take(mask, columns[0], axis=0, out=out, mode="clip")  # every index is a position: clip never clips
+    np.bitwise_or(out, mask, out=out)
+    if len(columns) > 1:
+        buf = np.empty_like(mask) if buf is None else buf
+        for column in columns[1:]:
+            np.take(mask, column, axis=0, out=buf, mode="clip")
+            np.bitwise_or(out, buf, out=out)
+    return out
 
 
 def _and_of_rows(mask):
@@ -262,11 +280,7 @@ def wide_search(indptr, tails, n: int, sources: Sequence[int], last_level: Optio
             found |= common
         if bool((first >= 0).all()) or (last_level is not None and level >= last_level) or not len(tails):
             return first, mask, level
-        nxt = spare if spare is not None else np.empty_like(mask)
-        np.copyto(nxt, mask)
-        for column in columns:
-            np.take(mask, column, axis=0, out=buf, mode="clip")  # every index is a position: clip never clips
-            nxt |= buf
+        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf)
         if rest is not None:
             rest_heads, rest_tails, rest_starts = rest
             nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts, axis=0)

@@ -1216,7 +1216,7 @@ def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional
     source's eccentricity is the first level at which every position holds its bit. None when some position is never
     reached, or, with ``cap``, when some source's eccentricity is above it (the search stops at level ``cap``)."""
     import numpy as np
-    from .arc_arrays import _and_of_rows
+    from .arc_arrays import _and_of_rows, _or_of_columns
     k = len(sources)
     words = -(-k // 64)
     index = np.arange(k, dtype=np.int64)
@@ -1239,11 +1239,7 @@ def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional
             return ecc.tolist()
         if cap is not None and level >= cap:
             return None
-        nxt = spare if spare is not None else np.empty_like(mask)
-        np.copyto(nxt, mask)
-        for column in columns:
-            np.take(mask, column, axis=0, out=buf, mode="clip")  # positions 0..n − 1 by construction: never clipped
-            nxt |= buf
+        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf)
         if rest is not None:
             heads, tails, starts = rest
             nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts, axis=0)

@@ -28,7 +28,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from .build import PatternGraph, code_array
+from .build import PatternGraph, code_array, code_endpoints
 
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
@@ -55,7 +55,7 @@ class ArcArrays:
 
     def __init__(self, graphs: Sequence[PatternGraph]):
         import numpy as np
-        from .arc_arrays import out_csr, union_codes
+        from .arc_arrays import graph_csr, out_csr, union_codes
 
         distinct = list(dict.fromkeys(graphs))
         n = distinct[0].n
@@ -63,15 +63,21 @@ class ArcArrays:
         self.head_codes = [code_array(g) for g in distinct]
         codes = union_codes(distinct)
         self.codes = codes
-        self.src, self.dst = codes // n, codes % n
         label = np.zeros(len(codes), dtype=np.uint64)
-        if len(distinct) > 1:
+        if len(distinct) == 1:
+            # one graph: its cached endpoints and lists, the same values as below (the diameter's searches made them),
+            # so the far sets' searches also find the padded rows those searches laid out
+            self.src, self.dst = code_endpoints(distinct[0])
+            self.out_ptr, self.out_to = graph_csr(distinct[0], "out")
+            self.in_ptr, self.in_from = graph_csr(distinct[0], "in")
+        else:
+            self.src, self.dst = codes // n, codes % n
             for h, hc in enumerate(self.head_codes):
                 label |= np.isin(codes, hc).astype(np.uint64) << np.uint64(h)
+            self.out_ptr, self.out_to = out_csr(codes, n)
+            self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
         self.label = label
         self.head_indeg = [np.bincount(hc % n, minlength=n) for hc in self.head_codes]
-        self.out_ptr, self.out_to = out_csr(codes, n)
-        self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
         self.indegree = np.diff(self.in_ptr)
         self._by_target: Optional[tuple] = None  # `_by_target`'s arrays, made on first use
         self._base_rounds: Optional[_BaseRounds] = None  # the rounds of Γ^∅ for `marked_refinement`, made on first use
