@@ -163,6 +163,15 @@ def test_a_wrong_eccentricity_is_rejected(cert, large_path, k, delta):
     assert got.outcome == REJECTED and "eccentricity" in got.reason
 
 
+@pytest.mark.parametrize("k,other", [(0, 1), (5, -1)])
+def test_a_seed_listed_twice_is_rejected(cert, large_path, k, other):
+    def change(c):
+        seeds = _step(c, "PAT-CONNECTED")["certificate"]["seeds"]
+        seeds[other] = list(seeds[k])  # the same position and eccentricity: every claim still true
+    got, _ = _outcome(_with(cert, change), "PAT-CONNECTED")
+    assert got.outcome == REJECTED and "listed twice" in got.reason
+
+
 def test_a_diameter_one_too_small_is_rejected(cert, large_path):
     def change(c):
         for rule in ("PAT-CONNECTED", "PAT-LAYERS"):
