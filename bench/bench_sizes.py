@@ -56,6 +56,9 @@ CASES = [
     ("blocks(2000000) + window(3)", 1048576, "blocks(2000000) + window(3)", 3.0),
     ("blocks(600000) + window(2) cyclic", 1048576, "blocks(600000) + window(2) cyclic", 3.0),
     ("blocks(524288) + strided(3) + global(1)", 1048576, "blocks(524288) + strided(3) + global(1)", 3.0),
+    # no small stand-in: the quotient at the true class sizes (Theorem F181)
+    ("blocks(600000) + strided(4)", 1048576, "blocks(600000) + strided(4)", 3.0),
+    ("blocks(700) + global(1)", 1200, "blocks(700) + global(1)", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
@@ -69,7 +72,9 @@ LISTING = "edges listing "
 # decided on the twin quotient (docs/theory.md Theorem F196): the token graph is never built, a small stand-in is
 TWIN_CASES = {"blocks(524288) + global(1)", "blocks(699051) + global(1)", "blocks(1048575) + global(1)",
               "blocks(600000) + window(1)", "blocks(2000000) + window(3)", "blocks(600000) + window(2) cyclic",
-              "blocks(524288) + strided(3) + global(1)"}
+              "blocks(524288) + strided(3) + global(1)", "blocks(700) + global(1)"}
+# decided on the twin quotient itself at the true class sizes (Theorem F181): neither token graph nor stand-in
+QUOTIENT_CASES = {"blocks(600000) + strided(4)", "blocks(524288) + strided(3) + global(1)"}
 
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
@@ -244,7 +249,8 @@ def _case_rows(cases, repeat: int) -> list[str]:
                 ratios_cpu.append(cpu / ((b1[0] + b2[0]) / 2))
                 ratios_wall.append(wall / ((b1[1] + b2[1]) / 2))
                 decided = _decided(out)
-            floor = ("no token graph (twin quotient stand-in)" if label in TWIN_CASES
+            floor = ("no token graph (twin quotient at the true sizes)" if label in QUOTIENT_CASES
+                     else "no token graph (twin quotient stand-in)" if label in TWIN_CASES
                      else "no graph (closed forms)")
             if _needs_graph(pattern):
                 arcs = os.path.join(tmp, "arcs.npy")

@@ -1,7 +1,8 @@
 """A union with few wide blocks at a concrete n, decided on its twin quotient (Lemma L, Theorem F196, docs/theory.md
 §11.11): the stand-in graph (the quotient blown up by R-equivalent small sizes) is decided by the concrete engine,
-and its connectivity, diameter, least layer count and class permutations are the pattern's; G is named by its
-twin classes. No arc of the pattern is built."""
+and its connectivity, diameter, least layer count and class permutations are the pattern's; or, when no small
+stand-in exists, the quotient itself at the true sizes (Lemma N, Theorem F181: a search over class maps,
+graphs/twin_views.py). G is named by its twin classes. No arc of the pattern is built."""
 from __future__ import annotations
 
 import dataclasses
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 
 ENGINE = "graphs.twin_quotient"
 THEOREM = "Lemma L, Theorem F196, docs/theory.md §11.11"
+THEOREM_N = "Lemma N, Theorem F181, docs/theory.md §11.11"
+#: a stand-in of more positions than this is not built when the quotient itself decides (Theorem F181)
+STANDIN_MAX = 120
 
 
 def _run_text(runs) -> str:
@@ -53,8 +57,8 @@ class TwinDecision:
     the class permutations that keep the quotient and the sizes (|G| = exchanges · ∏ c_t!)."""
 
     quotient: "Quotient"
-    small: tuple
-    standin_n: int
+    small: Optional[tuple]  # None: decided on the quotient itself (Theorem F181), no stand-in
+    standin_n: Optional[int]
     pair: Optional[tuple[int, int]]
     diameter: Optional[int]
     count: Optional["LayerCount"]
@@ -79,8 +83,9 @@ def _approximately(sizes, exchanges: int) -> str:
 
 def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
     """The twin quotient route at a concrete n, or None when it does not apply (not one unbiased head without a
-    positional encoding, not `blocks(b)` beside window/offsets/dilated/strided/global/star parts, too many twin classes, or
-    sizes without an R-equivalent stand-in)."""
+    positional encoding, not `blocks(b)` beside window/offsets/dilated/strided/global/star parts, too many twin
+    classes, or sizes without an R-equivalent stand-in that the quotient itself does not decide either). A stand-in
+    above STANDIN_MAX positions, or none, leaves the decision to the quotient at the true sizes (Theorem F181)."""
     from . import pattern as P
     from ..graphs import analyze_connectivity, build_graph
     from ..graphs.symmetry import symmetry_group
@@ -92,8 +97,10 @@ def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
     if q is None:
         return None
     small = T.stand_in_sizes(q.sizes)
-    if small is None:
-        return None
+    if small is None or sum(small) > STANDIN_MAX:
+        on_quotient = _on_quotient(q)
+        if on_quotient is not None or small is None:
+            return on_quotient
     n2, pairs = T.stand_in_arcs(q, small)
     if len(pairs) > 400_000:
         return None
@@ -130,6 +137,40 @@ def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
     return TwinDecision(q, small, n2, None, diameter, count, witness, exchanges)
 
 
+def _on_quotient(q: "Quotient") -> Optional[TwinDecision]:
+    """The decision of Theorem F181 on the quotient at the true sizes, in the pattern's positions (the first members
+    of the classes), or None when it does not apply."""
+    from . import pattern as P
+    from ..graphs import twin_views as V
+    found = V.decide(q)
+    if found is None:
+        return None
+    first = [next(iter(_members(r))) for r in q.runs]
+    if found.pair is not None:
+        t, u = found.pair
+        return TwinDecision(q, None, None, (first[t], first[u]), None, None, None, found.exchanges)
+    assert found.diameter is not None and found.layers is not None
+    witness = None
+    if found.swap is not None:
+        r, t, u = found.swap
+        root = next((x for x in _members(q.runs[r]) if x not in (first[t], first[u])), first[r])
+        witness = {"diameter": found.diameter, "position": root, "swap": [first[t], first[u]],
+                   "found by": "a transposition of two twin classes, checked on the quotient (Theorem F181)"}
+    if found.witness_exists:
+        outcome = f"a view witness of depth {found.diameter} exists, so {found.layers} layers are least"
+    else:
+        outcome = f"no view witness of depth {found.diameter} exists at any class, so {found.layers} layers suffice"
+    method = ("the twin quotient's class maps at the true class sizes (Lemma N, Theorem F181, docs/theory.md "
+              "§11.11): " + outcome)
+    count = P.LayerCount(found.layers, True, method, witness)
+    return TwinDecision(q, None, None, None, found.diameter, count, witness, found.exchanges)
+
+
+def _members(runs):
+    from ..graphs.twin_quotient import members
+    return members(runs)
+
+
 def twin_outcome(spec: S.Spec):
     """The pattern outcome from the twin quotient (`twin_decision`), or None when the route does not apply."""
     from . import pattern as P
@@ -139,13 +180,24 @@ def twin_outcome(spec: S.Spec):
         return None
     q, small, n2 = found.quotient, found.small, found.standin_n
     desc = P._describe(spec)
-    classes = [{"positions": _run_text(r), "size": c, "stand-in size": c2} for r, c, c2 in zip(q.runs, q.sizes, small)]
-    ev = {"twin classes": classes, "stand-in positions": n2, "theorem": THEOREM}
-    reason = ("Lemma L (Theorem F196, docs/theory.md §11.11): the twin classes are read off the parts' neighbour "
-              "intervals, and the stand-in graph (the twin quotient blown up by R-equivalent sizes, R = Σ min(c_t, k)) "
-              "has the pattern's connectivity, diameter, class permutations and view witnesses; the stand-in was "
-              "decided by the concrete engine")
-    data = {"twin classes": classes, "stand-in positions": n2}
+    if small is None:
+        classes: list[dict] = [{"positions": _run_text(r), "size": c} for r, c in zip(q.runs, q.sizes)]
+        ev: dict = {"twin classes": classes, "theorem": f"{THEOREM}; {THEOREM_N}"}
+        reason = ("Lemma L (a), (b) and Lemma N (Theorem F196 and Theorem F181, docs/theory.md §11.11): the twin "
+                  "classes are read off the parts' neighbour intervals; the pattern's connectivity, diameter and "
+                  "class permutations are its quotient's, and a view witness exists exactly when a class map of the "
+                  "view's classes keeps their arcs and the sizes of every type, decided on the quotient at the true "
+                  "class sizes")
+        data: dict = {"twin classes": classes}
+    else:
+        classes = [{"positions": _run_text(r), "size": c, "stand-in size": c2}
+                   for r, c, c2 in zip(q.runs, q.sizes, small)]
+        ev = {"twin classes": classes, "stand-in positions": n2, "theorem": THEOREM}
+        reason = ("Lemma L (Theorem F196, docs/theory.md §11.11): the twin classes are read off the parts' neighbour "
+                  "intervals, and the stand-in graph (the twin quotient blown up by R-equivalent sizes, R = Σ "
+                  "min(c_t, k)) has the pattern's connectivity, diameter, class permutations and view witnesses; the "
+                  "stand-in was decided by the concrete engine")
+        data = {"twin classes": classes, "stand-in positions": n2}
     structure: list = []
     obstruction = None
     layers = diameter = None
@@ -159,8 +211,9 @@ def twin_outcome(spec: S.Spec):
         connected = P.connected_step(desc, Trusted(ENGINE, reason, dict(data, diameter=diameter, exact=True)), ev)
         structure.append(connected)
         layers = count.layers
-        method = (f"{count.method}, on the stand-in graph of {n2} positions, whose answer is the pattern's by Lemma L "
-                  f"(Theorem F196, docs/theory.md §11.11)")
+        method = count.method if small is None else (
+            f"{count.method}, on the stand-in graph of {n2} positions, whose answer is the pattern's by Lemma L "
+            f"(Theorem F196, docs/theory.md §11.11)")
         cert = Trusted(ENGINE, reason, dict(data, layers=layers, diameter=diameter, least=count.exact,
                                             witness=found.witness))
         structure.append(P.layers_step(connected, diameter, layers, count.exact, method, found.witness, family=cert))
@@ -174,6 +227,8 @@ def twin_outcome(spec: S.Spec):
     stated = order if isinstance(order, int) else _approximately(q.sizes, exchanges)
     info = GroupInfo(name, order, ())
     gev = {"structure": name, "twin classes": classes, "theorem": THEOREM,
-           "method": "the symmetric groups of the twin classes, with the stand-in's class permutations (Lemma L (c))"}
+           "method": ("the symmetric groups of the twin classes, with the quotient's class permutations (Lemma L (b))"
+                      if small is None else
+                      "the symmetric groups of the twin classes, with the stand-in's class permutations (Lemma L (c))")}
     gstep = group_step(desc, info, gev, Trusted(ENGINE, reason, dict(data, order=stated, shown=order)))
     return P.PatternOutcome(gstep, info, tuple(structure), layers, diameter, obstruction)

@@ -1,0 +1,247 @@
+"""A blow-up decided on its twin quotient itself, at the true class sizes (Lemma N, Theorem F181, docs/theory.md
+§11.11): strong connectivity, the diameter, the class permutations Aut_c(Q) and whether D layers suffice, without
+a stand-in graph and without any arc of the pattern.
+
+Theorem F181: when the twin classes have pairwise distinct key sets In(t), a permutation σ that keeps the keys of
+every position within distance m − 1 ≥ 1 of a root in C_r maps each such class C_s into one class C_{π(s)}, π is
+injective and keeps the arcs among those classes, and the rest of σ is any bijection that keeps, for every such s,
+whether a position is a key of C_s (its *type*). So a view witness exists iff some such π, with the sizes of each
+type equal on both sides (exact integer sums of the class sizes), admits a σ outside G; which σ are in G is read
+off the types (a class mapped onto a class, the class permutation in Aut_c(Q)). Everything is a search over the k
+classes (k ≤ 32), with exact sizes: the near-cancelling sums of equal residue cells that defeat the stand-in of
+Lemma L (`blocks(600000) + strided(4)` at n = 1,048,576) are compared as they are.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Optional
+
+from .twin_quotient import Quotient
+
+#: at most this many partial class maps are tried for the view witnesses (else the route stands aside)
+MAX_NODES = 200_000
+
+
+@dataclass(frozen=True)
+class QuotientDecision:
+    """What the quotient decides, in classes: `pair` = (t, u) when class u never reaches class t (else None);
+    the diameter; the layer count (D, or D + 1 when a view witness of depth D exists; always least); `swap`
+    = (root class, t, u) when a transposition of a member of C_t with a member of C_u is a witness at the root's
+    members; `exchanges` = |Aut_c(Q)|."""
+
+    pair: Optional[tuple[int, int]]
+    diameter: Optional[int]
+    layers: Optional[int]
+    witness_exists: Optional[bool]
+    swap: Optional[tuple[int, int, int]]
+    exchanges: int
+
+
+def _distances_to(q: Quotient, r: int) -> dict[int, int]:
+    """d_Q(s → r) for the classes s that reach r (an arc u → t when u ∈ In(t): t's members attend to u's)."""
+    dist = {r: 0}
+    queue = deque([r])
+    while queue:
+        t = queue.popleft()
+        for u in q.keys[t]:
+            if u not in dist:
+                dist[u] = dist[t] + 1
+                queue.append(u)
+    return dist
+
+
+def _automorphisms(q: Quotient) -> tuple[int, list[list[int]]]:
+    """|Aut_c(Q)| and generators: the class permutations that keep In and the sizes (BLISS on the k classes)."""
+    import igraph as ig
+    k = q.k
+    edges = [(u, t) for t in range(k) for u in q.keys[t] if u != t]
+    g = ig.Graph(n=k, edges=edges, directed=True)
+    rank = {c: x for x, c in enumerate(sorted(set(q.sizes)))}
+    colour = [rank[c] for c in q.sizes]
+    return int(g.count_automorphisms(color=colour)), [list(p) for p in g.automorphism_group(color=colour)]
+
+
+def _orbit_representatives(k: int, gens: list[list[int]]) -> list[int]:
+    seen: set[int] = set()
+    reps = []
+    for t in range(k):
+        if t in seen:
+            continue
+        reps.append(t)
+        stack = [t]
+        seen.add(t)
+        while stack:
+            x = stack.pop()
+            for g in gens:
+                if g[x] not in seen:
+                    seen.add(g[x])
+                    stack.append(g[x])
+    return reps
+
+
+def _is_automorphism(q: Quotient, rho: list[int]) -> bool:
+    return all(q.sizes[rho[t]] == q.sizes[t] and
+               all((u in q.keys[t]) == (rho[u] in q.keys[rho[t]]) for u in range(q.k)) for t in range(q.k))
+
+
+class _TooMany(Exception):
+    pass
+
+
+class _Search:
+    """The class maps π of Theorem F181 for one root class r and depth m ≥ 2."""
+
+    def __init__(self, q: Quotient, r: int, m: int, budget: list[int]):
+        self.q, self.budget = q, budget
+        dist = _distances_to(q, r)
+        self.known = sorted((s for s in dist if dist[s] <= m - 1), key=lambda s: (dist[s], s))
+        inside = set(self.known)
+        self.outside = [t for t in range(q.k) if t not in inside]
+        self.kind = {t: frozenset(s for s in self.known if t in q.keys[s]) for t in range(q.k)}
+        self.pi: dict[int, int] = {}
+
+    def types(self) -> Optional[tuple[bool, dict]]:
+        """The types of both sides under π: None when their sizes differ (condition (3)); else whether a class of
+        the view grows (condition (4) (i)) and, for each type, its classes (T_τ, U_τ)."""
+        q, pi = self.q, self.pi
+        c = q.sizes
+        balance: dict = {}
+        sides: dict = {}
+        for t in self.outside:
+            balance[self.kind[t]] = balance.get(self.kind[t], 0) + c[t]
+            sides.setdefault(self.kind[t], ([], []))[0].append(t)
+        grown = False
+        for s in self.known:
+            extra = c[pi[s]] - c[s]
+            if extra:
+                grown = True
+                balance[self.kind[s]] = balance.get(self.kind[s], 0) - extra
+        images = set(pi.values())
+        for u in range(q.k):
+            if u not in images:
+                tau = frozenset(s for s in self.known if u in q.keys[pi[s]])
+                balance[tau] = balance.get(tau, 0) - c[u]
+                sides.setdefault(tau, ([], []))[1].append(u)
+        if any(balance.values()):
+            return None
+        return grown, sides
+
+    def outside_group(self) -> bool:
+        """Whether some σ with the class map π is a witness (conditions (3) and (4))."""
+        found = self.types()
+        if found is None:
+            return False  # no bijection keeps the types
+        grown, sides = found
+        if grown:
+            return True  # a class of the view is mapped into a larger class: not onto, so σ ∉ G
+        q, c = self.q, self.q.sizes
+        rho = list(range(q.k))
+        for s in self.known:
+            rho[s] = self.pi[s]
+        swaps: list[tuple[int, int]] = []
+        for ts, us in sides.values():
+            if not (len(ts) == len(us) == 1 or all(c[x] == 1 for x in ts + us)):
+                return True  # the bijection can split a class over two classes, or fill one from two: σ ∉ G
+            for t, u in zip(ts, us):
+                rho[t] = u
+            swaps.extend(zip(ts, ts[1:]))
+        if not _is_automorphism(q, rho):
+            return True
+        for a, b in swaps:  # every choice is in G iff the exchanges of equal-type singleton classes are in Aut_c(Q)
+            exchange = list(range(q.k))
+            exchange[a], exchange[b] = b, a
+            if not _is_automorphism(q, exchange):
+                return True
+        return False
+
+    def fits(self, s: int, u: int) -> bool:
+        """π(s) = u keeps the sizes (1) and the arcs to and from the classes mapped so far (2)."""
+        q, pi = self.q, self.pi
+        keys = q.keys
+        return q.sizes[u] >= q.sizes[s] and u not in pi.values() and all(
+            (t in keys[s]) == (pi[t] in keys[u]) and (s in keys[t]) == (u in keys[pi[t]]) for t in pi)
+
+    def extend(self, x: int, starts: list[int]) -> bool:
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _TooMany
+        if x == len(self.known):
+            return self.outside_group()
+        s = self.known[x]
+        for u in (starts if x == 0 else range(self.q.k)):
+            if not self.fits(s, u):
+                continue
+            self.pi[s] = u
+            found = self.extend(x + 1, starts)
+            del self.pi[s]
+            if found:
+                return True
+        return False
+
+
+def _witness_at(q: Quotient, r: int, m: int, starts: list[int], budget: list[int]) -> bool:
+    """Whether a view witness of depth m ≥ 2 exists at the members of class r (Theorem F181); π(r) ranges over
+    `starts` (representatives of the Aut_c(Q)-orbits)."""
+    return _Search(q, r, m, budget).extend(0, starts)
+
+
+def _swap_witness(q: Quotient, r: int, m: int, exchanges_gens) -> Optional[tuple[int, int, int]]:
+    """A transposition (x y), x ∈ C_t, y ∈ C_u (t ≠ u), that is a view witness at the members of C_r, or None. Its
+    support is the diagonal (t, t), (u, u) only where the class has another member, with (t, u) and (u, t)."""
+    k, c, keys = q.k, q.sizes, q.keys
+    dist = _distances_to(q, r)
+    known = [s for s in dist if dist[s] <= m - 1]
+
+    def keeps(s: int, s2: int, t: int, u: int) -> bool:
+        support = [(w, w) for w in range(k) if w not in (t, u)] + [(t, u), (u, t)]
+        support += [(w, w) for w in (t, u) if c[w] >= 2]
+        return all((a in keys[s]) == (b in keys[s2]) for a, b in support)
+
+    for t in range(k):
+        for u in range(t + 1, k):
+            ok = True
+            for s in known:
+                others = c[s] - (s == t) - (s == u)
+                if others and not keeps(s, s, t, u):
+                    ok = False
+                    break
+                if s == t and not keeps(t, u, t, u) or s == u and not keeps(u, t, t, u):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            rho = list(range(k))
+            rho[t], rho[u] = u, t
+            if c[t] == 1 and c[u] == 1 and _is_automorphism(q, rho):
+                continue  # (x y) is then in G
+            return r, t, u
+    return None
+
+
+def decide(q: Quotient) -> Optional[QuotientDecision]:
+    """The pattern's answers from its quotient (Lemma L (a), (b); Theorem F181), or None when two classes share
+    their key set (the theorem needs distinct ones) or the search runs past MAX_NODES."""
+    k = q.k
+    if len(set(q.keys)) != k:
+        return None
+    exchanges, gens = _automorphisms(q)
+    diameter = 1 if any(c >= 2 for c in q.sizes) else 0
+    for t in range(k):
+        dist = _distances_to(q, t)
+        if len(dist) < k:
+            u = min(x for x in range(k) if x not in dist)
+            return QuotientDecision((t, u), None, None, None, None, exchanges)
+        diameter = max([diameter] + list(dist.values()))
+    if diameter <= 1:
+        return QuotientDecision(None, diameter, 1, False, None, exchanges)
+    reps = _orbit_representatives(k, gens)
+    budget = [MAX_NODES]
+    try:
+        for r in reps:
+            if _witness_at(q, r, diameter, reps, budget):
+                return QuotientDecision(None, diameter, diameter + 1, True, _swap_witness(q, r, diameter, gens),
+                                        exchanges)
+    except _TooMany:
+        return None
+    return QuotientDecision(None, diameter, diameter, False, None, exchanges)
