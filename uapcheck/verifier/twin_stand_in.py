@@ -13,8 +13,9 @@
                    views at depth D decided with nauty (views.decide, §11.9) under its whole group (nauty): by Lemma L
                    (c), for D ≥ 2, a view witness of Γ exists iff one of Γ′ does
 
-So D layers suffice (none in Γ′), or they do not (one in Γ′: a count of D, least, is rejected). Everything else stays
-with the other routes: several heads, labelled arcs (a bias, a position term or an encoding), D ≤ 1, more than
+So D layers suffice (none in Γ′), or they do not (one in Γ′: a count of D, least, is rejected). A certificate with no
+stand-in sizes (the count decided by Lemma N's class-map search on the quotient at the true sizes) is `trusted` here
+(§18.5). Everything else stays with the other routes: several heads, labelled arcs (a bias, a position term or an encoding), D ≤ 1, more than
 MAX_CLASSES classes, a stand-in above the rooted-view limit or sizes that are not R-equivalent.
 """
 from __future__ import annotations
@@ -116,6 +117,9 @@ def _stand_in_sizes(s: dict, sizes: list[int]) -> list[int]:
     verifier checks. Its classes' sizes must be the verifier's (as a multiset), else the block states other twin
     classes than the pattern's."""
     listed = s["certificate"]["data"]["twin classes"]
+    if all(isinstance(entry, dict) and "stand-in size" not in entry for entry in listed):
+        raise Trust("the count was decided on the twin quotient at the true class sizes (Lemma N's class-map search, "
+                    "docs/theory.md §11.11, no stand-in), which the verifier does not repeat")
     pairs: list[tuple[int, int]] = []
     for entry in listed:
         c, c2 = (entry.get("size"), entry.get("stand-in size")) if isinstance(entry, dict) else (None, None)
