@@ -1754,6 +1754,15 @@ class CyclicHeadsGroup(Certificate):
                 **({} if self.length is None else {"n": self.length})}
 
 
+@exact_cache(maxsize=16)
+def _exchanges_again(patterns: tuple) -> Any:
+    """Theorem F186's decision for the heads again, without the module's memo (graphs/residue_exchanging_unions.py
+    keeps the rule's): one re-decision per process for the heads, which each class's certificate compares with
+    the decision it carries (a derivation states one certificate per class of n mod Q)."""
+    from .graphs import residue_exchanging_unions as RX
+    return RX._decide(patterns, ())
+
+
 @dataclass(frozen=True)
 class ResidueExchangesGroup(Certificate):
     """G of several heads made of blocks, non-cyclic line parts and hubs whose symmetries exchange residue classes, on
@@ -1776,7 +1785,7 @@ class ResidueExchangesGroup(Certificate):
 
     def check(self) -> None:
         from .graphs import residue_exchanging_unions as RX
-        again = RX._decide(tuple(self.patterns), ())  # the decision again, without the module's memo
+        again = _exchanges_again(tuple(self.patterns))
         if again != self.found:
             _reject(ResidueExchangesGroup, "re-deciding the heads gives other symmetries, classes or ranges")
             return
@@ -1801,6 +1810,15 @@ class ResidueExchangesGroup(Certificate):
                 "order": int(self.order), **({} if self.length is None else {"n": self.length})}
 
 
+@exact_cache(maxsize=16)
+def _split_lines_again(patterns: tuple) -> Any:
+    """Theorem F187's decision for the heads again, without the module's memo (graphs/split_line_unions.py keeps the
+    rule's): one re-decision per process for the heads, which each class's certificate compares with the decision
+    it carries."""
+    from .graphs import split_line_unions as SL
+    return SL._decide(patterns, ())
+
+
 @dataclass(frozen=True)
 class SplitLinesGroup(Certificate):
     """G of several heads made of dilated and offsets parts (cyclic ones no longer than the hubs) and hubs whose line
@@ -1823,7 +1841,7 @@ class SplitLinesGroup(Certificate):
 
     def check(self) -> None:
         from .graphs import split_line_unions as SL
-        again = SL._decide(tuple(self.patterns), ())  # the decision again, without the module's memo
+        again = _split_lines_again(tuple(self.patterns))
         if again != self.found:
             _reject(SplitLinesGroup, "re-deciding the heads gives other segments, classes or ranges")
             return

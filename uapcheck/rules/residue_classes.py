@@ -20,6 +20,7 @@ from typing import Optional
 
 import sympy
 
+from ..memo import exact_cache
 
 
 @dataclass(frozen=True)
@@ -343,6 +344,7 @@ def excludes(cond, n, modulus: int, residues) -> bool:
                for r in range(both) if r % modulus in residues)
 
 
+@exact_cache()  # one closed form, split by the lengths' rule, its `applies` and the expect line alike
 def pieces_by_residue(expr, n) -> Optional[tuple[int, tuple]]:
     """(L, (e_0, …, e_{L−1})) when `expr` is a Piecewise over residues of n mod L (after folding sums such as
     D + 1 into one Piecewise): e_r is the piece that holds on n ≡ r (mod L), for every n. None when `expr`
