@@ -1,10 +1,15 @@
 """Theorem F7's base case (graphs/families.py `strided_ball_separates`): colour refinement on the ball around
 position 1, where each position's marks are the ball's positions within distance w or in its class mod s. The
 marks are read off the window and the class (about 2w + M/s positions) instead of a scan of the whole ball (M
-positions); checked against the whole-ball scan, as the engine read it before, for every w ≤ 8, 2 ≤ s ≤ w + 2 and
-radius ≤ w + 4."""
+positions), and refined on arrays (`refine_on_lists`: each position's sorted marks as a row of integers, rows told
+apart by sorting them) instead of dicts of tuples; checked against the whole-ball scan refined by `refine_on_ball`,
+as the engine read it before, for every w ≤ 8, 2 ≤ s ≤ w + 2 and radius ≤ w + 4, and the two refinements against
+each other on random marked structures (the same stable partition)."""
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
 from uapcheck.graphs import families as F
@@ -49,3 +54,26 @@ def test_the_base_case_is_the_whole_ball_scan(w):
 def test_the_merged_sparse_transformer_head_base_case():
     """window(64) + strided(64) (catalog/sparse_transformer_merged_4096.uap): the least extent is 1 + 63·64."""
     assert F.strided_base_check(64, 64) == 1 + 63 * 64
+
+
+def _partition(colour, points) -> set:
+    cells: dict = {}
+    for v in points:
+        cells.setdefault(colour[v], set()).add(v)
+    return {frozenset(c) for c in cells.values()}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_refinement_on_arrays_ends_with_the_partition_of_refinement_on_dicts(seed):
+    rng = random.Random(seed)
+    count = rng.randint(1, 30)
+    first = [rng.randint(0, 2) for _ in range(count)]
+    lists = {v: [(u, rng.randint(0, 2)) for u in rng.sample(range(count), rng.randint(0, min(count, 6)))]
+             for v in range(count)}
+    want = F.refine_on_ball(list(range(count)), dict(enumerate(first)),
+                            lambda v, colour: [(tag, colour[u]) for u, tag in lists[v]])
+    rows = np.array([v for v in range(count) for _ in lists[v]], dtype=np.int64)
+    cols = np.array([u for v in range(count) for u, _ in lists[v]], dtype=np.int64)
+    tags = np.array([tag for v in range(count) for _, tag in lists[v]], dtype=np.int64)
+    got = F.refine_on_lists(np.array(first, dtype=np.int64), rows, cols, tags)
+    assert _partition(got.tolist(), range(count)) == _partition(want, range(count))

@@ -954,21 +954,27 @@ def strided_ball_separates(w: int, s: int, radius: int) -> Optional[int]:
                         dist[v] = dist[u] + 1
                         nxt.append(v)
         frontier = nxt
-    ball = sorted(dist)
-    first, last = ball[0], ball[-1]
-
-    def joined(v):
-        # the positions u ≠ v of the ball with |v − u| ≤ w or u ≡ v (mod s): the window's, then the class's
-        # farther ones (the whole ball scanned gave the same marks, in another order: they are sorted), each with
-        # whether it is in v's class; they do not depend on the colours, so they are listed once
-        near = [(u, (v - u) % s == 0) for u in range(max(first, v - w), min(last, v + w) + 1) if u != v and u in dist]
-        return near + [(u, True) for u in range(first + (v - first) % s, last + 1, s) if abs(v - u) > w and u in dist]
-    lists = {v: joined(v) for v in ball}
-
-    def marks(v, colour):
-        return [(True, same, colour[u]) for u, same in lists[v]]
-    colour = refine_on_ball(ball, {v: dist[v] for v in ball}, marks)
-    return extent if each_alone(colour, ball, range(1, w + 1)) else None
+    import numpy as np
+    ball = np.array(sorted(dist), dtype=np.int64)
+    first, last = int(ball[0]), int(ball[-1])
+    index = np.full(last - first + 1, -1, dtype=np.int64)   # a position's row in the ball, −1 outside it
+    index[ball - first] = np.arange(len(ball))
+    # the positions u ≠ v of the ball with |v − u| ≤ w or u ≡ v (mod s), each with whether it is in v's class: the
+    # window's steps, then the class's farther ones; they do not depend on the colours, so they are listed once
+    near = np.array([d for d in range(-w, w + 1) if d], dtype=np.int64)
+    far = np.array([k * s for k in range(-(last - first) // s - 1, (last - first) // s + 2) if abs(k * s) > w],
+                   dtype=np.int64)
+    steps = np.concatenate([near, far])
+    same = np.concatenate([near % s == 0, np.ones(len(far), dtype=bool)]).astype(np.int64)
+    u = ball[:, None] + steps[None, :]
+    inside = (u >= first) & (u <= last)
+    inside[inside] = index[u[inside] - first] >= 0
+    rows = np.broadcast_to(np.arange(len(ball))[:, None], u.shape)[inside]
+    colour = refine_on_lists(np.array([dist[v] for v in ball.tolist()], dtype=np.int64), rows,
+                             index[u[inside] - first], np.broadcast_to(same[None, :], u.shape)[inside])
+    counts = np.bincount(colour)
+    return extent if all(first <= p <= last and index[p - first] >= 0 and counts[colour[index[p - first]]] == 1
+                         for p in range(1, w + 1)) else None
 
 
 #: The local view check of Theorem F7 searches the permutations of the s − 1 other residue classes; it
@@ -1400,6 +1406,44 @@ def refine_on_ball(ball, colour: dict, marks) -> dict:
         if len(set(refined.values())) == len(set(colour.values())):
             return colour
         colour = refined
+
+
+def refine_on_lists(colour, rows, cols, tags):
+    """`refine_on_ball` on arrays: the ball's positions are the rows 0..N−1 with first colours `colour` (integers),
+    and position `rows[k]` sees `cols[k]` with the mark `tags[k]` (an integer ≥ 0); a position's next colour is its
+    colour with the sorted marks (tag, colour) it sees, told apart exactly (rows of integers sorted and compared,
+    no hashing), until the number of colours stops growing. Returns the stable colouring as the ranks 0..C−1 (the
+    partition `refine_on_ball` ends with; only the colours' names differ)."""
+    import numpy as np
+    count = len(colour)
+    per_row = np.bincount(rows, minlength=count)
+    width = int(per_row.max()) if len(rows) else 0
+    start = np.concatenate([[0], np.cumsum(per_row)[:-1]])
+    colour = np.unique(colour, return_inverse=True)[1].ravel()
+    while True:
+        key = tags * (count + 1) + colour[cols]                # (tag, colour) as one integer, both exact
+        order = np.lexsort((key, rows))
+        by_row = rows[order]
+        table = np.full((count, width + 1), -1, dtype=np.int64)  # −1 pads a shorter list (every key is ≥ 0)
+        table[:, 0] = colour
+        table[by_row, np.arange(len(by_row)) - start[by_row] + 1] = key[order]
+        refined = _row_ranks(table)
+        if refined.max() == colour.max():
+            return colour
+        colour = refined
+
+
+def _row_ranks(table):
+    """The rank of each row of an integer table among its distinct rows (equal rows, equal ranks)."""
+    import numpy as np
+    order = np.lexsort(table.T[::-1])
+    ordered = table[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[0] = True
+    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    ranks = np.empty(len(ordered), dtype=np.int64)
+    ranks[order] = np.cumsum(new) - 1
+    return ranks
 
 
 def each_alone(colour: dict, ball, positions) -> bool:
