@@ -9,7 +9,12 @@ SYM-AUT when G depends on n mod L, and the step states one group per class:
 * each class's certificate is re-checked by the verifier's own check of its kind (Theorems F35–F39 for a
   "head intersection"), as a SYM-AUT step stating that class's group; a "head intersection" class must
   state the residue class of its own modulus that the class's residues lie in;
-* the step is verified when every class is; a class that is only trusted makes the step trusted.
+* the step is verified when every class is; a class that is only trusted makes the step trusted;
+* the step's `name` (the words the summary states as G) is read back as the classes' names with their conditions,
+  "W₁ if C₁, …, else W_k" (C: "n even", "n odd", "n mod m = r", "n mod m ∈ {r, …}", m dividing L), and each name must
+  hold on exactly the residues of the classes that state it (`name_states_classes`); a name that says another group
+  on some class is rejected, one not read so is left trusted. (It used to be read nowhere: the classes re-checked,
+  "reflection" in place of "reflection if n mod 7 = 0, else trivial" passed and was certified.)
 
 PAT-DISCONNECTED on residue classes of n mod g only (the verdict states the other classes): with a
 "coset invariant" certificate (Theorem F27 (a)), every head re-parsed must be cyclic offsets with integer
@@ -21,6 +26,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from typing import Optional
+
+
+#: class certificates whose structure names are checked for the order they state, their other words not compared
+#: (Theorems F186 and F187, docs/theory.md §18.5)
+WORDS_NOT_COMPARED = ("split line heads", "residue exchanging heads")
 
 
 def _stated(s) -> dict:
@@ -80,12 +92,89 @@ def check(ctx, s, check_one) -> tuple[str, str]:
             trusted.append(f"n mod {modulus} ∈ {residues}: {why}")
             continue
         reasons.append((residues, name, why))
+        if sub.get("kind") in WORDS_NOT_COMPARED:  # the order a name states is checked, not its other words (§18.5)
+            index = next((k for k, c in enumerate((s.get("data") or {}).get("classes") or [])
+                          if any(int(r) in residues for r in c["residues"])), None)
+            if index is not None and f"{s['id']} data.classes[{index}].name" not in ctx.unbound:
+                ctx.unbound.append(f"{s['id']} data.classes[{index}].name")
     if trusted:
         raise Trust("G by residue class: " + "; ".join(trusted))
+    problem = name_states_classes((s.get("data") or {}).get("name"), stated, modulus, every=not left)
+    if problem:
+        raise problem
     stated_groups = "; ".join(f"n mod {modulus} ∈ {rs}: {name}" for rs, name, _ in reasons)
     whys = list(dict.fromkeys(why for _, _, why in reasons))  # one certificate often proves every class
     return VERIFIED, (f"G on each of the {len(entries)} certified classes ({stated_groups}), each re-checked: "
                       + "; ".join(whys))
+
+
+_CONDITION = re.compile(r"n (even|odd)|n mod (\d+) = (\d+)|n mod (\d+) ∈ \{(\d+(?:, \d+)*)\}")
+
+
+def _condition_at(text: str, pos: int, modulus: int):
+    """(the residues mod `modulus` the condition at text[pos:] holds on, the position after it), or None."""
+    found = _CONDITION.match(text, pos)
+    if found is None:
+        return None
+    parity, m1, r1, m2, rs = found.groups()
+    if parity:
+        m, allowed = 2, {0 if parity == "even" else 1}
+    else:
+        m = int(m1 or m2)
+        allowed = {int(r1)} if m1 else {int(x) for x in rs.split(", ")}
+    if m < 1 or modulus % m:
+        return None
+    return frozenset(r for r in range(modulus) if r % m in allowed), found.end()
+
+
+def _read_name(text: str, pos: int, names: list, modulus: int):
+    """The pieces (name, residues or None for "else") of text[pos:], "W if C, …, else W", or None when it is not
+    of that form with the classes' names (tried longest first, with backtracking)."""
+    for word in names:
+        if text.startswith(word + " if ", pos):
+            cond = _condition_at(text, pos + len(word) + 4, modulus)
+            if cond is None:
+                continue
+            residues, end = cond
+            if end == len(text):
+                return [(word, residues)]
+            if text.startswith(", ", end):
+                rest = _read_name(text, end + 2, names, modulus)
+                if rest is not None:
+                    return [(word, residues)] + rest
+        if pos > 0 and text[pos:] == "else " + word:
+            return [(word, None)]
+    return None
+
+
+def name_states_classes(name, stated: dict, modulus: int, every: bool) -> Optional[Exception]:
+    """None when `name` states, residue by residue of n mod `modulus`, the classes' names `stated` (residue → (name,
+    order)); a Reject when it states another one on some residue; a Trust when it is not read (not of the form
+    `show_classes` writes, docs/theory.md §11.4)."""
+    from .check import Reject, Trust
+    words = {r: w for r, (w, _) in stated.items()}
+    if not isinstance(name, str) or not all(isinstance(w, str) for w in words.values()):
+        return Trust("the group's name by residue class is not read (a class without a name)")
+    names = sorted(set(words.values()), key=len, reverse=True)
+    if name in names:
+        pieces: Optional[list] = [(name, None)]
+    else:
+        pieces = _read_name(name, 0, names, modulus)
+    if pieces is None:
+        return Trust(f"the group's name {name[:80]!r} is not read as the classes' names with their conditions")
+    said: dict = {}
+    for word, residues in pieces:
+        if residues is None:
+            taken = {r for w, rs in pieces if rs is not None for r in rs}
+            residues = frozenset(r for r in (range(modulus) if every else words) if r not in taken)
+        for r in residues:
+            if said.setdefault(r, word) != word:
+                return Reject(f"the group's name states two groups for n mod {modulus} = {r}")
+    for r in range(modulus):
+        if said.get(r) != words.get(r):
+            return Reject(f"the group's name {name[:80]!r} states {said.get(r)!r} for n mod {modulus} = {r}, where "
+                          f"the class re-checked is {words.get(r)!r}")
+    return None
 
 
 def _open_classes_stated(ctx, modulus: int, left: list) -> None:

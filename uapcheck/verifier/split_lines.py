@@ -13,6 +13,7 @@ Nothing is read from uapcheck/graphs.
 """
 from __future__ import annotations
 
+import re
 from itertools import permutations, product
 from math import factorial, gcd
 from typing import Optional
@@ -238,6 +239,37 @@ def _setting_checked(cert: dict, g: int, heads) -> dict:
     return mine
 
 
+MAX_NAMED_DEGREE = 100  # a name's S_u with u beyond this is not read (u is at most the modulus m here)
+
+
+def name_order(name) -> Optional[int]:
+    """The order a class's name states, factor by factor (" × "): "trivial" 1, "C_2 ≀ S_u …" 2^u·u!, "C_2 …" 2,
+    "S_u …" u! (the names of §11.11, Theorem F187's *Names*); None when a factor is none of these (the words are
+    then not read). The words beyond the order are not compared (§18.5): the report names them."""
+    if not isinstance(name, str):
+        return None
+    out = 1
+    for factor in name.split(" × "):
+        factor = factor.strip("()")
+        wreath = re.match(r"C_2 ≀ S_(\d+)\b", factor)
+        sym = re.match(r"S_(\d+)\b", factor)
+        found = wreath or sym
+        u = int(found.group(1)) if found is not None else 0
+        if factor == "trivial":
+            continue
+        if u > MAX_NAMED_DEGREE:
+            return None
+        if wreath:
+            out *= 2 ** u * factorial(u)
+        elif re.match(r"C_2\b", factor):
+            out *= 2
+        elif sym:
+            out *= factorial(u)
+        else:
+            return None
+    return out
+
+
 def _class_check(ctx, s, cert: dict, pats, g: int, heads, mine: dict) -> tuple[str, str]:
     """The class's group re-derived at its length from N, its order, and every length below checked."""
     from .check import VERIFIED, Reject, Trust
@@ -262,6 +294,10 @@ def _class_check(ctx, s, cert: dict, pats, g: int, heads, mine: dict) -> tuple[s
     for stated in (data.get("order"), cert.get("order")):
         if stated is not None and int(stated) != order:
             raise Reject(f"Theorem F187: the order {stated} is not the class's, {order}")
+    named = name_order(data.get("name"))
+    if named is not None and named != order:
+        raise Reject(f"Theorem F187: the name {str(data.get('name'))[:80]!r} states a group of order {named}, the "
+                     f"class's has {order}")
     if start < g + 2 * mine["span"] + 2 or start % m != residue:
         raise Reject(f"Theorem F187: the class's bound {start} is not a length of the class above g + 2J + 1")
     for n in range(start, rep, m):

@@ -203,8 +203,10 @@ def _check_summary_generators(ctx, g: dict, group: dict, name) -> list[str]:
     """Generators in the summary are the group step's (whose own check puts them in G); a dense step states none, so
     there only the reflection's reversal is accepted, at a concrete n."""
     listed = g.get("generators")
-    if not listed:
+    if listed is None or listed == []:
         return []
+    if not isinstance(listed, list):
+        return [f"group: the generators {str(listed)[:40]!r} are not a list"]  # 0 or "" used to read as none
     stated = (group.get("data") or {}).get("generators")
     if stated is not None:
         return [] if listed == stated else [f"group: the certificate's generators are not those of {group['id']} "
