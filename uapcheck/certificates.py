@@ -1709,6 +1709,37 @@ class PartitionHeads(Certificate):
 
 
 @dataclass(frozen=True)
+class GridHubsGroup(Certificate):
+    """G of a head `blocks(b) + strided(s)` beside heads of hubs at symbolic n (docs/theory.md §11.11, Theorem F171):
+    b, s, the hub counts, L, N and the order on every residue class of n mod L with the class's range. The check
+    re-runs the decision (graphs/grid_hub_heads.py); the verifier (uapcheck/verifier/grid_hubs.py) re-derives every
+    class with its own marked partitions and nauty's order."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.grid_hub_heads.GridHubs
+    order: Any             # the stated group's order (an expression in n)
+    kind = "grid hub heads"
+
+    def check(self) -> None:
+        from .graphs import grid_hub_heads as GH
+        again = GH._decide.__wrapped__(tuple(self.patterns), ())  # the decision again, without the module's memo
+        if again is None or again != self.found:
+            _reject(GridHubsGroup, "re-deciding the heads gives other classes or ranges")
+            return
+        n = sympy.Symbol("n", integer=True, positive=True)
+        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        order = order.xreplace({x: n for x in order.free_symbols})
+        if not any(is_zero(c.expression(n, again.modulus) - order) for c in again.classes):
+            _reject(GridHubsGroup, f"the order {self.order} is not a class's")
+
+    def to_json(self) -> Any:
+        from .verifier.trees import encode
+        from .graphs.grid_hub_heads import SECTION, grid_json
+        return {"kind": self.kind, "section": SECTION, **grid_json(self.found),
+                "order": encode(sympy.sympify(self.order, strict=True))}  # safe: strict (no text parsed)
+
+
+@dataclass(frozen=True)
 class CyclicHeadsGroup(Certificate):
     """G of several heads whose union is a cyclic window, or one-sided cyclic offsets (docs/theory.md §11.11, Theorem
     F153): F143's data (the radius, the zone's sides, the case, the zone positions where ρ_Z fails) and the group it

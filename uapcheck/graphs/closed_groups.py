@@ -118,6 +118,10 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
             cases = split_cases([p for p, _ in pairs], n, params)
             if cases:
                 return ClosedForm(tuple(cases))
+            from .grid_hub_heads import group_cases as grid_cases  # blocks and classes beside hubs (Theorem F171)
+            cases = grid_cases([p for p, _ in pairs], n, params)
+            if cases:
+                return ClosedForm(tuple(cases))
     elif (len(pairs) > 1 and positional == "none" and all(b is None for _, b in pairs) and n.is_Integer
           and not _holds_at(found, n)):
         # a concrete length the heads' own closed forms leave open: the class of Theorems F35–F39 holding at

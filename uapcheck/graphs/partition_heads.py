@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial, gcd
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 import sympy
 from sympy import And, Eq, Ge, Integer, Mod
@@ -163,12 +163,21 @@ class _Structure:
 
 
 def structure_at(heads: Sequence[PartitionHead], n: int) -> _Structure:
-    sides = [parts_at(h, n) for h in heads]
+    sides = []
+    for h in heads:
+        parts, marked = parts_at(h, n)
+        sides.append(([(marked, True)] if marked else []) + [(p, False) for p in parts])
+    return structure_of(sides, n)
+
+
+def structure_of(sides: Sequence[Sequence[tuple[frozenset, bool]]], n: int) -> _Structure:
+    """The cells and H's twin classes of two partitions of 1..n, each given as its parts with a mark (a marked part
+    is fixed: it is its own twin class)."""
     vertices = []
     owner: list[dict[int, int]] = [{}, {}]  # position -> vertex index, per side
-    for side, (parts, marked) in enumerate(sides):
-        for part in ([marked] if marked else []) + parts:
-            vertices.append((side, part, part is marked and bool(marked)))
+    for side, parts in enumerate(sides):
+        for part, mark in parts:
+            vertices.append((side, part, mark))
             for x in part:
                 owner[side][x] = len(vertices) - 1
     cells: dict = {}
@@ -191,10 +200,10 @@ def _insert(x: int, at: int, length: int) -> int:
     return x if x <= at else x + length
 
 
-def _growth(heads: Sequence[PartitionHead], n: int, at: int, modulus: int) -> Optional[tuple]:
+def _growth(structure: Callable[[int], _Structure], n: int, at: int, modulus: int) -> Optional[tuple]:
     """Cells and twin classes at n mapped into n + L by inserting L positions after ``at``: (power X, the
     factorial terms (size, growth)), or None when a new twin class appears (the argument does not apply)."""
-    old, new = structure_at(heads, n), structure_at(heads, n + modulus)
+    old, new = structure(n), structure(n + modulus)
     cell_of = {x: k for k, c in enumerate(new.cells) for x in c}
     terms = []
     hit = set()
@@ -243,20 +252,23 @@ def _lcm(a: int, b: int) -> int:
     return a * b // gcd(a, b)
 
 
-def _class_order(patterns: tuple, params: Mapping, hs: list, residue: int, start: int, modulus: int) -> Optional[ClassOrder]:
-    """The order formula on one residue class (Theorem F72 (c)), read at its base and checked two periods on."""
+def _class_order(order_at: Callable[[int], int], structure: Callable[[int], _Structure], residue: int, start: int,
+                 modulus: int, floor_n: int) -> Optional[ClassOrder]:
+    """The order formula on one residue class (Theorem F72 (c)), read at its base and checked two periods on against
+    the exact order ``order_at``; the class's range goes down by whole periods to ``floor_n`` while the formula equals
+    it."""
     base = start + (residue - start) % modulus
-    grown = _growth(hs, base, start - modulus, modulus)
+    grown = _growth(structure, base, start - modulus, modulus)
     if grown is None:
         return None
     power, terms = grown
-    st = structure_at(hs, base)
+    st = structure(base)
     fixed = 1
     for c in st.cells:
         fixed *= factorial(len(c))
     for cls in st.classes:
         fixed *= factorial(len(cls))
-    order = _order_engine(patterns, base, params)
+    order = order_at(base)
     if order % fixed:
         return None
     constant = order // fixed
@@ -268,11 +280,10 @@ def _class_order(patterns: tuple, params: Mapping, hs: list, residue: int, start
             folded[(z, d)] += 1
     found = ClassOrder(residue, base, base, constant, power, tuple(sorted((z, d, m) for (z, d), m in folded.items())))
     for again in (base + modulus, base + 2 * modulus):
-        if found.at(again, modulus) != _order_engine(patterns, again, params):
+        if found.at(again, modulus) != order_at(again):
             return None
     low = base
-    floor_n = max(valid_from(h) for h in hs)
-    while low - modulus >= floor_n and found.at(low - modulus, modulus) == _order_engine(patterns, low - modulus, params):
+    while low - modulus >= floor_n and found.at(low - modulus, modulus) == order_at(low - modulus):
         low -= modulus
     return ClassOrder(residue, low, base, constant, power, found.factorials)
 
@@ -295,7 +306,8 @@ def _decide(patterns: tuple, params_items: tuple) -> Optional[PartitionGroup]:
         return None
     classes = []
     for residue in range(modulus):
-        found = _class_order(patterns, params, hs, residue, start, modulus)
+        found = _class_order(lambda k: _order_engine(patterns, k, params), lambda k: structure_at(hs, k), residue,
+                             start, modulus, max(valid_from(h) for h in hs))
         if found is None:
             return None
         classes.append(found)

@@ -536,6 +536,9 @@ def _several_heads_group(ctx, s):
     if kind == "cyclic window heads":  # Theorem F153: heads whose union is a cyclic window
         from . import cyclic_window_heads
         return cyclic_window_heads.group_check(ctx, s)
+    if kind == "grid hub heads":  # Theorem F171: blocks and residue classes beside hubs
+        from . import grid_hubs
+        return grid_hubs.check(ctx, s)
     if kind == "split line heads":  # Theorem F187: a line split into the classes mod m
         from . import split_lines
         return split_lines.group_check(ctx, s)
