@@ -157,3 +157,20 @@ def test_stand_in_sizes_that_are_not_r_equivalent_leave_the_count_trusted(window
     max(_classes(cert), key=lambda c: c["size"])["stand-in size"] = stand_in
     got = _layers_only(cert)
     assert got.outcome == TRUSTED and "R-equivalent" in got.reason
+
+
+def test_below_the_arc_limit_the_count_and_the_group_are_verified_without_generators():
+    """blocks(600) + window(1) at n = 1,000: the engine states the group by its twin classes, with no generators (the
+    verifier reported both the count and the group `trusted`, the G-orbits unknown); the group is now re-derived from
+    the verifier's own twin classes and nauty on the quotient, and a doubled order is rejected."""
+    cert = certificate_of(softmax_source("blocks(600) + window(1)", 1000))
+    group = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
+    assert group["data"]["generators"] is None and group["data"]["order"] is None
+    report = verify(cert)
+    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
+    assert "Theorem F196" in _pat_layers(report).reason
+    stated = group["certificate"]["data"]["order"]
+    assert stated.startswith("≈ 3.")
+    group["certificate"]["data"]["order"] = "≈ 6." + stated[4:]
+    got = next(s for s in verify(cert, only={group["id"], cert["steps"][-1]["id"]}).steps if s.id == group["id"])
+    assert got.outcome == REJECTED and "twin classes" in got.reason
