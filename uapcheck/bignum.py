@@ -19,6 +19,8 @@ from .memo import exact_cache
 
 MAX_EXACT_FACTORIAL = 20_000  # 20000! has 77,338 digits: still cheap to compute and compare
 MAX_DIGITS_SHOWN = 1000  # well below Python's 4300-digit limit on int ↔ str conversion
+#: b^e of integers stays unevaluated (printed ``2**1000000001``) above this many bits (20000! has about 257,000)
+MAX_EXACT_POWER_BITS = 300_000
 
 
 class factorial(sympy.factorial):  # noqa: N801 - a drop-in replacement for sympy.factorial
@@ -29,6 +31,25 @@ class factorial(sympy.factorial):  # noqa: N801 - a drop-in replacement for symp
         if getattr(n, "is_Integer", False) and n > MAX_EXACT_FACTORIAL:
             return None
         return super().eval(n)  # safe: SymPy's Function.eval hook
+
+
+def power(base, exp) -> sympy.Expr:
+    """base^exp, unevaluated when both are integers and the value would have more than MAX_EXACT_POWER_BITS bits
+    (2^(10⁹ + 1) is stated, never computed: 10⁹ bits and seconds of multiplication)."""
+    b = sympy.Integer(base) if isinstance(base, int) else base
+    e = sympy.Integer(exp) if isinstance(exp, int) else exp
+    if b.is_Integer and e.is_Integer and e > 0 and abs(b) > 1 and \
+            int(e) * int(abs(b)).bit_length() > MAX_EXACT_POWER_BITS:
+        return sympy.Pow(b, e, evaluate=False)
+    return b ** e
+
+
+def product(*factors) -> sympy.Expr:
+    """The product of `factors`, left unevaluated when one is a power that `power` kept unevaluated (SymPy's Mul would
+    compute it while collecting the numeric coefficient)."""
+    if any(isinstance(f, sympy.Pow) and f.base.is_Integer and f.exp.is_Integer for f in factors):
+        return sympy.Mul(*factors, evaluate=False)
+    return sympy.Mul(*factors)
 
 
 def _log10(n: int) -> float:

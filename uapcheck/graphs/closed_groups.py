@@ -52,6 +52,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import (And, Eq, Ge, Integer, Le, Or, floor)
 
+from ..bignum import power, product
 from ..conditions import simplify_condition
 from ..groups import bucket_kind, ROTATION_AND_REFLECTION_GROUPS, NamedGroup
 from ..spec import Pattern
@@ -317,7 +318,7 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         w = a.args[0]
         return [_sym(Le(n, 2 * w + 1), n, "window(w) cyclic, n ≤ 2w + 1: complete"),
                 _grp(And(Eq(n, 2 * w + 2), Eq(w, 1)), Integer(8), "D_n", "n = 4, w = 1: the 4-cycle"),
-                _grp(And(Eq(n, 2 * w + 2), Ge(w, 2)), 2 ** (w + 1) * _fact(w + 1), None,
+                _grp(And(Eq(n, 2 * w + 2), Ge(w, 2)), product(power(2, w + 1), _fact(w + 1)), None,
                      "n = 2w + 2: complement of the antipodal matching", {"D_n", "C_n", "reflection"}),
                 _grp(Ge(n, 2 * w + 3), 2 * n, "D_n", "window(w) cyclic, n ≥ 2w + 3: dihedral")]
     if a.kind == "coffsets":
@@ -357,14 +358,13 @@ def _single_group(a: _Atom, n) -> Optional[list[GroupCase]]:
         return [_sym(Or(Le(n, b), Eq(b, 1)), n, "blocks(b), n ≤ b: one block (b = 1: no arcs)"),
                 _grp(And(Eq(n, b + 1), Ge(b, 2)), _fact(b), "stabilizer",
                      "blocks(b), n = b + 1", fixed=b + 1),
-                _grp(And(Ge(n, b + 2), Ge(b, 2)), _fact(b) ** q * _fact(q) * _fact(rho),
+                _grp(And(Ge(n, b + 2), Ge(b, 2)), product(power(_fact(b), q), _fact(q), _fact(rho)),
                      None, "blocks(b): disjoint cliques, Sym(b) wr Sym(q) × Sym(ρ)")]
     if a.kind == "strided":
         s = a.args[0]
         q = floor(n / s)
         rho = n - s * q
-        order = (_fact(q + 1) ** rho * _fact(rho) * _fact(q) ** (s - rho)
-                 * _fact(s - rho))
+        order = product(power(_fact(q + 1), rho), _fact(rho), power(_fact(q), s - rho), _fact(s - rho))
         small = And(Eq(s, 2), Or(Eq(n, 3), Eq(n, 4)))
         return [_sym(Or(Le(n, s), Eq(s, 1)), n, "strided(s), n ≤ s: no arcs (s = 1: full)"),
                 _grp(And(Eq(s, 2), Eq(n, 3)), Integer(2), "reflection", "strided(2), n = 3"),

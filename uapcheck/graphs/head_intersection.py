@@ -303,20 +303,57 @@ def _low_of(condition, n: sympy.Symbol) -> Optional[int]:
         return 1
     if condition.free_symbols - {n}:
         return None
+    if condition.atoms(Mod):
+        return None
     consts = [int(x) for x in condition.atoms(sympy.Integer)]
     top = max(consts + [1]) + 2
+    if top > LOW_SCAN_MAX:
+        return _low_of_linear(condition, n)
     truth = []
     for v in range(1, top + 1):
         val = condition.xreplace({n: Integer(v)})
         if val not in (sympy.true, sympy.false):
             return None
         truth.append(val is sympy.true)
-    if not truth[-1] or condition.atoms(Mod):
+    if not truth[-1]:
         return None
     low = top
     while low > 1 and truth[low - 2]:
         low -= 1
     return low
+
+
+#: `_low_of` tries n = 1, 2, … up to the largest constant + 2 while that is at most this; beyond it, only the lengths
+#: next to the relations' roots (`_low_of_linear`), never one length per unit of a constant (window(10⁹))
+LOW_SCAN_MAX = 10_000
+
+
+def _low_of_linear(condition, n: sympy.Symbol) -> Optional[int]:
+    """`_low_of` for a condition whose relations are linear in n: each relation's truth at an integer n changes only
+    next to its root r, so the truth at every n ≥ 1 is that at the largest sample ≤ n, the samples being 1 and
+    ⌊r⌋ − 1, …, ⌈r⌉ + 1 for each root, each with its successor (the integers up to the next sample lie on the same side
+    of every root). None when a relation is not linear in n."""
+    points = {1}
+    for rel in condition.atoms(sympy.core.relational.Relational):
+        poly = sympy.Poly(rel.lhs - rel.rhs, n) if (rel.lhs - rel.rhs).is_polynomial(n) else None
+        if poly is None or poly.degree() != 1 or not all(c.is_Rational for c in poly.all_coeffs()):
+            return None
+        a, b = poly.all_coeffs()
+        root = -b / a
+        points.update(range(int(sympy.floor(root)) - 1, int(sympy.ceiling(root)) + 2))
+    samples = sorted({p for p in points if p >= 1} | {p + 1 for p in points if p >= 1})
+    truth = []
+    for v in samples:
+        val = condition.xreplace({n: Integer(v)})
+        if val not in (sympy.true, sympy.false):
+            return None
+        truth.append(val is sympy.true)
+    if not truth[-1]:
+        return None
+    k = len(samples) - 1
+    while k > 0 and truth[k - 1]:
+        k -= 1
+    return samples[k]
 
 
 def _prefix_text(u: int, n) -> str:

@@ -22,6 +22,8 @@ as written; the rewrites of the others still hold, since a union is a union of a
 """
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -58,6 +60,39 @@ def offset_set(p: S.Pattern) -> Optional[frozenset]:
         vals = [_int(t) for t in p.offsets]
         return None if any(v is None for v in vals) else frozenset(v for v in vals if v is not None)
     return None
+
+
+def _has(p: S.Pattern, d: int) -> bool:
+    """d ∈ offset_set(p), read from the sizes (a window's or a dilation's offsets are not listed)."""
+    w = _int(getattr(p, "w", None))
+    if isinstance(p, S.Window) and w is not None:
+        return abs(d) <= w
+    r = _int(getattr(p, "r", None))
+    if isinstance(p, S.Dilated) and w is not None and r is not None:
+        return d % r == 0 and abs(d) <= w * r
+    return d in _listed(p)
+
+
+@functools.lru_cache(maxsize=4)
+def _listed(p: S.Pattern) -> frozenset:
+    """_set(p) of an offset set as written, kept for the next difference asked (not rebuilt per difference)."""
+    return _set(p)
+
+
+def _differences(p: S.Pattern):
+    """The offsets d ≠ 0 of an offset part in increasing order (lazily for a window or a dilation)."""
+    w = _int(getattr(p, "w", None))
+    if isinstance(p, S.Window) and w is not None:
+        return itertools.chain(range(-w, 0), range(1, w + 1))
+    r = _int(getattr(p, "r", None))
+    if isinstance(p, S.Dilated) and w is not None and r is not None:
+        return (k * r for k in itertools.chain(range(-w, 0), range(1, w + 1)))
+    return iter(sorted(_set(p) - {0}))
+
+
+#: the most differences d whose covering part `_drop_covered` looks for, for one part: a wider part (a window of
+#: 10⁶, a block of 10⁹) is left as written, its arcs unchanged (the test is one step per difference)
+MAX_DIFFERENCES_SCANNED = 1 << 17
 
 
 def _set(p: S.Pattern) -> frozenset:
@@ -175,9 +210,9 @@ def _strides(out: list) -> list:
 def _cover(d: int, cyclic: Optional[S.Pattern], linear: list, strides: list) -> Optional[str]:
     """Which of the other parts has every arc j − i = d at every n (d = 0 is no arc: every position sees
     itself), as a name; None when none of them has."""
-    if cyclic is not None and d in _set(cyclic):
+    if cyclic is not None and _has(cyclic, d):
         return show_pattern(cyclic)
-    q = next((q for q in linear if d in _set(q)), None)
+    q = next((q for q in linear if _has(q, d)), None)
     if q is not None:
         return show_pattern(q)
     s = next((s for s in strides if d % s == 0), None)
@@ -206,13 +241,13 @@ def _drop_covered(out: list, cyclic: Optional[S.Pattern], reasons: list) -> list
         if not _linear(q) and 1 in strides:
             by: list[Optional[str]] = ["strided(1)"]  # every difference is a multiple of 1
         else:
-            wanted = sorted(_set(q) - {0}) if _linear(q) else _block_differences(size)
+            wanted = _differences(q) if _linear(q) else _block_differences(size)
             by = []
-            for d in wanted:  # in order of |d|: the first difference no other part has ends the search
+            for d in wanted:  # the first difference no other part has ends the search
                 by.append(_cover(d, cyclic, others, strides))
-                if by[-1] is None:
+                if by[-1] is None or len(by) > MAX_DIFFERENCES_SCANNED:
                     break
-        if any(b is None for b in by):
+        if any(b is None for b in by) or len(by) > MAX_DIFFERENCES_SCANNED:
             continue
         if not _linear(q) and by and by != ["strided(1)"]:  # every difference is covered: name the parts in order
             by = [_cover(d, cyclic, others, strides) for d in range(1 - size, size) if d != 0]

@@ -151,6 +151,12 @@ def _class_rule(b: int, w: int, g: int) -> str:
             f"p − {w})), min(n, max(end of p's block, p + {w}))]")
 
 
+#: F21's and F22's group order is listed residue by residue of n mod b (each with the twin classes' factorials), for b
+#: up to this (b = 128 takes about half a second, b = 1,000 fifteen seconds, and from b ≈ 3,000 a residue's order has
+#: more digits than a sort key may print)
+MAX_RESIDUE_PIECES = 128
+
+
 def _residue_pieces(n, modulus: int, values: dict, build, explicit: bool = False) -> sympy.Expr:
     """A Piecewise over n mod ``modulus`` (values: residue -> data; build(data) -> expression), residues with
     equal expressions merged, the most frequent one last (True, or its residues when ``explicit``: the
@@ -216,6 +222,10 @@ def match_union(kinds: list, by: dict, n):
             return OpenFamily("blocks(b) + window(w)" + (" + global(g)" if "global" in by else ""),
                               f"the closed forms are stated for integer b, w, g only ({SECTION}, Theorems F21, F22)")
         b, w, g = int(b), int(w), int(g)
+        if blocks_window_applies(b, w, g) and b > MAX_RESIDUE_PIECES:
+            return OpenFamily("blocks(b) + window(w)" + (" + global(g)" if "global" in by else ""),
+                              f"the closed forms state one group order per residue of n mod b, listed only for b up "
+                              f"to {MAX_RESIDUE_PIECES:,} (b = {b:,}; give `tokens N`)")
         if blocks_window_applies(b, w, g):
             return blocks_window_theorem(n, b, w, g)
         return None
