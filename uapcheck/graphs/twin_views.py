@@ -53,10 +53,11 @@ def _distances_to(q: Quotient, r: int) -> dict[int, int]:
 
 def _automorphisms(q: Quotient) -> tuple[int, list[list[int]]]:
     """|Aut_c(Q)| and generators: the class permutations that keep In and the sizes (BLISS on the k classes)."""
-    import igraph as ig
+    from ..lazy import igraph as ig, igraph_without_numpy  # without its drawing backends (matplotlib) and numpy
     k = q.k
     edges = [(u, t) for t in range(k) for u in q.keys[t] if u != t]
-    g = ig.Graph(n=k, edges=edges, directed=True)
+    with igraph_without_numpy():
+        g = ig.Graph(n=k, edges=edges, directed=True)
     rank = {c: x for x, c in enumerate(sorted(set(q.sizes)))}
     colour = [rank[c] for c in q.sizes]
     return int(g.count_automorphisms(color=colour)), [list(p) for p in g.automorphism_group(color=colour)]
