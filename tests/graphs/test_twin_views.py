@@ -172,3 +172,15 @@ def test_a_wide_block_beside_a_global_at_twelve_hundred():
     assert steps["PAT-LAYERS"].facts["least"]
     assert steps["SYM-AUT"].facts["group"].name == "S_699 on {2, …, 700} × S_500 on {701, …, 1200}"
     assert cpu < 10.0
+
+
+def test_eight_equal_blocks_beside_a_strided_part_are_searched_up_to_symmetry():
+    """`blocks(131072) + strided(4)` at n = 1,048,576: 32 residue cells of 32,768 positions, Aut_c(Q) = S_8 × S_4
+    (967,680 class permutations); the class maps are taken up to the pointwise stabilisers, so the search is short."""
+    r, steps, cpu = _run("blocks(131072) + strided(4)", 1048576)
+    assert r.verdict == "UAP"
+    assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
+    assert steps["PAT-LAYERS"].facts["least"]
+    assert steps["SYM-AUT"].facts["group"].name.endswith("⋊ the 967680 permutations of whole twin classes that keep "
+                                                          "the pattern")
+    assert cpu < 10.0

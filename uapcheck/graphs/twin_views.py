@@ -51,16 +51,32 @@ def _distances_to(q: Quotient, r: int) -> dict[int, int]:
     return dist
 
 
-def _automorphisms(q: Quotient) -> tuple[int, list[list[int]]]:
-    """|Aut_c(Q)| and generators: the class permutations that keep In and the sizes (BLISS on the k classes)."""
-    from ..lazy import igraph as ig, igraph_without_numpy  # without its drawing backends (matplotlib) and numpy
-    k = q.k
-    edges = [(u, t) for t in range(k) for u in q.keys[t] if u != t]
-    with igraph_without_numpy():
-        g = ig.Graph(n=k, edges=edges, directed=True)
-    rank = {c: x for x, c in enumerate(sorted(set(q.sizes)))}
-    colour = [rank[c] for c in q.sizes]
-    return int(g.count_automorphisms(color=colour)), [list(p) for p in g.automorphism_group(color=colour)]
+class _Group:
+    """Aut_c(Q) by BLISS on the k classes coloured by their sizes, and the orbits of its pointwise stabilisers (the
+    classes in `fixed` coloured apart), cached."""
+
+    def __init__(self, q: Quotient):
+        from ..lazy import igraph as ig, igraph_without_numpy  # without its drawing backends (matplotlib) and numpy
+        k = q.k
+        edges = [(u, t) for t in range(k) for u in q.keys[t] if u != t]
+        with igraph_without_numpy():
+            self.graph = ig.Graph(n=k, edges=edges, directed=True)
+        rank = {c: x for x, c in enumerate(sorted(set(q.sizes)))}
+        self.colour = [rank[c] for c in q.sizes]
+        self.order = int(self.graph.count_automorphisms(color=self.colour))
+        self.k = k
+        self._reps: dict = {}
+
+    def representatives(self, fixed: tuple) -> list[int]:
+        """One class per orbit of the pointwise stabiliser of `fixed` in Aut_c(Q)."""
+        if fixed not in self._reps:
+            colour = list(self.colour)
+            top = max(colour) + 1
+            for x, t in enumerate(fixed):
+                colour[t] = top + x
+            gens = [list(p) for p in self.graph.automorphism_group(color=colour)]
+            self._reps[fixed] = _orbit_representatives(self.k, gens)
+        return self._reps[fixed]
 
 
 def _orbit_representatives(k: int, gens: list[list[int]]) -> list[int]:
@@ -93,8 +109,8 @@ class _TooMany(Exception):
 class _Search:
     """The class maps π of Theorem F181 for one root class r and depth m ≥ 2."""
 
-    def __init__(self, q: Quotient, r: int, m: int, budget: list[int]):
-        self.q, self.budget = q, budget
+    def __init__(self, q: Quotient, r: int, m: int, budget: list[int], group: _Group):
+        self.q, self.budget, self.group = q, budget, group
         dist = _distances_to(q, r)
         self.known = sorted((s for s in dist if dist[s] <= m - 1), key=lambda s: (dist[s], s))
         inside = set(self.known)
@@ -163,31 +179,32 @@ class _Search:
         return q.sizes[u] >= q.sizes[s] and u not in pi.values() and all(
             (t in keys[s]) == (pi[t] in keys[u]) and (s in keys[t]) == (u in keys[pi[t]]) for t in pi)
 
-    def extend(self, x: int, starts: list[int]) -> bool:
+    def extend(self, x: int) -> bool:
+        """Map the view's classes from the x-th on. π(known[x]) is taken up to the pointwise stabiliser of the images
+        so far in Aut_c(Q): for g there, gσ is a witness whenever σ is, with the same images so far."""
         self.budget[0] -= 1
         if self.budget[0] < 0:
             raise _TooMany
         if x == len(self.known):
             return self.outside_group()
         s = self.known[x]
-        for u in (starts if x == 0 else range(self.q.k)):
+        for u in self.group.representatives(tuple(self.pi[t] for t in self.known[:x])):
             if not self.fits(s, u):
                 continue
             self.pi[s] = u
-            found = self.extend(x + 1, starts)
+            found = self.extend(x + 1)
             del self.pi[s]
             if found:
                 return True
         return False
 
 
-def _witness_at(q: Quotient, r: int, m: int, starts: list[int], budget: list[int]) -> bool:
-    """Whether a view witness of depth m ≥ 2 exists at the members of class r (Theorem F181); π(r) ranges over
-    `starts` (representatives of the Aut_c(Q)-orbits)."""
-    return _Search(q, r, m, budget).extend(0, starts)
+def _witness_at(q: Quotient, r: int, m: int, group: _Group, budget: list[int]) -> bool:
+    """Whether a view witness of depth m ≥ 2 exists at the members of class r (Theorem F181)."""
+    return _Search(q, r, m, budget, group).extend(0)
 
 
-def _swap_witness(q: Quotient, r: int, m: int, exchanges_gens) -> Optional[tuple[int, int, int]]:
+def _swap_witness(q: Quotient, r: int, m: int) -> Optional[tuple[int, int, int]]:
     """A transposition (x y), x ∈ C_t, y ∈ C_u (t ≠ u), that is a view witness at the members of C_r, or None. Its
     support is the diagonal (t, t), (u, u) only where the class has another member, with (t, u) and (u, t)."""
     k, c, keys = q.k, q.sizes, q.keys
@@ -226,7 +243,8 @@ def decide(q: Quotient) -> Optional[QuotientDecision]:
     k = q.k
     if len(set(q.keys)) != k:
         return None
-    exchanges, gens = _automorphisms(q)
+    group = _Group(q)
+    exchanges = group.order
     diameter = 1 if any(c >= 2 for c in q.sizes) else 0
     for t in range(k):
         dist = _distances_to(q, t)
@@ -236,13 +254,11 @@ def decide(q: Quotient) -> Optional[QuotientDecision]:
         diameter = max([diameter] + list(dist.values()))
     if diameter <= 1:
         return QuotientDecision(None, diameter, 1, False, None, exchanges)
-    reps = _orbit_representatives(k, gens)
     budget = [MAX_NODES]
     try:
-        for r in reps:
-            if _witness_at(q, r, diameter, reps, budget):
-                return QuotientDecision(None, diameter, diameter + 1, True, _swap_witness(q, r, diameter, gens),
-                                        exchanges)
+        for r in group.representatives(()):
+            if _witness_at(q, r, diameter, group, budget):
+                return QuotientDecision(None, diameter, diameter + 1, True, _swap_witness(q, r, diameter), exchanges)
     except _TooMany:
         return None
     return QuotientDecision(None, diameter, diameter, False, None, exchanges)
