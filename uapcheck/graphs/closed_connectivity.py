@@ -179,6 +179,13 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
         w = by["window"].args[0]
         return [_conn(sympy.true, True, ceiling((n - 1) / w),
                       rule="causal + window(w): forward in one hop, back by at most w per hop")]
+    pair = cyclic_window_stride_pair(atoms)
+    if pair is not None:  # Theorem F197: a cyclic window beside a stride it covers, D ≤ 2 at every n
+        w, s = pair
+        return [_conn(sympy.true, True, None, bound=Integer(2),
+                      rule=f"contains window({w}) cyclic and strided({s}) with {s} ≤ 2·{w} + 1: every cyclic window "
+                           "of a position meets every residue class, or two window steps join the ends, so D ≤ 2 "
+                           "(docs/theory.md §11.11, Theorem F197)")]
     # fallback: a spanning path (window, or offsets containing ±1) proves strong connectivity
     for a in atoms:
         if a.kind == "window":
@@ -191,6 +198,19 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
             return [_conn(sympy.true, True, None, bound=n - 1,
                           rule="offsets contain ±1: the path is a subgraph")]
     return None
+
+
+def cyclic_window_stride_pair(atoms: list[_Atom]) -> Optional[tuple[int, int]]:
+    """Theorem F197 (docs/theory.md §11.11): the integer (w, s) of a `window(w) cyclic` and a `strided(s)` among the
+    union's atoms with 2 ≤ s ≤ 2w + 1 (the largest w, then the least such s), or None. Every other part only adds arcs,
+    which never lengthen a walk, so D ≤ 2 holds for the whole union at every n."""
+    radii = [int(a.args[0]) for a in atoms if a.kind == "cwindow" and _is_int(a.args[0]) and int(a.args[0]) >= 1]
+    strides = [int(a.args[0]) for a in atoms if a.kind == "strided" and _is_int(a.args[0]) and int(a.args[0]) >= 2]
+    if not radii or not strides:
+        return None
+    w = max(radii)
+    fits = [s for s in strides if s <= 2 * w + 1]
+    return (w, min(fits)) if fits else None
 
 
 def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:

@@ -4,7 +4,9 @@ fallback; §18.4).
 When no closed form gives the exact diameter of a union of patterns, the engine states an upper bound from one part
 that alone spans every position: a non-cyclic `window(w)` (D ≤ ⌈(n − 1)/w⌉: from j to i in ⌈|i − j|/w⌉ hops of at
 most w), a cyclic `window(w)` (D ≤ ⌈⌊n/2⌋/w⌉: the cyclic distance is at most ⌊n/2⌋), `offsets` holding both 1 and
-−1 (D ≤ n − 1: the path). The part's arcs are arcs of the union of the heads' patterns (a part of a head's union, or
+−1 (D ≤ n − 1: the path), or a cyclic `window(w)` together with a `strided(s)`, 2 ≤ s ≤ 2w + 1, from any heads (D ≤ 2,
+Theorem F197: a position's cyclic window meets every residue class unless it wraps, and two positions whose windows
+both wrap are joined by two window steps). The parts' arcs are arcs of the union of the heads' patterns (a part of a head's union, or
 a head's whole pattern: never a part of an intersection), so every distance in the union is at most the part's, the
 union is strongly connected and D ≤ the part's bound, at every n ≥ 1; the arcs do not depend on a bias or on position
 terms in the weights. The verifier re-reads the parts from the re-parsed patterns, computes the bounds itself, and
@@ -54,7 +56,31 @@ def part_bounds(spec: S.Spec, n: sympy.Symbol) -> list[tuple[str, sympy.Expr]]:
             elif isinstance(q, S.Offsets) and 1 in q.offsets and -1 in q.offsets and all(
                     _int(o) is not None for o in q.offsets):
                 out.append(("offsets with ±1", n - 1))
-    return out
+    return out + _stride_pairs(spec, n)
+
+
+def _equal(a, b) -> Optional[bool]:
+    """a = b at every n ≥ 1: two integers compared, else `exact_forms.equal_in_n` (one free symbol n)."""
+    if isinstance(a, sympy.Integer) and isinstance(b, sympy.Integer):
+        return a == b
+    return equal_in_n(a, b, 1)
+
+
+def _stride_pairs(spec: S.Spec, n: sympy.Symbol) -> list[tuple[str, sympy.Expr]]:
+    """Theorem F197: a cyclic `window(w)` and a `strided(s)` with 2 ≤ s ≤ 2w + 1, each a part of some head's union (the
+    verifier's own reading: integer sizes only), bound D by 2 at every n ≥ 1. With the largest such w, any s."""
+    radii, strides = [], []
+    for head in spec.heads:
+        for q in _parts(head.pattern):
+            if isinstance(q, S.Window) and q.cyclic and _int(q.w) is not None and q.w >= 1:
+                radii.append(q.w)
+            elif isinstance(q, S.Strided) and _int(q.s) is not None and q.s >= 2:
+                strides.append(q.s)
+    if not radii:
+        return []
+    w = max(radii)
+    return [(f"cyclic window({w}) with strided({s}), {s} ≤ 2·{w} + 1 (Theorem F197)", sympy.Integer(2))
+            for s in sorted(set(strides)) if s <= 2 * w + 1][:1]
 
 
 def applies(ctx, s: dict) -> bool:
@@ -77,7 +103,7 @@ def _matching_part(ctx, bound: sympy.Expr) -> Optional[tuple[str, sympy.Expr]]:
     if n is None:
         return None
     for part, mine in part_bounds(ctx.spec, n):
-        if equal_in_n(bound, mine, 1) is True:
+        if _equal(bound, mine) is True:
             return part, mine
     return None
 
@@ -136,14 +162,14 @@ def layers(ctx, s: dict) -> Optional[tuple]:
         m = decode(data.get("layers"), ctx.symbols)
     except TreeError as exc:
         raise Reject(f"a stated value is not an expression: {exc}") from None
-    if pbound is None or pdata.get("diameter") is not None or equal_in_n(pbound, bound, 1) is not True:
+    if pbound is None or pdata.get("diameter") is not None or _equal(pbound, bound) is not True:
         raise Reject("the diameter bound differs from its connectivity premise's")
     found = _matching_part(ctx, bound)
     if found is None:
         return None
     if data.get("least") is not False:
         raise Reject("a count from a bound on the diameter is not shown least")
-    if equal_in_n(m, bound + 1, 1) is not True:
+    if _equal(m, bound + 1) is not True:
         lemmas._position_terms_trusted(ctx, "count")  # a position term may make the count larger (§16): trusted
         raise Reject(f"{sympy.sstr(m)} layers is not the bound plus one, {sympy.sstr(bound + 1)}")
     return VERIFIED, (f"D ≤ {sympy.sstr(found[1])} ({found[0]} spans every position), so {sympy.sstr(bound + 1)} "
