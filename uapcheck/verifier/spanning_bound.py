@@ -69,13 +69,22 @@ def _equal(a, b) -> Optional[bool]:
 def _stride_pairs(spec: S.Spec, n: sympy.Symbol) -> list[tuple[str, sympy.Expr]]:
     """Theorem F197: a cyclic `window(w)` and a `strided(s)` with 2 ≤ s ≤ 2w + 1, each a part of some head's union (the
     verifier's own reading: integer sizes only), bound D by 2 at every n ≥ 1. With the largest such w, any s."""
-    radii, strides = [], []
+    radii: list[int] = []
+    strides: list[int] = []
     for head in spec.heads:
         for q in _parts(head.pattern):
-            if isinstance(q, S.Window) and q.cyclic and _int(q.w) is not None and q.w >= 1:
-                radii.append(q.w)
-            elif isinstance(q, S.Strided) and _int(q.s) is not None and q.s >= 2:
-                strides.append(q.s)
+            w = _int(q.w) if isinstance(q, S.Window) and q.cyclic else None
+            s = _int(q.s) if isinstance(q, S.Strided) else None
+            ks = [_int(o) for o in q.offsets] if isinstance(q, S.Offsets) and q.cyclic else []
+            if w is not None and w >= 1:
+                radii.append(w)
+            elif s is not None and s >= 2:
+                strides.append(s)
+            elif ks and all(k is not None for k in ks):
+                jumps = {k for k in ks if k}
+                r = max((abs(k) for k in jumps if k is not None), default=0)
+                if r >= 1 and jumps == set(range(-r, r + 1)) - {0}:  # `offsets {±1, …, ±r} cyclic` is window(r) cyclic
+                    radii.append(r)
     if not radii:
         return []
     w = max(radii)
