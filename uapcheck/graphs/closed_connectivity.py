@@ -182,10 +182,12 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
     pair = cyclic_window_stride_pair(atoms)
     if pair is not None:  # Theorem F197: a cyclic window beside a stride it covers, D ≤ 2 at every n
         w, s = pair
-        return [_conn(sympy.true, True, None, bound=Integer(2),
-                      rule=f"contains window({w}) cyclic and strided({s}) with {s} ≤ 2·{w} + 1: every cyclic window "
-                           "of a position meets every residue class, or two window steps join the ends, so D ≤ 2 "
-                           "(docs/theory.md §11.11, Theorem F197)")]
+        rule = f"window({w}) cyclic"
+        return _complete_cases(n, 2 * w + 1, rule) + [
+            _conn(Ge(n, 2 * w + 2), True, None, bound=Integer(2),
+                  rule=f"contains window({w}) cyclic and strided({s}) with {s} ≤ 2·{w} + 1: every cyclic window of a "
+                       "position meets every residue class, or two window steps join the ends, so D ≤ 2 "
+                       "(docs/theory.md §11.11, Theorem F197)")]
     # fallback: a spanning path (window, or offsets containing ±1) proves strong connectivity
     for a in atoms:
         if a.kind == "window":
