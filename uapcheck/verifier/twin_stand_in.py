@@ -14,8 +14,8 @@
                    (c), for D ≥ 2, a view witness of Γ exists iff one of Γ′ does
 
 So D layers suffice (none in Γ′), or they do not (one in Γ′: a count of D, least, is rejected). A certificate with no
-stand-in sizes (the count decided by Lemma N's class-map search on the quotient at the true sizes) is `trusted` here
-(§18.5). Everything else stays with the other routes: several heads, labelled arcs (a bias, a position term or an encoding), D ≤ 1, more than
+stand-in sizes (the count decided by Lemma N's class-map search on the quotient at the true sizes) is left to the
+verifier's other routes (its own rooted views up to its arc limit; `trusted` above it, §18.5). Everything else stays with the other routes: several heads, labelled arcs (a bias, a position term or an encoding), D ≤ 1, more than
 MAX_CLASSES classes, a stand-in above the rooted-view limit or sizes that are not R-equivalent.
 """
 from __future__ import annotations
@@ -117,9 +117,6 @@ def _stand_in_sizes(s: dict, sizes: list[int]) -> list[int]:
     verifier checks. Its classes' sizes must be the verifier's (as a multiset), else the block states other twin
     classes than the pattern's."""
     listed = s["certificate"]["data"]["twin classes"]
-    if all(isinstance(entry, dict) and "stand-in size" not in entry for entry in listed):
-        raise Trust("the count was decided on the twin quotient at the true class sizes (Lemma N's class-map search, "
-                    "docs/theory.md §11.11, no stand-in), which the verifier does not repeat")
     pairs: list[tuple[int, int]] = []
     for entry in listed:
         c, c2 = (entry.get("size"), entry.get("stand-in size")) if isinstance(entry, dict) else (None, None)
@@ -143,6 +140,9 @@ def layers(ctx, s: dict, d: int):
     if (not applies(s) or len(spec.heads) != 1 or spec.positional != "none" or spec.heads[0].bias
             or spec.heads[0].position is not None or d < 2):
         return None
+    listed = s["certificate"]["data"]["twin classes"]
+    if all(isinstance(entry, dict) and "stand-in size" not in entry for entry in listed):
+        return None  # Lemma N's class-map search at the true sizes (no stand-in): the verifier's other routes
     from . import large
     spans = large._spans(ctx)
     cls = classes(ctx)
