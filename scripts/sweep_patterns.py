@@ -501,21 +501,59 @@ def concrete_case(rng: random.Random, stats: dict, brute_force: bool = False) ->
 LIST_FILES = False
 
 
+def _claims_apart(text: str, upto: int):
+    """("ok", None) for a refused file, ("ok", (verdict, {n: claims_at(result, n)})) for 4 ≤ n ≤ upto, computed in a
+    forked child, so that an engine fault that ends the process (python-igraph's BLISS on some coloured quotients)
+    ends only the child: then ("ended", the child's wait status)."""
+    import os
+    import pickle
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: decide, write the claims, leave without running the parent's exit handlers
+        os.close(r)
+        try:
+            result = engine(text)
+            out = None if result is None else (result.to_dict()["verdict"],
+                                              {n: claims_at(result, n) for n in range(4, upto + 1)})
+            data = pickle.dumps(("ok", out))
+        except BaseException as exc:  # reported by the parent
+            data = pickle.dumps(("error", repr(exc)))
+        with os.fdopen(w, "wb") as f:
+            f.write(data)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        return "ended", status
+    got = pickle.loads(data)
+    if got[0] == "error":
+        raise RuntimeError(f"the engine raised {got[1]} on\n{text}")
+    return got
+
+
 def symbolic_case(rng: random.Random, stats: dict, upto: int) -> int:
     """One random file at `tokens n`, its statement read at 4 ≤ n ≤ upto: the number of unsound lengths."""
     heads = random_heads(rng, 20)
     text = file_text(heads, "n")
-    result = engine(text)
-    if result is None:
+    state, got = _claims_apart(text, upto)
+    if state == "ended":
+        stats["symbolic engine ended"] = stats.get("symbolic engine ended", 0) + 1
+        heads_text = " | ".join(head_text(head) for head in heads)
+        print(f"FILE {heads_text}: the engine's process ended (wait status {got})", flush=True)
+        return 0
+    if got is None:
         stats["refused"] = stats.get("refused", 0) + 1
         return 0
+    verdict, claims = got
     stats["symbolic files"] = stats.get("symbolic files", 0) + 1
     bad = 0
     by_kind: dict = {}
     for n in range(4, upto + 1):
-        claim = claims_at(result, n)
+        claim = claims[n]
         if claim is None:
-            kind = "silent (INCONCLUSIVE)" if result.to_dict()["verdict"] == "INCONCLUSIVE" else "silent"
+            kind = "silent (INCONCLUSIVE)" if verdict == "INCONCLUSIVE" else "silent"
             stats["symbolic " + kind] = stats.get("symbolic " + kind, 0) + 1
             by_kind.setdefault(kind, []).append(n)
             continue

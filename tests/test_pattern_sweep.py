@@ -63,3 +63,12 @@ def test_proved_kernel_limits_do_not_settle():
     assert not K.settles(softmax, "real", rng)[0]
     bounded = ("tanh", "dot")  # (LIM) fails: the ratio settles
     assert K.settles(("+", bounded, 2), "real", rng)[0]
+
+
+def test_a_symbolic_file_is_decided_in_a_child_process():
+    # the engine runs in a forked child (a BLISS fault ends only the child); its claims come back by length
+    state, got = P._claims_apart(P.file_text([(("window", 1),), (("global", 1),)], "n"), 12)
+    assert state == "ok"
+    verdict, claims = got
+    assert verdict == "UAP" and sorted(claims) == list(range(4, 13))
+    assert all(c is not None and c[0] == "UAP" for c in claims.values())
