@@ -35,3 +35,15 @@ def test_the_class_map_witness_is_verified_on_the_arcs():
     outcome = {s.rule: s for s in report.steps}
     assert outcome["PAT-LAYERS"].outcome == VERIFIED and "view witness" in outcome["PAT-LAYERS"].reason
     assert outcome["PAT-CONNECTED"].outcome == VERIFIED
+
+
+def test_the_diameter_above_the_arc_limit_takes_one_search_per_twin_class():
+    """`blocks(700) + strided(4)` at n = 1,200 (the interval model): 8 twin classes, so 8 backward searches instead of
+    1,200 (which ran out of the verifier's 60 s budget); the group from the same classes."""
+    cert = certificate_of(softmax_source("blocks(700) + strided(4)", 1200))
+    report = verify(cert, seconds=60)
+    outcome = {s.rule: s for s in report.steps}
+    assert outcome["PAT-CONNECTED"].outcome == VERIFIED, outcome["PAT-CONNECTED"].reason
+    assert "8 backward searches (one per twin class" in outcome["PAT-CONNECTED"].reason
+    assert outcome["SYM-AUT"].outcome == VERIFIED
+    assert not any(s.outcome == REJECTED for s in report.steps)

@@ -4,7 +4,8 @@ interval model of the re-parsed patterns (uapcheck/verifier/intervals.py) withou
     PAT-DISCONNECTED  the positions that reach i (the backward search from i, closed under
                       in-neighbourhoods) do not contain j
     PAT-CONNECTED     every backward search from i reaches all n positions; the largest number of
-                      levels is the diameter; the stated pair realises it
+                      levels is the diameter; the stated pair realises it (one search per twin class:
+                      twins are exchanged by an automorphism, so their eccentricities are equal)
     PAT-LAYERS        a view witness σ: the positions whose in-neighbourhood σ changes (per head) are
                       at distance ≥ D from i (none among the first D − 1 levels of the search)
     SYM-AUT (trivial) every arc of the union goes forward and every arc k − 1 → k is present: an
@@ -56,17 +57,27 @@ def disconnected(ctx, s, i, j):
 
 
 def eccentricities(ctx):
+    """The eccentricity of every position (backward searches on the interval model), None when some search misses a
+    position. One search per twin class when the verifier's twin classes are found (one head): every permutation of
+    a class is an automorphism, which keeps distances, so twins have equal eccentricities."""
     if "eccentricities" not in ctx.cache:
         spans = _spans(ctx)
         n = spans.n
-        ecc = {}
-        for i in range(1, n + 1):
-            levels = spans.levels(i)
+        try:
+            parts = [members for members, _ in twin_partition(ctx)[0]] if len(ctx.spec.heads) == 1 else None
+        except Trust:
+            parts = None
+        if parts is None or len(parts) == n:
+            parts = [[v] for v in range(1, n + 1)]
+        ecc: Optional[dict] = {}
+        for members in parts:
+            levels = spans.levels(members[0])
             if I.size(I.normalise(x for lv in levels for x in lv)) != n:
                 ecc = None
                 break
-            ecc[i] = len(levels) - 1
+            ecc.update((v, len(levels) - 1) for v in members)
         ctx.cache["eccentricities"] = ecc
+        ctx.cache["eccentricity searches"] = len(parts)
     return ctx.cache["eccentricities"]
 
 
@@ -94,13 +105,19 @@ def connected(ctx, s):
         raise Reject(f"the directed diameter is {true_d}, not {d}")
     if pair[0] is None and pair[1] is None:
         i = max(ecc, key=lambda v: ecc[v])
-        return VERIFIED, (f"every one of the {len(ecc)} backward searches on the interval model reaches all "
+        return VERIFIED, (f"every one of the {_searches(ctx)} on the interval model reaches all "
                           f"positions; diameter {d}, the eccentricity of position {i}")
     j, i = _int(pair[0], "the pair"), _int(pair[1], "the pair")
     if _spans(ctx).distance(j, i) != d:
         raise Reject(f"d({j} -> {i}) is not the diameter {d}")
-    return VERIFIED, (f"every one of the {len(ecc)} backward searches on the interval model reaches all positions; "
+    return VERIFIED, (f"every one of the {_searches(ctx)} on the interval model reaches all positions; "
                       f"diameter {d}, attained by x_{j} reaching position {i}")
+
+
+def _searches(ctx) -> str:
+    k, n = ctx.cache["eccentricity searches"], ctx.spec.tokens
+    return (f"{k} backward searches" if k == n else
+            f"{k} backward searches (one per twin class of the {n} positions; twins have equal eccentricities)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,7 +464,19 @@ def _swap_is_automorphism(ctx, u: int, v: int) -> bool:
 
 
 def twin_partition(ctx):
-    """The twin classes (maximal sets any permutation of which is an automorphism), each with its kind."""
+    """The twin classes (maximal sets any permutation of which is an automorphism), each with its kind (cached)."""
+    if "twin partition" not in ctx.cache:
+        try:
+            ctx.cache["twin partition"] = _twin_partition(ctx)
+        except Trust as exc:
+            ctx.cache["twin partition"] = exc
+    found = ctx.cache["twin partition"]
+    if isinstance(found, Trust):
+        raise found
+    return found
+
+
+def _twin_partition(ctx):
     spans = _spans(ctx)
     if len(ctx.spec.heads) != 1:
         raise Trust("the group above the arc limit is re-derived here for one head")
