@@ -70,3 +70,45 @@ def test_a_group_falsely_named_s_n_is_rejected(tmp_path):
     cert = certificate_from_cli(GLOBAL_TWO, tmp_path)
     next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "S_n"
     assert _sym_aut(check.verify(cert)).outcome == check.REJECTED
+
+
+# ---------------------------------------------------------------------------------------------
+# The order kept factored (uapcheck/verifier/factored.py): q · ∏ (s!)^c compared without multiplying it out
+
+def test_factored_comparisons_agree_with_the_integers():
+    import random
+    from uapcheck.verifier.factored import Factorial, FactoredOrder, agrees_with, equals
+    rng = random.Random(0)
+    for _ in range(300):
+        q, sizes = rng.randint(1, 50), [rng.randint(1, 30) for _ in range(rng.randint(0, 6))]
+        order = FactoredOrder(q, sizes)
+        value = q * math.prod(math.factorial(s) for s in sizes)
+        assert equals(order, value) and not equals(order, value + 1)
+        k = rng.randint(1, 40)
+        assert equals(order, Factorial(k)) == (value == math.factorial(k)), (q, sizes, k)
+        mantissa, exponent = f"{value:.3e}".split("e")
+        assert agrees_with(order, mantissa, int(exponent)) == large._agrees_with(value, mantissa, int(exponent))
+
+
+def test_a_long_factored_order_is_never_multiplied_out(monkeypatch):
+    """n! at 2^20 positions has 5.6 million digits (tens of seconds to compute, as many to compare): an equality with
+    N! is settled by Legendre's formula or the logarithms, a statement ≈ m × 10^e by the logarithms."""
+    from uapcheck.verifier import factored
+    from uapcheck.verifier.factored import Factorial, FactoredOrder, agrees_with, equals
+
+    def refused(self):
+        raise AssertionError("multiplied out")
+    monkeypatch.setattr(factored.FactoredOrder, "value", refused)
+    n = 1 << 20
+    assert equals(FactoredOrder(1, [n]), Factorial(n))
+    assert not equals(FactoredOrder(1, [n - 1]), Factorial(n))
+    assert equals(FactoredOrder(n, [n - 1]), Factorial(n))  # n · (n − 1)! = n!, by Legendre's formula
+    assert not equals(FactoredOrder(n + 1, [n - 1]), Factorial(n))
+    assert equals(FactoredOrder(2, [30000, 2]), Factorial(30000)) is False
+    blocks = FactoredOrder(1, [512] * 2048 + [2048])  # blocks(512) at 2^20 positions: 2048! · (512!)^2048
+    assert agrees_with(blocks, "2.01", 2394970) is False
+    digits = blocks.log10()
+    exponent = int(digits)
+    mantissa = f"{10 ** float(digits - exponent):.2f}"
+    assert agrees_with(blocks, mantissa, exponent)
+    assert "512!^2048" in blocks.show()

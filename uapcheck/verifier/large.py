@@ -21,6 +21,7 @@ from typing import Optional
 
 from . import intervals as I
 from .check import VERIFIED, Reject, Trust
+from .factored import MAX_SIEVED, Factorial, FactoredOrder, agrees_with, equals
 
 
 def _spans(ctx):
@@ -518,7 +519,6 @@ def _twin_partition(ctx):
 
 
 def group(ctx, s):
-    import math
     data = s.get("data") or {}
     from .trees import decode
     if data.get("order") is None:
@@ -553,14 +553,17 @@ def group(ctx, s):
         # 1,048,576 positions, no twins): a resource limit, never a traceback
         raise Trust(f"nauty could not allocate the quotient on {len(parts)} classes: the group is not "
                     "re-derived") from None
-    order = q_order
-    for members, _ in parts:
-        order *= math.factorial(len(members))
+    order = FactoredOrder(q_order, (len(members) for members, _ in parts))  # never multiplied out when long
     if isinstance(claimed, tuple):
-        if not _agrees_with(order, *claimed):
+        if not agrees_with(order, *claimed):
             raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not ≈ {claimed[0]} × 10^{claimed[1]}")
-    elif order != claimed:
-        raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not the stated order")
+    else:
+        same = equals(order, claimed)
+        if same is None:
+            raise Trust(f"|Aut| = {order.show()} is compared with the stated {claimed.n}! by Legendre's formula only "
+                        f"up to {MAX_SIEVED:,}")
+        if not same:
+            raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not the stated order")
     big = sorted((len(m) for m, _ in parts if len(m) > 1), reverse=True)
     stated = (f"agrees with the stated ≈ {claimed[0]} × 10^{claimed[1]} (to one unit in its last digit)"
               if isinstance(claimed, tuple) else "equals the stated order")
@@ -573,14 +576,13 @@ def group(ctx, s):
 def _approximate_order(s, n: int):
     """The order of a step whose exact order is too long for the certificate's integers: n! when the group
     is named S_n, N! when the certificate states "N!", else the bounded form "≈ m × 10^e" as (m as text, e)."""
-    import math
     import re
     if (s.get("data") or {}).get("name") == "S_n":
-        return math.factorial(n)
+        return Factorial(n)
     cert = s.get("certificate") or {}
     text = cert.get("order", (cert.get("data") or {}).get("order") if isinstance(cert.get("data"), dict) else None)
     if isinstance(text, str) and re.fullmatch(r"[1-9][0-9]{0,6}!", text):
-        return math.factorial(int(text[:-1]))
+        return Factorial(int(text[:-1]))
     match = re.fullmatch(r"≈ ([1-9]\.[0-9]+) × 10\^([0-9]+)", text) if isinstance(text, str) else None
     if match is None:
         raise Reject("the group's order is stated neither as an integer, N! nor ≈ m × 10^e")
@@ -673,7 +675,6 @@ def _group_on_arrays(ctx, claimed):
     """|G| from colour refinement on the arc arrays (arrays.group_by_refinement) when every cell of two
     or more positions is checked to be a twin class: G is the product of the cells' symmetric groups;
     None when the arrays do not cover the patterns or refinement leaves a cell that is no twin class."""
-    import math
     if arrays(ctx) is None:
         return None
     from . import arrays as A
@@ -688,18 +689,25 @@ def _group_on_arrays(ctx, claimed):
         return _individualised_order(heads, adj, labels, claimed)
     if cells is None:
         return None
-    order = math.prod(math.factorial(len(c)) for c in cells)
+    order = FactoredOrder(1, (len(c) for c in cells))  # a multiset of cell sizes, never multiplied out when long
     if isinstance(claimed, tuple):  # stated as "≈ m × 10^e" (group)
-        if not _agrees_with(order, *claimed):
+        if not agrees_with(order, *claimed):
             raise Reject(f"|G| = ∏ |C|! over the refined cells is not ≈ {claimed[0]} × 10^{claimed[1]}")
-    elif order != claimed:
-        raise Reject(f"|G| = ∏ |C|! = {order} over the refined cells, not the stated order")
+    else:
+        same = equals(order, claimed)
+        if same is None:
+            raise Trust(f"|G| = {order.show()} is compared with the stated {claimed.n}! by Legendre's formula only "
+                        f"up to {MAX_SIEVED:,}")
+        if not same:
+            raise Reject(f"|G| = ∏ |C|! = {order.show()} over the refined cells, not the stated order")
     shown = ", ".join("{" + ", ".join(map(str, c[:4])) + (", …" if len(c) > 4 else "") + "}" for c in cells[:4])
     on = "the arc arrays" if labels is None else "the arc arrays labelled by their bias classes"
     if not cells:
         return VERIFIED, (f"colour refinement on {on} ({adj.arcs:,} arcs) gives every position a colour of "
                           f"its own; an automorphism keeps the refined colouring, so G is trivial")
-    size = order if order < 10 ** 30 else f"about 2^{order.bit_length() - 1}"
+    exact = order.value() if order.small() else None
+    size = (exact if exact < 10 ** 30 else f"about 2^{exact.bit_length() - 1}") if exact is not None else \
+        f"about 2^{order.bit_length_estimate() - 1}"
     return VERIFIED, (f"colour refinement on {on} ({adj.arcs:,} arcs) leaves {len(cells)} cell(s) of two or "
                       f"more positions ({shown}{', …' if len(cells) > 4 else ''}), each checked to be a twin class "
                       f"(every transposition with its first member keeps every head's arcs); an automorphism keeps "
@@ -715,6 +723,8 @@ def _individualised_order(heads, adj, labels: list, claimed):
     if found is None:
         return None
     order, gens = found
+    if isinstance(claimed, Factorial):  # N! stated; |G| is v's orbit here, at most n, so below N! from N = 3 on
+        claimed = order if equals(FactoredOrder(order, ()), claimed) else -1  # -1: no order is -1
     if isinstance(claimed, tuple):
         if not _agrees_with(order, *claimed):
             raise Reject(f"|G| = {order} (one position individualised) is not ≈ {claimed[0]} × 10^{claimed[1]}")
