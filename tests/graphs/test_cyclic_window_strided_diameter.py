@@ -85,6 +85,16 @@ def test_a_stride_beyond_the_window_gives_no_bound():
     assert all(c.diameter_bound != sympy.Integer(2) for c in form.cases)  # s = 2w + 2: the window's own bound
 
 
+def test_the_one_head_open_question_states_the_bound_and_leaves_the_group_open():
+    # one head `window(w) cyclic + strided(s)`, s ≤ 2w + 1: its group is open (O6), but its diameter is not any more
+    result = check_spec(parse_source(_source(["window(2) cyclic + strided(4)"]), "f197.uap"), 60.0)
+    assert result.verdict == "INCONCLUSIVE"
+    text = " ".join(str(step.claim) for step in result.root.walk() if step.rule == "SYM-UNDECIDED")
+    assert "at most 2 (Theorem F197)" in text and "the diameter (walks" not in text
+    wide = check_spec(parse_source(_source(["window(2) cyclic + strided(9)"]), "f197.uap"), 60.0)
+    assert "the diameter (walks" in " ".join(str(step.claim) for step in wide.root.walk() if step.rule == "SYM-UNDECIDED")
+
+
 @pytest.mark.parametrize("heads", [TUPLES[0][0], TUPLES[1][0], TUPLES[2][0]])
 def test_the_symbolic_count_is_three_sufficient_and_never_below_the_concrete_least_count(heads):
     result = check_spec(parse_source(_source(heads), "f197.uap"), 60.0)

@@ -340,6 +340,10 @@ def _match_more(kinds: list, by: dict, n):
         w, s = by["cwindow"].args[0], by["strided"].args[0]
         if _ints(w, s) and int(w) >= 1 and int(s) in (2 * int(w) + 2, 2 * int(w) + 3):
             return cyclic_strided_theorem(n, int(w), int(s))
+        if _ints(w, s) and 2 <= int(s) <= 2 * int(w) + 1:
+            return OpenFamily("window(w) cyclic + strided(s)", "for 2 ≤ s ≤ 2w + 1 the diameter is at most 2 (Theorem "
+                              "F197), but the group (the concrete engine finds D_n when s | n, else the reflection) and "
+                              f"the least layer count are not proved at symbolic n ({SECTION}, open question O6)")
         return OpenFamily("window(w) cyclic + strided(s)", "outside s ∈ {2w + 2, 2w + 3} (Theorem F26) the diameter (walks "
                           "through the wrap-around change the "
                           "residue mod s by n mod s), the group (the concrete engine finds D_n when s | n, else the "
