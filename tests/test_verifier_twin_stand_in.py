@@ -174,3 +174,35 @@ def test_below_the_arc_limit_the_count_and_the_group_are_verified_without_genera
     group["certificate"]["data"]["order"] = "≈ 6." + stated[4:]
     got = next(s for s in verify(cert, only={group["id"], cert["steps"][-1]["id"]}).steps if s.id == group["id"])
     assert got.outcome == REJECTED and "twin classes" in got.reason
+
+
+def _renamed(cert: dict, new: str) -> dict:
+    """The certificate with G's name replaced wherever it is written (the step, the summary, the verdict's facts)."""
+    old = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")["data"]["name"]
+    return json.loads(json.dumps(cert).replace(json.dumps(old)[1:-1], json.dumps(new)[1:-1]))
+
+
+@pytest.mark.parametrize("new", ["trivial", "S_5999 on {2, …, 6000} × S_4000 on {6001, …, 10000} × S_2 on {1, 2}",
+                                 "S_5999 on {1, …, 5999} × S_4000 on {6001, …, 10000}",
+                                 "(S_5999 on {2, …, 6000} × S_4000 on {6001, …, 10000}) ⋊ the 2 permutations of whole "
+                                 "twin classes that keep the pattern"])
+def test_a_twin_quotient_group_named_as_another_group_is_rejected(new):
+    """The name of the twin quotient's group was read nowhere: `trivial`, written alike in the step, the summary and
+    the verdict's facts, was certified beside the order of the classes' symmetric groups."""
+    cert = certificate_of(softmax_source("blocks(6000) + global(1)", 10000))
+    name = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")["data"]["name"]
+    assert name == "S_5999 on {2, …, 6000} × S_4000 on {6001, …, 10000}"
+    report = verify(_renamed(cert, new))
+    group = next(s for s in report.steps if s.rule == "SYM-AUT")
+    assert not report.ok and group.outcome == REJECTED, (group.outcome, group.reason)
+
+
+def test_the_class_permutations_in_a_twin_quotient_group_s_name_are_counted():
+    """blocks(700) + strided(2) at 1,000: G is the residue cells' symmetric groups with the 2 permutations exchanging
+    the two residue classes; the count of those permutations is re-derived (nauty on the quotient)."""
+    cert = certificate_of(softmax_source("blocks(700) + strided(2)", 1000))
+    name = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")["data"]["name"]
+    assert name.endswith("⋊ the 2 permutations of whole twin classes that keep the pattern")
+    assert next(s for s in verify(cert).steps if s.rule == "SYM-AUT").outcome == VERIFIED
+    report = verify(_renamed(cert, name.replace("the 2 permutations", "the 4 permutations")))
+    assert next(s for s in report.steps if s.rule == "SYM-AUT").outcome == REJECTED

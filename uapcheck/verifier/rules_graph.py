@@ -579,8 +579,8 @@ def _concrete_group(ctx, s, n: int, heads):
     gens = data.get("generators")
     if gens is None and twin_stand_in.applies(s) and not large.labelled(ctx):
         # Theorem F196's group, stated by its twin classes without generators: |Aut| = |Aut(Q)| · ∏ |C|! from the
-        # verifier's own twin classes and nauty on the quotient, as above the arc limit
-        return large.group(ctx, s)
+        # verifier's own twin classes and nauty on the quotient, as above the arc limit, and its name
+        return _twin_group(ctx, s)
     if not isinstance(gens, list):
         raise Trust("the generators are not listed (too many tokens)")
     for g in gens:
@@ -605,6 +605,15 @@ def _concrete_group(ctx, s, n: int, heads):
     why = name_checked(data, gens, n, order, whole=(lab, ctx.spec.positional))
     return VERIFIED, (f"every generator preserves every arc and bias class; order {order} by Schreier–Sims; "
                       f"complete: {method}{why}")
+
+
+def _twin_group(ctx, s):
+    """SYM-AUT of Theorem F196's twin quotient: the order (large.group) and the name (twin_stand_in.group_name), which
+    was read nowhere (`trivial` in place of the twin classes' symmetric groups was certified)."""
+    outcome, why = large.group(ctx, s)
+    if outcome != VERIFIED or large.labelled(ctx) or len(ctx.spec.heads) != 1:
+        return outcome, why
+    return outcome, why + twin_stand_in.group_name(ctx, s)
 
 
 def _labels_or_trivial(ctx, heads, n: int, gens: list, data: dict):
@@ -710,7 +719,7 @@ def _large_group(ctx, s):
         return found
     why = large.forward_chain(ctx)
     if why is None:
-        return large.group(ctx, s)
+        return _twin_group(ctx, s) if twin_stand_in.applies(s) else large.group(ctx, s)
     if data.get("order") != 1 or data.get("generators") not in (None, []) or data.get("name") not in (None, "trivial"):
         raise Reject(f"the group is trivial ({why}), not the stated one")
     return VERIFIED, why

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from typing import Optional
 
 from . import groups, intervals as I, patterns, views
@@ -189,3 +190,91 @@ def layers(ctx, s: dict, d: int):
                       f"diameter is {d} (breadth-first search) and the rooted views (§11.9) decided with nauty under "
                       f"its whole group ({method}) show no view witness at depth {d}, so none exists in the pattern "
                       f"and D = {d} layers suffice")
+
+
+# ---------------------------------------------------------------------------------------------
+# G's name (Lemma L (b)): "S_c on P × …", with "(…) ⋊ the E permutations of whole twin classes that keep the pattern"
+
+_RUN = re.compile(r"\{(\d+)\}|\{(\d+), (\d+)\}|\{(\d+), (\d+), …, (\d+)\}|\{(\d+), …, (\d+)\}")
+
+
+def _positions(text: str) -> Optional[list[range]]:
+    """The positions a class's words name, "{a}", "{a, b}", "{a, a + s, …, b}", "{a, …, b}" joined by " ∪ ", as
+    ranges; None when the words are not of that form."""
+    out = []
+    for piece in text.split(" ∪ "):
+        m = _RUN.fullmatch(piece)
+        if m is None:
+            return None
+        a, b1, b2, c1, c2, c3, d1, d2 = m.groups()
+        if a:
+            out.append(range(int(a), int(a) + 1))
+        elif b1:
+            out.append(range(int(b1), int(b2) + 1, max(int(b2) - int(b1), 1)))
+        elif c1:
+            step = int(c2) - int(c1)
+            if step < 1 or (int(c3) - int(c1)) % step:
+                return None
+            out.append(range(int(c1), int(c3) + 1, step))
+        else:
+            out.append(range(int(d1), int(d2) + 1))
+    return out
+
+
+def _exchanges(spans: I.Spans, cls: list[list[int]]) -> int:
+    """|Aut_c(Q)|: the class permutations that keep the quotient's arcs and the sizes, by nauty (Lemma L (b))."""
+    import pynauty
+    into = quotient(spans, cls)
+    k = len(cls)
+    adjacency = {u: sorted(t for t in range(k) if u in into[t] and t != u) for u in range(k)}
+    by_size: dict = {}
+    for t, c in enumerate(cls):
+        by_size.setdefault(len(c), set()).add(t)
+    graph = pynauty.Graph(k, directed=True, adjacency_dict=adjacency,
+                          vertex_coloring=[by_size[c] for c in sorted(by_size)])
+    return groups.order([[p[v] + 1 for v in range(k)] for p in pynauty.autgrp(graph)[0]], k)
+
+
+def group_name(ctx, s: dict) -> str:
+    """SYM-AUT of the twin quotient: the stated name is G's by Lemma L (b) — one factor "S_c on P" for each of the
+    verifier's own twin classes of two or more positions (P read back as positions and compared with the class), and
+    the class permutations' count E = |Aut_c(Q)| (nauty on the quotient coloured by size) written as the engine writes
+    it. Rejected when the name states another group; Trust when it is not read. Returns the reason's clause."""
+    name = (s.get("data") or {}).get("name")
+    if not isinstance(name, str):
+        raise Reject("the group of the twin quotient states no name")
+    from . import large
+    cls = classes(ctx)
+    try:
+        exchanges = _exchanges(large._spans(ctx), cls)
+    except ImportError:
+        raise Trust("pynauty is not installed: the group's name is not re-derived") from None
+    inner = name
+    whole = re.fullmatch(r"\((.*)\) ⋊ the (\d+) permutations of whole twin classes that keep the pattern", name)
+    bare = re.fullmatch(r"the (\d+) permutations of the positions that keep the pattern", name)
+    stated = 1
+    if whole:
+        inner, stated = whole.group(1), int(whole.group(2))
+    elif bare:
+        inner, stated = "trivial", int(bare.group(1))
+    if stated != exchanges:
+        raise Reject(f"the name {name[:80]!r} states {stated} permutations of whole twin classes; the quotient has "
+                     f"{exchanges}")
+    wide = {tuple(c) for c in cls if len(c) >= 2}
+    if inner == "trivial":
+        said: set = set()
+    else:
+        said = set()
+        for factor in inner.split(" × "):
+            m = re.fullmatch(r"S_(\d+) on (.*)", factor)
+            runs = _positions(m.group(2)) if m else None
+            if m is None or runs is None:
+                raise Trust(f"the group's name {name[:80]!r} is not read as the twin classes' symmetric groups")
+            members = tuple(sorted({v for r in runs for v in r}))
+            if len(members) != int(m.group(1)):
+                raise Reject(f"the name's factor S_{m.group(1)} acts on {len(members)} positions")
+            said.add(members)
+    if said != wide:
+        raise Reject(f"the name {name[:80]!r} does not state the symmetric groups of the twin classes (re-derived on "
+                     f"the interval model: {len(wide)} of two or more positions)")
+    return f"; its name states the symmetric groups of exactly those classes and {exchanges} class permutation(s)"
