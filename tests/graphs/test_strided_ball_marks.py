@@ -77,3 +77,16 @@ def test_refinement_on_arrays_ends_with_the_partition_of_refinement_on_dicts(see
     tags = np.array([tag for v in range(count) for _, tag in lists[v]], dtype=np.int64)
     got = F.refine_on_lists(np.array(first, dtype=np.int64), rows, cols, tags)
     assert _partition(got.tolist(), range(count)) == _partition(want, range(count))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_row_ranks_are_the_ranks_numpy_unique_gives_the_rows(seed):
+    """F7's step (6″) ranks its (colour, sum) rows with `_row_ranks` as it did with np.unique: the same numbers."""
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(1, 60)), int(rng.integers(1, 4))
+    table = rng.integers(0, 4, size=(rows, cols)).astype(np.uint64)
+    if seed % 2:
+        table[:, -1] = rng.integers(0, 2**64 - 1, size=rows, dtype=np.uint64, endpoint=True)  # wrapped sums
+        table[rows // 2:, -1] = table[:rows - rows // 2, -1]
+    want = np.unique(table, axis=0, return_inverse=True)[1].ravel()
+    assert F._row_ranks(table).tolist() == want.tolist()

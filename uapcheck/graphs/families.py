@@ -1035,8 +1035,9 @@ def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bo
     if not near_cells:
         kept &= ball
     xs, member, cell, ball = xs[kept], member[kept], cell[kept], ball[kept]
-    gap = xs[:, None] - xs[None, :]
-    joined = ((np.abs(gap) <= w) | (gap % s == 0)) & (ball[:, None] | ball[None, :])
+    near = np.abs(xs[:, None] - xs[None, :]) <= w
+    residue = xs % s   # u − v ≡ 0 (mod s) iff u and v have one residue: no N × N division
+    joined = (near | (residue[:, None] == residue[None, :])) & (ball[:, None] | ball[None, :])
     np.fill_diagonal(joined, False)
     start_key = np.where(member, -xs, cell * 2 + ball)   # members by position, the others by (run, in N(i))
     from .view_refine import _mix
@@ -1044,7 +1045,7 @@ def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bo
     weights = joined.astype(np.uint64)
     while True:
         sums = weights @ _mix(colour.astype(np.uint64) + np.uint64(1), True)   # wrapping: order-free
-        refined = np.unique(np.column_stack([colour.astype(np.uint64), sums]), axis=0, return_inverse=True)[1].ravel()
+        refined = _row_ranks(np.column_stack([colour.astype(np.uint64), sums]))   # np.unique's ranks of the rows
         if refined.max() == colour.max():
             return int(refined.max()) + 1 == len(xs)
         colour = refined
