@@ -3,10 +3,13 @@ benches, as ratios to B = `python -c "import sympy"` timed in the same run.
 
     python bench/run.py [--repeat 5] [--quick] [--no-sizes] [--out bench/RESULTS.md]
     python bench/run.py --catalog-only [--repeat 3]
+    python bench/run.py --startup-only [--repeat 5]
 
 regenerates bench/RESULTS.md and (through bench/bench_sizes.py) bench/SIZES.md in one command.
 `--catalog-only` re-measures only the catalog rows and the per-file table of
-bench/RESULTS.md (a few minutes instead of about ten) and keeps the rest of the file as it is.
+bench/RESULTS.md (a few minutes instead of about ten) and keeps the rest of the file as it is;
+`--startup-only` re-measures only the other rows of the first table (start-up, one file; about a
+minute) and keeps the rest.
 
 Every check runs with `--no-cache` (the derivation itself), except the rows marked "result cache
 filled", where the untimed first run has filled the result cache and every file is a hit. The
@@ -394,7 +397,7 @@ def _catalog_case(name: str) -> bool:
 
 def _row_name(name: str) -> str:
     """The row's name without its file count (the key a `--catalog-only` run replaces rows by)."""
-    return name.rsplit(" (", 1)[0]
+    return re.sub(r" \(\d+ files\)$", "", name)
 
 
 def _per_file_lines(b_cpu: float) -> list[str]:
@@ -433,14 +436,18 @@ def _history(out: Path) -> str:
     return "\n".join(body).strip()
 
 
+STARTUP_NOTE = "The start-up and one-file rows:"
+
+
 def catalog_only(ns) -> int:
-    """Re-measure the catalog rows, the per-file table and the history; keep the rest of the file."""
+    """Re-measure the catalog rows, the per-file table and the history (or with `--startup-only` the start-up and
+    one-file rows and their note); keep the rest of the file."""
     out = Path(ns.out)
     old = out.read_text("utf-8").split("\n")
     load = os.getloadavg()[0]
     rows, failed = {}, []
     for name, cmd, target in cases():
-        if _catalog_case(name):
+        if _catalog_case(name) != ns.startup_only:
             r = measure(cmd, ns.repeat)
             rows[_row_name(name)] = _row(name, r, target)
             if target is not None and r["cpu_ratio"] > target:
@@ -457,29 +464,45 @@ def catalog_only(ns) -> int:
             if not old[k + 1].startswith("| "):  # rows new to the file follow the last catalog row
                 new += list(rows.values())
                 rows.clear()
-        elif line.startswith("Where the catalog's time goes"):
+        elif line.startswith("Where the catalog's time goes") and not ns.startup_only:
             new += _per_file_lines(b["b_cpu"])
             k += 1
             while k < len(old) and (not old[k] or old[k].startswith("|")):
                 k += 1  # the old table
             new.append("")
             continue
+        elif line.startswith("B itself:") and ns.startup_only:
+            new.append(line)
+            new.append("")
+            new.append(f"{STARTUP_NOTE} `python bench/run.py --startup-only --repeat {ns.repeat}` on "
+                       f"{datetime.date.today().isoformat()}, load average {load:.1f} at the start (other jobs on the 2 "
+                       f"cores; CPU ratios are the checked figures), B {b['b_cpu']:.3f} s CPU (median) beside them.")
+            k += 1
+            while k < len(old) and (not old[k] or old[k].startswith(STARTUP_NOTE)):
+                k += 1
+            new.append("")
+            continue
         elif line.startswith("B itself:"):
             new.append(line)
             new.append("")
+            k += 1
+            kept = []  # the start-up rows' note stays (before this one)
+            while k < len(old) and (not old[k] or old[k].startswith(("The catalog rows and the table below",
+                                                                       STARTUP_NOTE))):
+                if old[k].startswith(STARTUP_NOTE):
+                    kept += [old[k], ""]
+                k += 1
+            new += kept
             new.append(f"The catalog rows and the table below: `python bench/run.py --catalog-only --repeat {ns.repeat}` "
                        f"on {datetime.date.today().isoformat()}, load average {load:.1f} at the start (other jobs on "
                        f"the 2 cores; CPU ratios are the checked figures), B {b['b_cpu']:.3f} s CPU (median) beside them.")
-            k += 1
-            while k < len(old) and (not old[k] or old[k].startswith("The catalog rows and the table below")):
-                k += 1
             new.append("")
             continue
         else:
             new.append(line)
         k += 1
     out.write_text("\n".join(new), "utf-8")
-    print(f"wrote {out}" + (f"; targets missed: {', '.join(failed)}" if failed else "; every catalog target met"))
+    print(f"wrote {out}" + (f"; targets missed: {', '.join(failed)}" if failed else "; every target met"))
     return 1 if failed else 0
 
 
@@ -491,9 +514,11 @@ def main() -> int:
     ap.add_argument("--catalog-only", action="store_true",
                     help="re-measure only the catalog rows, the per-file table and the history")
     ap.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    ap.add_argument("--startup-only", action="store_true",
+                    help="re-measure only the start-up and one-file rows of the first table")
     ns = ap.parse_args()
     compileall.compile_dir(str(ROOT / "uapcheck"), quiet=1)
-    if ns.catalog_only:
+    if ns.catalog_only or ns.startup_only:
         return catalog_only(ns)
 
     lines = ["# Benchmarks", "",
