@@ -50,6 +50,22 @@ def _vm_bytes() -> int:
         return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def _status_kb(field: str) -> int:
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith(field + ":"))
+
+
+def _reset_peak() -> bool:
+    """Reset this process's peak resident size (VmHWM) to its current size: a forked child inherits the parent's peak
+    (and ru_maxrss keeps it), which would hide the child's own growth below it. False where /proc does not allow it."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
 def measured(path: Path) -> dict:
     """The JSON report of `path` with the CPU seconds and the peak-memory growth (MB) of the run, from a forked child
     under an address-space limit of the current size plus 1.5 GiB."""
@@ -61,14 +77,17 @@ def measured(path: Path) -> dict:
             limit = _vm_bytes() + (3 << 29)
             resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
             os.environ["UAPCHECK_IN_PROCESS"] = "1"
+            peak_reset = _reset_peak()
             start = resource.getrusage(resource.RUSAGE_SELF)
+            base = _status_kb("VmRSS") if peak_reset else start.ru_maxrss
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 code = cli.main(["--format", "json", "--budget", "2", "--memory", "1G", "--no-cache", str(path)])
             end = resource.getrusage(resource.RUSAGE_SELF)
+            peak = _status_kb("VmHWM") if peak_reset else end.ru_maxrss
             report = {"code": code, "json": out.getvalue(),
                       "cpu": (end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime),
-                      "memory_mb": (end.ru_maxrss - start.ru_maxrss) / 1024}
+                      "memory_mb": (peak - base) / 1024}
             os.write(write, json.dumps(report).encode())
         finally:
             os._exit(0)
@@ -190,6 +209,10 @@ REGRESSIONS = {
     # offsets again (2 · 131,073 differences × a set of 262,147): one step per difference, bounded, and no listing
     "normal_form_block_in_wide_window": (f"attention {{ {KERNEL}\n pattern blocks(131073) + window(131073) }}\n",
                                          "INCONCLUSIVE", ""),
+    # a forest of random(1) arcs at 65,536 positions: the orbits were read from BLISS's generators of the quotient, all
+    # listed at once (746 bits × 61,536 classes: 1.4 GB); beyond the generators' bound the orbits are left unknown
+    "random_one_orbits_at_65536": (f"tokens 65536\nattention {{ {KERNEL}\n pattern random(1, seed=0) }}\n", "NOT-UAP",
+                                   "not strongly connected"),
     "normal_form_wide_window_covered": (f"attention {{ {KERNEL}\n pattern window(131073) + window(131072) cyclic + "
                                         "strided(131073) }\n", "INCONCLUSIVE", ""),
 }

@@ -162,6 +162,24 @@ def test_orbits_without_listed_generators_are_the_generated_orbits(patterns, n, 
     assert list(unlisted.orbit_of) == orbits(n, listed.generators)
 
 
+def test_orbits_beyond_their_bound_are_left_unknown(monkeypatch):
+    """Where BLISS's generators of the quotient would be too many to list even for the orbits (symmetry.
+    MAX_ORBIT_ENTRIES), the orbits are not computed: the rooted views find a witness by the probe (checked) or say
+    that the orbits are unknown, and never that D layers suffice."""
+    from uapcheck.graphs import symmetry
+    monkeypatch.setattr(symmetry, "MAX_GENERATOR_ENTRIES", 0)
+    monkeypatch.setattr(symmetry, "MAX_ORBIT_ENTRIES", 0)
+    for patterns, n in ((["star", "blocks(4)"], 40), (["window(1) + global(2)"], 30), (["blocks(2) + global(2)"], 20)):
+        graphs, d, grp, st = _setup(patterns, n)
+        assert grp.generators is None and grp.orbit_of is None and grp.order > 1
+        decision = decide_views(graphs, d, int(grp.order), None, st.preserves, orbit_of=grp.orbit_of)
+        assert decision.sufficient is not True, patterns
+        if decision.sufficient is None:
+            assert "orbits are unknown" in decision.reason
+        else:
+            assert verify_witness(graphs, d, decision.witness, st.preserves)
+
+
 def test_a_group_with_too_many_generators_to_list_is_decided_from_its_orbits():
     """A `star` head and a `blocks(4)` head at n = 2,000: G (order about 10^29) has too many generators to
     list; its orbits suffice for the rooted views, which find a witness (once: undecided)."""

@@ -69,6 +69,9 @@ POSITIONAL_KINDS = ("none", "absolute")
 
 #: Generators are listed only while (number of generators) × n stays below this.
 MAX_GENERATOR_ENTRIES = 5_000_000
+#: The orbits are read from BLISS's generators of the twin quotient only while (bits of its order) × (classes) stays
+#: below this (BLISS lists every generator at once, about 40 bytes an entry once in Python).
+MAX_ORBIT_ENTRIES = 5_000_000
 #: The part of G permuting twin classes is named by structure up to this many classes (class_action).
 MAX_NAMED_CLASSES = 20_000
 
@@ -1093,7 +1096,15 @@ def symmetry_group(graphs: Sequence[PatternGraph],
                                 sol.qcolours[:len(classes)] if sol.q_order > 1 else None)
     return SymmetryGroup(n, order, name, gens, method, None if parts is None else parts.text,
                          factorial_order_text(classes, sol.q_order), parts, factorial_order_latex(classes, sol.q_order),
-                         orbit_of=sol.orbits() if gens is None else None)
+                         orbit_of=sol.orbits() if gens is None and _orbits_fit(sol) else None)
+
+
+def _orbits_fit(sol: "_Solution") -> bool:
+    """Whether the orbits may be read from BLISS's generators of the quotient: it lists them all at once, at most
+    log2 |Aut(quotient)| of them on the classes, so (bits of the order) × (classes) entries are bounded as the listed
+    generators are (random(1, seed=0) at 65,536 positions: 746 bits × 61,536 classes, 1.4 GB at once). Beyond it the
+    orbits are unknown and the rooted views say so."""
+    return sol.q_order.bit_length() * len(sol.classes) <= MAX_ORBIT_ENTRIES
 
 
 def _quotient_is_reflection(classes: list[list[int]], gens, q_order: int) -> bool:
