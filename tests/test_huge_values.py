@@ -213,6 +213,11 @@ REGRESSIONS = {
     # listed at once (746 bits × 61,536 classes: 1.4 GB); beyond the generators' bound the orbits are left unknown
     "random_one_orbits_at_65536": (f"tokens 65536\nattention {{ {KERNEL}\n pattern random(1, seed=0) }}\n", "NOT-UAP",
                                    "not strongly connected"),
+    # labelled twins: a global position's two-way arcs carry 8,190 labels (-|i - j|^999 is one class per distance),
+    # and each label's candidate key built a set of its 8,190 neighbours (13.7 s and 8.3 GB at 8,192 positions; a kill
+    # at 65,536): the keys are hashed in O(1) each and built only where two positions share one
+    "labelled_twins_hub_at_8192": (f"tokens 8192\nattention {{ {KERNEL}\n pattern window(1) + global(2) + random(1, "
+                                   "seed=0)\n bias b(i, j) = -|i - j|^999 }\n", "UAP", ""),
     "normal_form_wide_window_covered": (f"attention {{ {KERNEL}\n pattern window(131073) + window(131072) cyclic + "
                                         "strided(131073) }\n", "INCONCLUSIVE", ""),
 }

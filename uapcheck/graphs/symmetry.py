@@ -409,16 +409,46 @@ def _exact_twins(st: _Structure, members: list[int], outs: list[list[int]],
         # labelled neighbours v * L + label; adjacent twins u, v need u -> v and v -> u with one
         # label ℓ, and agree once u * L + ℓ (resp. v * L + ℓ) is added: one key per such ℓ
         n, big, lab = st.n, st.num_labels, st.labels
+        keyed = []
         for u in members:
             o = frozenset([v * big + lab[u * n + v] for v in outs[u]])
             i = frozenset([v * big + lab[v * n + u] for v in ins[u]])
             if not closed:
                 exact[(o, i)].append(u)
                 continue
-            for ell in {e % big for e in o & i}:
-                t = u * big + ell
-                exact[(o.union((t,)), i.union((t,)))].append(u)
+            keyed.append((u, o, i, _xor_hash(o), _xor_hash(i)))
+        if closed:
+            # a position with k labels on its two-way arcs has k candidate keys: each is hashed from its sets' hashes
+            # in O(1) (XOR of mixed elements), and the sets are built only for keys that some other position shares
+            # (a hub with 65,536 differently labelled arcs built 65,536 sets of 65,536: quadratic memory)
+            def cheap(o, i, ho, hi, t):
+                return (ho if t in o else ho ^ _mix(t), len(o) + (t not in o), hi if t in i else hi ^ _mix(t),
+                        len(i) + (t not in i))
+            count: dict[tuple, int] = defaultdict(int)
+            for u, o, i, ho, hi in keyed:
+                for ell in {e % big for e in o & i}:
+                    count[cheap(o, i, ho, hi, u * big + ell)] += 1
+            for u, o, i, ho, hi in keyed:
+                for ell in {e % big for e in o & i}:
+                    t = u * big + ell
+                    if count[cheap(o, i, ho, hi, t)] > 1:
+                        exact[(o.union((t,)), i.union((t,)))].append(u)
     return [m for m in exact.values() if len(m) > 1]
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser: a 64-bit mixing of x (so that an XOR of mixed elements hashes a set)."""
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
+def _xor_hash(values) -> int:
+    out = 0
+    for v in values:
+        out ^= _mix(v)
+    return out
 
 
 def _twin_classes(st: _Structure) -> list[list[int]]:
