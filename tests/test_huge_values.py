@@ -19,7 +19,8 @@ n = 10⁹); after the later fixes 9 run out and none fails otherwise. Those left
 closed forms at symbolic n that take a step per unit of a size (`window(w) cyclic` at w ≈ n/2, cyclic offsets near
 ±n, global unions), in factoring a degree-10 kernel with a constant of 10⁹ under the sign decision's own 2 s limit,
 in the normal form's listing of a cyclic window of 65,536, and in concrete token graphs at n = 65,536 whose group
-search (BLISS's generators) takes over 1 GB."""
+search (BLISS's generators) takes over 1 GB. Those are fixed and are cases below (with F21's order by residues for a
+huge block, a head group's range found n by n, and labelled twin keys built per label of a hub)."""
 from __future__ import annotations
 
 import contextlib
