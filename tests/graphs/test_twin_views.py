@@ -184,3 +184,37 @@ def test_eight_equal_blocks_beside_a_strided_part_are_searched_up_to_symmetry():
     assert steps["SYM-AUT"].facts["group"].name.endswith("⋊ the 967680 permutations of whole twin classes that keep "
                                                           "the pattern")
     assert cpu < 10.0
+
+
+def test_more_classes_than_a_stand_in_is_built_for_equal_the_concrete_engine():
+    """Between 33 and 64 twin classes no stand-in is built and the quotient decides (`blocks(7) + window(1) +
+    strided(6)` at n = 30 … 60: up to 54 classes), against the concrete engine on the token graph."""
+    decided = 0
+    pattern = "blocks(7) + window(1) + strided(6)"
+    for n in range(30, 61):
+        q = T.quotient(_spec(n, pattern).heads[0].pattern, n, T.WIDE_CLASSES)
+        if q is None or q.k <= T.MAX_CLASSES:
+            continue
+        found = V.decide(q)
+        if found is None:
+            continue
+        decided += 1
+        assert _decided_wide(q, found) == _engine(pattern, n), (pattern, n)
+    assert decided >= 20, decided
+
+
+def _decided_wide(q, found):
+    order = found.exchanges * math.prod(math.factorial(c) for c in q.sizes)
+    if found.pair is not None:
+        return False, None, None, None, order
+    return True, found.diameter, found.layers, True, order
+
+
+def test_six_wide_blocks_beside_strided_six_at_a_real_size():
+    """`blocks(131072) + strided(6)` at n = 1,048,576: 48 residue cells, beyond the stand-in's 32 classes: the
+    quotient decides, 2 layers, least (the family theorems ran out of a 20 s budget here)."""
+    r, steps, cpu = _run("blocks(131072) + strided(6)", 1048576)
+    assert r.verdict == "UAP"
+    assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
+    assert steps["PAT-LAYERS"].facts["least"]
+    assert cpu < 10.0

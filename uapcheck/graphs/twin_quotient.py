@@ -24,6 +24,8 @@ from .. import spec as S
 
 #: at most this many twin classes (the stand-in grows with the classes: Lemma L (d))
 MAX_CLASSES = 32
+#: at most this many when the quotient itself decides (Theorem F181: a search over the classes, no stand-in)
+WIDE_CLASSES = 64
 #: at most this many positions near the blocks' ends are read one by one
 MAX_SPECIAL = 4096
 #: at most this many sign patterns are compared when the sizes are shrunk
@@ -59,7 +61,7 @@ class _Parts:
     stride: int = 0  # strided(s): the keys j ≡ i (mod s) (0: no strided part)
 
 
-def _parts(pattern, n: int) -> Optional[_Parts]:
+def _parts(pattern, n: int, max_classes: int = MAX_CLASSES) -> Optional[_Parts]:
     parts = pattern.parts if isinstance(pattern, S.PatternUnion) else (pattern,)
     blocks = [p for p in parts if isinstance(p, S.Blocks)]
     if len(blocks) != 1 or not isinstance(blocks[0].b, int) or blocks[0].b < 1:
@@ -88,7 +90,7 @@ def _parts(pattern, n: int) -> Optional[_Parts]:
             offsets.extend((k * p.r, False) for k in range(-p.w, p.w + 1))
         else:
             return None
-    if stride > MAX_CLASSES:
+    if stride > max_classes:
         return None
     return _Parts(n, blocks[0].b, min(g, n), full, tuple(windows), tuple(offsets), stride)
 
@@ -196,20 +198,20 @@ def _span(p: _Parts) -> int:
     return max([w for w, _ in p.intervals] + [abs(d) for d, _ in p.offsets] + [0])
 
 
-def quotient(pattern, n: int) -> Optional[Quotient]:
+def quotient(pattern, n: int, max_classes: int = MAX_CLASSES) -> Optional[Quotient]:
     """The twin quotient of one head's `blocks(b) + …` union at a concrete n, or None (another kind of part, or
-    more than MAX_CLASSES classes, or too many positions near the blocks' ends to read one by one).
+    more than `max_classes` classes, or too many positions near the blocks' ends to read one by one).
 
     A position i > g with i + d inside its block for every local offset ±d is *interior*: its keys and its queries
     are both block(i) ∪ {1, …, g} (the local parts add positions of the block, itself included), so the interior
     positions of one block are twins. Every other position's two neighbourhoods are read off the parts, and the
     positions are grouped by the pair; two positions are twins exactly when their pairs are equal."""
-    p = _parts(pattern, n)
+    p = _parts(pattern, n, max_classes)
     if p is None or n < 1:
         return None
     span, st = _span(p), p.stride
     blocks = (n + p.b - 1) // p.b
-    if blocks * max(st, 1) > MAX_CLASSES:
+    if blocks * max(st, 1) > max_classes:
         return None
     groups: list = []  # [(keys, queries), [runs (lo, hi, step)], (sizes of keys and queries)]
     special = 0
@@ -222,7 +224,7 @@ def quotient(pattern, n: int) -> Optional[Quotient]:
                 members.append(run)
                 return True
         groups.append((sig, [run], size))
-        return len(groups) <= MAX_CLASSES
+        return len(groups) <= max_classes
 
     if p.g and not put(1, (1, p.g, 1)):
         return None

@@ -20,7 +20,7 @@ from typing import Optional
 from .twin_quotient import Quotient
 
 #: at most this many partial class maps are tried for the view witnesses (else the route stands aside)
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 
 
 @dataclass(frozen=True)

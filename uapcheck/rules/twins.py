@@ -95,7 +95,9 @@ def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
         return None
     q = T.quotient(spec.heads[0].pattern, n)
     if q is None:
-        return None
+        # more classes than a stand-in is built for: the quotient itself, up to WIDE_CLASSES (Theorem F181)
+        wide = T.quotient(spec.heads[0].pattern, n, T.WIDE_CLASSES)
+        return None if wide is None else _on_quotient(wide)
     small = T.stand_in_sizes(q.sizes)
     if small is None or sum(small) > STANDIN_MAX:
         on_quotient = _on_quotient(q)
