@@ -23,6 +23,8 @@ THEOREM = "Lemma L, Theorem F196, docs/theory.md §11.11"
 THEOREM_N = "Lemma N, Theorem F181, docs/theory.md §11.11"
 #: a stand-in of more positions than this is not built when the quotient itself decides (Theorem F181)
 STANDIN_MAX = 120
+#: from this length on, a quotient of more than MAX_CLASSES (up to WIDE_CLASSES) classes is decided by Theorem F181
+WIDE_FROM = 10_000
 
 
 def _run_text(runs) -> str:
@@ -95,7 +97,10 @@ def twin_decision(spec: S.Spec) -> Optional[TwinDecision]:
         return None
     q = T.quotient(spec.heads[0].pattern, n)
     if q is None:
-        # more classes than a stand-in is built for: the quotient itself, up to WIDE_CLASSES (Theorem F181)
+        # more classes than a stand-in is built for: the quotient itself, up to WIDE_CLASSES (Theorem F181), at real
+        # sizes only (below WIDE_FROM the concrete engine builds the token graph quickly)
+        if n < WIDE_FROM:
+            return None
         wide = T.quotient(spec.heads[0].pattern, n, T.WIDE_CLASSES)
         return None if wide is None else _on_quotient(wide)
     small = T.stand_in_sizes(q.sizes)
