@@ -145,23 +145,19 @@ def count_automorphisms(graph, color=None) -> int:
     BLISS_SPLITTING, and on graphs up to CROSS_CHECK_VERTICES vertices once more with BLISS_CHECK_SPLITTING (a count
     that differs raises AutomorphismCountsDisagree: the order is then undecided, never a guess).
 
-    python-igraph passes BLISS's count through its decimal string, which Python refuses above 4,300
-    digits (a complete graph on 1,600 positions already has more); the limit is lifted for that one
-    conversion. The callers bound the graphs (rooted views and quotients on at most a few thousand
+    BLISS is run on an undirected graph (uapcheck/bliss.py: a directed graph is encoded, since python-igraph's
+    BLISS undercounts or crashes on some directed ones). python-igraph passes BLISS's count through its decimal
+    string, which Python refuses above 4,300 digits (a complete graph on 1,600 positions already has more); the
+    limit is lifted for that one conversion. The callers bound the graphs (rooted views and quotients on at most a few thousand
     vertices), so the string stays small enough to convert quickly."""
-    import sys
+    from . import bliss
 
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        count = int(graph.count_automorphisms(sh=BLISS_SPLITTING, color=color))
-        if graph.vcount() <= CROSS_CHECK_VERTICES:
-            again = int(graph.count_automorphisms(sh=BLISS_CHECK_SPLITTING, color=color))
-            if again != count:
-                raise AutomorphismCountsDisagree(
-                    f"BLISS counts {show_int(count)} automorphisms with the splitting heuristic {BLISS_SPLITTING!r} and "
-                    f"{show_int(again)} with {BLISS_CHECK_SPLITTING!r} on a graph of {graph.vcount()} vertices: the "
-                    "group's order is not established")
-        return count
-    finally:
-        sys.set_int_max_str_digits(limit)
+    count = bliss.count(graph, color, BLISS_SPLITTING)
+    if graph.vcount() <= CROSS_CHECK_VERTICES:
+        again = bliss.count(graph, color, BLISS_CHECK_SPLITTING)
+        if again != count:
+            raise AutomorphismCountsDisagree(
+                f"BLISS counts {show_int(count)} automorphisms with the splitting heuristic {BLISS_SPLITTING!r} and "
+                f"{show_int(again)} with {BLISS_CHECK_SPLITTING!r} on a graph of {graph.vcount()} vertices: the "
+                "group's order is not established")
+    return count

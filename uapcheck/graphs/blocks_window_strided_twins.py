@@ -38,6 +38,7 @@ import sympy
 from sympy import Integer
 
 from .blocks_window_strided_classes import closed_neighbourhoods
+from .. import bliss
 
 SECTION = "docs/theory.md §11.11"
 MAX_PERIOD = 120     # P = lcm(b, s): the end checks run at P lengths
@@ -156,7 +157,7 @@ def _local_orbits_ok(n: int, b: int, s: int, near: list[int], twin_of: dict[int,
             x = parent[x]
         return x
 
-    for gen in graph.automorphism_group(color=colours):
+    for gen in bliss.generators(graph, colours):
         for i, j in enumerate(gen):
             a, c = find(i), find(j)
             if a != c:

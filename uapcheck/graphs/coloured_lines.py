@@ -30,10 +30,10 @@ from functools import lru_cache
 from math import gcd
 from typing import Mapping, Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING
 from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import _atoms, _is_int, _merge, _Undecided
+from .. import bliss
 
 SECTION = "docs/theory.md §11.11, Theorem F180"
 MAX_SPAN = 16          # J
@@ -196,7 +196,7 @@ def key(dist: dict, heads, span: int) -> tuple:
     """A canonical form of the coloured rooted ball: equal keys iff isomorphic (levels kept)."""
     vertices = sorted(dist)
     graph, vcol = _encoded(vertices, [dist[v] for v in vertices], heads, span)
-    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=vcol)
+    order = bliss.canonical_permutation(graph, vcol)
     label = [0] * len(order)
     for k, v in enumerate(order):
         label[v] = k

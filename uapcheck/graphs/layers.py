@@ -26,8 +26,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING, count_automorphisms
+from ..bignum import count_automorphisms
 from .build import PatternGraph, _derived, code_array
+from .. import bliss
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
 MAX_VIEW_WORK = 20_000_000
@@ -317,7 +318,7 @@ class _RootedLayerView:
         return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
-        gens = self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours)
+        gens = bliss.generators(self.graph, self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def canonical(self) -> tuple[list[int], str]:
@@ -342,7 +343,7 @@ def subdivided(size: int, arcs: list, label_ids: dict, first_colour: int, colour
 def canonical_digest(graph, colours: list[int]) -> tuple[list[int], str]:
     """(the canonical labelling, a sha256 of the canonically labelled coloured digraph) by BLISS: equal digests for
     isomorphic coloured digraphs (the rooted views per layer, and those restricted to a prefix, layers_causal.py)."""
-    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
+    order = bliss.canonical_permutation(graph, colours)
     size = len(order)
     lab = [0] * size
     for k, v in enumerate(order):

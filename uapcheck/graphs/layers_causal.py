@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING, count_automorphisms
+from ..bignum import count_automorphisms
 from .layers import LayerSequence, _InLists, canonical_digest, subdivided, view_sets, witness_condition_holds
+from .. import bliss
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
 MAX_CAUSAL_VIEW_WORK = 20_000_000
@@ -159,7 +160,7 @@ class _PrefixView:
 
     def moved_generator(self) -> Optional[list[int]]:
         """An automorphism moving some position, as 0-based images of the view's positions; None if none."""
-        for g in self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours):
+        for g in bliss.generators(self.graph, self.colours):
             if any(g[k] != k for k in range(self.size)):
                 return list(g[:self.size])
         return None

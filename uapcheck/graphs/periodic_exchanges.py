@@ -30,8 +30,8 @@ from typing import Callable, Optional, Sequence
 import sympy
 from sympy import Integer
 
-from ..bignum import BLISS_SPLITTING
 from . import periodic_lines as lines
+from .. import bliss
 
 SECTION = "docs/theory.md §11.11"
 MAX_SEARCH = 20_000    # nodes of the search for the periodic symmetries
@@ -281,7 +281,7 @@ def _class_group(n: int, b: int, jumps, radius: int, span: int, found: Sequence[
     kernel = count_automorphisms(graph, color=colours)
     moved: tuple[int, ...] = ()
     if kernel > 1:
-        gens = graph.automorphism_group(sh=BLISS_SPLITTING, color=colours)
+        gens = bliss.generators(graph, colours)
         moved = tuple(sorted({i + 1 if i + 1 <= n // 2 else i - n for g in gens for i, j in enumerate(g) if i != j}))
     arcs = _arc_array(graph)
     own = _canonical(graph, colours, arcs)
@@ -318,7 +318,7 @@ def _canonical(graph, colours: list[int], arcs) -> tuple:
     arcs (``arcs``: `_arc_array` of the graph) as their sorted codes x·n + y (equal exactly when the sorted
     pairs are)."""
     import numpy as np
-    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
+    order = bliss.canonical_permutation(graph, colours)
     n = len(order)
     label = np.empty(n, dtype=np.int64)
     label[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)

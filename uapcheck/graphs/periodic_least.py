@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from typing import Callable, Optional, Sequence
-from ..bignum import BLISS_SPLITTING
 
 import sympy
+from .. import bliss
 from sympy import Integer
 
 SECTION = "docs/theory.md §11.11"
@@ -238,7 +238,7 @@ def _decision(n: int, b: int, jumps: tuple[int, ...], d: int) -> tuple[str, Opti
             count = count_automorphisms(graph, color=colours)
             key: tuple = ()
             if len(members) > 1:
-                order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)
+                order = bliss.canonical_permutation(graph, colours)
                 label = [0] * n
                 for at, v in enumerate(order):
                     label[v] = at

@@ -28,9 +28,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 from typing import Any, Optional, Sequence
-from ..bignum import BLISS_SPLITTING
 
 import sympy
+from .. import bliss
 from sympy import Integer
 
 SECTION = "docs/theory.md §11.11"
@@ -343,7 +343,7 @@ def _key(ball: dict[int, int], b: int, jumps) -> tuple:
     vertices = sorted(ball)
     colours = [ball[v] for v in vertices]
     graph = digraph(len(vertices), _graph(vertices, b, jumps))
-    order = graph.canonical_permutation(sh=BLISS_SPLITTING, color=colours)  # canonical index k -> the vertex placed there
+    order = bliss.canonical_permutation(graph, colours)  # canonical index k -> the vertex placed there
     label = [0] * len(order)
     for k, v in enumerate(order):
         label[v] = k
@@ -401,7 +401,7 @@ def _end_group(moved_zone: Sequence[int], around: Sequence[int], b: int, jumps) 
     if order == 1:
         return 1, ()
     graph = digraph(len(vertices), _graph(vertices, b, jumps))
-    gens = graph.automorphism_group(sh=BLISS_SPLITTING, color=colours)
+    gens = bliss.generators(graph, colours)
     moved = sorted({vertices[i] for g in gens for i, j in enumerate(g) if i != j})
     return order, tuple(moved)
 

@@ -16,8 +16,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING
 from .build import PatternGraph
+from .. import bliss
 
 EXHAUSTIVE_MAX_N = 8
 TRANSPOSITION_MAX_N = 64  # the plain search is cubic per transposition; causal classes use causal_exact
@@ -337,7 +337,7 @@ def causal_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_vertices
         if work > budget_vertices:
             raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
         g = digraph(len(colours), edges)
-        for gen in g.automorphism_group(sh=BLISS_SPLITTING, color=colours):
+        for gen in bliss.generators(g, colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if not perm:
                 continue
@@ -406,12 +406,12 @@ def receptive_exact(graphs: Sequence[PatternGraph], rec: Receptive, budget_verti
         if work > budget_vertices:
             raise TooLarge(f"the automorphism computations exceed {budget_vertices} vertices and arcs")
         g = digraph(len(colours), edges)
-        for gen in g.automorphism_group(sh=BLISS_SPLITTING, color=colours):
+        for gen in bliss.generators(g, colours):
             perm = {verts[k]: verts[gen[k]] for k in range(len(verts)) if gen[k] != k}
             if perm and _any_bad_among(perm, nbs, verts):
                 return _exact_witness(i, perm, n, r, "a generator of the automorphisms of the known part at "
                                       f"{i}, BLISS")
-        order = g.canonical_permutation(sh=BLISS_SPLITTING, color=colours)  # canonical index c -> the vertex placed there
+        order = bliss.canonical_permutation(g, colours)  # canonical index c -> the vertex placed there
         label = [0] * len(order)  # vertex k -> its canonical index
         for c, k in enumerate(order):
             label[k] = c

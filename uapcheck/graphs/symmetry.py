@@ -54,7 +54,7 @@ from itertools import chain, compress, repeat
 from operator import add, eq, mul, ne, sub
 from typing import Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING, count_automorphisms
+from ..bignum import count_automorphisms
 from ..lazy import digraph, igraph as ig, igraph_without_numpy  # imported on first use: dense checks never need it
 
 from ..groups import group_structure as typed_structure
@@ -64,6 +64,7 @@ from ..spec import BIAS_KINDS
 from ..groups import bucket_kind, offset_class
 from .build import (PatternGraph, _no_gc, code_array, code_endpoints, edge_order, endpoints, neighbour_lists,
                     to_igraph)
+from .. import bliss
 
 POSITIONAL_KINDS = ("none", "absolute")
 
@@ -983,7 +984,7 @@ class _Solution:
         """BLISS's generators of Aut(quotient), as permutations of the class indices (cached)."""
         if self._qgens is None:
             q = len(self.classes)
-            raw = (self.qgraph.automorphism_group(sh=BLISS_SPLITTING, color=self.qcolours)
+            raw = (bliss.generators(self.qgraph, self.qcolours)
                    if self.q_order > 1 else [])
             self._qgens = [tuple(g[:q]) for g in raw]
         return self._qgens
@@ -1001,7 +1002,7 @@ class _Solution:
                 x = parent[x]
             return x
         if self.q_order > 1:
-            for qg in self.qgraph.automorphism_group(sh=BLISS_SPLITTING, color=self.qcolours):
+            for qg in bliss.generators(self.qgraph, self.qcolours):
                 for k in range(len(classes)):
                     a, b = find(k), find(qg[k])
                     if a != b:

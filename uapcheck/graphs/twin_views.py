@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .twin_quotient import Quotient
+from .. import bliss
+from ..bignum import count_automorphisms
 
 #: at most this many partial class maps are tried for the view witnesses (else the route stands aside)
 MAX_NODES = 50_000
@@ -63,7 +65,7 @@ class _Group:
             self.graph = ig.Graph(n=k, edges=edges, directed=True)
         rank = {c: x for x, c in enumerate(sorted(set(q.sizes)))}
         self.colour = [rank[c] for c in q.sizes]
-        self.order = int(self.graph.count_automorphisms(color=self.colour))
+        self.order = count_automorphisms(self.graph, color=self.colour)
         self.k = k
         self._reps: dict = {}
 
@@ -74,7 +76,7 @@ class _Group:
             top = max(colour) + 1
             for x, t in enumerate(fixed):
                 colour[t] = top + x
-            gens = [list(p) for p in self.graph.automorphism_group(color=colour)]
+            gens = [list(p) for p in bliss.generators(self.graph, colour)]
             self._reps[fixed] = _orbit_representatives(self.k, gens)
         return self._reps[fixed]
 

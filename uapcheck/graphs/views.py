@@ -33,9 +33,10 @@ from operator import ne
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from ..bignum import BLISS_SPLITTING, count_automorphisms
+from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
 from .build import PatternGraph
+from .. import bliss
 
 @dataclass(frozen=True)
 class ArcClasses:
@@ -761,13 +762,13 @@ class _RootedView:
         return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
-        gens = self.graph.automorphism_group(sh=BLISS_SPLITTING, color=self.colours)
+        gens = bliss.generators(self.graph, self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def _canonical_labels(self) -> tuple[list[int], list[int]]:
         """(v ↦ its canonical index, the colours in canonical order). igraph returns, for each canonical index k,
         the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse."""
-        order = self.graph.canonical_permutation(sh=BLISS_SPLITTING, color=self.colours)
+        order = bliss.canonical_permutation(self.graph, self.colours)
         m = len(order)
         lab = [0] * m
         for k, v in enumerate(order):
