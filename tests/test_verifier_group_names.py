@@ -119,3 +119,35 @@ def test_several_heads_with_a_group_named_by_structure_state_its_order_at_symbol
         forged = copy.deepcopy(cert)
         forged["group"]["order"] = 4
         assert any("order" in p for p in verify(forged).problems)
+
+
+def _two_block_heads_at_130() -> dict:
+    text = ("tokens 130\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern blocks({b})\n}}\n"
+                                     for b in (4, 2)) + "ffn relu\n")
+    return json.loads(json.dumps(certfile.build(check(text, "t.uap"), text)))
+
+
+def test_a_long_quotient_order_worded_approximately_is_verified_and_a_wrong_one_rejected():
+    # `blocks(4)` | `blocks(2)` at 130: a quotient of order about 10^45, printed "≈ 10^45"; the verifier rejected the
+    # honest name because it did not word long orders
+    cert = _two_block_heads_at_130()
+    name = _sym(cert)["data"]["name"]
+    assert "a group of order ≈ 10^45 permuting the 65 twin classes" in name
+    assert _outcome(cert).outcome == VERIFIED
+    for wrong in ("≈ 10^47", "≈ 10^43", "≈ 7 × 10^45", "about 10^45"):
+        forged = copy.deepcopy(cert)
+        _sym(forged)["data"]["name"] = name.replace("≈ 10^45", wrong)
+        assert _outcome(forged).outcome == REJECTED, wrong
+    forged = copy.deepcopy(cert)
+    _sym(forged)["data"]["name"] = name.replace("(S_2)^65", "(S_3)^65")
+    assert _outcome(forged).outcome == REJECTED
+
+
+def test_a_bounded_wording_of_an_integer_is_read_exactly():
+    from uapcheck.verifier.named_structure import _approximates
+    q = 41694745422194119645161936836413254545072207 * 10 ** 3
+    assert q > 4 * 10 ** 46  # log10 q ≈ 46.62: both neighbouring powers are bounded wordings, no others
+    assert _approximates("≈ 10^46", q) and _approximates("≈ 10^47", q)
+    assert not _approximates("≈ 10^45", q) and not _approximates("≈ 10^48", q)
+    assert _approximates("≈ 4.17 × 10^46", q) and not _approximates("≈ 4.19 × 10^46", q)
+    assert not _approximates("≈ 4.17 × 10^45", q)

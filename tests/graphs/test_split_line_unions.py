@@ -338,3 +338,16 @@ def test_verifier_at_a_concrete_length():
     assert report.ok and report.complete
     step["certificate"]["n"] = 1_048_575  # another class
     assert rejects(cert, "SYM-AUT")
+
+
+def test_a_group_stated_on_some_classes_names_each_classs_condition_and_no_else():
+    # `offsets {-2, 2} cyclic` | `global(2)`: the group is stated on odd n only (even n is undecided), so its one class
+    # reads "… if n odd"; an "else" before it read as if it held on every other class
+    from uapcheck.derive import check_spec
+    from uapcheck.parse import parse_source
+    text = ("tokens n\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern offsets {-2, 2} cyclic\n}\n"
+            "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern global(2)\n}\nffn relu\n")
+    result = check_spec(parse_source(text, "split.uap"), 120.0)
+    claims = [str(step.claim) for step in result.root.walk() if step.rule in ("SYM-AUT", "VERDICT-T1")]
+    assert claims and all("G = else" not in c for c in claims)
+    assert any("of {3, …, n} if n odd" in c for c in claims)

@@ -74,12 +74,15 @@ def group_claim(info, lhs: str = "G") -> Claim:
         return claim(group(info.name, lhs, info.structure)) if info.name else order_claim(info, lhs)
     from ..show import show_condition
     parts: list = [f"{lhs} = "]
-    last = len(info.classes) - 1
+    # the last class reads "else" only when the classes cover every residue; a group stated on some classes
+    # names each one's condition (groups.GroupInfo.every_class)
+    last = len(info.classes) - 1 if info.every_class() else len(info.classes)
     for k, cls in enumerate(info.classes):
         g = cls.group
         named = claim(group(g.name, "", g.structure)) if g.name else _of_order(g)
         if k < last:
-            parts += [named, " if ", Formula(cls.condition, show_condition(cls.condition)), ", "]
+            parts += [named, " if ", Formula(cls.condition, show_condition(cls.condition))]
+            parts += [", "] if k < len(info.classes) - 1 else []
         else:
             parts += ["else ", named]
     return claim(*parts)

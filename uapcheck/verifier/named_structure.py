@@ -14,6 +14,11 @@ import math
 from . import groups
 
 
+class Unworded(Exception):
+    """The structure's words hold a number too long for the verifier to word as the report does ("≈ 10^45"):
+    `check` then reads the name's words of it as a bounded wording of the listed number (`_approximates`)."""
+
+
 class NotTheName(Exception):
     """The structure data is malformed or does not word as the printed name."""
 
@@ -118,7 +123,7 @@ def words(structure: dict) -> str:
         return product
     shown = _order_words(q)
     if shown is None:
-        raise NotTheName("the quotient's order is too long for the verifier's wording")
+        raise Unworded("the quotient's order is too long for the verifier's wording")
     return f"({product}) ⋊ a group of order {shown} permuting the {structure['classes']} twin classes"
 
 
@@ -217,12 +222,47 @@ def _factor_generators(f: dict, n: int) -> tuple[list, int, set]:
     raise NotTheName(f"unknown factor kind {kind!r}")
 
 
+def _approximates(text: str, value: int) -> bool:
+    """Whether `text` is a bounded wording of the positive integer `value`: "≈ 10^e" with |e − log10 value| < 1, or
+    "≈ m × 10^e" within one unit of m's last digit (exact rational arithmetic, never floats)."""
+    import re
+    from fractions import Fraction
+    plain = re.fullmatch(r"≈ 10\^(\d+)", text)
+    if plain:
+        e = int(plain.group(1))
+        return 10 ** (e - 1) < value < 10 ** (e + 1)
+    scaled = re.fullmatch(r"≈ (\d+)(?:\.(\d+))? × 10\^(\d+)", text)
+    if not scaled:
+        return False
+    whole, frac, e = scaled.group(1), scaled.group(2) or "", int(scaled.group(3))
+    mantissa = Fraction(int(whole + frac), 10 ** len(frac))
+    return abs(mantissa * 10 ** e - value) <= Fraction(10 ** e, 10 ** len(frac))
+
+
+def _long_order_wording(name, structure: dict) -> str:
+    """The printed name when its words around the quotient's order are the structure's and the order's words are a
+    bounded wording of the listed quotient order (`_approximates`); otherwise the structure's frame, which then
+    differs from the name."""
+    factors = structure["factors"]
+    texts = [f"({_factor_words(f)})" if f.get("kind") == "wreath" and len(factors) > 1 else _factor_words(f)
+             for f in factors]
+    head = f"({' × '.join(texts)}) ⋊ a group of order "
+    tail = f" permuting the {structure['classes']} twin classes"
+    q = structure["quotient order"]
+    if isinstance(name, str) and name.startswith(head) and name.endswith(tail) and isinstance(q, int) and q > 0 \
+            and _approximates(name[len(head):len(name) - len(tail)], q):
+        return name
+    return head + "(the listed quotient order, worded)" + tail
+
+
 def check(name, structure, gens: list, n: int, order: int) -> str:
     """Why the structure names G (a sentence), or NotTheName saying why not."""
     if not isinstance(structure, dict) or not isinstance(structure.get("factors"), list) or not structure["factors"]:
         raise NotTheName("no structure is listed for the name")
     try:
         wording = words(structure)
+    except Unworded:
+        wording = _long_order_wording(name, structure)
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise NotTheName(f"the structure is malformed ({exc})") from None
     if wording != name:
