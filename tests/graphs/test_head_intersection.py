@@ -225,3 +225,21 @@ def test_the_union_of_the_heads_serves_as_anchor():
         for n in range(2, NMAX + 1):
             if case.condition.xreplace({N: n}) is sympy.true:
                 assert int(case.order.xreplace({N: n})) == symmetry_group(_graphs(heads, n)).order, n
+
+
+@pytest.mark.parametrize("condition, low", [
+    (lambda n: sympy.Ge(-n, -4), None),                       # n ≤ 4: false from 5 on (it read "every n ≥ 1")
+    (lambda n: sympy.Ge(n / 3, 5), 15),                       # the root past every constant's size
+    (lambda n: sympy.Ge(n, 12), 12),
+    (lambda n: sympy.And(sympy.Ge(n, 7), sympy.Le(n, 100)), None),
+    (lambda n: sympy.Ge(n ** 2, 50), 8),
+    (lambda n: sympy.Ge(n, 20_000), 20_000),                  # past the scan: the linear route
+])
+def test_the_least_length_from_which_a_condition_holds_is_read_past_every_sign_change(condition, low):
+    from uapcheck.graphs.head_intersection import _low_of
+    n = sympy.Symbol("n", integer=True, positive=True)
+    got = _low_of(condition(n), n)
+    assert got == low
+    if low is not None:  # a second way: the condition at every length from there to well past every root
+        assert all(condition(n).xreplace({n: sympy.Integer(v)}) is sympy.true for v in range(low, low + 300))
+        assert low == 1 or condition(n).xreplace({n: sympy.Integer(low - 1)}) is sympy.false

@@ -305,7 +305,15 @@ def _low_of(condition, n: sympy.Symbol) -> Optional[int]:
         return None
     if condition.atoms(Mod):
         return None
-    consts = [int(x) for x in condition.atoms(sympy.Integer)]
+    # past every sign change: the constants' sizes (a negative one too: `-n >= -4` is n ≤ 4, false from 5 on) and,
+    # for a relation polynomial in n, Cauchy's bound 1 + max |a_i / a_lead| on its roots (`n/3 >= 5` changes at 15)
+    consts = [abs(int(x)) for x in condition.atoms(sympy.Integer)]
+    for rel in condition.atoms(sympy.core.relational.Relational):
+        diff = rel.lhs - rel.rhs
+        if diff.is_polynomial(n):
+            coeffs = sympy.Poly(diff, n).all_coeffs()
+            if len(coeffs) > 1 and all(c.is_Rational for c in coeffs):
+                consts.append(int(sympy.ceiling(1 + max(abs(c / coeffs[0]) for c in coeffs[1:]))))
     top = max(consts + [1]) + 2
     if top > LOW_SCAN_MAX:
         return _low_of_linear(condition, n)
