@@ -31,7 +31,7 @@ def _encoded(graph, color: Optional[Sequence[int]]):
     """The graph itself when it is undirected, else its undirected encoding (module docstring), with colours."""
     if not graph.is_directed():
         return graph, (list(color) if color is not None else None)
-    import igraph
+    from .lazy import igraph  # without numpy or matplotlib (uapcheck/lazy.py)
 
     n = graph.vcount()
     base = list(color) if color is not None else [0] * n
@@ -39,7 +39,9 @@ def _encoded(graph, color: Optional[Sequence[int]]):
     edges += [(n + v, 2 * n + v) for v in range(n)]
     edges += [(u, n + v) for u, v in graph.get_edgelist()]
     colours = [3 * c for c in base] + [3 * c + 1 for c in base] + [3 * c + 2 for c in base]
-    return igraph.Graph(n=3 * n, edges=edges, directed=False), colours
+    encoded = igraph.Graph.__new__(igraph.Graph)
+    igraph.GraphBase.__init__(encoded, 3 * n, edges, False)  # lazy.digraph's constructor, undirected
+    return encoded, colours
 
 
 def count(graph, color: Optional[Sequence[int]] = None, splitting: str = SPLITTING) -> int:
