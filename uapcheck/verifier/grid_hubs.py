@@ -23,9 +23,9 @@ from typing import Optional
 import sympy
 
 from .. import spec as S
-from . import patterns
 from .check import VERIFIED, Reject, Trust
 from .named_structure import interval
+from .partition_heads import insertion_terms, nauty_order, value_at
 from .trees import decode
 
 MAX_N = 320
@@ -93,58 +93,12 @@ def _structure(b: int, s: int, hubs: tuple, n: int) -> tuple[list, list, list]:
     return [frozenset(c) for c in cells.values()], vertices, list(sig.values())
 
 
-def _shift(x: int, at: int, m: int) -> int:
-    return x if x <= at else x + m
-
-
 def _terms(b: int, s: int, hubs: tuple, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
-    c0, v0, t0 = _structure(b, s, hubs, n)
-    c1, v1, t1 = _structure(b, s, hubs, n + m)
-    where = {x: k for k, c in enumerate(c1) for x in c}
-    out, seen = [], set()
-    for c in c0:
-        ks = {where[_shift(x, at, m)] for x in c}
-        if len(ks) != 1:
-            return None
-        k = ks.pop()
-        seen.add(k)
-        out.append((len(c), len(c1[k]) - len(c)))
-    power = 1
-    for k, c in enumerate(c1):
-        if k not in seen:
-            if any(not at < x <= at + m for x in c):
-                return None
-            power *= factorial(len(c))
-    index = {(side, min(part)): i for i, (side, part, _) in enumerate(v1)}
-    cls = {v: k for k, t in enumerate(t1) for v in t}
-    used = set()
-    for t in t0:
-        ks = {cls[index[(v0[v][0], _shift(min(v0[v][1]), at, m))]] for v in t}
-        if len(ks) != 1 or next(iter(ks)) in used:
-            return None
-        k = ks.pop()
-        used.add(k)
-        out.append((len(t), len(t1[k]) - len(t)))
-    if len(used) != len(t1):
-        return None
-    return power, out
+    return insertion_terms(lambda length: _structure(b, s, hubs, length), n, at, m)
 
 
 def _nauty_order(pats: list, n: int) -> int:
-    from . import groups
-    got, method = groups.full_order(patterns.head_labels([patterns.head_arcs(p, n) for p in pats]), n, "none")
-    if got is None:
-        raise Trust(f"Theorem F171: the order is not re-counted ({method})")
-    return got
-
-
-def _value(constant: int, power: int, factorials: list, t: int) -> Optional[sympy.Rational]:
-    out = sympy.Rational(constant) * sympy.Rational(power) ** t
-    for z, d, mult in factorials:
-        if z + d * t < 0:
-            return None
-        out *= sympy.Integer(factorial(z + d * t)) ** mult
-    return out
+    return nauty_order(pats, n, "F171")
 
 
 def _class_formula(pats: list, b: int, s: int, hubs: tuple, r: int, c: dict, start: int, m: int) -> sympy.Expr:
@@ -180,7 +134,7 @@ def _class_formula(pats: list, b: int, s: int, hubs: tuple, r: int, c: dict, sta
     if low < max(s * (b + 1), max(hubs) + 2) or (low - r) % m:
         raise Reject(f"Theorem F171: the class n ≡ {r} (mod {m}) starts at {low}, outside its hypotheses")
     for length in list(range(low, base, m)) + [base + m, base + 2 * m]:
-        want = _value(constant, power, mine, (length - base) // m)
+        want = value_at(constant, power, mine, (length - base) // m)
         if want is None or want != _nauty_order(pats, length):
             raise Reject(f"Theorem F171: at n = {length} the formula gives {want}, nauty another order")
     return constant, power, mine, base

@@ -99,8 +99,15 @@ def _shift(x: int, at: int, m: int) -> int:
 
 
 def _terms(heads: list, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
-    c0, v0, t0 = _structure(heads, n)
-    c1, v1, t1 = _structure(heads, n + m)
+    return insertion_terms(lambda length: _structure(heads, length), n, at, m)
+
+
+def insertion_terms(structure, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
+    """How the cells and twin classes of `structure(n)` grow when m positions are inserted after `at` (F72's
+    insertion argument, also F171's): the factor of the new cells and, per cell and class, its size and growth;
+    None when the two structures do not correspond."""
+    c0, v0, t0 = structure(n)
+    c1, v1, t1 = structure(n + m)
     where = {x: k for k, c in enumerate(c1) for x in c}
     out, seen = [], set()
     for c in c0:
@@ -131,15 +138,15 @@ def _terms(heads: list, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
     return power, out
 
 
-def _nauty_order(pats: list, n: int) -> int:
+def nauty_order(pats: list, n: int, theorem: str = "F72") -> int:
     from . import groups
     got, method = groups.full_order(patterns.head_labels([patterns.head_arcs(p, n) for p in pats]), n, "none")
     if got is None:
-        raise Trust(f"Theorem F72: the order is not re-counted ({method})")
+        raise Trust(f"Theorem {theorem}: the order is not re-counted ({method})")
     return got
 
 
-def _value(constant: int, power: int, factorials: list, t: int) -> Optional[sympy.Rational]:
+def value_at(constant: int, power: int, factorials: list, t: int) -> Optional[sympy.Rational]:
     out = sympy.Rational(constant) * sympy.Rational(power) ** t
     for z, d, mult in factorials:
         if z + d * t < 0:
@@ -209,7 +216,7 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
             fixed *= factorial(len(x))
         for t in twins:
             fixed *= factorial(len(t))
-        order = _nauty_order(pats, base)
+        order = nauty_order(pats, base)
         if order % fixed:
             raise Reject(f"Theorem F72: at n = {base} nauty's order {order} is not a multiple of the cells' and classes'")
         constant = order // fixed
@@ -227,8 +234,8 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         if low < max(_valid(h) for h in hs) or (low - r) % m:
             raise Reject(f"Theorem F72: the class n ≡ {r} (mod {m}) starts at {low}, outside its hypotheses")
         for length in list(range(low, base, m)) + [base + m, base + 2 * m]:
-            want = _value(constant, power, mine, (length - base) // m)
-            if want is None or want != _nauty_order(pats, length):
+            want = value_at(constant, power, mine, (length - base) // m)
+            if want is None or want != nauty_order(pats, length):
                 raise Reject(f"Theorem F72: at n = {length} the formula gives {want}, nauty another order")
         t = sympy.floor(n / m) - base // m
         e = sympy.Integer(constant) * sympy.Integer(power) ** t
