@@ -16,8 +16,7 @@ What is checked (a certificate of kind "grid hub heads"):
 """
 from __future__ import annotations
 
-from collections import Counter
-from math import factorial, gcd
+from math import gcd
 from typing import Optional
 
 import sympy
@@ -25,7 +24,7 @@ import sympy
 from .. import spec as S
 from .check import VERIFIED, Reject, Trust
 from .named_structure import interval
-from .partition_heads import insertion_terms, nauty_order, value_at
+from .partition_heads import class_formula_checked
 from .trees import decode
 
 MAX_N = 320
@@ -93,51 +92,10 @@ def _structure(b: int, s: int, hubs: tuple, n: int) -> tuple[list, list, list]:
     return [frozenset(c) for c in cells.values()], vertices, list(sig.values())
 
 
-def _terms(b: int, s: int, hubs: tuple, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
-    return insertion_terms(lambda length: _structure(b, s, hubs, length), n, at, m)
-
-
-def _nauty_order(pats: list, n: int) -> int:
-    return nauty_order(pats, n, "F171")
-
-
-def _class_formula(pats: list, b: int, s: int, hubs: tuple, r: int, c: dict, start: int, m: int) -> sympy.Expr:
-    """One class re-derived and matched (Reject otherwise): its formula in n."""
-    base = start + (r - start) % m
-    if int(c["base"]) != base:
-        raise Reject(f"Theorem F171: the class n ≡ {r} (mod {m}) has base {c['base']}, not {base}")
-    got = _terms(b, s, hubs, base, start - m, m)
-    if got is None:
-        raise Reject(f"Theorem F171: at n = {base} inserting a period makes a new twin class")
-    power, terms = got
-    fixed = 1
-    cells, _, twins = _structure(b, s, hubs, base)
-    for x in cells:
-        fixed *= factorial(len(x))
-    for t in twins:
-        fixed *= factorial(len(t))
-    order = _nauty_order(pats, base)
-    if order % fixed:
-        raise Reject(f"Theorem F171: at n = {base} nauty's order {order} is not a multiple of the cells' and classes'")
-    constant = order // fixed
-    folded: Counter = Counter()
-    for z, d in terms:
-        if d == 0:
-            constant *= factorial(z)
-        else:
-            folded[(z, d)] += 1
-    mine = sorted([z, d, k] for (z, d), k in folded.items())
-    theirs = sorted([int(x) for x in f] for f in c.get("factorials") or [])
-    if (int(c["constant"]), int(c["power"]), theirs) != (constant, power, mine):
-        raise Reject(f"Theorem F171: the class n ≡ {r} (mod {m}) has another order formula than the verifier's")
-    low = int(c["from"])
-    if low < max(s * (b + 1), max(hubs) + 2) or (low - r) % m:
-        raise Reject(f"Theorem F171: the class n ≡ {r} (mod {m}) starts at {low}, outside its hypotheses")
-    for length in list(range(low, base, m)) + [base + m, base + 2 * m]:
-        want = value_at(constant, power, mine, (length - base) // m)
-        if want is None or want != _nauty_order(pats, length):
-            raise Reject(f"Theorem F171: at n = {length} the formula gives {want}, nauty another order")
-    return constant, power, mine, base
+def _class_formula(pats: list, b: int, s: int, hubs: tuple, r: int, c: dict, start: int, m: int) -> tuple:
+    """One class re-derived and matched (Reject otherwise): F72's insertion argument on F171's structure."""
+    return class_formula_checked("F171", lambda length: _structure(b, s, hubs, length), pats, r, c, start, m,
+                                 max(s * (b + 1), max(hubs) + 2))
 
 
 def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of the certificate

@@ -98,10 +98,6 @@ def _shift(x: int, at: int, m: int) -> int:
     return x if x <= at else x + m
 
 
-def _terms(heads: list, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
-    return insertion_terms(lambda length: _structure(heads, length), n, at, m)
-
-
 def insertion_terms(structure, n: int, at: int, m: int) -> Optional[tuple[int, list]]:
     """How the cells and twin classes of `structure(n)` grow when m positions are inserted after `at` (F72's
     insertion argument, also F171's): the factor of the new cells and, per cell and class, its size and growth;
@@ -155,6 +151,49 @@ def value_at(constant: int, power: int, factorials: list, t: int) -> Optional[sy
     return out
 
 
+def class_formula_checked(theorem: str, structure, pats: list, r: int, c: dict, start: int, m: int,
+                          least_from: int) -> tuple[int, int, list, int]:
+    """One class n ≡ r (mod m) of an order formula by the insertion argument (F72's, also F171's) re-derived from
+    `structure(n)` and nauty, and matched with the certificate's class `c` (Reject otherwise): the constant, the
+    power, the factorials and the base length."""
+    base = start + (r - start) % m
+    if int(c["base"]) != base:
+        raise Reject(f"Theorem {theorem}: the class n ≡ {r} (mod {m}) has base {c['base']}, not {base}")
+    got = insertion_terms(structure, base, start - m, m)
+    if got is None:
+        raise Reject(f"Theorem {theorem}: at n = {base} inserting a period makes a new twin class")
+    power, terms = got
+    fixed = 1
+    cells, _, twins = structure(base)
+    for x in cells:
+        fixed *= factorial(len(x))
+    for t in twins:
+        fixed *= factorial(len(t))
+    order = nauty_order(pats, base, theorem)
+    if order % fixed:
+        raise Reject(f"Theorem {theorem}: at n = {base} nauty's order {order} is not a multiple of the cells' and "
+                     "classes'")
+    constant = order // fixed
+    folded: Counter = Counter()
+    for z, d in terms:
+        if d == 0:
+            constant *= factorial(z)
+        else:
+            folded[(z, d)] += 1
+    mine = sorted([z, d, k] for (z, d), k in folded.items())
+    theirs = sorted([int(x) for x in f] for f in c.get("factorials") or [])
+    if (int(c["constant"]), int(c["power"]), theirs) != (constant, power, mine):
+        raise Reject(f"Theorem {theorem}: the class n ≡ {r} (mod {m}) has another order formula than the verifier's")
+    low = int(c["from"])
+    if low < least_from or (low - r) % m:
+        raise Reject(f"Theorem {theorem}: the class n ≡ {r} (mod {m}) starts at {low}, outside its hypotheses")
+    for length in list(range(low, base, m)) + [base + m, base + 2 * m]:
+        want = value_at(constant, power, mine, (length - base) // m)
+        if want is None or want != nauty_order(pats, length, theorem):
+            raise Reject(f"Theorem {theorem}: at n = {length} the formula gives {want}, nauty another order")
+    return constant, power, mine, base
+
+
 def _words(h: Head) -> str:
     rest = {"blocks": f"the blocks of {h.size}", "strided": f"the residue classes mod {h.size}", "rest": ""}[h.kind]
     if not h.globals:
@@ -203,40 +242,8 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         symbols = dict(ctx.symbols, n=n)
     exprs: dict = {}
     for r, c in classes.items():
-        base = start + (r - start) % m
-        if int(c["base"]) != base:
-            raise Reject(f"Theorem F72: the class n ≡ {r} (mod {m}) has base {c['base']}, not {base}")
-        got = _terms(hs, base, start - m, m)
-        if got is None:
-            raise Reject(f"Theorem F72: at n = {base} inserting a period makes a new twin class")
-        power, terms = got
-        fixed = 1
-        cells, _, twins = _structure(hs, base)
-        for x in cells:
-            fixed *= factorial(len(x))
-        for t in twins:
-            fixed *= factorial(len(t))
-        order = nauty_order(pats, base)
-        if order % fixed:
-            raise Reject(f"Theorem F72: at n = {base} nauty's order {order} is not a multiple of the cells' and classes'")
-        constant = order // fixed
-        folded: Counter = Counter()
-        for z, d in terms:
-            if d == 0:
-                constant *= factorial(z)
-            else:
-                folded[(z, d)] += 1
-        mine = sorted([z, d, k] for (z, d), k in folded.items())
-        theirs = sorted([int(x) for x in f] for f in c.get("factorials") or [])
-        if (int(c["constant"]), int(c["power"]), theirs) != (constant, power, mine):
-            raise Reject(f"Theorem F72: the class n ≡ {r} (mod {m}) has another order formula than the verifier's")
-        low = int(c["from"])
-        if low < max(_valid(h) for h in hs) or (low - r) % m:
-            raise Reject(f"Theorem F72: the class n ≡ {r} (mod {m}) starts at {low}, outside its hypotheses")
-        for length in list(range(low, base, m)) + [base + m, base + 2 * m]:
-            want = value_at(constant, power, mine, (length - base) // m)
-            if want is None or want != nauty_order(pats, length):
-                raise Reject(f"Theorem F72: at n = {length} the formula gives {want}, nauty another order")
+        constant, power, mine, base = class_formula_checked(
+            "F72", lambda length: _structure(hs, length), pats, r, c, start, m, max(_valid(h) for h in hs))
         t = sympy.floor(n / m) - base // m
         e = sympy.Integer(constant) * sympy.Integer(power) ** t
         for z, d, k in mine:
