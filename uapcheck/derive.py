@@ -13,7 +13,7 @@ from . import budget
 from .budget import BudgetExceeded, FileBudgetExceeded, stage
 from .lower import FeatureKernel, Unsupported, ffn_activation, lower_head
 from .graphs.normal_form import normalise_spec
-from .rules import (analytic, budget_witness, complete_head, dense_bias, depth_one, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
+from .rules import (analytic, budget_witness, complete_head, complex_scale, dense_bias, depth_one, ffn, heads, limit, means, nystrom, pattern, positions, ridge,
                     reweight_rows,
                     sink, small_lengths, symmetry, targets, verdict, witness)
 from .render.notebook import ResultViews
@@ -176,6 +176,9 @@ def _moment_routes(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof
     if ridge.applies(head, model, params):
         # Corollary 5's scores α(q·k) with bias terms, and radial kernels g(|q − k|²).
         td = ridge.separation_step(model, head, params, an, lim, label)
+    if not td.proved:
+        # an entire even profile α(q·k): an imaginary key scale gives a kernel with (LIM) (§20.10, Theorem F172)
+        td = complex_scale.complex_route(model, head, len(spec.heads), an, lim, label) or td
     return td
 
 

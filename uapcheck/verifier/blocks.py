@@ -297,7 +297,7 @@ def _checked_copy(key: str, step: dict) -> tuple[bool, Any]:
 
 # A fact that a rule's theorem fixes: the step's check establishes that theorem (docs/theory.md §8, §16, §17, §20),
 # so the fact's checked copy is the theorem's value, not a field of the step's data
-_ONE_LAYER = {"TD-KERNEL", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-LINFORMER", "TD-ROTARY", "TD-RADIAL", "TD-RIDGE",
+_ONE_LAYER = {"TD-KERNEL", "TD-FIXEDBIAS", "TD-BUCKETS", "TD-LINFORMER", "TD-ROTARY", "TD-RADIAL", "TD-RIDGE", "TD-COMPLEX",
               "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK"}  # one layer is token distinguishing
 _TWO_DIMENSIONS = {"TD-ROTARY", "TD-RADIAL", "TD-RIDGE"}  # … for d ≥ 2
 _LABELS = {"name", "group", "obstruction", "verdict", "target"}

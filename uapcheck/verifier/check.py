@@ -306,7 +306,7 @@ KERNEL_STATUSES = {
     **{rule: ("proved", "undecided") for rule in (
         "AN-STRUCT", "LIM-REGION", "LIM-NYSTROM", "POS-OFFSET", "TD-FIXEDBIAS", "TD-KERNEL", "TD-BIAS", "TD-BUCKETS",
         "TD-LINFORMER", "TD-RADIAL", "TD-ROTARY", "HEADS-DIFF", "HEADS-SINK", "HEADS-SHARED", "PE-LIFT")},
-    **{rule: ("proved",) for rule in ("HEADS-ZERO-VALUE", "LIM-REDUCE", "TD-MEANS")},
+    **{rule: ("proved",) for rule in ("HEADS-ZERO-VALUE", "LIM-REDUCE", "TD-MEANS", "TD-COMPLEX")},
     # LIM-UNDECIDED never proves (LIM), but refutes it when every region where it does not hold fails (§6.5)
     "LIM-UNDECIDED": ("refuted", "undecided"),
 }

@@ -93,7 +93,7 @@ def td_bias(ctx, s):
 #: a head's token distinguishing steps, each of which PE-LIFT passes through (the engine lifts every head's step:
 #: T5 buckets, RoPE, a fixed bias, shared or differential heads beside an encoding were rejected as premises)
 HEAD_TD_RULES = frozenset({"TD-KERNEL", "TD-BIAS", "TD-BUCKETS", "TD-FIXEDBIAS", "TD-LINFORMER", "TD-MEANS", "TD-RIDGE",
-                           "TD-RADIAL", "TD-ROTARY", "TD-WITNESS", "HEADS-DIFF", "HEADS-SINK", "HEADS-SHARED",
+                           "TD-RADIAL", "TD-ROTARY", "TD-WITNESS", "TD-COMPLEX", "HEADS-DIFF", "HEADS-SINK", "HEADS-SHARED",
                            "HEADS-ZERO-VALUE"})
 
 

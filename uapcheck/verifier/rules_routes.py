@@ -330,3 +330,75 @@ def td_witness(ctx, s):
                 "kernel's check (docs/theory.md §20.5)")
     return NUMERIC, (f"the two samples' outputs at the shared token agree at {checked} exact rational parameter "
                      "points (to 45 digits)" + tail)
+
+
+# TD-COMPLEX (docs/theory.md §20.10, Theorem F172): an entire even profile, rotated by an imaginary key scale
+_ENTIRE = (sympy.exp, sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
+_U = sympy.Symbol("u", real=True)
+
+
+def _entire(expr, variable) -> bool:
+    """The verifier's own structural test: a number, the variable, or +, ·, non-negative integer powers and
+    exp/sin/cos/sinh/cosh of such expressions."""
+    if expr == variable:
+        return True
+    if expr.is_Number:
+        return bool(expr.is_finite) and expr.is_real is True
+    if isinstance(expr, sympy.NumberSymbol):
+        return True
+    if expr.is_Symbol:
+        return False
+    if expr.is_Add or expr.is_Mul:
+        return all(_entire(arg, variable) for arg in expr.args)
+    if expr.is_Pow:
+        base, exponent = expr.args
+        if base == sympy.E:
+            return _entire(exponent, variable)
+        return bool(exponent.is_Integer and exponent >= 0) and _entire(base, variable)
+    if isinstance(expr, _ENTIRE):
+        return all(_entire(arg, variable) for arg in expr.args)
+    return False
+
+
+def _log_rotated(beta, s) -> sympy.Expr:
+    """log β(s) at 60 digits (β > 0 where the growth is compared)."""
+    value = sympy.N(sympy.expand_log(sympy.log(beta.xreplace({_U: s})), force=True), DIGITS)
+    if not value.is_real:
+        raise Reject(f"the rotated profile is not positive at {sympy.sstr(s)}")
+    return value
+
+
+@checker("TD-COMPLEX")
+def td_complex(ctx, s):
+    head = _head(ctx, s)
+    if s["status"] != "proved":
+        raise Reject("TD-COMPLEX concludes `proved`")
+    prem = ctx.premises(s)
+    if len(prem) != 1 or prem[0]["rule"] != "AN-STRUCT" or prem[0]["status"] != "proved":
+        raise Reject("the premise is the proved analyticity step")
+    if (len(ctx.spec.heads) != 1 or not _plain(head) or head.affine or head.heads is not None or head.sink is not None
+            or not isinstance(head.pattern, S.Full)):
+        raise Reject("the rule is for a lone dense head with no other item")
+    if head.normalized and not any(p["rule"] == "WP-POSITIVE" and p["status"] == "proved"
+                                   for p in ctx.premises(prem[0])):
+        raise Reject("a normalised head needs its kernel proved positive")
+    for (x1, y1), (x2, y2) in _DOT_PAIRS:
+        if not _same(_value(ctx, head, x1, y1), _value(ctx, head, x2, y2)):
+            raise Reject("the kernel is not a function of x·y alone")
+    alpha = kernels.kernel_value(ctx.spec, head, (1, 0), (_U, 0))  # α(u), u = x·y
+    if alpha.free_symbols != {_U} or not _entire(alpha, _U):
+        raise Reject("the profile is not shown entire (polynomials, exp, sin, cos, sinh, cosh of x·y only)")
+    if sympy.simplify(alpha - alpha.xreplace({_U: -_U})) != 0:
+        raise Reject("the profile is not even")
+    beta = sympy.expand_complex(alpha.xreplace({_U: sympy.I * _U}))
+    if beta.has(sympy.I):
+        raise Reject("the rotated profile α(i u) is not a real expression")
+    # (LIM) for β, confirmed: for |s₁| > |s₂| the log-ratio log β(T s₁) − log β(T s₂) increases past 10 (T = 4, 8, 16)
+    for s1, s2 in ((2, 1), (-2, 1), (3, -2), (1, sympy.Rational(1, 2))):
+        gaps = [_log_rotated(beta, T * s1) - _log_rotated(beta, T * s2) for T in (4, 8, 16)]
+        if not (0 < gaps[0] < gaps[1] < gaps[2] and gaps[2] > 10):
+            raise Reject(f"the rotated kernel's log-ratio at scores {s1}, {s2} does not grow: (LIM) for β not confirmed")
+    return NUMERIC, ("the kernel is a function of x·y alone at integer points; its profile α is entire by structure "
+                     "and even (exact), α(i u) = " + sympy.sstr(beta) + " is real, and its log-ratios at scores of "
+                     "different size grow at T = 4, 8, 16 (60 digits); Theorem F172 (docs/theory.md §20.10) and "
+                     "Theorem 2 with the proved analyticity give the conclusion")
