@@ -4,6 +4,7 @@ concrete engine (graphs, BLISS) at every n ≤ 60 in its range, for random union
 count over S_n written in the test (partial maps extended position by position) at n ≤ 8."""
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -72,16 +73,19 @@ def _decided(count, seed):
     return out
 
 
-DECIDED = _decided(30, seed=180)
+@functools.cache
+def decided() -> list:
+    """The 30 unions, drawn on first use (not at collection: every pytest worker collects every file)."""
+    return _decided(30, seed=180)
 
 
 def test_thirty_random_unions_are_decided():
-    assert len(DECIDED) == 30
+    assert len(decided()) == 30
 
 
 @pytest.mark.parametrize("index", range(30))
 def test_closed_form_matches_concrete_engine_at_every_n(index):
-    heads, form = DECIDED[index]
+    heads, form = decided()[index]
     covered = 0
     for n in range(2, 3 * NMAX):
         if n > NMAX and covered >= 20:
@@ -102,7 +106,7 @@ def _brute_order(heads, n):
 
 def test_orders_against_brute_force_at_small_n():
     checked = 0
-    for heads, form in DECIDED:
+    for heads, form in decided():
         for n in range(2, 11):
             case = form.at({N: n})
             if case is not None:
@@ -115,7 +119,7 @@ def test_exact_check_against_brute_force():
     """The onset's check (the coloured union's order by BLISS = the anchor maps that keep every head) agrees with a
     count over S_n at n ≤ 8: it holds exactly when every automorphism is one of those maps."""
     from uapcheck.graphs.head_intersection import keeps, perm
-    for heads, _ in DECIDED[:8]:
+    for heads, _ in decided()[:8]:
         hubs = CL.line_heads(list(heads), {})[0]
         for n in range(hubs + 3, 9):
             codes = [None if g.complete else frozenset(g.codes) for g in (build_graph(h, n) for h in heads)]

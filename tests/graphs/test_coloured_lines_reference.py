@@ -9,6 +9,7 @@ the catalog's `coloured_blocks_jumps_any_length`: its count D + 1 is never below
 view witnesses (tests/view_witness_reference.py), which is D + 1 at n ≡ 0 (mod 6) and D elsewhere at 10 ≤ n ≤ 22."""
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 
@@ -136,12 +137,15 @@ def _drawn(count: int, seed: int) -> list:
     return out
 
 
-DRAWN = _drawn(12, seed=1179)
+@functools.cache
+def drawn() -> list:
+    """The 12 unions, drawn on first use (not at collection: every pytest worker collects every file)."""
+    return _drawn(12, seed=1179)
 
 
 @pytest.mark.parametrize("index", range(12))
 def test_f180_order_is_the_count_at_every_length_of_its_range(index):
-    heads, form = DRAWN[index]
+    heads, form = drawn()[index]
     covered = 0
     for n in range(2, 41):
         case = form.at({N: n})
@@ -200,7 +204,7 @@ def _image(element: tuple, n: int) -> tuple:
 def test_f180_listed_elements_are_the_group(index):
     """At the first lengths of the range (n = 8 counted over S_8 when the range reaches it): every element the class
     lists keeps every head's arcs, and they are as many as the count."""
-    heads, form = DRAWN[index]
+    heads, form = drawn()[index]
     first = next(n for n in range(2, 200) if form.at({N: n}) is not None)
     for n in range(first, first + 8):
         case = form.at({N: n})
