@@ -6,8 +6,8 @@ position 1 coincide for every parameter value of one attention layer (docs/theor
 - polynomial kernels in (x·z, |z|²) of key degree D (uniform, (x·y)², (x·y + c)², with or without
   bias terms): tokens on a line through 0 with equal power sums up to degree D + 1
   (Prouhet–Tarry–Escott sets);
-- key factors positively homogeneous of degree D (ReLU features, relu(x·y)), without bias terms:
-  tokens on a ray with equal power sums of degrees D and D + 1;
+- key factors positively homogeneous of degree D (ReLU features, relu(x·y); D = 0 for the cosine similarity,
+  k(x, r z) = k(x, z)), without bias terms: tokens on a ray with equal power sums of degrees D and D + 1;
 - unnormalised scores α(x·z) with α(s) + α(−s) = 2α(0) (sigmoid, tanh), without bias terms:
   S and −S with ΣS = 0.
 
@@ -18,7 +18,8 @@ general-position reading (docs/theory.md §1.4, §13 L1, L8) the premise stays o
 INCONCLUSIVE (never NOT-UAP from such a witness). Whether more
 attention layers, or the FFN layers between them, separate the pair is the open question the
 derivation names (for the uniform kernel no number of attention layers does: each one translates
-every token by the same vector).
+every token by the same vector; for a kernel even in the key every layer fixes a sample symmetric on a
+line, so two such samples are never separated either; Theorem F173, docs/theory.md §20.5).
 """
 from __future__ import annotations
 
@@ -158,15 +159,19 @@ class WitnessCertificate(proof.Certificate):
 
 @exact_cache()  # the witness search and the certificate's check ask the same question
 def homogeneous_degree_holds(key: sympy.Expr, symbol: Optional[sympy.Symbol], degree: int) -> bool:
-    """K(r·ξ) = r^D K(ξ) for r > 0, on each sign of the key invariant ξ (a closed kernel's x·z with no
-    other invariant, or a coordinate feature's key factor K(t, v) at t = r)."""
+    """K(r·ξ) = r^D K(ξ) for r > 0, on each sign of the key invariant ξ (a closed kernel's x·z, with |z|² scaled
+    by r² and |x|² kept: k(x, r z) = r^D k(x, z), the cosine similarity's degree 0 included; or a coordinate
+    feature's key factor K(t, v) at t = r)."""
     if symbol is None:
         return False
     for sign in (1, -1):
         pos = sympy.Symbol("ξ", positive=True)
         if symbol == a:
-            lhs = key.xreplace({a: sign * R * pos})
+            lhs = key.xreplace({a: sign * R * pos, b: R ** 2 * b})
             rhs = R ** degree * key.xreplace({a: sign * pos})
+            if not is_zero(lhs - rhs):
+                return False
+            continue
         else:
             lhs = key.xreplace({t: R, symbol: sign * pos})
             rhs = R ** degree * key.xreplace({t: sympy.Integer(1), symbol: sign * pos})
@@ -209,13 +214,14 @@ def _find_witness(model, head, spec_heads: int) -> Optional[WitnessCertificate]:
                                       tuple(r + shift for r in right), head.normalized, head.affine)
         if head.affine:
             return None
+        # k(x, r z) = r^D k(x, z) for r > 0 (relu(x·y): D = 1; the cosine similarity, scale-invariant in the key: D = 0)
+        for degree in (0, 1, 2, 3):
+            if homogeneous_degree_holds(k, a, degree):
+                left, right = equal_power_sets(degree + 1)
+                shift = 1 - min(min(left), min(right))
+                return WitnessCertificate("homogeneous", k, a, degree, tuple(r + shift for r in left),
+                                          tuple(r + shift for r in right), head.normalized, False)
         if not k.has(b, c):
-            for degree in (1, 2, 3):
-                if homogeneous_degree_holds(k, a, degree):
-                    left, right = equal_power_sets(degree + 1)
-                    shift = 1 - min(min(left), min(right))
-                    return WitnessCertificate("homogeneous", k, a, degree, tuple(r + shift for r in left),
-                                              tuple(r + shift for r in right), head.normalized, False)
             if not head.normalized and is_zero(k + k.xreplace({a: -a}) - 2 * k.xreplace({a: 0})):
                 return WitnessCertificate("odd", k, None, 1, (1, 2, -3), (-1, -2, 3), False, False)
         return None
@@ -247,8 +253,26 @@ def _open_question(cert: WitnessCertificate) -> Claim:
                      written("W_V·mean", r"W_{V} \cdot \mathrm{mean}"), " to every token, "
                      "and the two means stay equal), so the literal reading fails for every m. ", null,
                      "; whether the FFN layers between attention layers recover the G-UAP is open")
+    if cert.family == "polynomial" and not cert.affine and even_in_the_key(cert.kernel):
+        return claim("The kernel is even in the key (k(x, −z) = k(x, z)), so every attention layer fixes a sample "
+                     "symmetric on a line, Y = −Y (the terms of y and −y cancel at every query, wherever the layer is "
+                     "defined): ", _sample("Y", (3, -3, 1, -1)), " and ", _sample("Y′", (3, -3, 2, -2)), " are never "
+                     "separated by attention layers, and the literal reading fails for every m (docs/theory.md §20.5). ",
+                     null, "; whether the FFN layers between attention layers separate every pair is open, and the UAP "
+                     "itself is not refuted")
+    if cert.family == "homogeneous" and cert.degree == 0 and cert.normalized:
+        return claim(null, "; every token of a sample on the ray gets the same weight at every query, so one layer "
+                     "adds the same vector ", written("W_V·mean(X)", r"W_{V} \cdot \mathrm{mean}(X)"), " to each of "
+                     "them, the same for X and X′ when all their tokens lie on the ray; whether a second attention layer "
+                     "(the translated tokens no longer on a ray through 0) or the FFN layers separate every pair is "
+                     "open, and the UAP itself is not refuted")
     return claim(null, "; whether m ≥ 2 attention layers (or the FFN layers between them) separate every pair is "
                  "open, and the UAP itself is not refuted")
+
+
+def even_in_the_key(kernel: sympy.Expr) -> bool:
+    """k(x, −z) = k(x, z) exactly: x·z ↦ −x·z leaves the closed kernel unchanged (|z|² and |x|² stay)."""
+    return is_zero(sympy.expand(kernel - kernel.xreplace({a: -a})))
 
 
 @proof.rule("TD-WITNESS", "One layer is not token distinguishing: an exact witness pair", CITE_WITNESS,
@@ -283,5 +307,5 @@ def _power_sum(degree: int) -> Written:
 def _sample(name: str, values: tuple) -> Written:
     """`X = (0, 1, −1)·e`: a witness sample, its integer coordinates along a fixed vector e."""
     inner = ", ".join(map(str, values))
-    tex = "X'" if name == "X′" else name
+    tex = name.replace("′", "'")
     return written(f"{name} = ({inner})·e", rf"{tex} = ({inner}) \cdot e")
