@@ -52,6 +52,7 @@ import sympy
 from sympy import (And, Eq, Ge, Integer, Le, Max, Mod, Ne, Or, ceiling, floor)
 
 from ..spec import Pattern
+from .array_sets import distinct
 from .closed_forms import (ClosedForm, ConnectivityCase, Value, _Atom, _atoms, _is_int, _max, _merge, _n, _prune,
                            _sign, _Undecided)
 
@@ -380,7 +381,7 @@ def circulant_eccentricity(n: int, jumps: Sequence[int]) -> int:
     steps = np.array(sorted({j % n for j in jumps} - {0}), dtype=np.int64)
     level = 0
     while True:
-        reach = np.unique((frontier[:, None] + steps[None, :]).ravel() % n)
+        reach = distinct((frontier[:, None] + steps[None, :]).ravel() % n)
         new = reach[~seen[reach]]
         if new.size == 0:
             break

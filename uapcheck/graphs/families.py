@@ -149,6 +149,7 @@ from .closed_forms import _Atom, _atoms, _is_int, _merge, _Undecided, _fact, _sp
 from ..bignum import factorial
 from ..memo import exact_cache
 from .normal_form import SET_WIDTH_LIMIT
+from .array_sets import dense_ranks
 
 Value = Union[int, sympy.Expr]
 SECTION = "docs/theory.md §11.11"
@@ -1041,11 +1042,11 @@ def strided_local_refined(w: int, s: int, i: int, near_cells: bool = True) -> bo
     np.fill_diagonal(joined, False)
     start_key = np.where(member, -xs, cell * 2 + ball)   # members by position, the others by (run, in N(i))
     from .view_refine import _mix
-    colour = np.unique(start_key, return_inverse=True)[1].ravel()
+    colour = dense_ranks(start_key)
     weights = joined.astype(np.uint64)
     while True:
         sums = weights @ _mix(colour.astype(np.uint64) + np.uint64(1), True)   # wrapping: order-free
-        refined = _row_ranks(np.column_stack([colour.astype(np.uint64), sums]))   # np.unique's ranks of the rows
+        refined = _row_ranks(np.column_stack([colour.astype(np.uint64), sums]))   # the rows' ranks
         if refined.max() == colour.max():
             return int(refined.max()) + 1 == len(xs)
         colour = refined
@@ -1420,7 +1421,7 @@ def refine_on_lists(colour, rows, cols, tags):
     per_row = np.bincount(rows, minlength=count)
     width = int(per_row.max()) if len(rows) else 0
     start = np.concatenate([[0], np.cumsum(per_row)[:-1]])
-    colour = np.unique(colour, return_inverse=True)[1].ravel()
+    colour = dense_ranks(colour)
     while True:
         key = tags * (count + 1) + colour[cols]                # (tag, colour) as one integer, both exact
         order = np.lexsort((key, rows))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .array_sets import distinct
+
 #: pair entries (roots × the row width) handled at once, about eight arrays of int64 each
 _CHUNK_WORDS = 500_000
 
@@ -77,10 +79,10 @@ def pair_keys(n: int, w: int, s: int):
         r = roots[start:start + chunk]
         ball = table[r]                                   # c × width: N(i) ascending, padded with n
         codes, member, real = _chunk_codes(r, ball, degree, n, w, s, radices)
-        same.append(np.unique(codes[member]))
-        cross.append(np.unique(codes[real & ~member]))
-    return (_code_rows(np.unique(np.concatenate(same)), radices),
-            _code_rows(np.unique(np.concatenate(cross)), radices))
+        same.append(distinct(codes[member]))
+        cross.append(distinct(codes[real & ~member]))
+    return (_code_rows(distinct(np.concatenate(same)), radices),
+            _code_rows(distinct(np.concatenate(cross)), radices))
 
 
 def _chunk_codes(r, ball, degree, n: int, w: int, s: int, radices):
