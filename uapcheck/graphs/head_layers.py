@@ -22,6 +22,10 @@ every head's neighbourhood keeps the union's, so a witness of the heads satisfie
   it is not the identity); ρ is none where every position's neighbourhood in some head is moved by ρ, which is read
   within K of the position, so the profile argument carries it from one period of lengths to every length.
 
+* F198 (lemma X: F124 read on the ball). ρ is ruled out at a root i as soon as it moves some head's neighbourhood of
+  one position of i's ball; (X₁) asks it of a position within K of i that i attends to (or of i), which is local again
+  and carried by the same profile argument with zones grown by K. F86's and F192's F124 classes fall back to it.
+
 * F192 (F70 and F124 class by class at a growing D). Neither argument reads D's value: where the union's theorem (or
   §11.2, item 4 for a non-cyclic window) proves D layers with D any closed form and the reflection as its group, and
   every class of n mod M is an F70 class or an F124 class, D layers are least on every class.
@@ -100,7 +104,8 @@ class ClassLayers:
     #                     "F127": a permutation of the heads' own near the ends (``permutation``), 3 layers;
     #                     "F76": D = 2, partition heads whose balls hide at most one part of each head;
     #                     "F124": D, the union's group the reflection, which moves some head's neighbourhood at every
-    #                     position (so the heads' group is smaller and still no witness)
+    #                     position (so the heads' group is smaller and still no witness); "F198": the same with the
+    #                     moved neighbourhood at a position of every ball within K of its root ((X₁))
     permutation: Optional[tuple] = None  # F127: (position, ((x, σ(x)), ...)) in n, the points the witness moves
 
 
@@ -139,8 +144,9 @@ def _in_class(expr, n: sympy.Symbol, modulus: int, residue: int, k: sympy.Symbol
 @dataclass(frozen=True)
 class GrowingClass:
     """F192 on the class n ≡ ``residue`` (mod the answer's modulus): D layers, least, for n ≥ ``low`` of the class,
-    ``found_by`` "F70" (the heads' group has the union's order on the class) or "F124" (the union's only symmetry,
-    the reflection, moves some head's neighbourhood within K of every position, checked up to the profile bound)."""
+    ``found_by`` "F70" (the heads' group has the union's order on the class), "F124" (the union's only symmetry,
+    the reflection, moves some head's neighbourhood within K of every position, checked up to the profile bound) or
+    "F198" (it moves one at a position within K of every position, in its ball: (X₁), checked up to its bound)."""
     residue: int
     low: int
     found_by: str
@@ -740,6 +746,29 @@ def reflection_broken_at(heads: Sequence, n: int, reach: int, fixed: int = 0) ->
     return next((v for v in range(1, n + 1) if not moved(v)), None)
 
 
+def reflection_ball_start(reach: int, period: int) -> int:
+    """N₁ of Theorem F198: (X₁) at a position reads the positions within 2K of it, so the zones near the ends grow by K
+    (C₁ = 3K + 2, N₁ = 2C₁ + L); from N₁ on, (X₁) has one truth value at n and at n + L."""
+    return 2 * (3 * reach + 2) + period
+
+
+def reflection_broken_in_ball(heads: Sequence, n: int, reach: int) -> Optional[int]:
+    """Theorem F198's (X₁) at n: every position i has a position v with |v − i| ≤ K, v = i or i attending to v in some
+    head (so v lies in i's ball of radius 1 ≤ D − 1), at which (X_K) holds: some head h and some u ≠ v, |u − v| ≤ K,
+    with "v attends to u in h" ≠ "ρv attends to ρu in h", ρ(x) = n + 1 − x. (X_K) at every position is the case v = i.
+    None when it holds; else the first position i whose ball within K holds no such v. ``heads``: the heads' PatternGraphs
+    at n."""
+    def moved(v: int) -> bool:
+        return any(_sees(g, n, v, u) != _sees(g, n, n + 1 - v, n + 1 - u)
+                   for u in range(max(1, v - reach), min(n, v + reach) + 1) if u != v for g in heads)
+    at = {v: moved(v) for v in range(1, n + 1)}
+    for i in range(1, n + 1):
+        near = range(max(1, i - reach), min(n, i + reach) + 1)
+        if not any(at[v] and (v == i or any(_sees(g, n, i, v) for g in heads)) for v in near):
+            return i
+    return None
+
+
 def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Mapping, modulus: int, residue: int,
                        low: int, reach: int, period: int, k: sympy.Symbol, d: int) -> Optional[ClassLayers]:
     """F124 on one class: the union's theorem proves D layers with Aut(Γ) the reflection (order 2 on the class), and
@@ -762,7 +791,11 @@ def _reflection_broken(patterns, union, union_order, n: sympy.Symbol, params: Ma
         heads = [build_graph(p, length, ints) for p in patterns]
         if reflection_broken_at(heads, length, reach, fixed) is not None:
             if length >= start:
-                return None
+                if fixed:
+                    return None
+                # F198: (X_K) fails at some position; (X₁) reads it one arc further, on the ball
+                ball = _reflection_bound(patterns, params, modulus, residue, low, reach, period, in_ball=True)
+                return None if ball is None else ClassLayers(residue, d, ball, None, "F198")
             bound = length + modulus
     return ClassLayers(residue, d, bound, None, "F124")
 
@@ -803,9 +836,13 @@ def growing_layers(patterns: Sequence[Pattern], union, cases: Optional[Sequence[
         if _in_class(union_order - 2, n, modulus, residue, k) != 0:
             return None
         bound = _reflection_bound(patterns, params, modulus, residue, low, reach, period)
+        if bound is not None:
+            classes.append(GrowingClass(residue, bound, "F124"))
+            continue
+        bound = _reflection_bound(patterns, params, modulus, residue, low, reach, period, in_ball=True)  # F198
         if bound is None:
             return None
-        classes.append(GrowingClass(residue, bound, "F124"))
+        classes.append(GrowingClass(residue, bound, "F198"))
     if all(c.found_by == "F70" for c in classes):
         return None  # F70 itself (equal_groups) states that case
     overall = max([low] + [c.low - modulus + 1 for c in classes])  # every n ≥ it of a class is ≥ the class's bound
@@ -814,12 +851,12 @@ def growing_layers(patterns: Sequence[Pattern], union, cases: Optional[Sequence[
 
 
 def _reflection_bound(patterns: Sequence[Pattern], params: Mapping, modulus: int, residue: int, low: int, reach: int,
-                      period: int) -> Optional[int]:
+                      period: int, in_ball: bool = False) -> Optional[int]:
     """F124's (X_K) on one class, read on the heads' arcs at every length of the class from its first length ≥ low up
     to max(N, that) + M − 1: the class's bound (past the last length below N where (X_K) fails), or None when it fails
-    at N or beyond, or the lengths pass MAX_CHECKED_N."""
+    at N or beyond, or the lengths pass MAX_CHECKED_N. With ``in_ball``, Theorem F198's (X₁) with its N₁ instead."""
     from .build import build_graph
-    start = reflection_start(reach, period)
+    start = reflection_ball_start(reach, period) if in_ball else reflection_start(reach, period)
     first = low + (residue - low) % modulus
     top = max(start, first) + modulus - 1
     if top > MAX_CHECKED_N:
@@ -828,7 +865,8 @@ def _reflection_bound(patterns: Sequence[Pattern], params: Mapping, modulus: int
     bound = first
     for length in range(first, top + 1, modulus):
         heads = [build_graph(p, length, ints) for p in patterns]
-        if reflection_broken_at(heads, length, reach) is not None:
+        broken = reflection_broken_in_ball(heads, length, reach) if in_ball else reflection_broken_at(heads, length, reach)
+        if broken is not None:
             if length >= start:
                 return None
             bound = length + modulus

@@ -1197,6 +1197,32 @@ def _heads_layers(spec: S.Spec, n, params, grp, diameter):
     return found
 
 
+_IN_BALL = ("the union needs D ≥ 2 layers and its only symmetry, the reflection, moves some head's neighbourhood "
+            "within K of a position within K of every root that the root attends to (or of the root), so in every "
+            "ball, and a permutation meeting every head's view condition is the identity (Theorem F198), checked on "
+            "the heads' arcs at every length of the class up to its profile bound")
+
+
+def _growing_heads_method(found) -> str:
+    """Theorem F192's method: the union's D growing with n, its F70, F124 and F198 classes."""
+    by = f"Theorem {found.union_theorem}" if found.union_theorem.startswith("F") else \
+        f"a non-cyclic window, {found.union_theorem}"
+    few = [c.residue for c in found.growing if c.found_by == "F70"]
+    broken = [c.residue for c in found.growing if c.found_by == "F124"]
+    in_ball = [c.residue for c in found.growing if c.found_by == "F198"]
+    parts = [f"on n mod {found.modulus} ∈ {{{', '.join(map(str, broken))}}} its only symmetry, the reflection, "
+             "moves some head's neighbourhood within K of every position, so a permutation meeting every head's "
+             "view condition is the identity (Theorem F124), checked on the heads' arcs at every length of the "
+             "class up to its profile bound"] if broken else []
+    if in_ball:
+        parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, in_ball))}}} {_IN_BALL}")
+    if few:
+        parts.insert(0, f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the heads' group has the "
+                        "union's order, so a view witness of the heads would be one of the union")
+    return (f"several heads, Theorem F192 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
+            f"({by}), D growing with n, and its group is the reflection; {'; '.join(parts)}; for n ≥ {found.low}")
+
+
 def _heads_layers_method(found) -> str | Claim:
     if found.theorem == "F86":
         more = [c.residue for c in found.classes if c.found_by == "F71"]
@@ -1205,6 +1231,7 @@ def _heads_layers_method(found) -> str | Claim:
         few = [c.residue for c in found.classes if c.found_by == "F70"]  # (D layers on the class)
         hidden = [c.residue for c in found.classes if c.found_by == "F76"]
         broken = [c.residue for c in found.classes if c.found_by == "F124"]
+        in_ball = [c.residue for c in found.classes if c.found_by == "F198"]
         parts = []
         if few:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the union needs D layers "
@@ -1218,6 +1245,8 @@ def _heads_layers_method(found) -> str | Claim:
                          "profile bound" + ("; the union's reflection fixes the global 1 and reflects {2, …, n}, and it "
                                             "suffices that it moves a head's neighbourhood of 1, which lies in every "
                                             "ball (Theorem F170)" if found.union_theorem == "F33" else ""))
+        if in_ball:
+            parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, in_ball))}}} {_IN_BALL}")
         if hidden:
             parts.append(f"on n mod {found.modulus} ∈ {{{', '.join(map(str, hidden))}}} the heads are partition heads "
                          "and no position's ball misses two parts of one head, so a permutation meeting every head's "
@@ -1240,19 +1269,7 @@ def _heads_layers_method(found) -> str | Claim:
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
     if found.theorem == "F192":
-        by = f"Theorem {found.union_theorem}" if found.union_theorem.startswith("F") else \
-            f"a non-cyclic window, {found.union_theorem}"
-        few = [c.residue for c in found.growing if c.found_by == "F70"]
-        broken = [c.residue for c in found.growing if c.found_by == "F124"]
-        parts = [f"on n mod {found.modulus} ∈ {{{', '.join(map(str, broken))}}} its only symmetry, the reflection, "
-                 "moves some head's neighbourhood within K of every position, so a permutation meeting every head's "
-                 "view condition is the identity (Theorem F124), checked on the heads' arcs at every length of the "
-                 "class up to its profile bound"]
-        if few:
-            parts.insert(0, f"on n mod {found.modulus} ∈ {{{', '.join(map(str, few))}}} the heads' group has the "
-                            "union's order, so a view witness of the heads would be one of the union")
-        return (f"several heads, Theorem F192 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
-                f"({by}), D growing with n, and its group is the reflection; {'; '.join(parts)}; for n ≥ {found.low}")
+        return _growing_heads_method(found)
     if found.theorem == "F143":
         return _cyclic_heads_method(found)
     if found.theorem == "F191":

@@ -1,6 +1,7 @@
 """PAT-LAYERS for several heads with different patterns at symbolic n, the least count from the union of their
 arcs (docs/theory.md §11.11, Theorems F70–F71, F86 with F124 on its classes, F170 (F124 with F33's global fixed),
-F193 (each class with the union's own D there), F192 (F70 and F124 classes at a growing D); F75 in
+F193 (each class with the union's own D there), F192 (F70 and F124 classes at a growing D), F198 (F124 read at a
+position of each ball, on F86's and F192's classes); F75 in
 verifier/straight_heads.py, F143 in verifier/cyclic_window_heads.py), re-checked with the verifier's own code: its own family table or
 lemma for the union, its own re-decision of the heads' group (verifier/head_intersection.py) and its own arcs.
 
@@ -349,6 +350,35 @@ def _reflection_moves_every_position(heads: list, n: int, reach: int, fixed: int
     return all(moved(v) for v in range(1, n + 1))
 
 
+def _reflection_moves_in_every_ball(heads: list, n: int, reach: int) -> bool:
+    """Theorem F198's (X₁) on the verifier's arcs (pairs (j, i): i attends to j): every position i has a position v,
+    |v − i| ≤ K, with v = i or (v, i) an arc of some head (so v lies in i's ball of radius 1), at which some head and
+    some u ≠ v with |u − v| ≤ K have "v attends to u" ≠ "ρv attends to ρu", ρ(x) = n + 1 − x."""
+    def moved(v: int) -> bool:
+        near = [u for u in range(v - reach, v + reach + 1) if u != v and 1 <= u <= n]
+        return any(((u, v) in arcs) != ((n + 1 - u, n + 1 - v) in arcs) for arcs in heads for u in near)
+    at = {v: moved(v) for v in range(1, n + 1)}
+    return all(any(at[v] and (v == i or any((v, i) in arcs for arcs in heads))
+                   for v in range(max(1, i - reach), min(n, i + reach) + 1)) for i in range(1, n + 1))
+
+
+def _ball_class(c: dict, fam_reflection: bool, union_order_two: bool, pats: list, m: int, r: int, sizes: tuple,
+                low: int, first: int, name: str) -> None:
+    """F198 on the class n ≡ r (mod m): the union's group is the reflection alone (order 2 on the class: then D ≥ 2 for
+    n ≥ 3, the union being no complete graph, whose group is S_n), and (X₁) holds on the verifier's arcs at every length
+    of the class from its bound up to the verifier's own N₁ = 2(3K + 2) + L, plus M − 1 (the profile argument with the
+    zones grown by K carries it to every larger length of the class)."""
+    if not fam_reflection or not union_order_two:
+        raise Reject(f"{name}: on n ≡ {r} (mod {m}) the union's group is not the reflection alone (F198)")
+    reach, period = sizes
+    start = 2 * (3 * reach + 2) + period
+    for length in class_lengths(name, c, m, r, max(low, 3), first, start, MAX_CHECKED_N):
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        if not _reflection_moves_in_every_ball(heads, length, reach):
+            raise Reject(f"{name}: at n = {length} some position has no position within K = {reach} in its ball whose "
+                         "neighbourhoods within K are moved by the reflection in some head (F198)")
+
+
 def _reflection_class(c: dict, fam, pats: list, n, m: int, r: int, sizes: tuple, low: int, first: int) -> None:
     """F124 on the class n ≡ r (mod m): the union's entry names the reflection as its group, of order 2 on the class,
     so a permutation meeting the union's view condition is the identity or the reflection; (X) on the verifier's arcs
@@ -453,7 +483,7 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
         raise Reject(f"F86: the modulus {m} is not a multiple of L ({sizes[1]})")
     if first < low:
         raise Reject(f"F86: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
-    few, more, own, hidden, broken = [], [], [], [], []
+    few, more, own, hidden, broken, in_ball = [], [], [], [], [], []
     for r, c in sorted(classes.items()):
         at = _in_class(dexpr, n, m, r, k)
         if not at.is_Integer:
@@ -489,6 +519,15 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
             _reflection_class(c, fam, pats, n, m, r, sizes, low, first)
             broken.append(r)
             continue
+        if c.get("found by") == "F198":
+            if int(c.get("layers", 0)) != d or _in_class(stated, n, m, r, k) != d or not fam.least_at(low + (r - low) % m) \
+                    or int(fam.layers_at(low + (r - low) % m)) != d:
+                raise Reject(f"F86: a class of Theorem F198 on n ≡ {r} (mod {m}) gives the union's D = {d} layers, "
+                             "which the union's theorem proves")
+            _ball_class(c, fam.name is not None and bool(fam.name("reflection")),
+                        _same_order_on_class(fam, sympy.Integer(2), n, m, r), pats, m, r, sizes, low, first, "F86")
+            in_ball.append(r)
+            continue
         sample = low + (r - low) % m
         want = int(fam.layers_at(sample))
         if int(c.get("layers", 0)) != want:
@@ -508,7 +547,8 @@ def _by_class(ctx, s, cert: dict, pats: list, n) -> str:  # noqa: C901 - one pro
     source = f"Theorem {fam.theorem}, the verifier's own entry" if fam is not None else "Theorem F87, verified"
     return (f"Theorem F86, class by class mod {m}, D = {sympy.sstr(dexpr)} from {source}: D layers on {few} (the heads' group, "
             f"re-derived by the verifier, has the union's order), D layers on {broken} (the union's group the "
-            f"reflection, which moves some head's neighbourhood of every position, F124), D = 2 on {hidden} (partition "
+            f"reflection, which moves some head's neighbourhood of every position, F124), D layers on {in_ball} (the same "
+            f"with a moved neighbourhood in every ball within K of its root, F198), D = 2 on {hidden} (partition "
             f"heads, no ball hiding two parts of one head, F76), D + 1 with the union's swap on {more} and with a swap "
             f"(F88) or a permutation near the ends (F127) of the heads' own that moves a head on {own}, each meeting "
             f"every head's view condition on the verifier's arcs at every length of the class up to its profile bound; "
@@ -555,16 +595,18 @@ def _growing(ctx, s, cert: dict, pats: list, n) -> str:
         raise Reject(f"F192: the range starts at n = {first}, below {low} (the bounds of D and of the group's classes)")
     few: list[int] = []
     broken: list[int] = []
+    in_ball: list[int] = []
     for r, c in sorted(classes.items()):
-        (few if _growing_class(c, fam, order, orders[r % gmod][0], pats, n, m, r, sizes, low, first) == "F70"
-         else broken).append(r)
-    if not broken:
-        raise Reject("F192: no class of Theorem F124 (F70 states the count alone)")
+        how = _growing_class(c, fam, order, orders[r % gmod][0], pats, n, m, r, sizes, low, first)
+        {"F70": few, "F124": broken, "F198": in_ball}[how].append(r)
+    if not broken and not in_ball:
+        raise Reject("F192: no class of Theorem F124 or F198 (F70 states the count alone)")
     return (f"Theorem F192, class by class mod {m}: the union's own entry proves D = {sympy.sstr(d(n))} layers (least) "
             f"from n = {low} with the reflection as its group; D layers on {few} (the heads' group, re-derived by the "
             f"verifier, has the union's order) and on {broken} (the union's group of order 2, the reflection, moves "
             "some head's neighbourhood within K of every position on the verifier's arcs at every length of the class "
-            f"up to its profile bound, F124); for n ≥ {first}")
+            f"up to its profile bound, F124) and on {in_ball} (the same at a position of every ball within K of its "
+            f"root, F198); for n ≥ {first}")
 
 
 def _growing_class(c: dict, fam, order, theirs, pats: list, n, m: int, r: int, sizes: tuple, low: int,
@@ -581,8 +623,11 @@ def _growing_class(c: dict, fam, order, theirs, pats: list, n, m: int, r: int, s
         if int(c.get("from", 0)) < low or not union_is(theirs):
             raise Reject(f"F192: on n ≡ {r} (mod {m}) the heads' group does not have the union's order")
         return "F70"
+    if c.get("found by") == "F198":
+        _ball_class(c, True, union_is(sympy.Integer(2)), pats, m, r, sizes, low, first, "F192")
+        return "F198"
     if c.get("found by") != "F124":
-        raise Reject(f"F192: the class n ≡ {r} (mod {m}) is found by {c.get('found by')!r}, not F70 or F124")
+        raise Reject(f"F192: the class n ≡ {r} (mod {m}) is found by {c.get('found by')!r}, not F70, F124 or F198")
     if not union_is(sympy.Integer(2)):
         raise Reject(f"F192: on n ≡ {r} (mod {m}) the union's group is not of order 2")
     reach, period = sizes
