@@ -83,8 +83,9 @@ def _open_premises(lim: proof.Step, analytic: proof.Step) -> str:
         why = f": {', '.join(names)}" if names else ""
         parts.append(f"analyticity in θ is not shown ({analytic.rule}{why})")
     return (" and ".join(parts) + ", so the kernel corollary does not apply; no moment route (which needs `affine "
-            "query key` or a radial kernel) applies and no exact one-layer witness pair was found, so whether one layer "
-            "is token distinguishing is open")
+            "query key` or a radial kernel) applies, no rotation route (TD-COMPLEX, which needs one head with an entire "
+            "even profile α(x·y) whose rotation α(i s) satisfies (LIM)) applies, and no exact one-layer witness pair was "
+            "found, so whether one layer is token distinguishing is open")
 
 
 @proof.rule("TD-LINFORMER", "Trainable sequence projections: one layer distinguishes", CITE_LINFORMER, statuses=(proof.PROVED, proof.UNDECIDED),
