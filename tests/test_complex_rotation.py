@@ -50,7 +50,7 @@ def test_entire_even_profiles_are_one_layer_distinguishing(body):
 def test_the_catalog_periodic_kernel_names_its_rotation():
     result = uapcheck.check((uapcheck_catalog() / "exp_cos.uap").read_text("utf-8"))
     (step,) = steps(result, "TD-COMPLEX")
-    assert "β(s) = α(i s) = exp(cosh(s))" in step.claim and "γ(s) = cosh(s)" in step.claim
+    assert "its rotation β(s) = α(i s), β(s) = exp(cosh(s)), is real" in step.claim and "γ(s) = cosh(s)" in step.claim
     assert step.evidence["(LIM) for α"] == "LIM-OSC" and step.evidence["rotated (LIM)"] == "LIM-EXPPOLY"
 
 

@@ -188,9 +188,10 @@ def td_complex(alpha: sympy.Expr, beta: sympy.Expr, gamma: Optional[sympy.Expr],
     s = sympy.Symbol("s")
     alpha_s, beta_s = alpha.xreplace({a: s}), beta.xreplace({a: s})
     profiles = claim(Formula(sympy.Eq(sympy.Function("alpha")(s), alpha_s, evaluate=False),
-                             f"α(s) = {sympy.sstr(alpha_s)}"), " is entire and even, so ",
+                             f"α(s) = {sympy.sstr(alpha_s)}"), " is entire and even, so its rotation ",
+                     written("β(s) = α(i s)", r"\beta(s) = \alpha(i s)"), ", ",
                      Formula(sympy.Eq(sympy.Function("beta")(s), beta_s, evaluate=False),
-                             f"β(s) = α(i s) = {sympy.sstr(beta_s)}"), " is real")
+                             f"β(s) = {sympy.sstr(beta_s)}"), ", is real")
     if gamma is None:
         why = claim("β satisfies (LIM) (", rotated_lim.rule, ")")
     else:
