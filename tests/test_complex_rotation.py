@@ -154,6 +154,12 @@ def test_the_verifier_rejects_a_profile_outside_the_theorem(old, new):
     assert not report.ok and _outcome(report, "TD-COMPLEX") == "rejected"
 
 
+def test_the_verifier_orders_an_unnormalised_rotation_by_its_modulus():
+    """s² cos(s) rotates to −s² cosh(s): negative, with moduli ordered as (LIM) needs."""
+    report = verify(certificate_of(head("score s(x, y) = (x . y)^2 * cos(x . y)")))
+    assert report.ok and _outcome(report, "TD-COMPLEX") == "checked numerically"
+
+
 def test_the_verifier_rejects_the_rule_on_a_windowed_head():
     cert = certificate_of(head("kernel k(x, y) = exp(cos(x . y))"))
     report = verify(_with_text(cert, "exp(cos(x . y))", "exp(cos(x . y))\n  pattern window(2)"))
