@@ -178,7 +178,7 @@ def _moment_routes(spec: S.Spec, head: S.Head, model, td: proof.Step, lim: proof
         td = ridge.separation_step(model, head, params, an, lim, label)
     if not td.proved:
         # an entire even profile α(q·k): an imaginary key scale gives a kernel with (LIM) (§20.10, Theorem F172)
-        td = complex_scale.complex_route(model, head, len(spec.heads), an, lim, label) or td
+        td = complex_scale.complex_route(model, head, an, lim, label) or td
     return td
 
 

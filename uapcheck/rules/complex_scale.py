@@ -144,14 +144,14 @@ class ComplexCertificate(proof.Certificate):
 def _plain_head(head: S.Head) -> bool:
     return (not head.tie and head.bias is None and head.position is None and head.projection is None
             and not head.nystrom and not head.differential and head.heads is None and head.sink is None
-            and not head.affine and isinstance(head.pattern, S.Full))
+            and not head.affine)
 
 
-def complex_route(model, head: S.Head, heads: int, analytic: proof.Step, lim: proof.Step,
-                  label: str) -> Optional[proof.Step]:
-    """TD-COMPLEX's step when its hypotheses hold (a lone plain dense head, α entire and even, the layer
-    analytic, (LIM) proved for β or for γ), else None (the caller keeps its own step)."""
-    if heads != 1 or not _plain_head(head) or not analytic.proved:
+def complex_route(model, head: S.Head, analytic: proof.Step, lim: proof.Step, label: str) -> Optional[proof.Step]:
+    """TD-COMPLEX's step when its hypotheses hold (a plain head, any pattern, beside any other heads; α entire and even,
+    the layer analytic, (LIM) proved for β or for γ), else None (the caller keeps its own step). On a sparse pattern
+    the step is the property the view argument uses in place of the dominant-pair lemma (docs/theory.md §20.10)."""
+    if not _plain_head(head) or not analytic.proved:
         return None
     alpha = profile(model)
     if alpha is None or not entire_by_structure(alpha, a) or not even(alpha):

@@ -63,7 +63,7 @@ def differential(td: proof.Step, label: str) -> proof.Step:
 
 
 # The head steps that state 1-layer token distinguishing w.r.t. the head's own group for a plain dense head.
-ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK")
+ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-COMPLEX", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK")
 
 
 def _plain_dense(head: S.Head) -> bool:

@@ -431,7 +431,7 @@ def heads_shared(ctx, s):
                       "W_K, W_V/H), whose step is proved; the group is the single head's")
 
 
-ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK")
+ONE_LAYER_RULES = ("TD-KERNEL", "TD-RIDGE", "TD-RADIAL", "TD-COMPLEX", "TD-LINFORMER", "HEADS-SHARED", "HEADS-DIFF", "HEADS-SINK")
 
 
 def _subtree(ctx, sid: str) -> list[dict]:

@@ -377,9 +377,8 @@ def td_complex(ctx, s):
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "AN-STRUCT" or prem[0]["status"] != "proved":
         raise Reject("the premise is the proved analyticity step")
-    if (len(ctx.spec.heads) != 1 or not _plain(head) or head.affine or head.heads is not None or head.sink is not None
-            or not isinstance(head.pattern, S.Full)):
-        raise Reject("the rule is for a lone dense head with no other item")
+    if not _plain(head) or head.affine or head.heads is not None or head.sink is not None:
+        raise Reject("the rule is for a head with no bias, positions, projections, tying, affine terms, groups or sink")
     if head.normalized and not any(p["rule"] == "WP-POSITIVE" and p["status"] == "proved"
                                    for p in ctx.premises(prem[0])):
         raise Reject("a normalised head needs its kernel proved positive")
