@@ -82,8 +82,8 @@ def rotated(alpha: sympy.Expr) -> Optional[sympy.Expr]:
     beta = alpha.xreplace({a: sympy.I * a})
     if beta.has(sympy.I):
         beta = sympy.expand_complex(beta)
-    if beta.has(sympy.I) or beta.free_symbols != {a}:
-        return None
+    if beta.has(sympy.I) or beta.free_symbols != {a} or beta.has(sympy.sin, sympy.cos, sympy.tan):
+        return None  # an exp-log rotation only (a Hardy-field function; the verifier's samples can confirm its (LIM))
     return beta
 
 
@@ -121,8 +121,8 @@ class ComplexCertificate(proof.Certificate):
             raise reject("ComplexCertificate: α is not shown entire in x·z alone")
         if not even(self.alpha):
             raise reject("ComplexCertificate: α is not even")
-        if self.beta.has(sympy.I) or not is_zero(sympy.expand_complex(self.alpha.xreplace({a: sympy.I * a})) -
-                                                self.beta):
+        if self.beta.has(sympy.I, sympy.sin, sympy.cos, sympy.tan) or not is_zero(
+                sympy.expand_complex(self.alpha.xreplace({a: sympy.I * a})) - self.beta):
             raise reject("ComplexCertificate: β is not α(i s) as a real expression")
         if self.gamma is not None:
             if not is_zero(self.beta - sympy.exp(self.gamma)) or not tends_to_infinity(self.gamma):

@@ -393,6 +393,11 @@ def td_complex(ctx, s):
     beta = sympy.expand_complex(alpha.xreplace({_U: sympy.I * _U}))
     if beta.has(sympy.I):
         raise Reject("the rotated profile α(i u) is not a real expression")
+    if beta.has(sympy.sin, sympy.cos, sympy.tan):
+        # an exp-log function (exp, cosh, sinh, polynomials) lies in a Hardy field: its log-ratio has a limit, which the
+        # samples below indicate; a sine or cosine may vanish on an exponentially thin set no sample sees
+        # (exp(cosh(u) cos(u)²), whose (LIM) fails)
+        raise Reject("the rotated profile contains sin or cos, so its (LIM) cannot be confirmed by samples")
     # (LIM) for β, confirmed: for |s₁| > |s₂| the log-ratio log|β(T s₁)| − log|β(T s₂)| increases past 10 (T = 4, 16, 64)
     for s1, s2 in ((2, 1), (-2, 1), (3, -2), (1, sympy.Rational(1, 2))):
         gaps = [_log_rotated(beta, T * s1) - _log_rotated(beta, T * s2) for T in (4, 16, 64)]
