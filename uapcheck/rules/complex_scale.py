@@ -206,7 +206,9 @@ def td_complex(alpha: sympy.Expr, beta: sympy.Expr, gamma: Optional[sympy.Expr],
                       "dominant-pair lemma makes non-zero for some W; so some real ", written("W_K", "W_{K}"),
                       " separates the two samples (Theorem F172), and analyticity in θ with Theorem 2 makes the "
                       "layer 1-token distinguishing w.r.t. ", S_N, f" ((LIM) itself is {lim.status.value} for α, "
-                      f"{lim.rule})")
+                      f"{lim.rule}). Samples symmetric on a line (X = −X) are fixed by every layer of an even profile and "
+                      "never separated: a null set, left out as (LIM)'s antipodal keys are (docs/theory.md §6.3, "
+                      "§20.10)")
     ev = {"α(s)": alpha_s, "β(s) = α(i s)": beta_s, "route": "exp(γ)" if gamma is not None else "β",
           "rotated (LIM)": rotated_lim.rule, "rotated (LIM) claim": str(rotated_lim.claim)}
     if gamma is not None:
