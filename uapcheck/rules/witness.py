@@ -254,12 +254,17 @@ def _open_question(cert: WitnessCertificate) -> Claim:
                      "and the two means stay equal), so the literal reading fails for every m. ", null,
                      "; whether the FFN layers between attention layers recover the G-UAP is open")
     if cert.family == "polynomial" and not cert.affine and even_in_the_key(cert.kernel):
+        # at an odd length a symmetric sample holds the token 0; a normalised kernel that vanishes at the zero query
+        # has normaliser 0 on that row for every parameter, so the statement is made for even n there
+        zero_row = cert.normalized and is_zero(sympy.expand(cert.kernel.xreplace({a: 0, c: 0})))
+        where = (" at even n (the other tokens paired as ±y; at odd n a symmetric sample holds the token 0, whose row's "
+                 "normaliser is 0 for every parameter)" if zero_row else "")
         return claim("The kernel is even in the key (k(x, −z) = k(x, z)), so every attention layer fixes a sample "
                      "symmetric on a line, Y = −Y (the terms of y and −y cancel at every query, wherever the layer is "
                      "defined): ", _sample("Y", (3, -3, 1, -1)), " and ", _sample("Y′", (3, -3, 2, -2)), " are never "
-                     "separated by attention layers, and the literal reading fails for every m (docs/theory.md §20.5). ",
-                     null, "; whether the FFN layers between attention layers separate every pair is open, and the UAP "
-                     "itself is not refuted")
+                     f"separated by attention layers, and the literal reading fails for every m{where} (docs/theory.md "
+                     "§20.5). ", null, "; whether the FFN layers between attention layers separate every pair is open, "
+                     "and the UAP itself is not refuted")
     if cert.family == "homogeneous" and cert.degree == 0 and cert.normalized:
         return claim(null, "; every token of a sample on the ray gets the same weight at every query, so one layer "
                      "adds the same vector ", written("W_V·mean(X)", r"W_{V} \cdot \mathrm{mean}(X)"), " to each of "
