@@ -21,8 +21,9 @@ from .twin_quotient import Quotient
 from .. import bliss
 from ..bignum import count_automorphisms
 
-#: at most this many partial class maps are tried for the view witnesses (else the route stands aside)
-MAX_NODES = 50_000
+#: the stage a whole-file budget that runs out during the search is reported in (there is no search limit: the
+#: prefix types of Lemma F keep the search small, and a search that is not is a real resource limit, named so)
+STAGE = "the class maps of the view witnesses on the twin quotient (Theorem F181, pruned by Lemma F, Theorem F204)"
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ class _Group:
     def representatives(self, fixed: tuple) -> list[int]:
         """One class per orbit of the pointwise stabiliser of `fixed` in Aut_c(Q)."""
         if fixed not in self._reps:
+            if self.order == 1 or (fixed and len(self.representatives(fixed[:-1])) == self.k):
+                # a trivial group, or a stabiliser inside a trivial one: every class is its own orbit
+                self._reps[fixed] = list(range(self.k))
+                return self._reps[fixed]
             colour = list(self.colour)
             top = max(colour) + 1
             for x, t in enumerate(fixed):
@@ -104,21 +109,48 @@ def _is_automorphism(q: Quotient, rho: list[int]) -> bool:
                all((u in q.keys[t]) == (rho[u] in q.keys[rho[t]]) for u in range(q.k)) for t in range(q.k))
 
 
-class _TooMany(Exception):
-    pass
-
-
 class _Search:
     """The class maps π of Theorem F181 for one root class r and depth m ≥ 2."""
 
-    def __init__(self, q: Quotient, r: int, m: int, budget: list[int], group: _Group):
-        self.q, self.budget, self.group = q, budget, group
+    def __init__(self, q: Quotient, r: int, m: int, group: _Group):
+        self.q, self.group = q, group
+        self.nodes = 0
         dist = _distances_to(q, r)
         self.known = sorted((s for s in dist if dist[s] <= m - 1), key=lambda s: (dist[s], s))
         inside = set(self.known)
         self.outside = [t for t in range(q.k) if t not in inside]
         self.kind = {t: frozenset(s for s in self.known if t in q.keys[s]) for t in range(q.k)}
         self.pi: dict[int, int] = {}
+        self.images: set[int] = set()
+        # Lemma F (Theorem F204): the view's prefix types, position side (bit x: a key of known[x]'s members) and
+        # image side (bit x: a key of π(known[x])'s members), as bit masks per class
+        self.mine: list[list[int]] = [[0] * q.k]
+        for x, s in enumerate(self.known):
+            self.mine.append([m | (1 << x if t in q.keys[s] else 0) for t, m in enumerate(self.mine[-1])])
+        self.counts: list[dict[int, int]] = []
+        for masks in self.mine:
+            count: dict[int, int] = {}
+            for t, m in enumerate(masks):
+                count[m] = count.get(m, 0) + q.sizes[t]
+            self.counts.append(count)
+        self.theirs: list[list[int]] = [[0] * q.k]
+
+    def balanced(self, x: int, u: int) -> bool:
+        """Lemma F (Theorem F204): with π(known[x]) = u, the positions of each prefix type (for which of
+        known[0..x] they are keys) are as many as the positions of that type under π (for which images they are
+        keys of), the sizes summed over all classes; else no witness extends this prefix. Pushes the image side's
+        masks when balanced."""
+        c, keys = self.q.sizes, self.q.keys[u]
+        bit = 1 << x
+        theirs = [m | bit if t in keys else m for t, m in enumerate(self.theirs[-1])]
+        count = dict(self.counts[x + 1])
+        for t, m in enumerate(theirs):
+            left = count.get(m, 0) - c[t]
+            if left < 0:
+                return False
+            count[m] = left
+        self.theirs.append(theirs)
+        return True
 
     def types(self) -> Optional[tuple[bool, dict]]:
         """The types of both sides under π: None when their sizes differ (condition (3)); else whether a class of
@@ -178,32 +210,33 @@ class _Search:
         """π(s) = u keeps the sizes (1) and the arcs to and from the classes mapped so far (2)."""
         q, pi = self.q, self.pi
         keys = q.keys
-        return q.sizes[u] >= q.sizes[s] and u not in pi.values() and all(
+        return q.sizes[u] >= q.sizes[s] and u not in self.images and all(
             (t in keys[s]) == (pi[t] in keys[u]) and (s in keys[t]) == (u in keys[pi[t]]) for t in pi)
 
     def extend(self, x: int) -> bool:
         """Map the view's classes from the x-th on. π(known[x]) is taken up to the pointwise stabiliser of the images
         so far in Aut_c(Q): for g there, gσ is a witness whenever σ is, with the same images so far."""
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
-            raise _TooMany
+        self.nodes += 1
         if x == len(self.known):
             return self.outside_group()
         s = self.known[x]
         for u in self.group.representatives(tuple(self.pi[t] for t in self.known[:x])):
-            if not self.fits(s, u):
+            if not self.fits(s, u) or not self.balanced(x, u):
                 continue
             self.pi[s] = u
+            self.images.add(u)
             found = self.extend(x + 1)
             del self.pi[s]
+            self.images.discard(u)
+            self.theirs.pop()
             if found:
                 return True
         return False
 
 
-def _witness_at(q: Quotient, r: int, m: int, group: _Group, budget: list[int]) -> bool:
+def _witness_at(q: Quotient, r: int, m: int, group: _Group) -> bool:
     """Whether a view witness of depth m ≥ 2 exists at the members of class r (Theorem F181)."""
-    return _Search(q, r, m, budget, group).extend(0)
+    return _Search(q, r, m, group).extend(0)
 
 
 def _swap_witness(q: Quotient, r: int, m: int) -> Optional[tuple[int, int, int]]:
@@ -241,7 +274,8 @@ def _swap_witness(q: Quotient, r: int, m: int) -> Optional[tuple[int, int, int]]
 
 def decide(q: Quotient) -> Optional[QuotientDecision]:
     """The pattern's answers from its quotient (Lemma L (a), (b); Theorem F181), or None when two classes share
-    their key set (the theorem needs distinct ones) or the search runs past MAX_NODES."""
+    their key set (the theorem needs distinct ones). The search has no limit of its own: the file's budget ends it,
+    reported in STAGE."""
     k = q.k
     if len(set(q.keys)) != k:
         return None
@@ -256,11 +290,9 @@ def decide(q: Quotient) -> Optional[QuotientDecision]:
         diameter = max([diameter] + list(dist.values()))
     if diameter <= 1:
         return QuotientDecision(None, diameter, 1, False, None, exchanges)
-    budget = [MAX_NODES]
-    try:
+    from ..budget import stage
+    with stage(STAGE):
         for r in group.representatives(()):
-            if _witness_at(q, r, diameter, group, budget):
+            if _witness_at(q, r, diameter, group):
                 return QuotientDecision(None, diameter, diameter + 1, True, _swap_witness(q, r, diameter), exchanges)
-    except _TooMany:
-        return None
     return QuotientDecision(None, diameter, diameter, False, None, exchanges)
