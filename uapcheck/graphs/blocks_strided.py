@@ -4,7 +4,7 @@ Positions are the cells of a grid: the rows are the blocks ({1..b}, {b+1..2b}, �
 partial last one of ρ = n − mb positions), the columns the residue classes mod s; u ~ v iff u, v share a row or a
 column, and the positions of one row and one column (a *cell*) are twins.
 
-* b > s ≥ 2 (integers, s ≤ 7), n ≥ b·m₀ (``rows_low``): D = 2; G = the permutations that map blocks onto blocks and
+* b > s ≥ 2 (integers; s ≤ 7, or a period bL of at most MAX_PERIOD lengths), n ≥ b·m₀ (``rows_low``): D = 2; G = the permutations that map blocks onto blocks and
   residue classes onto residue classes, of order ∏ |cell|! × ∏ over row types (count)! × |T| (T the column
   permutations that keep the multiset of row weight vectors and the last row's), written by residue of n mod bL,
   L = s/gcd(b, s); 3 layers least when 1 ≤ ρ ≤ s − 2 (a swap of two positions of the first block in residues the
@@ -37,12 +37,17 @@ from sympy import Integer
 from .closed_forms import _span
 
 SECTION = "docs/theory.md §11.11"
-#: the column permutations T are enumerated for s up to this
+#: the column permutations T are enumerated for s up to this (and F44's checks run up to it)
 MAX_S = 7
+#: above MAX_S, F34 (b > s) is taken while one period of n mod bL has at most this many lengths; |T| is then
+#: counted by BLISS on the row vectors (`column_permutations`)
+MAX_PERIOD = 4096
 
 
 def applies(b, s) -> bool:
-    return isinstance(b, int) and isinstance(s, int) and b > s >= 2 and s <= MAX_S
+    if not (isinstance(b, int) and isinstance(s, int) and b > s >= 2):
+        return False
+    return s <= MAX_S or b * (s // gcd(b, s)) <= MAX_PERIOD
 
 
 def rows_low(b: int, s: int) -> int:
@@ -70,7 +75,10 @@ def column_permutations(vectors: list, s: int) -> int:
 
     Built column by column: τ maps the columns 0, …, k to t₀, …, t_k only if the row vectors read on the columns
     0, …, k and read on t₀, …, t_k give the same multiset (a necessary condition, and at k = s − 1 the whole one),
-    so the branches that cannot be completed are cut at the first column that fails."""
+    so the branches that cannot be completed are cut at the first column that fails. Above MAX_S columns, by BLISS
+    (`_column_automorphisms`)."""
+    if s > MAX_S:
+        return _column_automorphisms(vectors, s)
     count = Counter(vectors)
     rows = list(count.items())
 
@@ -92,6 +100,32 @@ def column_permutations(vectors: list, s: int) -> int:
                 total += extend(here)
         return total
     return extend([])
+
+
+def _column_automorphisms(vectors: list, s: int) -> int:
+    """|T| as the automorphisms of a coloured graph: the s columns (one colour), one vertex per distinct row vector
+    (coloured by how many rows have it), and for each vector V and column c a vertex coloured by the cell size V[c]
+    joined to both. An automorphism permutes the columns by some τ and the vectors by V ↦ V∘τ⁻¹ with the same count,
+    so its column part is in T; each τ ∈ T gives one (the vector vertices follow τ, the cell vertices follow both),
+    and an automorphism fixing every column fixes every vector vertex (distinct vectors differ on some column) and
+    so every cell vertex: |Aut| = |T|."""
+    from ..bignum import count_automorphisms
+    from ..lazy import igraph as ig, igraph_without_numpy
+    count = Counter(vectors)
+    rows = sorted(count)
+    sizes = sorted({x for v in rows for x in v})
+    multiplicities = sorted(set(count.values()))
+    colour = [0] * s + [1 + multiplicities.index(count[v]) for v in rows]
+    base = 1 + len(multiplicities)
+    edges = []
+    for r, v in enumerate(rows):
+        for c in range(s):
+            cell = len(colour)
+            colour.append(base + sizes.index(v[c]))
+            edges += [(s + r, cell), (cell, c)]
+    with igraph_without_numpy():
+        graph = ig.Graph(n=len(colour), edges=edges)
+    return count_automorphisms(graph, color=colour)
 
 
 @lru_cache(maxsize=512)

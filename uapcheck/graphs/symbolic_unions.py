@@ -332,8 +332,8 @@ def _match_more(kinds: list, by: dict, n):
             return blocks_strided.theorem_below(n, int(b), int(s))
         if _ints(b, s) and int(b) >= 2 and int(s) % int(b) == 0 and int(s) >= 2 * int(b):
             return None  # not strongly connected for n ≥ b + 1 (graphs/closed_connectivity.py)
-        return OpenFamily("blocks(b) + strided(s)", "b = s ≥ 3 (Theorem F25, the rook's graph) and b > s, s ≤ 7 (Theorem "
-                          "F34) are proved, and b | s, s ≥ 2b is not connected; for b < s with b ∤ s a block meets only "
+        return OpenFamily("blocks(b) + strided(s)", "b = s ≥ 3 (Theorem F25, the rook's graph) and b > s (Theorem F34; "
+                          "above s = 7 while one period b·s/gcd(b, s) has at most 4,096 lengths) are proved, and b | s, s ≥ 2b is not connected; for b < s with b ∤ s a block meets only "
                           "b of the s residues, and the diameter, the group and the least layer count are open "
                           f"({SECTION}, open question O7)")
     if kinds == ["cwindow", "strided"]:
