@@ -59,6 +59,10 @@ CASES = [
     ("blocks(524288) + strided(3) + global(1)", 1048576, "blocks(524288) + strided(3) + global(1)", 3.0),
     # no small stand-in: the quotient at the true class sizes (Theorem F181)
     ("blocks(600000) + strided(4)", 1048576, "blocks(600000) + strided(4)", 3.0),
+    # 42 residue cells of nearly equal sizes: the class maps cut by their prefix types (Lemma F, Theorem F204)
+    ("blocks(200000) + strided(7)", 1048576, "blocks(200000) + strided(7)", 3.0),
+    # F34 above s = 7, |T| by BLISS on the row vectors
+    ("blocks(13) + strided(8)", 1048576, "blocks(13) + strided(8)", 3.0),
     ("blocks(700) + global(1)", 1200, "blocks(700) + global(1)", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
@@ -75,7 +79,8 @@ TWIN_CASES = {"blocks(524288) + global(1)", "blocks(699051) + global(1)", "block
               "blocks(600000) + window(1)", "blocks(2000000) + window(3)", "blocks(600000) + window(2) cyclic",
               "blocks(524288) + strided(3) + global(1)", "blocks(700) + global(1)"}
 # decided on the twin quotient itself at the true class sizes (Theorem F181): neither token graph nor stand-in
-QUOTIENT_CASES = {"blocks(600000) + strided(4)", "blocks(524288) + strided(3) + global(1)"}
+QUOTIENT_CASES = {"blocks(600000) + strided(4)", "blocks(524288) + strided(3) + global(1)",
+                  "blocks(200000) + strided(7)"}
 
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
