@@ -1,6 +1,7 @@
 """Theorem F26 (docs/theory.md §11.11): `window(w) cyclic + strided(s)` with s ∈ {2w + 2, 2w + 3}: D = 3 for
-n ≥ s(4w + 3); for w = 1 G = D_n when s | n, else the reflection; D + 1 = 4 layers suffice, and Theorem F56: for
-s = 2w + 2, D = 3 layers, least (every position at distance 3 from a root i lies in the class of i + w + 1).
+n ≥ s(4w + 3); G = D_n when s | n, else the reflection (for w ≥ 2 and n mod s ∈ {1, …, w} by Theorem F201);
+D + 1 = 4 layers suffice, and Theorem F56: for s = 2w + 2, D = 3 layers, least (every position at distance 3 from a
+root i lies in the class of i + w + 1).
 Checked against the concrete engine at every n ≤ 60 in range (and past it for w = 2), the group against every
 permutation at small n, that the stated count is never below the engine's least count and equals it for
 s = 2w + 2, and F56's far-class premise by breadth-first search on the reference arcs (tests/graphs/reference.py);
@@ -32,8 +33,7 @@ def test_f26_agrees_with_the_concrete_engine(w, s, top):
     theorem = F.match([pattern(w, s)], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F26"
     assert theorem.least is ((w, s) == (1, 5) or s == 2 * w + 2)  # F55 (tests/graphs/test_strided_least.py), F56
-    open_ = tuple(range(1, w + 1)) if w != 1 else ()  # w ≥ 2: no group on n mod s ∈ {1, …, w}
-    assert theorem.group is not None and theorem.group_open[:2] == ((s, open_) if open_ else ())
+    assert theorem.group is not None and theorem.group_open == ()  # every class (w ≥ 2: n mod s ∈ {1, …, w} by F201)
     for n in range(s * (4 * w + 3), top + 1):
         # F56: 3; F67 at s | n (w ≥ 2, a least flag by class): 3; else 4
         stated = 3 if s == 2 * w + 2 or (w >= 2 and n % s == 0) else 4
@@ -43,15 +43,13 @@ def test_f26_agrees_with_the_concrete_engine(w, s, top):
         assert got.least and got.layers <= want["layers"] == stated, n  # a sufficient count, never below the least
         if theorem.least_at(n):
             assert got.layers == stated, n
-        if n % s not in open_:
-            assert got.order == want["order"] == (2 * n if n % s == 0 else 2), n
-        else:
-            assert got.order == (2 * n if n % s == 0 else 2), n  # the engine agrees where F26 claims nothing
+        assert got.order == want["order"] == (2 * n if n % s == 0 else 2), n
 
 
 def test_f26_below_the_range_and_outside_the_strides_claims_nothing():
-    assert isinstance(F.match([pattern(1, 6)], N, {}), F.OpenFamily)
-    assert isinstance(F.match([pattern(1, 3)], N, {}), F.OpenFamily)
+    assert isinstance(F.match([pattern(1, 6)], N, {}), F.OpenFamily)  # s ≥ 2w + 4: the diameter is open
+    assert isinstance(F.match([pattern(3, 2)], N, {}), F.OpenFamily)  # s ≤ w: the group is open
+    assert F.match([pattern(1, 3)], N, {}).theorem == "F201"  # w + 1 ≤ s ≤ 2w + 1
     theorem = F.match([pattern(1, 4)], N, {})
     assert not F.in_range(theorem, {"n": 27}) and F.in_range(theorem, {"n": 28})
 

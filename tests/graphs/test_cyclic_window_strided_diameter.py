@@ -85,12 +85,12 @@ def test_a_stride_beyond_the_window_gives_no_bound():
     assert all(c.diameter_bound != sympy.Integer(2) for c in form.cases)  # s = 2w + 2: the window's own bound
 
 
-def test_the_one_head_open_question_states_the_bound_and_leaves_the_group_open():
-    # one head `window(w) cyclic + strided(s)`, s ≤ 2w + 1: its group is open (O6), but its diameter is not any more
+def test_the_one_head_states_the_bound_and_theorem_f201_s_group():
+    # one head `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1: D = 2 (F197), its group by Theorem F201; a stride
+    # beyond 2w + 3 leaves the diameter open (O6)
     result = check_spec(parse_source(_source(["window(2) cyclic + strided(4)"]), "f197.uap"), 60.0)
-    assert result.verdict == "INCONCLUSIVE"
-    text = " ".join(str(step.claim) for step in result.root.walk() if step.rule == "SYM-UNDECIDED")
-    assert "at most 2 (Theorem F197)" in text and "the diameter (walks" not in text
+    assert result.verdict == "UAP" and result.layers == 3
+    assert result.group.name == "D_n when 4 | n, else the reflection i ↦ n + 1 − i"
     wide = check_spec(parse_source(_source(["window(2) cyclic + strided(9)"]), "f197.uap"), 60.0)
     assert "the diameter (walks" in " ".join(str(step.claim) for step in wide.root.walk() if step.rule == "SYM-UNDECIDED")
 

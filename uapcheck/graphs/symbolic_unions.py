@@ -13,10 +13,13 @@
   i ↦ n + g + 1 − i when b | n + g), 3 layers, least (a swap of two adjacent non-twins of the second piece
   is a view witness at position n).
 
-* F26 ``window(w) cyclic + strided(s)``, s ∈ {2w + 2, 2w + 3}: D = 3, G (w = 1) = D_n when s | n, else the
-  reflection; D = 3 layers, least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem
+* F26 ``window(w) cyclic + strided(s)``, s ∈ {2w + 2, 2w + 3}: D = 3, G = D_n when s | n, else the reflection
+  (for w ≥ 2 and n mod s ∈ {1, …, w} by Theorem F201); D = 3 layers, least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem
   F55), else D + 1 (not shown least), except on the class s | n, where Theorem F67 gives D = 3, least (a least
   flag by residue class at symbolic n, ``least_classes``).
+* F201 (lemma Y) the group of ``window(w) cyclic + strided(s)`` for every s ≥ w + 1 and n ≥ s(3w + 2): D_n when
+  s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets D + 1 = 3 layers (not
+  shown least).
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -340,15 +343,17 @@ def _match_more(kinds: list, by: dict, n):
         w, s = by["cwindow"].args[0], by["strided"].args[0]
         if _ints(w, s) and int(w) >= 1 and int(s) in (2 * int(w) + 2, 2 * int(w) + 3):
             return cyclic_strided_theorem(n, int(w), int(s))
-        if _ints(w, s) and 2 <= int(s) <= 2 * int(w) + 1:
-            return OpenFamily("window(w) cyclic + strided(s)", "for 2 ≤ s ≤ 2w + 1 the diameter is at most 2 (Theorem "
-                              "F197), but the group (the concrete engine finds D_n when s | n, else the reflection) and "
-                              f"the least layer count are not proved at symbolic n ({SECTION}, open question O6)")
-        return OpenFamily("window(w) cyclic + strided(s)", "outside s ∈ {2w + 2, 2w + 3} (Theorem F26) the diameter (walks "
-                          "through the wrap-around change the "
-                          "residue mod s by n mod s), the group (the concrete engine finds D_n when s | n, else the "
-                          "reflection) and the least layer count are not proved at symbolic n "
-                          f"({SECTION}, open question O6)")
+        if _ints(w, s) and int(w) + 1 <= int(s) <= 2 * int(w) + 1:
+            return cyclic_covered_strided_theorem(n, int(w), int(s))
+        if _ints(w, s) and 2 <= int(s) <= int(w):
+            return OpenFamily("window(w) cyclic + strided(s)", "for 2 ≤ s ≤ w the diameter is at most 2 (Theorem F197), "
+                              "but window pairs lie in one residue class, and the group (the concrete engine finds D_n "
+                              "when s | n, else the reflection) and the least layer count are not proved at symbolic n "
+                              f"({SECTION}, open question O6)")
+        return OpenFamily("window(w) cyclic + strided(s)", "for s ≥ 2w + 4 the group is D_n when s | n, else the "
+                          "reflection, for n ≥ s(3w + 2) (Theorem F201), but the diameter (walks through the "
+                          "wrap-around change the residue mod s by n mod s) and the least layer count are not proved "
+                          f"at symbolic n ({SECTION}, open question O6)")
     return None
 
 
@@ -469,6 +474,51 @@ def rook_theorem(n, s: int):
 
 
 # ---------------------------------------------------------------------------------------------
+# F201 (lemma Y) the group of window(w) cyclic + strided(s), s ≥ w + 1; the family w + 1 ≤ s ≤ 2w + 1
+
+def cyclic_stride_group_low(w: int, s: int) -> int:
+    """F201's range: n ≥ s(3w + 2) (a residue class has at least 3w + 2 positions, so two positions of one class
+    have at least 3w common neighbours and two window-adjacent positions of different classes at most 3w − 1)."""
+    return s * (3 * w + 2)
+
+
+def cyclic_stride_order_at(n: int, s: int) -> int:
+    """F201: |G| = 2n when s | n (D_n), else 2 (the reflection i ↦ n + 1 − i)."""
+    return 2 * n if n % s == 0 else 2
+
+
+def cyclic_stride_order(n, s: int) -> sympy.Expr:
+    """F201's order at the length n (a Symbol: one closed form per residue of n mod s, as the certificate states)."""
+    return _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
+
+
+def cyclic_stride_group_name(s: int) -> str:
+    return f"D_n when {s} | n, else the reflection i ↦ n + 1 − i"
+
+
+def cyclic_stride_generators() -> tuple:
+    return ("(1 2 ... n) when s | n", "i ↦ n + 1 − i")
+
+
+def cyclic_covered_strided_theorem(n, w: int, s: int):
+    """F201 with F197: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1, n ≥ s(3w + 2): D = 2
+    (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when s | n, else the
+    reflection (Theorem F201), D + 1 = 3 layers, sufficient (whether D = 2 suffice is open, O6)."""
+    from .families import FamilyTheorem
+    return FamilyTheorem(
+        "F201", "window(w) cyclic + strided(s), w + 1 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
+        Integer(cyclic_stride_group_low(w, s)), Integer(2), cyclic_stride_group_name(s), cyclic_stride_order(n, s),
+        cyclic_stride_generators(), Integer(3), False,
+        "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_COVERED_STRIDE_OPEN)
+
+
+#: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, O6)
+CYCLIC_COVERED_STRIDE_OPEN = (
+    "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, Theorem "
+    "F201, open question O6; the concrete engine finds 2 on some classes of n mod s and 3 on others)")
+
+
+# ---------------------------------------------------------------------------------------------
 # F26 window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}
 
 def cyclic_strided_low(w: int, s: int) -> int:
@@ -477,45 +527,36 @@ def cyclic_strided_low(w: int, s: int) -> int:
 
 
 def cyclic_strided_theorem(n, w: int, s: int):
-    """F26: `window(w) cyclic + strided(s)`, integers w ≥ 1, s ∈ {2w + 2, 2w + 3}, n ≥ s(4w + 3): D = 3; for w = 1,
-    G = D_n when s | n, else the reflection. Layers: for s = 2w + 2, D = 3, least (Theorem F56: the positions at
-    distance 3 from any position lie in one residue class); for (w, s) = (1, 5), D + 1 = 4, least (Theorem F55);
-    otherwise D + 1 = 4, sufficient (whether 3 suffice is open, O6)."""
+    """F26: `window(w) cyclic + strided(s)`, integers w ≥ 1, s ∈ {2w + 2, 2w + 3}, n ≥ s(4w + 3): D = 3; G = D_n when
+    s | n, else the reflection (for w ≥ 2 and n mod s ∈ {1, …, w} by Theorem F201). Layers: for s = 2w + 2, D = 3,
+    least (Theorem F56: the positions at distance 3 from any position lie in one residue class); for (w, s) = (1, 5),
+    D + 1 = 4, least (Theorem F55); otherwise D + 1 = 4, sufficient (whether 3 suffice is open, O6)."""
     from dataclasses import replace
     from .families import FamilyTheorem
     from .strided_least import CYCLIC_ODD_STRIDE_OPEN, cyclic_even_stride_why
     family = "window(w) cyclic + strided(s), s ∈ {2w + 2, 2w + 3}"
     params = (("w", Integer(w)), ("s", Integer(s)))
     low = Integer(cyclic_strided_low(w, s))
-    layers_open = CYCLIC_ODD_STRIDE_OPEN
-    small = "{" + (", ".join(str(r) for r in range(1, w + 1)) if w <= 3 else f"1, …, {w}") + "}"
-    group_words = (f"for n mod {s} ∈ {small} a wrap-around window pair lies in one residue class, and the "
-                   f"automorphisms of what is left of the cyclic window are not determined ({SECTION}, Theorem F26, "
-                   "open question O6)")
-    order = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
     theorem = FamilyTheorem(
-        "F26", family, params, low, Integer(3), f"D_n when {s} | n, else the reflection i ↦ n + 1 − i", order,
-        ("(1 2 ... n) when s | n", "i ↦ n + 1 − i"), Integer(4), False,
-        "the view argument (D + 1 layers suffice)", open_question=layers_open)
-    if w != 1:  # the group on n mod s ∉ {1, …, w} only (there X is the whole cyclic window); open on the others
-        theorem = replace(theorem, open_question=group_words + "; " + layers_open,
-                          group_open=(s, tuple(range(1, w + 1)), group_words))
+        "F26", family, params, low, Integer(3), cyclic_stride_group_name(s), cyclic_stride_order(n, s),
+        cyclic_stride_generators(), Integer(4), False,
+        "the view argument (D + 1 layers suffice)", open_question=CYCLIC_ODD_STRIDE_OPEN)
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one residue class
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_even_stride_why(w),
-                       open_question="" if w == 1 else group_words)
+                       open_question="")
     if s == 2 * w + 3 and w >= 2 and isinstance(n, (int, Integer)) and int(n) % s == 0:
         # Theorem F67 at a length n with s | n: the common-neighbour premise holds at every root (a count by residue
         # class with a least flag on one class only is not stated at symbolic n, so only a concrete n uses it)
         from .strided_least import cyclic_odd_stride_divides_why
         return replace(theorem, layers=Integer(3), least=True, why_layers=cyclic_odd_stride_divides_why(w, s),
-                       open_question=group_words)
+                       open_question="")
     if s == 2 * w + 3 and w >= 2 and isinstance(n, sympy.Symbol):
         # Theorem F67 on the class s | n (3 layers, least), D + 1 = 4 sufficient on the others: a least flag by class
         from .strided_least import CYCLIC_ODD_STRIDE_CLASSES_OPEN, cyclic_odd_stride_classes_why
         layers = sympy.Piecewise((Integer(3), sympy.Eq(sympy.Mod(n, s), 0)), (Integer(4), True))
         return replace(theorem, layers=layers, least=False, least_classes=(s, (0,)),
                        why_layers=cyclic_odd_stride_classes_why(w, s),
-                       open_question=group_words + "; " + CYCLIC_ODD_STRIDE_CLASSES_OPEN)
+                       open_question=CYCLIC_ODD_STRIDE_CLASSES_OPEN)
     if s == 5:  # Theorem F55: a block exchange is a view witness with 3 layers at position 2
         return replace(theorem, least=True, open_question="", why_layers=(
             "Theorem F55: exchanging the blocks {10, …, 14} and {15, …, 19} keeps the neighbourhood of every position "

@@ -347,33 +347,47 @@ class _Rook(DiameterTwoByResidue):
         return (m * self.s + 1, _swap(n, rho + 1, rho + 2)) if 1 <= rho <= self.s - 2 else None
 
 
-def cyclic_strided(parts: list, tokens=None):
-    """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
-    least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
-    least); |G| = 2n when s | n (D_n), else 2 (the reflection), for w = 1 on every class and for w ≥ 2 on the classes
-    n mod s ∉ {1, …, w} only (`group_open`: no group is claimed on those)."""
-    from .families import Family
-    kinds = sorted(type(q).__name__ for q in parts)
-    if kinds != ["Strided", "Window"]:
-        return None
-    win = next(q for q in parts if isinstance(q, S.Window))
-    w, s = _int(win.w), _int(next(q for q in parts if isinstance(q, S.Strided)).s)
-    if not win.cyclic or w is None or s is None or w < 1 or s not in (2 * w + 2, 2 * w + 3):
-        return None
-
+def _cyclic_stride_order(s: int):
+    """Theorem F201's |G| of window(w) cyclic + strided(s), s ≥ w + 1, n ≥ s(3w + 2): 2n when s | n (D_n), else 2
+    (the reflection i ↦ n + 1 − i): at an integer n, or at a length k·s + r of a residue class."""
     def order(n):
         found = _residue_of(n, s)
         if found is None:
             return sympy.Integer(2 * int(n) if int(n) % s == 0 else 2)
         k, r = found
         return 2 * (s * k + r) if r == 0 else sympy.Integer(2)
+    return order
 
-    def name(text):
-        return "D_n" in text and "reflection" in text
-    open_ = tuple(range(1, w + 1)) if w >= 2 else ()
+
+def _cyclic_stride_name(text: str) -> bool:
+    return "D_n" in text and "reflection" in text
+
+
+def cyclic_strided(parts: list, tokens=None):
+    """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
+    least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
+    least); |G| = 2n when s | n (D_n), else 2 (the reflection), on every class (for w ≥ 2 and n mod s ∈ {1, …, w} by
+    Theorem F201, whose range s(3w + 2) lies below F26's). F201 with F197: window(w) cyclic + strided(s), w + 1 ≤ s
+    ≤ 2w + 1: n ≥ s(3w + 2), D = 2, the same group, D + 1 = 3 layers (not least)."""
+    from .families import Family
+    kinds = sorted(type(q).__name__ for q in parts)
+    if kinds != ["Strided", "Window"]:
+        return None
+    win = next(q for q in parts if isinstance(q, S.Window))
+    w, s = _int(win.w), _int(next(q for q in parts if isinstance(q, S.Strided)).s)
+    if not win.cyclic or w is None or s is None or w < 1:
+        return None
+    order, name = _cyclic_stride_order(s), _cyclic_stride_name
+    if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
+        return Family("F201", s * (3 * w + 2), 2, 3, False, order, s, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=s)
+    if s not in (2 * w + 2, 2 * w + 3):
+        return None
+    open_: tuple = ()
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one class (re-checked at every instance)
         from .strided_least import cyclic_far_class_problem
         return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None, group_open=open_,
+                      diameter_at=lambda n: sympy.Integer(3), period=s,
                       layers_check=lambda n, d: cyclic_far_class_problem(w, n),
                       layers_text=("D = 3 layers least (Theorem F56): every position at distance 3 from a position i "
                                    f"lies in the class of i + {w + 1} (mod {s}), so the far positions are pairwise "
@@ -416,4 +430,5 @@ def cyclic_strided(parts: list, tokens=None):
                                        f"re-checked on the verifier's arcs at n = {low + (-low) % s} and at every "
                                        f"instance that is a multiple of {s}), D + 1 = 4 layers, not claimed least, "
                                        "on the other classes (the view argument, §11.2)"))
-    return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None, group_open=open_)
+    return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None, group_open=open_,
+                  diameter_at=lambda n: sympy.Integer(3), period=s)  # a whole period re-checked, past MAX_INSTANCE_N
