@@ -355,7 +355,8 @@ def test_f54_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
             assert got.layers == want["layers"], n      # F120: M or M + 1, least, by the class of n
         else:
             assert got.layers <= want["layers"] == middle + 1, n  # F54 (c): M + 1 sufficient (open classes: O11)
-    assert theorem.least is (witness is not None)
+    # least at every n: F54 (b)'s exchange, or for w = 1 and even s F120 with F199 on every class
+    assert theorem.least is (witness is not None or (w == 1 and s % 2 == 0))
 
 
 @pytest.mark.parametrize("w,s", [p for p in BEYOND if stride_beyond_block_witness(*p) is not None])
@@ -396,10 +397,11 @@ def test_the_verifier_rechecks_f54_and_rejects_a_count_one_too_low():
 
 
 def test_the_verifier_rejects_least_in_case_c():
-    """window(1) + strided(4): M = 3 least on n mod 4 ∈ {1, 2, 3} (Theorem F120), 4 sufficient on n ≡ 0: not least."""
-    cert = _cert(_source("window(1) + strided(4)"))
+    """window(2) + strided(6): M = 3 least on n mod 6 ∈ {2, 3, 4} (Theorem F120), 4 sufficient on the others: not least.
+    (window(1) + strided(4) is least on every class since Theorem F199.)"""
+    cert = _cert(_source("window(2) + strided(6)"))
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-    assert step["data"]["least"] is False and step["data"]["least classes"] == {"modulus": 4, "residues": [1, 2, 3]}
+    assert step["data"]["least"] is False and step["data"]["least classes"] == {"modulus": 6, "residues": [2, 3, 4]}
     step["data"]["least"] = True
     report = verify(cert)
     assert not report.ok and any(s.rule == "PAT-LAYERS" and s.outcome == REJECTED for s in report.steps)

@@ -90,8 +90,10 @@ def _premise(n: int, w: int, s: int) -> bool:
 def test_the_classes_are_as_the_check_finds_them():
     for (w, s), (premise, swaps, rest) in CASES.items():
         found = beyond_classes(w, s)
-        assert (found.premise, found.swaps, found.open) == (premise, swaps, rest), (w, s)
-        assert set(found.least) | set(rest) == set(range(s))
+        left = found.pendant if w == 1 else found.open  # for w = 1 Theorem F199 decides every class F120 leaves
+        assert (found.premise, found.swaps, left) == (premise, swaps, rest), (w, s)
+        assert not (w == 1 and found.open) and not (w > 1 and found.pendant), (w, s)
+        assert set(found.least) | set(found.open) == set(range(s))
 
 
 @pytest.mark.parametrize("w,s", [(1, 4), (1, 6), (1, 8), (2, 6), (2, 8), (3, 12)])
@@ -212,14 +214,14 @@ def _rejected(cert: dict) -> bool:
 
 
 def test_the_verifier_restates_the_classes_at_symbolic_n_and_rejects_tampering():
-    cert = _cert(_source("window(1) + strided(4)"))
+    cert = _cert(_source("window(2) + strided(6)"))
     data = _layer_step(cert)["data"]
-    assert data["least"] is False and data["least classes"] == {"modulus": 4, "residues": [1, 2, 3]}
+    assert data["least"] is False and data["least classes"] == {"modulus": 6, "residues": [2, 3, 4]}
     report = verify(cert)
     assert report.ok and report.complete
     step = next(st for st in report.steps if st.rule == "PAT-LAYERS")
     assert step.outcome == VERIFIED and "Theorem F120" in step.reason
-    for forged in ({"modulus": 4, "residues": [0, 1, 2, 3]}, {"modulus": 4, "residues": [1, 2]}, None):
+    for forged in ({"modulus": 6, "residues": [0, 1, 2, 3, 4, 5]}, {"modulus": 6, "residues": [2, 3]}, None):
         bad = json.loads(json.dumps(cert))
         if forged is None:
             del _layer_step(bad)["data"]["least classes"]
@@ -227,13 +229,14 @@ def test_the_verifier_restates_the_classes_at_symbolic_n_and_rejects_tampering()
             _layer_step(bad)["data"]["least classes"] = forged
         assert _rejected(bad), forged
     bad = json.loads(json.dumps(cert))
-    _layer_step(bad)["data"]["layers"] = 3  # M on every class: below M + 1 on n ≡ 0, not proved there
+    _layer_step(bad)["data"]["layers"] = 3  # M on every class: below M + 1 on n ≡ 0, 1, 5, not proved there
     assert _rejected(bad)
 
 
-@pytest.mark.parametrize("tokens,layers,least", [(1048577, 3, True), (1048576, 4, False)])
+@pytest.mark.parametrize("tokens,layers,least", [(1048577, 3, True), (1048576, 3, True)])
 def test_a_concrete_length_reads_its_class(tokens, layers, least):
-    """window(1) + strided(4) at 1,048,577 tokens (n ≡ 1: M = 3, least) and 1,048,576 (n ≡ 0: 4, sufficient)."""
+    """window(1) + strided(4) at 1,048,577 tokens (n ≡ 1: M = 3, least, F120) and 1,048,576 (n ≡ 0: M = 3, least,
+    Theorem F199; formerly 4, sufficient)."""
     cert = _cert(_source("window(1) + strided(4)", f"tokens {tokens}\n"))
     data = _layer_step(cert)["data"]
     assert data["layers"] == layers and data["least"] is least

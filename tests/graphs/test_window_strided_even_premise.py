@@ -1,6 +1,6 @@
 """Theorem F185 (docs/theory.md §11.11): for `window(1) + strided(s)` with s even, the common-neighbour premise of F57
 fails at the root 1 on n ≡ 0, s/2 + 2, …, s − 1 (mod s), by the triple of its proof, checked by breadth-first search on
-the reference arcs; and Theorem F120's check leaves exactly these classes open."""
+the reference arcs; and Theorem F120's check leaves exactly these classes, which Theorem F199 decides."""
 from __future__ import annotations
 
 import pytest
@@ -33,7 +33,7 @@ def test_the_triple_breaks_the_premise_on_the_open_classes(s):
 
 
 @pytest.mark.parametrize("s", [4, 6, 8, 10, 12, 14, 16])
-def test_f120_s_check_leaves_exactly_these_classes_open(s):
+def test_f120_s_check_leaves_exactly_these_classes_to_f199(s):
     found = beyond_classes(1, s)
-    assert found is not None and set(found.open) == _open_classes(s)
+    assert found is not None and set(found.pendant) == _open_classes(s) and not found.open  # Theorem F199 decides them
     assert set(found.premise) == set(range(1, s // 2 + 2)) and not found.swaps and not found.far

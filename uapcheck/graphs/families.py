@@ -1229,9 +1229,9 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
     classes = beyond_classes(w, s)  # Theorem F120: the classes where D = M, by F98's finite check class by class
     if classes is None or not classes.least:
         return theorem
-    layers = Integer(middle + 1) if not classes.premise else sympy.Piecewise(
-        (Integer(middle), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), r) for r in classes.premise])),
-        (Integer(middle + 1), True))
+    layers = Integer(middle + 1) if not classes.fewest else Integer(middle) if len(classes.fewest) == s else \
+        sympy.Piecewise((Integer(middle), sympy.Or(*[sympy.Eq(sympy.Mod(n, s), r) for r in classes.fewest])),
+                        (Integer(middle + 1), True))
     every = len(classes.least) == s
     question = "" if every else (
         f"whether M = {middle} layers suffice for n mod {s} ∈ {{{', '.join(map(str, classes.open))}}} is not proved "
@@ -1239,7 +1239,7 @@ def _window_stride_beyond(n, w: int, s: int) -> FamilyTheorem:
         "of those classes; docs/theory.md §11.11, Theorem F120, open question O11)")
     if isinstance(n, (int, Integer)):  # a concrete length reads its class's count and flag
         r = int(n) % s
-        return replace(theorem, layers=Integer(middle if r in classes.premise else middle + 1),
+        return replace(theorem, layers=Integer(middle if r in classes.fewest else middle + 1),
                        least=r in classes.least, why_layers=beyond_classes_why(w, s, classes),
                        open_question="" if r in classes.least else question)
     return replace(theorem, layers=layers, least=every, why_layers=beyond_classes_why(w, s, classes),

@@ -155,11 +155,63 @@ class BeyondClasses:
     premise: tuple[int, ...]    # D = M and the common-neighbour premise at every length of the class: M layers, least
     swaps: tuple[int, ...]      # D = M and a swap of two far positions is a view witness at every length: M + 1, least
     open: tuple[int, ...]       # D = M and neither at some length of the class: M + 1 sufficient (O11)
+    pendant: tuple[int, ...] = ()  # w = 1, D = M: Theorem F199's far clique with one pendant at every length: M, least
 
     @property
     def least(self) -> tuple[int, ...]:
         """The residues where the count is least."""
-        return tuple(sorted(self.far + self.premise + self.swaps))
+        return tuple(sorted(self.far + self.premise + self.swaps + self.pendant))
+
+    @property
+    def fewest(self) -> tuple[int, ...]:
+        """The residues where M = D layers suffice (the common-neighbour premise, or F199's)."""
+        return tuple(sorted(self.premise + self.pendant))
+
+
+#: Theorem F199's bound c: the far clique's members have at most c neighbours in the ball, the pendant more
+PENDANT_BOUND = 4
+
+
+def far_pendant_holds(s: int, n: int) -> bool:
+    """Theorem F199's premise (Y) for `window(1) + strided(s)`, s even, at the length n, at the roots within h − 1 =
+    s/2 − 1 of an end (the proof gives it at the others): the positions at distance D = h + 1 from the root are a clique
+    Q of members with at most c = 4 neighbours within distance h, and at most one position p more, with more than c such
+    neighbours, adjacent among the far positions to one q ∈ Q only, which has fewer such neighbours than every other
+    member of Q. Plain breadth-first search on the arcs |u − v| = 1 or s | u − v."""
+    h = s // 2
+    if s < 4 or s % 2 or n < 2 * s:
+        return False
+
+    def near(v: int):
+        yield from (u for u in (v - 1, v + 1) if 1 <= u <= n)
+        yield from (u for u in range(v % s or s, n + 1, s) if u != v)
+
+    for root in sorted(set(range(1, h)) | set(range(n - h + 2, n + 1))):
+        dist = {root: 0}
+        frontier = [root]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in near(u):
+                    if v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        if len(dist) != n or max(dist.values()) != h + 1:
+            return False
+        far = [v for v in dist if dist[v] == h + 1]
+        farset = set(far)
+        kappa = {x: sum(1 for u in near(x) if u not in farset) for x in far}
+        clique = [x for x in far if kappa[x] <= PENDANT_BOUND]
+        pendant = [x for x in far if kappa[x] > PENDANT_BOUND]
+        if len(pendant) > 1 or len({x % s for x in clique}) > 1:  # one class: pairwise adjacent
+            return False
+        if pendant:
+            p = pendant[0]
+            touched = [x for x in clique if abs(x - p) == 1 or (x - p) % s == 0]
+            if len(touched) != 1 or any(kappa[x] <= kappa[touched[0]] for x in clique if x != touched[0]):
+                return False
+    return True
 
 
 def window_jumps(w: int) -> tuple[int, ...]:
@@ -191,7 +243,11 @@ def beyond_classes(w: int, s: int) -> Optional[BeyondClasses]:
     premise = tuple(r for r in sorted(seen) if seen[r] == {0})
     swaps = tuple(r for r in sorted(seen) if seen[r] == {1})
     rest = tuple(r for r in sorted(seen) if r not in premise and r not in swaps)
-    return BeyondClasses(top, far, premise, swaps, rest)
+    pendant: tuple[int, ...] = ()
+    if w == 1 and s % 2 == 0:  # Theorem F199 on the classes F120 leaves (F185's)
+        pendant = tuple(r for r in rest if all(far_pendant_holds(s, n) for n in range(low + (r - low) % s, top + 1, s)))
+        rest = tuple(r for r in rest if r not in pendant)
+    return BeyondClasses(top, far, premise, swaps, rest, pendant)
 
 
 def beyond_classes_why(w: int, s: int, found: BeyondClasses) -> str:
@@ -207,6 +263,12 @@ def beyond_classes_why(w: int, s: int, found: BeyondClasses) -> str:
                      f"distance M from a root are adjacent exactly when a position within M − 1 of it is adjacent to "
                      f"both, checked at every n of those classes from {low} to {found.top} and the same at n and n + {s} "
                      f"past {found.top + 1 - s}; the common-neighbour lemma, Theorem F57)")
+    if found.pendant:
+        parts.append(f"for {cls(found.pendant)}, M = {middle} layers, least (Theorem F199: from every root the positions "
+                     "at distance M are a clique of one residue class and at most one more position, singled out by its "
+                     "number of neighbours within M − 1 and adjacent among them to the clique member with the fewest, "
+                     f"checked at every n of those classes from {low} to {found.top} and the same at n and n + {s} past "
+                     f"{found.top + 1 - s}; lemma X′)")
     if found.swaps:
         parts.append(f"for {cls(found.swaps)}, M + 1 = {middle + 1} layers, least (Theorem F120 with F99: some root has "
                      "two positions at distance M with the same neighbours within M − 1 of it that are not twins, so "

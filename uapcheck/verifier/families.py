@@ -936,7 +936,7 @@ def _f14(w: int, s: int, tokens: Optional[int] = None) -> Family:
                       diameter_at=diameter, period=s, layers_by=lambda n: sympy.Integer(middle + 1),
                       layers_check=lambda n, d: strided_least.beyond_instance_problem(w, s, n, d), layers_text=why)
     # Theorem F120: the classes where D = M by the verifier's own finite check, class by class
-    counts = {r: middle if kinds[r] == "premise" else middle + 1 for r in range(s)}
+    counts = {r: middle if kinds[r] in ("premise", "pendant") else middle + 1 for r in range(s)}
 
     def layers_by(n):
         if isinstance(n, int):
@@ -949,6 +949,7 @@ def _f14(w: int, s: int, tokens: Optional[int] = None) -> Family:
 
     every = len(decided) == s
     said = {"premise": f"M = {middle} layers least (the common-neighbour premise)",
+            "pendant": f"M = {middle} layers least (a far clique with one pendant, Theorem F199)",
             "swap": f"M + 1 = {middle + 1} layers least (a swap of two far positions is a view witness)",
             "far": f"D = M + 1 = {middle + 1} layers least (F54 (a), rooted views with nauty at every instance)",
             "open": f"M + 1 = {middle + 1} layers, not claimed least (O11)"}

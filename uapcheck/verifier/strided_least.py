@@ -17,6 +17,9 @@ and Theorem F54 for s ≥ 2w + 2 (Theorem F14's range; M = 1 + ⌈⌊s/2⌋/w⌉
         block boundaries, which covers every n; the exchange re-checked on the arcs at every instance);
     so M + 1 layers at every n, least in case (b).
 
+and Theorem F199 for `window(1) + strided(s)`, s even, on the classes F120 leaves: M layers least where the far
+positions from every root near an end are a one-class clique with at most one pendant, singled out by its number of
+nearer neighbours (`far_pendant_problem`), at every length of the class through F120's N₁ + s − 1;
 and Theorem F120 for F54's case (c): on the classes of n mod s where D = M, M layers least where the common-neighbour
 premise holds at every length of the class from s(4w + 3) through N₁ + s − 1, M + 1 least where a swap of two far
 positions is a view witness at every such length (`beyond_table`: N₁ from the verifier's own residue costs, the check on
@@ -248,7 +251,41 @@ def beyond_table(w: int, s: int) -> Optional[tuple[int, dict]]:
             return None
         else:
             out[r] = {0: "premise", 1: "swap"}.get(found, "open")
+    if w == 1 and s % 2 == 0:  # Theorem F199 on the classes F120 leaves: its premise at every length of the class
+        for r in [r for r, kind in out.items() if kind == "open"]:
+            if all(far_pendant_problem(s, n) is None for n in range(low + (r - low) % s, top + 1, s)):
+                out[r] = "pendant"
     return top, out
+
+
+def far_pendant_problem(s: int, n: int) -> Optional[str]:
+    """Theorem F199's premise for `window(1) + strided(s)`, s even, at n, on the verifier's own arcs, at every root
+    within s/2 − 1 of an end (its proof gives the others): the positions at distance D = s/2 + 1 are one residue class
+    (a clique) whose members have at most 4 neighbours nearer the root, and at most one more position with more, adjacent
+    among the far positions to one member only, which has fewer nearer neighbours than every other member. None when it
+    holds, else what fails."""
+    h = s // 2
+    if s < 4 or s % 2:
+        return f"F199 is for an even stride, not {s}"
+    heads = [patterns.head_arcs(S.PatternUnion((S.Window(1), S.Strided(s))), n)]
+    out = patterns.union_out(heads, n)
+    for root in sorted(set(range(1, h)) | set(range(n - h + 2, n + 1))):
+        found = patterns.bfs(out, root)  # symmetric: d(root → v) = d(v → root)
+        dist = [-1 if d is None else d for d in found]
+        if min(dist[1:]) < 0 or max(dist[1:]) != h + 1:
+            return f"n = {n}: from {root} the largest distance is not D = {h + 1}"
+        far = [v for v in range(1, n + 1) if dist[v] == h + 1]
+        kappa = {x: sum(1 for u in out[x] if u != x and dist[u] <= h) for x in far}
+        clique = [x for x in far if kappa[x] <= 4]
+        extra = [x for x in far if kappa[x] > 4]
+        if len({x % s for x in clique}) > 1 or len(extra) > 1:
+            return f"n = {n}: from {root} the far positions are no one-class clique with at most one more position"
+        if extra:
+            p = extra[0]
+            touched = [x for x in clique if (x, p) in heads[0]]
+            if len(touched) != 1 or any(kappa[x] <= kappa[touched[0]] for x in clique if x != touched[0]):
+                return f"n = {n}: from {root} the position {p} is not a pendant of the far clique singled out as F199 states"
+    return None
 
 
 def beyond_class_problem(w: int, s: int, kind: str, n: int, d: int) -> Optional[str]:
@@ -260,4 +297,6 @@ def beyond_class_problem(w: int, s: int, kind: str, n: int, d: int) -> Optional[
         return common_neighbour_problem(pattern, n, d)
     if kind == "swap":
         return swap_witness_problem(pattern, n, d)
+    if kind == "pendant":
+        return far_pendant_problem(s, n) if w == 1 else f"F199 is for window(1), not window({w})"
     return None
