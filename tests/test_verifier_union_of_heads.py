@@ -71,9 +71,10 @@ def test_a_changed_count_is_rejected(heads, rule, key):
 
 
 def test_a_least_flag_flipped_is_rejected():
-    # `window(2) + global(1)` | `strided(3)` is now stated least (D = 2, Theorem F33 class by class), so the flag is
-    # flipped on a count that is still not shown least: `strided(4)` | `window(1)`, 4 layers.
-    cert = heads_certificate("strided(4)", "window(1)")
+    # `window(2) + global(1)` | `strided(3)` is now stated least (D = 2, Theorem F33 class by class), and so is
+    # `strided(4)` | `window(1)` (Theorem F199 on its union), so the flag is flipped on a count that is still not shown
+    # least: `strided(6)` | `window(2)`, 4 layers (F120 leaves n ≡ 0, 1, 5 (mod 6) open for its union).
+    cert = heads_certificate("strided(6)", "window(2)")
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert step["data"]["least"] is False
     assert rejects(forged(cert, "PAT-LAYERS", "least", True), "PAT-LAYERS")
