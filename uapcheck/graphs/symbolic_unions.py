@@ -515,7 +515,8 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
 #: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, O6)
 CYCLIC_COVERED_STRIDE_OPEN = (
     "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, Theorem "
-    "F201, open question O6; the concrete engine finds 2 on some classes of n mod s and 3 on others)")
+    "F201, open question O6; the concrete engine finds 2 or 3 by class of n mod s: for (w, s) = (5, 7) 3 at n mod 7 "
+    "∈ {1, …, 4} and 2 on the others, for (2, 5) 3 at every n it ran)")
 
 
 # ---------------------------------------------------------------------------------------------
