@@ -1,5 +1,5 @@
 """Theorem F34 (docs/theory.md §11.11), restated for the verifier: `blocks(b) + strided(s)`, integers b > s ≥ 2,
-s ≤ 7, for n ≥ b·m₀ with m₀ = max(⌊max(b, 2⌈b/s⌉)/⌊b/s⌋⌋ + 1, s/gcd(b, s), 3): D = 2; |G| = ∏ |cell|! ·
+s ≤ 7 or one period b·s/gcd(b, s) of at most 4,096 lengths, for n ≥ b·m₀ with m₀ = max(⌊max(b, 2⌈b/s⌉)/⌊b/s⌋⌋ + 1, s/gcd(b, s), 3): D = 2; |G| = ∏ |cell|! ·
 ∏ (rows per weight vector)! · |T| (the verifier's own count of the cells of the grid blocks × residues, and of the
 column permutations T), as C_t·A^m·((α + 1)!)^β·(α!)^{L−β} per residue t of n mod bL; 3 layers (least) when
 1 ≤ n mod b ≤ s − 2, with the witness checked on the arcs, else 2 (least; nauty's rooted views, with G's
@@ -22,7 +22,6 @@ conditions again at the instances.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
 from math import factorial, gcd
 from typing import Optional
 
@@ -45,9 +44,40 @@ def match(parts: list, spec: S.Spec):
     s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
     if b is not None and s is not None and 2 <= b < s <= 7 and s % b:
         return _Incidence(b, s, S.PatternUnion(tuple(parts)), spec).family()
-    if b is None or s is None or not b > s >= 2 or s > 7:
+    if b is None or s is None or not b > s >= 2 or (s > 7 and b * (s // gcd(b, s)) > MAX_PERIOD):
         return None
     return _Grid(b, s, S.PatternUnion(tuple(parts)), spec).family()
+
+
+#: above s = 7 (where every τ ∈ S_s was tried) the grid is taken while one period b·s/gcd(b, s) has at most this many
+#: lengths; the column maps are then counted column by column (`_column_maps`)
+MAX_PERIOD = 4096
+
+
+def _column_maps(many: Counter, s: int) -> int:
+    """|T|: the column maps τ with many[V∘τ⁻¹] = many[V] for every row vector V, counted by extending τ column by
+    column (a prefix τ(0), …, τ(j) is kept only when the vectors read on the columns 0..j and on their images give
+    the same multiset, which every τ ∈ T meets at every prefix; at j = s − 1 it is the whole condition)."""
+    items = list(many.items())
+
+    def grow(image: tuple) -> int:
+        j = len(image)
+        if j == s:
+            return 1
+        total = 0
+        for c in range(s):
+            if c in image:
+                continue
+            longer = image + (c,)
+            mine: Counter = Counter()
+            theirs: Counter = Counter()
+            for v, k in items:
+                mine[v[:j + 1]] += k
+                theirs[tuple(v[x] for x in longer)] += k
+            if mine == theirs:
+                total += grow(longer)
+        return total
+    return grow(())
 
 
 class _Grid(DiameterTwoByResidue):
@@ -73,11 +103,7 @@ class _Grid(DiameterTwoByResidue):
             out *= factorial(size)
         for k in many.values():
             out *= factorial(k)
-        good = 0
-        for tau in permutations(range(self.s)):
-            if all(many[tuple(v[tau.index(c)] for c in range(self.s))] == k for v, k in many.items()):
-                good += 1
-        return out * good
+        return out * _column_maps(many, self.s)
 
     def order(self, n):
         from .symbolic_unions import _residue_of
