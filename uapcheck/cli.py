@@ -700,16 +700,15 @@ def _report_death(item: _Input, death, limits, ns, console):
     from .parse import decode, parse_source
     from .worker import Outcome
     what = death.budget_text(limits)
-    if what is None:
-        how = f"signal {death.signal_number}" if death.signal_number else f"exit status {death.exit_status}"
-        return Outcome("", f"{item.shown}: internal error in uapcheck {__version__}: the worker ended ({how}) "
-                       f"in: {death.step}\n", EXIT_INTERNAL)
+    if what is None:  # a crash (a library's, on this input) or an exit: a failure of the step, never a budget
+        return Outcome("", f"{item.shown}: internal error in uapcheck {__version__}: the worker checking this file "
+                       f"ended by {death.how()} in: {death.step}; please report it with this file\n", EXIT_INTERNAL)
     try:
         spec = parse_source(decode(item.data), item.shown)
         step = death.step
         if death.signal_number is not None:
-            import signal as _signal
-            step += f" (the worker was ended by {_signal.Signals(death.signal_number).name})"
+            step += f" (the worker was ended by {death.how()}"
+            step += ", near the memory limit)" if death.near_memory_limit(limits) else ")"
         result = budget_result(spec, step, what)
         return Outcome(_render(result, ns, console), "",
                        EXIT_EXPECT if result.expect_holds is False else EXIT_OK, _summary(result))
@@ -807,9 +806,8 @@ def _verify_files(ns) -> int:
     def on_death(index: int, death: worker.Death) -> worker.Outcome:
         what = death.budget_text(limits)
         if what is None:
-            how = f"signal {death.signal_number}" if death.signal_number else f"exit status {death.exit_status}"
             return worker.Outcome("", f"{paths[index]}: internal error in uapcheck {__version__}: the verifier's "
-                                  f"worker ended ({how})\n", EXIT_INTERNAL)
+                                  f"worker ended by {death.how()} in: {death.step}\n", EXIT_INTERNAL)
         return worker.Outcome("", f"{paths[index]}: not verified: the verifier's {what} ran out\n", EXIT_EXPECT)
 
     if not worker.can_fork() or os.environ.get("UAPCHECK_IN_PROCESS") == "1":

@@ -6,7 +6,8 @@ exit code. Inside it, `budget.file_budget` ends a run that runs out of CPU time 
 an INCONCLUSIVE verdict; RLIMIT_CPU is the backstop for C code that never returns to Python, and
 RLIMIT_AS turns a runaway allocation into a MemoryError instead of an out-of-memory kill. A worker
 that dies anyway (killed by the kernel for its CPU limit, or by a signal) is reported by the parent
-with the step it was in, which the worker keeps in shared memory.
+with the step it was in, which the worker keeps in shared memory: as the budget that ran out when the
+signal says so (`Death.budget_text`), else as a crash of that step, naming the signal.
 
 `run_all` runs at most `jobs` workers at once and yields the outcomes in the order of the jobs.
 Workers are forked after every import, so each one starts warm (with `prepare`, as the command line gives a lone
@@ -29,6 +30,7 @@ import resource
 import selectors
 import signal
 import struct
+import sys
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional
@@ -62,6 +64,15 @@ class Limits:
     memory_bytes: Optional[int]  # None: no address-space limit of our own
 
 
+#: The share of the memory limit a worker's peak resident memory must have reached for a crash by SIGSEGV, SIGBUS or
+#: SIGABRT to be read as the limit running out: under RLIMIT_AS an allocation fails when it would pass the limit, and a
+#: C library that does not check for that (or aborts on it, as C++'s std::bad_alloc uncaught, or GMP) then crashes;
+#: a structure that grows by doubling asks for about what it holds, so its holder is at half the limit or more.
+#: Below that, the crash is no evidence of the limit: it is reported as a crash of the step (an internal error).
+MEMORY_EVIDENCE_SHARE = 0.5
+_CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT)
+
+
 @dataclass(frozen=True)
 class Death:
     """How a worker ended without reporting: the step it was in, and why."""
@@ -69,15 +80,37 @@ class Death:
     signal_number: Optional[int]
     cpu_seconds: float  # spent on the file it was checking
     exit_status: Optional[int]
+    peak_bytes: Optional[int] = None  # its peak resident memory (the kernel's ru_maxrss), when known
 
     def budget_text(self, limits: Limits) -> Optional[str]:
-        """The budget that ran out, as printed, or None if the worker died for another reason."""
+        """The budget that ran out, as printed, or None if the worker died for another reason (a crash: `how`).
+
+        SIGXCPU, or SIGKILL after the file's CPU time, is the CPU limit; another SIGKILL is the kernel's
+        out-of-memory killer (nothing of ours sends SIGKILL to a worker that is still checking a file). SIGSEGV,
+        SIGBUS and SIGABRT are the memory limit only when the evidence says so: a memory limit was set and the
+        worker's peak resident memory reached MEMORY_EVIDENCE_SHARE of it; otherwise a library crashed."""
         if self.signal_number == signal.SIGXCPU or (
                 self.signal_number == signal.SIGKILL and self.cpu_seconds >= limits.cpu_seconds):
             return f"CPU time budget of {limits.cpu_seconds:g} s"
-        if self.signal_number in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS):
+        if self.signal_number == signal.SIGKILL or self.near_memory_limit(limits):
             return budget.memory_budget_text()
         return None
+
+    def near_memory_limit(self, limits: Limits) -> bool:
+        """A crash signal with the worker's peak resident memory at MEMORY_EVIDENCE_SHARE of its limit or above."""
+        return (self.signal_number in _CRASH_SIGNALS and limits.memory_bytes is not None
+                and self.peak_bytes is not None and self.peak_bytes >= limits.memory_bytes * MEMORY_EVIDENCE_SHARE)
+
+    def how(self) -> str:
+        """How the worker ended, as printed: `the signal SIGSEGV (Segmentation fault)`, or its exit status."""
+        if self.signal_number is None:
+            return f"exit status {self.exit_status}"
+        try:
+            name = signal.Signals(self.signal_number).name
+        except ValueError:
+            return f"signal {self.signal_number}"
+        described = signal.strsignal(self.signal_number)
+        return f"the signal {name}" + (f" ({described})" if described else "")
 
 
 def can_fork() -> bool:
@@ -268,7 +301,8 @@ def _death(worker: _Worker, status: int, usage) -> Death:
     step = raw.split(b"\0", 1)[0].decode("utf-8", "replace") or "starting"
     return Death(step, os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                  max(0.0, usage.ru_utime + usage.ru_stime - started),
-                 os.WEXITSTATUS(status) if os.WIFEXITED(status) else None)
+                 os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                 usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024))  # bytes on macOS, KiB elsewhere
 
 
 def _hand_out(workers: list[_Worker], pending: deque) -> None:
