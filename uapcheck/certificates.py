@@ -941,7 +941,7 @@ class Generators(Certificate):
         image among the head's arcs (arcs away from the moved points map to themselves)."""
         import numpy as np
         from .graphs import is_automorphism
-        heads = [_CodeArrays(g) for g in self.graphs]
+        heads = [_CodeArrays(g) for g in self.graphs if not g.complete]  # every permutation keeps a complete graph
         labelled = any(self.biases) or self.positional != "none"
         for g in self.generators:
             if len(g) != n or tuple(sorted(g)) != identity:
@@ -962,7 +962,8 @@ class Generators(Certificate):
         from .graphs.connectivity import adjacency_lists
         # Per head, its arc codes ((j − 1)·n + (i − 1) for j -> i) and the arcs at each position k (0-based): k -> i
         # for i in outs[k], j -> k for j in ins[k]. A generator only moves the arcs at the points it moves.
-        heads = [(arc_codes(graph), *adjacency_lists(graph)) for graph in self.graphs]
+        # (a complete head is kept by every permutation: its n·(n − 1) arcs are not listed)
+        heads = [(arc_codes(graph), *adjacency_lists(graph)) for graph in self.graphs if not graph.complete]
         labelled = any(self.biases) or self.positional != "none"
         for g in self.generators:
             if len(g) != n or tuple(sorted(g)) != identity:
