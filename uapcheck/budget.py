@@ -6,7 +6,8 @@ timer), never wall-clock time, so a file's verdict does not depend on how busy t
 Two kinds of budget, two exceptions:
 
 * ``time_limit(step, seconds)``: a *local* budget. A rule that runs out of it raises
-  ``BudgetExceeded`` and the rule reports its premise undecided ("gave up on this step").
+  ``BudgetExceeded`` and the rule reports its premise undecided ("gave up on this step"). Its seconds
+  are those at the default ``--budget`` (60 s) and a share of the run's budget otherwise (``share``).
 * ``file_budget(seconds)``: the *whole file's* budget (``--budget``). Running out raises
   ``FileBudgetExceeded``, a ``BaseException``: no rule's ``except Exception`` or ``except
   BudgetExceeded`` can swallow it, so it always reaches ``derive.check_spec``, which reports the file
@@ -243,9 +244,18 @@ def _budget(frame: _Frame):
             _arm()
 
 
+def share(seconds: float) -> float:
+    """A local clock's seconds as a share of the run's budget: `seconds` at the default --budget
+    (DEFAULT_FILE_SECONDS), in proportion to --budget otherwise (`--budget 5` gives a step a twelfth of its
+    seconds, `--budget 300` five times them), times the scale a test sets. No step keeps a fixed clock, so a
+    longer budget lets every step run longer and a shorter one ends each sooner."""
+    return seconds * _scale * file_seconds / DEFAULT_FILE_SECONDS
+
+
 def time_limit(step: str, seconds: float = DEFAULT_SECONDS):
-    """A local CPU-time budget around one step (raises BudgetExceeded when it runs out)."""
-    seconds = seconds * _scale
+    """A local CPU-time budget around one step, `seconds` at the default --budget and a share of the run's budget
+    (`share`) otherwise; raises BudgetExceeded when it runs out."""
+    seconds = share(seconds)
     return _budget(_Frame(step, time.process_time() + seconds, seconds))
 
 

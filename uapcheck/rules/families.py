@@ -143,7 +143,8 @@ def instance_check(spec: S.Spec) -> str:
 
 
 def _instance_check_in_budget(spec: S.Spec) -> str:
-    """The concrete engine's agreement at a small instance (`instance_check`), within 20 s."""
+    """The concrete engine's agreement at a small instance (`instance_check`), within 20 s at the default
+    --budget (a share of the run's budget: budget.share)."""
     try:
         with time_limit("the family theorem's instance check", 20.0):
             return instance_check(spec)
@@ -152,7 +153,8 @@ def _instance_check_in_budget(spec: S.Spec) -> str:
 
 
 def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
-    """The family theorem whose pattern is the spec's (within 10 s), or None: no family, an open one, or
+    """The family theorem whose pattern is the spec's (within 10 s at the default --budget, a share of the run's
+    budget), or None: no family, an open one, or
     out of time."""
     from . import pattern as P
     try:

@@ -23,7 +23,7 @@ from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, Complet
                             LabelledWindowLayers, LabelledWindowRange, Unreachable,
                             ViewWitness)
 from ..zero import is_zero
-from ..budget import BudgetExceeded, stage, time_limit
+from ..budget import BudgetExceeded, share, stage, time_limit
 from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_graph, check_layers,
@@ -672,7 +672,8 @@ def _holds_arcs(host, graph) -> bool:
 
 #: The rooted views' steps stop on counts (views.PROBE_WORK, DEFAULT_WORK_LIMIT, view_refine.FAR_SET_WORK and
 #: REFINE_WORK, about 30 s of CPU here in all); this clock is only a backstop far above them (docs/theory.md §19), for
-#: what no count bounds (BLISS's own search on a view, charged by the view's size only).
+#: what no count bounds (BLISS's own search on a view, charged by the view's size only). Its seconds at the default
+#: --budget; a share of the run's budget otherwise (budget.share), as every local clock.
 ROOTED_VIEWS_BACKSTOP = 300.0
 
 
@@ -709,7 +710,7 @@ def _labelled_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: froze
             return count
     except BudgetExceeded:
         return LayerCount(diameter + 1, False, "view argument with bias labels; the exact test ran out of its "
-                          f"backstop clock ({ROOTED_VIEWS_BACKSTOP:.0f} s of CPU, far above its work bounds)")
+                          f"backstop clock ({share(ROOTED_VIEWS_BACKSTOP):g} s of CPU, far above its work bounds)")
 
 
 def _family_count(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
@@ -762,7 +763,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
                                       orbit_of=pgroup.orbit_of, ecc_bound=ecc_bound)
         except BudgetExceeded:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
-                               f"suffice ran out of its backstop clock ({ROOTED_VIEWS_BACKSTOP:.0f} s of CPU, far "
+                               f"suffice ran out of its backstop clock ({share(ROOTED_VIEWS_BACKSTOP):g} s of CPU, far "
                                "above its work bounds)")
         except AutomorphismCountsDisagree as exc:
             count = LayerCount(diameter + 1, False, f"view argument; the exact test of whether D layers suffice is "

@@ -246,7 +246,7 @@ class LengthsWork:
 
 def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optional[proof.Step]], ...]:
     """(the verdict at each length, the root step of its derivation or None), by the derivation at that n."""
-    from ..budget import FileBudgetExceeded
+    from ..budget import FileBudgetExceeded, share
     from ..derive import check_spec
     from ..errors import UapError
     out: list = []
@@ -268,7 +268,7 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
         try:
             token = FACTS_ONLY.set(True)
             try:
-                result = check_spec(_concrete(spec, value), EACH_SECONDS)
+                result = check_spec(_concrete(spec, value), share(EACH_SECONDS))
             finally:
                 FACTS_ONLY.reset(token)
         except UapError as exc:

@@ -1121,7 +1121,7 @@ def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
     TARGET`, also when the class is the alternative of a NOT-UAP verdict), within the limits of the equivariant
     verdict's lengths below a range (small_lengths: up to n = TOP, LENGTHS_WORK for them all)."""
     from dataclasses import replace
-    from ..budget import FileBudgetExceeded
+    from ..budget import FileBudgetExceeded, share
     from ..derive import check_spec
     from ..errors import UapError
     from .small_lengths import EACH_SECONDS, FACTS_ONLY, TOP, LengthsWork, _concrete
@@ -1141,7 +1141,7 @@ def _lengths_below(spec: S.Spec, target: str, start: int) -> list:
             continue
         token = FACTS_ONLY.set(True)
         try:
-            result = check_spec(_concrete(replace(spec, target=target), length), EACH_SECONDS)
+            result = check_spec(_concrete(replace(spec, target=target), length), share(EACH_SECONDS))
         except UapError as exc:
             out.append(TargetLength(length, None, allowed=False, why=exc.message))
             continue
