@@ -489,7 +489,10 @@ def lengths(ctx, s) -> str:
     except (TreeError, KeyError, TypeError) as exc:
         raise Reject(f"the range or a class condition: {exc}") from None
     want = _uncovered(conds, n)
-    got = [int(x["n"]) for x in listed]
+    if not isinstance(listed, list) or not all(isinstance(x, dict) and isinstance(x.get("n"), int)
+                                               and not isinstance(x.get("n"), bool) for x in listed):
+        raise Reject("the lengths below the range are not a list of lengths, each an integer n")
+    got = [x["n"] for x in listed]
     if want is None or got != want:
         raise Reject(f"the lengths below the range are {want}, the step states {got}")
     if ctx.spec.mixer is not None:
@@ -528,12 +531,19 @@ def lengths(ctx, s) -> str:
 
 
 def _decisive(listed):
-    """(entry, n, verdict, layers) for each listed length stated UAP or NOT-UAP; Reject for an unknown verdict."""
+    """(entry, n, verdict, layers) for each listed length stated UAP or NOT-UAP; Reject for an unknown verdict, and for
+    a count that is not a positive integer at a UAP length or is stated at all at any other (no count holds there: a
+    length not decided, NOT-UAP, INCONCLUSIVE or ILL-POSED has none)."""
     from .check import Reject
     for x in listed:
         value, verdict, layers = int(x["n"]), x.get("verdict"), x.get("layers")
         if verdict not in ("UAP", "NOT-UAP", "INCONCLUSIVE", "ILL-POSED", None):
             raise Reject(f"n = {value}: unknown verdict {verdict!r}")
+        if verdict == "UAP" and (not isinstance(layers, int) or isinstance(layers, bool) or layers < 1):
+            raise Reject(f"n = {value}: stated UAP with {layers!r} layers, not a positive count")
+        if verdict != "UAP" and (layers is not None or x.get("least") is not None or x.get("order") is not None):
+            raise Reject(f"n = {value}: a count, least flag or order is stated beside the verdict {verdict}, where "
+                         "none holds")
         if verdict in ("UAP", "NOT-UAP"):
             yield x, value, verdict, layers
 

@@ -94,10 +94,12 @@ def connected(ctx, s):
     cert = s.get("certificate") or {}
     if cert.get("upper bound method") == "seeded" and "seeds" in cert and arrays(ctx) is not None:
         from . import seeded_diameter  # Theorem F131 from the listed seeds, re-searched here
-        return VERIFIED, seeded_diameter.check(ctx, s, d, pair)[1]
+        why = seeded_diameter.check(ctx, s, d, pair)[1]
+        ctx.cache[("pair checked", s["id"])] = True  # d(j → i) = D re-searched there
+        return VERIFIED, why
     fast = _diameter_on_arrays(ctx)
     if fast is not None:
-        return _connected_on_arrays(ctx, fast, d, pair)
+        return _connected_on_arrays(ctx, s, fast, d, pair)
     ecc = eccentricities(ctx)
     if ecc is None:
         raise Reject("some position does not reach every other: not strongly connected")
@@ -111,6 +113,7 @@ def connected(ctx, s):
     j, i = _int(pair[0], "the pair"), _int(pair[1], "the pair")
     if _spans(ctx).distance(j, i) != d:
         raise Reject(f"d({j} -> {i}) is not the diameter {d}")
+    ctx.cache[("pair checked", s["id"])] = True
     return VERIFIED, (f"every one of the {_searches(ctx)} on the interval model reaches all positions; "
                       f"diameter {d}, attained by x_{j} reaching position {i}")
 
@@ -282,7 +285,7 @@ def _names(ctx) -> str:
     return " and ".join(name for name, _ in automorphisms(ctx))
 
 
-def _connected_on_arrays(ctx, fact: _Diameter, d: int, pair: list):
+def _connected_on_arrays(ctx, s, fact: _Diameter, d: int, pair: list):
     if fact.strong is False:
         raise Reject(f"x_{fact.unreached[0]} does not reach position {fact.unreached[1]}: not strongly connected")
     true_d = fact.exact
@@ -299,6 +302,7 @@ def _connected_on_arrays(ctx, fact: _Diameter, d: int, pair: list):
         raise Reject("the pair is outside 1..n")
     if int(_search(adj, fact, "to", i - 1)[j - 1]) != d:
         raise Reject(f"d({j} -> {i}) is not the diameter {d}")
+    ctx.cache[("pair checked", s["id"])] = True
     return VERIFIED, f"{head}; attained by x_{j} reaching position {i}"
 
 
@@ -518,8 +522,21 @@ def _twin_partition(ctx):
     return parts, part_of
 
 
+def stated_generators(data: dict) -> Optional[list]:
+    """The group step's `generators`: None (absent or null) or a list of image lists of integers; anything else (0, a
+    string, a dict, a list of numbers) is malformed and rejected, whatever route checks the group."""
+    gens = data.get("generators")
+    if gens is None:
+        return None
+    if not isinstance(gens, list) or not all(isinstance(g, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                        for v in g) for g in gens):
+        raise Reject("the generators are neither null nor a list of image lists")
+    return gens
+
+
 def group(ctx, s):
     data = s.get("data") or {}
+    stated_generators(data)
     from .trees import decode
     if data.get("order") is None:
         # an order too long for the certificate's integers is stated in the bounded form "≈ m × 10^e"

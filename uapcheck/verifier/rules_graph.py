@@ -91,8 +91,48 @@ def normal_form(ctx, s):
     return VERIFIED, why
 
 
+def _stated_pair(ctx, s) -> tuple[int, int] | None:
+    """The receptive-field pair [j, i] the step states, or None for none ([null, null] or absent). Anything else (three
+    entries, one null, a boolean, a position outside 1..n, a pair at symbolic n) is malformed and rejected here, whatever
+    route then checks the diameter."""
+    pair = (s.get("data") or {}).get("pair")
+    if pair is None or pair == [None, None]:
+        return None
+    if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                               for v in pair):
+        raise Reject("the receptive-field pair is neither two positions nor [null, null]")
+    n = ctx.spec.tokens
+    if not isinstance(n, int):
+        raise Reject("a pair of positions is stated at symbolic n, where no length fixes them")
+    if not all(1 <= v <= n for v in pair):
+        raise Reject("the pair is outside 1..n")
+    return pair[0], pair[1]
+
+
+def pair_checked(ctx, s) -> None:
+    """A route records that it checked d(j → i) = D for the stated pair itself."""
+    ctx.cache[("pair checked", s["id"])] = True
+
+
 @checker("PAT-CONNECTED")
-def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statement (union, lemma, family, bound, arcs)
+def connected(ctx, s):
+    """Every route below, then the stated pair: d(j → i) = D by one search from j when the route did not check it
+    (at n ≤ patterns.MAX_N; above it an unchecked pair leaves the step trusted)."""
+    pair = _stated_pair(ctx, s)
+    outcome, why = _connected(ctx, s)
+    if pair is None or ctx.cache.get(("pair checked", s["id"])):
+        return outcome, why
+    j, i = pair
+    n = ctx.spec.tokens
+    if n > patterns.MAX_N:
+        raise Trust(f"the stated pair ({j}, {i}) is not re-checked at n = {n} by this route ({why})")
+    d = _int((s.get("data") or {}).get("diameter"), "the diameter")
+    if patterns.bfs(patterns.union_out(ctx.arcs(), n), j)[i] != d:
+        raise Reject(f"d({j} -> {i}) is not the diameter {d}: the receptive-field pair is wrong")
+    return outcome, f"{why}; attained by x_{j} reaching position {i} (one search from x_{j})"
+
+
+def _connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statement (union, lemma, family, bound, arcs)
     if s["status"] != "proved":
         raise Reject("PAT-CONNECTED only concludes `proved`")
     found = (global_unions.check(ctx, s) if global_unions.applies(s) else None  # a union with globals (F87), any n
@@ -149,6 +189,7 @@ def connected(ctx, s):  # noqa: C901 - one route per kind of connectivity statem
     j, i = data["pair"]
     if mine[_int(j, "the pair")][_int(i, "the pair")] != d:
         raise Reject(f"d({j} -> {i}) is {mine[j][i]}, not the diameter {d}: the receptive-field pair is wrong")
+    pair_checked(ctx, s)
     return VERIFIED, (f"every distance array checked arc by arc; strongly connected with diameter {d}, attained "
                       f"by x_{j} reaching position {i}")
 
@@ -552,6 +593,7 @@ def _several_heads_group(ctx, s):
 def sym_aut(ctx, s):
     if s["status"] != "proved":
         raise Reject("SYM-AUT only concludes `proved`")
+    large.stated_generators(s.get("data") or {})  # null or image lists, on every route below
     if (s.get("certificate") or {}).get("kind") == "by residue class":
         from . import by_class  # G by residue class of n: each class re-checked by its own kind
         return by_class.check(ctx, s, sym_aut)
@@ -805,6 +847,7 @@ def _lemma_at_length(ctx, s):
             j, i = (_int(v, "the pair") for v in pair)
             if not (1 <= i <= n and 1 <= j <= n) or -(-abs(i - j) // w) != d:
                 raise Reject(f"d({j} -> {i}) = ⌈|{i} − {j}|/{w}⌉ on window({w}), not the diameter {d}")
+            pair_checked(ctx, s)
             return VERIFIED, (f"{head}: strongly connected with diameter {lemma.diameter} = {want}, attained by x_{j} "
                               f"reaching position {i} (d = ⌈|i − j|/w⌉); " + _lemma_instances(ctx, found, "connectivity"))
         if pair != [None, None]:
