@@ -185,9 +185,9 @@ def full_generators(lab: dict, n: int, positional: str) -> tuple[Optional[list[l
     from . import nauty_graph
     plain = _one_label_arcs(lab)
     if plain is not None:
-        graph = pynauty.Graph(n, directed=True, adjacency_dict=plain)
-        return (nauty_graph.position_generators(pynauty.autgrp(graph)[0], n),
-                "nauty (pynauty) on the labelled digraph, order by Schreier–Sims")
+        from . import nauty_digraph
+        return ([[v + 1 for v in g] for g in nauty_digraph.generators(n, plain)],
+                "nauty (pynauty) on the labelled digraph's undirected encoding, order by Schreier–Sims")
     try:
         g, _ = nauty_graph.build(n, lab, [set(range(1, n + 1))])
     except nauty_graph.TooLarge as exc:
@@ -199,8 +199,8 @@ def full_generators(lab: dict, n: int, positional: str) -> tuple[Optional[list[l
 def _one_label_arcs(lab: dict) -> Optional[dict[int, list[int]]]:
     """The labelled digraph as a plain digraph on the positions (0-based out-lists), when every arc has one and the
     same label: a permutation keeps the labels iff it maps the arc set onto itself, iff it is an automorphism of the
-    plain digraph (nauty with digraph=TRUE, loops included), on n vertices instead of the n·(2b + 1) of
-    nauty_graph.build. None when the arcs carry more than one label."""
+    plain digraph (nauty on its undirected encoding, nauty_digraph.py, loops included), on 3n vertices instead of the
+    n·(2b + 1) of nauty_graph.build. None when the arcs carry more than one label."""
     if len(set(lab.values())) != 1:
         return None
     arcs: dict[int, list[int]] = {}

@@ -756,8 +756,7 @@ def _individualised_order(heads, adj, labels: list, claimed):
 def _quotient_order(ctx, parts, part_of) -> int:
     """|Aut| of the quotient digraph on the twin classes, coloured by (size, kind), by nauty; the order of
     nauty's generators by Schreier–Sims."""
-    import pynauty
-    from . import groups
+    from . import groups, nauty_digraph
     spans = _spans(ctx)
     k = len(parts)
     adjacency: dict = {x: [] for x in range(k)}
@@ -776,7 +775,5 @@ def _quotient_order(ctx, parts, part_of) -> int:
     colours: dict = {}
     for idx, (members, kind) in enumerate(parts):
         colours.setdefault((len(members), kind), set()).add(idx)
-    g = pynauty.Graph(k, directed=True, adjacency_dict=adjacency,
-                      vertex_coloring=[colours[c] for c in sorted(colours)])
-    gens = pynauty.autgrp(g)[0]
-    return groups.order([[p[v] + 1 for v in range(k)] for p in gens], k)
+    gens = nauty_digraph.generators(k, adjacency, [colours[c] for c in sorted(colours)])
+    return groups.order([[v + 1 for v in p] for p in gens], k)

@@ -223,16 +223,15 @@ def _positions(text: str) -> Optional[list[range]]:
 
 def _exchanges(spans: I.Spans, cls: list[list[int]]) -> int:
     """|Aut_c(Q)|: the class permutations that keep the quotient's arcs and the sizes, by nauty (Lemma L (b))."""
-    import pynauty
+    from . import nauty_digraph
     into = quotient(spans, cls)
     k = len(cls)
     adjacency = {u: sorted(t for t in range(k) if u in into[t] and t != u) for u in range(k)}
     by_size: dict = {}
     for t, c in enumerate(cls):
         by_size.setdefault(len(c), set()).add(t)
-    graph = pynauty.Graph(k, directed=True, adjacency_dict=adjacency,
-                          vertex_coloring=[by_size[c] for c in sorted(by_size)])
-    return groups.order([[p[v] + 1 for v in range(k)] for p in pynauty.autgrp(graph)[0]], k)
+    gens = nauty_digraph.generators(k, adjacency, [by_size[c] for c in sorted(by_size)])
+    return groups.order([[v + 1 for v in p] for p in gens], k)
 
 
 def group_name(ctx, s: dict) -> str:
