@@ -680,7 +680,7 @@ def _arc_labels(ctx) -> Optional[list]:
             out.append(codes.copy())
         elif isinstance(kind, tuple):  # T5's buckets: each offset's bucket, recomputed once per offset (§16.5)
             from .patterns import bias_class
-            offsets = np.unique(d)
+            offsets = sorted(set(d.tolist()))  # np.unique would import numpy.ma (about 35 ms)
             table = {int(m): bias_class(kind, n, int(m), 0)[1] for m in offsets}
             out.append(np.array([table[int(m)] for m in d], dtype=np.int64) if d.size else d.copy())
         else:
