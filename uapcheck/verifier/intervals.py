@@ -107,6 +107,30 @@ def _monotone(p: S.Pattern, v: int, n: int) -> tuple[int, int]:
     raise Unsupported(f"an intersection with {type(p).__name__}")
 
 
+#: The most intervals one position's neighbourhood may have: a search's level is a union of such spans, so their
+#: size bounds its memory and time (`blocks(600000) + strided(4)` at n = 1,048,576 has 524,288 per neighbourhood, a
+#: few hundred megabytes for each level of each search, where the model ran out of memory).
+MAX_PIECES = 16_384
+
+
+def _pieces(p: S.Pattern, n: int) -> int:
+    """An upper bound on the intervals of N_p(v) for one position v (before they are merged)."""
+    if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
+        return sum(_pieces(q, n) for q in p.parts)
+    if isinstance(p, S.Strided):
+        s = _int(p.s)
+        return 2 * (n // max(s, 1) + 1)
+    if isinstance(p, S.Offsets):
+        return 2 * len(p.offsets)
+    if isinstance(p, S.Dilated):
+        return 2 * _int(p.w)
+    if isinstance(p, S.GlobalAt):
+        return len(p.positions)
+    if isinstance(p, S.Blockwise):
+        return _pieces(p.inner, max(n // max(_int(p.b), 1), 1))
+    return 2
+
+
 class Spans:
     """Spans of one head's pattern (or, with several patterns, of their union graph) at length n."""
 
@@ -118,6 +142,10 @@ class Spans:
         self._explicit: dict = {}
         for p in self.patterns:
             self._prepare(p, n)
+        pieces = sum(_pieces(p, n) for p in self.patterns)
+        if pieces > MAX_PIECES:
+            raise Unsupported(f"a neighbourhood of up to {pieces:,} intervals at n = {n:,} (the model's limit is "
+                              f"{MAX_PIECES:,}: its searches would run out of memory or time)")
 
     def _prepare(self, p, n):
         if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
