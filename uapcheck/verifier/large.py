@@ -425,27 +425,58 @@ def _hashes(spans: I.Spans) -> tuple[list, list]:
     return hc, ho
 
 
-def _module(spans: I.Spans, part: list, closed: bool) -> bool:
-    """Every permutation of `part` is an automorphism: outside positions see all of it or none of it,
-    its members have the same neighbours outside it, and inside it all arcs (closed) or none (open)."""
-    n = spans.n
-    cell = I.normalise((v, v) for v in part)
-    k = len(part)
-    outside = None
-    for x in range(1, n + 1):
+def _modules(spans: I.Spans, candidates: list) -> bool:
+    """_module for every candidate (members, closed) at once, with one neighbourhood per position instead of one per
+    position and candidate: for each position x, how many members of each candidate N(x) holds (all or none for a
+    candidate without x; all, closed, or x alone, open, for x's own), and x's neighbours outside its own candidate,
+    equal for its members — N(x) itself when closed (N(x) ⊇ C), N(x) ∖ {x} when open (N(x) ∩ C = {x})."""
+    owner = {v: idx for idx, (members, _) in enumerate(candidates) for v in members}
+    everyone = sorted(owner)
+    by_class = [sorted(members) for members, _ in candidates]
+    sizes = [len(members) for members in by_class]
+    outside: list = [None] * len(candidates)
+    memo: dict = {}
+    for x in range(1, spans.n + 1):
         nb = spans.neighbourhood(x)
-        common = I.size(_intersect(nb, cell))
-        if x in part:
-            if common != (k if closed else 1):
-                return False
-            rest = I.subtract(nb, cell)
-            if outside is None:
-                outside = rest
-            elif rest != outside:
-                return False
-        elif common not in (0, k):
+        key = tuple(nb) if len(nb) <= 64 else None
+        counts = memo.get(key) if key is not None else None
+        if counts is None:
+            counts = _member_counts(nb, everyone, owner, by_class)
+            if key is not None and len(memo) < 200_000:
+                memo[key] = counts
+        own = owner.get(x)
+        if any(k != sizes[c] for c, k in counts.items() if c != own):
+            return False
+        if own is None:
+            continue
+        closed = candidates[own][1]
+        if counts.get(own, 0) != (sizes[own] if closed else 1):
+            return False
+        rest = nb if closed else I.subtract(nb, [(x, x)])
+        if outside[own] is None:
+            outside[own] = rest
+        elif rest != outside[own]:
             return False
     return True
+
+
+def _member_counts(nb: I.Intervals, everyone: list, owner: dict, by_class: list) -> dict:
+    """{candidate: how many of its members lie in nb}: the members in nb listed when they are few, else each
+    candidate's members counted by bisection."""
+    import bisect
+    cuts = [(bisect.bisect_left(everyone, lo), bisect.bisect_right(everyone, hi)) for lo, hi in nb]
+    counts: dict = {}
+    if sum(b - a for a, b in cuts) <= 4 * len(by_class) + 64:
+        for a, b in cuts:
+            for v in everyone[a:b]:
+                c = owner[v]
+                counts[c] = counts.get(c, 0) + 1
+        return counts
+    for c, members in enumerate(by_class):
+        k = sum(bisect.bisect_right(members, hi) - bisect.bisect_left(members, lo) for lo, hi in nb)
+        if k:
+            counts[c] = k
+    return counts
 
 
 def _intersect(a: I.Intervals, b: I.Intervals) -> I.Intervals:
@@ -498,11 +529,11 @@ def _twin_partition(ctx):
             continue
         if any(v in part_of for v in members):
             raise Trust("a position lies in two candidate twin classes")
-        if not _module(spans, members, kind == "c"):
-            raise Trust("a candidate twin class is not a module of the pattern")
         for v in members:
             part_of[v] = len(parts)
         parts.append((members, kind))
+    if not _modules(spans, [(members, kind == "c") for members, kind in parts]):
+        raise Trust("a candidate twin class is not a module of the pattern")
     for v in range(1, n + 1):
         if v not in part_of:
             part_of[v] = len(parts)
