@@ -184,3 +184,17 @@ def test_the_one_head_statement_at_every_length(s):
             assert layers >= ref["layers"], (s, n, claim, ref["layers"])
             if least:
                 assert layers == ref["layers"], (s, n, claim, ref["layers"])
+
+
+@pytest.mark.skipif(not NIGHTLY, reason="a whole period at n = 7s for s = 10, 12 (lengths 70 to 96): about two minutes")
+@pytest.mark.parametrize("s", [10, 12])
+def test_a_whole_period_from_7s_for_longer_strides(s):
+    head = (("window", 1), ("strided", s))
+    result = SP.engine(SP.file_text([head], "n"))
+    assert result is not None
+    for n in range(7 * s, 8 * s + 1):
+        claim = SP.claims_at(result, n)
+        ref = SP.reference([head], n)
+        assert claim is not None and claim[0] == "UAP", (s, n, claim)
+        assert claim[1] == ref["order"] and ref["layers"] == s // 2 + 1, (s, n, claim, ref)
+        assert claim[2] == ref["layers"] and claim[3], (s, n, claim, ref["layers"])
