@@ -492,7 +492,10 @@ def cyclic_stride_order(n, s: int) -> sympy.Expr:
     return _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
 
 
-def cyclic_stride_group_name(s: int) -> str:
+def cyclic_stride_group_name(s: int, n=None) -> str:
+    """F26's and F201's group by name: by class at a symbolic n, and at an integer n the group of n's class."""
+    if isinstance(n, (int, Integer)):
+        return "D_n" if int(n) % s == 0 else "the reflection i ↦ n + 1 − i"
     return f"D_n when {s} | n, else the reflection i ↦ n + 1 − i"
 
 
@@ -507,7 +510,7 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
     from .families import FamilyTheorem
     return FamilyTheorem(
         "F201", "window(w) cyclic + strided(s), w + 1 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
-        Integer(cyclic_stride_group_low(w, s)), Integer(2), cyclic_stride_group_name(s), cyclic_stride_order(n, s),
+        Integer(cyclic_stride_group_low(w, s)), Integer(2), cyclic_stride_group_name(s, n), cyclic_stride_order(n, s),
         cyclic_stride_generators(), Integer(3), False,
         "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_COVERED_STRIDE_OPEN)
 
@@ -539,7 +542,7 @@ def cyclic_strided_theorem(n, w: int, s: int):
     params = (("w", Integer(w)), ("s", Integer(s)))
     low = Integer(cyclic_strided_low(w, s))
     theorem = FamilyTheorem(
-        "F26", family, params, low, Integer(3), cyclic_stride_group_name(s), cyclic_stride_order(n, s),
+        "F26", family, params, low, Integer(3), cyclic_stride_group_name(s, n), cyclic_stride_order(n, s),
         cyclic_stride_generators(), Integer(4), False,
         "the view argument (D + 1 layers suffice)", open_question=CYCLIC_ODD_STRIDE_OPEN)
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one residue class

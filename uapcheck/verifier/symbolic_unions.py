@@ -360,7 +360,25 @@ def _cyclic_stride_order(s: int):
 
 
 def _cyclic_stride_name(text: str) -> bool:
-    return "D_n" in text and "reflection" in text
+    """The words of F26's and F201's group: by class at a symbolic n, or one class's group at an integer n (which
+    one is `_cyclic_stride_words`' check)."""
+    return ("D_n" in text and "reflection" in text) or text in ("D_n", _REFLECTION)
+
+
+_REFLECTION = "the reflection i ↦ n + 1 − i"
+
+
+def _cyclic_stride_words(s: int):
+    """At an integer n the step names the group of n's class: D_n when s | n, else the reflection; at a symbolic n
+    both classes."""
+    def check(data: dict, n) -> Optional[str]:
+        name = data.get("name")
+        if n is None:
+            return None if isinstance(name, str) and "D_n" in name and "reflection" in name else \
+                f"the group {str(name)[:80]!r} does not name both classes"
+        want = "D_n" if int(n) % s == 0 else _REFLECTION
+        return None if name == want else f"at n = {n} the group is {want}, not {str(name)[:80]!r}"
+    return check
 
 
 def cyclic_strided(parts: list, tokens=None):
@@ -380,13 +398,14 @@ def cyclic_strided(parts: list, tokens=None):
     order, name = _cyclic_stride_order(s), _cyclic_stride_name
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
         return Family("F201", s * (3 * w + 2), 2, 3, False, order, s, name, None,
-                      diameter_at=lambda n: sympy.Integer(2), period=s)
+                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s))
     if s not in (2 * w + 2, 2 * w + 3):
         return None
     open_: tuple = ()
     if s == 2 * w + 2:  # Theorem F56: the far positions of every root lie in one class (re-checked at every instance)
         from .strided_least import cyclic_far_class_problem
         return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None, group_open=open_,
+                      data_check=_cyclic_stride_words(s),
                       diameter_at=lambda n: sympy.Integer(3), period=s,
                       layers_check=lambda n, d: cyclic_far_class_problem(w, n),
                       layers_text=("D = 3 layers least (Theorem F56): every position at distance 3 from a position i "
@@ -396,6 +415,7 @@ def cyclic_strided(parts: list, tokens=None):
     if (w, s) == (1, 5):  # Theorem F55: 4 layers least (a block exchange at position 2, re-checked at every instance)
         from .strided_least import cyclic_block_problem
         return Family("F26", s * (4 * w + 3), 3, 4, True, order, s, name, None, group_open=open_,
+                      data_check=_cyclic_stride_words(s),
                       layers_check=lambda n, d: cyclic_block_problem(n),
                       layers_text=("4 layers least (Theorem F55): exchanging the blocks {10, …, 14} and {15, …, 19} "
                                    "keeps every neighbourhood within distance 2 of position 2 and is not in G (checked "
@@ -408,8 +428,10 @@ def cyclic_strided(parts: list, tokens=None):
         from .strided_lines import common_neighbour_problem
         pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
         if common_neighbour_problem(pattern, low + (-low) % s, 3) is not None:
-            return Family("F26", low, 3, 4, False, order, s, name, None, group_open=open_)
+            return Family("F26", low, 3, 4, False, order, s, name, None, group_open=open_,
+                          data_check=_cyclic_stride_words(s))
         return Family("F26", s * (4 * w + 3), 3, 3, True, order, s, name, None, group_open=open_,
+                      data_check=_cyclic_stride_words(s),
                       layers_check=lambda n, d: None if n % s else common_neighbour_problem(pattern, n, d),
                       layers_text=(f"D = 3 layers least at n = {tokens}, a multiple of {s} (Theorem F67): two positions at "
                                    "distance 3 from a root are adjacent exactly when a position within distance 2 of it "
@@ -422,6 +444,7 @@ def cyclic_strided(parts: list, tokens=None):
         pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
         if common_neighbour_problem(pattern, low + (-low) % s, 3) is None:
             return Family("F26", low, 3, 4, False, order, s, name, None, group_open=open_,
+                          data_check=_cyclic_stride_words(s),
                           diameter_at=lambda n: sympy.Integer(3), period=s, least_classes=(s, (0,)),
                           layers_by=lambda n: sympy.Piecewise((sympy.Integer(3), sympy.Eq(sympy.Mod(n, s), 0)),
                                                               (sympy.Integer(4), True)),
@@ -431,4 +454,5 @@ def cyclic_strided(parts: list, tokens=None):
                                        f"instance that is a multiple of {s}), D + 1 = 4 layers, not claimed least, "
                                        "on the other classes (the view argument, §11.2)"))
     return Family("F26", s * (4 * w + 3), 3, 4, False, order, s, name, None, group_open=open_,
+                  data_check=_cyclic_stride_words(s),
                   diameter_at=lambda n: sympy.Integer(3), period=s)  # a whole period re-checked, past MAX_INSTANCE_N
