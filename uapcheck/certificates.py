@@ -1413,6 +1413,20 @@ class DepthOneLabelled(Certificate):
                 "diameter": self.diameter, "layers": self.layers, "theorem": "F149"}
 
 
+def _arc_parts(q) -> list:
+    """The parts of a union, an intersection with `full` read as its other part (full ∩ P = P: `full` has every arc)."""
+    from . import spec as S
+    if isinstance(q, S.PatternUnion):
+        return [r for x in q.parts for r in _arc_parts(x)]
+    if isinstance(q, S.PatternIntersection) and any(isinstance(x, S.Full) for x in q.parts):
+        rest = [x for x in q.parts if not isinstance(x, S.Full)]
+        if not rest:
+            return [S.Full()]
+        if len(rest) == 1:
+            return _arc_parts(rest[0])
+    return [q]
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them
@@ -1432,8 +1446,7 @@ def _arc_key(p) -> tuple:
         assert isinstance(t, int)
         return t
 
-    def parts(q):
-        return [r for x in q.parts for r in parts(x)] if isinstance(q, S.PatternUnion) else [q]
+    parts = _arc_parts
     cyclic: set = set()
     linear: set = set()
     globs: list = []
@@ -1503,9 +1516,13 @@ def _typed_parts(written, normal) -> list:
         return [r for x in q.parts for r in flat(x)] if isinstance(q, S.PatternUnion) else [q]
     mine = flat(written)
     out: list = []
+    meets = [(k, w) for k, w in enumerate(mine) if isinstance(w, S.PatternIntersection)]
     for q in flat(normal):
+        within = next(((k, w.parts.index(q)) for k, w in meets if q in w.parts), None)
         if q in mine:
             out.append({"as written": mine.index(q) + 1})
+        elif within is not None:  # a part of a written intersection (`star & full` is `star`)
+            out.append({"as written": within[0] + 1, "part": within[1] + 1})
         elif isinstance(q, S.Window):
             out.append({"window": q.w, "cyclic": q.cyclic})
         elif isinstance(q, S.Offsets):

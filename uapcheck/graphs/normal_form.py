@@ -10,7 +10,7 @@ Each rewrite is a set identity on the arcs (j attends to i, or not), stated with
   no arc when its set lies inside the cyclic set (j − i = d with d in the cyclic set is an arc of it) or
   inside another part's non-cyclic set; several non-cyclic `offsets` are one, the union of their sets;
 - blocks(b) ⊆ blocks(c) when b | c (the blocks of c are unions of blocks of b: both start at 1);
-- strided(t) ⊆ strided(s) when s | t; `full` contains every arc;
+- strided(t) ⊆ strided(s) when s | t; `full` contains every arc, and a head `P & full` is P (`meet_full`);
 - a non-cyclic offset part, or `blocks(b)`, adds no arc when each of its differences d = j − i ≠ 0 (for blocks,
   0 < |d| < b) is in the cyclic set, in another non-cyclic part's set or a multiple of a stride: its arc is then
   an arc of that part at every n (d = 0 is no arc: every position sees itself). `blocks(b) + window(w)` is
@@ -130,8 +130,27 @@ def _flatten(p: S.Pattern) -> list:
     return [q for part in p.parts for q in _flatten(part)] if isinstance(p, S.PatternUnion) else [p]
 
 
+def meet_full(p: S.Pattern) -> Optional[S.Pattern]:
+    """`P & full` (in any order, `full` any number of times) is P, since `full` has every arc; `full & full` is
+    `full`. None when p is no such intersection, or when what is left is not one plain part (a union or an
+    intersection of several parts is kept as written)."""
+    if not isinstance(p, S.PatternIntersection) or not any(isinstance(q, S.Full) for q in p.parts):
+        return None
+    rest = [q for q in p.parts if not isinstance(q, S.Full)]
+    if not rest:
+        return S.Full()
+    if len(rest) == 1 and not isinstance(rest[0], (S.PatternUnion, S.PatternIntersection)):
+        return rest[0]
+    return None
+
+
 def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
     """The normal form of one head's pattern, with the reasons; the pattern itself when no rewrite applies."""
+    met = meet_full(p)
+    if met is not None:
+        got = normalise(met)
+        return Normalised(got.pattern, (f"{show_pattern(p)} = {show_pattern(met)} (`full` has every arc: the "
+                                        "intersection with it removes none)",) + got.reasons)
     if not isinstance(p, S.PatternUnion):
         values = offset_set(p) if isinstance(p, S.Offsets) else None
         if isinstance(p, S.Offsets) and values is not None:

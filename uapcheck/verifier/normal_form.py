@@ -58,7 +58,7 @@ def arcs_description(p) -> tuple:
     blocks: set = set()
     strides: set = set()
     rest: set = set()
-    for q in _flat(p):
+    for q in _parts(p):
         if isinstance(q, S.Full):
             return ("every arc",)
         if isinstance(q, S.Window) and _is_int(q.w) and _num(q.w) >= 0:
@@ -89,6 +89,23 @@ def arcs_description(p) -> tuple:
     return (frozenset(cyc), frozenset(lin), first, frozenset(blocks), frozenset(strides), frozenset(rest))
 
 
+def _parts(p) -> list:
+    """The parts of a union, an intersection with `full` read as its other part (full ∩ P = P: `full` has every
+    arc; `full & full` is `full`)."""
+    out = []
+    for q in _flat(p):
+        if isinstance(q, S.PatternIntersection) and any(isinstance(x, S.Full) for x in q.parts):
+            rest = [x for x in q.parts if not isinstance(x, S.Full)]
+            if not rest:
+                out.append(S.Full())
+                continue
+            if len(rest) == 1:
+                out.extend(_parts(rest[0]))
+                continue
+        out.append(q)
+    return out
+
+
 def _reaches(d: int, offsets: set, strides: set) -> bool:
     """Whether j − i = d is an arc of an offset part (cyclic or not) or of a stride, at every n."""
     return d in offsets or any(d % s == 0 for s in strides)
@@ -101,7 +118,12 @@ def _part(entry: Any, written: list):
         k = entry["as written"]
         if not _is_int(k) or not 1 <= k <= len(written):
             raise ValueError("a written part's index is out of range")
-        return written[k - 1]
+        if "part" not in entry:
+            return written[k - 1]
+        m, meet = entry["part"], written[k - 1]  # a part of a written intersection
+        if not isinstance(meet, S.PatternIntersection) or not _is_int(m) or not 1 <= m <= len(meet.parts):
+            raise ValueError("a part of a written intersection is out of range")
+        return meet.parts[m - 1]
     cyclic = entry.get("cyclic", False)
     if not isinstance(cyclic, bool):
         raise ValueError("`cyclic` is not a boolean")
