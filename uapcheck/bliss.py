@@ -7,17 +7,25 @@ others under every heuristic — counting, listing generators or labelling canon
 `strided(6) + blocks(2)` | `global(1)` at n = 19 (55 vertices, 124 arcs; 576 automorphisms by VF2 and by the
 encoding below). Its undirected search is the one BLISS is built and tested for.
 
-The encoding of a digraph on n vertices with colours c: every vertex v becomes three, out(v) = v, in(v) = n + v
-and mid(v) = 2n + v, coloured 3c(v), 3c(v) + 1 and 3c(v) + 2, with the edges out(v)–mid(v) and mid(v)–in(v); an arc
-u → v becomes the edge out(u)–in(v). An automorphism of the encoding keeps the colours, so it maps outs to outs, ins
-to ins and mids to mids; mid(v) is the only mid beside out(v) and beside in(v), so it permutes the triples as one
-permutation π of the vertices, and the edge out(u)–in(v) goes to out(πu)–in(πv): π keeps the arcs and the colours.
-Conversely every automorphism π of the digraph gives one of the encoding, and only one (the triples are π's). So
-the two groups are isomorphic by restriction to the outs: the same order, generators restricted to the first n
-entries, and a canonical labelling restricted to the outs (in the order it places them) labels the digraph
-canonically: two coloured digraphs are isomorphic iff their encodings are, and the canonical encodings put the
-outs on the same labels.
-The colours 3c, 3c + 1, 3c + 2 depend on c alone, so two graphs with the same colours get encodings that compare.
+The encoding of a digraph on n vertices with colours c. A *path vertex* is one with exactly one arc in and one arc out,
+no loop, and neither neighbour a vertex of that degree (u → p → w with u, w of other degrees); every other vertex is
+a *triple vertex*. A triple vertex v becomes three, out(v) = v, in(v) and mid(v), coloured 4c(v), 4c(v) + 1 and
+4c(v) + 2, with the edges out(v)–mid(v) and mid(v)–in(v); a path vertex p stays one vertex, p, coloured 4c(p) + 3.
+An arc u → v becomes an edge from u's tail end to v's head end: the tail end of a triple vertex is its out, its head
+end its in, and both ends of a path vertex are the vertex itself (no arc joins two path vertices).
+An automorphism φ of the encoding keeps the colours, so it maps outs to outs, ins to ins, mids to mids and path
+vertices to path vertices; mid(v) is the only mid beside out(v) and beside in(v), so φ permutes the triples, and with
+the path vertices this is one permutation π of the vertices, keeping c. An edge joins an out to an in only for an arc
+between triple vertices, an out to a path vertex only for an arc into it, and a path vertex to an in only for an arc
+out of it; φ keeps these kinds of edge, so π maps each arc u → v to the arc πu → πv. Conversely an automorphism π of
+the digraph keeps in- and out-degrees and loops, so it maps path vertices to path vertices, and gives one automorphism
+of the encoding, and only one. So the two groups are isomorphic by restriction to the first n vertices (each vertex's
+out, or the path vertex itself): the same order, generators restricted to the first n entries, and a canonical
+labelling restricted to them (in the order it places them) labels the digraph canonically: two coloured digraphs
+are isomorphic iff their encodings are. The colours depend on c and on a vertex's kind alone, and the kind on the
+digraph's isomorphism class, so the encodings of two graphs compare.
+Path vertices are what an arc-labelled graph subdivides its arcs with (a vertex per labelled arc): they stay single,
+so such a graph's encoding has about as many vertices as the graph, not three times as many.
 """
 from __future__ import annotations
 
@@ -35,12 +43,31 @@ def _encoded(graph, color: Optional[Sequence[int]]):
 
     n = graph.vcount()
     base = list(color) if color is not None else [0] * n
-    edges = [(v, 2 * n + v) for v in range(n)]
-    edges += [(n + v, 2 * n + v) for v in range(n)]
-    edges += [(u, n + v) for u, v in graph.get_edgelist()]
-    colours = [3 * c for c in base] + [3 * c + 1 for c in base] + [3 * c + 2 for c in base]
+    arcs = graph.get_edgelist()
+    indegree, outdegree = [0] * n, [0] * n
+    looped = [False] * n
+    tail_of, head_of = [0] * n, [0] * n   # a vertex's one in-neighbour and one out-neighbour (read when the degree is 1)
+    for u, v in arcs:
+        outdegree[u] += 1
+        indegree[v] += 1
+        head_of[u] = v
+        tail_of[v] = u
+        if u == v:
+            looped[u] = True
+    one_one = [indegree[v] == 1 and outdegree[v] == 1 and not looped[v] for v in range(n)]
+    path = [one_one[v] and not one_one[tail_of[v]] and not one_one[head_of[v]] for v in range(n)]
+    colours = [4 * c + 3 if p else 4 * c for c, p in zip(base, path)]
+    in_end = list(range(n))   # the head end of each vertex: its in, or the path vertex itself
+    edges = []
+    for v in range(n):
+        if not path[v]:
+            mid, in_ = len(colours), len(colours) + 1
+            colours += [4 * base[v] + 2, 4 * base[v] + 1]
+            edges += [(v, mid), (mid, in_)]
+            in_end[v] = in_
+    edges += [(u, in_end[v]) for u, v in arcs]   # the tail end of u is u itself: its out, or the path vertex
     encoded = igraph.Graph.__new__(igraph.Graph)
-    igraph.GraphBase.__init__(encoded, 3 * n, edges, False)  # lazy.digraph's constructor, undirected
+    igraph.GraphBase.__init__(encoded, len(colours), edges, False)  # lazy.digraph's constructor, undirected
     return encoded, colours
 
 

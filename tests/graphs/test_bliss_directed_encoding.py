@@ -109,3 +109,71 @@ def test_the_digraph_that_crashed_bliss_is_decided_in_process(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["UAP", "576", "3"]
+
+
+def _subdivided_case(rng: random.Random):
+    """A digraph with arcs subdivided by labelled vertices (u → e → v, e coloured by its label), as the engines'
+    arc-labelled graphs are: the subdividing vertices are the encoding's path vertices, left single. Some arcs stay
+    plain, some loops are kept, and at most 8 vertices in all (brute force over S_8)."""
+    k = rng.randint(2, 4)
+    arcs: set = set()
+    colours = [rng.randint(0, 1) for _ in range(k)]
+    for u in range(k):
+        for v in range(k):
+            if rng.random() < 0.35 and (u != v or rng.random() < 0.3):
+                if u != v and len(colours) < 8 and rng.random() < 0.7:
+                    e = len(colours)
+                    colours.append(2 + rng.randint(0, 1))   # the arc's label
+                    arcs |= {(u, e), (e, v)}
+                else:
+                    arcs.add((u, v))
+    return len(colours), arcs, colours
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_subdivided_digraphs_keep_their_group_and_canonical_form(seed):
+    rng = random.Random(5000 + seed)
+    n, arcs, colours = _subdivided_case(rng)
+    want = _brute_automorphisms(n, arcs, colours)
+    graph = _digraph(n, arcs)
+    assert bliss.count(graph, colours) == len(want)
+    assert _closure(bliss.generators(graph, colours), n) == set(want)
+    # reversing one subdivided arc (u → e → v into v → e → u) changes the digraph: when it is not isomorphic, the
+    # canonical forms differ; a relabelled copy has the same form
+    p = list(range(n))
+    rng.shuffle(p)
+    image = {(p[u], p[v]) for u, v in arcs}
+    image_colours = [0] * n
+    for v in range(n):
+        image_colours[p[v]] = colours[v]
+
+    def form(arcs_, colours_):
+        order = bliss.canonical_permutation(_digraph(n, arcs_), colours_)
+        at = {v: k for k, v in enumerate(order)}
+        return sorted((at[u], at[v]) for u, v in arcs_), [colours_[v] for v in order]
+    assert form(arcs, colours) == form(image, image_colours)
+    path = next((e for e in range(n) if colours[e] >= 2), None)
+    if path is not None:
+        (u,), (v,) = [a for a, b in arcs if b == path], [b for a, b in arcs if a == path]
+        if u != v:
+            reversed_ = (arcs - {(u, path), (path, v)}) | {(v, path), (path, u)}
+            iso = any({(q[a], q[b]) for a, b in arcs} == reversed_ for q in _brute_automorphisms_any(n, colours))
+            assert (form(reversed_, colours) == form(arcs, colours)) == iso
+
+
+def _brute_automorphisms_any(n: int, colours: list):
+    return (q for q in itertools.permutations(range(n)) if all(colours[q[v]] == colours[v] for v in range(n)))
+
+
+def test_an_arc_labelled_graph_is_encoded_on_about_as_many_vertices():
+    # 1,000 positions, each arc i → i + 1 and i → i + 3 subdivided by a labelled vertex: 1,000 triples' worth of
+    # extra vertices, not 3 · 3,000
+    n, arcs, colours = 1000, set(), [0] * 1000
+    for i in range(n):
+        for step, label in ((1, 1), (3, 2)):
+            e = len(colours)
+            colours.append(label)
+            arcs |= {(i, e), (e, (i + step) % n)}
+    encoded, _ = bliss._encoded(_digraph(len(colours), arcs), colours)
+    assert encoded.vcount() == 3 * n + 2 * n
+    assert bliss.count(_digraph(len(colours), arcs), colours) == n   # the rotations

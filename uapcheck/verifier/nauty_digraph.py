@@ -6,7 +6,8 @@ individualises them one by one, so the time grows like k³ — 6 s at k = 1,000 
 0 → 1 → … → k − 1, and past any budget on the arc paths of a quotient. Its undirected refinement is the one it is
 built for.
 
-The encoding (the verifier's restatement of the one uapcheck/bliss.py gives BLISS, with its proof): every vertex v of
+The encoding (the verifier's own, with its proof; uapcheck/bliss.py gives BLISS the same triples, except that it keeps
+the vertices that subdivide labelled arcs single): every vertex v of
 the digraph on k vertices becomes three, out(v) = v, in(v) = k + v and mid(v) = 2k + v, in the cells of v's colour
 for outs, ins and mids (three cells per colour, in that order); the edges are out(v)–mid(v) and mid(v)–in(v), and an
 arc u → v (a loop u → u too) becomes the edge out(u)–in(v). An automorphism of the coloured encoding keeps the cells,
