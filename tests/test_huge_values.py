@@ -152,10 +152,11 @@ REGRESSIONS = {
                                   "has the arcs of full"),
     # an intersection keeps `full` as written; its complete graph's engines took the n positions one by one ((10⁹)!,
     # and 684 MB for the circulant bias's class-1 arcs): now refused as too large, naming the limit and the fitting n
-    "full_intersection_at_1e9": (f"tokens 1000000000\nattention {{ {KERNEL}\n pattern full & full }}\n", "INCONCLUSIVE",
-                                 "positions would be taken one by one"),
+    # `full & full` is `full` in normal form (docs/theory.md §11.13, item 5): decided by its closed form at once
+    "full_intersection_at_1e9": (f"tokens 1000000000\nattention {{ {KERNEL}\n pattern full & full }}\n", "UAP",
+                                 "G = S_n"),
     "full_intersection_circulant_at_1e9": (f"tokens 1000000000\nattention {{ {KERNEL}\n pattern full & full\n"
-                                           " bias circulant }\n", "INCONCLUSIVE", "it fits up to n = "),
+                                           " bias circulant }\n", "UAP", "G = C_n"),
     # a `layers 1` budget below the diameter built the token graph for a far pair, and a graph too large to build was an
     # internal error (exit 3); the closed form's diameter states the failure
     "star_budget_at_1e9": (f"tokens 1000000000\nlayers 1\nattention {{ {KERNEL}\n pattern star }}\n", "NOT-UAP",

@@ -82,7 +82,8 @@ def test_f14_agrees_with_the_concrete_engine_at_every_n_in_range(w, s):
     theorem = F.match([pattern], N, {})
     assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F14"
     assert theorem.low == s * (4 * w + 3) and theorem.group == "reflection"
-    assert theorem.least is (s == 5)  # Theorem F54 (b): s odd, w | ⌊s/2⌋ (tests/graphs/test_strided_least.py)
+    # least on every class: Theorem F54 (b) for s = 5 (s odd, w | ⌊s/2⌋), Theorem F199 for s = 4, 6 (w = 1, s even)
+    assert theorem.least is True
     for n in range(s * (4 * w + 3), 61):
         assert F.instance_check(theorem, pattern, {"n": n}) is None  # D, |G|, and M + 1 ≥ the least count
 
