@@ -228,11 +228,20 @@ def arc_lemma_for(ctx) -> Lemma:
     from .check import Trust
     key = "arc lemma"
     if key not in ctx.cache:
-        ctx.cache[key] = classify(arcs_of(ctx.spec), n_symbol(ctx), ctx.symbols)
+        ctx.cache[key] = complete_head_lemma(ctx.spec) or classify(arcs_of(ctx.spec), n_symbol(ctx), ctx.symbols)
     lemma = ctx.cache[key]
     if lemma is None:
         raise Trust("symbolic n: no closed form of the verifier's table matches these patterns")
     return lemma
+
+
+def complete_head_lemma(spec: S.Spec) -> Optional[Lemma]:
+    """A head whose pattern is `full` attends from every position to every position, so the union of the heads' arcs
+    is complete whatever the other heads are: strongly connected with diameter 1 from n = 2 on. (Arcs only: the
+    group and the layer count depend on the other heads too, so `lemma_for` does not use it.)"""
+    if any(isinstance(h.pattern, S.Full) for h in spec.heads):
+        return Lemma("complete head", None, sympy.Integer(1), None, lambda w: 2, False)
+    return None
 
 
 def _instances_ok(ctx, lemma: Lemma, what: str) -> str:
