@@ -23,6 +23,13 @@ remembers that it fired, and leaving its ``with`` block with *any* exception aft
 the budget's own exception instead. C code that never checks for signals is bounded by the worker
 process's ``RLIMIT_CPU`` (see ``uapcheck.worker``).
 
+Imports. A budget never fires inside an import: an exception raised while a module runs its top-level code leaves
+what that code had done so far (its submodules, the registrations it made in other modules) in ``sys.modules``
+beside a module that is missing, and a later import of the same package in the process can then fail (a lazy import
+of SymPy's or igraph's submodules happens in the middle of a rule). The timer defers to the import's end (it fires
+again shortly, as in a garbage-collector callback); imports are bounded in time, and the worker's ``RLIMIT_CPU``
+bounds the rest.
+
 The name of the innermost step is kept in ``current_step()`` (and, in a worker, in shared memory) so
 that a run that is killed can still be reported with the step it was in.
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -152,13 +160,34 @@ def _in_gc_callback(frame) -> bool:
     return False
 
 
+#: the code of the import machinery: a frame running it is an import in progress (``importlib._bootstrap`` runs a
+#: module's top-level code below ``_call_with_frames_removed``, frozen or not)
+_IMPORT_FILES = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+_IMPORT_MODULES = ("importlib._bootstrap", "importlib._bootstrap_external", "_frozen_importlib",
+                   "_frozen_importlib_external")
+
+
+def in_import(frame) -> bool:
+    """Whether the interrupted code runs inside an import (a module's top-level code, or the machinery finding it)."""
+    while frame is not None:
+        if frame.f_code.co_filename in _IMPORT_FILES or frame.f_globals.get("__name__") in _IMPORT_MODULES:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _deferred(frame) -> bool:
+    """Whether the timer must not raise here: inside a garbage-collector callback or an import."""
+    return _in_gc_callback(frame) or in_import(frame)
+
+
 def _on_timer(signum, frame) -> None:
     now = time.process_time()
     expired = [f for f in _stack if f.deadline is not None and f.deadline <= now]
     if not expired:
         _arm()
         return
-    if _in_gc_callback(frame):
+    if _deferred(frame):  # fire again shortly, outside the callback or once the import has ended
         _arm(minimum=0.01)
         return
     # Re-arm first: an exception raised where Python ignores it (a garbage-collector callback, a
@@ -180,7 +209,7 @@ def _raise_if_expired() -> None:
     re-arming the timer on every entry and exit would otherwise postpone it while steps stay short."""
     now = time.process_time()
     expired = [f for f in _stack if f.deadline is not None and f.deadline <= now]
-    if not expired:
+    if not expired or in_import(sys._getframe(1)):  # inside an import the timer raises once it has ended
         return
     outer = next((f for f in expired if f.whole_file), None)
     if outer is not None:
