@@ -21,16 +21,28 @@ def certificate(name: str) -> dict:
     return json.loads(certificate_text(name))
 
 
-def certificate_from_cli(text: str, tmp_path) -> dict:
-    """The certificate `uapcheck FILE --certificate OUT.json` writes for this text (through the CLI)."""
+def certificate_from_cli(text: str, tmp_path, *, no_cache: bool = False) -> dict:
+    """The certificate `uapcheck FILE --certificate OUT.json` writes for this text (through the CLI); with
+    `no_cache`, derived afresh (`--no-cache`), as a test of an engine change needs."""
     import subprocess
     import sys
     src = tmp_path / "f.uap"
     src.write_text(text)
     out = tmp_path / "f.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", str(src), "--certificate", str(out), "--format", "json"],
-                   capture_output=True, check=False, cwd=REPO, timeout=300)
+    cache = ["--no-cache"] if no_cache else []
+    subprocess.run([sys.executable, "-m", "uapcheck", *cache, str(src), "--certificate", str(out), "--format", "json"],
+                   capture_output=True, check=False, cwd=REPO, timeout=600)
     return json.loads(out.read_text())
+
+
+def verify_with_cli(cert: dict, tmp_path):
+    """`uapcheck verify` run on this certificate (written to a file), as a user runs it: the completed process."""
+    import subprocess
+    import sys
+    path = tmp_path / "verified.json"
+    path.write_text(json.dumps(cert))
+    return subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(path)], capture_output=True, text=True,
+                          cwd=REPO, timeout=600)
 
 
 def heads_certificate(*patterns: str) -> dict:

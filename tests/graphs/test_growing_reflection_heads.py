@@ -8,8 +8,6 @@ certificate (and on a forged one)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 import sympy
@@ -20,6 +18,8 @@ from uapcheck.spec import Blocks, Offsets, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
+from certificates import certificate_from_cli, verify_with_cli
+
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -83,22 +83,6 @@ def test_no_claim_where_the_union_is_no_window_with_the_reflection():
     assert found is not None and found.theorem == "F70"
 
 
-def _certificate(tmp_path, text: str) -> dict:
-    src = tmp_path / "heads.uap"
-    src.write_text(text)
-    out = tmp_path / "cert.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(out), str(src)],
-                   capture_output=True, text=True, timeout=600)
-    return json.loads(out.read_text())
-
-
-def _verify(tmp_path, cert: dict) -> subprocess.CompletedProcess:
-    path = tmp_path / "again.json"
-    path.write_text(json.dumps(cert))
-    return subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(path)], capture_output=True, text=True,
-                          timeout=600)
-
-
 def _layers_step(cert: dict) -> dict:
     return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
 
@@ -106,10 +90,10 @@ def _layers_step(cert: dict) -> dict:
 def test_the_verifier_re_checks_the_count_and_rejects_a_forged_class(tmp_path):
     text = ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern blocks(7) }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern window(6) }\n")
-    cert = _certificate(tmp_path, text)
+    cert = certificate_from_cli(text, tmp_path, no_cache=True)
     step = _layers_step(cert)
     assert step["certificate"]["theorem"] == "F192" and step["data"]["least"]
-    done = _verify(tmp_path, cert)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Theorem F192" in done.stdout
     # a class of F124 claimed as F70 (the heads' group is trivial there, the union's the reflection)
@@ -117,12 +101,12 @@ def test_the_verifier_re_checks_the_count_and_rejects_a_forged_class(tmp_path):
     for c in _layers_step(forged)["certificate"]["classes"]:
         if c["residue"] == 1:
             c["found by"] = "F70"
-    done = _verify(tmp_path, forged)
+    done = verify_with_cli(forged, tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # a class's bound below the range
     forged = json.loads(json.dumps(cert))
     for c in _layers_step(forged)["certificate"]["classes"]:
         if c["residue"] == 4:
             c["from"] = 18
-    done = _verify(tmp_path, forged)
+    done = verify_with_cli(forged, tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout

@@ -8,8 +8,6 @@ tests/graphs/brute_views.py (no code shared with the engine), and the verifier o
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 import sympy
@@ -18,6 +16,8 @@ from uapcheck.show import show_pattern
 from uapcheck.spec import Offsets, PatternUnion, Strided, Window
 
 from .brute_views import _preserves, neighbourhoods
+from certificates import certificate_from_cli, verify_with_cli
+
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -94,22 +94,6 @@ def test_each_classs_witness_meets_every_heads_view_condition_by_the_reference(h
             assert not all(_preserves(nbs, sigma, v) for v in range(1, n + 1)), (n, c.residue)
 
 
-def _certificate(tmp_path, text: str) -> dict:
-    src = tmp_path / "heads.uap"
-    src.write_text(text)
-    out = tmp_path / "cert.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(out), str(src)],
-                   capture_output=True, text=True, timeout=600)
-    return json.loads(out.read_text())
-
-
-def _verify(tmp_path, cert: dict) -> subprocess.CompletedProcess:
-    path = tmp_path / "again.json"
-    path.write_text(json.dumps(cert))
-    return subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(path)], capture_output=True, text=True,
-                          timeout=600)
-
-
 def _layers_step(cert: dict) -> dict:
     return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
 
@@ -117,10 +101,10 @@ def _layers_step(cert: dict) -> dict:
 def test_the_verifier_re_checks_each_class_with_its_own_d_and_rejects_forged_classes(tmp_path):
     text = ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern strided(3) }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
-    cert = _certificate(tmp_path, text)
+    cert = certificate_from_cli(text, tmp_path, no_cache=True)
     step = _layers_step(cert)
     assert step["certificate"]["theorem"] == "F86" and step["data"]["least"]
-    done = _verify(tmp_path, cert)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Theorem F86" in done.stdout
     # a class that needs D + 1 (D = 2) restated as F70 (its count D + 1 is the union's, not its D)
@@ -128,7 +112,7 @@ def test_the_verifier_re_checks_each_class_with_its_own_d_and_rejects_forged_cla
     for c in _layers_step(forged)["certificate"]["classes"]:
         if c["residue"] == 1:
             c["found by"] = "F70"
-    done = _verify(tmp_path, forged)
+    done = verify_with_cli(forged, tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # the D = 3 class claimed by a permutation of the heads' own (F127 needs D = 2)
     forged = json.loads(json.dumps(cert))
@@ -137,5 +121,5 @@ def test_the_verifier_re_checks_each_class_with_its_own_d_and_rejects_forged_cla
     for c in classes:
         if c["residue"] == 0:
             c.update({"found by": "F127", "position": one["position"], "permutation": one["permutation"]})
-    done = _verify(tmp_path, forged)
+    done = verify_with_cli(forged, tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout

@@ -7,9 +7,6 @@ to 60 (through one more period past it for the tuples that start above 50), the 
 neighbourhoods of tests/graphs/brute_views.py (no code shared with the engine), and the verifier on a certificate."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 
 import pytest
 import sympy
@@ -18,6 +15,8 @@ from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, Offsets, PatternUnion, Star, Strided, Window
 
 from .brute_views import neighbourhoods
+from certificates import certificate_from_cli, verify_with_cli
+
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -80,22 +79,12 @@ def test_the_verifier_re_checks_the_hub_class_and_rejects_a_forged_bound(tmp_pat
     text = ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern star }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern strided(2) }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern blocks(4) + window(3) }\n")
-    src = tmp_path / "heads.uap"
-    src.write_text(text)
-    out = tmp_path / "cert.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(out), str(src)],
-                   capture_output=True, text=True, timeout=600)
-    cert = json.loads(out.read_text())
+    cert = certificate_from_cli(text, tmp_path, no_cache=True)
     step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
     assert step["certificate"]["theorem"] == "F86" and step["data"]["least"] and step["data"]["layers"] == 2
-    again = tmp_path / "again.json"
-    again.write_text(json.dumps(cert))
-    done = subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(again)], capture_output=True, text=True,
-                          timeout=600)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     for c in step["certificate"]["classes"]:
         c["from"] = int(c["from"]) - 2 * int(step["certificate"]["modulus"])
-    again.write_text(json.dumps(cert))
-    done = subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(again)], capture_output=True, text=True,
-                          timeout=600)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout

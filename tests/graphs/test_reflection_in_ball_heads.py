@@ -10,8 +10,6 @@ neighbourhoods, and the verifier on a certificate (and on forged ones)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 import sympy
@@ -22,6 +20,8 @@ from uapcheck.spec import Blocks, Offsets, PatternUnion, Strided, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
+from certificates import certificate_from_cli, verify_with_cli
+
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -133,22 +133,6 @@ def test_no_claim_where_a_ball_misses_every_moved_position():
     assert found is not None and not any(c.found_by == "F198" for c in _classes(found))
 
 
-def _certificate(tmp_path, text: str) -> dict:
-    src = tmp_path / "heads.uap"
-    src.write_text(text)
-    out = tmp_path / "cert.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(out), str(src)],
-                   capture_output=True, text=True, timeout=600)
-    return json.loads(out.read_text())
-
-
-def _verify(tmp_path, cert: dict) -> subprocess.CompletedProcess:
-    path = tmp_path / "again.json"
-    path.write_text(json.dumps(cert))
-    return subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(path)], capture_output=True, text=True,
-                          timeout=600)
-
-
 def _layers_step(cert: dict) -> dict:
     return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
 
@@ -168,17 +152,17 @@ def _forge(cert: dict, residue: int, **changes) -> dict:
      "attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n", "F86", 2),
 ], ids=["F192", "F86"])
 def test_the_verifier_re_checks_the_class_and_rejects_forged_ones(tmp_path, text, theorem, residue):
-    cert = _certificate(tmp_path, text)
+    cert = certificate_from_cli(text, tmp_path, no_cache=True)
     step = _layers_step(cert)
     assert step["certificate"]["theorem"] == theorem and step["data"]["least"]
     assert any(c["found by"] == "F198" and c["residue"] == residue for c in step["certificate"]["classes"])
-    done = _verify(tmp_path, cert)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "F198" in done.stdout
     # the class restated as F124: (X_K) fails there on the verifier's arcs
-    done = _verify(tmp_path, _forge(cert, residue, **{"found by": "F124"}))
+    done = verify_with_cli(_forge(cert, residue, **{"found by": "F124"}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # the class's bound below the range
     m = step["certificate"]["modulus"]
-    done = _verify(tmp_path, _forge(cert, residue, **{"from": residue if residue else m}))
+    done = verify_with_cli(_forge(cert, residue, **{"from": residue if residue else m}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout

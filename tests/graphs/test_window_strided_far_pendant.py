@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-import json
-import subprocess
-import sys
 
 import sympy
 
@@ -25,6 +22,8 @@ from uapcheck.graphs.symmetry import pattern_structure
 from uapcheck.graphs.views import PROBE_WORK, decide_views
 from uapcheck.spec import Offsets, PatternUnion, Strided, Window
 from uapcheck.verifier.strided_least import beyond_table, far_pendant_problem
+
+from certificates import certificate_from_cli, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 from .reference import attends, distances_from
@@ -145,14 +144,9 @@ def test_the_heads_count_is_the_concrete_engines_least_up_to_60(heads, theorem):
 
 
 def test_the_verifier_accepts_the_count_at_symbolic_n(tmp_path):
-    src = tmp_path / "ws4.uap"
-    src.write_text("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern window(1) + strided(4) }\n")
-    out = tmp_path / "cert.json"
-    subprocess.run([sys.executable, "-m", "uapcheck", "--no-cache", "--certificate", str(out), str(src)],
-                   capture_output=True, text=True, timeout=600)
-    cert = json.loads(out.read_text())
+    cert = certificate_from_cli("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern window(1) + strided(4) }\n",
+                                tmp_path, no_cache=True)
     step = next(x for x in cert["steps"] if x["rule"] == "PAT-LAYERS")
     assert step["data"]["least"]
-    done = subprocess.run([sys.executable, "-m", "uapcheck", "verify", str(out)], capture_output=True, text=True,
-                          timeout=600)
+    done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0 and "Theorem F199" in done.stdout, done.stdout + done.stderr
