@@ -45,6 +45,20 @@ def verify_with_cli(cert: dict, tmp_path):
                           cwd=REPO, timeout=600)
 
 
+def layers_step(cert: dict) -> dict:
+    """The certificate's PAT-LAYERS step (the least-layers claim)."""
+    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+
+
+def forged_class(cert: dict, residue: int, **changes) -> dict:
+    """A copy of the certificate whose PAT-LAYERS class of this residue has these fields changed."""
+    forged = json.loads(json.dumps(cert))
+    for c in layers_step(forged)["certificate"]["classes"]:
+        if c["residue"] == residue:
+            c.update(changes)
+    return forged
+
+
 def heads_certificate(*patterns: str) -> dict:
     """The certificate of softmax heads, one per pattern, at symbolic n (the several-heads verifier tests)."""
     text = "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in patterns)

@@ -7,7 +7,6 @@ every n from the range's start to 60, the tuples that start low against brute fo
 certificate (and on a forged one)."""
 from __future__ import annotations
 
-import json
 
 import pytest
 import sympy
@@ -18,7 +17,7 @@ from uapcheck.spec import Blocks, Offsets, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
-from certificates import certificate_from_cli, verify_with_cli
+from certificates import certificate_from_cli, forged_class, layers_step, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
@@ -83,30 +82,18 @@ def test_no_claim_where_the_union_is_no_window_with_the_reflection():
     assert found is not None and found.theorem == "F70"
 
 
-def _layers_step(cert: dict) -> dict:
-    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-
-
 def test_the_verifier_re_checks_the_count_and_rejects_a_forged_class(tmp_path):
     text = ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern blocks(7) }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern window(6) }\n")
     cert = certificate_from_cli(text, tmp_path, no_cache=True)
-    step = _layers_step(cert)
+    step = layers_step(cert)
     assert step["certificate"]["theorem"] == "F192" and step["data"]["least"]
     done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Theorem F192" in done.stdout
     # a class of F124 claimed as F70 (the heads' group is trivial there, the union's the reflection)
-    forged = json.loads(json.dumps(cert))
-    for c in _layers_step(forged)["certificate"]["classes"]:
-        if c["residue"] == 1:
-            c["found by"] = "F70"
-    done = verify_with_cli(forged, tmp_path)
+    done = verify_with_cli(forged_class(cert, 1, **{"found by": "F70"}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # a class's bound below the range
-    forged = json.loads(json.dumps(cert))
-    for c in _layers_step(forged)["certificate"]["classes"]:
-        if c["residue"] == 4:
-            c["from"] = 18
-    done = verify_with_cli(forged, tmp_path)
+    done = verify_with_cli(forged_class(cert, 4, **{"from": 18}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout

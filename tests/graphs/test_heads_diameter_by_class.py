@@ -16,7 +16,7 @@ from uapcheck.show import show_pattern
 from uapcheck.spec import Offsets, PatternUnion, Strided, Window
 
 from .brute_views import _preserves, neighbourhoods
-from certificates import certificate_from_cli, verify_with_cli
+from certificates import certificate_from_cli, forged_class, layers_step, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
@@ -94,29 +94,21 @@ def test_each_classs_witness_meets_every_heads_view_condition_by_the_reference(h
             assert not all(_preserves(nbs, sigma, v) for v in range(1, n + 1)), (n, c.residue)
 
 
-def _layers_step(cert: dict) -> dict:
-    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-
-
 def test_the_verifier_re_checks_each_class_with_its_own_d_and_rejects_forged_classes(tmp_path):
     text = ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern strided(3) }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern window(1) }\n")
     cert = certificate_from_cli(text, tmp_path, no_cache=True)
-    step = _layers_step(cert)
+    step = layers_step(cert)
     assert step["certificate"]["theorem"] == "F86" and step["data"]["least"]
     done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Theorem F86" in done.stdout
     # a class that needs D + 1 (D = 2) restated as F70 (its count D + 1 is the union's, not its D)
-    forged = json.loads(json.dumps(cert))
-    for c in _layers_step(forged)["certificate"]["classes"]:
-        if c["residue"] == 1:
-            c["found by"] = "F70"
-    done = verify_with_cli(forged, tmp_path)
+    done = verify_with_cli(forged_class(cert, 1, **{"found by": "F70"}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # the D = 3 class claimed by a permutation of the heads' own (F127 needs D = 2)
     forged = json.loads(json.dumps(cert))
-    classes = _layers_step(forged)["certificate"]["classes"]
+    classes = layers_step(forged)["certificate"]["classes"]
     one = next(c for c in classes if c["residue"] == 1)
     for c in classes:
         if c["residue"] == 0:

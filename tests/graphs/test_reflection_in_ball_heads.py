@@ -9,7 +9,6 @@ shared with the engine) at every n of the range up to 8, (X₁) and the failure 
 neighbourhoods, and the verifier on a certificate (and on forged ones)."""
 from __future__ import annotations
 
-import json
 
 import pytest
 import sympy
@@ -20,7 +19,7 @@ from uapcheck.spec import Blocks, Offsets, PatternUnion, Strided, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
-from certificates import certificate_from_cli, verify_with_cli
+from certificates import certificate_from_cli, forged_class, layers_step, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
@@ -133,18 +132,6 @@ def test_no_claim_where_a_ball_misses_every_moved_position():
     assert found is not None and not any(c.found_by == "F198" for c in _classes(found))
 
 
-def _layers_step(cert: dict) -> dict:
-    return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
-
-
-def _forge(cert: dict, residue: int, **changes) -> dict:
-    forged = json.loads(json.dumps(cert))
-    for c in _layers_step(forged)["certificate"]["classes"]:
-        if c["residue"] == residue:
-            c.update(changes)
-    return forged
-
-
 @pytest.mark.parametrize("text,theorem,residue", [
     ("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern blocks(3) + offsets {1} }\n"
      "attention { kernel k(x, y) = exp(x . y); pattern window(3) }\n", "F192", 0),
@@ -153,16 +140,16 @@ def _forge(cert: dict, residue: int, **changes) -> dict:
 ], ids=["F192", "F86"])
 def test_the_verifier_re_checks_the_class_and_rejects_forged_ones(tmp_path, text, theorem, residue):
     cert = certificate_from_cli(text, tmp_path, no_cache=True)
-    step = _layers_step(cert)
+    step = layers_step(cert)
     assert step["certificate"]["theorem"] == theorem and step["data"]["least"]
     assert any(c["found by"] == "F198" and c["residue"] == residue for c in step["certificate"]["classes"])
     done = verify_with_cli(cert, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "F198" in done.stdout
     # the class restated as F124: (X_K) fails there on the verifier's arcs
-    done = verify_with_cli(_forge(cert, residue, **{"found by": "F124"}), tmp_path)
+    done = verify_with_cli(forged_class(cert, residue, **{"found by": "F124"}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
     # the class's bound below the range
     m = step["certificate"]["modulus"]
-    done = verify_with_cli(_forge(cert, residue, **{"from": residue if residue else m}), tmp_path)
+    done = verify_with_cli(forged_class(cert, residue, **{"from": residue if residue else m}), tmp_path)
     assert done.returncode != 0 and "REJECTED" in done.stdout
