@@ -45,6 +45,24 @@ def verify_with_cli(cert: dict, tmp_path):
                           cwd=REPO, timeout=600)
 
 
+def with_text(cert: dict, old: str, new: str) -> dict:
+    """A copy of the certificate whose input text has `old` replaced by `new` (which must change it), with the
+    text's hash updated: a tampered input the verifier must re-derive and reject, not a broken hash."""
+    import copy
+    import hashlib
+    out = copy.deepcopy(cert)
+    text = out["input"]["text"].replace(old, new)
+    assert text != out["input"]["text"], f"{old!r} is not in the certificate's text"
+    out["input"]["text"] = text
+    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def step_outcome(report, rule: str) -> str:
+    """The verifier's outcome for the step of this rule."""
+    return next(s.outcome for s in report.steps if s.rule == rule)
+
+
 def layers_step(cert: dict) -> dict:
     """The certificate's PAT-LAYERS step (the least-layers claim)."""
     return next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")

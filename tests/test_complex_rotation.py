@@ -4,8 +4,6 @@ must stay INCONCLUSIVE or keep their other rule), its certificate, the verifier,
 separation checked numerically at 50 digits, independently of the engines."""
 from __future__ import annotations
 
-import copy
-import hashlib
 import random
 
 import mpmath as mp
@@ -13,7 +11,7 @@ import pytest
 import sympy
 
 import uapcheck
-from certificates import certificate, certificate_of
+from certificates import certificate, certificate_of, step_outcome, with_text
 from uapcheck import proof
 from uapcheck.lower import QUERY_DOT_KEY as a
 from uapcheck.rules import complex_scale
@@ -133,23 +131,9 @@ def test_entire_by_structure():
 # ---------------------------------------------------------------------------------------------
 # The verifier
 
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"]
-    assert old in text
-    text = text.replace(old, new)
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
-
-
 def test_the_verifier_checks_the_catalog_step_numerically():
     report = verify(certificate("exp_cos.uap"))
-    assert report.ok and _outcome(report, "TD-COMPLEX") == "checked numerically"
+    assert report.ok and step_outcome(report, "TD-COMPLEX") == "checked numerically"
 
 
 @pytest.mark.parametrize("old,new", [("exp(cos(x . y))", "exp(sin(x . y))"),
@@ -157,25 +141,25 @@ def test_the_verifier_checks_the_catalog_step_numerically():
                                      ("exp(cos(x . y))", "exp(cos(x . y)) + 1 / (2 + (x . y)^2)"),
                                      ("exp(cos(x . y))", "2 + (x . y)^2")])
 def test_the_verifier_rejects_a_profile_outside_the_theorem(old, new):
-    report = verify(_with_text(certificate("exp_cos.uap"), old, new))
-    assert not report.ok and _outcome(report, "TD-COMPLEX") == "rejected"
+    report = verify(with_text(certificate("exp_cos.uap"), old, new))
+    assert not report.ok and step_outcome(report, "TD-COMPLEX") == "rejected"
 
 
 def test_the_verifier_orders_an_unnormalised_rotation_by_its_modulus():
     """s² cos(s) rotates to −s² cosh(s): negative, with moduli ordered as (LIM) needs."""
     report = verify(certificate_of(head("score s(x, y) = (x . y)^2 * cos(x . y)")))
-    assert report.ok and _outcome(report, "TD-COMPLEX") == "checked numerically"
+    assert report.ok and step_outcome(report, "TD-COMPLEX") == "checked numerically"
 
 
 def test_the_verifier_rejects_the_rule_on_a_head_with_bias_terms():
     cert = certificate_of(head("kernel k(x, y) = exp(cos(x . y))"))
-    report = verify(_with_text(cert, "exp(cos(x . y))", "exp(cos(x . y))\n  affine query key"))
-    assert not report.ok and _outcome(report, "TD-COMPLEX") == "rejected"
+    report = verify(with_text(cert, "exp(cos(x . y))", "exp(cos(x . y))\n  affine query key"))
+    assert not report.ok and step_outcome(report, "TD-COMPLEX") == "rejected"
 
 
 def test_the_verifier_accepts_the_rule_on_a_windowed_head():
     report = verify(certificate_of(head("kernel k(x, y) = exp(cos(x . y)); pattern window(2)", "tokens 9\n")))
-    assert report.ok and _outcome(report, "TD-COMPLEX") == "checked numerically"
+    assert report.ok and step_outcome(report, "TD-COMPLEX") == "checked numerically"
 
 
 # ---------------------------------------------------------------------------------------------

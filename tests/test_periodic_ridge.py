@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 
 import pytest
 import sympy
 
 import uapcheck
-from certificates import certificate_of
+from certificates import certificate_of, with_text
 from uapcheck.proof import CertificateRejected
 from uapcheck.rules.ridge import U, MomentCertificate, periodic_not_constant
 from uapcheck.verifier import verify
@@ -58,14 +57,6 @@ def test_the_certificate_rejects_a_non_periodic_profile():
     assert isinstance(cert, MomentCertificate)
 
 
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"].replace(old, new)
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
-
-
 def test_the_verifier_re_derives_the_period_and_rejects_a_tampered_score():
     cert = certificate_of("attention { score s(x, y) = sin(x . y); affine query key }\n")
     report = verify(cert)
@@ -73,7 +64,7 @@ def test_the_verifier_re_derives_the_period_and_rejects_a_tampered_score():
     # nothing rejected (LIM-OSC, the refuted (LIM) premise the route does not use, is the verifier's trusted step)
     assert all(s.outcome != "rejected" for s in report.steps) and not report.problems
     for tampered in ("sin(x . y) + (x . y)", "sin(x . y)^2 + cos(x . y)^2"):
-        bad = verify(_with_text(cert, "sin(x . y)", tampered))
+        bad = verify(with_text(cert, "sin(x . y)", tampered))
         assert not bad.ok
         assert next(s.outcome for s in bad.steps if s.rule == "TD-RIDGE") == "rejected"
 

@@ -14,7 +14,7 @@ import mpmath as mp
 import pytest
 
 import uapcheck
-from certificates import certificate, certificate_of
+from certificates import certificate, certificate_of, step_outcome
 from uapcheck import proof
 from uapcheck.verifier import verify
 
@@ -205,15 +205,11 @@ def _forged(new_kernel: str) -> dict:
     return out
 
 
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
-
-
 def test_the_verifier_rejects_a_rotation_without_lim():
     """exp(cos(x . y) * cosh(x . y)^2) rotates to exp(cosh(u) cos(u)^2), whose (LIM) fails on an exponentially thin set
     of scales that no sample sees: the verifier confirms only rotations free of sin and cos (exp-log functions)."""
     report = verify(_forged("exp(cos(x . y) * cosh(x . y)^2)"))
-    assert _outcome(report, "TD-COMPLEX") == "rejected"
+    assert step_outcome(report, "TD-COMPLEX") == "rejected"
 
 
 @pytest.mark.parametrize("body", ["score s(x, y) = cos(x . y)", "kernel k(x, y) = 2 + cos(x . y)",
@@ -222,5 +218,5 @@ def test_the_verifier_accepts_the_rules_covered_profiles(body):
     """The re-check takes log|β| at T = 4, 16, 64 (a rotation may change sign: 3 − cosh, −sinh²). (The normalised
     kernels' reports are not all `ok`: their WP-POSITIVE steps, by sign regions, are trusted.)"""
     report = verify(certificate_of(_head(body)))
-    assert _outcome(report, "TD-COMPLEX") == "checked numerically"
+    assert step_outcome(report, "TD-COMPLEX") == "checked numerically"
     assert not [s for s in report.steps if s.outcome == "rejected"]

@@ -3,15 +3,13 @@ kernel that takes both signs, k(x, −x) < 0 < k(x, x), so a normalised head is 
 (the kernel's values at random x and −x) and re-checked by the verifier, which rejects a tampered formula."""
 from __future__ import annotations
 
-import copy
-import hashlib
 
 import numpy as np
 import pytest
 import sympy
 
 import uapcheck
-from certificates import certificate_of
+from certificates import certificate_of, step_outcome, with_text
 from uapcheck.certificates import SignPattern, sign_of_argument
 from uapcheck.proof import CertificateRejected
 from uapcheck.verifier import verify
@@ -78,18 +76,6 @@ def test_the_certificate_rejects_a_key_side_that_differs_or_a_map_without_the_pa
             SignPattern(parts, u, v, (cq, cb)).check()
 
 
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"].replace(old, new)
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
-
-
 @pytest.mark.parametrize("phi, tampered", [
     ("exp(x) - 1", "exp(x) - 1/2"),
     ("x^3", "x^2"),
@@ -98,6 +84,6 @@ def _outcome(report, rule: str) -> str:
 def test_the_verifier_re_derives_the_pattern_and_rejects_a_tampered_map(phi, tampered):
     cert = certificate_of(f"attention {{ features phi(x) = {phi} }}\n")
     report = verify(cert)
-    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
-    bad = verify(_with_text(cert, phi, tampered))
-    assert not bad.ok and _outcome(bad, "WP-POSITIVE") == "rejected"
+    assert report.ok and step_outcome(report, "WP-POSITIVE") == "verified"
+    bad = verify(with_text(cert, phi, tampered))
+    assert not bad.ok and step_outcome(bad, "WP-POSITIVE") == "rejected"

@@ -7,45 +7,30 @@ certificate the verifier accepts, and the verifier must then reject the step tha
 from __future__ import annotations
 
 import copy
-import hashlib
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from certificates import certificate, certificate_of
+from certificates import certificate, certificate_of, step_outcome, with_text
 from uapcheck.verifier import verify
-
-
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"]
-    assert old in text
-    text = text.replace(old, new)
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
 
 
 def test_the_random_feature_sign_change_is_verified():
     report = verify(certificate("performer_trig.uap"))
-    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+    assert report.ok and step_outcome(report, "WP-POSITIVE") == "verified"
 
 
 def test_a_positive_periodic_factor_is_rejected():
-    cert = _with_text(certificate("performer_trig.uap"), "cos(w . x)", "(2 + cos(w . x))")
+    cert = with_text(certificate("performer_trig.uap"), "cos(w . x)", "(2 + cos(w . x))")
     report = verify(cert)
-    assert not report.ok and _outcome(report, "WP-POSITIVE") == "rejected"
+    assert not report.ok and step_outcome(report, "WP-POSITIVE") == "rejected"
 
 
 def test_an_ill_posed_verdict_on_a_trusted_step_is_not_ok():
-    cert = _with_text(certificate("performer_trig.uap"), "exp(|x|^2 / 2) * cos(w . x)", "exp(w . x - |x|^2 / 2)")
+    cert = with_text(certificate("performer_trig.uap"), "exp(|x|^2 / 2) * cos(w . x)", "exp(w . x - |x|^2 / 2)")
     report = verify(cert)
-    assert _outcome(report, "WP-POSITIVE") in ("trusted", "rejected")
+    assert step_outcome(report, "WP-POSITIVE") in ("trusted", "rejected")
     assert not report.ok
 
 
@@ -56,27 +41,27 @@ def test_a_failing_region_restated_as_holding_is_rejected():
     assert other["status"] == "fails"
     other["status"] = "holds"
     report = verify(cert)
-    assert not report.ok and _outcome(report, "LIM-REGION") == "rejected"
+    assert not report.ok and step_outcome(report, "LIM-REGION") == "rejected"
 
 
 def test_a_witness_certificate_with_another_pair_is_rejected():
     cert = copy.deepcopy(certificate("polynomial.uap"))
     step = next(s for s in cert["steps"] if s["rule"] == "TD-WITNESS")
     step["certificate"]["right"][-1] += 1
-    assert _outcome(verify(cert), "TD-WITNESS") == "rejected"
-    assert _outcome(verify(certificate("polynomial.uap")), "TD-WITNESS") == "checked numerically"
+    assert step_outcome(verify(cert), "TD-WITNESS") == "rejected"
+    assert step_outcome(verify(certificate("polynomial.uap")), "TD-WITNESS") == "checked numerically"
 
 
 def test_positivity_of_an_exponential_of_a_non_real_argument_is_not_verified():
     """exp(√(x·y)) is not positive (exp(2i) at x·y = −4): a WP-POSITIVE `proved` kept on that formula is not verified
     by structure (the verifier's positivity needs a real argument of exp, sigmoid, softplus and cosh)."""
-    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = exp(sqrt(x . y))")
-    assert _outcome(verify(cert), "WP-POSITIVE") != "verified"
-    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = 2 ^ sqrt(x . y)")
-    assert _outcome(verify(cert), "WP-POSITIVE") != "verified"
-    cert = _with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)",
+    cert = with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = exp(sqrt(x . y))")
+    assert step_outcome(verify(cert), "WP-POSITIVE") != "verified"
+    cert = with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)", "kernel k(x, y) = 2 ^ sqrt(x . y)")
+    assert step_outcome(verify(cert), "WP-POSITIVE") != "verified"
+    cert = with_text(certificate("softmax.uap"), "kernel k(x, y) = exp(x . y)",
                       "kernel k(x, y) = exp(sqrt(|x|^2) + log(1 + |y|^2))")
-    assert _outcome(verify(cert), "WP-POSITIVE") == "verified"
+    assert step_outcome(verify(cert), "WP-POSITIVE") == "verified"
 
 
 def _ridge_certificate(tmp_path) -> dict:
@@ -96,11 +81,11 @@ def test_a_ridge_period_is_re_derived_and_a_tampered_one_rejected(tmp_path):
     the stated p: 2π and 4π hold, π (cos(u + π) = −cos u) and a period the evidence and certificate disagree on do
     not."""
     cert = _ridge_certificate(tmp_path)
-    assert _outcome(verify(cert), "TD-RIDGE") == "checked numerically"
-    assert _outcome(verify(_with_period(cert, "4*pi", "4*pi")), "TD-RIDGE") == "checked numerically"
+    assert step_outcome(verify(cert), "TD-RIDGE") == "checked numerically"
+    assert step_outcome(verify(_with_period(cert, "4*pi", "4*pi")), "TD-RIDGE") == "checked numerically"
     for evidence, stated in (("pi", "pi"), ("pi/2", "pi/2"), ("2*pi", "pi"), ("2*pi + 1", "2*pi + 1")):
         report = verify(_with_period(cert, evidence, stated))
-        assert _outcome(report, "TD-RIDGE") == "rejected" and not report.ok, (evidence, stated)
+        assert step_outcome(report, "TD-RIDGE") == "rejected" and not report.ok, (evidence, stated)
 
 
 def _step(cert: dict, rule: str) -> dict:
@@ -128,7 +113,7 @@ def test_the_limits_at_infinity_are_stated_and_verified():
     assert data["limit at +oo"] == {"infinity": 1}
     assert data["limit at -oo"] == {"op": "*", "args": [-1, {"sym": "c"}]}
     report = verify(cert)
-    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+    assert report.ok and step_outcome(report, "WP-POSITIVE") == "verified"
 
 
 @pytest.mark.parametrize("key, value", [
@@ -160,7 +145,7 @@ def test_the_component_signs_are_stated_and_verified():
     cert = certificate_of(SIGN_PATTERN)
     assert _step(cert, "WP-POSITIVE")["data"]["sign pattern"] == {"signs": ["+", "−"], "index": "coordinate"}
     report = verify(cert)
-    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+    assert report.ok and step_outcome(report, "WP-POSITIVE") == "verified"
     # a second way: x and 1 − e^x at ±1/2 have the signs stated
     assert np.sign([0.5, 1 - np.exp(0.5)]).tolist() == [1.0, -1.0]
     assert np.sign([-0.5, 1 - np.exp(-0.5)]).tolist() == [-1.0, 1.0]
@@ -195,7 +180,7 @@ def test_a_random_feature_sign_pattern_states_its_index():
 def test_the_offset_function_is_stated_and_verified():
     cert = certificate("alibi.uap")  # bias −m·(i − j): h(δ) = m·δ
     assert _step(cert, "POS-OFFSET")["data"]["h"] == {"op": "*", "args": [{"sym": "δ"}, {"sym": "m"}]}
-    assert _outcome(verify(cert), "POS-OFFSET") == "verified"
+    assert step_outcome(verify(cert), "POS-OFFSET") == "verified"
 
 
 @pytest.mark.parametrize("h", [
@@ -228,7 +213,7 @@ def test_a_positive_reweight_is_verified():
     assert off["data"]["positive"] is True and off["data"]["class"] == "injective"
     report = verify(cert)
     assert cert["verdict"] == "UAP" and report.ok
-    assert _outcome(report, "POS-OFFSET") == "verified" and _outcome(report, "TD-FIXEDBIAS") == "verified"
+    assert step_outcome(report, "POS-OFFSET") == "verified" and step_outcome(report, "TD-FIXEDBIAS") == "verified"
 
 
 def test_a_reweight_stated_positive_where_it_vanishes_is_rejected():
@@ -266,7 +251,7 @@ def test_the_cosformer_reweight_is_re_checked():
     off = _step(cert, "POS-OFFSET")
     assert off["data"]["h"] == {"fn": "cos", "args": [{"op": "*", "args": [{"q": [1, 2048]}, {"const": "pi"},
                                                                             {"sym": "δ"}]}]}
-    assert _outcome(verify(cert), "POS-OFFSET") == "checked numerically"
+    assert step_outcome(verify(cert), "POS-OFFSET") == "checked numerically"
     bad = copy.deepcopy(cert)
     _step(bad, "POS-OFFSET")["data"]["h"]["fn"] = "sin"
     _rejected_at(bad, "POS-OFFSET")
@@ -292,7 +277,7 @@ def test_a_custom_activation_is_re_checked(body):
     cert = _ffn(body)
     report = verify(cert)
     assert cert["verdict"] == "UAP" and report.ok
-    assert _outcome(report, "FFN-DEF2") in ("verified", "checked numerically")
+    assert step_outcome(report, "FFN-DEF2") in ("verified", "checked numerically")
     # a second way: difference quotients at random pairs, near and far, stay below 2 (each bound above is ≤ 2)
     rng = np.random.default_rng(0)
     u = rng.normal(scale=50, size=20000)
@@ -314,7 +299,7 @@ def test_a_false_non_affinity_witness_of_a_custom_activation_is_rejected(change,
 
 def test_an_affine_custom_activation_is_verified_and_a_non_affine_one_refuted_is_rejected():
     cert = _ffn("2*u + 1")
-    assert _step(cert, "FFN-DEF2")["status"] == "refuted" and _outcome(verify(cert), "FFN-DEF2") == "verified"
+    assert _step(cert, "FFN-DEF2")["status"] == "refuted" and step_outcome(verify(cert), "FFN-DEF2") == "verified"
     bad = copy.deepcopy(_ffn("u / (1 + abs(u))"))
     _step(bad, "FFN-DEF2")["status"] = "refuted"
     assert "affine" in _rejected_at(bad, "FFN-DEF2")
@@ -360,7 +345,7 @@ def test_a_sign_change_certificate_block_is_verified():
     cert = certificate_of(_SIGN_CHANGE)
     assert _sign_change_step(cert)["certificate"]["kind"] == "sign-change"
     report = verify(cert)
-    assert report.ok and _outcome(report, "WP-POSITIVE") == "verified"
+    assert report.ok and step_outcome(report, "WP-POSITIVE") == "verified"
 
 
 @pytest.mark.parametrize("key, name, value", [
@@ -373,4 +358,4 @@ def test_a_sign_change_block_stating_another_point_is_rejected(key, name, value)
     cert = certificate_of(_SIGN_CHANGE)
     _sign_change_step(cert)["certificate"][key][name] = value
     report = verify(cert)
-    assert not report.ok and _outcome(report, "WP-POSITIVE") == "rejected"
+    assert not report.ok and step_outcome(report, "WP-POSITIVE") == "rejected"

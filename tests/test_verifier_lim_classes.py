@@ -6,30 +6,16 @@ when every region where (LIM) does not hold fails) is checked like the class rul
 from __future__ import annotations
 
 import copy
-import hashlib
 
 import mpmath as mp
 import pytest
 
-from certificates import certificate_of
+from certificates import certificate_of, step_outcome, with_text
 from uapcheck.verifier import verify
 
 
 def _text(kernel: str) -> str:
     return f"attention {{\n  kernel k(x, y) = {kernel}\n}}\n"
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
-
-
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"].replace(old, new)
-    assert text != out["input"]["text"]
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
 
 
 OSCPROD = [
@@ -47,7 +33,7 @@ def test_lim_oscprod_is_verified_with_the_verifiers_own_code(kernel):
     assert any(s["rule"] == "LIM-OSCPROD" and s["status"] == "proved" for s in cert["steps"])
     report = verify(cert)
     # (WP-POSITIVE on 2 + cos(x·y) is positivity by sign regions, a trusted step: report.ok is not asked here)
-    assert not report.rejected and _outcome(report, "LIM-OSCPROD") == "verified"
+    assert not report.rejected and step_outcome(report, "LIM-OSCPROD") == "verified"
 
 
 @pytest.mark.parametrize("new", [
@@ -56,8 +42,8 @@ def test_lim_oscprod_is_verified_with_the_verifiers_own_code(kernel):
     "exp(x . y) * (2 + tanh(x . y))",  # no sine or cosine: not the oscillating form
 ])
 def test_a_factor_that_is_not_bounded_positive_and_oscillating_is_rejected(new):
-    cert = _with_text(certificate_of(_text("exp(x . y) * (2 + cos(x . y))")), "exp(x . y) * (2 + cos(x . y))", new)
-    assert _outcome(verify(cert), "LIM-OSCPROD") == "rejected"
+    cert = with_text(certificate_of(_text("exp(x . y) * (2 + cos(x . y))")), "exp(x . y) * (2 + cos(x . y))", new)
+    assert step_outcome(verify(cert), "LIM-OSCPROD") == "rejected"
 
 
 def test_a_false_growth_coefficient_is_rejected():
@@ -65,7 +51,7 @@ def test_a_false_growth_coefficient_is_rejected():
     step = next(s for s in cert["steps"] if s["rule"] == "LIM-OSCPROD")
     point = step["data"]["regions"][0]["points"][0]
     point["difference"] = point["difference"] * 3
-    assert _outcome(verify(cert), "LIM-OSCPROD") == "rejected"
+    assert step_outcome(verify(cert), "LIM-OSCPROD") == "rejected"
 
 
 def test_the_bounded_factor_only_adds_a_bounded_term_numerically():
@@ -87,13 +73,13 @@ def test_a_refuted_lim_undecided_is_not_rejected():
     step = next(s for s in cert["steps"] if s["rule"] == "LIM-UNDECIDED")
     assert step["status"] == "refuted" and step["data"]["regions"]
     report = verify(cert)
-    assert _outcome(report, "LIM-UNDECIDED") != "rejected" and not report.rejected
+    assert step_outcome(report, "LIM-UNDECIDED") != "rejected" and not report.rejected
 
 
 def test_a_lim_undecided_stated_proved_is_rejected():
     cert = copy.deepcopy(certificate_of(FEATURES_REFUTED))
     next(s for s in cert["steps"] if s["rule"] == "LIM-UNDECIDED")["status"] = "proved"
-    assert _outcome(verify(cert), "LIM-UNDECIDED") == "rejected"
+    assert step_outcome(verify(cert), "LIM-UNDECIDED") == "rejected"
 
 
 def test_oscprod_on_a_score_head_is_trusted_not_rejected():
@@ -101,4 +87,4 @@ def test_oscprod_on_a_score_head_is_trusted_not_rejected():
     form only and reports the score head's step as trusted (docs/theory.md §18.5), never as rejected."""
     cert = certificate_of("attention {\n  score s(x, y) = exp(-|x - y|) * (2 + sin(x . y))\n}\n")
     report = verify(cert)
-    assert _outcome(report, "LIM-OSCPROD") == "trusted"
+    assert step_outcome(report, "LIM-OSCPROD") == "trusted"

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import copy
 
-from certificates import certificate_of
+from certificates import certificate_of, step_outcome
 from uapcheck.verifier import verify
 
 TEXT = "attention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(1)\n  reweight c(i, j) = exp(j - i)\n}\n"
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
 
 
 def test_a_window_with_a_reweight_at_symbolic_n_is_not_rejected():
@@ -26,7 +22,7 @@ def test_a_window_with_a_reweight_at_symbolic_n_is_not_rejected():
     assert layers["data"]["layers"] == {"op": "+", "args": [-1, {"sym": "n"}]} and layers["data"]["least"]
     report = verify(cert)
     assert not report.rejected and not report.problems
-    assert _outcome(report, "PAT-LAYERS") == "trusted" and _outcome(report, "SYM-AUT") == "trusted"
+    assert step_outcome(report, "PAT-LAYERS") == "trusted" and step_outcome(report, "SYM-AUT") == "trusted"
 
 
 def test_the_plain_window_is_still_checked_against_the_lemma():
@@ -34,7 +30,7 @@ def test_the_plain_window_is_still_checked_against_the_lemma():
     assert verify(plain).ok
     bad = copy.deepcopy(plain)
     next(s for s in bad["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "trivial"
-    assert _outcome(verify(bad), "SYM-AUT") == "rejected"
+    assert step_outcome(verify(bad), "SYM-AUT") == "rejected"
 
 
 def test_the_lemmas_group_is_not_taken_for_a_head_with_a_position_term():
@@ -46,10 +42,10 @@ def test_the_lemmas_group_is_not_taken_for_a_head_with_a_position_term():
     cert = certificate_of(text)
     group = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
     assert group["data"]["name"] == "trivial"
-    assert _outcome(verify(cert), "SYM-AUT") != "rejected"
+    assert step_outcome(verify(cert), "SYM-AUT") != "rejected"
     forged = copy.deepcopy(cert)
     next(s for s in forged["steps"] if s["rule"] == "SYM-AUT")["data"]["name"] = "reflection"
-    assert _outcome(verify(forged), "SYM-AUT") != "verified"
+    assert step_outcome(verify(forged), "SYM-AUT") != "verified"
 
 
 def test_the_certificate_states_the_steps_count_when_a_head_has_a_position_term(monkeypatch):
