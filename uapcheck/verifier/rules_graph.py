@@ -4,7 +4,8 @@ from __future__ import annotations
 import itertools
 
 from . import (complete_head, depth_one, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
-               named_structure, patterns, rules_families, spanning_bound, twin_stand_in, views)
+               named_structure, patterns, rules_families, spanning_bound, twin_class_maps, twin_stand_in,
+               views)
 from .check import VERIFIED, Reject, Trust, checker
 from .structure import slots
 
@@ -438,7 +439,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
             return VERIFIED, FAMILY_LEMMAS[fam]
         if n <= EXHAUSTIVE_MAX_N:
             return _exhaustive(ctx, heads, n, d)
-        by_twins = twin_stand_in.layers(ctx, s, d)  # Theorem F196 (c) on the verifier's own stand-in
+        by_twins = twin_stand_in.layers(ctx, s, d) or twin_class_maps.layers(ctx, s, d)  # F196 (c), F181
         if by_twins:
             return by_twins
         return _rooted_views(ctx, heads, n, d)
@@ -747,7 +748,7 @@ def _large_layers(ctx, s):
         by_far_sets = far_sets.check(ctx, s, d)  # Theorem F132 on the seeded bound of Theorem F131
         if by_far_sets:
             return by_far_sets
-        by_twins = twin_stand_in.layers(ctx, s, d)  # Theorem F196 (c) on the verifier's own stand-in
+        by_twins = twin_stand_in.layers(ctx, s, d) or twin_class_maps.layers(ctx, s, d)  # F196 (c), F181
         if by_twins:
             return by_twins
         raise Trust(f"D layers claimed sufficient by a search the verifier does not repeat at n = {n}")
