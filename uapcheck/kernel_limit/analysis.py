@@ -10,6 +10,7 @@ The rules that conclude from these results are in uapcheck/rules/limit.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from typing import Optional
@@ -234,6 +235,46 @@ def analyse_closed(model: ClosedKernel) -> list[RegionResult]:
     out = []
     for ctx, g in _explore(_closed_growth(model), Context()):
         out.append(_judge(g, model, _region(ctx), ctx))
+    return out
+
+
+def exponent_model(model: ClosedKernel) -> Optional[ClosedKernel]:
+    """The exponent H as a kernel model of its own when k(x, t z) = exp(H(x, t z)) is one exponential (the
+    double-exponential class, docs/theory.md §6.5 LIM-EXPEXP), else None."""
+    if not (isinstance(model.scaled, sympy.exp) and isinstance(model.plain, sympy.exp)):
+        return None
+    return dataclasses.replace(model, scaled=model.scaled.args[0], plain=model.plain.args[0],
+                               description=f"the exponent H of k = exp(H), {model.description}")
+
+
+def _tends_to_plus_infinity(g: Growth, ctx: Context) -> bool:
+    """H(t) = C t^p e^{E(t)} (1 + o(1)) tends to +∞: C > 0, and E's leading coefficient is positive (or E = 0 and
+    p > 0), each shown by the sign engine on the region."""
+    try:
+        if g is ZERO or sign_of(g.C, ctx) <= 0:
+            return False
+        if g.E:
+            return sign_of(g.E[0][1], ctx) > 0
+        return sign_of(g.p, ctx) > 0
+    except (Undecided, NeedSign, BudgetExceeded):
+        return False
+
+
+@exact_cache()  # a function of the model alone: computed once per batch
+def analyse_exponent(model: ClosedKernel) -> list[RegionResult]:
+    """Per sign region, (LIM) for the exponent H of k = exp(H) (its model from `exponent_model`) together with
+    H(x, t z) → +∞; a region where either is not shown is `undecided` (never `fails`: a finite limit of
+    H(x,tz₁)/H(x,tz₂) says nothing about exp(H₁ − H₂)). Theorem F209 (docs/theory.md §6.5, LIM-EXPEXP)."""
+    out = []
+    for ctx, g in _explore(_closed_growth(model), Context()):
+        res = _judge(g, model, _region(ctx), ctx)
+        if res.status.holds and res.growth is not None and not _tends_to_plus_infinity(res.growth, ctx):
+            res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
+                               "the exponent H(x, t z) is not shown to tend to +∞ here")
+        elif not res.status.holds:
+            res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
+                               f"(LIM) for the exponent H is not shown here ({res.status.value}: {res.reason})")
+        out.append(res)
     return out
 
 

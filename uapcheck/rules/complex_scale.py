@@ -164,7 +164,8 @@ def complex_route(model, head: S.Head, analytic: proof.Step, lim: proof.Step, la
     candidates = [(None, beta, "the rotated kernel β(x·z)")]
     if isinstance(beta, sympy.exp) or (beta.is_Pow and beta.args[0] == sympy.E):
         gamma = beta.args[0] if isinstance(beta, sympy.exp) else beta.args[1]
-        candidates.append((gamma, gamma, "the exponent γ(x·z) of β = exp(γ)"))
+        # γ first: where β's own class would be LIM-EXPEXP (the same argument, Theorem F209) the step names γ
+        candidates.insert(0, (gamma, gamma, "the exponent γ(x·z) of β = exp(γ)"))
     for gamma, expr, what in candidates:
         if gamma is not None and not tends_to_infinity(gamma):
             continue

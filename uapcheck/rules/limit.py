@@ -14,9 +14,9 @@ from .wording import described, listed, LOG_RATIO, RATIO_LIMIT, region_claim
 from ..claim import chain, claim as claim_of, Formula, of_step, written
 from ..asymptotics import Growth, ZERO
 from ..certificates import KeyPoints, LimitCertificate, RegionCertificate, RegionStatus, Trusted
-from ..kernel_limit.analysis import (RegionResult, analyse_closed, analyse_features, invariants_at,
-                                     is_polynomial_growth, key_invariants, key_regions_for_features,
-                                     query_positive)
+from ..kernel_limit.analysis import (RegionResult, analyse_closed, analyse_exponent, analyse_features,
+                                     exponent_model, invariants_at, is_polynomial_growth, key_invariants,
+                                     key_regions_for_features, query_positive)
 from ..kernel_limit.null_sets import adversarial_notes
 from ..kernel_limit.numeric_check import cross_check, disagreeing
 # the invariants under the docs' names (uapcheck/lower.py)
@@ -102,6 +102,11 @@ def limit_premise(model: KernelModel, affine: bool, reduce: proof.Step) -> proof
     rule_id = _classify(results, model)
     if problem:
         rule_id = "LIM-UNDECIDED"
+    if isinstance(model, ClosedKernel) and not all(r.status.holds for r in results):
+        inner = exponent_model(model)
+        inner_results = analyse_exponent(inner) if inner is not None else []
+        if inner is not None and inner_results and all(r.status.holds for r in inner_results):
+            return double_exponential(model, inner, reduce, inner_results)
     return CLASS_RULES[rule_id](model, affine, reduce, results, regions, problem)
 
 
@@ -281,6 +286,37 @@ CLASS_RULES = {
     "LIM-UNDECIDED": _make("LIM-UNDECIDED", "The engine could not decide the kernel limit",
                            "undecided"),
 }
+
+
+@proof.rule("LIM-EXPEXP", "Double-exponential kernels: k = exp(H) with H → +∞ and (LIM) for H", CITE_LIM,
+            statuses=(proof.PROVED, proof.UNDECIDED),  # undecided only when the numeric cross-check disagrees
+            certificates=(LimitCertificate,))
+def double_exponential(model: ClosedKernel, inner: ClosedKernel, reduce: proof.Step,
+                       inner_results: list[RegionResult]) -> proof.Step:
+    """Theorem F209 (docs/theory.md §6.5): k(x, t z) = exp(H(x, t z)); on every sign region H → +∞ and the growing
+    part of log H(x,tz₁) − log H(x,tz₂) depends on the key (exact witnesses), so H(x,tz₁)/H(x,tz₂) → 0 or ∞ and
+    log k(x,tz₁) − log k(x,tz₂) = H(x,tz₁) − H(x,tz₂) → ±∞. The regions, witnesses, cross-check and certificate are
+    those of H (the verifier re-derives H from the re-parsed formula)."""
+    regions = {r.region.describe(): r for r in inner_results}
+    ev = {name: {("growing part of log H(x, t z)" if key == "growing part of log k(x, t z)" else key): val
+                 for key, val in item.items()} for name, item in _region_evidence(regions).items()}
+    dims = "d ≥ 2" if any(r.status is RegionStatus.HOLDS_D2 for r in inner_results) else "d ≥ 1"
+    claim = claim_of("double-exponential class: k(x, t z) = exp(H) with H = ",
+                     Formula(inner.scaled, proof.printed(inner.scaled)),
+                     " → +∞ on every sign region and the growing part of log H(x,tz₁) − log H(x,tz₂) depends on the "
+                     "key, so ", LOG_RATIO, " = H(x,tz₁) − H(x,tz₂) → ±∞ and ", RATIO_LIMIT,
+                     f" for generic W, x and keys ({dims})")
+    notes = []
+    with_flip = inner.scaled.xreplace({a: -a})
+    if with_flip == inner.scaled or sympy.expand(with_flip - inner.scaled) == 0:
+        notes.append("(LIM) fails on antipodal keys (y, −y): the kernel is even in x·z (a null set of key pairs)")
+    checked = [cross_check(inner, r) for r in inner_results if r.witness]
+    return _unless_disagreeing(proof.conclude(
+        claim, proof.PROVED, [reduce],
+        dict(ev, exponent=inner.scaled, dimensions=dims, **{"numeric cross-check": checked}), notes,
+        facts={"min_dim": 2 if dims == "d ≥ 2" else 1, "growth class": "double-exponential class",
+               "growing parts": ()},
+        certificate=_limit_certificate(inner, regions, proof.PROVED)), checked)
 
 
 @proof.rule("LIM-UNSUPPORTED", "Outside the engines' scope", CITE_LIM, statuses=(proof.UNDECIDED,))

@@ -9,7 +9,7 @@ from .. import spec as S
 from . import groups, kernels, numeric, patterns
 from .check import NUMERIC, VERIFIED, Reject, Trust, checker
 
-LIM_PROVING = {"LIM-EXPPOLY", "LIM-EXPALG", "LIM-FEATSUM", "LIM-OSCPROD", "LIM-REGION", "LIM-NYSTROM-USE", "LIM-BOUNDED",
+LIM_PROVING = {"LIM-EXPPOLY", "LIM-EXPALG", "LIM-EXPEXP", "LIM-FEATSUM", "LIM-OSCPROD", "LIM-REGION", "LIM-NYSTROM-USE", "LIM-BOUNDED",
                "LIM-REGVAR", "LIM-SCALEINV", "LIM-OSC", "LIM-UNDECIDED", "LIM-UNSUPPORTED"}
 
 

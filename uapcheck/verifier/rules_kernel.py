@@ -44,10 +44,29 @@ def _in_region(region: str, x: int, z: int) -> bool:
     return region in ("all invariants", "every key", "mixed signs")
 
 
-def _log_ratio(ctx, head, x, z1, z2):
+def _log_ratio(ctx, head, x, z1, z2, exponent: bool = False):
     k1 = kernels.scaled_kernel(ctx.spec, head, x, z1)
     k2 = kernels.scaled_kernel(ctx.spec, head, x, z2)
+    if exponent:
+        return _exponent(k1), _exponent(k2)
     return k1, k2
+
+
+def _exponent(k: sympy.Expr) -> sympy.Expr:
+    """H where k(x, t z) = exp(H) at a witness point (LIM-EXPEXP), which must tend to +∞ there: positive and
+    growing at t = 10^4, 10^8, 10^16 (50 digits); Reject otherwise."""
+    if not isinstance(k, sympy.exp):
+        raise Reject(f"the kernel at a witness point is not one exponential exp(H): {sympy.sstr(k)[:60]}")
+    h = k.args[0]
+    values = []
+    for at in numeric.TS:
+        v = sympy.N(h.xreplace({T: sympy.Integer(at)}), numeric.DIGITS)
+        if not (v.is_real and v.is_Float or v.is_Integer) or not v > 0:
+            raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} is not a positive real number at t = {at}")
+        values.append(v)
+    if not values[0] < values[1] < values[2]:
+        raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} does not grow with t at the witness point")
+    return h
 
 
 def _exact_log(k):
@@ -87,8 +106,9 @@ def _printed_points(s: dict, region: str) -> list:
     return [(p.get("x"), p.get("z1"), p.get("z2")) for p in pts] if isinstance(pts, list) else []
 
 
-def _check_point(ctx, head, region, p) -> str:
-    """VERIFIED or NUMERIC for one witness point; Reject when it does not show the growth."""
+def _check_point(ctx, head, region, p, exponent: bool = False) -> str:
+    """VERIFIED or NUMERIC for one witness point; Reject when it does not show the growth (of log H, k = exp(H), with
+    `exponent`: LIM-EXPEXP)."""
     x, z1, z2 = _vec(p.get("x")), _vec(p.get("z1")), _vec(p.get("z2"))
     if region == "mixed signs" and p.get("sign class") is not None:
         region = p["sign class"]  # a point of one sign class, which rules the keys its terms dominate
@@ -98,7 +118,7 @@ def _check_point(ctx, head, region, p) -> str:
         raise Reject(f"the witness point x = {p.get('x')}, z = {p.get('z1')}, {p.get('z2')} is outside the region {region}")
     power = _growth_power(p.get("power"))
     stored = decode(p["difference"], ctx.symbols) if p.get("difference") is not None else None
-    k1, k2 = _log_ratio(ctx, head, x, z1, z2)
+    k1, k2 = _log_ratio(ctx, head, x, z1, z2, exponent)
     l1, l2 = _exact_log(k1), _exact_log(k2)
     if l1 is not None and l2 is not None and isinstance(power, int):
         diff = sympy.expand(l1 - l2)
@@ -292,8 +312,24 @@ def _bounded_positive(ctx, f) -> bool:
     return bool(constant > rest)
 
 
+@checker("LIM-EXPEXP")
+def lim_expexp(ctx, s):
+    """Theorem F209 (docs/theory.md §6.5, LIM-EXPEXP): k(x, t z) = exp(H) with H → +∞ and (LIM) for H. The verifier
+    re-derives H from the re-parsed formula at each witness point (the kernel there must be one exponential, its
+    exponent positive and growing at t = 10^4, 10^8, 10^16) and checks the stated growth of log H(x,tz₁) −
+    log H(x,tz₂) there exactly as it checks log k for the other classes; that H → +∞ on the whole region and the
+    genericity of the witnesses rest on the class's analytic coefficients, as for every transcendental class."""
+    head = _head(ctx, s)
+    if head.kind not in ("kernel", "score"):
+        raise Trust(f"LIM-EXPEXP on a {head.kind} head is not re-checked (closed kernels only)")
+    if s["status"] != "proved":
+        return VERIFIED, "an undecided step asserts nothing"
+    how, text = lim(ctx, s, head, exponent=True)
+    return NUMERIC, "k = exp(H) with H positive and growing at the witness points; for H: " + text
+
+
 @checker(*LIM_RULES)
-def lim(ctx, s, head=None):  # noqa: C901 - one check per field of a LIM certificate
+def lim(ctx, s, head=None, exponent: bool = False):  # noqa: C901 - one check per field of a LIM certificate
     head = head or _head(ctx, s)
     data = s.get("data") or {}
     regions = data.get("regions")
@@ -334,8 +370,8 @@ def lim(ctx, s, head=None):  # noqa: C901 - one check per field of a LIM certifi
             if printed and [(p.get("x"), p.get("z1"), p.get("z2")) for p in pts] != printed:
                 raise Reject(f"region {name}: the witness points are not the ones the derivation printed")
             for p in pts:
-                outcomes.append(_check_point(ctx, head, name, p))
-            classes.append(_polynomial_class(ctx, head, name))
+                outcomes.append(_check_point(ctx, head, name, p, exponent))
+            classes.append(not exponent and _polynomial_class(ctx, head, name))
         else:
             fl = r.get("finite limit")
             if not isinstance(fl, dict):
@@ -348,6 +384,7 @@ def lim(ctx, s, head=None):  # noqa: C901 - one check per field of a LIM certifi
             if s["status"] != "proved":
                 outcomes.append(res)  # for a proved step a failing region is only cross-checked
     regions_text = ", ".join(str(r.get("region")) for r in need if s["status"] != "proved" or r.get("status") in HOLDS)
+    k = "H" if exponent else "k"
     if s["status"] == "refuted":
         how = NUMERIC if NUMERIC in outcomes else VERIFIED
         return how, (f"on {regions_text} the ratio has a finite non-zero limit at the witness point "
@@ -357,9 +394,13 @@ def lim(ctx, s, head=None):  # noqa: C901 - one check per field of a LIM certifi
         return VERIFIED, (f"on {regions_text}: log k(x, t z) is a polynomial in t and the coordinates, and at each "
                           "witness point the leading coefficient of log k(x,tz₁) − log k(x,tz₂) is the stated non-zero "
                           "value (exact), so it is non-zero off a null set")
-    return NUMERIC, (f"on {regions_text}: log k(x, t z) is not a polynomial in t and the invariants (a transcendental "
-                     "growth class), so the growth of log k(x,tz₁) − log k(x,tz₂) at the witness points is checked with "
-                     "50 digits at t = 10^4, 10^8, 10^16; genericity rests on the class's analytic coefficients")
+    if exponent and all(o == VERIFIED for o in outcomes):
+        return VERIFIED, (f"on {regions_text}: at each witness point log H(x,tz₁) − log H(x,tz₂) is a polynomial in t "
+                          "whose leading coefficient is the stated non-zero value (exact)")
+    return NUMERIC, (f"on {regions_text}: log {k}(x, t z) is not a polynomial in t and the invariants (a "
+                     f"transcendental growth class), so the growth of log {k}(x,tz₁) − log {k}(x,tz₂) at the witness "
+                     "points is checked with 50 digits at t = 10^4, 10^8, 10^16; genericity rests on the class's "
+                     "analytic coefficients")
 
 
 # ---------------------------------------------------------------------------------------------

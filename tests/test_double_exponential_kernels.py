@@ -1,0 +1,166 @@
+"""The double-exponential kernel class LIM-EXPEXP (Theorem F209, docs/theory.md §6.5): a closed kernel
+k(x, t z) = exp(H) whose exponent tends to +∞ and satisfies (LIM) itself satisfies (LIM), since
+log k(x,tz₁) − log k(x,tz₂) = H₁ − H₂ = H₂(H₁/H₂ − 1). The rule fires only where H → +∞ on every sign region is
+shown; near misses (an exponent that tends to 0 or to −∞ on a region, or that returns to 0) keep their verdict. The
+numbers are checked with mpmath, independently of the engines, and the verifier re-derives H from the re-parsed
+formula."""
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+
+import mpmath as mp
+import pytest
+
+import uapcheck
+from certificates import certificate_of
+from uapcheck.verifier import verify
+
+
+def _text(body: str) -> str:
+    return f"attention {{\n  {body}\n}}\n"
+
+
+def _steps(result, rule: str) -> list:
+    return [s for s in result.root.walk() if s.rule == rule]
+
+
+def _lim_steps(result) -> list:
+    return [s for s in result.root.walk() if s.rule.startswith("LIM-") and s.rule != "LIM-REDUCE"]
+
+
+COVERED = [
+    "kernel k(x, y) = exp(cosh(x . y))",
+    "kernel k(x, y) = exp(cosh(x . y) + cos(x . y))",       # a bounded summand next to the growing cosh
+    "kernel k(x, y) = exp(cos(x . y) + cosh(x . y))",       # the rotation TD-COMPLEX refuses: its own rotation
+    "kernel k(x, y) = exp(cosh(x . y) * (2 + cos(x . y)))",  # a bounded positive oscillating factor of H
+    "kernel k(x, y) = exp(cosh(|x - y|^2))",                # H ~ e^{t²|z|²}/2
+    "score s(x, y) = exp(cosh(x . y))",
+]
+
+
+@pytest.mark.parametrize("body", COVERED)
+def test_a_double_exponential_kernel_is_uap_through_its_exponent(body):
+    result = uapcheck.check(_text(body))
+    (lim,) = _lim_steps(result)
+    assert lim.rule == "LIM-EXPEXP" and lim.proved
+    assert (result.verdict, result.group.name, result.layers) == ("UAP", "S_n", 1)
+    assert "double-exponential class" in lim.claim and "H(x,tz₁) − H(x,tz₂) → ±∞" in lim.claim
+    # the numeric cross-check of log H at the witness points agrees with the derived growth
+    checks = lim.evidence["numeric cross-check"]
+    assert checks and all(c.get("agrees", True) and "skipped" not in c for c in checks)
+
+
+NEAR_MISSES = {
+    # H = e^{t x·z} → 0 where x·z < 0: k → 1 there and (LIM) fails on that region
+    "kernel k(x, y) = exp(exp(x . y))": "LIM-BOUNDED",
+    # H returns to 0 at every zero of 1 + cos: not a bounded positive factor
+    "kernel k(x, y) = exp(cosh(x . y) * (1 + cos(x . y)))": "LIM-OSC",
+    # H → −∞: true, but the class asks H → +∞ (C > 0)
+    "kernel k(x, y) = exp(-cosh(x . y))": "LIM-UNDECIDED",
+    # H → −∞ where x·z < 0
+    "kernel k(x, y) = exp(x . y * cosh(x . y))": "LIM-UNDECIDED",
+    # a triple exponential: no growth form for H
+    "kernel k(x, y) = exp(exp(cosh(x . y)))": "LIM-UNDECIDED",
+    # H's leading coefficient (x·z)² is not shown > 0 on "all invariants"
+    "kernel k(x, y) = exp(exp((x . y)^2))": "LIM-UNDECIDED",
+}
+
+
+@pytest.mark.parametrize("body", sorted(NEAR_MISSES))
+def test_near_misses_keep_their_class_and_stay_inconclusive(body):
+    result = uapcheck.check(_text(body))
+    assert result.verdict == "INCONCLUSIVE"
+    (lim,) = _lim_steps(result)
+    assert lim.rule == NEAR_MISSES[body] and not lim.proved
+    assert not _steps(result, "LIM-EXPEXP")
+
+
+def test_an_even_exponent_names_the_antipodal_keys():
+    result = uapcheck.check(_text("kernel k(x, y) = exp(cosh(x . y))"))
+    (lim,) = _steps(result, "LIM-EXPEXP")
+    assert any("antipodal keys" in note for note in lim.notes)
+    (odd,) = _steps(uapcheck.check(_text("kernel k(x, y) = exp(cosh(x . y) + x . y)")), "LIM-EXPEXP")
+    assert not any("antipodal" in note for note in odd.notes)
+
+
+def test_the_pinned_open_question_is_gone_for_cosh():
+    """exp(cosh(x . y)) was LIM-UNDECIDED ("no double-exponential class"); its derivation now names the class."""
+    result = uapcheck.check(_text("kernel k(x, y) = exp(cosh(x . y))"))
+    assert not _steps(result, "LIM-UNDECIDED")
+    (td,) = _steps(result, "TD-KERNEL")
+    assert td.proved
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers, independent of the engines (mpmath at 60 digits)
+
+def test_the_log_ratio_of_exp_cosh_diverges_with_the_larger_score():
+    mp.mp.dps = 60
+    rng = random.Random(7)
+    for _ in range(40):
+        s1, s2 = (mp.mpf(rng.uniform(-3, 3)) for _ in range(2))
+        if abs(abs(s1) - abs(s2)) < mp.mpf("0.05"):
+            continue
+        t = mp.mpf(4096)
+        diff = mp.cosh(t * s1) - mp.cosh(t * s2)  # log k(x, t z1) − log k(x, t z2), s_i = x·z_i
+        assert abs(diff) > 10 ** 4 and mp.sign(diff) == mp.sign(abs(s1) - abs(s2))
+        top = max(abs(s1), abs(s2))
+        # log |H₁ − H₂| = t·max|s| − log 2 + o(1): the growth of the larger exponent decides
+        assert abs(mp.log(abs(diff)) - (t * top - mp.log(2))) < mp.mpf(10) ** -10
+
+
+def test_exp_exp_tends_to_one_on_negative_scores():
+    """The near miss e^{e^{x·y}}: at x·z₁, x·z₂ < 0 the log-ratio e^{t s₁} − e^{t s₂} tends to 0, so the ratio tends
+    to 1 and (LIM) fails there; the class must not fire."""
+    mp.mp.dps = 60
+    for s1, s2 in ((-1, -2), (mp.mpf("-0.5"), mp.mpf("-0.25"))):
+        values = [abs(mp.exp(t * s1) - mp.exp(t * s2)) for t in (mp.mpf(10), mp.mpf(100), mp.mpf(1000))]
+        assert values[0] > values[1] > values[2] and values[2] < mp.mpf(10) ** -100
+
+
+# ---------------------------------------------------------------------------------------------
+# The verifier
+
+def _with_text(cert: dict, old: str, new: str) -> dict:
+    out = copy.deepcopy(cert)
+    text = out["input"]["text"].replace(old, new)
+    assert text != out["input"]["text"]
+    out["input"]["text"] = text
+    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def _outcome(report, rule: str) -> str:
+    return next(s.outcome for s in report.steps if s.rule == rule)
+
+
+COSH = "exp(cosh(x . y))"
+
+
+def test_the_verifier_checks_the_exponent_numerically():
+    report = verify(certificate_of(_text(f"kernel k(x, y) = {COSH}")))
+    assert report.ok and not report.rejected
+    assert _outcome(report, "LIM-EXPEXP") == "checked numerically"
+    assert _outcome(report, "TD-KERNEL") == "verified"
+
+
+@pytest.mark.parametrize("new", [
+    "exp(-cosh(x . y))",           # H < 0 at every witness point
+    "exp(x . y * cosh(x . y))",    # H < 0 at the witness points of x·z < 0
+    "exp(exp(x . y))",             # H = e^{t x·z} decreases where x·z < 0
+    "exp(cosh(x . y)) + 1",        # not one exponential
+    "exp(cosh(2 * x . y))",        # the stated growth coefficient of log H is twice the true one
+])
+def test_a_forged_double_exponential_step_is_rejected(new):
+    cert = _with_text(certificate_of(_text(f"kernel k(x, y) = {COSH}")), COSH, new)
+    assert _outcome(verify(cert), "LIM-EXPEXP") == "rejected"
+
+
+def test_a_false_growth_coefficient_is_rejected():
+    cert = copy.deepcopy(certificate_of(_text(f"kernel k(x, y) = {COSH}")))
+    step = next(s for s in cert["steps"] if s["rule"] == "LIM-EXPEXP")
+    point = step["data"]["regions"][0]["points"][0]
+    point["difference"] = point["difference"] * 3
+    assert _outcome(verify(cert), "LIM-EXPEXP") == "rejected"
