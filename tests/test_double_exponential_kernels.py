@@ -7,14 +7,13 @@ formula."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import random
 
 import mpmath as mp
 import pytest
 
 import uapcheck
-from certificates import certificate_of
+from certificates import certificate_of, step_outcome as _outcome, with_text as _with_text
 from uapcheck.verifier import verify
 
 
@@ -122,19 +121,6 @@ def test_exp_exp_tends_to_one_on_negative_scores():
 
 # ---------------------------------------------------------------------------------------------
 # The verifier
-
-def _with_text(cert: dict, old: str, new: str) -> dict:
-    out = copy.deepcopy(cert)
-    text = out["input"]["text"].replace(old, new)
-    assert text != out["input"]["text"]
-    out["input"]["text"] = text
-    out["input"]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
-
-
-def _outcome(report, rule: str) -> str:
-    return next(s.outcome for s in report.steps if s.rule == rule)
-
 
 COSH = "exp(cosh(x . y))"
 
