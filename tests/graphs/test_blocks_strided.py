@@ -88,7 +88,8 @@ def test_blocks_dividing_the_stride_disconnect(b, k):
 
 
 def test_other_pairs_stay_open():
-    assert isinstance(F.match([pattern(3, 8)], N, {}), F.OpenFamily)  # b < s, s > 7: F44's checks stop at 7
+    # b < s, s > 7 with one period bL above 72 lengths (below it, F44: test_blocks_strided_below_wide.py)
+    assert isinstance(F.match([pattern(11, 12)], N, {}), F.OpenFamily)
     # b > s > 7 with one period b·s/gcd(b, s) above 4,096 lengths (below it, F34: test_blocks_strided_wide.py)
     assert isinstance(F.match([pattern(5000, 4999)], N, {}), F.OpenFamily)
     assert F.match([pattern(9, 8)], N, {}).theorem == "F34"

@@ -11,7 +11,7 @@ column, and the positions of one row and one column (a *cell*) are twins.
   last block lacks is a view witness at the last block's first position), else 2 (no view witness).
 * b | s, s ≥ 2b: not strongly connected for n ≥ b + 1 (``graphs/closed_connectivity.py``: ⌈p/b⌉ mod s/b is kept
   by every arc).
-* b < s with b ∤ s, s ≤ 7 (Theorem F44, ``theorem_below``): Γ is the line graph of the block–residue incidence
+* b < s with b ∤ s, s ≤ 7 or one period bL of at most MAX_PERIOD_BELOW lengths (Theorem F44, ``theorem_below``): Γ is the line graph of the block–residue incidence
   graph; D by residue of n mod bL, G = the permutations mapping blocks onto blocks and classes onto classes (Whitney),
   of F34's order with cells of one position, for n ≥ max(bL, s(b + 1)); D + 1 layers,
   except where Theorem F57 decides: when D = 3 at every n of the range, the least count is D + 1 = 4 for
@@ -42,6 +42,10 @@ MAX_S = 7
 #: above MAX_S, F34 (b > s) is taken while one period of n mod bL has at most this many lengths; |T| is then
 #: counted by BLISS on the row vectors (`column_permutations`)
 MAX_PERIOD = 4096
+#: above MAX_S, F44 (b < s, b ∤ s) is taken while one period bL has at most this many lengths: its finite checks
+#: (F57's criterion, F58's and F66's conditions up to one period past 4bL, by distance matrices of about 5bL
+#: positions) grow with the cube of the period (bL = 72: under a second; bL = 240: about 35 s)
+MAX_PERIOD_BELOW = 72
 
 
 def applies(b, s) -> bool:
@@ -207,8 +211,12 @@ def theorem(n, b: int, s: int):
 # Theorem F44: b < s with b ∤ s — the line graph of the block–residue incidence graph
 
 def applies_below(b, s) -> bool:
-    """F44: integers 2 ≤ b < s ≤ MAX_S with b ∤ s (b | s, s ≥ 2b is not connected)."""
-    return isinstance(b, int) and isinstance(s, int) and 2 <= b < s <= MAX_S and s % b != 0
+    """F44: integers 2 ≤ b < s with b ∤ s (b | s, s ≥ 2b is not connected), and s ≤ MAX_S or one period bL of at
+    most MAX_PERIOD_BELOW lengths (the theorem holds for every such pair; the bound is the cost of its finite checks,
+    and |T| above MAX_S is counted by BLISS, `column_permutations`)."""
+    if not (isinstance(b, int) and isinstance(s, int) and 2 <= b < s and s % b != 0):
+        return False
+    return s <= MAX_S or b * (s // gcd(b, s)) <= MAX_PERIOD_BELOW
 
 
 def low_below(b: int, s: int) -> int:

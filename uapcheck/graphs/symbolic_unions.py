@@ -336,8 +336,10 @@ def _match_more(kinds: list, by: dict, n):
         if _ints(b, s) and int(b) >= 2 and int(s) % int(b) == 0 and int(s) >= 2 * int(b):
             return None  # not strongly connected for n ≥ b + 1 (graphs/closed_connectivity.py)
         return OpenFamily("blocks(b) + strided(s)", "b = s ≥ 3 (Theorem F25, the rook's graph) and b > s (Theorem F34; "
-                          "above s = 7 while one period b·s/gcd(b, s) has at most 4,096 lengths) are proved, and b | s, s ≥ 2b is not connected; for b < s with b ∤ s a block meets only "
-                          "b of the s residues, and the diameter, the group and the least layer count are open "
+                          "above s = 7 while one period b·s/gcd(b, s) has at most 4,096 lengths) are proved, and b | s, s ≥ 2b is not connected; b < s with b ∤ s is "
+                          "Theorem F44 (above s = 7 while one period b·s/gcd(b, s) has at most 72 lengths, the cost of its finite "
+                          "checks); beyond that a block meets only b of the s residues, and the diameter, the group and the least "
+                          "layer count are not computed "
                           f"({SECTION}, open question O7)")
     if kinds == ["cwindow", "strided"]:
         w, s = by["cwindow"].args[0], by["strided"].args[0]

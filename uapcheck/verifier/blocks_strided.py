@@ -5,7 +5,7 @@ column permutations T), as C_t·A^m·((α + 1)!)^β·(α!)^{L−β} per residue 
 1 ≤ n mod b ≤ s − 2, with the witness checked on the arcs, else 2 (least; nauty's rooted views, with G's
 generators from nauty on the verifier's arcs), re-checked at one whole period of n mod b from the range's start.
 
-Theorem F44 (b < s, b ∤ s, s ≤ 7: the line graph of the block–residue incidence graph) with Theorem F57's layers:
+Theorem F44 (b < s, b ∤ s, s ≤ 7 or one period bL of at most 72 lengths: the line graph of the block–residue incidence graph) with Theorem F57's layers:
 where the verifier's own check finds D = 3 and F57's criterion (restated here on the blocks' residue sets, read off
 the positions) decided at every n from the range's start through one period of n mod bL past the length where every
 block set occurs twice, 4 = D + 1 layers (least) for 1 ≤ n mod b ≤ s − b and D = 3 (least) otherwise; at one whole
@@ -42,7 +42,8 @@ def match(parts: list, spec: S.Spec):
         return None
     b = _int(next(q for q in parts if isinstance(q, S.Blocks)).b)
     s = _int(next(q for q in parts if isinstance(q, S.Strided)).s)
-    if b is not None and s is not None and 2 <= b < s <= 7 and s % b:
+    if (b is not None and s is not None and 2 <= b < s and s % b
+            and (s <= 7 or b * (s // gcd(b, s)) <= MAX_PERIOD_BELOW)):
         return _Incidence(b, s, S.PatternUnion(tuple(parts)), spec).family()
     if b is None or s is None or not b > s >= 2 or (s > 7 and b * (s // gcd(b, s)) > MAX_PERIOD):
         return None
@@ -52,6 +53,9 @@ def match(parts: list, spec: S.Spec):
 #: above s = 7 (where every τ ∈ S_s was tried) the grid is taken while one period b·s/gcd(b, s) has at most this many
 #: lengths; the column maps are then counted column by column (`_column_maps`)
 MAX_PERIOD = 4096
+#: and Theorem F44 (b < s, b ∤ s) above s = 7 while one period bL has at most this many lengths (its checks, BFS on
+#: the verifier's arcs up to one period past 4bL, grow with the period); |G| by the same column-by-column count
+MAX_PERIOD_BELOW = 72
 
 
 def _column_maps(many: Counter, s: int) -> int:

@@ -1,0 +1,79 @@
+"""Theorem F44 of docs/theory.md §11.11 (`blocks(b) + strided(s)`, b < s, b ∤ s) above s = 7, while one period bL
+has at most 72 lengths: the theorem's D, |G| (|T| counted by BLISS above s = 7) and least layer count (Theorems F57,
+F58, F66 by their finite checks) equal the concrete engine's at every n of one whole period of n mod bL from the
+range's start (the ranges start above 40, so neither n ≤ 60 in full nor brute force over S_n at n ≤ 8 reaches them); a pair whose period
+is longer stays open; and `blocks(3) + strided(8)` at n = 1,048,576, formerly INCONCLUSIVE ("about 137,443,147,776
+arcs"), is decided in seconds: UAP, 6 layers, least."""
+from __future__ import annotations
+
+import resource
+from math import gcd
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck.graphs import blocks_strided as BS
+from uapcheck.graphs import families as F
+from uapcheck.spec import Blocks, PatternUnion, Strided
+
+N = sympy.Symbol("n", integer=True, positive=True)
+
+
+def pattern(b, s):
+    return PatternUnion((Blocks(b), Strided(s)))
+
+
+@pytest.mark.parametrize("b, s", [(3, 8), (5, 8), (2, 9), (4, 9), (5, 9)])
+def test_theorem_agrees_with_the_concrete_engine_above_seven(b, s):
+    theorem = F.match([pattern(b, s)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F44" and theorem.least
+    start = int(theorem.low)
+    compared = 0
+    period = b * (s // gcd(b, s))
+    for n in range(start, start + period):  # one whole period of n mod bL: every residue's D, |G| and count
+        want = F.at(theorem, {"n": n})
+        got = F.concrete(pattern(b, s), n)
+        assert (got.diameter, got.order, got.layers, got.least) == (
+            want["diameter"], want["order"], want["layers"], True), n
+        compared += 1
+    assert compared == period
+
+
+def test_the_bound_is_the_period_of_the_checks():
+    assert BS.applies_below(3, 8) and BS.applies_below(8, 9) and BS.applies_below(2, 11)
+    assert not BS.applies_below(11, 12)  # bL = 132 > 72
+    assert not BS.applies_below(3, 9) and not BS.applies_below(4, 8)  # b | s
+    assert isinstance(F.match([pattern(11, 12)], N, {}), F.OpenFamily)
+
+
+def test_above_seven_the_column_permutations_by_bliss_equal_the_enumeration_of_s8():
+    """F44's order reads |T| from `column_permutations`, by BLISS above s = 7: against every τ ∈ S_8 on the row
+    vectors of `blocks(3) + strided(8)` (cells of one position) at a few lengths of its range."""
+    from collections import Counter
+    from itertools import permutations
+    for n in (44, 50, 67):
+        vectors = BS.row_vectors(n, 3, 8)
+        many = Counter(vectors)
+        every = sum(all(many[tuple(v[tau.index(c)] for c in range(8))] == k for v, k in many.items())
+                    for tau in permutations(range(8)))
+        assert BS.column_permutations(vectors, 8) == every, n
+
+
+def _run(n: int):
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    r = uapcheck.check(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(3) + strided(8)\n}}"
+                       "\nffn relu\n", "t.uap")
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return r, {s.rule: s for s in r.root.walk()}, after.ru_utime - before.ru_utime
+
+
+def test_three_wide_blocks_beside_strided_eight_at_a_real_size():
+    """n = 1,048,576 ≡ 16 (mod 24): D = 5, and a view witness at depth 5 (two whole blocks of one residue set far
+    from a root, Theorem F58), so 6 layers, least; G the block and class permutations."""
+    r, steps, cpu = _run(1048576)
+    assert r.verdict == "UAP"
+    assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (5, 6)
+    assert steps["PAT-LAYERS"].facts["least"]
+    assert steps["SYM-AUT"].facts["group"].name.startswith("the permutations that map the blocks {1, 2, 3}")
+    assert cpu < 10.0
