@@ -29,7 +29,9 @@ Connectivity and diameter
 * blocks(b): n ≤ b is complete; n > b: positions 1 and b + 1 lie in different blocks, no arc leaves
   a block, witness (1, b + 1). With non-cyclic offsets of one sign beside it (one b, no other kind), an offset arc
   never carries information to a later block (all positive: witness (b + 1, 1)) or an earlier one (all negative:
-  witness (1, b + 1)).
+  witness (1, b + 1)). Several blocks parts, L = lcm(b_i) (with strided or dilated parts whose steps are multiples
+  of L sharing a factor M ≥ 2 beside them): every arc keeps ⌈p/L⌉ (mod M), so for n > L x_1 never reaches L + 1
+  (Theorem F182).
 * any global(g ≥ 1) (star = global(1)): j -> 1 -> i for all i, j, so strongly connected with
   diameter ≤ 2; it is 1 exactly when the union is complete.  With the other parts P the union is
   complete iff n ≤ N0:  none, causal, strided(s ≥ 2), dilated(r ≥ 2): N0 = g + 1 (the pair g + 1,
@@ -167,7 +169,7 @@ def _connectivity(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
         split = _blocks_stride_split(by["blocks"].args[0], by["strided"].args[0], n)
         if split is not None:
             return split
-    one_way = _blocks_one_way(atoms, n)
+    one_way = _blocks_one_way(atoms, n) or _several_blocks_split(atoms, n)
     if one_way is not None:
         return one_way
     modulus = _common_modulus(atoms)
@@ -238,6 +240,39 @@ def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
     else:
         return None
     return _complete_cases(n, b, "blocks(b), n ≤ b") + [_conn(Ge(n, b + 1), False, witness=witness, rule=rule)]
+
+
+def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
+    """Two `blocks` parts or more (integer sizes b_i ≥ 2, L = lcm(b_i)), with strided and dilated parts whose steps
+    are multiples of L sharing a factor M = gcd(step / L) ≥ 2 (none: M = ∞), no other kind (docs/theory.md §11.11,
+    Theorem F182): each b_i divides L, so a block of any part lies inside one stretch {kL + 1, …, kL + L} and a block
+    arc keeps ⌈p/L⌉; a step arc moves ⌈p/L⌉ by a multiple of M. So every arc keeps ⌈p/L⌉ (mod M), which differs at 1
+    and L + 1: for n ≥ L + 1, x_1 never reaches position L + 1. For n ≤ L the blocks alone link p to p + 1 unless
+    every b_i divides p, i.e. L | p: strongly connected (D ≤ n − 1), complete for n ≤ max b_i."""
+    blocks = [a for a in atoms if a.kind == "blocks"]
+    if len(blocks) < 2 or not all(_is_int(a.args[0]) and int(a.args[0]) >= 2 for a in blocks):
+        return None
+    period = reduce(lambda x, y: x * y // math.gcd(x, y), (int(a.args[0]) for a in blocks))
+    steps = []
+    for a in atoms:
+        if a.kind == "blocks":
+            continue
+        step = a.args[0] if a.kind == "strided" else (a.args[1] if a.kind == "dilated" else None)
+        if step is None or not _is_int(step) or int(step) % period:
+            return None
+        steps.append(int(step) // period)
+    if steps and math.gcd(*steps) < 2:
+        return None
+    widest = max(int(a.args[0]) for a in blocks)
+    rule = (f"{len(blocks)} blocks parts, L = lcm = {period}" + (f", steps multiples of {period}·{math.gcd(*steps)}"
+                                                                  if steps else "")
+            + ": every arc keeps ⌈p/L⌉" + (f" (mod {math.gcd(*steps)})" if steps else "")
+            + " (docs/theory.md §11.11, Theorem F182)")
+    cases = _complete_cases(n, widest, rule)
+    if period > widest:
+        cases.append(_conn(And(Ge(n, widest + 1), Le(n, period)), True, None, bound=n - 1,
+                           rule=rule + "; n ≤ L: p and p + 1 share a block"))
+    return cases + [_conn(Ge(n, period + 1), False, witness=(Integer(period + 1), Integer(1)), rule=rule)]
 
 
 def _common_modulus(atoms: list[_Atom]) -> Optional[int]:
