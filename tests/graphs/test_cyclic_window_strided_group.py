@@ -1,6 +1,7 @@
 """Theorem F201 (docs/theory.md §11.11, lemma Y): the group of `window(w) cyclic + strided(s)`, s ≥ w + 1, for
 n ≥ s(3w + 2) is D_n when s | n, else the reflection i ↦ n + 1 − i. The family w + 1 ≤ s ≤ 2w + 1 (D = 2, Theorem
-F197) gets D + 1 = 3 layers, not shown least; Theorem F26 (s ∈ {2w + 2, 2w + 3}) states its group on every class.
+F197) gets D + 1 = 3 layers, least on Theorem F200's classes (tests/graphs/test_cyclic_window_strided_least.py);
+Theorem F26 (s ∈ {2w + 2, 2w + 3}) states its group on every class.
 
 Checked against the concrete engine and the automorphisms of arcs written from the language's definitions
 (tests/graphs/reference.py; every partial map extended at n ≤ 24, BLISS through igraph above) at every n from the range's start up to 60 and through a whole
@@ -73,7 +74,8 @@ def test_the_order_is_the_concrete_engine_s_and_the_reference_s_at_every_length(
 @pytest.mark.parametrize("w, s", COVERED[:7])
 def test_two_is_the_diameter_and_three_layers_are_never_below_the_concrete_least_count(w, s):
     theorem = F.match([pattern(w, s)], N, {})
-    assert not theorem.least and "O6" in theorem.open_question
+    # least on every class for s = 2w + 1 (Theorem F200's block exchange), else on F200's classes only (O6 elsewhere)
+    assert theorem.least == (s == 2 * w + 1) and (theorem.least or "O6" in theorem.open_question)
     low = _low(w, s)
     for n in range(low, low + s):
         got = F.concrete(pattern(w, s), n)
@@ -125,7 +127,7 @@ def _check(n, w: int, s: int):
 def test_the_verdict_names_the_group_and_three_sufficient_layers():
     r = _check("n", 5, 7)
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7) and r.layers == 3
-    assert "sufficient, not shown least" in headline(r)
+    assert "least for n mod 7 ∈ {1, 2, 3, 4}; sufficient, not shown least otherwise" in headline(r)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
     r = _check("n", 2, 7)  # F26 with w = 2: formerly INCONCLUSIVE for n mod 7 ∈ {1, 2}
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7)
@@ -170,7 +172,7 @@ def test_the_verifier_rejects_a_tampered_f201_step(tamper):
     elif tamper == "diameter":
         _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
         rule = "PAT-CONNECTED"
-    else:  # 3 layers are not claimed least
+    else:  # 3 layers are least on n mod 4 = 1 only (Theorem F200), not on every class
         _step(cert, "PAT-LAYERS")["data"]["least"] = True
         rule = "PAT-LAYERS"
     report = verify(cert)

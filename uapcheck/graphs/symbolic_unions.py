@@ -18,8 +18,9 @@
   F55), else D + 1 (not shown least), except on the class s | n, where Theorem F67 gives D = 3, least (a least
   flag by residue class at symbolic n, ``least_classes``).
 * F201 (lemma Y) the group of ``window(w) cyclic + strided(s)`` for every s ≥ w + 1 and n ≥ s(3w + 2): D_n when
-  s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets D + 1 = 3 layers (not
-  shown least).
+  s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets D + 1 = 3 layers, least
+  on the classes of n mod s where Theorem F200 (lemma AA, ``cyclic_covered_least``) gives a view witness with 2
+  layers (every class for s = 2w + 1), sufficient, not shown least, on the others.
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -506,22 +507,42 @@ def cyclic_stride_generators() -> tuple:
 
 
 def cyclic_covered_strided_theorem(n, w: int, s: int):
-    """F201 with F197: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1, n ≥ s(3w + 2): D = 2
-    (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when s | n, else the
-    reflection (Theorem F201), D + 1 = 3 layers, sufficient (whether D = 2 suffice is open, O6)."""
+    """F201 with F197 and F200: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1, n ≥ s(3w + 2):
+    D = 2 (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when s | n, else
+    the reflection (Theorem F201), D + 1 = 3 layers: least on the classes of n mod s where Theorem F200 gives a view
+    witness with 2 layers (every class for s = 2w + 1), sufficient on the others (whether D = 2 suffice there is open,
+    O6)."""
+    from dataclasses import replace
+    from .cyclic_covered_least import witness_classes
     from .families import FamilyTheorem
-    return FamilyTheorem(
+    theorem = FamilyTheorem(
         "F201", "window(w) cyclic + strided(s), w + 1 ≤ s ≤ 2w + 1", (("w", Integer(w)), ("s", Integer(s))),
         Integer(cyclic_stride_group_low(w, s)), Integer(2), cyclic_stride_group_name(s, n), cyclic_stride_order(n, s),
         cyclic_stride_generators(), Integer(3), False,
         "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_COVERED_STRIDE_OPEN)
+    classes = witness_classes(w, s)
+    if len(classes) == s:  # s = 2w + 1: the block exchange at position 1 on every class
+        return replace(theorem, least=True, open_question="", why_layers=(
+            f"Theorem F200: exchanging the blocks {{{3 * w + 3}, …, {5 * w + 3}}} and {{{5 * w + 4}, …, {7 * w + 4}}} "
+            "keeps the neighbourhood of every position within distance 1 of position 1 and is not in G, so D = 2 "
+            "layers are not enough; D + 1 = 3 suffice by the view argument"))
+    if not classes:
+        return theorem
+    why = ("the view argument (D + 1 layers suffice; D = 2 by Theorem F197); least on the classes where Theorem "
+           "F200 gives a swap that keeps the neighbourhood of every position within distance 1 of a root and is not "
+           "in G (a seam pair of one class, or two neighbours whose classes the window of an end root misses)")
+    if isinstance(n, (int, Integer)):  # at a length: one flag, n's class (as F67 at s | n)
+        least = int(n) % s in classes
+        return replace(theorem, least=least, why_layers=why, open_question="" if least else theorem.open_question)
+    # a swap witness on these classes: 3 layers least there, sufficient on the others (a least flag by class)
+    return replace(theorem, least_classes=(s, classes), why_layers=why)
 
 
-#: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, O6)
+#: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w (docs/theory.md §11.11, O6)
 CYCLIC_COVERED_STRIDE_OPEN = (
-    "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w + 1 (docs/theory.md §11.11, Theorem "
-    "F201, open question O6; the concrete engine finds 2 or 3 by class of n mod s: for (w, s) = (5, 7) 3 at n mod 7 "
-    "∈ {1, …, 4} and 2 on the others, for (2, 5) 3 at every n it ran)")
+    "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w on the classes of n mod s where "
+    "Theorem F200 gives no view witness (docs/theory.md §11.11, open question O6; the concrete engine finds 2 there at "
+    "every n it ran: for (w, s) = (5, 7) on n mod 7 ∈ {0, 5, 6})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -397,8 +397,22 @@ def cyclic_strided(parts: list, tokens=None):
         return None
     order, name = _cyclic_stride_order(s), _cyclic_stride_name
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
-        return Family("F201", s * (3 * w + 2), 2, 3, False, order, s, name, None,
-                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s))
+        # F200: 3 layers least on the classes with a view witness (restated here, re-checked at every instance)
+        from . import cyclic_covered_least as covered
+        least = covered.classes(w, s)
+        every = len(least) == s
+        if not least:
+            return Family("F201", s * (3 * w + 2), 2, 3, False, order, s, name, None,
+                          diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s))
+        where = "on every class of n" if every else f"for n mod {s} in {set(least)}"
+        return Family("F201", s * (3 * w + 2), 2, 3, every, order, s, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
+                      least_classes=() if every else (s, least),
+                      layers_check=lambda n, d: covered.layers_problem(w, s, n, d),
+                      layers_text=(f"D + 1 = 3 layers suffice (the view argument, §11.2), least {where} (Theorem F200: "
+                                   "a block exchange or a swap that changes no neighbourhood within distance 1 of its "
+                                   "root and is no symmetry, restated here and re-checked on the verifier's arcs at "
+                                   "every instance of such a class)"))
     if s not in (2 * w + 2, 2 * w + 3):
         return None
     open_: tuple = ()

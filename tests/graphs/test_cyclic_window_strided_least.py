@@ -1,0 +1,180 @@
+"""Theorem F200 (docs/theory.md §11.11, lemma AA): for `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1, n ≥
+s(3w + 2) (D = 2, Theorem F197), 2 layers are not enough — 3 least — on every class for s = 2w + 1 (a block exchange
+at position 1) and on the classes of a seam swap (S) or an end-root swap (E) for s ≤ 2w; 3 stay sufficient elsewhere.
+
+Checked: every witness by the definition (σ keeps N(v) for v within distance 1 of its root, σ is no automorphism) on
+arcs written from the language's definitions (tests/graphs/reference.py) over three periods from the range's start;
+the classes and the count against the concrete engine (rooted views by canonical labelling) at every n in range up to
+60 and over a whole period past the start; the verdict at a symbolic and a concrete n; the verifier's restatement and
+its rejections. The range starts at s(3w + 2) ≥ 10, beyond brute force over S_n (n ≤ 8)."""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.graphs import cyclic_covered_least as L
+from uapcheck.graphs import families as F
+from uapcheck.render.verdict_lines import headline
+from uapcheck.spec import PatternUnion, Strided, Window
+from uapcheck.verifier import REJECTED, VERIFIED, verify
+from uapcheck.verifier import cyclic_covered_least as V
+
+from .reference import attends
+
+N = sympy.Symbol("n", integer=True, positive=True)
+#: every (w, s) of the family with w ≤ 5
+FAMILY = [(w, s) for w in range(1, 6) for s in range(w + 1, 2 * w + 2)]
+#: twelve tuples compared with the concrete engine
+ENGINE = [(1, 2), (1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (3, 6), (3, 7), (4, 6), (5, 7), (5, 8)]
+#: the classes with a witness, as the concrete engine finds 3 layers least on exactly these (and 2 elsewhere)
+CLASSES = {(1, 2): (), (1, 3): (0, 1, 2), (2, 3): (), (2, 4): (1,), (2, 5): (0, 1, 2, 3, 4), (3, 4): (1,),
+           (3, 5): (1, 2), (3, 6): (1, 2, 3, 4), (3, 7): tuple(range(7)), (4, 6): (1, 2, 3), (5, 7): (1, 2, 3, 4),
+           (5, 8): (1, 2, 3, 4, 5, 6)}
+
+
+def pattern(w: int, s: int) -> PatternUnion:
+    return PatternUnion((Window(w, True), Strided(s)))
+
+
+@functools.lru_cache(maxsize=None)
+def _closed(w: int, s: int, n: int) -> tuple:
+    """N[v] for v = 0..n (0 unused) from the reference arcs."""
+    arcs = attends(pattern(w, s), n)
+    out = [frozenset()] + [frozenset({v}) for v in range(1, n + 1)]
+    for i, j in arcs:
+        out[i] = out[i] | {j}
+    return tuple(out)
+
+
+def _is_witness(w: int, s: int, n: int, root: int, cycles) -> bool:
+    nb = _closed(w, s, n)
+    sigma = list(range(n + 1))
+    for a, b in cycles:
+        sigma[a], sigma[b] = b, a
+
+    def keeps(v: int) -> bool:
+        return frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]]
+    return all(keeps(v) for v in nb[root]) and not all(keeps(v) for v in range(1, n + 1))
+
+
+@pytest.mark.parametrize("w, s", FAMILY)
+def test_every_witness_keeps_the_ball_and_is_no_symmetry(w, s):
+    low, classes = L.low(w, s), L.witness_classes(w, s)
+    assert (len(classes) == s) == (s == 2 * w + 1)
+    for n in range(low, low + 3 * s):
+        found = L.witness(w, s, n)
+        assert (found is not None) == (n % s in classes), n
+        if found is not None:
+            assert _is_witness(w, s, n, *found), (n, found)
+    assert L.witness(w, s, low - 1) is None
+
+
+@pytest.mark.parametrize("w, s", ENGINE)
+def test_the_classes_and_the_count_are_the_concrete_engine_s(w, s):
+    assert L.witness_classes(w, s) == CLASSES[(w, s)]
+    theorem = F.match([pattern(w, s)], N, {})
+    assert theorem.theorem == "F201" and theorem.layers == 3
+    low = L.low(w, s)
+    for n in range(low, max(60, low + s) + 1):
+        got = F.concrete(pattern(w, s), n)
+        assert got.least and got.diameter == 2, n
+        proved = n % s in CLASSES[(w, s)]
+        assert got.layers == (3 if proved else 2), n  # 2 on the other classes: the open question O6
+        assert theorem.least_at(n) == proved and got.layers <= 3, n
+
+
+def test_the_least_flag_by_class_at_symbolic_n():
+    t = F.match([pattern(5, 7)], N, {})
+    assert not t.least and t.least_classes == (7, (1, 2, 3, 4)) and "O6" in t.open_question
+    t = F.match([pattern(2, 5)], N, {})
+    assert t.least and t.least_classes == () and t.open_question == ""
+    t = F.match([pattern(1, 2)], N, {})  # no witness on any class: 3 sufficient
+    assert not t.least and t.least_classes == ()
+
+
+def test_the_seam_swap_of_the_catalog_head():
+    # n = 120 ≡ 1 (mod 7): j = 0, x = 1, y = n; R_0 = {1, 6, 3}; the root is the least position ≥ 17 ≡ 0 (mod 7)
+    assert L.seam_residues(5, 7, 0) == frozenset({1, 6, 3})
+    assert L.witness(5, 7, 120) == (21, ((1, 120),))
+    assert L.seam_root_residue(5, 7, 5) is None and L.end_root_pair(5, 7, 5) is None  # n ≡ 5: R_4 is every residue
+    # (5, 8) at n ≡ 5, 6: no seam swap, an end-root swap
+    assert L.seam_root_residue(5, 8, 6) is None and L.end_root_pair(5, 8, 6) is not None
+
+
+SOURCE = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern window({w}) cyclic + strided({s})
+}}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _check(n, w: int, s: int):
+    return uapcheck.check(SOURCE.format(n=n, w=w, s=s), "t.uap")
+
+
+def test_the_verdicts():
+    r = _check("n", 5, 7)
+    assert r.verdict == "UAP" and r.layers == 3
+    assert "3 attention layers (least for n mod 7 ∈ {1, 2, 3, 4}; sufficient, not shown least otherwise)" in headline(r)
+    r = _check("n", 2, 5)
+    assert r.verdict == "UAP" and r.layers == 3 and "sufficient" not in headline(r)
+    # a concrete n past the concrete engine's reach: the flag of n's class
+    r = _check(701, 5, 7)
+    assert r.layers == 3 and "sufficient" not in headline(r)
+
+
+@functools.lru_cache(maxsize=None)
+def _cert_text(n, w: int, s: int) -> str:
+    return json.dumps(certfile.build(_check(n, w, s), SOURCE.format(n=n, w=w, s=s)))
+
+
+def _cert(n, w: int, s: int) -> dict:
+    return copy.deepcopy(json.loads(_cert_text(n, w, s)))
+
+
+def _layers(cert: dict) -> dict:
+    return next(x for x in cert["steps"] if x["rule"] == "PAT-LAYERS")
+
+
+@pytest.mark.parametrize("n, w, s", [("n", 5, 7), ("n", 2, 5), ("n", 2, 4), (701, 5, 7)])
+def test_the_verifier_restates_the_classes(n, w, s):
+    report = verify(_cert(n, w, s))
+    assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps] + report.problems
+    step = next(x for x in report.steps if x.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F201" in step.reason
+
+
+@pytest.mark.parametrize("tamper", ["every class", "a forged class", "not least"])
+def test_the_verifier_rejects_a_tampered_count(tamper):
+    if tamper == "not least":
+        cert = _cert("n", 2, 5)
+        _layers(cert)["data"]["least"] = False
+    else:
+        cert = _cert("n", 5, 7)
+        if tamper == "every class":
+            _layers(cert)["data"]["least"] = True
+            _layers(cert)["data"]["least classes"] = None
+        else:
+            _layers(cert)["data"]["least classes"] = {"modulus": 7, "residues": [1, 2, 3, 4, 5]}
+    report = verify(cert)
+    assert not report.ok
+    assert next(x for x in report.steps if x.rule == "PAT-LAYERS").outcome == REJECTED
+
+
+@pytest.mark.parametrize("w, s", FAMILY)
+def test_the_verifier_s_classes_are_the_engine_s(w, s):
+    assert V.classes(w, s) == L.witness_classes(w, s)
+
+
+def test_the_verifier_s_own_search_agrees_at_a_length():
+    # a length where F200 gives no witness: the verifier's own search finds none either; at 120 and 40 its witness holds
+    assert V.witness(5, 7, 124) is None and V.layers_problem(5, 7, 124, 2) is None
+    assert V.layers_problem(5, 7, 120, 2) is None and V.layers_problem(2, 5, 40, 2) is None

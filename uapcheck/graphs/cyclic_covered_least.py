@@ -1,0 +1,88 @@
+"""Theorem F200 (docs/theory.md §11.11, lemma AA): view witnesses with 2 layers for `window(w) cyclic + strided(s)`,
+integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1 (D = 2 by Theorem F197, G by Theorem F201), at every n ≥ s(3w + 2) of a residue
+class of n mod s. On those classes D = 2 layers are not enough and D + 1 = 3 are least.
+
+Three witnesses, each stated by residues (the rule as data; every position involved lies within 3w + 2s of an end
+or in one window in the middle, so the check is the same at every length of the class):
+
+* the block exchange (s = 2w + 1, every n): σ exchanges P = [3w + 3, 5w + 3] and P + s (x ↦ x ± s) at the root 1;
+* the seam swap (n ≡ j + 1, 0 ≤ j ≤ w − 1): x = j + 1 and y = n lie in one class at cyclic distance j + 1; the
+  positions adjacent to exactly one of them have the residues of R_j = {j + 1} ∪ [w + 1, w + j + 1] ∪
+  [j + 1 − w, 2j + 1 − w] (mod s); when R_j misses a residue ρ, the swap (x y) is a witness at the root i ≡ ρ,
+  3w + 2 ≤ i < 3w + 2 + s;
+* the end-root swap: a root i ≤ w whose window wraps round the seam sees the residues [1, i + w] ∪ [e − w + i, e]
+  (e = n mod s) only; when two consecutive residues r, r + 1 are missed and r + w + 1 ≢ i (mod s), the swap
+  (x x + 1) with x ≡ r, 3w + 1 ≤ x < 3w + 1 + s, is a witness at i.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+#: a witness: (root, the 2-cycles of σ); σ keeps N(v) for every v within distance 1 of the root and is not in G
+Witness = tuple[int, tuple[tuple[int, int], ...]]
+
+
+def low(w: int, s: int) -> int:
+    """The range: Theorem F201's n ≥ s(3w + 2)."""
+    return s * (3 * w + 2)
+
+
+def seam_residues(w: int, s: int, j: int) -> frozenset:
+    """R_j: the residues of the class of the seam pair (j + 1, n) and of the positions adjacent to exactly one of
+    them, {w + 1, …, w + j + 1} and {n − w, …, n − w + j}, at n ≡ j + 1 (mod s)."""
+    return frozenset({(j + 1) % s} | {(w + 1 + k) % s for k in range(j + 1)}
+                     | {(j + 1 - w + k) % s for k in range(j + 1)})
+
+
+def seam_root_residue(w: int, s: int, e: int) -> Optional[int]:
+    """The least residue ρ outside R_j at n ≡ e = j + 1 (mod s) with 0 ≤ j ≤ w − 1; None where there is none."""
+    j = (e - 1) % s
+    if j > w - 1:
+        return None
+    missed = [r for r in range(s) if r not in seam_residues(w, s, j)]
+    return missed[0] if missed else None
+
+
+def end_root_pair(w: int, s: int, e: int) -> Optional[tuple[int, int]]:
+    """(i, r): a root i ≤ w and a residue r with r, r + 1 outside the residues [1, i + w] ∪ [e − w + i, e] of N[i]
+    and r + w + 1 ≢ i (mod s), at n ≡ e (mod s); None where there is none."""
+    for i in range(1, w + 1):
+        seen = {k % s for k in range(1, i + w + 1)} | {(e - w + i + k) % s for k in range(w - i + 1)}
+        for r in range(s):
+            if r not in seen and (r + 1) % s not in seen and (r + w + 1 - i) % s:
+                return i, r
+    return None
+
+
+def witness_classes(w: int, s: int) -> tuple[int, ...]:
+    """The residues e of n mod s on which Theorem F200 gives a witness: every residue for s = 2w + 1, else those
+    with a seam swap or an end-root swap."""
+    if s == 2 * w + 1:
+        return tuple(range(s))
+    return tuple(e for e in range(s)
+                 if seam_root_residue(w, s, e) is not None or end_root_pair(w, s, e) is not None)
+
+
+def _first(at_least: int, r: int, s: int) -> int:
+    """The least integer ≥ at_least that is ≡ r (mod s)."""
+    return at_least + (r - at_least) % s
+
+
+def witness(w: int, s: int, n: int) -> Optional[Witness]:
+    """Theorem F200's witness at the length n ≥ s(3w + 2), or None on a class it does not decide."""
+    if not (w >= 1 and w + 1 <= s <= 2 * w + 1 and n >= low(w, s)):
+        return None
+    if s == 2 * w + 1:
+        p = 3 * w + 3
+        return 1, tuple((p + k, p + s + k) for k in range(s))
+    e = n % s
+    rho = seam_root_residue(w, s, e)
+    if rho is not None:
+        j = (e - 1) % s
+        return _first(3 * w + 2, rho, s), ((j + 1, n),)
+    found = end_root_pair(w, s, e)
+    if found is not None:
+        i, r = found
+        x = _first(3 * w + 1, r, s)
+        return i, ((x, x + 1),)
+    return None

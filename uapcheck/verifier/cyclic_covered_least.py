@@ -1,0 +1,100 @@
+"""Theorem F200 (docs/theory.md §11.11, lemma AA), restated for the verifier: `window(w) cyclic + strided(s)`, integers
+w ≥ 1, w + 1 ≤ s ≤ 2w + 1, n ≥ s(3w + 2) (D = 2, Theorem F197). On these classes of n mod s D = 2 layers are not
+enough (3 least):
+
+    s = 2w + 1, every class:   exchanging [3w + 3, 5w + 3] and [5w + 4, 7w + 4] (x ↦ x ± s), at position 1;
+    n ≡ j + 1, 0 ≤ j ≤ w − 1:  the swap (j + 1, n) at a middle root whose class misses the residues of j + 1 and of
+                               the positions w + 1, …, w + j + 1 and n − w, …, n − w + j (the positions that see
+                               exactly one of the two);
+    otherwise:                 the swap (x, x + 1) at a root i ≤ w whose closed neighbourhood has no position in
+                               the classes of x and x + 1 and not x + w + 1 (the one that sees x + 1 and not x).
+
+The verifier's own code: the residues are read off the positions themselves at the length asked (not from the
+engine's residue formulas), the root and x are searched for here, and at every instance of the range the witness is
+re-checked on the verifier's arcs (not a symmetry; every position whose neighbourhood it changes lies outside the
+closed neighbourhood of the root). The classes at a symbolic n are those with a witness at the range's first length
+of the class: every position the witness involves lies within 7w + 4 of an end, or in one window in the middle, so the
+check reads the same residues at every length of the class.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import spec as S
+from . import patterns
+
+
+def start(w: int, s: int) -> int:
+    return s * (3 * w + 2)
+
+
+def _near(u: int, v: int, n: int, w: int) -> bool:
+    d = abs(u - v)
+    return min(d, n - d) <= w
+
+
+def _closed(i: int, n: int, w: int, s: int) -> set:
+    """N[i] from the definitions: the cyclic window of radius w and the class of i mod s."""
+    return {v for v in range(1, n + 1) if _near(i, v, n, w) or (v - i) % s == 0}
+
+
+def _exactly_one(x: int, y: int, n: int, w: int, s: int) -> set:
+    """The positions other than x, y adjacent to exactly one of them."""
+    a, b = _closed(x, n, w, s), _closed(y, n, w, s)
+    return (a ^ b) - {x, y}
+
+
+def _swap_witness(x: int, y: int, roots, n: int, w: int, s: int) -> Optional[tuple]:
+    """The first root whose closed neighbourhood misses x, y and every position that sees one of them only."""
+    avoid = _exactly_one(x, y, n, w, s) | {x, y}
+    for i in roots:
+        if not (_closed(i, n, w, s) & avoid):
+            return i, ((x, y),)
+    return None
+
+
+def witness(w: int, s: int, n: int) -> Optional[tuple]:
+    """(root, 2-cycles) at the length n, or None where the theorem gives none."""
+    if not (w >= 1 and w + 1 <= s <= 2 * w + 1 and n >= start(w, s)):
+        return None
+    if s == 2 * w + 1:
+        p = 3 * w + 3
+        return 1, tuple((p + k, p + s + k) for k in range(s))
+    j = (n - 1) % s
+    if j <= w - 1:
+        found = _swap_witness(j + 1, n, range(3 * w + 2, 3 * w + 2 + s), n, w, s)
+        if found is not None:
+            return found
+    for i in range(1, w + 1):
+        for x in range(3 * w + 1, 3 * w + 1 + s):
+            found = _swap_witness(x, x + 1, (i,), n, w, s)
+            if found is not None:
+                return found
+    return None
+
+
+def classes(w: int, s: int) -> tuple:
+    """The residues of n mod s with a witness at the range's first length of the class."""
+    low = start(w, s)
+    return tuple(sorted(n % s for n in range(low, low + s) if witness(w, s, n) is not None))
+
+
+def layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
+    """At one length n: on a class the theorem decides, its witness re-checked on the verifier's arcs (D = d = 2)."""
+    found = witness(w, s, n)
+    if found is None:
+        return None if n % s not in classes(w, s) else f"n = {n}: no witness on a class the theorem decides"
+    root, cycles = found
+    perm = list(range(1, n + 1))
+    for a, b in cycles:
+        perm[a - 1], perm[b - 1] = b, a
+    pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+    heads = [patterns.head_arcs(pattern, n)]
+    arcs = heads[0]
+    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
+        return f"n = {n}: the witness is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= d - 1]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood the witness changes, is within {d - 1} of {root}"
+    return None
