@@ -13,7 +13,7 @@ import mpmath as mp
 import pytest
 
 import uapcheck
-from certificates import certificate_of, step_outcome as _outcome, with_text as _with_text
+from certificates import certificate_of, step_outcome as _outcome, with_text
 from uapcheck.verifier import verify
 
 
@@ -140,7 +140,7 @@ def test_the_verifier_checks_the_exponent_numerically():
     "exp(cosh(2 * x . y))",        # the stated growth coefficient of log H is twice the true one
 ])
 def test_a_forged_double_exponential_step_is_rejected(new):
-    cert = _with_text(certificate_of(_text(f"kernel k(x, y) = {COSH}")), COSH, new)
+    cert = with_text(certificate_of(_text(f"kernel k(x, y) = {COSH}")), COSH, new)
     assert _outcome(verify(cert), "LIM-EXPEXP") == "rejected"
 
 
@@ -150,3 +150,27 @@ def test_a_false_growth_coefficient_is_rejected():
     point = step["data"]["regions"][0]["points"][0]
     point["difference"] = point["difference"] * 3
     assert _outcome(verify(cert), "LIM-EXPEXP") == "rejected"
+
+
+def _without_region(cert: dict, rule: str, region: str) -> dict:
+    out = copy.deepcopy(cert)
+    step = next(s for s in out["steps"] if s["rule"] == rule)
+    step["data"]["regions"] = [r for r in step["data"]["regions"] if r["region"] != region]
+    step["certificate"]["regions"] = [r for r in step["certificate"]["regions"] if r["region"] != region]
+    return out
+
+
+def test_a_proved_limit_that_leaves_out_a_sign_region_is_rejected():
+    """A forged certificate that states (LIM) proved on x·z > 0 alone, for e^{e^{x·y}} (which fails on x·z < 0, where
+    k → 1): every stated region holds at its witness points, so only the coverage of the regions can catch it. The
+    verifier used to accept it (and the verdict UAP); the same for an ordinary class, e^{relu(x·y)}, whose kernel is
+    the constant 1 on x·z < 0."""
+    cosh = with_text(certificate_of(_text(f"kernel k(x, y) = {COSH}")), COSH, "exp(exp(x . y))")
+    forged = _without_region(cosh, "LIM-EXPEXP", "x·z < 0")
+    report = verify(forged)
+    assert _outcome(report, "LIM-EXPEXP") == "rejected" and not report.ok
+    absolute = certificate_of(_text("kernel k(x, y) = exp(abs(x . y))"))
+    rule = next(s["rule"] for s in absolute["steps"] if s["rule"].startswith("LIM-") and s["rule"] != "LIM-REDUCE")
+    assert verify(absolute).ok
+    forged = _without_region(with_text(absolute, "exp(abs(x . y))", "exp(relu(x . y))"), rule, "x·z < 0")
+    assert _outcome(verify(forged), rule) == "rejected"

@@ -44,6 +44,18 @@ def _in_region(region: str, x: int, z: int) -> bool:
     return region in ("all invariants", "every key", "mixed signs")
 
 
+#: The families of sign regions whose union is every point off the null set where a sign is 0: the engine's names
+#: for all invariants, the two signs of x·z (closed kernels), and the key regions of a feature sum (all key features
+#: positive, all negative, mixed).
+COVERS = ({"all invariants"}, {"every key"}, {"x·z > 0", "x·z < 0"},
+          {"all z[r] > 0", "all z[r] < 0", "mixed signs"}, {"all w·z > 0", "all w·z < 0", "mixed signs"})
+
+
+def _covers(names: set) -> bool:
+    """Whether the stated regions of a proved (LIM) step cover every sign of the invariants (off a null set)."""
+    return any(family <= names for family in COVERS)
+
+
 def _log_ratio(ctx, head, x, z1, z2, exponent: bool = False):
     k1 = kernels.scaled_kernel(ctx.spec, head, x, z1)
     k2 = kernels.scaled_kernel(ctx.spec, head, x, z2)
@@ -347,6 +359,9 @@ def lim(ctx, s, head=None, exponent: bool = False):  # noqa: C901 - one check pe
         else:
             if any(v not in HOLDS for v in statuses.values()):
                 raise Reject("proved although a region does not hold")
+            if not _covers(set(statuses)):
+                raise Reject(f"proved on the regions {sorted(map(str, statuses))}, which do not cover every sign of the "
+                             "invariants (a sign region left out may be one where (LIM) fails)")
             need = regions
     elif s["status"] == "refuted":
         fails = [r for r in regions if r.get("status") in ("fails", "oscillates", "zero")]
