@@ -681,6 +681,41 @@ def fitting_size(pattern: Pattern, n: int, params: Mapping[str, int], max_arcs: 
     return lo
 
 
+def heads_fit(patterns: Sequence[Pattern], n: int, params: Optional[Mapping[str, int]] = None) -> None:
+    """Raise ``GraphTooLarge`` when several distinct heads' graphs together would materialise more arcs than
+    ``arc_budget()``: each head's graph is within it alone, but the engines hold them all, and their union, at once
+    (`offsets {0, 2, 4} cyclic` | `global(2)` at n = 1,048,576, about 3.1 and 4.2 million arcs, ended the worker at
+    its 4 GiB limit while computing the group, after 100 s). The message names the largest length that fits."""
+    distinct = list(dict.fromkeys(patterns))
+    if len(distinct) < 2 or _contains_full(PatternUnion(tuple(distinct))):
+        return
+    params = dict(params or {})
+
+    def total(m: int) -> int:
+        return sum(_estimate(p, m, params) for p in distinct)
+    try:
+        arcs = total(n)
+    except (ValueError, KeyError, TypeError):
+        return  # an estimate that cannot be made here is left to build_graph's own error
+    if arcs <= ARC_BUDGET_FLOOR:
+        return
+    limit = arc_budget()
+    if arcs <= limit:
+        return
+    lo, hi = 1, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        try:
+            fits = total(mid) <= limit
+        except (ValueError, KeyError, TypeError):
+            fits = False
+        lo, hi = (mid, hi) if fits else (lo, mid - 1)
+    GraphTooLarge.refused_for_resources += 1
+    raise GraphTooLarge(f"the {len(distinct)} heads' pattern graphs would materialise about {arcs:,} arcs together at "
+                        f"n = {n:,} (limit {limit:,}, set by the file's memory limit and the time budget: the heads' "
+                        f"graphs and their union are held at once); they fit up to n = {lo:,}")
+
+
 def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = None,
                 max_arcs: Optional[int] = None) -> PatternGraph:
     """The graph of one pattern at integer length n with integer parameter values ``params``.

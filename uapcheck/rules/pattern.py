@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from ..graphs import (GraphTooLarge, PatternGraph, analyze_connectivity, build_graph, check_layers,
                       closed_connectivity, closed_group, symmetry_group)
+from ..graphs.build import heads_fit
 from ..graphs.symmetry import group_structure, pattern_structure
 from ..graphs.views import decide_views
 from ..groups import exact_int, order_text
@@ -787,6 +788,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     desc = _describe(spec)
     try:
         with time_limit("building the pattern graphs", 30.0):
+            heads_fit(_patterns(spec), n)
             graphs = [build_graph(p, n, {}) for p in _patterns(spec)]
     except GraphTooLarge as exc:
         if _usable(closed):
