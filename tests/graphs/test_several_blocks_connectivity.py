@@ -2,7 +2,9 @@
 dilated parts whose steps are multiples of L sharing a factor ≥ 2, keep ⌈p/L⌉ (mod that factor) along every arc, so
 for n > L x_1 never reaches position L + 1; for n ≤ L the union is strongly connected (complete up to the widest
 block). Checked against breadth-first search on the reference arcs at every n ≤ 60, in one head and across heads, and
-`blocks(11) + blocks(2)` at n = 1,048,576 (formerly INCONCLUSIVE: "about 13,631,488 arcs") is NOT-UAP in seconds."""
+`blocks(11) + blocks(2)` at n = 1,048,576 (formerly INCONCLUSIVE: "about 13,631,488 arcs") is NOT-UAP in seconds.
+(b): beside non-cyclic offsets of one sign the stretches are never left backwards (forwards), so `blocks(7) + blocks(5)
++ offsets {-3, 0}` at n = 1,048,576 (formerly INCONCLUSIVE) is NOT-UAP too."""
 from __future__ import annotations
 
 import pytest
@@ -11,7 +13,7 @@ import sympy
 import uapcheck
 from uapcheck.graphs import analyze_connectivity, build_graph
 from uapcheck.graphs.closed_connectivity import closed_connectivity
-from uapcheck.spec import Blocks, Dilated, PatternUnion, Strided, Window
+from uapcheck.spec import Blocks, Dilated, Offsets, PatternUnion, Strided, Window
 
 from .reference import all_distances, attends
 
@@ -25,6 +27,10 @@ CASES = [
     ([Blocks(8), Blocks(3)], 24),  # two heads: the union of their arcs
     ([PatternUnion((Blocks(4), Blocks(6), Strided(24)))], 12),
     ([PatternUnion((Blocks(2), Blocks(3), Dilated(1, 18)))], 6),
+    # (b): offsets of one sign beside them never carry information to an earlier (later) stretch
+    ([PatternUnion((Blocks(7), Blocks(5), Offsets((-3,))))], 35),
+    ([PatternUnion((Blocks(3), Blocks(2), Offsets((1, 4))))], 6),
+    ([PatternUnion((Blocks(4), Blocks(6))), Offsets((-1, -5))], 12),
 ]
 
 
@@ -70,6 +76,14 @@ def test_other_unions_are_left_to_the_other_rules():
     # a stride that is no multiple of L
     form = closed_connectivity([PatternUnion((Blocks(2), Blocks(3), Strided(9)))], N, {})
     assert form is None or all("F182" not in c.rule for c in form.cases)
+
+
+def test_seven_and_five_beside_a_backward_offset_at_a_real_size():
+    r = uapcheck.check("tokens 1048576\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(7) + blocks(5) + "
+                       "offsets {-3, 0}\n}\nffn relu\n", "t.uap")
+    steps = {s.rule: s for s in r.root.walk()}
+    assert r.verdict == "NOT-UAP"
+    assert "F182 (b)" in str(steps["PAT-DISCONNECTED"].evidence)
 
 
 def test_eleven_and_two_at_a_real_size():

@@ -219,27 +219,39 @@ def cyclic_window_stride_pair(atoms: list[_Atom]) -> Optional[tuple[int, int]]:
 
 
 def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
-    """blocks(b) with non-cyclic offsets of one sign (an integer b ≥ 1, no other kind): a block arc keeps the block
+    """blocks(b) with non-cyclic offsets of one sign (integers b ≥ 1, no other kind): a block arc keeps the block
     ⌈p/b⌉, and with every offset positive (i attends to i + k) an offset arc carries information from a position to an
     earlier one, so the block of a position x_j reaches never grows: x_1 never reaches b + 1; with every offset negative,
-    likewise x_(b + 1) never reaches 1. Complete for n ≤ b (one block)."""
+    likewise x_(b + 1) never reaches 1. Complete for n ≤ b (one block). With several blocks parts the same holds for
+    the stretches ⌈p/L⌉, L the lcm of the sizes (Theorem F182 (b)), and for max b < n ≤ L the blocks alone join p
+    and p + 1 (Theorem F182 (a))."""
     if {a.kind for a in atoms} != {"blocks", "offsets"}:
         return None
     blocks = [a for a in atoms if a.kind == "blocks"]
-    if len(blocks) != 1 or not _is_int(blocks[0].args[0]) or int(blocks[0].args[0]) < 1:
+    if not all(_is_int(a.args[0]) and int(a.args[0]) >= 1 for a in blocks):
         return None
-    b = Integer(int(blocks[0].args[0]))
+    sizes = [int(a.args[0]) for a in blocks]
+    b = Integer(reduce(lambda x, y: x * y // math.gcd(x, y), sizes))
+    widest = Integer(max(sizes))
     offsets = [k for a in atoms if a.kind == "offsets" for k in a.args]
     if not all(k.is_positive or k.is_negative for k in offsets):
         return None  # a named offset of unknown sign: the other rules decide
     signs = {_sign(k) for k in offsets}
+    if len(blocks) == 1:
+        name, later = "blocks(b)", "block"
+    else:
+        name, later = f"{len(blocks)} blocks parts (L = lcm = {b})", "stretch of L (Theorem F182 (b))"
     if signs == {1}:
-        witness, rule = (b + 1, Integer(1)), "blocks(b) + offsets all positive: information never moves to a later block"
+        witness, rule = (b + 1, Integer(1)), f"{name} + offsets all positive: information never moves to a later {later}"
     elif signs == {-1}:
-        witness, rule = (Integer(1), b + 1), "blocks(b) + offsets all negative: information never moves to an earlier block"
+        witness, rule = (Integer(1), b + 1), f"{name} + offsets all negative: information never moves to an earlier {later}"
     else:
         return None
-    return _complete_cases(n, b, "blocks(b), n ≤ b") + [_conn(Ge(n, b + 1), False, witness=witness, rule=rule)]
+    cases = _complete_cases(n, widest, "blocks(b), n ≤ b" if len(blocks) == 1 else f"{name}, n ≤ {widest}")
+    if b > widest:
+        cases.append(_conn(And(Ge(n, widest + 1), Le(n, b)), True, None, bound=n - 1,
+                           rule=f"{name}, n ≤ L: p and p + 1 share a block (Theorem F182 (a))"))
+    return cases + [_conn(Ge(n, b + 1), False, witness=witness, rule=rule)]
 
 
 def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
