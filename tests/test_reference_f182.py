@@ -3,7 +3,7 @@ steps are multiples of L sharing a factor M ≥ 2, are not strongly connected fo
 strongly connected up to L). Checked apart from the engines on seeded random unions, one head or several, read on
 arcs written from docs/language.md's definitions (scripts/sweep_patterns.py's reference: breadth-first search), and
 on near misses outside the premise (a step not a multiple of L, steps whose quotients by L are coprime, a window or
-an offset beside the blocks), where the union may well be connected: `uapcheck`'s connectivity verdict at
+an offset beside the blocks; F182 (b)'s offsets of one sign, and offsets of both signs), where the union may well be connected: `uapcheck`'s connectivity verdict at
 `tokens n`, read at every length up to NMAX, and at one concrete length, is the reference's in every case."""
 from __future__ import annotations
 
@@ -34,15 +34,20 @@ def _union(rng: random.Random, near_miss: bool):
         m = rng.choice((2, 3))
         parts.append(("strided", L * m) if rng.random() < 0.5 else ("dilated", rng.randint(1, 2), L * m))
     if near_miss:
-        kind = rng.choice(("coprime", "off", "window", "offsets"))
+        kind = rng.choice(("coprime", "off", "window", "offsets", "one sign", "both signs"))
         if kind == "coprime" and L <= 20:
             parts += [("strided", 2 * L), ("strided", 3 * L)]
         elif kind == "off":
             parts.append(("strided", L + rng.choice((1, -1)) if L > 2 else 3))
         elif kind == "window":
             parts.append(("window", 1))
-        else:
+        elif kind == "offsets":
             parts.append(("offsets", (rng.choice((-1, 1)) * rng.randint(1, 3),)))
+        elif kind == "one sign":  # F182 (b): never across a stretch one way
+            sign = rng.choice((-1, 1))
+            parts.append(("offsets", tuple(sorted({0, sign * rng.randint(1, 4), sign * rng.randint(1, 4)}))))
+        else:
+            parts.append(("offsets", (-rng.randint(1, 3), rng.randint(1, 3))))
     parts = sorted(set(parts))
     if rng.random() < 0.4:  # several heads
         cut = rng.randint(1, len(parts) - 1)
@@ -53,7 +58,7 @@ def _union(rng: random.Random, near_miss: bool):
 def _cases():
     rng = random.Random(182)
     out = []
-    while len(out) < 24:
+    while len(out) < 36:
         heads = _union(rng, near_miss=len(out) % 3 == 2)
         if heads not in out:
             out.append(heads)
