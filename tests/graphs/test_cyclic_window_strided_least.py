@@ -178,3 +178,46 @@ def test_the_verifier_s_own_search_agrees_at_a_length():
     # a length where F200 gives no witness: the verifier's own search finds none either; at 120 and 40 its witness holds
     assert V.witness(5, 7, 124) is None and V.layers_problem(5, 7, 124, 2) is None
     assert V.layers_problem(5, 7, 120, 2) is None and V.layers_problem(2, 5, 40, 2) is None
+
+
+def test_a_budget_of_two_layers_is_refuted_on_the_witness_classes_only():
+    src = SOURCE.format(n="n", w=5, s=7).replace("attention", "layers 2\nattention", 1)
+    r = uapcheck.check(src, "t.uap")
+    text = headline(r)
+    assert "NOT-UAP (for n ≥ 119 and (n mod 7 ∈ {1, 2, 3, 4}))" in text
+    assert "INCONCLUSIVE for n ≥ 119 and (n mod 7 ∈ {0, 5, 6})" in text
+    report = verify(json.loads(json.dumps(certfile.build(r, src))))
+    assert report.ok and report.complete
+    src = SOURCE.format(n="n", w=2, s=5).replace("attention", "layers 2\nattention", 1)
+    r = uapcheck.check(src, "t.uap")
+    assert r.verdict == "NOT-UAP" and "NOT-UAP (for n ≥ 40)" in headline(r)
+
+
+@pytest.mark.parametrize("w, s", [(5, 7), (2, 5), (3, 6), (4, 7)])
+def test_the_witnesses_keep_each_head_when_the_parts_are_split(w, s):
+    """`window(w) cyclic` | `strided(s)`: σ keeps N_h(v) for both heads and every v of the union's N[root], and moves a
+    head (docs/theory.md, F200, several heads)."""
+    low = L.low(w, s)
+    for n in range(low, low + s):
+        found = L.witness(w, s, n)
+        if found is None:
+            continue
+        root, cycles = found
+        heads = []
+        for part in (Window(w, True), Strided(s)):
+            arcs = attends(part, n)
+            nb = [frozenset()] + [frozenset({v}) for v in range(1, n + 1)]
+            for i, j in arcs:
+                nb[i] = nb[i] | {j}
+            heads.append(nb)
+        sigma = list(range(n + 1))
+        for a, b in cycles:
+            sigma[a], sigma[b] = b, a
+        ball = _closed(w, s, n)[root]
+
+        assert all(_keeps(sigma, nb, v) for nb in heads for v in ball), (n, found)
+        assert not all(_keeps(sigma, nb, v) for nb in heads for v in range(1, n + 1)), (n, found)
+
+
+def _keeps(sigma: list, nb: list, v: int) -> bool:
+    return frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]]
