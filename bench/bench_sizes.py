@@ -63,6 +63,11 @@ CASES = [
     ("blocks(200000) + strided(7)", 1048576, "blocks(200000) + strided(7)", 3.0),
     # F34 above s = 7, |T| by BLISS on the row vectors
     ("blocks(13) + strided(8)", 1048576, "blocks(13) + strided(8)", 3.0),
+    # F44 above s = 7 (b < s): the finite checks of F57, F58 and F66 over one period bL ≤ 72
+    ("blocks(3) + strided(8)", 1048576, "blocks(3) + strided(8)", 3.0),
+    # Theorem F182: several blocks parts keep the stretch ⌈p/L⌉ of their lcm L (with one-signed offsets: (b))
+    ("blocks(11) + blocks(2)", 1048576, "blocks(11) + blocks(2)", 3.0),
+    ("blocks(7) + blocks(5) + offsets {-3, 0}", 1048576, "blocks(7) + blocks(5) + offsets {-3, 0}", 3.0),
     ("blocks(700) + global(1)", 1200, "blocks(700) + global(1)", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
