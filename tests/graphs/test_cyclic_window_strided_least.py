@@ -1,6 +1,7 @@
-"""Theorem F200 (docs/theory.md §11.11, lemma AA): for `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1, n ≥
+"""Theorems F200 and F202 (docs/theory.md §11.11, lemma AA): for `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1, n ≥
 s(3w + 2) (D = 2, Theorem F197), 2 layers are not enough — 3 least — on every class for s = 2w + 1 (a block exchange
-at position 1) and on the classes of a seam swap (S) or an end-root swap (E) for s ≤ 2w; 3 stay sufficient elsewhere.
+at position 1) and on the classes of a seam swap (S) or an end-root swap (E) for s ≤ 2w; 3 stay sufficient elsewhere,
+except for s = 2 (w = 1): Theorem F202 gives D = 2 layers, least (a root's far positions are one parity, a clique).
 
 Checked: every witness by the definition (σ keeps N(v) for v within distance 1 of its root, σ is no automorphism) on
 arcs written from the language's definitions (tests/graphs/reference.py) over three periods from the range's start;
@@ -79,13 +80,16 @@ def test_every_witness_keeps_the_ball_and_is_no_symmetry(w, s):
 def test_the_classes_and_the_count_are_the_concrete_engine_s(w, s):
     assert L.witness_classes(w, s) == CLASSES[(w, s)]
     theorem = F.match([pattern(w, s)], N, {})
-    assert theorem.theorem == "F201" and theorem.layers == 3
+    assert theorem.theorem == "F201" and theorem.layers == (2 if s == 2 else 3)
     low = L.low(w, s)
     for n in range(low, max(60, low + s) + 1):
         got = F.concrete(pattern(w, s), n)
         assert got.least and got.diameter == 2, n
         proved = n % s in CLASSES[(w, s)]
-        assert got.layers == (3 if proved else 2), n  # 2 on the other classes: the open question O6
+        assert got.layers == (3 if proved else 2), n  # 2 on the other classes: the open question O6 (F202 for s = 2)
+        if s == 2:  # Theorem F202: D = 2 layers, least, on every class
+            assert theorem.least and theorem.layers == 2, n
+            continue
         assert theorem.least_at(n) == proved and got.layers <= 3, n
 
 
@@ -94,8 +98,10 @@ def test_the_least_flag_by_class_at_symbolic_n():
     assert not t.least and t.least_classes == (7, (1, 2, 3, 4)) and "O6" in t.open_question
     t = F.match([pattern(2, 5)], N, {})
     assert t.least and t.least_classes == () and t.open_question == ""
-    t = F.match([pattern(1, 2)], N, {})  # no witness on any class: 3 sufficient
-    assert not t.least and t.least_classes == ()
+    t = F.match([pattern(1, 2)], N, {})  # Theorem F202: the far positions are the other parity, D = 2 least
+    assert t.least and t.layers == 2 and t.least_classes == ()
+    t = F.match([pattern(2, 3)], N, {})  # no witness on any class: 3 sufficient
+    assert not t.least and t.layers == 3 and t.least_classes == ()
 
 
 def test_the_seam_swap_of_the_catalog_head():
@@ -221,3 +227,24 @@ def test_the_witnesses_keep_each_head_when_the_parts_are_split(w, s):
 
 def _keeps(sigma: list, nb: list, v: int) -> bool:
     return frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]]
+
+
+@pytest.mark.parametrize("n", range(10, 41))
+def test_the_far_positions_of_a_parity_stride_are_one_clique(n):
+    """Theorem F202 (`window(1) cyclic + strided(2)`): at every root the positions at distance 2 (outside N[i]) have the
+    other parity and are pairwise adjacent, on the reference arcs."""
+    nb = _closed(1, 2, n)
+    for i in range(1, n + 1):
+        far = [v for v in range(1, n + 1) if v not in nb[i]]
+        assert all(any(v in nb[z] for z in nb[i]) for v in far)  # D = 2
+        assert all((v - i) % 2 for v in far) and all(u in nb[v] for u in far for v in far)
+
+
+def test_the_verifier_restates_the_parity_stride():
+    report = verify(_cert("n", 1, 2))
+    assert report.ok and report.complete
+    step = next(x for x in report.steps if x.rule == "PAT-LAYERS")
+    assert step.outcome == VERIFIED and "F202" in step.reason
+    cert = _cert("n", 1, 2)
+    _layers(cert)["data"]["layers"] = 3
+    assert not verify(cert).ok

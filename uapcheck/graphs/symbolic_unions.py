@@ -520,6 +520,10 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
         Integer(cyclic_stride_group_low(w, s)), Integer(2), cyclic_stride_group_name(s, n), cyclic_stride_order(n, s),
         cyclic_stride_generators(), Integer(3), False,
         "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_COVERED_STRIDE_OPEN)
+    if s == 2:  # w = 1, Theorem F202: the far positions of every root lie in the other class, a clique
+        return replace(theorem, layers=Integer(2), least=True, open_question="", why_layers=(
+            "Theorem F202: the positions at distance 2 from any position are those of the other parity, pairwise "
+            "adjacent, so no view witness exists (the far-clique lemma): D = 2 layers suffice"))
     classes = witness_classes(w, s)
     if len(classes) == s:  # s = 2w + 1: the block exchange at position 1 on every class
         return replace(theorem, least=True, open_question="", why_layers=(

@@ -399,6 +399,15 @@ def cyclic_strided(parts: list, tokens=None):
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
         # F200: 3 layers least on the classes with a view witness (restated here, re-checked at every instance)
         from . import cyclic_covered_least as covered
+        if s == 2:  # w = 1, Theorem F202: the far positions of a root are the other parity (re-checked at every instance)
+            from .blocks_dilated_chains import far_clique_problem
+            pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+            return Family("F201", s * (3 * w + 2), 2, 2, True, order, s, name, None,
+                          diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
+                          layers_check=lambda n, d: far_clique_problem(pattern, n, d),
+                          layers_text=("D = 2 layers least (Theorem F202): the positions at distance 2 from a root are "
+                                       "those of the other parity, pairwise adjacent (the far-clique lemma; checked by "
+                                       "breadth-first search on the verifier's arcs at every instance)"))
         least = covered.classes(w, s)
         every = len(least) == s
         if not least:
