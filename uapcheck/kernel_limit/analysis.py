@@ -247,30 +247,35 @@ def exponent_model(model: ClosedKernel) -> Optional[ClosedKernel]:
                                description=f"the exponent H of k = exp(H), {model.description}")
 
 
-def _tends_to_plus_infinity(g: Growth, ctx: Context) -> bool:
-    """H(t) = C t^p e^{E(t)} (1 + o(1)) tends to +∞: C > 0, and E's leading coefficient is positive (or E = 0 and
-    p > 0), each shown by the sign engine on the region."""
+def exponent_sign(g: Growth, ctx: Context) -> int:
+    """+1 when H(t) = C t^p e^{E(t)} (1 + o(1)) tends to +∞ on the region, −1 when it tends to −∞, else 0: |H| → ∞
+    when E's leading coefficient is positive (or E = 0 and p > 0), and the sign is C's, each shown by the sign
+    engine on the region."""
     try:
-        if g is ZERO or sign_of(g.C, ctx) <= 0:
-            return False
-        if g.E:
-            return sign_of(g.E[0][1], ctx) > 0
-        return sign_of(g.p, ctx) > 0
+        if g is ZERO:
+            return 0
+        sign = sign_of(g.C, ctx)
+        grows = sign_of(g.E[0][1], ctx) > 0 if g.E else sign_of(g.p, ctx) > 0
+        return sign if grows else 0
     except (Undecided, NeedSign, BudgetExceeded):
-        return False
+        return 0
 
 
 @exact_cache()  # a function of the model alone: computed once per batch
 def analyse_exponent(model: ClosedKernel) -> list[RegionResult]:
     """Per sign region, (LIM) for the exponent H of k = exp(H) (its model from `exponent_model`) together with
-    H(x, t z) → +∞; a region where either is not shown is `undecided` (never `fails`: a finite limit of
-    H(x,tz₁)/H(x,tz₂) says nothing about exp(H₁ − H₂)). Theorem F209 (docs/theory.md §6.5, LIM-EXPEXP)."""
+    H(x, t z) → +∞ or → −∞ (the sign is recorded with the witness, "sign of H"); a region where either is not shown
+    is `undecided` (never `fails`: a finite limit of H(x,tz₁)/H(x,tz₂) says nothing about exp(H₁ − H₂)). Theorem
+    F209 (docs/theory.md §6.5, LIM-EXPEXP)."""
     out = []
     for ctx, g in _explore(_closed_growth(model), Context()):
         res = _judge(g, model, _region(ctx), ctx)
-        if res.status.holds and res.growth is not None and not _tends_to_plus_infinity(res.growth, ctx):
+        sign = exponent_sign(res.growth, ctx) if res.status.holds and res.growth is not None else 0
+        if res.status.holds and sign == 0:
             res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
-                               "the exponent H(x, t z) is not shown to tend to +∞ here")
+                               "the exponent H(x, t z) is not shown to tend to +∞ or to −∞ here")
+        elif res.status.holds:
+            res = dataclasses.replace(res, witness=dict(res.witness or {}, **{"sign of H": sign}))
         elif not res.status.holds:
             res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
                                f"(LIM) for the exponent H is not shown here ({res.status.value}: {res.reason})")

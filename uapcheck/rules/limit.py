@@ -7,6 +7,8 @@ LIM-REGION concludes on a parameter region that `affine query key` reaches.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import sympy
 
 from .. import proof
@@ -288,29 +290,33 @@ CLASS_RULES = {
 }
 
 
-@proof.rule("LIM-EXPEXP", "Double-exponential kernels: k = exp(H) with H → +∞ and (LIM) for H", CITE_LIM,
+@proof.rule("LIM-EXPEXP", "Double-exponential kernels: k = exp(H) with H → ±∞ and (LIM) for H", CITE_LIM,
             statuses=(proof.PROVED, proof.UNDECIDED),  # undecided only when the numeric cross-check disagrees
             certificates=(LimitCertificate,))
 def double_exponential(model: ClosedKernel, inner: ClosedKernel, reduce: proof.Step,
                        inner_results: list[RegionResult]) -> proof.Step:
-    """Theorem F209 (docs/theory.md §6.5): k(x, t z) = exp(H(x, t z)); on every sign region H → +∞ and the growing
-    part of log H(x,tz₁) − log H(x,tz₂) depends on the key (exact witnesses), so H(x,tz₁)/H(x,tz₂) → 0 or ∞ and
-    log k(x,tz₁) − log k(x,tz₂) = H(x,tz₁) − H(x,tz₂) → ±∞. The regions, witnesses, cross-check and certificate are
+    """Theorem F209 (docs/theory.md §6.5): k(x, t z) = exp(H(x, t z)); on every sign region H → +∞ or H → −∞ and the
+    growing part of log |H(x,tz₁)| − log |H(x,tz₂)| depends on the key (exact witnesses), so |H(x,tz₁)/H(x,tz₂)| → 0
+    or ∞ and log k(x,tz₁) − log k(x,tz₂) = H(x,tz₁) − H(x,tz₂) → ±∞. The regions, witnesses, cross-check and certificate are
     those of H (the verifier re-derives H from the re-parsed formula)."""
     regions = {r.region.describe(): r for r in inner_results}
-    ev = {name: {("growing part of log H(x, t z)" if key == "growing part of log k(x, t z)" else key): val
+    ev = {name: {("growing part of log |H(x, t z)|" if key == "growing part of log k(x, t z)" else key): val
                  for key, val in item.items()} for name, item in _region_evidence(regions).items()}
     dims = "d ≥ 2" if any(r.status is RegionStatus.HOLDS_D2 for r in inner_results) else "d ≥ 1"
     claim = claim_of("double-exponential class: k(x, t z) = exp(H) with H = ",
                      Formula(inner.scaled, proof.printed(inner.scaled)),
-                     " → +∞ on every sign region and the growing part of log H(x,tz₁) − log H(x,tz₂) depends on the "
-                     "key, so ", LOG_RATIO, " = H(x,tz₁) − H(x,tz₂) → ±∞ and ", RATIO_LIMIT,
+                     " → +∞ or −∞ on each sign region and the growing part of log |H(x,tz₁)| − log |H(x,tz₂)| depends on "
+                     "the key, so ", LOG_RATIO, " = H(x,tz₁) − H(x,tz₂) → ±∞ and ", RATIO_LIMIT,
                      f" for generic W, x and keys ({dims})")
     notes = []
     with_flip = inner.scaled.xreplace({a: -a})
     if with_flip == inner.scaled or sympy.expand(with_flip - inner.scaled) == 0:
         notes.append("(LIM) fails on antipodal keys (y, −y): the kernel is even in x·z (a null set of key pairs)")
-    checked = [cross_check(inner, r) for r in inner_results if r.witness]
+    # log H needs H > 0: a region where H → −∞ is cross-checked on −H (the same growing part of log |H|)
+    negated = dataclasses.replace(inner, scaled=-inner.scaled, plain=-inner.plain)
+    checked = [cross_check(inner, r) if r.witness.get("sign of H", 1) > 0 else
+               cross_check(negated, dataclasses.replace(r, growth=dataclasses.replace(r.growth, C=-r.growth.C)))
+               for r in inner_results if r.witness and r.growth is not None]
     return _unless_disagreeing(proof.conclude(
         claim, proof.PROVED, [reduce],
         dict(ev, exponent=inner.scaled, dimensions=dims, **{"numeric cross-check": checked}), notes,

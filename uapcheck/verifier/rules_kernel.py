@@ -65,20 +65,23 @@ def _log_ratio(ctx, head, x, z1, z2, exponent: bool = False):
 
 
 def _exponent(k: sympy.Expr) -> sympy.Expr:
-    """H where k(x, t z) = exp(H) at a witness point (LIM-EXPEXP), which must tend to +∞ there: positive and
-    growing at t = 10^4, 10^8, 10^16 (50 digits); Reject otherwise."""
+    """|H| where k(x, t z) = exp(H) at a witness point (LIM-EXPEXP), where H must tend to +∞ or to −∞: of one sign
+    and growing in modulus at t = 10^4, 10^8, 10^16 (50 digits); Reject otherwise."""
     if not isinstance(k, sympy.exp):
         raise Reject(f"the kernel at a witness point is not one exponential exp(H): {sympy.sstr(k)[:60]}")
     h = k.args[0]
     values = []
     for at in numeric.TS:
         v = sympy.N(h.xreplace({T: sympy.Integer(at)}), numeric.DIGITS)
-        if not (v.is_real and v.is_Float or v.is_Integer) or not v > 0:
-            raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} is not a positive real number at t = {at}")
+        if not (v.is_real and (v.is_Float or v.is_Integer)) or v == 0:
+            raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} is not a non-zero real number at t = {at}")
         values.append(v)
-    if not values[0] < values[1] < values[2]:
-        raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} does not grow with t at the witness point")
-    return h
+    if not (all(v > 0 for v in values) or all(v < 0 for v in values)):
+        raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} changes sign along t at the witness point")
+    sign = 1 if values[0] > 0 else -1
+    if not sign * values[0] < sign * values[1] < sign * values[2]:
+        raise Reject(f"the exponent H = {sympy.sstr(h)[:60]} does not grow in modulus with t at the witness point")
+    return sign * h
 
 
 def _exact_log(k):
@@ -326,18 +329,19 @@ def _bounded_positive(ctx, f) -> bool:
 
 @checker("LIM-EXPEXP")
 def lim_expexp(ctx, s):
-    """Theorem F209 (docs/theory.md §6.5, LIM-EXPEXP): k(x, t z) = exp(H) with H → +∞ and (LIM) for H. The verifier
+    """Theorem F209 (docs/theory.md §6.5, LIM-EXPEXP): k(x, t z) = exp(H) with H → ±∞ and (LIM) for H. The verifier
     re-derives H from the re-parsed formula at each witness point (the kernel there must be one exponential, its
-    exponent positive and growing at t = 10^4, 10^8, 10^16) and checks the stated growth of log H(x,tz₁) −
-    log H(x,tz₂) there exactly as it checks log k for the other classes; that H → +∞ on the whole region and the
-    genericity of the witnesses rest on the class's analytic coefficients, as for every transcendental class."""
+    exponent of one sign and growing in modulus at t = 10^4, 10^8, 10^16) and checks the stated growth of
+    log |H(x,tz₁)| − log |H(x,tz₂)| there exactly as it checks log k for the other classes; that |H| → ∞ with one
+    sign on the whole region and the genericity of the witnesses rest on the class's analytic coefficients, as for
+    every transcendental class."""
     head = _head(ctx, s)
     if head.kind not in ("kernel", "score"):
         raise Trust(f"LIM-EXPEXP on a {head.kind} head is not re-checked (closed kernels only)")
     if s["status"] != "proved":
         return VERIFIED, "an undecided step asserts nothing"
     how, text = lim(ctx, s, head, exponent=True)
-    return NUMERIC, "k = exp(H) with H positive and growing at the witness points; for H: " + text
+    return NUMERIC, "k = exp(H) with H of one sign and growing in modulus at the witness points; for |H|: " + text
 
 
 @checker(*LIM_RULES)
@@ -410,10 +414,12 @@ def lim(ctx, s, head=None, exponent: bool = False):  # noqa: C901 - one check pe
                           "witness point the leading coefficient of log k(x,tz₁) − log k(x,tz₂) is the stated non-zero "
                           "value (exact), so it is non-zero off a null set")
     if exponent and all(o == VERIFIED for o in outcomes):
-        return VERIFIED, (f"on {regions_text}: at each witness point log H(x,tz₁) − log H(x,tz₂) is a polynomial in t "
+        return VERIFIED, (f"on {regions_text}: at each witness point log |H(x,tz₁)| − log |H(x,tz₂)| is a polynomial in t "
                           "whose leading coefficient is the stated non-zero value (exact)")
-    return NUMERIC, (f"on {regions_text}: log {k}(x, t z) is not a polynomial in t and the invariants (a "
-                     f"transcendental growth class), so the growth of log {k}(x,tz₁) − log {k}(x,tz₂) at the witness "
+    at, one, two = ((f"|{k}(x, t z)|", f"|{k}(x,tz₁)|", f"|{k}(x,tz₂)|") if exponent else
+                    (f"{k}(x, t z)", f"{k}(x,tz₁)", f"{k}(x,tz₂)"))
+    return NUMERIC, (f"on {regions_text}: log {at} is not a polynomial in t and the invariants (a "
+                     f"transcendental growth class), so the growth of log {one} − log {two} at the witness "
                      "points is checked with 50 digits at t = 10^4, 10^8, 10^16; genericity rests on the class's "
                      "analytic coefficients")
 
