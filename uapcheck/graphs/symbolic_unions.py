@@ -21,6 +21,9 @@
   s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets D + 1 = 3 layers, least
   on the classes of n mod s where Theorem F200 (lemma AA, ``cyclic_covered_least``) gives a view witness with 2
   layers (every class for s = 2w + 1), sufficient, not shown least, on the others.
+* F205 (lemma AB) the group of ``window(w) cyclic + strided(s)`` for 2 ≤ s ≤ w and n ≥ max(s(3w + 2), 20w): D_n when
+  s | n, S_2 on {1, n} × the reflection of {2, …, n − 1} when s | w and n mod s = 1 (1 and n are twins), else the
+  reflection; with Theorem F197's D = 2, D + 1 = 3 layers (not shown least).
 * F23 ``strided(s) + global(g)``, F24 ``offsets {±1} cyclic + global(g)``, F25 ``blocks(s) + strided(s)`` (the
   rook's graph): D = 2, G by structure, and the least layer count (2 or 3, by residue for F25).
 
@@ -349,10 +352,7 @@ def _match_more(kinds: list, by: dict, n):
         if _ints(w, s) and int(w) + 1 <= int(s) <= 2 * int(w) + 1:
             return cyclic_covered_strided_theorem(n, int(w), int(s))
         if _ints(w, s) and 2 <= int(s) <= int(w):
-            return OpenFamily("window(w) cyclic + strided(s)", "for 2 ≤ s ≤ w the diameter is at most 2 (Theorem F197), "
-                              "but window pairs lie in one residue class, and the group (the concrete engine finds D_n "
-                              "when s | n, else the reflection) and the least layer count are not proved at symbolic n "
-                              f"({SECTION}, open question O6)")
+            return cyclic_dense_strided_theorem(n, int(w), int(s))
         return OpenFamily("window(w) cyclic + strided(s)", "for s ≥ 2w + 4 the group is D_n when s | n, else the "
                           "reflection, for n ≥ s(3w + 2) (Theorem F201), but the diameter (walks through the "
                           "wrap-around change the residue mod s by n mod s) and the least layer count are not proved "
@@ -547,6 +547,74 @@ CYCLIC_COVERED_STRIDE_OPEN = (
     "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w on the classes of n mod s where "
     "Theorem F200 gives no view witness (docs/theory.md §11.11, open question O6; the concrete engine finds 2 there at "
     "every n it ran: for (w, s) = (5, 7) on n mod 7 ∈ {0, 5, 6})")
+
+
+# ---------------------------------------------------------------------------------------------
+# F205 (lemma AB) the group of window(w) cyclic + strided(s), 2 ≤ s ≤ w (F201's complement)
+
+def cyclic_dense_stride_low(w: int, s: int) -> int:
+    """F205's range: n ≥ max(s(3w + 2), 20w) (the classes told apart by common neighbours as in F201, and enough of
+    the deep interior {3w + 1, …, n − 3w} mapped into itself for two of its positions s − 1 to 2w − 1 apart)."""
+    return max(s * (3 * w + 2), 20 * w)
+
+
+def cyclic_dense_stride_twins(w: int, s: int) -> bool:
+    """Whether F205 has its third class: s | w, where 1 and n are twins exactly when n mod s = 1."""
+    return w % s == 0
+
+
+#: F205's group on the class n mod s = 1 when s | w: the twins 1 and n exchanged, beside the reflection
+CYCLIC_DENSE_TWIN_GROUP = "S_2 on {1, n} × the reflection of {2, …, n − 1}"
+
+
+def cyclic_dense_stride_order_at(n: int, w: int, s: int) -> int:
+    """F205: |G| = 2n when s | n (D_n), 4 when s | w and n mod s = 1 (the twins 1, n and the reflection), else 2."""
+    if n % s == 0:
+        return 2 * n
+    return 4 if cyclic_dense_stride_twins(w, s) and n % s == 1 else 2
+
+
+def cyclic_dense_stride_order(n, w: int, s: int) -> sympy.Expr:
+    """F205's order at the length n (a Symbol: one closed form per residue of n mod s)."""
+    twins = cyclic_dense_stride_twins(w, s)
+    return _residue_pieces(n, s, {m: m for m in range(s)},
+                           lambda m: 2 * n if m == 0 else Integer(4 if twins and m == 1 else 2), explicit=True)
+
+
+def cyclic_dense_stride_group_name(w: int, s: int, n=None) -> str:
+    """F205's group by name: by class at a symbolic n, and at an integer n the group of n's class."""
+    twins = cyclic_dense_stride_twins(w, s)
+    if isinstance(n, (int, Integer)):
+        if int(n) % s == 0:
+            return "D_n"
+        return CYCLIC_DENSE_TWIN_GROUP if twins and int(n) % s == 1 else "the reflection i ↦ n + 1 − i"
+    if not twins:
+        return cyclic_stride_group_name(s)
+    if s == 2:
+        return f"D_n when 2 | n, else {CYCLIC_DENSE_TWIN_GROUP}"
+    return f"D_n when {s} | n, {CYCLIC_DENSE_TWIN_GROUP} when n mod {s} = 1, else the reflection i ↦ n + 1 − i"
+
+
+def cyclic_dense_strided_theorem(n, w: int, s: int):
+    """F205 with F197: `window(w) cyclic + strided(s)`, integers 2 ≤ s ≤ w, n ≥ max(s(3w + 2), 20w): D = 2 (Theorem
+    F197: d* = w + 1, or w + 2 when s | w + 1), G = D_n when s | n, the twins 1, n exchanged beside the reflection when
+    s | w and n mod s = 1, else the reflection (Theorem F205), D + 1 = 3 layers, sufficient (whether D = 2 suffice is
+    open, O6)."""
+    from .families import FamilyTheorem
+    generators = cyclic_stride_generators()
+    if cyclic_dense_stride_twins(w, s):
+        generators += ("(1 n) when n mod s = 1",)
+    return FamilyTheorem(
+        "F205", "window(w) cyclic + strided(s), 2 ≤ s ≤ w", (("w", Integer(w)), ("s", Integer(s))),
+        Integer(cyclic_dense_stride_low(w, s)), Integer(2), cyclic_dense_stride_group_name(w, s, n),
+        cyclic_dense_stride_order(n, w, s), generators, Integer(3), False,
+        "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_DENSE_STRIDE_OPEN)
+
+
+#: what stays open for `window(w) cyclic + strided(s)` with 2 ≤ s ≤ w (docs/theory.md §11.11, O6)
+CYCLIC_DENSE_STRIDE_OPEN = (
+    "whether D = 2 layers suffice is not proved at symbolic n for 2 ≤ s ≤ w (docs/theory.md §11.11, Theorem F205, "
+    "open question O6; the concrete engine finds 2 or 3 by class of n mod s)")
 
 
 # ---------------------------------------------------------------------------------------------

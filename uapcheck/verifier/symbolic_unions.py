@@ -381,12 +381,55 @@ def _cyclic_stride_words(s: int):
     return check
 
 
+_TWINS = "S_2 on {1, n} × the reflection of {2, …, n − 1}"
+
+
+def _cyclic_dense_class(w: int, s: int, r: int) -> str:
+    """Theorem F205's group on the class n mod s = r, by its own name."""
+    if r == 0:
+        return "D_n"
+    return _TWINS if w % s == 0 and r == 1 else _REFLECTION
+
+
+def _cyclic_dense_order(w: int, s: int):
+    """Theorem F205's |G| of window(w) cyclic + strided(s), 2 ≤ s ≤ w, n ≥ max(s(3w + 2), 20w): 2n when s | n (D_n),
+    4 when s | w and n mod s = 1 (the twins 1 and n exchanged, beside the reflection), else 2 (the reflection)."""
+    def order(n):
+        found = _residue_of(n, s)
+        k, r = found if found is not None else (None, int(n) % s)
+        if r == 0:
+            return 2 * (s * k + r) if found is not None else sympy.Integer(2 * int(n))
+        return sympy.Integer(4 if w % s == 0 and r == 1 else 2)
+    return order
+
+
+def _cyclic_dense_name(w: int, s: int):
+    """The words of F205's group at a symbolic n: every class's group named."""
+    def name(text: str) -> bool:
+        return all(_cyclic_dense_class(w, s, r) in text for r in range(s))
+    return name
+
+
+def _cyclic_dense_words(w: int, s: int):
+    """At an integer n the step names the group of n's class (F205); at a symbolic n every class's group."""
+    def check(data: dict, n) -> Optional[str]:
+        name = data.get("name")
+        if n is None:
+            return None if isinstance(name, str) and _cyclic_dense_name(w, s)(name) else \
+                f"the group {str(name)[:80]!r} does not name every class"
+        want = _cyclic_dense_class(w, s, int(n) % s)
+        return None if name == want else f"at n = {n} the group is {want}, not {str(name)[:80]!r}"
+    return check
+
+
 def cyclic_strided(parts: list, tokens=None):
     """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
     least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
     least); |G| = 2n when s | n (D_n), else 2 (the reflection), on every class (for w ≥ 2 and n mod s ∈ {1, …, w} by
     Theorem F201, whose range s(3w + 2) lies below F26's). F201 with F197: window(w) cyclic + strided(s), w + 1 ≤ s
-    ≤ 2w + 1: n ≥ s(3w + 2), D = 2, the same group, D + 1 = 3 layers (not least)."""
+    ≤ 2w + 1: n ≥ s(3w + 2), D = 2, the same group, D + 1 = 3 layers (not least). F205 with F197: 2 ≤ s ≤ w,
+    n ≥ max(s(3w + 2), 20w), D = 2, the same group except S_2 on {1, n} × the reflection of {2, …, n − 1} (order 4)
+    on the class n mod s = 1 when s | w, D + 1 = 3 layers (not least)."""
     from .families import Family
     kinds = sorted(type(q).__name__ for q in parts)
     if kinds != ["Strided", "Window"]:
@@ -396,6 +439,10 @@ def cyclic_strided(parts: list, tokens=None):
     if not win.cyclic or w is None or s is None or w < 1:
         return None
     order, name = _cyclic_stride_order(s), _cyclic_stride_name
+    if 2 <= s <= w:  # F205 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
+        return Family("F205", max(s * (3 * w + 2), 20 * w), 2, 3, False, _cyclic_dense_order(w, s), s,
+                      _cyclic_dense_name(w, s), None, diameter_at=lambda n: sympy.Integer(2), period=s,
+                      data_check=_cyclic_dense_words(w, s))
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
         # F200: 3 layers least on the classes with a view witness (restated here, re-checked at every instance)
         from . import cyclic_covered_least as covered

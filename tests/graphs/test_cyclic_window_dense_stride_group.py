@@ -1,0 +1,189 @@
+"""Theorem F205 (docs/theory.md §11.11, lemma AB): the group of `window(w) cyclic + strided(s)`, 2 ≤ s ≤ w, for
+n ≥ max(s(3w + 2), 20w) is D_n when s | n, S_2 on {1, n} × the reflection of {2, …, n − 1} (order 4) when s | w and
+n mod s = 1 (1 and n are twins), else the reflection i ↦ n + 1 − i. With Theorem F197's D = 2 the pattern gets
+D + 1 = 3 layers, not shown least.
+
+Checked against the concrete engine and the automorphisms of arcs written from the language's definitions
+(tests/graphs/reference.py; every partial map extended at n ≤ 24, BLISS through igraph above) at every n from the
+range's start through more than a whole period, for eleven (w, s); the formula below the range at 3w + 3 ≤ n ≤ 40 by
+the reference; the twins lemma; the names at an integer n; 3 layers never below the concrete least count; the
+verifier's restatement and its rejection of tampered steps."""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+
+import igraph
+import pytest
+import sympy
+
+import uapcheck
+from uapcheck import certfile
+from uapcheck.graphs import families as F
+from uapcheck.groups import NamedGroup
+from uapcheck.render.verdict_lines import headline
+from uapcheck.spec import PatternUnion, Strided, Window
+from uapcheck.verifier import REJECTED, VERIFIED, verify
+
+from .reference import attends, count_automorphisms
+
+N = sympy.Symbol("n", integer=True, positive=True)
+REFLECTION = "the reflection i ↦ n + 1 − i"
+TWINS = "S_2 on {1, n} × the reflection of {2, …, n − 1}"
+#: (w, s), 2 ≤ s ≤ w: with s | w (twins on n mod s = 1) and without
+CASES = [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4), (5, 2), (5, 3), (5, 4), (5, 5), (6, 4)]
+
+
+def pattern(w: int, s: int) -> PatternUnion:
+    return PatternUnion((Window(w, True), Strided(s)))
+
+
+def _low(w: int, s: int) -> int:
+    return max(s * (3 * w + 2), 20 * w)
+
+
+def _want(w: int, s: int, n: int) -> int:
+    if n % s == 0:
+        return 2 * n
+    return 4 if w % s == 0 and n % s == 1 else 2
+
+
+def _name(w: int, s: int, n: int) -> str:
+    if n % s == 0:
+        return "D_n"
+    return TWINS if w % s == 0 and n % s == 1 else REFLECTION
+
+
+def _reference_order(w: int, s: int, n: int) -> int:
+    """|Aut| of the reference arcs: every partial map extended position by position (n ≤ 24), else BLISS on the
+    undirected graph of the reference arcs (the pattern is symmetric)."""
+    arcs = attends(pattern(w, s), n)
+    assert all((j, i) in arcs for (i, j) in arcs)
+    if n <= 24:
+        degree = {v: sum(1 for (i, _) in arcs if i == v) for v in range(1, n + 1)}
+        return count_automorphisms(n, lambda u, v: (u, v) in arcs, invariant=degree.__getitem__)
+    return igraph.Graph(n=n, edges=[(i - 1, j - 1) for (i, j) in arcs if i < j]).count_automorphisms()
+
+
+@pytest.mark.parametrize("w, s", CASES)
+def test_the_order_and_name_are_the_concrete_engine_s_and_the_reference_s_at_every_length(w, s):
+    theorem = F.match([pattern(w, s)], N, {})
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F205" and theorem.low == _low(w, s)
+    assert theorem.group_open == () and not F.in_range(theorem, {"n": _low(w, s) - 1})
+    assert "D_n" in theorem.group and REFLECTION in theorem.group or s == 2 and w % s == 0
+    assert (TWINS in theorem.group) == (w % s == 0)
+    low = _low(w, s)
+    for n in range(low, max(60, low + s + 2) + 1):
+        want = _want(w, s, n)
+        got = F.concrete(pattern(w, s), n, layers=False)
+        assert F.at(theorem, {"n": n})["order"] == got.order == want, n
+        assert _reference_order(w, s, n) == want, n
+        at_n = F.match([pattern(w, s)], sympy.Integer(n), {})
+        assert at_n.theorem == "F205" and at_n.group == _name(w, s, n), n
+        assert _concrete_name(got.group, n) == _name(w, s, n), (n, got.group)
+
+
+def _concrete_name(group, n: int) -> str:
+    """The concrete engine's name in the theorem's words (its named groups, or the twins' text at this n)."""
+    if isinstance(group, NamedGroup):
+        return {NamedGroup.DIHEDRAL: "D_n", NamedGroup.REFLECTION: REFLECTION}.get(group, str(group))
+    return str(group).replace(f"{{1, {n}}}", "{1, n}").replace(f"{{2, …, {n - 1}}}", "{2, …, n − 1}")
+
+
+@pytest.mark.parametrize("w, s", [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4), (5, 3)])
+def test_the_formula_holds_below_the_range_from_three_w_plus_three(w, s):
+    """The range is where the proof's step (4) works; the group is the same from 3w + 3 on (the engine decides
+    these lengths one by one; this pins that nothing larger hides below the range)."""
+    for n in range(3 * w + 3, min(40, _low(w, s)) + 1):
+        assert _reference_order(w, s, n) == _want(w, s, n), n
+
+
+@pytest.mark.parametrize("w, s, n", [(2, 2, 21), (3, 3, 22), (4, 2, 23), (6, 3, 25), (4, 4, 21)])
+def test_one_and_n_are_the_only_twins_exactly_when_s_divides_w_and_n_is_one_mod_s(w, s, n):
+    nbhd = {u: frozenset({u} | {v for (i, v) in attends(pattern(w, s), n) if i == u}) for u in range(1, n + 1)}
+    twins = {frozenset((u, v)) for u in nbhd for v in nbhd if u < v and nbhd[u] == nbhd[v]}
+    assert twins == {frozenset((1, n))}
+    # without s | w the same class n ≡ 1 has no twins
+    other = {u: frozenset({u} | {v for (i, v) in attends(pattern(w + 1, s), n) if i == u}) for u in range(1, n + 1)}
+    assert not any(other[u] == other[v] for u in other for v in other if u < v)
+
+
+@pytest.mark.parametrize("w, s", [(2, 2), (3, 2), (4, 3), (5, 5)])
+def test_two_is_the_diameter_and_three_layers_are_never_below_the_concrete_least_count(w, s):
+    theorem = F.match([pattern(w, s)], N, {})
+    assert not theorem.least and "O6" in theorem.open_question
+    low = _low(w, s)
+    for n in range(low, low + s):
+        got = F.concrete(pattern(w, s), n)
+        want = F.at(theorem, {"n": n})
+        assert got.diameter == want["diameter"] == 2, n
+        assert got.least and got.layers <= want["layers"] == 3, n
+
+
+SOURCE = """tokens {n}
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern window({w}) cyclic + strided({s})
+}}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _check(n, w: int, s: int):
+    return uapcheck.check(SOURCE.format(n=n, w=w, s=s), "t.uap")
+
+
+def test_the_verdict_names_the_group_by_class_and_three_sufficient_layers():
+    r = _check("n", 2, 2)
+    assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {TWINS}" and r.layers == 3
+    assert "sufficient, not shown least" in headline(r)
+    assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
+    r = _check("n", 3, 2)  # s ∤ w: F201's two classes
+    assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {REFLECTION}"
+
+
+@functools.lru_cache(maxsize=None)
+def _cert_text(w: int, s: int) -> str:
+    return json.dumps(certfile.build(_check("n", w, s), SOURCE.format(n="n", w=w, s=s)))
+
+
+def _cert(w: int, s: int) -> dict:
+    return copy.deepcopy(json.loads(_cert_text(w, s)))
+
+
+def _step(cert: dict, rule: str) -> dict:
+    return next(x for x in cert["steps"] if x["rule"] == rule)
+
+
+@pytest.mark.parametrize("w, s", [(2, 2), (3, 2)])
+def test_the_verifier_restates_the_group_on_every_class(w, s):
+    report = verify(_cert(w, s))
+    assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps] + report.problems
+    step = next(x for x in report.steps if x.rule == "SYM-AUT")
+    assert step.outcome == VERIFIED and "Theorem F205" in step.reason
+    assert "re-checked on the verifier's arcs" in step.reason
+
+
+@pytest.mark.parametrize("tamper", ["order", "range", "name", "diameter", "least"])
+def test_the_verifier_rejects_a_tampered_f205_step(tamper):
+    cert = _cert(2, 2)
+    if tamper == "order":  # |G| = 2 on the twins' class (it is 4)
+        cases = _step(cert, "SYM-AUT")["data"]["order cases"]
+        next(c for c in cases if c["residue"] == 1)["order"] = 2
+        rule = "SYM-AUT"
+    elif tamper == "range":  # below max(s(3w + 2), 20w) = 40
+        _step(cert, "SYM-AUT")["data"]["from"] = 30
+        rule = "SYM-AUT"
+    elif tamper == "name":  # the twins' class named the reflection alone
+        _step(cert, "SYM-AUT")["data"]["name"] = f"D_n when 2 | n, else {REFLECTION}"
+        rule = "SYM-AUT"
+    elif tamper == "diameter":
+        _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
+        rule = "PAT-CONNECTED"
+    else:  # 3 layers are not claimed least
+        _step(cert, "PAT-LAYERS")["data"]["least"] = True
+        rule = "PAT-LAYERS"
+    report = verify(cert)
+    assert not report.ok
+    assert next(x for x in report.steps if x.rule == rule).outcome == REJECTED
