@@ -2,7 +2,8 @@
 generators listed a complete head's n·(n − 1) arcs as a set of Python integers (`star` beside `full` at `tokens
 8000` ran out of the 4 GiB memory limit, at `tokens 200000` too); every permutation keeps a complete graph, so a
 complete head is not listed. The file now ends in seconds with the verdict it has at small n (UAP, G the stabiliser of
-position 1; 2 layers sufficient where the rooted views are too large to decide 1)."""
+position 1; one layer, least, by Theorem F188, where the rooted views are too large to decide it: it was 2 layers,
+sufficient)."""
 from __future__ import annotations
 
 import json
@@ -22,7 +23,8 @@ def test_star_beside_full_at_a_large_n_ends_in_a_verdict_within_a_small_memory_l
     r = run("--format", "json", "--budget", "60", "--memory", "1G", "--no-cache", str(path))
     assert r.code == 0 and "Traceback" not in r.stderr, r.stderr
     found = json.loads(r.stdout)
-    assert found["verdict"] == "UAP" and found["layers"] == 2, found["steps"][-1]["claim"]
+    assert found["verdict"] == "UAP" and found["layers"] == 1, found["steps"][-1]["claim"]
+    assert any("Theorem F188" in s["claim"] for s in found["steps"] if s["rule"] == "PAT-LAYERS")
     assert "stabilizer 1" in found["steps"][-1]["claim"]
     assert r.cpu < 30
 

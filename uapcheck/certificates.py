@@ -1414,7 +1414,7 @@ class DepthOneLabelled(Certificate):
 
 
 def _arc_parts(q) -> list:
-    """The parts of a union, an intersection with `full` read as its other part (full ∩ P = P: `full` has every arc)."""
+    """The parts of a union, an intersection with `full` read as its other parts (full ∩ P = P: `full` has every arc)."""
     from . import spec as S
     if isinstance(q, S.PatternUnion):
         return [r for x in q.parts for r in _arc_parts(x)]
@@ -1424,6 +1424,7 @@ def _arc_parts(q) -> list:
             return [S.Full()]
         if len(rest) == 1:
             return _arc_parts(rest[0])
+        return [S.PatternIntersection(tuple(rest))]  # `P & Q & full` is `P & Q`, a part as written
     return [q]
 
 
@@ -1518,11 +1519,18 @@ def _typed_parts(written, normal) -> list:
     out: list = []
     meets = [(k, w) for k, w in enumerate(mine) if isinstance(w, S.PatternIntersection)]
     for q in flat(normal):
-        within = next(((k, w.parts.index(q)) for k, w in meets if q in w.parts), None)
+        within = next(((k, path) for k, w in meets for path in [_path_to(w, q)] if path), None)
         if q in mine:
             out.append({"as written": mine.index(q) + 1})
-        elif within is not None:  # a part of a written intersection (`star & full` is `star`)
-            out.append({"as written": within[0] + 1, "part": within[1] + 1})
+        elif within is not None and len(within[1]) == 1:  # a part of a written intersection (`star & full` is `star`)
+            out.append({"as written": within[0] + 1, "part": within[1][0] + 1})
+        elif within is not None:  # a part inside one (`(window(1) + star) & full` is `window(1) + star`)
+            out.append({"as written": within[0] + 1, "path": [k + 1 for k in within[1]]})
+        elif isinstance(q, S.PatternIntersection) and any(
+                isinstance(w, S.PatternIntersection) and q.parts == tuple(x for x in w.parts if not isinstance(x, S.Full))
+                for _, w in meets):  # `P & Q & full` is `P & Q`: the written intersection without its `full` parts
+            k = next(k for k, w in meets if q.parts == tuple(x for x in w.parts if not isinstance(x, S.Full)))
+            out.append({"as written": k + 1, "without full": True})
         elif isinstance(q, S.Window):
             out.append({"window": q.w, "cyclic": q.cyclic})
         elif isinstance(q, S.Offsets):
@@ -1534,6 +1542,21 @@ def _typed_parts(written, normal) -> list:
         else:
             raise TypeError(f"a normal form part of an unexpected kind: {q!r}")
     return out
+
+
+def _path_to(whole, q) -> tuple:
+    """The indices leading from ``whole`` down to ``q`` through the parts of unions and intersections (empty when q
+    is not found below it)."""
+    from . import spec as S
+    if not isinstance(whole, (S.PatternUnion, S.PatternIntersection)):
+        return ()
+    for k, part in enumerate(whole.parts):
+        if part == q:
+            return (k,)
+        below = _path_to(part, q)
+        if below:
+            return (k, *below)
+    return ()
 
 
 @dataclass(frozen=True)

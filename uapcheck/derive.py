@@ -20,7 +20,7 @@ from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
 from .memo import exact_cache, key_without
-from .show import show_expr, show_head
+from .show import show_expr, show_head, show_pattern
 
 
 
@@ -332,13 +332,41 @@ def _ffn_step(sigma, z, text: str) -> proof.Step:
     return ffn.ffn_definition2(sigma, z, text)
 
 
+def _met_with_full(spec: S.Spec) -> tuple[S.Spec, tuple[str, ...]]:
+    """The spec with each head `P & full` read as P (`full & full` as `full`; graphs/normal_form.meet_full: `full`
+    has every arc, so the intersection with it removes none) and each union with `full` among its parts as `full`,
+    and the rewrites' reasons. Every rule then sees the
+    head as the pattern it is: a complete head takes the dense heads' path (its bias, its kernel premises), a
+    `causal & window(w) & full` head the causal targets' (docs/theory.md §11.13)."""
+    from .graphs.normal_form import meet_full, normalise
+    heads, reasons = [], []
+    for i, h in enumerate(spec.heads):
+        pattern = h.pattern
+        met = meet_full(pattern)
+        label = f"head {h.label or i + 1}: " if len(spec.heads) > 1 else ""
+        while met is not None:  # `(P & full) & full`
+            reasons.append(f"{label}{show_pattern(pattern)} = {show_pattern(met)} (`full` has every arc: the "
+                           "intersection with it removes none)")
+            pattern, met = met, meet_full(met)
+        if isinstance(pattern, S.PatternUnion):  # a union with `full` among its parts (`window(1) + full`) is `full`
+            form = normalise(pattern)
+            if isinstance(form.pattern, S.Full):
+                reasons.extend(label + r for r in form.reasons)
+                pattern = form.pattern
+        heads.append(h if pattern is h.pattern else replace(h, pattern=pattern))
+    return (spec, ()) if not reasons else (replace(spec, heads=tuple(heads)), tuple(reasons))
+
+
 def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verdict chain moves into the VERDICT rules
+    written = spec
+    spec, met = _met_with_full(spec)
     sigma, z = ffn_activation(spec)
     ffn_step = _ffn_step(sigma, z, _ffn_text(spec.ffn))
 
     if spec.mixer is not None:
         return _check_mixer(spec, ffn_step)
 
+    normal_premises: list = []
     tds = []
     for i, head in enumerate(spec.heads):
         with proof.about_head(str(head.label or i + 1)):
@@ -356,8 +384,9 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
     if any(not isinstance(h.pattern, S.Full) for h in spec.heads):
         with stage("the attention pattern's connectivity, layers and symmetry group"):
             normal_spec, rewrites, fixed = pattern_spec(spec, group_spec)
+            rewrites = met + rewrites  # each head as written against its normal form
             normal = [pattern.normal_form_step(tuple((k, a.pattern, b.pattern) for k, (a, b) in
-                                                     enumerate(zip(group_spec.heads, normal_spec.heads))
+                                                     enumerate(zip(written.heads, normal_spec.heads))
                                                      if a.pattern != b.pattern), rewrites)] if rewrites else []
             outcome = pattern.pattern_premises(normal_spec, fixed)
         group_step, group, layers, obstruction = outcome.group_step, outcome.group, outcome.layers, outcome.obstruction
@@ -371,6 +400,10 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
         with stage("the symmetry group"):
             group_step, group = symmetry.dense_symmetry(group_spec, position_reasons)
         structure, layers, obstruction = [], 1, None
+        if met:  # heads written `full & full`: the dense heads' premises, beside the rewrite that makes them so
+            normal_premises = [pattern.normal_form_step(tuple((k, a.pattern, b.pattern) for k, (a, b) in
+                                                              enumerate(zip(written.heads, spec.heads))
+                                                              if a.pattern != b.pattern), met)]
         if dense_bias.applies(spec):
             with stage("the layers of dense heads with a symmetric bias"):
                 structure = [dense_bias.dense_bias_layers(spec, tds)]
@@ -420,8 +453,8 @@ def _check_spec(spec: S.Spec) -> Result:  # noqa: C901 - orchestration; the verd
                                                         verdict.obstruction_range(why))
 
     def make_root(extra):
-        return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, extra, lengths=lengths,
-                                    open_below=open_below, decided=decided)
+        return verdict.verdict_step(ffn_step, tds, structure, group_step, spec.dim, [*normal_premises, *extra],
+                                    lengths=lengths, open_below=open_below, decided=decided)
     # A declared target class (or, for a NOT-UAP pattern, the class it does approximate): §14.
     # The target analysis sees the heads as written: positions in the weights change the causal layer
     # count (ALiBi and RoPE see the order of a prefix in one layer, docs/theory.md §14.11).

@@ -981,14 +981,39 @@ def window_union(patterns: Sequence[Pattern], n: sympy.Symbol):
                          n_symbol=n)
 
 
+#: Theorem F188's range: the star's group is the stabiliser of its hub, and its leaves see two positions, from n = 3
+STAR_BESIDE_COMPLETE_FROM = 3
+
+
+def star_beside_complete(patterns: Sequence[Pattern]) -> Optional[HeadLayers]:
+    """F188 (docs/theory.md §11.11): the distinct heads are `full` and `star` (or `global(1)`), each present: the union
+    is complete (D = 1), and for n ≥ 3 no permutation outside the heads' group, the stabiliser of position 1, keeps
+    every head's neighbourhood of one position (the radius-0 view condition), so one layer suffices, least."""
+    from ..spec import Full, Global, Star
+    kinds = set()
+    for p in patterns:
+        if isinstance(p, Full):
+            kinds.add("full")
+        elif isinstance(p, Star) or (isinstance(p, Global) and _is_int(p.g) and p.g == 1):
+            kinds.add("star")
+        else:
+            return None
+    if kinds != {"full", "star"}:
+        return None
+    return HeadLayers("F188", "complete", STAR_BESIDE_COMPLETE_FROM, Integer(1), Integer(1))
+
+
 def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
                  params: Optional[Mapping] = None) -> Optional[HeadLayers]:
     """The least layer count of several distinct unbiased heads without a positional encoding at symbolic n
-    (F70, else F71), or None (the count stays D + 1, not shown least)."""
+    (F188, F70, else F71, …), or None (the count stays D + 1, not shown least)."""
     params = dict(params or {})
     patterns = list(dict.fromkeys(patterns))
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
+    star = star_beside_complete(patterns)  # F188: the union is complete and the star's hub is seen apart
+    if star is not None:
+        return star
     union = union_theorem(patterns, n, params)
     if union is None:
         window = window_union(patterns, n)  # F70 on a union that is a non-cyclic window (§11.2, item 4)

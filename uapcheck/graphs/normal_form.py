@@ -10,7 +10,8 @@ Each rewrite is a set identity on the arcs (j attends to i, or not), stated with
   no arc when its set lies inside the cyclic set (j − i = d with d in the cyclic set is an arc of it) or
   inside another part's non-cyclic set; several non-cyclic `offsets` are one, the union of their sets;
 - blocks(b) ⊆ blocks(c) when b | c (the blocks of c are unions of blocks of b: both start at 1);
-- strided(t) ⊆ strided(s) when s | t; `full` contains every arc, and a head `P & full` is P (`meet_full`);
+- strided(t) ⊆ strided(s) when s | t; `full` contains every arc, and a head `P & full` is P (`meet_full`; P a union
+  or an intersection of several parts too: `P & Q & full` is `P & Q`);
 - a non-cyclic offset part, or `blocks(b)`, adds no arc when each of its differences d = j − i ≠ 0 (for blocks,
   0 < |d| < b) is in the cyclic set, in another non-cyclic part's set or a multiple of a stride: its arc is then
   an arc of that part at every n (d = 0 is no arc: every position sees itself). `blocks(b) + window(w)` is
@@ -132,16 +133,13 @@ def _flatten(p: S.Pattern) -> list:
 
 def meet_full(p: S.Pattern) -> Optional[S.Pattern]:
     """`P & full` (in any order, `full` any number of times) is P, since `full` has every arc; `full & full` is
-    `full`. None when p is no such intersection, or when what is left is not one plain part (a union or an
-    intersection of several parts is kept as written)."""
+    `full`; `P & Q & full` is `P & Q`. None when p is no such intersection."""
     if not isinstance(p, S.PatternIntersection) or not any(isinstance(q, S.Full) for q in p.parts):
         return None
     rest = [q for q in p.parts if not isinstance(q, S.Full)]
     if not rest:
         return S.Full()
-    if len(rest) == 1 and not isinstance(rest[0], (S.PatternUnion, S.PatternIntersection)):
-        return rest[0]
-    return None
+    return rest[0] if len(rest) == 1 else S.PatternIntersection(tuple(rest))
 
 
 def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
@@ -158,10 +156,18 @@ def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
             if isinstance(window, S.Window):
                 return Normalised(window, (f"{show_pattern(p)} = {show_pattern(window)} (the same offsets)",))
         return Normalised(p, ())
-    parts = _flatten(p)
+    parts: list = []
     reasons: list[str] = []
+    for q in _flatten(p):  # a part `P & full` is P (`window(2) + (full & full)` is `window(2) + full`)
+        met = meet_full(q)
+        while met is not None:
+            reasons.append(f"{show_pattern(q)} = {show_pattern(met)} (`full` has every arc: the intersection with it "
+                           "removes none)")
+            q, met = met, meet_full(met)
+        parts.extend(_flatten(q))
     if any(isinstance(q, S.Full) for q in parts) and len(parts) > 1:
-        return Normalised(S.Full(), (f"{show_pattern(p)} contains `full`, so it has every arc: it is `full`",))
+        return Normalised(S.Full(), (*reasons, f"{show_pattern(p)} contains `full`, so it has every arc: it is "
+                                     "`full`"))
     out = list(dict.fromkeys(parts))
     if len(out) < len(parts):
         reasons.append("a part written twice adds no arc")

@@ -1271,6 +1271,12 @@ def _heads_layers_method(found) -> str | Claim:
                          "heads' arcs at every length of the class up to its profile bound")
         return (f"several heads, Theorem F86 (docs/theory.md §11.11), class by class: {'; '.join(parts)}; "
                 f"for n ≥ {found.low}")
+    if found.theorem == "F188":
+        return ("several heads, Theorem F188 (docs/theory.md §11.11): every head is `full` or `star`, so the union is "
+                "complete (D = 1) and the heads' group is the stabiliser of position 1; a permutation keeping every "
+                "head's neighbourhood of one position fixes 1 (only 1 attends to every position, and a leaf's "
+                "neighbourhood {1, i} is kept only if 1 is), so no view witness: one layer suffices, the fewest a "
+                f"model has; for n ≥ {found.low}")
     if found.theorem == "F192":
         return _growing_heads_method(found)
     if found.theorem == "F143":
@@ -1583,11 +1589,23 @@ def pattern_premises(spec: S.Spec, fixed_heads: frozenset = frozenset()) -> Patt
             # the token graph left the group or the least count open (a resource ran out): a family
             # theorem proved at this n decides them, so a proved least count is never reported as only
             # sufficient (the layer count alone is also taken from it in `_layer_count`)
-            family = _family_least(spec)
-            if family is not None:
-                return family
+            return _theorem_at_length(spec, closed, fixed_heads) or outcome
         return outcome
     return _symbolic(spec, fixed_heads)
+
+
+def _theorem_at_length(spec: S.Spec, closed: Optional[PatternOutcome], fixed_heads: frozenset):
+    """A standard family's outcome at this n, or, for several heads, their theorems' (F125 (b): F188's `star` beside
+    `full` at n = 8,000, whose neighbourhood lists are over their limit) when it settles the group and the least
+    count; None otherwise."""
+    family = _family_least(spec)
+    if family is not None:
+        return family
+    if closed is None and len(set(h.pattern for h in spec.heads)) > 1 and _closed_kinds_only(spec):
+        closed = _symbolic(spec, fixed_heads)
+        if _settled(closed) and closed.group is not None:
+            return closed
+    return None
 
 
 def _two_blocks_at_most(spec: S.Spec) -> bool:

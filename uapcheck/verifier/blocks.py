@@ -648,8 +648,9 @@ def _bind_premises(ctx, s: dict, cert: dict, where: str) -> list[str]:
     return unbound
 
 
-# the premises of VERDICT-T1 that its verdict-premises block does not list (rules/verdict.py, VerdictPremises)
-_VERDICT_OMISSIBLE = frozenset({"TGT-ALTERNATIVE", "DIM-RANGE"})
+# the premises of VERDICT-T1 that its verdict-premises block does not list (rules/verdict.py, VerdictPremises); a
+# PAT-NORMAL premise of dense heads (`full & full` read as `full`) is checked by itself, before every other step
+_VERDICT_OMISSIBLE = frozenset({"TGT-ALTERNATIVE", "DIM-RANGE", "PAT-NORMAL"})
 
 
 def _omitted(step: dict, omissible: Optional[frozenset], where: str) -> None:

@@ -673,9 +673,47 @@ def check(ctx, s, at_length: bool = False) -> tuple[str, str]:
     elif theorem == "F191":
         from . import cyclic_window_directed
         why = cyclic_window_directed.heads_check(ctx, s, cert, pats, n)
+    elif theorem == "F188":
+        why = _star_beside_complete(ctx, s, cert, pats, n)
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"
+
+
+def _star_beside_complete(ctx, s, cert: dict, pats: list, n) -> str:
+    """Theorem F188: the distinct heads are `full` and `star` (`global(1)`), each present; one layer, from n = 3. The
+    lemma's hypotheses are read on the re-parsed heads; its conclusion is tried on the verifier's own arcs at
+    n = 3, …, 6: no permutation moving position 1 keeps every head's neighbourhood of some position."""
+    from itertools import permutations
+    kinds = set()
+    for p in pats:
+        if isinstance(p, S.Full):
+            kinds.add("full")
+        elif isinstance(p, S.Star) or (isinstance(p, S.Global) and isinstance(p.g, int) and p.g == 1):
+            kinds.add("star")
+        else:
+            raise Reject("F188: a head is neither `full` nor `star`")
+    if kinds != {"full", "star"}:
+        raise Reject("F188: needs a `full` head and a `star` head")
+    layers = sympy.sympify(decode((s.get("data") or {}).get("layers"), ctx.symbols), strict=True)  # safe: strict
+    if layers != 1:
+        raise Reject(f"F188: the count is one layer, not {layers}")
+    low = cert.get("from")
+    if not isinstance(low, int) or isinstance(low, bool) or low < 3:
+        raise Reject("F188: the range starts at n = 3 or later (at n = 2 the star is complete)")
+    for length in range(3, 7):
+        heads = [patterns.head_arcs(p, length) for p in pats]
+        nbs = patterns.in_neighbourhoods(heads, length)
+        for perm in permutations(range(1, length + 1)):
+            if perm[0] == 1:
+                continue  # in the heads' group, the stabiliser of 1
+            for i in range(1, length + 1):
+                if all(frozenset(perm[k - 1] for k in nb[i]) == nb[perm[i - 1]] for nb in nbs):
+                    raise Reject(f"F188: at n = {length} the permutation {list(perm)} keeps every head's "
+                                 f"neighbourhood of position {i}")
+    return ("Theorem F188: every head is `full` or `star` (both present), so the union is complete and a permutation "
+            "keeping every head's neighbourhood of one position fixes the hub; no such permutation moves 1 at "
+            "n = 3, …, 6 on the verifier's arcs; one layer from n = 3")
 
 
 def _premise_diameter(ctx, s, n) -> None:

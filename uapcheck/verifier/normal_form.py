@@ -90,9 +90,9 @@ def arcs_description(p) -> tuple:
 
 
 def _parts(p) -> list:
-    """The parts of a union, an intersection with `full` read as its other part (full ∩ P = P: `full` has every
-    arc; `full & full` is `full`)."""
-    out = []
+    """The parts of a union, an intersection with `full` read as its other parts (full ∩ P = P: `full` has every
+    arc; `full & full` is `full`; `P & Q & full` is `P & Q`)."""
+    out: list = []
     for q in _flat(p):
         if isinstance(q, S.PatternIntersection) and any(isinstance(x, S.Full) for x in q.parts):
             rest = [x for x in q.parts if not isinstance(x, S.Full)]
@@ -102,6 +102,8 @@ def _parts(p) -> list:
             if len(rest) == 1:
                 out.extend(_parts(rest[0]))
                 continue
+            out.append(S.PatternIntersection(tuple(rest)))  # `P & Q & full` is `P & Q`, a part as written
+            continue
         out.append(q)
     return out
 
@@ -118,6 +120,15 @@ def _part(entry: Any, written: list):
         k = entry["as written"]
         if not _is_int(k) or not 1 <= k <= len(written):
             raise ValueError("a written part's index is out of range")
+        if entry.get("without full") is True and len(entry) == 2:  # a written intersection without its `full` parts
+            meet = written[k - 1]
+            rest = tuple(x for x in meet.parts if not isinstance(x, S.Full)) if isinstance(meet, S.PatternIntersection) \
+                else ()
+            if len(rest) < 2 or len(rest) == len(meet.parts):
+                raise ValueError("`without full` names no intersection of several parts with `full`")
+            return S.PatternIntersection(rest)
+        if "path" in entry:  # a part inside a written part, through the parts of unions and intersections
+            return _at_path(written[k - 1], entry["path"])
         if "part" not in entry:
             return written[k - 1]
         m, meet = entry["part"], written[k - 1]  # a part of a written intersection
@@ -137,6 +148,17 @@ def _part(entry: Any, written: list):
     if entry.get("full") is True:
         return S.Full()
     raise ValueError("a normal form part of an unknown kind")
+
+
+def _at_path(whole, path: Any):
+    if not isinstance(path, list) or not path or len(path) > 64:
+        raise ValueError("a path into a written part is a list of indices")
+    for m in path:
+        if not isinstance(whole, (S.PatternUnion, S.PatternIntersection)) or not _is_int(m) or \
+                not 1 <= m <= len(whole.parts):
+            raise ValueError("a path into a written part is out of range")
+        whole = whole.parts[m - 1]
+    return whole
 
 
 def check(spec: S.Spec, s: dict) -> tuple[Optional[S.Spec], str]:
