@@ -18,6 +18,7 @@ check reads the same residues at every length of the class.
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from .. import spec as S
@@ -28,17 +29,15 @@ def start(w: int, s: int) -> int:
     return s * (3 * w + 2)
 
 
-def _near(u: int, v: int, n: int, w: int) -> bool:
-    d = abs(u - v)
-    return min(d, n - d) <= w
+@functools.lru_cache(maxsize=4096)
+def _closed(i: int, n: int, w: int, s: int) -> frozenset:
+    """N[i] from the definitions: the cyclic window of radius w (the positions i − w, …, i + w taken mod n into
+    1, …, n) and the class of i mod s among 1, …, n (its 2w + 1 + ⌈n/s⌉ members at most, listed directly)."""
+    window = {(i - 1 + k) % n + 1 for k in range(-w, w + 1)}
+    return frozenset(window | set(range((i - 1) % s + 1, n + 1, s)))
 
 
-def _closed(i: int, n: int, w: int, s: int) -> set:
-    """N[i] from the definitions: the cyclic window of radius w and the class of i mod s."""
-    return {v for v in range(1, n + 1) if _near(i, v, n, w) or (v - i) % s == 0}
-
-
-def _exactly_one(x: int, y: int, n: int, w: int, s: int) -> set:
+def _exactly_one(x: int, y: int, n: int, w: int, s: int) -> frozenset:
     """The positions other than x, y adjacent to exactly one of them."""
     a, b = _closed(x, n, w, s), _closed(y, n, w, s)
     return (a ^ b) - {x, y}
@@ -73,6 +72,7 @@ def witness(w: int, s: int, n: int) -> Optional[tuple]:
     return None
 
 
+@functools.lru_cache(maxsize=256)
 def classes(w: int, s: int) -> tuple:
     """The residues of n mod s with a witness at the range's first length of the class."""
     low = start(w, s)
