@@ -77,3 +77,25 @@ def test_three_wide_blocks_beside_strided_eight_at_a_real_size():
     assert steps["PAT-LAYERS"].facts["least"]
     assert steps["SYM-AUT"].facts["group"].name.startswith("the permutations that map the blocks {1, 2, 3}")
     assert cpu < 10.0
+
+
+def _plain_diameter(n: int, b: int, s: int) -> int:
+    """D by breadth-first search over the positions themselves (u ~ v iff one block or one residue class)."""
+    near = {p: {q for q in range(1, n + 1) if (q - 1) // b == (p - 1) // b or q % s == p % s} for p in range(1, n + 1)}
+    worst = 0
+    for root in range(1, n + 1):
+        seen, frontier = {root: 0}, [root]
+        while frontier:
+            frontier = [v for u in frontier for v in near[u] if v not in seen and not seen.update({v: seen[u] + 1})]
+        if len(seen) < n:
+            return -1
+        worst = max(worst, max(seen.values()))
+    return worst
+
+
+@pytest.mark.parametrize("b, s", [(2, 3), (3, 5), (2, 5), (3, 7), (3, 8), (5, 8), (2, 9), (4, 9), (2, 4), (3, 6)])
+def test_the_diameter_searched_in_the_incidence_graph_equals_the_search_over_positions(b, s):
+    """For b < s, `diameter_at` searches the block–residue incidence graph H (Γ is its line graph): equal to the
+    search over the positions at every n from 2 to 60 (not connected, -1, for b | s)."""
+    for n in range(2, 61):
+        assert BS.diameter_at(n, b, s) == _plain_diameter(n, b, s), n

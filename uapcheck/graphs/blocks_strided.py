@@ -227,7 +227,12 @@ def low_below(b: int, s: int) -> int:
 
 @lru_cache(maxsize=512)
 def diameter_at(n: int, b: int, s: int) -> int:
-    """D at an integer n by breadth-first search (u ~ v iff one block or one residue class); -1 if not connected."""
+    """D at an integer n by breadth-first search (u ~ v iff one block or one residue class); -1 if not connected.
+    For b < s, Γ is the line graph of the block–residue incidence graph H (F44's proof), and the searches run in H
+    (`_distance_matrix`: ⌈n/b⌉ + s vertices instead of n positions)."""
+    if b < s:
+        dist = _distance_matrix(n, b, s)
+        return -1 if dist is None else int(dist.max())
     blocks: dict = {}
     classes: dict = {}
     for p in range(1, n + 1):
