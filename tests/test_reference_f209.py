@@ -1,4 +1,4 @@
-"""Theorem F209 (LIM-EXPEXP, docs/theory.md §6.5): k = exp(H) with H → +∞ on every sign region and (LIM) for H gives
+"""Theorem F209 (LIM-EXPEXP, docs/theory.md §6.5): k = exp(H) with H → +∞ (or, restated, −∞) on every sign region and (LIM) for H gives
 (LIM) for k. Checked apart from the engines with mpmath, on kernels written here as Python functions of the
 invariants (not parsed from the file):
 
@@ -66,6 +66,11 @@ DECIDED = [
      lambda x, y: mpmath.cosh(dot(x, x) + dot(y, y)) + mpmath.cos(dot(x, y)), lambda x, y: dot(x, x) + dot(y, y),
      QUADRATIC),
     ("exp(cosh(x . y))", True, lambda x, y: mpmath.cosh(dot(x, y)), lambda x, y: abs(dot(x, y)), QUADRATIC),
+    # exponents of one sign per region, −∞ included
+    ("exp(-cosh(x . y))", False, lambda x, y: -mpmath.cosh(dot(x, y)), lambda x, y: abs(dot(x, y)), LINEAR),
+    ("exp(sinh(x . y))", False, lambda x, y: mpmath.sinh(dot(x, y)), lambda x, y: abs(dot(x, y)), LINEAR),
+    ("exp(sinh(x . y) * (2 + cos(x . y)))", False, lambda x, y: mpmath.sinh(dot(x, y)) * (2 + mpmath.cos(dot(x, y))),
+     lambda x, y: abs(dot(x, y)), LINEAR),
 ]
 
 
@@ -80,7 +85,11 @@ def test_decided_kernels_are_uap_and_their_log_ratio_diverges(kernel, tie, logk,
             continue
         values = [log_ratio(logk, x, z1, z2, t, tie) for t in ts]
         assert all(v > 0 for v in values) or all(v < 0 for v in values), (kernel, x, z1, z2, values)
-        assert (values[-1] > 0) == (r1 > r2), (kernel, x, z1, z2, values)
+        # the sign is that of the exponent with the faster growth, H₁ when r₁ > r₂, else −H₂
+        top = mpmath.mpf(ts[-1])
+        xq = [top * a for a in x] if tie else x
+        h1, h2 = logk(xq, [top * a for a in z1]), logk(xq, [top * a for a in z2])
+        assert (values[-1] > 0) == (h1 > 0 if r1 > r2 else h2 < 0), (kernel, x, z1, z2, values)
         assert abs(values[-1]) > 1e3 and abs(values[-1]) > 10 * abs(values[0]), (kernel, x, z1, z2, values)
         read += 1
     assert read >= 10, (kernel, read)
@@ -112,12 +121,19 @@ NEAR_MISSES = [
      lambda x, y: mpmath.cosh(dot(x, y)) ** 2 - mpmath.sinh(dot(x, y)) ** 2 + mpmath.cos(dot(x, y))),
     ("exp(2 * cosh(x . y)^2 - cosh(2 * (x . y)))", False,
      lambda x, y: 2 * mpmath.cosh(dot(x, y)) ** 2 - mpmath.cosh(2 * dot(x, y))),
+    # H → 0 where it would tend to −∞ on the other side
+    ("exp(-exp(x . y))", False, lambda x, y: -mpmath.exp(dot(x, y))),
+    ("exp(sinh(x . y) - cosh(x . y))", False, lambda x, y: mpmath.sinh(dot(x, y)) - mpmath.cosh(dot(x, y))),
+    ("exp(sinh(x . y) * exp(-(x . y)^2))", False, lambda x, y: mpmath.sinh(dot(x, y)) * mpmath.exp(-dot(x, y) ** 2)),
     # H's sign or size oscillates
+    ("exp((x . y) * cosh(x . y) * cos(x . y))", False,
+     lambda x, y: dot(x, y) * mpmath.cosh(dot(x, y)) * mpmath.cos(dot(x, y))),
     ("exp(cosh(x . y) * cos(x . y))", False, lambda x, y: mpmath.cosh(dot(x, y)) * mpmath.cos(dot(x, y))),
     ("exp(cosh(x . y) * (1 + cos(x . y)))", False, lambda x, y: mpmath.cosh(dot(x, y)) * (1 + mpmath.cos(dot(x, y)))),
     # tied: H's growth e^{t²|x|²} does not depend on the key, which only enters a bounded factor or summand
     ("exp(cosh(x . x) * (2 + cos(x . y)))", True, lambda x, y: mpmath.cosh(dot(x, x)) * (2 + mpmath.cos(dot(x, y)))),
     ("exp(cosh(x . x) + cos(x . y))", True, lambda x, y: mpmath.cosh(dot(x, x)) + mpmath.cos(dot(x, y))),
+    ("exp(-cosh(x . x) * (2 + cos(x . y)))", True, lambda x, y: -mpmath.cosh(dot(x, x)) * (2 + mpmath.cos(dot(x, y)))),
 ]
 
 
