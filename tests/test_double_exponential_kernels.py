@@ -113,6 +113,24 @@ def test_the_log_ratio_of_exp_cosh_diverges_with_the_larger_score():
         assert abs(mp.log(abs(diff)) - (t * top - mp.log(2))) < mp.mpf(10) ** -10
 
 
+def test_an_exponent_that_tends_to_minus_infinity_diverges_too():
+    """H = s cosh(s) (k = e^{x·y cosh(x·y)}): H → +∞ for s > 0 and −∞ for s < 0. The log-ratio H(t s₁) − H(t s₂)
+    diverges for scores of opposite signs at once, and for two negative scores with the one of larger modulus
+    dominating (−∞ when |s₁| > |s₂|); so does −cosh (k = e^{−cosh(x·y)})."""
+    mp.mp.dps = 60
+    t = mp.mpf(512)
+
+    def h(s):
+        return s * mp.cosh(s)
+    for s1, s2 in ((mp.mpf("0.3"), mp.mpf("-0.2")), (mp.mpf("-0.2"), mp.mpf("0.3"))):
+        assert abs(h(t * s1) - h(t * s2)) > 10 ** 20 and mp.sign(h(t * s1) - h(t * s2)) == mp.sign(s1)
+    for s1, s2 in ((mp.mpf("-0.3"), mp.mpf("-0.2")), (mp.mpf("-0.2"), mp.mpf("-0.3"))):
+        diff = h(t * s1) - h(t * s2)
+        assert abs(diff) > 10 ** 20 and mp.sign(diff) == -mp.sign(abs(s1) - abs(s2))
+        neg = -mp.cosh(t * s1) + mp.cosh(t * s2)
+        assert abs(neg) > 10 ** 20 and mp.sign(neg) == -mp.sign(abs(s1) - abs(s2))
+
+
 def test_exp_exp_tends_to_one_on_negative_scores():
     """The near miss e^{e^{x·y}}: at x·z₁, x·z₂ < 0 the log-ratio e^{t s₁} − e^{t s₂} tends to 0, so the ratio tends
     to 1 and (LIM) fails there; the class must not fire."""

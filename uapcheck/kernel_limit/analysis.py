@@ -276,7 +276,7 @@ def analyse_exponent(model: ClosedKernel) -> list[RegionResult]:
                                "the exponent H(x, t z) is not shown to tend to +∞ or to −∞ here")
         elif res.status.holds:
             res = dataclasses.replace(res, witness=dict(res.witness or {}, **{"sign of H": sign}))
-        elif not res.status.holds:
+        else:
             res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
                                f"(LIM) for the exponent H is not shown here ({res.status.value}: {res.reason})")
         out.append(res)
