@@ -435,13 +435,16 @@ def _ran_out(line: str) -> bool:
 
 
 def _assert_same_reports(second: tuple[str, str], first: tuple[str, str]) -> None:
-    """Byte-identical reports, but for a file that ran out of a resource limit in both runs: which limit runs out
-    first (CPU time or memory), and in which step, can depend on the machine (README, `--budget`)."""
+    """Byte-identical reports, but for a file that ran out of a resource limit in one of the runs: which limit runs
+    out first (CPU time or memory), and in which step, can depend on the machine (README, `--budget`), and so can
+    whether a file at the edge of its budget runs out at all (a mutated `window(5) cyclic + strided(7)` at symbolic n
+    spends about 2 s of CPU on its lengths below the range: under a 2 s budget one run of a campaign ended with its
+    verdict and the other ran out; two runs of the same command took 2.8 s and 3.3 s of CPU on a shared machine)."""
     assert second[1] == first[1]
     lines_1, lines_2 = first[0].splitlines(), second[0].splitlines()
     assert len(lines_1) == len(lines_2)
     for a, b in zip(lines_1, lines_2):
-        assert a == b or (_ran_out(a) and _ran_out(b)), (a[:3000], b[:3000])
+        assert a == b or _ran_out(a) or _ran_out(b), (a[:3000], b[:3000])
 
 
 def test_reports_compared_across_runs_differ_only_where_a_limit_ran_out():
@@ -451,8 +454,7 @@ def test_reports_compared_across_runs_differ_only_where_a_limit_ran_out():
     _assert_same_reports((derived % "3 layers", ""), (derived % "3 layers", ""))
     with pytest.raises(AssertionError):
         _assert_same_reports((derived % "3 layers", ""), (derived % "2 layers", ""))
-    with pytest.raises(AssertionError):
-        _assert_same_reports((budget % "CPU time budget of 2 s", ""), (derived % "2 layers", ""))
+    _assert_same_reports((budget % "CPU time budget of 2 s", ""), (derived % "2 layers", ""))  # at the budget's edge
 
 
 @pytest.fixture(scope="module")

@@ -96,6 +96,23 @@ def generators(graph, color: Optional[Sequence[int]] = None, splitting: str = SP
     return out
 
 
+def each_generator(graph, color: Optional[Sequence[int]] = None, splitting: str = SPLITTING):
+    """The generators of `generators`, one at a time (each a list of the graph's n images, the identity skipped).
+    python-igraph returns the whole list at once; it is consumed as it is read (each generator dropped once given), so
+    beside that list at most one generator's copy is held."""
+    encoded, colours = _encoded(graph, color)
+    n = graph.vcount()
+    raw = encoded.automorphism_group(sh=splitting, color=colours)
+    del encoded, colours
+    raw.reverse()
+    while raw:
+        gen = raw.pop()
+        perm = gen[:n]
+        del gen
+        if perm != list(range(n)):
+            yield perm
+
+
 def canonical_permutation(graph, color: Optional[Sequence[int]] = None, splitting: str = SPLITTING) -> list[int]:
     """A canonical labelling as igraph's ``canonical_permutation`` gives it: entry k is the vertex placed at
     canonical position k (for the encoding, the outs in the order the encoding's labelling places them)."""

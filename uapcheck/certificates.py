@@ -1428,6 +1428,11 @@ def _arc_parts(q) -> list:
     return [q]
 
 
+#: the widest window or dilation whose offsets `_arc_key` lists (graphs/normal_form.SET_WIDTH_LIMIT: a wider part is
+#: never rewritten, so it is compared as written)
+_ARC_KEY_WIDTH = 1 << 20
+
+
 def _arc_key(p) -> tuple:
     """What decides the arcs of a union (docs/theory.md §11.13): whether it contains `full`; the cyclic
     offsets (union of the cyclic windows' and cyclic offsets' sets); the non-cyclic offsets not among them
@@ -1457,11 +1462,13 @@ def _arc_key(p) -> tuple:
     if any(isinstance(q, S.Full) for q in parts(p)):
         return ("full",)  # before any part's offsets are listed (`full + window(500000000) cyclic`: 10⁹ of them)
     for q in parts(p):
-        if isinstance(q, S.Window) and ints(q.w) and num(q.w) >= 0:
+        # a window or dilation wider than the normal form lists (SET_WIDTH_LIMIT) is a part as written, as the normal
+        # form keeps it: listing its offsets would take memory in proportion to w (`dilated(500000000, 3)`: 10⁹)
+        if isinstance(q, S.Window) and ints(q.w) and 0 <= num(q.w) <= _ARC_KEY_WIDTH:
             (cyclic if q.cyclic else linear).update(range(-num(q.w), num(q.w) + 1))
         elif isinstance(q, S.Offsets) and ints(*q.offsets):
             (cyclic if q.cyclic else linear).update(q.offsets)
-        elif isinstance(q, S.Dilated) and ints(q.w, q.r) and num(q.w) >= 0 and num(q.r) >= 1:
+        elif isinstance(q, S.Dilated) and ints(q.w, q.r) and 0 <= num(q.w) <= _ARC_KEY_WIDTH and num(q.r) >= 1:
             linear.update(k * num(q.r) for k in range(-num(q.w), num(q.w) + 1))
         elif isinstance(q, S.Star):
             globs.append(1)

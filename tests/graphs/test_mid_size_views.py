@@ -164,11 +164,13 @@ def test_orbits_without_listed_generators_are_the_generated_orbits(patterns, n, 
 
 def test_orbits_beyond_their_bound_are_left_unknown(monkeypatch):
     """Where BLISS's generators of the quotient would be too many to list even for the orbits (symmetry.
-    MAX_ORBIT_ENTRIES), the orbits are not computed: the rooted views find a witness by the probe (checked) or say
+    orbit_entries_bound), the orbits are not computed: the rooted views find a witness by the probe (checked) or say
     that the orbits are unknown, and never that D layers suffice."""
+    from uapcheck import budget
     from uapcheck.graphs import symmetry
     monkeypatch.setattr(symmetry, "MAX_GENERATOR_ENTRIES", 0)
     monkeypatch.setattr(symmetry, "MAX_ORBIT_ENTRIES", 0)
+    monkeypatch.setattr(budget, "memory_bytes", 0)  # the bound's share of the memory limit (symmetry.orbit_entries_bound)
     for patterns, n in ((["star", "blocks(4)"], 40), (["window(1) + global(2)"], 30), (["blocks(2) + global(2)"], 20)):
         graphs, d, grp, st = _setup(patterns, n)
         assert grp.generators is None and grp.orbit_of is None and grp.order > 1

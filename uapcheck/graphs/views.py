@@ -811,12 +811,12 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
                  arc_classes: Optional[Sequence[Optional[ArcClasses]]] = None,
                  vertex_classes: Optional[Sequence] = None,
                  orbit_of: Optional[Sequence[int]] = None, certificate: bool = True,
-                 ecc_bound=None) -> ViewDecision:
+                 ecc_bound=None, orbits_why: str = "") -> ViewDecision:
     """Decide whether a view witness exists for D = ``diameter`` (exact; see the module docstring).
 
     ``group_order``/``group_generators`` describe G = ⋂_h Aut(Γ_h) (the unlabelled pattern group),
     ``in_group`` tests membership in it; ``orbit_of`` (the least member of each position's orbit) stands
-    in for generators too many to list. With ``arc_classes`` (a head's arc labels, §11.10) or
+    in for generators too many to list (``orbits_why``: why neither is given, named when the test needs them). With ``arc_classes`` (a head's arc labels, §11.10) or
     ``vertex_classes`` (an absolute positional encoding), the views are labelled and G must be the
     group that keeps the labels too.
 
@@ -881,7 +881,7 @@ def decide_views(graphs: Sequence[PatternGraph], diameter: int, group_order: int
             return ViewDecision(False, witness=found)
     if not known:
         return ViewDecision(None, reason="the generators of G were not listed (too many to list), so its "
-                                         "orbits are unknown")
+                                         "orbits are unknown" + (f": {orbits_why}" if orbits_why else ""))
     sizes = _orbit_sizes(reps, orbit_of)
     if mid_size:
         # past the work limit, or wherever the diameter's certificate bounds every eccentricity (the far sets of

@@ -313,7 +313,7 @@ class LayerCount:
 
 def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group_order: Optional[int] = None,
                   group_generators=None, arc_classes=None, no_witness_proves: bool = True,
-                  orbit_of=None, ecc_bound=None) -> LayerCount:
+                  orbit_of=None, ecc_bound=None, orbits_why: str = "") -> LayerCount:
     """The number of layers for a strongly connected pattern with directed diameter D.
 
     `in_group(perm_list)` tells whether a permutation (1-based image list) is in the pattern's group
@@ -332,7 +332,8 @@ def layers_needed(graphs: Sequence[PatternGraph], diameter: int, in_group, group
     if quick is not None:
         return quick
     decision = decide_views(graphs, diameter, group_order, group_generators, in_group, arc_classes=arc_classes,
-                            orbit_of=orbit_of, certificate=not FACTS_ONLY.get(), ecc_bound=ecc_bound)
+                            orbit_of=orbit_of, certificate=not FACTS_ONLY.get(), ecc_bound=ecc_bound,
+                            orbits_why=orbits_why)
     if decision.sufficient is False:
         what = "labelled view witness (it keeps every bias class)" if labelled else "view witness"
         return LayerCount(diameter + 1, True, f"{what}: D layers are not enough, D + 1 suffice",
@@ -761,7 +762,7 @@ def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads:
                     symmetry_group(graphs)
                 preserves = pattern_structure(graphs).preserves
                 count = layers_needed(graphs, diameter, preserves, int(pgroup.order), pgroup.generators,
-                                      orbit_of=pgroup.orbit_of, ecc_bound=ecc_bound)
+                                      orbit_of=pgroup.orbit_of, ecc_bound=ecc_bound, orbits_why=pgroup.orbits_why)
         except BudgetExceeded:
             count = LayerCount(diameter + 1, False, "view argument; the exact test of whether D layers "
                                f"suffice ran out of its backstop clock ({share(ROOTED_VIEWS_BACKSTOP):g} s of CPU, far "

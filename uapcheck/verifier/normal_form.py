@@ -50,6 +50,10 @@ def _num(t) -> int:
     return t
 
 
+#: the widest window or dilation whose offsets the arc description lists
+WIDEST = 1 << 20
+
+
 def arcs_description(p) -> tuple:
     """What decides the arcs of a union of parts, for every n."""
     cyc: set = set()
@@ -58,14 +62,18 @@ def arcs_description(p) -> tuple:
     blocks: set = set()
     strides: set = set()
     rest: set = set()
-    for q in _parts(p):
-        if isinstance(q, S.Full):
-            return ("every arc",)
-        if isinstance(q, S.Window) and _is_int(q.w) and _num(q.w) >= 0:
+    parts = _parts(p)
+    if any(isinstance(q, S.Full) for q in parts):
+        return ("every arc",)
+    for q in parts:
+        # a window or dilation wider than WIDEST is compared as written (its offsets would take memory in proportion
+        # to w: `dilated(500000000, 3)`, 10⁹ of them); equal parts have equal arcs
+        if isinstance(q, S.Window) and _is_int(q.w) and 0 <= _num(q.w) <= WIDEST:
             (cyc if q.cyclic else lin).update(range(-_num(q.w), _num(q.w) + 1))
         elif isinstance(q, S.Offsets) and all(_is_int(t) for t in q.offsets):
             (cyc if q.cyclic else lin).update(q.offsets)
-        elif isinstance(q, S.Dilated) and _is_int(q.w) and _is_int(q.r) and _num(q.w) >= 0 and _num(q.r) >= 1:
+        elif isinstance(q, S.Dilated) and _is_int(q.w) and _is_int(q.r) and 0 <= _num(q.w) <= WIDEST and \
+                _num(q.r) >= 1:
             lin.update(_num(q.r) * k for k in range(-_num(q.w), _num(q.w) + 1))
         elif isinstance(q, S.Star):
             first = max(first, 1)
