@@ -31,6 +31,9 @@ from a list of pattern names. Then G = {h ∈ H : h keeps every other head's arc
   candidates, each tested; at most one passes (two would give a rotation).
 * F39 (the assembly) states G per residue class with its range, names it by structure, and gives the
   verifier (uapcheck/verifier/head_intersection.py) the anchor, the class results and the ranges.
+* F206 (a containing anchor) a head of Theorem F26, F201 or F205 (without F205's twins' class) has its group inside
+  D_n, D_n or the reflection by class of n: D_n is its anchor with the head's own arcs tested too (``contains``).
+  The anchors are tried best first; the next is taken when one's representative lengths exceed the limit.
 
 Anything else (no anchor, a class whose answer needs a map beyond the bounds, symbolic parameters, a
 group with no name here) is undecided: open question O8.
@@ -67,6 +70,7 @@ class Anchor:
     low: int
     prefix: int = 0
     source: str = ""
+    contains: bool = False  # Theorem F206: the head's group only lies in ``kind`` (its own arcs are tested too)
 
 
 @dataclass(frozen=True)
@@ -416,8 +420,22 @@ def anchor_from_family(head: int, pattern: Pattern, n: sympy.Symbol, params: Map
         return None
     kind = _kind_of(found.group, found.group, n)
     if kind is None:
-        return None
+        return _dihedral_container(head, found)
     return Anchor(head, kind[0], int(found.low), kind[1], found.section)
+
+
+#: the family theorems whose group is D_n on some classes of n and the reflection i ↦ n + 1 − i on the others (both
+#: subgroups of D_n at every n of the range): Theorem F206 takes D_n as their anchor, with the head's own arcs tested
+DIHEDRAL_BY_CLASS = ("F26", "F201", "F205")
+
+
+def _dihedral_container(head: int, found) -> Optional[Anchor]:
+    """Theorem F206: a head whose family group is D_n or the reflection by class of n (F26, F201, and F205 without its
+    twins' class) has its group inside D_n at every n of the range; D_n is the anchor and the head's own arcs are
+    tested like the others', so the elements kept are exactly G."""
+    if found.theorem not in DIHEDRAL_BY_CLASS or "S_2" in found.group:
+        return None
+    return Anchor(head, "dihedral", int(found.low), 0, f"{found.section}, inside D_n (Theorem F206)", contains=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,7 +450,7 @@ def _graph_codes(pattern: Pattern, n: int, params: Mapping[str, int]) -> Optiona
 def _others(patterns: Sequence[Pattern], anchor: Anchor, n: int, params) -> list:
     """The heads whose arcs the anchor's elements are tested on: all but the anchor (all, when the anchor is
     the union of the heads, head −1)."""
-    return [_graph_codes(p, n, params) for k, p in enumerate(patterns) if k != anchor.head]
+    return [_graph_codes(p, n, params) for k, p in enumerate(patterns) if k != anchor.head or anchor.contains]
 
 
 def _within_bounds(result: tuple, reach: int, modulus: int) -> bool:
@@ -541,7 +559,10 @@ def element_json(element: tuple) -> list:
 
 def intersection_json(found: Intersection) -> dict:
     a = found.anchor
-    return {"anchor": {"head": a.head + 1, "group": a.kind, "prefix": a.prefix, "from": a.low, "source": a.source},
+    anchor = {"head": a.head + 1, "group": a.kind, "prefix": a.prefix, "from": a.low, "source": a.source}
+    if a.contains:
+        anchor["contains"] = True
+    return {"anchor": anchor,
             "reach": found.reach, "modulus": found.modulus, "start": found.start,
             "classes": [{"residue": c.residue, "from": c.low, "kind": c.kind,
                          "elements": sorted((element_json(e) for e in c.elements), key=repr)}
@@ -553,22 +574,30 @@ def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Seq
                   union_cases: Optional[Sequence[GroupCase]] = None) -> Optional[Anchor]:
     """The anchor of least rank: a head, or (head −1) the union of all heads, whose group contains G since an
     automorphism of the coloured union keeps the union's arcs."""
+    found = anchors(patterns, head_cases, n, params, union_cases)
+    return found[0] if found else None
+
+
+def anchors(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
+            params: Mapping, union_cases: Optional[Sequence[GroupCase]] = None) -> list[Anchor]:
+    """Every anchor found, best first (least rank, then least bound; F180's coloured union before a rotation anchor
+    of a larger bound): `intersect` tries the next when one's representative lengths are beyond the limit."""
     from ..spec import PatternUnion
-    best = None
+    out = []
     candidates = list(enumerate(zip(patterns, head_cases))) + [(-1, (PatternUnion(tuple(patterns)), union_cases))]
     for k, (pattern, cases) in candidates:
         found = anchor_from_cases(k, cases, n) if cases else None
         if found is None:
             found = (anchor_forward(k, pattern, params) or anchor_from_family(k, pattern, n, params)
                      or anchor_from_line(k, pattern, params))
-        if found is not None and (best is None or (ANCHOR_RANK[found.kind], found.low)
-                                  < (ANCHOR_RANK[best.kind], best.low)):
-            best = found
-    if best is None or best.kind in ("cyclic", "dihedral"):
+        if found is not None:
+            out.append(found)
+    out.sort(key=lambda a: (ANCHOR_RANK[a.kind], a.low))
+    if not out or out[0].kind in ("cyclic", "dihedral"):
         found = anchor_from_coloured_lines(patterns, params)
-        if found is not None and (best is None or found.low < best.low):
-            best = found
-    return best
+        if found is not None and (not out or found.low < out[0].low):
+            out.insert(0, found)
+    return out
 
 
 def anchor_from_coloured_lines(patterns: Sequence[Pattern], params: Mapping) -> Optional[Anchor]:
@@ -590,14 +619,12 @@ def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequenc
     params = dict(params or {})
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
-    anchor = choose_anchor(patterns, head_cases, n, params, union_cases)
-    if anchor is None:
-        return None
     ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))
-    found = _intersection(tuple(patterns), ints, anchor, n.name)
-    if found is None:
-        return None
-    return cases_of(found, n)
+    for anchor in anchors(patterns, head_cases, n, params, union_cases):
+        found = _intersection(tuple(patterns), ints, anchor, n.name)
+        if found is not None:
+            return cases_of(found, n)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,9 @@ What is checked (a certificate of kind "head intersection"):
 * the anchor head's group: the verifier's own lemma table (§18.4) or family table (§11.11) names that
   group for that head alone from a length at most the anchor's bound, or (trivial) the head has one-way
   arcs with every neighbour arc, re-checked on its arcs; else the step is trusted, never verified;
+* a containing anchor (Theorem F206, `"contains": true`): D_n holds the group of a head that the verifier's own family
+  table restates as F26, F201 or F205 with the order 2n or 2 on every class; every head's arcs, the anchor's too,
+  are then tested;
 * Theorem F35's N₀ from the verifier's own K and L: the certificate's start is at least it;
 * every residue class: the decision (the anchor's elements tested on the other heads' arcs; rotations,
   seams and marked sets for C_n and D_n, Theorems F36–F38) re-made at two lengths ≥ N₀ of the class and
@@ -273,6 +276,36 @@ def anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict, n: sympy.Symbol,
     raise Unsupported(f"the anchor head's group ({kind} from n = {low}) is not in the verifier's tables")
 
 
+#: the verifier's family theorems whose group is D_n on some classes of n and the reflection on the others
+_DIHEDRAL_BY_CLASS = ("F26", "F201", "F205")
+
+
+def contained_anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict) -> str:
+    """Theorem F206: the anchor head's group lies in D_n at every n from the anchor's bound on. The verifier's own
+    restatement of F26, F201 or F205 for the head alone gives, on every class of one period from its range's start, the
+    order 2n (D_n) or 2 (the reflection, a subgroup of D_n), its names D_n and the reflection only; an F205 head with
+    its twins' class (order 4, S_2 on {1, n} × the reflection of {2, …, n − 1}, not inside D_n) is refused. Every
+    head, the anchor's too, is then tested, so what is kept is exactly G."""
+    from dataclasses import replace
+    from . import families
+    if anchor.get("group") != "dihedral" or int(anchor.get("prefix") or 0):
+        raise Unsupported(f"a containing anchor of group {anchor.get('group')!r} (Theorem F206 takes D_n only)")
+    alone = replace(spec, heads=(replace(spec.heads[0], pattern=head),))
+    fam = families.match(alone)
+    if fam is None or fam.theorem not in _DIHEDRAL_BY_CLASS or fam.group_open or fam.coprime_to != 1:
+        raise Unsupported("the containing anchor head is not one of Theorems F26, F201, F205 in the verifier's table")
+    if int(anchor["from"]) < int(fam.low):
+        from .check import Reject
+        raise Reject(f"the containing anchor's bound {anchor['from']} lies below Theorem {fam.theorem}'s {fam.low}")
+    low = int(fam.low)
+    for m in range(low, low + max(int(fam.modulus or 1), 1)):
+        if int(fam.order(sympy.Integer(m))) not in (2 * m, 2):
+            raise Unsupported(f"Theorem {fam.theorem}'s group at n = {m} has order {fam.order(sympy.Integer(m))}, "
+                              "neither D_n nor the reflection")
+    return (f"the verifier's Theorem {fam.theorem} (§11.11) puts the anchor head's group inside D_n from n = {fam.low} "
+            "(D_n or the reflection by class), and every head's arcs, the anchor's too, are tested (Theorem F206)")
+
+
 def _orders_fit(fam, kind: str, u: int) -> bool:
     """The family's order is at most the anchor's at one length of every residue class from its bound on (a family whose
     name covers several groups by class, Theorem F116's "the reflection when b | n, else trivial", names the anchor
@@ -397,9 +430,14 @@ def _setting(ctx, cert: dict, n: Optional[sympy.Symbol] = None, symbols: Optiona
         coloured = coloured_lines.anchor_checked(pats, anchor) if k < 0 and "F180" in str(anchor.get("source")) \
             else None
         try:
-            why = coloured or anchor_checked(spec, head, anchor, n, symbols)
+            if anchor.get("contains"):
+                if k < 0:
+                    raise Reject("a containing anchor (Theorem F206) is one head")
+                why = contained_anchor_checked(spec, head, anchor)
+            else:
+                why = coloured or anchor_checked(spec, head, anchor, n, symbols)
         except Unsupported:
-            _counted_against(head, anchor, k < 0)  # a stated group that a length of its range contradicts is false
+            _counted_against(head, anchor, k < 0 or bool(anchor.get("contains")))  # a stated group a length contradicts
             raise
         if k < 0:
             why = "the union's group contains G: " + why
@@ -478,6 +516,8 @@ def check(ctx, s) -> tuple[str, str]:
         symbols = dict(ctx.symbols, n=n)
     pats, reach, modulus, k, why_anchor = _setting(ctx, cert, n, symbols)
     anchor = cert["anchor"]
+    if anchor.get("contains"):
+        k = -1  # Theorem F206: the anchor head's own arcs are tested like the others'; G is then exactly what is kept
     n0 = max(start(reach, modulus), int(anchor["from"]))
     if int(cert.get("modulus", 0)) != modulus:
         raise Reject(f"the classes are not the residues mod L = {modulus} (the lcm of block sizes and strides)")
