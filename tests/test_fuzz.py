@@ -31,7 +31,16 @@ heads with hubs beside blocks, offsets, dilated and strided lines): UAPCHECK_FUZ
 15015 and 1,500 for 15151, each file run with `--budget 2 --memory 1G` under PYTHONHASHSEED 0 and 12345, every batch
 compared: all 2,100 run, no traceback, no exit code outside 0–2, every file within its budget, no difference between
 the two hash seeds. (The mutation campaign on the same constructs' certificates found an internal error of `uapcheck
-verify`, fixed: tests/test_certificate_mutations_newest_constructs.py.)"""
+verify`, fixed: tests/test_certificate_mutations_newest_constructs.py.)
+
+Campaign of issue 14's leftovers (UAPCHECK_FUZZ_SEED = 2121: 900 files; 3131: 360; `newest_programs` with 2222: 240),
+each file run with `--budget 2 --memory 1G --no-cache` under PYTHONHASHSEED 0 and 12345, every batch compared: no
+traceback, no exit code outside 0–2, every batch within its budget. Findings: one byte difference across hash seeds,
+fixed at the root — the non-analytic operations of an analyticity step were listed in the order a Min's arguments
+were built (tests/test_hash_seed_evidence.py); three files at the edge of the 2 s budget (a mutated `window(5) cyclic +
+strided(7)` at symbolic n) ended with a verdict in one run and ran out in the other, which the comparison now accepts
+(`_assert_same_reports`). tests/test_huge_values.py's corpus found a memory runaway of the new `P & full` rewrite inside
+a union (`dilated(500000000, 3) + star & full`), fixed in the normal form's arc key."""
 from __future__ import annotations
 
 import json

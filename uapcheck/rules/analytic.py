@@ -707,7 +707,9 @@ def _non_analytic_nodes(expr: sympy.Expr, gram: bool = True) -> list[str]:
     """The non-analytic operations in expr; with `gram`, a root, power or log of κ + a Gram form with κ > 0 is
     analytic (Lemma D)."""
     found = []
-    walk = sympy.preorder_traversal(expr)
+    # each node's arguments in SymPy's sort order: a Min or Max keeps its arguments as a set, whose order as built
+    # depends on the hash seed, and the list is a step's evidence (a byte-identical report under every seed)
+    walk = sympy.preorder_traversal(expr, keys=True)
     for node in walk:
         if finite_param_constant(node):
             walk.skip()  # a fixed number for each admissible param value: θ does not enter it (Lemma G)
