@@ -134,3 +134,31 @@ def test_the_class_sizes_must_be_the_patterns():
     got = _layers(verify(cert, seconds=60, only={step["id"]}))
     assert got.outcome == REJECTED and "sizes" in got.reason
 
+
+
+def test_sampled_mutants_of_a_class_map_certificate_are_rejected_or_named():
+    """The campaign of docs/theory.md §18.6 on `blocks(700) + strided(4)` at n = 1,200 (every value of the pattern
+    steps' data and blocks and the file's verdict, group and layers changed; 150 mutants: 108 rejected, 42 named not
+    certified, none verified), sampled."""
+    import copy
+
+    import test_certificate_mutations_residue_exchanges_and_sinks as M
+    from uapcheck.verifier import TRUSTED
+    key = softmax_source("blocks(700) + strided(4)", 1200)
+    base = M._cert(key)
+    root = base["steps"][-1]["id"]
+    pattern_steps = {s["id"] for s in base["steps"] if s["rule"] in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT")}
+    picked = [m for m in M._mutants(key, 400, 21) if m[0] in pattern_steps or m[0] is None][:10]
+    assert len(picked) == 10
+    for sid, where, new in picked:
+        mutant = copy.deepcopy(base)
+        node = mutant if sid is None else next(s for s in mutant["steps"] if s["id"] == sid)
+        for k in where[:-1]:
+            node = node[k]
+        node[where[-1]] = new
+        only = {root} | ({sid} | {s["id"] for s in mutant["steps"] if sid in s["premises"]} if sid else set())
+        report = verify(mutant, only=only, seconds=60)
+        full = f"{sid} {'.'.join(map(str, where))}" if sid else ".".join(map(str, where))
+        named = any(M._flat(full).startswith(M._flat(u)) or M._flat(u).startswith(M._flat(full)) for u in report.unbound)
+        mine = next((s for s in report.steps if s.id == sid), None)
+        assert (report.problems or report.rejected or named or (mine is not None and mine.outcome == TRUSTED)), (full, new)
