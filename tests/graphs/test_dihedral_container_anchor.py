@@ -145,3 +145,17 @@ def test_the_verifier_accepts_the_containing_anchor_and_rejects_one_that_skips_i
     report = verify(forged)
     assert not report.ok
     assert next(x for x in report.steps if x.rule == "SYM-AUT").outcome == REJECTED
+
+
+def test_the_verifier_takes_a_by_class_group_as_an_exact_d_n_anchor_nowhere():
+    """An F201 head's group is D_n on the class 5 | n only: as an exact D_n anchor (its own arcs untested) the verifier's
+    table must not name it (it did: the name check accepts "D_n", and C_n and D_n anchors skipped the order check)."""
+    from uapcheck.parse import parse_source
+    from uapcheck.verifier import head_intersection as V
+    spec = parse_source("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern window(2) cyclic + strided(5) }\n",
+                        "t.uap")
+    with pytest.raises(V.Unsupported):
+        V.anchor_checked(spec, spec.heads[0].pattern, {"group": "dihedral", "from": 200, "prefix": 0}, N, {"n": N})
+    ring = parse_source("tokens n\nattention { kernel k(x, y) = exp(x . y); pattern window(2) cyclic }\n", "t.uap")
+    assert "D_n" in V.anchor_checked(ring, ring.heads[0].pattern, {"group": "dihedral", "from": 7, "prefix": 0}, N,
+                                     {"n": N})

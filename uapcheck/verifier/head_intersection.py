@@ -310,10 +310,11 @@ def _orders_fit(fam, kind: str, u: int) -> bool:
     """The family's order is at most the anchor's at one length of every residue class from its bound on (a family whose
     name covers several groups by class, Theorem F116's "the reflection when b | n, else trivial", names the anchor
     only when no class has a larger group: its end groups trivial, Theorem F179)."""
-    if kind in ("cyclic", "dihedral"):
-        return True
     m = max(int(fam.modulus or 1), 1)
     low = max(int(fam.low), 1)
+    if kind in ("cyclic", "dihedral"):  # C_n or D_n on every class: F201's "D_n when s | n, else the reflection"
+        # names D_n on one class only, and its head's own arcs are not tested (Theorem F206 is the containing anchor)
+        return all(int(fam.order(sympy.Integer(n))) == _anchor_order(kind, u, n) for n in range(low, low + m))
     return all(int(fam.order(sympy.Integer(n))) <= _anchor_order(kind, u, n) for n in range(low, low + m))
 
 
