@@ -10,22 +10,18 @@ the reference; the twins lemma; the names at an integer n; 3 layers never below 
 verifier's restatement and its rejection of tampered steps."""
 from __future__ import annotations
 
-import copy
-import functools
-import json
 
 import igraph
 import pytest
 import sympy
 
-import uapcheck
-from uapcheck import certfile
 from uapcheck.graphs import families as F
 from uapcheck.groups import NamedGroup
 from uapcheck.render.verdict_lines import headline
 from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
+from .cyclic_window_strided_files import certificate, checked, step_of
 from .reference import attends, count_automorphisms
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -121,44 +117,18 @@ def test_two_is_the_diameter_and_three_layers_are_never_below_the_concrete_least
         assert got.least and got.layers <= want["layers"] == 3, n
 
 
-SOURCE = """tokens {n}
-attention {{
-  kernel k(x, y) = exp(x . y)
-  pattern window({w}) cyclic + strided({s})
-}}
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def _check(n, w: int, s: int):
-    return uapcheck.check(SOURCE.format(n=n, w=w, s=s), "t.uap")
-
-
 def test_the_verdict_names_the_group_by_class_and_three_sufficient_layers():
-    r = _check("n", 2, 2)
+    r = checked("n", 2, 2)
     assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {TWINS}" and r.layers == 3
     assert "sufficient, not shown least" in headline(r)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
-    r = _check("n", 3, 2)  # s ∤ w: F201's two classes
+    r = checked("n", 3, 2)  # s ∤ w: F201's two classes
     assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {REFLECTION}"
-
-
-@functools.lru_cache(maxsize=None)
-def _cert_text(w: int, s: int) -> str:
-    return json.dumps(certfile.build(_check("n", w, s), SOURCE.format(n="n", w=w, s=s)))
-
-
-def _cert(w: int, s: int) -> dict:
-    return copy.deepcopy(json.loads(_cert_text(w, s)))
-
-
-def _step(cert: dict, rule: str) -> dict:
-    return next(x for x in cert["steps"] if x["rule"] == rule)
 
 
 @pytest.mark.parametrize("w, s", [(2, 2), (3, 2)])
 def test_the_verifier_restates_the_group_on_every_class(w, s):
-    report = verify(_cert(w, s))
+    report = verify(certificate("n", w, s))
     assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps] + report.problems
     step = next(x for x in report.steps if x.rule == "SYM-AUT")
     assert step.outcome == VERIFIED and "Theorem F205" in step.reason
@@ -167,22 +137,22 @@ def test_the_verifier_restates_the_group_on_every_class(w, s):
 
 @pytest.mark.parametrize("tamper", ["order", "range", "name", "diameter", "least"])
 def test_the_verifier_rejects_a_tampered_f205_step(tamper):
-    cert = _cert(2, 2)
+    cert = certificate("n", 2, 2)
     if tamper == "order":  # |G| = 2 on the twins' class (it is 4)
-        cases = _step(cert, "SYM-AUT")["data"]["order cases"]
+        cases = step_of(cert, "SYM-AUT")["data"]["order cases"]
         next(c for c in cases if c["residue"] == 1)["order"] = 2
         rule = "SYM-AUT"
     elif tamper == "range":  # below max(s(3w + 2), 20w) = 40
-        _step(cert, "SYM-AUT")["data"]["from"] = 30
+        step_of(cert, "SYM-AUT")["data"]["from"] = 30
         rule = "SYM-AUT"
     elif tamper == "name":  # the twins' class named the reflection alone
-        _step(cert, "SYM-AUT")["data"]["name"] = f"D_n when 2 | n, else {REFLECTION}"
+        step_of(cert, "SYM-AUT")["data"]["name"] = f"D_n when 2 | n, else {REFLECTION}"
         rule = "SYM-AUT"
     elif tamper == "diameter":
-        _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
+        step_of(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
         rule = "PAT-CONNECTED"
     else:  # 3 layers are not claimed least
-        _step(cert, "PAT-LAYERS")["data"]["least"] = True
+        step_of(cert, "PAT-LAYERS")["data"]["least"] = True
         rule = "PAT-LAYERS"
     report = verify(cert)
     assert not report.ok

@@ -9,21 +9,17 @@ period past it, for twelve (w, s); the lemma behind step (4), Aut(C_n^w − E_j)
 the stated 3 layers against the concrete least count over a period; the names; the verifier's restatement."""
 from __future__ import annotations
 
-import copy
-import functools
-import json
 
 import igraph
 import pytest
 import sympy
 
-import uapcheck
-from uapcheck import certfile
 from uapcheck.graphs import families as F
 from uapcheck.render.verdict_lines import headline
 from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
+from .cyclic_window_strided_files import certificate, checked, step_of
 from .reference import attends, brute_group_order, count_automorphisms
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -112,45 +108,19 @@ def test_at_ten_every_map_of_the_smallest_instance_is_counted():
     assert _reference_order(1, 2, 10) == 20 == F.at(F.match([pattern(1, 2)], N, {}), {"n": 10})["order"]
 
 
-SOURCE = """tokens {n}
-attention {{
-  kernel k(x, y) = exp(x . y)
-  pattern window({w}) cyclic + strided({s})
-}}
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def _check(n, w: int, s: int):
-    return uapcheck.check(SOURCE.format(n=n, w=w, s=s), "t.uap")
-
-
 def test_the_verdict_names_the_group_and_three_sufficient_layers():
-    r = _check("n", 5, 7)
+    r = checked("n", 5, 7)
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7) and r.layers == 3
     assert "least for n mod 7 ∈ {1, 2, 3, 4}; sufficient, not shown least otherwise" in headline(r)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
-    r = _check("n", 2, 7)  # F26 with w = 2: formerly INCONCLUSIVE for n mod 7 ∈ {1, 2}
+    r = checked("n", 2, 7)  # F26 with w = 2: formerly INCONCLUSIVE for n mod 7 ∈ {1, 2}
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
 
 
-@functools.lru_cache(maxsize=None)
-def _cert_text(w: int, s: int) -> str:
-    return json.dumps(certfile.build(_check("n", w, s), SOURCE.format(n="n", w=w, s=s)))
-
-
-def _cert(w: int, s: int) -> dict:
-    return copy.deepcopy(json.loads(_cert_text(w, s)))
-
-
-def _step(cert: dict, rule: str) -> dict:
-    return next(x for x in cert["steps"] if x["rule"] == rule)
-
-
 @pytest.mark.parametrize("w, s", [(2, 4), (2, 7)])
 def test_the_verifier_restates_the_group_on_every_class(w, s):
-    report = verify(_cert(w, s))
+    report = verify(certificate("n", w, s))
     assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps] + report.problems
     step = next(x for x in report.steps if x.rule == "SYM-AUT")
     assert step.outcome == VERIFIED and f"Theorem {'F201' if s <= 2 * w + 1 else 'F26'}" in step.reason
@@ -159,22 +129,22 @@ def test_the_verifier_restates_the_group_on_every_class(w, s):
 
 @pytest.mark.parametrize("tamper", ["order", "range", "open classes", "diameter", "least"])
 def test_the_verifier_rejects_a_tampered_f201_step(tamper):
-    cert = _cert(2, 4)
+    cert = certificate("n", 2, 4)
     if tamper == "order":  # |G| = 2n on a class s ∤ n
-        cases = _step(cert, "SYM-AUT")["data"]["order cases"]
+        cases = step_of(cert, "SYM-AUT")["data"]["order cases"]
         next(c for c in cases if c["residue"] == 1)["order"] = {"op": "*", "args": [2, {"sym": "n"}]}
         rule = "SYM-AUT"
     elif tamper == "range":  # below s(3w + 2) = 32
-        _step(cert, "SYM-AUT")["data"]["from"] = 20
+        step_of(cert, "SYM-AUT")["data"]["from"] = 20
         rule = "SYM-AUT"
     elif tamper == "open classes":  # F201 states the group on every class
-        _step(cert, "SYM-AUT")["data"]["open classes"] = {"modulus": 4, "residues": [1]}
+        step_of(cert, "SYM-AUT")["data"]["open classes"] = {"modulus": 4, "residues": [1]}
         rule = "SYM-AUT"
     elif tamper == "diameter":
-        _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
+        step_of(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
         rule = "PAT-CONNECTED"
     else:  # 3 layers are least on n mod 4 = 1 only (Theorem F200), not on every class
-        _step(cert, "PAT-LAYERS")["data"]["least"] = True
+        step_of(cert, "PAT-LAYERS")["data"]["least"] = True
         rule = "PAT-LAYERS"
     report = verify(cert)
     assert not report.ok

@@ -10,7 +10,6 @@ the classes and the count against the concrete engine (rooted views by canonical
 its rejections. The range starts at s(3w + 2) ≥ 10, beyond brute force over S_n (n ≤ 8)."""
 from __future__ import annotations
 
-import copy
 import functools
 import json
 
@@ -26,6 +25,7 @@ from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 from uapcheck.verifier import cyclic_covered_least as V
 
+from .cyclic_window_strided_files import SOURCE, certificate, checked
 from .reference import attends
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -113,37 +113,15 @@ def test_the_seam_swap_of_the_catalog_head():
     assert L.seam_root_residue(5, 8, 6) is None and L.end_root_pair(5, 8, 6) is not None
 
 
-SOURCE = """tokens {n}
-attention {{
-  kernel k(x, y) = exp(x . y)
-  pattern window({w}) cyclic + strided({s})
-}}
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def _check(n, w: int, s: int):
-    return uapcheck.check(SOURCE.format(n=n, w=w, s=s), "t.uap")
-
-
 def test_the_verdicts():
-    r = _check("n", 5, 7)
+    r = checked("n", 5, 7)
     assert r.verdict == "UAP" and r.layers == 3
     assert "3 attention layers (least for n mod 7 ∈ {1, 2, 3, 4}; sufficient, not shown least otherwise)" in headline(r)
-    r = _check("n", 2, 5)
+    r = checked("n", 2, 5)
     assert r.verdict == "UAP" and r.layers == 3 and "sufficient" not in headline(r)
     # a concrete n past the concrete engine's reach: the flag of n's class
-    r = _check(701, 5, 7)
+    r = checked(701, 5, 7)
     assert r.layers == 3 and "sufficient" not in headline(r)
-
-
-@functools.lru_cache(maxsize=None)
-def _cert_text(n, w: int, s: int) -> str:
-    return json.dumps(certfile.build(_check(n, w, s), SOURCE.format(n=n, w=w, s=s)))
-
-
-def _cert(n, w: int, s: int) -> dict:
-    return copy.deepcopy(json.loads(_cert_text(n, w, s)))
 
 
 def _layers(cert: dict) -> dict:
@@ -152,7 +130,7 @@ def _layers(cert: dict) -> dict:
 
 @pytest.mark.parametrize("n, w, s", [("n", 5, 7), ("n", 2, 5), ("n", 2, 4), (701, 5, 7)])
 def test_the_verifier_restates_the_classes(n, w, s):
-    report = verify(_cert(n, w, s))
+    report = verify(certificate(n, w, s))
     assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps] + report.problems
     step = next(x for x in report.steps if x.rule == "PAT-LAYERS")
     assert step.outcome == VERIFIED and "F201" in step.reason
@@ -161,10 +139,10 @@ def test_the_verifier_restates_the_classes(n, w, s):
 @pytest.mark.parametrize("tamper", ["every class", "a forged class", "not least"])
 def test_the_verifier_rejects_a_tampered_count(tamper):
     if tamper == "not least":
-        cert = _cert("n", 2, 5)
+        cert = certificate("n", 2, 5)
         _layers(cert)["data"]["least"] = False
     else:
-        cert = _cert("n", 5, 7)
+        cert = certificate("n", 5, 7)
         if tamper == "every class":
             _layers(cert)["data"]["least"] = True
             _layers(cert)["data"]["least classes"] = None
@@ -241,10 +219,10 @@ def test_the_far_positions_of_a_parity_stride_are_one_clique(n):
 
 
 def test_the_verifier_restates_the_parity_stride():
-    report = verify(_cert("n", 1, 2))
+    report = verify(certificate("n", 1, 2))
     assert report.ok and report.complete
     step = next(x for x in report.steps if x.rule == "PAT-LAYERS")
     assert step.outcome == VERIFIED and "F202" in step.reason
-    cert = _cert("n", 1, 2)
+    cert = certificate("n", 1, 2)
     _layers(cert)["data"]["layers"] = 3
     assert not verify(cert).ok
