@@ -8,17 +8,12 @@ import random
 
 import pytest
 
+from verifier_arcs import arcs_and_diameter, verifier_context
 from certificates import certificate_of, softmax_source
 
-from uapcheck.parse import parse_source
 from uapcheck.verifier import REJECTED, verify
 from uapcheck.verifier import check as C
-from uapcheck.verifier import groups, kernels, large, normal_form, patterns, twin_class_maps, twin_stand_in, views
-
-
-def _ctx(text: str):
-    spec = normal_form.flat_unions(parse_source(text, "t.uap"))
-    return C.Context({}, spec, {}, [], {}, kernels.param_symbols(spec))
+from uapcheck.verifier import groups, large, patterns, twin_class_maps, twin_stand_in, views
 
 
 CASES = ["blocks({b}) + strided({s})", "blocks({b}) + strided({s}) + global(1)", "blocks({b}) + strided({s}) + star",
@@ -36,13 +31,10 @@ def test_the_search_agrees_with_the_rooted_views_of_the_whole_pattern(pattern):
     for _ in range(40):
         b, s = rng.randint(2, 9), rng.randint(2, 4)
         n = rng.randint(b + 2, 36)
-        ctx = _ctx(softmax_source(pattern.format(b=b, s=s), n))
-        arcs = patterns.spec_arcs(ctx.spec)
-        outs = patterns.union_out(arcs, n)
-        dist = [patterns.bfs(outs, v) for v in range(1, n + 1)]
-        if any(x is None for row in dist for x in row[1:]):
+        ctx = verifier_context(softmax_source(pattern.format(b=b, s=s), n))
+        arcs, d = arcs_and_diameter(ctx, n)
+        if d is None:
             continue
-        d = max(x for row in dist for x in row[1:])
         try:
             cls = twin_stand_in.classes(ctx)
         except C.Trust:
@@ -68,19 +60,17 @@ def test_the_search_agrees_with_brute_force_over_every_permutation():
     for pattern in ("blocks(2) + strided(2)", "blocks(3) + strided(2)", "blocks(2) + global(1)", "blocks(3) + global(1)",
                     "blocks(2) + strided(3)", "strided(2) + global(1)", "blocks(3) + window(1)"):
         for n in range(4, 8):
-            ctx = _ctx(softmax_source(pattern, n))
-            arcs = patterns.spec_arcs(ctx.spec)
-            outs = patterns.union_out(arcs, n)
-            dist = [patterns.bfs(outs, v) for v in range(1, n + 1)]
-            if any(x is None for row in dist for x in row[1:]):
+            ctx = verifier_context(softmax_source(pattern, n))
+            arcs, d = arcs_and_diameter(ctx, n)
+            if d is None:
                 continue
-            d = max(x for row in dist for x in row[1:])
             cls = twin_stand_in.classes(ctx)
             into = twin_stand_in.quotient(large._spans(ctx), cls)
             if d < 2 or len(set(into)) != len(cls):
                 continue
             root, _ = twin_class_maps.witness_root(into, [len(c) for c in cls], d)
             lab = patterns.head_labels(arcs)
+            dist = [patterns.bfs(patterns.union_out(arcs, n), v) for v in range(1, n + 1)]
             perms = [list(p) for p in itertools.permutations(range(1, n + 1))]
             inside = [p for p in perms if patterns.preserves(p, lab)]
             back = [[row[i] for row in dist] for i in range(1, n + 1)]  # back[i − 1][v − 1] = d(v → i)

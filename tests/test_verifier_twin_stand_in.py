@@ -10,12 +10,12 @@ import random
 
 import pytest
 
+from verifier_arcs import arcs_and_diameter, verifier_context
 from certificates import certificate_of, softmax_source
 
-from uapcheck.parse import parse_source
 from uapcheck.verifier import REJECTED, TRUSTED, VERIFIED, verify
 from uapcheck.verifier import check as C
-from uapcheck.verifier import groups, kernels, normal_form, patterns, twin_stand_in, views
+from uapcheck.verifier import groups, patterns, twin_stand_in, views
 
 F196_REASON = "Lemma L (Theorem F196, docs/theory.md §11.11): the stand-in"
 
@@ -47,11 +47,6 @@ def test_r_equivalence_is_every_signed_sum():
     assert min(seen.values()) >= 40
 
 
-def _ctx(text: str):
-    spec = normal_form.flat_unions(parse_source(text, "t.uap"))
-    return C.Context({}, spec, {}, [], {}, kernels.param_symbols(spec))
-
-
 def _step(sizes, hint) -> dict:
     return {"id": "s", "rule": "PAT-LAYERS", "certificate": {"kind": "trusted", "reason": F196_REASON, "data": {
         "twin classes": [{"positions": "", "size": c, "stand-in size": hint[c]} for c in sizes]}}}
@@ -73,13 +68,10 @@ def test_the_route_agrees_with_the_rooted_views_of_the_whole_pattern(pattern, wi
         b = rng.randint(*widths)
         n = rng.randint(2 * b + 1, 3 * b + 3)
         text = softmax_source(pattern.format(b=b), n)
-        ctx = _ctx(text)
-        arcs = patterns.spec_arcs(ctx.spec)
-        outs = patterns.union_out(arcs, n)
-        dist = [patterns.bfs(outs, v) for v in range(1, n + 1)]
-        if any(x is None for row in dist for x in row[1:]):
+        ctx = verifier_context(text)
+        arcs, d = arcs_and_diameter(ctx, n)
+        if d is None:
             continue
-        d = max(x for row in dist for x in row[1:])
         try:
             sizes = [len(c) for c in twin_stand_in.classes(ctx)]
         except C.Trust:
