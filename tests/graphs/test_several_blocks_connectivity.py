@@ -27,6 +27,13 @@ CASES = [
     ([Blocks(8), Blocks(3)], 24),  # two heads: the union of their arcs
     ([PatternUnion((Blocks(4), Blocks(6), Strided(24)))], 12),
     ([PatternUnion((Blocks(2), Blocks(3), Dilated(1, 18)))], 6),
+    # one blocks part beside a dilation or two strides of multiples of 2b (L = b), and nested blocks parts that the
+    # normal form makes one
+    ([PatternUnion((Blocks(10), Dilated(1, 20)))], 10),
+    ([PatternUnion((Blocks(3), Dilated(2, 6), Strided(12)))], 3),
+    ([PatternUnion((Blocks(4), Strided(8), Strided(16)))], 4),
+    ([PatternUnion((Blocks(5), Blocks(10), Dilated(1, 20)))], 10),
+    ([PatternUnion((Blocks(4), Blocks(6), Blocks(12), Dilated(2, 36)))], 12),
     # (b): offsets of one sign beside them never carry information to an earlier (later) stretch
     ([PatternUnion((Blocks(7), Blocks(5), Offsets((-3,))))], 35),
     ([PatternUnion((Blocks(3), Blocks(2), Offsets((1, 4))))], 6),

@@ -255,14 +255,14 @@ def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
 
 
 def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
-    """Two `blocks` parts or more (integer sizes b_i ≥ 2, L = lcm(b_i)), with strided and dilated parts whose steps
+    """`blocks` parts (integer sizes b_i ≥ 2, L = lcm(b_i); one part: L = b) with strided and dilated parts whose steps
     are multiples of L sharing a factor M = gcd(step / L) ≥ 2 (none: M = ∞), no other kind (docs/theory.md §11.11,
     Theorem F182): each b_i divides L, so a block of any part lies inside one stretch {kL + 1, …, kL + L} and a block
     arc keeps ⌈p/L⌉; a step arc moves ⌈p/L⌉ by a multiple of M. So every arc keeps ⌈p/L⌉ (mod M), which differs at 1
     and L + 1: for n ≥ L + 1, x_1 never reaches position L + 1. For n ≤ L the blocks alone link p to p + 1 unless
     every b_i divides p, i.e. L | p: strongly connected (D ≤ n − 1), complete for n ≤ max b_i."""
     blocks = [a for a in atoms if a.kind == "blocks"]
-    if len(blocks) < 2 or not all(_is_int(a.args[0]) and int(a.args[0]) >= 2 for a in blocks):
+    if not blocks or not all(_is_int(a.args[0]) and int(a.args[0]) >= 2 for a in blocks):
         return None
     period = reduce(lambda x, y: x * y // math.gcd(x, y), (int(a.args[0]) for a in blocks))
     steps = []
@@ -276,8 +276,8 @@ def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCa
     if steps and math.gcd(*steps) < 2:
         return None
     widest = max(int(a.args[0]) for a in blocks)
-    rule = (f"{len(blocks)} blocks parts, L = lcm = {period}" + (f", steps multiples of {period}·{math.gcd(*steps)}"
-                                                                  if steps else "")
+    parts = f"{len(blocks)} blocks parts, L = lcm = {period}" if len(blocks) > 1 else f"blocks({period}), L = {period}"
+    rule = (parts + (f", steps multiples of {period}·{math.gcd(*steps)}" if steps else "")
             + ": every arc keeps ⌈p/L⌉" + (f" (mod {math.gcd(*steps)})" if steps else "")
             + " (docs/theory.md §11.11, Theorem F182)")
     cases = _complete_cases(n, widest, rule)
