@@ -225,7 +225,13 @@ def disconnected(ctx, s):
     data = s.get("data") or {}
     i, j = _int(data.get("i"), "the witness i"), _int(data.get("j"), "the witness j")
     _same_as_printed(s, i, j)
-    reach = data.get("reach")
+    if "reach" not in data:
+        # the engine decided it by a closed form at n and wrote no closed set: the verifier's own search
+        if patterns.bfs(patterns.union_out(heads, n), j)[i] is not None:
+            raise Reject(f"x_{j} reaches position {i} (breadth-first search on the verifier's arcs)")
+        return VERIFIED, (f"breadth-first search from {j} on the verifier's arcs never reaches position {i}: position "
+                          f"{i} never sees x_{j}")
+    reach = data["reach"]
     if not isinstance(reach, list) or not all(isinstance(v, int) for v in reach):
         raise Reject("no closed set of positions is certified")
     closed = set(reach)
@@ -626,6 +632,10 @@ def _concrete_group(ctx, s, n: int, heads):
         return _twin_group(ctx, s)
     if not isinstance(gens, list):
         raise Trust("the generators are not listed (too many tokens)")
+    if data.get("order") is None and not gens:
+        # a closed form's group at n, stated by its order's text alone (a number too long to write: `strided(4)` at
+        # n = 1,000 has 24 · (250!)^4 symmetries): nothing exact to re-derive against
+        raise Trust("the group is stated by its order's text alone, with no generators: not re-derived")
     for g in gens:
         if not patterns.is_permutation(g, n):
             raise Reject(f"generator {str(g)[:60]} is not a permutation of 1..n")
