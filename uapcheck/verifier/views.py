@@ -59,25 +59,52 @@ def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int, ki
         colour_cells[colour[v]].add(v)
     labelled = {arc: tuple(hs) for arc, hs in labels.items()}
     g, signature = nauty_graph.build(n, labelled, colour_cells)
-    return g, (signature, refined_colours(n, labelled, colour))
+    return g, signature, lambda: refined_colours(n, labelled, colour)
+
+
+#: Each distinct arc label gets a number, the same in every view this process builds (labels are the heads' tuples).
+_LABEL_IDS: dict = {}
+_MIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+
+
+def _weights(keys):
+    """Pseudo-random weights 1 … 2³¹ − 1 of non-negative integer keys (splitmix64's top bits): a fixed function of
+    the key, so equal keys in two views weigh the same."""
+    import numpy as np
+    z = keys.astype(np.uint64) + np.uint64(_MIX[0])
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX[1])
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX[2])
+    z ^= z >> np.uint64(31)
+    return ((z >> np.uint64(33)) | np.uint64(1)).astype(np.float64)
 
 
 def refined_colours(n: int, arcs: dict, colour: list, rounds: int = 3) -> tuple:
-    """An isomorphism invariant of a coloured, labelled digraph, cheaper than nauty's canonical form: the sorted
-    colours after `rounds` of colour refinement (each position's colour joined with the sorted (label, colour) pairs
-    of its in- and out-arcs, hashed; everything computed from the graph alone, so isomorphic graphs get equal
-    values). Unequal values prove two views not isomorphic; equal ones prove nothing."""
-    ins: list = [[] for _ in range(n + 1)]
-    outs: list = [[] for _ in range(n + 1)]
-    for (u, v), label in arcs.items():
-        key = repr(label)
-        ins[v].append((key, u))
-        outs[u].append((key, v))
-    c = list(colour)
-    for _ in range(rounds):
-        c = [0] + [hash((c[v], tuple(sorted((key, c[u]) for key, u in ins[v])),
-                         tuple(sorted((key, c[w]) for key, w in outs[v])))) for v in range(1, n + 1)]
-    return tuple(sorted(c[1:]))
+    """An isomorphism invariant of a coloured, labelled digraph, cheaper than nauty's canonical form: after `rounds`
+    of colour refinement (each position's colour joined with the multisets of (label, colour) of its in- and
+    out-arcs), the distinct colour rows and how many positions have each. Every value is computed from the graph
+    alone: colours are ranks of invariant values among the values present, and a multiset is summed as weights
+    (a fixed function of label, colour, round and direction, below 2³¹) in float64, exact while n ≤ 2²² since every
+    partial sum is an integer below 2⁵³; so isomorphic graphs get equal values. Unequal values prove two views not
+    isomorphic; equal ones prove nothing (which is also what the empty tuple returned past 2²² positions says)."""
+    import numpy as np
+    if n > 1 << 22 or len(_LABEL_IDS) >= 1 << 20:
+        return ()
+    m = len(arcs)
+    src = np.fromiter((u - 1 for u, _ in arcs), np.int64, m)
+    dst = np.fromiter((v - 1 for _, v in arcs), np.int64, m)
+    label = np.fromiter((_LABEL_IDS.setdefault(hs, len(_LABEL_IDS)) for hs in arcs.values()), np.int64, m)
+    uniq, c = np.unique(np.asarray(colour[1:n + 1], dtype=np.int64), return_inverse=True)
+    counts = np.bincount(c.reshape(-1))
+    for round_ in range(rounds):
+        c = c.reshape(-1)
+        # key = (round, direction, colour of the far end, label): 2 + 1 + 22 + 20 bits < 2⁶³
+        base = (label + (np.int64(round_) << 44)) + (np.int64(1) << 43)
+        into = np.bincount(dst, weights=_weights(base + (c[src] << 20)), minlength=n)
+        out = np.bincount(src, weights=_weights(base - (np.int64(1) << 43) + (c[dst] << 20)), minlength=n)
+        rows = np.stack([c, into.astype(np.int64), out.astype(np.int64)], axis=1)
+        uniq, c = np.unique(rows, axis=0, return_inverse=True)
+        counts = np.bincount(c.reshape(-1))
+    return uniq.tobytes(), counts.tobytes()
 
 
 def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]],
@@ -167,7 +194,7 @@ def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, misma
         if whole_ball is not None and whole_ball(i):
             continue
         try:
-            g, signature = rooted_view(i)
+            g, signature, *refine = rooted_view(i)
         except nauty_graph.TooLarge as exc:
             raise NoNauty(f"{i}'s rooted view: {exc}") from None
         view_gens = nauty_graph.position_generators(pynauty.autgrp(g)[0], n)
@@ -177,18 +204,27 @@ def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, misma
             if aut_order != stab:
                 return mismatch.format(i=i, aut=aut_order, stab=stab)
         # Isomorphic views have equal signatures and equally many automorphisms (|Aut(R_i)| = |G| / |G·i| here), so a
-        # canonical form is computed only for views whose signature and orbit size another representative shares
-        # (nauty's canonical labelling is the costly part).
+        # canonical form is computed only for views whose signature and orbit size another representative shares,
+        # and, where the view has a refinement invariant, whose invariant it shares too (nauty's canonical labelling
+        # is the costly part; the invariant is computed only on such a collision, since most views have none).
+        fine = refine[0] if refine else (lambda: None)
         same = forms.setdefault((signature, len(orbit)), [])
         if same:
-            cert = pynauty.certificate(g)
-            for k, (j, other) in enumerate(same):
-                if not isinstance(other, bytes):
-                    other = same[k][1] = pynauty.certificate(other)
-                if other == cert:
-                    return (f"the rooted views of {j} and {i} (different G-orbits) are isomorphic: a view "
+            mine = fine()
+            cert = None
+            for entry in same:  # [representative, its graph or canonical form, its invariant or how to compute it]
+                if callable(entry[2]):
+                    entry[2] = entry[2]()
+                if entry[2] != mine:
+                    continue
+                if cert is None:
+                    cert = pynauty.certificate(g)
+                if not isinstance(entry[1], bytes):
+                    entry[1] = pynauty.certificate(entry[1])
+                if entry[1] == cert:
+                    return (f"the rooted views of {entry[0]} and {i} (different G-orbits) are isomorphic: a view "
                             f"witness")
-            same.append([i, cert])
+            same.append([i, g, mine])
         else:
-            same.append([i, g])
+            same.append([i, g, fine])
     return None
