@@ -91,13 +91,24 @@ def test_the_kernel_rejects_a_tampered_seeded_certificate():
     assert not conn_mod._seeded_bound_holds(graph, replace(ub, seeded_bound=bound - 1))
 
 
-def test_the_kernel_compares_each_claim_with_its_own_seed_over_several_searches():
+@pytest.mark.parametrize("kept", [True, False])
+def test_the_kernel_compares_each_claim_with_its_own_seed_over_several_searches(kept):
     # 769 seeds: the kernel searches them 256 at a time in the order of their claims; a claim moved to another seed
-    # or changed anywhere in that order is rejected
+    # or changed anywhere in that order is rejected. ``kept``: the claims compared with the eccentricities the
+    # diameter's search kept on the graph (the kernel's own searches, done once); else those dropped and every seed
+    # searched again by the re-check
     from dataclasses import replace
+
+    from uapcheck.graphs.build import _derived
     graph = build_graph(PatternUnion((Window(1), RandomPattern(2, seed=1))), 6000)
     ub = analyze_connectivity([graph]).upper_bound
     assert ub.method == "seeded" and len(ub.seeds) > 2 * conn_mod.KERNEL_SEEDS
+    found = _derived(graph).get(conn_mod._KERNEL_ECC)
+    # the seeds the wide searches found (the probes' own, settled before, are searched by the re-check)
+    assert sum(v - 1 in found for v, _ in ub.seeds) > 2 * conn_mod.KERNEL_SEEDS
+    assert all(found.get(v - 1, e) == e for v, e in ub.seeds)
+    if not kept:
+        _derived(graph).pop(conn_mod._KERNEL_ECC)
     assert conn_mod._seeded_bound_holds(graph, ub)
     seeds = list(ub.seeds)
     values = sorted({e for _, e in seeds})
@@ -182,3 +193,18 @@ def test_padded_columns_give_the_reduceat_levels(seed):
     assert (got is None) == (want is None)
     if got is not None:
         assert len(got) == len(want) and all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+def test_the_kept_eccentricities_are_igraphs():
+    # the eccentricities the kernel's search keeps on the graph (and the re-check compares claims with) against
+    # igraph's own breadth-first eccentricities, at every kept position of a random pattern
+    from uapcheck.graphs.build import _derived
+    graph = build_graph(PatternUnion((Window(1), RandomPattern(2, seed=3))), 3000)
+    analyze_connectivity([graph])
+    found = _derived(graph).get(conn_mod._KERNEL_ECC)
+    assert found
+    import igraph
+    g = igraph.Graph(n=graph.n, edges=[(a - 1, b - 1) for a, b in graph.arcs()], directed=True)
+    vs = sorted(found)
+    assert [int(e) for e in g.eccentricity(vertices=vs, mode="out")] == [found[v] for v in vs]
+

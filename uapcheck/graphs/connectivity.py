@@ -733,7 +733,7 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
     (reads of positions and arcs: a wide search reads them once per level) would run out first, the bounds found so
     far, the reason and the size that fits."""
     import numpy as np
-    from .arc_arrays import bfs, spread_lowered, wide_search
+    from .arc_arrays import bfs, spread_lowered
     n = union.n
     arcs = union.num_arcs
     spent = 0
@@ -811,7 +811,8 @@ def _seeded_diameter(union: PatternGraph, search: "_ArraySearch", bounds: "_List
             taken = set(missing)
             fill = missing + [v for v in following.tolist() if v not in known and v not in taken]
             fill = fill[:SEED_BATCH * SEED_AHEAD]
-            first, _, level = wide_search(in_indptr, in_tails, n, fill, last_level=search.MAX_LEVELS)
+            # the kernel's own search (it keeps each eccentricity, and the certificate's re-check reads them back)
+            first, level = kernel_ecc_out(union, fill, search.MAX_LEVELS)
             cost = (n + arcs) * (level + 1)
             spent += cost
             if int(first[:len(missing)].min()) < 0:
@@ -1167,21 +1168,32 @@ def _seeded_bound_holds(union: PatternGraph, ub: UpperBound) -> bool:
     if int(bound.min()) < 0 or int(bound.max()) > ub.bound:
         return False
     src, dst = _arc_arrays(union)
-    into, out_of = _InArcs(src, dst, n, reversed_code_array(union)), _InArcs(dst, src, n)
+    out_of = _InArcs(dst, src, n)
     seeds = [v for v, _ in ub.seeds]
     claimed = np.asarray([e for _, e in ub.seeds], dtype=np.int64)
     if len(set(seeds)) != len(seeds) or not all(1 <= v <= n for v in seeds):
         return False
     at = np.asarray(seeds, dtype=np.int64) - 1
-    layout = _kernel_columns(into, n)
-    # searched in the order of the claimed values (each claim is compared with its own seed's search, whatever the
-    # order): a search lasts as many levels as its largest eccentricity, so seeds of one value are searched together
-    by_claim = np.argsort(claimed, kind="stable")
-    for k in range(0, len(seeds), KERNEL_SEEDS):
-        part = by_claim[k:k + KERNEL_SEEDS]
-        got = _kernel_eccentricities([seeds[i] for i in part.tolist()], layout, n, int(ub.bound))
-        if got is None or got != claimed[part].tolist():
+    # a seed the kernel searched already on this graph (`kernel_ecc_out`, which the diameter's own search calls) is
+    # compared with that search's value; the others are searched here
+    found = _derived(union).get(_KERNEL_ECC)
+    todo = np.arange(len(seeds), dtype=np.int64)
+    if found:
+        known = np.asarray([found.get(v - 1, -1) for v in seeds], dtype=np.int64)
+        have = known >= 0
+        if bool((known[have] != claimed[have]).any()) or bool((known[have] > int(ub.bound)).any()):
             return False
+        todo = todo[~have]
+    if len(todo):
+        layout = _kernel_layout(union)
+        # searched in the order of the claimed values (each claim is compared with its own seed's search, whatever the
+        # order): a search lasts as many levels as its largest eccentricity, so seeds of one value are searched together
+        by_claim = todo[np.argsort(claimed[todo], kind="stable")]
+        for k in range(0, len(by_claim), KERNEL_SEEDS):
+            part = by_claim[k:k + KERNEL_SEEDS]
+            got = _kernel_eccentricities([seeds[i] for i in part.tolist()], layout, n, int(ub.bound))
+            if got is None or got != claimed[part].tolist():
+                return False
     if bool((bound[at] < claimed).any()):
         return False
     if len(out_of.heads) != n:  # a position without an out-arc: not strongly connected
@@ -1210,11 +1222,46 @@ KERNEL_SEEDS = 256
 
 
 def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional[int] = None) -> Optional[list[int]]:
-    """ecc_out of up to KERNEL_SEEDS sources (1-based) by one bit-parallel search along the arcs grouped by head
-    (``layout``: `_kernel_columns`), each position holding a row of uint64 words (bit b of word w for source 64 w + b):
-    level 0 each source's own bit, each next level the previous one or-ed at every head with its in-arcs' tails; a
-    source's eccentricity is the first level at which every position holds its bit. None when some position is never
-    reached, or, with ``cap``, when some source's eccentricity is above it (the search stops at level ``cap``)."""
+    """ecc_out of up to KERNEL_SEEDS sources (1-based) by one bit-parallel search (`_kernel_levels`). None when some
+    position is never reached, or, with ``cap``, when some source's eccentricity is above it."""
+    ecc, _ = _kernel_levels(sources, layout, n, cap)
+    return None if bool((ecc < 0).any()) else ecc.tolist()
+
+
+_KERNEL_ECC = "kernel ecc_out"  # the derived-forms key of the eccentricities `kernel_ecc_out` found: 0-based position → ecc
+
+
+def _kernel_layout(union: PatternGraph):
+    """The kernel's own grouping of ``union``'s arcs by head, as padded columns (`_kernel_columns`); cached on the graph."""
+    cache = _derived(union)
+    if "kernel layout" not in cache:
+        src, dst = _arc_arrays(union)
+        cache["kernel layout"] = _kernel_columns(_InArcs(src, dst, union.n, reversed_code_array(union)), union.n)
+    return cache["kernel layout"]
+
+
+def kernel_ecc_out(union: PatternGraph, sources: Sequence[int], cap: int):
+    """(ecc, level): ecc_out of up to KERNEL_SEEDS sources (0-based) by the kernel's own search on ``union``
+    (`_kernel_levels`), −1 for a source whose bit is not everywhere by level ``cap``, and the last level searched.
+    Each eccentricity found is kept on the graph, and the re-check of a seeded bound (`_seeded_bound_holds`) compares
+    a seed's claimed value with it instead of searching that seed again: one search per position, by the kernel's
+    code, whichever asks first."""
+    positions = [int(v) for v in sources]
+    ecc, level = _kernel_levels([v + 1 for v in positions], _kernel_layout(union), union.n, cap)
+    kept = _derived(union).setdefault(_KERNEL_ECC, {})
+    for v, e in zip(positions, ecc.tolist()):
+        if e >= 0:
+            kept[v] = e
+    return ecc, level
+
+
+def _kernel_levels(sources: Sequence[int], layout, n: int, cap: Optional[int] = None):
+    """(ecc, level): ecc_out of up to KERNEL_SEEDS sources (1-based) by one bit-parallel search along the arcs grouped
+    by head (``layout``: `_kernel_columns`), each position holding a row of uint64 words (bit b of word w for source
+    64 w + b): level 0 each source's own bit, each next level the previous one or-ed at every head with its in-arcs'
+    tails; a source's eccentricity is the first level at which every position holds its bit. A source whose bit is not
+    everywhere when the search stops has −1: with ``cap`` the search stops at level ``cap``, without one at a fixed
+    point (some position never reached). ``level``: the last level searched."""
     import numpy as np
     from .arc_arrays import _and_of_rows, _or_of_columns
     k = len(sources)
@@ -1222,7 +1269,7 @@ def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional
     index = np.arange(k, dtype=np.int64)
     bits = np.left_shift(np.uint64(1), (index % 64).astype(np.uint64))
     mask = np.zeros((n, words), dtype=np.uint64)
-    mask[np.asarray(sources, dtype=np.int64) - 1, index // 64] = bits  # distinct seeds: one bit per entry
+    np.bitwise_or.at(mask, (np.asarray(sources, dtype=np.int64) - 1, index // 64), bits)
     ecc = np.full(k, -1, dtype=np.int64)
     columns, rest = layout
     buf = np.empty_like(mask)
@@ -1235,16 +1282,14 @@ def _kernel_eccentricities(sources: Sequence[int], layout, n: int, cap: Optional
             common = _and_of_rows(mask)
             ecc[((common[index // 64] & bits) != 0) & (ecc < 0)] = level
             found |= common
-        if bool((ecc >= 0).all()):
-            return ecc.tolist()
-        if cap is not None and level >= cap:
-            return None
+        if bool((ecc >= 0).all()) or (cap is not None and level >= cap):
+            return ecc, level
         nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf)
         if rest is not None:
             heads, tails, starts = rest
             nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts, axis=0)
         if cap is None and np.array_equal(nxt, mask):  # with a cap the search ends there anyway
-            return None
+            return ecc, level
         spare, mask = mask, nxt
         level += 1
 
