@@ -247,18 +247,37 @@ def exponent_model(model: ClosedKernel) -> Optional[ClosedKernel]:
                                description=f"the exponent H of k = exp(H), {model.description}")
 
 
-def exponent_sign(g: Growth, ctx: Context) -> int:
-    """+1 when H(t) = C t^p e^{E(t)} (1 + o(1)) tends to +∞ on the region, −1 when it tends to −∞, else 0: |H| → ∞
-    when E's leading coefficient is positive (or E = 0 and p > 0), and the sign is C's, each shown by the sign
-    engine on the region."""
+def _sign_off_null(expr: sympy.Expr, ctx: Context, splits: int = 2) -> tuple[int, tuple]:
+    """The sign of `expr` on the region, and the sign atoms split to show it: when the sign engine asks for the sign
+    of an atom ι the region leaves open, the sign is the one shown on both halves ι > 0 and ι < 0 (each atom is a
+    non-zero linear form in the vectors, x·z or a coordinate, so the region's part ι = 0 is a null set); Undecided
+    when the halves differ or are not shown (Theorem F216, docs/theory.md §6.5 LIM-EXPEXP)."""
+    try:
+        return sign_of(expr, ctx), ()
+    except NeedSign as need:
+        if splits <= 0:
+            raise Undecided("too many sign cases") from None
+        halves = [_sign_off_null(expr, Context({**ctx.signs, need.atom: s}), splits - 1) for s in (1, -1)]
+        if halves[0][0] != halves[1][0]:
+            raise Undecided(f"the sign differs where {need.atom} > 0 and where {need.atom} < 0") from None
+        atoms = (need.atom,) + tuple(at for _, split in halves for at in split if at != need.atom)
+        return halves[0][0], tuple(dict.fromkeys(atoms))
+
+
+def exponent_sign(g: Growth, ctx: Context) -> tuple[int, tuple]:
+    """(+1, atoms) when H(t) = C t^p e^{E(t)} (1 + o(1)) tends to +∞ on the region, (−1, atoms) when it tends to −∞,
+    else (0, ()): |H| → ∞ when E's leading coefficient is positive (or E = 0 and p > 0), and the sign is C's, each
+    shown by the sign engine on the region, or off the null set where the sign atoms `atoms` vanish (a coefficient
+    such as (x·z)², positive on both halves x·z > 0 and x·z < 0: Theorem F216)."""
     try:
         if g is ZERO:
-            return 0
-        sign = sign_of(g.C, ctx)
-        grows = sign_of(g.E[0][1], ctx) > 0 if g.E else sign_of(g.p, ctx) > 0
-        return sign if grows else 0
+            return 0, ()
+        sign, split_c = _sign_off_null(g.C, ctx)
+        lead, split_e = _sign_off_null(g.E[0][1] if g.E else g.p, ctx)
+        atoms = tuple(dict.fromkeys(split_c + split_e))
+        return (sign, atoms) if lead > 0 and sign != 0 else (0, ())
     except (Undecided, NeedSign, BudgetExceeded):
-        return 0
+        return 0, ()
 
 
 @exact_cache()  # a function of the model alone: computed once per batch
@@ -270,12 +289,15 @@ def analyse_exponent(model: ClosedKernel) -> list[RegionResult]:
     out = []
     for ctx, g in _explore(_closed_growth(model), Context()):
         res = _judge(g, model, _region(ctx), ctx)
-        sign = exponent_sign(res.growth, ctx) if res.status.holds and res.growth is not None else 0
+        sign, split = exponent_sign(res.growth, ctx) if res.status.holds and res.growth is not None else (0, ())
         if res.status.holds and sign == 0:
             res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
                                "the exponent H(x, t z) is not shown to tend to +∞ or to −∞ here")
         elif res.status.holds:
-            res = dataclasses.replace(res, witness=dict(res.witness or {}, **{"sign of H": sign}))
+            extra: dict[str, object] = {"sign of H": sign}
+            if split:  # Theorem F216: H → ±∞ off the null set where these atoms vanish
+                extra["H → ±∞ off the null set"] = " ∪ ".join(f"{sympy.sstr(at)} = 0" for at in split)
+            res = dataclasses.replace(res, witness=dict(res.witness or {}, **extra))
         else:
             res = RegionResult(res.region, res.growth, RegionStatus.UNDECIDED,
                                f"(LIM) for the exponent H is not shown here ({res.status.value}: {res.reason})")

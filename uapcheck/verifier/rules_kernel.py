@@ -333,8 +333,8 @@ def lim_expexp(ctx, s):
     re-derives H from the re-parsed formula at each witness point (the kernel there must be one exponential, its
     exponent of one sign and growing in modulus at t = 10^4, 10^8, 10^16) and checks the stated growth of
     log |H(x,tz₁)| − log |H(x,tz₂)| there exactly as it checks log k for the other classes; that |H| → ∞ with one
-    sign on the whole region and the genericity of the witnesses rest on the class's analytic coefficients, as for
-    every transcendental class."""
+    sign on the whole region (or off the null set of a sign atom the evidence names, Theorem F216) and the
+    genericity of the witnesses rest on the class's analytic coefficients, as for every transcendental class."""
     head = _head(ctx, s)
     if head.kind not in ("kernel", "score"):
         raise Trust(f"LIM-EXPEXP on a {head.kind} head is not re-checked (closed kernels only)")
