@@ -2032,6 +2032,74 @@ class HeadLayers(Certificate):
 
 
 @dataclass(frozen=True)
+class CoveredStrideHeads(Certificate):
+    """Theorem F210 (docs/theory.md §11.11): several heads among `window(w) cyclic`, `strided(s)` and their union, w + 1
+    ≤ s ≤ 2w + 1, s ≥ 3: D + 1 = 3 layers, least on Theorem F200's classes of n mod s. The check re-runs the match
+    (graphs/cyclic_covered_heads.py) and, at every length of one period from the range's start on a class it states,
+    re-checks F200's witness on each head's neighbourhoods written from the definitions (it keeps N_h(v) for every
+    head h and every v within distance 1 of its root in the union, and is no symmetry of the union). The verifier
+    (uapcheck/verifier/cyclic_covered_heads.py) restates it with its own arcs."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns
+    found: Any             # graphs.cyclic_covered_heads.CoveredHeads
+    kind = "covered stride heads"
+
+    def check(self) -> None:
+        from .graphs import cyclic_covered_heads as H
+        from .graphs import cyclic_covered_least as covered
+        again = H.match(list(self.patterns))
+        if again is None or again != self.found or not again.classes:
+            _reject(CoveredStrideHeads, "re-matching the heads gives another answer (or no class with a witness)")
+        assert again is not None  # for the type checker: _reject raised otherwise
+        w, s = again.w, again.s
+        for n in range(again.low, again.low + s):
+            if n % s not in again.classes:
+                continue
+            found = covered.witness(w, s, n)
+            if found is None:
+                _reject(CoveredStrideHeads, f"n = {n}: no witness on a class the theorem states")
+            assert found is not None  # for the type checker: _reject raised otherwise
+            root, cycles = found
+            problem = _split_witness_problem(w, s, n, list(self.patterns), root, cycles)
+            if problem:
+                _reject(CoveredStrideHeads, problem)
+
+    def to_json(self) -> Any:
+        f = self.found
+        return {"kind": self.kind, "theorem": "F210", "section": "docs/theory.md §11.11", "w": f.w, "s": f.s,
+                "from": f.low, "modulus": f.s, "residues": list(f.classes)}
+
+
+def _split_witness_problem(w: int, s: int, n: int, patterns: list, root: int, cycles) -> str:
+    """"" when σ (the 2-cycles) keeps every head's N_h(v) for v in the union's N[root] and is no symmetry of the union;
+    else what fails. Neighbourhoods from the definitions: the cyclic window of radius w and the class mod s."""
+    def window(v: int) -> frozenset:
+        return frozenset((v - 1 + k) % n + 1 for k in range(-w, w + 1))
+
+    def stride(v: int) -> frozenset:
+        return frozenset(range((v - 1) % s + 1, n + 1, s))
+
+    def head(p) -> list:
+        kinds = {type(q) for q in (p.parts if isinstance(p, S.PatternUnion) else (p,))}
+        return [frozenset()] + [(window(v) if S.Window in kinds else frozenset())
+                                | (stride(v) if S.Strided in kinds else frozenset()) for v in range(1, n + 1)]
+    heads = [head(p) for p in patterns]
+    union = [frozenset()] + [window(v) | stride(v) for v in range(1, n + 1)]
+    sigma = list(range(n + 1))
+    for a, b in cycles:
+        sigma[a], sigma[b] = b, a
+
+    def keeps(nb: list, v: int) -> bool:
+        return frozenset(sigma[u] for u in nb[v]) == nb[sigma[v]]
+    bad = next((v for v in union[root] for nb in heads if not keeps(nb, v)), None)
+    if bad is not None:
+        return f"n = {n}: the witness changes a head's neighbourhood of {bad}, within distance 1 of {root}"
+    if all(keeps(union, v) for v in range(1, n + 1)):
+        return f"n = {n}: the witness is a symmetry of the union"
+    return ""
+
+
+@dataclass(frozen=True)
 class GlobalUnion(Certificate):
     """The union of every head's parts has globals 1..g and other parts with integer sizes (docs/theory.md §11.11,
     Theorem F87): strongly connected with D = 2 for every n ≥ the found bound (j → 1 → i; from N₁ on the pair

@@ -17,7 +17,8 @@ from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAI
 from ..claim import Claim, claim as claim_of, eq, Formula, math, written
 from .. import spec as S
 from ..bignum import AutomorphismCountsDisagree, show_order
-from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant, Diameter,
+from ..certificates import (BudgetBeyond, BudgetByClass, ByResidueClass, CompleteHeadAlone, CosetInvariant,
+                            CoveredStrideHeads, Diameter,
                             DepthOneLabelled,
                             FarPair, Generators, GlobalUnion, HeadLayers, Inference, SameArcs, StandardFamily, Trusted,
                             LabelledWindowLayers, LabelledWindowRange, Unreachable,
@@ -393,12 +394,13 @@ def _quick_count(graphs: Sequence[PatternGraph], diameter: int, group_generators
 
 
 @proof.rule("PAT-LAYERS", "How many attention layers the pattern needs: D or D + 1", CITE_LAYERS,
-            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, LabelledWindowLayers,
+            statuses=(proof.PROVED,), certificates=(ViewWitness, Inference, StandardFamily, HeadLayers, CoveredStrideHeads, LabelledWindowLayers,
                           LabelledWindowRange, CompleteHeadAlone, DepthOneLabelled, Trusted))
 def layers_step(connected: proof.Step, diameter, layers, exact: bool, method: str | Claim,
                 witness: Optional[dict] = None, notes=(), certificate: Optional[dict] = None,
                 graphs=None, labelled: bool = False,
-                family: Optional[StandardFamily | HeadLayers | LabelledWindowLayers | LabelledWindowRange
+                family: Optional[StandardFamily | HeadLayers | CoveredStrideHeads | LabelledWindowLayers
+                                 | LabelledWindowRange
                                  | CompleteHeadAlone | DepthOneLabelled | Trusted] = None,
                 permutation: Optional[tuple[int, ...]] = None, least_classes: tuple = (),
                 length: Optional[sympy.Symbol] = None, certificate_data: Optional[dict] = None) -> proof.Step:
@@ -1138,6 +1140,9 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
         cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads)
         return (layers_step(connected, diameter, heads.layers, True, _heads_layers_method(heads),
                             _heads_witness(heads), family=cert), heads.layers, sympy.Ge(n, heads.low))
+    covered = _covered_heads(spec, n, connected, diameter)
+    if covered is not None:
+        return covered
     family = _proven_family(spec)
     if not family and diameter == 1 and len(set(_patterns(spec))) == 1 and not any(_biases(spec)):
         # (with labels a complete pattern is a dense labelled family: one layer may not suffice, §16.4)
@@ -1154,6 +1159,31 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
                         "theorem decides whether D do for this pattern (docs/theory.md §11.11; open, §13 L2"
                         + (", O8 for several heads" if several else "") + ")" + _refused_check(spec, n, params)),
             diameter + 1, None)
+
+
+def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
+    """Theorem F210: several unbiased heads among `window(w) cyclic`, `strided(s)` and their union (w + 1 ≤ s ≤ 2w + 1,
+    s ≥ 3) at symbolic n, D = 2: (the PAT-LAYERS step, 3, n ≥ s(3w + 2)), least on Theorem F200's classes of n mod s (a
+    least flag by class, or least on every class for s = 2w + 1); None otherwise, or when F200 has no class."""
+    from ..graphs.cyclic_covered_heads import match
+    if not isinstance(n, sympy.Symbol) or spec.positional != "none" or any(h.bias for h in spec.heads) \
+            or diameter != 2:
+        return None
+    found = match(_patterns(spec))
+    if found is None or not found.classes:
+        return None
+    cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found)
+    method = ("Theorem F210: the union of the heads is `window(" + str(found.w) + ") cyclic + strided(" + str(found.s)
+              + ")` (D = 2 by Theorem F197, G by Theorem F201); Theorem F200's " + (
+                  "block exchange at position 1 keeps every head's neighbourhood of every position within distance 1 of "
+                  "it and is not in G, so D = 2 layers are not enough; D + 1 = 3 suffice by the view argument"
+                  if found.every else
+                  "swap (a seam pair of one class, or two neighbours whose classes the window of an end root misses) "
+                  "keeps every head's neighbourhood of every position within distance 1 of its root and is not in G, "
+                  "so 3 layers are least on its classes; D + 1 = 3 suffice by the view argument"))
+    step = layers_step(connected, diameter, 3, found.every, method, family=cert,
+                       least_classes=() if found.every else (found.s, found.classes), length=n)
+    return step, sympy.Integer(3), sympy.Ge(n, found.low)
 
 
 def _refused_check(spec: S.Spec, n, params) -> str:

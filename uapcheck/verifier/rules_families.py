@@ -261,7 +261,8 @@ def union_layers(ctx, s, fam: families.Family):
     if fam.bound:
         return layers(ctx, s, fam)
     m, d, n = _layer_values(ctx, s)
-    if not families.same_value(fam, d, n) or not families.same_value(fam, m - 1, n) or data.get("least"):
+    if not families.same_value(fam, d, n) or not families.same_value(fam, m - 1, n) or data.get("least") \
+            or data.get("least classes"):  # a least flag by class is a claim this check does not re-derive
         raise Reject(f"{sympy.sstr(m)} layers (least: {data.get('least')}) is not D + 1 = {sympy.sstr(fam.d(n) + 1)} "
                      f"(not least) with the union's D (Theorem {fam.theorem})")
     low = _range(ctx, s, fam)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import (complete_head, depth_one, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
+from . import (complete_head, cyclic_covered_heads, depth_one, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
                named_structure, patterns, rules_families, spanning_bound, twin_class_maps, twin_stand_in,
                views)
 from .check import VERIFIED, Reject, Trust, checker
@@ -394,6 +394,8 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
     except SymbolicN:
         if head_layers.applies(s):  # several heads, least from the union (Theorems F70–F71)
             return head_layers.check(ctx, s)
+        if cyclic_covered_heads.applies(s):  # a cyclic window and a covered stride split over heads (Theorem F210)
+            return cyclic_covered_heads.layers(ctx, s)
         on_hub = global_unions.layers(ctx, s)  # D + 1 on Theorem F87's D = 2
         if on_hub:
             return on_hub

@@ -1,0 +1,107 @@
+"""Theorem F210 (docs/theory.md §11.11), restated for the verifier: several unbiased heads without a positional encoding
+whose distinct patterns are `window(w) cyclic`, `strided(s)` and their union (at least two of them, both parts
+present), integers w + 1 ≤ s ≤ 2w + 1, s ≥ 3, n ≥ s(3w + 2). The union of the heads is Theorem F201's pattern (D = 2,
+Theorem F197); on the classes of n mod s where Theorem F200 gives a view witness of the union, the same witness keeps
+every head's neighbourhood of every position within distance 1 of its root and is no symmetry of the union, so it is
+not in G (a subgroup of the union's automorphisms): 3 layers are least there.
+
+What is checked (a PAT-LAYERS step with a certificate of kind "covered stride heads"): w and s read off the re-parsed
+heads (not the certificate's), the count 3 and D = 2, the range's start s(3w + 2) or later, the least flag (every class
+when the verifier's own F200 classes are every residue, else exactly those classes), and at every length of two periods
+from the range's start on a stated class, the verifier's own F200 witness re-checked on each head's arcs (the
+verifier's patterns): every position whose neighbourhood in some head σ changes lies at distance ≥ 2 from the root in
+the union, and σ is no symmetry of the union.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import spec as S
+from . import cyclic_covered_least as covered
+from . import patterns
+from .check import VERIFIED, Reject
+
+
+def applies(s) -> bool:
+    return (s.get("certificate") or {}).get("kind") == "covered stride heads"
+
+
+def _int(v) -> Optional[int]:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def heads_of(spec) -> tuple[int, int, list]:
+    """(w, s, the distinct head patterns) read off the re-parsed file; Reject when it is not F210's setting."""
+    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads):
+        raise Reject("Theorem F210 is for heads without a bias or a positional encoding")
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    if len(pats) < 2:
+        raise Reject("Theorem F210 is for several distinct heads")
+    ws: set = set()
+    ss: set = set()
+    for p in pats:
+        parts = p.parts if isinstance(p, S.PatternUnion) else (p,)
+        for q in parts:
+            if isinstance(q, S.Window) and q.cyclic and _int(q.w) is not None:
+                ws.add(q.w)
+            elif isinstance(q, S.Strided) and _int(q.s) is not None:
+                ss.add(q.s)
+            else:
+                raise Reject(f"a head's part {q!r} is not a cyclic window or a stride with an integer size")
+    if len(ws) != 1 or len(ss) != 1:
+        raise Reject("the heads do not have one cyclic window and one stride between them")
+    w, s = ws.pop(), ss.pop()
+    if not (w >= 1 and w + 1 <= s <= 2 * w + 1 and s >= 3):
+        raise Reject(f"(w, s) = ({w}, {s}) is outside w + 1 ≤ s ≤ 2w + 1, s ≥ 3")
+    return w, s, pats
+
+
+def _instance_problem(w: int, s: int, n: int, pats: list) -> Optional[str]:
+    found = covered.witness(w, s, n)
+    if found is None:
+        return f"n = {n}: no witness on a class the theorem states"
+    root, cycles = found
+    perm = list(range(1, n + 1))
+    for a, b in cycles:
+        perm[a - 1], perm[b - 1] = b, a
+    heads = [patterns.head_arcs(p, n) for p in pats]
+    union = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
+    if all((perm[u - 1], perm[v - 1]) in union for u, v in union):
+        return f"n = {n}: the witness is a symmetry of the union"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= 1]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood in a head the witness changes, is within 1 of {root}"
+    return None
+
+
+def layers(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("PAT-LAYERS only concludes `proved`")
+    w, st, pats = heads_of(ctx.spec)
+    data = s.get("data") or {}
+    if data.get("layers") != 3 or data.get("diameter") != 2:
+        raise Reject(f"Theorem F210 gives D = 2 and 3 layers, not {data.get('diameter')} and {data.get('layers')}")
+    start = covered.start(w, st)
+    low = _int(data.get("from"))
+    if low is None or low < start:
+        raise Reject(f"the range n ≥ {data.get('from')} starts below Theorem F210's n ≥ {start}")
+    classes = covered.classes(w, st)
+    if not classes:
+        raise Reject("Theorem F200 gives no class with a witness here, so no count is least")
+    every = len(classes) == st
+    want = None if every else {"modulus": st, "residues": list(classes)}
+    if data.get("least") is not every or data.get("least classes") != want:
+        raise Reject(f"the least flag ({data.get('least')}, classes {data.get('least classes')}) is not Theorem "
+                     f"F210's (least on {'every class' if every else want})")
+    for n in range(start, start + 2 * st):
+        if n % st in classes:
+            problem = _instance_problem(w, st, n, pats)
+            if problem:
+                raise Reject(f"Theorem F210 fails at an instance: {problem}")
+    where = "on every class" if every else f"for n mod {st} in {set(classes)}"
+    return VERIFIED, (f"Theorem F210 (docs/theory.md §11.11), w = {w} and s = {st} read off the re-parsed heads: the "
+                      f"union is Theorem F201's pattern (D = 2), 3 layers least {where} (Theorem F200's witness, "
+                      f"restated here, keeps every head's neighbourhood within distance 1 of its root and is no symmetry "
+                      f"of the union), sufficient on the others; re-checked on each head's arcs at every instance "
+                      f"n = {start}..{start + 2 * st - 1} of such a class")
