@@ -219,6 +219,7 @@ def _jsonable_other(value: Any) -> Any:
 
 
 _JSON_ATOMS = (str, int, float, bool, type(None))
+_JSON_ATOM_SET = frozenset(_JSON_ATOMS)  # `_atoms_only`: one C-level pass over the element types
 
 
 def _json_copy(value: Any) -> Any:
@@ -247,9 +248,11 @@ def _frozen(value: Any, share: bool = False) -> Any:
     if kind in _JSON_ATOMS:
         return value
     if kind is list:
+        if _atoms_only(value):  # the same copy as below, element by element: every element is an atom
+            return list(value)
         return [v if type(v) in _JSON_ATOMS else _frozen(v, share) for v in value]
     if kind is tuple:
-        if all(type(v) in _JSON_ATOMS for v in value):
+        if _atoms_only(value):
             return value
         parts = tuple(_frozen(v, share) for v in value)
         return value if all(a is b for a, b in zip(parts, value)) else parts
@@ -268,6 +271,12 @@ def _frozen(value: Any, share: bool = False) -> Any:
     if share or _unchanging(kind):
         return value
     return copy.deepcopy(value)
+
+
+def _atoms_only(values) -> bool:
+    """Whether every element's type is one of `_JSON_ATOMS` (``all(type(v) in _JSON_ATOMS for v in values)``, the
+    types read in C: large records, e.g. a position per token, are read once each)."""
+    return _JSON_ATOM_SET.issuperset(map(type, values))
 
 
 def _frozen_dataclass(value: Any, fields: tuple, share: bool) -> Any:
