@@ -208,3 +208,22 @@ def test_the_kept_eccentricities_are_igraphs():
     vs = sorted(found)
     assert [int(e) for e in g.eccentricity(vertices=vs, mode="out")] == [found[v] for v in vs]
 
+
+
+def test_two_heads_share_one_large_union_and_the_kernel_reads_its_kept_eccentricities():
+    # a union of more than UNION_KEPT_MIN_ARCS arcs is made once for the same heads: the analysis and the kernel's
+    # re-check read one union, which carries the seeds' eccentricities the kernel found; small unions are made afresh
+    from uapcheck.graphs.build import UNION_KEPT_MIN_ARCS, _derived, union_graph
+    n = 16384
+    graphs = [build_graph(PatternUnion((Window(1), RandomPattern(1, seed=2))), n), build_graph(RandomPattern(1, seed=5), n)]
+    assert sum(g.num_arcs for g in graphs) > UNION_KEPT_MIN_ARCS
+    union = union_graph(graphs)
+    assert union_graph(graphs) is union and union_graph(graphs[::-1]) is not union
+    assert set(union_graph(graphs[::-1]).all_codes()) == set(union.all_codes())
+    c = analyze_connectivity(graphs)
+    assert c.upper_bound.method == "seeded"
+    found = _derived(union).get(conn_mod._KERNEL_ECC)
+    assert found and all(found.get(v - 1, e) == e for v, e in c.upper_bound.seeds)
+    assert verify_connectivity(graphs, c)
+    small = [build_graph(Window(1), 50), build_graph(RandomPattern(1, seed=5), 50)]
+    assert union_graph(small) is not union_graph(small)

@@ -783,6 +783,28 @@ def union_graph(graphs: Sequence[PatternGraph]) -> PatternGraph:
         return PatternGraph(n, frozenset(), complete=True)
     if len(graphs) == 1:
         return graphs[0]
+    if sum(g.num_arcs for g in graphs) <= UNION_KEPT_MIN_ARCS:
+        return _union_of(graphs, n)
+    # a large union is kept on the first head's graph with the heads it is the union of (compared by identity): the
+    # connectivity analysis and the kernel's re-check of its certificate read one union, and what the kernel computed
+    # on it once (the seeds' eccentricities)
+    cache = _derived(graphs[0])
+    kept = cache.get("union")
+    if kept is not None and len(kept[0]) == len(graphs) and all(a is b for a, b in zip(kept[0], graphs)):
+        return kept[1]
+    union = _union_of(graphs, n)
+    cache["union"] = (tuple(graphs), union)
+    return union
+
+
+#: Unions of more arcs than this (all heads together) are kept on the first head's graph (`union_graph`). At most
+#: this many, the heads may be held by the answers graphs/kept_results.py keeps for a batch (its KEPT_MAX_ARCS), and
+#: a union kept on them would live as long; the seeded searches whose results the union carries are for larger graphs.
+UNION_KEPT_MIN_ARCS = 60_000
+
+
+def _union_of(graphs: Sequence[PatternGraph], n: int) -> PatternGraph:
+    """The union of two or more heads' graphs, none of them complete (`union_graph`)."""
     if max(g.num_arcs for g in graphs) >= NUMPY_DECODE_ARCS and n * n < 2 ** 63:
         from .arc_arrays import union_codes  # the union is as large: its edge order is ascending either way
         union = union_codes(graphs)
