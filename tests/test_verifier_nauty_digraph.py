@@ -56,3 +56,29 @@ def test_the_directed_cycle_keeps_its_rotations():
     k = 12
     gens = nauty_digraph.generators(k, {v: [(v + 1) % k] for v in range(k)})
     assert groups.order([[v + 1 for v in g] for g in gens], k) == k
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_symmetric_digraph_on_its_plain_graph_gives_the_same_group(seed):
+    """Every arc with its reverse (loops on some vertices, colours, a vertex in no listed cell): nauty runs on the k
+    vertices alone (nauty_digraph._symmetric), and the group is still every permutation keeping arcs and colours."""
+    rng = random.Random(100 + seed)
+    k = rng.randint(1, 7)
+    edges = {(u, v) for u in range(k) for v in range(u + 1, k) if rng.random() < 0.4}
+    arcs = edges | {(v, u) for u, v in edges} | {(v, v) for v in range(k) if rng.random() < 0.5}
+    colour = [rng.randint(0, 2) for _ in range(k)]
+    cells = [{v for v in range(k) if colour[v] == c} for c in (0, 1)]  # colour 2: in no listed cell
+    out: dict = {}
+    for u, v in arcs:
+        out.setdefault(u, []).append(v)
+    assert nauty_digraph._symmetric(k, out) is not None
+    gens = nauty_digraph.generators(k, out, cells)
+    for g in gens:
+        assert {(g[u], g[v]) for u, v in arcs} == arcs and all(colour[g[v]] == colour[v] for v in range(k))
+    assert groups.order([[v + 1 for v in g] for g in gens], k) == _brute_order(k, arcs, colour)
+
+
+def test_one_arc_without_its_reverse_is_not_read_as_symmetric():
+    assert nauty_digraph._symmetric(3, {0: [1], 1: [0, 2]}) is None
+    gens = nauty_digraph.generators(3, {0: [1], 1: [0, 2]})
+    assert groups.order([[v + 1 for v in g] for g in gens], 3) == 1  # 0 - 1 → 2: no symmetry, as a digraph

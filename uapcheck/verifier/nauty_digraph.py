@@ -16,6 +16,13 @@ permutes the triples by one permutation π of the vertices, and out(u)–in(v) g
 and the colours. Conversely every automorphism π of the coloured digraph gives exactly one of the encoding. So the
 two groups are isomorphic by restriction to the outs: generators restricted to their first k entries generate the
 digraph's group, of the same order.
+
+A symmetric digraph (every arc u → v with its reverse v → u, as a pattern's union at symbolic n often is) is given
+to nauty as the plain graph on its k vertices instead: the edge u–v for each pair of reverse arcs u ≠ v, and each
+colour cell split by whether the vertex has a loop. The arc set is determined by those edges and loops (each edge
+is the two arcs, each loop one), so a permutation keeps the arcs and the colours iff it keeps the edges and the
+split cells: the two groups are equal, on k vertices instead of 3k (about a tenth of the time on
+`window(20) + strided(22)` at n = 1,826).
 """
 from __future__ import annotations
 
@@ -27,6 +34,13 @@ def generators(k: int, arcs: Mapping[int, Sequence[int]], cells: Sequence[set] |
     `cells` (a partition of 0..k − 1; one cell when None), each a 0-based image list of length k."""
     import pynauty
     colours = [set(c) for c in cells if c] if cells is not None else [set(range(k))]
+    plain = _symmetric(k, arcs)
+    if plain is not None:
+        adjacency, loops = plain
+        rest = set(range(k)).difference(*colours)  # (vertices in no listed cell: one cell, as pynauty reads them)
+        coloring = [part for cell in (*colours, rest) for part in (cell & loops, cell - loops) if part]
+        graph = pynauty.Graph(k, directed=False, adjacency_dict=adjacency, vertex_coloring=coloring)
+        return [list(g) for g in pynauty.autgrp(graph)[0] if list(g) != list(range(k))]
     adjacency: dict[int, list[int]] = {x: [] for x in range(3 * k)}
     for v in range(k):
         adjacency[v].append(2 * k + v)
@@ -41,3 +55,17 @@ def generators(k: int, arcs: Mapping[int, Sequence[int]], cells: Sequence[set] |
         if perm != list(range(k)):
             out.append(perm)
     return out
+
+
+def _symmetric(k: int, arcs: Mapping[int, Sequence[int]]):
+    """(each vertex's list of greater neighbours, the vertices with a loop) when every arc's reverse is an arc too,
+    else None."""
+    outs = {u: set(heads) for u, heads in arcs.items() if heads}
+    loops = {u for u, heads in outs.items() if u in heads}
+    adjacency: dict[int, list[int]] = {}
+    for u, heads in outs.items():
+        for v in heads:
+            if v != u and u not in outs.get(v, ()):
+                return None
+        adjacency[u] = sorted(v for v in heads if v > u)
+    return adjacency, loops
