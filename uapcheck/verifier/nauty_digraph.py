@@ -36,10 +36,10 @@ def generators(k: int, arcs: Mapping[int, Sequence[int]], cells: Sequence[set] |
     colours = [set(c) for c in cells if c] if cells is not None else [set(range(k))]
     plain = _symmetric(k, arcs)
     if plain is not None:
-        adjacency, loops = plain
+        edges, loops = plain
         rest = set(range(k)).difference(*colours)  # (vertices in no listed cell: one cell, as pynauty reads them)
         coloring = [part for cell in (*colours, rest) for part in (cell & loops, cell - loops) if part]
-        graph = pynauty.Graph(k, directed=False, adjacency_dict=adjacency, vertex_coloring=coloring)
+        graph = pynauty.Graph(k, directed=False, adjacency_dict=edges, vertex_coloring=coloring)
         return [list(g) for g in pynauty.autgrp(graph)[0] if list(g) != list(range(k))]
     adjacency: dict[int, list[int]] = {x: [] for x in range(3 * k)}
     for v in range(k):
