@@ -216,6 +216,8 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
     if not cases:
         from .cyclic_window_heads import group_cases as cyclic_cases  # heads whose union is a cyclic window (F153)
         cases = cyclic_cases(patterns, n, params)
+    if not cases:  # F35–F39 again, representative lengths beyond MAX_REPRESENTATIVE_N
+        cases = intersect(patterns, per_head, n, params, union, wide=True)
     return ClosedForm(tuple(cases)) if cases else None
 
 

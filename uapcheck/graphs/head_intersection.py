@@ -56,6 +56,11 @@ from .closed_forms import GroupCase, _Atom, _atoms, _is_int, _merge, _span, _Und
 PREFIX_MAX = 4
 #: No closed form is attempted when the representative lengths would exceed this (arcs ~ n² per head).
 MAX_REPRESENTATIVE_N = 400
+#: The wider pass (`intersect(..., wide=True)`, taken only where no cheaper route decides): the lengths tested may go
+#: up to this, provided the work, the top length times the other heads' arcs there, stays within WIDE_WORK (about
+#: 2 s of CPU; e.g. `blocks(6) + window(3)` | `window(3) cyclic + strided(5)`, N₀ + 2L = 405, ~16 million).
+WIDE_N = 2000
+WIDE_WORK = 25_000_000
 SECTION = "docs/theory.md §11.11, Theorems F35–F39"
 
 ANCHOR_RANK = {"trivial": 0, "reflection": 1, "prefix": 2, "cyclic": 3, "dihedral": 4}
@@ -460,8 +465,18 @@ def _within_bounds(result: tuple, reach: int, modulus: int) -> bool:
     return all(e[0] != "refl" or abs(e[1]) <= shift_bound(reach, modulus) for e in result[1])
 
 
+def _too_costly(patterns: tuple, anchor: Anchor, params: Mapping, top: int, wide: bool) -> bool:
+    """The cost limit (never a part of the decision: the same classes are found at any limit that admits them)."""
+    if top <= MAX_REPRESENTATIVE_N:
+        return False
+    if not wide or top > WIDE_N:
+        return True
+    return top * sum(len(c) for c in _others(patterns, anchor, top, params) if c is not None) > WIDE_WORK
+
+
 @lru_cache(maxsize=256)
-def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: str) -> Optional[Intersection]:
+def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: str,
+                  wide: bool = False) -> Optional[Intersection]:
     params = dict(params_items)
     try:
         heads_atoms = [_merge(_atoms(p, params)) for p in patterns]
@@ -472,7 +487,7 @@ def _intersection(patterns: tuple, params_items: tuple, anchor: Anchor, n_name: 
         return None
     reach, modulus = sizes
     start = max(start_length(reach, modulus), anchor.low)
-    if start + 2 * modulus > MAX_REPRESENTATIVE_N:
+    if _too_costly(patterns, anchor, params, start + 2 * modulus, wide):
         return None
     classes = []
     for residue in range(modulus):
@@ -548,9 +563,12 @@ def anchor_from_line(head: int, pattern: Pattern, params: Mapping) -> Optional[A
                                                   "(Theorem F179)")
 
 
+@lru_cache(maxsize=32)
 def recheck(patterns: tuple, anchor: Anchor) -> Optional[Intersection]:
-    """The decision again for these distinct heads and this anchor (the certificate's check)."""
-    return _intersection.__wrapped__(tuple(patterns), (), anchor, "n")
+    """The decision again for these distinct heads and this anchor (the certificate's check), at the wider pass's
+    limit (the limit never changes the classes found); once per heads and anchor, since a certificate by residue
+    class holds one such check per class, all of the same decision."""
+    return _intersection.__wrapped__(tuple(patterns), (), anchor, "n", True)
 
 
 def element_json(element: tuple) -> list:
@@ -613,15 +631,16 @@ def anchor_from_coloured_lines(patterns: Sequence[Pattern], params: Mapping) -> 
 
 def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
               params: Optional[Mapping] = None,
-              union_cases: Optional[Sequence[GroupCase]] = None) -> Optional[list[GroupCase]]:
+              union_cases: Optional[Sequence[GroupCase]] = None, wide: bool = False) -> Optional[list[GroupCase]]:
     """The group of several distinct unbiased heads at symbolic n as cases (one per residue class of n, or
-    one), each with its range; None when no anchor decides it (open question O8)."""
+    one), each with its range; None when no anchor decides it (open question O8). ``wide``: representative lengths
+    up to WIDE_N within WIDE_WORK (the second pass, where no cheaper route decided)."""
     params = dict(params or {})
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
     ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))
     for anchor in anchors(patterns, head_cases, n, params, union_cases):
-        found = _intersection(tuple(patterns), ints, anchor, n.name)
+        found = _intersection(tuple(patterns), ints, anchor, n.name, wide)
         if found is not None:
             return cases_of(found, n)
     return None

@@ -20,6 +20,7 @@ What is checked (a certificate of kind "head intersection"):
 """
 from __future__ import annotations
 
+import json
 from itertools import permutations
 from math import gcd
 from typing import Any, Optional
@@ -32,6 +33,10 @@ from .named_structure import interval
 
 INSTANCE_TOP = 30
 PREFIX_MAX = 4
+
+
+#: the decisions re-made and passed (their instances' words): the same heads, anchor and classes are re-decided once
+_REDECIDED: dict = {}
 
 
 class Unsupported(Exception):
@@ -525,7 +530,12 @@ def check(ctx, s) -> tuple[str, str]:
     classes = _classes(cert)
     if sorted(c["residue"] for c in classes) != list(range(modulus)):
         raise Reject(f"the classes do not cover every residue of n mod {modulus}")
-    _redecide(pats, k, anchor, classes, reach, modulus, n0)
+    key = (repr(pats), k, json.dumps(anchor, sort_keys=True),
+           json.dumps(classes, sort_keys=True, default=lambda x: sorted(map(repr, x))), reach, modulus, n0)
+    if key not in _REDECIDED:  # a certificate by residue class holds one copy of the same decision per class
+        _redecide(pats, k, anchor, classes, reach, modulus, n0)
+        _REDECIDED[key] = _nauty_instances(ctx.spec, pats, classes, modulus)
+    checked = _REDECIDED[key]
     stated = cert.get("stated class")
     data = s.get("data") or {}
     shown = [c for c in classes if stated is None or (c["residue"], c["from"]) == (stated["residue"], stated["from"])]
@@ -543,7 +553,6 @@ def check(ctx, s) -> tuple[str, str]:
         at = ""
     else:
         at = _length_fits(cert, data, classes, shown[0] if stated is not None else None, modulus, length)
-    checked = _nauty_instances(ctx.spec, pats, classes, modulus)
     return VERIFIED, (f"Theorems F35–F39 (docs/theory.md §11.11): {why_anchor}; N₀ = {n0} from K = {reach}, L = {modulus}; "
                       f"each {'decided class' if _open_words(classes, modulus) else f'of the {modulus} classes'} re-decided on the verifier's arcs at two lengths ≥ N₀ and at every "
                       f"length from its bound{_open_words(classes, modulus)}; {checked}{at}")
