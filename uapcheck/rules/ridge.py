@@ -184,6 +184,7 @@ class MomentCertificate(proof.Certificate):
     plus: Optional[Growth]  # None when `period` shows the profile is not a polynomial
     minus: Optional[Growth]  # None for the radial shape (only r ≥ 0 is reachable)
     period: Optional[sympy.Expr] = None  # P with α(u + P) = α(u) (a periodic non-constant α: not a polynomial)
+    exponent: Optional[tuple] = None  # (end ±1, growth of H) for α = exp(H) (Theorem F217, docs/theory.md §20.1)
     kind = "moment-profile"
 
     def check(self) -> None:
@@ -200,6 +201,9 @@ class MomentCertificate(proof.Certificate):
         scalar = a if self.shape == "dot" else c - 2 * a + b
         if self.period is not None:
             self._check_periodic(extra, scalar)
+            return
+        if self.exponent is not None:
+            self._check_exponent(extra, scalar)
             return
         if self.plus is None:
             raise reject("MomentCertificate: neither a growth at +∞ nor a period")
@@ -228,6 +232,25 @@ class MomentCertificate(proof.Certificate):
         if periodic_not_constant(self.profile, self.variable, self.period) is None:
             raise reject("MomentCertificate: the profile is not shown periodic and non-constant")
 
+    def _check_exponent(self, extra: set, scalar: sympy.Expr) -> None:
+        """The exponent route (Theorem F217): a param-free α(q·k) = exp(H), and H's growth at one end rules out a
+        polynomial; H at ±T follows that growth at 60 digits (T = 10, 10³, 10⁵)."""
+        reject = proof.CertificateRejected
+        if self.shape != "dot" or extra or self.exponent is None:
+            raise reject("MomentCertificate: the exponent route is for a score α(q·k) without params")
+        if not is_zero(self.kernel - self.profile.xreplace({self.variable: scalar})):
+            raise reject(f"MomentCertificate: the kernel is not the profile of {sympy.sstr(scalar)}")
+        end, g = self.exponent
+        inner = exponent_of(self.profile)
+        if end not in (1, -1) or inner is None or exponent_not_polynomial(g, end) is None:
+            raise reject("MomentCertificate: the profile is not exp(H) with H's growth ruling out a polynomial")
+        errors = []
+        for T in CHECK_POINTS:
+            actual = inner.xreplace({self.variable: end * T}).evalf(CHECK_DIGITS)
+            errors.append(abs(actual / _model_value(g, T).evalf(CHECK_DIGITS) - 1))
+        if not (errors[2] < sympy.Rational(1, 100) and errors[2] <= errors[1] <= errors[0]):
+            raise reject("MomentCertificate: the exponent does not follow the certified growth")
+
     def _check_numerically(self, sample: dict) -> None:  # with growths (not the periodic route)
         reject = proof.CertificateRejected
         for sign, g in ((1, self.plus), (-1, self.minus)):
@@ -248,11 +271,15 @@ class MomentCertificate(proof.Certificate):
         reason: Any = None
         if self.period is not None:
             reason = periodic_not_constant(self.profile, self.variable, self.period)
+        elif self.exponent is not None:
+            reason = exponent_not_polynomial(self.exponent[1], self.exponent[0])
         elif self.plus is not None:
             reason = (not_polynomial_at_infinity(self.plus, self.profile, self.variable)
                       if self.shape == "radial" or self.minus is None
                       else not_polynomial_reason(self.plus, self.minus))
         period = {} if self.period is None else {"period": sympy.sstr(self.period)}
+        if self.exponent is not None:
+            period = {"exponent at": self.exponent[0], "growth of the exponent": _growth_json(self.exponent[1])}
         return {"kind": self.kind, "shape": self.shape, "profile": sympy.sstr(self.profile),
                 "variable": self.variable.name, "normalized": self.normalized, "affine": self.affine,
                 "tied": self.tied, **period,
@@ -332,6 +359,29 @@ def not_polynomial_at_infinity(g: Growth, profile: Optional[sympy.Expr] = None,
     if g.p == 0 and profile is not None and variable is not None:
         return _bounded_not_constant(g, profile, variable)
     return None
+
+
+def exponent_of(profile: sympy.Expr) -> Optional[sympy.Expr]:
+    """H when the profile is one exponential exp(H), else None."""
+    return profile.args[0] if isinstance(profile, sympy.exp) else None
+
+
+def exponent_not_polynomial(g: Growth, end: int) -> Optional[Claim]:
+    """Theorem F217 (docs/theory.md §20.1): α = exp(H) with H(end·t) ~ C t^p e^{E(t)}, C a non-zero number, and E's
+    leading coefficient a positive number or (no E) p ≥ 1: |H| outgrows every multiple of log t, so α grows faster
+    than every power (C > 0) or tends to 0 without vanishing (C < 0) at that end; a polynomial does neither."""
+    if g is ZERO or g.oscillating:
+        return None
+    values = [sympy.sympify(v) for v in (g.C, g.p, *(co for _, co in g.E), *(al for al, _ in g.E))]
+    if any(v.free_symbols for v in values) or not all(v.is_real for v in values) or not _nonzero(g.C):
+        return None
+    grows = bool(g.E[0][1].is_positive and g.E[0][0].is_positive) if g.E else bool(g.p >= 1)
+    if not grows:
+        return None
+    side = "+∞" if end > 0 else "−∞"
+    what = ("grows faster than every power" if g.C.is_positive else "tends to 0 without vanishing")
+    return claim(f"α = exp(H) and H grows faster than log t at {side} (H ~ ", _power(g.C, g.p),
+                 f"{' e^' + sympy.sstr(g.E) if g.E else ''}), so α {what} there")
 
 
 def _bounded_not_constant(g: Growth, profile: sympy.Expr, variable: sympy.Symbol) -> Optional[Claim]:
@@ -454,6 +504,14 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
     plus, problem = _growth_or_problem(alpha.xreplace({U: t}), "+∞")
     minus, problem2 = _growth_or_problem(alpha.xreplace({U: -t}), "−∞") if plus is not None else (None, "")
     if problem or problem2 or plus is None or minus is None:
+        route = _exponent_route(alpha, params)
+        if route is not None:  # Theorem F217: α = exp(H) and H outgrows log t at one end
+            end, g, why_exp = route
+            cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
+                                     head.tie, analytic, None, None, None, (end, g))
+            return _ridge_proved(label, alpha, why_exp, lim, premises,
+                                 dict(ev, **{"growth of H at " + ("+∞" if end > 0 else "−∞"): _growth_json(g),
+                                             "reason": str(why_exp)}), cert)
         why = problem or problem2 or "α's growth is not determined"
         return proof.conclude(f"{label}: whether α is a polynomial is not decided: {why}; {_lim_text(lim)}",
                               proof.UNDECIDED, premises, dict(ev, reason=why))
@@ -469,6 +527,20 @@ def td_ridge(model, head, params: frozenset, analytic: proof.Step, lim: proof.St
     cert = MomentCertificate("dot", model.plain, frozenset(params), alpha, U, head.normalized, head.affine,
                              head.tie, analytic, plus, minus)
     return _ridge_proved(label, alpha, reason, lim, premises, dict(ev, reason=str(reason)), cert)
+
+
+def _exponent_route(alpha, params: frozenset):
+    """(end, growth of H, reason) when a param-free α = exp(H) and H's growth at +∞ or −∞ rules out a polynomial
+    (Theorem F217), else None."""
+    inner = exponent_of(alpha)
+    if inner is None or params or (inner.free_symbols - {U}):
+        return None
+    for end in (1, -1):
+        g, _problem = _growth_or_problem(inner.xreplace({U: end * t}), "+∞" if end > 0 else "−∞")
+        why = None if g is None else exponent_not_polynomial(g, end)
+        if why is not None:
+            return end, g, why
+    return None
 
 
 def _ridge_proved(label: str, alpha, reason, lim, premises: list, ev: dict, cert: MomentCertificate) -> proof.Step:

@@ -114,6 +114,9 @@ def _moment_route(ctx, s, shape: str):
                          f"p = {sympy.sstr(stated)} is re-derived: α(u + p) = α(u) exactly and α takes different values "
                          "at 0 and p/4 or p/2, so it is not a polynomial (a periodic polynomial is constant); the moment "
                          "lemma (docs/theory.md §20.1) and Theorem 2 with the proved analyticity give the conclusion")
+    end = (s.get("certificate") or {}).get("exponent at")
+    if end is not None:
+        return _exponent_route(ends, end, shape, params, points)
     if shape == "dot" and not params and _periodic_not_constant(ends[0]):
         return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile is "
                          "2π-periodic (exact) and takes different values at 0 and π/2, so it is not a polynomial (a "
@@ -131,9 +134,8 @@ def _moment_route(ctx, s, shape: str):
     if len(degrees) > 1:
         raise Reject("the profile's apparent power at large arguments changes with the params (the growth is not one "
                      "form for every admissible value)")
-    for f in ends:
-        if params:
-            _growth_for_every_param(f, params)
+    for f in ends if params else ():
+        _growth_for_every_param(f, params)
     return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile at "
                      "±10, ±10³, ±10⁵ (60 digits) does not behave like a polynomial"
                      + (" at admissible values of the params, with its growth constant finite and non-zero for "
@@ -143,6 +145,34 @@ def _moment_route(ctx, s, shape: str):
 
 
 _T = sympy.Symbol("T", positive=True)
+
+
+def _exponent_route(ends: list, end, shape: str, params: list, points: list):
+    """Theorem F217 (docs/theory.md §20.1): a param-free profile α = exp(H) whose exponent at the stated end
+    (+1: α(T), −1: α(−T)) keeps one sign and grows in modulus at T = 10, 10³, 10⁵ with an apparent power above 1/2
+    between the last two (60 digits), so |H| outgrows log T there and α is not a polynomial. The profile itself is
+    not evaluated (e^{e^{10⁵}} is out of reach); that the growth holds for every large T is the engine's certified
+    growth of H, trusted as for every transcendental growth."""
+    if shape != "dot" or params or end not in (1, -1) or isinstance(end, bool):
+        raise Reject("the exponent route is for a param-free score α(q·k), at the end +1 or −1")
+    f = ends[0] if end == 1 else ends[1]
+    if not isinstance(f, sympy.exp):
+        raise Reject("the profile is not one exponential exp(H)")
+    h = f.args[0]
+    values = [sympy.N(h.xreplace({_T: T}), DIGITS) for T in points]
+    if not all(v.is_real and v.is_Number and v != 0 for v in values):
+        raise Reject("the exponent H is not a non-zero real number at the points")
+    if not (all(v > 0 for v in values) or all(v < 0 for v in values)):
+        raise Reject("the exponent H changes sign at the points")
+    mags = [abs(v) for v in values]
+    slope = sympy.N(sympy.log(mags[2] / mags[1]) / sympy.log(points[2] / points[1]), 30)
+    if not (mags[0] < mags[1] < mags[2] and slope > sympy.Rational(1, 2)):
+        raise Reject("the exponent H does not outgrow log T at the points (apparent power at most 1/2)")
+    return NUMERIC, ("the kernel is a function of the claimed scalar at integer points, and its profile is exp(H) with "
+                     "H of one sign and growing in modulus like a power above 1/2 or faster at "
+                     f"{'+' if end == 1 else '−'}10, 10³, 10⁵ (60 digits), so α grows faster than every power or tends "
+                     "to 0 without vanishing there and is not a polynomial (Theorem F217); the moment lemma "
+                     "(docs/theory.md §20.1) and Theorem 2 with the proved analyticity give the conclusion")
 
 
 _PERIOD = re.compile(r"^(?:([1-9][0-9]{0,3})\*)?pi(?:/([1-9][0-9]{0,3}))?$")
