@@ -41,16 +41,30 @@ def orbits(gens: Sequence[Sequence[int]], n: int) -> list[list[int]]:
     return sorted(out.values())
 
 
-def _rooted_view(heads: Sequence[frozenset], n: int, dist_to_i: list, d: int, kinds: Optional[Sequence] = None):
+def _head_ins(heads: Sequence[frozenset], n: int) -> list:
+    """Each head's in-lists: [h][v] the positions u with the arc u → v in head h."""
+    out = []
+    for arcs in heads:
+        ins: list = [[] for _ in range(n + 1)]
+        for u, v in arcs:
+            ins[v].append(u)
+        out.append(ins)
+    return out
+
+
+def _rooted_view(head_ins: Sequence[list], n: int, dist_to_i: list, d: int, kinds: Optional[Sequence] = None):
     """i's rooted view for nauty: the arcs into the (D − 1)-ball labelled by the heads containing them (with
     `kinds`, by the pairs (head, class of the arc in that head's bias kind): §11.10's labelled view R_i^λ),
-    positions coloured by min(d(v → i), D)."""
-    ball = {v for v in range(1, n + 1) if dist_to_i[v] is not None and dist_to_i[v] <= d - 1}
+    positions coloured by min(d(v → i), D). `head_ins`: each head's in-lists (_head_ins), so only the arcs into the
+    ball are read."""
+    ball = [v for v in range(1, n + 1) if dist_to_i[v] is not None and dist_to_i[v] <= d - 1]
     labels: dict = {}
-    for h, arcs in enumerate(heads):
+    if len(head_ins) == 1 and (kinds is None or kinds[0] is None):  # one label, (0,): the loop below, at once
+        labels = dict.fromkeys([(u, v) for v in ball for u in head_ins[0][v]], [0])
+    for h, ins in enumerate(head_ins if not labels else ()):
         kind = kinds[h] if kinds is not None else None
-        for u, v in arcs:
-            if v in ball:
+        for v in ball:
+            for u in ins[v]:
                 labels.setdefault((u, v), []).append(h if kind is None else (h, patterns.bias_class(kind, n, u, v)))
     colour_cells: list = [set() for _ in range(d + 1)]
     colour = [0] * (n + 1)
@@ -140,7 +154,8 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
             seen |= frontier
         return seen == everything
     member = _member(heads, n) if kinds is None else None
-    return first_view_witness(n, gens, lambda i: _rooted_view(heads, n, patterns.bfs(ins, i), d, kinds), MISMATCH,
+    head_ins = _head_ins(heads, n)
+    return first_view_witness(n, gens, lambda i: _rooted_view(head_ins, n, patterns.bfs(ins, i), d, kinds), MISMATCH,
                               whole_ball, member)
 
 
