@@ -360,13 +360,16 @@ def check_view_witness(ctx, heads, n: int, d: int, i: int, perm: list) -> None:
 
 def _layers_premise(ctx, s, data: dict) -> tuple:
     """The connectivity premise every PAT-LAYERS route reads: (its exact diameter d, None), or, when the step
-    claims one layer more than a bounded, undecided diameter (lower ≤ D ≤ upper), (None, the outcome): one
-    layer more than the upper bound suffices by the view argument, and that bound is the premise's to prove."""
+    claims one layer more than a bounded, undecided diameter (lower ≤ D ≤ upper, or the premise's stated `diameter bound`), (None,
+    the outcome): one layer more than the upper bound suffices by the view argument, and that bound is the premise's
+    to prove."""
     prem = ctx.premises(s)
     if len(prem) != 1 or prem[0]["rule"] != "PAT-CONNECTED":
         raise Reject("its premise is not the connectivity step")
     if data.get("diameter") is None and not data.get("least"):
         upper = (prem[0].get("certificate") or {}).get("upper")
+        if upper is None:  # a bound the connectivity step states as its claim (a closed form's D ≤ bound, §11.11)
+            upper = (prem[0].get("data") or {}).get("diameter bound")
         m = _int(data.get("layers"), "the number of layers")
         if not isinstance(upper, int) or isinstance(upper, bool) or m != upper + 1:
             raise Reject("the layer count is not one more than the connectivity step's upper bound")
