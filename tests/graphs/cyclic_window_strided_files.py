@@ -1,13 +1,19 @@
-"""One softmax head `window(w) cyclic + strided(s)` as a `.uap` file, checked and certified once per test session
-(shared by the tests of Theorems F26, F200, F201 and F205)."""
+"""One softmax head `window(w) cyclic + strided(s)`: its pattern, the order of its reference arcs' group, and the head
+as a `.uap` file, checked and certified once per test session (shared by the tests of Theorems F26, F200, F201 and
+F205)."""
 from __future__ import annotations
 
 import copy
 import functools
 import json
 
+import igraph
+
 import uapcheck
 from uapcheck import certfile
+from uapcheck.spec import PatternUnion, Strided, Window
+
+from .reference import attends, count_automorphisms
 
 SOURCE = """tokens {n}
 attention {{
@@ -15,6 +21,21 @@ attention {{
   pattern window({w}) cyclic + strided({s})
 }}
 """
+
+
+def pattern(w: int, s: int) -> PatternUnion:
+    return PatternUnion((Window(w, True), Strided(s)))
+
+
+def reference_order(w: int, s: int, n: int) -> int:
+    """|Aut| of the reference arcs: every partial map extended position by position (n ≤ 24), else BLISS on the
+    undirected graph of the reference arcs (the pattern is symmetric)."""
+    arcs = attends(pattern(w, s), n)
+    assert all((j, i) in arcs for (i, j) in arcs)
+    if n <= 24:
+        degree = {v: sum(1 for (i, _) in arcs if i == v) for v in range(1, n + 1)}
+        return count_automorphisms(n, lambda u, v: (u, v) in arcs, invariant=degree.__getitem__)
+    return igraph.Graph(n=n, edges=[(i - 1, j - 1) for (i, j) in arcs if i < j]).count_automorphisms()
 
 
 @functools.lru_cache(maxsize=None)

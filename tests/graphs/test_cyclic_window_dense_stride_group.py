@@ -10,29 +10,22 @@ the reference; the twins lemma; the names at an integer n; 3 layers never below 
 verifier's restatement and its rejection of tampered steps."""
 from __future__ import annotations
 
-
-import igraph
 import pytest
 import sympy
 
 from uapcheck.graphs import families as F
 from uapcheck.groups import NamedGroup
 from uapcheck.render.verdict_lines import headline
-from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
-from .cyclic_window_strided_files import certificate, checked, step_of
-from .reference import attends, count_automorphisms
+from .cyclic_window_strided_files import certificate, checked, pattern, reference_order, step_of
+from .reference import attends
 
 N = sympy.Symbol("n", integer=True, positive=True)
 REFLECTION = "the reflection i ↦ n + 1 − i"
 TWINS = "S_2 on {1, n} × the reflection of {2, …, n − 1}"
 #: (w, s), 2 ≤ s ≤ w: with s | w (twins on n mod s = 1) and without
 CASES = [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4), (5, 2), (5, 3), (5, 4), (5, 5), (6, 4)]
-
-
-def pattern(w: int, s: int) -> PatternUnion:
-    return PatternUnion((Window(w, True), Strided(s)))
 
 
 def _low(w: int, s: int) -> int:
@@ -51,17 +44,6 @@ def _name(w: int, s: int, n: int) -> str:
     return TWINS if w % s == 0 and n % s == 1 else REFLECTION
 
 
-def _reference_order(w: int, s: int, n: int) -> int:
-    """|Aut| of the reference arcs: every partial map extended position by position (n ≤ 24), else BLISS on the
-    undirected graph of the reference arcs (the pattern is symmetric)."""
-    arcs = attends(pattern(w, s), n)
-    assert all((j, i) in arcs for (i, j) in arcs)
-    if n <= 24:
-        degree = {v: sum(1 for (i, _) in arcs if i == v) for v in range(1, n + 1)}
-        return count_automorphisms(n, lambda u, v: (u, v) in arcs, invariant=degree.__getitem__)
-    return igraph.Graph(n=n, edges=[(i - 1, j - 1) for (i, j) in arcs if i < j]).count_automorphisms()
-
-
 @pytest.mark.parametrize("w, s", CASES)
 def test_the_order_and_name_are_the_concrete_engine_s_and_the_reference_s_at_every_length(w, s):
     theorem = F.match([pattern(w, s)], N, {})
@@ -74,7 +56,7 @@ def test_the_order_and_name_are_the_concrete_engine_s_and_the_reference_s_at_eve
         want = _want(w, s, n)
         got = F.concrete(pattern(w, s), n, layers=False)
         assert F.at(theorem, {"n": n})["order"] == got.order == want, n
-        assert _reference_order(w, s, n) == want, n
+        assert reference_order(w, s, n) == want, n
         at_n = F.match([pattern(w, s)], sympy.Integer(n), {})
         assert at_n.theorem == "F205" and at_n.group == _name(w, s, n), n
         assert _concrete_name(got.group, n) == _name(w, s, n), (n, got.group)
@@ -92,7 +74,7 @@ def test_the_formula_holds_below_the_range_from_three_w_plus_three(w, s):
     """The range is where the proof's step (4) works; the group is the same from 3w + 3 on (the engine decides
     these lengths one by one; this pins that nothing larger hides below the range)."""
     for n in range(3 * w + 3, min(40, _low(w, s)) + 1):
-        assert _reference_order(w, s, n) == _want(w, s, n), n
+        assert reference_order(w, s, n) == _want(w, s, n), n
 
 
 @pytest.mark.parametrize("w, s, n", [(2, 2, 21), (3, 3, 22), (4, 2, 23), (6, 3, 25), (4, 4, 21)])

@@ -9,28 +9,21 @@ period past it, for twelve (w, s); the lemma behind step (4), Aut(C_n^w − E_j)
 the stated 3 layers against the concrete least count over a period; the names; the verifier's restatement."""
 from __future__ import annotations
 
-
-import igraph
 import pytest
 import sympy
 
 from uapcheck.graphs import families as F
 from uapcheck.render.verdict_lines import headline
-from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
-from .cyclic_window_strided_files import certificate, checked, step_of
-from .reference import attends, brute_group_order, count_automorphisms
+from .cyclic_window_strided_files import certificate, checked, pattern, reference_order, step_of
+from .reference import brute_group_order, count_automorphisms
 
 N = sympy.Symbol("n", integer=True, positive=True)
 NAME = "D_n when {s} | n, else the reflection i ↦ n + 1 − i"
 #: (w, s): F201's family w + 1 ≤ s ≤ 2w + 1, and F26's strides for w = 2 (formerly no group on n mod s ∈ {1, 2})
 COVERED = [(1, 2), (1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (3, 6), (3, 7), (4, 5)]
 CASES = COVERED + [(2, 6), (2, 7)]
-
-
-def pattern(w: int, s: int) -> PatternUnion:
-    return PatternUnion((Window(w, True), Strided(s)))
 
 
 def _low(w: int, s: int) -> int:
@@ -43,17 +36,6 @@ def _lengths(w: int, s: int) -> range:
     return range(low, max(60, low + s) + 1)
 
 
-def _reference_order(w: int, s: int, n: int) -> int:
-    """|Aut| of the reference arcs: every partial map extended position by position (n ≤ 24), else BLISS on the
-    undirected graph of the reference arcs (the pattern is symmetric)."""
-    arcs = attends(pattern(w, s), n)
-    assert all((j, i) in arcs for (i, j) in arcs)
-    if n <= 24:
-        degree = {v: sum(1 for (i, _) in arcs if i == v) for v in range(1, n + 1)}
-        return count_automorphisms(n, lambda u, v: (u, v) in arcs, invariant=degree.__getitem__)
-    return igraph.Graph(n=n, edges=[(i - 1, j - 1) for (i, j) in arcs if i < j]).count_automorphisms()
-
-
 @pytest.mark.parametrize("w, s", CASES)
 def test_the_order_is_the_concrete_engine_s_and_the_reference_s_at_every_length(w, s):
     theorem = F.match([pattern(w, s)], N, {})
@@ -64,7 +46,7 @@ def test_the_order_is_the_concrete_engine_s_and_the_reference_s_at_every_length(
         want = 2 * n if n % s == 0 else 2
         got = F.concrete(pattern(w, s), n, layers=False)
         assert F.at(theorem, {"n": n})["order"] == got.order == want, n
-        assert _reference_order(w, s, n) == want, n
+        assert reference_order(w, s, n) == want, n
 
 
 @pytest.mark.parametrize("w, s", COVERED[:7])
@@ -105,7 +87,7 @@ def test_the_cyclic_window_without_its_seam_pairs_has_only_the_reflection(w, n, 
 
 def test_at_ten_every_map_of_the_smallest_instance_is_counted():
     # (w, s) = (1, 2): the range starts at n = 10 (s | n: D_10, order 20)
-    assert _reference_order(1, 2, 10) == 20 == F.at(F.match([pattern(1, 2)], N, {}), {"n": 10})["order"]
+    assert reference_order(1, 2, 10) == 20 == F.at(F.match([pattern(1, 2)], N, {}), {"n": 10})["order"]
 
 
 def test_the_verdict_names_the_group_and_three_sufficient_layers():

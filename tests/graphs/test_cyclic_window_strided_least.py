@@ -21,11 +21,11 @@ from uapcheck import certfile
 from uapcheck.graphs import cyclic_covered_least as L
 from uapcheck.graphs import families as F
 from uapcheck.render.verdict_lines import headline
-from uapcheck.spec import PatternUnion, Strided, Window
+from uapcheck.spec import Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 from uapcheck.verifier import cyclic_covered_least as V
 
-from .cyclic_window_strided_files import SOURCE, certificate, checked
+from .cyclic_window_strided_files import SOURCE, certificate, checked, pattern
 from .reference import attends
 
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -37,10 +37,6 @@ ENGINE = [(1, 2), (1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (3, 6), (3, 7)
 CLASSES = {(1, 2): (), (1, 3): (0, 1, 2), (2, 3): (), (2, 4): (1,), (2, 5): (0, 1, 2, 3, 4), (3, 4): (1,),
            (3, 5): (1, 2), (3, 6): (1, 2, 3, 4), (3, 7): tuple(range(7)), (4, 6): (1, 2, 3), (5, 7): (1, 2, 3, 4),
            (5, 8): (1, 2, 3, 4, 5, 6)}
-
-
-def pattern(w: int, s: int) -> PatternUnion:
-    return PatternUnion((Window(w, True), Strided(s)))
 
 
 @functools.lru_cache(maxsize=None)
