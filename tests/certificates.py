@@ -149,3 +149,14 @@ def forged_order_case(cert: dict, residue: int, order: int, claimed: int) -> dic
     assert case["order"] == encode(order)
     case["order"] = encode(claimed)
     return out
+
+
+def assert_least_layers_verified(cert: dict, layers: int, forged_layers: int) -> None:
+    """The certificate's PAT-LAYERS step claims `layers`, least; the verifier verifies its PAT-CONNECTED and PAT-LAYERS
+    steps, and rejects at PAT-LAYERS the copy that claims `forged_layers`."""
+    from uapcheck.verifier import VERIFIED, verify
+    data = layers_step(cert)["data"]
+    assert (data["layers"], data["least"]) == (layers, True)
+    outcomes = {s.rule: s.outcome for s in verify(cert).steps}
+    assert outcomes["PAT-CONNECTED"] == VERIFIED and outcomes["PAT-LAYERS"] == VERIFIED
+    assert rejects(forged(cert, "PAT-LAYERS", "layers", forged_layers), "PAT-LAYERS")
