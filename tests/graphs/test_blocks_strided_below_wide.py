@@ -6,16 +6,16 @@ is longer stays open; and `blocks(3) + strided(8)` at n = 1,048,576, formerly IN
 arcs"), is decided in seconds: UAP, 6 layers, least."""
 from __future__ import annotations
 
-import resource
 from math import gcd
 
 import pytest
 import sympy
 
-import uapcheck
 from uapcheck.graphs import blocks_strided as BS
 from uapcheck.graphs import families as F
 from uapcheck.spec import Blocks, PatternUnion, Strided
+
+from .timed_checks import timed_check
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -60,18 +60,10 @@ def test_above_seven_the_column_permutations_by_bliss_equal_the_enumeration_of_s
         assert BS.column_permutations(vectors, 8) == every, n
 
 
-def _run(n: int):
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    r = uapcheck.check(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(3) + strided(8)\n}}"
-                       "\nffn relu\n", "t.uap")
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    return r, {s.rule: s for s in r.root.walk()}, after.ru_utime - before.ru_utime
-
-
 def test_three_wide_blocks_beside_strided_eight_at_a_real_size():
     """n = 1,048,576 ≡ 16 (mod 24): D = 5, and a view witness at depth 5 (two whole blocks of one residue set far
     from a root, Theorem F58), so 6 layers, least; G the block and class permutations."""
-    r, steps, cpu = _run(1048576)
+    r, steps, cpu = timed_check("blocks(3) + strided(8)", 1048576)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (5, 6)
     assert steps["PAT-LAYERS"].facts["least"]

@@ -5,15 +5,14 @@ the range's start (which is above 60 for these strides, and above 8 for brute fo
 strided(8)` at n = 1,048,576, formerly INCONCLUSIVE ("about 137,453,633,536 arcs"), is decided in seconds."""
 from __future__ import annotations
 
-import resource
-
 import pytest
 import sympy
 
-import uapcheck
 from uapcheck.graphs import blocks_strided as BS
 from uapcheck.graphs import families as F
 from uapcheck.spec import Blocks, PatternUnion, Strided
+
+from .timed_checks import timed_check
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -55,19 +54,11 @@ def test_theorem_agrees_with_the_concrete_engine_above_seven(b, s):
     assert threes >= 2 * (s - 2)
 
 
-def _run(n: int):
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    r = uapcheck.check(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(13) + strided(8)\n}}"
-                       "\nffn relu\n", "t.uap")
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    return r, {s.rule: s for s in r.root.walk()}, after.ru_utime - before.ru_utime
-
-
 @pytest.mark.parametrize("n, layers", [(1048576, 2), (1048568, 3)])
 def test_thirteen_wide_blocks_beside_strided_eight_at_a_real_size(n, layers):
     """n = 1,048,576 = 13 · 80,659 + 9: the last block holds 9 ≥ s − 1 positions, 2 layers, least; n = 1,048,568 (ρ =
     1): the swap of two positions of the first block in residues the last block lacks is a view witness, 3, least."""
-    r, steps, cpu = _run(n)
+    r, steps, cpu = timed_check("blocks(13) + strided(8)", n)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, layers)
     assert steps["PAT-LAYERS"].facts["least"]

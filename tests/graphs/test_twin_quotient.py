@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import resource
 from collections import deque
 
 import pytest
@@ -21,6 +20,7 @@ from uapcheck.rules.twins import twin_decision
 
 from .brute_views import least_layers, neighbourhoods
 from .reference import attends, brute_group_order
+from .timed_checks import timed_check
 
 
 def _spec(n: int, pattern: str):
@@ -224,16 +224,12 @@ REAL = [
 
 @pytest.mark.parametrize("pattern,diameter,layers,group", REAL)
 def test_the_real_sizes_are_decided_without_arcs(pattern, diameter, layers, group):
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    r = uapcheck.check(f"tokens 1048576\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
-                       "ffn relu\n", "t.uap")
-    after = resource.getrusage(resource.RUSAGE_SELF)
+    r, steps, cpu = timed_check(pattern, 1048576)
     assert r.verdict == "UAP"
-    steps = {s.rule: s for s in r.root.walk()}
     assert steps["PAT-CONNECTED"].facts["diameter"] == diameter
     assert steps["PAT-LAYERS"].facts["layers"] == layers and steps["PAT-LAYERS"].facts["least"]
     assert steps["SYM-AUT"].facts["group"].name == group
-    assert after.ru_utime - before.ru_utime < 10.0
+    assert cpu < 10.0
 
 
 def test_two_blocks_beside_a_global_need_only_the_diameter():
@@ -264,14 +260,10 @@ def test_a_few_wide_blocks_take_the_twin_quotient_before_the_closed_forms():
     """Three pieces of 400,000 positions beside a global: F4's count (3 layers, least) and group, read on the twin
     quotient; the closed forms would write out factorials of the blocks' widths (this file was INCONCLUSIVE after
     60 s of CPU)."""
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    r = uapcheck.check("tokens 1048576\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(400000) + "
-                       "global(1)\n}\nffn relu\n", "t.uap")
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    steps = {s.rule: s for s in r.root.walk()}
+    r, steps, cpu = timed_check("blocks(400000) + global(1)", 1048576)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 3)
     assert steps["PAT-LAYERS"].facts["least"]
     assert steps["SYM-AUT"].facts["group"].name == ("S_399999 on {2, …, 400000} × S_400000 on {400001, …, 800000} × "
                                                     "S_248576 on {800001, …, 1048576}")
-    assert after.ru_utime - before.ru_utime < 10.0
+    assert cpu < 10.0

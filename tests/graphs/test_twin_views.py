@@ -5,17 +5,16 @@ stand-in of Lemma L exists (`blocks(600000) + strided(4)` at n = 1,048,576)."""
 from __future__ import annotations
 
 import math
-import resource
 from collections import deque
 
 import pytest
 
-import uapcheck
 from uapcheck.graphs import twin_quotient as T
 from uapcheck.graphs import twin_views as V
 
 from .brute_views import neighbourhoods
 from .test_twin_quotient import _allowed, _brute, _engine, _spec
+from .timed_checks import timed_check
 
 # each shape with two or three parameters (block widths, strides, offsets)
 INSTANCES = {
@@ -139,21 +138,13 @@ def test_three_wide_pieces_beside_a_global_need_one_layer_more_than_the_diameter
     assert found.swap is not None
 
 
-def _run(pattern: str, n: int):
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    r = uapcheck.check(f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\nffn relu\n",
-                       "t.uap")
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    return r, {s.rule: s for s in r.root.walk()}, after.ru_utime - before.ru_utime
-
-
 def test_two_wide_blocks_beside_a_strided_part_at_a_real_size():
     """`blocks(600000) + strided(4)` at n = 1,048,576: eight residue cells (150,000 and 112,144 positions) whose
     signed sums nearly cancel (4 · 112,144 − 3 · 150,000 = −1,424), so no stand-in of Lemma L is small; the
     quotient
     decides: D = 2, no view witness, 2 layers, least; G = the cells' symmetric groups ⋊ the 24 permutations of the
     residues (the two blocks have different sizes)."""
-    r, steps, cpu = _run("blocks(600000) + strided(4)", 1048576)
+    r, steps, cpu = timed_check("blocks(600000) + strided(4)", 1048576)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
     assert steps["PAT-LAYERS"].facts["least"]
@@ -166,7 +157,7 @@ def test_two_wide_blocks_beside_a_strided_part_at_a_real_size():
 
 def test_a_wide_block_beside_a_global_at_twelve_hundred():
     """`blocks(700) + global(1)` at n = 1,200: two pieces, D = 2 layers, least."""
-    r, steps, cpu = _run("blocks(700) + global(1)", 1200)
+    r, steps, cpu = timed_check("blocks(700) + global(1)", 1200)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
     assert steps["PAT-LAYERS"].facts["least"]
@@ -177,7 +168,7 @@ def test_a_wide_block_beside_a_global_at_twelve_hundred():
 def test_eight_equal_blocks_beside_a_strided_part_are_searched_up_to_symmetry():
     """`blocks(131072) + strided(4)` at n = 1,048,576: 32 residue cells of 32,768 positions, Aut_c(Q) = S_8 × S_4
     (967,680 class permutations); the class maps are taken up to the pointwise stabilisers, so the search is short."""
-    r, steps, cpu = _run("blocks(131072) + strided(4)", 1048576)
+    r, steps, cpu = timed_check("blocks(131072) + strided(4)", 1048576)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
     assert steps["PAT-LAYERS"].facts["least"]
@@ -213,7 +204,7 @@ def _decided_wide(q, found):
 def test_six_wide_blocks_beside_strided_six_at_a_real_size():
     """`blocks(131072) + strided(6)` at n = 1,048,576: 48 residue cells, beyond the stand-in's 32 classes: the
     quotient decides, 2 layers, least (the family theorems ran out of a 20 s budget here)."""
-    r, steps, cpu = _run("blocks(131072) + strided(6)", 1048576)
+    r, steps, cpu = timed_check("blocks(131072) + strided(6)", 1048576)
     assert r.verdict == "UAP"
     assert (steps["PAT-CONNECTED"].facts["diameter"], steps["PAT-LAYERS"].facts["layers"]) == (2, 2)
     assert steps["PAT-LAYERS"].facts["least"]
