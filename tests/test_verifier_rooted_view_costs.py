@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from certificates import certificate_of, softmax_source
+from random_permutations import transpositions_and_shuffles
 
 from uapcheck.verifier import VERIFIED, patterns, verify, views
 
@@ -22,12 +23,7 @@ def test_membership_is_the_arcs_kept():
         member = views._member(heads, n)
         lab = patterns.head_labels(heads)
         seen = {True: 0, False: 0}
-        for _ in range(300):
-            p = list(range(1, n + 1))
-            a, b = rng.sample(range(n), 2)
-            p[a], p[b] = p[b], p[a]
-            if rng.random() < 0.3:
-                rng.shuffle(p)
+        for p in transpositions_and_shuffles(rng, n, 300):
             got = member(p)
             assert got == patterns.preserves(p, lab)
             seen[got] += 1

@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from random_permutations import transpositions_and_shuffles
+
 from uapcheck import certificates as C
 from uapcheck import proof
 from uapcheck.graphs import analyze_connectivity, build_graph, symmetry_group
@@ -37,12 +39,7 @@ def test_view_witness_checks_agree(monkeypatch, pattern):
     rng = random.Random(7)
     n = 40
     graphs = (build_graph(pattern, n),)
-    for _ in range(60):
-        perm = list(range(1, n + 1))
-        a, b = rng.sample(range(n), 2)
-        perm[a], perm[b] = perm[b], perm[a]
-        if rng.random() < 0.3:
-            rng.shuffle(perm)
+    for perm in transpositions_and_shuffles(rng, n, 60):
         for position in (1, n // 2, n):
             for diameter in (1, 2, 3):
                 w = C.ViewWitness(graphs, diameter, position, tuple(perm))
