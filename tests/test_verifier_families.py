@@ -4,12 +4,9 @@ table re-matches the family, checks the range and every value, and re-checks ins
 a forged claim is rejected naming its step."""
 from __future__ import annotations
 
-import json
-
 import pytest
-from certificates import certificate
+from certificates import certificate, certificate_of, rejects
 
-import uapcheck
 from uapcheck import certfile
 from uapcheck.parse import parse_source
 from uapcheck.verifier import NUMERIC, REJECTED, TRUSTED, VERIFIED, families, verify
@@ -21,21 +18,12 @@ FAMILY_FILES = {"longformer_global_n.uap": "F2", "star_transformer_n.uap": "F3",
                 "window_strided2_n.uap": "F7"}
 
 
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
-
-
 def _symbolic(pattern: str) -> str:
     return f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
 
 
 def _step(cert, rule):
     return next(s for s in cert["steps"] if s["rule"] == rule)
-
-
-def _rejects(cert, rule) -> bool:
-    report = verify(cert)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
 
 
 @pytest.mark.parametrize("name, theorem", sorted(FAMILY_FILES.items()))
@@ -50,7 +38,7 @@ def test_the_family_steps_rest_on_the_verifier_s_own_theorem(name, theorem):
 @pytest.mark.parametrize("pattern", ["global(2)", "window(1) + global(1)", "window(3) + strided(2)",
                                      "blocks(2) + global(3)", "blocks(3) + global(2)", "window(2) cyclic + global(3)"])
 def test_other_members_of_the_families_are_rechecked(pattern):
-    report = verify(_cert_of(_symbolic(pattern)))
+    report = verify(certificate_of(_symbolic(pattern)))
     assert report.problems == []
     assert [(s.rule, s.reason) for s in report.steps if s.outcome not in (VERIFIED, NUMERIC)] == []
 
@@ -90,32 +78,32 @@ def test_the_strided_base_case_by_colour_refinement():
 def test_forged_family_claims_are_rejected():
     cert = certificate("longformer_global_n.uap")
     _step(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
-    assert _rejects(cert, "PAT-CONNECTED")
+    assert rejects(cert, "PAT-CONNECTED")
     cert = certificate("longformer_global_n.uap")
     _step(cert, "PAT-CONNECTED")["data"]["from"] = 7  # at n = 7 two layers suffice (§11.11): the range is F2's
-    assert _rejects(cert, "PAT-CONNECTED")
+    assert rejects(cert, "PAT-CONNECTED")
     cert = certificate("star_transformer_n.uap")
     _step(cert, "PAT-LAYERS")["data"]["layers"] = 2
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_n.uap")
     _step(cert, "PAT-LAYERS")["data"]["least"] = False  # F7, step (6): D = 2 layers, least
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_n.uap")
     _step(cert, "PAT-LAYERS")["data"]["layers"] = 3
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided2_n.uap")
     _step(cert, "PAT-LAYERS")["data"]["layers"] = 1  # F7 with s = 2: D = 2 layers, least
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided2_n.uap")
     _step(cert, "PAT-LAYERS")["data"]["least"] = False
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_n.uap")
     _step(cert, "SYM-AUT")["data"]["name"] = "D_n"
-    assert _rejects(cert, "SYM-AUT")
+    assert rejects(cert, "SYM-AUT")
     cert = certificate("blocks_global_n.uap")
     case = _step(cert, "SYM-AUT")["data"]["order cases"][0]
     case["order"] = {"op": "*", "args": [2, case["order"]]}
-    assert _rejects(cert, "SYM-AUT")
+    assert rejects(cert, "SYM-AUT")
 
 
 def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
@@ -128,13 +116,13 @@ def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
             assert s.outcome == VERIFIED and "Theorem F7" in s.reason and "n = 4096" in s.reason
     cert = certificate("window_strided_4096.uap")
     _step(cert, "PAT-LAYERS")["certificate"]["claims"]["least"] = False
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_4096.uap")
     _step(cert, "PAT-LAYERS")["data"]["layers"] = 1
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
     cert = certificate("window_strided_4096.uap")
     _step(cert, "SYM-AUT")["data"]["order"] = 4
-    assert _rejects(cert, "SYM-AUT")
+    assert rejects(cert, "SYM-AUT")
     cert = certificate("window_strided_4096.uap")
     # below F7's range n ≥ 33 and F164's n ≥ 6w + 4s + 1 = 25 (at 25 ≤ n < 33 F164 proves the same values)
     text = cert["input"]["text"].replace("tokens 4096", "tokens 24")
@@ -148,14 +136,14 @@ def test_a_family_theorem_at_a_real_size_is_rechecked_by_the_verifier_s_table():
 def test_a_group_named_at_a_real_size_is_the_theorem_s(pattern, theorem):
     """At an integer n the group is named with that n ("the reflection of {2, …, 1048576}"); the verifier
     reads it as the theorem's name at symbolic n (it rejected it before)."""
-    cert = _cert_of("tokens 1048576\n" + _symbolic(pattern))
+    cert = certificate_of("tokens 1048576\n" + _symbolic(pattern))
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     sym = next(s for s in report.steps if s.rule == "SYM-AUT")
     assert sym.outcome == VERIFIED and f"Theorem {theorem}" in sym.reason
-    forged = _cert_of("tokens 1048576\n" + _symbolic(pattern))
+    forged = certificate_of("tokens 1048576\n" + _symbolic(pattern))
     _step(forged, "SYM-AUT")["data"]["name"] = "the reflection of {3, …, 1048576}"
-    assert _rejects(forged, "SYM-AUT")
+    assert rejects(forged, "SYM-AUT")
 
 
 @pytest.mark.parametrize("pattern, position, swap", [("window(2) cyclic + global(1)", 100000, (3, 4)),
@@ -164,27 +152,27 @@ def test_a_quoted_view_witness_at_a_real_size_is_the_theorem_s(pattern, position
     """F10 at n = 100,000: PAT-LAYERS quotes the swap (w+1 w+2) at position n as its view witness; the verifier
     compares it with its own restatement of the theorem's witness, so a changed swap or position is rejected."""
     text = "tokens 100000\n" + _symbolic(pattern)
-    cert = _cert_of(text)
+    cert = certificate_of(text)
     quoted = _step(cert, "PAT-LAYERS")["data"]["view witness"]
     assert quoted["position"] == position
     assert [k for k, v in enumerate(quoted["permutation"], 1) if v != k] == list(swap)
     report = verify(cert)
     assert report.ok and report.complete
-    forged = _cert_of(text)
+    forged = certificate_of(text)
     _step(forged, "PAT-LAYERS")["data"]["view witness"]["position"] = position - 1
-    assert _rejects(forged, "PAT-LAYERS")
-    forged = _cert_of(text)
+    assert rejects(forged, "PAT-LAYERS")
+    forged = certificate_of(text)
     perm = _step(forged, "PAT-LAYERS")["data"]["view witness"]["permutation"]
     a, b = swap
     perm[a - 1], perm[b - 1] = a, b  # the identity: no witness at all
     perm[b], perm[b + 1] = b + 2, b + 1  # another swap, further right
-    assert _rejects(forged, "PAT-LAYERS")
+    assert rejects(forged, "PAT-LAYERS")
 
 
 def test_an_order_too_large_to_restate_is_trusted_not_rejected():
     """star at 1,048,576 tokens: G = S_1048575 on {2, …, 1048576}, of order 1048575!, stated only as text: the
     verifier checks the name and leaves the order trusted, naming why (it was a malformed-data rejection)."""
-    report = verify(_cert_of("tokens 1048576\n" + _symbolic("star")))
+    report = verify(certificate_of("tokens 1048576\n" + _symbolic("star")))
     sym = next(s for s in report.steps if s.rule == "SYM-AUT")
     assert sym.outcome == TRUSTED and "stated only as text" in sym.reason
     assert [s.rule for s in report.steps if s.outcome == REJECTED] == []
@@ -193,22 +181,22 @@ def test_an_order_too_large_to_restate_is_trusted_not_rejected():
 def test_a_diameter_by_residue_is_rechecked_for_every_residue():
     """F11 (docs/theory.md §11.11): window(2) + strided(5) has D = 3 exactly when n mod 5 ∈ {0, 1, 4}; the
     certificate writes D by residue with floors, and the verifier compares it in every residue class."""
-    cert = _cert_of(_symbolic("window(2) + strided(5)"))
+    cert = certificate_of(_symbolic("window(2) + strided(5)"))
     report = verify(cert)
     assert report.ok and report.complete
     assert all(s.outcome == VERIFIED and "Theorem F11" in s.reason for s in report.steps
                if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
     assert [int(families.match(parse_source(_symbolic("window(2) + strided(5)"), "t.uap")).d(n))
             for n in range(55, 60)] == [3, 3, 2, 2, 3]
-    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    forged = certificate_of(_symbolic("window(2) + strided(5)"))
     _step(forged, "PAT-CONNECTED")["data"]["diameter"] = 2  # not 2 at n ≡ 0, 1, 4
-    assert _rejects(forged, "PAT-CONNECTED")
-    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    assert rejects(forged, "PAT-CONNECTED")
+    forged = certificate_of(_symbolic("window(2) + strided(5)"))
     _step(forged, "PAT-LAYERS")["data"]["least"] = False  # F53 proves 3 layers least at every n
-    assert _rejects(forged, "PAT-LAYERS")
-    forged = _cert_of(_symbolic("window(2) + strided(5)"))
+    assert rejects(forged, "PAT-LAYERS")
+    forged = certificate_of(_symbolic("window(2) + strided(5)"))
     _step(forged, "PAT-LAYERS")["data"]["layers"] = 2  # one too low: the swap (5 8) is a witness at 2 layers
-    assert _rejects(forged, "PAT-LAYERS")
+    assert rejects(forged, "PAT-LAYERS")
 
 
 def test_a_changed_family_parameter_is_rejected():
@@ -216,7 +204,7 @@ def test_a_changed_family_parameter_is_rejected():
     text = cert["input"]["text"].replace("window(2) + global(1)", "window(3) + global(1)")  # low 10, not 8
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
-    assert _rejects(cert, "PAT-CONNECTED")
+    assert rejects(cert, "PAT-CONNECTED")
 
 
 def test_the_kernel_routes_are_verified():

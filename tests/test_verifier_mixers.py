@@ -3,24 +3,18 @@
 (nauty) and sum sets, and a forged claim is rejected naming its step."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import pytest
-from certificates import certificate
+from certificates import certificate, certificate_of, rejects
 
-import uapcheck
 from uapcheck import certfile
-from uapcheck.verifier import NUMERIC, REJECTED, VERIFIED, verify
+from uapcheck.verifier import NUMERIC, VERIFIED, verify
 from uapcheck.verifier import layer_views, rules_conv
 from uapcheck.parse import parse_source
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _attention(n, pattern, extra=""):
@@ -29,11 +23,6 @@ def _attention(n, pattern, extra=""):
 
 def _step(cert, rule):
     return next(s for s in cert["steps"] if s["rule"] == rule)
-
-
-def _rejects(cert, rule) -> bool:
-    report = verify(cert)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
 
 
 def _all_checked(cert):
@@ -63,7 +52,7 @@ def _all_checked(cert):
     ("convolution circular {0, 2, 6}\n", "UAP"),                         # Lemma P by residue class mod 2
 ])
 def test_every_step_of_these_derivations_is_rechecked(text, verdict):
-    cert = _cert_of(text)
+    cert = certificate_of(text)
     assert cert["verdict"] == verdict
     assert _all_checked(cert).ok
 
@@ -84,41 +73,41 @@ def test_a_forged_depth_or_pair_is_rejected():
     conn = _step(cert, "SEQ-CONNECTED")
     conn["data"]["depth"] = 1
     conn["evidence"]["D_Φ"] = 1
-    assert _rejects(cert, "SEQ-CONNECTED")
+    assert rejects(cert, "SEQ-CONNECTED")
     cert = certificate("sparse_transformer_strided.uap")
     conn = _step(cert, "SEQ-CONNECTED")
     conn["data"]["j"] = conn["evidence"]["not within D − 1"]["j"] = 2  # x_2 does reach position 1 in one layer
-    assert _rejects(cert, "SEQ-CONNECTED")
+    assert rejects(cert, "SEQ-CONNECTED")
 
 
 def test_a_forged_layer_count_or_witness_is_rejected():
     cert = certificate("sparse_transformer_strided.uap")
     _step(cert, "SEQ-LAYERS")["data"]["layers"] = 2  # a view witness exists at depth 2
-    assert _rejects(cert, "SEQ-LAYERS")
+    assert rejects(cert, "SEQ-LAYERS")
     cert = certificate("sparse_transformer_strided.uap")
     wit = _step(cert, "SEQ-LAYERS")["data"]["view witness"]
     wit["permutation"] = list(range(64, 0, -1))  # the reflection: inside G
-    assert _rejects(cert, "SEQ-LAYERS")
+    assert rejects(cert, "SEQ-LAYERS")
     cert = certificate("sparse_transformer_strided.uap")
     wit = _step(cert, "SEQ-LAYERS")["data"]["view witness"]
     p = wit["permutation"]
     p[54], p[55], p[0], p[1] = 55, 56, 2, 1  # the swap (1 2) instead: it moves the position's strided view
-    assert _rejects(cert, "SEQ-LAYERS")
+    assert rejects(cert, "SEQ-LAYERS")
 
 
 def test_a_forged_group_is_rejected():
     cert = certificate("sparse_transformer_strided.uap")
     _step(cert, "SEQ-GROUP")["data"]["order"] = 4
-    assert _rejects(cert, "SEQ-GROUP")
+    assert rejects(cert, "SEQ-GROUP")
     cert = certificate("sparse_transformer_strided.uap")
     g = _step(cert, "SEQ-GROUP")["data"]["generators"][0]
     g[0], g[1] = g[1], g[0]
-    assert _rejects(cert, "SEQ-GROUP")
+    assert rejects(cert, "SEQ-GROUP")
     cert = certificate("sparse_transformer_fixed.uap")
     grp = _step(cert, "SEQ-GROUP")["data"]
     grp["generators"] = grp["generators"][:-1]  # a proper subgroup: not complete
     grp["order"] //= 2
-    assert _rejects(cert, "SEQ-GROUP")
+    assert rejects(cert, "SEQ-GROUP")
 
 
 def test_a_changed_pattern_in_the_input_is_rejected():
@@ -134,19 +123,19 @@ def test_forged_convolution_claims_are_rejected():
     cert = certificate("cn_convolution.uap")
     reach = _step(cert, "CONV-REACH")
     reach["data"]["depth"] = {"op": "ceiling", "args": [{"op": "*", "args": [{"q": [1, 2]}, {"sym": "n"}]}]}
-    assert _rejects(cert, "CONV-REACH")
+    assert rejects(cert, "CONV-REACH")
     cert = certificate("cn_convolution.uap")
     _step(cert, "CONV-LAYERS")["data"]["layers"] = {"op": "+", "args": [-1, _step(cert, "CONV-LAYERS")["data"]["layers"]]}
-    assert _rejects(cert, "CONV-LAYERS")
+    assert rejects(cert, "CONV-LAYERS")
     cert = certificate("cn_convolution.uap")
     _step(cert, "CONV-GROUP")["data"]["name"] = "D_n"
-    assert _rejects(cert, "CONV-GROUP")
-    cert = _cert_of("tokens 12\nconvolution circular {0, 3}\n")
+    assert rejects(cert, "CONV-GROUP")
+    cert = certificate_of("tokens 12\nconvolution circular {0, 3}\n")
     _step(cert, "CONV-GROUP")["data"]["order"] = 12
-    assert _rejects(cert, "CONV-GROUP")
-    cert = _cert_of("tokens 12\nconvolution circular(2)\n")
+    assert rejects(cert, "CONV-GROUP")
+    cert = certificate_of("tokens 12\nconvolution circular(2)\n")
     _step(cert, "CONV-REACH")["data"]["depth"] = 5
-    assert _rejects(cert, "CONV-REACH")
+    assert rejects(cert, "CONV-REACH")
 
 
 def test_a_tap_changed_in_the_input_is_rejected():
@@ -154,8 +143,8 @@ def test_a_tap_changed_in_the_input_is_rejected():
     text = cert["input"]["text"].replace("convolution circular(l)", "convolution circular {0, 2}")
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
-    assert _rejects(cert, "CONV-GROUP")  # 0 and 2 are not an interval: even n gives g = 2
-    cert = _cert_of("tokens 12\nconvolution circular {2, 3}\n")
+    assert rejects(cert, "CONV-GROUP")  # 0 and 2 are not an interval: even n gives g = 2
+    cert = certificate_of("tokens 12\nconvolution circular {2, 3}\n")
     text = cert["input"]["text"].replace("{2, 3}", "{2, 4}")
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
@@ -177,13 +166,13 @@ def test_the_convolution_closed_forms_by_brute_force():
 
 def test_forged_zero_tap_claims_are_rejected():
     """Taps that are all 0 at symbolic n: the verifier re-derives S_n and the witness (1, 2)."""
-    cert = _cert_of("convolution circular {0}\n")
+    cert = certificate_of("convolution circular {0}\n")
     _step(cert, "CONV-GROUP")["data"]["name"] = "C_n"
-    assert _rejects(cert, "CONV-GROUP")
-    cert = _cert_of("convolution circular {0}\n")
+    assert rejects(cert, "CONV-GROUP")
+    cert = certificate_of("convolution circular {0}\n")
     _step(cert, "CONV-DISCONNECTED")["data"]["j"] = 3
-    assert _rejects(cert, "CONV-DISCONNECTED")
-    cert = _cert_of("convolution circular {0}\n")
+    assert rejects(cert, "CONV-DISCONNECTED")
+    cert = certificate_of("convolution circular {0}\n")
     text = cert["input"]["text"].replace("{0}", "{0, 2}")
     cert["input"]["text"] = text
     cert["input"]["sha256"] = certfile.source_hash(text)
@@ -194,7 +183,7 @@ def test_forged_claims_by_residue_class_are_rejected():
     """Taps {0, 2} at symbolic n: C_n and n − 1 layers on odd n, NOT-UAP on even n (§22.5). The verifier re-derives
     the classes from the re-parsed taps: each forged class, group, count or witness is rejected."""
     text = "convolution circular {0, 2}\n"
-    assert verify(_cert_of(text)).ok
+    assert verify(certificate_of(text)).ok
     forgeries = [
         ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].pop("on classes")),
         ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].update({"on classes": {"modulus": 2, "residues": [0, 1]}})),
@@ -206,11 +195,11 @@ def test_forged_claims_by_residue_class_are_rejected():
         ("CONV-REACH", lambda c: _step(c, "CONV-REACH")["data"].update({"depth": {"op": "+", "args": [-2, {"sym": "n"}]}})),
     ]
     for rule, forge in forgeries:
-        cert = _cert_of(text)
+        cert = certificate_of(text)
         forge(cert)
-        assert _rejects(cert, rule), rule
+        assert rejects(cert, rule), rule
     # an obstruction on only some of the classes mod 6 that miss offset 1 (n ≡ 3 is left out): rejected
-    cert = _cert_of("convolution circular {0, 6}\n")
+    cert = certificate_of("convolution circular {0, 6}\n")
     assert verify(cert).ok
     _step(cert, "CONV-DISCONNECTED")["data"]["classes"]["residues"] = [0, 2, 4]
     assert not verify(cert).ok
@@ -220,7 +209,7 @@ def test_forged_lemma_p_claims_are_rejected():
     """Taps {0, 2, 5} at symbolic n (Lemma P, §22.6): the verifier re-derives the gaps, k₀ and u* from the re-parsed
     taps, compares the stated count on each class of n mod 5 and recomputes the sum sets below the proved range."""
     text = "convolution circular {0, 2, 5}\n"
-    assert verify(_cert_of(text)).ok
+    assert verify(certificate_of(text)).ok
     plus_one = {"op": "+", "args": [1, {"op": "ceiling", "args": [{"op": "+", "args": [
         {"q": [9, 5]}, {"op": "*", "args": [{"q": [1, 5]}, {"sym": "n"}]}]}]}]}
     forgeries = [
@@ -232,18 +221,18 @@ def test_forged_lemma_p_claims_are_rejected():
         ("CONV-GROUP", lambda c: _step(c, "CONV-GROUP")["data"].update({"name": "D_n"})),
     ]
     for rule, forge in forgeries:
-        cert = _cert_of(text)
+        cert = certificate_of(text)
         forge(cert)
-        assert _rejects(cert, rule), rule
-    cert = _cert_of(text)
+        assert rejects(cert, rule), rule
+    cert = certificate_of(text)
     text2 = cert["input"]["text"].replace("{0, 2, 5}", "{0, 2, 7}")
     cert["input"]["text"] = text2
     cert["input"]["sha256"] = certfile.source_hash(text2)
     assert not verify(cert).ok
     # {0, 2, 6}: on odd n only; the classes must be stated
-    cert = _cert_of("convolution circular {0, 2, 6}\n")
+    cert = certificate_of("convolution circular {0, 2, 6}\n")
     _step(cert, "CONV-REACH")["data"].pop("on classes")
-    assert _rejects(cert, "CONV-REACH")
+    assert rejects(cert, "CONV-REACH")
 
 
 def test_lemma_p_by_the_verifier_s_own_derivation():

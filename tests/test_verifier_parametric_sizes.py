@@ -6,18 +6,13 @@ value below the theorem's."""
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 
-import uapcheck
-from uapcheck import certfile
+from certificates import certificate_of
+
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 from uapcheck.verifier.trees import decode, encode
-
-
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _source(params: str, pattern: str) -> str:
@@ -38,7 +33,7 @@ CASES = [("b integer >= 2", "blocks(b) + global(1)", "F47"),
 
 @pytest.fixture(scope="module")
 def certs():
-    return {pattern: _cert_of(_source(params, pattern)) for params, pattern, _ in CASES}
+    return {pattern: certificate_of(_source(params, pattern)) for params, pattern, _ in CASES}
 
 
 @pytest.mark.parametrize("params, pattern, theorem", CASES)
@@ -131,13 +126,13 @@ BOUND_CASES = [("s integer >= 3", "window(1) + strided(s)", "F50"),
 
 @pytest.mark.parametrize("params, pattern, theorem", BOUND_CASES)
 def test_bounded_diameters_are_verified(params, pattern, theorem):
-    report = verify(_cert_of(_source(params, pattern)))
+    report = verify(certificate_of(_source(params, pattern)))
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     assert any(s.rule == "PAT-LAYERS" and f"Theorem {theorem}" in s.reason for s in report.steps)
 
 
 def test_a_bound_below_the_theorem_s_is_rejected():
-    cert = _cert_of(_source("s integer >= 3", "offsets {-s, -1, 1, s} cyclic"))
+    cert = certificate_of(_source("s integer >= 3", "offsets {-s, -1, 1, s} cyclic"))
     data = _step(cert, "PAT-CONNECTED")["data"]
     data["diameter bound"] = {"op": "floor", "args": [{"op": "*", "args": [{"sym": "n"}, {"op": "^", "args": [
         {"op": "*", "args": [2, {"sym": "s"}]}, -1]}]}]}  # ⌊n/(2s)⌋, dropping the ⌈s/2⌉
@@ -146,14 +141,14 @@ def test_a_bound_below_the_theorem_s_is_rejected():
 
 def test_the_named_stride_count_one_above_the_bound_is_rejected():
     # F50 states the bound M + 1 as the layers (F53 (a), F54 (a)); M + 2, the view argument on the bound, is not it
-    cert = _cert_of(_source("s integer >= 3", "window(1) + strided(s)"))
+    cert = certificate_of(_source("s integer >= 3", "window(1) + strided(s)"))
     data = _step(cert, "PAT-LAYERS")["data"]
     data["layers"] = {"op": "+", "args": [1, data["layers"]]}
     assert _rejected(cert, "PAT-LAYERS")
 
 
 def test_a_bound_stated_as_the_diameter_is_rejected():
-    cert = _cert_of(_source("s integer >= 3", "window(1) + strided(s)"))
+    cert = certificate_of(_source("s integer >= 3", "window(1) + strided(s)"))
     data = _step(cert, "PAT-CONNECTED")["data"]
     data["diameter"] = data.pop("diameter bound")
     assert _rejected(cert, "PAT-CONNECTED")
@@ -161,7 +156,7 @@ def test_a_bound_stated_as_the_diameter_is_rejected():
 
 def test_one_name_in_two_sizes_needs_the_larger_least_value():
     import hashlib
-    cert = _cert_of(_source("b integer >= 2", "blocks(b) + global(b)"))
+    cert = certificate_of(_source("b integer >= 2", "blocks(b) + global(b)"))
     assert verify(cert).ok
     text = cert["input"]["text"].replace("param b integer >= 2", "param b integer >= 1")
     cert["input"]["text"], cert["input"]["sha256"] = text, hashlib.sha256(text.encode()).hexdigest()
@@ -172,7 +167,7 @@ def test_one_name_in_two_sizes_needs_the_larger_least_value():
 @pytest.mark.parametrize("params, pattern", [("w integer >= 4", "window(w) + dilated(1, 5)"),
                                              ("w integer >= 5", "window(w) + dilated(2, 3)")])
 def test_a_window_absorbing_a_dilation_is_verified(params, pattern):
-    cert = _cert_of(_source(params, pattern))
+    cert = certificate_of(_source(params, pattern))
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     assert any(s.rule == "PAT-LAYERS" and "Theorem F52" in s.reason for s in report.steps)

@@ -5,21 +5,15 @@ engine's D layers, least, rejects D + 1 and `least` false, and refuses D where i
 union with witnesses on some classes of n mod P gets its count by class, restated and checked class by class."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from periodic_restatements import forged as _forged
 
-import uapcheck
-from uapcheck import certfile
+from certificates import certificate_of
+
 from uapcheck.graphs import periodic_least as engine
 from uapcheck.verifier import periodic_least as restated
 from uapcheck.verifier import verify
 from uapcheck.verifier.trees import decode, encode
-
-
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _source(pattern: str) -> str:
@@ -28,7 +22,7 @@ def _source(pattern: str) -> str:
 
 @pytest.fixture(scope="module")
 def overlap() -> dict:
-    return _cert_of(_source("blocks(3) + dilated(2, 2)"))
+    return certificate_of(_source("blocks(3) + dilated(2, 2)"))
 
 
 def _layers_step(cert: dict) -> dict:
@@ -57,7 +51,7 @@ def test_d_plus_one_or_not_least_is_rejected(overlap):
 @pytest.fixture(scope="module")
 def six() -> dict:
     """blocks(6) + dilated(2, 2) (F117): a view witness at every n ≡ 1, 2 (mod 12) checked, none elsewhere."""
-    return _cert_of(_source("blocks(6) + dilated(2, 2)"))
+    return certificate_of(_source("blocks(6) + dilated(2, 2)"))
 
 
 def test_the_count_by_class_is_verified(six):
@@ -103,7 +97,7 @@ def test_a_forged_count_by_class_is_rejected(six):
 def test_at_a_concrete_length_the_class_s_count_is_verified():
     """n = 1,048,573 ≡ 1 (mod 12): 262,144 = D + 1 layers, least, verified; D, or `least` false, rejected."""
     text = "tokens 1048573\n" + _source("blocks(6) + dilated(2, 2)")
-    cert = _cert_of(text)
+    cert = certificate_of(text)
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     data = _layers_step(cert)

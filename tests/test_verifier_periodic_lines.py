@@ -4,21 +4,14 @@ min-plus powers, ranges, D at one length per residue by BFS on its own arcs, bal
 nauty) matches the engine's values, re-checks instances on its arcs, and rejects forged claims naming their step."""
 from __future__ import annotations
 
-import json
-
 import pytest
+from certificates import assert_rests_on, certificate_of
 from periodic_restatements import forged as _forged
 
-import uapcheck
-from uapcheck import certfile
 from uapcheck.graphs import periodic_lines as engine
 from uapcheck.verifier import REJECTED, verify
 from uapcheck.verifier import periodic_lines as restated
 from uapcheck.verifier.trees import encode
-
-
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
 
 
 def _source(pattern: str, tokens: str = "") -> str:
@@ -27,13 +20,11 @@ def _source(pattern: str, tokens: str = "") -> str:
 
 @pytest.fixture(scope="module")
 def overlap() -> dict:
-    return _cert_of(_source("blocks(3) + dilated(2, 2)"))
+    return certificate_of(_source("blocks(3) + dilated(2, 2)"))
 
 
 def test_the_union_rests_on_the_verifier_s_own_theorem(overlap):
-    report = verify(overlap)
-    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
-    assert all("Theorem F115" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+    assert_rests_on(overlap, "Theorem F115")
 
 
 @pytest.mark.parametrize("b, jumps", [(3, (-4, -2, 2, 4)), (3, (-4, 1)), (7, (-4, -3, -2, 3, 4)), (3, (-2, 2))])
@@ -85,5 +76,5 @@ def test_a_forged_diameter_is_rejected(overlap):
 
 def test_a_concrete_length_far_past_the_engine_is_verified():
     """At n = 1,048,576 the verifier's own closed forms give D, the order and the layers."""
-    report = verify(_cert_of(_source("blocks(3) + dilated(2, 2)", "tokens 1048576\n")))
+    report = verify(certificate_of(_source("blocks(3) + dilated(2, 2)", "tokens 1048576\n")))
     assert REJECTED not in {s.outcome for s in report.steps}, [(s.rule, s.outcome, s.reason) for s in report.steps]

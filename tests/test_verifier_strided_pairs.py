@@ -3,42 +3,25 @@ verifier's own restatement (uapcheck/verifier/strided_pairs.py) re-derives the r
 pair count with nauty) and the common-neighbour premise on its own arcs; a forged claim is rejected naming its step."""
 from __future__ import annotations
 
-import json
 from itertools import permutations
 
 import pytest
 
-import uapcheck
-from uapcheck import certfile
+from certificates import assert_rests_on, certificate_of, rejects, softmax_source
+
 from uapcheck.verifier import REJECTED, verify
 from uapcheck.verifier import strided_pairs as restated
 from uapcheck.verifier.trees import encode
 
 
-def _cert_of(text: str) -> dict:
-    return json.loads(json.dumps(certfile.build(uapcheck.check(text, "t.uap"), text)))
-
-
-def _source(pattern: str, tokens: int | None = None) -> str:
-    head = f"tokens {tokens}\n" if tokens else ""
-    return head + f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
-
-
-def _rejects(cert: dict, rule: str) -> bool:
-    report = verify(cert)
-    return not report.ok and any(s.rule == rule and s.outcome == REJECTED for s in report.steps)
-
-
 @pytest.mark.parametrize("pattern", ["strided(2) + strided(3)", "strided(5) + strided(3)"])
 def test_the_pair_rests_on_the_verifier_s_own_theorem(pattern):
-    report = verify(_cert_of(_source(pattern)))
-    assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
-    assert all("Theorem F73" in s.reason for s in report.steps if s.rule in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
+    assert_rests_on(certificate_of(softmax_source(pattern)), "Theorem F73")
 
 
 def test_a_large_length_rests_on_the_theorem_without_arcs():
     """At n = 1,048,576 (about 4·10¹¹ arcs) the connectivity and the layers are re-checked through the theorem."""
-    report = verify(_cert_of(_source("strided(4) + strided(9)", 1_048_576)))
+    report = verify(certificate_of(softmax_source("strided(4) + strided(9)", 1_048_576)))
     steps = {s.rule: s for s in report.steps}
     assert not report.rejected and steps["SYM-AUT"].outcome != REJECTED  # the order is too large to restate: trusted
     assert all(steps[r].outcome == "verified" and "Theorem F73" in steps[r].reason
@@ -46,22 +29,22 @@ def test_a_large_length_rests_on_the_theorem_without_arcs():
 
 
 def test_a_forged_order_case_is_rejected():
-    cert = _cert_of(_source("strided(2) + strided(3)"))
+    cert = certificate_of(softmax_source("strided(2) + strided(3)"))
     step = next(s for s in cert["steps"] if s["rule"] == "SYM-AUT")
     step["data"]["order cases"][0]["order"] = encode(4)
-    assert _rejects(cert, "SYM-AUT")
+    assert rejects(cert, "SYM-AUT")
 
 
 def test_a_range_below_the_theorem_is_rejected():
-    cert = _cert_of(_source("strided(2) + strided(3)"))
+    cert = certificate_of(softmax_source("strided(2) + strided(3)"))
     next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["from"] = encode(5)
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
 
 
 def test_a_layer_count_of_one_is_rejected():
-    cert = _cert_of(_source("strided(2) + strided(5)"))
+    cert = certificate_of(softmax_source("strided(2) + strided(5)"))
     next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")["data"]["layers"] = 1
-    assert _rejects(cert, "PAT-LAYERS")
+    assert rejects(cert, "PAT-LAYERS")
 
 
 @pytest.mark.parametrize("s, t", [(2, 3), (3, 4), (2, 5)])
