@@ -587,19 +587,12 @@ def intersection_json(found: Intersection) -> dict:
                         for c in found.classes]}
 
 
-def choose_anchor(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]],
-                  n: sympy.Symbol, params: Mapping,
-                  union_cases: Optional[Sequence[GroupCase]] = None) -> Optional[Anchor]:
-    """The anchor of least rank: a head, or (head −1) the union of all heads, whose group contains G since an
-    automorphism of the coloured union keeps the union's arcs."""
-    found = anchors(patterns, head_cases, n, params, union_cases)
-    return found[0] if found else None
-
-
 def anchors(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
             params: Mapping, union_cases: Optional[Sequence[GroupCase]] = None) -> list[Anchor]:
     """Every anchor found, best first (least rank, then least bound; F180's coloured union before a rotation anchor
-    of a larger bound): `intersect` tries the next when one's representative lengths are beyond the limit."""
+    of a larger bound): a head, or (head −1) the union of all heads, whose group contains G since an automorphism of
+    the coloured union keeps the union's arcs. `intersect` tries the next when one's representative lengths are
+    beyond the limit."""
     from ..spec import PatternUnion
     out = []
     candidates = list(enumerate(zip(patterns, head_cases))) + [(-1, (PatternUnion(tuple(patterns)), union_cases))]
