@@ -485,11 +485,6 @@ def cyclic_stride_group_low(w: int, s: int) -> int:
     return s * (3 * w + 2)
 
 
-def cyclic_stride_order_at(n: int, s: int) -> int:
-    """F201: |G| = 2n when s | n (D_n), else 2 (the reflection i ↦ n + 1 − i)."""
-    return 2 * n if n % s == 0 else 2
-
-
 def cyclic_stride_order(n, s: int) -> sympy.Expr:
     """F201's order at the length n (a Symbol: one closed form per residue of n mod s, as the certificate states)."""
     return _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: 2 * n if m == 0 else Integer(2), explicit=True)
@@ -565,13 +560,6 @@ def cyclic_dense_stride_twins(w: int, s: int) -> bool:
 
 #: F205's group on the class n mod s = 1 when s | w: the twins 1 and n exchanged, beside the reflection
 CYCLIC_DENSE_TWIN_GROUP = "S_2 on {1, n} × the reflection of {2, …, n − 1}"
-
-
-def cyclic_dense_stride_order_at(n: int, w: int, s: int) -> int:
-    """F205: |G| = 2n when s | n (D_n), 4 when s | w and n mod s = 1 (the twins 1, n and the reflection), else 2."""
-    if n % s == 0:
-        return 2 * n
-    return 4 if cyclic_dense_stride_twins(w, s) and n % s == 1 else 2
 
 
 def cyclic_dense_stride_order(n, w: int, s: int) -> sympy.Expr:
