@@ -231,7 +231,7 @@ def _blocks_one_way(atoms: list[_Atom], n) -> Optional[list[ConnectivityCase]]:
     if not all(_is_int(a.args[0]) and int(a.args[0]) >= 1 for a in blocks):
         return None
     sizes = [int(a.args[0]) for a in blocks]
-    b = Integer(reduce(lambda x, y: x * y // math.gcd(x, y), sizes))
+    b = Integer(math.lcm(*sizes))
     widest = Integer(max(sizes))
     offsets = [k for a in atoms if a.kind == "offsets" for k in a.args]
     if not all(k.is_positive or k.is_negative for k in offsets):
@@ -264,7 +264,7 @@ def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCa
     blocks = [a for a in atoms if a.kind == "blocks"]
     if not blocks or not all(_is_int(a.args[0]) and int(a.args[0]) >= 2 for a in blocks):
         return None
-    period = reduce(lambda x, y: x * y // math.gcd(x, y), (int(a.args[0]) for a in blocks))
+    period = math.lcm(*(int(a.args[0]) for a in blocks))
     steps = []
     for a in atoms:
         if a.kind == "blocks":
@@ -273,12 +273,13 @@ def _several_blocks_split(atoms: list[_Atom], n) -> Optional[list[ConnectivityCa
         if step is None or not _is_int(step) or int(step) % period:
             return None
         steps.append(int(step) // period)
-    if steps and math.gcd(*steps) < 2:
+    common = math.gcd(*steps)  # M (0 when there are no steps: M = ∞)
+    if steps and common < 2:
         return None
     widest = max(int(a.args[0]) for a in blocks)
     parts = f"{len(blocks)} blocks parts, L = lcm = {period}" if len(blocks) > 1 else f"blocks({period}), L = {period}"
-    rule = (parts + (f", steps multiples of {period}·{math.gcd(*steps)}" if steps else "")
-            + ": every arc keeps ⌈p/L⌉" + (f" (mod {math.gcd(*steps)})" if steps else "")
+    rule = (parts + (f", steps multiples of {period}·{common}" if steps else "")
+            + ": every arc keeps ⌈p/L⌉" + (f" (mod {common})" if steps else "")
             + " (docs/theory.md §11.11, Theorem F182)")
     cases = _complete_cases(n, widest, rule)
     if period > widest:
