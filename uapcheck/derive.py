@@ -20,7 +20,7 @@ from .render.notebook import ResultViews
 from .expect import check_expect
 from .groups import GroupInfo
 from .memo import exact_cache, key_without
-from .show import show_expr, show_head, show_pattern
+from .show import show_expr, show_head
 
 
 
@@ -333,21 +333,18 @@ def _ffn_step(sigma, z, text: str) -> proof.Step:
 
 
 def _met_with_full(spec: S.Spec) -> tuple[S.Spec, tuple[str, ...]]:
-    """The spec with each head `P & full` read as P (`full & full` as `full`; graphs/normal_form.meet_full: `full`
+    """The spec with each head `P & full` read as P (`full & full` as `full`; graphs/normal_form.without_full: `full`
     has every arc, so the intersection with it removes none) and each union with `full` among its parts as `full`,
     and the rewrites' reasons. Every rule then sees the
     head as the pattern it is: a complete head takes the dense heads' path (its bias, its kernel premises), a
     `causal & window(w) & full` head the causal targets' (docs/theory.md §11.13)."""
-    from .graphs.normal_form import meet_full, normalise
-    heads, reasons = [], []
+    from .graphs.normal_form import normalise, without_full
+    heads: list = []
+    reasons: list[str] = []
     for i, h in enumerate(spec.heads):
-        pattern = h.pattern
-        met = meet_full(pattern)
         label = f"head {h.label or i + 1}: " if len(spec.heads) > 1 else ""
-        while met is not None:  # `(P & full) & full`
-            reasons.append(f"{label}{show_pattern(pattern)} = {show_pattern(met)} (`full` has every arc: the "
-                           "intersection with it removes none)")
-            pattern, met = met, meet_full(met)
+        pattern, dropped = without_full(h.pattern)  # `(P & full) & full` is P
+        reasons.extend(label + r for r in dropped)
         if isinstance(pattern, S.PatternUnion):  # a union with `full` among its parts (`window(1) + full`) is `full`
             form = normalise(pattern)
             if isinstance(form.pattern, S.Full):

@@ -142,13 +142,24 @@ def meet_full(p: S.Pattern) -> Optional[S.Pattern]:
     return rest[0] if len(rest) == 1 else S.PatternIntersection(tuple(rest))
 
 
+def without_full(p: S.Pattern) -> tuple[S.Pattern, list[str]]:
+    """p with `meet_full` applied while it applies (`(P & full) & full` is P), and the reason of each rewrite; p itself
+    and no reason when it is no intersection with `full`."""
+    reasons = []
+    met = meet_full(p)
+    while met is not None:
+        reasons.append(f"{show_pattern(p)} = {show_pattern(met)} (`full` has every arc: the intersection with it "
+                       "removes none)")
+        p, met = met, meet_full(met)
+    return p, reasons
+
+
 def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
     """The normal form of one head's pattern, with the reasons; the pattern itself when no rewrite applies."""
-    met = meet_full(p)
-    if met is not None:
+    met, dropped = without_full(p)
+    if dropped:
         got = normalise(met)
-        return Normalised(got.pattern, (f"{show_pattern(p)} = {show_pattern(met)} (`full` has every arc: the "
-                                        "intersection with it removes none)",) + got.reasons)
+        return Normalised(got.pattern, (*dropped, *got.reasons))
     if not isinstance(p, S.PatternUnion):
         values = offset_set(p) if isinstance(p, S.Offsets) else None
         if isinstance(p, S.Offsets) and values is not None:
@@ -159,11 +170,8 @@ def normalise(p: S.Pattern) -> Normalised:  # noqa: C901 - one rewrite per kind
     parts: list = []
     reasons: list[str] = []
     for q in _flatten(p):  # a part `P & full` is P (`window(2) + (full & full)` is `window(2) + full`)
-        met = meet_full(q)
-        while met is not None:
-            reasons.append(f"{show_pattern(q)} = {show_pattern(met)} (`full` has every arc: the intersection with it "
-                           "removes none)")
-            q, met = met, meet_full(met)
+        q, dropped = without_full(q)
+        reasons.extend(dropped)
         parts.extend(_flatten(q))
     if any(isinstance(q, S.Full) for q in parts) and len(parts) > 1:
         return Normalised(S.Full(), (*reasons, f"{show_pattern(p)} contains `full`, so it has every arc: it is "
