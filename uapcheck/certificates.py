@@ -1525,19 +1525,20 @@ def _typed_parts(written, normal) -> list:
     mine = flat(written)
     out: list = []
     meets = [(k, w) for k, w in enumerate(mine) if isinstance(w, S.PatternIntersection)]
+    # each written intersection with its `full` parts left out (`P & Q & full` is `P & Q`)
+    stripped = [(k, tuple(x for x in w.parts if not isinstance(x, S.Full))) for k, w in meets]
     for q in flat(normal):
         within = next(((k, path) for k, w in meets for path in [_path_to(w, q)] if path), None)
+        without_full = next((k for k, rest in stripped if q.parts == rest), None) \
+            if isinstance(q, S.PatternIntersection) else None
         if q in mine:
             out.append({"as written": mine.index(q) + 1})
         elif within is not None and len(within[1]) == 1:  # a part of a written intersection (`star & full` is `star`)
             out.append({"as written": within[0] + 1, "part": within[1][0] + 1})
         elif within is not None:  # a part inside one (`(window(1) + star) & full` is `window(1) + star`)
             out.append({"as written": within[0] + 1, "path": [k + 1 for k in within[1]]})
-        elif isinstance(q, S.PatternIntersection) and any(
-                isinstance(w, S.PatternIntersection) and q.parts == tuple(x for x in w.parts if not isinstance(x, S.Full))
-                for _, w in meets):  # `P & Q & full` is `P & Q`: the written intersection without its `full` parts
-            k = next(k for k, w in meets if q.parts == tuple(x for x in w.parts if not isinstance(x, S.Full)))
-            out.append({"as written": k + 1, "without full": True})
+        elif without_full is not None:  # `P & Q & full` is `P & Q`: the written intersection without its `full` parts
+            out.append({"as written": without_full + 1, "without full": True})
         elif isinstance(q, S.Window):
             out.append({"window": q.w, "cyclic": q.cyclic})
         elif isinstance(q, S.Offsets):
