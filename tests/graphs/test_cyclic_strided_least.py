@@ -4,8 +4,6 @@ engine (rooted views by canonical labelling) and the common-neighbour premise on
 are not multiples of s keep D + 1 = 4, sufficient; the verifier restates it at the file's length."""
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 import sympy
 from certificates import certificate_of, rejects, softmax_source
@@ -15,7 +13,7 @@ from uapcheck.graphs.families import concrete
 from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import verify
 
-from .reference import attends
+from .reference import attends, distances_from
 
 
 def _pattern(w: int) -> PatternUnion:
@@ -43,14 +41,7 @@ def _premise(pattern, n: int) -> bool:
     pairs = attends(pattern, n)
     adj = {v: {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
     for root in adj:
-        d = {root: 0}
-        queue = deque([root])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v not in d:
-                    d[v] = d[u] + 1
-                    queue.append(v)
+        d = distances_from(adj, root)
         ball = {v for v, k in d.items() if k <= 2}
         far = sorted(v for v, k in d.items() if k == 3)
         for x, u in enumerate(far):

@@ -5,8 +5,6 @@ BLISS, rooted views by canonical labelling) at every n ≤ 60 in range, or one p
 and the lemmas against brute force over S_n at small n; the premises on the reference arcs (tests/graphs/reference.py)."""
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 import sympy
 
@@ -15,7 +13,7 @@ from uapcheck.graphs.families import concrete
 from uapcheck.parse import parse_source
 
 from . import brute_views
-from .reference import attends
+from .reference import attends, distances_from
 
 N = sympy.Symbol("n", integer=True, positive=True)
 
@@ -47,23 +45,19 @@ def _far_clique(pattern, n: int) -> bool:
     pairs = attends(pattern, n)
     assert all((j, i) in pairs for (i, j) in pairs)
     adj = {v: {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
-    dist = {}
-    for root in adj:
-        d = {root: 0}
-        queue = deque([root])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v not in d:
-                    d[v] = d[u] + 1
-                    queue.append(v)
-        dist[root] = d
-    big = max(max(d.values()) for d in dist.values())
-    for d in dist.values():
-        far = [v for v, k in d.items() if k == big]
+    for _, far in _far_sets(adj):
         if any(v not in adj[u] for u in far for v in far if u < v):
             return False
     return True
+
+
+def _far_sets(adj):
+    """For each root (breadth-first search over `adj`): the positions within D − 1 of it and, sorted, those at
+    distance D, D the largest distance from any root."""
+    dist = [distances_from(adj, root) for root in adj]
+    big = max(max(d.values()) for d in dist)
+    for d in dist:
+        yield {v for v, k in d.items() if k < big}, sorted(v for v, k in d.items() if k == big)
 
 
 @pytest.mark.parametrize("pattern, name", TWO_CLASSES[:3])
@@ -118,21 +112,7 @@ def _premise_on_reference_arcs(pattern, n: int) -> bool:
     """The common-neighbour premise by breadth-first search on the reference arcs, pair by pair."""
     pairs = attends(pattern, n)
     adj = {v: {j for (i, j) in pairs if i == v} for v in range(1, n + 1)}
-    dist = {}
-    for root in adj:
-        d = {root: 0}
-        queue = deque([root])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v not in d:
-                    d[v] = d[u] + 1
-                    queue.append(v)
-        dist[root] = d
-    big = max(max(d.values()) for d in dist.values())
-    for d in dist.values():
-        ball = {v for v, k in d.items() if k < big}
-        far = sorted(v for v, k in d.items() if k == big)
+    for ball, far in _far_sets(adj):
         for x, u in enumerate(far):
             for v in far[x + 1:]:
                 if (v in adj[u]) != bool(adj[u] & adj[v] & ball):
@@ -200,21 +180,7 @@ def _swap_on_reference_arcs(pattern, n: int) -> bool:
     """Some root has two positions at distance D with the same neighbours within D − 1 that are not twins."""
     pairs = attends(pattern, n)
     adj = {v: {j for (i, j) in pairs if i == v} | {v} for v in range(1, n + 1)}
-    dist = {}
-    for root in adj:
-        d = {root: 0}
-        queue = deque([root])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v not in d:
-                    d[v] = d[u] + 1
-                    queue.append(v)
-        dist[root] = d
-    big = max(max(d.values()) for d in dist.values())
-    for d in dist.values():
-        ball = {v for v, k in d.items() if k < big}
-        far = sorted(v for v, k in d.items() if k == big)
+    for ball, far in _far_sets(adj):
         for x, u in enumerate(far):
             for v in far[x + 1:]:
                 if adj[u] & ball == adj[v] & ball and adj[u] - {u, v} != adj[v] - {u, v}:
